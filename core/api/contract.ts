@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { appEvents, appMethods } from './app.js';
+import { telemetryMethods } from './telemetry.js';
+
+/**
+ * The one contract: every method and every event, declared once. Each area declares its own in a
+ * file beside this one and is spread in here; transports and the panel derive everything from it.
+ */
+export const methods = {
+  ...appMethods,
+  ...telemetryMethods,
+} as const;
+
+export const events = {
+  ...appEvents,
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type Params<M extends MethodName> = z.input<Methods[M]['params']>;
+export type ParsedParams<M extends MethodName> = z.output<Methods[M]['params']>;
+export type Result<M extends MethodName> = z.output<Methods[M]['result']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(events, name);
+}

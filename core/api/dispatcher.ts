@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import { isMethodName, methods, type MethodName, type ParsedParams, type Result } from './contract.js';
+import { StewardError, toStewardError } from './errors.js';
+
+/** Where a call came from; handlers may use it for auditing, never for authorisation shortcuts. */
+export interface CallContext {
+  transport: 'ipc' | 'http' | 'in-process' | 'mcp';
+}
+
+export type Handler<M extends MethodName> = (params: ParsedParams<M>, ctx: CallContext) => Promise<Result<M>> | Result<M>;
+
+/** Every method must have a handler: adding a method to the contract without one fails type-checking. */
+export type Handlers = { [M in MethodName]: Handler<M> };
+
+export interface Dispatcher {
+  call(method: string, params: unknown, ctx: CallContext): Promise<unknown>;
+}
+
+export function describeZodIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join('.') : '(params)';
+      return `${where}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Validates params at the boundary, runs the handler, and checks the result against the contract so
+ * that no transport can ever hand out a shape the contract does not declare.
+ */
+export function createDispatcher(handlers: Handlers): Dispatcher {
+  return {
+    async call(method, params, ctx) {
+      if (!isMethodName(method)) throw new StewardError('method_not_found', `Unknown method ${JSON.stringify(method).slice(0, 80)}`);
+      const spec = methods[method];
+      const parsed = spec.params.safeParse(params ?? {});
+      if (!parsed.success) throw new StewardError('invalid_params', `Invalid params for ${method}: ${describeZodIssues(parsed.error)}`);
+      try {
+        const handler = handlers[method] as (p: unknown, c: CallContext) => Promise<unknown> | unknown;
+        const result = await handler(parsed.data, ctx);
+        const checked = spec.result.safeParse(result);
+        if (!checked.success) throw new StewardError('internal', `Result of ${method} broke the contract: ${describeZodIssues(checked.error)}`);
+        return checked.data as Result<typeof method>;
+      } catch (error) {
+        throw toStewardError(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,7 @@
+export * from './contract.js';
+export * from './errors.js';
+export * from './dispatcher.js';
+export * from './events.js';
+export * from './client.js';
+export { PROTOCOL_VERSION, AppStatus } from './app.js';
+export { TelemetryEntry } from './telemetry.js';

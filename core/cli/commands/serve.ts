@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { resolveHome } from '../../config/index.js';
+import { startOwner } from '../../server/index.js';
+import { EXIT, parseIntOption, UsageError, type CliIo } from '../output.js';
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
+
+export function registerServe(program: Command, io: CliIo, run: (action: () => Promise<number>) => Promise<void>): void {
+  program
+    .command('serve')
+    .description('run headless: own the stores and serve the control panel and JSON-RPC on loopback')
+    .option('--port <n>', 'port to listen on (0 = any free port; default 47470, or the next free one)')
+    .option('--host <host>', 'loopback host to bind: 127.0.0.1 or localhost', '127.0.0.1')
+    .action((options: { port?: string; host: string }) =>
+      run(async () => {
+        if (!LOOPBACK_HOSTS.includes(options.host)) throw new UsageError(`--host must be 127.0.0.1 or localhost; Steward never listens beyond this machine`);
+        const port = options.port === undefined ? undefined : parseIntOption('--port', options.port, 0, 65_535);
+        const owner = await startOwner({ home: resolveHome(io.env), env: io.env, logToStderr: true, ...(port !== undefined ? { port, strictPort: true } : {}) });
+        io.stdout(`Steward control panel: ${owner.panelUrl}\n`);
+        await new Promise<void>((resolve) => {
+          const onSignal = () => {
+            process.off('SIGINT', onSignal);
+            process.off('SIGTERM', onSignal);
+            void owner.stop().finally(resolve);
+          };
+          process.on('SIGINT', onSignal);
+          process.on('SIGTERM', onSignal);
+        });
+        return EXIT.ok;
+      }),
+    );
+}

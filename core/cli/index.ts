@@ -1,0 +1,45 @@
+import { Command, CommanderError } from 'commander';
+import { stewardVersion } from '../package-root.js';
+import { registerInfo } from './commands/info.js';
+import { registerServe } from './commands/serve.js';
+import { EXIT, processIo, reportError, type CliIo } from './output.js';
+
+export { connect, httpTransport, type Connection } from './connect.js';
+export { EXIT, processIo, type CliIo } from './output.js';
+
+/** Builds the `steward` program; each verb lives in commands/ and registers itself here. */
+export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+  const program = new Command('steward')
+    .description('Steward keeps the local memory of your AI coding agents current.')
+    .version(stewardVersion(), '-v, --version')
+    .showHelpAfterError('(steward --help lists the verbs)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+  const run = async (action: () => Promise<number>, json = false) => {
+    try {
+      setExit(await action());
+    } catch (error) {
+      setExit(reportError(io, error, json));
+    }
+  };
+  registerServe(program, io, run);
+  registerInfo(program, io, run);
+  return program;
+}
+
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    return reportError(io, error, argv.includes('--json'));
+  }
+  return code;
+}

@@ -1,0 +1,42 @@
+import { StewardError, toStewardError } from '../api/index.js';
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  env: process.env,
+};
+
+/** Exit codes of the contract surface: 0 success, 1 failure, 2 usage error. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+export class UsageError extends Error {}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** One clear line on stderr, or `{"error":{code,message}}` on stdout with --json. */
+export function reportError(io: CliIo, error: unknown, json: boolean): number {
+  if (error instanceof UsageError) {
+    if (json) printJson(io, { error: { code: 'invalid_params', message: error.message } });
+    else io.stderr(`steward: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  const typed = error instanceof StewardError ? error : toStewardError(error);
+  if (json) printJson(io, { error: { code: typed.code, message: typed.message } });
+  else io.stderr(`steward: ${typed.message.split('\n')[0]}\n`);
+  return typed.code === 'invalid_params' ? EXIT.usage : EXIT.failure;
+}
+
+export function parseIntOption(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} expects a whole number, got ${JSON.stringify(value)}`);
+  const n = Number.parseInt(value, 10);
+  if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}`);
+  return n;
+}

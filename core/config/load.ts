@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { StewardError } from '../api/index.js';
+import { HOME_FILES } from './home.js';
+import { ConfigSchema, type Config } from './schema.js';
+
+function describe(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `unknown key "${path ? `${path}.${key}` : key}"`).join(', ');
+  }
+  return `invalid value for "${path || '(root)'}": ${issue.message}`;
+}
+
+/** Validates a parsed config object; every problem is reported by its dotted key. */
+export function parseConfig(raw: unknown, source: string = HOME_FILES.config): Config {
+  const result = ConfigSchema.safeParse(raw ?? {});
+  if (!result.success) {
+    const problems = result.error.issues.slice(0, 5).map(describe).join('; ');
+    throw new StewardError('config_invalid', `${source}: ${problems}`, { keys: result.error.issues.map((i) => i.path.join('.')) });
+  }
+  return result.data;
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d+$/.test(value.trim())) throw new StewardError('config_invalid', `${name}: expected a whole number of milliseconds`);
+  return Number.parseInt(value, 10);
+}
+
+/** STEWARD_* environment variables win over config.json, and are validated by the same schema. */
+export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Config {
+  const sweepInterval = intFromEnv(env, 'STEWARD_SWEEP_INTERVAL_MS');
+  const sweeperInterval = intFromEnv(env, 'STEWARD_SWEEPER_MIN_INTERVAL_MS');
+  const model = env.STEWARD_SWEEPER_MODEL?.trim();
+  const merged = {
+    ...config,
+    sweep: { ...config.sweep, ...(sweepInterval !== undefined ? { interval_ms: sweepInterval } : {}) },
+    sweeper: {
+      ...config.sweeper,
+      ...(sweeperInterval !== undefined ? { min_interval_ms: sweeperInterval } : {}),
+      ...(model ? { model } : {}),
+    },
+  };
+  return parseConfig(merged, 'environment');
+}
+
+/** Reads STEWARD_HOME/config.json; a missing file means every default. */
+export function loadConfig(home: string, env: NodeJS.ProcessEnv = process.env): Config {
+  const file = join(home, HOME_FILES.config);
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StewardError('config_invalid', `${HOME_FILES.config}: cannot be read`);
+  }
+  let raw: unknown = {};
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON`);
+    }
+  }
+  return applyEnvOverrides(parseConfig(raw), env);
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * config.json mirrors the dotted setting names of the specs as nested objects. Every object is
+ * strict, so a misspelt key is an error naming that key rather than a silently ignored setting.
+ * Defaults live here and are documented in the README's "Configuration" table.
+ */
+const days = z.number().int().min(0).max(36_500);
+const ms = z.number().int().min(0).max(7 * 24 * 3_600_000);
+const roots = z.array(z.string().min(1)).max(64);
+
+const backfill = z.strictObject({
+  /** A positive value narrows this provider's scheduled sweep; 0 defers to the cache retention. */
+  window_days: days.default(0),
+});
+
+export const ConfigSchema = z.strictObject({
+  query: z
+    .strictObject({
+      cache: z
+        .strictObject({
+          retention: z
+            .strictObject({
+              /** Kernel default 365; 0 keeps everything (an open window). */
+              default_days: days.default(365),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  providers: z
+    .strictObject({
+      claude: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** Claude Code roots (folders holding `projects/`); replaces the defaults when set. */
+          roots: roots.optional(),
+          /** Claude Desktop user-data folders (holding `local-agent-mode-sessions/`). */
+          desktop_roots: roots.optional(),
+          backfill: backfill.prefault({}),
+        })
+        .prefault({}),
+      openclaw: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** OpenClaw state folders (holding `agents/`); replaces the defaults when set. */
+          roots: roots.optional(),
+          backfill: backfill.prefault({}),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  sweep: z
+    .strictObject({
+      /** The transcript sweep's tick (STEWARD_SWEEP_INTERVAL_MS). */
+      interval_ms: ms.min(1_000).default(300_000),
+      /** The bounded wait on the run at the head of the queue before it is handed on. */
+      handoff_timeout_ms: ms.min(1).default(600_000),
+      /** A transcript line above this size is skipped and counted. */
+      max_line_bytes: z.number().int().min(1_024).max(1_073_741_824).default(16 * 1024 * 1024),
+    })
+    .prefault({}),
+  sweeper: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** At most one sweep per project per interval (STEWARD_SWEEPER_MIN_INTERVAL_MS). */
+      min_interval_ms: ms.default(300_000),
+      /** offline needs no model; the others run only when chosen here. */
+      curator: z.enum(['offline', 'anthropic', 'openai-compatible']).default('offline'),
+      /** The sweeper's default model (STEWARD_SWEEPER_MODEL). */
+      model: z.string().min(1).max(200).default('claude-haiku-4-5'),
+      /** OpenAI-compatible endpoints (Ollama, LM Studio, llama.cpp, vLLM, …). */
+      base_url: z.url().optional(),
+      /** Anthropic endpoint override (proxies, gateways). */
+      anthropic_base_url: z.url().optional(),
+      input_token_budget: z.number().int().min(500).max(200_000).default(8_000),
+      timeout_ms: ms.min(1_000).default(60_000),
+      /** Folders matching these globs are never swept. */
+      ignore: z.array(z.string().min(1)).max(256).default([]),
+    })
+    .prefault({}),
+  maintenance: z
+    .strictObject({
+      reconcile_interval_ms: ms.min(1_000).default(300_000),
+    })
+    .prefault({}),
+  server: z
+    .strictObject({
+      port: z.number().int().min(0).max(65_535).default(47_470),
+    })
+    .prefault({}),
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -1,0 +1,144 @@
+import { mkdirSync } from 'node:fs';
+import {
+  createDispatcher,
+  EventBus,
+  PROTOCOL_VERSION,
+  type AppStatus,
+  type CallContext,
+  type Dispatcher,
+  type Handlers,
+  type MethodName,
+  type Params,
+  type Result,
+} from './api/index.js';
+import { loadConfig, resolveHome, type Config, type StewardHome } from './config/index.js';
+import { openGateway, TelemetryLog } from './gateway/index.js';
+import { createFileLogger, type Logger } from './log/index.js';
+import { stewardVersion } from './package-root.js';
+import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
+
+export interface CoreOptions {
+  home?: StewardHome;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Mirror log lines to stderr (headless mode, the CLI). */
+  logToStderr?: boolean;
+}
+
+/**
+ * The one owner of Steward's stores. Electron main, `steward serve` and the in-process CLI all create
+ * exactly this object; transports only adapt its `call` and `events`.
+ */
+export class Core {
+  readonly home: StewardHome;
+  readonly env: NodeJS.ProcessEnv;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly events = new EventBus();
+  readonly gateway: Db;
+  readonly telemetry: TelemetryLog;
+  readonly #lock: OwnerLock;
+  readonly #dispatcher: Dispatcher;
+  readonly #startedAt = Date.now();
+  #status: AppStatus = { state: 'idle', message: 'Ready', paused: false };
+  readonly #stoppers: Array<() => Promise<void> | void> = [];
+  #closed = false;
+
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger) {
+    this.home = home;
+    this.env = env;
+    this.#lock = lock;
+    this.config = config;
+    this.logger = logger;
+    this.gateway = openGateway(home.dir);
+    this.telemetry = new TelemetryLog(this.gateway);
+    this.#dispatcher = createDispatcher(this.#handlers());
+  }
+
+  /** Takes the owner lock, validates config and opens the stores; throws a typed error on any refusal. */
+  static open(options: CoreOptions = {}): Core {
+    const env = options.env ?? process.env;
+    const home = options.home ?? resolveHome(env);
+    mkdirSync(home.dir, { recursive: true, mode: 0o700 });
+    const config = loadConfig(home.dir, env);
+    const lock = acquireOwnerLock(home.dir);
+    try {
+      const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
+      const core = new Core(home, env, lock, config, logger);
+      logger.info('core opened', { pid: process.pid, homeKind: home.kind });
+      return core;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  get status(): AppStatus {
+    return this.#status;
+  }
+
+  get uptimeMs(): number {
+    return Date.now() - this.#startedAt;
+  }
+
+  setStatus(next: Partial<AppStatus>): void {
+    this.#status = { ...this.#status, ...next };
+    this.events.emit('app.status', this.#status);
+  }
+
+  setPaused(paused: boolean): AppStatus {
+    this.setStatus({ paused, message: paused ? 'Paused' : 'Ready' });
+    this.logger.info(paused ? 'paused' : 'resumed');
+    return this.#status;
+  }
+
+  call<M extends MethodName>(method: M, params: Params<M>, ctx?: CallContext): Promise<Result<M>>;
+  call(method: string, params: unknown, ctx?: CallContext): Promise<unknown>;
+  call(method: string, params: unknown, ctx: CallContext = { transport: 'in-process' }): Promise<unknown> {
+    return this.#dispatcher.call(method, params, ctx);
+  }
+
+  #handlers(): Handlers {
+    return {
+      'App.Info': () => ({
+        name: 'Steward',
+        version: stewardVersion(),
+        protocol: PROTOCOL_VERSION,
+        homeKind: this.home.kind,
+        platform: process.platform,
+        uptimeMs: this.uptimeMs,
+        status: this.#status,
+      }),
+      'App.SetPaused': ({ paused }) => ({ status: this.setPaused(paused) }),
+      'Telemetry.Recent': ({ limit, kind }) => ({ entries: this.telemetry.recent(limit ?? 50, kind) }),
+    };
+  }
+
+  /** Rooms register how they stop (timers, queues, in-flight runs); shutdown runs them newest first. */
+  onShutdown(stop: () => Promise<void> | void): void {
+    this.#stoppers.push(stop);
+  }
+
+  /** Stops every room, waits for in-flight work to settle, then closes the stores and the lock. */
+  async shutdown(): Promise<void> {
+    for (const stop of this.#stoppers.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch {
+        this.logger.warn('a room failed to stop cleanly');
+      }
+    }
+    this.close();
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.gateway.close();
+    } finally {
+      this.#lock.release();
+      this.logger.info('core closed');
+    }
+  }
+}

@@ -1,0 +1,11 @@
+import { join } from 'node:path';
+import { HOME_FILES } from '../config/index.js';
+import { openDatabase, type Db } from '../store/index.js';
+import { GATEWAY_MIGRATIONS } from './migrations.js';
+
+export { GATEWAY_MIGRATIONS } from './migrations.js';
+export { TelemetryLog } from './telemetry.js';
+
+export function openGateway(home: string): Db {
+  return openDatabase(join(home, HOME_FILES.gateway), { label: 'gateway', migrations: GATEWAY_MIGRATIONS });
+}

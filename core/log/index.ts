@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import nodeLog from 'electron-log/node';
+
+/**
+ * Fields are counts, durations, ids and enum-like words. Transcript text, filesystem paths of caches,
+ * credentials and URLs never belong in a log line; callers pass those as nothing at all.
+ */
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export interface Logger {
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+const SECRETISH = /(sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|Bearer\s+\S+|token=\S+|AKIA[0-9A-Z]{16})/g;
+
+/** Last line of defence: even a careless field cannot put a token-shaped string into a log file. */
+export function scrubLogValue(value: string): string {
+  return value.replace(SECRETISH, '[redacted]').slice(0, 500);
+}
+
+function line(message: string, fields?: LogFields): string {
+  if (!fields) return scrubLogValue(message);
+  const parts = Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(scrubLogValue(v)) : String(v)}`);
+  return `${scrubLogValue(message)} ${parts.join(' ')}`.trim();
+}
+
+export interface FileLoggerOptions {
+  /** Mirror lines to stderr (never stdout: headless mode's stdout carries exactly one line). */
+  stderr?: boolean;
+}
+
+/** Rotating files in STEWARD_HOME/logs, the same files the Electron app's electron-log writes. */
+export function createFileLogger(home: string, options: FileLoggerOptions = {}): Logger {
+  const dir = join(home, 'logs');
+  mkdirSync(dir, { recursive: true });
+  const log = nodeLog.create({ logId: `steward-${process.pid}-${Date.now()}` });
+  log.transports.file.resolvePathFn = () => join(dir, 'main.log');
+  log.transports.file.maxSize = 5 * 1024 * 1024;
+  log.transports.console.level = false;
+  const write = (level: 'info' | 'warn' | 'error', message: string, fields?: LogFields): void => {
+    const text = line(message, fields);
+    log[level](text);
+    if (options.stderr) process.stderr.write(`[${level}] ${text}\n`);
+  };
+  return {
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+  };
+}
+
+/** For tests and for the in-process CLI when it must not create files. */
+export function createMemoryLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (level: string) => (message: string, fields?: LogFields) => void lines.push(`${level} ${line(message, fields)}`);
+  return { lines, info: push('info'), warn: push('warn'), error: push('error') };
+}

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import sirv from 'sirv';
+import type { EventBus } from '../api/index.js';
+import { packageRoot } from '../package-root.js';
+import { checkDoor } from './door.js';
+import { createRpcServer, handleRpcBody, type RpcTarget } from './rpc.js';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const HEARTBEAT_MS = 15_000;
+
+/** No inline script or style, no framing, no plugins, and data only from this origin. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface HttpServerOptions {
+  target: RpcTarget;
+  events: EventBus;
+  /** 0 picks any free port; a taken preferred port moves on to the next free one. */
+  port: number;
+  /** Serve exactly this port or fail (used when the user passed --port explicitly). */
+  strictPort?: boolean;
+  rendererDir?: string;
+}
+
+export interface RunningHttpServer {
+  port: number;
+  token: string;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function defaultRendererDir(): string {
+  return join(packageRoot(), 'dist', 'renderer');
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => {
+      server.off('listening', onListening);
+      reject(error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, '127.0.0.1');
+  });
+}
+
+async function listenNearby(server: Server, port: number, strict: boolean): Promise<number> {
+  const attempts = port === 0 || strict ? 1 : 20;
+  for (let i = 0; i < attempts; i += 1) {
+    try {
+      return await listen(server, port + i);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || i === attempts - 1) throw error;
+    }
+  }
+  throw new Error('unreachable');
+}
+
+/**
+ * The loopback transport of headless mode (and of the Electron owner, for the CLI): the panel's
+ * static files, `POST /rpc` and `GET /events`, all behind the door.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const token = randomBytes(32).toString('base64url');
+  const rpc = createRpcServer(options.target, 'http');
+  const rendererDir = options.rendererDir ?? defaultRendererDir();
+  const hasRenderer = existsSync(join(rendererDir, 'index.html'));
+  const serveStatic = hasRenderer ? sirv(rendererDir, {
+    dev: false,
+    etag: true,
+    single: true,
+    dotfiles: false,
+    setHeaders(res) {
+      res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('referrer-policy', 'no-referrer');
+      res.setHeader('x-frame-options', 'DENY');
+      res.setHeader('cache-control', 'no-cache');
+    },
+  }) : undefined;
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+
+  const onRpc = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') return send(res, 405, 'Use POST');
+    const body = await readBody(req);
+    if (body === undefined) return send(res, 413, 'Request too large');
+    const response = await handleRpcBody(rpc, body);
+    if (response === null) {
+      res.writeHead(204, { 'cache-control': 'no-store' });
+      return res.end();
+    }
+    send(res, 200, JSON.stringify(response), 'application/json');
+  };
+
+  const onEvents = (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write(': steward events\n\n');
+    streams.add(res);
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const unsubscribe = options.events.subscribe((name, payload) => {
+      res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+    });
+    req.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(res);
+    });
+  };
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const isData = path === '/rpc' || path === '/events';
+    const verdict = checkDoor(req, port, token, isData);
+    if (!verdict.ok) return send(res, verdict.status, verdict.reason);
+    if (path === '/rpc') return void onRpc(req, res).catch(() => send(res, 500, 'Internal error'));
+    if (path === '/events') {
+      if (req.method !== 'GET') return send(res, 405, 'Use GET');
+      return onEvents(req, res);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
+    if (!serveStatic) return send(res, 503, 'The control panel is not built: run `npm run build`.');
+    serveStatic(req, res, () => send(res, 404, 'Not found'));
+  });
+  server.keepAliveTimeout = 5_000;
+  port = await listenNearby(server, options.port, options.strictPort ?? false);
+
+  return {
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const stream of streams) stream.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+

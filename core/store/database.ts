@@ -1,0 +1,80 @@
+import Database from 'better-sqlite3';
+import { StewardError } from '../api/index.js';
+
+export type Db = Database.Database;
+
+export interface Migration {
+  /** 1-based, contiguous, never reused: the schema's `user_version` after this step. */
+  version: number;
+  name: string;
+  up(db: Db): void;
+}
+
+export interface OpenOptions {
+  /** A label for messages (never a path: messages may reach logs and the panel). */
+  label: string;
+  migrations: readonly Migration[];
+  readonly?: boolean;
+  busyTimeoutMs?: number;
+}
+
+/** Opens a SQLite file with the pragmas every store relies on, then brings its schema forward. */
+export function openDatabase(file: string, options: OpenOptions): Db {
+  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  try {
+    db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    if (!options.readonly) migrate(db, options.migrations, options.label);
+    else assertKnownSchema(db, options.migrations, options.label);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function latest(migrations: readonly Migration[]): number {
+  return migrations.reduce((max, m) => Math.max(max, m.version), 0);
+}
+
+function assertKnownSchema(db: Db, migrations: readonly Migration[], label: string): void {
+  const current = schemaVersion(db);
+  const known = latest(migrations);
+  if (current > known) {
+    throw new StewardError(
+      'schema_too_new',
+      `The ${label} database has schema version ${current}, newer than this Steward understands (${known}). Upgrade Steward; the file was left untouched.`,
+      { current, known },
+    );
+  }
+}
+
+/**
+ * Forward-only: each pending step runs in its own transaction together with the `user_version`
+ * bump, so a crash leaves the file at a whole step, never between two.
+ */
+export function migrate(db: Db, migrations: readonly Migration[], label: string): number {
+  const ordered = [...migrations].sort((a, b) => a.version - b.version);
+  ordered.forEach((m, index) => {
+    if (m.version !== index + 1) throw new Error(`Migrations of ${label} must be numbered 1..n without gaps (found ${m.version} at ${index + 1})`);
+  });
+  assertKnownSchema(db, ordered, label);
+  let current = schemaVersion(db);
+  for (const step of ordered) {
+    if (step.version <= current) continue;
+    db.transaction(() => {
+      step.up(db);
+      db.pragma(`user_version = ${step.version}`);
+    })();
+    current = step.version;
+  }
+  return current;
+}

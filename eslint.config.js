@@ -1,0 +1,71 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Node built-ins, with and without the node: prefix, which the renderer (a browser page) must never import. */
+const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'worker_threads', 'stream', 'events'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'release/**', '.bench/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // core/ is plain Node: testable without Electron and without the browser.
+    files: ['core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'core/ never imports electron: Electron wiring lives in electron/.' }],
+          patterns: [
+            { group: ['electron/*'], message: 'core/ never imports electron.' },
+            { group: ['**/renderer', '**/renderer/**'], message: 'core/ never imports the renderer.' },
+            { group: ['**/electron/**'], message: 'core/ never imports electron/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The renderer is a browser page: only the contract's types cross into it.
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: ['renderer/vite.config.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }],
+          patterns: [
+            { group: NODE_BUILTINS, message: 'The renderer runs in a browser: no Node built-ins.' },
+            { group: ['**/core/**', '!**/core/api/index.js'], message: 'The renderer may import only the contract (core/api/index.js), and only its types.' },
+            { group: ['**/electron/**'], message: 'The renderer never imports electron/.' },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/core/**'], allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
+      ],
+    },
+  },
+  {
+    files: ['electron/**/*.ts', 'electron/**/*.cts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/renderer/**'], message: 'electron/ never imports the renderer.' }] }],
+    },
+  },
+  {
+    files: ['electron/**/*.cts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
