@@ -23,13 +23,14 @@ export function openDatabase(file: string, options: OpenOptions): Db {
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   try {
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    // Refuse a newer schema before any pragma that rewrites the file header (journal_mode does).
+    assertKnownSchema(db, options.migrations, options.label);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
     if (!options.readonly) migrate(db, options.migrations, options.label);
-    else assertKnownSchema(db, options.migrations, options.label);
     return db;
   } catch (error) {
     db.close();

@@ -1,0 +1,130 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { createParser } from 'eventsource-parser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startOwner, type Owner } from '../../../core/index.js';
+import { CONTENT_SECURITY_POLICY, readDaemonInfo } from '../../../core/server/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Raw HTTP so the test controls Host and Origin exactly, as a hostile page or a DNS-rebinding attack would. */
+function send(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('headless owner: loopback HTTP transport', () => {
+  let home: TempHome;
+  let owner: Owner;
+  let renderer: string;
+
+  beforeEach(async () => {
+    home = tempHome();
+    renderer = join(home.dir, 'fake-renderer');
+    mkdirSync(renderer);
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>panel</title>');
+    owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, rendererDir: renderer });
+  });
+
+  afterEach(async () => {
+    await owner.stop();
+    home.cleanup();
+  });
+
+  const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+    send(owner.http.port, '/rpc', { method: 'POST', headers: { authorization: `Bearer ${owner.http.token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('advertises itself in daemon.json with mode 0600 and without the token in the url', () => {
+    const info = readDaemonInfo(home.dir);
+    expect(info).toEqual({ pid: process.pid, protocol: 1, url: `http://127.0.0.1:${owner.http.port}/`, token: owner.http.token });
+    expect(statSync(join(home.dir, 'daemon.json')).mode & 0o777).toBe(0o600);
+    expect(owner.panelUrl).toBe(`http://127.0.0.1:${owner.http.port}/#token=${owner.http.token}`);
+    expect(Buffer.from(owner.http.token, 'base64url')).toHaveLength(32);
+  });
+
+  it('answers JSON-RPC 2.0 on /rpc with the token, including batches', async () => {
+    const one = await rpc({ jsonrpc: '2.0', id: 1, method: 'App.Info', params: {} });
+    expect(one.status).toBe(200);
+    expect(JSON.parse(one.body)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { name: 'Steward', protocol: 1, homeKind: 'env' } });
+    const batch = await rpc([
+      { jsonrpc: '2.0', id: 1, method: 'Telemetry.Recent', params: {} },
+      { jsonrpc: '2.0', id: 2, method: 'App.Info', params: { nope: true } },
+    ]);
+    const replies = JSON.parse(batch.body) as Array<{ id: number; result?: unknown; error?: { code: number; data: { code: string } } }>;
+    expect(replies.find((r) => r.id === 1)?.result).toEqual({ entries: [] });
+    expect(replies.find((r) => r.id === 2)?.error).toMatchObject({ code: -32602, data: { code: 'invalid_params' } });
+  });
+
+  it('types every error: unknown method, parse error', async () => {
+    const unknown = JSON.parse((await rpc({ jsonrpc: '2.0', id: 3, method: 'Nope.Nothing', params: {} })).body);
+    expect(unknown.error).toMatchObject({ code: -32601, data: { code: 'method_not_found' } });
+    const garbage = await send(owner.http.port, '/rpc', { method: 'POST', headers: { authorization: `Bearer ${owner.http.token}` }, body: '{not json' });
+    expect(JSON.parse(garbage.body).error.code).toBe(-32700);
+  });
+
+  it('keeps the door: 403 foreign Host, 403 foreign Origin, 401 without token, in that order', async () => {
+    expect((await rpc({}, { host: `evil.example:${owner.http.port}` })).status).toBe(403);
+    expect((await send(owner.http.port, '/rpc', { method: 'POST', headers: { host: 'evil.example' } })).status).toBe(403);
+    expect((await send(owner.http.port, '/rpc', { method: 'POST', headers: { origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await send(owner.http.port, '/rpc', { method: 'POST' })).status).toBe(401);
+    expect((await send(owner.http.port, '/events')).status).toBe(401);
+    expect((await send(owner.http.port, '/rpc', { method: 'POST', headers: { authorization: 'Bearer wrongwrongwrongwrongwrong' } })).status).toBe(401);
+    expect((await send(owner.http.port, '/', { headers: { host: 'evil.example' } })).status).toBe(403);
+  });
+
+  it('serves the panel without a token, under a strict CSP', async () => {
+    const page = await send(owner.http.port, '/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>panel</title>');
+    expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe');
+  });
+
+  it('refuses oversized bodies', async () => {
+    const big = await rpc({ jsonrpc: '2.0', id: 1, method: 'App.Info', params: {}, pad: 'x'.repeat(2 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+  });
+
+  it('streams events to a token holder: app.status after App.SetPaused', async () => {
+    const received: Array<{ event: string | undefined; data: string }> = [];
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${owner.http.port}/events`, { headers: { authorization: `Bearer ${owner.http.token}` }, signal: controller.signal });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const parser = createParser({ onEvent: (e) => received.push({ event: e.event, data: e.data }) });
+    const reader = response.body!.getReader();
+    const pump = (async () => {
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) return;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+    })();
+    await rpc({ jsonrpc: '2.0', id: 1, method: 'App.SetPaused', params: { paused: true } });
+    for (let i = 0; i < 50 && received.length === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await pump;
+    expect(received[0]).toEqual({ event: 'app.status', data: JSON.stringify({ state: 'idle', message: 'Paused', paused: true }) });
+  });
+
+  it('removes daemon.json and releases the lock when stopped', async () => {
+    await owner.stop();
+    expect(existsSync(join(home.dir, 'daemon.json'))).toBe(false);
+    expect(existsSync(join(home.dir, 'steward.lock'))).toBe(false);
+    owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, rendererDir: renderer });
+  });
+});

@@ -1,0 +1,87 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StewardError } from '../../../core/api/index.js';
+import { loadConfig, parseConfig, platformDataDir, resolveHome } from '../../../core/config/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+function errorOf(fn: () => unknown): StewardError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof StewardError) return error;
+    throw error;
+  }
+  throw new Error('expected a StewardError');
+}
+
+describe('config', () => {
+  let home: TempHome;
+  afterEach(() => home?.cleanup());
+
+  it('fills every documented default from an empty object', () => {
+    const config = parseConfig({});
+    expect(config.query.cache.retention.default_days).toBe(365);
+    expect(config.providers.claude.backfill.window_days).toBe(0);
+    expect(config.sweep.interval_ms).toBe(300_000);
+    expect(config.sweep.handoff_timeout_ms).toBe(600_000);
+    expect(config.sweeper.min_interval_ms).toBe(300_000);
+    expect(config.sweeper.model).toBe('claude-haiku-4-5');
+    expect(config.sweeper.curator).toBe('offline');
+    expect(config.server.port).toBe(47_470);
+  });
+
+  it('keeps nested values that are given and defaults their siblings', () => {
+    const config = parseConfig({ query: { cache: { retention: { default_days: 0 } } }, providers: { openclaw: { backfill: { window_days: 30 } } } });
+    expect(config.query.cache.retention.default_days).toBe(0);
+    expect(config.providers.openclaw.backfill.window_days).toBe(30);
+    expect(config.providers.claude.enabled).toBe(true);
+  });
+
+  it('rejects an unknown key and names it by its dotted path', () => {
+    const error = errorOf(() => parseConfig({ query: { cache: { retention: { default_dayz: 3 } } } }));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('unknown key "query.cache.retention.default_dayz"');
+  });
+
+  it('rejects an invalid value and names the key', () => {
+    const error = errorOf(() => parseConfig({ sweep: { interval_ms: 'often' } }));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('"sweep.interval_ms"');
+    expect(errorOf(() => parseConfig({ query: { cache: { retention: { default_days: -1 } } } })).message).toContain('"query.cache.retention.default_days"');
+  });
+
+  it('reads config.json from STEWARD_HOME and rejects garbage without crashing', () => {
+    home = tempHome();
+    expect(loadConfig(home.dir, home.env).server.port).toBe(47_470);
+    writeFileSync(join(home.dir, 'config.json'), '{"server": {"port": 5000}}');
+    expect(loadConfig(home.dir, home.env).server.port).toBe(5000);
+    writeFileSync(join(home.dir, 'config.json'), '{not json');
+    const error = errorOf(() => loadConfig(home.dir, home.env));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toBe('config.json: not valid JSON');
+  });
+
+  it('lets STEWARD_* environment variables override, validated like the file', () => {
+    home = tempHome();
+    const config = loadConfig(home.dir, { ...home.env, STEWARD_SWEEP_INTERVAL_MS: '60000', STEWARD_SWEEPER_MIN_INTERVAL_MS: '1000', STEWARD_SWEEPER_MODEL: 'small-model' });
+    expect(config.sweep.interval_ms).toBe(60_000);
+    expect(config.sweeper.min_interval_ms).toBe(1000);
+    expect(config.sweeper.model).toBe('small-model');
+    expect(errorOf(() => loadConfig(home.dir, { ...home.env, STEWARD_SWEEP_INTERVAL_MS: 'soon' })).message).toContain('STEWARD_SWEEP_INTERVAL_MS');
+  });
+});
+
+describe('STEWARD_HOME resolution', () => {
+  it('prefers STEWARD_HOME and says so without exposing the path elsewhere', () => {
+    expect(resolveHome({ STEWARD_HOME: '/tmp/somewhere' }, 'linux')).toEqual({ dir: '/tmp/somewhere', kind: 'env' });
+  });
+
+  it('uses the platform app-data folder otherwise', () => {
+    expect(platformDataDir('linux', { HOME: '/home/u' })).toBe('/home/u/.local/share/steward');
+    expect(platformDataDir('linux', { HOME: '/home/u', XDG_DATA_HOME: '/data' })).toBe('/data/steward');
+    expect(platformDataDir('darwin', { HOME: '/Users/u' })).toBe('/Users/u/Library/Application Support/Steward');
+    expect(platformDataDir('win32', { HOME: 'C:\\Users\\u', APPDATA: 'C:\\Users\\u\\AppData\\Roaming' })).toMatch(/Roaming[\\/]Steward$/);
+    expect(resolveHome({ HOME: '/home/u', STEWARD_HOME: '  ' }, 'linux')).toEqual({ dir: '/home/u/.local/share/steward', kind: 'platform-default' });
+  });
+});

@@ -1,0 +1,61 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StewardError } from '../../../core/api/index.js';
+import { acquireOwnerLock, LOCK_FILE } from '../../../core/store/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+/** A pid that certainly belonged to a process that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+describe('store: the single-owner lock', () => {
+  let home: TempHome;
+  afterEach(() => home.cleanup());
+
+  it('is exclusive within a live owner and released on request', () => {
+    home = tempHome();
+    const lock = acquireOwnerLock(home.dir);
+    expect(readFileSync(join(home.dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+    lock.release();
+    const again = acquireOwnerLock(home.dir);
+    again.release();
+  });
+
+  it('refuses a second owner with "already running (pid N)"', async () => {
+    home = tempHome();
+    // A real second process holds the lock, as a running `steward serve` would.
+    const holder = spawn(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(join(home.dir, LOCK_FILE))}, String(process.pid)); setInterval(() => {}, 1000)`]);
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      let error: unknown;
+      try {
+        acquireOwnerLock(home.dir);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(StewardError);
+      expect((error as StewardError).code).toBe('already_running');
+      expect((error as StewardError).message).toBe(`Steward is already running (pid ${holder.pid}).`);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('takes over a stale lock left by a dead pid', () => {
+    home = tempHome();
+    writeFileSync(join(home.dir, LOCK_FILE), `${deadPid()}\n`);
+    const lock = acquireOwnerLock(home.dir);
+    expect(readFileSync(join(home.dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+    lock.release();
+  });
+
+  it('takes over an unreadable (garbage) lock', () => {
+    home = tempHome();
+    writeFileSync(join(home.dir, LOCK_FILE), 'not a pid');
+    acquireOwnerLock(home.dir).release();
+  });
+});
