@@ -47,14 +47,14 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }],
           patterns: [
             { group: NODE_BUILTINS, message: 'The renderer runs in a browser: no Node built-ins.' },
-            { group: ['**/core/**', '!**/core/api/index.js'], message: 'The renderer may import only the contract (core/api/index.js), and only its types.' },
+            { regex: '(^|/)core/(?!api/index\\.js$)', message: 'The renderer may import only the contract (core/api/index.js), and only its types.' },
             { group: ['**/electron/**'], message: 'The renderer never imports electron/.' },
           ],
         },
       ],
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/core/**'], allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
+        { patterns: [{ regex: '(^|/)core/', allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
       ],
     },
   },
