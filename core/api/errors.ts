@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'not_found',
   'cancelled',
   'busy',
+  // The Electron IPC bridge refuses a call from any frame but the app's own page.
+  'forbidden',
   // Spec 004 (maintenance) codes.
   'cache_writer_busy',
   'stale_plan',
