@@ -21,7 +21,8 @@ export function scrubLogValue(value: string): string {
   return value.replace(SECRETISH, '[redacted]').slice(0, 500);
 }
 
-function line(message: string, fields?: LogFields): string {
+/** One scrubbed log line; the Electron app's electron-log adapter writes the same lines. */
+export function formatLogLine(message: string, fields?: LogFields): string {
   if (!fields) return scrubLogValue(message);
   const parts = Object.entries(fields)
     .filter(([, v]) => v !== undefined)
@@ -43,7 +44,7 @@ export function createFileLogger(home: string, options: FileLoggerOptions = {}):
   log.transports.file.maxSize = 5 * 1024 * 1024;
   log.transports.console.level = false;
   const write = (level: 'info' | 'warn' | 'error', message: string, fields?: LogFields): void => {
-    const text = line(message, fields);
+    const text = formatLogLine(message, fields);
     log[level](text);
     if (options.stderr) process.stderr.write(`[${level}] ${text}\n`);
   };
@@ -57,6 +58,6 @@ export function createFileLogger(home: string, options: FileLoggerOptions = {}):
 /** For tests and for the in-process CLI when it must not create files. */
 export function createMemoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  const push = (level: string) => (message: string, fields?: LogFields) => void lines.push(`${level} ${line(message, fields)}`);
+  const push = (level: string) => (message: string, fields?: LogFields) => void lines.push(`${level} ${formatLogLine(message, fields)}`);
   return { lines, info: push('info'), warn: push('warn'), error: push('error') };
 }

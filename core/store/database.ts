@@ -18,9 +18,23 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
+let nativeBinding: string | undefined;
+
+/**
+ * The Electron app runs on Electron's ABI and loads a better-sqlite3 build made for it (`npm start`
+ * prepares one beside the Node build). Node — tests, the CLI, headless mode — never calls this.
+ */
+export function useSqliteNativeBinding(file: string | undefined): void {
+  nativeBinding = file;
+}
+
 /** Opens a SQLite file with the pragmas every store relies on, then brings its schema forward. */
 export function openDatabase(file: string, options: OpenOptions): Db {
-  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  const db = new Database(file, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+    ...(nativeBinding ? { nativeBinding } : {}),
+  });
   try {
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // Refuse a newer schema before any pragma that rewrites the file header (journal_mode does).
