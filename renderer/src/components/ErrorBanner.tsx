@@ -1,0 +1,31 @@
+import type { ReactElement } from 'react';
+import { Icon } from './Icon.js';
+
+export interface ErrorBannerProps {
+  /** A short sentence saying what could not be done. */
+  title: string;
+  error: Error | string | undefined;
+  onRetry?: () => void;
+}
+
+/** The typed `code` (from the contract's `data.code`) is shown so a report can name it. */
+export function ErrorBanner({ title, error, onRetry }: ErrorBannerProps): ReactElement | null {
+  if (error === undefined) return null;
+  const message = typeof error === 'string' ? error : error.message;
+  const code = typeof error === 'string' ? undefined : (error as { code?: unknown }).code;
+  return (
+    <div className="error-banner" role="alert">
+      <Icon name="alert" className="error-banner__icon" />
+      <div className="error-banner__text">
+        <strong>{title}</strong>
+        <span>{message}</span>
+        {typeof code === 'string' && <span className="error-banner__code">Code: {code}</span>}
+      </div>
+      {onRetry && (
+        <button type="button" className="button" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import type { ReactElement } from 'react';
+import { DetailList, EmptyState, ErrorBanner, formatDuration, Panel, PlaceHeader } from '../../components/index.js';
+import { refreshInfo, usePanel } from '../../store.js';
+
+const HOME_KIND = { env: 'The STEWARD_HOME environment variable', 'platform-default': "This platform's app-data folder" } as const;
+const TRANSPORT = { bridge: 'Desktop app (IPC)', http: 'Loopback HTTP (steward serve)' } as const;
+
+/**
+ * Settings: facts about this Steward and, later, the editable settings (the curator choice lands
+ * here). Settings are read from config.json; the panel shows what `App.Info` reports.
+ */
+export function SettingsPlace(): ReactElement {
+  const info = usePanel((state) => state.info);
+  const infoError = usePanel((state) => state.infoError);
+  const transportKind = usePanel((state) => state.transportKind);
+  return (
+    <>
+      <PlaceHeader title="Settings" description="How this Steward is set up, and where its settings live." />
+      <ErrorBanner title="Steward's details could not be loaded." error={infoError} onRetry={() => void refreshInfo()} />
+      <Panel title="About this Steward">
+        {info === undefined ? (
+          <p className="muted">Loading…</p>
+        ) : (
+          <DetailList
+            label="About this Steward"
+            items={[
+              { term: 'Version', value: info.version },
+              { term: 'Protocol', value: String(info.protocol) },
+              { term: 'Platform', value: info.platform },
+              { term: 'Home folder from', value: HOME_KIND[info.homeKind] },
+              { term: 'Connected through', value: transportKind ? TRANSPORT[transportKind] : '—' },
+              { term: 'Running for', value: formatDuration(info.uptimeMs) },
+            ]}
+          />
+        )}
+      </Panel>
+      <EmptyState icon="settings" title="Nothing to change here yet">
+        <p>
+          Settings live in <code>config.json</code> under <code>STEWARD_HOME</code>, Steward&rsquo;s home folder. Steward reads it at start
+          and rejects unknown keys with a message naming the key; environment variables with the <code>STEWARD_</code> prefix override it.
+        </p>
+        <p>Choices you can make from the panel, such as which curator writes your project notes, will appear here.</p>
+      </EmptyState>
+    </>
+  );
+}

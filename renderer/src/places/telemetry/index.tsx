@@ -1,0 +1,45 @@
+import type { ReactElement } from 'react';
+import type { TelemetryEntry } from '../../../../core/api/index.js';
+import { DataTable, EmptyState, ErrorBanner, formatDateTime, PlaceHeader, type Column } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+
+const RECENT_LIMIT = 50;
+
+/** Counts and durations only (never content or paths), so a compact key=value line is safe to show. */
+function summarize(data: Record<string, unknown>): string {
+  return Object.entries(data)
+    .filter(([, value]) => typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string')
+    .map(([key, value]) => `${key} ${String(value)}`)
+    .join(' · ');
+}
+
+const COLUMNS: readonly Column<TelemetryEntry>[] = [
+  { header: 'When', cell: (entry) => <time dateTime={new Date(entry.at).toISOString()}>{formatDateTime(entry.at)}</time> },
+  { header: 'Kind', cell: (entry) => <code>{entry.kind}</code> },
+  { header: 'Details', cell: (entry) => summarize(entry.data) },
+];
+
+/**
+ * Telemetry: what each sweep did and how long it took, from `Telemetry.Recent`. The capture issue
+ * refines the columns for sweep ticks.
+ */
+export function TelemetryPlace(): ReactElement {
+  const recent = useCall('Telemetry.Recent', { limit: RECENT_LIMIT });
+  const entries = recent.data?.entries ?? [];
+  return (
+    <>
+      <PlaceHeader title="Telemetry" description="What each transcript sweep did and how long it took: counts and durations, never content or paths." />
+      <ErrorBanner title="Telemetry could not be loaded." error={recent.error} onRetry={recent.reload} />
+      {recent.data !== undefined && entries.length === 0 && (
+        <EmptyState icon="telemetry" title="No sweep ticks yet">
+          <p>
+            Sweep ticks appear after the first sweep. Each tick records how many transcript files were discovered, read, unchanged or
+            failed, how many parts were written, and how long each provider took.
+          </p>
+          <p>No sweep has run since this Steward home was created, so there is nothing to show.</p>
+        </EmptyState>
+      )}
+      {entries.length > 0 && <DataTable caption="Recent telemetry" columns={COLUMNS} rows={entries} rowKey={(entry) => entry.id} />}
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { create } from 'zustand';
+import { createClient, type AppInfo, type AppStatus, type StewardClient } from './client.js';
+import { DEFAULT_PLACE, placeFromHash, type PlaceId } from './navigation.js';
+import type { ConnectionState, TransportChoice } from './transport.js';
+
+export type Connection = ConnectionState | 'no-token';
+
+export interface PanelState {
+  client: StewardClient | undefined;
+  transportKind: 'bridge' | 'http' | undefined;
+  connection: Connection;
+  /** `App.Info` as last fetched (on start and after every reconnect). */
+  info: AppInfo | undefined;
+  infoError: string | undefined;
+  /** From `App.Info`, then kept current by the `app.status` event. */
+  status: AppStatus | undefined;
+  place: PlaceId;
+}
+
+export const usePanel = create<PanelState>()(() => ({
+  client: undefined,
+  transportKind: undefined,
+  connection: 'connecting',
+  info: undefined,
+  infoError: undefined,
+  status: undefined,
+  place: DEFAULT_PLACE,
+}));
+
+/** Bumped by every `app.status` event, so an older `App.Info` reply never overwrites a newer status. */
+let statusSeq = 0;
+
+export async function refreshInfo(): Promise<void> {
+  const { client } = usePanel.getState();
+  if (!client) return;
+  const seqAtCall = statusSeq;
+  try {
+    const info = await client.call('App.Info', {});
+    usePanel.setState(seqAtCall === statusSeq ? { info, infoError: undefined, status: info.status } : { info, infoError: undefined });
+  } catch (error) {
+    usePanel.setState({ infoError: error instanceof Error ? error.message : 'Steward did not answer.' });
+  }
+}
+
+export async function setPaused(paused: boolean): Promise<void> {
+  const { client } = usePanel.getState();
+  if (!client) return;
+  const { status } = await client.call('App.SetPaused', { paused });
+  statusSeq += 1;
+  usePanel.setState({ status });
+}
+
+/** Follows the address: `#/telemetry` shows Telemetry; anything else leaves the place as it is. */
+export function syncPlaceWithLocation(): () => void {
+  const apply = () => {
+    const place = placeFromHash(window.location.hash);
+    if (place !== undefined && place !== usePanel.getState().place) usePanel.setState({ place });
+  };
+  apply();
+  window.addEventListener('hashchange', apply);
+  window.addEventListener('popstate', apply);
+  return () => {
+    window.removeEventListener('hashchange', apply);
+    window.removeEventListener('popstate', apply);
+  };
+}
+
+/** Wires the chosen transport into the store: the status event, the connection state, App.Info. */
+export function connect(choice: TransportChoice): () => void {
+  if (choice.kind === 'no-token') {
+    usePanel.setState({ connection: 'no-token' });
+    return () => undefined;
+  }
+  const { transport } = choice;
+  const client = createClient(transport);
+  usePanel.setState({ client, transportKind: transport.kind });
+  const offStatus = client.on('app.status', (status) => {
+    statusSeq += 1;
+    usePanel.setState({ status });
+  });
+  let wasOpen = false;
+  const offConnection = transport.onConnection((connection) => {
+    usePanel.setState({ connection });
+    // Whatever changed while the stream was down is caught up by asking again.
+    if (connection === 'open' && wasOpen) void refreshInfo();
+    if (connection === 'open') wasOpen = true;
+  });
+  void refreshInfo();
+  return () => {
+    offStatus();
+    offConnection();
+  };
+}

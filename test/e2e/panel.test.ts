@@ -1,0 +1,205 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPanel, rawRequest, runSteward, screenshotPath, startServe, URL_LINE, type ServedSteward } from './harness.js';
+
+const PLACES = [
+  { id: 'projects', label: 'Projects', emptyText: 'Projects appear once transcripts are captured' },
+  { id: 'maintenance', label: 'Maintenance', emptyText: 'Repository caches appear once enrolled with steward maintenance enable' },
+  { id: 'conflicts', label: 'Conflicts', emptyText: 'None means all cache identities agree' },
+  { id: 'telemetry', label: 'Telemetry', emptyText: 'Sweep ticks appear after the first sweep' },
+  { id: 'settings', label: 'Settings', emptyText: 'Settings live in config.json under STEWARD_HOME' },
+] as const;
+
+async function expectPlace(page: Page, place: (typeof PLACES)[number]): Promise<void> {
+  await page.locator(`main[data-place="${place.id}"]`).waitFor();
+  expect(await page.locator('main h1').innerText()).toBe(place.label);
+  expect(await page.getByTestId('empty-state').innerText()).toContain(place.emptyText);
+  expect(await page.evaluate(() => window.location.hash)).toBe(`#/${place.id}`);
+  const current = page.locator('nav[aria-label="Places"] [aria-current="page"]');
+  expect(await current.count()).toBe(1);
+  expect(await current.innerText()).toBe(place.label);
+}
+
+describe('steward serve and the control panel', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // The acceptance bar: the URL line within 5 s on an empty STEWARD_HOME.
+    steward = await startServe({ readyTimeoutMs: 5_000 });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  it('prints exactly one URL line on stdout and advertises itself in daemon.json', () => {
+    expect(steward.urlLine).toMatch(URL_LINE);
+    expect(steward.stdout()).toBe(`${steward.urlLine}\n`);
+    const daemon = JSON.parse(readFileSync(steward.daemonJson, 'utf8')) as Record<string, unknown>;
+    expect(daemon).toEqual({ pid: steward.child.pid, protocol: expect.any(Number), url: steward.baseUrl, token: steward.token });
+    if (process.platform !== 'win32') expect(statSync(steward.daemonJson).mode & 0o777).toBe(0o600);
+  });
+
+  it('serves the panel under a strict CSP with no inline script', async () => {
+    const response = await rawRequest(steward.port, { path: '/' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(response.body).not.toMatch(/<style/);
+    expect(response.body).not.toContain(steward.token);
+  });
+
+  it('loads with the token, clears it from the address, and survives a reload', async () => {
+    const { context, page, problems } = await openPanel(browser, steward);
+    expect(page.url()).not.toContain('token');
+    expect(page.url()).toBe(steward.baseUrl);
+    await page.locator('[data-testid="status-bar"][data-state="idle"]').waitFor();
+    expect(await page.getByTestId('status-message').innerText()).toBe('Ready');
+    // Before any navigation the address names no place; the panel opens on Projects.
+    expect(await page.locator('main h1').innerText()).toBe('Projects');
+    expect(await page.locator('[aria-current="page"]').innerText()).toBe('Projects');
+
+    await page.reload();
+    await page.locator('[data-testid="status-bar"][data-state="idle"]').waitFor();
+    expect(await page.getByTestId('no-token').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('visits every place from the keyboard and by clicking', async () => {
+    const { context, page, problems } = await openPanel(browser, steward);
+
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    for (const place of PLACES) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-place'))).toBe(place.id);
+      await page.keyboard.press('Enter');
+      await expectPlace(page, place);
+    }
+
+    for (const place of [...PLACES].reverse()) {
+      await page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: place.label }).click();
+      await expectPlace(page, place);
+    }
+
+    // The skip link lands on the content.
+    await page.getByRole('link', { name: 'Skip to content' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+
+    // Back goes to the previous place.
+    await page.goBack();
+    await expectPlace(page, PLACES[1]);
+
+    // Settings shows what App.Info reports.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const info = await steward.rpc('App.Info', {});
+    const about = await page.getByRole('region', { name: 'About this Steward' }).innerText();
+    expect(about).toContain(info.version);
+    expect(about).toContain(info.platform);
+    expect(about).toContain(String(info.protocol));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the status bar current from the app.status event', async () => {
+    const { context, page, problems } = await openPanel(browser, steward);
+    const bar = page.getByTestId('status-bar');
+    await page.locator('[data-testid="status-bar"][data-paused="false"]').waitFor();
+    expect(await bar.locator('[aria-live="polite"]').count()).toBe(1);
+
+    await steward.rpc('App.SetPaused', { paused: true });
+    await page.locator('[data-testid="status-bar"][data-paused="true"]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('status-message').innerText()).toBe('Paused');
+    expect(await page.getByTestId('status-paused').innerText()).toBe('Paused');
+
+    // And the other way round: the panel's own button changes the owner's state.
+    await bar.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('[data-testid="status-bar"][data-paused="false"]').waitFor({ timeout: 10_000 });
+    expect((await steward.rpc('App.Info', {})).status.paused).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('guards /rpc and /events: 401 without the token, 403 for a foreign Host or Origin', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'App.Info', params: {} });
+    const post = (headers: Record<string, string>) => rawRequest(steward.port, { method: 'POST', path: '/rpc', body, headers: { 'content-type': 'application/json', ...headers } });
+    const auth = { authorization: `Bearer ${steward.token}` };
+
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: 'Bearer wrong-token-wrong-token-wrong' })).status).toBe(401);
+    expect((await rawRequest(steward.port, { path: '/events' })).status).toBe(401);
+    expect((await post({ ...auth, host: `evil.example:${steward.port}` })).status).toBe(403);
+    expect((await post({ ...auth, host: `127.0.0.1:${steward.port + 1}` })).status).toBe(403);
+    expect((await post({ ...auth, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post({ ...auth, origin: `http://127.0.0.1:${steward.port}` })).status).toBe(200);
+  });
+
+  it('shows a clear screen when opened without the token', async () => {
+    const { context, page } = await openPanel(browser, steward, { url: steward.baseUrl });
+    const gate = page.getByTestId('no-token');
+    await gate.waitFor();
+    expect(await gate.innerText()).toContain('steward serve');
+    expect(await page.getByTestId('status-bar').count()).toBe(0);
+    await context.close();
+  });
+
+  it('saves a screenshot at 1280×800', async () => {
+    const { context, page, problems } = await openPanel(browser, steward, { context: { viewport: { width: 1280, height: 800 } } });
+    await page.locator('[data-testid="status-bar"][data-state="idle"]').waitFor();
+    await page.getByTestId('empty-state').waitFor();
+    await page.screenshot({ path: screenshotPath('panel-1280x800.png') });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('reads at 200% zoom: nav above content, no horizontal scroll', async () => {
+    // 1280×800 at 200% is a 640×400 CSS-pixel viewport drawn with two device pixels per CSS pixel.
+    const { context, page } = await openPanel(browser, steward, { context: { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 } });
+    for (const place of PLACES) {
+      await page.getByRole('link', { name: place.label }).click();
+      await expectPlace(page, place);
+      const layout = await page.evaluate(() => {
+        const box = (selector: string) => {
+          const rect = document.querySelector(selector)?.getBoundingClientRect();
+          return rect ? { top: rect.top, bottom: rect.bottom, left: rect.left, right: rect.right } : undefined;
+        };
+        return {
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+          nav: box('nav[aria-label="Places"]'),
+          heading: box('main h1'),
+          statusBar: box('[data-testid="status-bar"]'),
+        };
+      });
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth);
+      expect(layout.nav && layout.heading && layout.statusBar).toBeTruthy();
+      expect(layout.nav!.left).toBeGreaterThanOrEqual(0);
+      expect(layout.nav!.right).toBeLessThanOrEqual(layout.clientWidth);
+      expect(layout.heading!.right).toBeLessThanOrEqual(layout.clientWidth);
+      // The nav folds above the content instead of squeezing it.
+      expect(layout.nav!.bottom).toBeLessThanOrEqual(layout.heading!.top);
+    }
+    await page.screenshot({ path: screenshotPath('panel-640x400-zoom200.png') });
+    await context.close();
+  });
+
+  it('refuses a second serve on the same home with exit 1 and "already running (pid N)"', async () => {
+    const second = await runSteward(['serve', '--port', '0'], steward.env);
+    expect(second.code).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toContain(`already running (pid ${steward.child.pid})`);
+    // The first owner is unharmed.
+    expect((await steward.rpc('App.Info', {})).name).toBe('Steward');
+  });
+
+  it('stops on SIGTERM and removes daemon.json', async () => {
+    const result = await steward.stop({ check: false });
+    expect(result).toEqual({ code: 0, signal: null, daemonJsonRemoved: true });
+  });
+});
