@@ -16,6 +16,7 @@ import { openGateway, TelemetryLog } from './gateway/index.js';
 import { createFileLogger, type Logger } from './log/index.js';
 import { stewardVersion } from './package-root.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
+import { SweepDriver } from './scheduler/index.js';
 
 export interface CoreOptions {
   home?: StewardHome;
@@ -23,6 +24,8 @@ export interface CoreOptions {
   logger?: Logger;
   /** Mirror log lines to stderr (headless mode, the CLI). */
   logToStderr?: boolean;
+  /** Run the transcript sweep on its interval (owners: the app, `steward serve`); off for the in-process CLI. */
+  schedule?: boolean;
 }
 
 /**
@@ -37,6 +40,7 @@ export class Core {
   readonly events = new EventBus();
   readonly gateway: Db;
   readonly telemetry: TelemetryLog;
+  readonly sweep: SweepDriver;
   readonly #lock: OwnerLock;
   readonly #dispatcher: Dispatcher;
   readonly #startedAt = Date.now();
@@ -44,7 +48,7 @@ export class Core {
   readonly #stoppers: Array<() => Promise<void> | void> = [];
   #closed = false;
 
-  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger) {
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, schedule = false) {
     this.home = home;
     this.env = env;
     this.#lock = lock;
@@ -52,6 +56,7 @@ export class Core {
     this.logger = logger;
     this.gateway = openGateway(home.dir);
     this.telemetry = new TelemetryLog(this.gateway);
+    this.sweep = this.#createSweep(schedule);
     this.#dispatcher = createDispatcher(this.#handlers());
   }
 
@@ -64,7 +69,7 @@ export class Core {
     const lock = acquireOwnerLock(home.dir);
     try {
       const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
-      const core = new Core(home, env, lock, config, logger);
+      const core = new Core(home, env, lock, config, logger, options.schedule ?? false);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
       return core;
     } catch (error) {
@@ -111,7 +116,35 @@ export class Core {
       }),
       'App.SetPaused': ({ paused }) => ({ status: this.setPaused(paused) }),
       'Telemetry.Recent': ({ limit, kind }) => ({ entries: this.telemetry.recent(limit ?? 50, kind) }),
+      'Sweep.Tick': async () => ({ providers: await this.sweep.tick() }),
+      'Backfill.Run': async (params) => ({ providers: await this.sweep.backfill(params) }),
+      'Projects.List': () => ({
+        projects: this.sweep.projects.list().map(({ slug: _slug, ...project }) => project),
+      }),
     };
+  }
+
+  #createSweep(schedule: boolean): SweepDriver {
+    const sweep = new SweepDriver({
+      db: this.gateway,
+      config: this.config,
+      env: this.env,
+      logger: this.logger,
+      record: (kind, data) => this.telemetry.record(kind, data),
+      onTick: (providers, kind) => this.events.emit('sweep.tick', { kind, at: Date.now(), providers }),
+      onProgress: (progress) => this.events.emit('backfill.progress', progress),
+      onBusy: (busy, failed) =>
+        this.setStatus(
+          busy
+            ? { state: 'working', message: 'Sweeping transcripts' }
+            : failed.length > 0
+              ? { state: 'error', message: `Transcript sweep failed for ${failed.join(', ')}` }
+              : { state: 'idle', message: 'Ready' },
+        ),
+    });
+    if (schedule) sweep.start();
+    this.onShutdown(() => sweep.stop());
+    return sweep;
   }
 
   /** Rooms register how they stop (timers, queues, in-flight runs); shutdown runs them newest first. */

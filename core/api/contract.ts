@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app.js';
 import { telemetryMethods } from './telemetry.js';
+import { captureEvents, captureMethods } from './capture.js';
+import { projectsMethods } from './projects.js';
 
 /**
  * The one contract: every method and every event, declared once. Each area declares its own in a
@@ -9,10 +11,13 @@ import { telemetryMethods } from './telemetry.js';
 export const methods = {
   ...appMethods,
   ...telemetryMethods,
+  ...captureMethods,
+  ...projectsMethods,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...captureEvents,
 } as const;
 
 export type Methods = typeof methods;

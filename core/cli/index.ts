@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { stewardVersion } from '../package-root.js';
 import { registerInfo } from './commands/info.js';
 import { registerServe } from './commands/serve.js';
+import { registerBackfill, registerSweep } from './commands/backfill.js';
+import { registerProjects } from './commands/projects.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
 export { connect, httpTransport, type Connection } from './connect.js';
@@ -24,6 +26,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   };
   registerServe(program, io, run);
   registerInfo(program, io, run);
+  registerBackfill(program, io, run);
+  registerSweep(program, io, run);
+  registerProjects(program, io, run);
   return program;
 }
 

@@ -20,4 +20,62 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'transcript capture: parts, sessions, projects, spool',
+    up(db) {
+      // parts(session_id, part_id) is the session-id sort bound candidate probes use; nothing scans parts whole.
+      db.exec(`
+        CREATE TABLE parts (
+          part_id TEXT PRIMARY KEY,
+          session_id TEXT NOT NULL,
+          provider TEXT NOT NULL,
+          role TEXT,
+          kind TEXT NOT NULL,
+          ts INTEGER,
+          text TEXT,
+          meta TEXT
+        );
+        CREATE INDEX parts_session ON parts(session_id, part_id);
+        CREATE INDEX parts_ts ON parts(ts);
+        CREATE TABLE sessions (
+          session_id TEXT PRIMARY KEY,
+          provider TEXT NOT NULL,
+          source TEXT,
+          project_key TEXT,
+          cwd TEXT,
+          parent_session_id TEXT,
+          agent_type TEXT,
+          title TEXT,
+          first_ts INTEGER,
+          last_ts INTEGER,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX sessions_project ON sessions(project_key, last_ts);
+        CREATE INDEX sessions_parent ON sessions(parent_session_id);
+        CREATE TABLE projects (
+          project_key TEXT PRIMARY KEY,
+          cwd TEXT NOT NULL,
+          slug TEXT NOT NULL,
+          name TEXT NOT NULL,
+          repo_id TEXT,
+          repo_backed INTEGER NOT NULL DEFAULT 0,
+          last_activity_at INTEGER,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE TABLE spool (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind TEXT NOT NULL CHECK (kind IN ('part', 'session')),
+          id TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          provider TEXT NOT NULL,
+          role TEXT,
+          part_kind TEXT,
+          ts INTEGER,
+          text TEXT,
+          meta TEXT
+        );
+      `);
+    },
+  },
 ];

@@ -23,7 +23,8 @@ export interface Owner {
  * same Core whichever owner runs.
  */
 export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
-  const core = Core.open(options);
+  // An owner sweeps transcripts on its interval; tests may pass schedule: false to drive ticks themselves.
+  const core = Core.open({ ...options, schedule: options.schedule ?? true });
   let http: RunningHttpServer;
   try {
     http = await startHttpServer({

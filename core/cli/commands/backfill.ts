@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { typedClient, type SweepResult } from '../../api/index.js';
+import { resolveHome } from '../../config/index.js';
+import { connect } from '../connect.js';
+import { EXIT, parseIntOption, printJson, UsageError, type CliIo } from '../output.js';
+
+type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
+
+const PROVIDERS = ['claude', 'openclaw', 'all'] as const;
+
+/** One line per provider: counts only, never paths. */
+export function formatSweepResult(result: SweepResult): string {
+  return result.providers
+    .map(
+      (p) =>
+        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed, ${p.partsWritten} parts written` +
+        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''} (${p.durationMs} ms)\n`,
+    )
+    .join('');
+}
+
+export function registerBackfill(program: Command, io: CliIo, run: Run): void {
+  program
+    .command('backfill')
+    .description('import transcript history now (ignores the sweep fingerprints)')
+    .option('--provider <id>', 'claude, openclaw or all', 'all')
+    .option('--days <n>', 'import lines from the last N days (0 = everything)')
+    .option('--all', 'import everything, whatever its age')
+    .option('--json', 'print JSON')
+    .action((options: { provider: string; days?: string; all?: boolean; json?: boolean }) =>
+      run(async () => {
+        const provider = PROVIDERS.find((p) => p === options.provider);
+        if (!provider) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+        if (options.days !== undefined && options.all) throw new UsageError('--days and --all cannot be combined');
+        const days = options.days === undefined ? undefined : parseIntOption('--days', options.days, 0, 36_500);
+        const connection = connect(resolveHome(io.env), io.env);
+        try {
+          const result = await typedClient(connection.transport).call('Backfill.Run', {
+            provider,
+            ...(days !== undefined ? { days } : {}),
+            ...(options.all ? { all: true } : {}),
+          });
+          if (options.json) printJson(io, result);
+          else io.stdout(formatSweepResult(result));
+          return EXIT.ok;
+        } finally {
+          await connection.close();
+        }
+      }, options.json),
+    );
+}
+
+export function registerSweep(program: Command, io: CliIo, run: Run): void {
+  program
+    .command('sweep')
+    .description('run one scheduled transcript sweep tick now')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) =>
+      run(async () => {
+        const connection = connect(resolveHome(io.env), io.env);
+        try {
+          const result = await typedClient(connection.transport).call('Sweep.Tick', {});
+          if (options.json) printJson(io, result);
+          else io.stdout(formatSweepResult(result));
+          return EXIT.ok;
+        } finally {
+          await connection.close();
+        }
+      }, options.json),
+    );
+}

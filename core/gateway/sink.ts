@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import type { ProjectStore } from '../projects/index.js';
+import type { Db } from '../store/index.js';
+
+const SpooledSession = z.object({
+  sessionId: z.string(),
+  provider: z.string(),
+  source: z.string(),
+  cwd: z.string().nullable(),
+  parentSessionId: z.string().nullable(),
+  agentType: z.string().nullable(),
+  title: z.string().nullable(),
+  firstTs: z.number().nullable(),
+  lastTs: z.number().nullable(),
+});
+
+export interface FlushResult {
+  rows: number;
+  partsWritten: number;
+  sessionsWritten: number;
+}
+
+const STEP_ROWS = 2_000;
+
+/**
+ * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
+ * bounded step and never awaits transcript work; a provider run drains the rest at its end.
+ */
+export class Sink {
+  readonly #db: Db;
+  readonly #projects: ProjectStore;
+  readonly #upper;
+  readonly #moveParts;
+  readonly #sessionsUpTo;
+  readonly #upsertSession;
+  readonly #deleteUpTo;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(db: Db, projects: ProjectStore) {
+    this.#db = db;
+    this.#projects = projects;
+    this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
+    this.#moveParts = db.prepare(
+      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
+    );
+    this.#sessionsUpTo = db.prepare("SELECT meta FROM spool WHERE seq <= ? AND kind = 'session' ORDER BY seq").pluck();
+    this.#upsertSession = db.prepare(`
+      INSERT INTO sessions (session_id, provider, source, project_key, cwd, parent_session_id, agent_type, title, first_ts, last_ts, updated_at)
+      VALUES (@sessionId, @provider, @source, @projectKey, @cwd, @parentSessionId, @agentType, @title, @firstTs, @lastTs, @now)
+      ON CONFLICT(session_id) DO UPDATE SET
+        source = COALESCE(sessions.source, excluded.source),
+        project_key = COALESCE(sessions.project_key, excluded.project_key),
+        cwd = COALESCE(sessions.cwd, excluded.cwd),
+        parent_session_id = COALESCE(excluded.parent_session_id, sessions.parent_session_id),
+        agent_type = COALESCE(excluded.agent_type, sessions.agent_type),
+        title = COALESCE(sessions.title, excluded.title),
+        first_ts = CASE WHEN sessions.first_ts IS NULL OR excluded.first_ts < sessions.first_ts THEN excluded.first_ts ELSE sessions.first_ts END,
+        last_ts = CASE WHEN sessions.last_ts IS NULL OR excluded.last_ts > sessions.last_ts THEN excluded.last_ts ELSE sessions.last_ts END,
+        updated_at = excluded.updated_at`);
+    this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
+  }
+
+  /** One bounded step in one transaction. */
+  flushStep(maxRows = STEP_ROWS): FlushResult {
+    return this.#db.transaction((): FlushResult => {
+      const upper = this.#upper.get(maxRows) as number | null;
+      if (upper === null) return { rows: 0, partsWritten: 0, sessionsWritten: 0 };
+      const partsWritten = this.#moveParts.run(upper).changes;
+      let sessionsWritten = 0;
+      const now = Date.now();
+      for (const raw of this.#sessionsUpTo.all(upper) as string[]) {
+        const parsed = SpooledSession.safeParse(JSON.parse(raw));
+        if (!parsed.success) continue;
+        const s = parsed.data;
+        const projectKey = s.cwd ? this.#projects.touch(s.cwd, s.lastTs, now) : null;
+        this.#upsertSession.run({ ...s, projectKey, now });
+        sessionsWritten += 1;
+      }
+      const rows = this.#deleteUpTo.run(upper).changes;
+      return { rows, partsWritten, sessionsWritten };
+    })();
+  }
+
+  /** Flushes everything pending, yielding to the event loop between steps. */
+  async drain(): Promise<FlushResult> {
+    const total: FlushResult = { rows: 0, partsWritten: 0, sessionsWritten: 0 };
+    for (;;) {
+      const step = this.flushStep();
+      total.rows += step.rows;
+      total.partsWritten += step.partsWritten;
+      total.sessionsWritten += step.sessionsWritten;
+      if (step.rows === 0) return total;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  start(intervalMs: number, onError: () => void): void {
+    this.stop();
+    this.#timer = setInterval(() => {
+      try {
+        this.flushStep();
+      } catch {
+        onError();
+      }
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** The cwd as a stable key input: absolute, no trailing separator, a lower-case drive letter. */
+export function normalizeCwd(cwd: string): string {
+  let out = resolve(cwd);
+  if (out.length > 1) out = out.replace(/[\\/]+$/, '') || out;
+  if (/^[A-Z]:/.test(out)) out = out[0]!.toLowerCase() + out.slice(1);
+  return out;
+}
+
+function cwdHash(cwd: string): string {
+  return createHash('sha256').update(normalizeCwd(cwd)).digest('hex');
+}
+
+/** `p_` + the first 16 hex digits of sha256(normalized cwd). */
+export function projectKeyOf(cwd: string): string {
+  return `p_${cwdHash(cwd).slice(0, 16)}`;
+}
+
+export function projectNameOf(cwd: string): string {
+  return basename(normalizeCwd(cwd)) || normalizeCwd(cwd);
+}
+
+/** `<basename>-<first 8 hex of the key>`: a folder name that stays unique when basenames repeat. */
+export function projectSlugOf(cwd: string): string {
+  const base = projectNameOf(cwd).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 60) || 'project';
+  return `${base}-${cwdHash(cwd).slice(0, 8)}`;
+}
+
+export interface RepoInfo {
+  repoBacked: boolean;
+  repoId: string | null;
+}
+
+/** `git@github.com:o/r.git`, `https://user:tok@github.com/o/r`, `ssh://git@host:22/o/r.git` → `github.com/o/r`. */
+export function canonicalRepoId(url: string): string {
+  let rest = url.trim();
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(rest);
+  if (scp && !/^[a-z]+:\/\//i.test(rest)) rest = `${scp[1]}/${scp[2]}`;
+  else {
+    try {
+      const parsed = new URL(rest);
+      if (parsed.protocol === 'file:') return `file:${decodeURIComponent(parsed.pathname).replace(/\.git$/, '')}`;
+      rest = `${parsed.hostname}${parsed.pathname}`;
+    } catch {
+      return rest.replace(/\.git$/, '').replace(/\/+$/, '');
+    }
+  }
+  const [host = '', ...path] = rest.split('/');
+  return [host.toLowerCase(), ...path.filter(Boolean)].join('/').replace(/\.git$/, '');
+}
+
+function originUrl(config: string): string | null {
+  let inOrigin = false;
+  for (const raw of config.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.startsWith('[')) inOrigin = /^\[remote\s+"origin"\]$/.test(line);
+    else if (inOrigin) {
+      const match = /^url\s*=\s*(.+)$/.exec(line);
+      if (match) return match[1]!.trim();
+    }
+  }
+  return null;
+}
+
+function readSmall(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8').slice(0, 256 * 1024);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `cwd` lies inside a git work tree, and its canonical id from `origin`. Reads `.git`
+ * directly (a folder, or a `gitdir:` file for worktrees and submodules, whose `commondir` leads to
+ * the shared config) instead of spawning git for every project.
+ */
+export function detectRepo(cwd: string): RepoInfo {
+  let dir = normalizeCwd(cwd);
+  for (;;) {
+    const dotGit = join(dir, '.git');
+    let kind: 'dir' | 'file' | null;
+    try {
+      const info = statSync(dotGit);
+      kind = info.isDirectory() ? 'dir' : info.isFile() ? 'file' : null;
+    } catch {
+      kind = null;
+    }
+    if (kind) {
+      let gitDir = dotGit;
+      if (kind === 'file') {
+        const pointer = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit) ?? '');
+        if (!pointer) return { repoBacked: false, repoId: null };
+        gitDir = resolve(dir, pointer[1]!.trim());
+      }
+      const common = readSmall(join(gitDir, 'commondir'));
+      const commonDir = common ? resolve(gitDir, common.trim()) : gitDir;
+      if (readSmall(join(gitDir, 'HEAD')) === null) return { repoBacked: false, repoId: null };
+      const url = originUrl(readSmall(join(commonDir, 'config')) ?? '');
+      return { repoBacked: true, repoId: url ? canonicalRepoId(url) : null };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return { repoBacked: false, repoId: null };
+    dir = parent;
+  }
+}

@@ -1,0 +1,2 @@
+export { projectKeyOf, projectSlugOf, projectNameOf, normalizeCwd, detectRepo, canonicalRepoId, type RepoInfo } from './derive.js';
+export { ProjectStore, type ProjectSummary } from './store.js';

@@ -1,0 +1,82 @@
+import type { Db } from '../store/index.js';
+import { detectRepo, normalizeCwd, projectKeyOf, projectNameOf, projectSlugOf } from './derive.js';
+
+export interface ProjectSummary {
+  projectKey: string;
+  name: string;
+  cwd: string;
+  slug: string;
+  repoId: string | null;
+  repoBacked: boolean;
+  lastActivityAt: number | null;
+  sessions: number;
+}
+
+interface ProjectRow {
+  project_key: string;
+  name: string;
+  cwd: string;
+  slug: string;
+  repo_id: string | null;
+  repo_backed: number;
+  last_activity_at: number | null;
+  sessions: number;
+}
+
+const SELECT = `SELECT p.project_key, p.name, p.cwd, p.slug, p.repo_id, p.repo_backed, p.last_activity_at,
+  (SELECT COUNT(*) FROM sessions s WHERE s.project_key = p.project_key) AS sessions FROM projects p`;
+
+function toSummary(row: ProjectRow): ProjectSummary {
+  return {
+    projectKey: row.project_key,
+    name: row.name,
+    cwd: row.cwd,
+    slug: row.slug,
+    repoId: row.repo_id,
+    repoBacked: row.repo_backed === 1,
+    lastActivityAt: row.last_activity_at,
+    sessions: row.sessions,
+  };
+}
+
+/** The projects table: one row per working directory, derived as sessions are committed. */
+export class ProjectStore {
+  readonly #exists;
+  readonly #insert;
+  readonly #touch;
+  readonly #list;
+  readonly #get;
+
+  constructor(db: Db) {
+    this.#exists = db.prepare('SELECT 1 FROM projects WHERE project_key = ?').pluck();
+    this.#insert = db.prepare(
+      'INSERT INTO projects (project_key, cwd, slug, name, repo_id, repo_backed, last_activity_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.#touch = db.prepare(
+      'UPDATE projects SET last_activity_at = MAX(COALESCE(last_activity_at, 0), ?), updated_at = ? WHERE project_key = ? AND COALESCE(last_activity_at, 0) < ?',
+    );
+    this.#list = db.prepare(`${SELECT} ORDER BY p.last_activity_at DESC, p.project_key`);
+    this.#get = db.prepare(`${SELECT} WHERE p.project_key = ?`);
+  }
+
+  /** Records activity in a working directory; a new project's repository is detected once. */
+  touch(cwd: string, lastActivityAt: number | null, now = Date.now()): string {
+    const key = projectKeyOf(cwd);
+    if (this.#exists.get(key) === undefined) {
+      const repo = detectRepo(cwd);
+      this.#insert.run(key, normalizeCwd(cwd), projectSlugOf(cwd), projectNameOf(cwd), repo.repoId, repo.repoBacked ? 1 : 0, lastActivityAt, now);
+    } else if (lastActivityAt !== null) {
+      this.#touch.run(lastActivityAt, now, key, lastActivityAt);
+    }
+    return key;
+  }
+
+  list(): ProjectSummary[] {
+    return (this.#list.all() as ProjectRow[]).map(toSummary);
+  }
+
+  get(projectKey: string): ProjectSummary | undefined {
+    const row = this.#get.get(projectKey) as ProjectRow | undefined;
+    return row ? toSummary(row) : undefined;
+  }
+}

@@ -1,0 +1,115 @@
+import { effectiveWindowDays, newRunToken, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
+import type { Config } from '../config/index.js';
+import { Materializer, Sink, Spool } from '../gateway/index.js';
+import type { Logger } from '../log/index.js';
+import { ProjectStore } from '../projects/index.js';
+import type { Db } from '../store/index.js';
+import { createProviders, FingerprintMap, PROVIDER_IDS, type ProviderId, type TranscriptProvider } from '../transcripts/index.js';
+import { SweepScheduler } from './queue.js';
+
+export interface SweepDriverOptions {
+  db: Db;
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Records one telemetry row (counts and durations only). */
+  record: (kind: string, data: Record<string, unknown>) => void;
+  onTick?: (providers: ProviderStats[], kind: 'scheduled' | 'manual') => void;
+  onProgress?: (progress: BackfillProgress) => void;
+  onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
+  /** Replaces the provider registry (benchmarks, tests with extra providers). */
+  providers?: TranscriptProvider[];
+}
+
+export interface BackfillRequest {
+  provider?: ProviderId | 'all' | undefined;
+  days?: number | undefined;
+  all?: boolean | undefined;
+}
+
+const SINK_TICK_MS = 2_000;
+
+/**
+ * The transcript sweep: the provider registry, the process-local fingerprint map, the gateway
+ * materializer/spool/sink, and the serial queue that runs them.
+ */
+export class SweepDriver {
+  readonly providers: TranscriptProvider[];
+  readonly fingerprints = new FingerprintMap();
+  readonly spool: Spool;
+  readonly materializer: Materializer;
+  readonly sink: Sink;
+  readonly projects: ProjectStore;
+  readonly scheduler: SweepScheduler;
+  readonly #options: SweepDriverOptions;
+
+  constructor(options: SweepDriverOptions) {
+    this.#options = options;
+    this.providers = options.providers ?? createProviders(options.config, options.env);
+    this.spool = new Spool(options.db);
+    this.materializer = new Materializer(options.db, this.spool);
+    this.projects = new ProjectStore(options.db);
+    this.sink = new Sink(options.db, this.projects);
+    this.scheduler = new SweepScheduler({
+      providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
+      run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
+      handoffMs: options.config.sweep.handoff_timeout_ms,
+      logger: options.logger,
+      ...(options.onBusy ? { onBusy: options.onBusy } : {}),
+    });
+  }
+
+  /** One scheduled tick now; a provider already in flight is awaited, not run twice. */
+  async tick(): Promise<ProviderStats[]> {
+    const providers = await this.scheduler.tick();
+    this.#report(providers, 'scheduled');
+    return providers;
+  }
+
+  /** A manual or onboarding backfill: ignores the fingerprint map and uses the requested window. */
+  async backfill(request: BackfillRequest): Promise<ProviderStats[]> {
+    const wanted = request.provider && request.provider !== 'all' ? [request.provider] : PROVIDER_IDS.filter((id) => this.providers.some((p) => p.id === id));
+    const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
+    const providers = await this.scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
+    this.#report(providers, 'manual');
+    return providers;
+  }
+
+  start(): void {
+    this.scheduler.start(this.#options.config.sweep.interval_ms);
+    this.sink.start(SINK_TICK_MS, () => this.#options.logger.warn('sink tick failed'));
+    // The first tick after start is the one cold scan of this process lifetime.
+    void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.sink.stop();
+    await this.scheduler.stop();
+  }
+
+  #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
+    const provider = this.providers.find((p) => p.id === id);
+    if (!provider) return Promise.reject(new Error('unknown provider'));
+    return runBackfillProvider(
+      provider,
+      { materializer: this.materializer, sink: this.sink, fingerprints: this.fingerprints, logger: this.#options.logger },
+      {
+        token: newRunToken(),
+        scheduled,
+        windowStartMs,
+        maxLineBytes: this.#options.config.sweep.max_line_bytes,
+        signal,
+        ...(this.#options.onProgress ? { onProgress: this.#options.onProgress } : {}),
+      },
+    );
+  }
+
+  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
+    try {
+      this.#options.record(kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, providers });
+    } catch {
+      this.#options.logger.warn('telemetry record failed');
+    }
+    this.#options.onTick?.(providers, kind);
+  }
+}

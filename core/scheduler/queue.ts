@@ -1,0 +1,172 @@
+import type { ProviderStats } from '../backfill/index.js';
+import type { Logger } from '../log/index.js';
+import type { ProviderId } from '../transcripts/index.js';
+
+export type RunKind = 'scheduled' | 'manual';
+
+export interface ProviderRunner {
+  (provider: ProviderId, kind: RunKind, signal: AbortSignal): Promise<ProviderStats>;
+}
+
+interface Job {
+  provider: ProviderId;
+  kind: RunKind;
+  start: (signal: AbortSignal) => Promise<ProviderStats>;
+  promise: Promise<ProviderStats>;
+  resolve: (stats: ProviderStats) => void;
+  settled: boolean;
+  abort: AbortController;
+}
+
+export interface SweepSchedulerOptions {
+  /** Registry order. */
+  providers: readonly ProviderId[];
+  run: ProviderRunner;
+  /** The bounded wait on the run at the head of the queue. */
+  handoffMs: number;
+  logger: Logger;
+  /** The queue went busy (true) or drained (false); `failed` names providers that failed meanwhile. */
+  onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
+}
+
+export function settledStats(provider: ProviderId, durationMs: number): ProviderStats {
+  return { provider, discovered: 0, read: 0, unchanged: 0, failed: 1, partsWritten: 0, durationMs: Math.round(durationMs), failedLines: 0 };
+}
+
+/**
+ * The sweep driver's queue: every due provider is queued in registry order and one provider runs
+ * at a time. A queued or running scheduled provider counts as in flight, so a later tick awaits it
+ * rather than duplicating or reordering it. The head is awaited for a bounded time only.
+ */
+export class SweepScheduler {
+  readonly #options: SweepSchedulerOptions;
+  readonly #queue: Job[] = [];
+  readonly #inFlight = new Map<ProviderId, Job>();
+  #running: Job | undefined;
+  #drained: Promise<void> = Promise.resolve();
+  #failedWhileBusy: ProviderId[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(options: SweepSchedulerOptions) {
+    this.#options = options;
+  }
+
+  /** Queues every due provider; resolves once each has settled, in registry order. */
+  tick(): Promise<ProviderStats[]> {
+    const promises = this.#options.providers.map((provider) => {
+      const existing = this.#inFlight.get(provider);
+      if (existing) return existing.promise;
+      const job = this.#enqueue(provider, 'scheduled', (signal) => this.#options.run(provider, 'scheduled', signal));
+      this.#inFlight.set(provider, job);
+      return job.promise;
+    });
+    this.#pump();
+    return Promise.all(promises);
+  }
+
+  /** Manual and onboarding backfills go through the same queue, so they never overlap a sweep. */
+  runManual(providers: readonly ProviderId[], start: (provider: ProviderId, signal: AbortSignal) => Promise<ProviderStats>): Promise<ProviderStats[]> {
+    const promises = providers.map((provider) => this.#enqueue(provider, 'manual', (signal) => start(provider, signal)).promise);
+    this.#pump();
+    return Promise.all(promises);
+  }
+
+  /** For inspection and tests: which provider runs, which wait. */
+  get running(): ProviderId | undefined {
+    return this.#running?.provider;
+  }
+
+  get queued(): ProviderId[] {
+    return this.#queue.map((job) => job.provider);
+  }
+
+  isInFlight(provider: ProviderId): boolean {
+    return this.#inFlight.has(provider);
+  }
+
+  start(intervalMs: number): void {
+    if (this.#timer || this.#stopped) return;
+    // A tick never awaits the previous one: due providers already in flight are simply not re-queued.
+    this.#timer = setInterval(() => void this.tick(), intervalMs);
+    this.#timer.unref();
+  }
+
+  /** No new work; queued runs settle as cancelled; the running one is aborted and awaited (bounded). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    for (const job of this.#queue.splice(0)) this.#settle(job, settledStats(job.provider, 0));
+    this.#running?.abort.abort();
+    await this.#drained;
+  }
+
+  #enqueue(provider: ProviderId, kind: RunKind, start: Job['start']): Job {
+    let resolve!: (stats: ProviderStats) => void;
+    const promise = new Promise<ProviderStats>((r) => (resolve = r));
+    const job: Job = { provider, kind, start, promise, resolve, settled: false, abort: new AbortController() };
+    if (this.#stopped) {
+      this.#settle(job, settledStats(provider, 0));
+      return job;
+    }
+    this.#queue.push(job);
+    return job;
+  }
+
+  #settle(job: Job, stats: ProviderStats, failed = false): void {
+    if (job.settled) return;
+    job.settled = true;
+    // A late completion of a handed-on run must not release a newer run of the same provider.
+    if (this.#inFlight.get(job.provider) === job) this.#inFlight.delete(job.provider);
+    if (failed) this.#failedWhileBusy.push(job.provider);
+    job.resolve(stats);
+  }
+
+  #pump(): void {
+    if (this.#running || this.#queue.length === 0) return;
+    this.#drained = (async () => {
+      this.#failedWhileBusy = [];
+      this.#options.onBusy?.(true, []);
+      for (let job = this.#queue.shift(); job; job = this.#queue.shift()) {
+        this.#running = job;
+        await this.#runHead(job);
+        this.#running = undefined;
+      }
+      this.#options.onBusy?.(false, this.#failedWhileBusy);
+    })();
+  }
+
+  #runHead(job: Job): Promise<void> {
+    const started = performance.now();
+    return new Promise<void>((done) => {
+      const finish = (stats: ProviderStats, failed = false) => {
+        clearTimeout(timer);
+        this.#settle(job, stats, failed);
+        done();
+      };
+      const timer = setTimeout(() => {
+        this.#options.logger.warn('provider run exceeded the handoff bound; the queue moves on', { provider: job.provider, kind: job.kind });
+        job.abort.abort();
+        finish(settledStats(job.provider, performance.now() - started), true);
+      }, this.#options.handoffMs);
+      let run: Promise<ProviderStats>;
+      try {
+        run = job.start(job.abort.signal);
+      } catch (error) {
+        run = Promise.reject(error);
+      }
+      run.then(
+        (stats) => {
+          if (!job.settled) finish(stats);
+        },
+        (error: unknown) => {
+          if (job.settled) return;
+          const code = (error as { code?: unknown } | null)?.code;
+          this.#options.logger.error('provider run failed', { provider: job.provider, kind: job.kind, code: typeof code === 'string' ? code.slice(0, 40) : undefined });
+          finish(settledStats(job.provider, performance.now() - started), true);
+        },
+      );
+    });
+  }
+}

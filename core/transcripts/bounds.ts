@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+
+/** Texts above these caps keep a prefix, their full length and a hash. */
+export const TEXT_CAP = 32 * 1024;
+export const TOOL_RESULT_CAP = 8 * 1024;
+
+export interface Bounded {
+  text: string;
+  truncated?: { length: number; sha256: string };
+}
+
+export function sha256(value: string | Buffer): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function bound(text: string, cap: number): Bounded {
+  if (text.length <= cap) return { text };
+  return { text: text.slice(0, cap), truncated: { length: text.length, sha256: sha256(text) } };
+}
+
+/** Image data becomes {media_type, bytes, sha256}: megabytes of base64 never reach the cache. */
+export function imageFacts(mediaType: unknown, data: unknown): Record<string, unknown> {
+  const facts: Record<string, unknown> = { media_type: typeof mediaType === 'string' ? mediaType : null };
+  if (typeof data === 'string' && data.length > 0) {
+    const bytes = Buffer.from(data, 'base64');
+    facts.bytes = bytes.length;
+    facts.sha256 = sha256(bytes);
+  } else {
+    facts.bytes = 0;
+  }
+  return facts;
+}
+
+/** Stringifies a structured payload (tool input, unknown block) for storage, bounded. */
+export function boundJson(value: unknown, cap: number): Bounded {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? '';
+  } catch {
+    text = '';
+  }
+  return bound(text, cap);
+}
+
+export function parseTs(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
+  if (typeof value !== 'string' || value === '') return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function metaJson(meta: Record<string, unknown>): string | null {
+  const entries = Object.entries(meta).filter(([, v]) => v !== undefined && v !== null);
+  return entries.length === 0 ? null : JSON.stringify(Object.fromEntries(entries));
+}

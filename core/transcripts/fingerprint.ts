@@ -1,0 +1,33 @@
+import type { TranscriptFile } from './types.js';
+
+interface Fingerprint {
+  ino: bigint;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * Process-local map from transcript path to (inode, size, mtime). Deliberately not durable: a
+ * restart performs one cold scan, so no checkpoint has to agree with the spool's crash ordering.
+ */
+export class FingerprintMap {
+  readonly #byPath = new Map<string, Fingerprint>();
+
+  isUnchanged(file: TranscriptFile): boolean {
+    const known = this.#byPath.get(file.path);
+    return known !== undefined && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs;
+  }
+
+  /** Called only after the file was read and every session it yielded was consumed. */
+  advance(file: TranscriptFile): void {
+    this.#byPath.set(file.path, { ino: file.ino, size: file.size, mtimeMs: file.mtimeMs });
+  }
+
+  get size(): number {
+    return this.#byPath.size;
+  }
+
+  clear(): void {
+    this.#byPath.clear();
+  }
+}

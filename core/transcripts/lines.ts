@@ -1,0 +1,63 @@
+import { open } from 'node:fs/promises';
+import type { LineStats } from './types.js';
+
+const NEWLINE = 0x0a;
+
+export interface LineReadOptions {
+  maxLineBytes: number;
+  chunkBytes?: number;
+}
+
+/**
+ * Streams the complete lines of a file in groups (one group per read chunk). Only bytes through
+ * the last `\n` are consumed: a partial last line waits for a later pass. A line above the cap is
+ * skipped without ever being held whole, and counted.
+ */
+export async function* readCompleteLines(path: string, options: LineReadOptions, stats: LineStats): AsyncGenerator<string[]> {
+  const chunkBytes = options.chunkBytes ?? 1 << 20;
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(chunkBytes);
+    let carry: Buffer[] = [];
+    let carryBytes = 0;
+    let skipping = false;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+      if (bytesRead === 0) break;
+      const lines: string[] = [];
+      let start = 0;
+      for (;;) {
+        const end = buffer.indexOf(NEWLINE, start);
+        if (end === -1 || end >= bytesRead) break;
+        if (skipping) {
+          skipping = false;
+          stats.oversizeLines += 1;
+        } else if (carryBytes + (end - start) > options.maxLineBytes) {
+          stats.oversizeLines += 1;
+        } else {
+          const slice = buffer.subarray(start, end);
+          const text = carryBytes > 0 ? Buffer.concat([...carry, slice]).toString('utf8') : slice.toString('utf8');
+          lines.push(text.endsWith('\r') ? text.slice(0, -1) : text);
+        }
+        carry = [];
+        carryBytes = 0;
+        start = end + 1;
+      }
+      if (start < bytesRead && !skipping) {
+        const rest = bytesRead - start;
+        if (carryBytes + rest > options.maxLineBytes) {
+          carry = [];
+          carryBytes = 0;
+          skipping = true;
+        } else {
+          carry.push(Buffer.from(buffer.subarray(start, bytesRead)));
+          carryBytes += rest;
+        }
+      }
+      stats.lines += lines.length;
+      if (lines.length > 0) yield lines;
+    }
+  } finally {
+    await handle.close();
+  }
+}

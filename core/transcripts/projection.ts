@@ -1,0 +1,75 @@
+import type { PartRow, ProviderId, SessionRow, TranscriptBatch } from './types.js';
+
+export type Json = Record<string, unknown>;
+
+export function asObject(value: unknown): Json | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+export function asString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Parses one complete line. Lines are checked field by field with type guards rather than a schema
+ * per line: a cold import parses millions of lines and only a handful of fields are ever used.
+ */
+export function parseLine(line: string): Json | undefined {
+  try {
+    return asObject(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Accumulates one file's parts into batches and its sessions until the file is done. */
+export class Projection {
+  #parts: PartRow[] = [];
+  readonly #sessions = new Map<string, SessionRow>();
+  readonly #withParts = new Set<string>();
+  readonly #provider: ProviderId;
+  readonly #source: string;
+
+  constructor(provider: ProviderId, source: string) {
+    this.#provider = provider;
+    this.#source = source;
+  }
+
+  session(sessionId: string): SessionRow {
+    let row = this.#sessions.get(sessionId);
+    if (!row) {
+      row = { sessionId, provider: this.#provider, source: this.#source, cwd: null, parentSessionId: null, agentType: null, title: null, firstTs: null, lastTs: null };
+      this.#sessions.set(sessionId, row);
+    }
+    return row;
+  }
+
+  hasSession(sessionId: string): boolean {
+    return this.#sessions.has(sessionId);
+  }
+
+  sessions(): IterableIterator<SessionRow> {
+    return this.#sessions.values();
+  }
+
+  add(part: PartRow, session: SessionRow): void {
+    this.#parts.push(part);
+    this.#withParts.add(session.sessionId);
+    if (part.ts !== null) {
+      if (session.firstTs === null || part.ts < session.firstTs) session.firstTs = part.ts;
+      if (session.lastTs === null || part.ts > session.lastTs) session.lastTs = part.ts;
+    }
+  }
+
+  get pending(): number {
+    return this.#parts.length;
+  }
+
+  /** Parts so far; the file's sessions travel only in the final batch, after every part of them. */
+  take(final: boolean): TranscriptBatch {
+    const parts = this.#parts;
+    this.#parts = [];
+    // A session with no part inside the window is not written: pruned sessions must stay pruned.
+    return { parts, sessions: final ? [...this.#sessions.values()].filter((s) => this.#withParts.has(s.sessionId)) : [] };
+  }
+}

@@ -1,0 +1,104 @@
+import type { BigIntStats, Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TranscriptFile } from './types.js';
+
+export interface WalkRules {
+  acceptFile(name: string): boolean;
+  acceptDir(name: string, depth: number): boolean;
+  maxDepth: number;
+  source: string;
+}
+
+const STAT_BATCH = 64;
+
+async function statOrNull(path: string): Promise<BigIntStats | null> {
+  try {
+    return await stat(path, { bigint: true });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One enumeration of a provider's roots. Directories and files are identified by (dev, ino) after
+ * following symlinks, so a root reachable twice, a file linked from two places, or a symlink loop
+ * is visited once and the walk always terminates.
+ */
+export class Scan {
+  readonly files: TranscriptFile[] = [];
+  failed = 0;
+  readonly #seenDirs = new Set<string>();
+  readonly #seenFiles = new Set<string>();
+
+  /** Walks `dir` (a root or a known subfolder) if it exists; a missing root is not a failure. */
+  async walk(dir: string, rules: WalkRules): Promise<void> {
+    const info = await statOrNull(dir);
+    if (!info?.isDirectory()) return;
+    await this.#walkDir(dir, info, rules, 0);
+  }
+
+  /** Records one known file (e.g. a sidecar-described transcript) under the same dedupe. */
+  addFile(path: string, info: BigIntStats, source: string, sidecar?: string): void {
+    const key = `${info.dev}:${info.ino}`;
+    if (this.#seenFiles.has(key)) return;
+    this.#seenFiles.add(key);
+    this.files.push({
+      path,
+      dev: info.dev,
+      ino: info.ino,
+      size: Number(info.size),
+      mtimeMs: Number(info.mtimeMs),
+      source,
+      ...(sidecar ? { sidecar } : {}),
+    });
+  }
+
+  /** Marks a directory as visited; false when it was already seen (a loop or a duplicate root). */
+  enterDir(info: BigIntStats): boolean {
+    const key = `${info.dev}:${info.ino}`;
+    if (this.#seenDirs.has(key)) return false;
+    this.#seenDirs.add(key);
+    return true;
+  }
+
+  async list(dir: string): Promise<Dirent[]> {
+    try {
+      const entries = await readdir(dir, { withFileTypes: true });
+      return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (error) {
+      // A root or known subfolder that does not exist is simply empty; anything else is a failure.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.failed += 1;
+      return [];
+    }
+  }
+
+  async #walkDir(dir: string, info: BigIntStats, rules: WalkRules, depth: number): Promise<void> {
+    if (!this.enterDir(info)) return;
+    const entries = await this.list(dir);
+    const canDescend = depth < rules.maxDepth;
+    // A symlink's kind is known only after stat follows it, so links are stat'ed either way.
+    const wanted = entries.filter(
+      (e) => e.isSymbolicLink() || (e.isDirectory() && canDescend && rules.acceptDir(e.name, depth + 1)) || (e.isFile() && rules.acceptFile(e.name)),
+    );
+    for (let i = 0; i < wanted.length; i += STAT_BATCH) {
+      const slice = wanted.slice(i, i + STAT_BATCH);
+      const stats = await Promise.all(slice.map((e) => statOrNull(join(dir, e.name))));
+      for (let j = 0; j < slice.length; j += 1) {
+        const entry = slice[j]!;
+        const entryStat = stats[j];
+        const path = join(dir, entry.name);
+        if (!entryStat) {
+          // A dangling symlink is not a failure; an entry that vanished mid-walk is not either.
+          continue;
+        }
+        if (entryStat.isDirectory()) {
+          if (canDescend && rules.acceptDir(entry.name, depth + 1)) await this.#walkDir(path, entryStat, rules, depth + 1);
+        } else if (entryStat.isFile() && rules.acceptFile(entry.name)) {
+          this.addFile(path, entryStat, rules.source);
+        }
+      }
+    }
+  }
+}

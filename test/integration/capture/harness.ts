@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseConfig, type ConfigInput } from '../../../core/config/index.js';
+import { openGateway, TelemetryLog } from '../../../core/gateway/index.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
+import { SweepDriver } from '../../../core/scheduler/index.js';
+import type { Db } from '../../../core/store/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+export interface CaptureHarness {
+  home: TempHome;
+  claudeRoot: string;
+  desktopRoot: string;
+  openclawRoot: string;
+  db: Db;
+  driver: SweepDriver;
+  telemetry: TelemetryLog;
+  count(sql: string, ...args: unknown[]): number;
+  close(): Promise<void>;
+}
+
+/** A real gateway.db in a temp STEWARD_HOME and a sweep driver over temp roots (never the real home). */
+export function captureHarness(config: ConfigInput = {}): CaptureHarness {
+  const home = tempHome('steward-capture-');
+  const claudeRoot = join(home.dir, 'roots', 'claude');
+  const desktopRoot = join(home.dir, 'roots', 'claude-desktop');
+  const openclawRoot = join(home.dir, 'roots', 'openclaw');
+  for (const dir of [claudeRoot, desktopRoot, openclawRoot]) mkdirSync(dir, { recursive: true });
+  const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: desktopRoot, STEWARD_OPENCLAW_ROOTS: openclawRoot };
+  const db = openGateway(home.dir);
+  const telemetry = new TelemetryLog(db);
+  const driver = new SweepDriver({ db, config: parseConfig(config), env, logger: createMemoryLogger(), record: (kind, data) => telemetry.record(kind, data) });
+  return {
+    home,
+    claudeRoot,
+    desktopRoot,
+    openclawRoot,
+    db,
+    driver,
+    telemetry,
+    count: (sql, ...args) => db.prepare(sql).pluck().get(...args) as number,
+    async close() {
+      await driver.stop();
+      db.close();
+      home.cleanup();
+    },
+  };
+}
+
+export function byProvider<T extends { provider: string }>(rows: T[], provider: string): T {
+  const row = rows.find((r) => r.provider === provider);
+  if (!row) throw new Error(`no stats for ${provider}`);
+  return row;
+}
