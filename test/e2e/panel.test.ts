@@ -11,10 +11,51 @@ const PLACES = [
   { id: 'settings', label: 'Settings', emptyText: 'Settings live in config.json under STEWARD_HOME' },
 ] as const;
 
-async function expectPlace(page: Page, place: (typeof PLACES)[number]): Promise<void> {
+/** Polls until `check` answers (the owner sweeps on its own schedule), failing after `timeoutMs`. */
+async function eventually<T>(what: string | (() => string), check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The status bar shows what the owner reports (state, message, paused), whatever the sweep is doing. */
+async function expectStatusBarMatchesOwner(page: Page, steward: ServedSteward): Promise<void> {
+  let last = '';
+  await eventually(() => `status bar matches the owner (${last})`, async () => {
+    const { status } = await steward.rpc('App.Info', {});
+    const bar = page.getByTestId('status-bar');
+    const shown = { state: await bar.getAttribute('data-state'), message: await page.getByTestId('status-message').innerText(), paused: (await bar.getAttribute('data-paused')) === 'true' };
+    last = JSON.stringify({ shown, status });
+    return shown.state === status.state && shown.message === status.message && shown.paused === status.paused ? true : undefined;
+  });
+}
+
+/**
+ * Telemetry is empty only until the first sweep tick is recorded (an owner sweeps at start), so the
+ * place shows either its empty state or a row per entry the owner reports; a revisit reloads it.
+ */
+async function expectTelemetry(page: Page, steward: ServedSteward): Promise<void> {
+  await eventually('telemetry shows what the owner recorded', async () => {
+    const { entries } = await steward.rpc('Telemetry.Recent', { limit: 50 });
+    const empty = page.getByTestId('empty-state');
+    if (entries.length === 0 && (await empty.count()) === 1) return (await empty.innerText()).includes('Sweep ticks appear after the first sweep') || undefined;
+    if (entries.length > 0 && (await empty.count()) === 0 && (await page.locator('main table tbody tr').count()) === entries.length) return true;
+    await page.evaluate(() => window.history.back());
+    await page.evaluate(() => window.history.forward());
+    await page.locator('main[data-place="telemetry"]').waitFor();
+    return undefined;
+  });
+}
+
+async function expectPlace(page: Page, place: (typeof PLACES)[number], steward: ServedSteward): Promise<void> {
   await page.locator(`main[data-place="${place.id}"]`).waitFor();
   expect(await page.locator('main h1').innerText()).toBe(place.label);
-  expect(await page.getByTestId('empty-state').innerText()).toContain(place.emptyText);
+  if (place.id === 'telemetry') await expectTelemetry(page, steward);
+  else expect(await page.getByTestId('empty-state').innerText()).toContain(place.emptyText);
   expect(await page.evaluate(() => window.location.hash)).toBe(`#/${place.id}`);
   const current = page.locator('nav[aria-label="Places"] [aria-current="page"]');
   expect(await current.count()).toBe(1);
@@ -57,14 +98,13 @@ describe('steward serve and the control panel', () => {
     const { context, page, problems } = await openPanel(browser, steward);
     expect(page.url()).not.toContain('token');
     expect(page.url()).toBe(steward.baseUrl);
-    await page.locator('[data-testid="status-bar"][data-state="idle"]').waitFor();
-    expect(await page.getByTestId('status-message').innerText()).toBe('Ready');
+    await expectStatusBarMatchesOwner(page, steward);
     // Before any navigation the address names no place; the panel opens on Projects.
     expect(await page.locator('main h1').innerText()).toBe('Projects');
     expect(await page.locator('[aria-current="page"]').innerText()).toBe('Projects');
 
     await page.reload();
-    await page.locator('[data-testid="status-bar"][data-state="idle"]').waitFor();
+    await expectStatusBarMatchesOwner(page, steward);
     expect(await page.getByTestId('no-token').count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
@@ -79,12 +119,12 @@ describe('steward serve and the control panel', () => {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('data-place'))).toBe(place.id);
       await page.keyboard.press('Enter');
-      await expectPlace(page, place);
+      await expectPlace(page, place, steward);
     }
 
     for (const place of [...PLACES].reverse()) {
       await page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: place.label }).click();
-      await expectPlace(page, place);
+      await expectPlace(page, place, steward);
     }
 
     // The skip link lands on the content.
@@ -94,7 +134,7 @@ describe('steward serve and the control panel', () => {
 
     // Back goes to the previous place.
     await page.goBack();
-    await expectPlace(page, PLACES[1]);
+    await expectPlace(page, PLACES[1], steward);
 
     // Settings shows what App.Info reports.
     await page.getByRole('link', { name: 'Settings' }).click();
@@ -115,8 +155,8 @@ describe('steward serve and the control panel', () => {
 
     await steward.rpc('App.SetPaused', { paused: true });
     await page.locator('[data-testid="status-bar"][data-paused="true"]').waitFor({ timeout: 10_000 });
-    expect(await page.getByTestId('status-message').innerText()).toBe('Paused');
     expect(await page.getByTestId('status-paused').innerText()).toBe('Paused');
+    await expectStatusBarMatchesOwner(page, steward);
 
     // And the other way round: the panel's own button changes the owner's state.
     await bar.getByRole('button', { name: 'Resume' }).click();
@@ -151,7 +191,7 @@ describe('steward serve and the control panel', () => {
 
   it('saves a screenshot at 1280×800', async () => {
     const { context, page, problems } = await openPanel(browser, steward, { context: { viewport: { width: 1280, height: 800 } } });
-    await page.locator('[data-testid="status-bar"][data-state="idle"]').waitFor();
+    await expectStatusBarMatchesOwner(page, steward);
     await page.getByTestId('empty-state').waitFor();
     await page.screenshot({ path: screenshotPath('panel-1280x800.png') });
     expect(problems).toEqual([]);
@@ -163,7 +203,7 @@ describe('steward serve and the control panel', () => {
     const { context, page } = await openPanel(browser, steward, { context: { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 } });
     for (const place of PLACES) {
       await page.getByRole('link', { name: place.label }).click();
-      await expectPlace(page, place);
+      await expectPlace(page, place, steward);
       const layout = await page.evaluate(() => {
         const box = (selector: string) => {
           const rect = document.querySelector(selector)?.getBoundingClientRect();

@@ -11,13 +11,15 @@ export interface EmptyStateProps {
   commandLabel?: string;
   /** `good` says the emptiness itself is the healthy state (e.g. no conflicts). */
   tone?: 'neutral' | 'good';
+  /** `compact` sits beside other content in a place; `full` (default) is the place's main message. */
+  size?: 'full' | 'compact';
   action?: ReactNode;
 }
 
-export function EmptyState({ icon, title, children, command, commandLabel, tone = 'neutral', action }: EmptyStateProps): ReactElement {
+export function EmptyState({ icon, title, children, command, commandLabel, tone = 'neutral', size = 'full', action }: EmptyStateProps): ReactElement {
   const titleId = useId();
   return (
-    <section className={`empty-state empty-state--${tone}`} aria-labelledby={titleId} data-testid="empty-state">
+    <section className={`empty-state empty-state--${tone} empty-state--${size}`} aria-labelledby={titleId} data-testid="empty-state">
       <div className="empty-state__icon">
         <Icon name={icon} />
       </div>

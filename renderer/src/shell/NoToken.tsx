@@ -15,8 +15,18 @@ export function NoToken({ expired }: { expired: boolean }): ReactElement {
         <h1 className="gate__title">{expired ? 'This link is no longer valid' : 'Open the control panel from its link'}</h1>
         <p>
           {expired
-            ? 'Steward was restarted, and each start makes a new key. Open the new address that steward serve printed in its terminal.'
-            : 'The control panel needs the private address that steward serve printed in its terminal when it started. It looks like this:'}
+            ? (
+              <>
+                Steward was restarted, and each start makes a new key. Open the new address that <code>steward serve</code> printed in its
+                terminal.
+              </>
+            )
+            : (
+              <>
+                The control panel needs the private address that <code>steward serve</code> printed in its terminal when it started. It looks
+                like this:
+              </>
+            )}
         </p>
         <pre className="gate__example">
           <code>Steward control panel: http://127.0.0.1:47470/#token=…</code>

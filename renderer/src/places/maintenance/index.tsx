@@ -9,7 +9,7 @@ export function MaintenancePlace(): ReactElement {
   return (
     <>
       <PlaceHeader title="Maintenance" description="Repository caches that Steward keeps in sync and indexed for retrieval." />
-      <EmptyState icon="maintenance" title="No repository caches enrolled" command="steward maintenance enable" commandLabel="Enrol a cache">
+      <EmptyState icon="maintenance" title="No repository caches enrolled">
         <p>
           Repository caches appear once enrolled with <code>steward maintenance enable</code>. Steward then keeps each cache&rsquo;s issues,
           comments, pull requests, wiki and local documents current, and plans every change for you to confirm before it is applied.

@@ -34,7 +34,7 @@ export function SettingsPlace(): ReactElement {
           />
         )}
       </Panel>
-      <EmptyState icon="settings" title="Nothing to change here yet">
+      <EmptyState icon="settings" title="Nothing to change here yet" size="compact">
         <p>
           Settings live in <code>config.json</code> under <code>STEWARD_HOME</code>, Steward&rsquo;s home folder. Steward reads it at start
           and rejects unknown keys with a message naming the key; environment variables with the <code>STEWARD_</code> prefix override it.
