@@ -17,6 +17,7 @@ import { createFileLogger, type Logger } from './log/index.js';
 import { stewardVersion } from './package-root.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
 import { SweepDriver } from './scheduler/index.js';
+import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
 
 export interface CoreOptions {
   home?: StewardHome;
@@ -41,6 +42,7 @@ export class Core {
   readonly gateway: Db;
   readonly telemetry: TelemetryLog;
   readonly sweep: SweepDriver;
+  readonly maintenance: Maintenance;
   readonly #lock: OwnerLock;
   readonly #dispatcher: Dispatcher;
   readonly #startedAt = Date.now();
@@ -57,6 +59,7 @@ export class Core {
     this.gateway = openGateway(home.dir);
     this.telemetry = new TelemetryLog(this.gateway);
     this.sweep = this.#createSweep(schedule);
+    this.maintenance = this.#createMaintenance(schedule);
     this.#dispatcher = createDispatcher(this.#handlers());
   }
 
@@ -118,6 +121,7 @@ export class Core {
       'Telemetry.Recent': ({ limit, kind }) => ({ entries: this.telemetry.recent(limit ?? 50, kind) }),
       'Sweep.Tick': async () => ({ providers: await this.sweep.tick() }),
       'Backfill.Run': async (params) => ({ providers: await this.sweep.backfill(params) }),
+      ...maintenanceHandlers(this.maintenance),
       'Projects.List': () => ({
         projects: this.sweep.projects.list().map(({ slug: _slug, ...project }) => project),
       }),
@@ -145,6 +149,14 @@ export class Core {
     if (schedule) sweep.start();
     this.onShutdown(() => sweep.stop());
     return sweep;
+  }
+
+  /** The maintenance coordinator (spec 004); only a scheduling owner runs the reconcile timer. */
+  #createMaintenance(schedule: boolean): Maintenance {
+    const maintenance = new Maintenance({ home: this.home.dir, logger: this.logger });
+    if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
+    else this.onShutdown(() => maintenance.stop());
+    return maintenance;
   }
 
   /** Rooms register how they stop (timers, queues, in-flight runs); shutdown runs them newest first. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app.js';
 import { telemetryMethods } from './telemetry.js';
+import { maintenanceMethods } from './maintenance.js';
 import { captureEvents, captureMethods } from './capture.js';
 import { projectsMethods } from './projects.js';
 
@@ -11,6 +12,7 @@ import { projectsMethods } from './projects.js';
 export const methods = {
   ...appMethods,
   ...telemetryMethods,
+  ...maintenanceMethods,
   ...captureMethods,
   ...projectsMethods,
 } as const;

@@ -7,3 +7,4 @@ export { PROTOCOL_VERSION, AppStatus } from './app.js';
 export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult, CAPTURE_PROVIDERS } from './capture.js';
 export { ProjectSummary } from './projects.js';
+export { RegistrationStatus, ConflictView, ConflictCandidate, ConflictPlan, JobStatus, type ReconcileResult } from './maintenance.js';

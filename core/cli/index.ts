@@ -4,6 +4,7 @@ import { registerInfo } from './commands/info.js';
 import { registerServe } from './commands/serve.js';
 import { registerBackfill, registerSweep } from './commands/backfill.js';
 import { registerProjects } from './commands/projects.js';
+import { registerMaintenance } from './commands/maintenance.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
 export { connect, httpTransport, type Connection } from './connect.js';
@@ -29,6 +30,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerBackfill(program, io, run);
   registerSweep(program, io, run);
   registerProjects(program, io, run);
+  registerMaintenance(program, io, run);
   return program;
 }
 

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+
+/**
+ * Spec 004's low-level maintenance surface and conflict resolution. Every shape here is public:
+ * path fingerprints and hashes only — never a cache path, credential, cookie or destination URL.
+ */
+const Id = z.string().min(1).max(200);
+const IdempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'expected 1-128 letters, digits or . _ : -');
+const Repo = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME');
+
+export const MaintenancePolicy = z.strictObject({
+  sync: z.enum(['off', 'head', 'head-and-backfill']).optional(),
+  collections: z.array(z.enum(['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'])).max(5).optional(),
+  rag: z.enum(['off', 'maintain']).optional(),
+  profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
+});
+
+/** Validated in depth by the maintenance room (which answers config_snapshot_invalid), not here. */
+const SnapshotInput = z.record(z.string(), z.unknown());
+
+const StageStatus = z.strictObject({
+  errorClass: z.string().nullable(),
+  failures: z.number().int(),
+  lastFailureAt: z.number().int().nullable(),
+  lastSuccessAt: z.number().int().nullable(),
+  nextAttemptAt: z.number().int().nullable(),
+});
+
+export const JobStatus = z.strictObject({
+  jobId: z.string(),
+  stage: z.enum(['sync', 'rag']),
+  lane: z.enum(['head', 'tail', 'index']),
+  state: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped']),
+  startedAt: z.number().int(),
+  finishedAt: z.number().int().nullable(),
+  errorClass: z.string().nullable(),
+  rescheduledAs: z.string().nullable(),
+  rescheduledFrom: z.string().nullable(),
+});
+export type JobStatus = z.infer<typeof JobStatus>;
+
+export const RegistrationStatus = z.strictObject({
+  registrationId: z.string(),
+  cacheUuid: z.string(),
+  pathFingerprint: z.string(),
+  canonicalRepoId: z.string(),
+  aliases: z.array(z.string()),
+  legacyIds: z.array(z.string()),
+  policy: z.strictObject({
+    sync: z.enum(['off', 'head', 'head-and-backfill']),
+    collections: z.array(z.string()),
+    rag: z.enum(['off', 'maintain']),
+    profile: z.string(),
+  }),
+  configHash: z.string(),
+  enabled: z.boolean(),
+  disabledReason: z.string().nullable(),
+  state: z.enum(['ready', 'refreshing', 'indexing', 'backfilling', 'blocked', 'disabled', 'degraded']),
+  degraded: z.array(z.string()),
+  stages: z.strictObject({ sync: StageStatus, rag: StageStatus }),
+  generations: z.strictObject({ content: z.number().int().nullable(), covered: z.number().int().nullable() }),
+  frontiers: z.array(
+    z.strictObject({
+      collection: z.string(),
+      lane: z.enum(['head', 'tail']),
+      nextPage: z.number().int().nullable(),
+      watermark: z.number().int().nullable(),
+      complete: z.boolean(),
+    }),
+  ),
+  jobs: z.array(JobStatus),
+});
+export type RegistrationStatus = z.infer<typeof RegistrationStatus>;
+
+export const ConflictMember = z.strictObject({
+  registrationId: z.string().nullable(),
+  legacyId: z.string().nullable(),
+  canonicalRepoId: z.string().nullable(),
+  aliases: z.array(z.string()),
+  legacyIds: z.array(z.string()),
+  policyHash: z.string().nullable(),
+  configHash: z.string().nullable(),
+  sourceAuthorities: z.array(z.string()),
+  priorEnabled: z.boolean(),
+});
+
+export const ConflictCandidate = z.strictObject({
+  candidateId: z.string(),
+  pathFingerprint: z.string().nullable(),
+  priorEnabled: z.boolean(),
+  members: z.array(ConflictMember),
+});
+export type ConflictCandidate = z.infer<typeof ConflictCandidate>;
+
+export const ConflictView = z.strictObject({
+  conflictId: z.string(),
+  kind: z.enum(['identity_conflict', 'identity_unresolved', 'cache_clone_conflict']),
+  state: z.enum(['open', 'blocked']),
+  blockedReason: z.string().nullable(),
+  cacheUuid: z.string().nullable(),
+  canonicalRepoId: z.string().nullable(),
+  aliases: z.array(z.string()),
+  legacyIds: z.array(z.string()),
+  createdAt: z.number().int(),
+  candidates: z.array(ConflictCandidate),
+});
+export type ConflictView = z.infer<typeof ConflictView>;
+
+const RegistryState = z.strictObject({
+  state: z.enum(['ok', 'missing', 'migrated', 'degraded']),
+  reason: z.string().nullable(),
+  version: z.number().int(),
+});
+
+const ReconcileResult = z.strictObject({
+  visited: z.number().int(),
+  jobs: z.array(JobStatus.extend({ registrationId: z.string(), coalesced: z.boolean() })),
+  skipped: z.array(z.strictObject({ registrationId: z.string(), stage: z.enum(['sync', 'rag']).nullable(), reason: z.string(), nextAttemptAt: z.number().int().nullable() })),
+});
+export type ReconcileResult = z.infer<typeof ReconcileResult>;
+
+const EnrollResult = z.strictObject({
+  registrationId: z.string(),
+  cacheUuid: z.string(),
+  pathFingerprint: z.string(),
+  canonicalRepoId: z.string(),
+  configHash: z.string(),
+  created: z.boolean(),
+  replayed: z.boolean(),
+});
+
+const RegistrationRef = z.strictObject({ registrationId: Id });
+
+export const PlanEffect = z.strictObject({
+  effect: z.enum(['restore', 'retire', 'rebind', 'keep_unresolved']),
+  registrationId: z.string().nullable(),
+  legacyId: z.string().nullable(),
+  canonicalRepoId: z.string().nullable(),
+  pathFingerprint: z.string().nullable(),
+  enabledAfter: z.boolean(),
+});
+
+export const ConflictPlan = z.strictObject({
+  planId: z.string(),
+  conflictId: z.string(),
+  candidateId: z.string(),
+  kind: ConflictView.shape.kind,
+  effects: z.array(PlanEffect),
+  note: z.string(),
+});
+export type ConflictPlan = z.infer<typeof ConflictPlan>;
+
+export const maintenanceMethods = {
+  'Maintenance.Enroll': {
+    params: z.strictObject({
+      cachePath: z.string().min(1).max(4096),
+      repo: Repo,
+      policy: MaintenancePolicy.optional(),
+      config: SnapshotInput.optional(),
+      sources: z
+        .array(z.strictObject({ kind: z.enum(['git', 'worktree']), ref: z.string().min(1).max(300), root: z.string().min(1).max(4096) }))
+        .max(32)
+        .optional(),
+      idempotencyKey: IdempotencyKey,
+    }),
+    result: EnrollResult,
+  },
+  'Maintenance.List': {
+    params: z.strictObject({}),
+    result: z.strictObject({
+      registry: RegistryState,
+      registrations: z.array(RegistrationStatus),
+      conflicts: z.array(z.strictObject({ conflictId: z.string(), kind: ConflictView.shape.kind, state: z.enum(['open', 'blocked']), candidates: z.number().int() })),
+      retired: z.number().int(),
+      activeWriters: z.number().int(),
+    }),
+  },
+  'Maintenance.Reconcile': { params: z.strictObject({}), result: ReconcileResult },
+  'Maintenance.ReconcileRegistration': { params: RegistrationRef, result: ReconcileResult },
+  'Maintenance.ResolveConfig': {
+    params: z.strictObject({ config: SnapshotInput }),
+    result: z.strictObject({
+      configHash: z.string(),
+      rag: z.strictObject({ profile: z.string(), namespace: z.string(), embeddingProvider: z.string(), model: z.string() }),
+    }),
+  },
+  'Maintenance.Disable': { params: RegistrationRef, result: z.strictObject({ registration: RegistrationStatus }) },
+  'Maintenance.Enable': { params: RegistrationRef, result: z.strictObject({ registration: RegistrationStatus }) },
+  'Conflicts.List': { params: z.strictObject({}), result: z.strictObject({ conflicts: z.array(ConflictView) }) },
+  'Conflicts.Plan': { params: z.strictObject({ conflictId: Id, candidateId: Id }), result: ConflictPlan },
+  'Conflicts.Apply': {
+    params: z.strictObject({ planId: Id, idempotencyKey: IdempotencyKey }),
+    result: z.strictObject({
+      planId: z.string(),
+      conflictId: z.string(),
+      restored: z.array(z.string()),
+      retired: z.array(z.string()),
+      followUpConflicts: z.array(z.string()),
+      replayed: z.boolean(),
+    }),
+  },
+} as const;

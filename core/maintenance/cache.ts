@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { StewardError } from '../api/index.js';
+import type { PathFingerprinter } from './hashing.js';
+
+/** The spec's schema number: a repository cache below or above it is not one this code maintains. */
+export const CACHE_SCHEMA_VERSION = 17;
+
+const SCHEMA_17 = `
+CREATE TABLE cache_identity (
+  singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+  cache_uuid TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE repositories (
+  repo_id TEXT PRIMARY KEY,
+  content_generation INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE repository_bindings (
+  alias TEXT PRIMARY KEY COLLATE NOCASE,
+  repo_id TEXT NOT NULL REFERENCES repositories(repo_id) ON DELETE CASCADE
+);
+CREATE TABLE sources (
+  source_id INTEGER PRIMARY KEY,
+  repo_id TEXT NOT NULL REFERENCES repositories(repo_id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  external_id TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (repo_id, kind, external_id)
+);
+CREATE TABLE chunks (
+  chunk_id INTEGER PRIMARY KEY,
+  source_id INTEGER NOT NULL REFERENCES sources(source_id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  content_hash TEXT NOT NULL,
+  text TEXT NOT NULL,
+  UNIQUE (source_id, ordinal)
+);
+CREATE TABLE sync_frontiers (
+  repo_id TEXT NOT NULL REFERENCES repositories(repo_id) ON DELETE CASCADE,
+  collection TEXT NOT NULL,
+  lane TEXT NOT NULL CHECK (lane IN ('head', 'tail')),
+  next_page INTEGER,
+  watermark INTEGER,
+  complete INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (repo_id, collection, lane)
+);
+CREATE TABLE rag_namespaces (
+  namespace_id TEXT PRIMARY KEY,
+  repo_id TEXT NOT NULL REFERENCES repositories(repo_id) ON DELETE CASCADE,
+  covered_generation INTEGER NOT NULL DEFAULT 0
+);
+-- content_generation moves only when content does: timestamp-only rewrites keep embeddings valid.
+CREATE TRIGGER sources_insert_generation AFTER INSERT ON sources BEGIN
+  UPDATE repositories SET content_generation = content_generation + 1 WHERE repo_id = NEW.repo_id;
+END;
+CREATE TRIGGER sources_delete_generation AFTER DELETE ON sources BEGIN
+  UPDATE repositories SET content_generation = content_generation + 1 WHERE repo_id = OLD.repo_id;
+END;
+CREATE TRIGGER sources_hash_generation AFTER UPDATE OF content_hash ON sources
+  WHEN OLD.content_hash IS NOT NEW.content_hash BEGIN
+  UPDATE repositories SET content_generation = content_generation + 1 WHERE repo_id = NEW.repo_id;
+END;
+CREATE TRIGGER chunks_insert_generation AFTER INSERT ON chunks BEGIN
+  UPDATE repositories SET content_generation = content_generation + 1
+   WHERE repo_id = (SELECT repo_id FROM sources WHERE source_id = NEW.source_id);
+END;
+CREATE TRIGGER chunks_delete_generation AFTER DELETE ON chunks BEGIN
+  UPDATE repositories SET content_generation = content_generation + 1
+   WHERE repo_id = (SELECT repo_id FROM sources WHERE source_id = OLD.source_id);
+END;
+CREATE TRIGGER chunks_hash_generation AFTER UPDATE OF content_hash ON chunks
+  WHEN OLD.content_hash IS NOT NEW.content_hash BEGIN
+  UPDATE repositories SET content_generation = content_generation + 1
+   WHERE repo_id = (SELECT repo_id FROM sources WHERE source_id = NEW.source_id);
+END;
+`;
+
+export interface RepositorySeed {
+  repoId: string;
+  aliases?: string[];
+}
+
+/** Creates a repository cache at schema 17 with a fresh random cache_uuid and its bindings. */
+export function createRepositoryCache(file: string, repositories: readonly RepositorySeed[]): string {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = DELETE');
+    db.pragma('foreign_keys = ON');
+    if ((db.pragma('user_version', { simple: true }) as number) !== 0) {
+      throw new StewardError('cache_invalid', 'That file already holds a database; a repository cache is created only in a new file.');
+    }
+    const cacheUuid = randomUUID();
+    db.transaction(() => {
+      db.exec(SCHEMA_17);
+      const now = Date.now();
+      db.prepare('INSERT INTO cache_identity (singleton, cache_uuid, created_at) VALUES (1, ?, ?)').run(cacheUuid, now);
+      for (const repo of repositories) addRepositoryBinding(db, repo, now);
+      db.pragma(`user_version = ${CACHE_SCHEMA_VERSION}`);
+    })();
+    return cacheUuid;
+  } finally {
+    db.close();
+  }
+}
+
+function addRepositoryBinding(db: Database.Database, repo: RepositorySeed, now: number): void {
+  db.prepare('INSERT OR IGNORE INTO repositories (repo_id, created_at) VALUES (?, ?)').run(repo.repoId, now);
+  const bind = db.prepare('INSERT OR REPLACE INTO repository_bindings (alias, repo_id) VALUES (?, ?)');
+  bind.run(repo.repoId, repo.repoId);
+  for (const alias of repo.aliases ?? []) bind.run(alias, repo.repoId);
+}
+
+export interface CacheFrontier {
+  repoId: string;
+  collection: string;
+  lane: 'head' | 'tail';
+  nextPage: number | null;
+  watermark: number | null;
+  complete: boolean;
+}
+
+/** What validation learns from a cache file: its durable identity and what it binds. Never its path. */
+export interface CacheInspection {
+  realPath: string;
+  pathFingerprint: string;
+  cacheUuid: string;
+  /** Resolves an alias or repo id through the cache's own bindings. */
+  resolveRepository(alias: string): string | null;
+  repositories: Array<{ repoId: string; contentGeneration: number; coveredGeneration: number | null }>;
+  frontiers: CacheFrontier[];
+}
+
+const FRONTIER_LIMIT = 64;
+
+/**
+ * Opens a cache read-only, checks its schema and reads its identity. Every failure becomes
+ * `cache_invalid` with the path fingerprint only: driver messages can hold the path.
+ */
+export function inspectCache(path: string, fingerprint: PathFingerprinter): CacheInspection {
+  let realPath: string;
+  try {
+    realPath = realpathSync(path);
+  } catch (error) {
+    throw new StewardError('cache_invalid', 'The cache file cannot be found or read.', systemCode(error));
+  }
+  const pathFingerprint = fingerprint(realPath);
+  let db: Database.Database;
+  try {
+    db = new Database(realPath, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new StewardError('cache_invalid', 'The cache file cannot be opened.', { pathFingerprint, ...systemCode(error) });
+  }
+  try {
+    const version = readVersion(db, pathFingerprint);
+    if (version !== CACHE_SCHEMA_VERSION) {
+      throw new StewardError('cache_invalid', `The cache has schema version ${version}; Steward maintains version ${CACHE_SCHEMA_VERSION}.`, {
+        pathFingerprint,
+        schemaVersion: version,
+      });
+    }
+    const identity = db.prepare('SELECT cache_uuid AS cacheUuid FROM cache_identity WHERE singleton = 1').get() as { cacheUuid: string } | undefined;
+    if (!identity || !/^[0-9a-f-]{36}$/i.test(identity.cacheUuid)) {
+      throw new StewardError('cache_invalid', 'The cache carries no durable cache identity.', { pathFingerprint });
+    }
+    const bindings = new Map<string, string>();
+    for (const row of db.prepare('SELECT alias, repo_id AS repoId FROM repository_bindings').all() as Array<{ alias: string; repoId: string }>) {
+      bindings.set(row.alias.toLowerCase(), row.repoId);
+    }
+    const repositories = (
+      db
+        .prepare(
+          `SELECT r.repo_id AS repoId, r.content_generation AS contentGeneration,
+                  (SELECT MIN(covered_generation) FROM rag_namespaces n WHERE n.repo_id = r.repo_id) AS coveredGeneration
+             FROM repositories r ORDER BY r.repo_id`,
+        )
+        .all() as Array<{ repoId: string; contentGeneration: number; coveredGeneration: number | null }>
+    ).slice(0, 256);
+    const frontiers = (
+      db
+        .prepare(
+          `SELECT repo_id AS repoId, collection, lane, next_page AS nextPage, watermark, complete
+             FROM sync_frontiers ORDER BY repo_id, collection, lane LIMIT ${FRONTIER_LIMIT}`,
+        )
+        .all() as Array<Omit<CacheFrontier, 'complete'> & { complete: number }>
+    ).map((f) => ({ ...f, complete: f.complete === 1 }));
+    return {
+      realPath,
+      pathFingerprint,
+      cacheUuid: identity.cacheUuid.toLowerCase(),
+      resolveRepository: (alias) => bindings.get(alias.toLowerCase()) ?? null,
+      repositories,
+      frontiers,
+    };
+  } catch (error) {
+    if (error instanceof StewardError) throw error;
+    throw new StewardError('cache_invalid', 'The cache file is not a readable repository cache.', { pathFingerprint, ...systemCode(error) });
+  } finally {
+    db.close();
+  }
+}
+
+function readVersion(db: Database.Database, pathFingerprint: string): number {
+  try {
+    return db.pragma('user_version', { simple: true }) as number;
+  } catch {
+    throw new StewardError('cache_invalid', 'The cache file is not a SQLite database.', { pathFingerprint });
+  }
+}
+
+function systemCode(error: unknown): { systemCode?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z_]{2,40}$/.test(code) ? { systemCode: code } : {};
+}

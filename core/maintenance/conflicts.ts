@@ -1,0 +1,150 @@
+import { StewardError } from '../api/index.js';
+import type { ConflictPlan } from '../api/maintenance.js';
+import type { CacheInspection } from './cache.js';
+import { hashOf, opaqueId } from './hashing.js';
+import { canonicalize, configHashOf } from './identity.js';
+import { toRegistration } from './migrate.js';
+import { LOSSY_REASON, publicRepoId } from './status.js';
+import type { Candidate, Conflict, Registration, RegistryV2 } from './schema.js';
+
+export type Inspector = (path: string) => CacheInspection;
+
+export interface Revalidated {
+  /** Hash of everything the plan was checked against; any change makes the plan stale. */
+  basis: string;
+  /** The cache UUID whose writer lane apply must fence. */
+  cacheUuid: string;
+  /** Legacy records rebound to a live identity by this candidate, by legacy id. */
+  rebound: Map<string, Registration>;
+}
+
+const stale = (why: string) => new StewardError('stale_plan', `The plan no longer matches the cache: ${why}. Plan again.`);
+
+export function findCandidate(registry: RegistryV2, conflictId: string, candidateId: string): { conflict: Conflict; candidate: Candidate } {
+  const conflict = registry.conflicts.find((c) => c.conflictId === conflictId);
+  if (!conflict) throw new StewardError('not_found', 'No open conflict has that id.');
+  if (conflict.lossy) throw new StewardError(conflict.kind, LOSSY_REASON, { conflictId });
+  const candidate = conflict.candidates.find((c) => c.candidateId === candidateId);
+  if (!candidate) throw new StewardError('not_found', 'That conflict has no candidate with that id.', { conflictId });
+  return { conflict, candidate };
+}
+
+/** Revalidates the selected candidate: its cache UUID, each repository binding and each config snapshot/hash pair. */
+export function revalidate(conflict: Conflict, candidate: Candidate, inspect: Inspector): Revalidated {
+  const basis: unknown[] = [];
+  const rebound = new Map<string, Registration>();
+  let cacheUuid = conflict.cacheUuid;
+  for (const bundle of candidate.bundles) {
+    const r = bundle.registration;
+    if (r) {
+      const seen = inspect(r.cachePath);
+      if (seen.cacheUuid !== r.cacheUuid || seen.pathFingerprint !== r.pathFingerprint) throw stale('the cache identity at the selected path changed');
+      if (seen.resolveRepository(r.canonicalRepoId) !== r.canonicalRepoId) throw stale('a repository binding changed');
+      if (configHashOf(r.configSnapshot) !== r.configHash) {
+        throw new StewardError('config_snapshot_invalid', 'A candidate configuration snapshot no longer matches its hash; repair it and enroll again.', {
+          registrationId: r.registrationId,
+        });
+      }
+      basis.push([r.registrationId, seen.cacheUuid, seen.pathFingerprint, r.configHash]);
+      cacheUuid ??= seen.cacheUuid;
+      continue;
+    }
+    const legacy = bundle.legacy;
+    if (!legacy?.cachePath) throw new StewardError('identity_unresolved', 'This legacy record has no cache path; it stays unresolved.', { conflictId: conflict.conflictId });
+    let seen: CacheInspection;
+    try {
+      seen = inspect(legacy.cachePath);
+    } catch {
+      throw new StewardError('identity_unresolved', 'The cache of this legacy record is still unavailable.', { conflictId: conflict.conflictId });
+    }
+    const canonical = seen.resolveRepository(legacy.alias);
+    if (!canonical) throw new StewardError('identity_unresolved', 'The cache does not bind the legacy alias to a repository.', { conflictId: conflict.conflictId });
+    rebound.set(legacy.id, toRegistration(legacy, seen, canonical));
+    basis.push([legacy.id, seen.cacheUuid, seen.pathFingerprint, canonical]);
+    cacheUuid ??= seen.cacheUuid;
+  }
+  if (!cacheUuid) throw new StewardError('identity_unresolved', 'No cache identity could be established for this candidate.');
+  return { basis: hashOf(basis), cacheUuid, rebound };
+}
+
+export function planIdOf(conflict: Conflict, candidate: Candidate, revalidated: Revalidated): string {
+  return opaqueId('plan', [hashOf(conflict), candidate.candidateId, revalidated.basis], 20);
+}
+
+const NOTES: Record<Conflict['kind'], string> = {
+  cache_clone_conflict:
+    'Restores every registration on the selected physical cache and retires the other path fingerprints; distinct repositories stay distinct, and incompatible policies become a follow-up identity_conflict.',
+  identity_conflict: 'Keeps the selected repository authority; the other candidates are retired and their history keeps its own labels.',
+  identity_unresolved: 'Rebinds the selected legacy record to its live cache identity; the others stay unresolved.',
+};
+
+export function planOf(conflict: Conflict, candidate: Candidate, revalidated: Revalidated): ConflictPlan {
+  const effects: ConflictPlan['effects'] = [];
+  for (const c of conflict.candidates) {
+    const selected = c.candidateId === candidate.candidateId;
+    for (const bundle of c.bundles) {
+      const r = bundle.registration ?? (bundle.legacy ? (revalidated.rebound.get(bundle.legacy.id) ?? null) : null);
+      const effect = conflict.kind === 'identity_unresolved' ? (selected ? 'rebind' : 'keep_unresolved') : selected ? 'restore' : 'retire';
+      effects.push({
+        effect,
+        registrationId: r?.registrationId ?? null,
+        legacyId: bundle.legacy?.id ?? null,
+        canonicalRepoId: r ? publicRepoId(r.canonicalRepoId) : null,
+        pathFingerprint: r?.pathFingerprint ?? c.pathFingerprint,
+        enabledAfter: selected && bundle.priorEnabled,
+      });
+    }
+  }
+  return {
+    planId: planIdOf(conflict, candidate, revalidated),
+    conflictId: conflict.conflictId,
+    candidateId: candidate.candidateId,
+    kind: conflict.kind,
+    effects,
+    note: NOTES[conflict.kind],
+  };
+}
+
+export interface Applied {
+  restored: string[];
+  retired: string[];
+  followUpConflicts: string[];
+}
+
+/** The registry half of apply: runs inside the writer fence and inside one atomic registry write. */
+export function applyResolution(draft: RegistryV2, conflict: Conflict, candidate: Candidate, revalidated: Revalidated, now: number): Applied {
+  const before = new Set(draft.conflicts.map((c) => c.conflictId).filter((id) => id !== conflict.conflictId));
+  draft.conflicts = draft.conflicts.filter((c) => c.conflictId !== conflict.conflictId);
+  const restored: Registration[] = [];
+  const retired: string[] = [];
+  const reason = conflict.kind === 'cache_clone_conflict' ? 'clone_rejected' : 'identity_rejected';
+  for (const c of conflict.candidates) {
+    const selected = c.candidateId === candidate.candidateId;
+    if (conflict.kind === 'identity_unresolved') {
+      if (selected) for (const b of c.bundles) if (b.legacy) restored.push({ ...revalidated.rebound.get(b.legacy.id)!, updatedAt: now });
+      continue;
+    }
+    for (const b of c.bundles) {
+      if (!b.registration) continue;
+      if (selected) {
+        const extra = conflict.kind === 'identity_conflict' ? { aliases: conflict.aliases, legacyIds: conflict.legacyIds } : {};
+        restored.push({ ...b.registration, ...extra, enabled: b.priorEnabled, updatedAt: now });
+      } else {
+        // Rejected registrations keep their own ids: their historical jobs are never relabelled.
+        draft.retired.push({ registration: b.registration, reason, retiredAt: now, conflictId: conflict.conflictId });
+        retired.push(b.registration.pathFingerprint);
+      }
+    }
+  }
+  if (conflict.kind === 'identity_unresolved') {
+    const rest = conflict.candidates.filter((c) => c.candidateId !== candidate.candidateId);
+    if (rest.length > 0) draft.conflicts.push({ ...conflict, candidates: rest });
+  }
+  draft.registrations.push(...restored);
+  Object.assign(draft, canonicalize(draft));
+  return {
+    restored: [...new Set(restored.map((r) => r.registrationId))].sort(),
+    retired: [...new Set(retired)].sort(),
+    followUpConflicts: draft.conflicts.map((c) => c.conflictId).filter((id) => !before.has(id) && id !== conflict.conflictId),
+  };
+}

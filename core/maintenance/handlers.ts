@@ -1,0 +1,52 @@
+import type { Handlers } from '../api/index.js';
+import type { Logger } from '../log/index.js';
+import type { Maintenance } from './maintenance.js';
+
+type MaintenanceMethod =
+  | 'Maintenance.Enroll'
+  | 'Maintenance.List'
+  | 'Maintenance.Reconcile'
+  | 'Maintenance.ReconcileRegistration'
+  | 'Maintenance.ResolveConfig'
+  | 'Maintenance.Disable'
+  | 'Maintenance.Enable'
+  | 'Conflicts.List'
+  | 'Conflicts.Plan'
+  | 'Conflicts.Apply';
+
+/** The contract's maintenance and conflict methods, bound to the room. */
+export function maintenanceHandlers(maintenance: Maintenance): Pick<Handlers, MaintenanceMethod> {
+  return {
+    'Maintenance.Enroll': (params) => maintenance.enroll(params),
+    'Maintenance.List': () => maintenance.list(),
+    'Maintenance.Reconcile': () => maintenance.reconcile(),
+    'Maintenance.ReconcileRegistration': ({ registrationId }) => maintenance.reconcile(registrationId),
+    'Maintenance.ResolveConfig': ({ config }) => maintenance.resolveConfig(config),
+    'Maintenance.Disable': ({ registrationId }) => ({ registration: maintenance.disable(registrationId) }),
+    'Maintenance.Enable': ({ registrationId }) => ({ registration: maintenance.enable(registrationId) }),
+    'Conflicts.List': () => ({ conflicts: maintenance.conflicts() }),
+    'Conflicts.Plan': ({ conflictId, candidateId }) => maintenance.plan(conflictId, candidateId),
+    'Conflicts.Apply': ({ planId, idempotencyKey }) => maintenance.apply(planId, idempotencyKey),
+  };
+}
+
+/**
+ * The owner's reconcile timer. A pass never overlaps the previous one, and a failed pass is logged
+ * by class only; the returned stop waits for in-flight writers to unwind.
+ */
+export function scheduleReconcile(maintenance: Maintenance, intervalMs: number, logger: Logger): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running || maintenance.store.degradedReason) return;
+    running = maintenance
+      .reconcile()
+      .catch((error: unknown) => logger.warn('maintenance reconcile pass failed', { code: (error as { code?: string }).code ?? 'internal' }))
+      .finally(() => (running = null));
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+    await maintenance.stop();
+  };
+}

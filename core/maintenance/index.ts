@@ -1,0 +1,10 @@
+export { Maintenance, namespaceOf, type MaintenanceOptions, type EnrollParams, type EnrollResult, type StageContext, type StageOutcome, type StageRunner } from './maintenance.js';
+export { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
+export { createRepositoryCache, inspectCache, CACHE_SCHEMA_VERSION, type CacheInspection, type RepositorySeed } from './cache.js';
+export { RegistryStore, serializeRegistry, type RegistryLoad } from './registry.js';
+export { migrateV1, type LegacyInspector } from './migrate.js';
+export { canonicalize, followRedirects, registrationIdFor, configHashOf } from './identity.js';
+export { backoffMs, errorClassOf, validateSnapshot, BACKOFF_CAP_MINUTES } from './policy.js';
+export { loadInstallSecret, pathFingerprinter, SECRET_FILE } from './hashing.js';
+export { RegistryV1, RegistryV2, REGISTRY_VERSION, DEFAULT_CONFIG_SNAPSHOT, type Registration, type ConfigSnapshot } from './schema.js';
+export { maintenanceHandlers, scheduleReconcile } from './handlers.js';

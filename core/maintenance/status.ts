@@ -1,0 +1,111 @@
+import type { ConflictView, JobStatus, RegistrationStatus } from '../api/maintenance.js';
+import { opaqueId } from './hashing.js';
+import { authorityHashOf, policyHashOf } from './identity.js';
+import type { CandidateBundle, Conflict, Job, Registration } from './schema.js';
+
+const SAFE_REPO_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;
+
+/** A repo id comes from the cache file; anything not shaped like one is shown only as a hash. */
+export function publicRepoId(repoId: string): string {
+  return SAFE_REPO_ID.test(repoId) && !/(token|secret|password|sk-|ghp_)/i.test(repoId) ? repoId : opaqueId('repo', repoId, 12);
+}
+
+export const JOBS_PER_REGISTRATION = 10;
+
+export function jobStatus(job: Job): JobStatus {
+  return {
+    jobId: job.jobId,
+    stage: job.stage,
+    lane: job.lane,
+    state: job.state,
+    startedAt: job.startedAt,
+    finishedAt: job.finishedAt,
+    errorClass: job.errorClass,
+    rescheduledAs: job.rescheduledAs,
+    rescheduledFrom: job.rescheduledFrom,
+  };
+}
+
+function lifecycleState(r: Registration, jobs: readonly Job[]): RegistrationStatus['state'] {
+  if (!r.enabled) return r.disabledReason === 'operator' || r.disabledReason === null ? 'disabled' : 'blocked';
+  const running = jobs.find((j) => j.state === 'running');
+  if (running) return running.stage === 'rag' ? 'indexing' : running.lane === 'tail' ? 'backfilling' : 'refreshing';
+  return r.degraded.length > 0 ? 'degraded' : 'ready';
+}
+
+/** The sanitized lifecycle state of one registration: no path, snapshot or destination in it. */
+export function registrationStatus(r: Registration, allJobs: readonly Job[]): RegistrationStatus {
+  const jobs = allJobs.filter((j) => j.registrationId === r.registrationId && j.pathFingerprint === r.pathFingerprint);
+  return {
+    registrationId: r.registrationId,
+    cacheUuid: r.cacheUuid,
+    pathFingerprint: r.pathFingerprint,
+    canonicalRepoId: publicRepoId(r.canonicalRepoId),
+    aliases: r.aliases,
+    legacyIds: r.legacyIds,
+    policy: { sync: r.policy.sync, collections: [...r.policy.collections], rag: r.policy.rag, profile: r.policy.profile },
+    configHash: r.configHash,
+    enabled: r.enabled,
+    disabledReason: r.disabledReason,
+    state: lifecycleState(r, jobs),
+    degraded: r.degraded,
+    stages: { sync: r.stages.sync, rag: r.stages.rag },
+    generations: r.generations,
+    frontiers: r.frontiers,
+    jobs: jobs.slice(-JOBS_PER_REGISTRATION).reverse().map(jobStatus),
+  };
+}
+
+function member(bundle: CandidateBundle): ConflictView['candidates'][number]['members'][number] {
+  const r = bundle.registration;
+  if (r) {
+    return {
+      registrationId: r.registrationId,
+      legacyId: null,
+      canonicalRepoId: publicRepoId(r.canonicalRepoId),
+      aliases: r.aliases,
+      legacyIds: r.legacyIds,
+      policyHash: policyHashOf(r.policy),
+      configHash: r.configHash,
+      sourceAuthorities: r.sources.map((s) => authorityHashOf(s.authority)).sort(),
+      priorEnabled: bundle.priorEnabled,
+    };
+  }
+  const legacy = bundle.legacy;
+  return {
+    registrationId: null,
+    legacyId: legacy?.id ?? null,
+    canonicalRepoId: null,
+    aliases: legacy ? [legacy.alias].filter((a) => SAFE_REPO_ID.test(a)) : [],
+    legacyIds: legacy ? [legacy.id] : [],
+    policyHash: legacy ? policyHashOf(legacy.policy) : null,
+    configHash: legacy?.configHash ?? null,
+    sourceAuthorities: (legacy?.sources ?? [])
+      .map((s) => authorityHashOf({ kind: s.kind, ref: s.ref, localAuthority: s.localAuthority, profile: s.profile }))
+      .sort(),
+    priorEnabled: bundle.priorEnabled,
+  };
+}
+
+export const LOSSY_REASON = 'Supported recovery evidence is unavailable: this legacy conflict has no paired private candidates.';
+
+/** Public-safe conflict evidence: identical in text and JSON so a pick can be made in either. */
+export function conflictView(c: Conflict): ConflictView {
+  return {
+    conflictId: c.conflictId,
+    kind: c.kind,
+    state: c.lossy ? 'blocked' : 'open',
+    blockedReason: c.lossy ? LOSSY_REASON : null,
+    cacheUuid: c.cacheUuid,
+    canonicalRepoId: c.canonicalRepoId === null ? null : publicRepoId(c.canonicalRepoId),
+    aliases: c.aliases,
+    legacyIds: c.legacyIds,
+    createdAt: c.createdAt,
+    candidates: c.candidates.map((candidate) => ({
+      candidateId: candidate.candidateId,
+      pathFingerprint: candidate.pathFingerprint,
+      priorEnabled: candidate.bundles.some((b) => b.priorEnabled),
+      members: candidate.bundles.map(member),
+    })),
+  };
+}
