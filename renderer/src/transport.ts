@@ -97,7 +97,15 @@ export function chooseTransport(): TransportChoice {
   if (isBridge(window.steward)) return { kind: 'ready', transport: bridgeTransport(window.steward) };
   const token = takeToken();
   if (token === undefined) return { kind: 'no-token' };
-  return { kind: 'ready', transport: new HttpTransport(token) };
+  return { kind: 'ready', transport: createHttpTransport(token) };
+}
+
+/**
+ * JSON-RPC and events over loopback HTTP. `origin` is empty in the page (same-origin paths); tests
+ * outside a browser pass the owner's `http://127.0.0.1:PORT`.
+ */
+export function createHttpTransport(token: string, origin = ''): PanelTransport {
+  return new HttpTransport(token, origin);
 }
 
 const ErrorData = z.looseObject({ code: z.string(), details: z.optional(z.record(z.string(), z.unknown())) });
@@ -139,9 +147,9 @@ function bridgeTransport(bridge: StewardTransport): PanelTransport {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = window.setTimeout(resolve, ms);
+    const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => {
-      window.clearTimeout(timer);
+      clearTimeout(timer);
       resolve();
     }, { once: true });
   });
@@ -150,20 +158,24 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 class HttpTransport implements PanelTransport {
   readonly kind = 'http' as const;
   readonly #token: string;
+  readonly #rpcUrl: string;
+  readonly #eventsUrl: string;
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   readonly #connectionListeners = new Set<(state: ConnectionState) => void>();
   #state: ConnectionState = 'connecting';
   #nextId = 1;
   #stream: AbortController | undefined;
 
-  constructor(token: string) {
+  constructor(token: string, origin: string) {
     this.#token = token;
+    this.#rpcUrl = `${origin}${RPC_PATH}`;
+    this.#eventsUrl = `${origin}${EVENTS_PATH}`;
   }
 
   async call(method: string, params: unknown): Promise<unknown> {
     let response: Response;
     try {
-      response = await fetch(RPC_PATH, {
+      response = await fetch(this.#rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.#token}` },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.#nextId++, method, params }),
@@ -270,10 +282,10 @@ class HttpTransport implements PanelTransport {
     const attempt = new AbortController();
     const abortAttempt = () => attempt.abort();
     outer.addEventListener('abort', abortAttempt, { once: true });
-    let silence = window.setTimeout(abortAttempt, STREAM_SILENCE_MS);
+    let silence = setTimeout(abortAttempt, STREAM_SILENCE_MS);
     let opened = false;
     try {
-      const response = await fetch(EVENTS_PATH, {
+      const response = await fetch(this.#eventsUrl, {
         headers: { authorization: `Bearer ${this.#token}`, accept: 'text/event-stream' },
         cache: 'no-store',
         credentials: 'omit',
@@ -288,15 +300,15 @@ class HttpTransport implements PanelTransport {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        window.clearTimeout(silence);
-        silence = window.setTimeout(abortAttempt, STREAM_SILENCE_MS);
+        clearTimeout(silence);
+        silence = setTimeout(abortAttempt, STREAM_SILENCE_MS);
         parser.feed(value);
       }
       return 'opened';
     } catch {
       return opened ? 'opened' : 'failed';
     } finally {
-      window.clearTimeout(silence);
+      clearTimeout(silence);
       outer.removeEventListener('abort', abortAttempt);
     }
   }
