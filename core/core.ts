@@ -16,6 +16,7 @@ import { openGateway, TelemetryLog } from './gateway/index.js';
 import { createFileLogger, type Logger } from './log/index.js';
 import { stewardVersion } from './package-root.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
+import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 import { SweepDriver } from './scheduler/index.js';
 import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
 
@@ -41,6 +42,7 @@ export class Core {
   readonly events = new EventBus();
   readonly gateway: Db;
   readonly telemetry: TelemetryLog;
+  readonly sweeper: Sweeper;
   readonly sweep: SweepDriver;
   readonly maintenance: Maintenance;
   readonly #lock: OwnerLock;
@@ -58,6 +60,7 @@ export class Core {
     this.logger = logger;
     this.gateway = openGateway(home.dir);
     this.telemetry = new TelemetryLog(this.gateway);
+    this.sweeper = this.#createSweeper(schedule);
     this.sweep = this.#createSweep(schedule);
     this.maintenance = this.#createMaintenance(schedule);
     this.#dispatcher = createDispatcher(this.#handlers());
@@ -119,6 +122,7 @@ export class Core {
       }),
       'App.SetPaused': ({ paused }) => ({ status: this.setPaused(paused) }),
       'Telemetry.Recent': ({ limit, kind }) => ({ entries: this.telemetry.recent(limit ?? 50, kind) }),
+      ...sweeperHandlers(this.sweeper, this.home.dir, this.env),
       'Sweep.Tick': async () => ({ providers: await this.sweep.tick() }),
       'Backfill.Run': async (params) => ({ providers: await this.sweep.backfill(params) }),
       ...maintenanceHandlers(this.maintenance),
@@ -157,6 +161,22 @@ export class Core {
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());
     return maintenance;
+  }
+
+  /** The per-project curator (spec 001); it arms timers only when this Core schedules. */
+  #createSweeper(schedule: boolean): Sweeper {
+    const sweeper = new Sweeper({
+      home: this.home.dir,
+      source: new GatewayDigestSource(this.gateway),
+      settings: sweeperSettingsFrom(this.config),
+      env: this.env,
+      emit: (name, payload) => this.events.emit(name, payload),
+      record: (kind, data) => this.telemetry.record(kind, data),
+      logger: this.logger,
+      schedule,
+    });
+    this.onShutdown(() => sweeper.stop());
+    return sweeper;
   }
 
   /** Rooms register how they stop (timers, queues, in-flight runs); shutdown runs them newest first. */

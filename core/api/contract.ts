@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appEvents, appMethods } from './app.js';
 import { telemetryMethods } from './telemetry.js';
 import { maintenanceMethods } from './maintenance.js';
+import { sweeperEvents, sweeperMethods } from './sweeper.js';
 import { captureEvents, captureMethods } from './capture.js';
 import { projectsMethods } from './projects.js';
 
@@ -13,12 +14,14 @@ export const methods = {
   ...appMethods,
   ...telemetryMethods,
   ...maintenanceMethods,
+  ...sweeperMethods,
   ...captureMethods,
   ...projectsMethods,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...sweeperEvents,
   ...captureEvents,
 } as const;
 

@@ -1,0 +1,60 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { MARKERS } from '../markers.js';
+import { converse, type RawReply, type RemoteOptions, type StopKind, type Turn } from './remote.js';
+import { CuratorError, type Curator, type CuratorReply, type CuratorRequest } from './types.js';
+
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-haiku-4-5';
+
+export interface AnthropicCuratorOptions extends RemoteOptions {
+  apiKey: string | undefined;
+  model?: string;
+  baseURL?: string;
+  timeoutMs: number;
+  maxTokens?: number;
+}
+
+function stopKind(reason: string | null): StopKind {
+  if (reason === 'end_turn') return 'end';
+  if (reason === 'stop_sequence') return 'stop_sequence';
+  if (reason === 'max_tokens' || reason === 'model_context_window_exceeded') return 'max_tokens';
+  if (reason === 'refusal') return 'refusal';
+  return 'other';
+}
+
+/** Anthropic Messages API through the official SDK: tool-less, END as stop sequence. */
+export function createAnthropicCurator(options: AnthropicCuratorOptions): Curator {
+  const model = options.model ?? DEFAULT_ANTHROPIC_MODEL;
+  const client =
+    options.apiKey === undefined || options.apiKey === ''
+      ? null
+      : new Anthropic({
+          // Explicit key and URL: the SDK would otherwise pick up ANTHROPIC_* variables or profiles on disk.
+          apiKey: options.apiKey,
+          authToken: null,
+          baseURL: options.baseURL ?? 'https://api.anthropic.com',
+          maxRetries: 0,
+          timeout: options.timeoutMs,
+        });
+  const send = async (system: string, turns: Turn[], signal?: AbortSignal): Promise<RawReply> => {
+    if (!client) throw new CuratorError('auth', 'No Anthropic API key is available (set ANTHROPIC_API_KEY)');
+    const message = await client.messages.create(
+      {
+        model,
+        max_tokens: options.maxTokens ?? 4_096,
+        system,
+        messages: turns.map((t) => ({ role: t.role, content: t.content })),
+        stop_sequences: [MARKERS.end],
+      },
+      signal ? { signal } : {},
+    );
+    const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    return { text, stop: stopKind(message.stop_reason), tokensIn: message.usage?.input_tokens ?? 0, tokensOut: message.usage?.output_tokens ?? 0 };
+  };
+  return {
+    kind: 'anthropic',
+    model,
+    curate(request: CuratorRequest): Promise<CuratorReply> {
+      return converse(request.prompt.user, (turns) => send(request.prompt.system, turns, request.signal), options, request.signal);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { createAnthropicCurator } from './anthropic.js';
+import { createOfflineCurator } from './offline.js';
+import { createOpenAiCurator } from './openai.js';
+import type { RemoteOptions } from './remote.js';
+import type { Curator, CuratorKind } from './types.js';
+
+export { createAnthropicCurator, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
+export { createOpenAiCurator } from './openai.js';
+export { createOfflineCurator, extract } from './offline.js';
+export { classifyError, converse } from './remote.js';
+export { CuratorError, type Curator, type CuratorKind, type CuratorReply, type CuratorRequest, type CuratorFailure } from './types.js';
+
+export interface CuratorSettings {
+  curator: CuratorKind;
+  model: string;
+  baseUrl?: string | undefined;
+  anthropicBaseUrl?: string | undefined;
+  timeoutMs: number;
+}
+
+export interface ApiKeys {
+  anthropic?: string | undefined;
+  openai?: string | undefined;
+}
+
+/** Only the configured curator is built; a key that merely exists never selects a remote one. */
+export function createCurator(settings: CuratorSettings, keys: ApiKeys, remote: RemoteOptions = {}): Curator {
+  if (settings.curator === 'anthropic') {
+    return createAnthropicCurator({ ...remote, apiKey: keys.anthropic, model: settings.model, timeoutMs: settings.timeoutMs, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) });
+  }
+  if (settings.curator === 'openai-compatible') {
+    return createOpenAiCurator({ ...remote, apiKey: keys.openai, model: settings.model, baseURL: settings.baseUrl ?? 'https://api.openai.com/v1', timeoutMs: settings.timeoutMs });
+  }
+  return createOfflineCurator();
+}

@@ -1,0 +1,47 @@
+import type { Digest, RenderedPrompt } from '../digest.js';
+import type { MarkerSections } from '../markers.js';
+
+export type CuratorKind = 'offline' | 'anthropic' | 'openai-compatible';
+
+export interface CuratorRequest {
+  digest: Digest;
+  prompt: RenderedPrompt;
+  /** Local date of this sweep, YYYY-MM-DD. */
+  today: string;
+  signal?: AbortSignal;
+}
+
+export interface CuratorReply {
+  sections: MarkerSections;
+  tokensIn: number;
+  tokensOut: number;
+  /** Model requests made, repairs and retries included (0 for the offline curator). */
+  calls: number;
+}
+
+export interface Curator {
+  readonly kind: CuratorKind;
+  readonly model: string | null;
+  curate(request: CuratorRequest): Promise<CuratorReply>;
+}
+
+export type CuratorFailure = 'format' | 'truncated' | 'refusal' | 'http' | 'timeout' | 'connection' | 'spend_limit' | 'auth' | 'cancelled';
+
+/** A failed curation. `pause` failures stop the sweeper for that curator until someone acts. */
+export class CuratorError extends Error {
+  readonly failure: CuratorFailure;
+  readonly status: number | null;
+  calls: number;
+
+  constructor(failure: CuratorFailure, message: string, status: number | null = null, calls = 0) {
+    super(message);
+    this.name = 'CuratorError';
+    this.failure = failure;
+    this.status = status;
+    this.calls = calls;
+  }
+
+  get pause(): boolean {
+    return this.failure === 'spend_limit' || this.failure === 'auth';
+  }
+}

@@ -1,0 +1,130 @@
+import type { Db } from '../store/index.js';
+import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
+
+interface PartRow {
+  part_id: string;
+  role: string | null;
+  kind: string;
+  ts: number | null;
+  text: string | null;
+  meta: string | null;
+}
+
+interface ProjectRow {
+  project_key: string;
+  name: string;
+  cwd: string;
+  slug: string;
+  repo_backed: number;
+  last_activity_at: number | null;
+}
+
+/** Harness-injected user lines (slash-command echoes, caveats, reminders) are not the user's words. */
+const INJECTED = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook)>|Caveat: The messages below were generated|\[Request interrupted)/;
+
+export function isGenuineUserText(text: string | null): boolean {
+  return text !== null && text.trim() !== '' && !INJECTED.test(text);
+}
+
+function parseJson(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A tool call reduced to what the digest may carry: name, a path or the first line of a command. */
+function toolUse(part: PartRow): { id: string | undefined; use: ToolUse } {
+  const meta = parseJson(part.meta) ?? {};
+  const input = parseJson(part.text) ?? {};
+  const use: ToolUse = { name: str(meta.name) ?? 'tool' };
+  const file = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path);
+  if (file !== undefined) use.filePath = file;
+  const command = str(input.command) ?? str(input.cmd);
+  if (command !== undefined) use.command = command.split('\n')[0]?.slice(0, 200) ?? '';
+  return { id: str(meta.toolUseId), use };
+}
+
+/** `cc:{uuid}:{block}` and `oc:…:{entryId}:{block}`: the message is the id without its block index. */
+function messageIdOf(partId: string): string {
+  return partId.slice(0, partId.lastIndexOf(':'));
+}
+
+function toMessages(parts: PartRow[]): DigestMessage[] {
+  const messages: DigestMessage[] = [];
+  const byMessage = new Map<string, DigestMessage>();
+  const tools = new Map<string, ToolUse>();
+  for (const part of parts) {
+    if (part.kind === 'tool_result') {
+      // Tool output never enters the digest; only whether it failed, and its first line then.
+      const meta = parseJson(part.meta) ?? {};
+      const target = tools.get(str(meta.toolUseId) ?? '');
+      if (target && meta.isError === true) {
+        target.isError = true;
+        target.errorLine = (part.text ?? '').split('\n').find((l) => l.trim() !== '')?.slice(0, 200) ?? 'error';
+      }
+      continue;
+    }
+    const role = part.role === 'user' || part.role === 'assistant' ? part.role : null;
+    if (role === null || (part.kind !== 'text' && part.kind !== 'tool_use')) continue;
+    if (part.kind === 'text' && role === 'user' && !isGenuineUserText(part.text)) continue;
+    const id = messageIdOf(part.part_id);
+    let message = byMessage.get(id);
+    if (!message) {
+      message = { role, text: '', toolUses: [], ts: part.ts ?? 0 };
+      byMessage.set(id, message);
+      messages.push(message);
+    }
+    if (part.kind === 'text') message.text = message.text === '' ? (part.text ?? '') : `${message.text}\n${part.text ?? ''}`;
+    else {
+      const { id: toolId, use } = toolUse(part);
+      message.toolUses.push(use);
+      if (toolId) tools.set(toolId, use);
+    }
+  }
+  return messages.filter((m) => m.text.trim() !== '' || m.toolUses.length > 0);
+}
+
+/** The sweeper's DigestSource over the gateway cache (parts, sessions, projects of spec 000). */
+export class GatewayDigestSource implements DigestSource {
+  readonly #project;
+  readonly #sessions;
+  readonly #parts;
+
+  constructor(db: Db) {
+    this.#project = db.prepare('SELECT project_key, name, cwd, slug, repo_backed, last_activity_at FROM projects WHERE project_key = ?');
+    // Top-level sessions only: a subagent's transcript repeats work its parent already reports.
+    this.#sessions = db
+      .prepare('SELECT session_id FROM sessions WHERE project_key = ? AND parent_session_id IS NULL ORDER BY last_ts DESC, session_id DESC LIMIT ?')
+      .pluck();
+    this.#parts = db.prepare(
+      'SELECT part_id, role, kind, ts, text, meta FROM parts WHERE session_id = ? ORDER BY ts DESC, part_id DESC LIMIT ?',
+    );
+  }
+
+  project(projectKey: string): SweeperProject | null {
+    const row = this.#project.get(projectKey) as ProjectRow | undefined;
+    return row ? { projectKey: row.project_key, name: row.name, cwd: row.cwd, slug: row.slug, repoBacked: row.repo_backed === 1 } : null;
+  }
+
+  latestActivity(projectKey: string): number | null {
+    const row = this.#project.get(projectKey) as ProjectRow | undefined;
+    return row?.last_activity_at ?? null;
+  }
+
+  recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[] {
+    const ids = this.#sessions.all(projectKey, limits.sessions) as string[];
+    return ids.map((sessionId) => {
+      // Parts are newest-first and bounded; a message spans a few parts, tool results included.
+      const parts = (this.#parts.all(sessionId, limits.messages * 8) as PartRow[]).reverse();
+      return { sessionId, messages: toMessages(parts).slice(-limits.messages) };
+    });
+  }
+}

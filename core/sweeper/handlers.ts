@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { StewardError, type Handlers } from '../api/index.js';
+import { saveCuratorChoice, sweeperSettingsFrom } from './settings.js';
+import { SweepFailure, type Sweeper } from './sweeper.js';
+
+type SweeperMethods = 'Projects.Get' | 'Sweeper.Run' | 'Projects.SetScratch' | 'Settings.Get' | 'Settings.SetCurator';
+
+function readNote(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function notFound(projectKey: string): StewardError {
+  return new StewardError('not_found', `No project ${projectKey} is known; run a sweep or backfill first`);
+}
+
+function settingsView(sweeper: Sweeper) {
+  const s = sweeper.settings;
+  const keys = sweeper.apiKeys();
+  return {
+    sweeper: {
+      curator: s.curator,
+      model: s.model,
+      baseUrl: s.baseUrl ?? null,
+      anthropicBaseUrl: s.anthropicBaseUrl ?? null,
+      minIntervalMs: s.minIntervalMs,
+      inputTokenBudget: s.inputTokenBudget,
+      timeoutMs: s.timeoutMs,
+      keys: { anthropic: !!keys.anthropic, openai: !!keys.openai },
+      paused: sweeper.pauses(),
+    },
+  };
+}
+
+/** The sweeper's part of the Core's handler map. */
+export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.ProcessEnv): Pick<Handlers, SweeperMethods> {
+  return {
+    'Projects.Get': ({ projectKey }) => {
+      const target = sweeper.target(projectKey);
+      if (!target) throw notFound(projectKey);
+      const { project, paths } = target;
+      return {
+        projectKey,
+        name: project.name,
+        cwd: project.cwd,
+        repoBacked: project.repoBacked,
+        slug: project.slug,
+        overview: readNote(paths.overview),
+        changelog: readNote(paths.changelog),
+        claudeMd: project.repoBacked ? null : readNote(paths.claude),
+        ignored: sweeper.isIgnored(project),
+        state: sweeper.state(target),
+        paused: sweeper.pauseOf(sweeper.settings.curator),
+      };
+    },
+    'Sweeper.Run': async ({ projectKey, force }) => {
+      if (!sweeper.target(projectKey)) throw notFound(projectKey);
+      try {
+        return await sweeper.run(projectKey, { force: force ?? false });
+      } catch (error) {
+        if (error instanceof SweepFailure) throw new StewardError(error.code, error.message);
+        throw error;
+      }
+    },
+    'Projects.SetScratch': ({ projectKey, scratch }) => {
+      const result = sweeper.setScratch(projectKey, scratch);
+      if (result === null) throw notFound(projectKey);
+      return { projectKey, scratch: result };
+    },
+    'Settings.Get': () => settingsView(sweeper),
+    'Settings.SetCurator': (choice) => {
+      const config = saveCuratorChoice(home, env, choice);
+      sweeper.updateSettings(sweeperSettingsFrom(config));
+      return settingsView(sweeper);
+    },
+  };
+}

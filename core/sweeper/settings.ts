@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { StewardError } from '../api/index.js';
+import { applyEnvOverrides, HOME_FILES, parseConfig, type Config } from '../config/index.js';
+import type { CuratorKind } from './curators/index.js';
+import type { SweeperSettings } from './sweeper.js';
+
+export function sweeperSettingsFrom(config: Config): SweeperSettings {
+  const s = config.sweeper;
+  return {
+    enabled: s.enabled,
+    curator: s.curator,
+    model: s.model,
+    baseUrl: s.base_url,
+    anthropicBaseUrl: s.anthropic_base_url,
+    inputTokenBudget: s.input_token_budget,
+    timeoutMs: s.timeout_ms,
+    minIntervalMs: s.min_interval_ms,
+    ignore: s.ignore,
+  };
+}
+
+export interface CuratorChoice {
+  curator: CuratorKind;
+  model?: string | undefined;
+  baseUrl?: string | null | undefined;
+  anthropicBaseUrl?: string | null | undefined;
+}
+
+function readRaw(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Fall through: a broken file is reported, never overwritten.
+  }
+  throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON; fix it before changing settings here`);
+}
+
+/**
+ * Writes the curator choice into config.json (atomically, other keys untouched). API keys never go
+ * there: they come from the environment or the app's keychain.
+ */
+export function saveCuratorChoice(home: string, env: NodeJS.ProcessEnv, choice: CuratorChoice): Config {
+  const file = join(home, HOME_FILES.config);
+  const raw = readRaw(file);
+  const current = raw.sweeper && typeof raw.sweeper === 'object' && !Array.isArray(raw.sweeper) ? { ...(raw.sweeper as Record<string, unknown>) } : {};
+  current.curator = choice.curator;
+  if (choice.model !== undefined) current.model = choice.model;
+  if (choice.baseUrl === null) delete current.base_url;
+  else if (choice.baseUrl !== undefined) current.base_url = choice.baseUrl;
+  if (choice.anthropicBaseUrl === null) delete current.anthropic_base_url;
+  else if (choice.anthropicBaseUrl !== undefined) current.anthropic_base_url = choice.anthropicBaseUrl;
+  const next = { ...raw, sweeper: current };
+  const parsed = parseConfig(next);
+  writeFileAtomic.sync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  return applyEnvOverrides(parsed, env);
+}

@@ -1,0 +1,334 @@
+import picomatch from 'picomatch';
+import type { EventName, EventPayload } from '../api/index.js';
+import type { Logger } from '../log/index.js';
+import { createCurator, CuratorError, type ApiKeys, type Curator, type CuratorKind } from './curators/index.js';
+import type { RemoteOptions } from './curators/remote.js';
+import { buildDigest, renderPrompt } from './digest.js';
+import { projectPaths, type ProjectPaths } from './paths.js';
+import { createRedactor, secretValuesFromEnv } from './redact.js';
+import { readState, writeState, type SweepState } from './state.js';
+import { systemClock, type Clock, type DigestSource, type SweeperProject } from './types.js';
+import { writeNotes, type WriteResult } from './writer.js';
+
+export interface SweeperSettings {
+  enabled: boolean;
+  curator: CuratorKind;
+  model: string;
+  baseUrl?: string | undefined;
+  anthropicBaseUrl?: string | undefined;
+  inputTokenBudget: number;
+  timeoutMs: number;
+  minIntervalMs: number;
+  ignore: string[];
+}
+
+export interface CuratorPause {
+  curator: CuratorKind;
+  reason: 'spend_limit' | 'auth';
+  message: string;
+  since: number;
+}
+
+export type SweepResult = EventPayload<'sweeper.finished'>;
+
+export class SweepFailure extends Error {
+  readonly code: 'sweep_failed' | 'curator_paused';
+  constructor(code: 'sweep_failed' | 'curator_paused', message: string) {
+    super(message);
+    this.name = 'SweepFailure';
+    this.code = code;
+  }
+}
+
+export interface SweeperOptions {
+  home: string;
+  source: DigestSource;
+  settings: SweeperSettings;
+  env: NodeJS.ProcessEnv;
+  clock?: Clock;
+  emit?: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+  record?: (kind: string, data: Record<string, unknown>) => void;
+  logger?: Logger;
+  /** Where API keys come from; the environment by default (headless mode). */
+  apiKeys?: () => ApiKeys;
+  /** Tuning of the remote curators' own retry policy (tests shorten the waits). */
+  remote?: RemoteOptions;
+  /** Builds the curator; by default from the settings. */
+  curatorFactory?: (settings: SweeperSettings, keys: ApiKeys) => Curator;
+  /** Whether enqueue() arms timers: only a long-running owner schedules sweeps. */
+  schedule?: boolean;
+  backoffCapMs?: number;
+}
+
+const BACKOFF_FLOOR_MS = 60_000;
+
+/** YYYY-MM-DD in local time, the changelog's day. */
+export function localDate(ts: number): string {
+  const d = new Date(ts);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+function envKeys(env: NodeJS.ProcessEnv): ApiKeys {
+  return { anthropic: env.ANTHROPIC_API_KEY, openai: env.OPENAI_API_KEY };
+}
+
+interface Target {
+  project: SweeperProject;
+  paths: ProjectPaths;
+}
+
+/**
+ * Per-project curation (spec 001): a debounced, coalescing queue in front of a single-flight runner,
+ * an activity gate, a failure budget, and a pause when the provider refuses for billing or auth.
+ */
+export class Sweeper {
+  readonly #o: SweeperOptions;
+  readonly #clock: Clock;
+  #settings: SweeperSettings;
+  readonly #timers = new Map<string, unknown>();
+  readonly #lastStarted = new Map<string, number>();
+  readonly #paused = new Map<CuratorKind, CuratorPause>();
+  #chain: Promise<unknown> = Promise.resolve();
+  #abort = new AbortController();
+  #stopped = false;
+  /** Counters for the benchmark and diagnostics. */
+  readonly stats = { enqueued: 0, coalesced: 0, runs: 0, calls: 0 };
+
+  constructor(options: SweeperOptions) {
+    this.#o = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#settings = options.settings;
+  }
+
+  get settings(): SweeperSettings {
+    return this.#settings;
+  }
+
+  /** New settings apply to the next sweep; choosing a curator again lifts its pause. */
+  updateSettings(next: SweeperSettings): void {
+    this.#settings = next;
+    this.#paused.clear();
+  }
+
+  pauses(): CuratorPause[] {
+    return [...this.#paused.values()];
+  }
+
+  pauseOf(curator: CuratorKind): CuratorPause | null {
+    return this.#paused.get(curator) ?? null;
+  }
+
+  apiKeys(): ApiKeys {
+    return this.#o.apiKeys ? this.#o.apiKeys() : envKeys(this.#o.env);
+  }
+
+  target(projectKey: string): Target | null {
+    const project = this.#o.source.project(projectKey);
+    return project ? { project, paths: projectPaths(this.#o.home, project.slug) } : null;
+  }
+
+  isIgnored(project: SweeperProject): boolean {
+    if (this.#settings.ignore.length === 0) return false;
+    const cwd = project.cwd.replace(/\\/g, '/');
+    return picomatch(this.#settings.ignore, { dot: true })(cwd) || picomatch(this.#settings.ignore, { dot: true })(`${cwd}/`);
+  }
+
+  state(target: Target): SweepState {
+    return readState(target.paths.state);
+  }
+
+  setScratch(projectKey: string, scratch: boolean): boolean | null {
+    const target = this.target(projectKey);
+    if (!target) return null;
+    writeState(target.paths.state, { ...readState(target.paths.state), scratch });
+    if (scratch) this.#cancelTimer(projectKey);
+    return scratch;
+  }
+
+  /**
+   * Called when capture committed new genuine user turns. Bursts fold into one trailing run per
+   * project, at most one per min interval; nothing is armed unless this process schedules.
+   */
+  enqueue(projectKeys: Iterable<string>): void {
+    if (!this.#o.schedule || this.#stopped || !this.#settings.enabled) return;
+    for (const key of new Set(projectKeys)) {
+      this.stats.enqueued += 1;
+      if (this.#timers.has(key)) {
+        this.stats.coalesced += 1;
+        continue;
+      }
+      const now = this.#clock.now();
+      const last = this.#lastStarted.get(key) ?? Number.NEGATIVE_INFINITY;
+      const settle = Math.min(30_000, this.#settings.minIntervalMs);
+      const due = Math.max(now + settle, last + this.#settings.minIntervalMs);
+      this.#timers.set(
+        key,
+        this.#clock.setTimeout(() => {
+          this.#timers.delete(key);
+          this.run(key).catch(() => undefined);
+        }, due - now),
+      );
+    }
+  }
+
+  pendingKeys(): string[] {
+    return [...this.#timers.keys()];
+  }
+
+  #cancelTimer(key: string): void {
+    const timer = this.#timers.get(key);
+    if (timer !== undefined) this.#clock.clearTimeout(timer);
+    this.#timers.delete(key);
+  }
+
+  /** One sweep; sweeps never overlap anywhere in the app. `force` bypasses the gate and backoff. */
+  run(projectKey: string, options: { force?: boolean } = {}): Promise<SweepResult> {
+    this.#cancelTimer(projectKey);
+    const next = this.#chain.then(() => this.#sweep(projectKey, options.force ?? false));
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Settles when every queued or running sweep has finished. */
+  async whenIdle(): Promise<void> {
+    await this.#chain;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
+    this.#abort.abort();
+    await this.#chain;
+    this.#abort = new AbortController();
+  }
+
+  #skip(projectKey: string, reason: string): SweepResult {
+    return {
+      projectKey,
+      outcome: 'skipped',
+      reason,
+      mode: this.#settings.curator,
+      model: null,
+      calls: 0,
+      tokensIn: 0,
+      tokensOut: 0,
+      durationMs: 0,
+      overview: 'none',
+      changelog: 'none',
+      factsAdded: 0,
+    };
+  }
+
+  #gate(target: Target, state: SweepState, activityAt: number | null, force: boolean): string | null {
+    if (!this.#settings.enabled) return 'disabled';
+    if (state.scratch) return 'scratch';
+    if (this.isIgnored(target.project)) return 'ignored';
+    if (activityAt === null) return 'no-activity';
+    if (force) return null;
+    if (state.watermark !== null && activityAt <= state.watermark) return 'no-activity';
+    if (state.nextAttemptAt !== null && this.#clock.now() < state.nextAttemptAt) return 'backoff';
+    return null;
+  }
+
+  async #sweep(projectKey: string, force: boolean): Promise<SweepResult> {
+    const target = this.target(projectKey);
+    if (!target) return this.#skip(projectKey, 'unknown-project');
+    const state = readState(target.paths.state);
+    const activityAt = this.#o.source.latestActivity(projectKey);
+    const skipped = this.#gate(target, state, activityAt, force);
+    if (skipped !== null || activityAt === null) return this.#skip(projectKey, skipped ?? 'no-activity');
+    const pause = this.#paused.get(this.#settings.curator);
+    if (pause && !force) throw new SweepFailure('curator_paused', `The sweeper is paused for ${pause.curator}: ${pause.message}`);
+    this.#lastStarted.set(projectKey, this.#clock.now());
+    return this.#attempt(target, state, activityAt);
+  }
+
+  async #attempt(target: Target, state: SweepState, activityAt: number): Promise<SweepResult> {
+    const settings = this.#settings;
+    const keys = this.apiKeys();
+    const curator = (this.#o.curatorFactory ?? ((s, k) => createCurator(s, k, this.#o.remote)))(settings, keys);
+    const { projectKey } = target.project;
+    const started = this.#clock.now();
+    const wallStart = performance.now();
+    this.stats.runs += 1;
+    this.#o.emit?.('sweeper.started', { projectKey, mode: curator.kind, model: curator.model });
+    try {
+      const redactor = createRedactor([...secretValuesFromEnv(this.#o.env), ...[keys.anthropic, keys.openai].filter((k): k is string => !!k && k.length > 8)]);
+      const digest = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started);
+      const today = localDate(started);
+      const prompt = renderPrompt(digest, today, settings.inputTokenBudget);
+      const reply = await curator.curate({ digest, prompt, today, signal: this.#abort.signal });
+      this.stats.calls += reply.calls;
+      const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, today, overviewBefore: digest.overviewSnapshot, redactor });
+      const result = this.#succeeded(target, state, activityAt, curator, reply, written, Math.round(performance.now() - wallStart));
+      this.#o.emit?.('sweeper.finished', result);
+      return result;
+    } catch (error) {
+      throw this.#failed(target, state, curator, error, Math.round(performance.now() - wallStart));
+    }
+  }
+
+  #succeeded(target: Target, state: SweepState, activityAt: number, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number): SweepResult {
+    this.#paused.delete(curator.kind);
+    const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
+    writeState(target.paths.state, {
+      ...readState(target.paths.state),
+      watermark: activityAt,
+      lastSweepAt: this.#clock.now(),
+      lastOutcome: changed ? 'ok' : 'nochange',
+      lastError: null,
+      lastMode: curator.kind,
+      lastModel: curator.model,
+      consecutiveFailures: 0,
+      nextAttemptAt: null,
+      tokensIn: state.tokensIn + reply.tokensIn,
+      tokensOut: state.tokensOut + reply.tokensOut,
+      overviewPreserved: written.overview === 'preserved',
+    });
+    const result: SweepResult = {
+      projectKey: target.project.projectKey,
+      outcome: changed ? 'ok' : 'nochange',
+      reason: null,
+      mode: curator.kind,
+      model: curator.model,
+      calls: reply.calls,
+      tokensIn: reply.tokensIn,
+      tokensOut: reply.tokensOut,
+      durationMs,
+      overview: written.overview,
+      changelog: written.changelog,
+      factsAdded: written.factsAdded.length,
+    };
+    this.#o.record?.('sweeper.sweep', { mode: curator.kind, model: curator.model, tokensIn: reply.tokensIn, tokensOut: reply.tokensOut, calls: reply.calls, durationMs, outcome: result.outcome });
+    this.#o.logger?.info('sweep finished', { outcome: result.outcome, mode: curator.kind, calls: reply.calls, durationMs });
+    return result;
+  }
+
+  /** A failure never advances the watermark; it backs off exponentially and may pause the curator. */
+  #failed(target: Target, state: SweepState, curator: Curator, error: unknown, durationMs: number): SweepFailure {
+    const failure = error instanceof CuratorError ? error : null;
+    const code = failure?.failure ?? 'internal';
+    const message = failure?.message ?? 'The sweep failed unexpectedly; nothing was written';
+    const calls = failure?.calls ?? 0;
+    this.stats.calls += calls;
+    const failures = state.consecutiveFailures + 1;
+    const base = Math.max(this.#settings.minIntervalMs, BACKOFF_FLOOR_MS);
+    const now = this.#clock.now();
+    const paused = failure?.pause === true;
+    if (paused && failure) this.#paused.set(curator.kind, { curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now });
+    writeState(target.paths.state, {
+      ...readState(target.paths.state),
+      lastSweepAt: now,
+      lastOutcome: paused ? 'paused' : 'failed',
+      lastError: { code, message },
+      lastMode: curator.kind,
+      lastModel: curator.model,
+      consecutiveFailures: failures,
+      nextAttemptAt: now + Math.min(base * 2 ** (failures - 1), this.#o.backoffCapMs ?? 6 * 3_600_000),
+    });
+    this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
+    this.#o.record?.('sweeper.sweep', { mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
+    this.#o.logger?.warn('sweep failed', { failure: code, mode: curator.kind, calls, paused });
+    return new SweepFailure(paused ? 'curator_paused' : 'sweep_failed', message);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The sweeper's view of capture: a small abstract source so curation can be built and tested
+ * without knowing the gateway schema. The gateway implementation lives in gateway-source.ts.
+ */
+export interface ToolUse {
+  /** Tool name as the agent called it (Edit, Write, Bash, Read, …). */
+  name: string;
+  /** A file the tool touched, when it names one. */
+  filePath?: string;
+  /** The first line of a shell command, when the tool ran one. */
+  command?: string;
+  /** The tool's result was an error. */
+  isError?: boolean;
+  /** First line of an error result; never the raw tool output otherwise. */
+  errorLine?: string;
+}
+
+export interface DigestMessage {
+  role: 'user' | 'assistant';
+  text: string;
+  toolUses: ToolUse[];
+  /** UTC epoch milliseconds. */
+  ts: number;
+}
+
+export interface DigestSession {
+  sessionId: string;
+  /** Messages oldest first. */
+  messages: DigestMessage[];
+}
+
+export interface SweeperProject {
+  projectKey: string;
+  name: string;
+  cwd: string;
+  /** Folder name under STEWARD_HOME/projects (DESIGN.md: `<basename>-<first 8 hex>`). */
+  slug: string;
+  repoBacked: boolean;
+}
+
+export interface DigestSource {
+  project(projectKey: string): SweeperProject | null;
+  /** Newest genuine activity (UTC ms) of the project, or null when it has none. */
+  latestActivity(projectKey: string): number | null;
+  /** The newest `sessions` sessions, newest first, each with at most its last `messages` messages. */
+  recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[];
+}
+
+/** Injectable time so debounce, backoff and the changelog date are testable without waiting. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms);
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};

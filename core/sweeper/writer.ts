@@ -1,0 +1,239 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { snapshot, type FileSnapshot } from './digest.js';
+import { escapeMarkers, type MarkerSections } from './markers.js';
+import type { ProjectPaths } from './paths.js';
+import type { Redactor } from './redact.js';
+import type { SweeperProject } from './types.js';
+
+export const CAPS = {
+  overviewBytes: 16 * 1024,
+  bulletChars: 300,
+  changelogBytes: 256 * 1024,
+  factChars: 300,
+  factsPerSweep: 5,
+  claudeBytes: 32 * 1024,
+} as const;
+
+const PLACEHOLDERS = ['full new overview md in markdown', 'one bare line summarizing this activity', 'genuinely new durable facts for claude md'];
+export const FACTS_HEADING = '## Learned facts (Steward)';
+
+export interface WriteInput {
+  project: SweeperProject;
+  paths: ProjectPaths;
+  sections: MarkerSections;
+  /** YYYY-MM-DD, local date of the sweep. */
+  today: string;
+  /** OVERVIEW.md as the digest saw it; a different file on disk means the user edited it since. */
+  overviewBefore: FileSnapshot | null;
+  redactor: Redactor;
+}
+
+export interface WriteResult {
+  overview: 'written' | 'unchanged' | 'preserved' | 'empty';
+  changelog: 'appended' | 'duplicate' | 'empty';
+  factsAdded: string[];
+  factsRejected: number;
+}
+
+function read(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function write(file: string, text: string): void {
+  writeFileAtomic.sync(file, text, { mode: 0o644 });
+}
+
+/** Control characters, ANSI escapes and CRLF never reach a note. */
+export function clean(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex -- removing escape sequences is the point
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+}
+
+function norm(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+function isPlaceholder(text: string): boolean {
+  const n = norm(text);
+  return n !== '' && PLACEHOLDERS.some((p) => n.includes(p));
+}
+
+function capBytes(text: string, bytes: number): string {
+  if (Buffer.byteLength(text) <= bytes) return text;
+  const lines = text.split('\n');
+  while (lines.length > 1 && Buffer.byteLength(lines.join('\n')) > bytes - 40) lines.pop();
+  return `${lines.join('\n')}\n\n_(truncated)_`;
+}
+
+function sameFile(a: FileSnapshot | null, b: FileSnapshot | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.sha256 === b.sha256 && a.size === b.size;
+}
+
+function writeOverview(input: WriteInput, text: string): WriteResult['overview'] {
+  const body = capBytes(escapeMarkers(clean(text)).trim(), CAPS.overviewBytes);
+  if (body === '' || isPlaceholder(body)) return 'empty';
+  if (!sameFile(input.overviewBefore, snapshot(input.paths.overview))) return 'preserved';
+  const next = `${body}\n`;
+  if (read(input.paths.overview) === next) return 'unchanged';
+  write(input.paths.overview, next);
+  return 'written';
+}
+
+/** One line, no list marker, no heading, no leading date: the service adds `- ` and the heading. */
+export function normalizeBullet(text: string): string {
+  const line = clean(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join(' ')
+    .replace(/^(?:[-*+#>]+\s*|\d+[.)]\s+)+/, '')
+    .replace(/^\d{4}-\d{2}-\d{2}\s*[:—–-]?\s*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const capped = line.length > CAPS.bulletChars ? `${line.slice(0, CAPS.bulletChars - 1).trimEnd()}…` : line;
+  return escapeMarkers(capped);
+}
+
+function bulletsOf(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => /^\s*-\s+/.test(l))
+    .map((l) => norm(l.replace(/^\s*-\s+/, '')));
+}
+
+function dropOldestDays(text: string): string {
+  let out = text;
+  while (Buffer.byteLength(out) > CAPS.changelogBytes) {
+    const first = out.search(/^## /m);
+    const second = first < 0 ? -1 : out.slice(first + 3).search(/^## /m);
+    if (second < 0) break;
+    out = out.slice(0, first) + out.slice(first + 3 + second);
+  }
+  return out;
+}
+
+function appendBullet(existing: string | null, today: string, bullet: string): string | null {
+  const heading = `## ${today}`;
+  const text = existing ?? '# Changelog\n';
+  const lines = text.replace(/\n+$/, '').split('\n');
+  const at = lines.findIndex((l) => l.trim() === heading);
+  const recent = bulletsOf(text).slice(-20);
+  if (recent.includes(norm(bullet))) return null;
+  if (at < 0) return dropOldestDays(`${lines.join('\n')}\n\n${heading}\n\n- ${bullet}\n`);
+  let end = at + 1;
+  while (end < lines.length && !/^#{1,2} /.test(lines[end] ?? '')) end += 1;
+  while (end > at + 1 && (lines[end - 1] ?? '').trim() === '') end -= 1;
+  const section = lines.slice(at + 1, end).join('\n');
+  if (bulletsOf(section).includes(norm(bullet))) return null;
+  const insert = end === at + 1 ? ['', `- ${bullet}`] : [`- ${bullet}`];
+  lines.splice(end, 0, ...insert);
+  return dropOldestDays(`${lines.join('\n')}\n`);
+}
+
+function writeChangelog(input: WriteInput, text: string): WriteResult['changelog'] {
+  const bullet = normalizeBullet(text);
+  if (bullet === '' || isPlaceholder(bullet)) return 'empty';
+  const next = appendBullet(read(input.paths.changelog), input.today, bullet);
+  if (next === null) return 'duplicate';
+  write(input.paths.changelog, next);
+  return 'appended';
+}
+
+const URL = /\b(?:https?|ftp|file|ssh|git|wss?):\/\/|\bwww\.|\b[\w-]+\.(?:com|net|org|io|sh|dev|ai|xyz|ru|cn|me|co|app|site|link|top)\b/i;
+const SHELL = /`|\$\(|\|\s*[a-z]|&&|\|\||;\s*[a-z]|^\s*[$#>]\s|\b(?:curl|wget|sudo|chmod|chown|rm\s+-|bash|zsh|sh\s+-c|powershell|iex|eval|exec|base64|netcat|nc\s|ssh|scp|npx|pip\s+install|brew\s+install|apt(?:-get)?\s|git\s+(?:clone|push|pull|fetch))\b/i;
+const INSTRUCTION =
+  /\b(?:run|rerun|execute|install|download|invoke|launch|visit|upload|send|post|fetch|pipe|source|call|ignore|disregard|forget|override|append|obey|follow these)\b|\b(?:you (?:must|should)|make sure to|remember to|from now on)\b/i;
+const SECRETISH = /\[REDACTED\]|\b(?:api[_ -]?keys?|tokens?|passwords?|secrets?|credentials?|env(?:ironment)? var(?:iable)?s?)\b/i;
+const TRANSIENT = /\b(?:tests? (?:pass|passed|passing|fail|failed|failing)|build (?:succeeded|passes|passed|failed)|currently|right now|today|yesterday|this session|in progress|working on)\b|\d{4}-\d{2}-\d{2}/i;
+
+/** Why a proposed CLAUDE.md line is refused, or null when it is a plain declarative fact. */
+export function rejectFact(line: string): string | null {
+  if (line.length > CAPS.factChars) return 'too-long';
+  if (URL.test(line)) return 'url';
+  if (SHELL.test(line)) return 'shell';
+  if (INSTRUCTION.test(line)) return 'instruction';
+  if (SECRETISH.test(line)) return 'secret';
+  if (TRANSIENT.test(line)) return 'transient';
+  if (/<<<|>>>|<\/?(?:transcript|msg|notes)\b/i.test(line)) return 'marker';
+  return null;
+}
+
+function words(text: string): Set<string> {
+  return new Set(norm(text).split(' ').filter((w) => w !== ''));
+}
+
+function nearDuplicate(a: string, b: string): boolean {
+  if (norm(a) === norm(b)) return true;
+  const x = words(a);
+  const y = words(b);
+  const shared = [...x].filter((w) => y.has(w)).length;
+  const union = new Set([...x, ...y]).size;
+  return union > 0 && shared / union >= 0.8;
+}
+
+export function proposedFacts(text: string): string[] {
+  return clean(text)
+    .split('\n')
+    .map((l) => l.replace(/^\s*(?:[-*+]\s+|\d+[.)]\s+)/, '').trim())
+    .filter((l) => l !== '' && !/^#/.test(l) && !/^nochange\.?$/i.test(l));
+}
+
+function existingLines(...texts: Array<string | null>): string[] {
+  return texts
+    .filter((t): t is string => t !== null)
+    .flatMap((t) => t.split('\n'))
+    .map((l) => l.replace(/^\s*(?:[-*+]\s+|\d+[.)]\s+)/, '').trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+function amendClaude(input: WriteInput, text: string): { added: string[]; rejected: number } {
+  const current = read(input.paths.claude);
+  const known = existingLines(current, read(join(input.project.cwd, 'CLAUDE.md')));
+  const added: string[] = [];
+  let rejected = 0;
+  for (const fact of proposedFacts(text)) {
+    if (added.length >= CAPS.factsPerSweep || rejectFact(fact) !== null) {
+      rejected += 1;
+      continue;
+    }
+    if ([...known, ...added].some((k) => nearDuplicate(k, fact))) continue;
+    added.push(fact);
+  }
+  if (added.length === 0) return { added, rejected };
+  const base = current ?? `# CLAUDE.md\n\nDurable facts about this project, kept by Steward's sweeper. Edit or remove lines freely.\n`;
+  const lines = added.map((f) => `- ${f}`).join('\n');
+  const next = base.includes(FACTS_HEADING) ? `${base.replace(/\n+$/, '')}\n${lines}\n` : `${base.replace(/\n+$/, '')}\n\n${FACTS_HEADING}\n\n${lines}\n`;
+  if (Buffer.byteLength(next) > CAPS.claudeBytes) return { added: [], rejected: rejected + added.length };
+  write(input.paths.claude, next);
+  return { added, rejected };
+}
+
+/**
+ * Writes the parsed sections into the project's folder under STEWARD_HOME. The sections are redacted
+ * again first (a model can echo a secret back), and only the three fixed files are ever touched.
+ */
+export async function writeNotes(input: WriteInput): Promise<WriteResult> {
+  mkdirSync(input.paths.dir, { recursive: true });
+  const overview = await input.redactor.redact(input.sections.overview);
+  const changelog = await input.redactor.redact(input.sections.changelog);
+  const claude = input.sections.claude === null ? null : await input.redactor.redact(input.sections.claude);
+  const result: WriteResult = { overview: writeOverview(input, overview), changelog: writeChangelog(input, changelog), factsAdded: [], factsRejected: 0 };
+  // Repo-backed projects own their CLAUDE.md upstream: enforced here, not only asked of the model.
+  if (claude !== null && !input.project.repoBacked) {
+    const amended = amendClaude(input, claude);
+    result.factsAdded = amended.added;
+    result.factsRejected = amended.rejected;
+  }
+  return result;
+}

@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { projectPaths } from '../../../core/sweeper/index.js';
+import { FIXTURES, harness, tempHome } from '../../integration/sweeper/helpers.js';
+
+const GOLDEN = join(FIXTURES, 'golden', 'offline');
+
+/** Compares with the committed golden file; UPDATE_GOLDENS=1 rewrites it (then review the diff). */
+function expectGolden(name: string, actual: string): void {
+  const file = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDENS === '1') {
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(file, actual);
+  }
+  expect(actual).toBe(readFileSync(file, 'utf8'));
+}
+
+describe('offline extractive curator', () => {
+  const homes: Array<() => void> = [];
+  afterEach(() => homes.splice(0).forEach((c) => c()));
+
+  it('matches the golden OVERVIEW.md and CHANGELOG.md byte for byte, and never writes CLAUDE.md', async () => {
+    const home = tempHome();
+    homes.push(home.cleanup);
+    const { sweeper, fixture } = harness(home.dir);
+    const result = await sweeper.run(fixture.project.projectKey);
+    expect(result).toMatchObject({ outcome: 'ok', mode: 'offline', calls: 0, overview: 'written', changelog: 'appended', factsAdded: 0 });
+    const paths = projectPaths(home.dir, fixture.project.slug);
+    expectGolden('OVERVIEW.md', readFileSync(paths.overview, 'utf8'));
+    expectGolden('CHANGELOG.md', readFileSync(paths.changelog, 'utf8'));
+    expect(existsSync(paths.claude)).toBe(false);
+  });
+
+  it('is deterministic: a second home gets identical bytes', async () => {
+    const a = tempHome();
+    const b = tempHome();
+    homes.push(a.cleanup, b.cleanup);
+    const first = harness(a.dir);
+    const second = harness(b.dir);
+    await first.sweeper.run(first.fixture.project.projectKey);
+    await second.sweeper.run(second.fixture.project.projectKey);
+    const read = (home: string) => readFileSync(projectPaths(home, first.fixture.project.slug).overview, 'utf8');
+    expect(read(a.dir)).toBe(read(b.dir));
+  });
+
+  it('redacts every fixture secret from what it writes', async () => {
+    const home = tempHome();
+    homes.push(home.cleanup);
+    const { sweeper, fixture } = harness(home.dir);
+    await sweeper.run(fixture.project.projectKey);
+    const paths = projectPaths(home.dir, fixture.project.slug);
+    const written = readFileSync(paths.overview, 'utf8') + readFileSync(paths.changelog, 'utf8');
+    for (const secret of Object.entries(fixture.secrets).filter(([k]) => k !== 'envName').map(([, v]) => v)) expect(written).not.toContain(secret);
+  });
+});
