@@ -84,8 +84,9 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         stats.partsWritten += deps.materializer.materialize(ctx.token, batch).partsAppended;
         progress(done);
       }
-      // Only now has the file been read and every session it yielded consumed.
-      deps.fingerprints.advance(file);
+      // Only now has the file been read and every session it yielded consumed. A manual run ignores the
+      // map both ways: its window may be narrower than the scheduled one, so it must not mark files done.
+      if (ctx.scheduled) deps.fingerprints.advance(file);
       stats.read += 1;
     } catch {
       stats.failed += 1;

@@ -25,7 +25,7 @@ export function projectNameOf(cwd: string): string {
 
 /** `<basename>-<first 8 hex of the key>`: a folder name that stays unique when basenames repeat. */
 export function projectSlugOf(cwd: string): string {
-  const base = projectNameOf(cwd).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 60) || 'project';
+  const base = projectNameOf(cwd).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|-+$/g, '').slice(0, 60) || 'project';
   return `${base}-${cwdHash(cwd).slice(0, 8)}`;
 }
 

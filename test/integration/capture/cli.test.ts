@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from '../../../core/cli/index.js';
+import { startOwner } from '../../../core/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
+
+function io(env: NodeJS.ProcessEnv): CliIo & { out: string; err: string } {
+  const captured = { out: '', err: '', env, stdout: (t: string) => void (captured.out += t), stderr: (t: string) => void (captured.err += t) };
+  return captured;
+}
+
+let home: TempHome | undefined;
+afterEach(() => {
+  home?.cleanup();
+  home = undefined;
+});
+
+function withRoots(): { home: TempHome; claude: string; openclaw: string } {
+  home = tempHome('steward-cli-capture-');
+  const claude = join(home.dir, 'roots', 'claude');
+  const openclaw = join(home.dir, 'roots', 'openclaw');
+  mkdirSync(claude, { recursive: true });
+  mkdirSync(openclaw, { recursive: true });
+  home.env.STEWARD_CLAUDE_ROOTS = claude;
+  home.env.STEWARD_OPENCLAW_ROOTS = openclaw;
+  return { home, claude, openclaw };
+}
+
+describe('steward backfill / sweep / projects', () => {
+  it('prints the Backfill.Run result as JSON, in-process under the lock', async () => {
+    const { home, claude, openclaw } = withRoots();
+    claudeSession(claude, 'cli-1', 3, { cwd: '/work/cli-project' });
+    writeJsonl(join(openclaw, 'agents', 'main', 'sessions', 'x.jsonl'), openclawLines('x', [{ id: 'dddd0001' }]));
+    const c = io(home.env);
+    expect(await runCli(['backfill', '--all', '--json'], c)).toBe(0);
+    const result = JSON.parse(c.out) as { providers: Array<{ provider: string; read: number; partsWritten: number }> };
+    expect(result.providers.map((p) => [p.provider, p.read, p.partsWritten])).toEqual([
+      ['claude', 1, 3],
+      ['openclaw', 1, 1],
+    ]);
+    const p = io(home.env);
+    expect(await runCli(['projects', '--json'], p)).toBe(0);
+    expect((JSON.parse(p.out) as { projects: Array<{ name: string }> }).projects.map((x) => x.name).sort()).toEqual(['cli-project', 'openclaw-workspace']);
+    const s = io(home.env);
+    expect(await runCli(['sweep'], s)).toBe(0);
+    expect(s.out).toMatch(/^claude: 1 discovered, 1 read/m);
+  });
+
+  it('rejects --days with --all, a bad provider and a bad number as usage errors (exit 2)', async () => {
+    const { home } = withRoots();
+    const both = io(home.env);
+    expect(await runCli(['backfill', '--days', '3', '--all'], both)).toBe(2);
+    expect(both.err).toContain('--days and --all cannot be combined');
+    const json = io(home.env);
+    expect(await runCli(['backfill', '--days', '3', '--all', '--json'], json)).toBe(2);
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'invalid_params' } });
+    expect(await runCli(['backfill', '--provider', 'codex'], io(home.env))).toBe(2);
+    expect(await runCli(['backfill', '--days', 'soon'], io(home.env))).toBe(2);
+  });
+
+  it('goes through the running owner when there is one', async () => {
+    const { home, claude } = withRoots();
+    claudeSession(claude, 'owned', 2);
+    const owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, strictPort: true, schedule: false });
+    try {
+      const c = io(home.env);
+      expect(await runCli(['backfill', '--provider', 'claude', '--days', '30', '--json'], c)).toBe(0);
+      expect(JSON.parse(c.out)).toMatchObject({ providers: [{ provider: 'claude', read: 1, partsWritten: 2 }] });
+      expect(owner.core.gateway.prepare('SELECT COUNT(*) FROM parts').pluck().get()).toBe(2);
+    } finally {
+      await owner.stop();
+    }
+  });
+});

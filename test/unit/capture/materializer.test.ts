@@ -1,0 +1,97 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GATEWAY_MIGRATIONS, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { ProjectStore } from '../../../core/projects/index.js';
+import { migrate, type Db } from '../../../core/store/index.js';
+import type { PartRow, SessionRow, TranscriptBatch } from '../../../core/transcripts/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+function part(sessionId: string, id: string): PartRow {
+  return { partId: `cc:${id}:0`, sessionId, provider: 'claude', role: 'user', kind: 'text', ts: 1_700_000_000_000, text: id, meta: null };
+}
+
+function session(sessionId: string): SessionRow {
+  return { sessionId, provider: 'claude', source: 'code', cwd: null, parentSessionId: null, agentType: null, title: null, firstTs: 1, lastTs: 2 };
+}
+
+function batch(sessionId: string, ids: string[]): TranscriptBatch {
+  return { parts: ids.map((id) => part(sessionId, id)), sessions: [session(sessionId)] };
+}
+
+let home: TempHome;
+let db: Db;
+let sql: string[];
+
+beforeEach(() => {
+  home = tempHome();
+  sql = [];
+  // better-sqlite3 reports every executed statement to `verbose`: the test sees exactly what ran.
+  db = new Database(join(home.dir, 'gateway.db'), { verbose: (statement) => sql.push(String(statement)) });
+  migrate(db, GATEWAY_MIGRATIONS, 'gateway');
+});
+afterEach(() => {
+  db.close();
+  home.cleanup();
+});
+
+/** A read of committed parts that is not restricted to a session's candidate ids. */
+function unrestrictedPartReads(statements: string[]): string[] {
+  return statements.filter((s) => /\bFROM\s+parts\b/i.test(s) && !/WHERE\s+session_id\s*=\s*(\?|'[^']*')\s+AND\s+part_id\s+IN\s*\(/i.test(s));
+}
+
+describe('Materializer', () => {
+  it('keeps two run tokens isolated and probes only candidate ids, never the committed set', () => {
+    const spool = new Spool(db);
+    const sink = new Sink(db, new ProjectStore(db));
+    const materializer = new Materializer(db, spool);
+    // Committed history the probes must not read wholesale.
+    const seed = new Materializer(db, spool);
+    seed.materialize({}, batch('old', Array.from({ length: 50 }, (_, i) => `old-${i}`)));
+    sink.flushStep(10_000);
+    expect(db.prepare('SELECT COUNT(*) FROM parts').pluck().get()).toBe(50);
+    sql.length = 0;
+
+    const runA = {};
+    const runB = {};
+    expect(materializer.materialize(runA, batch('s1', ['a1', 'a2'])).partsAppended).toBe(2);
+    expect(materializer.materialize(runB, batch('s2', ['b1', 'old-3'])).partsAppended).toBe(2);
+    // Run A's in-run state survived run B: its own ids are not emitted twice.
+    expect(materializer.materialize(runA, batch('s1', ['a1', 'a2', 'a3'])).partsAppended).toBe(1);
+    // A committed id in its real session is answered by the candidate probe.
+    expect(materializer.materialize(runB, batch('old', ['old-1', 'old-2', 'new-1'])).partsAppended).toBe(1);
+    expect(materializer.hasRun(runA) && materializer.hasRun(runB)).toBe(true);
+
+    const partReads = sql.filter((s) => /\bFROM\s+parts\b/i.test(s));
+    expect(partReads).toHaveLength(4);
+    // Each probe names only its own batch's candidates.
+    expect(partReads[1]).toContain("session_id = 's2'");
+    expect(partReads[1]).not.toContain('cc:a1:0');
+    expect(unrestrictedPartReads(sql), unrestrictedPartReads(sql).join("\n")).toEqual([]);
+    // The spool is snapshotted once per run token, not once per batch.
+    expect(sql.filter((s) => /SELECT id FROM spool/i.test(s))).toHaveLength(2);
+  });
+
+  it('an id spooled by an earlier run is seen through the spool snapshot, not a committed read', () => {
+    const spool = new Spool(db);
+    const materializer = new Materializer(db, spool);
+    expect(materializer.materialize({}, batch('s', ['x1'])).partsAppended).toBe(1);
+    sql.length = 0;
+    expect(materializer.materialize({}, batch('s', ['x1'])).partsAppended).toBe(0);
+    expect(db.prepare("SELECT COUNT(*) FROM spool WHERE kind = 'part'").pluck().get()).toBe(1);
+    expect(sql.some((s) => /\bFROM\s+parts\b/i.test(s) && s.includes('cc:x1:0'))).toBe(false);
+  });
+
+  it('spools a session again only when it adds something (late agentType)', () => {
+    const spool = new Spool(db);
+    const sink = new Sink(db, new ProjectStore(db));
+    const materializer = new Materializer(db, spool);
+    materializer.materialize({}, batch('sub', ['p1']));
+    sink.flushStep();
+    expect(materializer.materialize({}, { parts: [], sessions: [session('sub')] }).sessionsAppended).toBe(0);
+    const typed = { ...session('sub'), agentType: 'Explore', parentSessionId: 'parent' };
+    expect(materializer.materialize({}, { parts: [], sessions: [typed] }).sessionsAppended).toBe(1);
+    sink.flushStep();
+    expect(db.prepare("SELECT agent_type FROM sessions WHERE session_id = 'sub'").pluck().get()).toBe('Explore');
+  });
+});

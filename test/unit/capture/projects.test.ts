@@ -1,0 +1,59 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canonicalRepoId, detectRepo, projectKeyOf, projectSlugOf } from '../../../core/projects/index.js';
+import { effectiveWindowDays } from '../../../core/backfill/index.js';
+import { parseConfig } from '../../../core/config/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+let home: TempHome;
+beforeEach(() => {
+  home = tempHome();
+});
+afterEach(() => home.cleanup());
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env: { PATH: process.env.PATH, HOME: home.env.HOME, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'pipe' });
+
+describe('project derivation', () => {
+  it('keys a project by sha256 of the normalized cwd and slugs it with the basename', () => {
+    const hex = createHash('sha256').update('/Users/ana/src/uploader').digest('hex');
+    expect(projectKeyOf('/Users/ana/src/uploader/')).toBe(`p_${hex.slice(0, 16)}`);
+    expect(projectSlugOf('/Users/ana/src/uploader')).toBe(`uploader-${hex.slice(0, 8)}`);
+    expect(projectSlugOf('/tmp/my app!')).toMatch(/^my-app-[0-9a-f]{8}$/);
+  });
+
+  it('canonicalizes origin URLs without credentials', () => {
+    expect(canonicalRepoId('git@github.com:Owner/Repo.git')).toBe('github.com/Owner/Repo');
+    expect(canonicalRepoId('https://user:secret@GitHub.com/owner/repo.git')).toBe('github.com/owner/repo');
+    expect(canonicalRepoId('ssh://git@host.example:22/team/x.git')).toBe('host.example/team/x');
+  });
+
+  it('detects git work trees (subfolders and linked worktrees) and reads the repo id from origin', () => {
+    const repo = join(home.dir, 'repo');
+    mkdirSync(join(repo, 'src', 'deep'), { recursive: true });
+    git(repo, 'init', '-q');
+    expect(detectRepo(join(repo, 'src', 'deep'))).toEqual({ repoBacked: true, repoId: null });
+    git(repo, 'remote', 'add', 'origin', 'git@github.com:acme/widgets.git');
+    expect(detectRepo(repo)).toEqual({ repoBacked: true, repoId: 'github.com/acme/widgets' });
+    git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init');
+    const worktree = join(home.dir, 'wt');
+    git(repo, 'worktree', 'add', '-q', worktree);
+    expect(detectRepo(worktree)).toEqual({ repoBacked: true, repoId: 'github.com/acme/widgets' });
+    const plain = join(home.dir, 'plain');
+    mkdirSync(plain);
+    expect(detectRepo(plain).repoBacked).toBe(false);
+    expect(detectRepo(join(home.dir, 'does-not-exist')).repoBacked).toBe(false);
+  });
+});
+
+describe('effective retention window', () => {
+  it('prefers a positive provider window, then the cache retention (0 = open), then the kernel default', () => {
+    expect(effectiveWindowDays(parseConfig({}), 'claude')).toBe(365);
+    expect(effectiveWindowDays(parseConfig({ query: { cache: { retention: { default_days: 0 } } } }), 'claude')).toBeNull();
+    expect(effectiveWindowDays(parseConfig({ query: { cache: { retention: { default_days: 90 } } } }), 'openclaw')).toBe(90);
+    expect(effectiveWindowDays(parseConfig({ providers: { claude: { backfill: { window_days: 14 } } } }), 'claude')).toBe(14);
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderStats } from '../../../core/backfill/index.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
+import { SweepScheduler } from '../../../core/scheduler/index.js';
+import type { ProviderId } from '../../../core/transcripts/index.js';
+
+function stats(provider: string, read = 1): ProviderStats {
+  return { provider, discovered: read, read, unchanged: 0, failed: 0, partsWritten: read, durationMs: 1, failedLines: 0 };
+}
+
+interface Held {
+  release: (value?: ProviderStats) => void;
+  fail: (error: Error) => void;
+  signal: AbortSignal;
+}
+
+/** A provider runner whose runs stay open until the test releases them; it records every start. */
+function heldRunner() {
+  const started: string[] = [];
+  const open = new Map<string, Held[]>();
+  const run = (provider: ProviderId, _kind: string, signal: AbortSignal) =>
+    new Promise<ProviderStats>((resolve, reject) => {
+      started.push(provider);
+      const list = open.get(provider) ?? [];
+      list.push({ release: (value) => resolve(value ?? stats(provider)), fail: reject, signal });
+      open.set(provider, list);
+    });
+  const held = (provider: string, index = 0) => {
+    const entry = open.get(provider)?.[index];
+    if (!entry) throw new Error(`${provider} run ${index} never started`);
+    return entry;
+  };
+  return { started, run, held };
+}
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('SweepScheduler', () => {
+  it('holds the first provider open and queues, not starts, the second due provider', async () => {
+    const runner = heldRunner();
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger: createMemoryLogger() });
+    const tick = scheduler.tick();
+    await flush();
+    expect(runner.started).toEqual(['claude']);
+    expect(scheduler.running).toBe('claude');
+    expect(scheduler.queued).toEqual(['openclaw']);
+    expect(scheduler.isInFlight('openclaw')).toBe(true);
+
+    // A later tick neither duplicates nor reorders the in-flight providers.
+    const second = scheduler.tick();
+    await flush();
+    expect(runner.started).toEqual(['claude']);
+    expect(scheduler.queued).toEqual(['openclaw']);
+
+    runner.held('claude').release();
+    await flush();
+    expect(runner.started).toEqual(['claude', 'openclaw']);
+    runner.held('openclaw').release();
+    const [a, b] = await Promise.all([tick, second]);
+    expect(a.map((s) => s.provider)).toEqual(['claude', 'openclaw']);
+    expect(b).toEqual(a);
+    expect(runner.started).toEqual(['claude', 'openclaw']);
+    await scheduler.stop();
+  });
+
+  it('settles a failed provider, logs it, and releases the queue', async () => {
+    const runner = heldRunner();
+    const logger = createMemoryLogger();
+    const busy: Array<[boolean, readonly string[]]> = [];
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger, onBusy: (b, f) => busy.push([b, f]) });
+    const tick = scheduler.tick();
+    await flush();
+    runner.held('claude').fail(new Error('boom /secret/path'));
+    await flush();
+    runner.held('openclaw').release();
+    const result = await tick;
+    expect(result[0]).toMatchObject({ provider: 'claude', failed: 1 });
+    expect(result[1]).toMatchObject({ provider: 'openclaw', failed: 0 });
+    expect(logger.lines.some((l) => l.includes('provider run failed') && l.includes('claude'))).toBe(true);
+    expect(logger.lines.join('\n')).not.toContain('/secret/path');
+    expect(busy).toEqual([
+      [true, []],
+      [false, ['claude']],
+    ]);
+    expect(scheduler.isInFlight('claude')).toBe(false);
+    await scheduler.stop();
+  });
+
+  it('bounds the wait on the head: a run that never settles hands the queue on, and its late completion changes nothing', async () => {
+    const runner = heldRunner();
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 50, logger: createMemoryLogger() });
+    const first = await scheduler.tick();
+    expect(first[0]).toMatchObject({ provider: 'claude', failed: 1 });
+    expect(runner.held('claude').signal.aborted).toBe(true);
+    expect(runner.started).toEqual(['claude', 'openclaw']);
+    // openclaw also never settled within the bound; both are out of flight now.
+    expect(scheduler.isInFlight('claude')).toBe(false);
+
+    // A new tick queues a fresh claude run; then the first, stale run completes late.
+    const next = scheduler.tick();
+    await flush();
+    expect(runner.started).toEqual(['claude', 'openclaw', 'claude']);
+    runner.held('claude', 0).release(stats('claude', 99));
+    await flush();
+    expect(scheduler.isInFlight('claude')).toBe(true);
+    expect(scheduler.running).toBe('claude');
+    expect(scheduler.queued).toEqual(['openclaw']);
+    runner.held('claude', 1).release();
+    await flush();
+    runner.held('openclaw', 1).release();
+    const result = await next;
+    expect(result[0]).toMatchObject({ provider: 'claude', read: 1 });
+    await scheduler.stop();
+  });
+
+  it('runs manual backfills through the same queue, never beside a sweep', async () => {
+    const runner = heldRunner();
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger: createMemoryLogger() });
+    const tick = scheduler.tick();
+    const manual = scheduler.runManual(['claude'], (p, signal) => runner.run(p, 'manual', signal));
+    await flush();
+    expect(runner.started).toEqual(['claude']);
+    expect(scheduler.queued).toEqual(['openclaw', 'claude']);
+    runner.held('claude').release();
+    await flush();
+    runner.held('openclaw').release();
+    await flush();
+    runner.held('claude', 1).release();
+    await Promise.all([tick, manual]);
+    expect(runner.started).toEqual(['claude', 'openclaw', 'claude']);
+    await scheduler.stop();
+  });
+});
