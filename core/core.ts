@@ -62,6 +62,8 @@ export class Core {
     this.telemetry = new TelemetryLog(this.gateway);
     this.sweeper = this.#createSweeper(schedule);
     this.sweep = this.#createSweep(schedule);
+    // New genuine user turns committed by capture enqueue their projects for curation.
+    this.sweep.sink.onUserTurns = (projectKeys) => this.sweeper.enqueue(projectKeys);
     this.maintenance = this.#createMaintenance(schedule);
     this.#dispatcher = createDispatcher(this.#handlers());
   }

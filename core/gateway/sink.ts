@@ -34,7 +34,13 @@ export class Sink {
   readonly #sessionsUpTo;
   readonly #upsertSession;
   readonly #deleteUpTo;
+  readonly #newUserTurns;
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
+   * user turn (user text, not harness-injected lines, not a subagent's prompt).
+   */
+  onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
   constructor(db: Db, projects: ProjectStore) {
     this.#db = db;
@@ -58,14 +64,25 @@ export class Sink {
         last_ts = CASE WHEN sessions.last_ts IS NULL OR excluded.last_ts > sessions.last_ts THEN excluded.last_ts ELSE sessions.last_ts END,
         updated_at = excluded.updated_at`);
     this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
+    // Run after the sessions upsert and before the parts move, so "new" means not yet committed.
+    this.#newUserTurns = db
+      .prepare(
+        `SELECT DISTINCT s.project_key FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
+         WHERE sp.seq <= ? AND sp.kind = 'part' AND sp.role = 'user' AND sp.part_kind = 'text'
+           AND s.project_key IS NOT NULL AND s.parent_session_id IS NULL
+           AND sp.text NOT LIKE '<command-%' AND sp.text NOT LIKE '<local-command-%' AND sp.text NOT LIKE '<system-reminder>%'
+           AND sp.text NOT LIKE 'Caveat: The messages below%' AND sp.text NOT LIKE '[Request interrupted%'
+           AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)`,
+      )
+      .pluck();
   }
 
   /** One bounded step in one transaction. */
   flushStep(maxRows = STEP_ROWS): FlushResult {
-    return this.#db.transaction((): FlushResult => {
+    let turned: string[] = [];
+    const result = this.#db.transaction((): FlushResult => {
       const upper = this.#upper.get(maxRows) as number | null;
       if (upper === null) return { rows: 0, partsWritten: 0, sessionsWritten: 0 };
-      const partsWritten = this.#moveParts.run(upper).changes;
       let sessionsWritten = 0;
       const now = Date.now();
       for (const raw of this.#sessionsUpTo.all(upper) as string[]) {
@@ -76,9 +93,20 @@ export class Sink {
         this.#upsertSession.run({ ...s, projectKey, now });
         sessionsWritten += 1;
       }
+      if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as string[];
+      const partsWritten = this.#moveParts.run(upper).changes;
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
     })();
+    // Outside the transaction: a listener's failure must never roll back committed capture.
+    if (turned.length > 0) {
+      try {
+        this.onUserTurns?.(turned);
+      } catch {
+        // The sweeper is best-effort; capture goes on.
+      }
+    }
+    return result;
   }
 
   /** Flushes everything pending, yielding to the event loop between steps. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { StewardError, type Handlers } from '../api/index.js';
+import type { SweepState } from './state.js';
 import { saveCuratorChoice, sweeperSettingsFrom } from './settings.js';
 import { SweepFailure, type Sweeper } from './sweeper.js';
 
@@ -11,6 +12,11 @@ function readNote(file: string): string | null {
   } catch {
     return null;
   }
+}
+
+function stateView(state: SweepState): Omit<SweepState, 'version'> {
+  const { version: _version, ...view } = state;
+  return view;
 }
 
 function notFound(projectKey: string): StewardError {
@@ -52,7 +58,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
         changelog: readNote(paths.changelog),
         claudeMd: project.repoBacked ? null : readNote(paths.claude),
         ignored: sweeper.isIgnored(project),
-        state: sweeper.state(target),
+        state: stateView(sweeper.state(target)),
         paused: sweeper.pauseOf(sweeper.settings.curator),
       };
     },

@@ -1,0 +1,124 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/core.js';
+import { StewardError } from '../../../core/api/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/** The sweeper over the real gateway: capture → trigger → Sweeper.Run → Projects.Get. */
+let home: TempHome;
+let core: Core;
+let cwd: string;
+let transcript: string;
+const turns: string[][] = [];
+
+function lines(sessionId: string, base: number) {
+  return [
+    claudeLine({ sessionId, cwd, ts: new Date(base), text: 'Add a watering schedule to the garden planner' }),
+    claudeLine({
+      sessionId,
+      cwd,
+      ts: new Date(base + 1_000),
+      type: 'assistant',
+      content: [
+        { type: 'text', text: "I'll add a schedule module. We'll use a cron-like table instead of timers." },
+        { type: 'tool_use', id: 'tu_1', name: 'Write', input: { file_path: join(cwd, 'src', 'schedule.ts'), content: 'export const x = 1;' } },
+        { type: 'tool_use', id: 'tu_2', name: 'Bash', input: { command: 'npm test' } },
+      ],
+    }),
+    claudeLine({ sessionId, cwd, ts: new Date(base + 2_000), content: [{ type: 'tool_result', tool_use_id: 'tu_2', content: 'FAIL schedule.test.ts\nsecret tool output', is_error: true }] }),
+    claudeLine({ sessionId, cwd, ts: new Date(base + 3_000), text: '<command-name>/clear</command-name>' }),
+    claudeLine({ sessionId, cwd, ts: new Date(base + 4_000), type: 'assistant', text: 'Next step: fix the failing schedule test.' }),
+  ];
+}
+
+beforeEach(() => {
+  home = tempHome('steward-sweeper-core-');
+  const root = join(home.dir, 'roots', 'claude');
+  cwd = join(home.dir, 'work', 'garden');
+  mkdirSync(cwd, { recursive: true });
+  transcript = join(root, 'projects', '-work-garden', 'sess-1.jsonl');
+  writeJsonl(transcript, lines('sess-1', Date.parse('2026-11-29T09:00:00Z')));
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
+  const wired = core.sweep.sink.onUserTurns;
+  turns.length = 0;
+  core.sweep.sink.onUserTurns = (keys) => {
+    turns.push(keys);
+    wired?.(keys);
+  };
+});
+
+afterEach(async () => {
+  await core.shutdown();
+  home.cleanup();
+});
+
+async function projectKey(): Promise<string> {
+  const { projects } = await core.call('Projects.List', {});
+  expect(projects).toHaveLength(1);
+  return projects[0]!.projectKey;
+}
+
+describe('sweeper over the gateway cache', () => {
+  it('sweeps a captured project offline and serves its notes through Projects.Get', async () => {
+    await core.call('Backfill.Run', {});
+    const key = await projectKey();
+    const result = await core.call('Sweeper.Run', { projectKey: key });
+    expect(result).toMatchObject({ outcome: 'ok', mode: 'offline', calls: 0, overview: 'written', changelog: 'appended' });
+    const got = await core.call('Projects.Get', { projectKey: key });
+    expect(got.overview).toContain('Add a watering schedule to the garden planner');
+    expect(got.overview).toContain('`src/schedule.ts`');
+    expect(got.overview).toContain('Bash: FAIL schedule.test.ts');
+    expect(got.overview).not.toContain('secret tool output');
+    expect(got.overview).not.toContain('/clear');
+    expect(got.changelog).toMatch(/^## \d{4}-\d{2}-\d{2}$/m);
+    expect(got.claudeMd).toBeNull();
+    expect(got.state).toMatchObject({ watermark: Date.parse('2026-11-29T09:00:04Z'), lastOutcome: 'ok', lastMode: 'offline' });
+    expect(existsSync(join(home.dir, 'projects', got.slug, 'sweep-state.json'))).toBe(true);
+    // Nothing is ever written inside the project's own folder.
+    expect(readdirSync(cwd)).toEqual([]);
+    await expect(core.call('Sweeper.Run', { projectKey: key })).resolves.toMatchObject({ outcome: 'skipped', reason: 'no-activity' });
+    const telemetry = await core.call('Telemetry.Recent', { kind: 'sweeper.sweep' });
+    expect(telemetry.entries[0]?.data).toMatchObject({ mode: 'offline', outcome: 'ok', calls: 0 });
+  });
+
+  it('the sink reports projects with new genuine user turns only', async () => {
+    await core.call('Backfill.Run', {});
+    const key = await projectKey();
+    expect(turns).toEqual([[key]]);
+    appendJsonl(transcript, [
+      claudeLine({ sessionId: 'sess-1', cwd, ts: new Date(Date.parse('2026-11-29T09:10:00Z')), type: 'assistant', text: 'Still here.' }),
+      claudeLine({ sessionId: 'sess-1', cwd, ts: new Date(Date.parse('2026-11-29T09:10:01Z')), text: '<local-command-stdout>done</local-command-stdout>' }),
+    ]);
+    await core.call('Backfill.Run', {});
+    expect(turns).toHaveLength(1);
+    appendJsonl(transcript, [claudeLine({ sessionId: 'sess-1', cwd, ts: new Date(Date.parse('2026-11-29T09:11:00Z')), text: 'Now add frost warnings' })]);
+    await core.call('Backfill.Run', {});
+    expect(turns).toEqual([[key], [key]]);
+  });
+
+  it('scratch projects are never swept; unknown projects are not_found', async () => {
+    await core.call('Backfill.Run', {});
+    const key = await projectKey();
+    await expect(core.call('Projects.SetScratch', { projectKey: key, scratch: true })).resolves.toEqual({ projectKey: key, scratch: true });
+    await expect(core.call('Sweeper.Run', { projectKey: key, force: true })).resolves.toMatchObject({ outcome: 'skipped', reason: 'scratch' });
+    expect((await core.call('Projects.Get', { projectKey: key })).overview).toBeNull();
+    const missing = await core.call('Sweeper.Run', { projectKey: 'p_0000000000000000' }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(StewardError);
+    expect((missing as StewardError).code).toBe('not_found');
+  });
+
+  it('Settings.SetCurator writes config.json without keys; a key in the environment does not select a curator', async () => {
+    await core.shutdown();
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, ANTHROPIC_API_KEY: 'sk-ant-api03-should-never-be-written' } });
+    const before = await core.call('Settings.Get', {});
+    expect(before.sweeper).toMatchObject({ curator: 'offline', keys: { anthropic: true, openai: false } });
+    const after = await core.call('Settings.SetCurator', { curator: 'openai-compatible', model: 'llama3.2', baseUrl: 'http://127.0.0.1:11434/v1' });
+    expect(after.sweeper).toMatchObject({ curator: 'openai-compatible', model: 'llama3.2', baseUrl: 'http://127.0.0.1:11434/v1' });
+    const config = readFileSync(join(home.dir, 'config.json'), 'utf8');
+    expect(JSON.parse(config)).toEqual({ sweeper: { curator: 'openai-compatible', model: 'llama3.2', base_url: 'http://127.0.0.1:11434/v1' } });
+    expect(config).not.toContain('sk-ant');
+    await expect(core.call('Settings.SetCurator', { curator: 'offline', baseUrl: 'not a url' })).rejects.toMatchObject({ code: 'invalid_params' });
+  });
+});
