@@ -119,10 +119,12 @@ const RpcResponse = z.looseObject({
 /** Keeps the typed code when there is one; anything else becomes `internal` without foreign text. */
 export function toRpcError(error: unknown): StewardRpcError {
   if (error instanceof StewardRpcError) return error;
-  const shaped = error as { code?: unknown; data?: unknown; message?: unknown } | null;
+  const shaped = error as { data?: unknown; message?: unknown } | null;
   const data = ErrorData.safeParse(shaped?.data);
   if (data.success) return new StewardRpcError(data.data.code, String(shaped?.message ?? data.data.code), data.data.details ? { details: data.data.details } : {});
-  if (typeof shaped?.code === 'string' && typeof shaped.message === 'string') return new StewardRpcError(shaped.code, shaped.message);
+  // The Electron bridge rejects with the contract's plain `{code, message, details?}`.
+  const plain = ErrorData.safeParse(shaped);
+  if (plain.success && typeof shaped?.message === 'string') return new StewardRpcError(plain.data.code, shaped.message, plain.data.details ? { details: plain.data.details } : {});
   return new StewardRpcError('internal', 'The request failed.');
 }
 

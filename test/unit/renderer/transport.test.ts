@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOwner, type Owner } from '../../../core/index.js';
 import { createClient } from '../../../renderer/src/client.js';
-import { createHttpTransport, StewardRpcError, type ConnectionState, type PanelTransport } from '../../../renderer/src/transport.js';
+import { createHttpTransport, StewardRpcError, toRpcError, type ConnectionState, type PanelTransport } from '../../../renderer/src/transport.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 /** Resolves once `predicate` holds for a value pushed into `values` (checked every 20 ms, bounded). */
@@ -85,5 +85,22 @@ describe("the panel's HTTP transport against a real owner", () => {
     const off = fresh.on('app.status', () => undefined);
     await until(freshStates, (state) => state === 'unauthorized');
     off();
+  });
+});
+
+describe('errors from the Electron bridge', () => {
+  it("keeps the contract's code and details from the bridge's plain {code, message, details}", () => {
+    const error = toRpcError({ code: 'stale_plan', message: 'The plan is stale', details: { planId: 'p1' } });
+    expect(error).toBeInstanceOf(StewardRpcError);
+    expect(error).toMatchObject({ code: 'stale_plan', message: 'The plan is stale', data: { code: 'stale_plan', details: { planId: 'p1' } } });
+  });
+
+  it('keeps a JSON-RPC shaped error with data.code', () => {
+    expect(toRpcError({ message: 'busy', data: { code: 'cache_writer_busy' } })).toMatchObject({ code: 'cache_writer_busy', message: 'busy' });
+  });
+
+  it('never passes on foreign error text, which could hold paths or content', () => {
+    const error = toRpcError(new Error('ENOENT: /home/someone/.claude/projects/secret.jsonl'));
+    expect(error).toMatchObject({ code: 'internal', message: 'The request failed.' });
   });
 });

@@ -1,21 +1,49 @@
 import type { ReactElement } from 'react';
-import { EmptyState, PlaceHeader } from '../../components/index.js';
+import type { ProjectSummary } from '../../../../core/api/index.js';
+import { DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PlaceHeader, type Column } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+import { ImportHistory } from './ImportHistory.js';
+import './projects.css';
+
+const COLUMNS: readonly Column<ProjectSummary>[] = [
+  { header: 'Project', cell: (p) => <strong>{p.name}</strong> },
+  { header: 'Folder', cell: (p) => <span className="project-cwd">{p.cwd}</span> },
+  { header: 'Repository', cell: (p) => (p.repoBacked ? (p.repoId ?? 'git, no origin') : '—') },
+  { header: 'Sessions', align: 'end', cell: (p) => formatCount(p.sessions) },
+  {
+    header: 'Last activity',
+    cell: (p) => (p.lastActivityAt === null ? '—' : <time dateTime={new Date(p.lastActivityAt).toISOString()}>{formatRelativeTime(p.lastActivityAt)}</time>),
+  },
+];
 
 /**
- * Projects: one row per working directory the agents worked in, with its sessions and notes.
- * The capture issue fills this in from `Projects.List`; until then it explains the empty state.
+ * Projects: one row per working directory the agents worked in, from `Projects.List`, refreshed
+ * after every sweep tick. On first run it offers the onboarding "Import history".
  */
 export function ProjectsPlace(): ReactElement {
+  const list = useCall('Projects.List', {}, { refreshOn: ['sweep.tick'] });
+  const projects = list.data?.projects ?? [];
   return (
     <>
       <PlaceHeader title="Projects" description="Every folder your coding agents have worked in, with its sessions and the notes Steward keeps for it." />
-      <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now">
-        <p>
-          Projects appear once transcripts are captured. Steward reads the session transcripts of Claude Code, Claude Desktop&rsquo;s local
-          agent sessions and OpenClaw, and groups them by the folder each session ran in.
-        </p>
-        <p>Nothing has been captured yet, so there is nothing to list. New sessions are picked up by the regular transcript sweep.</p>
-      </EmptyState>
+      <ErrorBanner title="Projects could not be loaded." error={list.error} onRetry={list.reload} />
+      {list.data !== undefined && projects.length === 0 && (
+        <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now" action={<ImportHistory onDone={list.reload} />}>
+          <p>
+            Projects appear once transcripts are captured. Steward reads the session transcripts of Claude Code, Claude Desktop&rsquo;s local
+            agent sessions and OpenClaw, and groups them by the folder each session ran in.
+          </p>
+          <p>Nothing has been captured yet, so there is nothing to list. New sessions are picked up by the regular transcript sweep.</p>
+        </EmptyState>
+      )}
+      {projects.length > 0 && (
+        <>
+          <DataTable caption="Projects" columns={COLUMNS} rows={projects} rowKey={(p) => p.projectKey} />
+          <Panel title="Import earlier history">
+            <ImportHistory onDone={list.reload} />
+          </Panel>
+        </>
+      )}
     </>
   );
 }

@@ -1,7 +1,10 @@
 import type { ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
-import { DataTable, EmptyState, ErrorBanner, formatDateTime, PlaceHeader, type Column } from '../../components/index.js';
+import { DataTable, EmptyState, ErrorBanner, formatCount, formatDateTime, formatDuration, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
+import { TickCharts } from './TickCharts.js';
+import { tickOf } from './ticks.js';
+import './telemetry.css';
 
 const RECENT_LIMIT = 50;
 
@@ -13,19 +16,36 @@ function summarize(data: Record<string, unknown>): string {
     .join(' · ');
 }
 
+function Details({ entry }: { entry: TelemetryEntry }): ReactElement {
+  const tick = tickOf(entry);
+  if (!tick) return <>{summarize(entry.data)}</>;
+  return (
+    <ul className="tick-providers">
+      {tick.providers.map((p) => (
+        <li key={p.provider} data-provider={p.provider}>
+          <span className="tick-providers__name">{p.provider}</span>
+          {formatCount(p.discovered)} discovered · {formatCount(p.read)} read · {formatCount(p.unchanged)} unchanged · {formatCount(p.failed)} failed ·{' '}
+          {formatCount(p.partsWritten)} parts · {formatDuration(p.durationMs)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 const COLUMNS: readonly Column<TelemetryEntry>[] = [
   { header: 'When', cell: (entry) => <time dateTime={new Date(entry.at).toISOString()}>{formatDateTime(entry.at)}</time> },
   { header: 'Kind', cell: (entry) => <code>{entry.kind}</code> },
-  { header: 'Details', cell: (entry) => summarize(entry.data) },
+  { header: 'Details', cell: (entry) => <Details entry={entry} /> },
 ];
 
 /**
- * Telemetry: what each sweep did and how long it took, from `Telemetry.Recent`. The capture issue
- * refines the columns for sweep ticks.
+ * Telemetry: what each sweep tick did and how long it took, from `Telemetry.Recent`, refreshed
+ * whenever a `sweep.tick` event arrives.
  */
 export function TelemetryPlace(): ReactElement {
-  const recent = useCall('Telemetry.Recent', { limit: RECENT_LIMIT });
+  const recent = useCall('Telemetry.Recent', { limit: RECENT_LIMIT }, { refreshOn: ['sweep.tick'] });
   const entries = recent.data?.entries ?? [];
+  const ticks = entries.map(tickOf).filter((tick) => tick !== undefined);
   return (
     <>
       <PlaceHeader title="Telemetry" description="What each transcript sweep did and how long it took: counts and durations, never content or paths." />
@@ -39,6 +59,7 @@ export function TelemetryPlace(): ReactElement {
           <p>No sweep has run since this Steward home was created, so there is nothing to show.</p>
         </EmptyState>
       )}
+      {ticks.length > 0 && <TickCharts ticks={ticks} />}
       {entries.length > 0 && <DataTable caption="Recent telemetry" columns={COLUMNS} rows={entries} rowKey={(entry) => entry.id} />}
     </>
   );

@@ -1,0 +1,96 @@
+import { useId, useState, type ReactElement } from 'react';
+import type { EventPayload, Params, Result } from '../../../../core/api/index.js';
+import { formatCount } from '../../components/index.js';
+import { useClient, useEvent } from '../../hooks.js';
+
+const WINDOWS = [
+  { id: '30d', label: 'Last 30 days', params: { provider: 'all', days: 30 } },
+  { id: '1y', label: 'Last year', params: { provider: 'all', days: 365 } },
+  { id: 'all', label: 'Everything', params: { provider: 'all', all: true } },
+] as const satisfies ReadonlyArray<{ id: string; label: string; params: Params<'Backfill.Run'> }>;
+
+type WindowId = (typeof WINDOWS)[number]['id'];
+type Progress = EventPayload<'backfill.progress'>;
+
+/**
+ * The onboarding backfill: the person picks how far back to import, and `Backfill.Run` imports it
+ * (ignoring the sweep's fingerprints), reporting progress per provider.
+ */
+export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement {
+  const client = useClient();
+  const name = useId();
+  const [choice, setChoice] = useState<WindowId>('30d');
+  const [running, setRunning] = useState(false);
+  const [progress, setProgress] = useState<Record<string, Progress>>({});
+  const [result, setResult] = useState<Result<'Backfill.Run'> | undefined>();
+  const [error, setError] = useState<string | undefined>();
+
+  useEvent('backfill.progress', (p) => {
+    if (running) setProgress((previous) => ({ ...previous, [p.provider]: p }));
+  });
+
+  const start = () => {
+    const selected = WINDOWS.find((w) => w.id === choice);
+    if (!client || !selected) return;
+    setRunning(true);
+    setProgress({});
+    setResult(undefined);
+    setError(undefined);
+    client.call('Backfill.Run', selected.params).then(
+      (r) => {
+        setResult(r);
+        setRunning(false);
+        onDone();
+      },
+      (e: unknown) => {
+        setError(e instanceof Error ? e.message : 'The import failed.');
+        setRunning(false);
+      },
+    );
+  };
+
+  return (
+    <form
+      className="import-history"
+      data-testid="import-history"
+      onSubmit={(event) => {
+        event.preventDefault();
+        start();
+      }}
+    >
+      <fieldset disabled={running}>
+        <legend>Import history</legend>
+        {WINDOWS.map((w) => (
+          <label key={w.id} className="import-history__choice">
+            <input type="radio" name={name} value={w.id} checked={choice === w.id} onChange={() => setChoice(w.id)} />
+            {w.label}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" className="button" disabled={running || !client}>
+        {running ? 'Importing…' : 'Import history'}
+      </button>
+      {running && (
+        <ul className="import-history__progress" aria-live="polite" data-testid="import-progress">
+          {Object.values(progress).map((p) => (
+            <li key={p.provider}>
+              {p.provider}: {formatCount(p.filesDone)} of {formatCount(p.filesTotal)} files · {formatCount(p.partsWritten)} parts
+            </li>
+          ))}
+          {Object.keys(progress).length === 0 && <li>Looking for transcripts…</li>}
+        </ul>
+      )}
+      {result && (
+        <p className="import-history__result" role="status" data-testid="import-result">
+          Imported {formatCount(result.providers.reduce((n, p) => n + p.partsWritten, 0))} new parts from{' '}
+          {formatCount(result.providers.reduce((n, p) => n + p.read, 0))} files.
+        </p>
+      )}
+      {error && (
+        <p className="import-history__error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeSession, desktopSession } from '../support/transcripts.js';
+import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+import { join } from 'node:path';
+
+/** Polls until `check` answers, failing after `timeoutMs`. */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the Telemetry place on a fixture tree', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const roots = makeTempDir('steward-e2e-roots-');
+    const claude = join(roots.dir, 'claude');
+    const desktop = join(roots.dir, 'desktop');
+    claudeSession(claude, 'e2e-session', 6, { cwd: '/work/e2e-project' });
+    desktopSession(desktop, 'e2e-desktop', 4);
+    steward = await startServe({ claudeRoots: [claude], claudeDesktopRoots: [desktop] });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  it('shows a tick, in the table and the chart, after Sweep.Tick — live, without a reload', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.locator('nav[aria-label="Places"]').getByText('Telemetry', { exact: true }).click();
+    await page.locator('main[data-place="telemetry"]').waitFor();
+    const rows = page.locator('main table tbody tr');
+    const before = await rows.count();
+
+    const result = await steward.rpc('Sweep.Tick', {});
+    expect(result.providers.map((p) => p.provider)).toEqual(['claude', 'openclaw']);
+    const claude = result.providers[0]!;
+    // The owner swept once at start, so this tick finds both transcripts unchanged (or reads them, if it got there first).
+    expect(claude.discovered).toBe(2);
+    expect(claude.read + claude.unchanged).toBe(2);
+
+    const { entries } = await steward.rpc('Telemetry.Recent', { limit: 50 });
+    await eventually('the table shows the new tick', async () => ((await rows.count()) === entries.length && entries.length > before ? true : undefined));
+    const newest = rows.first().locator('[data-provider="claude"]');
+    expect(await newest.innerText()).toContain(`${claude.discovered} discovered`);
+    expect(await newest.innerText()).toContain(`${claude.unchanged} unchanged`);
+    const charts = page.getByTestId('tick-charts');
+    await charts.locator('svg.recharts-surface').first().waitFor();
+    expect(await charts.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath('telemetry-after-tick') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('lists the captured projects in the Projects place', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.locator('nav[aria-label="Places"]').getByText('Projects', { exact: true }).click();
+    await page.locator('main[data-place="projects"]').waitFor();
+    await eventually('the project row appears', async () => ((await page.locator('main table tbody tr', { hasText: 'e2e-project' }).count()) === 1 ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
