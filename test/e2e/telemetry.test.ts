@@ -56,7 +56,7 @@ describe('the Telemetry place on a fixture tree', () => {
     const charts = page.getByTestId('tick-charts');
     await charts.locator('svg.recharts-surface').first().waitFor();
     expect(await charts.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
-    await page.screenshot({ path: screenshotPath('telemetry-after-tick') });
+    await page.screenshot({ path: screenshotPath('telemetry-after-tick.png') });
     expect(problems).toEqual([]);
     await page.context().close();
   });
