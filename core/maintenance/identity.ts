@@ -1,6 +1,7 @@
 import { hashOf, opaqueId, sha256, stableStringify } from './hashing.js';
 import {
   TERMINAL_JOB_LIMIT,
+  emptyStage,
   type Candidate,
   type CandidateBundle,
   type ConfigSnapshot,
@@ -83,8 +84,8 @@ export function coalesce(records: readonly Registration[]): Registration {
     legacyIds: union(ordered.map((r) => r.legacyIds)),
     sources: newest.sources,
     stages: {
-      sync: ordered.map((r) => r.stages.sync).reduce(mergeStage),
-      rag: ordered.map((r) => r.stages.rag).reduce(mergeStage),
+      sync: ordered.map((r) => r.stages.sync).reduce(mergeStage, emptyStage()),
+      rag: ordered.map((r) => r.stages.rag).reduce(mergeStage, emptyStage()),
     },
     terminalJobIds: union(ordered.map((r) => r.terminalJobIds)).slice(-TERMINAL_JOB_LIMIT),
     enrolledAt: Math.min(...ordered.map((r) => r.enrolledAt)),

@@ -103,7 +103,11 @@ export class Maintenance {
     this.#clock = options.clock ?? Date.now;
     this.#runners = { sync: options.runners?.sync ?? observe, rag: options.runners?.rag ?? observe };
     this.#fingerprint = pathFingerprinter(loadInstallSecret(options.home));
-    this.store = new RegistryStore(options.home, (legacy) => migrateV1(legacy, (path) => this.#tryInspect(path)));
+    this.store = new RegistryStore(
+      options.home,
+      (legacy) => migrateV1(legacy, (path) => this.#tryInspect(path)),
+      (registry) => canonicalize(registry),
+    );
     const load = this.store.load;
     if (load.state === 'degraded') this.#logger.warn('maintenance registry degraded; left untouched', { reason: load.reason });
     else {

@@ -56,9 +56,10 @@ export class RegistryStore {
   readonly file: string;
   #state: RegistryLoad;
 
-  constructor(home: string, migrate: Migrator) {
+  /** `normalize` is ordinary canonicalisation: a v2 file holding duplicates is coalesced on load. */
+  constructor(home: string, migrate: Migrator, normalize: (registry: RegistryV2Type) => RegistryV2Type = (r) => r) {
     this.file = join(home, HOME_FILES.registry);
-    this.#state = this.#load(migrate);
+    this.#state = this.#load(migrate, normalize);
   }
 
   get load(): RegistryLoad {
@@ -98,7 +99,7 @@ export class RegistryStore {
     writeFileAtomic.sync(this.file, serializeRegistry(registry), { mode: 0o600, fsync: true });
   }
 
-  #load(migrate: Migrator): RegistryLoad {
+  #load(migrate: Migrator, normalize: (registry: RegistryV2Type) => RegistryV2Type): RegistryLoad {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
@@ -114,8 +115,11 @@ export class RegistryStore {
       this.#write(registry);
       return { state: 'migrated', registry, from: 1 };
     }
-    if (parsed.state === 'ok') tightenMode(this.file);
-    return parsed;
+    if (parsed.state !== 'ok') return parsed;
+    tightenMode(this.file);
+    const normalized = bound(RegistryV2.parse(normalize(parsed.registry)));
+    if (serializeRegistry(normalized) !== serializeRegistry(parsed.registry)) this.#write(normalized);
+    return { state: 'ok', registry: normalized };
   }
 }
 

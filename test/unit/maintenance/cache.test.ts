@@ -1,0 +1,81 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CACHE_SCHEMA_VERSION, inspectCache, pathFingerprinter } from '../../../core/maintenance/index.js';
+import { fixture, WIDGETS, type Fixture } from './support.js';
+
+const fp = pathFingerprinter(Buffer.from('11'.repeat(32), 'hex'));
+
+function generation(file: string): number {
+  return inspectCache(file, fp).repositories.find((r) => r.repoId === WIDGETS.repoId)!.contentGeneration;
+}
+
+describe('repository cache schema 17', () => {
+  let f: Fixture;
+  afterEach(() => {
+    f?.home.cleanup();
+    if (f) rmSync(f.caches, { recursive: true, force: true });
+  });
+
+  it('carries a durable random cache_uuid and resolves aliases through its bindings', () => {
+    f = fixture();
+    const a = f.cache('a.db', [WIDGETS]);
+    const b = f.cache('b.db', [WIDGETS]);
+    const seen = inspectCache(a, fp);
+    expect(CACHE_SCHEMA_VERSION).toBe(17);
+    expect(seen.cacheUuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(inspectCache(b, fp).cacheUuid).not.toBe(seen.cacheUuid);
+    expect(inspectCache(a, fp).cacheUuid).toBe(seen.cacheUuid);
+    expect(seen.resolveRepository('ACME/WIDGETS')).toBe('github.com/acme/widgets');
+    expect(seen.resolveRepository('acme/other')).toBeNull();
+    expect(seen.pathFingerprint).toMatch(/^pf_[0-9a-f]{24}$/);
+    expect(seen.pathFingerprint).not.toBe(inspectCache(b, fp).pathFingerprint);
+    // A copy keeps the UUID (that is what makes it a clone) under another fingerprint.
+    const copy = inspectCache(f.copy(a, 'copy.db'), fp);
+    expect(copy.cacheUuid).toBe(seen.cacheUuid);
+    expect(copy.pathFingerprint).not.toBe(seen.pathFingerprint);
+  });
+
+  it('advances content_generation only when content changes, not on timestamp-only rewrites', () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const db = new Database(file);
+    db.pragma('foreign_keys = ON');
+    const g0 = generation(file);
+    db.prepare("INSERT INTO sources (repo_id, kind, external_id, content_hash, updated_at) VALUES (?, 'issue', '1', 'h1', 1)").run(WIDGETS.repoId);
+    const g1 = generation(file);
+    expect(g1).toBe(g0 + 1);
+    db.prepare("UPDATE sources SET updated_at = 2 WHERE external_id = '1'").run();
+    db.prepare("UPDATE sources SET content_hash = 'h1' WHERE external_id = '1'").run();
+    expect(generation(file)).toBe(g1);
+    db.prepare("UPDATE sources SET content_hash = 'h2' WHERE external_id = '1'").run();
+    expect(generation(file)).toBe(g1 + 1);
+    db.prepare("INSERT INTO chunks (source_id, ordinal, content_hash, text) VALUES ((SELECT source_id FROM sources WHERE external_id = '1'), 0, 'c1', 'x')").run();
+    expect(generation(file)).toBe(g1 + 2);
+    db.prepare("DELETE FROM sources WHERE external_id = '1'").run();
+    // The source delete and its cascaded chunk delete both count.
+    expect(generation(file)).toBeGreaterThanOrEqual(g1 + 3);
+    db.close();
+  });
+
+  it('refuses other schema versions and non-databases as cache_invalid without naming the path', () => {
+    f = fixture();
+    const old = join(f.caches, 'old-secret-name.db');
+    const db = new Database(old);
+    db.pragma('user_version = 16');
+    db.close();
+    const notDb = join(f.caches, 'not-a-db.db');
+    writeFileSync(notDb, 'hello, this is not sqlite at all, not even close '.repeat(20));
+    for (const file of [old, notDb, join(f.caches, 'missing.db')]) {
+      let caught: unknown;
+      try {
+        inspectCache(file, fp);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({ code: 'cache_invalid' });
+      expect(JSON.stringify(caught) + String((caught as Error).message)).not.toContain(f.caches);
+    }
+  });
+});

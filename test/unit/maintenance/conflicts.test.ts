@@ -1,0 +1,165 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StewardError } from '../../../core/api/index.js';
+import { fixture, GADGETS, WIDGETS, type Fixture } from './support.js';
+
+async function codeOf(work: () => unknown): Promise<string> {
+  try {
+    await work();
+  } catch (error) {
+    return error instanceof StewardError ? error.code : `untyped:${String(error)}`;
+  }
+  return 'no error';
+}
+
+describe('cache identity conflicts', () => {
+  let f: Fixture;
+  afterEach(() => {
+    f?.home.cleanup();
+    if (f) rmSync(f.caches, { recursive: true, force: true });
+  });
+
+  it('reports a copied cache as exactly one cache_clone_conflict and resolving it keeps repositories distinct', async () => {
+    f = fixture();
+    const original = f.cache('repo.db', [WIDGETS, GADGETS]);
+    const m = f.open();
+    const widgets = m.enroll({ cachePath: original, repo: 'acme/widgets', idempotencyKey: 'k1' });
+    const gadgets = m.enroll({ cachePath: original, repo: 'acme/gadgets', idempotencyKey: 'k2' });
+    expect(widgets.registrationId).not.toBe(gadgets.registrationId);
+    const copy = f.copy(original, 'repo-copy.db');
+    expect(await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/gadgets', idempotencyKey: 'k3' }))).toBe('cache_clone_conflict');
+
+    const conflicts = m.conflicts();
+    expect(conflicts).toHaveLength(1);
+    const [conflict] = conflicts;
+    expect(conflict!.kind).toBe('cache_clone_conflict');
+    expect(conflict!.cacheUuid).toBe(widgets.cacheUuid);
+    expect(conflict!.candidates).toHaveLength(2);
+    expect(m.list().registrations).toHaveLength(0);
+    // Replaying the same enrollment key replays the same refusal instead of adding another candidate.
+    expect(await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/gadgets', idempotencyKey: 'k3' }))).toBe('cache_clone_conflict');
+    expect(m.conflicts()).toEqual(conflicts);
+
+    const selected = conflict!.candidates.find((c) => c.pathFingerprint === widgets.pathFingerprint)!;
+    expect(selected.members.map((x) => x.canonicalRepoId).sort()).toEqual(['github.com/acme/gadgets', 'github.com/acme/widgets']);
+    const plan = m.plan(conflict!.conflictId, selected.candidateId);
+    expect(plan.effects.filter((e) => e.effect === 'restore')).toHaveLength(2);
+    expect(plan.effects.filter((e) => e.effect === 'retire').map((e) => e.pathFingerprint)).toEqual([conflict!.candidates.find((c) => c !== selected)!.pathFingerprint]);
+    const applied = await m.apply(plan.planId, 'resolve-1');
+    expect(applied.restored.sort()).toEqual([gadgets.registrationId, widgets.registrationId].sort());
+
+    const after = m.list();
+    expect(after.conflicts).toHaveLength(0);
+    expect(after.registrations.map((r) => r.canonicalRepoId).sort()).toEqual(['github.com/acme/gadgets', 'github.com/acme/widgets']);
+    expect(new Set(after.registrations.map((r) => r.pathFingerprint))).toEqual(new Set([widgets.pathFingerprint]));
+    expect(after.registrations.every((r) => r.enabled)).toBe(true);
+    expect(after.retired).toBe(1);
+    // The same key replays; a different plan under it is refused.
+    expect((await m.apply(plan.planId, 'resolve-1')).replayed).toBe(true);
+    expect(await codeOf(() => m.apply('plan_other', 'resolve-1'))).toBe('idempotency_conflict');
+  });
+
+  it('needs an explicit candidate and turns a changed conflict into stale_plan', async () => {
+    f = fixture();
+    const original = f.cache('a.db', [WIDGETS]);
+    const m = f.open();
+    m.enroll({ cachePath: original, repo: 'acme/widgets', idempotencyKey: 'k1' });
+    const copy = f.copy(original, 'b.db');
+    await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/widgets', idempotencyKey: 'k2' }));
+    const [conflict] = m.conflicts();
+    expect(await codeOf(() => m.plan(conflict!.conflictId, 'cand_nonexistent'))).toBe('not_found');
+    const plan = m.plan(conflict!.conflictId, conflict!.candidates[0]!.candidateId);
+    const third = f.copy(original, 'c.db');
+    await codeOf(() => m.enroll({ cachePath: third, repo: 'acme/widgets', idempotencyKey: 'k3' }));
+    expect(m.conflicts()[0]!.candidates).toHaveLength(3);
+    expect(await codeOf(() => m.apply(plan.planId, 'apply-1'))).toBe('stale_plan');
+    expect(m.conflicts()).toHaveLength(1);
+  });
+
+  it('refuses apply while a writer of that cache is active (the cache-UUID writer fence)', async () => {
+    f = fixture();
+    const original = f.cache('a.db', [WIDGETS]);
+    const m = f.open();
+    const enrolled = m.enroll({ cachePath: original, repo: 'acme/widgets', idempotencyKey: 'k1' });
+    const copy = f.copy(original, 'b.db');
+    await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/widgets', idempotencyKey: 'k2' }));
+    const [conflict] = m.conflicts();
+    const plan = m.plan(conflict!.conflictId, conflict!.candidates[0]!.candidateId);
+    let release!: () => void;
+    // A direct writer naming only the path is resolved to the UUID first, so it holds the same lane.
+    const writer = m.admitPath(copy, 'repository-documents-1', 'repository_documents', () => new Promise<void>((r) => (release = r)));
+    expect(await codeOf(() => m.apply(plan.planId, 'apply-1'))).toBe('cache_writer_busy');
+    release();
+    await writer;
+    expect((await m.apply(plan.planId, 'apply-1')).conflictId).toBe(conflict!.conflictId);
+    expect(m.admission.isActive(enrolled.cacheUuid)).toBe(false);
+  });
+
+  it('holds a registration whose policy conflicts as one disabled identity_conflict', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const m = f.open();
+    const first = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k1' });
+    // Another alias of the same repository is the same registration, not a second schedule.
+    const alias = m.enroll({ cachePath: file, repo: 'Acme/Widgets-Legacy', idempotencyKey: 'k2' });
+    expect(alias.registrationId).toBe(first.registrationId);
+    expect(m.list().registrations).toHaveLength(1);
+    expect(m.list().registrations[0]!.aliases).toEqual(['Acme/Widgets-Legacy', 'acme/widgets']);
+    expect(await codeOf(() => m.enroll({ cachePath: file, repo: 'acme/widgets', policy: { rag: 'maintain' }, idempotencyKey: 'k3' }))).toBe('identity_conflict');
+    const [conflict] = m.conflicts();
+    expect(conflict!.kind).toBe('identity_conflict');
+    expect(conflict!.candidates).toHaveLength(2);
+    expect(new Set(conflict!.candidates.map((c) => c.members[0]!.policyHash)).size).toBe(2);
+    const chosen = conflict!.candidates.find((c) => c.members[0]!.policyHash !== conflict!.candidates[0]!.members[0]!.policyHash) ?? conflict!.candidates[1]!;
+    await m.apply(m.plan(conflict!.conflictId, chosen.candidateId).planId, 'r1');
+    const [registration] = m.list().registrations;
+    expect(registration!.registrationId).toBe(first.registrationId);
+    expect(registration!.aliases).toEqual(['Acme/Widgets-Legacy', 'acme/widgets']);
+  });
+
+  it('replays an enrollment key and refuses the same key with different content', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const m = f.open();
+    const first = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'setup-1' });
+    const again = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'setup-1' });
+    expect(again).toEqual({ ...first, replayed: true });
+    expect(await codeOf(() => m.enroll({ cachePath: file, repo: 'acme/widgets', policy: { sync: 'off' }, idempotencyKey: 'setup-1' }))).toBe('idempotency_conflict');
+    // The receipt is durable: a restarted coordinator replays it too.
+    expect(f.open().enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'setup-1' }).replayed).toBe(true);
+  });
+
+  it('disables reversibly without touching the cache file', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const before = readFileSync(file);
+    const m = f.open();
+    const { registrationId } = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
+    expect(m.disable(registrationId).state).toBe('disabled');
+    expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, reason: 'operator', nextAttemptAt: null }]);
+    expect(m.enable(registrationId).enabled).toBe(true);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('disables a registration whose snapshot no longer matches its hash as config_snapshot_invalid until re-enrolled', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const m = f.open();
+    const { registrationId } = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
+    const registryFile = m.store.file;
+    const raw = JSON.parse(readFileSync(registryFile, 'utf8')) as { registrations: Array<{ configSnapshot: { chunk: { max_chars: number } } }> };
+    raw.registrations[0]!.configSnapshot.chunk.max_chars = 999;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(registryFile, JSON.stringify(raw));
+    const reopened = f.open();
+    const [status] = reopened.list().registrations;
+    expect(status).toMatchObject({ enabled: false, disabledReason: 'config_snapshot_invalid', state: 'blocked' });
+    expect((await reopened.reconcile()).jobs).toHaveLength(0);
+    expect(await codeOf(() => reopened.enable(registrationId))).toBe('config_snapshot_invalid');
+    const resolved = reopened.resolveConfig({ profile: 'default', embedding: { provider: 'none', model: 'none' }, chunk: { max_chars: 2000, overlap: 200 } });
+    expect(resolved.configHash).toMatch(/^[0-9a-f]{64}$/);
+    reopened.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'repair-1' });
+    expect(reopened.list().registrations[0]).toMatchObject({ enabled: true, disabledReason: null });
+    expect((await reopened.reconcile()).jobs.map((j) => j.state)).toEqual(['succeeded']);
+  });
+});
