@@ -78,15 +78,16 @@ export class Materializer {
     const state = this.#state(token);
     const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0 };
     this.#db.transaction(() => {
-      for (const part of this.#novelParts(state, batch.parts)) {
-        this.#spool.appendPart(part);
-        state.emitted.add(part.partId);
-        result.partsAppended += 1;
-      }
+      // Sessions first: a sink step that commits a part has already committed its session row.
       for (const session of this.#changedSessions(state, batch.sessions)) {
         this.#spool.appendSession(session);
         state.sessions.set(session.sessionId, signature(session));
         result.sessionsAppended += 1;
+      }
+      for (const part of this.#novelParts(state, batch.parts)) {
+        this.#spool.appendPart(part);
+        state.emitted.add(part.partId);
+        result.partsAppended += 1;
       }
     })();
     return result;

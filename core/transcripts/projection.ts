@@ -27,6 +27,7 @@ export class Projection {
   #parts: PartRow[] = [];
   readonly #sessions = new Map<string, SessionRow>();
   readonly #withParts = new Set<string>();
+  #touched = new Set<string>();
   readonly #provider: ProviderId;
   readonly #source: string;
 
@@ -55,6 +56,7 @@ export class Projection {
   add(part: PartRow, session: SessionRow): void {
     this.#parts.push(part);
     this.#withParts.add(session.sessionId);
+    this.#touched.add(session.sessionId);
     if (part.ts !== null) {
       if (session.firstTs === null || part.ts < session.firstTs) session.firstTs = part.ts;
       if (session.lastTs === null || part.ts > session.lastTs) session.lastTs = part.ts;
@@ -65,11 +67,17 @@ export class Projection {
     return this.#parts.length;
   }
 
-  /** Parts so far; the file's sessions travel only in the final batch, after every part of them. */
+  /**
+   * Parts so far with the sessions they belong to (so a session row never trails its parts through
+   * the spool); the final batch carries every session of the file in its complete form. A session
+   * with no part inside the window is not written: pruned sessions must stay pruned.
+   */
   take(final: boolean): TranscriptBatch {
     const parts = this.#parts;
+    const touched = this.#touched;
     this.#parts = [];
-    // A session with no part inside the window is not written: pruned sessions must stay pruned.
-    return { parts, sessions: final ? [...this.#sessions.values()].filter((s) => this.#withParts.has(s.sessionId)) : [] };
+    this.#touched = new Set();
+    const sessions = [...this.#sessions.values()].filter((s) => (final ? this.#withParts.has(s.sessionId) : touched.has(s.sessionId)));
+    return { parts, sessions: sessions.map((s) => ({ ...s })) };
   }
 }
