@@ -242,8 +242,15 @@ describe('steward serve and the control panel', () => {
     expect((await steward.rpc('App.Info', {})).name).toBe('Steward');
   });
 
-  it('stops on SIGTERM and removes daemon.json', async () => {
+  it('stops on SIGTERM and removes daemon.json; an open panel says the connection is lost', async () => {
+    const { context, page } = await openPanel(browser, steward);
+    await page.locator('[data-testid="status-bar"][data-connection="open"]').waitFor();
+
     const result = await steward.stop({ check: false });
     expect(result).toEqual({ code: 0, signal: null, daemonJsonRemoved: true });
+
+    await page.locator('[data-testid="status-bar"][data-connection="reconnecting"]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('status-connection').innerText()).toContain('reconnecting');
+    await context.close();
   });
 });
