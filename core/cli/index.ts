@@ -5,6 +5,7 @@ import { registerServe } from './commands/serve.js';
 import { registerBackfill, registerSweep } from './commands/backfill.js';
 import { registerProjects } from './commands/projects.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerMcp, registerSweeper } from './commands/sweeper.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
 export { connect, httpTransport, type Connection } from './connect.js';
@@ -31,6 +32,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerSweep(program, io, run);
   registerProjects(program, io, run);
   registerMaintenance(program, io, run);
+  registerSweeper(program, io, run);
+  registerMcp(program, io, run);
   return program;
 }
 

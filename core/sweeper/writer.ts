@@ -70,9 +70,10 @@ function isPlaceholder(text: string): boolean {
 
 function capBytes(text: string, bytes: number): string {
   if (Buffer.byteLength(text) <= bytes) return text;
-  const lines = text.split('\n');
-  while (lines.length > 1 && Buffer.byteLength(lines.join('\n')) > bytes - 40) lines.pop();
-  return `${lines.join('\n')}\n\n_(truncated)_`;
+  // Cut at a byte budget (a partial UTF-8 character decodes to U+FFFD and is dropped), then at a line end.
+  const head = Buffer.from(text).subarray(0, bytes - 40).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = head.lastIndexOf('\n');
+  return `${cut > 0 ? head.slice(0, cut) : head}\n\n_(truncated)_`;
 }
 
 function sameFile(a: FileSnapshot | null, b: FileSnapshot | null): boolean {

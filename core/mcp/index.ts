@@ -1,0 +1,2 @@
+export { createMcpServer, serveStdio } from './server.js';
+export { projectContaining, registerProjectTools, type WithClient } from './projects.js';
