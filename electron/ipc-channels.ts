@@ -1,0 +1,63 @@
+import type { ErrorCode, EventName, MethodName } from '../core/index.js';
+
+/**
+ * The one declaration of every IPC channel between the renderer and Electron main. The contract
+ * itself lives in core/api; these channels only carry it. The sandboxed preload cannot load this file
+ * at run time, so it repeats the literals typed as `typeof` these constants: a change here that the
+ * preload does not follow fails type-checking.
+ */
+
+/** Renderer → main, `ipcRenderer.invoke`: one channel per contract method, `steward:call:App.Info`. */
+export const CALL_CHANNEL_PREFIX = 'steward:call:';
+
+/** Main → renderer, `webContents.send`: every contract event, as an {@link IpcEventMessage}. */
+export const EVENT_CHANNEL = 'steward:event';
+
+/** The page's own origin: a privileged standard scheme served from dist/renderer (never file://). */
+export const APP_SCHEME = 'steward';
+export const APP_HOST = 'app';
+export const APP_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+
+/** `Area.Verb`: anything else never reaches ipcRenderer.invoke. */
+export const METHOD_NAME_PATTERN = /^[A-Z][A-Za-z]+\.[A-Z][A-Za-z]+$/;
+
+export type CallChannel = `${typeof CALL_CHANNEL_PREFIX}${MethodName}`;
+
+export function callChannel(method: MethodName): CallChannel {
+  return `${CALL_CHANNEL_PREFIX}${method}`;
+}
+
+/** What a failed call carries across the bridge; `forbidden` is the sender check's refusal. */
+export interface IpcFailure {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Every call channel resolves to this envelope rather than throwing: an Error thrown in main reaches
+ * the renderer with its message rewritten and its `code` stripped, so the typed code would be lost.
+ */
+export type IpcReply = { ok: true; result: unknown } | { ok: false; error: IpcFailure };
+
+export interface IpcEventMessage {
+  name: EventName;
+  payload: unknown;
+}
+
+/** The one object the preload exposes as `window.steward`; it matches core's StewardTransport. */
+export interface StewardBridge {
+  /** Rejects with a plain {@link IpcFailure} object (objects, unlike Errors, cross contextBridge intact). */
+  call(method: string, params?: unknown): Promise<unknown>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+/** Our page, whatever file of it: parsed, never prefix-matched. */
+export function isAppUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && parsed.username === '' && parsed.password === '';
+  } catch {
+    return false;
+  }
+}

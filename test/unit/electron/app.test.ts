@@ -1,0 +1,189 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IpcMainInvokeEvent } from 'electron';
+import { Core, type Logger } from '../../../core/index.js';
+import { startStewardApp, type StewardApp } from '../../../electron/app.js';
+import { APP_URL, callChannel, EVENT_CHANNEL, type IpcReply } from '../../../electron/ipc-channels.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { app, BrowserWindow, dialog, ipcMain, preventable, protocol, resetElectron, session, Tray } from './fake-electron.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+const logger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Lets the will-quit hold (owner.stop) settle and the second app.quit() run. */
+async function settled(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('Electron main', () => {
+  let home: TempHome;
+  let started: StewardApp | undefined;
+
+  beforeEach(() => {
+    resetElectron();
+    home = tempHome('steward-app-');
+    const appPath = join(home.dir, 'app');
+    mkdirSync(join(appPath, 'dist', 'renderer'), { recursive: true });
+    writeFileSync(join(appPath, 'dist', 'renderer', 'index.html'), '<!doctype html><title>Steward</title>');
+    app.appPath = appPath;
+    started = undefined;
+  });
+
+  afterEach(async () => {
+    await started?.shutdown();
+    home.cleanup();
+  });
+
+  const start = (argv: string[] = ['electron', '.'], platform: NodeJS.Platform = 'linux') =>
+    startStewardApp({ createLogger: () => logger, env: home.env, argv, platform, port: 0 });
+
+  it('a second instance does not start an owner: it quits and leaves the first one alone', async () => {
+    app.requestSingleInstanceLock.mockReturnValue(false);
+    expect(await start()).toBeUndefined();
+    expect(app.quitCalls).toBe(1);
+    expect(existsSync(join(home.dir, 'daemon.json'))).toBe(false);
+    expect(BrowserWindow.instances).toHaveLength(0);
+    expect(Tray.instances).toHaveLength(0);
+  });
+
+  it('keeps Chromium data and the single-instance lock inside STEWARD_HOME', async () => {
+    started = await start();
+    expect(app.paths.get('userData')).toBe(join(home.dir, 'electron'));
+  });
+
+  it('becomes the owner: Core, loopback RPC and daemon.json for the CLI', async () => {
+    started = await start();
+    expect(started).toBeDefined();
+    const daemon = JSON.parse(readFileSync(join(home.dir, 'daemon.json'), 'utf8')) as { url: string; token: string };
+    const response = await fetch(new URL('/rpc', daemon.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'App.Info', params: {} }),
+    });
+    expect(((await response.json()) as { result: { name: string } }).result.name).toBe('Steward');
+  });
+
+  it('opens one sandboxed window on our own page, behind the navigation fence', async () => {
+    started = await start();
+    expect(BrowserWindow.instances).toHaveLength(1);
+    const window = BrowserWindow.instances[0]!;
+    expect(window.loadedUrl).toBe(APP_URL);
+    expect(window.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(String((window.options.webPreferences as { preload: string }).preload)).toMatch(/preload\.cjs$/);
+    expect(window.webContents.windowOpenHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    const navigation = preventable();
+    window.webContents.emit('will-navigate', navigation, 'https://example.com/');
+    expect(navigation.defaultPrevented).toBe(true);
+    expect(session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
+    expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([expect.objectContaining({ scheme: 'steward' })]);
+  });
+
+  it('serves the panel on its own scheme with the strict CSP', async () => {
+    started = await start();
+    const handler = protocol.handlers.get('steward')!;
+    const response = await handler(new Request(APP_URL));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>Steward</title>');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('bridges the window to the Core, and refuses anything else', async () => {
+    started = await start();
+    const window = BrowserWindow.instances[0]!;
+    const handler = ipcMain.handlers.get(callChannel('App.Info'))!;
+    const own = { sender: window.webContents, senderFrame: window.webContents.mainFrame } as unknown as IpcMainInvokeEvent;
+    expect(((await handler(own, {})) as IpcReply).ok).toBe(true);
+    const sub = { sender: window.webContents, senderFrame: window.webContents.subframe(APP_URL) } as unknown as IpcMainInvokeEvent;
+    expect(await handler(sub, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('the tray pauses the real Core and its menu follows app.status', async () => {
+    started = await start();
+    const core = started!.owner.core;
+    const tray = Tray.instances[0]!;
+    expect(tray.labels()).toEqual(['Open Steward', 'Idle — Ready', '---', 'Pause', '---', 'Quit']);
+    expect(tray.image.path).toBe(join(app.appPath, 'build', 'icons', 'tray', 'idle.png'));
+
+    tray.item('pause').click?.();
+    await settled(() => core.status.paused);
+    expect(core.status.paused).toBe(true);
+    expect(tray.labels()).toEqual(['Open Steward', 'Paused', '---', 'Resume', '---', 'Quit']);
+    expect(tray.image.path).toMatch(/paused\.png$/);
+    expect(BrowserWindow.instances[0]!.webContents.sent).toContainEqual({
+      channel: EVENT_CHANNEL,
+      message: { name: 'app.status', payload: { state: 'idle', message: 'Paused', paused: true } },
+    });
+
+    tray.item('pause').click?.();
+    await settled(() => !core.status.paused);
+    expect(tray.labels()[3]).toBe('Pause');
+
+    core.setStatus({ state: 'error', message: 'Sweep failed' });
+    expect(tray.labels()[1]).toBe('Error — Sweep failed');
+    expect(tray.image.path).toMatch(/error\.png$/);
+  });
+
+  it('Open Steward and a second launch both bring the window back', async () => {
+    started = await start(['electron', '.', '--hidden']);
+    const window = BrowserWindow.instances[0]!;
+    window.emit('ready-to-show');
+    expect(window.visible).toBe(false);
+    Tray.instances[0]!.item('open').click?.();
+    expect(window.visible).toBe(true);
+    window.close();
+    expect(window.visible).toBe(false);
+    expect(window.destroyed).toBe(false);
+    app.emit('second-instance', preventable(), ['electron', '.'], '/');
+    expect(window.visible).toBe(true);
+    expect(window.focus).toHaveBeenCalled();
+  });
+
+  it('closing the last window keeps the app (and its owner) running', async () => {
+    started = await start();
+    BrowserWindow.instances[0]!.close();
+    app.emit('window-all-closed');
+    expect(app.quitCalls).toBe(0);
+    expect(existsSync(join(home.dir, 'daemon.json'))).toBe(true);
+  });
+
+  it('Quit holds the exit until the owner stopped, then the window really closes', async () => {
+    started = await start();
+    Tray.instances[0]!.item('quit').click?.();
+    expect(app.exited).toBe(false);
+    await settled(() => app.exited);
+    expect(app.exited).toBe(true);
+    expect(existsSync(join(home.dir, 'daemon.json'))).toBe(false);
+    expect(Tray.instances[0]!.destroyed).toBe(true);
+    expect(ipcMain.handlers.size).toBe(0);
+    expect(BrowserWindow.instances[0]!.close().defaultPrevented).toBe(false);
+    // The owner lock is free again: a new Core can take it.
+    const next = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    next.close();
+    started = undefined;
+  });
+
+  it('says why and quits when another owner (steward serve) holds the home', async () => {
+    // A live process other than this one holds the owner lock (this test's parent stands in for it).
+    writeFileSync(join(home.dir, 'steward.lock'), `${process.ppid}\n`);
+    expect(await start()).toBeUndefined();
+    expect(dialog.showErrorBox).toHaveBeenCalledWith('Steward cannot start', expect.stringContaining('already running'));
+    expect(app.quitCalls).toBe(1);
+    expect(BrowserWindow.instances).toHaveLength(0);
+    expect(existsSync(join(home.dir, 'daemon.json'))).toBe(false);
+  });
+
+  it('uses template tray icons on macOS and the packaged resources folder when packaged', async () => {
+    app.isPackaged = true;
+    // Electron defines process.resourcesPath; plain Node does not.
+    Object.defineProperty(process, 'resourcesPath', { value: join(home.dir, 'resources'), configurable: true });
+    try {
+      started = await start(['electron', '.'], 'darwin');
+    } finally {
+      Reflect.deleteProperty(process, 'resourcesPath');
+    }
+    expect(Tray.instances[0]!.image.path).toBe(join(home.dir, 'resources', 'tray', 'idleTemplate.png'));
+    expect(Tray.instances[0]!.image.template).toBe(true);
+  });
+});

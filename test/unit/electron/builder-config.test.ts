@@ -1,0 +1,97 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { APP_ID } from '../../../electron/app.js';
+import { TRAY_STATES, trayIconFile } from '../../../electron/tray.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CONFIG_FILE = join(ROOT, 'build', 'electron-builder.yml');
+
+interface BuilderConfig {
+  appId: string;
+  productName: string;
+  files: string[];
+  asarUnpack: string[];
+  extraResources: Array<{ from: string; to: string; filter: string[] }>;
+  linux: { target: string[]; icon: string };
+  mac: { target: string[]; icon: string };
+  win: { target: string[]; icon: string };
+}
+
+/** The file is JSON under a block of `#` comments: JSON is valid YAML, so electron-builder reads the same thing. */
+function readConfig(): BuilderConfig {
+  const text = readFileSync(CONFIG_FILE, 'utf8');
+  return JSON.parse(text.split('\n').filter((line) => !line.startsWith('#')).join('\n')) as BuilderConfig;
+}
+
+function pngSize(file: string): { width: number; height: number } {
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(0, 8).toString('hex'), file).toBe('89504e470d0a1a0a');
+  expect(bytes.subarray(12, 16).toString('ascii'), file).toBe('IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+describe('electron-builder configuration', () => {
+  const config = readConfig();
+
+  it('names the app and targets AppImage + deb, dmg and nsis', () => {
+    expect(config.productName).toBe('Steward');
+    expect(config.appId).toBe(APP_ID);
+    expect(config.linux.target).toEqual(['AppImage', 'deb']);
+    expect(config.mac.target).toEqual(['dmg']);
+    expect(config.win.target).toEqual(['nsis']);
+  });
+
+  it('packs the built app and the CLI, and unpacks the native SQLite module', () => {
+    for (const pattern of ['dist/core/**/*', 'dist/electron/**/*', 'dist/renderer/**/*', 'bin/**/*', 'package.json']) {
+      expect(config.files).toContain(pattern);
+    }
+    // The Electron-ABI build `npm start` makes is for development; packaging rebuilds better-sqlite3 itself.
+    expect(config.files).toContain('!dist/electron-native/**');
+    expect(config.files.some((p) => p.startsWith('!node_modules'))).toBe(false);
+    expect(config.asarUnpack).toContain('node_modules/better-sqlite3/**/*');
+  });
+
+  it('every app icon it references exists at the size each platform needs', () => {
+    const linuxDir = join(ROOT, config.linux.icon);
+    const sizes = readdirSync(linuxDir).filter((name) => /^\d+x\d+\.png$/.test(name));
+    expect(sizes).toEqual(expect.arrayContaining(['16x16.png', '32x32.png', '256x256.png', '512x512.png']));
+    for (const name of sizes) {
+      const side = Number.parseInt(name, 10);
+      expect(pngSize(join(linuxDir, name)), name).toEqual({ width: side, height: side });
+    }
+    expect(pngSize(join(ROOT, config.mac.icon)).width).toBeGreaterThanOrEqual(512);
+    expect(pngSize(join(ROOT, config.win.icon)).width).toBeGreaterThanOrEqual(256);
+  });
+
+  it('ships a tray icon for every state and platform, at 1x and 2x, where the app looks for it', () => {
+    const tray = config.extraResources.find((r) => r.to === 'tray');
+    expect(tray?.from).toBe('build/icons/tray');
+    for (const state of TRAY_STATES) {
+      for (const platform of ['linux', 'win32', 'darwin'] as const) {
+        const file = trayIconFile(state, platform);
+        expect(pngSize(join(ROOT, 'build/icons/tray', file)), file).toEqual({ width: 16, height: 16 });
+        expect(pngSize(join(ROOT, 'build/icons/tray', file.replace('.png', '@2x.png'))), file).toEqual({ width: 32, height: 32 });
+      }
+    }
+  });
+
+  it('is accepted by electron-builder 26 itself (its own schema validation)', async () => {
+    const require = createRequire(join(ROOT, 'package.json'));
+    const configModule = require.resolve('app-builder-lib/out/util/config/config.js');
+    expect(existsSync(configModule)).toBe(true);
+    const { getConfig, validateConfiguration } = require(configModule) as {
+      getConfig(projectDir: string, configPath: string, fromOptions: null): Promise<unknown>;
+      validateConfiguration(config: unknown, logger: unknown): Promise<void>;
+    };
+    const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+    const loaded = await getConfig(ROOT, CONFIG_FILE, null);
+    await expect(validateConfiguration(loaded, new DebugLogger(false))).resolves.toBeUndefined();
+    const broken = { ...(loaded as object), notAnOption: true };
+    await expect(validateConfiguration(broken, new DebugLogger(false))).rejects.toThrow();
+  });
+});

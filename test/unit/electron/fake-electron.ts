@@ -1,0 +1,273 @@
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+
+/**
+ * A stand-in for the `electron` module (the only module tests may mock): just enough of app, windows,
+ * tray, menus, IPC and protocol to drive electron/ without a binary. Tests load it with
+ * `vi.mock('electron', () => import('./fake-electron.js'))` and read its state through the helpers.
+ */
+
+export interface PreventableEvent {
+  defaultPrevented: boolean;
+  preventDefault(): void;
+}
+
+export function preventable(): PreventableEvent {
+  return {
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true;
+    },
+  };
+}
+
+let nextProcessId = 10;
+
+export class FakeWebFrame {
+  constructor(
+    public url: string,
+    public parent: FakeWebFrame | null,
+    public processId: number,
+    public routingId: number,
+  ) {}
+}
+
+let nextContentsId = 1;
+
+export class FakeWebContents extends EventEmitter {
+  readonly id = nextContentsId++;
+  readonly mainFrame = new FakeWebFrame('about:blank', null, nextProcessId++, 1);
+  readonly sent: Array<{ channel: string; message: unknown }> = [];
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined;
+  destroyed = false;
+
+  send(channel: string, message: unknown): void {
+    this.sent.push({ channel, message });
+  }
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
+    this.windowOpenHandler = handler;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  /** A child frame inside this page (an iframe): same process, its own routing id. */
+  subframe(url: string): FakeWebFrame {
+    return new FakeWebFrame(url, this.mainFrame, this.mainFrame.processId, 2);
+  }
+}
+
+export class BrowserWindow extends EventEmitter {
+  static instances: BrowserWindow[] = [];
+  readonly webContents = new FakeWebContents();
+  readonly options: Record<string, unknown>;
+  visible = false;
+  destroyed = false;
+  loadedUrl: string | undefined;
+  readonly focus = vi.fn();
+  readonly restore = vi.fn();
+
+  constructor(options: Record<string, unknown>) {
+    super();
+    this.options = options;
+    BrowserWindow.instances.push(this);
+    app.emit('web-contents-created', preventable(), this.webContents);
+  }
+  loadURL(url: string): Promise<void> {
+    this.loadedUrl = url;
+    this.webContents.mainFrame.url = url;
+    return Promise.resolve();
+  }
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  isMinimized(): boolean {
+    return false;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  /** What the window manager's close button does: `close`, then destruction unless prevented. */
+  close(): PreventableEvent {
+    const event = preventable();
+    this.emit('close', event);
+    if (!event.defaultPrevented) {
+      this.destroyed = true;
+      this.webContents.destroyed = true;
+      this.emit('closed');
+    }
+    return event;
+  }
+}
+
+export interface FakeImage {
+  path: string;
+  template: boolean;
+  setTemplateImage(template: boolean): void;
+}
+
+export const nativeImage = {
+  createFromPath(path: string): FakeImage {
+    return {
+      path,
+      template: false,
+      setTemplateImage(template: boolean) {
+        this.template = template;
+      },
+    };
+  },
+};
+
+export interface FakeMenuItem {
+  id?: string;
+  label?: string;
+  type?: string;
+  enabled?: boolean;
+  click?: () => void;
+}
+
+export const Menu = {
+  buildFromTemplate(template: FakeMenuItem[]): { items: FakeMenuItem[] } {
+    return { items: template };
+  },
+};
+
+export class Tray extends EventEmitter {
+  static instances: Tray[] = [];
+  image: FakeImage;
+  tooltip = '';
+  menu: { items: FakeMenuItem[] } | undefined;
+  menuUpdates = 0;
+  destroyed = false;
+
+  constructor(image: FakeImage) {
+    super();
+    this.image = image;
+    Tray.instances.push(this);
+  }
+  setImage(image: FakeImage): void {
+    this.image = image;
+  }
+  setToolTip(tooltip: string): void {
+    this.tooltip = tooltip;
+  }
+  setContextMenu(menu: { items: FakeMenuItem[] }): void {
+    this.menu = menu;
+    this.menuUpdates += 1;
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+  labels(): string[] {
+    return (this.menu?.items ?? []).map((item) => (item.type === 'separator' ? '---' : (item.label ?? '')));
+  }
+  item(id: string): FakeMenuItem {
+    const found = this.menu?.items.find((item) => item.id === id);
+    if (!found) throw new Error(`no menu item ${id}`);
+    return found;
+  }
+}
+
+type Handler = (event: unknown, ...args: unknown[]) => unknown;
+
+export const ipcMain = {
+  handlers: new Map<string, Handler>(),
+  handle(channel: string, handler: Handler): void {
+    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    this.handlers.set(channel, handler);
+  },
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  },
+};
+
+/** The renderer half, as the sandboxed preload sees it; `invoke` is routed by each test. */
+class FakeIpcRenderer extends EventEmitter {
+  invoke = vi.fn<(channel: string, ...args: unknown[]) => Promise<unknown>>(() => Promise.reject(new Error('no route')));
+}
+export const ipcRenderer = new FakeIpcRenderer();
+
+export const contextBridge = {
+  exposed: new Map<string, unknown>(),
+  exposeInMainWorld(key: string, api: unknown): void {
+    this.exposed.set(key, api);
+  },
+};
+
+class FakeApp extends EventEmitter {
+  paths = new Map<string, string>();
+  appPath = '/nonexistent-app-path';
+  isPackaged = false;
+  requestSingleInstanceLock = vi.fn(() => true);
+  setAppUserModelId = vi.fn();
+  exit = vi.fn();
+  quitCalls = 0;
+  exited = false;
+
+  setPath(name: string, value: string): void {
+    this.paths.set(name, value);
+  }
+  getPath(name: string): string {
+    return this.paths.get(name) ?? `/nonexistent-${name}`;
+  }
+  getAppPath(): string {
+    return this.appPath;
+  }
+  whenReady(): Promise<void> {
+    return Promise.resolve();
+  }
+  /** Electron's order: before-quit, then will-quit (which may hold the exit), then quit. */
+  quit(): void {
+    this.quitCalls += 1;
+    this.emit('before-quit', preventable());
+    const event = preventable();
+    this.emit('will-quit', event);
+    if (!event.defaultPrevented) {
+      this.exited = true;
+      this.emit('quit');
+    }
+  }
+}
+export const app = new FakeApp();
+
+export const protocol = {
+  registerSchemesAsPrivileged: vi.fn(),
+  handlers: new Map<string, (request: Request) => Promise<Response>>(),
+  handle(scheme: string, handler: (request: Request) => Promise<Response>): void {
+    this.handlers.set(scheme, handler);
+  },
+};
+
+export const session = {
+  defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+};
+
+export const dialog = { showErrorBox: vi.fn() };
+
+export function resetElectron(): void {
+  BrowserWindow.instances = [];
+  Tray.instances = [];
+  ipcMain.handlers.clear();
+  ipcRenderer.removeAllListeners();
+  ipcRenderer.invoke.mockReset();
+  contextBridge.exposed.clear();
+  app.removeAllListeners();
+  app.paths.clear();
+  app.appPath = '/nonexistent-app-path';
+  app.isPackaged = false;
+  app.requestSingleInstanceLock.mockReset();
+  app.requestSingleInstanceLock.mockReturnValue(true);
+  app.setAppUserModelId.mockReset();
+  app.exit.mockReset();
+  app.quitCalls = 0;
+  app.exited = false;
+  protocol.registerSchemesAsPrivileged.mockReset();
+  protocol.handlers.clear();
+  session.defaultSession.setPermissionRequestHandler.mockReset();
+  session.defaultSession.setPermissionCheckHandler.mockReset();
+  dialog.showErrorBox.mockReset();
+}
+
+export default { app, BrowserWindow, Tray, Menu, nativeImage, ipcMain, ipcRenderer, contextBridge, protocol, session, dialog };
