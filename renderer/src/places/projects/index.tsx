@@ -1,12 +1,20 @@
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import type { ProjectSummary } from '../../../../core/api/index.js';
 import { DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { ImportHistory } from './ImportHistory.js';
+import { ProjectDetail } from './ProjectDetail.js';
 import './projects.css';
 
-const COLUMNS: readonly Column<ProjectSummary>[] = [
-  { header: 'Project', cell: (p) => <strong>{p.name}</strong> },
+const columns = (open: (projectKey: string) => void): readonly Column<ProjectSummary>[] => [
+  {
+    header: 'Project',
+    cell: (p) => (
+      <button type="button" className="project-link" onClick={() => open(p.projectKey)}>
+        {p.name}
+      </button>
+    ),
+  },
   { header: 'Folder', cell: (p) => <span className="project-cwd">{p.cwd}</span> },
   { header: 'Repository', cell: (p) => (p.repoBacked ? (p.repoId ?? 'git, no origin') : '—') },
   { header: 'Sessions', align: 'end', cell: (p) => formatCount(p.sessions) },
@@ -23,6 +31,7 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
 export function ProjectsPlace(): ReactElement {
   const list = useCall('Projects.List', {}, { refreshOn: ['sweep.tick'] });
   const projects = list.data?.projects ?? [];
+  const [selected, setSelected] = useState<string | null>(null);
   return (
     <>
       <PlaceHeader title="Projects" description="Every folder your coding agents have worked in, with its sessions and the notes Steward keeps for it." />
@@ -38,7 +47,8 @@ export function ProjectsPlace(): ReactElement {
       )}
       {projects.length > 0 && (
         <>
-          <DataTable caption="Projects" columns={COLUMNS} rows={projects} rowKey={(p) => p.projectKey} />
+          <DataTable caption="Projects" columns={columns(setSelected)} rows={projects} rowKey={(p) => p.projectKey} />
+          {selected !== null && <ProjectDetail key={selected} projectKey={selected} onClose={() => setSelected(null)} />}
           <Panel title="Import earlier history">
             <ImportHistory onDone={list.reload} />
           </Panel>

@@ -1,13 +1,14 @@
 import type { ReactElement } from 'react';
 import { DetailList, EmptyState, ErrorBanner, formatDuration, Panel, PlaceHeader } from '../../components/index.js';
 import { refreshInfo, usePanel } from '../../store.js';
+import { CuratorSettings } from './CuratorSettings.js';
 
 const HOME_KIND = { env: 'The STEWARD_HOME environment variable', 'platform-default': "This platform's app-data folder" } as const;
 const TRANSPORT = { bridge: 'Desktop app (IPC)', http: 'Loopback HTTP (steward serve)' } as const;
 
 /**
- * Settings: facts about this Steward and, later, the editable settings (the curator choice lands
- * here). Settings are read from config.json; the panel shows what `App.Info` reports.
+ * Settings: facts about this Steward (`App.Info`) and the editable curator choice; everything else
+ * lives in config.json.
  */
 export function SettingsPlace(): ReactElement {
   const info = usePanel((state) => state.info);
@@ -34,12 +35,12 @@ export function SettingsPlace(): ReactElement {
           />
         )}
       </Panel>
-      <EmptyState icon="settings" title="Nothing to change here yet" size="compact">
+      <CuratorSettings />
+      <EmptyState icon="settings" title="Other settings" size="compact">
         <p>
           Settings live in <code>config.json</code> under <code>STEWARD_HOME</code>, Steward&rsquo;s home folder. Steward reads it at start
           and rejects unknown keys with a message naming the key; environment variables with the <code>STEWARD_</code> prefix override it.
         </p>
-        <p>Choices you can make from the panel, such as which curator writes your project notes, will appear here.</p>
       </EmptyState>
     </>
   );

@@ -1,0 +1,115 @@
+import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'react';
+import type { Params, Result } from '../../../../core/api/index.js';
+import { ErrorBanner, Panel } from '../../components/index.js';
+import { useCall, useClient } from '../../hooks.js';
+import './settings.css';
+
+type Curator = Params<'Settings.SetCurator'>['curator'];
+type View = Result<'Settings.Get'>['sweeper'];
+
+const CURATORS: ReadonlyArray<{ id: Curator; label: string; hint: string }> = [
+  { id: 'offline', label: 'Offline (no model)', hint: 'Extractive summaries built on this computer. Nothing leaves the machine. Never writes CLAUDE.md.' },
+  { id: 'anthropic', label: 'Anthropic', hint: 'Claude through the Anthropic API. Needs ANTHROPIC_API_KEY (headless) or a key stored by the desktop app.' },
+  { id: 'openai-compatible', label: 'OpenAI-compatible', hint: 'OpenAI, or a local server such as Ollama, LM Studio, llama.cpp or vLLM, by base URL.' },
+];
+
+const DEFAULT_MODEL: Record<Curator, string> = { offline: 'claude-haiku-4-5', anthropic: 'claude-haiku-4-5', 'openai-compatible': 'llama3.2' };
+
+/**
+ * The sweeper's curator choice, written to config.json by `Settings.SetCurator`. API keys are never
+ * entered here or written to config.json; the panel only says whether one is available.
+ */
+export function CuratorSettings(): ReactElement {
+  const client = useClient();
+  const settings = useCall('Settings.Get', {});
+  const ids = useId();
+  const [curator, setCurator] = useState<Curator>('offline');
+  const [model, setModel] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string | undefined>();
+  const [error, setError] = useState<Error | undefined>();
+
+  useEffect(() => {
+    const view: View | undefined = settings.data?.sweeper;
+    if (!view) return;
+    setCurator(view.curator);
+    setModel(view.model);
+    setBaseUrl(view.baseUrl ?? '');
+  }, [settings.data]);
+
+  const view = settings.data?.sweeper;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!client) return;
+    setSaving(true);
+    setSaved(undefined);
+    setError(undefined);
+    const params: Params<'Settings.SetCurator'> = { curator, model: model.trim() || DEFAULT_MODEL[curator] };
+    if (curator === 'openai-compatible') params.baseUrl = baseUrl.trim() === '' ? null : baseUrl.trim();
+    client.call('Settings.SetCurator', params).then(
+      () => {
+        setSaving(false);
+        setSaved('Saved to config.json. The next sweep uses this curator.');
+        settings.reload();
+      },
+      (e: unknown) => {
+        setSaving(false);
+        setError(e instanceof Error ? e : new Error('The setting could not be saved.'));
+      },
+    );
+  };
+
+  const keyNote = (present: boolean | undefined, name: string) =>
+    present ? <span className="badge badge--good">{name} available</span> : <span className="badge badge--warn">No {name} found</span>;
+
+  return (
+    <Panel title="Project notes curator">
+      <ErrorBanner title="The curator settings could not be loaded." error={settings.error} onRetry={settings.reload} />
+      {view?.paused.map((pause) => (
+        <p key={pause.curator} role="status">
+          <span className="badge badge--paused">Paused</span> The {pause.curator} curator is paused: {pause.message} Saving the choice again resumes it.
+        </p>
+      ))}
+      <form className="curator-settings" onSubmit={submit} aria-label="Project notes curator">
+        <fieldset>
+          <legend>Curator</legend>
+          {CURATORS.map((c) => (
+            <div key={c.id} className="field">
+              <label>
+                <input type="radio" name={`${ids}-curator`} value={c.id} checked={curator === c.id} onChange={() => setCurator(c.id)} /> {c.label}
+              </label>
+              <p className="field__hint">{c.hint}</p>
+            </div>
+          ))}
+        </fieldset>
+        {curator !== 'offline' && (
+          <div className="field">
+            <label className="field__label" htmlFor={`${ids}-model`}>
+              Model
+            </label>
+            <input id={`${ids}-model`} className="input" value={model} onChange={(e) => setModel(e.currentTarget.value)} placeholder={DEFAULT_MODEL[curator]} />
+          </div>
+        )}
+        {curator === 'openai-compatible' && (
+          <div className="field">
+            <label className="field__label" htmlFor={`${ids}-url`}>
+              Base URL
+            </label>
+            <input id={`${ids}-url`} className="input" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} placeholder="http://localhost:11434/v1" />
+            <p className="field__hint">{keyNote(view?.keys.openai, 'OPENAI_API_KEY')} Local servers need no key.</p>
+          </div>
+        )}
+        {curator === 'anthropic' && <p className="field__hint">{keyNote(view?.keys.anthropic, 'ANTHROPIC_API_KEY')}</p>}
+        <p className="field__hint">
+          Transcript text is redacted for secrets before it is sent, and a remote curator runs only when you choose it here: a key in the environment never turns one on.
+        </p>
+        <button type="submit" className="button button--primary" disabled={saving || !view}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        {saved !== undefined && <p role="status">{saved}</p>}
+      </form>
+      <ErrorBanner title="The curator could not be changed." error={error} />
+    </Panel>
+  );
+}

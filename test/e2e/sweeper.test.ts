@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeLine, writeJsonl } from '../support/transcripts.js';
+import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+
+/** After a sweep on a fixture, the Projects place shows the rendered OVERVIEW and the new bullet. */
+describe('the Projects place shows the sweeper notes', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+  let projectKey: string;
+  let bullet: string;
+
+  beforeAll(async () => {
+    const roots = makeTempDir('steward-e2e-sweeper-');
+    const claude = join(roots.dir, 'claude');
+    const cwd = '/work/e2e-orchard';
+    writeJsonl(join(claude, 'projects', '-work-e2e-orchard', 'orchard-1.jsonl'), [
+      claudeLine({ sessionId: 'orchard-1', cwd, ts: new Date('2026-11-29T08:00:00Z'), text: 'Plan the pruning calendar for the <b>apple</b> trees' }),
+      claudeLine({
+        sessionId: 'orchard-1',
+        cwd,
+        ts: new Date('2026-11-29T08:01:00Z'),
+        type: 'assistant',
+        content: [
+          { type: 'text', text: "We'll use a month grid instead of a list. Next step: add the pear trees." },
+          { type: 'tool_use', id: 'tu_1', name: 'Write', input: { file_path: `${cwd}/src/pruning.ts`, content: 'export {}' } },
+        ],
+      }),
+    ]);
+    steward = await startServe({ claudeRoots: [claude] });
+    browser = await launchChromium();
+    await steward.rpc('Backfill.Run', {});
+    const { projects } = await steward.rpc('Projects.List', {});
+    projectKey = projects.find((p) => p.name === 'e2e-orchard')!.projectKey;
+    // Forced: the owner may already have swept it on its own after the startup capture.
+    const result = await steward.rpc('Sweeper.Run', { projectKey, force: true });
+    expect(result).toMatchObject({ mode: 'offline' });
+    const got = await steward.rpc('Projects.Get', { projectKey });
+    bullet = /^- (.+)$/m.exec(got.changelog ?? '')![1]!;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  it('renders OVERVIEW.md and CHANGELOG.md as Markdown, without raw HTML, with the last sweep', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.locator('nav[aria-label="Places"]').getByText('Projects', { exact: true }).click();
+    await page.locator('main[data-place="projects"]').waitFor();
+    await page.getByRole('button', { name: 'e2e-orchard' }).click();
+    const detail = page.locator('section.project-detail');
+    const overview = detail.getByRole('region', { name: 'OVERVIEW.md' });
+    await overview.locator('h1').waitFor();
+    expect(await overview.locator('h1').innerText()).toBe('e2e-orchard');
+    expect(await overview.locator('.note-markdown h2').allInnerTexts()).toContain('Current focus');
+    expect(await overview.locator('li').allInnerTexts()).toContain('Plan the pruning calendar for the apple trees');
+    expect(await overview.locator('code').allInnerTexts()).toContain('src/pruning.ts');
+    expect(await overview.locator('b').count()).toBe(0);
+    const changelog = detail.getByRole('region', { name: 'CHANGELOG.md' });
+    expect(await changelog.locator('.note-markdown h2').count()).toBe(1);
+    // The raw <b> tags of the ask are dropped, not rendered.
+    expect(await changelog.locator('li').allInnerTexts()).toEqual([bullet.replace(/<\/?b>/g, '')]);
+    expect(bullet).toContain('<b>apple</b>');
+    expect(await detail.locator('dl').innerText()).toMatch(/Updated|No change/);
+    await page.screenshot({ path: screenshotPath('sweeper-project-detail.png'), fullPage: true });
+
+    await detail.getByRole('button', { name: 'Sweep now' }).click();
+    await detail.getByText('No new activity since the last sweep.').waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('the Settings place shows the offline curator as the default', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.locator('nav[aria-label="Places"]').getByText('Settings', { exact: true }).click();
+    const form = page.getByRole('form', { name: 'Project notes curator' });
+    await form.waitFor();
+    expect(await form.getByRole('radio', { name: 'Offline (no model)' }).isChecked()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
