@@ -30,21 +30,28 @@ export function maintenanceHandlers(maintenance: Maintenance): Pick<Handlers, Ma
   };
 }
 
+const STARTUP_DELAY_MS = 5_000;
+
 /**
  * The owner's reconcile timer. A pass never overlaps the previous one, and a failed pass is logged
  * by class only; the returned stop waits for in-flight writers to unwind.
  */
 export function scheduleReconcile(maintenance: Maintenance, intervalMs: number, logger: Logger): () => Promise<void> {
   let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
+  const pass = () => {
     if (running || maintenance.store.degradedReason) return;
     running = maintenance
       .reconcile()
       .catch((error: unknown) => logger.warn('maintenance reconcile pass failed', { code: (error as { code?: string }).code ?? 'internal' }))
       .finally(() => (running = null));
-  }, intervalMs);
+  };
+  // The first pass comes soon after start: jobs interrupted by a crash are revalidated and rescheduled.
+  const first = intervalMs > STARTUP_DELAY_MS ? setTimeout(pass, STARTUP_DELAY_MS) : undefined;
+  const timer = setInterval(pass, intervalMs);
+  first?.unref();
   timer.unref();
   return async () => {
+    clearTimeout(first);
     clearInterval(timer);
     await running;
     await maintenance.stop();

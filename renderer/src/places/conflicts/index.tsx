@@ -1,21 +1,216 @@
-import type { ReactElement } from 'react';
-import { EmptyState, PlaceHeader } from '../../components/index.js';
+import { useId, useState, type ReactElement } from 'react';
+import type { ConflictCandidate, ConflictPlan, ConflictView } from '../../../../core/api/index.js';
+import { DetailList, EmptyState, ErrorBanner, Panel, PlaceHeader } from '../../components/index.js';
+import { useCall, useClient } from '../../hooks.js';
+import './conflicts.css';
+
+const KIND_LABELS: Record<ConflictView['kind'], string> = {
+  cache_clone_conflict: 'Copied cache (clone)',
+  identity_conflict: 'Conflicting registrations',
+  identity_unresolved: 'Unresolved legacy registrations',
+};
+
+const EFFECT_LABELS: Record<ConflictPlan['effects'][number]['effect'], string> = {
+  restore: 'Restore',
+  retire: 'Retire',
+  rebind: 'Rebind',
+  keep_unresolved: 'Keep unresolved',
+};
+
+/** A fresh operation key per rendered plan: a retried Confirm of the same plan replays, never repeats. */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `panel-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function CandidateEvidence({ candidate }: { candidate: ConflictCandidate }): ReactElement {
+  return (
+    <span className="conflict-candidate__body">
+      <span>
+        <strong>Path fingerprint</strong> <span className="conflict-mono">{candidate.pathFingerprint ?? 'none (legacy record)'}</span>
+        <span className="muted"> · previously {candidate.priorEnabled ? 'enabled' : 'disabled'}</span>
+      </span>
+      <ul className="conflict-members">
+        {candidate.members.map((m) => (
+          <li key={`${m.registrationId ?? ''}:${m.legacyId ?? ''}`}>
+            {m.canonicalRepoId ?? (m.aliases.join(', ') || '—')}
+            {m.aliases.length > 0 && m.canonicalRepoId !== null && <> · aliases {m.aliases.join(', ')}</>}
+            {m.policyHash !== null && <> · policy <span className="conflict-mono">{m.policyHash}</span></>}
+            {m.configHash !== null && <> · config <span className="conflict-mono">{m.configHash.slice(0, 16)}</span></>}
+            {m.sourceAuthorities.length > 0 && <> · sources <span className="conflict-mono">{m.sourceAuthorities.join(', ')}</span></>}
+            {m.legacyIds.length > 0 && <> · legacy {m.legacyIds.join(', ')}</>}
+          </li>
+        ))}
+      </ul>
+    </span>
+  );
+}
+
+function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onResolved: (message: string) => void }): ReactElement {
+  const client = useClient();
+  const name = useId();
+  // No default: display order and recency never select a candidate.
+  const [selected, setSelected] = useState<string | undefined>();
+  const [plan, setPlan] = useState<(ConflictPlan & { idempotencyKey: string }) | undefined>();
+  const [planning, setPlanning] = useState(false);
+  const [applying, setApplying] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [stale, setStale] = useState(false);
+
+  const makePlan = (candidateId: string) => {
+    if (!client) return;
+    setPlanning(true);
+    setPlan(undefined);
+    setError(undefined);
+    setStale(false);
+    client.call('Conflicts.Plan', { conflictId: conflict.conflictId, candidateId }).then(
+      (result) => {
+        setPlan({ ...result, idempotencyKey: newIdempotencyKey() });
+        setPlanning(false);
+      },
+      (e: unknown) => {
+        setError(e);
+        setPlanning(false);
+      },
+    );
+  };
+
+  const confirm = () => {
+    if (!client || !plan) return;
+    setApplying(true);
+    setError(undefined);
+    client.call('Conflicts.Apply', { planId: plan.planId, idempotencyKey: plan.idempotencyKey }).then(
+      (result) => {
+        setApplying(false);
+        onResolved(`Resolved: restored ${result.restored.length} registration(s), retired ${result.retired.length} path fingerprint(s).`);
+      },
+      (e: unknown) => {
+        setApplying(false);
+        if (errorCode(e) === 'stale_plan') {
+          setStale(true);
+          setPlan(undefined);
+        } else setError(e);
+      },
+    );
+  };
+
+  const blocked = conflict.state === 'blocked';
+  return (
+    <Panel title={`${KIND_LABELS[conflict.kind]} · ${conflict.conflictId}`}>
+      <div data-testid="conflict" data-conflict-id={conflict.conflictId}>
+        <DetailList
+          label="Conflict evidence"
+          items={[
+            { term: 'Kind', value: <span className="conflict-mono">{conflict.kind}</span> },
+            ...(conflict.cacheUuid ? [{ term: 'Cache UUID', value: <span className="conflict-mono">{conflict.cacheUuid}</span> }] : []),
+            ...(conflict.canonicalRepoId ? [{ term: 'Repository', value: conflict.canonicalRepoId }] : []),
+            ...(conflict.aliases.length > 0 ? [{ term: 'Known aliases', value: conflict.aliases.join(', ') }] : []),
+            ...(conflict.legacyIds.length > 0 ? [{ term: 'Legacy registrations', value: conflict.legacyIds.join(', ') }] : []),
+          ]}
+        />
+        {blocked ? (
+          <p className="conflict-blocked" role="status">{conflict.blockedReason}</p>
+        ) : (
+          <fieldset className="conflict-picker" disabled={planning || applying}>
+            <legend>Choose the candidate to keep</legend>
+            {conflict.candidates.map((candidate) => (
+              <label key={candidate.candidateId} className="conflict-candidate" data-testid="conflict-candidate" data-candidate-id={candidate.candidateId}>
+                <input
+                  type="radio"
+                  name={name}
+                  value={candidate.candidateId}
+                  checked={selected === candidate.candidateId}
+                  onChange={() => {
+                    setSelected(candidate.candidateId);
+                    makePlan(candidate.candidateId);
+                  }}
+                />
+                <CandidateEvidence candidate={candidate} />
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <ErrorBanner title="The conflict could not be resolved." error={error instanceof Error ? error : error === undefined ? undefined : 'The request failed.'} />
+        {stale && selected !== undefined && (
+          <div className="error-banner" role="alert" data-testid="stale-plan">
+            <div className="error-banner__text">
+              <strong>The plan is out of date.</strong>
+              <span>The conflict or its caches changed after the plan was made, so nothing was applied. Plan again to see what would happen now.</span>
+            </div>
+            <button type="button" className="button" onClick={() => makePlan(selected)}>
+              Plan again
+            </button>
+          </div>
+        )}
+        {planning && <p className="muted">Planning…</p>}
+        {plan && (
+          <section className="conflict-plan" aria-label="Resolution plan" data-testid="conflict-plan" data-plan-id={plan.planId}>
+            <h3>Resolution plan</h3>
+            <p>{plan.note}</p>
+            <ul>
+              {plan.effects.map((effect, index) => (
+                <li key={index}>
+                  <strong>{EFFECT_LABELS[effect.effect]}</strong> {effect.canonicalRepoId ?? effect.legacyId ?? ''}
+                  {effect.pathFingerprint && <> at <span className="conflict-mono">{effect.pathFingerprint}</span></>}
+                  {effect.effect !== 'retire' && effect.effect !== 'keep_unresolved' && <span className="muted"> · {effect.enabledAfter ? 'enabled' : 'stays disabled'}</span>}
+                </li>
+              ))}
+            </ul>
+            <div className="conflict-plan__actions">
+              <button type="button" className="button" onClick={confirm} disabled={applying}>
+                {applying ? 'Applying…' : 'Confirm'}
+              </button>
+              <span className="muted">Only this plan is applied; if anything changed first, you will be asked to plan again.</span>
+            </div>
+          </section>
+        )}
+      </div>
+    </Panel>
+  );
+}
 
 /**
- * Conflicts: cache identity conflicts waiting for a decision. The maintenance issue fills this in
- * from `Conflicts.Plan`; until then it explains the empty state.
+ * Conflicts: cache identity conflicts from `Conflicts.List`, each a picker of its candidates with
+ * public-safe evidence (fingerprints and hashes). Choosing one shows `Conflicts.Plan`; Confirm
+ * runs `Conflicts.Apply`.
  */
 export function ConflictsPlace(): ReactElement {
+  const list = useCall('Conflicts.List', {});
+  const [done, setDone] = useState<string | undefined>();
+  const conflicts = list.data?.conflicts ?? [];
   return (
     <>
       <PlaceHeader title="Conflicts" description="Repository caches whose identities disagree and need your decision." />
-      <EmptyState icon="check" tone="good" title="No conflicts">
-        <p>None means all cache identities agree: every enrolled cache points at the repository it was registered for.</p>
-        <p>
-          If two registrations ever claim the same cache, or a cache no longer matches its registration, Steward stops maintaining it and
-          lists the conflict here with a plan to resolve it.
+      <ErrorBanner title="Conflicts could not be loaded." error={list.error} onRetry={list.reload} />
+      {done !== undefined && (
+        <p className="conflict-done" role="status" data-testid="conflict-resolved">
+          {done}
         </p>
-      </EmptyState>
+      )}
+      {list.data !== undefined && conflicts.length === 0 && (
+        <EmptyState icon="check" tone="good" title="No conflicts">
+          <p>None means all cache identities agree: every enrolled cache points at the repository it was registered for.</p>
+          <p>
+            If two registrations ever claim the same cache, or a cache is copied to another path, Steward stops maintaining it and lists
+            the conflict here so you can choose what to keep.
+          </p>
+        </EmptyState>
+      )}
+      {conflicts.map((conflict) => (
+        <ConflictCard
+          key={conflict.conflictId}
+          conflict={conflict}
+          onResolved={(message) => {
+            setDone(message);
+            list.reload();
+          }}
+        />
+      ))}
     </>
   );
 }
