@@ -28,6 +28,17 @@ function isReply(value: unknown): value is IpcReply {
 
 /** Everything the page can reach: two functions that validate their arguments before anything crosses. */
 function createBridge(ipc: Pick<Electron.IpcRenderer, 'invoke' | 'on' | 'removeListener'>): StewardBridge {
+  // One ipc listener however many views subscribe; it is attached while anyone listens.
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const relay = (_event: Electron.IpcRendererEvent, message: IpcEventMessage) => {
+    for (const listener of [...(listeners.get(message?.name) ?? [])]) {
+      try {
+        listener(message.payload);
+      } catch {
+        // One faulty view must not keep the event from the others.
+      }
+    }
+  };
   return {
     async call(method, params) {
       if (typeof method !== 'string' || !METHOD_NAME.test(method)) {
@@ -48,12 +59,14 @@ function createBridge(ipc: Pick<Electron.IpcRenderer, 'invoke' | 'on' | 'removeL
       if (typeof event !== 'string' || !EVENT_NAME.test(event) || typeof listener !== 'function') {
         throw failure('invalid_params', 'on(event, listener) needs an event name and a function');
       }
-      const relay = (_event: Electron.IpcRendererEvent, message: IpcEventMessage) => {
-        if (message?.name === event) listener(message.payload);
-      };
-      ipc.on(EVENTS, relay);
+      if (listeners.size === 0) ipc.on(EVENTS, relay);
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener);
+      listeners.set(event, set);
       return () => {
-        ipc.removeListener(EVENTS, relay);
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(event) === set) listeners.delete(event);
+        if (listeners.size === 0) ipc.removeListener(EVENTS, relay);
       };
     },
   };

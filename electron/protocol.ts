@@ -11,7 +11,9 @@ import { APP_HOST, APP_SCHEME } from './ipc-channels.js';
  */
 export const APP_SCHEME_PRIVILEGES: CustomScheme = {
   scheme: APP_SCHEME,
-  privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, stream: false },
+  // standard: relative URLs and a real origin; secure: a secure context; corsEnabled + supportFetchAPI:
+  // Vite emits `<script type="module" crossorigin>`, which Chromium fetches in CORS mode.
+  privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, stream: false },
 };
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -28,13 +28,14 @@ export function useSqliteNativeBinding(file: string | undefined): void {
   nativeBinding = file;
 }
 
+/** Options for any `new Database(…)` in core: they carry the Electron build's binding when one is set. */
+export function sqliteOptions(options: Database.Options = {}): Database.Options {
+  return nativeBinding ? { ...options, nativeBinding } : options;
+}
+
 /** Opens a SQLite file with the pragmas every store relies on, then brings its schema forward. */
 export function openDatabase(file: string, options: OpenOptions): Db {
-  const db = new Database(file, {
-    readonly: options.readonly ?? false,
-    fileMustExist: options.readonly ?? false,
-    ...(nativeBinding ? { nativeBinding } : {}),
-  });
+  const db = new Database(file, sqliteOptions({ readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false }));
   try {
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // Refuse a newer schema before any pragma that rewrites the file header (journal_mode does).

@@ -115,6 +115,24 @@ describe('preload', () => {
     expect(ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(0);
   });
 
+  it('keeps one ipc listener for many subscribers, and a throwing one does not silence the rest', () => {
+    const seen: string[] = [];
+    const offA = bridge.on('app.status', () => {
+      throw new Error('view A broke');
+    });
+    const offB = bridge.on('app.status', () => seen.push('b'));
+    const offC = bridge.on('sweep.tick', () => seen.push('c'));
+    expect(ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(1);
+    ipcRenderer.emit(EVENT_CHANNEL, {}, { name: 'app.status', payload: {} });
+    expect(seen).toEqual(['b']);
+    offA();
+    offB();
+    expect(ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(1);
+    offC();
+    offC();
+    expect(ipcRenderer.listenerCount(EVENT_CHANNEL)).toBe(0);
+  });
+
   it('refuses a malformed subscription', () => {
     expect(() => bridge.on('App Status', () => undefined)).toThrow();
     expect(() => bridge.on('app.status', 'not a function' as unknown as () => void)).toThrow();
