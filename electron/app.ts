@@ -101,6 +101,11 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
     hidden: (options.argv ?? process.argv).includes('--hidden'),
   });
   window.webContents.on('render-process-gone', (_event, details) => logger.error('renderer gone', { reason: details.reason }));
+  // A Windows log-off or shutdown skips before-quit: let the window close and stop the owner while we can.
+  window.on('session-end', () => {
+    quitting = true;
+    app.quit();
+  });
 
   const disposeIpc = registerIpcBridge(ipcMain, { core: owner.core, logger, window: () => window });
   const stopForwarding = forwardEvents(owner.core.events, () => window);

@@ -164,6 +164,17 @@ describe('Electron main', () => {
     started = undefined;
   });
 
+  it('a Windows session end lets the window close and quits', async () => {
+    started = await start(['electron', '.'], 'win32');
+    expect(app.setAppUserModelId).toHaveBeenCalledWith('app.steward.desktop');
+    const window = BrowserWindow.instances[0]!;
+    window.emit('session-end', preventable());
+    await settled(() => app.exited);
+    expect(app.exited).toBe(true);
+    expect(window.close().defaultPrevented).toBe(false);
+    started = undefined;
+  });
+
   it('says why and quits when another owner (steward serve) holds the home', async () => {
     // A live process other than this one holds the owner lock (this test's parent stands in for it).
     writeFileSync(join(home.dir, 'steward.lock'), `${process.ppid}\n`);
