@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import { Button } from './Button.js';
 import { Icon } from './Icon.js';
 
 export interface ErrorBannerProps {
@@ -22,9 +23,7 @@ export function ErrorBanner({ title, error, onRetry }: ErrorBannerProps): ReactE
         {typeof code === 'string' && <span className="error-banner__code">Code: {code}</span>}
       </div>
       {onRetry && (
-        <button type="button" className="button" onClick={onRetry}>
-          Try again
-        </button>
+        <Button onClick={onRetry}>Try again</Button>
       )}
     </div>
   );

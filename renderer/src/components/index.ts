@@ -1,8 +1,11 @@
 /** Shared building blocks for every place; import from here, not from the files. */
+export { Badge, type BadgeTone } from './Badge.js';
+export { Button, type ButtonProps } from './Button.js';
 export { DataTable, type Column, type DataTableProps } from './DataTable.js';
 export { DetailList, type Detail } from './DetailList.js';
 export { EmptyState, type EmptyStateProps } from './EmptyState.js';
 export { ErrorBanner, type ErrorBannerProps } from './ErrorBanner.js';
+export { Field, type FieldProps } from './Field.js';
 export { Icon, type IconName } from './Icon.js';
 export { Panel } from './Panel.js';
 export { PlaceHeader, type PlaceHeaderProps } from './PlaceHeader.js';

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import type { AppStatus } from '../client.js';
-import { Icon } from '../components/index.js';
+import { Button } from '../components/index.js';
 import { setPaused, usePanel, type Connection } from '../store.js';
 
 const STATE_LABEL: Record<AppStatus['state'], string> = { idle: 'Idle', working: 'Working', error: 'Error' };
@@ -44,10 +44,9 @@ export function StatusBar(): ReactElement {
         {failed && <span className="status-bar__connection">Could not change pause.</span>}
       </div>
       {status !== undefined && (
-        <button type="button" className="button button--quiet status-bar__toggle" onClick={toggle} disabled={pending} aria-pressed={status.paused}>
-          <Icon name={status.paused ? 'play' : 'pause'} />
-          <span>{status.paused ? 'Resume' : 'Pause'}</span>
-        </button>
+        <Button variant="quiet" className="status-bar__toggle" icon={status.paused ? 'play' : 'pause'} onClick={toggle} disabled={pending}>
+          {status.paused ? 'Resume' : 'Pause'}
+        </Button>
       )}
     </footer>
   );
