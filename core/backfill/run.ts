@@ -44,7 +44,7 @@ export function newRunToken(): RunToken {
   return Object.freeze({});
 }
 
-const BATCH_PARTS = 1_000;
+const BATCH_PARTS = 250;
 const PROGRESS_EVERY_MS = 250;
 
 /** A file whose newest byte is older than the window cannot hold an in-window line. */

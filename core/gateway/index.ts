@@ -9,6 +9,7 @@ export { Spool } from './spool.js';
 export { Materializer, type RunToken, type MaterializeResult } from './materializer.js';
 export { Sink, type FlushResult } from './sink.js';
 export { pruneOlderThan, type PruneResult } from './retention.js';
+export { Checkpointer } from './checkpointer.js';
 
 export function openGateway(home: string): Db {
   return openDatabase(join(home, HOME_FILES.gateway), { label: 'gateway', migrations: GATEWAY_MIGRATIONS });

@@ -1,6 +1,6 @@
 import { effectiveWindowDays, newRunToken, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
 import type { Config } from '../config/index.js';
-import { Materializer, Sink, Spool } from '../gateway/index.js';
+import { Checkpointer, Materializer, Sink, Spool } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import { ProjectStore } from '../projects/index.js';
 import type { Db } from '../store/index.js';
@@ -41,6 +41,7 @@ export class SweepDriver {
   readonly sink: Sink;
   readonly projects: ProjectStore;
   readonly scheduler: SweepScheduler;
+  readonly checkpointer: Checkpointer;
   readonly #options: SweepDriverOptions;
 
   constructor(options: SweepDriverOptions) {
@@ -50,6 +51,7 @@ export class SweepDriver {
     this.materializer = new Materializer(options.db, this.spool);
     this.projects = new ProjectStore(options.db);
     this.sink = new Sink(options.db, this.projects);
+    this.checkpointer = new Checkpointer(options.db);
     this.scheduler = new SweepScheduler({
       providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
@@ -85,11 +87,14 @@ export class SweepDriver {
   async stop(): Promise<void> {
     this.sink.stop();
     await this.scheduler.stop();
+    await this.checkpointer.stop();
   }
 
   #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
     if (!provider) return Promise.reject(new Error('unknown provider'));
+    // Started with the first run, not with the Core: a CLI verb that never imports spawns no thread.
+    this.checkpointer.start();
     return runBackfillProvider(
       provider,
       { materializer: this.materializer, sink: this.sink, fingerprints: this.fingerprints, logger: this.#options.logger },

@@ -14,7 +14,7 @@ export interface LineReadOptions {
  * skipped without ever being held whole, and counted.
  */
 export async function* readCompleteLines(path: string, options: LineReadOptions, stats: LineStats): AsyncGenerator<string[]> {
-  const chunkBytes = options.chunkBytes ?? 1 << 20;
+  const chunkBytes = options.chunkBytes ?? 256 * 1024;
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(chunkBytes);

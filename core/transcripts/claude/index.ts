@@ -220,8 +220,8 @@ export class ClaudeProvider implements TranscriptProvider {
           continue;
         }
         projectLine(line, ctx, projection);
+        if (projection.pending >= options.batchParts) yield projection.take(false);
       }
-      if (projection.pending >= options.batchParts) yield projection.take(false);
     }
     yield projection.take(true);
   }

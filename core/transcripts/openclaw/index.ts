@@ -89,8 +89,8 @@ export class OpenClawProvider implements TranscriptProvider {
           continue;
         }
         this.#project(line, agentId, header, projection, options);
+        if (projection.pending >= options.batchParts) yield projection.take(false);
       }
-      if (projection.pending >= options.batchParts) yield projection.take(false);
     }
     yield projection.take(true);
   }

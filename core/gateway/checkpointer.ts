@@ -1,0 +1,83 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Db } from '../store/index.js';
+
+/**
+ * The worker's whole program. It is evaluated from a string so the same code runs from the built
+ * output and from sources under test; it only checkpoints and never writes rows.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.modulePath);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 1000');
+const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.postMessage('ready');
+parentPort.on('message', (message) => {
+  if (message !== 'stop') return;
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.close();
+});
+`;
+
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+/**
+ * Moves WAL checkpoints (page copies and their fsync) off the owner's thread: while it runs, the
+ * connection's automatic checkpoint is off and a worker with its own connection checkpoints
+ * passively, so a cold import's commits never stall the event loop on a checkpoint. Any failure of
+ * the worker restores SQLite's automatic checkpoint.
+ */
+export class Checkpointer {
+  readonly #db: Db;
+  readonly #intervalMs: number;
+  #worker: Worker | undefined;
+  #exited: Promise<void> = Promise.resolve();
+
+  constructor(db: Db, intervalMs = 500) {
+    this.#db = db;
+    this.#intervalMs = intervalMs;
+  }
+
+  get running(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  start(): void {
+    if (this.#worker || this.#db.memory || !this.#db.open) return;
+    let worker: Worker;
+    try {
+      const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath, file: this.#db.name, intervalMs: this.#intervalMs } });
+    } catch {
+      return;
+    }
+    worker.unref();
+    this.#worker = worker;
+    this.#exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.once('message', () => {
+      if (this.#worker === worker && this.#db.open) this.#db.pragma('wal_autocheckpoint = 0');
+    });
+    const fallBack = () => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    };
+    worker.once('error', fallBack);
+    worker.once('exit', fallBack);
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.#worker;
+    if (!worker) return;
+    this.#worker = undefined;
+    if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    worker.postMessage('stop');
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref());
+    await Promise.race([this.#exited, timeout]);
+    await worker.terminate();
+  }
+}

@@ -1,0 +1,306 @@
+// Capture benchmark (spec 000): a generated transcript corpus, swept by the built Core's sweep driver.
+// Flags: --files N (default 2000), --mb N (default 1024), --dir PATH (default .bench/capture), --keep.
+// Every figure is reported against a baseline measured in the same run on the same bytes.
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { mkdirSync, rmSync, statfsSync, createWriteStream, readdirSync, statSync, createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+
+function flag(flags, name, fallback) {
+  const i = flags.indexOf(`--${name}`);
+  return i >= 0 && flags[i + 1] !== undefined ? flags[i + 1] : fallback;
+}
+
+const MB = 1024 * 1024;
+const DAY = 86_400_000;
+const fmt = (n, d = 2) => Number(n).toFixed(d);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ---------------------------------------------------------------- byte accounting of transcript reads
+
+/** Counts bytes read from .jsonl files through fs/promises FileHandles (how the reader reads). */
+const fsp = require('node:fs/promises');
+const realOpen = fsp.open;
+let transcriptBytesRead = 0;
+fsp.open = async function countedOpen(path, ...rest) {
+  const handle = await realOpen.call(this, path, ...rest);
+  if (typeof path === 'string' && /\.jsonl/.test(path)) {
+    const read = handle.read.bind(handle);
+    handle.read = async (...args) => {
+      const result = await read(...args);
+      transcriptBytesRead += result.bytesRead;
+      return result;
+    };
+  }
+  return handle;
+};
+syncBuiltinESMExports();
+
+// ---------------------------------------------------------------- corpus
+
+let uuidCounter = 0;
+const uuid = () => {
+  uuidCounter += 1;
+  return `00000000-0000-4000-8000-${uuidCounter.toString(16).padStart(12, '0')}`;
+};
+const filler = (n) => 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(n / 57)).slice(0, n);
+const SNAPSHOT = JSON.stringify({ trackedFileBackups: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`src/file${i}.ts`, { backupFileName: `abc@v${i}`, version: i }])) });
+
+function line(kind, sessionId, cwd, ts, rnd) {
+  const envelope = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.12', gitBranch: 'main', timestamp: new Date(ts).toISOString() };
+  if (kind < 0.35) return JSON.stringify({ ...envelope, type: 'user', message: { role: 'user', content: filler(200 + Math.floor(rnd * 1800)) }, uuid: uuid() });
+  if (kind < 0.7)
+    return JSON.stringify({
+      ...envelope,
+      type: 'assistant',
+      requestId: 'req_1',
+      message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: filler(300 + Math.floor(rnd * 2000)) }, { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: `${cwd}/src/x.ts` } }], usage: { input_tokens: 4, output_tokens: 80 } },
+      uuid: uuid(),
+    });
+  if (kind < 0.9) {
+    const size = rnd < 0.05 ? 60_000 : 1_000 + Math.floor(rnd * 19_000);
+    return JSON.stringify({ ...envelope, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: filler(size) }] }, uuid: uuid(), toolUseResult: { type: 'text' } });
+  }
+  if (kind < 0.95) return JSON.stringify({ type: 'file-history-snapshot', messageId: uuid(), snapshot: JSON.parse(SNAPSHOT), isSnapshotUpdate: false });
+  return JSON.stringify({ ...envelope, type: 'progress', data: { type: 'hook_progress', message: filler(200) }, uuid: uuid() });
+}
+
+/** Zipf-like sizes: a long tail of small files and, at ~1 GB, a few files of 100+ MB. */
+function fileSizes(files, totalBytes) {
+  const weights = Array.from({ length: files }, (_, i) => 1 / Math.pow(i + 1, 1.05));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => Math.max(2_000, Math.floor((w / sum) * totalBytes)));
+}
+
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+
+async function writeFileOfSize(path, bytes, sessionId, cwd, startTs) {
+  const out = createWriteStream(path);
+  let written = 0;
+  let ts = startTs;
+  let parts = 0;
+  while (written < bytes) {
+    const text = `${line(random(), sessionId, cwd, ts, random())}\n`;
+    ts += 1_000;
+    written += Buffer.byteLength(text);
+    parts += 1;
+    if (!out.write(text)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r, j) => out.end((e) => (e ? j(e) : r())));
+  return { written, lines: parts };
+}
+
+async function generateCorpus(root, files, totalBytes, label) {
+  const sizes = fileSizes(files, totalBytes);
+  let bytes = 0;
+  const started = performance.now();
+  for (let i = 0; i < files; i += 1) {
+    const project = `proj-${i % 50}`;
+    const dir = join(root, 'projects', `-work-${project}`);
+    mkdirSync(dir, { recursive: true });
+    const sessionId = `${label}-session-${i}`;
+    const startTs = Date.now() - 300 * DAY + Math.floor(random() * 290 * DAY);
+    bytes += (await writeFileOfSize(join(dir, `${sessionId}.jsonl`), sizes[i], sessionId, `/work/${project}`, startTs)).written;
+  }
+  return { bytes, files, seconds: (performance.now() - started) / 1000, largestMb: Math.max(...sizes) / MB };
+}
+
+// ---------------------------------------------------------------- baselines
+
+async function bareWalk(dir) {
+  let files = 0;
+  const entries = await readdir(dir, { withFileTypes: true });
+  await Promise.all(
+    entries.map(async (e) => {
+      const path = join(dir, e.name);
+      const info = await stat(path, { bigint: true });
+      if (info.isDirectory()) files += await bareWalk(path);
+      else files += 1;
+    }),
+  );
+  return files;
+}
+
+/** Bare line split + JSON.parse of every byte: the floor any importer pays. */
+async function bareParse(root) {
+  let bytes = 0;
+  let lines = 0;
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  for (const file of walk(root)) {
+    let carry = '';
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20, encoding: 'utf8' })) {
+      const text = carry + chunk;
+      const parts = text.split('\n');
+      carry = parts.pop() ?? '';
+      for (const l of parts) {
+        if (l.length > 0) {
+          JSON.parse(l);
+          lines += 1;
+        }
+      }
+    }
+    bytes += statSync(file).size;
+  }
+  return { bytes, lines };
+}
+
+// ---------------------------------------------------------------- the system under test
+
+async function loadCore() {
+  const dist = (p) => import(join(ROOT, 'dist', 'core', p));
+  const [{ SweepDriver }, { openGateway, TelemetryLog }, { parseConfig }, { createMemoryLogger }] = await Promise.all([
+    dist('scheduler/index.js'),
+    dist('gateway/index.js'),
+    dist('config/index.js'),
+    dist('log/index.js'),
+  ]);
+  return (home, claudeRoot) => {
+    mkdirSync(home, { recursive: true });
+    const db = openGateway(home);
+    const telemetry = new TelemetryLog(db);
+    const env = { HOME: home, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
+    const driver = new SweepDriver({ db, config: parseConfig({}), env, logger: createMemoryLogger(), record: (k, d) => telemetry.record(k, d) });
+    return { db, driver, close: async () => { await driver.stop(); db.close(); } };
+  };
+}
+
+function gc() {
+  if (typeof globalThis.gc === 'function') {
+    globalThis.gc();
+    globalThis.gc();
+  }
+}
+
+/** Peak heapUsed growth over a run, sampled every 2 ms. */
+async function heapGrowth(run) {
+  gc();
+  const base = process.memoryUsage().heapUsed;
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }, 2);
+  await run();
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().heapUsed);
+  return peak - base;
+}
+
+function seedCommitted(db, parts) {
+  const insert = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) VALUES (?, ?, 'claude', 'user', 'text', ?, ?, NULL)");
+  const now = Date.now();
+  const step = 50_000;
+  for (let done = 0; done < parts; done += step) {
+    db.transaction(() => {
+      for (let i = done; i < Math.min(parts, done + step); i += 1) insert.run(`cc:seed-${i}:0`, `seed-session-${Math.floor(i / 1000)}`, now - (i % 300) * DAY, 'seeded committed part');
+    })();
+  }
+}
+
+// ---------------------------------------------------------------- run
+
+export async function run(flags) {
+  const files = Number(flag(flags, 'files', process.env.BENCH_CAPTURE_FILES ?? 2000));
+  let mb = Number(flag(flags, 'mb', process.env.BENCH_CAPTURE_MB ?? 1024));
+  const dir = resolve(flag(flags, 'dir', join(ROOT, '.bench', 'capture')));
+  const keep = flags.includes('--keep');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+
+  // Corpus + its gateway copy + the heap corpora and a 1M-part database: about 2.5× the corpus.
+  const fsInfo = statfsSync(dir);
+  const freeMb = (Number(fsInfo.bavail) * Number(fsInfo.bsize)) / MB;
+  const needMb = mb * 2.5 + 400;
+  process.stdout.write(`free disk ${fmt(freeMb, 0)} MB; this run needs about ${fmt(needMb, 0)} MB\n`);
+  if (freeMb < needMb) {
+    const fitted = Math.max(16, Math.floor((freeMb - 400) / 2.5));
+    process.stdout.write(`SHORT ON DISK: corpus reduced from ${mb} MB to ${fitted} MB\n`);
+    mb = fitted;
+  }
+  if (typeof globalThis.gc !== 'function') process.stdout.write('note: run with node --expose-gc for steadier heap figures\n');
+
+  const open = await loadCore();
+  const claudeRoot = join(dir, 'claude');
+  const corpus = await generateCorpus(claudeRoot, files, mb * MB, 'c');
+  process.stdout.write(`corpus: ${corpus.files} files, ${fmt(corpus.bytes / MB, 1)} MB (largest ${fmt(corpus.largestMb, 1)} MB), generated in ${fmt(corpus.seconds, 1)} s\n`);
+
+  // Baseline: bare line split + JSON.parse of the same bytes.
+  const parseStart = performance.now();
+  const bare = await bareParse(claudeRoot);
+  const bareSeconds = (performance.now() - parseStart) / 1000;
+  const bareMBps = bare.bytes / MB / bareSeconds;
+
+  // Cold import (a scheduled tick on a fresh process-local map), with the event loop watched.
+  const core = open(join(dir, 'home-cold'), claudeRoot);
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  transcriptBytesRead = 0;
+  const coldStart = performance.now();
+  const [cold] = await core.driver.tick();
+  const coldBytes = transcriptBytesRead;
+  const coldSeconds = (performance.now() - coldStart) / 1000;
+  delay.disable();
+  const coldMBps = corpus.bytes / MB / coldSeconds;
+  const p99 = delay.percentile(99) / 1e6;
+  const maxDelay = delay.max / 1e6;
+
+  // Unchanged ticks vs a bare readdir+stat walk of the same roots.
+  const walks = [];
+  const ticks = [];
+  let unchangedBytes = 0;
+  let unchangedStats;
+  for (let i = 0; i < 5; i += 1) {
+    let t = performance.now();
+    await bareWalk(claudeRoot);
+    walks.push(performance.now() - t);
+    transcriptBytesRead = 0;
+    t = performance.now();
+    [unchangedStats] = await core.driver.tick();
+    ticks.push(performance.now() - t);
+    unchangedBytes += transcriptBytesRead;
+  }
+  await core.close();
+
+  // Heap: a run over ~10k new parts with 1M committed parts vs with 10k committed.
+  const newRoot = join(dir, 'claude-new');
+  await generateCorpus(newRoot, 20, 10_000 * 3_000, 'n');
+  const heap = {};
+  for (const committed of [10_000, 1_000_000]) {
+    const samples = [];
+    for (let rep = 0; rep < 3; rep += 1) {
+      const home = join(dir, `home-heap-${committed}-${rep}`);
+      const c = open(home, newRoot);
+      seedCommitted(c.db, committed);
+      let stats;
+      samples.push(await heapGrowth(async () => {
+        [stats] = await c.driver.tick();
+      }));
+      heap[`parts_${committed}`] = stats.partsWritten;
+      await c.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+    heap[committed] = median(samples);
+  }
+
+  const tickMs = median(ticks);
+  const walkMs = median(walks);
+  const rows = [
+    ['unchanged tick ÷ bare readdir+stat walk', `${fmt(tickMs, 1)} ms ÷ ${fmt(walkMs, 1)} ms`, fmt(tickMs / walkMs), '≤ 1.5', tickMs / walkMs <= 1.5],
+    ['transcript bytes read on unchanged ticks', `${unchangedBytes} B (files read: ${unchangedStats.read}, unchanged: ${unchangedStats.unchanged})`, String(unchangedBytes), '0', unchangedBytes === 0],
+    ['cold import ÷ bare split+JSON.parse', `${fmt(coldMBps, 1)} MB/s ÷ ${fmt(bareMBps, 1)} MB/s`, fmt(coldMBps / bareMBps), '≥ 0.4', coldMBps / bareMBps >= 0.4],
+    ['heap growth 1M committed ÷ 10k committed', `${fmt(heap[1_000_000] / MB, 1)} MB ÷ ${fmt(heap[10_000] / MB, 1)} MB (${heap.parts_10000} new parts)`, fmt(heap[1_000_000] / heap[10_000]), '≤ 1.2', heap[1_000_000] / heap[10_000] <= 1.2],
+    ['event-loop delay p99 during cold import', `${fmt(p99, 1)} ms (max ${fmt(maxDelay, 1)} ms)`, fmt(p99, 1), '≤ 50 ms', p99 <= 50],
+  ];
+  process.stdout.write(`cold import: ${cold.read} files, ${fmt(coldBytes / MB, 1)} MB read, ${cold.partsWritten} parts, ${cold.failedLines} lines skipped, ${fmt(coldSeconds, 1)} s\n`);
+  for (const [name, detail, ratio, target, ok] of rows) process.stdout.write(`${ok ? 'PASS' : 'MISS'}  ${name}: ${ratio} (target ${target}) — ${detail}\n`);
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+  return rows.every((r) => r[4]);
+}
