@@ -10,7 +10,7 @@ import { hashOf, loadInstallSecret, opaqueId, pathFingerprinter, type PathFinger
 import { canonicalize, canonicalSourceId, configHashOf, followRedirects, registrationIdFor } from './identity.js';
 import { migrateV1 } from './migrate.js';
 import { RegistryStore } from './registry.js';
-import { conflictView, jobStatus, registrationStatus } from './status.js';
+import { conflictView, jobStatus, publicRepoId, registrationStatus } from './status.js';
 import { backoffMs, errorClassOf, validateSnapshot } from './policy.js';
 import {
   DEFAULT_CONFIG_SNAPSHOT,
@@ -250,7 +250,7 @@ export class Maintenance {
       registrationId,
       cacheUuid: inspection.cacheUuid,
       pathFingerprint: inspection.pathFingerprint,
-      canonicalRepoId: canonical,
+      canonicalRepoId: publicRepoId(canonical),
       configHash,
       created: !existing,
       replayed: false,

@@ -15,7 +15,7 @@ import {
   type RegistryV2 as RegistryV2Type,
 } from './schema.js';
 
-export type RegistryDegradedReason = 'unreadable' | 'unparseable' | 'invalid_schema' | 'unsupported_version';
+export type RegistryDegradedReason = 'unreadable' | 'unparseable' | 'invalid_schema' | 'unsupported_version' | 'migration_failed';
 
 export type RegistryLoad =
   | { state: 'missing' | 'ok'; registry: RegistryV2Type }
@@ -109,11 +109,16 @@ export class RegistryStore {
     }
     const parsed = parseText(text);
     if (parsed.state === 'v1') {
-      const registry = bound(RegistryV2.parse(migrate(parsed.legacy)));
-      const backup = `${this.file}.v1.bak`;
-      if (!existsSync(backup)) writeFileSync(backup, text, { mode: 0o600 });
-      this.#write(registry);
-      return { state: 'migrated', registry, from: 1 };
+      try {
+        const registry = bound(RegistryV2.parse(migrate(parsed.legacy)));
+        const backup = `${this.file}.v1.bak`;
+        if (!existsSync(backup)) writeFileSync(backup, text, { mode: 0o600 });
+        this.#write(registry);
+        return { state: 'migrated', registry, from: 1 };
+      } catch {
+        // The version-1 file stays exactly as it was; the next start tries again.
+        return { state: 'degraded', reason: 'migration_failed' };
+      }
     }
     if (parsed.state !== 'ok') return parsed;
     tightenMode(this.file);

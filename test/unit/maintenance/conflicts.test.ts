@@ -162,4 +162,68 @@ describe('cache identity conflicts', () => {
     expect(reopened.list().registrations[0]).toMatchObject({ enabled: true, disabledReason: null });
     expect((await reopened.reconcile()).jobs.map((j) => j.state)).toEqual(['succeeded']);
   });
+
+  it('reports a clone even when the copy is enrolled for a different repository, and never relabels the rejected path\'s jobs', async () => {
+    f = fixture();
+    const original = f.cache('a.db', [WIDGETS, GADGETS]);
+    const m = f.open();
+    const widgets = m.enroll({ cachePath: original, repo: 'acme/widgets', idempotencyKey: 'k1' });
+    await m.reconcile();
+    const oldJobs = m.list().registrations[0]!.jobs.map((j) => j.jobId);
+    expect(oldJobs).toHaveLength(1);
+    const copy = f.copy(original, 'b.db');
+    expect(await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/gadgets', idempotencyKey: 'k2' }))).toBe('cache_clone_conflict');
+    const [conflict] = m.conflicts();
+    expect(conflict!.kind).toBe('cache_clone_conflict');
+    const copyCandidate = conflict!.candidates.find((c) => c.pathFingerprint !== widgets.pathFingerprint)!;
+    expect(copyCandidate.members.map((x) => x.canonicalRepoId)).toEqual(['github.com/acme/gadgets']);
+    const applied = await m.apply(m.plan(conflict!.conflictId, copyCandidate.candidateId).planId, 'r');
+    expect(applied.retired).toEqual([widgets.pathFingerprint]);
+    const [gadgets, ...others] = m.list().registrations;
+    expect(others).toHaveLength(0);
+    expect(gadgets!.canonicalRepoId).toBe('github.com/acme/gadgets');
+    // Then enrolling widgets on the kept copy is a fresh registration: the old path's history stays its own.
+    const again = m.enroll({ cachePath: copy, repo: 'acme/widgets', idempotencyKey: 'k3' });
+    expect(again.registrationId).toBe(widgets.registrationId);
+    expect(again.pathFingerprint).not.toBe(widgets.pathFingerprint);
+    const status = m.list().registrations.find((r) => r.registrationId === widgets.registrationId)!;
+    expect(status.jobs).toEqual([]);
+    expect(m.store.current().jobs.filter((j) => oldJobs.includes(j.jobId)).map((j) => j.pathFingerprint)).toEqual([widgets.pathFingerprint]);
+  });
+
+  it('fails closed on distinct repository-document authorities and merges equivalent ones', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const { mkdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const tree = join(f.caches, 'worktree');
+    mkdirSync(tree);
+    const m = f.open();
+    const first = m.enroll({ cachePath: file, repo: 'acme/widgets', sources: [{ kind: 'git', ref: 'refs/heads/main', root: tree }], idempotencyKey: 'k1' });
+    // The same authority reached through another alias is the same registration.
+    expect(m.enroll({ cachePath: file, repo: 'Acme/Widgets-Legacy', sources: [{ kind: 'git', ref: 'refs/heads/main', root: tree }], idempotencyKey: 'k2' }).registrationId).toBe(first.registrationId);
+    expect(m.store.current().registrations[0]!.sources).toHaveLength(1);
+    expect(await codeOf(() => m.enroll({ cachePath: file, repo: 'acme/widgets', sources: [{ kind: 'git', ref: 'refs/heads/release', root: tree }], idempotencyKey: 'k3' }))).toBe('identity_conflict');
+    const [conflict] = m.conflicts();
+    expect(conflict!.candidates.map((c) => c.members[0]!.sourceAuthorities)).toHaveLength(2);
+    expect(new Set(conflict!.candidates.map((c) => c.members[0]!.sourceAuthorities.join()))).toHaveProperty('size', 2);
+  });
+
+  it('marks an unreadable or replaced cache as an explicit degraded state and recovers when it is back', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const { copyFileSync, renameSync } = await import('node:fs');
+    const m = f.open();
+    const { registrationId } = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
+    renameSync(file, `${file}.away`);
+    expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, reason: 'cache_unreadable', nextAttemptAt: null }]);
+    expect(m.list().registrations[0]).toMatchObject({ state: 'degraded', degraded: ['cache_unreadable'] });
+    const other = f.cache('other.db', [WIDGETS]);
+    copyFileSync(other, file);
+    expect((await m.reconcile()).skipped[0]!.reason).toBe('identity_replaced');
+    expect(m.list().registrations[0]!.degraded).toEqual(['identity_replaced']);
+    renameSync(`${file}.away`, file);
+    expect((await m.reconcile()).jobs.map((j) => j.state)).toEqual(['succeeded']);
+    expect(m.list().registrations[0]).toMatchObject({ state: 'ready', degraded: [] });
+  });
 });
