@@ -82,6 +82,7 @@ export class Scan {
     const wanted = entries.filter(
       (e) => e.isSymbolicLink() || (e.isDirectory() && canDescend && rules.acceptDir(e.name, depth + 1)) || (e.isFile() && rules.acceptFile(e.name)),
     );
+    const subdirs: Array<Promise<void>> = [];
     for (let i = 0; i < wanted.length; i += STAT_BATCH) {
       const slice = wanted.slice(i, i + STAT_BATCH);
       const stats = await Promise.all(slice.map((e) => statOrNull(join(dir, e.name))));
@@ -89,16 +90,17 @@ export class Scan {
         const entry = slice[j]!;
         const entryStat = stats[j];
         const path = join(dir, entry.name);
-        if (!entryStat) {
-          // A dangling symlink is not a failure; an entry that vanished mid-walk is not either.
-          continue;
-        }
+        // A dangling symlink, or an entry that vanished mid-walk, is not a failure.
+        if (!entryStat) continue;
         if (entryStat.isDirectory()) {
-          if (canDescend && rules.acceptDir(entry.name, depth + 1)) await this.#walkDir(path, entryStat, rules, depth + 1);
+          // Siblings are walked concurrently; (dev, ino) is claimed synchronously on entry, so a loop
+          // or a second path to the same folder is still walked once.
+          if (canDescend && rules.acceptDir(entry.name, depth + 1)) subdirs.push(this.#walkDir(path, entryStat, rules, depth + 1));
         } else if (entryStat.isFile() && rules.acceptFile(entry.name)) {
           this.addFile(path, entryStat, rules.source);
         }
       }
     }
+    await Promise.all(subdirs);
   }
 }
