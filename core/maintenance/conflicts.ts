@@ -5,7 +5,7 @@ import { hashOf, opaqueId } from './hashing.js';
 import { canonicalize, configHashOf } from './identity.js';
 import { toRegistration } from './migrate.js';
 import { LOSSY_REASON, publicRepoId } from './status.js';
-import type { Candidate, Conflict, Registration, RegistryV2 } from './schema.js';
+import type { Candidate, CandidateBundle, Conflict, Registration, RegistryV2 } from './schema.js';
 
 export type Inspector = (path: string) => CacheInspection;
 
@@ -50,21 +50,52 @@ export function revalidate(conflict: Conflict, candidate: Candidate, inspect: In
       continue;
     }
     const legacy = bundle.legacy;
-    if (!legacy?.cachePath) throw new StewardError('identity_unresolved', 'This legacy record has no cache path; it stays unresolved.', { conflictId: conflict.conflictId });
-    let seen: CacheInspection;
-    try {
-      seen = inspect(legacy.cachePath);
-    } catch {
-      throw new StewardError('identity_unresolved', 'The cache of this legacy record is still unavailable.', { conflictId: conflict.conflictId });
-    }
-    const canonical = seen.resolveRepository(legacy.alias);
-    if (!canonical) throw new StewardError('identity_unresolved', 'The cache does not bind the legacy alias to a repository.', { conflictId: conflict.conflictId });
-    rebound.set(legacy.id, toRegistration(legacy, seen, canonical));
-    basis.push([legacy.id, seen.cacheUuid, seen.pathFingerprint, canonical]);
-    cacheUuid ??= seen.cacheUuid;
+    const seen = rebind(conflict, legacy, inspect);
+    rebound.set(legacy!.id, seen.registration);
+    basis.push([legacy!.id, seen.registration.cacheUuid, seen.registration.pathFingerprint, seen.registration.canonicalRepoId]);
+    cacheUuid ??= seen.registration.cacheUuid;
   }
+  if (conflict.kind === 'identity_unresolved') addExactMatches(conflict, candidate, rebound, basis, inspect);
   if (!cacheUuid) throw new StewardError('identity_unresolved', 'No cache identity could be established for this candidate.');
   return { basis: hashOf(basis), cacheUuid, rebound };
+}
+
+function rebind(conflict: Conflict, legacy: CandidateBundle['legacy'], inspect: Inspector): { registration: Registration } {
+  if (!legacy?.cachePath) throw new StewardError('identity_unresolved', 'This legacy record has no cache path; it stays unresolved.', { conflictId: conflict.conflictId });
+  let seen: CacheInspection;
+  try {
+    seen = inspect(legacy.cachePath);
+  } catch {
+    throw new StewardError('identity_unresolved', 'The cache of this legacy record is still unavailable.', { conflictId: conflict.conflictId });
+  }
+  const canonical = seen.resolveRepository(legacy.alias);
+  if (!canonical) throw new StewardError('identity_unresolved', 'The cache does not bind the legacy alias to a repository.', { conflictId: conflict.conflictId });
+  return { registration: toRegistration(legacy, seen, canonical) };
+}
+
+/**
+ * Other records of an unresolved cohort follow the selected one only on an exact match (same cache
+ * UUID, path fingerprint and repository); anything else stays unresolved, failing closed.
+ */
+function addExactMatches(conflict: Conflict, selected: Candidate, rebound: Map<string, Registration>, basis: unknown[], inspect: Inspector): void {
+  const chosen = [...rebound.values()][0];
+  if (!chosen) return;
+  for (const other of conflict.candidates) {
+    if (other.candidateId === selected.candidateId) continue;
+    for (const bundle of other.bundles) {
+      if (!bundle.legacy) continue;
+      let match: Registration;
+      try {
+        match = rebind(conflict, bundle.legacy, inspect).registration;
+      } catch {
+        continue;
+      }
+      if (match.registrationId === chosen.registrationId && match.pathFingerprint === chosen.pathFingerprint) {
+        rebound.set(bundle.legacy.id, match);
+        basis.push([bundle.legacy.id, match.cacheUuid, match.pathFingerprint, match.canonicalRepoId]);
+      }
+    }
+  }
 }
 
 export function planIdOf(conflict: Conflict, candidate: Candidate, revalidated: Revalidated): string {
@@ -84,14 +115,15 @@ export function planOf(conflict: Conflict, candidate: Candidate, revalidated: Re
     const selected = c.candidateId === candidate.candidateId;
     for (const bundle of c.bundles) {
       const r = bundle.registration ?? (bundle.legacy ? (revalidated.rebound.get(bundle.legacy.id) ?? null) : null);
-      const effect = conflict.kind === 'identity_unresolved' ? (selected ? 'rebind' : 'keep_unresolved') : selected ? 'restore' : 'retire';
+      const rebinds = bundle.legacy !== null && revalidated.rebound.has(bundle.legacy.id);
+      const effect = conflict.kind === 'identity_unresolved' ? (rebinds ? 'rebind' : 'keep_unresolved') : selected ? 'restore' : 'retire';
       effects.push({
         effect,
         registrationId: r?.registrationId ?? null,
         legacyId: bundle.legacy?.id ?? null,
         canonicalRepoId: r ? publicRepoId(r.canonicalRepoId) : null,
         pathFingerprint: r?.pathFingerprint ?? c.pathFingerprint,
-        enabledAfter: selected && bundle.priorEnabled,
+        enabledAfter: (selected || rebinds) && bundle.priorEnabled,
       });
     }
   }
@@ -121,7 +153,10 @@ export function applyResolution(draft: RegistryV2, conflict: Conflict, candidate
   for (const c of conflict.candidates) {
     const selected = c.candidateId === candidate.candidateId;
     if (conflict.kind === 'identity_unresolved') {
-      if (selected) for (const b of c.bundles) if (b.legacy) restored.push({ ...revalidated.rebound.get(b.legacy.id)!, updatedAt: now });
+      for (const b of c.bundles) {
+        const match = b.legacy ? revalidated.rebound.get(b.legacy.id) : undefined;
+        if (match) restored.push({ ...match, updatedAt: now });
+      }
       continue;
     }
     for (const b of c.bundles) {
@@ -137,7 +172,7 @@ export function applyResolution(draft: RegistryV2, conflict: Conflict, candidate
     }
   }
   if (conflict.kind === 'identity_unresolved') {
-    const rest = conflict.candidates.filter((c) => c.candidateId !== candidate.candidateId);
+    const rest = conflict.candidates.filter((c) => !c.bundles.some((b) => b.legacy !== null && revalidated.rebound.has(b.legacy.id)));
     if (rest.length > 0) draft.conflicts.push({ ...conflict, candidates: rest });
   }
   draft.registrations.push(...restored);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
 import {
   configHashOf,
+  createRepositoryCache,
   DEFAULT_CONFIG_SNAPSHOT,
   inspectCache,
   migrateV1,
@@ -105,6 +106,26 @@ describe('managed-caches.json', () => {
     // A disabled registration found through a legacy id (redirect), and the old file kept aside.
     expect(m.enable('widgets-v0').registrationId).toBe(widgetsId);
     expect(existsSync(join(f.home.dir, 'managed-caches.json.v1.bak'))).toBe(true);
+  });
+
+  it('keeps an unavailable legacy cohort unresolved until its cache is back, then rebinds exact matches on an explicit pick', async () => {
+    f = fixture();
+    const { text, values } = v1Setup(f);
+    writeFileSync(join(f.home.dir, 'managed-caches.json'), text);
+    const m = f.open();
+    const unresolved = m.conflicts().find((c) => c.kind === 'identity_unresolved')!;
+    expect(unresolved.legacyIds).toEqual(['alias:ACME/missing', 'alias:acme/missing']);
+    const pick = unresolved.candidates[0]!;
+    expect(codeOf(() => m.plan(unresolved.conflictId, pick.candidateId))).toBe('identity_unresolved');
+    createRepositoryCache(values.MISSING!, [{ repoId: 'github.com/acme/missing', aliases: ['acme/missing'] }]);
+    const plan = m.plan(unresolved.conflictId, pick.candidateId);
+    expect(plan.effects.map((e) => e.effect)).toEqual(['rebind', 'rebind']);
+    const applied = await m.apply(plan.planId, 'rebind-1');
+    expect(applied.restored).toHaveLength(1);
+    expect(m.conflicts().some((c) => c.kind === 'identity_unresolved')).toBe(false);
+    const registration = m.store.current().registrations.find((r) => r.canonicalRepoId === 'github.com/acme/missing')!;
+    expect(registration.legacyIds).toEqual(['alias:ACME/missing', 'alias:acme/missing']);
+    expect(m.store.current().redirects['alias:ACME/missing']).toBe(registration.registrationId);
   });
 
   it('is deterministic whatever the record order, and idempotent on reload', () => {
