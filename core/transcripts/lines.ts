@@ -16,14 +16,30 @@ export interface LineReadOptions {
 export async function* readCompleteLines(path: string, options: LineReadOptions, stats: LineStats): AsyncGenerator<string[]> {
   const chunkBytes = options.chunkBytes ?? 256 * 1024;
   const handle = await open(path, 'r');
+  // Two buffers: the next read is in flight while the current chunk is split and parsed.
+  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
+  let position = 0;
+  const readInto = (index: 0 | 1) => {
+    const pending = handle.read(buffers[index], 0, chunkBytes, position);
+    return pending.then((r) => {
+      position += r.bytesRead;
+      return r.bytesRead;
+    });
+  };
+  let next: Promise<number> | undefined;
   try {
-    const buffer = Buffer.allocUnsafe(chunkBytes);
     let carry: Buffer[] = [];
     let carryBytes = 0;
     let skipping = false;
+    let current: 0 | 1 = 0;
+    next = readInto(current);
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+      const bytesRead = await next;
+      next = undefined;
       if (bytesRead === 0) break;
+      const buffer = buffers[current];
+      current = current === 0 ? 1 : 0;
+      next = readInto(current);
       const lines: string[] = [];
       let start = 0;
       for (;;) {
@@ -58,6 +74,8 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
       if (lines.length > 0) yield lines;
     }
   } finally {
+    // A consumer that stops early may leave one read in flight; it must finish before the close.
+    await next?.catch(() => 0);
     await handle.close();
   }
 }
