@@ -159,7 +159,11 @@ export class Core {
 
   /** The maintenance coordinator (spec 004); only a scheduling owner runs the reconcile timer. */
   #createMaintenance(schedule: boolean): Maintenance {
-    const maintenance = new Maintenance({ home: this.home.dir, logger: this.logger });
+    const maintenance = new Maintenance({
+      home: this.home.dir,
+      logger: this.logger,
+      onChange: (summary) => this.events.emit('maintenance.changed', summary),
+    });
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());
     return maintenance;

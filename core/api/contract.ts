@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app.js';
 import { telemetryMethods } from './telemetry.js';
-import { maintenanceMethods } from './maintenance.js';
+import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
 import { captureEvents, captureMethods } from './capture.js';
 import { projectsMethods } from './projects.js';
@@ -21,6 +21,7 @@ export const methods = {
 
 export const events = {
   ...appEvents,
+  ...maintenanceEvents,
   ...sweeperEvents,
   ...captureEvents,
 } as const;

@@ -200,3 +200,12 @@ export const maintenanceMethods = {
     }),
   },
 } as const;
+
+export const maintenanceEvents = {
+  /** The registry changed (enrollment, a job started or finished, a conflict appeared or was resolved). */
+  'maintenance.changed': z.strictObject({
+    at: z.number().int(),
+    registrations: z.number().int(),
+    conflicts: z.number().int(),
+  }),
+} as const;

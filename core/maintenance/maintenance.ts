@@ -55,6 +55,8 @@ export interface MaintenanceOptions {
   logger: Logger;
   clock?: () => number;
   runners?: Partial<Record<StageName, StageRunner>>;
+  /** Told after every registry write (the Core turns it into the `maintenance.changed` event). */
+  onChange?: (summary: { at: number; registrations: number; conflicts: number }) => void;
 }
 
 export interface EnrollParams {
@@ -107,6 +109,7 @@ export class Maintenance {
       options.home,
       (legacy) => migrateV1(legacy, (path) => this.#tryInspect(path)),
       (registry) => canonicalize(registry),
+      (registry) => options.onChange?.({ at: Date.now(), registrations: registry.registrations.length, conflicts: registry.conflicts.length }),
     );
     const load = this.store.load;
     if (load.state === 'degraded') this.#logger.warn('maintenance registry degraded; left untouched', { reason: load.reason });

@@ -57,8 +57,11 @@ export class RegistryStore {
   #state: RegistryLoad;
 
   /** `normalize` is ordinary canonicalisation: a v2 file holding duplicates is coalesced on load. */
-  constructor(home: string, migrate: Migrator, normalize: (registry: RegistryV2Type) => RegistryV2Type = (r) => r) {
+  readonly #onCommit: (registry: RegistryV2Type) => void;
+
+  constructor(home: string, migrate: Migrator, normalize: (registry: RegistryV2Type) => RegistryV2Type = (r) => r, onCommit: (registry: RegistryV2Type) => void = () => undefined) {
     this.file = join(home, HOME_FILES.registry);
+    this.#onCommit = onCommit;
     this.#state = this.#load(migrate, normalize);
   }
 
@@ -92,6 +95,7 @@ export class RegistryStore {
     const next = bound(RegistryV2.parse(draft));
     this.#write(next);
     this.#state = { state: 'ok', registry: next };
+    this.#onCommit(next);
     return next;
   }
 

@@ -71,6 +71,10 @@ describe('the Conflicts place resolves a copied cache', () => {
     const third = join(caches, 'repo-third.db');
     copyFileSync(join(caches, 'repo.db'), third);
     await expect(steward.rpc('Maintenance.Enroll', { cachePath: third, repo: 'acme/widgets', idempotencyKey: 'third' })).rejects.toMatchObject({ code: 'cache_clone_conflict' });
+    // The place follows maintenance.changed: the new candidate appears without a reload, nothing gets picked for us.
+    await conflict.getByRole('radio').nth(2).waitFor();
+    expect(await conflict.getByRole('radio').count()).toBe(3);
+    expect(await conflict.getByRole('radio', { checked: true }).count()).toBe(1);
     await plan.getByRole('button', { name: 'Confirm' }).click();
     const stale = page.getByTestId('stale-plan');
     await stale.waitFor();

@@ -92,6 +92,11 @@ describe('steward maintenance and service verbs', () => {
     try {
       const enrolled = await cli(f.home.env, 'maintenance', 'enroll', '--cache', cache, '--repo', 'acme/widgets', '--idempotency-key', 'k', '--format', 'json');
       expect(enrolled.code).toBe(0);
+      const changes: unknown[] = [];
+      const off = owner.core.events.subscribe((name, payload) => name === 'maintenance.changed' && changes.push(payload));
+      await owner.core.call('Maintenance.Disable', { registrationId: (JSON.parse(enrolled.out) as { registrationId: string }).registrationId });
+      off();
+      expect(changes).toEqual([{ at: expect.any(Number), registrations: 1, conflicts: 0 }]);
       const listed = await owner.core.call('Maintenance.List', {});
       expect(listed.registrations).toHaveLength(1);
     } finally {

@@ -180,7 +180,7 @@ function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onReso
  * runs `Conflicts.Apply`.
  */
 export function ConflictsPlace(): ReactElement {
-  const list = useCall('Conflicts.List', {});
+  const list = useCall('Conflicts.List', {}, { refreshOn: ['maintenance.changed'] });
   const [done, setDone] = useState<string | undefined>();
   const conflicts = list.data?.conflicts ?? [];
   return (

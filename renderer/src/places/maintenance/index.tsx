@@ -109,7 +109,7 @@ function RegistrationCard({ registration: r, onChanged }: { registration: Regist
  */
 export function MaintenancePlace(): ReactElement {
   const client = useClient();
-  const list = useCall('Maintenance.List', {});
+  const list = useCall('Maintenance.List', {}, { refreshOn: ['maintenance.changed'] });
   const [actionError, setActionError] = useState<Error | undefined>();
   const [reconciling, setReconciling] = useState(false);
   const status = list.data;
