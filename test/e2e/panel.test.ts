@@ -205,6 +205,18 @@ describe('steward serve and the control panel', () => {
     await context.close();
   });
 
+  it('says the link is no longer valid when its token is refused (a restarted owner)', async () => {
+    const stale = `${steward.baseUrl}#token=${'A'.repeat(43)}`;
+    const { context, page } = await openPanel(browser, steward, { url: stale });
+    const gate = page.getByTestId('no-token');
+    await gate.waitFor();
+    expect(await gate.innerText()).toContain('no longer valid');
+    expect(page.url()).not.toContain('token');
+    // The refused token is forgotten, so a reload does not try it again.
+    expect(await page.evaluate(() => window.sessionStorage.length)).toBe(0);
+    await context.close();
+  });
+
   it('saves a screenshot at 1280×800', async () => {
     const { context, page, problems } = await openPanel(browser, steward, { context: { viewport: { width: 1280, height: 800 } } });
     await expectStatusBarMatchesOwner(page, steward);
