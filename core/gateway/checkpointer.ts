@@ -75,9 +75,14 @@ export class Checkpointer {
     if (!worker) return;
     this.#worker = undefined;
     if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    // Held while it stops: an unref'd worker and timer leave nothing to keep a shutting-down owner's
+    // event loop alive, and `steward serve` would then exit 13 with its shutdown unsettled.
+    worker.ref();
     worker.postMessage('stop');
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref());
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)));
     await Promise.race([this.#exited, timeout]);
+    clearTimeout(timer);
     await worker.terminate();
   }
 }
