@@ -1,4 +1,4 @@
-import type { ErrorCode, EventName, MethodName } from '../core/index.js';
+import type { ErrorCode, EventName, EventPayload, MethodName, Params, Result } from '../core/index.js';
 
 /**
  * The one declaration of every IPC channel between the renderer and Electron main. The contract
@@ -21,9 +21,9 @@ export const APP_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
 /** `Area.Verb`: anything else never reaches ipcRenderer.invoke. */
 export const METHOD_NAME_PATTERN = /^[A-Z][A-Za-z]+\.[A-Z][A-Za-z]+$/;
 
-export type CallChannel = `${typeof CALL_CHANNEL_PREFIX}${MethodName}`;
+export type CallChannel = keyof RequestResponseChannels;
 
-export function callChannel(method: MethodName): CallChannel {
+export function callChannel<M extends MethodName>(method: M): `${typeof CALL_CHANNEL_PREFIX}${M}` {
   return `${CALL_CHANNEL_PREFIX}${method}`;
 }
 
@@ -38,11 +38,24 @@ export interface IpcFailure {
  * Every call channel resolves to this envelope rather than throwing: an Error thrown in main reaches
  * the renderer with its message rewritten and its `code` stripped, so the typed code would be lost.
  */
-export type IpcReply = { ok: true; result: unknown } | { ok: false; error: IpcFailure };
+export type IpcReply<T = unknown> = { ok: true; result: T } | { ok: false; error: IpcFailure };
 
-export interface IpcEventMessage {
-  name: EventName;
-  payload: unknown;
+export type IpcEventMessage = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName];
+
+/**
+ * Renderer → main, request/response (GitHub Desktop's RequestResponseChannels): one channel per
+ * contract method with the signature it carries. Main still treats what arrives as unknown: the
+ * Core's dispatcher validates params against the contract before any handler runs.
+ */
+export type RequestResponseChannels = {
+  [M in MethodName as `${typeof CALL_CHANNEL_PREFIX}${M}`]: CallSignature<M>;
+};
+
+export type CallSignature<M extends MethodName> = (params: Params<M>) => Promise<IpcReply<Result<M>>>;
+
+/** Main → renderer, one way. */
+export interface EventChannels {
+  [EVENT_CHANNEL]: (message: IpcEventMessage) => void;
 }
 
 /** The one object the preload exposes as `window.steward`; it matches core's StewardTransport. */

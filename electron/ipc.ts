@@ -1,6 +1,15 @@
-import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron';
-import { METHOD_NAMES, toStewardError, type Core, type EventBus, type Logger, type MethodName } from '../core/index.js';
-import { callChannel, EVENT_CHANNEL, isAppUrl, type IpcEventMessage, type IpcReply } from './ipc-channels.js';
+import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { METHOD_NAMES, toStewardError, type Core, type EventBus, type Logger, type MethodName, type Result } from '../core/index.js';
+import {
+  callChannel,
+  EVENT_CHANNEL,
+  isAppUrl,
+  type CallChannel,
+  type CallSignature,
+  type EventChannels,
+  type IpcEventMessage,
+  type IpcReply,
+} from './ipc-channels.js';
 
 /** The only page that may call: our window's main frame, showing our own page. */
 export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, window: BrowserWindow | undefined): boolean {
@@ -13,6 +22,25 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'send
   const main = contents.mainFrame;
   if (frame.parent !== null || frame.processId !== main.processId || frame.routingId !== main.routingId) return false;
   return isAppUrl(frame.url);
+}
+
+/**
+ * `ipcMain.handle` tied to the channel map: a method's channel, answered with that method's reply.
+ * What arrives stays `unknown` until the Core's dispatcher has validated it.
+ */
+function handle<M extends MethodName>(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  method: M,
+  listener: (event: IpcMainInvokeEvent, params: unknown) => ReturnType<CallSignature<M>>,
+): CallChannel {
+  const channel: CallChannel = callChannel(method);
+  ipcMain.handle(channel, listener);
+  return channel;
+}
+
+/** `webContents.send` tied to the channel map. */
+function send<C extends keyof EventChannels>(contents: WebContents, channel: C, ...args: Parameters<EventChannels[C]>): void {
+  contents.send(channel, ...args);
 }
 
 export interface IpcBridgeOptions {
@@ -28,24 +56,26 @@ export interface IpcBridgeOptions {
  * Returns the function that removes them all.
  */
 export function registerIpcBridge(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, options: IpcBridgeOptions): () => void {
-  const channels = METHOD_NAMES.map((method) => {
-    const channel = callChannel(method);
-    ipcMain.handle(channel, (event, params: unknown) => handleCall(method, event, params, options));
-    return channel;
-  });
+  const channels = METHOD_NAMES.map((method) => registerMethod(ipcMain, method, options));
   return () => {
     for (const channel of channels) ipcMain.removeHandler(channel);
   };
 }
 
-async function handleCall(method: MethodName, event: IpcMainInvokeEvent, params: unknown, options: IpcBridgeOptions): Promise<IpcReply> {
+function registerMethod<M extends MethodName>(ipcMain: Pick<IpcMain, 'handle'>, method: M, options: IpcBridgeOptions): CallChannel {
+  return handle(ipcMain, method, (event, params) => handleCall(method, event, params, options));
+}
+
+async function handleCall<M extends MethodName>(method: M, event: IpcMainInvokeEvent, params: unknown, options: IpcBridgeOptions): Promise<IpcReply<Result<M>>> {
   if (!isTrustedSender(event, options.window())) {
     // No URL in the line: a foreign page's address is not ours to record.
     options.logger.warn('ipc call refused: untrusted sender', { method });
     return { ok: false, error: { code: 'forbidden', message: 'Only the Steward window may call Steward' } };
   }
   try {
-    return { ok: true, result: await options.core.call(method, params, { transport: 'ipc' }) };
+    // The dispatcher checked the result against the contract before returning it.
+    const result = (await options.core.call(method as string, params, { transport: 'ipc' })) as Result<M>;
+    return { ok: true, result };
   } catch (error) {
     return { ok: false, error: toStewardError(error).toJSON() };
   }
@@ -56,7 +86,6 @@ export function forwardEvents(events: EventBus, window: () => BrowserWindow | un
   return events.subscribe((name, payload) => {
     const target = window();
     if (!target || target.isDestroyed() || target.webContents.isDestroyed()) return;
-    const message: IpcEventMessage = { name, payload };
-    target.webContents.send(EVENT_CHANNEL, message);
+    send(target.webContents, EVENT_CHANNEL, { name, payload } as IpcEventMessage);
   });
 }

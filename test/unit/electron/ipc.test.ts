@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ipcMain as electronIpcMain, type BrowserWindow as ElectronWindow, type IpcMainInvokeEvent } from 'electron';
 import { Core, METHOD_NAMES, type Logger } from '../../../core/index.js';
-import { APP_URL, callChannel, EVENT_CHANNEL, type IpcReply } from '../../../electron/ipc-channels.js';
+import { APP_URL, callChannel, EVENT_CHANNEL, type CallChannel, type IpcEventMessage, type IpcReply, type RequestResponseChannels } from '../../../electron/ipc-channels.js';
 import { forwardEvents, isTrustedSender, registerIpcBridge } from '../../../electron/ipc.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { BrowserWindow, FakeWebFrame, ipcMain, resetElectron, type FakeWebContents } from './fake-electron.js';
@@ -104,6 +104,20 @@ describe('IPC bridge', () => {
     expect((await invoke('App.Info', eventFrom(window.webContents, null), {})).ok).toBe(false);
     window.destroyed = true;
     expect((await invoke('App.Info', eventFrom(window.webContents, window.webContents.mainFrame), {})).ok).toBe(false);
+  });
+
+  it('declares each channel once, typed by the contract (checked by tsc)', () => {
+    const channel: CallChannel = callChannel('App.SetPaused');
+    expect(channel).toBe('steward:call:App.SetPaused');
+    type SetPaused = RequestResponseChannels['steward:call:App.SetPaused'];
+    const params: Parameters<SetPaused>[0] = { paused: true };
+    // @ts-expect-error a method outside the contract has no channel
+    const unknown: CallChannel = 'steward:call:Nope.Missing';
+    // @ts-expect-error the params of App.SetPaused are {paused: boolean}
+    const wrong: Parameters<SetPaused>[0] = { paused: 'yes' };
+    // @ts-expect-error an event outside the contract is not a message
+    const event: IpcEventMessage = { name: 'nope.event', payload: {} };
+    expect([params, unknown, wrong, event]).toHaveLength(4);
   });
 
   it('isTrustedSender is false without a window', () => {
