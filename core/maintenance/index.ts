@@ -1,4 +1,5 @@
-export { Maintenance, namespaceOf, type MaintenanceOptions, type EnrollParams, type EnrollResult, type StageContext, type StageOutcome, type StageRunner } from './maintenance.js';
+export { Maintenance, type MaintenanceOptions, type EnrollParams, type EnrollResult } from './maintenance.js';
+export { namespaceOf, type StageContext, type StageOutcome, type StageRunner } from './jobs.js';
 export { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
 export { createRepositoryCache, inspectCache, CACHE_SCHEMA_VERSION, type CacheInspection, type RepositorySeed } from './cache.js';
 export { RegistryStore, serializeRegistry, type RegistryLoad } from './registry.js';

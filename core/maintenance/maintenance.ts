@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { StewardError } from '../api/index.js';
 import type { ConflictPlan, ConflictView, ReconcileResult, RegistrationStatus } from '../api/maintenance.js';
@@ -6,49 +5,16 @@ import type { Logger } from '../log/index.js';
 import { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
 import { inspectCache, type CacheInspection } from './cache.js';
 import { applyResolution, findCandidate, planOf, revalidate, type Applied } from './conflicts.js';
-import { hashOf, loadInstallSecret, opaqueId, pathFingerprinter, type PathFingerprinter } from './hashing.js';
+import { hashOf, loadInstallSecret, pathFingerprinter, type PathFingerprinter } from './hashing.js';
+import { JobRunner, LANES, namespaceOf, observe, type StageRunner } from './jobs.js';
+import { receiptOf, replayReceipt } from './receipts.js';
 import { canonicalize, canonicalSourceId, configHashOf, followRedirects, registrationIdFor } from './identity.js';
+import { conflictMessage, heldBy, placeProposal, proposedRegistration, type EnrollmentIntent } from './enroll.js';
 import { migrateV1 } from './migrate.js';
 import { RegistryStore } from './registry.js';
 import { conflictView, jobStatus, publicRepoId, registrationStatus } from './status.js';
-import { backoffMs, errorClassOf, validateSnapshot } from './policy.js';
-import {
-  DEFAULT_CONFIG_SNAPSHOT,
-  Policy,
-  TERMINAL_JOB_LIMIT,
-  type DegradedKind,
-  type Job,
-  type Receipt,
-  type Registration,
-  type RegistryV2,
-  type StageName,
-} from './schema.js';
-
-export interface StageContext {
-  registrationId: string;
-  cacheUuid: string;
-  canonicalRepoId: string;
-  stage: StageName;
-  lane: Job['lane'];
-  policy: Policy;
-  /** The confirmed snapshot: jobs never rediscover configuration from the environment. */
-  configSnapshot: Registration['configSnapshot'];
-  cachePath: string;
-  inspection: CacheInspection;
-}
-
-export interface StageOutcome {
-  contentGeneration?: number | null;
-  coveredGeneration?: number | null;
-}
-
-export type StageRunner = (context: StageContext) => Promise<StageOutcome | void>;
-
-/** Without sync lanes or RAG (later issues) a stage observes the cache's generations and frontiers. */
-const observe: StageRunner = async ({ inspection, canonicalRepoId }) => {
-  const repo = inspection.repositories.find((r) => r.repoId === canonicalRepoId);
-  return { contentGeneration: repo?.contentGeneration ?? null, coveredGeneration: repo?.coveredGeneration ?? null };
-};
+import { validateSnapshot } from './policy.js';
+import { DEFAULT_CONFIG_SNAPSHOT, Policy, type DegradedKind, type Registration, type RegistryV2, type StageName } from './schema.js';
 
 export interface MaintenanceOptions {
   home: string;
@@ -81,12 +47,6 @@ export interface EnrollResult {
 type ReconcileJob = ReconcileResult['jobs'][number];
 type Skip = ReconcileResult['skipped'][number];
 
-const LANES: Record<StageName, (policy: Policy) => Job['lane'][]> = {
-  sync: (p) => (p.sync === 'off' ? [] : p.sync === 'head' ? ['head'] : ['head', 'tail']),
-  rag: (p) => (p.rag === 'maintain' ? ['index'] : []),
-};
-const FAILED: Record<StageName, DegradedKind> = { sync: 'sync_failed', rag: 'index_failed' };
-
 /**
  * The maintenance coordinator: the managed-cache registry, cache identity and conflicts, writer
  * admission, jobs with their backoff, and sanitized status. Order of a pass: validate identity ->
@@ -98,12 +58,11 @@ export class Maintenance {
   readonly #fingerprint: PathFingerprinter;
   readonly #logger: Logger;
   readonly #clock: () => number;
-  readonly #runners: Record<StageName, StageRunner>;
+  readonly #jobs: JobRunner;
 
   constructor(options: MaintenanceOptions) {
     this.#logger = options.logger;
     this.#clock = options.clock ?? Date.now;
-    this.#runners = { sync: options.runners?.sync ?? observe, rag: options.runners?.rag ?? observe };
     this.#fingerprint = pathFingerprinter(loadInstallSecret(options.home));
     this.store = new RegistryStore(
       options.home,
@@ -111,6 +70,8 @@ export class Maintenance {
       (registry) => canonicalize(registry),
       (registry) => options.onChange?.({ at: Date.now(), registrations: registry.registrations.length, conflicts: registry.conflicts.length }),
     );
+    const runners = { sync: options.runners?.sync ?? observe, rag: options.runners?.rag ?? observe };
+    this.#jobs = new JobRunner({ store: this.store, admission: this.admission, runners, clock: this.#clock, logger: this.#logger });
     const load = this.store.load;
     if (load.state === 'degraded') this.#logger.warn('maintenance registry degraded; left untouched', { reason: load.reason });
     else {
@@ -209,78 +170,61 @@ export class Maintenance {
 
   enroll(params: EnrollParams): EnrollResult {
     const registry = this.store.current();
-    const snapshot = validateSnapshot(params.config ?? DEFAULT_CONFIG_SNAPSHOT);
-    const policy = Policy.parse(params.policy ?? {});
-    const inspection = this.inspect(params.cachePath);
-    const canonical = inspection.resolveRepository(params.repo);
-    if (!canonical) throw new StewardError('identity_unresolved', 'The cache has no binding for that repository.', { pathFingerprint: inspection.pathFingerprint });
-    const sources = (params.sources ?? []).map((s) => {
-      const authority = { kind: s.kind, ref: s.ref, localAuthority: this.#sourceFingerprint(s.root), profile: policy.profile };
-      return { sourceId: canonicalSourceId(authority), authority };
+    const intent = this.#intent(params);
+    const { inspection } = intent;
+    const requestHash = hashOf({
+      op: 'enroll',
+      fp: inspection.pathFingerprint,
+      repo: intent.canonicalRepoId,
+      policy: intent.policy,
+      configHash: intent.configHash,
+      sources: intent.sources.map((s) => s.sourceId).sort(),
     });
-    const configHash = configHashOf(snapshot);
-    const requestHash = hashOf({ op: 'enroll', fp: inspection.pathFingerprint, repo: canonical, policy, configHash, sources: sources.map((s) => s.sourceId).sort() });
     const replay = replayReceipt(registry, params.idempotencyKey, 'enroll', requestHash);
     if (replay) return { ...(replay as unknown as EnrollResult), replayed: true };
 
     const now = this.#clock();
-    const registrationId = registrationIdFor(inspection.cacheUuid, canonical);
+    const registrationId = registrationIdFor(inspection.cacheUuid, intent.canonicalRepoId);
     const existing = registry.registrations.find((r) => r.registrationId === registrationId && r.pathFingerprint === inspection.pathFingerprint);
-    const proposed: Registration = {
-      registrationId,
-      cacheUuid: inspection.cacheUuid,
-      canonicalRepoId: canonical,
-      aliases: [params.repo],
-      legacyIds: [],
-      cachePath: inspection.realPath,
-      pathFingerprint: inspection.pathFingerprint,
-      policy,
-      configSnapshot: snapshot,
-      configHash,
-      sources,
-      enabled: true,
-      disabledReason: null,
-      degraded: [],
-      stages: existing?.stages ?? { sync: emptyStageState(), rag: emptyStageState() },
-      generations: existing?.generations ?? { content: null, covered: null },
-      frontiers: existing?.frontiers ?? [],
-      terminalJobIds: existing?.terminalJobIds ?? [],
-      enrolledAt: existing?.enrolledAt ?? now,
-      updatedAt: now,
-      lastWriterAt: existing?.lastWriterAt ?? null,
-    };
+    const proposed = proposedRegistration(intent, existing, now);
     const result: EnrollResult = {
       registrationId,
       cacheUuid: inspection.cacheUuid,
       pathFingerprint: inspection.pathFingerprint,
-      canonicalRepoId: publicRepoId(canonical),
-      configHash,
+      canonicalRepoId: publicRepoId(intent.canonicalRepoId),
+      configHash: intent.configHash,
       created: !existing,
       replayed: false,
     };
-    let failure: StewardError | null = null;
+    let failure: StewardError | undefined;
     this.store.commit((draft) => {
-      if (existing?.disabledReason === 'config_snapshot_invalid') {
-        // Re-enrollment with a revalidated snapshot is how a broken snapshot is repaired.
-        draft.registrations = draft.registrations.filter((r) => r !== draft.registrations.find((x) => x.registrationId === registrationId && x.pathFingerprint === inspection.pathFingerprint));
-        proposed.aliases = [...new Set([...existing.aliases, params.repo])].sort();
-        proposed.legacyIds = existing.legacyIds;
-      }
-      draft.registrations.push(proposed);
+      placeProposal(draft, proposed, existing);
       Object.assign(draft, canonicalize(draft));
-      const held = draft.conflicts.find((c) => c.candidates.some((k) => k.bundles.some((b) => b.registration?.registrationId === registrationId && b.registration.pathFingerprint === inspection.pathFingerprint)));
-      if (held) {
-        failure = new StewardError(held.kind, conflictMessage(held.kind), { conflictId: held.conflictId, pathFingerprint: inspection.pathFingerprint });
-        return receiptOf(params.idempotencyKey, 'enroll', requestHash, inspection.pathFingerprint, now, { ok: false, code: failure.code, message: failure.message, details: failure.details });
-      }
-      return receiptOf(params.idempotencyKey, 'enroll', requestHash, inspection.pathFingerprint, now, { ok: true, result: { ...result } });
+      const held = heldBy(draft, registrationId, inspection.pathFingerprint);
+      if (held) failure = new StewardError(held.kind, conflictMessage(held.kind), { conflictId: held.conflictId, pathFingerprint: inspection.pathFingerprint });
+      const outcome = failure ? { ok: false as const, code: failure.code, message: failure.message, details: failure.details } : { ok: true as const, result: { ...result } };
+      return receiptOf(params.idempotencyKey, 'enroll', requestHash, inspection.pathFingerprint, now, outcome);
     });
     if (failure) {
-      this.#logger.warn('maintenance enrollment held by a conflict', { code: (failure as StewardError).code, pathFingerprint: inspection.pathFingerprint });
+      this.#logger.warn('maintenance enrollment held by a conflict', { code: failure.code, pathFingerprint: inspection.pathFingerprint });
       throw failure;
     }
     this.#logger.info('maintenance registration enrolled', { registrationId, pathFingerprint: inspection.pathFingerprint, created: result.created });
     return result;
+  }
+
+  /** Validates an enrollment: snapshot, policy, the real cache path, its schema, UUID and binding. */
+  #intent(params: EnrollParams): EnrollmentIntent {
+    const snapshot = validateSnapshot(params.config ?? DEFAULT_CONFIG_SNAPSHOT);
+    const policy = Policy.parse(params.policy ?? {});
+    const inspection = this.inspect(params.cachePath);
+    const canonicalRepoId = inspection.resolveRepository(params.repo);
+    if (!canonicalRepoId) throw new StewardError('identity_unresolved', 'The cache has no binding for that repository.', { pathFingerprint: inspection.pathFingerprint });
+    const sources = (params.sources ?? []).map((s) => {
+      const authority = { kind: s.kind, ref: s.ref, localAuthority: this.#sourceFingerprint(s.root), profile: policy.profile };
+      return { sourceId: canonicalSourceId(authority), authority };
+    });
+    return { inspection, canonicalRepoId, alias: params.repo, policy, snapshot, configHash: configHashOf(snapshot), sources };
   }
 
   #sourceFingerprint(root: string): string {
@@ -366,7 +310,7 @@ export class Maintenance {
       }
       for (const lane of lanes) {
         try {
-          const { result, coalesced } = await this.#runJob(r, stage, lane, inspection);
+          const { result, coalesced } = await this.#jobs.run(r, stage, lane, inspection);
           jobs.push({ ...jobStatus(result), registrationId, coalesced });
           if (result.state === 'failed') break;
         } catch (error) {
@@ -402,79 +346,6 @@ export class Maintenance {
       if (problem) this.#logger.warn('maintenance registration degraded', { registrationId: r.registrationId, kind: problem });
     }
     return problem ? null : inspection;
-  }
-
-  #runJob(r: Registration, stage: StageName, lane: Job['lane'], inspection: CacheInspection): Promise<Admitted<Job>> {
-    // Job identity includes lane, profile, namespace and chunk policy: no cross-cache or cross-stage reuse.
-    const jobKey = opaqueId('jk', [r.cacheUuid, r.registrationId, r.pathFingerprint, stage, lane, r.policy.profile, namespaceOf(r.configSnapshot), r.configSnapshot.chunk]);
-    const kind: WriterKind = stage === 'sync' ? 'sync' : 'rag';
-    return this.admission.admit(r.cacheUuid, jobKey, kind, async () => {
-      const jobId = `job_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-      const startedAt = this.#clock();
-      this.store.commit((draft) => {
-        const interrupted = draft.jobs.filter((j) => j.state === 'interrupted' && j.rescheduledAs === null && j.registrationId === r.registrationId && j.pathFingerprint === r.pathFingerprint && j.stage === stage && j.lane === lane);
-        for (const j of interrupted) j.rescheduledAs = jobId;
-        draft.jobs.push({
-          jobId,
-          jobKey,
-          registrationId: r.registrationId,
-          cacheUuid: r.cacheUuid,
-          pathFingerprint: r.pathFingerprint,
-          stage,
-          lane,
-          state: 'running',
-          startedAt,
-          finishedAt: null,
-          errorClass: null,
-          rescheduledAs: null,
-          rescheduledFrom: interrupted[0]?.jobId ?? null,
-        });
-      });
-      let outcome: StageOutcome | void = undefined;
-      let errorClass: string | null = null;
-      try {
-        outcome = await this.#runners[stage]({
-          registrationId: r.registrationId,
-          cacheUuid: r.cacheUuid,
-          canonicalRepoId: r.canonicalRepoId,
-          stage,
-          lane,
-          policy: r.policy,
-          configSnapshot: r.configSnapshot,
-          cachePath: r.cachePath,
-          inspection,
-        });
-      } catch (error) {
-        errorClass = errorClassOf(error);
-      }
-      return this.#finishJob(r, jobId, stage, errorClass, outcome ?? {});
-    });
-  }
-
-  #finishJob(r: Registration, jobId: string, stage: StageName, errorClass: string | null, outcome: StageOutcome): Job {
-    const now = this.#clock();
-    const next = this.store.commit((draft) => {
-      const job = draft.jobs.find((j) => j.jobId === jobId);
-      if (job) Object.assign(job, { state: errorClass ? 'failed' : 'succeeded', finishedAt: now, errorClass });
-      const target = draft.registrations.find((x) => x.registrationId === r.registrationId && x.pathFingerprint === r.pathFingerprint);
-      if (!target) return;
-      const st = target.stages[stage];
-      if (errorClass) {
-        const failures = st.failures + 1;
-        target.stages[stage] = { ...st, errorClass, failures, lastFailureAt: now, nextAttemptAt: now + backoffMs(failures) };
-        if (!target.degraded.includes(FAILED[stage])) target.degraded.push(FAILED[stage]);
-      } else {
-        // Success of this stage clears this stage's failure state, and only this stage's.
-        target.stages[stage] = { ...st, errorClass: null, failures: 0, lastSuccessAt: now, nextAttemptAt: null };
-        target.degraded = target.degraded.filter((d) => d !== FAILED[stage]);
-        if (outcome.contentGeneration !== undefined) target.generations.content = outcome.contentGeneration;
-        if (outcome.coveredGeneration !== undefined) target.generations.covered = outcome.coveredGeneration;
-      }
-      target.lastWriterAt = now;
-      target.terminalJobIds = [...target.terminalJobIds, jobId].slice(-TERMINAL_JOB_LIMIT);
-    });
-    if (errorClass) this.#logger.warn('maintenance job failed', { registrationId: r.registrationId, stage, errorClass });
-    return next.jobs.find((j) => j.jobId === jobId)!;
   }
 
   /**
@@ -541,10 +412,6 @@ export class Maintenance {
   }
 }
 
-function emptyStageState(): Registration['stages']['sync'] {
-  return { errorClass: null, failures: 0, lastFailureAt: null, lastSuccessAt: null, nextAttemptAt: null };
-}
-
 function oldestWriterFirst(a: Registration, b: Registration): number {
   const aw = a.lastWriterAt ?? -1;
   const bw = b.lastWriterAt ?? -1;
@@ -558,26 +425,3 @@ function markSnapshotInvalid(r: Registration, now: number): void {
   r.updatedAt = now;
 }
 
-export function namespaceOf(snapshot: Registration['configSnapshot']): string {
-  return opaqueId('ns', [snapshot.profile, snapshot.embedding.provider, snapshot.embedding.model, snapshot.embedding.revision ?? null, snapshot.embedding.dimensions ?? null, snapshot.chunk], 12);
-}
-
-function conflictMessage(kind: string): string {
-  if (kind === 'cache_clone_conflict') return 'This cache UUID is already registered at another path: the copy is reported as a clone. Pick a candidate with `steward maintenance conflicts`.';
-  return 'This registration conflicts with an existing one for the same cache and repository; it is held until a candidate is chosen.';
-}
-
-function receiptOf(key: string, operation: Receipt['operation'], requestHash: string, pathFingerprint: string | null, at: number, outcome: Receipt['outcome']): Receipt {
-  return { key, operation, requestHash, pathFingerprint, at, outcome };
-}
-
-/** Same key and same request replays; same key with different content is idempotency_conflict. */
-function replayReceipt(registry: RegistryV2, key: string, operation: Receipt['operation'], requestHash: string): Record<string, unknown> | null {
-  const receipt = registry.receipts.find((r) => r.key === key);
-  if (!receipt) return null;
-  if (receipt.operation !== operation || receipt.requestHash !== requestHash) {
-    throw new StewardError('idempotency_conflict', 'That idempotency key was already used for a different request; use a new key.');
-  }
-  if (receipt.outcome.ok) return receipt.outcome.result;
-  throw new StewardError(receipt.outcome.code as StewardError['code'], receipt.outcome.message, receipt.outcome.details);
-}

@@ -136,6 +136,9 @@ describe('cache identity conflicts', () => {
     const m = f.open();
     const { registrationId } = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
     expect(m.disable(registrationId).state).toBe('disabled');
+    // Enrolling again (a new key, same content) is not a way around the operator's Disable.
+    expect(m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k-again' }).created).toBe(false);
+    expect(m.list().registrations[0]!.state).toBe('disabled');
     expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, reason: 'operator', nextAttemptAt: null }]);
     expect(m.enable(registrationId).enabled).toBe(true);
     expect(readFileSync(file).equals(before)).toBe(true);
