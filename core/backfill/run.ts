@@ -80,10 +80,17 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     }
     const lines: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
     try {
+      let cancelled = false;
       for await (const batch of provider.read(file, { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS }, lines)) {
         stats.partsWritten += deps.materializer.materialize(ctx.token, batch).partsAppended;
         progress(done);
+        if (ctx.signal?.aborted) {
+          cancelled = true;
+          break;
+        }
       }
+      // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
+      if (cancelled) break;
       // Only now has the file been read and every session it yielded consumed. A manual run ignores the
       // map both ways: its window may be narrower than the scheduled one, so it must not mark files done.
       if (ctx.scheduled) deps.fingerprints.advance(file);
