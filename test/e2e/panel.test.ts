@@ -276,6 +276,8 @@ describe('steward serve and the control panel', () => {
 
     const result = await steward.stop({ check: false });
     expect(result).toEqual({ code: 0, signal: null, daemonJsonRemoved: true });
+    // Over its whole life the owner printed that one line and nothing else on stdout.
+    expect(steward.stdout()).toBe(`${steward.urlLine}\n`);
 
     await page.locator('[data-testid="status-bar"][data-connection="reconnecting"]').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('status-connection').innerText()).toContain('reconnecting');
