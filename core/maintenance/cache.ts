@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
 import type { PathFingerprinter } from './hashing.js';
+import { COLLECTIONS } from './schema.js';
 
 /** The spec's schema number: a repository cache below or above it is not one this code maintains. */
 export const CACHE_SCHEMA_VERSION = 17;
@@ -186,7 +187,10 @@ export function inspectCache(path: string, fingerprint: PathFingerprinter): Cach
              FROM sync_frontiers ORDER BY repo_id, collection, lane LIMIT ${FRONTIER_LIMIT}`,
         )
         .all() as Array<Omit<CacheFrontier, 'complete'> & { complete: number }>
-    ).map((f) => ({ ...f, complete: f.complete === 1 }));
+    )
+      // Only frontiers this code understands are carried into status; the rest of the file is not ours to echo.
+      .filter((f) => (COLLECTIONS as readonly string[]).includes(f.collection) && (f.lane === 'head' || f.lane === 'tail'))
+      .map((f) => ({ ...f, nextPage: intOrNull(f.nextPage), watermark: intOrNull(f.watermark), complete: f.complete === 1 }));
     return {
       realPath,
       pathFingerprint,
@@ -201,6 +205,10 @@ export function inspectCache(path: string, fingerprint: PathFingerprinter): Cach
   } finally {
     db.close();
   }
+}
+
+function intOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
 }
 
 function readVersion(db: Database.Database, pathFingerprint: string): number {

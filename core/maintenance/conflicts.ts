@@ -4,7 +4,7 @@ import type { CacheInspection } from './cache.js';
 import { hashOf, opaqueId } from './hashing.js';
 import { canonicalize, configHashOf } from './identity.js';
 import { toRegistration } from './migrate.js';
-import { LOSSY_REASON, publicRepoId } from './status.js';
+import { LOSSY_REASON, publicLegacyId, publicRepoId } from './status.js';
 import type { Candidate, CandidateBundle, Conflict, Registration, RegistryV2 } from './schema.js';
 
 export type Inspector = (path: string) => CacheInspection;
@@ -120,7 +120,7 @@ export function planOf(conflict: Conflict, candidate: Candidate, revalidated: Re
       effects.push({
         effect,
         registrationId: r?.registrationId ?? null,
-        legacyId: bundle.legacy?.id ?? null,
+        legacyId: bundle.legacy ? publicLegacyId(bundle.legacy.id) : null,
         canonicalRepoId: r ? publicRepoId(r.canonicalRepoId) : null,
         pathFingerprint: r?.pathFingerprint ?? c.pathFingerprint,
         enabledAfter: (selected || rebinds) && bundle.priorEnabled,

@@ -10,6 +10,13 @@ export function publicRepoId(repoId: string): string {
   return SAFE_REPO_ID.test(repoId) && !/(token|secret|password|sk-|ghp_)/i.test(repoId) ? repoId : opaqueId('repo', repoId, 12);
 }
 
+const SAFE_LEGACY_ID = /^[A-Za-z0-9][A-Za-z0-9:._@/+-]{0,199}$/;
+
+/** Legacy ids were derived from aliases; one that does not look like that is shown only as a hash. */
+export function publicLegacyId(id: string): string {
+  return SAFE_LEGACY_ID.test(id) && !/(token|secret|password|sk-|ghp_|=)/i.test(id) ? id : opaqueId('legacy', id, 12);
+}
+
 export const JOBS_PER_REGISTRATION = 10;
 
 export function jobStatus(job: Job): JobStatus {
@@ -42,7 +49,7 @@ export function registrationStatus(r: Registration, allJobs: readonly Job[]): Re
     pathFingerprint: r.pathFingerprint,
     canonicalRepoId: publicRepoId(r.canonicalRepoId),
     aliases: r.aliases,
-    legacyIds: r.legacyIds,
+    legacyIds: r.legacyIds.map(publicLegacyId),
     policy: { sync: r.policy.sync, collections: [...r.policy.collections], rag: r.policy.rag, profile: r.policy.profile },
     configHash: r.configHash,
     enabled: r.enabled,
@@ -64,7 +71,7 @@ function member(bundle: CandidateBundle): ConflictView['candidates'][number]['me
       legacyId: null,
       canonicalRepoId: publicRepoId(r.canonicalRepoId),
       aliases: r.aliases,
-      legacyIds: r.legacyIds,
+      legacyIds: r.legacyIds.map(publicLegacyId),
       policyHash: policyHashOf(r.policy),
       configHash: r.configHash,
       sourceAuthorities: r.sources.map((s) => authorityHashOf(s.authority)).sort(),
@@ -74,10 +81,10 @@ function member(bundle: CandidateBundle): ConflictView['candidates'][number]['me
   const legacy = bundle.legacy;
   return {
     registrationId: null,
-    legacyId: legacy?.id ?? null,
+    legacyId: legacy ? publicLegacyId(legacy.id) : null,
     canonicalRepoId: null,
     aliases: legacy ? [legacy.alias].filter((a) => SAFE_REPO_ID.test(a)) : [],
-    legacyIds: legacy ? [legacy.id] : [],
+    legacyIds: legacy ? [publicLegacyId(legacy.id)] : [],
     policyHash: legacy ? policyHashOf(legacy.policy) : null,
     configHash: legacy?.configHash ?? null,
     sourceAuthorities: (legacy?.sources ?? [])
@@ -99,7 +106,7 @@ export function conflictView(c: Conflict): ConflictView {
     cacheUuid: c.cacheUuid,
     canonicalRepoId: c.canonicalRepoId === null ? null : publicRepoId(c.canonicalRepoId),
     aliases: c.aliases,
-    legacyIds: c.legacyIds,
+    legacyIds: c.legacyIds.map(publicLegacyId),
     createdAt: c.createdAt,
     candidates: c.candidates.map((candidate) => ({
       candidateId: candidate.candidateId,

@@ -54,6 +54,16 @@ describe('privacy fuzz: maintenance output never carries paths, credentials, coo
       const missing = join(nested, `${seeds[5]}.db`);
       const notDb = join(nested, `${seeds[0]}-notdb.db`);
       writeFileSync(notDb, `not a database ${seeds[1]}`);
+      // A legacy registry whose ids, redirects and paths carry secrets too; the cache it names is unavailable.
+      writeFileSync(
+        join(home.dir, 'managed-caches.json'),
+        JSON.stringify({
+          version: 1,
+          registrations: [{ id: `legacy-${seeds[1]}`, alias: 'acme/widgets', cachePath: missing, enabled: true, updatedAt: 1 }],
+          redirects: { [`old-${seeds[2]}`]: `legacy-${seeds[1]}` },
+          conflicts: [{ id: `lossy-${seeds[0]}`, aliases: ['acme/widgets'] }],
+        }),
+      );
       const env = home.env;
       const out: string[] = [];
 
@@ -68,7 +78,9 @@ describe('privacy fuzz: maintenance output never carries paths, credentials, coo
       }
       const sink: string[] = [];
       await cli(env, sink, 'maintenance', 'conflicts', '--format', 'json');
-      const [conflict] = (JSON.parse(sink.join('')) as { conflicts: Array<{ conflictId: string; candidates: Array<{ candidateId: string }> }> }).conflicts;
+      const conflict = (JSON.parse(sink.join('')) as { conflicts: Array<{ conflictId: string; kind: string; candidates: Array<{ candidateId: string }> }> }).conflicts.find(
+        (c) => c.kind === 'cache_clone_conflict',
+      );
       expect(conflict).toBeDefined();
       await cli(env, out, 'maintenance', 'resolve', '--conflict', conflict!.conflictId, '--candidate', conflict!.candidates[1]!.candidateId, '--format', 'json');
       await cli(env, out, 'maintenance', 'resolve', '--conflict', conflict!.conflictId, '--candidate', conflict!.candidates[1]!.candidateId, '--yes', '--idempotency-key', 'fix');
