@@ -47,6 +47,7 @@ export function decideLaunch(input: {
   electron: ElectronLookup;
   probe: (binary: string) => string | undefined;
   headless?: boolean;
+  uid?: number | undefined;
 }): LaunchDecision;
 export function headlessLine(reason: string): string;
 export function parseArgs(argv: readonly string[]): StartOptions;

@@ -29,13 +29,16 @@ export function hasDisplay(platform, env) {
 }
 
 /**
- * Electron when its binary exists, answers `--version`, and there is a display; otherwise headless
- * `steward serve`, with the reason in a few words. `probe` runs `electron --version` (undefined on failure).
+ * Electron when its binary exists, answers `--version`, there is a display and we are not root on
+ * Linux; otherwise headless `steward serve`, with the reason in a few words. `probe` runs
+ * `electron --version` (undefined on failure); `uid` is process.getuid() where there is one.
  */
-export function decideLaunch({ platform, env, electron, probe, headless = false }) {
+export function decideLaunch({ platform, env, electron, probe, headless = false, uid }) {
   if (headless) return { mode: 'serve', reason: 'headless' };
   if (!electron.binary) return { mode: 'serve', reason: electron.reason };
   if (!hasDisplay(platform, env)) return { mode: 'serve', reason: 'no display: neither DISPLAY nor WAYLAND_DISPLAY is set' };
+  // Chromium will not run sandboxed as root on Linux, and Steward does not turn the sandbox off.
+  if (platform === 'linux' && uid === 0) return { mode: 'serve', reason: 'running as root: Chromium refuses to start sandboxed as root' };
   const version = probe(electron.binary);
   if (!version) return { mode: 'serve', reason: 'the Electron binary does not run: `electron --version` failed' };
   return { mode: 'electron', binary: electron.binary, version };

@@ -147,7 +147,14 @@ function printPlan(decision) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-let decision = decideLaunch({ platform: process.platform, env: process.env, electron: findElectronBinary(root), probe, headless: options.headless });
+let decision = decideLaunch({
+  platform: process.platform,
+  env: process.env,
+  electron: findElectronBinary(root),
+  probe,
+  headless: options.headless,
+  uid: process.getuid?.(),
+});
 if (decision.mode === 'serve') process.stderr.write(`${headlessLine(decision.reason)}\n`);
 if (options.dryRun) {
   printPlan(decision);

@@ -93,6 +93,8 @@ describe('npm start: where Electron can run', () => {
     expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: () => undefined })).toEqual({ mode: 'serve', reason: expect.stringMatching(/does not run/) });
     expect(decideLaunch({ platform: 'win32', env: {}, electron: { reason: 'no Electron binary: x' }, probe: runs })).toEqual({ mode: 'serve', reason: 'no Electron binary: x' });
     expect(decideLaunch({ platform: 'darwin', env: {}, electron, probe: runs, headless: true }).mode).toBe('serve');
+    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: runs, uid: 0 })).toEqual({ mode: 'serve', reason: expect.stringMatching(/root/) });
+    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: runs, uid: 1000 }).mode).toBe('electron');
   });
 
   it('says it in one line', () => {
@@ -154,9 +156,14 @@ describe('npm start --dry-run (the real script)', () => {
   });
   afterEach(() => home.cleanup());
 
-  const dryRun = (env: NodeJS.ProcessEnv) => {
-    const result = spawnSync(process.execPath, [START, '--dry-run'], { env: { ...home.env, ...env }, encoding: 'utf8' });
-    expect(result.status).toBe(0);
+  // Run as root (this machine, many CI containers), the script would rightly refuse Electron: the
+  // Electron cases run it as an unprivileged user instead.
+  const asUser = process.getuid?.() === 0 ? { uid: 65_534, gid: 65_534 } : {};
+
+  const dryRun = (env: NodeJS.ProcessEnv, user: { uid?: number; gid?: number } = asUser) => {
+    chmodSync(home.dir, 0o755);
+    const result = spawnSync(process.execPath, [START, '--dry-run'], { env: { ...home.env, ...env }, encoding: 'utf8', ...user });
+    expect(result.status, result.stderr).toBe(0);
     return { stdout: result.stdout, stderr: result.stderr };
   };
 
@@ -175,6 +182,12 @@ describe('npm start --dry-run (the real script)', () => {
     expect(stdout).toMatch(/^would run: npm run build$/m);
     expect(stdout).toMatch(/for Electron 45\.5\.0 \(ABI 150\) in dist[/\\]electron-native/);
     expect(stdout).toMatch(/STEWARD_SQLITE_BINDING=.*better_sqlite3\.node$/m);
+  });
+
+  it('as the current user: root on Linux never gets Chromium unsandboxed, anyone else gets Electron', () => {
+    const { stdout } = dryRun({ DISPLAY: ':0', ELECTRON_OVERRIDE_DIST_PATH: fakeElectronDir(home.dir) }, {});
+    const root = process.getuid?.() === 0 && process.platform === 'linux';
+    expect(stdout).toMatch(root ? /^decision: serve \(running as root/m : /^decision: electron v45\.5\.0/m);
   });
 
   it('the same binary without a display falls back to serve', () => {
