@@ -44,6 +44,7 @@ function formatRegistration(r: RegistrationStatus): string[] {
   if (r.legacyIds.length > 0) lines.push(`  legacy ${r.legacyIds.join(', ')}`);
   if (r.degraded.length > 0) lines.push(`  degraded ${r.degraded.join(', ')}`);
   lines.push(`  generations content=${r.generations.content ?? '-'} covered=${r.generations.covered ?? '-'}`);
+  for (const f of r.frontiers) lines.push(`  frontier ${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '-'}`}`);
   for (const stage of ['sync', 'rag'] as const) {
     const s = r.stages[stage];
     if (s.errorClass) lines.push(`  ${stage} failing: ${s.errorClass} x${s.failures}, next attempt ${when(s.nextAttemptAt)}`);

@@ -78,4 +78,20 @@ describe('repository cache schema 17', () => {
       expect(JSON.stringify(caught) + String((caught as Error).message)).not.toContain(f.caches);
     }
   });
+
+  it('publishes the cache generations and known frontiers in status after a pass', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const db = new Database(file);
+    db.prepare("INSERT INTO sources (repo_id, kind, external_id, content_hash, updated_at) VALUES (?, 'issue', '1', 'h1', 1)").run(WIDGETS.repoId);
+    db.prepare("INSERT INTO sync_frontiers (repo_id, collection, lane, next_page, complete) VALUES (?, 'issues', 'tail', 7, 0)").run(WIDGETS.repoId);
+    db.prepare("INSERT INTO sync_frontiers (repo_id, collection, lane, next_page, complete) VALUES (?, 'token=abc-not-a-collection', 'head', 1, 0)").run(WIDGETS.repoId);
+    db.close();
+    const m = f.open();
+    m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
+    await m.reconcile();
+    const [status] = m.list().registrations;
+    expect(status!.generations.content).toBe(1);
+    expect(status!.frontiers).toEqual([{ collection: 'issues', lane: 'tail', nextPage: 7, watermark: null, complete: false }]);
+  });
 });

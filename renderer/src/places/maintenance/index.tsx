@@ -92,6 +92,9 @@ function RegistrationCard({ registration: r, onChanged }: { registration: Regist
             { term: 'Policy', value: `sync ${r.policy.sync} · RAG ${r.policy.rag} · profile ${r.policy.profile} · ${r.policy.collections.join(', ') || 'no collections'}` },
             { term: 'Configuration hash', value: <span className="maintenance-id">{r.configHash.slice(0, 16)}</span> },
             { term: 'Content generation', value: `${r.generations.content ?? '—'} (covered ${r.generations.covered ?? '—'})` },
+            ...(r.frontiers.length > 0
+              ? [{ term: 'Frontiers', value: r.frontiers.map((f) => `${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '—'}`}`).join(' · ') }]
+              : []),
             { term: 'Sync', value: stageLine(r, 'sync') },
             { term: 'RAG', value: stageLine(r, 'rag') },
             { term: 'Last job', value: lastJob(r) },
