@@ -137,6 +137,22 @@ export function planOf(conflict: Conflict, candidate: Candidate, revalidated: Re
   };
 }
 
+/**
+ * Enrollment receipts of a retired path are not projected onto the live registration that shares
+ * their id: replaying one answers that its path was retired, never a stale success.
+ */
+function retireReceipts(draft: RegistryV2, retired: ReadonlySet<string>, conflictId: string): void {
+  for (const receipt of draft.receipts) {
+    if (receipt.operation !== 'enroll' || receipt.pathFingerprint === null || !retired.has(receipt.pathFingerprint)) continue;
+    receipt.outcome = {
+      ok: false,
+      code: 'cache_clone_conflict',
+      message: 'This enrollment named a cache path that was retired when its clone conflict was resolved; enroll the kept cache instead.',
+      details: { conflictId, pathFingerprint: receipt.pathFingerprint },
+    };
+  }
+}
+
 export interface Applied {
   restored: string[];
   retired: string[];
@@ -171,6 +187,7 @@ export function applyResolution(draft: RegistryV2, conflict: Conflict, candidate
       }
     }
   }
+  if (conflict.kind === 'cache_clone_conflict') retireReceipts(draft, new Set(retired), conflict.conflictId);
   if (conflict.kind === 'identity_unresolved') {
     const rest = conflict.candidates.filter((c) => !c.bundles.some((b) => b.legacy !== null && revalidated.rebound.has(b.legacy.id)));
     if (rest.length > 0) draft.conflicts.push({ ...conflict, candidates: rest });

@@ -182,6 +182,8 @@ describe('cache identity conflicts', () => {
     expect(copyCandidate.members.map((x) => x.canonicalRepoId)).toEqual(['github.com/acme/gadgets']);
     const applied = await m.apply(m.plan(conflict!.conflictId, copyCandidate.candidateId).planId, 'r');
     expect(applied.retired).toEqual([widgets.pathFingerprint]);
+    // The old path's enrollment receipt is not projected onto the live identity.
+    expect(await codeOf(() => m.enroll({ cachePath: original, repo: 'acme/widgets', idempotencyKey: 'k1' }))).toBe('cache_clone_conflict');
     const [gadgets, ...others] = m.list().registrations;
     expect(others).toHaveLength(0);
     expect(gadgets!.canonicalRepoId).toBe('github.com/acme/gadgets');
