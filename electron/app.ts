@@ -57,6 +57,8 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
     return undefined;
   }
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+  // Every renderer sandboxed, whatever a window's own preferences say.
+  app.enableSandbox();
   if (platform === 'win32') app.setAppUserModelId(APP_ID);
   const logger = options.createLogger(home.dir);
 

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import type { CustomScheme } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../core/index.js';
@@ -78,6 +78,9 @@ export function createRendererHandler(rendererDir: string): (request: Request) =
       file = index;
       if (!(await isFile(file))) return respond(503, 'The control panel is not built: run `npm run build`.', CONTENT_TYPES['.txt']!);
     }
+    // A symlink inside the folder must not lead out of it either.
+    const [realFile, realRoot] = await Promise.all([realpath(file), realpath(root)]);
+    if (relative(realRoot, realFile).startsWith('..')) return respond(404, 'Not found', CONTENT_TYPES['.txt']!);
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     return respond(200, request.method === 'HEAD' ? null : await readFile(file), type);
   };

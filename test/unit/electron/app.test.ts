@@ -78,6 +78,7 @@ describe('Electron main', () => {
     expect(navigation.defaultPrevented).toBe(true);
     expect(session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
     expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([expect.objectContaining({ scheme: 'steward' })]);
+    expect(app.enableSandbox).toHaveBeenCalled();
   });
 
   it('serves the panel on its own scheme with the strict CSP', async () => {

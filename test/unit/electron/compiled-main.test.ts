@@ -49,7 +49,7 @@ describe('dist/electron/main.js under a stand-in Electron', () => {
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
 
     // userData moves into STEWARD_HOME before the single-instance lock is taken there.
-    expect(report.events.slice(0, 2)).toEqual(['setPath:userData', 'requestSingleInstanceLock']);
+    expect(report.events.slice(0, 3)).toEqual(['setPath:userData', 'requestSingleInstanceLock', 'enableSandbox']);
     expect(report.handlers).toEqual(expect.arrayContaining(METHOD_NAMES.map((m) => callChannel(m))));
     expect(report.schemes.map((s) => s.scheme)).toEqual(['steward']);
 

@@ -202,6 +202,7 @@ class FakeApp extends EventEmitter {
   isPackaged = false;
   requestSingleInstanceLock = vi.fn(() => true);
   setAppUserModelId = vi.fn();
+  enableSandbox = vi.fn();
   exit = vi.fn();
   quitCalls = 0;
   exited = false;
@@ -260,6 +261,7 @@ export function resetElectron(): void {
   app.requestSingleInstanceLock.mockReset();
   app.requestSingleInstanceLock.mockReturnValue(true);
   app.setAppUserModelId.mockReset();
+  app.enableSandbox.mockReset();
   app.exit.mockReset();
   app.quitCalls = 0;
   app.exited = false;

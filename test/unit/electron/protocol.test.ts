@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../core/index.js';
@@ -45,6 +45,13 @@ describe('steward:// renderer protocol', () => {
       expect(response.status, url).not.toBe(200);
       expect(await response.text(), url).not.toContain('not for the page');
     }
+  });
+
+  it('does not follow a symlink out of the folder', async () => {
+    symlinkSync(join(home.dir, 'secret.txt'), join(home.dir, 'renderer', 'assets', 'link.txt'));
+    const response = await get('steward://app/assets/link.txt');
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('not for the page');
   });
 
   it('answers only its own host, and only reads', async () => {

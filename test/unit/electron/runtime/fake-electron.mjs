@@ -42,6 +42,9 @@ class FakeApp extends EventEmitter {
     return true;
   }
   setAppUserModelId() {}
+  enableSandbox() {
+    note('enableSandbox');
+  }
   whenReady() {
     return new Promise((resolve) =>
       setTimeout(() => {
