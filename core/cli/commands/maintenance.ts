@@ -162,7 +162,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     maintenance
       .command(verb)
       .description(verb === 'disable' ? 'stop scheduling a registration (the cache is not touched)' : 'resume a registration disabled by an operator')
-      .requiredOption('--registration <id>', 'registration id')
+      .requiredOption('--registration <id>', 'registration id, legacy id or a unique alias (OWNER/NAME)')
       .option('--format <format>', 'text or json', 'text')
       .action((options: { registration: string; format?: string }) =>
         run(async () => {

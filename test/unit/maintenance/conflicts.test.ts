@@ -140,6 +140,8 @@ describe('cache identity conflicts', () => {
     expect(m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k-again' }).created).toBe(false);
     expect(m.list().registrations[0]!.state).toBe('disabled');
     expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, reason: 'operator', nextAttemptAt: null }]);
+    expect(m.enable('ACME/widgets').registrationId).toBe(registrationId);
+    expect(m.disable('acme/widgets').enabled).toBe(false);
     expect(m.enable(registrationId).enabled).toBe(true);
     expect(readFileSync(file).equals(before)).toBe(true);
   });
