@@ -10,6 +10,7 @@ import {
   type AppStatus,
   type Logger,
   type Owner,
+  type OwnerOptions,
 } from '../core/index.js';
 import { APP_SCHEME, APP_URL } from './ipc-channels.js';
 import { forwardEvents, registerIpcBridge } from './ipc.js';
@@ -39,6 +40,12 @@ export interface StewardApp {
   shutdown(): Promise<void>;
 }
 
+/** What the lifecycle handlers share: the one window, once it exists, and whether Quit was chosen. */
+interface ShellState {
+  window: BrowserWindow | undefined;
+  quitting: boolean;
+}
+
 /**
  * Electron main: the same owner as `steward serve` (Core, loopback RPC and daemon.json for the CLI),
  * plus a tray, one window and the IPC bridge. Resolves to undefined when this process must not run
@@ -48,92 +55,33 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
   const home = resolveHome(env);
-  // Chromium's profile, and with it the single-instance lock, lives in STEWARD_HOME: one home, one app.
-  const userData = join(home.dir, 'electron');
-  mkdirSync(userData, { recursive: true, mode: 0o700 });
-  app.setPath('userData', userData);
-  if (!app.requestSingleInstanceLock()) {
-    app.quit();
-    return undefined;
-  }
+  if (!claimInstance(home.dir)) return undefined;
+  // Everything above and below, up to whenReady, must happen before Electron's ready event.
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
   // Every renderer sandboxed, whatever a window's own preferences say.
   app.enableSandbox();
   if (platform === 'win32') app.setAppUserModelId(APP_ID);
   const logger = options.createLogger(home.dir);
-
-  // Assigned once the owner runs; the handlers registered before then find no window and do nothing.
-  let window: BrowserWindow | undefined = undefined;
-  let quitting = false;
-  const open = () => {
-    if (window && !window.isDestroyed()) showWindow(window);
-  };
-  app.on('second-instance', open);
-  app.on('activate', open);
-  app.on('before-quit', () => {
-    quitting = true;
-  });
-  // Closing the last window leaves Steward in the tray; only Quit ends it.
-  app.on('window-all-closed', () => undefined);
-  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, logger));
+  const state: ShellState = { window: undefined, quitting: false };
+  installLifecycle(state, logger);
 
   await app.whenReady();
   if (!app.isPackaged && env.STEWARD_SQLITE_BINDING) useSqliteNativeBinding(env.STEWARD_SQLITE_BINDING);
   const appPath = app.getAppPath();
   const rendererDir = join(appPath, 'dist', 'renderer');
-
-  let owner: Owner;
-  try {
-    owner = await startOwner({ home, env, logger, rendererDir, ...(options.port !== undefined ? { port: options.port } : {}) });
-  } catch (error) {
-    const failure = toStewardError(error);
-    logger.error('owner failed to start', { code: failure.code });
-    dialog.showErrorBox('Steward cannot start', failure.message);
-    app.quit();
-    return undefined;
-  }
+  const owner = await becomeOwner({ home, env, logger, rendererDir, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);
+  if (!owner) return undefined;
 
   denyPermissions();
   protocol.handle(APP_SCHEME, createRendererHandler(rendererDir));
-  window = createMainWindow(BrowserWindow, {
-    preload: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
-    url: APP_URL,
-    isQuitting: () => quitting,
-    logger,
-    hidden: (options.argv ?? process.argv).includes('--hidden'),
-  });
-  window.webContents.on('render-process-gone', (_event, details) => logger.error('renderer gone', { reason: details.reason }));
-  // A Windows log-off or shutdown skips before-quit: let the window close and stop the owner while we can.
-  window.on('session-end', () => {
-    quitting = true;
-    app.quit();
-  });
-
-  const disposeIpc = registerIpcBridge(ipcMain, { core: owner.core, logger, window: () => window });
-  const stopForwarding = forwardEvents(owner.core.events, () => window);
-  const tray = createTrayController(
-    { Tray, Menu, nativeImage },
-    {
-      iconDir: app.isPackaged ? join(process.resourcesPath, 'tray') : join(appPath, 'build', 'icons', 'tray'),
-      platform,
-      status: owner.core.status,
-      actions: {
-        open,
-        setPaused: (paused) => {
-          owner.core.call('App.SetPaused', { paused }).catch(() => logger.warn('pause toggle failed'));
-        },
-        quit: () => app.quit(),
-      },
-    },
-  );
-  const stopTrayUpdates = owner.core.events.subscribe((name, payload) => {
-    if (name === 'app.status') tray.update(payload as AppStatus);
-  });
+  state.window = openWindow(state, logger, (options.argv ?? process.argv).includes('--hidden'));
+  const disposeIpc = registerIpcBridge(ipcMain, { core: owner.core, logger, window: () => state.window });
+  const stopForwarding = forwardEvents(owner.core.events, () => state.window);
+  const tray = openTray(owner, state, logger, platform, appPath);
 
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
-      stopTrayUpdates();
       stopForwarding();
       disposeIpc();
       tray.destroy();
@@ -141,10 +89,103 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
     })();
     return stopping;
   };
+  holdQuitUntil(shutdown, logger);
+  logger.info('app started', { platform });
+  return { owner, logger, window: () => state.window, tray, shutdown };
+}
+
+/**
+ * Chromium's profile, and with it the single-instance lock, lives in STEWARD_HOME: one home, one app.
+ * A second instance quits at once; the first one hears `second-instance` and shows its window.
+ */
+function claimInstance(homeDir: string): boolean {
+  const userData = join(homeDir, 'electron');
+  mkdirSync(userData, { recursive: true, mode: 0o700 });
+  app.setPath('userData', userData);
+  if (app.requestSingleInstanceLock()) return true;
+  app.quit();
+  return false;
+}
+
+function installLifecycle(state: ShellState, logger: Logger): void {
+  const open = () => showShellWindow(state);
+  app.on('second-instance', open);
+  app.on('activate', open);
+  app.on('before-quit', () => {
+    state.quitting = true;
+  });
+  // Closing the last window leaves Steward in the tray; only Quit ends it.
+  app.on('window-all-closed', () => undefined);
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, logger));
+}
+
+function showShellWindow(state: ShellState): void {
+  if (state.window && !state.window.isDestroyed()) showWindow(state.window);
+}
+
+/** The owner, or undefined after telling the user why not (most often: `steward serve` already runs). */
+async function becomeOwner(ownerOptions: OwnerOptions, logger: Logger): Promise<Owner | undefined> {
+  try {
+    return await startOwner(ownerOptions);
+  } catch (error) {
+    const failure = toStewardError(error);
+    logger.error('owner failed to start', { code: failure.code });
+    dialog.showErrorBox('Steward cannot start', failure.message);
+    app.quit();
+    return undefined;
+  }
+}
+
+function openWindow(state: ShellState, logger: Logger, hidden: boolean): BrowserWindow {
+  const window = createMainWindow(BrowserWindow, {
+    preload: fileURLToPath(new URL('./preload.cjs', import.meta.url)),
+    url: APP_URL,
+    isQuitting: () => state.quitting,
+    logger,
+    hidden,
+  });
+  window.webContents.on('render-process-gone', (_event, details) => logger.error('renderer gone', { reason: details.reason }));
+  // A Windows log-off or shutdown skips before-quit: let the window close and stop the owner while we can.
+  window.on('session-end', () => {
+    state.quitting = true;
+    app.quit();
+  });
+  return window;
+}
+
+function openTray(owner: Owner, state: ShellState, logger: Logger, platform: NodeJS.Platform, appPath: string): TrayController {
+  const tray = createTrayController(
+    { Tray, Menu, nativeImage },
+    {
+      iconDir: app.isPackaged ? join(process.resourcesPath, 'tray') : join(appPath, 'build', 'icons', 'tray'),
+      platform,
+      status: owner.core.status,
+      actions: {
+        open: () => showShellWindow(state),
+        setPaused: (paused) => {
+          owner.core.call('App.SetPaused', { paused }).catch(() => logger.warn('pause toggle failed'));
+        },
+        quit: () => app.quit(),
+      },
+    },
+  );
+  const stopUpdates = owner.core.events.subscribe((name, payload) => {
+    if (name === 'app.status') tray.update(payload as AppStatus);
+  });
+  return {
+    update: tray.update,
+    destroy: () => {
+      stopUpdates();
+      tray.destroy();
+    },
+  };
+}
+
+/** Electron would exit before the Core's rooms settle and the stores close: will-quit waits for them. */
+function holdQuitUntil(shutdown: () => Promise<void>, logger: Logger): void {
   let stopped = false;
   app.on('will-quit', (event) => {
     if (stopped) return;
-    // Electron would exit before the Core's rooms settle and the stores close; hold it until they have.
     event.preventDefault();
     void shutdown()
       .catch(() => logger.error('shutdown failed'))
@@ -153,8 +194,6 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
         app.quit();
       });
   });
-  logger.info('app started', { platform });
-  return { owner, logger, window: () => window, tray, shutdown };
 }
 
 /** Steward's page needs no camera, microphone, notifications-from-page or anything else. */
