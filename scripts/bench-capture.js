@@ -237,6 +237,7 @@ export async function run(flags) {
   const bare = await bareParse(claudeRoot);
   const bareSeconds = (performance.now() - parseStart) / 1000;
   const bareMBps = bare.bytes / MB / bareSeconds;
+  process.stdout.write(`baseline split+JSON.parse: ${bare.lines} lines in ${fmt(bareSeconds, 1)} s\n`);
 
   // Cold import (a scheduled tick on a fresh process-local map), with the event loop watched.
   const core = open(join(dir, 'home-cold'), claudeRoot);
@@ -251,6 +252,7 @@ export async function run(flags) {
   const coldMBps = corpus.bytes / MB / coldSeconds;
   const p99 = delay.percentile(99) / 1e6;
   const maxDelay = delay.max / 1e6;
+  process.stdout.write(`cold import: ${cold.read} files, ${fmt(coldBytes / MB, 1)} MB read, ${cold.partsWritten} parts, ${cold.failedLines} lines skipped, ${fmt(coldSeconds, 1)} s\n`);
 
   // Unchanged ticks vs a bare readdir+stat walk of the same roots.
   const walks = [];
@@ -268,6 +270,7 @@ export async function run(flags) {
     unchangedBytes += transcriptBytesRead;
   }
   await core.close();
+  process.stdout.write('unchanged ticks measured; heap runs next\n');
 
   // Heap: a run over ~10k new parts with 1M committed parts vs with 10k committed.
   const newRoot = join(dir, 'claude-new');
@@ -284,6 +287,7 @@ export async function run(flags) {
         [stats] = await c.driver.tick();
       }));
       heap[`parts_${committed}`] = stats.partsWritten;
+      process.stdout.write(`heap run: ${committed} committed, ${stats.partsWritten} new parts, +${fmt(samples[samples.length - 1] / MB, 1)} MB\n`);
       await c.close();
       rmSync(home, { recursive: true, force: true });
     }
@@ -299,7 +303,6 @@ export async function run(flags) {
     ['heap growth 1M committed ÷ 10k committed', `${fmt(heap[1_000_000] / MB, 1)} MB ÷ ${fmt(heap[10_000] / MB, 1)} MB (${heap.parts_10000} new parts)`, fmt(heap[1_000_000] / heap[10_000]), '≤ 1.2', heap[1_000_000] / heap[10_000] <= 1.2],
     ['event-loop delay p99 during cold import', `${fmt(p99, 1)} ms (max ${fmt(maxDelay, 1)} ms)`, fmt(p99, 1), '≤ 50 ms', p99 <= 50],
   ];
-  process.stdout.write(`cold import: ${cold.read} files, ${fmt(coldBytes / MB, 1)} MB read, ${cold.partsWritten} parts, ${cold.failedLines} lines skipped, ${fmt(coldSeconds, 1)} s\n`);
   for (const [name, detail, ratio, target, ok] of rows) process.stdout.write(`${ok ? 'PASS' : 'MISS'}  ${name}: ${ratio} (target ${target}) — ${detail}\n`);
   if (!keep) rmSync(dir, { recursive: true, force: true });
   return rows.every((r) => r[4]);

@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.js';
 import type { Materializer, RunToken, Sink } from '../gateway/index.js';
-import type { FingerprintMap, LineStats, TranscriptFile, TranscriptProvider } from '../transcripts/index.js';
+import type { FingerprintMap, LineStats, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
 export interface ProviderStats {
   provider: string;
@@ -38,6 +38,8 @@ export interface BackfillDeps {
   sink: Sink;
   fingerprints: FingerprintMap;
   logger: Logger;
+  /** Reads off the owner's thread when available; otherwise the provider reads in-thread. */
+  reader?: TranscriptReader;
 }
 
 export function newRunToken(): RunToken {
@@ -81,7 +83,9 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     const lines: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
     try {
       let cancelled = false;
-      for await (const batch of provider.read(file, { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS }, lines)) {
+      const options = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
+      const batches = deps.reader ? deps.reader.read(provider, file, options, lines) : provider.read(file, options, lines);
+      for await (const batch of batches) {
         stats.partsWritten += deps.materializer.materialize(ctx.token, batch).partsAppended;
         progress(done);
         if (ctx.signal?.aborted) {

@@ -4,7 +4,7 @@ import { Checkpointer, Materializer, Sink, Spool } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import { ProjectStore } from '../projects/index.js';
 import type { Db } from '../store/index.js';
-import { createProviders, FingerprintMap, PROVIDER_IDS, type ProviderId, type TranscriptProvider } from '../transcripts/index.js';
+import { createProviders, FingerprintMap, PROVIDER_IDS, TranscriptReader, type ProviderId, type TranscriptProvider } from '../transcripts/index.js';
 import { SweepScheduler } from './queue.js';
 
 export interface SweepDriverOptions {
@@ -19,6 +19,8 @@ export interface SweepDriverOptions {
   onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
   /** Replaces the provider registry (benchmarks, tests with extra providers). */
   providers?: TranscriptProvider[];
+  /** false reads transcripts on the owner's thread (the read worker is used when built). */
+  readWorker?: boolean;
 }
 
 export interface BackfillRequest {
@@ -42,6 +44,7 @@ export class SweepDriver {
   readonly projects: ProjectStore;
   readonly scheduler: SweepScheduler;
   readonly checkpointer: Checkpointer;
+  readonly reader: TranscriptReader;
   readonly #options: SweepDriverOptions;
 
   constructor(options: SweepDriverOptions) {
@@ -52,6 +55,7 @@ export class SweepDriver {
     this.projects = new ProjectStore(options.db);
     this.sink = new Sink(options.db, this.projects);
     this.checkpointer = new Checkpointer(options.db);
+    this.reader = new TranscriptReader(options.readWorker === false ? { worker: false } : {});
     this.scheduler = new SweepScheduler({
       providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
@@ -88,6 +92,7 @@ export class SweepDriver {
     this.sink.stop();
     await this.scheduler.stop();
     await this.checkpointer.stop();
+    await this.reader.stop();
   }
 
   #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
@@ -97,7 +102,7 @@ export class SweepDriver {
     this.checkpointer.start();
     return runBackfillProvider(
       provider,
-      { materializer: this.materializer, sink: this.sink, fingerprints: this.fingerprints, logger: this.#options.logger },
+      { materializer: this.materializer, sink: this.sink, fingerprints: this.fingerprints, logger: this.#options.logger, reader: this.reader },
       {
         token: newRunToken(),
         scheduled,

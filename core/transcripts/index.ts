@@ -1,6 +1,7 @@
 export { PROVIDER_IDS, type ProviderId, type PartRow, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
 export { FingerprintMap } from './fingerprint.js';
 export { readCompleteLines } from './lines.js';
+export { TranscriptReader, ReadFailed } from './reader.js';
 export { Scan } from './scan.js';
 export { ClaudeProvider, type ClaudeRoots } from './claude/index.js';
 export { OpenClawProvider, isOpenClawTranscript } from './openclaw/index.js';
