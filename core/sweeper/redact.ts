@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 
 export const REDACTED = '[REDACTED]';
@@ -50,7 +52,19 @@ export function redactPatterns(text: string, knownSecrets: readonly string[] = [
 
 const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 
+/**
+ * secretlint's process-wide profiler keeps every performance mark it ever saw and scans that list on
+ * each new mark, so a long-running owner would get slower with every sweep (and grow without bound).
+ * The sweeper never reads the profile: drop what the previous lint left behind.
+ */
+async function forgetSecretlintProfile(): Promise<void> {
+  // Both getters hand out the profiler's own arrays, so emptying them empties the profile.
+  for (const entry of (await secretLintProfiler.getEntries()).splice(0)) performance.clearMarks(entry.name);
+  for (const entry of (await secretLintProfiler.getMeasures()).splice(0)) performance.clearMeasures(entry.name);
+}
+
 async function redactWithSecretlint(text: string): Promise<string> {
+  await forgetSecretlintProfile();
   const result = await lintSource({
     source: { filePath: '/steward-digest.txt', content: text, contentType: 'text' },
     options: { config: SECRETLINT_CONFIG, maskSecrets: false },

@@ -1,3 +1,4 @@
+import { secretLintProfiler } from '@secretlint/profiler';
 import { describe, expect, it } from 'vitest';
 import { createRedactor, REDACTED, secretValuesFromEnv } from '../../../core/sweeper/index.js';
 
@@ -42,5 +43,12 @@ describe('redaction', () => {
 
   it('takes secret-looking environment values only', () => {
     expect(secretValuesFromEnv({ GITHUB_TOKEN: 'abcdefghijk', PATH: '/usr/bin:/bin/long', SHORT_KEY: 'abc' })).toEqual(['abcdefghijk']);
+  });
+
+  it("does not let secretlint's profiler accumulate marks across redactions (a long-running owner)", async () => {
+    await redactor.redact('warm up');
+    const perCall = (await secretLintProfiler.getEntries()).length;
+    for (let i = 0; i < 20; i += 1) await redactor.redact(`text number ${i}`);
+    expect((await secretLintProfiler.getEntries()).length).toBeLessThanOrEqual(perCall * 2);
   });
 });
