@@ -106,7 +106,7 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
             <p className="project-cwd">{p.cwd}</p>
             {p.paused && (
               <p className="project-detail__paused" role="status">
-                <span className="badge badge--paused">Paused</span> The sweeper is paused for {p.paused.curator}: {p.paused.message} Fix it, then choose the curator again in Settings or use Sweep anyway.
+                <span className="badge badge--paused">Paused</span> The sweeper is paused for {p.paused.curator}: {p.paused.message} Fix the account or key, then save the curator again in Settings, or try Sweep now and Sweep anyway.
               </p>
             )}
             {lastSweep(p)}
@@ -127,6 +127,13 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
         )}
       </Panel>
       <ErrorBanner title="The sweep did not complete; nothing was written." error={error} />
+      {(error as { code?: unknown } | undefined)?.code === 'curator_paused' && (
+        <p>
+          <button type="button" className="button" disabled={busy} onClick={() => sweep(true)}>
+            Sweep anyway
+          </button>
+        </p>
+      )}
       {p && (
         <>
           <Note title="OVERVIEW.md" text={p.overview} empty="No overview yet. It is written after the next sweep of new activity." />
