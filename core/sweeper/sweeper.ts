@@ -118,8 +118,16 @@ export class Sweeper {
     return this.#paused.get(curator) ?? null;
   }
 
+  #keySource: (() => ApiKeys) | undefined;
+
   apiKeys(): ApiKeys {
-    return this.#o.apiKeys ? this.#o.apiKeys() : envKeys(this.#o.env);
+    const source = this.#keySource ?? this.#o.apiKeys;
+    return source ? source() : envKeys(this.#o.env);
+  }
+
+  /** The desktop app hands over keys it keeps with safeStorage; headless mode reads the environment. */
+  setApiKeySource(source: () => ApiKeys): void {
+    this.#keySource = source;
   }
 
   target(projectKey: string): Target | null {
