@@ -5,6 +5,7 @@
 const BENCHES = {
   capture: () => import('./bench-capture.js'),
   sweeper: () => import('./bench-sweeper.js'),
+  maintenance: () => import('./bench-maintenance.js'),
 };
 
 const args = process.argv.slice(2);

@@ -24,9 +24,12 @@ export type RegistryLoad =
 
 export type Migrator = (legacy: RegistryV1Type) => RegistryV2Type;
 
-/** Serialisation is deterministic so a migration replayed on the same input yields the same bytes. */
+/**
+ * Serialisation is deterministic so a migration replayed on the same input yields the same bytes;
+ * compact, because every job start and finish rewrites the file.
+ */
 export function serializeRegistry(registry: RegistryV2Type): string {
-  return `${JSON.stringify(registry, null, 2)}\n`;
+  return `${JSON.stringify(registry)}\n`;
 }
 
 function parseText(text: string): RegistryLoad | { state: 'v1'; legacy: RegistryV1Type } {
@@ -92,7 +95,8 @@ export class RegistryStore {
     const draft = structuredClone(this.current());
     const receipt = mutate(draft);
     if (receipt) draft.receipts = [...draft.receipts.filter((r) => r.key !== receipt.key), receipt];
-    const next = bound(RegistryV2.parse(draft));
+    // The draft is built from typed data, so it is not re-parsed: zod runs where data enters (load).
+    const next = bound(draft);
     this.#write(next);
     this.#state = { state: 'ok', registry: next };
     this.#onCommit(next);
