@@ -26,7 +26,8 @@ const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOStrin
 
 /** Text status: the same sanitized fields as JSON (fingerprints and hashes, never paths). */
 export function formatStatus(status: Result<'Maintenance.List'>): string {
-  const lines = [`registry: ${status.registry.state}${status.registry.reason ? ` (${status.registry.reason})` : ''}, version ${status.registry.version}`];
+  const state = status.registry.state === 'missing' ? 'not created yet' : status.registry.state;
+  const lines = [`registry: ${state}${status.registry.reason ? ` (${status.registry.reason})` : ''}, version ${status.registry.version}`];
   if (status.registrations.length === 0) lines.push('no registrations');
   for (const r of status.registrations) lines.push(...formatRegistration(r));
   for (const c of status.conflicts) lines.push(`conflict ${c.conflictId}  ${c.kind}  ${c.state}  ${c.candidates} candidates`);
