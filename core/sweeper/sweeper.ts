@@ -58,9 +58,13 @@ export interface SweeperOptions {
   /** Whether enqueue() arms timers: only a long-running owner schedules sweeps. */
   schedule?: boolean;
   backoffCapMs?: number;
+  /** The whole sweep's deadline; three request timeouts by default. */
+  sweepDeadlineMs?: number;
 }
 
 const BACKOFF_FLOOR_MS = 60_000;
+/** A sweep may spend at most this many request timeouts in all (repairs and retries included). */
+const SWEEP_DEADLINE_REQUESTS = 3;
 
 /** YYYY-MM-DD in local time, the changelog's day. */
 export function localDate(ts: number): string {
@@ -260,19 +264,22 @@ export class Sweeper {
     const wallStart = performance.now();
     this.stats.runs += 1;
     this.#o.emit?.('sweeper.started', { projectKey, mode: curator.kind, model: curator.model });
+    const deadline = AbortSignal.timeout(this.#o.sweepDeadlineMs ?? settings.timeoutMs * SWEEP_DEADLINE_REQUESTS);
     try {
       const redactor = createRedactor([...secretValuesFromEnv(this.#o.env), ...[keys.anthropic, keys.openai].filter((k): k is string => !!k && k.length > 8)]);
       const digest = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started);
       const today = localDate(started);
       const prompt = renderPrompt(digest, today, settings.inputTokenBudget);
-      const reply = await curator.curate({ digest, prompt, today, signal: this.#abort.signal });
+      const reply = await curator.curate({ digest, prompt, today, signal: AbortSignal.any([this.#abort.signal, deadline]) });
       this.stats.calls += reply.calls;
       const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, today, overviewBefore: digest.overviewSnapshot, redactor });
       const result = this.#succeeded(target, state, activityAt, curator, reply, written, Math.round(performance.now() - wallStart));
       this.#o.emit?.('sweeper.finished', result);
       return result;
     } catch (error) {
-      throw this.#failed(target, state, curator, error, Math.round(performance.now() - wallStart));
+      // The whole sweep (repairs and retries included) has a deadline, not only each request.
+      const failure = deadline.aborted && !this.#abort.signal.aborted ? new CuratorError('timeout', 'The sweep ran past its deadline; nothing was written') : error;
+      throw this.#failed(target, state, curator, failure, Math.round(performance.now() - wallStart));
     }
   }
 
@@ -319,6 +326,11 @@ export class Sweeper {
     const message = failure?.message ?? 'The sweep failed unexpectedly; nothing was written';
     const calls = failure?.calls ?? 0;
     this.stats.calls += calls;
+    if (code === 'cancelled') {
+      // Shutdown is not the project's fault: no backoff, no failure count, the same activity next time.
+      this.#o.logger?.info('sweep cancelled', { mode: curator.kind });
+      return new SweepFailure('sweep_failed', message);
+    }
     const failures = state.consecutiveFailures + 1;
     const base = Math.max(this.#settings.minIntervalMs, BACKOFF_FLOOR_MS);
     const now = this.#clock.now();

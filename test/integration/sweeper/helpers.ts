@@ -131,9 +131,9 @@ export interface Harness {
   events: Array<{ name: string; payload: unknown }>;
 }
 
-export function harness(home: string, overrides: Partial<SweeperSettings> & { env?: NodeJS.ProcessEnv; schedule?: boolean; repoBacked?: boolean } = {}): Harness {
+export function harness(home: string, overrides: Partial<SweeperSettings> & { env?: NodeJS.ProcessEnv; schedule?: boolean; repoBacked?: boolean; sweepDeadlineMs?: number } = {}): Harness {
   const fixture = loadFixture();
-  const { env, schedule, repoBacked, ...rest } = overrides;
+  const { env, schedule, repoBacked, sweepDeadlineMs, ...rest } = overrides;
   const project = { ...fixture.project, repoBacked: repoBacked ?? fixture.project.repoBacked };
   const source = new MemorySource().add(project, fixture.sessions);
   const clock = new ManualClock(NOON);
@@ -147,6 +147,7 @@ export function harness(home: string, overrides: Partial<SweeperSettings> & { en
     emit: (name, payload) => events.push({ name, payload }),
     remote: { retryBaseMs: 5, retryCapMs: 50 },
     schedule: schedule ?? false,
+    ...(sweepDeadlineMs !== undefined ? { sweepDeadlineMs } : {}),
   });
   return { sweeper, source, clock, fixture: { ...fixture, project }, events };
 }

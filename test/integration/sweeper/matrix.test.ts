@@ -255,6 +255,28 @@ describe('case 6: timeout', () => {
   });
 });
 
+describe('case 6b: the whole sweep has a deadline; shutdown is not a failure', () => {
+  it('format repairs that together run past the sweep deadline fail as a timeout', async () => {
+    // Each answer (250 ms) is far inside the request timeout, but four of them overrun the 600 ms deadline.
+    fake.script({ ...anthropicMessage('no markers', 'end_turn'), delayMs: 250 });
+    const h = anthropic({ timeoutMs: 5_000, sweepDeadlineMs: 600 });
+    await failure(h.sweeper.run(h.fixture.project.projectKey));
+    expect(fake.requests.length).toBeLessThanOrEqual(4);
+    expect(files(h).state).toMatchObject({ lastError: { code: 'timeout' }, watermark: null, consecutiveFailures: 1 });
+  });
+
+  it('stopping the sweeper mid-request cancels it without counting a failure', async () => {
+    fake.script({ ...ok(), delayMs: 2_000 });
+    const h = anthropic();
+    const running = h.sweeper.run(h.fixture.project.projectKey);
+    while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await h.sweeper.stop();
+    await failure(running);
+    expect(files(h).state).toMatchObject({ consecutiveFailures: 0, watermark: null, nextAttemptAt: null });
+    expect(files(h).overview).toBeNull();
+  });
+});
+
 describe('case 7: coalescing', () => {
   it('a burst folds into one run and a second trigger inside the interval waits for the trailing run', async () => {
     fake.script(ok());
