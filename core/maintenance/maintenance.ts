@@ -187,6 +187,16 @@ export class Maintenance {
     const replay = replayReceipt(registry, params.idempotencyKey, 'enroll', requestHash);
     if (replay) return { ...(replay as unknown as EnrollResult), replayed: true };
 
+    const elsewhere = registry.conflicts.find(
+      (c) => !c.lossy && c.kind !== 'cache_clone_conflict' && c.cacheUuid === inspection.cacheUuid && c.candidates.some((k) => k.pathFingerprint !== inspection.pathFingerprint),
+    );
+    // A clone of a cache whose registrations are held elsewhere cannot be judged yet: fail closed.
+    if (elsewhere) {
+      throw new StewardError('cache_clone_conflict', 'This cache UUID has an open conflict at another path; resolve that conflict first.', {
+        conflictId: elsewhere.conflictId,
+        pathFingerprint: inspection.pathFingerprint,
+      });
+    }
     const now = this.#clock();
     const registrationId = registrationIdFor(inspection.cacheUuid, intent.canonicalRepoId);
     const existing = registry.registrations.find((r) => r.registrationId === registrationId && r.pathFingerprint === inspection.pathFingerprint);

@@ -109,6 +109,10 @@ describe('cache identity conflicts', () => {
     const [conflict] = m.conflicts();
     expect(conflict!.kind).toBe('identity_conflict');
     expect(conflict!.candidates).toHaveLength(2);
+    // A copy enrolled while the original's registrations are held cannot slip in as a new cache.
+    const copy = f.copy(file, 'copy.db');
+    expect(await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/widgets', idempotencyKey: 'k4' }))).toBe('cache_clone_conflict');
+    expect(m.list().registrations).toHaveLength(0);
     expect(new Set(conflict!.candidates.map((c) => c.members[0]!.policyHash)).size).toBe(2);
     const chosen = conflict!.candidates.find((c) => c.members[0]!.policyHash !== conflict!.candidates[0]!.members[0]!.policyHash) ?? conflict!.candidates[1]!;
     await m.apply(m.plan(conflict!.conflictId, chosen.candidateId).planId, 'r1');
