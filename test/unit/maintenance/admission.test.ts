@@ -88,5 +88,39 @@ describe('writer admission', () => {
       expect(a.jobs[0]!.jobId).toBe(b.jobs[0]!.jobId);
       expect(b.jobs[0]!.coalesced).toBe(true);
     });
+
+    it('keeps one writer through 100 concurrent reconcile requests for two registrations of one cache', async () => {
+      f = fixture();
+      const file = f.cache('a.db', [WIDGETS, GADGETS]);
+      let running = 0;
+      let started = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const m = f.open({
+        runners: {
+          sync: async () => {
+            started += 1;
+            running += 1;
+            expect(running).toBe(1);
+            await gate;
+            running -= 1;
+          },
+        },
+      });
+      const widgets = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'w' });
+      const gadgets = m.enroll({ cachePath: file, repo: 'acme/gadgets', idempotencyKey: 'g' });
+      const calls = Array.from({ length: 100 }, (_, i) => m.reconcile(i % 2 === 0 ? widgets.registrationId : gadgets.registrationId));
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      const results = await Promise.all(calls);
+      expect(started).toBe(1);
+      const jobs = results.flatMap((r) => r.jobs);
+      const busy = results.flatMap((r) => r.skipped).filter((s) => s.reason === 'cache_writer_busy');
+      expect(new Set(jobs.map((j) => j.jobId)).size).toBe(1);
+      expect(jobs.filter((j) => !j.coalesced)).toHaveLength(1);
+      expect(jobs.length + busy.length).toBe(100);
+      expect(busy.length).toBe(50);
+      expect(m.store.current().jobs).toHaveLength(1);
+    });
   });
 });
