@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -78,6 +79,18 @@ describe('electron-builder configuration', () => {
         expect(pngSize(join(ROOT, 'build/icons/tray', file.replace('.png', '@2x.png'))), file).toEqual({ width: 32, height: 32 });
       }
     }
+  });
+
+  it('npm run package builds, packages, then restores the Node build of better-sqlite3', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.package).toBe('node build/package.js');
+    const run = spawnSync(process.execPath, [join(ROOT, 'build', 'package.js'), '--dry-run', '--linux', 'AppImage'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const steps = run.stdout.trim().split('\n');
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toMatch(/^would run \(build\): .*run build$/);
+    expect(steps[1]).toMatch(/^would run \(electron-builder\): .*electron-builder[/\\]cli\.js --config build[/\\]electron-builder\.yml --linux AppImage$/);
+    expect(steps[2]).toMatch(/^would run \(restore\): .*rebuild better-sqlite3$/);
   });
 
   it('is accepted by electron-builder 26 itself (its own schema validation)', async () => {
