@@ -163,12 +163,12 @@ async function loadCore() {
     dist('config/index.js'),
     dist('log/index.js'),
   ]);
-  return (home, claudeRoot) => {
+  return (home, claudeRoot, readWorker) => {
     mkdirSync(home, { recursive: true });
     const db = openGateway(home);
     const telemetry = new TelemetryLog(db);
     const env = { HOME: home, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
-    const driver = new SweepDriver({ db, config: parseConfig({}), env, logger: createMemoryLogger(), record: (k, d) => telemetry.record(k, d) });
+    const driver = new SweepDriver({ db, config: parseConfig({}), env, logger: createMemoryLogger(), record: (k, d) => telemetry.record(k, d), readWorker });
     return { db, driver, close: async () => { await driver.stop(); db.close(); } };
   };
 }
@@ -241,35 +241,46 @@ export async function run(flags) {
 
   // Cold import (a scheduled tick on a fresh process-local map), with the event loop watched.
   const core = open(join(dir, 'home-cold'), claudeRoot);
+  process.stdout.write(`transcripts read ${core.driver.reader.usesWorker ? 'in a worker thread' : 'on the main thread'}\n`);
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   transcriptBytesRead = 0;
   const coldStart = performance.now();
   const [cold] = await core.driver.tick();
-  const coldBytes = transcriptBytesRead;
   const coldSeconds = (performance.now() - coldStart) / 1000;
   delay.disable();
   const coldMBps = corpus.bytes / MB / coldSeconds;
   const p99 = delay.percentile(99) / 1e6;
   const maxDelay = delay.max / 1e6;
-  process.stdout.write(`cold import: ${cold.read} files, ${fmt(coldBytes / MB, 1)} MB read, ${cold.partsWritten} parts, ${cold.failedLines} lines skipped, ${fmt(coldSeconds, 1)} s\n`);
+  process.stdout.write(`cold import: ${cold.read} files, ${cold.partsWritten} parts, ${cold.failedLines} lines skipped, ${fmt(coldSeconds, 1)} s\n`);
+  await core.close();
+
+  // The same cold import on the owner's thread: its reads pass through this process's byte counter,
+  // and its process-local map then serves the unchanged ticks below.
+  const inThread = open(join(dir, 'home-in-thread'), claudeRoot, false);
+  transcriptBytesRead = 0;
+  const threadStart = performance.now();
+  await inThread.driver.tick();
+  const threadSeconds = (performance.now() - threadStart) / 1000;
+  const threadMBps = corpus.bytes / MB / threadSeconds;
+  process.stdout.write(`cold import on the main thread: ${fmt(transcriptBytesRead / MB, 1)} MB read in ${fmt(threadSeconds, 1)} s (${fmt(threadMBps, 1)} MB/s)\n`);
 
   // Unchanged ticks vs a bare readdir+stat walk of the same roots.
   const walks = [];
   const ticks = [];
   let unchangedBytes = 0;
   let unchangedStats;
-  for (let i = 0; i < 5; i += 1) {
+  for (let i = 0; i < 11; i += 1) {
     let t = performance.now();
     await bareWalk(claudeRoot);
     walks.push(performance.now() - t);
     transcriptBytesRead = 0;
     t = performance.now();
-    [unchangedStats] = await core.driver.tick();
+    [unchangedStats] = await inThread.driver.tick();
     ticks.push(performance.now() - t);
     unchangedBytes += transcriptBytesRead;
   }
-  await core.close();
+  await inThread.close();
   process.stdout.write('unchanged ticks measured; heap runs next\n');
 
   // Heap: a run over ~10k new parts with 1M committed parts vs with 10k committed.
@@ -299,7 +310,7 @@ export async function run(flags) {
   const rows = [
     ['unchanged tick ÷ bare readdir+stat walk', `${fmt(tickMs, 1)} ms ÷ ${fmt(walkMs, 1)} ms`, fmt(tickMs / walkMs), '≤ 1.5', tickMs / walkMs <= 1.5],
     ['transcript bytes read on unchanged ticks', `${unchangedBytes} B (files read: ${unchangedStats.read}, unchanged: ${unchangedStats.unchanged})`, String(unchangedBytes), '0', unchangedBytes === 0],
-    ['cold import ÷ bare split+JSON.parse', `${fmt(coldMBps, 1)} MB/s ÷ ${fmt(bareMBps, 1)} MB/s`, fmt(coldMBps / bareMBps), '≥ 0.4', coldMBps / bareMBps >= 0.4],
+    ['cold import ÷ bare split+JSON.parse', `${fmt(coldMBps, 1)} MB/s (read worker) ÷ ${fmt(bareMBps, 1)} MB/s; main thread only: ${fmt(threadMBps / bareMBps)}`, fmt(coldMBps / bareMBps), '≥ 0.4', coldMBps / bareMBps >= 0.4],
     ['heap growth 1M committed ÷ 10k committed', `${fmt(heap[1_000_000] / MB, 1)} MB ÷ ${fmt(heap[10_000] / MB, 1)} MB (${heap.parts_10000} new parts)`, fmt(heap[1_000_000] / heap[10_000]), '≤ 1.2', heap[1_000_000] / heap[10_000] <= 1.2],
     ['event-loop delay p99 during cold import', `${fmt(p99, 1)} ms (max ${fmt(maxDelay, 1)} ms)`, fmt(p99, 1), '≤ 50 ms', p99 <= 50],
   ];

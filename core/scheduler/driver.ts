@@ -19,7 +19,7 @@ export interface SweepDriverOptions {
   onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
   /** Replaces the provider registry (benchmarks, tests with extra providers). */
   providers?: TranscriptProvider[];
-  /** false reads transcripts on the owner's thread (the read worker is used when built). */
+  /** true/false forces the read worker on/off; unset lets the reader decide by core count. */
   readWorker?: boolean;
 }
 
@@ -55,7 +55,7 @@ export class SweepDriver {
     this.projects = new ProjectStore(options.db);
     this.sink = new Sink(options.db, this.projects);
     this.checkpointer = new Checkpointer(options.db);
-    this.reader = new TranscriptReader(options.readWorker === false ? { worker: false } : {});
+    this.reader = new TranscriptReader(options.readWorker === undefined ? {} : { worker: options.readWorker });
     this.scheduler = new SweepScheduler({
       providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),

@@ -50,6 +50,7 @@ export function parseTs(value: unknown): number | null {
 }
 
 export function metaJson(meta: Record<string, unknown>): string | null {
-  const entries = Object.entries(meta).filter(([, v]) => v !== undefined && v !== null);
-  return entries.length === 0 ? null : JSON.stringify(Object.fromEntries(entries));
+  // Most parts carry no facts at all; JSON.stringify already drops undefined members.
+  for (const key in meta) if (meta[key] !== undefined && meta[key] !== null) return JSON.stringify(meta);
+  return null;
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LineStats, ProviderId, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
@@ -19,6 +20,11 @@ interface Pending {
 }
 
 const WORKER_URL = new URL('./read-worker.js', import.meta.url);
+/**
+ * Below this many cores a second busy thread competes with the owner for CPU (measured: slower
+ * imports and a worse event-loop p99 on a loaded 2-core machine), so reads stay in-thread there.
+ */
+const MIN_CORES_FOR_WORKER = 4;
 
 /** Thrown when the worker could not finish a file; the file is counted failed and retried next run. */
 export class ReadFailed extends Error {
@@ -40,8 +46,10 @@ export class TranscriptReader {
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
 
+  /** `worker`: true forces the worker (when built), false forbids it; unset decides by core count. */
   constructor(options: { worker?: boolean } = {}) {
-    this.#disabled = options.worker === false || !existsSync(fileURLToPath(WORKER_URL));
+    const wanted = options.worker ?? availableParallelism() >= MIN_CORES_FOR_WORKER;
+    this.#disabled = !wanted || !existsSync(fileURLToPath(WORKER_URL));
   }
 
   get usesWorker(): boolean {

@@ -85,10 +85,14 @@ interface FileContext {
 }
 
 function blockParts(content: unknown, base: Omit<PartRow, 'kind' | 'text' | 'meta' | 'partId'>, uuid: string): PartRow[] {
+  // An explicit literal (not a spread of `base`): this runs once per part of a cold import.
   const part = (index: number, kind: string, text: string | null, meta: Record<string, unknown>): PartRow => ({
-    ...base,
     partId: `cc:${uuid}:${index}`,
+    sessionId: base.sessionId,
+    provider: base.provider,
+    role: base.role,
     kind,
+    ts: base.ts,
     text,
     meta: metaJson(meta),
   });
