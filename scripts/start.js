@@ -98,13 +98,15 @@ function prepareNativeSqlite() {
 /**
  * Runs the child in the foreground until it exits. On POSIX it gets its own process group, so a
  * Ctrl+C reaches it exactly once — through us — instead of once from the terminal and again from
- * npm's forwarding (a second SIGINT would cut `steward serve`'s clean shutdown short).
+ * npm's forwarding (a second SIGINT would cut `steward serve`'s clean shutdown short). On Windows the
+ * console delivers Ctrl+C to the child itself, and kill() would terminate it outright: we only wait.
  */
 function runForeground(command, args, env) {
-  const child = spawn(command, args, { cwd: root, env, stdio: 'inherit', detached: process.platform !== 'win32' });
+  const posix = process.platform !== 'win32';
+  const child = spawn(command, args, { cwd: root, env, stdio: 'inherit', detached: posix });
   let forwarded = false;
   const forward = (signal) => {
-    if (forwarded || child.exitCode !== null || child.signalCode !== null) return;
+    if (!posix || forwarded || child.exitCode !== null || child.signalCode !== null) return;
     forwarded = true;
     child.kill(signal);
   };
