@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { StewardError } from '../api/index.js';
+import { StewardError, type Result } from '../api/index.js';
 import type { ConflictPlan, ConflictView, ReconcileResult, RegistrationStatus } from '../api/maintenance.js';
 import type { Logger } from '../log/index.js';
 import { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
@@ -105,7 +105,7 @@ export class Maintenance {
     const now = this.#clock();
     this.store.commit((draft) => {
       for (const job of draft.jobs) if (job.state === 'running') Object.assign(job, { state: 'interrupted', finishedAt: now, errorClass: 'interrupted' });
-      for (const r of draft.registrations) if (invalid.some((i) => i.registrationId === r.registrationId)) markSnapshotInvalid(r, now);
+      for (const r of draft.registrations) if (invalid.some((i) => i.registrationId === r.registrationId && i.pathFingerprint === r.pathFingerprint)) markSnapshotInvalid(r, now);
     });
     if (running.length > 0) this.#logger.warn('maintenance jobs interrupted by a previous crash', { jobs: running.length });
     if (invalid.length > 0) this.#logger.warn('maintenance registrations disabled: config_snapshot_invalid', { registrations: invalid.length });
@@ -123,13 +123,7 @@ export class Maintenance {
 
   // ---- status -------------------------------------------------------------------------------
 
-  list(): {
-    registry: { state: 'ok' | 'missing' | 'migrated' | 'degraded'; reason: string | null; version: number };
-    registrations: RegistrationStatus[];
-    conflicts: Array<{ conflictId: string; kind: ConflictView['kind']; state: 'open' | 'blocked'; candidates: number }>;
-    retired: number;
-    activeWriters: number;
-  } {
+  list(): Result<'Maintenance.List'> {
     const load = this.store.load;
     if (load.state === 'degraded') {
       return { registry: { state: 'degraded', reason: load.reason, version: 2 }, registrations: [], conflicts: [], retired: 0, activeWriters: this.admission.activeCount() };
