@@ -237,4 +237,21 @@ describe('cache identity conflicts', () => {
     expect((await m.reconcile()).jobs.map((j) => j.state)).toEqual(['succeeded']);
     expect(m.list().registrations[0]).toMatchObject({ state: 'ready', degraded: [] });
   });
+
+  it('disables a registration whose cache authority no longer matches (config_snapshot_invalid) without touching either file', async () => {
+    f = fixture();
+    const file = f.cache('a.db', [WIDGETS]);
+    const other = f.copy(file, 'moved.db');
+    const m = f.open();
+    m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
+    const { writeFileSync } = await import('node:fs');
+    const raw = JSON.parse(readFileSync(m.store.file, 'utf8')) as { registrations: Array<{ cachePath: string }> };
+    raw.registrations[0]!.cachePath = other;
+    writeFileSync(m.store.file, JSON.stringify(raw));
+    const before = readFileSync(other);
+    const reopened = f.open();
+    expect(reopened.list().registrations[0]).toMatchObject({ enabled: false, disabledReason: 'config_snapshot_invalid', degraded: ['config_snapshot_invalid'] });
+    expect((await reopened.reconcile()).skipped).toEqual([expect.objectContaining({ reason: 'config_snapshot_invalid' })]);
+    expect(readFileSync(other).equals(before)).toBe(true);
+  });
 });
