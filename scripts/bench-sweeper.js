@@ -4,7 +4,8 @@
 //   2. model calls per project per hour under a burst of 100 turns (target ≤ 12 at the default interval),
 //      counted as requests reaching a loopback fake of the Anthropic Messages API, on an injected clock,
 //   3. the offline curator's time per project (digest + redaction + extraction + atomic writes).
-// Flags: --projects N (default 12), --sessions N (sessions of the busiest project, default 40), --keep.
+// Flags: --projects N (default 12), --sessions N (sessions of the busiest project, default 40), --keep,
+// --root PATH (a Claude root to capture instead of the generated corpus, e.g. the capture bench's).
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,8 +122,9 @@ export async function run(flags) {
   const { Core } = await dist('core.js');
   const sw = await dist('sweeper/index.js');
   try {
-    const claudeRoot = join(work, 'claude');
-    generate(claudeRoot, projects, busiest);
+    const rootFlag = flags.indexOf('--root');
+    const claudeRoot = rootFlag >= 0 && flags[rootFlag + 1] ? flags[rootFlag + 1] : join(work, 'claude');
+    if (rootFlag < 0) generate(claudeRoot, projects, busiest);
     const env = { PATH: process.env.PATH, HOME: join(work, 'home'), STEWARD_HOME: join(work, 'steward'), STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
     const core = Core.open({ home: { dir: env.STEWARD_HOME, kind: 'env' }, env });
     let ok = true;

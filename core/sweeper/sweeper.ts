@@ -170,7 +170,7 @@ export class Sweeper {
         continue;
       }
       const now = this.#clock.now();
-      const last = this.#lastStarted.get(key) ?? Number.NEGATIVE_INFINITY;
+      const last = this.#lastStarted.get(key) ?? this.#persistedLastSweep(key);
       const settle = Math.min(30_000, this.#settings.minIntervalMs);
       const due = Math.max(now + settle, last + this.#settings.minIntervalMs);
       this.#timers.set(
@@ -181,6 +181,14 @@ export class Sweeper {
         }, due - now),
       );
     }
+  }
+
+  /** After a restart the interval still counts from the last sweep recorded in sweep-state.json. */
+  #persistedLastSweep(key: string): number {
+    const target = this.target(key);
+    const last = target ? readState(target.paths.state).lastSweepAt : null;
+    if (last !== null) this.#lastStarted.set(key, last);
+    return last ?? Number.NEGATIVE_INFINITY;
   }
 
   pendingKeys(): string[] {

@@ -298,6 +298,22 @@ describe('case 7: coalescing', () => {
     expect(h.sweeper.stats).toMatchObject({ enqueued: 15, coalesced: 13 });
   });
 
+  it('after a restart the interval counts from the last recorded sweep', async () => {
+    fake.script(ok());
+    const first = anthropic();
+    const key = first.fixture.project.projectKey;
+    await first.sweeper.run(key);
+    const restarted = { home: first.home, ...harness(first.home, { curator: 'anthropic', anthropicBaseUrl: fake.url, schedule: true }) };
+    await restarted.clock.advance(60_000);
+    restarted.source.say(key, 'one more request after the restart', NOON + 60_000);
+    restarted.sweeper.enqueue([key]);
+    const settle = () => restarted.sweeper.whenIdle();
+    await restarted.clock.advance(200_000, settle);
+    expect(fake.requests).toHaveLength(1);
+    await restarted.clock.advance(40_000, settle);
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it('only one sweep is in flight in the whole app', async () => {
     let inFlight = 0;
     let most = 0;
