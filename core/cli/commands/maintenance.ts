@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { typedClient, type ConflictView, type RegistrationStatus, type Result, type StewardClient } from '../../api/index.js';
@@ -20,6 +21,18 @@ async function withClient<T>(io: CliIo, work: (client: StewardClient) => Promise
   } finally {
     await connection.close();
   }
+}
+
+/** A configuration snapshot from a JSON file; the message never names the file (it may sit anywhere). */
+function readSnapshot(file: string): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new UsageError('--config must name a readable JSON file holding the configuration snapshot');
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError('--config must hold a JSON object');
+  return raw as Record<string, unknown>;
 }
 
 const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
@@ -138,8 +151,9 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .option('--sync <mode>', 'off|head|head-and-backfill')
     .option('--rag <mode>', 'off|maintain')
     .option('--profile <name>', 'embedding profile')
+    .option('--config <file>', 'the non-secret effective configuration snapshot (JSON)')
     .option('--format <format>', 'text or json', 'text')
-    .action((options: { cache: string; repo: string; idempotencyKey: string; sync?: string; rag?: string; profile?: string; format?: string }) =>
+    .action((options: { cache: string; repo: string; idempotencyKey: string; sync?: string; rag?: string; profile?: string; config?: string; format?: string }) =>
       run(async () => {
         const format = formatOption(options.format);
         const policy = {
@@ -148,13 +162,35 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
           ...(options.profile ? { profile: options.profile } : {}),
         };
         const result = await withClient(io, (c) =>
-          c.call('Maintenance.Enroll', { cachePath: resolve(options.cache), repo: options.repo, policy, idempotencyKey: options.idempotencyKey }),
+          c.call('Maintenance.Enroll', {
+            cachePath: resolve(options.cache),
+            repo: options.repo,
+            policy,
+            ...(options.config ? { config: readSnapshot(options.config) } : {}),
+            idempotencyKey: options.idempotencyKey,
+          }),
         );
         if (format === 'json') printJson(io, result);
         else
           io.stdout(
             `${result.replayed ? 'replayed' : result.created ? 'enrolled' : 'updated'} ${result.registrationId}  ${result.canonicalRepoId}  cache ${result.cacheUuid}  path ${result.pathFingerprint}\n`,
           );
+        return EXIT.ok;
+      }, options.format === 'json'),
+    );
+
+  maintenance
+    .command('resolve-config')
+    .description('validate a configuration snapshot; prints only its hash and the selected RAG identifiers')
+    .requiredOption('--config <file>', 'the snapshot (JSON)')
+    .option('--format <format>', 'text or json', 'text')
+    .action((options: { config: string; format?: string }) =>
+      run(async () => {
+        const format = formatOption(options.format);
+        const config = readSnapshot(options.config);
+        const result = await withClient(io, (c) => c.call('Maintenance.ResolveConfig', { config }));
+        if (format === 'json') printJson(io, result);
+        else io.stdout(`config ${result.configHash}\nrag profile=${result.rag.profile} namespace=${result.rag.namespace} provider=${result.rag.embeddingProvider} model=${result.rag.model}\n`);
         return EXIT.ok;
       }, options.format === 'json'),
     );

@@ -70,7 +70,7 @@ describe('steward maintenance and service verbs', () => {
     const reconcile = await cli(env, 'service', 'reconcile', '--format', 'json');
     expect(JSON.parse(reconcile.out)).toMatchObject({ visited: 1, jobs: [{ stage: 'sync', lane: 'head', state: 'succeeded' }] });
     const status = await cli(env, 'service', 'maintenance', '--format', 'json');
-    const parsed = JSON.parse(status.out) as { registry: { state: string }; registrations: Array<{ pathFingerprint: string; cacheUuid: string; state: string; jobs: unknown[] }> };
+    const parsed = JSON.parse(status.out) as { registry: { state: string }; registrations: Array<{ pathFingerprint: string; cacheUuid: string; configHash: string; state: string; jobs: unknown[] }> };
     expect(parsed.registry.state).toBe('ok');
     expect(parsed.registrations).toHaveLength(1);
     expect(parsed.registrations[0]).toMatchObject({ pathFingerprint: chosen.pathFingerprint, state: 'ready' });
@@ -80,6 +80,11 @@ describe('steward maintenance and service verbs', () => {
     for (const output of [enrolled, replay, changed, clone, text, json, planOnly, resolved, reconcile, status, statusText]) {
       expect(output.out + output.err).not.toContain(f.caches);
     }
+    const { writeFileSync } = await import('node:fs');
+    const snapshot = `${f.caches}/snapshot.json`;
+    writeFileSync(snapshot, JSON.stringify({ profile: 'default', embedding: { provider: 'none', model: 'none' }, chunk: { max_chars: 2000, overlap: 200 } }));
+    const resolvedConfig = await cli(env, 'maintenance', 'resolve-config', '--config', snapshot, '--format', 'json');
+    expect(JSON.parse(resolvedConfig.out)).toEqual({ configHash: parsed.registrations[0]!.configHash, rag: { profile: 'default', namespace: expect.stringMatching(/^ns_/), embeddingProvider: 'none', model: 'none' } });
     const { registrationId } = registration;
     expect((await cli(env, 'maintenance', 'disable', '--registration', registrationId)).out).toContain('disabled');
     expect((await cli(env, 'maintenance', 'enable', '--registration', registrationId)).code).toBe(0);

@@ -76,6 +76,16 @@ describe('privacy fuzz: maintenance output never carries paths, credentials, coo
         await cli(env, out, 'maintenance', 'conflicts', '--format', format);
         await cli(env, out, 'service', 'maintenance', '--format', format);
       }
+      const goodConfig = join(nested, `${seeds[2]}-config.json`);
+      writeFileSync(goodConfig, JSON.stringify({ profile: 'default', embedding: { provider: 'ollama', model: 'nomic-embed-text', endpoint: destination }, chunk: { max_chars: 1200, overlap: 100 } }));
+      const badConfig = join(nested, `${seeds[3]}-config.json`);
+      writeFileSync(badConfig, JSON.stringify({ profile: 'default', embedding: { provider: 'ollama', model: seeds[0], endpoint: `https://${seeds[4]}/?key=${seeds[5]}` }, chunk: { max_chars: 1200, overlap: 100 } }));
+      for (const format of ['text', 'json']) {
+        expect(await cli(env, out, 'maintenance', 'resolve-config', '--config', goodConfig, '--format', format)).toBe(0);
+        expect(await cli(env, out, 'maintenance', 'resolve-config', '--config', badConfig, '--format', format)).toBe(1);
+        expect(await cli(env, out, 'maintenance', 'resolve-config', '--config', missing, '--format', format)).toBe(2);
+        await cli(env, out, 'maintenance', 'enroll', '--cache', cache, '--repo', 'acme/widgets', '--config', badConfig, '--idempotency-key', `bad-${format}`, '--format', format);
+      }
       const sink: string[] = [];
       await cli(env, sink, 'maintenance', 'conflicts', '--format', 'json');
       const conflict = (JSON.parse(sink.join('')) as { conflicts: Array<{ conflictId: string; kind: string; candidates: Array<{ candidateId: string }> }> }).conflicts.find(
