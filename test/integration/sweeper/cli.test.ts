@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from '../../../core/cli/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeSession } from '../../support/transcripts.js';
+
+function io(env: NodeJS.ProcessEnv): CliIo & { out: string; err: string } {
+  const captured = { out: '', err: '', env, stdout: (t: string) => void (captured.out += t), stderr: (t: string) => void (captured.err += t) };
+  return captured;
+}
+
+let home: TempHome | undefined;
+afterEach(() => {
+  home?.cleanup();
+  home = undefined;
+});
+
+describe('steward sweeper run|show', () => {
+  it('sweeps a captured project, then reports the gate; show prints the overview', async () => {
+    home = tempHome('steward-cli-sweeper-');
+    const claude = join(home.dir, 'roots', 'claude');
+    mkdirSync(claude, { recursive: true });
+    home.env.STEWARD_CLAUDE_ROOTS = claude;
+    claudeSession(claude, 'cli-s', 4, { cwd: '/work/cli-sweeper-project' });
+    expect(await runCli(['backfill', '--all'], io(home.env))).toBe(0);
+    const list = io(home.env);
+    await runCli(['projects', '--json'], list);
+    const key = (JSON.parse(list.out) as { projects: Array<{ projectKey: string }> }).projects[0]!.projectKey;
+
+    const first = io(home.env);
+    expect(await runCli(['sweeper', 'run', key, '--json'], first)).toBe(0);
+    expect(JSON.parse(first.out)).toMatchObject({ outcome: 'ok', mode: 'offline', overview: 'written' });
+    const second = io(home.env);
+    expect(await runCli(['sweeper', 'run', key], second)).toBe(0);
+    expect(second.out).toBe('skipped (no-activity)\n');
+    const forced = io(home.env);
+    expect(await runCli(['sweeper', 'run', key, '--force'], forced)).toBe(0);
+    expect(forced.out).toMatch(/^nochange: overview unchanged, changelog duplicate/);
+
+    const show = io(home.env);
+    expect(await runCli(['sweeper', 'show', key], show)).toBe(0);
+    expect(show.out).toMatch(/^cli-sweeper-project — last sweep .* \(nochange\)\n\n# cli-sweeper-project\n/);
+  });
+
+  it('exit 2 for a malformed key, exit 1 with a typed error for an unknown project', async () => {
+    home = tempHome('steward-cli-sweeper-');
+    const bad = io(home.env);
+    expect(await runCli(['sweeper', 'run', 'nope'], bad)).toBe(2);
+    expect(bad.err).toMatch(/expected a projectKey/);
+    const unknown = io(home.env);
+    expect(await runCli(['sweeper', 'run', 'p_0123456789abcdef', '--json'], unknown)).toBe(1);
+    expect(JSON.parse(unknown.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('No project') } });
+  });
+});
