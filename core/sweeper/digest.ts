@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { extract } from './curators/offline.js';
 import { escapeMarkers, MARKERS } from './markers.js';
 import type { ProjectPaths } from './paths.js';
 import type { Redactor } from './redact.js';
@@ -177,6 +178,21 @@ function flatten(sessions: DigestSession[], cwd: string): Flat[] {
   return flat;
 }
 
+/**
+ * The extractive facts of the whole digest in a few lines, so the model still sees every changed file
+ * and command when the budget drops older messages.
+ */
+function activitySummary(digest: Digest): string {
+  const x = extract(digest);
+  const lines = [
+    x.files.length > 0 ? `Files changed: ${x.files.map((f) => f.path).join(', ')}` : '',
+    x.commands.length > 0 ? `Commands run: ${x.commands.join(' | ')}` : '',
+    x.commits.length > 0 ? `Commits: ${x.commits.join(' | ')}` : '',
+    x.errors.length > 0 ? `Errors seen: ${x.errors.join(' | ')}` : '',
+  ].filter((l) => l !== '');
+  return lines.length === 0 ? '' : renderNote('activity summary (extracted)', lines.join('\n'));
+}
+
 export interface RenderedPrompt {
   system: string;
   user: string;
@@ -195,7 +211,8 @@ export function renderPrompt(digest: Digest, today: string, budgetTokens: number
     renderNote('OVERVIEW.md (current)', digest.notes.overview) +
     renderNote('CHANGELOG.md (tail)', digest.notes.changelogTail) +
     renderNote('CLAUDE.md (Steward notes)', digest.notes.claudeMd) +
-    renderNote("CLAUDE.md (the project's own, read only)", digest.notes.projectClaudeMd);
+    renderNote("CLAUDE.md (the project's own, read only)", digest.notes.projectClaudeMd) +
+    activitySummary(digest);
   const footer = '\nUpdate the notes for the activity above. Answer in the marker format only.';
   const fixed = estimateTokens(SYSTEM_PROMPT) + estimateTokens(header) + estimateTokens(footer) + 20;
   const all = flatten(digest.sessions, digest.project.cwd);

@@ -10,7 +10,7 @@ const DECISION = /\b(decided|we'll use|we will use|let's use|going with|switch(?
 const OPEN_ITEM = /\b(TODO|FIXME|next step|still need to|doesn't work|does not work|failing|not yet|remaining)\b/i;
 const COMMIT = /\bgit\s+commit\b[^\n]*?\s-(?:a?m)\s+(["'])(.+?)\1/;
 
-interface Extract {
+export interface Extract {
   focus: string[];
   asks: string[];
   files: Array<{ path: string; count: number }>;

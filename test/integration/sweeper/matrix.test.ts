@@ -94,6 +94,8 @@ describe('case 1: the Anthropic path succeeds', () => {
     expect(body.model).toBe('claude-haiku-4-5');
     expect(body.stop_sequences).toEqual(['<<<END>>>']);
     expect(body).not.toHaveProperty('tools');
+    expect(body.messages[0]!.content).toContain('Files changed: src/frost.ts, src/units.ts, package.json, src/frost.test.ts');
+    expect(body.messages[0]!.content).toContain('[tools: Read src/calendar.ts; Write src/frost.ts');
     expect(h.events.map((e) => e.name)).toEqual(['sweeper.started', 'sweeper.finished']);
   });
 
