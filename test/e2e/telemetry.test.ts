@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeSession, desktopSession } from '../support/transcripts.js';
+import { claudeLine, claudeSession, desktopSession, writeJsonl } from '../support/transcripts.js';
 import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
 import { join } from 'node:path';
 
@@ -68,5 +68,36 @@ describe('the Telemetry place on a fixture tree', () => {
     await eventually('the project row appears', async () => ((await page.locator('main table tbody tr', { hasText: 'e2e-project' }).count()) === 1 ? true : undefined));
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe('the Projects place, first run', () => {
+  it('imports history older than the sweep window through "Import history" with the chosen window, showing the result', async () => {
+    const roots = makeTempDir('steward-e2e-import-');
+    const claude = join(roots.dir, 'claude');
+    const old = new Date(Date.now() - 400 * 86_400_000);
+    writeJsonl(join(claude, 'projects', '-work-ancient', 'ancient.jsonl'), [
+      claudeLine({ sessionId: 'ancient', cwd: '/work/ancient-project', ts: old }),
+      claudeLine({ sessionId: 'ancient', cwd: '/work/ancient-project', ts: old, type: 'assistant' }),
+    ]);
+    const steward = await startServe({ claudeRoots: [claude] });
+    const browser = await launchChromium();
+    try {
+      // The scheduled sweep keeps to the 365-day window: nothing to list yet.
+      await eventually('the start-up sweep settles', async () => ((await steward.rpc('Telemetry.Recent', { kind: 'sweep.tick' })).entries.length > 0 ? true : undefined));
+      expect((await steward.rpc('Projects.List', {})).projects).toEqual([]);
+      const { page, problems } = await openPanel(browser, steward);
+      await page.locator('main[data-place="projects"]').waitFor();
+      const form = page.getByTestId('import-history');
+      await form.getByLabel('Everything').check();
+      await form.getByRole('button', { name: 'Import history' }).click();
+      await page.getByTestId('import-result').waitFor();
+      expect(await page.getByTestId('import-result').innerText()).toContain('Imported 2 new parts from 1 files');
+      await eventually('the project row appears', async () => ((await page.locator('main table tbody tr', { hasText: 'ancient-project' }).count()) === 1 ? true : undefined));
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await steward.stop({ check: false });
+    }
   });
 });

@@ -37,7 +37,7 @@ export function ProjectsPlace(): ReactElement {
       <PlaceHeader title="Projects" description="Every folder your coding agents have worked in, with its sessions and the notes Steward keeps for it." />
       <ErrorBanner title="Projects could not be loaded." error={list.error} onRetry={list.reload} />
       {list.data !== undefined && projects.length === 0 && (
-        <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now" action={<ImportHistory onDone={list.reload} />}>
+        <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now">
           <p>
             Projects appear once transcripts are captured. Steward reads the session transcripts of Claude Code, Claude Desktop&rsquo;s local
             agent sessions and OpenClaw, and groups them by the folder each session ran in.
@@ -49,10 +49,13 @@ export function ProjectsPlace(): ReactElement {
         <>
           <DataTable caption="Projects" columns={columns(setSelected)} rows={projects} rowKey={(p) => p.projectKey} />
           {selected !== null && <ProjectDetail key={selected} projectKey={selected} onClose={() => setSelected(null)} />}
-          <Panel title="Import earlier history">
-            <ImportHistory onDone={list.reload} />
-          </Panel>
         </>
+      )}
+      {/* One stable position, so the import's progress and result survive the list filling in. */}
+      {list.data !== undefined && (
+        <Panel title={projects.length === 0 ? 'Import history' : 'Import earlier history'}>
+          <ImportHistory onDone={list.reload} />
+        </Panel>
       )}
     </>
   );
