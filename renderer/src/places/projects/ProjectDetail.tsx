@@ -2,7 +2,7 @@ import { useState, type ReactElement } from 'react';
 import Markdown from 'react-markdown';
 import type { Result } from '../../../../core/api/index.js';
 import { DetailList, ErrorBanner, formatDateTime, formatRelativeTime, Panel } from '../../components/index.js';
-import { useCall, useClient } from '../../hooks.js';
+import { useCall, useClient, useEvent } from '../../hooks.js';
 import './project-detail.css';
 
 type Project = Result<'Projects.Get'>;
@@ -60,6 +60,11 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
   const [message, setMessage] = useState<string | undefined>();
   const [error, setError] = useState<Error | undefined>();
   const p = project.data;
+  // A sweep the owner started on its own (after new turns) shows here too.
+  const [running, setRunning] = useState(false);
+  useEvent('sweeper.started', (e) => e.projectKey === projectKey && setRunning(true));
+  useEvent('sweeper.finished', (e) => e.projectKey === projectKey && setRunning(false));
+  useEvent('sweeper.failed', (e) => e.projectKey === projectKey && setRunning(false));
 
   const sweep = (force: boolean) => {
     if (!client) return;
@@ -86,8 +91,8 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
 
   const actions = (
     <>
-      <button type="button" className="button button--primary" disabled={busy || !p || p.state.scratch || p.ignored} onClick={() => sweep(false)}>
-        {busy ? 'Sweeping…' : 'Sweep now'}
+      <button type="button" className="button button--primary" disabled={busy || running || !p || p.state.scratch || p.ignored} onClick={() => sweep(false)}>
+        {busy || running ? 'Sweeping…' : 'Sweep now'}
       </button>
       <button type="button" className="button button--quiet" onClick={onClose}>
         Close
