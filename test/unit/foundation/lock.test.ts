@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
@@ -30,7 +30,11 @@ describe('store: the single-owner lock', () => {
     // A real second process holds the lock, as a running `steward serve` would.
     const holder = spawn(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(join(home.dir, LOCK_FILE))}, String(process.pid)); setInterval(() => {}, 1000)`]);
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // Wait until the holder has written its pid (under load a process can take a while to start).
+      const file = join(home.dir, LOCK_FILE);
+      for (let i = 0; i < 200 && (!existsSync(file) || readFileSync(file, 'utf8').trim() !== String(holder.pid)); i += 1) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       let error: unknown;
       try {
         acquireOwnerLock(home.dir);
