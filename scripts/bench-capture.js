@@ -241,7 +241,8 @@ export async function run(flags) {
 
   // Cold import (a scheduled tick on a fresh process-local map), with the event loop watched.
   const core = open(join(dir, 'home-cold'), claudeRoot);
-  process.stdout.write(`transcripts read ${core.driver.reader.usesWorker ? 'in a worker thread' : 'on the main thread'}\n`);
+  const readMode = core.driver.reader.usesWorker ? 'read worker' : 'main thread';
+  process.stdout.write(`transcripts read on the ${readMode}\n`);
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   transcriptBytesRead = 0;
@@ -310,7 +311,7 @@ export async function run(flags) {
   const rows = [
     ['unchanged tick ÷ bare readdir+stat walk', `${fmt(tickMs, 1)} ms ÷ ${fmt(walkMs, 1)} ms`, fmt(tickMs / walkMs), '≤ 1.5', tickMs / walkMs <= 1.5],
     ['transcript bytes read on unchanged ticks', `${unchangedBytes} B (files read: ${unchangedStats.read}, unchanged: ${unchangedStats.unchanged})`, String(unchangedBytes), '0', unchangedBytes === 0],
-    ['cold import ÷ bare split+JSON.parse', `${fmt(coldMBps, 1)} MB/s (read worker) ÷ ${fmt(bareMBps, 1)} MB/s; main thread only: ${fmt(threadMBps / bareMBps)}`, fmt(coldMBps / bareMBps), '≥ 0.4', coldMBps / bareMBps >= 0.4],
+    ['cold import ÷ bare split+JSON.parse', `${fmt(coldMBps, 1)} MB/s (${readMode}) ÷ ${fmt(bareMBps, 1)} MB/s; a second cold import on the main thread: ${fmt(threadMBps / bareMBps)}`, fmt(coldMBps / bareMBps), '≥ 0.4', coldMBps / bareMBps >= 0.4],
     ['heap growth 1M committed ÷ 10k committed', `${fmt(heap[1_000_000] / MB, 1)} MB ÷ ${fmt(heap[10_000] / MB, 1)} MB (${heap.parts_10000} new parts)`, fmt(heap[1_000_000] / heap[10_000]), '≤ 1.2', heap[1_000_000] / heap[10_000] <= 1.2],
     ['event-loop delay p99 during cold import', `${fmt(p99, 1)} ms (max ${fmt(maxDelay, 1)} ms)`, fmt(p99, 1), '≤ 50 ms', p99 <= 50],
   ];

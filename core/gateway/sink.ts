@@ -20,7 +20,7 @@ export interface FlushResult {
   sessionsWritten: number;
 }
 
-const STEP_ROWS = 500;
+const STEP_ROWS = 250;
 
 /**
  * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
