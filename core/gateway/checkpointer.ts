@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Db } from '../store/index.js';
+import { sqliteOptions, type Db } from '../store/index.js';
 
 /**
  * The worker's whole program. It is evaluated from a string so the same code runs from the built
@@ -9,7 +9,7 @@ import type { Db } from '../store/index.js';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
-const db = new Database(workerData.file, { fileMustExist: true });
+const db = new Database(workerData.file, { fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) });
 db.pragma('busy_timeout = 1000');
 const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 const timer = setInterval(checkpoint, workerData.intervalMs);
@@ -51,7 +51,7 @@ export class Checkpointer {
     let worker: Worker;
     try {
       const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath, file: this.#db.name, intervalMs: this.#intervalMs } });
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath, file: this.#db.name, intervalMs: this.#intervalMs, nativeBinding: sqliteOptions().nativeBinding } });
     } catch {
       return;
     }

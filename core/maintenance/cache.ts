@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
+import { sqliteOptions } from '../store/index.js';
 import type { PathFingerprinter } from './hashing.js';
 import { COLLECTIONS } from './schema.js';
 
@@ -87,7 +88,7 @@ export interface RepositorySeed {
 
 /** Creates a repository cache at schema 17 with a fresh random cache_uuid and its bindings. */
 export function createRepositoryCache(file: string, repositories: readonly RepositorySeed[]): string {
-  const db = new Database(file);
+  const db = new Database(file, sqliteOptions());
   try {
     db.pragma('journal_mode = DELETE');
     db.pragma('foreign_keys = ON');
@@ -151,7 +152,7 @@ export function inspectCache(path: string, fingerprint: PathFingerprinter): Cach
   const pathFingerprint = fingerprint(realPath);
   let db: Database.Database;
   try {
-    db = new Database(realPath, { readonly: true, fileMustExist: true });
+    db = new Database(realPath, sqliteOptions({ readonly: true, fileMustExist: true }));
   } catch (error) {
     throw new StewardError('cache_invalid', 'The cache file cannot be opened.', { pathFingerprint, ...systemCode(error) });
   }
