@@ -110,6 +110,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   deps.logger.info('transcript scan', {
     provider: provider.id,
     scheduled: ctx.scheduled,
+    reader: deps.reader?.usesWorker ? 'worker' : 'thread',
     discovered: stats.discovered,
     read: stats.read,
     unchanged: stats.unchanged,

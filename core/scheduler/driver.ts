@@ -55,7 +55,10 @@ export class SweepDriver {
     this.projects = new ProjectStore(options.db);
     this.sink = new Sink(options.db, this.projects);
     this.checkpointer = new Checkpointer(options.db);
-    this.reader = new TranscriptReader(options.readWorker === undefined ? {} : { worker: options.readWorker });
+    // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
+    const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
+    const readWorker = options.readWorker ?? fromEnv;
+    this.reader = new TranscriptReader(readWorker === undefined ? {} : { worker: readWorker });
     this.scheduler = new SweepScheduler({
       providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),

@@ -101,3 +101,24 @@ describe('the Projects place, first run', () => {
     }
   });
 });
+
+describe('the read worker of the built owner', () => {
+  it('imports through the worker thread when forced on, with the same rows as in-thread reading', async () => {
+    const roots = makeTempDir('steward-e2e-worker-');
+    const claude = join(roots.dir, 'claude');
+    claudeSession(claude, 'worker-a', 5, { cwd: '/work/worker-project' });
+    claudeSession(claude, 'worker-b', 3, { cwd: '/work/worker-project' });
+    writeJsonl(join(claude, 'projects', 'p', 'broken.jsonl'), ['{"type":"user","uuid":"cut', JSON.stringify(claudeLine({ sessionId: 'worker-c' }))]);
+    const steward = await startServe({ claudeRoots: [claude], env: { STEWARD_READ_WORKER: '1' } });
+    try {
+      const result = await steward.rpc('Backfill.Run', { provider: 'claude', all: true });
+      expect(result.providers[0]).toMatchObject({ provider: 'claude', discovered: 3, read: 3, failed: 0, failedLines: 1 });
+      const { projects } = await steward.rpc('Projects.List', {});
+      expect(projects.find((p) => p.name === 'worker-project')).toMatchObject({ sessions: 2 });
+      // The owner's scan log (stderr in headless mode) names where the files were read.
+      expect(steward.stderr()).toMatch(/transcript scan provider="claude" scheduled=false reader="worker"/);
+    } finally {
+      await steward.stop({ check: false });
+    }
+  });
+});
