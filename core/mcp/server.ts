@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { stewardVersion } from '../package-root.js';
+import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
 
 /**
@@ -11,6 +12,7 @@ import { registerProjectTools, type WithClient } from './projects.js';
 export function createMcpServer(withClient: WithClient): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
   registerProjectTools(server, withClient);
+  registerMaintenanceTools(server, withClient);
   return server;
 }
 

@@ -63,7 +63,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
 export function registerMcp(program: Command, io: CliIo, run: Run): void {
   program
     .command('mcp')
-    .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview)')
+    .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview, maintenance_status)')
     .action(() =>
       run(async () => {
         await serveStdio(createMcpServer((use) => withClient(io, use)));

@@ -1,10 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/core.js';
+import { startOwner } from '../../../core/index.js';
+import { createRepositoryCache } from '../../../core/maintenance/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -51,9 +55,9 @@ afterAll(async () => {
 });
 
 describe('steward mcp', () => {
-  it('lists the two tools', async () => {
+  it('lists the tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_projects', 'project_overview']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['list_projects', 'maintenance_status', 'project_overview']);
   });
 
   it('project_overview returns the swept OVERVIEW for a folder inside the project', async () => {
@@ -69,6 +73,135 @@ describe('steward mcp', () => {
     expect(list.structuredContent).toMatchObject({ projects: [{ name: 'orchard', cwd }] });
     const unknown = await client.callTool({ name: 'project_overview', arguments: { cwd: join(home.dir, 'elsewhere') } });
     expect(unknown.isError).toBe(true);
+    expect(stderr).not.toMatch(/Error:/);
+  });
+});
+
+/** The built CLI, as an operator would run it against the same STEWARD_HOME. */
+function steward(...argv: string[]): { code: number; out: string } {
+  try {
+    return { code: 0, out: execFileSync(process.execPath, [BIN, ...argv], { env, cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+  } catch (error) {
+    const failed = error as { status: number; stdout: string };
+    return { code: failed.status, out: failed.stdout };
+  }
+}
+
+interface ToolResult {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+}
+
+describe('steward mcp: maintenance_status', () => {
+  const hex = randomBytes(12).toString('hex');
+  const secretDir = `ghp_${hex}${hex.slice(0, 12)}`;
+  const secretFile = `sessionid=${hex}`;
+  const outputs: ToolResult[] = [];
+  let cache: string;
+  let enrolled: { registrationId: string; cacheUuid: string; pathFingerprint: string };
+
+  async function status(args: Record<string, unknown> = {}): Promise<ToolResult> {
+    const result = (await client.callTool({ name: 'maintenance_status', arguments: args })) as ToolResult;
+    outputs.push(result);
+    return result;
+  }
+
+  beforeAll(() => {
+    const dir = join(home.dir, 'user-data', secretDir);
+    mkdirSync(dir, { recursive: true });
+    cache = join(dir, `${secretFile}.db`);
+    createRepositoryCache(cache, [{ repoId: 'github.com/acme/widgets', aliases: ['acme/widgets'] }]);
+    const enroll = steward('maintenance', 'enroll', '--cache', cache, '--repo', 'acme/widgets', '--idempotency-key', 'mcp-1', '--format', 'json');
+    expect(enroll.code).toBe(0);
+    enrolled = JSON.parse(enroll.out) as typeof enrolled;
+    expect(steward('service', 'reconcile', '--format', 'json').code).toBe(0);
+  });
+
+  it('is read-only and takes no path: only registration_id and repo', async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'maintenance_status')!;
+    expect(tool.annotations).toMatchObject({ readOnlyHint: true });
+    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(['registration_id', 'repo']);
+    expect(tool.description).toMatch(/never shown/);
+    const withPath = await status({ cache_path: cache });
+    expect(withPath.isError).toBe(true);
+    const pathAsRepo = await status({ repo: cache });
+    expect(pathAsRepo.isError).toBe(true);
+  });
+
+  it('returns the sanitized status of the enrolled cache', async () => {
+    const result = await status();
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      registry: { state: 'ok', reason: null, version: 2 },
+      registrations: [
+        {
+          registrationId: enrolled.registrationId,
+          cacheUuid: enrolled.cacheUuid,
+          pathFingerprint: enrolled.pathFingerprint,
+          canonicalRepoId: 'github.com/acme/widgets',
+          aliases: ['acme/widgets'],
+          legacyIds: [],
+          policy: { sync: 'head', rag: 'off', profile: 'default' },
+          enabled: true,
+          state: 'ready',
+          degraded: [],
+          stages: { sync: { errorClass: null, failures: 0 }, rag: { errorClass: null } },
+          generations: { content: expect.any(Number) },
+          frontiers: expect.any(Array),
+          jobs: [{ stage: 'sync', lane: 'head', state: 'succeeded', errorClass: null }],
+        },
+      ],
+      conflicts: [],
+      retired: 0,
+    });
+    const [summary, json] = result.content;
+    expect(summary!.text).toContain(`${enrolled.registrationId} github.com/acme/widgets: ready`);
+    expect(JSON.parse(json!.text!)).toEqual(result.structuredContent);
+  });
+
+  it('filters by repository or registration; a filter that matches nothing is an empty answer', async () => {
+    for (const args of [{ repo: 'acme/widgets' }, { repo: 'github.com/Acme/Widgets' }, { registration_id: enrolled.registrationId }]) {
+      expect((await status(args)).structuredContent!.registrations).toHaveLength(1);
+    }
+    const none = await status({ repo: 'acme/gadgets' });
+    expect(none.isError).toBeFalsy();
+    expect(none.structuredContent!.registrations).toEqual([]);
+    expect(none.content[0]!.text).toContain('No registration matches that filter.');
+  });
+
+  it('shows a clone conflict with public-safe candidate evidence', async () => {
+    const copy = join(home.dir, 'user-data', secretDir, `${secretFile}-copy.db`);
+    copyFileSync(cache, copy);
+    const clone = steward('maintenance', 'enroll', '--cache', copy, '--repo', 'acme/widgets', '--idempotency-key', 'mcp-2', '--format', 'json');
+    expect(clone.code).toBe(1);
+    const result = await status({ repo: 'acme/widgets' });
+    const { conflicts } = result.structuredContent as { conflicts: Array<{ conflictId: string; kind: string; cacheUuid: string; candidates: Array<{ pathFingerprint: string; members: Array<{ registrationId: string }> }> }> };
+    expect(conflicts).toHaveLength(1);
+    expect(conflicts[0]).toMatchObject({ kind: 'cache_clone_conflict', state: 'open', cacheUuid: enrolled.cacheUuid });
+    expect(conflicts[0]!.candidates.map((c) => c.pathFingerprint)).toContain(enrolled.pathFingerprint);
+    expect(conflicts[0]!.candidates.flatMap((c) => c.members.map((m) => m.registrationId))).toContain(enrolled.registrationId);
+    expect(result.content[0]!.text).toContain(`steward maintenance resolve --conflict ${conflicts[0]!.conflictId}`);
+    expect((await status({ registration_id: enrolled.registrationId })).structuredContent!.conflicts).toHaveLength(1);
+    expect((await status({ repo: 'acme/gadgets' })).structuredContent!.conflicts).toEqual([]);
+  });
+
+  it('answers the same through a running owner (daemon.json) as in-process', async () => {
+    const inProcess = await status();
+    const owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env, port: 0, schedule: false });
+    try {
+      const viaOwner = await status();
+      expect(viaOwner.structuredContent).toEqual(inProcess.structuredContent);
+    } finally {
+      await owner.stop();
+    }
+  });
+
+  it('never carries the cache path, or any part of it, in any answer', () => {
+    expect(outputs.length).toBeGreaterThan(8);
+    const all = outputs.map((o) => JSON.stringify(o)).join('\n');
+    for (const secret of [secretDir, secretFile, hex, realpathSync(cache), home.dir]) expect(all).not.toContain(secret);
     expect(stderr).not.toMatch(/Error:/);
   });
 });
