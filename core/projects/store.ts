@@ -23,8 +23,9 @@ interface ProjectRow {
   sessions: number;
 }
 
+// Subagent transcripts are sessions of their own but not separate conversations: they are not counted.
 const SELECT = `SELECT p.project_key, p.name, p.cwd, p.slug, p.repo_id, p.repo_backed, p.last_activity_at,
-  (SELECT COUNT(*) FROM sessions s WHERE s.project_key = p.project_key) AS sessions FROM projects p`;
+  (SELECT COUNT(*) FROM sessions s WHERE s.project_key = p.project_key AND s.parent_session_id IS NULL) AS sessions FROM projects p`;
 
 function toSummary(row: ProjectRow): ProjectSummary {
   return {

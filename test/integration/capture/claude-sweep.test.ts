@@ -86,7 +86,10 @@ describe('Claude provider, scheduled passes', () => {
     const subagents = join(h.claudeRoot, 'projects', 'p', 'parent-1', 'subagents');
     const file = join(subagents, 'agent-a748733.jsonl');
     writeJsonl(file, [claudeLine({ sessionId: 'parent-1', agentId: 'a748733', text: 'find callers' })]);
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'parent-1.jsonl'), [claudeLine({ sessionId: 'parent-1' })]);
     await claude();
+    // The subagent is a session of its own, but the project counts one conversation.
+    expect(h.driver.projects.list()).toMatchObject([{ name: 'fixture-project', sessions: 1 }]);
     const row = () => h.db.prepare("SELECT parent_session_id AS parent, agent_type AS agentType FROM sessions WHERE session_id = 'parent-1:agent-a748733'").get();
     expect(row()).toEqual({ parent: 'parent-1', agentType: null });
 
