@@ -64,6 +64,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const discovery = await provider.discover();
   stats.discovered = discovery.files.length;
   stats.failed += discovery.failed;
+  if (ctx.scheduled) deps.fingerprints.retainOnly(provider.id, discovery.files);
   let lastProgress = 0;
   const progress = (done: number, force = false) => {
     const now = performance.now();
@@ -77,7 +78,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     done += 1;
     if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) {
       stats.unchanged += 1;
-      if (ctx.scheduled) deps.fingerprints.advance(file);
+      if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
       continue;
     }
     const lines: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
@@ -97,7 +98,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       if (cancelled) break;
       // Only now has the file been read and every session it yielded consumed. A manual run ignores the
       // map both ways: its window may be narrower than the scheduled one, so it must not mark files done.
-      if (ctx.scheduled) deps.fingerprints.advance(file);
+      if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
       stats.read += 1;
     } catch {
       stats.failed += 1;

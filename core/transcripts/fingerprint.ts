@@ -1,6 +1,7 @@
 import type { TranscriptFile } from './types.js';
 
 interface Fingerprint {
+  provider: string;
   ino: bigint;
   size: number;
   mtimeMs: number;
@@ -19,8 +20,14 @@ export class FingerprintMap {
   }
 
   /** Called only after the file was read and every session it yielded was consumed. */
-  advance(file: TranscriptFile): void {
-    this.#byPath.set(file.path, { ino: file.ino, size: file.size, mtimeMs: file.mtimeMs });
+  advance(file: TranscriptFile, provider: string): void {
+    this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs });
+  }
+
+  /** Forgets a provider's paths that were not discovered again, so deleted transcripts do not pile up. */
+  retainOnly(provider: string, discovered: readonly TranscriptFile[]): void {
+    const present = new Set(discovered.map((f) => f.path));
+    for (const [path, fingerprint] of this.#byPath) if (fingerprint.provider === provider && !present.has(path)) this.#byPath.delete(path);
   }
 
   get size(): number {

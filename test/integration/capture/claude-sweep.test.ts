@@ -68,6 +68,7 @@ describe('Claude provider, scheduled passes', () => {
     rmSync(file);
     const after = await claude();
     expect(after).toMatchObject({ discovered: 0, read: 0 });
+    expect(h.driver.fingerprints.size).toBe(0);
     expect(h.count("SELECT COUNT(*) FROM parts WHERE session_id = 'gone'")).toBe(3);
     expect(h.count("SELECT COUNT(*) FROM sessions WHERE session_id = 'gone'")).toBe(1);
   });
