@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { TranscriptFile } from './types.js';
 
 export interface WalkRules {
-  acceptFile(name: string): boolean;
+  /** `depth` is the depth of the folder holding the file (0 = the walked root). */
+  acceptFile(name: string, depth: number): boolean;
   acceptDir(name: string, depth: number): boolean;
   maxDepth: number;
   source: string;
@@ -80,7 +81,7 @@ export class Scan {
     const canDescend = depth < rules.maxDepth;
     // A symlink's kind is known only after stat follows it, so links are stat'ed either way.
     const wanted = entries.filter(
-      (e) => e.isSymbolicLink() || (e.isDirectory() && canDescend && rules.acceptDir(e.name, depth + 1)) || (e.isFile() && rules.acceptFile(e.name)),
+      (e) => e.isSymbolicLink() || (e.isDirectory() && canDescend && rules.acceptDir(e.name, depth + 1)) || (e.isFile() && rules.acceptFile(e.name, depth)),
     );
     const subdirs: Array<Promise<void>> = [];
     for (let i = 0; i < wanted.length; i += STAT_BATCH) {
@@ -96,7 +97,7 @@ export class Scan {
           // Siblings are walked concurrently; (dev, ino) is claimed synchronously on entry, so a loop
           // or a second path to the same folder is still walked once.
           if (canDescend && rules.acceptDir(entry.name, depth + 1)) subdirs.push(this.#walkDir(path, entryStat, rules, depth + 1));
-        } else if (entryStat.isFile() && rules.acceptFile(entry.name)) {
+        } else if (entryStat.isFile() && rules.acceptFile(entry.name, depth)) {
           this.addFile(path, entryStat, rules.source);
         }
       }

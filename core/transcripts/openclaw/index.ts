@@ -60,7 +60,7 @@ export class OpenClawProvider implements TranscriptProvider {
 
   async discover(): Promise<DiscoveryResult> {
     const scan = new Scan();
-    const rules = { acceptFile: isOpenClawTranscript, acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && name === 'sessions'), maxDepth: 2, source: 'openclaw' };
+    const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && name === 'sessions'), maxDepth: 2, source: 'openclaw' };
     for (const root of this.#roots) await scan.walk(join(root, 'agents'), rules);
     return { files: scan.files, failed: scan.failed };
   }

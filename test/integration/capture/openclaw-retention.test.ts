@@ -25,6 +25,8 @@ describe('OpenClaw provider', () => {
     writeJsonl(join(sessions, 'hdr-1.jsonl.tmp'), openclawLines('hdr-tmp', [{ id: 'bbbb0001' }]));
     writeJsonl(join(sessions, 'hdr-1.jsonl.lock'), []);
     writeFileSync(join(sessions, 'sessions.json'), '{}');
+    // Only agents/<agentId>/sessions/ holds transcripts; a stray file elsewhere is not one.
+    writeJsonl(join(h.openclawRoot, 'agents', 'main', 'stray.jsonl'), openclawLines('stray', [{ id: 'eeee0001' }]));
     // The same header id under another agent is another session.
     writeJsonl(join(h.openclawRoot, 'agents', 'ops', 'sessions', 'hdr-1.jsonl'), lines);
 
