@@ -149,10 +149,10 @@ export class Core {
             ? { state: 'working', message: 'Sweeping transcripts' }
             : failed.length > 0
               ? { state: 'error', message: `Transcript sweep failed for ${failed.join(', ')}` }
-              : { state: 'idle', message: 'Ready' },
+              : { state: 'idle', message: this.#status.paused ? 'Paused' : 'Ready' },
         ),
     });
-    if (schedule) sweep.start();
+    if (schedule) sweep.start(() => this.#status.paused);
     this.onShutdown(() => sweep.stop());
     return sweep;
   }

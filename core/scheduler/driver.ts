@@ -84,11 +84,12 @@ export class SweepDriver {
     return providers;
   }
 
-  start(): void {
-    this.scheduler.start(this.#options.config.sweep.interval_ms);
+  /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
+  start(paused: () => boolean = () => false): void {
+    this.scheduler.start(this.#options.config.sweep.interval_ms, paused);
     this.sink.start(SINK_TICK_MS, () => this.#options.logger.warn('sink tick failed'));
     // The first tick after start is the one cold scan of this process lifetime.
-    void this.tick();
+    if (!paused()) void this.tick();
   }
 
   async stop(): Promise<void> {

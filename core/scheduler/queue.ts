@@ -85,10 +85,13 @@ export class SweepScheduler {
     return this.#inFlight.has(provider);
   }
 
-  start(intervalMs: number): void {
+  /** `skip` (e.g. the app is paused) is asked on every interval; a skipped interval queues nothing. */
+  start(intervalMs: number, skip: () => boolean = () => false): void {
     if (this.#timer || this.#stopped) return;
     // A tick never awaits the previous one: due providers already in flight are simply not re-queued.
-    this.#timer = setInterval(() => void this.tick(), intervalMs);
+    this.#timer = setInterval(() => {
+      if (!skip()) void this.tick();
+    }, intervalMs);
     this.#timer.unref();
   }
 

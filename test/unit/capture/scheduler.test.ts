@@ -130,4 +130,18 @@ describe('SweepScheduler', () => {
     expect(runner.started).toEqual(['claude', 'openclaw', 'claude']);
     await scheduler.stop();
   });
+
+  it('queues nothing on intervals the skip predicate refuses (a paused app), and ticks again once it allows', async () => {
+    const runner = heldRunner();
+    let paused = true;
+    const scheduler = new SweepScheduler({ providers: ['claude'], run: runner.run, handoffMs: 60_000, logger: createMemoryLogger() });
+    scheduler.start(10, () => paused);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(runner.started).toEqual([]);
+    paused = false;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(runner.started).toEqual(['claude']);
+    runner.held('claude').release();
+    await scheduler.stop();
+  });
 });
