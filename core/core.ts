@@ -16,6 +16,7 @@ import { openGateway, TelemetryLog } from './gateway/index.js';
 import { createFileLogger, type Logger } from './log/index.js';
 import { stewardVersion } from './package-root.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
+import { environmentKeyStore, KeyRing, type KeyStore } from './secrets/index.js';
 import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 import { SweepDriver } from './scheduler/index.js';
 import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
@@ -28,6 +29,8 @@ export interface CoreOptions {
   logToStderr?: boolean;
   /** Run the transcript sweep on its interval (owners: the app, `steward serve`); off for the in-process CLI. */
   schedule?: boolean;
+  /** Where remote curators' API keys are kept: the app passes its keychain store; the environment by default. */
+  keyStore?: KeyStore;
 }
 
 /**
@@ -45,6 +48,7 @@ export class Core {
   readonly sweeper: Sweeper;
   readonly sweep: SweepDriver;
   readonly maintenance: Maintenance;
+  readonly keys: KeyRing;
   readonly #lock: OwnerLock;
   readonly #dispatcher: Dispatcher;
   readonly #startedAt = Date.now();
@@ -52,12 +56,13 @@ export class Core {
   readonly #stoppers: Array<() => Promise<void> | void> = [];
   #closed = false;
 
-  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, schedule = false) {
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, schedule = false, keyStore?: KeyStore) {
     this.home = home;
     this.env = env;
     this.#lock = lock;
     this.config = config;
     this.logger = logger;
+    this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
     this.gateway = openGateway(home.dir);
     this.telemetry = new TelemetryLog(this.gateway);
     this.sweeper = this.#createSweeper(schedule);
@@ -77,7 +82,7 @@ export class Core {
     const lock = acquireOwnerLock(home.dir);
     try {
       const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
-      const core = new Core(home, env, lock, config, logger, options.schedule ?? false);
+      const core = new Core(home, env, lock, config, logger, options.schedule ?? false, options.keyStore);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
       return core;
     } catch (error) {
@@ -124,7 +129,7 @@ export class Core {
       }),
       'App.SetPaused': ({ paused }) => ({ status: this.setPaused(paused) }),
       'Telemetry.Recent': ({ limit, kind }) => ({ entries: this.telemetry.recent(limit ?? 50, kind) }),
-      ...sweeperHandlers(this.sweeper, this.home.dir, this.env),
+      ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
       'Sweep.Tick': async () => ({ providers: await this.sweep.tick() }),
       'Backfill.Run': async (params) => ({ providers: await this.sweep.backfill(params) }),
       ...maintenanceHandlers(this.maintenance),
@@ -180,6 +185,7 @@ export class Core {
       record: (kind, data) => this.telemetry.record(kind, data),
       logger: this.logger,
       schedule,
+      apiKeys: () => ({ anthropic: this.keys.lookup('anthropic').key, openai: this.keys.lookup('openai-compatible').key }),
     });
     this.onShutdown(() => sweeper.stop());
     return sweeper;

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   // Spec 001 (sweeper) codes.
   'sweep_failed',
   'curator_paused',
+  // No key store can keep an API key here (headless mode, or no OS keychain): set the environment variable.
+  'key_store_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -4,6 +4,18 @@ import { z } from 'zod';
 const projectKey = z.string().regex(/^p_[0-9a-f]{16}$/, 'expected a projectKey like p_0123456789abcdef');
 const curator = z.enum(['offline', 'anthropic', 'openai-compatible']);
 const ms = z.number().int().nullable();
+const remoteCurator = z.enum(['anthropic', 'openai-compatible']);
+const keySource = z.enum(['keychain', 'environment', 'none']);
+/** A pasted API key. The messages never echo the value, so a rejected key cannot leak through an error. */
+const apiKey = z
+  .string()
+  .trim()
+  .min(8, 'an API key has at least 8 characters')
+  .max(512, 'an API key has at most 512 characters')
+  .regex(/^[\x21-\x7e]+$/, 'an API key is printable ASCII without spaces');
+
+/** Whether a remote curator has a key, and where it comes from; never the key itself. */
+export const ApiKeyPresence = z.strictObject({ present: z.boolean(), source: keySource, envVar: z.string() });
 
 export const SweepStateView = z.strictObject({
   watermark: ms,
@@ -50,6 +62,9 @@ export const SweeperSettingsView = z.strictObject({
   timeoutMs: z.number().int().positive(),
   /** Whether a key is available to the owner (never the key itself). */
   keys: z.strictObject({ anthropic: z.boolean(), openai: z.boolean() }),
+  apiKeys: z.strictObject({ anthropic: ApiKeyPresence, 'openai-compatible': ApiKeyPresence }),
+  /** Whether Settings.SetApiKey can keep a key here (the app's keychain), and if not, why. */
+  keyStore: z.strictObject({ kind: z.enum(['keychain', 'environment']), writable: z.boolean(), message: z.string().nullable() }),
   paused: z.array(CuratorPause),
 });
 export type SweeperSettingsView = z.infer<typeof SweeperSettingsView>;
@@ -92,6 +107,11 @@ export const sweeperMethods = {
       anthropicBaseUrl: z.url().nullable().optional(),
     }),
     result: z.strictObject({ sweeper: SweeperSettingsView }),
+  },
+  /** Keeps (or with null, forgets) a remote curator's key in the app's keychain; headless mode refuses. */
+  'Settings.SetApiKey': {
+    params: z.strictObject({ curator: remoteCurator, key: apiKey.nullable() }),
+    result: z.strictObject({ stored: z.boolean(), source: keySource }),
   },
 } as const;
 

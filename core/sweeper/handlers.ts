@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { StewardError, type Handlers } from '../api/index.js';
+import type { KeyRing } from '../secrets/index.js';
 import type { SweepState } from './state.js';
 import { saveCuratorChoice, sweeperSettingsFrom } from './settings.js';
 import { SweepFailure, type Sweeper } from './sweeper.js';
 
-type SweeperMethods = 'Projects.Get' | 'Sweeper.Run' | 'Projects.SetScratch' | 'Settings.Get' | 'Settings.SetCurator';
+type SweeperMethods = 'Projects.Get' | 'Sweeper.Run' | 'Projects.SetScratch' | 'Settings.Get' | 'Settings.SetCurator' | 'Settings.SetApiKey';
 
 function readNote(file: string): string | null {
   try {
@@ -23,9 +24,10 @@ function notFound(projectKey: string): StewardError {
   return new StewardError('not_found', `No project ${projectKey} is known; run a sweep or backfill first`);
 }
 
-function settingsView(sweeper: Sweeper) {
+function settingsView(sweeper: Sweeper, ring: KeyRing) {
   const s = sweeper.settings;
   const keys = sweeper.apiKeys();
+  const store = ring.store;
   return {
     sweeper: {
       curator: s.curator,
@@ -36,13 +38,15 @@ function settingsView(sweeper: Sweeper) {
       inputTokenBudget: s.inputTokenBudget,
       timeoutMs: s.timeoutMs,
       keys: { anthropic: !!keys.anthropic, openai: !!keys.openai },
+      apiKeys: ring.presence(),
+      keyStore: { kind: store.kind, ...store.status() },
       paused: sweeper.pauses(),
     },
   };
 }
 
 /** The sweeper's part of the Core's handler map. */
-export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.ProcessEnv): Pick<Handlers, SweeperMethods> {
+export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.ProcessEnv, ring: KeyRing): Pick<Handlers, SweeperMethods> {
   return {
     'Projects.Get': ({ projectKey }) => {
       const target = sweeper.target(projectKey);
@@ -76,11 +80,17 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       if (result === null) throw notFound(projectKey);
       return { projectKey, scratch: result };
     },
-    'Settings.Get': () => settingsView(sweeper),
+    'Settings.Get': () => settingsView(sweeper, ring),
     'Settings.SetCurator': (choice) => {
       const config = saveCuratorChoice(home, env, choice);
       sweeper.updateSettings(sweeperSettingsFrom(config));
-      return settingsView(sweeper);
+      return settingsView(sweeper, ring);
+    },
+    'Settings.SetApiKey': async ({ curator, key }) => {
+      const result = await ring.set(curator, key);
+      // A new key is the user's answer to an auth pause: the next sweep may try again.
+      sweeper.liftPause(curator);
+      return result;
     },
   };
 }

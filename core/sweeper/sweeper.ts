@@ -122,6 +122,10 @@ export class Sweeper {
     return this.#paused.get(curator) ?? null;
   }
 
+  liftPause(curator: CuratorKind): void {
+    this.#paused.delete(curator);
+  }
+
   #keySource: (() => ApiKeys) | undefined;
 
   apiKeys(): ApiKeys {

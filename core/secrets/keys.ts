@@ -1,0 +1,32 @@
+/** Remote curators that take an API key; the offline curator never needs one. */
+export const REMOTE_CURATORS = ['anthropic', 'openai-compatible'] as const;
+export type RemoteCurator = (typeof REMOTE_CURATORS)[number];
+
+/** Where the key a curator would use comes from; never the key itself. */
+export type KeySource = 'keychain' | 'environment' | 'none';
+
+/** The environment variables headless mode reads (and the app falls back to). */
+export const KEY_ENV_NAMES: Readonly<Record<RemoteCurator, string>> = {
+  anthropic: 'ANTHROPIC_API_KEY',
+  'openai-compatible': 'OPENAI_API_KEY',
+};
+
+export interface KeyStoreStatus {
+  /** Whether set() can keep a key right now. */
+  writable: boolean;
+  /** Why not, in words the panel can show; null when writable. */
+  message: string | null;
+}
+
+/**
+ * Where API keys for remote curators are kept. The desktop app provides one backed by the OS
+ * keychain (Electron safeStorage); headless mode has only the environment, which cannot be written.
+ * `get` is synchronous because a sweep reads its key when it starts: a store decrypts up front.
+ */
+export interface KeyStore {
+  readonly kind: 'keychain' | 'environment';
+  status(): KeyStoreStatus;
+  get(curator: RemoteCurator): string | undefined;
+  /** Stores (or with null, forgets) a key; throws a StewardError when it cannot. */
+  set(curator: RemoteCurator, key: string | null): Promise<void>;
+}
