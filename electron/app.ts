@@ -14,6 +14,7 @@ import {
 } from '../core/index.js';
 import { APP_SCHEME, APP_URL } from './ipc-channels.js';
 import { forwardEvents, registerIpcBridge } from './ipc.js';
+import { openSafeStorageKeyStore } from './key-store.js';
 import { APP_SCHEME_PRIVILEGES, createRendererHandler } from './protocol.js';
 import { createTrayController, type TrayController } from './tray.js';
 import { createMainWindow, guardWebContents, showWindow } from './window.js';
@@ -69,7 +70,9 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
   if (!app.isPackaged && env.STEWARD_SQLITE_BINDING) useSqliteNativeBinding(env.STEWARD_SQLITE_BINDING);
   const appPath = app.getAppPath();
   const rendererDir = join(appPath, 'dist', 'renderer');
-  const owner = await becomeOwner({ home, env, logger, rendererDir, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);
+  // safeStorage answers only after ready; the Core reads remote curators' API keys from this store.
+  const keyStore = await openSafeStorageKeyStore({ homeDir: home.dir, platform, logger });
+  const owner = await becomeOwner({ home, env, logger, rendererDir, keyStore, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);
   if (!owner) return undefined;
 
   denyPermissions();

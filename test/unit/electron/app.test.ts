@@ -65,6 +65,16 @@ describe('Electron main', () => {
     expect(((await response.json()) as { result: { name: string } }).result.name).toBe('Steward');
   });
 
+  it('hands the Core its keychain key store: a key saved in the app is kept by safeStorage', async () => {
+    started = await start();
+    const core = started!.owner.core;
+    expect((await core.call('Settings.Get', {})).sweeper.keyStore).toMatchObject({ kind: 'keychain', writable: true });
+    await expect(core.call('Settings.SetApiKey', { curator: 'anthropic', key: 'sk-ant-api03-from-the-panel-0123456789' })).resolves.toEqual({ stored: true, source: 'keychain' });
+    const file = readFileSync(join(home.dir, 'keys.json'), 'utf8');
+    expect(file).not.toContain('sk-ant-api03-from-the-panel');
+    expect(Object.keys((JSON.parse(file) as { keys: object }).keys)).toEqual(['anthropic']);
+  });
+
   it('opens one sandboxed window on our own page, behind the navigation fence', async () => {
     started = await start();
     expect(BrowserWindow.instances).toHaveLength(1);

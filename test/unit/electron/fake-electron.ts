@@ -1,3 +1,4 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { vi } from 'vitest';
 
@@ -247,6 +248,38 @@ export const session = {
 
 export const dialog = { showErrorBox: vi.fn() };
 
+type StorageBackend = 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown';
+const KEYCHAIN_SECRET = randomBytes(32);
+
+/**
+ * The OS keychain as safeStorage exposes it: real AES-GCM under a secret this process keeps, behind
+ * Chromium's `v11` prefix. `available` and `backend` let a test take the keychain away.
+ */
+export const safeStorage = {
+  available: true,
+  backend: 'gnome_libsecret' as StorageBackend,
+  isAsyncEncryptionAvailable(): Promise<boolean> {
+    return Promise.resolve(this.available);
+  },
+  getSelectedStorageBackend(): StorageBackend {
+    return this.backend;
+  },
+  encryptStringAsync(plainText: string): Promise<Buffer> {
+    if (!this.available) return Promise.reject(new Error('Encryption is not available.'));
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', KEYCHAIN_SECRET, iv);
+    const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
+    return Promise.resolve(Buffer.concat([Buffer.from('v11'), iv, cipher.getAuthTag(), body]));
+  },
+  decryptStringAsync(encrypted: Buffer): Promise<{ shouldReEncrypt: boolean; result: string }> {
+    if (!this.available) return Promise.reject(new Error('Decryption is not available.'));
+    const decipher = createDecipheriv('aes-256-gcm', KEYCHAIN_SECRET, encrypted.subarray(3, 15));
+    decipher.setAuthTag(encrypted.subarray(15, 31));
+    const result = Buffer.concat([decipher.update(encrypted.subarray(31)), decipher.final()]).toString('utf8');
+    return Promise.resolve({ shouldReEncrypt: false, result });
+  },
+};
+
 export function resetElectron(): void {
   BrowserWindow.instances = [];
   Tray.instances = [];
@@ -270,6 +303,8 @@ export function resetElectron(): void {
   session.defaultSession.setPermissionRequestHandler.mockReset();
   session.defaultSession.setPermissionCheckHandler.mockReset();
   dialog.showErrorBox.mockReset();
+  safeStorage.available = true;
+  safeStorage.backend = 'gnome_libsecret';
 }
 
-export default { app, BrowserWindow, Tray, Menu, nativeImage, ipcMain, ipcRenderer, contextBridge, protocol, session, dialog };
+export default { app, BrowserWindow, Tray, Menu, nativeImage, ipcMain, ipcRenderer, contextBridge, protocol, session, dialog, safeStorage };

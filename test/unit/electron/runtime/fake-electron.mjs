@@ -178,6 +178,13 @@ const electron = {
     },
   },
   webContents: { getAllWebContents: () => [] },
+  // No keychain in this stand-in: the app must start all the same and fall back to the environment.
+  safeStorage: {
+    isAsyncEncryptionAvailable: () => Promise.resolve(false),
+    getSelectedStorageBackend: () => 'unknown',
+    encryptStringAsync: () => Promise.reject(new Error('Encryption is not available.')),
+    decryptStringAsync: () => Promise.reject(new Error('Decryption is not available.')),
+  },
 };
 
 function finish(code) {
