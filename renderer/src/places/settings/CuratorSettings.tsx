@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'r
 import type { Params, Result } from '../../../../core/api/index.js';
 import { ErrorBanner, Panel } from '../../components/index.js';
 import { useCall, useClient } from '../../hooks.js';
+import { ApiKeyField } from './ApiKeyField.js';
 import './settings.css';
 
 type Curator = Params<'Settings.SetCurator'>['curator'];
@@ -16,8 +17,9 @@ const CURATORS: ReadonlyArray<{ id: Curator; label: string; hint: string }> = [
 const DEFAULT_MODEL: Record<Curator, string> = { offline: 'claude-haiku-4-5', anthropic: 'claude-haiku-4-5', 'openai-compatible': 'llama3.2' };
 
 /**
- * The sweeper's curator choice, written to config.json by `Settings.SetCurator`. API keys are never
- * entered here or written to config.json; the panel only says whether one is available.
+ * The sweeper's curator choice, written to config.json by `Settings.SetCurator`. API keys never go
+ * to config.json: the desktop app keeps them in the system keychain (`Settings.SetApiKey`), headless
+ * mode reads them from the environment.
  */
 export function CuratorSettings(): ReactElement {
   const client = useClient();
@@ -30,15 +32,18 @@ export function CuratorSettings(): ReactElement {
   const [saved, setSaved] = useState<string | undefined>();
   const [error, setError] = useState<Error | undefined>();
 
+  const view: View | undefined = settings.data?.sweeper;
+  const savedCurator = view?.curator;
+  const savedModel = view?.model;
+  const savedBaseUrl = view?.baseUrl;
+  // Follows the saved choice only when it changes: a reload after saving a key keeps the radio as chosen.
   useEffect(() => {
-    const view: View | undefined = settings.data?.sweeper;
-    if (!view) return;
-    setCurator(view.curator);
-    setModel(view.model);
-    setBaseUrl(view.baseUrl ?? '');
-  }, [settings.data]);
+    if (savedCurator === undefined) return;
+    setCurator(savedCurator);
+    setModel(savedModel ?? '');
+    setBaseUrl(savedBaseUrl ?? '');
+  }, [savedCurator, savedModel, savedBaseUrl]);
 
-  const view = settings.data?.sweeper;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!client) return;
@@ -59,9 +64,6 @@ export function CuratorSettings(): ReactElement {
       },
     );
   };
-
-  const keyNote = (present: boolean | undefined, name: string) =>
-    present ? <span className="badge badge--good">{name} available</span> : <span className="badge badge--warn">No {name} found</span>;
 
   return (
     <Panel title="Project notes curator">
@@ -97,10 +99,8 @@ export function CuratorSettings(): ReactElement {
               Base URL
             </label>
             <input id={`${ids}-url`} className="input" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} placeholder="http://localhost:11434/v1" />
-            <p className="field__hint">{keyNote(view?.keys.openai, 'OPENAI_API_KEY')} Local servers need no key.</p>
           </div>
         )}
-        {curator === 'anthropic' && <p className="field__hint">{keyNote(view?.keys.anthropic, 'ANTHROPIC_API_KEY')}</p>}
         <p className="field__hint">
           Transcript text is redacted for secrets before it is sent, and a remote curator runs only when you choose it here: a key in the environment never turns one on.
         </p>
@@ -110,6 +110,7 @@ export function CuratorSettings(): ReactElement {
         {saved !== undefined && <p role="status">{saved}</p>}
       </form>
       <ErrorBanner title="The curator could not be changed." error={error} />
+      {view && curator !== 'offline' && <ApiKeyField curator={curator} view={view} onChanged={settings.reload} />}
     </Panel>
   );
 }
