@@ -132,6 +132,7 @@ export class Core {
       ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
       'Sweep.Tick': async () => ({ providers: await this.sweep.tick() }),
       'Backfill.Run': async (params) => ({ providers: await this.sweep.backfill(params) }),
+      'Cache.Prune': ({ dryRun }) => this.sweep.prune({ manual: true, dryRun }),
       ...maintenanceHandlers(this.maintenance),
       'Projects.List': () => ({
         projects: this.sweep.projects.list().map(({ slug: _slug, ...project }) => project),

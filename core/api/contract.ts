@@ -5,6 +5,7 @@ import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
 import { captureEvents, captureMethods } from './capture.js';
 import { projectsMethods } from './projects.js';
+import { cacheMethods } from './cache.js';
 
 /**
  * The one contract: every method and every event, declared once. Each area declares its own in a
@@ -17,6 +18,7 @@ export const methods = {
   ...sweeperMethods,
   ...captureMethods,
   ...projectsMethods,
+  ...cacheMethods,
 } as const;
 
 export const events = {

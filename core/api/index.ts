@@ -7,4 +7,5 @@ export { PROTOCOL_VERSION, AppStatus } from './app.js';
 export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult, CAPTURE_PROVIDERS } from './capture.js';
 export { ProjectSummary } from './projects.js';
+export { PruneReport } from './cache.js';
 export { RegistrationStatus, ConflictView, ConflictCandidate, ConflictPlan, JobStatus, type ReconcileResult } from './maintenance.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { explicitKeys, type Config } from '../config/index.js';
 import type { ProviderId } from '../transcripts/index.js';
 
 /** The kernel's window when nothing narrower is configured. */
@@ -19,4 +19,36 @@ export function effectiveWindowDays(config: Config, provider: ProviderId): numbe
 
 export function windowStart(days: number | null, now = Date.now()): number | null {
   return days === null ? null : now - days * DAY_MS;
+}
+
+/**
+ * The window an automatic cache-maintenance pass applies, or null to delete nothing: only a positive
+ * value the user wrote in config.json (the provider's own window, else the cache retention). The
+ * kernel default narrows what scheduled sweeps import but never deletes by itself, so a user who
+ * imported everything does not lose it to a default.
+ */
+export function explicitWindowDays(config: Config, provider: ProviderId): number | null {
+  const keys = explicitKeys(config);
+  const own = config.providers[provider].backfill.window_days;
+  if (own > 0 && keys.has(`providers.${provider}.backfill.window_days`)) return own;
+  const cache = config.query.cache.retention.default_days;
+  if (cache > 0 && keys.has('query.cache.retention.default_days')) return cache;
+  return null;
+}
+
+export interface PruneCutoff {
+  provider: ProviderId;
+  /** Rows with a line timestamp before this go; null keeps everything of the provider. */
+  cutoffMs: number | null;
+}
+
+/**
+ * Per provider, the cutoff of a cache-maintenance pass. A manual prune applies the effective window,
+ * the default included, because the user asked for it; the automatic pass only an explicit policy.
+ */
+export function pruneCutoffs(config: Config, providers: readonly ProviderId[], manual: boolean, now = Date.now()): PruneCutoff[] {
+  return providers.map((provider) => ({
+    provider,
+    cutoffMs: windowStart(manual ? effectiveWindowDays(config, provider) : explicitWindowDays(config, provider), now),
+  }));
 }

@@ -4,6 +4,7 @@ import { registerInfo } from './commands/info.js';
 import { registerServe } from './commands/serve.js';
 import { registerBackfill, registerSweep } from './commands/backfill.js';
 import { registerProjects } from './commands/projects.js';
+import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
 import { registerMcp, registerSweeper } from './commands/sweeper.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerBackfill(program, io, run);
   registerSweep(program, io, run);
   registerProjects(program, io, run);
+  registerCache(program, io, run);
   registerMaintenance(program, io, run);
   registerSweeper(program, io, run);
   registerMcp(program, io, run);

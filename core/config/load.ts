@@ -13,14 +13,41 @@ function describe(issue: z.core.$ZodIssue): string {
   return `invalid value for "${path || '(root)'}": ${issue.message}`;
 }
 
-/** Validates a parsed config object; every problem is reported by its dotted key. */
-export function parseConfig(raw: unknown, source: string = HOME_FILES.config): Config {
+/**
+ * The dotted keys the user actually wrote, kept beside each parsed Config. Some behaviour must tell a
+ * chosen value from a default one even when they are equal: automatic retention pruning deletes
+ * rows only under an explicit policy, never under the kernel default.
+ */
+const explicit = new WeakMap<Config, ReadonlySet<string>>();
+
+/** The dotted keys set explicitly in the input a Config was parsed from (empty for any other Config). */
+export function explicitKeys(config: Config): ReadonlySet<string> {
+  return explicit.get(config) ?? new Set();
+}
+
+function leafKeys(value: unknown, prefix = '', out = new Set<string>()): Set<string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (prefix) out.add(prefix);
+    return out;
+  }
+  for (const [key, inner] of Object.entries(value)) leafKeys(inner, prefix ? `${prefix}.${key}` : key, out);
+  return out;
+}
+
+function validate(raw: unknown, source: string): Config {
   const result = ConfigSchema.safeParse(raw ?? {});
   if (!result.success) {
     const problems = result.error.issues.slice(0, 5).map(describe).join('; ');
     throw new StewardError('config_invalid', `${source}: ${problems}`, { keys: result.error.issues.map((i) => i.path.join('.')) });
   }
   return result.data;
+}
+
+/** Validates a parsed config object; every problem is reported by its dotted key. */
+export function parseConfig(raw: unknown, source: string = HOME_FILES.config): Config {
+  const config = validate(raw, source);
+  explicit.set(config, leafKeys(raw));
+  return config;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -35,6 +62,11 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
   const sweepInterval = intFromEnv(env, 'STEWARD_SWEEP_INTERVAL_MS');
   const sweeperInterval = intFromEnv(env, 'STEWARD_SWEEPER_MIN_INTERVAL_MS');
   const model = env.STEWARD_SWEEPER_MODEL?.trim();
+  const overridden = [
+    ...(sweepInterval !== undefined ? ['sweep.interval_ms'] : []),
+    ...(sweeperInterval !== undefined ? ['sweeper.min_interval_ms'] : []),
+    ...(model ? ['sweeper.model'] : []),
+  ];
   const merged = {
     ...config,
     sweep: { ...config.sweep, ...(sweepInterval !== undefined ? { interval_ms: sweepInterval } : {}) },
@@ -44,7 +76,10 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
       ...(model ? { model } : {}),
     },
   };
-  return parseConfig(merged, 'environment');
+  // `merged` holds every default by now: only the file's own keys and the overridden ones are explicit.
+  const result = validate(merged, 'environment');
+  explicit.set(result, new Set([...explicitKeys(config), ...overridden]));
+  return result;
 }
 
 /** Reads STEWARD_HOME/config.json; a missing file means every default. */

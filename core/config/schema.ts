@@ -21,8 +21,13 @@ export const ConfigSchema = z.strictObject({
         .strictObject({
           retention: z
             .strictObject({
-              /** Kernel default 365; 0 keeps everything (an open window). */
+              /**
+               * Kernel default 365; 0 keeps everything (an open window). Scheduled sweeps import within
+               * it; only a value written in config.json makes the owner delete older rows by itself.
+               */
               default_days: days.default(365),
+              /** How often the owner's cache-maintenance pass applies an explicit retention policy. */
+              prune_interval_ms: ms.min(1_000).default(86_400_000),
             })
             .prefault({}),
         })

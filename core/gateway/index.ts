@@ -8,7 +8,7 @@ export { TelemetryLog } from './telemetry.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken, type MaterializeResult } from './materializer.js';
 export { Sink, type FlushResult } from './sink.js';
-export { pruneOlderThan, type PruneResult } from './retention.js';
+export { RetentionPruner, type PruneResult, type PruneOptions } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 
 export function openGateway(home: string): Db {

@@ -1,6 +1,7 @@
-import { effectiveWindowDays, newRunToken, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
+import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
+import type { PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, Materializer, Sink, Spool } from '../gateway/index.js';
+import { Checkpointer, Materializer, RetentionPruner, Sink, Spool } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import { ProjectStore } from '../projects/index.js';
 import type { Db } from '../store/index.js';
@@ -30,6 +31,8 @@ export interface BackfillRequest {
 }
 
 const SINK_TICK_MS = 2_000;
+/** The first automatic cache-maintenance pass waits this long after start (or one interval if shorter). */
+const FIRST_PRUNE_DELAY_MS = 60_000;
 
 /**
  * The transcript sweep: the provider registry, the process-local fingerprint map, the gateway
@@ -45,7 +48,9 @@ export class SweepDriver {
   readonly scheduler: SweepScheduler;
   readonly checkpointer: Checkpointer;
   readonly reader: TranscriptReader;
+  readonly pruner: RetentionPruner;
   readonly #options: SweepDriverOptions;
+  #pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SweepDriverOptions) {
     this.#options = options;
@@ -55,6 +60,7 @@ export class SweepDriver {
     this.projects = new ProjectStore(options.db);
     this.sink = new Sink(options.db, this.projects);
     this.checkpointer = new Checkpointer(options.db);
+    this.pruner = new RetentionPruner(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;
@@ -84,16 +90,42 @@ export class SweepDriver {
     return providers;
   }
 
+  /**
+   * Cache maintenance: removes rows older than the retention window, with the queue to itself so it
+   * never interleaves with an import. `manual` applies the effective window (default included);
+   * the automatic pass applies only an explicit policy. A dry run counts without deleting.
+   */
+  prune(request: { manual: boolean; dryRun?: boolean | undefined }): Promise<PruneReport> {
+    return this.scheduler.exclusive(async (signal) => {
+      const started = performance.now();
+      const dryRun = request.dryRun === true;
+      const report: PruneReport = { dryRun, cutoffs: [], removedParts: 0, removedSessions: 0, durationMs: 0, complete: true };
+      for (const { provider, cutoffMs } of pruneCutoffs(this.#options.config, PROVIDER_IDS, request.manual)) {
+        const removed = cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...this.pruner.count(provider, cutoffMs), complete: true } : await this.pruner.prune(provider, cutoffMs, { signal });
+        report.cutoffs.push({ provider, cutoffMs, removedParts: removed.parts });
+        report.removedParts += removed.parts;
+        report.removedSessions += removed.sessions;
+        report.complete &&= removed.complete;
+      }
+      report.durationMs = Math.round(performance.now() - started);
+      if (!dryRun) this.#recordPrune(report, request.manual);
+      return report;
+    });
+  }
+
   /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
   start(paused: () => boolean = () => false): void {
     this.scheduler.start(this.#options.config.sweep.interval_ms, paused);
     this.sink.start(SINK_TICK_MS, () => this.#options.logger.warn('sink tick failed'));
+    this.#schedulePrune(paused);
     // The first tick after start is the one cold scan of this process lifetime.
     if (!paused()) void this.tick();
   }
 
   async stop(): Promise<void> {
     this.sink.stop();
+    clearTimeout(this.#pruneTimer);
+    this.#pruneTimer = undefined;
     await this.scheduler.stop();
     await this.checkpointer.stop();
     await this.reader.stop();
@@ -116,6 +148,29 @@ export class SweepDriver {
         ...(this.#options.onProgress ? { onProgress: this.#options.onProgress } : {}),
       },
     );
+  }
+
+  /** Once shortly after start, then every `prune_interval_ms`; only an explicit policy deletes anything. */
+  #schedulePrune(paused: () => boolean): void {
+    const interval = this.#options.config.query.cache.retention.prune_interval_ms;
+    const pass = () => {
+      this.#pruneTimer = setTimeout(pass, interval);
+      this.#pruneTimer.unref();
+      if (paused() || pruneCutoffs(this.#options.config, PROVIDER_IDS, false).every((c) => c.cutoffMs === null)) return;
+      this.prune({ manual: false }).catch(() => this.#options.logger.warn('cache prune failed'));
+    };
+    this.#pruneTimer = setTimeout(pass, Math.min(FIRST_PRUNE_DELAY_MS, interval));
+    this.#pruneTimer.unref();
+  }
+
+  #recordPrune(report: PruneReport, manual: boolean): void {
+    const data = { kind: manual ? 'manual' : 'scheduled', removedParts: report.removedParts, removedSessions: report.removedSessions, durationMs: report.durationMs, complete: report.complete };
+    this.#options.logger.info('cache prune', data);
+    try {
+      this.#options.record('cache.prune', data);
+    } catch {
+      this.#options.logger.warn('telemetry record failed');
+    }
   }
 
   #report(providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {

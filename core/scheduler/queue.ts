@@ -47,6 +47,9 @@ export class SweepScheduler {
   #failedWhileBusy: ProviderId[] = [];
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** Set while an exclusive task holds the queue: no provider run starts until it settles. */
+  #held: Promise<void> | undefined;
+  #exclusiveAbort: AbortController | undefined;
 
   constructor(options: SweepSchedulerOptions) {
     this.#options = options;
@@ -70,6 +73,29 @@ export class SweepScheduler {
     const promises = providers.map((provider) => this.#enqueue(provider, 'manual', (signal) => start(provider, signal)).promise);
     this.#pump();
     return Promise.all(promises);
+  }
+
+  /**
+   * Runs `task` with the queue to itself: the provider run in progress finishes first (within the
+   * handoff bound), queued and newly due providers wait until the task settles. Cache maintenance
+   * goes through here so it never interleaves with an import. `stop()` aborts the signal.
+   */
+  async exclusive<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    while (this.#held) await this.#held;
+    let release!: () => void;
+    this.#held = new Promise<void>((resolve) => (release = resolve));
+    const abort = new AbortController();
+    this.#exclusiveAbort = abort;
+    if (this.#stopped) abort.abort();
+    try {
+      await this.#drained;
+      return await task(abort.signal);
+    } finally {
+      this.#held = undefined;
+      this.#exclusiveAbort = undefined;
+      release();
+      this.#pump();
+    }
   }
 
   /** For inspection and tests: which provider runs, which wait. */
@@ -102,7 +128,9 @@ export class SweepScheduler {
     this.#timer = undefined;
     for (const job of this.#queue.splice(0)) this.#settle(job, settledStats(job.provider, 0));
     this.#running?.abort.abort();
+    this.#exclusiveAbort?.abort();
     await this.#drained;
+    await this.#held;
   }
 
   #enqueue(provider: ProviderId, kind: RunKind, start: Job['start']): Job {
@@ -127,17 +155,22 @@ export class SweepScheduler {
   }
 
   #pump(): void {
-    if (this.#running || this.#queue.length === 0) return;
+    if (this.#running || this.#held || this.#queue.length === 0) return;
     this.#drained = (async () => {
       this.#failedWhileBusy = [];
       this.#options.onBusy?.(true, []);
-      for (let job = this.#queue.shift(); job; job = this.#queue.shift()) {
+      for (let job = this.#next(); job; job = this.#next()) {
         this.#running = job;
         await this.#runHead(job);
         this.#running = undefined;
       }
       this.#options.onBusy?.(false, this.#failedWhileBusy);
     })();
+  }
+
+  /** An exclusive task taken between two runs stops the drain; its release pumps again. */
+  #next(): Job | undefined {
+    return this.#held ? undefined : this.#queue.shift();
   }
 
   #runHead(job: Job): Promise<void> {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../../core/cli/index.js';
 import { startOwner } from '../../../core/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
+import { claudeLine, claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 
 function io(env: NodeJS.ProcessEnv): CliIo & { out: string; err: string } {
   const captured = { out: '', err: '', env, stdout: (t: string) => void (captured.out += t), stderr: (t: string) => void (captured.err += t) };
@@ -72,5 +72,33 @@ describe('steward backfill / sweep / projects', () => {
     } finally {
       await owner.stop();
     }
+  });
+});
+
+describe('steward cache prune', () => {
+  it('a manual prune applies the effective window even when it is the default; --dry-run counts without deleting', async () => {
+    const { home, claude } = withRoots();
+    const old = new Date(Date.now() - 400 * 86_400_000);
+    writeJsonl(join(claude, 'projects', 'p', 'old.jsonl'), [claudeLine({ sessionId: 'old', ts: old }), claudeLine({ sessionId: 'old', type: 'assistant', ts: old })]);
+    claudeSession(claude, 'recent', 2);
+    expect(await runCli(['backfill', '--all', '--json'], io(home.env))).toBe(0);
+
+    const dry = io(home.env);
+    expect(await runCli(['cache', 'prune', '--dry-run', '--json'], dry)).toBe(0);
+    const report = JSON.parse(dry.out) as { dryRun: boolean; removedParts: number; removedSessions: number; cutoffs: Array<{ provider: string; cutoffMs: number | null }> };
+    expect(report).toMatchObject({ dryRun: true, removedParts: 2, removedSessions: 1 });
+    expect(report.cutoffs.map((c) => c.provider)).toEqual(['claude', 'openclaw']);
+    expect(report.cutoffs.every((c) => c.cutoffMs !== null && Math.abs(Date.now() - 365 * 86_400_000 - c.cutoffMs) < 600_000)).toBe(true);
+
+    const text = io(home.env);
+    expect(await runCli(['cache', 'prune'], text)).toBe(0);
+    expect(text.out).toMatch(/^claude: removed 2 parts older than \d{4}-/m);
+    expect(text.out).toMatch(/^2 parts, 1 sessions removed/m);
+    expect(text.out).not.toContain(claude);
+
+    const again = io(home.env);
+    expect(await runCli(['cache', 'prune', '--json'], again)).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ dryRun: false, removedParts: 0, removedSessions: 0, complete: true });
+    expect(await runCli(['cache', 'prune', '--days', '3'], io(home.env))).toBe(2);
   });
 });

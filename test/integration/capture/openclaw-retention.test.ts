@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pruneOlderThan } from '../../../core/gateway/index.js';
 import { claudeLine, openclawLines, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
@@ -53,7 +52,7 @@ describe('retention', () => {
     // A manual backfill of everything brings the old lines in…
     expect(byProvider(await h.driver.backfill({ all: true }), 'claude').partsWritten).toBe(3);
     // …cache maintenance removes what is older than the effective window…
-    expect(pruneOlderThan(h.db, 'claude', Date.now() - 30 * DAY).parts).toBe(2);
+    expect((await h.driver.prune({ manual: false })).removedParts).toBe(2);
     // …and scheduled sweeps, cold or after a change, never bring them back.
     expect(byProvider(await h.driver.tick(), 'claude')).toMatchObject({ read: 1, partsWritten: 0 });
     writeJsonl(file, [claudeLine({ sessionId: 'mixed', ts: old, text: 'ancient, copied again' }), claudeLine({ sessionId: 'mixed', text: 'new' })]);

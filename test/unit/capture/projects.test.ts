@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalRepoId, detectRepo, projectKeyOf, projectSlugOf } from '../../../core/projects/index.js';
-import { effectiveWindowDays } from '../../../core/backfill/index.js';
+import { effectiveWindowDays, pruneCutoffs } from '../../../core/backfill/index.js';
 import { parseConfig } from '../../../core/config/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
@@ -55,5 +55,26 @@ describe('effective retention window', () => {
     expect(effectiveWindowDays(parseConfig({ query: { cache: { retention: { default_days: 0 } } } }), 'claude')).toBeNull();
     expect(effectiveWindowDays(parseConfig({ query: { cache: { retention: { default_days: 90 } } } }), 'openclaw')).toBe(90);
     expect(effectiveWindowDays(parseConfig({ providers: { claude: { backfill: { window_days: 14 } } } }), 'claude')).toBe(14);
+  });
+});
+
+describe('prune cutoffs', () => {
+  const now = 1_900_000_000_000;
+  const DAY = 86_400_000;
+  const cutoffs = (input: Parameters<typeof parseConfig>[0], manual: boolean) =>
+    pruneCutoffs(parseConfig(input), ['claude', 'openclaw'], manual, now).map((c) => (c.cutoffMs === null ? null : (now - c.cutoffMs) / DAY));
+
+  it('the automatic pass deletes only under an explicit positive policy; the kernel default never deletes', () => {
+    expect(cutoffs({}, false)).toEqual([null, null]);
+    expect(cutoffs({ query: { cache: { retention: { default_days: 365 } } } }, false)).toEqual([365, 365]);
+    expect(cutoffs({ query: { cache: { retention: { default_days: 0 } } } }, false)).toEqual([null, null]);
+    // A provider's window narrows only that provider's rows.
+    expect(cutoffs({ providers: { openclaw: { backfill: { window_days: 7 } } } }, false)).toEqual([null, 7]);
+    expect(cutoffs({ query: { cache: { retention: { default_days: 30 } } }, providers: { claude: { backfill: { window_days: 0 } } } }, false)).toEqual([30, 30]);
+  });
+
+  it('a manual prune applies the effective window, the default included; 0 stays an open window', () => {
+    expect(cutoffs({}, true)).toEqual([365, 365]);
+    expect(cutoffs({ query: { cache: { retention: { default_days: 0 } } }, providers: { openclaw: { backfill: { window_days: 7 } } } }, true)).toEqual([null, 7]);
   });
 });

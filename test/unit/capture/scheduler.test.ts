@@ -144,4 +144,46 @@ describe('SweepScheduler', () => {
     runner.held('claude').release();
     await scheduler.stop();
   });
+
+  it('an exclusive task waits for the run in progress, holds queued providers until it settles, and is aborted by stop', async () => {
+    const runner = heldRunner();
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger: createMemoryLogger() });
+    const tick = scheduler.tick();
+    await flush();
+    const events: string[] = [];
+    let finishTask!: () => void;
+    const exclusive = scheduler.exclusive(async () => {
+      events.push(`task starts after ${runner.started.join(',')}`);
+      await new Promise<void>((resolve) => (finishTask = resolve));
+      return 'pruned';
+    });
+    await flush();
+    expect(events).toEqual([]);
+    runner.held('claude').release();
+    await flush();
+    await flush();
+    // claude finished; openclaw, already queued, waits for the task instead of starting.
+    expect(events).toEqual(['task starts after claude']);
+    expect(runner.started).toEqual(['claude']);
+    expect(scheduler.queued).toEqual(['openclaw']);
+    finishTask();
+    expect(await exclusive).toBe('pruned');
+    await flush();
+    expect(runner.started).toEqual(['claude', 'openclaw']);
+    runner.held('openclaw').release();
+    await tick;
+
+    let seen: AbortSignal | undefined;
+    const stopped = scheduler.exclusive(
+      (signal) =>
+        new Promise<boolean>((resolve) => {
+          seen = signal;
+          signal.addEventListener('abort', () => resolve(signal.aborted));
+        }),
+    );
+    await flush();
+    await scheduler.stop();
+    expect(seen?.aborted).toBe(true);
+    expect(await stopped).toBe(true);
+  });
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
-import { loadConfig, parseConfig, platformDataDir, resolveHome } from '../../../core/config/index.js';
+import { applyEnvOverrides, explicitKeys, loadConfig, parseConfig, platformDataDir, resolveHome } from '../../../core/config/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 function errorOf(fn: () => unknown): StewardError {
@@ -36,6 +36,18 @@ describe('config', () => {
     expect(config.query.cache.retention.default_days).toBe(0);
     expect(config.providers.openclaw.backfill.window_days).toBe(30);
     expect(config.providers.claude.enabled).toBe(true);
+  });
+
+  it('remembers which keys the file set explicitly, even when a value equals its default', () => {
+    home = tempHome();
+    expect(explicitKeys(loadConfig(home.dir, home.env)).size).toBe(0);
+    writeFileSync(join(home.dir, 'config.json'), JSON.stringify({ query: { cache: { retention: { default_days: 365 } } }, providers: { claude: { enabled: true } } }));
+    const config = loadConfig(home.dir, { ...home.env, STEWARD_SWEEP_INTERVAL_MS: '5000' });
+    expect([...explicitKeys(config)].sort()).toEqual(['providers.claude.enabled', 'query.cache.retention.default_days', 'sweep.interval_ms']);
+    // Defaults filled in by parsing, or carried through an environment merge, are not explicit.
+    expect(explicitKeys(config).has('providers.openclaw.backfill.window_days')).toBe(false);
+    expect(explicitKeys(applyEnvOverrides(parseConfig({}), {})).size).toBe(0);
+    expect(explicitKeys({ ...config }).size).toBe(0);
   });
 
   it('rejects an unknown key and names it by its dotted path', () => {

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+
+export const PruneReport = z.strictObject({
+  dryRun: z.boolean(),
+  /** Per provider: rows with a line timestamp before `cutoffMs` go; null keeps everything. */
+  cutoffs: z.array(z.strictObject({ provider: z.string(), cutoffMs: z.number().int().nullable(), removedParts: count })),
+  /** With dryRun: what would be removed. */
+  removedParts: count,
+  removedSessions: count,
+  durationMs: count,
+  /** False when shutdown stopped the pass between batches; the next pass finishes it. */
+  complete: z.boolean(),
+});
+export type PruneReport = z.infer<typeof PruneReport>;
+
+export const cacheMethods = {
+  /**
+   * Applies the effective retention window now (the kernel default included: the caller asked),
+   * removing older parts and the sessions left empty. Project rows are kept.
+   */
+  'Cache.Prune': {
+    params: z.strictObject({ dryRun: z.boolean().optional() }),
+    result: PruneReport,
+  },
+} as const;

@@ -1,0 +1,165 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import { RetentionPruner } from '../../../core/gateway/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
+import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(Date.now() - days * DAY);
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+let h: CaptureHarness | undefined;
+afterEach(async () => {
+  await core?.shutdown();
+  await h?.close();
+  home?.cleanup();
+  core = undefined;
+  h = undefined;
+  home = undefined;
+});
+
+function openCore(config?: unknown): Core {
+  if (!home) throw new Error('no home');
+  if (config !== undefined) writeFileSync(join(home.dir, 'config.json'), JSON.stringify(config));
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  return core;
+}
+
+function count(c: Core, sql: string, ...args: unknown[]): number {
+  return c.gateway.prepare(sql).pluck().get(...args) as number;
+}
+
+describe('retention through the Core: only an explicit policy deletes, and removed rows stay removed', () => {
+  it('imports everything, keeps it under the default across many passes, prunes under an explicit policy, and sweeps never bring rows back', async () => {
+    home = tempHome('steward-retention-');
+    const claude = join(home.dir, 'roots', 'claude');
+    mkdirSync(claude, { recursive: true });
+    home.env.STEWARD_CLAUDE_ROOTS = claude;
+    const mixed = join(claude, 'projects', 'p', 'mixed.jsonl');
+    const ancient = claudeLine({ sessionId: 'mixed', ts: ago(400), text: 'ancient' });
+    writeJsonl(mixed, [ancient, claudeLine({ sessionId: 'mixed', ts: ago(40), text: 'older than 30 days' }), claudeLine({ sessionId: 'mixed', text: 'fresh' })]);
+    const oldOnly = join(claude, 'projects', 'p', 'old-only.jsonl');
+    writeJsonl(oldOnly, [claudeLine({ sessionId: 'old-only', ts: ago(500), cwd: '/work/old-project' }), claudeLine({ sessionId: 'old-only', type: 'assistant', ts: ago(499), cwd: '/work/old-project' })]);
+
+    // "Import history → Everything", then the default (no explicit key) never deletes, however often it runs.
+    let c = openCore();
+    expect(byProvider((await c.call('Backfill.Run', { all: true })).providers, 'claude').partsWritten).toBe(5);
+    for (let pass = 0; pass < 5; pass += 1) {
+      expect(await c.sweep.prune({ manual: false })).toMatchObject({ removedParts: 0, removedSessions: 0, cutoffs: [{ cutoffMs: null }, { cutoffMs: null }] });
+      await c.call('Sweep.Tick', {});
+    }
+    expect(count(c, 'SELECT COUNT(*) FROM parts')).toBe(5);
+    expect(count(c, 'SELECT COUNT(*) FROM sessions')).toBe(2);
+    await c.shutdown();
+
+    // The user writes an explicit policy; the owner's next pass applies it.
+    c = openCore({ query: { cache: { retention: { default_days: 30 } } } });
+    const report = await c.sweep.prune({ manual: false });
+    expect(report).toMatchObject({ dryRun: false, removedParts: 4, removedSessions: 1, complete: true });
+    expect(count(c, 'SELECT COUNT(*) FROM parts WHERE ts < ?', Date.now() - 30 * DAY)).toBe(0);
+    expect(count(c, "SELECT COUNT(*) FROM sessions WHERE session_id = 'old-only'")).toBe(0);
+    // Project rows are kept: they carry the project's notes folder.
+    expect(count(c, "SELECT COUNT(*) FROM projects WHERE cwd = '/work/old-project'")).toBe(1);
+    const listed = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === '/work/old-project');
+    expect(listed?.sessions).toBe(0);
+
+    // Scheduled sweeps: cold (first after start), unchanged, then on touched files.
+    expect(byProvider((await c.call('Sweep.Tick', {})).providers, 'claude')).toMatchObject({ read: 2, partsWritten: 0 });
+    expect(byProvider((await c.call('Sweep.Tick', {})).providers, 'claude')).toMatchObject({ read: 0, unchanged: 2, partsWritten: 0 });
+    appendJsonl(mixed, [ancient, claudeLine({ sessionId: 'mixed', text: 'new' })]);
+    appendJsonl(oldOnly, [claudeLine({ sessionId: 'old-only', ts: ago(450), cwd: '/work/old-project' })]);
+    expect(byProvider((await c.call('Sweep.Tick', {})).providers, 'claude')).toMatchObject({ read: 2, partsWritten: 1 });
+    expect(count(c, 'SELECT COUNT(*) FROM parts')).toBe(2);
+    expect(count(c, 'SELECT COUNT(*) FROM parts WHERE ts < ?', Date.now() - 30 * DAY)).toBe(0);
+    expect(count(c, "SELECT COUNT(*) FROM sessions WHERE session_id = 'old-only'")).toBe(0);
+
+    // Telemetry holds counts only.
+    const [entry] = (await c.call('Telemetry.Recent', { kind: 'cache.prune', limit: 1 })).entries;
+    expect(entry?.data).toEqual({ kind: 'scheduled', removedParts: 4, removedSessions: 1, durationMs: expect.any(Number) as number, complete: true });
+  });
+});
+
+describe('cache prune', () => {
+  function sessions(): string[] {
+    return h!.db.prepare('SELECT session_id FROM sessions ORDER BY session_id').pluck().all() as string[];
+  }
+
+  it('removes a session only once nothing of it is left, keeps conversations whose subagents still hold parts, and a dry run counts the same', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 30 } } } });
+    const dir = join(h.claudeRoot, 'projects', 'p');
+    writeJsonl(join(dir, 'gone.jsonl'), [claudeLine({ sessionId: 'gone', ts: ago(90) }), claudeLine({ sessionId: 'gone', ts: ago(89), type: 'assistant' })]);
+    writeJsonl(join(dir, 'partly.jsonl'), [claudeLine({ sessionId: 'partly', ts: ago(90) }), claudeLine({ sessionId: 'partly', type: 'assistant' })]);
+    // An old conversation whose subagent transcript is recent, and one whose subagent is old too.
+    writeJsonl(join(dir, 'parent.jsonl'), [claudeLine({ sessionId: 'parent', ts: ago(90), cwd: '/work/parent-project' })]);
+    writeJsonl(join(dir, 'agent-a1.jsonl'), [claudeLine({ sessionId: 'parent', agentId: 'a1', cwd: '/work/parent-project' })]);
+    writeJsonl(join(dir, 'both.jsonl'), [claudeLine({ sessionId: 'both', ts: ago(90) })]);
+    writeJsonl(join(dir, 'agent-b1.jsonl'), [claudeLine({ sessionId: 'both', agentId: 'b1', ts: ago(80) })]);
+    expect(byProvider(await h.driver.backfill({ all: true }), 'claude').partsWritten).toBe(8);
+    expect(sessions()).toEqual(['both', 'both:agent-b1', 'gone', 'parent', 'parent:agent-a1', 'partly']);
+
+    const dry = await h.driver.prune({ manual: true, dryRun: true });
+    expect(dry).toMatchObject({ dryRun: true, removedParts: 6, removedSessions: 3 });
+    expect(h.count('SELECT COUNT(*) FROM parts')).toBe(8);
+    expect(h.telemetry.recent(10, 'cache.prune')).toEqual([]);
+
+    const done = await h.driver.prune({ manual: true });
+    expect(done).toMatchObject({ dryRun: false, removedParts: dry.removedParts, removedSessions: dry.removedSessions, complete: true });
+    expect(sessions()).toEqual(['parent', 'parent:agent-a1', 'partly']);
+    const parent = h.driver.projects.list().find((p) => p.cwd === '/work/parent-project');
+    expect(parent?.sessions).toBe(1);
+    // Nothing is left to do: a second pass removes nothing.
+    expect(await h.driver.prune({ manual: true })).toMatchObject({ removedParts: 0, removedSessions: 0 });
+  });
+
+  it('works in bounded batches, stops between them when aborted, and the next pass finishes the job', async () => {
+    h = captureHarness();
+    const lines = Array.from({ length: 9 }, (_, i) => claudeLine({ sessionId: 'long', ts: ago(100 - i) }));
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'long.jsonl'), [...lines, claudeLine({ sessionId: 'short', ts: ago(100) })]);
+    await h.driver.backfill({ all: true });
+    const pruner = new RetentionPruner(h.db);
+    const cutoff = Date.now() - 30 * DAY;
+    const abort = new AbortController();
+    const first = pruner.prune('claude', cutoff, { batchRows: 4, signal: abort.signal });
+    // The first batch commits before the pass yields to the event loop; the abort lands between batches.
+    expect(h.count('SELECT COUNT(*) FROM parts')).toBe(6);
+    abort.abort();
+    expect(await first).toEqual({ parts: 4, sessions: 0, complete: false });
+    expect(h.count('SELECT COUNT(*) FROM parts')).toBe(6);
+    expect(await pruner.prune('claude', cutoff, { batchRows: 4 })).toEqual({ parts: 6, sessions: 2, complete: true });
+    expect(h.count('SELECT COUNT(*) FROM parts') + h.count('SELECT COUNT(*) FROM sessions')).toBe(0);
+  });
+
+  it('the owner runs the pass shortly after start and on its interval, only under an explicit policy', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 30, prune_interval_ms: 1_000 } } } });
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'old.jsonl'), [claudeLine({ sessionId: 'old', ts: ago(90) }), claudeLine({ sessionId: 'old' })]);
+    await h.driver.backfill({ all: true });
+    expect(h.count('SELECT COUNT(*) FROM parts')).toBe(2);
+    h.driver.start();
+    await waitFor(() => h!.telemetry.recent(10, 'cache.prune').length >= 2);
+    expect(h.count('SELECT COUNT(*) FROM parts')).toBe(1);
+    expect(h.telemetry.recent(10, 'cache.prune').map((e) => e.data.removedParts)).toContain(1);
+  });
+
+  it('with no explicit policy the owner\'s timer never runs a pass', async () => {
+    h = captureHarness({ query: { cache: { retention: { prune_interval_ms: 1_000 } } } });
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'old.jsonl'), [claudeLine({ sessionId: 'old', ts: ago(900) })]);
+    await h.driver.backfill({ all: true });
+    h.driver.start();
+    await waitFor(() => h!.telemetry.recent(10, 'sweep.tick').length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(h.telemetry.recent(10, 'cache.prune')).toEqual([]);
+    expect(h.count('SELECT COUNT(*) FROM parts')).toBe(1);
+  });
+});
+
+async function waitFor(condition: () => boolean, limitMs = 15_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
