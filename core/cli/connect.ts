@@ -1,4 +1,4 @@
-import { StewardError, isErrorCode, type StewardTransport } from '../api/index.js';
+import { StewardError, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
 import { resolveHome, type StewardHome } from '../config/index.js';
 import { Core } from '../core.js';
 import { readDaemonInfo, type DaemonInfo } from '../server/index.js';
@@ -63,4 +63,14 @@ export function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEn
     },
     close: () => core.shutdown(),
   };
+}
+
+/** Runs one verb against the owner (or in-process), always closing what it opened. */
+export async function withClient<T>(io: { env: NodeJS.ProcessEnv }, use: (client: StewardClient, via: Connection['via']) => Promise<T>): Promise<T> {
+  const connection = connect(resolveHome(io.env), io.env);
+  try {
+    return await use(typedClient(connection.transport), connection.via);
+  } finally {
+    await connection.close();
+  }
 }

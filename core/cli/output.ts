@@ -17,6 +17,9 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 export class UsageError extends Error {}
 
+/** Runs a verb's action and turns its outcome (or its error) into the exit code; `json` shapes errors. */
+export type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
+
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }

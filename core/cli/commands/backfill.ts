@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import { typedClient, type SweepResult } from '../../api/index.js';
-import { resolveHome } from '../../config/index.js';
-import { connect } from '../connect.js';
-import { EXIT, parseIntOption, printJson, UsageError, type CliIo } from '../output.js';
-
-type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
+import type { SweepResult } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 const PROVIDERS = ['claude', 'openclaw', 'all'] as const;
 
@@ -33,9 +30,8 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
         if (!provider) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}`);
         if (options.days !== undefined && options.all) throw new UsageError('--days and --all cannot be combined');
         const days = options.days === undefined ? undefined : parseIntOption('--days', options.days, 0, 36_500);
-        const connection = connect(resolveHome(io.env), io.env);
-        try {
-          const result = await typedClient(connection.transport).call('Backfill.Run', {
+        return withClient(io, async (client) => {
+          const result = await client.call('Backfill.Run', {
             provider,
             ...(days !== undefined ? { days } : {}),
             ...(options.all ? { all: true } : {}),
@@ -43,9 +39,7 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
           if (options.json) printJson(io, result);
           else io.stdout(formatSweepResult(result));
           return EXIT.ok;
-        } finally {
-          await connection.close();
-        }
+        });
       }, options.json),
     );
 }
@@ -57,15 +51,12 @@ export function registerSweep(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) =>
       run(async () => {
-        const connection = connect(resolveHome(io.env), io.env);
-        try {
-          const result = await typedClient(connection.transport).call('Sweep.Tick', {});
+        return withClient(io, async (client) => {
+          const result = await client.call('Sweep.Tick', {});
           if (options.json) printJson(io, result);
           else io.stdout(formatSweepResult(result));
           return EXIT.ok;
-        } finally {
-          await connection.close();
-        }
+        });
       }, options.json),
     );
 }

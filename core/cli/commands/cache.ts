@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import { typedClient, type PruneReport } from '../../api/index.js';
-import { resolveHome } from '../../config/index.js';
-import { connect } from '../connect.js';
-import { EXIT, printJson, type CliIo } from '../output.js';
-
-type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
+import type { PruneReport } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
 /** Counts and cutoff dates only, never paths or content. */
 export function formatPruneReport(report: PruneReport): string {
@@ -25,15 +22,12 @@ export function registerCache(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((options: { dryRun?: boolean; json?: boolean }) =>
       run(async () => {
-        const connection = connect(resolveHome(io.env), io.env);
-        try {
-          const report = await typedClient(connection.transport).call('Cache.Prune', options.dryRun ? { dryRun: true } : {});
+        return withClient(io, async (client) => {
+          const report = await client.call('Cache.Prune', options.dryRun ? { dryRun: true } : {});
           if (options.json) printJson(io, report);
           else io.stdout(formatPruneReport(report));
           return EXIT.ok;
-        } finally {
-          await connection.close();
-        }
+        });
       }, options.json),
     );
 }

@@ -1,26 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { typedClient, type ConflictView, type RegistrationStatus, type Result, type StewardClient } from '../../api/index.js';
-import { resolveHome } from '../../config/index.js';
-import { connect } from '../connect.js';
-import { EXIT, printJson, UsageError, type CliIo } from '../output.js';
-
-type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
+import type { ConflictView, RegistrationStatus, Result } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 function formatOption(value: string | undefined): 'text' | 'json' {
   if (value === undefined || value === 'text') return 'text';
   if (value === 'json') return 'json';
   throw new UsageError('--format must be text or json');
-}
-
-async function withClient<T>(io: CliIo, work: (client: StewardClient) => Promise<T>): Promise<T> {
-  const connection = connect(resolveHome(io.env), io.env);
-  try {
-    return await work(typedClient(connection.transport));
-  } finally {
-    await connection.close();
-  }
 }
 
 /** A configuration snapshot from a JSON file; the message never names the file (it may sit anywhere). */

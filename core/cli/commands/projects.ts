@@ -1,19 +1,16 @@
 import type { Command } from 'commander';
-import { typedClient } from '../../api/index.js';
-import { resolveHome } from '../../config/index.js';
-import { connect } from '../connect.js';
-import { EXIT, printJson, type CliIo } from '../output.js';
+import { withClient } from '../connect.js';
+import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
-export function registerProjects(program: Command, io: CliIo, run: (action: () => Promise<number>, json?: boolean) => Promise<void>): void {
+export function registerProjects(program: Command, io: CliIo, run: Run): void {
   program
     .command('projects')
     .description('list the projects (working directories) seen in transcripts')
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) =>
       run(async () => {
-        const connection = connect(resolveHome(io.env), io.env);
-        try {
-          const result = await typedClient(connection.transport).call('Projects.List', {});
+        return withClient(io, async (client) => {
+          const result = await client.call('Projects.List', {});
           if (options.json) printJson(io, result);
           else if (result.projects.length === 0) io.stdout('No projects yet.\n');
           else
@@ -22,9 +19,7 @@ export function registerProjects(program: Command, io: CliIo, run: (action: () =
               io.stdout(`${p.projectKey}  ${p.name}  ${p.sessions} sessions  last ${when}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
             }
           return EXIT.ok;
-        } finally {
-          await connection.close();
-        }
+        });
       }, options.json),
     );
 }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { resolveHome } from '../../config/index.js';
 import { startOwner } from '../../server/index.js';
-import { EXIT, parseIntOption, UsageError, type CliIo } from '../output.js';
+import { EXIT, parseIntOption, UsageError, type CliIo, type Run } from '../output.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 
-export function registerServe(program: Command, io: CliIo, run: (action: () => Promise<number>) => Promise<void>): void {
+export function registerServe(program: Command, io: CliIo, run: Run): void {
   program
     .command('serve')
     .description('run headless: own the stores and serve the control panel and JSON-RPC on loopback')

@@ -1,20 +1,7 @@
 import type { Command } from 'commander';
-import { typedClient, type StewardClient } from '../../api/index.js';
-import { resolveHome } from '../../config/index.js';
 import { createMcpServer, serveStdio } from '../../mcp/index.js';
-import { connect } from '../connect.js';
-import { EXIT, printJson, UsageError, type CliIo } from '../output.js';
-
-type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
-
-async function withClient<T>(io: CliIo, use: (client: StewardClient) => Promise<T>): Promise<T> {
-  const connection = connect(resolveHome(io.env), io.env);
-  try {
-    return await use(typedClient(connection.transport));
-  } finally {
-    await connection.close();
-  }
-}
+import { withClient } from '../connect.js';
+import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 function checkKey(projectKey: string): string {
   if (!/^p_[0-9a-f]{16}$/.test(projectKey)) throw new UsageError(`expected a projectKey like p_0123456789abcdef (see \`steward projects\`), got ${JSON.stringify(projectKey)}`);

@@ -1,18 +1,11 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../../../core/cli/index.js';
+import { runCli } from '../../../core/cli/index.js';
 import { startOwner } from '../../../core/index.js';
 import { fixture, GADGETS, WIDGETS, type Fixture } from '../../unit/maintenance/support.js';
+import { captureIo as io, type CapturedIo } from '../../support/cli.js';
 
-interface Captured extends CliIo {
-  out: string;
-  err: string;
-}
-
-function io(env: NodeJS.ProcessEnv): Captured {
-  const c: Captured = { out: '', err: '', env, stdout: (t) => void (c.out += t), stderr: (t) => void (c.err += t) };
-  return c;
-}
+type Captured = CapturedIo;
 
 async function cli(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<Captured & { code: number }> {
   const c = io(env);

@@ -1,14 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from '../../../core/cli/index.js';
+import { runCli } from '../../../core/cli/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeSession } from '../../support/transcripts.js';
-
-function io(env: NodeJS.ProcessEnv): CliIo & { out: string; err: string } {
-  const captured = { out: '', err: '', env, stdout: (t: string) => void (captured.out += t), stderr: (t: string) => void (captured.err += t) };
-  return captured;
-}
+import { captureIo as io } from '../../support/cli.js';
 
 let home: TempHome | undefined;
 afterEach(() => {
