@@ -4,6 +4,7 @@ import type { Logger } from '../log/index.js';
 import { createCurator, CuratorError, type ApiKeys, type Curator, type CuratorKind } from './curators/index.js';
 import type { RemoteOptions } from './curators/remote.js';
 import { buildDigest, renderPrompt } from './digest.js';
+import { CuratorPauses, type CuratorPause } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from './redact.js';
 import { readState, writeState, type SweepState } from './state.js';
@@ -22,12 +23,7 @@ export interface SweeperSettings {
   ignore: string[];
 }
 
-export interface CuratorPause {
-  curator: CuratorKind;
-  reason: 'spend_limit' | 'auth';
-  message: string;
-  since: number;
-}
+export type { CuratorPause } from './pauses.js';
 
 export type SweepResult = EventPayload<'sweeper.finished'>;
 
@@ -91,7 +87,7 @@ export class Sweeper {
   #settings: SweeperSettings;
   readonly #timers = new Map<string, unknown>();
   readonly #lastStarted = new Map<string, number>();
-  readonly #paused = new Map<CuratorKind, CuratorPause>();
+  readonly #paused: CuratorPauses;
   #chain: Promise<unknown> = Promise.resolve();
   #abort = new AbortController();
   #stopped = false;
@@ -102,6 +98,7 @@ export class Sweeper {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#settings = options.settings;
+    this.#paused = new CuratorPauses(options.home);
   }
 
   get settings(): SweeperSettings {
@@ -115,7 +112,7 @@ export class Sweeper {
   }
 
   pauses(): CuratorPause[] {
-    return [...this.#paused.values()];
+    return this.#paused.all();
   }
 
   pauseOf(curator: CuratorKind): CuratorPause | null {
@@ -123,7 +120,7 @@ export class Sweeper {
   }
 
   liftPause(curator: CuratorKind): void {
-    this.#paused.delete(curator);
+    this.#paused.lift(curator);
   }
 
   #keySource: (() => ApiKeys) | undefined;
@@ -296,7 +293,7 @@ export class Sweeper {
   }
 
   #succeeded(target: Target, state: SweepState, activityAt: number, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number): SweepResult {
-    this.#paused.delete(curator.kind);
+    this.#paused.lift(curator.kind);
     const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
     writeState(target.paths.state, {
       ...readState(target.paths.state),
@@ -347,7 +344,7 @@ export class Sweeper {
     const base = Math.max(this.#settings.minIntervalMs, BACKOFF_FLOOR_MS);
     const now = this.#clock.now();
     const paused = failure?.pause === true;
-    if (paused && failure) this.#paused.set(curator.kind, { curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now });
+    if (paused && failure) this.#paused.set({ curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now });
     writeState(target.paths.state, {
       ...readState(target.paths.state),
       lastSweepAt: now,

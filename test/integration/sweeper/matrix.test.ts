@@ -237,6 +237,21 @@ describe('case 5: spend limits and credentials pause without a retry storm', () 
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('a pause survives a restart: the next owner on the same home sends nothing until it is lifted', async () => {
+    fake.script(shapes['a 402 billing_error'], ok());
+    const h = anthropic();
+    const key = h.fixture.project.projectKey;
+    await failure(h.sweeper.run(key));
+    await h.sweeper.stop();
+    const restarted = harness(h.home, { curator: 'anthropic', anthropicBaseUrl: fake.url });
+    expect(restarted.sweeper.pauses()).toMatchObject([{ curator: 'anthropic', reason: 'spend_limit' }]);
+    await restarted.clock.advance(24 * 3_600_000);
+    expect((await failure(restarted.sweeper.run(key))).code).toBe('curator_paused');
+    expect(fake.requests).toHaveLength(1);
+    restarted.sweeper.liftPause('anthropic');
+    expect(harness(h.home, { curator: 'anthropic', anthropicBaseUrl: fake.url }).sweeper.pauses()).toEqual([]);
+  });
+
   it('a forced run after the user fixed billing tries again and lifts the pause', async () => {
     fake.script(shapes['a 402 billing_error'], ok());
     const h = anthropic();
