@@ -1,5 +1,4 @@
-import { StewardError } from '../api/index.js';
-import type { ConflictPlan } from '../api/maintenance.js';
+import { StewardError, type ConflictPlan } from '../api/index.js';
 import type { CacheInspection } from './cache.js';
 import { hashOf, opaqueId } from './hashing.js';
 import { canonicalize, configHashOf } from './identity.js';

@@ -1,6 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { StewardError, type Result } from '../api/index.js';
-import type { ConflictPlan, ConflictView, ReconcileResult, RegistrationStatus } from '../api/maintenance.js';
+import { StewardError, type ConflictPlan, type ConflictView, type ReconcileResult, type RegistrationStatus, type Result } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
 import { inspectCache, type CacheInspection } from './cache.js';

@@ -1,4 +1,4 @@
-import type { ConflictView, JobStatus, RegistrationStatus } from '../api/maintenance.js';
+import type { ConflictView, JobStatus, RegistrationStatus } from '../api/index.js';
 import { opaqueId } from './hashing.js';
 import { authorityHashOf, policyHashOf } from './identity.js';
 import type { CandidateBundle, Conflict, Job, Registration } from './schema.js';
@@ -6,8 +6,15 @@ import type { CandidateBundle, Conflict, Job, Registration } from './schema.js';
 const SAFE_REPO_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;
 
 /** A repo id comes from the cache file; anything not shaped like one is shown only as a hash. */
+const SECRETISH_ID = /(token|secret|password|sk-|ghp_)/i;
+
 export function publicRepoId(repoId: string): string {
-  return SAFE_REPO_ID.test(repoId) && !/(token|secret|password|sk-|ghp_)/i.test(repoId) ? repoId : opaqueId('repo', repoId, 12);
+  return SAFE_REPO_ID.test(repoId) && !SECRETISH_ID.test(repoId) ? repoId : opaqueId('repo', repoId, 12);
+}
+
+/** Aliases are display metadata typed by people: a credential pasted as OWNER/NAME is never shown. */
+export function publicAliases(aliases: readonly string[]): string[] {
+  return aliases.filter((a) => SAFE_REPO_ID.test(a) && !SECRETISH_ID.test(a));
 }
 
 const SAFE_LEGACY_ID = /^[A-Za-z0-9][A-Za-z0-9:._@/+-]{0,199}$/;
@@ -48,7 +55,7 @@ export function registrationStatus(r: Registration, allJobs: readonly Job[]): Re
     cacheUuid: r.cacheUuid,
     pathFingerprint: r.pathFingerprint,
     canonicalRepoId: publicRepoId(r.canonicalRepoId),
-    aliases: r.aliases,
+    aliases: publicAliases(r.aliases),
     legacyIds: r.legacyIds.map(publicLegacyId),
     policy: { sync: r.policy.sync, collections: [...r.policy.collections], rag: r.policy.rag, profile: r.policy.profile },
     configHash: r.configHash,
@@ -70,7 +77,7 @@ function member(bundle: CandidateBundle): ConflictView['candidates'][number]['me
       registrationId: r.registrationId,
       legacyId: null,
       canonicalRepoId: publicRepoId(r.canonicalRepoId),
-      aliases: r.aliases,
+      aliases: publicAliases(r.aliases),
       legacyIds: r.legacyIds.map(publicLegacyId),
       policyHash: policyHashOf(r.policy),
       configHash: r.configHash,
@@ -83,7 +90,7 @@ function member(bundle: CandidateBundle): ConflictView['candidates'][number]['me
     registrationId: null,
     legacyId: legacy ? publicLegacyId(legacy.id) : null,
     canonicalRepoId: null,
-    aliases: legacy ? [legacy.alias].filter((a) => SAFE_REPO_ID.test(a)) : [],
+    aliases: legacy ? publicAliases([legacy.alias]) : [],
     legacyIds: legacy ? [publicLegacyId(legacy.id)] : [],
     policyHash: legacy ? policyHashOf(legacy.policy) : null,
     configHash: legacy?.configHash ?? null,
@@ -105,7 +112,7 @@ export function conflictView(c: Conflict): ConflictView {
     blockedReason: c.lossy ? LOSSY_REASON : null,
     cacheUuid: c.cacheUuid,
     canonicalRepoId: c.canonicalRepoId === null ? null : publicRepoId(c.canonicalRepoId),
-    aliases: c.aliases,
+    aliases: publicAliases(c.aliases),
     legacyIds: c.legacyIds.map(publicLegacyId),
     createdAt: c.createdAt,
     candidates: c.candidates.map((candidate) => ({

@@ -48,7 +48,9 @@ describe('privacy fuzz: maintenance output never carries paths, credentials, coo
       const nested = join(home.dir, 'user-data', ...seeds.slice(0, 3));
       mkdirSync(nested, { recursive: true });
       const cache = join(nested, `${seeds[3]}.db`);
-      createRepositoryCache(cache, [{ repoId: 'github.com/acme/widgets', aliases: ['acme/widgets'] }]);
+      // An alias is typed by people: a token pasted as OWNER/NAME must never come back out.
+      const secretAlias = `${seeds[1]}/widgets`;
+      createRepositoryCache(cache, [{ repoId: 'github.com/acme/widgets', aliases: ['acme/widgets', secretAlias] }]);
       const copy = join(nested, `${seeds[4]}.db`);
       copyFileSync(cache, copy);
       const missing = join(nested, `${seeds[5]}.db`);
@@ -69,6 +71,7 @@ describe('privacy fuzz: maintenance output never carries paths, credentials, coo
 
       await cli(env, out, 'maintenance', 'enroll', '--cache', cache, '--repo', 'acme/widgets', '--idempotency-key', 'k1');
       await cli(env, out, 'maintenance', 'enroll', '--cache', cache, '--repo', 'acme/widgets', '--idempotency-key', 'k1', '--format', 'json');
+      await cli(env, out, 'maintenance', 'enroll', '--cache', cache, '--repo', secretAlias, '--idempotency-key', 'k-alias', '--format', 'json');
       for (const format of ['text', 'json']) {
         await cli(env, out, 'maintenance', 'enroll', '--cache', copy, '--repo', 'acme/widgets', '--idempotency-key', `clone-${format}`, '--format', format);
         await cli(env, out, 'maintenance', 'enroll', '--cache', missing, '--repo', 'acme/widgets', '--idempotency-key', `m-${format}`, '--format', format);
