@@ -69,7 +69,8 @@ function tail(text: string | null, chars: number): string | null {
 
 async function redactTool(tool: ToolUse, redactor: Redactor): Promise<ToolUse> {
   const out: ToolUse = { name: tool.name };
-  if (tool.filePath !== undefined) out.filePath = tool.filePath;
+  // A path can carry a secret too (a key file named after its key, a token in a temp folder name).
+  if (tool.filePath !== undefined) out.filePath = await redactor.redact(tool.filePath.slice(0, 300));
   if (tool.command !== undefined) out.command = await redactor.redact(tool.command.split('\n')[0]?.slice(0, 200) ?? '');
   if (tool.isError) out.isError = true;
   if (tool.errorLine !== undefined) out.errorLine = await redactor.redact(tool.errorLine.slice(0, 200));

@@ -384,6 +384,17 @@ describe('case 9: redaction', () => {
     expect(fake.bodies).not.toContain('BEGIN OPENSSH PRIVATE KEY');
   });
 
+  it('a secret in a file path or a command of a tool call never reaches the request body', async () => {
+    fake.script(ok());
+    const h = anthropic();
+    const token = h.fixture.secrets.github;
+    const last = h.source.recentSessions(h.fixture.project.projectKey, { sessions: 1, messages: 1 })[0]!.messages.at(-1)!;
+    last.toolUses.push({ name: 'Write', filePath: `/tmp/${token}/notes.txt` }, { name: 'Bash', command: `echo ${token} > /dev/null` });
+    await h.sweeper.run(h.fixture.project.projectKey);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.bodies).not.toContain(token);
+  });
+
   it('a secret the model echoes back is redacted before it is written', async () => {
     const h = anthropic();
     fake.script(ok(FACTS, `${OVERVIEW}\n\nDeploy with ${h.fixture.secrets.github}`));
