@@ -36,7 +36,9 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
     });
     writeDaemonInfo(core.home.dir, { pid: process.pid, protocol: PROTOCOL_VERSION, url: http.url, token: http.token });
   } catch (error) {
-    core.close();
+    // The Core already started its rooms (the first sweep tick is under way): stop them before the
+    // lock goes, or they would run on against a closed store.
+    await core.shutdown();
     throw error;
   }
   let stopping: Promise<void> | undefined;
