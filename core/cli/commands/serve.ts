@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { StewardError } from '../../api/index.js';
 import { resolveHome } from '../../config/index.js';
 import { startOwner } from '../../server/index.js';
 import { EXIT, parseIntOption, UsageError, type CliIo, type Run } from '../output.js';
@@ -15,7 +16,15 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
       run(async () => {
         if (!LOOPBACK_HOSTS.includes(options.host)) throw new UsageError(`--host must be 127.0.0.1 or localhost; Steward never listens beyond this machine`);
         const port = options.port === undefined ? undefined : parseIntOption('--port', options.port, 0, 65_535);
-        const owner = await startOwner({ home: resolveHome(io.env), env: io.env, logToStderr: true, ...(port !== undefined ? { port, strictPort: true } : {}) });
+        const owner = await startOwner({ home: resolveHome(io.env), env: io.env, logToStderr: true, ...(port !== undefined ? { port, strictPort: true } : {}) }).catch(
+          (error: unknown) => {
+            // An explicit --port is served exactly or not at all; say which port, not "internal error".
+            if (port !== undefined && (error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+              throw new StewardError('busy', `port ${port} is already in use; choose another --port, or --port 0 for any free port`);
+            }
+            throw error;
+          },
+        );
         io.stdout(`Steward control panel: ${owner.panelUrl}\n`);
         await new Promise<void>((resolve) => {
           const onSignal = () => {

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
@@ -33,6 +34,22 @@ describe('the steward command', () => {
     expect(c.err.trim().split('\n')).toHaveLength(1);
     expect(c.err).toContain('--host must be 127.0.0.1 or localhost');
     expect(await runCli(['serve', '--port', 'eighty'], io(home.env))).toBe(2);
+  });
+
+  it('says in one line that an explicit --port is taken, and exits 1', async () => {
+    home = tempHome();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const c = io(home.env);
+      expect(await runCli(['serve', '--port', String(port)], c)).toBe(1);
+      expect(c.err.trim().split('\n')).toHaveLength(1);
+      expect(c.err).toContain(`port ${port} is already in use`);
+      expect(c.out).toBe('');
+    } finally {
+      blocker.close();
+    }
   });
 
   it('runs in-process under the lock when no owner runs', async () => {
