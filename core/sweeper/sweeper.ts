@@ -1,8 +1,7 @@
 import picomatch from 'picomatch';
 import type { EventName, EventPayload } from '../api/index.js';
 import type { Logger } from '../log/index.js';
-import { createCurator, CuratorError, type ApiKeys, type Curator, type CuratorKind } from './curators/index.js';
-import type { RemoteOptions } from './curators/remote.js';
+import { createCurator, CuratorError, type ApiKeys, type Curator, type CuratorKind, type RemoteOptions } from './curators/index.js';
 import { buildDigest, renderPrompt } from './digest.js';
 import { CuratorPauses, type CuratorPause } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';

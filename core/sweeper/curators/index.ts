@@ -7,7 +7,7 @@ import type { Curator, CuratorKind } from './types.js';
 export { createAnthropicCurator, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
 export { createOpenAiCurator } from './openai.js';
 export { createOfflineCurator, extract } from './offline.js';
-export { classifyError, converse } from './remote.js';
+export { classifyError, converse, type RemoteOptions } from './remote.js';
 export { CuratorError, type Curator, type CuratorKind, type CuratorReply, type CuratorRequest, type CuratorFailure } from './types.js';
 
 export interface CuratorSettings {
