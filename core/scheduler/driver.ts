@@ -81,9 +81,13 @@ export class SweepDriver {
     return providers;
   }
 
-  /** A manual or onboarding backfill: ignores the fingerprint map and uses the requested window. */
+  /**
+   * A manual or onboarding backfill: ignores the fingerprint map and uses the requested window.
+   * "All" is every enabled provider in registry order; one the user switched off runs only when named.
+   */
   async backfill(request: BackfillRequest): Promise<ProviderStats[]> {
-    const wanted = request.provider && request.provider !== 'all' ? [request.provider] : PROVIDER_IDS.filter((id) => this.providers.some((p) => p.id === id));
+    const enabled = this.providers.filter((p) => this.#options.config.providers[p.id].enabled).map((p) => p.id);
+    const wanted = request.provider && request.provider !== 'all' ? [request.provider] : enabled;
     const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
     const providers = await this.scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
     this.#report(providers, 'manual');
