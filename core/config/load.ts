@@ -78,6 +78,9 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
   };
   // `merged` holds every default by now: only the file's own keys and the overridden ones are explicit.
   const result = validate(merged, 'environment');
+  if (result.sweeper.curator === 'openai-compatible' && result.sweeper.model === undefined) {
+    throw new StewardError('config_invalid', `${HOME_FILES.config}: "sweeper.model" is required when sweeper.curator is openai-compatible (name the model your endpoint serves, or set STEWARD_SWEEPER_MODEL)`, { keys: ['sweeper.model'] });
+  }
   explicit.set(result, new Set([...explicitKeys(config), ...overridden]));
   return result;
 }

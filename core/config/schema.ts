@@ -73,8 +73,12 @@ export const ConfigSchema = z.strictObject({
       min_interval_ms: ms.default(300_000),
       /** offline needs no model; the others run only when chosen here. */
       curator: z.enum(['offline', 'anthropic', 'openai-compatible']).default('offline'),
-      /** The sweeper's default model (STEWARD_SWEEPER_MODEL). */
-      model: z.string().min(1).max(200).default('claude-haiku-4-5'),
+      /**
+       * The curator's model (STEWARD_SWEEPER_MODEL). Unset means claude-haiku-4-5 for Anthropic; an
+       * OpenAI-compatible endpoint serves models of its own, so it must be named (checked once the
+       * environment's overrides are in: see applyEnvOverrides).
+       */
+      model: z.string().min(1).max(200).optional(),
       /** OpenAI-compatible endpoints (Ollama, LM Studio, llama.cpp, vLLM, …). */
       base_url: z.url().optional(),
       /** Anthropic endpoint override (proxies, gateways). */

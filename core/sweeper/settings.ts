@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError } from '../api/index.js';
 import { applyEnvOverrides, HOME_FILES, parseConfig, type Config } from '../config/index.js';
-import type { CuratorKind } from './curators/index.js';
+import { DEFAULT_ANTHROPIC_MODEL, type CuratorKind } from './curators/index.js';
 import type { SweeperSettings } from './sweeper.js';
 
 export function sweeperSettingsFrom(config: Config): SweeperSettings {
@@ -11,7 +11,7 @@ export function sweeperSettingsFrom(config: Config): SweeperSettings {
   return {
     enabled: s.enabled,
     curator: s.curator,
-    model: s.model,
+    model: s.model ?? DEFAULT_ANTHROPIC_MODEL,
     baseUrl: s.base_url,
     anthropicBaseUrl: s.anthropic_base_url,
     inputTokenBudget: s.input_token_budget,

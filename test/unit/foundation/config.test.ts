@@ -26,7 +26,7 @@ describe('config', () => {
     expect(config.sweep.interval_ms).toBe(300_000);
     expect(config.sweep.handoff_timeout_ms).toBe(600_000);
     expect(config.sweeper.min_interval_ms).toBe(300_000);
-    expect(config.sweeper.model).toBe('claude-haiku-4-5');
+    expect(config.sweeper.model).toBeUndefined();
     expect(config.sweeper.curator).toBe('offline');
     expect(config.server.port).toBe(47_470);
   });
@@ -61,6 +61,16 @@ describe('config', () => {
     expect(error.code).toBe('config_invalid');
     expect(error.message).toContain('"sweep.interval_ms"');
     expect(errorOf(() => parseConfig({ query: { cache: { retention: { default_days: -1 } } } })).message).toContain('"query.cache.retention.default_days"');
+  });
+
+  it('asks an OpenAI-compatible curator for a named model instead of sending it the Anthropic default', () => {
+    const chosen = parseConfig({ sweeper: { curator: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1' } });
+    const error = errorOf(() => applyEnvOverrides(chosen, {}));
+    expect(error.code).toBe('config_invalid');
+    expect(error.message).toContain('"sweeper.model"');
+    expect(applyEnvOverrides(chosen, { STEWARD_SWEEPER_MODEL: 'qwen2.5' }).sweeper.model).toBe('qwen2.5');
+    expect(applyEnvOverrides(parseConfig({ sweeper: { curator: 'openai-compatible', model: 'llama3.2' } }), {}).sweeper.model).toBe('llama3.2');
+    expect(applyEnvOverrides(parseConfig({ sweeper: { curator: 'anthropic' } }), {}).sweeper.model).toBeUndefined();
   });
 
   it('reads config.json from STEWARD_HOME and rejects garbage without crashing', () => {
