@@ -91,16 +91,12 @@ async function listenNearby(server: Server, port: number, strict: boolean): Prom
   throw new Error('unreachable');
 }
 
-/**
- * The loopback transport of headless mode (and of the Electron owner, for the CLI): the panel's
- * static files, `POST /rpc` and `GET /events`, all behind the door.
- */
-export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const token = randomBytes(32).toString('base64url');
-  const rpc = createRpcServer(options.target, 'http');
-  const rendererDir = options.rendererDir ?? defaultRendererDir();
-  const hasRenderer = existsSync(join(rendererDir, 'index.html'));
-  const serveStatic = hasRenderer ? sirv(rendererDir, {
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The built panel: static files that carry no data, under the strict CSP; 503 when not built. */
+function staticFiles(rendererDir: string): Handler {
+  if (!existsSync(join(rendererDir, 'index.html'))) return (_req, res) => send(res, 503, 'The control panel is not built: run `npm run build`.');
+  const serve = sirv(rendererDir, {
     dev: false,
     etag: true,
     single: true,
@@ -112,11 +108,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       res.setHeader('x-frame-options', 'DENY');
       res.setHeader('cache-control', 'no-cache');
     },
-  }) : undefined;
-  const streams = new Set<ServerResponse>();
-  let port = 0;
+  });
+  return (req, res) => serve(req, res, () => send(res, 404, 'Not found'));
+}
 
-  const onRpc = async (req: IncomingMessage, res: ServerResponse) => {
+function rpcRoute(target: RpcTarget): Handler {
+  const rpc = createRpcServer(target, 'http');
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return send(res, 405, 'Use POST');
     const body = await readBody(req);
     if (body === undefined) return send(res, 413, 'Request too large');
@@ -127,13 +125,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     send(res, 200, JSON.stringify(response), 'application/json');
   };
+  return (req, res) => void answer(req, res).catch(() => send(res, 500, 'Internal error'));
+}
 
-  const onEvents = (req: IncomingMessage, res: ServerResponse) => {
+/** Server-sent events; `streams` lets close() end them, since an open stream would hold the server. */
+function eventsRoute(events: EventBus, streams: Set<ServerResponse>): Handler {
+  return (req, res) => {
+    if (req.method !== 'GET') return send(res, 405, 'Use GET');
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(': steward events\n\n');
     streams.add(res);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    const unsubscribe = options.events.subscribe((name, payload) => {
+    const unsubscribe = events.subscribe((name, payload) => {
       res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
     });
     req.on('close', () => {
@@ -142,20 +145,27 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       streams.delete(res);
     });
   };
+}
+
+/**
+ * The loopback transport of headless mode (and of the Electron owner, for the CLI): the panel's
+ * static files, `POST /rpc` and `GET /events`, all behind the door.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const token = randomBytes(32).toString('base64url');
+  const streams = new Set<ServerResponse>();
+  const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target), '/events': eventsRoute(options.events, streams) };
+  const panel = staticFiles(options.rendererDir ?? defaultRendererDir());
+  let port = 0;
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    const isData = path === '/rpc' || path === '/events';
-    const verdict = checkDoor(req, port, token, isData);
+    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+    const verdict = checkDoor(req, port, token, route !== undefined);
     if (!verdict.ok) return send(res, verdict.status, verdict.reason);
-    if (path === '/rpc') return void onRpc(req, res).catch(() => send(res, 500, 'Internal error'));
-    if (path === '/events') {
-      if (req.method !== 'GET') return send(res, 405, 'Use GET');
-      return onEvents(req, res);
-    }
+    if (route) return route(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
-    if (!serveStatic) return send(res, 503, 'The control panel is not built: run `npm run build`.');
-    serveStatic(req, res, () => send(res, 404, 'Not found'));
+    panel(req, res);
   });
   server.keepAliveTimeout = 5_000;
   port = await listenNearby(server, options.port, options.strictPort ?? false);
