@@ -106,6 +106,7 @@ export class Core {
 
   setPaused(paused: boolean): AppStatus {
     this.setStatus({ paused, message: paused ? 'Paused' : 'Ready' });
+    if (!paused) this.sweeper.resume();
     this.logger.info(paused ? 'paused' : 'resumed');
     return this.#status;
   }
@@ -186,6 +187,7 @@ export class Core {
       record: (kind, data) => this.telemetry.record(kind, data),
       logger: this.logger,
       schedule,
+      isPaused: () => this.#status.paused,
       apiKeys: () => ({ anthropic: this.keys.lookup('anthropic').key, openai: this.keys.lookup('openai-compatible').key }),
     });
     this.onShutdown(() => sweeper.stop());

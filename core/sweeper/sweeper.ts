@@ -52,6 +52,8 @@ export interface SweeperOptions {
   curatorFactory?: (settings: SweeperSettings, keys: ApiKeys) => Curator;
   /** Whether enqueue() arms timers: only a long-running owner schedules sweeps. */
   schedule?: boolean;
+  /** The app's Pause: a due scheduled sweep waits for Resume instead of calling a model. */
+  isPaused?: () => boolean;
   backoffCapMs?: number;
   /** The whole sweep's deadline; three request timeouts by default. */
   sweepDeadlineMs?: number;
@@ -85,6 +87,8 @@ export class Sweeper {
   readonly #clock: Clock;
   #settings: SweeperSettings;
   readonly #timers = new Map<string, unknown>();
+  /** Projects whose scheduled sweep fell due while the app was paused. */
+  readonly #deferred = new Set<string>();
   readonly #lastStarted = new Map<string, number>();
   readonly #paused: CuratorPauses;
   #chain: Promise<unknown> = Promise.resolve();
@@ -177,10 +181,18 @@ export class Sweeper {
         key,
         this.#clock.setTimeout(() => {
           this.#timers.delete(key);
-          this.run(key).catch(() => undefined);
+          if (this.#o.isPaused?.()) this.#deferred.add(key);
+          else this.run(key).catch(() => undefined);
         }, due - now),
       );
     }
+  }
+
+  /** On Resume, the sweeps that fell due during the pause are queued again. */
+  resume(): void {
+    const keys = [...this.#deferred];
+    this.#deferred.clear();
+    this.enqueue(keys);
   }
 
   /** After a restart the interval still counts from the last sweep recorded in sweep-state.json. */

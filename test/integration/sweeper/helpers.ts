@@ -131,9 +131,9 @@ export interface Harness {
   events: Array<{ name: string; payload: unknown }>;
 }
 
-export function harness(home: string, overrides: Partial<SweeperSettings> & { env?: NodeJS.ProcessEnv; schedule?: boolean; repoBacked?: boolean; sweepDeadlineMs?: number } = {}): Harness {
+export function harness(home: string, overrides: Partial<SweeperSettings> & { env?: NodeJS.ProcessEnv; schedule?: boolean; repoBacked?: boolean; sweepDeadlineMs?: number; isPaused?: () => boolean } = {}): Harness {
   const fixture = loadFixture();
-  const { env, schedule, repoBacked, sweepDeadlineMs, ...rest } = overrides;
+  const { env, schedule, repoBacked, sweepDeadlineMs, isPaused, ...rest } = overrides;
   const project = { ...fixture.project, repoBacked: repoBacked ?? fixture.project.repoBacked };
   const source = new MemorySource().add(project, fixture.sessions);
   const clock = new ManualClock(NOON);
@@ -148,6 +148,7 @@ export function harness(home: string, overrides: Partial<SweeperSettings> & { en
     remote: { retryBaseMs: 5, retryCapMs: 50 },
     schedule: schedule ?? false,
     ...(sweepDeadlineMs !== undefined ? { sweepDeadlineMs } : {}),
+    ...(isPaused ? { isPaused } : {}),
   });
   return { sweeper, source, clock, fixture: { ...fixture, project }, events };
 }

@@ -315,6 +315,21 @@ describe('case 7: coalescing', () => {
     expect(h.sweeper.stats).toMatchObject({ enqueued: 15, coalesced: 13 });
   });
 
+  it("a sweep that falls due while the app is paused waits for Resume: no model call until then", async () => {
+    fake.script(ok());
+    let paused = true;
+    const h = anthropic({ schedule: true, isPaused: () => paused });
+    const key = h.fixture.project.projectKey;
+    const settle = () => h.sweeper.whenIdle();
+    h.sweeper.enqueue([key]);
+    await h.clock.advance(24 * 3_600_000, settle);
+    expect(fake.requests).toHaveLength(0);
+    paused = false;
+    h.sweeper.resume();
+    await h.clock.advance(30_000, settle);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('after a restart the interval counts from the last recorded sweep', async () => {
     fake.script(ok());
     const first = anthropic();
