@@ -31,14 +31,15 @@ export const SECRET_FILE = 'maintenance-secret';
 
 /**
  * The per-install secret under which cache paths are fingerprinted: kept in STEWARD_HOME with mode
- * 0600 and created exclusively, so two processes racing on first use agree on one secret.
+ * 0600 and created exclusively, so two processes racing on first use agree on one secret. Null when
+ * the file exists but is damaged.
  */
-export function loadInstallSecret(home: string): Buffer {
+export function loadInstallSecret(home: string): Buffer | null {
   const file = join(home, SECRET_FILE);
   try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+    return parseSecret(readFileSync(file, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return null;
   }
   try {
     const fd = openSync(file, 'wx', 0o600);
@@ -50,7 +51,16 @@ export function loadInstallSecret(home: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  return parseSecret(readFileSync(file, 'utf8'));
+}
+
+/**
+ * Null for a damaged secret (empty, truncated, edited): fingerprints under another key would match no
+ * registration, so the caller must refuse to reconcile rather than disable everything silently.
+ */
+function parseSecret(text: string): Buffer | null {
+  const hex = text.trim();
+  return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : null;
 }
 
 export type PathFingerprinter = (realPath: string) => string;

@@ -62,12 +62,15 @@ export class Maintenance {
   constructor(options: MaintenanceOptions) {
     this.#logger = options.logger;
     this.#clock = options.clock ?? Date.now;
-    this.#fingerprint = pathFingerprinter(loadInstallSecret(options.home));
+    const secret = loadInstallSecret(options.home);
+    // Without its secret no fingerprint can be checked: the registry is held degraded, never rewritten.
+    this.#fingerprint = pathFingerprinter(secret ?? Buffer.alloc(0));
     this.store = new RegistryStore(
       options.home,
       (legacy) => migrateV1(legacy, (path) => this.#tryInspect(path)),
       (registry) => canonicalize(registry),
       (registry) => options.onChange?.({ at: Date.now(), registrations: registry.registrations.length, conflicts: registry.conflicts.length }),
+      secret ? undefined : 'install_secret_damaged',
     );
     const runners = { sync: options.runners?.sync ?? observe, rag: options.runners?.rag ?? observe };
     this.#jobs = new JobRunner({ store: this.store, admission: this.admission, runners, clock: this.#clock, logger: this.#logger });

@@ -15,7 +15,7 @@ import {
   type RegistryV2 as RegistryV2Type,
 } from './schema.js';
 
-export type RegistryDegradedReason = 'unreadable' | 'unparseable' | 'invalid_schema' | 'unsupported_version' | 'migration_failed';
+export type RegistryDegradedReason = 'unreadable' | 'unparseable' | 'invalid_schema' | 'unsupported_version' | 'migration_failed' | 'install_secret_damaged';
 
 export type RegistryLoad =
   | { state: 'missing' | 'ok'; registry: RegistryV2Type }
@@ -62,10 +62,17 @@ export class RegistryStore {
   /** `normalize` is ordinary canonicalisation: a v2 file holding duplicates is coalesced on load. */
   readonly #onCommit: (registry: RegistryV2Type) => void;
 
-  constructor(home: string, migrate: Migrator, normalize: (registry: RegistryV2Type) => RegistryV2Type = (r) => r, onCommit: (registry: RegistryV2Type) => void = () => undefined) {
+  /** `refuse` holds the registry degraded without reading it (its fingerprints could not be trusted). */
+  constructor(
+    home: string,
+    migrate: Migrator,
+    normalize: (registry: RegistryV2Type) => RegistryV2Type = (r) => r,
+    onCommit: (registry: RegistryV2Type) => void = () => undefined,
+    refuse?: RegistryDegradedReason,
+  ) {
     this.file = join(home, HOME_FILES.registry);
     this.#onCommit = onCommit;
-    this.#state = this.#load(migrate, normalize);
+    this.#state = refuse ? { state: 'degraded', reason: refuse } : this.#load(migrate, normalize);
   }
 
   get load(): RegistryLoad {

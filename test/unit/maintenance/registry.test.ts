@@ -203,6 +203,21 @@ describe('managed-caches.json', () => {
     });
   }
 
+  it('holds the registry degraded when the install secret is damaged, instead of disabling every registration', async () => {
+    f = fixture();
+    const cache = f.cache('a.db', [WIDGETS]);
+    f.open().enroll({ cachePath: cache, repo: 'acme/widgets', idempotencyKey: 'k' });
+    const file = join(f.home.dir, 'managed-caches.json');
+    const before = readFileSync(file);
+    writeFileSync(join(f.home.dir, 'maintenance-secret'), 'deadbeef');
+    const damaged = f.open();
+    expect(damaged.list().registry).toMatchObject({ state: 'degraded', reason: 'install_secret_damaged' });
+    await expect(damaged.reconcile()).rejects.toMatchObject({ code: 'registry_degraded' });
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readFileSync(join(f.home.dir, 'maintenance-secret'), 'utf8')).toBe('deadbeef');
+    expect(f.logger.lines.join('\n')).toContain('install_secret_damaged');
+  });
+
   it('writes mode 0600 and rolls back both the mutation and its receipt when the atomic write fails', () => {
     f = fixture();
     const cache = f.cache('a.db', [WIDGETS]);
