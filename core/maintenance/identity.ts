@@ -67,6 +67,21 @@ export function mergeStage(a: StageState, b: StageState): StageState {
 
 const union = (lists: string[][]): string[] => [...new Set(lists.flat())].sort();
 
+/**
+ * Job ids are random, so recency is their position: lists arrive oldest record first, each in the
+ * order its jobs ended, and the newest `limit` distinct ids are kept in that order.
+ */
+function newestJobIds(listsOldestFirst: string[][], limit: number): string[] {
+  const seen = new Set<string>();
+  const newestFirst: string[] = [];
+  for (const id of listsOldestFirst.flat().reverse()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    newestFirst.push(id);
+  }
+  return newestFirst.slice(0, limit).reverse();
+}
+
 function newestFirst(a: Registration, b: Registration): number {
   if (a.updatedAt !== b.updatedAt) return b.updatedAt - a.updatedAt;
   const ak = a.legacyIds[0] ?? a.registrationId;
@@ -87,7 +102,7 @@ export function coalesce(records: readonly Registration[]): Registration {
       sync: ordered.map((r) => r.stages.sync).reduce(mergeStage, emptyStage()),
       rag: ordered.map((r) => r.stages.rag).reduce(mergeStage, emptyStage()),
     },
-    terminalJobIds: union(ordered.map((r) => r.terminalJobIds)).slice(-TERMINAL_JOB_LIMIT),
+    terminalJobIds: newestJobIds([...ordered].reverse().map((r) => r.terminalJobIds), TERMINAL_JOB_LIMIT),
     enrolledAt: Math.min(...ordered.map((r) => r.enrolledAt)),
     updatedAt: Math.max(...ordered.map((r) => r.updatedAt)),
     lastWriterAt: ordered.map((r) => r.lastWriterAt).reduce(max, null),

@@ -42,7 +42,7 @@ export function toRegistration(record: LegacyRegistration, inspection: CacheInsp
     stages: record.stages,
     generations: { content: null, covered: null },
     frontiers: [],
-    terminalJobIds: [...record.terminalJobIds].sort(),
+    terminalJobIds: [...record.terminalJobIds],
     enrolledAt: record.updatedAt,
     updatedAt: record.updatedAt,
     lastWriterAt: null,

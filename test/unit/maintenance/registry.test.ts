@@ -15,6 +15,7 @@ import {
   serializeRegistry,
   type Maintenance,
 } from '../../../core/maintenance/index.js';
+import { coalesce } from '../../../core/maintenance/identity.js';
 import { fixture, GADGETS, WIDGETS, type Fixture } from './support.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'maintenance');
@@ -202,6 +203,21 @@ describe('managed-caches.json', () => {
       expect(readFileSync(file).equals(before)).toBe(true);
     });
   }
+
+  it('keeps the newest terminal job ids when duplicates coalesce (ids are random: recency is their order)', () => {
+    f = fixture();
+    const cache = f.cache('a.db', [WIDGETS]);
+    const m = f.open();
+    m.enroll({ cachePath: cache, repo: 'acme/widgets', idempotencyKey: 'k' });
+    const base = m.store.current().registrations[0]!;
+    const older = { ...base, updatedAt: 1_000, terminalJobIds: Array.from({ length: 50 }, (_, i) => `job_z${String(i).padStart(2, '0')}`) };
+    const newer = { ...base, updatedAt: 2_000, terminalJobIds: ['job_a1', 'job_a2'] };
+    const kept = coalesce([newer, older]).terminalJobIds;
+    expect(kept).toHaveLength(50);
+    expect(kept.slice(-2)).toEqual(['job_a1', 'job_a2']);
+    expect(kept).not.toContain('job_z00');
+    expect(coalesce([older, newer]).terminalJobIds).toEqual(kept);
+  });
 
   it('holds the registry degraded when the install secret is damaged, instead of disabling every registration', async () => {
     f = fixture();
