@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StewardError } from '../api/index.js';
 
@@ -29,6 +29,46 @@ function readOwner(file: string): number | undefined {
   }
 }
 
+/** A lock younger than this without a pid is being written by its creator (open, then write), not abandoned. */
+const FRESH_LOCK_MS = 5_000;
+
+function isFresh(file: string): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs < FRESH_LOCK_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Who holds `file`: a live process (its pid), a creator still writing it, or nobody (stale). */
+function holderOf(file: string): { pid: number } | 'writing' | 'stale' {
+  const pid = readOwner(file);
+  if (pid !== undefined && pid !== process.pid && isAlive(pid)) return { pid };
+  if (pid === undefined && isFresh(file)) return 'writing';
+  return 'stale';
+}
+
+/**
+ * Removes a stale lock by moving it aside first: if two processes found the same stale lock, the
+ * slower one may move the faster one's fresh lock instead, and then puts it back rather than deleting it.
+ */
+function clearStale(file: string): void {
+  const aside = `${file}.${process.pid}.stale`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return;
+  }
+  if (holderOf(aside) !== 'stale') {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // Someone created a new lock meanwhile; it is the owner now.
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
 /**
  * The single-owner lock: created with O_EXCL so two processes racing for it cannot both win. A lock
  * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever.
@@ -52,12 +92,11 @@ export function acquireOwnerLock(home: string): OwnerLock {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = readOwner(file);
-      if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
-        throw new StewardError('already_running', `Steward is already running (pid ${owner}).`, { pid: owner });
-      }
-      // Stale (dead pid or unreadable): remove and retry the exclusive create.
-      rmSync(file, { force: true });
+      const holder = holderOf(file);
+      if (typeof holder === 'object') throw new StewardError('already_running', `Steward is already running (pid ${holder.pid}).`, { pid: holder.pid });
+      if (holder === 'writing') throw new StewardError('already_running', 'Steward is already running (another process is taking the owner lock).');
+      // Stale (dead pid, or unreadable and old): remove and retry the exclusive create.
+      clearStale(file);
     }
   }
   throw new StewardError('already_running', 'Steward is already running (the owner lock could not be taken).');

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
@@ -57,9 +57,21 @@ describe('store: the single-owner lock', () => {
     lock.release();
   });
 
-  it('takes over an unreadable (garbage) lock', () => {
+  it('takes over an unreadable (garbage) lock once it is no longer fresh', () => {
     home = tempHome();
-    writeFileSync(join(home.dir, LOCK_FILE), 'not a pid');
+    const file = join(home.dir, LOCK_FILE);
+    writeFileSync(file, 'not a pid');
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(file, aMinuteAgo, aMinuteAgo);
     acquireOwnerLock(home.dir).release();
+  });
+
+  it('leaves alone a lock that was just created and holds no pid yet: its creator is still writing it', () => {
+    home = tempHome();
+    const file = join(home.dir, LOCK_FILE);
+    writeFileSync(file, '');
+    expect(() => acquireOwnerLock(home.dir)).toThrow(expect.objectContaining({ code: 'already_running' }));
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe('');
   });
 });
