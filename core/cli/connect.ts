@@ -1,12 +1,42 @@
+import { request } from 'node:http';
+import { z } from 'zod';
 import { StewardError, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
 import { resolveHome, type StewardHome } from '../config/index.js';
 import { Core } from '../core.js';
 import { readDaemonInfo, type DaemonInfo } from '../server/index.js';
 import { lockOwnerPid } from '../store/index.js';
 
-interface RpcReply {
-  result?: unknown;
-  error?: { code: number; message: string; data?: { code?: unknown; details?: Record<string, unknown> } };
+const RpcReply = z.object({
+  result: z.unknown().optional(),
+  error: z
+    .object({
+      code: z.number(),
+      message: z.string(),
+      data: z.object({ code: z.unknown().optional(), details: z.record(z.string(), z.unknown()).optional() }).optional(),
+    })
+    .optional(),
+});
+
+/**
+ * One POST to the owner's /rpc. Plain node:http rather than fetch: fetch gives up on a reply after
+ * five minutes, and a backfill through the owner may honestly take longer. A dead owner still fails
+ * fast, because its socket closes.
+ */
+function post(daemon: DaemonInfo, body: string): Promise<{ status: number; text: string }> {
+  const url = new URL('rpc', daemon.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${daemon.token}` } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** A client of a running owner over its loopback endpoint. */
@@ -14,23 +44,26 @@ export function httpTransport(daemon: DaemonInfo): StewardTransport {
   let nextId = 1;
   return {
     async call(method, params) {
-      let response: Response;
+      let response: { status: number; text: string };
       try {
-        response = await fetch(new URL('rpc', daemon.url), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${daemon.token}` },
-          body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-        });
+        response = await post(daemon, JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
       } catch {
         throw new StewardError('internal', 'The running Steward did not answer; is it still running?');
       }
-      if (!response.ok) throw new StewardError('internal', `The running Steward refused the request (HTTP ${response.status})`);
-      const reply = (await response.json()) as RpcReply;
-      if (reply.error) {
-        const code = reply.error.data?.code;
-        throw new StewardError(isErrorCode(code) ? code : 'internal', reply.error.message, reply.error.data?.details);
+      if (response.status !== 200) throw new StewardError('internal', `The running Steward refused the request (HTTP ${response.status})`);
+      let parsed: ReturnType<typeof RpcReply.safeParse>;
+      try {
+        parsed = RpcReply.safeParse(JSON.parse(response.text));
+      } catch {
+        throw new StewardError('internal', 'The running Steward sent a reply that is not JSON-RPC');
       }
-      return reply.result;
+      if (!parsed.success) throw new StewardError('internal', 'The running Steward sent a reply that is not JSON-RPC');
+      const { error, result } = parsed.data;
+      if (error) {
+        const code = error.data?.code;
+        throw new StewardError(isErrorCode(code) ? code : 'internal', error.message, error.data?.details);
+      }
+      return result;
     },
     on() {
       return () => undefined;
