@@ -64,13 +64,20 @@ export class Core {
     this.logger = logger;
     this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
     this.gateway = openGateway(home.dir);
-    this.telemetry = new TelemetryLog(this.gateway);
-    this.sweeper = this.#createSweeper(schedule);
-    this.sweep = this.#createSweep(schedule);
-    // New genuine user turns committed by capture enqueue their projects for curation.
-    this.sweep.sink.onUserTurns = (projectKeys) => this.sweeper.enqueue(projectKeys);
-    this.maintenance = this.#createMaintenance(schedule);
-    this.#dispatcher = createDispatcher(this.#handlers());
+    try {
+      this.telemetry = new TelemetryLog(this.gateway);
+      this.sweeper = this.#createSweeper(schedule);
+      this.sweep = this.#createSweep(schedule);
+      // New genuine user turns committed by capture enqueue their projects for curation.
+      this.sweep.sink.onUserTurns = (projectKeys) => this.sweeper.enqueue(projectKeys);
+      this.maintenance = this.#createMaintenance(schedule);
+      this.#dispatcher = createDispatcher(this.#handlers());
+    } catch (error) {
+      // A room that fails to open must not leave an earlier room's timers running on a closed store.
+      for (const stop of this.#stoppers.splice(0).reverse()) void Promise.resolve(stop()).catch(() => undefined);
+      this.gateway.close();
+      throw error;
+    }
   }
 
   /** Takes the owner lock, validates config and opens the stores; throws a typed error on any refusal. */
