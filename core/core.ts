@@ -140,6 +140,7 @@ export class Core {
       ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
       'Sweep.Tick': async () => ({ providers: await this.sweep.tick() }),
       'Backfill.Run': async (params) => ({ providers: await this.sweep.backfill(params) }),
+      'Backfill.Cancel': () => ({ cancelled: this.sweep.scheduler.cancelManual() }),
       'Cache.Prune': ({ dryRun }) => this.sweep.prune({ manual: true, dryRun }),
       ...maintenanceHandlers(this.maintenance),
       'Projects.List': () => ({

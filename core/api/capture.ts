@@ -37,6 +37,11 @@ export const captureMethods = {
       .refine((p) => !(p.days !== undefined && p.all === true), { message: 'days and all cannot be combined' }),
     result: SweepResult,
   },
+  /** Stops every manual or onboarding backfill: queued ones never start, the running one stops between batches. */
+  'Backfill.Cancel': {
+    params: z.strictObject({}),
+    result: z.strictObject({ cancelled: z.number().int().nonnegative() }),
+  },
 } as const;
 
 export const captureEvents = {

@@ -76,6 +76,21 @@ export class SweepScheduler {
   }
 
   /**
+   * Cancels every manual or onboarding backfill: queued ones settle at once with nothing imported,
+   * the running one is aborted and stops between batches, keeping what it committed. Returns how many.
+   */
+  cancelManual(): number {
+    const queued = this.#queue.filter((job) => job.kind === 'manual');
+    for (const job of queued) {
+      this.#queue.splice(this.#queue.indexOf(job), 1);
+      this.#settle(job, { ...settledStats(job.provider, 0), failed: 0 });
+    }
+    const running = this.#running?.kind === 'manual' && !this.#running.abort.signal.aborted ? this.#running : undefined;
+    running?.abort.abort();
+    return queued.length + (running ? 1 : 0);
+  }
+
+  /**
    * Runs `task` with the queue to itself: the provider run in progress finishes first (within the
    * handoff bound), queued and newly due providers wait until the task settles. Cache maintenance
    * goes through here so it never interleaves with an import. `stop()` aborts the signal.
@@ -181,11 +196,17 @@ export class SweepScheduler {
         this.#settle(job, stats, failed);
         done();
       };
-      const timer = setTimeout(() => {
-        this.#options.logger.warn('provider run exceeded the handoff bound; the queue moves on', { provider: job.provider, kind: job.kind });
-        job.abort.abort();
-        finish(settledStats(job.provider, performance.now() - started), true);
-      }, this.#options.handoffMs);
+      const bound = () =>
+        setTimeout(() => {
+          this.#options.logger.warn('provider run exceeded the handoff bound; the queue moves on', { provider: job.provider, kind: job.kind });
+          job.abort.abort();
+          finish(settledStats(job.provider, performance.now() - started), true);
+        }, this.#options.handoffMs);
+      // A scheduled run is bounded from its start. A backfill the user asked for may honestly take
+      // longer (years of history): it reports progress and can be cancelled, and only once cancelled
+      // (or stopped) is its wait bounded, so a run that then settles neither way still hands on.
+      let timer: NodeJS.Timeout | undefined = job.kind === 'scheduled' ? bound() : undefined;
+      if (job.kind === 'manual') job.abort.signal.addEventListener('abort', () => void (timer ??= bound()), { once: true });
       let run: Promise<ProviderStats>;
       try {
         run = job.start(job.abort.signal);

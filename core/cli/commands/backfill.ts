@@ -23,9 +23,11 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
     .option('--provider <id>', 'claude, openclaw or all', 'all')
     .option('--days <n>', 'import lines from the last N days (0 = everything)')
     .option('--all', 'import everything, whatever its age')
+    .option('--cancel', 'cancel the backfills the running Steward is importing')
     .option('--json', 'print JSON')
-    .action((options: { provider: string; days?: string; all?: boolean; json?: boolean }) =>
+    .action((options: { provider: string; days?: string; all?: boolean; cancel?: boolean; json?: boolean }) =>
       run(async () => {
+        if (options.cancel) return cancelBackfills(io, options);
         const provider = PROVIDERS.find((p) => p === options.provider);
         if (!provider) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}`);
         if (options.days !== undefined && options.all) throw new UsageError('--days and --all cannot be combined');
@@ -42,6 +44,16 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
         });
       }, options.json),
     );
+}
+
+async function cancelBackfills(io: CliIo, options: { days?: string; all?: boolean; json?: boolean }): Promise<number> {
+  if (options.days !== undefined || options.all) throw new UsageError('--cancel takes no window');
+  return withClient(io, async (client) => {
+    const result = await client.call('Backfill.Cancel', {});
+    if (options.json) printJson(io, result);
+    else io.stdout(result.cancelled === 0 ? 'No backfill was running.\n' : `Cancelled ${result.cancelled} provider backfill(s); what was already imported stays.\n`);
+    return EXIT.ok;
+  });
 }
 
 export function registerSweep(program: Command, io: CliIo, run: Run): void {

@@ -54,6 +54,17 @@ describe('steward backfill / sweep / projects', () => {
     expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'invalid_params' } });
     expect(await runCli(['backfill', '--provider', 'codex'], io(home.env))).toBe(2);
     expect(await runCli(['backfill', '--days', 'soon'], io(home.env))).toBe(2);
+    expect(await runCli(['backfill', '--cancel', '--all'], io(home.env))).toBe(2);
+  });
+
+  it('cancels through Backfill.Cancel and says when nothing was running', async () => {
+    const { home } = withRoots();
+    const text = io(home.env);
+    expect(await runCli(['backfill', '--cancel'], text)).toBe(0);
+    expect(text.out).toBe('No backfill was running.\n');
+    const json = io(home.env);
+    expect(await runCli(['backfill', '--cancel', '--json'], json)).toBe(0);
+    expect(JSON.parse(json.out)).toEqual({ cancelled: 0 });
   });
 
   it('goes through the running owner when there is one', async () => {

@@ -113,6 +113,47 @@ describe('SweepScheduler', () => {
     await scheduler.stop();
   });
 
+  it('lets a backfill the user asked for outlive the handoff bound, until it is cancelled', async () => {
+    const runner = heldRunner();
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 30, logger: createMemoryLogger() });
+    const manual = scheduler.runManual(['claude', 'openclaw'], (p, signal) => runner.run(p, 'manual', signal));
+    await new Promise((r) => setTimeout(r, 120));
+    // Four bounds have passed: a scheduled run would have been handed on long ago.
+    expect(scheduler.running).toBe('claude');
+    expect(runner.held('claude').signal.aborted).toBe(false);
+    expect(scheduler.queued).toEqual(['openclaw']);
+
+    expect(scheduler.cancelManual()).toBe(2);
+    expect(runner.held('claude').signal.aborted).toBe(true);
+    expect(scheduler.queued).toEqual([]);
+    // The running import stops between batches and returns what it committed.
+    runner.held('claude').release(stats('claude', 7));
+    const [claude, openclaw] = await manual;
+    expect(claude).toMatchObject({ provider: 'claude', read: 7 });
+    expect(openclaw).toMatchObject({ provider: 'openclaw', read: 0, partsWritten: 0 });
+    expect(runner.started).toEqual(['claude']);
+    expect(scheduler.cancelManual()).toBe(0);
+    await scheduler.stop();
+  });
+
+  it('bounds a cancelled backfill that settles neither way, so the queue still moves on', async () => {
+    const runner = heldRunner();
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 30, logger: createMemoryLogger() });
+    const manual = scheduler.runManual(['claude'], (p, signal) => runner.run(p, 'manual', signal));
+    await flush();
+    scheduler.cancelManual();
+    const [claude] = await manual;
+    expect(claude).toMatchObject({ provider: 'claude', failed: 1 });
+    const tick = scheduler.tick();
+    await flush();
+    expect(scheduler.running).toBe('claude');
+    runner.held('claude', 1).release();
+    await flush();
+    runner.held('openclaw').release();
+    await tick;
+    await scheduler.stop();
+  });
+
   it('runs manual backfills through the same queue, never beside a sweep', async () => {
     const runner = heldRunner();
     const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger: createMemoryLogger() });

@@ -24,6 +24,7 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
   const [progress, setProgress] = useState<Record<string, Progress>>({});
   const [result, setResult] = useState<Result<'Backfill.Run'> | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [cancelling, setCancelling] = useState(false);
 
   useEvent('backfill.progress', (p) => {
     if (running) setProgress((previous) => ({ ...previous, [p.provider]: p }));
@@ -36,6 +37,7 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
     setProgress({});
     setResult(undefined);
     setError(undefined);
+    setCancelling(false);
     client.call('Backfill.Run', selected.params).then(
       (r) => {
         setResult(r);
@@ -47,6 +49,13 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
         setRunning(false);
       },
     );
+  };
+
+  // What was committed before the cancel stays; Backfill.Run then settles with those counts.
+  const cancel = () => {
+    if (!client) return;
+    setCancelling(true);
+    client.call('Backfill.Cancel', {}).catch((e: unknown) => setError(e instanceof Error ? e.message : 'Could not cancel the import.'));
   };
 
   return (
@@ -71,6 +80,11 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
         {running ? 'Importing…' : 'Import history'}
       </button>
       {running && (
+        <button type="button" className="button" onClick={cancel} disabled={cancelling} data-testid="import-cancel">
+          {cancelling ? 'Cancelling…' : 'Cancel'}
+        </button>
+      )}
+      {running && (
         <ul className="import-history__progress" aria-live="polite" data-testid="import-progress">
           {Object.values(progress).map((p) => (
             <li key={p.provider}>
@@ -82,7 +96,7 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
       )}
       {result && (
         <p className="import-history__result" role="status" data-testid="import-result">
-          Imported {formatCount(result.providers.reduce((n, p) => n + p.partsWritten, 0))} new parts from{' '}
+          {cancelling ? 'Cancelled. ' : ''}Imported {formatCount(result.providers.reduce((n, p) => n + p.partsWritten, 0))} new parts from{' '}
           {formatCount(result.providers.reduce((n, p) => n + p.read, 0))} files.
         </p>
       )}
