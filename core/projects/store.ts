@@ -40,6 +40,8 @@ function toSummary(row: ProjectRow): ProjectSummary {
   };
 }
 
+const REDETECT_REPO_MS = 60 * 60_000;
+
 /** The projects table: one row per working directory, derived as sessions are committed. */
 export class ProjectStore {
   readonly #exists;
@@ -47,6 +49,9 @@ export class ProjectStore {
   readonly #touch;
   readonly #list;
   readonly #get;
+  readonly #setRepo;
+  /** When this process last looked for each project's repository (a folder may become one later). */
+  readonly #detectedAt = new Map<string, number>();
 
   constructor(db: Db) {
     this.#exists = db.prepare('SELECT 1 FROM projects WHERE project_key = ?').pluck();
@@ -58,16 +63,27 @@ export class ProjectStore {
     );
     this.#list = db.prepare(`${SELECT} ORDER BY p.last_activity_at DESC, p.project_key`);
     this.#get = db.prepare(`${SELECT} WHERE p.project_key = ?`);
+    this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
-  /** Records activity in a working directory; a new project's repository is detected once. */
+  /**
+   * Records activity in a working directory. Its repository is looked up when the project is new and
+   * again at most hourly while it is active: a folder can become a git work tree, or gain an origin,
+   * and whether it is repo-backed decides what the sweeper may write.
+   */
   touch(cwd: string, lastActivityAt: number | null, now = Date.now()): string {
     const key = projectKeyOf(cwd);
     if (this.#exists.get(key) === undefined) {
       const repo = detectRepo(cwd);
       this.#insert.run(key, normalizeCwd(cwd), projectSlugOf(cwd), projectNameOf(cwd), repo.repoId, repo.repoBacked ? 1 : 0, lastActivityAt, now);
-    } else if (lastActivityAt !== null) {
-      this.#touch.run(lastActivityAt, now, key, lastActivityAt);
+      this.#detectedAt.set(key, now);
+      return key;
+    }
+    if (lastActivityAt !== null) this.#touch.run(lastActivityAt, now, key, lastActivityAt);
+    if (now - (this.#detectedAt.get(key) ?? Number.NEGATIVE_INFINITY) >= REDETECT_REPO_MS) {
+      const repo = detectRepo(cwd);
+      this.#setRepo.run(repo.repoId, repo.repoBacked ? 1 : 0, key, repo.repoId, repo.repoBacked ? 1 : 0);
+      this.#detectedAt.set(key, now);
     }
     return key;
   }

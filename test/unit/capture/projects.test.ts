@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalRepoId, detectRepo, projectKeyOf, projectSlugOf } from '../../../core/projects/index.js';
+import { canonicalRepoId, detectRepo, projectKeyOf, projectSlugOf, ProjectStore } from '../../../core/projects/index.js';
+import { openGateway } from '../../../core/gateway/index.js';
 import { effectiveWindowDays, pruneCutoffs } from '../../../core/backfill/index.js';
 import { parseConfig } from '../../../core/config/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
@@ -29,6 +30,26 @@ describe('project derivation', () => {
     expect(canonicalRepoId('git@github.com:Owner/Repo.git')).toBe('github.com/Owner/Repo');
     expect(canonicalRepoId('https://user:secret@GitHub.com/owner/repo.git')).toBe('github.com/owner/repo');
     expect(canonicalRepoId('ssh://git@host.example:22/team/x.git')).toBe('host.example/team/x');
+  });
+
+  it('notices, on later activity, that a project folder became a repository (at most hourly)', () => {
+    const folder = join(home.dir, 'notes');
+    mkdirSync(folder, { recursive: true });
+    const db = openGateway(home.dir);
+    try {
+      const store = new ProjectStore(db);
+      const t0 = 1_000_000;
+      const key = store.touch(folder, t0, t0);
+      expect(store.get(key)).toMatchObject({ repoBacked: false, repoId: null });
+      git(folder, 'init', '-q');
+      git(folder, 'remote', 'add', 'origin', 'https://github.com/acme/notes.git');
+      store.touch(folder, t0 + 1, t0 + 60_000);
+      expect(store.get(key)).toMatchObject({ repoBacked: false });
+      store.touch(folder, t0 + 2, t0 + 3_600_000);
+      expect(store.get(key)).toMatchObject({ repoBacked: true, repoId: 'github.com/acme/notes' });
+    } finally {
+      db.close();
+    }
   });
 
   it('detects git work trees (subfolders and linked worktrees) and reads the repo id from origin', () => {
