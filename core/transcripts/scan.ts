@@ -1,5 +1,5 @@
 import type { BigIntStats, Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TranscriptFile } from './types.js';
 
@@ -16,6 +16,21 @@ const STAT_BATCH = 64;
 async function statOrNull(path: string): Promise<BigIntStats | null> {
   try {
     return await stat(path, { bigint: true });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A symlink is recorded under its real path. Siblings are walked concurrently, so "the first path
+ * that reached a file" would differ from run to run; the fingerprint map is keyed by path, and an
+ * unchanged file found under a new path would be read again on an unchanged tick.
+ */
+async function entryPath(dir: string, entry: Dirent): Promise<string | null> {
+  const path = join(dir, entry.name);
+  if (!entry.isSymbolicLink()) return path;
+  try {
+    return await realpath(path);
   } catch {
     return null;
   }
@@ -86,13 +101,14 @@ export class Scan {
     const subdirs: Array<Promise<void>> = [];
     for (let i = 0; i < wanted.length; i += STAT_BATCH) {
       const slice = wanted.slice(i, i + STAT_BATCH);
-      const stats = await Promise.all(slice.map((e) => statOrNull(join(dir, e.name))));
+      const paths = await Promise.all(slice.map((e) => entryPath(dir, e)));
+      const stats = await Promise.all(paths.map((p) => (p === null ? null : statOrNull(p))));
       for (let j = 0; j < slice.length; j += 1) {
         const entry = slice[j]!;
         const entryStat = stats[j];
-        const path = join(dir, entry.name);
+        const path = paths[j];
         // A dangling symlink, or an entry that vanished mid-walk, is not a failure.
-        if (!entryStat) continue;
+        if (!entryStat || !path) continue;
         if (entryStat.isDirectory()) {
           // Siblings are walked concurrently; (dev, ino) is claimed synchronously on entry, so a loop
           // or a second path to the same folder is still walked once.

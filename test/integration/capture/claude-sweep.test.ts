@@ -83,6 +83,17 @@ describe('Claude provider, scheduled passes', () => {
     expect(stats).toMatchObject({ discovered: 1, read: 1, partsWritten: 2 });
   });
 
+  it('records a transcript reached through a symlinked folder under its real path, whichever path the walk meets first', async () => {
+    const real = join(h.claudeRoot, 'projects', 'zzz-real');
+    writeJsonl(join(real, 'linked.jsonl'), [claudeLine({ sessionId: 'linked' })]);
+    // 'aaa-link' sorts (and is walked) before the folder it points to.
+    symlinkSync(real, join(h.claudeRoot, 'projects', 'aaa-link'));
+    const scan = await h.driver.providers.find((p) => p.id === 'claude')!.discover();
+    expect(scan.files.map((f) => f.path)).toEqual([join(real, 'linked.jsonl')]);
+    expect(await claude()).toMatchObject({ discovered: 1, read: 1 });
+    expect(await claude()).toMatchObject({ discovered: 1, read: 0, unchanged: 1 });
+  });
+
   it('fills a subagent agentType from a sidecar that arrives after the transcript', async () => {
     const subagents = join(h.claudeRoot, 'projects', 'p', 'parent-1', 'subagents');
     const file = join(subagents, 'agent-a748733.jsonl');
