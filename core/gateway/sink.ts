@@ -26,6 +26,14 @@ const STEP_ROWS = 250;
  * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
  * bounded step and never awaits transcript work; a provider run drains the rest at its end.
  */
+function parseJsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 export class Sink {
   readonly #db: Db;
   readonly #projects: ProjectStore;
@@ -86,7 +94,9 @@ export class Sink {
       let sessionsWritten = 0;
       const now = Date.now();
       for (const raw of this.#sessionsUpTo.all(upper) as string[]) {
-        const parsed = SpooledSession.safeParse(JSON.parse(raw));
+        // A damaged spooled session row is skipped, never thrown: one bad row must not wedge every
+        // later flush. Its parts still commit, and the transcript on disk still holds the session.
+        const parsed = SpooledSession.safeParse(parseJsonOrNull(raw));
         if (!parsed.success) continue;
         const s = parsed.data;
         const projectKey = s.cwd ? this.#projects.touch(s.cwd, s.lastTs, now) : null;

@@ -95,3 +95,16 @@ describe('Materializer', () => {
     expect(db.prepare("SELECT agent_type FROM sessions WHERE session_id = 'sub'").pluck().get()).toBe('Explore');
   });
 });
+
+describe('Sink', () => {
+  it('skips a damaged spooled session row instead of wedging every later flush', () => {
+    const spool = new Spool(db);
+    const sink = new Sink(db, new ProjectStore(db));
+    new Materializer(db, spool).materialize({}, batch('ok', ['p1', 'p2']));
+    db.prepare("INSERT INTO spool (kind, id, session_id, provider, meta) VALUES ('session', 'bad', 'bad', 'claude', '{not json')").run();
+    expect(() => sink.flushStep()).not.toThrow();
+    expect(db.prepare('SELECT COUNT(*) FROM parts').pluck().get()).toBe(2);
+    expect(db.prepare("SELECT session_id FROM sessions ORDER BY session_id").pluck().all()).toEqual(['ok']);
+    expect(db.prepare('SELECT COUNT(*) FROM spool').pluck().get()).toBe(0);
+  });
+});
