@@ -16,7 +16,11 @@ export interface OpenOptions {
   migrations: readonly Migration[];
   readonly?: boolean;
   busyTimeoutMs?: number;
+  /** The size the WAL file is cut back to once a checkpoint lets it restart (default 64 MiB). */
+  walSizeLimitBytes?: number;
 }
+
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 let nativeBinding: string | undefined;
 
@@ -43,6 +47,9 @@ export function openDatabase(file: string, options: OpenOptions): Db {
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // A cold import grows the WAL to about twice the imported text; without a limit SQLite keeps
+      // that file at its largest size for as long as the store is open.
+      db.pragma(`journal_size_limit = ${Math.trunc(options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES)}`);
     }
     db.pragma('foreign_keys = ON');
     if (!options.readonly) migrate(db, options.migrations, options.label);

@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +73,24 @@ describe('store: openDatabase and migrations', () => {
     const db = new Database(file);
     expect(db.pragma('user_version', { simple: true })).toBe(1);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('cuts the WAL back to its size limit once a checkpoint lets it restart', () => {
+    home = tempHome();
+    const file = join(home.dir, 'x.db');
+    const db = openDatabase(file, { label: 'test', migrations: steps, walSizeLimitBytes: 64 * 1024 });
+    db.pragma('wal_autocheckpoint = 0');
+    const insert = db.prepare('INSERT INTO a VALUES (?)');
+    db.transaction(() => {
+      for (let i = 0; i < 20_000; i += 1) insert.run(i);
+    })();
+    db.prepare('CREATE TABLE pad (t TEXT)').run();
+    db.prepare('INSERT INTO pad VALUES (?)').run('x'.repeat(2 * 1024 * 1024));
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(1024 * 1024);
+    db.pragma('wal_checkpoint(PASSIVE)');
+    insert.run(-1);
+    expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(64 * 1024);
     db.close();
   });
 
