@@ -1,12 +1,14 @@
-import type { ReactElement } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
 import { DataTable, EmptyState, ErrorBanner, formatCount, formatDateTime, formatDuration, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { TickCharts } from './TickCharts.js';
 import { tickOf } from './ticks.js';
 import './telemetry.css';
 
 const RECENT_LIMIT = 50;
+
+// The chart library is most of the panel's weight: it loads when the Telemetry place first has ticks.
+const TickCharts = lazy(() => import('./TickCharts.js').then((module) => ({ default: module.TickCharts })));
 
 /** Counts and durations only (never content or paths), so a compact key=value line is safe to show. */
 function summarize(data: Record<string, unknown>): string {
@@ -59,7 +61,11 @@ export function TelemetryPlace(): ReactElement {
           <p>No sweep has run since this Steward home was created, so there is nothing to show.</p>
         </EmptyState>
       )}
-      {ticks.length > 0 && <TickCharts ticks={ticks} />}
+      {ticks.length > 0 && (
+        <Suspense fallback={<p className="telemetry__loading">Loading charts…</p>}>
+          <TickCharts ticks={ticks} />
+        </Suspense>
+      )}
       {entries.length > 0 && <DataTable caption="Recent telemetry" columns={COLUMNS} rows={entries} rowKey={(entry) => entry.id} />}
     </>
   );
