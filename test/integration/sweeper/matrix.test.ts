@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { projectPaths, readState, SweepFailure, type SweepResult } from '../../../core/sweeper/index.js';
 import { anthropicError, anthropicMessage, FakeModelServer, HTML_502, openAiCompletion, openAiError } from './fake-models.js';
 import { FIXTURES, harness, NOON, tempHome, type Harness } from './helpers.js';
+import { expectGolden } from '../../support/golden.js';
 
 /** The reference note's 14-case matrix against loopback fakes, through the real SDKs. */
 const GOLDEN = join(FIXTURES, 'golden', 'model');
@@ -29,14 +30,6 @@ function reply(claude = FACTS, overview = OVERVIEW, bullet = BULLET, end = false
 /** What the real API returns with stop_sequences: the END marker itself is left out. */
 const ok = (claude = FACTS, overview = OVERVIEW, bullet = BULLET) => anthropicMessage(reply(claude, overview, bullet), 'stop_sequence');
 
-function expectGolden(name: string, actual: string): void {
-  const file = join(GOLDEN, name);
-  if (process.env.UPDATE_GOLDENS === '1') {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, actual);
-  }
-  expect(actual).toBe(readFileSync(file, 'utf8'));
-}
 
 let fake: FakeModelServer;
 const homes: Array<() => void> = [];
@@ -82,9 +75,9 @@ describe('case 1: the Anthropic path succeeds', () => {
     const result = await h.sweeper.run(h.fixture.project.projectKey);
     expect(result).toMatchObject({ outcome: 'ok', mode: 'anthropic', model: 'claude-haiku-4-5', calls: 1, tokensIn: 1200, tokensOut: 300, overview: 'written', changelog: 'appended', factsAdded: 2 });
     const f = files(h);
-    expectGolden('OVERVIEW.md', f.overview!);
-    expectGolden('CHANGELOG.md', f.changelog!);
-    expectGolden('CLAUDE.md', f.claude!);
+    expectGolden(GOLDEN, 'OVERVIEW.md', f.overview!);
+    expectGolden(GOLDEN, 'CHANGELOG.md', f.changelog!);
+    expectGolden(GOLDEN, 'CLAUDE.md', f.claude!);
     expect(f.state.watermark).toBe(h.source.latestActivity(h.fixture.project.projectKey));
     expect(f.state).toMatchObject({ lastOutcome: 'ok', consecutiveFailures: 0, lastMode: 'anthropic', tokensIn: 1200, tokensOut: 300 });
     const sent = fake.requests[0]!;

@@ -1,20 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectPaths } from '../../../core/sweeper/index.js';
 import { FIXTURES, harness, tempHome } from '../../integration/sweeper/helpers.js';
+import { expectGolden } from '../../support/golden.js';
 
 const GOLDEN = join(FIXTURES, 'golden', 'offline');
 
-/** Compares with the committed golden file; UPDATE_GOLDENS=1 rewrites it (then review the diff). */
-function expectGolden(name: string, actual: string): void {
-  const file = join(GOLDEN, name);
-  if (process.env.UPDATE_GOLDENS === '1') {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, actual);
-  }
-  expect(actual).toBe(readFileSync(file, 'utf8'));
-}
 
 describe('offline extractive curator', () => {
   const homes: Array<() => void> = [];
@@ -27,8 +19,8 @@ describe('offline extractive curator', () => {
     const result = await sweeper.run(fixture.project.projectKey);
     expect(result).toMatchObject({ outcome: 'ok', mode: 'offline', calls: 0, overview: 'written', changelog: 'appended', factsAdded: 0 });
     const paths = projectPaths(home.dir, fixture.project.slug);
-    expectGolden('OVERVIEW.md', readFileSync(paths.overview, 'utf8'));
-    expectGolden('CHANGELOG.md', readFileSync(paths.changelog, 'utf8'));
+    expectGolden(GOLDEN, 'OVERVIEW.md', readFileSync(paths.overview, 'utf8'));
+    expectGolden(GOLDEN, 'CHANGELOG.md', readFileSync(paths.changelog, 'utf8'));
     expect(existsSync(paths.claude)).toBe(false);
   });
 
