@@ -355,8 +355,10 @@ export async function openPanel(browser: Browser, steward: ServedSteward, option
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (req) => {
-    // The event stream is cut when the page closes; that is not a problem of the panel.
-    if (!req.url().endsWith('/events')) problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`);
+    // The event stream is cut when the page closes, and a reload or navigation aborts whatever was
+    // still in flight (the favicon, say): neither is a problem of the panel. Any other failure is.
+    const aborted = req.failure()?.errorText === 'net::ERR_ABORTED';
+    if (!req.url().endsWith('/events') && !aborted) problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`);
   });
   await page.goto(options.url ?? steward.panelUrl, { waitUntil: 'load' });
   if (options.url === undefined) await page.getByTestId('status-bar').waitFor();
