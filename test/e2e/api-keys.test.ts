@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOwner, type KeyStore, type KeyStoreStatus, type Owner, type RemoteCurator } from '../../core/index.js';
-import { assertBuilt, launchChromium, makeTempDir, openPanel, REPO_ROOT, startServe, stewardEnv, type ServedSteward } from './harness.js';
+import { assertBuilt, launchChromium, makeTempDir, openPanel, REPO_ROOT, startServe, stewardEnv, type ServedSteward, goToPlace } from './harness.js';
 
 /** The curator settings' API key field: write-only with a keychain, a pointer to the variable without. */
 const KEY = 'sk-ant-api03-typed-into-the-panel-0123456789abcdef';
@@ -25,7 +25,7 @@ class MemoryKeyStore implements KeyStore {
 }
 
 async function chooseAnthropic(page: Page): Promise<void> {
-  await page.locator('nav[aria-label="Places"]').getByText('Settings', { exact: true }).click();
+  await goToPlace(page, 'Settings');
   const form = page.getByRole('form', { name: 'Project notes curator' });
   await form.getByRole('radio', { name: 'Anthropic' }).check();
 }

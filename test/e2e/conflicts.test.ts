@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepositoryCache } from '../../core/maintenance/index.js';
-import { launchChromium, makeTempDir, openPanel, runSteward, screenshotPath, startServe, stewardEnv, type ServedSteward } from './harness.js';
+import { launchChromium, makeTempDir, openPanel, runSteward, screenshotPath, startServe, stewardEnv, type ServedSteward, goToPlace } from './harness.js';
 
 describe('the Conflicts place resolves a copied cache', () => {
   let steward: ServedSteward;
@@ -47,8 +47,7 @@ describe('the Conflicts place resolves a copied cache', () => {
 
   it('shows candidates with no default, plans the chosen one, asks to re-plan when stale, and applies on Confirm', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.locator('nav[aria-label="Places"]').getByText('Conflicts', { exact: true }).click();
-    await page.locator('main[data-place="conflicts"]').waitFor();
+    await goToPlace(page, 'Conflicts');
     const conflict = page.getByTestId('conflict');
     await conflict.waitFor();
     const radios = conflict.getByRole('radio');
@@ -91,8 +90,7 @@ describe('the Conflicts place resolves a copied cache', () => {
     expect(status.registrations.map((r) => [r.canonicalRepoId, r.pathFingerprint, r.enabled])).toEqual([['github.com/acme/widgets', copyFingerprint, true]]);
     expect(status.retired).toBe(3);
 
-    await page.locator('nav[aria-label="Places"]').getByText('Maintenance', { exact: true }).click();
-    await page.locator('main[data-place="maintenance"]').waitFor();
+    await goToPlace(page, 'Maintenance');
     const row = page.getByTestId('registration');
     await row.first().waitFor();
     expect(await row.count()).toBe(1);

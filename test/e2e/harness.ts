@@ -365,6 +365,12 @@ export async function openPanel(browser: Browser, steward: ServedSteward, option
   return { context, page, problems };
 }
 
+/** Goes to a place through the navigation, as a person would, and waits for it to be shown. */
+export async function goToPlace(page: Page, label: string): Promise<void> {
+  await page.locator('nav[aria-label="Places"]').getByText(label, { exact: true }).click();
+  await page.locator(`main[data-place="${label.toLowerCase()}"]`).waitFor();
+}
+
 export function screenshotPath(name: string): string {
   mkdirSync(TEST_RESULTS_DIR, { recursive: true });
   return join(TEST_RESULTS_DIR, name);

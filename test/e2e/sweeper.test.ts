@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
-import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward, goToPlace } from './harness.js';
 
 /** After a sweep on a fixture, the Projects place shows the rendered OVERVIEW and the new bullet. */
 describe('the Projects place shows the sweeper notes', () => {
@@ -47,8 +47,7 @@ describe('the Projects place shows the sweeper notes', () => {
 
   it('renders OVERVIEW.md and CHANGELOG.md as Markdown, without raw HTML, with the last sweep', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.locator('nav[aria-label="Places"]').getByText('Projects', { exact: true }).click();
-    await page.locator('main[data-place="projects"]').waitFor();
+    await goToPlace(page, 'Projects');
     await page.getByRole('button', { name: 'e2e-orchard' }).click();
     const detail = page.locator('section.project-detail');
     const overview = detail.getByRole('region', { name: 'OVERVIEW.md' });
@@ -73,7 +72,7 @@ describe('the Projects place shows the sweeper notes', () => {
 
   it('the Settings place shows the offline curator as the default', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.locator('nav[aria-label="Places"]').getByText('Settings', { exact: true }).click();
+    await goToPlace(page, 'Settings');
     const form = page.getByRole('form', { name: 'Project notes curator' });
     await form.waitFor();
     expect(await form.getByRole('radio', { name: 'Offline (no model)' }).isChecked()).toBe(true);

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, claudeSession, desktopSession, writeJsonl } from '../support/transcripts.js';
-import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward, goToPlace } from './harness.js';
 import { join } from 'node:path';
 
 /** Polls until `check` answers, failing after `timeoutMs`. */
@@ -36,8 +36,7 @@ describe('the Telemetry place on a fixture tree', () => {
 
   it('shows a tick, in the table and the chart, after Sweep.Tick — live, without a reload', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.locator('nav[aria-label="Places"]').getByText('Telemetry', { exact: true }).click();
-    await page.locator('main[data-place="telemetry"]').waitFor();
+    await goToPlace(page, 'Telemetry');
     const rows = page.locator('main table tbody tr');
     const before = await rows.count();
 
@@ -63,8 +62,7 @@ describe('the Telemetry place on a fixture tree', () => {
 
   it('lists the captured projects in the Projects place', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.locator('nav[aria-label="Places"]').getByText('Projects', { exact: true }).click();
-    await page.locator('main[data-place="projects"]').waitFor();
+    await goToPlace(page, 'Projects');
     await eventually('the project row appears', async () => ((await page.locator('main table tbody tr', { hasText: 'e2e-project' }).count()) === 1 ? true : undefined));
     expect(problems).toEqual([]);
     await page.context().close();
