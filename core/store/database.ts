@@ -18,6 +18,10 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** The size the WAL file is cut back to once a checkpoint lets it restart (default 64 MiB). */
   walSizeLimitBytes?: number;
+  /** Page size of a file created by this open; an existing file keeps its own (SQLite's rule). */
+  pageSizeBytes?: number;
+  /** The connection's page cache, in KiB (SQLite's default is 2,000). */
+  cacheKiB?: number;
 }
 
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -45,12 +49,15 @@ export function openDatabase(file: string, options: OpenOptions): Db {
     // Refuse a newer schema before any pragma that rewrites the file header (journal_mode does).
     assertKnownSchema(db, options.migrations, options.label);
     if (!options.readonly) {
+      // Only a file with no pages yet takes a page size; it must precede journal_mode, which writes one.
+      if (options.pageSizeBytes !== undefined) db.pragma(`page_size = ${Math.trunc(options.pageSizeBytes)}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       // A cold import grows the WAL to about twice the imported text; without a limit SQLite keeps
       // that file at its largest size for as long as the store is open.
       db.pragma(`journal_size_limit = ${Math.trunc(options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES)}`);
     }
+    if (options.cacheKiB !== undefined) db.pragma(`cache_size = ${-Math.trunc(options.cacheKiB)}`);
     db.pragma('foreign_keys = ON');
     if (!options.readonly) migrate(db, options.migrations, options.label);
     return db;
@@ -100,4 +107,15 @@ export function migrate(db: Db, migrations: readonly Migration[], label: string)
     current = step.version;
   }
   return current;
+}
+
+/**
+ * Runs `fn` in the connection's open transaction when there is one, else in a transaction of its
+ * own. Joining, rather than nesting a savepoint, matters inside a commit window: a savepoint copies
+ * the original of every page it first touches to a sub-journal, and a batch of random part ids
+ * touches hundreds of index pages. Joined, `fn` is atomic per statement only, so a caller may use it
+ * only where a half-done `fn` leaves valid rows that its next run completes.
+ */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.inTransaction ? fn() : db.transaction(fn)();
 }

@@ -26,6 +26,22 @@ describe('store: openDatabase and migrations', () => {
     db.close();
   });
 
+  it('gives a new file the page size asked for; an existing file keeps its own', () => {
+    home = tempHome();
+    const file = join(home.dir, 'x.db');
+    const created = openDatabase(file, { label: 'test', migrations: steps, pageSizeBytes: 16_384, cacheKiB: 8_192 });
+    expect(created.pragma('page_size', { simple: true })).toBe(16_384);
+    expect(created.pragma('cache_size', { simple: true })).toBe(-8_192);
+    created.close();
+    const plain = join(home.dir, 'plain.db');
+    openDatabase(plain, { label: 'test', migrations: steps }).close();
+    const reopened = openDatabase(plain, { label: 'test', migrations: steps, pageSizeBytes: 16_384 });
+    expect(reopened.pragma('page_size', { simple: true })).toBe(4_096);
+    reopened.prepare('INSERT INTO a VALUES (1)').run();
+    expect(reopened.prepare('SELECT x FROM a').pluck().get()).toBe(1);
+    reopened.close();
+  });
+
   it('runs only the pending steps when reopened', () => {
     home = tempHome();
     const file = join(home.dir, 'x.db');
