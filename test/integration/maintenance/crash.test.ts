@@ -1,38 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import ts from 'typescript';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { transpileCore } from '../../support/transpiled-core.js';
 import { fixture, WIDGETS, type Fixture } from '../../unit/maintenance/support.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourcesUnder(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/**
- * The child is a real, separate Node process running our own core/ code. It is transpiled here
- * (types are checked elsewhere) so the test never depends on a possibly stale dist/.
- */
-function transpileCore(out: string): void {
-  for (const file of sourcesUnder(join(ROOT, 'core'))) {
-    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      fileName: file,
-    });
-    const target = join(out, relative(ROOT, file)).replace(/\.ts$/, '.js');
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, outputText);
-  }
-  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module', version: '0.0.0-test' }));
-  symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'));
+/** The child is a real, separate Node process running our own core/ code, with a job it holds. */
+function buildChild(): { dir: string; cleanup: () => void } {
+  const build = transpileCore('steward-maint-child');
   writeFileSync(
-    join(out, 'hold-job.mjs'),
+    join(build.dir, 'hold-job.mjs'),
     `import { Maintenance } from './core/maintenance/index.js';
 import { createMemoryLogger } from './core/log/index.js';
 const [home, registrationId] = process.argv.slice(2);
@@ -45,6 +22,7 @@ void maintenance.reconcile(registrationId);
 setInterval(() => {}, 60_000);
 `,
   );
+  return build;
 }
 
 function waitForLine(child: ChildProcess, line: string): Promise<void> {
@@ -61,16 +39,14 @@ function waitForLine(child: ChildProcess, line: string): Promise<void> {
 }
 
 describe('kill -9 during a maintenance job', () => {
-  let build: string;
+  let build: { dir: string; cleanup: () => void };
   let f: Fixture;
   let child: ChildProcess | undefined;
 
   beforeAll(() => {
-    build = join(ROOT, 'node_modules', '.cache', `steward-maint-child-${process.pid}`);
-    rmSync(build, { recursive: true, force: true });
-    transpileCore(build);
+    build = buildChild();
   });
-  afterAll(() => rmSync(build, { recursive: true, force: true }));
+  afterAll(() => build.cleanup());
   afterEach(() => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     f?.home.cleanup();
@@ -82,7 +58,7 @@ describe('kill -9 during a maintenance job', () => {
     const cache = f.cache('a.db', [WIDGETS]);
     const { registrationId } = f.open().enroll({ cachePath: cache, repo: 'acme/widgets', idempotencyKey: 'k' });
 
-    child = spawn(process.execPath, [join(build, 'hold-job.mjs'), f.home.dir, registrationId], { stdio: ['ignore', 'pipe', 'pipe'], env: f.home.env });
+    child = spawn(process.execPath, [join(build.dir, 'hold-job.mjs'), f.home.dir, registrationId], { stdio: ['ignore', 'pipe', 'pipe'], env: f.home.env });
     await waitForLine(child, 'HOLDING');
     const held = JSON.parse(readFileSync(join(f.home.dir, 'managed-caches.json'), 'utf8')) as { jobs: Array<{ jobId: string; state: string }> };
     expect(held.jobs.map((j) => j.state)).toEqual(['running']);
