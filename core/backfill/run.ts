@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.js';
-import type { Materializer, RunToken, Sink } from '../gateway/index.js';
-import type { FingerprintMap, LineStats, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
+import type { CommitWindow, Materializer, RunToken, Sink } from '../gateway/index.js';
+import type { FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
 export interface ProviderStats {
   provider: string;
@@ -36,6 +36,8 @@ export interface RunContext {
 export interface BackfillDeps {
   materializer: Materializer;
   sink: Sink;
+  /** Groups the run's writes into few commits; fingerprints advance only once their rows commit. */
+  commits: CommitWindow;
   fingerprints: FingerprintMap;
   logger: Logger;
   /** Reads off the owner's thread when available; otherwise the provider reads in-thread. */
@@ -48,10 +50,63 @@ export function newRunToken(): RunToken {
 
 const BATCH_PARTS = 250;
 const PROGRESS_EVERY_MS = 250;
+/** How long a run may keep the event loop between turns. */
+const HOLD_MS = 10;
 
 /** A file whose newest byte is older than the window cannot hold an in-window line. */
 function outsideWindow(file: TranscriptFile, windowStartMs: number | null): boolean {
   return windowStartMs !== null && file.mtimeMs < windowStartMs;
+}
+
+interface FileIo {
+  options: ReadOptions;
+  /** Starts reading the file after this one, so parsing it overlaps this file's writes. */
+  readAhead: () => void;
+  progress: () => void;
+  /** Gives the event loop a turn when this run has held it for a while, or when `now`. */
+  yieldTurn: (now: boolean) => Promise<void>;
+}
+
+interface FileOutcome {
+  status: 'read' | 'cancelled' | 'failed';
+  partsWritten: number;
+  lines: LineStats;
+}
+
+/**
+ * Reads one file and materializes its batches inside the run's commit window. Each batch's rows go
+ * through the spool and its sink step at once, so the spool holds one batch at a time.
+ */
+async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
+  const { options, progress } = io;
+  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0 } };
+  try {
+    const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
+    // After this file's read began (it may adopt the read-ahead started for it), never before.
+    io.readAhead();
+    for await (const batch of batches) {
+      deps.commits.open();
+      const appended = deps.materializer.materialize(ctx.token, batch);
+      const rows = appended.partsAppended + appended.sessionsAppended;
+      if (rows > 0) deps.sink.flushStep(rows);
+      outcome.partsWritten += appended.partsAppended;
+      const due = deps.commits.add(rows, appended.textAppended);
+      progress();
+      await io.yieldTurn(due);
+      if (due) {
+        // A commit writes the window's pages at once: it gets a turn of its own, before and after.
+        deps.commits.commit();
+        await io.yieldTurn(true);
+      }
+      if (ctx.signal?.aborted) {
+        outcome.status = 'cancelled';
+        break;
+      }
+    }
+  } catch {
+    outcome.status = 'failed';
+  }
+  return outcome;
 }
 
 /**
@@ -72,38 +127,51 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     lastProgress = now;
     ctx.onProgress({ provider: provider.id, filesDone: done, filesTotal: discovery.files.length, partsWritten: stats.partsWritten });
   };
+  const options: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
+  const skipped = (file: TranscriptFile) => (ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs);
+  const files = discovery.files;
+  // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
+  // an explicit turn the loop would hold the event loop for as long as the queue stays full.
+  let heldSince = performance.now();
+  const yieldTurn = async (now: boolean) => {
+    if (!now && performance.now() - heldSince < HOLD_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    heldSince = performance.now();
+  };
+  const nextToRead = (from: number): TranscriptFile | undefined => {
+    for (let j = from; j < files.length; j += 1) if (!skipped(files[j]!)) return files[j];
+    return undefined;
+  };
   let done = 0;
-  for (const file of discovery.files) {
-    if (ctx.signal?.aborted) break;
-    done += 1;
-    if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) {
-      stats.unchanged += 1;
-      if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
-      continue;
-    }
-    const lines: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
-    try {
-      let cancelled = false;
-      const options = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
-      const batches = deps.reader ? deps.reader.read(provider, file, options, lines) : provider.read(file, options, lines);
-      for await (const batch of batches) {
-        stats.partsWritten += deps.materializer.materialize(ctx.token, batch).partsAppended;
-        progress(done);
-        if (ctx.signal?.aborted) {
-          cancelled = true;
-          break;
-        }
+  try {
+    for (let i = 0; i < files.length; i += 1) {
+      const file = files[i]!;
+      if (ctx.signal?.aborted) break;
+      done += 1;
+      if (skipped(file)) {
+        stats.unchanged += 1;
+        if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
+        continue;
       }
+      const readAhead = () => {
+        const next = nextToRead(i + 1);
+        if (next) deps.reader?.readAhead(provider, next, options);
+      };
+      const outcome = await importFile(provider, file, deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
+      stats.partsWritten += outcome.partsWritten;
+      stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
+      if (outcome.status === 'failed') stats.failed += 1;
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
-      if (cancelled) break;
-      // Only now has the file been read and every session it yielded consumed. A manual run ignores the
-      // map both ways: its window may be narrower than the scheduled one, so it must not mark files done.
-      if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
+      if (outcome.status === 'cancelled') break;
+      if (outcome.status !== 'read') continue;
       stats.read += 1;
-    } catch {
-      stats.failed += 1;
+      // Only once the file was read, every session it yielded consumed and their rows committed. A
+      // manual run ignores the map both ways: its window may be narrower than the scheduled one.
+      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }
-    stats.failedLines += lines.failedLines + lines.oversizeLines;
+  } finally {
+    deps.reader?.cancelReadAhead();
+    deps.commits.commit();
   }
   await deps.sink.drain();
   progress(done, true);

@@ -10,7 +10,16 @@ export { Materializer, type RunToken, type MaterializeResult } from './materiali
 export { Sink, type FlushResult } from './sink.js';
 export { RetentionPruner, type PruneResult, type PruneOptions } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
+export { CommitWindow, type CommitWindowLimits } from './commit-window.js';
+
+/**
+ * 16 KiB pages keep a typical part (a few KiB of text) on one page instead of a chain of overflow
+ * pages. The 64 MiB cache holds the part_id index of a large history, whose random-UUID inserts
+ * otherwise miss the cache on nearly every row; it is allocated only as it fills.
+ */
+const GATEWAY_PAGE_BYTES = 16 * 1024;
+const GATEWAY_CACHE_KIB = 64 * 1024;
 
 export function openGateway(home: string): Db {
-  return openDatabase(join(home, HOME_FILES.gateway), { label: 'gateway', migrations: GATEWAY_MIGRATIONS });
+  return openDatabase(join(home, HOME_FILES.gateway), { label: 'gateway', migrations: GATEWAY_MIGRATIONS, pageSizeBytes: GATEWAY_PAGE_BYTES, cacheKiB: GATEWAY_CACHE_KIB });
 }

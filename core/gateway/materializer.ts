@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { PartRow, SessionRow, TranscriptBatch } from '../transcripts/index.js';
-import type { Db } from '../store/index.js';
+import { inTransaction, type Db } from '../store/index.js';
 import type { Spool } from './spool.js';
 
 /** An opaque object, fresh per provider invocation; the materializer keys in-run state by it. */
@@ -12,6 +12,13 @@ interface RunState {
   spooled: Set<string> | undefined;
   /** What this run last emitted per session, so an unchanged session is not spooled twice. */
   sessions: Map<string, string>;
+  /**
+   * Sessions that had no committed part when this run first met them: every committed part of such
+   * a session is one this run emitted, so `emitted` answers for it and the cache is not probed.
+   */
+  fresh: Set<string>;
+  /** Sessions met and found with committed parts: their candidates are probed. */
+  known: Set<string>;
 }
 
 interface CommittedSession {
@@ -27,6 +34,8 @@ interface CommittedSession {
 export interface MaterializeResult {
   partsAppended: number;
   sessionsAppended: number;
+  /** Characters of part text appended: what a commit of these rows will have to write. */
+  textAppended: number;
 }
 
 /** Probe statements come in a few fixed widths; a short list is padded by repeating its last id. */
@@ -68,16 +77,21 @@ export class Materializer {
   readonly #runs = new WeakMap<RunToken, RunState>();
   readonly #partProbes = new Map<number, Statement>();
   readonly #sessionProbes = new Map<number, Statement>();
+  readonly #anyPart: Statement;
 
   constructor(db: Db, spool: Spool) {
     this.#db = db;
     this.#spool = spool;
+    // One row at most, from the session's range of parts(session_id, part_id).
+    this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
   }
 
   materialize(token: RunToken, batch: TranscriptBatch): MaterializeResult {
     const state = this.#state(token);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0 };
-    this.#db.transaction(() => {
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0 };
+    // Joins a commit window when one is open: a half-done batch leaves valid spool rows, and the
+    // in-run state below records each row only once it was appended.
+    inTransaction(this.#db, () => {
       // Sessions first: a sink step that commits a part has already committed its session row.
       for (const session of this.#changedSessions(state, batch.sessions)) {
         this.#spool.appendSession(session);
@@ -88,8 +102,9 @@ export class Materializer {
         this.#spool.appendPart(part);
         state.emitted.add(part.partId);
         result.partsAppended += 1;
+        result.textAppended += part.text?.length ?? 0;
       }
-    })();
+    });
     return result;
   }
 
@@ -101,7 +116,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new Set(), spooled: undefined, sessions: new Map() };
+      state = { emitted: new Set(), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();
@@ -118,10 +133,23 @@ export class Materializer {
     }
     const novel: PartRow[] = [];
     for (const [sessionId, group] of bySession) {
+      if (this.#isFresh(state, sessionId)) {
+        novel.push(...group.values());
+        continue;
+      }
       const committed = this.#probeParts(sessionId, [...group.keys()]);
       for (const [partId, part] of group) if (!committed.has(partId)) novel.push(part);
     }
     return novel;
+  }
+
+  /** Asked once per session and run: a session new to the cache needs no candidate probes. */
+  #isFresh(state: RunState, sessionId: string): boolean {
+    if (state.fresh.has(sessionId)) return true;
+    if (state.known.has(sessionId)) return false;
+    const fresh = this.#anyPart.get(sessionId) === undefined;
+    (fresh ? state.fresh : state.known).add(sessionId);
+    return fresh;
   }
 
   /** Answers each candidate once and stops when all of them are answered. */

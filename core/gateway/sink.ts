@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProjectStore } from '../projects/index.js';
-import type { Db } from '../store/index.js';
+import { inTransaction, type Db } from '../store/index.js';
 
 const SpooledSession = z.object({
   sessionId: z.string(),
@@ -88,7 +88,9 @@ export class Sink {
   /** One bounded step in one transaction. */
   flushStep(maxRows = STEP_ROWS): FlushResult {
     let turned: string[] = [];
-    const result = this.#db.transaction((): FlushResult => {
+    // Joins a commit window when one is open. Each statement is idempotent (an upsert, an INSERT OR
+    // IGNORE, a delete of what was moved), so a step cut short is completed by the next one.
+    const result = inTransaction(this.#db, (): FlushResult => {
       const upper = this.#upper.get(maxRows) as number | null;
       if (upper === null) return { rows: 0, partsWritten: 0, sessionsWritten: 0 };
       let sessionsWritten = 0;
@@ -107,7 +109,7 @@ export class Sink {
       const partsWritten = this.#moveParts.run(upper).changes;
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
-    })();
+    });
     // Outside the transaction: a listener's failure must never roll back committed capture.
     if (turned.length > 0) {
       try {

@@ -1,7 +1,7 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
 import type { PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, Materializer, RetentionPruner, Sink, Spool } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, Materializer, RetentionPruner, Sink, Spool } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import { ProjectStore } from '../projects/index.js';
 import type { Db } from '../store/index.js';
@@ -44,6 +44,7 @@ export class SweepDriver {
   readonly spool: Spool;
   readonly materializer: Materializer;
   readonly sink: Sink;
+  readonly commits: CommitWindow;
   readonly projects: ProjectStore;
   readonly scheduler: SweepScheduler;
   readonly checkpointer: Checkpointer;
@@ -59,6 +60,7 @@ export class SweepDriver {
     this.materializer = new Materializer(options.db, this.spool);
     this.projects = new ProjectStore(options.db);
     this.sink = new Sink(options.db, this.projects);
+    this.commits = new CommitWindow(options.db);
     this.checkpointer = new Checkpointer(options.db);
     this.pruner = new RetentionPruner(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
@@ -142,7 +144,7 @@ export class SweepDriver {
     this.checkpointer.start();
     return runBackfillProvider(
       provider,
-      { materializer: this.materializer, sink: this.sink, fingerprints: this.fingerprints, logger: this.#options.logger, reader: this.reader },
+      { materializer: this.materializer, sink: this.sink, commits: this.commits, fingerprints: this.fingerprints, logger: this.#options.logger, reader: this.reader },
       {
         token: newRunToken(),
         scheduled,

@@ -35,9 +35,15 @@ afterEach(() => {
   home.cleanup();
 });
 
-/** A read of committed parts that is not restricted to a session's candidate ids. */
+const SESSION = String.raw`WHERE\s+session_id\s*=\s*(?:\?|'[^']*')`;
+/** A probe of one session's candidate ids. */
+const CANDIDATE_PROBE = new RegExp(String.raw`${SESSION}\s+AND\s+part_id\s+IN\s*\(`, 'i');
+/** The once-per-run question whether a session has any committed part: one row of its range at most. */
+const SESSION_PROBE = new RegExp(String.raw`^SELECT 1 FROM parts ${SESSION} LIMIT 1$`, 'i');
+
+/** A read of committed parts that is neither of the two restricted probes. */
 function unrestrictedPartReads(statements: string[]): string[] {
-  return statements.filter((s) => /\bFROM\s+parts\b/i.test(s) && !/WHERE\s+session_id\s*=\s*(\?|'[^']*')\s+AND\s+part_id\s+IN\s*\(/i.test(s));
+  return statements.filter((s) => /\bFROM\s+parts\b/i.test(s) && !CANDIDATE_PROBE.test(s) && !SESSION_PROBE.test(s));
 }
 
 describe('Materializer', () => {
@@ -63,13 +69,35 @@ describe('Materializer', () => {
     expect(materializer.hasRun(runA) && materializer.hasRun(runB)).toBe(true);
 
     const partReads = sql.filter((s) => /\bFROM\s+parts\b/i.test(s));
-    expect(partReads).toHaveLength(4);
-    // Each probe names only its own batch's candidates.
-    expect(partReads[1]).toContain("session_id = 's2'");
-    expect(partReads[1]).not.toContain('cc:a1:0');
     expect(unrestrictedPartReads(sql), unrestrictedPartReads(sql).join("\n")).toEqual([]);
+    // Each session is asked about once per run; only 'old', which has committed parts, is probed by id.
+    expect(partReads.filter((s) => SESSION_PROBE.test(s)).map((s) => /session_id = '([^']*)'/.exec(s)?.[1])).toEqual(['s1', 's2', 'old']);
+    const candidateProbes = partReads.filter((s) => CANDIDATE_PROBE.test(s));
+    expect(candidateProbes).toHaveLength(1);
+    // A probe names only its own batch's candidates.
+    expect(candidateProbes[0]).toContain("session_id = 'old'");
+    expect(candidateProbes[0]).toContain('cc:new-1:0');
+    expect(candidateProbes[0]).not.toContain('cc:a1:0');
     // The spool is snapshotted once per run token, not once per batch.
     expect(sql.filter((s) => /SELECT id FROM spool/i.test(s))).toHaveLength(2);
+  });
+
+  it('a session new to the cache is answered by the run itself; committed ids in a known session are still found', () => {
+    const spool = new Spool(db);
+    const sink = new Sink(db, new ProjectStore(db));
+    const run = {};
+    const materializer = new Materializer(db, spool);
+    // Written and committed within the run, as a commit window does: later batches must not re-append.
+    expect(materializer.materialize(run, batch('fresh', ['f1', 'f2'])).partsAppended).toBe(2);
+    sink.flushStep(10_000);
+    expect(materializer.materialize(run, batch('fresh', ['f1', 'f2', 'f3'])).partsAppended).toBe(1);
+    sink.flushStep(10_000);
+    // A new run meets the same session with committed parts: its candidates are probed and found.
+    sql.length = 0;
+    expect(materializer.materialize({}, batch('fresh', ['f1', 'f2', 'f3', 'f4'])).partsAppended).toBe(1);
+    expect(sql.filter((s) => CANDIDATE_PROBE.test(s))).toHaveLength(1);
+    sink.flushStep(10_000);
+    expect(db.prepare("SELECT COUNT(*) FROM parts WHERE session_id = 'fresh'").pluck().get()).toBe(4);
   });
 
   it('an id spooled by an earlier run is seen through the spool snapshot, not a committed read', () => {

@@ -1,0 +1,101 @@
+import type { Db } from '../store/index.js';
+
+export interface CommitWindowLimits {
+  /** Rows (parts and sessions) a window holds before it commits. */
+  maxRows: number;
+  /** Bytes of part text a window holds before it commits; bounds the commit's own write. */
+  maxBytes: number;
+  /** Age at which a window commits even when it is small, so other connections see progress. */
+  maxAgeMs: number;
+}
+
+const DEFAULT_LIMITS: CommitWindowLimits = { maxRows: 5_000, maxBytes: 12 * 1024 * 1024, maxAgeMs: 1_000 };
+
+/**
+ * Groups a run's many small transactions (each batch's spool append and its sink step) into few
+ * commits. A commit writes every page it dirtied, and part ids are random UUIDs: committing every
+ * batch rewrote most leaf pages of the part_id index each time, and every spooled row reached the
+ * WAL twice, once in the spool and once in `parts`. Inside a window each of those transactions is a
+ * savepoint; a spool page filled and emptied within one window is never written at all.
+ *
+ * A window is never rolled back on purpose: a failed batch rolls back only its savepoint. A crash
+ * loses only the open window, which the restart's cold scan reads again (the fingerprint map is
+ * process-local). Work that must wait for durability, such as advancing a file's fingerprint, is
+ * queued with `afterCommit` and dropped if the window is lost.
+ */
+export class CommitWindow {
+  readonly #db: Db;
+  readonly #limits: CommitWindowLimits;
+  #open = false;
+  #openedAt = 0;
+  #rows = 0;
+  #bytes = 0;
+  #afterCommit: (() => void)[] = [];
+
+  constructor(db: Db, limits: Partial<CommitWindowLimits> = {}) {
+    this.#db = db;
+    this.#limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
+  /** Opens a window unless one is open; opened lazily, so a run that writes nothing never writes. */
+  open(): void {
+    // A window SQLite rolled back (see commit) is lost; writes after it must not run in autocommit.
+    if (this.#open && this.#db.open && !this.#db.inTransaction) this.#lose();
+    if (this.#open) return;
+    // Another transaction on this connection (a synchronous caller up the stack) is left alone.
+    if (this.#db.inTransaction) return;
+    this.#db.exec('BEGIN IMMEDIATE');
+    this.#open = true;
+    this.#openedAt = performance.now();
+    this.#rows = 0;
+    this.#bytes = 0;
+  }
+
+  /**
+   * Counts what was just written in the window; true when it is full or old and should commit. The
+   * caller commits at the start of a fresh event-loop turn, so the commit's write is never stacked
+   * on top of the work before it.
+   */
+  add(rows: number, bytes: number): boolean {
+    if (!this.#open) return false;
+    this.#rows += rows;
+    this.#bytes += bytes;
+    const { maxRows, maxBytes, maxAgeMs } = this.#limits;
+    return this.#rows >= maxRows || this.#bytes >= maxBytes || performance.now() - this.#openedAt >= maxAgeMs;
+  }
+
+  /** Runs `fn` once everything written so far is committed: at once when no window is open. */
+  afterCommit(fn: () => void): void {
+    if (this.#open) this.#afterCommit.push(fn);
+    else fn();
+  }
+
+  /** Commits the open window, then runs what waited on it. A lost window drops those callbacks. */
+  commit(): void {
+    if (!this.#open) return;
+    // Only SQLite itself ends our transaction early (an I/O error or a full disk rolls it back).
+    if (!this.#db.open || !this.#db.inTransaction) {
+      this.#lose();
+      return;
+    }
+    this.#open = false;
+    const waiting = this.#afterCommit;
+    this.#afterCommit = [];
+    try {
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+    for (const fn of waiting) fn();
+  }
+
+  #lose(): void {
+    this.#open = false;
+    this.#afterCommit = [];
+  }
+}

@@ -1,0 +1,132 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CommitWindow, GATEWAY_MIGRATIONS, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { ProjectStore } from '../../../core/projects/index.js';
+import { migrate, type Db } from '../../../core/store/index.js';
+import type { TranscriptBatch } from '../../../core/transcripts/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+function batch(sessionId: string, ids: string[]): TranscriptBatch {
+  return {
+    parts: ids.map((id) => ({ partId: `cc:${id}:0`, sessionId, provider: 'claude', role: 'user', kind: 'text', ts: 1_700_000_000_000, text: `text of ${id}`, meta: null })),
+    sessions: [{ sessionId, provider: 'claude', source: 'code', cwd: null, parentSessionId: null, agentType: null, title: null, firstTs: 1, lastTs: 2 }],
+  };
+}
+
+let home: TempHome;
+let db: Db;
+let other: Db;
+let sql: string[];
+let materializer: Materializer;
+let sink: Sink;
+
+beforeEach(() => {
+  home = tempHome();
+  sql = [];
+  const file = join(home.dir, 'gateway.db');
+  db = new Database(file, { verbose: (statement) => sql.push(String(statement)) });
+  db.pragma('journal_mode = WAL');
+  migrate(db, GATEWAY_MIGRATIONS, 'gateway');
+  // A second connection sees only what is committed, as a reader in another process would.
+  other = new Database(file, { readonly: true });
+  const spool = new Spool(db);
+  materializer = new Materializer(db, spool);
+  sink = new Sink(db, new ProjectStore(db));
+});
+afterEach(() => {
+  other.close();
+  db.close();
+  home.cleanup();
+});
+
+const committedParts = () => other.prepare('SELECT COUNT(*) FROM parts').pluck().get() as number;
+
+/** One batch as a run writes it: materialized, then its rows moved by a sink step. */
+function write(window: CommitWindow, run: object, b: TranscriptBatch): boolean {
+  window.open();
+  const appended = materializer.materialize(run, b);
+  sink.flushStep(appended.partsAppended + appended.sessionsAppended);
+  return window.add(appended.partsAppended + appended.sessionsAppended, appended.textAppended);
+}
+
+describe('CommitWindow', () => {
+  it('groups batches into one commit, and what waits on durability runs only after it', () => {
+    const window = new CommitWindow(db);
+    const run = {};
+    const waited: string[] = [];
+    write(window, run, batch('s1', ['a', 'b']));
+    window.afterCommit(() => waited.push('file 1'));
+    write(window, run, batch('s2', ['c']));
+    window.afterCommit(() => waited.push('file 2'));
+    // Visible on the owner's connection, not yet committed for anybody else.
+    expect(db.prepare('SELECT COUNT(*) FROM parts').pluck().get()).toBe(3);
+    expect(committedParts()).toBe(0);
+    expect(waited).toEqual([]);
+
+    window.commit();
+    expect(committedParts()).toBe(3);
+    expect(waited).toEqual(['file 1', 'file 2']);
+    expect(other.prepare('SELECT COUNT(*) FROM spool').pluck().get()).toBe(0);
+    // With no window open, a callback runs at once.
+    window.afterCommit(() => waited.push('now'));
+    expect(waited).toEqual(['file 1', 'file 2', 'now']);
+  });
+
+  it('batches join the window instead of nesting savepoints, which copy every page they touch', () => {
+    const window = new CommitWindow(db);
+    sql.length = 0;
+    write(window, {}, batch('s1', ['a', 'b', 'c']));
+    write(window, {}, batch('s2', ['d']));
+    window.commit();
+    expect(sql.filter((s) => /^(SAVEPOINT|RELEASE)\b/.test(s))).toEqual([]);
+    expect(sql.filter((s) => /^(BEGIN|COMMIT)\b/.test(s))).toEqual(['BEGIN IMMEDIATE', 'COMMIT']);
+    // Outside a window each still commits on its own.
+    sql.length = 0;
+    materializer.materialize({}, batch('s3', ['e']));
+    expect(sql.filter((s) => /^(BEGIN|COMMIT)\b/.test(s))).toEqual(['BEGIN', 'COMMIT']);
+  });
+
+  it('says when it is due: by rows, by text bytes, by age', () => {
+    const byRows = new CommitWindow(db, { maxRows: 4, maxBytes: 1e9, maxAgeMs: 1e9 });
+    expect(write(byRows, {}, batch('r', ['r1', 'r2']))).toBe(false); // 2 parts + 1 session
+    expect(write(byRows, {}, batch('r', ['r3']))).toBe(true);
+    byRows.commit();
+    const byBytes = new CommitWindow(db, { maxRows: 1e9, maxBytes: 20, maxAgeMs: 1e9 });
+    expect(write(byBytes, {}, batch('b', ['b1']))).toBe(false); // "text of b1": 10 characters
+    expect(write(byBytes, {}, batch('b', ['b2']))).toBe(true);
+    byBytes.commit();
+    const byAge = new CommitWindow(db, { maxRows: 1e9, maxBytes: 1e9, maxAgeMs: 0 });
+    expect(write(byAge, {}, batch('g', ['g1']))).toBe(true);
+    byAge.commit();
+    expect(committedParts()).toBe(6);
+  });
+
+  it('a window SQLite itself rolled back is lost: what waited on it never runs, and nothing throws', () => {
+    const window = new CommitWindow(db);
+    const waited: string[] = [];
+    write(window, {}, batch('s1', ['a']));
+    window.afterCommit(() => waited.push('file 1'));
+    // What an I/O error or a full disk does to an open transaction.
+    db.exec('ROLLBACK');
+    expect(() => window.commit()).not.toThrow();
+    expect(waited).toEqual([]);
+    expect(window.isOpen).toBe(false);
+    expect(committedParts()).toBe(0);
+    // The next window works as usual.
+    write(window, {}, batch('s1', ['a']));
+    window.commit();
+    expect(committedParts()).toBe(1);
+  });
+
+  it('leaves a transaction it did not open to its owner', () => {
+    const window = new CommitWindow(db);
+    db.exec('BEGIN');
+    window.open();
+    expect(window.isOpen).toBe(false);
+    db.exec('COMMIT');
+    window.open();
+    expect(window.isOpen).toBe(true);
+    window.commit();
+  });
+});
