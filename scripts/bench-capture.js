@@ -1,6 +1,8 @@
 // Capture benchmark (spec 000): a generated transcript corpus, swept by the built Core's sweep driver.
 // Flags: --files N (default 2000), --mb N (default 1024), --dir PATH (default .bench/capture), --keep.
 // Every figure is reported against a baseline measured in the same run on the same bytes.
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { mkdirSync, rmSync, statfsSync, createWriteStream, readdirSync, statSync, createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -43,11 +45,9 @@ syncBuiltinESMExports();
 
 // ---------------------------------------------------------------- corpus
 
-let uuidCounter = 0;
-const uuid = () => {
-  uuidCounter += 1;
-  return `00000000-0000-4000-8000-${uuidCounter.toString(16).padStart(12, '0')}`;
-};
+// Random v4 UUIDs, as Claude Code writes: part ids then land all over the part_id index, as they do
+// on a real machine. (Counter UUIDs made every index insert an append and flattered the importer.)
+const uuid = () => randomUUID();
 const filler = (n) => 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(n / 57)).slice(0, n);
 const SNAPSHOT = JSON.stringify({ trackedFileBackups: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`src/file${i}.ts`, { backupFileName: `abc@v${i}`, version: i }])) });
 
@@ -77,10 +77,14 @@ function fileSizes(files, totalBytes) {
   return weights.map((w) => Math.max(2_000, Math.floor((w / sum) * totalBytes)));
 }
 
+// mulberry32: sizes and line kinds are reproducible run to run. (The former float LCG lost precision
+// above 2^53 and fell into a short cycle.)
 let seed = 42;
 const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 };
 
 async function writeFileOfSize(path, bytes, sessionId, cwd, startTs) {
@@ -173,6 +177,11 @@ async function loadCore() {
   };
 }
 
+/** Writes dirty pages back first, so a timed phase does not pay for the previous phase's writeback. */
+function settleDisk() {
+  spawnSync('sync', { stdio: 'ignore' });
+}
+
 function gc() {
   if (typeof globalThis.gc === 'function') {
     globalThis.gc();
@@ -233,6 +242,7 @@ export async function run(flags) {
   process.stdout.write(`corpus: ${corpus.files} files, ${fmt(corpus.bytes / MB, 1)} MB (largest ${fmt(corpus.largestMb, 1)} MB), generated in ${fmt(corpus.seconds, 1)} s\n`);
 
   // Baseline: bare line split + JSON.parse of the same bytes.
+  settleDisk();
   const parseStart = performance.now();
   const bare = await bareParse(claudeRoot);
   const bareSeconds = (performance.now() - parseStart) / 1000;
@@ -243,6 +253,7 @@ export async function run(flags) {
   const core = open(join(dir, 'home-cold'), claudeRoot);
   const readMode = core.driver.reader.usesWorker ? 'read worker' : 'main thread';
   process.stdout.write(`transcripts read on the ${readMode}\n`);
+  settleDisk();
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   transcriptBytesRead = 0;
@@ -259,6 +270,7 @@ export async function run(flags) {
   // The same cold import on the owner's thread: its reads pass through this process's byte counter,
   // and its process-local map then serves the unchanged ticks below.
   const inThread = open(join(dir, 'home-in-thread'), claudeRoot, false);
+  settleDisk();
   transcriptBytesRead = 0;
   const threadStart = performance.now();
   await inThread.driver.tick();
