@@ -88,8 +88,8 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       deps.commits.open();
       const appended = deps.materializer.materialize(ctx.token, batch);
       const rows = appended.partsAppended + appended.sessionsAppended;
-      if (rows > 0) deps.sink.flushStep(rows);
-      outcome.partsWritten += appended.partsAppended;
+      // Counted as the sink moves them: a copy of a part committed under another session is not new.
+      if (rows > 0) outcome.partsWritten += deps.sink.flushStep(rows).partsWritten;
       const due = deps.commits.add(rows, appended.textAppended);
       progress();
       await io.yieldTurn(due);
@@ -173,7 +173,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     deps.reader?.cancelReadAhead();
     deps.commits.commit();
   }
-  await deps.sink.drain();
+  stats.partsWritten += (await deps.sink.drain()).partsWritten;
   progress(done, true);
   stats.durationMs = Math.round(performance.now() - started);
   deps.logger.info('transcript scan', {

@@ -62,6 +62,17 @@ describe('Claude provider, scheduled passes', () => {
     expect(h.count('SELECT COUNT(*) FROM sessions')).toBe(2);
   });
 
+  it('counts a line copied under another session id once, as the cache holds it once', async () => {
+    const shared = claudeLine({ sessionId: 'first' });
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'first.jsonl'), [shared]);
+    expect((await claude()).partsWritten).toBe(1);
+    // A later file holds the same line (same uuid) under its own session id, beside one new line.
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'second.jsonl'), [{ ...shared, sessionId: 'second' }, claudeLine({ sessionId: 'second' })]);
+    const stats = await claude();
+    expect(h.count('SELECT COUNT(*) FROM parts')).toBe(2);
+    expect(stats.partsWritten).toBe(1);
+  });
+
   it('keeps the rows of a transcript that was deleted', async () => {
     const file = claudeSession(h.claudeRoot, 'gone', 3);
     await claude();
