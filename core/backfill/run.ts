@@ -116,10 +116,11 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
   const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
-  const discovery = await provider.discover();
+  const discovery = await provider.discover(ctx.signal);
   stats.discovered = discovery.files.length;
   stats.failed += discovery.failed;
-  if (ctx.scheduled) deps.fingerprints.retainOnly(provider.id, discovery.files);
+  // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
+  if (ctx.scheduled && !discovery.cancelled) deps.fingerprints.retainOnly(provider.id, discovery.files);
   let lastProgress = 0;
   const progress = (done: number, force = false) => {
     const now = performance.now();

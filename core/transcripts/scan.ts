@@ -1,7 +1,7 @@
 import type { BigIntStats, Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TranscriptFile } from './types.js';
+import type { DiscoveryResult, TranscriptFile } from './types.js';
 
 export interface WalkRules {
   /** `depth` is the depth of the folder holding the file (0 = the walked root). */
@@ -46,9 +46,25 @@ export class Scan {
   failed = 0;
   readonly #seenDirs = new Set<string>();
   readonly #seenFiles = new Set<string>();
+  readonly #signal: AbortSignal | undefined;
+
+  /** An aborted `signal` stops the walk at the next folder or stat batch; `files` is then partial. */
+  constructor(signal?: AbortSignal) {
+    this.#signal = signal;
+  }
+
+  get cancelled(): boolean {
+    return this.#signal?.aborted === true;
+  }
+
+  /** What a provider's discover returns; a cancelled walk says so, so nobody mistakes it for the tree. */
+  result(): DiscoveryResult {
+    return { files: this.files, failed: this.failed, ...(this.cancelled ? { cancelled: true } : {}) };
+  }
 
   /** Walks `dir` (a root or a known subfolder) if it exists; a missing root is not a failure. */
   async walk(dir: string, rules: WalkRules): Promise<void> {
+    if (this.cancelled) return;
     const info = await statOrNull(dir);
     if (!info?.isDirectory()) return;
     await this.#walkDir(dir, info, rules, 0);
@@ -79,6 +95,7 @@ export class Scan {
   }
 
   async list(dir: string): Promise<Dirent[]> {
+    if (this.cancelled) return [];
     try {
       const entries = await readdir(dir, { withFileTypes: true });
       return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -91,7 +108,7 @@ export class Scan {
   }
 
   async #walkDir(dir: string, info: BigIntStats, rules: WalkRules, depth: number): Promise<void> {
-    if (!this.enterDir(info)) return;
+    if (this.cancelled || !this.enterDir(info)) return;
     const entries = await this.list(dir);
     const canDescend = depth < rules.maxDepth;
     // A symlink's kind is known only after stat follows it, so links are stat'ed either way.
@@ -99,7 +116,7 @@ export class Scan {
       (e) => e.isSymbolicLink() || (e.isDirectory() && canDescend && rules.acceptDir(e.name, depth + 1)) || (e.isFile() && rules.acceptFile(e.name, depth)),
     );
     const subdirs: Array<Promise<void>> = [];
-    for (let i = 0; i < wanted.length; i += STAT_BATCH) {
+    for (let i = 0; i < wanted.length && !this.cancelled; i += STAT_BATCH) {
       const slice = wanted.slice(i, i + STAT_BATCH);
       const paths = await Promise.all(slice.map((e) => entryPath(dir, e)));
       const stats = await Promise.all(paths.map((p) => (p === null ? null : statOrNull(p))));

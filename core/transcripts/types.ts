@@ -65,13 +65,15 @@ export interface DiscoveryResult {
   files: TranscriptFile[];
   /** Entries that could not be listed or stat'ed. */
   failed: number;
+  /** True when the run's signal stopped the walk: `files` is then only part of the tree. */
+  cancelled?: boolean;
 }
 
 /** A transcript provider plugin. */
 export interface TranscriptProvider {
   readonly id: ProviderId;
-  /** Enumerates the roots on every call (new sandbox homes and files appear between runs). */
-  discover(): Promise<DiscoveryResult>;
+  /** Enumerates the roots on every call (new sandbox homes and files appear between runs); `signal` stops it. */
+  discover(signal?: AbortSignal): Promise<DiscoveryResult>;
   /** Streams one file as batches; the stats object is filled as lines are consumed. */
   read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch>;
 }

@@ -205,11 +205,11 @@ export class ClaudeProvider implements TranscriptProvider {
     this.#roots = roots;
   }
 
-  async discover(): Promise<DiscoveryResult> {
-    const scan = new Scan();
+  async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
+    const scan = new Scan(signal);
     for (const root of this.#roots.roots) await scan.walk(join(root, 'projects'), transcriptRules('code'));
     for (const root of this.#roots.desktopRoots) await discoverDesktop(scan, root);
-    return { files: scan.files, failed: scan.failed };
+    return scan.result();
   }
 
   async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {

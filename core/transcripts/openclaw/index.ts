@@ -58,11 +58,11 @@ export class OpenClawProvider implements TranscriptProvider {
     this.#roots = roots;
   }
 
-  async discover(): Promise<DiscoveryResult> {
-    const scan = new Scan();
+  async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
+    const scan = new Scan(signal);
     const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && name === 'sessions'), maxDepth: 2, source: 'openclaw' };
     for (const root of this.#roots) await scan.walk(join(root, 'agents'), rules);
-    return { files: scan.files, failed: scan.failed };
+    return scan.result();
   }
 
   async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {

@@ -1,6 +1,9 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newRunToken, runBackfillProvider } from '../../../core/backfill/index.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/index.js';
 import { appendJsonl, claudeLine, claudeSession, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
@@ -71,6 +74,26 @@ describe('Claude provider, scheduled passes', () => {
     const stats = await claude();
     expect(h.count('SELECT COUNT(*) FROM parts')).toBe(2);
     expect(stats.partsWritten).toBe(1);
+  });
+
+  it('a cancelled run stops its walk, says the list is partial, and forgets no fingerprint', async () => {
+    for (const id of ['c-1', 'c-2', 'c-3']) claudeSession(h.claudeRoot, id, 2);
+    await claude();
+    expect(h.driver.fingerprints.size).toBe(3);
+
+    const provider = new ClaudeProvider({ roots: [h.claudeRoot], desktopRoots: [] });
+    const controller = new AbortController();
+    // Cancelled while the walk waits on its first stat: it stops at the next folder.
+    const walking = provider.discover(controller.signal);
+    controller.abort();
+    expect(await walking).toEqual({ files: [], failed: 0, cancelled: true });
+
+    const { materializer, sink, commits, fingerprints } = h.driver;
+    const ctx = { token: newRunToken(), scheduled: true, windowStartMs: null, maxLineBytes: 1 << 20, signal: AbortSignal.abort() };
+    const stats = await runBackfillProvider(provider, { materializer, sink, commits, fingerprints, logger: createMemoryLogger() }, ctx);
+    expect(stats).toMatchObject({ discovered: 0, read: 0 });
+    expect(h.driver.fingerprints.size).toBe(3);
+    expect((await claude()).read).toBe(0);
   });
 
   it('keeps the rows of a transcript that was deleted', async () => {
