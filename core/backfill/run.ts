@@ -109,6 +109,41 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
   return outcome;
 }
 
+/** The first file from index `from` on that the run will read (for read-ahead). */
+function firstToRead(files: readonly TranscriptFile[], from: number, skipped: (file: TranscriptFile) => boolean): TranscriptFile | undefined {
+  for (let j = from; j < files.length; j += 1) if (!skipped(files[j]!)) return files[j];
+  return undefined;
+}
+
+/** Gives the event loop a turn once the run has held it for HOLD_MS, or at once when asked. */
+function pacer(): (now: boolean) => Promise<void> {
+  // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
+  // an explicit turn the loop would hold the event loop for as long as the queue stays full.
+  let heldSince = performance.now();
+  return async (now) => {
+    if (!now && performance.now() - heldSince < HOLD_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    heldSince = performance.now();
+  };
+}
+
+/** Progress events, at most every PROGRESS_EVERY_MS unless forced. */
+function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTotal: number, stats: ProviderStats): (done: number, force?: boolean) => void {
+  let last = 0;
+  return (done, force = false) => {
+    const now = performance.now();
+    if (!ctx.onProgress || (!force && now - last < PROGRESS_EVERY_MS)) return;
+    last = now;
+    ctx.onProgress({ provider: provider.id, filesDone: done, filesTotal, partsWritten: stats.partsWritten });
+  };
+}
+
+function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): void {
+  const { provider, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs } = stats;
+  const reader = deps.reader?.usesWorker ? 'worker' : 'thread';
+  deps.logger.info('transcript scan', { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs });
+}
+
 /**
  * One provider invocation: enumerate the roots, read and project only what is new or changed (for
  * a scheduled run), materialize every batch under the run token, then drain the spool.
@@ -116,37 +151,18 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
   const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
-  const discovery = await provider.discover(ctx.signal);
-  stats.discovered = discovery.files.length;
-  stats.failed += discovery.failed;
+  const { files, failed, cancelled } = await provider.discover(ctx.signal);
+  stats.discovered = files.length;
+  stats.failed += failed;
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
-  if (ctx.scheduled && !discovery.cancelled) deps.fingerprints.retainOnly(provider.id, discovery.files);
-  let lastProgress = 0;
-  const progress = (done: number, force = false) => {
-    const now = performance.now();
-    if (!ctx.onProgress || (!force && now - lastProgress < PROGRESS_EVERY_MS)) return;
-    lastProgress = now;
-    ctx.onProgress({ provider: provider.id, filesDone: done, filesTotal: discovery.files.length, partsWritten: stats.partsWritten });
-  };
+  if (ctx.scheduled && !cancelled) deps.fingerprints.retainOnly(provider.id, files);
+  const progress = progressReporter(provider, ctx, files.length, stats);
   const options: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
   const skipped = (file: TranscriptFile) => (ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs);
-  const files = discovery.files;
-  // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
-  // an explicit turn the loop would hold the event loop for as long as the queue stays full.
-  let heldSince = performance.now();
-  const yieldTurn = async (now: boolean) => {
-    if (!now && performance.now() - heldSince < HOLD_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    heldSince = performance.now();
-  };
-  const nextToRead = (from: number): TranscriptFile | undefined => {
-    for (let j = from; j < files.length; j += 1) if (!skipped(files[j]!)) return files[j];
-    return undefined;
-  };
+  const yieldTurn = pacer();
   let done = 0;
   try {
-    for (let i = 0; i < files.length; i += 1) {
-      const file = files[i]!;
+    for (const [i, file] of files.entries()) {
       if (ctx.signal?.aborted) break;
       done += 1;
       if (skipped(file)) {
@@ -155,7 +171,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         continue;
       }
       const readAhead = () => {
-        const next = nextToRead(i + 1);
+        const next = firstToRead(files, i + 1, skipped);
         if (next) deps.reader?.readAhead(provider, next, options);
       };
       const outcome = await importFile(provider, file, deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
@@ -177,17 +193,6 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   stats.partsWritten += (await deps.sink.drain()).partsWritten;
   progress(done, true);
   stats.durationMs = Math.round(performance.now() - started);
-  deps.logger.info('transcript scan', {
-    provider: provider.id,
-    scheduled: ctx.scheduled,
-    reader: deps.reader?.usesWorker ? 'worker' : 'thread',
-    discovered: stats.discovered,
-    read: stats.read,
-    unchanged: stats.unchanged,
-    failed: stats.failed,
-    failedLines: stats.failedLines,
-    partsWritten: stats.partsWritten,
-    durationMs: stats.durationMs,
-  });
+  logScan(deps, ctx, stats);
   return stats;
 }
