@@ -91,6 +91,15 @@ export class TranscriptReader {
     this.#ahead = { provider: provider.id, path: file.path, job: this.#start(worker, provider.id, file, options) };
   }
 
+  /** Drops a read-ahead nobody will read (a run that ended early). */
+  cancelReadAhead(): void {
+    const ahead = this.#ahead;
+    this.#ahead = undefined;
+    if (!ahead) return;
+    this.#pending.delete(ahead.job.id);
+    this.#worker?.postMessage({ type: 'cancel', id: ahead.job.id } satisfies ReaderRequest);
+  }
+
   async stop(): Promise<void> {
     this.cancelReadAhead();
     const worker = this.#worker;
@@ -143,15 +152,6 @@ export class TranscriptReader {
     if (!ahead || ahead.provider !== provider || ahead.path !== file.path) return undefined;
     this.#ahead = undefined;
     return ahead.job;
-  }
-
-  /** Drops a read-ahead nobody will read (a run that ended early). */
-  cancelReadAhead(): void {
-    const ahead = this.#ahead;
-    this.#ahead = undefined;
-    if (!ahead) return;
-    this.#pending.delete(ahead.job.id);
-    this.#worker?.postMessage({ type: 'cancel', id: ahead.job.id } satisfies ReaderRequest);
   }
 
   async *#viaWorker(worker: Worker, job: Job, stats: LineStats): AsyncGenerator<TranscriptBatch> {
