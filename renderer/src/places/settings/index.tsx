@@ -1,14 +1,15 @@
 import type { ReactElement } from 'react';
 import { DetailList, EmptyState, ErrorBanner, formatDuration, Panel, PlaceHeader } from '../../components/index.js';
 import { refreshInfo, usePanel } from '../../store.js';
+import { CacheRetention } from './CacheRetention.js';
 import { CuratorSettings } from './CuratorSettings.js';
 
 const HOME_KIND = { env: 'The STEWARD_HOME environment variable', 'platform-default': "This platform's app-data folder" } as const;
 const TRANSPORT = { bridge: 'Desktop app (IPC)', http: 'Loopback HTTP (steward serve)' } as const;
 
 /**
- * Settings: facts about this Steward (`App.Info`) and the editable curator choice; everything else
- * lives in config.json.
+ * Settings: facts about this Steward (`App.Info`), the editable curator choice and a manual pass of
+ * the cache retention window; everything else lives in config.json.
  */
 export function SettingsPlace(): ReactElement {
   const info = usePanel((state) => state.info);
@@ -36,6 +37,7 @@ export function SettingsPlace(): ReactElement {
         )}
       </Panel>
       <CuratorSettings />
+      <CacheRetention />
       <EmptyState icon="settings" title="Other settings" size="compact">
         <p>
           Settings live in <code>config.json</code> under <code>STEWARD_HOME</code>, Steward&rsquo;s home folder. Steward reads it at start
