@@ -1,0 +1,154 @@
+import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeLine, writeJsonl } from '../support/transcripts.js';
+import { goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+
+const DAY_MS = 86_400_000;
+const CWD = '/work/retention-project';
+
+/** Polls until `check` answers, failing after `timeoutMs`. */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** One Claude session file with one part per line (string or single text block content). */
+function session(root: string, sessionId: string, stamps: readonly Date[]): void {
+  writeJsonl(
+    join(root, 'projects', '-work-retention-project', `${sessionId}.jsonl`),
+    stamps.map((ts, i) => claudeLine({ sessionId, cwd: CWD, ts, type: i % 2 === 0 ? 'user' : 'assistant', text: `${sessionId} line ${i}` })),
+  );
+}
+
+/** Parts on both sides of the 365-day cutoff, read from gateway.db's documented `parts(ts)` column. */
+function partsByAge(home: string): { old: number; recent: number } {
+  const db = new Database(join(home, 'gateway.db'), { readonly: true, fileMustExist: true });
+  try {
+    const cutoff = Date.now() - 365 * DAY_MS;
+    const count = (sql: string) => db.prepare(sql).pluck().get(cutoff) as number;
+    return { old: count('SELECT COUNT(*) FROM parts WHERE ts < ?'), recent: count('SELECT COUNT(*) FROM parts WHERE ts >= ?') };
+  } finally {
+    db.close();
+  }
+}
+
+describe('the Cache retention view in Settings', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+  let rootsDir: string;
+
+  beforeAll(async () => {
+    const roots = makeTempDir('steward-e2e-retention-');
+    rootsDir = roots.dir;
+    const claude = join(roots.dir, 'claude');
+    const now = Date.now();
+    const old = (i: number) => new Date(now - 400 * DAY_MS + i * 1000);
+    const recent = (i: number) => new Date(now - 60_000 + i * 1000);
+    // A conversation wholly older than the window, and one that straddles it.
+    session(claude, 'ancient', [old(0), old(1), old(2), old(3)]);
+    session(claude, 'straddling', [old(10), old(11), recent(0), recent(1), recent(2)]);
+    steward = await startServe({ claudeRoots: [claude] });
+    browser = await launchChromium();
+    await eventually('the start-up sweep settles', async () => ((await steward.rpc('Telemetry.Recent', { kind: 'sweep.tick' })).entries.length > 0 ? true : undefined));
+    // The scheduled sweep keeps to the window; importing everything brings the old lines in.
+    const imported = await steward.rpc('Backfill.Run', { provider: 'claude', all: true });
+    expect(imported.providers[0]).toMatchObject({ provider: 'claude', discovered: 2, failed: 0 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  it('checks, asks before removing, removes only what is older than the window, and keeps the rest', async () => {
+    expect(partsByAge(steward.home)).toEqual({ old: 6, recent: 3 });
+    const before = (await steward.rpc('Projects.List', {})).projects.find((p) => p.cwd === CWD);
+    expect(before?.sessions).toBe(2);
+
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Settings');
+    const view = page.getByRole('region', { name: 'Cache retention' });
+    await view.getByRole('button', { name: 'Check', exact: true }).click();
+
+    const check = view.getByTestId('cache-retention-check');
+    await check.waitFor();
+    const claudeRow = check.getByRole('row').filter({ hasText: 'Claude' });
+    expect((await claudeRow.innerText()).trim()).toMatch(/Older than .*\b6$/);
+    expect(await check.getByRole('status').innerText()).toBe('6 parts would go, and with them 1 conversation (session) left with nothing newer.');
+
+    // Asking is not removing: the first button only opens the question, and Cancel leaves everything.
+    const remove = view.getByRole('button', { name: 'Remove 6 parts' });
+    await remove.click();
+    const confirm = view.getByTestId('cache-retention-confirm');
+    await confirm.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove 6 parts');
+    expect(partsByAge(steward.home)).toEqual({ old: 6, recent: 3 });
+
+    await remove.click();
+    await page.screenshot({ path: screenshotPath('settings-cache-retention-confirm.png') });
+    await confirm.getByRole('button', { name: 'Yes, remove them' }).click();
+    const removed = view.getByTestId('cache-retention-removed');
+    await removed.waitFor();
+    expect(await removed.getByRole('status').innerText()).toMatch(/^Removed 6 parts and 1 conversation \(session\) in \d/);
+    expect(await removed.innerText()).not.toContain('Stopped early');
+    await page.screenshot({ path: screenshotPath('settings-cache-retention.png') });
+
+    // Nothing old is left, the recent parts and the project stay, and a second check finds nothing.
+    expect(partsByAge(steward.home)).toEqual({ old: 0, recent: 3 });
+    const after = (await steward.rpc('Projects.List', {})).projects.find((p) => p.cwd === CWD);
+    expect(after?.sessions).toBe(1);
+    await view.getByRole('button', { name: 'Check', exact: true }).click();
+    await check.waitFor();
+    expect(await check.getByRole('status').innerText()).toBe('Nothing is older than the retention window: nothing would be removed.');
+    expect(await view.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+
+    // Counts and dates only: no paths, no transcript text.
+    const shown = await view.innerText();
+    for (const secret of [rootsDir, CWD, 'line 0', steward.home]) expect(shown).not.toContain(secret);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('the Cache retention view with an open window', () => {
+  it('says every provider keeps everything, offers no removal, and removes nothing', async () => {
+    const roots = makeTempDir('steward-e2e-retention-open-');
+    const claude = join(roots.dir, 'claude');
+    session(claude, 'ancient', [new Date(Date.now() - 400 * DAY_MS)]);
+    const steward = await startServe({
+      claudeRoots: [claude],
+      prepareHome: (home) => writeFileSync(join(home, 'config.json'), JSON.stringify({ query: { cache: { retention: { default_days: 0 } } } })),
+    });
+    const browser = await launchChromium();
+    try {
+      await steward.rpc('Backfill.Run', { provider: 'claude', all: true });
+      expect(partsByAge(steward.home).old).toBe(1);
+      const { page, problems } = await openPanel(browser, steward);
+      await goToPlace(page, 'Settings');
+      const view = page.getByRole('region', { name: 'Cache retention' });
+      await view.getByRole('button', { name: 'Check', exact: true }).click();
+      const check = view.getByTestId('cache-retention-check');
+      await check.waitFor();
+      const rows = check.getByRole('row').filter({ hasText: 'Keeps everything' });
+      expect(await rows.count()).toBe(2);
+      expect(await check.getByRole('status').innerText()).toContain('keeps everything: nothing would be removed');
+      expect(await view.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+      expect(partsByAge(steward.home).old).toBe(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await steward.stop({ check: false });
+    }
+  });
+});
