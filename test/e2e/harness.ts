@@ -366,6 +366,17 @@ export async function openPanel(browser: Browser, steward: ServedSteward, option
 }
 
 /** Goes to a place through the navigation, as a person would, and waits for it to be shown. */
+/** Polls until `check` answers (the owner works on its own schedule), failing after `timeoutMs`. */
+export async function eventually<T>(what: string | (() => string), check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export async function goToPlace(page: Page, label: string): Promise<void> {
   await page.locator('nav[aria-label="Places"]').getByText(label, { exact: true }).click();
   await page.locator(`main[data-place="${label.toLowerCase()}"]`).waitFor();

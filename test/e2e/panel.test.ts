@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPanel, rawRequest, runSteward, screenshotPath, startServe, URL_LINE, type ServedSteward } from './harness.js';
+import { eventually, launchChromium, openPanel, rawRequest, runSteward, screenshotPath, startServe, URL_LINE, type ServedSteward } from './harness.js';
 
 /**
  * On an empty STEWARD_HOME every place explains why it is empty. Each place's team words its own
@@ -14,17 +14,6 @@ const PLACES = [
   { id: 'telemetry', label: 'Telemetry', emptyGist: /sweep/i },
   { id: 'settings', label: 'Settings', emptyGist: /config\.json/ },
 ] as const;
-
-/** Polls until `check` answers (the owner sweeps on its own schedule), failing after `timeoutMs`. */
-async function eventually<T>(what: string | (() => string), check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** The status bar shows what the owner reports (state, message, paused), whatever the sweep is doing. */
 async function expectStatusBarMatchesOwner(page: Page, steward: ServedSteward): Promise<void> {

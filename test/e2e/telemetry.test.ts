@@ -1,19 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, claudeSession, desktopSession, writeJsonl } from '../support/transcripts.js';
-import { launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward, goToPlace } from './harness.js';
+import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
 import { join } from 'node:path';
-
-/** Polls until `check` answers, failing after `timeoutMs`. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('the Telemetry place on a fixture tree', () => {
   let steward: ServedSteward;
