@@ -91,11 +91,11 @@ export function CacheRetention(): ReactElement {
     <Panel title="Cache retention">
       <div className="cache-retention" data-testid="cache-retention" aria-busy={busy !== undefined}>
         <p className="field__hint" id={`${ids}-about`}>
-          Steward keeps captured conversations in its cache for the retention window (365 days unless <code>config.json</code> sets{' '}
-          <code>query.cache.retention.default_days</code> or a provider&rsquo;s <code>backfill.window_days</code>; 0 keeps everything). Only
-          rows older than the window go. Project rows and their notes are kept, and the transcripts on disk are untouched: Steward reads
-          them and never changes them. Scheduled sweeps read with the same window, so removed rows do not come back unless you import
-          everything again.
+          Scheduled sweeps import conversations from the retention window: 365 days unless <code>config.json</code> sets{' '}
+          <code>query.cache.retention.default_days</code> or a provider&rsquo;s <code>backfill.window_days</code> (0 keeps everything). Stored
+          rows are removed on their own only when <code>config.json</code> sets such a window; here you can apply the window now, the default
+          included. Only rows older than the window go. Project rows and their notes are kept, and the transcripts on disk are untouched:
+          Steward reads them and never changes them. Removed rows do not come back unless you import everything again.
         </p>
         <div className="cache-retention__actions">
           <button type="button" className="button" onClick={runCheck} disabled={busy !== undefined || !client} aria-describedby={`${ids}-about`}>
