@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
@@ -27,6 +27,16 @@ function partsByAge(home: string): { old: number; recent: number } {
   } finally {
     db.close();
   }
+}
+
+/** Opens Settings and runs the Cache retention view's Check (a dry run). */
+async function checkRetention(page: Page): Promise<{ view: Locator; check: Locator }> {
+  await goToPlace(page, 'Settings');
+  const view = page.getByRole('region', { name: 'Cache retention' });
+  await view.getByRole('button', { name: 'Check', exact: true }).click();
+  const check = view.getByTestId('cache-retention-check');
+  await check.waitFor();
+  return { view, check };
 }
 
 describe('the Cache retention view in Settings', () => {
@@ -63,12 +73,7 @@ describe('the Cache retention view in Settings', () => {
     expect(before?.sessions).toBe(2);
 
     const { page, problems } = await openPanel(browser, steward);
-    await goToPlace(page, 'Settings');
-    const view = page.getByRole('region', { name: 'Cache retention' });
-    await view.getByRole('button', { name: 'Check', exact: true }).click();
-
-    const check = view.getByTestId('cache-retention-check');
-    await check.waitFor();
+    const { view, check } = await checkRetention(page);
     const claudeRow = check.getByRole('row').filter({ hasText: 'Claude' });
     expect((await claudeRow.innerText()).trim()).toMatch(/Older than .*\b6$/);
     expect(await check.getByRole('status').innerText()).toBe('6 parts would go, and with them 1 conversation (session) left with nothing newer.');
@@ -124,11 +129,7 @@ describe('the Cache retention view with an open window', () => {
       await steward.rpc('Backfill.Run', { provider: 'claude', all: true });
       expect(partsByAge(steward.home).old).toBe(1);
       const { page, problems } = await openPanel(browser, steward);
-      await goToPlace(page, 'Settings');
-      const view = page.getByRole('region', { name: 'Cache retention' });
-      await view.getByRole('button', { name: 'Check', exact: true }).click();
-      const check = view.getByTestId('cache-retention-check');
-      await check.waitFor();
+      const { view, check } = await checkRetention(page);
       const rows = check.getByRole('row').filter({ hasText: 'Keeps everything' });
       expect(await rows.count()).toBe(2);
       expect(await check.getByRole('status').innerText()).toContain('keeps everything: nothing would be removed');
