@@ -12,16 +12,16 @@ export interface CommitWindowLimits {
 const DEFAULT_LIMITS: CommitWindowLimits = { maxRows: 5_000, maxBytes: 12 * 1024 * 1024, maxAgeMs: 1_000 };
 
 /**
- * Groups a run's many small transactions (each batch's spool append and its sink step) into few
- * commits. A commit writes every page it dirtied, and part ids are random UUIDs: committing every
- * batch rewrote most leaf pages of the part_id index each time, and every spooled row reached the
- * WAL twice, once in the spool and once in `parts`. Inside a window each of those transactions is a
- * savepoint; a spool page filled and emptied within one window is never written at all.
+ * Groups a run's many small writes (each batch's spool append and its sink step) into few commits.
+ * A commit writes every page it dirtied, and part ids are random UUIDs: committing every batch
+ * rewrote most leaf pages of the part_id index each time. The materializer and the sink join an open
+ * window rather than nest a savepoint (whose sub-journal would copy every page it touches), and a
+ * spool page filled and emptied within one window never reaches the WAL.
  *
- * A window is never rolled back on purpose: a failed batch rolls back only its savepoint. A crash
- * loses only the open window, which the restart's cold scan reads again (the fingerprint map is
- * process-local). Work that must wait for durability, such as advancing a file's fingerprint, is
- * queued with `afterCommit` and dropped if the window is lost.
+ * A window is never rolled back on purpose: a failed statement rolls back only itself, and the steps
+ * that join a window are idempotent. A crash loses only the open window, which the restart's cold
+ * scan reads again (the fingerprint map is process-local). Work that must wait for durability, such
+ * as advancing a file's fingerprint, is queued with `afterCommit` and dropped if the window is lost.
  */
 export class CommitWindow {
   readonly #db: Db;

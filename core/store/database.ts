@@ -53,8 +53,8 @@ export function openDatabase(file: string, options: OpenOptions): Db {
       if (options.pageSizeBytes !== undefined) db.pragma(`page_size = ${Math.trunc(options.pageSizeBytes)}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      // A cold import grows the WAL to about twice the imported text; without a limit SQLite keeps
-      // that file at its largest size for as long as the store is open.
+      // A cold import grows the WAL by hundreds of megabytes; without a limit SQLite keeps that file
+      // at its largest size for as long as the store is open.
       db.pragma(`journal_size_limit = ${Math.trunc(options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES)}`);
     }
     if (options.cacheKiB !== undefined) db.pragma(`cache_size = ${-Math.trunc(options.cacheKiB)}`);
