@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { stewardVersion } from '../package-root.js';
+import { stewardVersion } from '../config/index.js';
 import { registerInfo } from './commands/info.js';
 import { registerServe } from './commands/serve.js';
 import { registerBackfill, registerSweep } from './commands/backfill.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURATOR_KINDS } from '../api/index.js';
 
 /**
  * config.json mirrors the dotted setting names of the specs as nested objects. Every object is
@@ -72,7 +73,7 @@ export const ConfigSchema = z.strictObject({
       /** At most one sweep per project per interval (STEWARD_SWEEPER_MIN_INTERVAL_MS). */
       min_interval_ms: ms.default(300_000),
       /** offline needs no model; the others run only when chosen here. */
-      curator: z.enum(['offline', 'anthropic', 'openai-compatible']).default('offline'),
+      curator: z.enum(CURATOR_KINDS).default('offline'),
       /**
        * The curator's model (STEWARD_SWEEPER_MODEL). Unset means claude-haiku-4-5 for Anthropic; an
        * OpenAI-compatible endpoint serves models of its own, so it must be named (checked once the

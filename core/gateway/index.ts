@@ -5,9 +5,11 @@ import { GATEWAY_MIGRATIONS } from './migrations.js';
 
 export { GATEWAY_MIGRATIONS } from './migrations.js';
 export { TelemetryLog } from './telemetry.js';
+export { telemetryHandlers } from './handlers.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken, type MaterializeResult } from './materializer.js';
-export { Sink, type FlushResult } from './sink.js';
+export { Sink, type FlushResult, type ProjectKeys } from './sink.js';
+export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
 export { RetentionPruner, type PruneResult, type PruneOptions } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 export { CommitWindow, type CommitWindowLimits } from './commit-window.js';

@@ -55,6 +55,13 @@ export function createFileLogger(home: string, options: FileLoggerOptions = {}):
   };
 }
 
+/** An error's code (a SQLite or Node code, else the class name) for a log line; never its message, which may hold a path or text. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code !== '') return code.slice(0, 60);
+  return error instanceof Error ? error.name : 'unknown';
+}
+
 /** For tests and for the in-process CLI when it must not create files. */
 export function createMemoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];

@@ -1,5 +1,5 @@
 // API keys for remote curators (DESIGN "Conventions": secrets). core/ defines the KeyStore interface;
 // the Electron main provides a keychain-backed one, headless mode uses the environment.
-export { REMOTE_CURATORS, KEY_ENV_NAMES, type KeyStore, type KeyStoreStatus, type KeySource, type RemoteCurator } from './keys.js';
+export { KEY_ENV_NAMES, type KeyStore, type KeyStoreStatus, type KeySource } from './keys.js';
 export { environmentKeyStore, environmentKey, readOnlyKeyError } from './environment.js';
 export { KeyRing, type KeyLookup, type KeyPresence } from './ring.js';

@@ -1,4 +1,4 @@
-export { Sweeper, SweepFailure, localDate, type SweeperOptions, type SweeperSettings, type CuratorPause, type SweepResult } from './sweeper.js';
+export { Sweeper, SweeperFailure, localDate, type SweeperOptions, type SweeperSettings, type CuratorPause, type SweeperRunResult } from './sweeper.js';
 export { GatewayDigestSource, isGenuineUserText } from './gateway-source.js';
 export { sweeperHandlers } from './handlers.js';
 export { sweeperSettingsFrom, saveCuratorChoice } from './settings.js';
@@ -7,6 +7,6 @@ export { parseMarkers, escapeMarkers, MARKERS, MarkerError, type MarkerSections 
 export { createRedactor, redactPatterns, secretValuesFromEnv, REDACTED, type Redactor } from './redact.js';
 export { writeNotes, rejectFact, normalizeBullet, CAPS, FACTS_HEADING, type WriteResult } from './writer.js';
 export { projectPaths, projectSlug, PROJECT_FILES, type ProjectPaths } from './paths.js';
-export { readState, writeState, type SweepState } from './state.js';
-export { createCurator, createAnthropicCurator, createOpenAiCurator, createOfflineCurator, CuratorError, DEFAULT_ANTHROPIC_MODEL, type Curator, type CuratorKind } from './curators/index.js';
+export { readState, writeState, type SweeperState } from './state.js';
+export { createCurator, createAnthropicCurator, createOpenAiCurator, createOfflineCurator, CuratorError, DEFAULT_ANTHROPIC_MODEL, type Curator } from './curators/index.js';
 export { systemClock, type Clock, type DigestSource, type DigestMessage, type DigestSession, type SweeperProject, type ToolUse } from './types.js';

@@ -2,9 +2,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { CURATOR_KINDS } from '../api/index.js';
 
 const CuratorPauseSchema = z.strictObject({
-  curator: z.enum(['offline', 'anthropic', 'openai-compatible']),
+  curator: z.enum(CURATOR_KINDS),
   reason: z.enum(['spend_limit', 'auth']),
   message: z.string().max(500),
   since: z.number().int().nonnegative(),

@@ -1,4 +1,4 @@
-export { PROVIDER_IDS, type ProviderId, type PartRow, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
+export { type PartRow, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
 export { FingerprintMap } from './fingerprint.js';
 export { readCompleteLines } from './lines.js';
 export { TranscriptReader, ReadFailed } from './reader.js';

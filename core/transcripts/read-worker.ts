@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { ClaudeProvider } from './claude/index.js';
 import { OpenClawProvider } from './openclaw/index.js';
-import type { LineStats, ProviderId, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
+import type { LineStats, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
+import type { ProviderId } from '../api/index.js';
 import type { ReaderReply, ReaderRequest } from './reader.js';
 
 /**

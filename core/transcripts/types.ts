@@ -1,6 +1,4 @@
-/** The providers in registry order: a tick queues them in exactly this order. */
-export const PROVIDER_IDS = ['claude', 'openclaw'] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
+import type { ProviderId } from '../api/index.js';
 
 /** One content block of one message, already bounded. */
 export interface PartRow {

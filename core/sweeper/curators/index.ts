@@ -2,13 +2,14 @@ import { createAnthropicCurator } from './anthropic.js';
 import { createOfflineCurator } from './offline.js';
 import { createOpenAiCurator } from './openai.js';
 import type { RemoteOptions } from './remote.js';
-import type { Curator, CuratorKind } from './types.js';
+import type { CuratorKind } from '../../api/index.js';
+import type { Curator } from './types.js';
 
 export { createAnthropicCurator, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
 export { createOpenAiCurator } from './openai.js';
 export { createOfflineCurator, extract } from './offline.js';
 export { classifyError, converse, type RemoteOptions } from './remote.js';
-export { CuratorError, type Curator, type CuratorKind, type CuratorReply, type CuratorRequest, type CuratorFailure } from './types.js';
+export { CuratorError, type Curator, type CuratorReply, type CuratorRequest, type CuratorFailure } from './types.js';
 
 export interface CuratorSettings {
   curator: CuratorKind;

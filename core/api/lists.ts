@@ -1,0 +1,26 @@
+/**
+ * The domain's word lists, declared once. Schemas, config, the CLI's choices and the panel's labels
+ * all derive from these; a room never spells one of them out again.
+ */
+
+/** Transcript providers, in registry order (spec 000); `claude` covers Claude Code and Claude Desktop. */
+export const PROVIDER_IDS = ['claude', 'openclaw'] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/** The sweeper's curators (spec 001): the offline default, and the remote ones a user may choose. */
+export const CURATOR_KINDS = ['offline', 'anthropic', 'openai-compatible'] as const;
+export type CuratorKind = (typeof CURATOR_KINDS)[number];
+export const REMOTE_CURATORS = ['anthropic', 'openai-compatible'] as const satisfies readonly CuratorKind[];
+export type RemoteCurator = (typeof REMOTE_CURATORS)[number];
+
+/** Repository-cache collections (spec 004). */
+export const COLLECTIONS = ['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+/** Maintenance stages and their lanes (spec 004): sync has a head and a tail lane, RAG an index lane. */
+export const STAGES = ['sync', 'rag'] as const;
+export type StageName = (typeof STAGES)[number];
+export const LANES = ['head', 'tail', 'index'] as const;
+export type Lane = (typeof LANES)[number];
+export const SYNC_MODES = ['off', 'head', 'head-and-backfill'] as const;
+export const RAG_MODES = ['off', 'maintain'] as const;
