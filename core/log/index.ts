@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
+import { redactSecrets } from '../secrets/index.js';
 
 /**
  * Fields are counts, durations, ids and enum-like words. Transcript text, filesystem paths of caches,
@@ -14,11 +15,11 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
 }
 
-const SECRETISH = /(sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|Bearer\s+\S+|token=\S+|AKIA[0-9A-Z]{16})/g;
+const MAX_LOG_VALUE = 500;
 
-/** Last line of defence: even a careless field cannot put a token-shaped string into a log file. */
+/** Last line of defence: even a careless field cannot put a token-shaped string into a log file. Redact, then cut. */
 export function scrubLogValue(value: string): string {
-  return value.replace(SECRETISH, '[redacted]').slice(0, 500);
+  return redactSecrets(value).slice(0, MAX_LOG_VALUE);
 }
 
 /** One scrubbed log line; the Electron app's electron-log adapter writes the same lines. */

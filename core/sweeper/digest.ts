@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { extract } from './curators/index.js';
 import { escapeMarkers, MARKERS } from './markers.js';
 import type { ProjectPaths } from './paths.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../secrets/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
 
 export const DIGEST_LIMITS = { sessions: 3, messages: 40 } as const;

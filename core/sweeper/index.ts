@@ -4,7 +4,6 @@ export { sweeperHandlers } from './handlers.js';
 export { sweeperSettingsFrom, saveCuratorChoice } from './settings.js';
 export { buildDigest, renderPrompt, estimateTokens, SYSTEM_PROMPT, DIGEST_LIMITS, type Digest } from './digest.js';
 export { parseMarkers, escapeMarkers, MARKERS, MarkerError, type MarkerSections } from './markers.js';
-export { createRedactor, redactPatterns, secretValuesFromEnv, REDACTED, type Redactor } from './redact.js';
 export { writeNotes, rejectFact, normalizeBullet, CAPS, FACTS_HEADING, type WriteResult } from './writer.js';
 export { projectPaths, projectSlug, PROJECT_FILES, type ProjectPaths } from './paths.js';
 export { readState, writeState, type SweeperState } from './state.js';

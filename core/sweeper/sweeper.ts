@@ -5,7 +5,7 @@ import { createCurator, CuratorError, type ApiKeys, type Curator, type RemoteOpt
 import { buildDigest, renderPrompt } from './digest.js';
 import { CuratorPauses, type CuratorPause } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
-import { createRedactor, secretValuesFromEnv } from './redact.js';
+import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
 import { readState, writeState, type SweeperState } from './state.js';
 import { systemClock, type Clock, type DigestSource, type SweeperProject } from './types.js';
 import { writeNotes, type WriteResult } from './writer.js';

@@ -1,6 +1,6 @@
 import { secretLintProfiler } from '@secretlint/profiler';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, REDACTED, secretValuesFromEnv } from '../../../core/sweeper/index.js';
+import { createRedactor, REDACTED, secretValuesFromEnv } from '../../../core/secrets/index.js';
 
 const samples: Record<string, string> = {
   anthropic: `sk-ant-api03-${'Ab1'.repeat(31)}AA`,
