@@ -1,3 +1,5 @@
+// Owns: the `steward` command, one file per top-level verb in commands/, and reaching the running owner through daemon.json.
+// Never: implements behaviour; every verb is a call on the contract, through the owner or an in-process Core.
 import { Command, CommanderError } from 'commander';
 import { stewardVersion } from '../config/index.js';
 import { registerInfo } from './commands/info.js';
@@ -12,8 +14,7 @@ import { registerSweeper } from './commands/sweeper.js';
 import { registerMcp } from './commands/mcp.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
-export { connect, httpTransport, type Connection } from './connect.js';
-export { EXIT, processIo, type CliIo } from './output.js';
+export { connect, type Connection } from './connect.js';
 
 /** Builds the `steward` program; each top-level verb has its own file in commands/ and registers itself here. */
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {

@@ -1,3 +1,5 @@
+// Owns: log files in STEWARD_HOME/logs and the scrubbing of every log line.
+// Never: writes transcript text, a credential or a cache path; a caught error is logged by its code.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
@@ -8,7 +10,6 @@ import { redactSecrets } from '../secrets/index.js';
  * credentials and URLs never belong in a log line; callers pass those as nothing at all.
  */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
-
 export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;

@@ -1,11 +1,8 @@
-export { type PartRow, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
+// Owns: the transcript providers (discovery, parsing into bounded parts), the fingerprint map and the read worker.
+// Never: writes to a store; it yields batches and counts, and never deletes or modifies a transcript.
+export { type PartRow, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions } from './types.js';
 export { FingerprintMap } from './fingerprint.js';
-export { readCompleteLines } from './lines.js';
-export { TranscriptReader, ReadFailed } from './reader.js';
-export { Scan } from './scan.js';
-export { ClaudeProvider, type ClaudeRoots } from './claude/index.js';
-export { OpenClawProvider, isOpenClawTranscript } from './openclaw/index.js';
-export { resolveRoots, type ProviderRoots } from './roots.js';
+export { TranscriptReader } from './reader.js';
 export { sha256 } from './bounds.js';
 
 import type { Config } from '../config/index.js';

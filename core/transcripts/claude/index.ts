@@ -1,3 +1,5 @@
+// Owns: Claude Code and Claude Desktop transcripts: roots, discovery, the line parser.
+// Never: takes a session id from a file name when the lines carry one.
 import type { BigIntStats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

@@ -1,3 +1,5 @@
+// Owns: OpenClaw transcripts: roots, discovery, the entry parser.
+// Never: treats a sibling archive (.reset, .deleted) as a new conversation.
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../bounds.js';
 import { readCompleteLines } from '../lines.js';

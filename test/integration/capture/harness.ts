@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseConfig, type ConfigInput } from '../../../core/config/index.js';
+import { parseConfig } from '../../../core/config/index.js';
+import { type ConfigInput } from '../../../core/config/schema.js';
 import { GatewayReader, openGateway, TelemetryLog } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { Capture } from '../../../core/capture/index.js';

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { projectPaths, readState, SweeperFailure, type SweeperRunResult } from '../../../core/sweeper/index.js';
+import { projectPaths, type SweeperRunResult } from '../../../core/sweeper/index.js';
+import { readState } from '../../../core/sweeper/state.js';
+import { SweeperFailure } from '../../../core/sweeper/sweeper.js';
 import { anthropicError, anthropicMessage, FakeModelServer, HTML_502, openAiCompletion, openAiError } from './fake-models.js';
 import { FIXTURES, harness, NOON, tempHome, type Harness } from './helpers.js';
 import { expectGolden } from '../../support/golden.js';

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GATEWAY_MIGRATIONS, GatewayReader, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { GatewayReader, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
 import type { PartRow, SessionRow, TranscriptBatch } from '../../../core/transcripts/index.js';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { scrubLogValue } from '../../../core/log/index.js';
-import { validateSnapshot } from '../../../core/maintenance/index.js';
-import { assignsCredential, hasSecret, namesCredential, REDACTED, redactSecrets, SECRET_SHAPES } from '../../../core/secrets/index.js';
-import { rejectFact } from '../../../core/sweeper/index.js';
+import { validateSnapshot } from '../../../core/maintenance/policy.js';
+import { assignsCredential, hasSecret, namesCredential, redactSecrets } from '../../../core/secrets/index.js';
+import { REDACTED, SECRET_SHAPES } from '../../../core/secrets/patterns.js';
+import { rejectFact } from '../../../core/sweeper/writer.js';
 
 /** One real-shaped sample per shape in the table; a shape added without a sample fails the first test. */
 const SAMPLES: Record<string, { text: string; secret: string }> = {
