@@ -4,7 +4,8 @@ export { Sweeper, type CuratorPause, type SweeperRunResult } from './sweeper.js'
 export { GatewayDigestSource } from './gateway-source.js';
 export { sweeperHandlers } from './handlers.js';
 export { sweeperSettingsFrom } from './settings.js';
-export { buildDigest, renderPrompt, type Digest } from './digest.js';
+export { buildDigest, renderPrompt } from './digest.js';
+export type { Digest } from './types.js';
 export { projectPaths } from './paths.js';
 export { type Curator } from './curators/index.js';
 

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { snapshot, type FileSnapshot } from './digest.js';
+import { snapshot } from './digest.js';
+import type { FileSnapshot } from './types.js';
 import { escapeMarkers, type MarkerSections } from './markers.js';
 import type { ProjectPaths } from './paths.js';
 import { namesCredential, type Redactor } from '../secrets/index.js';

@@ -8,7 +8,6 @@ import type { CuratorKind } from '../../api/index.js';
 import type { Curator } from './types.js';
 
 export { DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
-export { extract } from './offline.js';
 export { type RemoteOptions } from './remote.js';
 export { CuratorError, type Curator } from './types.js';
 export interface CuratorSettings {

@@ -1,5 +1,5 @@
 import type { CuratorKind } from '../../api/index.js';
-import type { Digest, RenderedPrompt } from '../digest.js';
+import type { Digest, RenderedPrompt } from '../types.js';
 import type { MarkerSections } from '../markers.js';
 
 
