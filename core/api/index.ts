@@ -6,6 +6,7 @@ export * from './dispatcher.js';
 export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
+export { PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
 export { ProjectKey, IdempotencyKey } from './ids.js';
 export { PROTOCOL_VERSION, AppStatus } from './app.js';
 export { TelemetryEntry } from './telemetry.js';

@@ -3,10 +3,7 @@
  * all derive from these; a room never spells one of them out again.
  */
 
-/** Transcript providers, in registry order (spec 000); `claude` covers Claude Code and Claude Desktop. */
-export const PROVIDER_IDS = ['claude', 'openclaw'] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-
+/** Transcript providers are declared in providers.ts (ids, labels, kinds of root). */
 /** The sweeper's curators (spec 001): the offline default, and the remote ones a user may choose. */
 export const CURATOR_KINDS = ['offline', 'anthropic', 'openai-compatible'] as const;
 export type CuratorKind = (typeof CURATOR_KINDS)[number];

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../api/index.js';
+import type { ProviderId, RootKey } from '../api/index.js';
 
 /** One content block of one message, already bounded. */
 export interface PartRow {
@@ -74,4 +74,12 @@ export interface TranscriptProvider {
   discover(signal?: AbortSignal): Promise<DiscoveryResult>;
   /** Streams one file as batches; the stats object is filled as lines are consumed. */
   read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch>;
+}
+
+/** A provider's entry in the registry: where its roots are by default, and how it is built over them. */
+export interface ProviderDefinition<P extends ProviderId = ProviderId> {
+  id: P;
+  /** The real default folders of each kind of root, from the user's environment. */
+  defaultRoots(env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]>;
+  create(roots: Record<RootKey<P>, string[]>): TranscriptProvider;
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newRunToken, runBackfillProvider } from '../../../core/backfill/index.js';
 import { CommitWindow, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { ClaudeProvider } from '../../../core/transcripts/claude/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { appendJsonl, claudeLine, claudeSession, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 

@@ -5,7 +5,7 @@ import { parseConfig } from '../../../core/config/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { Capture } from '../../../core/capture/index.js';
 import { type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../../core/transcripts/index.js';
-import { ClaudeProvider } from '../../../core/transcripts/claude/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { appendJsonl, claudeLine, claudeSession, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
