@@ -21,3 +21,10 @@ export const LANES = ['head', 'tail', 'index'] as const;
 export type Lane = (typeof LANES)[number];
 export const SYNC_MODES = ['off', 'head', 'head-and-backfill'] as const;
 export const RAG_MODES = ['off', 'maintain'] as const;
+
+/**
+ * Why a complete transcript line yielded no part (spec 000: nothing is dropped silently). Counted
+ * per reason in tick and backfill results, telemetry and the panel.
+ */
+export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];

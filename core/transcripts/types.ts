@@ -1,4 +1,4 @@
-import type { ProviderId, RootKey } from '../api/index.js';
+import type { ProviderId, RootKey, SkipReason } from '../api/index.js';
 
 /** One content block of one message, already bounded. */
 export interface PartRow {
@@ -50,6 +50,8 @@ export interface LineStats {
   lines: number;
   failedLines: number;
   oversizeLines: number;
+  /** Lines that yielded no part, by reason (see countSkip). */
+  skipped?: Partial<Record<SkipReason, number>>;
 }
 
 export interface ReadOptions {
