@@ -60,8 +60,8 @@ export class Core {
       this.projects = new ProjectStore(this.gateway, sessions);
       this.sweeper = this.#createSweeper(schedule, sessions);
       this.capture = this.#createCapture(schedule);
-      // New genuine user turns committed by capture enqueue their projects for curation.
-      this.capture.onUserTurns((projectKeys) => this.sweeper.enqueue(projectKeys));
+      // New live genuine user turns committed by capture enqueue their projects for curation.
+      this.capture.onUserTurns((turns) => this.sweeper.onLiveTurns(turns));
       this.maintenance = this.#createMaintenance(schedule);
       this.#dispatcher = createDispatcher({
         ...appHandlers(this.app, { version: stewardVersion(), homeKind: home.kind, setPaused: (paused) => this.setPaused(paused) }),
