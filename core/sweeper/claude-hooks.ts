@@ -153,6 +153,7 @@ export function lineDiff(before: string, after: string, name: string): string {
   }
   const near = ops.map((_, k) => ops.slice(Math.max(0, k - 3), k + 4).some(([op]) => op !== ' '));
   const lines = ops.flatMap(([op, line], k) => (near[k] ? [`${op}${line}`] : k > 0 && near[k - 1] ? ['@@'] : []));
+  if (lines[lines.length - 1] === '@@') lines.pop();
   return [`--- ${name} (now)`, `+++ ${name} (after)`, ...lines].join('\n');
 }
 

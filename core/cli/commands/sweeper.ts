@@ -26,7 +26,7 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
     }
     const curator = `the ${plan.curator} curator${plan.model ? ` (${plan.model})` : ''}`;
     const calls = plan.maxModelCalls > 0 ? `; at most ${plan.maxModelCalls} model calls (${plan.budget.usedToday} of today's ${plan.budget.limit} spent)` : '';
-    const question = `Sweep ${plan.projects} project${plan.projects === 1 ? '' : 's'} with ${curator}? ${BOUNDARY_WORDS[plan.dataBoundary]}${calls}.`;
+    const question = `Sweep ${plan.projects} project${plan.projects === 1 ? '' : 's'} with ${curator}: ${BOUNDARY_WORDS[plan.dataBoundary]}${calls}.`;
     if (!options.json) io.stdout(`${question}\n`);
     if (!(await confirmed(io, options.yes, 'Go ahead?'))) {
       if (options.json) printJson(io, { plan, result: null });
