@@ -49,7 +49,8 @@ function strip(value: string): string {
 /** Whether an assigned password-like value is a literal secret rather than code, a type or a placeholder. */
 export function isLiteralValue(raw: string): boolean {
   const value = strip(raw);
-  if (value === '' || PLACEHOLDER.test(value) || EXPRESSION.test(value)) return false;
+  // A value with no letter or digit at all is punctuation in prose or markup, not a password.
+  if (!/[\p{L}\p{N}]/u.test(value) || PLACEHOLDER.test(value) || EXPRESSION.test(value)) return false;
   return !VALUE_KEYWORDS.has(value.toLowerCase());
 }
 
@@ -216,8 +217,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s*:\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi },
   { id: 'bearer-token', pattern: /(?<=\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi },
   { id: 'curl-user', pattern: /(?<=\bcurl\b[^\n]*?\s(?:-u|--user)(?:\s+|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue },
-  { id: 'sshpass', pattern: /(?<=\bsshpass\s+-p\s*["']?)[^\s"']+/g },
-  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)[^\s"';|&]+/g },
+  { id: 'sshpass', pattern: /(?<=\bsshpass\s+-p\s*["']?)[^\s"']+/g, accept: isLiteralValue },
+  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)[^\s"';|&]+/g, accept: isLiteralValue },
   { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s+)["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue },
   { id: 'netrc-password', pattern: /(?<=\blogin\s+\S+\s+password\s+)\S+/g },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue },
