@@ -91,6 +91,8 @@ export class Sink {
            AND s.project_key IS NOT NULL AND s.parent_session_id IS NULL
            AND sp.text NOT LIKE '<command-%' AND sp.text NOT LIKE '<local-command-%' AND sp.text NOT LIKE '<system-reminder>%'
            AND sp.text NOT LIKE 'Caveat: The messages below%' AND sp.text NOT LIKE '[Request interrupted%'
+           AND sp.text NOT LIKE '<task-notification>%' AND sp.text NOT LIKE '<user-prompt-submit-hook>%' AND sp.text NOT LIKE '<bash-%'
+           AND sp.text NOT LIKE 'This session is being continued from a previous conversation%' AND sp.text NOT LIKE 'Base directory for this skill:%'
            AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)
          GROUP BY s.project_key`,
       );

@@ -58,15 +58,19 @@ export async function runContext(io: CliIo, options: ContextOptions, stdin: () =
   return 0;
 }
 
-/** The argument list of the fast path (bin/steward.js runs it without loading the rest of the CLI). */
+/**
+ * The argument list of the fast path (bin/steward.js runs it without loading the rest of the CLI);
+ * null sends anything else to the full CLI for its usage error, except under --hook, which never fails.
+ */
 export function parseContextArgs(argv: readonly string[]): ContextOptions | null {
   const options: ContextOptions = {};
+  let unknown = false;
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--hook') options.hook = true;
     else if (argv[i] === '--cwd' && argv[i + 1] !== undefined) options.cwd = argv[++i]!;
-    else return null;
+    else unknown = true;
   }
-  return options;
+  return unknown && !options.hook ? null : options;
 }
 
 export function registerContext(program: Command, io: CliIo, run: Run): void {

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runContext } from '../../../core/cli/commands/context.js';
+import { parseContextArgs, runContext } from '../../../core/cli/commands/context.js';
 import { projectSlugOf } from '../../../core/projects/folder/index.js';
 import { CONTEXT_MAX_BYTES, hookAnswer, sessionContext } from '../../../core/sweeper/context/index.js';
 import { projectPaths } from '../../../core/sweeper/index.js';
@@ -97,5 +97,11 @@ describe('the session-start context', () => {
     expect(person.out).toContain('- Task: Add frost dates');
     const none = captureIo(home.env);
     expect(await runContext(none, { cwd: home.dir })).toBe(1);
+  });
+
+  it('the fast path never turns a hook into a usage error, and leaves other mistakes to the full CLI', () => {
+    expect(parseContextArgs(['--hook', '--surprise'])).toEqual({ hook: true });
+    expect(parseContextArgs(['--cwd', '/x'])).toEqual({ cwd: '/x' });
+    expect(parseContextArgs(['--surprise'])).toBeNull();
   });
 });
