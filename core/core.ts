@@ -13,7 +13,7 @@ import {
 } from './api/index.js';
 import { loadConfig, resolveHome, type Config, type StewardHome } from './config/index.js';
 import { openGateway, TelemetryLog } from './gateway/index.js';
-import { createFileLogger, type Logger } from './log/index.js';
+import { createFileLogger, errorCode, type Logger } from './log/index.js';
 import { stewardVersion } from './package-root.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
 import { environmentKeyStore, KeyRing, type KeyStore } from './secrets/index.js';
@@ -74,7 +74,7 @@ export class Core {
       this.#dispatcher = createDispatcher(this.#handlers());
     } catch (error) {
       // A room that fails to open must not leave an earlier room's timers running on a closed store.
-      for (const stop of this.#stoppers.splice(0).reverse()) void Promise.resolve(stop()).catch(() => undefined);
+      for (const stop of this.#stoppers.splice(0).reverse()) void Promise.resolve(stop()).catch((e: unknown) => logger.warn('a room failed to stop cleanly', { code: errorCode(e) }));
       this.gateway.close();
       throw error;
     }
@@ -163,7 +163,7 @@ export class Core {
           busy
             ? { state: 'working', message: 'Sweeping transcripts' }
             : failed.length > 0
-              ? { state: 'error', message: `Transcript sweep failed for ${failed.join(', ')}` }
+              ? { state: 'error', message: `Transcript sweep failed for ${failed.map((f) => (f.codes.length > 0 ? `${f.provider} (${f.codes.join(', ')})` : f.provider)).join(', ')}` }
               : { state: 'idle', message: this.#status.paused ? 'Paused' : 'Ready' },
         ),
     });
@@ -212,8 +212,8 @@ export class Core {
     for (const stop of this.#stoppers.splice(0).reverse()) {
       try {
         await stop();
-      } catch {
-        this.logger.warn('a room failed to stop cleanly');
+      } catch (error) {
+        this.logger.warn('a room failed to stop cleanly', { code: errorCode(error) });
       }
     }
     this.close();

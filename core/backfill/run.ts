@@ -1,4 +1,4 @@
-import type { Logger } from '../log/index.js';
+import { CodeTally, errorCode, type CodeCount, type Logger } from '../log/index.js';
 import type { CommitWindow, Materializer, RunToken, Sink } from '../gateway/index.js';
 import type { FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
@@ -12,6 +12,8 @@ export interface ProviderStats {
   durationMs: number;
   /** Complete lines that failed to parse or exceeded the line cap. */
   failedLines: number;
+  /** Why files or folders failed (`failed`), by error code. */
+  errors?: CodeCount[];
 }
 
 export interface BackfillProgress {
@@ -69,6 +71,8 @@ interface FileIo {
 
 interface FileOutcome {
   status: 'read' | 'cancelled' | 'failed';
+  /** Set when the file failed: the error's code, for the log and the tick result. */
+  code?: string;
   partsWritten: number;
   lines: LineStats;
 }
@@ -103,8 +107,9 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
         break;
       }
     }
-  } catch {
+  } catch (error) {
     outcome.status = 'failed';
+    outcome.code = errorCode(error);
   }
   return outcome;
 }
@@ -141,7 +146,10 @@ function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTo
 function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): void {
   const { provider, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs } = stats;
   const reader = deps.reader?.usesWorker ? 'worker' : 'thread';
-  deps.logger.info('transcript scan', { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs });
+  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs };
+  if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
+  // Codes only: which file failed would be a path, and what it said would be transcript text.
+  deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
 }
 
 /**
@@ -151,9 +159,11 @@ function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): voi
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
   const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
-  const { files, failed, cancelled } = await provider.discover(ctx.signal);
+  const errors = new CodeTally();
+  const { files, failed, cancelled, errors: walkErrors } = await provider.discover(ctx.signal);
   stats.discovered = files.length;
   stats.failed += failed;
+  errors.addAll(walkErrors);
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
   if (ctx.scheduled && !cancelled) deps.fingerprints.retainOnly(provider.id, files);
   const progress = progressReporter(provider, ctx, files.length, stats);
@@ -177,7 +187,10 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       const outcome = await importFile(provider, file, deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
-      if (outcome.status === 'failed') stats.failed += 1;
+      if (outcome.status === 'failed') {
+        stats.failed += 1;
+        errors.add(outcome.code ?? 'internal');
+      }
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
       if (outcome.status === 'cancelled') break;
       if (outcome.status !== 'read') continue;
@@ -192,6 +205,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   }
   stats.partsWritten += (await deps.sink.drain()).partsWritten;
   progress(done, true);
+  stats.errors = errors.list();
   stats.durationMs = Math.round(performance.now() - started);
   logScan(deps, ctx, stats);
   return stats;

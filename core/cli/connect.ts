@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { StewardError, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
 import { resolveHome, type StewardHome } from '../config/index.js';
+import { errorCode } from '../log/index.js';
 import { Core } from '../core.js';
 import { readDaemonInfo, type DaemonInfo } from '../server/index.js';
 import { lockOwnerPid } from '../store/index.js';
@@ -47,8 +48,8 @@ export function httpTransport(daemon: DaemonInfo): StewardTransport {
       let response: { status: number; text: string };
       try {
         response = await post(daemon, JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
-      } catch {
-        throw new StewardError('internal', 'The running Steward did not answer; is it still running?');
+      } catch (error) {
+        throw new StewardError('internal', `The running Steward did not answer (${errorCode(error)}); is it still running?`);
       }
       if (response.status !== 200) throw new StewardError('internal', `The running Steward refused the request (HTTP ${response.status})`);
       let parsed: ReturnType<typeof RpcReply.safeParse>;

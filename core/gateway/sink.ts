@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCode, type Logger } from '../log/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 
@@ -37,6 +38,7 @@ function parseJsonOrNull(text: string): unknown {
 export class Sink {
   readonly #db: Db;
   readonly #projects: ProjectStore;
+  readonly #logger: Logger | undefined;
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
@@ -50,9 +52,10 @@ export class Sink {
    */
   onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
-  constructor(db: Db, projects: ProjectStore) {
+  constructor(db: Db, projects: ProjectStore, logger?: Logger) {
     this.#db = db;
     this.#projects = projects;
+    this.#logger = logger;
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
@@ -114,8 +117,9 @@ export class Sink {
     if (turned.length > 0) {
       try {
         this.onUserTurns?.(turned);
-      } catch {
+      } catch (error) {
         // The sweeper is best-effort; capture goes on.
+        this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });
       }
     }
     return result;
@@ -134,13 +138,13 @@ export class Sink {
     }
   }
 
-  start(intervalMs: number, onError: () => void): void {
+  start(intervalMs: number, onError: (error: unknown) => void): void {
     this.stop();
     this.#timer = setInterval(() => {
       try {
         this.flushStep();
-      } catch {
-        onError();
+      } catch (error) {
+        onError(error);
       }
     }, intervalMs);
     this.#timer.unref();

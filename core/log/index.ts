@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
 
+export { errorCode, CodeTally, type CodeCount } from './codes.js';
+
 /**
  * Fields are counts, durations, ids and enum-like words. Transcript text, filesystem paths of caches,
  * credentials and URLs never belong in a log line; callers pass those as nothing at all.

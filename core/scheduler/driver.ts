@@ -2,11 +2,11 @@ import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, wi
 import type { PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, Materializer, RetentionPruner, Sink, Spool } from '../gateway/index.js';
-import type { Logger } from '../log/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { ProjectStore } from '../projects/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, PROVIDER_IDS, TranscriptReader, type ProviderId, type TranscriptProvider } from '../transcripts/index.js';
-import { SweepScheduler } from './queue.js';
+import { SweepScheduler, type ProviderFailure } from './queue.js';
 
 export interface SweepDriverOptions {
   db: Db;
@@ -17,7 +17,7 @@ export interface SweepDriverOptions {
   record: (kind: string, data: Record<string, unknown>) => void;
   onTick?: (providers: ProviderStats[], kind: 'scheduled' | 'manual') => void;
   onProgress?: (progress: BackfillProgress) => void;
-  onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
+  onBusy?: (busy: boolean, failed: readonly ProviderFailure[]) => void;
   /** Replaces the provider registry (benchmarks, tests with extra providers). */
   providers?: TranscriptProvider[];
   /** true/false forces the read worker on/off; unset lets the reader decide by core count. */
@@ -59,14 +59,14 @@ export class SweepDriver {
     this.spool = new Spool(options.db);
     this.materializer = new Materializer(options.db, this.spool);
     this.projects = new ProjectStore(options.db);
-    this.sink = new Sink(options.db, this.projects);
+    this.sink = new Sink(options.db, this.projects, options.logger);
     this.commits = new CommitWindow(options.db);
-    this.checkpointer = new Checkpointer(options.db);
+    this.checkpointer = new Checkpointer(options.db, undefined, options.logger);
     this.pruner = new RetentionPruner(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;
-    this.reader = new TranscriptReader(readWorker === undefined ? {} : { worker: readWorker });
+    this.reader = new TranscriptReader({ logger: options.logger, ...(readWorker === undefined ? {} : { worker: readWorker }) });
     this.scheduler = new SweepScheduler({
       providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
@@ -122,7 +122,7 @@ export class SweepDriver {
   /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
   start(paused: () => boolean = () => false): void {
     this.scheduler.start(this.#options.config.sweep.interval_ms, paused);
-    this.sink.start(SINK_TICK_MS, () => this.#options.logger.warn('sink tick failed'));
+    this.sink.start(SINK_TICK_MS, (error) => this.#options.logger.warn('sink tick failed', { code: errorCode(error) }));
     this.#schedulePrune(paused);
     // The first tick after start is the one cold scan of this process lifetime.
     if (!paused()) void this.tick();
@@ -163,7 +163,7 @@ export class SweepDriver {
       this.#pruneTimer = setTimeout(pass, interval);
       this.#pruneTimer.unref();
       if (paused() || pruneCutoffs(this.#options.config, PROVIDER_IDS, false).every((c) => c.cutoffMs === null)) return;
-      this.prune({ manual: false }).catch(() => this.#options.logger.warn('cache prune failed'));
+      this.prune({ manual: false }).catch((error: unknown) => this.#options.logger.warn('cache prune failed', { code: errorCode(error) }));
     };
     this.#pruneTimer = setTimeout(pass, Math.min(FIRST_PRUNE_DELAY_MS, interval));
     this.#pruneTimer.unref();
@@ -174,16 +174,16 @@ export class SweepDriver {
     this.#options.logger.info('cache prune', data);
     try {
       this.#options.record('cache.prune', data);
-    } catch {
-      this.#options.logger.warn('telemetry record failed');
+    } catch (error) {
+      this.#options.logger.warn('telemetry record failed', { kind: 'cache.prune', code: errorCode(error) });
     }
   }
 
   #report(providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
     try {
       this.#options.record(kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, providers });
-    } catch {
-      this.#options.logger.warn('telemetry record failed');
+    } catch (error) {
+      this.#options.logger.warn('telemetry record failed', { kind: kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', code: errorCode(error) });
     }
     this.#options.onTick?.(providers, kind);
   }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sirv from 'sirv';
 import type { EventBus } from '../api/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { packageRoot } from '../package-root.js';
 import { checkDoor } from './door.js';
 import { createRpcServer, handleRpcBody, type RpcTarget } from './rpc.js';
@@ -34,6 +35,8 @@ export interface HttpServerOptions {
   /** Serve exactly this port or fail (used when the user passed --port explicitly). */
   strictPort?: boolean;
   rendererDir?: string;
+  /** Where a request that failed outside the RPC handlers is logged (by its code). */
+  logger?: Logger;
 }
 
 export interface RunningHttpServer {
@@ -112,7 +115,7 @@ function staticFiles(rendererDir: string): Handler {
   return (req, res) => serve(req, res, () => send(res, 404, 'Not found'));
 }
 
-function rpcRoute(target: RpcTarget): Handler {
+function rpcRoute(target: RpcTarget, logger: Logger | undefined): Handler {
   const rpc = createRpcServer(target, 'http');
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return send(res, 405, 'Use POST');
@@ -125,7 +128,11 @@ function rpcRoute(target: RpcTarget): Handler {
     }
     send(res, 200, JSON.stringify(response), 'application/json');
   };
-  return (req, res) => void answer(req, res).catch(() => send(res, 500, 'Internal error'));
+  return (req, res) =>
+    void answer(req, res).catch((error: unknown) => {
+      logger?.warn('rpc request failed', { code: errorCode(error) });
+      if (!res.headersSent) send(res, 500, 'Internal error');
+    });
 }
 
 /** Server-sent events; `streams` lets close() end them, since an open stream would hold the server. */
@@ -154,7 +161,7 @@ function eventsRoute(events: EventBus, streams: Set<ServerResponse>): Handler {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const token = randomBytes(32).toString('base64url');
   const streams = new Set<ServerResponse>();
-  const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target), '/events': eventsRoute(options.events, streams) };
+  const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target, options.logger), '/events': eventsRoute(options.events, streams) };
   const panel = staticFiles(options.rendererDir ?? defaultRendererDir());
   let port = 0;
 

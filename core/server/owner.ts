@@ -31,6 +31,7 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
       target: core,
       events: core.events,
       port: options.port ?? core.config.server.port,
+      logger: core.logger,
       strictPort: options.strictPort ?? false,
       ...(options.rendererDir ? { rendererDir: options.rendererDir } : {}),
     });

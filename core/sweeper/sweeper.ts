@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { EventName, EventPayload } from '../api/index.js';
-import type { Logger } from '../log/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { createCurator, CuratorError, type ApiKeys, type Curator, type CuratorKind, type RemoteOptions } from './curators/index.js';
 import { buildDigest, renderPrompt } from './digest.js';
 import { CuratorPauses, type CuratorPause } from './pauses.js';
@@ -343,7 +343,9 @@ export class Sweeper {
   #failed(target: Target, state: SweepState, curator: Curator, error: unknown, durationMs: number): SweepFailure {
     const failure = error instanceof CuratorError ? error : null;
     const code = failure?.failure ?? 'internal';
-    const message = failure?.message ?? 'The sweep failed unexpectedly; nothing was written';
+    // Not a curator's refusal: the cause (a file or database error) is named by its code only.
+    const cause = failure ? undefined : errorCode(error);
+    const message = failure?.message ?? `The sweep failed unexpectedly (${cause}); nothing was written`;
     const calls = failure?.calls ?? 0;
     this.stats.calls += calls;
     if (code === 'cancelled') {
@@ -368,7 +370,7 @@ export class Sweeper {
     });
     this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
     this.#o.record?.('sweeper.sweep', { mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
-    this.#o.logger?.warn('sweep failed', { failure: code, mode: curator.kind, calls, paused });
+    this.#o.logger?.warn('sweep failed', { failure: code, cause, mode: curator.kind, calls, paused });
     return new SweepFailure(paused ? 'curator_paused' : 'sweep_failed', message);
   }
 }

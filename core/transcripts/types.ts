@@ -1,3 +1,5 @@
+import type { CodeCount } from '../log/index.js';
+
 /** The providers in registry order: a tick queues them in exactly this order. */
 export const PROVIDER_IDS = ['claude', 'openclaw'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
@@ -65,6 +67,8 @@ export interface DiscoveryResult {
   files: TranscriptFile[];
   /** Entries that could not be listed or stat'ed. */
   failed: number;
+  /** The failures above by error code (never a path). */
+  errors?: CodeCount[];
   /** True when the run's signal stopped the walk: `files` is then only part of the tree. */
   cancelled?: boolean;
 }

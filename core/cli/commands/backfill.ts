@@ -5,12 +5,17 @@ import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } fro
 
 const PROVIDERS = ['claude', 'openclaw', 'all'] as const;
 
+/** `(SQLITE_READONLY ×3)` after the failed count: why, by code. */
+function failureCodes(errors: SweepResult['providers'][number]['errors']): string {
+  return errors?.length ? ` (${errors.map((e) => `${e.code} ×${e.count}`).join(', ')})` : '';
+}
+
 /** One line per provider: counts only, never paths. */
 export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map(
       (p) =>
-        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed, ${p.partsWritten} parts written` +
+        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed${failureCodes(p.errors)}, ${p.partsWritten} parts written` +
         `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''} (${p.durationMs} ms)\n`,
     )
     .join('');

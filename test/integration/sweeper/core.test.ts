@@ -98,6 +98,21 @@ describe('sweeper over the gateway cache', () => {
     expect(turns).toEqual([[key], [key]]);
   });
 
+  it('a sweep that fails on a file error names the error code in its state and event, never a path', async () => {
+    await core.call('Backfill.Run', {});
+    const key = await projectKey();
+    const { slug } = await core.call('Projects.Get', { projectKey: key });
+    // A folder where OVERVIEW.md belongs: the atomic rename onto it fails with EISDIR.
+    mkdirSync(join(home.dir, 'projects', slug, 'OVERVIEW.md'), { recursive: true });
+    const failed: unknown[] = [];
+    core.events.subscribe((name, payload) => name === 'sweeper.failed' && failed.push(payload));
+    await expect(core.call('Sweeper.Run', { projectKey: key })).rejects.toMatchObject({ code: 'sweep_failed' });
+    const { state } = await core.call('Projects.Get', { projectKey: key });
+    expect(state.lastError).toEqual({ code: 'internal', message: 'The sweep failed unexpectedly (EISDIR); nothing was written' });
+    expect(failed).toEqual([{ projectKey: key, code: 'internal', message: state.lastError!.message, paused: false }]);
+    expect(JSON.stringify(state)).not.toContain(home.dir);
+  });
+
   it('scratch projects are never swept; unknown projects are not_found', async () => {
     await core.call('Backfill.Run', {});
     const key = await projectKey();

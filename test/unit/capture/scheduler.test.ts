@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderStats } from '../../../core/backfill/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { SweepScheduler } from '../../../core/scheduler/index.js';
+import { SweepScheduler, type ProviderFailure } from '../../../core/scheduler/index.js';
 import type { ProviderId } from '../../../core/transcripts/index.js';
 
 function stats(provider: string, read = 1): ProviderStats {
@@ -66,21 +66,21 @@ describe('SweepScheduler', () => {
   it('settles a failed provider, logs it, and releases the queue', async () => {
     const runner = heldRunner();
     const logger = createMemoryLogger();
-    const busy: Array<[boolean, readonly string[]]> = [];
+    const busy: Array<[boolean, readonly ProviderFailure[]]> = [];
     const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger, onBusy: (b, f) => busy.push([b, f]) });
     const tick = scheduler.tick();
     await flush();
-    runner.held('claude').fail(new Error('boom /secret/path'));
+    runner.held('claude').fail(Object.assign(new Error('boom /secret/path'), { code: 'EACCES' }));
     await flush();
     runner.held('openclaw').release();
     const result = await tick;
-    expect(result[0]).toMatchObject({ provider: 'claude', failed: 1 });
+    expect(result[0]).toMatchObject({ provider: 'claude', failed: 1, errors: [{ code: 'EACCES', count: 1 }] });
     expect(result[1]).toMatchObject({ provider: 'openclaw', failed: 0 });
-    expect(logger.lines.some((l) => l.includes('provider run failed') && l.includes('claude'))).toBe(true);
+    expect(logger.lines.some((l) => l.includes('provider run failed') && l.includes('claude') && l.includes('code="EACCES"'))).toBe(true);
     expect(logger.lines.join('\n')).not.toContain('/secret/path');
     expect(busy).toEqual([
       [true, []],
-      [false, ['claude']],
+      [false, [{ provider: 'claude', codes: ['EACCES'] }]],
     ]);
     expect(scheduler.isInFlight('claude')).toBe(false);
     await scheduler.stop();

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppStatus } from '../../../core/api/index.js';
+import { formatSweepResult } from '../../../core/cli/commands/backfill.js';
+import { Core } from '../../../core/core.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeSession } from '../../support/transcripts.js';
+
+/** Faults that used to hide: each failure is counted by its code, logged with it, and shown in the status. */
+let home: TempHome | undefined;
+let core: Core | undefined;
+afterEach(async () => {
+  await core?.shutdown();
+  core = undefined;
+  home?.cleanup();
+  home = undefined;
+});
+
+function openWithSessions(n: number) {
+  home = tempHome('steward-failures-');
+  const root = join(home.dir, 'roots', 'claude');
+  mkdirSync(root, { recursive: true });
+  for (let i = 0; i < n; i += 1) claudeSession(root, `sess-${i}`, 2, { cwd: '/work/orchard' });
+  const logger = createMemoryLogger();
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root }, logger });
+  return { core, logger, root };
+}
+
+describe('a gateway that refuses writes', () => {
+  it('counts each failed file by its SQLite code in the tick result, the log and app.status', async () => {
+    const { core, logger, root } = openWithSessions(3);
+    const statuses: AppStatus[] = [];
+    core.events.subscribe((name, payload) => name === 'app.status' && statuses.push(payload as AppStatus));
+    // Every write now fails with SQLITE_READONLY, as with a gateway.db the owner may not write.
+    core.gateway.pragma('query_only = ON');
+
+    const { providers } = await core.call('Sweep.Tick', {});
+    const claude = providers.find((p) => p.provider === 'claude')!;
+    expect(claude).toMatchObject({ discovered: 3, read: 0, failed: 3, partsWritten: 0, errors: [{ code: 'SQLITE_READONLY', count: 3 }] });
+    expect(providers.find((p) => p.provider === 'openclaw')).toMatchObject({ failed: 0, errors: [] });
+
+    const log = logger.lines.join('\n');
+    expect(log).toMatch(/transcript scan had failures .*provider="claude".*errors="SQLITE_READONLY:3"/);
+    expect(log).toMatch(/telemetry record failed .*code="SQLITE_READONLY"/);
+    expect(log).not.toContain(root);
+    expect(log).not.toContain('line 0');
+
+    expect(core.status.state).toBe('error');
+    expect(core.status.message).toBe('Transcript sweep failed for claude (SQLITE_READONLY)');
+    expect(statuses.at(-1)).toEqual(core.status);
+  });
+
+  it('clears the error status once a tick goes through again', async () => {
+    const { core } = openWithSessions(1);
+    core.gateway.pragma('query_only = ON');
+    await core.call('Sweep.Tick', {});
+    expect(core.status.state).toBe('error');
+    core.gateway.pragma('query_only = OFF');
+    const { providers } = await core.call('Sweep.Tick', {});
+    expect(providers[0]).toMatchObject({ read: 1, failed: 0, errors: [] });
+    expect(core.status).toMatchObject({ state: 'idle', message: 'Ready' });
+  });
+
+  it('prints the codes beside the failed count in the CLI line', () => {
+    const line = formatSweepResult({
+      providers: [{ provider: 'claude', discovered: 3, read: 0, unchanged: 0, failed: 3, partsWritten: 0, durationMs: 5, errors: [{ code: 'SQLITE_READONLY', count: 3 }] }],
+    });
+    expect(line).toBe('claude: 3 discovered, 0 read, 0 unchanged, 3 failed (SQLITE_READONLY ×3), 0 parts written (5 ms)\n');
+  });
+});
