@@ -12,6 +12,8 @@ export interface ProviderStats {
   durationMs: number;
   /** Complete lines that failed to parse or exceeded the line cap. */
   failedLines: number;
+  /** Files listed but gone before they were read: counted apart, never as failed. */
+  vanished?: number;
   /** Why files or folders failed (`failed`), by error code. */
   errors?: CodeCount[];
 }
@@ -70,7 +72,7 @@ interface FileIo {
 }
 
 interface FileOutcome {
-  status: 'read' | 'cancelled' | 'failed';
+  status: 'read' | 'cancelled' | 'failed' | 'vanished';
   /** Set when the file failed: the error's code, for the log and the tick result. */
   code?: string;
   partsWritten: number;
@@ -108,8 +110,9 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       }
     }
   } catch (error) {
-    outcome.status = 'failed';
     outcome.code = errorCode(error);
+    // Deleted between the listing and the read (a session cleaned up, a log rotated): nothing failed.
+    outcome.status = outcome.code === 'ENOENT' ? 'vanished' : 'failed';
   }
   return outcome;
 }
@@ -144,9 +147,9 @@ function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTo
 }
 
 function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): void {
-  const { provider, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs } = stats;
+  const { provider, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs } = stats;
   const reader = deps.reader?.usesWorker ? 'worker' : 'thread';
-  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs };
+  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs };
   if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
   // Codes only: which file failed would be a path, and what it said would be transcript text.
   deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
@@ -158,7 +161,7 @@ function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): voi
  */
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
-  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
+  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
   const errors = new CodeTally();
   const { files, failed, cancelled, errors: walkErrors } = await provider.discover(ctx.signal);
   stats.discovered = files.length;
@@ -191,6 +194,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         stats.failed += 1;
         errors.add(outcome.code ?? 'internal');
       }
+      if (outcome.status === 'vanished') stats.vanished = (stats.vanished ?? 0) + 1;
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
       if (outcome.status === 'cancelled') break;
       if (outcome.status !== 'read') continue;

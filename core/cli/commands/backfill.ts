@@ -15,7 +15,7 @@ export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map(
       (p) =>
-        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed${failureCodes(p.errors)}, ${p.partsWritten} parts written` +
+        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.vanished ? `${p.vanished} vanished, ` : ''}${p.failed} failed${failureCodes(p.errors)}, ${p.partsWritten} parts written` +
         `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''} (${p.durationMs} ms)\n`,
     )
     .join('');

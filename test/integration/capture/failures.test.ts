@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppStatus } from '../../../core/api/index.js';
 import { formatSweepResult } from '../../../core/cli/commands/backfill.js';
+import { parseConfig } from '../../../core/config/index.js';
 import { Core } from '../../../core/core.js';
+import { openGateway } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
+import { SweepDriver, type ProviderFailure } from '../../../core/scheduler/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeSession } from '../../support/transcripts.js';
+import { vanishing } from './harness.js';
 
 /** Faults that used to hide: each failure is counted by its code, logged with it, and shown in the status. */
 let home: TempHome | undefined;
@@ -68,5 +73,35 @@ describe('a gateway that refuses writes', () => {
       providers: [{ provider: 'claude', discovered: 3, read: 0, unchanged: 0, failed: 3, partsWritten: 0, durationMs: 5, errors: [{ code: 'SQLITE_READONLY', count: 3 }] }],
     });
     expect(line).toBe('claude: 3 discovered, 0 read, 0 unchanged, 3 failed (SQLITE_READONLY ×3), 0 parts written (5 ms)\n');
+  });
+});
+
+describe('a file deleted between listing and reading', () => {
+  it('is counted vanished, not failed, and is no error in the status', async () => {
+    home = tempHome('steward-vanished-');
+    const root = join(home.dir, 'roots', 'claude');
+    const files = ['a', 'b', 'c'].map((id) => claudeSession(root, `sess-${id}`, 2));
+    const db = openGateway(home.dir);
+    const busy: Array<readonly ProviderFailure[]> = [];
+    const logger = createMemoryLogger();
+    const driver = new SweepDriver({
+      db,
+      config: parseConfig({}),
+      env: home.env,
+      logger,
+      record: () => {},
+      providers: [vanishing(new ClaudeProvider({ roots: [root], desktopRoots: [] }), files[1]!)],
+      onBusy: (b, failed) => void (b || busy.push(failed)),
+    });
+    try {
+      const [stats] = await driver.tick();
+      expect(stats).toMatchObject({ discovered: 3, read: 2, vanished: 1, failed: 0, partsWritten: 4, errors: [] });
+      expect(busy).toEqual([[]]);
+      expect(logger.lines.join('\n')).toMatch(/info transcript scan .*vanished=1 failed=0/);
+      expect(formatSweepResult({ providers: [stats!] })).toMatch(/^claude: 3 discovered, 2 read, 0 unchanged, 1 vanished, 0 failed, 4 parts written/);
+    } finally {
+      await driver.stop();
+      db.close();
+    }
   });
 });

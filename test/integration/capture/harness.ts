@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, type ConfigInput } from '../../../core/config/index.js';
 import { openGateway, TelemetryLog } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { SweepDriver } from '../../../core/scheduler/index.js';
 import type { Db } from '../../../core/store/index.js';
+import type { TranscriptProvider } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 export interface CaptureHarness {
@@ -51,4 +52,17 @@ export function byProvider<T extends { provider: string }>(rows: T[], provider: 
   const row = rows.find((r) => r.provider === provider);
   if (!row) throw new Error(`no stats for ${provider}`);
   return row;
+}
+
+/** `provider`, except that `victim` is deleted right after each listing: gone between listing and reading. */
+export function vanishing(provider: TranscriptProvider, victim: string): TranscriptProvider {
+  return {
+    id: provider.id,
+    read: (file, options, stats) => provider.read(file, options, stats),
+    async discover(signal) {
+      const found = await provider.discover(signal);
+      rmSync(victim, { force: true });
+      return found;
+    },
+  };
 }
