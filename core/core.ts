@@ -63,7 +63,7 @@ export class Core {
     this.config = config;
     this.logger = logger;
     this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
-    this.gateway = openGateway(home.dir);
+    this.gateway = openGateway(home.dir, logger);
     try {
       this.telemetry = new TelemetryLog(this.gateway);
       this.sweeper = this.#createSweeper(schedule);

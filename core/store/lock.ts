@@ -74,7 +74,7 @@ function clearStale(file: string): void {
  * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever.
  */
 export function acquireOwnerLock(home: string): OwnerLock {
-  mkdirSync(home, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = join(home, LOCK_FILE);
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {

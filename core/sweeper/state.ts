@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/index.js';
 import { z } from 'zod';
 
 export const SweepOutcome = z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']);
@@ -42,6 +43,6 @@ export function readState(file: string): SweepState {
 }
 
 export function writeState(file: string, state: SweepState): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileAtomic.sync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  ensurePrivateDir(dirname(file));
+  writeFileAtomic.sync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
 }
