@@ -1,3 +1,3 @@
 export { createMcpServer, serveStdio } from './server.js';
-export { projectContaining, registerProjectTools, type WithClient } from './projects.js';
+export { registerProjectTools, type WithClient } from './projects.js';
 export { filterStatus, registerMaintenanceTools, MaintenanceStatusInput, MaintenanceStatusOutput, type MaintenanceStatus, type MaintenanceStatusFilter } from './maintenance.js';
