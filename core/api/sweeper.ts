@@ -17,6 +17,19 @@ const apiKey = z
 /** Whether a remote curator has a key, and where it comes from; never the key itself. */
 export const ApiKeyPresence = z.strictObject({ present: z.boolean(), source: keySource, envVar: z.string() });
 
+/**
+ * Set when sweep-state.json could not be read back: the damaged file was kept aside as `keptAs` (a
+ * file name in the project's folder) or left in place (`state_unreadable`), and scratch was read back
+ * from it (`recovered`) or held on until the user decides (`assumed`).
+ */
+export const SweepStateDegraded = z.strictObject({
+  code: z.enum(['state_corrupt', 'state_unreadable']),
+  since: z.number().int(),
+  keptAs: z.string().nullable(),
+  scratch: z.enum(['recovered', 'assumed']),
+});
+export type SweepStateDegraded = z.infer<typeof SweepStateDegraded>;
+
 export const SweepStateView = z.strictObject({
   watermark: ms,
   scratch: z.boolean(),
@@ -30,6 +43,8 @@ export const SweepStateView = z.strictObject({
   tokensIn: z.number().int().nonnegative(),
   tokensOut: z.number().int().nonnegative(),
   overviewPreserved: z.boolean(),
+  /** A damaged sweep-state.json, kept aside (additive: absent means none). */
+  degraded: SweepStateDegraded.nullable().optional(),
 });
 export type SweepStateView = z.infer<typeof SweepStateView>;
 

@@ -149,14 +149,16 @@ export class Sweeper {
     return picomatch(this.#settings.ignore, { dot: true })(cwd) || picomatch(this.#settings.ignore, { dot: true })(`${cwd}/`);
   }
 
+  /** The project's sweep state; a damaged file is kept aside and reported here (see readState). */
   state(target: Target): SweepState {
-    return readState(target.paths.state);
+    return readState(target.paths.state, this.#o.logger);
   }
 
   setScratch(projectKey: string, scratch: boolean): boolean | null {
     const target = this.target(projectKey);
     if (!target) return null;
-    writeState(target.paths.state, { ...readState(target.paths.state), scratch });
+    // The user's answer settles a scratch flag a damaged state file left in doubt.
+    writeState(target.paths.state, { ...this.state(target), scratch, degraded: null });
     if (scratch) this.#cancelTimer(projectKey);
     return scratch;
   }
@@ -198,7 +200,7 @@ export class Sweeper {
   /** After a restart the interval still counts from the last sweep recorded in sweep-state.json. */
   #persistedLastSweep(key: string): number {
     const target = this.target(key);
-    const last = target ? readState(target.paths.state).lastSweepAt : null;
+    const last = target ? this.state(target).lastSweepAt : null;
     if (last !== null) this.#lastStarted.set(key, last);
     return last ?? Number.NEGATIVE_INFINITY;
   }
@@ -265,7 +267,7 @@ export class Sweeper {
   async #sweep(projectKey: string, force: boolean): Promise<SweepResult> {
     const target = this.target(projectKey);
     if (!target) return this.#skip(projectKey, 'unknown-project');
-    const state = readState(target.paths.state);
+    const state = this.state(target);
     const activityAt = this.#o.source.latestActivity(projectKey);
     const skipped = this.#gate(target, state, activityAt, force);
     if (skipped !== null || activityAt === null) return this.#skip(projectKey, skipped ?? 'no-activity');
@@ -307,7 +309,8 @@ export class Sweeper {
     this.#paused.lift(curator.kind);
     const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
     writeState(target.paths.state, {
-      ...readState(target.paths.state),
+      ...this.state(target),
+      degraded: null,
       watermark: activityAt,
       lastSweepAt: this.#clock.now(),
       lastOutcome: changed ? 'ok' : 'nochange',
@@ -359,7 +362,7 @@ export class Sweeper {
     const paused = failure?.pause === true;
     if (paused && failure) this.#paused.set({ curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now });
     writeState(target.paths.state, {
-      ...readState(target.paths.state),
+      ...this.state(target),
       lastSweepAt: now,
       lastOutcome: paused ? 'paused' : 'failed',
       lastError: { code, message },
