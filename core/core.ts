@@ -89,6 +89,7 @@ export class Core {
     const lock = acquireOwnerLock(home.dir);
     try {
       const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
+      if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
       const core = new Core(home, env, lock, config, logger, options.schedule ?? false, options.keyStore);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
       return core;
