@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import sirv from 'sirv';
 import type { EventBus } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { packageRoot } from '../package-root.js';
 import { checkDoor } from './door.js';
 import { createRpcServer, handleRpcBody, type RpcTarget } from './rpc.js';
+import { panelHandler } from './static.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -97,22 +96,26 @@ async function listenNearby(server: Server, port: number, strict: boolean): Prom
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** The built panel: static files that carry no data, under the strict CSP; 503 when not built. */
-function staticFiles(rendererDir: string): Handler {
-  if (!existsSync(join(rendererDir, 'index.html'))) return (_req, res) => send(res, 503, 'The control panel is not built: run `npm run build`.');
-  const serve = sirv(rendererDir, {
-    dev: false,
-    etag: true,
-    single: true,
-    dotfiles: false,
-    setHeaders(res) {
-      res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
-      res.setHeader('x-content-type-options', 'nosniff');
-      res.setHeader('referrer-policy', 'no-referrer');
-      res.setHeader('x-frame-options', 'DENY');
-      res.setHeader('cache-control', 'no-cache');
-    },
-  });
-  return (req, res) => serve(req, res, () => send(res, 404, 'Not found'));
+function staticFiles(rendererDir: string, logger: Logger | undefined): Handler {
+  const notBuilt: Handler = (_req, res) => send(res, 503, 'The control panel is not built: run `npm run build`.');
+  let panel: Handler | undefined;
+  try {
+    panel = panelHandler(rendererDir, {
+      logger,
+      notFound: (res) => send(res, 404, 'Not found'),
+      setHeaders(res) {
+        res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+        res.setHeader('x-content-type-options', 'nosniff');
+        res.setHeader('referrer-policy', 'no-referrer');
+        res.setHeader('x-frame-options', 'DENY');
+        res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  } catch (error) {
+    // An unreadable panel folder is a panel not built, never a reason for the owner not to start.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger?.warn('the control panel folder cannot be read', { code: errorCode(error) });
+  }
+  return panel ?? notBuilt;
 }
 
 function rpcRoute(target: RpcTarget, logger: Logger | undefined): Handler {
@@ -162,7 +165,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const token = randomBytes(32).toString('base64url');
   const streams = new Set<ServerResponse>();
   const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target, options.logger), '/events': eventsRoute(options.events, streams) };
-  const panel = staticFiles(options.rendererDir ?? defaultRendererDir());
+  const panel = staticFiles(options.rendererDir ?? defaultRendererDir(), options.logger);
   let port = 0;
 
   const server = createServer((req, res) => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
@@ -92,6 +92,43 @@ describe('headless owner: loopback HTTP transport', () => {
     expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe');
+  });
+
+  async function restartWith(links: (renderer: string, outside: string) => void): Promise<void> {
+    await owner.stop();
+    const outside = join(home.dir, 'outside');
+    mkdirSync(join(outside, 'keys'), { recursive: true });
+    writeFileSync(join(outside, 'secret.txt'), 'the secret');
+    writeFileSync(join(outside, 'keys', 'id_ed25519.pub'), 'the key');
+    mkdirSync(join(renderer, 'assets'));
+    writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1);');
+    links(renderer, outside);
+    owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, rendererDir: renderer });
+  }
+
+  it('never follows a link out of the panel folder', async () => {
+    await restartWith((panel, outside) => {
+      symlinkSync(join(outside, 'secret.txt'), join(panel, 'secret.txt'));
+      symlinkSync(join(outside, 'keys'), join(panel, 'keys'));
+      symlinkSync(join(panel, 'assets', 'app.js'), join(panel, 'alias.js'));
+    });
+    expect((await send(owner.http.port, '/assets/app.js')).body).toBe('console.log(1);');
+    // A link that stays inside the panel folder is still served.
+    expect((await send(owner.http.port, '/alias.js')).body).toBe('console.log(1);');
+    for (const path of ['/secret.txt', '/keys/id_ed25519.pub', '/assets/../secret.txt', '/%2e%2e/outside/secret.txt', '/keys']) {
+      const reply = await send(owner.http.port, path);
+      expect(reply.body, path).not.toMatch(/the secret|the key/);
+      // A name with an extension is a missing asset; anything else is a page route, answered with the page.
+      if (/\.\w+$/.test(path)) expect(reply.status, path).toBe(404);
+      else expect(reply.body, path).toContain('<title>panel</title>');
+    }
+  });
+
+  it('starts and serves the panel beside a dangling link', async () => {
+    await restartWith((panel) => symlinkSync(join(panel, 'gone.js'), join(panel, 'dangling.js')));
+    expect((await send(owner.http.port, '/')).body).toContain('<title>panel</title>');
+    expect((await send(owner.http.port, '/assets/app.js')).body).toBe('console.log(1);');
+    expect((await send(owner.http.port, '/dangling.js')).status).toBe(404);
   });
 
   it('refuses oversized bodies', async () => {
