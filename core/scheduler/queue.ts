@@ -172,9 +172,7 @@ export class SweepScheduler {
     job.settled = true;
     // A late completion of a handed-on run must not release a newer run of the same provider.
     if (this.#inFlight.get(job.provider) === job) this.#inFlight.delete(job.provider);
-    // A run that went through but failed on some files is reported too, with the files' codes.
-    const codes = (stats.errors ?? []).map((e) => e.code);
-    if (failed || codes.length > 0) this.#failedWhileBusy.push({ provider: job.provider, codes });
+    if (failed) this.#failedWhileBusy.push({ provider: job.provider, codes: (stats.errors ?? []).map((e) => e.code) });
     job.resolve(stats);
   }
 
@@ -224,7 +222,8 @@ export class SweepScheduler {
       }
       run.then(
         (stats) => {
-          if (!job.settled) finish(stats);
+          // A run that went through but failed on some files is reported too, with the files' codes.
+          if (!job.settled) finish(stats, (stats.errors?.length ?? 0) > 0);
         },
         (error: unknown) => {
           if (job.settled) return;

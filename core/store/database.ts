@@ -84,7 +84,8 @@ function claimMode(file: string, mode: number, options: OpenOptions): void {
     closeSync(openSync(file, 'wx', mode));
     return;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Anything but an existing file (a missing folder, a refusal) is SQLite's to report, as it would.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return;
   }
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     const code = tightenMode(path, mode);
