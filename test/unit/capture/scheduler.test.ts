@@ -86,6 +86,27 @@ describe('SweepScheduler', () => {
     await scheduler.stop();
   });
 
+  it('reports a run that went through with failed files, by their codes, and not a run stopped at shutdown', async () => {
+    const runner = heldRunner();
+    const busy: Array<[boolean, readonly ProviderFailure[]]> = [];
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger: createMemoryLogger(), onBusy: (b, f) => busy.push([b, f]) });
+    const tick = scheduler.tick();
+    await flush();
+    runner.held('claude').release({ ...stats('claude'), failed: 2, errors: [{ code: 'EACCES', count: 1 }, { code: 'EIO', count: 1 }] });
+    await flush();
+    runner.held('openclaw').release();
+    await tick;
+    expect(busy.at(-1)).toEqual([false, [{ provider: 'claude', codes: ['EACCES', 'EIO'] }]]);
+
+    const stopped = scheduler.tick();
+    await flush();
+    const stopping = scheduler.stop();
+    runner.held('claude', 1).release();
+    await stopping;
+    expect((await stopped)[1]).toMatchObject({ provider: 'openclaw', errors: [{ code: 'cancelled', count: 1 }] });
+    expect(busy.at(-1)).toEqual([false, []]);
+  });
+
   it('bounds the wait on the head: a run that never settles hands the queue on, and its late completion changes nothing', async () => {
     const runner = heldRunner();
     const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 50, logger: createMemoryLogger() });
