@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { errorCode, type Logger } from '../log/index.js';
-import type { ProjectStore } from '../projects/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 
 const SpooledSession = z.object({
@@ -15,6 +14,11 @@ const SpooledSession = z.object({
   lastTs: z.number().nullable(),
 });
 
+/** Where a session's working directory becomes a project key (the projects room, wired by capture). */
+export interface ProjectKeys {
+  touch(cwd: string, lastActivityAt: number | null, now?: number): string;
+}
+
 export interface FlushResult {
   rows: number;
   partsWritten: number;
@@ -23,10 +27,6 @@ export interface FlushResult {
 
 const STEP_ROWS = 250;
 
-/**
- * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
- * bounded step and never awaits transcript work; a provider run drains the rest at its end.
- */
 function parseJsonOrNull(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -35,9 +35,13 @@ function parseJsonOrNull(text: string): unknown {
   }
 }
 
+/**
+ * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
+ * bounded step and never awaits transcript work; a provider run drains the rest at its end.
+ */
 export class Sink {
   readonly #db: Db;
-  readonly #projects: ProjectStore;
+  readonly #projects: ProjectKeys;
   readonly #logger: Logger | undefined;
   readonly #upper;
   readonly #moveParts;
@@ -52,7 +56,7 @@ export class Sink {
    */
   onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
-  constructor(db: Db, projects: ProjectStore, logger?: Logger) {
+  constructor(db: Db, projects: ProjectKeys, logger?: Logger) {
     this.#db = db;
     this.#projects = projects;
     this.#logger = logger;

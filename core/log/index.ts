@@ -1,6 +1,9 @@
+// Owns: log files in STEWARD_HOME/logs and the scrubbing of every log line.
+// Never: writes transcript text, a credential or a cache path; a caught error is logged by its code.
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
 import { ensurePrivateDir, HOME_FILES, PRIVATE_FILE_MODE, tightenMode } from '../config/index.js';
+import { redactSecrets } from '../secrets/index.js';
 
 export { errorCode, CodeTally, type CodeCount } from './codes.js';
 
@@ -9,18 +12,17 @@ export { errorCode, CodeTally, type CodeCount } from './codes.js';
  * credentials and URLs never belong in a log line; callers pass those as nothing at all.
  */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
-
 export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
 }
 
-const SECRETISH = /(sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|Bearer\s+\S+|token=\S+|AKIA[0-9A-Z]{16})/g;
+const MAX_LOG_VALUE = 500;
 
-/** Last line of defence: even a careless field cannot put a token-shaped string into a log file. */
+/** Last line of defence: even a careless field cannot put a token-shaped string into a log file. Redact, then cut. */
 export function scrubLogValue(value: string): string {
-  return value.replace(SECRETISH, '[redacted]').slice(0, 500);
+  return redactSecrets(value).slice(0, MAX_LOG_VALUE);
 }
 
 /** One scrubbed log line; the Electron app's electron-log adapter writes the same lines. */

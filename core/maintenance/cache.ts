@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
 import { sqliteOptions } from '../store/index.js';
 import type { PathFingerprinter } from './hashing.js';
-import { COLLECTIONS } from './schema.js';
+import { COLLECTIONS } from '../api/index.js';
 
 /** The spec's schema number: a repository cache below or above it is not one this code maintains. */
 export const CACHE_SCHEMA_VERSION = 17;

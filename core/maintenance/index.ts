@@ -1,11 +1,7 @@
-export { Maintenance, type MaintenanceOptions, type EnrollParams, type EnrollResult } from './maintenance.js';
-export { namespaceOf, type StageContext, type StageOutcome, type StageRunner } from './jobs.js';
-export { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
-export { createRepositoryCache, inspectCache, CACHE_SCHEMA_VERSION, type CacheInspection, type RepositorySeed } from './cache.js';
-export { RegistryStore, serializeRegistry, type RegistryLoad } from './registry.js';
-export { migrateV1, type LegacyInspector } from './migrate.js';
-export { canonicalize, followRedirects, registrationIdFor, configHashOf } from './identity.js';
-export { backoffMs, errorClassOf, validateSnapshot, BACKOFF_CAP_MINUTES } from './policy.js';
-export { loadInstallSecret, pathFingerprinter, SECRET_FILE } from './hashing.js';
-export { RegistryV1, RegistryV2, REGISTRY_VERSION, DEFAULT_CONFIG_SNAPSHOT, type Registration, type ConfigSnapshot } from './schema.js';
+// Owns: repository-cache maintenance (spec 004): the registry, identity, conflicts, writer admission, jobs and sanitized status.
+// Never: returns or logs a cache path, credential or destination URL; status says only what ran.
+export { Maintenance, type EnrollResult } from './maintenance.js';
+export { WriterAdmission } from './admission.js';
+export { createRepositoryCache } from './cache.js';
+export { type Registration } from './schema.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';

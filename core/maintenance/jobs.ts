@@ -5,7 +5,8 @@ import type { CacheInspection } from './cache.js';
 import { opaqueId } from './hashing.js';
 import { backoffMs, errorClassOf } from './policy.js';
 import type { RegistryStore } from './registry.js';
-import { TERMINAL_JOB_LIMIT, type DegradedKind, type Job, type Policy, type Registration, type StageName } from './schema.js';
+import { TERMINAL_JOB_LIMIT, type DegradedKind, type Job, type Policy, type Registration } from './schema.js';
+import type { StageName } from '../api/index.js';
 
 export interface StageContext {
   registrationId: string;

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { StewardError, type ConflictPlan, type ConflictView, type ReconcileResult, type RegistrationStatus, type Result } from '../api/index.js';
+import { methods, StewardError, type ConflictPlan, type ConflictView, type ParsedParams, type ReconcileResult, type RegistrationStatus, type Result, type StageName } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
 import { inspectCache, type CacheInspection } from './cache.js';
@@ -13,7 +13,7 @@ import { migrateV1 } from './migrate.js';
 import { RegistryStore } from './registry.js';
 import { conflictView, jobStatus, publicRepoId, registrationStatus } from './status.js';
 import { validateSnapshot } from './policy.js';
-import { DEFAULT_CONFIG_SNAPSHOT, Policy, type DegradedKind, type Registration, type RegistryV2, type StageName } from './schema.js';
+import { DEFAULT_CONFIG_SNAPSHOT, Policy, type DegradedKind, type Registration, type RegistryV2 } from './schema.js';
 
 export interface MaintenanceOptions {
   home: string;
@@ -24,24 +24,9 @@ export interface MaintenanceOptions {
   onChange?: (summary: { at: number; registrations: number; conflicts: number }) => void;
 }
 
-export interface EnrollParams {
-  cachePath: string;
-  repo: string;
-  policy?: Partial<Policy>;
-  config?: Record<string, unknown>;
-  sources?: Array<{ kind: 'git' | 'worktree'; ref: string; root: string }>;
-  idempotencyKey: string;
-}
-
-export interface EnrollResult {
-  registrationId: string;
-  cacheUuid: string;
-  pathFingerprint: string;
-  canonicalRepoId: string;
-  configHash: string;
-  created: boolean;
-  replayed: boolean;
-}
+export type EnrollParams = ParsedParams<'Maintenance.Enroll'>;
+export type EnrollResult = Result<'Maintenance.Enroll'>;
+type ConflictApplied = Result<'Conflicts.Apply'>;
 
 type ReconcileJob = ReconcileResult['jobs'][number];
 type Skip = ReconcileResult['skipped'][number];
@@ -181,7 +166,7 @@ export class Maintenance {
       sources: intent.sources.map((s) => s.sourceId).sort(),
     });
     const replay = replayReceipt(registry, params.idempotencyKey, 'enroll', requestHash);
-    if (replay) return { ...(replay as unknown as EnrollResult), replayed: true };
+    if (replay) return methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true });
 
     const elsewhere = registry.conflicts.find(
       (c) => !c.lossy && c.kind !== 'cache_clone_conflict' && c.cacheUuid === inspection.cacheUuid && c.candidates.some((k) => k.pathFingerprint !== inspection.pathFingerprint),
@@ -383,11 +368,11 @@ export class Maintenance {
     return planOf(conflict, candidate, revalidate(conflict, candidate, (p) => this.inspect(p)));
   }
 
-  async apply(planId: string, idempotencyKey: string): Promise<Applied & { planId: string; conflictId: string; replayed: boolean }> {
+  async apply(planId: string, idempotencyKey: string): Promise<ConflictApplied> {
     const registry = this.store.current();
     const requestHash = hashOf({ op: 'conflict_apply', planId });
     const replay = replayReceipt(registry, idempotencyKey, 'conflict_apply', requestHash);
-    if (replay) return { ...(replay as unknown as Applied & { planId: string; conflictId: string }), replayed: true };
+    if (replay) return methods['Conflicts.Apply'].result.parse({ ...replay, replayed: true });
     const target = this.#locatePlan(registry, planId);
     // Reserve the cache's writer lane first, then replan and write: nothing can slip in between.
     return this.admission.fence(target.cacheUuid, 'conflict_apply', () => {

@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import { COLLECTIONS, RAG_MODES, STAGES, SYNC_MODES } from '../api/index.js';
 
 /** Owner/name as typed by a person: the only alias shape accepted, so aliases are safe to display. */
 export const RepoAlias = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME');
 
-export const COLLECTIONS = ['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'] as const;
 
 export const Policy = z.strictObject({
-  sync: z.enum(['off', 'head', 'head-and-backfill']).default('head'),
+  sync: z.enum(SYNC_MODES).default('head'),
   collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).default(['issues', 'issue-comments']),
-  rag: z.enum(['off', 'maintain']).default('off'),
+  rag: z.enum(RAG_MODES).default('off'),
   profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).default('default'),
 });
 export type Policy = z.output<typeof Policy>;
@@ -51,8 +51,6 @@ export type SourceAuthority = z.output<typeof SourceAuthority>;
 export const RepositorySource = z.strictObject({ sourceId: z.string().min(1).max(100), authority: SourceAuthority });
 export type RepositorySource = z.output<typeof RepositorySource>;
 
-export const STAGES = ['sync', 'rag'] as const;
-export type StageName = (typeof STAGES)[number];
 
 export const StageState = z.strictObject({
   errorClass: z.string().max(64).nullable().default(null),

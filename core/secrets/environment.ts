@@ -1,5 +1,6 @@
 import { StewardError } from '../api/index.js';
-import { KEY_ENV_NAMES, type KeyStore, type RemoteCurator } from './keys.js';
+import type { RemoteCurator } from '../api/index.js';
+import { KEY_ENV_NAMES, type KeyStore } from './keys.js';
 
 /** A refusal that names the variable to set; it never carries the key. */
 export function readOnlyKeyError(curator: RemoteCurator): StewardError {

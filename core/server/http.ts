@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { EventBus } from '../api/index.js';
+import { packageRoot } from '../config/index.js';
 import { errorCode, type Logger } from '../log/index.js';
-import { packageRoot } from '../package-root.js';
 import { checkDoor } from './door.js';
 import { createRpcServer, handleRpcBody, type RpcTarget } from './rpc.js';
 import { panelHandler } from './static.js';

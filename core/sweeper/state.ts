@@ -1,22 +1,19 @@
 import { readFileSync, renameSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { SweepStateDegraded } from '../api/index.js';
+import { z } from 'zod';
+import { SweeperOutcome, SweeperStateDegraded } from '../api/index.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/index.js';
 import { errorCode, type Logger } from '../log/index.js';
-import { z } from 'zod';
-
-export const SweepOutcome = z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']);
-export type SweepOutcome = z.infer<typeof SweepOutcome>;
 
 /** sweep-state.json: the activity gate's watermark, the failure budget and what the panel shows. */
-export const SweepState = z.object({
+export const SweeperState = z.object({
   version: z.literal(1).default(1),
   /** Newest activity (UTC ms) a successful sweep covered; the gate compares against it. */
   watermark: z.number().int().nullable().default(null),
   scratch: z.boolean().default(false),
   lastSweepAt: z.number().int().nullable().default(null),
-  lastOutcome: SweepOutcome.nullable().default(null),
+  lastOutcome: SweeperOutcome.nullable().default(null),
   lastError: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
   lastMode: z.string().nullable().default(null),
   lastModel: z.string().nullable().default(null),
@@ -31,12 +28,12 @@ export const SweepState = z.object({
    * A damaged file kept aside: the project started afresh except for its scratch flag, which is never
    * dropped silently. Cleared by the next successful sweep or by the user setting scratch.
    */
-  degraded: SweepStateDegraded.nullable().default(null),
+  degraded: SweeperStateDegraded.nullable().default(null),
 });
-export type SweepState = z.infer<typeof SweepState>;
+export type SweeperState = z.infer<typeof SweeperState>;
 
-export function emptyState(): SweepState {
-  return SweepState.parse({});
+export function emptyState(): SweeperState {
+  return SweeperState.parse({});
 }
 
 /** `"scratch": true|false` as far as the damaged text still says it; undefined when it does not. */
@@ -56,7 +53,7 @@ function asideName(file: string, now: number): string {
  * logged by its code and replaced by a fresh state that carries the scratch flag and says it is
  * degraded; an unreadable one is left in place and reads as degraded and scratch.
  */
-export function readState(file: string, logger?: Logger, now = Date.now()): SweepState {
+export function readState(file: string, logger?: Logger, now = Date.now()): SweeperState {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -66,7 +63,7 @@ export function readState(file: string, logger?: Logger, now = Date.now()): Swee
     logger?.warn('sweep state unreadable; the project is held as scratch', { code });
     return { ...emptyState(), scratch: true, degraded: { code: 'state_unreadable', since: now, keptAs: null, scratch: 'assumed' } };
   }
-  const parsed = SweepState.safeParse(parseJson(text));
+  const parsed = SweeperState.safeParse(parseJson(text));
   if (parsed.success) return parsed.data;
   return recoverCorrupt(file, text, logger, now);
 }
@@ -79,7 +76,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function recoverCorrupt(file: string, text: string, logger: Logger | undefined, now: number): SweepState {
+function recoverCorrupt(file: string, text: string, logger: Logger | undefined, now: number): SweeperState {
   const scratch = scratchIn(text);
   const aside = asideName(file, now);
   let keptAs: string | null = basename(aside);
@@ -89,7 +86,7 @@ function recoverCorrupt(file: string, text: string, logger: Logger | undefined, 
     keptAs = null;
     logger?.warn('damaged sweep state could not be kept aside', { code: errorCode(error) });
   }
-  const state: SweepState = { ...emptyState(), scratch: scratch ?? true, degraded: { code: 'state_corrupt', since: now, keptAs, scratch: scratch === undefined ? 'assumed' : 'recovered' } };
+  const state: SweeperState = { ...emptyState(), scratch: scratch ?? true, degraded: { code: 'state_corrupt', since: now, keptAs, scratch: scratch === undefined ? 'assumed' : 'recovered' } };
   logger?.warn('sweep state damaged; kept aside and started afresh', { code: 'state_corrupt', scratch: state.degraded!.scratch, keptAside: keptAs !== null });
   // Only once the damaged file is safe: otherwise the next read tries again.
   if (keptAs !== null) {
@@ -102,7 +99,7 @@ function recoverCorrupt(file: string, text: string, logger: Logger | undefined, 
   return state;
 }
 
-export function writeState(file: string, state: SweepState): void {
+export function writeState(file: string, state: SweeperState): void {
   ensurePrivateDir(dirname(file));
   writeFileAtomic.sync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
 }

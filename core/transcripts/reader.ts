@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
-import type { LineStats, ProviderId, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
+import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 
 export type ReaderRequest =
   | { type: 'read'; id: number; provider: ProviderId; file: TranscriptFile; options: ReadOptions }

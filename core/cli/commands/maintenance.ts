@@ -5,7 +5,7 @@ import type { ConflictView, RegistrationStatus, Result } from '../../api/index.j
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
-function formatOption(value: string | undefined): 'text' | 'json' {
+export function formatOption(value: string | undefined): 'text' | 'json' {
   if (value === undefined || value === 'text') return 'text';
   if (value === 'json') return 'json';
   throw new UsageError('--format must be text or json');
@@ -23,7 +23,7 @@ function readSnapshot(file: string): Record<string, unknown> {
   return raw as Record<string, unknown>;
 }
 
-const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+export const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
 /** Text status: the same sanitized fields as JSON (fingerprints and hashes, never paths). */
 export function formatStatus(status: Result<'Maintenance.List'>): string {
@@ -202,41 +202,6 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
   }
 }
 
-function registerServiceVerbs(program: Command, io: CliIo, run: Run): void {
-  const service = program.command('service').description('operator diagnostics of the running service');
-  service
-    .command('maintenance')
-    .description('sanitized maintenance status: cache UUIDs, path fingerprints, repos, policy, jobs, degraded state')
-    .option('--format <format>', 'text or json', 'text')
-    .action((options: { format?: string }) =>
-      run(async () => {
-        const format = formatOption(options.format);
-        const status = await withClient(io, (c) => c.call('Maintenance.List', {}));
-        if (format === 'json') printJson(io, status);
-        else io.stdout(formatStatus(status));
-        return status.registry.state === 'degraded' ? EXIT.failure : EXIT.ok;
-      }, options.format === 'json'),
-    );
-  service
-    .command('reconcile')
-    .description('run one maintenance reconciliation pass now')
-    .option('--format <format>', 'text or json', 'text')
-    .action((options: { format?: string }) =>
-      run(async () => {
-        const format = formatOption(options.format);
-        const result = await withClient(io, (c) => c.call('Maintenance.Reconcile', {}));
-        if (format === 'json') printJson(io, result);
-        else {
-          io.stdout(`reconciled ${result.visited} registrations: ${result.jobs.length} jobs, ${result.skipped.length} skipped\n`);
-          for (const j of result.jobs) io.stdout(`  ${j.registrationId} ${j.stage}/${j.lane} ${j.state}${j.coalesced ? ' (coalesced)' : ''}${j.errorClass ? ` ${j.errorClass}` : ''}\n`);
-          for (const s of result.skipped) io.stdout(`  ${s.registrationId} ${s.stage ?? '-'} skipped: ${s.reason}${s.nextAttemptAt ? ` until ${when(s.nextAttemptAt)}` : ''}\n`);
-        }
-        return EXIT.ok;
-      }, options.format === 'json'),
-    );
-}
-
 export function registerMaintenance(program: Command, io: CliIo, run: Run): void {
   registerMaintenanceVerbs(program, io, run);
-  registerServiceVerbs(program, io, run);
 }

@@ -2,13 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppStatus } from '../../../core/api/index.js';
-import { formatSweepResult } from '../../../core/cli/commands/backfill.js';
+import { Capture } from '../../../core/capture/index.js';
+import { type ProviderFailure } from '../../../core/capture/queue.js';
+import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
 import { parseConfig } from '../../../core/config/index.js';
 import { Core } from '../../../core/core.js';
-import { openGateway } from '../../../core/gateway/index.js';
+import { GatewayReader, openGateway } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { SweepDriver, type ProviderFailure } from '../../../core/scheduler/index.js';
-import { ClaudeProvider } from '../../../core/transcripts/index.js';
+import { ProjectStore } from '../../../core/projects/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeSession } from '../../support/transcripts.js';
 import { vanishing } from './harness.js';
@@ -70,7 +72,7 @@ describe('a gateway that refuses writes', () => {
 
   it('prints the codes beside the failed count in the CLI line', () => {
     const line = formatSweepResult({
-      providers: [{ provider: 'claude', discovered: 3, read: 0, unchanged: 0, failed: 3, partsWritten: 0, durationMs: 5, errors: [{ code: 'SQLITE_READONLY', count: 3 }] }],
+      providers: [{ provider: 'claude', discovered: 3, read: 0, unchanged: 0, failed: 3, partsWritten: 0, durationMs: 5, failedLines: 0, errors: [{ code: 'SQLITE_READONLY', count: 3 }] }],
     });
     expect(line).toBe('claude: 3 discovered, 0 read, 0 unchanged, 3 failed (SQLITE_READONLY ×3), 0 parts written (5 ms)\n');
   });
@@ -84,8 +86,9 @@ describe('a file deleted between listing and reading', () => {
     const db = openGateway(home.dir);
     const busy: Array<readonly ProviderFailure[]> = [];
     const logger = createMemoryLogger();
-    const driver = new SweepDriver({
+    const driver = new Capture({
       db,
+      projects: new ProjectStore(db, new GatewayReader(db)),
       config: parseConfig({}),
       env: home.env,
       logger,

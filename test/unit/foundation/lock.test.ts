@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
 import { Core } from '../../../core/core.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { acquireOwnerLock, lockOwnerPid, LOCK_FILE } from '../../../core/store/index.js';
+import { acquireOwnerLock, lockOwnerPid } from '../../../core/store/index.js';
+import { LOCK_FILE } from '../../../core/store/lock.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 /** A pid that certainly belonged to a process that has exited. */
