@@ -33,6 +33,8 @@ export const HOME_FILES = {
   projects: 'projects',
   caches: 'caches',
   logs: 'logs',
+  /** The per-install panel token (mode 0600), kept across restarts until `steward token rotate`. */
+  panelToken: 'panel-token',
 } as const;
 
 /**

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -36,12 +35,17 @@ export interface HttpServerOptions {
   rendererDir?: string;
   /** Where a request that failed outside the RPC handlers is logged (by its code). */
   logger?: Logger;
+  /** The bearer token, asked on every request: it is per install and may be rotated while serving. */
+  token: () => string;
 }
 
 export interface RunningHttpServer {
   port: number;
-  token: string;
+  /** The token the door accepts now. */
+  readonly token: string;
   url: string;
+  /** Ends every open event stream: after a rotation, a stream opened with the old token must not go on. */
+  endStreams(): void;
   close(): Promise<void>;
 }
 
@@ -162,7 +166,6 @@ function eventsRoute(events: EventBus, streams: Set<ServerResponse>): Handler {
  * static files, `POST /rpc` and `GET /events`, all behind the door.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const token = randomBytes(32).toString('base64url');
   const streams = new Set<ServerResponse>();
   const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target, options.logger), '/events': eventsRoute(options.events, streams) };
   const panel = staticFiles(options.rendererDir ?? defaultRendererDir(), options.logger);
@@ -171,7 +174,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
-    const verdict = checkDoor(req, port, token, route !== undefined);
+    const verdict = checkDoor(req, port, options.token(), route !== undefined);
     if (!verdict.ok) return send(res, verdict.status, verdict.reason);
     if (route) return route(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
@@ -180,13 +183,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   server.keepAliveTimeout = 5_000;
   port = await listenNearby(server, options.port, options.strictPort ?? false);
 
+  const endStreams = () => {
+    for (const stream of streams) stream.end();
+  };
   return {
     port,
-    token,
+    get token() {
+      return options.token();
+    },
     url: `http://127.0.0.1:${port}/`,
+    endStreams,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const stream of streams) stream.end();
+        endStreams();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -55,7 +55,7 @@ describe('a gateway that refuses writes', () => {
     expect(log).not.toContain('line 0');
 
     expect(core.status.state).toBe('error');
-    expect(core.status.message).toBe('Transcript sweep failed for claude (SQLITE_READONLY)');
+    expect(core.status.message).toBe('3 of 3 Claude transcript files could not be imported (SQLITE_READONLY)');
     expect(statuses.at(-1)).toEqual(core.status);
   });
 
@@ -67,7 +67,7 @@ describe('a gateway that refuses writes', () => {
     core.gateway.pragma('query_only = OFF');
     const { providers } = await core.call('Sweep.Tick', {});
     expect(providers[0]).toMatchObject({ read: 1, failed: 0, errors: [] });
-    expect(core.status).toMatchObject({ state: 'idle', message: 'Ready' });
+    expect(core.status).toMatchObject({ state: 'idle', message: 'Up to date', errors: [] });
   });
 
   it('prints the codes beside the failed count in the CLI line', () => {

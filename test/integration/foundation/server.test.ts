@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startOwner, type Owner } from '../../../core/index.js';
+import { AppStatus, startOwner, type Owner } from '../../../core/index.js';
 import { CONTENT_SECURITY_POLICY, readDaemonInfo } from '../../../core/server/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
@@ -155,7 +155,8 @@ describe('headless owner: loopback HTTP transport', () => {
     for (let i = 0; i < 50 && received.length === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     await pump;
-    expect(received[0]).toEqual({ event: 'app.status', data: JSON.stringify({ state: 'idle', message: 'Paused', paused: true }) });
+    expect(received[0]?.event).toBe('app.status');
+    expect(AppStatus.parse(JSON.parse(received[0]!.data))).toMatchObject({ paused: true });
   });
 
   it('removes daemon.json and releases the lock when stopped', async () => {
@@ -163,5 +164,66 @@ describe('headless owner: loopback HTTP transport', () => {
     expect(existsSync(join(home.dir, 'daemon.json'))).toBe(false);
     expect(existsSync(join(home.dir, 'steward.lock'))).toBe(false);
     owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, rendererDir: renderer });
+  });
+});
+
+describe('the panel token: one per install, kept across restarts, replaced by rotation', () => {
+  let home: TempHome;
+  let owner: Owner | undefined;
+  const start = () => startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, schedule: false });
+  const info = (port: number, token: string) =>
+    send(port, '/rpc', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'App.Info', params: {} }) });
+
+  beforeEach(() => {
+    home = tempHome();
+  });
+  afterEach(async () => {
+    await owner?.stop();
+    owner = undefined;
+    home.cleanup();
+  });
+
+  it('keeps the token in STEWARD_HOME (0600); a restarted owner accepts the token an open tab holds', async () => {
+    owner = await start();
+    const tabToken = owner.http.token;
+    expect(readFileSync(join(home.dir, 'panel-token'), 'utf8').trim()).toBe(tabToken);
+    expect(statSync(join(home.dir, 'panel-token')).mode & 0o777).toBe(0o600);
+    await owner.stop();
+
+    owner = await start();
+    expect(owner.http.token).toBe(tabToken);
+    expect((await info(owner.http.port, tabToken)).status).toBe(200);
+    expect(readDaemonInfo(home.dir)?.token).toBe(tabToken);
+  });
+
+  it('replaces a damaged token file with a fresh token rather than serving a guessable one', async () => {
+    writeFileSync(join(home.dir, 'panel-token'), 'short\n', { mode: 0o644 });
+    owner = await start();
+    expect(owner.http.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(statSync(join(home.dir, 'panel-token')).mode & 0o777).toBe(0o600);
+  });
+
+  it('App.RotateToken refuses the old token at once, rewrites daemon.json and ends open event streams', async () => {
+    owner = await start();
+    const old = owner.http.token;
+    const stream = await fetch(`http://127.0.0.1:${owner.http.port}/events`, { headers: { authorization: `Bearer ${old}` } });
+    const reader = stream.body!.getReader();
+    await reader.read();
+
+    const reply = await info(owner.http.port, old).then(() =>
+      send(owner!.http.port, '/rpc', { method: 'POST', headers: { authorization: `Bearer ${old}`, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'App.RotateToken', params: {} }) }),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body).not.toContain(owner.http.token);
+
+    const fresh = owner.http.token;
+    expect(fresh).not.toBe(old);
+    expect((await info(owner.http.port, old)).status).toBe(401);
+    expect((await info(owner.http.port, fresh)).status).toBe(200);
+    expect(readDaemonInfo(home.dir)?.token).toBe(fresh);
+    expect(readFileSync(join(home.dir, 'panel-token'), 'utf8').trim()).toBe(fresh);
+    expect(owner.panelUrl).toBe(`${owner.http.url}#token=${fresh}`);
+    // The stream opened with the old token has ended.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
   });
 });
