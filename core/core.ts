@@ -16,10 +16,10 @@ import { openGateway, TelemetryLog } from './gateway/index.js';
 import { createFileLogger, type Logger } from './log/index.js';
 import { stewardVersion } from './package-root.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
-import { environmentKeyStore, KeyRing, type KeyStore } from './secrets/index.js';
+import { environmentKeyStore, KeyRing, NamedSecrets, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 import { SweepDriver } from './scheduler/index.js';
-import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
+import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
 
 export interface CoreOptions {
   home?: StewardHome;
@@ -49,6 +49,8 @@ export class Core {
   readonly sweep: SweepDriver;
   readonly maintenance: Maintenance;
   readonly keys: KeyRing;
+  /** Named secrets beyond curator keys (forge tokens): keychain, then the secrets file, then the environment. */
+  readonly secrets: NamedSecrets;
   readonly #lock: OwnerLock;
   readonly #dispatcher: Dispatcher;
   readonly #startedAt = Date.now();
@@ -63,6 +65,7 @@ export class Core {
     this.config = config;
     this.logger = logger;
     this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
+    this.secrets = new NamedSecrets(this.keys.store, home.dir, env);
     this.gateway = openGateway(home.dir);
     try {
       this.telemetry = new TelemetryLog(this.gateway);
@@ -143,6 +146,7 @@ export class Core {
       'Backfill.Cancel': () => ({ cancelled: this.sweep.scheduler.cancelManual() }),
       'Cache.Prune': ({ dryRun }) => this.sweep.prune({ manual: true, dryRun }),
       ...maintenanceHandlers(this.maintenance),
+      ...secretsHandlers(this.secrets),
       'Projects.List': () => ({
         projects: this.sweep.projects.list().map(({ slug: _slug, ...project }) => project),
       }),
@@ -174,10 +178,20 @@ export class Core {
 
   /** The maintenance coordinator (spec 004); only a scheduling owner runs the reconcile timer. */
   #createMaintenance(schedule: boolean): Maintenance {
+    const settings = this.config.maintenance;
+    const sync = syncStage({
+      home: this.home.dir,
+      token: (name) => this.secrets.lookup(name).value,
+      settings: { headIntervalMs: settings.head_interval_ms, reverifyMs: settings.reverify_interval_ms },
+    });
     const maintenance = new Maintenance({
       home: this.home.dir,
       logger: this.logger,
+      runners: { sync },
+      timerIntervalMs: settings.reconcile_interval_ms,
       onChange: (summary) => this.events.emit('maintenance.changed', summary),
+      onProgress: (registrationId, lane, tally) =>
+        lane !== 'index' && this.events.emit('maintenance.progress', { at: Date.now(), registrationId, lane, ...tally }),
     });
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());

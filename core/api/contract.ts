@@ -6,6 +6,7 @@ import { sweeperEvents, sweeperMethods } from './sweeper.js';
 import { captureEvents, captureMethods } from './capture.js';
 import { projectsMethods } from './projects.js';
 import { cacheMethods } from './cache.js';
+import { secretsMethods } from './secrets.js';
 
 /**
  * The one contract: every method and every event, declared once. Each area declares its own in a
@@ -19,6 +20,7 @@ export const methods = {
   ...captureMethods,
   ...projectsMethods,
   ...cacheMethods,
+  ...secretsMethods,
 } as const;
 
 export const events = {

@@ -8,4 +8,4 @@ export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult, CAPTURE_PROVIDERS } from './capture.js';
 export { ProjectSummary } from './projects.js';
 export { PruneReport } from './cache.js';
-export { RegistrationStatus, ConflictView, ConflictCandidate, ConflictPlan, JobStatus, type ReconcileResult } from './maintenance.js';
+export { RegistrationStatus, CollectionStatus, ConflictView, ConflictCandidate, ConflictPlan, JobStatus, type ReconcileResult } from './maintenance.js';

@@ -11,7 +11,7 @@ function generation(file: string): number {
   return inspectCache(file, fp).repositories.find((r) => r.repoId === WIDGETS.repoId)!.contentGeneration;
 }
 
-describe('repository cache schema 17', () => {
+describe('repository cache schema', () => {
   let f: Fixture;
   afterEach(() => {
     f?.home.cleanup();
@@ -23,7 +23,7 @@ describe('repository cache schema 17', () => {
     const a = f.cache('a.db', [WIDGETS]);
     const b = f.cache('b.db', [WIDGETS]);
     const seen = inspectCache(a, fp);
-    expect(CACHE_SCHEMA_VERSION).toBe(17);
+    expect(CACHE_SCHEMA_VERSION).toBe(18);
     expect(seen.cacheUuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(inspectCache(b, fp).cacheUuid).not.toBe(seen.cacheUuid);
     expect(inspectCache(a, fp).cacheUuid).toBe(seen.cacheUuid);

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { Maintenance, createRepositoryCache, type MaintenanceOptions, type RepositorySeed } from '../../../core/maintenance/index.js';
+import { Maintenance, createRepositoryCache, type MaintenanceOptions, type RepositorySeed, type StageRunner } from '../../../core/maintenance/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 export interface Fixture {
@@ -23,7 +23,7 @@ export function fixture(cacheDirName = 'caches'): Fixture {
     home,
     caches,
     logger,
-    open: (options = {}) => new Maintenance({ home: home.dir, logger, ...options }),
+    open: (options = {}) => new Maintenance({ home: home.dir, logger, runners: { sync: coordinatorSync }, ...options }),
     cache: (name, repos) => {
       const file = join(caches, name);
       createRepositoryCache(file, repos);
@@ -39,3 +39,10 @@ export function fixture(cacheDirName = 'caches'): Fixture {
 
 export const WIDGETS: RepositorySeed = { repoId: 'github.com/acme/widgets', aliases: ['acme/widgets', 'Acme/Widgets-Legacy'] };
 export const GADGETS: RepositorySeed = { repoId: 'github.com/acme/gadgets', aliases: ['acme/gadgets'] };
+
+/**
+ * A sync stage that runs and reports nothing: a test double for tests of the coordinator's own
+ * mechanics (admission, backoff, conflicts, crash recovery). Sync itself is tested through the
+ * real lanes against the fake forge.
+ */
+export const coordinatorSync: StageRunner = async () => undefined;

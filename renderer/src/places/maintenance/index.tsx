@@ -13,6 +13,8 @@ const STATE_LABELS: Record<RegistrationStatus['state'], string> = {
   blocked: 'Blocked',
   disabled: 'Disabled',
   degraded: 'Degraded',
+  pending: 'Not synced yet',
+  waiting: 'Waiting',
 };
 
 function lastJob(r: RegistrationStatus): string {
