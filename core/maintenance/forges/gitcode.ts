@@ -22,18 +22,18 @@ export const gitcodeDialect: Dialect = {
   perPage: PER_PAGE,
   streams: { issues: SORTED, pulls: SORTED, 'issue-comments': { recent: 'since-only', stable: 'created-asc' } },
   listPath: (stream) => ({ issues: '/issues', pulls: '/pulls', 'issue-comments': '/issues/comments', 'review-comments': '/pulls/comments' })[stream],
-  listQuery(stream, order, page, since) {
+  listQuery(stream, order, page, since, perPage) {
     const filter = since !== undefined && order === 'recent' && stream !== 'pulls' ? { since } : {};
-    if (stream === 'issue-comments') return { ...filter, page, per_page: PER_PAGE };
+    if (stream === 'issue-comments') return { ...filter, page, per_page: perPage };
     const sort = order === 'stable' ? { sort: 'created', direction: 'asc' } : { sort: 'updated', direction: 'desc' };
-    return { state: 'all', ...sort, ...filter, page, per_page: PER_PAGE };
+    return { state: 'all', ...sort, ...filter, page, per_page: perPage };
   },
   parse(stream, entry) {
     if (stream === 'issues') return itemOf('issues', RawItem.parse(entry));
     if (stream === 'pulls') return itemOf('pulls', RawItem.parse(entry));
     return parseIssueComment(entry);
   },
-  pageQuery: (page) => ({ page, per_page: PER_PAGE }),
+  pageQuery: (page, perPage) => ({ page, per_page: perPage }),
   verifyPath(t: VerifyTarget) {
     if ('number' in t) return t.kind === 'issues' ? `/issues/${t.number}` : `/pulls/${t.number}`;
     return `/issues/comments/${t.id}`;
@@ -47,6 +47,6 @@ export const gitcodeDialect: Dialect = {
     }
   },
   itemCommentsPath: (number) => `/issues/${number}/comments`,
-  pullComments: (get, number, signal) =>
-    allPages(get, `/pulls/${number}/comments`, (page) => ({ page, per_page: PER_PAGE }), PER_PAGE, (e) => commentOf(RawComment.parse(e), 'pr-comments', number), signal),
+  pullComments: (get, number, perPage, signal) =>
+    allPages(get, `/pulls/${number}/comments`, (page) => ({ page, per_page: perPage }), perPage, (e) => commentOf(RawComment.parse(e), 'pr-comments', number), signal),
 };

@@ -29,11 +29,11 @@ export const giteaDialect: Dialect = {
     'issue-comments': { recent: 'since-only', stable: 'created-asc' },
   },
   listPath: (stream) => ({ issues: '/issues', pulls: '/pulls', 'issue-comments': '/issues/comments', 'review-comments': '/pulls/comments' })[stream],
-  listQuery(stream, order, page, since) {
-    if (stream === 'pulls') return { state: 'all', sort: order === 'stable' ? 'oldest' : 'recentupdate', page, limit: LIMIT };
+  listQuery(stream, order, page, since, limit) {
+    if (stream === 'pulls') return { state: 'all', sort: order === 'stable' ? 'oldest' : 'recentupdate', page, limit };
     const filter = since !== undefined && order === 'recent' ? { since } : {};
-    if (stream === 'issues') return { state: 'all', type: 'issues', ...filter, page, limit: LIMIT };
-    return { ...filter, page, limit: LIMIT };
+    if (stream === 'issues') return { state: 'all', type: 'issues', ...filter, page, limit };
+    return { ...filter, page, limit };
   },
   parse(stream, entry) {
     if (stream === 'issues') {
@@ -43,7 +43,7 @@ export const giteaDialect: Dialect = {
     if (stream === 'pulls') return itemOf('pulls', RawItem.parse(entry));
     return parseComment(entry);
   },
-  pageQuery: (page) => ({ page, limit: LIMIT }),
+  pageQuery: (page, limit) => ({ page, limit }),
   verifyPath(t: VerifyTarget) {
     if ('number' in t) return t.kind === 'issues' ? `/issues/${t.number}` : `/pulls/${t.number}`;
     return `/issues/comments/${t.id}`;
@@ -57,16 +57,16 @@ export const giteaDialect: Dialect = {
     }
   },
   itemCommentsPath: (number) => `/issues/${number}/comments`,
-  async pullComments(get, number, signal) {
-    const reviews = await allPages(get, `/pulls/${number}/reviews`, (page) => ({ page, limit: LIMIT }), LIMIT, (e) => Review.parse(e).id, signal);
+  async pullComments(get, number, limit, signal) {
+    const reviews = await allPages(get, `/pulls/${number}/reviews`, (page) => ({ page, limit }), limit, (e) => Review.parse(e).id, signal);
     const records: CommentRecord[] = [];
     let skipped = reviews.skipped;
     for (const reviewId of reviews.records) {
       const comments = await allPages(
         get,
         `/pulls/${number}/reviews/${reviewId}/comments`,
-        (page) => ({ page, limit: LIMIT }),
-        LIMIT,
+        (page) => ({ page, limit }),
+        limit,
         (e) => ({ ...commentOf(RawComment.parse(e), 'pr-comments', number), reviewId }),
         signal,
       );

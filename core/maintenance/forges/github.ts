@@ -88,12 +88,12 @@ export const githubDialect: Dialect = {
   perPage: 100,
   streams: { issues: SORTED, pulls: SORTED, 'issue-comments': SORTED, 'review-comments': SORTED },
   listPath: (stream) => ({ issues: '/issues', pulls: '/pulls', 'issue-comments': '/issues/comments', 'review-comments': '/pulls/comments' })[stream],
-  listQuery(stream, order, page, since) {
+  listQuery(stream, order, page, since, perPage) {
     const sort = order === 'stable' ? { sort: 'created', direction: 'asc' } : { sort: 'updated', direction: 'desc' };
     const state = stream === 'issues' || stream === 'pulls' ? { state: 'all' } : {};
     // Pulls have no `since`: the recent pass stops at its watermark instead.
     const filter = since !== undefined && stream !== 'pulls' && order === 'recent' ? { since } : {};
-    return { ...state, ...sort, ...filter, per_page: 100, page };
+    return { ...state, ...sort, ...filter, per_page: perPage, page };
   },
   parse(stream, entry) {
     if (stream === 'issues') {
@@ -104,7 +104,7 @@ export const githubDialect: Dialect = {
     if (stream === 'pulls') return itemOf('pulls', RawItem.parse(entry));
     return parseComment(entry, stream === 'review-comments');
   },
-  pageQuery: (page) => ({ per_page: 100, page }),
+  pageQuery: (page, perPage) => ({ per_page: perPage, page }),
   verifyPath(t: VerifyTarget) {
     if ('number' in t) return t.kind === 'issues' ? `/issues/${t.number}` : `/pulls/${t.number}`;
     return t.kind === 'issue-comments' ? `/issues/comments/${t.id}` : `/pulls/comments/${t.id}`;

@@ -35,6 +35,8 @@ export {
 export interface ForgeOptions extends TransportOptions {
   /** Where a git-backed wiki is mirrored (a private bare repository inside STEWARD_HOME). */
   wikiMirror: string;
+  /** Records per page; the forge's maximum (100, Gitea's 50) unless smaller. */
+  perPage?: number;
 }
 
 /** The forge client for one repository binding, holding its token in memory only. */
@@ -42,12 +44,12 @@ export function createForge(binding: ForgeBinding, token: string, options: Forge
   const repoPath = `/repos/${encodeURIComponent(binding.owner)}/${encodeURIComponent(binding.name)}`;
   if (binding.kind === 'github') {
     const wiki = () => remoteWikiTree({ mirror: options.wikiMirror, remote: githubWikiRemote(binding), token, pageUrl: (page) => githubWikiPageUrl(binding, page) });
-    return new RestForge(binding, octokitTransport(binding, token, options), githubDialect, wiki);
+    return new RestForge(binding, octokitTransport(binding, token, options), githubDialect, wiki, options.perPage);
   }
   if (binding.kind === 'gitea') {
     const transport = fetchTransport(binding.apiBase, { authorization: `token ${token}` }, options);
-    return new RestForge(binding, transport, giteaDialect, () => giteaWikiTree(transport, repoPath));
+    return new RestForge(binding, transport, giteaDialect, () => giteaWikiTree(transport, repoPath), options.perPage);
   }
   const transport = fetchTransport(binding.apiBase, { authorization: `Bearer ${token}` }, options);
-  return new RestForge(binding, transport, gitcodeDialect, () => null);
+  return new RestForge(binding, transport, gitcodeDialect, () => null, options.perPage);
 }

@@ -23,14 +23,14 @@ export interface Dialect {
   perPage: number;
   streams: Partial<Record<Stream, StreamTraits>>;
   listPath(stream: Stream): string;
-  listQuery(stream: Stream, order: Order, page: number, since: string | undefined): Query;
+  listQuery(stream: Stream, order: Order, page: number, since: string | undefined, perPage: number): Query;
   parse(stream: Stream, entry: unknown): StreamRecord | null | 'filtered';
-  pageQuery(page: number): Query;
+  pageQuery(page: number, perPage: number): Query;
   verifyPath(target: VerifyTarget): string;
   parseVerified(target: VerifyTarget, data: unknown): StreamRecord | null;
   itemCommentsPath(number: number): string;
   /** Per-PR review comments for forges without a repo-wide list; undefined when one exists. */
-  pullComments?: (get: PagedGet, number: number, signal: AbortSignal) => Promise<{ records: CommentRecord[]; skipped: number }>;
+  pullComments?: (get: PagedGet, number: number, perPage: number, signal: AbortSignal) => Promise<{ records: CommentRecord[]; skipped: number }>;
 }
 
 export type PagedGet = (path: string, query: Query, signal: AbortSignal) => Promise<HttpReply>;
@@ -52,10 +52,11 @@ export class RestForge implements Forge {
   readonly #binding: ForgeBinding;
   readonly #wiki: () => TreeSource | null;
 
-  constructor(binding: ForgeBinding, transport: Transport, dialect: Dialect, wiki: () => TreeSource | null) {
+  constructor(binding: ForgeBinding, transport: Transport, dialect: Dialect, wiki: () => TreeSource | null, perPage?: number) {
     this.kind = binding.kind;
     this.host = binding.host;
-    this.perPage = dialect.perPage;
+    // A smaller page is allowed (tests use one), never one above what the forge serves.
+    this.perPage = Math.max(1, Math.min(dialect.perPage, perPage ?? dialect.perPage));
     this.streams = dialect.streams;
     this.#t = transport;
     this.#d = dialect;
@@ -63,12 +64,12 @@ export class RestForge implements Forge {
     this.#repoPath = `/repos/${encodeURIComponent(binding.owner)}/${encodeURIComponent(binding.name)}`;
     this.#wiki = wiki;
     const pull = dialect.pullComments;
-    if (pull) this.pullComments = (number, signal) => pull((path, query, s) => this.#t.get(`${this.#repoPath}${path}`, query, { signal: s }), number, signal);
+    if (pull) this.pullComments = (number, signal) => pull((path, query, s) => this.#t.get(`${this.#repoPath}${path}`, query, { signal: s }), number, this.perPage, signal);
   }
 
   async list(request: ListRequest, signal: AbortSignal): Promise<ListResult> {
     const since = request.since === undefined ? undefined : iso(request.since);
-    const query = this.#d.listQuery(request.stream, request.order, request.page, since);
+    const query = this.#d.listQuery(request.stream, request.order, request.page, since, this.perPage);
     const reply = await this.#t.get(`${this.#repoPath}${this.#d.listPath(request.stream)}`, query, { etag: request.etag, signal });
     if (reply.status === 304) return { notModified: true, serverDate: serverDateOf(reply.headers) };
     if (reply.status !== 200) throw new ForgeError('forge_not_found', 'The forge does not know this repository.');
@@ -106,7 +107,7 @@ export class RestForge implements Forge {
     const records: CommentRecord[] = [];
     let skipped = 0;
     for (let page = 1; page <= MAX_CHILD_PAGES; page += 1) {
-      const reply = await this.#t.get(`${this.#repoPath}${this.#d.itemCommentsPath(number)}`, this.#d.pageQuery(page), { signal });
+      const reply = await this.#t.get(`${this.#repoPath}${this.#d.itemCommentsPath(number)}`, this.#d.pageQuery(page, this.perPage), { signal });
       if (reply.status !== 200) break;
       const parsed = parseEach(reply.data, (entry) => this.#d.parse('issue-comments', entry));
       if (!parsed) throw new ForgeError('forge_malformed', 'The forge sent a page that is not a list.');

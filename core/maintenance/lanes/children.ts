@@ -75,12 +75,19 @@ export async function pullCommentsWindow(ctx: LaneContext): Promise<void> {
   }
 }
 
-/** PRs the window already passed whose revision moved (or that arrived later) are re-read by the head. */
+/**
+ * PRs the window already passed whose revision moved (or that arrived later) are re-read by the
+ * head. The PR comments are as fresh as the pull list once none is left to re-read.
+ */
 export async function changedPullComments(ctx: LaneContext, headOnly: boolean): Promise<void> {
   if (!perPullComments(ctx)) return;
   const f = ctx.writer.frontier('pr-comments', 'tail');
   const upTo = headOnly ? Number.MAX_SAFE_INTEGER : Number(f.position ?? '0');
   for (const pull of ctx.writer.pullsChanged(upTo, ctx.settings.pendingPerPass)) await readPull(ctx, pull);
+  const left = ctx.writer.pullsChanged(upTo, 1).length > 0;
+  const head = ctx.writer.frontier('pr-comments', 'head');
+  const pulls = ctx.writer.frontier('pulls', 'head');
+  ctx.writer.saveFrontier({ ...head, nextPage: left ? 1 : null, freshAt: left ? head.freshAt : pulls.freshAt, watermark: pulls.watermark });
 }
 
 /** Whether the per-PR walker has a window to read. */

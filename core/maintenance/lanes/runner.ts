@@ -80,7 +80,8 @@ export interface SyncLanesOptions {
   /** A named secret (GITHUB_TOKEN …): key store, secrets file, then environment. */
   token: (name: string) => string | undefined;
   settings?: Partial<LaneSettings>;
-  transport?: TransportOptions;
+  /** Retries, waits and timeouts of forge calls; `perPage` below the forge's maximum (tests). */
+  transport?: TransportOptions & { perPage?: number };
   clock?: () => number;
 }
 
