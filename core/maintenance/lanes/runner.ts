@@ -240,7 +240,8 @@ export class SyncLanes {
     for (let steps = 0; units.length > 0 && steps < MAX_STEPS; ) {
       const next: Unit[] = [];
       for (const unit of units) {
-        if (ctx.signal.aborted || this.#clock() >= deadline) return;
+        // At least one window per job, so even a tiny budget makes progress.
+        if (ctx.signal.aborted || (steps > 0 && this.#clock() >= deadline)) return;
         if (!unit.hasWork()) continue;
         const before = unit.state();
         await unit.step();
