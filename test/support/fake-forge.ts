@@ -55,6 +55,8 @@ export interface Reply {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** Never answer (the client is killed meanwhile). */
+  hang?: boolean;
 }
 
 export type Script = (req: Request, forge: FakeForge) => Reply | void;
@@ -213,6 +215,7 @@ export class FakeForge {
       if (url.pathname.includes('.wiki.git/')) return await this.#serveGit(url.pathname, req, res);
       for (const script of [...this.scripts]) {
         const reply = script(request, this);
+        if (reply?.hang) return;
         if (reply) return this.#send(res, reply.status, reply.body ?? '', reply.headers ?? {});
       }
       if (this.token && !(req.headers.authorization ?? '').includes(this.token)) {
