@@ -6,6 +6,7 @@ import { registerBackfill, registerSweep } from './commands/backfill.js';
 import { registerProjects } from './commands/projects.js';
 import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerSecrets } from './commands/secrets.js';
 import { registerMcp, registerSweeper } from './commands/sweeper.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
@@ -34,6 +35,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerProjects(program, io, run);
   registerCache(program, io, run);
   registerMaintenance(program, io, run);
+  registerSecrets(program, io, run);
   registerSweeper(program, io, run);
   registerMcp(program, io, run);
   return program;

@@ -4,12 +4,46 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Everything on standard input (a secret's value, never an argument that `ps` would show). */
+  stdin?: () => Promise<string>;
+}
+
+/** Reads stdin to its end; on a terminal, one line typed without echo. */
+async function readStdin(): Promise<string> {
+  const input = process.stdin;
+  if (!input.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of input) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  process.stderr.write('Value (not shown): ');
+  input.setRawMode(true);
+  input.resume();
+  return new Promise((resolve) => {
+    let value = '';
+    const done = (text: string) => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done(value);
+        if (ch === '\u0003') return done('');
+        value = ch === '\u007f' ? value.slice(0, -1) : value + ch;
+      }
+    };
+    input.on('data', onData);
+  });
 }
 
 export const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   env: process.env,
+  stdin: readStdin,
 };
 
 /** Exit codes of the contract surface: 0 success, 1 failure, 2 usage error. */

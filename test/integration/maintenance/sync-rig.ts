@@ -82,7 +82,7 @@ export async function rig(shape: Shape, options: RigOptions = {}): Promise<Rig> 
         db.close();
       }
     },
-    async close() {
+    close: async () => {
       await m.stop();
       await forge.stop();
       rmSync(home.dir, { recursive: true, force: true });
@@ -112,7 +112,7 @@ const byNumber = <T extends { number: number }>(a: T, b: T) => a.number - b.numb
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** What the cache holds live (tombstoned rows apart), in the dataset's terms. */
-export function cacheContent(r: Rig): Content {
+export function cacheContent(r: Pick<Rig, 'read'>): Content {
   const items = (collection: string) =>
     r.read<{ number: number; title: string; body: string; state: string }>('SELECT number, title, body, state FROM items WHERE collection = ? AND tombstoned_at IS NULL', collection).sort(byNumber);
   const comments = (collection: string) =>

@@ -1,8 +1,8 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_SCHEMA_VERSION, inspectCache, pathFingerprinter } from '../../../core/maintenance/index.js';
+import { CACHE_SCHEMA_VERSION, inspectCache, openCacheForWrite, pathFingerprinter } from '../../../core/maintenance/index.js';
 import { fixture, WIDGETS, type Fixture } from './support.js';
 
 const fp = pathFingerprinter(Buffer.from('11'.repeat(32), 'hex'));
@@ -93,5 +93,59 @@ describe('repository cache schema', () => {
     const [status] = m.list().registrations;
     expect(status!.generations.content).toBe(1);
     expect(status!.frontiers).toEqual([{ collection: 'issues', lane: 'tail', nextPage: 7, watermark: null, complete: false }]);
+  });
+});
+
+describe('repository cache migration', () => {
+  let f: Fixture;
+  afterEach(() => {
+    f?.home.cleanup();
+    if (f) rmSync(f.caches, { recursive: true, force: true });
+  });
+
+  function v17(file: string): void {
+    const db = new Database(file);
+    db.exec(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'maintenance', 'cache-v17.sql'), 'utf8'));
+    db.prepare("INSERT INTO cache_identity (singleton, cache_uuid, created_at) VALUES (1, '11111111-2222-4333-8444-555555555555', 1)").run();
+    db.prepare("INSERT INTO repositories (repo_id, created_at) VALUES ('github.com/acme/widgets', 1)").run();
+    db.prepare("INSERT INTO repository_bindings (alias, repo_id) VALUES ('acme/widgets', 'github.com/acme/widgets')").run();
+    db.prepare("INSERT INTO sources (repo_id, kind, external_id, content_hash, updated_at) VALUES ('github.com/acme/widgets', 'issue', '1', 'h1', 1)").run();
+    db.pragma('user_version = 17');
+    db.close();
+  }
+
+  it('enrolls a schema 17 cache as it is and migrates it forward on the first write, keeping its content and generation', () => {
+    f = fixture();
+    const file = join(f.caches, 'old.db');
+    v17(file);
+    const m = f.open();
+    const seen = m.inspect(file);
+    expect(seen.schemaVersion).toBe(17);
+    m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
+    // A 17 cache names no forge: github.com is known, so the binding is derived.
+    expect(m.store.current().registrations[0]!.forge).toEqual({ kind: 'github', host: 'github.com' });
+    const g = seen.repositories[0]!.contentGeneration;
+    const db = openCacheForWrite(seen.realPath, seen.pathFingerprint);
+    db.close();
+    const after = m.inspect(file);
+    expect(after.schemaVersion).toBe(CACHE_SCHEMA_VERSION);
+    expect(after.cacheUuid).toBe(seen.cacheUuid);
+    expect(after.repositories[0]!.contentGeneration).toBe(g);
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare('SELECT COUNT(*) AS n FROM sources').get()).toEqual({ n: 1 });
+    expect(check.prepare('SELECT COUNT(*) AS n FROM items').get()).toEqual({ n: 0 });
+    check.close();
+  });
+
+  it('refuses a cache newer than this code as schema_too_new, for reading and for writing, and never rewrites it', () => {
+    f = fixture();
+    const file = f.cache('new.db', [WIDGETS]);
+    const db = new Database(file);
+    db.pragma(`user_version = ${CACHE_SCHEMA_VERSION + 1}`);
+    db.close();
+    const bytes = readFileSync(file);
+    expect(() => inspectCache(file, fp)).toThrow(expect.objectContaining({ code: 'schema_too_new' }));
+    expect(() => openCacheForWrite(file, 'pf_x')).toThrow(expect.objectContaining({ code: 'schema_too_new' }));
+    expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 });
