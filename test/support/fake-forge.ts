@@ -87,6 +87,8 @@ export class FakeForge {
   /** The clock the dataset's timestamps come from; tests move it forward to make changes visible. */
   now = Date.now();
   #server: Server | null = null;
+  /** Conversation comments per thread, kept as comments come and go (the lists report the count). */
+  readonly #counts = new Map<number, number>();
   #next = 1;
   #nextComment = 1_000_000;
   #nextReview = 500;
@@ -121,7 +123,25 @@ export class FakeForge {
 
   #tick(): number {
     this.now += 1_000;
+    this.#version += 1;
     return this.now;
+  }
+
+  /** Every change bumps the version; a listing is built once per version and query (the benchmark reads 40k records). */
+  #version = 0;
+  readonly #lists = new Map<string, unknown[]>();
+
+  #memo(kind: string, q: URLSearchParams, build: () => unknown[]): unknown[] {
+    const params = new URLSearchParams(q);
+    params.delete('page');
+    const key = `${this.#version}|${kind}|${params.toString()}`;
+    let list = this.#lists.get(key);
+    if (!list) {
+      this.#lists.clear();
+      list = build();
+      this.#lists.set(key, list);
+    }
+    return list;
   }
 
   add(kind: Thread['kind'], fields: Partial<Thread> = {}): Thread {
@@ -153,7 +173,9 @@ export class FakeForge {
   }
 
   remove(number: number): void {
+    this.#version += 1;
     this.threads.delete(number);
+    this.#counts.delete(number);
     for (const c of [...this.comments.values()]) if (c.number === number) this.comments.delete(c.id);
   }
 
@@ -180,6 +202,7 @@ export class FakeForge {
     };
     if (c.kind === 'review' && c.reviewId === null) c.reviewId = this.#nextReview++;
     this.comments.set(c.id, c);
+    if (c.kind === 'conversation') this.#counts.set(number, (this.#counts.get(number) ?? 0) + 1);
     const parent = this.threads.get(number);
     if (parent) parent.updatedAt = at;
     return c;
@@ -196,6 +219,7 @@ export class FakeForge {
   deleteComment(id: number): void {
     const c = this.comments.get(id)!;
     this.comments.delete(id);
+    if (c.kind === 'conversation') this.#counts.set(c.number, (this.#counts.get(c.number) ?? 1) - 1);
     const parent = this.threads.get(c.number);
     if (parent) parent.updatedAt = this.#tick();
   }
@@ -273,10 +297,10 @@ export class FakeForge {
     }
     const rest = path.slice(repo.length);
     let m: RegExpExecArray | null;
-    if (rest === '/issues') return this.#page(this.#issuesList(q), q);
-    if (rest === '/pulls') return this.#page(this.#pullsList(q), q);
-    if (rest === '/issues/comments') return this.#page(this.#commentsList(q), q);
-    if (rest === '/pulls/comments' && this.shape === 'github') return this.#page(this.#reviewList(q), q);
+    if (rest === '/issues') return this.#page(this.#memo('issues', q, () => this.#issuesList(q)), q);
+    if (rest === '/pulls') return this.#page(this.#memo('pulls', q, () => this.#pullsList(q)), q);
+    if (rest === '/issues/comments') return this.#page(this.#memo('comments', q, () => this.#commentsList(q)), q);
+    if (rest === '/pulls/comments' && this.shape === 'github') return this.#page(this.#memo('reviews', q, () => this.#reviewList(q)), q);
     if ((m = /^\/issues\/(\d+)$/.exec(rest))) return this.#one(Number(m[1]), (t) => this.#issueJson(t));
     if ((m = /^\/pulls\/(\d+)$/.exec(rest))) return this.#one(Number(m[1]), (t) => (t.kind === 'pull' ? this.#pullJson(t) : null));
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
@@ -430,7 +454,7 @@ export class FakeForge {
       state: t.state,
       user: this.#user(t.author),
       labels: t.labels.map((name) => ({ name, color: 'ededed' })),
-      comments: [...this.comments.values()].filter((c) => c.number === t.number && c.kind === 'conversation').length,
+      comments: this.#counts.get(t.number) ?? 0,
       created_at: ts(t.createdAt, this.shape),
       updated_at: ts(t.updatedAt, this.shape),
       closed_at: t.closedAt === null ? null : ts(t.closedAt, this.shape),

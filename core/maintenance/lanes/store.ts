@@ -88,6 +88,25 @@ export class CacheWriter {
     return this.db.transaction(work)();
   }
 
+  /**
+   * One transaction over several steps, yielding to the event loop between them: a window of many
+   * pages commits with its checkpoint atomically without holding the loop for the whole window.
+   * The job's writer admission keeps every other writer of this cache away meanwhile.
+   */
+  async transactionInSteps(steps: ReadonlyArray<() => void>): Promise<void> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const [i, step] of steps.entries()) {
+        step();
+        if (i < steps.length - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   frontier(collection: string, lane: Lane): Frontier {
     return frontierOf(this.#st.frontier.get(this.repoId, collection, lane) as Row | undefined, collection, lane);
   }

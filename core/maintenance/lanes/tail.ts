@@ -54,18 +54,21 @@ export async function tailWindow(ctx: LaneContext, stream: Stream): Promise<void
   if (pages.length > 0) {
     const last = start + pages.length - 1;
     const known = pages.map((p) => p.lastPage).filter((n): n is number => n !== null);
-    ctx.writer.transaction(() => {
-      let skipped = 0;
-      for (const page of pages) {
-        for (const record of page.records) store(ctx, record, stream, f.sweep);
-        skipped += page.skipped;
-      }
-      ctx.tally.skipped += skipped;
-      const base = { ...f, pagesDone: Math.max(f.pagesDone, last), pagesKnown: known.length > 0 ? known[known.length - 1]! : f.pagesKnown, skipped: f.skipped + skipped };
-      ctx.writer.saveFrontier(
-        reachedEnd ? { ...base, complete: true, nextPage: null, pagesKnown: last, verifySweep: f.sweep } : { ...base, nextPage: Math.max(start, last) },
-      );
+    let skipped = 0;
+    const upserts = pages.map((page) => () => {
+      for (const record of page.records) store(ctx, record, stream, f.sweep);
+      skipped += page.skipped;
     });
+    await ctx.writer.transactionInSteps([
+      ...upserts,
+      () => {
+        ctx.tally.skipped += skipped;
+        const base = { ...f, pagesDone: Math.max(f.pagesDone, last), pagesKnown: known.length > 0 ? known[known.length - 1]! : f.pagesKnown, skipped: f.skipped + skipped };
+        ctx.writer.saveFrontier(
+          reachedEnd ? { ...base, complete: true, nextPage: null, pagesKnown: last, verifySweep: f.sweep } : { ...base, nextPage: Math.max(start, last) },
+        );
+      },
+    ]);
   }
   if (failure) throw failure;
 }

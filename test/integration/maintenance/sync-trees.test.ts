@@ -115,8 +115,10 @@ describe('repository documents', () => {
       }
     };
     await m.reconcileNow();
-    const [git, worktree] = m.store.current().registrations[0]!.sources.map((s) => s.sourceId);
-    const short = (rows: Awaited<ReturnType<typeof docs>>) => rows.map((d) => [d.id.replace(git!, 'git').replace(worktree!, 'wt'), d.body, d.gone]);
+    const sources = m.store.current().registrations[0]!.sources;
+    const git = sources.find((s) => s.authority.kind === 'git')!.sourceId;
+    const worktree = sources.find((s) => s.authority.kind === 'worktree')!.sourceId;
+    const short = (rows: Awaited<ReturnType<typeof docs>>) => rows.map((d) => [d.id.replace(git, 'git').replace(worktree, 'wt'), d.body, d.gone]);
     expect(short(await docs()).sort()).toEqual(
       [
         ['git:README.md', '# Project', null],
