@@ -1,25 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import {
-  createDispatcher,
-  EventBus,
-  PROTOCOL_VERSION,
-  type AppStatus,
-  type CallContext,
-  type Dispatcher,
-  type Handlers,
-  type MethodName,
-  type Params,
-  type Result,
-} from './api/index.js';
-import { loadConfig, resolveHome, type Config, type StewardHome } from './config/index.js';
-import { openGateway, TelemetryLog } from './gateway/index.js';
-import { createFileLogger, type Logger } from './log/index.js';
-import { stewardVersion } from './package-root.js';
-import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
-import { environmentKeyStore, KeyRing, NamedSecrets, secretsHandlers, type KeyStore } from './secrets/index.js';
-import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
-import { SweepDriver } from './scheduler/index.js';
+import { createDispatcher, EventBus, type AppStatus, type CallContext, type Dispatcher, type MethodName, type Params, type Result } from './api/index.js';
+import { appHandlers, AppState } from './app/index.js';
+import { Capture, captureHandlers } from './capture/index.js';
+import { loadConfig, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
+import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
+import { createFileLogger, errorCode, type Logger } from './log/index.js';
 import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
+import { ProjectStore, projectsHandlers } from './projects/index.js';
+import { environmentKeyStore, KeyRing, NamedSecrets, secretsHandlers, type KeyStore } from './secrets/index.js';
+import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
+import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 
 export interface CoreOptions {
   home?: StewardHome;
@@ -45,16 +35,16 @@ export class Core {
   readonly events = new EventBus();
   readonly gateway: Db;
   readonly telemetry: TelemetryLog;
+  readonly projects: ProjectStore;
   readonly sweeper: Sweeper;
-  readonly sweep: SweepDriver;
+  readonly capture: Capture;
   readonly maintenance: Maintenance;
   readonly keys: KeyRing;
   /** Named secrets beyond curator keys (forge tokens): keychain, then the secrets file, then the environment. */
   readonly secrets: NamedSecrets;
+  readonly app = new AppState((status) => this.events.emit('app.status', status));
   readonly #lock: OwnerLock;
   readonly #dispatcher: Dispatcher;
-  readonly #startedAt = Date.now();
-  #status: AppStatus = { state: 'idle', message: 'Ready', paused: false };
   readonly #stoppers: Array<() => Promise<void> | void> = [];
   #closed = false;
 
@@ -68,13 +58,23 @@ export class Core {
     this.secrets = new NamedSecrets(this.keys.store, home.dir, env);
     this.gateway = openGateway(home.dir);
     try {
+      const sessions = new GatewayReader(this.gateway);
       this.telemetry = new TelemetryLog(this.gateway);
-      this.sweeper = this.#createSweeper(schedule);
-      this.sweep = this.#createSweep(schedule);
+      this.projects = new ProjectStore(this.gateway, sessions);
+      this.sweeper = this.#createSweeper(schedule, sessions);
+      this.capture = this.#createCapture(schedule);
       // New genuine user turns committed by capture enqueue their projects for curation.
-      this.sweep.sink.onUserTurns = (projectKeys) => this.sweeper.enqueue(projectKeys);
+      this.capture.onUserTurns((projectKeys) => this.sweeper.enqueue(projectKeys));
       this.maintenance = this.#createMaintenance(schedule);
-      this.#dispatcher = createDispatcher(this.#handlers());
+      this.#dispatcher = createDispatcher({
+        ...appHandlers(this.app, { version: stewardVersion(), homeKind: home.kind, setPaused: (paused) => this.setPaused(paused) }),
+        ...telemetryHandlers(this.telemetry),
+        ...projectsHandlers(this.projects),
+        ...captureHandlers(this.capture),
+        ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
+        ...maintenanceHandlers(this.maintenance),
+        ...secretsHandlers(this.secrets),
+      });
     } catch (error) {
       // A room that fails to open must not leave an earlier room's timers running on a closed store.
       for (const stop of this.#stoppers.splice(0).reverse()) void Promise.resolve(stop()).catch(() => undefined);
@@ -102,23 +102,14 @@ export class Core {
   }
 
   get status(): AppStatus {
-    return this.#status;
-  }
-
-  get uptimeMs(): number {
-    return Date.now() - this.#startedAt;
-  }
-
-  setStatus(next: Partial<AppStatus>): void {
-    this.#status = { ...this.#status, ...next };
-    this.events.emit('app.status', this.#status);
+    return this.app.status;
   }
 
   setPaused(paused: boolean): AppStatus {
-    this.setStatus({ paused, message: paused ? 'Paused' : 'Ready' });
+    const status = this.app.set({ paused, message: paused ? 'Paused' : 'Ready' });
     if (!paused) this.sweeper.resume();
     this.logger.info(paused ? 'paused' : 'resumed');
-    return this.#status;
+    return status;
   }
 
   call<M extends MethodName>(method: M, params: Params<M>, ctx?: CallContext): Promise<Result<M>>;
@@ -127,53 +118,28 @@ export class Core {
     return this.#dispatcher.call(method, params, ctx);
   }
 
-  #handlers(): Handlers {
-    return {
-      'App.Info': () => ({
-        name: 'Steward',
-        version: stewardVersion(),
-        protocol: PROTOCOL_VERSION,
-        homeKind: this.home.kind,
-        platform: process.platform,
-        uptimeMs: this.uptimeMs,
-        status: this.#status,
-      }),
-      'App.SetPaused': ({ paused }) => ({ status: this.setPaused(paused) }),
-      'Telemetry.Recent': ({ limit, kind }) => ({ entries: this.telemetry.recent(limit ?? 50, kind) }),
-      ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
-      'Sweep.Tick': async () => ({ providers: await this.sweep.tick() }),
-      'Backfill.Run': async (params) => ({ providers: await this.sweep.backfill(params) }),
-      'Backfill.Cancel': () => ({ cancelled: this.sweep.scheduler.cancelManual() }),
-      'Cache.Prune': ({ dryRun }) => this.sweep.prune({ manual: true, dryRun }),
-      ...maintenanceHandlers(this.maintenance),
-      ...secretsHandlers(this.secrets),
-      'Projects.List': () => ({
-        projects: this.sweep.projects.list().map(({ slug: _slug, ...project }) => project),
-      }),
-    };
-  }
-
-  #createSweep(schedule: boolean): SweepDriver {
-    const sweep = new SweepDriver({
+  #createCapture(schedule: boolean): Capture {
+    const capture = new Capture({
       db: this.gateway,
       config: this.config,
       env: this.env,
       logger: this.logger,
+      projects: this.projects,
       record: (kind, data) => this.telemetry.record(kind, data),
       onTick: (providers, kind) => this.events.emit('sweep.tick', { kind, at: Date.now(), providers }),
       onProgress: (progress) => this.events.emit('backfill.progress', progress),
       onBusy: (busy, failed) =>
-        this.setStatus(
+        this.app.set(
           busy
             ? { state: 'working', message: 'Sweeping transcripts' }
             : failed.length > 0
               ? { state: 'error', message: `Transcript sweep failed for ${failed.join(', ')}` }
-              : { state: 'idle', message: this.#status.paused ? 'Paused' : 'Ready' },
+              : { state: 'idle', message: this.app.idleMessage() },
         ),
     });
-    if (schedule) sweep.start(() => this.#status.paused);
-    this.onShutdown(() => sweep.stop());
-    return sweep;
+    if (schedule) capture.start(() => this.app.status.paused);
+    this.onShutdown(() => capture.stop());
+    return capture;
   }
 
   /** The maintenance coordinator (spec 004); only a scheduling owner runs the reconcile timer. */
@@ -199,17 +165,17 @@ export class Core {
   }
 
   /** The per-project curator (spec 001); it arms timers only when this Core schedules. */
-  #createSweeper(schedule: boolean): Sweeper {
+  #createSweeper(schedule: boolean, sessions: GatewayReader): Sweeper {
     const sweeper = new Sweeper({
       home: this.home.dir,
-      source: new GatewayDigestSource(this.gateway),
+      source: new GatewayDigestSource(this.projects, sessions),
       settings: sweeperSettingsFrom(this.config),
       env: this.env,
       emit: (name, payload) => this.events.emit(name, payload),
       record: (kind, data) => this.telemetry.record(kind, data),
       logger: this.logger,
       schedule,
-      isPaused: () => this.#status.paused,
+      isPaused: () => this.app.status.paused,
       apiKeys: () => ({ anthropic: this.keys.lookup('anthropic').key, openai: this.keys.lookup('openai-compatible').key }),
     });
     this.onShutdown(() => sweeper.stop());
@@ -226,8 +192,8 @@ export class Core {
     for (const stop of this.#stoppers.splice(0).reverse()) {
       try {
         await stop();
-      } catch {
-        this.logger.warn('a room failed to stop cleanly');
+      } catch (error) {
+        this.logger.warn('a room failed to stop cleanly', { code: errorCode(error) });
       }
     }
     this.close();

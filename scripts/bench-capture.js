@@ -161,9 +161,10 @@ async function bareParse(root) {
 
 async function loadCore() {
   const dist = (p) => import(join(ROOT, 'dist', 'core', p));
-  const [{ SweepDriver }, { openGateway, TelemetryLog }, { parseConfig }, { createMemoryLogger }] = await Promise.all([
-    dist('scheduler/index.js'),
+  const [{ Capture }, { openGateway, TelemetryLog, GatewayReader }, { ProjectStore }, { parseConfig }, { createMemoryLogger }] = await Promise.all([
+    dist('capture/index.js'),
     dist('gateway/index.js'),
+    dist('projects/index.js'),
     dist('config/index.js'),
     dist('log/index.js'),
   ]);
@@ -172,7 +173,8 @@ async function loadCore() {
     const db = openGateway(home);
     const telemetry = new TelemetryLog(db);
     const env = { HOME: home, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
-    const driver = new SweepDriver({ db, config: parseConfig({}), env, logger: createMemoryLogger(), record: (k, d) => telemetry.record(k, d), readWorker });
+    const projects = new ProjectStore(db, new GatewayReader(db));
+    const driver = new Capture({ db, config: parseConfig({}), env, logger: createMemoryLogger(), projects, record: (k, d) => telemetry.record(k, d), readWorker });
     return { db, driver, close: async () => { await driver.stop(); db.close(); } };
   };
 }

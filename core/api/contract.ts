@@ -1,33 +1,41 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app.js';
-import { telemetryMethods } from './telemetry.js';
-import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
-import { sweeperEvents, sweeperMethods } from './sweeper.js';
-import { captureEvents, captureMethods } from './capture.js';
-import { projectsMethods } from './projects.js';
+import { backfillEvents, backfillMethods } from './backfill.js';
 import { cacheMethods } from './cache.js';
+import { conflictsMethods } from './conflicts.js';
+import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
+import { projectsMethods } from './projects.js';
 import { secretsMethods } from './secrets.js';
+import { settingsMethods } from './settings.js';
+import { sweepEvents, sweepMethods } from './sweep.js';
+import { sweeperEvents, sweeperMethods } from './sweeper.js';
+import { telemetryMethods } from './telemetry.js';
 
 /**
- * The one contract: every method and every event, declared once. Each area declares its own in a
- * file beside this one and is spread in here; transports and the panel derive everything from it.
+ * The one contract: every method and every event, declared once. Each area prefix (`Projects.*`,
+ * `Settings.*` …) has its own file beside this one and is spread in here; transports and the panel
+ * derive everything from it.
  */
 export const methods = {
   ...appMethods,
   ...telemetryMethods,
-  ...maintenanceMethods,
-  ...sweeperMethods,
-  ...captureMethods,
-  ...projectsMethods,
+  ...sweepMethods,
+  ...backfillMethods,
   ...cacheMethods,
+  ...projectsMethods,
+  ...sweeperMethods,
+  ...settingsMethods,
+  ...maintenanceMethods,
+  ...conflictsMethods,
   ...secretsMethods,
 } as const;
 
 export const events = {
   ...appEvents,
-  ...maintenanceEvents,
+  ...sweepEvents,
+  ...backfillEvents,
   ...sweeperEvents,
-  ...captureEvents,
+  ...maintenanceEvents,
 } as const;
 
 export type Methods = typeof methods;

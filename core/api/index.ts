@@ -1,11 +1,18 @@
+// Owns: the one contract — every method and event (zod schemas), the domain's word lists, typed errors, the dispatcher and the event bus.
+// Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
 export * from './dispatcher.js';
 export * from './events.js';
 export * from './client.js';
+export * from './lists.js';
+export { PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
+export { ProjectKey, IdempotencyKey } from './ids.js';
 export { PROTOCOL_VERSION, AppStatus } from './app.js';
 export { TelemetryEntry } from './telemetry.js';
-export { ProviderSweepStats, SweepResult, CAPTURE_PROVIDERS } from './capture.js';
+export { ProviderSweepStats, SweepResult } from './sweep.js';
 export { ProjectSummary } from './projects.js';
+export { SweeperOutcome, SweeperStateView, SweeperRunResult, CuratorPause } from './sweeper.js';
 export { PruneReport } from './cache.js';
-export { RegistrationStatus, CollectionStatus, ConflictView, ConflictCandidate, ConflictPlan, JobStatus, type ReconcileResult } from './maintenance.js';
+export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
+export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';

@@ -1,17 +1,19 @@
 import { z } from 'zod';
+import { COLLECTIONS, FORGE_KINDS, LANES, RAG_MODES, STAGES, SYNC_MODES } from './lists.js';
+import { ConflictView } from './conflicts.js';
+import { IdempotencyKey } from './ids.js';
 
 /**
- * Spec 004's low-level maintenance surface and conflict resolution. Every shape here is public:
+ * Spec 004's low-level maintenance surface. Every shape here is public:
  * path fingerprints and hashes only — never a cache path, credential, cookie or destination URL.
  */
 const Id = z.string().min(1).max(200);
-const IdempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'expected 1-128 letters, digits or . _ : -');
 const Repo = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME');
 
 export const MaintenancePolicy = z.strictObject({
-  sync: z.enum(['off', 'head', 'head-and-backfill']).optional(),
-  collections: z.array(z.enum(['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'])).max(5).optional(),
-  rag: z.enum(['off', 'maintain']).optional(),
+  sync: z.enum(SYNC_MODES).optional(),
+  collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional(),
+  rag: z.enum(RAG_MODES).optional(),
   profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
 });
 
@@ -28,8 +30,8 @@ const StageStatus = z.strictObject({
 
 export const JobStatus = z.strictObject({
   jobId: z.string(),
-  stage: z.enum(['sync', 'rag']),
-  lane: z.enum(['head', 'tail', 'index']),
+  stage: z.enum(STAGES),
+  lane: z.enum(LANES),
   state: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped', 'waiting']),
   startedAt: z.number().int(),
   finishedAt: z.number().int().nullable(),
@@ -75,9 +77,9 @@ export const RegistrationStatus = z.strictObject({
   aliases: z.array(z.string()),
   legacyIds: z.array(z.string()),
   policy: z.strictObject({
-    sync: z.enum(['off', 'head', 'head-and-backfill']),
+    sync: z.enum(SYNC_MODES),
     collections: z.array(z.string()),
-    rag: z.enum(['off', 'maintain']),
+    rag: z.enum(RAG_MODES),
     profile: z.string(),
   }),
   configHash: z.string(),
@@ -102,47 +104,13 @@ export const RegistrationStatus = z.strictObject({
   ),
   jobs: z.array(JobStatus),
   /** Kind and web host of the forge; never its API address. Null when the cache names no known forge. */
-  forge: z.strictObject({ kind: z.enum(['github', 'gitea', 'gitcode']), host: z.string() }).nullable(),
+  forge: z.strictObject({ kind: z.enum(FORGE_KINDS), host: z.string() }).nullable(),
   collections: z.array(CollectionStatus),
   waiting: Waiting.nullable(),
   /** The next time the scheduler runs something for this registration (backoff, rate limit or interval). */
   nextRunAt: z.number().int().nullable(),
 });
 export type RegistrationStatus = z.infer<typeof RegistrationStatus>;
-
-export const ConflictMember = z.strictObject({
-  registrationId: z.string().nullable(),
-  legacyId: z.string().nullable(),
-  canonicalRepoId: z.string().nullable(),
-  aliases: z.array(z.string()),
-  legacyIds: z.array(z.string()),
-  policyHash: z.string().nullable(),
-  configHash: z.string().nullable(),
-  sourceAuthorities: z.array(z.string()),
-  priorEnabled: z.boolean(),
-});
-
-export const ConflictCandidate = z.strictObject({
-  candidateId: z.string(),
-  pathFingerprint: z.string().nullable(),
-  priorEnabled: z.boolean(),
-  members: z.array(ConflictMember),
-});
-export type ConflictCandidate = z.infer<typeof ConflictCandidate>;
-
-export const ConflictView = z.strictObject({
-  conflictId: z.string(),
-  kind: z.enum(['identity_conflict', 'identity_unresolved', 'cache_clone_conflict']),
-  state: z.enum(['open', 'blocked']),
-  blockedReason: z.string().nullable(),
-  cacheUuid: z.string().nullable(),
-  canonicalRepoId: z.string().nullable(),
-  aliases: z.array(z.string()),
-  legacyIds: z.array(z.string()),
-  createdAt: z.number().int(),
-  candidates: z.array(ConflictCandidate),
-});
-export type ConflictView = z.infer<typeof ConflictView>;
 
 const RegistryState = z.strictObject({
   state: z.enum(['ok', 'missing', 'migrated', 'degraded']),
@@ -156,8 +124,8 @@ const ReconcileResult = z.strictObject({
   skipped: z.array(
     z.strictObject({
       registrationId: z.string(),
-      stage: z.enum(['sync', 'rag']).nullable(),
-      lane: z.enum(['head', 'tail', 'index']).nullable(),
+      stage: z.enum(STAGES).nullable(),
+      lane: z.enum(LANES).nullable(),
       reason: z.string(),
       nextAttemptAt: z.number().int().nullable(),
     }),
@@ -177,26 +145,7 @@ const EnrollResult = z.strictObject({
 
 const RegistrationRef = z.strictObject({ registrationId: Id });
 
-const Forge = z.enum(['github', 'gitea', 'gitcode']);
-
-export const PlanEffect = z.strictObject({
-  effect: z.enum(['restore', 'retire', 'rebind', 'keep_unresolved']),
-  registrationId: z.string().nullable(),
-  legacyId: z.string().nullable(),
-  canonicalRepoId: z.string().nullable(),
-  pathFingerprint: z.string().nullable(),
-  enabledAfter: z.boolean(),
-});
-
-export const ConflictPlan = z.strictObject({
-  planId: z.string(),
-  conflictId: z.string(),
-  candidateId: z.string(),
-  kind: ConflictView.shape.kind,
-  effects: z.array(PlanEffect),
-  note: z.string(),
-});
-export type ConflictPlan = z.infer<typeof ConflictPlan>;
+const Forge = z.enum(FORGE_KINDS);
 
 export const maintenanceMethods = {
   'Maintenance.Enroll': {
@@ -246,19 +195,6 @@ export const maintenanceMethods = {
   },
   'Maintenance.Disable': { params: RegistrationRef, result: z.strictObject({ registration: RegistrationStatus }) },
   'Maintenance.Enable': { params: RegistrationRef, result: z.strictObject({ registration: RegistrationStatus }) },
-  'Conflicts.List': { params: z.strictObject({}), result: z.strictObject({ conflicts: z.array(ConflictView) }) },
-  'Conflicts.Plan': { params: z.strictObject({ conflictId: Id, candidateId: Id }), result: ConflictPlan },
-  'Conflicts.Apply': {
-    params: z.strictObject({ planId: Id, idempotencyKey: IdempotencyKey }),
-    result: z.strictObject({
-      planId: z.string(),
-      conflictId: z.string(),
-      restored: z.array(z.string()),
-      retired: z.array(z.string()),
-      followUpConflicts: z.array(z.string()),
-      replayed: z.boolean(),
-    }),
-  },
 } as const;
 
 export const maintenanceEvents = {

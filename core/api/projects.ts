@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ProjectKey } from './ids.js';
+import { CuratorPause, SweeperStateView } from './sweeper.js';
 
 /** A project is a working directory seen in transcripts. */
 export const ProjectSummary = z.strictObject({
@@ -16,5 +18,26 @@ export const projectsMethods = {
   'Projects.List': {
     params: z.strictObject({}),
     result: z.strictObject({ projects: z.array(ProjectSummary) }),
+  },
+  'Projects.Get': {
+    params: z.strictObject({ projectKey: ProjectKey }),
+    result: z.strictObject({
+      projectKey: ProjectKey,
+      name: z.string(),
+      cwd: z.string(),
+      repoBacked: z.boolean(),
+      slug: z.string(),
+      overview: z.string().nullable(),
+      changelog: z.string().nullable(),
+      /** Steward's CLAUDE.md for a non-repo project; null for repo-backed ones or when none exists yet. */
+      claudeMd: z.string().nullable(),
+      ignored: z.boolean(),
+      state: SweeperStateView,
+      paused: CuratorPause.nullable(),
+    }),
+  },
+  'Projects.SetScratch': {
+    params: z.strictObject({ projectKey: ProjectKey, scratch: z.boolean() }),
+    result: z.strictObject({ projectKey: ProjectKey, scratch: z.boolean() }),
   },
 } as const;

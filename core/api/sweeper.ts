@@ -1,27 +1,18 @@
 import { z } from 'zod';
+import { CURATOR_KINDS } from './lists.js';
+import { ProjectKey } from './ids.js';
 
-/** Spec 001: the per-project sweeper, its notes, and the curator settings. */
-const projectKey = z.string().regex(/^p_[0-9a-f]{16}$/, 'expected a projectKey like p_0123456789abcdef');
-const curator = z.enum(['offline', 'anthropic', 'openai-compatible']);
+/** Spec 001: the per-project sweeper that curates a project's notes. */
+const curator = z.enum(CURATOR_KINDS);
 const ms = z.number().int().nullable();
-const remoteCurator = z.enum(['anthropic', 'openai-compatible']);
-const keySource = z.enum(['keychain', 'environment', 'none']);
-/** A pasted API key. The messages never echo the value, so a rejected key cannot leak through an error. */
-const apiKey = z
-  .string()
-  .trim()
-  .min(8, 'an API key has at least 8 characters')
-  .max(512, 'an API key has at most 512 characters')
-  .regex(/^[\x21-\x7e]+$/, 'an API key is printable ASCII without spaces');
 
-/** Whether a remote curator has a key, and where it comes from; never the key itself. */
-export const ApiKeyPresence = z.strictObject({ present: z.boolean(), source: keySource, envVar: z.string() });
+export const SweeperOutcome = z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']);
 
-export const SweepStateView = z.strictObject({
+export const SweeperStateView = z.strictObject({
   watermark: ms,
   scratch: z.boolean(),
   lastSweepAt: ms,
-  lastOutcome: z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']).nullable(),
+  lastOutcome: SweeperOutcome.nullable(),
   lastError: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   lastMode: z.string().nullable(),
   lastModel: z.string().nullable(),
@@ -31,12 +22,12 @@ export const SweepStateView = z.strictObject({
   tokensOut: z.number().int().nonnegative(),
   overviewPreserved: z.boolean(),
 });
-export type SweepStateView = z.infer<typeof SweepStateView>;
+export type SweeperStateView = z.infer<typeof SweeperStateView>;
 
 export const CuratorPause = z.strictObject({ curator, reason: z.enum(['spend_limit', 'auth']), message: z.string(), since: z.number().int() });
 
 export const SweeperRunResult = z.strictObject({
-  projectKey,
+  projectKey: ProjectKey,
   outcome: z.enum(['ok', 'nochange', 'skipped']),
   /** Why a sweep was skipped: no-activity, backoff, scratch, ignored, disabled. */
   reason: z.string().nullable(),
@@ -52,71 +43,15 @@ export const SweeperRunResult = z.strictObject({
 });
 export type SweeperRunResult = z.infer<typeof SweeperRunResult>;
 
-export const SweeperSettingsView = z.strictObject({
-  curator,
-  model: z.string(),
-  baseUrl: z.string().nullable(),
-  anthropicBaseUrl: z.string().nullable(),
-  minIntervalMs: z.number().int().nonnegative(),
-  inputTokenBudget: z.number().int().positive(),
-  timeoutMs: z.number().int().positive(),
-  /** Whether a key is available to the owner (never the key itself). */
-  keys: z.strictObject({ anthropic: z.boolean(), openai: z.boolean() }),
-  apiKeys: z.strictObject({ anthropic: ApiKeyPresence, 'openai-compatible': ApiKeyPresence }),
-  /** Whether Settings.SetApiKey can keep a key here (the app's keychain), and if not, why. */
-  keyStore: z.strictObject({ kind: z.enum(['keychain', 'environment']), writable: z.boolean(), message: z.string().nullable() }),
-  paused: z.array(CuratorPause),
-});
-export type SweeperSettingsView = z.infer<typeof SweeperSettingsView>;
-
 export const sweeperMethods = {
-  'Projects.Get': {
-    params: z.strictObject({ projectKey }),
-    result: z.strictObject({
-      projectKey,
-      name: z.string(),
-      cwd: z.string(),
-      repoBacked: z.boolean(),
-      slug: z.string(),
-      overview: z.string().nullable(),
-      changelog: z.string().nullable(),
-      /** Steward's CLAUDE.md for a non-repo project; null for repo-backed ones or when none exists yet. */
-      claudeMd: z.string().nullable(),
-      ignored: z.boolean(),
-      state: SweepStateView,
-      paused: CuratorPause.nullable(),
-    }),
-  },
   'Sweeper.Run': {
-    params: z.strictObject({ projectKey, force: z.boolean().optional() }),
+    params: z.strictObject({ projectKey: ProjectKey, force: z.boolean().optional() }),
     result: SweeperRunResult,
-  },
-  'Projects.SetScratch': {
-    params: z.strictObject({ projectKey, scratch: z.boolean() }),
-    result: z.strictObject({ projectKey, scratch: z.boolean() }),
-  },
-  'Settings.Get': {
-    params: z.strictObject({}),
-    result: z.strictObject({ sweeper: SweeperSettingsView }),
-  },
-  'Settings.SetCurator': {
-    params: z.strictObject({
-      curator,
-      model: z.string().min(1).max(200).optional(),
-      baseUrl: z.url().nullable().optional(),
-      anthropicBaseUrl: z.url().nullable().optional(),
-    }),
-    result: z.strictObject({ sweeper: SweeperSettingsView }),
-  },
-  /** Keeps (or with null, forgets) a remote curator's key in the app's keychain; headless mode refuses. */
-  'Settings.SetApiKey': {
-    params: z.strictObject({ curator: remoteCurator, key: apiKey.nullable() }),
-    result: z.strictObject({ stored: z.boolean(), source: keySource }),
   },
 } as const;
 
 export const sweeperEvents = {
-  'sweeper.started': z.strictObject({ projectKey, mode: curator, model: z.string().nullable() }),
+  'sweeper.started': z.strictObject({ projectKey: ProjectKey, mode: curator, model: z.string().nullable() }),
   'sweeper.finished': SweeperRunResult,
-  'sweeper.failed': z.strictObject({ projectKey, code: z.string(), message: z.string(), paused: z.boolean() }),
+  'sweeper.failed': z.strictObject({ projectKey: ProjectKey, code: z.string(), message: z.string(), paused: z.boolean() }),
 } as const;

@@ -1,2 +1,4 @@
-export { runBackfillProvider, newRunToken, type ProviderStats, type RunContext, type BackfillDeps, type BackfillProgress } from './run.js';
-export { effectiveWindowDays, explicitWindowDays, pruneCutoffs, windowStart, KERNEL_DEFAULT_DAYS, type PruneCutoff } from './retention.js';
+// Owns: one provider run (runBackfillProvider): discovery, reading, materializing in commit windows, counts; and the retention window's resolution.
+// Never: schedules itself or touches gateway tables directly; capture/ drives it and the gateway room writes.
+export { runBackfillProvider, newRunToken, type ProviderStats, type BackfillProgress } from './run.js';
+export { effectiveWindowDays, pruneCutoffs, windowStart } from './retention.js';

@@ -1,5 +1,5 @@
 import { explicitKeys, type Config } from '../config/index.js';
-import type { ProviderId } from '../transcripts/index.js';
+import type { ProviderId } from '../api/index.js';
 
 /** The kernel's window when nothing narrower is configured. */
 export const KERNEL_DEFAULT_DAYS = 365;

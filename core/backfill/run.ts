@@ -1,25 +1,12 @@
+import type { EventPayload, ProviderSweepStats } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import type { CommitWindow, Materializer, RunToken, Sink } from '../gateway/index.js';
 import type { FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
-export interface ProviderStats {
-  provider: string;
-  discovered: number;
-  read: number;
-  unchanged: number;
-  failed: number;
-  partsWritten: number;
-  durationMs: number;
-  /** Complete lines that failed to parse or exceeded the line cap. */
-  failedLines: number;
-}
+/** One provider's counts for a run: the contract's shape, declared once in core/api. */
+export type ProviderStats = ProviderSweepStats;
 
-export interface BackfillProgress {
-  provider: string;
-  filesDone: number;
-  filesTotal: number;
-  partsWritten: number;
-}
+export type BackfillProgress = EventPayload<'backfill.progress'>;
 
 /** Runtime context of one provider invocation; the scheduled marker is not an operator setting. */
 export interface RunContext {

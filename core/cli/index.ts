@@ -1,19 +1,23 @@
+// Owns: the `steward` command, one file per top-level verb in commands/, and reaching the running owner through daemon.json.
+// Never: implements behaviour; every verb is a call on the contract, through the owner or an in-process Core.
 import { Command, CommanderError } from 'commander';
-import { stewardVersion } from '../package-root.js';
+import { stewardVersion } from '../config/index.js';
 import { registerInfo } from './commands/info.js';
 import { registerServe } from './commands/serve.js';
-import { registerBackfill, registerSweep } from './commands/backfill.js';
+import { registerBackfill } from './commands/backfill.js';
+import { registerSweep } from './commands/sweep.js';
 import { registerProjects } from './commands/projects.js';
 import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
 import { registerSecrets } from './commands/secrets.js';
-import { registerMcp, registerSweeper } from './commands/sweeper.js';
+import { registerService } from './commands/service.js';
+import { registerSweeper } from './commands/sweeper.js';
+import { registerMcp } from './commands/mcp.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
-export { connect, httpTransport, type Connection } from './connect.js';
-export { EXIT, processIo, type CliIo } from './output.js';
+export { connect, type Connection } from './connect.js';
 
-/** Builds the `steward` program; each verb lives in commands/ and registers itself here. */
+/** Builds the `steward` program; each top-level verb has its own file in commands/ and registers itself here. */
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command('steward')
     .description('Steward keeps the local memory of your AI coding agents current.')
@@ -35,6 +39,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerProjects(program, io, run);
   registerCache(program, io, run);
   registerMaintenance(program, io, run);
+  registerService(program, io, run);
   registerSecrets(program, io, run);
   registerSweeper(program, io, run);
   registerMcp(program, io, run);

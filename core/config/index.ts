@@ -1,3 +1,6 @@
-export { ConfigSchema, type Config, type ConfigInput } from './schema.js';
+// Owns: config.json (its schema, defaults, env overrides), STEWARD_HOME's location and file names, the package's own root and version.
+// Never: holds a secret or a path outside STEWARD_HOME's own files; an unknown key is an error, never ignored.
+export { type Config } from './schema.js';
 export { loadConfig, parseConfig, applyEnvOverrides, explicitKeys } from './load.js';
-export { resolveHome, platformDataDir, HOME_FILES, type StewardHome, type HomeKind } from './home.js';
+export { resolveHome, HOME_FILES, type StewardHome, type HomeKind } from './home.js';
+export { packageRoot, stewardVersion } from './package-root.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURATOR_KINDS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
 
 /**
  * config.json mirrors the dotted setting names of the specs as nested objects. Every object is
@@ -13,6 +14,20 @@ const backfill = z.strictObject({
   /** A positive value narrows this provider's scheduled sweep; 0 defers to the cache retention. */
   window_days: days.default(0),
 });
+
+type RootFields<P extends ProviderId> = { [K in RootKey<P>]: z.ZodOptional<typeof roots> };
+
+/** `providers.<id>`: on/off, its backfill window, and one list per kind of root (replacing the defaults when set). */
+function providerSection<P extends ProviderId>(id: P) {
+  const rootFields = Object.fromEntries(Object.keys(PROVIDERS[id].roots).map((key) => [key, roots.optional()])) as RootFields<P>;
+  // Every field has a default or is optional, so `{}` is a valid section; TypeScript cannot see that through the generic.
+  return z.strictObject({ enabled: z.boolean().default(true), backfill: backfill.prefault({}), ...rootFields }).prefault({} as never);
+}
+
+function providersSchema() {
+  const sections = Object.fromEntries(PROVIDER_IDS.map((id) => [id, providerSection(id)])) as { [P in ProviderId]: ReturnType<typeof providerSection<P>> };
+  return z.strictObject(sections).prefault({});
+}
 
 export const ConfigSchema = z.strictObject({
   query: z
@@ -34,28 +49,7 @@ export const ConfigSchema = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
-  providers: z
-    .strictObject({
-      claude: z
-        .strictObject({
-          enabled: z.boolean().default(true),
-          /** Claude Code roots (folders holding `projects/`); replaces the defaults when set. */
-          roots: roots.optional(),
-          /** Claude Desktop user-data folders (holding `local-agent-mode-sessions/`). */
-          desktop_roots: roots.optional(),
-          backfill: backfill.prefault({}),
-        })
-        .prefault({}),
-      openclaw: z
-        .strictObject({
-          enabled: z.boolean().default(true),
-          /** OpenClaw state folders (holding `agents/`); replaces the defaults when set. */
-          roots: roots.optional(),
-          backfill: backfill.prefault({}),
-        })
-        .prefault({}),
-    })
-    .prefault({}),
+  providers: providersSchema(),
   sweep: z
     .strictObject({
       /** The transcript sweep's tick (STEWARD_SWEEP_INTERVAL_MS). */
@@ -72,7 +66,7 @@ export const ConfigSchema = z.strictObject({
       /** At most one sweep per project per interval (STEWARD_SWEEPER_MIN_INTERVAL_MS). */
       min_interval_ms: ms.default(300_000),
       /** offline needs no model; the others run only when chosen here. */
-      curator: z.enum(['offline', 'anthropic', 'openai-compatible']).default('offline'),
+      curator: z.enum(CURATOR_KINDS).default('offline'),
       /**
        * The curator's model (STEWARD_SWEEPER_MODEL). Unset means claude-haiku-4-5 for Anthropic; an
        * OpenAI-compatible endpoint serves models of its own, so it must be named (checked once the

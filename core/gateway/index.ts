@@ -1,16 +1,19 @@
+// Owns: gateway.db's transcript tables (parts, sessions, spool, telemetry), the materializer, sink, commit windows, pruner, and the read API other rooms use.
+// Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
 import { HOME_FILES } from '../config/index.js';
 import { openDatabase, type Db } from '../store/index.js';
 import { GATEWAY_MIGRATIONS } from './migrations.js';
 
-export { GATEWAY_MIGRATIONS } from './migrations.js';
 export { TelemetryLog } from './telemetry.js';
+export { telemetryHandlers } from './handlers.js';
 export { Spool } from './spool.js';
-export { Materializer, type RunToken, type MaterializeResult } from './materializer.js';
-export { Sink, type FlushResult } from './sink.js';
-export { RetentionPruner, type PruneResult, type PruneOptions } from './retention.js';
+export { Materializer, type RunToken } from './materializer.js';
+export { Sink, type ProjectKeys } from './sink.js';
+export { GatewayReader, type StoredPart } from './read.js';
+export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
-export { CommitWindow, type CommitWindowLimits } from './commit-window.js';
+export { CommitWindow } from './commit-window.js';
 
 /**
  * 16 KiB pages keep a typical part (a few KiB of text) on one page instead of a chain of overflow

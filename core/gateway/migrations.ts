@@ -1,8 +1,8 @@
 import type { Migration } from '../store/index.js';
 
 /**
- * gateway.db's schema, in order. Steps are appended, never edited: a user's file may already be at
- * any of them.
+ * gateway.db's schema, in order. Steps are appended, never edited in effect: a user's file may
+ * already be at any of them. (Rooms that keep tables in this file migrate them under their own name.)
  */
 export const GATEWAY_MIGRATIONS: readonly Migration[] = [
   {
@@ -22,8 +22,9 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    name: 'transcript capture: parts, sessions, projects, spool',
+    name: 'transcript capture: parts, sessions, spool',
     up(db) {
+      // Step 2 once created the projects table too; core/projects/ owns it now and creates it if absent.
       // parts(session_id, part_id) is the session-id sort bound candidate probes use; nothing scans parts whole.
       db.exec(`
         CREATE TABLE parts (
@@ -53,16 +54,6 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
         );
         CREATE INDEX sessions_project ON sessions(project_key, last_ts);
         CREATE INDEX sessions_parent ON sessions(parent_session_id);
-        CREATE TABLE projects (
-          project_key TEXT PRIMARY KEY,
-          cwd TEXT NOT NULL,
-          slug TEXT NOT NULL,
-          name TEXT NOT NULL,
-          repo_id TEXT,
-          repo_backed INTEGER NOT NULL DEFAULT 0,
-          last_activity_at INTEGER,
-          updated_at INTEGER NOT NULL
-        );
         CREATE TABLE spool (
           seq INTEGER PRIMARY KEY AUTOINCREMENT,
           kind TEXT NOT NULL CHECK (kind IN ('part', 'session')),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ProjectStore } from '../projects/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 
 const SpooledSession = z.object({
@@ -14,6 +13,11 @@ const SpooledSession = z.object({
   lastTs: z.number().nullable(),
 });
 
+/** Where a session's working directory becomes a project key (the projects room, wired by capture). */
+export interface ProjectKeys {
+  touch(cwd: string, lastActivityAt: number | null, now?: number): string;
+}
+
 export interface FlushResult {
   rows: number;
   partsWritten: number;
@@ -22,10 +26,6 @@ export interface FlushResult {
 
 const STEP_ROWS = 250;
 
-/**
- * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
- * bounded step and never awaits transcript work; a provider run drains the rest at its end.
- */
 function parseJsonOrNull(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -34,9 +34,13 @@ function parseJsonOrNull(text: string): unknown {
   }
 }
 
+/**
+ * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
+ * bounded step and never awaits transcript work; a provider run drains the rest at its end.
+ */
 export class Sink {
   readonly #db: Db;
-  readonly #projects: ProjectStore;
+  readonly #projects: ProjectKeys;
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
@@ -50,7 +54,7 @@ export class Sink {
    */
   onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
-  constructor(db: Db, projects: ProjectStore) {
+  constructor(db: Db, projects: ProjectKeys) {
     this.#db = db;
     this.#projects = projects;
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
@@ -134,13 +138,13 @@ export class Sink {
     }
   }
 
-  start(intervalMs: number, onError: () => void): void {
+  start(intervalMs: number, onError: (error: unknown) => void): void {
     this.stop();
     this.#timer = setInterval(() => {
       try {
         this.flushStep();
-      } catch {
-        onError();
+      } catch (error) {
+        onError(error);
       }
     }, intervalMs);
     this.#timer.unref();

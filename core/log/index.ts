@@ -1,24 +1,26 @@
+// Owns: log files in STEWARD_HOME/logs and the scrubbing of every log line.
+// Never: writes transcript text, a credential or a cache path; a caught error is logged by its code.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
+import { redactSecrets } from '../secrets/index.js';
 
 /**
  * Fields are counts, durations, ids and enum-like words. Transcript text, filesystem paths of caches,
  * credentials and URLs never belong in a log line; callers pass those as nothing at all.
  */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
-
 export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
 }
 
-const SECRETISH = /(sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|Bearer\s+\S+|token=\S+|AKIA[0-9A-Z]{16})/g;
+const MAX_LOG_VALUE = 500;
 
-/** Last line of defence: even a careless field cannot put a token-shaped string into a log file. */
+/** Last line of defence: even a careless field cannot put a token-shaped string into a log file. Redact, then cut. */
 export function scrubLogValue(value: string): string {
-  return value.replace(SECRETISH, '[redacted]').slice(0, 500);
+  return redactSecrets(value).slice(0, MAX_LOG_VALUE);
 }
 
 /** One scrubbed log line; the Electron app's electron-log adapter writes the same lines. */
@@ -53,6 +55,13 @@ export function createFileLogger(home: string, options: FileLoggerOptions = {}):
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
   };
+}
+
+/** An error's code (a SQLite or Node code, else the class name) for a log line; never its message, which may hold a path or text. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code !== '') return code.slice(0, 60);
+  return error instanceof Error ? error.name : 'unknown';
 }
 
 /** For tests and for the in-process CLI when it must not create files. */

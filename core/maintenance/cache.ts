@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
 import { sqliteOptions } from '../store/index.js';
 import type { PathFingerprinter } from './hashing.js';
-import { COLLECTIONS } from './schema.js';
+import { COLLECTIONS, FORGE_KINDS, type ForgeKind } from '../api/index.js';
 
 /**
  * The spec's identity rules arrive at schema 17; 18 adds what people and retrieval need (items,
@@ -170,7 +170,7 @@ ALTER TABLE sync_frontiers ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;
 const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [{ version: 18, sql: SCHEMA_18 }];
 
 export interface ForgeSeed {
-  forge: 'github' | 'gitea' | 'gitcode';
+  forge: ForgeKind;
   apiBase: string;
 }
 
@@ -280,7 +280,7 @@ export interface CacheInspection {
   schemaVersion: number;
 }
 
-const FORGES = new Set(['github', 'gitea', 'gitcode']);
+const FORGES = new Set<string>(FORGE_KINDS);
 
 /** The forge each repository syncs from; a 17 cache has none recorded (the sync room derives one). */
 function forgeBindings(db: Database.Database, version: number): Map<string, ForgeSeed> {

@@ -7,7 +7,8 @@ import type { CacheInspection } from './cache.js';
 import { opaqueId } from './hashing.js';
 import { backoffMs, errorClassOf } from './policy.js';
 import type { RegistryStore } from './registry.js';
-import { TERMINAL_JOB_LIMIT, type CollectionStatus, type DegradedKind, type Job, type Policy, type Registration, type StageName, type Waiting } from './schema.js';
+import type { StageName } from '../api/index.js';
+import { TERMINAL_JOB_LIMIT, type CollectionStatus, type DegradedKind, type Job, type Policy, type Registration, type Waiting } from './schema.js';
 
 export interface StageContext {
   registrationId: string;

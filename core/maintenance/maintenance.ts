@@ -13,7 +13,8 @@ import { Reconciler } from './reconciler.js';
 import { RegistryStore } from './registry.js';
 import { Resolution, type AppliedResolution } from './resolution.js';
 import type { Room } from './room.js';
-import type { Job, StageName } from './schema.js';
+import type { StageName } from '../api/index.js';
+import type { Job } from './schema.js';
 import { registrationStatus } from './status.js';
 
 export type { AddParams, AddResult, EnrollParams, EnrollResult } from './enrollment.js';

@@ -1,4 +1,5 @@
 import { StewardError, isErrorCode } from '../api/index.js';
+import { assignsCredential, hasSecret } from '../secrets/index.js';
 import { ConfigSnapshot } from './schema.js';
 
 const MINUTE = 60_000;
@@ -20,7 +21,6 @@ export function errorClassOf(error: unknown): string {
   return 'internal';
 }
 
-const SECRETISH = /(sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abpr]-[A-Za-z0-9-]{8,}|AKIA[0-9A-Z]{16}|bearer\s+\S+|(api[_-]?key|token|secret|password|passwd|cookie|session)=)/i;
 
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -39,7 +39,7 @@ export function validateSnapshot(input: unknown): ConfigSnapshot {
     const where = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(snapshot)'))].slice(0, 5).join(', ');
     throw new StewardError('config_snapshot_invalid', `The configuration snapshot is invalid at: ${where}.`);
   }
-  if (strings(parsed.data).some((s) => SECRETISH.test(s))) {
+  if (strings(parsed.data).some((s) => hasSecret(s) || assignsCredential(s))) {
     throw new StewardError('config_snapshot_invalid', 'The configuration snapshot holds a credential-shaped value; snapshots must be non-secret.');
   }
   const endpoint = parsed.data.embedding.endpoint;

@@ -10,7 +10,8 @@ import type { Tally } from './lanes/index.js';
 import { findRegistration } from './lookup.js';
 import type { Room } from './room.js';
 import { jobStatus } from './status.js';
-import type { DegradedKind, Job, Registration, StageName, Waiting } from './schema.js';
+import type { StageName } from '../api/index.js';
+import type { DegradedKind, Job, Registration, Waiting } from './schema.js';
 
 type ReconcileJob = ReconcileResult['jobs'][number];
 type Skip = ReconcileResult['skipped'][number];

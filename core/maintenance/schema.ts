@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import { COLLECTIONS, FORGE_KINDS, RAG_MODES, STAGES, SYNC_MODES } from '../api/index.js';
 
 /** Owner/name as typed by a person: the only alias shape accepted, so aliases are safe to display. */
 export const RepoAlias = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME');
 
-export const COLLECTIONS = ['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'] as const;
 
 export const Policy = z.strictObject({
-  sync: z.enum(['off', 'head', 'head-and-backfill']).default('head'),
+  sync: z.enum(SYNC_MODES).default('head'),
   collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).default(['issues', 'issue-comments']),
-  rag: z.enum(['off', 'maintain']).default('off'),
+  rag: z.enum(RAG_MODES).default('off'),
   profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).default('default'),
 });
 export type Policy = z.output<typeof Policy>;
@@ -56,8 +56,6 @@ export const RepositorySource = z.strictObject({
 });
 export type RepositorySource = z.output<typeof RepositorySource>;
 
-export const STAGES = ['sync', 'rag'] as const;
-export type StageName = (typeof STAGES)[number];
 
 export const StageState = z.strictObject({
   errorClass: z.string().max(64).nullable().default(null),
@@ -132,7 +130,7 @@ export const Registration = z.strictObject({
   updatedAt: z.number().int(),
   lastWriterAt: z.number().int().nullable().default(null),
   /** The forge as status may show it: kind and host, never the API address. */
-  forge: z.strictObject({ kind: z.enum(['github', 'gitea', 'gitcode']), host: z.string().max(255) }).nullable().default(null),
+  forge: z.strictObject({ kind: z.enum(FORGE_KINDS), host: z.string().max(255) }).nullable().default(null),
   collections: z.array(CollectionStatus).max(16).default([]),
   waiting: Waiting.nullable().default(null),
   lastHeadAt: z.number().int().nullable().default(null),

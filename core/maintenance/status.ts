@@ -1,4 +1,5 @@
 import type { ConflictView, JobStatus, RegistrationStatus } from '../api/index.js';
+import { hasSecret, namesCredential } from '../secrets/index.js';
 import { opaqueId } from './hashing.js';
 import { authorityHashOf, policyHashOf } from './identity.js';
 import type { CandidateBundle, CollectionStatus, Conflict, Job, Registration } from './schema.js';
@@ -6,22 +7,22 @@ import type { CandidateBundle, CollectionStatus, Conflict, Job, Registration } f
 const SAFE_REPO_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;
 
 /** A repo id comes from the cache file; anything not shaped like one is shown only as a hash. */
-const SECRETISH_ID = /(token|secret|password|sk-|ghp_)/i;
+const secretish = (id: string) => hasSecret(id) || namesCredential(id);
 
 export function publicRepoId(repoId: string): string {
-  return SAFE_REPO_ID.test(repoId) && !SECRETISH_ID.test(repoId) ? repoId : opaqueId('repo', repoId, 12);
+  return SAFE_REPO_ID.test(repoId) && !secretish(repoId) ? repoId : opaqueId('repo', repoId, 12);
 }
 
 /** Aliases are display metadata typed by people: a credential pasted as OWNER/NAME is never shown. */
 export function publicAliases(aliases: readonly string[]): string[] {
-  return aliases.filter((a) => SAFE_REPO_ID.test(a) && !SECRETISH_ID.test(a));
+  return aliases.filter((a) => SAFE_REPO_ID.test(a) && !secretish(a));
 }
 
 const SAFE_LEGACY_ID = /^[A-Za-z0-9][A-Za-z0-9:._@/+-]{0,199}$/;
 
 /** Legacy ids were derived from aliases; one that does not look like that is shown only as a hash. */
 export function publicLegacyId(id: string): string {
-  return SAFE_LEGACY_ID.test(id) && !/(token|secret|password|sk-|ghp_|=)/i.test(id) ? id : opaqueId('legacy', id, 12);
+  return SAFE_LEGACY_ID.test(id) && !secretish(id) && !id.includes('=') ? id : opaqueId('legacy', id, 12);
 }
 
 export const JOBS_PER_REGISTRATION = 10;

@@ -1,3 +1,4 @@
+// Owns: the MCP tools agents call over stdio.
+// Never: accepts or returns a filesystem path, or writes to stdout outside the protocol.
 export { createMcpServer, serveStdio } from './server.js';
-export { projectContaining, registerProjectTools, type WithClient } from './projects.js';
-export { filterStatus, registerMaintenanceTools, MaintenanceStatusInput, MaintenanceStatusOutput, type MaintenanceStatus, type MaintenanceStatusFilter } from './maintenance.js';
+

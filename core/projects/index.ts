@@ -1,2 +1,5 @@
-export { projectKeyOf, projectSlugOf, projectNameOf, normalizeCwd, detectRepo, canonicalRepoId, type RepoInfo } from './derive.js';
-export { ProjectStore, type ProjectSummary } from './store.js';
+// Owns: working directories → project keys and slugs, repository detection, and the projects table.
+// Never: reads transcripts or writes anything outside STEWARD_HOME; sessions are counted through the gateway's read API.
+export { canonicalRepoId } from './derive.js';
+export { ProjectStore } from './store.js';
+export { projectsHandlers } from './handlers.js';

@@ -1,16 +1,11 @@
-import type { Db } from '../store/index.js';
+import type { ProjectSummary } from '../api/index.js';
+import type { GatewayReader } from '../gateway/index.js';
+import { migrateRoom, type Db } from '../store/index.js';
 import { detectRepo, normalizeCwd, projectKeyOf, projectNameOf, projectSlugOf } from './derive.js';
+import { PROJECTS_MIGRATIONS } from './schema.js';
 
-export interface ProjectSummary {
-  projectKey: string;
-  name: string;
-  cwd: string;
-  slug: string;
-  repoId: string | null;
-  repoBacked: boolean;
-  lastActivityAt: number | null;
-  sessions: number;
-}
+/** A project as the contract shows it, plus the folder name of its notes under STEWARD_HOME. */
+export type ProjectRecord = ProjectSummary & { slug: string };
 
 interface ProjectRow {
   project_key: string;
@@ -20,14 +15,11 @@ interface ProjectRow {
   repo_id: string | null;
   repo_backed: number;
   last_activity_at: number | null;
-  sessions: number;
 }
 
-// Subagent transcripts are sessions of their own but not separate conversations: they are not counted.
-const SELECT = `SELECT p.project_key, p.name, p.cwd, p.slug, p.repo_id, p.repo_backed, p.last_activity_at,
-  (SELECT COUNT(*) FROM sessions s WHERE s.project_key = p.project_key AND s.parent_session_id IS NULL) AS sessions FROM projects p`;
+const SELECT = 'SELECT project_key, name, cwd, slug, repo_id, repo_backed, last_activity_at FROM projects';
 
-function toSummary(row: ProjectRow): ProjectSummary {
+function toRecord(row: ProjectRow, sessions: number): ProjectRecord {
   return {
     projectKey: row.project_key,
     name: row.name,
@@ -36,7 +28,7 @@ function toSummary(row: ProjectRow): ProjectSummary {
     repoId: row.repo_id,
     repoBacked: row.repo_backed === 1,
     lastActivityAt: row.last_activity_at,
-    sessions: row.sessions,
+    sessions,
   };
 }
 
@@ -44,6 +36,7 @@ const REDETECT_REPO_MS = 60 * 60_000;
 
 /** The projects table: one row per working directory, derived as sessions are committed. */
 export class ProjectStore {
+  readonly #sessions: GatewayReader;
   readonly #exists;
   readonly #insert;
   readonly #touch;
@@ -53,7 +46,9 @@ export class ProjectStore {
   /** When this process last looked for each project's repository (a folder may become one later). */
   readonly #detectedAt = new Map<string, number>();
 
-  constructor(db: Db) {
+  constructor(db: Db, sessions: GatewayReader) {
+    migrateRoom(db, 'projects', PROJECTS_MIGRATIONS);
+    this.#sessions = sessions;
     this.#exists = db.prepare('SELECT 1 FROM projects WHERE project_key = ?').pluck();
     this.#insert = db.prepare(
       'INSERT INTO projects (project_key, cwd, slug, name, repo_id, repo_backed, last_activity_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -61,8 +56,8 @@ export class ProjectStore {
     this.#touch = db.prepare(
       'UPDATE projects SET last_activity_at = MAX(COALESCE(last_activity_at, 0), ?), updated_at = ? WHERE project_key = ? AND COALESCE(last_activity_at, 0) < ?',
     );
-    this.#list = db.prepare(`${SELECT} ORDER BY p.last_activity_at DESC, p.project_key`);
-    this.#get = db.prepare(`${SELECT} WHERE p.project_key = ?`);
+    this.#list = db.prepare(`${SELECT} ORDER BY last_activity_at DESC, project_key`);
+    this.#get = db.prepare(`${SELECT} WHERE project_key = ?`);
     this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
@@ -88,12 +83,14 @@ export class ProjectStore {
     return key;
   }
 
-  list(): ProjectSummary[] {
-    return (this.#list.all() as ProjectRow[]).map(toSummary);
+  /** Most recently active first, each with its number of conversations. */
+  list(): ProjectRecord[] {
+    const counts = this.#sessions.conversationCounts();
+    return (this.#list.all() as ProjectRow[]).map((row) => toRecord(row, counts.get(row.project_key) ?? 0));
   }
 
-  get(projectKey: string): ProjectSummary | undefined {
+  get(projectKey: string): ProjectRecord | undefined {
     const row = this.#get.get(projectKey) as ProjectRow | undefined;
-    return row ? toSummary(row) : undefined;
+    return row ? toRecord(row, this.#sessions.conversationCount(projectKey)) : undefined;
   }
 }

@@ -1,5 +1,6 @@
 import { StewardError } from '../api/index.js';
-import { KEY_ENV_NAMES, REMOTE_CURATORS, type KeyStore, type RemoteCurator, type SecretName } from './keys.js';
+import { REMOTE_CURATORS, type RemoteCurator } from '../api/index.js';
+import { KEY_ENV_NAMES, type KeyStore, type SecretName } from './keys.js';
 
 /** The variable a named secret comes from: a curator's documented one, else the name itself (GITHUB_TOKEN). */
 function envVarOf(name: RemoteCurator | SecretName): string {

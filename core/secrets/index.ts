@@ -1,8 +1,9 @@
-// API keys for remote curators (DESIGN "Conventions": secrets). core/ defines the KeyStore interface;
-// the Electron main provides a keychain-backed one, headless mode uses the environment.
-export { REMOTE_CURATORS, KEY_ENV_NAMES, SECRET_NAME, type KeyStore, type KeyStoreStatus, type KeySource, type RemoteCurator, type SecretName } from './keys.js';
-export { NamedSecrets, type NamedSecret } from './named.js';
-export { SECRETS_FILE } from './file.js';
-export { secretsHandlers, FORGE_TOKEN_NAMES } from './handlers.js';
-export { environmentKeyStore, environmentKey, readOnlyKeyError } from './environment.js';
-export { KeyRing, type KeyLookup, type KeyPresence } from './ring.js';
+// Owns: every secret rule (the shape table, redaction, secret-looking environment values) and where API keys and tokens are kept (the KeyStore, the KeyRing).
+// Never: writes a secret to config.json, a log, status or telemetry; core/ defines the KeyStore, the Electron main provides the keychain-backed one.
+export { redactSecrets, hasSecret, namesCredential, assignsCredential, secretValuesFromEnv } from './patterns.js';
+export { createRedactor, type Redactor } from './redact.js';
+export { KEY_ENV_NAMES, SECRET_NAME, type KeyStore, type KeyStoreStatus, type KeySource } from './keys.js';
+export { NamedSecrets } from './named.js';
+export { secretsHandlers } from './handlers.js';
+export { environmentKeyStore } from './environment.js';
+export { KeyRing } from './ring.js';

@@ -1,6 +1,4 @@
-/** Remote curators that take an API key; the offline curator never needs one. */
-export const REMOTE_CURATORS = ['anthropic', 'openai-compatible'] as const;
-export type RemoteCurator = (typeof REMOTE_CURATORS)[number];
+import type { RemoteCurator } from '../api/index.js';
 
 /** Where the key a curator would use comes from; never the key itself. */
 export type KeySource = 'keychain' | 'environment' | 'none';

@@ -1,6 +1,7 @@
 import { StewardError, toStewardError } from '../api/index.js';
 import { environmentKey, readOnlyKeyError } from './environment.js';
-import { KEY_ENV_NAMES, REMOTE_CURATORS, type KeySource, type KeyStore, type RemoteCurator } from './keys.js';
+import { REMOTE_CURATORS, type RemoteCurator } from '../api/index.js';
+import { KEY_ENV_NAMES, type KeySource, type KeyStore } from './keys.js';
 
 export interface KeyLookup {
   key: string | undefined;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sirv from 'sirv';
 import type { EventBus } from '../api/index.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../config/index.js';
 import { checkDoor } from './door.js';
 import { createRpcServer, handleRpcBody, type RpcTarget } from './rpc.js';
 

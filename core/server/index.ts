@@ -1,5 +1,6 @@
+// Owns: headless mode's loopback HTTP transport (the door, /rpc, /events, the panel's static files) and the owner's lifecycle (daemon.json).
+// Never: listens beyond loopback or serves data without the bearer token.
 export { startOwner, type Owner, type OwnerOptions } from './owner.js';
-export { startHttpServer, CONTENT_SECURITY_POLICY, type RunningHttpServer, type HttpServerOptions } from './http.js';
-export { checkDoor, allowedHosts, allowedOrigins } from './door.js';
-export { createRpcServer, toRpcError } from './rpc.js';
-export { readDaemonInfo, writeDaemonInfo, removeDaemonInfo, daemonFile, DaemonInfo } from './daemon.js';
+export { CONTENT_SECURITY_POLICY } from './http.js';
+export { toRpcError } from './rpc.js';
+export { readDaemonInfo, DaemonInfo } from './daemon.js';

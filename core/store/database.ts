@@ -109,6 +109,30 @@ export function migrate(db: Db, migrations: readonly Migration[], label: string)
   return current;
 }
 
+const ROOM_SCHEMA = 'CREATE TABLE IF NOT EXISTS room_schema (room TEXT PRIMARY KEY, version INTEGER NOT NULL)';
+
+/**
+ * A room that owns tables in a file another room opens keeps its own numbered steps: the file's
+ * `user_version` belongs to the room that opens it, and every other room records its version in
+ * `room_schema`. Same rules as `migrate`: contiguous, forward-only, a newer step refused.
+ */
+export function migrateRoom(db: Db, room: string, migrations: readonly Migration[]): number {
+  db.exec(ROOM_SCHEMA);
+  const known = latest(migrations);
+  const current = (db.prepare('SELECT version FROM room_schema WHERE room = ?').pluck().get(room) as number | undefined) ?? 0;
+  if (current > known) {
+    throw new StewardError('schema_too_new', `The ${room} tables have schema version ${current}, newer than this Steward understands (${known}). Upgrade Steward; the file was left untouched.`, { current, known });
+  }
+  for (const step of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (step.version <= current) continue;
+    db.transaction(() => {
+      step.up(db);
+      db.prepare('INSERT INTO room_schema (room, version) VALUES (?, ?) ON CONFLICT(room) DO UPDATE SET version = excluded.version').run(room, step.version);
+    })();
+  }
+  return Math.max(current, known);
+}
+
 /**
  * Runs `fn` in the connection's open transaction when there is one, else in a transaction of its
  * own. Joining, rather than nesting a savepoint, matters inside a commit window: a savepoint copies

@@ -1,2 +1,4 @@
-export { openDatabase, migrate, schemaVersion, useSqliteNativeBinding, sqliteOptions, inTransaction, type Db, type Migration, type OpenOptions } from './database.js';
-export { acquireOwnerLock, lockOwnerPid, LOCK_FILE, type OwnerLock } from './lock.js';
+// Owns: opening SQLite with the pragmas every store relies on, forward-only migrations (per file and per room), and the single-owner lock.
+// Never: knows any room's tables; it runs the steps rooms hand it.
+export { openDatabase, migrate, migrateRoom, schemaVersion, useSqliteNativeBinding, sqliteOptions, inTransaction, type Db, type Migration } from './database.js';
+export { acquireOwnerLock, lockOwnerPid, type OwnerLock } from './lock.js';

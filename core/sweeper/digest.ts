@@ -1,44 +1,17 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { extract } from './curators/index.js';
+import { extract } from './extract.js';
 import { escapeMarkers, MARKERS } from './markers.js';
 import type { ProjectPaths } from './paths.js';
-import type { Redactor } from './redact.js';
-import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
+import type { Redactor } from '../secrets/index.js';
+import type { Digest, DigestMessage, DigestNotes, DigestSession, DigestSource, FileSnapshot, RenderedPrompt, SweeperProject, ToolUse } from './types.js';
 
 export const DIGEST_LIMITS = { sessions: 3, messages: 40 } as const;
 const MESSAGE_CHARS = 2_000;
 const OVERVIEW_CHARS = 6_000;
 const CHANGELOG_TAIL_CHARS = 1_500;
 const CLAUDE_CHARS = 4_000;
-
-export interface FileSnapshot {
-  mtimeMs: number;
-  size: number;
-  sha256: string;
-}
-
-export interface DigestNotes {
-  overview: string | null;
-  changelogTail: string | null;
-  /** Steward's own CLAUDE.md for a non-repo project. */
-  claudeMd: string | null;
-  /** The project's own CLAUDE.md, read only. */
-  projectClaudeMd: string | null;
-}
-
-export interface Digest {
-  project: SweeperProject;
-  /** Newest first; texts redacted. */
-  sessions: DigestSession[];
-  notes: DigestNotes;
-  /** The activity this digest covers; becomes the watermark when the sweep succeeds. */
-  activityAt: number;
-  builtAt: number;
-  /** OVERVIEW.md as it was when the digest was built, so a later user edit is noticed. */
-  overviewSnapshot: FileSnapshot | null;
-}
 
 export function snapshot(file: string): FileSnapshot | null {
   try {
@@ -192,14 +165,6 @@ function activitySummary(digest: Digest): string {
     x.errors.length > 0 ? `Errors seen: ${x.errors.join(' | ')}` : '',
   ].filter((l) => l !== '');
   return lines.length === 0 ? '' : renderNote('activity summary (extracted)', lines.join('\n'));
-}
-
-export interface RenderedPrompt {
-  system: string;
-  user: string;
-  estimatedTokens: number;
-  messagesIncluded: number;
-  messagesDropped: number;
 }
 
 /**

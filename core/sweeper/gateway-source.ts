@@ -1,23 +1,6 @@
-import type { Db } from '../store/index.js';
+import type { GatewayReader, StoredPart } from '../gateway/index.js';
+import type { ProjectStore } from '../projects/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
-
-interface PartRow {
-  part_id: string;
-  role: string | null;
-  kind: string;
-  ts: number | null;
-  text: string | null;
-  meta: string | null;
-}
-
-interface ProjectRow {
-  project_key: string;
-  name: string;
-  cwd: string;
-  slug: string;
-  repo_backed: number;
-  last_activity_at: number | null;
-}
 
 /** Harness-injected user lines (slash-command echoes, caveats, reminders) are not the user's words. */
 const INJECTED = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook)>|Caveat: The messages below were generated|\[Request interrupted)/;
@@ -41,7 +24,7 @@ function str(value: unknown): string | undefined {
 }
 
 /** A tool call reduced to what the digest may carry: name, a path or the first line of a command. */
-function toolUse(part: PartRow): { id: string | undefined; use: ToolUse } {
+function toolUse(part: StoredPart): { id: string | undefined; use: ToolUse } {
   const meta = parseJson(part.meta) ?? {};
   const input = parseJson(part.text) ?? {};
   const use: ToolUse = { name: str(meta.name) ?? 'tool' };
@@ -57,7 +40,7 @@ function messageIdOf(partId: string): string {
   return partId.slice(0, partId.lastIndexOf(':'));
 }
 
-function toMessages(parts: PartRow[]): DigestMessage[] {
+function toMessages(parts: StoredPart[]): DigestMessage[] {
   const messages: DigestMessage[] = [];
   const byMessage = new Map<string, DigestMessage>();
   const tools = new Map<string, ToolUse>();
@@ -75,7 +58,7 @@ function toMessages(parts: PartRow[]): DigestMessage[] {
     const role = part.role === 'user' || part.role === 'assistant' ? part.role : null;
     if (role === null || (part.kind !== 'text' && part.kind !== 'tool_use')) continue;
     if (part.kind === 'text' && role === 'user' && !isGenuineUserText(part.text)) continue;
-    const id = messageIdOf(part.part_id);
+    const id = messageIdOf(part.partId);
     let message = byMessage.get(id);
     if (!message) {
       message = { role, text: '', toolUses: [], ts: part.ts ?? 0 };
@@ -92,38 +75,29 @@ function toMessages(parts: PartRow[]): DigestMessage[] {
   return messages.filter((m) => m.text.trim() !== '' || m.toolUses.length > 0);
 }
 
-/** The sweeper's DigestSource over the gateway cache (parts, sessions, projects of spec 000). */
+/** The sweeper's DigestSource: projects from their room, sessions and parts through the gateway's read API. */
 export class GatewayDigestSource implements DigestSource {
-  readonly #project;
-  readonly #sessions;
-  readonly #parts;
+  readonly #projects: ProjectStore;
+  readonly #sessions: GatewayReader;
 
-  constructor(db: Db) {
-    this.#project = db.prepare('SELECT project_key, name, cwd, slug, repo_backed, last_activity_at FROM projects WHERE project_key = ?');
-    // Top-level sessions only: a subagent's transcript repeats work its parent already reports.
-    this.#sessions = db
-      .prepare('SELECT session_id FROM sessions WHERE project_key = ? AND parent_session_id IS NULL ORDER BY last_ts DESC, session_id DESC LIMIT ?')
-      .pluck();
-    this.#parts = db.prepare(
-      'SELECT part_id, role, kind, ts, text, meta FROM parts WHERE session_id = ? ORDER BY ts DESC, part_id DESC LIMIT ?',
-    );
+  constructor(projects: ProjectStore, sessions: GatewayReader) {
+    this.#projects = projects;
+    this.#sessions = sessions;
   }
 
   project(projectKey: string): SweeperProject | null {
-    const row = this.#project.get(projectKey) as ProjectRow | undefined;
-    return row ? { projectKey: row.project_key, name: row.name, cwd: row.cwd, slug: row.slug, repoBacked: row.repo_backed === 1 } : null;
+    const p = this.#projects.get(projectKey);
+    return p ? { projectKey: p.projectKey, name: p.name, cwd: p.cwd, slug: p.slug, repoBacked: p.repoBacked } : null;
   }
 
   latestActivity(projectKey: string): number | null {
-    const row = this.#project.get(projectKey) as ProjectRow | undefined;
-    return row?.last_activity_at ?? null;
+    return this.#projects.get(projectKey)?.lastActivityAt ?? null;
   }
 
   recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[] {
-    const ids = this.#sessions.all(projectKey, limits.sessions) as string[];
-    return ids.map((sessionId) => {
-      // Parts are newest-first and bounded; a message spans a few parts, tool results included.
-      const parts = (this.#parts.all(sessionId, limits.messages * 8) as PartRow[]).reverse();
+    return this.#sessions.sessionsOfProject(projectKey, limits.sessions).map(({ sessionId }) => {
+      // A message spans a few parts, tool results included: read a bounded tail of the session.
+      const parts = this.#sessions.partsOfSession(sessionId, limits.messages * 8);
       return { sessionId, messages: toMessages(parts).slice(-limits.messages) };
     });
   }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { StewardError, type Handlers } from '../api/index.js';
 import type { KeyRing } from '../secrets/index.js';
-import type { SweepState } from './state.js';
+import type { SweeperState } from './state.js';
 import { saveCuratorChoice, sweeperSettingsFrom } from './settings.js';
-import { SweepFailure, type Sweeper } from './sweeper.js';
+import { SweeperFailure, type Sweeper } from './sweeper.js';
 
 type SweeperMethods = 'Projects.Get' | 'Sweeper.Run' | 'Projects.SetScratch' | 'Settings.Get' | 'Settings.SetCurator' | 'Settings.SetApiKey';
 
@@ -15,7 +15,7 @@ function readNote(file: string): string | null {
   }
 }
 
-function stateView(state: SweepState): Omit<SweepState, 'version'> {
+function stateView(state: SweeperState): Omit<SweeperState, 'version'> {
   const { version: _version, ...view } = state;
   return view;
 }
@@ -71,7 +71,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       try {
         return await sweeper.run(projectKey, { force: force ?? false });
       } catch (error) {
-        if (error instanceof SweepFailure) throw new StewardError(error.code, error.message);
+        if (error instanceof SweeperFailure) throw new StewardError(error.code, error.message);
         throw error;
       }
     },

@@ -1,12 +1,11 @@
-export { Sweeper, SweepFailure, localDate, type SweeperOptions, type SweeperSettings, type CuratorPause, type SweepResult } from './sweeper.js';
-export { GatewayDigestSource, isGenuineUserText } from './gateway-source.js';
+// Owns: per-project curation (spec 001): queue and debounce, activity gate, digest, curators/, the marker contract, the atomic writer of notes.
+// Never: writes inside a user's project folder or sends text anywhere the configuration did not choose; secrets are redacted before anything leaves.
+export { Sweeper, type CuratorPause, type SweeperRunResult } from './sweeper.js';
+export { GatewayDigestSource } from './gateway-source.js';
 export { sweeperHandlers } from './handlers.js';
-export { sweeperSettingsFrom, saveCuratorChoice } from './settings.js';
-export { buildDigest, renderPrompt, estimateTokens, SYSTEM_PROMPT, DIGEST_LIMITS, type Digest } from './digest.js';
-export { parseMarkers, escapeMarkers, MARKERS, MarkerError, type MarkerSections } from './markers.js';
-export { createRedactor, redactPatterns, secretValuesFromEnv, REDACTED, type Redactor } from './redact.js';
-export { writeNotes, rejectFact, normalizeBullet, CAPS, FACTS_HEADING, type WriteResult } from './writer.js';
-export { projectPaths, projectSlug, PROJECT_FILES, type ProjectPaths } from './paths.js';
-export { readState, writeState, type SweepState } from './state.js';
-export { createCurator, createAnthropicCurator, createOpenAiCurator, createOfflineCurator, CuratorError, DEFAULT_ANTHROPIC_MODEL, type Curator, type CuratorKind } from './curators/index.js';
-export { systemClock, type Clock, type DigestSource, type DigestMessage, type DigestSession, type SweeperProject, type ToolUse } from './types.js';
+export { sweeperSettingsFrom } from './settings.js';
+export { buildDigest, renderPrompt } from './digest.js';
+export type { Digest } from './types.js';
+export { projectPaths } from './paths.js';
+export { type Curator } from './curators/index.js';
+

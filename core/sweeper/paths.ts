@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 
 export const PROJECT_FILES = {
   overview: 'OVERVIEW.md',
@@ -6,12 +6,6 @@ export const PROJECT_FILES = {
   claude: 'CLAUDE.md',
   state: 'sweep-state.json',
 } as const;
-
-/** `<basename>-<first 8 hex digits of the key's hash>` (DESIGN.md); the basename is made filename-safe. */
-export function projectSlug(cwd: string, projectKey: string): string {
-  const base = basename(cwd.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 60);
-  return `${base || 'project'}-${projectKey.replace(/^p_/, '').slice(0, 8)}`;
-}
 
 export interface ProjectPaths {
   dir: string;

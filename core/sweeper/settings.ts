@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError } from '../api/index.js';
 import { applyEnvOverrides, HOME_FILES, parseConfig, type Config } from '../config/index.js';
-import { DEFAULT_ANTHROPIC_MODEL, type CuratorKind } from './curators/index.js';
+import type { CuratorKind } from '../api/index.js';
+import { DEFAULT_ANTHROPIC_MODEL } from './curators/index.js';
 import type { SweeperSettings } from './sweeper.js';
 
 export function sweeperSettingsFrom(config: Config): SweeperSettings {

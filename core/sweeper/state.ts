@@ -2,18 +2,17 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { SweeperOutcome } from '../api/index.js';
 
-export const SweepOutcome = z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']);
-export type SweepOutcome = z.infer<typeof SweepOutcome>;
 
 /** sweep-state.json: the activity gate's watermark, the failure budget and what the panel shows. */
-export const SweepState = z.object({
+export const SweeperState = z.object({
   version: z.literal(1).default(1),
   /** Newest activity (UTC ms) a successful sweep covered; the gate compares against it. */
   watermark: z.number().int().nullable().default(null),
   scratch: z.boolean().default(false),
   lastSweepAt: z.number().int().nullable().default(null),
-  lastOutcome: SweepOutcome.nullable().default(null),
+  lastOutcome: SweeperOutcome.nullable().default(null),
   lastError: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
   lastMode: z.string().nullable().default(null),
   lastModel: z.string().nullable().default(null),
@@ -25,23 +24,23 @@ export const SweepState = z.object({
   /** Set when the last write left OVERVIEW.md alone because the user had edited it. */
   overviewPreserved: z.boolean().default(false),
 });
-export type SweepState = z.infer<typeof SweepState>;
+export type SweeperState = z.infer<typeof SweeperState>;
 
-export function emptyState(): SweepState {
-  return SweepState.parse({});
+export function emptyState(): SweeperState {
+  return SweeperState.parse({});
 }
 
 /** A missing or damaged file reads as a fresh state: the next sweep simply runs. */
-export function readState(file: string): SweepState {
+export function readState(file: string): SweeperState {
   try {
-    const parsed = SweepState.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    const parsed = SweeperState.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     return parsed.success ? parsed.data : emptyState();
   } catch {
     return emptyState();
   }
 }
 
-export function writeState(file: string, state: SweepState): void {
+export function writeState(file: string, state: SweeperState): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileAtomic.sync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
 }

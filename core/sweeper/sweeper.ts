@@ -1,12 +1,12 @@
 import picomatch from 'picomatch';
-import type { EventName, EventPayload } from '../api/index.js';
+import type { CuratorKind, EventName, EventPayload, Result } from '../api/index.js';
 import type { Logger } from '../log/index.js';
-import { createCurator, CuratorError, type ApiKeys, type Curator, type CuratorKind, type RemoteOptions } from './curators/index.js';
+import { createCurator, CuratorError, type ApiKeys, type Curator, type RemoteOptions } from './curators/index.js';
 import { buildDigest, renderPrompt } from './digest.js';
 import { CuratorPauses, type CuratorPause } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
-import { createRedactor, secretValuesFromEnv } from './redact.js';
-import { readState, writeState, type SweepState } from './state.js';
+import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
+import { readState, writeState, type SweeperState } from './state.js';
 import { systemClock, type Clock, type DigestSource, type SweeperProject } from './types.js';
 import { writeNotes, type WriteResult } from './writer.js';
 
@@ -24,13 +24,13 @@ export interface SweeperSettings {
 
 export type { CuratorPause } from './pauses.js';
 
-export type SweepResult = EventPayload<'sweeper.finished'>;
+export type SweeperRunResult = Result<'Sweeper.Run'>;
 
-export class SweepFailure extends Error {
+export class SweeperFailure extends Error {
   readonly code: 'sweep_failed' | 'curator_paused';
   constructor(code: 'sweep_failed' | 'curator_paused', message: string) {
     super(message);
-    this.name = 'SweepFailure';
+    this.name = 'SweeperFailure';
     this.code = code;
   }
 }
@@ -126,16 +126,9 @@ export class Sweeper {
     this.#paused.lift(curator);
   }
 
-  #keySource: (() => ApiKeys) | undefined;
-
+  /** Keys the owner's key ring holds (the app's keychain, or the environment in headless mode). */
   apiKeys(): ApiKeys {
-    const source = this.#keySource ?? this.#o.apiKeys;
-    return source ? source() : envKeys(this.#o.env);
-  }
-
-  /** The desktop app hands over keys it keeps with safeStorage; headless mode reads the environment. */
-  setApiKeySource(source: () => ApiKeys): void {
-    this.#keySource = source;
+    return this.#o.apiKeys ? this.#o.apiKeys() : envKeys(this.#o.env);
   }
 
   target(projectKey: string): Target | null {
@@ -149,7 +142,7 @@ export class Sweeper {
     return picomatch(this.#settings.ignore, { dot: true })(cwd) || picomatch(this.#settings.ignore, { dot: true })(`${cwd}/`);
   }
 
-  state(target: Target): SweepState {
+  state(target: Target): SweeperState {
     return readState(target.paths.state);
   }
 
@@ -214,7 +207,7 @@ export class Sweeper {
   }
 
   /** One sweep; sweeps never overlap anywhere in the app. `force` bypasses the gate and backoff. */
-  run(projectKey: string, options: { force?: boolean } = {}): Promise<SweepResult> {
+  run(projectKey: string, options: { force?: boolean } = {}): Promise<SweeperRunResult> {
     this.#cancelTimer(projectKey);
     const next = this.#chain.then(() => this.#sweep(projectKey, options.force ?? false));
     this.#chain = next.catch(() => undefined);
@@ -234,7 +227,7 @@ export class Sweeper {
     this.#abort = new AbortController();
   }
 
-  #skip(projectKey: string, reason: string): SweepResult {
+  #skip(projectKey: string, reason: string): SweeperRunResult {
     return {
       projectKey,
       outcome: 'skipped',
@@ -251,7 +244,7 @@ export class Sweeper {
     };
   }
 
-  #gate(target: Target, state: SweepState, activityAt: number | null, force: boolean): string | null {
+  #gate(target: Target, state: SweeperState, activityAt: number | null, force: boolean): string | null {
     if (!this.#settings.enabled) return 'disabled';
     if (state.scratch) return 'scratch';
     if (this.isIgnored(target.project)) return 'ignored';
@@ -262,7 +255,7 @@ export class Sweeper {
     return null;
   }
 
-  async #sweep(projectKey: string, force: boolean): Promise<SweepResult> {
+  async #sweep(projectKey: string, force: boolean): Promise<SweeperRunResult> {
     const target = this.target(projectKey);
     if (!target) return this.#skip(projectKey, 'unknown-project');
     const state = readState(target.paths.state);
@@ -270,12 +263,12 @@ export class Sweeper {
     const skipped = this.#gate(target, state, activityAt, force);
     if (skipped !== null || activityAt === null) return this.#skip(projectKey, skipped ?? 'no-activity');
     const pause = this.#paused.get(this.#settings.curator);
-    if (pause && !force) throw new SweepFailure('curator_paused', `The sweeper is paused for ${pause.curator}: ${pause.message}`);
+    if (pause && !force) throw new SweeperFailure('curator_paused', `The sweeper is paused for ${pause.curator}: ${pause.message}`);
     this.#lastStarted.set(projectKey, this.#clock.now());
     return this.#attempt(target, state, activityAt);
   }
 
-  async #attempt(target: Target, state: SweepState, activityAt: number): Promise<SweepResult> {
+  async #attempt(target: Target, state: SweeperState, activityAt: number): Promise<SweeperRunResult> {
     const settings = this.#settings;
     const keys = this.apiKeys();
     const curator = (this.#o.curatorFactory ?? ((s, k) => createCurator(s, k, this.#o.remote)))(settings, keys);
@@ -303,7 +296,7 @@ export class Sweeper {
     }
   }
 
-  #succeeded(target: Target, state: SweepState, activityAt: number, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number): SweepResult {
+  #succeeded(target: Target, state: SweeperState, activityAt: number, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number): SweeperRunResult {
     this.#paused.lift(curator.kind);
     const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
     writeState(target.paths.state, {
@@ -320,7 +313,7 @@ export class Sweeper {
       tokensOut: state.tokensOut + reply.tokensOut,
       overviewPreserved: written.overview === 'preserved',
     });
-    const result: SweepResult = {
+    const result: SweeperRunResult = {
       projectKey: target.project.projectKey,
       outcome: changed ? 'ok' : 'nochange',
       reason: null,
@@ -340,7 +333,7 @@ export class Sweeper {
   }
 
   /** A failure never advances the watermark; it backs off exponentially and may pause the curator. */
-  #failed(target: Target, state: SweepState, curator: Curator, error: unknown, durationMs: number): SweepFailure {
+  #failed(target: Target, state: SweeperState, curator: Curator, error: unknown, durationMs: number): SweeperFailure {
     const failure = error instanceof CuratorError ? error : null;
     const code = failure?.failure ?? 'internal';
     const message = failure?.message ?? 'The sweep failed unexpectedly; nothing was written';
@@ -349,7 +342,7 @@ export class Sweeper {
     if (code === 'cancelled') {
       // Shutdown is not the project's fault: no backoff, no failure count, the same activity next time.
       this.#o.logger?.info('sweep cancelled', { mode: curator.kind });
-      return new SweepFailure('sweep_failed', message);
+      return new SweeperFailure('sweep_failed', message);
     }
     const failures = state.consecutiveFailures + 1;
     const base = Math.max(this.#settings.minIntervalMs, BACKOFF_FLOOR_MS);
@@ -369,6 +362,6 @@ export class Sweeper {
     this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
     this.#o.record?.('sweeper.sweep', { mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
     this.#o.logger?.warn('sweep failed', { failure: code, mode: curator.kind, calls, paused });
-    return new SweepFailure(paused ? 'curator_paused' : 'sweep_failed', message);
+    return new SweeperFailure(paused ? 'curator_paused' : 'sweep_failed', message);
   }
 }

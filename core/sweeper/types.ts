@@ -46,6 +46,41 @@ export interface DigestSource {
   recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[];
 }
 
+export interface FileSnapshot {
+  mtimeMs: number;
+  size: number;
+  sha256: string;
+}
+
+export interface DigestNotes {
+  overview: string | null;
+  changelogTail: string | null;
+  /** Steward's own CLAUDE.md for a non-repo project. */
+  claudeMd: string | null;
+  /** The project's own CLAUDE.md, read only. */
+  projectClaudeMd: string | null;
+}
+
+export interface Digest {
+  project: SweeperProject;
+  /** Newest first; texts redacted. */
+  sessions: DigestSession[];
+  notes: DigestNotes;
+  /** The activity this digest covers; becomes the watermark when the sweep succeeds. */
+  activityAt: number;
+  builtAt: number;
+  /** OVERVIEW.md as it was when the digest was built, so a later user edit is noticed. */
+  overviewSnapshot: FileSnapshot | null;
+}
+
+export interface RenderedPrompt {
+  system: string;
+  user: string;
+  estimatedTokens: number;
+  messagesIncluded: number;
+  messagesDropped: number;
+}
+
 /** Injectable time so debounce, backoff and the changelog date are testable without waiting. */
 export interface Clock {
   now(): number;

@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { snapshot, type FileSnapshot } from './digest.js';
+import { snapshot } from './digest.js';
+import type { FileSnapshot } from './types.js';
 import { escapeMarkers, type MarkerSections } from './markers.js';
 import type { ProjectPaths } from './paths.js';
-import type { Redactor } from './redact.js';
+import { namesCredential, type Redactor } from '../secrets/index.js';
 import type { SweeperProject } from './types.js';
 
 export const CAPS = {
@@ -155,7 +156,7 @@ const URL = /\b(?:https?|ftp|file|ssh|git|wss?):\/\/|\bwww\.|\b[\w-]+\.(?:com|ne
 const SHELL = /`|\$\(|\|\s*[a-z]|&&|\|\||;\s*[a-z]|^\s*[$#>]\s|\b(?:curl|wget|sudo|chmod|chown|rm\s+-|bash|zsh|sh\s+-c|powershell|iex|eval|exec|base64|netcat|nc\s|ssh|scp|npx|pip\s+install|brew\s+install|apt(?:-get)?\s|git\s+(?:clone|push|pull|fetch))\b/i;
 const INSTRUCTION =
   /\b(?:run|rerun|execute|install|download|invoke|launch|visit|upload|send|post|fetch|pipe|source|call|ignore|disregard|forget|override|append|obey|follow these)\b|\b(?:you (?:must|should)|make sure to|remember to|from now on)\b/i;
-const SECRETISH = /\[REDACTED\]|\b(?:api[_ -]?keys?|tokens?|passwords?|secrets?|credentials?|env(?:ironment)? var(?:iable)?s?)\b/i;
+const ENV_VARIABLE = /\benv(?:ironment)? var(?:iable)?s?\b/i;
 const TRANSIENT = /\b(?:tests? (?:pass|passed|passing|fail|failed|failing)|build (?:succeeded|passes|passed|failed)|currently|right now|today|yesterday|this session|in progress|working on)\b|\d{4}-\d{2}-\d{2}/i;
 
 /** Why a proposed CLAUDE.md line is refused, or null when it is a plain declarative fact. */
@@ -164,7 +165,7 @@ export function rejectFact(line: string): string | null {
   if (URL.test(line)) return 'url';
   if (SHELL.test(line)) return 'shell';
   if (INSTRUCTION.test(line)) return 'instruction';
-  if (SECRETISH.test(line)) return 'secret';
+  if (namesCredential(line) || ENV_VARIABLE.test(line)) return 'secret';
   if (TRANSIENT.test(line)) return 'transient';
   if (/<<<|>>>|<\/?(?:transcript|msg|notes)\b/i.test(line)) return 'marker';
   return null;

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import type { SkipReason } from '../api/index.js';
 import type { LineStats } from './types.js';
 
 const NEWLINE = 0x0a;
@@ -78,4 +79,10 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
     await next?.catch(() => 0);
     await handle.close();
   }
+}
+
+/** Counts a complete line that yields no part, with its reason: nothing is dropped silently. */
+export function countSkip(stats: LineStats, reason: SkipReason): void {
+  stats.skipped ??= {};
+  stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
 }

@@ -1,4 +1,5 @@
-import type { PartRow, ProviderId, SessionRow, TranscriptBatch } from './types.js';
+import type { PartRow, SessionRow, TranscriptBatch } from './types.js';
+import type { ProviderId } from '../api/index.js';
 
 export type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { ClaudeProvider } from './claude/index.js';
-import { OpenClawProvider } from './openclaw/index.js';
-import type { LineStats, ProviderId, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
+import { parsersOnly } from './providers/index.js';
+import type { LineStats, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
+import type { ProviderId } from '../api/index.js';
 import type { ReaderReply, ReaderRequest } from './reader.js';
 
 /**
@@ -12,7 +12,7 @@ import type { ReaderReply, ReaderRequest } from './reader.js';
 const CREDIT = 4;
 const port = parentPort;
 // Roots are irrelevant here: the worker only reads files the owner discovered.
-const providers: Record<ProviderId, TranscriptProvider> = { claude: new ClaudeProvider({ roots: [], desktopRoots: [] }), openclaw: new OpenClawProvider([]) };
+const providers: Record<ProviderId, TranscriptProvider> = parsersOnly();
 
 interface Job {
   credit: number;

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { LineStats, ProviderId, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
+import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
+import type { ProviderId } from '../api/index.js';
 
 export type ReaderRequest =
   | { type: 'read'; id: number; provider: ProviderId; file: TranscriptFile; options: ReadOptions }

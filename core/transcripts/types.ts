@@ -1,6 +1,4 @@
-/** The providers in registry order: a tick queues them in exactly this order. */
-export const PROVIDER_IDS = ['claude', 'openclaw'] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
+import type { ProviderId, RootKey, SkipReason } from '../api/index.js';
 
 /** One content block of one message, already bounded. */
 export interface PartRow {
@@ -52,6 +50,8 @@ export interface LineStats {
   lines: number;
   failedLines: number;
   oversizeLines: number;
+  /** Lines that yielded no part, by reason (see countSkip). */
+  skipped?: Partial<Record<SkipReason, number>>;
 }
 
 export interface ReadOptions {
@@ -76,4 +76,12 @@ export interface TranscriptProvider {
   discover(signal?: AbortSignal): Promise<DiscoveryResult>;
   /** Streams one file as batches; the stats object is filled as lines are consumed. */
   read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch>;
+}
+
+/** A provider's entry in the registry: where its roots are by default, and how it is built over them. */
+export interface ProviderDefinition<P extends ProviderId = ProviderId> {
+  id: P;
+  /** The real default folders of each kind of root, from the user's environment. */
+  defaultRoots(env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]>;
+  create(roots: Record<RootKey<P>, string[]>): TranscriptProvider;
 }

@@ -1,4 +1,4 @@
-import type { CliIo } from '../../core/cli/index.js';
+import type { CliIo } from '../../core/cli/output.js';
 
 export type CapturedIo = CliIo & { out: string; err: string };
 

@@ -1,20 +1,10 @@
 import type { Command } from 'commander';
-import type { SweepResult } from '../../api/index.js';
+import { PROVIDER_IDS } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { formatSweepResult } from './sweep.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
-const PROVIDERS = ['claude', 'openclaw', 'all'] as const;
-
-/** One line per provider: counts only, never paths. */
-export function formatSweepResult(result: SweepResult): string {
-  return result.providers
-    .map(
-      (p) =>
-        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed, ${p.partsWritten} parts written` +
-        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''} (${p.durationMs} ms)\n`,
-    )
-    .join('');
-}
+const PROVIDERS = [...PROVIDER_IDS, 'all'] as const;
 
 export function registerBackfill(program: Command, io: CliIo, run: Run): void {
   program
@@ -54,21 +44,4 @@ async function cancelBackfills(io: CliIo, options: { days?: string; all?: boolea
     else io.stdout(result.cancelled === 0 ? 'No backfill was running.\n' : `Cancelled ${result.cancelled} provider backfill(s); what was already imported stays.\n`);
     return EXIT.ok;
   });
-}
-
-export function registerSweep(program: Command, io: CliIo, run: Run): void {
-  program
-    .command('sweep')
-    .description('run one scheduled transcript sweep tick now')
-    .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) =>
-      run(async () => {
-        return withClient(io, async (client) => {
-          const result = await client.call('Sweep.Tick', {});
-          if (options.json) printJson(io, result);
-          else io.stdout(formatSweepResult(result));
-          return EXIT.ok;
-        });
-      }, options.json),
-    );
 }

@@ -1,34 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { CollectionStatus, ConflictView, RegistrationStatus, Result } from '../../api/index.js';
+import { COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 /** `--format json` is the spec's form; `--json` is its alias. */
-function formatOption(value: string | undefined, json?: boolean): 'text' | 'json' {
+export function formatOption(value: string | undefined, json?: boolean): 'text' | 'json' {
   if (json) return 'json';
   if (value === undefined || value === 'text') return 'text';
   if (value === 'json') return 'json';
   throw new UsageError('--format must be text or json');
 }
 
-const isJson = (o: { format?: string; json?: boolean }) => o.json === true || o.format === 'json';
-
-const POLICY_SYNC = ['off', 'head', 'head-and-backfill'] as const;
-const POLICY_RAG = ['off', 'maintain'] as const;
-const COLLECTIONS = ['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'] as const;
+export const isJson = (o: { format?: string; json?: boolean }) => o.json === true || o.format === 'json';
 
 /** The policy flags `add` and `enroll` share, checked here so a typo is a usage error (exit 2). */
 function policyOf(options: { sync?: string; rag?: string; profile?: string; collections?: string }) {
-  if (options.sync !== undefined && !(POLICY_SYNC as readonly string[]).includes(options.sync)) throw new UsageError('--sync must be off, head or head-and-backfill');
-  if (options.rag !== undefined && !(POLICY_RAG as readonly string[]).includes(options.rag)) throw new UsageError('--rag must be off or maintain');
+  if (options.sync !== undefined && !(SYNC_MODES as readonly string[]).includes(options.sync)) throw new UsageError(`--sync must be ${SYNC_MODES.join(', ')}`);
+  if (options.rag !== undefined && !(RAG_MODES as readonly string[]).includes(options.rag)) throw new UsageError(`--rag must be ${RAG_MODES.join(', ')}`);
   const collections = options.collections?.split(',').map((c) => c.trim()).filter((c) => c.length > 0);
   const unknown = collections?.filter((c) => !(COLLECTIONS as readonly string[]).includes(c)) ?? [];
   if (unknown.length > 0) throw new UsageError(`--collections takes ${COLLECTIONS.join(',')}; not ${unknown.join(',')}`);
   return {
-    ...(options.sync ? { sync: options.sync as (typeof POLICY_SYNC)[number] } : {}),
-    ...(options.rag ? { rag: options.rag as (typeof POLICY_RAG)[number] } : {}),
+    ...(options.sync ? { sync: options.sync as (typeof SYNC_MODES)[number] } : {}),
+    ...(options.rag ? { rag: options.rag as (typeof RAG_MODES)[number] } : {}),
     ...(options.profile ? { profile: options.profile } : {}),
     ...(collections ? { collections: collections as Array<(typeof COLLECTIONS)[number]> } : {}),
   };
@@ -46,7 +42,7 @@ function readSnapshot(file: string): Record<string, unknown> {
   return raw as Record<string, unknown>;
 }
 
-const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+export const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
 /** Text status: the same sanitized fields as JSON (fingerprints and hashes, never paths). */
 export function formatStatus(status: Result<'Maintenance.List'>): string {
@@ -134,12 +130,12 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .action((options: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; format?: string; json?: boolean }) =>
       run(async () => {
         const format = formatOption(options.format, options.json);
-        if (!['github', 'gitea', 'gitcode'].includes(options.forge)) throw new UsageError('--forge must be github, gitea or gitcode');
+        if (!(FORGE_KINDS as readonly string[]).includes(options.forge)) throw new UsageError(`--forge must be ${FORGE_KINDS.join(', ')}`);
         if (options.forge === 'gitea' && !options.baseUrl) throw new UsageError('a Gitea or Forgejo forge needs --base-url https://HOST/api/v1');
         const result = await withClient(io, (c) =>
           c.call('Maintenance.Add', {
             repo: options.repo,
-            forge: options.forge as 'github' | 'gitea' | 'gitcode',
+            forge: options.forge as ForgeKind,
             ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
             policy: policyOf(options),
             idempotencyKey: options.idempotencyKey,
@@ -278,43 +274,6 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
   }
 }
 
-function registerServiceVerbs(program: Command, io: CliIo, run: Run): void {
-  const service = program.command('service').description('operator diagnostics of the running service');
-  service
-    .command('maintenance')
-    .description('sanitized maintenance status: cache UUIDs, path fingerprints, repos, policy, jobs, degraded state')
-    .option('--format <format>', 'text or json', 'text')
-    .option('--json', 'alias of --format json')
-    .action((options: { format?: string; json?: boolean }) =>
-      run(async () => {
-        const format = formatOption(options.format, options.json);
-        const status = await withClient(io, (c) => c.call('Maintenance.List', {}));
-        if (format === 'json') printJson(io, status);
-        else io.stdout(formatStatus(status));
-        return status.registry.state === 'degraded' ? EXIT.failure : EXIT.ok;
-      }, isJson(options)),
-    );
-  service
-    .command('reconcile')
-    .description('run one maintenance reconciliation pass now')
-    .option('--format <format>', 'text or json', 'text')
-    .option('--json', 'alias of --format json')
-    .action((options: { format?: string; json?: boolean }) =>
-      run(async () => {
-        const format = formatOption(options.format, options.json);
-        const result = await withClient(io, (c) => c.call('Maintenance.Reconcile', {}));
-        if (format === 'json') printJson(io, result);
-        else {
-          io.stdout(`reconciled ${result.visited} registrations: ${result.jobs.length} jobs, ${result.skipped.length} skipped\n`);
-          for (const j of result.jobs) io.stdout(`  ${j.registrationId} ${j.stage}/${j.lane} ${j.state}${j.coalesced ? ' (coalesced)' : ''}${j.errorClass ? ` ${j.errorClass}` : ''}\n`);
-          for (const s of result.skipped) io.stdout(`  ${s.registrationId} ${s.stage ?? '-'} skipped: ${s.reason}${s.nextAttemptAt ? ` until ${when(s.nextAttemptAt)}` : ''}\n`);
-        }
-        return EXIT.ok;
-      }, isJson(options)),
-    );
-}
-
 export function registerMaintenance(program: Command, io: CliIo, run: Run): void {
   registerMaintenanceVerbs(program, io, run);
-  registerServiceVerbs(program, io, run);
 }

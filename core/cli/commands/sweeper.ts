@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { createMcpServer, serveStdio } from '../../mcp/index.js';
+import { ProjectKey } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 function checkKey(projectKey: string): string {
-  if (!/^p_[0-9a-f]{16}$/.test(projectKey)) throw new UsageError(`expected a projectKey like p_0123456789abcdef (see \`steward projects\`), got ${JSON.stringify(projectKey)}`);
+  if (!ProjectKey.safeParse(projectKey).success) throw new UsageError(`expected a projectKey like p_0123456789abcdef (see \`steward projects\`), got ${JSON.stringify(projectKey)}`);
   return projectKey;
 }
 
@@ -43,18 +43,5 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
         }
         return EXIT.ok;
       }, options.json),
-    );
-}
-
-/** `steward mcp`: the MCP server on stdio; logs go to stderr and the log file, never stdout. */
-export function registerMcp(program: Command, io: CliIo, run: Run): void {
-  program
-    .command('mcp')
-    .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview, maintenance_status)')
-    .action(() =>
-      run(async () => {
-        await serveStdio(createMcpServer((use) => withClient(io, use)));
-        return EXIT.ok;
-      }),
     );
 }

@@ -1,6 +1,7 @@
-/** The forge kinds Steward syncs from; each sits behind the one Forge interface below. */
-export const FORGE_KINDS = ['github', 'gitea', 'gitcode'] as const;
-export type ForgeKind = (typeof FORGE_KINDS)[number];
+import type { ForgeKind } from '../../api/index.js';
+
+/** The forge kinds Steward syncs from (the contract's word list); each sits behind the one Forge interface below. */
+export { FORGE_KINDS, type ForgeKind } from '../../api/index.js';
 
 /**
  * A repo-wide paginated listing. `review-comments` is GitHub's repo-wide PR review-comment list;

@@ -1,15 +1,15 @@
+// Owns: the curators: offline (extractive), Anthropic and OpenAI-compatible, and their error classes.
+// Never: calls a remote model unless the settings chose it; replies go through the marker contract.
 import { createAnthropicCurator } from './anthropic.js';
 import { createOfflineCurator } from './offline.js';
 import { createOpenAiCurator } from './openai.js';
 import type { RemoteOptions } from './remote.js';
-import type { Curator, CuratorKind } from './types.js';
+import type { CuratorKind } from '../../api/index.js';
+import type { Curator } from './types.js';
 
-export { createAnthropicCurator, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
-export { createOpenAiCurator } from './openai.js';
-export { createOfflineCurator, extract } from './offline.js';
-export { classifyError, converse, type RemoteOptions } from './remote.js';
-export { CuratorError, type Curator, type CuratorKind, type CuratorReply, type CuratorRequest, type CuratorFailure } from './types.js';
-
+export { DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
+export { type RemoteOptions } from './remote.js';
+export { CuratorError, type Curator } from './types.js';
 export interface CuratorSettings {
   curator: CuratorKind;
   model: string;

@@ -1,7 +1,7 @@
-import type { Digest, RenderedPrompt } from '../digest.js';
+import type { CuratorKind } from '../../api/index.js';
+import type { Digest, RenderedPrompt } from '../types.js';
 import type { MarkerSections } from '../markers.js';
 
-export type CuratorKind = 'offline' | 'anthropic' | 'openai-compatible';
 
 export interface CuratorRequest {
   digest: Digest;

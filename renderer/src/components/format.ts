@@ -1,3 +1,5 @@
+import type { ProviderId } from '../../../core/api/index.js';
+
 const numberFormat = new Intl.NumberFormat(undefined);
 
 export function formatCount(value: number): string {
@@ -31,4 +33,11 @@ export function formatRelativeTime(epochMs: number, now = Date.now()): string {
 
 export function formatDateTime(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** What a person calls each provider; the contract's ProviderId makes a missing one a type error. */
+const PROVIDER_LABELS: Record<ProviderId, string> = { claude: 'Claude (Code and Desktop)', openclaw: 'OpenClaw' };
+
+export function providerLabel(id: string): string {
+  return (PROVIDER_LABELS as Record<string, string>)[id] ?? id;
 }

@@ -2,8 +2,9 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newRunToken, runBackfillProvider } from '../../../core/backfill/index.js';
+import { CommitWindow, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { ClaudeProvider } from '../../../core/transcripts/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { appendJsonl, claudeLine, claudeSession, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
@@ -88,7 +89,10 @@ describe('Claude provider, scheduled passes', () => {
     controller.abort();
     expect(await walking).toEqual({ files: [], failed: 0, cancelled: true });
 
-    const { materializer, sink, commits, fingerprints } = h.driver;
+    const materializer = new Materializer(h.db, new Spool(h.db));
+    const sink = new Sink(h.db, h.projects);
+    const commits = new CommitWindow(h.db);
+    const { fingerprints } = h.driver;
     const ctx = { token: newRunToken(), scheduled: true, windowStartMs: null, maxLineBytes: 1 << 20, signal: AbortSignal.abort() };
     const stats = await runBackfillProvider(provider, { materializer, sink, commits, fingerprints, logger: createMemoryLogger() }, ctx);
     expect(stats).toMatchObject({ discovered: 0, read: 0 });
@@ -135,7 +139,7 @@ describe('Claude provider, scheduled passes', () => {
     writeJsonl(join(h.claudeRoot, 'projects', 'p', 'parent-1.jsonl'), [claudeLine({ sessionId: 'parent-1' })]);
     await claude();
     // The subagent is a session of its own, but the project counts one conversation.
-    expect(h.driver.projects.list()).toMatchObject([{ name: 'fixture-project', sessions: 1 }]);
+    expect(h.projects.list()).toMatchObject([{ name: 'fixture-project', sessions: 1 }]);
     const row = () => h.db.prepare("SELECT parent_session_id AS parent, agent_type AS agentType FROM sessions WHERE session_id = 'parent-1:agent-a748733'").get();
     expect(row()).toEqual({ parent: 'parent-1', agentType: null });
 

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../core/config/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { SweepDriver } from '../../../core/scheduler/index.js';
-import { ClaudeProvider, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../../core/transcripts/index.js';
+import { Capture } from '../../../core/capture/index.js';
+import { type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../../core/transcripts/index.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { appendJsonl, claudeLine, claudeSession, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
 let h: CaptureHarness;
-let drivers: SweepDriver[];
+let drivers: Capture[];
 beforeEach(() => {
   h = captureHarness();
   drivers = [];
@@ -19,9 +20,9 @@ afterEach(async () => {
   await h.close();
 });
 
-/** A sweep driver on the harness's gateway with the given provider registry, reading in-thread. */
-function driverWith(providers: TranscriptProvider[]): SweepDriver {
-  const driver = new SweepDriver({ db: h.db, config: parseConfig({}), env: h.home.env, logger: createMemoryLogger(), record: () => {}, providers, readWorker: false });
+/** Capture on the harness's gateway with the given provider registry, reading in-thread. */
+function driverWith(providers: TranscriptProvider[]): Capture {
+  const driver = new Capture({ db: h.db, config: parseConfig({}), env: h.home.env, logger: createMemoryLogger(), projects: h.projects, record: () => {}, providers, readWorker: false });
   drivers.push(driver);
   return driver;
 }

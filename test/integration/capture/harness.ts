@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseConfig, type ConfigInput } from '../../../core/config/index.js';
-import { openGateway, TelemetryLog } from '../../../core/gateway/index.js';
+import { parseConfig } from '../../../core/config/index.js';
+import { type ConfigInput } from '../../../core/config/schema.js';
+import { GatewayReader, openGateway, TelemetryLog } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { SweepDriver } from '../../../core/scheduler/index.js';
+import { Capture } from '../../../core/capture/index.js';
+import { ProjectStore } from '../../../core/projects/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
@@ -13,13 +15,14 @@ export interface CaptureHarness {
   desktopRoot: string;
   openclawRoot: string;
   db: Db;
-  driver: SweepDriver;
+  driver: Capture;
+  projects: ProjectStore;
   telemetry: TelemetryLog;
   count(sql: string, ...args: unknown[]): number;
   close(): Promise<void>;
 }
 
-/** A real gateway.db in a temp STEWARD_HOME and a sweep driver over temp roots (never the real home). */
+/** A real gateway.db in a temp STEWARD_HOME and capture over temp roots (never the real home). */
 export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   const home = tempHome('steward-capture-');
   const claudeRoot = join(home.dir, 'roots', 'claude');
@@ -29,7 +32,8 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: desktopRoot, STEWARD_OPENCLAW_ROOTS: openclawRoot };
   const db = openGateway(home.dir);
   const telemetry = new TelemetryLog(db);
-  const driver = new SweepDriver({ db, config: parseConfig(config), env, logger: createMemoryLogger(), record: (kind, data) => telemetry.record(kind, data) });
+  const projects = new ProjectStore(db, new GatewayReader(db));
+  const driver = new Capture({ db, config: parseConfig(config), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data) });
   return {
     home,
     claudeRoot,
@@ -37,6 +41,7 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
     openclawRoot,
     db,
     driver,
+    projects,
     telemetry,
     count: (sql, ...args) => db.prepare(sql).pluck().get(...args) as number,
     async close() {

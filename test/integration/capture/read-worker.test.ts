@@ -5,15 +5,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type * as ConfigModule from '../../../core/config/index.js';
 import type * as GatewayModule from '../../../core/gateway/index.js';
 import type * as LogModule from '../../../core/log/index.js';
-import type * as SchedulerModule from '../../../core/scheduler/index.js';
-import type { SweepDriver } from '../../../core/scheduler/index.js';
+import type * as CaptureModule from '../../../core/capture/index.js';
+import type { Capture } from '../../../core/capture/index.js';
+import type * as ProjectsModule from '../../../core/projects/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { transpileCore } from '../../support/transpiled-core.js';
 import { appendJsonl, claudeLine, claudeSession } from '../../support/transcripts.js';
 
 interface Core {
-  scheduler: typeof SchedulerModule;
+  capture: typeof CaptureModule;
+  projects: typeof ProjectsModule;
   gateway: typeof GatewayModule;
   config: typeof ConfigModule;
   log: typeof LogModule;
@@ -23,13 +25,13 @@ interface Core {
 let build: ReturnType<typeof transpileCore>;
 let core: Core;
 let home: TempHome;
-const open: Array<{ driver: SweepDriver; db: Db }> = [];
+const open: Array<{ driver: Capture; db: Db }> = [];
 
 beforeAll(async () => {
   build = transpileCore('steward-read-worker');
   const load = (path: string) => import(pathToFileURL(join(build.dir, 'core', path)).href);
-  const [scheduler, gateway, config, log] = await Promise.all([load('scheduler/index.js'), load('gateway/index.js'), load('config/index.js'), load('log/index.js')]);
-  core = { scheduler, gateway, config, log } as Core;
+  const [capture, projects, gateway, config, log] = await Promise.all([load('capture/index.js'), load('projects/index.js'), load('gateway/index.js'), load('config/index.js'), load('log/index.js')]);
+  core = { capture, projects, gateway, config, log } as Core;
 });
 afterAll(() => build.cleanup());
 afterEach(async () => {
@@ -40,12 +42,12 @@ afterEach(async () => {
   home.cleanup();
 });
 
-function driver(name: string, claudeRoot: string, readWorker: boolean): { driver: SweepDriver; db: Db } {
+function driver(name: string, claudeRoot: string, readWorker: boolean): { driver: Capture; db: Db } {
   const dir = join(home.dir, name);
   mkdirSync(dir);
   const db = core.gateway.openGateway(dir);
   const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
-  const opened = { driver: new core.scheduler.SweepDriver({ db, config: core.config.parseConfig({}), env, logger: core.log.createMemoryLogger(), record: () => {}, readWorker }), db };
+  const opened = { driver: new core.capture.Capture({ db, config: core.config.parseConfig({}), env, logger: core.log.createMemoryLogger(), projects: new core.projects.ProjectStore(db, new core.gateway.GatewayReader(db)), record: () => {}, readWorker }), db };
   open.push(opened);
   return opened;
 }

@@ -49,7 +49,7 @@ describe('retention through the Core: only an explicit policy deletes, and remov
     let c = openCore();
     expect(byProvider((await c.call('Backfill.Run', { all: true })).providers, 'claude').partsWritten).toBe(5);
     for (let pass = 0; pass < 5; pass += 1) {
-      expect(await c.sweep.prune({ manual: false })).toMatchObject({ removedParts: 0, removedSessions: 0, cutoffs: [{ cutoffMs: null }, { cutoffMs: null }] });
+      expect(await c.capture.prune({ manual: false })).toMatchObject({ removedParts: 0, removedSessions: 0, cutoffs: [{ cutoffMs: null }, { cutoffMs: null }] });
       await c.call('Sweep.Tick', {});
     }
     expect(count(c, 'SELECT COUNT(*) FROM parts')).toBe(5);
@@ -58,7 +58,7 @@ describe('retention through the Core: only an explicit policy deletes, and remov
 
     // The user writes an explicit policy; the owner's next pass applies it.
     c = openCore({ query: { cache: { retention: { default_days: 30 } } } });
-    const report = await c.sweep.prune({ manual: false });
+    const report = await c.capture.prune({ manual: false });
     expect(report).toMatchObject({ dryRun: false, removedParts: 4, removedSessions: 1, complete: true });
     expect(count(c, 'SELECT COUNT(*) FROM parts WHERE ts < ?', Date.now() - 30 * DAY)).toBe(0);
     expect(count(c, "SELECT COUNT(*) FROM sessions WHERE session_id = 'old-only'")).toBe(0);
@@ -109,7 +109,7 @@ describe('cache prune', () => {
     const done = await h.driver.prune({ manual: true });
     expect(done).toMatchObject({ dryRun: false, removedParts: dry.removedParts, removedSessions: dry.removedSessions, complete: true });
     expect(sessions()).toEqual(['parent', 'parent:agent-a1', 'partly']);
-    const parent = h.driver.projects.list().find((p) => p.cwd === '/work/parent-project');
+    const parent = h.projects.list().find((p) => p.cwd === '/work/parent-project');
     expect(parent?.sessions).toBe(1);
     // Nothing is left to do: a second pass removes nothing.
     expect(await h.driver.prune({ manual: true })).toMatchObject({ removedParts: 0, removedSessions: 0 });

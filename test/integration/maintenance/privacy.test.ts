@@ -3,7 +3,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpat
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
-import { runCli, type CliIo } from '../../../core/cli/index.js';
+import { runCli } from '../../../core/cli/index.js';
+import { type CliIo } from '../../../core/cli/output.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { createRepositoryCache, Maintenance } from '../../../core/maintenance/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';

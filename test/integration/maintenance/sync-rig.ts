@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { Maintenance, syncStage, type LaneSettings, type TransportOptions } from '../../../core/maintenance/index.js';
+import { Maintenance, syncStage } from '../../../core/maintenance/index.js';
+import type { TransportOptions } from '../../../core/maintenance/forges/index.js';
+import type { LaneSettings } from '../../../core/maintenance/lanes/index.js';
 import { FakeForge, type Shape } from '../../support/fake-forge.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 

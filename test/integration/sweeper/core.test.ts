@@ -41,12 +41,8 @@ beforeEach(() => {
   transcript = join(root, 'projects', '-work-garden', 'sess-1.jsonl');
   writeJsonl(transcript, lines('sess-1', Date.parse('2026-11-29T09:00:00Z')));
   core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
-  const wired = core.sweep.sink.onUserTurns;
   turns.length = 0;
-  core.sweep.sink.onUserTurns = (keys) => {
-    turns.push(keys);
-    wired?.(keys);
-  };
+  core.capture.onUserTurns((keys) => turns.push(keys));
 });
 
 afterEach(async () => {

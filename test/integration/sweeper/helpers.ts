@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { Sweeper, type Clock, type DigestSession, type DigestSource, type SweeperProject, type SweeperSettings } from '../../../core/sweeper/index.js';
+import { Sweeper } from '../../../core/sweeper/index.js';
+import { type Clock, type DigestSession, type DigestSource, type SweeperProject } from '../../../core/sweeper/types.js';
+import { type SweeperSettings } from '../../../core/sweeper/sweeper.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/sweeper/', import.meta.url));
 

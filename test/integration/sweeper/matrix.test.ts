@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { projectPaths, readState, SweepFailure, type SweepResult } from '../../../core/sweeper/index.js';
+import { projectPaths, type SweeperRunResult } from '../../../core/sweeper/index.js';
+import { readState } from '../../../core/sweeper/state.js';
+import { SweeperFailure } from '../../../core/sweeper/sweeper.js';
 import { anthropicError, anthropicMessage, FakeModelServer, HTML_502, openAiCompletion, openAiError } from './fake-models.js';
 import { FIXTURES, harness, NOON, tempHome, type Harness } from './helpers.js';
 import { expectGolden } from '../../support/golden.js';
@@ -55,13 +57,13 @@ function files(h: Harness & { home: string }) {
   return { paths, overview: read(paths.overview), changelog: read(paths.changelog), claude: read(paths.claude), state: readState(paths.state) };
 }
 
-async function failure(promise: Promise<SweepResult>): Promise<SweepFailure> {
+async function failure(promise: Promise<SweeperRunResult>): Promise<SweeperFailure> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(SweepFailure);
-  return error as SweepFailure;
+  expect(error).toBeInstanceOf(SweeperFailure);
+  return error as SweeperFailure;
 }
 
 function requestJson(index: number): { messages: Array<{ role: string; content: string }>; system?: string; model: string; stop_sequences?: string[] } {

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CommitWindow, GATEWAY_MIGRATIONS, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { CommitWindow, GatewayReader, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
 import type { TranscriptBatch } from '../../../core/transcripts/index.js';
@@ -32,7 +33,7 @@ beforeEach(() => {
   other = new Database(file, { readonly: true });
   const spool = new Spool(db);
   materializer = new Materializer(db, spool);
-  sink = new Sink(db, new ProjectStore(db));
+  sink = new Sink(db, new ProjectStore(db, new GatewayReader(db)));
 });
 afterEach(() => {
   other.close();

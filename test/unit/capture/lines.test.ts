@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCompleteLines, type LineStats } from '../../../core/transcripts/index.js';
+import { type LineStats } from '../../../core/transcripts/index.js';
+import { readCompleteLines } from '../../../core/transcripts/lines.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 let home: TempHome;

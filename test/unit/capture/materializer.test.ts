@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GATEWAY_MIGRATIONS, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { GatewayReader, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
 import type { PartRow, SessionRow, TranscriptBatch } from '../../../core/transcripts/index.js';
@@ -49,7 +50,7 @@ function unrestrictedPartReads(statements: string[]): string[] {
 describe('Materializer', () => {
   it('keeps two run tokens isolated and probes only candidate ids, never the committed set', () => {
     const spool = new Spool(db);
-    const sink = new Sink(db, new ProjectStore(db));
+    const sink = new Sink(db, new ProjectStore(db, new GatewayReader(db)));
     const materializer = new Materializer(db, spool);
     // Committed history the probes must not read wholesale.
     const seed = new Materializer(db, spool);
@@ -84,7 +85,7 @@ describe('Materializer', () => {
 
   it('a session new to the cache is answered by the run itself; committed ids in a known session are still found', () => {
     const spool = new Spool(db);
-    const sink = new Sink(db, new ProjectStore(db));
+    const sink = new Sink(db, new ProjectStore(db, new GatewayReader(db)));
     const run = {};
     const materializer = new Materializer(db, spool);
     // Written and committed within the run, as a commit window does: later batches must not re-append.
@@ -112,7 +113,7 @@ describe('Materializer', () => {
 
   it('spools a session again only when it adds something (late agentType)', () => {
     const spool = new Spool(db);
-    const sink = new Sink(db, new ProjectStore(db));
+    const sink = new Sink(db, new ProjectStore(db, new GatewayReader(db)));
     const materializer = new Materializer(db, spool);
     materializer.materialize({}, batch('sub', ['p1']));
     sink.flushStep();
@@ -127,7 +128,7 @@ describe('Materializer', () => {
 describe('Sink', () => {
   it('skips a damaged spooled session row instead of wedging every later flush', () => {
     const spool = new Spool(db);
-    const sink = new Sink(db, new ProjectStore(db));
+    const sink = new Sink(db, new ProjectStore(db, new GatewayReader(db)));
     new Materializer(db, spool).materialize({}, batch('ok', ['p1', 'p2']));
     db.prepare("INSERT INTO spool (kind, id, session_id, provider, meta) VALUES ('session', 'bad', 'bad', 'claude', '{not json')").run();
     expect(() => sink.flushStep()).not.toThrow();

@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalRepoId, detectRepo, projectKeyOf, projectSlugOf, ProjectStore } from '../../../core/projects/index.js';
-import { openGateway } from '../../../core/gateway/index.js';
+import { canonicalRepoId, ProjectStore } from '../../../core/projects/index.js';
+import { detectRepo, projectKeyOf, projectSlugOf } from '../../../core/projects/derive.js';
+import { GatewayReader, openGateway } from '../../../core/gateway/index.js';
 import { effectiveWindowDays, pruneCutoffs } from '../../../core/backfill/index.js';
 import { parseConfig } from '../../../core/config/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
@@ -37,7 +38,7 @@ describe('project derivation', () => {
     mkdirSync(folder, { recursive: true });
     const db = openGateway(home.dir);
     try {
-      const store = new ProjectStore(db);
+      const store = new ProjectStore(db, new GatewayReader(db));
       const t0 = 1_000_000;
       const key = store.touch(folder, t0, t0);
       expect(store.get(key)).toMatchObject({ repoBacked: false, repoId: null });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderStats } from '../../../core/backfill/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { SweepScheduler } from '../../../core/scheduler/index.js';
-import type { ProviderId } from '../../../core/transcripts/index.js';
+import { SweepScheduler } from '../../../core/capture/queue.js';
+import type { ProviderId } from '../../../core/api/index.js';
 
 function stats(provider: string, read = 1): ProviderStats {
   return { provider, discovered: read, read, unchanged: 0, failed: 0, partsWritten: read, durationMs: 1, failedLines: 0 };

@@ -131,7 +131,7 @@ describe('Electron main', () => {
     await settled(() => !core.status.paused);
     expect(tray.labels()[3]).toBe('Pause');
 
-    core.setStatus({ state: 'error', message: 'Sweep failed' });
+    core.app.set({ state: 'error', message: 'Sweep failed' });
     expect(tray.labels()[1]).toBe('Error — Sweep failed');
     expect(tray.image.path).toMatch(/error\.png$/);
   });

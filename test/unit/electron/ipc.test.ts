@@ -126,19 +126,19 @@ describe('IPC bridge', () => {
 
   it('forwards core events to the window, and stops when unsubscribed', () => {
     const stop = forwardEvents(core.events, () => window as unknown as ElectronWindow);
-    core.setStatus({ state: 'working', message: 'Sweeping' });
+    core.app.set({ state: 'working', message: 'Sweeping' });
     expect(window.webContents.sent).toEqual([
       { channel: EVENT_CHANNEL, message: { name: 'app.status', payload: { state: 'working', message: 'Sweeping', paused: false } } },
     ]);
     stop();
-    core.setStatus({ state: 'idle' });
+    core.app.set({ state: 'idle' });
     expect(window.webContents.sent).toHaveLength(1);
   });
 
   it('does not send to a destroyed window', () => {
     const stop = forwardEvents(core.events, () => window as unknown as ElectronWindow);
     window.webContents.destroyed = true;
-    core.setStatus({ state: 'working' });
+    core.app.set({ state: 'working' });
     expect(window.webContents.sent).toHaveLength(0);
     stop();
   });

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
-import { applyEnvOverrides, explicitKeys, loadConfig, parseConfig, platformDataDir, resolveHome } from '../../../core/config/index.js';
+import { applyEnvOverrides, explicitKeys, loadConfig, parseConfig, resolveHome } from '../../../core/config/index.js';
+import { platformDataDir } from '../../../core/config/home.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 function errorOf(fn: () => unknown): StewardError {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { checkDoor } from '../../../core/server/index.js';
+import { checkDoor } from '../../../core/server/door.js';
 
 const TOKEN = 'A'.repeat(43);
 const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;

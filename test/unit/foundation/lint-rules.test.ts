@@ -34,3 +34,35 @@ describe('import rules between runtimes', () => {
     expect(await rulesHit('renderer/src/x.ts', "import { METHOD_NAMES } from '../../core/api/index.js';\nexport const a = METHOD_NAMES;\n")).toContain('@typescript-eslint/no-restricted-imports');
   });
 });
+
+describe("core/'s room borders", () => {
+  const borders = async (filePath: string, source: string) => (await rulesHit(filePath, `import { x } from '${source}';\nexport const a = x;\n`)).filter((r) => r === 'steward/room-borders');
+
+  it('forbids reaching inside another room', async () => {
+    expect(await borders('core/gateway/x.ts', '../store/database.js')).toHaveLength(1);
+    expect(await borders('core/sweeper/x.ts', '../secrets/patterns.js')).toHaveLength(1);
+  });
+
+  it('forbids reaching inside a sub-room from its parent', async () => {
+    expect(await borders('core/sweeper/x.ts', './curators/openai.js')).toHaveLength(1);
+    expect(await borders('core/sweeper/x.ts', './curators/index.js')).toEqual([]);
+  });
+
+  it('forbids an import that runs up a layer, even through an index', async () => {
+    expect(await borders('core/gateway/x.ts', '../capture/index.js')).toHaveLength(1);
+    expect(await borders('core/capture/x.ts', '../sweeper/index.js')).toHaveLength(1);
+    expect(await borders('core/api/x.ts', '../store/index.js')).toHaveLength(1);
+    expect(await borders('core/maintenance/x.ts', '../core.js')).toHaveLength(1);
+  });
+
+  it('allows an index on the same or a lower layer, and a room its own files', async () => {
+    expect(await borders('core/capture/x.ts', '../backfill/index.js')).toEqual([]);
+    expect(await borders('core/sweeper/x.ts', '../gateway/index.js')).toEqual([]);
+    expect(await borders('core/sweeper/curators/x.ts', '../digest.js')).toEqual([]);
+    expect(await borders('core/cli/x.ts', '../core.js')).toEqual([]);
+  });
+
+  it('asks for a layer for a room that has none', async () => {
+    expect(await borders('core/newroom/x.ts', '../api/index.js')).toHaveLength(1);
+  });
+});

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
-import { acquireOwnerLock, LOCK_FILE } from '../../../core/store/index.js';
+import { acquireOwnerLock } from '../../../core/store/index.js';
+import { LOCK_FILE } from '../../../core/store/lock.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 /** A pid that certainly belonged to a process that has exited. */

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoffMs, type StageRunner } from '../../../core/maintenance/index.js';
+import { backoffMs } from '../../../core/maintenance/policy.js';
+import { type StageRunner } from '../../../core/maintenance/jobs.js';
 import { fixture, WIDGETS, type Fixture } from './support.js';
 
 const MINUTE = 60_000;

@@ -2,7 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_SCHEMA_VERSION, inspectCache, openCacheForWrite, pathFingerprinter } from '../../../core/maintenance/index.js';
+import { CACHE_SCHEMA_VERSION, inspectCache, openCacheForWrite } from '../../../core/maintenance/cache.js';
+import { pathFingerprinter } from '../../../core/maintenance/hashing.js';
 import { fixture, WIDGETS, type Fixture } from './support.js';
 
 const fp = pathFingerprinter(Buffer.from('11'.repeat(32), 'hex'));

@@ -2,19 +2,13 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, write
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
-import {
-  configHashOf,
-  createRepositoryCache,
-  DEFAULT_CONFIG_SNAPSHOT,
-  inspectCache,
-  migrateV1,
-  pathFingerprinter,
-  registrationIdFor,
-  RegistryV1,
-  SECRET_FILE,
-  serializeRegistry,
-  type Maintenance,
-} from '../../../core/maintenance/index.js';
+import { createRepositoryCache, type Maintenance } from '../../../core/maintenance/index.js';
+import { configHashOf, registrationIdFor } from '../../../core/maintenance/identity.js';
+import { DEFAULT_CONFIG_SNAPSHOT, RegistryV1 } from '../../../core/maintenance/schema.js';
+import { inspectCache } from '../../../core/maintenance/cache.js';
+import { migrateV1 } from '../../../core/maintenance/migrate.js';
+import { pathFingerprinter, SECRET_FILE } from '../../../core/maintenance/hashing.js';
+import { serializeRegistry } from '../../../core/maintenance/registry.js';
 import { coalesce } from '../../../core/maintenance/identity.js';
 import { fixture, GADGETS, WIDGETS, type Fixture } from './support.js';
 

@@ -1,7 +1,10 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { Maintenance, createRepositoryCache, type MaintenanceOptions, type RepositorySeed, type StageRunner } from '../../../core/maintenance/index.js';
+import { Maintenance, createRepositoryCache } from '../../../core/maintenance/index.js';
+import { type MaintenanceOptions } from '../../../core/maintenance/maintenance.js';
+import { type StageRunner } from '../../../core/maintenance/jobs.js';
+import { type RepositorySeed } from '../../../core/maintenance/cache.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 export interface Fixture {

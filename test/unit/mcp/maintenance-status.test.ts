@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterStatus, MaintenanceStatusInput, MaintenanceStatusOutput, type MaintenanceStatus } from '../../../core/mcp/index.js';
+import { filterStatus, MaintenanceStatusInput, MaintenanceStatusOutput, type MaintenanceStatus } from '../../../core/mcp/maintenance.js';
 
 const stage = { errorClass: null, failures: 0, lastFailureAt: null, lastSuccessAt: null, nextAttemptAt: null };
 

@@ -2,7 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { snapshot } from '../../../core/sweeper/digest.js';
-import { createRedactor, normalizeBullet, projectPaths, rejectFact, writeNotes } from '../../../core/sweeper/index.js';
+import { createRedactor } from '../../../core/secrets/index.js';
+import { projectPaths } from '../../../core/sweeper/index.js';
+import { normalizeBullet, rejectFact, writeNotes } from '../../../core/sweeper/writer.js';
 import { CAPS } from '../../../core/sweeper/writer.js';
 import { tempHome } from '../../integration/sweeper/helpers.js';
 

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactElement } from 'react';
 import type { EventPayload, Params, Result } from '../../../../core/api/index.js';
-import { formatCount } from '../../components/index.js';
+import { formatCount, providerLabel } from '../../components/index.js';
 import { useClient, useEvent } from '../../hooks.js';
 
 const WINDOWS = [
@@ -88,7 +88,7 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
         <ul className="import-history__progress" aria-live="polite" data-testid="import-progress">
           {Object.values(progress).map((p) => (
             <li key={p.provider}>
-              {p.provider}: {formatCount(p.filesDone)} of {formatCount(p.filesTotal)} files · {formatCount(p.partsWritten)} parts
+              {providerLabel(p.provider)}: {formatCount(p.filesDone)} of {formatCount(p.filesTotal)} files · {formatCount(p.partsWritten)} parts
             </li>
           ))}
           {Object.keys(progress).length === 0 && <li>Looking for transcripts…</li>}

@@ -6,7 +6,7 @@ import { useCall, useClient, useEvent } from '../../hooks.js';
 import './project-detail.css';
 
 type Project = Result<'Projects.Get'>;
-type SweepResult = Result<'Sweeper.Run'>;
+type SweeperRunResult = Result<'Sweeper.Run'>;
 
 const OUTCOME: Record<string, { label: string; tone: string }> = {
   ok: { label: 'Updated', tone: 'good' },
@@ -72,7 +72,7 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
     setError(undefined);
     setMessage(undefined);
     client.call('Sweeper.Run', { projectKey, force }).then(
-      (r: SweepResult) => {
+      (r: SweeperRunResult) => {
         setMessage(r.outcome === 'skipped' ? (SKIP_REASON[r.reason ?? ''] ?? 'Nothing to do.') : r.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing changed.');
         setBusy(false);
         project.reload();

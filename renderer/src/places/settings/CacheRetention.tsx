@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactElement, type RefObject } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { DataTable, ErrorBanner, formatCount, formatDateTime, formatDuration, Panel, type Column } from '../../components/index.js';
+import { DataTable, ErrorBanner, formatCount, formatDateTime, formatDuration, Panel, providerLabel, type Column } from '../../components/index.js';
 import { useClient } from '../../hooks.js';
 import './settings.css';
 
@@ -9,7 +9,6 @@ type Cutoff = Report['cutoffs'][number];
 type Busy = 'check' | 'remove' | undefined;
 type FocusTarget = 'cancel' | 'remove' | 'result' | undefined;
 
-const PROVIDER_LABEL: Record<string, string> = { claude: 'Claude (Code and Desktop)', openclaw: 'OpenClaw' };
 
 function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
@@ -21,7 +20,7 @@ function cutoffText(cutoff: Cutoff): string {
 
 function columns(countHeader: string): readonly Column<Cutoff>[] {
   return [
-    { header: 'Provider', cell: (c) => PROVIDER_LABEL[c.provider] ?? c.provider },
+    { header: 'Provider', cell: (c) => providerLabel(c.provider) },
     { header: 'Retention cutoff', cell: cutoffText },
     { header: countHeader, cell: (c) => formatCount(c.removedParts), align: 'end' },
   ];

@@ -2,11 +2,11 @@ import type { BigIntStats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../bounds.js';
-import { readCompleteLines } from '../lines.js';
-import { asObject, asString, parseLine, Projection, type Json } from '../projection.js';
-import { Scan } from '../scan.js';
-import type { DiscoveryResult, LineStats, PartRow, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../types.js';
+import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { readCompleteLines } from '../../lines.js';
+import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
+import { Scan } from '../../scan.js';
+import type { DiscoveryResult, LineStats, PartRow, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
 
 export interface ClaudeRoots {
   /** Folders holding `projects/` (Claude Code, Desktop's Code tab). */

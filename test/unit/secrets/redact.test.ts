@@ -1,6 +1,7 @@
 import { secretLintProfiler } from '@secretlint/profiler';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, REDACTED, secretValuesFromEnv } from '../../../core/sweeper/index.js';
+import { createRedactor, secretValuesFromEnv } from '../../../core/secrets/index.js';
+import { REDACTED } from '../../../core/secrets/patterns.js';
 
 const samples: Record<string, string> = {
   anthropic: `sk-ant-api03-${'Ab1'.repeat(31)}AA`,

@@ -1,20 +1,22 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
-import type { PruneReport } from '../api/index.js';
+import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, Materializer, RetentionPruner, Sink, Spool } from '../gateway/index.js';
-import type { Logger } from '../log/index.js';
-import { ProjectStore } from '../projects/index.js';
+import { Checkpointer, CommitWindow, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys } from '../gateway/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
-import { createProviders, FingerprintMap, PROVIDER_IDS, TranscriptReader, type ProviderId, type TranscriptProvider } from '../transcripts/index.js';
+import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
 import { SweepScheduler } from './queue.js';
+import { recordPrune, recordRun, type Record } from './telemetry.js';
 
-export interface SweepDriverOptions {
+export interface CaptureOptions {
   db: Db;
   config: Config;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** Where committed sessions' working directories become project keys. */
+  projects: ProjectKeys;
   /** Records one telemetry row (counts and durations only). */
-  record: (kind: string, data: Record<string, unknown>) => void;
+  record: Record;
   onTick?: (providers: ProviderStats[], kind: 'scheduled' | 'manual') => void;
   onProgress?: (progress: BackfillProgress) => void;
   onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
@@ -24,50 +26,48 @@ export interface SweepDriverOptions {
   readWorker?: boolean;
 }
 
-export interface BackfillRequest {
-  provider?: ProviderId | 'all' | undefined;
-  days?: number | undefined;
-  all?: boolean | undefined;
-}
+export type BackfillRequest = Params<'Backfill.Run'>;
 
 const SINK_TICK_MS = 2_000;
 /** The first automatic cache-maintenance pass waits this long after start (or one interval if shorter). */
 const FIRST_PRUNE_DELAY_MS = 60_000;
 
 /**
- * The transcript sweep: the provider registry, the process-local fingerprint map, the gateway
- * materializer/spool/sink, and the serial queue that runs them.
+ * Capture (spec 000): the provider registry, the process-local fingerprint map, the gateway
+ * materializer/spool/sink, and the serial queue that runs them. Other rooms speak to it through its
+ * intentions (tick, backfill, cancel, prune, start, stop); its parts stay inside.
  */
-export class SweepDriver {
+export class Capture {
+  /** Read by tests and benchmarks only (which providers, what the map holds, how the reader read). */
   readonly providers: TranscriptProvider[];
   readonly fingerprints = new FingerprintMap();
-  readonly spool: Spool;
-  readonly materializer: Materializer;
-  readonly sink: Sink;
-  readonly commits: CommitWindow;
-  readonly projects: ProjectStore;
-  readonly scheduler: SweepScheduler;
-  readonly checkpointer: Checkpointer;
   readonly reader: TranscriptReader;
-  readonly pruner: RetentionPruner;
-  readonly #options: SweepDriverOptions;
+  readonly #materializer: Materializer;
+  readonly #sink: Sink;
+  readonly #commits: CommitWindow;
+  readonly #scheduler: SweepScheduler;
+  readonly #checkpointer: Checkpointer;
+  readonly #pruner: RetentionPruner;
+  readonly #options: CaptureOptions;
   #pruneTimer: NodeJS.Timeout | undefined;
+  readonly #turnListeners = new Set<(projectKeys: string[]) => void>();
 
-  constructor(options: SweepDriverOptions) {
+  constructor(options: CaptureOptions) {
     this.#options = options;
     this.providers = options.providers ?? createProviders(options.config, options.env);
-    this.spool = new Spool(options.db);
-    this.materializer = new Materializer(options.db, this.spool);
-    this.projects = new ProjectStore(options.db);
-    this.sink = new Sink(options.db, this.projects);
-    this.commits = new CommitWindow(options.db);
-    this.checkpointer = new Checkpointer(options.db);
-    this.pruner = new RetentionPruner(options.db);
+    this.#materializer = new Materializer(options.db, new Spool(options.db));
+    this.#sink = new Sink(options.db, options.projects);
+    this.#sink.onUserTurns = (keys) => {
+      for (const listener of this.#turnListeners) listener(keys);
+    };
+    this.#commits = new CommitWindow(options.db);
+    this.#checkpointer = new Checkpointer(options.db);
+    this.#pruner = new RetentionPruner(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;
     this.reader = new TranscriptReader(readWorker === undefined ? {} : { worker: readWorker });
-    this.scheduler = new SweepScheduler({
+    this.#scheduler = new SweepScheduler({
       providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
       handoffMs: options.config.sweep.handoff_timeout_ms,
@@ -78,7 +78,7 @@ export class SweepDriver {
 
   /** One scheduled tick now; a provider already in flight is awaited, not run twice. */
   async tick(): Promise<ProviderStats[]> {
-    const providers = await this.scheduler.tick();
+    const providers = await this.#scheduler.tick();
     this.#report(providers, 'scheduled');
     return providers;
   }
@@ -91,9 +91,23 @@ export class SweepDriver {
     const enabled = this.providers.filter((p) => this.#options.config.providers[p.id].enabled).map((p) => p.id);
     const wanted = request.provider && request.provider !== 'all' ? [request.provider] : enabled;
     const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
-    const providers = await this.scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
+    const providers = await this.#scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
     this.#report(providers, 'manual');
     return providers;
+  }
+
+  /** Stops every manual or onboarding backfill (queued ones never start); returns how many. */
+  cancelBackfills(): number {
+    return this.#scheduler.cancelManual();
+  }
+
+  /**
+   * Tells `listener`, after each committed step, which projects received a new genuine user turn
+   * (the sweeper's trigger, spec 001). A listener's failure never rolls back capture.
+   */
+  onUserTurns(listener: (projectKeys: string[]) => void): () => void {
+    this.#turnListeners.add(listener);
+    return () => this.#turnListeners.delete(listener);
   }
 
   /**
@@ -102,38 +116,38 @@ export class SweepDriver {
    * the automatic pass applies only an explicit policy. A dry run counts without deleting.
    */
   prune(request: { manual: boolean; dryRun?: boolean | undefined }): Promise<PruneReport> {
-    return this.scheduler.exclusive(async (signal) => {
+    return this.#scheduler.exclusive(async (signal) => {
       const started = performance.now();
       const dryRun = request.dryRun === true;
       const report: PruneReport = { dryRun, cutoffs: [], removedParts: 0, removedSessions: 0, durationMs: 0, complete: true };
       for (const { provider, cutoffMs } of pruneCutoffs(this.#options.config, PROVIDER_IDS, request.manual)) {
-        const removed = cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...this.pruner.count(provider, cutoffMs), complete: true } : await this.pruner.prune(provider, cutoffMs, { signal });
+        const removed = cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...this.#pruner.count(provider, cutoffMs), complete: true } : await this.#pruner.prune(provider, cutoffMs, { signal });
         report.cutoffs.push({ provider, cutoffMs, removedParts: removed.parts });
         report.removedParts += removed.parts;
         report.removedSessions += removed.sessions;
         report.complete &&= removed.complete;
       }
       report.durationMs = Math.round(performance.now() - started);
-      if (!dryRun) this.#recordPrune(report, request.manual);
+      if (!dryRun) recordPrune(this.#options, report, request.manual);
       return report;
     });
   }
 
   /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
   start(paused: () => boolean = () => false): void {
-    this.scheduler.start(this.#options.config.sweep.interval_ms, paused);
-    this.sink.start(SINK_TICK_MS, () => this.#options.logger.warn('sink tick failed'));
+    this.#scheduler.start(this.#options.config.sweep.interval_ms, paused);
+    this.#sink.start(SINK_TICK_MS, (error) => this.#options.logger.warn('sink tick failed', { code: errorCode(error) }));
     this.#schedulePrune(paused);
     // The first tick after start is the one cold scan of this process lifetime.
     if (!paused()) void this.tick();
   }
 
   async stop(): Promise<void> {
-    this.sink.stop();
+    this.#sink.stop();
     clearTimeout(this.#pruneTimer);
     this.#pruneTimer = undefined;
-    await this.scheduler.stop();
-    await this.checkpointer.stop();
+    await this.#scheduler.stop();
+    await this.#checkpointer.stop();
     await this.reader.stop();
   }
 
@@ -141,10 +155,10 @@ export class SweepDriver {
     const provider = this.providers.find((p) => p.id === id);
     if (!provider) return Promise.reject(new Error('unknown provider'));
     // Started with the first run, not with the Core: a CLI verb that never imports spawns no thread.
-    this.checkpointer.start();
+    this.#checkpointer.start();
     return runBackfillProvider(
       provider,
-      { materializer: this.materializer, sink: this.sink, commits: this.commits, fingerprints: this.fingerprints, logger: this.#options.logger, reader: this.reader },
+      { materializer: this.#materializer, sink: this.#sink, commits: this.#commits, fingerprints: this.fingerprints, logger: this.#options.logger, reader: this.reader },
       {
         token: newRunToken(),
         scheduled,
@@ -163,28 +177,14 @@ export class SweepDriver {
       this.#pruneTimer = setTimeout(pass, interval);
       this.#pruneTimer.unref();
       if (paused() || pruneCutoffs(this.#options.config, PROVIDER_IDS, false).every((c) => c.cutoffMs === null)) return;
-      this.prune({ manual: false }).catch(() => this.#options.logger.warn('cache prune failed'));
+      this.prune({ manual: false }).catch((error: unknown) => this.#options.logger.warn('cache prune failed', { code: errorCode(error) }));
     };
     this.#pruneTimer = setTimeout(pass, Math.min(FIRST_PRUNE_DELAY_MS, interval));
     this.#pruneTimer.unref();
   }
 
-  #recordPrune(report: PruneReport, manual: boolean): void {
-    const data = { kind: manual ? 'manual' : 'scheduled', removedParts: report.removedParts, removedSessions: report.removedSessions, durationMs: report.durationMs, complete: report.complete };
-    this.#options.logger.info('cache prune', data);
-    try {
-      this.#options.record('cache.prune', data);
-    } catch {
-      this.#options.logger.warn('telemetry record failed');
-    }
-  }
-
   #report(providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
-    try {
-      this.#options.record(kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, providers });
-    } catch {
-      this.#options.logger.warn('telemetry record failed');
-    }
+    recordRun(this.#options, providers, kind);
     this.#options.onTick?.(providers, kind);
   }
 }

@@ -1,6 +1,6 @@
 import type { ProviderStats } from '../backfill/index.js';
 import type { Logger } from '../log/index.js';
-import type { ProviderId } from '../transcripts/index.js';
+import type { ProviderId } from '../api/index.js';
 
 export type RunKind = 'scheduled' | 'manual';
 

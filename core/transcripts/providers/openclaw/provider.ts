@@ -1,9 +1,9 @@
 import { basename, dirname, join } from 'node:path';
-import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../bounds.js';
-import { readCompleteLines } from '../lines.js';
-import { asObject, asString, parseLine, Projection, type Json } from '../projection.js';
-import { Scan } from '../scan.js';
-import type { DiscoveryResult, LineStats, PartRow, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../types.js';
+import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { readCompleteLines } from '../../lines.js';
+import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
+import { Scan } from '../../scan.js';
+import type { DiscoveryResult, LineStats, PartRow, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
 
 const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak)?$/;
 const IN_PROGRESS = /\.(tmp|lock|partial)$/;

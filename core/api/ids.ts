@@ -1,0 +1,7 @@
+import { z } from 'zod';
+
+/** Identifiers several areas of the contract share. */
+export const ProjectKey = z.string().regex(/^p_[0-9a-f]{16}$/, 'expected a projectKey like p_0123456789abcdef');
+
+/** A caller's idempotency key: replaying it returns the first result; reusing it for other content is refused. */
+export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'expected 1-128 letters, digits or . _ : -');

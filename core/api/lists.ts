@@ -1,0 +1,34 @@
+/**
+ * The domain's word lists, declared once. Schemas, config, the CLI's choices and the panel's labels
+ * all derive from these; a room never spells one of them out again.
+ */
+
+/** Transcript providers are declared in providers.ts (ids, labels, kinds of root). */
+/** The sweeper's curators (spec 001): the offline default, and the remote ones a user may choose. */
+export const CURATOR_KINDS = ['offline', 'anthropic', 'openai-compatible'] as const;
+export type CuratorKind = (typeof CURATOR_KINDS)[number];
+export const REMOTE_CURATORS = ['anthropic', 'openai-compatible'] as const satisfies readonly CuratorKind[];
+export type RemoteCurator = (typeof REMOTE_CURATORS)[number];
+
+/** Repository-cache collections (spec 004). */
+export const COLLECTIONS = ['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+/** The forges a repository cache syncs from (spec 004; issue 13). */
+export const FORGE_KINDS = ['github', 'gitea', 'gitcode'] as const;
+export type ForgeKind = (typeof FORGE_KINDS)[number];
+
+/** Maintenance stages and their lanes (spec 004): sync has a head and a tail lane, RAG an index lane. */
+export const STAGES = ['sync', 'rag'] as const;
+export type StageName = (typeof STAGES)[number];
+export const LANES = ['head', 'tail', 'index'] as const;
+export type Lane = (typeof LANES)[number];
+export const SYNC_MODES = ['off', 'head', 'head-and-backfill'] as const;
+export const RAG_MODES = ['off', 'maintain'] as const;
+
+/**
+ * Why a complete transcript line yielded no part (spec 000: nothing is dropped silently). Counted
+ * per reason in tick and backfill results, telemetry and the panel.
+ */
+export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];

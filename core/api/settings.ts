@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { CURATOR_KINDS, REMOTE_CURATORS } from './lists.js';
+import { CuratorPause } from './sweeper.js';
+
+/** The settings a person changes from the panel: today the sweeper's curator and its API keys. */
+const curator = z.enum(CURATOR_KINDS);
+const remoteCurator = z.enum(REMOTE_CURATORS);
+const keySource = z.enum(['keychain', 'environment', 'none']);
+/** A pasted API key. The messages never echo the value, so a rejected key cannot leak through an error. */
+const apiKey = z
+  .string()
+  .trim()
+  .min(8, 'an API key has at least 8 characters')
+  .max(512, 'an API key has at most 512 characters')
+  .regex(/^[\x21-\x7e]+$/, 'an API key is printable ASCII without spaces');
+
+/** Whether a remote curator has a key, and where it comes from; never the key itself. */
+export const ApiKeyPresence = z.strictObject({ present: z.boolean(), source: keySource, envVar: z.string() });
+
+export const SweeperSettingsView = z.strictObject({
+  curator,
+  model: z.string(),
+  baseUrl: z.string().nullable(),
+  anthropicBaseUrl: z.string().nullable(),
+  minIntervalMs: z.number().int().nonnegative(),
+  inputTokenBudget: z.number().int().positive(),
+  timeoutMs: z.number().int().positive(),
+  /** Whether a key is available to the owner (never the key itself). */
+  keys: z.strictObject({ anthropic: z.boolean(), openai: z.boolean() }),
+  apiKeys: z.strictObject({ anthropic: ApiKeyPresence, 'openai-compatible': ApiKeyPresence }),
+  /** Whether Settings.SetApiKey can keep a key here (the app's keychain), and if not, why. */
+  keyStore: z.strictObject({ kind: z.enum(['keychain', 'environment']), writable: z.boolean(), message: z.string().nullable() }),
+  paused: z.array(CuratorPause),
+});
+export type SweeperSettingsView = z.infer<typeof SweeperSettingsView>;
+
+export const settingsMethods = {
+  'Settings.Get': {
+    params: z.strictObject({}),
+    result: z.strictObject({ sweeper: SweeperSettingsView }),
+  },
+  'Settings.SetCurator': {
+    params: z.strictObject({
+      curator,
+      model: z.string().min(1).max(200).optional(),
+      baseUrl: z.url().nullable().optional(),
+      anthropicBaseUrl: z.url().nullable().optional(),
+    }),
+    result: z.strictObject({ sweeper: SweeperSettingsView }),
+  },
+  /** Keeps (or with null, forgets) a remote curator's key in the app's keychain; headless mode refuses. */
+  'Settings.SetApiKey': {
+    params: z.strictObject({ curator: remoteCurator, key: apiKey.nullable() }),
+    result: z.strictObject({ stored: z.boolean(), source: keySource }),
+  },
+} as const;

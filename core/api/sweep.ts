@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** One provider's share of a sweep tick or backfill; counts files, never names them. */
+export const ProviderSweepStats = z.strictObject({
+  provider: z.string(),
+  discovered: z.number().int().nonnegative(),
+  /** Files read (not bytes, not lines). */
+  read: z.number().int().nonnegative(),
+  unchanged: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  partsWritten: z.number().int().nonnegative(),
+  durationMs: z.number().int().nonnegative(),
+  /** Complete lines skipped as malformed or above the line cap. */
+  failedLines: z.number().int().nonnegative(),
+});
+export type ProviderSweepStats = z.infer<typeof ProviderSweepStats>;
+
+export const SweepResult = z.strictObject({ providers: z.array(ProviderSweepStats) });
+export type SweepResult = z.infer<typeof SweepResult>;
+
+/** Spec 000's scheduled transcript sweep. */
+export const sweepMethods = {
+  'Sweep.Tick': {
+    params: z.strictObject({}),
+    result: SweepResult,
+  },
+} as const;
+
+export const sweepEvents = {
+  /** The per-provider stats of a settled tick (scheduled) or backfill (manual). */
+  'sweep.tick': z.strictObject({ kind: z.enum(['scheduled', 'manual']), at: z.number().int(), providers: z.array(ProviderSweepStats) }),
+} as const;

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { createMcpServer, serveStdio } from '../../mcp/index.js';
+import { withClient } from '../connect.js';
+import { EXIT, type CliIo, type Run } from '../output.js';
+
+/** `steward mcp`: the MCP server on stdio; logs go to stderr and the log file, never stdout. */
+export function registerMcp(program: Command, io: CliIo, run: Run): void {
+  program
+    .command('mcp')
+    .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview, maintenance_status)')
+    .action(() =>
+      run(async () => {
+        await serveStdio(createMcpServer((use) => withClient(io, use)));
+        return EXIT.ok;
+      }),
+    );
+}

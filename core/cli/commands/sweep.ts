@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { SweepResult } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+
+/** One line per provider: counts only, never paths. */
+export function formatSweepResult(result: SweepResult): string {
+  return result.providers
+    .map(
+      (p) =>
+        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed, ${p.partsWritten} parts written` +
+        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''} (${p.durationMs} ms)\n`,
+    )
+    .join('');
+}
+
+export function registerSweep(program: Command, io: CliIo, run: Run): void {
+  program
+    .command('sweep')
+    .description('run one scheduled transcript sweep tick now')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) =>
+      run(async () => {
+        return withClient(io, async (client) => {
+          const result = await client.call('Sweep.Tick', {});
+          if (options.json) printJson(io, result);
+          else io.stdout(formatSweepResult(result));
+          return EXIT.ok;
+        });
+      }, options.json),
+    );
+}

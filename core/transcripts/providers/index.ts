@@ -1,0 +1,33 @@
+// Owns: the provider registry: one entry per provider folder, in registry order, and where each provider's roots come from.
+// Never: holds a parser of its own; adding a provider is a folder here, an entry below and its descriptor in core/api/providers.ts.
+import { PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey, type RootKind } from '../../api/index.js';
+import type { Config } from '../../config/index.js';
+import { envList } from '../roots.js';
+import type { ProviderDefinition, TranscriptProvider } from '../types.js';
+import { claude } from './claude/index.js';
+import { openclaw } from './openclaw/index.js';
+
+export const PROVIDER_REGISTRY = { claude, openclaw } satisfies { [P in ProviderId]: ProviderDefinition<P> };
+
+/** Each kind of root: the environment variable, then config.json, then the real default locations. */
+export function resolveRoots<P extends ProviderId>(id: P, config: Config, env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]> {
+  const defaults = (PROVIDER_REGISTRY[id] as ProviderDefinition<P>).defaultRoots(env);
+  const configured = config.providers[id] as Partial<Record<RootKey<P>, string[]>>;
+  const kinds = Object.entries(PROVIDERS[id].roots) as Array<[RootKey<P>, RootKind]>;
+  return Object.fromEntries(kinds.map(([key, kind]) => [key, envList(env, kind.env) ?? configured[key] ?? defaults[key]])) as Record<RootKey<P>, string[]>;
+}
+
+function create<P extends ProviderId>(id: P, roots: Record<RootKey<P>, string[]>): TranscriptProvider {
+  return (PROVIDER_REGISTRY[id] as ProviderDefinition<P>).create(roots);
+}
+
+/** The providers, in registry order, over the roots the user's configuration resolves to. */
+export function createProviders(config: Config, env: NodeJS.ProcessEnv): TranscriptProvider[] {
+  return PROVIDER_IDS.map((id) => create(id, resolveRoots(id, config, env)));
+}
+
+/** Providers with no roots: the read worker only parses files the owner discovered. */
+export function parsersOnly(): Record<ProviderId, TranscriptProvider> {
+  const none = (id: ProviderId) => Object.fromEntries(Object.keys(PROVIDERS[id].roots).map((key) => [key, []]));
+  return Object.fromEntries(PROVIDER_IDS.map((id) => [id, create(id, none(id) as never)])) as Record<ProviderId, TranscriptProvider>;
+}
