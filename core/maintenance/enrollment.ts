@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { StewardError, type RegistrationStatus } from '../api/index.js';
+import { methods, StewardError, type ForgeKind, type ParsedParams, type RegistrationStatus, type Result } from '../api/index.js';
 import { HOME_FILES } from '../config/index.js';
 import { createRepositoryCache, type CacheInspection } from './cache.js';
-import { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf, type ForgeKind } from './forges/index.js';
+import { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf } from './forges/index.js';
 import { hashOf } from './hashing.js';
 import { canonicalize, canonicalSourceId, configHashOf, registrationIdFor } from './identity.js';
 import { namespaceOf } from './jobs.js';
@@ -25,34 +25,10 @@ import {
   type RepositorySource,
 } from './schema.js';
 
-export interface EnrollParams {
-  cachePath: string;
-  repo: string;
-  policy?: Partial<Policy>;
-  config?: Record<string, unknown>;
-  sources?: Array<{ kind: 'git' | 'worktree'; ref: string; root: string }>;
-  idempotencyKey: string;
-}
-
-export interface EnrollResult {
-  registrationId: string;
-  cacheUuid: string;
-  pathFingerprint: string;
-  canonicalRepoId: string;
-  configHash: string;
-  created: boolean;
-  replayed: boolean;
-}
-
-export interface AddParams {
-  repo: string;
-  forge?: ForgeKind;
-  baseUrl?: string;
-  policy?: Partial<Policy>;
-  idempotencyKey: string;
-}
-
-export type AddResult = EnrollResult & { cacheCreated: boolean };
+export type EnrollParams = ParsedParams<'Maintenance.Enroll'>;
+export type EnrollResult = Result<'Maintenance.Enroll'>;
+export type AddParams = ParsedParams<'Maintenance.Add'>;
+export type AddResult = Result<'Maintenance.Add'>;
 
 interface EnrollmentIntent {
   inspection: CacheInspection;
@@ -161,7 +137,7 @@ export class Enrollment {
     const policy = addPolicy(kind, params.policy);
     const requestHash = hashOf({ op: 'add', repoId, kind, apiBase, policy });
     const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'add', requestHash);
-    if (replay) return { ...(replay as unknown as EnrollResult), replayed: true, cacheCreated: false };
+    if (replay) return methods['Maintenance.Add'].result.parse({ ...replay, replayed: true, cacheCreated: false });
     const dir = join(this.#room.home, HOME_FILES.caches);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, `${repoId.replace(/[^a-z0-9.-]+/g, '-').slice(0, 80)}-${hashOf(params.idempotencyKey).slice(0, 12)}.db`);
@@ -188,7 +164,7 @@ export class Enrollment {
         sources: intent.sources.map((s) => s.sourceId).sort(),
       });
     const replay = replayReceipt(registry, params.idempotencyKey, operation, requestHash);
-    if (replay) return { ...(replay as unknown as EnrollResult), replayed: true };
+    if (replay) return methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true });
 
     const elsewhere = registry.conflicts.find(
       (c) => !c.lossy && c.kind !== 'cache_clone_conflict' && c.cacheUuid === inspection.cacheUuid && c.candidates.some((k) => k.pathFingerprint !== inspection.pathFingerprint),

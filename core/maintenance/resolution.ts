@@ -1,4 +1,4 @@
-import { StewardError, type ConflictPlan, type ConflictView } from '../api/index.js';
+import { methods, StewardError, type ConflictPlan, type ConflictView, type Result } from '../api/index.js';
 import { applyResolution, findCandidate, planOf, revalidate, type Applied } from './conflicts.js';
 import { hashOf } from './hashing.js';
 import { receiptOf, replayReceipt } from './receipts.js';
@@ -6,7 +6,7 @@ import type { Room } from './room.js';
 import type { RegistryV2 } from './schema.js';
 import { conflictView } from './status.js';
 
-export type AppliedResolution = Applied & { planId: string; conflictId: string; replayed: boolean };
+export type AppliedResolution = Result<'Conflicts.Apply'>;
 
 /** Conflict resolution: an explicit candidate, a deterministic plan, and apply behind the writer fence. */
 export class Resolution {
@@ -29,7 +29,7 @@ export class Resolution {
     const registry = this.#room.store.current();
     const requestHash = hashOf({ op: 'conflict_apply', planId });
     const replay = replayReceipt(registry, idempotencyKey, 'conflict_apply', requestHash);
-    if (replay) return { ...(replay as unknown as Applied & { planId: string; conflictId: string }), replayed: true };
+    if (replay) return methods['Conflicts.Apply'].result.parse({ ...replay, replayed: true });
     const target = this.#locatePlan(registry, planId);
     // Reserve the cache's writer lane first, then replan and write: nothing can slip in between.
     return this.#room.admission.fence(target.cacheUuid, 'conflict_apply', () => {
