@@ -83,6 +83,8 @@ export class FakeForge {
   readonly giteaWiki = new Map<string, { title: string; content: string; sha: string; date: number }>();
   /** A bare git repository served as `<owner>/<name>.wiki.git` (GitHub shape). */
   wikiBare: string | null = null;
+  /** Refuse the wiki's git traffic (a token without wiki access). */
+  wikiDenied = false;
   scripts: Script[] = [];
   /** The clock the dataset's timestamps come from; tests move it forward to make changes visible. */
   now = Date.now();
@@ -268,6 +270,7 @@ export class FakeForge {
   async #serveGit(pathname: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const prefix = `/${this.owner}/${this.name}.wiki.git/`;
     if (!this.wikiBare || !pathname.startsWith(prefix)) return this.#send(res, 404, 'Repository not found.', { 'content-type': 'text/plain' });
+    if (this.wikiDenied) return this.#send(res, 403, 'Forbidden', { 'content-type': 'text/plain' });
     if (this.token && !(req.headers.authorization ?? '').includes(Buffer.from(`x-access-token:${this.token}`).toString('base64'))) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="wiki"' });
       return void res.end();

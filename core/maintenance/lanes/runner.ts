@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import {
   bindingOf,
   createForge,
+  ForgeError,
   localGitTree,
   RateLimited,
   worktreeTree,
@@ -207,7 +208,15 @@ export class SyncLanes {
       progress();
     }
     for (const tree of this.#trees(job, forge)) {
-      const state = await headTree(ctx, tree);
+      let state: Awaited<ReturnType<typeof headTree>>;
+      try {
+        state = await headTree(ctx, tree);
+      } catch (error) {
+        // A wiki git cannot fetch (no access, no git) is that collection's reason, not a failure of every collection.
+        if (!(error instanceof ForgeError && error.errorClass === 'wiki_unavailable')) throw error;
+        ctx.writer.saveFrontier({ ...ctx.writer.frontier(tree.frontier, 'head'), cursor: 'unavailable' });
+        continue;
+      }
       // Without a tail lane the head walks the tree itself, one bounded window per pass.
       if (headOnly && state === 'walking') await treeWindow(ctx, tree);
       progress();
@@ -280,8 +289,8 @@ export class SyncLanes {
     };
     const out = job.policy.collections.map((c) => {
       if (c !== 'wiki') return row(c, [c], null);
-      const absent = writer.frontier('wiki', 'head').cursor === 'absent';
-      return row('wiki', ['wiki'], kind === 'gitcode' ? 'unsupported' : absent ? 'absent' : null);
+      const cursor = writer.frontier('wiki', 'head').cursor;
+      return row('wiki', ['wiki'], kind === 'gitcode' ? 'unsupported' : cursor === 'absent' || cursor === 'unavailable' ? cursor : null);
     });
     const documents = job.sources.map((s) => `documents:${s.sourceId}`);
     if (documents.length > 0) out.push(row('documents', documents, job.sources.some((s) => !s.root) ? 'source_unavailable' : null));

@@ -57,6 +57,29 @@ describe('the wiki tree walker', () => {
     rmSync(wiki.bare!, { recursive: true, force: true });
   });
 
+  it('reports a wiki git cannot fetch as that collection\'s reason, and still syncs the others', async () => {
+    r = await rig('github', { policy: { collections: ['issues', 'wiki'] } });
+    r.forge.add('issue');
+    const wiki = new TestRepo(join(r.home.dir, '..', `${r.home.dir.split('/').pop()}-wiki2`));
+    wiki.write('Home.md', 'Hi').commit();
+    r.forge.wikiBare = wiki.publish(`${wiki.dir}.git`);
+    // The wiki refuses our credentials (a token without wiki access): git fails, the API does not.
+    r.forge.wikiDenied = true;
+    const pass = await r.reconcile();
+    expect(pass.jobs.map((j) => j.state)).toEqual(['succeeded', 'succeeded']);
+    const status = r.m.list().registrations[0]!;
+    expect(status.collections.find((c) => c.collection === 'issues')).toMatchObject({ items: 1 });
+    expect(status.collections.find((c) => c.collection === 'wiki')!.reason).toBe('unavailable');
+    expect(status.stages.sync.failures).toBe(0);
+    expect(status.state).not.toBe('ready');
+    r.forge.wikiDenied = false;
+    await r.reconcile();
+    expect(pages(r).map((p) => p.body)).toEqual(['Hi']);
+    expect(r.m.list().registrations[0]!.collections.find((c) => c.collection === 'wiki')!.reason).toBeNull();
+    rmSync(wiki.dir, { recursive: true, force: true });
+    rmSync(wiki.bare!, { recursive: true, force: true });
+  });
+
   it('reads a Gitea wiki over REST and re-reads only the bodies whose last commit changed', async () => {
     r = await rig('gitea', { policy: { collections: ['wiki'] } });
     for (const [name, n] of [['Home', 1], ['Install', 2], ['FAQ', 3]] as const) r.forge.giteaWiki.set(name, { title: name, content: `${name} text`, sha: `sha-${n}`, date: r.forge.now });

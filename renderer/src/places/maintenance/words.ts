@@ -30,6 +30,7 @@ const REASONS: Record<string, string> = {
   rate_limited: 'rate limit',
   forge_unknown: 'forge unknown',
   absent: 'the repository has no wiki',
+  unavailable: 'the wiki could not be fetched',
   unsupported: 'this forge has no wiki Steward can read',
   source_unavailable: 'a source folder is missing',
 };
