@@ -53,7 +53,8 @@ async function runRegistry(flags) {
 
     // Track the longest registry write by timing each commit of the live store.
     let longestWrite = 0;
-    const maintenance = new m.Maintenance({ home, logger: quiet });
+    // A stand-in sync stage: this part measures the coordinator (validation, job records), not sync (part 5 does).
+    const maintenance = new m.Maintenance({ home, logger: quiet, runners: { sync: async () => undefined } });
     const commit = maintenance.store.commit.bind(maintenance.store);
     maintenance.store.commit = (mutate) => {
       const t = performance.now();

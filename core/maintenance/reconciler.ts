@@ -172,10 +172,12 @@ export class Reconciler {
       r = this.#current(registrationId, pathFingerprint);
       if (r) next.push(...this.#nextRuns(r, stage, runner, inspection));
     }
-    // Publish the frontiers as this pass left them, not as it found them.
+    // Publish the frontiers as this pass left them, not as it found them, with the next run: one registry write.
     r = this.#current(registrationId, pathFingerprint);
-    if (r && jobs.some((j) => j.registrationId === registrationId)) this.#validateIdentity(r);
-    this.#noteNextRun(registrationId, pathFingerprint, next);
+    if (!r) return;
+    const nextRunAt = next.length > 0 ? Math.min(...next) : null;
+    if (jobs.some((j) => j.registrationId === registrationId)) this.#validateIdentity(r, { nextRunAt });
+    else if (nextRunAt !== r.nextRunAt) this.#update(r, (target) => void (target.nextRunAt = nextRunAt));
   }
 
   /** A missing token or an unknown forge is a status reason, recorded once, not a failure loop. */
@@ -198,13 +200,6 @@ export class Reconciler {
       else if (due.waiting) out.push(now + this.#o.timerIntervalMs);
     }
     return out;
-  }
-
-  #noteNextRun(registrationId: string, pathFingerprint: string, times: number[]): void {
-    const r = this.#current(registrationId, pathFingerprint);
-    if (!r) return;
-    const nextRunAt = times.length > 0 ? Math.min(...times) : null;
-    if (nextRunAt !== r.nextRunAt) this.#update(r, (target) => void (target.nextRunAt = nextRunAt));
   }
 
   /** The private parts of a job: cache handles, sources, the shutdown signal. */
@@ -230,7 +225,7 @@ export class Reconciler {
   }
 
   /** Validate identity: the cache at the registered path must still carry the registered UUID and binding. */
-  #validateIdentity(r: Registration): CacheInspection | null {
+  #validateIdentity(r: Registration, extra: Partial<Pick<Registration, 'nextRunAt'>> = {}): CacheInspection | null {
     let inspection: CacheInspection | null = null;
     let problem: DegradedKind | null = null;
     try {
@@ -248,8 +243,9 @@ export class Reconciler {
     // Observing the content generation is the spec's step between sync and RAG: read from the cache itself.
     const repo = healthy?.repositories.find((x) => x.repoId === r.canonicalRepoId);
     const generations = repo ? { content: repo.contentGeneration, covered: repo.coveredGeneration } : r.generations;
-    if (hashOf([degraded, frontiers, forge, generations]) !== hashOf([r.degraded, r.frontiers, r.forge, r.generations])) {
-      this.#update(r, (target) => Object.assign(target, { degraded, frontiers, forge, generations }));
+    const nextRunAt = extra.nextRunAt !== undefined ? extra.nextRunAt : r.nextRunAt;
+    if (hashOf([degraded, frontiers, forge, generations, nextRunAt]) !== hashOf([r.degraded, r.frontiers, r.forge, r.generations, r.nextRunAt])) {
+      this.#update(r, (target) => Object.assign(target, { degraded, frontiers, forge, generations, nextRunAt }));
       if (problem) this.#room.logger.warn('maintenance registration degraded', { registrationId: r.registrationId, kind: problem });
     }
     return healthy;
