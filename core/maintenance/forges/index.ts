@@ -10,9 +10,9 @@ import { fetchTransport, type TransportOptions } from './http.js';
 import { RestForge } from './rest.js';
 import type { Forge } from './types.js';
 
-export { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf, isForgeKind, TOKEN_NAMES, type ForgeBinding } from './binding.js';
-export { localGitTree, worktreeTree, MAX_PAGE_BYTES } from './git.js';
-export { DEFAULT_TRANSPORT, type TransportOptions } from './http.js';
+export { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf, type ForgeBinding } from './binding.js';
+export { localGitTree, worktreeTree } from './git.js';
+export { type TransportOptions } from './http.js';
 export {
   FORGE_KINDS,
   ForgeError,
@@ -20,19 +20,17 @@ export {
   type CommentRecord,
   type Forge,
   type ForgeKind,
-  type Gone,
   type ItemRecord,
   type ListResult,
   type Stream,
   type StreamRecord,
-  type StreamTraits,
   type TreeEntry,
   type TreePage,
   type TreeSource,
   type VerifyTarget,
 } from './types.js';
 
-export interface ForgeOptions extends TransportOptions {
+interface ForgeOptions extends TransportOptions {
   /** Where a git-backed wiki is mirrored (a private bare repository inside STEWARD_HOME). */
   wikiMirror: string;
   /** Records per page; the forge's maximum (100, Gitea's 50) unless smaller. */

@@ -1,4 +1,4 @@
 // Lanes: the head and tail lanes of spec 004 over a repository cache — checkpoints, child coverage, tree walks, tombstones.
 // Never opens a cache on its own (the caller hands in an admitted, migrated handle) and never decides scheduling policy beyond "is there work".
-export { SyncLanes, streamsFor, type CollectionSummary, type DocumentSource, type Due, type SyncJob, type SyncLanesOptions, type SyncPolicy, type SyncReport, type Waiting } from './runner.js';
-export { DEFAULT_LANE_SETTINGS, type LaneSettings, type Tally } from './context.js';
+export { SyncLanes, type DocumentSource, type SyncJob, type SyncLanesOptions, type Waiting } from './runner.js';
+export { type Tally } from './context.js';

@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { Maintenance, syncStage } from '../../../core/maintenance/index.js';
-import type { TransportOptions } from '../../../core/maintenance/forges/index.js';
-import type { LaneSettings } from '../../../core/maintenance/lanes/index.js';
+import type { TransportOptions } from '../../../core/maintenance/forges/http.js';
+import type { LaneSettings } from '../../../core/maintenance/lanes/context.js';
 import { FakeForge, type Shape } from '../../support/fake-forge.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
