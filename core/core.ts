@@ -6,7 +6,7 @@ import { Capture, captureHandlers } from './capture/index.js';
 import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
-import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
+import { builtinProfileFacts, Maintenance, maintenanceHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
@@ -24,6 +24,8 @@ export interface CoreOptions {
   keyStore?: KeyStore;
   /** How start at login is done: the app passes login items or its own autostart entry; headless by default. */
   startAtLogin?: StartAtLogin;
+  /** How this owner stops when asked (`steward stop`): the app quits, `steward serve` exits. Absent in the in-process CLI. */
+  onStopRequest?: () => void;
 }
 
 /** Calls in these areas can change what needs the person (a lifted pause, a resolved conflict): the status is re-read after them. */
@@ -57,13 +59,19 @@ export class Core {
   readonly #stoppers: Array<() => Promise<void> | void> = [];
   #closed = false;
 
-  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, schedule = false, keyStore?: KeyStore, startAtLogin?: StartAtLogin) {
+  readonly #startAtLogin: StartAtLogin;
+  readonly #schedule: boolean;
+
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, options: CoreOptions) {
+    const schedule = options.schedule ?? false;
     this.home = home;
     this.env = env;
     this.#lock = lock;
     this.config = config;
     this.logger = logger;
-    this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
+    this.#schedule = schedule;
+    this.#startAtLogin = options.startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js'));
+    this.keys = new KeyRing(options.keyStore ?? environmentKeyStore(env), env);
     this.panelToken = new PanelToken(home.dir);
     this.secrets = new NamedSecrets(this.keys.store, home.dir, env);
     this.gateway = openGateway(home.dir, logger);
@@ -83,7 +91,8 @@ export class Core {
           homeKind: home.kind,
           setPaused: (paused) => this.setPaused(paused),
           rotateToken: () => void this.panelToken.rotate(),
-          startAtLogin: startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js')),
+          startAtLogin: this.#startAtLogin,
+          ...(options.onStopRequest ? { requestStop: options.onStopRequest } : {}),
         }),
         ...telemetryHandlers(this.telemetry),
         ...projectsHandlers(this.projects),
@@ -111,7 +120,7 @@ export class Core {
     try {
       const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
-      const core = new Core(home, env, lock, config, logger, options.schedule ?? false, options.keyStore, options.startAtLogin);
+      const core = new Core(home, env, lock, config, logger, options);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
       return core;
     } catch (error) {
@@ -200,6 +209,8 @@ export class Core {
       home: this.home.dir,
       logger: this.logger,
       runners: { sync },
+      planFacts: this.#planFacts(),
+      onWaiting: (waiting) => this.#reporter.waitingPlans(waiting),
       timerIntervalMs: settings.reconcile_interval_ms,
       onChange: (summary) => this.events.emit('maintenance.changed', summary),
       onProgress: (registrationId, lane, tally) =>
@@ -208,6 +219,26 @@ export class Core {
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());
     return maintenance;
+  }
+
+  /**
+   * What maintenance plans may know about this machine: whether this Core is the scheduling owner,
+   * start at login, whether a forge token is stored, and the configured embedding profiles.
+   */
+  #planFacts(): PlanFacts {
+    const startAtLogin = this.#startAtLogin;
+    return {
+      service: {
+        ownerRunning: this.#schedule,
+        startAtLogin: () => {
+          const view = startAtLogin.read();
+          return { enabled: view.enabled, supported: view.supported };
+        },
+        installStartAtLogin: () => void startAtLogin.set(true),
+      },
+      profiles: builtinProfileFacts(),
+      tokenPresent: (name) => this.secrets.lookup(name).value !== undefined,
+    };
   }
 
   /** The per-project curator (spec 001); it arms timers only when this Core schedules. */

@@ -17,9 +17,10 @@ export type StatusPlace = (typeof STATUS_PLACES)[number];
 /**
  * What a status item is about. Working: `import` (a transcript sweep or backfill), `curate` (a
  * project's notes), `sync` (a repository cache). Needs the person: `conflict`, `curator-paused`,
- * `provider-failing`. Failed: `import-failed`, `curator-failed`, `sync-failed`.
+ * `provider-failing`, `plan-waiting` (an agent's maintenance plan that only a person may confirm).
+ * Failed: `import-failed`, `curator-failed`, `sync-failed`.
  */
-export const STATUS_KINDS = ['import', 'curate', 'sync', 'conflict', 'curator-paused', 'provider-failing', 'import-failed', 'curator-failed', 'sync-failed'] as const;
+export const STATUS_KINDS = ['import', 'curate', 'sync', 'conflict', 'curator-paused', 'provider-failing', 'plan-waiting', 'import-failed', 'curator-failed', 'sync-failed'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
 export const StatusItem = z.strictObject({
@@ -86,6 +87,14 @@ export const appMethods = {
   'App.RotateToken': {
     params: z.strictObject({}),
     result: z.strictObject({ rotatedAt: z.number().int() }),
+  },
+  /**
+   * Stops the running owner (`steward stop`): it answers first, then finishes what it is writing,
+   * closes the stores and removes daemon.json. Only an owner can be stopped (`unsupported` otherwise).
+   */
+  'App.Stop': {
+    params: z.strictObject({}),
+    result: z.strictObject({ stopping: z.literal(true), pid: z.number().int() }),
   },
 } as const;
 

@@ -5,5 +5,5 @@ export { WriterAdmission } from './admission.js';
 export { createRepositoryCache } from './cache.js';
 export { syncStage } from './stages.js';
 export { type Registration } from './schema.js';
-export { operationKeyOf, type PlanFacts, type ModelState } from './plan/index.js';
+export { operationKeyOf, builtinProfileFacts, setupStatusOf, type PlanFacts, type ModelState } from './plan/index.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';

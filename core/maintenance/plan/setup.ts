@@ -139,7 +139,6 @@ export class Setup {
       installLogin,
       download,
       blocker: blocker?.code ?? null,
-      effects: effects.map((e) => e.class),
     });
     const planId = opaqueId('plan', [basis, ownerRunning], 20);
     const changes = action !== 'none' || effects.some((e) => e.class !== 'inspect' && e.class !== 'job_enqueue');
