@@ -9,6 +9,28 @@ import { FakeForge } from '../../support/fake-forge.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { seed, TOKEN } from './sync-rig.js';
 
+interface PlanOut {
+  plan_id: string;
+  status: string;
+  action: string;
+  effects: Array<{ class: string; description: string }>;
+}
+interface AppliedOut {
+  registration_id: string;
+  history: string;
+  initial_jobs: Array<{ stage: string; lane: string }>;
+}
+/** What the verbs print with --json: a plan, a plan with its apply, a status, or an error. */
+type Out = PlanOut & {
+  plan: PlanOut;
+  applied: AppliedOut;
+  error: { code: string };
+  registrations: Array<Record<string, unknown>>;
+  conflicts: unknown[];
+  registration: { enabled: boolean };
+  stopped: boolean;
+};
+
 /**
  * `steward maintenance plan|enable|resume`, `steward stop` and `steward service uninstall`, driven
  * through the real CLI against a loopback fake forge. Where the CLI would start `steward serve` in
@@ -28,14 +50,14 @@ describe('steward maintenance plan and enable', () => {
     launches = 0;
   });
 
-  async function cli(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<CapturedIo & { code: number; json: () => Record<string, any> }> {
+  async function cli(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<CapturedIo & { code: number; json: () => Out }> {
     const io = captureIo(env);
     io.launchOwner = async (launchEnv) => {
       launches += 1;
       owner = await startOwner({ home: resolveHome(launchEnv), env: launchEnv, port: 0, logToStderr: false });
     };
     const code = await runCli(argv, io);
-    return Object.assign(io, { code, json: () => JSON.parse(io.out) as Record<string, any> });
+    return Object.assign(io, { code, json: () => JSON.parse(io.out) as Out });
   }
 
   it('plans read-only, applies only what was confirmed, starts the owner, replays after a restart, updates policy in place, and is undone by stop and service uninstall', async () => {
@@ -52,9 +74,9 @@ describe('steward maintenance plan and enable', () => {
     const plan = planned.json();
     expect(plan).toMatchObject({ status: 'confirmation_required', action: 'create', repo: '127.0.0.1/acme/widgets', data_boundary: 'local_process', config_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(plan.plan_id).toMatch(/^plan_/);
-    expect(plan.effects.map((e: { class: string }) => e.class)).toEqual(['inspect', 'local_config_write', 'local_service_change', 'local_service_change', 'job_enqueue', 'job_enqueue']);
-    expect(plan.effects[2].description).toContain('Starts Steward in the background');
-    expect(plan.effects[3].description).toContain('start at login');
+    expect(plan.effects.map((e) => e.class)).toEqual(['inspect', 'local_config_write', 'local_service_change', 'local_service_change', 'job_enqueue', 'job_enqueue']);
+    expect(plan.effects[2]!.description).toContain('Starts Steward in the background');
+    expect(plan.effects[3]!.description).toContain('start at login');
     expect(existsSync(join(home.dir, 'managed-caches.json'))).toBe(false);
     expect(existsSync(join(home.dir, 'caches'))).toBe(false);
     expect((await cli(env, 'maintenance', 'plan', ...repo, '--format', 'json')).json().plan_id).toBe(plan.plan_id);
@@ -74,11 +96,11 @@ describe('steward maintenance plan and enable', () => {
     expect(launches).toBe(1);
     const applied = enabled.json().applied;
     expect(applied).toMatchObject({ enrollment: { completed: true, created: true, cache_created: true, updated: false, replayed: false }, service_installed: true, repo: '127.0.0.1/acme/widgets' });
-    expect(applied.initial_jobs.map((j: { stage: string; lane: string }) => `${j.stage}/${j.lane}`)).toEqual(['sync/head', 'sync/tail']);
+    expect(applied.initial_jobs.map((j) => `${j.stage}/${j.lane}`)).toEqual(['sync/head', 'sync/tail']);
     // Thirty items fit one tail window, so the first pass honestly reaches the end of history.
     expect(applied).toMatchObject({ history: 'complete', status: 'ready', registration_state: 'ready' });
     expect(readFileSync(autostart, 'utf8')).toContain('X-Steward-Managed=true');
-    const registrationId = applied.registration_id as string;
+    const registrationId = applied.registration_id;
     const caches = readdirSync(join(home.dir, 'caches')).filter((n) => n.endsWith('.db'));
     expect(caches).toHaveLength(1);
 
@@ -109,7 +131,7 @@ describe('steward maintenance plan and enable', () => {
     // A policy change is an update of the same registration: still active, one record, no conflict.
     const change = await cli(env, 'maintenance', 'enable', ...repo, '--sync', 'head', '--no-service-install', '--yes', '--idempotency-key', 'change-2', '--json');
     expect(change.code).toBe(0);
-    expect(change.json().plan.effects.map((e: { description: string }) => e.description)).toContain(
+    expect(change.json().plan.effects.map((e) => e.description)).toContain(
       'Changes what is synced for 127.0.0.1/acme/widgets from recent changes and all history to recent changes only.',
     );
     expect(change.json().applied).toMatchObject({ registration_id: registrationId, enrollment: { created: false, updated: true }, service_installed: false, history: 'recent_only' });
