@@ -18,3 +18,4 @@ export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport } from './cache.js';
 export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';
+export { setupPlanJson, setupAppliedJson } from './setup-json.js';

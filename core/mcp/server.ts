@@ -4,6 +4,7 @@ import { stewardVersion } from '../config/index.js';
 import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
+import { registerSetupTools } from './setup.js';
 
 /**
  * Steward's MCP server. Each tool reaches the owner through `withClient` (the running app or daemon,
@@ -15,6 +16,7 @@ export function createMcpServer(withClient: WithClient, options: { home?: string
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
   registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
+  registerSetupTools(server, withClient);
   return server;
 }
 

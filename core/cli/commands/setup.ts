@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FORGE_KINDS, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
+import { FORGE_KINDS, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
 import { operationKeyOf } from '../../maintenance/index.js';
 import { withClient } from '../connect.js';
 import { launchOwner } from '../launch.js';
@@ -75,41 +75,6 @@ export function formatPlan(plan: SetupPlan): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The contract's plan in the spec's JSON words (`plan_id`, `config_hash`, `data_boundary` …). */
-export function planJson(plan: SetupPlan): Record<string, unknown> {
-  return {
-    plan_id: plan.planId,
-    status: plan.status,
-    action: plan.action,
-    repo: plan.repo,
-    registration_id: plan.registrationId,
-    effects: plan.effects.map((e) => ({ class: e.class, description: e.description, needs_person: e.needsPerson })),
-    config_hash: plan.configHash,
-    data_boundary: plan.dataBoundary,
-    policy: plan.policy,
-    profile: { name: plan.profile.name, provider: plan.profile.provider, model: plan.profile.model, data_boundary: plan.profile.dataBoundary },
-    blocker: plan.blocker,
-    handoff: plan.handoff,
-  };
-}
-
-export function appliedJson(applied: SetupApplied): Record<string, unknown> {
-  return {
-    plan_id: applied.planId,
-    status: applied.status,
-    registration_id: applied.registrationId,
-    repo: applied.repo,
-    enrollment: { completed: applied.enrollment.completed, created: applied.enrollment.created, cache_created: applied.enrollment.cacheCreated, updated: applied.enrollment.updated, replayed: applied.enrollment.replayed },
-    initial_jobs: applied.jobs.map((j) => ({ job_id: j.jobId, stage: j.stage, lane: j.lane, state: j.state, coalesced: j.coalesced })),
-    detached: applied.detached,
-    history: applied.history,
-    service_installed: applied.serviceInstalled,
-    model_downloaded: applied.modelDownloaded,
-    smoke: applied.smoke,
-    registration_state: applied.registration.state,
-  };
-}
-
 const HISTORY_WORDS: Record<SetupApplied['history'], string> = {
   complete: 'every backfill reached its end',
   backfilling: 'older history is still being read in the background; the cache is not complete yet',
@@ -134,7 +99,7 @@ async function planVerb(io: CliIo, options: SetupOptions, defaults: { rag?: 'mai
   const format = formatOption(options.format, options.json);
   const request = setupRequestOf(options, defaults);
   const plan = await withClient(io, (c) => c.call('Maintenance.Plan', request));
-  if (format === 'json') printJson(io, planJson(plan));
+  if (format === 'json') printJson(io, setupPlanJson(plan));
   else io.stdout(`${formatPlan(plan)}${plan.status === 'blocked' ? '' : 'Apply it with `steward maintenance enable` and the same flags (--yes --idempotency-key KEY where nobody can answer).\n'}`);
   return EXIT.ok;
 }
@@ -181,7 +146,7 @@ async function enableVerb(io: CliIo, options: EnableOptions, defaults: { rag?: '
   if (plan.blocker) throw blockedError(plan);
   const confirmation = await confirmOrRefuse(io, plan, options);
   if (!confirmation) {
-    if (format === 'json') printJson(io, { plan: planJson(plan), applied: false });
+    if (format === 'json') printJson(io, { plan: setupPlanJson(plan), applied: false });
     else io.stdout('Not applied.\n');
     return EXIT.ok;
   }
@@ -190,7 +155,7 @@ async function enableVerb(io: CliIo, options: EnableOptions, defaults: { rag?: '
     if (reached !== 'owner') throw new StewardError('internal', 'Steward is not running in the background; run `steward serve`, then this command again.');
     return applyOnOwner(client, request, plan, confirmation.key, options);
   });
-  if (format === 'json') printJson(io, { plan: planJson(plan), applied: appliedJson(applied) });
+  if (format === 'json') printJson(io, { plan: setupPlanJson(plan), applied: setupAppliedJson(applied) });
   else io.stdout(formatApplied(applied));
   return EXIT.ok;
 }
