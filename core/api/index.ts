@@ -17,5 +17,5 @@ export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResul
 export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport } from './cache.js';
 export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';
-export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';
+export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';

@@ -18,6 +18,7 @@ type MaintenanceMethod =
   | 'Maintenance.Dismiss'
   | 'Conflicts.List'
   | 'Conflicts.Plan'
+  | 'Conflicts.Evidence'
   | 'Conflicts.Apply';
 
 /** The contract's maintenance and conflict methods, bound to the room. */
@@ -39,6 +40,7 @@ export function maintenanceHandlers(maintenance: Maintenance): Pick<Handlers, Ma
     'Maintenance.Dismiss': ({ waitingId }) => ({ dismissed: maintenance.dismissWaiting(waitingId) }),
     'Conflicts.List': () => ({ conflicts: maintenance.conflicts() }),
     'Conflicts.Plan': ({ conflictId, candidateId }) => maintenance.plan(conflictId, candidateId),
+    'Conflicts.Evidence': ({ conflictId }) => maintenance.conflictEvidence(conflictId),
     'Conflicts.Apply': ({ planId, idempotencyKey }) => maintenance.apply(planId, idempotencyKey),
   };
 }

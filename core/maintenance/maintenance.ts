@@ -172,6 +172,11 @@ export class Maintenance {
     return this.#resolution.conflicts();
   }
 
+  /** What each candidate of a conflict holds, for the local panel. */
+  conflictEvidence(conflictId: string): Result<'Conflicts.Evidence'> {
+    return this.#resolution.evidence(conflictId);
+  }
+
   plan(conflictId: string, candidateId: string): ConflictPlan {
     return this.#resolution.plan(conflictId, candidateId);
   }
