@@ -390,7 +390,7 @@ function systemCode(error: unknown): { systemCode?: string } {
  * or content sources (17), plus its size and last change on disk. Null where it cannot be read.
  */
 export function cacheHoldings(path: string): { items: number | null; sizeBytes: number | null; lastModifiedAt: number | null } {
-  let stat: { size: number; mtimeMs: number } | null = null;
+  let stat: { size: number; mtimeMs: number };
   try {
     stat = statSync(path);
   } catch {
