@@ -9,7 +9,7 @@ import type * as CaptureModule from '../../../core/capture/index.js';
 import type { Capture } from '../../../core/capture/index.js';
 import type * as ProjectsModule from '../../../core/projects/index.js';
 import type { Db } from '../../../core/store/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { noRoots, tempHome, type TempHome } from '../../support/home.js';
 import { transpileCore } from '../../support/transpiled-core.js';
 import { appendJsonl, claudeLine, claudeSession } from '../../support/transcripts.js';
 
@@ -46,7 +46,7 @@ function driver(name: string, claudeRoot: string, readWorker: boolean): { driver
   const dir = join(home.dir, name);
   mkdirSync(dir);
   const db = core.gateway.openGateway(dir);
-  const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
+  const env = { ...home.env, ...noRoots(), STEWARD_CLAUDE_ROOTS: claudeRoot };
   const opened = { driver: new core.capture.Capture({ db, config: core.config.parseConfig({}), env, logger: core.log.createMemoryLogger(), projects: new core.projects.ProjectStore(db, new core.gateway.GatewayReader(db)), record: () => {}, readWorker }), db };
   open.push(opened);
   return opened;

@@ -85,6 +85,8 @@ function toolBlocks(toolCalls: unknown): GeminiBlock[] {
     if (!status || !SETTLED.has(status)) return;
     const result = Array.isArray(call.result) ? call.result.map((p) => responseText(asObject(asObject(p)?.functionResponse)?.response)).join('\n') : '';
     const text = result !== '' ? result : (asString(call.resultDisplay) ?? '');
+    // A call that succeeded with nothing recorded has no result to store; a failed or cancelled one says so.
+    if (text === '' && status === 'success') return;
     const b = bound(text, TOOL_RESULT_CAP);
     const meta = { name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, truncated: b.truncated };
     blocks.push({ key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta });
