@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -128,6 +128,19 @@ describe('Codex CLI provider', () => {
       `${readFileSync(join(h.codexRoot, 'archived_sessions', MODERN), 'utf8')}${JSON.stringify({ timestamp: '2026-07-14T08:00:00.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'one more thing' }] } })}\n`,
     );
     expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 1, partsWritten: 1 });
+  });
+
+  it('a rollout Codex compressed once it went cold (.jsonl.zst) is the same rollout: its parts are the ones already stored', async () => {
+    h = openWindow();
+    const live = place(h.codexRoot, MODERN);
+    expect(byProvider(await h.driver.tick(), 'codex').partsWritten).toBe(11);
+    rmSync(live);
+    place(h.codexRoot, join('cold', `${MODERN}.zst`));
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, failed: 0, failedLines: 0, partsWritten: 0 });
+    // Read on its own, it yields the same parts.
+    const { batches, stats } = await readDirect(join(h.codexRoot, 'sessions', '2026', '07', '13', `${MODERN}.zst`));
+    expect(batches.flatMap((b) => b.parts.map((p) => p.partId)).sort()).toEqual(partsOf(h, MODERN_ID).map((p) => p.part_id).sort());
+    expect(stats.lines).toBe(25);
   });
 
   it('a forked rollout replays its parent: the copies collapse onto the parent, the fork keeps its own turns and names its parent', async () => {
