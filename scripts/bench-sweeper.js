@@ -125,7 +125,7 @@ export async function run(flags) {
     const rootFlag = flags.indexOf('--root');
     const claudeRoot = rootFlag >= 0 && flags[rootFlag + 1] ? flags[rootFlag + 1] : join(work, 'claude');
     if (rootFlag < 0) generate(claudeRoot, projects, busiest);
-    const env = { PATH: process.env.PATH, HOME: join(work, 'home'), STEWARD_HOME: join(work, 'steward'), STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
+    const env = { PATH: process.env.PATH, HOME: join(work, 'home'), STEWARD_HOME: join(work, 'steward'), STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '', STEWARD_CODEX_ROOTS: '', STEWARD_GEMINI_ROOTS: '' };
     const core = Core.open({ home: { dir: env.STEWARD_HOME, kind: 'env' }, env });
     let ok = true;
     try {
