@@ -20,6 +20,11 @@ afterEach(async () => {
   h = undefined;
 });
 
+function mkdirp(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** An open retention window: the fixtures carry their real (past) timestamps. */
 const openWindow = () => captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
 
@@ -90,8 +95,8 @@ describe('Codex CLI provider', () => {
     expect(JSON.parse(search!.meta!)).toMatchObject({ name: 'web_search' });
     const results = parts.filter((p) => p.kind === 'tool_result').map((p) => JSON.parse(p.meta!) as { toolUseId: string; isError?: boolean });
     expect(results).toEqual([{ toolUseId: 'call_7Hq2' }, { toolUseId: 'call_Pz81' }, { toolUseId: 'call_Tt03', isError: true }]);
-    // Every part id is keyed by the session's id and the line, never by the path.
-    for (const p of parts) expect(p.part_id).toMatch(new RegExp(`^cx:${MODERN_ID}:[0-9a-f]{24}:\\d+$`));
+    // Every part id is keyed by its line's bytes (which carry the line's own timestamp), never by the path.
+    for (const p of parts) expect(p.part_id).toMatch(/^cx:[0-9a-f]{24}:\d+$/);
 
     const session = h.db.prepare('SELECT provider, source, cwd, project_key, parent_session_id FROM sessions WHERE session_id = ?').get(MODERN_ID);
     expect(session).toMatchObject({ provider: 'codex', source: 'codex', cwd: '/home/ana/src/uploader', parent_session_id: null });
@@ -167,6 +172,16 @@ describe('Codex CLI provider', () => {
     // No line has a timestamp: every part takes the session's start.
     expect(h.db.prepare('SELECT DISTINCT ts FROM parts WHERE session_id = ?').pluck().all(id)).toEqual([Date.parse('2025-08-20T09:12:03.512Z')]);
     expect(h.db.prepare('SELECT cwd FROM sessions WHERE session_id = ?').pluck().get(id)).toBe('/home/ana/src/legacy-tool');
+  });
+
+  it('the oldest rollouts have no timestamps: the same words typed twice are two parts, and two sessions never share one', async () => {
+    h = openWindow();
+    const yes = JSON.stringify({ type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'yes' }] });
+    for (const id of ['0198aaaa-0000-4000-8000-000000000001', '0198aaaa-0000-4000-8000-000000000002']) {
+      const meta = JSON.stringify({ id, timestamp: '2025-08-01T10:00:00.000Z', instructions: null });
+      writeFileSync(join(mkdirp(join(h.codexRoot, 'sessions')), `rollout-2025-08-01T12-00-00-${id}.jsonl`), [meta, yes, '{"record_type":"state"}', yes].join('\n') + '\n');
+    }
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 2, partsWritten: 4 });
   });
 
   it('a rollout whose lines name no session is the session its file name carries', async () => {

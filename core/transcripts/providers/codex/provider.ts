@@ -38,19 +38,18 @@ function describe(session: SessionRow, meta: Json): void {
 }
 
 /**
- * One rollout file. Lines carry no ids, so a part is keyed by a hash of its line's bytes (with the
- * occurrence count when a line repeats) under the session that wrote it: the path never enters the
- * key, so a rollout moved to `archived_sessions/` (or reached by another root) adds nothing, and a
- * forked rollout's replay of its parent's lines (after the parent's own `session_meta`) collapses
- * onto the parent's parts.
+ * One rollout file. Lines carry no ids, so a part is keyed by a hash of its line's bytes: the path
+ * never enters the key, so a rollout moved to `archived_sessions/`, compressed, or reached by another
+ * root adds nothing, and a fork's byte-for-byte replay of its parent's lines collapses onto the
+ * parent's parts. A line with its own timestamp is unique by its bytes alone, and its key depends on
+ * no earlier line (a read that starts mid-file keys it the same way); the oldest rollouts have no
+ * timestamps, so their keys are scoped by the session and count repeats of the same bytes.
  */
 class RolloutReader {
   readonly projection = new Projection('codex', 'codex');
   /** The file's own session: its first `session_meta`, else its name. */
   #sessionId: string;
   #named = false;
-  /** The session whose lines follow: a fork replays its parent's lines after the parent's meta. */
-  #scope: string;
   /** The bare era has no per-line timestamps: its lines take the session's start. */
   #metaTs: number | null = null;
   readonly #seen = new Map<string, number>();
@@ -59,7 +58,6 @@ class RolloutReader {
 
   constructor(file: TranscriptFile, options: ReadOptions, stats: LineStats) {
     this.#sessionId = sessionIdFromName(file.path);
-    this.#scope = this.#sessionId;
     this.#options = options;
     this.#stats = stats;
   }
@@ -80,9 +78,9 @@ class RolloutReader {
     if (type === 'session_meta') this.#meta(payload, ts);
     if (type === 'turn_context') this.#session().cwd ??= asString(payload.cwd) ?? null;
     if (META_LINES.has(type)) return countSkip(this.#stats, 'meta_only');
-    if (type === 'compacted') return this.#emit(text, compactedBlocks(payload), ts);
+    if (type === 'compacted') return this.#emit(this.#lineKey(text, false), compactedBlocks(payload), ts);
     if (type !== 'response_item') return countSkip(this.#stats, 'unknown_type');
-    this.#item(text, payload, ts);
+    this.#item(text, payload, ts, false);
   }
 
   /** Rollouts before the envelope: a bare meta line, bare items, and `{"record_type":"state"}` markers. */
@@ -94,36 +92,35 @@ class RolloutReader {
     }
     const cwd = environmentCwd(line);
     if (cwd) this.#session().cwd ??= cwd;
-    this.#item(text, line, parseTs(line.timestamp) ?? this.#metaTs);
+    this.#item(text, line, parseTs(line.timestamp) ?? this.#metaTs, true);
   }
 
   #meta(meta: Json, ts: number | null): void {
     const id = asString(meta.id) ?? asString(meta.session_id);
     if (!id) return;
-    if (!this.#named) {
-      this.#named = true;
-      // Line 1 names the file's session; a later meta (a fork's copy of its parent's) only rescopes.
-      if (!this.projection.hasSession(this.#sessionId)) this.#sessionId = id;
-      this.#metaTs = parseTs(meta.timestamp) ?? ts;
-      describe(this.#session(), meta);
-    }
-    this.#scope = id;
+    // Line 1 names the file's session; a later meta is a fork's copy of its parent's.
+    if (this.#named) return;
+    this.#named = true;
+    if (!this.projection.hasSession(this.#sessionId)) this.#sessionId = id;
+    this.#metaTs = parseTs(meta.timestamp) ?? ts;
+    describe(this.#session(), meta);
   }
 
-  #item(text: string, item: Json, ts: number | null): void {
+  #item(text: string, item: Json, ts: number | null, bare: boolean): void {
     const blocks = itemBlocks(item);
     if (blocks === undefined) return countSkip(this.#stats, 'unknown_type');
-    this.#emit(text, blocks, ts);
+    // Keyed only when it yields parts: the repeat count covers the lines that are stored.
+    if (blocks.length === 0) return countSkip(this.#stats, 'meta_only');
+    this.#emit(this.#lineKey(text, bare), blocks, ts);
   }
 
   #session(): SessionRow {
     return this.projection.session(this.#sessionId);
   }
 
-  #emit(text: string, blocks: CodexBlock[], ts: number | null): void {
+  #emit(key: string, blocks: CodexBlock[], ts: number | null): void {
     if (blocks.length === 0) return countSkip(this.#stats, 'meta_only');
     if (this.#options.windowStartMs !== null && ts !== null && ts < this.#options.windowStartMs) return countSkip(this.#stats, 'outside_window');
-    const key = this.#lineKey(text);
     const session = this.#session();
     for (const block of blocks) {
       const part = { partId: `cx:${key}:${block.index}`, sessionId: this.#sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta) };
@@ -131,10 +128,11 @@ class RolloutReader {
     }
   }
 
-  /** `{scope}:{hash}` and, for the n-th repeat of the same bytes in this scope, `.{n}`. */
-  #lineKey(text: string): string {
+  /** `{hash}` for a timestamped line; `{session}:{hash}`, and `.{n}` for its n-th repeat, for a bare one. */
+  #lineKey(text: string, bare: boolean): string {
     const hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
-    const key = `${this.#scope}:${hash}`;
+    if (!bare) return hash;
+    const key = `${this.#sessionId}:${hash}`;
     const n = this.#seen.get(key) ?? 0;
     this.#seen.set(key, n + 1);
     return n === 0 ? key : `${key}.${n}`;
