@@ -34,6 +34,19 @@ async function addStore(scan: Scan, path: string): Promise<void> {
   file.mtimeMs = Math.max(file.mtimeMs, Number(wal.mtimeMs));
 }
 
+/** The registry's listing, kept while its file and WAL are unchanged: a tick stats it instead of opening it. */
+const listings = new Map<string, { fingerprint: string; paths: string[] }>();
+
+async function registeredPaths(registry: string, info: BigIntStats): Promise<string[]> {
+  const wal = await statOrNull(`${registry}-wal`);
+  const fingerprint = `${info.ino}:${info.size}:${info.mtimeMs}:${wal?.size ?? ''}:${wal?.mtimeMs ?? ''}`;
+  const known = listings.get(registry);
+  if (known?.fingerprint === fingerprint) return known.paths;
+  const paths = registeredStores(registry);
+  listings.set(registry, { fingerprint, paths });
+  return paths;
+}
+
 /**
  * Every agent store under an OpenClaw state folder: each agent's conventional path, plus the
  * custom paths the shared registry (`state/openclaw.sqlite`, `agent_databases`) lists. A store is
@@ -46,6 +59,7 @@ export async function discoverStores(scan: Scan, root: string): Promise<void> {
     if (entry.isDirectory() || entry.isSymbolicLink()) await addStore(scan, join(agents, entry.name, 'agent', STORE_NAME));
   }
   const registry = join(root, 'state', 'openclaw.sqlite');
-  if (!(await statOrNull(registry))?.isFile()) return;
-  for (const path of registeredStores(registry)) await addStore(scan, isAbsolute(path) ? path : resolve(root, path));
+  const info = await statOrNull(registry);
+  if (!info?.isFile()) return;
+  for (const path of await registeredPaths(registry, info)) await addStore(scan, isAbsolute(path) ? path : resolve(root, path));
 }
