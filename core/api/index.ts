@@ -12,7 +12,7 @@ export { PROTOCOL_VERSION, AppStatus } from './app.js';
 export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult } from './sweep.js';
 export { ProjectSummary } from './projects.js';
-export { SweeperStateView, SweeperRunResult, CuratorPause } from './sweeper.js';
+export { SweeperOutcome, SweeperStateView, SweeperRunResult, CuratorPause } from './sweeper.js';
 export { PruneReport } from './cache.js';
 export { RegistrationStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';

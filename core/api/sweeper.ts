@@ -6,11 +6,13 @@ import { ProjectKey } from './ids.js';
 const curator = z.enum(CURATOR_KINDS);
 const ms = z.number().int().nullable();
 
+export const SweeperOutcome = z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']);
+
 export const SweeperStateView = z.strictObject({
   watermark: ms,
   scratch: z.boolean(),
   lastSweepAt: ms,
-  lastOutcome: z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']).nullable(),
+  lastOutcome: SweeperOutcome.nullable(),
   lastError: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   lastMode: z.string().nullable(),
   lastModel: z.string().nullable(),

@@ -2,9 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { SweeperOutcome } from '../api/index.js';
 
-export const SweepOutcome = z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']);
-export type SweepOutcome = z.infer<typeof SweepOutcome>;
 
 /** sweep-state.json: the activity gate's watermark, the failure budget and what the panel shows. */
 export const SweeperState = z.object({
@@ -13,7 +12,7 @@ export const SweeperState = z.object({
   watermark: z.number().int().nullable().default(null),
   scratch: z.boolean().default(false),
   lastSweepAt: z.number().int().nullable().default(null),
-  lastOutcome: SweepOutcome.nullable().default(null),
+  lastOutcome: SweeperOutcome.nullable().default(null),
   lastError: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
   lastMode: z.string().nullable().default(null),
   lastModel: z.string().nullable().default(null),
