@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 
 const SpooledSession = z.object({
@@ -41,6 +42,7 @@ function parseJsonOrNull(text: string): unknown {
 export class Sink {
   readonly #db: Db;
   readonly #projects: ProjectKeys;
+  readonly #logger: Logger | undefined;
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
@@ -54,9 +56,10 @@ export class Sink {
    */
   onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
-  constructor(db: Db, projects: ProjectKeys) {
+  constructor(db: Db, projects: ProjectKeys, logger?: Logger) {
     this.#db = db;
     this.#projects = projects;
+    this.#logger = logger;
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
@@ -118,8 +121,9 @@ export class Sink {
     if (turned.length > 0) {
       try {
         this.onUserTurns?.(turned);
-      } catch {
+      } catch (error) {
         // The sweeper is best-effort; capture goes on.
+        this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });
       }
     }
     return result;

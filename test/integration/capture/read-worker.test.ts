@@ -13,6 +13,8 @@ import { noRoots, tempHome, type TempHome } from '../../support/home.js';
 import { transpileCore } from '../../support/transpiled-core.js';
 import { appendJsonl, claudeLine, claudeSession } from '../../support/transcripts.js';
 import { AgentStoreFixture, agentStorePath, fixtureEvents } from '../../support/openclaw-store.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
+import { vanishing } from './harness.js';
 
 interface Core {
   capture: typeof CaptureModule;
@@ -48,13 +50,16 @@ afterEach(async () => {
   home.cleanup();
 });
 
-function driver(name: string, roots: string | Record<string, string>, readWorker: boolean, config: unknown = {}): { driver: Capture; db: Db } {
+function driver(name: string, roots: string | Record<string, string>, readWorker: boolean, options: { victim?: string; config?: unknown } = {}): { driver: Capture; db: Db } {
   const dir = join(home.dir, name);
   mkdirSync(dir);
   const db = core.gateway.openGateway(dir);
   const env = { ...home.env, ...noRoots(), ...(typeof roots === 'string' ? { STEWARD_CLAUDE_ROOTS: roots } : roots) };
-  const capture = { db, config: core.config.parseConfig(config), env, logger: core.log.createMemoryLogger(), projects: new core.projects.ProjectStore(db, new core.gateway.GatewayReader(db)), record: () => {}, readWorker };
-  const opened = { driver: new core.capture.Capture(capture), db };
+  const claudeRoot = typeof roots === 'string' ? roots : '';
+  const providers = options.victim ? { providers: [vanishing(new ClaudeProvider({ roots: [claudeRoot], desktopRoots: [] }), options.victim)] } : {};
+  const projects = new core.projects.ProjectStore(db, new core.gateway.GatewayReader(db));
+  const config = core.config.parseConfig(options.config ?? {});
+  const opened = { driver: new core.capture.Capture({ db, config, env, logger: core.log.createMemoryLogger(), projects, record: () => {}, readWorker, ...providers }), db };
   open.push(opened);
   return opened;
 }
@@ -91,6 +96,17 @@ describe('the read worker', () => {
     expect(viaWorker.driver.reader.readsStarted).toBe(7);
   });
 
+  it('counts a file deleted between listing and reading as vanished, not failed, read-ahead included', async () => {
+    home = tempHome('steward-read-worker-');
+    const claudeRoot = join(home.dir, 'claude');
+    const files = ['a', 'b', 'c'].map((id) => claudeSession(claudeRoot, `sess-${id}`, 3));
+    // The middle file is the one the worker reads ahead while the first is written.
+    const viaWorker = driver('worker', claudeRoot, true, { victim: files[1] });
+    const [stats] = await viaWorker.driver.tick();
+    expect(viaWorker.driver.reader.usesWorker).toBe(true);
+    expect(stats).toMatchObject({ discovered: 3, read: 2, vanished: 1, failed: 0, partsWritten: 6, errors: [] });
+  });
+
   it('reads every provider in the worker as in-thread: Codex rollouts, Gemini chats, OpenClaw stores (zstd rows, watermarks)', async () => {
     home = tempHome('steward-read-worker-');
     const codex = join(home.dir, 'codex');
@@ -106,8 +122,8 @@ describe('the read worker', () => {
       store.append('7f3c9e2a-5b41-4d8e-9a0c-3e1f2d4b6a01', fixtureEvents().slice(0, 3), 'Trip planning');
       const roots = { STEWARD_CODEX_ROOTS: codex, STEWARD_GEMINI_ROOTS: gemini, STEWARD_OPENCLAW_ROOTS: openclaw };
       const open = { query: { cache: { retention: { default_days: 0 } } } };
-      const viaWorker = driver('worker', roots, true, open);
-      const inThread = driver('thread', roots, false, open);
+      const viaWorker = driver('worker', roots, true, { config: open });
+      const inThread = driver('thread', roots, false, { config: open });
       const stats = await viaWorker.driver.tick();
       expect(viaWorker.driver.reader.usesWorker).toBe(true);
       expect(stats.map((s) => [s.provider, s.read, s.failed, s.failedLines])).toEqual([

@@ -205,6 +205,8 @@ function archiveKey(archive: ArchiveRow): string {
  * in `stats.resume`. A store without `transcript_events` (2026.5.30–2026.7.1) holds no sessions.
  */
 export async function* readAgentStore(file: TranscriptFile, options: ReadOptions, stats: LineStats, projector: EntryProjector): AsyncGenerator<TranscriptBatch> {
+  // A store deleted since the listing says so (ENOENT) rather than failing to open.
+  await stat(file.path);
   const store = AgentStore.open(file.path);
   try {
     const read = new StoreRead(store, file, projector, options, stats);
