@@ -118,9 +118,11 @@ describe('steward open', () => {
     return { path, opened };
   }
 
+  /** The shell creates the file before printf fills it: wait for its content, not its existence. */
   async function until(file: string): Promise<string> {
-    for (let i = 0; i < 200 && !existsSync(file); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    return readFileSync(file, 'utf8');
+    const content = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    for (let i = 0; i < 500 && content() === ''; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    return content();
   }
 
   it("opens the running owner's panel address, token included, with the platform opener", async () => {

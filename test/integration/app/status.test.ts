@@ -83,8 +83,8 @@ describe('failed and failing, with what', () => {
     core.gateway.pragma('query_only = ON');
 
     await core.call('Sweep.Tick', {});
-    expect(core.status).toMatchObject({ state: 'error', message: '1 of 1 Claude transcript file could not be imported', attention: [] });
-    expect(core.status.errors).toEqual([{ kind: 'import-failed', subject: 'claude', text: '1 of 1 Claude transcript file could not be imported', place: 'telemetry' }]);
+    expect(core.status).toMatchObject({ state: 'error', message: '1 of 1 Claude transcript file could not be imported (SQLITE_READONLY)', attention: [] });
+    expect(core.status.errors).toEqual([{ kind: 'import-failed', subject: 'claude', text: '1 of 1 Claude transcript file could not be imported (SQLITE_READONLY)', place: 'telemetry' }]);
     await core.call('Sweep.Tick', {});
     expect(core.status.attention).toEqual([]);
     await core.call('Sweep.Tick', {});
