@@ -71,8 +71,8 @@ export class Core {
       this.#reporter = new StatusReporter(this.app, (key) => this.projects.get(key)?.name);
       this.sweeper = this.#createSweeper(schedule, sessions);
       this.capture = this.#createCapture(schedule);
-      // New genuine user turns committed by capture enqueue their projects for curation.
-      this.capture.onUserTurns((projectKeys) => this.sweeper.enqueue(projectKeys));
+      // New live genuine user turns committed by capture enqueue their projects for curation.
+      this.capture.onUserTurns((turns) => this.sweeper.onLiveTurns(turns));
       this.maintenance = this.#createMaintenance(schedule);
       this.#dispatcher = createDispatcher({
         ...appHandlers(this.app, {

@@ -3,6 +3,7 @@ import { appEvents, appMethods } from './app.js';
 import { backfillEvents, backfillMethods } from './backfill.js';
 import { cacheMethods } from './cache.js';
 import { conflictsMethods } from './conflicts.js';
+import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { projectsMethods } from './projects.js';
 import { settingsMethods } from './settings.js';
@@ -26,6 +27,7 @@ export const methods = {
   ...settingsMethods,
   ...maintenanceMethods,
   ...conflictsMethods,
+  ...hooksMethods,
 } as const;
 
 export const events = {

@@ -12,6 +12,8 @@ import { registerMaintenance } from './commands/maintenance.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerContext } from './commands/context.js';
+import { registerHooks } from './commands/hooks.js';
 import { registerOpen } from './commands/open.js';
 import { registerToken } from './commands/token.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
@@ -45,6 +47,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerService(program, io, run);
   registerSweeper(program, io, run);
   registerMcp(program, io, run);
+  registerContext(program, io, run);
+  registerHooks(program, io, run);
   return program;
 }
 
