@@ -1,6 +1,12 @@
+import { readFile, stat } from 'node:fs/promises';
 import { Decompress } from 'fzstd';
+import { countSkip } from './lines.js';
+import type { LineStats } from './types.js';
 
 const CHUNK = 64 * 1024;
+/** A compressed transcript is read into memory before it is decoded step by step. */
+const MAX_COMPRESSED_BYTES = 256 * 1024 * 1024;
+const MAX_DECODED_BYTES = 2 * 1024 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export class ArchiveTooLarge extends Error {
@@ -50,4 +56,29 @@ export function* archiveLines(bytes: Uint8Array, maxBytes: number): Generator<st
     yield split(last);
   }
   if (bytes.length === 0) yield [];
+}
+
+/**
+ * The lines of a zstd-compressed transcript file (a cold Codex rollout, an OpenClaw
+ * `.jsonl.deleted.<ts>.zst` sibling), counted like `readCompleteLines` counts them. Such a file is
+ * never appended to, so its last line is complete even without `\n`.
+ */
+export async function* readCompressedLines(path: string, options: { maxLineBytes: number }, stats: LineStats): AsyncGenerator<string[]> {
+  if ((await stat(path)).size > MAX_COMPRESSED_BYTES) {
+    stats.oversizeLines += 1;
+    return countSkip(stats, 'too_large');
+  }
+  const bytes = await readFile(path);
+  try {
+    for (const lines of archiveLines(bytes, MAX_DECODED_BYTES)) {
+      const kept = lines.filter((line) => Buffer.byteLength(line) <= options.maxLineBytes);
+      stats.oversizeLines += lines.length - kept.length;
+      stats.lines += kept.length;
+      if (kept.length > 0) yield kept;
+    }
+  } catch (error) {
+    if (!(error instanceof ArchiveTooLarge)) throw error;
+    stats.oversizeLines += 1;
+    countSkip(stats, 'too_large');
+  }
 }

@@ -175,6 +175,16 @@ describe('OpenClaw agent stores', () => {
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 1 });
   });
 
+  it('reads a zstd-compressed archived sibling (….jsonl.deleted.<ts>.zst) as the JSONL it holds', async () => {
+    h = openWindow();
+    const reset = JSON.parse(readFileSync(join(STORE_FIXTURES, 'reset.meta.json'), 'utf8')) as Record<string, string>;
+    const sessions = join(h.openclawRoot, 'agents', 'main', 'sessions');
+    mkdirSync(sessions, { recursive: true });
+    copyFileSync(join(STORE_FIXTURES, 'reset.jsonl.zst'), join(sessions, `${reset.session_id}.jsonl.deleted.1757900000000.zst`));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 2 });
+    expect(partsOf(h, `oc:main:${reset.session_id}`).map((p) => p.text)).toEqual(['remind me to water the plants', 'Reminder set for 18:00.']);
+  });
+
   it('finds a store at a custom path through the shared registry; its agent id comes from the store', async () => {
     h = openWindow();
     const custom = join(h.home.dir, 'elsewhere', 'work-agent.sqlite');

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
-import { ArchiveTooLarge, archiveLines } from '../../compressed.js';
+import { readCompressedLines } from '../../compressed.js';
 import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
@@ -13,9 +12,6 @@ import { SessionIndex } from './session-index.js';
 /** A rollout, or one Codex compressed after it went cold (`rollout-*.jsonl.zst`). */
 const ROLLOUT = /^rollout-.*\.jsonl(\.zst)?$/;
 const UUID_TAIL = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
-/** A compressed rollout is read into memory before it is decoded step by step. */
-const MAX_COMPRESSED_BYTES = 256 * 1024 * 1024;
-const MAX_DECODED_BYTES = 2 * 1024 * 1024 * 1024;
 /** Lines that describe the session or the UI rather than hold the conversation (`event_msg` mirrors `response_item`). */
 const META_LINES = new Set(['session_meta', 'turn_context', 'world_state', 'event_msg', 'inter_agent_communication_metadata']);
 
@@ -139,30 +135,6 @@ class RolloutReader {
   }
 }
 
-/**
- * A cold-compressed rollout: the same lines, so the same part ids as before it was compressed.
- * It is never appended to, so its last line is complete even without `\n`.
- */
-async function* compressedLines(path: string, options: ReadOptions, stats: LineStats): AsyncGenerator<string[]> {
-  if ((await stat(path)).size > MAX_COMPRESSED_BYTES) {
-    stats.oversizeLines += 1;
-    return countSkip(stats, 'too_large');
-  }
-  const bytes = await readFile(path);
-  try {
-    for (const lines of archiveLines(bytes, MAX_DECODED_BYTES)) {
-      const kept = lines.filter((line) => Buffer.byteLength(line) <= options.maxLineBytes);
-      stats.oversizeLines += lines.length - kept.length;
-      stats.lines += kept.length;
-      yield kept;
-    }
-  } catch (error) {
-    if (!(error instanceof ArchiveTooLarge)) throw error;
-    stats.oversizeLines += 1;
-    countSkip(stats, 'too_large');
-  }
-}
-
 export class CodexProvider implements TranscriptProvider {
   readonly id = 'codex' as const;
   readonly #roots: readonly string[];
@@ -186,7 +158,8 @@ export class CodexProvider implements TranscriptProvider {
 
   async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
     const reader = new RolloutReader(file, options, stats);
-    const source = file.path.endsWith('.zst') ? compressedLines(file.path, options, stats) : readCompleteLines(file.path, options, stats);
+    // A cold-compressed rollout holds the same lines, so the same part ids as before it was compressed.
+    const source = file.path.endsWith('.zst') ? readCompressedLines(file.path, options, stats) : readCompleteLines(file.path, options, stats);
     for await (const lines of source) {
       for (const text of lines) {
         if (text.length === 0) continue;

@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { readCompressedLines } from '../../compressed.js';
 import { readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
@@ -85,7 +86,9 @@ export class OpenClawProvider implements TranscriptProvider {
     // agents/<agentId>/sessions/<file>: the agent id namespaces the header id, which may collide across agents.
     const context: EntryContext = { agentId: basename(dirname(dirname(file.path))), header: undefined };
     const projection = new Projection('openclaw', file.source);
-    for await (const lines of readCompleteLines(file.path, options, stats)) {
+    // An archived sibling may be zstd-compressed (`….jsonl.deleted.<ts>.zst`): the same lines.
+    const source = file.path.endsWith('.zst') ? readCompressedLines(file.path, options, stats) : readCompleteLines(file.path, options, stats);
+    for await (const lines of source) {
       for (const text of lines) {
         if (text.length === 0) continue;
         const line = parseLine(text);
