@@ -6,6 +6,7 @@ import { conflictsMethods } from './conflicts.js';
 import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { projectsMethods } from './projects.js';
+import { secretsMethods } from './secrets.js';
 import { settingsMethods } from './settings.js';
 import { sweepEvents, sweepMethods } from './sweep.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
@@ -28,6 +29,7 @@ export const methods = {
   ...maintenanceMethods,
   ...conflictsMethods,
   ...hooksMethods,
+  ...secretsMethods,
 } as const;
 
 export const events = {

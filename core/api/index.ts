@@ -16,5 +16,5 @@ export { ProjectSummary } from './projects.js';
 export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResult, CuratorPause, SweeperBudget } from './sweeper.js';
 export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport } from './cache.js';
-export { RegistrationStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
+export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';

@@ -9,6 +9,7 @@ import { registerSweep } from './commands/sweep.js';
 import { registerProjects } from './commands/projects.js';
 import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerSecrets } from './commands/secrets.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
 import { registerMcp } from './commands/mcp.js';
@@ -45,6 +46,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerCache(program, io, run);
   registerMaintenance(program, io, run);
   registerService(program, io, run);
+  registerSecrets(program, io, run);
   registerSweeper(program, io, run);
   registerMcp(program, io, run);
   registerContext(program, io, run);
