@@ -110,6 +110,15 @@ function remedyOf(error: unknown): string | undefined {
   return typeof details?.remediation === 'string' ? details.remediation : undefined;
 }
 
+/** A sentence whose `commands` are set as code, as the core writes them for terminals too. */
+export function Words({ text }: { text: string }): ReactElement {
+  return (
+    <>
+      {text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}
+    </>
+  );
+}
+
 /** The plan in plain words, by class; what only a person may confirm is marked. */
 function PlanView({ plan }: { plan: SetupPlan }): ReactElement {
   const classes = [...new Set(plan.effects.map((e) => e.class))];
@@ -125,7 +134,7 @@ function PlanView({ plan }: { plan: SetupPlan }): ReactElement {
               .filter((e) => e.class === cls)
               .map((e, i) => (
                 <li key={i}>
-                  {e.description} {e.needsPerson && <Badge tone="warn">needs your confirmation</Badge>}
+                  <Words text={e.description} /> {e.needsPerson && <Badge tone="warn">needs your confirmation</Badge>}
                 </li>
               ))}
           </ul>
@@ -139,7 +148,9 @@ function PlanView({ plan }: { plan: SetupPlan }): ReactElement {
         <div className="error-banner" role="alert" data-testid="setup-blocked">
           <div className="error-banner__text">
             <strong>Blocked: {plan.blocker.message}</strong>
-            <span>{plan.blocker.remediation}</span>
+            <span>
+              <Words text={plan.blocker.remediation} />
+            </span>
             <span className="error-banner__code">Code: {plan.blocker.code}</span>
           </div>
         </div>

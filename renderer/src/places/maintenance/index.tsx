@@ -314,7 +314,7 @@ export function MaintenancePlace(): ReactElement {
           the registrations involved are held until then. <a href={placeHref('conflicts')}>Open Conflicts</a>
         </p>
       )}
-      {status !== undefined && status.registry.state !== 'degraded' && registrations.length === 0 && held.length === 0 && (
+      {status !== undefined && status.registry.state !== 'degraded' && registrations.length === 0 && held.length === 0 && !setup && (
         <EmptyState icon="maintenance" title="No repository caches enrolled" command="steward maintenance enable --repo OWNER/NAME" commandLabel="Or in a terminal">
           <p>
             Steward can keep a local copy of a repository&rsquo;s issues, pull requests, comments and wiki current, from GitHub, Gitea or
