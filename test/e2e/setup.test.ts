@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeForge } from '../support/fake-forge.js';
-import { eventually, goToPlace, launchChromium, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, runSteward, screenshotPath, startServe, stewardEnv, type ServedSteward } from './harness.js';
 
 const TOKEN = 'ghp_E2eSetupFakeForgeToken0123456789abcd';
 /** More issues than one tail window reads (10 pages of 100), so history takes two passes: `backfilling`, then `ready`. */
@@ -148,5 +148,32 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     expect((await steward.rpc('Maintenance.List', {})).registrations.map((r) => r.canonicalRepoId).sort()).toEqual(['127.0.0.1/acme/gadgets', '127.0.0.1/acme/widgets']);
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it('in a terminal, enable starts Steward in the background when none runs, and stop stops it', async () => {
+    const home = makeTempDir('steward-e2e-enable-').dir;
+    const env = stewardEnv(home, { env: { GITHUB_TOKEN: TOKEN } });
+    const args = ['maintenance', 'enable', '--repo', 'acme/widgets', '--base-url', base, '--collections', 'issues', '--sync', 'head', '--no-service-install'];
+    try {
+      const refused = await runSteward([...args, '--json'], env);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout).error.code).toBe('confirmation_required');
+      const enabled = await runSteward([...args, '--yes', '--idempotency-key', 'terminal-1', '--json'], env, 60_000);
+      expect(enabled.stderr).toBe('');
+      expect(enabled.code).toBe(0);
+      const out = JSON.parse(enabled.stdout) as { plan: { effects: Array<{ description: string }> }; applied: { enrollment: { created: boolean }; status: string } };
+      expect(out.plan.effects.map((e) => e.description)).toContain('Starts Steward in the background (`steward serve`) so the cache keeps itself current after this command ends; `steward stop` stops it.');
+      expect(out.applied.enrollment.created).toBe(true);
+      const info = JSON.parse((await runSteward(['info', '--json'], env)).stdout) as { via: string; url?: string };
+      expect(info.via).toBe('owner');
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
+      const replay = JSON.parse((await runSteward([...args, '--yes', '--idempotency-key', 'terminal-1', '--json'], env)).stdout) as { applied: { enrollment: { replayed: boolean } } };
+      expect(replay.applied.enrollment.replayed).toBe(true);
+    } finally {
+      const stopped = await runSteward(['stop'], env, 60_000);
+      expect(stopped.stdout).toMatch(/^(Stopped Steward \(pid \d+\)|Steward is not running)\.\n$/);
+    }
+    expect(existsSync(join(home, 'daemon.json'))).toBe(false);
+    expect((await runSteward(['stop', '--json'], env)).stdout).toContain('"running": false');
   });
 });
