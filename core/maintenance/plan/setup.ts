@@ -72,6 +72,8 @@ export class Setup {
   readonly #reconcile: (registrationId: string) => Promise<ReconcileResult>;
   readonly #onWaiting: () => void;
   readonly #waiting = new Map<string, WaitingPlan>();
+  /** Applies take turns up to their enrollment: two at once could each create a cache for the same repository. */
+  #turn: Promise<unknown> = Promise.resolve();
 
   constructor(room: Room, enrollment: Enrollment, facts: PlanFacts, reconcile: (registrationId: string) => Promise<ReconcileResult>, onWaiting: () => void = () => undefined) {
     this.#room = room;
@@ -230,10 +232,24 @@ export class Setup {
    * registration is reconciled.
    */
   async apply(params: ApplyParams, signal?: AbortSignal): Promise<SetupApplied> {
+    const mine = this.#turn.then(() => this.#enrollInTurn(params, signal));
+    this.#turn = mine.catch(() => undefined);
+    const outcome = await mine;
+    if (outcome.replayed) return this.#resume(outcome.enrolled, params);
+    return this.#finish(outcome.planId, outcome.enrolled, { created: outcome.enrolled.created, cacheCreated: outcome.enrolled.cacheCreated, replayed: false }, params, outcome.performed);
+  }
+
+  async #enrollInTurn(
+    params: ApplyParams,
+    signal?: AbortSignal,
+  ): Promise<
+    | { replayed: true; enrolled: EnrollResult }
+    | { replayed: false; planId: string; enrolled: EnrollResult & { cacheCreated: boolean }; performed: { serviceInstalled: boolean; modelDownloaded: boolean; smoke: SetupApplied['smoke'] } }
+  > {
     const resolved = resolveRequest(this.#room.store.current(), params, this.#facts.profiles.profiles());
     const requestHash = requestHashOf(resolved, params);
     const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'setup', requestHash);
-    if (replay) return this.#resume(methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true }), params);
+    if (replay) return { replayed: true, enrolled: methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true }) };
     const rendered = await this.#render(params, signal);
     const { plan } = rendered;
     if (plan.planId !== params.planId) throw new StewardError('stale_plan', 'Something changed after the plan was made (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: plan.planId });
@@ -244,7 +260,7 @@ export class Setup {
     const enrolled = this.#enroll(rendered, params, requestHash);
     this.#settleWaiting(plan);
     this.#room.logger.info('maintenance setup applied', { registrationId: enrolled.registrationId, action: plan.action, created: enrolled.created });
-    return this.#finish(plan.planId, enrolled, { created: enrolled.created, cacheCreated: enrolled.cacheCreated, replayed: false }, params, { ...performed, smoke });
+    return { replayed: false, planId: plan.planId, enrolled, performed: { ...performed, smoke } };
   }
 
   /** An agent may enroll and enqueue; a service, a model download or text sent off this machine waits for a person. */

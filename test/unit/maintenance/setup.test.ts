@@ -178,6 +178,21 @@ describe('maintenance setup: plan -> confirm -> apply', () => {
     expect(m.list().registrations[0]!.enabled).toBe(true);
   });
 
+  it('lets two applies of one plan with different keys take turns: the second finds the registration the first made and is stale', async () => {
+    f = fixture();
+    const { facts } = machine();
+    const m = f.open({ planFacts: facts });
+    const plan = await m.planSetup(request);
+    const results = await Promise.allSettled([
+      m.applySetup({ ...request, planId: plan.planId, idempotencyKey: 'a', confirmedBy: 'person' }),
+      m.applySetup({ ...request, planId: plan.planId, idempotencyKey: 'b', confirmedBy: 'person' }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect(((results[1] as PromiseRejectedResult).reason as StewardError).code).toBe('stale_plan');
+    expect(readdirSync(join(f.home.dir, 'caches')).filter((n) => n.endsWith('.db'))).toHaveLength(1);
+    expect(m.list().registrations).toHaveLength(1);
+  });
+
   it('lets an agent enroll nothing a person must confirm: confirmation_required with the exact command, and the plan waits for a person', async () => {
     f = fixture();
     const { state, facts } = machine();
