@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { resolveHome } from '../../../core/config/index.js';
+import { operationKeyOf } from '../../../core/maintenance/index.js';
 import { startOwner, type Owner } from '../../../core/index.js';
 import { captureIo, type CapturedIo } from '../../support/cli.js';
 import { FakeForge } from '../../support/fake-forge.js';
@@ -51,13 +52,26 @@ describe('steward maintenance plan and enable', () => {
   });
 
   async function cli(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<CapturedIo & { code: number; json: () => Out }> {
+    return cliAnswering(env, undefined, ...argv);
+  }
+
+  /** The CLI in a terminal where a person answers each question with `answer` (undefined: nobody can answer). */
+  async function cliAnswering(env: NodeJS.ProcessEnv, answer: boolean | undefined, ...argv: string[]): Promise<CapturedIo & { code: number; json: () => Out; asked: string[] }> {
     const io = captureIo(env);
+    const asked: string[] = [];
+    if (answer !== undefined) {
+      io.interactive = () => true;
+      io.confirm = async (question) => {
+        asked.push(question);
+        return answer;
+      };
+    }
     io.launchOwner = async (launchEnv) => {
       launches += 1;
       owner = await startOwner({ home: resolveHome(launchEnv), env: launchEnv, port: 0, logToStderr: false });
     };
     const code = await runCli(argv, io);
-    return Object.assign(io, { code, json: () => JSON.parse(io.out) as Out });
+    return Object.assign(io, { code, json: () => JSON.parse(io.out) as Out, asked });
   }
 
   it('plans read-only, applies only what was confirmed, starts the owner, replays after a restart, updates policy in place, and is undone by stop and service uninstall', async () => {
@@ -170,5 +184,30 @@ describe('steward maintenance plan and enable', () => {
     expect((await cli(env, 'maintenance', 'plan', '--repo', 'acme/widgets', '--sync', 'sometimes')).code).toBe(2);
     expect((await cli(env, 'rag', 'enable', '--repo', 'acme/widgets', '--forge', 'gitea')).code).toBe(2);
     expect(existsSync(join(home.dir, 'managed-caches.json'))).toBe(false);
+  });
+
+  it('in a terminal, shows the plan and asks; a yes applies it under a key derived from that plan, a no changes nothing', async () => {
+    home = tempHome('steward-setup-');
+    forge = new FakeForge({ shape: 'github', token: TOKEN });
+    const base = await forge.start();
+    seed(forge, 5);
+    const env = { ...home.env, GITHUB_TOKEN: TOKEN, STEWARD_CODEX_ROOTS: '', STEWARD_GEMINI_ROOTS: '', XDG_CONFIG_HOME: join(home.dir, 'xdg') };
+    const args = ['rag', 'enable', '--repo', 'acme/widgets', '--base-url', base, '--collections', 'issues', '--no-service-install'];
+    const no = await cliAnswering(env, false, ...args);
+    expect(no.asked).toEqual(['Apply this plan?']);
+    expect(no.out).toContain('search indexing on, profile default');
+    expect(no.out).toContain('Indexes the cache');
+    expect(no.out.trimEnd().endsWith('Not applied.')).toBe(true);
+    expect(launches).toBe(0);
+    expect(existsSync(join(home.dir, 'managed-caches.json'))).toBe(false);
+
+    const plan = (await cli(env, 'maintenance', 'plan', '--repo', 'acme/widgets', '--base-url', base, '--collections', 'issues', '--rag', 'maintain', '--no-service-install', '--format', 'json')).json();
+    const yes = await cliAnswering(env, true, ...args);
+    expect(yes.code).toBe(0);
+    expect(yes.out).toContain('Applied ');
+    const receipts = (JSON.parse(readFileSync(join(home.dir, 'managed-caches.json'), 'utf8')) as { receipts: Array<{ key: string; operation: string }> }).receipts;
+    expect(receipts).toEqual([expect.objectContaining({ key: operationKeyOf(plan.plan_id), operation: 'setup' })]);
+    const status = (await cli(env, 'service', 'maintenance', '--format', 'json')).json();
+    expect(status.registrations[0]).toMatchObject({ policy: { rag: 'maintain', collections: ['issues'] } });
   });
 });
