@@ -3,6 +3,13 @@ import { z } from 'zod';
 export const PROTOCOL_VERSION = 1;
 
 /**
+ * The maintenance protocol an owner speaks: 1 the spec's low-level methods (Enroll, List, Reconcile,
+ * ReconcileRegistration, ResolveConfig, Disable), 2 adds the setup surface (Maintenance.Plan/Apply).
+ * A terminal that starts or finds an owner applies a plan only through one that speaks 2.
+ */
+export const MAINTENANCE_PROTOCOL = 2;
+
+/**
  * The owner's headline state, most urgent first: something failed, something needs the person,
  * something runs, the person paused the schedule, or all is current. The panel adds `disconnected`
  * on its side when it cannot hear the owner.
@@ -69,6 +76,7 @@ export const appMethods = {
       name: z.literal('Steward'),
       version: z.string(),
       protocol: z.number().int(),
+      maintenanceProtocol: z.number().int(),
       /** Where STEWARD_HOME came from; never the path itself. */
       homeKind: z.enum(['env', 'platform-default']),
       platform: z.string(),

@@ -8,7 +8,7 @@ export * from './client.js';
 export * from './lists.js';
 export { PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
 export { ProjectKey, IdempotencyKey } from './ids.js';
-export { PROTOCOL_VERSION, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
+export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
 export { StartAtLoginView } from './settings.js';
 export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult } from './sweep.js';

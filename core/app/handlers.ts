@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, StewardError, type AppStatus, type Handlers } from '../api/index.js';
+import { MAINTENANCE_PROTOCOL, PROTOCOL_VERSION, StewardError, type AppStatus, type Handlers } from '../api/index.js';
 import type { HomeKind } from '../config/index.js';
 import type { StartAtLogin } from './login.js';
 import type { AppState } from './status.js';
@@ -24,6 +24,7 @@ export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, Ap
       name: 'Steward',
       version: facts.version,
       protocol: PROTOCOL_VERSION,
+      maintenanceProtocol: MAINTENANCE_PROTOCOL,
       homeKind: facts.homeKind,
       platform: process.platform,
       uptimeMs: state.uptimeMs,

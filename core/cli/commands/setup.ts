@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FORGE_KINDS, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
+import { FORGE_KINDS, MAINTENANCE_PROTOCOL, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
 import { operationKeyOf } from '../../maintenance/index.js';
 import { withClient } from '../connect.js';
 import { launchOwner } from '../launch.js';
@@ -127,6 +127,10 @@ async function confirmOrRefuse(io: CliIo, plan: SetupPlan, options: EnableOption
  * owner's own plan: the same basis and configuration hash, else nothing is applied (stale_plan).
  */
 async function applyOnOwner(client: StewardClient, request: SetupRequest, confirmed: SetupPlan, key: string, options: EnableOptions): Promise<SetupApplied> {
+  const info = await client.call('App.Info', {});
+  if (!((info.maintenanceProtocol ?? 1) >= MAINTENANCE_PROTOCOL)) {
+    throw new StewardError('unsupported', `The running Steward (${info.version}) does not apply maintenance plans; stop it (\`steward stop\`) and run this command again to start the current one.`);
+  }
   const seen = await client.call('Maintenance.Plan', request);
   if (seen.basis !== confirmed.basis || seen.configHash !== confirmed.configHash) {
     throw new StewardError('stale_plan', `The running Steward sees another plan (configuration ${seen.configHash.slice(0, 12)}) than the one confirmed (${confirmed.configHash.slice(0, 12)}); nothing was applied. Plan again.`);
