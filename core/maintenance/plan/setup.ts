@@ -41,6 +41,50 @@ function blockerOf(error: unknown, remediation: string): SetupBlocker {
   return { code, message, remediation };
 }
 
+/** What a survey of the machine found for one request. */
+interface Survey {
+  existing: Registration | null;
+  forge: SetupPlan['forge'];
+  identity: unknown;
+  configHash: string;
+  boundary: { boundary: SetupPlan['dataBoundary']; host: string | null };
+  blocker: SetupBlocker | null;
+  model: ModelState | null;
+  download: boolean;
+  login: { enabled: boolean; supported: boolean };
+  installLogin: boolean;
+  action: PlanAction;
+}
+
+function heldBlocker(kind: string, repo: string): SetupBlocker {
+  return {
+    code: kind,
+    message: `An open cache conflict holds ${repo}; nothing is planned for it until a copy is chosen.`,
+    remediation: 'Choose which copy to keep in the Conflicts place, or with `steward maintenance conflicts` and `steward maintenance resolve`.',
+  };
+}
+
+/** Everything a plan depends on except whether an owner must be started: equal bases are the same plan. */
+function basisOf(resolved: Resolved, seen: Survey): string {
+  const r = seen.existing;
+  return hashOf({
+    v: SETUP_PLAN_VERSION,
+    protocol: PROTOCOL_VERSION,
+    target: resolved.targetKey,
+    action: seen.action,
+    identity: seen.identity,
+    registration: r ? { id: r.registrationId, fp: r.pathFingerprint, policy: policyHashOf(r.policy), configHash: r.configHash, enabled: r.enabled, disabledReason: r.disabledReason } : null,
+    policy: resolved.policy,
+    configHash: seen.configHash,
+    boundary: seen.boundary,
+    model: seen.model,
+    login: seen.login,
+    installLogin: seen.installLogin,
+    download: seen.download,
+    blocker: seen.blocker?.code ?? null,
+  });
+}
+
 /** The operation key a terminal derives from a plan when a person confirms it interactively. */
 export function operationKeyOf(planId: string): string {
   return `op_${hashOf(['setup-operation', planId]).slice(0, 24)}`;
@@ -89,60 +133,25 @@ export class Setup {
 
   async #render(request: SetupRequest, signal?: AbortSignal): Promise<Rendered> {
     const resolved = resolveRequest(this.#room.store.current(), request, this.#facts.profiles.profiles());
-    const { target, policy, snapshot, repo } = resolved;
-    const existing = target.kind === 'existing' ? target.registration : null;
-    const configHash = configHashOf(snapshot);
-    const boundary = this.#facts.profiles.boundary(snapshot);
-    const forge = existing ? existing.forge : target.kind === 'new' ? { kind: target.forge, host: target.host } : null;
-    let blocker: SetupBlocker | null = null;
-    if (target.kind === 'held') {
-      blocker = {
-        code: target.conflict.kind,
-        message: `An open cache conflict holds ${repo}; nothing is planned for it until a copy is chosen.`,
-        remediation: 'Choose which copy to keep in the Conflicts place, or with `steward maintenance conflicts` and `steward maintenance resolve`.',
-      };
-    }
-    const identity = existing ? this.#identity(existing) : null;
-    if (identity?.blocker) blocker ??= identity.blocker;
-    blocker ??= this.#forgeBlocker(policy.sync !== 'off' && policy.collections.length > 0, forge, existing);
-    const provider = policy.rag === 'maintain' && blocker === null ? await this.#askProvider(resolved, request, signal) : { model: null, blocker: null };
-    blocker ??= provider.blocker;
-    const download = provider.model?.present === false && provider.model.downloadable && request.modelDownload !== false;
-    const login = this.#facts.service.startAtLogin();
-    const installLogin = request.serviceInstall !== false && login.supported && !login.enabled;
-    const action = this.#actionOf(existing, policy, configHash);
-    const ownerRunning = this.#facts.service.ownerRunning;
+    const seen = await this.#survey(resolved, request, signal);
+    const { existing, forge, boundary, blocker, action } = seen;
+    const { policy, snapshot, repo } = resolved;
     const effects = effectsOf({
       action,
       repo,
       forgeHost: forge?.host ?? null,
       policy,
       previous: existing ? { policy: existing.policy, configHash: existing.configHash, enabled: existing.enabled, repair: existing.disabledReason === 'config_snapshot_invalid' } : null,
-      configHash,
+      configHash: seen.configHash,
       snapshot,
       boundary,
-      model: provider.model,
-      ownerRunning,
-      installLogin,
-      download,
+      model: seen.model,
+      ownerRunning: this.#facts.service.ownerRunning,
+      installLogin: seen.installLogin,
+      download: seen.download,
     });
-    const basis = hashOf({
-      v: SETUP_PLAN_VERSION,
-      protocol: PROTOCOL_VERSION,
-      target: resolved.targetKey,
-      action,
-      identity: identity?.evidence ?? null,
-      registration: existing ? { id: existing.registrationId, fp: existing.pathFingerprint, policy: policyHashOf(existing.policy), configHash: existing.configHash, enabled: existing.enabled, disabledReason: existing.disabledReason } : null,
-      policy,
-      configHash,
-      boundary,
-      model: provider.model,
-      login,
-      installLogin,
-      download,
-      blocker: blocker?.code ?? null,
-    });
-    const planId = opaqueId('plan', [basis, ownerRunning], 20);
+    const basis = basisOf(resolved, seen);
+    const planId = opaqueId('plan', [basis, this.#facts.service.ownerRunning], 20);
     const changes = action !== 'none' || effects.some((e) => e.class !== 'inspect' && e.class !== 'job_enqueue');
     const status = blocker ? 'blocked' : changes ? 'confirmation_required' : setupStatusOf(registrationStatus(existing!, this.#room.store.current().jobs, this.#room.clock()));
     const plan: SetupPlan = {
@@ -155,13 +164,40 @@ export class Setup {
       forge,
       policy: { sync: policy.sync, collections: [...policy.collections], rag: policy.rag, profile: policy.profile },
       profile: { name: policy.profile, provider: snapshot.embedding.provider, model: snapshot.embedding.model, dataBoundary: boundary.boundary },
-      configHash,
+      configHash: seen.configHash,
       dataBoundary: boundary.boundary,
       effects,
       blocker,
       handoff: handoffOf(request, policy, operationKeyOf(planId)),
     };
-    return { plan, resolved, installLogin, download };
+    return { plan, resolved, installLogin: seen.installLogin, download: seen.download };
+  }
+
+  /** Everything a plan is made of, read without changing anything: identity, forge token, provider, service state. */
+  async #survey(resolved: Resolved, request: SetupRequest, signal?: AbortSignal): Promise<Survey> {
+    const { target, policy, snapshot, repo } = resolved;
+    const existing = target.kind === 'existing' ? target.registration : null;
+    const forge = existing ? existing.forge : target.kind === 'new' ? { kind: target.forge, host: target.host } : null;
+    const identity = existing ? this.#identity(existing) : null;
+    let blocker = target.kind === 'held' ? heldBlocker(target.conflict.kind, repo) : (identity?.blocker ?? null);
+    blocker ??= this.#forgeBlocker(policy.sync !== 'off' && policy.collections.length > 0, forge, existing);
+    const provider = policy.rag === 'maintain' && blocker === null ? await this.#askProvider(resolved, request, signal) : { model: null, blocker: null };
+    blocker ??= provider.blocker;
+    const login = this.#facts.service.startAtLogin();
+    const configHash = configHashOf(snapshot);
+    return {
+      existing,
+      forge,
+      identity: identity?.evidence ?? null,
+      configHash,
+      boundary: this.#facts.profiles.boundary(snapshot),
+      blocker,
+      model: provider.model,
+      download: provider.model?.present === false && provider.model.downloadable && request.modelDownload !== false,
+      login,
+      installLogin: request.serviceInstall !== false && login.supported && !login.enabled,
+      action: this.#actionOf(existing, policy, configHash),
+    };
   }
 
   #actionOf(existing: Registration | null, policy: Resolved['policy'], configHash: string): PlanAction {
