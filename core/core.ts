@@ -4,6 +4,7 @@ import { appHandlers, AppState } from './app/index.js';
 import { Capture, captureHandlers } from './capture/index.js';
 import { loadConfig, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
+import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
 import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
@@ -39,6 +40,7 @@ export class Core {
   readonly sweeper: Sweeper;
   readonly capture: Capture;
   readonly maintenance: Maintenance;
+  readonly history: History;
   readonly keys: KeyRing;
   readonly app = new AppState((status) => this.events.emit('app.status', status));
   readonly #lock: OwnerLock;
@@ -63,6 +65,7 @@ export class Core {
       // New genuine user turns committed by capture enqueue their projects for curation.
       this.capture.onUserTurns((projectKeys) => this.sweeper.enqueue(projectKeys));
       this.maintenance = this.#createMaintenance(schedule);
+      this.history = this.#createHistory(schedule);
       this.#dispatcher = createDispatcher({
         ...appHandlers(this.app, { version: stewardVersion(), homeKind: home.kind, setPaused: (paused) => this.setPaused(paused) }),
         ...telemetryHandlers(this.telemetry),
@@ -70,6 +73,7 @@ export class Core {
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),
+        ...historyHandlers(this.history),
       });
     } catch (error) {
       // A room that fails to open must not leave an earlier room's timers running on a closed store.
@@ -166,6 +170,21 @@ export class Core {
     });
     this.onShutdown(() => sweeper.stop());
     return sweeper;
+  }
+
+  /** Search, reading, export and forgetting; an owner indexes earlier history in the background. */
+  #createHistory(schedule: boolean): History {
+    const history = new History({
+      db: this.gateway,
+      projects: this.projects,
+      env: this.env,
+      logger: this.logger,
+      emit: (name, payload) => this.events.emit(name, payload),
+      removeNotes: (projectKey, slug) => this.sweeper.forgetProject(projectKey, slug),
+    });
+    if (schedule) history.startIndexing();
+    this.onShutdown(() => history.stop());
+    return history;
   }
 
   /** Rooms register how they stop (timers, queues, in-flight runs); shutdown runs them newest first. */

@@ -4,7 +4,10 @@ import { backfillEvents, backfillMethods } from './backfill.js';
 import { cacheMethods } from './cache.js';
 import { conflictsMethods } from './conflicts.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
+import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
+import { searchEvents, searchMethods } from './search.js';
+import { sessionsMethods } from './sessions.js';
 import { settingsMethods } from './settings.js';
 import { sweepEvents, sweepMethods } from './sweep.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
@@ -26,6 +29,9 @@ export const methods = {
   ...settingsMethods,
   ...maintenanceMethods,
   ...conflictsMethods,
+  ...searchMethods,
+  ...sessionsMethods,
+  ...forgetMethods,
 } as const;
 
 export const events = {
@@ -34,6 +40,8 @@ export const events = {
   ...backfillEvents,
   ...sweeperEvents,
   ...maintenanceEvents,
+  ...searchEvents,
+  ...forgetEvents,
 } as const;
 
 export type Methods = typeof methods;

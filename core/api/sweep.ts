@@ -12,6 +12,8 @@ export const ProviderSweepStats = z.strictObject({
   durationMs: z.number().int().nonnegative(),
   /** Complete lines skipped as malformed or above the line cap. */
   failedLines: z.number().int().nonnegative(),
+  /** Parts held back on purpose (present when any were): their conversation or project was forgotten, or its folder is excluded. */
+  withheld: z.strictObject({ forgotten: z.number().int().nonnegative(), excluded: z.number().int().nonnegative() }).optional(),
 });
 export type ProviderSweepStats = z.infer<typeof ProviderSweepStats>;
 

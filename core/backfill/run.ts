@@ -58,6 +58,7 @@ interface FileOutcome {
   status: 'read' | 'cancelled' | 'failed';
   partsWritten: number;
   lines: LineStats;
+  withheld: { forgotten: number; excluded: number };
 }
 
 /**
@@ -66,7 +67,7 @@ interface FileOutcome {
  */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
-  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0 } };
+  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0 }, withheld: { forgotten: 0, excluded: 0 } };
   try {
     const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
@@ -75,6 +76,8 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       deps.commits.open();
       const appended = deps.materializer.materialize(ctx.token, batch);
       const rows = appended.partsAppended + appended.sessionsAppended;
+      outcome.withheld.forgotten += appended.withheld.forgotten;
+      outcome.withheld.excluded += appended.withheld.excluded;
       // Counted as the sink moves them: a copy of a part committed under another session is not new.
       if (rows > 0) outcome.partsWritten += deps.sink.flushStep(rows).partsWritten;
       const due = deps.commits.add(rows, appended.textAppended);
@@ -94,6 +97,14 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
     outcome.status = 'failed';
   }
   return outcome;
+}
+
+/** Parts held back on purpose are counted, never dropped silently; the field appears once one was. */
+function addWithheld(stats: ProviderStats, withheld: FileOutcome['withheld']): void {
+  if (withheld.forgotten === 0 && withheld.excluded === 0) return;
+  const total = (stats.withheld ??= { forgotten: 0, excluded: 0 });
+  total.forgotten += withheld.forgotten;
+  total.excluded += withheld.excluded;
 }
 
 /** The first file from index `from` on that the run will read (for read-ahead). */
@@ -164,6 +175,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       const outcome = await importFile(provider, file, deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
+      addWithheld(stats, outcome.withheld);
       if (outcome.status === 'failed') stats.failed += 1;
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
       if (outcome.status === 'cancelled') break;

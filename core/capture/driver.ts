@@ -1,4 +1,5 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
+import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys } from '../gateway/index.js';
@@ -28,6 +29,16 @@ export interface CaptureOptions {
 
 export type BackfillRequest = Params<'Backfill.Run'>;
 
+/** `capture.exclude`: a folder matches as itself or as a parent (`/work/secret/**` covers `/work/secret`). */
+function excludedFolders(globs: readonly string[]): (cwd: string) => boolean {
+  if (globs.length === 0) return () => false;
+  const matches = picomatch([...globs], { dot: true });
+  return (cwd) => {
+    const path = cwd.replace(/\\/g, '/');
+    return matches(path) || matches(`${path}/`);
+  };
+}
+
 const SINK_TICK_MS = 2_000;
 /** The first automatic cache-maintenance pass waits this long after start (or one interval if shorter). */
 const FIRST_PRUNE_DELAY_MS = 60_000;
@@ -55,7 +66,10 @@ export class Capture {
   constructor(options: CaptureOptions) {
     this.#options = options;
     this.providers = options.providers ?? createProviders(options.config, options.env);
-    this.#materializer = new Materializer(options.db, new Spool(options.db));
+    this.#materializer = new Materializer(options.db, new Spool(options.db), {
+      projectKeyOf: (cwd) => options.projects.keyOf(cwd),
+      excluded: excludedFolders(options.config.capture.exclude),
+    });
     this.#sink = new Sink(options.db, options.projects);
     this.#sink.onUserTurns = (keys) => {
       for (const listener of this.#turnListeners) listener(keys);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { inTransaction, type Db } from '../store/index.js';
+import { SearchIndex } from './search-index.js';
 
 const SpooledSession = z.object({
   sessionId: z.string(),
@@ -16,6 +17,8 @@ const SpooledSession = z.object({
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
 export interface ProjectKeys {
   touch(cwd: string, lastActivityAt: number | null, now?: number): string;
+  /** The key without recording anything (is this project forgotten?). */
+  keyOf(cwd: string): string;
 }
 
 export interface FlushResult {
@@ -47,6 +50,7 @@ export class Sink {
   readonly #upsertSession;
   readonly #deleteUpTo;
   readonly #newUserTurns;
+  readonly #index: SearchIndex;
   #timer: NodeJS.Timeout | undefined;
   /**
    * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
@@ -57,6 +61,7 @@ export class Sink {
   constructor(db: Db, projects: ProjectKeys) {
     this.#db = db;
     this.#projects = projects;
+    this.#index = new SearchIndex(db);
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
@@ -110,7 +115,10 @@ export class Sink {
         sessionsWritten += 1;
       }
       if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as string[];
+      const before = this.#index.lastPartRowid();
       const partsWritten = this.#moveParts.run(upper).changes;
+      // The full-text index moves with its parts, in the same transaction (or commit window).
+      if (partsWritten > 0) this.#index.indexAfter(before);
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
     });

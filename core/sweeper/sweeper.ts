@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import type { CuratorKind, EventName, EventPayload, Result } from '../api/index.js';
 import type { Logger } from '../log/index.js';
@@ -194,6 +196,20 @@ export class Sweeper {
     const last = target ? readState(target.paths.state).lastSweepAt : null;
     if (last !== null) this.#lastStarted.set(key, last);
     return last ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * A forgotten project's notes go with it (history): its pending sweep is dropped and, once no
+   * sweep is running, its folder under STEWARD_HOME is removed. True when there was one.
+   */
+  async forgetProject(projectKey: string, slug: string): Promise<boolean> {
+    this.#cancelTimer(projectKey);
+    this.#deferred.delete(projectKey);
+    await this.#chain;
+    const { dir } = projectPaths(this.#o.home, slug);
+    if (!existsSync(dir)) return false;
+    await rm(dir, { recursive: true, force: true });
+    return true;
   }
 
   pendingKeys(): string[] {
