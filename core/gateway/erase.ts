@@ -33,7 +33,7 @@ export class SessionEraser {
     this.#index = index;
     // Subagents by their row and by the `{parent}:agent-` form of their id (a row may not know its parent yet).
     this.#children = db
-      .prepare(`SELECT session_id FROM sessions WHERE parent_session_id = ?1 OR (session_id >= ?1 || ':agent-' AND session_id < ?1 || ':agent.')`)
+      .prepare(`SELECT session_id FROM sessions WHERE parent_session_id = @id OR (session_id >= @id || ':agent-' AND session_id < @id || ':agent.')`)
       .pluck();
     this.#ofProject = db.prepare('SELECT session_id FROM sessions WHERE project_key = ?').pluck();
     this.#batch = db.prepare(`SELECT rowid FROM parts WHERE session_id IN (${IDS}) LIMIT ?`).pluck();
@@ -56,7 +56,7 @@ export class SessionEraser {
       const id = queue.pop()!;
       if (all.has(id)) continue;
       all.add(id);
-      queue.push(...(this.#children.all(id) as string[]));
+      queue.push(...(this.#children.all({ id }) as string[]));
     }
     return [...all];
   }

@@ -35,13 +35,22 @@ class Scanner {
   depth = 0;
   /** Depth of the NEAR( group we are in, or -1. */
   nearAt = -1;
+  /** Just after NEAR's comma, where its distance goes. */
+  distance = false;
 
   word(word: string): void {
+    const distance = this.distance;
+    this.distance = false;
     if (OPERATORS.has(word)) return void this.out.push(word);
     // Inside NEAR(a b, 5) the comma and the distance are syntax; anywhere else a comma is text.
-    if (this.nearAt >= 0 && this.depth === this.nearAt && word.endsWith(',')) {
-      if (word.length > 1) this.word(word.slice(0, -1));
-      return void this.out.push(',');
+    if (this.nearAt >= 0 && this.depth === this.nearAt) {
+      if (distance && /^\d+$/.test(word)) return void this.out.push(word);
+      if (word.endsWith(',')) {
+        if (word.length > 1) this.word(word.slice(0, -1));
+        this.out.push(',');
+        this.distance = true;
+        return;
+      }
     }
     const column = COLUMN_FILTER.exec(word);
     if (column && namesOurColumns(column[1]!)) {
@@ -92,6 +101,8 @@ export function prepareQuery(raw: string): PreparedQuery | null {
       i += 1;
     } else {
       let j = i;
+      // A column set `{a b}:` holds spaces; it ends at its brace.
+      if (ch === '{' && raw.indexOf('}', i) > i) j = raw.indexOf('}', i);
       while (j < raw.length && !/[\s()"]/.test(raw[j]!)) j += 1;
       const word = raw.slice(i, j);
       if (word === 'NEAR' && raw[j] === '(') {

@@ -160,7 +160,9 @@ export class SessionsView {
       if (!hit || hit.sessionId !== sessionId) throw new StewardError('not_found', 'That part is not in this conversation');
       const back = this.#backward(sessionId, hit, CONTEXT_MESSAGES);
       const from = back.parts[back.parts.length - 1];
-      const ahead = this.#forward(sessionId, from ? keyOf(from) : null, limit, from ? messageIdOf(from.partId) : undefined);
+      // When the hit is not its message's first part, that message began in `back` and is the page's first.
+      const begun = from && messageIdOf(from.partId) === messageIdOf(partId) ? messageIdOf(partId) : undefined;
+      const ahead = this.#forward(sessionId, from ? keyOf(from) : null, limit, begun);
       return { parts: [...back.parts, ...ahead.parts], earlier: back.more, later: ahead.more };
     }
     const ahead = this.#forward(sessionId, null, limit);
@@ -168,13 +170,13 @@ export class SessionsView {
   }
 
   /**
-   * Parts after `after` up to `messages` whole messages. `continuing` names a message already begun
-   * before `after` (its remaining parts do not count as a new message).
+   * Parts after `after` up to `messages` whole messages. `begun` names a message that started before
+   * `after`: its remaining parts come first and it counts as the first of the messages.
    */
-  #forward(sessionId: string, after: PartKey | null, messages: number, continuing?: string): Collected {
+  #forward(sessionId: string, after: PartKey | null, messages: number, begun?: string): Collected {
     const parts: OrderedPart[] = [];
-    let seen = 0;
-    let last = continuing;
+    let seen = begun === undefined ? 0 : 1;
+    let last = begun;
     for (let key = after; ; ) {
       const chunk = this.#reader.partsAfter(sessionId, key, CHUNK);
       for (const part of chunk) {

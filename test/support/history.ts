@@ -25,6 +25,9 @@ export const OPENCLAW_SESSION = `oc:main:${IDS.openclawHeader}`;
 
 const DAY = 86_400_000;
 
+/** A token-shaped secret in a tool result: exports redact it unless raw output is asked for. */
+export const SECRET = `ghp_${'0123456789abcdefghijklmnopqrstuvwxyzAB'.slice(0, 36)}`;
+
 function msgUuid(session: string, n: number): string {
   return `${session.slice(0, 8)}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }
@@ -113,7 +116,7 @@ export function writeHistoryFixture(root: string, now = Date.now()): HistoryFixt
       cwd: ORCHARD,
       ts: at(times.config, 2),
       uuid: msgUuid(c, 3),
-      content: [{ type: 'tool_result', tool_use_id: 'toolu_03Read', content: 'export function loadSettings() { return parseConfig(readFileSync(path)); }' }],
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_03Read', content: 'export function loadSettings() { return parseConfig(readFileSync(path)); }\nconst GITHUB_TOKEN = "' + SECRET + '";' }],
     }),
     claudeLine({ sessionId: c, cwd: ORCHARD, ts: at(times.config, 3), type: 'assistant', uuid: msgUuid(c, 4), text: 'Add the .js extension to the import of loadSettings.' }),
   ]);
@@ -131,7 +134,7 @@ export function writeHistoryFixture(root: string, now = Date.now()): HistoryFixt
       IDS.openclawHeader,
       [
         { id: 'e0000001', role: 'user', text: 'Remind me to order apple saplings', ts: at(times.openclaw, 0) },
-        { id: 'e0000002', role: 'assistant', text: 'Noted: order saplings from the nursery on Friday.', ts: at(times.openclaw, 1) },
+        { id: 'e0000002', role: 'assistant', text: 'Noted: order saplings from the nursery on Friday.', ts: at(times.openclaw, 1), model: 'claude-sonnet-4-5' },
       ],
       OPENCLAW_CWD,
     ),
