@@ -12,6 +12,10 @@ import { registerMaintenance } from './commands/maintenance.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerSearch } from './commands/search.js';
+import { registerSessions } from './commands/sessions.js';
+import { registerForget } from './commands/forget.js';
+import { registerUnforget } from './commands/unforget.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
 export { connect, type Connection } from './connect.js';
@@ -40,6 +44,10 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerMaintenance(program, io, run);
   registerService(program, io, run);
   registerSweeper(program, io, run);
+  registerSearch(program, io, run);
+  registerSessions(program, io, run);
+  registerForget(program, io, run);
+  registerUnforget(program, io, run);
   registerMcp(program, io, run);
   return program;
 }

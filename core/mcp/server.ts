@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { stewardVersion } from '../config/index.js';
+import { registerHistoryTools } from './history.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
 
@@ -13,6 +14,7 @@ export function createMcpServer(withClient: WithClient): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
   registerProjectTools(server, withClient);
   registerMaintenanceTools(server, withClient);
+  registerHistoryTools(server, withClient);
   return server;
 }
 
