@@ -46,7 +46,9 @@ function exitCodeOf(text: string | null): number | null {
 function toolResultSummary(text: string | null, isError: boolean): string {
   const lines = (text ?? '').split('\n').filter((l) => l.trim() !== '').length;
   const exit = exitCodeOf(text);
-  if (isError) return `${exit !== null ? `exit code ${exit}` : 'failed'}: ${firstLine(text, 120) || 'no output'}`;
+  // After "Exit code N" the first line that says why.
+  const why = exit !== null ? firstLine((text ?? '').replace(/^(?:Error: )?Exit code \d+\s*/, ''), 120) : firstLine(text, 120);
+  if (isError) return `${exit !== null ? `exit code ${exit}` : 'failed'}: ${why || 'no output'}`;
   return lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}: ${firstLine(text, 120)}`;
 }
 

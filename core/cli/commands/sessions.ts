@@ -12,7 +12,7 @@ export function formatSessionList(result: Result<'Sessions.List'>): string {
   if (result.sessions.length === 0) return 'No conversations yet.\n';
   const lines = result.sessions.map((s) => {
     const label = s.title ?? s.firstRequest ?? '(untitled)';
-    const extra = [s.toolCalls > 0 ? `${s.toolCalls} tool calls` : '', s.subagents > 0 ? `${s.subagents} subagents` : ''].filter(Boolean).join(', ');
+    const extra = [s.toolCalls > 0 ? `${s.toolCalls} tool calls` : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
     return `${s.sessionId}  ${when(s.lastAt)}  ${s.messages} messages${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
   });
   if (result.cursor) lines.push('', `More: add --cursor ${result.cursor}`);

@@ -64,14 +64,14 @@ describe('steward sessions', () => {
     expect(json.sessions.map((s) => s.sessionId)).toEqual([IDS.kitchen, `oc:main:${IDS.openclawHeader}`]);
     expect(json.cursor).toBeDefined();
     const text = (await cli('sessions', 'list')).out;
-    expect(text).toMatch(new RegExp(`^${IDS.pruning} .* 5 messages, 2 tool calls, 1 subagents {2}orchard {2}Winter pruning plan$`, 'm'));
+    expect(text).toMatch(new RegExp(`^${IDS.pruning} .* 5 messages, 2 tool calls, 1 subagent {2}orchard {2}Winter pruning plan$`, 'm'));
   });
 
   it('shows a conversation with tools folded to one line and the subagent where it started', async () => {
     const { code, out } = await cli('sessions', 'show', IDS.pruning);
     expect(code).toBe(0);
     expect(out).toContain('  ▸ Bash: npm run build:calendar');
-    expect(out).toContain('  ◂ exit code 2: Error: Exit code 2');
+    expect(out).toContain('  ◂ exit code 2: src/calendar.ts(14,7): error TS2345');
     expect(out).toMatch(/▸ Task: Survey frost dates\n {2}⤷ subagent Explore /);
     expect(out).toContain('[image (image/png), 27 bytes]');
   });
