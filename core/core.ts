@@ -126,7 +126,11 @@ export class Core {
       logger: this.logger,
       projects: this.projects,
       record: (kind, data) => this.telemetry.record(kind, data),
-      onTick: (providers, kind) => this.events.emit('sweep.tick', { kind, at: Date.now(), providers }),
+      onTick: (providers, kind) => {
+        this.events.emit('sweep.tick', { kind, at: Date.now(), providers });
+        // A large run left parts to the index walk; it starts now that the run has ended.
+        this.history?.startIndexing();
+      },
       onProgress: (progress) => this.events.emit('backfill.progress', progress),
       onBusy: (busy, failed) =>
         this.app.set(

@@ -25,6 +25,8 @@ export interface CaptureOptions {
   providers?: TranscriptProvider[];
   /** true/false forces the read worker on/off; unset lets the reader decide by core count. */
   readWorker?: boolean;
+  /** Parts a run indexes in step before leaving the rest to the background index walk (tests, benchmarks). */
+  inStepIndexParts?: number;
 }
 
 export type BackfillRequest = Params<'Backfill.Run'>;
@@ -180,6 +182,7 @@ export class Capture {
         maxLineBytes: this.#options.config.sweep.max_line_bytes,
         signal,
         ...(this.#options.onProgress ? { onProgress: this.#options.onProgress } : {}),
+        ...(this.#options.inStepIndexParts !== undefined ? { inStepIndexParts: this.#options.inStepIndexParts } : {}),
       },
     );
   }

@@ -7,25 +7,40 @@ import { inTransaction, type Db } from '../store/index.js';
  * before the index existed, and retention and forgetting remove index rows before their parts.
  */
 
-/** A word with a hump, a lower-upper-lower acronym edge, or a letter-digit edge: unicode61 keeps it whole. */
-const HUMPED = /[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]/;
-const WORDS = /[A-Za-z0-9]{3,}/g;
+/** Where a word has a hump, a lower-upper-lower acronym edge or a letter-digit edge: unicode61 keeps it whole. */
+const HUMP = /[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]/g;
 const PIECES = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
 
 /**
  * What the index tokenizes for a part's text: the text, then the pieces of its camelCase, PascalCase
  * and letter-digit identifiers (`parseConfig` → `parse Config`, `TS2345` → `TS 2345`), so they are
  * found by their pieces too. unicode61 already splits snake_case, paths and dotted names at their
  * punctuation. Fixed for the life of the index (see migration 3): `_v1` is in the SQL function's name.
+ * It runs for every part indexed, so it scans for humps (rare) rather than for words (many).
  */
 export function searchText(text: string | null): string | null {
-  if (text === null || !HUMPED.test(text)) return text;
+  if (text === null) return text;
+  HUMP.lastIndex = 0;
+  let match = HUMP.exec(text);
+  if (match === null) return text;
   const seen = new Set<string>();
   const pieces: string[] = [];
-  for (const [word] of text.matchAll(WORDS)) {
-    if (seen.has(word) || !HUMPED.test(word)) continue;
-    seen.add(word);
-    pieces.push(...(word.match(PIECES) ?? []));
+  while (match !== null) {
+    let start = match.index;
+    while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start -= 1;
+    let end = match.index + match[0].length;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end += 1;
+    const word = text.slice(start, end);
+    if (word.length >= 3 && !seen.has(word)) {
+      seen.add(word);
+      pieces.push(...(word.match(PIECES) ?? []));
+    }
+    HUMP.lastIndex = end;
+    match = HUMP.exec(text);
   }
   return pieces.length === 0 ? text : `${text}\n${pieces.join(' ')}`;
 }
@@ -98,7 +113,12 @@ export interface IndexProgress {
   indexedParts: number;
   totalParts: number;
   complete: boolean;
+  /** A run is writing parts for the walk to index afterwards: the walk waits for it to end. */
+  deferred: boolean;
 }
+
+/** The walk's range is open while a run defers: it ends wherever the run stops. */
+const OPEN = Number.MAX_SAFE_INTEGER;
 
 /** A full-text expression FTS5 refused (syntax, an unknown column): the caller may retry it as a phrase. */
 export class SearchSyntaxError extends Error {
@@ -207,14 +227,16 @@ export class SearchIndex {
   }
 
   /**
-   * One piece of the background walk over parts stored before the index existed: at most `maxRows`
-   * parts in rowid order, from where the last piece stopped (kept in search_state, so it resumes
-   * after a restart).
+   * The background walk over parts not yet in the index: those stored before the index existed, and
+   * those a large run left to it (see `defer`). Parts with rowid in (cursor, upto] may be unindexed;
+   * every other part is indexed. At most `maxRows` parts per piece, in rowid order, from where the
+   * last piece stopped (kept in search_state, so it resumes after a restart).
    */
   backfillStep(maxRows: number): IndexProgress {
     return inTransaction(this.#db, () => {
       const upto = this.#stateValue('backfill_upto');
       const cursor = this.#stateValue('backfill_cursor');
+      if (upto === OPEN) return this.progress();
       if (cursor < upto) {
         const rowids = this.#backfillRows.all(cursor, upto, maxRows) as number[];
         if (rowids.length > 0) this.#index(rowids);
@@ -225,18 +247,40 @@ export class SearchIndex {
     });
   }
 
-  /** How far the walk over earlier parts has come (rows walked of the rows there were). */
+  /**
+   * A run that writes many parts (a cold import, a backfill of years) leaves the rest of them to the
+   * background walk: indexing in step would cost the import most of its speed. From now on the walk's
+   * range is open; `endDeferral` closes it at the run's last part.
+   */
+  defer(): void {
+    inTransaction(this.#db, () => {
+      const upto = this.#stateValue('backfill_upto');
+      if (upto === OPEN) return;
+      if (this.#stateValue('backfill_cursor') >= upto) {
+        // No walk pending: everything stored so far is indexed, and a new walk starts here.
+        const last = this.lastPartRowid();
+        this.#setState.run('backfill_cursor', last);
+        this.#setState.run('backfill_start', last);
+        this.#setState.run('backfill_done', 0);
+      }
+      this.#setState.run('backfill_upto', OPEN);
+    });
+  }
+
+  /** Closes a deferral at the newest part; also repairs one left open by a run that never ended. */
+  endDeferral(): void {
+    if (this.#stateValue('backfill_upto') === OPEN) this.#setState.run('backfill_upto', this.lastPartRowid());
+  }
+
+  /** How far the walk has come; counts are parts walked of the span of rowids it covers. */
   progress(): IndexProgress {
     const upto = this.#stateValue('backfill_upto');
     const cursor = this.#stateValue('backfill_cursor');
-    if (cursor >= upto) return { indexedParts: 0, totalParts: 0, complete: true };
-    let total = this.#state.get('backfill_total') as number | undefined;
-    if (total === undefined) {
-      total = this.#db.prepare('SELECT COUNT(*) FROM parts WHERE rowid <= ?').pluck().get(upto) as number;
-      this.#setState.run('backfill_total', total);
-    }
+    if (cursor >= upto) return { indexedParts: 0, totalParts: 0, complete: true, deferred: false };
     const done = this.#stateValue('backfill_done');
-    return { indexedParts: Math.min(done, total), totalParts: Math.max(total, done), complete: false };
+    const end = upto === OPEN ? this.lastPartRowid() : upto;
+    const total = Math.max(done, end - this.#stateValue('backfill_start'));
+    return { indexedParts: done, totalParts: total, complete: false, deferred: upto === OPEN };
   }
 
   #stateValue(key: string): number {

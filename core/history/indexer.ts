@@ -32,11 +32,17 @@ export class IndexBackfill {
     this.#o = options;
   }
 
+  /** Starts the walk when there is something to index and it is not already walking. */
   start(): void {
-    if (this.#abort || this.#o.index.progress().complete) return;
+    const progress = this.#o.index.progress();
+    if (this.#abort || progress.complete || progress.deferred) return;
     const abort = new AbortController();
     this.#abort = abort;
-    this.#running = this.#run(abort.signal).catch((error: unknown) => this.#o.logger.warn('search index backfill failed', { code: errorCode(error) }));
+    this.#running = this.#run(abort.signal)
+      .catch((error: unknown) => this.#o.logger.warn('search index backfill failed', { code: errorCode(error) }))
+      .finally(() => {
+        if (this.#abort === abort) this.#abort = undefined;
+      });
   }
 
   async stop(): Promise<void> {
@@ -64,6 +70,8 @@ export class IndexBackfill {
         this.#o.logger.info('search index backfill complete', { durationMs: Math.round(performance.now() - started) });
         return;
       }
+      // A run is still writing parts for the walk; it is started again when the run ends.
+      if (progress.deferred) return;
     }
   }
 }

@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core, type EventPayload } from '../../../core/index.js';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
-import { openGateway, SearchIndex } from '../../../core/gateway/index.js';
+import { GatewayReader, openGateway, SearchIndex } from '../../../core/gateway/index.js';
+import { Capture } from '../../../core/capture/index.js';
+import { parseConfig } from '../../../core/config/index.js';
+import { History } from '../../../core/history/index.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
+import { ProjectStore } from '../../../core/projects/index.js';
+import { writeHistoryFixture } from '../../support/history.js';
 import { openDatabase, type Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
@@ -101,5 +107,45 @@ describe('indexing a store that predates the index', () => {
     while (!progress.complete) progress = index.backfillStep(250);
     expectExact(db);
     db.close();
+  });
+});
+
+describe('a large run leaves its parts to the index walk', () => {
+  it('indexes the first parts in step, the rest after the run, and the next small run in step again', async () => {
+    home = tempHome('steward-index-defer-');
+    const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+    const env = { ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot };
+    const db = openGateway(home.dir);
+    const projects = new ProjectStore(db, new GatewayReader(db));
+    const logger = createMemoryLogger();
+    const capture = new Capture({ db, config: parseConfig({}), env, logger, projects, record: () => undefined, inStepIndexParts: 5 });
+    const events: Array<{ complete: boolean }> = [];
+    const history = new History({ db, projects, env, logger, emit: (name, payload) => name === 'search.indexing' && events.push(payload as { complete: boolean }), removeNotes: async () => false });
+    try {
+      const [stats] = await capture.tick();
+      const indexed = count(db, 'SELECT COUNT(*) FROM search_map');
+      expect(stats!.partsWritten).toBe(count(db, 'SELECT COUNT(*) FROM parts'));
+      expect(indexed).toBeGreaterThanOrEqual(5);
+      expect(indexed).toBeLessThan(stats!.partsWritten);
+      const pending = history.search.query({ query: 'apple' });
+      expect(pending.indexing).toEqual({ indexedParts: 0, totalParts: stats!.partsWritten - indexed });
+
+      history.startIndexing();
+      await new Promise<void>((resolve) => {
+        const wait = () => (events.at(-1)?.complete ? resolve() : setTimeout(wait, 10));
+        wait();
+      });
+      expectExact(db);
+      expect(history.search.query({ query: 'apple' }).indexing).toBeUndefined();
+
+      writeJsonl(join(fixture.claudeRoot, 'projects', '-work-kitchen', 'later.jsonl'), [claudeLine({ sessionId: 'later', cwd: '/work/kitchen', text: 'quince jelly' })]);
+      await capture.tick();
+      expect(history.search.query({ query: 'quince' }).hits.map((h) => h.sessionId)).toEqual(['later']);
+      expectExact(db);
+    } finally {
+      await history.stop();
+      await capture.stop();
+      db.close();
+    }
   });
 });
