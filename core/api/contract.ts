@@ -3,6 +3,7 @@ import { appEvents, appMethods } from './app.js';
 import { backfillEvents, backfillMethods } from './backfill.js';
 import { cacheMethods } from './cache.js';
 import { conflictsMethods } from './conflicts.js';
+import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
@@ -32,6 +33,7 @@ export const methods = {
   ...searchMethods,
   ...sessionsMethods,
   ...forgetMethods,
+  ...hooksMethods,
 } as const;
 
 export const events = {

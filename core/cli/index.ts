@@ -16,6 +16,10 @@ import { registerSearch } from './commands/search.js';
 import { registerSessions } from './commands/sessions.js';
 import { registerForget } from './commands/forget.js';
 import { registerUnforget } from './commands/unforget.js';
+import { registerContext } from './commands/context.js';
+import { registerHooks } from './commands/hooks.js';
+import { registerOpen } from './commands/open.js';
+import { registerToken } from './commands/token.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
 export { connect, type Connection } from './connect.js';
@@ -37,6 +41,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   };
   registerServe(program, io, run);
   registerInfo(program, io, run);
+  registerOpen(program, io, run);
+  registerToken(program, io, run);
   registerBackfill(program, io, run);
   registerSweep(program, io, run);
   registerProjects(program, io, run);
@@ -49,6 +55,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerForget(program, io, run);
   registerUnforget(program, io, run);
   registerMcp(program, io, run);
+  registerContext(program, io, run);
+  registerHooks(program, io, run);
   return program;
 }
 

@@ -4,13 +4,34 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Asks a yes/no question in a terminal; absent (or false) where nobody can answer. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
+/** A question in the terminal, answered with y/yes; no terminal means no. */
+async function askInTerminal(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   env: process.env,
+  confirm: askInTerminal,
 };
+
+/** Confirmed by `--yes`, or by a person answering in a terminal. */
+export async function confirmed(io: CliIo, yes: boolean | undefined, question: string): Promise<boolean> {
+  if (yes) return true;
+  return io.confirm ? io.confirm(question) : false;
+}
 
 /** Exit codes of the contract surface: 0 success, 1 failure, 2 usage error. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

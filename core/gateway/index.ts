@@ -1,7 +1,8 @@
 // Owns: gateway.db's transcript tables (parts, sessions, spool, telemetry), the full-text index and tombstones, the materializer, sink, commit windows, pruner, and the read APIs other rooms use.
 // Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
-import { HOME_FILES } from '../config/index.js';
+import { HOME_FILES, PRIVATE_FILE_MODE } from '../config/index.js';
+import type { Logger } from '../log/index.js';
 import { openDatabase, type Db } from '../store/index.js';
 import { GATEWAY_MIGRATIONS } from './migrations.js';
 import { registerSearchFunctions } from './search-index.js';
@@ -10,7 +11,7 @@ export { TelemetryLog } from './telemetry.js';
 export { telemetryHandlers } from './handlers.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken, type CapturePolicy } from './materializer.js';
-export { Sink, type ProjectKeys } from './sink.js';
+export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
 export { GatewayReader, type StoredPart } from './read.js';
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
@@ -29,8 +30,15 @@ export { CommitWindow } from './commit-window.js';
 const GATEWAY_PAGE_BYTES = 16 * 1024;
 const GATEWAY_CACHE_KIB = 64 * 1024;
 
-export function openGateway(home: string): Db {
-  const db = openDatabase(join(home, HOME_FILES.gateway), { label: 'gateway', migrations: GATEWAY_MIGRATIONS, pageSizeBytes: GATEWAY_PAGE_BYTES, cacheKiB: GATEWAY_CACHE_KIB });
+export function openGateway(home: string, logger?: Logger): Db {
+  const db = openDatabase(join(home, HOME_FILES.gateway), {
+    label: 'gateway',
+    migrations: GATEWAY_MIGRATIONS,
+    pageSizeBytes: GATEWAY_PAGE_BYTES,
+    cacheKiB: GATEWAY_CACHE_KIB,
+    fileMode: PRIVATE_FILE_MODE,
+    ...(logger ? { logger } : {}),
+  });
   registerSearchFunctions(db);
   return db;
 }

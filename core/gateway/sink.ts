@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { SearchIndex } from './search-index.js';
 
@@ -13,6 +14,13 @@ const SpooledSession = z.object({
   firstTs: z.number().nullable(),
   lastTs: z.number().nullable(),
 });
+
+/** A project that received new genuine user turns in a committed step, and the newest one's time. */
+export interface UserTurns {
+  projectKey: string;
+  /** UTC ms of the newest new turn. */
+  at: number;
+}
 
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
 export interface ProjectKeys {
@@ -44,6 +52,7 @@ function parseJsonOrNull(text: string): unknown {
 export class Sink {
   readonly #db: Db;
   readonly #projects: ProjectKeys;
+  readonly #logger: Logger | undefined;
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
@@ -57,11 +66,12 @@ export class Sink {
    * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
    * user turn (user text, not harness-injected lines, not a subagent's prompt).
    */
-  onUserTurns: ((projectKeys: string[]) => void) | undefined;
+  onUserTurns: ((turns: UserTurns[]) => void) | undefined;
 
-  constructor(db: Db, projects: ProjectKeys) {
+  constructor(db: Db, projects: ProjectKeys, logger?: Logger) {
     this.#db = db;
     this.#projects = projects;
+    this.#logger = logger;
     this.#index = new SearchIndex(db);
     // No run is under way yet: a deferral left open by a process that stopped mid-run is closed.
     this.#index.endDeferral();
@@ -87,19 +97,21 @@ export class Sink {
     // Run after the sessions upsert and before the parts move, so "new" means not yet committed.
     this.#newUserTurns = db
       .prepare(
-        `SELECT DISTINCT s.project_key FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
+        `SELECT s.project_key AS projectKey, MAX(COALESCE(sp.ts, 0)) AS at FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
          WHERE sp.seq <= ? AND sp.kind = 'part' AND sp.role = 'user' AND sp.part_kind = 'text'
            AND s.project_key IS NOT NULL AND s.parent_session_id IS NULL
            AND sp.text NOT LIKE '<command-%' AND sp.text NOT LIKE '<local-command-%' AND sp.text NOT LIKE '<system-reminder>%'
            AND sp.text NOT LIKE 'Caveat: The messages below%' AND sp.text NOT LIKE '[Request interrupted%'
-           AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)`,
-      )
-      .pluck();
+           AND sp.text NOT LIKE '<task-notification>%' AND sp.text NOT LIKE '<user-prompt-submit-hook>%' AND sp.text NOT LIKE '<bash-%'
+           AND sp.text NOT LIKE 'This session is being continued from a previous conversation%' AND sp.text NOT LIKE 'Base directory for this skill:%'
+           AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)
+         GROUP BY s.project_key`,
+      );
   }
 
   /** One bounded step in one transaction. */
   flushStep(maxRows = STEP_ROWS): FlushResult {
-    let turned: string[] = [];
+    let turned: UserTurns[] = [];
     // Joins a commit window when one is open. Each statement is idempotent (an upsert, an INSERT OR
     // IGNORE, a delete of what was moved), so a step cut short is completed by the next one.
     const result = inTransaction(this.#db, (): FlushResult => {
@@ -117,7 +129,7 @@ export class Sink {
         this.#upsertSession.run({ ...s, projectKey, now });
         sessionsWritten += 1;
       }
-      if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as string[];
+      if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as UserTurns[];
       const before = this.#index.lastPartRowid();
       const partsWritten = this.#moveParts.run(upper).changes;
       // The full-text index moves with its parts, in the same transaction (or commit window).
@@ -129,8 +141,9 @@ export class Sink {
     if (turned.length > 0) {
       try {
         this.onUserTurns?.(turned);
-      } catch {
+      } catch (error) {
         // The sweeper is best-effort; capture goes on.
+        this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });
       }
     }
     return result;

@@ -1,4 +1,5 @@
 import type { ProviderId, RootKey, SkipReason } from '../api/index.js';
+import type { CodeCount } from '../log/index.js';
 
 /** One content block of one message, already bounded. */
 export interface PartRow {
@@ -65,6 +66,8 @@ export interface DiscoveryResult {
   files: TranscriptFile[];
   /** Entries that could not be listed or stat'ed. */
   failed: number;
+  /** The failures above by error code (never a path). */
+  errors?: CodeCount[];
   /** True when the run's signal stopped the walk: `files` is then only part of the tree. */
   cancelled?: boolean;
 }

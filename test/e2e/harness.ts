@@ -111,15 +111,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `steward <args>` to completion (e.g. a second `serve`, or `steward backfill --json`). */
-export function runSteward(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<CliRun> {
+/** Runs `steward <args>` to completion (e.g. a second `serve`, or `steward backfill --json`); `input` goes to its stdin. */
+export function runSteward(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000, input?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [STEWARD_BIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [STEWARD_BIN, ...args], { cwd: REPO_ROOT, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin!.end(input);
     children.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`steward ${args.join(' ')} did not finish within ${timeoutMs} ms; stderr: ${stderr}`));

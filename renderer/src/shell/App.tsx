@@ -5,6 +5,7 @@ import { focusSearch, usePanel } from '../store.js';
 import { Nav } from './Nav.js';
 import { NoToken } from './NoToken.js';
 import { StatusBar } from './StatusBar.js';
+import { shownState, windowTitle } from './status.js';
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>): void {
   // The fragment names places, so the skip link moves focus itself instead of changing the address.
@@ -37,13 +38,15 @@ export function App(): ReactElement {
   const placeId = usePanel((state) => state.place);
   const route = usePanel((state) => state.route);
   const version = usePanel((state) => state.info?.version);
+  const shown = usePanel((state) => shownState(state.status, state.connection));
   const place = placeById(placeId);
   const session = route.view === 'session' ? route : undefined;
   useSearchShortcut();
 
+  // The window title (and the app's title bar) carries the state in a word, as the tray does.
   useEffect(() => {
-    document.title = `${session ? 'Conversation' : place.label} · Steward`;
-  }, [place.label, session]);
+    document.title = windowTitle(session ? 'Conversation' : place.label, shown);
+  }, [place.label, session, shown]);
 
   if (connection === 'no-token' || connection === 'unauthorized') return <NoToken expired={connection === 'unauthorized'} />;
 
@@ -62,7 +65,7 @@ export function App(): ReactElement {
           <Nav />
           {version !== undefined && <p className="sidebar__version">Version {version}</p>}
         </aside>
-        <main className="main" id="main" tabIndex={-1} data-place={session ? 'session' : place.id}>
+        <main className="main" id="main" tabIndex={-1} data-place={session ? 'session' : place.id} data-stale={shown === 'disconnected' ? 'true' : undefined}>
           <div className="main__inner">{session ? <SessionViewer key={session.sessionId} sessionId={session.sessionId} partId={session.partId} /> : <Component key={place.id} />}</div>
         </main>
       </div>

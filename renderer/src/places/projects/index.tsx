@@ -4,6 +4,7 @@ import { DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Pa
 import { useCall } from '../../hooks.js';
 import { ImportHistory } from './ImportHistory.js';
 import { ProjectDetail } from './ProjectDetail.js';
+import { SweepAll } from './SweepAll.js';
 import './projects.css';
 
 const columns = (open: (projectKey: string) => void): readonly Column<ProjectSummary>[] => [
@@ -49,6 +50,9 @@ export function ProjectsPlace(): ReactElement {
         <>
           <DataTable caption="Projects" columns={columns(setSelected)} rows={projects} rowKey={(p) => p.projectKey} />
           {selected !== null && <ProjectDetail key={selected} projectKey={selected} onClose={() => setSelected(null)} />}
+          <Panel title="Project notes">
+            <SweepAll onDone={list.reload} />
+          </Panel>
         </>
       )}
       {/* One stable position, so the import's progress and result survive the list filling in. */}
