@@ -32,6 +32,7 @@ export const SearchSession = z.strictObject({
   projectName: z.string().nullable(),
   provider: z.string(),
   title: z.string().nullable(),
+  /** The first thing asked, when the conversation has no title. */
   firstRequest: z.string().nullable(),
   lastAt: z.number().int().nullable(),
 });

@@ -32,10 +32,11 @@ export interface MatchedPart {
   projectKey: string | null;
 }
 
+/** Characters of each candidate's text a ranking reads (the page's own hits are read whole). */
+const HEAD_CHARS = 2_000;
+
 const COLUMNS: Record<SearchKind, string> = { text: 'body', thinking: 'thinking', tool_use: 'tool_input', tool_result: 'tool_output' };
 const ALL_COLUMNS = 'body thinking tool_input tool_output';
-/** BM25 weights per column; the scope column holds filter tokens and never ranks. */
-const WEIGHTS = '1.0, 0.5, 1.0, 0.6, 0.0';
 
 /** The whole MATCH: the expression within its columns, AND each filter's scope tokens. */
 export function matchOf(filter: SearchFilter): string {
@@ -65,17 +66,21 @@ function keyRange(filter: SearchFilter, beforeKey: number | null): [number, numb
  */
 export class SearchReader {
   readonly #newest: Statement;
-  readonly #ranked: Statement;
   readonly #details: Statement;
+  readonly #heads: Statement;
   readonly #top: Statement;
 
   constructor(db: Db) {
     registerSearchFunctions(db);
     this.#newest = db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?').pluck();
-    this.#ranked = db.prepare(`SELECT rowid AS key, bm25(search_fts, ${WEIGHTS}) AS score FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?`);
     this.#details = db.prepare(
       `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta,
               (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey
+       FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
+    );
+    // Ranking reads many candidates: a bounded head of each part's text is enough to weigh it.
+    this.#heads = db.prepare(
+      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
     this.#top = db.prepare('SELECT IFNULL(MAX(fts_rowid), 0) + 1 FROM search_map').pluck();
@@ -89,14 +94,15 @@ export class SearchReader {
   }
 
   /**
-   * BM25 scores of the newest `cap` matches under `upperKey`, best first. Scoring every match of a
-   * common word would read its whole posting list; `capped` says the ranking saw only the newest ones.
+   * The newest `cap` matches under `upperKey`, their text cut to a head, for the caller to rank. FTS5's own bm25() counts every
+   * match of every phrase (the filters' scope tokens included) for its IDF, which reads whole posting
+   * lists of common words; `capped` says there were more matches than were handed back.
    */
-  ranked(filter: SearchFilter, upperKey: number, cap: number): { keys: number[]; capped: boolean } {
+  candidates(filter: SearchFilter, upperKey: number, cap: number): { heads: MatchedPart[]; capped: boolean } {
     const [lo, hi] = keyRange(filter, upperKey);
-    const rows = guard(() => this.#ranked.all(matchOf(filter), lo, hi, cap) as Array<{ key: number; score: number }>);
-    rows.sort((a, b) => a.score - b.score || b.key - a.key);
-    return { keys: rows.map((r) => r.key), capped: rows.length === cap };
+    const keys = guard(() => this.#newest.all(matchOf(filter), lo, hi, cap + 1) as number[]);
+    const heads = keys.length === 0 ? [] : (this.#heads.all(JSON.stringify(keys.slice(0, cap))) as MatchedPart[]);
+    return { heads, capped: keys.length > cap };
   }
 
   /** The parts at these index keys, in the order given. */

@@ -3,6 +3,7 @@ import { StewardError, type ParsedParams, type Result, type SearchHit, type Sear
 import { SearchSyntaxError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
+import { rankByRelevance } from './rank.js';
 import type { SessionsView } from './sessions.js';
 import { snippetOf, termPattern } from './snippet.js';
 
@@ -12,8 +13,11 @@ export interface ProjectDirectory {
 }
 
 const DEFAULT_LIMIT = 20;
-/** Relevance scores at most this many of the newest matches; see SearchReader.ranked. */
-const RANK_CAP = 2_000;
+/**
+ * Relevance ranks at most this many of the newest matches (see SearchReader.candidates): a page must
+ * come back in tens of ms however common the words are.
+ */
+const RANK_CAP = 500;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
 
 const SearchCursor = z.discriminatedUnion('s', [
@@ -64,7 +68,7 @@ export class HistorySearch {
     if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
     const limit = params.limit ?? DEFAULT_LIMIT;
     const prepared = prepareQuery(params.query);
-    const attempt = (query: PreparedQuery) => this.#run(this.#filter(params, query), sort, limit, cursor, tag);
+    const attempt = (query: PreparedQuery) => this.#run(this.#filter(params, query), query.terms, sort, limit, cursor, tag);
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
     let page = prepared === null ? undefined : refusedAsUndefined(() => attempt(used));
     const fellBack = page === undefined;
@@ -107,7 +111,7 @@ export class HistorySearch {
     };
   }
 
-  #run(filter: SearchFilter, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Page {
+  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Page {
     if (sort === 'newest') {
       const before = cursor?.s === 'newest' ? cursor.k : null;
       const found = this.#reader.newest(filter, before, limit + 1);
@@ -118,31 +122,31 @@ export class HistorySearch {
     const offset = cursor?.s === 'relevance' ? cursor.o : 0;
     // The first page fixes the candidates' upper bound, so parts captured meanwhile do not shift later pages.
     const upper = cursor?.s === 'relevance' ? cursor.u : this.#reader.upperKey();
-    const ranked = this.#reader.ranked(filter, upper, RANK_CAP);
-    const keys = ranked.keys.slice(offset, offset + limit);
-    const more = offset + limit < ranked.keys.length;
+    const found = this.#reader.candidates(filter, upper, RANK_CAP);
+    const ranked = rankByRelevance(found.heads, terms);
+    const more = offset + limit < ranked.length;
     return {
-      matches: this.#reader.details(keys),
+      matches: this.#reader.details(ranked.slice(offset, offset + limit).map((part) => part.key)),
       next: more ? { s: 'relevance', f: tag, o: offset + limit, u: upper } : undefined,
-      ...(ranked.capped ? { rankedAmong: RANK_CAP } : {}),
+      ...(found.capped ? { rankedAmong: RANK_CAP } : {}),
     };
   }
 
+  /** Only what a group's heading shows: a page of hits reads no more than that per conversation. */
   #sessionsOf(hits: readonly SearchHit[]): SearchSession[] {
     const out: SearchSession[] = [];
     for (const id of new Set(hits.map((h) => h.sessionId))) {
       const record = this.#history.session(id);
       if (!record) continue;
-      const summary = this.#sessions.summary(record);
       out.push({
         sessionId: id,
-        parentSessionId: summary.parentSessionId,
-        projectKey: summary.projectKey,
-        projectName: summary.projectName,
-        provider: summary.provider,
-        title: summary.title,
-        firstRequest: summary.firstRequest,
-        lastAt: summary.lastAt,
+        parentSessionId: record.parentSessionId,
+        projectKey: record.projectKey,
+        projectName: record.projectKey === null ? null : this.#sessions.projectName(record.projectKey),
+        provider: record.provider,
+        title: record.title,
+        firstRequest: record.title === null ? this.#sessions.firstRequest(id) : null,
+        lastAt: record.lastTs,
       });
     }
     return out;

@@ -59,6 +59,10 @@ export class SessionsView {
     };
   }
 
+  projectName(projectKey: string): string | null {
+    return this.#projects.nameOf(projectKey);
+  }
+
   firstRequest(sessionId: string): string | null {
     const first = this.#reader.firstUserTexts(sessionId, 12).find((p) => isGenuineUserText(p.text, p.meta));
     return first?.text ? oneLine(first.text, FIRST_REQUEST_CHARS) : null;
