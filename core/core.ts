@@ -7,9 +7,9 @@ import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
-import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
+import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
-import { environmentKeyStore, KeyRing, PanelToken, type KeyStore } from './secrets/index.js';
+import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
 import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 
@@ -48,6 +48,8 @@ export class Core {
   readonly maintenance: Maintenance;
   readonly history: History;
   readonly keys: KeyRing;
+  /** Named secrets beyond curator keys (forge tokens): keychain, then the secrets file, then the environment. */
+  readonly secrets: NamedSecrets;
   readonly app = new AppState((status) => this.events.emit('app.status', status));
   /** The panel's per-install bearer token; the loopback server checks it and follows its rotation. */
   readonly panelToken: PanelToken;
@@ -65,6 +67,7 @@ export class Core {
     this.logger = logger;
     this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
     this.panelToken = new PanelToken(home.dir);
+    this.secrets = new NamedSecrets(this.keys.store, home.dir, env);
     this.gateway = openGateway(home.dir, logger);
     try {
       const sessions = new GatewayReader(this.gateway);
@@ -91,6 +94,7 @@ export class Core {
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),
         ...historyHandlers(this.history),
+        ...secretsHandlers(this.secrets),
       });
       this.#followRooms();
     } catch (error) {
@@ -192,10 +196,20 @@ export class Core {
 
   /** The maintenance coordinator (spec 004); only a scheduling owner runs the reconcile timer. */
   #createMaintenance(schedule: boolean): Maintenance {
+    const settings = this.config.maintenance;
+    const sync = syncStage({
+      home: this.home.dir,
+      token: (name) => this.secrets.lookup(name).value,
+      settings: { headIntervalMs: settings.head_interval_ms, reverifyMs: settings.reverify_interval_ms },
+    });
     const maintenance = new Maintenance({
       home: this.home.dir,
       logger: this.logger,
+      runners: { sync },
+      timerIntervalMs: settings.reconcile_interval_ms,
       onChange: (summary) => this.events.emit('maintenance.changed', summary),
+      onProgress: (registrationId, lane, tally) =>
+        lane !== 'index' && this.events.emit('maintenance.progress', { at: Date.now(), registrationId, lane, ...tally }),
     });
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());

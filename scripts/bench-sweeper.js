@@ -135,6 +135,8 @@ async function coldImport(work, claudeRoot, Core) {
     STEWARD_CLAUDE_ROOTS: claudeRoot,
     STEWARD_CLAUDE_DESKTOP_ROOTS: '',
     STEWARD_OPENCLAW_ROOTS: '',
+    STEWARD_CODEX_ROOTS: '',
+    STEWARD_GEMINI_ROOTS: '',
     // A short interval so any sweep the import armed would have run (and called the fake) by the count.
     STEWARD_SWEEPER_MIN_INTERVAL_MS: '1000',
     ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000',
@@ -214,7 +216,7 @@ export async function run(flags) {
     let ok = true;
     if (rootFlag < 0) ok = (await coldImport(work, claudeRoot, Core)) && ok;
     else process.stdout.write('model calls during a cold import: not measured with --root (the live turn needs the generated corpus)\n');
-    const env = { PATH: process.env.PATH, HOME: join(work, 'home'), STEWARD_HOME: join(work, 'steward'), STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
+    const env = { PATH: process.env.PATH, HOME: join(work, 'home'), STEWARD_HOME: join(work, 'steward'), STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '', STEWARD_CODEX_ROOTS: '', STEWARD_GEMINI_ROOTS: '' };
     const core = Core.open({ home: { dir: env.STEWARD_HOME, kind: 'env' }, env });
     let hookCwd = '/bench/project-0/src';
     try {

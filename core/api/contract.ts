@@ -9,6 +9,7 @@ import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
 import { searchEvents, searchMethods } from './search.js';
 import { sessionsMethods } from './sessions.js';
+import { secretsMethods } from './secrets.js';
 import { settingsMethods } from './settings.js';
 import { sweepEvents, sweepMethods } from './sweep.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
@@ -34,6 +35,7 @@ export const methods = {
   ...sessionsMethods,
   ...forgetMethods,
   ...hooksMethods,
+  ...secretsMethods,
 } as const;
 
 export const events = {

@@ -16,7 +16,7 @@ export { ProjectSummary } from './projects.js';
 export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResult, CuratorPause, SweeperBudget } from './sweeper.js';
 export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport } from './cache.js';
-export { RegistrationStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
+export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';
 export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
 export { SessionSummary, SessionPart, SessionMessage, SessionSubagent, SessionExport } from './sessions.js';

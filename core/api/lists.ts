@@ -22,6 +22,10 @@ export type ContextAgent = (typeof CONTEXT_AGENTS)[number];
 export const COLLECTIONS = ['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
+/** The forges a repository cache syncs from (spec 004; issue 13). */
+export const FORGE_KINDS = ['github', 'gitea', 'gitcode'] as const;
+export type ForgeKind = (typeof FORGE_KINDS)[number];
+
 /** Maintenance stages and their lanes (spec 004): sync has a head and a tail lane, RAG an index lane. */
 export const STAGES = ['sync', 'rag'] as const;
 export type StageName = (typeof STAGES)[number];

@@ -193,11 +193,13 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         continue;
       }
+      // A scheduled run reads a changed file from where its last committed read stopped, when its provider can.
+      const resumable = (f: TranscriptFile) => (ctx.scheduled ? deps.fingerprints.resumable(f) : f);
       const readAhead = () => {
         const next = firstToRead(files, i + 1, skipped);
-        if (next) deps.reader?.readAhead(provider, next, options);
+        if (next) deps.reader?.readAhead(provider, resumable(next), options);
       };
-      const outcome = await importFile(provider, file, deps, { options, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
+      const outcome = await importFile(provider, resumable(file), deps, { options, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
       addWithheld(stats, outcome.withheld);
@@ -212,7 +214,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       stats.read += 1;
       // Only once the file was read, every session it yielded consumed and their rows committed. A
       // manual run ignores the map both ways: its window may be narrower than the scheduled one.
-      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
+      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id, outcome.lines.resume));
     }
   } finally {
     deps.reader?.cancelReadAhead();

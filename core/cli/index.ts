@@ -9,6 +9,7 @@ import { registerSweep } from './commands/sweep.js';
 import { registerProjects } from './commands/projects.js';
 import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerSecrets } from './commands/secrets.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
 import { registerMcp } from './commands/mcp.js';
@@ -49,6 +50,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerCache(program, io, run);
   registerMaintenance(program, io, run);
   registerService(program, io, run);
+  registerSecrets(program, io, run);
   registerSweeper(program, io, run);
   registerSearch(program, io, run);
   registerSessions(program, io, run);

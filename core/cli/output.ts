@@ -6,6 +6,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Asks a yes/no question in a terminal; absent (or false) where nobody can answer. */
   confirm?: (question: string) => Promise<boolean>;
+  /** Everything on standard input (a secret's value, never an argument that `ps` would show). */
+  stdin?: () => Promise<string>;
 }
 
 /** A question in the terminal, answered with y/yes; no terminal means no. */
@@ -20,11 +22,43 @@ async function askInTerminal(question: string): Promise<boolean> {
   }
 }
 
+/** Reads stdin to its end; on a terminal, one line typed without echo. */
+async function readStdin(): Promise<string> {
+  const input = process.stdin;
+  if (!input.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of input) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  process.stderr.write('Value (not shown): ');
+  input.setRawMode(true);
+  input.resume();
+  return new Promise((resolve) => {
+    let value = '';
+    const done = (text: string) => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done(value);
+        if (ch === '\u0003') return done('');
+        value = ch === '\u007f' ? value.slice(0, -1) : value + ch;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
 export const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   env: process.env,
   confirm: askInTerminal,
+  stdin: readStdin,
 };
 
 /** Confirmed by `--yes`, or by a person answering in a terminal. */

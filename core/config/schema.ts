@@ -99,6 +99,10 @@ export const ConfigSchema = z.strictObject({
   maintenance: z
     .strictObject({
       reconcile_interval_ms: ms.min(1_000).default(300_000),
+      /** How often a repository's head lane refreshes recent changes (an explicit reconcile runs it at once). */
+      head_interval_ms: ms.min(1_000).default(300_000),
+      /** How often a complete backfill walks again to find deleted and transferred items. */
+      reverify_interval_ms: ms.min(60_000).default(7 * 24 * 3_600_000),
     })
     .prefault({}),
   server: z

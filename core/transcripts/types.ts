@@ -44,6 +44,11 @@ export interface TranscriptFile {
   source: string;
   /** A sidecar that describes this transcript (Cowork `local_<uuid>.json`), read only when the file is read. */
   sidecar?: string;
+  /**
+   * Where the last committed read of this file stopped, as its provider reported it in
+   * `LineStats.resume` (an OpenClaw store's per-session watermarks); absent = read from the start.
+   */
+  resume?: string;
 }
 
 /** Per-file line accounting; never paths or content. */
@@ -53,6 +58,8 @@ export interface LineStats {
   oversizeLines: number;
   /** Lines that yielded no part, by reason (see countSkip). */
   skipped?: Partial<Record<SkipReason, number>>;
+  /** A provider-defined position this read reached; handed back as `TranscriptFile.resume` once its rows committed. */
+  resume?: string;
 }
 
 export interface ReadOptions {

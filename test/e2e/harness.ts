@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import type { MethodName, Params, Result } from '../../core/api/index.js';
+import { rootKinds, type MethodName, type Params, type Result } from '../../core/api/index.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const STEWARD_BIN = join(REPO_ROOT, 'bin', 'steward.js');
@@ -72,6 +72,8 @@ export interface StewardEnvOptions {
   claudeRoots?: readonly string[];
   claudeDesktopRoots?: readonly string[];
   openclawRoots?: readonly string[];
+  codexRoots?: readonly string[];
+  geminiRoots?: readonly string[];
   /** Extra variables (STEWARD_SWEEP_INTERVAL_MS, fake provider URLs…); they win over everything above. */
   env?: Record<string, string>;
 }
@@ -94,9 +96,13 @@ export function stewardEnv(home: string, options: StewardEnvOptions = {}): NodeJ
     USERPROFILE: join(home, '.user-home'),
     XDG_CONFIG_HOME: join(home, '.user-home', '.config'),
     STEWARD_HOME: home,
+    // Every kind of root the registry declares starts empty, so a provider added later never reads the real home.
+    ...Object.fromEntries(rootKinds().map(({ kind }) => [kind.env, ''])),
     STEWARD_CLAUDE_ROOTS: (options.claudeRoots ?? []).join(ROOT_SEPARATOR),
     STEWARD_CLAUDE_DESKTOP_ROOTS: (options.claudeDesktopRoots ?? []).join(ROOT_SEPARATOR),
     STEWARD_OPENCLAW_ROOTS: (options.openclawRoots ?? []).join(ROOT_SEPARATOR),
+    STEWARD_CODEX_ROOTS: (options.codexRoots ?? []).join(ROOT_SEPARATOR),
+    STEWARD_GEMINI_ROOTS: (options.geminiRoots ?? []).join(ROOT_SEPARATOR),
     NO_COLOR: '1',
     ...options.env,
   };

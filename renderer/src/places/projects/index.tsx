@@ -41,7 +41,7 @@ export function ProjectsPlace(): ReactElement {
         <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now">
           <p>
             Projects appear once transcripts are captured. Steward reads the session transcripts of Claude Code, Claude Desktop&rsquo;s local
-            agent sessions and OpenClaw, and groups them by the folder each session ran in.
+            agent sessions, OpenClaw, Codex CLI and Gemini CLI, and groups them by the folder each session ran in.
           </p>
           <p>Nothing has been captured yet, so there is nothing to list. New sessions are picked up by the regular transcript sweep.</p>
         </EmptyState>
