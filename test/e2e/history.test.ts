@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDS, writeHistoryFixture } from '../support/history.js';
@@ -99,6 +100,12 @@ describe('search and read conversations in the panel', () => {
     await subagent.locator('.conversation').waitFor();
     expect(await subagent.innerText()).toContain('The first frost usually arrives in late October.');
     await page.screenshot({ path: screenshotPath('session-viewer.png'), fullPage: true });
+
+    // Export: a Markdown file of the conversation, and the result said where the person looks.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
+    expect(download.suggestedFilename()).toBe(`session-${IDS.pruning}.md`);
+    expect(readFileSync((await download.path())!, 'utf8')).toMatch(/^# Winter pruning plan\n/);
+    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).innerText()).toBe(`Exported session-${IDS.pruning}.md, with secrets redacted.`);
 
     // The address is the conversation's: a reload (or a bookmark) opens it again.
     await page.reload();
