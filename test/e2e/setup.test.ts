@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeForge } from '../support/fake-forge.js';
@@ -71,6 +72,9 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     expect(words).not.toContain('Starts Steward in the background');
     expect(existsSync(join(steward.home, 'managed-caches.json'))).toBe(false);
     await page.screenshot({ path: screenshotPath('setup-plan.png'), fullPage: true });
+    // The form and its plan are usable with a keyboard and a screen reader.
+    const axe = await new AxeBuilder({ page }).include('main').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
     // Start at login changes under the plan: Confirm applies nothing and asks to plan again.
     await steward.rpc('Settings.SetStartAtLogin', { enabled: true });
