@@ -5,7 +5,7 @@ import { Capture, captureHandlers } from './capture/index.js';
 import { loadConfig, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
-import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
+import { Maintenance, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
@@ -70,6 +70,7 @@ export class Core {
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),
+        ...repositoryHandlers(this.#repositorySearch()),
       });
     } catch (error) {
       // A room that fails to open must not leave an earlier room's timers running on a closed store.
@@ -140,14 +141,25 @@ export class Core {
 
   /** The maintenance coordinator (spec 004); only a scheduling owner runs the reconcile timer. */
   #createMaintenance(schedule: boolean): Maintenance {
+    const rag = ragStage({ home: this.home.dir, logger: this.logger, apiKey: this.#embeddingKey });
     const maintenance = new Maintenance({
       home: this.home.dir,
       logger: this.logger,
+      runners: { rag },
       onChange: (summary) => this.events.emit('maintenance.changed', summary),
     });
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());
+    // Registered last, so it runs first: a running index stops between batches before shutdown waits on writers.
+    this.onShutdown(() => rag.stop());
     return maintenance;
+  }
+
+  /** An OpenAI-compatible embedder's key is the same key store entry as the curator's; only a remote endpoint is sent it. */
+  readonly #embeddingKey = (): string | undefined => this.keys.lookup('openai-compatible').key ?? undefined;
+
+  #repositorySearch(): RepositorySearch {
+    return new RepositorySearch(() => (this.maintenance.store.degradedReason ? [] : this.maintenance.store.current().registrations), profileDeps({ home: this.home.dir, apiKey: this.#embeddingKey }));
   }
 
   /** The per-project curator (spec 001); it arms timers only when this Core schedules. */

@@ -5,6 +5,7 @@ import { cacheMethods } from './cache.js';
 import { conflictsMethods } from './conflicts.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { projectsMethods } from './projects.js';
+import { repositoryMethods } from './repository.js';
 import { settingsMethods } from './settings.js';
 import { sweepEvents, sweepMethods } from './sweep.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
@@ -26,6 +27,7 @@ export const methods = {
   ...settingsMethods,
   ...maintenanceMethods,
   ...conflictsMethods,
+  ...repositoryMethods,
 } as const;
 
 export const events = {

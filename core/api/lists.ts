@@ -23,6 +23,16 @@ export const SYNC_MODES = ['off', 'head', 'head-and-backfill'] as const;
 export const RAG_MODES = ['off', 'maintain'] as const;
 
 /**
+ * Embedding providers of a RAG profile (spec 004): `hash` is the built-in deterministic embedder,
+ * `local` an ONNX model folder run in process, `none` words only.
+ */
+export const EMBEDDING_PROVIDERS = ['none', 'hash', 'local', 'ollama', 'openai-compatible'] as const;
+export type EmbeddingProvider = (typeof EMBEDDING_PROVIDERS)[number];
+/** Where an embedding request sends repository text (spec 004's provider data boundary), narrowest first. */
+export const DATA_BOUNDARIES = ['local_process', 'local_network', 'remote'] as const;
+export type DataBoundary = (typeof DATA_BOUNDARIES)[number];
+
+/**
  * Why a complete transcript line yielded no part (spec 000: nothing is dropped silently). Counted
  * per reason in tick and backfill results, telemetry and the panel.
  */

@@ -5,3 +5,4 @@ export { WriterAdmission } from './admission.js';
 export { createRepositoryCache } from './cache.js';
 export { type Registration } from './schema.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';
+export { ragStage, RepositorySearch, repositoryHandlers, profileDeps, type RagStage } from './rag/index.js';

@@ -28,10 +28,14 @@ export interface StageOutcome {
 
 export type StageRunner = (context: StageContext) => Promise<StageOutcome | void>;
 
-/** Without sync lanes or RAG (later issues) a stage observes the cache's generations. */
+/**
+ * Without sync lanes (a later issue) a stage observes the cache's content generation. Coverage is
+ * never observed from outside: only the RAG stage records it, for the registration's own namespace,
+ * from a generation captured inside the writer admission.
+ */
 export const observe: StageRunner = async ({ inspection, canonicalRepoId }) => {
   const repo = inspection.repositories.find((r) => r.repoId === canonicalRepoId);
-  return { contentGeneration: repo?.contentGeneration ?? null, coveredGeneration: repo?.coveredGeneration ?? null };
+  return { contentGeneration: repo?.contentGeneration ?? null };
 };
 
 export const LANES: Record<StageName, (policy: Policy) => Job['lane'][]> = {
