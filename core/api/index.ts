@@ -16,4 +16,4 @@ export { SweeperStateView, SweeperRunResult, CuratorPause } from './sweeper.js';
 export { PruneReport } from './cache.js';
 export { RegistrationStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';
-export { RepositoryHit, SEARCH_DEGRADED, type SearchDegraded } from './repository.js';
+export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';

@@ -24,6 +24,16 @@ export const SEARCH_DEGRADED = [
 ] as const;
 export type SearchDegraded = (typeof SEARCH_DEGRADED)[number];
 
+/** Each reason in the words a person reads (the CLI and MCP; the panel keeps its own copy of these words). */
+export const DEGRADED_TEXT: Record<SearchDegraded, string> = {
+  no_embedder: 'this repository is searched by words only (its profile has no embedder)',
+  not_indexed: 'nothing is indexed by meaning yet; the first index run has not finished',
+  profile_changed: 'the embedding profile changed; search by meaning resumes once the new profile has indexed',
+  not_covered: 'content changed since the last index run; search by meaning resumes after the next one',
+  boundary_refused: "the profile's data boundary is wider than this registration allows",
+  embedder_unavailable: 'the embedder did not answer this query',
+};
+
 export const RepositoryHit = z.strictObject({
   collection: z.string(),
   /** Issue or pull request number; a comment carries its parent's; wiki pages and documents have none. */

@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { stewardVersion } from '../config/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
+import { registerRepositoryTools } from './repository.js';
 
 /**
  * Steward's MCP server. Each tool reaches the owner through `withClient` (the running app or daemon,
@@ -13,6 +14,7 @@ export function createMcpServer(withClient: WithClient): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
   registerProjectTools(server, withClient);
   registerMaintenanceTools(server, withClient);
+  registerRepositoryTools(server, withClient);
   return server;
 }
 

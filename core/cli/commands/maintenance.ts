@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { ConflictView, RegistrationStatus, Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { registerRepositorySearch } from './repository-search.js';
 
 export function formatOption(value: string | undefined): 'text' | 'json' {
   if (value === undefined || value === 'text') return 'text';
@@ -204,4 +205,5 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
 
 export function registerMaintenance(program: Command, io: CliIo, run: Run): void {
   registerMaintenanceVerbs(program, io, run);
+  registerRepositorySearch(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
 }

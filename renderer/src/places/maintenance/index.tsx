@@ -3,6 +3,7 @@ import type { RegistrationStatus } from '../../../../core/api/index.js';
 import { DetailList, EmptyState, ErrorBanner, formatRelativeTime, Panel, PlaceHeader } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
 import { useCall, useClient } from '../../hooks.js';
+import { RepositorySearch } from './RepositorySearch.js';
 import './maintenance.css';
 
 const STATE_LABELS: Record<RegistrationStatus['state'], string> = {
@@ -102,6 +103,7 @@ function RegistrationCard({ registration: r, onChanged }: { registration: Regist
           ]}
         />
       </div>
+      {r.policy.rag === 'maintain' && <RepositorySearch repo={r.canonicalRepoId} />}
     </Panel>
   );
 }
