@@ -96,13 +96,14 @@ export async function runIndex(db: Database.Database, job: IndexJob, options: In
   await chunkChangedSources(db, store, job, resolved, namespaceId, tally, write, options);
   await embedMissingChunks(store, repoId, resolved, namespaceId, tally, write, options);
 
-  write(() => {
+  const covered = write(() => {
     store.drainOrphans();
-    if (changedDuringRun) return;
+    if (changedDuringRun) return false;
     store.setCovered(namespaceId, expected);
-    // The namespaces this selection replaced are useless now that it is covered: their vectors go.
-    for (const old of store.otherNamespaces(repoId, namespaceId)) store.dropNamespace(old);
+    return true;
   });
+  // The namespaces this selection replaced are useless once it is covered: their vectors go, in steps.
+  if (covered) for (const old of store.otherNamespaces(repoId, namespaceId)) await dropInSteps(store, old, write);
   return {
     ...tally,
     namespaceId,
@@ -113,6 +114,14 @@ export async function runIndex(db: Database.Database, job: IndexJob, options: In
 }
 
 type Write = <T>(work: () => T) => T;
+
+/** Rows a scan or a delete touches per step: each step is one short transaction or query. */
+const WINDOW = 4_096;
+
+async function dropInSteps(store: RagStore, namespaceId: string, write: Write): Promise<void> {
+  while (write(() => store.shrinkNamespace(namespaceId, WINDOW)) > 0) await yieldToLoop();
+  write(() => store.dropNamespace(namespaceId));
+}
 
 async function chunkChangedSources(
   db: Database.Database,
@@ -125,16 +134,21 @@ async function chunkChangedSources(
   options: IndexOptions,
 ): Promise<void> {
   const corpus = new Corpus(db);
-  const batchSize = options.sourceBatch ?? 16;
+  const batchSize = options.sourceBatch ?? 32;
+  const last = store.maxSourceId();
   let after = 0;
-  for (;;) {
+  while (after < last) {
     options.signal?.throwIfAborted();
+    const upTo = Math.min(after + WINDOW, last);
     // One read transaction: a source's hash and its text are read from the same state of the file.
     const batch = db.transaction(() =>
-      store.pendingSources(job.repoId, resolved.chunkPolicy.id, after, batchSize).map((ref) => ({ ref, doc: corpus.document(job.repoId, ref) })),
+      store.pendingSources(job.repoId, resolved.chunkPolicy.id, after, upTo, batchSize).map((ref) => ({ ref, doc: corpus.document(job.repoId, ref) })),
     )();
-    if (batch.length === 0) return;
-    after = batch.at(-1)!.ref.sourceId;
+    after = batch.length < batchSize ? upTo : batch.at(-1)!.ref.sourceId;
+    if (batch.length === 0) {
+      await yieldToLoop();
+      continue;
+    }
     const prepared: Prepared[] = [];
     for (const { ref, doc } of batch) {
       if (doc) prepared.push({ ref, chunks: chunkDocument(doc, resolved.chunkPolicy) });
@@ -168,12 +182,18 @@ async function chunkChangedSources(
 
 async function embedMissingChunks(store: RagStore, repoId: string, resolved: ResolvedProfile, namespaceId: string, tally: IndexTally, write: Write, options: IndexOptions): Promise<void> {
   if (!resolved.embedder) return;
+  const limit = Math.max(64, resolved.embedder.batchSize);
+  const last = store.maxChunkId();
   let after = 0;
-  for (;;) {
+  while (after < last) {
     options.signal?.throwIfAborted();
-    const pending = store.pendingChunks(repoId, namespaceId, after, Math.max(32, resolved.embedder.batchSize));
-    if (pending.length === 0) return;
-    after = pending.at(-1)!.chunkId;
+    const upTo = Math.min(after + WINDOW, last);
+    const pending = store.pendingChunks(repoId, namespaceId, after, upTo, limit);
+    after = pending.length < limit ? upTo : pending.at(-1)!.chunkId;
+    if (pending.length === 0) {
+      await yieldToLoop();
+      continue;
+    }
     const { vectors, truncated } = await embedAll(
       resolved.embedder,
       pending.map((c) => c.text),

@@ -82,7 +82,7 @@ export async function embedderFor(snapshot: Snapshot, dimensions: number, deps: 
     case 'none':
       return null;
     case 'hash':
-      return { batchSize: 64, embed: async (texts) => texts.map((t) => hashEmbed(t, dimensions)) };
+      return { batchSize: 32, embed: async (texts) => texts.map((t) => hashEmbed(t, dimensions)) };
     case 'local':
       return withNormalize(await localEmbedder(deps.modelsDir, model, deps.loadModule), normalize);
     case 'ollama':

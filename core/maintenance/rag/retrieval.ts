@@ -1,5 +1,6 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { StewardError, type RepositoryHit, type SearchDegraded } from '../../api/index.js';
+import { sqliteOptions } from '../../store/index.js';
 import type { ConfigSnapshot, Policy } from '../schema.js';
 import { Corpus, type DocumentMeta } from './corpus.js';
 import { contentWords, words } from './embedders/hash.js';
@@ -45,19 +46,82 @@ export function listWeights(provider: string): { words: number; meaning: number 
 /** Candidates taken from each list before fusion, per requested hit. */
 const DEPTH = 5;
 /** Nearest sign-bit neighbours fetched from vec0 before the exact re-rank. */
-const COARSE_K = 96;
+const COARSE_K = 64;
+/** Up to this many chunks every vector is re-ranked exactly. */
+const EXACT_LIMIT = 2_048;
 const SNIPPET_CHARS = 240;
+const SNIPPET_LEAD = 60;
 
 interface Candidate {
   chunkId: number;
   sourceId: number;
 }
 
-/** The FTS5 query: the query's content words, each quoted (punctuation never reaches FTS syntax), OR-ed. */
-export function ftsQuery(query: string): string | null {
+/** The query's words for FTS: its content words, or all its words when it has none. */
+export function queryTerms(query: string): string[] {
   const content = contentWords(query);
-  const terms = [...new Set(content.length > 0 ? content : words(query))];
+  return [...new Set(content.length > 0 ? content : words(query))];
+}
+
+/** The FTS5 query: each term quoted (punctuation never reaches FTS syntax), OR-ed. */
+export function ftsQuery(query: string, terms: readonly string[] = queryTerms(query)): string | null {
   return terms.length > 0 ? terms.map((t) => `"${t}"`).join(' OR ') : null;
+}
+
+/** Postings BM25 may score per query, and the document frequency under which a term is always kept. */
+const POSTINGS_BUDGET = 8_000;
+const CHEAP_TERM = 1_000;
+const SMALL_INDEX = 5_000;
+
+function ragCount(db: Database.Database): number {
+  if (ragVersion(db) < 2) return 0;
+  return (db.prepare('SELECT chunks FROM rag_counts').pluck().get() as number | undefined) ?? 0;
+}
+
+let tokenizer: { db: Database.Database; insert: Database.Statement; read: Database.Statement } | null = null;
+
+/** Each word's index term under the cache's own tokenizer (porter), read from a scratch in-memory FTS5 table. */
+function indexTerms(terms: readonly string[]): Map<string, string> {
+  if (!tokenizer) {
+    const db = new Database(':memory:', sqliteOptions());
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance');");
+    tokenizer = { db, insert: db.prepare('INSERT INTO t (rowid, x) VALUES (?, ?)'), read: db.prepare('SELECT doc, term FROM v') };
+  }
+  const { db, insert, read } = tokenizer;
+  return db.transaction(() => {
+    db.exec('DELETE FROM t');
+    terms.forEach((term, i) => insert.run(i + 1, term));
+    const out = new Map<string, string>();
+    for (const row of read.all() as Array<{ doc: number; term: string }>) if (!out.has(terms[row.doc - 1]!)) out.set(terms[row.doc - 1]!, row.term);
+    return out;
+  })();
+}
+
+/**
+ * The terms worth scoring, rarest first. A term in more than half of all chunks has no BM25 weight
+ * (FTS5 floors its IDF) yet costs the most to score — in a large index, more than a quarter already
+ * weighs little against the cost — and a term absent from the index matches nothing: all are left out. Of the rest every cheap term is kept, and common ones while the
+ * postings budget lasts. No term left means words cannot rank this query.
+ */
+function affordableTerms(db: Database.Database, terms: readonly string[]): string[] {
+  if (ragVersion(db) < 2 || terms.length === 0) return [...terms];
+  const stems = indexTerms(terms);
+  // One equality lookup per term: fts5vocab seeks on `term = ?` but scans the whole vocabulary for IN.
+  const lookup = db.prepare('SELECT doc FROM rag_chunks_vocab WHERE term = ?').pluck();
+  const df = new Map([...new Set(stems.values())].map((stem) => [stem, (lookup.get(stem) as number | undefined) ?? 0]));
+  const total = (db.prepare('SELECT chunks FROM rag_counts').pluck().get() as number | undefined) ?? 0;
+  const ranked = terms
+    .map((t) => ({ t, df: df.get(stems.get(t) ?? '') ?? 0 }))
+    .filter((x) => x.df > 0 && x.df <= total / (total > SMALL_INDEX ? 4 : 2))
+    .sort((a, b) => a.df - b.df);
+  const kept: string[] = [];
+  let postings = 0;
+  for (const { t, df: n } of ranked) {
+    if (kept.length > 0 && n > CHEAP_TERM && postings + n > POSTINGS_BUDGET) continue;
+    kept.push(t);
+    postings += n;
+  }
+  return kept;
 }
 
 function filtered(request: SearchRequest): boolean {
@@ -65,7 +129,10 @@ function filtered(request: SearchRequest): boolean {
 }
 
 function wordsList(db: Database.Database, request: SearchRequest, depth: number): Candidate[] {
-  const match = ftsQuery(request.query);
+  const terms = queryTerms(request.query);
+  const affordable = affordableTerms(db, terms);
+  // When every word is in most chunks, BM25 cannot tell chunks apart: score them all anyway only in a small index.
+  const match = ftsQuery(request.query, affordable.length > 0 || ragCount(db) > SMALL_INDEX ? affordable : terms);
   if (match === null) return [];
   // FTS5 ranks inside its own query; the repository and collection filters apply to what it returns.
   const rows = db
@@ -73,7 +140,7 @@ function wordsList(db: Database.Database, request: SearchRequest, depth: number)
       `SELECT f.rowid AS chunkId, c.source_id AS sourceId, s.kind
          FROM (SELECT rowid, rank FROM rag_chunks_fts WHERE rag_chunks_fts MATCH ? ORDER BY rank LIMIT ?) f
          JOIN chunks c ON c.chunk_id = f.rowid JOIN sources s ON s.source_id = c.source_id
-        WHERE s.repo_id = ? ORDER BY f.rank`,
+        WHERE +s.repo_id = ? ORDER BY f.rank`,
     )
     .all(match, depth * 4, request.repoId) as Array<Candidate & { kind: string }>;
   return rows.filter((r) => request.collection === undefined || r.kind === request.collection).slice(0, depth);
@@ -95,23 +162,33 @@ function cosine(query: Float32Array, stored: Buffer): number {
  * 100k-chunk scan within budget), re-ranked by exact cosine against the stored int8 vectors.
  */
 function meaningList(db: Database.Database, request: SearchRequest, ns: NamespaceRow, vector: Float32Array, depth: number): Candidate[] {
+  // A small index is re-ranked whole: the sign-bit scan only narrows what is too large to score exactly.
+  const total = ragCount(db);
   const coarse = db
     .prepare(`SELECT rowid FROM ${vecTableOf(ns.namespaceId)} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
     .pluck()
-    .all(padded(vector), Math.max(COARSE_K, depth)) as number[];
+    .all(padded(vector), Math.max(COARSE_K, depth, total <= EXACT_LIMIT ? total : 0)) as number[];
   if (coarse.length === 0) return [];
+  // Primary-key reads only; where each chunk belongs is looked up for the survivors of the re-rank.
   const rows = db
-    .prepare(
-      `SELECT e.chunk_id AS chunkId, c.source_id AS sourceId, s.kind, e.vector
-         FROM rag_embeddings e JOIN chunks c ON c.chunk_id = e.chunk_id JOIN sources s ON s.source_id = c.source_id
-        WHERE e.embedding_id IN (SELECT value FROM json_each(?)) AND e.namespace_id = ? AND s.repo_id = ?`,
-    )
-    .all(JSON.stringify(coarse), ns.namespaceId, request.repoId) as Array<Candidate & { kind: string; vector: Buffer }>;
-  return rows
-    .filter((r) => request.collection === undefined || r.kind === request.collection)
-    .map((r) => ({ chunkId: r.chunkId, sourceId: r.sourceId, score: cosine(vector, r.vector) }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, depth);
+    // The unary plus keeps the planner on the primary key instead of walking the namespace's index.
+    .prepare('SELECT chunk_id AS chunkId, vector FROM rag_embeddings WHERE embedding_id IN (SELECT value FROM json_each(?)) AND +namespace_id = ?')
+    .all(JSON.stringify(coarse), ns.namespaceId) as Array<{ chunkId: number; vector: Buffer }>;
+  const ranked = rows.map((r) => ({ chunkId: r.chunkId, score: cosine(vector, r.vector) })).sort((a, b) => b.score - a.score);
+  const where = new Map(
+    (
+      db
+        .prepare('SELECT c.chunk_id AS chunkId, c.source_id AS sourceId, s.kind FROM chunks c JOIN sources s ON s.source_id = c.source_id WHERE c.chunk_id IN (SELECT value FROM json_each(?)) AND +s.repo_id = ?')
+        .all(JSON.stringify(ranked.map((r) => r.chunkId)), request.repoId) as Array<{ chunkId: number; sourceId: number; kind: string }>
+    ).map((r) => [r.chunkId, r]),
+  );
+  const out: Candidate[] = [];
+  for (const r of ranked) {
+    const at = where.get(r.chunkId);
+    if (at && (request.collection === undefined || at.kind === request.collection)) out.push({ chunkId: r.chunkId, sourceId: at.sourceId });
+    if (out.length >= depth) break;
+  }
+  return out;
 }
 
 /** Per list, a source's rank is that of its best chunk. */
@@ -164,15 +241,29 @@ async function queryVector(profile: SearchProfile, ns: NamespaceRow, query: stri
   }
 }
 
-function snippetOf(db: Database.Database, request: SearchRequest, chunkId: number, viaWords: boolean): string {
-  const match = viaWords ? ftsQuery(request.query) : null;
-  const snippet = match
-    ? (db.prepare("SELECT snippet(rag_chunks_fts, 0, '', '', '…', 32) FROM rag_chunks_fts WHERE rag_chunks_fts MATCH ? AND rowid = ?").pluck().get(match, chunkId) as string | undefined)
-    : undefined;
-  // A chunk opens with its context line (title › section); the snippet is the body after it.
-  const text = snippet ?? ((db.prepare('SELECT text FROM chunks WHERE chunk_id = ?').pluck().get(chunkId) as string | undefined) ?? '').split('\n\n').slice(1).join(' ');
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat;
+/**
+ * A window of the chunk's body (after its context line) around the first word that shares a stem
+ * with the query, cut at word boundaries. Made here rather than by FTS5's snippet(), which would
+ * run the full-text query again for every hit.
+ */
+export function snippetOf(text: string, query: string): string {
+  const body = text.includes('\n\n') ? text.slice(text.indexOf('\n\n') + 2) : text;
+  const flat = body.replace(/\s+/g, ' ').trim();
+  const stems = contentWords(query).map((w) => w.slice(0, Math.max(3, Math.min(5, w.length))));
+  let at = 0;
+  for (const match of flat.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const folded = match[0].normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+    if (stems.some((stem) => folded.startsWith(stem))) {
+      at = match.index;
+      break;
+    }
+  }
+  let start = Math.max(0, at - SNIPPET_LEAD);
+  if (start > 0) start = flat.indexOf(' ', start) + 1 || start;
+  const end = Math.min(flat.length, start + SNIPPET_CHARS);
+  const cutEnd = end < flat.length ? flat.lastIndexOf(' ', end) : end;
+  const window = flat.slice(start, cutEnd > start ? cutEnd : end);
+  return `${start > 0 ? '…' : ''}${window}${end < flat.length ? '…' : ''}`;
 }
 
 /**
@@ -197,6 +288,7 @@ export async function searchCache(db: Database.Database, request: SearchRequest,
   const lists = { words: sourceRanks(wordsHits), meaning: sourceRanks(meaning) };
   const corpus = new Corpus(db);
   const sourceOf = db.prepare('SELECT kind, external_id AS externalId FROM sources WHERE source_id = ?');
+  const chunkText = db.prepare('SELECT text FROM chunks WHERE chunk_id = ?').pluck();
   const weights = listWeights(profile.snapshot.embedding.provider);
   const fused = new Map<number, number>();
   for (const [name, ranks] of Object.entries(lists) as Array<[keyof typeof lists, (typeof lists)['words']]>) {
@@ -216,7 +308,7 @@ export async function searchCache(db: Database.Database, request: SearchRequest,
       collection: meta.collection,
       number: meta.number,
       title: meta.title,
-      snippet: snippetOf(db, request, best.chunkId, viaWords !== undefined),
+      snippet: snippetOf((chunkText.get(best.chunkId) as string | undefined) ?? '', request.query),
       score: Number(score.toFixed(6)),
       url: meta.url,
       state: meta.state,

@@ -77,6 +77,20 @@ END;
 INSERT INTO rag_chunks_fts (rag_chunks_fts) VALUES ('rebuild');
 `),
   },
+  {
+    version: 2,
+    name: 'document frequencies of the full-text index, and the number of chunks',
+    // Search reads how many chunks hold each query term (of how many), to leave out terms so common
+    // that scoring them would cost more than they can change the ranking.
+    up: (db) =>
+      db.exec(`
+CREATE VIRTUAL TABLE rag_chunks_vocab USING fts5vocab('rag_chunks_fts', 'row');
+CREATE TABLE rag_counts (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), chunks INTEGER NOT NULL);
+INSERT INTO rag_counts (singleton, chunks) SELECT 1, COUNT(*) FROM chunks;
+CREATE TRIGGER rag_counts_insert AFTER INSERT ON chunks BEGIN UPDATE rag_counts SET chunks = chunks + 1; END;
+CREATE TRIGGER rag_counts_delete AFTER DELETE ON chunks BEGIN UPDATE rag_counts SET chunks = chunks - 1; END;
+`),
+  },
 ];
 
 /** Opens a cache with sqlite-vec loaded. A writer brings the rag tables forward; a reader never writes. */
@@ -242,6 +256,16 @@ export class RagStore {
     return this.#st('SELECT namespace_id FROM rag_namespaces WHERE repo_id = ? AND namespace_id <> ?').pluck().all(repoId, keep) as string[];
   }
 
+  /**
+   * Deletes up to `limit` of a namespace's embeddings (their vec0 table goes whole at the end);
+   * returns how many remain, so a large namespace is dropped in bounded transactions.
+   */
+  shrinkNamespace(namespaceId: string, limit: number): number {
+    this.#st('DELETE FROM rag_embeddings WHERE embedding_id IN (SELECT embedding_id FROM rag_embeddings WHERE namespace_id = ? LIMIT ?)').run(namespaceId, limit);
+    this.#st('DELETE FROM rag_vec_orphans WHERE namespace_id = ?').run(namespaceId);
+    return this.#st('SELECT COUNT(*) FROM (SELECT 1 FROM rag_embeddings WHERE namespace_id = ? LIMIT 1)').pluck().get(namespaceId) as number;
+  }
+
   dropNamespace(namespaceId: string): void {
     this.db.exec(`DROP TABLE IF EXISTS ${vecTableOf(namespaceId)}`);
     this.#st('DELETE FROM rag_namespaces WHERE namespace_id = ?').run(namespaceId);
@@ -252,27 +276,38 @@ export class RagStore {
     this.#st('UPDATE rag_namespaces SET covered_generation = ? WHERE namespace_id = ?').run(generation, namespaceId);
   }
 
-  /** Sources whose chunks were not cut from their current content under this chunk policy. */
-  pendingSources(repoId: string, chunkPolicy: string, afterSourceId: number, limit: number): PendingSource[] {
+  maxSourceId(): number {
+    return (this.#st('SELECT MAX(source_id) FROM sources').pluck().get() as number | null) ?? 0;
+  }
+
+  maxChunkId(): number {
+    return (this.#st('SELECT MAX(chunk_id) FROM chunks').pluck().get() as number | null) ?? 0;
+  }
+
+  /**
+   * Sources in (after, upTo] whose chunks were not cut from their current content under this chunk
+   * policy. The id window bounds each scan, so a cache with nothing to do is walked in short steps.
+   */
+  pendingSources(repoId: string, chunkPolicy: string, after: number, upTo: number, limit: number): PendingSource[] {
     return this.#st(
         `SELECT s.source_id AS sourceId, s.kind, s.external_id AS externalId, s.content_hash AS contentHash
            FROM sources s LEFT JOIN rag_source_state st ON st.source_id = s.source_id
-          WHERE s.repo_id = ? AND s.source_id > ? AND (st.source_id IS NULL OR st.content_hash <> s.content_hash OR st.chunk_policy <> ?)
+          WHERE s.source_id > ? AND s.source_id <= ? AND s.repo_id = ? AND (st.source_id IS NULL OR st.content_hash <> s.content_hash OR st.chunk_policy <> ?)
           ORDER BY s.source_id LIMIT ?`,
       )
-      .all(repoId, afterSourceId, chunkPolicy, limit) as PendingSource[];
+      .all(after, upTo, repoId, chunkPolicy, limit) as PendingSource[];
   }
 
-  /** Chunks of a repository with no vector in the namespace yet. */
-  pendingChunks(repoId: string, namespaceId: string, afterChunkId: number, limit: number): PendingChunk[] {
+  /** Chunks in (after, upTo] of a repository with no vector in the namespace yet. */
+  pendingChunks(repoId: string, namespaceId: string, after: number, upTo: number, limit: number): PendingChunk[] {
     return this.#st(
         `SELECT c.chunk_id AS chunkId, c.content_hash AS contentHash, c.text
            FROM chunks c JOIN sources s ON s.source_id = c.source_id
            LEFT JOIN rag_embeddings e ON e.chunk_id = c.chunk_id AND e.namespace_id = ?
-          WHERE s.repo_id = ? AND c.chunk_id > ? AND e.embedding_id IS NULL
+          WHERE c.chunk_id > ? AND c.chunk_id <= ? AND s.repo_id = ? AND e.embedding_id IS NULL
           ORDER BY c.chunk_id LIMIT ?`,
       )
-      .all(namespaceId, repoId, afterChunkId, limit) as PendingChunk[];
+      .all(namespaceId, after, upTo, repoId, limit) as PendingChunk[];
   }
 
   sourceHash(sourceId: number): string | null {

@@ -50,7 +50,7 @@ describe('repository search surfaces', () => {
   it('steward maintenance search prints ranked hits with their forge links, and JSON in the contract shape', async () => {
     const text = captureIo(home.env);
     expect(await runCli(['maintenance', 'search', '--repo', 'inkwell-app/inkwell', 'blank', 'window', 'on', 'wayland'], text)).toBe(0);
-    expect(text.out.split('\n')[0]).toMatch(/^1\. #5 Blank window on Wayland with fractional scaling \(open\)  \[issues, words\+meaning\]$/);
+    expect(text.out.split('\n')[0]).toMatch(/^1\. #5 Blank window on Wayland with fractional scaling \(open\) {2}\[issues, words\+meaning\]$/);
     expect(text.out).toContain('https://github.com/inkwell-app/inkwell/issues/5');
 
     const json = captureIo(home.env);

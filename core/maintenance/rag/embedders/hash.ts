@@ -39,26 +39,8 @@ export function contentWords(text: string): string[] {
   return words(text).filter((w) => (w.length > 1 || /\d/.test(w)) && !STOPWORDS.has(w));
 }
 
-function add(features: Map<string, number>, key: string, weight: number): void {
-  features.set(key, (features.get(key) ?? 0) + weight);
-}
-
-/** Feature weights before hashing: raw counts of each kind, scaled by kind. */
-export function hashFeatures(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  const tokens = contentWords(text);
-  tokens.forEach((token, i) => {
-    add(counts, `w\u0001${token}`, WEIGHT.word);
-    if (i > 0) add(counts, `b\u0001${tokens[i - 1]}\u0001${token}`, WEIGHT.bigram);
-    // A word's character n-grams share one word's weight, so long words do not drown short ones.
-    if (token.length >= CHAR_N) {
-      const marked = `^${token}$`;
-      const grams = marked.length - CHAR_N + 1;
-      for (let j = 0; j < grams; j += 1) add(counts, `c\u0001${marked.slice(j, j + CHAR_N)}`, WEIGHT.chars / grams);
-    }
-  });
-  return counts;
-}
+/** Sublinear term frequency: the tenth "sync" in a chunk adds much less than the first. */
+const tf = (count: number): number => 1 + Math.log(count);
 
 /** FNV-1a over UTF-16 code units, then a murmur3 finalizer for avalanche. */
 function hash32(text: string): number {
@@ -76,26 +58,59 @@ function hash32(text: string): number {
 }
 
 /** Adds `weight` times the feature's ±1 signature (xorshift32 bits seeded by its hash). */
-function addSignature(vector: Float32Array, seed: number, weight: number): void {
-  let x = seed | 0;
+function addSignature(vector: Float32Array, feature: string, weight: number): void {
+  let x = hash32(feature) | 0;
+  const twice = 2 * weight;
   for (let base = 0; base < vector.length; base += 32) {
     x ^= x << 13;
     x ^= x >>> 17;
     x ^= x << 5;
     const end = Math.min(32, vector.length - base);
-    for (let b = 0; b < end; b += 1) vector[base + b]! += (x >>> b) & 1 ? weight : -weight;
+    for (let b = 0; b < end; b += 1) vector[base + b]! += ((x >>> b) & 1) * twice - weight;
   }
 }
 
-/** One text's vector, L2-normalized; an empty text is the zero vector. */
-export function hashEmbed(text: string, dimensions: number, scale?: (feature: string) => number): Float32Array {
+/**
+ * A word's own direction: its unigram plus its character n-grams, which share half a word's weight
+ * so long words do not drown short ones. Words repeat across chunks (Zipf), so each is computed once
+ * per dimension count and kept in a bounded cache.
+ */
+const wordCache = new Map<string, Float32Array>();
+const WORD_CACHE_LIMIT = 8_192;
+
+function wordVector(token: string, dimensions: number): Float32Array {
+  const key = `${dimensions}\u0001${token}`;
+  const cached = wordCache.get(key);
+  if (cached) return cached;
   const vector = new Float32Array(dimensions);
-  for (const [feature, raw] of hashFeatures(text)) {
-    const count = scale ? raw * scale(feature) : raw;
-    // Sublinear term frequency: the tenth "sync" adds much less than the first.
-    const weight = count > 0 ? (1 + Math.log(Math.max(1, count))) * Math.min(1, count) : 0;
-    addSignature(vector, hash32(feature), weight);
+  addSignature(vector, `w\u0001${token}`, WEIGHT.word);
+  if (token.length >= CHAR_N) {
+    const marked = `^${token}$`;
+    const grams = marked.length - CHAR_N + 1;
+    for (let j = 0; j < grams; j += 1) addSignature(vector, `c\u0001${marked.slice(j, j + CHAR_N)}`, WEIGHT.chars / grams);
   }
+  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+  wordCache.set(key, vector);
+  return vector;
+}
+
+function counts(items: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const item of items) out.set(item, (out.get(item) ?? 0) + 1);
+  return out;
+}
+
+/** One text's vector, L2-normalized; a text without content words is the zero vector. */
+export function hashEmbed(text: string, dimensions: number): Float32Array {
+  const tokens = contentWords(text);
+  const vector = new Float32Array(dimensions);
+  for (const [token, count] of counts(tokens)) {
+    const word = wordVector(token, dimensions);
+    const weight = tf(count);
+    for (let i = 0; i < dimensions; i += 1) vector[i]! += word[i]! * weight;
+  }
+  const bigrams = tokens.slice(1).map((token, i) => `b\u0001${tokens[i]}\u0001${token}`);
+  for (const [bigram, count] of counts(bigrams)) addSignature(vector, bigram, WEIGHT.bigram * tf(count));
   return normalize(vector);
 }
 

@@ -53,7 +53,11 @@ export async function embedAll(embedder: Embedder, texts: readonly string[], sig
       return [...(await batch(items.slice(0, half))), ...(await batch(items.slice(half)))];
     }
   };
-  for (let i = 0; i < texts.length; i += embedder.batchSize) vectors.push(...(await batch(texts.slice(i, i + embedder.batchSize))));
+  for (let i = 0; i < texts.length; i += embedder.batchSize) {
+    vectors.push(...(await batch(texts.slice(i, i + embedder.batchSize))));
+    // An in-process embedder answers synchronously: yield between batches so the loop keeps breathing.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   return { vectors, truncated };
 }
 
