@@ -181,7 +181,7 @@ async function chunkChangedSources(
 }
 
 async function embedMissingChunks(store: RagStore, repoId: string, resolved: ResolvedProfile, namespaceId: string, tally: IndexTally, write: Write, options: IndexOptions): Promise<void> {
-  if (!resolved.embedder) return;
+  if (!resolved.embedder || store.completeFor(namespaceId)) return;
   const limit = Math.max(64, resolved.embedder.batchSize);
   const last = store.maxChunkId();
   let after = 0;

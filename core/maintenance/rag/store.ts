@@ -276,6 +276,17 @@ export class RagStore {
     this.#st('UPDATE rag_namespaces SET covered_generation = ? WHERE namespace_id = ?').run(generation, namespaceId);
   }
 
+  /**
+   * True when the namespace holds a vector for every chunk in the cache: with one repository in the
+   * file the whole-file chunk count is the repository's, so the check costs two counts, not a scan.
+   */
+  completeFor(namespaceId: string): boolean {
+    const repositories = this.#st('SELECT COUNT(*) FROM repositories').pluck().get() as number;
+    if (repositories !== 1) return false;
+    const chunks = (this.#st('SELECT chunks FROM rag_counts').pluck().get() as number | undefined) ?? -1;
+    return chunks === (this.#st('SELECT COUNT(*) FROM rag_embeddings WHERE namespace_id = ?').pluck().get(namespaceId) as number);
+  }
+
   maxSourceId(): number {
     return (this.#st('SELECT MAX(source_id) FROM sources').pluck().get() as number | null) ?? 0;
   }
