@@ -82,7 +82,25 @@ function sentence(word, random, min, max) {
   return Array.from({ length: n }, word).join(' ');
 }
 
-function issueText(word, random) {
+/**
+ * Issues have topics, as real trackers do: each draws most of its words from its topic's own small
+ * vocabulary (Zipf within the topic) and the rest from the whole language, so near neighbours exist.
+ */
+function topics(words, random, count) {
+  const pick = zipf(words, random);
+  const all = Array.from({ length: count }, () => {
+    const own = [...new Set(Array.from({ length: 40 }, pick))];
+    return zipf(own.length > 0 ? own : words, random);
+  });
+  const choose = zipf(all, random);
+  return () => {
+    const topic = choose();
+    return () => (random() < 0.6 ? topic() : pick());
+  };
+}
+
+function issueText(topicWord, random) {
+  const word = topicWord();
   const title = sentence(word, random, 5, 10);
   const parts = [];
   for (let p = 0, n = 2 + Math.floor(random() * 3); p < n; p += 1) {
@@ -104,7 +122,7 @@ CREATE TABLE IF NOT EXISTS comments (comment_id INTEGER PRIMARY KEY, repo_id TEX
   review_id TEXT, in_reply_to TEXT, revision TEXT NOT NULL, stream TEXT NOT NULL, last_seen_sweep INTEGER NOT NULL DEFAULT 0, tombstoned_at INTEGER,
   tombstone_reason TEXT, UNIQUE (repo_id, collection, external_id));`;
 
-function seed(file, items, word, random) {
+function seed(file, items, topicWord, random) {
   const db = new Database(file);
   db.pragma('foreign_keys = ON');
   db.exec(ITEM_TABLES);
@@ -115,7 +133,7 @@ function seed(file, items, word, random) {
   const texts = [];
   db.transaction(() => {
     for (let n = 1; n <= items; n += 1) {
-      const { title, body } = issueText(word, random);
+      const { title, body } = issueText(topicWord, random);
       texts.push(title);
       item.run(REPO, String(n), n, title, body, `https://bench.example/acme/notes/issues/${n}`, n, `r${n}`);
       source.run(REPO, String(n), `h${n}`, n);
@@ -126,12 +144,12 @@ function seed(file, items, word, random) {
 }
 
 /** An edit as the sync lanes make it: new text, a new source hash, the stale chunks dropped. */
-function edit(file, numbers, word, random) {
+function edit(file, numbers, topicWord, random) {
   const db = new Database(file);
   db.pragma('foreign_keys = ON');
   db.transaction(() => {
     for (const n of numbers) {
-      const { title, body } = issueText(word, random);
+      const { title, body } = issueText(topicWord, random);
       db.prepare("UPDATE items SET title = ?, body = ?, revision = ? WHERE repo_id = ? AND collection = 'issues' AND external_id = ?").run(title, body, `e${n}`, REPO, String(n));
       const sourceId = db.prepare("SELECT source_id FROM sources WHERE repo_id = ? AND kind = 'issues' AND external_id = ?").pluck().get(REPO, String(n));
       db.prepare('DELETE FROM chunks WHERE source_id = ?').run(sourceId);
@@ -185,9 +203,11 @@ export async function run(flags) {
     const file = join(base, 'bench.db');
     m.createRepositoryCache(file, [{ repoId: REPO, aliases: [ALIAS] }]);
     const random = rng(2024);
-    const word = zipf(vocabulary(random, 6000), random);
+    const language = vocabulary(random, 6000);
+    const word = zipf(language, random);
+    const topicWord = topics(language, random, 400);
     const t0 = performance.now();
-    const titles = seed(file, target, word, random);
+    const titles = seed(file, target, topicWord, random);
     process.stdout.write(`seed: ${target} issues in ${fmt((performance.now() - t0) / 1000, 1)} s\n`);
 
     const rag = m.ragStage({ home, logger: quiet });
@@ -274,7 +294,7 @@ export async function run(flags) {
     db.close();
 
     const edited = Array.from({ length: Math.max(1, Math.round(target / 100)) }, (_, i) => 1 + Math.floor((i * target) / Math.max(1, Math.round(target / 100))));
-    edit(file, edited, word, random);
+    edit(file, edited, topicWord, random);
     const t2 = performance.now();
     await maintenance.reconcile();
     const reindexMs = performance.now() - t2;

@@ -134,7 +134,7 @@ async function chunkChangedSources(
   options: IndexOptions,
 ): Promise<void> {
   const corpus = new Corpus(db);
-  const batchSize = options.sourceBatch ?? 32;
+  const batchSize = options.sourceBatch ?? 16;
   const last = store.maxSourceId();
   let after = 0;
   while (after < last) {

@@ -19,6 +19,8 @@ export interface SearchRequest {
   limit: number;
   /** `hybrid` (the default) fuses both lists; `words` is BM25 alone, `meaning` vectors alone. */
   mode?: 'hybrid' | 'words' | 'meaning';
+  /** `quantized` forces the sign-bit scan even where the index is small enough to re-rank whole (to measure what quantization costs). */
+  vectorScan?: 'auto' | 'quantized';
 }
 
 export interface SearchProfile {
@@ -163,7 +165,7 @@ function cosine(query: Float32Array, stored: Buffer): number {
  */
 function meaningList(db: Database.Database, request: SearchRequest, ns: NamespaceRow, vector: Float32Array, depth: number): Candidate[] {
   // A small index is re-ranked whole: the sign-bit scan only narrows what is too large to score exactly.
-  const total = ragCount(db);
+  const total = request.vectorScan === 'quantized' ? Number.POSITIVE_INFINITY : ragCount(db);
   const coarse = db
     .prepare(`SELECT rowid FROM ${vecTableOf(ns.namespaceId)} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
     .pluck()
