@@ -3,9 +3,11 @@ import { appEvents, appMethods } from './app.js';
 import { backfillEvents, backfillMethods } from './backfill.js';
 import { cacheMethods } from './cache.js';
 import { conflictsMethods } from './conflicts.js';
+import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { projectsMethods } from './projects.js';
 import { repositoryMethods } from './repository.js';
+import { secretsMethods } from './secrets.js';
 import { settingsMethods } from './settings.js';
 import { sweepEvents, sweepMethods } from './sweep.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
@@ -28,6 +30,8 @@ export const methods = {
   ...maintenanceMethods,
   ...conflictsMethods,
   ...repositoryMethods,
+  ...hooksMethods,
+  ...secretsMethods,
 } as const;
 
 export const events = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CURATOR_KINDS, REMOTE_CURATORS } from './lists.js';
-import { CuratorPause } from './sweeper.js';
+import { CURATOR_KINDS, DATA_BOUNDARIES, REMOTE_CURATORS } from './lists.js';
+import { CuratorPause, SweeperBudget } from './sweeper.js';
 
 /** The settings a person changes from the panel: today the sweeper's curator and its API keys. */
 const curator = z.enum(CURATOR_KINDS);
@@ -31,8 +31,26 @@ export const SweeperSettingsView = z.strictObject({
   /** Whether Settings.SetApiKey can keep a key here (the app's keychain), and if not, why. */
   keyStore: z.strictObject({ kind: z.enum(['keychain', 'environment']), writable: z.boolean(), message: z.string().nullable() }),
   paused: z.array(CuratorPause),
+  /** Where the chosen curator sends transcript text. */
+  dataBoundary: z.enum(DATA_BOUNDARIES),
+  /** Model calls a day across every project, and today's spend. */
+  budget: SweeperBudget,
 });
 export type SweeperSettingsView = z.infer<typeof SweeperSettingsView>;
+
+/** Whether Steward starts when the person logs in, and how this Steward would do it. Off by default. */
+export const StartAtLoginView = z.strictObject({
+  enabled: z.boolean(),
+  /** Whether this Steward can change it here (the app can everywhere; headless mode on Linux only). */
+  supported: z.boolean(),
+  /** A login item (macOS, Windows), an XDG autostart entry (Linux), or none. */
+  mechanism: z.enum(['login-item', 'xdg-autostart', 'none']),
+  /** What starts at login: the desktop app, or headless `steward serve`. */
+  launches: z.enum(['app', 'headless']).nullable(),
+  /** A sentence for people when there is something to say (approval pending, not possible here). */
+  message: z.string().nullable(),
+});
+export type StartAtLoginView = z.infer<typeof StartAtLoginView>;
 
 export const settingsMethods = {
   'Settings.Get': {
@@ -48,9 +66,38 @@ export const settingsMethods = {
     }),
     result: z.strictObject({ sweeper: SweeperSettingsView }),
   },
+  /** The daily budget of model calls across projects (remote curators only); written to config.json. */
+  'Settings.SetBudget': {
+    params: z.strictObject({ dailyModelCalls: z.number().int().min(0).max(100_000) }),
+    result: z.strictObject({ sweeper: SweeperSettingsView }),
+  },
+  /**
+   * Asks a local Ollama server (127.0.0.1:11434 unless configured) which models it has, to offer them
+   * as an OpenAI-compatible curator. It chooses nothing: the user does, with Settings.SetCurator.
+   */
+  'Settings.LocalModels': {
+    params: z.strictObject({}),
+    result: z.strictObject({
+      available: z.boolean(),
+      /** The OpenAI-compatible endpoint to choose (`…/v1`). */
+      baseUrl: z.string(),
+      models: z.array(z.string()),
+      dataBoundary: z.enum(DATA_BOUNDARIES),
+      message: z.string(),
+    }),
+  },
   /** Keeps (or with null, forgets) a remote curator's key in the app's keychain; headless mode refuses. */
   'Settings.SetApiKey': {
     params: z.strictObject({ curator: remoteCurator, key: apiKey.nullable() }),
     result: z.strictObject({ stored: z.boolean(), source: keySource }),
+  },
+  'Settings.GetStartAtLogin': {
+    params: z.strictObject({}),
+    result: StartAtLoginView,
+  },
+  /** Adds or removes the start-at-login entry; the reply is what is now true. */
+  'Settings.SetStartAtLogin': {
+    params: z.strictObject({ enabled: z.boolean() }),
+    result: StartAtLoginView,
   },
 } as const;

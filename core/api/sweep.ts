@@ -12,6 +12,10 @@ export const ProviderSweepStats = z.strictObject({
   durationMs: z.number().int().nonnegative(),
   /** Complete lines skipped as malformed or above the line cap. */
   failedLines: z.number().int().nonnegative(),
+  /** Files listed but gone before they were read (deleted or rotated meanwhile): not failures. */
+  vanished: z.number().int().nonnegative().optional(),
+  /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */
+  errors: z.array(z.strictObject({ code: z.string(), count: z.number().int().positive() })).optional(),
 });
 export type ProviderSweepStats = z.infer<typeof ProviderSweepStats>;
 

@@ -1,5 +1,5 @@
 import type { EventPayload, ProviderSweepStats } from '../api/index.js';
-import type { Logger } from '../log/index.js';
+import { CodeTally, errorCode, type Logger } from '../log/index.js';
 import type { CommitWindow, Materializer, RunToken, Sink } from '../gateway/index.js';
 import type { FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
@@ -55,7 +55,9 @@ interface FileIo {
 }
 
 interface FileOutcome {
-  status: 'read' | 'cancelled' | 'failed';
+  status: 'read' | 'cancelled' | 'failed' | 'vanished';
+  /** Set when the file failed: the error's code, for the log and the tick result. */
+  code?: string;
   partsWritten: number;
   lines: LineStats;
 }
@@ -90,8 +92,10 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
         break;
       }
     }
-  } catch {
-    outcome.status = 'failed';
+  } catch (error) {
+    outcome.code = errorCode(error);
+    // Deleted between the listing and the read (a session cleaned up, a log rotated): nothing failed.
+    outcome.status = outcome.code === 'ENOENT' ? 'vanished' : 'failed';
   }
   return outcome;
 }
@@ -126,9 +130,12 @@ function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTo
 }
 
 function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): void {
-  const { provider, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs } = stats;
+  const { provider, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs } = stats;
   const reader = deps.reader?.usesWorker ? 'worker' : 'thread';
-  deps.logger.info('transcript scan', { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs });
+  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs };
+  if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
+  // Codes only: which file failed would be a path, and what it said would be transcript text.
+  deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
 }
 
 /**
@@ -137,10 +144,12 @@ function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): voi
  */
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
-  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
-  const { files, failed, cancelled } = await provider.discover(ctx.signal);
+  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
+  const errors = new CodeTally();
+  const { files, failed, cancelled, errors: walkErrors } = await provider.discover(ctx.signal);
   stats.discovered = files.length;
   stats.failed += failed;
+  errors.addAll(walkErrors);
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
   if (ctx.scheduled && !cancelled) deps.fingerprints.retainOnly(provider.id, files);
   const progress = progressReporter(provider, ctx, files.length, stats);
@@ -157,21 +166,27 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         continue;
       }
+      // A scheduled run reads a changed file from where its last committed read stopped, when its provider can.
+      const resumable = (f: TranscriptFile) => (ctx.scheduled ? deps.fingerprints.resumable(f) : f);
       const readAhead = () => {
         const next = firstToRead(files, i + 1, skipped);
-        if (next) deps.reader?.readAhead(provider, next, options);
+        if (next) deps.reader?.readAhead(provider, resumable(next), options);
       };
-      const outcome = await importFile(provider, file, deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
+      const outcome = await importFile(provider, resumable(file), deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
-      if (outcome.status === 'failed') stats.failed += 1;
+      if (outcome.status === 'failed') {
+        stats.failed += 1;
+        errors.add(outcome.code ?? 'internal');
+      }
+      if (outcome.status === 'vanished') stats.vanished = (stats.vanished ?? 0) + 1;
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
       if (outcome.status === 'cancelled') break;
       if (outcome.status !== 'read') continue;
       stats.read += 1;
       // Only once the file was read, every session it yielded consumed and their rows committed. A
       // manual run ignores the map both ways: its window may be narrower than the scheduled one.
-      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
+      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id, outcome.lines.resume));
     }
   } finally {
     deps.reader?.cancelReadAhead();
@@ -179,6 +194,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   }
   stats.partsWritten += (await deps.sink.drain()).partsWritten;
   progress(done, true);
+  stats.errors = errors.list();
   stats.durationMs = Math.round(performance.now() - started);
   logScan(deps, ctx, stats);
   return stats;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 
 const SpooledSession = z.object({
@@ -12,6 +13,13 @@ const SpooledSession = z.object({
   firstTs: z.number().nullable(),
   lastTs: z.number().nullable(),
 });
+
+/** A project that received new genuine user turns in a committed step, and the newest one's time. */
+export interface UserTurns {
+  projectKey: string;
+  /** UTC ms of the newest new turn. */
+  at: number;
+}
 
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
 export interface ProjectKeys {
@@ -41,6 +49,7 @@ function parseJsonOrNull(text: string): unknown {
 export class Sink {
   readonly #db: Db;
   readonly #projects: ProjectKeys;
+  readonly #logger: Logger | undefined;
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
@@ -52,11 +61,12 @@ export class Sink {
    * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
    * user turn (user text, not harness-injected lines, not a subagent's prompt).
    */
-  onUserTurns: ((projectKeys: string[]) => void) | undefined;
+  onUserTurns: ((turns: UserTurns[]) => void) | undefined;
 
-  constructor(db: Db, projects: ProjectKeys) {
+  constructor(db: Db, projects: ProjectKeys, logger?: Logger) {
     this.#db = db;
     this.#projects = projects;
+    this.#logger = logger;
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
@@ -79,19 +89,21 @@ export class Sink {
     // Run after the sessions upsert and before the parts move, so "new" means not yet committed.
     this.#newUserTurns = db
       .prepare(
-        `SELECT DISTINCT s.project_key FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
+        `SELECT s.project_key AS projectKey, MAX(COALESCE(sp.ts, 0)) AS at FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
          WHERE sp.seq <= ? AND sp.kind = 'part' AND sp.role = 'user' AND sp.part_kind = 'text'
            AND s.project_key IS NOT NULL AND s.parent_session_id IS NULL
            AND sp.text NOT LIKE '<command-%' AND sp.text NOT LIKE '<local-command-%' AND sp.text NOT LIKE '<system-reminder>%'
            AND sp.text NOT LIKE 'Caveat: The messages below%' AND sp.text NOT LIKE '[Request interrupted%'
-           AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)`,
-      )
-      .pluck();
+           AND sp.text NOT LIKE '<task-notification>%' AND sp.text NOT LIKE '<user-prompt-submit-hook>%' AND sp.text NOT LIKE '<bash-%'
+           AND sp.text NOT LIKE 'This session is being continued from a previous conversation%' AND sp.text NOT LIKE 'Base directory for this skill:%'
+           AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)
+         GROUP BY s.project_key`,
+      );
   }
 
   /** One bounded step in one transaction. */
   flushStep(maxRows = STEP_ROWS): FlushResult {
-    let turned: string[] = [];
+    let turned: UserTurns[] = [];
     // Joins a commit window when one is open. Each statement is idempotent (an upsert, an INSERT OR
     // IGNORE, a delete of what was moved), so a step cut short is completed by the next one.
     const result = inTransaction(this.#db, (): FlushResult => {
@@ -109,7 +121,7 @@ export class Sink {
         this.#upsertSession.run({ ...s, projectKey, now });
         sessionsWritten += 1;
       }
-      if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as string[];
+      if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as UserTurns[];
       const partsWritten = this.#moveParts.run(upper).changes;
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
@@ -118,8 +130,9 @@ export class Sink {
     if (turned.length > 0) {
       try {
         this.onUserTurns?.(turned);
-      } catch {
+      } catch (error) {
         // The sweeper is best-effort; capture goes on.
+        this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });
       }
     }
     return result;

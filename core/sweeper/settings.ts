@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError } from '../api/index.js';
-import { applyEnvOverrides, HOME_FILES, parseConfig, type Config } from '../config/index.js';
+import { applyEnvOverrides, HOME_FILES, parseConfig, readConfigFile, type Config } from '../config/index.js';
 import type { CuratorKind } from '../api/index.js';
 import { DEFAULT_ANTHROPIC_MODEL } from './curators/index.js';
 import type { SweeperSettings } from './sweeper.js';
@@ -19,6 +18,8 @@ export function sweeperSettingsFrom(config: Config): SweeperSettings {
     timeoutMs: s.timeout_ms,
     minIntervalMs: s.min_interval_ms,
     ignore: s.ignore,
+    dailyModelCalls: s.daily_model_calls,
+    ollamaUrl: s.ollama_url,
   };
 }
 
@@ -29,21 +30,36 @@ export interface CuratorChoice {
   anthropicBaseUrl?: string | null | undefined;
 }
 
-function readRaw(file: string): Record<string, unknown> {
-  let text: string;
+/** The file as it is, to change one section of it; a broken or unreadable file is reported, never overwritten. */
+function readRaw(home: string): Record<string, unknown> {
+  let value: unknown;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
+    value = readConfigFile(home);
+  } catch (error) {
+    if (error instanceof StewardError) throw new StewardError(error.code, `${error.message}; fix it before changing settings here`);
+    throw error;
   }
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // Fall through: a broken file is reported, never overwritten.
-  }
-  throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON; fix it before changing settings here`);
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new StewardError('config_invalid', `${HOME_FILES.config}: not a JSON object; fix it before changing settings here`);
+}
+
+/** Changes some of `sweeper.*` in config.json (atomically, other keys untouched) and returns the new config. */
+function saveSweeperKeys(home: string, env: NodeJS.ProcessEnv, change: (sweeper: Record<string, unknown>) => void): Config {
+  const file = join(home, HOME_FILES.config);
+  const raw = readRaw(home);
+  const current = raw.sweeper && typeof raw.sweeper === 'object' && !Array.isArray(raw.sweeper) ? { ...(raw.sweeper as Record<string, unknown>) } : {};
+  change(current);
+  const next = { ...raw, sweeper: current };
+  const parsed = parseConfig(next);
+  writeFileAtomic.sync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  return applyEnvOverrides(parsed, env);
+}
+
+/** The daily budget of model calls, written to config.json. */
+export function saveDailyBudget(home: string, env: NodeJS.ProcessEnv, dailyModelCalls: number): Config {
+  return saveSweeperKeys(home, env, (sweeper) => {
+    sweeper.daily_model_calls = dailyModelCalls;
+  });
 }
 
 /**
@@ -51,17 +67,12 @@ function readRaw(file: string): Record<string, unknown> {
  * there: they come from the environment or the app's keychain.
  */
 export function saveCuratorChoice(home: string, env: NodeJS.ProcessEnv, choice: CuratorChoice): Config {
-  const file = join(home, HOME_FILES.config);
-  const raw = readRaw(file);
-  const current = raw.sweeper && typeof raw.sweeper === 'object' && !Array.isArray(raw.sweeper) ? { ...(raw.sweeper as Record<string, unknown>) } : {};
-  current.curator = choice.curator;
-  if (choice.model !== undefined) current.model = choice.model;
-  if (choice.baseUrl === null) delete current.base_url;
-  else if (choice.baseUrl !== undefined) current.base_url = choice.baseUrl;
-  if (choice.anthropicBaseUrl === null) delete current.anthropic_base_url;
-  else if (choice.anthropicBaseUrl !== undefined) current.anthropic_base_url = choice.anthropicBaseUrl;
-  const next = { ...raw, sweeper: current };
-  const parsed = parseConfig(next);
-  writeFileAtomic.sync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-  return applyEnvOverrides(parsed, env);
+  return saveSweeperKeys(home, env, (current) => {
+    current.curator = choice.curator;
+    if (choice.model !== undefined) current.model = choice.model;
+    if (choice.baseUrl === null) delete current.base_url;
+    else if (choice.baseUrl !== undefined) current.base_url = choice.baseUrl;
+    if (choice.anthropicBaseUrl === null) delete current.anthropic_base_url;
+    else if (choice.anthropicBaseUrl !== undefined) current.anthropic_base_url = choice.anthropicBaseUrl;
+  });
 }

@@ -86,3 +86,9 @@ export function countSkip(stats: LineStats, reason: SkipReason): void {
   stats.skipped ??= {};
   stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
 }
+
+/** A complete line that does not parse: counted failed (as before) and skipped as malformed. */
+export function countMalformed(stats: LineStats): void {
+  stats.failedLines += 1;
+  countSkip(stats, 'malformed');
+}

@@ -1,4 +1,5 @@
 import type { ProviderId, RootKey, SkipReason } from '../api/index.js';
+import type { CodeCount } from '../log/index.js';
 
 /** One content block of one message, already bounded. */
 export interface PartRow {
@@ -43,6 +44,11 @@ export interface TranscriptFile {
   source: string;
   /** A sidecar that describes this transcript (Cowork `local_<uuid>.json`), read only when the file is read. */
   sidecar?: string;
+  /**
+   * Where the last committed read of this file stopped, as its provider reported it in
+   * `LineStats.resume` (an OpenClaw store's per-session watermarks); absent = read from the start.
+   */
+  resume?: string;
 }
 
 /** Per-file line accounting; never paths or content. */
@@ -52,6 +58,8 @@ export interface LineStats {
   oversizeLines: number;
   /** Lines that yielded no part, by reason (see countSkip). */
   skipped?: Partial<Record<SkipReason, number>>;
+  /** A provider-defined position this read reached; handed back as `TranscriptFile.resume` once its rows committed. */
+  resume?: string;
 }
 
 export interface ReadOptions {
@@ -65,6 +73,8 @@ export interface DiscoveryResult {
   files: TranscriptFile[];
   /** Entries that could not be listed or stat'ed. */
   failed: number;
+  /** The failures above by error code (never a path). */
+  errors?: CodeCount[];
   /** True when the run's signal stopped the walk: `files` is then only part of the tree. */
   cancelled?: boolean;
 }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
-import { DATA_BOUNDARIES, StewardError, type DataBoundary } from '../../api/index.js';
+import { EMBEDDING_BOUNDARIES, StewardError, type EmbeddingBoundary } from '../../api/index.js';
 
-const RANK: Record<DataBoundary, number> = { local_process: 0, local_network: 1, remote: 2 };
+const RANK: Record<EmbeddingBoundary, number> = { local_process: 0, local_network: 1, remote: 2 };
 
 function privateV4(ip: string): boolean {
   const [a, b] = ip.split('.').map(Number) as [number, number];
@@ -22,7 +22,7 @@ function privateV6(ip: string): boolean {
  * `*.local` names are `local_network`; any other name is `remote`, because resolving it to decide
  * would trust whatever DNS answers today.
  */
-export function boundaryOfEndpoint(endpoint: string): DataBoundary {
+export function boundaryOfEndpoint(endpoint: string): EmbeddingBoundary {
   const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const kind = isIP(host);
   if (kind === 4) return privateV4(host) ? 'local_network' : 'remote';
@@ -32,12 +32,12 @@ export function boundaryOfEndpoint(endpoint: string): DataBoundary {
 }
 
 /** The widest boundary the registration's confirmed policy allows: `local_network` unless it says otherwise. */
-export function allowedBoundary(policy: { embeddingBoundary?: DataBoundary | undefined }): DataBoundary {
+export function allowedBoundary(policy: { embeddingBoundary?: EmbeddingBoundary | undefined }): EmbeddingBoundary {
   return policy.embeddingBoundary ?? 'local_network';
 }
 
 /** Refuses a profile whose data boundary is wider than the policy allows, naming both boundaries. */
-export function assertBoundary(boundary: DataBoundary, allowed: DataBoundary, host: string | null): void {
+export function assertBoundary(boundary: EmbeddingBoundary, allowed: EmbeddingBoundary, host: string | null): void {
   if (RANK[boundary] <= RANK[allowed]) return;
   const where = host ? ` (${host})` : '';
   throw new StewardError(
@@ -48,4 +48,4 @@ export function assertBoundary(boundary: DataBoundary, allowed: DataBoundary, ho
   );
 }
 
-export const isBoundary = (value: unknown): value is DataBoundary => (DATA_BOUNDARIES as readonly unknown[]).includes(value);
+export const isBoundary = (value: unknown): value is EmbeddingBoundary => (EMBEDDING_BOUNDARIES as readonly unknown[]).includes(value);

@@ -1,4 +1,4 @@
-import { StewardError, type DataBoundary, type EmbeddingProvider } from '../../api/index.js';
+import { StewardError, type EmbeddingBoundary, type EmbeddingProvider } from '../../api/index.js';
 import { hashOf, opaqueId } from '../hashing.js';
 import type { ConfigSnapshot, Policy } from '../schema.js';
 import { allowedBoundary, assertBoundary, boundaryOfEndpoint } from './boundary.js';
@@ -17,7 +17,7 @@ export interface NamespaceKey {
   dimensions: number;
   normalize: boolean;
   chunkPolicy: string;
-  boundary: DataBoundary;
+  boundary: EmbeddingBoundary;
 }
 
 export interface ResolvedProfile {
@@ -48,7 +48,7 @@ export function endpointOf(snapshot: Snapshot): string | null {
 }
 
 /** The profile's data boundary, decided from configuration alone: nothing is contacted to learn it. */
-export function boundaryOf(snapshot: Snapshot): { boundary: DataBoundary; host: string | null } {
+export function boundaryOf(snapshot: Snapshot): { boundary: EmbeddingBoundary; host: string | null } {
   const endpoint = endpointOf(snapshot);
   if (endpoint === null) return { boundary: 'local_process', host: null };
   return { boundary: boundaryOfEndpoint(endpoint), host: new URL(endpoint).hostname };
@@ -59,7 +59,7 @@ export function namespaceIdOf(repoId: string, key: NamespaceKey): string {
 }
 
 /** Refuses before any request when the profile's boundary is wider than the policy allows. */
-export function checkBoundary(snapshot: Snapshot, policy: PolicyLike): DataBoundary {
+export function checkBoundary(snapshot: Snapshot, policy: PolicyLike): EmbeddingBoundary {
   const { boundary, host } = boundaryOf(snapshot);
   assertBoundary(boundary, allowedBoundary(policy), host);
   return boundary;

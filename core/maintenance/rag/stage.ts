@@ -5,7 +5,7 @@ import type { StageContext, StageOutcome, StageRunner } from '../jobs.js';
 import { runIndex, type IndexReport, type IndexTally } from './indexer.js';
 import type { ModuleLoader } from './embedders/onnx.js';
 import { ProfileResolver, type ProfileDeps } from './profiles.js';
-import { openRagCache } from './store.js';
+import { attachRag } from './store.js';
 
 export interface RagStageOptions {
   home: string;
@@ -47,15 +47,17 @@ export function ragStage(options: RagStageOptions): RagStage {
   let abort = new AbortController();
   const run = async (ctx: StageContext): Promise<StageOutcome> => {
     if (abort.signal.aborted) abort = new AbortController();
-    const db = openRagCache(ctx.cachePath, false);
+    // The job's own connection: the cache schema migrated forward, then the rag tables.
+    const db = ctx.openCache();
     try {
+      attachRag(db, true);
       const uuid = db.prepare('SELECT cache_uuid FROM cache_identity WHERE singleton = 1').pluck().get() as string | undefined;
       // Identity was validated before admission; a file swapped since then is not the registration's cache.
       if (uuid?.toLowerCase() !== ctx.cacheUuid) throw new StewardError('cache_invalid', 'The cache file changed identity before the index run began.');
       const report = await runIndex(
         db,
         { repoId: ctx.canonicalRepoId, snapshot: ctx.configSnapshot, policy: ctx.policy },
-        { resolver, clock, signal: abort.signal, onProgress: (tally) => options.onProgress?.(ctx.registrationId, tally) },
+        { resolver, clock, signal: AbortSignal.any([abort.signal, ctx.signal]), onProgress: (tally) => options.onProgress?.(ctx.registrationId, tally) },
       );
       reports.set(ctx.registrationId, report);
       options.logger?.info('rag index run', {

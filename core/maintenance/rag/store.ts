@@ -93,20 +93,29 @@ CREATE TRIGGER rag_counts_delete AFTER DELETE ON chunks BEGIN UPDATE rag_counts 
   },
 ];
 
-/** Opens a cache with sqlite-vec loaded. A writer brings the rag tables forward; a reader never writes. */
+/** Loads sqlite-vec into a cache connection; a writer's connection also brings the rag tables forward. */
+export function attachRag(db: Database.Database, write: boolean): Database.Database {
+  try {
+    sqliteVec.load(db);
+    if (write) migrateRoom(db, RAG_ROOM, RAG_MIGRATIONS);
+    return db;
+  } catch (error) {
+    if (error instanceof StewardError) throw error;
+    // Driver messages can hold the path.
+    throw new StewardError('cache_invalid', 'The cache file cannot be prepared for indexing.');
+  }
+}
+
+/** Opens a cache with sqlite-vec loaded (searches read-only; tests and tools may write). */
 export function openRagCache(path: string, readonly: boolean): Database.Database {
   const db = new Database(path, sqliteOptions({ readonly, fileMustExist: true }));
   try {
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
-    sqliteVec.load(db);
-    if (!readonly) migrateRoom(db, RAG_ROOM, RAG_MIGRATIONS);
-    return db;
+    return attachRag(db, !readonly);
   } catch (error) {
     db.close();
-    if (error instanceof StewardError) throw error;
-    // Driver messages can hold the path.
-    throw new StewardError('cache_invalid', 'The cache file cannot be opened for indexing.');
+    throw error;
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../../core/config/index.js';
 import { type ConfigInput } from '../../../core/config/schema.js';
@@ -7,6 +7,7 @@ import { createMemoryLogger } from '../../../core/log/index.js';
 import { Capture } from '../../../core/capture/index.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import type { Db } from '../../../core/store/index.js';
+import type { TranscriptProvider } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 export interface CaptureHarness {
@@ -14,6 +15,8 @@ export interface CaptureHarness {
   claudeRoot: string;
   desktopRoot: string;
   openclawRoot: string;
+  codexRoot: string;
+  geminiRoot: string;
   db: Db;
   driver: Capture;
   projects: ProjectStore;
@@ -28,8 +31,17 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   const claudeRoot = join(home.dir, 'roots', 'claude');
   const desktopRoot = join(home.dir, 'roots', 'claude-desktop');
   const openclawRoot = join(home.dir, 'roots', 'openclaw');
-  for (const dir of [claudeRoot, desktopRoot, openclawRoot]) mkdirSync(dir, { recursive: true });
-  const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: desktopRoot, STEWARD_OPENCLAW_ROOTS: openclawRoot };
+  const codexRoot = join(home.dir, 'roots', 'codex');
+  const geminiRoot = join(home.dir, 'roots', 'gemini');
+  for (const dir of [claudeRoot, desktopRoot, openclawRoot, codexRoot, geminiRoot]) mkdirSync(dir, { recursive: true });
+  const env = {
+    ...home.env,
+    STEWARD_CLAUDE_ROOTS: claudeRoot,
+    STEWARD_CLAUDE_DESKTOP_ROOTS: desktopRoot,
+    STEWARD_OPENCLAW_ROOTS: openclawRoot,
+    STEWARD_CODEX_ROOTS: codexRoot,
+    STEWARD_GEMINI_ROOTS: geminiRoot,
+  };
   const db = openGateway(home.dir);
   const telemetry = new TelemetryLog(db);
   const projects = new ProjectStore(db, new GatewayReader(db));
@@ -39,6 +51,8 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
     claudeRoot,
     desktopRoot,
     openclawRoot,
+    codexRoot,
+    geminiRoot,
     db,
     driver,
     projects,
@@ -56,4 +70,17 @@ export function byProvider<T extends { provider: string }>(rows: T[], provider: 
   const row = rows.find((r) => r.provider === provider);
   if (!row) throw new Error(`no stats for ${provider}`);
   return row;
+}
+
+/** `provider`, except that `victim` is deleted right after each listing: gone between listing and reading. */
+export function vanishing(provider: TranscriptProvider, victim: string): TranscriptProvider {
+  return {
+    id: provider.id,
+    read: (file, options, stats) => provider.read(file, options, stats),
+    async discover(signal) {
+      const found = await provider.discover(signal);
+      rmSync(victim, { force: true });
+      return found;
+    },
+  };
 }

@@ -1,11 +1,17 @@
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { readCompressedLines } from '../../compressed.js';
 import { readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
+import { discoverStores, STORE_SOURCE } from './stores.js';
+import { readAgentStore } from './store-reader.js';
 import type { DiscoveryResult, LineStats, PartRow, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
 
-const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak)?$/;
+/** Live, archived (`.reset.*`, `.deleted.*`, `.full.bak`) and migrated (Doctor's `….imported-<ms>[.<n>]`) transcripts. */
+const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak|\.imported-\d+(\.\d+)?)?$/;
+/** Folders of an agent that hold JSONL: its live sessions, and where Doctor moved what it imported into SQLite. */
+const JSONL_FOLDERS = new Set(['sessions', 'session-sqlite-import-archive']);
 const IN_PROGRESS = /\.(tmp|lock|partial)$/;
 const ROLES = new Set(['user', 'assistant', 'toolResult']);
 
@@ -45,9 +51,15 @@ function blocks(content: unknown, role: string, message: Json): Array<{ kind: st
   });
 }
 
-interface Header {
+export interface Header {
   id: string;
   cwd: string | null;
+}
+
+/** One session's entries in reading order: the agent that wrote them, and their header once seen. */
+export interface EntryContext {
+  agentId: string;
+  header: Header | undefined;
 }
 
 export class OpenClawProvider implements TranscriptProvider {
@@ -60,17 +72,23 @@ export class OpenClawProvider implements TranscriptProvider {
 
   async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
     const scan = new Scan(signal);
-    const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && name === 'sessions'), maxDepth: 2, source: 'openclaw' };
-    for (const root of this.#roots) await scan.walk(join(root, 'agents'), rules);
+    const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && JSONL_FOLDERS.has(name)), maxDepth: 2, source: 'openclaw' };
+    for (const root of this.#roots) {
+      await scan.walk(join(root, 'agents'), rules);
+      await discoverStores(scan, root);
+    }
     return scan.result();
   }
 
   async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+    // An agent's SQLite store holds the same entries as the JSONL did, as rows.
+    if (file.source === STORE_SOURCE) return yield* readAgentStore(file, options, stats, this);
     // agents/<agentId>/sessions/<file>: the agent id namespaces the header id, which may collide across agents.
-    const agentId = basename(dirname(dirname(file.path)));
+    const context: EntryContext = { agentId: basename(dirname(dirname(file.path))), header: undefined };
     const projection = new Projection('openclaw', file.source);
-    let header: Header | undefined;
-    for await (const lines of readCompleteLines(file.path, options, stats)) {
+    // An archived sibling may be zstd-compressed (`….jsonl.deleted.<ts>.zst`): the same lines.
+    const source = file.path.endsWith('.zst') ? readCompressedLines(file.path, options, stats) : readCompleteLines(file.path, options, stats);
+    for await (const lines of source) {
       for (const text of lines) {
         if (text.length === 0) continue;
         const line = parseLine(text);
@@ -78,21 +96,27 @@ export class OpenClawProvider implements TranscriptProvider {
           stats.failedLines += 1;
           continue;
         }
-        if (line.type === 'session') {
-          const id = asString(line.id);
-          if (id) header = { id, cwd: asString(line.cwd) ?? null };
-          continue;
-        }
-        if (!header) {
-          // Entries ids are unique only within their session; without a header they cannot be keyed.
-          if (line.type === 'message') stats.failedLines += 1;
-          continue;
-        }
-        this.#project(line, agentId, header, projection, options);
+        this.projectEntry(line, context, projection, options, stats);
         if (projection.pending >= options.batchParts) yield projection.take(false);
       }
     }
     yield projection.take(true);
+  }
+
+  /** One entry of a session, whichever layout held it: a JSONL line, or an event row of an agent's store. */
+  projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats): void {
+    if (line.type === 'session') {
+      const id = asString(line.id);
+      if (id) context.header = { id, cwd: asString(line.cwd) ?? null };
+      return;
+    }
+    const header = context.header;
+    if (!header) {
+      // Entries ids are unique only within their session; without a header they cannot be keyed.
+      if (line.type === 'message') stats.failedLines += 1;
+      return;
+    }
+    this.#project(line, context.agentId, header, projection, options);
   }
 
   #project(line: Json, agentId: string, header: Header, projection: Projection, options: ReadOptions): void {

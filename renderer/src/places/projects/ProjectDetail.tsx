@@ -22,6 +22,7 @@ const SKIP_REASON: Record<string, string> = {
   scratch: 'This is a scratch project; it is never swept.',
   ignored: 'This folder matches sweeper.ignore in config.json.',
   disabled: 'The sweeper is turned off in config.json.',
+  'daily-budget': "Today's budget of model calls is spent; remote curation resumes tomorrow, or when you raise the budget in Settings.",
 };
 
 /** Markdown from the notes, rendered without raw HTML: any HTML in a note is dropped, never run. */
@@ -31,6 +32,15 @@ function Note({ title, text, empty }: { title: string; text: string | null; empt
       {text === null || text.trim() === '' ? <p className="muted">{empty}</p> : <div className="note-markdown"><Markdown skipHtml>{text}</Markdown></div>}
     </Panel>
   );
+}
+
+type Degraded = NonNullable<Project['state']['degraded']>;
+
+/** What happened to a damaged sweep-state.json, and what it means for the scratch setting. */
+function degradedText(d: Degraded): string {
+  const what = d.keptAs ? `was damaged; Steward kept it as ${d.keptAs} and started afresh.` : 'could not be read; Steward left it in place.';
+  const scratch = d.scratch === 'recovered' ? 'The scratch setting was read back from it.' : 'The scratch setting could not be read back, so the project is held as scratch until you change it.';
+  return `The saved sweep state ${what} ${scratch}`;
 }
 
 function lastSweep(project: Project): ReactElement {
@@ -46,6 +56,7 @@ function lastSweep(project: Project): ReactElement {
   if (s.consecutiveFailures > 0) items.push({ term: 'Failures in a row', value: String(s.consecutiveFailures) });
   if (s.nextAttemptAt !== null && s.consecutiveFailures > 0) items.push({ term: 'Next attempt', value: formatDateTime(s.nextAttemptAt) });
   if (s.overviewPreserved) items.push({ term: 'Overview', value: 'Kept your edit; the last sweep did not overwrite it.' });
+  if (s.degraded) items.push({ term: 'Sweep state', value: degradedText(s.degraded) });
   return <DetailList label="Last sweep" items={items} />;
 }
 
@@ -111,7 +122,8 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
             <p className="project-cwd">{p.cwd}</p>
             {p.paused && (
               <p className="project-detail__paused" role="status">
-                <span className="badge badge--paused">Paused</span> The sweeper is paused for {p.paused.curator}: {p.paused.message} Fix the account or key, then save the curator again in Settings, or try Sweep now and Sweep anyway.
+                <span className="badge badge--paused">Paused</span> The sweeper is paused for {p.paused.curator}: {p.paused.message}
+                {p.paused.reason === 'daily_budget' ? '' : ' Fix the account or key, then save the curator again in Settings, or try Sweep now and Sweep anyway.'}
               </p>
             )}
             {lastSweep(p)}
