@@ -111,51 +111,52 @@ function issueText(topicWord, random) {
   return { title, body: parts.join('\n\n') };
 }
 
-// The sync half's item tables (schema 18); `IF NOT EXISTS` leaves a cache that already has them alone.
-const ITEM_TABLES = `
-CREATE TABLE IF NOT EXISTS items (item_id INTEGER PRIMARY KEY, repo_id TEXT NOT NULL, collection TEXT NOT NULL, external_id TEXT NOT NULL, number INTEGER,
-  title TEXT NOT NULL DEFAULT '', body TEXT NOT NULL DEFAULT '', state TEXT, author TEXT, labels TEXT NOT NULL DEFAULT '[]', url TEXT, created_at INTEGER,
-  updated_at INTEGER, closed_at INTEGER, comment_count INTEGER, revision TEXT NOT NULL, children_revision TEXT, stream TEXT NOT NULL,
-  last_seen_sweep INTEGER NOT NULL DEFAULT 0, tombstoned_at INTEGER, tombstone_reason TEXT, UNIQUE (repo_id, collection, external_id));
-CREATE TABLE IF NOT EXISTS comments (comment_id INTEGER PRIMARY KEY, repo_id TEXT NOT NULL, collection TEXT NOT NULL, external_id TEXT NOT NULL,
-  item_number INTEGER NOT NULL, body TEXT NOT NULL DEFAULT '', author TEXT, url TEXT, created_at INTEGER, updated_at INTEGER, path TEXT, line INTEGER,
-  review_id TEXT, in_reply_to TEXT, revision TEXT NOT NULL, stream TEXT NOT NULL, last_seen_sweep INTEGER NOT NULL DEFAULT 0, tombstoned_at INTEGER,
-  tombstone_reason TEXT, UNIQUE (repo_id, collection, external_id));`;
+function record(n, { title, body }) {
+  return {
+    type: 'item',
+    collection: 'issues',
+    externalId: String(n),
+    number: n,
+    title,
+    body,
+    state: 'open',
+    author: 'bench',
+    labels: [],
+    url: `https://bench.example/acme/notes/issues/${n}`,
+    createdAt: n,
+    updatedAt: n,
+    closedAt: null,
+    commentCount: 0,
+  };
+}
 
-function seed(file, items, topicWord, random) {
+/** Items written as the sync lanes write them: the lanes' own CacheWriter, one transaction per thousand. */
+function seed(lanes, file, items, topicWord, random) {
   const db = new Database(file);
   db.pragma('foreign_keys = ON');
-  db.exec(ITEM_TABLES);
-  const item = db.prepare(
-    "INSERT INTO items (repo_id, collection, external_id, number, title, body, state, author, url, updated_at, revision, stream) VALUES (?, 'issues', ?, ?, ?, ?, 'open', 'bench', ?, ?, ?, 'issues')",
-  );
-  const source = db.prepare("INSERT INTO sources (repo_id, kind, external_id, content_hash, updated_at) VALUES (?, 'issues', ?, ?, ?)");
-  const texts = [];
-  db.transaction(() => {
-    for (let n = 1; n <= items; n += 1) {
-      const { title, body } = issueText(topicWord, random);
-      texts.push(title);
-      item.run(REPO, String(n), n, title, body, `https://bench.example/acme/notes/issues/${n}`, n, `r${n}`);
-      source.run(REPO, String(n), `h${n}`, n);
-    }
-  })();
+  const writer = new lanes.CacheWriter(db, REPO, Date.now);
+  const titles = [];
+  for (let start = 1; start <= items; start += 1000) {
+    writer.transaction(() => {
+      for (let n = start; n < Math.min(items + 1, start + 1000); n += 1) {
+        const text = issueText(topicWord, random);
+        titles.push(text.title);
+        writer.upsertItem(record(n, text), 'issues', 1);
+      }
+    });
+  }
   db.close();
-  return texts;
+  return titles;
 }
 
 /** An edit as the sync lanes make it: new text, a new source hash, the stale chunks dropped. */
-function edit(file, numbers, topicWord, random) {
+function edit(lanes, file, numbers, topicWord, random) {
   const db = new Database(file);
   db.pragma('foreign_keys = ON');
-  db.transaction(() => {
-    for (const n of numbers) {
-      const { title, body } = issueText(topicWord, random);
-      db.prepare("UPDATE items SET title = ?, body = ?, revision = ? WHERE repo_id = ? AND collection = 'issues' AND external_id = ?").run(title, body, `e${n}`, REPO, String(n));
-      const sourceId = db.prepare("SELECT source_id FROM sources WHERE repo_id = ? AND kind = 'issues' AND external_id = ?").pluck().get(REPO, String(n));
-      db.prepare('DELETE FROM chunks WHERE source_id = ?').run(sourceId);
-      db.prepare('UPDATE sources SET content_hash = ? WHERE source_id = ?').run(`e${n}`, sourceId);
-    }
-  })();
+  const writer = new lanes.CacheWriter(db, REPO, Date.now);
+  writer.transaction(() => {
+    for (const n of numbers) writer.upsertItem({ ...record(n, issueText(topicWord, random)), updatedAt: n + 1 }, 'issues', 1);
+  });
   db.close();
 }
 
@@ -197,6 +198,7 @@ export async function run(flags) {
   const { openRagCache, RagStore } = await import(join(ROOT, 'dist', 'core', 'maintenance', 'rag', 'store.js'));
   const { hashEmbed } = await import(join(ROOT, 'dist', 'core', 'maintenance', 'rag', 'embedders', 'hash.js'));
   const { DEFAULT_CONFIG_SNAPSHOT } = await import(join(ROOT, 'dist', 'core', 'maintenance', 'schema.js'));
+  const lanes = await import(join(ROOT, 'dist', 'core', 'maintenance', 'lanes', 'store.js'));
   try {
     const home = join(base, 'home');
     mkdirSync(home);
@@ -207,7 +209,7 @@ export async function run(flags) {
     const word = zipf(language, random);
     const topicWord = topics(language, random, 400);
     const t0 = performance.now();
-    const titles = seed(file, target, topicWord, random);
+    const titles = seed(lanes, file, target, topicWord, random);
     process.stdout.write(`seed: ${target} issues in ${fmt((performance.now() - t0) / 1000, 1)} s\n`);
 
     const rag = m.ragStage({ home, logger: quiet });
@@ -294,7 +296,7 @@ export async function run(flags) {
     db.close();
 
     const edited = Array.from({ length: Math.max(1, Math.round(target / 100)) }, (_, i) => 1 + Math.floor((i * target) / Math.max(1, Math.round(target / 100))));
-    edit(file, edited, topicWord, random);
+    edit(lanes, file, edited, topicWord, random);
     const t2 = performance.now();
     await maintenance.reconcile();
     const reindexMs = performance.now() - t2;
