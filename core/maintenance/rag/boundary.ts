@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { EMBEDDING_BOUNDARIES, StewardError, type EmbeddingBoundary } from '../../api/index.js';
+import { StewardError, type EmbeddingBoundary } from '../../api/index.js';
 
 const RANK: Record<EmbeddingBoundary, number> = { local_process: 0, local_network: 1, remote: 2 };
 
@@ -47,5 +47,3 @@ export function assertBoundary(boundary: EmbeddingBoundary, allowed: EmbeddingBo
     { boundary, allowed },
   );
 }
-
-export const isBoundary = (value: unknown): value is EmbeddingBoundary => (EMBEDDING_BOUNDARIES as readonly unknown[]).includes(value);

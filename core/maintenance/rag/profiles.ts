@@ -169,6 +169,12 @@ export class ProfileResolver {
     return this.#deps;
   }
 
+  /** When this profile is next resolved again: now for one never resolved (or configured differently). */
+  nextResolutionAt(snapshot: Snapshot, policy: PolicyLike): number {
+    const cached = this.#cache.get(hashOf([snapshot, allowedBoundary(policy)]));
+    return cached ? cached.at + this.#intervalMs : this.#clock();
+  }
+
   async resolve(snapshot: Snapshot, policy: PolicyLike, signal?: AbortSignal): Promise<ResolvedProfile> {
     // The boundary is checked on every call, cached or not: a narrowed policy takes effect at once.
     checkBoundary(snapshot, policy);

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { StewardError } from '../../api/index.js';
 import type { Logger } from '../../log/index.js';
-import type { StageContext, StageOutcome, StageRunner } from '../jobs.js';
+import type Database from 'better-sqlite3';
+import type { LaneDue, StageContext, StageOutcome, StageRunner } from '../jobs.js';
 import { runIndex, type IndexReport, type IndexTally } from './indexer.js';
 import type { ModuleLoader } from './embedders/onnx.js';
 import { ProfileResolver, type ProfileDeps } from './profiles.js';
-import { attachRag } from './store.js';
+import { attachRag, ragVersion, RagStore } from './store.js';
 
 export interface RagStageOptions {
   home: string;
@@ -29,6 +30,34 @@ export type RagStage = StageRunner & {
 };
 
 const DEFAULT_RESOLVE_INTERVAL_MS = 10 * 60_000;
+
+const DUE: LaneDue = { due: true, reason: null, at: null, waiting: null };
+
+/**
+ * Whether the owner's timer has index work for a registration, read from the cache without writing
+ * and without the network: content not covered, a profile changed or never selected, or the
+ * profile's periodic re-resolution due. An explicit pass always runs.
+ */
+function indexDue(ctx: StageContext, resolver: ProfileResolver, clock: () => number): LaneDue {
+  if (ctx.explicit) return DUE;
+  let db: Database.Database | null = null;
+  try {
+    db = ctx.readCache();
+    if (!db || ragVersion(db) === 0) return DUE;
+    const store = new RagStore(db);
+    const selection = store.selection(ctx.canonicalRepoId);
+    if (!selection?.namespaceId || selection.profile !== ctx.configSnapshot.profile) return DUE;
+    const ns = store.namespace(selection.namespaceId);
+    if (!ns || ns.coveredGeneration < store.generation(ctx.canonicalRepoId)) return DUE;
+    const at = resolver.nextResolutionAt(ctx.configSnapshot, ctx.policy);
+    return at <= clock() ? DUE : { due: false, reason: 'index_current', at, waiting: null };
+  } catch {
+    // A cache that cannot be read here is the run's to report, with its error class.
+    return DUE;
+  } finally {
+    db?.close();
+  }
+}
 
 export function profileDeps(options: Pick<RagStageOptions, 'home' | 'apiKey' | 'loadModule'>): ProfileDeps {
   return { modelsDir: join(options.home, 'models'), ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.loadModule ? { loadModule: options.loadModule } : {}) };
@@ -74,5 +103,5 @@ export function ragStage(options: RagStageOptions): RagStage {
       db.close();
     }
   };
-  return Object.assign(run, { resolver, deps, reports, stop: () => abort.abort() });
+  return Object.assign(run, { resolver, deps, reports, stop: () => abort.abort(), due: (ctx: StageContext) => indexDue(ctx, resolver, clock) });
 }

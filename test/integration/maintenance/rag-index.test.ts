@@ -40,6 +40,22 @@ describe('the index run keeps chunks, full-text rows, embeddings and vec0 rows i
     expect(rig.rag.reports.get(rig.registrationId)).toMatchObject({ sourcesChunked: 0, chunksEmbedded: 0, changedDuringRun: false });
   });
 
+  it("skips the owner's timer pass while the index is current, and runs again once content changes or a person asks", async () => {
+    rig = ragRig({ issues: 6, wiki: false, stage: { resolveIntervalMs: 3_600_000 } });
+    expect((await rig.maintenance.reconcile()).jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);
+    const idle = await rig.maintenance.reconcile();
+    expect(idle.jobs).toEqual([]);
+    expect(idle.skipped).toEqual([expect.objectContaining({ stage: 'rag', lane: 'index', reason: 'index_current' })]);
+    expect(rig.maintenance.list().registrations[0]!.state).toBe('ready');
+
+    const w = rig.writer();
+    w.issue({ ...rig.corpus.issues[0]!, body: 'A new body that the index has not seen.' });
+    expect(rig.maintenance.list().registrations[0]!.generations.covered).toBeLessThan(w.generation());
+    w.close();
+    expect((await rig.maintenance.reconcile()).jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);
+    expect((await rig.maintenance.reconcileNow()).jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);
+  });
+
   it('replaces an edited source: its old chunks leave the FTS index, their embeddings cascade and their vec0 rows are drained', async () => {
     rig = ragRig({ issues: 20, wiki: false });
     await rig.maintenance.reconcile();
