@@ -7,6 +7,7 @@ const BENCHES = {
   sweeper: () => import('./bench-sweeper.js'),
   maintenance: () => import('./bench-maintenance.js'),
   rag: () => import('./bench-rag.js'),
+  search: () => import('./bench-search.js'),
 };
 
 const args = process.argv.slice(2);

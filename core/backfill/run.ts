@@ -18,6 +18,8 @@ export interface RunContext {
   maxLineBytes: number;
   signal?: AbortSignal;
   onProgress?: (progress: BackfillProgress) => void;
+  /** Parts a run indexes in step; beyond them the background walk indexes the rest after the run. */
+  inStepIndexParts?: number;
 }
 
 export interface BackfillDeps {
@@ -36,6 +38,8 @@ export function newRunToken(): RunToken {
 }
 
 const BATCH_PARTS = 250;
+/** A tick's new parts are searchable when it ends; a cold import or a long backfill hands most of its parts to the index walk. */
+const IN_STEP_INDEX_PARTS = 20_000;
 const PROGRESS_EVERY_MS = 250;
 /** How long a run may keep the event loop between turns. */
 const HOLD_MS = 10;
@@ -47,6 +51,8 @@ function outsideWindow(file: TranscriptFile, windowStartMs: number | null): bool
 
 interface FileIo {
   options: ReadOptions;
+  /** Told how many parts each batch committed to the sink. */
+  written: (parts: number) => void;
   /** Starts reading the file after this one, so parsing it overlaps this file's writes. */
   readAhead: () => void;
   progress: () => void;
@@ -60,6 +66,7 @@ interface FileOutcome {
   code?: string;
   partsWritten: number;
   lines: LineStats;
+  withheld: { forgotten: number; excluded: number };
 }
 
 /**
@@ -68,7 +75,7 @@ interface FileOutcome {
  */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
-  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0 } };
+  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0 }, withheld: { forgotten: 0, excluded: 0 } };
   try {
     const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
@@ -77,8 +84,14 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       deps.commits.open();
       const appended = deps.materializer.materialize(ctx.token, batch);
       const rows = appended.partsAppended + appended.sessionsAppended;
+      outcome.withheld.forgotten += appended.withheld.forgotten;
+      outcome.withheld.excluded += appended.withheld.excluded;
       // Counted as the sink moves them: a copy of a part committed under another session is not new.
-      if (rows > 0) outcome.partsWritten += deps.sink.flushStep(rows).partsWritten;
+      if (rows > 0) {
+        const written = deps.sink.flushStep(rows).partsWritten;
+        outcome.partsWritten += written;
+        io.written(written);
+      }
       const due = deps.commits.add(rows, appended.textAppended);
       progress();
       await io.yieldTurn(due);
@@ -98,6 +111,14 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
     outcome.status = outcome.code === 'ENOENT' ? 'vanished' : 'failed';
   }
   return outcome;
+}
+
+/** Parts held back on purpose are counted, never dropped silently; the field appears once one was. */
+function addWithheld(stats: ProviderStats, withheld: FileOutcome['withheld']): void {
+  if (withheld.forgotten === 0 && withheld.excluded === 0) return;
+  const total = (stats.withheld ??= { forgotten: 0, excluded: 0 });
+  total.forgotten += withheld.forgotten;
+  total.excluded += withheld.excluded;
 }
 
 /** The first file from index `from` on that the run will read (for read-ahead). */
@@ -157,6 +178,12 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const skipped = (file: TranscriptFile) => (ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs);
   const yieldTurn = pacer();
   let done = 0;
+  let written = 0;
+  const inStep = ctx.inStepIndexParts ?? IN_STEP_INDEX_PARTS;
+  const countWritten = (parts: number) => {
+    written += parts;
+    if (written > inStep) deps.sink.deferIndexing();
+  };
   try {
     for (const [i, file] of files.entries()) {
       if (ctx.signal?.aborted) break;
@@ -172,9 +199,10 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         const next = firstToRead(files, i + 1, skipped);
         if (next) deps.reader?.readAhead(provider, resumable(next), options);
       };
-      const outcome = await importFile(provider, resumable(file), deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
+      const outcome = await importFile(provider, resumable(file), deps, { options, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
+      addWithheld(stats, outcome.withheld);
       if (outcome.status === 'failed') {
         stats.failed += 1;
         errors.add(outcome.code ?? 'internal');
@@ -192,7 +220,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     deps.reader?.cancelReadAhead();
     deps.commits.commit();
   }
-  stats.partsWritten += (await deps.sink.drain()).partsWritten;
+  try {
+    stats.partsWritten += (await deps.sink.drain()).partsWritten;
+  } finally {
+    deps.sink.resumeIndexing();
+  }
   progress(done, true);
   stats.errors = errors.list();
   stats.durationMs = Math.round(performance.now() - started);

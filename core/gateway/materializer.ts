@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { PartRow, SessionRow, TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import type { Spool } from './spool.js';
+import { Tombstones } from './tombstones.js';
 
 /** An opaque object, fresh per provider invocation; the materializer keys in-run state by it. */
 export type RunToken = object;
@@ -36,7 +37,21 @@ export interface MaterializeResult {
   sessionsAppended: number;
   /** Characters of part text appended: what a commit of these rows will have to write. */
   textAppended: number;
+  /** Parts held back on purpose: their session or project was forgotten, or its folder is excluded. */
+  withheld: { forgotten: number; excluded: number };
 }
+
+/**
+ * What may be captured (history): sessions in a folder the configuration excludes never are. A
+ * forgotten session or project (a tombstone) is checked on every batch, so forgetting one while a
+ * run is reading it takes effect at once.
+ */
+export interface CapturePolicy {
+  projectKeyOf(cwd: string): string;
+  excluded(cwd: string): boolean;
+}
+
+type Withheld = keyof MaterializeResult['withheld'];
 
 /** Probe statements come in a few fixed widths; a short list is padded by repeating its last id. */
 const WIDTHS = [1, 8, 64, 256] as const;
@@ -78,17 +93,22 @@ export class Materializer {
   readonly #partProbes = new Map<number, Statement>();
   readonly #sessionProbes = new Map<number, Statement>();
   readonly #anyPart: Statement;
+  readonly #tombstones: Tombstones;
+  readonly #policy: CapturePolicy | undefined;
 
-  constructor(db: Db, spool: Spool) {
+  constructor(db: Db, spool: Spool, policy?: CapturePolicy) {
     this.#db = db;
     this.#spool = spool;
+    this.#tombstones = new Tombstones(db);
+    this.#policy = policy;
     // One row at most, from the session's range of parts(session_id, part_id).
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
   }
 
   materialize(token: RunToken, batch: TranscriptBatch): MaterializeResult {
     const state = this.#state(token);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0 };
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, withheld: { forgotten: 0, excluded: 0 } };
+    batch = this.#admitted(batch, result.withheld);
     // Joins a commit window when one is open: a half-done batch leaves valid spool rows, and the
     // in-run state below records each row only once it was appended.
     inTransaction(this.#db, () => {
@@ -106,6 +126,35 @@ export class Materializer {
       }
     });
     return result;
+  }
+
+  /** The batch without the sessions (and their parts) that must not be captured, counted by reason. */
+  #admitted(batch: TranscriptBatch, counts: MaterializeResult['withheld']): TranscriptBatch {
+    const held = new Map<string, Withheld>();
+    for (const session of batch.sessions) {
+      const reason = this.#withheld(session);
+      if (reason) held.set(session.sessionId, reason);
+    }
+    // A part whose session row is not in the batch is still checked by its own id.
+    const checked = new Set(batch.sessions.map((s) => s.sessionId));
+    for (const { sessionId } of batch.parts) {
+      if (checked.has(sessionId)) continue;
+      checked.add(sessionId);
+      if (this.#tombstones.forgets({ sessionId, parentSessionId: null }, null)) held.set(sessionId, 'forgotten');
+    }
+    if (held.size === 0) return batch;
+    const parts = batch.parts.filter((part) => {
+      const reason = held.get(part.sessionId);
+      if (reason) counts[reason] += 1;
+      return reason === undefined;
+    });
+    return { parts, sessions: batch.sessions.filter((s) => !held.has(s.sessionId)) };
+  }
+
+  #withheld(session: SessionRow): Withheld | undefined {
+    if (session.cwd !== null && this.#policy?.excluded(session.cwd)) return 'excluded';
+    const projectKey = session.cwd !== null && this.#policy ? this.#policy.projectKeyOf(session.cwd) : null;
+    return this.#tombstones.forgets(session, projectKey) ? 'forgotten' : undefined;
   }
 
   /** True while the token's run has state; completed runs are collected with their token. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { SearchIndex } from './search-index.js';
 
 const SpooledSession = z.object({
   sessionId: z.string(),
@@ -24,6 +25,8 @@ export interface UserTurns {
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
 export interface ProjectKeys {
   touch(cwd: string, lastActivityAt: number | null, now?: number): string;
+  /** The key without recording anything (is this project forgotten?). */
+  keyOf(cwd: string): string;
 }
 
 export interface FlushResult {
@@ -56,6 +59,8 @@ export class Sink {
   readonly #upsertSession;
   readonly #deleteUpTo;
   readonly #newUserTurns;
+  readonly #index: SearchIndex;
+  #deferred = false;
   #timer: NodeJS.Timeout | undefined;
   /**
    * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
@@ -67,6 +72,9 @@ export class Sink {
     this.#db = db;
     this.#projects = projects;
     this.#logger = logger;
+    this.#index = new SearchIndex(db);
+    // No run is under way yet: a deferral left open by a process that stopped mid-run is closed.
+    this.#index.endDeferral();
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
@@ -122,7 +130,10 @@ export class Sink {
         sessionsWritten += 1;
       }
       if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as UserTurns[];
+      const before = this.#index.lastPartRowid();
       const partsWritten = this.#moveParts.run(upper).changes;
+      // The full-text index moves with its parts, in the same transaction (or commit window).
+      if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
     });
@@ -136,6 +147,19 @@ export class Sink {
       }
     }
     return result;
+  }
+
+  /** The rest of a large run is indexed by the background walk once the run ends (SearchIndex.defer). */
+  deferIndexing(): void {
+    if (this.#deferred) return;
+    this.#index.defer();
+    this.#deferred = true;
+  }
+
+  resumeIndexing(): void {
+    if (!this.#deferred) return;
+    this.#index.endDeferral();
+    this.#deferred = false;
   }
 
   /** Flushes everything pending, yielding to the event loop between steps. */
