@@ -27,6 +27,13 @@ export const ERROR_CODES = [
   'cache_invalid',
   // A forge token a setup plan needs is not stored (spec 004's setup surface names it with its remedy).
   'token_missing',
+  // Spec 004 retrieval (RAG) codes: an embedding profile refused, missing or failing.
+  'boundary_refused',
+  'embedder_unavailable',
+  'embedder_rate_limited',
+  'embedder_failed',
+  'model_missing',
+  'optional_dependency_missing',
   // Spec 001 (sweeper) codes.
   'sweep_failed',
   'curator_paused',

@@ -19,6 +19,7 @@ export { PruneReport } from './cache.js';
 export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
+export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
 export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
 export { SessionSummary, SessionPart, SessionMessage, SessionSubagent, SessionExport } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

@@ -7,3 +7,4 @@ export { syncStage } from './stages.js';
 export { type Registration } from './schema.js';
 export { operationKeyOf, builtinProfileFacts, setupStatusOf, type PlanFacts, type ModelState } from './plan/index.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';
+export { ragStage, RepositorySearch, repositoryHandlers, profileDeps, type RagStage } from './rag/index.js';

@@ -6,6 +6,7 @@ import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
 import { registerSetupTools } from './setup.js';
+import { registerRepositoryTools } from './repository.js';
 
 /**
  * Steward's MCP server. Each tool reaches the owner through `withClient` (the running app or daemon,
@@ -18,6 +19,7 @@ export function createMcpServer(withClient: WithClient, options: { home?: string
   registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
   registerSetupTools(server, withClient);
+  registerRepositoryTools(server, withClient);
   registerHistoryTools(server, withClient);
   return server;
 }

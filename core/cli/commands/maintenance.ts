@@ -5,6 +5,7 @@ import { COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus,
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { registerSetup } from './setup.js';
+import { registerRepositorySearch } from './repository-search.js';
 
 /** `--format json` is the spec's form; `--json` is its alias. */
 export function formatOption(value: string | undefined, json?: boolean): 'text' | 'json' {
@@ -278,4 +279,5 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
 export function registerMaintenance(program: Command, io: CliIo, run: Run): void {
   registerMaintenanceVerbs(program, io, run);
   registerSetup(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
+  registerRepositorySearch(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
 }

@@ -3,6 +3,7 @@ import type { CollectionStatus, ConflictView, EventPayload, RegistrationStatus, 
 import { Badge, DataTable, DetailList, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PlaceHeader, type BadgeTone } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
 import { useCall, useClient, useEvent } from '../../hooks.js';
+import { RepositorySearch } from './RepositorySearch.js';
 import { draftOfRequest, NEW_DRAFT, SetupForm, type SetupDraft } from './SetupPlan.js';
 import { COLLECTION_LABELS, freshWords, historyWords, itemsWords, reasonWords, STATE_LABELS, summary } from './words.js';
 import './maintenance.css';
@@ -154,6 +155,7 @@ function RegistrationCard({
         </p>
         <Identifiers r={r} />
       </div>
+      {r.policy.rag === 'maintain' && <RepositorySearch repo={r.canonicalRepoId} />}
     </Panel>
   );
 }
