@@ -7,7 +7,7 @@ import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
-import { builtinProfileFacts, Maintenance, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
+import { Maintenance, providerFacts, snapshotsOf, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
@@ -253,7 +253,8 @@ export class Core {
         },
         installStartAtLogin: () => void startAtLogin.set(true),
       },
-      profiles: builtinProfileFacts(),
+      // config.json is read again for every plan: a profile edited since the owner started is seen, and makes older plans stale.
+      profiles: providerFacts(() => snapshotsOf(loadConfig(this.home.dir, this.env).maintenance.profiles), profileDeps({ home: this.home.dir, apiKey: this.#embeddingKey })),
       tokenPresent: (name) => this.secrets.lookup(name).value !== undefined,
     };
   }

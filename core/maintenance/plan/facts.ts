@@ -1,5 +1,5 @@
 import { StewardError, type DataBoundary } from '../../api/index.js';
-import { DEFAULT_CONFIG_SNAPSHOT, type ConfigSnapshot, type Policy } from '../schema.js';
+import type { ConfigSnapshot, Policy } from '../schema.js';
 
 /**
  * What a plan needs to know about this machine beyond the registry, supplied by the Core: the
@@ -35,11 +35,6 @@ export interface PlanFacts {
   profiles: ProfileFacts;
   /** Whether a named secret (GITHUB_TOKEN …) is stored anywhere Steward looks; its value is never read here. */
   tokenPresent(name: string): boolean;
-}
-
-/** The built-in profile only, with no provider to ask or download from. */
-export function builtinProfileFacts(): ProfileFacts {
-  return builtinFacts({ default: DEFAULT_CONFIG_SNAPSHOT }).profiles;
 }
 
 /**

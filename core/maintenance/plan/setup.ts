@@ -132,7 +132,7 @@ export class Setup {
   }
 
   async #render(request: SetupRequest, signal?: AbortSignal): Promise<Rendered> {
-    const resolved = resolveRequest(this.#room.store.current(), request, this.#facts.profiles.profiles());
+    const resolved = resolveRequest(this.#room.store.current(), request, this.#facts.profiles.profiles(), (s) => this.#facts.profiles.boundary(s).boundary);
     const seen = await this.#survey(resolved, request, signal);
     const { existing, forge, boundary, blocker, action } = seen;
     const { policy, snapshot, repo } = resolved;
@@ -282,7 +282,7 @@ export class Setup {
     | { replayed: true; enrolled: EnrollResult }
     | { replayed: false; planId: string; enrolled: EnrollResult & { cacheCreated: boolean }; performed: { serviceInstalled: boolean; modelDownloaded: boolean; smoke: SetupApplied['smoke'] } }
   > {
-    const resolved = resolveRequest(this.#room.store.current(), params, this.#facts.profiles.profiles());
+    const resolved = resolveRequest(this.#room.store.current(), params, this.#facts.profiles.profiles(), (s) => this.#facts.profiles.boundary(s).boundary);
     const requestHash = requestHashOf(resolved, params);
     const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'setup', requestHash);
     if (replay) return { replayed: true, enrolled: methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true }) };

@@ -1,4 +1,4 @@
-import { StewardError, type ForgeKind, type SetupRequest } from '../../api/index.js';
+import { StewardError, type DataBoundary, type ForgeKind, type SetupRequest } from '../../api/index.js';
 import { addPolicy } from '../enrollment.js';
 import { apiBaseOf, canonicalRepoIdOf, hostOf } from '../forges/index.js';
 import { hashOf } from '../hashing.js';
@@ -85,8 +85,12 @@ function snapshotOf(profiles: Record<string, ConfigSnapshot>, policy: Policy, ex
   throw new StewardError('invalid_params', `No embedding profile is named "${policy.profile}"; the configured profiles are: ${names}.`);
 }
 
-/** Resolves a setup request against the registry: which registration, which policy, which configuration. */
-export function resolveRequest(registry: RegistryV2, request: SetupRequest, profiles: Record<string, ConfigSnapshot>): Resolved {
+/**
+ * Resolves a setup request against the registry: which registration, which policy, which
+ * configuration. A remote embedder is allowed only by the policy a person confirms with it, so the
+ * policy's embedding boundary follows the profile.
+ */
+export function resolveRequest(registry: RegistryV2, request: SetupRequest, profiles: Record<string, ConfigSnapshot>, boundaryOf: (s: ConfigSnapshot) => DataBoundary): Resolved {
   const { target, targetKey } = targetOf(registry, request);
   const existing = target.kind === 'existing' ? target.registration : null;
   // A field the request leaves out keeps its current value; an explicit undefined is the same as left out.
@@ -94,6 +98,8 @@ export function resolveRequest(registry: RegistryV2, request: SetupRequest, prof
   const policy =
     target.kind === 'new' ? addPolicy(target.forge, requested) : Policy.parse({ ...(existing?.policy ?? addPolicy('github', {})), ...requested });
   const snapshot = snapshotOf(profiles, policy, existing);
+  delete policy.embeddingBoundary;
+  if (policy.rag === 'maintain' && boundaryOf(snapshot) === 'remote') policy.embeddingBoundary = 'remote';
   const repoId = target.kind === 'existing' ? target.registration.canonicalRepoId : target.repoId;
   return { target, targetKey, policy, snapshot, repo: publicRepoId(repoId) };
 }

@@ -47,7 +47,8 @@ function machine() {
     },
     profiles: {
       profiles: () => state.profiles,
-      boundary: (s) => ({ boundary: s.embedding.provider === 'none' ? 'local_process' : 'local_network', host: s.embedding.provider === 'none' ? null : '127.0.0.1' }),
+      boundary: (s) =>
+        s.embedding.endpoint === undefined ? { boundary: 'local_process', host: null } : { boundary: s.embedding.endpoint.startsWith('https:') ? 'remote' : 'local_network', host: new URL(s.embedding.endpoint).hostname },
       model: async (s) => ({ present: true, revision: `${s.embedding.model}@1` }),
       download: async () => undefined,
       smoke: async () => {
@@ -60,6 +61,7 @@ function machine() {
   return { state, facts };
 }
 
+const REMOTE_PROFILE: ConfigSnapshot = { profile: 'cloud', embedding: { provider: 'openai-compatible', model: 'text-embedding-3-small', endpoint: 'https://api.example.com/v1' }, chunk: { max_chars: 2_000, overlap: 200 } };
 const LOCAL_PROFILE: ConfigSnapshot = { profile: 'local', embedding: { provider: 'ollama', model: 'nomic-embed-text', endpoint: 'http://127.0.0.1:11434' }, chunk: { max_chars: 2_000, overlap: 200 } };
 
 describe('maintenance setup: plan -> confirm -> apply', () => {
@@ -176,6 +178,25 @@ describe('maintenance setup: plan -> confirm -> apply', () => {
     expect(resume.action).toBe('resume');
     await m.applySetup({ registrationId: first.registrationId, planId: resume.planId, idempotencyKey: 'k3', confirmedBy: 'person' });
     expect(m.list().registrations[0]!.enabled).toBe(true);
+  });
+
+  it('sends text to a remote embedder only under a policy a person confirmed: an agent is refused, and the apply of a person records the remote boundary', async () => {
+    f = fixture();
+    const { state, facts } = machine();
+    state.profiles = { default: DEFAULT_CONFIG_SNAPSHOT, cloud: REMOTE_PROFILE };
+    const m = f.open({ planFacts: facts });
+    const cloud = { ...request, policy: { rag: 'maintain' as const, profile: 'cloud' }, serviceInstall: false };
+    const plan = await m.planSetup(cloud);
+    expect(plan.dataBoundary).toBe('remote');
+    expect(plan.effects.find((e) => e.class === 'provider_data_transfer')).toMatchObject({ needsPerson: true, description: expect.stringContaining('at api.example.com (a remote service)') });
+    expect(await codeOf(() => m.applySetup({ ...cloud, planId: plan.planId, idempotencyKey: 'agent', confirmedBy: 'agent' }))).toBe('confirmation_required');
+    expect(existsSync(join(f.home.dir, 'managed-caches.json'))).toBe(false);
+    await m.applySetup({ ...cloud, planId: plan.planId, idempotencyKey: 'person', confirmedBy: 'person' });
+    expect(m.store.current().registrations[0]!.policy).toMatchObject({ rag: 'maintain', profile: 'cloud', embeddingBoundary: 'remote' });
+    // Back to the built-in profile: the remote allowance goes with it.
+    const local = { ...request, policy: { rag: 'maintain' as const, profile: 'default' }, serviceInstall: false };
+    await m.applySetup({ ...local, planId: (await m.planSetup(local)).planId, idempotencyKey: 'back', confirmedBy: 'person' });
+    expect(m.store.current().registrations[0]!.policy.embeddingBoundary).toBeUndefined();
   });
 
   it('lets two applies of one plan with different keys take turns: the second finds the registration the first made and is stale', async () => {
