@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StewardError, type SetupRequest } from '../../../core/api/index.js';
+import { type StewardError, type SetupRequest } from '../../../core/api/index.js';
 import { runCli } from '../../../core/cli/index.js';
 import { resolveHome } from '../../../core/config/index.js';
 import { startOwner, type Owner } from '../../../core/index.js';
