@@ -57,6 +57,7 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     await form.getByLabel('Repository (OWNER/NAME)').fill('acme/widgets');
     await form.getByLabel('API address (optional)').fill(base);
     for (const label of ['Issue comments', 'Pull requests', 'Pull request comments', 'Wiki']) await check(page, label, false);
+    await check(page, 'Index for search (RAG)', true);
     expect(await form.getByTestId('profile-boundary').innerText()).toContain('nothing leaves this computer');
     await form.getByRole('button', { name: 'Show the plan' }).click();
 
@@ -69,6 +70,9 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     expect(words).toContain('Services on this computer');
     expect(words).toMatch(/Turns on start at login.*needs your confirmation/);
     expect(words).toContain('Reads older history in bounded windows');
+    expect(words).toContain('Indexes the cache with profile default (hash, hash-ngram) after each sync.');
+    expect(words).toContain('data boundary local_process — nothing leaves this computer');
+    expect(words).not.toContain('Where repository text goes');
     expect(words).not.toContain('Starts Steward in the background');
     expect(existsSync(join(steward.home, 'managed-caches.json'))).toBe(false);
     await page.screenshot({ path: screenshotPath('setup-plan.png'), fullPage: true });
@@ -99,9 +103,17 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     expect(seen).toContain('backfilling');
     expect(seen.indexOf('backfilling')).toBeLessThan(seen.indexOf('ready'));
     const [registration] = (await steward.rpc('Maintenance.List', {})).registrations;
-    expect(registration).toMatchObject({ canonicalRepoId: '127.0.0.1/acme/widgets', enabled: true, policy: { sync: 'head-and-backfill', collections: ['issues'] } });
+    expect(registration).toMatchObject({ canonicalRepoId: '127.0.0.1/acme/widgets', enabled: true, policy: { sync: 'head-and-backfill', collections: ['issues'], rag: 'maintain' } });
     expect(registration!.collections[0]).toMatchObject({ items: ISSUES, tail: { state: 'complete' } });
     expect(await card.innerText()).toContain('Every collection is current and its history complete.');
+
+    // Search it, as the card offers once it is indexed.
+    const search = page.getByRole('region', { name: 'Search 127.0.0.1/acme/widgets' });
+    await page.getByRole('searchbox', { name: 'Search 127.0.0.1/acme/widgets' }).fill('rate limit exceeded');
+    await search.getByRole('button', { name: 'Search' }).click();
+    const hits = page.getByTestId('search-hits');
+    await hits.waitFor();
+    expect(await hits.getByRole('listitem').first().getByRole('link').innerText()).toBe('Sync crashes when the rate limit is exceeded');
 
     // Change policy: the same registration, updated in place; never a second record or a conflict.
     await page.getByRole('region', { name: '127.0.0.1/acme/widgets', exact: true }).getByRole('button', { name: 'Change policy' }).click();
@@ -115,6 +127,9 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     expect(after.conflicts).toEqual([]);
     expect(after.registrations).toHaveLength(1);
     expect(after.registrations[0]).toMatchObject({ registrationId: registration!.registrationId, enabled: true, policy: { sync: 'head' } });
+    // Recent changes only: ready never claims the history complete.
+    await eventually('the card says what the new policy keeps', async () => ((await card.innerText()).includes('Recent changes are current; older history is not read under this policy.') ? true : undefined));
+    expect(await done.innerText()).toBe('Changed 127.0.0.1/acme/widgets: it syncs now under this policy.');
 
     // Pause and resume.
     const region = page.getByRole('region', { name: '127.0.0.1/acme/widgets', exact: true });

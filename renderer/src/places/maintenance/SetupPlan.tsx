@@ -301,7 +301,8 @@ export function SetupForm({ initial, onDone, onCancel }: { initial: SetupDraft; 
       (applied) => {
         setBusy(undefined);
         const what = applied.enrollment.created ? 'Added' : applied.enrollment.updated ? 'Changed' : 'Confirmed';
-        onDone(`${what} ${applied.repo}: ${applied.serviceInstalled ? 'start at login is on, and ' : ''}the first sync runs now.`, applied.registrationId);
+        const next = applied.enrollment.created ? 'the first sync runs now' : 'it syncs now under this policy';
+        onDone(`${what} ${applied.repo}: ${applied.serviceInstalled ? 'start at login is on, and ' : ''}${next}.`, applied.registrationId);
       },
       (e: unknown) => {
         setBusy(undefined);

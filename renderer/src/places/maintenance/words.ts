@@ -56,6 +56,7 @@ export function summary(r: RegistrationStatus): string {
   if (r.state === 'pending') return 'Synced. The first search index run has not finished yet.';
   if (r.state === 'backfilling') return 'Recent changes are kept current while older history is read in the background.';
   if (r.state === 'refreshing') return 'Catching up with recent changes.';
+  if (r.state === 'ready' && r.policy.sync === 'head') return 'Recent changes are current; older history is not read under this policy.';
   if (r.state === 'ready') return 'Every collection is current and its history complete.';
   return STATE_LABELS[r.state];
 }
