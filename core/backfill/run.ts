@@ -1,6 +1,6 @@
-import type { EventPayload, ProviderSweepStats } from '../api/index.js';
+import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import type { Logger } from '../log/index.js';
-import type { CommitWindow, Materializer, RunToken, Sink } from '../gateway/index.js';
+import type { CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
 import type { FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
@@ -26,6 +26,12 @@ export interface BackfillDeps {
   /** Groups the run's writes into few commits; fingerprints advance only once their rows commit. */
   commits: CommitWindow;
   fingerprints: FingerprintMap;
+  /**
+   * Durable per-file checkpoints: a scheduled run after a restart skips unchanged files and reads an
+   * appended one from its offset. Written in the commit window of the rows they cover. Manual runs
+   * neither read nor write them.
+   */
+  checkpoints?: FileCheckpoints;
   logger: Logger;
   /** Reads off the owner's thread when available; otherwise the provider reads in-thread. */
   reader?: TranscriptReader;
@@ -45,7 +51,31 @@ function outsideWindow(file: TranscriptFile, windowStartMs: number | null): bool
   return windowStartMs !== null && file.mtimeMs < windowStartMs;
 }
 
+/** Whether lines read with a window starting at `read` include every line a window starting at `now` wants. */
+function windowCovers(read: number | null, now: number | null): boolean {
+  return read === null || (now !== null && now >= read);
+}
+
+/**
+ * What a checkpoint allows for a file: skipping it (the same inode, size and mtime, read by this
+ * parser version with a window at least as wide), resuming at its offset (grown or touched), or
+ * nothing (a new inode, a shrunk file, another parser version, a wider window: read from 0).
+ */
+function checkpointPlan(file: TranscriptFile, cp: FileCheckpoint | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | FileCheckpoint | undefined {
+  if (!cp || cp.parserVersion !== parserVersion || cp.dev !== file.dev || cp.ino !== file.ino) return undefined;
+  if (!windowCovers(cp.windowStartMs, windowStartMs) || file.size < cp.size || file.size < cp.offset) return undefined;
+  if (file.size === cp.size && file.mtimeMs === cp.mtimeMs) return 'unchanged';
+  return cp;
+}
+
+/** The window a new checkpoint vouches for: the narrower of the one before its old offset and this run's. */
+function coveredWindow(resumedFrom: FileCheckpoint | undefined, windowStartMs: number | null): number | null {
+  if (!resumedFrom || resumedFrom.windowStartMs === null) return windowStartMs;
+  return windowStartMs === null ? resumedFrom.windowStartMs : Math.max(resumedFrom.windowStartMs, windowStartMs);
+}
+
 interface FileIo {
+  /** This file's read options (a resume point when a checkpoint allows one). */
   options: ReadOptions;
   /** Starts reading the file after this one, so parsing it overlaps this file's writes. */
   readAhead: () => void;
@@ -66,7 +96,7 @@ interface FileOutcome {
  */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
-  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0 } };
+  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 } };
   try {
     const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
@@ -96,9 +126,9 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
   return outcome;
 }
 
-/** The first file from index `from` on that the run will read (for read-ahead). */
-function firstToRead(files: readonly TranscriptFile[], from: number, skipped: (file: TranscriptFile) => boolean): TranscriptFile | undefined {
-  for (let j = from; j < files.length; j += 1) if (!skipped(files[j]!)) return files[j];
+/** The index of the first file from `from` on that the run will read (for read-ahead). */
+function firstToRead(plans: readonly FilePlan[], from: number): number | undefined {
+  for (let j = from; j < plans.length; j += 1) if (!plans[j]!.skip) return j;
   return undefined;
 }
 
@@ -126,52 +156,113 @@ function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTo
 }
 
 function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): void {
-  const { provider, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs } = stats;
+  const { provider, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs, bytesRead } = stats;
   const reader = deps.reader?.usesWorker ? 'worker' : 'thread';
-  deps.logger.info('transcript scan', { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs });
+  // Counts by reason only: never which file, never what a line said.
+  const skipped = Object.entries(stats.skipped ?? {})
+    .map(([reason, n]) => `${reason}:${n}`)
+    .join(',');
+  deps.logger.info('transcript scan', { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, skipped, bytesRead, partsWritten, durationMs });
+}
+
+function addSkipped(stats: ProviderStats, lines: LineStats): void {
+  for (const [reason, n] of Object.entries(lines.skipped ?? {}) as Array<[SkipReason, number]>) {
+    stats.skipped ??= {};
+    stats.skipped[reason] = (stats.skipped[reason] ?? 0) + n;
+  }
+  stats.bytesRead = (stats.bytesRead ?? 0) + (lines.bytesRead ?? 0);
+}
+
+/** A read file's new checkpoint, in the commit window of its last rows (a fresh one if that one committed). */
+function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, lines: LineStats, resumedFrom: FileCheckpoint | undefined, deps: BackfillDeps, ctx: RunContext): void {
+  const end = lines.checkpoint;
+  if (!deps.checkpoints || !end) return;
+  deps.commits.open();
+  deps.checkpoints.put(provider.id, {
+    path: file.path,
+    dev: file.dev,
+    ino: file.ino,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    offset: end.offset,
+    headHash: end.headHash,
+    tailHash: end.tailHash,
+    parserVersion: provider.parserVersion,
+    windowStartMs: coveredWindow(resumedFrom, ctx.windowStartMs),
+    state: end.state,
+  });
+  deps.commits.add(1, 0);
+}
+
+/** Per file: skipped (unchanged, or outside the window), or read with these options. */
+type FilePlan = { skip: true } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined };
+
+function planFiles(provider: TranscriptProvider, files: readonly TranscriptFile[], checkpoints: Map<string, FileCheckpoint> | undefined, deps: BackfillDeps, ctx: RunContext): FilePlan[] {
+  const base: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
+  return files.map((file): FilePlan => {
+    // The process-local map is the first check; the durable checkpoint answers after a restart.
+    if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return { skip: true };
+    const plan = checkpoints ? checkpointPlan(file, checkpoints.get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
+    if (plan === 'unchanged') return { skip: true };
+    return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: plan.state } } : base, resumedFrom: plan };
+  });
+}
+
+/** Checkpoints of files a complete walk no longer finds are forgotten (their rows stay). */
+function forgetGone(provider: TranscriptProvider, files: readonly TranscriptFile[], checkpoints: Map<string, FileCheckpoint>, deps: BackfillDeps): void {
+  const present = new Set(files.map((f) => f.path));
+  deps.checkpoints?.remove(provider.id, [...checkpoints.keys()].filter((path) => !present.has(path)));
 }
 
 /**
  * One provider invocation: enumerate the roots, read and project only what is new or changed (for
- * a scheduled run), materialize every batch under the run token, then drain the spool.
+ * a scheduled run: by the process-local fingerprint map, then the durable checkpoints), materialize
+ * every batch under the run token, then drain the spool.
  */
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
-  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
+  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
   const { files, failed, cancelled } = await provider.discover(ctx.signal);
   stats.discovered = files.length;
   stats.failed += failed;
+  const checkpoints = ctx.scheduled ? deps.checkpoints?.load(provider.id) : undefined;
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
-  if (ctx.scheduled && !cancelled) deps.fingerprints.retainOnly(provider.id, files);
+  if (ctx.scheduled && !cancelled) {
+    deps.fingerprints.retainOnly(provider.id, files);
+    if (checkpoints) forgetGone(provider, files, checkpoints, deps);
+  }
   const progress = progressReporter(provider, ctx, files.length, stats);
-  const options: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
-  const skipped = (file: TranscriptFile) => (ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs);
+  const plans = planFiles(provider, files, checkpoints, deps, ctx);
   const yieldTurn = pacer();
   let done = 0;
   try {
     for (const [i, file] of files.entries()) {
       if (ctx.signal?.aborted) break;
       done += 1;
-      if (skipped(file)) {
+      const plan = plans[i]!;
+      if (plan.skip) {
         stats.unchanged += 1;
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         continue;
       }
       const readAhead = () => {
-        const next = firstToRead(files, i + 1, skipped);
-        if (next) deps.reader?.readAhead(provider, next, options);
+        const next = firstToRead(plans, i + 1);
+        if (next !== undefined) deps.reader?.readAhead(provider, files[next]!, (plans[next] as Extract<FilePlan, { skip: false }>).options);
       };
-      const outcome = await importFile(provider, file, deps, { options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
+      const outcome = await importFile(provider, file, deps, { options: plan.options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
+      addSkipped(stats, outcome.lines);
       if (outcome.status === 'failed') stats.failed += 1;
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
       if (outcome.status === 'cancelled') break;
       if (outcome.status !== 'read') continue;
       stats.read += 1;
       // Only once the file was read, every session it yielded consumed and their rows committed. A
-      // manual run ignores the map both ways: its window may be narrower than the scheduled one.
-      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
+      // manual run ignores the map and the checkpoints both ways: its window may be narrower.
+      if (!ctx.scheduled) continue;
+      saveCheckpoint(provider, file, outcome.lines, plan.resumedFrom, deps, ctx);
+      deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }
   } finally {
     deps.reader?.cancelReadAhead();

@@ -1,7 +1,7 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
@@ -45,6 +45,7 @@ export class Capture {
   readonly #materializer: Materializer;
   readonly #sink: Sink;
   readonly #commits: CommitWindow;
+  readonly #checkpoints: FileCheckpoints;
   readonly #scheduler: SweepScheduler;
   readonly #checkpointer: Checkpointer;
   readonly #pruner: RetentionPruner;
@@ -61,6 +62,7 @@ export class Capture {
       for (const listener of this.#turnListeners) listener(keys);
     };
     this.#commits = new CommitWindow(options.db);
+    this.#checkpoints = new FileCheckpoints(options.db);
     this.#checkpointer = new Checkpointer(options.db);
     this.#pruner = new RetentionPruner(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
@@ -158,7 +160,15 @@ export class Capture {
     this.#checkpointer.start();
     return runBackfillProvider(
       provider,
-      { materializer: this.#materializer, sink: this.#sink, commits: this.#commits, fingerprints: this.fingerprints, logger: this.#options.logger, reader: this.reader },
+      {
+        materializer: this.#materializer,
+        sink: this.#sink,
+        commits: this.#commits,
+        fingerprints: this.fingerprints,
+        checkpoints: this.#checkpoints,
+        logger: this.#options.logger,
+        reader: this.reader,
+      },
       {
         token: newRunToken(),
         scheduled,

@@ -1,4 +1,4 @@
-// Owns: gateway.db's transcript tables (parts, sessions, spool, telemetry), the materializer, sink, commit windows, pruner, and the read API other rooms use.
+// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the materializer, sink, commit windows, pruner, and the read API other rooms use.
 // Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
 import { HOME_FILES } from '../config/index.js';
@@ -10,7 +10,8 @@ export { telemetryHandlers } from './handlers.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken } from './materializer.js';
 export { Sink, type ProjectKeys } from './sink.js';
-export { GatewayReader, type StoredPart } from './read.js';
+export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
+export { FileCheckpoints, type FileCheckpoint } from './file-checkpoints.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 export { CommitWindow } from './commit-window.js';

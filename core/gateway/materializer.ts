@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
-import type { PartRow, SessionRow, TranscriptBatch } from '../transcripts/index.js';
+import type { PartRow, SessionRow, TitleClaim, TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { changesCommitted, type CommittedSession } from './sessions.js';
 import type { Spool } from './spool.js';
 
 /** An opaque object, fresh per provider invocation; the materializer keys in-run state by it. */
@@ -19,17 +20,12 @@ interface RunState {
   fresh: Set<string>;
   /** Sessions met and found with committed parts: their candidates are probed. */
   known: Set<string>;
+  /** Content keys this run emitted (see PartRow.contentKey). */
+  emittedKeys: Set<string>;
 }
 
-interface CommittedSession {
-  session_id: string;
-  cwd: string | null;
-  parent_session_id: string | null;
-  agent_type: string | null;
-  title: string | null;
-  first_ts: number | null;
-  last_ts: number | null;
-}
+const COMMITTED_COLUMNS =
+  'session_id, source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts';
 
 export interface MaterializeResult {
   partsAppended: number;
@@ -52,18 +48,7 @@ function padded(ids: string[], width: number): string[] {
 }
 
 function signature(s: SessionRow): string {
-  return JSON.stringify([s.cwd, s.parentSessionId, s.agentType, s.title, s.firstTs, s.lastTs]);
-}
-
-function addsToCommitted(next: SessionRow, row: CommittedSession): boolean {
-  return (
-    (row.cwd === null && next.cwd !== null) ||
-    (row.parent_session_id === null && next.parentSessionId !== null) ||
-    (next.agentType !== null && next.agentType !== row.agent_type) ||
-    (row.title === null && next.title !== null) ||
-    (next.firstTs !== null && (row.first_ts === null || next.firstTs < row.first_ts)) ||
-    (next.lastTs !== null && (row.last_ts === null || next.lastTs > row.last_ts))
-  );
+  return JSON.stringify(s);
 }
 
 /**
@@ -77,13 +62,17 @@ export class Materializer {
   readonly #runs = new WeakMap<RunToken, RunState>();
   readonly #partProbes = new Map<number, Statement>();
   readonly #sessionProbes = new Map<number, Statement>();
+  readonly #keyProbes = new Map<number, Statement>();
   readonly #anyPart: Statement;
+  readonly #leafSession: Statement;
 
   constructor(db: Db, spool: Spool) {
     this.#db = db;
     this.#spool = spool;
     // One row at most, from the session's range of parts(session_id, part_id).
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
+    // A range of the part_id key: the parts of one message, whichever session holds them.
+    this.#leafSession = db.prepare('SELECT session_id FROM parts WHERE part_id >= ? AND part_id < ? LIMIT 1').pluck();
   }
 
   materialize(token: RunToken, batch: TranscriptBatch): MaterializeResult {
@@ -101,11 +90,47 @@ export class Materializer {
       for (const part of this.#novelParts(state, batch.parts)) {
         this.#spool.appendPart(part);
         state.emitted.add(part.partId);
+        if (part.contentKey !== null) state.emittedKeys.add(`${part.sessionId}\n${part.contentKey}`);
         result.partsAppended += 1;
         result.textAppended += part.text?.length ?? 0;
       }
+      for (const claim of batch.titleClaims ?? []) {
+        this.#spool.appendSession(this.#claimed(claim, batch));
+        result.sessionsAppended += 1;
+      }
     });
     return result;
+  }
+
+  /**
+   * A title for the session holding the claim's message: one of this batch, else one the cache holds,
+   * else the claim's own file's session. It only updates a row the cache holds (or this batch makes).
+   */
+  #claimed(claim: TitleClaim, batch: TranscriptBatch): SessionRow {
+    const inBatch = batch.parts.find((p) => p.partId.startsWith(claim.leafPartPrefix))?.sessionId;
+    const prefix = claim.leafPartPrefix;
+    const upper = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+    const sessionId = inBatch ?? (this.#leafSession.get(prefix, upper) as string | undefined) ?? claim.fallbackSessionId;
+    const base = batch.sessions.find((s) => s.sessionId === sessionId);
+    return {
+      sessionId,
+      provider: base?.provider ?? batch.sessions[0]?.provider ?? 'claude',
+      source: base?.source ?? batch.sessions[0]?.source ?? 'code',
+      cwd: null,
+      parentSessionId: null,
+      parentKind: null,
+      parentMissing: false,
+      agentType: null,
+      agentTypeSource: null,
+      title: claim.title,
+      titleSource: claim.source,
+      projectCwd: null,
+      model: null,
+      firstRequest: null,
+      firstTs: null,
+      lastTs: null,
+      updateOnly: true,
+    };
   }
 
   /** True while the token's run has state; completed runs are collected with their token. */
@@ -116,7 +141,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new Set(), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set() };
+      state = { emitted: new Set(), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();
@@ -133,14 +158,31 @@ export class Materializer {
     }
     const novel: PartRow[] = [];
     for (const [sessionId, group] of bySession) {
-      if (this.#isFresh(state, sessionId)) {
-        novel.push(...group.values());
-        continue;
+      const fresh = this.#isFresh(state, sessionId);
+      const committed = fresh ? new Set<string>() : this.#probeParts(sessionId, [...group.keys()]);
+      const candidates = [...group.values()].filter((part) => !committed.has(part.partId));
+      const keyed = fresh ? new Set<string>() : this.#probeKeys(sessionId, candidates);
+      for (const part of candidates) {
+        // Known by what it says under another id (a v1 OpenClaw file rewritten as v3): not stored again.
+        if (part.contentKey !== null && (keyed.has(part.contentKey) || state.emittedKeys.has(`${sessionId}\n${part.contentKey}`))) continue;
+        novel.push(part);
       }
-      const committed = this.#probeParts(sessionId, [...group.keys()]);
-      for (const [partId, part] of group) if (!committed.has(partId)) novel.push(part);
     }
     return novel;
+  }
+
+  /** The candidates' content keys already committed in the session (rides parts_content_key). */
+  #probeKeys(sessionId: string, candidates: PartRow[]): Set<string> {
+    const keys = candidates.flatMap((p) => (p.contentKey === null ? [] : [p.contentKey]));
+    const found = new Set<string>();
+    for (let i = 0; i < keys.length; ) {
+      const width = widthFor(keys.length - i);
+      const chunk = keys.slice(i, i + width);
+      const stmt = this.#statement(this.#keyProbes, width, (marks) => `SELECT content_key FROM parts WHERE session_id = ? AND content_key IN (${marks})`);
+      for (const key of stmt.pluck().all(sessionId, ...padded(chunk, width)) as string[]) found.add(key);
+      i += chunk.length;
+    }
+    return found;
   }
 
   /** Asked once per session and run: a session new to the cache needs no candidate probes. */
@@ -168,7 +210,7 @@ export class Materializer {
   #changedSessions(state: RunState, sessions: SessionRow[]): SessionRow[] {
     const pending = sessions.filter((s) => state.sessions.get(s.sessionId) !== signature(s));
     if (pending.length === 0) return [];
-    const committed = new Map<string, CommittedSession>();
+    const committed = new Map<string, CommittedSession & { session_id: string }>();
     const ids = pending.map((s) => s.sessionId);
     for (let i = 0; i < ids.length; ) {
       const width = widthFor(ids.length - i);
@@ -176,15 +218,12 @@ export class Materializer {
       const stmt = this.#statement(
         this.#sessionProbes,
         width,
-        (marks) => `SELECT session_id, cwd, parent_session_id, agent_type, title, first_ts, last_ts FROM sessions WHERE session_id IN (${marks})`,
+        (marks) => `SELECT ${COMMITTED_COLUMNS} FROM sessions WHERE session_id IN (${marks})`,
       );
-      for (const row of stmt.all(...padded(chunk, width)) as CommittedSession[]) committed.set(row.session_id, row);
+      for (const row of stmt.all(...padded(chunk, width)) as Array<CommittedSession & { session_id: string }>) committed.set(row.session_id, row);
       i += chunk.length;
     }
-    return pending.filter((s) => {
-      const row = committed.get(s.sessionId);
-      return row === undefined || addsToCommitted(s, row);
-    });
+    return pending.filter((s) => changesCommitted(s, committed.get(s.sessionId)));
   }
 
   #statement(cache: Map<number, Statement>, width: number, sql: (marks: string) => string): Statement {

@@ -1,16 +1,27 @@
 import { z } from 'zod';
+import { TITLE_SOURCES } from '../api/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
 
+/** A spooled session row; fields added since a row may have been spooled by an older version default. */
 const SpooledSession = z.object({
   sessionId: z.string(),
   provider: z.string(),
-  source: z.string(),
+  source: z.string().nullable(),
   cwd: z.string().nullable(),
   parentSessionId: z.string().nullable(),
+  parentKind: z.enum(['subagent', 'branch']).nullable().default(null),
+  parentMissing: z.boolean().default(false),
   agentType: z.string().nullable(),
+  agentTypeSource: z.enum(['sidecar', 'task']).nullable().default('sidecar'),
   title: z.string().nullable(),
+  titleSource: z.enum(TITLE_SOURCES).nullable().default(null),
+  projectCwd: z.string().nullable().default(null),
+  model: z.string().nullable().default(null),
+  firstRequest: z.string().nullable().default(null),
   firstTs: z.number().nullable(),
   lastTs: z.number().nullable(),
+  updateOnly: z.boolean().default(false),
 });
 
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
@@ -44,13 +55,15 @@ export class Sink {
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
+  readonly #committed;
+  readonly #exists;
   readonly #upsertSession;
   readonly #deleteUpTo;
   readonly #newUserTurns;
   #timer: NodeJS.Timeout | undefined;
   /**
    * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
-   * user turn (user text, not harness-injected lines, not a subagent's prompt).
+   * user turn (the parts' `genuine_user_turn` flag, decided once by the parser) in a conversation.
    */
   onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
@@ -59,31 +72,31 @@ export class Sink {
     this.#projects = projects;
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
-      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
+      `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
+       SELECT id, session_id, provider, role, part_kind, ts, text, meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, content_key
+       FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq`,
     );
     this.#sessionsUpTo = db.prepare("SELECT meta FROM spool WHERE seq <= ? AND kind = 'session' ORDER BY seq").pluck();
+    this.#committed = db.prepare(
+      'SELECT source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts FROM sessions WHERE session_id = ?',
+    );
+    this.#exists = db.prepare('SELECT 1 FROM sessions WHERE session_id = ?').pluck();
+    // Every column is decided by mergeSession; the statement only writes the outcome.
     this.#upsertSession = db.prepare(`
-      INSERT INTO sessions (session_id, provider, source, project_key, cwd, parent_session_id, agent_type, title, first_ts, last_ts, updated_at)
-      VALUES (@sessionId, @provider, @source, @projectKey, @cwd, @parentSessionId, @agentType, @title, @firstTs, @lastTs, @now)
+      INSERT INTO sessions (session_id, provider, source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts, updated_at)
+      VALUES (@sessionId, @provider, @source, @projectKey, @cwd, @projectCwd, @parentSessionId, @parentKind, @agentType, @title, @titleSource, @model, @firstRequest, @firstTs, @lastTs, @now)
       ON CONFLICT(session_id) DO UPDATE SET
-        source = COALESCE(sessions.source, excluded.source),
-        project_key = COALESCE(sessions.project_key, excluded.project_key),
-        cwd = COALESCE(sessions.cwd, excluded.cwd),
-        parent_session_id = COALESCE(excluded.parent_session_id, sessions.parent_session_id),
-        agent_type = COALESCE(excluded.agent_type, sessions.agent_type),
-        title = COALESCE(sessions.title, excluded.title),
-        first_ts = CASE WHEN sessions.first_ts IS NULL OR excluded.first_ts < sessions.first_ts THEN excluded.first_ts ELSE sessions.first_ts END,
-        last_ts = CASE WHEN sessions.last_ts IS NULL OR excluded.last_ts > sessions.last_ts THEN excluded.last_ts ELSE sessions.last_ts END,
-        updated_at = excluded.updated_at`);
+        source = excluded.source, project_key = excluded.project_key, cwd = excluded.cwd, project_cwd = excluded.project_cwd,
+        parent_session_id = excluded.parent_session_id, parent_kind = excluded.parent_kind, agent_type = excluded.agent_type,
+        title = excluded.title, title_source = excluded.title_source, model = excluded.model, first_request = excluded.first_request,
+        first_ts = excluded.first_ts, last_ts = excluded.last_ts, updated_at = excluded.updated_at`);
     this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
     // Run after the sessions upsert and before the parts move, so "new" means not yet committed.
     this.#newUserTurns = db
       .prepare(
         `SELECT DISTINCT s.project_key FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
-         WHERE sp.seq <= ? AND sp.kind = 'part' AND sp.role = 'user' AND sp.part_kind = 'text'
-           AND s.project_key IS NOT NULL AND s.parent_session_id IS NULL
-           AND sp.text NOT LIKE '<command-%' AND sp.text NOT LIKE '<local-command-%' AND sp.text NOT LIKE '<system-reminder>%'
-           AND sp.text NOT LIKE 'Caveat: The messages below%' AND sp.text NOT LIKE '[Request interrupted%'
+         WHERE sp.seq <= ? AND sp.kind = 'part' AND (sp.flags & 8) <> 0
+           AND s.project_key IS NOT NULL AND ${CONVERSATION.replaceAll('parent_', 's.parent_')}
            AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)`,
       )
       .pluck();
@@ -103,11 +116,7 @@ export class Sink {
         // A damaged spooled session row is skipped, never thrown: one bad row must not wedge every
         // later flush. Its parts still commit, and the transcript on disk still holds the session.
         const parsed = SpooledSession.safeParse(parseJsonOrNull(raw));
-        if (!parsed.success) continue;
-        const s = parsed.data;
-        const projectKey = s.cwd ? this.#projects.touch(s.cwd, s.lastTs, now) : null;
-        this.#upsertSession.run({ ...s, projectKey, now });
-        sessionsWritten += 1;
+        if (parsed.success && this.#writeSession(parsed.data, now)) sessionsWritten += 1;
       }
       if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as string[];
       const partsWritten = this.#moveParts.run(upper).changes;
@@ -123,6 +132,16 @@ export class Sink {
       }
     }
     return result;
+  }
+
+  #writeSession(update: SessionUpdate, now: number): boolean {
+    const committed = this.#committed.get(update.sessionId) as CommittedSession | undefined;
+    const parentKnown = update.parentSessionId !== null && this.#exists.get(update.parentSessionId) !== undefined;
+    const merged = mergeSession(update, committed, parentKnown);
+    if (!merged) return false;
+    const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, merged.lastTs, now) : null;
+    this.#upsertSession.run({ ...merged, projectKey, now });
+    return true;
   }
 
   /** Flushes everything pending, yielding to the event loop between steps. */

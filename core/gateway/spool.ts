@@ -13,7 +13,7 @@ export class Spool {
 
   constructor(db: Db) {
     this.#appendPart = db.prepare(
-      "INSERT INTO spool (kind, id, session_id, provider, role, part_kind, ts, text, meta) VALUES ('part', ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO spool (kind, id, session_id, provider, role, part_kind, ts, text, meta, flags, content_key) VALUES ('part', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.#appendSession = db.prepare("INSERT INTO spool (kind, id, session_id, provider, meta) VALUES ('session', ?, ?, ?, ?)");
     this.#pendingPartIds = db.prepare("SELECT id FROM spool WHERE kind = 'part'").pluck();
@@ -21,7 +21,7 @@ export class Spool {
   }
 
   appendPart(part: PartRow): void {
-    this.#appendPart.run(part.partId, part.sessionId, part.provider, part.role, part.kind, part.ts, part.text, part.meta);
+    this.#appendPart.run(part.partId, part.sessionId, part.provider, part.role, part.kind, part.ts, part.text, part.meta, part.flags, part.contentKey);
   }
 
   appendSession(session: SessionRow): void {

@@ -2,13 +2,6 @@ import type { GatewayReader, StoredPart } from '../gateway/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
 
-/** Harness-injected user lines (slash-command echoes, caveats, reminders) are not the user's words. */
-const INJECTED = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook)>|Caveat: The messages below were generated|\[Request interrupted)/;
-
-export function isGenuineUserText(text: string | null): boolean {
-  return text !== null && text.trim() !== '' && !INJECTED.test(text);
-}
-
 function parseJson(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
   try {
@@ -57,7 +50,8 @@ function toMessages(parts: StoredPart[]): DigestMessage[] {
     }
     const role = part.role === 'user' || part.role === 'assistant' ? part.role : null;
     if (role === null || (part.kind !== 'text' && part.kind !== 'tool_use')) continue;
-    if (part.kind === 'text' && role === 'user' && !isGenuineUserText(part.text)) continue;
+    // The parser decided once whether user text is the person's own words (not an echo, caveat, hook…).
+    if (part.kind === 'text' && role === 'user' && !part.genuineUserTurn) continue;
     const id = messageIdOf(part.partId);
     let message = byMessage.get(id);
     if (!message) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 import type { ProviderId } from '../api/index.js';
+import { addLineStats } from './lines.js';
 
 export type ReaderRequest =
   | { type: 'read'; id: number; provider: ProviderId; file: TranscriptFile; options: ReadOptions }
@@ -171,9 +172,7 @@ export class TranscriptReader {
           continue;
         }
         finished = true;
-        stats.lines += reply.stats.lines;
-        stats.failedLines += reply.stats.failedLines;
-        stats.oversizeLines += reply.stats.oversizeLines;
+        addLineStats(stats, reply.stats);
         if (reply.type === 'error') throw new ReadFailed(reply.code);
         return;
       }

@@ -3,13 +3,21 @@ import type { SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
+/** `12 lines without parts (meta_only 10, malformed 2)`: every line that yielded no part, by reason. */
+function formatSkipped(skipped: SweepResult['providers'][number]['skipped']): string {
+  const entries = Object.entries(skipped ?? {}).filter(([, n]) => n > 0);
+  if (entries.length === 0) return '';
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  return `, ${total} lines without parts (${entries.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;
+}
+
 /** One line per provider: counts only, never paths. */
 export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map(
       (p) =>
         `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed, ${p.partsWritten} parts written` +
-        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''} (${p.durationMs} ms)\n`,
+        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''}${formatSkipped(p.skipped)} (${p.durationMs} ms)\n`,
     )
     .join('');
 }

@@ -7,11 +7,12 @@ import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
 import type { TranscriptBatch } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { partRow, sessionRow } from '../../support/rows.js';
 
 function batch(sessionId: string, ids: string[]): TranscriptBatch {
   return {
-    parts: ids.map((id) => ({ partId: `cc:${id}:0`, sessionId, provider: 'claude', role: 'user', kind: 'text', ts: 1_700_000_000_000, text: `text of ${id}`, meta: null })),
-    sessions: [{ sessionId, provider: 'claude', source: 'code', cwd: null, parentSessionId: null, agentType: null, title: null, firstTs: 1, lastTs: 2 }],
+    parts: ids.map((id) => partRow({ partId: `cc:${id}:0`, sessionId, text: `text of ${id}` })),
+    sessions: [sessionRow({ sessionId })],
   };
 }
 

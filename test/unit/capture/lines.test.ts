@@ -16,7 +16,7 @@ async function collect(text: string | Buffer, maxLineBytes = 1024, chunkBytes = 
   writeFileSync(file, text);
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   const lines: string[] = [];
-  for await (const group of readCompleteLines(file, { maxLineBytes, chunkBytes }, stats)) lines.push(...group);
+  for await (const group of readCompleteLines(file, { maxLineBytes, chunkBytes }, stats)) for (const line of group.lines) if (line !== null) lines.push(line);
   return { lines, stats };
 }
 

@@ -7,13 +7,14 @@ import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
 import type { PartRow, SessionRow, TranscriptBatch } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { partRow, sessionRow } from '../../support/rows.js';
 
 function part(sessionId: string, id: string): PartRow {
-  return { partId: `cc:${id}:0`, sessionId, provider: 'claude', role: 'user', kind: 'text', ts: 1_700_000_000_000, text: id, meta: null };
+  return partRow({ partId: `cc:${id}:0`, sessionId, text: id });
 }
 
 function session(sessionId: string): SessionRow {
-  return { sessionId, provider: 'claude', source: 'code', cwd: null, parentSessionId: null, agentType: null, title: null, firstTs: 1, lastTs: 2 };
+  return sessionRow({ sessionId });
 }
 
 function batch(sessionId: string, ids: string[]): TranscriptBatch {
