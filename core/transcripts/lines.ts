@@ -14,6 +14,8 @@ export interface LineReadOptions {
   start?: number;
   /** Bytes at or after this offset are left for a later read (the size the walk saw); EOF by default. */
   end?: number;
+  /** The verified head hash of a resumed read: its bytes are not read again for the new checkpoint. */
+  headHash?: string;
 }
 
 /**
@@ -45,9 +47,9 @@ async function hashRange(handle: FileHandle, from: number, to: number, stats: Li
   return createHash('sha256').update(buffer.subarray(0, filled)).digest('hex').slice(0, 32);
 }
 
-/** The head and pre-offset hashes of a checkpoint at `offset`. */
-async function hashesAt(handle: FileHandle, offset: number, stats: LineStats): Promise<{ headHash: string; tailHash: string }> {
-  const headHash = await hashRange(handle, 0, Math.min(HASHED_BYTES, offset), stats);
+/** The head and pre-offset hashes of a checkpoint at `offset` (a head already known past its range is reused). */
+async function hashesAt(handle: FileHandle, offset: number, stats: LineStats, knownHead?: string): Promise<{ headHash: string; tailHash: string }> {
+  const headHash = knownHead ?? (await hashRange(handle, 0, Math.min(HASHED_BYTES, offset), stats));
   const tailHash = offset <= HASHED_BYTES ? headHash : await hashRange(handle, offset - HASHED_BYTES, offset, stats);
   return { headHash, tailHash };
 }
@@ -150,7 +152,9 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
     // A consumer that stops early may leave one read in flight; it must finish before the close.
     await next?.catch(() => undefined);
     try {
-      if (completed) stats.checkpoint = { offset: consumed, ...(await hashesAt(handle, consumed, stats)), state: null };
+      // A resumed read's head is the verified one whenever the old offset already covered its range.
+      const knownHead = options.headHash !== undefined && (options.start ?? 0) >= HASHED_BYTES ? options.headHash : undefined;
+      if (completed) stats.checkpoint = { offset: consumed, ...(await hashesAt(handle, consumed, stats, knownHead)), state: null };
     } finally {
       await handle.close();
     }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { SweepResult } from '../../api/index.js';
+import { SKIP_REASONS, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
 /** `12 lines without parts (meta_only 10, malformed 2)`: every line that yielded no part, by reason. */
 function formatSkipped(skipped: SweepResult['providers'][number]['skipped']): string {
-  const entries = Object.entries(skipped ?? {}).filter(([, n]) => n > 0);
+  const entries = SKIP_REASONS.map((reason) => [reason, skipped?.[reason] ?? 0] as const).filter(([, n]) => n > 0);
   if (entries.length === 0) return '';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   return `, ${total} lines without parts (${entries.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;

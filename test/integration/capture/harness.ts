@@ -19,6 +19,8 @@ export interface CaptureHarness {
   projects: ProjectStore;
   telemetry: TelemetryLog;
   count(sql: string, ...args: unknown[]): number;
+  /** A new owner process on the same gateway.db: the old Capture stops, a fresh one (empty fingerprint map) takes over. */
+  restart(config?: ConfigInput): Promise<Capture>;
   close(): Promise<void>;
 }
 
@@ -33,23 +35,29 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   const db = openGateway(home.dir);
   const telemetry = new TelemetryLog(db);
   const projects = new ProjectStore(db, new GatewayReader(db));
-  const driver = new Capture({ db, config: parseConfig(config), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data) });
-  return {
+  const create = (input: ConfigInput) => new Capture({ db, config: parseConfig(input), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data) });
+  const harness: CaptureHarness = {
     home,
     claudeRoot,
     desktopRoot,
     openclawRoot,
     db,
-    driver,
+    driver: create(config),
     projects,
     telemetry,
     count: (sql, ...args) => db.prepare(sql).pluck().get(...args) as number,
+    async restart(next = config) {
+      await harness.driver.stop();
+      harness.driver = create(next);
+      return harness.driver;
+    },
     async close() {
-      await driver.stop();
+      await harness.driver.stop();
       db.close();
       home.cleanup();
     },
   };
+  return harness;
 }
 
 export function byProvider<T extends { provider: string }>(rows: T[], provider: string): T {

@@ -48,7 +48,7 @@ export class ClaudeProvider implements TranscriptProvider {
     const state = start > 0 && isClaudeState(options.resume?.state) ? options.resume.state : undefined;
     const ctx = fileContext(file, await fileFacts(file), options.windowStartMs, state);
     const projection = new Projection('claude', file.source);
-    for await (const { lines, offsets } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size }, stats)) {
+    for await (const { lines, offsets } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats)) {
       for (let i = 0; i < lines.length; i += 1) {
         const text = lines[i];
         // An oversize line (null) was counted as it was skipped.

@@ -265,7 +265,7 @@ export class OpenClawProvider implements TranscriptProvider {
     const state = start > 0 ? saved : undefined;
     const projection = new Projection('openclaw', file.source);
     const parse = new FileParse(agentId, projection, options, stats, state);
-    for await (const { lines } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size }, stats)) {
+    for await (const { lines } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats)) {
       for (const text of lines) {
         parse.take(text);
         if (projection.pending >= options.batchParts) yield projection.take(false);
