@@ -140,7 +140,7 @@ export class Capture {
     this.#scheduler.start(this.#options.config.sweep.interval_ms, paused);
     this.#sink.start(SINK_TICK_MS, (error) => this.#options.logger.warn('sink tick failed', { code: errorCode(error) }));
     this.#schedulePrune(paused);
-    // The first tick after start is the one cold scan of this process lifetime.
+    // The first tick after start: its fingerprint map is empty, so the durable checkpoints answer.
     if (!paused()) void this.tick();
   }
 

@@ -19,9 +19,10 @@ const DEFAULT_LIMITS: CommitWindowLimits = { maxRows: 5_000, maxBytes: 12 * 1024
  * spool page filled and emptied within one window never reaches the WAL.
  *
  * A window is never rolled back on purpose: a failed statement rolls back only itself, and the steps
- * that join a window are idempotent. A crash loses only the open window, which the restart's cold
- * scan reads again (the fingerprint map is process-local). Work that must wait for durability, such
- * as advancing a file's fingerprint, is queued with `afterCommit` and dropped if the window is lost.
+ * that join a window are idempotent. A crash loses only the open window, together with the file
+ * checkpoints written in it, so the restart reads those files again from their previous checkpoint.
+ * Work that must wait for durability, such as advancing a file's process-local fingerprint, is queued
+ * with `afterCommit` and dropped if the window is lost.
  */
 export class CommitWindow {
   readonly #db: Db;

@@ -8,8 +8,9 @@ interface Fingerprint {
 }
 
 /**
- * Process-local map from transcript path to (inode, size, mtime). Deliberately not durable: a
- * restart performs one cold scan, so no checkpoint has to agree with the spool's crash ordering.
+ * Process-local map from transcript path to (inode, size, mtime): the first check of a scheduled run,
+ * answered from memory. After a restart it is empty and the durable file checkpoints (the gateway's
+ * file_checkpoints, written in the commit window of the rows they cover) answer instead.
  */
 export class FingerprintMap {
   readonly #byPath = new Map<string, Fingerprint>();
