@@ -1,7 +1,7 @@
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import type { CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
-import type { FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
+import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
 export type ProviderStats = ProviderSweepStats;
@@ -197,21 +197,32 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
 /** Per file: skipped (unchanged, or outside the window), or read with these options. */
 type FilePlan = { skip: true } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined };
 
-function planFiles(provider: TranscriptProvider, files: readonly TranscriptFile[], checkpoints: Map<string, FileCheckpoint> | undefined, deps: BackfillDeps, ctx: RunContext): FilePlan[] {
+/**
+ * Plans every file of a run. The process-local map is the first check; the durable checkpoints are
+ * loaded (one query) only when a file is not answered by it — after a restart, or when files changed —
+ * so an unchanged tick reads nothing from them. Checkpoints of files a complete walk no longer finds
+ * are forgotten (their rows stay).
+ */
+function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext): FilePlan[] {
   const base: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
-  return files.map((file): FilePlan => {
-    // The process-local map is the first check; the durable checkpoint answers after a restart.
+  const { files } = discovery;
+  // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
+  const complete = ctx.scheduled && !discovery.cancelled;
+  const gone = complete ? deps.fingerprints.retainOnly(provider.id, files) : [];
+  let loaded: Map<string, FileCheckpoint> | undefined;
+  const checkpoints = () => (loaded ??= deps.checkpoints?.load(provider.id) ?? new Map<string, FileCheckpoint>());
+  const plans = files.map((file): FilePlan => {
     if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return { skip: true };
-    const plan = checkpoints ? checkpointPlan(file, checkpoints.get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
+    const plan = ctx.scheduled ? checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
     if (plan === 'unchanged') return { skip: true };
     return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: plan.state } } : base, resumedFrom: plan };
   });
-}
-
-/** Checkpoints of files a complete walk no longer finds are forgotten (their rows stay). */
-function forgetGone(provider: TranscriptProvider, files: readonly TranscriptFile[], checkpoints: Map<string, FileCheckpoint>, deps: BackfillDeps): void {
-  const present = new Set(files.map((f) => f.path));
-  deps.checkpoints?.remove(provider.id, [...checkpoints.keys()].filter((path) => !present.has(path)));
+  if (complete && loaded) {
+    const present = new Set(files.map((f) => f.path));
+    gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
+  }
+  if (gone.length > 0) deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
+  return plans;
 }
 
 /**
@@ -222,17 +233,12 @@ function forgetGone(provider: TranscriptProvider, files: readonly TranscriptFile
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
   const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
-  const { files, failed, cancelled } = await provider.discover(ctx.signal);
+  const discovery = await provider.discover(ctx.signal);
+  const { files } = discovery;
   stats.discovered = files.length;
-  stats.failed += failed;
-  const checkpoints = ctx.scheduled ? deps.checkpoints?.load(provider.id) : undefined;
-  // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
-  if (ctx.scheduled && !cancelled) {
-    deps.fingerprints.retainOnly(provider.id, files);
-    if (checkpoints) forgetGone(provider, files, checkpoints, deps);
-  }
+  stats.failed += discovery.failed;
+  const plans = planFiles(provider, discovery, deps, ctx);
   const progress = progressReporter(provider, ctx, files.length, stats);
-  const plans = planFiles(provider, files, checkpoints, deps, ctx);
   const yieldTurn = pacer();
   let done = 0;
   try {

@@ -25,10 +25,16 @@ export class FingerprintMap {
     this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs });
   }
 
-  /** Forgets a provider's paths that were not discovered again, so deleted transcripts do not pile up. */
-  retainOnly(provider: string, discovered: readonly TranscriptFile[]): void {
+  /** Forgets a provider's paths that were not discovered again, so deleted transcripts do not pile up; returns them. */
+  retainOnly(provider: string, discovered: readonly TranscriptFile[]): string[] {
     const present = new Set(discovered.map((f) => f.path));
-    for (const [path, fingerprint] of this.#byPath) if (fingerprint.provider === provider && !present.has(path)) this.#byPath.delete(path);
+    const gone: string[] = [];
+    for (const [path, fingerprint] of this.#byPath) {
+      if (fingerprint.provider !== provider || present.has(path)) continue;
+      this.#byPath.delete(path);
+      gone.push(path);
+    }
+    return gone;
   }
 
   get size(): number {
