@@ -77,6 +77,8 @@ function coveredWindow(resumedFrom: FileCheckpoint | undefined, windowStartMs: n
 interface FileIo {
   /** This file's read options (a resume point when a checkpoint allows one). */
   options: ReadOptions;
+  /** A scheduled read from the file's start: parts already held are rewritten as this parser reads them. */
+  refresh: boolean;
   /** Starts reading the file after this one, so parsing it overlaps this file's writes. */
   readAhead: () => void;
   progress: () => void;
@@ -103,10 +105,10 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
     io.readAhead();
     for await (const batch of batches) {
       deps.commits.open();
-      const appended = deps.materializer.materialize(ctx.token, batch);
+      const appended = deps.materializer.materialize(ctx.token, batch, { refresh: io.refresh });
       const rows = appended.partsAppended + appended.sessionsAppended;
-      // Counted as the sink moves them: a copy of a part committed under another session is not new.
-      if (rows > 0) outcome.partsWritten += deps.sink.flushStep(rows).partsWritten;
+      // Counted as they land: a copy of a part committed under another session is not new.
+      outcome.partsWritten += appended.partsWritten;
       const due = deps.commits.add(rows, appended.textAppended);
       progress();
       await io.yieldTurn(due);
@@ -255,7 +257,10 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         const next = firstToRead(plans, i + 1);
         if (next !== undefined) deps.reader?.readAhead(provider, files[next]!, (plans[next] as Extract<FilePlan, { skip: false }>).options);
       };
-      const outcome = await importFile(provider, file, deps, { options: plan.options, readAhead, progress: () => progress(done), yieldTurn }, ctx);
+      // Without a checkpoint to resume from, this parser version may be reading the file for the first
+      // time over rows an older one wrote: a scheduled run refreshes them (the parser-version upgrade).
+      const refresh = ctx.scheduled && plan.resumedFrom === undefined;
+      const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
       addSkipped(stats, outcome.lines);

@@ -56,8 +56,8 @@ export class Capture {
   constructor(options: CaptureOptions) {
     this.#options = options;
     this.providers = options.providers ?? createProviders(options.config, options.env);
-    this.#materializer = new Materializer(options.db, new Spool(options.db));
     this.#sink = new Sink(options.db, options.projects);
+    this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink);
     this.#sink.onUserTurns = (keys) => {
       for (const listener of this.#turnListeners) listener(keys);
     };

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { PartRow, SessionRow, TitleClaim, TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { changesCommitted, type CommittedSession } from './sessions.js';
+import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
 
 /** An opaque object, fresh per provider invocation; the materializer keys in-run state by it. */
@@ -28,10 +29,13 @@ const COMMITTED_COLUMNS =
   'session_id, source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts';
 
 export interface MaterializeResult {
+  /** Parts this run had not emitted before and the cache did not hold in their session. */
   partsAppended: number;
   sessionsAppended: number;
   /** Characters of part text appended: what a commit of these rows will have to write. */
   textAppended: number;
+  /** Parts that landed in the cache: a copy of a part committed under another session is not one. */
+  partsWritten: number;
 }
 
 /** Probe statements come in a few fixed widths; a short list is padded by repeating its last id. */
@@ -52,13 +56,18 @@ function signature(s: SessionRow): string {
 }
 
 /**
- * Turns projected batches into spool rows exactly once. Committed rows are probed only for the
+ * Turns projected batches into committed rows exactly once. Committed rows are probed only for the
  * batch's candidate part ids, grouped by session id so each probe is a range on
- * parts(session_id, part_id); the committed identity set is never loaded.
+ * parts(session_id, part_id); the committed identity set is never loaded. What is new is written
+ * through the sink straight into the committed tables, in the caller's transaction (a run's commit
+ * window): rows once went through the spool first, but a run filled and emptied it within the same
+ * transaction, so it bought no durability and cost every part a second insert and a delete. Ids still
+ * pending in the spool (left by an older version) are snapshotted once per run and left to the sink.
  */
 export class Materializer {
   readonly #db: Db;
   readonly #spool: Spool;
+  readonly #sink: Sink;
   readonly #runs = new WeakMap<RunToken, RunState>();
   readonly #partProbes = new Map<number, Statement>();
   readonly #sessionProbes = new Map<number, Statement>();
@@ -66,38 +75,44 @@ export class Materializer {
   readonly #anyPart: Statement;
   readonly #leafSession: Statement;
 
-  constructor(db: Db, spool: Spool) {
+  constructor(db: Db, spool: Spool, sink: Sink) {
     this.#db = db;
     this.#spool = spool;
+    this.#sink = sink;
     // One row at most, from the session's range of parts(session_id, part_id).
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
     // A range of the part_id key: the parts of one message, whichever session holds them.
     this.#leafSession = db.prepare('SELECT session_id FROM parts WHERE part_id >= ? AND part_id < ? LIMIT 1').pluck();
   }
 
-  materialize(token: RunToken, batch: TranscriptBatch): MaterializeResult {
+  /**
+   * `refresh`: the batch comes from a file read from its start by a scheduled run, which may be a
+   * newer parser reading it again: parts its session already holds are rewritten with what the
+   * parser now says (kind, text, flags), not skipped. New parts are the same either way.
+   */
+  materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0 };
-    // Joins a commit window when one is open: a half-done batch leaves valid spool rows, and the
-    // in-run state below records each row only once it was appended.
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0 };
+    // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
+    // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
+    // short by a failed statement is written again in full by a later pass.
     inTransaction(this.#db, () => {
-      // Sessions first: a sink step that commits a part has already committed its session row.
-      for (const session of this.#changedSessions(state, batch.sessions)) {
-        this.#spool.appendSession(session);
-        state.sessions.set(session.sessionId, signature(session));
-        result.sessionsAppended += 1;
-      }
-      for (const part of this.#novelParts(state, batch.parts)) {
-        this.#spool.appendPart(part);
+      // Sessions before their parts, title claims once their leaves may be stored.
+      const sessions = this.#changedSessions(state, batch.sessions);
+      const known: PartRow[] = [];
+      const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
+      const claims = (batch.titleClaims ?? []).map((claim) => this.#claimed(claim, batch));
+      result.partsWritten = this.#sink.write(sessions, parts, known).partsWritten;
+      for (const part of known) state.emitted.add(part.partId);
+      if (claims.length > 0) this.#sink.write(claims, []);
+      for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
+      for (const part of parts) {
         state.emitted.add(part.partId);
         if (part.contentKey !== null) state.emittedKeys.add(`${part.sessionId}\n${part.contentKey}`);
-        result.partsAppended += 1;
         result.textAppended += part.text?.length ?? 0;
       }
-      for (const claim of batch.titleClaims ?? []) {
-        this.#spool.appendSession(this.#claimed(claim, batch));
-        result.sessionsAppended += 1;
-      }
+      result.sessionsAppended = sessions.length + claims.length;
+      result.partsAppended = parts.length;
     });
     return result;
   }
@@ -148,7 +163,8 @@ export class Materializer {
     return state;
   }
 
-  #novelParts(state: RunState, parts: PartRow[]): PartRow[] {
+  /** The parts new to the cache; with `known`, the ones their session already holds are collected there. */
+  #novelParts(state: RunState, parts: PartRow[], known?: PartRow[]): PartRow[] {
     const bySession = new Map<string, Map<string, PartRow>>();
     for (const part of parts) {
       if (state.emitted.has(part.partId) || state.spooled?.has(part.partId)) continue;
@@ -159,12 +175,16 @@ export class Materializer {
     const novel: PartRow[] = [];
     for (const [sessionId, group] of bySession) {
       const fresh = this.#isFresh(state, sessionId);
-      const committed = fresh ? new Set<string>() : this.#probeParts(sessionId, [...group.keys()]);
-      const candidates = [...group.values()].filter((part) => !committed.has(part.partId));
-      const keyed = fresh ? new Set<string>() : this.#probeKeys(sessionId, candidates);
+      const committed = fresh ? undefined : this.#probeParts(sessionId, [...group.keys()]);
+      if (committed && known) for (const part of group.values()) if (committed.has(part.partId)) known.push(part);
+      const candidates = committed ? [...group.values()].filter((part) => !committed.has(part.partId)) : group.values();
+      let keyed: Set<string> | undefined;
       for (const part of candidates) {
-        // Known by what it says under another id (a v1 OpenClaw file rewritten as v3): not stored again.
-        if (part.contentKey !== null && (keyed.has(part.contentKey) || state.emittedKeys.has(`${sessionId}\n${part.contentKey}`))) continue;
+        if (part.contentKey !== null) {
+          // Known by what it says under another id (a v1 OpenClaw file rewritten as v3): not stored again.
+          keyed ??= fresh ? new Set<string>() : this.#probeKeys(sessionId, [...group.values()]);
+          if (keyed.has(part.contentKey) || state.emittedKeys.has(`${sessionId}\n${part.contentKey}`)) continue;
+        }
         novel.push(part);
       }
     }

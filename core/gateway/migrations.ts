@@ -86,8 +86,6 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
         ALTER TABLE sessions ADD COLUMN parent_kind TEXT;
         ALTER TABLE sessions ADD COLUMN model TEXT;
         ALTER TABLE sessions ADD COLUMN first_request TEXT;
-        ALTER TABLE spool ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE spool ADD COLUMN content_key TEXT;
         CREATE TABLE file_checkpoints (
           provider TEXT NOT NULL,
           path TEXT NOT NULL,

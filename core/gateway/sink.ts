@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TITLE_SOURCES } from '../api/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { PART_FLAGS, type PartRow } from '../transcripts/index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
 
 /** A spooled session row; fields added since a row may have been spooled by an older version default. */
@@ -46,8 +47,10 @@ function parseJsonOrNull(text: string): unknown {
 }
 
 /**
- * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
- * bounded step and never awaits transcript work; a provider run drains the rest at its end.
+ * Writes sessions and parts into the committed tables: a run's rows straight from the materializer
+ * (`write`, in the run's commit window), and rows still in the spool — an older version's — one
+ * bounded transaction per step. The timer tick flushes one step and never awaits transcript work; a
+ * provider run drains the rest at its end.
  */
 export class Sink {
   readonly #db: Db;
@@ -59,11 +62,14 @@ export class Sink {
   readonly #exists;
   readonly #upsertSession;
   readonly #deleteUpTo;
-  readonly #newUserTurns;
+  readonly #insertPart;
+  readonly #refreshPart;
+  readonly #conversationProject;
   #timer: NodeJS.Timeout | undefined;
   /**
-   * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
-   * user turn (the parts' `genuine_user_turn` flag, decided once by the parser) in a conversation.
+   * Sweeper hook (spec 001): told, after each write, which projects received a new genuine user turn
+   * (a new part whose `genuine_user_turn` flag the parser set) in a conversation. Rows an older
+   * version left in the spool carry no flag and tell nothing.
    */
   onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
@@ -72,9 +78,8 @@ export class Sink {
     this.#projects = projects;
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
-      `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
-       SELECT id, session_id, provider, role, part_kind, ts, text, meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, content_key
-       FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq`,
+      // Rows an older version spooled carry no flags; reading their file again refreshes them.
+      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
     );
     this.#sessionsUpTo = db.prepare("SELECT meta FROM spool WHERE seq <= ? AND kind = 'session' ORDER BY seq").pluck();
     this.#committed = db.prepare(
@@ -91,23 +96,67 @@ export class Sink {
         title = excluded.title, title_source = excluded.title_source, model = excluded.model, first_request = excluded.first_request,
         first_ts = excluded.first_ts, last_ts = excluded.last_ts, updated_at = excluded.updated_at`);
     this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
-    // Run after the sessions upsert and before the parts move, so "new" means not yet committed.
-    this.#newUserTurns = db
-      .prepare(
-        `SELECT DISTINCT s.project_key FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
-         WHERE sp.seq <= ? AND sp.kind = 'part' AND (sp.flags & 8) <> 0
-           AND s.project_key IS NOT NULL AND ${CONVERSATION.replaceAll('parent_', 's.parent_')}
-           AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)`,
-      )
-      .pluck();
+    this.#insertPart = db.prepare(
+      `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // A part read again by a newer parser: what it is may have changed, which session holds it may not.
+    this.#refreshPart = db.prepare(
+      `UPDATE parts SET role = ?, kind = ?, text = ?, meta = ?, is_meta = ?, is_compact_summary = ?, is_sidechain = ?, genuine_user_turn = ?, content_key = ?
+       WHERE part_id = ? AND session_id = ?`,
+    );
+    this.#conversationProject = db.prepare(`SELECT project_key FROM sessions WHERE session_id = ? AND project_key IS NOT NULL AND ${CONVERSATION}`).pluck();
   }
 
-  /** One bounded step in one transaction. */
+  /**
+   * A run's new rows, in the caller's transaction (its commit window): sessions first, so a part's
+   * session row is committed with or before it. A part id the cache holds already (a copy of a line
+   * under another session) is not written again and not counted. `refreshed` parts are rows of their
+   * own session the cache holds, read again from a file's start: their derived fields are rewritten.
+   */
+  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = []): FlushResult {
+    const turned = new Set<string>();
+    const result = inTransaction(this.#db, (): FlushResult => {
+      const now = Date.now();
+      let sessionsWritten = 0;
+      for (const session of sessions) if (this.#writeSession(session, now)) sessionsWritten += 1;
+      let partsWritten = 0;
+      const projects = new Map<string, string | undefined>();
+      for (const p of parts) {
+        const { flags } = p;
+        const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
+        if (inserted.changes === 0) continue;
+        partsWritten += 1;
+        if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
+        if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
+        const key = projects.get(p.sessionId);
+        if (key) turned.add(key);
+      }
+      for (const p of refreshed) {
+        const { flags } = p;
+        this.#refreshPart.run(p.role, p.kind, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey, p.partId, p.sessionId);
+      }
+      return { rows: sessions.length + parts.length + refreshed.length, partsWritten, sessionsWritten };
+    });
+    this.#tell([...turned]);
+    return result;
+  }
+
+  /** Tells the sweeper hook; a listener's failure never rolls back capture. */
+  #tell(projectKeys: string[]): void {
+    if (projectKeys.length === 0) return;
+    try {
+      this.onUserTurns?.(projectKeys);
+    } catch {
+      // The sweeper is best-effort; capture goes on.
+    }
+  }
+
+  /** One bounded step of the spool in one transaction. */
   flushStep(maxRows = STEP_ROWS): FlushResult {
-    let turned: string[] = [];
     // Joins a commit window when one is open. Each statement is idempotent (an upsert, an INSERT OR
     // IGNORE, a delete of what was moved), so a step cut short is completed by the next one.
-    const result = inTransaction(this.#db, (): FlushResult => {
+    return inTransaction(this.#db, (): FlushResult => {
       const upper = this.#upper.get(maxRows) as number | null;
       if (upper === null) return { rows: 0, partsWritten: 0, sessionsWritten: 0 };
       let sessionsWritten = 0;
@@ -118,20 +167,10 @@ export class Sink {
         const parsed = SpooledSession.safeParse(parseJsonOrNull(raw));
         if (parsed.success && this.#writeSession(parsed.data, now)) sessionsWritten += 1;
       }
-      if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as string[];
       const partsWritten = this.#moveParts.run(upper).changes;
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
     });
-    // Outside the transaction: a listener's failure must never roll back committed capture.
-    if (turned.length > 0) {
-      try {
-        this.onUserTurns?.(turned);
-      } catch {
-        // The sweeper is best-effort; capture goes on.
-      }
-    }
-    return result;
   }
 
   #writeSession(update: SessionUpdate, now: number): boolean {

@@ -100,6 +100,28 @@ describe('durable per-file checkpoints', () => {
     expect(await claude(h)).toMatchObject({ read: 0, unchanged: 5 });
   });
 
+  it('a store written by an older parser is upgraded by reading each file again once: its parts are rewritten as the parser now reads them', async () => {
+    h = captureHarness();
+    const file = join(h.claudeRoot, 'projects', 'p', 'upgrade.jsonl');
+    writeJsonl(file, [
+      claudeLine({ sessionId: 'upgrade', content: ['plain words'] }),
+      claudeLine({ sessionId: 'upgrade', text: '<task-notification>done</task-notification>' }),
+      claudeLine({ sessionId: 'upgrade', type: 'assistant', text: 'ok' }),
+    ]);
+    await claude(h);
+    // What the previous parser stored: a plain string in an array as an unknown block, no flags, no checkpoints.
+    h.db.exec("UPDATE parts SET kind = 'unknown', text = '{}', genuine_user_turn = 0 WHERE text = 'plain words'; UPDATE parts SET genuine_user_turn = 1 WHERE text LIKE '<task-notification>%'; DELETE FROM file_checkpoints");
+    await h.restart();
+    expect(await claude(h)).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(h.db.prepare("SELECT kind, text, genuine_user_turn AS g FROM parts WHERE session_id = 'upgrade' AND role = 'user' ORDER BY ts").all()).toEqual([
+      { kind: 'text', text: 'plain words', g: 1 },
+      { kind: 'text', text: '<task-notification>done</task-notification>', g: 0 },
+    ]);
+    // Once: the checkpoint written by this parser answers from then on.
+    await h.restart();
+    expect(await claude(h)).toMatchObject({ read: 0, unchanged: 1 });
+  });
+
   it('manual backfill neither reads nor writes checkpoints; a deleted file loses its checkpoint, never its rows', async () => {
     h = captureHarness();
     const files = corpus(h);

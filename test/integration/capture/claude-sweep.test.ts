@@ -89,8 +89,8 @@ describe('Claude provider, scheduled passes', () => {
     controller.abort();
     expect(await walking).toEqual({ files: [], failed: 0, cancelled: true });
 
-    const materializer = new Materializer(h.db, new Spool(h.db));
     const sink = new Sink(h.db, h.projects);
+    const materializer = new Materializer(h.db, new Spool(h.db), sink);
     const commits = new CommitWindow(h.db);
     const { fingerprints } = h.driver;
     const ctx = { token: newRunToken(), scheduled: true, windowStartMs: null, maxLineBytes: 1 << 20, signal: AbortSignal.abort() };

@@ -32,9 +32,8 @@ beforeEach(() => {
   migrate(db, GATEWAY_MIGRATIONS, 'gateway');
   // A second connection sees only what is committed, as a reader in another process would.
   other = new Database(file, { readonly: true });
-  const spool = new Spool(db);
-  materializer = new Materializer(db, spool);
   sink = new Sink(db, new ProjectStore(db, new GatewayReader(db)));
+  materializer = new Materializer(db, new Spool(db), sink);
 });
 afterEach(() => {
   other.close();
@@ -44,11 +43,10 @@ afterEach(() => {
 
 const committedParts = () => other.prepare('SELECT COUNT(*) FROM parts').pluck().get() as number;
 
-/** One batch as a run writes it: materialized, then its rows moved by a sink step. */
+/** One batch as a run writes it: materialized through the sink into the open window. */
 function write(window: CommitWindow, run: object, b: TranscriptBatch): boolean {
   window.open();
   const appended = materializer.materialize(run, b);
-  sink.flushStep(appended.partsAppended + appended.sessionsAppended);
   return window.add(appended.partsAppended + appended.sessionsAppended, appended.textAppended);
 }
 
