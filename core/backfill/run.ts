@@ -51,6 +51,16 @@ function outsideWindow(file: TranscriptFile, windowStartMs: number | null): bool
   return windowStartMs !== null && file.mtimeMs < windowStartMs;
 }
 
+/** A checkpoint's provider state; a damaged one counts as none (OpenClaw then reads from 0). */
+function parseState(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether lines read with a window starting at `read` include every line a window starting at `now` wants. */
 function windowCovers(read: number | null, now: number | null): boolean {
   return read === null || (now !== null && now >= read);
@@ -191,7 +201,7 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     tailHash: end.tailHash,
     parserVersion: provider.parserVersion,
     windowStartMs: coveredWindow(resumedFrom, ctx.windowStartMs),
-    state: end.state,
+    state: end.state === null || end.state === undefined ? null : JSON.stringify(end.state),
   });
   deps.commits.add(1, 0);
 }
@@ -217,7 +227,7 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
     if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return { skip: true };
     const plan = ctx.scheduled ? checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
     if (plan === 'unchanged') return { skip: true };
-    return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: plan.state } } : base, resumedFrom: plan };
+    return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
   });
   if (complete && loaded) {
     const present = new Set(files.map((f) => f.path));

@@ -156,8 +156,6 @@ export class Capture {
   #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
     if (!provider) return Promise.reject(new Error('unknown provider'));
-    // Started with the first run, not with the Core: a CLI verb that never imports spawns no thread.
-    this.#checkpointer.start();
     return runBackfillProvider(
       provider,
       {

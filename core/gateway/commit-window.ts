@@ -32,10 +32,13 @@ export class CommitWindow {
   #rows = 0;
   #bytes = 0;
   #afterCommit: (() => void)[] = [];
+  readonly #onOpen: (() => void) | undefined;
 
-  constructor(db: Db, limits: Partial<CommitWindowLimits> = {}) {
+  /** `onOpen` runs as each window opens: work only writes need (the WAL checkpoint thread) starts there. */
+  constructor(db: Db, limits: Partial<CommitWindowLimits> = {}, onOpen?: () => void) {
     this.#db = db;
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
+    this.#onOpen = onOpen;
   }
 
   get isOpen(): boolean {
@@ -49,6 +52,7 @@ export class CommitWindow {
     if (this.#open) return;
     // Another transaction on this connection (a synchronous caller up the stack) is left alone.
     if (this.#db.inTransaction) return;
+    this.#onOpen?.();
     this.#db.exec('BEGIN IMMEDIATE');
     this.#open = true;
     this.#openedAt = performance.now();

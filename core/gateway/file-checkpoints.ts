@@ -17,8 +17,8 @@ export interface FileCheckpoint {
   parserVersion: number;
   /** The start of the window the lines before `offset` were read with; null for an open window. */
   windowStartMs: number | null;
-  /** Opaque to the gateway: the provider's own state (JSON-serialisable). */
-  state: unknown;
+  /** Opaque to the gateway: the provider's own state, as JSON text (parsed only when a read resumes). */
+  state: string | null;
 }
 
 interface Row {
@@ -33,15 +33,6 @@ interface Row {
   parser_version: number;
   window_start_ms: number | null;
   state: string | null;
-}
-
-function parseState(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -84,7 +75,7 @@ export class FileCheckpoints {
         tailHash: r.tail_hash,
         parserVersion: r.parser_version,
         windowStartMs: r.window_start_ms,
-        state: parseState(r.state),
+        state: r.state,
       });
     }
     return out;
@@ -92,8 +83,7 @@ export class FileCheckpoints {
 
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
     const c = checkpoint;
-    const state = c.state === null || c.state === undefined ? null : JSON.stringify(c.state);
-    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, state, now);
+    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, now);
   }
 
   /** Forgets checkpoints of files that are gone (the walk was complete and did not find them). */
