@@ -102,10 +102,7 @@ interface FileOutcome {
   lines: LineStats;
 }
 
-/**
- * Reads one file and materializes its batches inside the run's commit window. Each batch's rows go
- * through the spool and its sink step at once, so the spool holds one batch at a time.
- */
+/** Reads one file and materializes its batches inside the run's commit window. */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
   const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 } };
@@ -208,6 +205,7 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
 
 /** Per file: skipped (unchanged, or outside the window), or read with these options. */
 type FilePlan = { skip: true } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined };
+const SKIP: FilePlan = { skip: true };
 
 /**
  * Plans every file of a run. The process-local map is the first check; the durable checkpoints are
@@ -224,9 +222,9 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   let loaded: Map<string, FileCheckpoint> | undefined;
   const checkpoints = () => (loaded ??= deps.checkpoints?.load(provider.id) ?? new Map<string, FileCheckpoint>());
   const plans = files.map((file): FilePlan => {
-    if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return { skip: true };
+    if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return SKIP;
     const plan = ctx.scheduled ? checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
-    if (plan === 'unchanged') return { skip: true };
+    if (plan === 'unchanged') return SKIP;
     return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
   });
   if (complete && loaded) {
@@ -240,7 +238,7 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
 /**
  * One provider invocation: enumerate the roots, read and project only what is new or changed (for
  * a scheduled run: by the process-local fingerprint map, then the durable checkpoints), materialize
- * every batch under the run token, then drain the spool.
+ * every batch under the run token, then drain what an older version left in the spool.
  */
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
