@@ -13,6 +13,17 @@ export default defineConfig({
         },
       },
       {
+        // `npm run test:fault`: the crash-injection test with 50 kills instead of the unit tier's 5.
+        test: {
+          name: 'fault',
+          include: ['test/integration/capture/crash-injection.test.ts'],
+          environment: 'node',
+          env: { STEWARD_FAULT_ROUNDS: '50' },
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Draws Steward's app icons and tray icons as PNG files (committed; rerun after changing a shape):
+// Draws Steward's app icons and tray icons (committed; rerun after changing a shape or a colour):
 //   node build/generate-icons.js
-// No image dependency: shapes are signed distance functions, supersampled, written with zlib.
+// PNG for Linux and macOS (template images there), ICO for Windows. No image dependency: shapes are
+// signed distance functions, supersampled, written with zlib; an ICO holds PNG images (Windows Vista+).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +52,32 @@ export function encodePng(width, height, rgba) {
     chunk('IDAT', deflateSync(raw, { level: 9 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/**
+ * An .ico file: a directory of images, each stored as a PNG. Width/height 256 are written as 0, as the
+ * format asks. `images` are [size, pngBytes] pairs, smallest first.
+ */
+export function encodeIco(images) {
+  const header = Buffer.alloc(6);
+  header.writeUInt16LE(0, 0);
+  header.writeUInt16LE(1, 2);
+  header.writeUInt16LE(images.length, 4);
+  let offset = 6 + 16 * images.length;
+  const entries = images.map(([size, png]) => {
+    const entry = Buffer.alloc(16);
+    entry.writeUInt8(size >= 256 ? 0 : size, 0);
+    entry.writeUInt8(size >= 256 ? 0 : size, 1);
+    entry.writeUInt8(0, 2);
+    entry.writeUInt8(0, 3);
+    entry.writeUInt16LE(1, 4);
+    entry.writeUInt16LE(32, 6);
+    entry.writeUInt32LE(png.length, 8);
+    entry.writeUInt32LE(offset, 12);
+    offset += png.length;
+    return entry;
+  });
+  return Buffer.concat([header, ...entries, ...images.map(([, png]) => png)]);
 }
 
 // ---- Shapes (unit square, y down) ----------------------------------------------------------
@@ -133,15 +160,24 @@ function appIcon() {
   ];
 }
 
-// ---- Tray icons: one disc per state, with a glyph ------------------------------------------
+// ---- Tray icons: one disc per state of the status model, with a glyph -----------------------
 
+/**
+ * The glyph alone tells the states apart (macOS template images are one colour): a check, three
+ * dots, two bars, an exclamation mark, a cross.
+ */
 const GLYPHS = {
   idle: union(capsule(0.3, 0.52, 0.44, 0.66, 0.075), capsule(0.44, 0.66, 0.71, 0.36, 0.075)),
   working: union(circle(0.28, 0.5, 0.085), circle(0.5, 0.5, 0.085), circle(0.72, 0.5, 0.085)),
-  error: union(capsule(0.5, 0.27, 0.5, 0.56, 0.08), circle(0.5, 0.74, 0.085)),
   paused: union(capsule(0.36, 0.3, 0.36, 0.7, 0.07), capsule(0.64, 0.3, 0.64, 0.7, 0.07)),
+  attention: union(capsule(0.5, 0.27, 0.5, 0.56, 0.08), circle(0.5, 0.74, 0.085)),
+  error: union(capsule(0.33, 0.33, 0.67, 0.67, 0.08), capsule(0.67, 0.33, 0.33, 0.67, 0.08)),
 };
-const STATE_COLORS = { idle: '#2f7f86', working: '#2f6fd0', error: '#d23c3c', paused: '#7c828a' };
+/** The panel's `--state-*` colours (renderer/src/styles.css, light theme): a test keeps the two equal. */
+export const STATE_COLORS = { idle: '#2d7a4b', working: '#2563c9', paused: '#6b7480', attention: '#b26b00', error: '#b3261e' };
+/** Windows asks a tray icon for 16 px at 100 % scaling up to 32 px at 200 %. */
+const ICO_TRAY_SIZES = [16, 20, 24, 32, 40, 48];
+const ICO_APP_SIZES = [16, 24, 32, 48, 64, 128, 256];
 const DISC = circle(0.5, 0.5, 0.47);
 
 function trayIcon(state, template) {
@@ -155,13 +191,15 @@ function write(file, png) {
 }
 
 function generate() {
-  // Linux takes the NxN set, macOS the 512 (electron-builder makes the .icns), Windows the 256.
+  // Linux takes the NxN set, macOS the 512 (electron-builder makes the .icns), Windows icon.ico.
   for (const size of [16, 32, 48, 64, 128, 256, 512]) write(join(ICONS, `${size}x${size}.png`), render(size, appIcon(), size < 64 ? 8 : 4));
+  write(join(ICONS, 'icon.ico'), encodeIco(ICO_APP_SIZES.map((size) => [size, render(size, appIcon(), size < 64 ? 8 : 4)])));
   for (const state of Object.keys(GLYPHS)) {
     for (const [suffix, size] of [['', 16], ['@2x', 32]]) {
       write(join(TRAY, `${state}${suffix}.png`), render(size, trayIcon(state, false), 8));
       write(join(TRAY, `${state}Template${suffix}.png`), render(size, trayIcon(state, true), 8));
     }
+    write(join(TRAY, `${state}.ico`), encodeIco(ICO_TRAY_SIZES.map((size) => [size, render(size, trayIcon(state, false), 8)])));
   }
 }
 

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { createDispatcher, EventBus, type AppStatus, type CallContext, type Dispatcher, type MethodName, type Params, type Result } from './api/index.js';
-import { appHandlers, AppState } from './app/index.js';
+import { join } from 'node:path';
+import { createDispatcher, EventBus, type AppStatus, type CallContext, type Dispatcher, type EventPayload, type MethodName, type Params, type Result } from './api/index.js';
+import { appHandlers, AppState, headlessStartAtLogin, StatusReporter, type StartAtLogin } from './app/index.js';
 import { Capture, captureHandlers } from './capture/index.js';
-import { loadConfig, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
+import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
 import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
-import { environmentKeyStore, KeyRing, type KeyStore } from './secrets/index.js';
+import { environmentKeyStore, KeyRing, PanelToken, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
 import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 
@@ -21,7 +22,12 @@ export interface CoreOptions {
   schedule?: boolean;
   /** Where remote curators' API keys are kept: the app passes its keychain store; the environment by default. */
   keyStore?: KeyStore;
+  /** How start at login is done: the app passes login items or its own autostart entry; headless by default. */
+  startAtLogin?: StartAtLogin;
 }
+
+/** Calls in these areas can change what needs the person (a lifted pause, a resolved conflict): the status is re-read after them. */
+const STATUS_AREAS = new Set(['Settings', 'Sweeper', 'Maintenance', 'Conflicts']);
 
 /**
  * The one owner of Steward's stores. Electron main, `steward serve` and the in-process CLI all create
@@ -41,39 +47,51 @@ export class Core {
   readonly maintenance: Maintenance;
   readonly keys: KeyRing;
   readonly app = new AppState((status) => this.events.emit('app.status', status));
+  /** The panel's per-install bearer token; the loopback server checks it and follows its rotation. */
+  readonly panelToken: PanelToken;
+  readonly #reporter: StatusReporter;
   readonly #lock: OwnerLock;
   readonly #dispatcher: Dispatcher;
   readonly #stoppers: Array<() => Promise<void> | void> = [];
   #closed = false;
 
-  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, schedule = false, keyStore?: KeyStore) {
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, schedule = false, keyStore?: KeyStore, startAtLogin?: StartAtLogin) {
     this.home = home;
     this.env = env;
     this.#lock = lock;
     this.config = config;
     this.logger = logger;
     this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
-    this.gateway = openGateway(home.dir);
+    this.panelToken = new PanelToken(home.dir);
+    this.gateway = openGateway(home.dir, logger);
     try {
       const sessions = new GatewayReader(this.gateway);
       this.telemetry = new TelemetryLog(this.gateway);
       this.projects = new ProjectStore(this.gateway, sessions);
+      this.#reporter = new StatusReporter(this.app, (key) => this.projects.get(key)?.name);
       this.sweeper = this.#createSweeper(schedule, sessions);
       this.capture = this.#createCapture(schedule);
       // New genuine user turns committed by capture enqueue their projects for curation.
       this.capture.onUserTurns((projectKeys) => this.sweeper.enqueue(projectKeys));
       this.maintenance = this.#createMaintenance(schedule);
       this.#dispatcher = createDispatcher({
-        ...appHandlers(this.app, { version: stewardVersion(), homeKind: home.kind, setPaused: (paused) => this.setPaused(paused) }),
+        ...appHandlers(this.app, {
+          version: stewardVersion(),
+          homeKind: home.kind,
+          setPaused: (paused) => this.setPaused(paused),
+          rotateToken: () => void this.panelToken.rotate(),
+          startAtLogin: startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js')),
+        }),
         ...telemetryHandlers(this.telemetry),
         ...projectsHandlers(this.projects),
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),
       });
+      this.#followRooms();
     } catch (error) {
       // A room that fails to open must not leave an earlier room's timers running on a closed store.
-      for (const stop of this.#stoppers.splice(0).reverse()) void Promise.resolve(stop()).catch(() => undefined);
+      for (const stop of this.#stoppers.splice(0).reverse()) void Promise.resolve(stop()).catch((e: unknown) => logger.warn('a room failed to stop cleanly', { code: errorCode(e) }));
       this.gateway.close();
       throw error;
     }
@@ -88,7 +106,8 @@ export class Core {
     const lock = acquireOwnerLock(home.dir);
     try {
       const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
-      const core = new Core(home, env, lock, config, logger, options.schedule ?? false, options.keyStore);
+      if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
+      const core = new Core(home, env, lock, config, logger, options.schedule ?? false, options.keyStore, options.startAtLogin);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
       return core;
     } catch (error) {
@@ -102,7 +121,7 @@ export class Core {
   }
 
   setPaused(paused: boolean): AppStatus {
-    const status = this.app.set({ paused, message: paused ? 'Paused' : 'Ready' });
+    const status = this.app.setPaused(paused);
     if (!paused) this.sweeper.resume();
     this.logger.info(paused ? 'paused' : 'resumed');
     return status;
@@ -111,7 +130,34 @@ export class Core {
   call<M extends MethodName>(method: M, params: Params<M>, ctx?: CallContext): Promise<Result<M>>;
   call(method: string, params: unknown, ctx?: CallContext): Promise<unknown>;
   call(method: string, params: unknown, ctx: CallContext = { transport: 'in-process' }): Promise<unknown> {
-    return this.#dispatcher.call(method, params, ctx);
+    const call = this.#dispatcher.call(method, params, ctx);
+    if (!STATUS_AREAS.has(method.split('.')[0] ?? '')) return call;
+    return call.finally(() => this.#refreshStatus());
+  }
+
+  /** The status follows the rooms: the sweeper's runs and the maintenance registry as they change. */
+  #followRooms(): void {
+    this.events.subscribe((name, payload) => {
+      if (name === 'sweeper.started') this.#reporter.curatorStarted((payload as EventPayload<'sweeper.started'>).projectKey);
+      else if (name === 'sweeper.finished') this.#reporter.curatorFinished((payload as EventPayload<'sweeper.finished'>).projectKey);
+      else if (name === 'sweeper.failed') {
+        const failed = payload as EventPayload<'sweeper.failed'>;
+        this.#reporter.curatorFailed(failed.projectKey, failed.message, failed.paused);
+      }
+      if (name === 'sweeper.finished' || name === 'sweeper.failed' || name === 'maintenance.changed') this.#refreshStatus();
+    });
+    this.#refreshStatus();
+  }
+
+  /** Re-reads what is kept whole (curator pauses, the maintenance registry); a failure to read is logged, not thrown. */
+  #refreshStatus(): void {
+    try {
+      this.#reporter.curatorPauses(this.sweeper.pauses());
+      const list = this.maintenance.list();
+      this.#reporter.maintenance(list, list.registry.state === 'degraded' ? [] : this.maintenance.conflicts());
+    } catch (error) {
+      this.logger.warn('status refresh failed', { code: errorCode(error) });
+    }
   }
 
   #createCapture(schedule: boolean): Capture {
@@ -122,18 +168,18 @@ export class Core {
       logger: this.logger,
       projects: this.projects,
       record: (kind, data) => this.telemetry.record(kind, data),
-      onTick: (providers, kind) => this.events.emit('sweep.tick', { kind, at: Date.now(), providers }),
-      onProgress: (progress) => this.events.emit('backfill.progress', progress),
-      onBusy: (busy, failed) =>
-        this.app.set(
-          busy
-            ? { state: 'working', message: 'Sweeping transcripts' }
-            : failed.length > 0
-              ? { state: 'error', message: `Transcript sweep failed for ${failed.join(', ')}` }
-              : { state: 'idle', message: this.app.idleMessage() },
-        ),
+      onTick: (providers, kind) => {
+        this.#reporter.captureSettled(providers);
+        this.events.emit('sweep.tick', { kind, at: Date.now(), providers });
+      },
+      onProgress: (progress) => {
+        this.#reporter.captureProgress(progress);
+        this.events.emit('backfill.progress', progress);
+      },
+      // Whoever asked (the schedule, Sweep now, `steward sweep` through this owner, a backfill), the queue says it is busy.
+      onBusy: (busy) => this.#reporter.captureBusy(busy),
     });
-    if (schedule) capture.start(() => this.app.status.paused);
+    if (schedule) capture.start(() => this.app.paused);
     this.onShutdown(() => capture.stop());
     return capture;
   }
@@ -161,7 +207,7 @@ export class Core {
       record: (kind, data) => this.telemetry.record(kind, data),
       logger: this.logger,
       schedule,
-      isPaused: () => this.app.status.paused,
+      isPaused: () => this.app.paused,
       apiKeys: () => ({ anthropic: this.keys.lookup('anthropic').key, openai: this.keys.lookup('openai-compatible').key }),
     });
     this.onShutdown(() => sweeper.stop());

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, protocol, session, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, session, shell, Tray } from 'electron';
 import {
   resolveHome,
   startOwner,
@@ -9,15 +9,18 @@ import {
   useSqliteNativeBinding,
   type AppStatus,
   type Logger,
+  type StatusPlace,
   type Owner,
   type OwnerOptions,
 } from '../core/index.js';
 import { APP_SCHEME, APP_URL } from './ipc-channels.js';
 import { forwardEvents, registerIpcBridge } from './ipc.js';
 import { openSafeStorageKeyStore } from './key-store.js';
+import { appStartAtLogin, openedAtLogin } from './login.js';
+import { AttentionNotifier } from './notifications.js';
 import { APP_SCHEME_PRIVILEGES, createRendererHandler } from './protocol.js';
 import { createTrayController, type TrayController } from './tray.js';
-import { createMainWindow, guardWebContents, showWindow } from './window.js';
+import { createMainWindow, guardWebContents, showWindowAt } from './window.js';
 
 /** Also electron-builder's appId (build/electron-builder.yml): Windows ties notifications and taskbar to it. */
 export const APP_ID = 'app.steward.desktop';
@@ -72,12 +75,13 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
   const rendererDir = join(appPath, 'dist', 'renderer');
   // safeStorage answers only after ready; the Core reads remote curators' API keys from this store.
   const keyStore = await openSafeStorageKeyStore({ homeDir: home.dir, platform, logger });
-  const owner = await becomeOwner({ home, env, logger, rendererDir, keyStore, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);
+  const startAtLogin = appStartAtLogin(app, { platform, env, execPath: process.execPath, isPackaged: app.isPackaged, appPath });
+  const owner = await becomeOwner({ home, env, logger, rendererDir, keyStore, startAtLogin, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);
   if (!owner) return undefined;
 
   denyPermissions();
   protocol.handle(APP_SCHEME, createRendererHandler(rendererDir));
-  state.window = openWindow(state, logger, (options.argv ?? process.argv).includes('--hidden'));
+  state.window = openWindow(state, logger, openedAtLogin(app, platform, options.argv ?? process.argv));
   const disposeIpc = registerIpcBridge(ipcMain, { core: owner.core, logger, window: () => state.window });
   const stopForwarding = forwardEvents(owner.core.events, () => state.window);
   const tray = openTray(owner, state, logger, platform, appPath);
@@ -122,8 +126,8 @@ function installLifecycle(state: ShellState, logger: Logger): void {
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, logger));
 }
 
-function showShellWindow(state: ShellState): void {
-  if (state.window && !state.window.isDestroyed()) showWindow(state.window);
+function showShellWindow(state: ShellState, place?: StatusPlace): void {
+  if (state.window && !state.window.isDestroyed()) showWindowAt(state.window, APP_URL, place);
 }
 
 /** The owner, or undefined after telling the user why not (most often: `steward serve` already runs). */
@@ -156,7 +160,9 @@ function openWindow(state: ShellState, logger: Logger, hidden: boolean): Browser
   return window;
 }
 
+/** The tray and the notifications both follow `app.status`; both open the window where a matter is dealt with. */
 function openTray(owner: Owner, state: ShellState, logger: Logger, platform: NodeJS.Platform, appPath: string): TrayController {
+  const open = (place?: StatusPlace) => showShellWindow(state, place);
   const tray = createTrayController(
     { Tray, Menu, nativeImage },
     {
@@ -164,16 +170,26 @@ function openTray(owner: Owner, state: ShellState, logger: Logger, platform: Nod
       platform,
       status: owner.core.status,
       actions: {
-        open: () => showShellWindow(state),
+        open,
+        sweepNow: () => {
+          owner.core.call('Sweep.Tick', {}).catch(() => logger.warn('sweep now failed'));
+        },
         setPaused: (paused) => {
           owner.core.call('App.SetPaused', { paused }).catch(() => logger.warn('pause toggle failed'));
+        },
+        openLogs: () => {
+          void shell.openPath(join(owner.core.home.dir, 'logs')).then((failure) => failure && logger.warn('opening the logs folder failed'));
         },
         quit: () => app.quit(),
       },
     },
   );
+  const notifier = new AttentionNotifier({ Notification, platform, logger, open });
+  notifier.update(owner.core.status);
   const stopUpdates = owner.core.events.subscribe((name, payload) => {
-    if (name === 'app.status') tray.update(payload as AppStatus);
+    if (name !== 'app.status') return;
+    tray.update(payload as AppStatus);
+    notifier.update(payload as AppStatus);
   });
   return {
     update: tray.update,

@@ -1,51 +1,82 @@
 import { join } from 'node:path';
 import type { Menu, MenuItemConstructorOptions, NativeImage, Tray } from 'electron';
-import type { AppStatus } from '../core/index.js';
+import { STATUS_STATES, statusLines, type AppStatus, type StatusPlace, type StatusState } from '../core/index.js';
 
-export type TrayState = 'idle' | 'working' | 'error' | 'paused';
+/** One icon per headline state of the status model; its colour is the panel's colour for that state. */
+export type TrayState = StatusState;
+export const TRAY_STATES: readonly TrayState[] = STATUS_STATES;
 
-export const TRAY_STATES: readonly TrayState[] = ['idle', 'working', 'error', 'paused'];
-
-/** Pausing outranks the activity state: a paused Steward does no work, whatever the last state was. */
+/** The model already ranks the states (error, attention, working, paused, idle): the icon shows the headline. */
 export function trayState(status: AppStatus): TrayState {
-  return status.paused ? 'paused' : status.state;
+  return status.state;
 }
 
 /**
- * macOS menu bars want monochrome template images (the system tints them); elsewhere the icon is in
- * colour. Electron picks up the `@2x` sibling of either file by itself on high-density screens.
+ * macOS menu bars want monochrome template images (the system tints them; the glyph tells the state
+ * apart); Windows takes an .ico holding every size it may need; Linux a colour PNG. Electron picks up
+ * the `@2x` sibling of a PNG by itself on high-density screens.
  */
 export function trayIconFile(state: TrayState, platform: NodeJS.Platform): string {
-  return platform === 'darwin' ? `${state}Template.png` : `${state}.png`;
+  if (platform === 'darwin') return `${state}Template.png`;
+  if (platform === 'win32') return `${state}.ico`;
+  return `${state}.png`;
 }
 
-const STATE_WORDS: Record<TrayState, string> = { idle: 'Idle', working: 'Working', error: 'Error', paused: 'Paused' };
-const MAX_STATUS_LINE = 64;
+const MAX_MENU_LINE = 80;
+/** Windows cuts a tray tooltip at 127 characters; no platform shows more than a few lines. */
+const MAX_TOOLTIP = 127;
+const MAX_ATTENTION_ITEMS = 3;
 
-/** One short line; the status message is already free of paths and content (core guarantees it). */
+function bound(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The menu's status line: the headline, which already names what (core's words, free of paths and content). */
 export function statusLine(status: AppStatus): string {
-  const word = STATE_WORDS[trayState(status)];
-  const message = status.message.trim();
-  const line = message === '' || message === word ? word : `${word} — ${message}`;
-  return line.length > MAX_STATUS_LINE ? `${line.slice(0, MAX_STATUS_LINE - 1)}…` : line;
+  return bound(status.message, MAX_MENU_LINE);
+}
+
+/** The tooltip in words: the headline, then every other fact once. */
+export function trayTooltip(status: AppStatus): string {
+  return bound(['Steward', ...statusLines(status)].join('\n'), MAX_TOOLTIP);
 }
 
 export interface TrayActions {
-  open(): void;
+  /** Shows the window, at a place when one is named. */
+  open(place?: StatusPlace): void;
+  sweepNow(): void;
   setPaused(paused: boolean): void;
+  openLogs(): void;
   quit(): void;
+}
+
+/** What needs the person, each a way to where it is dealt with (at most a few; the panel lists the rest). */
+function attentionItems(status: AppStatus, actions: TrayActions): MenuItemConstructorOptions[] {
+  const items = status.state === 'attention' && status.attention.length === 1 ? [] : status.attention.slice(0, MAX_ATTENTION_ITEMS);
+  return items.map((item, index) => ({
+    id: `attention-${index}`,
+    label: bound(item.text, MAX_MENU_LINE),
+    click: () => actions.open(item.place ?? undefined),
+  }));
 }
 
 /**
  * "Open Steward" comes first: on Linux desktops without StatusNotifier click support the menu is the
- * only way to reach the window.
+ * only way to reach the window. The status line opens where its matter is dealt with, when it has one.
  */
 export function trayMenuTemplate(status: AppStatus, actions: TrayActions): MenuItemConstructorOptions[] {
+  const headlinePlace = [...status.errors, ...status.attention, ...status.working][0]?.place ?? undefined;
+  const headline: MenuItemConstructorOptions =
+    headlinePlace && status.state !== 'working' ? { id: 'status', label: statusLine(status), click: () => actions.open(headlinePlace) } : { id: 'status', label: statusLine(status), enabled: false };
   return [
     { id: 'open', label: 'Open Steward', click: () => actions.open() },
-    { id: 'status', label: statusLine(status), enabled: false },
+    headline,
+    ...attentionItems(status, actions),
     { type: 'separator' },
+    { id: 'sweep', label: 'Sweep now', click: () => actions.sweepNow() },
     { id: 'pause', label: status.paused ? 'Resume' : 'Pause', click: () => actions.setPaused(!status.paused) },
+    { type: 'separator' },
+    { id: 'logs', label: 'Open logs', click: () => actions.openLogs() },
     { type: 'separator' },
     { id: 'quit', label: 'Quit', click: () => actions.quit() },
   ];
@@ -87,7 +118,7 @@ export function createTrayController(deps: TrayDeps, options: TrayOptions): Tray
       if (shown !== undefined) tray.setImage(image(state));
       shown = state;
     }
-    tray.setToolTip(`Steward — ${statusLine(status)}`);
+    tray.setToolTip(trayTooltip(status));
     tray.setContextMenu(deps.Menu.buildFromTemplate(trayMenuTemplate(status, options.actions)));
   };
   update(options.status);

@@ -68,6 +68,17 @@ export function showWindow(window: BrowserWindow): void {
   window.focus();
 }
 
+/**
+ * Shows the window at a place of the panel: only the fragment changes, which the page follows
+ * (`#/<place>`) without reloading. `url` is the page's own address without a fragment.
+ */
+export function showWindowAt(window: BrowserWindow, url: string, place: string | undefined): void {
+  showWindow(window);
+  if (place === undefined || window.isDestroyed()) return;
+  const target = `${url}#/${place}`;
+  if (window.webContents.getURL() !== target) void window.loadURL(target).catch(() => undefined);
+}
+
 export function createMainWindow(BrowserWindowClass: typeof BrowserWindow, options: MainWindowOptions): BrowserWindow {
   // The navigation fence is installed by the app's web-contents-created hook, for this page and any other.
   const window = new BrowserWindowClass(mainWindowOptions(options.preload));

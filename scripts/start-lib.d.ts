@@ -1,8 +1,11 @@
 // Types of start-lib.js (plain JavaScript: `npm start` runs it before anything is compiled).
 
-export type ElectronLookup = { binary: string; reason?: undefined } | { binary?: undefined; reason: string };
+export type ElectronLookup = { binary: string; reason?: undefined; fix?: undefined } | { binary?: undefined; reason: string; fix: string };
 
-export type LaunchDecision = { mode: 'electron'; binary: string; version: string } | { mode: 'serve'; reason: string };
+/** `fix` says how to get the desktop app where it cannot run now (absent for --headless). */
+export type LaunchDecision = { mode: 'electron'; binary: string; version: string } | { mode: 'serve'; reason: string; fix?: string };
+
+export declare const DOWNLOAD_ELECTRON: string;
 
 export interface StartOptions {
   dryRun: boolean;
@@ -49,7 +52,7 @@ export function decideLaunch(input: {
   headless?: boolean;
   uid?: number | undefined;
 }): LaunchDecision;
-export function headlessLine(reason: string): string;
+export function headlessLine(reason: string, fix?: string): string;
 export function parseArgs(argv: readonly string[]): StartOptions;
 export function electronTarget(root: string): ElectronTarget;
 export function betterSqliteVersion(root: string): string;

@@ -8,18 +8,21 @@ import { join } from 'node:path';
  * `require('electron')`: that call starts a download when the binary is missing (it is, here: the
  * package's install script is denied in package.json `allowScripts`).
  */
+/** The way to the desktop app where Electron can be downloaded: its own install script, run once by hand. */
+export const DOWNLOAD_ELECTRON = 'on a desktop with access to github.com, run `node node_modules/electron/install.js` once, then `npm start`';
+
 export function findElectronBinary(root, env = process.env) {
   const pkgDir = join(root, 'node_modules', 'electron');
-  if (!existsSync(join(pkgDir, 'package.json'))) return { reason: 'the electron package is not installed' };
+  if (!existsSync(join(pkgDir, 'package.json'))) return { reason: 'the electron package is not installed', fix: 'run `npm install`, then `npm start`' };
   const pathFile = join(pkgDir, 'path.txt');
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
   if (env.ELECTRON_OVERRIDE_DIST_PATH) {
     const binary = join(env.ELECTRON_OVERRIDE_DIST_PATH, relative || 'electron');
-    return existsSync(binary) ? { binary } : { reason: 'no Electron binary in ELECTRON_OVERRIDE_DIST_PATH' };
+    return existsSync(binary) ? { binary } : { reason: 'no Electron binary in ELECTRON_OVERRIDE_DIST_PATH', fix: 'point ELECTRON_OVERRIDE_DIST_PATH at an unpacked Electron of the pinned version, or unset it' };
   }
-  if (!relative) return { reason: "no Electron binary: its download script never ran, package.json allowScripts denies it" };
+  if (!relative) return { reason: 'no Electron binary: its download script never ran, package.json allowScripts denies it', fix: DOWNLOAD_ELECTRON };
   const binary = join(pkgDir, 'dist', relative);
-  return existsSync(binary) ? { binary } : { reason: 'no Electron binary in node_modules/electron/dist' };
+  return existsSync(binary) ? { binary } : { reason: 'no Electron binary in node_modules/electron/dist', fix: DOWNLOAD_ELECTRON };
 }
 
 /** Linux and the BSDs need an X11 or Wayland display; macOS and Windows always have a desktop. */
@@ -35,19 +38,21 @@ export function hasDisplay(platform, env) {
  */
 export function decideLaunch({ platform, env, electron, probe, headless = false, uid }) {
   if (headless) return { mode: 'serve', reason: 'headless' };
-  if (!electron.binary) return { mode: 'serve', reason: electron.reason };
-  if (!hasDisplay(platform, env)) return { mode: 'serve', reason: 'no display: neither DISPLAY nor WAYLAND_DISPLAY is set' };
+  if (!electron.binary) return { mode: 'serve', reason: electron.reason, fix: electron.fix };
+  if (!hasDisplay(platform, env)) return { mode: 'serve', reason: 'no display: neither DISPLAY nor WAYLAND_DISPLAY is set', fix: 'run `npm start` inside a desktop session' };
   // Chromium will not run sandboxed as root on Linux, and Steward does not turn the sandbox off.
-  if (platform === 'linux' && uid === 0) return { mode: 'serve', reason: 'running as root: Chromium refuses to start sandboxed as root' };
+  if (platform === 'linux' && uid === 0) return { mode: 'serve', reason: 'running as root: Chromium refuses to start sandboxed as root', fix: 'run `npm start` as your own user, not root' };
   const version = probe(electron.binary);
-  if (!version) return { mode: 'serve', reason: 'the Electron binary does not run: `electron --version` failed' };
+  if (!version) {
+    return { mode: 'serve', reason: 'the Electron binary does not run: `electron --version` failed', fix: 'delete node_modules/electron/dist and path.txt, then run `node node_modules/electron/install.js` where github.com is reachable' };
+  }
   return { mode: 'electron', binary: electron.binary, version };
 }
 
-/** The one line `npm start` prints when it does not start Electron. */
-export function headlessLine(reason) {
+/** The one line `npm start` prints when it does not start Electron: why, what runs instead, and how to get the app. */
+export function headlessLine(reason, fix) {
   if (reason === 'headless') return 'Running headless as asked (--headless): steward serve';
-  return `Electron cannot run here (${reason}); running headless: steward serve`;
+  return `Electron cannot run here (${reason}); running headless: steward serve${fix ? `. For the desktop app: ${fix}` : ''}`;
 }
 
 export function parseArgs(argv) {

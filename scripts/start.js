@@ -157,7 +157,7 @@ let decision = decideLaunch({
   headless: options.headless,
   uid: process.getuid?.(),
 });
-if (decision.mode === 'serve') process.stderr.write(`${headlessLine(decision.reason)}\n`);
+if (decision.mode === 'serve') process.stderr.write(`${headlessLine(decision.reason, decision.fix)}\n`);
 if (options.dryRun) {
   printPlan(decision);
 } else {
@@ -167,8 +167,8 @@ if (options.dryRun) {
     try {
       binding = prepareNativeSqlite();
     } catch (error) {
-      decision = { mode: 'serve', reason: error.message };
-      process.stderr.write(`${headlessLine(decision.reason)}\n`);
+      decision = { mode: 'serve', reason: error.message, fix: 'the Electron build of better-sqlite3 needs network access (a prebuilt binary) or a C++ toolchain with Electron\'s headers' };
+      process.stderr.write(`${headlessLine(decision.reason, decision.fix)}\n`);
     }
   }
   if (decision.mode === 'electron') {

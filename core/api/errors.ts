@@ -30,6 +30,9 @@ export const ERROR_CODES = [
   'curator_paused',
   // No key store can keep an API key here (headless mode, or no OS keychain): set the environment variable.
   'key_store_unavailable',
+  // This runtime cannot do what was asked (start at login outside the app on macOS or Windows; an
+  // autostart entry Steward did not write).
+  'unsupported',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

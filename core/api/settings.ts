@@ -34,6 +34,20 @@ export const SweeperSettingsView = z.strictObject({
 });
 export type SweeperSettingsView = z.infer<typeof SweeperSettingsView>;
 
+/** Whether Steward starts when the person logs in, and how this Steward would do it. Off by default. */
+export const StartAtLoginView = z.strictObject({
+  enabled: z.boolean(),
+  /** Whether this Steward can change it here (the app can everywhere; headless mode on Linux only). */
+  supported: z.boolean(),
+  /** A login item (macOS, Windows), an XDG autostart entry (Linux), or none. */
+  mechanism: z.enum(['login-item', 'xdg-autostart', 'none']),
+  /** What starts at login: the desktop app, or headless `steward serve`. */
+  launches: z.enum(['app', 'headless']).nullable(),
+  /** A sentence for people when there is something to say (approval pending, not possible here). */
+  message: z.string().nullable(),
+});
+export type StartAtLoginView = z.infer<typeof StartAtLoginView>;
+
 export const settingsMethods = {
   'Settings.Get': {
     params: z.strictObject({}),
@@ -52,5 +66,14 @@ export const settingsMethods = {
   'Settings.SetApiKey': {
     params: z.strictObject({ curator: remoteCurator, key: apiKey.nullable() }),
     result: z.strictObject({ stored: z.boolean(), source: keySource }),
+  },
+  'Settings.GetStartAtLogin': {
+    params: z.strictObject({}),
+    result: StartAtLoginView,
+  },
+  /** Adds or removes the start-at-login entry; the reply is what is now true. */
+  'Settings.SetStartAtLogin': {
+    params: z.strictObject({ enabled: z.boolean() }),
+    result: StartAtLoginView,
   },
 } as const;

@@ -17,6 +17,10 @@ export const ProviderSweepStats = z.strictObject({
   skipped: z.partialRecord(z.enum(SKIP_REASONS), z.number().int().nonnegative()).optional(),
   /** Transcript bytes read (checkpoint checks included); an unchanged or restarted tick reads none. */
   bytesRead: z.number().int().nonnegative().optional(),
+  /** Files listed but gone before they were read (deleted or rotated meanwhile): not failures. */
+  vanished: z.number().int().nonnegative().optional(),
+  /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */
+  errors: z.array(z.strictObject({ code: z.string(), count: z.number().int().positive() })).optional(),
 });
 export type ProviderSweepStats = z.infer<typeof ProviderSweepStats>;
 

@@ -6,11 +6,26 @@ import { ProjectKey } from './ids.js';
 const curator = z.enum(CURATOR_KINDS);
 const ms = z.number().int().nullable();
 
+export const SweeperOutcome = z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']);
+
+/**
+ * Set when sweep-state.json could not be read back: the damaged file was kept aside as `keptAs` (a
+ * file name in the project's folder) or left in place (`state_unreadable`), and scratch was read back
+ * from it (`recovered`) or held on until the user decides (`assumed`).
+ */
+export const SweeperStateDegraded = z.strictObject({
+  code: z.enum(['state_corrupt', 'state_unreadable']),
+  since: z.number().int(),
+  keptAs: z.string().nullable(),
+  scratch: z.enum(['recovered', 'assumed']),
+});
+export type SweeperStateDegraded = z.infer<typeof SweeperStateDegraded>;
+
 export const SweeperStateView = z.strictObject({
   watermark: ms,
   scratch: z.boolean(),
   lastSweepAt: ms,
-  lastOutcome: z.enum(['ok', 'nochange', 'failed', 'paused', 'skipped']).nullable(),
+  lastOutcome: SweeperOutcome.nullable(),
   lastError: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   lastMode: z.string().nullable(),
   lastModel: z.string().nullable(),
@@ -19,6 +34,8 @@ export const SweeperStateView = z.strictObject({
   tokensIn: z.number().int().nonnegative(),
   tokensOut: z.number().int().nonnegative(),
   overviewPreserved: z.boolean(),
+  /** A damaged sweep-state.json, kept aside (additive: absent means none). */
+  degraded: SweeperStateDegraded.nullable().optional(),
 });
 export type SweeperStateView = z.infer<typeof SweeperStateView>;
 

@@ -1,5 +1,6 @@
 import { PROTOCOL_VERSION, type AppStatus, type Handlers } from '../api/index.js';
 import type { HomeKind } from '../config/index.js';
+import type { StartAtLogin } from './login.js';
 import type { AppState } from './status.js';
 
 export interface AppFacts {
@@ -7,10 +8,15 @@ export interface AppFacts {
   homeKind: HomeKind;
   /** Pauses or resumes the owner's scheduled work; returns the status after. */
   setPaused: (paused: boolean) => AppStatus;
+  /** Replaces the per-install panel token (the loopback server and daemon.json follow). */
+  rotateToken: () => void;
+  startAtLogin: StartAtLogin;
 }
 
-/** The owner's own part of the contract: what it is, how long it has run, its status. */
-export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, 'App.Info' | 'App.SetPaused'> {
+type AppMethod = 'App.Info' | 'App.SetPaused' | 'App.RotateToken' | 'Settings.GetStartAtLogin' | 'Settings.SetStartAtLogin';
+
+/** The owner's own part of the contract: what it is, how long it has run, its status, its token, start at login. */
+export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, AppMethod> {
   return {
     'App.Info': () => ({
       name: 'Steward',
@@ -22,5 +28,11 @@ export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, 'A
       status: state.status,
     }),
     'App.SetPaused': ({ paused }) => ({ status: facts.setPaused(paused) }),
+    'App.RotateToken': () => {
+      facts.rotateToken();
+      return { rotatedAt: Date.now() };
+    },
+    'Settings.GetStartAtLogin': () => facts.startAtLogin.read(),
+    'Settings.SetStartAtLogin': ({ enabled }) => facts.startAtLogin.set(enabled),
   };
 }

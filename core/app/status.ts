@@ -1,9 +1,71 @@
-import type { AppStatus } from '../api/index.js';
+import { PAUSED_TEXT, type AppStatus, type StatusItem, type StatusKind } from '../api/index.js';
 
-/** The owner's one status (idle, working, error; paused or not), announced on every change. */
+type ListName = 'working' | 'attention' | 'errors';
+
+const LIST_OF: Record<StatusKind, ListName> = {
+  import: 'working',
+  curate: 'working',
+  sync: 'working',
+  conflict: 'attention',
+  'curator-paused': 'attention',
+  'provider-failing': 'attention',
+  'import-failed': 'errors',
+  'curator-failed': 'errors',
+  'sync-failed': 'errors',
+};
+
+const MAX_TEXT = 240;
+
+/** Item texts are bounded by the contract; a long upstream message is cut at a word with an ellipsis. */
+export function boundText(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= MAX_TEXT) return flat;
+  const cut = flat.slice(0, MAX_TEXT - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > MAX_TEXT / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+function more(n: number): string {
+  return n > 0 ? ` (and ${n} more)` : '';
+}
+
+/** The headline: the most urgent list wins (errors, then what needs the person, then work in hand, then the person's pause). */
+function headline(paused: boolean, lists: Record<ListName, StatusItem[]>): Pick<AppStatus, 'state' | 'message'> {
+  const { working, attention, errors } = lists;
+  if (errors.length > 0) return { state: 'error', message: `${errors[0]!.text}${more(errors.length - 1)}` };
+  if (attention.length === 1) return { state: 'attention', message: attention[0]!.text };
+  if (attention.length > 1) return { state: 'attention', message: `${attention.length} things need you` };
+  if (working.length > 0) return { state: 'working', message: `${working[0]!.text}${more(working.length - 1)}` };
+  if (paused) return { state: 'paused', message: PAUSED_TEXT };
+  return { state: 'idle', message: 'Up to date' };
+}
+
+/**
+ * The one status: the headline names what (no surface adds a state word to it), and `details` holds
+ * every fact the headline does not say, once each.
+ */
+export function composeStatus(paused: boolean, items: Iterable<StatusItem>): AppStatus {
+  const lists: Record<ListName, StatusItem[]> = { working: [], attention: [], errors: [] };
+  for (const item of items) lists[LIST_OF[item.kind]].push(item);
+  const { state, message } = headline(paused, lists);
+  const rest = (list: StatusItem[], isHeadline: boolean) => (isHeadline && list.length === 1 ? [] : list.map((item) => item.text));
+  const details = [...rest(lists.errors, state === 'error'), ...rest(lists.attention, state === 'attention'), ...rest(lists.working, state === 'working')];
+  if (paused && state !== 'paused') details.push(PAUSED_TEXT);
+  return { state, message, paused, ...lists, details };
+}
+
+const keyOf = (kind: StatusKind, subject: string | null) => `${kind}\u0000${subject ?? ''}`;
+
+/**
+ * The owner's one status. Rooms report facts through the Core (an item put or dropped, a whole kind
+ * replaced); the headline is recomposed from all of them and announced only when it changed.
+ */
 export class AppState {
   readonly startedAt = Date.now();
-  #status: AppStatus = { state: 'idle', message: 'Ready', paused: false };
+  readonly #items = new Map<string, StatusItem>();
+  #paused = false;
+  #status: AppStatus = composeStatus(false, []);
+  #announced = JSON.stringify(this.#status);
   readonly #announce: (status: AppStatus) => void;
 
   constructor(announce: (status: AppStatus) => void) {
@@ -14,18 +76,51 @@ export class AppState {
     return this.#status;
   }
 
+  get paused(): boolean {
+    return this.#paused;
+  }
+
   get uptimeMs(): number {
     return Date.now() - this.startedAt;
   }
 
-  set(next: Partial<AppStatus>): AppStatus {
-    this.#status = { ...this.#status, ...next };
-    this.#announce(this.#status);
-    return this.#status;
+  setPaused(paused: boolean): AppStatus {
+    this.#paused = paused;
+    return this.#recompose();
   }
 
-  /** What an idle owner says: paused, or ready. */
-  idleMessage(): string {
-    return this.#status.paused ? 'Paused' : 'Ready';
+  /** Adds or replaces the item of this kind and subject. */
+  put(item: Omit<StatusItem, 'text'> & { text: string }): AppStatus {
+    this.#items.set(keyOf(item.kind, item.subject), { ...item, text: boundText(item.text) });
+    return this.#recompose();
+  }
+
+  /** Removes the item of this kind and subject (or every item of the kind when subject is undefined). */
+  drop(kind: StatusKind, subject?: string | null): AppStatus {
+    if (subject !== undefined) this.#items.delete(keyOf(kind, subject));
+    else for (const [key, item] of this.#items) if (item.kind === kind) this.#items.delete(key);
+    return this.#recompose();
+  }
+
+  /** Replaces every item of these kinds at once: for sources read whole (pauses, the maintenance registry). */
+  replace(kinds: readonly StatusKind[], items: readonly StatusItem[]): AppStatus {
+    for (const [key, item] of this.#items) if (kinds.includes(item.kind)) this.#items.delete(key);
+    for (const item of items) this.#items.set(keyOf(item.kind, item.subject), { ...item, text: boundText(item.text) });
+    return this.#recompose();
+  }
+
+  has(kind: StatusKind, subject: string | null): boolean {
+    return this.#items.has(keyOf(kind, subject));
+  }
+
+  #recompose(): AppStatus {
+    const next = composeStatus(this.#paused, this.#items.values());
+    const serialized = JSON.stringify(next);
+    this.#status = next;
+    if (serialized !== this.#announced) {
+      this.#announced = serialized;
+      this.#announce(next);
+    }
+    return next;
   }
 }

@@ -1,5 +1,5 @@
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
-import type { Logger } from '../log/index.js';
+import { CodeTally, errorCode, type Logger } from '../log/index.js';
 import type { CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
 import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
@@ -97,7 +97,9 @@ interface FileIo {
 }
 
 interface FileOutcome {
-  status: 'read' | 'cancelled' | 'failed';
+  status: 'read' | 'cancelled' | 'failed' | 'vanished';
+  /** Set when the file failed: the error's code, for the log and the tick result. */
+  code?: string;
   partsWritten: number;
   lines: LineStats;
 }
@@ -129,8 +131,10 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
         break;
       }
     }
-  } catch {
-    outcome.status = 'failed';
+  } catch (error) {
+    outcome.code = errorCode(error);
+    // Deleted between the listing and the read (a session cleaned up, a log rotated): nothing failed.
+    outcome.status = outcome.code === 'ENOENT' ? 'vanished' : 'failed';
   }
   return outcome;
 }
@@ -165,13 +169,16 @@ function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTo
 }
 
 function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): void {
-  const { provider, discovered, read, unchanged, failed, failedLines, partsWritten, durationMs, bytesRead } = stats;
+  const { provider, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs, bytesRead } = stats;
   const reader = deps.reader?.usesWorker ? 'worker' : 'thread';
   // Counts by reason only: never which file, never what a line said.
   const skipped = Object.entries(stats.skipped ?? {})
     .map(([reason, n]) => `${reason}:${n}`)
     .join(',');
-  deps.logger.info('transcript scan', { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, failed, failedLines, skipped, bytesRead, partsWritten, durationMs });
+  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, vanished, failed, failedLines, skipped, bytesRead, partsWritten, durationMs };
+  if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
+  // Codes only: which file failed would be a path, and what it said would be transcript text.
+  deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
 }
 
 function addSkipped(stats: ProviderStats, lines: LineStats): void {
@@ -242,11 +249,13 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
  */
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
-  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
+  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
+  const errors = new CodeTally();
   const discovery = await provider.discover(ctx.signal);
   const { files } = discovery;
   stats.discovered = files.length;
   stats.failed += discovery.failed;
+  errors.addAll(discovery.errors);
   const plans = planFiles(provider, discovery, deps, ctx);
   const progress = progressReporter(provider, ctx, files.length, stats);
   const yieldTurn = pacer();
@@ -272,7 +281,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
       addSkipped(stats, outcome.lines);
-      if (outcome.status === 'failed') stats.failed += 1;
+      if (outcome.status === 'failed') {
+        stats.failed += 1;
+        errors.add(outcome.code ?? 'internal');
+      }
+      if (outcome.status === 'vanished') stats.vanished = (stats.vanished ?? 0) + 1;
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
       if (outcome.status === 'cancelled') break;
       if (outcome.status !== 'read') continue;
@@ -289,6 +302,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   }
   stats.partsWritten += (await deps.sink.drain()).partsWritten;
   progress(done, true);
+  stats.errors = errors.list();
   stats.durationMs = Math.round(performance.now() - started);
   logScan(deps, ctx, stats);
   return stats;

@@ -5,7 +5,7 @@ import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPru
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
-import { SweepScheduler } from './queue.js';
+import { SweepScheduler, type ProviderFailure } from './queue.js';
 import { recordPrune, recordRun, type Record } from './telemetry.js';
 
 export interface CaptureOptions {
@@ -19,7 +19,7 @@ export interface CaptureOptions {
   record: Record;
   onTick?: (providers: ProviderStats[], kind: 'scheduled' | 'manual') => void;
   onProgress?: (progress: BackfillProgress) => void;
-  onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
+  onBusy?: (busy: boolean, failed: readonly ProviderFailure[]) => void;
   /** Replaces the provider registry (benchmarks, tests with extra providers). */
   providers?: TranscriptProvider[];
   /** true/false forces the read worker on/off; unset lets the reader decide by core count. */
@@ -56,19 +56,21 @@ export class Capture {
   constructor(options: CaptureOptions) {
     this.#options = options;
     this.providers = options.providers ?? createProviders(options.config, options.env);
-    this.#sink = new Sink(options.db, options.projects);
+    this.#sink = new Sink(options.db, options.projects, options.logger);
     this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink);
     this.#sink.onUserTurns = (keys) => {
       for (const listener of this.#turnListeners) listener(keys);
     };
-    this.#commits = new CommitWindow(options.db);
     this.#checkpoints = new FileCheckpoints(options.db);
-    this.#checkpointer = new Checkpointer(options.db);
+    this.#checkpointer = new Checkpointer(options.db, undefined, options.logger);
+    // Started with the first write, not with the Core or a run: a CLI verb or a tick that imports
+    // nothing (an unchanged or restarted one) spawns no thread.
+    this.#commits = new CommitWindow(options.db, {}, () => this.#checkpointer.start());
     this.#pruner = new RetentionPruner(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;
-    this.reader = new TranscriptReader(readWorker === undefined ? {} : { worker: readWorker });
+    this.reader = new TranscriptReader({ logger: options.logger, ...(readWorker === undefined ? {} : { worker: readWorker }) });
     this.#scheduler = new SweepScheduler({
       providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),

@@ -1,8 +1,14 @@
 import type { ProviderStats } from '../backfill/index.js';
-import type { Logger } from '../log/index.js';
 import type { ProviderId } from '../api/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 
 export type RunKind = 'scheduled' | 'manual';
+
+/** A provider whose run failed, or failed on some files, while the queue was busy; codes only. */
+export interface ProviderFailure {
+  provider: ProviderId;
+  codes: string[];
+}
 
 export interface ProviderRunner {
   (provider: ProviderId, kind: RunKind, signal: AbortSignal): Promise<ProviderStats>;
@@ -25,12 +31,13 @@ export interface SweepSchedulerOptions {
   /** The bounded wait on the run at the head of the queue. */
   handoffMs: number;
   logger: Logger;
-  /** The queue went busy (true) or drained (false); `failed` names providers that failed meanwhile. */
-  onBusy?: (busy: boolean, failed: readonly ProviderId[]) => void;
+  /** The queue went busy (true) or drained (false); `failed` names providers that failed meanwhile, with why. */
+  onBusy?: (busy: boolean, failed: readonly ProviderFailure[]) => void;
 }
 
-export function settledStats(provider: ProviderId, durationMs: number): ProviderStats {
-  return { provider, discovered: 0, read: 0, unchanged: 0, failed: 1, partsWritten: 0, durationMs: Math.round(durationMs), failedLines: 0 };
+/** The stats of a run that settled without running through: cancelled, stopped, or failed with `code`. */
+export function settledStats(provider: ProviderId, durationMs: number, code = 'cancelled'): ProviderStats {
+  return { provider, discovered: 0, read: 0, unchanged: 0, failed: 1, partsWritten: 0, durationMs: Math.round(durationMs), failedLines: 0, errors: [{ code, count: 1 }] };
 }
 
 /**
@@ -44,7 +51,7 @@ export class SweepScheduler {
   readonly #inFlight = new Map<ProviderId, Job>();
   #running: Job | undefined;
   #drained: Promise<void> = Promise.resolve();
-  #failedWhileBusy: ProviderId[] = [];
+  #failedWhileBusy: ProviderFailure[] = [];
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   /** Set while an exclusive task holds the queue: no provider run starts until it settles. */
@@ -83,7 +90,7 @@ export class SweepScheduler {
     const queued = this.#queue.filter((job) => job.kind === 'manual');
     for (const job of queued) {
       this.#queue.splice(this.#queue.indexOf(job), 1);
-      this.#settle(job, { ...settledStats(job.provider, 0), failed: 0 });
+      this.#settle(job, { ...settledStats(job.provider, 0), failed: 0, errors: [] });
     }
     const running = this.#running?.kind === 'manual' && !this.#running.abort.signal.aborted ? this.#running : undefined;
     running?.abort.abort();
@@ -165,7 +172,7 @@ export class SweepScheduler {
     job.settled = true;
     // A late completion of a handed-on run must not release a newer run of the same provider.
     if (this.#inFlight.get(job.provider) === job) this.#inFlight.delete(job.provider);
-    if (failed) this.#failedWhileBusy.push(job.provider);
+    if (failed) this.#failedWhileBusy.push({ provider: job.provider, codes: (stats.errors ?? []).map((e) => e.code) });
     job.resolve(stats);
   }
 
@@ -198,9 +205,9 @@ export class SweepScheduler {
       };
       const bound = () =>
         setTimeout(() => {
-          this.#options.logger.warn('provider run exceeded the handoff bound; the queue moves on', { provider: job.provider, kind: job.kind });
+          this.#options.logger.warn('provider run exceeded the handoff bound; the queue moves on', { provider: job.provider, kind: job.kind, code: 'handoff_timeout' });
           job.abort.abort();
-          finish(settledStats(job.provider, performance.now() - started), true);
+          finish(settledStats(job.provider, performance.now() - started, 'handoff_timeout'), true);
         }, this.#options.handoffMs);
       // A scheduled run is bounded from its start. A backfill the user asked for may honestly take
       // longer (years of history): it reports progress and can be cancelled, and only once cancelled
@@ -215,13 +222,14 @@ export class SweepScheduler {
       }
       run.then(
         (stats) => {
-          if (!job.settled) finish(stats);
+          // A run that went through but failed on some files is reported too, with the files' codes.
+          if (!job.settled) finish(stats, (stats.errors?.length ?? 0) > 0);
         },
         (error: unknown) => {
           if (job.settled) return;
-          const code = (error as { code?: unknown } | null)?.code;
-          this.#options.logger.error('provider run failed', { provider: job.provider, kind: job.kind, code: typeof code === 'string' ? code.slice(0, 40) : undefined });
-          finish(settledStats(job.provider, performance.now() - started), true);
+          const code = errorCode(error);
+          this.#options.logger.error('provider run failed', { provider: job.provider, kind: job.kind, code });
+          finish(settledStats(job.provider, performance.now() - started, code), true);
         },
       );
     });

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { StewardError, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
 import { resolveHome, type StewardHome } from '../config/index.js';
+import { errorCode } from '../log/index.js';
 import { Core } from '../core.js';
 import { readDaemonInfo, type DaemonInfo } from '../server/index.js';
 import { lockOwnerPid } from '../store/index.js';
@@ -47,8 +48,8 @@ export function httpTransport(daemon: DaemonInfo): StewardTransport {
       let response: { status: number; text: string };
       try {
         response = await post(daemon, JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
-      } catch {
-        throw new StewardError('internal', 'The running Steward did not answer; is it still running?');
+      } catch (error) {
+        throw new StewardError('internal', `The running Steward did not answer (${errorCode(error)}); is it still running?`);
       }
       if (response.status !== 200) throw new StewardError('internal', `The running Steward refused the request (HTTP ${response.status})`);
       let parsed: ReturnType<typeof RpcReply.safeParse>;
@@ -75,7 +76,14 @@ export interface Connection {
   transport: StewardTransport;
   /** 'owner' when a running app or daemon answered; 'in-process' when the CLI opened the stores itself. */
   via: 'owner' | 'in-process';
+  /** The owner's panel address with its token, when an owner answered. */
+  panelUrl?: string;
   close(): Promise<void>;
+}
+
+/** The address an owner advertises, with its token in the fragment (which browsers never send). */
+export function panelUrlOf(daemon: DaemonInfo): string {
+  return `${daemon.url}#token=${daemon.token}`;
 }
 
 /**
@@ -85,7 +93,7 @@ export interface Connection {
 export function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEnv = process.env): Connection {
   const daemon = readDaemonInfo(home.dir);
   if (daemon && lockOwnerPid(home.dir) === daemon.pid) {
-    return { transport: httpTransport(daemon), via: 'owner', close: async () => undefined };
+    return { transport: httpTransport(daemon), via: 'owner', panelUrl: panelUrlOf(daemon), close: async () => undefined };
   }
   const core = Core.open({ home, env, logToStderr: false });
   return {
@@ -99,10 +107,10 @@ export function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEn
 }
 
 /** Runs one verb against the owner (or in-process), always closing what it opened. */
-export async function withClient<T>(io: { env: NodeJS.ProcessEnv }, use: (client: StewardClient, via: Connection['via']) => Promise<T>): Promise<T> {
+export async function withClient<T>(io: { env: NodeJS.ProcessEnv }, use: (client: StewardClient, via: Connection['via'], connection: Connection) => Promise<T>): Promise<T> {
   const connection = connect(resolveHome(io.env), io.env);
   try {
-    return await use(typedClient(connection.transport), connection.via);
+    return await use(typedClient(connection.transport), connection.via, connection);
   } finally {
     await connection.close();
   }

@@ -12,6 +12,8 @@ import { registerMaintenance } from './commands/maintenance.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerOpen } from './commands/open.js';
+import { registerToken } from './commands/token.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
 export { connect, type Connection } from './connect.js';
@@ -33,6 +35,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   };
   registerServe(program, io, run);
   registerInfo(program, io, run);
+  registerOpen(program, io, run);
+  registerToken(program, io, run);
   registerBackfill(program, io, run);
   registerSweep(program, io, run);
   registerProjects(program, io, run);

@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -32,4 +33,37 @@ export const HOME_FILES = {
   projects: 'projects',
   caches: 'caches',
   logs: 'logs',
+  /** The per-install panel token (mode 0600), kept across restarts until `steward token rotate`. */
+  panelToken: 'panel-token',
 } as const;
+
+/**
+ * Everything Steward creates in STEWARD_HOME is private to the user (files 0600, folders 0700),
+ * whoever created STEWARD_HOME itself and whatever the umask: a home made 0755 by someone else
+ * must not make the transcript cache or the logs readable by other accounts.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/**
+ * Creates `dir` and its missing parents 0700; an existing `dir` is one of Steward's own folders and is
+ * tightened. Returns the code of a chmod that failed (the caller logs it), else undefined.
+ */
+export function ensurePrivateDir(dir: string): string | undefined {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return tightenMode(dir, PRIVATE_DIR_MODE);
+}
+
+/**
+ * Tightens a file or folder Steward made (an older version may have made it wider). A missing one is
+ * fine; any other failure is returned as its code, never thrown: a wide mode must not stop Steward.
+ */
+export function tightenMode(path: string, mode: number = PRIVATE_FILE_MODE): string | undefined {
+  try {
+    chmodSync(path, mode);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? undefined : (code ?? 'internal');
+  }
+}

@@ -85,22 +85,30 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
   return result;
 }
 
+/**
+ * STEWARD_HOME/config.json as JSON, the one reader of the file: missing or empty is `{}`, a UTF-8 byte
+ * order mark (which Windows editors write) is not part of the JSON, and anything unreadable or not JSON
+ * is a typed error that names the file, never its folder.
+ */
+export function readConfigFile(home: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(join(home, HOME_FILES.config), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return {};
+    throw new StewardError('config_invalid', `${HOME_FILES.config}: cannot be read (${code ?? 'internal'})`);
+  }
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON`);
+  }
+}
+
 /** Reads STEWARD_HOME/config.json; a missing file means every default. */
 export function loadConfig(home: string, env: NodeJS.ProcessEnv = process.env): Config {
-  const file = join(home, HOME_FILES.config);
-  let text: string | undefined;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StewardError('config_invalid', `${HOME_FILES.config}: cannot be read`);
-  }
-  let raw: unknown = {};
-  if (text !== undefined && text.trim() !== '') {
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON`);
-    }
-  }
-  return applyEnvOverrides(parseConfig(raw), env);
+  return applyEnvOverrides(parseConfig(readConfigFile(home)), env);
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { errorCode, type Logger } from '../log/index.js';
 import { sqliteOptions, type Db } from '../store/index.js';
 
 /**
@@ -36,10 +37,12 @@ export class Checkpointer {
   readonly #intervalMs: number;
   #worker: Worker | undefined;
   #exited: Promise<void> = Promise.resolve();
+  readonly #logger: Logger | undefined;
 
-  constructor(db: Db, intervalMs = 500) {
+  constructor(db: Db, intervalMs = 500, logger?: Logger) {
     this.#db = db;
     this.#intervalMs = intervalMs;
+    this.#logger = logger;
   }
 
   get running(): boolean {
@@ -52,7 +55,8 @@ export class Checkpointer {
     try {
       const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
       worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath, file: this.#db.name, intervalMs: this.#intervalMs, nativeBinding: sqliteOptions().nativeBinding } });
-    } catch {
+    } catch (error) {
+      this.#logger?.warn('checkpoint worker unavailable; SQLite checkpoints in-thread', { code: errorCode(error) });
       return;
     }
     worker.unref();
@@ -61,13 +65,14 @@ export class Checkpointer {
     worker.once('message', () => {
       if (this.#worker === worker && this.#db.open) this.#db.pragma('wal_autocheckpoint = 0');
     });
-    const fallBack = () => {
+    const fallBack = (error?: unknown) => {
       if (this.#worker !== worker) return;
       this.#worker = undefined;
+      this.#logger?.warn('checkpoint worker stopped; SQLite checkpoints in-thread', { code: error === undefined ? 'exit' : errorCode(error) });
       if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     };
     worker.once('error', fallBack);
-    worker.once('exit', fallBack);
+    worker.once('exit', () => fallBack());
   }
 
   async stop(): Promise<void> {

@@ -1,7 +1,8 @@
 // Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the materializer, sink, commit windows, pruner, and the read API other rooms use.
 // Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
-import { HOME_FILES } from '../config/index.js';
+import { HOME_FILES, PRIVATE_FILE_MODE } from '../config/index.js';
+import type { Logger } from '../log/index.js';
 import { openDatabase, type Db } from '../store/index.js';
 import { GATEWAY_MIGRATIONS } from './migrations.js';
 
@@ -24,6 +25,13 @@ export { CommitWindow } from './commit-window.js';
 const GATEWAY_PAGE_BYTES = 16 * 1024;
 const GATEWAY_CACHE_KIB = 64 * 1024;
 
-export function openGateway(home: string): Db {
-  return openDatabase(join(home, HOME_FILES.gateway), { label: 'gateway', migrations: GATEWAY_MIGRATIONS, pageSizeBytes: GATEWAY_PAGE_BYTES, cacheKiB: GATEWAY_CACHE_KIB });
+export function openGateway(home: string, logger?: Logger): Db {
+  return openDatabase(join(home, HOME_FILES.gateway), {
+    label: 'gateway',
+    migrations: GATEWAY_MIGRATIONS,
+    pageSizeBytes: GATEWAY_PAGE_BYTES,
+    cacheKiB: GATEWAY_CACHE_KIB,
+    fileMode: PRIVATE_FILE_MODE,
+    ...(logger ? { logger } : {}),
+  });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TITLE_SOURCES } from '../api/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { PART_FLAGS, type PartRow } from '../transcripts/index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
@@ -55,6 +56,7 @@ function parseJsonOrNull(text: string): unknown {
 export class Sink {
   readonly #db: Db;
   readonly #projects: ProjectKeys;
+  readonly #logger: Logger | undefined;
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
@@ -73,9 +75,10 @@ export class Sink {
    */
   onUserTurns: ((projectKeys: string[]) => void) | undefined;
 
-  constructor(db: Db, projects: ProjectKeys) {
+  constructor(db: Db, projects: ProjectKeys, logger?: Logger) {
     this.#db = db;
     this.#projects = projects;
+    this.#logger = logger;
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       // Rows an older version spooled carry no flags; reading their file again refreshes them.
@@ -147,8 +150,9 @@ export class Sink {
     if (projectKeys.length === 0) return;
     try {
       this.onUserTurns?.(projectKeys);
-    } catch {
+    } catch (error) {
       // The sweeper is best-effort; capture goes on.
+      this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });
     }
   }
 

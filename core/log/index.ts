@@ -1,9 +1,11 @@
 // Owns: log files in STEWARD_HOME/logs and the scrubbing of every log line.
 // Never: writes transcript text, a credential or a cache path; a caught error is logged by its code.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
+import { ensurePrivateDir, HOME_FILES, PRIVATE_FILE_MODE, tightenMode } from '../config/index.js';
 import { redactSecrets } from '../secrets/index.js';
+
+export { errorCode, CodeTally, type CodeCount } from './codes.js';
 
 /**
  * Fields are counts, durations, ids and enum-like words. Transcript text, filesystem paths of caches,
@@ -37,12 +39,32 @@ export interface FileLoggerOptions {
   stderr?: boolean;
 }
 
+export const LOG_FILE = 'main.log';
+
+/**
+ * The logs folder and file, private (0700/0600) whoever created STEWARD_HOME; the one place both the
+ * headless logger and the Electron app's electron-log take them from. Returns the file's path and the
+ * code of any mode that could not be tightened.
+ */
+export function prepareLogFile(home: string): { file: string; modeFailure: string | undefined } {
+  const dir = join(home, HOME_FILES.logs);
+  const file = join(dir, LOG_FILE);
+  const modeFailure = ensurePrivateDir(dir) ?? tightenMode(file) ?? tightenMode(join(dir, 'main.old.log'));
+  return { file, modeFailure };
+}
+
+/** electron-log's options for writing the log file: appended, created 0600. */
+export const LOG_WRITE_OPTIONS = { flag: 'a', mode: PRIVATE_FILE_MODE, encoding: 'utf8' } as const;
+
 /** Rotating files in STEWARD_HOME/logs, the same files the Electron app's electron-log writes. */
 export function createFileLogger(home: string, options: FileLoggerOptions = {}): Logger {
-  const dir = join(home, 'logs');
-  mkdirSync(dir, { recursive: true });
+  const { file, modeFailure } = prepareLogFile(home);
   const log = nodeLog.create({ logId: `steward-${process.pid}-${Date.now()}` });
-  log.transports.file.resolvePathFn = () => join(dir, 'main.log');
+  // Outside Electron, electron-log names the app from the package.json nearest the working
+  // directory and, finding none, silently writes nothing: the path is ours, so the name is too.
+  log.transports.file.setAppName('steward');
+  log.transports.file.resolvePathFn = () => file;
+  log.transports.file.writeOptions = { ...LOG_WRITE_OPTIONS };
   log.transports.file.maxSize = 5 * 1024 * 1024;
   log.transports.console.level = false;
   const write = (level: 'info' | 'warn' | 'error', message: string, fields?: LogFields): void => {
@@ -50,18 +72,12 @@ export function createFileLogger(home: string, options: FileLoggerOptions = {}):
     log[level](text);
     if (options.stderr) process.stderr.write(`[${level}] ${text}\n`);
   };
+  if (modeFailure) write('warn', 'the logs could not be made private', { code: modeFailure });
   return {
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
   };
-}
-
-/** An error's code (a SQLite or Node code, else the class name) for a log line; never its message, which may hold a path or text. */
-export function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code !== '') return code.slice(0, 60);
-  return error instanceof Error ? error.name : 'unknown';
 }
 
 /** For tests and for the in-process CLI when it must not create files. */

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { methods, StewardError, type ConflictPlan, type ConflictView, type ParsedParams, type ReconcileResult, type RegistrationStatus, type Result, type StageName } from '../api/index.js';
-import type { Logger } from '../log/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
 import { inspectCache, type CacheInspection } from './cache.js';
 import { applyResolution, findCandidate, planOf, revalidate, type Applied } from './conflicts.js';
@@ -323,12 +323,16 @@ export class Maintenance {
   #validateIdentity(r: Registration): CacheInspection | null {
     let inspection: CacheInspection | null = null;
     let problem: DegradedKind | null = null;
+    let cause: string | undefined;
     try {
       inspection = this.inspect(r.cachePath);
       const same = inspection.cacheUuid === r.cacheUuid && inspection.pathFingerprint === r.pathFingerprint && inspection.resolveRepository(r.canonicalRepoId) === r.canonicalRepoId;
       if (!same) problem = 'identity_replaced';
-    } catch {
+    } catch (error) {
       problem = 'cache_unreadable';
+      // cache_invalid carries the driver's code (SQLITE_CORRUPT, EACCES …) apart from its message.
+      const details = error instanceof StewardError ? error.details : undefined;
+      cause = typeof details?.systemCode === 'string' ? details.systemCode : errorCode(error);
     }
     const degraded: DegradedKind[] = r.degraded.filter((d) => d !== 'identity_replaced' && d !== 'cache_unreadable');
     if (problem) degraded.push(problem);
@@ -338,7 +342,7 @@ export class Maintenance {
         const target = draft.registrations.find((x) => x.registrationId === r.registrationId && x.pathFingerprint === r.pathFingerprint);
         if (target) Object.assign(target, { degraded, frontiers });
       });
-      if (problem) this.#logger.warn('maintenance registration degraded', { registrationId: r.registrationId, kind: problem });
+      if (problem) this.#logger.warn('maintenance registration degraded', { registrationId: r.registrationId, kind: problem, code: cause });
     }
     return problem ? null : inspection;
   }

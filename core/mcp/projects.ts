@@ -1,33 +1,16 @@
-import { resolve, sep } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { StewardClient } from '../api/index.js';
+import { projectContaining } from '../projects/index.js';
 
 export type WithClient = <T>(use: (client: StewardClient) => Promise<T>) => Promise<T>;
-
-interface Candidate {
-  projectKey: string;
-  cwd: string;
-}
-
-/** The project whose folder is `cwd` or the nearest folder above it. */
-export function projectContaining<T extends Candidate>(projects: readonly T[], cwd: string): T | null {
-  const target = resolve(cwd);
-  let best: T | null = null;
-  for (const project of projects) {
-    const root = project.cwd.endsWith(sep) ? project.cwd.slice(0, -1) : project.cwd;
-    if (target !== root && !target.startsWith(`${root}${sep}`)) continue;
-    if (!best || root.length > best.cwd.length) best = project;
-  }
-  return best;
-}
 
 function text(value: string) {
   return [{ type: 'text' as const, text: value }];
 }
 
 /** `list_projects` and `project_overview`: the sweeper's notes as context for a new agent session. */
-export function registerProjectTools(server: McpServer, withClient: WithClient): void {
+export function registerProjectTools(server: McpServer, withClient: WithClient, options: { home: string }): void {
   server.registerTool(
     'list_projects',
     {
@@ -52,14 +35,14 @@ export function registerProjectTools(server: McpServer, withClient: WithClient):
     {
       title: 'Project overview',
       description:
-        "The current OVERVIEW.md Steward keeps for the project containing `cwd`: what the project is, its state, key decisions and next steps. Load it at the start of a session.",
+        "The current OVERVIEW.md Steward keeps for the project containing `cwd` (the nearest project folder at or above it; a session started in / or the home folder itself answers for no folder): what the project is, its state, key decisions and next steps. Load it at the start of a session.",
       inputSchema: { cwd: z.string().min(1).describe('An absolute folder path, usually the current working directory') },
       outputSchema: { projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() },
     },
     async ({ cwd }) =>
       withClient(async (client) => {
         const { projects } = await client.call('Projects.List', {});
-        const project = projectContaining(projects, cwd);
+        const project = projectContaining(projects, cwd, options);
         if (!project) return { isError: true, content: text('Steward knows no project containing that folder yet.') };
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
         const out = { projectKey: got.projectKey, name: got.name, cwd: got.cwd, overview: got.overview, lastSweepAt: got.state.lastSweepAt };

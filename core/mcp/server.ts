@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { stewardVersion } from '../config/index.js';
+import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
 
@@ -9,9 +10,10 @@ import { registerProjectTools, type WithClient } from './projects.js';
  * or the stores in-process for the length of one call), so an agent session never holds the lock.
  * Other rooms add their tools beside registerProjectTools.
  */
-export function createMcpServer(withClient: WithClient): McpServer {
+export function createMcpServer(withClient: WithClient, options: { home?: string } = {}): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
-  registerProjectTools(server, withClient);
+  // `home` is the user's home folder, which never stands for a project (tests pass their own).
+  registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
   return server;
 }

@@ -3,3 +3,4 @@
 export { canonicalRepoId } from './derive.js';
 export { ProjectStore } from './store.js';
 export { projectsHandlers } from './handlers.js';
+export { projectContaining, userHomeDir } from './containing.js';

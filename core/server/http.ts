@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import sirv from 'sirv';
 import type { EventBus } from '../api/index.js';
 import { packageRoot } from '../config/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { checkDoor } from './door.js';
 import { createRpcServer, handleRpcBody, type RpcTarget } from './rpc.js';
+import { panelHandler } from './static.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
@@ -34,12 +33,19 @@ export interface HttpServerOptions {
   /** Serve exactly this port or fail (used when the user passed --port explicitly). */
   strictPort?: boolean;
   rendererDir?: string;
+  /** Where a request that failed outside the RPC handlers is logged (by its code). */
+  logger?: Logger;
+  /** The bearer token, asked on every request: it is per install and may be rotated while serving. */
+  token: () => string;
 }
 
 export interface RunningHttpServer {
   port: number;
-  token: string;
+  /** The token the door accepts now. */
+  readonly token: string;
   url: string;
+  /** Ends every open event stream: after a rotation, a stream opened with the old token must not go on. */
+  endStreams(): void;
   close(): Promise<void>;
 }
 
@@ -94,25 +100,29 @@ async function listenNearby(server: Server, port: number, strict: boolean): Prom
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** The built panel: static files that carry no data, under the strict CSP; 503 when not built. */
-function staticFiles(rendererDir: string): Handler {
-  if (!existsSync(join(rendererDir, 'index.html'))) return (_req, res) => send(res, 503, 'The control panel is not built: run `npm run build`.');
-  const serve = sirv(rendererDir, {
-    dev: false,
-    etag: true,
-    single: true,
-    dotfiles: false,
-    setHeaders(res) {
-      res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
-      res.setHeader('x-content-type-options', 'nosniff');
-      res.setHeader('referrer-policy', 'no-referrer');
-      res.setHeader('x-frame-options', 'DENY');
-      res.setHeader('cache-control', 'no-cache');
-    },
-  });
-  return (req, res) => serve(req, res, () => send(res, 404, 'Not found'));
+function staticFiles(rendererDir: string, logger: Logger | undefined): Handler {
+  const notBuilt: Handler = (_req, res) => send(res, 503, 'The control panel is not built: run `npm run build`.');
+  let panel: Handler | undefined;
+  try {
+    panel = panelHandler(rendererDir, {
+      logger,
+      notFound: (res) => send(res, 404, 'Not found'),
+      setHeaders(res) {
+        res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+        res.setHeader('x-content-type-options', 'nosniff');
+        res.setHeader('referrer-policy', 'no-referrer');
+        res.setHeader('x-frame-options', 'DENY');
+        res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  } catch (error) {
+    // An unreadable panel folder is a panel not built, never a reason for the owner not to start.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger?.warn('the control panel folder cannot be read', { code: errorCode(error) });
+  }
+  return panel ?? notBuilt;
 }
 
-function rpcRoute(target: RpcTarget): Handler {
+function rpcRoute(target: RpcTarget, logger: Logger | undefined): Handler {
   const rpc = createRpcServer(target, 'http');
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return send(res, 405, 'Use POST');
@@ -125,7 +135,11 @@ function rpcRoute(target: RpcTarget): Handler {
     }
     send(res, 200, JSON.stringify(response), 'application/json');
   };
-  return (req, res) => void answer(req, res).catch(() => send(res, 500, 'Internal error'));
+  return (req, res) =>
+    void answer(req, res).catch((error: unknown) => {
+      logger?.warn('rpc request failed', { code: errorCode(error) });
+      if (!res.headersSent) send(res, 500, 'Internal error');
+    });
 }
 
 /** Server-sent events; `streams` lets close() end them, since an open stream would hold the server. */
@@ -152,16 +166,15 @@ function eventsRoute(events: EventBus, streams: Set<ServerResponse>): Handler {
  * static files, `POST /rpc` and `GET /events`, all behind the door.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const token = randomBytes(32).toString('base64url');
   const streams = new Set<ServerResponse>();
-  const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target), '/events': eventsRoute(options.events, streams) };
-  const panel = staticFiles(options.rendererDir ?? defaultRendererDir());
+  const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target, options.logger), '/events': eventsRoute(options.events, streams) };
+  const panel = staticFiles(options.rendererDir ?? defaultRendererDir(), options.logger);
   let port = 0;
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
-    const verdict = checkDoor(req, port, token, route !== undefined);
+    const verdict = checkDoor(req, port, options.token(), route !== undefined);
     if (!verdict.ok) return send(res, verdict.status, verdict.reason);
     if (route) return route(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed');
@@ -170,13 +183,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   server.keepAliveTimeout = 5_000;
   port = await listenNearby(server, options.port, options.strictPort ?? false);
 
+  const endStreams = () => {
+    for (const stream of streams) stream.end();
+  };
   return {
     port,
-    token,
+    get token() {
+      return options.token();
+    },
     url: `http://127.0.0.1:${port}/`,
+    endStreams,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const stream of streams) stream.end();
+        endStreams();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

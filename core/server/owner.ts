@@ -13,7 +13,7 @@ export interface Owner {
   core: Core;
   http: RunningHttpServer;
   /** The panel's address with the token in the fragment (never sent to a server, never logged). */
-  panelUrl: string;
+  readonly panelUrl: string;
   stop(): Promise<void>;
 }
 
@@ -31,7 +31,9 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
       target: core,
       events: core.events,
       port: options.port ?? core.config.server.port,
+      logger: core.logger,
       strictPort: options.strictPort ?? false,
+      token: () => core.panelToken.current(),
       ...(options.rendererDir ? { rendererDir: options.rendererDir } : {}),
     });
     writeDaemonInfo(core.home.dir, { pid: process.pid, protocol: PROTOCOL_VERSION, url: http.url, token: http.token });
@@ -41,9 +43,15 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
     await core.shutdown();
     throw error;
   }
+  // A rotated token replaces the one clients find in daemon.json, and streams opened with the old one end.
+  const stopFollowing = core.panelToken.onRotate((token) => {
+    writeDaemonInfo(core.home.dir, { pid: process.pid, protocol: PROTOCOL_VERSION, url: http.url, token });
+    http.endStreams();
+  });
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      stopFollowing();
       removeDaemonInfo(core.home.dir);
       await http.close();
       await core.shutdown();
@@ -51,5 +59,12 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
     return stopping;
   };
   core.logger.info('owner listening', { port: http.port });
-  return { core, http, panelUrl: `${http.url}#token=${http.token}`, stop };
+  return {
+    core,
+    http,
+    get panelUrl() {
+      return `${http.url}#token=${http.token}`;
+    },
+    stop,
+  };
 }

@@ -1,5 +1,8 @@
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
+import { tightenMode } from '../config/index.js';
+import type { Logger } from '../log/index.js';
 
 export type Db = Database.Database;
 
@@ -22,6 +25,13 @@ export interface OpenOptions {
   pageSizeBytes?: number;
   /** The connection's page cache, in KiB (SQLite's default is 2,000). */
   cacheKiB?: number;
+  /**
+   * For a store that is Steward's own: the file is created with this mode, and SQLite gives its -wal
+   * and -shm the mode of the database file. An existing file (an older version's) is tightened to it.
+   */
+  fileMode?: number;
+  /** Where a mode that could not be tightened is reported. */
+  logger?: Logger;
 }
 
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -43,6 +53,7 @@ export function sqliteOptions(options: Database.Options = {}): Database.Options 
 
 /** Opens a SQLite file with the pragmas every store relies on, then brings its schema forward. */
 export function openDatabase(file: string, options: OpenOptions): Db {
+  if (options.fileMode !== undefined && !options.readonly) claimMode(file, options.fileMode, options);
   const db = new Database(file, sqliteOptions({ readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false }));
   try {
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
@@ -64,6 +75,21 @@ export function openDatabase(file: string, options: OpenOptions): Db {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** Creates `file` empty with `mode` (SQLite takes an empty file as a new database), or tightens it and its WAL and SHM. */
+function claimMode(file: string, mode: number, options: OpenOptions): void {
+  try {
+    closeSync(openSync(file, 'wx', mode));
+    return;
+  } catch (error) {
+    // Anything but an existing file (a missing folder, a refusal) is SQLite's to report, as it would.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return;
+  }
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    const code = tightenMode(path, mode);
+    if (code) options.logger?.warn('a store file could not be made private', { store: options.label, code });
   }
 }
 

@@ -4,9 +4,42 @@ import { StewardError } from '../api/index.js';
 
 export const LOCK_FILE = 'steward.lock';
 
+/** Why a lock left behind was taken over (the owner logs it). */
+export type TakeoverReason = 'dead' | 'pid_reused' | 'previous_boot' | 'unreadable';
+
 export interface OwnerLock {
   readonly pid: number;
+  /** Set when this lock replaced one left behind: whose it was and why it no longer counted. */
+  readonly takenOver: { pid: number | null; reason: TakeoverReason } | undefined;
   release(): void;
+}
+
+/**
+ * Who a pid is, beyond the number: its start time (clock ticks since boot) and the boot it belongs to.
+ * After a crash the pid in a lock can be reused by an unrelated process; the identity tells them apart.
+ * Linux only (from /proc); elsewhere it is undefined and a live pid counts as the owner, as before.
+ */
+interface ProcessIdentity {
+  startTime: string;
+  bootId: string;
+}
+
+function readProc(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    // No /proc (macOS, Windows) or no such process: there is no identity to compare.
+    return undefined;
+  }
+}
+
+function identityOf(pid: number | 'self'): ProcessIdentity | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  const bootId = readProc('/proc/sys/kernel/random/boot_id')?.trim();
+  if (stat === undefined || !bootId) return undefined;
+  // Field 22 is the start time; field 2 (the command name, in parentheses) may itself hold spaces and ')'.
+  const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return startTime && /^\d+$/.test(startTime) ? { startTime, bootId } : undefined;
 }
 
 function isAlive(pid: number): boolean {
@@ -20,13 +53,37 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function readOwner(file: string): number | undefined {
+interface LockRecord {
+  pid: number | undefined;
+  /** Absent in a lock written by a version before identities were recorded, or where /proc is absent. */
+  identity: ProcessIdentity | undefined;
+}
+
+/** `<pid>\n{"startTime":…,"bootId":…}\n`: the pid line stays first, so older versions still read it. */
+function readLock(file: string): LockRecord {
+  let text: string;
   try {
-    const pid = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
-    return Number.isFinite(pid) ? pid : undefined;
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // Gone or unreadable: nobody's lock to honour (the exclusive create decides what happens next).
+    return { pid: undefined, identity: undefined };
+  }
+  const [first = '', second = ''] = text.split('\n');
+  const pid = Number.parseInt(first.trim(), 10);
+  return { pid: Number.isFinite(pid) ? pid : undefined, identity: parseIdentity(second) };
+}
+
+function parseIdentity(line: string): ProcessIdentity | undefined {
+  try {
+    const value = JSON.parse(line) as Partial<ProcessIdentity> | null;
+    return typeof value?.startTime === 'string' && typeof value.bootId === 'string' ? { startTime: value.startTime, bootId: value.bootId } : undefined;
   } catch {
     return undefined;
   }
+}
+
+function readOwner(file: string): number | undefined {
+  return readLock(file).pid;
 }
 
 /** A lock younger than this without a pid is being written by its creator (open, then write), not abandoned. */
@@ -40,13 +97,28 @@ function isFresh(file: string): boolean {
   }
 }
 
-/** Who holds `file`: a live process (its pid), a creator still writing it, or nobody (stale). */
-function holderOf(file: string): { pid: number } | 'writing' | 'stale' {
-  const pid = readOwner(file);
-  if (pid !== undefined && pid !== process.pid && isAlive(pid)) return { pid };
-  if (pid === undefined && isFresh(file)) return 'writing';
-  return 'stale';
+type Holder = { pid: number } | 'writing' | { stale: TakeoverReason; pid: number | null };
+
+/**
+ * Who holds `file`: a live owner (its pid), a creator still writing it, or nobody (stale, and why). A
+ * live pid whose start time or boot differs from the one the lock recorded is not the process that
+ * took the lock: the pid was reused after a crash.
+ */
+function holderOf(file: string): Holder {
+  const { pid, identity } = readLock(file);
+  if (pid === undefined) return isFresh(file) ? 'writing' : { stale: 'unreadable', pid: null };
+  // Our own pid in a lock we are only now taking was another process's before us.
+  if (pid === process.pid) return { stale: 'pid_reused', pid };
+  if (!isAlive(pid)) return { stale: 'dead', pid };
+  const now = identity ? identityOf(pid) : undefined;
+  if (identity && now) {
+    if (now.bootId !== identity.bootId) return { stale: 'previous_boot', pid };
+    if (now.startTime !== identity.startTime) return { stale: 'pid_reused', pid };
+  }
+  return { pid };
 }
+
+const isStale = (holder: Holder): holder is { stale: TakeoverReason; pid: number | null } => typeof holder === 'object' && 'stale' in holder;
 
 /**
  * Removes a stale lock by moving it aside first: if two processes found the same stale lock, the
@@ -59,7 +131,7 @@ function clearStale(file: string): void {
   } catch {
     return;
   }
-  if (holderOf(aside) !== 'stale') {
+  if (!isStale(holderOf(aside))) {
     try {
       linkSync(aside, file);
     } catch {
@@ -74,16 +146,19 @@ function clearStale(file: string): void {
  * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever.
  */
 export function acquireOwnerLock(home: string): OwnerLock {
-  mkdirSync(home, { recursive: true });
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = join(home, LOCK_FILE);
+  let takenOver: OwnerLock['takenOver'];
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
+      const identity = identityOf('self');
+      writeSync(fd, `${process.pid}\n${identity ? `${JSON.stringify(identity)}\n` : ''}`);
       closeSync(fd);
       let released = false;
       return {
         pid: process.pid,
+        takenOver,
         release() {
           if (released) return;
           released = true;
@@ -93,16 +168,23 @@ export function acquireOwnerLock(home: string): OwnerLock {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = holderOf(file);
-      if (typeof holder === 'object') throw new StewardError('already_running', `Steward is already running (pid ${holder.pid}).`, { pid: holder.pid });
       if (holder === 'writing') throw new StewardError('already_running', 'Steward is already running (another process is taking the owner lock).');
-      // Stale (dead pid, or unreadable and old): remove and retry the exclusive create.
+      if (!isStale(holder)) throw new StewardError('already_running', `Steward is already running (pid ${holder.pid}).`, { pid: holder.pid });
+      // Stale (a dead pid, a reused one, a previous boot's, or unreadable and old): remove and retry the exclusive create.
+      takenOver = { pid: holder.pid, reason: holder.stale };
       clearStale(file);
     }
   }
   throw new StewardError('already_running', 'Steward is already running (the owner lock could not be taken).');
 }
 
+/** The pid of the live owner, if any: a lock naming a reused pid has no owner. */
 export function lockOwnerPid(home: string): number | undefined {
-  const pid = readOwner(join(home, LOCK_FILE));
-  return pid !== undefined && isAlive(pid) ? pid : undefined;
+  const file = join(home, LOCK_FILE);
+  const { pid } = readLock(file);
+  if (pid === undefined) return undefined;
+  // Our own pid is alive by definition; holderOf treats it as stale only for taking the lock.
+  if (pid === process.pid) return pid;
+  const holder = holderOf(file);
+  return typeof holder === 'object' && !isStale(holder) ? holder.pid : undefined;
 }

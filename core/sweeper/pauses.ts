@@ -2,14 +2,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { CURATOR_KINDS } from '../api/index.js';
+import { CuratorPause } from '../api/index.js';
 
-const CuratorPauseSchema = z.strictObject({
-  curator: z.enum(CURATOR_KINDS),
-  reason: z.enum(['spend_limit', 'auth']),
-  message: z.string().max(500),
-  since: z.number().int().nonnegative(),
-});
+/** The contract's shape, with the stored message bounded. */
+const CuratorPauseSchema = CuratorPause.extend({ message: z.string().max(500), since: z.number().int().nonnegative() });
 export type CuratorPause = z.infer<typeof CuratorPauseSchema>;
 
 const PausesFile = z.strictObject({ version: z.literal(1), pauses: z.array(CuratorPauseSchema).max(8) });

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError } from '../api/index.js';
-import { applyEnvOverrides, HOME_FILES, parseConfig, type Config } from '../config/index.js';
+import { applyEnvOverrides, HOME_FILES, parseConfig, readConfigFile, type Config } from '../config/index.js';
 import type { CuratorKind } from '../api/index.js';
 import { DEFAULT_ANTHROPIC_MODEL } from './curators/index.js';
 import type { SweeperSettings } from './sweeper.js';
@@ -29,21 +28,17 @@ export interface CuratorChoice {
   anthropicBaseUrl?: string | null | undefined;
 }
 
-function readRaw(file: string): Record<string, unknown> {
-  let text: string;
+/** The file as it is, to change one section of it; a broken or unreadable file is reported, never overwritten. */
+function readRaw(home: string): Record<string, unknown> {
+  let value: unknown;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
+    value = readConfigFile(home);
+  } catch (error) {
+    if (error instanceof StewardError) throw new StewardError(error.code, `${error.message}; fix it before changing settings here`);
+    throw error;
   }
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // Fall through: a broken file is reported, never overwritten.
-  }
-  throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON; fix it before changing settings here`);
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new StewardError('config_invalid', `${HOME_FILES.config}: not a JSON object; fix it before changing settings here`);
 }
 
 /**
@@ -52,7 +47,7 @@ function readRaw(file: string): Record<string, unknown> {
  */
 export function saveCuratorChoice(home: string, env: NodeJS.ProcessEnv, choice: CuratorChoice): Config {
   const file = join(home, HOME_FILES.config);
-  const raw = readRaw(file);
+  const raw = readRaw(home);
   const current = raw.sweeper && typeof raw.sweeper === 'object' && !Array.isArray(raw.sweeper) ? { ...(raw.sweeper as Record<string, unknown>) } : {};
   current.curator = choice.curator;
   if (choice.model !== undefined) current.model = choice.model;

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { CuratorKind, EventName, EventPayload, Result } from '../api/index.js';
-import type { Logger } from '../log/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { createCurator, CuratorError, type ApiKeys, type Curator, type RemoteOptions } from './curators/index.js';
 import { buildDigest, renderPrompt } from './digest.js';
 import { CuratorPauses, type CuratorPause } from './pauses.js';
@@ -142,14 +142,16 @@ export class Sweeper {
     return picomatch(this.#settings.ignore, { dot: true })(cwd) || picomatch(this.#settings.ignore, { dot: true })(`${cwd}/`);
   }
 
+  /** The project's sweep state; a damaged file is kept aside and reported here (see readState). */
   state(target: Target): SweeperState {
-    return readState(target.paths.state);
+    return readState(target.paths.state, this.#o.logger);
   }
 
   setScratch(projectKey: string, scratch: boolean): boolean | null {
     const target = this.target(projectKey);
     if (!target) return null;
-    writeState(target.paths.state, { ...readState(target.paths.state), scratch });
+    // The user's answer settles a scratch flag a damaged state file left in doubt.
+    writeState(target.paths.state, { ...this.state(target), scratch, degraded: null });
     if (scratch) this.#cancelTimer(projectKey);
     return scratch;
   }
@@ -191,7 +193,7 @@ export class Sweeper {
   /** After a restart the interval still counts from the last sweep recorded in sweep-state.json. */
   #persistedLastSweep(key: string): number {
     const target = this.target(key);
-    const last = target ? readState(target.paths.state).lastSweepAt : null;
+    const last = target ? this.state(target).lastSweepAt : null;
     if (last !== null) this.#lastStarted.set(key, last);
     return last ?? Number.NEGATIVE_INFINITY;
   }
@@ -258,7 +260,7 @@ export class Sweeper {
   async #sweep(projectKey: string, force: boolean): Promise<SweeperRunResult> {
     const target = this.target(projectKey);
     if (!target) return this.#skip(projectKey, 'unknown-project');
-    const state = readState(target.paths.state);
+    const state = this.state(target);
     const activityAt = this.#o.source.latestActivity(projectKey);
     const skipped = this.#gate(target, state, activityAt, force);
     if (skipped !== null || activityAt === null) return this.#skip(projectKey, skipped ?? 'no-activity');
@@ -300,7 +302,8 @@ export class Sweeper {
     this.#paused.lift(curator.kind);
     const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
     writeState(target.paths.state, {
-      ...readState(target.paths.state),
+      ...this.state(target),
+      degraded: null,
       watermark: activityAt,
       lastSweepAt: this.#clock.now(),
       lastOutcome: changed ? 'ok' : 'nochange',
@@ -336,7 +339,9 @@ export class Sweeper {
   #failed(target: Target, state: SweeperState, curator: Curator, error: unknown, durationMs: number): SweeperFailure {
     const failure = error instanceof CuratorError ? error : null;
     const code = failure?.failure ?? 'internal';
-    const message = failure?.message ?? 'The sweep failed unexpectedly; nothing was written';
+    // Not a curator's refusal: the cause (a file or database error) is named by its code only.
+    const cause = failure ? undefined : errorCode(error);
+    const message = failure?.message ?? `The sweep failed unexpectedly (${cause}); nothing was written`;
     const calls = failure?.calls ?? 0;
     this.stats.calls += calls;
     if (code === 'cancelled') {
@@ -350,7 +355,7 @@ export class Sweeper {
     const paused = failure?.pause === true;
     if (paused && failure) this.#paused.set({ curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now });
     writeState(target.paths.state, {
-      ...readState(target.paths.state),
+      ...this.state(target),
       lastSweepAt: now,
       lastOutcome: paused ? 'paused' : 'failed',
       lastError: { code, message },
@@ -361,7 +366,7 @@ export class Sweeper {
     });
     this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
     this.#o.record?.('sweeper.sweep', { mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
-    this.#o.logger?.warn('sweep failed', { failure: code, mode: curator.kind, calls, paused });
+    this.#o.logger?.warn('sweep failed', { failure: code, cause, mode: curator.kind, calls, paused });
     return new SweeperFailure(paused ? 'curator_paused' : 'sweep_failed', message);
   }
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/index.js';
 import { snapshot } from './digest.js';
 import type { FileSnapshot } from './types.js';
 import { escapeMarkers, type MarkerSections } from './markers.js';
@@ -47,7 +48,7 @@ function read(file: string): string | null {
 }
 
 function write(file: string, text: string): void {
-  writeFileAtomic.sync(file, text, { mode: 0o644 });
+  writeFileAtomic.sync(file, text, { mode: PRIVATE_FILE_MODE });
 }
 
 /** Control characters, ANSI escapes and CRLF never reach a note. */
@@ -226,7 +227,7 @@ function amendClaude(input: WriteInput, text: string): { added: string[]; reject
  * again first (a model can echo a secret back), and only the three fixed files are ever touched.
  */
 export async function writeNotes(input: WriteInput): Promise<WriteResult> {
-  mkdirSync(input.paths.dir, { recursive: true });
+  ensurePrivateDir(input.paths.dir);
   const overview = await input.redactor.redact(input.sections.overview);
   const changelog = await input.redactor.redact(input.sections.changelog);
   const claude = input.sections.claude === null ? null : await input.redactor.redact(input.sections.claude);

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 import type { ProviderId } from '../api/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import { addLineStats } from './lines.js';
+import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 
 export type ReaderRequest =
   | { type: 'read'; id: number; provider: ProviderId; file: TranscriptFile; options: ReadOptions }
@@ -55,11 +56,13 @@ export class TranscriptReader {
   readonly #pending = new Map<number, Pending>();
   #ahead: { provider: ProviderId; path: string; job: Job } | undefined;
   #readsStarted = 0;
+  readonly #logger: Logger | undefined;
 
   /** `worker`: true forces the worker (when built), false forbids it; unset decides by core count. */
-  constructor(options: { worker?: boolean } = {}) {
+  constructor(options: { worker?: boolean; logger?: Logger } = {}) {
     const wanted = options.worker ?? availableParallelism() >= MIN_CORES_FOR_WORKER;
     this.#disabled = !wanted || !existsSync(fileURLToPath(WORKER_URL));
+    this.#logger = options.logger;
   }
 
   get usesWorker(): boolean {
@@ -116,19 +119,21 @@ export class TranscriptReader {
       const worker = new Worker(WORKER_URL);
       worker.unref();
       worker.on('message', (reply: ReaderReply) => this.#deliver(reply));
-      const fail = () => {
+      const fail = (error?: unknown) => {
         if (this.#worker !== worker) return;
         this.#worker = undefined;
         this.#disabled = true;
+        this.#logger?.warn('read worker stopped; transcripts are read in-thread', { code: error === undefined ? 'worker_exit' : errorCode(error) });
         // Every file in flight fails now; later files are read in-thread.
         for (const id of [...this.#pending.keys()]) this.#deliver({ type: 'error', id, code: 'worker_exit', stats: { lines: 0, failedLines: 0, oversizeLines: 0 } });
       };
       worker.on('error', fail);
-      worker.on('exit', fail);
+      worker.on('exit', () => fail());
       this.#worker = worker;
       return worker;
-    } catch {
+    } catch (error) {
       this.#disabled = true;
+      this.#logger?.warn('read worker unavailable; transcripts are read in-thread', { code: errorCode(error) });
       return undefined;
     }
   }

@@ -1,6 +1,7 @@
 import type { BigIntStats, Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CodeTally, errorCode } from '../log/index.js';
 import type { DiscoveryResult, TranscriptFile } from './types.js';
 
 export interface WalkRules {
@@ -12,11 +13,16 @@ export interface WalkRules {
 }
 
 const STAT_BATCH = 64;
+/** What a missing root, a dangling link, a link loop or an entry gone mid-walk fails with: nothing to enumerate, no failure. */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
 
-async function statOrNull(path: string): Promise<BigIntStats | null> {
+type OnFailure = (error: unknown) => void;
+
+async function statOrNull(path: string, onFailure: OnFailure): Promise<BigIntStats | null> {
   try {
     return await stat(path, { bigint: true });
-  } catch {
+  } catch (error) {
+    onFailure(error);
     return null;
   }
 }
@@ -26,12 +32,13 @@ async function statOrNull(path: string): Promise<BigIntStats | null> {
  * that reached a file" would differ from run to run; the fingerprint map is keyed by path, and an
  * unchanged file found under a new path would be read again on an unchanged tick.
  */
-async function entryPath(dir: string, entry: Dirent): Promise<string | null> {
+async function entryPath(dir: string, entry: Dirent, onFailure: OnFailure): Promise<string | null> {
   const path = join(dir, entry.name);
   if (!entry.isSymbolicLink()) return path;
   try {
     return await realpath(path);
-  } catch {
+  } catch (error) {
+    onFailure(error);
     return null;
   }
 }
@@ -44,6 +51,8 @@ async function entryPath(dir: string, entry: Dirent): Promise<string | null> {
 export class Scan {
   readonly files: TranscriptFile[] = [];
   failed = 0;
+  /** Why `failed` grew, by error code. */
+  readonly errors = new CodeTally();
   readonly #seenDirs = new Set<string>();
   readonly #seenFiles = new Set<string>();
   readonly #signal: AbortSignal | undefined;
@@ -59,13 +68,13 @@ export class Scan {
 
   /** What a provider's discover returns; a cancelled walk says so, so nobody mistakes it for the tree. */
   result(): DiscoveryResult {
-    return { files: this.files, failed: this.failed, ...(this.cancelled ? { cancelled: true } : {}) };
+    return { files: this.files, failed: this.failed, ...(this.errors.size > 0 ? { errors: this.errors.list() } : {}), ...(this.cancelled ? { cancelled: true } : {}) };
   }
 
   /** Walks `dir` (a root or a known subfolder) if it exists; a missing root is not a failure. */
   async walk(dir: string, rules: WalkRules): Promise<void> {
     if (this.cancelled) return;
-    const info = await statOrNull(dir);
+    const info = await statOrNull(dir, this.#onFailure);
     if (!info?.isDirectory()) return;
     await this.#walkDir(dir, info, rules, 0);
   }
@@ -101,11 +110,18 @@ export class Scan {
       return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
       // A root or known subfolder that does not exist is simply empty; anything else is a failure.
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.failed += 1;
+      this.#onFailure(error);
       return [];
     }
   }
+
+  /** Counts a failed listing, stat or link resolution by its code; absence is not a failure. */
+  readonly #onFailure: OnFailure = (error) => {
+    const code = errorCode(error);
+    if (ABSENT.has(code)) return;
+    this.failed += 1;
+    this.errors.add(code);
+  };
 
   async #walkDir(dir: string, info: BigIntStats, rules: WalkRules, depth: number): Promise<void> {
     if (this.cancelled || !this.enterDir(info)) return;
@@ -118,8 +134,8 @@ export class Scan {
     const subdirs: Array<Promise<void>> = [];
     for (let i = 0; i < wanted.length && !this.cancelled; i += STAT_BATCH) {
       const slice = wanted.slice(i, i + STAT_BATCH);
-      const paths = await Promise.all(slice.map((e) => entryPath(dir, e)));
-      const stats = await Promise.all(paths.map((p) => (p === null ? null : statOrNull(p))));
+      const paths = await Promise.all(slice.map((e) => entryPath(dir, e, this.#onFailure)));
+      const stats = await Promise.all(paths.map((p) => (p === null ? null : statOrNull(p, this.#onFailure))));
       for (let j = 0; j < slice.length; j += 1) {
         const entry = slice[j]!;
         const entryStat = stats[j];

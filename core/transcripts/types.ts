@@ -1,4 +1,5 @@
 import type { ProviderId, RootKey, SkipReason, TitleSource } from '../api/index.js';
+import type { CodeCount } from '../log/index.js';
 
 /**
  * Facts kept on a part, as bits of `PartRow.flags`. `genuineUserTurn` is decided once, at parse time:
@@ -130,6 +131,8 @@ export interface DiscoveryResult {
   files: TranscriptFile[];
   /** Entries that could not be listed or stat'ed. */
   failed: number;
+  /** The failures above by error code (never a path). */
+  errors?: CodeCount[];
   /** True when the run's signal stopped the walk: `files` is then only part of the tree. */
   cancelled?: boolean;
 }

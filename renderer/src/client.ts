@@ -16,3 +16,4 @@ export function createClient(transport: StewardTransport): StewardClient {
 
 export type AppInfo = Result<'App.Info'>;
 export type AppStatus = EventPayload<'app.status'>;
+export type { StatusItem, StatusState, StatusPlace } from '../../core/api/index.js';

@@ -189,7 +189,7 @@ class HttpTransport implements PanelTransport {
     }
     if (response.status === 401) {
       this.#unauthorized();
-      throw new StewardRpcError('unauthorized', 'This link is no longer valid. Open the address that `steward serve` printed.');
+      throw new StewardRpcError('unauthorized', 'This link is no longer valid. `steward open` opens the current address.');
     }
     if (!response.ok) throw new StewardRpcError('http_error', `Steward answered with HTTP ${response.status}.`);
     const envelope = RpcResponse.safeParse(await response.json().catch(() => undefined));
@@ -229,7 +229,7 @@ class HttpTransport implements PanelTransport {
   }
 
   #unauthorized(): void {
-    // A restarted owner has a new token: the stored one can never work again.
+    // The token was rotated (or is another install's): the stored one can never work again.
     forgetToken();
     this.#stopStream();
     this.#setState('unauthorized');

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAUSED_TEXT } from '../../core/api/index.js';
 import { eventually, launchChromium, openPanel, rawRequest, runSteward, screenshotPath, startServe, URL_LINE, type ServedSteward } from './harness.js';
 
 /**
@@ -160,8 +161,13 @@ describe('steward serve and the control panel', () => {
 
     await steward.rpc('App.SetPaused', { paused: true });
     await page.locator('[data-testid="status-bar"][data-paused="true"]').waitFor({ timeout: 10_000 });
-    expect(await page.getByTestId('status-paused').innerText()).toBe('Paused');
     await expectStatusBarMatchesOwner(page, steward);
+    // Paused is said once, with what waits; the title carries the state in a word. (Paused, no tick
+    // starts, so once the start-up sweep is over the headline is the pause.)
+    await page.locator('[data-testid="status-bar"][data-state="paused"]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('status-message').innerText()).toBe(PAUSED_TEXT);
+    expect((await bar.innerText()).match(/paused/gi)).toHaveLength(1);
+    expect(await page.title()).toMatch(/ · Steward — Paused$/);
 
     // And the other way round: the panel's own button changes the owner's state.
     await bar.getByRole('button', { name: 'Resume' }).click();
@@ -194,7 +200,7 @@ describe('steward serve and the control panel', () => {
     await context.close();
   });
 
-  it('says the link is no longer valid when its token is refused (a restarted owner)', async () => {
+  it('says the link is no longer valid when its token is refused (a rotated token)', async () => {
     const stale = `${steward.baseUrl}#token=${'A'.repeat(43)}`;
     const { context, page } = await openPanel(browser, steward, { url: stale });
     const gate = page.getByTestId('no-token');
@@ -269,7 +275,12 @@ describe('steward serve and the control panel', () => {
     expect(steward.stdout()).toBe(`${steward.urlLine}\n`);
 
     await page.locator('[data-testid="status-bar"][data-connection="reconnecting"]').waitFor({ timeout: 10_000 });
-    expect(await page.getByTestId('status-connection').innerText()).toContain('reconnecting');
+    // The last status is stale now: the bar says disconnected, the data fades, the title says so.
+    expect(await page.getByTestId('status-bar').getAttribute('data-state')).toBe('disconnected');
+    expect(await page.getByTestId('status-message').innerText()).toBe('Disconnected — reconnecting to Steward…');
+    expect(await page.locator('main[data-stale="true"]').count()).toBe(1);
+    expect(await page.title()).toMatch(/ · Steward — Disconnected$/);
+    expect(await page.getByRole('button', { name: /Pause|Resume/ }).isDisabled()).toBe(true);
     await context.close();
   });
 });

@@ -1,11 +1,44 @@
 import type { Command } from 'commander';
+import type { StartAtLoginView } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 import { formatOption, formatStatus, when } from './maintenance.js';
 
-/** `steward service maintenance|reconcile`: the operator's view of the running service. */
+const MECHANISM_WORDS: Record<StartAtLoginView['mechanism'], string> = { 'login-item': 'a login item', 'xdg-autostart': 'an autostart entry', none: 'nothing' };
+
+/** What is now true about start at login, in one or two lines. */
+export function formatStartAtLogin(view: StartAtLoginView): string {
+  const what = view.launches === 'headless' ? 'headless `steward serve`' : 'the Steward app';
+  const line = view.enabled ? `Steward starts when you log in (${what}, through ${MECHANISM_WORDS[view.mechanism]}).` : 'Steward does not start when you log in.';
+  return `${line}
+${view.message ? `${view.message}
+` : ''}`;
+}
+
+function registerStartAtLogin(service: Command, io: CliIo, run: Run): void {
+  for (const [verb, enabled, description] of [
+    ['install', true, 'start Steward when you log in (the app when it answers this command, else headless `steward serve` on Linux)'],
+    ['uninstall', false, 'stop starting Steward when you log in'],
+  ] as const) {
+    service
+      .command(verb)
+      .description(description)
+      .option('--json', 'print JSON')
+      .action((options: { json?: boolean }) =>
+        run(async () => {
+          const view = await withClient(io, (c) => c.call('Settings.SetStartAtLogin', { enabled }));
+          if (options.json) printJson(io, view);
+          else io.stdout(formatStartAtLogin(view));
+          return EXIT.ok;
+        }, options.json),
+      );
+  }
+}
+
+/** `steward service maintenance|reconcile|install|uninstall`: the operator's view of the running service. */
 export function registerService(program: Command, io: CliIo, run: Run): void {
-  const service = program.command('service').description('operator diagnostics of the running service');
+  const service = program.command('service').description('operator diagnostics of the running service, and start at login');
+  registerStartAtLogin(service, io, run);
   service
     .command('maintenance')
     .description('sanitized maintenance status: cache UUIDs, path fingerprints, repos, policy, jobs, degraded state')

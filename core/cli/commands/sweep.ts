@@ -11,12 +11,17 @@ function formatSkipped(skipped: SweepResult['providers'][number]['skipped']): st
   return `, ${total} lines without parts (${entries.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;
 }
 
+/** `(SQLITE_READONLY ×3)` after the failed count: why, by code. */
+function failureCodes(errors: SweepResult['providers'][number]['errors']): string {
+  return errors?.length ? ` (${errors.map((e) => `${e.code} ×${e.count}`).join(', ')})` : '';
+}
+
 /** One line per provider: counts only, never paths. */
 export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map(
       (p) =>
-        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.failed} failed, ${p.partsWritten} parts written` +
+        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.vanished ? `${p.vanished} vanished, ` : ''}${p.failed} failed${failureCodes(p.errors)}, ${p.partsWritten} parts written` +
         `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''}${formatSkipped(p.skipped)} (${p.durationMs} ms)\n`,
     )
     .join('');

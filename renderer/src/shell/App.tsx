@@ -4,6 +4,7 @@ import { usePanel } from '../store.js';
 import { Nav } from './Nav.js';
 import { NoToken } from './NoToken.js';
 import { StatusBar } from './StatusBar.js';
+import { shownState, windowTitle } from './status.js';
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>): void {
   // The fragment names places, so the skip link moves focus itself instead of changing the address.
@@ -15,11 +16,13 @@ export function App(): ReactElement {
   const connection = usePanel((state) => state.connection);
   const placeId = usePanel((state) => state.place);
   const version = usePanel((state) => state.info?.version);
+  const shown = usePanel((state) => shownState(state.status, state.connection));
   const place = placeById(placeId);
 
+  // The window title (and the app's title bar) carries the state in a word, as the tray does.
   useEffect(() => {
-    document.title = `${place.label} · Steward`;
-  }, [place.label]);
+    document.title = windowTitle(place.label, shown);
+  }, [place.label, shown]);
 
   if (connection === 'no-token' || connection === 'unauthorized') return <NoToken expired={connection === 'unauthorized'} />;
 
@@ -38,7 +41,7 @@ export function App(): ReactElement {
           <Nav />
           {version !== undefined && <p className="sidebar__version">Version {version}</p>}
         </aside>
-        <main className="main" id="main" tabIndex={-1} data-place={place.id}>
+        <main className="main" id="main" tabIndex={-1} data-place={place.id} data-stale={shown === 'disconnected' ? 'true' : undefined}>
           <div className="main__inner">
             <Component key={place.id} />
           </div>

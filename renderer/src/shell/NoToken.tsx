@@ -2,8 +2,8 @@ import type { ReactElement } from 'react';
 import { Icon } from '../components/index.js';
 
 /**
- * Shown when the page has no usable token: opened without the link's `#token=…`, or the link is from
- * an earlier run of Steward (each start makes a new token).
+ * Shown when the page has no usable token: opened without the link's `#token=…`, or its token was
+ * replaced (`steward token rotate`) or belongs to another Steward. A restart keeps the token.
  */
 export function NoToken({ expired }: { expired: boolean }): ReactElement {
   return (
@@ -17,8 +17,8 @@ export function NoToken({ expired }: { expired: boolean }): ReactElement {
           {expired
             ? (
               <>
-                Steward was restarted, and each start makes a new key. Open the new address that <code>steward serve</code> printed in its
-                terminal.
+                Its key was replaced (<code>steward token rotate</code>) or it belongs to another Steward. <code>steward open</code> opens the
+                current address, and <code>steward info</code> prints it.
               </>
             )
             : (
@@ -33,7 +33,7 @@ export function NoToken({ expired }: { expired: boolean }): ReactElement {
         </pre>
         <p className="muted">
           The part after <code>#token=</code> is a key that keeps other websites and programs from reading your data. It never leaves this
-          computer. If Steward is not running, start it with <code>steward serve</code>.
+          computer. If Steward is not running, start it with <code>steward serve</code>; if it is, <code>steward open</code> opens this page.
         </p>
       </div>
     </main>

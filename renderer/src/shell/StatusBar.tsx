@@ -1,16 +1,14 @@
 import { useState, type ReactElement } from 'react';
-import type { AppStatus } from '../client.js';
 import { Button } from '../components/index.js';
-import { setPaused, usePanel, type Connection } from '../store.js';
-
-const STATE_LABEL: Record<AppStatus['state'], string> = { idle: 'Idle', working: 'Working', error: 'Error' };
-const CONNECTION_LABEL: Partial<Record<Connection, string>> = {
-  reconnecting: 'Connection lost — reconnecting…',
-};
+import { placeHref } from '../navigation.js';
+import { setPaused, usePanel } from '../store.js';
+import { headlineItem, shownState } from './status.js';
 
 /**
- * The one line that always says what Steward is doing, fed by `app.status`. Only the status text is
- * a live region, so screen readers hear changes without the buttons being re-read.
+ * The one line that always says what Steward is doing, fed by `app.status`: a dot in the state's
+ * colour, the headline (a link to where its matter is dealt with), then every other fact once. When
+ * the stream drops, the last status is stale, so the bar says disconnected instead. Only the text is a
+ * live region, so screen readers hear changes without the buttons being re-read.
  */
 export function StatusBar(): ReactElement {
   const status = usePanel((state) => state.status);
@@ -18,7 +16,9 @@ export function StatusBar(): ReactElement {
   const infoError = usePanel((state) => state.infoError);
   const [pending, setPending] = useState(false);
   const [failed, setFailed] = useState(false);
-  const state = status?.state ?? 'unknown';
+  const shown = shownState(status, connection);
+  const live = shown !== 'disconnected' && status !== undefined ? status : undefined;
+  const item = live ? headlineItem(live) : undefined;
 
   const toggle = () => {
     if (!status) return;
@@ -33,18 +33,29 @@ export function StatusBar(): ReactElement {
     );
   };
 
+  const message = live?.message ?? (shown === 'disconnected' ? 'Disconnected — reconnecting to Steward…' : (infoError ?? 'Connecting to Steward…'));
   return (
-    <footer className="status-bar" data-testid="status-bar" data-state={state} data-paused={status?.paused ? 'true' : 'false'} data-connection={connection}>
+    <footer className="status-bar" data-testid="status-bar" data-state={shown} data-paused={live?.paused ? 'true' : 'false'} data-connection={connection}>
       <div className="status-bar__live" role="status" aria-live="polite" aria-atomic="true">
-        <span className={`status-dot status-dot--${state}`} aria-hidden="true" />
-        <span className="status-bar__state" data-testid="status-state">{status ? STATE_LABEL[status.state] : 'Connecting'}</span>
-        <span className="status-bar__message" data-testid="status-message">{status?.message ?? infoError ?? 'Waiting for Steward…'}</span>
-        {status?.paused && <span className="badge badge--paused" data-testid="status-paused">Paused</span>}
-        {CONNECTION_LABEL[connection] !== undefined && <span className="status-bar__connection" data-testid="status-connection">{CONNECTION_LABEL[connection]}</span>}
+        <span className={`status-dot status-dot--${shown}`} aria-hidden="true" />
+        <span className="status-bar__message" data-testid="status-message">
+          {item?.place ? (
+            <a className="status-bar__link" href={placeHref(item.place)}>
+              {message}
+            </a>
+          ) : (
+            message
+          )}
+        </span>
+        {live !== undefined && live.details.length > 0 && (
+          <span className="status-bar__more" data-testid="status-more">
+            {live.details.join(' · ')}
+          </span>
+        )}
         {failed && <span className="status-bar__connection">Could not change pause.</span>}
       </div>
       {status !== undefined && (
-        <Button variant="quiet" className="status-bar__toggle" icon={status.paused ? 'play' : 'pause'} onClick={toggle} disabled={pending}>
+        <Button variant="quiet" className="status-bar__toggle" icon={status.paused ? 'play' : 'pause'} onClick={toggle} disabled={pending || shown === 'disconnected'}>
           {status.paused ? 'Resume' : 'Pause'}
         </Button>
       )}

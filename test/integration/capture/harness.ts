@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../../core/config/index.js';
 import { type ConfigInput } from '../../../core/config/schema.js';
@@ -7,6 +7,7 @@ import { createMemoryLogger } from '../../../core/log/index.js';
 import { Capture } from '../../../core/capture/index.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import type { Db } from '../../../core/store/index.js';
+import type { TranscriptProvider } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 export interface CaptureHarness {
@@ -64,4 +65,18 @@ export function byProvider<T extends { provider: string }>(rows: T[], provider: 
   const row = rows.find((r) => r.provider === provider);
   if (!row) throw new Error(`no stats for ${provider}`);
   return row;
+}
+
+/** `provider`, except that `victim` is deleted right after each listing: gone between listing and reading. */
+export function vanishing(provider: TranscriptProvider, victim: string): TranscriptProvider {
+  return {
+    id: provider.id,
+    parserVersion: provider.parserVersion,
+    read: (file, options, stats) => provider.read(file, options, stats),
+    async discover(signal) {
+      const found = await provider.discover(signal);
+      rmSync(victim, { force: true });
+      return found;
+    },
+  };
 }

@@ -12,6 +12,8 @@ import type { Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { transpileCore } from '../../support/transpiled-core.js';
 import { appendJsonl, claudeLine, claudeSession } from '../../support/transcripts.js';
+import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
+import { vanishing } from './harness.js';
 
 interface Core {
   capture: typeof CaptureModule;
@@ -42,12 +44,14 @@ afterEach(async () => {
   home.cleanup();
 });
 
-function driver(name: string, claudeRoot: string, readWorker: boolean): { driver: Capture; db: Db } {
+function driver(name: string, claudeRoot: string, readWorker: boolean, victim?: string): { driver: Capture; db: Db } {
   const dir = join(home.dir, name);
   mkdirSync(dir);
   const db = core.gateway.openGateway(dir);
   const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
-  const opened = { driver: new core.capture.Capture({ db, config: core.config.parseConfig({}), env, logger: core.log.createMemoryLogger(), projects: new core.projects.ProjectStore(db, new core.gateway.GatewayReader(db)), record: () => {}, readWorker }), db };
+  const providers = victim ? { providers: [vanishing(new ClaudeProvider({ roots: [claudeRoot], desktopRoots: [] }), victim)] } : {};
+  const projects = new core.projects.ProjectStore(db, new core.gateway.GatewayReader(db));
+  const opened = { driver: new core.capture.Capture({ db, config: core.config.parseConfig({}), env, logger: core.log.createMemoryLogger(), projects, record: () => {}, readWorker, ...providers }), db };
   open.push(opened);
   return opened;
 }
@@ -81,5 +85,16 @@ describe('the read worker', () => {
     appendJsonl(files[3]!, [claudeLine({ sessionId: 'sess-c', text: 'one more' })]);
     expect((await viaWorker.driver.tick())[0]).toMatchObject({ read: 1, unchanged: 5, partsWritten: 1 });
     expect(viaWorker.driver.reader.readsStarted).toBe(7);
+  });
+
+  it('counts a file deleted between listing and reading as vanished, not failed, read-ahead included', async () => {
+    home = tempHome('steward-read-worker-');
+    const claudeRoot = join(home.dir, 'claude');
+    const files = ['a', 'b', 'c'].map((id) => claudeSession(claudeRoot, `sess-${id}`, 3));
+    // The middle file is the one the worker reads ahead while the first is written.
+    const viaWorker = driver('worker', claudeRoot, true, files[1]);
+    const [stats] = await viaWorker.driver.tick();
+    expect(viaWorker.driver.reader.usesWorker).toBe(true);
+    expect(stats).toMatchObject({ discovered: 3, read: 2, vanished: 1, failed: 0, partsWritten: 6, errors: [] });
   });
 });

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startOwner, type Owner } from '../../../core/index.js';
+import { AppStatus, startOwner, type Owner } from '../../../core/index.js';
 import { CONTENT_SECURITY_POLICY, readDaemonInfo } from '../../../core/server/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
@@ -94,6 +94,43 @@ describe('headless owner: loopback HTTP transport', () => {
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe');
   });
 
+  async function restartWith(links: (renderer: string, outside: string) => void): Promise<void> {
+    await owner.stop();
+    const outside = join(home.dir, 'outside');
+    mkdirSync(join(outside, 'keys'), { recursive: true });
+    writeFileSync(join(outside, 'secret.txt'), 'the secret');
+    writeFileSync(join(outside, 'keys', 'id_ed25519.pub'), 'the key');
+    mkdirSync(join(renderer, 'assets'));
+    writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1);');
+    links(renderer, outside);
+    owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, rendererDir: renderer });
+  }
+
+  it('never follows a link out of the panel folder', async () => {
+    await restartWith((panel, outside) => {
+      symlinkSync(join(outside, 'secret.txt'), join(panel, 'secret.txt'));
+      symlinkSync(join(outside, 'keys'), join(panel, 'keys'));
+      symlinkSync(join(panel, 'assets', 'app.js'), join(panel, 'alias.js'));
+    });
+    expect((await send(owner.http.port, '/assets/app.js')).body).toBe('console.log(1);');
+    // A link that stays inside the panel folder is still served.
+    expect((await send(owner.http.port, '/alias.js')).body).toBe('console.log(1);');
+    for (const path of ['/secret.txt', '/keys/id_ed25519.pub', '/assets/../secret.txt', '/%2e%2e/outside/secret.txt', '/keys']) {
+      const reply = await send(owner.http.port, path);
+      expect(reply.body, path).not.toMatch(/the secret|the key/);
+      // A name with an extension is a missing asset; anything else is a page route, answered with the page.
+      if (/\.\w+$/.test(path)) expect(reply.status, path).toBe(404);
+      else expect(reply.body, path).toContain('<title>panel</title>');
+    }
+  });
+
+  it('starts and serves the panel beside a dangling link', async () => {
+    await restartWith((panel) => symlinkSync(join(panel, 'gone.js'), join(panel, 'dangling.js')));
+    expect((await send(owner.http.port, '/')).body).toContain('<title>panel</title>');
+    expect((await send(owner.http.port, '/assets/app.js')).body).toBe('console.log(1);');
+    expect((await send(owner.http.port, '/dangling.js')).status).toBe(404);
+  });
+
   it('refuses oversized bodies', async () => {
     const big = await rpc({ jsonrpc: '2.0', id: 1, method: 'App.Info', params: {}, pad: 'x'.repeat(2 * 1024 * 1024) });
     expect(big.status).toBe(413);
@@ -118,7 +155,8 @@ describe('headless owner: loopback HTTP transport', () => {
     for (let i = 0; i < 50 && received.length === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     await pump;
-    expect(received[0]).toEqual({ event: 'app.status', data: JSON.stringify({ state: 'idle', message: 'Paused', paused: true }) });
+    expect(received[0]?.event).toBe('app.status');
+    expect(AppStatus.parse(JSON.parse(received[0]!.data))).toMatchObject({ paused: true });
   });
 
   it('removes daemon.json and releases the lock when stopped', async () => {
@@ -126,5 +164,66 @@ describe('headless owner: loopback HTTP transport', () => {
     expect(existsSync(join(home.dir, 'daemon.json'))).toBe(false);
     expect(existsSync(join(home.dir, 'steward.lock'))).toBe(false);
     owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, rendererDir: renderer });
+  });
+});
+
+describe('the panel token: one per install, kept across restarts, replaced by rotation', () => {
+  let home: TempHome;
+  let owner: Owner | undefined;
+  const start = () => startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, schedule: false });
+  const info = (port: number, token: string) =>
+    send(port, '/rpc', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'App.Info', params: {} }) });
+
+  beforeEach(() => {
+    home = tempHome();
+  });
+  afterEach(async () => {
+    await owner?.stop();
+    owner = undefined;
+    home.cleanup();
+  });
+
+  it('keeps the token in STEWARD_HOME (0600); a restarted owner accepts the token an open tab holds', async () => {
+    owner = await start();
+    const tabToken = owner.http.token;
+    expect(readFileSync(join(home.dir, 'panel-token'), 'utf8').trim()).toBe(tabToken);
+    expect(statSync(join(home.dir, 'panel-token')).mode & 0o777).toBe(0o600);
+    await owner.stop();
+
+    owner = await start();
+    expect(owner.http.token).toBe(tabToken);
+    expect((await info(owner.http.port, tabToken)).status).toBe(200);
+    expect(readDaemonInfo(home.dir)?.token).toBe(tabToken);
+  });
+
+  it('replaces a damaged token file with a fresh token rather than serving a guessable one', async () => {
+    writeFileSync(join(home.dir, 'panel-token'), 'short\n', { mode: 0o644 });
+    owner = await start();
+    expect(owner.http.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(statSync(join(home.dir, 'panel-token')).mode & 0o777).toBe(0o600);
+  });
+
+  it('App.RotateToken refuses the old token at once, rewrites daemon.json and ends open event streams', async () => {
+    owner = await start();
+    const old = owner.http.token;
+    const stream = await fetch(`http://127.0.0.1:${owner.http.port}/events`, { headers: { authorization: `Bearer ${old}` } });
+    const reader = stream.body!.getReader();
+    await reader.read();
+
+    const reply = await info(owner.http.port, old).then(() =>
+      send(owner!.http.port, '/rpc', { method: 'POST', headers: { authorization: `Bearer ${old}`, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'App.RotateToken', params: {} }) }),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body).not.toContain(owner.http.token);
+
+    const fresh = owner.http.token;
+    expect(fresh).not.toBe(old);
+    expect((await info(owner.http.port, old)).status).toBe(401);
+    expect((await info(owner.http.port, fresh)).status).toBe(200);
+    expect(readDaemonInfo(home.dir)?.token).toBe(fresh);
+    expect(readFileSync(join(home.dir, 'panel-token'), 'utf8').trim()).toBe(fresh);
+    expect(owner.panelUrl).toBe(`${owner.http.url}#token=${fresh}`);
+    // The stream opened with the old token has ended.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
   });
 });

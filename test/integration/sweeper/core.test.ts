@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/core.js';
@@ -92,6 +92,81 @@ describe('sweeper over the gateway cache', () => {
     appendJsonl(transcript, [claudeLine({ sessionId: 'sess-1', cwd, ts: new Date(Date.parse('2026-11-29T09:11:00Z')), text: 'Now add frost warnings' })]);
     await core.call('Backfill.Run', {});
     expect(turns).toEqual([[key], [key]]);
+  });
+
+  it('a sweep that fails on a file error names the error code in its state and event, never a path', async () => {
+    await core.call('Backfill.Run', {});
+    const key = await projectKey();
+    const { slug } = await core.call('Projects.Get', { projectKey: key });
+    // A folder where OVERVIEW.md belongs: the atomic rename onto it fails with EISDIR.
+    mkdirSync(join(home.dir, 'projects', slug, 'OVERVIEW.md'), { recursive: true });
+    const failed: unknown[] = [];
+    core.events.subscribe((name, payload) => name === 'sweeper.failed' && failed.push(payload));
+    await expect(core.call('Sweeper.Run', { projectKey: key })).rejects.toMatchObject({ code: 'sweep_failed' });
+    const { state } = await core.call('Projects.Get', { projectKey: key });
+    expect(state.lastError).toEqual({ code: 'internal', message: 'The sweep failed unexpectedly (EISDIR); nothing was written' });
+    expect(failed).toEqual([{ projectKey: key, code: 'internal', message: state.lastError!.message, paused: false }]);
+    expect(JSON.stringify(state)).not.toContain(home.dir);
+  });
+
+  describe('a damaged sweep-state.json', () => {
+    /** A captured project and where its sweep-state.json lives; `damage` writes over that file. */
+    async function captured() {
+      await core.call('Backfill.Run', {});
+      const key = await projectKey();
+      const dir = join(home.dir, 'projects', (await core.call('Projects.Get', { projectKey: key })).slug);
+      const file = join(dir, 'sweep-state.json');
+      const damage = (text: string) => {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(file, text);
+      };
+      return { key, dir, file, damage };
+    }
+
+    it('is kept aside, reported degraded, and a scratch flag it still shows is kept', async () => {
+      const { key, dir, file, damage } = await captured();
+      await core.call('Projects.SetScratch', { projectKey: key, scratch: true });
+      // Cut short mid-write (a full disk, a crash): the scratch flag is still there to read.
+      const whole = readFileSync(file, 'utf8');
+      const damaged = whole.slice(0, whole.indexOf('"lastSweepAt"') + 8);
+      damage(damaged);
+
+      const { state } = await core.call('Projects.Get', { projectKey: key });
+      expect(state).toMatchObject({ scratch: true, degraded: { code: 'state_corrupt', scratch: 'recovered', keptAs: expect.stringMatching(/^sweep-state\.json\.corrupt-\d{4}-\d\d-\d\dT[\d-]+Z$/) as string } });
+      expect(readFileSync(join(dir, state.degraded!.keptAs!), 'utf8')).toBe(damaged);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ scratch: true, degraded: state.degraded });
+      await expect(core.call('Sweeper.Run', { projectKey: key, force: true })).resolves.toMatchObject({ outcome: 'skipped', reason: 'scratch' });
+      // Read again: the same report, nothing more set aside.
+      expect((await core.call('Projects.Get', { projectKey: key })).state.degraded).toEqual(state.degraded);
+      expect(readdirSync(dir).filter((f) => f.includes('.corrupt-'))).toHaveLength(1);
+    });
+
+    it('holds a project as scratch when the damage hides the flag, until the user says otherwise', async () => {
+      const { key, damage } = await captured();
+      damage('\u0000\u0001 not json at all');
+      expect((await core.call('Projects.Get', { projectKey: key })).state).toMatchObject({ scratch: true, degraded: { code: 'state_corrupt', scratch: 'assumed' } });
+      await expect(core.call('Sweeper.Run', { projectKey: key })).resolves.toMatchObject({ outcome: 'skipped', reason: 'scratch' });
+      await core.call('Projects.SetScratch', { projectKey: key, scratch: false });
+      expect((await core.call('Projects.Get', { projectKey: key })).state).toMatchObject({ scratch: false, degraded: null });
+      await expect(core.call('Sweeper.Run', { projectKey: key })).resolves.toMatchObject({ outcome: 'ok' });
+    });
+
+    it('leaves one that cannot be read at all in place, and holds the project as scratch', async () => {
+      const { key, file } = await captured();
+      mkdirSync(file, { recursive: true });
+      expect((await core.call('Projects.Get', { projectKey: key })).state).toMatchObject({ scratch: true, degraded: { code: 'state_unreadable', keptAs: null, scratch: 'assumed' } });
+      await expect(core.call('Sweeper.Run', { projectKey: key })).resolves.toMatchObject({ outcome: 'skipped', reason: 'scratch' });
+      expect(statSync(file).isDirectory()).toBe(true);
+    });
+
+    it('keeps a project that was not scratch sweeping, and the next good sweep clears the report', async () => {
+      const { key, damage } = await captured();
+      // Valid JSON that breaks the schema is damage too.
+      damage(JSON.stringify({ version: 1, watermark: 'soon', scratch: false }, null, 2));
+      expect((await core.call('Projects.Get', { projectKey: key })).state).toMatchObject({ scratch: false, degraded: { code: 'state_corrupt', scratch: 'recovered' } });
+      await expect(core.call('Sweeper.Run', { projectKey: key })).resolves.toMatchObject({ outcome: 'ok' });
+      expect((await core.call('Projects.Get', { projectKey: key })).state.degraded).toBeNull();
+    });
   });
 
   it('scratch projects are never swept; unknown projects are not_found', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderStats } from '../../../core/backfill/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { SweepScheduler } from '../../../core/capture/queue.js';
+import { SweepScheduler, type ProviderFailure } from '../../../core/capture/queue.js';
 import type { ProviderId } from '../../../core/api/index.js';
 
 function stats(provider: string, read = 1): ProviderStats {
@@ -66,24 +66,45 @@ describe('SweepScheduler', () => {
   it('settles a failed provider, logs it, and releases the queue', async () => {
     const runner = heldRunner();
     const logger = createMemoryLogger();
-    const busy: Array<[boolean, readonly string[]]> = [];
+    const busy: Array<[boolean, readonly ProviderFailure[]]> = [];
     const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger, onBusy: (b, f) => busy.push([b, f]) });
     const tick = scheduler.tick();
     await flush();
-    runner.held('claude').fail(new Error('boom /secret/path'));
+    runner.held('claude').fail(Object.assign(new Error('boom /secret/path'), { code: 'EACCES' }));
     await flush();
     runner.held('openclaw').release();
     const result = await tick;
-    expect(result[0]).toMatchObject({ provider: 'claude', failed: 1 });
+    expect(result[0]).toMatchObject({ provider: 'claude', failed: 1, errors: [{ code: 'EACCES', count: 1 }] });
     expect(result[1]).toMatchObject({ provider: 'openclaw', failed: 0 });
-    expect(logger.lines.some((l) => l.includes('provider run failed') && l.includes('claude'))).toBe(true);
+    expect(logger.lines.some((l) => l.includes('provider run failed') && l.includes('claude') && l.includes('code="EACCES"'))).toBe(true);
     expect(logger.lines.join('\n')).not.toContain('/secret/path');
     expect(busy).toEqual([
       [true, []],
-      [false, ['claude']],
+      [false, [{ provider: 'claude', codes: ['EACCES'] }]],
     ]);
     expect(scheduler.isInFlight('claude')).toBe(false);
     await scheduler.stop();
+  });
+
+  it('reports a run that went through with failed files, by their codes, and not a run stopped at shutdown', async () => {
+    const runner = heldRunner();
+    const busy: Array<[boolean, readonly ProviderFailure[]]> = [];
+    const scheduler = new SweepScheduler({ providers: ['claude', 'openclaw'], run: runner.run, handoffMs: 60_000, logger: createMemoryLogger(), onBusy: (b, f) => busy.push([b, f]) });
+    const tick = scheduler.tick();
+    await flush();
+    runner.held('claude').release({ ...stats('claude'), failed: 2, errors: [{ code: 'EACCES', count: 1 }, { code: 'EIO', count: 1 }] });
+    await flush();
+    runner.held('openclaw').release();
+    await tick;
+    expect(busy.at(-1)).toEqual([false, [{ provider: 'claude', codes: ['EACCES', 'EIO'] }]]);
+
+    const stopped = scheduler.tick();
+    await flush();
+    const stopping = scheduler.stop();
+    runner.held('claude', 1).release();
+    await stopping;
+    expect((await stopped)[1]).toMatchObject({ provider: 'openclaw', errors: [{ code: 'cancelled', count: 1 }] });
+    expect(busy.at(-1)).toEqual([false, []]);
   });
 
   it('bounds the wait on the head: a run that never settles hands the queue on, and its late completion changes nothing', async () => {

@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IpcMainInvokeEvent } from 'electron';
-import { Core, type Logger } from '../../../core/index.js';
+import { Core, PAUSED_TEXT, type Logger } from '../../../core/index.js';
 import { startStewardApp, type StewardApp } from '../../../electron/app.js';
 import { APP_URL, callChannel, EVENT_CHANNEL, type IpcReply } from '../../../electron/ipc-channels.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { app, BrowserWindow, dialog, ipcMain, preventable, protocol, resetElectron, session, Tray } from './fake-electron.js';
+import { app, BrowserWindow, dialog, ipcMain, Notification, preventable, protocol, resetElectron, session, shell, Tray } from './fake-electron.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
@@ -110,30 +110,86 @@ describe('Electron main', () => {
     expect(await handler(sub, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
-  it('the tray pauses the real Core and its menu follows app.status', async () => {
+  it('the tray pauses the real Core and its icon, tooltip and menu follow app.status', async () => {
     started = await start();
     const core = started!.owner.core;
     const tray = Tray.instances[0]!;
-    expect(tray.labels()).toEqual(['Open Steward', 'Idle — Ready', '---', 'Pause', '---', 'Quit']);
+    await settled(() => core.status.state === 'idle' && tray.labels()[1] === 'Up to date');
+    expect(tray.labels()).toEqual(['Open Steward', 'Up to date', '---', 'Sweep now', 'Pause', '---', 'Open logs', '---', 'Quit']);
     expect(tray.image.path).toBe(join(app.appPath, 'build', 'icons', 'tray', 'idle.png'));
+    expect(tray.tooltip).toBe('Steward\nUp to date');
 
     tray.item('pause').click?.();
     await settled(() => core.status.paused);
-    expect(core.status.paused).toBe(true);
-    expect(tray.labels()).toEqual(['Open Steward', 'Paused', '---', 'Resume', '---', 'Quit']);
+    expect(core.status.state).toBe('paused');
+    expect(tray.labels().slice(1, 5)).toEqual([PAUSED_TEXT, '---', 'Sweep now', 'Resume']);
     expect(tray.image.path).toMatch(/paused\.png$/);
-    expect(BrowserWindow.instances[0]!.webContents.sent).toContainEqual({
-      channel: EVENT_CHANNEL,
-      message: { name: 'app.status', payload: { state: 'idle', message: 'Paused', paused: true } },
-    });
+    expect(BrowserWindow.instances[0]!.webContents.sent).toContainEqual({ channel: EVENT_CHANNEL, message: { name: 'app.status', payload: core.status } });
 
     tray.item('pause').click?.();
     await settled(() => !core.status.paused);
-    expect(tray.labels()[3]).toBe('Pause');
+    expect(tray.labels()[4]).toBe('Pause');
 
-    core.app.set({ state: 'error', message: 'Sweep failed' });
-    expect(tray.labels()[1]).toBe('Error — Sweep failed');
+    core.app.put({ kind: 'import-failed', subject: 'claude', text: 'Importing Claude transcripts failed', place: 'telemetry' });
+    expect(tray.labels()[1]).toBe('Importing Claude transcripts failed');
     expect(tray.image.path).toMatch(/error\.png$/);
+  });
+
+  it('Sweep now runs a transcript sweep on the Core; Open logs opens the logs folder', async () => {
+    started = await start();
+    const core = started!.owner.core;
+    await settled(() => core.status.state === 'idle');
+    const ticks = async () => (await core.call('Telemetry.Recent', { kind: 'sweep.tick' })).entries.length;
+    const before = await ticks();
+    Tray.instances[0]!.item('sweep').click?.();
+    let after = before;
+    for (let i = 0; i < 200 && after === before; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      after = await ticks();
+    }
+    expect(after).toBe(before + 1);
+
+    Tray.instances[0]!.item('logs').click?.();
+    expect(shell.openPath).toHaveBeenCalledWith(join(home.dir, 'logs'));
+  });
+
+  it('what needs the person is a native notification and a tray line, and both open the window where it is dealt with', async () => {
+    started = await start(['electron', '.', '--hidden']);
+    const core = started!.owner.core;
+    const window = BrowserWindow.instances[0]!;
+    core.app.put({ kind: 'conflict', subject: 'ic_1', text: 'A cache conflict over github.com/acme/widgets needs your choice', place: 'conflicts' });
+
+    expect(Notification.instances.filter((n) => n.shown).map((n) => n.options.title)).toEqual(['A cache conflict over github.com/acme/widgets needs your choice']);
+    expect(window.visible).toBe(false);
+    Notification.instances[0]!.emit('click');
+    expect(window.visible).toBe(true);
+    expect(window.loadedUrl).toBe(`${APP_URL}#/conflicts`);
+
+    window.close();
+    core.app.put({ kind: 'curator-paused', subject: 'anthropic', text: 'The Anthropic curator is paused: credit balance too low', place: 'settings' });
+    Tray.instances[0]!.item('attention-1').click?.();
+    expect(window.visible).toBe(true);
+    expect(window.loadedUrl).toBe(`${APP_URL}#/settings`);
+  });
+
+  it('start at login is off by default; the contract turns it on as an autostart entry that starts the app hidden', async () => {
+    started = await start();
+    const core = started!.owner.core;
+    const entry = join(home.env.HOME!, '.config', 'autostart', 'steward.desktop');
+    expect(await core.call('Settings.GetStartAtLogin', {})).toMatchObject({ enabled: false, mechanism: 'xdg-autostart', launches: 'app' });
+    expect(existsSync(entry)).toBe(false);
+    await core.call('Settings.SetStartAtLogin', { enabled: true });
+    expect(readFileSync(entry, 'utf8')).toContain(`Exec=${process.execPath} ${app.appPath} --hidden\n`);
+    await core.call('Settings.SetStartAtLogin', { enabled: false });
+    expect(existsSync(entry)).toBe(false);
+  });
+
+  it('starts hidden in the tray when macOS opened it at login', async () => {
+    app.wasOpenedAtLogin = true;
+    started = await start(['Steward'], 'darwin');
+    const window = BrowserWindow.instances[0]!;
+    window.emit('ready-to-show');
+    expect(window.visible).toBe(false);
   });
 
   it('Open Steward and a second launch both bring the window back', async () => {

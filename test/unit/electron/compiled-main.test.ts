@@ -63,7 +63,8 @@ describe('dist/electron/main.js under a stand-in Electron', () => {
 
     const [tray] = report.trays;
     expect(tray?.iconExists).toBe(true);
-    expect(tray?.menu).toEqual(['Open Steward', 'Idle — Ready', '---', 'Pause', '---', 'Quit']);
+    expect(tray?.menu).toEqual(['Open Steward', expect.stringMatching(/^(Up to date|Importing .*)$/), '---', 'Sweep now', 'Pause', '---', 'Open logs', '---', 'Quit']);
+    expect(tray?.tooltip).toMatch(/^Steward\n(Up to date|Importing )/);
 
     expect(report.appInfo).toMatchObject({ ok: true, result: { name: 'Steward' } });
     expect(report.exitCode).toBe(0);

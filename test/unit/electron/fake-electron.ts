@@ -45,6 +45,9 @@ export class FakeWebContents extends EventEmitter {
   send(channel: string, message: unknown): void {
     this.sent.push({ channel, message });
   }
+  getURL(): string {
+    return this.mainFrame.url;
+  }
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }
@@ -135,6 +138,30 @@ export const Menu = {
   },
 };
 
+/** Native notifications as main sees them: each shown one is kept, and a test can click it. */
+export class Notification extends EventEmitter {
+  static instances: Notification[] = [];
+  static supported = true;
+  static isSupported(): boolean {
+    return Notification.supported;
+  }
+  readonly options: { title?: string; body?: string; actions?: Array<{ type: string; text: string }> };
+  shown = false;
+
+  constructor(options: Notification['options']) {
+    super();
+    this.options = options;
+    Notification.instances.push(this);
+  }
+  show(): void {
+    this.shown = true;
+  }
+}
+
+export const shell = {
+  openPath: vi.fn((_path: string) => Promise.resolve('')),
+};
+
 export class Tray extends EventEmitter {
   static instances: Tray[] = [];
   image: FakeImage;
@@ -205,6 +232,10 @@ class FakeApp extends EventEmitter {
   setAppUserModelId = vi.fn();
   enableSandbox = vi.fn();
   exit = vi.fn();
+  /** What the OS login-item store holds (macOS, Windows), per executable and arguments on Windows. */
+  loginItems = new Map<string, { openAtLogin: boolean; path?: string; args?: string[] }>();
+  loginItemStatus: 'not-registered' | 'enabled' | 'requires-approval' | 'not-found' = 'not-registered';
+  wasOpenedAtLogin = false;
   quitCalls = 0;
   exited = false;
 
@@ -216,6 +247,14 @@ class FakeApp extends EventEmitter {
   }
   getAppPath(): string {
     return this.appPath;
+  }
+  setLoginItemSettings(settings: { openAtLogin?: boolean; path?: string; args?: string[] }): void {
+    const key = JSON.stringify([settings.path ?? null, settings.args ?? []]);
+    this.loginItems.set(key, { openAtLogin: settings.openAtLogin ?? false, ...(settings.path ? { path: settings.path } : {}), ...(settings.args ? { args: settings.args } : {}) });
+  }
+  getLoginItemSettings(options: { path?: string; args?: string[] } = {}): { openAtLogin: boolean; wasOpenedAtLogin: boolean; status: string } {
+    const item = this.loginItems.get(JSON.stringify([options.path ?? null, options.args ?? []]));
+    return { openAtLogin: item?.openAtLogin ?? false, wasOpenedAtLogin: this.wasOpenedAtLogin, status: this.loginItemStatus };
   }
   whenReady(): Promise<void> {
     return Promise.resolve();
@@ -283,6 +322,12 @@ export const safeStorage = {
 export function resetElectron(): void {
   BrowserWindow.instances = [];
   Tray.instances = [];
+  Notification.instances = [];
+  Notification.supported = true;
+  shell.openPath.mockClear();
+  app.loginItems.clear();
+  app.loginItemStatus = 'not-registered';
+  app.wasOpenedAtLogin = false;
   ipcMain.handlers.clear();
   ipcRenderer.removeAllListeners();
   ipcRenderer.invoke.mockReset();
@@ -307,4 +352,4 @@ export function resetElectron(): void {
   safeStorage.backend = 'gnome_libsecret';
 }
 
-export default { app, BrowserWindow, Tray, Menu, nativeImage, ipcMain, ipcRenderer, contextBridge, protocol, session, dialog, safeStorage };
+export default { app, BrowserWindow, Tray, Menu, nativeImage, Notification, shell, ipcMain, ipcRenderer, contextBridge, protocol, session, dialog, safeStorage };

@@ -126,19 +126,18 @@ describe('IPC bridge', () => {
 
   it('forwards core events to the window, and stops when unsubscribed', () => {
     const stop = forwardEvents(core.events, () => window as unknown as ElectronWindow);
-    core.app.set({ state: 'working', message: 'Sweeping' });
-    expect(window.webContents.sent).toEqual([
-      { channel: EVENT_CHANNEL, message: { name: 'app.status', payload: { state: 'working', message: 'Sweeping', paused: false } } },
-    ]);
+    core.app.put({ kind: 'import', subject: null, text: 'Importing new transcripts', place: 'telemetry' });
+    expect(window.webContents.sent).toEqual([{ channel: EVENT_CHANNEL, message: { name: 'app.status', payload: core.status } }]);
+    expect(core.status).toMatchObject({ state: 'working', message: 'Importing new transcripts' });
     stop();
-    core.app.set({ state: 'idle' });
+    core.app.drop('import');
     expect(window.webContents.sent).toHaveLength(1);
   });
 
   it('does not send to a destroyed window', () => {
     const stop = forwardEvents(core.events, () => window as unknown as ElectronWindow);
     window.webContents.destroyed = true;
-    core.app.set({ state: 'working' });
+    core.app.put({ kind: 'import', subject: null, text: 'Importing new transcripts', place: 'telemetry' });
     expect(window.webContents.sent).toHaveLength(0);
     stop();
   });

@@ -98,13 +98,13 @@ describe('the panel over the Electron bridge, in Chromium', () => {
     page.on('pageerror', (error) => void problems.push(error.message));
 
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=status-message]')?.textContent === 'Ready');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status-message]')?.textContent === 'Up to date');
     expect(await page.evaluate(() => Object.keys((window as unknown as { steward: object }).steward).sort())).toEqual(['call', 'on']);
 
     core.setPaused(true);
-    await page.getByTestId('status-paused').waitFor();
+    await page.locator('[data-testid=status-bar][data-state=paused]').waitFor();
     await page.getByRole('button', { name: 'Resume' }).click();
-    await page.waitForFunction(() => !document.querySelector('[data-testid=status-paused]'));
+    await page.locator('[data-testid=status-bar][data-state=idle]').waitFor();
     expect(core.status.paused).toBe(false);
 
     const rejection = await page.evaluate(() =>

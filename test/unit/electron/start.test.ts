@@ -10,6 +10,7 @@ import {
   findElectronBinary,
   hasDisplay,
   headlessLine,
+  DOWNLOAD_ELECTRON,
   isStampCurrent,
   moduleAbi,
   nativeBuildSteps,
@@ -89,19 +90,24 @@ describe('npm start: where Electron can run', () => {
     expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: recording })).toEqual({ mode: 'electron', binary: '/x/electron', version: 'v45.5.0' });
     expect(probes).toEqual(['/x/electron']);
     expect(decideLaunch({ platform: 'darwin', env: {}, electron, probe: runs }).mode).toBe('electron');
-    expect(decideLaunch({ platform: 'linux', env: {}, electron, probe: runs })).toEqual({ mode: 'serve', reason: expect.stringMatching(/no display/) });
-    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: () => undefined })).toEqual({ mode: 'serve', reason: expect.stringMatching(/does not run/) });
-    expect(decideLaunch({ platform: 'win32', env: {}, electron: { reason: 'no Electron binary: x' }, probe: runs })).toEqual({ mode: 'serve', reason: 'no Electron binary: x' });
+    expect(decideLaunch({ platform: 'linux', env: {}, electron, probe: runs })).toEqual({ mode: 'serve', reason: expect.stringMatching(/no display/), fix: 'run `npm start` inside a desktop session' });
+    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: () => undefined })).toEqual({ mode: 'serve', reason: expect.stringMatching(/does not run/), fix: expect.stringContaining('install.js') });
+    expect(decideLaunch({ platform: 'win32', env: {}, electron: { reason: 'no Electron binary: x', fix: 'y' }, probe: runs })).toEqual({ mode: 'serve', reason: 'no Electron binary: x', fix: 'y' });
     expect(decideLaunch({ platform: 'darwin', env: {}, electron, probe: runs, headless: true }).mode).toBe('serve');
-    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: runs, uid: 0 })).toEqual({ mode: 'serve', reason: expect.stringMatching(/root/) });
+    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: runs, uid: 0 })).toEqual({ mode: 'serve', reason: expect.stringMatching(/root/), fix: expect.stringMatching(/not root/) });
     expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electron, probe: runs, uid: 1000 }).mode).toBe('electron');
   });
 
-  it('says it in one line', () => {
-    const line = headlessLine('no display: neither DISPLAY nor WAYLAND_DISPLAY is set');
-    expect(line).toBe('Electron cannot run here (no display: neither DISPLAY nor WAYLAND_DISPLAY is set); running headless: steward serve');
+  it('says it in one line, with how to get the desktop app', () => {
+    const line = headlessLine('no display: neither DISPLAY nor WAYLAND_DISPLAY is set', 'run `npm start` inside a desktop session');
+    expect(line).toBe('Electron cannot run here (no display: neither DISPLAY nor WAYLAND_DISPLAY is set); running headless: steward serve. For the desktop app: run `npm start` inside a desktop session');
     expect(line).not.toContain('\n');
-    expect(headlessLine('headless')).toMatch(/--headless/);
+    expect(headlessLine('headless')).toBe('Running headless as asked (--headless): steward serve');
+  });
+
+  it('names the download where the binary is missing', () => {
+    expect(findElectronBinary(fakeRoot(join(home.dir, 'without')), {})).toEqual({ reason: expect.stringMatching(/no Electron binary/), fix: DOWNLOAD_ELECTRON });
+    expect(DOWNLOAD_ELECTRON).toBe('on a desktop with access to github.com, run `node node_modules/electron/install.js` once, then `npm start`');
   });
 
   it('parses its own flags and passes the rest to steward serve', () => {
@@ -169,7 +175,7 @@ describe('npm start --dry-run (the real script)', () => {
 
   it('here (no binary): exactly one line on stderr saying why, then steward serve', () => {
     const { stdout, stderr } = dryRun({ DISPLAY: ':0' });
-    expect(stderr).toMatch(/^Electron cannot run here \(no Electron binary: .*\); running headless: steward serve\n$/);
+    expect(stderr).toMatch(/^Electron cannot run here \(no Electron binary: .*\); running headless: steward serve\. For the desktop app: on a desktop with access to github\.com, run `node node_modules\/electron\/install\.js` once, then `npm start`\n$/);
     expect(stdout).toMatch(/^decision: serve \(no Electron binary/m);
     expect(stdout).toMatch(/^would run: npm run build$/m);
     expect(stdout).toMatch(/would run: .*bin[/\\]steward\.js serve$/m);

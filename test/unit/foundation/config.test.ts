@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
 import { applyEnvOverrides, explicitKeys, loadConfig, parseConfig, resolveHome } from '../../../core/config/index.js';
 import { platformDataDir } from '../../../core/config/home.js';
+import { saveCuratorChoice } from '../../../core/sweeper/settings.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 function errorOf(fn: () => unknown): StewardError {
@@ -83,6 +84,22 @@ describe('config', () => {
     const error = errorOf(() => loadConfig(home.dir, home.env));
     expect(error.code).toBe('config_invalid');
     expect(error.message).toBe('config.json: not valid JSON');
+  });
+
+  it('reads a config.json that starts with a UTF-8 byte order mark, as Windows editors write it', () => {
+    home = tempHome();
+    writeFileSync(join(home.dir, 'config.json'), '\uFEFF{"server": {"port": 5001}, "sweeper": {"min_interval_ms": 1000}}\n');
+    expect(loadConfig(home.dir, home.env).server.port).toBe(5001);
+    // Changing one setting from the panel keeps the rest of that file.
+    saveCuratorChoice(home.dir, home.env, { curator: 'offline' });
+    expect(JSON.parse(readFileSync(join(home.dir, 'config.json'), 'utf8'))).toEqual({ server: { port: 5001 }, sweeper: { min_interval_ms: 1000, curator: 'offline' } });
+  });
+
+  it('names why a config.json that cannot be read was refused, and leaves it alone', () => {
+    home = tempHome();
+    mkdirSync(join(home.dir, 'config.json'));
+    expect(errorOf(() => loadConfig(home.dir, home.env))).toMatchObject({ code: 'config_invalid', message: 'config.json: cannot be read (EISDIR)' });
+    expect(() => saveCuratorChoice(home.dir, home.env, { curator: 'offline' })).toThrow('config.json: cannot be read (EISDIR); fix it before changing settings here');
   });
 
   it('lets STEWARD_* environment variables override, validated like the file', () => {

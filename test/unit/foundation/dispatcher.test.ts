@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDispatcher, StewardError, type Handlers } from '../../../core/api/index.js';
 
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
-  const status = { state: 'idle' as const, message: 'Ready', paused: false };
+  const status = { state: 'idle' as const, message: 'Up to date', paused: false, working: [], attention: [], errors: [], details: [] };
   const base = {
     'App.Info': () => ({ name: 'Steward' as const, version: '1.0.0', protocol: 1, homeKind: 'env' as const, platform: 'linux', uptimeMs: 5, status }),
     'App.SetPaused': ({ paused }: { paused: boolean }) => ({ status: { ...status, paused } }),
@@ -34,7 +34,7 @@ describe('the dispatcher', () => {
 
   it('answers invalid params with invalid_params and never reaches the handler', async () => {
     let reached = false;
-    const d = createDispatcher(handlers({ 'App.SetPaused': () => ((reached = true), { status: { state: 'idle', message: '', paused: true } }) }));
+    const d = createDispatcher(handlers({ 'App.SetPaused': () => ((reached = true), { status: { state: 'paused', message: '', paused: true, working: [], attention: [], errors: [], details: [] } }) }));
     expect(await codeOf(d.call('App.SetPaused', { paused: 'yes' }, ctx))).toBe('invalid_params');
     expect(await codeOf(d.call('App.SetPaused', { paused: true, extra: 1 }, ctx))).toBe('invalid_params');
     expect(await codeOf(d.call('Telemetry.Recent', { limit: 0 }, ctx))).toBe('invalid_params');

@@ -33,6 +33,15 @@ function Note({ title, text, empty }: { title: string; text: string | null; empt
   );
 }
 
+type Degraded = NonNullable<Project['state']['degraded']>;
+
+/** What happened to a damaged sweep-state.json, and what it means for the scratch setting. */
+function degradedText(d: Degraded): string {
+  const what = d.keptAs ? `was damaged; Steward kept it as ${d.keptAs} and started afresh.` : 'could not be read; Steward left it in place.';
+  const scratch = d.scratch === 'recovered' ? 'The scratch setting was read back from it.' : 'The scratch setting could not be read back, so the project is held as scratch until you change it.';
+  return `The saved sweep state ${what} ${scratch}`;
+}
+
 function lastSweep(project: Project): ReactElement {
   const s = project.state;
   const outcome = s.lastOutcome ? OUTCOME[s.lastOutcome] : undefined;
@@ -46,6 +55,7 @@ function lastSweep(project: Project): ReactElement {
   if (s.consecutiveFailures > 0) items.push({ term: 'Failures in a row', value: String(s.consecutiveFailures) });
   if (s.nextAttemptAt !== null && s.consecutiveFailures > 0) items.push({ term: 'Next attempt', value: formatDateTime(s.nextAttemptAt) });
   if (s.overviewPreserved) items.push({ term: 'Overview', value: 'Kept your edit; the last sweep did not overwrite it.' });
+  if (s.degraded) items.push({ term: 'Sweep state', value: degradedText(s.degraded) });
   return <DetailList label="Last sweep" items={items} />;
 }
 

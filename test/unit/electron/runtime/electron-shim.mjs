@@ -1,5 +1,5 @@
 // ESM face of fake-electron.mjs for `import { app, … } from 'electron'` in the compiled main process.
 import electron from './fake-electron.mjs';
 
-export const { app, BrowserWindow, Tray, Menu, nativeImage, ipcMain, protocol, session, dialog, safeStorage } = electron;
+export const { app, BrowserWindow, Tray, Menu, nativeImage, Notification, shell, ipcMain, protocol, session, dialog, safeStorage } = electron;
 export default electron;

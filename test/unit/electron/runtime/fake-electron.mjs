@@ -42,6 +42,10 @@ class FakeApp extends EventEmitter {
     return true;
   }
   setAppUserModelId() {}
+  getLoginItemSettings() {
+    return { openAtLogin: false, wasOpenedAtLogin: false, status: 'not-registered' };
+  }
+  setLoginItemSettings() {}
   enableSandbox() {
     note('enableSandbox');
   }
@@ -163,10 +167,21 @@ const protocol = {
   },
 };
 
+class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+  show() {
+    note('notification');
+  }
+}
+
 const electron = {
   app,
   BrowserWindow,
   Tray,
+  Notification,
+  shell: { openPath: () => Promise.resolve('') },
   Menu: { buildFromTemplate: (items) => ({ items }) },
   nativeImage: { createFromPath: (path) => ({ path, setTemplateImage() {} }) },
   ipcMain,

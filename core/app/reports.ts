@@ -1,0 +1,115 @@
+import { PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem } from '../api/index.js';
+import type { CuratorPause } from '../sweeper/index.js';
+import type { AppState } from './status.js';
+
+/** A provider whose import failed this many settled runs in a row needs the person, not only a red dot. */
+export const FAILING_AFTER = 3;
+
+const CURATOR_LABELS: Record<CuratorKind, string> = { offline: 'offline', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' };
+const count = new Intl.NumberFormat('en');
+
+function providerLabel(provider: string): string {
+  return Object.hasOwn(PROVIDERS, provider) ? PROVIDERS[provider as keyof typeof PROVIDERS].label : provider;
+}
+
+function files(n: number): string {
+  return new Intl.PluralRules('en').select(n) === 'one' ? 'file' : 'files';
+}
+
+/**
+ * Turns what the rooms report (capture's queue and results, the sweeper's events and pauses, the
+ * maintenance registry) into status items, in words people use. Holds only what a fact alone does
+ * not say: how many runs in a row a provider has failed.
+ */
+export class StatusReporter {
+  readonly #state: AppState;
+  readonly #projectName: (projectKey: string) => string | undefined;
+  readonly #failStreak = new Map<string, number>();
+
+  constructor(state: AppState, projectName: (projectKey: string) => string | undefined) {
+    this.#state = state;
+    this.#projectName = projectName;
+  }
+
+  /** Capture's queue went busy or drained: scheduled ticks, Sweep now, the CLI's sweep and backfills alike. */
+  captureBusy(busy: boolean): void {
+    if (busy) this.#state.put({ kind: 'import', subject: null, text: 'Importing new transcripts', place: 'telemetry' });
+    else this.#state.drop('import');
+  }
+
+  captureProgress(progress: { provider: string; filesDone: number; filesTotal: number }): void {
+    if (progress.filesTotal === 0) return;
+    const text = `Importing ${providerLabel(progress.provider)} transcripts — ${count.format(progress.filesDone)} of ${count.format(progress.filesTotal)} ${files(progress.filesTotal)}`;
+    this.#state.put({ kind: 'import', subject: null, text, place: 'telemetry' });
+  }
+
+  /** A tick or backfill settled: per provider, a failure is an error, and a run of them needs the person. */
+  captureSettled(providers: readonly ProviderSweepStats[]): void {
+    for (const stats of providers) {
+      const { provider } = stats;
+      if (stats.failed === 0) {
+        this.#failStreak.delete(provider);
+        this.#state.drop('import-failed', provider);
+        this.#state.drop('provider-failing', provider);
+        continue;
+      }
+      const label = providerLabel(provider);
+      const codes = (stats.errors ?? []).map((e) => e.code).filter((c) => c !== 'cancelled');
+      const why = codes.length > 0 ? ` (${codes.join(', ')})` : '';
+      const text =
+        stats.discovered === 0
+          ? `Importing ${label} transcripts failed${why}`
+          : `${count.format(stats.failed)} of ${count.format(stats.discovered)} ${label} transcript ${files(stats.discovered)} could not be imported${why}`;
+      this.#state.put({ kind: 'import-failed', subject: provider, text, place: 'telemetry' });
+      const streak = (this.#failStreak.get(provider) ?? 0) + 1;
+      this.#failStreak.set(provider, streak);
+      if (streak >= FAILING_AFTER) {
+        this.#state.put({ kind: 'provider-failing', subject: provider, text: `${label} transcripts have failed to import ${streak} times in a row`, place: 'telemetry' });
+      }
+    }
+  }
+
+  #project(projectKey: string): string {
+    return this.#projectName(projectKey) ?? 'a project';
+  }
+
+  curatorStarted(projectKey: string): void {
+    this.#state.put({ kind: 'curate', subject: projectKey, text: `Curating notes for ${this.#project(projectKey)}`, place: 'projects' });
+  }
+
+  curatorFinished(projectKey: string): void {
+    this.#state.drop('curate', projectKey);
+    this.#state.drop('curator-failed', projectKey);
+  }
+
+  /** A paused curator is reported by `curatorPauses`; only other failures are errors of the project. */
+  curatorFailed(projectKey: string, message: string, paused: boolean): void {
+    this.#state.drop('curate', projectKey);
+    if (paused) this.#state.drop('curator-failed', projectKey);
+    else this.#state.put({ kind: 'curator-failed', subject: projectKey, text: `Curating notes for ${this.#project(projectKey)} failed: ${message}`, place: 'projects' });
+  }
+
+  curatorPauses(pauses: readonly CuratorPause[]): void {
+    const items = pauses.map((pause): StatusItem => ({ kind: 'curator-paused', subject: pause.curator, text: `The ${CURATOR_LABELS[pause.curator]} curator is paused: ${pause.message}`, place: 'settings' }));
+    this.#state.replace(['curator-paused'], items);
+  }
+
+  /** The registry read whole: running jobs, open conflicts, failing stages. Never a path: ids and repo names only. */
+  maintenance(list: Result<'Maintenance.List'>, conflicts: readonly ConflictView[]): void {
+    const items: StatusItem[] = [];
+    if (list.registry.state === 'degraded') {
+      items.push({ kind: 'sync-failed', subject: 'registry', text: `The repository cache registry cannot be read (${list.registry.reason ?? 'unknown reason'})`, place: 'maintenance' });
+    }
+    for (const r of list.registrations) {
+      const repo = r.canonicalRepoId;
+      if (r.jobs.some((job) => job.state === 'running')) items.push({ kind: 'sync', subject: r.registrationId, text: `Updating the ${repo} cache`, place: 'maintenance' });
+      const failing = [r.stages.sync, r.stages.rag].find((stage) => stage.errorClass !== null && stage.failures > 0);
+      if (failing) items.push({ kind: 'sync-failed', subject: r.registrationId, text: `Updating the ${repo} cache failed: ${failing.errorClass}`, place: 'maintenance' });
+    }
+    for (const c of conflicts) {
+      const repo = c.canonicalRepoId ?? c.candidates.flatMap((candidate) => candidate.members).find((m) => m.canonicalRepoId !== null)?.canonicalRepoId ?? c.aliases[0];
+      items.push({ kind: 'conflict', subject: c.conflictId, text: `A cache conflict over ${repo ?? 'a repository'} needs your choice`, place: 'conflicts' });
+    }
+    this.#state.replace(['sync', 'sync-failed', 'conflict'], items);
+  }
+}

@@ -1,0 +1,34 @@
+import type { AppStatus, StatusItem, StatusState } from '../client.js';
+import type { Connection } from '../store.js';
+
+/** What the panel shows: the owner's state, or its own when it cannot hear the owner. */
+export type ShownState = StatusState | 'disconnected' | 'unknown';
+
+/** The state in a word, for the window title; the same word the colour means everywhere. */
+export const STATE_WORDS: Record<ShownState, string> = {
+  error: 'Error',
+  attention: 'Needs you',
+  working: 'Working',
+  paused: 'Paused',
+  idle: 'Up to date',
+  disconnected: 'Disconnected',
+  unknown: 'Connecting',
+};
+
+/** A dropped stream makes the last status stale: the panel says disconnected rather than repeat it. */
+export function shownState(status: AppStatus | undefined, connection: Connection): ShownState {
+  if (connection === 'reconnecting') return 'disconnected';
+  return status?.state ?? 'unknown';
+}
+
+/** "Projects · Steward", plus the state in a word whenever it is not simply up to date. */
+export function windowTitle(placeLabel: string, shown: ShownState): string {
+  return shown === 'idle' ? `${placeLabel} · Steward` : `${placeLabel} · Steward — ${STATE_WORDS[shown]}`;
+}
+
+/** The item the headline speaks of, so the headline can lead to where it is dealt with. */
+export function headlineItem(status: AppStatus): StatusItem | undefined {
+  if (status.state === 'error') return status.errors[0];
+  if (status.state === 'attention') return status.attention[0];
+  return undefined;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { AppStatus, PAUSED_TEXT, statusLines, type StatusItem } from '../../../core/api/index.js';
+import { AppState, boundText, composeStatus } from '../../../core/app/status.js';
+
+const item = (kind: StatusItem['kind'], text: string, subject: string | null = null): StatusItem => ({ kind, subject, text, place: null });
+const importing = item('import', 'Importing new transcripts');
+const curating = item('curate', 'Curating notes for orchard', 'p_1');
+const conflict = item('conflict', 'A cache conflict over github.com/acme/widgets needs your choice', 'ic_1');
+const paused = item('curator-paused', 'The Anthropic curator is paused: credit balance too low', 'anthropic');
+const failed = item('import-failed', 'Importing Claude transcripts failed', 'claude');
+
+describe('the status model', () => {
+  it('ranks the headline: error, then what needs the person, then work in hand, then the pause, then up to date', () => {
+    expect(composeStatus(false, [])).toMatchObject({ state: 'idle', message: 'Up to date', details: [] });
+    expect(composeStatus(true, [])).toMatchObject({ state: 'paused', message: PAUSED_TEXT, details: [] });
+    expect(composeStatus(true, [importing])).toMatchObject({ state: 'working', message: importing.text, details: [PAUSED_TEXT] });
+    expect(composeStatus(true, [importing, conflict])).toMatchObject({ state: 'attention', message: conflict.text, details: [importing.text, PAUSED_TEXT] });
+    expect(composeStatus(false, [importing, conflict, failed])).toMatchObject({ state: 'error', message: failed.text, details: [conflict.text, importing.text] });
+  });
+
+  it('names how many when several share the headline, and lists each once in the details', () => {
+    expect(composeStatus(false, [conflict, paused])).toMatchObject({ state: 'attention', message: '2 things need you', details: [conflict.text, paused.text] });
+    expect(composeStatus(false, [importing, curating])).toMatchObject({ state: 'working', message: `${importing.text} (and 1 more)`, details: [importing.text, curating.text] });
+  });
+
+  it('never says paused twice, whatever the headline', () => {
+    for (const items of [[], [importing], [conflict], [failed], [failed, conflict, importing]]) {
+      const lines = statusLines(composeStatus(true, items));
+      expect(lines.filter((line) => /paused/i.test(line) && line !== paused.text)).toEqual([PAUSED_TEXT]);
+    }
+  });
+
+  it('is valid against the contract in every combination', () => {
+    for (const p of [false, true]) for (const items of [[], [importing, curating], [conflict, paused], [failed, conflict]]) expect(() => AppStatus.parse(composeStatus(p, items))).not.toThrow();
+  });
+
+  it('announces only real changes, and bounds long texts at a word', () => {
+    const announced: AppStatus[] = [];
+    const state = new AppState((status) => announced.push(status));
+    state.put(importing);
+    state.put(importing);
+    state.drop('curate', 'p_1');
+    expect(announced).toHaveLength(1);
+    state.replace(['conflict'], [conflict]);
+    state.replace(['conflict'], []);
+    expect(announced.map((s) => s.state)).toEqual(['working', 'attention', 'working']);
+
+    const long = boundText(`The curator failed: ${'word '.repeat(80)}`);
+    expect(long.length).toBeLessThanOrEqual(240);
+    expect(long.endsWith('word…')).toBe(true);
+  });
+});
