@@ -48,6 +48,8 @@ export interface FileContext {
   fileAgentId: string | undefined;
   /** The session of lines that carry no `sessionId`: the file's base name (a subagent's: its parent folder's). */
   fileSessionId: string;
+  /** A subagent transcript in the `<sessionId>/subagents/` layout (its parent is known from the path). */
+  inSubagents: boolean;
   agentType: string | null;
   coworkSessionId: string | undefined;
   coworkTitle: string | null;
@@ -87,6 +89,7 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
     file,
     fileAgentId,
     fileSessionId,
+    inSubagents,
     agentType: facts.agentType,
     coworkSessionId: facts.cowork?.cliSessionId,
     coworkTitle: facts.cowork?.title ?? null,
@@ -203,7 +206,8 @@ function resultAgentId(line: Json, block: Json): string | undefined {
 
 /** Task/Agent calls open a subagent; their result names it, and the subagent's session learns its type. */
 function trackTasks(line: Json, content: unknown, lineSession: string, ts: number | null, ctx: FileContext, projection: Projection): void {
-  if (!Array.isArray(content)) return;
+  // Only an assistant line opens a call, and only a user line with a call open can close one.
+  if (!Array.isArray(content) || (line.type === 'user' && ctx.tasks.size === 0)) return;
   for (const raw of content) {
     const block = asObject(raw);
     if (!block) continue;
@@ -259,7 +263,7 @@ function projectMessage(line: Json, text: string, offset: number, ctx: FileConte
   const ownSession = asString(line.sessionId);
   const lineSession = ownSession ?? ctx.fileSessionId;
   // A flat agent file whose lines name no session has no known parent: it is a session of its own.
-  const agentSource = ownSession || basename(dirname(ctx.file.path)) === 'subagents' ? ctx.fileAgentId : undefined;
+  const agentSource = ownSession || ctx.inSubagents ? ctx.fileAgentId : undefined;
   const agentId = line.isSidechain === true || agentSource ? (asString(line.agentId) ?? agentSource) : undefined;
   const sessionId = agentId ? `${lineSession}:agent-${agentId}` : lineSession;
   const session = projection.session(sessionId);
