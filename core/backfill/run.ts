@@ -115,7 +115,7 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
     for await (const batch of batches) {
       deps.commits.open();
       const appended = deps.materializer.materialize(ctx.token, batch, { refresh: io.refresh });
-      const rows = appended.partsAppended + appended.sessionsAppended;
+      const rows = appended.partsAppended + appended.partsRefreshed + appended.sessionsAppended;
       // Counted as they land: a copy of a part committed under another session is not new.
       outcome.partsWritten += appended.partsWritten;
       const due = deps.commits.add(rows, appended.textAppended);

@@ -32,10 +32,12 @@ export interface MaterializeResult {
   /** Parts this run had not emitted before and the cache did not hold in their session. */
   partsAppended: number;
   sessionsAppended: number;
-  /** Characters of part text appended: what a commit of these rows will have to write. */
+  /** Characters of part text appended or rewritten: what a commit of these rows will have to write. */
   textAppended: number;
   /** Parts that landed in the cache: a copy of a part committed under another session is not one. */
   partsWritten: number;
+  /** Parts the cache held, rewritten by a refreshing read (they count toward a commit's size too). */
+  partsRefreshed: number;
 }
 
 /** Probe statements come in a few fixed widths; a short list is padded by repeating its last id. */
@@ -92,7 +94,7 @@ export class Materializer {
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0 };
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, partsRefreshed: 0 };
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
     // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
     // short by a failed statement is written again in full by a later pass.
@@ -103,7 +105,11 @@ export class Materializer {
       const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
       const claims = (batch.titleClaims ?? []).map((claim) => this.#claimed(claim, batch));
       result.partsWritten = this.#sink.write(sessions, parts, known).partsWritten;
-      for (const part of known) state.emitted.add(part.partId);
+      for (const part of known) {
+        state.emitted.add(part.partId);
+        result.textAppended += part.text?.length ?? 0;
+      }
+      result.partsRefreshed = known.length;
       if (claims.length > 0) this.#sink.write(claims, []);
       for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
       for (const part of parts) {
