@@ -2,9 +2,32 @@
 // The `steward` command runs the compiled CLI; a clear line beats a stack trace when it is not built.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/core/cli/main.js', import.meta.url);
-if (!existsSync(entry)) {
-  process.stderr.write('steward: not built yet; run `npm run build` first\n');
-  process.exit(1);
+/**
+ * `steward context` runs at every agent session start: it loads only what it needs (no commander, no
+ * schema, no database), so the hook answers in about the time Node takes to start. Returns false
+ * when the arguments are for the full CLI (which also prints its help and usage errors).
+ */
+async function fastContext() {
+  const hook = process.argv.includes('--hook');
+  try {
+    const { parseContextArgs, runContext } = await import(new URL('../dist/core/cli/commands/context.js', import.meta.url).href);
+    const options = parseContextArgs(process.argv.slice(3));
+    if (options === null) return false;
+    const io = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), env: process.env };
+    process.exitCode = await runContext(io, options);
+    return true;
+  } catch {
+    // A hook must never fail the agent's session: nothing printed, exit 0.
+    if (hook) process.exitCode = 0;
+    return hook;
+  }
 }
-await import(entry.href);
+
+if (!(process.argv[2] === 'context' && (await fastContext()))) {
+  const entry = new URL('../dist/core/cli/main.js', import.meta.url);
+  if (!existsSync(entry)) {
+    process.stderr.write('steward: not built yet; run `npm run build` first\n');
+    process.exit(1);
+  }
+  await import(entry.href);
+}

@@ -6,9 +6,9 @@ import { Capture, captureHandlers } from './capture/index.js';
 import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
-import { Maintenance, maintenanceHandlers, scheduleReconcile } from './maintenance/index.js';
+import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
-import { environmentKeyStore, KeyRing, PanelToken, type KeyStore } from './secrets/index.js';
+import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
 import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 
@@ -46,6 +46,8 @@ export class Core {
   readonly capture: Capture;
   readonly maintenance: Maintenance;
   readonly keys: KeyRing;
+  /** Named secrets beyond curator keys (forge tokens): keychain, then the secrets file, then the environment. */
+  readonly secrets: NamedSecrets;
   readonly app = new AppState((status) => this.events.emit('app.status', status));
   /** The panel's per-install bearer token; the loopback server checks it and follows its rotation. */
   readonly panelToken: PanelToken;
@@ -63,6 +65,7 @@ export class Core {
     this.logger = logger;
     this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
     this.panelToken = new PanelToken(home.dir);
+    this.secrets = new NamedSecrets(this.keys.store, home.dir, env);
     this.gateway = openGateway(home.dir, logger);
     try {
       const sessions = new GatewayReader(this.gateway);
@@ -71,8 +74,8 @@ export class Core {
       this.#reporter = new StatusReporter(this.app, (key) => this.projects.get(key)?.name);
       this.sweeper = this.#createSweeper(schedule, sessions);
       this.capture = this.#createCapture(schedule);
-      // New genuine user turns committed by capture enqueue their projects for curation.
-      this.capture.onUserTurns((projectKeys) => this.sweeper.enqueue(projectKeys));
+      // New live genuine user turns committed by capture enqueue their projects for curation.
+      this.capture.onUserTurns((turns) => this.sweeper.onLiveTurns(turns));
       this.maintenance = this.#createMaintenance(schedule);
       this.#dispatcher = createDispatcher({
         ...appHandlers(this.app, {
@@ -87,6 +90,7 @@ export class Core {
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),
+        ...secretsHandlers(this.secrets),
       });
       this.#followRooms();
     } catch (error) {
@@ -186,10 +190,20 @@ export class Core {
 
   /** The maintenance coordinator (spec 004); only a scheduling owner runs the reconcile timer. */
   #createMaintenance(schedule: boolean): Maintenance {
+    const settings = this.config.maintenance;
+    const sync = syncStage({
+      home: this.home.dir,
+      token: (name) => this.secrets.lookup(name).value,
+      settings: { headIntervalMs: settings.head_interval_ms, reverifyMs: settings.reverify_interval_ms },
+    });
     const maintenance = new Maintenance({
       home: this.home.dir,
       logger: this.logger,
+      runners: { sync },
+      timerIntervalMs: settings.reconcile_interval_ms,
       onChange: (summary) => this.events.emit('maintenance.changed', summary),
+      onProgress: (registrationId, lane, tally) =>
+        lane !== 'index' && this.events.emit('maintenance.progress', { at: Date.now(), registrationId, lane, ...tally }),
     });
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());

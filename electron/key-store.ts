@@ -3,18 +3,18 @@ import { join } from 'node:path';
 import { safeStorage as electronSafeStorage } from 'electron';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { KEY_ENV_NAMES, REMOTE_CURATORS, StewardError, type KeyStore, type KeyStoreStatus, type Logger, type RemoteCurator } from '../core/index.js';
+import { KEY_ENV_NAMES, REMOTE_CURATORS, SECRET_NAME, StewardError, type KeyStore, type KeyStoreStatus, type Logger, type RemoteCurator } from '../core/index.js';
 
-/** In STEWARD_HOME: one base64 ciphertext per curator, never a plaintext key. */
+/** In STEWARD_HOME: one base64 ciphertext per named secret (curator keys, forge tokens), never a plaintext one. */
 export const KEYS_FILE = 'keys.json';
 
 export type SafeStorageApi = Pick<typeof electronSafeStorage, 'isAsyncEncryptionAvailable' | 'encryptStringAsync' | 'decryptStringAsync' | 'getSelectedStorageBackend'>;
 
 const KeysFile = z.strictObject({
   version: z.literal(1),
-  keys: z.partialRecord(z.enum(REMOTE_CURATORS), z.base64().max(8192)),
+  keys: z.record(z.string().regex(SECRET_NAME), z.base64().max(8192)),
 });
-type Ciphertexts = Partial<Record<RemoteCurator, string>>;
+type Ciphertexts = Record<string, string>;
 
 export interface SafeStorageKeyStoreOptions {
   homeDir: string;
@@ -57,8 +57,8 @@ async function readCiphertexts(file: string): Promise<Ciphertexts> {
   }
 }
 
-function refusal(status: KeyStoreStatus, curator: RemoteCurator): StewardError {
-  const envVar = KEY_ENV_NAMES[curator];
+function refusal(status: KeyStoreStatus, curator: string): StewardError {
+  const envVar = (REMOTE_CURATORS as readonly string[]).includes(curator) ? KEY_ENV_NAMES[curator as RemoteCurator] : curator;
   return new StewardError('key_store_unavailable', `${status.message ?? NO_KEYCHAIN.message} Set ${envVar} in Steward's environment instead.`, { curator, envVar });
 }
 
@@ -73,11 +73,9 @@ export async function openSafeStorageKeyStore(options: SafeStorageKeyStoreOption
   const file = join(options.homeDir, KEYS_FILE);
   let status = await availability(storage, platform);
   let ciphertexts = await readCiphertexts(file);
-  const plain = new Map<RemoteCurator, string>();
+  const plain = new Map<string, string>();
   if (status.writable) {
-    for (const curator of REMOTE_CURATORS) {
-      const ciphertext = ciphertexts[curator];
-      if (ciphertext === undefined) continue;
+    for (const [curator, ciphertext] of Object.entries(ciphertexts)) {
       try {
         plain.set(curator, (await storage.decryptStringAsync(Buffer.from(ciphertext, 'base64'))).result);
       } catch {
@@ -88,7 +86,7 @@ export async function openSafeStorageKeyStore(options: SafeStorageKeyStoreOption
   }
   let queue: Promise<unknown> = Promise.resolve();
 
-  const write = (curator: RemoteCurator, key: string | null) => async () => {
+  const write = (curator: string, key: string | null) => async () => {
     const next: Ciphertexts = { ...ciphertexts };
     if (key !== null) {
       status = await availability(storage, platform);

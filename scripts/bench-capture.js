@@ -172,7 +172,7 @@ async function loadCore() {
     mkdirSync(home, { recursive: true });
     const db = openGateway(home);
     const telemetry = new TelemetryLog(db);
-    const env = { HOME: home, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
+    const env = { HOME: home, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '', STEWARD_CODEX_ROOTS: '', STEWARD_GEMINI_ROOTS: '' };
     const projects = new ProjectStore(db, new GatewayReader(db));
     const driver = new Capture({ db, config: parseConfig({}), env, logger: createMemoryLogger(), projects, record: (k, d) => telemetry.record(k, d), readWorker });
     return { db, driver, close: async () => { await driver.stop(); db.close(); } };

@@ -3,8 +3,10 @@ import { appEvents, appMethods } from './app.js';
 import { backfillEvents, backfillMethods } from './backfill.js';
 import { cacheMethods } from './cache.js';
 import { conflictsMethods } from './conflicts.js';
+import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { projectsMethods } from './projects.js';
+import { secretsMethods } from './secrets.js';
 import { settingsMethods } from './settings.js';
 import { sweepEvents, sweepMethods } from './sweep.js';
 import { sweeperEvents, sweeperMethods } from './sweeper.js';
@@ -26,6 +28,8 @@ export const methods = {
   ...settingsMethods,
   ...maintenanceMethods,
   ...conflictsMethods,
+  ...hooksMethods,
+  ...secretsMethods,
 } as const;
 
 export const events = {

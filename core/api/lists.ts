@@ -10,9 +10,21 @@ export type CuratorKind = (typeof CURATOR_KINDS)[number];
 export const REMOTE_CURATORS = ['anthropic', 'openai-compatible'] as const satisfies readonly CuratorKind[];
 export type RemoteCurator = (typeof REMOTE_CURATORS)[number];
 
+/** Where text goes when a provider is used (spec 004): this process, this machine's network, a remote service. */
+export const DATA_BOUNDARIES = ['local_process', 'local_network', 'remote', 'unknown'] as const;
+export type DataBoundary = (typeof DATA_BOUNDARIES)[number];
+
+/** Agents whose session start Steward can feed the project's notes (a hook in the agent's settings). */
+export const CONTEXT_AGENTS = ['claude'] as const;
+export type ContextAgent = (typeof CONTEXT_AGENTS)[number];
+
 /** Repository-cache collections (spec 004). */
 export const COLLECTIONS = ['issues', 'issue-comments', 'wiki', 'pulls', 'pr-comments'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
+
+/** The forges a repository cache syncs from (spec 004; issue 13). */
+export const FORGE_KINDS = ['github', 'gitea', 'gitcode'] as const;
+export type ForgeKind = (typeof FORGE_KINDS)[number];
 
 /** Maintenance stages and their lanes (spec 004): sync has a head and a tail lane, RAG an index lane. */
 export const STAGES = ['sync', 'rag'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTIONS, LANES, RAG_MODES, STAGES, SYNC_MODES } from './lists.js';
+import { COLLECTIONS, FORGE_KINDS, LANES, RAG_MODES, STAGES, SYNC_MODES } from './lists.js';
 import { ConflictView } from './conflicts.js';
 import { IdempotencyKey } from './ids.js';
 
@@ -32,7 +32,7 @@ export const JobStatus = z.strictObject({
   jobId: z.string(),
   stage: z.enum(STAGES),
   lane: z.enum(LANES),
-  state: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped']),
+  state: z.enum(['running', 'succeeded', 'failed', 'interrupted', 'skipped', 'waiting']),
   startedAt: z.number().int(),
   finishedAt: z.number().int().nullable(),
   errorClass: z.string().nullable(),
@@ -40,6 +40,34 @@ export const JobStatus = z.strictObject({
   rescheduledFrom: z.string().nullable(),
 });
 export type JobStatus = z.infer<typeof JobStatus>;
+
+/**
+ * One collection of a registration as its last sync job found it: live items (tombstoned ones
+ * apart), head freshness (the last proven-fresh time), tail coverage, and why it is not moving.
+ */
+export const CollectionStatus = z.strictObject({
+  collection: z.string(),
+  items: z.number().int(),
+  tombstones: z.number().int(),
+  /** Malformed records or pages too large to read: counted, never dropped silently. */
+  skipped: z.number().int(),
+  head: z.strictObject({ state: z.enum(['off', 'never', 'fresh', 'catching-up']), freshAt: z.number().int().nullable() }),
+  tail: z.strictObject({
+    state: z.enum(['backfilling', 'complete', 'off']),
+    pagesDone: z.number().int(),
+    pagesKnown: z.number().int().nullable(),
+    verifiedAt: z.number().int().nullable(),
+  }),
+  /** `token_missing`, `rate_limited`, `forge_unknown`, `absent` (no wiki), `unsupported`, `source_unavailable`, or null. */
+  reason: z.string().nullable(),
+});
+export type CollectionStatus = z.infer<typeof CollectionStatus>;
+
+export const Waiting = z.strictObject({
+  reason: z.enum(['rate_limited', 'token_missing', 'forge_unknown']),
+  until: z.number().int().nullable(),
+  host: z.string().nullable(),
+});
 
 export const RegistrationStatus = z.strictObject({
   registrationId: z.string(),
@@ -57,7 +85,11 @@ export const RegistrationStatus = z.strictObject({
   configHash: z.string(),
   enabled: z.boolean(),
   disabledReason: z.string().nullable(),
-  state: z.enum(['ready', 'refreshing', 'indexing', 'backfilling', 'blocked', 'disabled', 'degraded']),
+  /**
+   * `ready` only when every configured lane has run and proven what it claims; `pending` before the
+   * first sync; `waiting` on a rate limit or a missing token.
+   */
+  state: z.enum(['ready', 'refreshing', 'indexing', 'backfilling', 'blocked', 'disabled', 'degraded', 'pending', 'waiting']),
   degraded: z.array(z.string()),
   stages: z.strictObject({ sync: StageStatus, rag: StageStatus }),
   generations: z.strictObject({ content: z.number().int().nullable(), covered: z.number().int().nullable() }),
@@ -71,6 +103,12 @@ export const RegistrationStatus = z.strictObject({
     }),
   ),
   jobs: z.array(JobStatus),
+  /** Kind and web host of the forge; never its API address. Null when the cache names no known forge. */
+  forge: z.strictObject({ kind: z.enum(FORGE_KINDS), host: z.string() }).nullable(),
+  collections: z.array(CollectionStatus),
+  waiting: Waiting.nullable(),
+  /** The next time the scheduler runs something for this registration (backoff, rate limit or interval). */
+  nextRunAt: z.number().int().nullable(),
 });
 export type RegistrationStatus = z.infer<typeof RegistrationStatus>;
 
@@ -83,7 +121,15 @@ const RegistryState = z.strictObject({
 const ReconcileResult = z.strictObject({
   visited: z.number().int(),
   jobs: z.array(JobStatus.extend({ registrationId: z.string(), coalesced: z.boolean() })),
-  skipped: z.array(z.strictObject({ registrationId: z.string(), stage: z.enum(STAGES).nullable(), reason: z.string(), nextAttemptAt: z.number().int().nullable() })),
+  skipped: z.array(
+    z.strictObject({
+      registrationId: z.string(),
+      stage: z.enum(STAGES).nullable(),
+      lane: z.enum(LANES).nullable(),
+      reason: z.string(),
+      nextAttemptAt: z.number().int().nullable(),
+    }),
+  ),
 });
 export type ReconcileResult = z.infer<typeof ReconcileResult>;
 
@@ -99,6 +145,8 @@ const EnrollResult = z.strictObject({
 
 const RegistrationRef = z.strictObject({ registrationId: Id });
 
+const Forge = z.enum(FORGE_KINDS);
+
 export const maintenanceMethods = {
   'Maintenance.Enroll': {
     params: z.strictObject({
@@ -113,6 +161,18 @@ export const maintenanceMethods = {
       idempotencyKey: IdempotencyKey,
     }),
     result: EnrollResult,
+  },
+  /** Creates a cache in STEWARD_HOME/caches/ bound to one forge repository, then enrolls it. */
+  'Maintenance.Add': {
+    params: z.strictObject({
+      repo: Repo,
+      forge: Forge.optional(),
+      /** The API root; defaults per forge (Gitea has none). Private once stored: status shows only the host. */
+      baseUrl: z.string().min(1).max(2_000).optional(),
+      policy: MaintenancePolicy.optional(),
+      idempotencyKey: IdempotencyKey,
+    }),
+    result: EnrollResult.extend({ cacheCreated: z.boolean() }),
   },
   'Maintenance.List': {
     params: z.strictObject({}),
@@ -143,5 +203,17 @@ export const maintenanceEvents = {
     at: z.number().int(),
     registrations: z.number().int(),
     conflicts: z.number().int(),
+  }),
+  /** A sync job moved: after each window or head pass (counts only, never content or addresses). */
+  'maintenance.progress': z.strictObject({
+    at: z.number().int(),
+    registrationId: z.string(),
+    lane: z.enum(['head', 'tail']),
+    requests: z.number().int(),
+    inserted: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    skipped: z.number().int(),
+    tombstoned: z.number().int(),
   }),
 } as const;

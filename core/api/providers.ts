@@ -32,6 +32,14 @@ export const PROVIDERS = {
     label: 'OpenClaw',
     roots: { roots: { env: 'STEWARD_OPENCLAW_ROOTS', label: 'OpenClaw', holds: 'agents/' } },
   },
+  codex: {
+    label: 'Codex CLI',
+    roots: { roots: { env: 'STEWARD_CODEX_ROOTS', label: 'Codex CLI', holds: 'sessions/ and archived_sessions/' } },
+  },
+  gemini: {
+    label: 'Gemini CLI',
+    roots: { roots: { env: 'STEWARD_GEMINI_ROOTS', label: 'Gemini CLI', holds: 'tmp/<project>/chats/' } },
+  },
 } as const satisfies Record<string, ProviderDescriptor>;
 
 export type ProviderId = keyof typeof PROVIDERS;

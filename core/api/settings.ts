@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CURATOR_KINDS, REMOTE_CURATORS } from './lists.js';
-import { CuratorPause } from './sweeper.js';
+import { CURATOR_KINDS, DATA_BOUNDARIES, REMOTE_CURATORS } from './lists.js';
+import { CuratorPause, SweeperBudget } from './sweeper.js';
 
 /** The settings a person changes from the panel: today the sweeper's curator and its API keys. */
 const curator = z.enum(CURATOR_KINDS);
@@ -31,6 +31,10 @@ export const SweeperSettingsView = z.strictObject({
   /** Whether Settings.SetApiKey can keep a key here (the app's keychain), and if not, why. */
   keyStore: z.strictObject({ kind: z.enum(['keychain', 'environment']), writable: z.boolean(), message: z.string().nullable() }),
   paused: z.array(CuratorPause),
+  /** Where the chosen curator sends transcript text. */
+  dataBoundary: z.enum(DATA_BOUNDARIES),
+  /** Model calls a day across every project, and today's spend. */
+  budget: SweeperBudget,
 });
 export type SweeperSettingsView = z.infer<typeof SweeperSettingsView>;
 
@@ -61,6 +65,26 @@ export const settingsMethods = {
       anthropicBaseUrl: z.url().nullable().optional(),
     }),
     result: z.strictObject({ sweeper: SweeperSettingsView }),
+  },
+  /** The daily budget of model calls across projects (remote curators only); written to config.json. */
+  'Settings.SetBudget': {
+    params: z.strictObject({ dailyModelCalls: z.number().int().min(0).max(100_000) }),
+    result: z.strictObject({ sweeper: SweeperSettingsView }),
+  },
+  /**
+   * Asks a local Ollama server (127.0.0.1:11434 unless configured) which models it has, to offer them
+   * as an OpenAI-compatible curator. It chooses nothing: the user does, with Settings.SetCurator.
+   */
+  'Settings.LocalModels': {
+    params: z.strictObject({}),
+    result: z.strictObject({
+      available: z.boolean(),
+      /** The OpenAI-compatible endpoint to choose (`…/v1`). */
+      baseUrl: z.string(),
+      models: z.array(z.string()),
+      dataBoundary: z.enum(DATA_BOUNDARIES),
+      message: z.string(),
+    }),
   },
   /** Keeps (or with null, forgets) a remote curator's key in the app's keychain; headless mode refuses. */
   'Settings.SetApiKey': {

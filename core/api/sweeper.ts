@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURATOR_KINDS } from './lists.js';
+import { CURATOR_KINDS, DATA_BOUNDARIES } from './lists.js';
 import { ProjectKey } from './ids.js';
 
 /** Spec 001: the per-project sweeper that curates a project's notes. */
@@ -39,12 +39,16 @@ export const SweeperStateView = z.strictObject({
 });
 export type SweeperStateView = z.infer<typeof SweeperStateView>;
 
-export const CuratorPause = z.strictObject({ curator, reason: z.enum(['spend_limit', 'auth']), message: z.string(), since: z.number().int() });
+/** Why a curator stands still: the provider refused (spend limit, key), or today's model-call budget is spent. */
+export const CuratorPause = z.strictObject({ curator, reason: z.enum(['spend_limit', 'auth', 'daily_budget']), message: z.string(), since: z.number().int() });
+
+const count = z.number().int().nonnegative();
+export const SweeperBudget = z.strictObject({ limit: count, usedToday: count });
 
 export const SweeperRunResult = z.strictObject({
   projectKey: ProjectKey,
   outcome: z.enum(['ok', 'nochange', 'skipped']),
-  /** Why a sweep was skipped: no-activity, backoff, scratch, ignored, disabled. */
+  /** Why a sweep was skipped: no-activity, backoff, scratch, ignored, disabled, daily-budget. */
   reason: z.string().nullable(),
   mode: curator,
   model: z.string().nullable(),
@@ -62,6 +66,23 @@ export const sweeperMethods = {
   'Sweeper.Run': {
     params: z.strictObject({ projectKey: ProjectKey, force: z.boolean().optional() }),
     result: SweeperRunResult,
+  },
+  /** What "Sweep all projects now" would do: how many projects, with which curator, where the text goes. */
+  'Sweeper.PlanAll': {
+    params: z.strictObject({}),
+    result: z.strictObject({
+      projects: count,
+      curator,
+      model: z.string().nullable(),
+      dataBoundary: z.enum(DATA_BOUNDARIES),
+      maxModelCalls: count,
+      budget: SweeperBudget,
+    }),
+  },
+  /** Runs the plan the caller was shown; a changed count or curator is `stale_plan`. */
+  'Sweeper.RunAll': {
+    params: z.strictObject({ projects: count, curator }),
+    result: z.strictObject({ projects: count, ok: count, nochange: count, skipped: count, failed: count, paused: count, calls: count }),
   },
 } as const;
 

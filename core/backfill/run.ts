@@ -68,13 +68,14 @@ function windowCovers(read: number | null, now: number | null): boolean {
 
 /**
  * What a checkpoint allows for a file: skipping it (the same inode, size and mtime, read by this
- * parser version with a window at least as wide), resuming at its offset (grown or touched), or
- * nothing (a new inode, a shrunk file, another parser version, a wider window: read from 0).
+ * parser version with a window at least as wide), resuming from it (the file changed), or nothing
+ * (a new inode, another parser version, a wider window: read from 0).
  */
 function checkpointPlan(file: TranscriptFile, cp: FileCheckpoint | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | FileCheckpoint | undefined {
-  if (!cp || cp.parserVersion !== parserVersion || cp.dev !== file.dev || cp.ino !== file.ino) return undefined;
-  if (!windowCovers(cp.windowStartMs, windowStartMs) || file.size < cp.size || file.size < cp.offset) return undefined;
+  if (!cp || cp.parserVersion !== parserVersion || cp.dev !== file.dev || cp.ino !== file.ino || !windowCovers(cp.windowStartMs, windowStartMs)) return undefined;
   if (file.size === cp.size && file.mtimeMs === cp.mtimeMs) return 'unchanged';
+  // What else changed is the provider's to judge: a line file checks the bytes before the offset (a
+  // shrunk or rewritten file is read from 0), a database its own watermarks.
   return cp;
 }
 

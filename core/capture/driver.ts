@@ -1,7 +1,7 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
@@ -29,6 +29,11 @@ export interface CaptureOptions {
 export type BackfillRequest = Params<'Backfill.Run'>;
 
 const SINK_TICK_MS = 2_000;
+/**
+ * A line's timestamp is taken a moment before the line is written, so a turn stamped just before a
+ * tick started may be read only by the next one: it still counts as live.
+ */
+const LIVE_SLACK_MS = 120_000;
 /** The first automatic cache-maintenance pass waits this long after start (or one interval if shorter). */
 const FIRST_PRUNE_DELAY_MS = 60_000;
 
@@ -51,15 +56,22 @@ export class Capture {
   readonly #pruner: RetentionPruner;
   readonly #options: CaptureOptions;
   #pruneTimer: NodeJS.Timeout | undefined;
-  readonly #turnListeners = new Set<(projectKeys: string[]) => void>();
+  readonly #turnListeners = new Set<(turns: UserTurns[]) => void>();
+  /**
+   * Turns stamped before this are history being imported (a cold import, a backfill, a new root),
+   * not live work: the owner's start, then the start of the last completed scheduled tick.
+   */
+  #liveSince = Date.now() - LIVE_SLACK_MS;
 
   constructor(options: CaptureOptions) {
     this.#options = options;
     this.providers = options.providers ?? createProviders(options.config, options.env);
     this.#sink = new Sink(options.db, options.projects, options.logger);
     this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink);
-    this.#sink.onUserTurns = (keys) => {
-      for (const listener of this.#turnListeners) listener(keys);
+    this.#sink.onUserTurns = (turns) => {
+      const live = turns.filter((t) => t.at > this.#liveSince);
+      if (live.length === 0) return;
+      for (const listener of this.#turnListeners) listener(live);
     };
     this.#checkpoints = new FileCheckpoints(options.db);
     this.#checkpointer = new Checkpointer(options.db, undefined, options.logger);
@@ -76,6 +88,9 @@ export class Capture {
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
       handoffMs: options.config.sweep.handoff_timeout_ms,
       logger: options.logger,
+      onTicked: (startedAt) => {
+        this.#liveSince = Math.max(this.#liveSince, startedAt - LIVE_SLACK_MS);
+      },
       ...(options.onBusy ? { onBusy: options.onBusy } : {}),
     });
   }
@@ -106,10 +121,11 @@ export class Capture {
   }
 
   /**
-   * Tells `listener`, after each committed step, which projects received a new genuine user turn
-   * (the sweeper's trigger, spec 001). A listener's failure never rolls back capture.
+   * Tells `listener`, after each committed step, which projects received a new genuine user turn that
+   * is live work (the sweeper's trigger, spec 001): history imported now never triggers curation.
+   * A listener's failure never rolls back capture.
    */
-  onUserTurns(listener: (projectKeys: string[]) => void): () => void {
+  onUserTurns(listener: (turns: UserTurns[]) => void): () => void {
     this.#turnListeners.add(listener);
     return () => this.#turnListeners.delete(listener);
   }

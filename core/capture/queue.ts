@@ -33,6 +33,8 @@ export interface SweepSchedulerOptions {
   logger: Logger;
   /** The queue went busy (true) or drained (false); `failed` names providers that failed meanwhile, with why. */
   onBusy?: (busy: boolean, failed: readonly ProviderFailure[]) => void;
+  /** A scheduled tick (timer or Sweep.Tick) settled for every provider; `startedAt` is when it was queued. */
+  onTicked?: (startedAt: number) => void;
 }
 
 /** The stats of a run that settled without running through: cancelled, stopped, or failed with `code`. */
@@ -64,6 +66,7 @@ export class SweepScheduler {
 
   /** Queues every due provider; resolves once each has settled, in registry order. */
   tick(): Promise<ProviderStats[]> {
+    const startedAt = Date.now();
     const promises = this.#options.providers.map((provider) => {
       const existing = this.#inFlight.get(provider);
       if (existing) return existing.promise;
@@ -72,7 +75,9 @@ export class SweepScheduler {
       return job.promise;
     });
     this.#pump();
-    return Promise.all(promises);
+    const all = Promise.all(promises);
+    all.then(() => this.#options.onTicked?.(startedAt), () => undefined);
+    return all;
   }
 
   /** Manual and onboarding backfills go through the same queue, so they never overlap a sweep. */

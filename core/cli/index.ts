@@ -9,9 +9,12 @@ import { registerSweep } from './commands/sweep.js';
 import { registerProjects } from './commands/projects.js';
 import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerSecrets } from './commands/secrets.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerContext } from './commands/context.js';
+import { registerHooks } from './commands/hooks.js';
 import { registerOpen } from './commands/open.js';
 import { registerToken } from './commands/token.js';
 import { EXIT, processIo, reportError, type CliIo } from './output.js';
@@ -43,8 +46,11 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerCache(program, io, run);
   registerMaintenance(program, io, run);
   registerService(program, io, run);
+  registerSecrets(program, io, run);
   registerSweeper(program, io, run);
   registerMcp(program, io, run);
+  registerContext(program, io, run);
+  registerHooks(program, io, run);
   return program;
 }
 

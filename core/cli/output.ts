@@ -4,13 +4,68 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Asks a yes/no question in a terminal; absent (or false) where nobody can answer. */
+  confirm?: (question: string) => Promise<boolean>;
+  /** Everything on standard input (a secret's value, never an argument that `ps` would show). */
+  stdin?: () => Promise<string>;
+}
+
+/** A question in the terminal, answered with y/yes; no terminal means no. */
+async function askInTerminal(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/** Reads stdin to its end; on a terminal, one line typed without echo. */
+async function readStdin(): Promise<string> {
+  const input = process.stdin;
+  if (!input.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of input) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  process.stderr.write('Value (not shown): ');
+  input.setRawMode(true);
+  input.resume();
+  return new Promise((resolve) => {
+    let value = '';
+    const done = (text: string) => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done(value);
+        if (ch === '\u0003') return done('');
+        value = ch === '\u007f' ? value.slice(0, -1) : value + ch;
+      }
+    };
+    input.on('data', onData);
+  });
 }
 
 export const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   env: process.env,
+  confirm: askInTerminal,
+  stdin: readStdin,
 };
+
+/** Confirmed by `--yes`, or by a person answering in a terminal. */
+export async function confirmed(io: CliIo, yes: boolean | undefined, question: string): Promise<boolean> {
+  if (yes) return true;
+  return io.confirm ? io.confirm(question) : false;
+}
 
 /** Exit codes of the contract surface: 0 success, 1 failure, 2 usage error. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -62,7 +62,9 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
   const sweepInterval = intFromEnv(env, 'STEWARD_SWEEP_INTERVAL_MS');
   const sweeperInterval = intFromEnv(env, 'STEWARD_SWEEPER_MIN_INTERVAL_MS');
   const model = env.STEWARD_SWEEPER_MODEL?.trim();
+  const ollama = env.STEWARD_OLLAMA_URL?.trim();
   const overridden = [
+    ...(ollama ? ['sweeper.ollama_url'] : []),
     ...(sweepInterval !== undefined ? ['sweep.interval_ms'] : []),
     ...(sweeperInterval !== undefined ? ['sweeper.min_interval_ms'] : []),
     ...(model ? ['sweeper.model'] : []),
@@ -74,6 +76,7 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
       ...config.sweeper,
       ...(sweeperInterval !== undefined ? { min_interval_ms: sweeperInterval } : {}),
       ...(model ? { model } : {}),
+      ...(ollama ? { ollama_url: ollama } : {}),
     },
   };
   // `merged` holds every default by now: only the file's own keys and the overridden ones are explicit.

@@ -81,11 +81,19 @@ export const ConfigSchema = z.strictObject({
       timeout_ms: ms.min(1_000).default(60_000),
       /** Folders matching these globs are never swept. */
       ignore: z.array(z.string().min(1)).max(256).default([]),
+      /** Model calls a day across every project; past it, remote curation pauses until the next day. */
+      daily_model_calls: z.number().int().min(0).max(100_000).default(200),
+      /** Where Settings looks for a local Ollama server whose models it offers (STEWARD_OLLAMA_URL). */
+      ollama_url: z.url().default('http://127.0.0.1:11434'),
     })
     .prefault({}),
   maintenance: z
     .strictObject({
       reconcile_interval_ms: ms.min(1_000).default(300_000),
+      /** How often a repository's head lane refreshes recent changes (an explicit reconcile runs it at once). */
+      head_interval_ms: ms.min(1_000).default(300_000),
+      /** How often a complete backfill walks again to find deleted and transferred items. */
+      reverify_interval_ms: ms.min(60_000).default(7 * 24 * 3_600_000),
     })
     .prefault({}),
   server: z

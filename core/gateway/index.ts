@@ -10,7 +10,7 @@ export { TelemetryLog } from './telemetry.js';
 export { telemetryHandlers } from './handlers.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken } from './materializer.js';
-export { Sink, type ProjectKeys } from './sink.js';
+export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
 export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
 export { FileCheckpoints, type FileCheckpoint } from './file-checkpoints.js';
 export { RetentionPruner } from './retention.js';

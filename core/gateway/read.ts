@@ -103,6 +103,7 @@ const PART_COLUMNS = 'part_id, session_id, role, kind, ts, text, meta, is_meta, 
 export class GatewayReader {
   readonly #projectSessions;
   readonly #newestParts;
+  readonly #oldestParts;
   readonly #newestSessions;
   readonly #conversations;
   readonly #conversationsOf;
@@ -112,6 +113,7 @@ export class GatewayReader {
     // Conversations only: a subagent's transcript is part of its parent's conversation.
     this.#projectSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE project_key = ? AND ${CONVERSATION} ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
     this.#newestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts DESC, part_id DESC LIMIT ?`);
+    this.#oldestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts ASC, part_id ASC LIMIT ?`);
     this.#newestSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${CONVERSATION} ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
     this.#conversations = db.prepare(`SELECT project_key AS key, COUNT(*) AS n FROM sessions WHERE project_key IS NOT NULL AND ${CONVERSATION} GROUP BY project_key`);
     this.#conversationsOf = db.prepare(`SELECT COUNT(*) FROM sessions WHERE project_key = ? AND ${CONVERSATION}`).pluck();
@@ -129,6 +131,11 @@ export class GatewayReader {
   /** The newest `limit` parts of a session, returned in conversation order (oldest first). */
   partsOfSession(sessionId: string, limit: number): StoredPart[] {
     return (this.#newestParts.all(sessionId, limit) as PartRow[]).reverse().map(toPart);
+  }
+
+  /** The oldest `limit` parts of a session in conversation order: where its task statement is. */
+  firstPartsOfSession(sessionId: string, limit: number): StoredPart[] {
+    return (this.#oldestParts.all(sessionId, limit) as PartRow[]).map(toPart);
   }
 
   /** Conversations across every project, most recently active first. */

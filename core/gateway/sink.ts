@@ -26,6 +26,13 @@ const SpooledSession = z.object({
   updateOnly: z.boolean().default(false),
 });
 
+/** A project that received new genuine user turns in a committed step, and the newest one's time. */
+export interface UserTurns {
+  projectKey: string;
+  /** UTC ms of the newest new turn. */
+  at: number;
+}
+
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
 export interface ProjectKeys {
   touch(cwd: string, lastActivityAt: number | null, now?: number): string;
@@ -73,7 +80,7 @@ export class Sink {
    * (a new part whose `genuine_user_turn` flag the parser set) in a conversation. Rows an older
    * version left in the spool carry no flag and tell nothing.
    */
-  onUserTurns: ((projectKeys: string[]) => void) | undefined;
+  onUserTurns: ((turns: UserTurns[]) => void) | undefined;
 
   constructor(db: Db, projects: ProjectKeys, logger?: Logger) {
     this.#db = db;
@@ -118,7 +125,7 @@ export class Sink {
    * own session the cache holds, read again from a file's start: their derived fields are rewritten.
    */
   write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = []): FlushResult {
-    const turned = new Set<string>();
+    const turned = new Map<string, number>();
     const result = inTransaction(this.#db, (): FlushResult => {
       const now = Date.now();
       let sessionsWritten = 0;
@@ -133,7 +140,7 @@ export class Sink {
         if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
         if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
         const key = projects.get(p.sessionId);
-        if (key) turned.add(key);
+        if (key) turned.set(key, Math.max(turned.get(key) ?? 0, p.ts ?? 0));
       }
       for (const p of refreshed) {
         const { flags } = p;
@@ -141,15 +148,15 @@ export class Sink {
       }
       return { rows: sessions.length + parts.length + refreshed.length, partsWritten, sessionsWritten };
     });
-    this.#tell([...turned]);
+    this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
     return result;
   }
 
   /** Tells the sweeper hook; a listener's failure never rolls back capture. */
-  #tell(projectKeys: string[]): void {
-    if (projectKeys.length === 0) return;
+  #tell(turns: UserTurns[]): void {
+    if (turns.length === 0) return;
     try {
-      this.onUserTurns?.(projectKeys);
+      this.onUserTurns?.(turns);
     } catch (error) {
       // The sweeper is best-effort; capture goes on.
       this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });

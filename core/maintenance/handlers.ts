@@ -3,6 +3,7 @@ import type { Logger } from '../log/index.js';
 import type { Maintenance } from './maintenance.js';
 
 type MaintenanceMethod =
+  | 'Maintenance.Add'
   | 'Maintenance.Enroll'
   | 'Maintenance.List'
   | 'Maintenance.Reconcile'
@@ -17,10 +18,12 @@ type MaintenanceMethod =
 /** The contract's maintenance and conflict methods, bound to the room. */
 export function maintenanceHandlers(maintenance: Maintenance): Pick<Handlers, MaintenanceMethod> {
   return {
+    'Maintenance.Add': (params) => maintenance.add(params),
     'Maintenance.Enroll': (params) => maintenance.enroll(params),
     'Maintenance.List': () => maintenance.list(),
-    'Maintenance.Reconcile': () => maintenance.reconcile(),
-    'Maintenance.ReconcileRegistration': ({ registrationId }) => maintenance.reconcile(registrationId),
+    // The spec's immediate pass: the head runs whatever its interval (the timer waits for it).
+    'Maintenance.Reconcile': () => maintenance.reconcileNow(),
+    'Maintenance.ReconcileRegistration': ({ registrationId }) => maintenance.reconcileNow(registrationId),
     'Maintenance.ResolveConfig': ({ config }) => maintenance.resolveConfig(config),
     'Maintenance.Disable': ({ registrationId }) => ({ registration: maintenance.disable(registrationId) }),
     'Maintenance.Enable': ({ registrationId }) => ({ registration: maintenance.enable(registrationId) }),

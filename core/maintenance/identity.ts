@@ -141,7 +141,7 @@ function canonicalizeSources(sources: readonly RepositorySource[], sourceRedirec
   for (const source of sources) {
     const sourceId = canonicalSourceId(source.authority);
     if (source.sourceId !== sourceId) sourceRedirects[source.sourceId] = sourceId;
-    byId.set(sourceId, { sourceId, authority: source.authority });
+    byId.set(sourceId, { sourceId, authority: source.authority, ...(source.root ? { root: source.root } : {}) });
   }
   return [...byId.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1));
 }

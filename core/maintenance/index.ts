@@ -1,7 +1,8 @@
-// Owns: repository-cache maintenance (spec 004): the registry, identity, conflicts, writer admission, jobs and sanitized status.
-// Never: returns or logs a cache path, credential or destination URL; status says only what ran.
+// Owns: repository-cache maintenance (spec 004): the registry, identity, conflicts, writer admission, jobs and sanitized status, over forges/ and lanes/.
+// Never: returns or logs a cache path, credential or forge address; never writes a cache outside its writer admission; status says only what ran.
 export { Maintenance, type EnrollResult } from './maintenance.js';
 export { WriterAdmission } from './admission.js';
 export { createRepositoryCache } from './cache.js';
+export { syncStage } from './stages.js';
 export { type Registration } from './schema.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
 import type { Logger } from '../log/index.js';
 import type { Admitted, WriterAdmission, WriterKind } from './admission.js';
+import type { Tally } from './lanes/index.js';
 import type { CacheInspection } from './cache.js';
 import { opaqueId } from './hashing.js';
 import { backoffMs, errorClassOf } from './policy.js';
 import type { RegistryStore } from './registry.js';
-import { TERMINAL_JOB_LIMIT, type DegradedKind, type Job, type Policy, type Registration } from './schema.js';
 import type { StageName } from '../api/index.js';
+import { TERMINAL_JOB_LIMIT, type CollectionStatus, type DegradedKind, type Job, type Policy, type Registration, type Waiting } from './schema.js';
 
 export interface StageContext {
   registrationId: string;
@@ -19,19 +21,44 @@ export interface StageContext {
   configSnapshot: Registration['configSnapshot'];
   cachePath: string;
   inspection: CacheInspection;
+  /** Private: where repository-document sources live. */
+  sources: Registration['sources'];
+  lastHeadAt: number | null;
+  /** True for the immediate pass a person asked for; false for the owner's timer. */
+  explicit: boolean;
+  /** The cache opened for writing and migrated forward; only inside the job's writer admission. */
+  openCache(): Database.Database;
+  /** A read-only handle for "is there work" checks, or null while the cache is still at schema 17. */
+  readCache(): Database.Database | null;
+  /** Aborted when the owner shuts down: long work stops between windows. */
+  signal: AbortSignal;
+  /** Told after each window or pass: counts only. */
+  progress?: (tally: Tally) => void;
 }
 
 export interface StageOutcome {
+  /** `waiting`: the work stopped at a forge rate limit — not a failure; `waiting.until` is the next run. */
+  state?: 'succeeded' | 'waiting';
   contentGeneration?: number | null;
   coveredGeneration?: number | null;
+  collections?: CollectionStatus[];
+  waiting?: Waiting | null;
 }
 
-export type StageRunner = (context: StageContext) => Promise<StageOutcome | void>;
+export interface LaneDue {
+  due: boolean;
+  reason: string | null;
+  at: number | null;
+  waiting: Waiting | null;
+}
 
-/** Without sync lanes or RAG (later issues) a stage observes the cache's generations. */
-export const observe: StageRunner = async ({ inspection, canonicalRepoId }) => {
-  const repo = inspection.repositories.find((r) => r.repoId === canonicalRepoId);
-  return { contentGeneration: repo?.contentGeneration ?? null, coveredGeneration: repo?.coveredGeneration ?? null };
+/**
+ * A stage's work. `due` (optional) answers, without touching the network, whether a lane has work
+ * now; a runner without it always runs. There is no default runner: a stage nobody implements
+ * does not run, so it can never report work that did not happen.
+ */
+export type StageRunner = ((context: StageContext) => Promise<StageOutcome | void>) & {
+  due?: (context: StageContext) => LaneDue;
 };
 
 export const LANES: Record<StageName, (policy: Policy) => Job['lane'][]> = {
@@ -53,9 +80,11 @@ export function jobKeyOf(r: Registration, stage: StageName, lane: Job['lane']): 
 export interface JobRunnerOptions {
   store: RegistryStore;
   admission: WriterAdmission;
-  runners: Record<StageName, StageRunner>;
+  runners: Partial<Record<StageName, StageRunner>>;
   clock: () => number;
   logger: Logger;
+  /** Builds the private parts of a job's context (cache handles, sources, the shutdown signal). */
+  context: (r: Registration, stage: StageName, lane: Job['lane'], inspection: CacheInspection, explicit: boolean) => StageContext;
 }
 
 /**
@@ -70,29 +99,24 @@ export class JobRunner {
     this.#o = options;
   }
 
-  run(r: Registration, stage: StageName, lane: Job['lane'], inspection: CacheInspection): Promise<Admitted<Job>> {
+  run(r: Registration, stage: StageName, lane: Job['lane'], inspection: CacheInspection, explicit: boolean): Promise<Admitted<Job>> {
+    const runner = this.#o.runners[stage];
+    if (!runner) return Promise.reject(new Error(`no ${stage} runner`));
     const kind: WriterKind = stage === 'sync' ? 'sync' : 'rag';
     const jobKey = jobKeyOf(r, stage, lane);
     return this.#o.admission.admit(r.cacheUuid, jobKey, kind, async () => {
       const jobId = this.#start(r, jobKey, stage, lane);
+      const context = this.#o.context(r, stage, lane, inspection, explicit);
       let outcome: StageOutcome | void = undefined;
       let errorClass: string | null = null;
       try {
-        outcome = await this.#o.runners[stage]({
-          registrationId: r.registrationId,
-          cacheUuid: r.cacheUuid,
-          canonicalRepoId: r.canonicalRepoId,
-          stage,
-          lane,
-          policy: r.policy,
-          configSnapshot: r.configSnapshot,
-          cachePath: r.cachePath,
-          inspection,
-        });
+        outcome = await runner(context);
       } catch (error) {
         errorClass = errorClassOf(error);
       }
-      return this.#finish(r, jobId, stage, errorClass, outcome ?? {});
+      // Stopped by shutdown: what committed stays, and the job says it was cut short — not failed, not done.
+      if (context.signal.aborted) return this.#interrupt(jobId);
+      return this.#finish(r, jobId, stage, lane, errorClass, outcome ?? {});
     });
   }
 
@@ -124,31 +148,50 @@ export class JobRunner {
     return jobId;
   }
 
-  #finish(r: Registration, jobId: string, stage: StageName, errorClass: string | null, outcome: StageOutcome): Job {
+  #interrupt(jobId: string): Job {
     const now = this.#o.clock();
     const next = this.#o.store.commit((draft) => {
       const job = draft.jobs.find((j) => j.jobId === jobId);
-      if (job) Object.assign(job, { state: errorClass ? 'failed' : 'succeeded', finishedAt: now, errorClass });
+      if (job) Object.assign(job, { state: 'interrupted', finishedAt: now, errorClass: 'interrupted' });
+    });
+    return next.jobs.find((j) => j.jobId === jobId)!;
+  }
+
+  #finish(r: Registration, jobId: string, stage: StageName, lane: Job['lane'], errorClass: string | null, outcome: StageOutcome): Job {
+    const now = this.#o.clock();
+    const state = errorClass ? 'failed' : (outcome.state ?? 'succeeded');
+    const next = this.#o.store.commit((draft) => {
+      const job = draft.jobs.find((j) => j.jobId === jobId);
+      if (job) Object.assign(job, { state, finishedAt: now, errorClass });
       const target = draft.registrations.find((x) => x.registrationId === r.registrationId && x.pathFingerprint === r.pathFingerprint);
-      if (target) recordStage(target, stage, errorClass, outcome, now, jobId);
+      if (target) recordStage(target, stage, lane, errorClass, outcome, now, jobId);
     });
     if (errorClass) this.#o.logger.warn('maintenance job failed', { registrationId: r.registrationId, stage, errorClass });
     return next.jobs.find((j) => j.jobId === jobId)!;
   }
 }
 
-function recordStage(target: Registration, stage: StageName, errorClass: string | null, outcome: StageOutcome, now: number, jobId: string): void {
+function recordStage(target: Registration, stage: StageName, lane: Job['lane'], errorClass: string | null, outcome: StageOutcome, now: number, jobId: string): void {
   const st = target.stages[stage];
   if (errorClass) {
     const failures = st.failures + 1;
     target.stages[stage] = { ...st, errorClass, failures, lastFailureAt: now, nextAttemptAt: now + backoffMs(failures) };
     if (!target.degraded.includes(FAILED[stage])) target.degraded.push(FAILED[stage]);
+  } else if (outcome.state === 'waiting') {
+    // A rate limit is not a failure: what ran is kept, and the forge's reset is the next run time.
+    target.stages[stage] = { ...st, errorClass: null, failures: 0, nextAttemptAt: outcome.waiting?.until ?? null };
+    target.degraded = target.degraded.filter((d) => d !== FAILED[stage]);
   } else {
     // Success of this stage clears this stage's failure state, and only this stage's.
     target.stages[stage] = { ...st, errorClass: null, failures: 0, lastSuccessAt: now, nextAttemptAt: null };
     target.degraded = target.degraded.filter((d) => d !== FAILED[stage]);
+    if (stage === 'sync' && lane === 'head') target.lastHeadAt = now;
+  }
+  if (!errorClass) {
     if (outcome.contentGeneration !== undefined) target.generations.content = outcome.contentGeneration;
     if (outcome.coveredGeneration !== undefined) target.generations.covered = outcome.coveredGeneration;
+    if (outcome.collections !== undefined) target.collections = outcome.collections;
+    if (outcome.waiting !== undefined) target.waiting = outcome.waiting;
   }
   target.lastWriterAt = now;
   target.terminalJobIds = [...target.terminalJobIds, jobId].slice(-TERMINAL_JOB_LIMIT);

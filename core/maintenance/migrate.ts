@@ -5,6 +5,7 @@ import {
   DEFAULT_CONFIG_SNAPSHOT,
   RepoAlias,
   emptyRegistry,
+  unsynced,
   type Conflict,
   type LegacyRegistration,
   type Receipt,
@@ -46,6 +47,7 @@ export function toRegistration(record: LegacyRegistration, inspection: CacheInsp
     enrolledAt: record.updatedAt,
     updatedAt: record.updatedAt,
     lastWriterAt: null,
+    ...unsynced(),
   };
 }
 

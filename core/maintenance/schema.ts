@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTIONS, RAG_MODES, STAGES, SYNC_MODES } from '../api/index.js';
+import { COLLECTIONS, FORGE_KINDS, RAG_MODES, STAGES, SYNC_MODES } from '../api/index.js';
 
 /** Owner/name as typed by a person: the only alias shape accepted, so aliases are safe to display. */
 export const RepoAlias = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME');
@@ -48,7 +48,12 @@ export const SourceAuthority = z.strictObject({
 });
 export type SourceAuthority = z.output<typeof SourceAuthority>;
 
-export const RepositorySource = z.strictObject({ sourceId: z.string().min(1).max(100), authority: SourceAuthority });
+export const RepositorySource = z.strictObject({
+  sourceId: z.string().min(1).max(100),
+  authority: SourceAuthority,
+  /** Private, like the cache path: where the local authority lives. Never part of the authority or of status. */
+  root: z.string().min(1).max(4096).optional(),
+});
 export type RepositorySource = z.output<typeof RepositorySource>;
 
 
@@ -73,6 +78,31 @@ export const Frontier = z.strictObject({
   watermark: z.number().int().nullable(),
   complete: z.boolean(),
 });
+
+/** Why sync is not running right now, when that is not a failure: a forge's rate limit, a missing token. */
+export const Waiting = z.strictObject({
+  reason: z.enum(['rate_limited', 'token_missing', 'forge_unknown']),
+  until: z.number().int().nullable(),
+  host: z.string().max(255).nullable(),
+});
+export type Waiting = z.output<typeof Waiting>;
+
+/** What the last sync job found in the cache, per collection: published in status as it was recorded. */
+export const CollectionStatus = z.strictObject({
+  collection: z.string().max(64),
+  items: z.number().int().min(0),
+  tombstones: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  head: z.strictObject({ state: z.enum(['off', 'never', 'fresh', 'catching-up']), freshAt: z.number().int().nullable() }),
+  tail: z.strictObject({
+    state: z.enum(['backfilling', 'complete', 'off']),
+    pagesDone: z.number().int().min(0),
+    pagesKnown: z.number().int().min(0).nullable(),
+    verifiedAt: z.number().int().nullable(),
+  }),
+  reason: z.string().max(64).nullable(),
+});
+export type CollectionStatus = z.output<typeof CollectionStatus>;
 
 export const Registration = z.strictObject({
   registrationId: z.string(),
@@ -99,8 +129,23 @@ export const Registration = z.strictObject({
   enrolledAt: z.number().int(),
   updatedAt: z.number().int(),
   lastWriterAt: z.number().int().nullable().default(null),
+  /** The forge as status may show it: kind and host, never the API address. */
+  forge: z.strictObject({ kind: z.enum(FORGE_KINDS), host: z.string().max(255) }).nullable().default(null),
+  collections: z.array(CollectionStatus).max(16).default([]),
+  waiting: Waiting.nullable().default(null),
+  lastHeadAt: z.number().int().nullable().default(null),
+  nextRunAt: z.number().int().nullable().default(null),
 });
 export type Registration = z.output<typeof Registration>;
+
+/** The sync fields of a registration that has not synced yet. */
+export const unsynced = (): Pick<Registration, 'forge' | 'collections' | 'waiting' | 'lastHeadAt' | 'nextRunAt'> => ({
+  forge: null,
+  collections: [],
+  waiting: null,
+  lastHeadAt: null,
+  nextRunAt: null,
+});
 
 export const ReceiptOutcome = z.union([
   z.strictObject({ ok: z.literal(true), result: z.record(z.string(), z.unknown()) }),
@@ -109,7 +154,7 @@ export const ReceiptOutcome = z.union([
 
 export const Receipt = z.strictObject({
   key: z.string(),
-  operation: z.enum(['enroll', 'conflict_apply']),
+  operation: z.enum(['enroll', 'conflict_apply', 'add']),
   requestHash: z.string(),
   /** The opaque physical authority the request named, so clone resolution can project it. */
   pathFingerprint: z.string().nullable().default(null),
@@ -118,7 +163,8 @@ export const Receipt = z.strictObject({
 });
 export type Receipt = z.output<typeof Receipt>;
 
-export const JOB_STATES = ['running', 'succeeded', 'failed', 'interrupted', 'skipped'] as const;
+/** `waiting`: the job did what it could and stopped at a forge rate limit; the reset is its next run. */
+export const JOB_STATES = ['running', 'succeeded', 'failed', 'interrupted', 'skipped', 'waiting'] as const;
 export const Job = z.strictObject({
   jobId: z.string(),
   jobKey: z.string(),

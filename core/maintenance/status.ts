@@ -2,7 +2,7 @@ import type { ConflictView, JobStatus, RegistrationStatus } from '../api/index.j
 import { hasSecret, namesCredential } from '../secrets/index.js';
 import { opaqueId } from './hashing.js';
 import { authorityHashOf, policyHashOf } from './identity.js';
-import type { CandidateBundle, Conflict, Job, Registration } from './schema.js';
+import type { CandidateBundle, CollectionStatus, Conflict, Job, Registration } from './schema.js';
 
 const SAFE_REPO_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;
 
@@ -41,16 +41,61 @@ export function jobStatus(job: Job): JobStatus {
   };
 }
 
-function lifecycleState(r: Registration, jobs: readonly Job[]): RegistrationStatus['state'] {
+const FORGE_COLLECTIONS = new Set(['issues', 'issue-comments', 'pulls', 'pr-comments', 'wiki']);
+
+const stillWaiting = (r: Registration, now: number) => r.waiting !== null && (r.waiting.until === null || r.waiting.until > now);
+
+/**
+ * Per collection as the last sync job recorded it; a collection no job has reported yet is shown as
+ * never refreshed and not backfilled, with the reason sync is waiting when there is one.
+ */
+export function collectionsOf(r: Registration, now: number): CollectionStatus[] {
+  const waiting = stillWaiting(r, now) ? r.waiting!.reason : null;
+  const recorded = new Map(r.collections.map((c) => [c.collection, c]));
+  const names = [...r.policy.collections, ...(r.sources.length > 0 ? ['documents'] : [])];
+  return names.map((collection): CollectionStatus => {
+    const reason = FORGE_COLLECTIONS.has(collection) ? waiting : null;
+    const held = recorded.get(collection);
+    if (held) return { ...held, reason: held.reason ?? reason };
+    return {
+      collection,
+      items: 0,
+      tombstones: 0,
+      skipped: 0,
+      head: { state: r.policy.sync === 'off' ? 'off' : 'never', freshAt: null },
+      tail: { state: r.policy.sync === 'head-and-backfill' ? 'backfilling' : 'off', pagesDone: 0, pagesKnown: null, verifiedAt: null },
+      reason,
+    };
+  });
+}
+
+/**
+ * The spec's lifecycle words, claimed only when true: `ready` needs every configured lane to have
+ * run and proven its part (heads fresh, tails complete, the index current); a registration whose
+ * sync never ran is `pending`, one held by a rate limit or a missing token is `waiting`.
+ */
+function lifecycleState(r: Registration, jobs: readonly Job[], collections: readonly CollectionStatus[], now: number): RegistrationStatus['state'] {
   if (!r.enabled) return r.disabledReason === 'operator' || r.disabledReason === null ? 'disabled' : 'blocked';
   const running = jobs.find((j) => j.state === 'running');
   if (running) return running.stage === 'rag' ? 'indexing' : running.lane === 'tail' ? 'backfilling' : 'refreshing';
-  return r.degraded.length > 0 ? 'degraded' : 'ready';
+  if (r.degraded.length > 0) return 'degraded';
+  if (r.policy.sync !== 'off') {
+    if (stillWaiting(r, now)) return 'waiting';
+    if (r.stages.sync.lastSuccessAt === null) return 'pending';
+    if (collections.some((c) => c.head.state === 'never' || c.head.state === 'catching-up')) return 'refreshing';
+    if (collections.some((c) => c.tail.state === 'backfilling')) return 'backfilling';
+  }
+  if (r.policy.rag === 'maintain') {
+    if (r.stages.rag.lastSuccessAt === null) return 'pending';
+    if (r.generations.covered === null || r.generations.content === null || r.generations.covered < r.generations.content) return 'indexing';
+  }
+  return 'ready';
 }
 
 /** The sanitized lifecycle state of one registration: no path, snapshot or destination in it. */
-export function registrationStatus(r: Registration, allJobs: readonly Job[]): RegistrationStatus {
+export function registrationStatus(r: Registration, allJobs: readonly Job[], now: number = Date.now()): RegistrationStatus {
   const jobs = allJobs.filter((j) => j.registrationId === r.registrationId && j.pathFingerprint === r.pathFingerprint);
+  const collections = collectionsOf(r, now);
   return {
     registrationId: r.registrationId,
     cacheUuid: r.cacheUuid,
@@ -62,12 +107,16 @@ export function registrationStatus(r: Registration, allJobs: readonly Job[]): Re
     configHash: r.configHash,
     enabled: r.enabled,
     disabledReason: r.disabledReason,
-    state: lifecycleState(r, jobs),
+    state: lifecycleState(r, jobs, collections, now),
     degraded: r.degraded,
     stages: { sync: r.stages.sync, rag: r.stages.rag },
     generations: r.generations,
     frontiers: r.frontiers,
     jobs: jobs.slice(-JOBS_PER_REGISTRATION).reverse().map(jobStatus),
+    forge: r.forge,
+    collections,
+    waiting: stillWaiting(r, now) ? r.waiting : null,
+    nextRunAt: r.enabled ? r.nextRunAt : null,
   };
 }
 

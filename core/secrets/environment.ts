@@ -1,10 +1,15 @@
 import { StewardError } from '../api/index.js';
-import type { RemoteCurator } from '../api/index.js';
-import { KEY_ENV_NAMES, type KeyStore } from './keys.js';
+import { REMOTE_CURATORS, type RemoteCurator } from '../api/index.js';
+import { KEY_ENV_NAMES, type KeyStore, type SecretName } from './keys.js';
+
+/** The variable a named secret comes from: a curator's documented one, else the name itself (GITHUB_TOKEN). */
+function envVarOf(name: RemoteCurator | SecretName): string {
+  return (REMOTE_CURATORS as readonly string[]).includes(name) ? KEY_ENV_NAMES[name as RemoteCurator] : name;
+}
 
 /** A refusal that names the variable to set; it never carries the key. */
-export function readOnlyKeyError(curator: RemoteCurator): StewardError {
-  const name = KEY_ENV_NAMES[curator];
+export function readOnlyKeyError(curator: RemoteCurator | SecretName): StewardError {
+  const name = envVarOf(curator);
   return new StewardError(
     'key_store_unavailable',
     `Steward keeps no API keys in headless mode: set ${name} in the environment of the Steward process and restart it`,
@@ -21,7 +26,7 @@ export function environmentKeyStore(env: NodeJS.ProcessEnv): KeyStore {
   return {
     kind: 'environment',
     status: () => ({ writable: false, message: 'Headless mode reads API keys from the environment only.' }),
-    get: (curator) => present(env[KEY_ENV_NAMES[curator]]),
+    get: (name) => present(env[envVarOf(name)]),
     set: (curator) => Promise.reject(readOnlyKeyError(curator)),
   };
 }

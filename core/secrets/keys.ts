@@ -24,7 +24,12 @@ export interface KeyStoreStatus {
 export interface KeyStore {
   readonly kind: 'keychain' | 'environment';
   status(): KeyStoreStatus;
-  get(curator: RemoteCurator): string | undefined;
-  /** Stores (or with null, forgets) a key; throws a StewardError when it cannot. */
-  set(curator: RemoteCurator, key: string | null): Promise<void>;
+  /** Any named secret: a curator's key (`anthropic`) or a forge token (`GITHUB_TOKEN`). */
+  get(name: RemoteCurator | SecretName): string | undefined;
+  /** Stores (or with null, forgets) a secret; throws a StewardError when it cannot. */
+  set(name: RemoteCurator | SecretName, key: string | null): Promise<void>;
 }
+
+/** A secret's name: letters, digits, `_ . -`, starting with a letter (GITHUB_TOKEN, anthropic). */
+export type SecretName = string;
+export const SECRET_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;

@@ -1,8 +1,10 @@
 /**
  * Every rule for recognising a secret lives here, once: the log scrubber, the sweeper's redaction,
- * the notes writer and maintenance's non-secret checks all call these. secretlint's precise rules
- * run beside them where text leaves the machine (redact.ts); this table is the generic layer that
- * also guards synchronous paths such as log lines.
+ * the notes writer, the session-start context and maintenance's non-secret checks all call these.
+ * secretlint's precise rules run beside them where text leaves the machine (redact.ts); this table is
+ * the generic layer that also guards synchronous paths such as log lines. Its shapes follow the
+ * published rule sets of gitleaks and secretlint (prefixes, lengths, alphabets), written afresh here.
+ * This file imports nothing, so a path that must start fast (the session-start hook) can use it.
  */
 
 export const REDACTED = '[REDACTED]';
@@ -12,6 +14,8 @@ export interface SecretShape {
   id: string;
   /** A global pattern matching only the secret part (look-behinds keep the label visible). */
   pattern: RegExp;
+  /** A second look at a match the pattern alone cannot judge (a code expression, a type name). */
+  accept?: (match: string) => boolean;
 }
 
 /** Words that name a credential. Plurals and `api key` / `api_key` / `api-key` spellings included. */
@@ -19,25 +23,222 @@ const CREDENTIAL_WORD = String.raw`(?:api[_ -]?keys?|access[_ -]?keys?|auth[_ -]
 /** Names whose assigned value is a secret whatever its shape (`DB_PASSWORD=…`, `"apiKey": "…"`). */
 const SECRET_NAME = String.raw`[A-Za-z0-9_]*(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|credential|auth[_-]?key)[A-Za-z0-9_]*`;
 
+// ------------------------------------------------------------------ value checks
+
+/** Shannon entropy in bits per character. */
+function entropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length);
+  return bits;
+}
+
+const VALUE_KEYWORDS = new Set(
+  'true false null none nil undefined string str bool boolean int integer number float bytes any object optional required secretstr secretbytes password yes no on off empty unset default'.split(' '),
+);
+/** Placeholders and references: `<your-key>`, `${TOKEN}`, `$TOKEN`, `%TOKEN%`, `{{ secrets.X }}`, `***`, `xxxx`, `…`. */
+const PLACEHOLDER = /^(?:<[^>]*>?|\$\{.*|\$\(.*|\$[A-Za-z_][\w]*|%[A-Za-z_]+%|\{\{.*|\{.*\}|\*+|x{3,}|X{3,}|\.{3,}|…|\[REDACTED\]|REDACTED|-+)$/;
+/** A code expression rather than a literal: a call, a member access, an index, an environment read. */
+const EXPRESSION = /[()[\]]|^(?:process\.env|os\.environ|env\.|self\.|this\.|await\b|new\b|require\b|import\b|secrets\.|vars\.|inputs\.)|^[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:[?!]?\.[A-Za-z_$][A-Za-z_$]*\d{0,2})+$/;
+
+function strip(value: string): string {
+  return value.replace(/^["'`]+|["'`,;]+$/g, '');
+}
+
+/** Whether an assigned password-like value is a literal secret rather than code, a type or a placeholder. */
+export function isLiteralValue(raw: string): boolean {
+  const value = strip(raw);
+  // A value with no letter or digit at all is punctuation in prose or markup, not a password.
+  if (!/[\p{L}\p{N}]/u.test(value) || PLACEHOLDER.test(value) || EXPRESSION.test(value)) return false;
+  return !VALUE_KEYWORDS.has(value.toLowerCase());
+}
+
+/** A token-like literal: long enough and random enough that it is not a word or a setting. */
+function isTokenLike(raw: string): boolean {
+  const value = strip(raw);
+  if (!isLiteralValue(value) || value.length < 8) return false;
+  const digits = /\d/.test(value);
+  const letters = /[A-Za-z]/.test(value);
+  const mixed = /[a-z]/.test(value) && /[A-Z]/.test(value);
+  if (value.length < 16) return digits && letters;
+  return (digits || mixed || /[^A-Za-z0-9]/.test(value)) && entropy(value) >= 3;
+}
+
+// ------------------------------------------------------------------ shapes built from a prefix
+
+/**
+ * Tokens recognised by their own shape: a vendor prefix and a fixed alphabet and length. The
+ * look-around keeps a longer run of the same alphabet from matching in part.
+ */
+const PREFIXED: ReadonlyArray<[id: string, body: string]> = [
+  ['anthropic-key', String.raw`sk-ant-(?:api\d\d|admin\d\d|oat\d\d|sid\d\d)?-?[A-Za-z0-9_-]{16,}`],
+  ['openai-key', String.raw`sk-(?:proj-|svcacct-|admin-|None-|lf-)?[A-Za-z0-9_-]{20,}`],
+  ['stripe-key', String.raw`(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{10,}`],
+  ['stripe-webhook-secret', String.raw`whsec_[A-Za-z0-9+/=]{24,}`],
+  ['github-token', String.raw`gh[pousr]_[A-Za-z0-9]{30,}`],
+  ['github-fine-grained-pat', String.raw`github_pat_[A-Za-z0-9_]{22,}`],
+  ['gitlab-token', String.raw`gl(?:pat|dt|ft|ptt|rt|soat|agent|oas|imt|ffct)-[A-Za-z0-9_.-]{20,}`],
+  ['gitlab-ci-job-token', String.raw`glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20,}`],
+  ['gitlab-runner-registration', String.raw`GR1348941[A-Za-z0-9_-]{20,}`],
+  ['slack-token', String.raw`xox[abposer]-[A-Za-z0-9-]{10,}`],
+  ['slack-config-token', String.raw`xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,}`],
+  ['slack-app-token', String.raw`xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+`],
+  ['google-api-key', String.raw`AIza[0-9A-Za-z_-]{35}`],
+  ['google-oauth-secret', String.raw`GOCSPX-[A-Za-z0-9_-]{20,}`],
+  ['google-oauth-access-token', String.raw`ya29\.[A-Za-z0-9_-]{20,}`],
+  ['huggingface-token', String.raw`(?:hf_|api_org_)[A-Za-z0-9]{30,}`],
+  ['npm-token', String.raw`npm_[A-Za-z0-9]{36}`],
+  ['pypi-token', String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{30,}`],
+  ['rubygems-token', String.raw`rubygems_[a-f0-9]{48}`],
+  ['nuget-key', String.raw`oy2[a-z0-9]{43}`],
+  ['docker-hub-pat', String.raw`dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`],
+  ['digitalocean-token', String.raw`do[opr]_v1_[a-f0-9]{64}`],
+  ['databricks-token', String.raw`dapi[a-f0-9]{32}(?:-\d)?`],
+  ['doppler-token', String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}`],
+  ['twilio-api-key', String.raw`SK[0-9a-fA-F]{32}`],
+  ['sendgrid-key', String.raw`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{20,}`],
+  ['sendinblue-key', String.raw`xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}`],
+  ['mailgun-key', String.raw`(?:key|pubkey)-[a-f0-9]{32}`],
+  ['mailchimp-key', String.raw`[a-f0-9]{32}-us\d{1,2}`],
+  ['shopify-token', String.raw`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`],
+  ['square-token', String.raw`(?:sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAAA[A-Za-z0-9_-]{60,})`],
+  ['age-secret-key', String.raw`AGE-SECRET-KEY-1[0-9A-Za-z]{50,}`],
+  ['linear-key', String.raw`lin_(?:api|oauth)_[A-Za-z0-9]{40}`],
+  ['notion-token', String.raw`(?:ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})`],
+  ['postman-key', String.raw`PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}`],
+  ['pulumi-token', String.raw`pul-[a-f0-9]{40}`],
+  ['prefect-key', String.raw`pnu_[A-Za-z0-9]{36}`],
+  ['readme-key', String.raw`rdme_[a-z0-9]{70}`],
+  ['planetscale-token', String.raw`pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}`],
+  ['sentry-token', String.raw`sntry[su]_[A-Za-z0-9+/=_]{40,}`],
+  ['grafana-token', String.raw`(?:glc_[A-Za-z0-9+/]{32,}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{60,}={0,3})`],
+  ['vault-token', String.raw`hv[sbr]\.[A-Za-z0-9_-]{80,}`],
+  ['terraform-token', String.raw`[a-zA-Z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`],
+  ['heroku-key', String.raw`HRKU-AA[0-9a-zA-Z_-]{58}`],
+  ['dynatrace-token', String.raw`dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}`],
+  ['easypost-key', String.raw`EZ[AT]K[A-Za-z0-9]{54}`],
+  ['flutterwave-key', String.raw`FLW(?:SECK|PUBK)(?:_TEST)?-[a-hA-H0-9]{12,32}(?:-X)?`],
+  ['frameio-token', String.raw`fio-u-[A-Za-z0-9_=-]{64}`],
+  ['duffel-token', String.raw`duffel_(?:test|live)_[A-Za-z0-9_=-]{43}`],
+  ['flyio-token', String.raw`(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})`],
+  ['artifactory-key', String.raw`(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})`],
+  ['atlassian-token', String.raw`ATATT3[A-Za-z0-9_=-]{100,}`],
+  ['bitbucket-app-password', String.raw`ATBB[A-Za-z0-9_=.-]{32,}`],
+  ['onepassword-key', String.raw`(?:A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|ops_eyJ[A-Za-z0-9+/]{100,}={0,3})`],
+  ['adobe-secret', String.raw`p8e-[A-Za-z0-9]{32}`],
+  ['alibaba-key-id', String.raw`LTAI[A-Za-z0-9]{20}`],
+  ['clickhouse-key', String.raw`4b1d[A-Za-z0-9]{38}`],
+  ['clojars-token', String.raw`CLOJARS_[a-z0-9]{60}`],
+  ['cloudflare-origin-ca', String.raw`v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`],
+  ['facebook-token', String.raw`EAA[MC][A-Za-z0-9]{100,}`],
+  ['harness-token', String.raw`(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}`],
+  ['infracost-token', String.raw`ico-[A-Za-z0-9]{32}`],
+  ['intra42-secret', String.raw`s-s4t2(?:ud|af)-[a-f0-9]{64}`],
+  ['maxmind-key', String.raw`[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`],
+  ['octopus-key', String.raw`API-[A-Z0-9]{26}`],
+  ['openshift-token', String.raw`sha256~[A-Za-z0-9_-]{43}`],
+  ['perplexity-key', String.raw`pplx-[A-Za-z0-9]{48}`],
+  ['scalingo-token', String.raw`tk-us-[A-Za-z0-9_-]{48}`],
+  ['settlemint-token', String.raw`sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}`],
+  ['shippo-token', String.raw`shippo_(?:live|test)_[a-fA-F0-9]{40}`],
+  ['sourcegraph-token', String.raw`sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}`],
+  ['typeform-token', String.raw`tfp_[A-Za-z0-9_.=-]{59}`],
+  ['new-relic-key', String.raw`NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}`],
+  ['azure-ad-client-secret', String.raw`[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34}`],
+  ['telegram-bot-token', String.raw`\d{6,12}:AA[A-Za-z0-9_-]{32,34}`],
+  ['groq-key', String.raw`gsk_[A-Za-z0-9]{48,}`],
+  ['xai-key', String.raw`xai-[A-Za-z0-9]{60,}`],
+  ['replicate-token', String.raw`r8_[A-Za-z0-9]{37}`],
+  ['fireworks-key', String.raw`fw_[A-Za-z0-9]{24,}`],
+  ['langsmith-key', String.raw`lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`],
+  ['pinecone-key', String.raw`pcsk_[A-Za-z0-9_]{40,}`],
+  ['supabase-token', String.raw`(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})`],
+  ['netlify-token', String.raw`nfp_[A-Za-z0-9]{36,}`],
+  ['render-key', String.raw`rnd_[A-Za-z0-9]{32,}`],
+  ['resend-key', String.raw`re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}`],
+  ['figma-token', String.raw`figd_[A-Za-z0-9_-]{40,}`],
+  ['airtable-pat', String.raw`pat[A-Za-z0-9]{14}\.[a-f0-9]{64}`],
+  ['circleci-token', String.raw`CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}`],
+  ['buildkite-token', String.raw`bkua_[a-f0-9]{40}`],
+  ['mapbox-secret-token', String.raw`sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}`],
+  ['asana-pat', String.raw`[0-9]/[0-9]{16}:[A-Za-z0-9]{32}`],
+  ['contentful-pat', String.raw`CFPAT-[A-Za-z0-9_-]{43}`],
+  ['dropbox-token', String.raw`sl\.[A-Za-z0-9_=-]{130,}`],
+  ['braintree-token', String.raw`access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}`],
+  ['plaid-token', String.raw`access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`],
+  ['tailscale-key', String.raw`tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}`],
+  ['deno-token', String.raw`dd[pw]_[A-Za-z0-9]{36}`],
+  ['sonar-token', String.raw`sq[pau]_[a-f0-9]{40}`],
+  ['hashicorp-cloud-key', String.raw`hcp\.[A-Za-z0-9_-]{20,}`],
+  ['ngrok-token', String.raw`[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}`],
+  ['jwt', String.raw`eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`],
+];
+
+function prefixed(id: string, body: string): SecretShape {
+  return { id, pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${body}(?![A-Za-z0-9])`, 'g') };
+}
+
+// ------------------------------------------------------------------ shapes that need their context
+
+/** A name that holds a password, whatever the value looks like (`DB_PASS`, `passwd`, `PGPASSWORD`). */
+const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|passphrase|pwd)|[A-Za-z0-9_.-]*?[_.-]pass)`;
+/** The assignment between a name and its value; quotes may come escaped (`\"password\": \"…\"` inside JSON text). */
+const ASSIGN = String.raw`\\?["']?\s*(?:=|:=|:|=>)\s*\\?`;
+/** Where a name starts: not inside a longer identifier or dotted path. */
+const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
+const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
+/** A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value. */
+const BARE_END = String.raw`\s"'\`,;)}\\`;
+const ASSIGNED_VALUE = String.raw`(?:(?<=["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
+
+/** Credential-named settings other than passwords: the value must look like a token (`API_KEY=…`). */
+const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]?key|secret(?:[_.-]?key)?|token|auth[_.-]?key|credential|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|license[_.-]?key|app[_.-]?key|client[_.-]?key|consumer[_.-]?key|webhook[_.-]?secret|access[_.-]?id|session[_.-]?key|dsn|[A-Z0-9]_KEY|[a-z0-9]_key)`;
+/** Token-ish names that are not credentials: counts of model tokens, page cursors, CSRF tokens, tokenizers. */
+const NOT_A_TOKEN = /(?:max|min|input|output|total|num|prompt|completion|cache|cached|reasoning|next|page|continuation|csrf|xsrf|sync|cancel|cancellation|refresh_interval|lexer)[_.-]?tokens?$|tokeni[sz]e|tokens?[_.-]?(?:in|out|count|used|limit|budget|usage|url|uri|endpoint|type|file|path|env|var|name|id|ttl|expir\w*)$|(?:cache|sort|partition|primary|foreign|public|query|route|storage|idempotency|row|map|hot|lookup|dedupe|group|unique|composite|object|bucket|index|hash|i18n|translation|react|list|item|dict|table|column|field)[_.-]?key$|secret[_.-]?(?:name|ref|arn|id|path|file|env|var|version|manager|store|provider)$/i;
+
 export const SECRET_SHAPES: readonly SecretShape[] = [
-  { id: 'pem-private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g },
+  { id: 'pem-private-key', pattern: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { id: 'pem-block', pattern: /-----BEGIN (?:CERTIFICATE|OPENSSH|PGP)[A-Z ]*-----[\s\S]*?(?:-----END [A-Z ]*-----|$)/g },
-  { id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { id: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },
-  { id: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { id: 'stripe-key', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { id: 'github-token', pattern: /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g },
-  { id: 'github-fine-grained-pat', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/g },
-  { id: 'gitlab-pat', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { id: 'slack-token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
-  { id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { id: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
-  { id: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { id: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g },
-  { id: 'url-credentials', pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+(?=@)/gi },
-  { id: 'authorization-header', pattern: /(?<=\b(?:authorization|proxy-authorization)\s*[:=]\s*["']?(?:bearer|basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}/gi },
+  { id: 'putty-private-key', pattern: /(?<=Private-Lines:\s*\d+\s*(?:\r?\n|\\n))(?:[A-Za-z0-9+/=]{8,}(?:\r?\n|\\n)?)+/g },
+  // Before the key id's own shape: the id is the context that makes a bare 40-character string a secret.
+  {
+    id: 'aws-secret-near-key-id',
+    // The candidate comes first so the look-arounds run only where a 40-character run stands.
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9/+=])[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])(?:(?<=${AWS_KEY_ID}[\s\S]{0,200}[A-Za-z0-9/+=]{40})|(?=[\s\S]{0,200}?${AWS_KEY_ID}))`, 'g'),
+    accept: (m) => /[a-z]/.test(m) && /[A-Z]/.test(m) && /[0-9/+]/.test(m),
+  },
+  { id: 'aws-access-key-id', pattern: new RegExp(AWS_KEY_ID, 'g') },
+  { id: 'url-credentials', pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+(?=@)/gi },
+  { id: 'azure-connection-secret', pattern: /(?<=\b(?:AccountKey|SharedAccessKey|SharedSecret|ClientSecret)\s*=\s*)[^;\s"']+/gi, accept: isLiteralValue },
+  { id: 'azure-sas-signature', pattern: /(?<=[?&]sig=)[A-Za-z0-9%+/=]{16,}/g },
+  { id: 'webhook-url-secret', pattern: /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/\d+\/|webhook\.office\.com\/webhookb2\/)[A-Za-z0-9+/@_.-]{20,}/g },
+  { id: 'authorization-header', pattern: /(?<=\b(?:authorization|proxy-authorization)\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+)[A-Za-z0-9._~+/=-]{8,}/gi },
+  { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s*:\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi },
   { id: 'bearer-token', pattern: /(?<=\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi },
-  { id: 'secret-assignment', pattern: new RegExp(String.raw`(?<=\b${SECRET_NAME}["']?\s*[:=]\s*["']?)[^\s"'\`,;]{8,}`, 'gi') },
+  { id: 'curl-user', pattern: /(?<=\bcurl\b[^\n]*?\s(?:-u|--user)(?:\s+|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue },
+  { id: 'sshpass', pattern: /(?<=\bsshpass\s+-p\s*["']?)[^\s"']+/g, accept: isLiteralValue },
+  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)[^\s"';|&]+/g, accept: isLiteralValue },
+  { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s+)["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue },
+  { id: 'netrc-password', pattern: /(?<=\blogin\s+\S+\s+password\s+)\S+/g },
+  { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue },
+  {
+    id: 'password-assignment',
+    pattern: new RegExp(String.raw`(?<=${NAME_START}${PASSWORD_NAME}${ASSIGN}["'\`]?)${ASSIGNED_VALUE}`, 'gi'),
+    accept: isLiteralValue,
+  },
+  {
+    id: 'password-in-prose',
+    pattern:
+      /(?<=\b(?:password|passphrase|passcode|pwd|pw|pin)\s+(?:is|was|will be)\s*:?\s+\\?["'“‘]?)(?!(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less)\b)[^\s"'”’,;!?]+(?<![.])/gi,
+    accept: isLiteralValue,
+  },
+  ...PREFIXED.map(([id, body]) => prefixed(id, body)),
+  {
+    id: 'secret-assignment',
+    pattern: new RegExp(String.raw`(?<=${NAME_START}(${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
+    accept: (m) => isTokenLike(m),
+  },
 ];
 
 const NAMES_CREDENTIAL = new RegExp(String.raw`\b${CREDENTIAL_WORD}\b`, 'i');
@@ -47,22 +248,40 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The names the assignment shapes must not treat as credentials; exposed for the table's own test. */
+export function isTokenCounterName(name: string): boolean {
+  return NOT_A_TOKEN.test(name);
+}
+
+function applyShape(text: string, shape: SecretShape): string {
+  const { pattern, accept } = shape;
+  pattern.lastIndex = 0;
+  return text.replace(pattern, (match: string, ...rest: unknown[]) => {
+    if (accept && !accept(match)) return match;
+    // The assignment shapes capture the name: a model-token counter (`max_tokens=4096`) is no secret.
+    const name = typeof rest[0] === 'string' ? rest[0] : null;
+    if (name !== null && shape.id === 'secret-assignment' && NOT_A_TOKEN.test(name)) return match;
+    return REDACTED;
+  });
+}
+
 /** Replaces every known value, then every secret shape, with REDACTED. */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
   let out = text;
   for (const secret of knownSecrets) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
-  for (const { pattern } of SECRET_SHAPES) out = out.replace(pattern, REDACTED);
+  for (const shape of SECRET_SHAPES) out = applyShape(out, shape);
   return out;
+}
+
+/** Redacts with one shape only (the table's own test checks each shape catches its samples alone). */
+export function redactWithShape(text: string, id: string): string {
+  const shape = SECRET_SHAPES.find((s) => s.id === id);
+  return shape ? applyShape(text, shape) : text;
 }
 
 /** Whether `text` holds anything secret-shaped. */
 export function hasSecret(text: string): boolean {
-  return SECRET_SHAPES.some(({ pattern }) => {
-    pattern.lastIndex = 0;
-    const found = pattern.test(text);
-    pattern.lastIndex = 0;
-    return found;
-  });
+  return redactSecrets(text) !== text;
 }
 
 /** Whether `text` talks about a credential ("the API key", "tokens"): such a line is never a durable fact or a safe id. */
@@ -73,6 +292,11 @@ export function namesCredential(text: string): boolean {
 /** Whether `text` assigns a value to a credential-named setting (`token=`, `password=`, `cookie=`), whatever the value. */
 export function assignsCredential(text: string): boolean {
   return ASSIGNS_CREDENTIAL.test(text);
+}
+
+/** Whether a text shows a redaction (a line holding one is never chosen as a headline). */
+export function showsRedaction(text: string): boolean {
+  return text.includes(REDACTED);
 }
 
 const SECRET_ENV_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;

@@ -17,17 +17,20 @@ async function forgetSecretlintProfile(): Promise<void> {
   for (const entry of (await secretLintProfiler.getMeasures()).splice(0)) performance.clearMeasures(entry.name);
 }
 
-async function redactWithSecretlint(text: string): Promise<string> {
+async function secretlintRanges(text: string): Promise<Array<[number, number]>> {
   await forgetSecretlintProfile();
   const result = await lintSource({
     source: { filePath: '/steward-digest.txt', content: text, contentType: 'text' },
     options: { config: SECRETLINT_CONFIG, maskSecrets: false },
   });
-  const ranges = result.messages.map((m) => m.range).sort((a, b) => b[0] - a[0]);
+  return result.messages.map((m) => [m.range[0], m.range[1]]);
+}
+
+/** Replaces the ranges (applied from the end so earlier offsets stay valid; overlaps collapse into one). */
+function applyRanges(text: string, ranges: Array<[number, number]>): string {
   let out = text;
   let floor = Number.POSITIVE_INFINITY;
-  for (const [start, end] of ranges) {
-    // Ranges are applied from the end so earlier offsets stay valid; overlaps collapse into one.
+  for (const [start, end] of [...ranges].sort((a, b) => b[0] - a[0])) {
     const stop = Math.min(end, floor);
     if (stop <= start) continue;
     out = `${out.slice(0, start)}${REDACTED}${out.slice(stop)}`;
@@ -38,18 +41,37 @@ async function redactWithSecretlint(text: string): Promise<string> {
 
 export interface Redactor {
   redact(text: string): Promise<string>;
+  /** Many texts at once: one secretlint pass over all of them, each text redacted on its own by the table. */
+  redactMany(texts: readonly string[]): Promise<string[]>;
   redactSync(text: string): string;
 }
+
+/** Between texts in one secretlint pass: blank lines, so no rule's match runs from one text into the next. */
+const SEPARATOR = '\n\n\n';
 
 /** Exact known values and the shape table first, then secretlint's precise rules, then the table again. */
 export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
   const known = [...new Set(knownSecrets)].sort((a, b) => b.length - a.length);
+  const redactMany = async (texts: readonly string[]): Promise<string[]> => {
+    const first = texts.map((t) => (t === '' ? t : redactSecrets(t, known)));
+    const joined = first.join(SEPARATOR);
+    if (joined.trim() === '') return first;
+    const ranges = await secretlintRanges(joined);
+    let offset = 0;
+    return first.map((text) => {
+      const start = offset;
+      const end = start + text.length;
+      offset = end + SEPARATOR.length;
+      const mine = ranges.filter(([a, b]) => a < end && b > start).map(([a, b]): [number, number] => [Math.max(a, start) - start, Math.min(b, end) - start]);
+      return mine.length === 0 ? text : redactSecrets(applyRanges(text, mine), known);
+    });
+  };
   return {
     async redact(text) {
       if (text === '') return text;
-      const first = redactSecrets(text, known);
-      return redactSecrets(await redactWithSecretlint(first), known);
+      return (await redactMany([text]))[0] ?? '';
     },
+    redactMany,
     redactSync: (text) => redactSecrets(text, known),
   };
 }

@@ -1,22 +1,41 @@
-import { isAbsolute, relative } from 'node:path';
-import type { Digest, DigestMessage, ToolUse } from './types.js';
+import { isAbsolute, posix, relative } from 'node:path';
+import { showsRedaction } from '../secrets/index.js';
+import type { Digest, DigestMessage, DigestSession, ToolUse } from './types.js';
 
-const MODIFYING = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'apply_patch', 'write', 'edit']);
-const SHELL = new Set(['Bash', 'bash', 'exec', 'shell', 'run_command']);
+const MODIFYING = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'apply_patch', 'write', 'edit', 'str_replace_based_edit_tool', 'create_file']);
+const SHELL = new Set(['Bash', 'bash', 'exec', 'shell', 'run_command', 'shell_command']);
 const TRIVIAL = /^(ok(ay)?|thanks?( you)?|thx|yes|yep|no|nope|continue|go on|go ahead|do it|sure|great|nice|perfect|lgtm)[.! ]*$/i;
 const DECISION = /\b(decided|we'll use|we will use|let's use|going with|switch(?:ed)? to|instead of|chose|agreed|from now on|prefer)\b/i;
-const OPEN_ITEM = /\b(TODO|FIXME|next step|still need to|doesn't work|does not work|failing|not yet|remaining)\b/i;
-const COMMIT = /\bgit\s+commit\b[^\n]*?\s-(?:a?m)\s+(["'])(.+?)\1/;
+const NEXT_STEP = /\b(?:next steps?|still need to|todo|to do|remaining|follow-?ups?|not yet done|left to do)\b/i;
+const NEXT_HEADING = /^\s*(?:#+\s*|\*\*)?(?:next steps?|remaining( work)?|to ?do|follow-?ups?|what'?s left)\s*:?\s*(?:\*\*)?\s*:?\s*$/i;
+
+export interface SessionBrief {
+  /** The title the session carries, when it has one. */
+  title: string | null;
+  /** The session's task statement: its first genuine request. */
+  task: string | null;
+  /** Its most recent genuine request. */
+  latestAsk: string | null;
+  /** One line on where it ended: the first sentence of the assistant's closing message. */
+  closing: string | null;
+  /** When it last saw activity (UTC ms). */
+  lastAt: number;
+}
+
+export interface FileGroup {
+  folder: string;
+  files: string[];
+}
 
 export interface Extract {
-  focus: string[];
-  asks: string[];
-  files: Array<{ path: string; count: number }>;
-  commands: string[];
-  commits: string[];
+  sessions: SessionBrief[];
   decisions: string[];
-  openItems: string[];
-  errors: string[];
+  openQuestions: string[];
+  nextSteps: string[];
+  commits: string[];
+  files: FileGroup[];
+  /** Commands that failed and were not later run again successfully. */
+  failures: string[];
 }
 
 export function clip(text: string, max: number): string {
@@ -24,18 +43,23 @@ export function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
+/** Generated histories number their turns: `(step 14)` is noise, not part of the request. */
+function withoutCounters(text: string): string {
+  return text.replace(/\s*\((?:step|turn) \d+\)/gi, '').replace(/^\s*(?:step|turn) \d+\s*[:.)-]\s*/i, '');
+}
+
 function prose(text: string): string {
   return text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/`([^`]*)`/g, '$1');
 }
 
 function firstLine(text: string): string {
-  return prose(text).split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  return withoutCounters(prose(text).split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '');
 }
 
 function sentences(text: string): string[] {
   return prose(text)
     .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.replace(/^[-*#>\s]+/, '').trim())
+    .map((s) => withoutCounters(s.replace(/^[-*#>\s]+/, '').replace(/\*\*/g, '').trim()))
     .filter((s) => s.length > 0);
 }
 
@@ -51,68 +75,190 @@ function pushUnique(list: string[], item: string, max: number): void {
 /** Text addressed to the curator itself (or faking our markers) is an injection attempt, not work. */
 const AIMED_AT_NOTES = /\b(curator|sweeper|CLAUDE\.md|OVERVIEW\.md|CHANGELOG\.md)\b|<<<|>>>|‹<<|>>›/i;
 
+const words = (text: string): number => text.split(/\s+/).filter((w) => w !== '').length;
+
+/**
+ * A message's headline, what a person reads first: its opening sentences (about six words' worth),
+ * stopping before any sentence that holds a redaction; null for a bare "ok" or text aimed at the notes.
+ */
+export function headline(text: string): string | null {
+  const line = firstLine(text);
+  if (TRIVIAL.test(line) || AIMED_AT_NOTES.test(text)) return null;
+  let out = '';
+  for (const part of line.split(/(?<=[.!?;])\s+/)) {
+    if (showsRedaction(part)) break;
+    out = out === '' ? part : `${out} ${part}`;
+    if (words(out) >= 6) break;
+  }
+  return words(out) >= 3 ? clip(out.replace(/[\s;:,]+$/, ''), 200) : null;
+}
+
 function isAsk(message: DigestMessage): boolean {
-  const line = firstLine(message.text);
-  return message.role === 'user' && line.split(/\s+/).length >= 3 && !TRIVIAL.test(line) && !AIMED_AT_NOTES.test(message.text);
+  return message.role === 'user' && headline(message.text) !== null;
 }
 
 function displayPath(path: string, cwd: string): string {
-  if (!isAbsolute(path)) return path;
+  if (!isAbsolute(path)) return path.replace(/\\/g, '/');
   const rel = relative(cwd, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.replace(/\\/g, '/') : path;
 }
 
-function byNewest(digest: Digest): Array<{ message: DigestMessage; session: number; order: number }> {
-  const all = digest.sessions.flatMap((s, session) => s.messages.map((message, i) => ({ message, session, order: session * 10_000 + i })));
-  return all.sort((a, b) => b.message.ts - a.message.ts || a.order - b.order);
+// ------------------------------------------------------------------ commits
+
+/** The message of a `git commit` in any of the forms agents write: `-m "…"`, `-m '…'`, several `-m`, a heredoc. */
+export function commitSubject(command: string): string | null {
+  const at = command.search(/\bgit\s+(?:-C\s+\S+\s+)?commit\b/);
+  if (at < 0) return null;
+  const rest = command.slice(at);
+  const heredoc = /<<-?\s*['"]?(\w+)['"]?\s*\n([\s\S]*?)\n\s*\1\b/.exec(rest);
+  const flag = /\s(?:-[a-zA-Z]*m|--message(?:=|\s+))\s*(?:(["'])([\s\S]*?)\1|([^\s"'-]\S*))/.exec(rest);
+  let message: string | null = null;
+  if (flag && !(flag[2] ?? '').includes('<<')) message = flag[2] ?? flag[3] ?? null;
+  else if (heredoc) message = heredoc[2] ?? null;
+  const subject = message?.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? null;
+  return subject === null || subject.startsWith('$(') ? null : clip(subject, 300);
 }
 
-function collectTools(digest: Digest, x: Extract): void {
-  const counts = new Map<string, number>();
-  const chronological = byNewest(digest).reverse();
-  for (const { message } of chronological) {
-    for (const tool of message.toolUses) collectTool(tool, digest.project.cwd, counts, x);
+// ------------------------------------------------------------------ files, natural order
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Changed files grouped by folder, folders and files in natural order (`b2` before `b10`). */
+export function groupFiles(paths: readonly string[]): FileGroup[] {
+  const groups = new Map<string, string[]>();
+  for (const path of new Set(paths)) {
+    const folder = posix.dirname(path);
+    const key = folder === '.' ? '' : `${folder}/`;
+    groups.set(key, [...(groups.get(key) ?? []), posix.basename(path)]);
   }
-  x.files = [...counts.entries()].map(([path, count]) => ({ path, count })).sort((a, b) => b.count - a.count || a.path.localeCompare(b.path)).slice(0, 10);
-  x.commands = x.commands.slice(-8).reverse();
-  x.commits = x.commits.slice(-3).reverse();
+  return [...groups.entries()].sort((a, b) => collator.compare(a[0], b[0])).map(([folder, files]) => ({ folder, files: files.sort(collator.compare) }));
 }
 
-function collectTool(tool: ToolUse, cwd: string, counts: Map<string, number>, x: Extract): void {
-  if (MODIFYING.has(tool.name) && tool.filePath) {
-    const path = displayPath(tool.filePath, cwd);
-    counts.set(path, (counts.get(path) ?? 0) + 1);
-  }
-  if (SHELL.has(tool.name) && tool.command) {
-    const command = clip(tool.command.split('\n')[0] ?? '', 100);
-    x.commands = x.commands.filter((c) => c !== command);
-    x.commands.push(command);
-    const commit = COMMIT.exec(tool.command);
-    if (commit?.[2] && !tool.isError) {
-      x.commits = x.commits.filter((c) => c !== commit[2]);
-      x.commits.push(clip(commit[2], 120));
+// ------------------------------------------------------------------ the extract
+
+interface Timed {
+  message: DigestMessage;
+  session: number;
+}
+
+function chronological(digest: Digest): Timed[] {
+  const all = digest.sessions.flatMap((s, session) => s.messages.map((message) => ({ message, session })));
+  return all.sort((a, b) => a.message.ts - b.message.ts);
+}
+
+function closingOf(session: DigestSession): DigestMessage | undefined {
+  return [...session.messages].reverse().find((m) => m.role === 'assistant' && m.text.trim() !== '');
+}
+
+function brief(session: DigestSession): SessionBrief {
+  const asks = session.messages.filter(isAsk);
+  const task = session.firstRequest && isAsk(session.firstRequest) ? session.firstRequest : asks[0];
+  const closing = closingOf(session);
+  const closingLine = closing ? sentences(closing.text).find((s) => s.split(/\s+/).length >= 3 && !showsRedaction(s)) : undefined;
+  const title = session.title !== null && !showsRedaction(session.title) ? clip(withoutCounters(session.title), 120) : null;
+  return {
+    title,
+    task: task ? headline(task.text) : null,
+    latestAsk: asks.length > 0 ? headline(asks[asks.length - 1]!.text) : null,
+    closing: closingLine ? clip(closingLine, 200) : null,
+    lastAt: Math.max(0, ...session.messages.map((m) => m.ts), session.firstRequest?.ts ?? 0),
+  };
+}
+
+/** Lines under a "Next steps" heading of the closing message, or sentences that state one. */
+function nextStepsOf(text: string): string[] {
+  const lines = prose(text).split('\n');
+  const out: string[] = [];
+  const heading = lines.findIndex((l) => NEXT_HEADING.test(l));
+  if (heading >= 0) {
+    for (const line of lines.slice(heading + 1)) {
+      if (/^\s*#|^\s*\*\*[^*]+\*\*\s*:?\s*$/.test(line) && out.length > 0) break;
+      const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+)$/.exec(line)?.[1];
+      if (item) out.push(withoutCounters(item.replace(/\*\*/g, '').trim()));
+      else if (line.trim() !== '' && out.length > 0) break;
     }
   }
-  if (tool.isError) pushUnique(x.errors, clip(`${tool.name}: ${tool.errorLine ?? 'failed'}`, 160), 5);
+  for (const sentence of sentences(text)) if (NEXT_STEP.test(sentence) && !NEXT_HEADING.test(sentence)) out.push(sentence);
+  return out;
+}
+
+/** Whether one command line is the other, or the other with more arguments. */
+function sameCommand(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long === short || long.startsWith(`${short} `);
+}
+
+function collectWork(digest: Digest, x: Extract): void {
+  const files: string[] = [];
+  const runs: Array<{ key: string; tool: ToolUse }> = [];
+  for (const { message } of chronological(digest)) {
+    for (const tool of message.toolUses) {
+      if (MODIFYING.has(tool.name) && tool.filePath && !tool.isError) files.push(displayPath(tool.filePath, digest.project.cwd));
+      if (!SHELL.has(tool.name) || !tool.command) continue;
+      const subject = tool.isError ? null : commitSubject(tool.command);
+      if (subject && !showsRedaction(subject)) x.commits = [...x.commits.filter((c) => c !== subject), subject];
+      runs.push({ key: (tool.command.split('\n')[0] ?? '').replace(/\s+/g, ' ').trim(), tool });
+    }
+  }
+  x.files = groupFiles(files);
+  x.commits = x.commits.slice(-8).reverse();
+  // A failure is news only while no later run of the same command (or a wider or narrower form of
+  // it: `npm test` after `npm test -- one.test.ts`) succeeded.
+  const succeeded: string[] = [];
+  for (let i = runs.length - 1; i >= 0; i -= 1) {
+    const { key, tool } = runs[i]!;
+    if (!tool.isError) succeeded.push(key);
+    else if (!succeeded.some((ok) => sameCommand(ok, key))) pushUnique(x.failures, clip(`\`${clip(key, 100).replace(/`/g, "'")}\` failed: ${tool.errorLine ?? 'error'}`, 240), 5);
+  }
 }
 
 /** Extractive facts of the digest; every list is in a fixed order so the output is byte-stable. */
 export function extract(digest: Digest): Extract {
-  const x: Extract = { focus: [], asks: [], files: [], commands: [], commits: [], decisions: [], openItems: [], errors: [] };
-  for (const session of digest.sessions) {
-    const latest = [...session.messages].reverse().find(isAsk);
-    if (latest) pushUnique(x.focus, clip(firstLine(latest.text), 120), 3);
-  }
-  const newest = byNewest(digest);
-  for (const { message } of newest) if (isAsk(message)) pushUnique(x.asks, clip(firstLine(message.text), 120), 5);
-  for (const { message } of newest) {
-    for (const sentence of sentences(message.text)) if (DECISION.test(sentence) && !AIMED_AT_NOTES.test(sentence)) pushUnique(x.decisions, clip(sentence, 200), 5);
+  const x: Extract = { sessions: digest.sessions.map(brief), decisions: [], openQuestions: [], nextSteps: [], commits: [], files: [], failures: [] };
+  const newestFirst = chronological(digest).reverse();
+  for (const { message } of newestFirst) {
+    for (const sentence of sentences(message.text)) {
+      if (DECISION.test(sentence) && !AIMED_AT_NOTES.test(sentence) && !showsRedaction(sentence)) pushUnique(x.decisions, clip(sentence, 200), 5);
+    }
   }
   for (const session of digest.sessions) {
-    const last = [...session.messages].reverse().find((m) => m.role === 'assistant' && m.text.trim() !== '');
-    for (const sentence of last ? sentences(last.text) : []) if (OPEN_ITEM.test(sentence)) pushUnique(x.openItems, clip(sentence, 200), 5);
+    const closing = closingOf(session);
+    if (!closing) continue;
+    for (const step of nextStepsOf(closing.text)) if (!showsRedaction(step) && !AIMED_AT_NOTES.test(step)) pushUnique(x.nextSteps, clip(step, 200), 6);
+    for (const sentence of sentences(closing.text)) if (sentence.endsWith('?') && sentence.split(/\s+/).length >= 4 && !showsRedaction(sentence)) pushUnique(x.openQuestions, clip(sentence, 200), 4);
   }
-  collectTools(digest, x);
+  collectWork(digest, x);
   return x;
 }
 
+/** The local calendar day of a time, `YYYY-MM-DD`: notes are dated the way the person lived them. */
+export function localDate(ts: number): string {
+  const d = new Date(ts);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export interface ActivityDay {
+  date: string;
+  /** The sessions active that day, by their index in the digest. */
+  sessions: number[];
+  commits: string[];
+  files: number;
+}
+
+/** The days (local dates) on which the activity this sweep covers took place, oldest first. */
+export function activityDays(digest: Digest): ActivityDay[] {
+  const days = new Map<string, ActivityDay>();
+  for (const { message, session } of chronological(digest)) {
+    if (digest.since !== null && message.ts <= digest.since) continue;
+    const date = localDate(message.ts);
+    const day = days.get(date) ?? { date, sessions: [], commits: [], files: 0 };
+    if (!day.sessions.includes(session)) day.sessions.push(session);
+    for (const tool of message.toolUses) {
+      const subject = SHELL.has(tool.name) && tool.command && !tool.isError ? commitSubject(tool.command) : null;
+      if (subject && !showsRedaction(subject) && !day.commits.includes(subject)) day.commits.push(subject);
+      if (MODIFYING.has(tool.name) && tool.filePath && !tool.isError) day.files += 1;
+    }
+    days.set(date, day);
+  }
+  return [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
+}

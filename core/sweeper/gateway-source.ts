@@ -2,6 +2,22 @@ import type { GatewayReader, StoredPart } from '../gateway/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
 
+/**
+ * "The user said this": a user text part the parser marked as the person's own words (its
+ * `genuine_user_turn` flag, decided once at parse time: not a slash-command echo, caveat, hook output,
+ * task notification, skill expansion or compaction summary).
+ */
+export function isGenuineUserTurn(part: StoredPart): boolean {
+  return part.role === 'user' && part.kind === 'text' && part.genuineUserTurn;
+}
+
+/** OpenClaw prefixes channel messages with the gateway's local time: `[Wed 2026-04-08 03:03 GMT+2] `. */
+const ENVELOPE = /^\s*\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?(?: (?:GMT|UTC)[+-]?\d{0,2}(?::?\d{2})?)?\]\s*/;
+
+export function withoutEnvelope(text: string): string {
+  return text.replace(ENVELOPE, '');
+}
+
 function parseJson(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
   try {
@@ -16,7 +32,18 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** A tool call reduced to what the digest may carry: name, a path or the first line of a command. */
+/**
+ * A text capture cut at its size cap may end in the head of a secret too short for any rule to know:
+ * the cut's last, partial word goes before the text reaches redaction.
+ */
+function storedText(part: StoredPart): string {
+  const text = part.text ?? '';
+  if (!parseJson(part.meta)?.truncated) return text;
+  const cut = text.search(/\S+$/);
+  return cut > 0 ? text.slice(0, cut) : '';
+}
+
+/** A tool call reduced to what the digest may carry: its name, a path, or the command it ran. */
 function toolUse(part: StoredPart): { id: string | undefined; use: ToolUse } {
   const meta = parseJson(part.meta) ?? {};
   const input = parseJson(part.text) ?? {};
@@ -24,8 +51,19 @@ function toolUse(part: StoredPart): { id: string | undefined; use: ToolUse } {
   const file = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path);
   if (file !== undefined) use.filePath = file;
   const command = str(input.command) ?? str(input.cmd);
-  if (command !== undefined) use.command = command.split('\n')[0]?.slice(0, 200) ?? '';
+  if (command !== undefined) use.command = command;
   return { id: str(meta.toolUseId), use };
+}
+
+const TELLING = /\b(?:error|errors|fail(?:ed|ure|s)?|exception|cannot|can't|not found|denied|refused|missing|undefined|panic|fatal|assert\w*)\b|✗|×/i;
+
+/**
+ * The line of an error result that says what went wrong: Claude Code's `Exit code 2` says only that
+ * it failed, and a linter's first line is a file name.
+ */
+function errorLineOf(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:Exit code \d+|Error:?|\[stderr\]|stderr:?|>.*)$/i.test(l));
+  return lines.find((l) => TELLING.test(l)) ?? lines[0] ?? 'error';
 }
 
 /** `cc:{uuid}:{block}` and `oc:…:{entryId}:{block}`: the message is the id without its block index. */
@@ -39,19 +77,18 @@ function toMessages(parts: StoredPart[]): DigestMessage[] {
   const tools = new Map<string, ToolUse>();
   for (const part of parts) {
     if (part.kind === 'tool_result') {
-      // Tool output never enters the digest; only whether it failed, and its first line then.
+      // Tool output never enters the digest; only whether it failed, and a telling line then.
       const meta = parseJson(part.meta) ?? {};
       const target = tools.get(str(meta.toolUseId) ?? '');
       if (target && meta.isError === true) {
         target.isError = true;
-        target.errorLine = (part.text ?? '').split('\n').find((l) => l.trim() !== '')?.slice(0, 200) ?? 'error';
+        target.errorLine = errorLineOf(storedText(part));
       }
       continue;
     }
     const role = part.role === 'user' || part.role === 'assistant' ? part.role : null;
     if (role === null || (part.kind !== 'text' && part.kind !== 'tool_use')) continue;
-    // The parser decided once whether user text is the person's own words (not an echo, caveat, hook…).
-    if (part.kind === 'text' && role === 'user' && !part.genuineUserTurn) continue;
+    if (part.kind === 'text' && role === 'user' && !isGenuineUserTurn(part)) continue;
     const id = messageIdOf(part.partId);
     let message = byMessage.get(id);
     if (!message) {
@@ -59,8 +96,10 @@ function toMessages(parts: StoredPart[]): DigestMessage[] {
       byMessage.set(id, message);
       messages.push(message);
     }
-    if (part.kind === 'text') message.text = message.text === '' ? (part.text ?? '') : `${message.text}\n${part.text ?? ''}`;
-    else {
+    if (part.kind === 'text') {
+      const text = role === 'user' ? withoutEnvelope(storedText(part)) : storedText(part);
+      message.text = message.text === '' ? text : `${message.text}\n${text}`;
+    } else {
       const { id: toolId, use } = toolUse(part);
       message.toolUses.push(use);
       if (toolId) tools.set(toolId, use);
@@ -68,6 +107,13 @@ function toMessages(parts: StoredPart[]): DigestMessage[] {
   }
   return messages.filter((m) => m.text.trim() !== '' || m.toolUses.length > 0);
 }
+
+function toSweeperProject(p: SweeperProject): SweeperProject {
+  return { projectKey: p.projectKey, name: p.name, cwd: p.cwd, slug: p.slug, repoBacked: p.repoBacked, repoId: p.repoId };
+}
+
+/** How far into a session its task statement is looked for (slash-command preambles, caveats, meta lines). */
+const FIRST_REQUEST_PARTS = 200;
 
 /** The sweeper's DigestSource: projects from their room, sessions and parts through the gateway's read API. */
 export class GatewayDigestSource implements DigestSource {
@@ -79,20 +125,29 @@ export class GatewayDigestSource implements DigestSource {
     this.#sessions = sessions;
   }
 
+  projects(): SweeperProject[] {
+    return this.#projects.list().map(toSweeperProject);
+  }
+
   project(projectKey: string): SweeperProject | null {
     const p = this.#projects.get(projectKey);
-    return p ? { projectKey: p.projectKey, name: p.name, cwd: p.cwd, slug: p.slug, repoBacked: p.repoBacked } : null;
+    return p ? toSweeperProject(p) : null;
   }
 
   latestActivity(projectKey: string): number | null {
     return this.#projects.get(projectKey)?.lastActivityAt ?? null;
   }
 
+  #firstRequest(sessionId: string): DigestMessage | null {
+    const part = this.#sessions.firstPartsOfSession(sessionId, FIRST_REQUEST_PARTS).find(isGenuineUserTurn);
+    return part ? { role: 'user', text: withoutEnvelope(storedText(part)), toolUses: [], ts: part.ts ?? 0 } : null;
+  }
+
   recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[] {
-    return this.#sessions.sessionsOfProject(projectKey, limits.sessions).map(({ sessionId }) => {
+    return this.#sessions.sessionsOfProject(projectKey, limits.sessions).map(({ sessionId, title }) => {
       // A message spans a few parts, tool results included: read a bounded tail of the session.
       const parts = this.#sessions.partsOfSession(sessionId, limits.messages * 8);
-      return { sessionId, messages: toMessages(parts).slice(-limits.messages) };
+      return { sessionId, title, firstRequest: this.#firstRequest(sessionId), messages: toMessages(parts).slice(-limits.messages) };
     });
   }
 }

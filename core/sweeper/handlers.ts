@@ -1,15 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { StewardError, type Handlers } from '../api/index.js';
-import type { KeyRing } from '../secrets/index.js';
+import { redactSecrets, type KeyRing } from '../secrets/index.js';
+import { applyHook, claudeSettingsPath, hookCommand, hookInstalled, mcpSetupCommand, planHook } from './claude-hooks.js';
+import { localModels } from './local-models.js';
 import type { SweeperState } from './state.js';
-import { saveCuratorChoice, sweeperSettingsFrom } from './settings.js';
-import { SweeperFailure, type Sweeper } from './sweeper.js';
+import { saveCuratorChoice, saveDailyBudget, sweeperSettingsFrom } from './settings.js';
+import { curatorBoundary, SweeperFailure, type Sweeper } from './sweeper.js';
 
-type SweeperMethods = 'Projects.Get' | 'Sweeper.Run' | 'Projects.SetScratch' | 'Settings.Get' | 'Settings.SetCurator' | 'Settings.SetApiKey';
+type SweeperMethods =
+  | 'Projects.Get'
+  | 'Sweeper.Run'
+  | 'Sweeper.PlanAll'
+  | 'Sweeper.RunAll'
+  | 'Projects.SetScratch'
+  | 'Settings.Get'
+  | 'Settings.SetCurator'
+  | 'Settings.SetApiKey'
+  | 'Settings.SetBudget'
+  | 'Settings.LocalModels'
+  | 'Hooks.Status'
+  | 'Hooks.Plan'
+  | 'Hooks.Apply';
 
+/** A note as served: redacted again on the way out, so a note written before a rule existed leaks nothing. */
 function readNote(file: string): string | null {
   try {
-    return readFileSync(file, 'utf8');
+    return redactSecrets(readFileSync(file, 'utf8'));
   } catch {
     return null;
   }
@@ -41,11 +57,17 @@ function settingsView(sweeper: Sweeper, ring: KeyRing) {
       apiKeys: ring.presence(),
       keyStore: { kind: store.kind, ...store.status() },
       paused: sweeper.pauses(),
+      dataBoundary: curatorBoundary(s),
+      budget: sweeper.budget(),
     },
   };
 }
 
-/** The sweeper's part of the Core's handler map. */
+function sweeperError(error: unknown): unknown {
+  return error instanceof SweeperFailure ? new StewardError(error.code, error.message) : error;
+}
+
+/** The sweeper's part of the Core's handler map, the agent-context hook included. */
 export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.ProcessEnv, ring: KeyRing): Pick<Handlers, SweeperMethods> {
   return {
     'Projects.Get': ({ projectKey }) => {
@@ -71,10 +93,11 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       try {
         return await sweeper.run(projectKey, { force: force ?? false });
       } catch (error) {
-        if (error instanceof SweeperFailure) throw new StewardError(error.code, error.message);
-        throw error;
+        throw sweeperError(error);
       }
     },
+    'Sweeper.PlanAll': () => sweeper.planAll(),
+    'Sweeper.RunAll': (confirmed) => sweeper.runAll(confirmed),
     'Projects.SetScratch': ({ projectKey, scratch }) => {
       const result = sweeper.setScratch(projectKey, scratch);
       if (result === null) throw notFound(projectKey);
@@ -92,5 +115,13 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       sweeper.liftPause(curator);
       return result;
     },
+    'Settings.SetBudget': ({ dailyModelCalls }) => {
+      sweeper.updateSettings(sweeperSettingsFrom(saveDailyBudget(home, env, dailyModelCalls)), { liftPauses: false });
+      return settingsView(sweeper, ring);
+    },
+    'Settings.LocalModels': () => localModels(sweeper.settings.ollamaUrl),
+    'Hooks.Status': ({ agent }) => ({ agent, installed: hookInstalled(env), settingsPath: claudeSettingsPath(env), command: hookCommand(), mcpCommand: mcpSetupCommand() }),
+    'Hooks.Plan': ({ action }) => planHook(action, env),
+    'Hooks.Apply': ({ agent, action, planHash }) => ({ agent, action, ...applyHook(action, env, planHash) }),
   };
 }

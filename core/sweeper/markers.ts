@@ -75,7 +75,7 @@ export function escapeMarkers(text: string): string {
   return text
     .replace(/<<</g, '‹<<')
     .replace(/>>>/g, '>>›')
-    .replace(/<(\/?)(transcript|msg|notes|file)\b/gi, '&lt;$1$2');
+    .replace(/<(\/?)(transcript|msg|notes|file|session|task)\b/gi, '&lt;$1$2');
 }
 
 /** True when a text still carries something that reads as one of our markers. */

@@ -1,9 +1,11 @@
 import picomatch from 'picomatch';
-import type { CuratorKind, EventName, EventPayload, Result } from '../api/index.js';
+import { StewardError, type CuratorKind, type DataBoundary, type EventName, type EventPayload, type Result } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { createCurator, CuratorError, type ApiKeys, type Curator, type RemoteOptions } from './curators/index.js';
+import { CallBudget } from './budget.js';
 import { buildDigest, renderPrompt } from './digest.js';
-import { CuratorPauses, type CuratorPause } from './pauses.js';
+import { localDate } from './extract.js';
+import { CuratorPauses } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
 import { readState, writeState, type SweeperState } from './state.js';
@@ -20,11 +22,39 @@ export interface SweeperSettings {
   timeoutMs: number;
   minIntervalMs: number;
   ignore: string[];
+  /** Model calls a day across every project; remote curation pauses past it until the next day. */
+  dailyModelCalls: number;
+  /** Where a local Ollama server is looked for (Settings offers its models). */
+  ollamaUrl: string;
 }
 
-export type { CuratorPause } from './pauses.js';
-
 export type SweeperRunResult = Result<'Sweeper.Run'>;
+export type SweeperPlanAll = Result<'Sweeper.PlanAll'>;
+export type SweeperRunAll = Result<'Sweeper.RunAll'>;
+/** A reason remote curation stands still, as the panel and Projects.Get show it. */
+export type CuratorPause = NonNullable<Result<'Projects.Get'>['paused']>;
+
+/** A new genuine user turn capture committed: its project and when it was said. */
+export interface LiveTurn {
+  projectKey: string;
+  at: number;
+}
+
+/** Where a curator's text goes (spec 004's data boundaries): the offline one keeps it in this process. */
+export function curatorBoundary(settings: Pick<SweeperSettings, 'curator' | 'baseUrl'>): DataBoundary {
+  if (settings.curator === 'offline') return 'local_process';
+  if (settings.curator === 'anthropic') return 'remote';
+  try {
+    const host = new URL(settings.baseUrl ?? 'https://api.openai.com/v1').hostname.replace(/^\[|\]$/g, '');
+    if (host === 'localhost' || host === '::1' || /^127\./.test(host) || /^10\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\./.test(host) || host.endsWith('.local')) return 'local_network';
+    return 'remote';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The most model requests one sweep can make: four turns, each with two retries. */
+export const MAX_CALLS_PER_SWEEP = 12;
 
 export class SweeperFailure extends Error {
   readonly code: 'sweep_failed' | 'curator_paused';
@@ -60,14 +90,13 @@ export interface SweeperOptions {
 }
 
 const BACKOFF_FLOOR_MS = 60_000;
+
+/** What the activity gate and the budget decided, before anything is read. */
+type RunKind = 'scheduled' | 'manual';
 /** A sweep may spend at most this many request timeouts in all (repairs and retries included). */
 const SWEEP_DEADLINE_REQUESTS = 3;
 
-/** YYYY-MM-DD in local time, the changelog's day. */
-export function localDate(ts: number): string {
-  const d = new Date(ts);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
+export { localDate };
 
 function envKeys(env: NodeJS.ProcessEnv): ApiKeys {
   return { anthropic: env.ANTHROPIC_API_KEY, openai: env.OPENAI_API_KEY };
@@ -91,35 +120,55 @@ export class Sweeper {
   readonly #deferred = new Set<string>();
   readonly #lastStarted = new Map<string, number>();
   readonly #paused: CuratorPauses;
+  readonly #budget: CallBudget;
   #chain: Promise<unknown> = Promise.resolve();
   #abort = new AbortController();
   #stopped = false;
   /** Counters for the benchmark and diagnostics. */
-  readonly stats = { enqueued: 0, coalesced: 0, runs: 0, calls: 0 };
+  readonly stats = { enqueued: 0, coalesced: 0, runs: 0, calls: 0, notLive: 0 };
 
   constructor(options: SweeperOptions) {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#settings = options.settings;
     this.#paused = new CuratorPauses(options.home);
+    this.#budget = new CallBudget(options.home, () => this.#clock.now());
   }
 
   get settings(): SweeperSettings {
     return this.#settings;
   }
 
-  /** New settings apply to the next sweep; choosing a curator again lifts its pause. */
-  updateSettings(next: SweeperSettings): void {
+  /** New settings apply to the next sweep; choosing a curator again lifts its pause (a budget change does not). */
+  updateSettings(next: SweeperSettings, options: { liftPauses?: boolean } = {}): void {
     this.#settings = next;
-    this.#paused.clear();
+    if (options.liftPauses ?? true) this.#paused.clear();
   }
 
   pauses(): CuratorPause[] {
-    return this.#paused.all();
+    const budget = this.#budgetPause(this.#settings.curator);
+    return [...this.#paused.all(), ...(budget ? [budget] : [])];
   }
 
   pauseOf(curator: CuratorKind): CuratorPause | null {
-    return this.#paused.get(curator) ?? null;
+    return this.#paused.get(curator) ?? this.#budgetPause(curator);
+  }
+
+  /** Model calls spent today and the daily limit. */
+  budget(): { limit: number; usedToday: number } {
+    return { limit: this.#settings.dailyModelCalls, usedToday: this.#budget.usedToday() };
+  }
+
+  /** Past the daily budget a remote curator stands still until the next day or a raise; never the offline one. */
+  #budgetPause(curator: CuratorKind): CuratorPause | null {
+    if (curator === 'offline' || !this.#budget.exhausted(this.#settings.dailyModelCalls)) return null;
+    const { limit } = this.budget();
+    return {
+      curator,
+      reason: 'daily_budget',
+      message: `Today's budget of ${limit} model call${limit === 1 ? '' : 's'} is spent; remote curation resumes tomorrow, or now if you raise the budget in Settings.`,
+      since: this.#clock.now(),
+    };
   }
 
   liftPause(curator: CuratorKind): void {
@@ -157,8 +206,23 @@ export class Sweeper {
   }
 
   /**
-   * Called when capture committed new genuine user turns. Bursts fold into one trailing run per
-   * project, at most one per min interval; nothing is armed unless this process schedules.
+   * Capture committed new genuine user turns (already live: newer than the owner's start or its last
+   * tick). Only turns newer than the project's watermark are new activity; the rest are counted.
+   */
+  onLiveTurns(turns: readonly LiveTurn[]): void {
+    const keys: string[] = [];
+    for (const turn of turns) {
+      const target = this.target(turn.projectKey);
+      const watermark = target ? this.state(target).watermark : null;
+      if (watermark !== null && turn.at <= watermark) this.stats.notLive += 1;
+      else keys.push(turn.projectKey);
+    }
+    this.enqueue(keys);
+  }
+
+  /**
+   * Bursts fold into one trailing run per project, at most one per min interval and never before a
+   * failure's backoff ends; nothing is armed unless this process schedules.
    */
   enqueue(projectKeys: Iterable<string>): void {
     if (!this.#o.schedule || this.#stopped || !this.#settings.enabled) return;
@@ -171,16 +235,32 @@ export class Sweeper {
       const now = this.#clock.now();
       const last = this.#lastStarted.get(key) ?? this.#persistedLastSweep(key);
       const settle = Math.min(30_000, this.#settings.minIntervalMs);
-      const due = Math.max(now + settle, last + this.#settings.minIntervalMs);
-      this.#timers.set(
-        key,
-        this.#clock.setTimeout(() => {
-          this.#timers.delete(key);
-          if (this.#o.isPaused?.()) this.#deferred.add(key);
-          else this.run(key).catch(() => undefined);
-        }, due - now),
-      );
+      this.#arm(key, Math.max(now + settle, last + this.#settings.minIntervalMs, this.#backoffEnd(key)));
     }
+  }
+
+  #backoffEnd(key: string): number {
+    const target = this.target(key);
+    return (target ? this.state(target).nextAttemptAt : null) ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /** A trailing run that lands inside a backoff (a failure since it was armed) runs when the backoff ends. */
+  #arm(key: string, due: number): void {
+    const now = this.#clock.now();
+    this.#timers.set(
+      key,
+      this.#clock.setTimeout(() => {
+        this.#timers.delete(key);
+        if (this.#o.isPaused?.()) return void this.#deferred.add(key);
+        this.run(key, { kind: 'scheduled' }).then(
+          (result) => {
+            const end = this.#backoffEnd(key);
+            if (result.outcome === 'skipped' && result.reason === 'backoff' && !this.#stopped && !this.#timers.has(key)) this.#arm(key, end);
+          },
+          () => undefined,
+        );
+      }, Math.max(0, due - now)),
+    );
   }
 
   /** On Resume, the sweeps that fell due during the pause are queued again. */
@@ -209,9 +289,9 @@ export class Sweeper {
   }
 
   /** One sweep; sweeps never overlap anywhere in the app. `force` bypasses the gate and backoff. */
-  run(projectKey: string, options: { force?: boolean } = {}): Promise<SweeperRunResult> {
-    this.#cancelTimer(projectKey);
-    const next = this.#chain.then(() => this.#sweep(projectKey, options.force ?? false));
+  run(projectKey: string, options: { force?: boolean; kind?: RunKind } = {}): Promise<SweeperRunResult> {
+    if (options.kind !== 'scheduled') this.#cancelTimer(projectKey);
+    const next = this.#chain.then(() => this.#sweep(projectKey, options.force ?? false, options.kind ?? 'manual'));
     this.#chain = next.catch(() => undefined);
     return next;
   }
@@ -227,6 +307,51 @@ export class Sweeper {
     this.#abort.abort();
     await this.#chain;
     this.#abort = new AbortController();
+  }
+
+  /** The projects a sweep of all would curate now: those whose activity gate is open. */
+  eligible(): string[] {
+    return this.#o.source
+      .projects()
+      .filter((project) => {
+        const target = { project, paths: projectPaths(this.#o.home, project.slug) };
+        return this.#gate(target, this.state(target), this.#o.source.latestActivity(project.projectKey), false) === null;
+      })
+      .map((p) => p.projectKey);
+  }
+
+  /** What "Sweep all projects now" would do, named before it runs. */
+  planAll(): SweeperPlanAll {
+    const projects = this.eligible().length;
+    const remote = this.#settings.curator !== 'offline';
+    return {
+      projects,
+      curator: this.#settings.curator,
+      model: remote ? this.#settings.model : null,
+      dataBoundary: curatorBoundary(this.#settings),
+      maxModelCalls: remote ? projects * MAX_CALLS_PER_SWEEP : 0,
+      budget: this.budget(),
+    };
+  }
+
+  /** Sweeps every eligible project in turn, once the caller confirmed the plan it was shown. */
+  async runAll(confirmed: { projects: number; curator: CuratorKind }): Promise<SweeperRunAll> {
+    const keys = this.eligible();
+    if (confirmed.curator !== this.#settings.curator || confirmed.projects !== keys.length) {
+      throw new StewardError('stale_plan', `The plan changed since it was shown (now ${keys.length} project${keys.length === 1 ? '' : 's'} with the ${this.#settings.curator} curator); review it again`);
+    }
+    const summary: SweeperRunAll = { projects: keys.length, ok: 0, nochange: 0, skipped: 0, failed: 0, paused: 0, calls: 0 };
+    for (const key of keys) {
+      try {
+        const result = await this.run(key);
+        summary[result.outcome] += 1;
+        summary.calls += result.calls;
+      } catch (error) {
+        if (error instanceof SweeperFailure && error.code === 'curator_paused') summary.paused += 1;
+        else summary.failed += 1;
+      }
+    }
+    return summary;
   }
 
   #skip(projectKey: string, reason: string): SweeperRunResult {
@@ -257,7 +382,7 @@ export class Sweeper {
     return null;
   }
 
-  async #sweep(projectKey: string, force: boolean): Promise<SweeperRunResult> {
+  async #sweep(projectKey: string, force: boolean, kind: RunKind): Promise<SweeperRunResult> {
     const target = this.target(projectKey);
     if (!target) return this.#skip(projectKey, 'unknown-project');
     const state = this.state(target);
@@ -266,6 +391,10 @@ export class Sweeper {
     if (skipped !== null || activityAt === null) return this.#skip(projectKey, skipped ?? 'no-activity');
     const pause = this.#paused.get(this.#settings.curator);
     if (pause && !force) throw new SweeperFailure('curator_paused', `The sweeper is paused for ${pause.curator}: ${pause.message}`);
+    // The budget is the user's cap: a forced run does not pass it; a scheduled one waits quietly.
+    const budget = this.#budgetPause(this.#settings.curator);
+    if (budget && kind === 'scheduled') return this.#skip(projectKey, 'daily-budget');
+    if (budget) throw new SweeperFailure('curator_paused', budget.message);
     this.#lastStarted.set(projectKey, this.#clock.now());
     return this.#attempt(target, state, activityAt);
   }
@@ -282,12 +411,15 @@ export class Sweeper {
     const deadline = AbortSignal.timeout(this.#o.sweepDeadlineMs ?? settings.timeoutMs * SWEEP_DEADLINE_REQUESTS);
     try {
       const redactor = createRedactor([...secretValuesFromEnv(this.#o.env), ...[keys.anthropic, keys.openai].filter((k): k is string => !!k && k.length > 8)]);
-      const digest = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started);
+      const digest = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started, state.watermark);
       const today = localDate(started);
       const prompt = renderPrompt(digest, today, settings.inputTokenBudget);
       const reply = await curator.curate({ digest, prompt, today, signal: AbortSignal.any([this.#abort.signal, deadline]) });
       this.stats.calls += reply.calls;
-      const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, today, overviewBefore: digest.overviewSnapshot, redactor });
+      this.#budget.spend(reply.calls);
+      // The changelog is dated by the activity it describes, never by the day the sweep ran.
+      const days = reply.days ?? [{ date: localDate(activityAt), bullet: reply.sections.changelog }];
+      const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, days, overviewBefore: digest.overviewSnapshot, redactor });
       const result = this.#succeeded(target, state, activityAt, curator, reply, written, Math.round(performance.now() - wallStart));
       this.#o.emit?.('sweeper.finished', result);
       return result;
@@ -344,6 +476,7 @@ export class Sweeper {
     const message = failure?.message ?? `The sweep failed unexpectedly (${cause}); nothing was written`;
     const calls = failure?.calls ?? 0;
     this.stats.calls += calls;
+    this.#budget.spend(calls);
     if (code === 'cancelled') {
       // Shutdown is not the project's fault: no backoff, no failure count, the same activity next time.
       this.#o.logger?.info('sweep cancelled', { mode: curator.kind });

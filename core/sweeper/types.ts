@@ -7,11 +7,11 @@ export interface ToolUse {
   name: string;
   /** A file the tool touched, when it names one. */
   filePath?: string;
-  /** The first line of a shell command, when the tool ran one. */
+  /** The shell command as it was run (a heredoc commit included), when the tool ran one. */
   command?: string;
   /** The tool's result was an error. */
   isError?: boolean;
-  /** First line of an error result; never the raw tool output otherwise. */
+  /** The first telling line of an error result (not `Exit code 2`); never the raw tool output otherwise. */
   errorLine?: string;
 }
 
@@ -25,7 +25,11 @@ export interface DigestMessage {
 
 export interface DigestSession {
   sessionId: string;
-  /** Messages oldest first. */
+  /** The session's title as its agent or the user named it, when there is one. */
+  title: string | null;
+  /** The session's first genuine request: its task statement. */
+  firstRequest: DigestMessage | null;
+  /** Messages oldest first (the session's last ones). */
   messages: DigestMessage[];
 }
 
@@ -36,9 +40,13 @@ export interface SweeperProject {
   /** Folder name under STEWARD_HOME/projects (DESIGN.md: `<basename>-<first 8 hex>`). */
   slug: string;
   repoBacked: boolean;
+  /** The canonical repository id from the `origin` remote (`github.com/o/r`), when there is one. */
+  repoId: string | null;
 }
 
 export interface DigestSource {
+  /** Every known project, for "sweep all". */
+  projects(): SweeperProject[];
   project(projectKey: string): SweeperProject | null;
   /** Newest genuine activity (UTC ms) of the project, or null when it has none. */
   latestActivity(projectKey: string): number | null;
@@ -61,13 +69,24 @@ export interface DigestNotes {
   projectClaudeMd: string | null;
 }
 
+/** What the project says about itself, read (never written) from its own folder. */
+export interface ProjectAbout {
+  /** The README's first paragraph of prose. */
+  readme: string | null;
+  /** The package manifest's description (package.json, pyproject.toml, Cargo.toml). */
+  description: string | null;
+}
+
 export interface Digest {
   project: SweeperProject;
+  about: ProjectAbout;
   /** Newest first; texts redacted. */
   sessions: DigestSession[];
   notes: DigestNotes;
   /** The activity this digest covers; becomes the watermark when the sweep succeeds. */
   activityAt: number;
+  /** The previous watermark: activity after it is what this sweep reports. */
+  since: number | null;
   builtAt: number;
   /** OVERVIEW.md as it was when the digest was built, so a later user edit is noticed. */
   overviewSnapshot: FileSnapshot | null;

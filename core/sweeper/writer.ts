@@ -7,6 +7,7 @@ import type { FileSnapshot } from './types.js';
 import { escapeMarkers, type MarkerSections } from './markers.js';
 import type { ProjectPaths } from './paths.js';
 import { namesCredential, type Redactor } from '../secrets/index.js';
+import type { DatedBullet } from './curators/index.js';
 import type { SweeperProject } from './types.js';
 
 export const CAPS = {
@@ -25,8 +26,8 @@ export interface WriteInput {
   project: SweeperProject;
   paths: ProjectPaths;
   sections: MarkerSections;
-  /** YYYY-MM-DD, local date of the sweep. */
-  today: string;
+  /** The changelog's bullets, each under the local date of the activity it describes. */
+  days: DatedBullet[];
   /** OVERVIEW.md as the digest saw it; a different file on disk means the user edited it since. */
   overviewBefore: FileSnapshot | null;
   redactor: Redactor;
@@ -126,14 +127,22 @@ function dropOldestDays(text: string): string {
   return out;
 }
 
-function appendBullet(existing: string | null, today: string, bullet: string): string | null {
-  const heading = `## ${today}`;
+const DAY_HEADING = /^## (\d{4}-\d{2}-\d{2})\s*$/;
+
+/** Appends under the day's heading, or adds the heading where its date falls (days stay in order). */
+function appendBullet(existing: string | null, date: string, bullet: string): string | null {
+  const heading = `## ${date}`;
   const text = existing ?? '# Changelog\n';
   const lines = text.replace(/\n+$/, '').split('\n');
   const at = lines.findIndex((l) => l.trim() === heading);
   const recent = bulletsOf(text).slice(-20);
   if (recent.includes(norm(bullet))) return null;
-  if (at < 0) return dropOldestDays(`${lines.join('\n')}\n\n${heading}\n\n- ${bullet}\n`);
+  if (at < 0) {
+    const later = lines.findIndex((l) => (DAY_HEADING.exec(l.trim())?.[1] ?? '') > date);
+    if (later < 0) return dropOldestDays(`${lines.join('\n')}\n\n${heading}\n\n- ${bullet}\n`);
+    lines.splice(later, 0, heading, '', `- ${bullet}`, '');
+    return dropOldestDays(`${lines.join('\n')}\n`);
+  }
   let end = at + 1;
   while (end < lines.length && !/^#{1,2} /.test(lines[end] ?? '')) end += 1;
   while (end > at + 1 && (lines[end - 1] ?? '').trim() === '') end -= 1;
@@ -144,12 +153,22 @@ function appendBullet(existing: string | null, today: string, bullet: string): s
   return dropOldestDays(`${lines.join('\n')}\n`);
 }
 
-function writeChangelog(input: WriteInput, text: string): WriteResult['changelog'] {
-  const bullet = normalizeBullet(text);
-  if (bullet === '' || isPlaceholder(bullet)) return 'empty';
-  const next = appendBullet(read(input.paths.changelog), input.today, bullet);
-  if (next === null) return 'duplicate';
-  write(input.paths.changelog, next);
+function writeChangelog(input: WriteInput, days: DatedBullet[]): WriteResult['changelog'] {
+  let text = read(input.paths.changelog);
+  let appended = 0;
+  let duplicates = 0;
+  for (const day of days) {
+    const bullet = normalizeBullet(day.bullet);
+    if (bullet === '' || isPlaceholder(bullet) || !/^\d{4}-\d{2}-\d{2}$/.test(day.date)) continue;
+    const next = appendBullet(text, day.date, bullet);
+    if (next === null) duplicates += 1;
+    else {
+      text = next;
+      appended += 1;
+    }
+  }
+  if (appended === 0) return duplicates > 0 ? 'duplicate' : 'empty';
+  write(input.paths.changelog, text ?? '');
   return 'appended';
 }
 
@@ -168,7 +187,7 @@ export function rejectFact(line: string): string | null {
   if (INSTRUCTION.test(line)) return 'instruction';
   if (namesCredential(line) || ENV_VARIABLE.test(line)) return 'secret';
   if (TRANSIENT.test(line)) return 'transient';
-  if (/<<<|>>>|<\/?(?:transcript|msg|notes)\b/i.test(line)) return 'marker';
+  if (/<<<|>>>|<\/?(?:transcript|msg|notes|session|task)\b/i.test(line)) return 'marker';
   return null;
 }
 
@@ -228,10 +247,10 @@ function amendClaude(input: WriteInput, text: string): { added: string[]; reject
  */
 export async function writeNotes(input: WriteInput): Promise<WriteResult> {
   ensurePrivateDir(input.paths.dir);
-  const overview = await input.redactor.redact(input.sections.overview);
-  const changelog = await input.redactor.redact(input.sections.changelog);
-  const claude = input.sections.claude === null ? null : await input.redactor.redact(input.sections.claude);
-  const result: WriteResult = { overview: writeOverview(input, overview), changelog: writeChangelog(input, changelog), factsAdded: [], factsRejected: 0 };
+  const [overview = '', claudeText = '', ...bullets] = await input.redactor.redactMany([input.sections.overview, input.sections.claude ?? '', ...input.days.map((d) => d.bullet)]);
+  const claude = input.sections.claude === null ? null : claudeText;
+  const days = input.days.map((d, i) => ({ date: d.date, bullet: bullets[i] ?? '' }));
+  const result: WriteResult = { overview: writeOverview(input, overview), changelog: writeChangelog(input, days), factsAdded: [], factsRejected: 0 };
   // Repo-backed projects own their CLAUDE.md upstream: enforced here, not only asked of the model.
   if (claude !== null && !input.project.repoBacked) {
     const amended = amendClaude(input, claude);

@@ -20,7 +20,11 @@ export class FingerprintMap {
     return known !== undefined && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs;
   }
 
-  /** Called only after the file was read and every session it yielded was consumed. */
+  /**
+   * Called only after the file was read and every session it yielded was consumed (and committed).
+   * Where a provider's read stopped (an offset, an OpenClaw store's watermarks) is kept durably in
+   * the file's checkpoint, not here.
+   */
   advance(file: TranscriptFile, provider: string): void {
     this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs });
   }

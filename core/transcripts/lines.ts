@@ -173,3 +173,9 @@ export function addLineStats(into: LineStats, from: LineStats): void {
   }
   if (from.checkpoint) into.checkpoint = from.checkpoint;
 }
+
+/** A complete line that does not parse: counted failed (as before) and skipped as malformed. */
+export function countMalformed(stats: LineStats): void {
+  stats.failedLines += 1;
+  countSkip(stats, 'malformed');
+}

@@ -1,4 +1,5 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { useSqliteNativeBinding } from '../store/index.js';
 import { parsersOnly } from './providers/index.js';
 import type { LineStats, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
 import type { ProviderId } from '../api/index.js';
@@ -11,6 +12,8 @@ import type { ReaderReply, ReaderRequest } from './reader.js';
  */
 const CREDIT = 4;
 const port = parentPort;
+const binding = (workerData as { sqliteBinding?: unknown } | null)?.sqliteBinding;
+useSqliteNativeBinding(typeof binding === 'string' ? binding : undefined);
 // Roots are irrelevant here: the worker only reads files the owner discovered.
 const providers: Record<ProviderId, TranscriptProvider> = parsersOnly();
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
+import { sqliteOptions } from '../store/index.js';
 import { addLineStats } from './lines.js';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 
@@ -116,7 +117,8 @@ export class TranscriptReader {
     if (this.#disabled) return undefined;
     if (this.#worker) return this.#worker;
     try {
-      const worker = new Worker(WORKER_URL);
+      // An OpenClaw store is opened in the worker: it needs the better-sqlite3 build this process loads (Electron's own).
+      const worker = new Worker(WORKER_URL, { workerData: { sqliteBinding: sqliteOptions().nativeBinding } });
       worker.unref();
       worker.on('message', (reply: ReaderReply) => this.#deliver(reply));
       const fail = (error?: unknown) => {

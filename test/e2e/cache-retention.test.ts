@@ -5,6 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+import { PROVIDER_IDS } from '../../core/api/index.js';
 
 const DAY_MS = 86_400_000;
 const CWD = '/work/retention-project';
@@ -131,7 +132,8 @@ describe('the Cache retention view with an open window', () => {
       const { page, problems } = await openPanel(browser, steward);
       const { view, check } = await checkRetention(page);
       const rows = check.getByRole('row').filter({ hasText: 'Keeps everything' });
-      expect(await rows.count()).toBe(2);
+      // One row per provider the registry declares.
+      expect(await rows.count()).toBe(PROVIDER_IDS.length);
       expect(await check.getByRole('status').innerText()).toContain('keeps everything: nothing would be removed');
       expect(await view.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
       expect(partsByAge(steward.home).old).toBe(1);

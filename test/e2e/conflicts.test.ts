@@ -94,6 +94,9 @@ describe('the Conflicts place resolves a copied cache', () => {
     const row = page.getByTestId('registration');
     await row.first().waitFor();
     expect(await row.count()).toBe(1);
+    // Identifiers sit behind "Details".
+    expect(await row.first().innerText()).not.toContain(copyFingerprint);
+    await row.first().getByText('Details', { exact: true }).click();
     expect(await row.first().innerText()).toContain(copyFingerprint);
     expect(await row.first().innerText()).toContain(status.registrations[0]!.cacheUuid);
     expect(await page.locator('main').innerText()).not.toContain(caches);

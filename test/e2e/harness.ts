@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import type { MethodName, Params, Result } from '../../core/api/index.js';
+import { rootKinds, type MethodName, type Params, type Result } from '../../core/api/index.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const STEWARD_BIN = join(REPO_ROOT, 'bin', 'steward.js');
@@ -72,6 +72,8 @@ export interface StewardEnvOptions {
   claudeRoots?: readonly string[];
   claudeDesktopRoots?: readonly string[];
   openclawRoots?: readonly string[];
+  codexRoots?: readonly string[];
+  geminiRoots?: readonly string[];
   /** Extra variables (STEWARD_SWEEP_INTERVAL_MS, fake provider URLs…); they win over everything above. */
   env?: Record<string, string>;
 }
@@ -94,9 +96,13 @@ export function stewardEnv(home: string, options: StewardEnvOptions = {}): NodeJ
     USERPROFILE: join(home, '.user-home'),
     XDG_CONFIG_HOME: join(home, '.user-home', '.config'),
     STEWARD_HOME: home,
+    // Every kind of root the registry declares starts empty, so a provider added later never reads the real home.
+    ...Object.fromEntries(rootKinds().map(({ kind }) => [kind.env, ''])),
     STEWARD_CLAUDE_ROOTS: (options.claudeRoots ?? []).join(ROOT_SEPARATOR),
     STEWARD_CLAUDE_DESKTOP_ROOTS: (options.claudeDesktopRoots ?? []).join(ROOT_SEPARATOR),
     STEWARD_OPENCLAW_ROOTS: (options.openclawRoots ?? []).join(ROOT_SEPARATOR),
+    STEWARD_CODEX_ROOTS: (options.codexRoots ?? []).join(ROOT_SEPARATOR),
+    STEWARD_GEMINI_ROOTS: (options.geminiRoots ?? []).join(ROOT_SEPARATOR),
     NO_COLOR: '1',
     ...options.env,
   };
@@ -111,15 +117,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `steward <args>` to completion (e.g. a second `serve`, or `steward backfill --json`). */
-export function runSteward(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<CliRun> {
+/** Runs `steward <args>` to completion (e.g. a second `serve`, or `steward backfill --json`); `input` goes to its stdin. */
+export function runSteward(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000, input?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [STEWARD_BIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [STEWARD_BIN, ...args], { cwd: REPO_ROOT, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin!.end(input);
     children.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`steward ${args.join(' ')} did not finish within ${timeoutMs} ms; stderr: ${stderr}`));

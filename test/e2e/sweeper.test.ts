@@ -53,9 +53,9 @@ describe('the Projects place shows the sweeper notes', () => {
     const overview = detail.getByRole('region', { name: 'OVERVIEW.md' });
     await overview.locator('h1').waitFor();
     expect(await overview.locator('h1').innerText()).toBe('e2e-orchard');
-    expect(await overview.locator('.note-markdown h2').allInnerTexts()).toContain('Current focus');
-    expect(await overview.locator('li').allInnerTexts()).toContain('Plan the pruning calendar for the apple trees');
-    expect(await overview.locator('code').allInnerTexts()).toContain('src/pruning.ts');
+    expect(await overview.locator('.note-markdown h2').allInnerTexts()).toContain('Current state and focus');
+    expect(await overview.locator('li').allInnerTexts()).toContain('Task: Plan the pruning calendar for the apple trees (2026-11-29)');
+    expect(await overview.locator('li').allInnerTexts()).toContain('src/ pruning.ts');
     expect(await overview.locator('b').count()).toBe(0);
     const changelog = detail.getByRole('region', { name: 'CHANGELOG.md' });
     expect(await changelog.locator('.note-markdown h2').count()).toBe(1);

@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { PROVIDER_IDS } from '../../core/api/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, claudeSession, desktopSession, writeJsonl } from '../support/transcripts.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
@@ -30,7 +31,7 @@ describe('the Telemetry place on a fixture tree', () => {
     const before = await rows.count();
 
     const result = await steward.rpc('Sweep.Tick', {});
-    expect(result.providers.map((p) => p.provider)).toEqual(['claude', 'openclaw']);
+    expect(result.providers.map((p) => p.provider)).toEqual([...PROVIDER_IDS]);
     const claude = result.providers[0]!;
     // The owner swept once at start, so this tick finds both transcripts unchanged (or reads them, if it got there first).
     expect(claude.discovered).toBe(2);

@@ -10,7 +10,7 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
   program
     .command('backfill')
     .description('import transcript history now (ignores the sweep fingerprints)')
-    .option('--provider <id>', 'claude, openclaw or all', 'all')
+    .option('--provider <id>', `${PROVIDER_IDS.join(', ')} or all`, 'all')
     .option('--days <n>', 'import lines from the last N days (0 = everything)')
     .option('--all', 'import everything, whatever its age')
     .option('--cancel', 'cancel the backfills the running Steward is importing')

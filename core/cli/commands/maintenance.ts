@@ -1,14 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { ConflictView, RegistrationStatus, Result } from '../../api/index.js';
+import { COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
-export function formatOption(value: string | undefined): 'text' | 'json' {
+/** `--format json` is the spec's form; `--json` is its alias. */
+export function formatOption(value: string | undefined, json?: boolean): 'text' | 'json' {
+  if (json) return 'json';
   if (value === undefined || value === 'text') return 'text';
   if (value === 'json') return 'json';
   throw new UsageError('--format must be text or json');
+}
+
+export const isJson = (o: { format?: string; json?: boolean }) => o.json === true || o.format === 'json';
+
+/** The policy flags `add` and `enroll` share, checked here so a typo is a usage error (exit 2). */
+function policyOf(options: { sync?: string; rag?: string; profile?: string; collections?: string }) {
+  if (options.sync !== undefined && !(SYNC_MODES as readonly string[]).includes(options.sync)) throw new UsageError(`--sync must be ${SYNC_MODES.join(', ')}`);
+  if (options.rag !== undefined && !(RAG_MODES as readonly string[]).includes(options.rag)) throw new UsageError(`--rag must be ${RAG_MODES.join(', ')}`);
+  const collections = options.collections?.split(',').map((c) => c.trim()).filter((c) => c.length > 0);
+  const unknown = collections?.filter((c) => !(COLLECTIONS as readonly string[]).includes(c)) ?? [];
+  if (unknown.length > 0) throw new UsageError(`--collections takes ${COLLECTIONS.join(',')}; not ${unknown.join(',')}`);
+  return {
+    ...(options.sync ? { sync: options.sync as (typeof SYNC_MODES)[number] } : {}),
+    ...(options.rag ? { rag: options.rag as (typeof RAG_MODES)[number] } : {}),
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(collections ? { collections: collections as Array<(typeof COLLECTIONS)[number]> } : {}),
+  };
 }
 
 /** A configuration snapshot from a JSON file; the message never names the file (it may sit anywhere). */
@@ -36,20 +55,34 @@ export function formatStatus(status: Result<'Maintenance.List'>): string {
   return `${lines.join('\n')}\n`;
 }
 
+function formatCollection(c: CollectionStatus): string {
+  const head = c.head.state === 'fresh' ? `fresh as of ${when(c.head.freshAt)}` : c.head.state === 'catching-up' ? 'catching up' : c.head.state === 'never' ? 'not refreshed yet' : 'head off';
+  const tail =
+    c.tail.state === 'complete'
+      ? 'backfill complete'
+      : c.tail.state === 'backfilling'
+        ? `backfilling, ${c.tail.pagesDone}${c.tail.pagesKnown !== null ? ` of ${c.tail.pagesKnown}` : ''} pages`
+        : 'no backfill';
+  const extra = [c.tombstones > 0 ? `${c.tombstones} tombstoned` : '', c.skipped > 0 ? `${c.skipped} skipped` : '', c.reason ? `(${c.reason})` : ''].filter(Boolean).join(', ');
+  return `  ${c.collection}: ${c.items} items · ${head} · ${tail}${extra ? ` · ${extra}` : ''}`;
+}
+
 function formatRegistration(r: RegistrationStatus): string[] {
   const lines = [
     `${r.registrationId}  ${r.canonicalRepoId}  ${r.state}${r.disabledReason ? ` (${r.disabledReason})` : ''}`,
-    `  cache ${r.cacheUuid}  path ${r.pathFingerprint}  config ${r.configHash.slice(0, 16)}`,
+    `  cache ${r.cacheUuid}  path ${r.pathFingerprint}  config ${r.configHash.slice(0, 16)}${r.forge ? `  forge ${r.forge.kind} ${r.forge.host}` : ''}`,
     `  policy sync=${r.policy.sync} rag=${r.policy.rag} profile=${r.policy.profile} collections=${r.policy.collections.join(',') || '-'}`,
   ];
   if (r.aliases.length > 0) lines.push(`  aliases ${r.aliases.join(', ')}`);
   if (r.legacyIds.length > 0) lines.push(`  legacy ${r.legacyIds.join(', ')}`);
   if (r.degraded.length > 0) lines.push(`  degraded ${r.degraded.join(', ')}`);
-  lines.push(`  generations content=${r.generations.content ?? '-'} covered=${r.generations.covered ?? '-'}`);
+  if (r.waiting) lines.push(`  waiting: ${r.waiting.reason}${r.waiting.host ? ` for ${r.waiting.host}` : ''}${r.waiting.until !== null ? ` until ${when(r.waiting.until)}` : ''}`);
+  lines.push(...r.collections.map(formatCollection));
+  lines.push(`  generations content=${r.generations.content ?? '-'} covered=${r.generations.covered ?? '-'}  next run ${when(r.nextRunAt)}`);
   for (const f of r.frontiers) lines.push(`  frontier ${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '-'}`}`);
   for (const stage of ['sync', 'rag'] as const) {
-    const s = r.stages[stage];
-    if (s.errorClass) lines.push(`  ${stage} failing: ${s.errorClass} x${s.failures}, next attempt ${when(s.nextAttemptAt)}`);
+    const st = r.stages[stage];
+    if (st.errorClass) lines.push(`  ${stage} failing: ${st.errorClass} x${st.failures}, next attempt ${when(st.nextAttemptAt)}`);
   }
   for (const j of r.jobs.slice(0, 3)) lines.push(`  job ${j.jobId} ${j.stage}/${j.lane} ${j.state}${j.errorClass ? ` ${j.errorClass}` : ''} ${when(j.startedAt)}`);
   return lines;
@@ -82,17 +115,55 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
   const maintenance = program.command('maintenance').description('repository cache maintenance: enrollment, conflicts, lifecycle');
 
   maintenance
+    .command('add')
+    .description('create a repository cache in STEWARD_HOME/caches/ for one forge repository and enroll it')
+    .requiredOption('--repo <owner/name>', 'the repository on its forge')
+    .requiredOption('--idempotency-key <key>', 'operation key; reuse it on retry')
+    .option('--forge <forge>', 'github|gitea|gitcode', 'github')
+    .option('--base-url <url>', 'the API root (https://api.github.com, https://HOST/api/v3, https://HOST/api/v1, https://api.gitcode.com/api/v5)')
+    .option('--sync <mode>', 'off|head|head-and-backfill (default head-and-backfill)')
+    .option('--collections <list>', 'issues,issue-comments,wiki,pulls,pr-comments (default: all the forge serves)')
+    .option('--rag <mode>', 'off|maintain')
+    .option('--profile <name>', 'embedding profile')
+    .option('--format <format>', 'text or json', 'text')
+    .option('--json', 'alias of --format json')
+    .action((options: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; format?: string; json?: boolean }) =>
+      run(async () => {
+        const format = formatOption(options.format, options.json);
+        if (!(FORGE_KINDS as readonly string[]).includes(options.forge)) throw new UsageError(`--forge must be ${FORGE_KINDS.join(', ')}`);
+        if (options.forge === 'gitea' && !options.baseUrl) throw new UsageError('a Gitea or Forgejo forge needs --base-url https://HOST/api/v1');
+        const result = await withClient(io, (c) =>
+          c.call('Maintenance.Add', {
+            repo: options.repo,
+            forge: options.forge as ForgeKind,
+            ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+            policy: policyOf(options),
+            idempotencyKey: options.idempotencyKey,
+          }),
+        );
+        if (format === 'json') printJson(io, result);
+        else
+          io.stdout(
+            `${result.replayed ? 'replayed' : result.cacheCreated ? 'created and enrolled' : 'enrolled'} ${result.registrationId}  ${result.canonicalRepoId}  cache ${result.cacheUuid}\n` +
+              'The first sync runs on the next reconciliation (`steward service reconcile` runs one now).\n',
+          );
+        return EXIT.ok;
+      }, isJson(options)),
+    );
+
+  maintenance
     .command('conflicts')
     .description('list cache identity conflicts with their public-safe candidate evidence')
     .option('--format <format>', 'text or json', 'text')
-    .action((options: { format?: string }) =>
+    .option('--json', 'alias of --format json')
+    .action((options: { format?: string; json?: boolean }) =>
       run(async () => {
-        const format = formatOption(options.format);
+        const format = formatOption(options.format, options.json);
         const { conflicts } = await withClient(io, (c) => c.call('Conflicts.List', {}));
         if (format === 'json') printJson(io, { conflicts });
         else io.stdout(formatConflicts(conflicts));
         return EXIT.ok;
-      }, options.format === 'json'),
+      }, isJson(options)),
     );
 
   maintenance
@@ -103,9 +174,10 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .option('--yes', 'confirm the rendered plan')
     .option('--idempotency-key <key>', 'operation key; reuse it on retry')
     .option('--format <format>', 'text or json', 'text')
-    .action((options: { conflict: string; candidate: string; yes?: boolean; idempotencyKey?: string; format?: string }) =>
+    .option('--json', 'alias of --format json')
+    .action((options: { conflict: string; candidate: string; yes?: boolean; idempotencyKey?: string; format?: string; json?: boolean }) =>
       run(async () => {
-        const format = formatOption(options.format);
+        const format = formatOption(options.format, options.json);
         if (options.yes && !options.idempotencyKey) throw new UsageError('--yes needs --idempotency-key KEY (reuse the key on retry)');
         return withClient(io, async (client) => {
           const plan = await client.call('Conflicts.Plan', { conflictId: options.conflict, candidateId: options.candidate });
@@ -127,7 +199,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
             );
           return EXIT.ok;
         });
-      }, options.format === 'json'),
+      }, isJson(options)),
     );
 
   maintenance
@@ -137,18 +209,16 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .requiredOption('--repo <owner/name>', 'the repository, resolved through the cache binding')
     .requiredOption('--idempotency-key <key>', 'operation key; reuse it on retry')
     .option('--sync <mode>', 'off|head|head-and-backfill')
+    .option('--collections <list>', 'issues,issue-comments,wiki,pulls,pr-comments')
     .option('--rag <mode>', 'off|maintain')
     .option('--profile <name>', 'embedding profile')
     .option('--config <file>', 'the non-secret effective configuration snapshot (JSON)')
     .option('--format <format>', 'text or json', 'text')
-    .action((options: { cache: string; repo: string; idempotencyKey: string; sync?: string; rag?: string; profile?: string; config?: string; format?: string }) =>
+    .option('--json', 'alias of --format json')
+    .action((options: { cache: string; repo: string; idempotencyKey: string; sync?: string; rag?: string; profile?: string; collections?: string; config?: string; format?: string; json?: boolean }) =>
       run(async () => {
-        const format = formatOption(options.format);
-        const policy = {
-          ...(options.sync ? { sync: options.sync as 'off' | 'head' | 'head-and-backfill' } : {}),
-          ...(options.rag ? { rag: options.rag as 'off' | 'maintain' } : {}),
-          ...(options.profile ? { profile: options.profile } : {}),
-        };
+        const format = formatOption(options.format, options.json);
+        const policy = policyOf(options);
         const result = await withClient(io, (c) =>
           c.call('Maintenance.Enroll', {
             cachePath: resolve(options.cache),
@@ -164,7 +234,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
             `${result.replayed ? 'replayed' : result.created ? 'enrolled' : 'updated'} ${result.registrationId}  ${result.canonicalRepoId}  cache ${result.cacheUuid}  path ${result.pathFingerprint}\n`,
           );
         return EXIT.ok;
-      }, options.format === 'json'),
+      }, isJson(options)),
     );
 
   maintenance
@@ -172,15 +242,16 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .description('validate a configuration snapshot; prints only its hash and the selected RAG identifiers')
     .requiredOption('--config <file>', 'the snapshot (JSON)')
     .option('--format <format>', 'text or json', 'text')
-    .action((options: { config: string; format?: string }) =>
+    .option('--json', 'alias of --format json')
+    .action((options: { config: string; format?: string; json?: boolean }) =>
       run(async () => {
-        const format = formatOption(options.format);
+        const format = formatOption(options.format, options.json);
         const config = readSnapshot(options.config);
         const result = await withClient(io, (c) => c.call('Maintenance.ResolveConfig', { config }));
         if (format === 'json') printJson(io, result);
         else io.stdout(`config ${result.configHash}\nrag profile=${result.rag.profile} namespace=${result.rag.namespace} provider=${result.rag.embeddingProvider} model=${result.rag.model}\n`);
         return EXIT.ok;
-      }, options.format === 'json'),
+      }, isJson(options)),
     );
 
   for (const verb of ['disable', 'enable'] as const) {
@@ -189,15 +260,16 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
       .description(verb === 'disable' ? 'stop scheduling a registration (the cache is not touched)' : 'resume a registration disabled by an operator')
       .requiredOption('--registration <id>', 'registration id, legacy id or a unique alias (OWNER/NAME)')
       .option('--format <format>', 'text or json', 'text')
-      .action((options: { registration: string; format?: string }) =>
+      .option('--json', 'alias of --format json')
+      .action((options: { registration: string; format?: string; json?: boolean }) =>
         run(async () => {
-          const format = formatOption(options.format);
+          const format = formatOption(options.format, options.json);
           const method = verb === 'disable' ? 'Maintenance.Disable' : 'Maintenance.Enable';
           const { registration } = await withClient(io, (c) => c.call(method, { registrationId: options.registration }));
           if (format === 'json') printJson(io, { registration });
           else io.stdout(`${formatRegistration(registration).join('\n')}\n`);
           return EXIT.ok;
-        }, options.format === 'json'),
+        }, isJson(options)),
       );
   }
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { StartAtLoginView } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
-import { formatOption, formatStatus, when } from './maintenance.js';
+import { formatOption, formatStatus, isJson, when } from './maintenance.js';
 
 const MECHANISM_WORDS: Record<StartAtLoginView['mechanism'], string> = { 'login-item': 'a login item', 'xdg-autostart': 'an autostart entry', none: 'nothing' };
 
@@ -41,33 +41,35 @@ export function registerService(program: Command, io: CliIo, run: Run): void {
   registerStartAtLogin(service, io, run);
   service
     .command('maintenance')
-    .description('sanitized maintenance status: cache UUIDs, path fingerprints, repos, policy, jobs, degraded state')
+    .description('sanitized maintenance status: per-collection figures, waiting reasons, cache UUIDs, path fingerprints, repos, policy, jobs, degraded state')
     .option('--format <format>', 'text or json', 'text')
-    .action((options: { format?: string }) =>
+    .option('--json', 'alias of --format json')
+    .action((options: { format?: string; json?: boolean }) =>
       run(async () => {
-        const format = formatOption(options.format);
+        const format = formatOption(options.format, options.json);
         const status = await withClient(io, (c) => c.call('Maintenance.List', {}));
         if (format === 'json') printJson(io, status);
         else io.stdout(formatStatus(status));
         return status.registry.state === 'degraded' ? EXIT.failure : EXIT.ok;
-      }, options.format === 'json'),
+      }, isJson(options)),
     );
   service
     .command('reconcile')
-    .description('run one maintenance reconciliation pass now')
+    .description('the immediate pass: every enabled lane with work runs now, the head whatever its interval')
     .option('--format <format>', 'text or json', 'text')
-    .action((options: { format?: string }) =>
+    .option('--json', 'alias of --format json')
+    .action((options: { format?: string; json?: boolean }) =>
       run(async () => {
-        const format = formatOption(options.format);
+        const format = formatOption(options.format, options.json);
         const result = await withClient(io, (c) => c.call('Maintenance.Reconcile', {}));
         if (format === 'json') printJson(io, result);
         else {
           io.stdout(`reconciled ${result.visited} registrations: ${result.jobs.length} jobs, ${result.skipped.length} skipped\n`);
           for (const j of result.jobs) io.stdout(`  ${j.registrationId} ${j.stage}/${j.lane} ${j.state}${j.coalesced ? ' (coalesced)' : ''}${j.errorClass ? ` ${j.errorClass}` : ''}\n`);
-          for (const s of result.skipped) io.stdout(`  ${s.registrationId} ${s.stage ?? '-'} skipped: ${s.reason}${s.nextAttemptAt ? ` until ${when(s.nextAttemptAt)}` : ''}\n`);
+          for (const s of result.skipped)
+            io.stdout(`  ${s.registrationId} ${s.stage ?? '-'}${s.lane ? `/${s.lane}` : ''} skipped: ${s.reason}${s.nextAttemptAt ? ` until ${when(s.nextAttemptAt)}` : ''}\n`);
         }
         return EXIT.ok;
-      }, options.format === 'json'),
+      }, isJson(options)),
     );
 }
-

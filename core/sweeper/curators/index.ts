@@ -9,7 +9,7 @@ import type { Curator } from './types.js';
 
 export { DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
 export { type RemoteOptions } from './remote.js';
-export { CuratorError, type Curator } from './types.js';
+export { CuratorError, type Curator, type DatedBullet } from './types.js';
 export interface CuratorSettings {
   curator: CuratorKind;
   model: string;

@@ -1,9 +1,13 @@
-import { clip, extract, type Extract } from '../extract.js';
+import { activityDays, clip, extract, localDate, type ActivityDay, type Extract, type SessionBrief } from '../extract.js';
 import type { Digest } from '../types.js';
-import type { Curator, CuratorReply, CuratorRequest } from './types.js';
+import type { Curator, CuratorReply, CuratorRequest, DatedBullet } from './types.js';
 
 function section(title: string, items: string[]): string {
   return items.length === 0 ? '' : `## ${title}\n\n${items.map((i) => `- ${i}`).join('\n')}\n\n`;
+}
+
+function paragraph(title: string, text: string): string {
+  return text.trim() === '' ? '' : `## ${title}\n\n${text.trim()}\n\n`;
 }
 
 function manualRegion(overview: string | null): string {
@@ -11,28 +15,83 @@ function manualRegion(overview: string | null): string {
   return match ? `${match[0]}\n` : '';
 }
 
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+
+/** What the project is: its README's first paragraph, its manifest's description, its repository. */
+function about(digest: Digest): string {
+  const lines = [
+    digest.about.readme ?? '',
+    digest.about.description && digest.about.description !== digest.about.readme ? `Package: ${digest.about.description}` : '',
+    digest.project.repoId ? `Repository: ${code(digest.project.repoId)}` : '',
+  ].filter((l) => l !== '');
+  return lines.join('\n\n');
+}
+
+/** The newest session's task statement is the focus; its latest request follows when it moved on. */
+function focus(x: Extract): string[] {
+  const latest = x.sessions.find((s) => s.task !== null || s.title !== null);
+  if (!latest) return [];
+  const named = latest.title !== null ? ` (session “${latest.title}”, ${localDate(latest.lastAt)})` : ` (${localDate(latest.lastAt)})`;
+  const items = [`Task: ${latest.task ?? latest.title ?? ''}${named}`];
+  if (latest.latestAsk !== null && latest.latestAsk !== latest.task) items.push(`Latest request: ${latest.latestAsk}`);
+  if (latest.closing !== null) items.push(`Where it stopped: ${latest.closing}`);
+  return items;
+}
+
+function bare(text: string): string {
+  return text.replace(/[\s.:;,]+$/, '');
+}
+
+/** Date, title (or task), and one line on where the session ended. */
+function sessionLine(s: SessionBrief): string | null {
+  const name = s.title ?? s.task;
+  if (name === null) return null;
+  const line = s.closing ?? (s.title !== null && s.task !== null ? s.task : null);
+  return `${localDate(s.lastAt)} — ${bare(name)}${line !== null && bare(line) !== bare(name) ? `: ${line}` : ''}`;
+}
+
+function fileLines(x: Extract): string[] {
+  return x.files.slice(0, 12).map((g) => {
+    const shown = g.files.slice(0, 12).join(', ');
+    const more = g.files.length > 12 ? ` and ${g.files.length - 12} more` : '';
+    return g.folder === '' ? `${shown}${more}` : `${code(g.folder)} ${shown}${more}`;
+  });
+}
+
 export function offlineOverview(digest: Digest, x: Extract): string {
   const at = new Date(digest.activityAt).toISOString().slice(0, 16).replace('T', ' ');
   return (
     `# ${digest.project.name}\n\n` +
     `_Offline summary of recent activity (no model configured), up to ${at} UTC._\n\n` +
-    section('Current focus', x.focus.length > 0 ? x.focus : ['(no recent request recorded)']) +
-    section('Recent asks', x.asks) +
-    section('Recently changed files', x.files.map((f) => `\`${f.path}\`${f.count > 1 ? ` (${f.count} edits)` : ''}`)) +
-    section('Recent commands', x.commands.map((c) => `\`${c.replace(/`/g, "'")}\``)) +
-    section('Commits', x.commits.map((c) => `"${c}"`)) +
-    section('Decisions', x.decisions) +
-    section('Open items', x.openItems) +
-    section('Errors seen', x.errors) +
+    paragraph('What this project is', about(digest)) +
+    section('Current state and focus', focus(x)) +
+    section('Key decisions', x.decisions) +
+    section('Open questions', x.openQuestions) +
+    section('Next steps', x.nextSteps) +
+    section('Unresolved failures', x.failures) +
+    section('Recent sessions', x.sessions.map(sessionLine).filter((l): l is string => l !== null)) +
+    section('Recent commits', x.commits) +
+    section('Files changed', fileLines(x)) +
     manualRegion(digest.notes.overview)
   ).trimEnd();
 }
 
-export function offlineBullet(digest: Digest, x: Extract): string {
-  const sessions = digest.sessions.filter((s) => s.messages.length > 0).length;
-  const lead = x.commits.length > 0 ? `Committed ${x.commits.slice(0, 2).map((c) => `"${c}"`).join(', ')}` : `Worked on: ${x.asks[0] ?? x.focus[0] ?? 'recent activity'}`;
-  const files = x.files.length > 0 ? ` (${x.files.length} file${x.files.length === 1 ? '' : 's'} changed: ${x.files.slice(0, 3).map((f) => f.path).join(', ')})` : '';
-  return clip(`${lead}${files} — ${sessions} session${sessions === 1 ? '' : 's'}`, 300);
+/** One line for one day of activity: its commits when there are some, else what its sessions were about. */
+function dayBullet(x: Extract, day: ActivityDay): string {
+  const sessions = day.sessions.map((i) => x.sessions[i]).filter((s): s is SessionBrief => s !== undefined);
+  const topics = [...new Set(sessions.map((s) => s.title ?? s.task).filter((t): t is string => t !== null))];
+  const lead = day.commits.length > 0 ? `Committed ${day.commits.slice(0, 3).map((c) => `“${c}”`).join(', ')}` : topics.length > 0 ? `Worked on: ${topics.slice(0, 2).map(bare).join('; ')}` : 'Worked on the project';
+  const files = day.files > 0 ? ` (${day.files} file edit${day.files === 1 ? '' : 's'})` : '';
+  return clip(`${lead}${files}`, 300);
+}
+
+/** One bullet per day of activity this sweep covers, dated by that day, never by the sweep's own day. */
+export function offlineDays(digest: Digest, x: Extract): DatedBullet[] {
+  const days = activityDays(digest);
+  if (days.length === 0) return [{ date: localDate(digest.activityAt), bullet: 'Worked on the project' }];
+  return days.map((day) => ({ date: day.date, bullet: dayBullet(x, day) }));
 }
 
 /**
@@ -45,12 +104,15 @@ export function createOfflineCurator(): Curator {
     model: null,
     curate(request: CuratorRequest): Promise<CuratorReply> {
       const x = extract(request.digest);
-      return Promise.resolve({
-        sections: { overview: offlineOverview(request.digest, x), changelog: offlineBullet(request.digest, x), claude: null },
+      const days = offlineDays(request.digest, x);
+      const reply: CuratorReply = {
+        sections: { overview: offlineOverview(request.digest, x), changelog: days[days.length - 1]?.bullet ?? '', claude: null },
+        days,
         tokensIn: 0,
         tokensOut: 0,
         calls: 0,
-      });
+      };
+      return Promise.resolve(reply);
     },
   };
 }

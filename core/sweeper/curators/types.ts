@@ -2,7 +2,6 @@ import type { CuratorKind } from '../../api/index.js';
 import type { Digest, RenderedPrompt } from '../types.js';
 import type { MarkerSections } from '../markers.js';
 
-
 export interface CuratorRequest {
   digest: Digest;
   prompt: RenderedPrompt;
@@ -11,8 +10,16 @@ export interface CuratorRequest {
   signal?: AbortSignal;
 }
 
+/** A changelog bullet and the local date of the activity it describes. */
+export interface DatedBullet {
+  date: string;
+  bullet: string;
+}
+
 export interface CuratorReply {
   sections: MarkerSections;
+  /** One bullet per activity day, when the curator knows the days (the offline one does). */
+  days?: DatedBullet[];
   tokensIn: number;
   tokensOut: number;
   /** Model requests made, repairs and retries included (0 for the offline curator). */

@@ -5,9 +5,11 @@ import type { Config } from '../../config/index.js';
 import { envList } from '../roots.js';
 import type { ProviderDefinition, TranscriptProvider } from '../types.js';
 import { claude } from './claude/index.js';
+import { codex } from './codex/index.js';
+import { gemini } from './gemini/index.js';
 import { openclaw } from './openclaw/index.js';
 
-export const PROVIDER_REGISTRY = { claude, openclaw } satisfies { [P in ProviderId]: ProviderDefinition<P> };
+export const PROVIDER_REGISTRY = { claude, openclaw, codex, gemini } satisfies { [P in ProviderId]: ProviderDefinition<P> };
 
 /** Each kind of root: the environment variable, then config.json, then the real default locations. */
 export function resolveRoots<P extends ProviderId>(id: P, config: Config, env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]> {

@@ -36,7 +36,7 @@ export function formatDateTime(epochMs: number): string {
 }
 
 /** What a person calls each provider; the contract's ProviderId makes a missing one a type error. */
-const PROVIDER_LABELS: Record<ProviderId, string> = { claude: 'Claude (Code and Desktop)', openclaw: 'OpenClaw' };
+const PROVIDER_LABELS: Record<ProviderId, string> = { claude: 'Claude (Code and Desktop)', openclaw: 'OpenClaw', codex: 'Codex CLI', gemini: 'Gemini CLI' };
 
 export function providerLabel(id: string): string {
   return (PROVIDER_LABELS as Record<string, string>)[id] ?? id;

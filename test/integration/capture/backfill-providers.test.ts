@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 import { captureHarness, type CaptureHarness } from './harness.js';
+import { PROVIDER_IDS } from '../../../core/api/index.js';
 
 let h: CaptureHarness | undefined;
 afterEach(async () => {
@@ -16,9 +17,10 @@ describe('Backfill of every provider', () => {
     writeJsonl(join(h.openclawRoot, 'agents', 'main', 'sessions', 'hdr-1.jsonl'), openclawLines('hdr-1', [{ id: 'aaaa0001' }]));
 
     const all = await h.driver.backfill({ provider: 'all', all: true });
-    expect(all.map((s) => s.provider)).toEqual(['claude']);
+    const enabled = PROVIDER_IDS.filter((id) => id !== 'openclaw');
+    expect(all.map((s) => s.provider)).toEqual(enabled);
     expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'openclaw'")).toBe(0);
-    expect((await h.driver.backfill({ all: true })).map((s) => s.provider)).toEqual(['claude']);
+    expect((await h.driver.backfill({ all: true })).map((s) => s.provider)).toEqual(enabled);
 
     const named = await h.driver.backfill({ provider: 'openclaw', all: true });
     expect(named).toMatchObject([{ provider: 'openclaw', read: 1 }]);

@@ -1,6 +1,7 @@
-import { appendFileSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AgentStoreFixture, agentStorePath, fixtureEvents } from '../../support/openclaw-store.js';
 import { appendJsonl, claudeLine, claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
@@ -153,5 +154,58 @@ describe('durable per-file checkpoints', () => {
     expect(stats.bytesRead).toBeLessThanOrEqual(size(file) - before + HASH_READS);
     // Line 0 is the header, 1 the model change, 2 and 3 the entries: the appended line is line 4.
     expect(h.count("SELECT COUNT(*) FROM parts WHERE part_id = 'oc:main:oc-1:l4:0'")).toBe(1);
+  });
+});
+
+describe('checkpoints of providers that do not resume at a byte offset', () => {
+  const SID = '7f3c9e2a-5b41-4d8e-9a0c-3e1f2d4b6a01';
+  const stores: AgentStoreFixture[] = [];
+  afterEach(() => {
+    for (const s of stores.splice(0)) s.close();
+  });
+
+  it("an OpenClaw store's per-session watermarks survive a restart: an append after it reads only the new rows", async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+    const store = new AgentStoreFixture(agentStorePath(h.openclawRoot), 'current', 'main');
+    stores.push(store);
+    store.append(SID, fixtureEvents().slice(0, 3));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 4 });
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1, bytesRead: 0 });
+    // A row before the watermark goes bad: a read that started over would count it.
+    store.db.prepare("UPDATE transcript_events SET event_json = '{' WHERE seq = 1").run();
+    store.append(SID, fixtureEvents().slice(3));
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 2 });
+  });
+
+  it('a Codex rollout resumes at its offset and a Gemini chat is skipped while unchanged, after a restart', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+    const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'transcripts');
+    const name = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
+    const rollout = join(h.codexRoot, 'sessions', '2026', '07', '13', name);
+    mkdirSync(dirname(rollout), { recursive: true });
+    copyFileSync(join(fixtures, 'codex', name), rollout);
+    const chats = join(h.geminiRoot, 'tmp', 'site', 'chats');
+    mkdirSync(chats, { recursive: true });
+    copyFileSync(join(fixtures, 'gemini', 'legacy-session.json'), join(chats, 'session-2026-01-14T09-30-5d1e2f3a.json'));
+    const tick = async () => {
+      const stats = await h!.driver.tick();
+      return { codex: byProvider(stats, 'codex'), gemini: byProvider(stats, 'gemini') };
+    };
+    const cold = await tick();
+    expect(cold.codex.partsWritten).toBeGreaterThan(0);
+    expect(cold.gemini.partsWritten).toBeGreaterThan(0);
+    await h.restart();
+    expect(await tick()).toMatchObject({ codex: { read: 0, unchanged: 1, bytesRead: 0 }, gemini: { read: 0, unchanged: 1, bytesRead: 0 } });
+
+    const line = { timestamp: '2026-07-13T18:50:00.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'and run the linter too' }] } };
+    const before = size(rollout);
+    appendJsonl(rollout, [line]);
+    await h.restart();
+    const appended = await tick();
+    expect(appended.codex).toMatchObject({ read: 1, partsWritten: 1 });
+    expect(appended.codex.bytesRead).toBeLessThanOrEqual(size(rollout) - before + HASH_READS);
+    expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'codex' AND text = 'and run the linter too' AND genuine_user_turn = 1")).toBe(1);
   });
 });

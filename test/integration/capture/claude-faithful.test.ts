@@ -240,7 +240,7 @@ describe('Claude: flags decided once at parse time', () => {
     const file = join(c.claudeRoot, 'projects', 'p', 'turns.jsonl');
     writeJsonl(file, [claudeLine({ sessionId: 'turns', text: 'Plan the garden' })]);
     const turns: string[][] = [];
-    c.driver.onUserTurns((keys) => turns.push(keys));
+    c.driver.onUserTurns((live) => turns.push(live.map((t) => t.projectKey)));
     await claude(c);
     expect(turns).toHaveLength(1);
     // Harness lines the old copies of the rule let through: a task notification and a skill expansion.

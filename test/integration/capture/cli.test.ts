@@ -6,6 +6,7 @@ import { startOwner } from '../../../core/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, claudeSession, desktopSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 import { captureIo as io } from '../../support/cli.js';
+import { PROVIDER_IDS, type ProviderId } from '../../../core/api/index.js';
 
 let home: TempHome | undefined;
 afterEach(() => {
@@ -32,10 +33,9 @@ describe('steward backfill / sweep / projects', () => {
     const c = io(home.env);
     expect(await runCli(['backfill', '--all', '--json'], c)).toBe(0);
     const result = JSON.parse(c.out) as { providers: Array<{ provider: string; read: number; partsWritten: number }> };
-    expect(result.providers.map((p) => [p.provider, p.read, p.partsWritten])).toEqual([
-      ['claude', 1, 3],
-      ['openclaw', 1, 1],
-    ]);
+    // Every provider of the registry, in its order; those with no roots read nothing.
+    const read: Partial<Record<ProviderId, [number, number]>> = { claude: [1, 3], openclaw: [1, 1] };
+    expect(result.providers.map((p) => [p.provider, p.read, p.partsWritten])).toEqual(PROVIDER_IDS.map((id) => [id, ...(read[id] ?? [0, 0])]));
     const p = io(home.env);
     expect(await runCli(['projects', '--json'], p)).toBe(0);
     expect((JSON.parse(p.out) as { projects: Array<{ name: string }> }).projects.map((x) => x.name).sort()).toEqual(['cli-project', 'openclaw-workspace']);
@@ -52,7 +52,7 @@ describe('steward backfill / sweep / projects', () => {
     const json = io(home.env);
     expect(await runCli(['backfill', '--days', '3', '--all', '--json'], json)).toBe(2);
     expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'invalid_params' } });
-    expect(await runCli(['backfill', '--provider', 'codex'], io(home.env))).toBe(2);
+    expect(await runCli(['backfill', '--provider', 'cursor'], io(home.env))).toBe(2);
     expect(await runCli(['backfill', '--days', 'soon'], io(home.env))).toBe(2);
     expect(await runCli(['backfill', '--cancel', '--all'], io(home.env))).toBe(2);
   });
@@ -111,7 +111,7 @@ describe('steward cache prune', () => {
     expect(await runCli(['cache', 'prune', '--dry-run', '--json'], dry)).toBe(0);
     const report = JSON.parse(dry.out) as { dryRun: boolean; removedParts: number; removedSessions: number; cutoffs: Array<{ provider: string; cutoffMs: number | null }> };
     expect(report).toMatchObject({ dryRun: true, removedParts: 2, removedSessions: 1 });
-    expect(report.cutoffs.map((c) => c.provider)).toEqual(['claude', 'openclaw']);
+    expect(report.cutoffs.map((c) => c.provider)).toEqual([...PROVIDER_IDS]);
     expect(report.cutoffs.every((c) => c.cutoffMs !== null && Math.abs(Date.now() - 365 * 86_400_000 - c.cutoffMs) < 600_000)).toBe(true);
 
     const text = io(home.env);

@@ -15,6 +15,8 @@ export interface CaptureHarness {
   claudeRoot: string;
   desktopRoot: string;
   openclawRoot: string;
+  codexRoot: string;
+  geminiRoot: string;
   db: Db;
   driver: Capture;
   projects: ProjectStore;
@@ -31,8 +33,17 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   const claudeRoot = join(home.dir, 'roots', 'claude');
   const desktopRoot = join(home.dir, 'roots', 'claude-desktop');
   const openclawRoot = join(home.dir, 'roots', 'openclaw');
-  for (const dir of [claudeRoot, desktopRoot, openclawRoot]) mkdirSync(dir, { recursive: true });
-  const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: desktopRoot, STEWARD_OPENCLAW_ROOTS: openclawRoot };
+  const codexRoot = join(home.dir, 'roots', 'codex');
+  const geminiRoot = join(home.dir, 'roots', 'gemini');
+  for (const dir of [claudeRoot, desktopRoot, openclawRoot, codexRoot, geminiRoot]) mkdirSync(dir, { recursive: true });
+  const env = {
+    ...home.env,
+    STEWARD_CLAUDE_ROOTS: claudeRoot,
+    STEWARD_CLAUDE_DESKTOP_ROOTS: desktopRoot,
+    STEWARD_OPENCLAW_ROOTS: openclawRoot,
+    STEWARD_CODEX_ROOTS: codexRoot,
+    STEWARD_GEMINI_ROOTS: geminiRoot,
+  };
   const db = openGateway(home.dir);
   const telemetry = new TelemetryLog(db);
   const projects = new ProjectStore(db, new GatewayReader(db));
@@ -42,6 +53,8 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
     claudeRoot,
     desktopRoot,
     openclawRoot,
+    codexRoot,
+    geminiRoot,
     db,
     driver: create(config),
     projects,

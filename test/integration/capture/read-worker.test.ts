@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type * as ConfigModule from '../../../core/config/index.js';
 import type * as GatewayModule from '../../../core/gateway/index.js';
@@ -9,9 +9,10 @@ import type * as CaptureModule from '../../../core/capture/index.js';
 import type { Capture } from '../../../core/capture/index.js';
 import type * as ProjectsModule from '../../../core/projects/index.js';
 import type { Db } from '../../../core/store/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { noRoots, tempHome, type TempHome } from '../../support/home.js';
 import { transpileCore } from '../../support/transpiled-core.js';
 import { appendJsonl, claudeLine, claudeSession } from '../../support/transcripts.js';
+import { AgentStoreFixture, agentStorePath, fixtureEvents } from '../../support/openclaw-store.js';
 import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { vanishing } from './harness.js';
 
@@ -22,6 +23,11 @@ interface Core {
   config: typeof ConfigModule;
   log: typeof LogModule;
 }
+
+const FIXTURES = {
+  codex: fileURLToPath(new URL('../../fixtures/transcripts/codex/', import.meta.url)),
+  gemini: fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url)),
+};
 
 // The worker is loaded by URL, so it needs compiled files: our own core/, transpiled for this test.
 let build: ReturnType<typeof transpileCore>;
@@ -44,19 +50,22 @@ afterEach(async () => {
   home.cleanup();
 });
 
-function driver(name: string, claudeRoot: string, readWorker: boolean, victim?: string): { driver: Capture; db: Db } {
+function driver(name: string, roots: string | Record<string, string>, readWorker: boolean, options: { victim?: string; config?: unknown } = {}): { driver: Capture; db: Db } {
   const dir = join(home.dir, name);
   mkdirSync(dir);
   const db = core.gateway.openGateway(dir);
-  const env = { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_CLAUDE_DESKTOP_ROOTS: '', STEWARD_OPENCLAW_ROOTS: '' };
-  const providers = victim ? { providers: [vanishing(new ClaudeProvider({ roots: [claudeRoot], desktopRoots: [] }), victim)] } : {};
+  const env = { ...home.env, ...noRoots(), ...(typeof roots === 'string' ? { STEWARD_CLAUDE_ROOTS: roots } : roots) };
+  const claudeRoot = typeof roots === 'string' ? roots : '';
+  const providers = options.victim ? { providers: [vanishing(new ClaudeProvider({ roots: [claudeRoot], desktopRoots: [] }), options.victim)] } : {};
   const projects = new core.projects.ProjectStore(db, new core.gateway.GatewayReader(db));
-  const opened = { driver: new core.capture.Capture({ db, config: core.config.parseConfig({}), env, logger: core.log.createMemoryLogger(), projects, record: () => {}, readWorker, ...providers }), db };
+  const config = core.config.parseConfig(options.config ?? {});
+  const opened = { driver: new core.capture.Capture({ db, config, env, logger: core.log.createMemoryLogger(), projects, record: () => {}, readWorker, ...providers }), db };
   open.push(opened);
   return opened;
 }
 
 const rows = (db: Db) => ({
+  sessionsWithTitles: db.prepare('SELECT session_id, provider, title, parent_session_id FROM sessions ORDER BY session_id').all(),
   parts: db.prepare('SELECT part_id, session_id, role, kind, ts, text, meta FROM parts ORDER BY part_id').all(),
   sessions: db.prepare('SELECT session_id, project_key, cwd, first_ts, last_ts FROM sessions ORDER BY session_id').all(),
 });
@@ -92,9 +101,48 @@ describe('the read worker', () => {
     const claudeRoot = join(home.dir, 'claude');
     const files = ['a', 'b', 'c'].map((id) => claudeSession(claudeRoot, `sess-${id}`, 3));
     // The middle file is the one the worker reads ahead while the first is written.
-    const viaWorker = driver('worker', claudeRoot, true, files[1]);
+    const viaWorker = driver('worker', claudeRoot, true, { victim: files[1] });
     const [stats] = await viaWorker.driver.tick();
     expect(viaWorker.driver.reader.usesWorker).toBe(true);
     expect(stats).toMatchObject({ discovered: 3, read: 2, vanished: 1, failed: 0, partsWritten: 6, errors: [] });
+  });
+
+  it('reads every provider in the worker as in-thread: Codex rollouts, Gemini chats, OpenClaw stores (zstd rows, watermarks)', async () => {
+    home = tempHome('steward-read-worker-');
+    const codex = join(home.dir, 'codex');
+    mkdirSync(join(codex, 'sessions', '2026', '07', '13'), { recursive: true });
+    for (const name of readdirSync(FIXTURES.codex).filter((n) => n.endsWith('.jsonl'))) copyFileSync(join(FIXTURES.codex, name), join(codex, 'sessions', '2026', '07', '13', name));
+    const gemini = join(home.dir, 'gemini');
+    mkdirSync(join(gemini, 'tmp', 'site', 'chats'), { recursive: true });
+    copyFileSync(join(FIXTURES.gemini, 'legacy-session.json'), join(gemini, 'tmp', 'site', 'chats', 'session-2026-01-14T09-30-5d1e2f3a.json'));
+    copyFileSync(join(FIXTURES.gemini, 'current-session.jsonl'), join(gemini, 'tmp', 'site', 'chats', 'session-2026-05-22T14-59-92f625c6.jsonl'));
+    const openclaw = join(home.dir, 'openclaw');
+    const store = new AgentStoreFixture(agentStorePath(openclaw), 'current', 'main');
+    try {
+      store.append('7f3c9e2a-5b41-4d8e-9a0c-3e1f2d4b6a01', fixtureEvents().slice(0, 3), 'Trip planning');
+      const roots = { STEWARD_CODEX_ROOTS: codex, STEWARD_GEMINI_ROOTS: gemini, STEWARD_OPENCLAW_ROOTS: openclaw };
+      const open = { query: { cache: { retention: { default_days: 0 } } } };
+      const viaWorker = driver('worker', roots, true, { config: open });
+      const inThread = driver('thread', roots, false, { config: open });
+      const stats = await viaWorker.driver.tick();
+      expect(viaWorker.driver.reader.usesWorker).toBe(true);
+      expect(stats.map((s) => [s.provider, s.read, s.failed, s.failedLines])).toEqual([
+        ['claude', 0, 0, 0],
+        ['openclaw', 1, 0, 0],
+        ['codex', 3, 0, 0],
+        ['gemini', 2, 0, 0],
+      ]);
+      await inThread.driver.tick();
+      expect(rows(viaWorker.db)).toEqual(rows(inThread.db));
+      expect(viaWorker.db.prepare("SELECT COUNT(*) FROM parts WHERE provider = 'openclaw' AND kind = 'thinking'").pluck().get()).toBe(1);
+
+      // The store's watermark comes back from the worker: an append (a reply and a compaction) is read from it, in both.
+      store.append('7f3c9e2a-5b41-4d8e-9a0c-3e1f2d4b6a01', fixtureEvents().slice(3));
+      store.db.prepare("UPDATE transcript_events SET event_json = '{' WHERE seq = 1").run();
+      for (const d of [viaWorker, inThread]) expect((await d.driver.tick())[1]).toMatchObject({ provider: 'openclaw', read: 1, failedLines: 0, partsWritten: 2 });
+      expect(rows(viaWorker.db)).toEqual(rows(inThread.db));
+    } finally {
+      store.close();
+    }
   });
 });

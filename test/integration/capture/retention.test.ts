@@ -6,6 +6,7 @@ import { RetentionPruner } from '../../../core/gateway/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+import { PROVIDER_IDS } from '../../../core/api/index.js';
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY);
@@ -49,7 +50,7 @@ describe('retention through the Core: only an explicit policy deletes, and remov
     let c = openCore();
     expect(byProvider((await c.call('Backfill.Run', { all: true })).providers, 'claude').partsWritten).toBe(5);
     for (let pass = 0; pass < 5; pass += 1) {
-      expect(await c.capture.prune({ manual: false })).toMatchObject({ removedParts: 0, removedSessions: 0, cutoffs: [{ cutoffMs: null }, { cutoffMs: null }] });
+      expect(await c.capture.prune({ manual: false })).toMatchObject({ removedParts: 0, removedSessions: 0, cutoffs: PROVIDER_IDS.map(() => ({ cutoffMs: null })) });
       await c.call('Sweep.Tick', {});
     }
     expect(count(c, 'SELECT COUNT(*) FROM parts')).toBe(5);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Core, type EventName } from '../../../core/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeSession, desktopSession } from '../../support/transcripts.js';
+import { PROVIDER_IDS } from '../../../core/api/index.js';
 
 let home: TempHome | undefined;
 let core: Core | undefined;
@@ -34,7 +35,7 @@ describe('Claude smoke through the Core', () => {
     core.events.subscribe((name, payload) => events.push({ name, payload }));
 
     const first = await core.call('Sweep.Tick', {});
-    expect(first.providers.map((p) => p.provider)).toEqual(['claude', 'openclaw']);
+    expect(first.providers.map((p) => p.provider)).toEqual([...PROVIDER_IDS]);
     expect(first.providers[0]).toMatchObject({ discovered: 1, read: 1, unchanged: 0, partsWritten: 4 });
     const row = core.gateway.prepare("SELECT source, title, cwd FROM sessions WHERE session_id = 'desk-1'").get();
     expect(row).toEqual({ source: 'desktop', title: 'Refactor the uploader', cwd: '/sessions/desk-1-vm/outputs' });

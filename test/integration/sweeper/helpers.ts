@@ -11,11 +11,12 @@ export const FIXTURES = fileURLToPath(new URL('../../fixtures/sweeper/', import.
 
 const Tool = z.object({ name: z.string(), filePath: z.string().optional(), command: z.string().optional(), isError: z.boolean().optional(), errorLine: z.string().optional() });
 const Fixture = z.object({
-  project: z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), slug: z.string(), repoBacked: z.boolean() }),
+  project: z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), slug: z.string(), repoBacked: z.boolean(), repoId: z.string().nullable().default(null) }),
   secrets: z.record(z.string(), z.string()),
   sessions: z.array(
     z.object({
       sessionId: z.string(),
+      title: z.string().nullable().default(null),
       messages: z.array(z.object({ role: z.enum(['user', 'assistant']), ts: z.string(), text: z.string(), toolUses: z.array(Tool) })),
     }),
   ),
@@ -32,37 +33,44 @@ export function loadFixture(): LoadedFixture {
   return {
     project: raw.project,
     secrets: raw.secrets,
-    sessions: raw.sessions.map((s) => ({ sessionId: s.sessionId, messages: s.messages.map((m) => ({ ...m, ts: Date.parse(m.ts) })) })),
+    sessions: raw.sessions.map((s) => {
+      const messages = s.messages.map((m) => ({ ...m, ts: Date.parse(m.ts) }));
+      return { sessionId: s.sessionId, title: s.title, firstRequest: messages.find((m) => m.role === 'user') ?? null, messages };
+    }),
   };
 }
 
 /** A DigestSource over in-memory sessions: the abstract input the sweeper is built against. */
 export class MemorySource implements DigestSource {
-  readonly projects = new Map<string, { project: SweeperProject; sessions: DigestSession[] }>();
+  readonly entries = new Map<string, { project: SweeperProject; sessions: DigestSession[] }>();
 
   add(project: SweeperProject, sessions: DigestSession[]): this {
-    this.projects.set(project.projectKey, { project, sessions: structuredClone(sessions) });
+    this.entries.set(project.projectKey, { project, sessions: structuredClone(sessions) });
     return this;
+  }
+
+  projects(): SweeperProject[] {
+    return [...this.entries.values()].map((e) => e.project);
   }
 
   /** New activity: a user turn in the newest session. */
   say(projectKey: string, text: string, ts: number): void {
-    const entry = this.projects.get(projectKey);
+    const entry = this.entries.get(projectKey);
     entry?.sessions[0]?.messages.push({ role: 'user', text, toolUses: [], ts });
   }
 
   project(projectKey: string): SweeperProject | null {
-    return this.projects.get(projectKey)?.project ?? null;
+    return this.entries.get(projectKey)?.project ?? null;
   }
 
   latestActivity(projectKey: string): number | null {
-    const all = this.projects.get(projectKey)?.sessions.flatMap((s) => s.messages.map((m) => m.ts)) ?? [];
+    const all = this.entries.get(projectKey)?.sessions.flatMap((s) => s.messages.map((m) => m.ts)) ?? [];
     return all.length > 0 ? Math.max(...all) : null;
   }
 
   recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[] {
-    const sessions = this.projects.get(projectKey)?.sessions ?? [];
-    return sessions.slice(0, limits.sessions).map((s) => ({ sessionId: s.sessionId, messages: s.messages.slice(-limits.messages) }));
+    const sessions = this.entries.get(projectKey)?.sessions ?? [];
+    return sessions.slice(0, limits.sessions).map((s) => ({ ...s, messages: s.messages.slice(-limits.messages) }));
   }
 }
 
@@ -121,6 +129,8 @@ export function settings(overrides: Partial<SweeperSettings> = {}): SweeperSetti
     timeoutMs: 5_000,
     minIntervalMs: 300_000,
     ignore: [],
+    dailyModelCalls: 200,
+    ollamaUrl: 'http://127.0.0.1:9',
     ...overrides,
   };
 }

@@ -89,7 +89,9 @@ describe('case 1: the Anthropic path succeeds', () => {
     expect(body.model).toBe('claude-haiku-4-5');
     expect(body.stop_sequences).toEqual(['<<<END>>>']);
     expect(body).not.toHaveProperty('tools');
-    expect(body.messages[0]!.content).toContain('Files changed: src/frost.ts, src/units.ts, package.json, src/frost.test.ts');
+    expect(body.messages[0]!.content).toContain('Files changed: package.json, src/frost.test.ts, src/frost.ts, src/units.ts');
+    // Each session opens with its task statement; the newest one's is the focus.
+    expect(body.messages[0]!.content).toMatch(/<session n="1">\n<task at="2026-11-29T09:00:00Z">\nAdd a frost-date lookup to the planting calendar\./);
     expect(body.messages[0]!.content).toContain('[tools: Read src/calendar.ts; Write src/frost.ts');
     expect(h.events.map((e) => e.name)).toEqual(['sweeper.started', 'sweeper.finished']);
   });

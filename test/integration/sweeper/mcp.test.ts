@@ -145,19 +145,22 @@ describe('steward mcp: maintenance_status', () => {
           legacyIds: [],
           policy: { sync: 'head', rag: 'off', profile: 'default' },
           enabled: true,
-          state: 'ready',
+          // No token in this environment: the pass ran no job and the status says why.
+          state: 'waiting',
+          waiting: { reason: 'token_missing', host: 'github.com', until: null },
           degraded: [],
-          stages: { sync: { errorClass: null, failures: 0 }, rag: { errorClass: null } },
+          stages: { sync: { errorClass: null, failures: 0, lastSuccessAt: null }, rag: { errorClass: null } },
           generations: { content: expect.any(Number) },
           frontiers: expect.any(Array),
-          jobs: [{ stage: 'sync', lane: 'head', state: 'succeeded', errorClass: null }],
+          collections: [expect.objectContaining({ collection: 'issues', items: 0, reason: 'token_missing' }), expect.objectContaining({ collection: 'issue-comments' })],
+          jobs: [],
         },
       ],
       conflicts: [],
       retired: 0,
     });
     const [summary, json] = result.content;
-    expect(summary!.text).toContain(`${enrolled.registrationId} github.com/acme/widgets: ready`);
+    expect(summary!.text).toContain(`${enrolled.registrationId} github.com/acme/widgets: waiting`);
     expect(JSON.parse(json!.text!)).toEqual(result.structuredContent);
   });
 

@@ -55,6 +55,27 @@ describe('the safeStorage key store', () => {
     expect(reopened.get('openai-compatible')).toBe(OTHER);
   });
 
+  it('holds any named secret, such as a forge token, and the Core syncs with it from the keychain', async () => {
+    const token = 'ghp_KeychainForgeToken0123456789abcdef';
+    const store = await open();
+    await store.set('GITHUB_TOKEN', token);
+    expectNoKey(fileText(home), token);
+    const reopened = await open();
+    expect(reopened.get('GITHUB_TOKEN')).toBe(token);
+    const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, keyStore: reopened });
+    try {
+      expect(core.secrets.lookup('GITHUB_TOKEN')).toEqual({ value: token, source: 'keychain' });
+      const listed = await core.call('Secrets.List', {});
+      expect(listed.secrets).toContainEqual({ name: 'GITHUB_TOKEN', present: true, source: 'keychain' });
+      expect(JSON.stringify(listed)).not.toContain(token);
+      await core.call('Secrets.Set', { name: 'GITEA_TOKEN', value: 'gitea-token-value-0123456789' });
+      expect(reopened.get('GITEA_TOKEN')).toBe('gitea-token-value-0123456789');
+      expect(existsSync(join(home.dir, 'secrets.json'))).toBe(false);
+    } finally {
+      await core.shutdown();
+    }
+  });
+
   it('forgets a key: gone from memory and from the file, the other one kept', async () => {
     const store = await open();
     await store.set('anthropic', KEY);

@@ -81,7 +81,7 @@ describe('writer admission', () => {
       const running = m.reconcile(gadgets.registrationId);
       await new Promise((r) => setTimeout(r, 20));
       const second = await m.reconcile(widgets.registrationId);
-      expect(second.skipped).toEqual([{ registrationId: widgets.registrationId, stage: 'sync', reason: 'cache_writer_busy', nextAttemptAt: null }]);
+      expect(second.skipped).toEqual([{ registrationId: widgets.registrationId, stage: 'sync', lane: 'head', reason: 'cache_writer_busy', nextAttemptAt: null }]);
       const coalesced = m.reconcile(gadgets.registrationId);
       release();
       const [a, b] = await Promise.all([running, coalesced]);

@@ -1,8 +1,8 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_SCHEMA_VERSION, inspectCache } from '../../../core/maintenance/cache.js';
+import { CACHE_SCHEMA_VERSION, inspectCache, openCacheForWrite } from '../../../core/maintenance/cache.js';
 import { pathFingerprinter } from '../../../core/maintenance/hashing.js';
 import { fixture, WIDGETS, type Fixture } from './support.js';
 
@@ -12,7 +12,7 @@ function generation(file: string): number {
   return inspectCache(file, fp).repositories.find((r) => r.repoId === WIDGETS.repoId)!.contentGeneration;
 }
 
-describe('repository cache schema 17', () => {
+describe('repository cache schema', () => {
   let f: Fixture;
   afterEach(() => {
     f?.home.cleanup();
@@ -24,7 +24,7 @@ describe('repository cache schema 17', () => {
     const a = f.cache('a.db', [WIDGETS]);
     const b = f.cache('b.db', [WIDGETS]);
     const seen = inspectCache(a, fp);
-    expect(CACHE_SCHEMA_VERSION).toBe(17);
+    expect(CACHE_SCHEMA_VERSION).toBe(18);
     expect(seen.cacheUuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(inspectCache(b, fp).cacheUuid).not.toBe(seen.cacheUuid);
     expect(inspectCache(a, fp).cacheUuid).toBe(seen.cacheUuid);
@@ -94,5 +94,59 @@ describe('repository cache schema 17', () => {
     const [status] = m.list().registrations;
     expect(status!.generations.content).toBe(1);
     expect(status!.frontiers).toEqual([{ collection: 'issues', lane: 'tail', nextPage: 7, watermark: null, complete: false }]);
+  });
+});
+
+describe('repository cache migration', () => {
+  let f: Fixture;
+  afterEach(() => {
+    f?.home.cleanup();
+    if (f) rmSync(f.caches, { recursive: true, force: true });
+  });
+
+  function v17(file: string): void {
+    const db = new Database(file);
+    db.exec(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'maintenance', 'cache-v17.sql'), 'utf8'));
+    db.prepare("INSERT INTO cache_identity (singleton, cache_uuid, created_at) VALUES (1, '11111111-2222-4333-8444-555555555555', 1)").run();
+    db.prepare("INSERT INTO repositories (repo_id, created_at) VALUES ('github.com/acme/widgets', 1)").run();
+    db.prepare("INSERT INTO repository_bindings (alias, repo_id) VALUES ('acme/widgets', 'github.com/acme/widgets')").run();
+    db.prepare("INSERT INTO sources (repo_id, kind, external_id, content_hash, updated_at) VALUES ('github.com/acme/widgets', 'issue', '1', 'h1', 1)").run();
+    db.pragma('user_version = 17');
+    db.close();
+  }
+
+  it('enrolls a schema 17 cache as it is and migrates it forward on the first write, keeping its content and generation', () => {
+    f = fixture();
+    const file = join(f.caches, 'old.db');
+    v17(file);
+    const m = f.open();
+    const seen = m.inspect(file);
+    expect(seen.schemaVersion).toBe(17);
+    m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
+    // A 17 cache names no forge: github.com is known, so the binding is derived.
+    expect(m.store.current().registrations[0]!.forge).toEqual({ kind: 'github', host: 'github.com' });
+    const g = seen.repositories[0]!.contentGeneration;
+    const db = openCacheForWrite(seen.realPath, seen.pathFingerprint);
+    db.close();
+    const after = m.inspect(file);
+    expect(after.schemaVersion).toBe(CACHE_SCHEMA_VERSION);
+    expect(after.cacheUuid).toBe(seen.cacheUuid);
+    expect(after.repositories[0]!.contentGeneration).toBe(g);
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare('SELECT COUNT(*) AS n FROM sources').get()).toEqual({ n: 1 });
+    expect(check.prepare('SELECT COUNT(*) AS n FROM items').get()).toEqual({ n: 0 });
+    check.close();
+  });
+
+  it('refuses a cache newer than this code as schema_too_new, for reading and for writing, and never rewrites it', () => {
+    f = fixture();
+    const file = f.cache('new.db', [WIDGETS]);
+    const db = new Database(file);
+    db.pragma(`user_version = ${CACHE_SCHEMA_VERSION + 1}`);
+    db.close();
+    const bytes = readFileSync(file);
+    expect(() => inspectCache(file, fp)).toThrow(expect.objectContaining({ code: 'schema_too_new' }));
+    expect(() => openCacheForWrite(file, 'pf_x')).toThrow(expect.objectContaining({ code: 'schema_too_new' }));
+    expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 });

@@ -143,7 +143,7 @@ describe('cache identity conflicts', () => {
     // Enrolling again (a new key, same content) is not a way around the operator's Disable.
     expect(m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k-again' }).created).toBe(false);
     expect(m.list().registrations[0]!.state).toBe('disabled');
-    expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, reason: 'operator', nextAttemptAt: null }]);
+    expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, lane: null, reason: 'operator', nextAttemptAt: null }]);
     expect(m.enable('ACME/widgets').registrationId).toBe(registrationId);
     expect(m.disable('acme/widgets').enabled).toBe(false);
     expect(m.enable(registrationId).enabled).toBe(true);
@@ -227,7 +227,7 @@ describe('cache identity conflicts', () => {
     const m = f.open();
     const { registrationId } = m.enroll({ cachePath: file, repo: 'acme/widgets', idempotencyKey: 'k' });
     renameSync(file, `${file}.away`);
-    expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, reason: 'cache_unreadable', nextAttemptAt: null }]);
+    expect((await m.reconcile()).skipped).toEqual([{ registrationId, stage: null, lane: null, reason: 'cache_unreadable', nextAttemptAt: null }]);
     expect(m.list().registrations[0]).toMatchObject({ state: 'degraded', degraded: ['cache_unreadable'] });
     const other = f.cache('other.db', [WIDGETS]);
     copyFileSync(other, file);
@@ -235,7 +235,8 @@ describe('cache identity conflicts', () => {
     expect(m.list().registrations[0]!.degraded).toEqual(['identity_replaced']);
     renameSync(`${file}.away`, file);
     expect((await m.reconcile()).jobs.map((j) => j.state)).toEqual(['succeeded']);
-    expect(m.list().registrations[0]).toMatchObject({ state: 'ready', degraded: [] });
+    // Recovered, but not `ready`: the stand-in sync proved no collection fresh.
+    expect(m.list().registrations[0]).toMatchObject({ state: 'refreshing', degraded: [] });
   });
 
   it('disables a registration whose cache authority no longer matches (config_snapshot_invalid) without touching either file', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { Maintenance, createRepositoryCache } from '../../../core/maintenance/index.js';
 import { type MaintenanceOptions } from '../../../core/maintenance/maintenance.js';
+import { type StageRunner } from '../../../core/maintenance/jobs.js';
 import { type RepositorySeed } from '../../../core/maintenance/cache.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
@@ -25,7 +26,7 @@ export function fixture(cacheDirName = 'caches'): Fixture {
     home,
     caches,
     logger,
-    open: (options = {}) => new Maintenance({ home: home.dir, logger, ...options }),
+    open: (options = {}) => new Maintenance({ home: home.dir, logger, runners: { sync: coordinatorSync }, ...options }),
     cache: (name, repos) => {
       const file = join(caches, name);
       createRepositoryCache(file, repos);
@@ -41,3 +42,10 @@ export function fixture(cacheDirName = 'caches'): Fixture {
 
 export const WIDGETS: RepositorySeed = { repoId: 'github.com/acme/widgets', aliases: ['acme/widgets', 'Acme/Widgets-Legacy'] };
 export const GADGETS: RepositorySeed = { repoId: 'github.com/acme/gadgets', aliases: ['acme/gadgets'] };
+
+/**
+ * A sync stage that runs and reports nothing: a test double for tests of the coordinator's own
+ * mechanics (admission, backoff, conflicts, crash recovery). Sync itself is tested through the
+ * real lanes against the fake forge.
+ */
+export const coordinatorSync: StageRunner = async () => undefined;

@@ -21,6 +21,10 @@ function registration(registrationId: string, canonicalRepoId: string, aliases: 
     generations: { content: 1, covered: null },
     frontiers: [],
     jobs: [],
+    forge: { kind: 'github' as const, host: 'github.com' },
+    collections: [],
+    waiting: null,
+    nextRunAt: null,
   };
 }
 

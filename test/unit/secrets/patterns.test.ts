@@ -2,30 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { scrubLogValue } from '../../../core/log/index.js';
 import { validateSnapshot } from '../../../core/maintenance/policy.js';
 import { assignsCredential, hasSecret, namesCredential, redactSecrets } from '../../../core/secrets/index.js';
-import { REDACTED, SECRET_SHAPES } from '../../../core/secrets/patterns.js';
+import { REDACTED, redactWithShape, SECRET_SHAPES } from '../../../core/secrets/patterns.js';
+import { CONTEXTS, inContext, leaks, secretKinds } from './corpus.js';
 import { rejectFact } from '../../../core/sweeper/writer.js';
-
-/** One real-shaped sample per shape in the table; a shape added without a sample fails the first test. */
-const SAMPLES: Record<string, { text: string; secret: string }> = {
-  'pem-private-key': { text: '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----', secret: 'MIIEowIBAAKCAQEA' },
-  'pem-block': { text: '-----BEGIN OPENSSH PRIVATE BLOB-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE BLOB-----', secret: 'b3BlbnNzaC1rZXk' },
-  'aws-access-key-id': { text: 'key id AKIAIOSFODNN7EXAMPLE here', secret: 'AKIAIOSFODNN7EXAMPLE' },
-  'anthropic-key': { text: `export ANTHROPIC=sk-ant-api03-${'Ab1'.repeat(20)}`, secret: `sk-ant-api03-${'Ab1'.repeat(20)}` },
-  'openai-key': { text: 'use sk-proj-abcdefghijklmnopqrstuvwx please', secret: 'sk-proj-abcdefghijklmnopqrstuvwx' },
-  'stripe-key': { text: `stripe.api_key = sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`, secret: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' },
-  'github-token': { text: `git push https://ghp_${'a1B2'.repeat(9)}`, secret: `ghp_${'a1B2'.repeat(9)}` },
-  'github-fine-grained-pat': { text: `GH=github_pat_11ABCDEFG0${'x'.repeat(70)}`, secret: `github_pat_11ABCDEFG0${'x'.repeat(70)}` },
-  'gitlab-pat': { text: 'glpat-xxxxxxxxxxxxxxxxxxxx in the remote', secret: 'glpat-xxxxxxxxxxxxxxxxxxxx' },
-  'slack-token': { text: 'xoxb-123456789012-abcdefghij posted', secret: 'xoxb-123456789012-abcdefghij' },
-  'google-api-key': { text: `maps key AIza${'x'.repeat(35)}`, secret: `AIza${'x'.repeat(35)}` },
-  'huggingface-token': { text: `hf_${'A'.repeat(34)} for the hub`, secret: `hf_${'A'.repeat(34)}` },
-  'npm-token': { text: `//registry.npmjs.org/:_authToken=npm_${'a'.repeat(36)}`, secret: `npm_${'a'.repeat(36)}` },
-  jwt: { text: 'Cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', secret: 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U' },
-  'url-credentials': { text: 'postgres://admin:hunter2hunter2@db.local/app', secret: 'hunter2hunter2' },
-  'authorization-header': { text: 'Authorization: Basic QWxhZGRpbjpvcGVu', secret: 'QWxhZGRpbjpvcGVu' },
-  'bearer-token': { text: 'curl -H "x: bearer abcdefghijklmnop123456"', secret: 'abcdefghijklmnop123456' },
-  'secret-assignment': { text: 'DB_PASSWORD=correcthorsebattery', secret: 'correcthorsebattery' },
-};
 
 const ORDINARY = [
   'Commit 3f1c9a7b2e4d6f80 changed src/frost.ts; tokens are counted per sweep.',
@@ -35,21 +14,39 @@ const ORDINARY = [
 ];
 
 describe('the secret shape table', () => {
-  it('has a sample for every shape, and every sample is found by its own shape', () => {
-    expect(Object.keys(SAMPLES).sort()).toEqual(SECRET_SHAPES.map((s) => s.id).sort());
+  const kinds = secretKinds();
+
+  it('every shape catches a secret of at least one kind of the corpus by itself, in every context', () => {
     for (const shape of SECRET_SHAPES) {
-      const sample = SAMPLES[shape.id]!;
-      expect(sample.text.replace(shape.pattern, REDACTED), shape.id).not.toContain(sample.secret);
+      const caught = kinds.filter((k) => CONTEXTS.every((c) => k.secrets.some((s) => !leaks(redactWithShape(inContext(k.snippet, c), shape.id), s))));
+      expect(caught.length, shape.id).toBeGreaterThan(0);
     }
   });
 
-  for (const [id, { text, secret }] of Object.entries(SAMPLES)) {
-    it(`${id}: redacted, found, and scrubbed from log lines`, () => {
-      expect(redactSecrets(text)).not.toContain(secret);
-      expect(hasSecret(text)).toBe(true);
-      expect(scrubLogValue(text)).not.toContain(secret);
+  for (const kind of kinds) {
+    it(`${kind.kind}: redacted, found, and scrubbed from log lines`, () => {
+      expect(kind.secrets.some((s) => leaks(redactSecrets(kind.snippet), s))).toBe(false);
+      expect(hasSecret(kind.snippet)).toBe(true);
+      expect(kind.secrets.some((s) => leaks(scrubLogValue(kind.snippet), s))).toBe(false);
     });
   }
+
+  it('the shapes a hostile run got through: a Stripe live key, a bare AWS secret by its key id, Azure AccountKey, short passwords, sshpass, mysql -p, AGE keys, Doppler, Twilio, prose', () => {
+    const cases: Array<[string, string]> = [
+      [`notes mention sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`, '4eC39HqLyjWDarjtT1zdp7dc'],
+      ['AKIAIOSFODNN7EXAMPLE\nwJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'wJalrXUtnFEMI/K7MDENG'],
+      ['AccountName=a;AccountKey=Zm9vYmFy+YmF6cXV4==;EndpointSuffix=core.windows.net', 'Zm9vYmFy'],
+      ['password=abc', 'abc'],
+      ['passwd: x7', 'x7'],
+      ["sshpass -p 'hunter2' ssh pi@raspberrypi", 'hunter2'],
+      ['mysql -uroot -phunter2 shop', 'hunter2'],
+      [`AGE-SECRET-KEY-1${'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.repeat(2).slice(0, 58)}`, 'QPZRY9X8GF2TVDW0S3JN54KHCE'],
+      [`DOPPLER_TOKEN is dp.st.${'a1B2c3D4e5'.repeat(4)}`, 'a1B2c3D4e5'],
+      [`twilio SK${'0123456789abcdef'.repeat(2)}`, '0123456789abcdef'],
+      ['by the way my password is Tr0ub4dor&3', 'Tr0ub4dor&3'],
+    ];
+    for (const [text, secret] of cases) expect(redactSecrets(text), text).not.toContain(secret);
+  });
 
   it('redacts before cutting: a log value cut at 500 characters never keeps the head of a secret', () => {
     const secret = `github_pat_11ABCDEFG0${'y'.repeat(70)}`;

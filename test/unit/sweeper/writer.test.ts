@@ -14,14 +14,14 @@ afterEach(() => homes.splice(0).forEach((c) => c()));
 function setup(repoBacked = false) {
   const home = tempHome();
   homes.push(home.cleanup);
-  const project = { projectKey: 'p_00000000000000ab', name: 'demo', cwd: join(home.dir, 'demo'), slug: 'demo-00000000', repoBacked };
+  const project = { projectKey: 'p_00000000000000ab', name: 'demo', cwd: join(home.dir, 'demo'), slug: 'demo-00000000', repoBacked, repoId: null };
   const paths = projectPaths(home.dir, project.slug);
   const write = (sections: { overview?: string; changelog?: string; claude?: string | null }, today = '2026-11-29') =>
     writeNotes({
       project,
       paths,
       sections: { overview: sections.overview ?? '# demo', changelog: sections.changelog ?? 'did it', claude: sections.claude ?? null },
-      today,
+      days: [{ date: today, bullet: sections.changelog ?? 'did it' }],
       overviewBefore: snapshot(paths.overview),
       redactor: createRedactor(),
     });
@@ -71,9 +71,20 @@ describe('writer', () => {
     writeFileSync(paths.overview, 'old\n');
     const before = snapshot(paths.overview);
     writeFileSync(paths.overview, 'user edit\n');
-    const result = await writeNotes({ project, paths, sections: { overview: 'new', changelog: 'x', claude: null }, today: '2026-11-29', overviewBefore: before, redactor: createRedactor() });
+    const result = await writeNotes({ project, paths, sections: { overview: 'new', changelog: 'x', claude: null }, days: [{ date: '2026-11-29', bullet: 'x' }], overviewBefore: before, redactor: createRedactor() });
     expect(result.overview).toBe('preserved');
     expect(readFileSync(paths.overview, 'utf8')).toBe('user edit\n');
+  });
+
+  it('dates each bullet by its activity day, keeping the days in order whatever order they arrive in', async () => {
+    const { write, paths } = setup();
+    await write({ changelog: 'Shipped the frost table' }, '2026-11-20');
+    await write({ changelog: 'Planned the seed catalogue' }, '2026-11-05');
+    await write({ changelog: 'Fixed the calendar' }, '2026-11-12');
+    await write({ changelog: 'Tuned the frost table' }, '2026-11-20');
+    const text = readFileSync(paths.changelog, 'utf8');
+    expect(text.match(/^## .*$/gm)).toEqual(['## 2026-11-05', '## 2026-11-12', '## 2026-11-20']);
+    expect(text).toMatch(/## 2026-11-20\n\n- Shipped the frost table\n- Tuned the frost table\n$/);
   });
 
   it('drops the placeholder text of the prompt instead of writing it', async () => {

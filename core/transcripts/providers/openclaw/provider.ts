@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
-import { countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
+import { readCompressedLines } from '../../compressed.js';
+import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
+import { readAgentStore } from './store-reader.js';
+import { discoverStores, STORE_SOURCE } from './stores.js';
 
-const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak)?$/;
+/** Live, archived (`.reset.*`, `.deleted.*`, `.full.bak`) and migrated (Doctor's `….imported-<ms>[.<n>]`) transcripts. */
+const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak|\.imported-\d+(\.\d+)?)?$/;
+/** Folders of an agent that hold JSONL: its live sessions, and where Doctor moved what it imported into SQLite. */
+const JSONL_FOLDERS = new Set(['sessions', 'session-sqlite-import-archive']);
 const IN_PROGRESS = /\.(tmp|lock|partial)$/;
 const ROLES = new Set(['user', 'assistant', 'toolResult']);
 /** Entry types that carry no conversation content: counted `meta_only`. */
@@ -19,20 +25,26 @@ const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', '
  */
 export const OPENCLAW_PARSER_VERSION = 2;
 
-/** Live transcripts plus `.reset.*`, `.deleted.*` and `.full.bak` archives; never files being written. */
+/** Live transcripts plus archives and migrated copies; never files being written. */
 export function isOpenClawTranscript(name: string): boolean {
   return LIVE_OR_ARCHIVE.test(name) && !IN_PROGRESS.test(name);
 }
 
-interface Header {
+export interface Header {
   id: string;
   cwd: string | null;
   /** The session this one was branched from (`branchedFrom` in v1, `parentSession` later): a path or an id. */
-  parent: string | null;
-  model: string | null;
+  parent?: string | null;
+  model?: string | null;
 }
 
-/** What a later read of the same file needs: its header, and the index of the next line. */
+/** One session's entries in reading order: the agent that wrote them, and their header once seen. */
+export interface EntryContext {
+  agentId: string;
+  header: Header | undefined;
+}
+
+/** What a later read of the same JSONL file needs: its header, and the index of the next line. */
 interface OpenClawState {
   header: Header | null;
   line: number;
@@ -110,61 +122,37 @@ function headerOf(line: Json): Header | undefined {
   return { id, cwd: asString(line.cwd) ?? null, parent, model: asString(line.modelId)?.slice(0, 200) ?? null };
 }
 
-class FileParse {
-  readonly #agentId: string;
+/** Projects the entries of one session as they come (JSONL lines, or a store's event rows) into parts. */
+class EntryProjection {
+  readonly #context: EntryContext;
   readonly #projection: Projection;
   readonly #options: ReadOptions;
   readonly #stats: LineStats;
-  header: Header | null;
-  line: number;
 
-  constructor(agentId: string, projection: Projection, options: ReadOptions, stats: LineStats, state: OpenClawState | undefined) {
-    this.#agentId = agentId;
+  constructor(context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats) {
+    this.#context = context;
     this.#projection = projection;
     this.#options = options;
     this.#stats = stats;
-    this.header = state?.header ?? null;
-    this.line = state?.line ?? 0;
+  }
+
+  get #header(): Header {
+    return this.#context.header!;
   }
 
   get #sessionId(): string {
-    return `oc:${this.#agentId}:${this.header!.id}`;
+    return `oc:${this.#context.agentId}:${this.#header.id}`;
   }
 
-  /** One complete line (null: above the cap, already counted); every line that yields no part is counted. */
-  take(text: string | null): void {
-    const index = this.line;
-    this.line += 1;
-    if (text === null) return;
-    if (text.length === 0) return countSkip(this.#stats, 'empty');
-    const line = parseLine(text);
-    if (!line) {
-      this.#stats.failedLines += 1;
-      return countSkip(this.#stats, 'malformed');
-    }
+  /** One parsed entry; `index` is its line in a JSONL file (the identity of a v1 entry, which has no id). */
+  entry(line: Json, index: number | undefined): void {
     if (line.type === 'session') {
       const header = headerOf(line);
-      if (header) this.header = header;
+      if (header) this.#context.header = header;
       return countSkip(this.#stats, header ? 'meta_only' : 'no_id');
     }
     // Entry ids are unique only within their session; without a header nothing can be keyed.
-    if (!this.header) return countSkip(this.#stats, 'no_id');
-    this.#entry(line, index);
-  }
-
-  #session(): SessionRow {
-    const session = this.#projection.session(this.#sessionId);
-    const header = this.header!;
-    if (session.cwd === null) session.cwd = header.cwd;
-    if (session.model === null) session.model = header.model;
-    if (header.parent) {
-      session.parentSessionId = `oc:${agentOfRef(header.parent, this.#agentId)}:${sessionIdOfRef(header.parent)}`;
-      session.parentKind = 'branch';
-    }
-    return session;
-  }
-
-  #entry(line: Json, index: number): void {
+    if (!this.#context.header) return countSkip(this.#stats, 'no_id');
     const type = line.type;
     if (type === 'message') return this.#message(line, index);
     if (type === 'compaction' || type === 'branch_summary') return this.#summary(line, index, type === 'compaction' ? 'compaction' : 'branch_summary');
@@ -175,9 +163,21 @@ class FileParse {
     else if (type === 'model_change') session.model = (asString(line.modelId) ?? asString(line.model))?.slice(0, 200) ?? session.model;
   }
 
-  /** v1 entries carry no id: their place in the file is their identity. */
-  #entryId(line: Json, index: number): string {
-    return asString(line.id) ?? `l${index}`;
+  #session(): SessionRow {
+    const session = this.#projection.session(this.#sessionId);
+    const header = this.#header;
+    if (session.cwd === null) session.cwd = header.cwd;
+    if (session.model === null) session.model = header.model ?? null;
+    if (header.parent) {
+      session.parentSessionId = `oc:${agentOfRef(header.parent, this.#context.agentId)}:${sessionIdOfRef(header.parent)}`;
+      session.parentKind = 'branch';
+    }
+    return session;
+  }
+
+  /** An entry's id; a v1 entry has none, and its place in the file is its identity. */
+  #entryId(line: Json, index: number | undefined): string | undefined {
+    return asString(line.id) ?? (index === undefined ? undefined : `l${index}`);
   }
 
   #inWindow(ts: number | null): boolean {
@@ -187,7 +187,7 @@ class FileParse {
 
   #part(entryId: string, index: number, role: string | null, block: Block, ts: number | null, flags: number, key: string, extra: Record<string, unknown> = {}): PartRow {
     return {
-      partId: `oc:${this.#agentId}:${this.header!.id}:${entryId}:${index}`,
+      partId: `oc:${this.#context.agentId}:${this.#header.id}:${entryId}:${index}`,
       sessionId: this.#sessionId,
       provider: 'openclaw',
       role,
@@ -200,15 +200,16 @@ class FileParse {
     };
   }
 
-  #message(line: Json, index: number): void {
+  #message(line: Json, index: number | undefined): void {
     const message = asObject(line.message);
     const role = asString(message?.role);
     if (!message || !role) return countSkip(this.#stats, 'empty');
     if (!ROLES.has(role)) return countSkip(this.#stats, 'unknown_type');
+    const entryId = this.#entryId(line, index);
+    if (!entryId) return countSkip(this.#stats, 'no_id');
     const ts = parseTs(line.timestamp) ?? parseTs(message.timestamp);
     if (!this.#inWindow(ts)) return countSkip(this.#stats, 'outside_window');
     const session = this.#session();
-    const entryId = this.#entryId(line, index);
     const key = contentKey(line, role, message.content);
     const model = role === 'assistant' ? asString(message.model) : undefined;
     if (model) session.model = model.slice(0, 200);
@@ -227,17 +228,28 @@ class FileParse {
   }
 
   /** Compaction and branch summaries: what the agent kept of the conversation, as a part of its own. */
-  #summary(line: Json, index: number, kind: 'compaction' | 'branch_summary'): void {
+  #summary(line: Json, index: number | undefined, kind: 'compaction' | 'branch_summary'): void {
     const summary = asString(line.summary);
     if (!summary) return countSkip(this.#stats, 'empty');
+    const entryId = this.#entryId(line, index);
+    if (!entryId) return countSkip(this.#stats, 'no_id');
     const ts = parseTs(line.timestamp);
     if (!this.#inWindow(ts)) return countSkip(this.#stats, 'outside_window');
     const session = this.#session();
     const b = bound(summary, TEXT_CAP);
     const tokensBefore = typeof line.tokensBefore === 'number' ? line.tokensBefore : undefined;
     const block: Block = { kind, text: b.text, meta: { truncated: b.truncated, tokensBefore } };
-    this.#projection.add(this.#part(this.#entryId(line, index), 0, 'system', block, ts, kind === 'compaction' ? PART_FLAGS.compactSummary : 0, contentKey(line, kind, summary)), session);
+    this.#projection.add(this.#part(entryId, 0, 'system', block, ts, kind === 'compaction' ? PART_FLAGS.compactSummary : 0, contentKey(line, kind, summary)), session);
   }
+}
+
+/** One complete JSONL line (null: above the cap, already counted): blank and unparsable lines are counted here. */
+function takeLine(text: string | null, index: number, entries: EntryProjection, stats: LineStats): void {
+  if (text === null) return;
+  if (text.length === 0) return countSkip(stats, 'empty');
+  const line = parseLine(text);
+  if (!line) return countMalformed(stats);
+  entries.entry(line, index);
 }
 
 export class OpenClawProvider implements TranscriptProvider {
@@ -251,27 +263,60 @@ export class OpenClawProvider implements TranscriptProvider {
 
   async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
     const scan = new Scan(signal);
-    const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && name === 'sessions'), maxDepth: 2, source: 'openclaw' };
-    for (const root of this.#roots) await scan.walk(join(root, 'agents'), rules);
+    const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && JSONL_FOLDERS.has(name)), maxDepth: 2, source: 'openclaw' };
+    for (const root of this.#roots) {
+      await scan.walk(join(root, 'agents'), rules);
+      await discoverStores(scan, root);
+    }
     return scan.result();
   }
 
   async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+    // An agent's SQLite store holds the same entries as the JSONL did, as rows.
+    if (file.source === STORE_SOURCE) return yield* readAgentStore(file, options, stats, this);
     // agents/<agentId>/sessions/<file>: the agent id namespaces the header id, which may collide across agents.
     const agentId = basename(dirname(dirname(file.path)));
+    // An archived sibling may be zstd-compressed (`….jsonl.deleted.<ts>.zst`): the same lines, never appended to.
+    if (file.path.endsWith('.zst')) return yield* this.#readCompressed(file, agentId, options, stats);
     // Line indices key v1 entries: a read resumes only where the index it stopped at is known.
     const saved = isState(options.resume?.state) ? options.resume.state : undefined;
     const start = saved ? await resumeOffset(file.path, options.resume, file.size, stats) : 0;
     const state = start > 0 ? saved : undefined;
+    const context: EntryContext = { agentId, header: state?.header ?? undefined };
     const projection = new Projection('openclaw', file.source);
-    const parse = new FileParse(agentId, projection, options, stats, state);
-    for await (const { lines } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats)) {
-      for (const text of lines) {
-        parse.take(text);
+    const entries = new EntryProjection(context, projection, options, stats);
+    let line = state?.line ?? 0;
+    const lines = readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats);
+    for await (const chunk of lines) {
+      for (const text of chunk.lines) {
+        takeLine(text, line, entries, stats);
+        line += 1;
         if (projection.pending >= options.batchParts) yield projection.take(false);
       }
     }
-    if (stats.checkpoint) stats.checkpoint.state = { header: parse.header, line: parse.line } satisfies OpenClawState;
+    if (stats.checkpoint) stats.checkpoint.state = { header: context.header ?? null, line } satisfies OpenClawState;
     yield projection.take(true);
+  }
+
+  /** A compressed archive is read whole; its checkpoint only says it was (it is skipped while unchanged). */
+  async *#readCompressed(file: TranscriptFile, agentId: string, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+    const context: EntryContext = { agentId, header: undefined };
+    const projection = new Projection('openclaw', file.source);
+    const entries = new EntryProjection(context, projection, options, stats);
+    let line = 0;
+    for await (const group of readCompressedLines(file.path, options, stats)) {
+      for (const text of group) {
+        takeLine(text, line, entries, stats);
+        line += 1;
+        if (projection.pending >= options.batchParts) yield projection.take(false);
+      }
+    }
+    stats.checkpoint = { offset: file.size, headHash: '', tailHash: '', state: null };
+    yield projection.take(true);
+  }
+
+  /** One entry of a session, whichever layout held it: a JSONL line, or an event row of an agent's store. */
+  projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats): void {
+    new EntryProjection(context, projection, options, stats).entry(line, undefined);
   }
 }

@@ -1,33 +1,28 @@
 import { useState, type ReactElement } from 'react';
-import type { RegistrationStatus } from '../../../../core/api/index.js';
-import { DetailList, EmptyState, ErrorBanner, formatRelativeTime, Panel, PlaceHeader } from '../../components/index.js';
+import type { CollectionStatus, ConflictView, RegistrationStatus } from '../../../../core/api/index.js';
+import { Badge, DataTable, DetailList, EmptyState, ErrorBanner, formatRelativeTime, Panel, PlaceHeader, type BadgeTone } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
 import { useCall, useClient } from '../../hooks.js';
+import { COLLECTION_LABELS, freshWords, historyWords, itemsWords, reasonWords, STATE_LABELS, summary } from './words.js';
 import './maintenance.css';
 
-const STATE_LABELS: Record<RegistrationStatus['state'], string> = {
-  ready: 'Ready',
-  refreshing: 'Refreshing',
-  indexing: 'Indexing',
-  backfilling: 'Backfilling',
-  blocked: 'Blocked',
-  disabled: 'Disabled',
-  degraded: 'Degraded',
+const TONES: Record<RegistrationStatus['state'], BadgeTone> = {
+  ready: 'good',
+  refreshing: 'accent',
+  indexing: 'accent',
+  backfilling: 'accent',
+  blocked: 'warn',
+  disabled: 'neutral',
+  degraded: 'danger',
+  pending: 'neutral',
+  waiting: 'warn',
 };
 
 function lastJob(r: RegistrationStatus): string {
   const job = r.jobs[0];
-  if (!job) return '—';
+  if (!job) return 'none yet';
   const outcome = job.errorClass ? `${job.state} (${job.errorClass})` : job.state;
   return `${job.stage}/${job.lane} ${outcome} · ${formatRelativeTime(job.finishedAt ?? job.startedAt)}`;
-}
-
-function problems(r: RegistrationStatus): string {
-  const failing = (['sync', 'rag'] as const)
-    .filter((stage) => r.stages[stage].errorClass !== null)
-    .map((stage) => `${stage} ${r.stages[stage].errorClass} ×${r.stages[stage].failures}`);
-  const all = [...new Set([...(r.disabledReason && r.disabledReason !== 'operator' ? [r.disabledReason] : []), ...r.degraded, ...failing])];
-  return all.length > 0 ? all.join(', ') : '—';
 }
 
 function Toggle({ registration, onChanged }: { registration: RegistrationStatus; onChanged: (error?: Error) => void }): ReactElement | null {
@@ -56,17 +51,43 @@ function Toggle({ registration, onChanged }: { registration: RegistrationStatus;
         );
       }}
     >
-      {registration.enabled ? 'Disable' : 'Enable'}
+      {registration.enabled ? 'Pause' : 'Resume'}
     </button>
   );
 }
 
-function stageLine(r: RegistrationStatus, stage: 'sync' | 'rag'): string {
-  const s = r.stages[stage];
-  const off = stage === 'sync' ? r.policy.sync === 'off' : r.policy.rag === 'off';
-  if (off) return 'off';
-  if (s.errorClass !== null) return `failing: ${s.errorClass} ×${s.failures}${s.nextAttemptAt !== null ? `, next attempt ${formatRelativeTime(s.nextAttemptAt)}` : ''}`;
-  return s.lastSuccessAt !== null ? `healthy, last success ${formatRelativeTime(s.lastSuccessAt)}` : 'not run yet';
+const COLUMNS = [
+  { header: 'Collection', cell: (c: CollectionStatus) => COLLECTION_LABELS[c.collection] ?? c.collection },
+  { header: 'Items', cell: itemsWords, align: 'end' as const },
+  { header: 'Recent changes', cell: freshWords },
+  { header: 'History', cell: historyWords },
+  { header: 'Note', cell: (c: CollectionStatus) => reasonWords(c.reason) },
+];
+
+/** Identifiers for operators and bug reports: behind a disclosure, never a path. */
+function Identifiers({ r }: { r: RegistrationStatus }): ReactElement {
+  return (
+    <details className="maintenance-details">
+      <summary>Details</summary>
+      <DetailList
+        label={`Identifiers of ${r.canonicalRepoId}`}
+        items={[
+          { term: 'Registration', value: <span className="maintenance-id">{r.registrationId}</span> },
+          { term: 'Cache UUID', value: <span className="maintenance-id">{r.cacheUuid}</span> },
+          { term: 'Path fingerprint', value: <span className="maintenance-id">{r.pathFingerprint}</span> },
+          ...(r.aliases.length > 0 ? [{ term: 'Aliases', value: r.aliases.join(', ') }] : []),
+          ...(r.legacyIds.length > 0 ? [{ term: 'Legacy registrations', value: r.legacyIds.join(', ') }] : []),
+          { term: 'Policy', value: `sync ${r.policy.sync} · RAG ${r.policy.rag} · profile ${r.policy.profile}` },
+          { term: 'Configuration hash', value: <span className="maintenance-id">{r.configHash.slice(0, 16)}</span> },
+          { term: 'Content generation', value: `${r.generations.content ?? '—'} (indexed ${r.generations.covered ?? '—'})` },
+          ...(r.frontiers.length > 0
+            ? [{ term: 'Frontiers', value: r.frontiers.map((f) => `${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '—'}`}`).join(' · ') }]
+            : []),
+          { term: 'Last job', value: lastJob(r) },
+        ]}
+      />
+    </details>
+  );
 }
 
 function RegistrationCard({ registration: r, onChanged }: { registration: RegistrationStatus; onChanged: (error?: Error) => void }): ReactElement {
@@ -75,63 +96,86 @@ function RegistrationCard({ registration: r, onChanged }: { registration: Regist
       title={r.canonicalRepoId}
       actions={
         <span className="maintenance-actions">
-          <span className={`badge maintenance-state maintenance-state--${r.state}`}>{STATE_LABELS[r.state]}</span>
+          <Badge tone={TONES[r.state]}>{STATE_LABELS[r.state]}</Badge>
           <Toggle registration={r} onChanged={onChanged} />
         </span>
       }
     >
-      <div data-testid="registration" data-registration-id={r.registrationId}>
-        <DetailList
-          label={`Status of ${r.canonicalRepoId}`}
-          items={[
-            { term: 'Registration', value: <span className="maintenance-id">{r.registrationId}</span> },
-            { term: 'Cache UUID', value: <span className="maintenance-id">{r.cacheUuid}</span> },
-            { term: 'Path fingerprint', value: <span className="maintenance-id">{r.pathFingerprint}</span> },
-            ...(r.aliases.length > 0 ? [{ term: 'Aliases', value: r.aliases.join(', ') }] : []),
-            ...(r.legacyIds.length > 0 ? [{ term: 'Legacy registrations', value: r.legacyIds.join(', ') }] : []),
-            { term: 'Policy', value: `sync ${r.policy.sync} · RAG ${r.policy.rag} · profile ${r.policy.profile} · ${r.policy.collections.join(', ') || 'no collections'}` },
-            { term: 'Configuration hash', value: <span className="maintenance-id">{r.configHash.slice(0, 16)}</span> },
-            { term: 'Content generation', value: `${r.generations.content ?? '—'} (covered ${r.generations.covered ?? '—'})` },
-            ...(r.frontiers.length > 0
-              ? [{ term: 'Frontiers', value: r.frontiers.map((f) => `${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '—'}`}`).join(' · ') }]
-              : []),
-            { term: 'Sync', value: stageLine(r, 'sync') },
-            { term: 'RAG', value: stageLine(r, 'rag') },
-            { term: 'Last job', value: lastJob(r) },
-            { term: 'Problems', value: problems(r) },
-          ]}
-        />
+      <div data-testid="registration" data-registration-id={r.registrationId} data-state={r.state}>
+        <p className="maintenance-summary" data-testid="registration-summary">
+          {summary(r)}
+        </p>
+        {r.collections.length > 0 && (
+          <DataTable caption={`Collections of ${r.canonicalRepoId}`} columns={COLUMNS} rows={r.collections} rowKey={(c) => c.collection} />
+        )}
+        <p className="maintenance-next">
+          {r.forge ? `From ${r.forge.host}. ` : ''}
+          {r.nextRunAt !== null ? `Next sync ${formatRelativeTime(r.nextRunAt)}.` : r.enabled ? 'Next sync on the next pass.' : ''}
+        </p>
+        <Identifiers r={r} />
       </div>
     </Panel>
   );
 }
 
+/** A registration an open conflict holds: still listed, so it does not seem to vanish. */
+function HeldCard({ conflict, repo }: { conflict: ConflictView; repo: string }): ReactElement {
+  return (
+    <Panel title={repo} actions={<Badge tone="warn">Held: conflict</Badge>}>
+      <p className="maintenance-summary" data-testid="held-registration">
+        Nothing syncs for this repository until you choose which cache to keep. <a href={placeHref('conflicts')}>Resolve the conflict</a>
+      </p>
+      <details className="maintenance-details">
+        <summary>Details</summary>
+        <DetailList label={`Conflict holding ${repo}`} items={[{ term: 'Conflict', value: <span className="maintenance-id">{conflict.conflictId}</span> }, { term: 'Kind', value: conflict.kind }]} />
+      </details>
+    </Panel>
+  );
+}
+
+function heldRepositories(conflicts: readonly ConflictView[]): Array<{ conflict: ConflictView; repo: string }> {
+  const out: Array<{ conflict: ConflictView; repo: string }> = [];
+  for (const conflict of conflicts) {
+    const repos = new Set(conflict.candidates.flatMap((c) => c.members.map((m) => m.canonicalRepoId ?? m.aliases[0] ?? null)).filter((x): x is string => x !== null));
+    if (conflict.canonicalRepoId) repos.add(conflict.canonicalRepoId);
+    for (const repo of repos) out.push({ conflict, repo });
+  }
+  return out;
+}
+
 /**
- * Maintenance: every registered repository cache with its sanitized status from `Maintenance.List`
- * (cache UUID and path fingerprint, never a path), plus Disable/Enable and a reconcile pass.
+ * Maintenance: every repository cache Steward keeps in sync, in the words people use — how many
+ * items, how current, how much history — with identifiers behind "Details", plus pause/resume and
+ * a sync pass. Registrations an open conflict holds stay listed as "Held: conflict".
  */
 export function MaintenancePlace(): ReactElement {
   const client = useClient();
   const list = useCall('Maintenance.List', {}, { refreshOn: ['maintenance.changed'] });
+  const conflicts = useCall('Conflicts.List', {}, { refreshOn: ['maintenance.changed'] });
   const [actionError, setActionError] = useState<Error | undefined>();
   const [reconciling, setReconciling] = useState(false);
+  const [lastPass, setLastPass] = useState<string | undefined>();
   const status = list.data;
   const registrations = status?.registrations ?? [];
+  const held = heldRepositories(conflicts.data?.conflicts ?? []);
 
   const changed = (error?: Error) => {
     setActionError(error);
     list.reload();
+    conflicts.reload();
   };
   const reconcile = () => {
     if (!client) return;
     setReconciling(true);
     client.call('Maintenance.Reconcile', {}).then(
-      () => {
+      (result) => {
         setReconciling(false);
+        setLastPass(`Sync pass finished: ${result.jobs.length} job${result.jobs.length === 1 ? '' : 's'} ran, ${result.skipped.length} had nothing to do or had to wait.`);
         changed();
       },
       (error: unknown) => {
         setReconciling(false);
+        setLastPass(undefined);
         changed(error instanceof Error ? error : new Error('The pass failed.'));
       },
     );
@@ -141,17 +185,22 @@ export function MaintenancePlace(): ReactElement {
     <>
       <PlaceHeader
         title="Maintenance"
-        description="Repository caches that Steward keeps in sync and indexed for retrieval."
+        description="Repository caches Steward keeps in sync with their forges: issues, pull requests, their comments, wikis and local documents."
         actions={
           registrations.length > 0 ? (
             <button type="button" className="button" onClick={reconcile} disabled={reconciling || !client}>
-              {reconciling ? 'Reconciling…' : 'Reconcile now'}
+              {reconciling ? 'Syncing…' : 'Sync now'}
             </button>
           ) : undefined
         }
       />
       <ErrorBanner title="Maintenance status could not be loaded." error={list.error} onRetry={list.reload} />
       <ErrorBanner title="That did not work." error={actionError} />
+      {lastPass && (
+        <p className="maintenance-notice maintenance-notice--info" role="status" data-testid="sync-pass-result">
+          {lastPass}
+        </p>
+      )}
       {status?.registry.state === 'degraded' && (
         <ErrorBanner
           title="The maintenance registry is degraded."
@@ -164,22 +213,20 @@ export function MaintenancePlace(): ReactElement {
           the registrations involved are held until then. <a href={placeHref('conflicts')}>Open Conflicts</a>
         </p>
       )}
-      {status !== undefined && status.registry.state !== 'degraded' && registrations.length === 0 && (
-        <EmptyState
-          icon="maintenance"
-          title="No repository caches enrolled"
-          command="steward maintenance enroll --cache PATH --repo OWNER/NAME --idempotency-key KEY"
-          commandLabel="Register an existing cache"
-        >
+      {status !== undefined && status.registry.state !== 'degraded' && registrations.length === 0 && held.length === 0 && (
+        <EmptyState icon="maintenance" title="No repository caches enrolled" command="steward maintenance add --repo OWNER/NAME --idempotency-key KEY" commandLabel="Add a repository">
           <p>
-            Steward keeps each enrolled cache&rsquo;s issues, comments, pull requests, wiki and local documents current. A cache is
-            identified by the durable UUID inside it, so its file path never appears here: only a fingerprint of it.
+            Steward can keep a local copy of a repository&rsquo;s issues, pull requests, comments and wiki current, from GitHub, Gitea or
+            Forgejo, or GitCode. Store the forge&rsquo;s token first with <code>steward secrets set GITHUB_TOKEN</code>.
           </p>
           <p>No cache has been enrolled on this machine yet, so there is nothing to maintain.</p>
         </EmptyState>
       )}
       {registrations.map((r) => (
         <RegistrationCard key={`${r.registrationId}:${r.pathFingerprint}`} registration={r} onChanged={changed} />
+      ))}
+      {held.map(({ conflict, repo }) => (
+        <HeldCard key={`${conflict.conflictId}:${repo}`} conflict={conflict} repo={repo} />
       ))}
     </>
   );

@@ -22,6 +22,7 @@ const SKIP_REASON: Record<string, string> = {
   scratch: 'This is a scratch project; it is never swept.',
   ignored: 'This folder matches sweeper.ignore in config.json.',
   disabled: 'The sweeper is turned off in config.json.',
+  'daily-budget': "Today's budget of model calls is spent; remote curation resumes tomorrow, or when you raise the budget in Settings.",
 };
 
 /** Markdown from the notes, rendered without raw HTML: any HTML in a note is dropped, never run. */
@@ -121,7 +122,8 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
             <p className="project-cwd">{p.cwd}</p>
             {p.paused && (
               <p className="project-detail__paused" role="status">
-                <span className="badge badge--paused">Paused</span> The sweeper is paused for {p.paused.curator}: {p.paused.message} Fix the account or key, then save the curator again in Settings, or try Sweep now and Sweep anyway.
+                <span className="badge badge--paused">Paused</span> The sweeper is paused for {p.paused.curator}: {p.paused.message}
+                {p.paused.reason === 'daily_budget' ? '' : ' Fix the account or key, then save the curator again in Settings, or try Sweep now and Sweep anyway.'}
               </p>
             )}
             {lastSweep(p)}

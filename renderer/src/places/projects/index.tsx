@@ -4,6 +4,7 @@ import { DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Pa
 import { useCall } from '../../hooks.js';
 import { ImportHistory } from './ImportHistory.js';
 import { ProjectDetail } from './ProjectDetail.js';
+import { SweepAll } from './SweepAll.js';
 import './projects.css';
 
 const columns = (open: (projectKey: string) => void): readonly Column<ProjectSummary>[] => [
@@ -45,7 +46,7 @@ export function ProjectsPlace(): ReactElement {
         <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now">
           <p>
             Projects appear once transcripts are captured. Steward reads the session transcripts of Claude Code, Claude Desktop&rsquo;s local
-            agent sessions and OpenClaw, and groups them by the folder each session ran in.
+            agent sessions, OpenClaw, Codex CLI and Gemini CLI, and groups them by the folder each session ran in.
           </p>
           <p>Nothing has been captured yet, so there is nothing to list. New sessions are picked up by the regular transcript sweep.</p>
         </EmptyState>
@@ -54,6 +55,9 @@ export function ProjectsPlace(): ReactElement {
         <>
           <DataTable caption="Projects" columns={columns(setSelected)} rows={projects} rowKey={(p) => p.projectKey} />
           {selected !== null && <ProjectDetail key={selected} projectKey={selected} onClose={() => setSelected(null)} />}
+          <Panel title="Project notes">
+            <SweepAll onDone={list.reload} />
+          </Panel>
         </>
       )}
       {/* One stable position, so the import's progress and result survive the list filling in. */}

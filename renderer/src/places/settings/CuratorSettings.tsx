@@ -3,10 +3,18 @@ import type { Params, Result } from '../../../../core/api/index.js';
 import { ErrorBanner, Panel } from '../../components/index.js';
 import { useCall, useClient } from '../../hooks.js';
 import { ApiKeyField } from './ApiKeyField.js';
+import { LocalModels, ModelBudget } from './CuratorExtras.js';
 import './settings.css';
 
 type Curator = Params<'Settings.SetCurator'>['curator'];
 type View = Result<'Settings.Get'>['sweeper'];
+
+const BOUNDARY: Record<View['dataBoundary'], string> = {
+  local_process: 'Nothing leaves this computer.',
+  local_network: "Transcript text (redacted) goes to a model server on this computer's network.",
+  remote: 'Transcript text (redacted) goes to a remote model service.',
+  unknown: 'Where transcript text goes is not known.',
+};
 
 const CURATORS: ReadonlyArray<{ id: Curator; label: string; hint: string }> = [
   { id: 'offline', label: 'Offline (no model)', hint: 'Extractive summaries built on this computer. Nothing leaves the machine. Never writes CLAUDE.md.' },
@@ -70,7 +78,8 @@ export function CuratorSettings(): ReactElement {
       <ErrorBanner title="The curator settings could not be loaded." error={settings.error} onRetry={settings.reload} />
       {view?.paused.map((pause) => (
         <p key={pause.curator} role="status">
-          <span className="badge badge--paused">Paused</span> The {pause.curator} curator is paused: {pause.message} Saving the choice again resumes it.
+          <span className="badge badge--paused">Paused</span> The {pause.curator} curator is paused: {pause.message}
+          {pause.reason === 'daily_budget' ? '' : ' Saving the choice again resumes it.'}
         </p>
       ))}
       <form className="curator-settings" onSubmit={submit} aria-label="Project notes curator">
@@ -110,7 +119,14 @@ export function CuratorSettings(): ReactElement {
         {saved !== undefined && <p role="status">{saved}</p>}
       </form>
       <ErrorBanner title="The curator could not be changed." error={error} />
+      {view && (
+        <p className="field__hint" data-testid="curator-boundary">
+          Data boundary of the saved curator: <code>{view.dataBoundary}</code>. {BOUNDARY[view.dataBoundary]}
+        </p>
+      )}
       {view && curator !== 'offline' && <ApiKeyField curator={curator} view={view} onChanged={settings.reload} />}
+      <LocalModels onChosen={settings.reload} />
+      {view && <ModelBudget view={view} onChanged={settings.reload} />}
     </Panel>
   );
 }

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { DetailList, EmptyState, ErrorBanner, formatDuration, Panel, PlaceHeader } from '../../components/index.js';
 import { refreshInfo, usePanel } from '../../store.js';
 import { CacheRetention } from './CacheRetention.js';
+import { AgentContext } from './AgentContext.js';
 import { CuratorSettings } from './CuratorSettings.js';
 
 const HOME_KIND = { env: 'The STEWARD_HOME environment variable', 'platform-default': "This platform's app-data folder" } as const;
@@ -37,6 +38,7 @@ export function SettingsPlace(): ReactElement {
         )}
       </Panel>
       <CuratorSettings />
+      <AgentContext />
       <CacheRetention />
       <EmptyState icon="settings" title="Other settings" size="compact">
         <p>

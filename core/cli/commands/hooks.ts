@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { CONTEXT_AGENTS, type ContextAgent } from '../../api/index.js';
+import { applyHook, planHook, type HookAction } from '../../sweeper/index.js';
+import { confirmed, EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+
+function checkAgent(agent: string): ContextAgent {
+  if (!(CONTEXT_AGENTS as readonly string[]).includes(agent)) throw new UsageError(`hooks know these agents: ${CONTEXT_AGENTS.join(', ')} (got ${JSON.stringify(agent)})`);
+  return agent as ContextAgent;
+}
+
+/**
+ * Shows the change to the agent's settings, then applies it on --yes or a yes in the terminal. It
+ * edits this user's own settings (this process's HOME and CLAUDE_CONFIG_DIR), so it runs here, not
+ * through a running owner that may see another environment.
+ */
+async function hookVerb(io: CliIo, action: HookAction, agent: string, options: { yes?: boolean; json?: boolean }): Promise<number> {
+  checkAgent(agent);
+  const plan = planHook(action, io.env);
+  if (!plan.changed) {
+    if (options.json) printJson(io, { plan, applied: false });
+    else io.stdout(`${action === 'install' ? 'Already installed' : 'Not installed'} in ${plan.settingsPath}; nothing to change.\n`);
+    return EXIT.ok;
+  }
+  if (!options.json) io.stdout(`${plan.diff}\n`);
+  const question = action === 'install' ? `Add Steward's SessionStart hook to ${plan.settingsPath}?` : `Remove Steward's SessionStart hook from ${plan.settingsPath}?`;
+  if (!(await confirmed(io, options.yes, question))) {
+    if (options.json) printJson(io, { plan, applied: false });
+    else io.stdout('Not applied: run again with --yes (or answer yes in a terminal) to apply this change.\n');
+    return EXIT.ok;
+  }
+  const applied = applyHook(action, io.env, plan.planHash);
+  if (options.json) printJson(io, { plan, applied: true, ...applied });
+  else io.stdout(`${action === 'install' ? 'Installed' : 'Removed'}: ${applied.settingsPath}${applied.backupPath ? ` (the previous file is kept as ${applied.backupPath})` : ''}\n`);
+  return EXIT.ok;
+}
+
+/** `steward hooks install|uninstall claude [--yes]`: Steward's notes at every Claude Code session start. */
+export function registerHooks(program: Command, io: CliIo, run: Run): void {
+  const hooks = program.command('hooks').description("deliver the project's notes to an agent at session start (a hook in the agent's settings)");
+  for (const action of ['install', 'uninstall'] as const) {
+    hooks
+      .command(`${action} <agent>`)
+      .description(action === 'install' ? "add Steward's SessionStart hook (shows the change, applies it when confirmed)" : "remove Steward's SessionStart hook, and only it")
+      .option('--yes', 'apply the change without asking')
+      .option('--json', 'print JSON')
+      .action((agent: string, options: { yes?: boolean; json?: boolean }) => run(() => hookVerb(io, action, agent, options), options.json));
+  }
+}

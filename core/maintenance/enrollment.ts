@@ -1,0 +1,253 @@
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { methods, StewardError, type ForgeKind, type ParsedParams, type RegistrationStatus, type Result } from '../api/index.js';
+import { HOME_FILES } from '../config/index.js';
+import { createRepositoryCache, type CacheInspection } from './cache.js';
+import { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf } from './forges/index.js';
+import { hashOf } from './hashing.js';
+import { canonicalize, canonicalSourceId, configHashOf, registrationIdFor } from './identity.js';
+import { namespaceOf } from './jobs.js';
+import { findRegistration } from './lookup.js';
+import { validateSnapshot } from './policy.js';
+import { receiptOf, replayReceipt } from './receipts.js';
+import type { Room } from './room.js';
+import { publicRepoId, registrationStatus } from './status.js';
+import {
+  DEFAULT_CONFIG_SNAPSHOT,
+  emptyStage,
+  Policy,
+  unsynced,
+  type ConfigSnapshot,
+  type Conflict,
+  type Receipt,
+  type Registration,
+  type RegistryV2,
+  type RepositorySource,
+} from './schema.js';
+
+export type EnrollParams = ParsedParams<'Maintenance.Enroll'>;
+export type EnrollResult = Result<'Maintenance.Enroll'>;
+export type AddParams = ParsedParams<'Maintenance.Add'>;
+export type AddResult = Result<'Maintenance.Add'>;
+
+interface EnrollmentIntent {
+  inspection: CacheInspection;
+  canonicalRepoId: string;
+  alias: string;
+  policy: Policy;
+  snapshot: ConfigSnapshot;
+  configHash: string;
+  sources: RepositorySource[];
+}
+
+/** A cache `add` creates fills itself: head and backfill over every collection the forge serves. */
+function addPolicy(kind: ForgeKind, requested: Partial<Policy> | undefined): Policy {
+  const collections: Policy['collections'] = kind === 'gitcode' ? ['issues', 'issue-comments', 'pulls', 'pr-comments'] : ['issues', 'issue-comments', 'pulls', 'pr-comments', 'wiki'];
+  return Policy.parse({ sync: 'head-and-backfill', collections, ...requested });
+}
+
+function forgeSummary(inspection: CacheInspection, repoId: string): Registration['forge'] {
+  const seed = inspection.repositories.find((r) => r.repoId === repoId)?.forge ?? null;
+  const binding = bindingOf(repoId, seed);
+  return binding ? { kind: binding.kind, host: binding.host } : null;
+}
+
+/**
+ * The registration an enrollment proposes. An existing registration keeps its lifecycle, history
+ * and backoff (re-enrolling is not a way around a backed-off stage or an operator's Disable); only
+ * a registration disabled as config_snapshot_invalid is repaired by a revalidated snapshot.
+ */
+function proposedRegistration(intent: EnrollmentIntent, existing: Registration | undefined, now: number): Registration {
+  const { inspection } = intent;
+  const repaired = existing?.disabledReason === 'config_snapshot_invalid';
+  const keeps = existing !== undefined && !repaired;
+  return {
+    ...unsynced(),
+    ...(existing ? { collections: existing.collections, waiting: existing.waiting, lastHeadAt: existing.lastHeadAt, nextRunAt: existing.nextRunAt } : {}),
+    registrationId: registrationIdFor(inspection.cacheUuid, intent.canonicalRepoId),
+    cacheUuid: inspection.cacheUuid,
+    canonicalRepoId: intent.canonicalRepoId,
+    aliases: [...new Set([...(repaired ? existing.aliases : []), intent.alias])].sort(),
+    legacyIds: repaired ? existing.legacyIds : [],
+    cachePath: inspection.realPath,
+    pathFingerprint: inspection.pathFingerprint,
+    policy: intent.policy,
+    configSnapshot: intent.snapshot,
+    configHash: intent.configHash,
+    sources: intent.sources,
+    enabled: keeps ? existing.enabled : true,
+    disabledReason: keeps ? existing.disabledReason : null,
+    degraded: existing ? existing.degraded.filter((d) => d !== 'config_snapshot_invalid') : [],
+    stages: existing?.stages ?? { sync: emptyStage(), rag: emptyStage() },
+    generations: existing?.generations ?? { content: null, covered: null },
+    frontiers: existing?.frontiers ?? [],
+    terminalJobIds: existing?.terminalJobIds ?? [],
+    enrolledAt: existing?.enrolledAt ?? now,
+    updatedAt: now,
+    lastWriterAt: existing?.lastWriterAt ?? null,
+    forge: forgeSummary(inspection, intent.canonicalRepoId),
+  };
+}
+
+/** Places the proposal in the draft registry; a repaired registration replaces its broken record. */
+function placeProposal(draft: RegistryV2, proposed: Registration, existing: Registration | undefined): void {
+  if (existing?.disabledReason === 'config_snapshot_invalid') {
+    draft.registrations = draft.registrations.filter((r) => !(r.registrationId === proposed.registrationId && r.pathFingerprint === proposed.pathFingerprint));
+  }
+  draft.registrations.push(proposed);
+}
+
+/** The conflict now holding a registration at one path, if canonicalisation put it in one. */
+function heldBy(registry: RegistryV2, registrationId: string, pathFingerprint: string): Conflict | undefined {
+  return registry.conflicts.find((c) =>
+    c.candidates.some((k) => k.bundles.some((b) => b.registration?.registrationId === registrationId && b.registration.pathFingerprint === pathFingerprint)),
+  );
+}
+
+function conflictMessage(kind: Conflict['kind']): string {
+  if (kind === 'cache_clone_conflict') return 'This cache UUID is already registered at another path: the copy is reported as a clone. Pick a candidate with `steward maintenance conflicts`.';
+  return 'This registration conflicts with an existing one for the same cache and repository; it is held until a candidate is chosen.';
+}
+
+/** Enrollment and lifecycle: creating caches, registering them, resolving a config, enabling and disabling. */
+export class Enrollment {
+  readonly #room: Room;
+
+  constructor(room: Room) {
+    this.#room = room;
+  }
+
+  resolveConfig(config: Record<string, unknown>): { configHash: string; rag: { profile: string; namespace: string; embeddingProvider: string; model: string } } {
+    const snapshot = validateSnapshot(config);
+    return {
+      configHash: configHashOf(snapshot),
+      rag: { profile: snapshot.profile, namespace: namespaceOf(snapshot), embeddingProvider: snapshot.embedding.provider, model: snapshot.embedding.model },
+    };
+  }
+
+  /**
+   * Creates a cache in STEWARD_HOME/caches/ bound to one forge repository and enrolls it. The file
+   * name derives from the idempotency key, so a retry after a crash finds and enrolls the same
+   * cache instead of making a second one.
+   */
+  add(params: AddParams): AddResult {
+    const kind = params.forge ?? 'github';
+    const apiBase = apiBaseOf(kind, params.baseUrl);
+    const repoId = canonicalRepoIdOf(hostOf(kind, apiBase), params.repo);
+    const policy = addPolicy(kind, params.policy);
+    const requestHash = hashOf({ op: 'add', repoId, kind, apiBase, policy });
+    const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'add', requestHash);
+    if (replay) return methods['Maintenance.Add'].result.parse({ ...replay, replayed: true, cacheCreated: false });
+    const dir = join(this.#room.home, HOME_FILES.caches);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `${repoId.replace(/[^a-z0-9.-]+/g, '-').slice(0, 80)}-${hashOf(params.idempotencyKey).slice(0, 12)}.db`);
+    const cacheCreated = !existsSync(file);
+    if (cacheCreated) createRepositoryCache(file, [{ repoId, aliases: [params.repo], forge: { forge: kind, apiBase } }]);
+    const result = this.enroll({ cachePath: file, repo: params.repo, policy, idempotencyKey: params.idempotencyKey }, { operation: 'add', requestHash });
+    if (cacheCreated) this.#room.logger.info('maintenance cache created', { forge: kind, registrationId: result.registrationId });
+    return { ...result, cacheCreated };
+  }
+
+  enroll(params: EnrollParams, as?: { operation: Receipt['operation']; requestHash: string }): EnrollResult {
+    const registry = this.#room.store.current();
+    const intent = this.#intent(params);
+    const { inspection } = intent;
+    const operation = as?.operation ?? 'enroll';
+    const requestHash =
+      as?.requestHash ??
+      hashOf({
+        op: 'enroll',
+        fp: inspection.pathFingerprint,
+        repo: intent.canonicalRepoId,
+        policy: intent.policy,
+        configHash: intent.configHash,
+        sources: intent.sources.map((s) => s.sourceId).sort(),
+      });
+    const replay = replayReceipt(registry, params.idempotencyKey, operation, requestHash);
+    if (replay) return methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true });
+
+    const elsewhere = registry.conflicts.find(
+      (c) => !c.lossy && c.kind !== 'cache_clone_conflict' && c.cacheUuid === inspection.cacheUuid && c.candidates.some((k) => k.pathFingerprint !== inspection.pathFingerprint),
+    );
+    // A clone of a cache whose registrations are held elsewhere cannot be judged yet: fail closed.
+    if (elsewhere) {
+      throw new StewardError('cache_clone_conflict', 'This cache UUID has an open conflict at another path; resolve that conflict first.', {
+        conflictId: elsewhere.conflictId,
+        pathFingerprint: inspection.pathFingerprint,
+      });
+    }
+    const now = this.#room.clock();
+    const registrationId = registrationIdFor(inspection.cacheUuid, intent.canonicalRepoId);
+    const existing = registry.registrations.find((r) => r.registrationId === registrationId && r.pathFingerprint === inspection.pathFingerprint);
+    const proposed = proposedRegistration(intent, existing, now);
+    const result: EnrollResult = {
+      registrationId,
+      cacheUuid: inspection.cacheUuid,
+      pathFingerprint: inspection.pathFingerprint,
+      canonicalRepoId: publicRepoId(intent.canonicalRepoId),
+      configHash: intent.configHash,
+      created: !existing,
+      replayed: false,
+    };
+    let failure: StewardError | undefined;
+    this.#room.store.commit((draft) => {
+      placeProposal(draft, proposed, existing);
+      Object.assign(draft, canonicalize(draft));
+      const held = heldBy(draft, registrationId, inspection.pathFingerprint);
+      if (held) failure = new StewardError(held.kind, conflictMessage(held.kind), { conflictId: held.conflictId, pathFingerprint: inspection.pathFingerprint });
+      const outcome = failure ? { ok: false as const, code: failure.code, message: failure.message, details: failure.details } : { ok: true as const, result: { ...result } };
+      return receiptOf(params.idempotencyKey, operation, requestHash, inspection.pathFingerprint, now, outcome);
+    });
+    if (failure) {
+      this.#room.logger.warn('maintenance enrollment held by a conflict', { code: failure.code, pathFingerprint: inspection.pathFingerprint });
+      throw failure;
+    }
+    this.#room.logger.info('maintenance registration enrolled', { registrationId, pathFingerprint: inspection.pathFingerprint, created: result.created });
+    return result;
+  }
+
+  /** Validates an enrollment: snapshot, policy, the real cache path, its schema, UUID and binding. */
+  #intent(params: EnrollParams): EnrollmentIntent {
+    const snapshot = validateSnapshot(params.config ?? DEFAULT_CONFIG_SNAPSHOT);
+    const policy = Policy.parse(params.policy ?? {});
+    const inspection = this.#room.inspect(params.cachePath);
+    const canonicalRepoId = inspection.resolveRepository(params.repo);
+    if (!canonicalRepoId) throw new StewardError('identity_unresolved', 'The cache has no binding for that repository.', { pathFingerprint: inspection.pathFingerprint });
+    const sources = (params.sources ?? []).map((s) => {
+      const root = this.#sourceRoot(s.root);
+      const authority = { kind: s.kind, ref: s.ref, localAuthority: this.#room.fingerprint(root), profile: policy.profile };
+      return { sourceId: canonicalSourceId(authority), authority, root };
+    });
+    return { inspection, canonicalRepoId, alias: params.repo, policy, snapshot, configHash: configHashOf(snapshot), sources };
+  }
+
+  #sourceRoot(root: string): string {
+    try {
+      return realpathSync(root);
+    } catch {
+      throw new StewardError('invalid_params', 'A repository-document source root cannot be found.');
+    }
+  }
+
+  /** Stops (or resumes) scheduling a registration; the cache itself is never touched. */
+  setEnabled(registrationId: string, enabled: boolean): RegistrationStatus {
+    const target = findRegistration(this.#room.store.current(), registrationId);
+    if (enabled && target.disabledReason === 'config_snapshot_invalid') {
+      throw new StewardError('config_snapshot_invalid', 'This registration stays disabled until its configuration snapshot is repaired: validate it with Maintenance.ResolveConfig and enroll again.', {
+        registrationId: target.registrationId,
+      });
+    }
+    const now = this.#room.clock();
+    const next = this.#room.store.commit((draft) => {
+      const r = draft.registrations.find((x) => x.registrationId === target.registrationId)!;
+      r.enabled = enabled;
+      r.disabledReason = enabled ? null : 'operator';
+      r.updatedAt = now;
+    });
+    this.#room.logger.info(enabled ? 'maintenance registration enabled' : 'maintenance registration disabled', { registrationId: target.registrationId });
+    const r = next.registrations.find((x) => x.registrationId === target.registrationId)!;
+    return registrationStatus(r, next.jobs, now);
+  }
+}
+
+export { forgeSummary };

@@ -1,0 +1,147 @@
+import type { ForgeBinding } from './binding.js';
+import { hasNextOf, lastPageOf, serverDateOf, type HttpReply, type Query, type Transport } from './http.js';
+import { parseEach } from './records.js';
+import {
+  ForgeError,
+  type CommentRecord,
+  type Forge,
+  type ForgeKind,
+  type Gone,
+  type ListRequest,
+  type ListResult,
+  type Order,
+  type Stream,
+  type StreamRecord,
+  type StreamTraits,
+  type TreeSource,
+  type VerifyTarget,
+} from './types.js';
+
+/** What differs between forges: paths, parameters and record shapes. The walking is shared. */
+export interface Dialect {
+  kind: ForgeKind;
+  perPage: number;
+  streams: Partial<Record<Stream, StreamTraits>>;
+  listPath(stream: Stream): string;
+  listQuery(stream: Stream, order: Order, page: number, since: string | undefined, perPage: number): Query;
+  parse(stream: Stream, entry: unknown): StreamRecord | null | 'filtered';
+  pageQuery(page: number, perPage: number): Query;
+  verifyPath(target: VerifyTarget): string;
+  parseVerified(target: VerifyTarget, data: unknown): StreamRecord | null;
+  itemCommentsPath(number: number): string;
+  /** Per-PR review comments for forges without a repo-wide list; undefined when one exists. */
+  pullComments?: (get: PagedGet, number: number, perPage: number, signal: AbortSignal) => Promise<{ records: CommentRecord[]; skipped: number }>;
+}
+
+export type PagedGet = (path: string, query: Query, signal: AbortSignal) => Promise<HttpReply>;
+
+/** A walk of one child listing stops here even if a broken forge keeps saying "next". */
+const MAX_CHILD_PAGES = 100;
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export class RestForge implements Forge {
+  readonly kind: ForgeKind;
+  readonly host: string;
+  readonly perPage: number;
+  readonly streams: Partial<Record<Stream, StreamTraits>>;
+  readonly pullComments?: Forge['pullComments'];
+  readonly #t: Transport;
+  readonly #d: Dialect;
+  readonly #repoPath: string;
+  readonly #binding: ForgeBinding;
+  readonly #wiki: () => TreeSource | null;
+
+  constructor(binding: ForgeBinding, transport: Transport, dialect: Dialect, wiki: () => TreeSource | null, perPage?: number) {
+    this.kind = binding.kind;
+    this.host = binding.host;
+    // A smaller page is allowed (tests use one), never one above what the forge serves.
+    this.perPage = Math.max(1, Math.min(dialect.perPage, perPage ?? dialect.perPage));
+    this.streams = dialect.streams;
+    this.#t = transport;
+    this.#d = dialect;
+    this.#binding = binding;
+    this.#repoPath = `/repos/${encodeURIComponent(binding.owner)}/${encodeURIComponent(binding.name)}`;
+    this.#wiki = wiki;
+    const pull = dialect.pullComments;
+    if (pull) this.pullComments = (number, signal) => pull((path, query, s) => this.#t.get(`${this.#repoPath}${path}`, query, { signal: s }), number, this.perPage, signal);
+  }
+
+  async list(request: ListRequest, signal: AbortSignal): Promise<ListResult> {
+    const since = request.since === undefined ? undefined : iso(request.since);
+    const query = this.#d.listQuery(request.stream, request.order, request.page, since, this.perPage);
+    const reply = await this.#t.get(`${this.#repoPath}${this.#d.listPath(request.stream)}`, query, { etag: request.etag, signal });
+    if (reply.status === 304) return { notModified: true, serverDate: serverDateOf(reply.headers) };
+    if (reply.status !== 200) throw new ForgeError('forge_not_found', 'The forge does not know this repository.');
+    const parsed = parseEach(reply.data, (entry) => this.#d.parse(request.stream, entry));
+    if (!parsed) throw new ForgeError('forge_malformed', 'The forge sent a page that is not a list.');
+    const hasNext = hasNextOf(reply.headers, request.page, this.perPage, parsed.raw);
+    return {
+      notModified: false,
+      records: parsed.records,
+      skipped: parsed.skipped,
+      raw: parsed.raw,
+      etag: reply.headers['etag'] ?? null,
+      hasNext,
+      lastPage: lastPageOf(reply.headers, request.page, this.perPage, hasNext),
+      serverDate: serverDateOf(reply.headers),
+    };
+  }
+
+  async verify(target: VerifyTarget, signal: AbortSignal): Promise<StreamRecord | Gone> {
+    const reply = await this.#t.get(`${this.#repoPath}${this.#d.verifyPath(target)}`, {}, { signal });
+    if (reply.status === 404 || reply.status === 410) return { gone: 'deleted' };
+    const record = this.#d.parseVerified(target, reply.data);
+    if (!record) throw new ForgeError('forge_malformed', 'The forge sent a record that cannot be read.');
+    // A transferred issue answers from its new repository (the redirect is followed): not ours any more.
+    if (record.url && !this.#ownsUrl(record.url)) return { gone: 'transferred' };
+    return record;
+  }
+
+  #ownsUrl(url: string): boolean {
+    const path = `/${this.#binding.owner}/${this.#binding.name}/`.toLowerCase();
+    return url.toLowerCase().includes(path);
+  }
+
+  async itemComments(number: number, signal: AbortSignal): Promise<{ records: CommentRecord[]; skipped: number }> {
+    const records: CommentRecord[] = [];
+    let skipped = 0;
+    for (let page = 1; page <= MAX_CHILD_PAGES; page += 1) {
+      const reply = await this.#t.get(`${this.#repoPath}${this.#d.itemCommentsPath(number)}`, this.#d.pageQuery(page, this.perPage), { signal });
+      if (reply.status !== 200) break;
+      const parsed = parseEach(reply.data, (entry) => this.#d.parse('issue-comments', entry));
+      if (!parsed) throw new ForgeError('forge_malformed', 'The forge sent a page that is not a list.');
+      for (const r of parsed.records) if (r.type === 'comment') records.push({ ...r, itemNumber: number, collection: 'issue-comments' });
+      skipped += parsed.skipped;
+      if (!hasNextOf(reply.headers, page, this.perPage, parsed.raw)) break;
+    }
+    return { records, skipped };
+  }
+
+  wiki(): TreeSource | null {
+    return this.#wiki();
+  }
+}
+
+/** Walks every page of a child listing (bounded), for dialects' per-PR review comments. */
+export async function allPages<T>(
+  get: PagedGet,
+  path: string,
+  pageQuery: (page: number) => Query,
+  perPage: number,
+  parse: (entry: unknown) => T | null | 'filtered',
+  signal: AbortSignal,
+): Promise<{ records: T[]; skipped: number }> {
+  const records: T[] = [];
+  let skipped = 0;
+  for (let page = 1; page <= MAX_CHILD_PAGES; page += 1) {
+    const reply = await get(path, pageQuery(page), signal);
+    if (reply.status !== 200) break;
+    const parsed = parseEach(reply.data, parse);
+    if (!parsed) throw new ForgeError('forge_malformed', 'The forge sent a page that is not a list.');
+    records.push(...parsed.records);
+    skipped += parsed.skipped;
+    if (!hasNextOf(reply.headers, page, perPage, parsed.raw)) break;
+  }
+  return { records, skipped };
+}

@@ -1,0 +1,158 @@
+import { bound, boundJson, imageFacts, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { asObject, asString, type Json } from '../../projection.js';
+
+/** One content block of a rollout item, before it is keyed and bounded into a part. */
+export interface CodexBlock {
+  /** The block's position in the item, stable across re-reads (part ids end with it). */
+  index: number;
+  role: string;
+  kind: string;
+  text: string | null;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * Harness context that Codex writes as user or developer messages: the environment, AGENTS.md and
+ * permission instructions, collaboration and multi-agent modes. They are not a person's words.
+ */
+const INJECTED = /^\s*(<(environment_context|user_instructions|permissions instructions|collaboration_mode|multi_agent_mode|apps_instructions|user_shell_command|turn_aborted)>|# AGENTS\.md|You are `\/root`, the primary agent)/;
+
+export function isInjectedContext(text: string): boolean {
+  return INJECTED.test(text);
+}
+
+/** `data:image/png;base64,…` → its media type and bytes; any other URL is only named by its type. */
+function imageUrlFacts(url: unknown): Record<string, unknown> {
+  const match = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
+  return match ? imageFacts(match[1], match[2]) : imageFacts(null, null);
+}
+
+function messageBlocks(item: Json): CodexBlock[] {
+  const role = asString(item.role) ?? 'unknown';
+  // Developer and system messages are the harness's instructions, never the conversation.
+  if (role === 'developer' || role === 'system') return [];
+  const content = Array.isArray(item.content) ? item.content : typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : [];
+  const blocks: CodexBlock[] = [];
+  content.forEach((raw, index) => {
+    const block = asObject(raw) ?? {};
+    const type = asString(block.type) ?? 'unknown';
+    if (type === 'input_text' || type === 'output_text' || type === 'text') {
+      const text = typeof block.text === 'string' ? block.text : '';
+      if (role === 'user' && isInjectedContext(text)) return;
+      const b = bound(text, TEXT_CAP);
+      blocks.push({ index, role, kind: 'text', text: b.text, meta: { truncated: b.truncated } });
+    } else if (type === 'input_image') {
+      blocks.push({ index, role, kind: 'image', text: null, meta: imageUrlFacts(block.image_url) });
+    } else {
+      const b = boundJson(block, TOOL_RESULT_CAP);
+      blocks.push({ index, role, kind: type.slice(0, 64), text: b.text, meta: { truncated: b.truncated } });
+    }
+  });
+  return blocks;
+}
+
+/** Reasoning summaries (and raw reasoning text where a model exposes it); encrypted content is opaque. */
+function reasoningBlocks(item: Json): CodexBlock[] {
+  const texts: string[] = [];
+  for (const list of [item.summary, item.content]) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      const text = asObject(raw)?.text;
+      if (typeof text === 'string' && text.trim() !== '') texts.push(text);
+    }
+  }
+  return texts.map((text, index) => {
+    const b = bound(text, TEXT_CAP);
+    return { index, role: 'assistant', kind: 'thinking', text: b.text, meta: { truncated: b.truncated } };
+  });
+}
+
+/** `arguments` is a JSON string in the Responses API; older or other writers store an object. */
+function callInput(item: Json): ReturnType<typeof bound> {
+  const raw = item.arguments ?? item.input ?? item.action ?? null;
+  if (typeof raw !== 'string') return boundJson(raw, TOOL_RESULT_CAP);
+  try {
+    return boundJson(JSON.parse(raw), TOOL_RESULT_CAP);
+  } catch {
+    // A custom tool's input (an apply_patch body) is free text, not JSON.
+    return bound(raw, TOOL_RESULT_CAP);
+  }
+}
+
+function callName(item: Json, type: string): string {
+  return asString(item.name) ?? (type === 'local_shell_call' ? 'local_shell' : type.replace(/_call$/, ''));
+}
+
+/** A tool output: a string, `{content, success}`, or a list of content items. */
+function outputText(output: unknown): { text: string; failed: boolean } {
+  if (typeof output === 'string') return { text: output, failed: exitCodeFailed(output) };
+  if (Array.isArray(output)) {
+    const texts = output.map((item) => asObject(item)?.text).filter((t): t is string => typeof t === 'string');
+    return { text: texts.join('\n'), failed: false };
+  }
+  const object = asObject(output);
+  if (object) return { text: typeof object.content === 'string' ? object.content : JSON.stringify(object), failed: object.success === false };
+  return { text: '', failed: false };
+}
+
+/** Shell outputs are a JSON string `{output, metadata: {exit_code}}`; a non-zero exit is a failed call. */
+function exitCodeFailed(output: string): boolean {
+  if (!output.startsWith('{"output"')) return false;
+  try {
+    const code = asObject(asObject(JSON.parse(output))?.metadata)?.exit_code;
+    return typeof code === 'number' && code !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function callBlocks(item: Json, type: string): CodexBlock[] {
+  const b = callInput(item);
+  const meta = { name: callName(item, type), toolUseId: asString(item.call_id) ?? asString(item.id), status: asString(item.status), truncated: b.truncated };
+  return [{ index: 0, role: 'assistant', kind: 'tool_use', text: b.text, meta }];
+}
+
+function outputBlocks(item: Json): CodexBlock[] {
+  const { text, failed } = outputText(item.output);
+  const b = bound(text, TOOL_RESULT_CAP);
+  return [{ index: 0, role: 'tool', kind: 'tool_result', text: b.text, meta: { toolUseId: asString(item.call_id), isError: failed ? true : undefined, truncated: b.truncated } }];
+}
+
+/** Items that hold no conversation: snapshots and compaction markers whose content is encrypted. */
+const NO_CONTENT_ITEMS = new Set(['ghost_snapshot', 'compaction', 'compaction_summary', 'context_compaction', 'other']);
+
+/**
+ * The blocks of one `response_item` payload (or a bare item of the oldest rollouts). `undefined`
+ * for an item type this parser does not know, so the caller counts it; `[]` for a known item that
+ * carries no conversation (harness context, encrypted reasoning).
+ */
+export function itemBlocks(item: Json): CodexBlock[] | undefined {
+  const type = asString(item.type) ?? (asString(item.role) ? 'message' : undefined);
+  if (type === undefined) return undefined;
+  if (type === 'message') return messageBlocks(item);
+  if (type === 'reasoning') return reasoningBlocks(item);
+  if (type.endsWith('_call_output') || type.endsWith('_output')) return outputBlocks(item);
+  if (type.endsWith('_call')) return callBlocks(item, type);
+  if (NO_CONTENT_ITEMS.has(type)) return [];
+  return undefined;
+}
+
+/** A `compacted` line: the summary text Codex keeps in place of the history before it. */
+export function compactedBlocks(payload: Json): CodexBlock[] {
+  const message = typeof payload.message === 'string' ? payload.message : '';
+  if (message.trim() === '') return [];
+  const b = bound(message, TEXT_CAP);
+  return [{ index: 0, role: 'assistant', kind: 'compaction', text: b.text, meta: { truncated: b.truncated } }];
+}
+
+/** The cwd a bare-era rollout records only inside its first `<environment_context>` message. */
+export function environmentCwd(item: Json): string | undefined {
+  if (item.role !== 'user' || !Array.isArray(item.content)) return undefined;
+  for (const raw of item.content) {
+    const text = asObject(raw)?.text;
+    if (typeof text !== 'string' || !text.includes('<environment_context>')) continue;
+    const match = /<cwd>([^<]+)<\/cwd>/.exec(text);
+    if (match) return match[1]!.trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { metaJson, parseTs } from '../../bounds.js';
+import { readCompressedLines } from '../../compressed.js';
+import { countMalformed, countSkip, readCompleteLines, resumeOffset, type LineChunk } from '../../lines.js';
+import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
+import { Scan } from '../../scan.js';
+import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
+import { compactedBlocks, environmentCwd, itemBlocks, type CodexBlock } from './items.js';
+import { SessionIndex } from './session-index.js';
+
+/** A rollout, or one Codex compressed after it went cold (`rollout-*.jsonl.zst`). */
+const ROLLOUT = /^rollout-.*\.jsonl(\.zst)?$/;
+const UUID_TAIL = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(\.zst)?$/i;
+/** Lines that describe the session or the UI rather than hold the conversation (`event_msg` mirrors `response_item`). */
+const META_LINES = new Set(['session_meta', 'turn_context', 'world_state', 'event_msg', 'inter_agent_communication_metadata']);
+
+/** `sessions/YYYY/MM/DD/rollout-*.jsonl` (and the oldest flat `sessions/rollout-*.jsonl`); `archived_sessions/` is flat. */
+const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.test(name), acceptDir: (name: string) => /^\d+$/.test(name), maxDepth, source: 'codex' });
+
+/** 1: the first parser of rollouts. */
+export const CODEX_PARSER_VERSION = 1;
+
+/** What a later read of an envelope-era rollout needs to go on at its checkpoint's offset. */
+interface RolloutState {
+  sessionId: string;
+  named: boolean;
+  metaTs: number | null;
+}
+
+function isRolloutState(value: unknown): value is RolloutState {
+  const state = asObject(value);
+  return state !== undefined && typeof state.sessionId === 'string' && typeof state.named === 'boolean' && (state.metaTs === null || typeof state.metaTs === 'number');
+}
+
+/** The session a file holds when no line names one: the UUID at the end of its rollout name, else its base name. */
+export function sessionIdFromName(path: string): string {
+  return UUID_TAIL.exec(basename(path))?.[1] ?? basename(path).replace(/\.jsonl(\.zst)?$/, '');
+}
+
+/** What the session's first `session_meta` says about where it came from. */
+function describe(session: SessionRow, meta: Json): void {
+  session.cwd ??= asString(meta.cwd) ?? null;
+  const source = asObject(meta.source);
+  const subagent = source?.subagent;
+  const spawn = asObject(asObject(subagent)?.thread_spawn);
+  const forkedFrom = asString(meta.forked_from_id);
+  const spawnedBy = asString(meta.parent_thread_id) ?? asString(spawn?.parent_thread_id);
+  if (session.parentSessionId === null && (forkedFrom ?? spawnedBy)) {
+    // A fork is a conversation of its own that names where it came from; a spawned thread is a subagent.
+    session.parentSessionId = forkedFrom ?? spawnedBy!;
+    session.parentKind = forkedFrom ? 'branch' : 'subagent';
+  }
+  const agentType = (asString(meta.agent_role) ?? asString(spawn?.agent_role) ?? asString(subagent) ?? asString(meta.agent_nickname))?.slice(0, 200);
+  if (session.agentType === null && agentType) {
+    session.agentType = agentType;
+    session.agentTypeSource = 'sidecar';
+  }
+}
+
+/**
+ * One rollout file. Lines carry no ids, so a part is keyed by a hash of its line's bytes: the path
+ * never enters the key, so a rollout moved to `archived_sessions/`, compressed, or reached by another
+ * root adds nothing, and a fork's byte-for-byte replay of its parent's lines collapses onto the
+ * parent's parts. A line with its own timestamp is unique by its bytes alone, and its key depends on
+ * no earlier line (a read that starts mid-file keys it the same way); the oldest rollouts have no
+ * timestamps, so their keys are scoped by the session and count repeats of the same bytes.
+ */
+class RolloutReader {
+  readonly projection = new Projection('codex', 'codex');
+  /** The file's own session: its first `session_meta`, else its name. */
+  #sessionId: string;
+  #named = false;
+  /** The bare era has no per-line timestamps: its lines take the session's start. */
+  #metaTs: number | null = null;
+  readonly #seen = new Map<string, number>();
+  readonly #options: ReadOptions;
+  readonly #stats: LineStats;
+
+  /** A bare-era item was keyed: its keys count repeats from the file's start, so no read may start mid-file. */
+  #bareSeen = false;
+
+  constructor(file: TranscriptFile, options: ReadOptions, stats: LineStats, state: RolloutState | undefined) {
+    this.#sessionId = state?.sessionId ?? sessionIdFromName(file.path);
+    this.#named = state?.named ?? false;
+    this.#metaTs = state?.metaTs ?? null;
+    this.#options = options;
+    this.#stats = stats;
+  }
+
+  get sessionId(): string {
+    return this.#sessionId;
+  }
+
+  /** Where a later read may go on, or undefined when only a read from the start keys its lines the same. */
+  state(): RolloutState | undefined {
+    return this.#bareSeen ? undefined : { sessionId: this.#sessionId, named: this.#named, metaTs: this.#metaTs };
+  }
+
+  line(text: string): void {
+    const line = parseLine(text);
+    if (!line) return countMalformed(this.#stats);
+    const payload = asObject(line.payload);
+    if (typeof line.type === 'string' && payload) return this.#envelope(text, line.type, payload, parseTs(line.timestamp));
+    this.#bare(text, line);
+  }
+
+  #envelope(text: string, type: string, payload: Json, ts: number | null): void {
+    if (type === 'session_meta') this.#meta(payload, ts);
+    if (type === 'turn_context') this.#session().cwd ??= asString(payload.cwd) ?? null;
+    if (META_LINES.has(type)) return countSkip(this.#stats, 'meta_only');
+    if (type === 'compacted') return this.#emit(this.#lineKey(text, false), compactedBlocks(payload), ts);
+    if (type !== 'response_item') return countSkip(this.#stats, 'unknown_type');
+    this.#item(text, payload, ts, false);
+  }
+
+  /** Rollouts before the envelope: a bare meta line, bare items, and `{"record_type":"state"}` markers. */
+  #bare(text: string, line: Json): void {
+    if (line.record_type !== undefined) return countSkip(this.#stats, 'meta_only');
+    if (line.type === undefined && asString(line.id) && line.timestamp !== undefined) {
+      this.#meta(line, parseTs(line.timestamp));
+      return countSkip(this.#stats, 'meta_only');
+    }
+    const cwd = environmentCwd(line);
+    if (cwd) this.#session().cwd ??= cwd;
+    this.#item(text, line, parseTs(line.timestamp) ?? this.#metaTs, true);
+  }
+
+  #meta(meta: Json, ts: number | null): void {
+    const id = asString(meta.id) ?? asString(meta.session_id);
+    if (!id) return;
+    // Line 1 names the file's session; a later meta is a fork's copy of its parent's.
+    if (this.#named) return;
+    this.#named = true;
+    if (!this.projection.hasSession(this.#sessionId)) this.#sessionId = id;
+    this.#metaTs = parseTs(meta.timestamp) ?? ts;
+    describe(this.#session(), meta);
+  }
+
+  #item(text: string, item: Json, ts: number | null, bare: boolean): void {
+    const blocks = itemBlocks(item);
+    if (blocks === undefined) return countSkip(this.#stats, 'unknown_type');
+    // Keyed only when it yields parts: the repeat count covers the lines that are stored.
+    if (blocks.length === 0) return countSkip(this.#stats, 'meta_only');
+    this.#emit(this.#lineKey(text, bare), blocks, ts);
+  }
+
+  #session(): SessionRow {
+    return this.projection.session(this.#sessionId);
+  }
+
+  #emit(key: string, blocks: CodexBlock[], ts: number | null): void {
+    if (blocks.length === 0) return countSkip(this.#stats, 'meta_only');
+    if (this.#options.windowStartMs !== null && ts !== null && ts < this.#options.windowStartMs) return countSkip(this.#stats, 'outside_window');
+    const session = this.#session();
+    for (const block of blocks) {
+      // Harness context was dropped with the block (see items.ts): a user's text that is left is their words.
+      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      if (genuine) this.projection.request(session, block.text!);
+      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0);
+      const part = { partId: `cx:${key}:${block.index}`, sessionId: this.#sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta), flags, contentKey: null };
+      this.projection.add(part, session);
+    }
+  }
+
+  /** `{hash}` for a timestamped line; `{session}:{hash}`, and `.{n}` for its n-th repeat, for a bare one. */
+  #lineKey(text: string, bare: boolean): string {
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
+    if (!bare) return hash;
+    this.#bareSeen = true;
+    const key = `${this.#sessionId}:${hash}`;
+    const n = this.#seen.get(key) ?? 0;
+    this.#seen.set(key, n + 1);
+    return n === 0 ? key : `${key}.${n}`;
+  }
+}
+
+/** The complete lines of a plain file, above-cap lines (already counted) left out. */
+async function* linesOf(chunks: AsyncGenerator<LineChunk>): AsyncGenerator<string[]> {
+  for await (const chunk of chunks) yield chunk.lines.filter((line): line is string => line !== null);
+}
+
+export class CodexProvider implements TranscriptProvider {
+  readonly id = 'codex' as const;
+  readonly parserVersion = CODEX_PARSER_VERSION;
+  readonly #roots: readonly string[];
+  readonly #titles = new SessionIndex();
+
+  constructor(roots: readonly string[]) {
+    this.#roots = roots;
+  }
+
+  async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
+    const scan = new Scan(signal);
+    for (const root of this.#roots) {
+      const before = scan.files.length;
+      await scan.walk(join(root, 'sessions'), rules(3));
+      await scan.walk(join(root, 'archived_sessions'), rules(0));
+      // Thread names live beside the rollouts; read only when a rollout is.
+      for (const file of scan.files.slice(before)) file.sidecar = join(root, 'session_index.jsonl');
+    }
+    return scan.result();
+  }
+
+  async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+    // A cold-compressed rollout holds the same lines, so the same part ids as before it was compressed.
+    const compressed = file.path.endsWith('.zst');
+    const saved = !compressed && isRolloutState(options.resume?.state) ? options.resume.state : undefined;
+    const start = saved ? await resumeOffset(file.path, options.resume, file.size, stats) : 0;
+    const reader = new RolloutReader(file, options, stats, start > 0 ? saved : undefined);
+    const source = compressed
+      ? readCompressedLines(file.path, options, stats)
+      : linesOf(readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats));
+    for await (const lines of source) {
+      for (const text of lines) {
+        if (text.length === 0) countSkip(stats, 'empty');
+        else reader.line(text);
+        if (reader.projection.pending >= options.batchParts) yield reader.projection.take(false);
+      }
+    }
+    const title = file.sidecar ? await this.#titles.title(file.sidecar, reader.sessionId) : undefined;
+    if (title && reader.projection.hasSession(reader.sessionId)) reader.projection.title(reader.projection.session(reader.sessionId), title, 'sidecar');
+    // A compressed rollout is never appended to: its checkpoint only says it was read whole.
+    if (compressed) stats.checkpoint = { offset: file.size, headHash: '', tailHash: '', state: null };
+    else if (stats.checkpoint) {
+      const state = reader.state();
+      // A bare-era rollout resumes from 0: its repeat counts start at the file's first line.
+      stats.checkpoint = state ? { ...stats.checkpoint, state } : { ...stats.checkpoint, offset: 0, state: null };
+    }
+    yield reader.projection.take(true);
+  }
+}

@@ -1,0 +1,15 @@
+// Owns: Gemini CLI chats: default roots, discovery of main and subagent chats, the record parser, project folders.
+// Never: stores a message block twice because its file was rewritten, or invents a project path Gemini did not record.
+import { join } from 'node:path';
+import { userHome } from '../../roots.js';
+import type { ProviderDefinition } from '../../types.js';
+import { GeminiProvider } from './provider.js';
+
+export { GeminiProvider } from './provider.js';
+
+export const gemini: ProviderDefinition<'gemini'> = {
+  id: 'gemini',
+  /** `~/.gemini`, or `$GEMINI_CLI_HOME/.gemini` (Gemini CLI's own home override); folders holding `tmp/`. */
+  defaultRoots: (env) => ({ roots: [join(env.GEMINI_CLI_HOME?.trim() || userHome(env), '.gemini')] }),
+  create: (roots) => new GeminiProvider(roots.roots),
+};

@@ -1,0 +1,108 @@
+import { bound, boundJson, imageFacts, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { asObject, asString, type Json } from '../../projection.js';
+
+/** One block of a Gemini message record, keyed within the message by a name that never changes. */
+export interface GeminiBlock {
+  /** `c{i}` content part, `th{i}` thought, `tu-{callId}` tool call, `tr-{callId}` its result. */
+  key: string;
+  role: string;
+  kind: string;
+  text: string | null;
+  meta: Record<string, unknown>;
+}
+
+const ROLES: Record<string, string> = { user: 'user', gemini: 'assistant', info: 'system', warning: 'system', error: 'system' };
+/** A tool result is final once the call settled; an executing call's result is not stored yet. */
+const SETTLED = new Set(['success', 'error', 'cancelled']);
+
+function textBlock(key: string, role: string, kind: string, text: string): GeminiBlock {
+  const b = bound(text, TEXT_CAP);
+  return { key, role, kind, text: b.text, meta: { truncated: b.truncated } };
+}
+
+/** A `@google/genai` Part: text (or a thought), inline data, a file reference, a function call or response. */
+function partBlock(key: string, role: string, raw: unknown): GeminiBlock {
+  if (typeof raw === 'string') return textBlock(key, role, 'text', raw);
+  const part = asObject(raw) ?? {};
+  if (typeof part.text === 'string') return textBlock(key, role, part.thought === true ? 'thinking' : 'text', part.text);
+  const inline = asObject(part.inlineData);
+  if (inline) return { key, role, kind: 'image', text: null, meta: imageFacts(inline.mimeType, inline.data) };
+  const call = asObject(part.functionCall);
+  if (call) {
+    const b = boundJson(call.args ?? null, TOOL_RESULT_CAP);
+    return { key, role, kind: 'tool_use', text: b.text, meta: { name: asString(call.name), toolUseId: asString(call.id), truncated: b.truncated } };
+  }
+  const response = asObject(part.functionResponse);
+  if (response) {
+    const b = bound(responseText(response.response), TOOL_RESULT_CAP);
+    return { key, role, kind: 'tool_result', text: b.text, meta: { name: asString(response.name), toolUseId: asString(response.id), truncated: b.truncated } };
+  }
+  const b = boundJson(part, TOOL_RESULT_CAP);
+  return { key, role, kind: asString(Object.keys(part)[0])?.slice(0, 64) ?? 'unknown', text: b.text, meta: { truncated: b.truncated } };
+}
+
+/** `{output}` or `{error}` of a function response; anything else as JSON. */
+function responseText(response: unknown): string {
+  const object = asObject(response);
+  if (typeof object?.output === 'string') return object.output;
+  if (typeof object?.error === 'string') return object.error;
+  return response === undefined ? '' : JSON.stringify(response);
+}
+
+function contentBlocks(content: unknown, role: string, kind: string): GeminiBlock[] {
+  if (typeof content === 'string') return content === '' ? [] : [textBlock('c0', role, kind, content)];
+  const parts = Array.isArray(content) ? content : content === undefined || content === null ? [] : [content];
+  return parts.map((raw, i) => {
+    const block = partBlock(`c${i}`, role, raw);
+    return block.kind === 'text' ? { ...block, kind } : block;
+  });
+}
+
+function thoughtBlocks(thoughts: unknown): GeminiBlock[] {
+  if (!Array.isArray(thoughts)) return [];
+  return thoughts.map((raw, i) => {
+    const thought = asObject(raw) ?? {};
+    const text = [asString(thought.subject), asString(thought.description)].filter(Boolean).join('\n');
+    return textBlock(`th${i}`, 'assistant', 'thinking', text);
+  });
+}
+
+/** Tool call ids name parts; a `:` in one would shift the message id a reader derives from a part id. */
+function callKey(call: Json, index: number): string {
+  return (asString(call.id) ?? `i${index}`).replace(/:/g, '_').slice(0, 200);
+}
+
+function toolBlocks(toolCalls: unknown): GeminiBlock[] {
+  if (!Array.isArray(toolCalls)) return [];
+  const blocks: GeminiBlock[] = [];
+  toolCalls.forEach((raw, index) => {
+    const call = asObject(raw) ?? {};
+    const key = callKey(call, index);
+    const name = asString(call.name);
+    const args = boundJson(call.args ?? null, TOOL_RESULT_CAP);
+    blocks.push({ key: `tu-${key}`, role: 'assistant', kind: 'tool_use', text: args.text, meta: { name, toolUseId: asString(call.id), truncated: args.truncated } });
+    const status = asString(call.status);
+    if (!status || !SETTLED.has(status)) return;
+    const result = Array.isArray(call.result) ? call.result.map((p) => responseText(asObject(asObject(p)?.functionResponse)?.response)).join('\n') : '';
+    const text = result !== '' ? result : (asString(call.resultDisplay) ?? '');
+    // A call that succeeded with nothing recorded has no result to store; a failed or cancelled one says so.
+    if (text === '' && status === 'success') return;
+    const b = bound(text, TOOL_RESULT_CAP);
+    const meta = { name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, truncated: b.truncated };
+    blocks.push({ key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta });
+  });
+  return blocks;
+}
+
+/**
+ * The blocks of one message record, `undefined` for a record type this parser does not know. A
+ * Gemini message is rewritten as it grows (thoughts, tokens, tool calls and their results arrive
+ * later); each block's key is fixed at its first appearance, so a rewrite adds only new blocks.
+ */
+export function messageBlocks(message: Json): GeminiBlock[] | undefined {
+  const type = asString(message.type) ?? '';
+  const role = ROLES[type];
+  if (role === undefined) return undefined;
+  const kind = type === 'error' ? 'error' : type === 'info' || type === 'warning' ? 'notice' : 'text';
+  return [...thoughtBlocks(message.thoughts), ...contentBlocks(message.content, role, kind), ...toolBlocks(message.toolCalls)];
+}

@@ -1,0 +1,209 @@
+import { open } from 'node:fs/promises';
+import { basename, join, sep } from 'node:path';
+import { metaJson, parseTs } from '../../bounds.js';
+import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
+import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
+import { Scan } from '../../scan.js';
+import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
+import { messageBlocks } from './messages.js';
+import { ProjectPaths } from './projects.js';
+
+/** 1: the first parser of chats. */
+export const GEMINI_PARSER_VERSION = 1;
+
+/** `tmp/<project>/chats/session-*.json[l]`, and a subagent's `chats/<parentSessionId>/<sessionId>.jsonl`. */
+const MAIN_CHAT = /^session-.+\.jsonl?$/;
+const rules = {
+  acceptFile: (name: string, depth: number) => (depth === 2 ? MAIN_CHAT.test(name) : depth === 3 && name.endsWith('.jsonl')),
+  acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && name === 'chats') || depth === 3,
+  maxDepth: 3,
+  source: 'gemini',
+};
+
+/** Where a chat file sits: its Gemini root, its project folder's id, and the parent a subagent's folder names. */
+export interface ChatPlace {
+  geminiRoot: string;
+  projectId: string;
+  parentSessionId: string | null;
+}
+
+export function chatPlace(path: string): ChatPlace | undefined {
+  const parts = path.split(sep);
+  const chats = parts.lastIndexOf('chats');
+  if (chats < 3 || parts[chats - 2] !== 'tmp') return undefined;
+  const nested = parts.length - chats === 3;
+  return { geminiRoot: parts.slice(0, chats - 2).join(sep) || sep, projectId: parts[chats - 1]!, parentSessionId: nested ? parts[chats + 1]! : null };
+}
+
+interface ChatContext {
+  place: ChatPlace | undefined;
+  /** The project path Gemini registered for this folder, when it did. */
+  registeredCwd: string | undefined;
+  options: ReadOptions;
+  stats: LineStats;
+}
+
+/**
+ * One chat file, legacy (one JSON document rewritten per turn) or current (JSONL: a header, message
+ * records re-emitted as they grow, `$set` patches, `$rewindTo` markers). A part is keyed by the
+ * session, the message id and the block's fixed key, so a rewrite or a re-emission adds only the
+ * blocks that are new; blocks already emitted in this read are not emitted twice.
+ */
+class ChatReader {
+  readonly projection = new Projection('gemini', 'gemini');
+  #sessionId: string;
+  #directories: string | undefined;
+  readonly #emitted = new Set<string>();
+  readonly #ctx: ChatContext;
+
+  constructor(file: TranscriptFile, ctx: ChatContext) {
+    // Only a file whose records carry no sessionId at all is named by its file.
+    this.#sessionId = basename(file.path).replace(/\.jsonl?$/, '');
+    this.#ctx = ctx;
+  }
+
+  /** The conversation's own fields: the legacy document itself, the JSONL header, or a `$set` patch. */
+  metadata(record: Json): void {
+    const id = asString(record.sessionId);
+    if (id && !this.projection.hasSession(this.#sessionId)) this.#sessionId = id;
+    const directories = Array.isArray(record.directories) ? asString(record.directories[0]) : undefined;
+    if (directories) this.#directories = directories;
+    const summary = asString(record.summary);
+    if (summary) this.projection.title(this.#session(), summary, 'summary');
+  }
+
+  record(line: Json): void {
+    if (typeof line.$rewindTo === 'string') return countSkip(this.#ctx.stats, 'meta_only');
+    const patch = asObject(line.$set);
+    if (patch) {
+      this.metadata(patch);
+      // `$set.messages` is a checkpoint of the whole list: its records are messages like any other.
+      if (Array.isArray(patch.messages)) for (const message of patch.messages) this.message(asObject(message) ?? {});
+      return countSkip(this.#ctx.stats, 'meta_only');
+    }
+    if (typeof line.id === 'string') return this.message(line);
+    if (typeof line.sessionId === 'string') {
+      this.metadata(line);
+      return countSkip(this.#ctx.stats, 'meta_only');
+    }
+    countSkip(this.#ctx.stats, 'unknown_type');
+  }
+
+  message(message: Json): void {
+    const { stats, options } = this.#ctx;
+    const messageId = asString(message.id);
+    if (!messageId) return countSkip(stats, 'no_id');
+    const blocks = messageBlocks(message);
+    if (blocks === undefined) return countSkip(stats, 'unknown_type');
+    const ts = parseTs(message.timestamp);
+    if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return countSkip(stats, 'outside_window');
+    const session = this.#session();
+    // A message re-emitted as it grew repeats blocks already emitted: those are stored, not dropped.
+    if (blocks.length === 0) return countSkip(stats, 'meta_only');
+    for (const block of blocks) {
+      const partId = `gm:${this.#sessionId}:${messageId}:${block.key}`;
+      if (this.#emitted.has(partId)) continue;
+      this.#emitted.add(partId);
+      const model = block.role === 'assistant' ? asString(message.model) : undefined;
+      if (model) session.model = model.slice(0, 200);
+      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      if (genuine) this.projection.request(session, block.text!);
+      const flags = genuine ? PART_FLAGS.genuineUserTurn : 0;
+      this.projection.add({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson({ ...block.meta, model }), flags, contentKey: null }, session);
+    }
+  }
+
+  /** The final batch: a session Gemini registered no folder for joins its root's one "Gemini CLI" project. */
+  finish(): TranscriptBatch {
+    if (this.projection.hasSession(this.#sessionId)) this.#session().cwd ??= this.#directories ?? this.#ctx.place?.geminiRoot ?? null;
+    return this.projection.take(true);
+  }
+
+  #session(): SessionRow {
+    const fresh = !this.projection.hasSession(this.#sessionId);
+    const session = this.projection.session(this.#sessionId);
+    if (fresh) {
+      session.cwd = this.#ctx.registeredCwd ?? null;
+      session.parentSessionId = this.#ctx.place?.parentSessionId ?? null;
+      if (session.parentSessionId !== null) session.parentKind = 'subagent';
+    }
+    return session;
+  }
+}
+
+async function readWholeFile(path: string, maxBytes: number, stats: LineStats): Promise<string | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) {
+      stats.oversizeLines += 1;
+      countSkip(stats, 'too_large');
+      return undefined;
+    }
+    return (await handle.readFile()).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+export class GeminiProvider implements TranscriptProvider {
+  readonly id = 'gemini' as const;
+  readonly parserVersion = GEMINI_PARSER_VERSION;
+  readonly #roots: readonly string[];
+  readonly #projects = new ProjectPaths();
+
+  constructor(roots: readonly string[]) {
+    this.#roots = roots;
+  }
+
+  async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
+    const scan = new Scan(signal);
+    for (const root of this.#roots) await scan.walk(join(root, 'tmp'), rules);
+    return scan.result();
+  }
+
+  async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+    const place = chatPlace(file.path);
+    const registeredCwd = place ? await this.#projects.cwdOf(place.geminiRoot, place.projectId) : undefined;
+    const reader = new ChatReader(file, { place, registeredCwd, options, stats });
+    const records = file.path.endsWith('.json') ? this.#document(file, options, stats) : this.#lines(file, options, stats);
+    for await (const record of records) {
+      record(reader);
+      if (reader.projection.pending >= options.batchParts) yield reader.projection.take(false);
+    }
+    // A chat is re-read whole when it changes (a legacy one is rewritten per turn; a current one's
+    // records are re-emitted and reset): its checkpoint only lets an unchanged file be skipped after
+    // a restart, and the message ids keep a re-read from adding what is stored.
+    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: null };
+    yield reader.finish();
+  }
+
+  /** The current format: one record a line. */
+  async *#lines(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<(reader: ChatReader) => void> {
+    for await (const { lines } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, end: file.size }, stats)) {
+      for (const text of lines) {
+        // An above-cap line (null) was counted as it was skipped.
+        if (text === null) continue;
+        if (text.length === 0) {
+          countSkip(stats, 'empty');
+          continue;
+        }
+        const line = parseLine(text);
+        yield line ? (reader) => reader.record(line) : () => countMalformed(stats);
+      }
+    }
+  }
+
+  /** The legacy format: one document, rewritten whole on every turn, so it is always read whole. */
+  async *#document(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<(reader: ChatReader) => void> {
+    const text = await readWholeFile(file.path, options.maxLineBytes, stats);
+    if (text === undefined) return;
+    stats.lines += 1;
+    const document = parseLine(text);
+    if (!document) return yield () => countMalformed(stats);
+    yield (reader) => reader.metadata(document);
+    const messages = Array.isArray(document.messages) ? document.messages : [];
+    stats.lines += messages.length;
+    for (const message of messages) yield (reader) => reader.message(asObject(message) ?? {});
+  }
+}

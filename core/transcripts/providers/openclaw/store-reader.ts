@@ -1,0 +1,224 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { sha256 } from '../../bounds.js';
+import { countMalformed, countSkip } from '../../lines.js';
+import { asObject, parseLine, Projection, type Json } from '../../projection.js';
+import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile } from '../../types.js';
+import { ArchiveTooLarge, archiveLines } from '../../compressed.js';
+import { eventText } from './decode.js';
+import type { EntryContext } from './provider.js';
+import { AgentStore, type ArchiveRow, type ColdArchiveRow, type EventRow } from './store.js';
+import { StoreWatermark } from './watermark.js';
+
+/** The entry parser the JSONL reader uses, so an entry is one part whichever layout held it. */
+export interface EntryProjector {
+  projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats): void;
+}
+
+/** Rows per keyset batch: each batch is one short statement, so OpenClaw's checkpoints are never held up. */
+const EVENT_BATCH = 500;
+/** OpenClaw's own bound on a decoded cold archive. */
+const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
+const COLD_NAME = /^[a-f0-9]{64}\.jsonl\.zst$/;
+const SESSIONS_PER_TURN = 256;
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `agents/<id>/agent/openclaw-agent.sqlite` names its agent; a store elsewhere says it in `schema_meta`. */
+function storeAgentId(path: string, store: AgentStore): string {
+  const dir = dirname(path);
+  if (basename(dir) === 'agent' && basename(dirname(dirname(dir))) === 'agents') return basename(dirname(dir));
+  return store.agentId() ?? basename(path).replace(/\.(sqlite|db)$/, '');
+}
+
+/** Where OpenClaw keeps a store's file-backed cold archives: beside the agent's sessions. */
+function coldArchivePath(storePath: string, name: string): string {
+  const dir = dirname(storePath);
+  const artifacts = basename(dir) === 'agent' ? join(dirname(dir), 'sessions') : dir;
+  return join(artifacts, 'cold', name);
+}
+
+/**
+ * One read of an agent store: each session's hot rows after its watermark (all of them after a
+ * rewrite), then the cold and reset/deleted archives not read before. Every entry goes through
+ * the JSONL parser's `projectEntry` under the session's header, so its part ids are the ones the
+ * same entry has in a JSONL file or a migration archive.
+ */
+class StoreRead {
+  readonly projection = new Projection('openclaw', 'openclaw');
+  readonly next = new StoreWatermark();
+  readonly #store: AgentStore;
+  readonly #file: TranscriptFile;
+  readonly #agentId: string;
+  readonly #previous: StoreWatermark;
+  readonly #projector: EntryProjector;
+  readonly #options: ReadOptions;
+  readonly #stats: LineStats;
+
+  constructor(store: AgentStore, file: TranscriptFile, projector: EntryProjector, options: ReadOptions, stats: LineStats) {
+    this.#store = store;
+    this.#file = file;
+    this.#agentId = storeAgentId(file.path, store);
+    this.#previous = StoreWatermark.parse(typeof options.resume?.state === 'string' ? options.resume.state : undefined);
+    this.#projector = projector;
+    this.#options = options;
+    this.#stats = stats;
+  }
+
+  async *hotRows(): AsyncGenerator<TranscriptBatch> {
+    const generations = this.#store.generations();
+    for (const [i, { sessionId, title }] of this.#store.sessions().entries()) {
+      if (i % SESSIONS_PER_TURN === SESSIONS_PER_TURN - 1) await turn();
+      const maxSeq = this.#store.maxSeq(sessionId);
+      if (maxSeq === null) continue;
+      const generation = generations.get(sessionId) ?? null;
+      const after = this.#previous.resumeAfter(sessionId, generation, maxSeq);
+      if (after === maxSeq) {
+        this.next.sessions.set(sessionId, { generation, maxSeq });
+        continue;
+      }
+      const context = this.#context(sessionId);
+      let last = after ?? Number.MIN_SAFE_INTEGER;
+      for (;;) {
+        const rows = this.#store.events(sessionId, last, EVENT_BATCH);
+        for (const row of rows) {
+          this.#event(row, context);
+          last = row.seq;
+        }
+        if (this.projection.pending >= this.#options.batchParts) yield this.projection.take(false);
+        if (rows.length < EVENT_BATCH) break;
+        await turn();
+      }
+      this.#title(context, title);
+      // A rewrite during this read re-sequenced the rows: the next read takes the session whole.
+      if (this.#store.generation(sessionId) === generation) this.next.sessions.set(sessionId, { generation, maxSeq: last });
+    }
+  }
+
+  /** Transcripts moved out of the hot rows (schema 20+): in the store or in `sessions/cold/`. */
+  async *coldArchives(): AsyncGenerator<TranscriptBatch> {
+    for (const archive of this.#store.coldArchives()) {
+      const key = `${archive.generation}:${archive.archive_sha256}`;
+      if (this.#previous.cold.get(archive.session_id) === key) {
+        this.next.cold.set(archive.session_id, key);
+        continue;
+      }
+      const bytes = await this.#coldBytes(archive);
+      if (yield* this.#archive(bytes, archive.archive_sha256, archive.session_id, true)) this.next.cold.set(archive.session_id, key);
+    }
+  }
+
+  /** Reset and deleted generations OpenClaw reclaimed into blobs; their `.reset`/`.deleted` files are derived from them. */
+  async *resetArchives(): AsyncGenerator<TranscriptBatch> {
+    for (const archive of this.#store.archives()) {
+      const key = archiveKey(archive);
+      if (this.#previous.archives.has(key)) {
+        this.next.archives.add(key);
+        continue;
+      }
+      const bytes = this.#store.archiveBlob(archive.session_id, archive.generation);
+      if (yield* this.#archive(bytes, archive.archive_sha256, archive.session_id, false)) this.next.archives.add(key);
+    }
+  }
+
+  /** One archive's entries; false when it could not be read whole (it is tried again next read). */
+  async *#archive(bytes: Buffer | null, expectedSha: string, sessionId: string, cold: boolean): AsyncGenerator<TranscriptBatch, boolean> {
+    if (!bytes || sha256(bytes) !== expectedSha) {
+      countMalformed(this.#stats);
+      return false;
+    }
+    const context = this.#bareContext(sessionId);
+    try {
+      for (const lines of archiveLines(bytes, MAX_ARCHIVE_BYTES)) {
+        for (const text of lines) if (text !== '') this.#archiveLine(text, context, cold);
+        if (this.projection.pending >= this.#options.batchParts) yield this.projection.take(false);
+        await turn();
+      }
+      return true;
+    } catch (error) {
+      if (!(error instanceof ArchiveTooLarge)) throw error;
+      this.#stats.oversizeLines += 1;
+      countSkip(this.#stats, 'too_large');
+      return false;
+    }
+  }
+
+  /** A cold archive wraps each row as `{kind: "event", row: {seq, event_json}}` beside index records; a reset archive is the JSONL itself. */
+  #archiveLine(text: string, context: EntryContext, cold: boolean): void {
+    const record = parseLine(text);
+    if (cold && record && record.kind !== 'event') return;
+    this.#stats.lines += 1;
+    const eventJson = cold ? asObject(record?.row)?.event_json : undefined;
+    const line = cold ? (typeof eventJson === 'string' ? parseLine(eventJson) : undefined) : record;
+    if (!line) return countMalformed(this.#stats);
+    this.#projector.projectEntry(line, context, this.projection, this.#options, this.#stats);
+  }
+
+  async #coldBytes(archive: ColdArchiveRow): Promise<Buffer | null> {
+    if (archive.storage === 'sqlite') return this.#store.coldBlob(archive.session_id);
+    if (!COLD_NAME.test(archive.archive_name)) return null;
+    const path = coldArchivePath(this.#file.path, archive.archive_name);
+    try {
+      if ((await stat(path)).size > MAX_ARCHIVE_BYTES + 1024 * 1024) return null;
+      return await readFile(path);
+    } catch {
+      return null;
+    }
+  }
+
+  #event(row: EventRow, context: EntryContext): void {
+    this.#stats.lines += 1;
+    const text = eventText(row);
+    const line = text === undefined ? undefined : parseLine(text);
+    if (!line) return countMalformed(this.#stats);
+    this.#projector.projectEntry(line, context, this.projection, this.#options, this.#stats);
+  }
+
+  /** The session's header row (seq 0 or 1) gives its cwd; the store's session id is the header id even where that row is gone. */
+  #context(sessionId: string): EntryContext {
+    const context = this.#bareContext(sessionId);
+    const first = this.#store.firstEvent(sessionId);
+    const text = first && eventText(first);
+    const header = text === undefined ? undefined : parseLine(text);
+    if (header?.type === 'session') this.#projector.projectEntry(header, context, this.projection, this.#options, { lines: 0, failedLines: 0, oversizeLines: 0 });
+    return context;
+  }
+
+  #bareContext(sessionId: string): EntryContext {
+    return { agentId: this.#agentId, header: { id: sessionId, cwd: null } };
+  }
+
+  /** The window's display name titles a session that named itself nowhere else. */
+  #title(context: EntryContext, title: string | null): void {
+    const id = `oc:${this.#agentId}:${context.header?.id ?? ''}`;
+    if (title && this.projection.hasSession(id)) this.projection.title(this.projection.session(id), title, 'sidecar');
+  }
+}
+
+function archiveKey(archive: ArchiveRow): string {
+  return `${archive.session_id}:${archive.generation}:${archive.archive_sha256}`;
+}
+
+/**
+ * An OpenClaw agent store (2026.7.2+), read as the entries its JSONL held. The watermark of the
+ * read before (the file checkpoint's state, `options.resume`) limits it to what is new; the watermark
+ * this read reached is this read's checkpoint state (a byte offset means nothing in a database). A
+ * store without `transcript_events` (2026.5.30–2026.7.1) holds no sessions.
+ */
+export async function* readAgentStore(file: TranscriptFile, options: ReadOptions, stats: LineStats, projector: EntryProjector): AsyncGenerator<TranscriptBatch> {
+  // A store deleted since the listing says so (ENOENT) rather than failing to open.
+  await stat(file.path);
+  const store = AgentStore.open(file.path);
+  try {
+    const read = new StoreRead(store, file, projector, options, stats);
+    if (store.shape.events) {
+      yield* read.hotRows();
+      yield* read.coldArchives();
+      yield* read.resetArchives();
+    }
+    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize() };
+    yield read.projection.take(true);
+  } finally {
+    store.close();
+  }
+}

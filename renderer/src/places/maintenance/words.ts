@@ -1,0 +1,82 @@
+import type { CollectionStatus, RegistrationStatus } from '../../../../core/api/index.js';
+import { formatCount, formatDateTime, formatRelativeTime } from '../../components/index.js';
+
+/** The spec's lifecycle words, said the way a person reads them. */
+export const STATE_LABELS: Record<RegistrationStatus['state'], string> = {
+  ready: 'Up to date',
+  refreshing: 'Refreshing',
+  indexing: 'Indexing',
+  backfilling: 'Backfilling history',
+  blocked: 'Blocked',
+  disabled: 'Paused',
+  degraded: 'Needs attention',
+  pending: 'Not synced yet',
+  waiting: 'Waiting',
+};
+
+export const COLLECTION_LABELS: Record<string, string> = {
+  issues: 'Issues',
+  'issue-comments': 'Issue comments',
+  pulls: 'Pull requests',
+  'pr-comments': 'Pull request comments',
+  wiki: 'Wiki',
+  documents: 'Local documents',
+};
+
+const TOKEN_NAMES: Record<string, string> = { github: 'GITHUB_TOKEN', gitea: 'GITEA_TOKEN', gitcode: 'GITCODE_TOKEN' };
+
+const REASONS: Record<string, string> = {
+  token_missing: 'no token',
+  rate_limited: 'rate limit',
+  forge_unknown: 'forge unknown',
+  absent: 'the repository has no wiki',
+  unavailable: 'the wiki could not be fetched',
+  unsupported: 'this forge has no wiki Steward can read',
+  source_unavailable: 'a source folder is missing',
+};
+
+export function reasonWords(reason: string | null): string {
+  return reason === null ? '' : (REASONS[reason] ?? reason.replace(/_/g, ' '));
+}
+
+/** One sentence on what the registration is doing and, when it waits or fails, why and until when. */
+export function summary(r: RegistrationStatus): string {
+  const w = r.waiting;
+  if (!r.enabled) return r.disabledReason === 'operator' || r.disabledReason === null ? 'Paused: nothing is scheduled until you resume it.' : `Blocked: ${r.disabledReason.replace(/_/g, ' ')}.`;
+  if (w?.reason === 'token_missing') {
+    const name = TOKEN_NAMES[r.forge?.kind ?? ''] ?? 'the token';
+    return `Waiting: token missing for ${w.host ?? 'this forge'}. Store one with \`steward secrets set ${name}\` (or set ${name} in Steward's environment).`;
+  }
+  if (w?.reason === 'rate_limited') return `Waiting until ${w.until !== null ? formatDateTime(w.until) : 'the forge allows more requests'}: the forge's rate limit is used up. What was read is kept.`;
+  if (w?.reason === 'forge_unknown') return 'Waiting: this cache does not say which forge it syncs from. Add the repository with `steward maintenance add`.';
+  const failing = r.stages.sync.errorClass;
+  if (failing) return `Sync failed (${failing.replace(/_/g, ' ')}), ${r.stages.sync.failures} time${r.stages.sync.failures === 1 ? '' : 's'} in a row; next try ${r.stages.sync.nextAttemptAt !== null ? formatRelativeTime(r.stages.sync.nextAttemptAt) : 'soon'}.`;
+  if (r.degraded.length > 0) return `Needs attention: ${r.degraded.map((d) => d.replace(/_/g, ' ')).join(', ')}.`;
+  if (r.state === 'pending' && r.stages.sync.lastSuccessAt === null) return 'Not synced yet: the first sync runs on the next pass.';
+  if (r.state === 'pending') return 'Synced. Retrieval indexing for this cache is not available yet.';
+  if (r.state === 'backfilling') return 'Recent changes are kept current while older history is read in the background.';
+  if (r.state === 'refreshing') return 'Catching up with recent changes.';
+  if (r.state === 'ready') return 'Every collection is current and its history complete.';
+  return STATE_LABELS[r.state];
+}
+
+export function itemsWords(c: CollectionStatus): string {
+  const parts = [formatCount(c.items)];
+  if (c.tombstones > 0) parts.push(`${formatCount(c.tombstones)} deleted`);
+  if (c.skipped > 0) parts.push(`${formatCount(c.skipped)} unreadable`);
+  return parts.join(' · ');
+}
+
+export function freshWords(c: CollectionStatus): string {
+  if (c.head.state === 'off') return 'off';
+  if (c.head.state === 'never') return 'not yet';
+  if (c.head.state === 'catching-up') return c.head.freshAt !== null ? `catching up (was current ${formatRelativeTime(c.head.freshAt)})` : 'catching up';
+  return c.head.freshAt !== null ? `current ${formatRelativeTime(c.head.freshAt)}` : 'current';
+}
+
+export function historyWords(c: CollectionStatus): string {
+  if (c.tail.state === 'off') return 'recent only';
+  if (c.tail.state === 'complete') return 'complete';
+  if (c.tail.pagesDone === 0) return 'not started';
+  return c.tail.pagesKnown !== null && c.tail.pagesKnown > 0 ? `reading: ${formatCount(c.tail.pagesDone)} of ${formatCount(c.tail.pagesKnown)} pages` : `reading: ${formatCount(c.tail.pagesDone)} pages so far`;
+}

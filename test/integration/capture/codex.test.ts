@@ -1,0 +1,230 @@
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SkipReason } from '../../../core/api/index.js';
+import { CodexProvider } from '../../../core/transcripts/providers/codex/index.js';
+import type { LineStats, TranscriptBatch, TranscriptFile } from '../../../core/transcripts/index.js';
+import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/codex/', import.meta.url));
+const MODERN = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
+const BARE = 'rollout-2025-08-20T11-12-03-5a3f1c2e-8b4d-4e6f-9a1b-2c3d4e5f6a7b.jsonl';
+const FORK = 'rollout-2026-07-13T19-20-00-019f5c7e-2b10-7a44-8c01-9d8e7f6a5b4c.jsonl';
+const MODERN_ID = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
+const FORK_ID = '019f5c7e-2b10-7a44-8c01-9d8e7f6a5b4c';
+
+let h: CaptureHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+function mkdirp(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** An open retention window: the fixtures carry their real (past) timestamps. */
+const openWindow = () => captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+
+function place(root: string, fixture: string, folder = join('sessions', '2026', '07', '13'), name = basename(fixture)): string {
+  const dir = join(root, folder);
+  mkdirSync(dir, { recursive: true });
+  const target = join(dir, name);
+  copyFileSync(join(FIXTURES, fixture), target);
+  return target;
+}
+
+interface PartRow {
+  part_id: string;
+  session_id: string;
+  role: string;
+  kind: string;
+  text: string | null;
+  meta: string | null;
+}
+
+const partsOf = (harness: CaptureHarness, sessionId: string) =>
+  harness.db.prepare('SELECT part_id, session_id, role, kind, text, meta FROM parts WHERE session_id = ? ORDER BY ts, part_id').all(sessionId) as PartRow[];
+
+/** Reads one file straight through the provider, for the per-line accounting the run does not report yet. */
+async function readDirect(path: string): Promise<{ batches: TranscriptBatch[]; stats: LineStats }> {
+  const info = statSync(path, { bigint: true });
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'codex' };
+  const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+  const batches: TranscriptBatch[] = [];
+  for await (const batch of new CodexProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) batches.push(batch);
+  return { batches, stats };
+}
+
+const skippedTotal = (stats: LineStats) => Object.values(stats.skipped ?? {}).reduce((a, b) => a + b, 0);
+
+describe('Codex CLI provider', () => {
+  it('stores messages, reasoning summaries, tool calls and results of a rollout; harness context and UI events are not the conversation', async () => {
+    h = openWindow();
+    place(h.codexRoot, MODERN);
+    const stats = byProvider(await h.driver.tick(), 'codex');
+    expect(stats).toMatchObject({ discovered: 1, read: 1, failed: 0, failedLines: 0, partsWritten: 11 });
+
+    const parts = partsOf(h, MODERN_ID);
+    expect(parts.map((p) => [p.role, p.kind])).toEqual([
+      ['user', 'text'],
+      ['assistant', 'thinking'],
+      ['assistant', 'tool_use'],
+      ['tool', 'tool_result'],
+      ['assistant', 'tool_use'],
+      ['tool', 'tool_result'],
+      ['assistant', 'tool_use'],
+      ['tool', 'tool_result'],
+      ['assistant', 'tool_use'],
+      ['assistant', 'text'],
+      ['assistant', 'compaction'],
+    ]);
+    // The user's words only: AGENTS.md, <environment_context> and the developer's permissions are harness context.
+    expect(parts.filter((p) => p.role === 'user').map((p) => p.text)).toEqual(['Add exponential backoff to upload() and run the tests']);
+    expect(parts.some((p) => /AGENTS\.md|environment_context|permissions instructions/.test(p.text ?? ''))).toBe(false);
+    // The agent's message is stored once, though event_msg mirrors it.
+    expect(parts.filter((p) => p.text?.startsWith('Backoff is in place'))).toHaveLength(1);
+    const [shell, patch, tests, search] = parts.filter((p) => p.kind === 'tool_use');
+    expect(JSON.parse(shell!.text!)).toEqual({ command: 'sed -n 1,80p src/upload.ts', workdir: '/home/ana/src/uploader' });
+    expect(JSON.parse(shell!.meta!)).toMatchObject({ name: 'shell_command', toolUseId: 'call_7Hq2' });
+    expect(patch!.text).toContain('*** Begin Patch');
+    expect(JSON.parse(patch!.meta!)).toMatchObject({ name: 'apply_patch', toolUseId: 'call_Pz81', status: 'completed' });
+    expect(JSON.parse(tests!.meta!)).toMatchObject({ toolUseId: 'call_Tt03' });
+    expect(JSON.parse(search!.meta!)).toMatchObject({ name: 'web_search' });
+    const results = parts.filter((p) => p.kind === 'tool_result').map((p) => JSON.parse(p.meta!) as { toolUseId: string; isError?: boolean });
+    expect(results).toEqual([{ toolUseId: 'call_7Hq2' }, { toolUseId: 'call_Pz81' }, { toolUseId: 'call_Tt03', isError: true }]);
+    // Every part id is keyed by its line's bytes (which carry the line's own timestamp), never by the path.
+    for (const p of parts) expect(p.part_id).toMatch(/^cx:[0-9a-f]{24}:\d+$/);
+
+    const session = h.db.prepare('SELECT provider, source, cwd, project_key, parent_session_id FROM sessions WHERE session_id = ?').get(MODERN_ID);
+    expect(session).toMatchObject({ provider: 'codex', source: 'codex', cwd: '/home/ana/src/uploader', parent_session_id: null });
+    expect(h.projects.list().map((p) => p.name)).toEqual(['uploader']);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 0, unchanged: 1, partsWritten: 0 });
+  });
+
+  it('counts every line that yields no part, by reason', async () => {
+    h = openWindow();
+    const { batches, stats } = await readDirect(place(h.codexRoot, MODERN));
+    const partLines = new Set(batches.flatMap((b) => b.parts.map((p) => p.partId.slice(0, p.partId.lastIndexOf(':')))));
+    expect(stats.lines).toBe(25);
+    expect(partLines.size + skippedTotal(stats)).toBe(stats.lines);
+    const expected: Partial<Record<SkipReason, number>> = {
+      // session_meta, world_state, turn_context, 7 event_msg, 3 harness messages, 1 encrypted-only reasoning, the state marker
+      meta_only: 14,
+    };
+    expect(stats.skipped).toEqual(expected);
+  });
+
+  it('a rollout moved to archived_sessions/ keeps its identity: the move adds nothing', async () => {
+    h = openWindow();
+    const live = place(h.codexRoot, MODERN);
+    expect(byProvider(await h.driver.tick(), 'codex').partsWritten).toBe(11);
+    const before = partsOf(h, MODERN_ID);
+    mkdirSync(join(h.codexRoot, 'archived_sessions'));
+    renameSync(live, join(h.codexRoot, 'archived_sessions', MODERN));
+
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, partsWritten: 0 });
+    expect(partsOf(h, MODERN_ID)).toEqual(before);
+    // An append to the archived copy is a change like any other.
+    writeFileSync(
+      join(h.codexRoot, 'archived_sessions', MODERN),
+      `${readFileSync(join(h.codexRoot, 'archived_sessions', MODERN), 'utf8')}${JSON.stringify({ timestamp: '2026-07-14T08:00:00.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'one more thing' }] } })}\n`,
+    );
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 1, partsWritten: 1 });
+  });
+
+  it('a rollout Codex compressed once it went cold (.jsonl.zst) is the same rollout: its parts are the ones already stored', async () => {
+    h = openWindow();
+    const live = place(h.codexRoot, MODERN);
+    expect(byProvider(await h.driver.tick(), 'codex').partsWritten).toBe(11);
+    rmSync(live);
+    place(h.codexRoot, join('cold', `${MODERN}.zst`));
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, failed: 0, failedLines: 0, partsWritten: 0 });
+    // Read on its own, it yields the same parts.
+    const { batches, stats } = await readDirect(join(h.codexRoot, 'sessions', '2026', '07', '13', `${MODERN}.zst`));
+    expect(batches.flatMap((b) => b.parts.map((p) => p.partId)).sort()).toEqual(partsOf(h, MODERN_ID).map((p) => p.part_id).sort());
+    expect(stats.lines).toBe(25);
+  });
+
+  it('a forked rollout replays its parent: the copies collapse onto the parent, the fork keeps its own turns and names its parent', async () => {
+    h = openWindow();
+    place(h.codexRoot, MODERN);
+    place(h.codexRoot, FORK);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 2, partsWritten: 11 + 2 });
+    expect(partsOf(h, FORK_ID).map((p) => p.text)).toEqual(['Instead, make the retry count configurable', 'Done: UPLOAD_ATTEMPTS sets it.']);
+    expect(h.db.prepare('SELECT parent_session_id, cwd FROM sessions WHERE session_id = ?').get(FORK_ID)).toEqual({ parent_session_id: MODERN_ID, cwd: '/home/ana/src/uploader' });
+  });
+
+  it('reads the oldest rollouts: a bare meta line, bare items, state markers, the cwd from <environment_context>', async () => {
+    h = openWindow();
+    place(h.codexRoot, BARE, 'sessions', BARE);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, failedLines: 0, partsWritten: 5 });
+    const id = '5a3f1c2e-8b4d-4e6f-9a1b-2c3d4e5f6a7b';
+    expect(partsOf(h, id).map((p) => `${p.role} ${p.kind} ${p.text?.slice(0, 24)}`).sort()).toEqual([
+      'assistant text A module import is wrong',
+      'assistant thinking **Checking the build scr',
+      'assistant tool_use {"command":["bash","-lc"',
+      'tool tool_result {"output":"error TS2307:',
+      'user text why does the build fail?',
+    ]);
+    // No line has a timestamp: every part takes the session's start.
+    expect(h.db.prepare('SELECT DISTINCT ts FROM parts WHERE session_id = ?').pluck().all(id)).toEqual([Date.parse('2025-08-20T09:12:03.512Z')]);
+    expect(h.db.prepare('SELECT cwd FROM sessions WHERE session_id = ?').pluck().get(id)).toBe('/home/ana/src/legacy-tool');
+  });
+
+  it('the oldest rollouts have no timestamps: the same words typed twice are two parts, and two sessions never share one', async () => {
+    h = openWindow();
+    const yes = JSON.stringify({ type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'yes' }] });
+    for (const id of ['0198aaaa-0000-4000-8000-000000000001', '0198aaaa-0000-4000-8000-000000000002']) {
+      const meta = JSON.stringify({ id, timestamp: '2025-08-01T10:00:00.000Z', instructions: null });
+      writeFileSync(join(mkdirp(join(h.codexRoot, 'sessions')), `rollout-2025-08-01T12-00-00-${id}.jsonl`), [meta, yes, '{"record_type":"state"}', yes].join('\n') + '\n');
+    }
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 2, partsWritten: 4 });
+  });
+
+  it('a rollout whose lines name no session is the session its file name carries', async () => {
+    h = openWindow();
+    const name = 'rollout-2026-08-01T10-00-00-0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000.jsonl';
+    const dir = join(h.codexRoot, 'sessions', '2026', '08', '01');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, name),
+      `${JSON.stringify({ timestamp: '2026-08-01T08:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } })}\n`,
+    );
+    expect(byProvider(await h.driver.tick(), 'codex').partsWritten).toBe(1);
+    expect(h.db.prepare("SELECT session_id FROM parts WHERE provider = 'codex'").pluck().all()).toEqual(['0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000']);
+  });
+
+  it('reads the agentsview fixtures: payloads without a type, arguments as objects, repeated call ids', async () => {
+    h = openWindow();
+    for (const name of ['standard_session.jsonl', 'function_calls.jsonl', 'fc_args_2.jsonl', 'blockquotes_session.jsonl']) place(h.codexRoot, join('agentsview', name), 'sessions', `rollout-${name}`);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 4, failedLines: 0, partsWritten: 2 + 3 + 2 + 2 });
+    expect(partsOf(h, 'abc-123').map((p) => [p.role, p.text])).toEqual([
+      ['user', 'Add rate limiting'],
+      ['assistant', "I'll add rate limiting to the API."],
+    ]);
+    expect(h.db.prepare('SELECT cwd FROM sessions WHERE session_id = ?').pluck().get('abc-123')).toBe('/Users/alice/code/my-api');
+    // Two calls that share a call id are two parts.
+    expect(partsOf(h, 'fc-1').filter((p) => p.kind === 'tool_use').map((p) => (JSON.parse(p.meta!) as { name: string }).name)).toEqual(['shell_command', 'apply_patch']);
+    expect(JSON.parse(partsOf(h, 'fc-args-2').find((p) => p.kind === 'tool_use')!.text!)).toMatchObject({ patch: expect.stringContaining('*** Begin Patch') });
+    expect(partsOf(h, 'quote-123').filter((p) => p.role === 'assistant')).toHaveLength(1);
+  });
+
+  it('finds the thread name Codex keeps in session_index.jsonl', async () => {
+    h = openWindow();
+    place(h.codexRoot, MODERN);
+    writeFileSync(
+      join(h.codexRoot, 'session_index.jsonl'),
+      [
+        { id: MODERN_ID, thread_name: 'Uploader backoff', updated_at: '2026-07-13T16:42:00Z' },
+        { id: 'someone-else', thread_name: 'Other', updated_at: '2026-07-13T16:43:00Z' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n',
+    );
+    await h.driver.tick();
+    expect(h.db.prepare('SELECT title FROM sessions WHERE session_id = ?').pluck().get(MODERN_ID)).toBe('Uploader backoff');
+  });
+});

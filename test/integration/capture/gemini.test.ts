@@ -1,0 +1,176 @@
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GeminiProvider } from '../../../core/transcripts/providers/gemini/index.js';
+import type { LineStats, TranscriptFile } from '../../../core/transcripts/index.js';
+import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url));
+const SITE = '/home/ana/src/site';
+/** Gemini CLI's old project folder name: the sha256 of the project path. */
+const SITE_HASH = '6f193382ff22044c43b6f28809b1cbb16d8d9da89bcb44954c0a506d81b6960a';
+const LEGACY_ID = '5d1e2f3a-7b6c-4d5e-8f90-a1b2c3d4e5f6';
+const CURRENT_ID = '92f625c6-a764-48e3-b922-3766d41f9c4c';
+const SUB_ID = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
+
+let h: CaptureHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const openWindow = () => captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+
+function write(path: string, text: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+const legacyPath = (root: string, folder = SITE_HASH) => join(root, 'tmp', folder, 'chats', 'session-2026-01-14T09-30-5d1e2f3a.json');
+const currentPath = (root: string) => join(root, 'tmp', 'site', 'chats', 'session-2026-05-22T14-59-92f625c6.jsonl');
+
+/** The registry newer Gemini CLI versions keep: project path → folder slug. */
+function registry(root: string): void {
+  write(join(root, 'projects.json'), JSON.stringify({ projects: { [SITE]: 'site' } }, null, 2));
+}
+
+interface PartRow {
+  part_id: string;
+  role: string;
+  kind: string;
+  text: string | null;
+  meta: string | null;
+}
+
+const partsOf = (harness: CaptureHarness, sessionId: string) =>
+  harness.db.prepare('SELECT part_id, role, kind, text, meta FROM parts WHERE session_id = ? ORDER BY ts, rowid').all(sessionId) as PartRow[];
+
+describe('Gemini CLI provider', () => {
+  it('reads a legacy chat (one JSON document): thoughts, text, tool calls and their results, notices, errors, images', async () => {
+    h = openWindow();
+    write(legacyPath(h.geminiRoot), fixture('legacy-session.json'));
+    registry(h.geminiRoot);
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ discovered: 1, read: 1, failed: 0, failedLines: 0, partsWritten: 9 });
+    const parts = partsOf(h, LEGACY_ID);
+    expect(parts.map((p) => [p.part_id.split(':').at(-1), p.role, p.kind])).toEqual([
+      ['c0', 'user', 'text'],
+      ['th0', 'assistant', 'thinking'],
+      ['c0', 'assistant', 'text'],
+      ['tu-read_file-1768383022901-0', 'assistant', 'tool_use'],
+      ['tr-read_file-1768383022901-0', 'tool', 'tool_result'],
+      ['c0', 'system', 'notice'],
+      ['c0', 'user', 'text'],
+      ['c1', 'user', 'image'],
+      ['c0', 'system', 'error'],
+    ]);
+    expect(parts[0]!.part_id).toBe(`gm:${LEGACY_ID}:3c0a9b1e-2f4d-4c6b-9a8e-7d6c5b4a3f21:c0`);
+    expect(parts[1]!.text).toBe('Reading the script\nI should open build.sh before answering.');
+    expect(JSON.parse(parts[3]!.text!)).toEqual({ absolute_path: '/home/ana/src/site/build.sh' });
+    expect(JSON.parse(parts[3]!.meta!)).toMatchObject({ name: 'read_file', toolUseId: 'read_file-1768383022901-0', model: 'gemini-2.5-pro' });
+    expect(parts[4]!.text).toContain('tsc -p .');
+    expect(JSON.parse(parts[7]!.meta!)).toMatchObject({ media_type: 'image/png', bytes: 70 });
+    // The project folder is a hash of the path; the registry names the path that hashes to it.
+    expect(h.db.prepare('SELECT cwd, provider, source FROM sessions WHERE session_id = ?').get(LEGACY_ID)).toEqual({ cwd: SITE, provider: 'gemini', source: 'gemini' });
+    expect(h.projects.list().map((p) => p.name)).toEqual(['site']);
+  });
+
+  it('a legacy chat rewritten on the next turn adds only its new blocks', async () => {
+    h = openWindow();
+    registry(h.geminiRoot);
+    const full = JSON.parse(fixture('legacy-session.json')) as { messages: Array<Record<string, unknown>> };
+    // Mid-turn: the tool call is still running and the later messages do not exist yet.
+    const running = structuredClone(full);
+    running.messages = running.messages.slice(0, 2);
+    const call = (running.messages[1]!.toolCalls as Array<Record<string, unknown>>)[0]!;
+    call.status = 'executing';
+    delete call.result;
+    const path = write(legacyPath(h.geminiRoot), JSON.stringify(running, null, 2));
+    expect(byProvider(await h.driver.tick(), 'gemini').partsWritten).toBe(4);
+
+    write(path, JSON.stringify(full, null, 2));
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, partsWritten: 5 });
+    expect(partsOf(h, LEGACY_ID)).toHaveLength(9);
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 0, unchanged: 1 });
+  });
+
+  it('reads a current chat (JSONL): re-emitted messages add only what they gained, the summary titles it, .project_root names its folder', async () => {
+    h = openWindow();
+    write(currentPath(h.geminiRoot), fixture('current-session.jsonl'));
+    write(join(h.geminiRoot, 'tmp', 'site', '.project_root'), `${SITE}\n`);
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 6 });
+    const parts = partsOf(h, CURRENT_ID);
+    expect(parts.map((p) => `${p.role} ${p.kind}`)).toEqual(['user text', 'assistant thinking', 'assistant text', 'assistant tool_use', 'tool tool_result', 'user text']);
+    expect(parts[4]!.text).toBe('Command: npm test\nExit Code: 1\nOutput: 1 failing');
+    // The user rewound past "actually, stop": it was written, so it is kept.
+    expect(parts[5]!.text).toBe('actually, stop');
+    expect(h.db.prepare('SELECT title, cwd FROM sessions WHERE session_id = ?').get(CURRENT_ID)).toEqual({ title: 'Fix the failing upload test', cwd: SITE });
+  });
+
+  it('counts the records that yield no part: the header, patches, rewinds', async () => {
+    h = openWindow();
+    const path = write(currentPath(h.geminiRoot), fixture('current-session.jsonl'));
+    const info = statSync(path, { bigint: true });
+    const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'gemini' };
+    const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    for await (const batch of new GeminiProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) void batch;
+    expect(stats.lines).toBe(11);
+    // header + three $set + one $rewindTo; the re-emitted message lines store what they repeat, nothing is dropped.
+    expect(stats.skipped).toEqual({ meta_only: 5 });
+  });
+
+  it('a legacy chat migrated to JSONL on resume is the same session: the copy adds nothing', async () => {
+    h = openWindow();
+    registry(h.geminiRoot);
+    const legacy = JSON.parse(fixture('legacy-session.json')) as Record<string, unknown> & { messages: unknown[] };
+    write(legacyPath(h.geminiRoot, 'site'), JSON.stringify(legacy));
+    expect(byProvider(await h.driver.tick(), 'gemini').partsWritten).toBe(9);
+    const { messages, ...header } = legacy;
+    write(`${legacyPath(h.geminiRoot, 'site')}l`, [header, ...messages].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ discovered: 2, read: 1, partsWritten: 0 });
+  });
+
+  it('a subagent chat under chats/<parent>/ names its parent and lands in the same project', async () => {
+    h = openWindow();
+    write(currentPath(h.geminiRoot), fixture('current-session.jsonl'));
+    write(join(h.geminiRoot, 'tmp', 'site', 'chats', CURRENT_ID, `${SUB_ID}.jsonl`), fixture('subagent-session.jsonl'));
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ discovered: 2, read: 2, partsWritten: 6 + 2 });
+    expect(h.db.prepare('SELECT parent_session_id, cwd FROM sessions WHERE session_id = ?').get(SUB_ID)).toEqual({ parent_session_id: CURRENT_ID, cwd: SITE });
+  });
+
+  it('a chat whose project Gemini recorded nowhere joins one "Gemini CLI" project: the Gemini folder itself', async () => {
+    h = openWindow();
+    write(legacyPath(h.geminiRoot, 'a'.repeat(64)), fixture('legacy-session.json'));
+    write(join(h.geminiRoot, 'tmp', 'b'.repeat(64), 'chats', 'session-2024-01-01T10-00-sess-uui.json'), fixture('agentsview/standard_session.json'));
+    await h.driver.tick();
+    expect(h.db.prepare("SELECT DISTINCT cwd FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([h.geminiRoot]);
+    expect(h.projects.list()).toHaveLength(1);
+  });
+
+  it('reads the agentsview fixtures: string contents, thinking-only turns, calls with and without results, system notices', async () => {
+    h = openWindow();
+    const names = ['standard_session.json', 'system_messages.json', 'thinking_only.json', 'tool_calls.json', 'tool_calls_with_results.json'];
+    names.forEach((name, i) => write(join(h!.geminiRoot, 'tmp', 'abc123def456', 'chats', `session-2024-01-01T10-0${i}-fixture${i}.json`), fixture(join('agentsview', name))));
+    // 4 texts; 3 notices; a text, 2 thoughts and a text; a text, a thought, a text and a call that recorded no
+    // result; a text, a thought, a text, 2 calls and their 2 results.
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 5, failedLines: 0, partsWritten: 4 + 3 + 4 + 4 + 7 });
+    expect(partsOf(h, 'sess-uuid-2').map((p) => p.kind)).toEqual(['text', 'thinking', 'text', 'tool_use']);
+    expect(partsOf(h, 'sess-uuid-3').map((p) => p.kind)).toEqual(['notice', 'error', 'notice']);
+    expect(partsOf(h, 'sess-uuid-tool-results').filter((p) => p.kind === 'tool_result').map((p) => p.text)).toEqual([
+      '# Agentstrove -- One-Pager\n\nDraft: 2026-03-04',
+      'total 42\ndrwxr-xr-x  5 user user 160 Mar  4 10:00 .',
+    ]);
+  });
+
+  it('ignores files Gemini is still writing or could not read', async () => {
+    h = openWindow();
+    const chats = join(h.geminiRoot, 'tmp', 'site', 'chats');
+    write(join(chats, 'session-2026-05-22T14-59-92f625c6.jsonl.tmp-4242'), fixture('current-session.jsonl'));
+    write(join(chats, 'session-2026-05-22T14-59-92f625c6.json.unreadable-1'), fixture('legacy-session.json'));
+    write(join(h.geminiRoot, 'tmp', 'site', 'logs.json'), '[]');
+    copyFileSync(join(FIXTURES, 'legacy-session.json'), join(h.geminiRoot, 'settings.json'));
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ discovered: 0 });
+  });
+});

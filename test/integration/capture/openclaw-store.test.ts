@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeJsonl } from '../../support/transcripts.js';
+import { AgentStoreFixture, agentStorePath, fixtureEvents, STORE_FIXTURES } from '../../support/openclaw-store.js';
+import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+
+let h: CaptureHarness | undefined;
+const stores: AgentStoreFixture[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) store.close();
+  await h?.close();
+  h = undefined;
+});
+
+const SID = '7f3c9e2a-5b41-4d8e-9a0c-3e1f2d4b6a01';
+const SESSION = `oc:main:${SID}`;
+/** An open window: the fixtures carry their real (past) timestamps. */
+const openWindow = () => captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+
+function store(root: string, shape: 'schema1' | 'early' | 'current' = 'current', agentId = 'main', path = agentStorePath(root, agentId)): AgentStoreFixture {
+  const fixture = new AgentStoreFixture(path, shape, agentId);
+  stores.push(fixture);
+  return fixture;
+}
+
+function userEvent(id: string, parentId: string, text: string, ts = '2026-09-19T15:00:00.000Z'): string {
+  return JSON.stringify({ type: 'message', id, parentId, timestamp: ts, message: { role: 'user', content: text, timestamp: Date.parse(ts) } });
+}
+
+interface PartRow {
+  part_id: string;
+  role: string;
+  kind: string;
+  text: string | null;
+}
+
+const partsOf = (harness: CaptureHarness, sessionId: string) =>
+  harness.db.prepare('SELECT part_id, role, kind, text FROM parts WHERE session_id = ? ORDER BY part_id').all(sessionId) as PartRow[];
+
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+describe('OpenClaw agent stores', () => {
+  it('reads a store as the entries its JSONL held: compressed rows decoded, one entry one part whichever layout held it', async () => {
+    h = openWindow();
+    const events = fixtureEvents();
+    // Doctor moved the imported JSONL aside, and left an unverified copy in sessions/ (both happen in real upgrades).
+    const agent = join(h.openclawRoot, 'agents', 'main');
+    writeJsonl(join(agent, 'session-sqlite-import-archive', `agent_main_7f3c9e2a.${SID}.jsonl.imported-1758290000000`), events.slice(0, 4));
+    writeJsonl(join(agent, 'sessions', `${SID}.jsonl`), events.slice(0, 4));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 2, read: 2, partsWritten: 5 });
+    const fromJsonl = partsOf(h, SESSION);
+
+    const s = store(h.openclawRoot);
+    s.append(SID, events, 'Trip planning');
+    expect(s.db.prepare('SELECT COUNT(*) FROM transcript_events WHERE event_zstd IS NOT NULL').pluck().get()).toBe(1);
+    // The store holds one entry more than the imported JSONL: its compaction, a part of its own.
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 3, read: 1, failed: 0, failedLines: 0, partsWritten: 1 });
+    expect(partsOf(h, SESSION).filter((p) => p.kind !== 'compaction')).toEqual(fromJsonl);
+    expect(partsOf(h, SESSION).filter((p) => p.kind === 'compaction').map((p) => p.part_id)).toEqual([`${SESSION}:c0ffee11:0`]);
+    expect(fromJsonl.map((p) => [p.part_id, p.kind])).toEqual([
+      [`${SESSION}:a9c47d10:0`, 'thinking'],
+      [`${SESSION}:a9c47d10:1`, 'text'],
+      [`${SESSION}:a9c47d10:2`, 'tool_use'],
+      [`${SESSION}:b7d2e9f4:0`, 'tool_result'],
+      [`${SESSION}:e1f0a2b3:0`, 'text'],
+    ]);
+  });
+
+  it('stores a session from the store alone: the zstd row is decoded and checked, the window names the session', async () => {
+    h = openWindow();
+    store(h.openclawRoot).append(SID, fixtureEvents(), 'Trip planning');
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 1, failedLines: 0, partsWritten: 6 });
+    const thinking = partsOf(h, SESSION).find((p) => p.kind === 'thinking')!;
+    expect(thinking.text).toContain('The user wants a train from Paris to Lyon on Friday.');
+    expect(thinking.text!.length).toBeGreaterThan(1_000);
+    expect(h.db.prepare('SELECT cwd, title, source FROM sessions WHERE session_id = ?').get(SESSION)).toEqual({ cwd: '/home/u/.openclaw/workspace', title: 'Trip planning', source: 'openclaw' });
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1 });
+  });
+
+  it('a frame that does not decode to its recorded length is counted, not stored', async () => {
+    h = openWindow();
+    const s = store(h.openclawRoot);
+    s.append(SID, fixtureEvents());
+    s.db.prepare('UPDATE transcript_events SET event_utf8_bytes = event_utf8_bytes + 1 WHERE event_zstd IS NOT NULL').run();
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ failedLines: 1, partsWritten: 3 });
+  });
+
+  it('reads from the per-session watermark: an append reads only the new rows, a rewrite (new generation) the whole session', async () => {
+    h = openWindow();
+    const s = store(h.openclawRoot);
+    const events = fixtureEvents();
+    s.append(SID, events);
+    expect(byProvider(await h.driver.tick(), 'openclaw').partsWritten).toBe(6);
+
+    // A row before the watermark goes bad without a rewrite: a read from the watermark never sees it.
+    s.db.prepare('UPDATE transcript_events SET event_json = ? WHERE session_id = ? AND seq = 1').run('{"type":"message","id":"e1f0a2b3"', SID);
+    s.append(SID, [userEvent('d00d0001', 'c0ffee11', 'and a hotel near Part-Dieu?')]);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 1 });
+
+    // A manual backfill ignores watermarks (and reads the bad row).
+    expect(byProvider(await h.driver.backfill({ provider: 'openclaw', all: true }), 'openclaw')).toMatchObject({ read: 1, failedLines: 1, partsWritten: 0 });
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1 });
+
+    // A repair re-sequences the session with an entry before the old watermark: only a whole re-read finds it.
+    const repaired = [...events.slice(0, 2), userEvent('feed0001', 'e1f0a2b3', 'Friday morning, please', '2026-09-19T14:00:06.000Z'), ...events.slice(2), userEvent('d00d0001', 'c0ffee11', 'and a hotel near Part-Dieu?')];
+    s.rewrite(SID, repaired);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 1 });
+    expect(partsOf(h, SESSION).map((p) => p.text)).toContain('Friday morning, please');
+  });
+
+  it('reads the early session tables; a schema-1 store holds no sessions', async () => {
+    h = openWindow();
+    store(h.openclawRoot, 'early').append(SID, fixtureEvents());
+    store(h.openclawRoot, 'schema1', 'ops');
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 2, read: 2, failed: 0, failedLines: 0, partsWritten: 6 });
+  });
+
+  it('reads cold archives (a file beside the sessions, or a blob in the store) and reclaimed reset generations, each once', async () => {
+    h = openWindow();
+    const cold = JSON.parse(readFileSync(join(STORE_FIXTURES, 'cold.meta.json'), 'utf8')) as Record<string, string | number>;
+    const reset = JSON.parse(readFileSync(join(STORE_FIXTURES, 'reset.meta.json'), 'utf8')) as Record<string, string>;
+    const coldBytes = readFileSync(join(STORE_FIXTURES, 'cold.jsonl.zst'));
+    const s = store(h.openclawRoot);
+    s.append(SID, fixtureEvents().slice(0, 2));
+    const insertCold = s.db.prepare(
+      'INSERT INTO session_transcript_cold_archives (session_id, generation, archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, last_seq, archived_at, storage, archive_blob) VALUES (@session_id, @generation, @archive_name, @archive_sha256, @event_count, @raw_bytes, @archive_bytes, @last_seq, 1, @storage, @blob)',
+    );
+    insertCold.run({ ...cold, storage: 'file', blob: null });
+    const coldDir = join(h.openclawRoot, 'agents', 'main', 'sessions', 'cold');
+    mkdirSync(coldDir, { recursive: true });
+    copyFileSync(join(STORE_FIXTURES, 'cold.jsonl.zst'), join(coldDir, String(cold.archive_name)));
+    s.db
+      .prepare("INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, archive_sha256, archive_name, created_at) VALUES (?, ?, 'agent:main:main', 'reset', 'zstd', ?, ?, ?, 1)")
+      .run(reset.session_id, reset.generation, readFileSync(join(STORE_FIXTURES, 'reset.jsonl.zst')), reset.archive_sha256, reset.archive_name);
+    // Another agent keeps its cold archive inside the store.
+    const ops = store(h.openclawRoot, 'current', 'ops');
+    ops.db.prepare(insertCold.source).run({ ...cold, storage: 'sqlite', blob: coldBytes });
+
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 2, failedLines: 0, partsWritten: 1 + 2 + 2 + 2 });
+    expect(partsOf(h, `oc:main:${String(cold.session_id)}`).map((p) => p.text)).toEqual(["What's on my calendar tomorrow?", 'Standup at 9, dentist at 2.']);
+    expect(partsOf(h, `oc:ops:${String(cold.session_id)}`)).toHaveLength(2);
+    expect(partsOf(h, `oc:main:${reset.session_id}`).map((p) => p.text)).toEqual(['remind me to water the plants', 'Reminder set for 18:00.']);
+    expect(h.db.prepare('SELECT cwd FROM sessions WHERE session_id = ?').pluck().get(`oc:main:${String(cold.session_id)}`)).toBe('/home/u/.openclaw/workspace');
+
+    // The archives were read: a change elsewhere in the store does not read them again (the file is gone by now).
+    rmSync(join(coldDir, String(cold.archive_name)));
+    s.append(SID, fixtureEvents().slice(2, 4));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 4 });
+  });
+
+  it('an archive that does not match its recorded hash is counted and tried again on the next read', async () => {
+    h = openWindow();
+    const cold = JSON.parse(readFileSync(join(STORE_FIXTURES, 'cold.meta.json'), 'utf8')) as Record<string, string | number>;
+    const s = store(h.openclawRoot);
+    s.db
+      .prepare("INSERT INTO session_transcript_cold_archives (session_id, generation, archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, last_seq, archived_at, storage, archive_blob) VALUES (?, ?, ?, ?, 3, 0, 0, 2, 1, 'sqlite', ?)")
+      .run(cold.session_id, cold.generation, cold.archive_name, 'f'.repeat(64), readFileSync(join(STORE_FIXTURES, 'cold.jsonl.zst')));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 1, partsWritten: 0 });
+    s.db.prepare('UPDATE session_transcript_cold_archives SET archive_sha256 = ?').run(cold.archive_sha256);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 2 });
+  });
+
+  it('reads a live store without writing to it: the database file is untouched, its WAL is not checkpointed', async () => {
+    h = openWindow();
+    const s = store(h.openclawRoot);
+    s.append(SID, fixtureEvents());
+    const path = agentStorePath(h.openclawRoot);
+    const before = { db: sha(path), wal: sha(`${path}-wal`) };
+    expect(before.wal).not.toBe(sha(join(STORE_FIXTURES, 'README.md')));
+    expect(byProvider(await h.driver.tick(), 'openclaw').partsWritten).toBe(6);
+    expect({ db: sha(path), wal: sha(`${path}-wal`) }).toEqual(before);
+    // The writer goes on writing while Steward reads.
+    s.append(SID, [userEvent('d00d0002', 'c0ffee11', 'thanks')]);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 1 });
+  });
+
+  it('reads a zstd-compressed archived sibling (….jsonl.deleted.<ts>.zst) as the JSONL it holds', async () => {
+    h = openWindow();
+    const reset = JSON.parse(readFileSync(join(STORE_FIXTURES, 'reset.meta.json'), 'utf8')) as Record<string, string>;
+    const sessions = join(h.openclawRoot, 'agents', 'main', 'sessions');
+    mkdirSync(sessions, { recursive: true });
+    copyFileSync(join(STORE_FIXTURES, 'reset.jsonl.zst'), join(sessions, `${reset.session_id}.jsonl.deleted.1757900000000.zst`));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 2 });
+    expect(partsOf(h, `oc:main:${reset.session_id}`).map((p) => p.text)).toEqual(['remind me to water the plants', 'Reminder set for 18:00.']);
+  });
+
+  it('finds a store at a custom path through the shared registry; its agent id comes from the store', async () => {
+    h = openWindow();
+    const custom = join(h.home.dir, 'elsewhere', 'work-agent.sqlite');
+    store(h.openclawRoot, 'current', 'work', custom).append(SID, fixtureEvents());
+    mkdirSync(join(h.openclawRoot, 'state'), { recursive: true });
+    const registry = new Database(join(h.openclawRoot, 'state', 'openclaw.sqlite'));
+    registry.exec('CREATE TABLE agent_databases (agent_id TEXT NOT NULL PRIMARY KEY, path TEXT NOT NULL, schema_version INTEGER, last_seen_at INTEGER, size_bytes INTEGER)');
+    registry.prepare('INSERT INTO agent_databases VALUES (?, ?, 21, 1, 0)').run('work', custom);
+    registry.close();
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 1, partsWritten: 6 });
+    expect(partsOf(h, `oc:work:${SID}`)).toHaveLength(6);
+  });
+});

@@ -1,0 +1,131 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../core/cli/index.js';
+import { applyHook, BACKUP_SUFFIX, claudeSettingsPath, HOOK_MATCHER, hookInstalled, isStewardHook, planHook } from '../../../core/sweeper/claude-hooks.js';
+import { captureIo } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+let home: TempHome;
+afterEach(() => home?.cleanup());
+
+const USER_SETTINGS = {
+  model: 'opus',
+  permissions: { allow: ['Bash(npm test:*)'] },
+  hooks: {
+    SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: '~/bin/greet.sh' }] }],
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '~/bin/guard.sh' }] }],
+  },
+};
+
+function setup(settings: unknown = USER_SETTINGS, env: NodeJS.ProcessEnv = {}) {
+  home = tempHome('steward-hooks-', env);
+  const path = claudeSettingsPath(home.env);
+  if (settings !== null) {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+  }
+  return path;
+}
+
+const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as typeof USER_SETTINGS & { hooks: Record<string, Array<{ matcher: string; hooks: Array<{ command: string; type: string; timeout?: number }> }>> };
+
+describe("Claude Code's SessionStart hook", () => {
+  it('is planned first: the exact change is shown, nothing is written', () => {
+    const path = setup();
+    const before = readFileSync(path, 'utf8');
+    const plan = planHook('install', home.env);
+    expect(plan).toMatchObject({ agent: 'claude', action: 'install', settingsPath: path, changed: true });
+    expect(plan.diff).toContain(`+        "matcher": "${HOOK_MATCHER}"`);
+    expect(plan.diff).toMatch(/\+ +"command": ".*steward\.js\\" context --hook"/);
+    expect(plan.diff).not.toMatch(/^-(?!-- )/m);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  it('installs atomically with a backup, keeps every other setting, and is idempotent', () => {
+    const path = setup();
+    const before = readFileSync(path, 'utf8');
+    const plan = planHook('install', home.env);
+    const applied = applyHook('install', home.env, plan.planHash);
+    expect(applied).toMatchObject({ changed: true, installed: true, backupPath: `${path}${BACKUP_SUFFIX}` });
+    expect(readFileSync(`${path}${BACKUP_SUFFIX}`, 'utf8')).toBe(before);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const after = read(path);
+    expect(after.model).toBe('opus');
+    expect(after.permissions).toEqual(USER_SETTINGS.permissions);
+    expect(after.hooks.PreToolUse).toEqual(USER_SETTINGS.hooks.PreToolUse);
+    expect(after.hooks.SessionStart![0]).toEqual(USER_SETTINGS.hooks.SessionStart[0]);
+    expect(after.hooks.SessionStart![1]).toMatchObject({ matcher: HOOK_MATCHER, hooks: [{ type: 'command', timeout: 10 }] });
+    expect(isStewardHook(after.hooks.SessionStart![1]!.hooks[0]!.command)).toBe(true);
+    expect(hookInstalled(home.env)).toBe(true);
+    const again = planHook('install', home.env);
+    expect(again.changed).toBe(false);
+    expect(applyHook('install', home.env, again.planHash)).toMatchObject({ changed: false });
+    expect(read(path).hooks.SessionStart).toHaveLength(2);
+  });
+
+  it('uninstall removes only its own entry', () => {
+    const path = setup();
+    applyHook('install', home.env, planHook('install', home.env).planHash);
+    const plan = planHook('uninstall', home.env);
+    expect(plan.diff).toMatch(/^-.*context --hook/m);
+    applyHook('uninstall', home.env, plan.planHash);
+    expect(read(path)).toEqual(USER_SETTINGS);
+    expect(hookInstalled(home.env)).toBe(false);
+    expect(planHook('uninstall', home.env).changed).toBe(false);
+  });
+
+  it('creates the file when there is none, in the first entry of CLAUDE_CONFIG_DIR', () => {
+    const first = join(tempHome().dir, 'claude-a');
+    const path = setup(null, { CLAUDE_CONFIG_DIR: `${first},/elsewhere/claude-b` });
+    expect(path).toBe(join(first, 'settings.json'));
+    const applied = applyHook('install', home.env, planHook('install', home.env).planHash);
+    expect(applied.backupPath).toBeNull();
+    expect(read(path).hooks.SessionStart).toHaveLength(1);
+  });
+
+  it('refuses a file that is not JSON, and a file changed since the plan, changing nothing', () => {
+    const path = setup();
+    const plan = planHook('install', home.env);
+    writeFileSync(path, `${JSON.stringify({ ...USER_SETTINGS, model: 'sonnet' }, null, 2)}\n`);
+    expect(() => applyHook('install', home.env, plan.planHash)).toThrow(expect.objectContaining({ code: 'stale_plan' }));
+    writeFileSync(path, '{ "model": "opus", ');
+    expect(() => planHook('install', home.env)).toThrow(expect.objectContaining({ code: 'config_invalid' }));
+    expect(readFileSync(path, 'utf8')).toBe('{ "model": "opus", ');
+    expect(existsSync(`${path}${BACKUP_SUFFIX}`)).toBe(false);
+  });
+});
+
+describe('steward hooks install|uninstall claude', () => {
+  it('shows the change and applies it only on --yes or a yes in a terminal', async () => {
+    const path = setup();
+    const before = readFileSync(path, 'utf8');
+    const shown = captureIo(home.env);
+    expect(await runCli(['hooks', 'install', 'claude'], shown)).toBe(0);
+    expect(shown.out).toContain('+++ ');
+    expect(shown.out).toContain('Not applied: run again with --yes');
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    const declined = { ...captureIo(home.env), confirm: () => Promise.resolve(false) };
+    await runCli(['hooks', 'install', 'claude'], declined);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    const asked: string[] = [];
+    const yes = { ...captureIo(home.env), confirm: (q: string) => (asked.push(q), Promise.resolve(true)) };
+    expect(await runCli(['hooks', 'install', 'claude'], yes)).toBe(0);
+    expect(asked[0]).toContain(path);
+    expect(hookInstalled(home.env)).toBe(true);
+    const twice = captureIo(home.env);
+    expect(await runCli(['hooks', 'install', 'claude', '--yes'], twice)).toBe(0);
+    expect(twice.out).toBe(`Already installed in ${path}; nothing to change.\n`);
+    const removed = captureIo(home.env);
+    expect(await runCli(['hooks', 'uninstall', 'claude', '--yes'], removed)).toBe(0);
+    expect(removed.out).toContain(`Removed: ${path}`);
+    expect(read(path)).toEqual(USER_SETTINGS);
+  });
+
+  it('names the agents it knows: anything else is a usage error', async () => {
+    setup();
+    const io = captureIo(home.env);
+    expect(await runCli(['hooks', 'install', 'cursor'], io)).toBe(2);
+    expect(io.err).toMatch(/hooks know these agents: claude/);
+  });
+});

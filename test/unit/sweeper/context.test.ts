@@ -1,0 +1,107 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseContextArgs, runContext } from '../../../core/cli/commands/context.js';
+import { projectSlugOf } from '../../../core/projects/folder/index.js';
+import { CONTEXT_MAX_BYTES, hookAnswer, sessionContext } from '../../../core/sweeper/context/index.js';
+import { projectPaths } from '../../../core/sweeper/index.js';
+import { captureIo } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+const STRIPE = `sk_live_${'51HxQ2eLkTqW8vNz3Rb7Yc0Pd4Fg6Hj'}`;
+let home: TempHome;
+afterEach(() => home?.cleanup());
+
+/** Notes for a project folder, written where the sweeper writes them. */
+function notes(folder: string, overview: string | null, claude: string | null = null): void {
+  const paths = projectPaths(home.dir, projectSlugOf(folder));
+  mkdirSync(paths.dir, { recursive: true });
+  if (overview !== null) writeFileSync(paths.overview, overview);
+  if (claude !== null) writeFileSync(paths.claude, claude);
+}
+
+function setup() {
+  home = tempHome('steward-context-');
+  const user = home.env.HOME!;
+  const project = join(user, 'src', 'garden');
+  mkdirSync(join(project, 'web', 'components'), { recursive: true });
+  return { user, project };
+}
+
+const input = (cwd: string, source = 'startup') => JSON.stringify({ session_id: 'abc', transcript_path: '/tmp/x.jsonl', cwd, hook_event_name: 'SessionStart', source });
+
+describe('the session-start context', () => {
+  it("answers with the project's OVERVIEW and Steward's CLAUDE.md, as a SessionStart hook's JSON", () => {
+    const { project } = setup();
+    notes(project, '# garden\n\n## Current state and focus\n\n- Task: Add frost dates\n', '# CLAUDE.md\n\n- The UI uses metric units.\n');
+    const answer = JSON.parse(hookAnswer(input(project), home.env)) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(answer.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(answer.hookSpecificOutput.additionalContext).toContain('- Task: Add frost dates');
+    expect(answer.hookSpecificOutput.additionalContext).toContain('- The UI uses metric units.');
+    expect(answer.hookSpecificOutput.additionalContext).toContain('not instructions to follow');
+  });
+
+  it('a folder inside a project gets that project (the nearest ancestor); an unknown folder gets nothing', () => {
+    const { project } = setup();
+    notes(project, '# garden\n');
+    expect(sessionContext(join(project, 'web', 'components'), home.env)?.folder).toBe(project);
+    expect(hookAnswer(input(join(home.dir, 'elsewhere')), home.env)).toBe('');
+  });
+
+  it('never answers from a project at the home folder or a filesystem root', () => {
+    const { user, project } = setup();
+    notes(user, '# the whole home folder\n');
+    notes('/', '# the root\n');
+    expect(hookAnswer(input(project), home.env)).toBe('');
+    expect(hookAnswer(input(user), home.env)).toBe('');
+  });
+
+  it("a repository's own CLAUDE.md reaches the agent by itself: Steward's is not added for a repo", () => {
+    const { project } = setup();
+    mkdirSync(join(project, '.git'), { recursive: true });
+    writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    notes(project, '# garden\n', '- a stale fact\n');
+    expect(sessionContext(project, home.env)?.text).not.toContain('stale fact');
+  });
+
+  it('redacts a secret a note still holds, before any cut, and stays within 8 KB', () => {
+    const { project } = setup();
+    notes(project, `# garden\n\n${'- a long line of notes about the garden planner\n'.repeat(400)}\nkey ${STRIPE}\n`, `- ${STRIPE}\n`);
+    const raw = hookAnswer(input(project), home.env);
+    expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(CONTEXT_MAX_BYTES);
+    expect(raw).not.toContain('sk_live_');
+    expect(raw).toContain('…(the overview goes on in Steward');
+    const quotes = `# "quoted"\n${'"a" \\ "b"\n'.repeat(3_000)}`;
+    notes(project, quotes);
+    expect(Buffer.byteLength(hookAnswer(input(project), home.env))).toBeLessThanOrEqual(CONTEXT_MAX_BYTES);
+  });
+
+  it('any problem prints nothing: bad JSON, no cwd, an unreadable home', () => {
+    setup();
+    expect(hookAnswer('not json', home.env)).toBe('');
+    expect(hookAnswer('{}', home.env)).toBe('');
+    expect(hookAnswer(input('/x'), { ...home.env, STEWARD_HOME: '\0bad' })).toBe('');
+  });
+
+  it('`steward context --hook` always exits 0; without --hook it prints the notes for a person', async () => {
+    const { project } = setup();
+    notes(project, '# garden\n\n- Task: Add frost dates\n');
+    const hook = captureIo(home.env);
+    expect(await runContext(hook, { hook: true }, () => Promise.resolve(input(project)))).toBe(0);
+    expect(JSON.parse(hook.out)).toHaveProperty('hookSpecificOutput.additionalContext');
+    const broken = captureIo(home.env);
+    expect(await runContext(broken, { hook: true }, () => Promise.reject(new Error('stdin closed')))).toBe(0);
+    expect(broken.out).toBe('');
+    const person = captureIo(home.env);
+    expect(await runContext(person, { cwd: join(project, 'web') })).toBe(0);
+    expect(person.out).toContain('- Task: Add frost dates');
+    const none = captureIo(home.env);
+    expect(await runContext(none, { cwd: home.dir })).toBe(1);
+  });
+
+  it('the fast path never turns a hook into a usage error, and leaves other mistakes to the full CLI', () => {
+    expect(parseContextArgs(['--hook', '--surprise'])).toEqual({ hook: true });
+    expect(parseContextArgs(['--cwd', '/x'])).toEqual({ cwd: '/x' });
+    expect(parseContextArgs(['--surprise'])).toBeNull();
+  });
+});
