@@ -5,6 +5,7 @@ import { appHandlers, AppState, headlessStartAtLogin, StatusReporter, type Start
 import { Capture, captureHandlers } from './capture/index.js';
 import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
 import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
+import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, type Logger } from './log/index.js';
 import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
@@ -45,6 +46,7 @@ export class Core {
   readonly sweeper: Sweeper;
   readonly capture: Capture;
   readonly maintenance: Maintenance;
+  readonly history: History;
   readonly keys: KeyRing;
   /** Named secrets beyond curator keys (forge tokens): keychain, then the secrets file, then the environment. */
   readonly secrets: NamedSecrets;
@@ -77,6 +79,7 @@ export class Core {
       // New live genuine user turns committed by capture enqueue their projects for curation.
       this.capture.onUserTurns((turns) => this.sweeper.onLiveTurns(turns));
       this.maintenance = this.#createMaintenance(schedule);
+      this.history = this.#createHistory(schedule);
       this.#dispatcher = createDispatcher({
         ...appHandlers(this.app, {
           version: stewardVersion(),
@@ -90,6 +93,7 @@ export class Core {
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),
+        ...historyHandlers(this.history),
         ...secretsHandlers(this.secrets),
       });
       this.#followRooms();
@@ -175,6 +179,8 @@ export class Core {
       onTick: (providers, kind) => {
         this.#reporter.captureSettled(providers);
         this.events.emit('sweep.tick', { kind, at: Date.now(), providers });
+        // A large run left parts to the index walk; it starts now that the run has ended.
+        this.history?.startIndexing();
       },
       onProgress: (progress) => {
         this.#reporter.captureProgress(progress);
@@ -226,6 +232,21 @@ export class Core {
     });
     this.onShutdown(() => sweeper.stop());
     return sweeper;
+  }
+
+  /** Search, reading, export and forgetting; an owner indexes earlier history in the background. */
+  #createHistory(schedule: boolean): History {
+    const history = new History({
+      db: this.gateway,
+      projects: this.projects,
+      env: this.env,
+      logger: this.logger,
+      emit: (name, payload) => this.events.emit(name, payload),
+      removeNotes: (projectKey, slug) => this.sweeper.forgetProject(projectKey, slug),
+    });
+    if (schedule) history.startIndexing();
+    this.onShutdown(() => history.stop());
+    return history;
   }
 
   /** Rooms register how they stop (timers, queues, in-flight runs); shutdown runs them newest first. */

@@ -51,20 +51,29 @@ const uuid = () => randomUUID();
 const filler = (n) => 'lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(n / 57)).slice(0, n);
 const SNAPSHOT = JSON.stringify({ trackedFileBackups: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`src/file${i}.ts`, { backupFileName: `abc@v${i}`, version: i }])) });
 
-function line(kind, sessionId, cwd, ts, rnd) {
+/**
+ * What the capture corpus is made of; other benchmarks (search) pass their own text and tool inputs
+ * and a size scale, and get the same mix of line types, sizes and files.
+ */
+const DEFAULT_SHAPE = { text: (n) => filler(n), toolInput: (cwd) => ({ name: 'Read', input: { file_path: `${cwd}/src/x.ts` } }), sizeScale: 1 };
+
+function line(kind, sessionId, cwd, ts, rnd, shape = DEFAULT_SHAPE) {
   const envelope = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.12', gitBranch: 'main', timestamp: new Date(ts).toISOString() };
-  if (kind < 0.35) return JSON.stringify({ ...envelope, type: 'user', message: { role: 'user', content: filler(200 + Math.floor(rnd * 1800)) }, uuid: uuid() });
-  if (kind < 0.7)
+  const size = (n) => Math.max(1, Math.floor(n * shape.sizeScale));
+  if (kind < 0.35) return JSON.stringify({ ...envelope, type: 'user', message: { role: 'user', content: shape.text(size(200 + Math.floor(rnd * 1800)), 'user') }, uuid: uuid() });
+  if (kind < 0.7) {
+    const tool = shape.toolInput(cwd, rnd);
     return JSON.stringify({
       ...envelope,
       type: 'assistant',
       requestId: 'req_1',
-      message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: filler(300 + Math.floor(rnd * 2000)) }, { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: `${cwd}/src/x.ts` } }], usage: { input_tokens: 4, output_tokens: 80 } },
+      message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: shape.text(size(300 + Math.floor(rnd * 2000)), 'assistant') }, { type: 'tool_use', id: 'toolu_1', name: tool.name, input: tool.input }], usage: { input_tokens: 4, output_tokens: 80 } },
       uuid: uuid(),
     });
+  }
   if (kind < 0.9) {
-    const size = rnd < 0.05 ? 60_000 : 1_000 + Math.floor(rnd * 19_000);
-    return JSON.stringify({ ...envelope, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: filler(size) }] }, uuid: uuid(), toolUseResult: { type: 'text' } });
+    const bytes = rnd < 0.05 ? 60_000 : 1_000 + Math.floor(rnd * 19_000);
+    return JSON.stringify({ ...envelope, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: shape.text(size(bytes), 'tool') }] }, uuid: uuid(), toolUseResult: { type: 'text' } });
   }
   if (kind < 0.95) return JSON.stringify({ type: 'file-history-snapshot', messageId: uuid(), snapshot: JSON.parse(SNAPSHOT), isSnapshotUpdate: false });
   return JSON.stringify({ ...envelope, type: 'progress', data: { type: 'hook_progress', message: filler(200) }, uuid: uuid() });
@@ -80,20 +89,20 @@ function fileSizes(files, totalBytes) {
 // mulberry32: sizes and line kinds are reproducible run to run. (The former float LCG lost precision
 // above 2^53 and fell into a short cycle.)
 let seed = 42;
-const random = () => {
+export const random = () => {
   seed = (seed + 0x6d2b79f5) | 0;
   let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
   return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 };
 
-async function writeFileOfSize(path, bytes, sessionId, cwd, startTs, flags = 'w') {
+async function writeFileOfSize(path, bytes, sessionId, cwd, startTs, shape, flags = 'w') {
   const out = createWriteStream(path, { flags });
   let written = 0;
   let ts = startTs;
   let parts = 0;
   while (written < bytes) {
-    const text = `${line(random(), sessionId, cwd, ts, random())}\n`;
+    const text = `${line(random(), sessionId, cwd, ts, random(), shape)}\n`;
     ts += 1_000;
     written += Buffer.byteLength(text);
     parts += 1;
@@ -103,7 +112,8 @@ async function writeFileOfSize(path, bytes, sessionId, cwd, startTs, flags = 'w'
   return { written, lines: parts };
 }
 
-async function generateCorpus(root, files, totalBytes, label) {
+/** `shape` (optional) replaces the text, the tool inputs and the size scale of the lines. */
+export async function generateCorpus(root, files, totalBytes, label, shape = DEFAULT_SHAPE) {
   const sizes = fileSizes(files, totalBytes);
   let bytes = 0;
   const started = performance.now();
@@ -113,7 +123,7 @@ async function generateCorpus(root, files, totalBytes, label) {
     mkdirSync(dir, { recursive: true });
     const sessionId = `${label}-session-${i}`;
     const startTs = Date.now() - 300 * DAY + Math.floor(random() * 290 * DAY);
-    bytes += (await writeFileOfSize(join(dir, `${sessionId}.jsonl`), sizes[i], sessionId, `/work/${project}`, startTs)).written;
+    bytes += (await writeFileOfSize(join(dir, `${sessionId}.jsonl`), sizes[i], sessionId, `/work/${project}`, startTs, { ...DEFAULT_SHAPE, ...shape })).written;
   }
   return { bytes, files, seconds: (performance.now() - started) / 1000, largestMb: Math.max(...sizes) / MB };
 }
@@ -135,7 +145,7 @@ async function bareWalk(dir) {
 }
 
 /** Bare line split + JSON.parse of every byte: the floor any importer pays. */
-async function bareParse(root) {
+export async function bareParse(root) {
   let bytes = 0;
   let lines = 0;
   const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
@@ -180,7 +190,7 @@ async function loadCore() {
 }
 
 /** Writes dirty pages back first, so a timed phase does not pay for the previous phase's writeback. */
-function settleDisk() {
+export function settleDisk() {
   spawnSync('sync', { stdio: 'ignore' });
 }
 
@@ -321,13 +331,13 @@ export async function run(flags) {
   const bigDir = join(bigRoot, 'projects', '-work-big');
   mkdirSync(bigDir, { recursive: true });
   const bigFile = join(bigDir, 'big-session.jsonl');
-  await writeFileOfSize(bigFile, bigMb * MB, 'big-session', '/work/big', Date.now() - 30 * DAY);
+  await writeFileOfSize(bigFile, bigMb * MB, 'big-session', '/work/big', Date.now() - 30 * DAY, DEFAULT_SHAPE);
   const bigHome = join(dir, 'home-big');
   const first = open(bigHome, bigRoot, false);
   await first.driver.tick();
   await first.close();
   const sizeBefore = statSync(bigFile).size;
-  await writeFileOfSize(bigFile, 256 * 1024, 'big-session', '/work/big', Date.now() - DAY, 'a');
+  await writeFileOfSize(bigFile, 256 * 1024, 'big-session', '/work/big', Date.now() - DAY, DEFAULT_SHAPE, 'a');
   const appended = statSync(bigFile).size - sizeBefore;
   const afterRestart = open(bigHome, bigRoot, false);
   transcriptBytesRead = 0;

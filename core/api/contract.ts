@@ -5,7 +5,10 @@ import { cacheMethods } from './cache.js';
 import { conflictsMethods } from './conflicts.js';
 import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
+import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
+import { searchEvents, searchMethods } from './search.js';
+import { sessionsMethods } from './sessions.js';
 import { secretsMethods } from './secrets.js';
 import { settingsMethods } from './settings.js';
 import { sweepEvents, sweepMethods } from './sweep.js';
@@ -28,6 +31,9 @@ export const methods = {
   ...settingsMethods,
   ...maintenanceMethods,
   ...conflictsMethods,
+  ...searchMethods,
+  ...sessionsMethods,
+  ...forgetMethods,
   ...hooksMethods,
   ...secretsMethods,
 } as const;
@@ -38,6 +44,8 @@ export const events = {
   ...backfillEvents,
   ...sweeperEvents,
   ...maintenanceEvents,
+  ...searchEvents,
+  ...forgetEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -5,3 +5,10 @@ export const ProjectKey = z.string().regex(/^p_[0-9a-f]{16}$/, 'expected a proje
 
 /** A caller's idempotency key: replaying it returns the first result; reusing it for other content is refused. */
 export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'expected 1-128 letters, digits or . _ : -');
+
+/** A conversation as stored: a Claude session uuid (`…:agent-…` for a subagent), an OpenClaw `oc:…` id. */
+export const SessionId = z
+  .string()
+  .min(1)
+  .max(300)
+  .refine((id) => ![...id].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), 'expected a session id');

@@ -52,3 +52,16 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
  */
 export const TITLE_SOURCES = ['sidecar', 'summary', 'ai-title', 'custom-title'] as const;
 export type TitleSource = (typeof TITLE_SOURCES)[number];
+
+/**
+ * What a search can be narrowed to (history): a part's kind, each indexed as its own field, so "only what
+ * I said" (role user, kind text) and "only commands" (kind tool_use) are filters rather than guesses.
+ */
+export const SEARCH_KINDS = ['text', 'thinking', 'tool_use', 'tool_result'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+/** Relevance ranks by BM25; newest walks matches from the most recent line backwards. */
+export const SEARCH_SORTS = ['relevance', 'newest'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+/** What can be forgotten: one conversation (with its subagents), or a whole project. */
+export const FORGET_KINDS = ['session', 'project'] as const;
+export type ForgetKind = (typeof FORGET_KINDS)[number];

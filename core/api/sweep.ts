@@ -21,6 +21,8 @@ export const ProviderSweepStats = z.strictObject({
   vanished: z.number().int().nonnegative().optional(),
   /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */
   errors: z.array(z.strictObject({ code: z.string(), count: z.number().int().positive() })).optional(),
+  /** Parts held back on purpose (present when any were): their conversation or project was forgotten, or its folder is excluded. */
+  withheld: z.strictObject({ forgotten: z.number().int().nonnegative(), excluded: z.number().int().nonnegative() }).optional(),
 });
 export type ProviderSweepStats = z.infer<typeof ProviderSweepStats>;
 

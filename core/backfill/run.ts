@@ -18,6 +18,8 @@ export interface RunContext {
   maxLineBytes: number;
   signal?: AbortSignal;
   onProgress?: (progress: BackfillProgress) => void;
+  /** Parts a run indexes in step; beyond them the background walk indexes the rest after the run. */
+  inStepIndexParts?: number;
 }
 
 export interface BackfillDeps {
@@ -42,6 +44,8 @@ export function newRunToken(): RunToken {
 }
 
 const BATCH_PARTS = 250;
+/** A tick's new parts are searchable when it ends; a cold import or a long backfill hands most of its parts to the index walk. */
+const IN_STEP_INDEX_PARTS = 20_000;
 const PROGRESS_EVERY_MS = 250;
 /** How long a run may keep the event loop between turns. */
 const HOLD_MS = 10;
@@ -90,6 +94,8 @@ interface FileIo {
   options: ReadOptions;
   /** A scheduled read from the file's start: parts already held are rewritten as this parser reads them. */
   refresh: boolean;
+  /** Told how many parts each batch committed. */
+  written: (parts: number) => void;
   /** Starts reading the file after this one, so parsing it overlaps this file's writes. */
   readAhead: () => void;
   progress: () => void;
@@ -103,12 +109,13 @@ interface FileOutcome {
   code?: string;
   partsWritten: number;
   lines: LineStats;
+  withheld: { forgotten: number; excluded: number };
 }
 
 /** Reads one file and materializes its batches inside the run's commit window. */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
-  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 } };
+  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 }, withheld: { forgotten: 0, excluded: 0 } };
   try {
     const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
@@ -117,8 +124,11 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       deps.commits.open();
       const appended = deps.materializer.materialize(ctx.token, batch, { refresh: io.refresh });
       const rows = appended.partsAppended + appended.partsRefreshed + appended.sessionsAppended;
+      outcome.withheld.forgotten += appended.withheld.forgotten;
+      outcome.withheld.excluded += appended.withheld.excluded;
       // Counted as they land: a copy of a part committed under another session is not new.
       outcome.partsWritten += appended.partsWritten;
+      if (appended.partsWritten > 0) io.written(appended.partsWritten);
       const due = deps.commits.add(rows, appended.textAppended);
       progress();
       await io.yieldTurn(due);
@@ -138,6 +148,14 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
     outcome.status = outcome.code === 'ENOENT' ? 'vanished' : 'failed';
   }
   return outcome;
+}
+
+/** Parts held back on purpose are counted, never dropped silently; the field appears once one was. */
+function addWithheld(stats: ProviderStats, withheld: FileOutcome['withheld']): void {
+  if (withheld.forgotten === 0 && withheld.excluded === 0) return;
+  const total = (stats.withheld ??= { forgotten: 0, excluded: 0 });
+  total.forgotten += withheld.forgotten;
+  total.excluded += withheld.excluded;
 }
 
 /** The index of the first file from `from` on that the run will read (for read-ahead). */
@@ -261,6 +279,12 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const progress = progressReporter(provider, ctx, files.length, stats);
   const yieldTurn = pacer();
   let done = 0;
+  let written = 0;
+  const inStep = ctx.inStepIndexParts ?? IN_STEP_INDEX_PARTS;
+  const countWritten = (parts: number) => {
+    written += parts;
+    if (written > inStep) deps.sink.deferIndexing();
+  };
   try {
     for (const [i, file] of files.entries()) {
       if (ctx.signal?.aborted) break;
@@ -278,10 +302,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       // Without a checkpoint to resume from, this parser version may be reading the file for the first
       // time over rows an older one wrote: a scheduled run refreshes them (the parser-version upgrade).
       const refresh = ctx.scheduled && plan.resumedFrom === undefined;
-      const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, progress: () => progress(done), yieldTurn }, ctx);
+      const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
       addSkipped(stats, outcome.lines);
+      addWithheld(stats, outcome.withheld);
       if (outcome.status === 'failed') {
         stats.failed += 1;
         errors.add(outcome.code ?? 'internal');
@@ -301,7 +326,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     deps.reader?.cancelReadAhead();
     deps.commits.commit();
   }
-  stats.partsWritten += (await deps.sink.drain()).partsWritten;
+  try {
+    stats.partsWritten += (await deps.sink.drain()).partsWritten;
+  } finally {
+    deps.sink.resumeIndexing();
+  }
   progress(done, true);
   stats.errors = errors.list();
   stats.durationMs = Math.round(performance.now() - started);

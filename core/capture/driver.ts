@@ -1,4 +1,5 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
+import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
@@ -24,9 +25,21 @@ export interface CaptureOptions {
   providers?: TranscriptProvider[];
   /** true/false forces the read worker on/off; unset lets the reader decide by core count. */
   readWorker?: boolean;
+  /** Parts a run indexes in step before leaving the rest to the background index walk (tests, benchmarks). */
+  inStepIndexParts?: number;
 }
 
 export type BackfillRequest = Params<'Backfill.Run'>;
+
+/** `capture.exclude`: a folder matches as itself or as a parent (`/work/secret/**` covers `/work/secret`). */
+function excludedFolders(globs: readonly string[]): (cwd: string) => boolean {
+  if (globs.length === 0) return () => false;
+  const matches = picomatch([...globs], { dot: true });
+  return (cwd) => {
+    const path = cwd.replace(/\\/g, '/');
+    return matches(path) || matches(`${path}/`);
+  };
+}
 
 const SINK_TICK_MS = 2_000;
 /**
@@ -67,7 +80,10 @@ export class Capture {
     this.#options = options;
     this.providers = options.providers ?? createProviders(options.config, options.env);
     this.#sink = new Sink(options.db, options.projects, options.logger);
-    this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink);
+    this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink, {
+      projectKeyOf: (cwd) => options.projects.keyOf(cwd),
+      excluded: excludedFolders(options.config.capture.exclude),
+    });
     this.#sink.onUserTurns = (turns) => {
       const live = turns.filter((t) => t.at > this.#liveSince);
       if (live.length === 0) return;
@@ -192,6 +208,7 @@ export class Capture {
         maxLineBytes: this.#options.config.sweep.max_line_bytes,
         signal,
         ...(this.#options.onProgress ? { onProgress: this.#options.onProgress } : {}),
+        ...(this.#options.inStepIndexParts !== undefined ? { inStepIndexParts: this.#options.inStepIndexParts } : {}),
       },
     );
   }

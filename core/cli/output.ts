@@ -98,3 +98,22 @@ export function parseIntOption(name: string, value: string, min: number, max: nu
   if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}`);
   return n;
 }
+
+const SPAN_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** A date (`2026-11-29`), an ISO time, or a span back from now (`30m`, `12h`, `7d`, `2w`), as epoch ms. */
+export function parseDateOption(name: string, value: string, now = Date.now()): number {
+  const span = /^(\d{1,6})([mhdw])$/.exec(value.trim());
+  if (span) return Math.max(0, now - Number(span[1]) * SPAN_MS[span[2]!]!);
+  const ms = /^\d{4}-\d{2}-\d{2}([T ].+)?$/.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`${name} expects a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (7d, 12h), got ${JSON.stringify(value)}`);
+  return ms;
+}
+
+/** One of a fixed list of words, or a usage error naming them. */
+export function choiceOption<T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  const found = choices.find((c) => c === value);
+  if (found === undefined) throw new UsageError(`${name} must be one of ${choices.join(', ')}`);
+  return found;
+}

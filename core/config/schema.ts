@@ -50,6 +50,15 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   providers: providersSchema(),
+  capture: z
+    .strictObject({
+      /**
+       * Globs of working directories whose sessions are never captured (history): checked before a
+       * session's first row is written, whatever the provider. Already captured rows stay until forgotten.
+       */
+      exclude: z.array(z.string().min(1).max(1_000)).max(256).default([]),
+    })
+    .prefault({}),
   sweep: z
     .strictObject({
       /** The transcript sweep's tick (STEWARD_SWEEP_INTERVAL_MS). */

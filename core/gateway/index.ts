@@ -1,18 +1,24 @@
-// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the materializer, sink, commit windows, pruner, and the read API other rooms use.
+// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the full-text index and tombstones, the materializer, sink, commit windows, pruner, and the read APIs other rooms use.
 // Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
 import { HOME_FILES, PRIVATE_FILE_MODE } from '../config/index.js';
 import type { Logger } from '../log/index.js';
 import { openDatabase, type Db } from '../store/index.js';
 import { GATEWAY_MIGRATIONS } from './migrations.js';
+import { registerSearchFunctions } from './search-index.js';
 
 export { TelemetryLog } from './telemetry.js';
 export { telemetryHandlers } from './handlers.js';
 export { Spool } from './spool.js';
-export { Materializer, type RunToken } from './materializer.js';
+export { Materializer, type RunToken, type CapturePolicy } from './materializer.js';
 export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
 export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
 export { FileCheckpoints, type FileCheckpoint } from './file-checkpoints.js';
+export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
+export { SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
+export { SearchReader, type SearchFilter, type MatchedPart } from './search-read.js';
+export { SessionEraser } from './erase.js';
+export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 export { CommitWindow } from './commit-window.js';
@@ -26,7 +32,7 @@ const GATEWAY_PAGE_BYTES = 16 * 1024;
 const GATEWAY_CACHE_KIB = 64 * 1024;
 
 export function openGateway(home: string, logger?: Logger): Db {
-  return openDatabase(join(home, HOME_FILES.gateway), {
+  const db = openDatabase(join(home, HOME_FILES.gateway), {
     label: 'gateway',
     migrations: GATEWAY_MIGRATIONS,
     pageSizeBytes: GATEWAY_PAGE_BYTES,
@@ -34,4 +40,6 @@ export function openGateway(home: string, logger?: Logger): Db {
     fileMode: PRIVATE_FILE_MODE,
     ...(logger ? { logger } : {}),
   });
+  registerSearchFunctions(db);
+  return db;
 }

@@ -4,6 +4,7 @@ import { inTransaction, type Db } from '../store/index.js';
 import { changesCommitted, type CommittedSession } from './sessions.js';
 import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
+import { Tombstones } from './tombstones.js';
 
 /** An opaque object, fresh per provider invocation; the materializer keys in-run state by it. */
 export type RunToken = object;
@@ -38,7 +39,21 @@ export interface MaterializeResult {
   partsWritten: number;
   /** Parts the cache held, rewritten by a refreshing read (they count toward a commit's size too). */
   partsRefreshed: number;
+  /** Parts held back on purpose: their session or project was forgotten, or its folder is excluded. */
+  withheld: { forgotten: number; excluded: number };
 }
+
+/**
+ * What may be captured (history): sessions in a folder the configuration excludes never are. A
+ * forgotten session or project (a tombstone) is checked on every batch, so forgetting one while a
+ * run is reading it takes effect at once.
+ */
+export interface CapturePolicy {
+  projectKeyOf(cwd: string): string;
+  excluded(cwd: string): boolean;
+}
+
+type Withheld = keyof MaterializeResult['withheld'];
 
 /** Probe statements come in a few fixed widths; a short list is padded by repeating its last id. */
 const WIDTHS = [1, 8, 64, 256] as const;
@@ -76,11 +91,15 @@ export class Materializer {
   readonly #keyProbes = new Map<number, Statement>();
   readonly #anyPart: Statement;
   readonly #leafSession: Statement;
+  readonly #tombstones: Tombstones;
+  readonly #policy: CapturePolicy | undefined;
 
-  constructor(db: Db, spool: Spool, sink: Sink) {
+  constructor(db: Db, spool: Spool, sink: Sink, policy?: CapturePolicy) {
     this.#db = db;
     this.#spool = spool;
     this.#sink = sink;
+    this.#tombstones = new Tombstones(db);
+    this.#policy = policy;
     // One row at most, from the session's range of parts(session_id, part_id).
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
     // A range of the part_id key: the parts of one message, whichever session holds them.
@@ -94,7 +113,8 @@ export class Materializer {
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, partsRefreshed: 0 };
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
+    batch = this.#admitted(batch, result.withheld);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
     // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
     // short by a failed statement is written again in full by a later pass.
@@ -152,6 +172,37 @@ export class Materializer {
       lastTs: null,
       updateOnly: true,
     };
+  }
+
+  /** The batch without the sessions (and their parts) that must not be captured, counted by reason. */
+  #admitted(batch: TranscriptBatch, counts: MaterializeResult['withheld']): TranscriptBatch {
+    const held = new Map<string, Withheld>();
+    for (const session of batch.sessions) {
+      const reason = this.#withheld(session);
+      if (reason) held.set(session.sessionId, reason);
+    }
+    // A part whose session row is not in the batch is still checked by its own id.
+    const checked = new Set(batch.sessions.map((s) => s.sessionId));
+    for (const { sessionId } of batch.parts) {
+      if (checked.has(sessionId)) continue;
+      checked.add(sessionId);
+      if (this.#tombstones.forgets({ sessionId, parentSessionId: null }, null)) held.set(sessionId, 'forgotten');
+    }
+    if (held.size === 0) return batch;
+    const parts = batch.parts.filter((part) => {
+      const reason = held.get(part.sessionId);
+      if (reason) counts[reason] += 1;
+      return reason === undefined;
+    });
+    return { ...batch, parts, sessions: batch.sessions.filter((s) => !held.has(s.sessionId)) };
+  }
+
+  /** A session's folder is its project's (Cowork: the one the user selected), else its cwd. */
+  #withheld(session: SessionRow): Withheld | undefined {
+    const folder = session.projectCwd ?? session.cwd;
+    if (folder !== null && this.#policy?.excluded(folder)) return 'excluded';
+    const projectKey = folder !== null && this.#policy ? this.#policy.projectKeyOf(folder) : null;
+    return this.#tombstones.forgets(session, projectKey) ? 'forgotten' : undefined;
   }
 
   /** True while the token's run has state; completed runs are collected with their token. */

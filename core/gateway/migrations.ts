@@ -71,6 +71,57 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: 'history: full-text index, session counts and tombstones',
+    up(db) {
+      // Self-contained (IF NOT EXISTS) so it can be renumbered beside other steps. The index is
+      // external-content over parts, read through search_source; its rowid is search_map's fts_rowid,
+      // which orders by line time (seconds << 20), so "newest first" and date ranges walk the index in
+      // order. search_map is also the record of which parts are indexed: a part is in the index exactly
+      // when it has a map row. The tokenizer columns and steward_search_text_v1 are fixed for the life
+      // of the index: a 'delete' must re-tokenize exactly what was inserted, so a change needs a new
+      // function name and a rebuild step.
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS search_map (
+          fts_rowid INTEGER PRIMARY KEY,
+          part_rowid INTEGER NOT NULL UNIQUE,
+          scope TEXT NOT NULL
+        );
+        CREATE VIEW IF NOT EXISTS search_source AS
+          SELECT m.fts_rowid AS fts_rowid, m.part_rowid AS part_rowid,
+            CASE WHEN p.kind NOT IN ('thinking', 'tool_use', 'tool_result') THEN steward_search_text_v1(p.text) END AS body,
+            CASE WHEN p.kind = 'thinking' THEN steward_search_text_v1(p.text) END AS thinking,
+            CASE WHEN p.kind = 'tool_use' THEN steward_search_text_v1(p.text) END AS tool_input,
+            CASE WHEN p.kind = 'tool_result' THEN steward_search_text_v1(p.text) END AS tool_output,
+            m.scope AS scope
+          FROM search_map m JOIN parts p ON p.rowid = m.part_rowid;
+        CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+          body, thinking, tool_input, tool_output, scope,
+          content = 'search_source', content_rowid = 'fts_rowid',
+          tokenize = 'unicode61 remove_diacritics 2'
+        );
+        CREATE TABLE IF NOT EXISTS session_stats (
+          session_id TEXT PRIMARY KEY,
+          parts INTEGER NOT NULL,
+          messages INTEGER NOT NULL,
+          tool_calls INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS history_tombstones (
+          kind TEXT NOT NULL CHECK (kind IN ('session', 'project')),
+          id TEXT NOT NULL,
+          label TEXT,
+          created_at INTEGER NOT NULL,
+          PRIMARY KEY (kind, id)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS parts_session_ts ON parts(session_id, ts);
+      `);
+      // Parts already stored are indexed by background work (SearchIndex.backfillStep), not here:
+      // a migration that indexed years of history would block start for minutes.
+      db.prepare("INSERT OR IGNORE INTO search_state (key, value) VALUES ('backfill_upto', (SELECT IFNULL(MAX(rowid), 0) FROM parts)), ('backfill_cursor', 0)").run();
+    },
+  },
+  {
+    version: 4,
     name: 'capture II: part flags and content keys, session titles and provenance, file checkpoints',
     up(db) {
       // ADD COLUMN with a constant default rewrites no row; the flag backfill below is the one scan.

@@ -1,4 +1,5 @@
-import type { Db } from '../store/index.js';
+import { inTransaction, type Db } from '../store/index.js';
+import { SearchIndex } from './search-index.js';
 
 export interface PruneResult {
   parts: number;
@@ -35,9 +36,13 @@ function turn(): Promise<void> {
  * session with no part inside it is never written, so removed rows are not brought back.
  */
 export class RetentionPruner {
+  readonly #db: Db;
+  readonly #index: SearchIndex;
   readonly #countParts;
   readonly #countSessions;
+  readonly #pickParts;
   readonly #deleteParts;
+  readonly #deleteStats;
   readonly #deleteSpooled;
   readonly #deleteSessions;
 
@@ -46,11 +51,14 @@ export class RetentionPruner {
     this.#countSessions = db.prepare(`SELECT COUNT(*) FROM sessions s WHERE ${EMPTIED_SESSION}`).pluck();
     // A walk up parts_ts from a cursor: rows of other providers already passed are not scanned again
     // by the next batch, so a narrow window of one provider stays linear beside a wide one.
-    this.#deleteParts = db
-      .prepare('DELETE FROM parts WHERE rowid IN (SELECT rowid FROM parts WHERE ts >= ? AND ts < ? AND provider = ? ORDER BY ts LIMIT ?) RETURNING ts')
-      .pluck();
+    this.#pickParts = db.prepare('SELECT rowid, ts FROM parts WHERE ts >= ? AND ts < ? AND provider = ? ORDER BY ts LIMIT ?');
+    this.#deleteParts = db.prepare('DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?))');
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
-    this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?)`);
+    this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id`).pluck();
+    this.#deleteStats = db.prepare('DELETE FROM session_stats WHERE session_id IN (SELECT value FROM json_each(?))');
+    this.#db = db;
+    // Index rows leave with their parts, in the same transaction: the index stays exact.
+    this.#index = new SearchIndex(db);
   }
 
   /** What `prune` would remove at this cutoff; removes nothing. */
@@ -62,8 +70,8 @@ export class RetentionPruner {
   }
 
   /**
-   * Parts first, then the sessions they emptied, each batch its own statement (and so its own
-   * transaction). `complete` is false when the signal stopped it; the next pass finishes the job.
+   * Parts first (with their index rows), then the sessions they emptied, each batch in its own
+   * transaction. `complete` is false when the signal stopped it; the next pass finishes the job.
    */
   async prune(provider: string, cutoffMs: number, options: PruneOptions = {}): Promise<PruneResult & { complete: boolean }> {
     const limit = options.batchRows ?? BATCH_ROWS;
@@ -73,15 +81,25 @@ export class RetentionPruner {
     // A spooled part older than the cutoff would otherwise land in the cache after this pass.
     this.#deleteSpooled.run(provider, cutoffMs);
     for (let cursor = Number.MIN_SAFE_INTEGER, removed = -1; removed !== 0; ) {
-      const stamps = this.#deleteParts.all(cursor, cutoffMs, provider, limit) as number[];
-      removed = stamps.length;
-      for (const ts of stamps) if (ts > cursor) cursor = ts;
+      const rows = this.#pickParts.all(cursor, cutoffMs, provider, limit) as Array<{ rowid: number; ts: number }>;
+      const rowids = rows.map((r) => r.rowid);
+      inTransaction(this.#db, () => {
+        this.#index.removeParts(rowids);
+        this.#deleteParts.run(JSON.stringify(rowids));
+      });
+      removed = rows.length;
+      for (const { ts } of rows) if (ts > cursor) cursor = ts;
       result.parts += removed;
       await turn();
       if (stopped()) return result;
     }
     for (let removed = -1; removed !== 0; ) {
-      removed = this.#deleteSessions.run(provider, cutoffMs, cutoffMs, cutoffMs, limit).changes;
+      const gone = inTransaction(this.#db, () => {
+        const ids = this.#deleteSessions.all(provider, cutoffMs, cutoffMs, cutoffMs, limit) as string[];
+        this.#deleteStats.run(JSON.stringify(ids));
+        return ids;
+      });
+      removed = gone.length;
       result.sessions += removed;
       await turn();
       if (stopped()) return result;

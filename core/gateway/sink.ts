@@ -3,6 +3,7 @@ import { TITLE_SOURCES } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { PART_FLAGS, type PartRow } from '../transcripts/index.js';
+import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
 
 /** A spooled session row; fields added since a row may have been spooled by an older version default. */
@@ -26,6 +27,20 @@ const SpooledSession = z.object({
   updateOnly: z.boolean().default(false),
 });
 
+/** A stored part's row as a refresh compares it. */
+interface StoredRow {
+  rowid: number;
+  role: string | null;
+  kind: string;
+  text: string | null;
+  meta: string | null;
+  is_meta: number;
+  is_compact_summary: number;
+  is_sidechain: number;
+  genuine_user_turn: number;
+  content_key: string | null;
+}
+
 /** A project that received new genuine user turns in a committed step, and the newest one's time. */
 export interface UserTurns {
   projectKey: string;
@@ -36,6 +51,8 @@ export interface UserTurns {
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
 export interface ProjectKeys {
   touch(cwd: string, lastActivityAt: number | null, now?: number): string;
+  /** The key without recording anything (is this project forgotten?). */
+  keyOf(cwd: string): string;
 }
 
 export interface FlushResult {
@@ -72,8 +89,11 @@ export class Sink {
   readonly #upsertSession;
   readonly #deleteUpTo;
   readonly #insertPart;
+  readonly #storedPart;
   readonly #refreshPart;
   readonly #conversationProject;
+  readonly #index: SearchIndex;
+  #deferred = false;
   #timer: NodeJS.Timeout | undefined;
   /**
    * Sweeper hook (spec 001): told, after each write, which projects received a new genuine user turn
@@ -86,6 +106,9 @@ export class Sink {
     this.#db = db;
     this.#projects = projects;
     this.#logger = logger;
+    this.#index = new SearchIndex(db);
+    // No run is under way yet: a deferral left open by a process that stopped mid-run is closed.
+    this.#index.endDeferral();
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       // Rows an older version spooled carry no flags; reading their file again refreshes them.
@@ -110,6 +133,9 @@ export class Sink {
       `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.#storedPart = db.prepare(
+      'SELECT rowid, role, kind, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key FROM parts WHERE part_id = ? AND session_id = ?',
+    );
     // A part read again by a newer parser: what it is may have changed, which session holds it may not.
     this.#refreshPart = db.prepare(
       `UPDATE parts SET role = ?, kind = ?, text = ?, meta = ?, is_meta = ?, is_compact_summary = ?, is_sidechain = ?, genuine_user_turn = ?, content_key = ?
@@ -132,6 +158,7 @@ export class Sink {
       for (const session of sessions) if (this.#writeSession(session, now)) sessionsWritten += 1;
       let partsWritten = 0;
       const projects = new Map<string, string | undefined>();
+      const before = this.#index.lastPartRowid();
       for (const p of parts) {
         const { flags } = p;
         const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
@@ -142,14 +169,34 @@ export class Sink {
         const key = projects.get(p.sessionId);
         if (key) turned.set(key, Math.max(turned.get(key) ?? 0, p.ts ?? 0));
       }
-      for (const p of refreshed) {
-        const { flags } = p;
-        this.#refreshPart.run(p.role, p.kind, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey, p.partId, p.sessionId);
-      }
+      // The full-text index moves with its parts, in the same transaction (or commit window).
+      if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
+      for (const p of refreshed) this.#refresh(p);
       return { rows: sessions.length + parts.length + refreshed.length, partsWritten, sessionsWritten };
     });
     this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
     return result;
+  }
+
+  /**
+   * Rewrites a stored part as a newer parser reads it, only where something differs. What the
+   * full-text index holds of it (its text, kind and role) leaves the index before the row changes
+   * and enters it again after: an external-content index re-tokenizes the row to delete it.
+   */
+  #refresh(p: PartRow): void {
+    const stored = this.#storedPart.get(p.partId, p.sessionId) as StoredRow | undefined;
+    if (!stored) return;
+    const flags = [p.flags & 1, (p.flags >> 1) & 1, (p.flags >> 2) & 1, (p.flags >> 3) & 1];
+    const indexed = stored.role !== p.role || stored.kind !== p.kind || stored.text !== p.text;
+    const same =
+      !indexed &&
+      stored.meta === p.meta &&
+      stored.content_key === p.contentKey &&
+      [stored.is_meta, stored.is_compact_summary, stored.is_sidechain, stored.genuine_user_turn].every((v, i) => v === flags[i]);
+    if (same) return;
+    if (indexed) this.#index.removeParts([stored.rowid]);
+    this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId);
+    if (indexed) this.#index.indexParts([stored.rowid]);
   }
 
   /** Tells the sweeper hook; a listener's failure never rolls back capture. */
@@ -178,7 +225,10 @@ export class Sink {
         const parsed = SpooledSession.safeParse(parseJsonOrNull(raw));
         if (parsed.success && this.#writeSession(parsed.data, now)) sessionsWritten += 1;
       }
+      const before = this.#index.lastPartRowid();
       const partsWritten = this.#moveParts.run(upper).changes;
+      // The full-text index moves with its parts, in the same transaction (or commit window).
+      if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
     });
@@ -192,6 +242,19 @@ export class Sink {
     const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, merged.lastTs, now) : null;
     this.#upsertSession.run({ ...merged, projectKey, now });
     return true;
+  }
+
+  /** The rest of a large run is indexed by the background walk once the run ends (SearchIndex.defer). */
+  deferIndexing(): void {
+    if (this.#deferred) return;
+    this.#index.defer();
+    this.#deferred = true;
+  }
+
+  resumeIndexing(): void {
+    if (!this.#deferred) return;
+    this.#index.endDeferral();
+    this.#deferred = false;
   }
 
   /** Flushes everything pending, yielding to the event loop between steps. */

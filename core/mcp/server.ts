@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { stewardVersion } from '../config/index.js';
+import { registerHistoryTools } from './history.js';
 import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
@@ -15,6 +16,7 @@ export function createMcpServer(withClient: WithClient, options: { home?: string
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
   registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
+  registerHistoryTools(server, withClient);
   return server;
 }
 

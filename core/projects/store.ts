@@ -48,6 +48,7 @@ export class ProjectStore {
   readonly #list;
   readonly #get;
   readonly #setRepo;
+  readonly #remove;
   /** When this process last looked for each project's repository (a folder may become one later). */
   readonly #detectedAt = new Map<string, number>();
 
@@ -63,6 +64,7 @@ export class ProjectStore {
     );
     this.#list = db.prepare(`${SELECT} ORDER BY last_activity_at DESC, project_key`);
     this.#get = db.prepare(`${SELECT} WHERE project_key = ?`);
+    this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
     this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
@@ -86,6 +88,16 @@ export class ProjectStore {
       this.#detectedAt.set(key, now);
     }
     return key;
+  }
+
+  /** The key a working directory has (or would have) as a project. */
+  keyOf(cwd: string): string {
+    return projectKeyOf(cwd);
+  }
+
+  /** Drops a project's row (forgetting it); its key comes back only with newly captured sessions. */
+  remove(projectKey: string): boolean {
+    return this.#remove.run(projectKey).changes > 0;
   }
 
   /** Most recently active first, each with its number of conversations. */

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { StewardError, type CuratorKind, type DataBoundary, type EventName, type EventPayload, type Result } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
@@ -276,6 +278,20 @@ export class Sweeper {
     const last = target ? this.state(target).lastSweepAt : null;
     if (last !== null) this.#lastStarted.set(key, last);
     return last ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * A forgotten project's notes go with it (history): its pending sweep is dropped and, once no
+   * sweep is running, its folder under STEWARD_HOME is removed. True when there was one.
+   */
+  async forgetProject(projectKey: string, slug: string): Promise<boolean> {
+    this.#cancelTimer(projectKey);
+    this.#deferred.delete(projectKey);
+    await this.#chain;
+    const { dir } = projectPaths(this.#o.home, slug);
+    if (!existsSync(dir)) return false;
+    await rm(dir, { recursive: true, force: true });
+    return true;
   }
 
   pendingKeys(): string[] {

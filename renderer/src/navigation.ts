@@ -1,8 +1,9 @@
 /**
- * The five places of the panel, in navigation order. The address is `#/<place>`, so a reload, the
- * back button and Electron's file:// page all keep the place without a router.
+ * The places of the panel, in navigation order, and the views reached from them. The address is
+ * `#/<place>` (with `?…` for a search), or `#/sessions/<id>` for one conversation, so a reload, the
+ * back button, bookmarks and Electron's file:// page all keep where the person was without a router.
  */
-export const PLACE_IDS = ['projects', 'maintenance', 'conflicts', 'telemetry', 'settings'] as const;
+export const PLACE_IDS = ['projects', 'search', 'maintenance', 'conflicts', 'telemetry', 'settings'] as const;
 export type PlaceId = (typeof PLACE_IDS)[number];
 
 export const DEFAULT_PLACE: PlaceId = 'projects';
@@ -15,8 +16,45 @@ export function placeHref(place: PlaceId): string {
   return `#/${place}`;
 }
 
-/** The place named by the address, or undefined when the fragment names none. */
+/** Where the address points: a place with its parameters, or one conversation (opened at a part). */
+export type Route = { view: PlaceId; params: Record<string, string> } | { view: 'session'; sessionId: string; partId: string | undefined };
+
+function paramsOf(query: string | undefined): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(query ?? ''));
+}
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The route the address names, or undefined when the fragment names none. */
+export function routeFromHash(hash: string): Route | undefined {
+  const session = /^#\/sessions\/([^?/]+)(?:\?(.*))?$/.exec(hash);
+  if (session) {
+    const sessionId = decoded(session[1]!);
+    return sessionId === undefined || sessionId === '' ? undefined : { view: 'session', sessionId, partId: paramsOf(session[2]).part };
+  }
+  const place = /^#\/([a-z-]+)\/?(?:\?(.*))?$/.exec(hash);
+  return place?.[1] !== undefined && isPlaceId(place[1]) ? { view: place[1], params: paramsOf(place[2]) } : undefined;
+}
+
+/** The place named by the address, or undefined when the fragment names none (a conversation is no place). */
 export function placeFromHash(hash: string): PlaceId | undefined {
-  const match = /^#\/([a-z-]+)\/?$/.exec(hash);
-  return match?.[1] !== undefined && isPlaceId(match[1]) ? match[1] : undefined;
+  const route = routeFromHash(hash);
+  return route && route.view !== 'session' ? route.view : undefined;
+}
+
+/** One conversation, opened at `partId` (a search hit) when given. */
+export function sessionHref(sessionId: string, partId?: string): string {
+  return `#/sessions/${encodeURIComponent(sessionId)}${partId === undefined ? '' : `?part=${encodeURIComponent(partId)}`}`;
+}
+
+/** A search with its query and filters; empty values are left out. */
+export function searchHref(params: Record<string, string | undefined>): string {
+  const kept = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '');
+  return kept.length === 0 ? '#/search' : `#/search?${new URLSearchParams(kept).toString()}`;
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createClient, type AppInfo, type AppStatus, type StewardClient } from './client.js';
-import { DEFAULT_PLACE, placeFromHash, type PlaceId } from './navigation.js';
+import { DEFAULT_PLACE, placeHref, routeFromHash, type PlaceId, type Route } from './navigation.js';
 import type { ConnectionState, TransportChoice } from './transport.js';
 
 export type Connection = ConnectionState | 'no-token';
@@ -14,7 +14,11 @@ export interface PanelState {
   infoError: string | undefined;
   /** From `App.Info`, then kept current by the `app.status` event. */
   status: AppStatus | undefined;
+  /** The place the navigation marks; a conversation keeps the place it was opened from. */
   place: PlaceId;
+  route: Route;
+  /** Bumped by `/` and Ctrl/Cmd-K: the search box takes the focus when it changes. */
+  searchFocus: number;
 }
 
 export const usePanel = create<PanelState>()(() => ({
@@ -25,6 +29,8 @@ export const usePanel = create<PanelState>()(() => ({
   infoError: undefined,
   status: undefined,
   place: DEFAULT_PLACE,
+  route: { view: DEFAULT_PLACE, params: {} },
+  searchFocus: 0,
 }));
 
 /** Bumped by every `app.status` event, so an older `App.Info` reply never overwrites a newer status. */
@@ -50,11 +56,12 @@ export async function setPaused(paused: boolean): Promise<void> {
   usePanel.setState({ status });
 }
 
-/** Follows the address: `#/telemetry` shows Telemetry; anything else leaves the place as it is. */
+/** Follows the address: `#/telemetry` shows Telemetry, `#/sessions/<id>` a conversation; anything else leaves the view as it is. */
 export function syncPlaceWithLocation(): () => void {
   const apply = () => {
-    const place = placeFromHash(window.location.hash);
-    if (place !== undefined && place !== usePanel.getState().place) usePanel.setState({ place });
+    const route = routeFromHash(window.location.hash);
+    if (route === undefined) return;
+    usePanel.setState(route.view === 'session' ? { route } : { route, place: route.view });
   };
   apply();
   window.addEventListener('hashchange', apply);
@@ -90,4 +97,11 @@ export function connect(choice: TransportChoice): () => void {
     offStatus();
     offConnection();
   };
+}
+
+/** `/` or Ctrl/Cmd-K from anywhere: the Search place, its box focused (its query kept). */
+export function focusSearch(): void {
+  const { route } = usePanel.getState();
+  if (route.view !== 'search') window.location.hash = placeHref('search');
+  usePanel.setState((state) => ({ searchFocus: state.searchFocus + 1 }));
 }

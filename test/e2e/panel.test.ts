@@ -10,6 +10,7 @@ import { eventually, launchChromium, openPanel, rawRequest, runSteward, screensh
  */
 const PLACES = [
   { id: 'projects', label: 'Projects', emptyGist: /transcripts/i },
+  { id: 'search', label: 'Search', emptyGist: /conversation/i },
   { id: 'maintenance', label: 'Maintenance', emptyGist: /enrol/i },
   { id: 'conflicts', label: 'Conflicts', emptyGist: /identit/i },
   { id: 'telemetry', label: 'Telemetry', emptyGist: /sweep/i },
@@ -36,7 +37,7 @@ async function expectTelemetry(page: Page, steward: ServedSteward): Promise<void
   await eventually('telemetry shows what the owner recorded', async () => {
     const { entries } = await steward.rpc('Telemetry.Recent', { limit: 50 });
     const empty = page.getByTestId('empty-state');
-    if (entries.length === 0 && (await empty.count()) === 1) return PLACES[3].emptyGist.test(await empty.innerText()) || undefined;
+    if (entries.length === 0 && (await empty.count()) === 1) return PLACES.find((p) => p.id === 'telemetry')!.emptyGist.test(await empty.innerText()) || undefined;
     if (entries.length > 0 && (await empty.count()) === 0 && (await page.locator('main table tbody tr').count()) === entries.length) return true;
     await page.evaluate(() => window.history.back());
     await page.evaluate(() => window.history.forward());

@@ -92,6 +92,8 @@ export interface OpenClawEntry {
   role?: 'user' | 'assistant' | 'toolResult';
   text?: string;
   ts?: Date;
+  /** OpenClaw names the model on assistant messages. */
+  model?: string;
 }
 
 export function openclawLines(headerId: string, entries: readonly OpenClawEntry[], cwd = '/work/openclaw-workspace'): unknown[] {
@@ -104,7 +106,7 @@ export function openclawLines(headerId: string, entries: readonly OpenClawEntry[
       id: e.id,
       parentId: null,
       timestamp: (e.ts ?? new Date(now - 100_000 + i * 1000)).toISOString(),
-      message: { role: e.role ?? 'user', content: [{ type: 'text', text: e.text ?? `entry ${e.id}` }], timestamp: now },
+      message: { role: e.role ?? 'user', content: [{ type: 'text', text: e.text ?? `entry ${e.id}` }], timestamp: now, ...(e.model ? { model: e.model } : {}) },
     })),
   ];
 }

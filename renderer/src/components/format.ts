@@ -41,3 +41,8 @@ const PROVIDER_LABELS: Record<ProviderId, string> = { claude: 'Claude (Code and 
 export function providerLabel(id: string): string {
   return (PROVIDER_LABELS as Record<string, string>)[id] ?? id;
 }
+
+/** The providers, in the contract's order (the labels' keys): the panel may import only types from core. */
+export function providerIds(): string[] {
+  return Object.keys(PROVIDER_LABELS);
+}

@@ -9,4 +9,4 @@ export { Field, type FieldProps } from './Field.js';
 export { Icon, type IconName } from './Icon.js';
 export { Panel } from './Panel.js';
 export { PlaceHeader, type PlaceHeaderProps } from './PlaceHeader.js';
-export { formatCount, formatDateTime, formatDuration, formatRelativeTime, providerLabel } from './format.js';
+export { formatCount, formatDateTime, formatDuration, formatRelativeTime, providerIds, providerLabel } from './format.js';

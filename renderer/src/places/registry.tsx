@@ -4,6 +4,7 @@ import type { PlaceId } from '../navigation.js';
 import { ConflictsPlace } from './conflicts/index.js';
 import { MaintenancePlace } from './maintenance/index.js';
 import { ProjectsPlace } from './projects/index.js';
+import { SearchPlace } from './search/index.js';
 import { SettingsPlace } from './settings/index.js';
 import { TelemetryPlace } from './telemetry/index.js';
 
@@ -17,6 +18,7 @@ export interface PlaceDefinition {
 /** The shell renders these in order; each place owns everything inside its own folder. */
 export const PLACES: readonly PlaceDefinition[] = [
   { id: 'projects', label: 'Projects', icon: 'projects', Component: ProjectsPlace },
+  { id: 'search', label: 'Search', icon: 'search', Component: SearchPlace },
   { id: 'maintenance', label: 'Maintenance', icon: 'maintenance', Component: MaintenancePlace },
   { id: 'conflicts', label: 'Conflicts', icon: 'conflicts', Component: ConflictsPlace },
   { id: 'telemetry', label: 'Telemetry', icon: 'telemetry', Component: TelemetryPlace },

@@ -1,6 +1,7 @@
 import { useEffect, type MouseEvent, type ReactElement } from 'react';
 import { placeById } from '../places/registry.js';
-import { usePanel } from '../store.js';
+import { SessionViewer } from '../places/sessions/index.js';
+import { focusSearch, usePanel } from '../store.js';
 import { Nav } from './Nav.js';
 import { NoToken } from './NoToken.js';
 import { StatusBar } from './StatusBar.js';
@@ -12,17 +13,40 @@ function skipToMain(event: MouseEvent<HTMLAnchorElement>): void {
   document.getElementById('main')?.focus();
 }
 
+function typingIn(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return element !== null && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName));
+}
+
+/** `/` (outside a text field) and Ctrl/Cmd-K (anywhere) go to Search with its box focused. */
+function useSearchShortcut(): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const chord = (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k';
+      const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !typingIn(event.target);
+      if (!chord && !slash) return;
+      event.preventDefault();
+      focusSearch();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
 export function App(): ReactElement {
   const connection = usePanel((state) => state.connection);
   const placeId = usePanel((state) => state.place);
+  const route = usePanel((state) => state.route);
   const version = usePanel((state) => state.info?.version);
   const shown = usePanel((state) => shownState(state.status, state.connection));
   const place = placeById(placeId);
+  const session = route.view === 'session' ? route : undefined;
+  useSearchShortcut();
 
   // The window title (and the app's title bar) carries the state in a word, as the tray does.
   useEffect(() => {
-    document.title = windowTitle(place.label, shown);
-  }, [place.label, shown]);
+    document.title = windowTitle(session ? 'Conversation' : place.label, shown);
+  }, [place.label, session, shown]);
 
   if (connection === 'no-token' || connection === 'unauthorized') return <NoToken expired={connection === 'unauthorized'} />;
 
@@ -41,10 +65,8 @@ export function App(): ReactElement {
           <Nav />
           {version !== undefined && <p className="sidebar__version">Version {version}</p>}
         </aside>
-        <main className="main" id="main" tabIndex={-1} data-place={place.id} data-stale={shown === 'disconnected' ? 'true' : undefined}>
-          <div className="main__inner">
-            <Component key={place.id} />
-          </div>
+        <main className="main" id="main" tabIndex={-1} data-place={session ? 'session' : place.id} data-stale={shown === 'disconnected' ? 'true' : undefined}>
+          <div className="main__inner">{session ? <SessionViewer key={session.sessionId} sessionId={session.sessionId} partId={session.partId} /> : <Component key={place.id} />}</div>
         </main>
       </div>
       <StatusBar />

@@ -6,7 +6,8 @@ import { usePanel } from '../store.js';
 
 /** Plain links to `#/<place>`: Tab/Enter work everywhere, and the address always names the place. */
 export function Nav(): ReactElement {
-  const current = usePanel((state) => state.place);
+  // A conversation is no place of its own: nothing is marked while one is open.
+  const current = usePanel((state) => (state.route.view === 'session' ? undefined : state.place));
   return (
     <nav className="nav" aria-label="Places">
       <ul className="nav__list">

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentStoreFixture, agentStorePath, fixtureEvents } from '../../support/openclaw-store.js';
 import { appendJsonl, claudeLine, claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
+import { SearchIndex } from '../../../core/gateway/index.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
 let h: CaptureHarness | undefined;
@@ -110,14 +111,22 @@ describe('durable per-file checkpoints', () => {
       claudeLine({ sessionId: 'upgrade', type: 'assistant', text: 'ok' }),
     ]);
     await claude(h);
-    // What the previous parser stored: a plain string in an array as an unknown block, no flags, no checkpoints.
+    // What the previous parser stored (and indexed): a plain string in an array as an unknown block, no flags, no checkpoints.
+    const index = new SearchIndex(h.db);
+    const rowid = h.db.prepare("SELECT rowid FROM parts WHERE text = 'plain words'").pluck().get() as number;
+    index.removeParts([rowid]);
     h.db.exec("UPDATE parts SET kind = 'unknown', text = '{}', genuine_user_turn = 0 WHERE text = 'plain words'; UPDATE parts SET genuine_user_turn = 1 WHERE text LIKE '<task-notification>%'; DELETE FROM file_checkpoints");
+    index.indexParts([rowid]);
+    h.db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+    expect(h.db.prepare("SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH 'plain'").pluck().get()).toBe(0);
     await h.restart();
     expect(await claude(h)).toMatchObject({ read: 1, partsWritten: 0 });
     expect(h.db.prepare("SELECT kind, text, genuine_user_turn AS g FROM parts WHERE session_id = 'upgrade' AND role = 'user' ORDER BY ts").all()).toEqual([
       { kind: 'text', text: 'plain words', g: 1 },
       { kind: 'text', text: '<task-notification>done</task-notification>', g: 0 },
     ]);
+    h.db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+    expect(h.db.prepare("SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH 'plain'").pluck().get()).toBe(1);
     // Once: the checkpoint written by this parser answers from then on.
     await h.restart();
     expect(await claude(h)).toMatchObject({ read: 0, unchanged: 1 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLACE, PLACE_IDS, placeFromHash, placeHref } from '../../../renderer/src/navigation.js';
+import { DEFAULT_PLACE, PLACE_IDS, placeFromHash, placeHref, routeFromHash, searchHref, sessionHref } from '../../../renderer/src/navigation.js';
 
 describe('panel navigation by fragment', () => {
   it('round-trips every place through its address', () => {
@@ -7,11 +7,26 @@ describe('panel navigation by fragment', () => {
   });
 
   it('ignores fragments that name no place, including the token fragment', () => {
-    for (const hash of ['', '#', '#token=abc', '#/nowhere', '#projects', '#/projects/extra']) expect(placeFromHash(hash)).toBeUndefined();
+    for (const hash of ['', '#', '#token=abc', '#/nowhere', '#projects', '#/projects/extra', '#/sessions/', '#/sessions/%E0%A4%A']) expect(routeFromHash(hash)).toBeUndefined();
     expect(PLACE_IDS).toContain(DEFAULT_PLACE);
   });
 
-  it('has the five places in navigation order', () => {
-    expect(PLACE_IDS).toEqual(['projects', 'maintenance', 'conflicts', 'telemetry', 'settings']);
+  it('has the six places in navigation order', () => {
+    expect(PLACE_IDS).toEqual(['projects', 'search', 'maintenance', 'conflicts', 'telemetry', 'settings']);
+  });
+
+  it('keeps a search’s query and filters in the address', () => {
+    const href = searchHref({ q: 'parseConfig "first frost"', kind: 'tool_use', role: undefined, sort: '' });
+    expect(href).toBe('#/search?q=parseConfig+%22first+frost%22&kind=tool_use');
+    expect(routeFromHash(href)).toEqual({ view: 'search', params: { q: 'parseConfig "first frost"', kind: 'tool_use' } });
+    expect(placeFromHash(href)).toBe('search');
+    expect(searchHref({})).toBe('#/search');
+  });
+
+  it('gives each conversation its own address, opened at a part when asked', () => {
+    const id = '3f2b9c1e-7a4d:agent-a1 b/2';
+    expect(routeFromHash(sessionHref(id))).toEqual({ view: 'session', sessionId: id, partId: undefined });
+    expect(routeFromHash(sessionHref(id, 'cc:uuid:2'))).toEqual({ view: 'session', sessionId: id, partId: 'cc:uuid:2' });
+    expect(placeFromHash(sessionHref(id))).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import Markdown from 'react-markdown';
 import type { Result } from '../../../../core/api/index.js';
 import { DetailList, ErrorBanner, formatDateTime, formatRelativeTime, Panel } from '../../components/index.js';
 import { useCall, useClient, useEvent } from '../../hooks.js';
+import { ForgetProject, ProjectSessions } from './ProjectSessions.js';
 import './project-detail.css';
 
 type Project = Result<'Projects.Get'>;
@@ -108,6 +109,7 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
       <button type="button" className="button button--quiet" onClick={onClose}>
         Close
       </button>
+      {p && <ForgetProject projectKey={projectKey} name={p.name} onForgotten={onClose} />}
     </>
   );
 
@@ -151,6 +153,7 @@ export function ProjectDetail({ projectKey, onClose }: { projectKey: string; onC
           </button>
         </p>
       )}
+      <ProjectSessions projectKey={projectKey} />
       {p && (
         <>
           <Note title="OVERVIEW.md" text={p.overview} empty="No overview yet. It is written after the next sweep of new activity." />

@@ -35,7 +35,7 @@ const columns = (open: (projectKey: string) => void): readonly Column<ProjectSum
  * after every sweep tick. On first run it offers the onboarding "Import history".
  */
 export function ProjectsPlace(): ReactElement {
-  const list = useCall('Projects.List', {}, { refreshOn: ['sweep.tick'] });
+  const list = useCall('Projects.List', {}, { refreshOn: ['sweep.tick', 'history.changed'] });
   const projects = list.data?.projects ?? [];
   const [selected, setSelected] = useState<string | null>(null);
   return (

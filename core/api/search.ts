@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { ProjectKey, SessionId } from './ids.js';
+import { SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
+import { PROVIDER_IDS } from './providers.js';
+
+const epochMs = z.number().int().min(0).max(8_640_000_000_000);
+const count = z.number().int().nonnegative();
+
+/** A part's role as stored: user and assistant, OpenClaw's toolResult, and whatever a provider adds. */
+export const Role = z.string().regex(/^[A-Za-z][A-Za-z_-]{0,31}$/, 'expected a role such as user or assistant');
+
+/** One matching part. `snippet` is a bounded excerpt; `highlights` are [start, end) offsets into it. */
+export const SearchHit = z.strictObject({
+  sessionId: z.string(),
+  partId: z.string(),
+  projectKey: z.string().nullable(),
+  ts: z.number().int().nullable(),
+  role: z.string().nullable(),
+  snippet: z.string(),
+  kind: z.string(),
+  provider: z.string(),
+  toolName: z.string().nullable(),
+  highlights: z.array(z.tuple([count, count])),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+/** The sessions the hits belong to, once each, so a result can be grouped and labelled. */
+export const SearchSession = z.strictObject({
+  sessionId: z.string(),
+  parentSessionId: z.string().nullable(),
+  projectKey: z.string().nullable(),
+  projectName: z.string().nullable(),
+  provider: z.string(),
+  title: z.string().nullable(),
+  /** The first thing asked, when the conversation has no title. */
+  firstRequest: z.string().nullable(),
+  lastAt: z.number().int().nullable(),
+});
+export type SearchSession = z.infer<typeof SearchSession>;
+
+export const SearchQueryParams = z
+  .strictObject({
+    /** Words, "phrases", prefix*, AND/OR/NOT; anything else is searched as written. */
+    query: z.string().max(1_000).refine((q) => q.trim() !== '', 'the query is empty'),
+    provider: z.enum(PROVIDER_IDS).optional(),
+    projectKey: ProjectKey.optional(),
+    /** A conversation; its subagents' parts are included. */
+    sessionId: SessionId.optional(),
+    role: Role.optional(),
+    kind: z.enum(SEARCH_KINDS).optional(),
+    /** Line timestamps, epoch ms, inclusive. */
+    from: epochMs.optional(),
+    to: epochMs.optional(),
+    /** Only projects whose repository is this one: OWNER/NAME or a canonical id such as github.com/OWNER/NAME. */
+    repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME').optional(),
+    sort: z.enum(SEARCH_SORTS).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+    /** From the previous page's result; the query and filters must be the same. */
+    cursor: z.string().max(500).optional(),
+  })
+  .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' });
+
+export const SearchQueryResult = z.strictObject({
+  hits: z.array(SearchHit),
+  /** Present when there may be more: pass it back for the next page. */
+  cursor: z.string().optional(),
+  sessions: z.array(SearchSession),
+  /** The query was not valid search syntax, so it was searched as one exact phrase. */
+  fallback: z.strictObject({ mode: z.literal('phrase'), message: z.string() }).optional(),
+  /** Relevance ranked only the newest this-many matches (there were more): narrow the query or sort by newest. */
+  rankedAmong: count.optional(),
+  /** The index of history captured before this version is still being built in the background. */
+  indexing: z.strictObject({ indexedParts: count, totalParts: count }).optional(),
+});
+export type SearchQueryResult = z.infer<typeof SearchQueryResult>;
+
+/** Full-text search over every captured conversation (history). */
+export const searchMethods = {
+  'Search.Query': {
+    params: SearchQueryParams,
+    result: SearchQueryResult,
+  },
+} as const;
+
+export const searchEvents = {
+  /** Progress of building the index for history captured before the index existed. */
+  'search.indexing': z.strictObject({ indexedParts: count, totalParts: count, complete: z.boolean() }),
+} as const;

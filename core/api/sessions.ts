@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { ProjectKey, SessionId } from './ids.js';
+import { PROVIDER_IDS } from './providers.js';
+
+const epochMs = z.number().int().min(0).max(8_640_000_000_000);
+const count = z.number().int().nonnegative();
+
+/** A conversation as a list shows it: counts and labels, never a path. */
+export const SessionSummary = z.strictObject({
+  sessionId: z.string(),
+  projectKey: z.string().nullable(),
+  provider: z.string(),
+  title: z.string().nullable(),
+  agentType: z.string().nullable(),
+  startedAt: z.number().int().nullable(),
+  lastAt: z.number().int().nullable(),
+  /** Messages (user and assistant turns, tool results included), not parts. */
+  messages: count,
+  parentSessionId: z.string().nullable(),
+  projectName: z.string().nullable(),
+  /** The first thing the person asked, bounded; a title stand-in when the session has none. */
+  firstRequest: z.string().nullable(),
+  /** The model that answered, when the transcript names it. */
+  model: z.string().nullable(),
+  durationMs: count.nullable(),
+  toolCalls: count,
+  subagents: count,
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+/** One content block of a message, bounded as stored; images are facts, never bytes. */
+export const SessionPart = z.strictObject({
+  partId: z.string(),
+  kind: z.string(),
+  text: z.string().nullable(),
+  /** One line a folded view shows: the tool and its command or file, a result's outcome, a thought's start. */
+  summary: z.string().nullable(),
+  toolName: z.string().nullable(),
+  toolUseId: z.string().nullable(),
+  isError: z.boolean(),
+  /** The stored text is a prefix of this many characters. */
+  truncatedFrom: count.nullable(),
+  image: z.strictObject({ mediaType: z.string().nullable(), bytes: count }).nullable(),
+});
+export type SessionPart = z.infer<typeof SessionPart>;
+
+export const SessionMessage = z.strictObject({
+  messageId: z.string(),
+  role: z.string().nullable(),
+  ts: z.number().int().nullable(),
+  parts: z.array(SessionPart),
+});
+export type SessionMessage = z.infer<typeof SessionMessage>;
+
+/** A subagent's conversation, nested after the message that started it. */
+export const SessionSubagent = z.strictObject({
+  session: SessionSummary,
+  /** The message (on this page or another) whose tool call started it; null when none could be told. */
+  startedBy: z.string().nullable(),
+});
+export type SessionSubagent = z.infer<typeof SessionSubagent>;
+
+export const SessionExport = z.strictObject({
+  filename: z.string(),
+  mediaType: z.enum(['text/markdown', 'application/json']),
+  content: z.string(),
+  /** False only when raw output was asked for. */
+  redacted: z.boolean(),
+});
+export type SessionExport = z.infer<typeof SessionExport>;
+
+/** Reading captured conversations (history). */
+export const sessionsMethods = {
+  /** Conversations (top-level sessions), most recently active first. */
+  'Sessions.List': {
+    params: z
+      .strictObject({
+        projectKey: ProjectKey.optional(),
+        provider: z.enum(PROVIDER_IDS).optional(),
+        /** Sessions active in this range of epoch ms (inclusive). */
+        from: epochMs.optional(),
+        to: epochMs.optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+        cursor: z.string().max(500).optional(),
+      })
+      .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' }),
+    result: z.strictObject({ sessions: z.array(SessionSummary), cursor: z.string().optional() }),
+  },
+  /** A conversation's messages in order with their parts, a page at a time. */
+  'Sessions.Get': {
+    params: z.strictObject({
+      sessionId: SessionId,
+      /** Messages per page (default 200). */
+      limit: z.number().int().min(1).max(1_000).optional(),
+      /** From `cursor` (later messages) or `before` (earlier messages) of a previous page. */
+      cursor: z.string().max(500).optional(),
+      /** Open the page around this part (a search hit) instead of at the start. */
+      partId: z.string().min(1).max(400).optional(),
+    }),
+    result: z.strictObject({
+      session: SessionSummary,
+      messages: z.array(SessionMessage),
+      subagents: z.array(SessionSubagent),
+      /** Later messages follow: pass it as `cursor`. */
+      cursor: z.string().optional(),
+      /** Earlier messages precede this page: pass it as `cursor`. */
+      before: z.string().optional(),
+    }),
+  },
+  /** The whole conversation as Markdown or JSON, secrets redacted unless `raw`. */
+  'Sessions.Export': {
+    params: z.strictObject({ sessionId: SessionId, format: z.enum(['markdown', 'json']).optional(), raw: z.boolean().optional() }),
+    result: SessionExport,
+  },
+} as const;

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import type { ForgetResult, Tombstone } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+
+export interface TargetOptions {
+  session?: string;
+  project?: string;
+}
+
+/** Exactly one of --session / --project (and, for forget, --list). */
+export function target(options: TargetOptions, verb: string): { kind: 'session'; id: string } | { kind: 'project'; id: string } {
+  if ((options.session === undefined) === (options.project === undefined)) throw new UsageError(`${verb} takes exactly one of --session ID or --project KEY`);
+  return options.session !== undefined ? { kind: 'session', id: options.session } : { kind: 'project', id: options.project! };
+}
+
+function formatForget(result: ForgetResult): string {
+  const what = result.kind === 'session' ? `conversation ${result.id}` : `project ${result.id}`;
+  const removed = result.removedSessions === 0 ? 'nothing was stored' : `removed ${result.removedParts} parts in ${result.removedSessions} session(s)${result.notesRemoved ? ' and its notes' : ''}`;
+  return `Forgot ${what}: ${removed}. It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
+}
+
+function formatTombstones(tombstones: Tombstone[]): string {
+  if (tombstones.length === 0) return 'Nothing is forgotten.\n';
+  return `${tombstones.map((t) => `${t.kind}  ${t.id}  ${new Date(t.createdAt).toISOString().slice(0, 10)}  ${t.label ?? ''}`.trimEnd()).join('\n')}\n`;
+}
+
+/** `steward forget --session ID | --project KEY | --list`: delete a conversation or project and keep it out. */
+export function registerForget(program: Command, io: CliIo, run: Run): void {
+  program
+    .command('forget')
+    .description('delete a conversation (with its subagents) or a whole project, and keep it from being imported again')
+    .option('--session <id>', 'the conversation to forget')
+    .option('--project <key>', 'the project to forget: every conversation, its row and its notes')
+    .option('--list', 'list what is forgotten')
+    .option('--json', 'print JSON')
+    .action((options: TargetOptions & { list?: boolean; json?: boolean }) =>
+      run(async () => {
+        if (options.list) {
+          if (options.session !== undefined || options.project !== undefined) throw new UsageError('--list takes no --session or --project');
+          const result = await withClient(io, (client) => client.call('Forget.List', {}));
+          if (options.json) printJson(io, result);
+          else io.stdout(formatTombstones(result.tombstones));
+          return EXIT.ok;
+        }
+        const what = target(options, 'forget');
+        const result = await withClient(io, (client) => (what.kind === 'session' ? client.call('Forget.Session', { sessionId: what.id }) : client.call('Forget.Project', { projectKey: what.id })));
+        if (options.json) printJson(io, result);
+        else io.stdout(formatForget(result));
+        return EXIT.ok;
+      }, options.json),
+    );
+}

@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { choiceOption, EXIT, parseDateOption, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+
+interface SearchOptions {
+  project?: string;
+  provider?: string;
+  session?: string;
+  role?: string;
+  kind?: string;
+  from?: string;
+  to?: string;
+  repo?: string;
+  sort?: string;
+  limit?: string;
+  cursor?: string;
+  json?: boolean;
+}
+
+function day(ts: number | null): string {
+  return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** Hits grouped by conversation, each group headed by its title (or first request) and id. */
+export function formatSearch(result: Result<'Search.Query'>): string {
+  const lines: string[] = [];
+  if (result.fallback) lines.push(`note: ${result.fallback.message}`);
+  if (result.indexing) lines.push(`note: earlier history is still being indexed (${result.indexing.indexedParts} of ${result.indexing.totalParts} parts); results may be missing some of it`);
+  if (result.hits.length === 0) lines.push('No matches.');
+  const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
+  let current: string | undefined;
+  for (const hit of result.hits) {
+    if (hit.sessionId !== current) {
+      current = hit.sessionId;
+      const s = sessions.get(hit.sessionId);
+      const label = s?.title ?? s?.firstRequest ?? '(untitled)';
+      lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${hit.provider} · ${hit.sessionId}`);
+    }
+    const what = hit.kind === 'text' ? (hit.role ?? '') : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
+    lines.push(`  ${day(hit.ts)}  ${what}: ${hit.snippet}`);
+  }
+  if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);
+  if (result.cursor) lines.push('', `More: add --cursor ${result.cursor}`);
+  return `${lines.join('\n').replace(/^\n/, '')}\n`;
+}
+
+/** `steward search QUERY…`: full-text search over every captured conversation (`Search.Query`). */
+export function registerSearch(program: Command, io: CliIo, run: Run): void {
+  program
+    .command('search')
+    .description('search every captured conversation: words, "phrases", prefix*, AND/OR/NOT; prints {hits} with --json')
+    .argument('<query...>', 'what to look for')
+    .option('--project <key>', 'only this project (a projectKey, see `steward projects`)')
+    .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
+    .option('--session <id>', 'only this conversation (with its subagents)')
+    .option('--role <role>', 'only parts of this role: user, assistant, …')
+    .option('--kind <kind>', `only this kind of part: ${SEARCH_KINDS.join(', ')} (text with --role user: only what you wrote; tool_use: only commands)`)
+    .option('--from <date>', 'from this date, time or span back (7d)')
+    .option('--to <date>', 'up to this date or time')
+    .option('--repo <owner/name>', "only projects of this repository")
+    .option('--sort <order>', `${SEARCH_SORTS.join(' or ')} (default relevance)`)
+    .option('--limit <n>', 'hits per page (1-100, default 20)')
+    .option('--cursor <cursor>', 'the next page of an earlier search')
+    .option('--json', 'print JSON')
+    .action((words: string[], options: SearchOptions) =>
+      run(async () => {
+        const params: Params<'Search.Query'> = {
+          query: words.join(' '),
+          ...(options.project !== undefined ? { projectKey: options.project } : {}),
+          ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
+          ...(options.session !== undefined ? { sessionId: options.session } : {}),
+          ...(options.role !== undefined ? { role: options.role } : {}),
+          ...(options.kind !== undefined ? { kind: choiceOption('--kind', options.kind, SEARCH_KINDS) } : {}),
+          ...(options.from !== undefined ? { from: parseDateOption('--from', options.from) } : {}),
+          ...(options.to !== undefined ? { to: parseDateOption('--to', options.to) } : {}),
+          ...(options.repo !== undefined ? { repo: options.repo } : {}),
+          ...(options.sort !== undefined ? { sort: choiceOption('--sort', options.sort, SEARCH_SORTS) } : {}),
+          ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 100) } : {}),
+          ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+        };
+        const result = await withClient(io, (client) => client.call('Search.Query', params));
+        if (options.json) printJson(io, result);
+        else io.stdout(formatSearch(result));
+        return EXIT.ok;
+      }, options.json),
+    );
+}

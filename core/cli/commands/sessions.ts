@@ -1,0 +1,124 @@
+import type { Command } from 'commander';
+import writeFileAtomic from 'write-file-atomic';
+import { PROVIDER_IDS, type Result, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { choiceOption, EXIT, parseDateOption, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+
+function when(ts: number | null): string {
+  return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+export function formatSessionList(result: Result<'Sessions.List'>): string {
+  if (result.sessions.length === 0) return 'No conversations yet.\n';
+  const lines = result.sessions.map((s) => {
+    const label = s.title ?? s.firstRequest ?? '(untitled)';
+    const extra = [s.toolCalls > 0 ? `${s.toolCalls} tool calls` : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
+    return `${s.sessionId}  ${when(s.lastAt)}  ${s.messages} messages${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
+  });
+  if (result.cursor) lines.push('', `More: add --cursor ${result.cursor}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function partLine(part: SessionPart): string {
+  switch (part.kind) {
+    case 'text':
+      return part.text ?? '';
+    case 'tool_use':
+      return `  ▸ ${part.summary ?? part.toolName ?? 'tool'}`;
+    case 'tool_result':
+      return `  ◂ ${part.summary ?? ''}`;
+    case 'thinking':
+      return `  (thinking) ${part.summary ?? ''}`;
+    default:
+      return `  [${part.summary ?? part.kind}]`;
+  }
+}
+
+/** The conversation as people read it: turns in order, tools and thinking as one line each. */
+export function formatSession(result: Result<'Sessions.Get'>): string {
+  const s = result.session;
+  const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, `${s.sessionId} · ${s.projectName ?? 'no project'} · ${s.provider} · ${when(s.startedAt)} → ${when(s.lastAt)} · ${s.messages} messages`];
+  if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
+  const started = new Map<string, string[]>();
+  for (const sub of result.subagents) if (sub.startedBy) started.set(sub.startedBy, [...(started.get(sub.startedBy) ?? []), `  ⤷ subagent ${sub.session.agentType ?? ''} ${sub.session.sessionId} (${sub.session.messages} messages)`]);
+  for (const m of result.messages as SessionMessage[]) {
+    out.push('', `── ${m.role ?? 'message'} · ${when(m.ts)}`, ...m.parts.map(partLine), ...(started.get(m.messageId) ?? []));
+  }
+  const unplaced = result.subagents.filter((sub) => !sub.startedBy);
+  if (unplaced.length > 0) out.push('', ...unplaced.map((sub) => `subagent ${sub.session.sessionId} (${sub.session.messages} messages)`));
+  if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** `steward sessions list|show|export`: captured conversations, read in a terminal or exported. */
+export function registerSessions(program: Command, io: CliIo, run: Run): void {
+  const sessions = program.command('sessions').description('captured conversations: list, read, export');
+  sessions
+    .command('list')
+    .description('conversations, most recently active first (prints {sessions} with --json)')
+    .option('--project <key>', 'only this project (a projectKey, see `steward projects`)')
+    .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
+    .option('--from <date>', 'active since this date, time or span back (7d)')
+    .option('--to <date>', 'started by this date or time')
+    .option('--limit <n>', 'how many (1-200, default 50)')
+    .option('--cursor <cursor>', 'the next page of an earlier listing')
+    .option('--json', 'print JSON')
+    .action((options: { project?: string; provider?: string; from?: string; to?: string; limit?: string; cursor?: string; json?: boolean }) =>
+      run(async () => {
+        const result = await withClient(io, (client) =>
+          client.call('Sessions.List', {
+            ...(options.project !== undefined ? { projectKey: options.project } : {}),
+            ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
+            ...(options.from !== undefined ? { from: parseDateOption('--from', options.from) } : {}),
+            ...(options.to !== undefined ? { to: parseDateOption('--to', options.to) } : {}),
+            ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 200) } : {}),
+            ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+          }),
+        );
+        if (options.json) printJson(io, result);
+        else io.stdout(formatSessionList(result));
+        return EXIT.ok;
+      }, options.json),
+    );
+  sessions
+    .command('show <id>')
+    .description('read one conversation: its messages in order, tools folded to one line')
+    .option('--limit <n>', 'messages per page (1-1000, default 200)')
+    .option('--cursor <cursor>', 'an earlier or later page')
+    .option('--part <partId>', 'open the page around this part (a search hit)')
+    .option('--json', 'print JSON')
+    .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; json?: boolean }) =>
+      run(async () => {
+        const result = await withClient(io, (client) =>
+          client.call('Sessions.Get', {
+            sessionId,
+            ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 1000) } : {}),
+            ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+            ...(options.part !== undefined ? { partId: options.part } : {}),
+          }),
+        );
+        if (options.json) printJson(io, result);
+        else io.stdout(formatSession(result));
+        return EXIT.ok;
+      }, options.json),
+    );
+  sessions
+    .command('export <id>')
+    .description('export one conversation as Markdown or JSON, secrets redacted unless --raw')
+    .option('--format <format>', 'markdown or json', 'markdown')
+    .option('--raw', 'do not redact secrets')
+    .option('--output <file>', 'write to this file instead of stdout')
+    .option('--json', 'print the export as a JSON object {filename, mediaType, content, redacted}')
+    .action((sessionId: string, options: { format: string; raw?: boolean; output?: string; json?: boolean }) =>
+      run(async () => {
+        const format = choiceOption('--format', options.format, ['markdown', 'json'] as const);
+        const result = await withClient(io, (client) => client.call('Sessions.Export', { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) }));
+        if (options.json) printJson(io, result);
+        else if (options.output !== undefined) {
+          await writeFileAtomic(options.output, result.content, { mode: 0o600 });
+          io.stdout(`Wrote the export (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
+        } else io.stdout(result.content);
+        return EXIT.ok;
+      }, options.json),
+    );
+}

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { withClient } from '../connect.js';
+import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+import { target, type TargetOptions } from './forget.js';
+
+/** `steward unforget --session ID | --project KEY`: lift a tombstone; the next backfill imports it again. */
+export function registerUnforget(program: Command, io: CliIo, run: Run): void {
+  program
+    .command('unforget')
+    .description('lift what `steward forget` keeps out; the next `steward backfill` imports it again')
+    .option('--session <id>', 'a forgotten conversation')
+    .option('--project <key>', 'a forgotten project')
+    .option('--json', 'print JSON')
+    .action((options: TargetOptions & { json?: boolean }) =>
+      run(async () => {
+        const what = target(options, 'unforget');
+        const result = await withClient(io, (client) => client.call('Forget.Lift', { kind: what.kind, id: what.id }));
+        if (options.json) printJson(io, result);
+        else io.stdout(result.lifted ? `Lifted: the next \`steward backfill\` imports that ${what.kind} again.\n` : `Nothing was forgotten under that ${what.kind} id.\n`);
+        return EXIT.ok;
+      }, options.json),
+    );
+}

@@ -1,0 +1,85 @@
+import { inTransaction, type Db } from '../store/index.js';
+import type { SearchIndex } from './search-index.js';
+
+export interface EraseResult {
+  parts: number;
+  sessions: number;
+}
+
+const BATCH_ROWS = 2_000;
+const IDS = 'SELECT value FROM json_each(?)';
+
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Deletes conversations outright (forgetting): their subagents, spooled rows, parts with their index
+ * rows, counts and session rows, in bounded batches with an event-loop turn between them.
+ */
+export class SessionEraser {
+  readonly #db: Db;
+  readonly #index: SearchIndex;
+  readonly #children;
+  readonly #ofProject;
+  readonly #batch;
+  readonly #deleteParts;
+  readonly #deleteSpool;
+  readonly #deleteSessions;
+  readonly #deleteStats;
+
+  constructor(db: Db, index: SearchIndex) {
+    this.#db = db;
+    this.#index = index;
+    // Subagents by their row and by the `{parent}:agent-` form of their id (a row may not know its parent yet).
+    this.#children = db
+      .prepare(`SELECT session_id FROM sessions WHERE parent_session_id = @id OR (session_id >= @id || ':agent-' AND session_id < @id || ':agent.')`)
+      .pluck();
+    this.#ofProject = db.prepare('SELECT session_id FROM sessions WHERE project_key = ?').pluck();
+    this.#batch = db.prepare(`SELECT rowid FROM parts WHERE session_id IN (${IDS}) LIMIT ?`).pluck();
+    this.#deleteParts = db.prepare(`DELETE FROM parts WHERE rowid IN (${IDS})`);
+    this.#deleteSpool = db.prepare(`DELETE FROM spool WHERE session_id IN (${IDS})`);
+    this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE session_id IN (${IDS})`);
+    this.#deleteStats = db.prepare(`DELETE FROM session_stats WHERE session_id IN (${IDS})`);
+  }
+
+  /** The conversations of a project (subagents included). */
+  sessionsOfProject(projectKey: string): string[] {
+    return this.#ofProject.all(projectKey) as string[];
+  }
+
+  /** These sessions and every subagent under them. */
+  withSubagents(sessionIds: readonly string[]): string[] {
+    const all = new Set<string>();
+    const queue = [...sessionIds];
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      if (all.has(id)) continue;
+      all.add(id);
+      queue.push(...(this.#children.all({ id }) as string[]));
+    }
+    return [...all];
+  }
+
+  async erase(sessionIds: readonly string[], batchRows = BATCH_ROWS): Promise<EraseResult> {
+    const ids = JSON.stringify(this.withSubagents(sessionIds));
+    const result: EraseResult = { parts: 0, sessions: 0 };
+    // Spooled rows first: a sink step must not commit a forgotten part after its session is gone.
+    this.#deleteSpool.run(ids);
+    for (;;) {
+      const rowids = this.#batch.all(ids, batchRows) as number[];
+      if (rowids.length === 0) break;
+      inTransaction(this.#db, () => {
+        this.#index.removeParts(rowids);
+        result.parts += this.#deleteParts.run(JSON.stringify(rowids)).changes;
+      });
+      await turn();
+    }
+    inTransaction(this.#db, () => {
+      this.#deleteSpool.run(ids);
+      result.sessions = this.#deleteSessions.run(ids).changes;
+      this.#deleteStats.run(ids);
+    });
+    return result;
+  }
+}

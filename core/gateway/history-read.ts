@@ -1,0 +1,144 @@
+import type { Db } from '../store/index.js';
+import { CONVERSATION } from './sessions.js';
+
+/** A session row with the counts the index keeps for it (zero until its parts are indexed). */
+export interface SessionRecord {
+  sessionId: string;
+  provider: string;
+  source: string | null;
+  projectKey: string | null;
+  parentSessionId: string | null;
+  title: string | null;
+  agentType: string | null;
+  firstTs: number | null;
+  lastTs: number | null;
+  parts: number;
+  messages: number;
+  toolCalls: number;
+  subagents: number;
+}
+
+/** One part in conversation order; `rowid` and `ts` are its place in that order. */
+export interface OrderedPart {
+  rowid: number;
+  partId: string;
+  role: string | null;
+  kind: string;
+  ts: number | null;
+  text: string | null;
+  meta: string | null;
+}
+
+/** A position in a conversation: parts order by line time, then by when they were stored. */
+export interface PartKey {
+  ts: number | null;
+  rowid: number;
+}
+
+export interface SessionListFilter {
+  projectKey?: string | undefined;
+  provider?: string | undefined;
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  /** The last row of the previous page. */
+  after?: { lastTs: number; sessionId: string } | undefined;
+  limit: number;
+}
+
+const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key AS projectKey, s.parent_session_id AS parentSessionId,
+  s.title, s.agent_type AS agentType, s.first_ts AS firstTs, s.last_ts AS lastTs,
+  IFNULL(st.parts, 0) AS parts, IFNULL(st.messages, 0) AS messages, IFNULL(st.tool_calls, 0) AS toolCalls,
+  (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch') AS subagents`;
+const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';
+const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta';
+/** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
+const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts OR (ts = @ts AND rowid > @rowid)`;
+const BEFORE = `(@ts IS NULL AND ts IS NULL AND rowid < @rowid) OR (@ts IS NOT NULL AND (ts IS NULL OR ts < @ts OR (ts = @ts AND rowid < @rowid)))`;
+
+/**
+ * What history reads of sessions and parts: lists, one conversation in order a page at a time, and
+ * its subagents. Parts are walked on parts(session_id, ts); nothing scans the parts table whole.
+ */
+export class HistoryReader {
+  readonly #list;
+  readonly #one;
+  readonly #children;
+  readonly #forward;
+  readonly #backward;
+  readonly #keyOf;
+  readonly #firstUserTexts;
+  readonly #firstAssistantMeta;
+  readonly #toolUsesUpTo;
+
+  constructor(db: Db) {
+    this.#list = db.prepare(
+      `SELECT ${RECORD} ${FROM}
+       WHERE ${CONVERSATION.replaceAll('parent_', 's.parent_')}
+         AND (@projectKey IS NULL OR s.project_key = @projectKey) AND (@provider IS NULL OR s.provider = @provider)
+         AND (@fromMs IS NULL OR IFNULL(s.last_ts, 0) >= @fromMs) AND (@toMs IS NULL OR IFNULL(s.first_ts, 0) <= @toMs)
+         AND (@afterTs IS NULL OR IFNULL(s.last_ts, 0) < @afterTs OR (IFNULL(s.last_ts, 0) = @afterTs AND s.session_id < @afterId))
+       ORDER BY IFNULL(s.last_ts, 0) DESC, s.session_id DESC LIMIT @limit`,
+    );
+    this.#one = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.session_id = ?`);
+    // A subagent belongs to its parent's conversation; a session branched from it is a conversation of its own.
+    this.#children = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.parent_session_id = ? AND s.parent_kind IS NOT 'branch' ORDER BY IFNULL(s.first_ts, 0), s.session_id`);
+    this.#forward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (@start OR ${AFTER}) ORDER BY ts, rowid LIMIT @limit`);
+    this.#backward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (${BEFORE}) ORDER BY ts DESC, rowid DESC LIMIT @limit`);
+    this.#keyOf = db.prepare('SELECT session_id AS sessionId, ts, rowid FROM parts WHERE part_id = ?');
+    // The person's own words, as the parser marked them once (genuine_user_turn): never a command echo or a hook's output.
+    this.#firstUserTexts = db.prepare("SELECT text, meta FROM parts WHERE session_id = ? AND role = 'user' AND kind = 'text' AND genuine_user_turn = 1 ORDER BY ts, rowid LIMIT ?");
+    this.#firstAssistantMeta = db.prepare("SELECT meta FROM parts WHERE session_id = ? AND role = 'assistant' AND meta IS NOT NULL ORDER BY ts, rowid LIMIT ?").pluck();
+    this.#toolUsesUpTo = db.prepare("SELECT part_id AS partId, meta FROM parts WHERE session_id = ? AND kind = 'tool_use' AND ts <= ? ORDER BY ts DESC, rowid DESC LIMIT ?");
+  }
+
+  /** Conversations (no subagents), most recently active first, after the previous page's last row. */
+  list(filter: SessionListFilter): SessionRecord[] {
+    return this.#list.all({
+      projectKey: filter.projectKey ?? null,
+      provider: filter.provider ?? null,
+      fromMs: filter.fromMs ?? null,
+      toMs: filter.toMs ?? null,
+      afterTs: filter.after?.lastTs ?? null,
+      afterId: filter.after?.sessionId ?? null,
+      limit: filter.limit,
+    }) as SessionRecord[];
+  }
+
+  session(sessionId: string): SessionRecord | undefined {
+    return this.#one.get(sessionId) as SessionRecord | undefined;
+  }
+
+  subagents(sessionId: string): SessionRecord[] {
+    return this.#children.all(sessionId) as SessionRecord[];
+  }
+
+  /** Up to `limit` parts after `after` (from the start when null), in conversation order. */
+  partsAfter(sessionId: string, after: PartKey | null, limit: number): OrderedPart[] {
+    return this.#forward.all({ sessionId, start: after === null ? 1 : 0, ts: after?.ts ?? null, rowid: after?.rowid ?? 0, limit }) as OrderedPart[];
+  }
+
+  /** Up to `limit` parts before `before`, nearest first (reverse conversation order). */
+  partsBefore(sessionId: string, before: PartKey, limit: number): OrderedPart[] {
+    return this.#backward.all({ sessionId, ts: before.ts, rowid: before.rowid, limit }) as OrderedPart[];
+  }
+
+  /** Where a part sits, and in which session. */
+  partKey(partId: string): (PartKey & { sessionId: string }) | undefined {
+    return this.#keyOf.get(partId) as (PartKey & { sessionId: string }) | undefined;
+  }
+
+  /** The session's first user texts in order (the caller picks the first genuine one). */
+  firstUserTexts(sessionId: string, limit: number): Array<{ text: string | null; meta: string | null }> {
+    return this.#firstUserTexts.all(sessionId, limit) as Array<{ text: string | null; meta: string | null }>;
+  }
+
+  /** Facts of the session's first assistant parts (a provider may record the model there). */
+  firstAssistantMeta(sessionId: string, limit: number): string[] {
+    return this.#firstAssistantMeta.all(sessionId, limit) as string[];
+  }
+
+  /** The session's tool calls at or before `ts`, nearest first: where a subagent was started. */
+  toolUsesUpTo(sessionId: string, ts: number, limit: number): Array<{ partId: string; meta: string | null }> {
+    return this.#toolUsesUpTo.all(sessionId, ts, limit) as Array<{ partId: string; meta: string | null }>;
+  }
+}

@@ -1,0 +1,294 @@
+import { createHash } from 'node:crypto';
+import { inTransaction, type Db } from '../store/index.js';
+
+/**
+ * The full-text index over parts (search_fts, migration 3) and everything that keeps it exact: the
+ * sink indexes each step's new parts in the same commit window, background work indexes parts stored
+ * before the index existed, and retention and forgetting remove index rows before their parts.
+ */
+
+/** Where a word has a hump, a lower-upper-lower acronym edge or a letter-digit edge: unicode61 keeps it whole. */
+const HUMP = /[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]/g;
+const PIECES = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/**
+ * What the index tokenizes for a part's text: the text, then the pieces of its camelCase, PascalCase
+ * and letter-digit identifiers (`parseConfig` → `parse Config`, `TS2345` → `TS 2345`), so they are
+ * found by their pieces too. unicode61 already splits snake_case, paths and dotted names at their
+ * punctuation. Fixed for the life of the index (see migration 3): `_v1` is in the SQL function's name.
+ * It runs for every part indexed, so it scans for humps (rare) rather than for words (many).
+ */
+export function searchText(text: string | null): string | null {
+  if (text === null) return text;
+  HUMP.lastIndex = 0;
+  let match = HUMP.exec(text);
+  if (match === null) return text;
+  const seen = new Set<string>();
+  const pieces: string[] = [];
+  while (match !== null) {
+    let start = match.index;
+    while (start > 0 && isWordChar(text.charCodeAt(start - 1))) start -= 1;
+    let end = match.index + match[0].length;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end += 1;
+    const word = text.slice(start, end);
+    if (word.length >= 3 && !seen.has(word)) {
+      seen.add(word);
+      pieces.push(...(word.match(PIECES) ?? []));
+    }
+    HUMP.lastIndex = end;
+    match = HUMP.exec(text);
+  }
+  return pieces.length === 0 ? text : `${text}\n${pieces.join(' ')}`;
+}
+
+const alnum = (value: string) => value.toLowerCase().replace(/[^a-z0-9]/g, '');
+const sessionHashes = new Map<string, string>();
+
+/** A session id as one index token (ids hold colons and dashes, which the tokenizer splits at). */
+export function sessionToken(sessionId: string): string {
+  let hash = sessionHashes.get(sessionId);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(sessionId).digest('hex').slice(0, 16);
+    if (sessionHashes.size > 10_000) sessionHashes.clear();
+    sessionHashes.set(sessionId, hash);
+  }
+  return `zs${hash}`;
+}
+
+/** The Claude subagent id form `{parent}:agent-{id}` names its parent in the id itself. */
+export function parentOf(sessionId: string): string | null {
+  const at = sessionId.indexOf(':agent-');
+  return at > 0 ? sessionId.slice(0, at) : null;
+}
+
+export const scopeTokens = {
+  provider: (provider: string) => `zp${alnum(provider)}`,
+  role: (role: string | null) => `zr${alnum(role ?? 'none') || 'none'}`,
+  session: sessionToken,
+  project: (projectKey: string) => `zk${alnum(projectKey.slice(2))}`,
+};
+
+/**
+ * The facts a search filters on, as tokens of the hidden `scope` column, so every filter is part of
+ * the full-text query and never a scan over its matches. Written once per part into search_map:
+ * the same tokens are handed back when the part leaves the index.
+ */
+function scopeOf(provider: string, role: string | null, sessionId: string, projectKey: string | null): string {
+  const tokens = [scopeTokens.provider(provider), scopeTokens.role(role), sessionToken(sessionId)];
+  const parent = parentOf(sessionId);
+  if (parent !== null) tokens.push(sessionToken(parent));
+  if (projectKey !== null) tokens.push(scopeTokens.project(projectKey));
+  return tokens.join(' ');
+}
+
+const registered = new WeakSet<Db>();
+
+/** The SQL functions the index's view and upkeep call; registered on every connection that writes parts. */
+export function registerSearchFunctions(db: Db): void {
+  if (registered.has(db)) return;
+  db.function('steward_search_text_v1', { deterministic: true }, (text: unknown) => searchText(typeof text === 'string' ? text : null));
+  db.function('steward_search_scope_v1', { deterministic: true }, (provider: unknown, role: unknown, sessionId: unknown, projectKey: unknown) =>
+    scopeOf(String(provider), typeof role === 'string' ? role : null, String(sessionId), typeof projectKey === 'string' ? projectKey : null),
+  );
+  registered.add(db);
+}
+
+/** Index keys order by line time: seconds in the high bits, the part's rowid below (ties probe upwards). */
+export const KEY_SHIFT = 2 ** 20;
+const MAX_SECONDS = 2 ** 33 - 1;
+
+export function keyOfSeconds(seconds: number): number {
+  return Math.min(Math.max(Math.floor(seconds), 0), MAX_SECONDS) * KEY_SHIFT;
+}
+
+const KEY_SQL = `(MIN(MAX(IFNULL(p.ts, 0), 0), ${MAX_SECONDS * 1000 + 999}) / 1000) * ${KEY_SHIFT} + (p.rowid & ${KEY_SHIFT - 1})`;
+const SCOPE_SQL = 'steward_search_scope_v1(p.provider, p.role, p.session_id, (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id))';
+const IDS = 'SELECT value FROM json_each(?)';
+
+export interface IndexProgress {
+  indexedParts: number;
+  totalParts: number;
+  complete: boolean;
+  /** A run is writing parts for the walk to index afterwards: the walk waits for it to end. */
+  deferred: boolean;
+}
+
+/** The walk's range is open while a run defers: it ends wherever the run stops. */
+const OPEN = Number.MAX_SAFE_INTEGER;
+
+/** A full-text expression FTS5 refused (syntax, an unknown column): the caller may retry it as a phrase. */
+export class SearchSyntaxError extends Error {
+  constructor() {
+    super('The search expression is not valid full-text syntax');
+    this.name = 'SearchSyntaxError';
+  }
+}
+
+export class SearchIndex {
+  readonly #db: Db;
+  readonly #lastRowid;
+  readonly #newRowids;
+  readonly #mapParts;
+  readonly #unmapped;
+  readonly #mapOne;
+  readonly #indexKeys;
+  readonly #addStats;
+  readonly #subtractStats;
+  readonly #unindex;
+  readonly #unmap;
+  readonly #state;
+  readonly #setState;
+  readonly #backfillRows;
+
+  constructor(db: Db) {
+    registerSearchFunctions(db);
+    this.#db = db;
+    this.#lastRowid = db.prepare('SELECT IFNULL(MAX(rowid), 0) FROM parts').pluck();
+    this.#newRowids = db.prepare('SELECT rowid FROM parts WHERE rowid > ? ORDER BY rowid').pluck();
+    this.#mapParts = db.prepare(`INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope) SELECT ${KEY_SQL}, p.rowid, ${SCOPE_SQL} FROM parts p WHERE p.rowid IN (${IDS}) RETURNING fts_rowid, part_rowid`);
+    this.#unmapped = db.prepare(`SELECT p.rowid AS rowid, ${KEY_SQL} AS key, ${SCOPE_SQL} AS scope FROM parts p WHERE p.rowid IN (${IDS}) AND NOT EXISTS (SELECT 1 FROM search_map m WHERE m.part_rowid = p.rowid)`);
+    this.#mapOne = db.prepare('INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope) VALUES (?, ?, ?)');
+    this.#indexKeys = db.prepare(
+      `INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE fts_rowid IN (${IDS})`,
+    );
+    this.#addStats = db.prepare(
+      `INSERT INTO session_stats (session_id, parts, messages, tool_calls)
+       SELECT session_id, COUNT(*), SUM(part_id LIKE '%:0'), SUM(kind = 'tool_use') FROM parts WHERE rowid IN (${IDS}) GROUP BY session_id
+       ON CONFLICT(session_id) DO UPDATE SET parts = parts + excluded.parts, messages = messages + excluded.messages, tool_calls = tool_calls + excluded.tool_calls`,
+    );
+    this.#subtractStats = db.prepare(
+      `UPDATE session_stats SET parts = session_stats.parts - x.n, messages = session_stats.messages - x.m, tool_calls = session_stats.tool_calls - x.t
+       FROM (SELECT p.session_id AS session_id, COUNT(*) AS n, SUM(p.part_id LIKE '%:0') AS m, SUM(p.kind = 'tool_use') AS t
+             FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (${IDS}) GROUP BY p.session_id) AS x
+       WHERE session_stats.session_id = x.session_id`,
+    );
+    // A 'delete' re-tokenizes exactly what was inserted: the part's text and the scope kept in the map.
+    this.#unindex = db.prepare(
+      `INSERT INTO search_fts (search_fts, rowid, body, thinking, tool_input, tool_output, scope) SELECT 'delete', fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE part_rowid IN (${IDS})`,
+    );
+    this.#unmap = db.prepare(`DELETE FROM search_map WHERE part_rowid IN (${IDS})`);
+    this.#state = db.prepare('SELECT value FROM search_state WHERE key = ?').pluck();
+    this.#setState = db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    this.#backfillRows = db.prepare('SELECT rowid FROM parts WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?').pluck();
+  }
+
+  /** The newest part rowid: parts a sink step adds land above it. */
+  lastPartRowid(): number {
+    return this.#lastRowid.get() as number;
+  }
+
+  /** Indexes every part stored after `afterRowid`; joins the caller's transaction (the commit window). */
+  indexAfter(afterRowid: number): number {
+    const rowids = this.#newRowids.all(afterRowid) as number[];
+    return rowids.length === 0 ? 0 : inTransaction(this.#db, () => this.#index(rowids));
+  }
+
+  /** Indexes these parts now (a part rewritten in place after `removeParts`); joins the caller's transaction. */
+  indexParts(rowids: readonly number[]): number {
+    return rowids.length === 0 ? 0 : inTransaction(this.#db, () => this.#index([...rowids]));
+  }
+
+  /**
+   * Maps and indexes parts that have no map row yet; a part already indexed is left alone, so the sink
+   * and the background walk never index one part twice.
+   */
+  #index(rowids: number[]): number {
+    const ids = JSON.stringify(rowids);
+    const mapped = this.#mapParts.all(ids) as Array<{ fts_rowid: number; part_rowid: number }>;
+    if (mapped.length < rowids.length) mapped.push(...this.#mapCollisions(ids));
+    if (mapped.length === 0) return 0;
+    this.#indexKeys.run(JSON.stringify(mapped.map((m) => m.fts_rowid)));
+    this.#addStats.run(JSON.stringify(mapped.map((m) => m.part_rowid)));
+    return mapped.length;
+  }
+
+  /** Parts whose time key another part of the same second already holds take the next free key. */
+  #mapCollisions(ids: string): Array<{ fts_rowid: number; part_rowid: number }> {
+    const out: Array<{ fts_rowid: number; part_rowid: number }> = [];
+    for (const row of this.#unmapped.all(ids) as Array<{ rowid: number; key: number; scope: string }>) {
+      for (let key = row.key + 1; ; key += 1) {
+        if (this.#mapOne.run(key, row.rowid, row.scope).changes === 1) {
+          out.push({ fts_rowid: key, part_rowid: row.rowid });
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Takes parts out of the index (those that are in it); call before deleting their rows. */
+  removeParts(rowids: readonly number[]): void {
+    if (rowids.length === 0) return;
+    const ids = JSON.stringify(rowids);
+    inTransaction(this.#db, () => {
+      this.#subtractStats.run(ids);
+      this.#unindex.run(ids);
+      this.#unmap.run(ids);
+    });
+  }
+
+  /**
+   * The background walk over parts not yet in the index: those stored before the index existed, and
+   * those a large run left to it (see `defer`). Parts with rowid in (cursor, upto] may be unindexed;
+   * every other part is indexed. At most `maxRows` parts per piece, in rowid order, from where the
+   * last piece stopped (kept in search_state, so it resumes after a restart).
+   */
+  backfillStep(maxRows: number): IndexProgress {
+    return inTransaction(this.#db, () => {
+      const upto = this.#stateValue('backfill_upto');
+      const cursor = this.#stateValue('backfill_cursor');
+      if (upto === OPEN) return this.progress();
+      if (cursor < upto) {
+        const rowids = this.#backfillRows.all(cursor, upto, maxRows) as number[];
+        if (rowids.length > 0) this.#index(rowids);
+        this.#setState.run('backfill_cursor', rowids.length < maxRows ? upto : rowids[rowids.length - 1]!);
+        this.#setState.run('backfill_done', this.#stateValue('backfill_done') + rowids.length);
+      }
+      return this.progress();
+    });
+  }
+
+  /**
+   * A run that writes many parts (a cold import, a backfill of years) leaves the rest of them to the
+   * background walk: indexing in step would cost the import most of its speed. From now on the walk's
+   * range is open; `endDeferral` closes it at the run's last part.
+   */
+  defer(): void {
+    inTransaction(this.#db, () => {
+      const upto = this.#stateValue('backfill_upto');
+      if (upto === OPEN) return;
+      if (this.#stateValue('backfill_cursor') >= upto) {
+        // No walk pending: everything stored so far is indexed, and a new walk starts here.
+        const last = this.lastPartRowid();
+        this.#setState.run('backfill_cursor', last);
+        this.#setState.run('backfill_start', last);
+        this.#setState.run('backfill_done', 0);
+      }
+      this.#setState.run('backfill_upto', OPEN);
+    });
+  }
+
+  /** Closes a deferral at the newest part; also repairs one left open by a run that never ended. */
+  endDeferral(): void {
+    if (this.#stateValue('backfill_upto') === OPEN) this.#setState.run('backfill_upto', this.lastPartRowid());
+  }
+
+  /** How far the walk has come; counts are parts walked of the span of rowids it covers. */
+  progress(): IndexProgress {
+    const upto = this.#stateValue('backfill_upto');
+    const cursor = this.#stateValue('backfill_cursor');
+    if (cursor >= upto) return { indexedParts: 0, totalParts: 0, complete: true, deferred: false };
+    const done = this.#stateValue('backfill_done');
+    const end = upto === OPEN ? this.lastPartRowid() : upto;
+    const total = Math.max(done, end - this.#stateValue('backfill_start'));
+    return { indexedParts: done, totalParts: total, complete: false, deferred: upto === OPEN };
+  }
+
+  #stateValue(key: string): number {
+    return (this.#state.get(key) as number | undefined) ?? 0;
+  }
+}

@@ -1,0 +1,18 @@
+import type { Handlers } from '../api/index.js';
+import type { History } from './history.js';
+
+type HistoryMethods = 'Search.Query' | 'Sessions.List' | 'Sessions.Get' | 'Sessions.Export' | 'Forget.Session' | 'Forget.Project' | 'Forget.List' | 'Forget.Lift';
+
+/** History's part of the contract: search, reading and exporting conversations, forgetting. */
+export function historyHandlers(history: History): Pick<Handlers, HistoryMethods> {
+  return {
+    'Search.Query': (params) => history.search.query(params),
+    'Sessions.List': (params) => history.sessions.list(params),
+    'Sessions.Get': (params) => history.sessions.get(params),
+    'Sessions.Export': ({ sessionId, format, raw }) => history.exporter.export(sessionId, format ?? 'markdown', raw ?? false),
+    'Forget.Session': ({ sessionId }) => history.forgetting.session(sessionId),
+    'Forget.Project': ({ projectKey }) => history.forgetting.project(projectKey),
+    'Forget.List': () => ({ tombstones: history.forgetting.list() }),
+    'Forget.Lift': ({ kind, id }) => ({ lifted: history.forgetting.lift(kind, id) }),
+  };
+}

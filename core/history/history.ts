@@ -1,0 +1,68 @@
+import type { EventName, EventPayload } from '../api/index.js';
+import { HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
+import type { Logger } from '../log/index.js';
+import type { ProjectStore } from '../projects/index.js';
+import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
+import type { Db } from '../store/index.js';
+import { SessionExporter } from './export.js';
+import { Forgetting } from './forget.js';
+import { IndexBackfill } from './indexer.js';
+import { HistorySearch, repoMatches } from './search.js';
+import { SessionsView } from './sessions.js';
+
+export interface HistoryOptions {
+  db: Db;
+  projects: ProjectStore;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+  /** Removes a forgotten project's notes folder (the sweeper's files); true when there was one. */
+  removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
+}
+
+/**
+ * History: search over every captured conversation, reading and exporting them, and forgetting.
+ * Everything it knows of sessions, parts, the index and tombstones it reads through the gateway.
+ */
+export class History {
+  readonly search: HistorySearch;
+  readonly sessions: SessionsView;
+  readonly exporter: SessionExporter;
+  readonly forgetting: Forgetting;
+  readonly #backfill: IndexBackfill;
+
+  constructor(o: HistoryOptions) {
+    const index = new SearchIndex(o.db);
+    const reader = new HistoryReader(o.db);
+    const names = { nameOf: (key: string) => o.projects.get(key)?.name ?? null };
+    this.sessions = new SessionsView(reader, names);
+    const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, p.repoId)).map((p) => p.projectKey) };
+    this.search = new HistorySearch(new SearchReader(o.db), index, this.sessions, reader, directory);
+    // Built per export: secret-looking environment values are read when the export runs.
+    this.exporter = new SessionExporter(this.sessions, () => createRedactor(secretValuesFromEnv(o.env)));
+    this.forgetting = new Forgetting({
+      tombstones: new Tombstones(o.db),
+      eraser: new SessionEraser(o.db, index),
+      sessions: this.sessions,
+      projects: {
+        describe: (key) => {
+          const project = o.projects.get(key);
+          return project ? { name: project.name, slug: project.slug } : null;
+        },
+        remove: (key) => o.projects.remove(key),
+      },
+      removeNotes: o.removeNotes,
+      emit: o.emit,
+    });
+    this.#backfill = new IndexBackfill({ index, logger: o.logger, onProgress: (progress) => o.emit('search.indexing', progress) });
+  }
+
+  /** Indexes history stored before the index existed, in the background (owners only). */
+  startIndexing(): void {
+    this.#backfill.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.#backfill.stop();
+  }
+}

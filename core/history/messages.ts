@@ -1,0 +1,102 @@
+import type { SessionMessage, SessionPart } from '../api/index.js';
+import type { OrderedPart } from '../gateway/index.js';
+
+type Json = Record<string, unknown>;
+
+function parseObject(text: string | null): Json {
+  if (text === null) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+  } catch {
+    return {};
+  }
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** `cc:{uuid}:{block}` and `oc:…:{entryId}:{block}`: a message is the part id without its block index. */
+export function messageIdOf(partId: string): string {
+  const at = partId.lastIndexOf(':');
+  return at > 0 ? partId.slice(0, at) : partId;
+}
+
+function firstLine(text: string | null, max: number): string {
+  const line = (text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+  const trimmed = line.trim();
+  return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
+}
+
+/** The argument a person recognises a call by: the command, the file, the pattern, the address. */
+const TOOL_ARGUMENTS = ['command', 'cmd', 'file_path', 'path', 'notebook_path', 'pattern', 'url', 'query', 'description', 'prompt'];
+
+function toolUseSummary(name: string | null, input: Json): string {
+  const argument = TOOL_ARGUMENTS.map((key) => str(input[key])).find((value) => value !== null);
+  const label = name ?? 'tool';
+  return argument ? `${label}: ${firstLine(argument, 140)}` : label;
+}
+
+/** Claude Code writes a failed command's result as "Exit code N" (or "Error: Exit code N") first. */
+function exitCodeOf(text: string | null): number | null {
+  const match = /^(?:Error: )?Exit code (\d+)/m.exec(text?.slice(0, 200) ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+function toolResultSummary(text: string | null, isError: boolean): string {
+  const lines = (text ?? '').split('\n').filter((l) => l.trim() !== '').length;
+  const exit = exitCodeOf(text);
+  // After "Exit code N" the first line that says why.
+  const why = exit !== null ? firstLine((text ?? '').replace(/^(?:Error: )?Exit code \d+\s*/, ''), 120) : firstLine(text, 120);
+  if (isError) return `${exit !== null ? `exit code ${exit}` : 'failed'}: ${why || 'no output'}`;
+  return lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}: ${firstLine(text, 120)}`;
+}
+
+/** One stored part as a reader sees it, with the one line a folded view shows. */
+export function partView(part: OrderedPart): SessionPart {
+  const meta = parseObject(part.meta);
+  const truncated = meta.truncated !== null && typeof meta.truncated === 'object' ? num((meta.truncated as Json).length) : null;
+  const isError = meta.isError === true;
+  const toolName = str(meta.name);
+  let summary: string | null = null;
+  let image: SessionPart['image'] = null;
+  if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text));
+  else if (part.kind === 'tool_result') summary = toolResultSummary(part.text, isError);
+  else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || 'thinking';
+  else if (part.kind === 'image') {
+    image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };
+    summary = `image${image.mediaType ? ` (${image.mediaType})` : ''}, ${image.bytes} bytes`;
+  } else if (part.kind !== 'text') summary = part.kind;
+  return {
+    partId: part.partId,
+    kind: part.kind,
+    text: part.text,
+    summary,
+    toolName,
+    toolUseId: str(meta.toolUseId),
+    isError,
+    truncatedFrom: truncated,
+    image,
+  };
+}
+
+/** Consecutive parts of one message become that message, in order. */
+export function groupMessages(parts: readonly OrderedPart[]): SessionMessage[] {
+  const messages: SessionMessage[] = [];
+  let current: SessionMessage | undefined;
+  for (const part of parts) {
+    const id = messageIdOf(part.partId);
+    if (current?.messageId !== id) {
+      current = { messageId: id, role: part.role, ts: part.ts, parts: [] };
+      messages.push(current);
+    }
+    current.parts.push(partView(part));
+  }
+  return messages;
+}
+
+/** A one-line stand-in for a title: the first thing asked, whitespace folded, bounded. */
+export function oneLine(text: string, max = 200): string {
+  const folded = text.replace(/\s+/g, ' ').trim();
+  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+}

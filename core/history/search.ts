@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { SearchSyntaxError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
+import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
+import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
+import { rankByRelevance } from './rank.js';
+import type { SessionsView } from './sessions.js';
+import { snippetOf, termPattern } from './snippet.js';
+
+/** The projects a search may be narrowed to: by key, or every project of one repository. */
+export interface ProjectDirectory {
+  repoProjects(repo: string): string[];
+}
+
+const DEFAULT_LIMIT = 20;
+/**
+ * Relevance ranks at most this many of the newest matches (see SearchReader.candidates): a page must
+ * come back in tens of ms however common the words are.
+ */
+const RANK_CAP = 500;
+const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
+
+const SearchCursor = z.discriminatedUnion('s', [
+  z.strictObject({ s: z.literal('newest'), f: z.string(), k: z.number().int().nonnegative() }),
+  z.strictObject({ s: z.literal('relevance'), f: z.string(), o: z.number().int().nonnegative(), u: z.number().int().nonnegative() }),
+]);
+type SearchCursor = z.infer<typeof SearchCursor>;
+
+type Params = ParsedParams<'Search.Query'>;
+
+interface Page {
+  matches: MatchedPart[];
+  next: SearchCursor | undefined;
+  rankedAmong?: number;
+}
+
+/** A repository given as OWNER/NAME matches its canonical id (`github.com/OWNER/NAME`) too. */
+export function repoMatches(repo: string, repoId: string | null): boolean {
+  if (repoId === null) return false;
+  const a = repo.toLowerCase();
+  const b = repoId.toLowerCase();
+  return a === b || b.endsWith(`/${a}`);
+}
+
+/**
+ * Search over every captured conversation: the person's syntax made safe (a refused expression is
+ * searched again as a phrase, and the result says so), filters as index terms, pages by cursor.
+ */
+export class HistorySearch {
+  readonly #reader: SearchReader;
+  readonly #index: SearchIndex;
+  readonly #sessions: SessionsView;
+  readonly #history: HistoryReader;
+  readonly #projects: ProjectDirectory;
+
+  constructor(reader: SearchReader, index: SearchIndex, sessions: SessionsView, history: HistoryReader, projects: ProjectDirectory) {
+    this.#reader = reader;
+    this.#index = index;
+    this.#sessions = sessions;
+    this.#history = history;
+    this.#projects = projects;
+  }
+
+  query(params: Params): Result<'Search.Query'> {
+    const tag = fingerprint(params);
+    const cursor = params.cursor === undefined ? undefined : decodeCursor(params.cursor, SearchCursor);
+    const sort = params.sort ?? 'relevance';
+    if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
+    const limit = params.limit ?? DEFAULT_LIMIT;
+    const prepared = prepareQuery(params.query);
+    const attempt = (query: PreparedQuery) => this.#run(this.#filter(params, query), query.terms, sort, limit, cursor, tag);
+    let used: PreparedQuery = prepared ?? asPhrase(params.query);
+    let page = prepared === null ? undefined : refusedAsUndefined(() => attempt(used));
+    const fellBack = page === undefined;
+    if (page === undefined) {
+      used = asPhrase(params.query);
+      // A phrase of nothing but punctuation holds no word to find: no hits, never an error.
+      page = refusedAsUndefined(() => attempt(used)) ?? { matches: [], next: undefined };
+    }
+    const pattern = termPattern(used.terms);
+    const hits = page.matches.map((m): SearchHit => {
+      const snippet = snippetOf(m.text, pattern);
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, toolName: toolNameOf(m.meta), highlights: snippet.highlights };
+    });
+    const progress = this.#index.progress();
+    return {
+      hits,
+      ...(page.next ? { cursor: encodeCursor(page.next) } : {}),
+      sessions: this.#sessionsOf(hits),
+      ...(fellBack ? { fallback: { mode: 'phrase' as const, message: FALLBACK_MESSAGE } } : {}),
+      ...(page.rankedAmong !== undefined ? { rankedAmong: page.rankedAmong } : {}),
+      ...(progress.complete ? {} : { indexing: { indexedParts: progress.indexedParts, totalParts: progress.totalParts } }),
+    };
+  }
+
+  #filter(params: Params, query: PreparedQuery): SearchFilter {
+    let projectKeys: string[] | undefined;
+    if (params.repo !== undefined) {
+      projectKeys = this.#projects.repoProjects(params.repo);
+      if (params.projectKey !== undefined) projectKeys = projectKeys.filter((key) => key === params.projectKey);
+    } else if (params.projectKey !== undefined) projectKeys = [params.projectKey];
+    return {
+      expression: query.expression,
+      kind: params.kind,
+      provider: params.provider,
+      role: params.role,
+      sessionId: params.sessionId,
+      projectKeys,
+      fromMs: params.from,
+      toMs: params.to,
+    };
+  }
+
+  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Page {
+    if (sort === 'newest') {
+      const before = cursor?.s === 'newest' ? cursor.k : null;
+      const found = this.#reader.newest(filter, before, limit + 1);
+      const matches = found.slice(0, limit);
+      const last = matches[matches.length - 1];
+      return { matches, next: found.length > limit && last ? { s: 'newest', f: tag, k: last.key } : undefined };
+    }
+    const offset = cursor?.s === 'relevance' ? cursor.o : 0;
+    // The first page fixes the candidates' upper bound, so parts captured meanwhile do not shift later pages.
+    const upper = cursor?.s === 'relevance' ? cursor.u : this.#reader.upperKey();
+    const found = this.#reader.candidates(filter, upper, RANK_CAP);
+    const ranked = rankByRelevance(found.heads, terms);
+    const more = offset + limit < ranked.length;
+    return {
+      matches: this.#reader.details(ranked.slice(offset, offset + limit).map((part) => part.key)),
+      next: more ? { s: 'relevance', f: tag, o: offset + limit, u: upper } : undefined,
+      ...(found.capped ? { rankedAmong: RANK_CAP } : {}),
+    };
+  }
+
+  /** Only what a group's heading shows: a page of hits reads no more than that per conversation. */
+  #sessionsOf(hits: readonly SearchHit[]): SearchSession[] {
+    const out: SearchSession[] = [];
+    for (const id of new Set(hits.map((h) => h.sessionId))) {
+      const record = this.#history.session(id);
+      if (!record) continue;
+      out.push({
+        sessionId: id,
+        parentSessionId: record.parentSessionId,
+        projectKey: record.projectKey,
+        projectName: record.projectKey === null ? null : this.#sessions.projectName(record.projectKey),
+        provider: record.provider,
+        title: record.title,
+        firstRequest: record.title === null ? this.#sessions.firstRequest(id) : null,
+        lastAt: record.lastTs,
+      });
+    }
+    return out;
+  }
+}
+
+/** Runs a search; an expression the index refused gives undefined instead of an error. */
+function refusedAsUndefined(run: () => Page): Page | undefined {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof SearchSyntaxError) return undefined;
+    throw error;
+  }
+}
+
+function toolNameOf(meta: string | null): string | null {
+  if (meta === null) return null;
+  try {
+    const name = (JSON.parse(meta) as { name?: unknown }).name;
+    return typeof name === 'string' && name !== '' ? name : null;
+  } catch {
+    return null;
+  }
+}

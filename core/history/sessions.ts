@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
+import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
+import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
+import { groupMessages, messageIdOf, oneLine } from './messages.js';
+
+/** How history names projects (the projects room's table, read through its store). */
+export interface ProjectNames {
+  nameOf(projectKey: string): string | null;
+}
+
+const PAGE_MESSAGES = 200;
+const LIST_LIMIT = 50;
+/** Parts read per query while a page is assembled. */
+const CHUNK = 400;
+/** Messages shown before a hit when a page opens around it. */
+const CONTEXT_MESSAGES = 5;
+const FIRST_REQUEST_CHARS = 300;
+
+const ListCursor = z.strictObject({ f: z.string(), t: z.number().int(), i: z.string() });
+const PageCursor = z.strictObject({ s: z.string(), d: z.enum(['after', 'before']), t: z.number().int().nullable(), r: z.number().int() });
+
+const keyOf = (part: OrderedPart): PartKey => ({ ts: part.ts, rowid: part.rowid });
+const sessionTag = (sessionId: string) => fingerprint({ sessionId });
+
+interface Collected {
+  parts: OrderedPart[];
+  /** More parts lie beyond what was collected, in the direction walked. */
+  more: boolean;
+}
+
+/** Reading conversations: lists with their counts, and one conversation in order, a page at a time. */
+export class SessionsView {
+  readonly #reader: HistoryReader;
+  readonly #projects: ProjectNames;
+
+  constructor(reader: HistoryReader, projects: ProjectNames) {
+    this.#reader = reader;
+    this.#projects = projects;
+  }
+
+  summary(record: SessionRecord): SessionSummary {
+    return {
+      sessionId: record.sessionId,
+      projectKey: record.projectKey,
+      provider: record.provider,
+      title: record.title,
+      agentType: record.agentType,
+      startedAt: record.firstTs,
+      lastAt: record.lastTs,
+      messages: record.messages,
+      parentSessionId: record.parentSessionId,
+      projectName: record.projectKey === null ? null : this.#projects.nameOf(record.projectKey),
+      firstRequest: this.firstRequest(record.sessionId),
+      model: this.#model(record.sessionId),
+      durationMs: record.firstTs !== null && record.lastTs !== null ? Math.max(0, record.lastTs - record.firstTs) : null,
+      toolCalls: record.toolCalls,
+      subagents: record.subagents,
+    };
+  }
+
+  projectName(projectKey: string): string | null {
+    return this.#projects.nameOf(projectKey);
+  }
+
+  firstRequest(sessionId: string): string | null {
+    const first = this.#reader.firstUserTexts(sessionId, 12).find((p) => p.text !== null && p.text.trim() !== '');
+    return first?.text ? oneLine(first.text, FIRST_REQUEST_CHARS) : null;
+  }
+
+  find(sessionId: string): SessionSummary | undefined {
+    const record = this.#reader.session(sessionId);
+    return record ? this.summary(record) : undefined;
+  }
+
+  /** OpenClaw records the model on assistant parts; a Claude capture that records it is read the same way. */
+  #model(sessionId: string): string | null {
+    for (const meta of this.#reader.firstAssistantMeta(sessionId, 3)) {
+      const model = /"model":"([^"\\]{1,100})"/.exec(meta)?.[1];
+      if (model) return model;
+    }
+    return null;
+  }
+
+  record(sessionId: string): SessionRecord {
+    const record = this.#reader.session(sessionId);
+    if (!record) throw new StewardError('not_found', 'No stored conversation has that id (it may have been pruned or forgotten)');
+    return record;
+  }
+
+  list(params: ParsedParams<'Sessions.List'>): Result<'Sessions.List'> {
+    const limit = params.limit ?? LIST_LIMIT;
+    const tag = fingerprint(params);
+    const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, ListCursor);
+    if (after && after.f !== tag) throw new StewardError('invalid_params', 'The cursor belongs to another listing; start again without it');
+    const rows = this.#reader.list({
+      projectKey: params.projectKey,
+      provider: params.provider,
+      fromMs: params.from,
+      toMs: params.to,
+      after: after ? { lastTs: after.t, sessionId: after.i } : undefined,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const more = rows.length > limit && last !== undefined;
+    return { sessions: page.map((r) => this.summary(r)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
+  }
+
+  get(params: ParsedParams<'Sessions.Get'>): Result<'Sessions.Get'> {
+    const record = this.record(params.sessionId);
+    const limit = params.limit ?? PAGE_MESSAGES;
+    const { parts, earlier, later } = this.#page(params.sessionId, limit, params.cursor, params.partId);
+    const tag = sessionTag(params.sessionId);
+    const first = parts[0];
+    const last = parts[parts.length - 1];
+    return {
+      session: this.summary(record),
+      messages: groupMessages(parts),
+      subagents: this.subagents(params.sessionId),
+      ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.ts, r: last.rowid }) } : {}),
+      ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.ts, r: first.rowid }) } : {}),
+    };
+  }
+
+  /** Every message of a conversation, in order (for export). */
+  *allParts(sessionId: string): Generator<OrderedPart[]> {
+    let after: PartKey | null = null;
+    for (;;) {
+      const chunk = this.#reader.partsAfter(sessionId, after, CHUNK * 5);
+      if (chunk.length > 0) yield chunk;
+      if (chunk.length < CHUNK * 5) return;
+      after = keyOf(chunk[chunk.length - 1]!);
+    }
+  }
+
+  /** Subagents in the order they started, each placed after the tool call that started it. */
+  subagents(sessionId: string): SessionSubagent[] {
+    return this.#reader.subagents(sessionId).map((child) => ({ session: this.summary(child), startedBy: this.#startedBy(sessionId, child) }));
+  }
+
+  #startedBy(sessionId: string, child: SessionRecord): string | null {
+    if (child.firstTs === null) return null;
+    const calls = this.#reader.toolUsesUpTo(sessionId, child.firstTs, 20);
+    const named = (name: string) => (meta: string | null) => meta !== null && meta.includes(`"name":"${name}"`);
+    const call = calls.find((c) => named('Task')(c.meta) || named('Agent')(c.meta)) ?? calls[0];
+    return call ? messageIdOf(call.partId) : null;
+  }
+
+  #page(sessionId: string, limit: number, cursor: string | undefined, partId: string | undefined): { parts: OrderedPart[]; earlier: boolean; later: boolean } {
+    if (cursor !== undefined) {
+      const at = decodeCursor(cursor, PageCursor);
+      if (at.s !== sessionTag(sessionId)) throw new StewardError('invalid_params', 'The cursor belongs to another conversation; start again without it');
+      const key = { ts: at.t, rowid: at.r };
+      if (at.d === 'before') {
+        const back = this.#backward(sessionId, key, limit);
+        return { parts: back.parts, earlier: back.more, later: true };
+      }
+      const ahead = this.#forward(sessionId, key, limit);
+      return { parts: ahead.parts, earlier: true, later: ahead.more };
+    }
+    if (partId !== undefined) {
+      const hit = this.#reader.partKey(partId);
+      if (!hit || hit.sessionId !== sessionId) throw new StewardError('not_found', 'That part is not in this conversation');
+      const back = this.#backward(sessionId, hit, CONTEXT_MESSAGES);
+      const from = back.parts[back.parts.length - 1];
+      // When the hit is not its message's first part, that message began in `back` and is the page's first.
+      const begun = from && messageIdOf(from.partId) === messageIdOf(partId) ? messageIdOf(partId) : undefined;
+      const ahead = this.#forward(sessionId, from ? keyOf(from) : null, limit, begun);
+      return { parts: [...back.parts, ...ahead.parts], earlier: back.more, later: ahead.more };
+    }
+    const ahead = this.#forward(sessionId, null, limit);
+    return { parts: ahead.parts, earlier: false, later: ahead.more };
+  }
+
+  /**
+   * Parts after `after` up to `messages` whole messages. `begun` names a message that started before
+   * `after`: its remaining parts come first and it counts as the first of the messages.
+   */
+  #forward(sessionId: string, after: PartKey | null, messages: number, begun?: string): Collected {
+    const parts: OrderedPart[] = [];
+    let seen = begun === undefined ? 0 : 1;
+    let last = begun;
+    for (let key = after; ; ) {
+      const chunk = this.#reader.partsAfter(sessionId, key, CHUNK);
+      for (const part of chunk) {
+        const id = messageIdOf(part.partId);
+        if (id !== last) {
+          if (seen === messages) return { parts, more: true };
+          seen += 1;
+          last = id;
+        }
+        parts.push(part);
+      }
+      if (chunk.length < CHUNK) return { parts, more: false };
+      key = keyOf(chunk[chunk.length - 1]!);
+    }
+  }
+
+  /** Parts before `before`, up to `messages` whole messages, returned in conversation order. */
+  #backward(sessionId: string, before: PartKey, messages: number): Collected {
+    const parts: OrderedPart[] = [];
+    let seen = 0;
+    let last: string | undefined;
+    for (let key = before; ; ) {
+      const chunk = this.#reader.partsBefore(sessionId, key, CHUNK);
+      for (const part of chunk) {
+        const id = messageIdOf(part.partId);
+        if (id !== last) {
+          if (seen === messages) return { parts: parts.reverse(), more: true };
+          seen += 1;
+          last = id;
+        }
+        parts.push(part);
+      }
+      if (chunk.length < CHUNK) return { parts: parts.reverse(), more: false };
+      key = keyOf(chunk[chunk.length - 1]!);
+    }
+  }
+}

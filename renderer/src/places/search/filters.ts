@@ -1,0 +1,49 @@
+import type { Params, SearchKind } from '../../../../core/api/index.js';
+
+/** The filters a search's address carries (`#/search?q=…&who=me&kind=tool_use…`), as chips show them. */
+export interface SearchFilters {
+  q: string;
+  who?: 'me' | 'assistant' | undefined;
+  kind?: SearchKind | undefined;
+  provider?: string | undefined;
+  project?: string | undefined;
+  when?: '7d' | '30d' | '365d' | undefined;
+  sort?: 'newest' | undefined;
+}
+
+const DAY = 86_400_000;
+const WHEN_DAYS = { '7d': 7, '30d': 30, '365d': 365 } as const;
+const KINDS: readonly SearchKind[] = ['text', 'thinking', 'tool_use', 'tool_result'];
+
+export function filtersFrom(params: Record<string, string>): SearchFilters {
+  const pick = <T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined => allowed.find((a) => a === value);
+  return {
+    q: params.q ?? '',
+    who: pick(params.who, ['me', 'assistant'] as const),
+    kind: pick(params.kind, KINDS),
+    provider: params.provider,
+    project: params.project,
+    when: pick(params.when, ['7d', '30d', '365d'] as const),
+    sort: pick(params.sort, ['newest'] as const),
+  };
+}
+
+/** The address form: every key a string, absent filters left out. */
+export function filtersToParams(filters: SearchFilters): Record<string, string | undefined> {
+  return { q: filters.q, who: filters.who, kind: filters.kind, provider: filters.provider, project: filters.project, when: filters.when, sort: filters.sort };
+}
+
+/** "What I said" is the person's own text: their role, and text rather than the tool results Claude files under it. */
+export function queryOf(filters: SearchFilters, now = Date.now()): Params<'Search.Query'> {
+  const kind = filters.kind ?? (filters.who === 'me' ? 'text' : undefined);
+  return {
+    query: filters.q,
+    limit: 20,
+    ...(filters.who === 'me' ? { role: 'user' } : filters.who === 'assistant' ? { role: 'assistant' } : {}),
+    ...(kind ? { kind } : {}),
+    ...(filters.provider ? { provider: filters.provider as Params<'Search.Query'>['provider'] } : {}),
+    ...(filters.project ? { projectKey: filters.project } : {}),
+    ...(filters.when ? { from: now - WHEN_DAYS[filters.when] * DAY } : {}),
+    ...(filters.sort ? { sort: filters.sort } : {}),
+  };
+}

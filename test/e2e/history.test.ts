@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDS, writeHistoryFixture } from '../support/history.js';
+import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+
+/**
+ * History in the panel, driven as a person would: search from any place with the keyboard, open a
+ * hit, read the conversation with its tools folded, go Back, and forget a conversation.
+ */
+describe('search and read conversations in the panel', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const roots = makeTempDir('steward-e2e-history-');
+    const fixture = writeHistoryFixture(roots.dir);
+    steward = await startServe({ claudeRoots: [fixture.claudeRoot], openclawRoots: [fixture.openclawRoot] });
+    browser = await launchChromium();
+    // The owner's start-up sweep imports the fixture (it is inside the default window).
+    await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', {})).sessions.length === 4 ? true : undefined), 30_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+  async function searchFor(page: Page, query: string): Promise<void> {
+    await page.keyboard.press('/');
+    await page.locator('main[data-place="search"]').waitFor();
+    await eventually('the search box takes the focus', async () => ((await focusedId(page)) === 'search-box' ? true : undefined));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(query);
+    await page.keyboard.press('Enter');
+    await page.locator('.search-results').waitFor();
+  }
+
+  it('reaches the search box from any place with / or Ctrl-K', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    for (const place of ['Settings', 'Telemetry', 'Projects']) {
+      await goToPlace(page, place);
+      await page.keyboard.press(place === 'Telemetry' ? 'Control+k' : '/');
+      await page.locator('main[data-place="search"]').waitFor();
+      await eventually(`the box is focused after leaving ${place}`, async () => ((await focusedId(page)) === 'search-box' ? true : undefined));
+    }
+    // Typing "/" in the box is text, not a shortcut.
+    await page.keyboard.type('src/config');
+    expect(await page.locator('#search-box').inputValue()).toBe('src/config');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('searches with the keyboard, opens a hit, reads it with tools folded, and goes Back to the results', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await searchFor(page, 'frost');
+    expect(await page.evaluate(() => window.location.hash)).toBe('#/search?q=frost');
+    const groups = page.locator('.search-group');
+    expect(await groups.count()).toBe(2);
+    expect(await groups.first().locator('.search-group__title').innerText()).toMatch(/Winter pruning plan|Find the first frost dates/);
+    expect(await page.locator('.search-hit mark').first().innerText()).toMatch(/^frost$/i);
+    await page.screenshot({ path: screenshotPath('search-results.png') });
+
+    // Down from the box walks the hits; Enter opens the focused one.
+    await page.locator('#search-box').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const chosen = await page.evaluate(() => document.activeElement?.getAttribute('data-part'));
+    expect(chosen).toBeTruthy();
+    await page.keyboard.press('Enter');
+    await page.locator('main[data-place="session"]').waitFor();
+    expect(await page.evaluate(() => decodeURIComponent(window.location.hash))).toContain(`?part=${chosen}`);
+    const hit = page.locator('.part--hit');
+    await hit.waitFor();
+    expect(await hit.getAttribute('data-part')).toBe(chosen);
+    expect(await hit.isVisible()).toBe(true);
+    expect((await hit.innerText()).toLowerCase()).toContain('frost');
+
+    // Back to the search, then open the parent conversation: thinking and tools are folded to one line.
+    await page.goBack();
+    await page.locator('main[data-place="search"] .search-results').waitFor();
+    await eventually('the opened hit has the focus again', async () => ((await page.evaluate(() => document.activeElement?.getAttribute('data-part'))) === chosen ? true : undefined));
+    await page.locator(`.search-group__link[href="#/sessions/${IDS.pruning}"]`).click();
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    expect(await page.locator('main h1').innerText()).toBe('Winter pruning plan');
+    const tool = page.locator('details.fold--tool').filter({ hasText: 'Bash: npm run build:calendar' });
+    expect(await tool.getAttribute('open')).toBeNull();
+    const failed = page.locator('details.fold--result.fold--error');
+    expect(await failed.locator('summary').innerText()).toContain('exit code 2');
+    expect(await failed.locator('.fold__body').isVisible()).toBe(false);
+    await failed.locator('summary').click();
+    expect(await failed.locator('.fold__body').innerText()).toContain('TS2345');
+    expect(await page.locator('details.fold--thinking summary').innerText()).toContain('Thinking');
+    expect(await page.locator('.part__image').innerText()).toContain('image/png');
+    // The subagent is nested after the Task call that started it, and loads when opened.
+    const subagent = page.locator('article').filter({ hasText: 'Task: Survey frost dates' }).locator('details.subagent');
+    await subagent.locator('summary').click();
+    await subagent.locator('.conversation').waitFor();
+    expect(await subagent.innerText()).toContain('The first frost usually arrives in late October.');
+    await page.screenshot({ path: screenshotPath('session-viewer.png'), fullPage: true });
+
+    // Export: a Markdown file of the conversation, and the result said where the person looks.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
+    expect(download.suggestedFilename()).toBe(`session-${IDS.pruning}.md`);
+    expect(readFileSync((await download.path())!, 'utf8')).toMatch(/^# Winter pruning plan\n/);
+    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).innerText()).toBe(`Exported session-${IDS.pruning}.md, with secrets redacted.`);
+
+    // The address is the conversation's: a reload (or a bookmark) opens it again.
+    await page.reload();
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    expect(await page.locator('main h1').innerText()).toBe('Winter pruning plan');
+    await page.goBack();
+    await page.locator('main[data-place="search"] .search-results').waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('narrows with chips: only what I said, only commands', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await searchFor(page, 'calendar');
+    await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Commands' }).click();
+    await eventually('the address carries the chip', async () => ((await page.evaluate(() => window.location.hash)).includes('kind=tool_use') ? true : undefined));
+    await eventually('only the Bash call is left', async () => {
+      const hits = await page.locator('.search-hit').allInnerTexts();
+      return hits.length === 1 && hits[0]!.includes('Command Bash') ? true : undefined;
+    });
+    expect(await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Commands' }).getAttribute('aria-pressed')).toBe('true');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('lists a project’s conversations with their titles', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.getByRole('button', { name: 'orchard' }).click();
+    const list = page.getByRole('region', { name: 'Conversations' });
+    await list.locator('.project-sessions__link').first().waitFor();
+    expect(await list.locator('.project-sessions__link').allInnerTexts()).toEqual(['Why does parseConfig throw ERR_MODULE_NOT_FOUND when loading src/config/load_settings.ts?', 'Winter pruning plan']);
+    await list.getByRole('link', { name: 'Winter pruning plan' }).click();
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('forgets a conversation: gone from search and its project, and still gone after a tick', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await searchFor(page, 'crumble');
+    await page.locator('.search-hit').first().click();
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    await page.getByRole('button', { name: 'Forget…' }).click();
+    const confirm = page.getByTestId('forget-confirm');
+    await confirm.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await confirm.getByRole('button', { name: 'Yes, forget it' }).click();
+    await page.getByRole('status').filter({ hasText: 'Forgotten.' }).waitFor();
+
+    await page.goBack();
+    await page.locator('main[data-place="search"] .search-results').waitFor();
+    await eventually('the search no longer finds it', async () => ((await page.locator('.search-results').innerText()).includes('No conversation matches that.') ? true : undefined));
+
+    // A sweep tick reads the transcript on disk again; the tombstone keeps it out.
+    await steward.rpc('Sweep.Tick', {});
+    await steward.rpc('Backfill.Run', { all: true });
+    await page.reload();
+    await page.locator('main[data-place="search"] .search-results').waitFor();
+    expect(await page.locator('.search-results').innerText()).toContain('No conversation matches that.');
+    expect((await steward.rpc('Sessions.List', {})).sessions.map((s) => s.sessionId)).not.toContain(IDS.kitchen);
+    expect((await steward.rpc('Forget.List', {})).tombstones.map((t) => t.id)).toEqual([IDS.kitchen]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../core/cli/index.js';
+import { startOwner } from '../../../core/index.js';
+import { captureIo as io } from '../../support/cli.js';
+import { IDS, KITCHEN, SECRET, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+let home: TempHome;
+
+beforeAll(async () => {
+  home = tempHome('steward-cli-history-');
+  const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
+  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
+  expect(await runCli(['backfill', '--all', '--json'], io(home.env))).toBe(0);
+});
+
+afterAll(() => home?.cleanup());
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const c = io(home.env);
+  const code = await runCli(argv, c);
+  return { code, out: c.out, err: c.err };
+}
+
+describe('steward search', () => {
+  it('prints {hits} with --json, words joined into one query', async () => {
+    const { code, out } = await cli('search', 'apple', 'crumble', '--json');
+    expect(code).toBe(0);
+    const result = JSON.parse(out) as { hits: Array<{ sessionId: string; partId: string; projectKey: string; ts: number; role: string; snippet: string }> };
+    expect(result.hits.length).toBeGreaterThan(0);
+    expect(new Set(result.hits.map((h) => h.sessionId))).toEqual(new Set([IDS.kitchen]));
+    expect(Object.keys(result.hits[0]!)).toEqual(expect.arrayContaining(['sessionId', 'partId', 'projectKey', 'ts', 'role', 'snippet']));
+  });
+
+  it('groups hits under their conversation in a terminal, and takes the filters', async () => {
+    const { code, out } = await cli('search', 'frost', '--sort', 'newest', '--limit', '5');
+    expect(code).toBe(0);
+    expect(out).toContain(`Winter pruning plan — orchard · claude · ${IDS.pruning}`);
+    expect(out).toContain(SUBAGENT_SESSION);
+    const commands = await cli('search', 'calendar', '--kind', 'tool_use', '--json');
+    expect((JSON.parse(commands.out) as { hits: Array<{ kind: string }> }).hits.map((h) => h.kind)).toEqual(['tool_use']);
+    const projects = JSON.parse((await cli('projects', '--json')).out) as { projects: Array<{ projectKey: string; cwd: string }> };
+    const kitchen = projects.projects.find((p) => p.cwd === KITCHEN)!.projectKey;
+    const narrowed = JSON.parse((await cli('search', 'apple', '--project', kitchen, '--from', '30d', '--json')).out) as { hits: Array<{ sessionId: string }> };
+    expect(new Set(narrowed.hits.map((h) => h.sessionId))).toEqual(new Set([IDS.kitchen]));
+  });
+
+  it('says when it searched a phrase instead, and rejects bad options as usage errors', async () => {
+    expect((await cli('search', 'cream', 'OR')).out).toMatch(/^note: That was not valid search syntax/);
+    expect((await cli('search', 'x', '--kind', 'files')).code).toBe(2);
+    expect((await cli('search', 'x', '--from', 'yesterday-ish')).code).toBe(2);
+    const json = await cli('search', 'x', '--project', 'not-a-key', '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'invalid_params' } });
+  });
+});
+
+describe('steward sessions', () => {
+  it('lists conversations as {sessions} with --json and in lines without', async () => {
+    const json = JSON.parse((await cli('sessions', 'list', '--json', '--limit', '2')).out) as { sessions: Array<{ sessionId: string }>; cursor?: string };
+    expect(json.sessions.map((s) => s.sessionId)).toEqual([IDS.kitchen, `oc:main:${IDS.openclawHeader}`]);
+    expect(json.cursor).toBeDefined();
+    const text = (await cli('sessions', 'list')).out;
+    expect(text).toMatch(new RegExp(`^${IDS.pruning} .* 5 messages, 2 tool calls, 1 subagent {2}orchard {2}Winter pruning plan$`, 'm'));
+  });
+
+  it('shows a conversation with tools folded to one line and the subagent where it started', async () => {
+    const { code, out } = await cli('sessions', 'show', IDS.pruning);
+    expect(code).toBe(0);
+    expect(out).toContain('  ▸ Bash: npm run build:calendar');
+    expect(out).toContain('  ◂ exit code 2: src/calendar.ts(14,7): error TS2345');
+    expect(out).toMatch(/▸ Task: Survey frost dates\n {2}⤷ subagent Explore /);
+    expect(out).toContain('[image (image/png), 27 bytes]');
+  });
+
+  it('exports Markdown redacted by default, raw when asked, and to a file', async () => {
+    const redacted = await cli('sessions', 'export', IDS.config);
+    expect(redacted.code).toBe(0);
+    expect(redacted.out).not.toContain(SECRET);
+    expect(redacted.out).toContain('[REDACTED]');
+    expect((await cli('sessions', 'export', IDS.config, '--raw')).out).toContain(SECRET);
+    const file = join(home.dir, 'export.json');
+    expect((await cli('sessions', 'export', IDS.config, '--format', 'json', '--output', file)).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'steward.session.v1', redacted: true });
+    expect((await cli('sessions', 'show', 'no-such-session')).code).toBe(1);
+  });
+});
+
+describe('steward forget / unforget', () => {
+  it('forgets, lists, refuses a half-given target, and lifts', async () => {
+    expect((await cli('forget')).code).toBe(2);
+    expect((await cli('forget', '--session', 'a', '--project', 'p_0123456789abcdef')).code).toBe(2);
+    const forgot = await cli('forget', '--session', IDS.kitchen);
+    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 3 parts in 1 session\(s\)/);
+    const list = JSON.parse((await cli('forget', '--list', '--json')).out) as { tombstones: Array<{ kind: string; id: string }> };
+    expect(list.tombstones).toMatchObject([{ kind: 'session', id: IDS.kitchen }]);
+    expect((await cli('forget', '--list')).out).toMatch(new RegExp(`^session {2}${IDS.kitchen} {2}\\d{4}-\\d{2}-\\d{2} {2}Write a recipe`, 'm'));
+    expect(JSON.parse((await cli('search', 'crumble', '--json')).out)).toMatchObject({ hits: [] });
+    expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain('next `steward backfill`');
+    expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain('Nothing was forgotten');
+    await cli('backfill', '--all');
+    expect((JSON.parse((await cli('search', 'crumble', '--json')).out) as { hits: unknown[] }).hits.length).toBeGreaterThan(0);
+  });
+
+  it('goes through the running owner when one runs', async () => {
+    const owner = await startOwner({ home: { dir: home.dir, kind: 'env' }, env: home.env, port: 0, strictPort: true, schedule: false });
+    try {
+      const { code, out } = await cli('search', 'saplings', '--json');
+      expect(code).toBe(0);
+      expect((JSON.parse(out) as { hits: Array<{ provider: string }> }).hits.map((h) => h.provider)).toContain('openclaw');
+      expect((await cli('sessions', 'list', '--provider', 'openclaw', '--json')).code).toBe(0);
+    } finally {
+      await owner.stop();
+    }
+  });
+});

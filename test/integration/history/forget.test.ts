@@ -1,0 +1,172 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import type { Db } from '../../../core/store/index.js';
+import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+const DAY = 86_400_000;
+let home: TempHome | undefined;
+let core: Core | undefined;
+
+afterEach(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+  core = undefined;
+  home = undefined;
+});
+
+function open(config?: unknown): Core {
+  if (!home) {
+    home = tempHome('steward-forget-');
+    const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+    home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
+    home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
+  }
+  if (config !== undefined) writeFileSync(join(home.dir, 'config.json'), JSON.stringify(config));
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  return core;
+}
+
+const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
+
+/**
+ * The index holds exactly the stored parts: one map row and one index document per part, FTS5's own
+ * check of the index against its content passes, and each session's counts match its parts.
+ */
+function expectIndexExact(db: Db): void {
+  const parts = count(db, 'SELECT COUNT(*) FROM parts');
+  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_map m LEFT JOIN parts p ON p.rowid = m.part_rowid WHERE p.rowid IS NULL')).toBe(0);
+  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+  const mismatched = count(
+    db,
+    `SELECT COUNT(*) FROM (SELECT session_id, COUNT(*) AS n, SUM(kind = 'tool_use') AS t FROM parts GROUP BY session_id) x
+     LEFT JOIN session_stats s USING (session_id) WHERE s.parts IS NOT x.n OR s.tool_calls IS NOT x.t`,
+  );
+  expect(mismatched).toBe(0);
+  expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts)')).toBe(0);
+}
+
+/** The sessions a query finds, once each, sorted. */
+const hitsFor = async (c: Core, query: string) => [...new Set((await c.call('Search.Query', { query })).hits.map((h) => h.sessionId))].sort();
+
+describe('forgetting a session', () => {
+  it('deletes its parts, index rows, counts and subagents; a tick and a backfill leave it out; unforget and a backfill bring it back', async () => {
+    const c = open();
+    await c.call('Backfill.Run', { all: true });
+    expectIndexExact(c.gateway);
+    expect(await hitsFor(c, 'frost')).toContain(IDS.pruning);
+
+    const result = await c.call('Forget.Session', { sessionId: IDS.pruning });
+    expect(result).toEqual({ kind: 'session', id: IDS.pruning, removedParts: 11, removedSessions: 2, notesRemoved: false });
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM parts WHERE session_id IN (?, ?)', IDS.pruning, SUBAGENT_SESSION)).toBe(0);
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE session_id IN (?, ?)', IDS.pruning, SUBAGENT_SESSION)).toBe(0);
+    expectIndexExact(c.gateway);
+    expect(await hitsFor(c, 'frost')).toEqual([]);
+    expect((await c.call('Sessions.List', {})).sessions.map((s) => s.sessionId)).not.toContain(IDS.pruning);
+    expect((await c.call('Forget.List', {})).tombstones).toEqual([{ kind: 'session', id: IDS.pruning, label: 'Winter pruning plan', createdAt: expect.any(Number) }]);
+
+    // Its files are still on disk: neither a scheduled tick nor a backfill imports it, and both say why.
+    const tick = await c.call('Sweep.Tick', {});
+    expect(tick.providers.find((p) => p.provider === 'claude')).toMatchObject({ partsWritten: 0 });
+    const backfill = await c.call('Backfill.Run', { all: true });
+    expect(backfill.providers.find((p) => p.provider === 'claude')).toMatchObject({ partsWritten: 0, withheld: { forgotten: 11, excluded: 0 } });
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM parts WHERE session_id IN (?, ?)', IDS.pruning, SUBAGENT_SESSION)).toBe(0);
+    expect(await hitsFor(c, 'frost')).toEqual([]);
+
+    expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: true });
+    expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: false });
+    const again = await c.call('Backfill.Run', { all: true });
+    expect(again.providers.find((p) => p.provider === 'claude')?.partsWritten).toBe(11);
+    expect(await hitsFor(c, 'frost')).toEqual([IDS.pruning, SUBAGENT_SESSION].sort());
+    expectIndexExact(c.gateway);
+  });
+
+  it('holds across a restart: the tombstone is stored, not remembered', async () => {
+    let c = open();
+    await c.call('Backfill.Run', { all: true });
+    await c.call('Forget.Session', { sessionId: IDS.kitchen });
+    await c.shutdown();
+    c = open();
+    await c.call('Sweep.Tick', {});
+    await c.call('Backfill.Run', { all: true });
+    expect(await hitsFor(c, 'crumble')).toEqual([]);
+  });
+
+  it('forgetting a subagent alone keeps its parent', async () => {
+    const c = open();
+    await c.call('Backfill.Run', { all: true });
+    await c.call('Forget.Session', { sessionId: SUBAGENT_SESSION });
+    await c.call('Backfill.Run', { all: true });
+    expect(await hitsFor(c, '"frost usually"')).toEqual([]);
+    expect((await c.call('Sessions.Get', { sessionId: IDS.pruning })).subagents).toEqual([]);
+    expectIndexExact(c.gateway);
+  });
+});
+
+describe('forgetting a project', () => {
+  it('deletes its conversations, its row and its notes, and keeps it out of later imports', async () => {
+    const c = open();
+    await c.call('Backfill.Run', { all: true });
+    const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
+    await c.call('Sweeper.Run', { projectKey: orchard.projectKey, force: true });
+    const notes = join(home!.dir, 'projects');
+    const slugDir = (await c.call('Projects.Get', { projectKey: orchard.projectKey })).slug;
+    expect(existsSync(join(notes, slugDir, 'OVERVIEW.md'))).toBe(true);
+
+    const result = await c.call('Forget.Project', { projectKey: orchard.projectKey });
+    expect(result).toMatchObject({ kind: 'project', id: orchard.projectKey, removedSessions: 3, notesRemoved: true });
+    expect(existsSync(join(notes, slugDir))).toBe(false);
+    expect((await c.call('Projects.List', {})).projects.map((p) => p.cwd)).not.toContain(ORCHARD);
+    expect(await hitsFor(c, 'parseConfig')).toEqual([]);
+    expectIndexExact(c.gateway);
+
+    const backfill = await c.call('Backfill.Run', { all: true });
+    expect(backfill.providers.find((p) => p.provider === 'claude')?.withheld?.forgotten).toBe(result.removedParts);
+    expect((await c.call('Projects.List', {})).projects.map((p) => p.cwd)).not.toContain(ORCHARD);
+    expect((await c.call('Forget.List', {})).tombstones).toEqual([{ kind: 'project', id: orchard.projectKey, label: 'orchard', createdAt: expect.any(Number) }]);
+    // Other projects are untouched.
+    expect(await hitsFor(c, 'crumble')).toEqual([IDS.kitchen]);
+  });
+});
+
+describe('excluding a folder', () => {
+  it('never captures sessions whose folder matches capture.exclude, and counts what it held back', async () => {
+    const c = open({ capture: { exclude: [`${KITCHEN}/**`] } });
+    const result = await c.call('Backfill.Run', { all: true });
+    expect(result.providers.find((p) => p.provider === 'claude')?.withheld).toEqual({ forgotten: 0, excluded: 3 });
+    expect((await c.call('Projects.List', {})).projects.map((p) => p.cwd)).not.toContain(KITCHEN);
+    expect(await hitsFor(c, 'crumble')).toEqual([]);
+    expect(await hitsFor(c, 'frost')).toContain(IDS.pruning);
+  });
+
+  it('rejects a malformed exclude list with a message naming the key', () => {
+    home = tempHome('steward-forget-');
+    writeFileSync(join(home.dir, 'config.json'), JSON.stringify({ capture: { exclude: 'not-a-list' } }));
+    expect(() => Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env })).toThrow(/capture\.exclude/);
+  });
+});
+
+describe('retention keeps the index exact', () => {
+  it('prunes old parts with their index rows and counts', async () => {
+    home = tempHome('steward-forget-');
+    const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+    home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
+    const old = Date.now() - 400 * DAY;
+    writeJsonl(join(fixture.claudeRoot, 'projects', '-work-orchard', 'ancient.jsonl'), [
+      claudeLine({ sessionId: 'ancient', cwd: ORCHARD, ts: new Date(old), text: 'an ancient note about grafting' }),
+      claudeLine({ sessionId: 'ancient', cwd: ORCHARD, ts: new Date(old + 1000), type: 'assistant', text: 'grafting works best in spring' }),
+    ]);
+    const c = open();
+    await c.call('Backfill.Run', { all: true });
+    expect(await hitsFor(c, 'grafting')).toEqual(['ancient']);
+    const report = await c.call('Cache.Prune', {});
+    expect(report).toMatchObject({ removedParts: 2, removedSessions: 1 });
+    expect(await hitsFor(c, 'grafting')).toEqual([]);
+    expectIndexExact(c.gateway);
+  });
+});

@@ -1,0 +1,151 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core, type EventPayload } from '../../../core/index.js';
+import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
+import { GatewayReader, openGateway, SearchIndex } from '../../../core/gateway/index.js';
+import { Capture } from '../../../core/capture/index.js';
+import { parseConfig } from '../../../core/config/index.js';
+import { History } from '../../../core/history/index.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
+import { ProjectStore } from '../../../core/projects/index.js';
+import { writeHistoryFixture } from '../../support/history.js';
+import { openDatabase, type Db } from '../../../core/store/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+let home: TempHome | undefined;
+afterEach(() => {
+  home?.cleanup();
+  home = undefined;
+});
+
+const PARTS = 1_200;
+
+/**
+ * A gateway.db as the version before the index left it (schema 2): parts and sessions, no index.
+ * Rows are written the way that version's sink wrote them.
+ */
+function oldStore(dir: string): void {
+  const db = openDatabase(join(dir, 'gateway.db'), { label: 'gateway', migrations: GATEWAY_MIGRATIONS.slice(0, 2) });
+  const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) VALUES (?, ?, 'claude', ?, 'text', ?, ?, NULL)");
+  const session = db.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', NULL, '/work/old', ?, ?, ?)");
+  const base = Date.UTC(2026, 0, 1);
+  db.transaction(() => {
+    for (let s = 0; s < 12; s += 1) session.run(`old-${s}`, base, base + 100 * 60_000, base);
+    for (let i = 0; i < PARTS; i += 1) part.run(`cc:old-${i}:0`, `old-${i % 12}`, i % 2 === 0 ? 'user' : 'assistant', base + i * 1000, `history line ${i} about ${i % 3 === 0 ? 'orchards' : 'kitchens'} and parseConfig`);
+  })();
+  db.close();
+}
+
+const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
+
+function expectExact(db: Db): void {
+  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(count(db, 'SELECT COUNT(*) FROM parts'));
+  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(count(db, 'SELECT COUNT(*) FROM parts'));
+  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+}
+
+describe('indexing a store that predates the index', () => {
+  it('migrates without indexing, then indexes in the background with progress; searches say how far it has come', async () => {
+    home = tempHome('steward-index-backfill-');
+    oldStore(home.dir);
+    const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    try {
+      // Opening did not index anything: that is background work.
+      expect(count(core.gateway, 'SELECT COUNT(*) FROM search_map')).toBe(0);
+      const before = await core.call('Search.Query', { query: 'orchards' });
+      expect(before.indexing).toEqual({ indexedParts: 0, totalParts: PARTS });
+      expect(before.hits).toEqual([]);
+
+      const events: Array<EventPayload<'search.indexing'>> = [];
+      const done = new Promise<void>((resolve) =>
+        core.events.subscribe((name, payload) => {
+          if (name !== 'search.indexing') return;
+          const progress = payload as EventPayload<'search.indexing'>;
+          events.push(progress);
+          if (progress.complete) resolve();
+        }),
+      );
+      core.history.startIndexing();
+      await done;
+      expect(events.at(-1)?.complete).toBe(true);
+      const after = await core.call('Search.Query', { query: 'orchards', limit: 100 });
+      expect(after.indexing).toBeUndefined();
+      expect(after.hits).toHaveLength(100);
+      expect((await core.call('Search.Query', { query: 'Config', sort: 'newest', limit: 1 })).hits[0]?.partId).toBe(`cc:old-${PARTS - 1}:0`);
+      expectExact(core.gateway);
+      expect((await core.call('Sessions.List', {})).sessions.find((s) => s.sessionId === 'old-0')?.messages).toBe(PARTS / 12);
+    } finally {
+      await core.shutdown();
+    }
+  });
+
+  it('resumes where it stopped after a restart, and never indexes a part twice while the sink adds new ones', async () => {
+    home = tempHome('steward-index-backfill-');
+    oldStore(home.dir);
+    let db = openGateway(home.dir);
+    let index = new SearchIndex(db);
+    const seen: number[] = [];
+    for (let i = 0; i < 3; i += 1) seen.push(index.backfillStep(100).indexedParts);
+    expect(seen).toEqual([100, 200, 300]);
+    db.close();
+
+    // A restart, then new parts arrive through capture while the walk is still behind.
+    const roots = join(home.dir, 'roots');
+    writeJsonl(join(roots, 'projects', '-work-new', 'new-1.jsonl'), [claudeLine({ sessionId: 'new-1', cwd: '/work/new', text: 'fresh orchards talk' })]);
+    const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: roots } });
+    try {
+      await core.call('Sweep.Tick', {});
+      expect((await core.call('Search.Query', { query: 'fresh' })).hits.map((h) => h.sessionId)).toEqual(['new-1']);
+      expect((await core.call('Search.Query', { query: 'orchards' })).indexing).toEqual({ indexedParts: 300, totalParts: PARTS });
+    } finally {
+      await core.shutdown();
+    }
+    db = openGateway(home.dir);
+    index = new SearchIndex(db);
+    let progress = index.progress();
+    while (!progress.complete) progress = index.backfillStep(250);
+    expectExact(db);
+    db.close();
+  });
+});
+
+describe('a large run leaves its parts to the index walk', () => {
+  it('indexes the first parts in step, the rest after the run, and the next small run in step again', async () => {
+    home = tempHome('steward-index-defer-');
+    const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+    const env = { ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot };
+    const db = openGateway(home.dir);
+    const projects = new ProjectStore(db, new GatewayReader(db));
+    const logger = createMemoryLogger();
+    const capture = new Capture({ db, config: parseConfig({}), env, logger, projects, record: () => undefined, inStepIndexParts: 5 });
+    const events: Array<{ complete: boolean }> = [];
+    const history = new History({ db, projects, env, logger, emit: (name, payload) => name === 'search.indexing' && events.push(payload as { complete: boolean }), removeNotes: async () => false });
+    try {
+      const [stats] = await capture.tick();
+      const indexed = count(db, 'SELECT COUNT(*) FROM search_map');
+      expect(stats!.partsWritten).toBe(count(db, 'SELECT COUNT(*) FROM parts'));
+      expect(indexed).toBeGreaterThanOrEqual(5);
+      expect(indexed).toBeLessThan(stats!.partsWritten);
+      const pending = history.search.query({ query: 'apple' });
+      expect(pending.indexing).toEqual({ indexedParts: 0, totalParts: stats!.partsWritten - indexed });
+
+      history.startIndexing();
+      await new Promise<void>((resolve) => {
+        const wait = () => (events.at(-1)?.complete ? resolve() : setTimeout(wait, 10));
+        wait();
+      });
+      expectExact(db);
+      expect(history.search.query({ query: 'apple' }).indexing).toBeUndefined();
+
+      writeJsonl(join(fixture.claudeRoot, 'projects', '-work-kitchen', 'later.jsonl'), [claudeLine({ sessionId: 'later', cwd: '/work/kitchen', text: 'quince jelly' })]);
+      await capture.tick();
+      expect(history.search.query({ query: 'quince' }).hits.map((h) => h.sessionId)).toEqual(['later']);
+      expectExact(db);
+    } finally {
+      await history.stop();
+      await capture.stop();
+      db.close();
+    }
+  });
+});

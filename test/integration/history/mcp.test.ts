@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/core.js';
+import { IDS, SECRET, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+/** `steward mcp` from the built dist, driven by the official SDK client over stdio. */
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const BIN = join(REPO, 'bin', 'steward.js');
+
+interface ToolResult {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+}
+
+let home: TempHome;
+let client: Client;
+let stderr = '';
+const outputs: string[] = [];
+
+async function call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+  outputs.push(JSON.stringify(result));
+  return result;
+}
+
+beforeAll(async () => {
+  expect(existsSync(join(REPO, 'dist', 'core', 'cli', 'main.js')), 'run `npm run build:node` first').toBe(true);
+  home = tempHome('steward-mcp-history-');
+  const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+  const env = Object.fromEntries(
+    Object.entries({ ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot, STEWARD_OPENCLAW_ROOTS: fixture.openclawRoot }).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+  const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env });
+  try {
+    await core.call('Backfill.Run', { all: true });
+  } finally {
+    await core.shutdown();
+  }
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, cwd: REPO, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  client = new Client({ name: 'steward-test', version: '0.0.0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  home?.cleanup();
+});
+
+describe('steward mcp: search_transcripts and get_session', () => {
+  it('lists both tools with their schemas', async () => {
+    const { tools } = await client.listTools();
+    const search = tools.find((t) => t.name === 'search_transcripts');
+    const get = tools.find((t) => t.name === 'get_session');
+    expect(search?.inputSchema.required).toEqual(['query']);
+    expect(get?.inputSchema.required).toEqual(['session_id']);
+    expect(search?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('search_transcripts returns ranked hits with session ids and snippets, narrowed by its filters', async () => {
+    const result = await call('search_transcripts', { query: 'frost' });
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { hits: Array<{ sessionId: string; partId: string; snippet: string; kind: string }>; sessions: Array<{ sessionId: string; title: string | null }> };
+    expect(new Set(out.hits.map((h) => h.sessionId))).toEqual(new Set([IDS.pruning, SUBAGENT_SESSION]));
+    expect(out.hits.every((h) => h.snippet.toLowerCase().includes('frost'))).toBe(true);
+    expect(out.sessions.find((s) => s.sessionId === IDS.pruning)?.title).toBe('Winter pruning plan');
+    expect(result.content[0]?.text).toContain(`[${IDS.pruning}] Winter pruning plan`);
+    const commands = (await call('search_transcripts', { query: 'calendar', kind: 'tool_use' })).structuredContent as { hits: Array<{ toolName: string }> };
+    expect(commands.hits.map((h) => h.toolName)).toEqual(['Bash']);
+  });
+
+  it('bounds the page and pages with a cursor', async () => {
+    const first = (await call('search_transcripts', { query: 'apple', limit: 1 })).structuredContent as { hits: unknown[]; cursor?: string };
+    expect(first.hits).toHaveLength(1);
+    const second = (await call('search_transcripts', { query: 'apple', limit: 1, cursor: first.cursor })).structuredContent as { hits: unknown[] };
+    expect(second.hits).toHaveLength(1);
+    expect(second.hits).not.toEqual(first.hits);
+    const tooMany = await call('search_transcripts', { query: 'apple', limit: 500 });
+    expect(tooMany.isError).toBe(true);
+  });
+
+  it('get_session reads the conversation around a hit, redacted', async () => {
+    const hit = ((await call('search_transcripts', { query: 'GITHUB_TOKEN' })).structuredContent as { hits: Array<{ sessionId: string; partId: string; snippet: string }> }).hits[0]!;
+    expect(hit.sessionId).toBe(IDS.config);
+    expect(hit.snippet).not.toContain(SECRET);
+    const result = await call('get_session', { session_id: hit.sessionId, part_id: hit.partId, limit: 5 });
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { session: { sessionId: string; messages: number }; messages: Array<{ role: string; parts: Array<{ partId: string; kind: string; text: string | null; summary: string | null }> }> };
+    expect(out.session).toMatchObject({ sessionId: IDS.config, messages: 4 });
+    const parts = out.messages.flatMap((m) => m.parts);
+    expect(parts.map((p) => p.partId)).toContain(hit.partId);
+    expect(parts.find((p) => p.kind === 'tool_use')?.summary).toBe('Read: /work/orchard/src/config/load_settings.ts');
+    expect(JSON.stringify(out)).not.toContain(SECRET);
+    expect(JSON.stringify(out)).toContain('[REDACTED]');
+  });
+
+  it('get_session names the subagents, and an unknown id is a tool error, not a crash', async () => {
+    const out = (await call('get_session', { session_id: IDS.pruning })).structuredContent as { subagents: Array<{ sessionId: string; agentType: string }> };
+    expect(out.subagents).toEqual([{ sessionId: SUBAGENT_SESSION, agentType: 'Explore', messages: 2 }]);
+    const unknown = await call('get_session', { session_id: 'no-such-session' });
+    expect(unknown.isError).toBe(true);
+    expect(stderr).not.toMatch(/Error:/);
+  });
+
+  it('never returns a path of Steward’s or of a transcript file', () => {
+    const all = outputs.join('\n');
+    expect(all).not.toContain(home.dir);
+    expect(all).not.toContain('.jsonl');
+  });
+});

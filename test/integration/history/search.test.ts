@@ -1,0 +1,139 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core, type Params, type Result } from '../../../core/index.js';
+import { IDS, OPENCLAW_SESSION, SUBAGENT_SESSION, writeHistoryFixture, type HistoryFixture } from '../../support/history.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+let home: TempHome;
+let core: Core;
+let fixture: HistoryFixture;
+
+beforeAll(async () => {
+  home = tempHome('steward-search-');
+  fixture = writeHistoryFixture(join(home.dir, 'roots'));
+  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
+  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  await core.call('Backfill.Run', { all: true });
+});
+
+afterAll(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+});
+
+const search = (params: Params<'Search.Query'>) => core.call('Search.Query', params);
+const sessionsOf = (result: Result<'Search.Query'>) => [...new Set(result.hits.map((h) => h.sessionId))].sort();
+
+describe('Search.Query finds each query’s sessions on a fixture history', () => {
+  it.each([
+    { name: 'a word', query: 'apple', expected: [IDS.kitchen, IDS.pruning, OPENCLAW_SESSION] },
+    // The phrase is in the subagent's conversation and in the Task call that started it.
+    { name: 'a phrase', query: '"first frost"', expected: [IDS.pruning, SUBAGENT_SESSION] },
+    { name: 'a phrase said only once', query: '"frost usually arrives"', expected: [SUBAGENT_SESSION] },
+    { name: 'words with AND (implicit)', query: 'apple crumble', expected: [IDS.kitchen] },
+    { name: 'OR', query: 'crumble OR saplings', expected: [IDS.kitchen, OPENCLAW_SESSION] },
+    { name: 'NOT', query: 'apple NOT crumble', expected: [IDS.pruning, OPENCLAW_SESSION] },
+    { name: 'a prefix', query: 'prun*', expected: [IDS.pruning] },
+    { name: 'a camelCase identifier whole', query: 'parseConfig', expected: [IDS.config] },
+    { name: 'a camelCase identifier by a piece', query: 'Config', expected: [IDS.config] },
+    { name: 'a snake_case identifier whole', query: 'load_settings', expected: [IDS.config] },
+    { name: 'a snake_case identifier by a piece', query: 'settings', expected: [IDS.config] },
+    { name: 'an error code', query: 'ERR_MODULE_NOT_FOUND', expected: [IDS.config] },
+    { name: 'an error code by its pieces', query: 'module not found', expected: [IDS.config] },
+    { name: 'a compiler code by its number', query: '2345', expected: [IDS.pruning] },
+    { name: 'a path', query: 'src/config/load_settings.ts', expected: [IDS.config] },
+    { name: 'a file name', query: 'calendar.ts', expected: [IDS.pruning] },
+    { name: 'a command', query: 'npm run build:calendar', expected: [IDS.pruning] },
+  ])('$name: $query', async ({ query, expected }) => {
+    const result = await search({ query });
+    expect(sessionsOf(result)).toEqual([...expected].sort());
+    expect(result.fallback).toBeUndefined();
+  });
+
+  it('returns the contract’s hit shape with a snippet that highlights the words', async () => {
+    const { hits } = await search({ query: 'crumble', role: 'assistant' });
+    expect(hits).toHaveLength(1);
+    const hit = hits[0]!;
+    expect(hit).toMatchObject({ sessionId: IDS.kitchen, role: 'assistant', kind: 'text', provider: 'claude', projectKey: expect.stringMatching(/^p_[0-9a-f]{16}$/) });
+    expect(hit.partId).toMatch(/^cc:/);
+    expect(hit.ts).toBe(fixture.times.kitchen + 2 * 60_000);
+    expect(hit.snippet).toContain('Apple crumble');
+    expect(hit.highlights.map(([a, b]) => hit.snippet.slice(a, b))).toEqual(['crumble']);
+  });
+
+  it('narrows by role and kind: only what I said, only commands, only tool output', async () => {
+    expect(sessionsOf(await search({ query: 'apple', role: 'user', kind: 'text' }))).toEqual([IDS.kitchen, IDS.pruning, OPENCLAW_SESSION].sort());
+    expect((await search({ query: 'apple', role: 'assistant', kind: 'text' })).hits.map((h) => h.sessionId)).toEqual([IDS.kitchen]);
+    // The Read call's input holds the path; its result holds the code that calls parseConfig.
+    const commands = await search({ query: 'load_settings', kind: 'tool_use' });
+    expect(commands.hits.map((h) => [h.kind, h.toolName])).toEqual([['tool_use', 'Read']]);
+    const outputs = await search({ query: 'parseConfig', kind: 'tool_result' });
+    expect(outputs.hits.map((h) => h.kind)).toEqual(['tool_result']);
+    // A tool result has the role user in Claude transcripts; "what I said" leaves it out.
+    expect((await search({ query: 'TS2345', role: 'user', kind: 'text' })).hits).toEqual([]);
+    expect((await search({ query: 'TS2345', kind: 'tool_result' })).hits).toHaveLength(1);
+    expect((await search({ query: 'dormant', kind: 'thinking' })).hits.map((h) => h.kind)).toEqual(['thinking']);
+  });
+
+  it('narrows by provider, project, repository-less project, session (with its subagents) and dates', async () => {
+    expect(sessionsOf(await search({ query: 'apple', provider: 'openclaw' }))).toEqual([OPENCLAW_SESSION]);
+    const { projects } = await core.call('Projects.List', {});
+    const kitchen = projects.find((p) => p.name === 'kitchen')!;
+    expect(sessionsOf(await search({ query: 'apple', projectKey: kitchen.projectKey }))).toEqual([IDS.kitchen]);
+    // Neither fixture project has a repository: a repo filter matches nothing.
+    expect((await search({ query: 'apple', repo: 'acme/orchard' })).hits).toEqual([]);
+    expect(sessionsOf(await search({ query: 'frost', sessionId: IDS.pruning }))).toEqual([IDS.pruning, SUBAGENT_SESSION].sort());
+    expect(sessionsOf(await search({ query: 'frost', sessionId: SUBAGENT_SESSION }))).toEqual([SUBAGENT_SESSION]);
+    const since = fixture.times.config - 1000;
+    expect(sessionsOf(await search({ query: 'apple', from: since }))).toEqual([IDS.kitchen, OPENCLAW_SESSION].sort());
+    expect(sessionsOf(await search({ query: 'apple', to: since }))).toEqual([IDS.pruning]);
+  });
+
+  it('groups by session: each hit’s session once, with its title or first request', async () => {
+    const result = await search({ query: 'apple' });
+    const byId = new Map(result.sessions.map((s) => [s.sessionId, s]));
+    expect([...byId.keys()].sort()).toEqual(sessionsOf(result));
+    expect(byId.get(IDS.pruning)).toMatchObject({ title: 'Winter pruning plan', projectName: 'orchard' });
+    // The first genuine request, not the harness's /clear echo.
+    expect(byId.get(IDS.kitchen)).toMatchObject({ title: null, firstRequest: 'Write a recipe for apple crumble with winter spices.' });
+  });
+
+  it('sorts by newest: line time, newest first', async () => {
+    const { hits } = await search({ query: 'apple', sort: 'newest' });
+    const stamps = hits.map((h) => h.ts!);
+    expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
+    expect(hits[0]!.sessionId).toBe(IDS.kitchen);
+  });
+});
+
+describe('user syntax never throws', () => {
+  it.each(['"unbalanced quote', 'apple AND', '(frost', 'frost)', 'NOT', 'tool_input:', '*', '""', '???', 'a) OR (scope : zpclaude'])('%s gives a result, not an error', async (query) => {
+    const result = await search({ query });
+    expect(Array.isArray(result.hits)).toBe(true);
+  });
+
+  it('a malformed expression falls back to a quoted phrase and says so', async () => {
+    // FTS5 refuses a dangling OR; as a phrase, "cream or" is in the recipe.
+    const result = await search({ query: 'cream OR' });
+    expect(result.fallback).toEqual({ mode: 'phrase', message: expect.stringContaining('phrase') });
+    expect(sessionsOf(result)).toEqual([IDS.kitchen]);
+    const unbalanced = await search({ query: '"frost usually' });
+    expect(unbalanced.fallback?.mode).toBe('phrase');
+    expect(sessionsOf(unbalanced)).toEqual([SUBAGENT_SESSION]);
+  });
+
+  it('a parenthesis cannot lift a filter: the query stays inside its project', async () => {
+    const { projects } = await core.call('Projects.List', {});
+    const kitchen = projects.find((p) => p.name === 'kitchen')!;
+    const result = await search({ query: 'crumble) OR (frost', projectKey: kitchen.projectKey });
+    expect(result.hits.every((h) => h.sessionId === IDS.kitchen)).toBe(true);
+  });
+
+  it('refuses a cursor from another search with invalid_params', async () => {
+    const first = await search({ query: 'apple', limit: 1 });
+    expect(first.cursor).toBeDefined();
+    await expect(search({ query: 'frost', limit: 1, cursor: first.cursor! })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(search({ query: 'apple', limit: 1, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'invalid_params' });
+  });
+});

@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core, type Result } from '../../../core/index.js';
+import { IDS, KITCHEN, SECRET, SUBAGENT_SESSION, writeHistoryFixture, type HistoryFixture } from '../../support/history.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+let home: TempHome;
+let core: Core;
+let fixture: HistoryFixture;
+
+beforeAll(async () => {
+  home = tempHome('steward-sessions-');
+  fixture = writeHistoryFixture(join(home.dir, 'roots'));
+  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
+  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  await core.call('Backfill.Run', { all: true });
+});
+
+afterAll(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+});
+
+type Message = Result<'Sessions.Get'>['messages'][number];
+const texts = (messages: Message[]) => messages.flatMap((m) => m.parts.map((p) => p.text ?? p.summary));
+
+describe('Sessions.List', () => {
+  it('lists conversations newest first with their counts, never subagents on their own', async () => {
+    const { sessions, cursor } = await core.call('Sessions.List', {});
+    expect(cursor).toBeUndefined();
+    expect(sessions.map((s) => s.sessionId)).toEqual([IDS.kitchen, `oc:main:${IDS.openclawHeader}`, IDS.config, IDS.pruning]);
+    const pruning = sessions.find((s) => s.sessionId === IDS.pruning)!;
+    expect(pruning).toMatchObject({
+      provider: 'claude',
+      projectName: 'orchard',
+      title: 'Winter pruning plan',
+      firstRequest: 'How should I prune the apple trees before the frost arrives?',
+      startedAt: fixture.times.pruning,
+      lastAt: fixture.times.pruning + 6 * 60_000,
+      durationMs: 6 * 60_000,
+      // Five lines, each one message; the subagent's two lines are its own.
+      messages: 5,
+      toolCalls: 2,
+      subagents: 1,
+      parentSessionId: null,
+      agentType: null,
+    });
+    const kitchen = sessions.find((s) => s.sessionId === IDS.kitchen)!;
+    expect(kitchen.firstRequest).toBe('Write a recipe for apple crumble with winter spices.');
+    // OpenClaw names the model on assistant messages.
+    expect(sessions.find((s) => s.provider === 'openclaw')?.model).toBe('claude-sonnet-4-5');
+    expect(pruning.model).toBeNull();
+  });
+
+  it('narrows by project and provider, and pages with a cursor without repeating or skipping', async () => {
+    const { projects } = await core.call('Projects.List', {});
+    const kitchen = projects.find((p) => p.cwd === KITCHEN)!;
+    expect((await core.call('Sessions.List', { projectKey: kitchen.projectKey })).sessions.map((s) => s.sessionId)).toEqual([IDS.kitchen]);
+    expect((await core.call('Sessions.List', { provider: 'openclaw' })).sessions).toHaveLength(1);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await core.call('Sessions.List', { limit: 1, ...(cursor ? { cursor } : {}) });
+      expect(page.sessions.length).toBeLessThanOrEqual(1);
+      seen.push(...page.sessions.map((s) => s.sessionId));
+      cursor = page.cursor;
+    } while (cursor);
+    expect(seen).toEqual((await core.call('Sessions.List', {})).sessions.map((s) => s.sessionId));
+    expect((await core.call('Sessions.List', { from: fixture.times.config })).sessions.map((s) => s.sessionId)).not.toContain(IDS.pruning);
+  });
+});
+
+describe('Sessions.Get', () => {
+  it('reads a conversation in order, tools and thinking with one-line summaries, images as facts', async () => {
+    const got = await core.call('Sessions.Get', { sessionId: IDS.pruning });
+    expect(got.session.sessionId).toBe(IDS.pruning);
+    expect(got.cursor).toBeUndefined();
+    expect(got.before).toBeUndefined();
+    expect(got.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    const [, answer, result, , photo] = got.messages as [Message, Message, Message, Message, Message];
+    expect(answer.parts.map((p) => [p.kind, p.summary])).toEqual([
+      ['thinking', 'The person wants a pruning schedule; dormant season is best.'],
+      ['text', null],
+      ['tool_use', 'Bash: npm run build:calendar'],
+    ]);
+    expect(answer.parts[2]).toMatchObject({ toolName: 'Bash', toolUseId: 'toolu_01Build', isError: false });
+    expect(result.parts[0]).toMatchObject({ kind: 'tool_result', isError: true, toolUseId: 'toolu_01Build', summary: 'exit code 2: src/calendar.ts(14,7): error TS2345: Argument of type string is not assignable' });
+    expect(photo.parts[0]).toMatchObject({ kind: 'image', text: null, image: { mediaType: 'image/png', bytes: 27 }, summary: 'image (image/png), 27 bytes' });
+    expect(photo.parts[1]!.text).toBe('Here is a photo of the bark damage.');
+  });
+
+  it('nests a subagent after the Task call that started it', async () => {
+    const got = await core.call('Sessions.Get', { sessionId: IDS.pruning });
+    expect(got.subagents).toHaveLength(1);
+    const [sub] = got.subagents;
+    const taskMessage = got.messages[3]!;
+    expect(taskMessage.parts.some((p) => p.toolName === 'Task')).toBe(true);
+    expect(sub).toMatchObject({ startedBy: taskMessage.messageId, session: { sessionId: SUBAGENT_SESSION, agentType: 'Explore', parentSessionId: IDS.pruning, messages: 2 } });
+    const child = await core.call('Sessions.Get', { sessionId: SUBAGENT_SESSION });
+    expect(texts(child.messages)).toEqual(['Find the first frost dates for the orchard region', 'The first frost usually arrives in late October.']);
+  });
+
+  it('pages forwards and backwards with cursors, and opens a page around a hit', async () => {
+    const first = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 2 });
+    expect(first.messages).toHaveLength(2);
+    expect(first.before).toBeUndefined();
+    const second = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 2, cursor: first.cursor! });
+    const third = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 2, cursor: second.cursor! });
+    expect(third.cursor).toBeUndefined();
+    const all = (await core.call('Sessions.Get', { sessionId: IDS.pruning })).messages.map((m) => m.messageId);
+    expect([...first.messages, ...second.messages, ...third.messages].map((m) => m.messageId)).toEqual(all);
+    const back = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 2, cursor: third.before! });
+    expect(back.messages.map((m) => m.messageId)).toEqual(second.messages.map((m) => m.messageId));
+
+    const { hits } = await core.call('Search.Query', { query: 'bark damage' });
+    // The hit is in the last message: the page holds it and the messages before it, as context.
+    const around = await core.call('Sessions.Get', { sessionId: hits[0]!.sessionId, partId: hits[0]!.partId, limit: 1 });
+    expect(around.messages.map((m) => m.messageId)).toEqual(all);
+    expect(around.messages[4]!.parts.map((p) => p.partId)).toContain(hits[0]!.partId);
+    expect(around.before).toBeUndefined();
+    expect(around.cursor).toBeUndefined();
+    // Opened at the first answer, the page starts at the question before it and holds one message from the hit on.
+    const answer = (await core.call('Search.Query', { query: 'dormancy' })).hits[0]!;
+    const atAnswer = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId: answer.partId, limit: 1 });
+    expect(atAnswer.messages.map((m) => m.messageId)).toEqual(all.slice(0, 2));
+    expect(atAnswer.cursor).toBeDefined();
+  });
+
+  it('says not_found for an unknown session, and refuses another conversation’s cursor', async () => {
+    await expect(core.call('Sessions.Get', { sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'not_found' });
+    const page = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 1 });
+    await expect(core.call('Sessions.Get', { sessionId: IDS.config, cursor: page.cursor! })).rejects.toMatchObject({ code: 'invalid_params' });
+  });
+});
+
+describe('Sessions.Export', () => {
+  it('exports Markdown with the secret redacted by default, and raw only when asked', async () => {
+    const redacted = await core.call('Sessions.Export', { sessionId: IDS.config });
+    expect(redacted).toMatchObject({ mediaType: 'text/markdown', redacted: true, filename: `session-${IDS.config}.md` });
+    expect(redacted.content).toMatch(/^# Why does parseConfig throw ERR_MODULE_NOT_FOUND/);
+    expect(redacted.content).toContain('## User');
+    expect(redacted.content).toContain('**Tool call** Read: /work/orchard/src/config/load_settings.ts');
+    expect(redacted.content).not.toContain(SECRET);
+    expect(redacted.content).toContain('[REDACTED]');
+    const raw = await core.call('Sessions.Export', { sessionId: IDS.config, raw: true });
+    expect(raw.redacted).toBe(false);
+    expect(raw.content).toContain(SECRET);
+  });
+
+  it('exports JSON with the messages and the nested subagent', async () => {
+    const exported = await core.call('Sessions.Export', { sessionId: IDS.pruning, format: 'json' });
+    const doc = JSON.parse(exported.content) as { format: string; redacted: boolean; session: { sessionId: string }; messages: Message[]; subagents: Array<{ session: { sessionId: string }; messages: Message[] }> };
+    expect(doc).toMatchObject({ format: 'steward.session.v1', redacted: true, session: { sessionId: IDS.pruning } });
+    expect(doc.messages).toHaveLength(5);
+    expect(doc.subagents.map((s) => s.session.sessionId)).toEqual([SUBAGENT_SESSION]);
+    expect(doc.subagents[0]!.messages).toHaveLength(2);
+  });
+});

@@ -1,0 +1,69 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { asPhrase, prepareQuery } from '../../../core/history/query.js';
+import { snippetOf, termPattern } from '../../../core/history/snippet.js';
+
+describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', () => {
+  it.each([
+    ['apple crumble', 'apple crumble', ['apple', 'crumble']],
+    ['"first frost" OR saplings', '"first frost" OR saplings', ['first frost', 'saplings']],
+    ['prun* NOT crumble', 'prun* NOT crumble', ['prun', 'crumble']],
+    ['^how apple', '^how apple', ['how', 'apple']],
+    ['src/config/load_settings.ts', '"src/config/load_settings.ts"', ['src/config/load_settings.ts']],
+    ['foo-bar E0308: error', '"foo-bar" "E0308:" error', ['foo-bar', 'E0308:', 'error']],
+    ['tool_input:npm test', 'tool_input : npm test', ['npm', 'test']],
+    ['{body thinking}: frost', '{body thinking} : frost', ['frost']],
+    ['scope:zpclaude', '"scope:zpclaude"', ['scope:zpclaude']],
+    ['NEAR(apple crumble, 3)', 'NEAR( apple crumble , 3 )', ['apple', 'crumble']],
+    ['(apple OR pear) AND tree', '( apple OR pear ) AND tree', ['apple', 'pear', 'tree']],
+    ['error, warning', '"error," warning', ['error,', 'warning']],
+    ['say "he said ""hi"""', 'say "he said ""hi"""', ['say', 'he said "hi"']],
+    ['café', 'café', ['café']],
+  ])('%s → %s', (raw, expression, terms) => {
+    expect(prepareQuery(raw)).toEqual({ expression, terms });
+  });
+
+  it.each(['"unterminated', '(open', 'close)', 'a) OR (b', '   '])('%s cannot be repaired locally', (raw) => {
+    expect(prepareQuery(raw)).toBeNull();
+  });
+
+  it('every prepared expression is accepted by FTS5 or refused as a syntax error, never anything else', () => {
+    const db = new Database(':memory:');
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(body, thinking, tool_input, tool_output, scope)");
+    for (const raw of ['src/a.ts', 'foo-bar', 'E0308:', 'a,b', 'x:y', '-npm', 'tool_input:', 'NEAR(a b, 2)', 'a*', '"a b"*', '^a', "don't"]) {
+      const prepared = prepareQuery(raw);
+      if (prepared === null) continue;
+      try {
+        db.prepare('SELECT rowid FROM t WHERE t MATCH ?').all(`{body thinking tool_input tool_output} : (${prepared.expression})`);
+      } catch (error) {
+        expect((error as { code?: string }).code, raw).toBe('SQLITE_ERROR');
+      }
+    }
+    db.close();
+  });
+
+  it('the phrase fallback quotes the whole input', () => {
+    expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'] });
+  });
+});
+
+describe('snippets', () => {
+  it('start near the first match, fold whitespace and mark every match', () => {
+    const text = `${'filler words here. '.repeat(20)}The first frost\n\n arrives late; frost again.`;
+    const snippet = snippetOf(text, termPattern(['frost']));
+    expect(snippet.text.startsWith('…')).toBe(true);
+    expect(snippet.text).toContain('The first frost arrives late; frost again.');
+    expect(snippet.highlights.map(([a, b]) => snippet.text.slice(a, b))).toEqual(['frost', 'frost']);
+    expect(snippet.text.length).toBeLessThanOrEqual(242);
+  });
+
+  it('highlights a camelCase piece inside its identifier, case-insensitively', () => {
+    const snippet = snippetOf('call parseConfig() now', termPattern(['config']));
+    expect(snippet.highlights.map(([a, b]) => snippet.text.slice(a, b))).toEqual(['Config']);
+  });
+
+  it('ignores one-letter words when longer ones were asked for', () => {
+    expect(termPattern(['a', 'frost'])?.source).toBe('frost');
+    expect(termPattern(['"  "'])).toBeNull();
+  });
+});
