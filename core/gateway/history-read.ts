@@ -85,8 +85,11 @@ export class HistoryReader {
     this.#forward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (@start OR ${AFTER}) ORDER BY ts, rowid LIMIT @limit`);
     this.#backward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (${BEFORE}) ORDER BY ts DESC, rowid DESC LIMIT @limit`);
     this.#keyOf = db.prepare('SELECT session_id AS sessionId, ts, rowid FROM parts WHERE part_id = ?');
-    // The person's own words, as the parser marked them once (genuine_user_turn): never a command echo or a hook's output.
-    this.#firstUserTexts = db.prepare("SELECT text, meta FROM parts WHERE session_id = ? AND role = 'user' AND kind = 'text' AND genuine_user_turn = 1 ORDER BY ts, rowid LIMIT ?");
+    // The person's own words, as the parser marked them once (genuine_user_turn): never a command echo or a
+    // hook's output. A subagent's prompt (its parent agent's words, a sidechain line) names the subagent.
+    this.#firstUserTexts = db.prepare(
+      "SELECT text, meta FROM parts WHERE session_id = ? AND role = 'user' AND kind = 'text' AND (genuine_user_turn = 1 OR (is_sidechain = 1 AND is_meta = 0)) ORDER BY ts, rowid LIMIT ?",
+    );
     this.#firstAssistantMeta = db.prepare("SELECT meta FROM parts WHERE session_id = ? AND role = 'assistant' AND meta IS NOT NULL ORDER BY ts, rowid LIMIT ?").pluck();
     this.#toolUsesUpTo = db.prepare("SELECT part_id AS partId, meta FROM parts WHERE session_id = ? AND kind = 'tool_use' AND ts <= ? ORDER BY ts DESC, rowid DESC LIMIT ?");
   }
