@@ -7,6 +7,7 @@ import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
+import { repositoryMethods } from './repository.js';
 import { searchEvents, searchMethods } from './search.js';
 import { sessionsMethods } from './sessions.js';
 import { secretsMethods } from './secrets.js';
@@ -31,6 +32,7 @@ export const methods = {
   ...settingsMethods,
   ...maintenanceMethods,
   ...conflictsMethods,
+  ...repositoryMethods,
   ...searchMethods,
   ...sessionsMethods,
   ...forgetMethods,
