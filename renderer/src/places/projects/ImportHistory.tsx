@@ -1,5 +1,5 @@
 import { useId, useState, type ReactElement } from 'react';
-import type { EventPayload, Params, Result } from '../../../../core/api/index.js';
+import type { EventPayload, Params, Result, SkipReason } from '../../../../core/api/index.js';
 import { formatCount, providerLabel } from '../../components/index.js';
 import { useClient, useEvent } from '../../hooks.js';
 
@@ -10,6 +10,25 @@ const WINDOWS = [
 ] as const satisfies ReadonlyArray<{ id: string; label: string; params: Params<'Backfill.Run'> }>;
 
 type WindowId = (typeof WINDOWS)[number]['id'];
+
+/** Why a transcript line held nothing to import, in words (one per SKIP_REASONS entry: the type says when one is missing). */
+const SKIP_WORDS: Record<SkipReason, string> = {
+  meta_only: 'bookkeeping',
+  unknown_type: 'of a kind Steward does not import',
+  no_id: 'without a session to belong to',
+  too_large: 'too large',
+  malformed: 'unreadable',
+  outside_window: 'older than the chosen period',
+  empty: 'empty',
+};
+
+/** "1,204 lines held no conversation: 1,190 bookkeeping, 14 unreadable." — or nothing when every line did. */
+function skippedSentence(result: Result<'Backfill.Run'>): string {
+  const totals = (Object.keys(SKIP_WORDS) as SkipReason[]).map((reason) => [reason, result.providers.reduce((n, p) => n + (p.skipped?.[reason] ?? 0), 0)] as const).filter(([, n]) => n > 0);
+  if (totals.length === 0) return '';
+  const all = totals.reduce((n, [, count]) => n + count, 0);
+  return ` ${formatCount(all)} ${all === 1 ? 'line' : 'lines'} held no conversation: ${totals.map(([reason, n]) => `${formatCount(n)} ${SKIP_WORDS[reason]}`).join(', ')}.`;
+}
 type Progress = EventPayload<'backfill.progress'>;
 
 /**
@@ -97,7 +116,7 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
       {result && (
         <p className="import-history__result" role="status" data-testid="import-result">
           {cancelling ? 'Cancelled. ' : ''}Imported {formatCount(result.providers.reduce((n, p) => n + p.partsWritten, 0))} new parts from{' '}
-          {formatCount(result.providers.reduce((n, p) => n + p.read, 0))} files.
+          {formatCount(result.providers.reduce((n, p) => n + p.read, 0))} files.{skippedSentence(result)}
         </p>
       )}
       {error && (

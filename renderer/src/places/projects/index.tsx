@@ -20,6 +20,11 @@ const columns = (open: (projectKey: string) => void): readonly Column<ProjectSum
   { header: 'Repository', cell: (p) => (p.repoBacked ? (p.repoId ?? 'git, no origin') : '—') },
   { header: 'Sessions', align: 'end', cell: (p) => formatCount(p.sessions) },
   {
+    header: 'Latest session',
+    // Its title (a rename, the agent's title, a summary, Claude Desktop's), else the first thing asked.
+    cell: (p) => (p.latestSession ? <span className="project-session">{p.latestSession.name ?? 'Untitled'}</span> : '—'),
+  },
+  {
     header: 'Last activity',
     cell: (p) => (p.lastActivityAt === null ? '—' : <time dateTime={new Date(p.lastActivityAt).toISOString()}>{formatRelativeTime(p.lastActivityAt)}</time>),
   },
