@@ -40,7 +40,7 @@ export const SweeperStateView = z.strictObject({
 export type SweeperStateView = z.infer<typeof SweeperStateView>;
 
 /** Why a curator stands still: the provider refused (spend limit, key), or today's model-call budget is spent. */
-export const CuratorPause = z.strictObject({ curator, reason: z.enum(['spend_limit', 'auth', 'daily_budget']), message: z.string(), since: z.number().int() });
+export const CuratorPause = z.strictObject({ curator, reason: z.enum(['spend_limit', 'auth', 'daily_budget', 'record_damaged']), message: z.string(), since: z.number().int() });
 
 const count = z.number().int().nonnegative();
 export const SweeperBudget = z.strictObject({ limit: count, usedToday: count });

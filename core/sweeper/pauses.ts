@@ -2,7 +2,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { CuratorPause } from '../api/index.js';
+import { CuratorPause, REMOTE_CURATORS } from '../api/index.js';
+import { errorCode, type Logger } from '../log/index.js';
+import { keepAside } from './state.js';
 
 /** The contract's shape, with the stored message bounded. */
 const CuratorPauseSchema = CuratorPause.extend({ message: z.string().max(500), since: z.number().int().nonnegative() });
@@ -12,26 +14,54 @@ const PausesFile = z.strictObject({ version: z.literal(1), pauses: z.array(Curat
 
 export const PAUSES_FILE = 'sweeper-pauses.json';
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Doubt means not spending: every remote curator held, with a message saying why and how to resume. */
+function damaged(keptAs: string | null, now: number): CuratorPause[] {
+  const where = keptAs ? ` (kept as ${keptAs})` : '';
+  const message = `Steward could not read its record of paused curators${where}. Remote curation waits until you choose the curator again or run Sweep now.`;
+  return REMOTE_CURATORS.map((curator) => ({ curator, reason: 'record_damaged' as const, message, since: now }));
+}
+
 /**
  * Curator pauses (spend limit, refused key) survive a restart: otherwise every restart would spend one
- * more refused model call before pausing again. A missing or unreadable file means no pause.
+ * more refused model call before pausing again. A missing file means no pause; a damaged or unreadable
+ * one is kept aside and every remote curator stays paused until the person resumes it, since a lost
+ * record could otherwise spend again after a spend-limit pause.
  */
 export class CuratorPauses {
   readonly #file: string;
   readonly #pauses = new Map<CuratorPause['curator'], CuratorPause>();
 
-  constructor(home: string) {
+  constructor(home: string, logger?: Logger, now = Date.now()) {
     this.#file = join(home, PAUSES_FILE);
-    for (const pause of this.#load()) this.#pauses.set(pause.curator, pause);
+    for (const pause of this.#load(logger, now)) this.#pauses.set(pause.curator, pause);
   }
 
-  #load(): CuratorPause[] {
+  #load(logger: Logger | undefined, now: number): CuratorPause[] {
+    let text: string;
     try {
-      const parsed = PausesFile.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')));
-      return parsed.success ? parsed.data.pauses : [];
-    } catch {
-      return [];
+      text = readFileSync(this.#file, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return [];
+      logger?.warn('curator pauses unreadable; remote curators stay paused', { code: errorCode(error) });
+      return damaged(null, now);
     }
+    const parsed = PausesFile.safeParse(parseJson(text));
+    if (parsed.success) return parsed.data.pauses;
+    const keptAs = keepAside(this.#file, logger, now);
+    logger?.warn('curator pauses damaged; kept aside, remote curators stay paused', { code: 'pauses_corrupt', keptAside: keptAs !== null });
+    const pauses = damaged(keptAs, now);
+    this.#pauses.clear();
+    for (const pause of pauses) this.#pauses.set(pause.curator, pause);
+    if (keptAs !== null) this.#save();
+    return pauses;
   }
 
   #save(): void {

@@ -48,6 +48,18 @@ function asideName(file: string, now: number): string {
   return `${file}.corrupt-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
 }
 
+/** Moves a damaged file aside under a `.corrupt-<time>` name; returns that name, or null when it could not. */
+export function keepAside(file: string, logger: Logger | undefined, now = Date.now()): string | null {
+  const aside = asideName(file, now);
+  try {
+    renameSync(file, aside);
+    return basename(aside);
+  } catch (error) {
+    logger?.warn('damaged file could not be kept aside', { code: errorCode(error) });
+    return null;
+  }
+}
+
 /**
  * A missing file reads as a fresh state: the next sweep simply runs. A damaged one is moved aside,
  * logged by its code and replaced by a fresh state that carries the scratch flag and says it is
@@ -78,14 +90,7 @@ function parseJson(text: string): unknown {
 
 function recoverCorrupt(file: string, text: string, logger: Logger | undefined, now: number): SweeperState {
   const scratch = scratchIn(text);
-  const aside = asideName(file, now);
-  let keptAs: string | null = basename(aside);
-  try {
-    renameSync(file, aside);
-  } catch (error) {
-    keptAs = null;
-    logger?.warn('damaged sweep state could not be kept aside', { code: errorCode(error) });
-  }
+  const keptAs = keepAside(file, logger, now);
   const state: SweeperState = { ...emptyState(), scratch: scratch ?? true, degraded: { code: 'state_corrupt', since: now, keptAs, scratch: scratch === undefined ? 'assumed' : 'recovered' } };
   logger?.warn('sweep state damaged; kept aside and started afresh', { code: 'state_corrupt', scratch: state.degraded!.scratch, keptAside: keptAs !== null });
   // Only once the damaged file is safe: otherwise the next read tries again.

@@ -133,7 +133,7 @@ export class Sweeper {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#settings = options.settings;
-    this.#paused = new CuratorPauses(options.home);
+    this.#paused = new CuratorPauses(options.home, options.logger);
     this.#budget = new CallBudget(options.home, () => this.#clock.now());
   }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { errorCode } from '../log/index.js';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/index.js';
@@ -40,11 +41,13 @@ export interface WriteResult {
   factsRejected: number;
 }
 
+/** A missing note is null; a note that exists but cannot be read stops the write, so it is never overwritten blind. */
 function read(file: string): string | null {
   try {
     return readFileSync(file, 'utf8');
-  } catch {
-    return null;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    throw error;
   }
 }
 

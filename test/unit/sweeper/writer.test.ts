@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { snapshot } from '../../../core/sweeper/digest.js';
@@ -85,6 +85,16 @@ describe('writer', () => {
     const text = readFileSync(paths.changelog, 'utf8');
     expect(text.match(/^## .*$/gm)).toEqual(['## 2026-11-05', '## 2026-11-12', '## 2026-11-20']);
     expect(text).toMatch(/## 2026-11-20\n\n- Shipped the frost table\n- Tuned the frost table\n$/);
+  });
+
+  it('stops, writing nothing over it, when a note exists but cannot be read', async () => {
+    const { paths, write } = setup();
+    // A link that points at itself reads as ELOOP (as root, file modes would not stop a read); the
+    // old writer took it for a missing file and replaced it with a changelog of one bullet.
+    mkdirSync(paths.dir, { recursive: true });
+    symlinkSync(paths.changelog, paths.changelog);
+    await expect(write({ changelog: 'more work' })).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(lstatSync(paths.changelog).isSymbolicLink()).toBe(true);
   });
 
   it('drops the placeholder text of the prompt instead of writing it', async () => {
