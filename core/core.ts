@@ -1,17 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDispatcher, EventBus, type AppStatus, type CallContext, type Dispatcher, type EventPayload, type MethodName, type Params, type Result } from './api/index.js';
-import { appHandlers, AppState, headlessStartAtLogin, StatusReporter, type StartAtLogin } from './app/index.js';
+import { appHandlers, AppState, firstRunHandlers, headlessStartAtLogin, settingsHandlers, StatusReporter, type StartAtLogin } from './app/index.js';
 import { Capture, captureHandlers } from './capture/index.js';
-import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
-import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
+import { loadConfig, packageRoot, parseConfig, readConfigFile, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
+import { cacheStatsHandlers, GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
-import { createFileLogger, errorCode, type Logger } from './log/index.js';
+import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger } from './log/index.js';
 import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
 import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
+import { transcriptsHandlers } from './transcripts/index.js';
 
 export interface CoreOptions {
   home?: StewardHome;
@@ -38,7 +39,7 @@ export class Core {
   readonly home: StewardHome;
   readonly env: NodeJS.ProcessEnv;
   readonly config: Config;
-  readonly logger: Logger;
+  readonly logger: LeveledLogger;
   readonly events = new EventBus();
   readonly gateway: Db;
   readonly telemetry: TelemetryLog;
@@ -59,7 +60,7 @@ export class Core {
   readonly #stoppers: Array<() => Promise<void> | void> = [];
   #closed = false;
 
-  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, schedule = false, keyStore?: KeyStore, startAtLogin?: StartAtLogin) {
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: LeveledLogger, schedule = false, keyStore?: KeyStore, startAtLogin?: StartAtLogin) {
     this.home = home;
     this.env = env;
     this.#lock = lock;
@@ -88,7 +89,20 @@ export class Core {
           rotateToken: () => void this.panelToken.rotate(),
           startAtLogin: startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js')),
         }),
+        ...firstRunHandlers(home.dir),
+        ...settingsHandlers({
+          home,
+          env,
+          started: config,
+          live: () => ({ sweeperIgnore: this.sweeper.settings.ignore, dailyModelCalls: this.sweeper.settings.dailyModelCalls, logLevel: this.logger.level }),
+          applyNow: (next) => {
+            this.sweeper.updateSettings(sweeperSettingsFrom(next), { liftPauses: false });
+            this.logger.setLevel(next.log.level);
+          },
+        }),
         ...telemetryHandlers(this.telemetry),
+        ...cacheStatsHandlers(this.gateway, home.dir, () => this.projects.count()),
+        ...transcriptsHandlers(config, env, () => parseConfig(readConfigFile(home.dir))),
         ...projectsHandlers(this.projects),
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
@@ -113,7 +127,7 @@ export class Core {
     const config = loadConfig(home.dir, env);
     const lock = acquireOwnerLock(home.dir);
     try {
-      const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
+      const logger = withLevel(options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false }), config.log.level);
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
       const core = new Core(home, env, lock, config, logger, options.schedule ?? false, options.keyStore, options.startAtLogin);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });

@@ -7,6 +7,7 @@ import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
+import { providersMethods } from './providers.js';
 import { searchEvents, searchMethods } from './search.js';
 import { sessionsMethods } from './sessions.js';
 import { secretsMethods } from './secrets.js';
@@ -27,6 +28,7 @@ export const methods = {
   ...backfillMethods,
   ...cacheMethods,
   ...projectsMethods,
+  ...providersMethods,
   ...sweeperMethods,
   ...settingsMethods,
   ...maintenanceMethods,

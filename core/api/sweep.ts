@@ -30,6 +30,16 @@ export const sweepMethods = {
     params: z.strictObject({}),
     result: SweepResult,
   },
+  /** When the transcript folders were last checked and will be next (null: not scheduled, or paused). */
+  'Sweep.Status': {
+    params: z.strictObject({}),
+    result: z.strictObject({
+      scheduled: z.boolean(),
+      intervalMs: z.number().int().nonnegative(),
+      lastTickAt: z.number().int().nullable(),
+      nextTickAt: z.number().int().nullable(),
+    }),
+  },
 } as const;
 
 export const sweepEvents = {

@@ -8,7 +8,7 @@ import { GATEWAY_MIGRATIONS } from './migrations.js';
 import { registerSearchFunctions } from './search-index.js';
 
 export { TelemetryLog } from './telemetry.js';
-export { telemetryHandlers } from './handlers.js';
+export { telemetryHandlers, cacheStatsHandlers } from './handlers.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken, type CapturePolicy } from './materializer.js';
 export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
