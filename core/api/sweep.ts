@@ -9,6 +9,8 @@ export const ProviderSweepStats = z.strictObject({
   unchanged: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   partsWritten: z.number().int().nonnegative(),
+  /** The messages those parts make up (a message is one or more parts: its text, tool calls, results). */
+  messagesWritten: z.number().int().nonnegative().optional(),
   durationMs: z.number().int().nonnegative(),
   /** Complete lines skipped as malformed or above the line cap. */
   failedLines: z.number().int().nonnegative(),

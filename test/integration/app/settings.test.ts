@@ -155,7 +155,12 @@ describe('telemetry of unchanged ticks', () => {
   it('records an unchanged tick as one compact row (files checked, nothing new, how long); a tick that read stays whole', async () => {
     home = tempHome('steward-ticks-');
     const claude = join(home.dir, 'roots', 'claude');
-    for (let i = 0; i < 3; i += 1) claudeSession(claude, `s-${i}`, 4, { cwd: '/work/orchard' });
+    for (let i = 0; i < 2; i += 1) claudeSession(claude, `s-${i}`, 4, { cwd: '/work/orchard' });
+    // One message of two parts (its text and a tool call): messages are counted, not parts.
+    writeJsonl(join(claude, 'projects', '-work-orchard', 's-2.jsonl'), [
+      claudeLine({ sessionId: 's-2', cwd: '/work/orchard', text: 'Run the tests' }),
+      claudeLine({ sessionId: 's-2', cwd: '/work/orchard', type: 'assistant', content: [{ type: 'text', text: 'Running them.' }, { type: 'tool_use', id: 'tu_1', name: 'Bash', input: { command: 'npm test' } }] }),
+    ]);
     const core = open({ ...home.env, STEWARD_CLAUDE_ROOTS: claude });
     await core.call('Sweep.Tick', {});
     await core.call('Sweep.Tick', {});
@@ -167,7 +172,7 @@ describe('telemetry of unchanged ticks', () => {
       durationMs: expect.any(Number),
       providers: [{ provider: 'claude', discovered: 3, read: 0, unchanged: 3, failed: 0, partsWritten: 0, durationMs: expect.any(Number) }],
     });
-    expect(read!.data).toMatchObject({ kind: 'scheduled', providers: expect.arrayContaining([expect.objectContaining({ provider: 'claude', read: 3, failedLines: 0 })]) });
+    expect(read!.data).toMatchObject({ kind: 'scheduled', providers: expect.arrayContaining([expect.objectContaining({ provider: 'claude', read: 3, failedLines: 0, partsWritten: 11, messagesWritten: 10 })]) });
     expect((read!.data as { providers: unknown[] }).providers).toHaveLength(4);
     expect(JSON.stringify(unchanged!.data).length).toBeLessThan(JSON.stringify(read!.data).length / 2);
   });
