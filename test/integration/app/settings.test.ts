@@ -78,7 +78,7 @@ describe('Providers.Roots and Providers.Survey', () => {
     const claude = join(home.dir, 'roots', 'claude');
     mkdirSync(claude, { recursive: true });
     const missing = join(home.dir, 'roots', 'nowhere');
-    const env = { ...home.env, STEWARD_CLAUDE_ROOTS: `${claude}:${missing}` };
+    const env: NodeJS.ProcessEnv = { ...home.env, STEWARD_CLAUDE_ROOTS: `${claude}:${missing}` };
     delete env.STEWARD_CODEX_ROOTS;
     mkdirSync(join(home.dir, 'fake-user-home', '.codex'), { recursive: true });
     const core = open(env);
