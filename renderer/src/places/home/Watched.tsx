@@ -34,7 +34,7 @@ export function Watched(): ReactElement {
         {roots.data?.providers.map((provider) => (
           <li key={provider.provider} className="watched__agent" data-provider={provider.provider}>
             <h3 className="watched__name">
-              {providerLabel(provider.provider)} {provider.enabled ? <Badge tone="accent">Watched</Badge> : <Badge>Off</Badge>}
+              {providerLabel(provider.provider)} {provider.enabled ? <Badge tone="accent">On</Badge> : <Badge>Off</Badge>}
             </h3>
             {provider.enabled && <Folders provider={provider} />}
           </li>

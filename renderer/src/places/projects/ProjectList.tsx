@@ -4,7 +4,7 @@ import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativ
 import { useCall } from '../../hooks.js';
 import { projectHref } from '../../navigation.js';
 import { ImportHistory } from './ImportHistory.js';
-import { lastOpenedProject, openedFromList } from './opened.js';
+import { lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
 import './projects.css';
 
@@ -47,6 +47,7 @@ export function ProjectList(): ReactElement {
   const shown = projects.filter((p) => matches(p, filter));
   const selected = lastOpenedProject();
 
+  useEffect(listShown, []);
   useEffect(() => {
     // Back from a project: its row's link takes the focus again.
     if (list.data === undefined || selected === undefined) return;

@@ -10,6 +10,11 @@ export function openedFromList(projectKey: string): void {
   fromList = true;
 }
 
+/** The list is showing again (by Back, Escape or an address): the next view is not reached from it until a row is opened. */
+export function listShown(): void {
+  fromList = false;
+}
+
 export function lastOpenedProject(): string | undefined {
   return lastOpened;
 }
