@@ -1,6 +1,6 @@
 import { useId, useState, type ReactElement } from 'react';
 import type { ConflictCandidate, ConflictPlan, ConflictView } from '../../../../core/api/index.js';
-import { DetailList, EmptyState, ErrorBanner, Panel, PlaceHeader } from '../../components/index.js';
+import { countOf, DetailList, EmptyState, ErrorBanner, Panel, PlaceHeader } from '../../components/index.js';
 import { useCall, useClient } from '../../hooks.js';
 import './conflicts.css';
 
@@ -87,7 +87,7 @@ function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onReso
     client.call('Conflicts.Apply', { planId: plan.planId, idempotencyKey: plan.idempotencyKey }).then(
       (result) => {
         setApplying(false);
-        onResolved(`Resolved: restored ${result.restored.length} registration(s), retired ${result.retired.length} path fingerprint(s).`);
+        onResolved(`Resolved: restored ${countOf(result.restored.length, 'registration')}, retired ${countOf(result.retired.length, 'path fingerprint')}.`);
       },
       (e: unknown) => {
         setApplying(false);
