@@ -7,7 +7,7 @@ import { loadConfig, packageRoot, parseConfig, readConfigFile, resolveHome, stew
 import { cacheStatsHandlers, GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger } from './log/index.js';
-import { Maintenance, maintenanceHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
+import { Maintenance, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
@@ -107,6 +107,7 @@ export class Core {
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),
+        ...repositoryHandlers(this.#repositorySearch()),
         ...historyHandlers(this.history),
         ...secretsHandlers(this.secrets),
       });
@@ -216,10 +217,11 @@ export class Core {
       token: (name) => this.secrets.lookup(name).value,
       settings: { headIntervalMs: settings.head_interval_ms, reverifyMs: settings.reverify_interval_ms },
     });
+    const rag = ragStage({ home: this.home.dir, logger: this.logger, apiKey: this.#embeddingKey });
     const maintenance = new Maintenance({
       home: this.home.dir,
       logger: this.logger,
-      runners: { sync },
+      runners: { sync, rag },
       timerIntervalMs: settings.reconcile_interval_ms,
       onChange: (summary) => this.events.emit('maintenance.changed', summary),
       onProgress: (registrationId, lane, tally) =>
@@ -227,7 +229,16 @@ export class Core {
     });
     if (schedule) this.onShutdown(scheduleReconcile(maintenance, this.config.maintenance.reconcile_interval_ms, this.logger));
     else this.onShutdown(() => maintenance.stop());
+    // Registered last, so it runs first: a running index stops between batches before shutdown waits on writers.
+    this.onShutdown(() => rag.stop());
     return maintenance;
+  }
+
+  /** An OpenAI-compatible embedder's key is the same key store entry as the curator's; only a remote endpoint is sent it. */
+  readonly #embeddingKey = (): string | undefined => this.keys.lookup('openai-compatible').key ?? undefined;
+
+  #repositorySearch(): RepositorySearch {
+    return new RepositorySearch(() => (this.maintenance.store.degradedReason ? [] : this.maintenance.store.current().registrations), profileDeps({ home: this.home.dir, apiKey: this.#embeddingKey }));
   }
 
   /** The per-project curator (spec 001); it arms timers only when this Core schedules. */

@@ -6,6 +6,7 @@ const BENCHES = {
   capture: () => import('./bench-capture.js'),
   sweeper: () => import('./bench-sweeper.js'),
   maintenance: () => import('./bench-maintenance.js'),
+  rag: () => import('./bench-rag.js'),
   search: () => import('./bench-search.js'),
 };
 

@@ -8,6 +8,7 @@ import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
 import { providersMethods } from './providers.js';
+import { repositoryMethods } from './repository.js';
 import { searchEvents, searchMethods } from './search.js';
 import { sessionsMethods } from './sessions.js';
 import { secretsMethods } from './secrets.js';
@@ -33,6 +34,7 @@ export const methods = {
   ...settingsMethods,
   ...maintenanceMethods,
   ...conflictsMethods,
+  ...repositoryMethods,
   ...searchMethods,
   ...sessionsMethods,
   ...forgetMethods,

@@ -25,6 +25,13 @@ export const ERROR_CODES = [
   'config_snapshot_invalid',
   'registry_degraded',
   'cache_invalid',
+  // Spec 004 retrieval (RAG) codes: an embedding profile refused, missing or failing.
+  'boundary_refused',
+  'embedder_unavailable',
+  'embedder_rate_limited',
+  'embedder_failed',
+  'model_missing',
+  'optional_dependency_missing',
   // Spec 001 (sweeper) codes.
   'sweep_failed',
   'curator_paused',

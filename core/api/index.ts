@@ -18,6 +18,7 @@ export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport, CacheStats } from './cache.js';
 export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan } from './conflicts.js';
+export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
 export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
 export { SessionSummary, SessionPart, SessionMessage, SessionSubagent, SessionExport } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

@@ -39,6 +39,16 @@ export const SYNC_MODES = ['off', 'head', 'head-and-backfill'] as const;
 export const RAG_MODES = ['off', 'maintain'] as const;
 
 /**
+ * Embedding providers of a RAG profile (spec 004): `hash` is the built-in deterministic embedder,
+ * `local` an ONNX model folder run in process, `none` words only.
+ */
+export const EMBEDDING_PROVIDERS = ['none', 'hash', 'local', 'ollama', 'openai-compatible'] as const;
+export type EmbeddingProvider = (typeof EMBEDDING_PROVIDERS)[number];
+/** The boundaries an embedding request can cross, narrowest first; a person confirms one of these, never `unknown`. */
+export const EMBEDDING_BOUNDARIES = ['local_process', 'local_network', 'remote'] as const satisfies readonly DataBoundary[];
+export type EmbeddingBoundary = (typeof EMBEDDING_BOUNDARIES)[number];
+
+/**
  * Why a complete transcript line yielded no part (spec 000: nothing is dropped silently). Counted
  * per reason in tick and backfill results, telemetry and the panel.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTIONS, FORGE_KINDS, LANES, RAG_MODES, STAGES, SYNC_MODES } from './lists.js';
+import { COLLECTIONS, EMBEDDING_BOUNDARIES, FORGE_KINDS, LANES, RAG_MODES, STAGES, SYNC_MODES } from './lists.js';
 import { ConflictView } from './conflicts.js';
 import { IdempotencyKey } from './ids.js';
 
@@ -15,6 +15,8 @@ export const MaintenancePolicy = z.strictObject({
   collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional(),
   rag: z.enum(RAG_MODES).optional(),
   profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
+  /** The widest data boundary confirmed for embedding requests (default `local_network`). */
+  embeddingBoundary: z.enum(EMBEDDING_BOUNDARIES).optional(),
 });
 
 /** Validated in depth by the maintenance room (which answers config_snapshot_invalid), not here. */

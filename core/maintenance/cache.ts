@@ -275,7 +275,7 @@ export interface CacheInspection {
   cacheUuid: string;
   /** Resolves an alias or repo id through the cache's own bindings. */
   resolveRepository(alias: string): string | null;
-  repositories: Array<{ repoId: string; contentGeneration: number; coveredGeneration: number | null; forge: ForgeSeed | null }>;
+  repositories: Array<{ repoId: string; contentGeneration: number; forge: ForgeSeed | null }>;
   frontiers: CacheFrontier[];
   schemaVersion: number;
 }
@@ -332,11 +332,10 @@ export function inspectCache(path: string, fingerprint: PathFingerprinter): Cach
     const repositories = (
       db
         .prepare(
-          `SELECT r.repo_id AS repoId, r.content_generation AS contentGeneration,
-                  (SELECT MIN(covered_generation) FROM rag_namespaces n WHERE n.repo_id = r.repo_id) AS coveredGeneration
+          `SELECT r.repo_id AS repoId, r.content_generation AS contentGeneration
              FROM repositories r ORDER BY r.repo_id`,
         )
-        .all() as Array<{ repoId: string; contentGeneration: number; coveredGeneration: number | null }>
+        .all() as Array<{ repoId: string; contentGeneration: number }>
     )
       .slice(0, 256)
       .map((r) => ({ ...r, forge: forges.get(r.repoId) ?? null }));

@@ -6,3 +6,4 @@ export { createRepositoryCache } from './cache.js';
 export { syncStage } from './stages.js';
 export { type Registration } from './schema.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';
+export { ragStage, RepositorySearch, repositoryHandlers, profileDeps, type RagStage } from './rag/index.js';

@@ -241,8 +241,9 @@ export class Reconciler {
     const frontiers = healthy ? healthy.frontiers.filter((f) => f.repoId === r.canonicalRepoId).map(({ repoId: _repoId, ...f }) => f) : r.frontiers;
     const forge = healthy ? forgeSummary(healthy, r.canonicalRepoId) : r.forge;
     // Observing the content generation is the spec's step between sync and RAG: read from the cache itself.
+    // Coverage is the RAG stage's to record (its own namespace, read inside the writer lock), never observed here.
     const repo = healthy?.repositories.find((x) => x.repoId === r.canonicalRepoId);
-    const generations = repo ? { content: repo.contentGeneration, covered: repo.coveredGeneration } : r.generations;
+    const generations = repo ? { content: repo.contentGeneration, covered: r.generations.covered } : r.generations;
     const nextRunAt = extra.nextRunAt !== undefined ? extra.nextRunAt : r.nextRunAt;
     if (hashOf([degraded, frontiers, forge, generations, nextRunAt]) !== hashOf([r.degraded, r.frontiers, r.forge, r.generations, r.nextRunAt])) {
       this.#update(r, (target) => Object.assign(target, { degraded, frontiers, forge, generations, nextRunAt }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTIONS, FORGE_KINDS, RAG_MODES, STAGES, SYNC_MODES } from '../api/index.js';
+import { COLLECTIONS, EMBEDDING_BOUNDARIES, EMBEDDING_PROVIDERS, FORGE_KINDS, RAG_MODES, STAGES, SYNC_MODES } from '../api/index.js';
 
 /** Owner/name as typed by a person: the only alias shape accepted, so aliases are safe to display. */
 export const RepoAlias = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME');
@@ -10,6 +10,11 @@ export const Policy = z.strictObject({
   collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).default(['issues', 'issue-comments']),
   rag: z.enum(RAG_MODES).default('off'),
   profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).default('default'),
+  /**
+   * The widest data boundary a person confirmed for embedding requests. Absent means
+   * `local_network`: a `remote` embedder is refused until a confirmed policy names `remote`.
+   */
+  embeddingBoundary: z.enum(EMBEDDING_BOUNDARIES).optional(),
 });
 export type Policy = z.output<typeof Policy>;
 
@@ -20,11 +25,13 @@ export type Policy = z.output<typeof Policy>;
 export const ConfigSnapshot = z.strictObject({
   profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
   embedding: z.strictObject({
-    provider: z.enum(['none', 'local', 'openai-compatible', 'ollama']),
+    provider: z.enum(EMBEDDING_PROVIDERS),
     model: z.string().regex(/^[A-Za-z0-9._:/@+-]{1,120}$/),
     revision: z.string().regex(/^[A-Za-z0-9._:+-]{1,64}$/).optional(),
     dimensions: z.number().int().min(1).max(16_384).optional(),
     endpoint: z.string().max(2_000).optional(),
+    /** L2-normalize vectors before storing them (the default); part of the namespace key. */
+    normalize: z.boolean().optional(),
   }),
   chunk: z.strictObject({
     max_chars: z.number().int().min(100).max(100_000),
@@ -35,7 +42,8 @@ export type ConfigSnapshot = z.output<typeof ConfigSnapshot>;
 
 export const DEFAULT_CONFIG_SNAPSHOT: ConfigSnapshot = {
   profile: 'default',
-  embedding: { provider: 'none', model: 'none' },
+  // The built-in embedder: retrieval by meaning works on a fresh machine with nothing installed.
+  embedding: { provider: 'hash', model: 'hash-ngram' },
   chunk: { max_chars: 2_000, overlap: 200 },
 };
 

@@ -5,6 +5,7 @@ import { registerHistoryTools } from './history.js';
 import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
+import { registerRepositoryTools } from './repository.js';
 
 /**
  * Steward's MCP server. Each tool reaches the owner through `withClient` (the running app or daemon,
@@ -16,6 +17,7 @@ export function createMcpServer(withClient: WithClient, options: { home?: string
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
   registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
+  registerRepositoryTools(server, withClient);
   registerHistoryTools(server, withClient);
   return server;
 }

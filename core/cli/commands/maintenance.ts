@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { registerRepositorySearch } from './repository-search.js';
 
 /** `--format json` is the spec's form; `--json` is its alias. */
 export function formatOption(value: string | undefined, json?: boolean): 'text' | 'json' {
@@ -276,4 +277,5 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
 
 export function registerMaintenance(program: Command, io: CliIo, run: Run): void {
   registerMaintenanceVerbs(program, io, run);
+  registerRepositorySearch(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
 }

@@ -81,9 +81,9 @@ describe('steward maintenance and service verbs', () => {
     }
     const { writeFileSync } = await import('node:fs');
     const snapshot = `${f.caches}/snapshot.json`;
-    writeFileSync(snapshot, JSON.stringify({ profile: 'default', embedding: { provider: 'none', model: 'none' }, chunk: { max_chars: 2000, overlap: 200 } }));
+    writeFileSync(snapshot, JSON.stringify({ profile: 'default', embedding: { provider: 'hash', model: 'hash-ngram' }, chunk: { max_chars: 2000, overlap: 200 } }));
     const resolvedConfig = await cli(env, 'maintenance', 'resolve-config', '--config', snapshot, '--format', 'json');
-    expect(JSON.parse(resolvedConfig.out)).toEqual({ configHash: parsed.registrations[0]!.configHash, rag: { profile: 'default', namespace: expect.stringMatching(/^ns_/), embeddingProvider: 'none', model: 'none' } });
+    expect(JSON.parse(resolvedConfig.out)).toEqual({ configHash: parsed.registrations[0]!.configHash, rag: { profile: 'default', namespace: expect.stringMatching(/^ns_/), embeddingProvider: 'hash', model: 'hash-ngram' } });
     const { registrationId } = registration;
     expect((await cli(env, 'maintenance', 'disable', '--registration', registrationId)).out).toContain('disabled');
     expect((await cli(env, 'maintenance', 'enable', '--registration', registrationId)).code).toBe(0);

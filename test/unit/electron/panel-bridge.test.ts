@@ -121,7 +121,7 @@ describe('the panel over the Electron bridge, in Chromium', () => {
     expect(rejection).toBe('invalid_params');
 
     // In the app, Settings opens Steward's own folders in the file manager (a browser has no such button).
-    await page.evaluate(() => (window.location.hash = '#/settings'));
+    await page.evaluate(() => (location.hash = '#/settings'));
     const files = page.getByRole('region', { name: 'Where Steward keeps its files' });
     await files.getByRole('button', { name: 'Open folder' }).first().click();
     await expect.poll(() => opened).toEqual([core.home.dir]);

@@ -12,6 +12,9 @@ import { serializeRegistry } from '../../../core/maintenance/registry.js';
 import { coalesce } from '../../../core/maintenance/identity.js';
 import { fixture, GADGETS, WIDGETS, type Fixture } from './support.js';
 
+/** The snapshot registry-v2.json's registrations were confirmed with (words only, the default before `hash`). */
+const FIXTURE_SNAPSHOT = { ...DEFAULT_CONFIG_SNAPSHOT, embedding: { provider: 'none' as const, model: 'none' } };
+
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'maintenance');
 const SECRET_HEX = 'ab'.repeat(32);
 
@@ -157,7 +160,7 @@ describe('managed-caches.json', () => {
     const a = f.cache('a.db', [WIDGETS]);
     const seen = inspectCache(a, pathFingerprinter(Buffer.from(SECRET_HEX, 'hex')));
     const reg = registrationIdFor(seen.cacheUuid, 'github.com/acme/widgets');
-    const values = { REG_W: reg, UUID_A: seen.cacheUuid, PATH_A: seen.realPath, FP_A: seen.pathFingerprint, CONFIG_HASH: configHashOf(DEFAULT_CONFIG_SNAPSHOT) };
+    const values = { REG_W: reg, UUID_A: seen.cacheUuid, PATH_A: seen.realPath, FP_A: seen.pathFingerprint, CONFIG_HASH: configHashOf(FIXTURE_SNAPSHOT) };
     const file = join(f.home.dir, 'managed-caches.json');
     writeFileSync(file, fill(readFileSync(join(FIXTURES, 'registry-v2.json'), 'utf8'), values));
     const m = f.open();

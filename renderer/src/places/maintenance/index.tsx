@@ -3,6 +3,7 @@ import type { CollectionStatus, ConflictView, RegistrationStatus } from '../../.
 import { Badge, DataTable, DetailList, EmptyState, ErrorBanner, formatRelativeTime, Panel, PlaceHeader, type BadgeTone } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
 import { useCall, useClient } from '../../hooks.js';
+import { RepositorySearch } from './RepositorySearch.js';
 import { COLLECTION_LABELS, freshWords, historyWords, itemsWords, reasonWords, STATE_LABELS, summary } from './words.js';
 import './maintenance.css';
 
@@ -114,6 +115,7 @@ function RegistrationCard({ registration: r, onChanged }: { registration: Regist
         </p>
         <Identifiers r={r} />
       </div>
+      {r.policy.rag === 'maintain' && <RepositorySearch repo={r.canonicalRepoId} />}
     </Panel>
   );
 }

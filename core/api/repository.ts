@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { COLLECTIONS } from './lists.js';
+
+/**
+ * Retrieval over repository caches (spec 004's RAG half). Hits carry what a person or agent reads —
+ * collection, number, title, a snippet and the forge link — never a cache path.
+ */
+const Repo = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME');
+
+/** Why a search used words only: no vectors for this query, with the reason in one word. */
+export const SEARCH_DEGRADED = [
+  // The profile is `none`: words only by configuration.
+  'no_embedder',
+  // Nothing is indexed yet (RAG off, or its first run has not finished).
+  'not_indexed',
+  // The profile changed explicitly; the new profile's namespace is not selected yet.
+  'profile_changed',
+  // Content changed since the selected namespace was covered; the next reconciliation repairs it.
+  'not_covered',
+  // The profile would send the query across a data boundary the registration does not allow.
+  'boundary_refused',
+  // The embedder did not answer the query (down, missing model, rate limited).
+  'embedder_unavailable',
+] as const;
+export type SearchDegraded = (typeof SEARCH_DEGRADED)[number];
+
+/** Each reason in the words a person reads (the CLI and MCP; the panel keeps its own copy of these words). */
+export const DEGRADED_TEXT: Record<SearchDegraded, string> = {
+  no_embedder: 'this repository is searched by words only (its profile has no embedder)',
+  not_indexed: 'nothing is indexed by meaning yet; the first index run has not finished',
+  profile_changed: 'the embedding profile changed; search by meaning resumes once the new profile has indexed',
+  not_covered: 'content changed since the last index run; search by meaning resumes after the next one',
+  boundary_refused: "the profile's data boundary is wider than this registration allows",
+  embedder_unavailable: 'the embedder did not answer this query',
+};
+
+export const RepositoryHit = z.strictObject({
+  collection: z.string(),
+  /** Issue or pull request number; a comment carries its parent's; wiki pages and documents have none. */
+  number: z.number().int().nullable(),
+  title: z.string(),
+  snippet: z.string(),
+  score: z.number(),
+  /** The item on its forge (http or https only), or null. */
+  url: z.string().nullable(),
+  state: z.string().nullable(),
+  author: z.string().nullable(),
+  updatedAt: z.number().int().nullable(),
+  /** Which lists found it: words (BM25), meaning (vectors), or both. */
+  matchedBy: z.array(z.enum(['words', 'meaning'])),
+});
+export type RepositoryHit = z.infer<typeof RepositoryHit>;
+
+export const repositoryMethods = {
+  'Repository.Search': {
+    params: z.strictObject({
+      repo: Repo,
+      query: z.string().trim().min(1).max(500),
+      collection: z.enum([...COLLECTIONS, 'documents']).optional(),
+      state: z.string().regex(/^[a-z_]{1,20}$/).optional(),
+      author: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/).optional(),
+      label: z.string().min(1).max(100).optional(),
+      /** Updated at or after / before, epoch milliseconds. */
+      from: z.number().int().min(0).optional(),
+      to: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(50).default(10),
+    }),
+    result: z.strictObject({
+      hits: z.array(RepositoryHit),
+      degraded: z.enum(SEARCH_DEGRADED).optional(),
+    }),
+  },
+} as const;

@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { COLLECTIONS, DEGRADED_TEXT, type Result } from '../../api/index.js';
+import { withClient } from '../connect.js';
+import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
+
+export function formatHits(result: Result<'Repository.Search'>): string {
+  const lines: string[] = [];
+  if (result.degraded) lines.push(`Words only: ${DEGRADED_TEXT[result.degraded]}.`);
+  if (result.hits.length === 0) lines.push('No matches.');
+  result.hits.forEach((h, i) => {
+    const number = h.number !== null ? `#${h.number} ` : '';
+    const state = h.state ? ` (${h.state})` : '';
+    lines.push(`${i + 1}. ${number}${h.title}${state}  [${h.collection}, ${h.matchedBy.join('+')}]`);
+    if (h.snippet) lines.push(`   ${h.snippet}`);
+    if (h.url) lines.push(`   ${h.url}`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** `steward maintenance search --repo OWNER/NAME QUERY`: hybrid search of one repository cache. */
+export function registerRepositorySearch(maintenance: Command, io: CliIo, run: Run): void {
+  maintenance
+    .command('search')
+    .description('search a repository cache by words and meaning (issues, pull requests, comments, wiki)')
+    .argument('<query...>', 'what to look for')
+    .requiredOption('--repo <owner/name>', 'the repository')
+    .option('--collection <collection>', `only one collection (${[...COLLECTIONS, 'documents'].join(', ')})`)
+    .option('--state <state>', 'only items in this state (open, closed, merged)')
+    .option('--author <login>', 'only items or comments by this author')
+    .option('--label <label>', 'only items with this label')
+    .option('--limit <n>', 'hits to show (1-50)', '10')
+    .option('--format <format>', 'text or json', 'text')
+    .option('--json', 'the same as --format json')
+    .action((query: string[], options: { repo: string; collection?: string; state?: string; author?: string; label?: string; limit: string; format?: string; json?: boolean }) => {
+      const json = options.json === true || options.format === 'json';
+      return run(async () => {
+        if (options.format !== undefined && options.format !== 'text' && options.format !== 'json') throw new UsageError('--format must be text or json');
+        const limit = parseIntOption('--limit', options.limit, 1, 50);
+        const result = await withClient(io, (c) =>
+          c.call('Repository.Search', {
+            repo: options.repo,
+            query: query.join(' '),
+            limit,
+            ...(options.collection ? { collection: options.collection as (typeof COLLECTIONS)[number] } : {}),
+            ...(options.state ? { state: options.state } : {}),
+            ...(options.author ? { author: options.author } : {}),
+            ...(options.label ? { label: options.label } : {}),
+          }),
+        );
+        if (json) printJson(io, result);
+        else io.stdout(formatHits(result));
+        return EXIT.ok;
+      }, json);
+    });
+}

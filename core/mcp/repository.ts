@@ -1,0 +1,64 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { COLLECTIONS, DEGRADED_TEXT, methods, RepositoryHit, SEARCH_DEGRADED, type Result } from '../api/index.js';
+import type { WithClient } from './projects.js';
+
+const params = methods['Repository.Search'].params.shape;
+
+/** Agent-facing input: the contract's filters, snake-cased; a repository is named, never a path. */
+export const SearchRepositoryInput = z.strictObject({
+  repo: params.repo.describe('The repository: OWNER/NAME, an alias, or its canonical id (github.com/OWNER/NAME)'),
+  query: params.query.describe('What to look for, in words: an error message, a symptom, a feature'),
+  collection: z.enum([...COLLECTIONS, 'documents']).optional().describe('Only one collection'),
+  state: params.state.describe('Only items in this state, e.g. open or closed'),
+  author: params.author.describe('Only items or comments by this login'),
+  label: params.label.describe('Only items with this label'),
+  updated_after: z.number().int().min(0).optional().describe('Only items updated at or after this time (epoch milliseconds)'),
+  updated_before: z.number().int().min(0).optional().describe('Only items updated before this time (epoch milliseconds)'),
+  limit: z.number().int().min(1).max(50).optional().describe('Hits to return (default 10)'),
+});
+
+export const SearchRepositoryOutput = z.strictObject({ hits: z.array(RepositoryHit), degraded: z.enum(SEARCH_DEGRADED).optional() });
+
+function summary(result: Result<'Repository.Search'>): string {
+  const lines = result.degraded ? [`Searched by words only: ${DEGRADED_TEXT[result.degraded]}.`] : [];
+  if (result.hits.length === 0) lines.push('No matches.');
+  for (const h of result.hits) {
+    lines.push(`- [${h.collection}${h.number !== null ? ` #${h.number}` : ''}] ${h.title}${h.state ? ` (${h.state})` : ''}${h.url ? ` ${h.url}` : ''}\n  ${h.snippet}`);
+  }
+  return lines.join('\n');
+}
+
+/** `search_repository`: hybrid search of a repository cache Steward maintains, for agents. */
+export function registerRepositoryTools(server: McpServer, withClient: WithClient): void {
+  server.registerTool(
+    'search_repository',
+    {
+      title: 'Search a repository',
+      description:
+        "Searches the issues, pull requests, comments, wiki pages and documents of a repository whose cache Steward maintains, by words (BM25) and by meaning (embeddings), fused by rank. " +
+        'Each hit has its collection, number, title, a snippet, a score, its state and author, and a link to the forge. ' +
+        'When the index cannot serve search by meaning (e.g. new content not yet indexed), the result says so in `degraded` and ranks by words only. ' +
+        'Read-only; it takes a repository name, never a filesystem path.',
+      inputSchema: SearchRepositoryInput,
+      outputSchema: SearchRepositoryOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (input) =>
+      withClient(async (client) => {
+        const result = await client.call('Repository.Search', {
+          repo: input.repo,
+          query: input.query,
+          ...(input.collection ? { collection: input.collection } : {}),
+          ...(input.state ? { state: input.state } : {}),
+          ...(input.author ? { author: input.author } : {}),
+          ...(input.label ? { label: input.label } : {}),
+          ...(input.updated_after !== undefined ? { from: input.updated_after } : {}),
+          ...(input.updated_before !== undefined ? { to: input.updated_before } : {}),
+          ...(input.limit !== undefined ? { limit: input.limit } : {}),
+        });
+        const out = SearchRepositoryOutput.parse(result);
+        return { content: [{ type: 'text' as const, text: summary(out) }], structuredContent: out };
+      }),
+  );
+}
