@@ -7,7 +7,7 @@ import { loadConfig, packageRoot, parseConfig, readConfigFile, resolveHome, stew
 import { cacheStatsHandlers, GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger } from './log/index.js';
-import { Maintenance, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage } from './maintenance/index.js';
+import { Maintenance, providerFacts, snapshotsOf, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
@@ -26,6 +26,8 @@ export interface CoreOptions {
   keyStore?: KeyStore;
   /** How start at login is done: the app passes login items or its own autostart entry; headless by default. */
   startAtLogin?: StartAtLogin;
+  /** How this owner stops when asked (`steward stop`): the app quits, `steward serve` exits. Absent in the in-process CLI. */
+  onStopRequest?: () => void;
 }
 
 /** Calls in these areas can change what needs the person (a lifted pause, a resolved conflict): the status is re-read after them. */
@@ -60,13 +62,19 @@ export class Core {
   readonly #stoppers: Array<() => Promise<void> | void> = [];
   #closed = false;
 
-  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: LeveledLogger, schedule = false, keyStore?: KeyStore, startAtLogin?: StartAtLogin) {
+  readonly #startAtLogin: StartAtLogin;
+  readonly #schedule: boolean;
+
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: LeveledLogger, options: CoreOptions) {
+    const schedule = options.schedule ?? false;
     this.home = home;
     this.env = env;
     this.#lock = lock;
     this.config = config;
     this.logger = logger;
-    this.keys = new KeyRing(keyStore ?? environmentKeyStore(env), env);
+    this.#schedule = schedule;
+    this.#startAtLogin = options.startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js'));
+    this.keys = new KeyRing(options.keyStore ?? environmentKeyStore(env), env);
     this.panelToken = new PanelToken(home.dir);
     this.secrets = new NamedSecrets(this.keys.store, home.dir, env);
     this.gateway = openGateway(home.dir, logger);
@@ -87,7 +95,8 @@ export class Core {
           homeKind: home.kind,
           setPaused: (paused) => this.setPaused(paused),
           rotateToken: () => void this.panelToken.rotate(),
-          startAtLogin: startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js')),
+          startAtLogin: this.#startAtLogin,
+          ...(options.onStopRequest ? { requestStop: options.onStopRequest } : {}),
         }),
         ...firstRunHandlers(home.dir),
         ...settingsHandlers({
@@ -130,7 +139,7 @@ export class Core {
     try {
       const logger = withLevel(options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false }), config.log.level);
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
-      const core = new Core(home, env, lock, config, logger, options.schedule ?? false, options.keyStore, options.startAtLogin);
+      const core = new Core(home, env, lock, config, logger, options);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
       return core;
     } catch (error) {
@@ -222,6 +231,8 @@ export class Core {
       home: this.home.dir,
       logger: this.logger,
       runners: { sync, rag },
+      planFacts: this.#planFacts(),
+      onWaiting: (waiting) => this.#reporter.waitingPlans(waiting),
       timerIntervalMs: settings.reconcile_interval_ms,
       onChange: (summary) => this.events.emit('maintenance.changed', summary),
       onProgress: (registrationId, lane, tally) =>
@@ -239,6 +250,27 @@ export class Core {
 
   #repositorySearch(): RepositorySearch {
     return new RepositorySearch(() => (this.maintenance.store.degradedReason ? [] : this.maintenance.store.current().registrations), profileDeps({ home: this.home.dir, apiKey: this.#embeddingKey }));
+  }
+
+  /**
+   * What maintenance plans may know about this machine: whether this Core is the scheduling owner,
+   * start at login, whether a forge token is stored, and the configured embedding profiles.
+   */
+  #planFacts(): PlanFacts {
+    const startAtLogin = this.#startAtLogin;
+    return {
+      service: {
+        ownerRunning: this.#schedule,
+        startAtLogin: () => {
+          const view = startAtLogin.read();
+          return { enabled: view.enabled, supported: view.supported };
+        },
+        installStartAtLogin: () => void startAtLogin.set(true),
+      },
+      // config.json is read again for every plan: a profile edited since the owner started is seen, and makes older plans stale.
+      profiles: providerFacts(() => snapshotsOf(loadConfig(this.home.dir, this.env).maintenance.profiles), profileDeps({ home: this.home.dir, apiKey: this.#embeddingKey })),
+      tokenPresent: (name) => this.secrets.lookup(name).value !== undefined,
+    };
   }
 
   /** The per-project curator (spec 001); it arms timers only when this Core schedules. */

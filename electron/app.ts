@@ -76,7 +76,9 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
   // safeStorage answers only after ready; the Core reads remote curators' API keys from this store.
   const keyStore = await openSafeStorageKeyStore({ homeDir: home.dir, platform, logger });
   const startAtLogin = appStartAtLogin(app, { platform, env, execPath: process.execPath, isPackaged: app.isPackaged, appPath });
-  const owner = await becomeOwner({ home, env, logger, rendererDir, keyStore, startAtLogin, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);
+  // `steward stop` quits the app the way the tray's Quit does, so will-quit stops the owner cleanly.
+  const onStopRequest = () => app.quit();
+  const owner = await becomeOwner({ home, env, logger, rendererDir, keyStore, startAtLogin, onStopRequest, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);
   if (!owner) return undefined;
 
   denyPermissions();

@@ -18,6 +18,7 @@ const HINTS: Partial<Record<StatusKind, string>> = {
   conflict: 'Open Steward to choose which cache to keep.',
   'curator-paused': "Open Steward's Settings to fix the account or key; note curation waits until then.",
   'provider-failing': 'Open Steward to see what failed; imports keep retrying.',
+  'plan-waiting': "Open Steward's Maintenance place to read the plan and confirm it, or dismiss it.",
 };
 
 export interface NotifierDeps {

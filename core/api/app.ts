@@ -3,6 +3,13 @@ import { z } from 'zod';
 export const PROTOCOL_VERSION = 1;
 
 /**
+ * The maintenance protocol an owner speaks: 1 the spec's low-level methods (Enroll, List, Reconcile,
+ * ReconcileRegistration, ResolveConfig, Disable), 2 adds the setup surface (Maintenance.Plan/Apply).
+ * A terminal that starts or finds an owner applies a plan only through one that speaks 2.
+ */
+export const MAINTENANCE_PROTOCOL = 2;
+
+/**
  * The owner's headline state, most urgent first: something failed, something needs the person,
  * something runs, the person paused the schedule, or all is current. The panel adds `disconnected`
  * on its side when it cannot hear the owner.
@@ -17,9 +24,10 @@ export type StatusPlace = (typeof STATUS_PLACES)[number];
 /**
  * What a status item is about. Working: `import` (a transcript sweep or backfill), `curate` (a
  * project's notes), `sync` (a repository cache). Needs the person: `conflict`, `curator-paused`,
- * `provider-failing`. Failed: `import-failed`, `curator-failed`, `sync-failed`.
+ * `provider-failing`, `plan-waiting` (an agent's maintenance plan that only a person may confirm).
+ * Failed: `import-failed`, `curator-failed`, `sync-failed`.
  */
-export const STATUS_KINDS = ['import', 'curate', 'sync', 'conflict', 'curator-paused', 'provider-failing', 'import-failed', 'curator-failed', 'sync-failed'] as const;
+export const STATUS_KINDS = ['import', 'curate', 'sync', 'conflict', 'curator-paused', 'provider-failing', 'plan-waiting', 'import-failed', 'curator-failed', 'sync-failed'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
 export const StatusItem = z.strictObject({
@@ -68,6 +76,7 @@ export const appMethods = {
       name: z.literal('Steward'),
       version: z.string(),
       protocol: z.number().int(),
+      maintenanceProtocol: z.number().int(),
       /** Where STEWARD_HOME came from; never the path itself. */
       homeKind: z.enum(['env', 'platform-default']),
       platform: z.string(),
@@ -95,6 +104,14 @@ export const appMethods = {
   'App.RotateToken': {
     params: z.strictObject({}),
     result: z.strictObject({ rotatedAt: z.number().int() }),
+  },
+  /**
+   * Stops the running owner (`steward stop`): it answers first, then finishes what it is writing,
+   * closes the stores and removes daemon.json. Only an owner can be stopped (`unsupported` otherwise).
+   */
+  'App.Stop': {
+    params: z.strictObject({}),
+    result: z.strictObject({ stopping: z.literal(true), pid: z.number().int() }),
   },
 } as const;
 

@@ -48,6 +48,8 @@ export const PlanEffect = z.strictObject({
   canonicalRepoId: z.string().nullable(),
   pathFingerprint: z.string().nullable(),
   enabledAfter: z.boolean(),
+  /** What happens to this copy, in words (a retired copy's file is never touched). */
+  description: z.string(),
 });
 
 export const ConflictPlan = z.strictObject({
@@ -60,9 +62,29 @@ export const ConflictPlan = z.strictObject({
 });
 export type ConflictPlan = z.infer<typeof ConflictPlan>;
 
+/**
+ * What a candidate holds and when it last changed, for the local panel only (never MCP): a person
+ * tells copies apart by these, the public-safe fingerprints beside them.
+ */
+export const CandidateEvidence = z.strictObject({
+  candidateId: z.string(),
+  /** Live items and comments in the copy; null when it cannot be read. */
+  items: z.number().int().nullable(),
+  sizeBytes: z.number().int().nullable(),
+  /** The newest successful sync recorded for the candidate's registrations. */
+  lastSyncAt: z.number().int().nullable(),
+  /** When the copy's file last changed on disk. */
+  lastModifiedAt: z.number().int().nullable(),
+});
+export type CandidateEvidence = z.infer<typeof CandidateEvidence>;
+
 export const conflictsMethods = {
   'Conflicts.List': { params: z.strictObject({}), result: z.strictObject({ conflicts: z.array(ConflictView) }) },
   'Conflicts.Plan': { params: z.strictObject({ conflictId: Id, candidateId: Id }), result: ConflictPlan },
+  'Conflicts.Evidence': {
+    params: z.strictObject({ conflictId: Id }),
+    result: z.strictObject({ conflictId: z.string(), candidates: z.array(CandidateEvidence) }),
+  },
   'Conflicts.Apply': {
     params: z.strictObject({ planId: Id, idempotencyKey: IdempotencyKey }),
     result: z.strictObject({

@@ -39,6 +39,18 @@ export const SYNC_MODES = ['off', 'head', 'head-and-backfill'] as const;
 export const RAG_MODES = ['off', 'maintain'] as const;
 
 /**
+ * What a setup plan would do, by class (spec 004): read and check only, write Steward's own
+ * configuration, start or install a local service, download something large, send repository text
+ * to an embedding provider, queue maintenance jobs.
+ */
+export const EFFECT_CLASSES = ['inspect', 'local_config_write', 'local_service_change', 'large_download', 'provider_data_transfer', 'job_enqueue'] as const;
+export type EffectClass = (typeof EFFECT_CLASSES)[number];
+
+/** The statuses of a setup plan and of its apply (spec 004): work in hand, a person needed, or blocked. */
+export const SETUP_STATUSES = ['ready', 'refreshing', 'indexing', 'backfilling', 'confirmation_required', 'blocked'] as const;
+export type SetupStatus = (typeof SETUP_STATUSES)[number];
+
+/**
  * Embedding providers of a RAG profile (spec 004): `hash` is the built-in deterministic embedder,
  * `local` an ONNX model folder run in process, `none` words only.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLLECTIONS, EMBEDDING_BOUNDARIES, FORGE_KINDS, LANES, RAG_MODES, STAGES, SYNC_MODES } from './lists.js';
+import { COLLECTIONS, DATA_BOUNDARIES, EFFECT_CLASSES, EMBEDDING_BOUNDARIES, FORGE_KINDS, LANES, RAG_MODES, SETUP_STATUSES, STAGES, SYNC_MODES } from './lists.js';
 import { ConflictView } from './conflicts.js';
 import { IdempotencyKey } from './ids.js';
 
@@ -148,6 +148,103 @@ const EnrollResult = z.strictObject({
 const RegistrationRef = z.strictObject({ registrationId: Id });
 
 const Forge = z.enum(FORGE_KINDS);
+const BaseUrl = z.string().min(1).max(2_000);
+
+/**
+ * What a setup plan is asked for (spec 004's setup surface): a repository on a forge — new, or the
+ * registration already maintaining it — or an existing registration by id, and the policy wanted.
+ * A policy field left out keeps the registration's current value (a new one gets `add`'s defaults).
+ */
+export const SetupRequest = z.strictObject({
+  repo: Repo.optional(),
+  forge: Forge.optional(),
+  /** The API root, as `Maintenance.Add` takes it; private once stored (status shows only the host). */
+  baseUrl: BaseUrl.optional(),
+  registrationId: Id.optional(),
+  policy: MaintenancePolicy.optional(),
+  /** Plan start at login when it is off (the default); false leaves it out (`--no-service-install`). */
+  serviceInstall: z.boolean().optional(),
+  /** Plan a model download the profile needs (the default); false makes a missing model a blocker (`--no-model-download`). */
+  modelDownload: z.boolean().optional(),
+});
+export type SetupRequest = z.infer<typeof SetupRequest>;
+
+export const SetupEffect = z.strictObject({
+  class: z.enum(EFFECT_CLASSES),
+  /** One sentence a person understands; never a path, an address with credentials, or a token. */
+  description: z.string(),
+  /** Only a person may confirm it: a service installed or started, a model downloaded, text sent off this machine. */
+  needsPerson: z.boolean(),
+});
+export type SetupEffect = z.infer<typeof SetupEffect>;
+
+/** Why a plan cannot be applied as it stands: a typed class, a sanitized diagnostic and what to do about it. */
+export const SetupBlocker = z.strictObject({ code: z.string(), message: z.string(), remediation: z.string() });
+export type SetupBlocker = z.infer<typeof SetupBlocker>;
+
+const ProfileView = z.strictObject({
+  name: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  /** Where the profile sends repository text when it embeds: this process, this machine's network, a remote service. */
+  dataBoundary: z.enum(DATA_BOUNDARIES),
+});
+
+export const SetupPlan = z.strictObject({
+  /** Deterministic for the identity, binding, configuration, protocol, provider revision, service state and policy it was made for. */
+  planId: z.string(),
+  /** The same, without whether an owner must be started: how a newly started owner's plan is checked against the confirmed one. */
+  basis: z.string(),
+  status: z.enum(SETUP_STATUSES),
+  /** `create` a cache and registration, `update` a registration's policy, `resume` a paused one, or `none` (already so). */
+  action: z.enum(['create', 'update', 'resume', 'none']),
+  /** The registration it creates (null: its id follows from the new cache's UUID) or changes. */
+  registrationId: z.string().nullable(),
+  repo: z.string(),
+  forge: z.strictObject({ kind: Forge, host: z.string() }).nullable(),
+  policy: RegistrationStatus.shape.policy,
+  profile: ProfileView,
+  /** Hash of the full effective non-secret configuration the registration would run with. */
+  configHash: z.string(),
+  dataBoundary: z.enum(DATA_BOUNDARIES),
+  effects: z.array(SetupEffect),
+  blocker: SetupBlocker.nullable(),
+  /** The exact command a person runs to confirm this plan in a terminal. */
+  handoff: z.string(),
+});
+export type SetupPlan = z.infer<typeof SetupPlan>;
+
+export const SetupApplied = z.strictObject({
+  planId: z.string(),
+  status: z.enum(SETUP_STATUSES),
+  registrationId: z.string(),
+  repo: z.string(),
+  /** Whether enrollment completed, and what it did; never a claim about how much history is cached. */
+  enrollment: z.strictObject({ completed: z.boolean(), created: z.boolean(), cacheCreated: z.boolean(), updated: z.boolean(), replayed: z.boolean() }),
+  /** The registration's initial jobs; `coalesced` ones joined work already running under the same job key. */
+  jobs: z.array(z.strictObject({ jobId: z.string(), stage: z.enum(STAGES), lane: z.enum(LANES), state: JobStatus.shape.state, coalesced: z.boolean() })),
+  /** True when the first pass was started and left running (`--detach`). */
+  detached: z.boolean(),
+  /** How much history the cache holds now: `complete` only when every backfill reached its end. */
+  history: z.enum(['complete', 'backfilling', 'recent_only', 'not_synced']),
+  serviceInstalled: z.boolean(),
+  modelDownloaded: z.boolean(),
+  /** The embedding smoke request that ran before enrollment (null when RAG is off). */
+  smoke: z.strictObject({ provider: z.string(), dimensions: z.number().int() }).nullable(),
+  registration: RegistrationStatus,
+});
+export type SetupApplied = z.infer<typeof SetupApplied>;
+
+/** A plan an agent asked to apply that needs a person: kept by the owner until confirmed or dismissed. */
+export const WaitingPlan = z.strictObject({
+  waitingId: z.string(),
+  request: SetupRequest,
+  repo: z.string(),
+  askedAt: z.number().int(),
+  /** The effects only a person may confirm, in words. */
+  needs: z.array(z.string()),
+});
+export type WaitingPlan = z.infer<typeof WaitingPlan>;
 
 export const maintenanceMethods = {
   'Maintenance.Enroll': {
@@ -196,6 +293,31 @@ export const maintenanceMethods = {
     }),
   },
   'Maintenance.Disable': { params: RegistrationRef, result: z.strictObject({ registration: RegistrationStatus }) },
+  /** Read-only and deterministic: what setting up (or changing) maintenance of a repository would do. */
+  'Maintenance.Plan': { params: SetupRequest, result: SetupPlan },
+  /**
+   * Applies exactly the plan `planId` names (re-rendered and compared: any change is stale_plan),
+   * composed from enrollment, config resolution and reconciliation of that one registration.
+   */
+  'Maintenance.Apply': {
+    params: SetupRequest.extend({
+      planId: Id,
+      idempotencyKey: IdempotencyKey,
+      /** Who confirmed: an agent may not confirm a service, a download or a remote transfer (confirmation_required). */
+      confirmedBy: z.enum(['person', 'agent']).default('person'),
+      /** Start the first pass and return without waiting for it. */
+      detach: z.boolean().optional(),
+    }),
+    result: SetupApplied,
+  },
+  /** The embedding profiles a registration may use, each with its data boundary. */
+  'Maintenance.Profiles': {
+    params: z.strictObject({}),
+    result: z.strictObject({ profiles: z.array(ProfileView) }),
+  },
+  /** Plans agents asked for that wait for a person (the panel shows them; confirming one goes through Plan and Apply). */
+  'Maintenance.Waiting': { params: z.strictObject({}), result: z.strictObject({ waiting: z.array(WaitingPlan) }) },
+  'Maintenance.Dismiss': { params: z.strictObject({ waitingId: Id }), result: z.strictObject({ dismissed: z.boolean() }) },
   'Maintenance.Enable': { params: RegistrationRef, result: z.strictObject({ registration: RegistrationStatus }) },
 } as const;
 

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, type AppStatus, type Handlers } from '../api/index.js';
+import { MAINTENANCE_PROTOCOL, PROTOCOL_VERSION, StewardError, type AppStatus, type Handlers } from '../api/index.js';
 import type { HomeKind } from '../config/index.js';
 import type { StartAtLogin } from './login.js';
 import type { AppState } from './status.js';
@@ -11,9 +11,11 @@ export interface AppFacts {
   /** Replaces the per-install panel token (the loopback server and daemon.json follow). */
   rotateToken: () => void;
   startAtLogin: StartAtLogin;
+  /** Asks the owner to stop (the app quits, `steward serve` exits); absent where this process is not an owner. */
+  requestStop?: () => void;
 }
 
-type AppMethod = 'App.Info' | 'App.SetPaused' | 'App.RotateToken' | 'Settings.GetStartAtLogin' | 'Settings.SetStartAtLogin';
+type AppMethod = 'App.Info' | 'App.SetPaused' | 'App.RotateToken' | 'App.Stop' | 'Settings.GetStartAtLogin' | 'Settings.SetStartAtLogin';
 
 /** The owner's own part of the contract: what it is, how long it has run, its status, its token, start at login. */
 export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, AppMethod> {
@@ -22,6 +24,7 @@ export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, Ap
       name: 'Steward',
       version: facts.version,
       protocol: PROTOCOL_VERSION,
+      maintenanceProtocol: MAINTENANCE_PROTOCOL,
       homeKind: facts.homeKind,
       platform: process.platform,
       uptimeMs: state.uptimeMs,
@@ -31,6 +34,13 @@ export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, Ap
     'App.RotateToken': () => {
       facts.rotateToken();
       return { rotatedAt: Date.now() };
+    },
+    'App.Stop': () => {
+      const stop = facts.requestStop;
+      if (!stop) throw new StewardError('unsupported', 'This Steward is not running in the background; there is nothing to stop.');
+      // Answer first: the reply must leave before the server closes.
+      setTimeout(stop, 50).unref?.();
+      return { stopping: true as const, pid: process.pid };
     },
     'Settings.GetStartAtLogin': () => facts.startAtLogin.read(),
     'Settings.SetStartAtLogin': ({ enabled }) => facts.startAtLogin.set(enabled),

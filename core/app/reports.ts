@@ -1,4 +1,4 @@
-import { PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem } from '../api/index.js';
+import { PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem, type WaitingPlan } from '../api/index.js';
 import type { CuratorPause } from '../sweeper/index.js';
 import type { AppState } from './status.js';
 
@@ -92,6 +92,12 @@ export class StatusReporter {
   curatorPauses(pauses: readonly CuratorPause[]): void {
     const items = pauses.map((pause): StatusItem => ({ kind: 'curator-paused', subject: pause.curator, text: `The ${CURATOR_LABELS[pause.curator]} curator is paused: ${pause.message}`, place: 'settings' }));
     this.#state.replace(['curator-paused'], items);
+  }
+
+  /** Plans an agent asked to apply that only a person may confirm (a service, a download, text sent off this machine). */
+  waitingPlans(waiting: readonly WaitingPlan[]): void {
+    const items = waiting.map((w): StatusItem => ({ kind: 'plan-waiting', subject: w.waitingId, text: `An agent asked Steward to maintain ${w.repo}; its plan waits for your confirmation`, place: 'maintenance' }));
+    this.#state.replace(['plan-waiting'], items);
   }
 
   /** The registry read whole: running jobs, open conflicts, failing stages. Never a path: ids and repo names only. */

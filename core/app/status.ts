@@ -9,6 +9,7 @@ const LIST_OF: Record<StatusKind, ListName> = {
   conflict: 'attention',
   'curator-paused': 'attention',
   'provider-failing': 'attention',
+  'plan-waiting': 'attention',
   'import-failed': 'errors',
   'curator-failed': 'errors',
   'sync-failed': 'errors',

@@ -9,6 +9,8 @@ import { registerSweep } from './commands/sweep.js';
 import { registerProjects } from './commands/projects.js';
 import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
+import { registerRag } from './commands/setup.js';
+import { registerStop } from './commands/stop.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
@@ -41,6 +43,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     }
   };
   registerServe(program, io, run);
+  registerStop(program, io, run);
   registerInfo(program, io, run);
   registerOpen(program, io, run);
   registerToken(program, io, run);
@@ -49,6 +52,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerProjects(program, io, run);
   registerCache(program, io, run);
   registerMaintenance(program, io, run);
+  registerRag(program, io, run);
   registerService(program, io, run);
   registerSecrets(program, io, run);
   registerSweeper(program, io, run);

@@ -1,4 +1,5 @@
 import { StewardError, toStewardError } from '../api/index.js';
+import { launchOwner } from './launch.js';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -8,6 +9,10 @@ export interface CliIo {
   confirm?: (question: string) => Promise<boolean>;
   /** Everything on standard input (a secret's value, never an argument that `ps` would show). */
   stdin?: () => Promise<string>;
+  /** True when a person can answer `confirm` here (a terminal); without it a confirmation must come as --yes. */
+  interactive?: () => boolean;
+  /** Starts an owner in the background and waits until it answers (`steward serve`, detached). */
+  launchOwner?: (env: NodeJS.ProcessEnv) => Promise<void>;
 }
 
 /** A question in the terminal, answered with y/yes; no terminal means no. */
@@ -59,6 +64,8 @@ export const processIo: CliIo = {
   env: process.env,
   confirm: askInTerminal,
   stdin: readStdin,
+  interactive: () => process.stdin.isTTY === true && process.stderr.isTTY === true,
+  launchOwner,
 };
 
 /** Confirmed by `--yes`, or by a person answering in a terminal. */
@@ -87,8 +94,10 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
     return EXIT.usage;
   }
   const typed = error instanceof StewardError ? error : toStewardError(error);
-  if (json) printJson(io, { error: { code: typed.code, message: typed.message } });
-  else io.stderr(`steward: ${typed.message.split('\n')[0]}\n`);
+  // What to do about it travels with the error: a blocked plan's remedy, the command a person runs.
+  const extra = Object.fromEntries(['remediation', 'handoff'].flatMap((k) => (typeof typed.details?.[k] === 'string' ? [[k, typed.details[k] as string]] : [])));
+  if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...extra } });
+  else io.stderr(`steward: ${[typed.message.split('\n')[0], extra.remediation, extra.handoff ? `Run: ${extra.handoff}` : undefined].filter(Boolean).join(' ')}\n`);
   return typed.code === 'invalid_params' ? EXIT.usage : EXIT.failure;
 }
 

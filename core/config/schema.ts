@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { CURATOR_KINDS, LOG_LEVELS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
+import { CURATOR_KINDS, EMBEDDING_PROVIDERS, LOG_LEVELS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
 
 /**
  * config.json mirrors the dotted setting names of the specs as nested objects. Every object is
@@ -105,6 +105,25 @@ export const ConfigSchema = z.strictObject({
       head_interval_ms: ms.min(1_000).default(300_000),
       /** How often a complete backfill walks again to find deleted and transferred items. */
       reverify_interval_ms: ms.min(60_000).default(7 * 24 * 3_600_000),
+      /**
+       * Embedding profiles by name, for search indexing (`--profile NAME`). `default` is built in (the
+       * `hash` embedder, nothing leaves the machine) unless named here. No key or token belongs here.
+       */
+      profiles: z
+        .record(
+          z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a profile name is 1-64 letters, digits or . _ -'),
+          z.strictObject({
+            provider: z.enum(EMBEDDING_PROVIDERS),
+            model: z.string().min(1).max(120),
+            /** The server's address (Ollama, an OpenAI-compatible server); its host decides the data boundary. */
+            endpoint: z.url().optional(),
+            dimensions: z.number().int().min(1).max(16_384).optional(),
+            revision: z.string().min(1).max(64).optional(),
+            normalize: z.boolean().optional(),
+            chunk: z.strictObject({ max_chars: z.number().int().min(100).max(100_000), overlap: z.number().int().min(0).max(10_000) }).optional(),
+          }),
+        )
+        .default({}),
     })
     .prefault({}),
   log: z

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
 import { sqliteOptions } from '../store/index.js';
@@ -382,4 +382,34 @@ function readVersion(db: Database.Database, pathFingerprint: string): number {
 function systemCode(error: unknown): { systemCode?: string } {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[A-Z_]{2,40}$/.test(code) ? { systemCode: code } : {};
+}
+
+/**
+ * What a cache file holds, for a person telling copies apart: live items and comments (schema 18),
+ * or content sources (17), plus its size and last change on disk. Null where it cannot be read.
+ */
+export function cacheHoldings(path: string): { items: number | null; sizeBytes: number | null; lastModifiedAt: number | null } {
+  let stat: { size: number; mtimeMs: number };
+  try {
+    stat = statSync(path);
+  } catch {
+    return { items: null, sizeBytes: null, lastModifiedAt: null };
+  }
+  let items: number | null = null;
+  try {
+    const db = new Database(path, sqliteOptions({ readonly: true, fileMustExist: true }));
+    try {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      const sql =
+        version >= 18
+          ? 'SELECT (SELECT count(*) FROM items WHERE tombstoned_at IS NULL) + (SELECT count(*) FROM comments WHERE tombstoned_at IS NULL)'
+          : 'SELECT count(*) FROM sources';
+      items = db.prepare(sql).pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  } catch {
+    // A copy that cannot be opened still has a size and a date.
+  }
+  return { items, sizeBytes: stat.size, lastModifiedAt: Math.floor(stat.mtimeMs) };
 }

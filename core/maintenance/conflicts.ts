@@ -108,6 +108,26 @@ const NOTES: Record<Conflict['kind'], string> = {
   identity_unresolved: 'Rebinds the selected legacy record to its live cache identity; the others stay unresolved.',
 };
 
+type Effect = ConflictPlan['effects'][number];
+
+/** Says in words what a plan does to one copy; names only public ids. */
+function describe(effect: Omit<Effect, 'description'>, kind: Conflict['kind']): string {
+  const repo = effect.canonicalRepoId ?? effect.legacyId ?? 'this registration';
+  const at = effect.pathFingerprint ? ` (copy ${effect.pathFingerprint})` : '';
+  switch (effect.effect) {
+    case 'restore':
+      return `Keeps ${repo}${at} and ${effect.enabledAfter ? 'maintains it again' : 'keeps it paused, as it was'}.`;
+    case 'retire':
+      return kind === 'cache_clone_conflict'
+        ? `Stops maintaining ${repo} in the other copy${at}; that file stays on disk, untouched.`
+        : `Drops the competing registration of ${repo}${at}; its history keeps its own labels and the cache file is not touched.`;
+    case 'rebind':
+      return `Binds the legacy record ${effect.legacyId ?? repo} to ${repo}${at}${effect.enabledAfter ? ' and maintains it again' : ''}.`;
+    case 'keep_unresolved':
+      return `Leaves ${effect.legacyId ?? repo} unresolved: nothing is maintained for it until its cache can be read.`;
+  }
+}
+
 export function planOf(conflict: Conflict, candidate: Candidate, revalidated: Revalidated): ConflictPlan {
   const effects: ConflictPlan['effects'] = [];
   for (const c of conflict.candidates) {
@@ -116,14 +136,15 @@ export function planOf(conflict: Conflict, candidate: Candidate, revalidated: Re
       const r = bundle.registration ?? (bundle.legacy ? (revalidated.rebound.get(bundle.legacy.id) ?? null) : null);
       const rebinds = bundle.legacy !== null && revalidated.rebound.has(bundle.legacy.id);
       const effect = conflict.kind === 'identity_unresolved' ? (rebinds ? 'rebind' : 'keep_unresolved') : selected ? 'restore' : 'retire';
-      effects.push({
+      const entry = {
         effect,
         registrationId: r?.registrationId ?? null,
         legacyId: bundle.legacy ? publicLegacyId(bundle.legacy.id) : null,
         canonicalRepoId: r ? publicRepoId(r.canonicalRepoId) : null,
         pathFingerprint: r?.pathFingerprint ?? c.pathFingerprint,
         enabledAfter: (selected || rebinds) && bundle.priorEnabled,
-      });
+      } as const;
+      effects.push({ ...entry, description: describe(entry, conflict.kind) });
     }
   }
   return {

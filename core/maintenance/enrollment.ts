@@ -41,7 +41,7 @@ interface EnrollmentIntent {
 }
 
 /** A cache `add` creates fills itself: head and backfill over every collection the forge serves. */
-function addPolicy(kind: ForgeKind, requested: Partial<Policy> | undefined): Policy {
+export function addPolicy(kind: ForgeKind, requested: Partial<Policy> | undefined): Policy {
   const collections: Policy['collections'] = kind === 'gitcode' ? ['issues', 'issue-comments', 'pulls', 'pr-comments'] : ['issues', 'issue-comments', 'pulls', 'pr-comments', 'wiki'];
   return Policy.parse({ sync: 'head-and-backfill', collections, ...requested });
 }
@@ -138,14 +138,78 @@ export class Enrollment {
     const requestHash = hashOf({ op: 'add', repoId, kind, apiBase, policy });
     const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'add', requestHash);
     if (replay) return methods['Maintenance.Add'].result.parse({ ...replay, replayed: true, cacheCreated: false });
-    const dir = join(this.#room.home, HOME_FILES.caches);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, `${repoId.replace(/[^a-z0-9.-]+/g, '-').slice(0, 80)}-${hashOf(params.idempotencyKey).slice(0, 12)}.db`);
-    const cacheCreated = !existsSync(file);
-    if (cacheCreated) createRepositoryCache(file, [{ repoId, aliases: [params.repo], forge: { forge: kind, apiBase } }]);
+    const { file, cacheCreated } = this.createKeyedCache({ repoId, alias: params.repo, forge: kind, apiBase }, params.idempotencyKey);
     const result = this.enroll({ cachePath: file, repo: params.repo, policy, idempotencyKey: params.idempotencyKey }, { operation: 'add', requestHash });
     if (cacheCreated) this.#room.logger.info('maintenance cache created', { forge: kind, registrationId: result.registrationId });
     return { ...result, cacheCreated };
+  }
+
+  /**
+   * The cache file a keyed request creates in STEWARD_HOME/caches/. Its name derives from the
+   * idempotency key, so a retry after a crash finds and enrolls the same cache instead of making a
+   * second one.
+   */
+  createKeyedCache(repo: { repoId: string; alias: string; forge: ForgeKind; apiBase: string }, idempotencyKey: string): { file: string; cacheCreated: boolean } {
+    const dir = join(this.#room.home, HOME_FILES.caches);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `${repo.repoId.replace(/[^a-z0-9.-]+/g, '-').slice(0, 80)}-${hashOf(idempotencyKey).slice(0, 12)}.db`);
+    const cacheCreated = !existsSync(file);
+    if (cacheCreated) createRepositoryCache(file, [{ repoId: repo.repoId, aliases: [repo.alias], forge: { forge: repo.forge, apiBase: repo.apiBase } }]);
+    return { file, cacheCreated };
+  }
+
+  /**
+   * A planned change of an existing registration: its policy and configuration are replaced in place
+   * (one record, never a second one and never a conflict), it runs again, and the idempotency
+   * receipt is written in the same atomic registry write. A stage whose work changed starts without
+   * the old backoff; an index built under another configuration no longer counts as coverage.
+   */
+  update(target: Registration, change: { policy: Policy; snapshot: ConfigSnapshot; alias: string | null }, receipt: { key: string; requestHash: string }): EnrollResult {
+    const now = this.#room.clock();
+    const configHash = configHashOf(change.snapshot);
+    const result = this.#unchangedResult(target, configHash);
+    this.#room.store.commit((draft) => {
+      const r = draft.registrations.find((x) => x.registrationId === target.registrationId && x.pathFingerprint === target.pathFingerprint);
+      if (!r) throw new StewardError('stale_plan', 'The registration changed after the plan was made. Plan again.');
+      const collections = (p: Policy) => [...p.collections].sort().join();
+      const syncChanged = r.policy.sync !== change.policy.sync || collections(r.policy) !== collections(change.policy);
+      const ragChanged = r.policy.rag !== change.policy.rag || r.configHash !== configHash;
+      if (syncChanged) r.stages.sync = { ...r.stages.sync, errorClass: null, failures: 0, nextAttemptAt: null };
+      if (ragChanged) r.stages.rag = { ...r.stages.rag, errorClass: null, failures: 0, nextAttemptAt: null };
+      if (r.configHash !== configHash) r.generations.covered = null;
+      r.policy = change.policy;
+      r.configSnapshot = change.snapshot;
+      r.configHash = configHash;
+      r.enabled = true;
+      r.disabledReason = null;
+      r.degraded = r.degraded.filter((d) => d !== 'config_snapshot_invalid');
+      if (change.alias) r.aliases = [...new Set([...r.aliases, change.alias])].sort();
+      r.updatedAt = now;
+      Object.assign(draft, canonicalize(draft));
+      return receiptOf(receipt.key, 'setup', receipt.requestHash, r.pathFingerprint, now, { ok: true, result: { ...result } });
+    });
+    this.#room.logger.info('maintenance registration updated', { registrationId: target.registrationId, sync: change.policy.sync, rag: change.policy.rag });
+    return result;
+  }
+
+  /** A plan that changes nothing still keeps its receipt, so the key cannot later name another request. */
+  acknowledge(target: Registration, receipt: { key: string; requestHash: string }): EnrollResult {
+    const now = this.#room.clock();
+    const result = this.#unchangedResult(target, target.configHash);
+    this.#room.store.commit(() => receiptOf(receipt.key, 'setup', receipt.requestHash, target.pathFingerprint, now, { ok: true, result: { ...result } }));
+    return result;
+  }
+
+  #unchangedResult(target: Registration, configHash: string): EnrollResult {
+    return {
+      registrationId: target.registrationId,
+      cacheUuid: target.cacheUuid,
+      pathFingerprint: target.pathFingerprint,
+      canonicalRepoId: publicRepoId(target.canonicalRepoId),
+      configHash,
+      created: false,
+      replayed: false,
+    };
   }
 
   enroll(params: EnrollParams, as?: { operation: Receipt['operation']; requestHash: string }): EnrollResult {

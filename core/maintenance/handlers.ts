@@ -11,8 +11,14 @@ type MaintenanceMethod =
   | 'Maintenance.ResolveConfig'
   | 'Maintenance.Disable'
   | 'Maintenance.Enable'
+  | 'Maintenance.Plan'
+  | 'Maintenance.Apply'
+  | 'Maintenance.Profiles'
+  | 'Maintenance.Waiting'
+  | 'Maintenance.Dismiss'
   | 'Conflicts.List'
   | 'Conflicts.Plan'
+  | 'Conflicts.Evidence'
   | 'Conflicts.Apply';
 
 /** The contract's maintenance and conflict methods, bound to the room. */
@@ -27,8 +33,14 @@ export function maintenanceHandlers(maintenance: Maintenance): Pick<Handlers, Ma
     'Maintenance.ResolveConfig': ({ config }) => maintenance.resolveConfig(config),
     'Maintenance.Disable': ({ registrationId }) => ({ registration: maintenance.disable(registrationId) }),
     'Maintenance.Enable': ({ registrationId }) => ({ registration: maintenance.enable(registrationId) }),
+    'Maintenance.Plan': (params) => maintenance.planSetup(params),
+    'Maintenance.Apply': (params) => maintenance.applySetup(params),
+    'Maintenance.Profiles': () => maintenance.profiles(),
+    'Maintenance.Waiting': () => ({ waiting: maintenance.waitingPlans() }),
+    'Maintenance.Dismiss': ({ waitingId }) => ({ dismissed: maintenance.dismissWaiting(waitingId) }),
     'Conflicts.List': () => ({ conflicts: maintenance.conflicts() }),
     'Conflicts.Plan': ({ conflictId, candidateId }) => maintenance.plan(conflictId, candidateId),
+    'Conflicts.Evidence': ({ conflictId }) => maintenance.conflictEvidence(conflictId),
     'Conflicts.Apply': ({ planId, idempotencyKey }) => maintenance.apply(planId, idempotencyKey),
   };
 }

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import type { ConflictPlan, ConflictView, RegistrationStatus, Result } from '../api/index.js';
+import type { ConflictPlan, ConflictView, RegistrationStatus, Result, SetupApplied, SetupPlan, SetupRequest, WaitingPlan } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
 import { inspectCache, type CacheInspection } from './cache.js';
@@ -12,9 +12,10 @@ import { migrateV1 } from './migrate.js';
 import { Reconciler } from './reconciler.js';
 import { RegistryStore } from './registry.js';
 import { Resolution, type AppliedResolution } from './resolution.js';
+import { builtinFacts, Setup, type ApplyParams, type PlanFacts } from './plan/index.js';
 import type { Room } from './room.js';
 import type { StageName } from '../api/index.js';
-import type { Job } from './schema.js';
+import { DEFAULT_CONFIG_SNAPSHOT, type Job } from './schema.js';
 import { registrationStatus } from './status.js';
 
 export type { AddParams, AddResult, EnrollParams, EnrollResult } from './enrollment.js';
@@ -30,6 +31,10 @@ export interface MaintenanceOptions {
   /** Told after every registry write (the Core turns it into the `maintenance.changed` event). */
   onChange?: (summary: { at: number; registrations: number; conflicts: number }) => void;
   onProgress?: (registrationId: string, lane: Job['lane'], tally: Tally) => void;
+  /** What plans need to know about this machine (owner, start at login, profiles, tokens); built-in facts otherwise. */
+  planFacts?: PlanFacts;
+  /** Told when the plans waiting for a person change (the Core turns it into a status item). */
+  onWaiting?: (waiting: WaitingPlan[]) => void;
 }
 
 /**
@@ -44,6 +49,8 @@ export class Maintenance {
   readonly #enrollment: Enrollment;
   readonly #reconciler: Reconciler;
   readonly #resolution: Resolution;
+  readonly #setup: Setup;
+  readonly #facts: PlanFacts;
   readonly #abort = new AbortController();
 
   constructor(options: MaintenanceOptions) {
@@ -86,6 +93,8 @@ export class Maintenance {
     });
     this.#enrollment = new Enrollment(this.#room);
     this.#resolution = new Resolution(this.#room);
+    this.#facts = options.planFacts ?? builtinFacts({ default: DEFAULT_CONFIG_SNAPSHOT });
+    this.#setup = new Setup(this.#room, this.#enrollment, this.#facts, (id) => this.reconcileNow(id), () => options.onWaiting?.(this.#setup.waiting()));
     const load = this.store.load;
     if (load.state === 'degraded') options.logger.warn('maintenance registry degraded; left untouched', { reason: load.reason });
     else {
@@ -163,12 +172,43 @@ export class Maintenance {
     return this.#resolution.conflicts();
   }
 
+  /** What each candidate of a conflict holds, for the local panel. */
+  conflictEvidence(conflictId: string): Result<'Conflicts.Evidence'> {
+    return this.#resolution.evidence(conflictId);
+  }
+
   plan(conflictId: string, candidateId: string): ConflictPlan {
     return this.#resolution.plan(conflictId, candidateId);
   }
 
   apply(planId: string, idempotencyKey: string): Promise<AppliedResolution> {
     return this.#resolution.apply(planId, idempotencyKey);
+  }
+
+  /** Spec 004's setup plan: read-only and deterministic; nothing changes until it is applied. */
+  planSetup(request: SetupRequest): Promise<SetupPlan> {
+    return this.#setup.plan(request, this.#abort.signal);
+  }
+
+  /** Applies exactly the plan named (or replays the key): enrollment, the smoke request and the first pass of that registration. */
+  applySetup(params: ApplyParams): Promise<SetupApplied> {
+    return this.#setup.apply(params, this.#abort.signal);
+  }
+
+  /** The configured embedding profiles with their data boundaries. */
+  profiles(): Result<'Maintenance.Profiles'> {
+    const profiles = Object.entries(this.#facts.profiles.profiles()).sort(([a], [b]) => (a < b ? -1 : 1));
+    return {
+      profiles: profiles.map(([name, snapshot]) => ({ name, provider: snapshot.embedding.provider, model: snapshot.embedding.model, dataBoundary: this.#facts.profiles.boundary(snapshot).boundary })),
+    };
+  }
+
+  waitingPlans(): WaitingPlan[] {
+    return this.#setup.waiting();
+  }
+
+  dismissWaiting(waitingId: string): boolean {
+    return this.#setup.dismiss(waitingId);
   }
 
   /** Cancels long work between windows and waits for every writer to unwind. */

@@ -1,4 +1,5 @@
 import { methods, StewardError, type ConflictPlan, type ConflictView, type Result } from '../api/index.js';
+import { cacheHoldings } from './cache.js';
 import { applyResolution, findCandidate, planOf, revalidate, type Applied } from './conflicts.js';
 import { hashOf } from './hashing.js';
 import { receiptOf, replayReceipt } from './receipts.js';
@@ -18,6 +19,26 @@ export class Resolution {
 
   conflicts(): ConflictView[] {
     return this.#room.store.current().conflicts.map(conflictView);
+  }
+
+  /** For the local panel: what each candidate holds and when it last changed (never paths). */
+  evidence(conflictId: string): Result<'Conflicts.Evidence'> {
+    const conflict = this.#room.store.current().conflicts.find((c) => c.conflictId === conflictId);
+    if (!conflict) throw new StewardError('not_found', 'No open conflict has that id.');
+    const candidates = conflict.candidates.map((candidate) => {
+      const paths = [...new Set(candidate.bundles.map((b) => b.registration?.cachePath ?? b.legacy?.cachePath ?? null).filter((p): p is string => p !== null))];
+      const held = paths.map(cacheHoldings);
+      const sum = (pick: (h: ReturnType<typeof cacheHoldings>) => number | null) => (held.length > 0 && held.every((h) => pick(h) !== null) ? held.reduce((n, h) => n + pick(h)!, 0) : null);
+      const newest = (values: Array<number | null>) => values.reduce<number | null>((a, b) => (b === null ? a : a === null ? b : Math.max(a, b)), null);
+      return {
+        candidateId: candidate.candidateId,
+        items: sum((h) => h.items),
+        sizeBytes: sum((h) => h.sizeBytes),
+        lastSyncAt: newest(candidate.bundles.map((b) => b.registration?.stages.sync.lastSuccessAt ?? null)),
+        lastModifiedAt: newest(held.map((h) => h.lastModifiedAt)),
+      };
+    });
+    return { conflictId, candidates };
   }
 
   plan(conflictId: string, candidateId: string): ConflictPlan {

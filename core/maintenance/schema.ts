@@ -162,7 +162,7 @@ export const ReceiptOutcome = z.union([
 
 export const Receipt = z.strictObject({
   key: z.string(),
-  operation: z.enum(['enroll', 'conflict_apply', 'add']),
+  operation: z.enum(['enroll', 'conflict_apply', 'add', 'setup']),
   requestHash: z.string(),
   /** The opaque physical authority the request named, so clone resolution can project it. */
   pathFingerprint: z.string().nullable().default(null),

@@ -5,6 +5,7 @@ import { registerHistoryTools } from './history.js';
 import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
+import { registerSetupTools } from './setup.js';
 import { registerRepositoryTools } from './repository.js';
 
 /**
@@ -17,6 +18,7 @@ export function createMcpServer(withClient: WithClient, options: { home?: string
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
   registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
+  registerSetupTools(server, withClient);
   registerRepositoryTools(server, withClient);
   registerHistoryTools(server, withClient);
   return server;

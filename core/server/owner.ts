@@ -15,6 +15,8 @@ export interface Owner {
   /** The panel's address with the token in the fragment (never sent to a server, never logged). */
   readonly panelUrl: string;
   stop(): Promise<void>;
+  /** Settles once the owner has stopped, whoever asked (a signal, `steward stop`, the app quitting). */
+  readonly stopped: Promise<void>;
 }
 
 /**
@@ -23,8 +25,11 @@ export interface Owner {
  * same Core whichever owner runs.
  */
 export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
+  // `steward stop` asks through App.Stop; an owner that names no other way (the app quits itself) stops here.
+  let stopOwner: () => Promise<void> = async () => undefined;
+  const onStopRequest = options.onStopRequest ?? (() => void stopOwner());
   // An owner sweeps transcripts on its interval; tests may pass schedule: false to drive ticks themselves.
-  const core = Core.open({ ...options, schedule: options.schedule ?? true });
+  const core = Core.open({ ...options, onStopRequest, schedule: options.schedule ?? true });
   let http: RunningHttpServer;
   try {
     http = await startHttpServer({
@@ -49,15 +54,18 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
     http.endStreams();
   });
   let stopping: Promise<void> | undefined;
+  let settle: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (settle = resolve));
   const stop = () => {
     stopping ??= (async () => {
       stopFollowing();
       removeDaemonInfo(core.home.dir);
       await http.close();
       await core.shutdown();
-    })();
+    })().finally(settle);
     return stopping;
   };
+  stopOwner = stop;
   core.logger.info('owner listening', { port: http.port });
   return {
     core,
@@ -66,5 +74,6 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
       return `${http.url}#token=${http.token}`;
     },
     stop,
+    stopped,
   };
 }

@@ -55,6 +55,9 @@ describe('the Conflicts place resolves a copied cache', () => {
     for (let i = 0; i < 2; i += 1) expect(await radios.nth(i).isChecked()).toBe(false);
     expect(await page.getByTestId('conflict-plan').count()).toBe(0);
     const text = await conflict.innerText();
+    // What each copy holds and when it changed, beside the fingerprints (this panel only).
+    await conflict.getByTestId('candidate-holdings').nth(1).waitFor();
+    for (const holding of await conflict.getByTestId('candidate-holdings').allInnerTexts()) expect(holding).toMatch(/^This copy holds 0 items · \d+ KB · (last synced|never synced here).* · file changed /);
     expect(text).toContain(copyFingerprint);
     expect(text).toContain(originalFingerprint);
     expect(text).not.toContain(caches);
@@ -65,6 +68,7 @@ describe('the Conflicts place resolves a copied cache', () => {
     await plan.waitFor();
     expect(await plan.innerText()).toContain('Restore');
     expect(await plan.innerText()).toContain('Retire');
+    expect(await plan.innerText()).toContain(`Stops maintaining github.com/acme/gadgets in the other copy (copy ${originalFingerprint}); that file stays on disk, untouched.`);
 
     // Something changes underneath the plan: a third copy joins the conflict.
     const third = join(caches, 'repo-third.db');

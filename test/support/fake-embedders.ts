@@ -113,10 +113,25 @@ abstract class FakeEmbedder {
   protected abstract handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-/** Ollama: `/api/tags` lists the model with its digest; `/api/embed` answers `{embeddings}` in input order. */
+/**
+ * Ollama: `/api/tags` lists the model with its digest; `/api/embed` answers `{embeddings}` in input
+ * order; `/api/pull` (unstreamed) downloads a model that is not there yet, as `ollama pull` does.
+ */
 export class FakeOllama extends FakeEmbedder {
+  /** False until the model is pulled: it is then neither listed nor embedded with. */
+  pulled = true;
+  readonly pulls: string[] = [];
+
   protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'POST' && req.url === '/api/pull') {
+      const body = await bodyOf(req);
+      this.pulls.push(String(body['model']));
+      if (body['model'] !== this.options.model && body['model'] !== `${this.options.model}:latest`) return send(res, 500, { error: 'pull model manifest: file does not exist' });
+      this.pulled = true;
+      return send(res, 200, { status: 'success' });
+    }
     if (req.method === 'GET' && req.url === '/api/tags') {
+      if (!this.pulled) return send(res, 200, { models: [] });
       return send(res, 200, {
         models: [
           {
@@ -132,7 +147,7 @@ export class FakeOllama extends FakeEmbedder {
     }
     if (req.method === 'POST' && req.url === '/api/embed') {
       const body = await bodyOf(req);
-      if (body['model'] !== this.options.model && body['model'] !== `${this.options.model}:latest`) {
+      if (!this.pulled || (body['model'] !== this.options.model && body['model'] !== `${this.options.model}:latest`)) {
         return send(res, 404, { error: `model "${String(body['model'])}" not found, try pulling it first` });
       }
       if (this.rateLimited()) return send(res, 503, { error: 'server busy, please try again.  maximum pending requests exceeded' }, { 'retry-after': String(this.retryAfterSeconds) });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { registerSetup } from './setup.js';
 import { registerRepositorySearch } from './repository-search.js';
 
 /** `--format json` is the spec's form; `--json` is its alias. */
@@ -17,7 +18,7 @@ export function formatOption(value: string | undefined, json?: boolean): 'text' 
 export const isJson = (o: { format?: string; json?: boolean }) => o.json === true || o.format === 'json';
 
 /** The policy flags `add` and `enroll` share, checked here so a typo is a usage error (exit 2). */
-function policyOf(options: { sync?: string; rag?: string; profile?: string; collections?: string }) {
+export function policyOf(options: { sync?: string; rag?: string; profile?: string; collections?: string }) {
   if (options.sync !== undefined && !(SYNC_MODES as readonly string[]).includes(options.sync)) throw new UsageError(`--sync must be ${SYNC_MODES.join(', ')}`);
   if (options.rag !== undefined && !(RAG_MODES as readonly string[]).includes(options.rag)) throw new UsageError(`--rag must be ${RAG_MODES.join(', ')}`);
   const collections = options.collections?.split(',').map((c) => c.trim()).filter((c) => c.length > 0);
@@ -113,7 +114,7 @@ export function formatConflicts(conflicts: readonly ConflictView[]): string {
 }
 
 function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
-  const maintenance = program.command('maintenance').description('repository cache maintenance: enrollment, conflicts, lifecycle');
+  const maintenance = program.command('maintenance').description('repository cache maintenance: plan and enable, enrollment, conflicts, lifecycle');
 
   maintenance
     .command('add')
@@ -255,10 +256,10 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
       }, isJson(options)),
     );
 
-  for (const verb of ['disable', 'enable'] as const) {
+  for (const verb of ['disable', 'resume'] as const) {
     maintenance
       .command(verb)
-      .description(verb === 'disable' ? 'stop scheduling a registration (the cache is not touched)' : 'resume a registration disabled by an operator')
+      .description(verb === 'disable' ? 'stop scheduling a registration (the cache is not touched)' : 'resume a registration disabled by an operator (`disable` undone)')
       .requiredOption('--registration <id>', 'registration id, legacy id or a unique alias (OWNER/NAME)')
       .option('--format <format>', 'text or json', 'text')
       .option('--json', 'alias of --format json')
@@ -277,5 +278,6 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
 
 export function registerMaintenance(program: Command, io: CliIo, run: Run): void {
   registerMaintenanceVerbs(program, io, run);
+  registerSetup(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
   registerRepositorySearch(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
 }

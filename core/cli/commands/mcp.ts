@@ -7,7 +7,7 @@ import { EXIT, type CliIo, type Run } from '../output.js';
 export function registerMcp(program: Command, io: CliIo, run: Run): void {
   program
     .command('mcp')
-    .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview, maintenance_status, search_transcripts, get_session, search_repository)')
+    .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview, maintenance_status, maintenance_plan, enable_cache_maintenance, search_transcripts, get_session, search_repository)')
     .action(() =>
       run(async () => {
         await serveStdio(createMcpServer((use) => withClient(io, use)));

@@ -34,6 +34,12 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
           };
           process.on('SIGINT', onSignal);
           process.on('SIGTERM', onSignal);
+          // `steward stop` stops the owner from inside; this process then ends like after a signal.
+          void owner.stopped.then(() => {
+            process.off('SIGINT', onSignal);
+            process.off('SIGTERM', onSignal);
+            resolve();
+          });
         });
         return EXIT.ok;
       }),

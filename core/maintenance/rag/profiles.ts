@@ -103,7 +103,8 @@ function withNormalize(embedder: Embedder, normalize: boolean): Embedder {
   };
 }
 
-async function revisionOf(snapshot: Snapshot, deps: ProfileDeps, signal?: AbortSignal): Promise<string> {
+/** The provider's current revision of the profile's model; asking changes nothing (a missing model is `model_missing`). */
+export async function revisionOf(snapshot: Snapshot, deps: ProfileDeps, signal?: AbortSignal): Promise<string> {
   const { provider, model, revision } = snapshot.embedding;
   switch (provider) {
     case 'none':

@@ -86,7 +86,7 @@ describe('steward maintenance and service verbs', () => {
     expect(JSON.parse(resolvedConfig.out)).toEqual({ configHash: parsed.registrations[0]!.configHash, rag: { profile: 'default', namespace: expect.stringMatching(/^ns_/), embeddingProvider: 'hash', model: 'hash-ngram' } });
     const { registrationId } = registration;
     expect((await cli(env, 'maintenance', 'disable', '--registration', registrationId)).out).toContain('disabled');
-    expect((await cli(env, 'maintenance', 'enable', '--registration', registrationId)).code).toBe(0);
+    expect((await cli(env, 'maintenance', 'resume', '--registration', registrationId)).code).toBe(0);
   });
 
   it('reaches the running owner and reports a degraded registry with exit 1', async () => {

@@ -57,7 +57,7 @@ afterAll(async () => {
 describe('steward mcp', () => {
   it('lists the tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_session', 'list_projects', 'maintenance_status', 'project_overview', 'search_repository', 'search_transcripts']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['enable_cache_maintenance', 'get_session', 'list_projects', 'maintenance_plan', 'maintenance_status', 'project_overview', 'search_repository', 'search_transcripts']);
   });
 
   it('project_overview returns the swept OVERVIEW for a folder inside the project', async () => {

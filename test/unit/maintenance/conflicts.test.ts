@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
 import { fixture, GADGETS, WIDGETS, type Fixture } from './support.js';
@@ -254,5 +254,38 @@ describe('cache identity conflicts', () => {
     expect(reopened.list().registrations[0]).toMatchObject({ enabled: false, disabledReason: 'config_snapshot_invalid', degraded: ['config_snapshot_invalid'] });
     expect((await reopened.reconcile()).skipped).toEqual([expect.objectContaining({ reason: 'config_snapshot_invalid' })]);
     expect(readFileSync(other).equals(before)).toBe(true);
+  });
+
+  it('lets a person tell the copies of a clone apart (items, size, last sync, last change) and says in words what happens to each', async () => {
+    f = fixture();
+    const original = f.cache('repo.db', [WIDGETS]);
+    const m = f.open();
+    const widgets = m.enroll({ cachePath: original, repo: 'acme/widgets', idempotencyKey: 'k1' });
+    await m.reconcileNow();
+    const copy = f.copy(original, 'repo-copy.db');
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(copy);
+    const insert = db.prepare("INSERT INTO items (repo_id, collection, external_id, number, revision, stream) VALUES ('github.com/acme/widgets', 'issues', ?, ?, 'r1', 'issues')");
+    for (let n = 1; n <= 3; n += 1) insert.run(String(n), n);
+    db.close();
+    expect(await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/widgets', idempotencyKey: 'k2' }))).toBe('cache_clone_conflict');
+    const [conflict] = m.conflicts();
+    const evidence = m.conflictEvidence(conflict!.conflictId);
+    const byPath = new Map(conflict!.candidates.map((c) => [c.pathFingerprint, evidence.candidates.find((e) => e.candidateId === c.candidateId)!]));
+    const kept = byPath.get(widgets.pathFingerprint)!;
+    const other = [...byPath.entries()].find(([fp]) => fp !== widgets.pathFingerprint)![1];
+    expect(kept).toMatchObject({ items: 0, sizeBytes: statSync(original).size, lastModifiedAt: Math.floor(statSync(original).mtimeMs), lastSyncAt: expect.any(Number) });
+    expect(other).toMatchObject({ items: 3, sizeBytes: statSync(copy).size, lastSyncAt: null });
+    expect(JSON.stringify(evidence)).not.toContain(f.caches);
+
+    const selected = conflict!.candidates.find((c) => c.pathFingerprint === widgets.pathFingerprint)!;
+    const plan = m.plan(conflict!.conflictId, selected.candidateId);
+    expect(plan.effects.map((e) => e.description)).toEqual([
+      ...conflict!.candidates.map((c) =>
+        c === selected
+          ? `Keeps github.com/acme/widgets (copy ${c.pathFingerprint}) and maintains it again.`
+          : `Stops maintaining github.com/acme/widgets in the other copy (copy ${c.pathFingerprint}); that file stays on disk, untouched.`,
+      ),
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactElement } from 'react';
-import type { ConflictCandidate, ConflictPlan, ConflictView } from '../../../../core/api/index.js';
-import { countOf, DetailList, EmptyState, ErrorBanner, Panel, PlaceHeader } from '../../components/index.js';
+import type { CandidateEvidence as Holding, ConflictCandidate, ConflictPlan, ConflictView } from '../../../../core/api/index.js';
+import { countOf, DetailList, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PlaceHeader } from '../../components/index.js';
 import { useCall, useClient } from '../../hooks.js';
 import './conflicts.css';
 
@@ -28,9 +28,31 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function CandidateEvidence({ candidate }: { candidate: ConflictCandidate }): ReactElement {
+function sizeWords(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${formatCount(Math.max(1, Math.round(bytes / 1024)))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** What a copy holds and when it last changed: how a person tells two copies apart (this panel only). */
+function Holdings({ evidence }: { evidence: Holding | undefined }): ReactElement | null {
+  if (!evidence) return null;
+  const parts = [
+    evidence.items !== null ? `holds ${formatCount(evidence.items)} item${evidence.items === 1 ? '' : 's'}` : 'cannot be read',
+    evidence.sizeBytes !== null ? sizeWords(evidence.sizeBytes) : null,
+    evidence.lastSyncAt !== null ? `last synced ${formatRelativeTime(evidence.lastSyncAt)}` : 'never synced here',
+    evidence.lastModifiedAt !== null ? `file changed ${formatRelativeTime(evidence.lastModifiedAt)}` : null,
+  ].filter((p): p is string => p !== null);
+  return (
+    <span className="conflict-holdings" data-testid="candidate-holdings">
+      This copy {parts.join(' · ')}.
+    </span>
+  );
+}
+
+function CandidateEvidence({ candidate, evidence }: { candidate: ConflictCandidate; evidence: Holding | undefined }): ReactElement {
   return (
     <span className="conflict-candidate__body">
+      <Holdings evidence={evidence} />
       <span>
         <strong>Path fingerprint</strong> <span className="conflict-mono">{candidate.pathFingerprint ?? 'none (legacy record)'}</span>
         <span className="muted"> · previously {candidate.priorEnabled ? 'enabled' : 'disabled'}</span>
@@ -53,6 +75,7 @@ function CandidateEvidence({ candidate }: { candidate: ConflictCandidate }): Rea
 
 function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onResolved: (message: string) => void }): ReactElement {
   const client = useClient();
+  const evidence = useCall('Conflicts.Evidence', { conflictId: conflict.conflictId }, { refreshOn: ['maintenance.changed'] });
   const name = useId();
   // No default: display order and recency never select a candidate.
   const [selected, setSelected] = useState<string | undefined>();
@@ -130,7 +153,7 @@ function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onReso
                     makePlan(candidate.candidateId);
                   }}
                 />
-                <CandidateEvidence candidate={candidate} />
+                <CandidateEvidence candidate={candidate} evidence={evidence.data?.candidates.find((e) => e.candidateId === candidate.candidateId)} />
               </label>
             ))}
           </fieldset>
@@ -155,9 +178,7 @@ function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onReso
             <ul>
               {plan.effects.map((effect, index) => (
                 <li key={index}>
-                  <strong>{EFFECT_LABELS[effect.effect]}</strong> {effect.canonicalRepoId ?? effect.legacyId ?? ''}
-                  {effect.pathFingerprint && <> at <span className="conflict-mono">{effect.pathFingerprint}</span></>}
-                  {effect.effect !== 'retire' && effect.effect !== 'keep_unresolved' && <span className="muted"> · {effect.enabledAfter ? 'enabled' : 'stays disabled'}</span>}
+                  <strong>{EFFECT_LABELS[effect.effect]}:</strong> {effect.description}
                 </li>
               ))}
             </ul>

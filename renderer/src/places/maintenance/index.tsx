@@ -1,9 +1,10 @@
 import { useState, type ReactElement } from 'react';
-import type { CollectionStatus, ConflictView, RegistrationStatus } from '../../../../core/api/index.js';
-import { Badge, DataTable, DetailList, EmptyState, ErrorBanner, formatRelativeTime, Panel, PlaceHeader, type BadgeTone } from '../../components/index.js';
+import type { CollectionStatus, ConflictView, EventPayload, RegistrationStatus, WaitingPlan } from '../../../../core/api/index.js';
+import { Badge, DataTable, DetailList, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PlaceHeader, type BadgeTone } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
-import { useCall, useClient } from '../../hooks.js';
+import { useCall, useClient, useEvent } from '../../hooks.js';
 import { RepositorySearch } from './RepositorySearch.js';
+import { draftOfRequest, NEW_DRAFT, SetupForm, type SetupDraft } from './SetupPlan.js';
 import { COLLECTION_LABELS, freshWords, historyWords, itemsWords, reasonWords, STATE_LABELS, summary } from './words.js';
 import './maintenance.css';
 
@@ -91,13 +92,47 @@ function Identifiers({ r }: { r: RegistrationStatus }): ReactElement {
   );
 }
 
-function RegistrationCard({ registration: r, onChanged }: { registration: RegistrationStatus; onChanged: (error?: Error) => void }): ReactElement {
+type Progress = EventPayload<'maintenance.progress'>;
+
+/** The running job's last reported window, in counts: what a person watches while a sync runs. */
+function progressWords(p: Progress): string {
+  const lane = p.lane === 'tail' ? 'Reading older history' : 'Reading recent changes';
+  return `${lane}: ${formatCount(p.requests)} requests, ${formatCount(p.inserted)} new, ${formatCount(p.updated)} updated, ${formatCount(p.unchanged)} unchanged so far.`;
+}
+
+function draftOfRegistration(r: RegistrationStatus): SetupDraft {
+  return {
+    ...NEW_DRAFT,
+    registrationId: r.registrationId,
+    repoLabel: r.canonicalRepoId,
+    sync: r.policy.sync,
+    collections: r.policy.collections.filter((c): c is SetupDraft['collections'][number] => (NEW_DRAFT.collections as readonly string[]).includes(c)),
+    rag: r.policy.rag === 'maintain',
+    profile: r.policy.profile,
+  };
+}
+
+function RegistrationCard({
+  registration: r,
+  progress,
+  onChanged,
+  onChangePolicy,
+}: {
+  registration: RegistrationStatus;
+  progress: Progress | undefined;
+  onChanged: (error?: Error) => void;
+  onChangePolicy: () => void;
+}): ReactElement {
+  const running = r.jobs.some((j) => j.state === 'running');
   return (
     <Panel
       title={r.canonicalRepoId}
       actions={
         <span className="maintenance-actions">
           <Badge tone={TONES[r.state]}>{STATE_LABELS[r.state]}</Badge>
+          <button type="button" className="button" onClick={onChangePolicy}>
+            Change policy
+          </button>
           <Toggle registration={r} onChanged={onChanged} />
         </span>
       }
@@ -106,6 +141,11 @@ function RegistrationCard({ registration: r, onChanged }: { registration: Regist
         <p className="maintenance-summary" data-testid="registration-summary">
           {summary(r)}
         </p>
+        {running && progress && (
+          <p className="maintenance-progress" role="status" data-testid="registration-progress">
+            {progressWords(progress)}
+          </p>
+        )}
         {r.collections.length > 0 && (
           <DataTable caption={`Collections of ${r.canonicalRepoId}`} columns={COLUMNS} rows={r.collections} rowKey={(c) => c.collection} />
         )}
@@ -145,6 +185,33 @@ function heldRepositories(conflicts: readonly ConflictView[]): Array<{ conflict:
   return out;
 }
 
+/** Plans agents asked for that only a person may confirm: review (the same form and plan) or dismiss. */
+function WaitingPlans({ waiting, onReview, onDismissed }: { waiting: readonly WaitingPlan[]; onReview: (w: WaitingPlan) => void; onDismissed: () => void }): ReactElement | null {
+  const client = useClient();
+  if (waiting.length === 0) return null;
+  return (
+    <Panel title="Waiting for your confirmation">
+      <ul className="maintenance-waiting">
+        {waiting.map((w) => (
+          <li key={w.waitingId} data-testid="waiting-plan">
+            <p>
+              An agent asked Steward to maintain <strong>{w.repo}</strong> {formatRelativeTime(w.askedAt)}. Only you can confirm: {w.needs.join(' ')}
+            </p>
+            <span className="maintenance-actions">
+              <button type="button" className="button button--primary" onClick={() => onReview(w)}>
+                Review the plan
+              </button>
+              <button type="button" className="button button--quiet" onClick={() => client?.call('Maintenance.Dismiss', { waitingId: w.waitingId }).then(onDismissed, onDismissed)}>
+                Dismiss
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}
+
 /**
  * Maintenance: every repository cache Steward keeps in sync, in the words people use — how many
  * items, how current, how much history — with identifiers behind "Details", plus pause/resume and
@@ -154,6 +221,12 @@ export function MaintenancePlace(): ReactElement {
   const client = useClient();
   const list = useCall('Maintenance.List', {}, { refreshOn: ['maintenance.changed'] });
   const conflicts = useCall('Conflicts.List', {}, { refreshOn: ['maintenance.changed'] });
+  // An agent's waiting plan changes the status (a `plan-waiting` item), not the registry.
+  const waiting = useCall('Maintenance.Waiting', {}, { refreshOn: ['maintenance.changed', 'app.status'] });
+  const [setup, setSetup] = useState<{ key: string; draft: SetupDraft } | undefined>();
+  const [done, setDone] = useState<string | undefined>();
+  const [progress, setProgress] = useState<Record<string, Progress>>({});
+  useEvent('maintenance.progress', (p) => setProgress((all) => ({ ...all, [p.registrationId]: p })));
   const [actionError, setActionError] = useState<Error | undefined>();
   const [reconciling, setReconciling] = useState(false);
   const [lastPass, setLastPass] = useState<string | undefined>();
@@ -183,19 +256,47 @@ export function MaintenancePlace(): ReactElement {
     );
   };
 
+  const open = (draft: SetupDraft) => {
+    setDone(undefined);
+    setSetup({ key: `${Date.now()}`, draft });
+  };
   return (
     <>
       <PlaceHeader
         title="Maintenance"
         description="Repository caches Steward keeps in sync with their forges: issues, pull requests, their comments, wikis and local documents."
         actions={
-          registrations.length > 0 ? (
-            <button type="button" className="button" onClick={reconcile} disabled={reconciling || !client}>
-              {reconciling ? 'Syncing…' : 'Sync now'}
+          <span className="maintenance-actions">
+            <button type="button" className="button button--primary" onClick={() => open(NEW_DRAFT)} disabled={!client}>
+              Add repository
             </button>
-          ) : undefined
+            {registrations.length > 0 && (
+              <button type="button" className="button" onClick={reconcile} disabled={reconciling || !client}>
+                {reconciling ? 'Syncing…' : 'Sync now'}
+              </button>
+            )}
+          </span>
         }
       />
+      {done && (
+        <p className="maintenance-notice maintenance-notice--info" role="status" data-testid="setup-done">
+          {done}
+        </p>
+      )}
+      <WaitingPlans waiting={waiting.data?.waiting ?? []} onReview={(w) => open(draftOfRequest(w.request))} onDismissed={waiting.reload} />
+      {setup && (
+        <SetupForm
+          key={setup.key}
+          initial={setup.draft}
+          onCancel={() => setSetup(undefined)}
+          onDone={(message) => {
+            setSetup(undefined);
+            setDone(message);
+            changed();
+            waiting.reload();
+          }}
+        />
+      )}
       <ErrorBanner title="Maintenance status could not be loaded." error={list.error} onRetry={list.reload} />
       <ErrorBanner title="That did not work." error={actionError} />
       {lastPass && (
@@ -215,17 +316,24 @@ export function MaintenancePlace(): ReactElement {
           the registrations involved are held until then. <a href={placeHref('conflicts')}>Open Conflicts</a>
         </p>
       )}
-      {status !== undefined && status.registry.state !== 'degraded' && registrations.length === 0 && held.length === 0 && (
-        <EmptyState icon="maintenance" title="No repository caches enrolled" command="steward maintenance add --repo OWNER/NAME --idempotency-key KEY" commandLabel="Add a repository">
+      {status !== undefined && status.registry.state !== 'degraded' && registrations.length === 0 && held.length === 0 && !setup && (
+        <EmptyState icon="maintenance" title="No repository caches enrolled" command="steward maintenance enable --repo OWNER/NAME" commandLabel="Or in a terminal">
           <p>
             Steward can keep a local copy of a repository&rsquo;s issues, pull requests, comments and wiki current, from GitHub, Gitea or
-            Forgejo, or GitCode. Store the forge&rsquo;s token first with <code>steward secrets set GITHUB_TOKEN</code>.
+            Forgejo, or GitCode. Store the forge&rsquo;s token first with <code>steward secrets set GITHUB_TOKEN</code>, then choose
+            Add repository: you see exactly what Steward will do before anything happens.
           </p>
           <p>No cache has been enrolled on this machine yet, so there is nothing to maintain.</p>
         </EmptyState>
       )}
       {registrations.map((r) => (
-        <RegistrationCard key={`${r.registrationId}:${r.pathFingerprint}`} registration={r} onChanged={changed} />
+        <RegistrationCard
+          key={`${r.registrationId}:${r.pathFingerprint}`}
+          registration={r}
+          progress={progress[r.registrationId]}
+          onChanged={changed}
+          onChangePolicy={() => open(draftOfRegistration(r))}
+        />
       ))}
       {held.map(({ conflict, repo }) => (
         <HeldCard key={`${conflict.conflictId}:${repo}`} conflict={conflict} repo={repo} />

@@ -53,9 +53,10 @@ export function summary(r: RegistrationStatus): string {
   if (failing) return `Sync failed (${failing.replace(/_/g, ' ')}), ${r.stages.sync.failures} time${r.stages.sync.failures === 1 ? '' : 's'} in a row; next try ${r.stages.sync.nextAttemptAt !== null ? formatRelativeTime(r.stages.sync.nextAttemptAt) : 'soon'}.`;
   if (r.degraded.length > 0) return `Needs attention: ${r.degraded.map((d) => d.replace(/_/g, ' ')).join(', ')}.`;
   if (r.state === 'pending' && r.stages.sync.lastSuccessAt === null) return 'Not synced yet: the first sync runs on the next pass.';
-  if (r.state === 'pending') return 'Synced. Retrieval indexing for this cache is not available yet.';
+  if (r.state === 'pending') return 'Synced. The first search index run has not finished yet.';
   if (r.state === 'backfilling') return 'Recent changes are kept current while older history is read in the background.';
   if (r.state === 'refreshing') return 'Catching up with recent changes.';
+  if (r.state === 'ready' && r.policy.sync === 'head') return 'Recent changes are current; older history is not read under this policy.';
   if (r.state === 'ready') return 'Every collection is current and its history complete.';
   return STATE_LABELS[r.state];
 }

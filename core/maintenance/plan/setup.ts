@@ -1,0 +1,434 @@
+import { isErrorCode, methods, PROTOCOL_VERSION, StewardError, type ParsedParams, type ReconcileResult, type SetupApplied, type SetupBlocker, type SetupEffect, type SetupPlan, type SetupRequest, type WaitingPlan } from '../../api/index.js';
+import type { Enrollment, EnrollResult } from '../enrollment.js';
+import { TOKEN_NAMES } from '../forges/index.js';
+import { hashOf, opaqueId } from '../hashing.js';
+import { configHashOf, policyHashOf } from '../identity.js';
+import { replayReceipt } from '../receipts.js';
+import type { Room } from '../room.js';
+import type { Registration } from '../schema.js';
+import { registrationStatus } from '../status.js';
+import { effectsOf, listWords, type PlanAction } from './effects.js';
+import type { ModelState, PlanFacts } from './facts.js';
+import { resolveRequest, type Resolved } from './target.js';
+import { handoffOf, historyOf, setupStatusOf } from './words.js';
+
+export type ApplyParams = ParsedParams<'Maintenance.Apply'>;
+
+/** Bumped when what a plan covers changes, so a plan made by an older Steward is never applied by a newer one. */
+const SETUP_PLAN_VERSION = 1;
+const WAITING_LIMIT = 32;
+
+/** A rendered plan with the private parts apply needs (the registration, the snapshot, what to perform). */
+interface Rendered {
+  plan: SetupPlan;
+  resolved: Resolved;
+  installLogin: boolean;
+  download: boolean;
+}
+
+/** What asking the provider found: the model's state, or the blocker its failure is. */
+type ProviderCheck = { model: ModelState | null; blocker: SetupBlocker | null };
+
+const PROVIDER_REMEDIES: Record<string, string> = {
+  ollama: 'Start Ollama (`ollama serve`) and check the profile, then plan again.',
+  'openai-compatible': "Start the embedding server, or check the profile's endpoint and its key (`steward secrets list`), then plan again.",
+  local: "Install the model runtime beside Steward and put the model folder under Steward's models folder, then plan again.",
+};
+
+function blockerOf(error: unknown, remediation: string): SetupBlocker {
+  const code = error instanceof StewardError ? error.code : 'internal';
+  const message = error instanceof StewardError ? error.message : 'The embedding provider could not be asked.';
+  return { code, message, remediation };
+}
+
+/** What a survey of the machine found for one request. */
+interface Survey {
+  existing: Registration | null;
+  forge: SetupPlan['forge'];
+  identity: unknown;
+  configHash: string;
+  boundary: { boundary: SetupPlan['dataBoundary']; host: string | null };
+  blocker: SetupBlocker | null;
+  model: ModelState | null;
+  download: boolean;
+  login: { enabled: boolean; supported: boolean };
+  installLogin: boolean;
+  action: PlanAction;
+}
+
+function heldBlocker(kind: string, repo: string): SetupBlocker {
+  return {
+    code: kind,
+    message: `An open cache conflict holds ${repo}; nothing is planned for it until a copy is chosen.`,
+    remediation: 'Choose which copy to keep in the Conflicts place, or with `steward maintenance conflicts` and `steward maintenance resolve`.',
+  };
+}
+
+/** Everything a plan depends on except whether an owner must be started: equal bases are the same plan. */
+function basisOf(resolved: Resolved, seen: Survey): string {
+  const r = seen.existing;
+  return hashOf({
+    v: SETUP_PLAN_VERSION,
+    protocol: PROTOCOL_VERSION,
+    target: resolved.targetKey,
+    action: seen.action,
+    identity: seen.identity,
+    registration: r ? { id: r.registrationId, fp: r.pathFingerprint, policy: policyHashOf(r.policy), configHash: r.configHash, enabled: r.enabled, disabledReason: r.disabledReason } : null,
+    policy: resolved.policy,
+    configHash: seen.configHash,
+    boundary: seen.boundary,
+    model: seen.model,
+    login: seen.login,
+    installLogin: seen.installLogin,
+    download: seen.download,
+    blocker: seen.blocker?.code ?? null,
+  });
+}
+
+/** The operation key a terminal derives from a plan when a person confirms it interactively. */
+export function operationKeyOf(planId: string): string {
+  return `op_${hashOf(['setup-operation', planId]).slice(0, 24)}`;
+}
+
+/** What the receipt of a setup covers: the request, not what the registry became, so a replay is recognised after it applied. */
+function requestHashOf(resolved: Resolved, request: SetupRequest): string {
+  const policy: Record<string, unknown> = Object.fromEntries(Object.entries(request.policy ?? {}).filter(([, v]) => v !== undefined));
+  if (Array.isArray(policy.collections)) policy.collections = [...(policy.collections as string[])].sort();
+  return hashOf({
+    op: 'setup',
+    target: resolved.targetKey,
+    policy,
+    configHash: configHashOf(resolved.snapshot),
+    serviceInstall: request.serviceInstall !== false,
+    modelDownload: request.modelDownload !== false,
+  });
+}
+
+/**
+ * The setup surface of spec 004: plans (read-only, deterministic) and their apply, composed from
+ * enrollment, configuration resolution and the reconciliation of that one registration. Plans an
+ * agent could not confirm wait here for a person.
+ */
+export class Setup {
+  readonly #room: Room;
+  readonly #enrollment: Enrollment;
+  readonly #facts: PlanFacts;
+  readonly #reconcile: (registrationId: string) => Promise<ReconcileResult>;
+  readonly #onWaiting: () => void;
+  readonly #waiting = new Map<string, WaitingPlan>();
+  /** Applies take turns up to their enrollment: two at once could each create a cache for the same repository. */
+  #turn: Promise<unknown> = Promise.resolve();
+
+  constructor(room: Room, enrollment: Enrollment, facts: PlanFacts, reconcile: (registrationId: string) => Promise<ReconcileResult>, onWaiting: () => void = () => undefined) {
+    this.#room = room;
+    this.#enrollment = enrollment;
+    this.#facts = facts;
+    this.#reconcile = reconcile;
+    this.#onWaiting = onWaiting;
+  }
+
+  async plan(request: SetupRequest, signal?: AbortSignal): Promise<SetupPlan> {
+    return (await this.#render(request, signal)).plan;
+  }
+
+  async #render(request: SetupRequest, signal?: AbortSignal): Promise<Rendered> {
+    const resolved = resolveRequest(this.#room.store.current(), request, this.#facts.profiles.profiles(), (s) => this.#facts.profiles.boundary(s).boundary);
+    const seen = await this.#survey(resolved, request, signal);
+    const { existing, forge, boundary, blocker, action } = seen;
+    const { policy, snapshot, repo } = resolved;
+    const effects = effectsOf({
+      action,
+      repo,
+      forgeHost: forge?.host ?? null,
+      policy,
+      previous: existing ? { policy: existing.policy, configHash: existing.configHash, enabled: existing.enabled, repair: existing.disabledReason === 'config_snapshot_invalid' } : null,
+      configHash: seen.configHash,
+      snapshot,
+      boundary,
+      model: seen.model,
+      ownerRunning: this.#facts.service.ownerRunning,
+      installLogin: seen.installLogin,
+      download: seen.download,
+    });
+    const basis = basisOf(resolved, seen);
+    const planId = opaqueId('plan', [basis, this.#facts.service.ownerRunning], 20);
+    const changes = action !== 'none' || effects.some((e) => e.class !== 'inspect' && e.class !== 'job_enqueue');
+    const status = blocker ? 'blocked' : changes ? 'confirmation_required' : setupStatusOf(registrationStatus(existing!, this.#room.store.current().jobs, this.#room.clock()));
+    const plan: SetupPlan = {
+      planId,
+      basis,
+      status,
+      action,
+      registrationId: existing?.registrationId ?? null,
+      repo,
+      forge,
+      policy: { sync: policy.sync, collections: [...policy.collections], rag: policy.rag, profile: policy.profile },
+      profile: { name: policy.profile, provider: snapshot.embedding.provider, model: snapshot.embedding.model, dataBoundary: boundary.boundary },
+      configHash: seen.configHash,
+      dataBoundary: boundary.boundary,
+      effects,
+      blocker,
+      handoff: handoffOf(request, policy, operationKeyOf(planId)),
+    };
+    return { plan, resolved, installLogin: seen.installLogin, download: seen.download };
+  }
+
+  /** Everything a plan is made of, read without changing anything: identity, forge token, provider, service state. */
+  async #survey(resolved: Resolved, request: SetupRequest, signal?: AbortSignal): Promise<Survey> {
+    const { target, policy, snapshot, repo } = resolved;
+    const existing = target.kind === 'existing' ? target.registration : null;
+    const forge = existing ? existing.forge : target.kind === 'new' ? { kind: target.forge, host: target.host } : null;
+    const identity = existing ? this.#identity(existing) : null;
+    let blocker = target.kind === 'held' ? heldBlocker(target.conflict.kind, repo) : (identity?.blocker ?? null);
+    blocker ??= this.#forgeBlocker(policy.sync !== 'off' && policy.collections.length > 0, forge, existing);
+    const provider = policy.rag === 'maintain' && blocker === null ? await this.#askProvider(resolved, request, signal) : { model: null, blocker: null };
+    blocker ??= provider.blocker;
+    const login = this.#facts.service.startAtLogin();
+    const configHash = configHashOf(snapshot);
+    return {
+      existing,
+      forge,
+      identity: identity?.evidence ?? null,
+      configHash,
+      boundary: this.#facts.profiles.boundary(snapshot),
+      blocker,
+      model: provider.model,
+      download: provider.model?.present === false && provider.model.downloadable && request.modelDownload !== false,
+      login,
+      installLogin: request.serviceInstall !== false && login.supported && !login.enabled,
+      action: this.#actionOf(existing, policy, configHash),
+    };
+  }
+
+  #actionOf(existing: Registration | null, policy: Resolved['policy'], configHash: string): PlanAction {
+    if (!existing) return 'create';
+    const repair = existing.disabledReason === 'config_snapshot_invalid';
+    if (repair || policyHashOf(existing.policy) !== policyHashOf(policy) || existing.configHash !== configHash) return 'update';
+    return existing.enabled ? 'none' : 'resume';
+  }
+
+  /** Revalidates the registration's cache: the same UUID at the same path, still binding the repository. */
+  #identity(r: Registration): { evidence: unknown; blocker: SetupBlocker | null } {
+    try {
+      const seen = this.#room.inspect(r.cachePath);
+      const same = seen.cacheUuid === r.cacheUuid && seen.pathFingerprint === r.pathFingerprint && seen.resolveRepository(r.canonicalRepoId) === r.canonicalRepoId;
+      if (same) return { evidence: [seen.cacheUuid, seen.pathFingerprint, seen.schemaVersion], blocker: null };
+    } catch {
+      // An unreadable cache blocks the plan below, like a replaced one.
+    }
+    return {
+      evidence: null,
+      blocker: {
+        code: 'cache_invalid',
+        message: 'The cache this registration names is missing, unreadable, or no longer the same cache.',
+        remediation: 'Put the cache file back where it was registered (`steward service maintenance` shows the registration), then plan again.',
+      },
+    };
+  }
+
+  #forgeBlocker(syncs: boolean, forge: SetupPlan['forge'], existing: Registration | null): SetupBlocker | null {
+    if (!syncs) return null;
+    if (!forge) {
+      if (existing?.sources.length) return null;
+      return {
+        code: 'unsupported',
+        message: 'This cache does not say which forge it syncs from, so nothing can be synced for it.',
+        remediation: 'Add the repository with its forge (`steward maintenance plan --repo OWNER/NAME --forge …`), or plan with --sync off.',
+      };
+    }
+    const name = TOKEN_NAMES[forge.kind];
+    if (this.#facts.tokenPresent(name)) return null;
+    return {
+      code: 'token_missing',
+      message: `No ${name} is stored, so nothing can be read from ${forge.host}.`,
+      remediation: `Store the token with \`printenv ${name} | steward secrets set ${name}\` (or set ${name} in Steward's environment), then plan again.`,
+    };
+  }
+
+  async #askProvider(resolved: Resolved, request: SetupRequest, signal?: AbortSignal): Promise<ProviderCheck> {
+    const { snapshot } = resolved;
+    const provider = snapshot.embedding.provider;
+    const remedy = PROVIDER_REMEDIES[provider] ?? 'Check the profile in the configuration, then plan again.';
+    let model: ModelState;
+    try {
+      model = await this.#facts.profiles.model(snapshot, signal);
+    } catch (error) {
+      return { model: null, blocker: blockerOf(error, remedy) };
+    }
+    if (model.present || (model.downloadable && request.modelDownload !== false)) return { model, blocker: null };
+    const remediation =
+      provider === 'ollama' ? `Download it with \`ollama pull ${snapshot.embedding.model}\` (or plan without --no-model-download), then plan again.` : remedy;
+    return { model, blocker: { code: 'model_missing', message: `The model ${snapshot.embedding.model} of profile ${snapshot.profile} is not there yet.`, remediation } };
+  }
+
+  /**
+   * Applies exactly the plan named: a replayed key resumes what it did; otherwise the plan is
+   * rendered again and must be the same plan, its blockers and person-only effects are honoured,
+   * then services, the model and a real embedding request come before enrollment, and the one
+   * registration is reconciled.
+   */
+  async apply(params: ApplyParams, signal?: AbortSignal): Promise<SetupApplied> {
+    const mine = this.#turn.then(() => this.#enrollInTurn(params, signal));
+    this.#turn = mine.catch(() => undefined);
+    const outcome = await mine;
+    if (outcome.replayed) return this.#resume(outcome.enrolled, params);
+    return this.#finish(outcome.planId, outcome.enrolled, { created: outcome.enrolled.created, cacheCreated: outcome.enrolled.cacheCreated, replayed: false }, params, outcome.performed);
+  }
+
+  async #enrollInTurn(
+    params: ApplyParams,
+    signal?: AbortSignal,
+  ): Promise<
+    | { replayed: true; enrolled: EnrollResult }
+    | { replayed: false; planId: string; enrolled: EnrollResult & { cacheCreated: boolean }; performed: { serviceInstalled: boolean; modelDownloaded: boolean; smoke: SetupApplied['smoke'] } }
+  > {
+    const resolved = resolveRequest(this.#room.store.current(), params, this.#facts.profiles.profiles(), (s) => this.#facts.profiles.boundary(s).boundary);
+    const requestHash = requestHashOf(resolved, params);
+    const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'setup', requestHash);
+    if (replay) return { replayed: true, enrolled: methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true }) };
+    const rendered = await this.#render(params, signal);
+    const { plan } = rendered;
+    if (plan.planId !== params.planId) throw new StewardError('stale_plan', 'Something changed after the plan was made (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: plan.planId });
+    if (plan.blocker) throw new StewardError(isErrorCode(plan.blocker.code) ? plan.blocker.code : 'internal', plan.blocker.message, { remediation: plan.blocker.remediation });
+    this.#refuseWhatNeedsAPerson(params, plan);
+    const performed = await this.#performPersonEffects(rendered, signal);
+    const smoke = await this.#smoke(resolved, signal);
+    const enrolled = this.#enroll(rendered, params, requestHash);
+    this.#settleWaiting(plan);
+    this.#room.logger.info('maintenance setup applied', { registrationId: enrolled.registrationId, action: plan.action, created: enrolled.created });
+    return { replayed: false, planId: plan.planId, enrolled, performed: { ...performed, smoke } };
+  }
+
+  /** An agent may enroll and enqueue; a service, a model download or text sent off this machine waits for a person. */
+  #refuseWhatNeedsAPerson(params: ApplyParams, plan: SetupPlan): void {
+    const needs = plan.effects.filter((e: SetupEffect) => e.needsPerson);
+    const handoff = handoffOf(params, plan.policy, params.idempotencyKey);
+    if (params.confirmedBy === 'agent' && needs.length > 0) {
+      this.#remember(params, plan, needs.map((e) => e.description));
+      throw new StewardError('confirmation_required', `A person must confirm part of this plan (${listWords(needs.map((e) => e.class))}); it can be confirmed in the panel or with the command in handoff.`, {
+        handoff,
+        needs: needs.map((e) => e.description),
+      });
+    }
+    // Only the scheduling owner keeps a cache current; starting one is the terminal's step of `enable`.
+    if (!this.#facts.service.ownerRunning) {
+      throw new StewardError('confirmation_required', 'Steward is not running in the background; `steward maintenance enable` starts it and applies the plan.', { handoff, needs: needs.map((e) => e.description) });
+    }
+  }
+
+  async #performPersonEffects(rendered: Rendered, signal?: AbortSignal): Promise<{ serviceInstalled: boolean; modelDownloaded: boolean }> {
+    let serviceInstalled = false;
+    let modelDownloaded = false;
+    if (rendered.installLogin) {
+      this.#facts.service.installStartAtLogin();
+      serviceInstalled = true;
+    }
+    if (rendered.download) {
+      try {
+        await this.#facts.profiles.download(rendered.resolved.snapshot, signal);
+      } catch (error) {
+        throw this.#withRemedy(error, rendered.resolved);
+      }
+      modelDownloaded = true;
+    }
+    return { serviceInstalled, modelDownloaded };
+  }
+
+  /** A real embedding request through the confirmed profile before anything is enrolled. */
+  async #smoke(resolved: Resolved, signal?: AbortSignal): Promise<SetupApplied['smoke']> {
+    const { policy, snapshot } = resolved;
+    if (policy.rag !== 'maintain' || snapshot.embedding.provider === 'none') return null;
+    try {
+      const { dimensions } = await this.#facts.profiles.smoke(snapshot, policy, signal);
+      return { provider: snapshot.embedding.provider, dimensions };
+    } catch (error) {
+      throw this.#withRemedy(error, resolved);
+    }
+  }
+
+  #withRemedy(error: unknown, resolved: Resolved): StewardError {
+    const blocker = blockerOf(error, PROVIDER_REMEDIES[resolved.snapshot.embedding.provider] ?? 'Check the profile in the configuration, then plan again.');
+    return new StewardError(isErrorCode(blocker.code) ? blocker.code : 'internal', blocker.message, { remediation: blocker.remediation });
+  }
+
+  /** The registry mutation and its receipt, in one atomic write. */
+  #enroll(rendered: Rendered, params: ApplyParams, requestHash: string): EnrollResult & { cacheCreated: boolean } {
+    const { target, policy, snapshot } = rendered.resolved;
+    const receipt = { key: params.idempotencyKey, requestHash };
+    if (target.kind === 'new') {
+      const { file, cacheCreated } = this.#enrollment.createKeyedCache(target, params.idempotencyKey);
+      const result = this.#enrollment.enroll({ cachePath: file, repo: target.alias, policy, config: snapshot, idempotencyKey: params.idempotencyKey }, { operation: 'setup', requestHash });
+      return { ...result, cacheCreated };
+    }
+    if (target.kind !== 'existing') throw new StewardError('stale_plan', 'The repository changed after the plan was made. Plan again.');
+    if (rendered.plan.action === 'none') return { ...this.#enrollment.acknowledge(target.registration, receipt), cacheCreated: false };
+    return { ...this.#enrollment.update(target.registration, { policy, snapshot, alias: target.alias }, receipt), cacheCreated: false };
+  }
+
+  /** A replayed key: nothing is done again; the registration it made is reconciled (joining running work). */
+  async #resume(enrolled: EnrollResult, params: ApplyParams): Promise<SetupApplied> {
+    this.#room.logger.info('maintenance setup replayed', { registrationId: enrolled.registrationId });
+    return this.#finish(params.planId, enrolled, { created: enrolled.created, cacheCreated: false, replayed: true }, params, { serviceInstalled: false, modelDownloaded: false, smoke: null });
+  }
+
+  async #finish(
+    planId: string,
+    enrolled: EnrollResult,
+    how: { created: boolean; cacheCreated: boolean; replayed: boolean },
+    params: ApplyParams,
+    performed: { serviceInstalled: boolean; modelDownloaded: boolean; smoke: SetupApplied['smoke'] },
+  ): Promise<SetupApplied> {
+    let jobs: SetupApplied['jobs'] = [];
+    if (params.detach) {
+      void this.#reconcile(enrolled.registrationId).catch((error: unknown) =>
+        this.#room.logger.warn('maintenance first pass failed', { registrationId: enrolled.registrationId, code: (error as { code?: string }).code ?? 'internal' }),
+      );
+    } else {
+      const pass = await this.#reconcile(enrolled.registrationId);
+      jobs = pass.jobs.map((j) => ({ jobId: j.jobId, stage: j.stage, lane: j.lane, state: j.state, coalesced: j.coalesced }));
+    }
+    const registry = this.#room.store.current();
+    const r = registry.registrations.find((x) => x.registrationId === enrolled.registrationId);
+    if (!r) throw new StewardError('not_found', 'The registration is no longer in the registry (a conflict may hold it); see `steward maintenance conflicts`.');
+    const registration = registrationStatus(r, registry.jobs, this.#room.clock());
+    return {
+      planId,
+      status: setupStatusOf(registration),
+      registrationId: r.registrationId,
+      repo: registration.canonicalRepoId,
+      enrollment: { completed: true, created: how.created, cacheCreated: how.cacheCreated, updated: !how.created && !how.replayed, replayed: how.replayed },
+      jobs,
+      detached: params.detach === true,
+      history: historyOf(registration),
+      ...performed,
+      registration,
+    };
+  }
+
+  #remember(request: SetupRequest, plan: SetupPlan, needs: string[]): void {
+    const waitingId = opaqueId('wait', [plan.repo, plan.policy, plan.registrationId], 12);
+    const clean: SetupRequest = Object.fromEntries(Object.entries(request).filter(([k]) => !['planId', 'idempotencyKey', 'confirmedBy', 'detach'].includes(k)));
+    this.#waiting.delete(waitingId);
+    this.#waiting.set(waitingId, { waitingId, request: clean, repo: plan.repo, askedAt: this.#room.clock(), needs });
+    while (this.#waiting.size > WAITING_LIMIT) this.#waiting.delete(this.#waiting.keys().next().value!);
+    this.#onWaiting();
+  }
+
+  /** A person confirmed a plan for a repository an agent asked about: that request no longer waits. */
+  #settleWaiting(plan: SetupPlan): void {
+    let changed = false;
+    for (const [id, w] of this.#waiting) if (w.repo === plan.repo) changed = this.#waiting.delete(id) || changed;
+    if (changed) this.#onWaiting();
+  }
+
+  waiting(): WaitingPlan[] {
+    return [...this.#waiting.values()].sort((a, b) => b.askedAt - a.askedAt);
+  }
+
+  dismiss(waitingId: string): boolean {
+    const dismissed = this.#waiting.delete(waitingId);
+    if (dismissed) this.#onWaiting();
+    return dismissed;
+  }
+}
+

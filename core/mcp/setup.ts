@@ -1,0 +1,175 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import {
+  COLLECTIONS,
+  DATA_BOUNDARIES,
+  EFFECT_CLASSES,
+  FORGE_KINDS,
+  IdempotencyKey,
+  RAG_MODES,
+  SETUP_STATUSES,
+  setupAppliedJson,
+  setupPlanJson,
+  StewardError,
+  SYNC_MODES,
+  toStewardError,
+  type SetupRequest,
+} from '../api/index.js';
+import type { WithClient } from './projects.js';
+
+/** A repository is named, never a path; the cache the MCP process serves is implicit. */
+const Target = {
+  repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME').optional().describe('The repository on its forge, OWNER/NAME (or give registration_id)'),
+  forge: z.enum(FORGE_KINDS).optional().describe('The forge (default github)'),
+  base_url: z.string().min(1).max(2_000).optional().describe('The forge API root when not the default (GitHub Enterprise, Gitea/Forgejo); https only'),
+  registration_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/).optional().describe('An existing registration to change instead of a repository'),
+  sync: z.enum(SYNC_MODES).optional().describe('off, head (recent changes) or head-and-backfill (also all history)'),
+  collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional().describe('Which collections to keep'),
+  rag: z.enum(RAG_MODES).optional().describe('maintain a search index, or off'),
+  profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('The embedding profile by name'),
+  service_install: z.boolean().optional().describe('false leaves start at login out of the plan (an agent cannot confirm it anyway)'),
+  model_download: z.boolean().optional().describe('false leaves a model download out of the plan (a missing model then blocks it)'),
+};
+
+export const MaintenancePlanInput = z.strictObject(Target);
+export const EnableMaintenanceInput = z.strictObject({
+  ...Target,
+  plan_id: z.string().min(1).max(200).describe('The plan_id maintenance_plan returned for exactly this request'),
+  idempotency_key: IdempotencyKey.describe('An operation key; reuse it when retrying the same request'),
+  write_mode: z.literal('live').describe('Must be "live": this tool changes Steward\'s maintenance registry'),
+  wait_for_first_pass: z.boolean().optional().describe('Wait for the first sync pass before answering (default: return once enrolled)'),
+});
+
+const Effect = z.strictObject({ class: z.enum(EFFECT_CLASSES), description: z.string(), needs_person: z.boolean() });
+const Policy = z.strictObject({ sync: z.enum(SYNC_MODES), collections: z.array(z.string()), rag: z.enum(RAG_MODES), profile: z.string() });
+
+export const MaintenancePlanOutput = z.strictObject({
+  plan_id: z.string(),
+  status: z.enum(SETUP_STATUSES),
+  action: z.enum(['create', 'update', 'resume', 'none']),
+  repo: z.string(),
+  registration_id: z.string().nullable(),
+  effects: z.array(Effect),
+  config_hash: z.string(),
+  data_boundary: z.enum(DATA_BOUNDARIES),
+  policy: Policy,
+  profile: z.strictObject({ name: z.string(), provider: z.string(), model: z.string(), data_boundary: z.enum(DATA_BOUNDARIES) }),
+  blocker: z.strictObject({ code: z.string(), message: z.string(), remediation: z.string() }).nullable(),
+  handoff: z.string(),
+});
+
+export const EnableMaintenanceOutput = z.strictObject({
+  applied: z.boolean(),
+  status: z.enum(SETUP_STATUSES),
+  plan_id: z.string(),
+  repo: z.string().optional(),
+  registration_id: z.string().optional(),
+  enrollment: z.strictObject({ completed: z.boolean(), created: z.boolean(), cache_created: z.boolean(), updated: z.boolean(), replayed: z.boolean() }).optional(),
+  initial_jobs: z.array(z.strictObject({ job_id: z.string(), stage: z.string(), lane: z.string(), state: z.string(), coalesced: z.boolean() })).optional(),
+  detached: z.boolean().optional(),
+  history: z.enum(['complete', 'backfilling', 'recent_only', 'not_synced']).optional(),
+  service_installed: z.boolean().optional(),
+  model_downloaded: z.boolean().optional(),
+  smoke: z.strictObject({ provider: z.string(), dimensions: z.number() }).nullable().optional(),
+  registration_state: z.string().optional(),
+  /** When a person must confirm: the exact command, and what only a person may confirm. */
+  handoff: z.string().optional(),
+  needs: z.array(z.string()).optional(),
+});
+
+function requestOf(input: z.infer<typeof MaintenancePlanInput>): SetupRequest {
+  const policy = {
+    ...(input.sync ? { sync: input.sync } : {}),
+    ...(input.collections ? { collections: input.collections } : {}),
+    ...(input.rag ? { rag: input.rag } : {}),
+    ...(input.profile ? { profile: input.profile } : {}),
+  };
+  return {
+    ...(input.repo ? { repo: input.repo } : {}),
+    ...(input.registration_id ? { registrationId: input.registration_id } : {}),
+    ...(input.forge ? { forge: input.forge } : {}),
+    ...(input.base_url ? { baseUrl: input.base_url } : {}),
+    ...(Object.keys(policy).length > 0 ? { policy } : {}),
+    ...(input.service_install === false ? { serviceInstall: false } : {}),
+    ...(input.model_download === false ? { modelDownload: false } : {}),
+  };
+}
+
+function failed(error: unknown) {
+  const typed = error instanceof StewardError ? error : toStewardError(error);
+  const remedy = typeof typed.details?.remediation === 'string' ? ` ${typed.details.remediation}` : '';
+  return { isError: true, content: [{ type: 'text' as const, text: `${typed.code}: ${typed.message}${remedy}` }] };
+}
+
+function planText(plan: z.infer<typeof MaintenancePlanOutput>): string {
+  const lines = [`Plan ${plan.plan_id} for ${plan.repo} (${plan.action}): ${plan.status}; data boundary ${plan.data_boundary}.`];
+  for (const e of plan.effects) lines.push(`- [${e.class}]${e.needs_person ? ' (a person must confirm)' : ''} ${e.description}`);
+  if (plan.blocker) lines.push(`Blocked (${plan.blocker.code}): ${plan.blocker.message} ${plan.blocker.remediation}`);
+  else if (plan.effects.some((e) => e.needs_person)) lines.push(`A person confirms this plan with: ${plan.handoff}`);
+  else lines.push('Apply it with enable_cache_maintenance (write_mode "live", this plan_id and an idempotency key).');
+  return lines.join('\n');
+}
+
+/**
+ * `maintenance_plan` (read-only) and `enable_cache_maintenance` (write_mode=live): spec 004's setup
+ * surface for agents. An agent may enroll and enqueue an already-ready setup; a service, a model
+ * download or text sent off this machine comes back as confirmation_required with the exact command
+ * a person runs (and the plan waits for that person in the panel).
+ */
+export function registerSetupTools(server: McpServer, withClient: WithClient): void {
+  server.registerTool(
+    'maintenance_plan',
+    {
+      title: 'Plan repository cache maintenance',
+      description:
+        'Read-only: what keeping a local cache of a repository (issues, pull requests, comments, wiki) synced and indexed would do, or what changing an existing registration would do. ' +
+        'Returns plan_id, status (ready, refreshing, indexing, backfilling, confirmation_required, blocked), the effects by class (inspect, local_config_write, local_service_change, large_download, provider_data_transfer, job_enqueue) each in a sentence and marked when only a person may confirm it, ' +
+        "the configuration hash, the embedding provider's data boundary (local_process, local_network, remote), a blocker with its remedy, and the exact CLI command a person would run. " +
+        'Name the repository (OWNER/NAME) or an existing registration_id; never a path. It changes nothing.',
+      inputSchema: MaintenancePlanInput,
+      outputSchema: MaintenancePlanOutput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (input) => {
+      try {
+        const plan = MaintenancePlanOutput.parse(setupPlanJson(await withClient((client) => client.call('Maintenance.Plan', requestOf(input)))));
+        return { content: [{ type: 'text' as const, text: planText(plan) }], structuredContent: plan };
+      } catch (error) {
+        return failed(error);
+      }
+    },
+  );
+  server.registerTool(
+    'enable_cache_maintenance',
+    {
+      title: 'Enable repository cache maintenance',
+      description:
+        'Applies a plan from maintenance_plan: pass the same repository and policy, write_mode "live", its plan_id and an idempotency key. ' +
+        'It enrolls the repository (or updates its registration in place) and starts its first sync; replaying the same key resumes it, reusing the key for another request is idempotency_conflict, and a plan that no longer matches is stale_plan (plan again). ' +
+        'It never installs a service, starts a provider or downloads a model: a plan with such effects answers status confirmation_required with the exact command a person runs (handoff), and waits for that person in Steward\'s panel. ' +
+        'The answer says whether enrollment completed and which initial jobs joined running work; it never claims the history is complete until every backfill reached its end.',
+      inputSchema: EnableMaintenanceInput,
+      outputSchema: EnableMaintenanceOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (input) => {
+      try {
+        const applied = await withClient((client) =>
+          client.call('Maintenance.Apply', { ...requestOf(input), planId: input.plan_id, idempotencyKey: input.idempotency_key, confirmedBy: 'agent', detach: input.wait_for_first_pass !== true }),
+        );
+        const out = EnableMaintenanceOutput.parse({ applied: true, ...setupAppliedJson(applied) });
+        const text = `Enrolled ${out.repo} as ${out.registration_id}${out.enrollment?.replayed ? ' (replayed: nothing done twice)' : ''}; status ${out.status}; history ${out.history}.`;
+        return { content: [{ type: 'text' as const, text }], structuredContent: out };
+      } catch (error) {
+        if (error instanceof StewardError && error.code === 'confirmation_required') {
+          const handoff = typeof error.details?.handoff === 'string' ? error.details.handoff : '';
+          const needs = Array.isArray(error.details?.needs) ? (error.details.needs as unknown[]).filter((n): n is string => typeof n === 'string') : [];
+          const out = EnableMaintenanceOutput.parse({ applied: false, status: 'confirmation_required', plan_id: input.plan_id, handoff, needs });
+          const text = `A person must confirm this plan (${needs.join(' ')}). Ask them to run: ${handoff}`;
+          return { content: [{ type: 'text' as const, text }], structuredContent: out };
+        }
+        return failed(error);
+      }
+    },
+  );
+}
