@@ -142,6 +142,12 @@ describe('the status bar through working, error, disconnected and reconnected', 
       expect(await bar.getByRole('link').getAttribute('href')).toBe('#/projects');
       expect(await page.title()).toMatch(/ · Steward — Error$/);
       expect(await run).toMatchObject({ code: 'sweep_failed' });
+      // Home lists what failed or needs the person, each a link to where it is dealt with.
+      await page.evaluate(() => (window.location.hash = '#/home'));
+      const needs = page.getByTestId('needs-you');
+      await needs.waitFor();
+      expect(await needs.getByRole('link').getAttribute('href')).toBe('#/projects');
+      expect(await needs.innerText()).toContain('Notes failed');
 
       await first.stop();
       await page.locator('[data-testid="status-bar"][data-state="disconnected"]').waitFor({ timeout: 10_000 });

@@ -8,6 +8,7 @@ const KIND_WORDS: Partial<Record<StatusItem['kind'], string>> = {
   conflict: 'Conflict',
   'curator-paused': 'Curator paused',
   'provider-failing': 'Agent failing',
+  'plan-waiting': 'Plan waiting',
   'import-failed': 'Import failed',
   'curator-failed': 'Notes failed',
   'sync-failed': 'Sync failed',
