@@ -62,10 +62,22 @@ export type EmbeddingBoundary = (typeof EMBEDDING_BOUNDARIES)[number];
 
 /**
  * Why a complete transcript line yielded no part (spec 000: nothing is dropped silently). Counted
- * per reason in tick and backfill results, telemetry and the panel.
+ * per reason in tick and backfill results, telemetry and the panel:
+ * - `no_id`: a message that cannot be keyed (an OpenClaw entry before any session header);
+ * - `unknown_type`: a line or entry type (or message role) this parser does not project;
+ * - `meta_only`: bookkeeping or session metadata (snapshots, progress, titles, model changes, the header);
+ * - `too_large`: above `sweep.max_line_bytes`; `malformed`: not a JSON object;
+ * - `outside_window`: older than the retention window; `empty`: a blank line or a message with no content.
  */
-export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window'] as const;
+export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/**
+ * Where a session's title came from, lowest precedence first: a title from a later source replaces
+ * one from an earlier source, never the reverse (a user's rename beats an agent's summary).
+ */
+export const TITLE_SOURCES = ['sidecar', 'summary', 'ai-title', 'custom-title'] as const;
+export type TitleSource = (typeof TITLE_SOURCES)[number];
 
 /**
  * What a search can be narrowed to (history): a part's kind, each indexed as its own field, so "only what

@@ -11,6 +11,11 @@ export const ProjectSummary = z.strictObject({
   repoBacked: z.boolean(),
   lastActivityAt: z.number().int().nullable(),
   sessions: z.number().int().nonnegative(),
+  /** The most recently active conversation, named by its title (else its first request); null with none. */
+  latestSession: z
+    .strictObject({ sessionId: z.string(), name: z.string().nullable(), lastAt: z.number().int().nullable() })
+    .nullable()
+    .optional(),
 });
 export type ProjectSummary = z.infer<typeof ProjectSummary>;
 

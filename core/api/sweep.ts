@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SKIP_REASONS } from './lists.js';
 
 /** One provider's share of a sweep tick or backfill; counts files, never names them. */
 export const ProviderSweepStats = z.strictObject({
@@ -14,6 +15,10 @@ export const ProviderSweepStats = z.strictObject({
   durationMs: z.number().int().nonnegative(),
   /** Complete lines skipped as malformed or above the line cap. */
   failedLines: z.number().int().nonnegative(),
+  /** Complete lines that yielded no part, by reason (malformed and too large ones included). */
+  skipped: z.partialRecord(z.enum(SKIP_REASONS), z.number().int().nonnegative()).optional(),
+  /** Transcript bytes read (checkpoint checks included); an unchanged or restarted tick reads none. */
+  bytesRead: z.number().int().nonnegative().optional(),
   /** Files listed but gone before they were read (deleted or rotated meanwhile): not failures. */
   vanished: z.number().int().nonnegative().optional(),
   /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */

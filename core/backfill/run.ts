@@ -1,7 +1,7 @@
-import type { EventPayload, ProviderSweepStats } from '../api/index.js';
+import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
-import type { CommitWindow, Materializer, RunToken, Sink } from '../gateway/index.js';
-import type { FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
+import type { CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
+import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
 export type ProviderStats = ProviderSweepStats;
@@ -28,6 +28,12 @@ export interface BackfillDeps {
   /** Groups the run's writes into few commits; fingerprints advance only once their rows commit. */
   commits: CommitWindow;
   fingerprints: FingerprintMap;
+  /**
+   * Durable per-file checkpoints: a scheduled run after a restart skips unchanged files and reads an
+   * appended one from its offset. Written in the commit window of the rows they cover. Manual runs
+   * neither read nor write them.
+   */
+  checkpoints?: FileCheckpoints;
   logger: Logger;
   /** Reads off the owner's thread when available; otherwise the provider reads in-thread. */
   reader?: TranscriptReader;
@@ -49,9 +55,46 @@ function outsideWindow(file: TranscriptFile, windowStartMs: number | null): bool
   return windowStartMs !== null && file.mtimeMs < windowStartMs;
 }
 
+/** A checkpoint's provider state; a damaged one counts as none (OpenClaw then reads from 0). */
+function parseState(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether lines read with a window starting at `read` include every line a window starting at `now` wants. */
+function windowCovers(read: number | null, now: number | null): boolean {
+  return read === null || (now !== null && now >= read);
+}
+
+/**
+ * What a checkpoint allows for a file: skipping it (the same inode, size and mtime, read by this
+ * parser version with a window at least as wide), resuming from it (the file changed), or nothing
+ * (a new inode, another parser version, a wider window: read from 0).
+ */
+function checkpointPlan(file: TranscriptFile, cp: FileCheckpoint | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | FileCheckpoint | undefined {
+  if (!cp || cp.parserVersion !== parserVersion || cp.dev !== file.dev || cp.ino !== file.ino || !windowCovers(cp.windowStartMs, windowStartMs)) return undefined;
+  if (file.size === cp.size && file.mtimeMs === cp.mtimeMs) return 'unchanged';
+  // What else changed is the provider's to judge: a line file checks the bytes before the offset (a
+  // shrunk or rewritten file is read from 0), a database its own watermarks.
+  return cp;
+}
+
+/** The window a new checkpoint vouches for: the narrower of the one before its old offset and this run's. */
+function coveredWindow(resumedFrom: FileCheckpoint | undefined, windowStartMs: number | null): number | null {
+  if (!resumedFrom || resumedFrom.windowStartMs === null) return windowStartMs;
+  return windowStartMs === null ? resumedFrom.windowStartMs : Math.max(resumedFrom.windowStartMs, windowStartMs);
+}
+
 interface FileIo {
+  /** This file's read options (a resume point when a checkpoint allows one). */
   options: ReadOptions;
-  /** Told how many parts each batch committed to the sink. */
+  /** A scheduled read from the file's start: parts already held are rewritten as this parser reads them. */
+  refresh: boolean;
+  /** Told how many parts each batch committed. */
   written: (parts: number) => void;
   /** Starts reading the file after this one, so parsing it overlaps this file's writes. */
   readAhead: () => void;
@@ -69,29 +112,23 @@ interface FileOutcome {
   withheld: { forgotten: number; excluded: number };
 }
 
-/**
- * Reads one file and materializes its batches inside the run's commit window. Each batch's rows go
- * through the spool and its sink step at once, so the spool holds one batch at a time.
- */
+/** Reads one file and materializes its batches inside the run's commit window. */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
-  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0 }, withheld: { forgotten: 0, excluded: 0 } };
+  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 }, withheld: { forgotten: 0, excluded: 0 } };
   try {
     const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
     io.readAhead();
     for await (const batch of batches) {
       deps.commits.open();
-      const appended = deps.materializer.materialize(ctx.token, batch);
-      const rows = appended.partsAppended + appended.sessionsAppended;
+      const appended = deps.materializer.materialize(ctx.token, batch, { refresh: io.refresh });
+      const rows = appended.partsAppended + appended.partsRefreshed + appended.sessionsAppended;
       outcome.withheld.forgotten += appended.withheld.forgotten;
       outcome.withheld.excluded += appended.withheld.excluded;
-      // Counted as the sink moves them: a copy of a part committed under another session is not new.
-      if (rows > 0) {
-        const written = deps.sink.flushStep(rows).partsWritten;
-        outcome.partsWritten += written;
-        io.written(written);
-      }
+      // Counted as they land: a copy of a part committed under another session is not new.
+      outcome.partsWritten += appended.partsWritten;
+      if (appended.partsWritten > 0) io.written(appended.partsWritten);
       const due = deps.commits.add(rows, appended.textAppended);
       progress();
       await io.yieldTurn(due);
@@ -121,9 +158,9 @@ function addWithheld(stats: ProviderStats, withheld: FileOutcome['withheld']): v
   total.excluded += withheld.excluded;
 }
 
-/** The first file from index `from` on that the run will read (for read-ahead). */
-function firstToRead(files: readonly TranscriptFile[], from: number, skipped: (file: TranscriptFile) => boolean): TranscriptFile | undefined {
-  for (let j = from; j < files.length; j += 1) if (!skipped(files[j]!)) return files[j];
+/** The index of the first file from `from` on that the run will read (for read-ahead). */
+function firstToRead(plans: readonly FilePlan[], from: number): number | undefined {
+  for (let j = from; j < plans.length; j += 1) if (!plans[j]!.skip) return j;
   return undefined;
 }
 
@@ -151,31 +188,95 @@ function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTo
 }
 
 function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): void {
-  const { provider, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs } = stats;
+  const { provider, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs, bytesRead } = stats;
   const reader = deps.reader?.usesWorker ? 'worker' : 'thread';
-  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, vanished, failed, failedLines, partsWritten, durationMs };
+  // Counts by reason only: never which file, never what a line said.
+  const skipped = Object.entries(stats.skipped ?? {})
+    .map(([reason, n]) => `${reason}:${n}`)
+    .join(',');
+  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, vanished, failed, failedLines, skipped, bytesRead, partsWritten, durationMs };
   if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
   // Codes only: which file failed would be a path, and what it said would be transcript text.
   deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
 }
 
+function addSkipped(stats: ProviderStats, lines: LineStats): void {
+  for (const [reason, n] of Object.entries(lines.skipped ?? {}) as Array<[SkipReason, number]>) {
+    stats.skipped ??= {};
+    stats.skipped[reason] = (stats.skipped[reason] ?? 0) + n;
+  }
+  stats.bytesRead = (stats.bytesRead ?? 0) + (lines.bytesRead ?? 0);
+}
+
+/** A read file's new checkpoint, in the commit window of its last rows (a fresh one if that one committed). */
+function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, lines: LineStats, resumedFrom: FileCheckpoint | undefined, deps: BackfillDeps, ctx: RunContext): void {
+  const end = lines.checkpoint;
+  if (!deps.checkpoints || !end) return;
+  deps.commits.open();
+  deps.checkpoints.put(provider.id, {
+    path: file.path,
+    dev: file.dev,
+    ino: file.ino,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    offset: end.offset,
+    headHash: end.headHash,
+    tailHash: end.tailHash,
+    parserVersion: provider.parserVersion,
+    windowStartMs: coveredWindow(resumedFrom, ctx.windowStartMs),
+    state: end.state === null || end.state === undefined ? null : JSON.stringify(end.state),
+  });
+  deps.commits.add(1, 0);
+}
+
+/** Per file: skipped (unchanged, or outside the window), or read with these options. */
+type FilePlan = { skip: true } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined };
+const SKIP: FilePlan = { skip: true };
+
+/**
+ * Plans every file of a run. The process-local map is the first check; the durable checkpoints are
+ * loaded (one query) only when a file is not answered by it — after a restart, or when files changed —
+ * so an unchanged tick reads nothing from them. Checkpoints of files a complete walk no longer finds
+ * are forgotten (their rows stay).
+ */
+function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext): FilePlan[] {
+  const base: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
+  const { files } = discovery;
+  // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
+  const complete = ctx.scheduled && !discovery.cancelled;
+  const gone = complete ? deps.fingerprints.retainOnly(provider.id, files) : [];
+  let loaded: Map<string, FileCheckpoint> | undefined;
+  const checkpoints = () => (loaded ??= deps.checkpoints?.load(provider.id) ?? new Map<string, FileCheckpoint>());
+  const plans = files.map((file): FilePlan => {
+    if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return SKIP;
+    const plan = ctx.scheduled ? checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
+    if (plan === 'unchanged') return SKIP;
+    return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
+  });
+  if (complete && loaded) {
+    const present = new Set(files.map((f) => f.path));
+    gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
+  }
+  if (gone.length > 0) deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
+  return plans;
+}
+
 /**
  * One provider invocation: enumerate the roots, read and project only what is new or changed (for
- * a scheduled run), materialize every batch under the run token, then drain the spool.
+ * a scheduled run: by the process-local fingerprint map, then the durable checkpoints), materialize
+ * every batch under the run token, then drain what an older version left in the spool.
  */
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
-  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0 };
+  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
   const errors = new CodeTally();
-  const { files, failed, cancelled, errors: walkErrors } = await provider.discover(ctx.signal);
+  const discovery = await provider.discover(ctx.signal);
+  const { files } = discovery;
   stats.discovered = files.length;
-  stats.failed += failed;
-  errors.addAll(walkErrors);
-  // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
-  if (ctx.scheduled && !cancelled) deps.fingerprints.retainOnly(provider.id, files);
+  stats.failed += discovery.failed;
+  errors.addAll(discovery.errors);
+  const plans = planFiles(provider, discovery, deps, ctx);
   const progress = progressReporter(provider, ctx, files.length, stats);
-  const options: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
-  const skipped = (file: TranscriptFile) => (ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs);
   const yieldTurn = pacer();
   let done = 0;
   let written = 0;
@@ -188,20 +289,23 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     for (const [i, file] of files.entries()) {
       if (ctx.signal?.aborted) break;
       done += 1;
-      if (skipped(file)) {
+      const plan = plans[i]!;
+      if (plan.skip) {
         stats.unchanged += 1;
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         continue;
       }
-      // A scheduled run reads a changed file from where its last committed read stopped, when its provider can.
-      const resumable = (f: TranscriptFile) => (ctx.scheduled ? deps.fingerprints.resumable(f) : f);
       const readAhead = () => {
-        const next = firstToRead(files, i + 1, skipped);
-        if (next) deps.reader?.readAhead(provider, resumable(next), options);
+        const next = firstToRead(plans, i + 1);
+        if (next !== undefined) deps.reader?.readAhead(provider, files[next]!, (plans[next] as Extract<FilePlan, { skip: false }>).options);
       };
-      const outcome = await importFile(provider, resumable(file), deps, { options, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
+      // Without a checkpoint to resume from, this parser version may be reading the file for the first
+      // time over rows an older one wrote: a scheduled run refreshes them (the parser-version upgrade).
+      const refresh = ctx.scheduled && plan.resumedFrom === undefined;
+      const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
+      addSkipped(stats, outcome.lines);
       addWithheld(stats, outcome.withheld);
       if (outcome.status === 'failed') {
         stats.failed += 1;
@@ -213,8 +317,10 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       if (outcome.status !== 'read') continue;
       stats.read += 1;
       // Only once the file was read, every session it yielded consumed and their rows committed. A
-      // manual run ignores the map both ways: its window may be narrower than the scheduled one.
-      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id, outcome.lines.resume));
+      // manual run ignores the map and the checkpoints both ways: its window may be narrower.
+      if (!ctx.scheduled) continue;
+      saveCheckpoint(provider, file, outcome.lines, plan.resumedFrom, deps, ctx);
+      deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }
   } finally {
     deps.reader?.cancelReadAhead();

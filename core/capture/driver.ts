@@ -2,7 +2,7 @@ import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, wi
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, Materializer, MessageCounter, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, MessageCounter, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
@@ -63,6 +63,7 @@ export class Capture {
   readonly #materializer: Materializer;
   readonly #sink: Sink;
   readonly #commits: CommitWindow;
+  readonly #checkpoints: FileCheckpoints;
   readonly #scheduler: SweepScheduler;
   readonly #checkpointer: Checkpointer;
   readonly #pruner: RetentionPruner;
@@ -82,18 +83,21 @@ export class Capture {
   constructor(options: CaptureOptions) {
     this.#options = options;
     this.providers = options.providers ?? createProviders(options.config, options.env);
-    this.#materializer = new Materializer(options.db, new Spool(options.db), {
+    this.#sink = new Sink(options.db, options.projects, options.logger);
+    this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink, {
       projectKeyOf: (cwd) => options.projects.keyOf(cwd),
       excluded: excludedFolders(options.config.capture.exclude),
     });
-    this.#sink = new Sink(options.db, options.projects, options.logger);
     this.#sink.onUserTurns = (turns) => {
       const live = turns.filter((t) => t.at > this.#liveSince);
       if (live.length === 0) return;
       for (const listener of this.#turnListeners) listener(live);
     };
-    this.#commits = new CommitWindow(options.db);
+    this.#checkpoints = new FileCheckpoints(options.db);
     this.#checkpointer = new Checkpointer(options.db, undefined, options.logger);
+    // Started with the first write, not with the Core or a run: a CLI verb or a tick that imports
+    // nothing (an unchanged or restarted one) spawns no thread.
+    this.#commits = new CommitWindow(options.db, {}, () => this.#checkpointer.start());
     this.#pruner = new RetentionPruner(options.db);
     this.#messages = new MessageCounter(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
@@ -214,7 +218,7 @@ export class Capture {
     this.#scheduler.start(this.#options.config.sweep.interval_ms, paused);
     this.#sink.start(SINK_TICK_MS, (error) => this.#options.logger.warn('sink tick failed', { code: errorCode(error) }));
     this.#schedulePrune(paused);
-    // The first tick after start is the one cold scan of this process lifetime.
+    // The first tick after start: its fingerprint map is empty, so the durable checkpoints answer.
     if (!paused()) void this.tick();
   }
 
@@ -237,11 +241,17 @@ export class Capture {
   #read(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
     if (!provider) return Promise.reject(new Error('unknown provider'));
-    // Started with the first run, not with the Core: a CLI verb that never imports spawns no thread.
-    this.#checkpointer.start();
     return runBackfillProvider(
       provider,
-      { materializer: this.#materializer, sink: this.#sink, commits: this.#commits, fingerprints: this.fingerprints, logger: this.#options.logger, reader: this.reader },
+      {
+        materializer: this.#materializer,
+        sink: this.#sink,
+        commits: this.#commits,
+        fingerprints: this.fingerprints,
+        checkpoints: this.#checkpoints,
+        logger: this.#options.logger,
+        reader: this.reader,
+      },
       {
         token: newRunToken(),
         scheduled,

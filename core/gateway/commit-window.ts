@@ -19,9 +19,10 @@ const DEFAULT_LIMITS: CommitWindowLimits = { maxRows: 5_000, maxBytes: 12 * 1024
  * spool page filled and emptied within one window never reaches the WAL.
  *
  * A window is never rolled back on purpose: a failed statement rolls back only itself, and the steps
- * that join a window are idempotent. A crash loses only the open window, which the restart's cold
- * scan reads again (the fingerprint map is process-local). Work that must wait for durability, such
- * as advancing a file's fingerprint, is queued with `afterCommit` and dropped if the window is lost.
+ * that join a window are idempotent. A crash loses only the open window, together with the file
+ * checkpoints written in it, so the restart reads those files again from their previous checkpoint.
+ * Work that must wait for durability, such as advancing a file's process-local fingerprint, is queued
+ * with `afterCommit` and dropped if the window is lost.
  */
 export class CommitWindow {
   readonly #db: Db;
@@ -31,10 +32,13 @@ export class CommitWindow {
   #rows = 0;
   #bytes = 0;
   #afterCommit: (() => void)[] = [];
+  readonly #onOpen: (() => void) | undefined;
 
-  constructor(db: Db, limits: Partial<CommitWindowLimits> = {}) {
+  /** `onOpen` runs as each window opens: work only writes need (the WAL checkpoint thread) starts there. */
+  constructor(db: Db, limits: Partial<CommitWindowLimits> = {}, onOpen?: () => void) {
     this.#db = db;
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
+    this.#onOpen = onOpen;
   }
 
   get isOpen(): boolean {
@@ -48,6 +52,7 @@ export class CommitWindow {
     if (this.#open) return;
     // Another transaction on this connection (a synchronous caller up the stack) is left alone.
     if (this.#db.inTransaction) return;
+    this.#onOpen?.();
     this.#db.exec('BEGIN IMMEDIATE');
     this.#open = true;
     this.#openedAt = performance.now();

@@ -1,4 +1,5 @@
 import type { Db } from '../store/index.js';
+import { CONVERSATION } from './sessions.js';
 
 /** A session row with the counts the index keeps for it (zero until its parts are indexed). */
 export interface SessionRecord {
@@ -47,7 +48,7 @@ export interface SessionListFilter {
 const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key AS projectKey, s.parent_session_id AS parentSessionId,
   s.title, s.agent_type AS agentType, s.first_ts AS firstTs, s.last_ts AS lastTs,
   IFNULL(st.parts, 0) AS parts, IFNULL(st.messages, 0) AS messages, IFNULL(st.tool_calls, 0) AS toolCalls,
-  (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id) AS subagents`;
+  (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch') AS subagents`;
 const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';
 const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta';
 /** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
@@ -72,18 +73,23 @@ export class HistoryReader {
   constructor(db: Db) {
     this.#list = db.prepare(
       `SELECT ${RECORD} ${FROM}
-       WHERE s.parent_session_id IS NULL
+       WHERE ${CONVERSATION.replaceAll('parent_', 's.parent_')}
          AND (@projectKey IS NULL OR s.project_key = @projectKey) AND (@provider IS NULL OR s.provider = @provider)
          AND (@fromMs IS NULL OR IFNULL(s.last_ts, 0) >= @fromMs) AND (@toMs IS NULL OR IFNULL(s.first_ts, 0) <= @toMs)
          AND (@afterTs IS NULL OR IFNULL(s.last_ts, 0) < @afterTs OR (IFNULL(s.last_ts, 0) = @afterTs AND s.session_id < @afterId))
        ORDER BY IFNULL(s.last_ts, 0) DESC, s.session_id DESC LIMIT @limit`,
     );
     this.#one = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.session_id = ?`);
-    this.#children = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.parent_session_id = ? ORDER BY IFNULL(s.first_ts, 0), s.session_id`);
+    // A subagent belongs to its parent's conversation; a session branched from it is a conversation of its own.
+    this.#children = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.parent_session_id = ? AND s.parent_kind IS NOT 'branch' ORDER BY IFNULL(s.first_ts, 0), s.session_id`);
     this.#forward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (@start OR ${AFTER}) ORDER BY ts, rowid LIMIT @limit`);
     this.#backward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (${BEFORE}) ORDER BY ts DESC, rowid DESC LIMIT @limit`);
     this.#keyOf = db.prepare('SELECT session_id AS sessionId, ts, rowid FROM parts WHERE part_id = ?');
-    this.#firstUserTexts = db.prepare("SELECT text, meta FROM parts WHERE session_id = ? AND role = 'user' AND kind = 'text' ORDER BY ts, rowid LIMIT ?");
+    // The person's own words, as the parser marked them once (genuine_user_turn): never a command echo or a
+    // hook's output. A subagent's prompt (its parent agent's words, a sidechain line) names the subagent.
+    this.#firstUserTexts = db.prepare(
+      "SELECT text, meta FROM parts WHERE session_id = ? AND role = 'user' AND kind = 'text' AND (genuine_user_turn = 1 OR (is_sidechain = 1 AND is_meta = 0)) ORDER BY ts, rowid LIMIT ?",
+    );
     this.#firstAssistantMeta = db.prepare("SELECT meta FROM parts WHERE session_id = ? AND role = 'assistant' AND meta IS NOT NULL ORDER BY ts, rowid LIMIT ?").pluck();
     this.#toolUsesUpTo = db.prepare("SELECT part_id AS partId, meta FROM parts WHERE session_id = ? AND kind = 'tool_use' AND ts <= ? ORDER BY ts DESC, rowid DESC LIMIT ?");
   }

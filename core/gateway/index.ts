@@ -1,4 +1,4 @@
-// Owns: gateway.db's transcript tables (parts, sessions, spool, telemetry), the full-text index and tombstones, the materializer, sink, commit windows, pruner, and the read APIs other rooms use.
+// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the full-text index and tombstones, the materializer, sink, commit windows, pruner, and the read APIs other rooms use.
 // Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
 import { HOME_FILES, PRIVATE_FILE_MODE } from '../config/index.js';
@@ -12,7 +12,8 @@ export { telemetryHandlers, cacheStatsHandlers } from './handlers.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken, type CapturePolicy } from './materializer.js';
 export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
-export { GatewayReader, type StoredPart } from './read.js';
+export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
+export { FileCheckpoints, type FileCheckpoint } from './file-checkpoints.js';
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
 export { SearchReader, type SearchFilter, type MatchedPart } from './search-read.js';

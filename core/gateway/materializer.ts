@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
-import type { PartRow, SessionRow, TranscriptBatch } from '../transcripts/index.js';
+import type { PartRow, SessionRow, TitleClaim, TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { changesCommitted, type CommittedSession } from './sessions.js';
+import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
 import { Tombstones } from './tombstones.js';
 
@@ -20,23 +22,23 @@ interface RunState {
   fresh: Set<string>;
   /** Sessions met and found with committed parts: their candidates are probed. */
   known: Set<string>;
+  /** Content keys this run emitted (see PartRow.contentKey). */
+  emittedKeys: Set<string>;
 }
 
-interface CommittedSession {
-  session_id: string;
-  cwd: string | null;
-  parent_session_id: string | null;
-  agent_type: string | null;
-  title: string | null;
-  first_ts: number | null;
-  last_ts: number | null;
-}
+const COMMITTED_COLUMNS =
+  'session_id, source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts';
 
 export interface MaterializeResult {
+  /** Parts this run had not emitted before and the cache did not hold in their session. */
   partsAppended: number;
   sessionsAppended: number;
-  /** Characters of part text appended: what a commit of these rows will have to write. */
+  /** Characters of part text appended or rewritten: what a commit of these rows will have to write. */
   textAppended: number;
+  /** Parts that landed in the cache: a copy of a part committed under another session is not one. */
+  partsWritten: number;
+  /** Parts the cache held, rewritten by a refreshing read (they count toward a commit's size too). */
+  partsRefreshed: number;
   /** Parts held back on purpose: their session or project was forgotten, or its folder is excluded. */
   withheld: { forgotten: number; excluded: number };
 }
@@ -67,65 +69,109 @@ function padded(ids: string[], width: number): string[] {
 }
 
 function signature(s: SessionRow): string {
-  return JSON.stringify([s.cwd, s.parentSessionId, s.agentType, s.title, s.firstTs, s.lastTs]);
-}
-
-function addsToCommitted(next: SessionRow, row: CommittedSession): boolean {
-  return (
-    (row.cwd === null && next.cwd !== null) ||
-    (row.parent_session_id === null && next.parentSessionId !== null) ||
-    (next.agentType !== null && next.agentType !== row.agent_type) ||
-    (row.title === null && next.title !== null) ||
-    (next.firstTs !== null && (row.first_ts === null || next.firstTs < row.first_ts)) ||
-    (next.lastTs !== null && (row.last_ts === null || next.lastTs > row.last_ts))
-  );
+  return JSON.stringify(s);
 }
 
 /**
- * Turns projected batches into spool rows exactly once. Committed rows are probed only for the
+ * Turns projected batches into committed rows exactly once. Committed rows are probed only for the
  * batch's candidate part ids, grouped by session id so each probe is a range on
- * parts(session_id, part_id); the committed identity set is never loaded.
+ * parts(session_id, part_id); the committed identity set is never loaded. What is new is written
+ * through the sink straight into the committed tables, in the caller's transaction (a run's commit
+ * window): rows once went through the spool first, but a run filled and emptied it within the same
+ * transaction, so it bought no durability and cost every part a second insert and a delete. Ids still
+ * pending in the spool (left by an older version) are snapshotted once per run and left to the sink.
  */
 export class Materializer {
   readonly #db: Db;
   readonly #spool: Spool;
+  readonly #sink: Sink;
   readonly #runs = new WeakMap<RunToken, RunState>();
   readonly #partProbes = new Map<number, Statement>();
   readonly #sessionProbes = new Map<number, Statement>();
+  readonly #keyProbes = new Map<number, Statement>();
   readonly #anyPart: Statement;
+  readonly #leafSession: Statement;
   readonly #tombstones: Tombstones;
   readonly #policy: CapturePolicy | undefined;
 
-  constructor(db: Db, spool: Spool, policy?: CapturePolicy) {
+  constructor(db: Db, spool: Spool, sink: Sink, policy?: CapturePolicy) {
     this.#db = db;
     this.#spool = spool;
+    this.#sink = sink;
     this.#tombstones = new Tombstones(db);
     this.#policy = policy;
     // One row at most, from the session's range of parts(session_id, part_id).
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
+    // A range of the part_id key: the parts of one message, whichever session holds them.
+    this.#leafSession = db.prepare('SELECT session_id FROM parts WHERE part_id >= ? AND part_id < ? LIMIT 1').pluck();
   }
 
-  materialize(token: RunToken, batch: TranscriptBatch): MaterializeResult {
+  /**
+   * `refresh`: the batch comes from a file read from its start by a scheduled run, which may be a
+   * newer parser reading it again: parts its session already holds are rewritten with what the
+   * parser now says (kind, text, flags), not skipped. New parts are the same either way.
+   */
+  materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, withheld: { forgotten: 0, excluded: 0 } };
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
     batch = this.#admitted(batch, result.withheld);
-    // Joins a commit window when one is open: a half-done batch leaves valid spool rows, and the
-    // in-run state below records each row only once it was appended.
+    // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
+    // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
+    // short by a failed statement is written again in full by a later pass.
     inTransaction(this.#db, () => {
-      // Sessions first: a sink step that commits a part has already committed its session row.
-      for (const session of this.#changedSessions(state, batch.sessions)) {
-        this.#spool.appendSession(session);
-        state.sessions.set(session.sessionId, signature(session));
-        result.sessionsAppended += 1;
-      }
-      for (const part of this.#novelParts(state, batch.parts)) {
-        this.#spool.appendPart(part);
+      // Sessions before their parts, title claims once their leaves may be stored.
+      const sessions = this.#changedSessions(state, batch.sessions);
+      const known: PartRow[] = [];
+      const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
+      const claims = (batch.titleClaims ?? []).map((claim) => this.#claimed(claim, batch));
+      result.partsWritten = this.#sink.write(sessions, parts, known).partsWritten;
+      for (const part of known) {
         state.emitted.add(part.partId);
-        result.partsAppended += 1;
         result.textAppended += part.text?.length ?? 0;
       }
+      result.partsRefreshed = known.length;
+      if (claims.length > 0) this.#sink.write(claims, []);
+      for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
+      for (const part of parts) {
+        state.emitted.add(part.partId);
+        if (part.contentKey !== null) state.emittedKeys.add(`${part.sessionId}\n${part.contentKey}`);
+        result.textAppended += part.text?.length ?? 0;
+      }
+      result.sessionsAppended = sessions.length + claims.length;
+      result.partsAppended = parts.length;
     });
     return result;
+  }
+
+  /**
+   * A title for the session holding the claim's message: one of this batch, else one the cache holds,
+   * else the claim's own file's session. It only updates a row the cache holds (or this batch makes).
+   */
+  #claimed(claim: TitleClaim, batch: TranscriptBatch): SessionRow {
+    const inBatch = batch.parts.find((p) => p.partId.startsWith(claim.leafPartPrefix))?.sessionId;
+    const prefix = claim.leafPartPrefix;
+    const upper = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+    const sessionId = inBatch ?? (this.#leafSession.get(prefix, upper) as string | undefined) ?? claim.fallbackSessionId;
+    const base = batch.sessions.find((s) => s.sessionId === sessionId);
+    return {
+      sessionId,
+      provider: base?.provider ?? batch.sessions[0]?.provider ?? 'claude',
+      source: base?.source ?? batch.sessions[0]?.source ?? 'code',
+      cwd: null,
+      parentSessionId: null,
+      parentKind: null,
+      parentMissing: false,
+      agentType: null,
+      agentTypeSource: null,
+      title: claim.title,
+      titleSource: claim.source,
+      projectCwd: null,
+      model: null,
+      firstRequest: null,
+      firstTs: null,
+      lastTs: null,
+      updateOnly: true,
+    };
   }
 
   /** The batch without the sessions (and their parts) that must not be captured, counted by reason. */
@@ -148,12 +194,14 @@ export class Materializer {
       if (reason) counts[reason] += 1;
       return reason === undefined;
     });
-    return { parts, sessions: batch.sessions.filter((s) => !held.has(s.sessionId)) };
+    return { ...batch, parts, sessions: batch.sessions.filter((s) => !held.has(s.sessionId)) };
   }
 
+  /** A session's folder is its project's (Cowork: the one the user selected), else its cwd. */
   #withheld(session: SessionRow): Withheld | undefined {
-    if (session.cwd !== null && this.#policy?.excluded(session.cwd)) return 'excluded';
-    const projectKey = session.cwd !== null && this.#policy ? this.#policy.projectKeyOf(session.cwd) : null;
+    const folder = session.projectCwd ?? session.cwd;
+    if (folder !== null && this.#policy?.excluded(folder)) return 'excluded';
+    const projectKey = folder !== null && this.#policy ? this.#policy.projectKeyOf(folder) : null;
     return this.#tombstones.forgets(session, projectKey) ? 'forgotten' : undefined;
   }
 
@@ -165,14 +213,15 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new Set(), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set() };
+      state = { emitted: new Set(), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();
     return state;
   }
 
-  #novelParts(state: RunState, parts: PartRow[]): PartRow[] {
+  /** The parts new to the cache; with `known`, the ones their session already holds are collected there. */
+  #novelParts(state: RunState, parts: PartRow[], known?: PartRow[]): PartRow[] {
     const bySession = new Map<string, Map<string, PartRow>>();
     for (const part of parts) {
       if (state.emitted.has(part.partId) || state.spooled?.has(part.partId)) continue;
@@ -182,14 +231,35 @@ export class Materializer {
     }
     const novel: PartRow[] = [];
     for (const [sessionId, group] of bySession) {
-      if (this.#isFresh(state, sessionId)) {
-        novel.push(...group.values());
-        continue;
+      const fresh = this.#isFresh(state, sessionId);
+      const committed = fresh ? undefined : this.#probeParts(sessionId, [...group.keys()]);
+      if (committed && known) for (const part of group.values()) if (committed.has(part.partId)) known.push(part);
+      const candidates = committed ? [...group.values()].filter((part) => !committed.has(part.partId)) : group.values();
+      let keyed: Set<string> | undefined;
+      for (const part of candidates) {
+        if (part.contentKey !== null) {
+          // Known by what it says under another id (a v1 OpenClaw file rewritten as v3): not stored again.
+          keyed ??= fresh ? new Set<string>() : this.#probeKeys(sessionId, [...group.values()]);
+          if (keyed.has(part.contentKey) || state.emittedKeys.has(`${sessionId}\n${part.contentKey}`)) continue;
+        }
+        novel.push(part);
       }
-      const committed = this.#probeParts(sessionId, [...group.keys()]);
-      for (const [partId, part] of group) if (!committed.has(partId)) novel.push(part);
     }
     return novel;
+  }
+
+  /** The candidates' content keys already committed in the session (rides parts_content_key). */
+  #probeKeys(sessionId: string, candidates: PartRow[]): Set<string> {
+    const keys = candidates.flatMap((p) => (p.contentKey === null ? [] : [p.contentKey]));
+    const found = new Set<string>();
+    for (let i = 0; i < keys.length; ) {
+      const width = widthFor(keys.length - i);
+      const chunk = keys.slice(i, i + width);
+      const stmt = this.#statement(this.#keyProbes, width, (marks) => `SELECT content_key FROM parts WHERE session_id = ? AND content_key IN (${marks})`);
+      for (const key of stmt.pluck().all(sessionId, ...padded(chunk, width)) as string[]) found.add(key);
+      i += chunk.length;
+    }
+    return found;
   }
 
   /** Asked once per session and run: a session new to the cache needs no candidate probes. */
@@ -217,7 +287,7 @@ export class Materializer {
   #changedSessions(state: RunState, sessions: SessionRow[]): SessionRow[] {
     const pending = sessions.filter((s) => state.sessions.get(s.sessionId) !== signature(s));
     if (pending.length === 0) return [];
-    const committed = new Map<string, CommittedSession>();
+    const committed = new Map<string, CommittedSession & { session_id: string }>();
     const ids = pending.map((s) => s.sessionId);
     for (let i = 0; i < ids.length; ) {
       const width = widthFor(ids.length - i);
@@ -225,15 +295,12 @@ export class Materializer {
       const stmt = this.#statement(
         this.#sessionProbes,
         width,
-        (marks) => `SELECT session_id, cwd, parent_session_id, agent_type, title, first_ts, last_ts FROM sessions WHERE session_id IN (${marks})`,
+        (marks) => `SELECT ${COMMITTED_COLUMNS} FROM sessions WHERE session_id IN (${marks})`,
       );
-      for (const row of stmt.all(...padded(chunk, width)) as CommittedSession[]) committed.set(row.session_id, row);
+      for (const row of stmt.all(...padded(chunk, width)) as Array<CommittedSession & { session_id: string }>) committed.set(row.session_id, row);
       i += chunk.length;
     }
-    return pending.filter((s) => {
-      const row = committed.get(s.sessionId);
-      return row === undefined || addsToCommitted(s, row);
-    });
+    return pending.filter((s) => changesCommitted(s, committed.get(s.sessionId)));
   }
 
   #statement(cache: Map<number, Statement>, width: number, sql: (marks: string) => string): Statement {

@@ -120,4 +120,53 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       db.prepare("INSERT OR IGNORE INTO search_state (key, value) VALUES ('backfill_upto', (SELECT IFNULL(MAX(rowid), 0) FROM parts)), ('backfill_cursor', 0)").run();
     },
   },
+  {
+    version: 4,
+    name: 'capture II: part flags and content keys, session titles and provenance, file checkpoints',
+    up(db) {
+      // ADD COLUMN with a constant default rewrites no row; the flag backfill below is the one scan.
+      db.exec(`
+        ALTER TABLE parts ADD COLUMN is_meta INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE parts ADD COLUMN is_compact_summary INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE parts ADD COLUMN is_sidechain INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE parts ADD COLUMN genuine_user_turn INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE parts ADD COLUMN content_key TEXT;
+        CREATE INDEX parts_content_key ON parts(session_id, content_key) WHERE content_key IS NOT NULL;
+        ALTER TABLE sessions ADD COLUMN title_source TEXT;
+        ALTER TABLE sessions ADD COLUMN project_cwd TEXT;
+        ALTER TABLE sessions ADD COLUMN parent_kind TEXT;
+        ALTER TABLE sessions ADD COLUMN model TEXT;
+        ALTER TABLE sessions ADD COLUMN first_request TEXT;
+        CREATE TABLE file_checkpoints (
+          provider TEXT NOT NULL,
+          path TEXT NOT NULL,
+          dev TEXT NOT NULL,
+          ino TEXT NOT NULL,
+          size INTEGER NOT NULL,
+          mtime_ms INTEGER NOT NULL,
+          byte_offset INTEGER NOT NULL,
+          head_hash TEXT NOT NULL,
+          tail_hash TEXT NOT NULL,
+          parser_version INTEGER NOT NULL,
+          window_start_ms INTEGER,
+          state TEXT,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (provider, path)
+        ) WITHOUT ROWID;
+      `);
+      // Parts stored before this step have no flags. Their files are read again once (the parser
+      // version moved), but a transcript its agent already deleted is not: its user text is marked
+      // here, once, by the rule the sink and the sweeper applied until now. A frozen step of history,
+      // not a live copy of the rule: new parts get the flag from the parser.
+      db.exec(`
+        UPDATE parts SET is_sidechain = 1 WHERE session_id LIKE '%:agent-%';
+        UPDATE parts SET genuine_user_turn = 1
+         WHERE role = 'user' AND kind = 'text' AND is_sidechain = 0 AND TRIM(COALESCE(text, '')) <> ''
+           AND LTRIM(text) NOT LIKE '<command-%' AND LTRIM(text) NOT LIKE '<local-command-%' AND LTRIM(text) NOT LIKE '<system-reminder>%'
+           AND LTRIM(text) NOT LIKE '<user-prompt-submit-hook>%' AND LTRIM(text) NOT LIKE 'Caveat: The messages below%'
+           AND LTRIM(text) NOT LIKE '[Request interrupted%';
+        UPDATE sessions SET parent_kind = 'subagent' WHERE parent_session_id IS NOT NULL;
+      `);
+    },
+  },
 ];

@@ -1,6 +1,7 @@
 import type { Db } from '../store/index.js';
+import { CONVERSATION } from './sessions.js';
 
-/** One stored part as other rooms read it: the row, unchanged (text and meta as stored). */
+/** One stored part as other rooms read it: the row, unchanged (text and meta as stored), with its flags. */
 export interface StoredPart {
   partId: string;
   sessionId: string;
@@ -9,6 +10,11 @@ export interface StoredPart {
   ts: number | null;
   text: string | null;
   meta: string | null;
+  isMeta: boolean;
+  isCompactSummary: boolean;
+  isSidechain: boolean;
+  /** The user's own words, decided once by the parser (see PART_FLAGS in transcripts/). */
+  genuineUserTurn: boolean;
 }
 
 export interface SessionHead {
@@ -16,8 +22,15 @@ export interface SessionHead {
   provider: string;
   projectKey: string | null;
   parentSessionId: string | null;
+  /** 'subagent' or 'branch' when the session has a parent. */
+  parentKind: string | null;
   title: string | null;
+  /** Where the title came from (TITLE_SOURCES), when there is one. */
+  titleSource: string | null;
+  /** The first genuine user words, bounded: a name for an untitled session. */
+  firstRequest: string | null;
   agentType: string | null;
+  model: string | null;
   firstTs: number | null;
   lastTs: number | null;
 }
@@ -30,6 +43,10 @@ interface PartRow {
   ts: number | null;
   text: string | null;
   meta: string | null;
+  is_meta: number;
+  is_compact_summary: number;
+  is_sidechain: number;
+  genuine_user_turn: number;
 }
 
 interface SessionRow {
@@ -37,26 +54,47 @@ interface SessionRow {
   provider: string;
   project_key: string | null;
   parent_session_id: string | null;
+  parent_kind: string | null;
   title: string | null;
+  title_source: string | null;
+  first_request: string | null;
   agent_type: string | null;
+  model: string | null;
   first_ts: number | null;
   last_ts: number | null;
 }
 
-const toPart = (r: PartRow): StoredPart => ({ partId: r.part_id, sessionId: r.session_id, role: r.role, kind: r.kind, ts: r.ts, text: r.text, meta: r.meta });
+const toPart = (r: PartRow): StoredPart => ({
+  partId: r.part_id,
+  sessionId: r.session_id,
+  role: r.role,
+  kind: r.kind,
+  ts: r.ts,
+  text: r.text,
+  meta: r.meta,
+  isMeta: r.is_meta === 1,
+  isCompactSummary: r.is_compact_summary === 1,
+  isSidechain: r.is_sidechain === 1,
+  genuineUserTurn: r.genuine_user_turn === 1,
+});
 
 const toSession = (r: SessionRow): SessionHead => ({
   sessionId: r.session_id,
   provider: r.provider,
   projectKey: r.project_key,
   parentSessionId: r.parent_session_id,
+  parentKind: r.parent_kind,
   title: r.title,
+  titleSource: r.title_source,
+  firstRequest: r.first_request,
   agentType: r.agent_type,
+  model: r.model,
   firstTs: r.first_ts,
   lastTs: r.last_ts,
 });
 
-const SESSION_COLUMNS = 'session_id, provider, project_key, parent_session_id, title, agent_type, first_ts, last_ts';
+const SESSION_COLUMNS = 'session_id, provider, project_key, parent_session_id, parent_kind, title, title_source, first_request, agent_type, model, first_ts, last_ts';
+const PART_COLUMNS = 'part_id, session_id, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn';
 
 /**
  * What other rooms may read of the gateway's sessions and parts. Every query rides an index
@@ -69,20 +107,23 @@ export class GatewayReader {
   readonly #newestSessions;
   readonly #conversations;
   readonly #conversationsOf;
+  readonly #latestPerProject;
 
   constructor(db: Db) {
-    // Top-level sessions only: a subagent's transcript is part of its parent's conversation.
-    this.#projectSessions = db.prepare(
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE project_key = ? AND parent_session_id IS NULL ORDER BY last_ts DESC, session_id DESC LIMIT ?`,
+    // Conversations only: a subagent's transcript is part of its parent's conversation.
+    this.#projectSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE project_key = ? AND ${CONVERSATION} ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
+    this.#newestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts DESC, part_id DESC LIMIT ?`);
+    this.#oldestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts ASC, part_id ASC LIMIT ?`);
+    this.#newestSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${CONVERSATION} ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
+    this.#conversations = db.prepare(`SELECT project_key AS key, COUNT(*) AS n FROM sessions WHERE project_key IS NOT NULL AND ${CONVERSATION} GROUP BY project_key`);
+    this.#conversationsOf = db.prepare(`SELECT COUNT(*) FROM sessions WHERE project_key = ? AND ${CONVERSATION}`).pluck();
+    this.#latestPerProject = db.prepare(
+      `SELECT ${SESSION_COLUMNS} FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY project_key ORDER BY last_ts DESC, session_id DESC) AS n
+       FROM sessions WHERE project_key IS NOT NULL AND ${CONVERSATION}) WHERE n = 1`,
     );
-    this.#newestParts = db.prepare('SELECT part_id, session_id, role, kind, ts, text, meta FROM parts WHERE session_id = ? ORDER BY ts DESC, part_id DESC LIMIT ?');
-    this.#oldestParts = db.prepare('SELECT part_id, session_id, role, kind, ts, text, meta FROM parts WHERE session_id = ? ORDER BY ts ASC, part_id ASC LIMIT ?');
-    this.#newestSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
-    this.#conversations = db.prepare('SELECT project_key AS key, COUNT(*) AS n FROM sessions WHERE project_key IS NOT NULL AND parent_session_id IS NULL GROUP BY project_key');
-    this.#conversationsOf = db.prepare('SELECT COUNT(*) FROM sessions WHERE project_key = ? AND parent_session_id IS NULL').pluck();
   }
 
-  /** A project's conversations (top-level sessions), most recently active first. */
+  /** A project's conversations (top-level and branched sessions), most recently active first. */
   sessionsOfProject(projectKey: string, limit: number): SessionHead[] {
     return (this.#projectSessions.all(projectKey, limit) as SessionRow[]).map(toSession);
   }
@@ -100,6 +141,11 @@ export class GatewayReader {
   /** Conversations across every project, most recently active first. */
   newestSessions(limit: number): SessionHead[] {
     return (this.#newestSessions.all(limit) as SessionRow[]).map(toSession);
+  }
+
+  /** Each project's most recently active conversation. */
+  latestSessionPerProject(): Map<string, SessionHead> {
+    return new Map((this.#latestPerProject.all() as SessionRow[]).map((r) => [r.project_key!, toSession(r)]));
   }
 
   /** How many conversations each project holds (subagent sessions are not counted). */

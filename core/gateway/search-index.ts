@@ -187,6 +187,11 @@ export class SearchIndex {
     return rowids.length === 0 ? 0 : inTransaction(this.#db, () => this.#index(rowids));
   }
 
+  /** Indexes these parts now (a part rewritten in place after `removeParts`); joins the caller's transaction. */
+  indexParts(rowids: readonly number[]): number {
+    return rowids.length === 0 ? 0 : inTransaction(this.#db, () => this.#index([...rowids]));
+  }
+
   /**
    * Maps and indexes parts that have no map row yet; a part already indexed is left alone, so the sink
    * and the background walk never index one part twice.

@@ -1,19 +1,45 @@
 import { z } from 'zod';
+import { TITLE_SOURCES } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { PART_FLAGS, type PartRow } from '../transcripts/index.js';
 import { SearchIndex } from './search-index.js';
+import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
 
+/** A spooled session row; fields added since a row may have been spooled by an older version default. */
 const SpooledSession = z.object({
   sessionId: z.string(),
   provider: z.string(),
-  source: z.string(),
+  source: z.string().nullable(),
   cwd: z.string().nullable(),
   parentSessionId: z.string().nullable(),
+  parentKind: z.enum(['subagent', 'branch']).nullable().default(null),
+  parentMissing: z.boolean().default(false),
   agentType: z.string().nullable(),
+  agentTypeSource: z.enum(['sidecar', 'task']).nullable().default('sidecar'),
   title: z.string().nullable(),
+  titleSource: z.enum(TITLE_SOURCES).nullable().default(null),
+  projectCwd: z.string().nullable().default(null),
+  model: z.string().nullable().default(null),
+  firstRequest: z.string().nullable().default(null),
   firstTs: z.number().nullable(),
   lastTs: z.number().nullable(),
+  updateOnly: z.boolean().default(false),
 });
+
+/** A stored part's row as a refresh compares it. */
+interface StoredRow {
+  rowid: number;
+  role: string | null;
+  kind: string;
+  text: string | null;
+  meta: string | null;
+  is_meta: number;
+  is_compact_summary: number;
+  is_sidechain: number;
+  genuine_user_turn: number;
+  content_key: string | null;
+}
 
 /** A project that received new genuine user turns in a committed step, and the newest one's time. */
 export interface UserTurns {
@@ -46,8 +72,10 @@ function parseJsonOrNull(text: string): unknown {
 }
 
 /**
- * Moves spooled rows into the committed tables, one transaction per step. The timer tick flushes one
- * bounded step and never awaits transcript work; a provider run drains the rest at its end.
+ * Writes sessions and parts into the committed tables: a run's rows straight from the materializer
+ * (`write`, in the run's commit window), and rows still in the spool — an older version's — one
+ * bounded transaction per step. The timer tick flushes one step and never awaits transcript work; a
+ * provider run drains the rest at its end.
  */
 export class Sink {
   readonly #db: Db;
@@ -56,15 +84,21 @@ export class Sink {
   readonly #upper;
   readonly #moveParts;
   readonly #sessionsUpTo;
+  readonly #committed;
+  readonly #exists;
   readonly #upsertSession;
   readonly #deleteUpTo;
-  readonly #newUserTurns;
+  readonly #insertPart;
+  readonly #storedPart;
+  readonly #refreshPart;
+  readonly #conversationProject;
   readonly #index: SearchIndex;
   #deferred = false;
   #timer: NodeJS.Timeout | undefined;
   /**
-   * Sweeper hook (spec 001): told, after each committed step, which projects received a new genuine
-   * user turn (user text, not harness-injected lines, not a subagent's prompt).
+   * Sweeper hook (spec 001): told, after each write, which projects received a new genuine user turn
+   * (a new part whose `genuine_user_turn` flag the parser set) in a conversation. Rows an older
+   * version left in the spool carry no flag and tell nothing.
    */
   onUserTurns: ((turns: UserTurns[]) => void) | undefined;
 
@@ -77,44 +111,110 @@ export class Sink {
     this.#index.endDeferral();
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
+      // Rows an older version spooled carry no flags; reading their file again refreshes them.
       "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
     );
     this.#sessionsUpTo = db.prepare("SELECT meta FROM spool WHERE seq <= ? AND kind = 'session' ORDER BY seq").pluck();
+    this.#committed = db.prepare(
+      'SELECT source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts FROM sessions WHERE session_id = ?',
+    );
+    this.#exists = db.prepare('SELECT 1 FROM sessions WHERE session_id = ?').pluck();
+    // Every column is decided by mergeSession; the statement only writes the outcome.
     this.#upsertSession = db.prepare(`
-      INSERT INTO sessions (session_id, provider, source, project_key, cwd, parent_session_id, agent_type, title, first_ts, last_ts, updated_at)
-      VALUES (@sessionId, @provider, @source, @projectKey, @cwd, @parentSessionId, @agentType, @title, @firstTs, @lastTs, @now)
+      INSERT INTO sessions (session_id, provider, source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts, updated_at)
+      VALUES (@sessionId, @provider, @source, @projectKey, @cwd, @projectCwd, @parentSessionId, @parentKind, @agentType, @title, @titleSource, @model, @firstRequest, @firstTs, @lastTs, @now)
       ON CONFLICT(session_id) DO UPDATE SET
-        source = COALESCE(sessions.source, excluded.source),
-        project_key = COALESCE(sessions.project_key, excluded.project_key),
-        cwd = COALESCE(sessions.cwd, excluded.cwd),
-        parent_session_id = COALESCE(excluded.parent_session_id, sessions.parent_session_id),
-        agent_type = COALESCE(excluded.agent_type, sessions.agent_type),
-        title = COALESCE(sessions.title, excluded.title),
-        first_ts = CASE WHEN sessions.first_ts IS NULL OR excluded.first_ts < sessions.first_ts THEN excluded.first_ts ELSE sessions.first_ts END,
-        last_ts = CASE WHEN sessions.last_ts IS NULL OR excluded.last_ts > sessions.last_ts THEN excluded.last_ts ELSE sessions.last_ts END,
-        updated_at = excluded.updated_at`);
+        source = excluded.source, project_key = excluded.project_key, cwd = excluded.cwd, project_cwd = excluded.project_cwd,
+        parent_session_id = excluded.parent_session_id, parent_kind = excluded.parent_kind, agent_type = excluded.agent_type,
+        title = excluded.title, title_source = excluded.title_source, model = excluded.model, first_request = excluded.first_request,
+        first_ts = excluded.first_ts, last_ts = excluded.last_ts, updated_at = excluded.updated_at`);
     this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
-    // Run after the sessions upsert and before the parts move, so "new" means not yet committed.
-    this.#newUserTurns = db
-      .prepare(
-        `SELECT s.project_key AS projectKey, MAX(COALESCE(sp.ts, 0)) AS at FROM spool sp JOIN sessions s ON s.session_id = sp.session_id
-         WHERE sp.seq <= ? AND sp.kind = 'part' AND sp.role = 'user' AND sp.part_kind = 'text'
-           AND s.project_key IS NOT NULL AND s.parent_session_id IS NULL
-           AND sp.text NOT LIKE '<command-%' AND sp.text NOT LIKE '<local-command-%' AND sp.text NOT LIKE '<system-reminder>%'
-           AND sp.text NOT LIKE 'Caveat: The messages below%' AND sp.text NOT LIKE '[Request interrupted%'
-           AND sp.text NOT LIKE '<task-notification>%' AND sp.text NOT LIKE '<user-prompt-submit-hook>%' AND sp.text NOT LIKE '<bash-%'
-           AND sp.text NOT LIKE 'This session is being continued from a previous conversation%' AND sp.text NOT LIKE 'Base directory for this skill:%'
-           AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.part_id = sp.id)
-         GROUP BY s.project_key`,
-      );
+    this.#insertPart = db.prepare(
+      `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#storedPart = db.prepare(
+      'SELECT rowid, role, kind, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key FROM parts WHERE part_id = ? AND session_id = ?',
+    );
+    // A part read again by a newer parser: what it is may have changed, which session holds it may not.
+    this.#refreshPart = db.prepare(
+      `UPDATE parts SET role = ?, kind = ?, text = ?, meta = ?, is_meta = ?, is_compact_summary = ?, is_sidechain = ?, genuine_user_turn = ?, content_key = ?
+       WHERE part_id = ? AND session_id = ?`,
+    );
+    this.#conversationProject = db.prepare(`SELECT project_key FROM sessions WHERE session_id = ? AND project_key IS NOT NULL AND ${CONVERSATION}`).pluck();
   }
 
-  /** One bounded step in one transaction. */
+  /**
+   * A run's new rows, in the caller's transaction (its commit window): sessions first, so a part's
+   * session row is committed with or before it. A part id the cache holds already (a copy of a line
+   * under another session) is not written again and not counted. `refreshed` parts are rows of their
+   * own session the cache holds, read again from a file's start: their derived fields are rewritten.
+   */
+  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = []): FlushResult {
+    const turned = new Map<string, number>();
+    const result = inTransaction(this.#db, (): FlushResult => {
+      const now = Date.now();
+      let sessionsWritten = 0;
+      for (const session of sessions) if (this.#writeSession(session, now)) sessionsWritten += 1;
+      let partsWritten = 0;
+      const projects = new Map<string, string | undefined>();
+      const before = this.#index.lastPartRowid();
+      for (const p of parts) {
+        const { flags } = p;
+        const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
+        if (inserted.changes === 0) continue;
+        partsWritten += 1;
+        if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
+        if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
+        const key = projects.get(p.sessionId);
+        if (key) turned.set(key, Math.max(turned.get(key) ?? 0, p.ts ?? 0));
+      }
+      // The full-text index moves with its parts, in the same transaction (or commit window).
+      if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
+      for (const p of refreshed) this.#refresh(p);
+      return { rows: sessions.length + parts.length + refreshed.length, partsWritten, sessionsWritten };
+    });
+    this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
+    return result;
+  }
+
+  /**
+   * Rewrites a stored part as a newer parser reads it, only where something differs. What the
+   * full-text index holds of it (its text, kind and role) leaves the index before the row changes
+   * and enters it again after: an external-content index re-tokenizes the row to delete it.
+   */
+  #refresh(p: PartRow): void {
+    const stored = this.#storedPart.get(p.partId, p.sessionId) as StoredRow | undefined;
+    if (!stored) return;
+    const flags = [p.flags & 1, (p.flags >> 1) & 1, (p.flags >> 2) & 1, (p.flags >> 3) & 1];
+    const indexed = stored.role !== p.role || stored.kind !== p.kind || stored.text !== p.text;
+    const same =
+      !indexed &&
+      stored.meta === p.meta &&
+      stored.content_key === p.contentKey &&
+      [stored.is_meta, stored.is_compact_summary, stored.is_sidechain, stored.genuine_user_turn].every((v, i) => v === flags[i]);
+    if (same) return;
+    if (indexed) this.#index.removeParts([stored.rowid]);
+    this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId);
+    if (indexed) this.#index.indexParts([stored.rowid]);
+  }
+
+  /** Tells the sweeper hook; a listener's failure never rolls back capture. */
+  #tell(turns: UserTurns[]): void {
+    if (turns.length === 0) return;
+    try {
+      this.onUserTurns?.(turns);
+    } catch (error) {
+      // The sweeper is best-effort; capture goes on.
+      this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });
+    }
+  }
+
+  /** One bounded step of the spool in one transaction. */
   flushStep(maxRows = STEP_ROWS): FlushResult {
-    let turned: UserTurns[] = [];
     // Joins a commit window when one is open. Each statement is idempotent (an upsert, an INSERT OR
     // IGNORE, a delete of what was moved), so a step cut short is completed by the next one.
-    const result = inTransaction(this.#db, (): FlushResult => {
+    return inTransaction(this.#db, (): FlushResult => {
       const upper = this.#upper.get(maxRows) as number | null;
       if (upper === null) return { rows: 0, partsWritten: 0, sessionsWritten: 0 };
       let sessionsWritten = 0;
@@ -123,13 +223,8 @@ export class Sink {
         // A damaged spooled session row is skipped, never thrown: one bad row must not wedge every
         // later flush. Its parts still commit, and the transcript on disk still holds the session.
         const parsed = SpooledSession.safeParse(parseJsonOrNull(raw));
-        if (!parsed.success) continue;
-        const s = parsed.data;
-        const projectKey = s.cwd ? this.#projects.touch(s.cwd, s.lastTs, now) : null;
-        this.#upsertSession.run({ ...s, projectKey, now });
-        sessionsWritten += 1;
+        if (parsed.success && this.#writeSession(parsed.data, now)) sessionsWritten += 1;
       }
-      if (this.onUserTurns) turned = this.#newUserTurns.all(upper) as UserTurns[];
       const before = this.#index.lastPartRowid();
       const partsWritten = this.#moveParts.run(upper).changes;
       // The full-text index moves with its parts, in the same transaction (or commit window).
@@ -137,16 +232,16 @@ export class Sink {
       const rows = this.#deleteUpTo.run(upper).changes;
       return { rows, partsWritten, sessionsWritten };
     });
-    // Outside the transaction: a listener's failure must never roll back committed capture.
-    if (turned.length > 0) {
-      try {
-        this.onUserTurns?.(turned);
-      } catch (error) {
-        // The sweeper is best-effort; capture goes on.
-        this.#logger?.warn('user-turn listener failed', { code: errorCode(error) });
-      }
-    }
-    return result;
+  }
+
+  #writeSession(update: SessionUpdate, now: number): boolean {
+    const committed = this.#committed.get(update.sessionId) as CommittedSession | undefined;
+    const parentKnown = update.parentSessionId !== null && this.#exists.get(update.parentSessionId) !== undefined;
+    const merged = mergeSession(update, committed, parentKnown);
+    if (!merged) return false;
+    const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, merged.lastTs, now) : null;
+    this.#upsertSession.run({ ...merged, projectKey, now });
+    return true;
   }
 
   /** The rest of a large run is indexed by the background walk once the run ends (SearchIndex.defer). */

@@ -1,31 +1,18 @@
-import type { PartRow, SessionRow } from '../transcripts/index.js';
 import type { Db } from '../store/index.js';
 
 /**
- * The durable spool: materialized rows land here first, in the same transaction as their probe,
- * and the sink moves them into the committed tables. A crash between the two loses nothing.
+ * The durable spool. Materialized rows once landed here first, in the same transaction as their
+ * probe, for the sink to move into the committed tables; runs now write through their commit window
+ * instead (see Materializer). What an older version left here is still pending: a run snapshots its
+ * ids once, and the sink moves the rows.
  */
 export class Spool {
-  readonly #appendPart;
-  readonly #appendSession;
   readonly #pendingPartIds;
   readonly #count;
 
   constructor(db: Db) {
-    this.#appendPart = db.prepare(
-      "INSERT INTO spool (kind, id, session_id, provider, role, part_kind, ts, text, meta) VALUES ('part', ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#appendSession = db.prepare("INSERT INTO spool (kind, id, session_id, provider, meta) VALUES ('session', ?, ?, ?, ?)");
     this.#pendingPartIds = db.prepare("SELECT id FROM spool WHERE kind = 'part'").pluck();
     this.#count = db.prepare('SELECT COUNT(*) FROM spool').pluck();
-  }
-
-  appendPart(part: PartRow): void {
-    this.#appendPart.run(part.partId, part.sessionId, part.provider, part.role, part.kind, part.ts, part.text, part.meta);
-  }
-
-  appendSession(session: SessionRow): void {
-    this.#appendSession.run(session.sessionId, session.sessionId, session.provider, JSON.stringify(session));
   }
 
   /** Streams every pending part id; it cannot stop early, so a run takes it once and reuses it. */

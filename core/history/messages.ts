@@ -95,20 +95,6 @@ export function groupMessages(parts: readonly OrderedPart[]): SessionMessage[] {
   return messages;
 }
 
-/** Harness-injected user lines (slash-command echoes, caveats, reminders, interruptions) are not the person's words. */
-const INJECTED = /^\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-prompt-submit-hook)>|Caveat: The messages below were generated|\[Request interrupted)/;
-
-/**
- * Whether a user text part is something the person wrote. The part's own flags win when capture
- * recorded them (`isMeta`, `genuineUserTurn` in meta); the text test covers parts stored before.
- */
-export function isGenuineUserText(text: string | null, meta: string | null): boolean {
-  const flags = parseObject(meta);
-  if (flags.genuineUserTurn === false || flags.isMeta === true || flags.isCompactSummary === true) return false;
-  if (flags.genuineUserTurn === true) return true;
-  return text !== null && text.trim() !== '' && !INJECTED.test(text);
-}
-
 /** A one-line stand-in for a title: the first thing asked, whitespace folded, bounded. */
 export function oneLine(text: string, max = 200): string {
   const folded = text.replace(/\s+/g, ' ').trim();

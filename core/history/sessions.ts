@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
 import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
-import { groupMessages, isGenuineUserText, messageIdOf, oneLine } from './messages.js';
+import { groupMessages, messageIdOf, oneLine } from './messages.js';
 
 /** How history names projects (the projects room's table, read through its store). */
 export interface ProjectNames {
@@ -64,7 +64,7 @@ export class SessionsView {
   }
 
   firstRequest(sessionId: string): string | null {
-    const first = this.#reader.firstUserTexts(sessionId, 12).find((p) => isGenuineUserText(p.text, p.meta));
+    const first = this.#reader.firstUserTexts(sessionId, 12).find((p) => p.text !== null && p.text.trim() !== '');
     return first?.text ? oneLine(first.text, FIRST_REQUEST_CHARS) : null;
   }
 

@@ -1,13 +1,44 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve, win32 } from 'node:path';
 
-/** The cwd as a stable key input: absolute, no trailing separator, a lower-case drive letter. */
-export function normalizeCwd(cwd: string): string {
-  let out = resolve(cwd);
-  if (out.length > 1) out = out.replace(/[\\/]+$/, '') || out;
+const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
+const UNC = /^\\\\[^\\]+\\[^\\]+/;
+/** WSL sees drive C: as /mnt/c: the same folder, so the same project. */
+const WSL_MOUNT = /^\/mnt\/([A-Za-z])(?=\/|$)/;
+
+function windowsForm(path: string): string {
+  let out = win32.normalize(path);
+  if (out.length > 3) out = out.replace(/\\+$/, '');
   if (/^[A-Z]:/.test(out)) out = out[0]!.toLowerCase() + out.slice(1);
   return out;
+}
+
+/**
+ * The cwd as a stable key input, the same whatever system wrote it and whatever this process's own
+ * folder is: a Windows path (`C:\Users\…`, or `/mnt/c/Users/…` under WSL) in Windows form with a
+ * lower-case drive letter, any other in POSIX form; no trailing separator. Nothing is resolved against
+ * the current folder: a cwd that is not absolute names a project, not a folder (Claude Desktop's).
+ */
+export function normalizeCwd(cwd: string): string {
+  const wsl = WSL_MOUNT.exec(cwd);
+  if (wsl) return windowsForm(`${wsl[1]}:\\${cwd.slice(wsl[0].length)}`);
+  if (WINDOWS_DRIVE.test(cwd) || UNC.test(cwd)) return windowsForm(cwd);
+  const out = posix.normalize(cwd);
+  return out.length > 1 ? out.replace(/\/+$/, '') || out : out;
+}
+
+/** Where this process can look at the folder a cwd names, if anywhere (a Windows folder from WSL: /mnt/<drive>). */
+function localFolder(cwd: string): string | null {
+  const key = normalizeCwd(cwd);
+  if (process.platform === 'win32') return WINDOWS_DRIVE.test(key) || UNC.test(key) ? key : null;
+  if (key.startsWith('/')) return key;
+  const drive = /^([a-z]):\\(.*)$/.exec(key);
+  return drive ? posix.join('/mnt', drive[1]!, drive[2]!.replaceAll('\\', '/')) : null;
+}
+
+function baseName(key: string): string {
+  return WINDOWS_DRIVE.test(key) || UNC.test(key) ? win32.basename(key) : posix.basename(key);
 }
 
 function cwdHash(cwd: string): string {
@@ -20,7 +51,7 @@ export function projectKeyOf(cwd: string): string {
 }
 
 export function projectNameOf(cwd: string): string {
-  return basename(normalizeCwd(cwd)) || normalizeCwd(cwd);
+  return baseName(normalizeCwd(cwd)) || normalizeCwd(cwd);
 }
 
 /** `<basename>-<first 8 hex of the key>`: a folder name that stays unique when basenames repeat. */
@@ -79,7 +110,9 @@ function readSmall(path: string): string | null {
  * the shared config) instead of spawning git for every project.
  */
 export function detectRepo(cwd: string): RepoInfo {
-  let dir = normalizeCwd(cwd);
+  const start = localFolder(cwd);
+  if (start === null) return { repoBacked: false, repoId: null };
+  let dir = start;
   for (;;) {
     const dotGit = join(dir, '.git');
     let kind: 'dir' | 'file' | null;

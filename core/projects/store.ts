@@ -1,5 +1,5 @@
 import type { ProjectSummary } from '../api/index.js';
-import type { GatewayReader } from '../gateway/index.js';
+import type { GatewayReader, SessionHead } from '../gateway/index.js';
 import { migrateRoom, type Db } from '../store/index.js';
 import { detectRepo, normalizeCwd, projectKeyOf, projectNameOf, projectSlugOf } from './derive.js';
 import { PROJECTS_MIGRATIONS } from './schema.js';
@@ -19,7 +19,11 @@ interface ProjectRow {
 
 const SELECT = 'SELECT project_key, name, cwd, slug, repo_id, repo_backed, last_activity_at FROM projects';
 
-function toRecord(row: ProjectRow, sessions: number): ProjectRecord {
+function latest(head: SessionHead | undefined): ProjectRecord['latestSession'] {
+  return head ? { sessionId: head.sessionId, name: head.title ?? head.firstRequest, lastAt: head.lastTs } : null;
+}
+
+function toRecord(row: ProjectRow, sessions: number, head: SessionHead | undefined): ProjectRecord {
   return {
     projectKey: row.project_key,
     name: row.name,
@@ -29,6 +33,7 @@ function toRecord(row: ProjectRow, sessions: number): ProjectRecord {
     repoBacked: row.repo_backed === 1,
     lastActivityAt: row.last_activity_at,
     sessions,
+    latestSession: latest(head),
   };
 }
 
@@ -100,7 +105,8 @@ export class ProjectStore {
   /** Most recently active first, each with its number of conversations. */
   list(): ProjectRecord[] {
     const counts = this.#sessions.conversationCounts();
-    return (this.#list.all() as ProjectRow[]).map((row) => toRecord(row, counts.get(row.project_key) ?? 0));
+    const latestSessions = this.#sessions.latestSessionPerProject();
+    return (this.#list.all() as ProjectRow[]).map((row) => toRecord(row, counts.get(row.project_key) ?? 0, latestSessions.get(row.project_key)));
   }
 
   count(): number {
@@ -109,6 +115,6 @@ export class ProjectStore {
 
   get(projectKey: string): ProjectRecord | undefined {
     const row = this.#get.get(projectKey) as ProjectRow | undefined;
-    return row ? toRecord(row, this.#sessions.conversationCount(projectKey)) : undefined;
+    return row ? toRecord(row, this.#sessions.conversationCount(projectKey), this.#sessions.sessionsOfProject(projectKey, 1)[0]) : undefined;
   }
 }

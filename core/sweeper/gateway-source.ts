@@ -3,37 +3,12 @@ import type { ProjectStore } from '../projects/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
 
 /**
- * Harness-injected user lines are not the user's words: slash-command echoes and their output,
- * caveats (`<local-command-caveat>` included), reminders, hook output, task notifications, skill
- * expansions, compaction summaries, interruptions.
- */
-const INJECTED = new RegExp(
-  [
-    String.raw`^\s*<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|user-prompt-submit-hook|task-notification|bash-input|bash-stdout|bash-stderr|session-start-hook|hook-output)>`,
-    String.raw`^\s*Caveat: The messages below were generated`,
-    String.raw`^\s*\[Request interrupted`,
-    String.raw`^\s*This session is being continued from a previous conversation`,
-    String.raw`^\s*Base directory for this skill:`,
-    String.raw`^\s*(?:SessionStart|UserPromptSubmit|PreToolUse|PostToolUse|Stop|SubagentStop|PreCompact|Notification)(?::\w+)? hook (?:success|feedback|error|additional context|blocking error)`,
-  ].join('|'),
-);
-
-export function isGenuineUserText(text: string | null): boolean {
-  return text !== null && text.trim() !== '' && !INJECTED.test(text);
-}
-
-/**
- * The one rule for "the user said this", so the switch to capture's `genuine_user_turn` flag is one
- * line here: today the text rule above stands in for the flag.
+ * "The user said this": a user text part the parser marked as the person's own words (its
+ * `genuine_user_turn` flag, decided once at parse time: not a slash-command echo, caveat, hook output,
+ * task notification, skill expansion or compaction summary).
  */
 export function isGenuineUserTurn(part: StoredPart): boolean {
-  return part.role === 'user' && part.kind === 'text' && isGenuineUserText(part.text) && !flaggedNotGenuine(part);
-}
-
-/** Flags a parser may keep on a part's meta (the line's `isMeta`, `isCompactSummary`): never the user's words. */
-function flaggedNotGenuine(part: StoredPart): boolean {
-  const meta = parseJson(part.meta);
-  return meta !== null && (meta.isMeta === true || meta.isCompactSummary === true || meta.genuineUserTurn === false);
+  return part.role === 'user' && part.kind === 'text' && part.genuineUserTurn;
 }
 
 /** OpenClaw prefixes channel messages with the gateway's local time: `[Wed 2026-04-08 03:03 GMT+2] `. */

@@ -5,15 +5,12 @@ interface Fingerprint {
   ino: bigint;
   size: number;
   mtimeMs: number;
-  /** Where the file's last committed read stopped (see TranscriptFile.resume). */
-  resume: string | undefined;
 }
 
 /**
- * Process-local map from transcript path to (inode, size, mtime). Deliberately not durable: a
- * restart performs one cold scan, so no checkpoint has to agree with the spool's crash ordering.
- * A provider that reads a changed file from where it stopped (an OpenClaw store's watermarks)
- * keeps that position here too, so a restart reads such a file whole once as well.
+ * Process-local map from transcript path to (inode, size, mtime): the first check of a scheduled run,
+ * answered from memory. After a restart it is empty and the durable file checkpoints (the gateway's
+ * file_checkpoints, written in the commit window of the rows they cover) answer instead.
  */
 export class FingerprintMap {
   readonly #byPath = new Map<string, Fingerprint>();
@@ -23,23 +20,25 @@ export class FingerprintMap {
     return known !== undefined && known.ino === file.ino && known.size === file.size && known.mtimeMs === file.mtimeMs;
   }
 
-  /** Called only after the file was read and every session it yielded was consumed (and committed). */
-  advance(file: TranscriptFile, provider: string, resume?: string): void {
-    // An unchanged file that was skipped keeps the position of the read that last committed it.
-    const kept = resume ?? (this.isUnchanged(file) ? this.#byPath.get(file.path)?.resume : undefined);
-    this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs, resume: kept });
+  /**
+   * Called only after the file was read and every session it yielded was consumed (and committed).
+   * Where a provider's read stopped (an offset, an OpenClaw store's watermarks) is kept durably in
+   * the file's checkpoint, not here.
+   */
+  advance(file: TranscriptFile, provider: string): void {
+    this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs });
   }
 
-  /** The file with where its last committed read stopped, when the same file (inode) was read before. */
-  resumable(file: TranscriptFile): TranscriptFile {
-    const known = this.#byPath.get(file.path);
-    return known?.resume !== undefined && known.ino === file.ino ? { ...file, resume: known.resume } : file;
-  }
-
-  /** Forgets a provider's paths that were not discovered again, so deleted transcripts do not pile up. */
-  retainOnly(provider: string, discovered: readonly TranscriptFile[]): void {
+  /** Forgets a provider's paths that were not discovered again, so deleted transcripts do not pile up; returns them. */
+  retainOnly(provider: string, discovered: readonly TranscriptFile[]): string[] {
     const present = new Set(discovered.map((f) => f.path));
-    for (const [path, fingerprint] of this.#byPath) if (fingerprint.provider === provider && !present.has(path)) this.#byPath.delete(path);
+    const gone: string[] = [];
+    for (const [path, fingerprint] of this.#byPath) {
+      if (fingerprint.provider !== provider || present.has(path)) continue;
+      this.#byPath.delete(path);
+      gone.push(path);
+    }
+    return gone;
   }
 
   get size(): number {

@@ -1,33 +1,102 @@
-import { open } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { SkipReason } from '../api/index.js';
-import type { LineStats } from './types.js';
+import type { LineStats, ReadCheckpoint } from './types.js';
 
 const NEWLINE = 0x0a;
+/** The head hash covers this many bytes (or the whole file when shorter), as does the hash before the offset. */
+const HASHED_BYTES = 4096;
 
 export interface LineReadOptions {
   maxLineBytes: number;
   chunkBytes?: number;
+  /** Byte offset of the first line to read (a verified checkpoint's offset); 0 by default. */
+  start?: number;
+  /** Bytes at or after this offset are left for a later read (the size the walk saw); EOF by default. */
+  end?: number;
+  /** The verified head hash of a resumed read: its bytes are not read again for the new checkpoint. */
+  headHash?: string;
+}
+
+/**
+ * One read chunk's complete lines, in file order. A line above the cap is `null` (already counted):
+ * it keeps its place, so a line's index in the file stays the same however the file is read.
+ */
+export interface LineChunk {
+  lines: Array<string | null>;
+  /** Byte offset in the file of each line's first byte. */
+  offsets: number[];
+}
+
+/** Counts a complete line that yields no part, with its reason: nothing is dropped silently. */
+export function countSkip(stats: LineStats, reason: SkipReason): void {
+  stats.skipped ??= {};
+  stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
+}
+
+async function hashRange(handle: FileHandle, from: number, to: number, stats: LineStats): Promise<string> {
+  const length = Math.max(0, to - from);
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, from + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  stats.bytesRead = (stats.bytesRead ?? 0) + filled;
+  return createHash('sha256').update(buffer.subarray(0, filled)).digest('hex').slice(0, 32);
+}
+
+/** The head and pre-offset hashes of a checkpoint at `offset` (a head already known past its range is reused). */
+async function hashesAt(handle: FileHandle, offset: number, stats: LineStats, knownHead?: string): Promise<{ headHash: string; tailHash: string }> {
+  const headHash = knownHead ?? (await hashRange(handle, 0, Math.min(HASHED_BYTES, offset), stats));
+  const tailHash = offset <= HASHED_BYTES ? headHash : await hashRange(handle, offset - HASHED_BYTES, offset, stats);
+  return { headHash, tailHash };
+}
+
+/**
+ * Where a read of `path` starts: the checkpoint's offset when the bytes before it are still the bytes
+ * that were read (head and pre-offset hashes match, the file is not shorter), else 0 — a rewritten,
+ * truncated or replaced file is read again whole, and idempotent part ids absorb what was seen.
+ */
+export async function resumeOffset(path: string, resume: ReadCheckpoint | undefined, size: number, stats: LineStats): Promise<number> {
+  if (!resume || resume.offset <= 0 || resume.offset > size) return 0;
+  const handle = await open(path, 'r');
+  try {
+    const now = await hashesAt(handle, resume.offset, stats);
+    return now.headHash === resume.headHash && now.tailHash === resume.tailHash ? resume.offset : 0;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
  * Streams the complete lines of a file in groups (one group per read chunk). Only bytes through
  * the last `\n` are consumed: a partial last line waits for a later pass. A line above the cap is
- * skipped without ever being held whole, and counted.
+ * skipped without ever being held whole, and counted. When the file was read through, `stats.checkpoint`
+ * holds the offset after the last complete line and its hashes (the provider adds its state).
  */
-export async function* readCompleteLines(path: string, options: LineReadOptions, stats: LineStats): AsyncGenerator<string[]> {
+export async function* readCompleteLines(path: string, options: LineReadOptions, stats: LineStats): AsyncGenerator<LineChunk> {
   const chunkBytes = options.chunkBytes ?? 256 * 1024;
+  const end = options.end ?? Number.POSITIVE_INFINITY;
   const handle = await open(path, 'r');
   // Two buffers: the next read is in flight while the current chunk is split and parsed.
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
-  let position = 0;
-  const readInto = (index: 0 | 1) => {
-    const pending = handle.read(buffers[index], 0, chunkBytes, position);
-    return pending.then((r) => {
-      position += r.bytesRead;
-      return r.bytesRead;
+  let position = options.start ?? 0;
+  const readInto = (index: 0 | 1): Promise<{ at: number; bytesRead: number }> => {
+    const at = position;
+    const length = Math.min(chunkBytes, end - at);
+    if (length <= 0) return Promise.resolve({ at, bytesRead: 0 });
+    return handle.read(buffers[index], 0, length, at).then((r) => {
+      position = at + r.bytesRead;
+      stats.bytesRead = (stats.bytesRead ?? 0) + r.bytesRead;
+      return { at, bytesRead: r.bytesRead };
     });
   };
-  let next: Promise<number> | undefined;
+  let next: Promise<{ at: number; bytesRead: number }> | undefined;
+  let completed = false;
+  // The offset after the last complete line: where a later read resumes.
+  let consumed = options.start ?? 0;
   try {
     let carry: Buffer[] = [];
     let carryBytes = 0;
@@ -35,56 +104,74 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
     let current: 0 | 1 = 0;
     next = readInto(current);
     for (;;) {
-      const bytesRead = await next;
+      const { at: chunkStart, bytesRead } = await next;
       next = undefined;
       if (bytesRead === 0) break;
       const buffer = buffers[current];
       current = current === 0 ? 1 : 0;
       next = readInto(current);
-      const lines: string[] = [];
+      const lines: Array<string | null> = [];
+      const offsets: number[] = [];
       let start = 0;
       for (;;) {
-        const end = buffer.indexOf(NEWLINE, start);
-        if (end === -1 || end >= bytesRead) break;
-        if (skipping) {
+        const newline = buffer.indexOf(NEWLINE, start);
+        if (newline === -1 || newline >= bytesRead) break;
+        offsets.push(chunkStart + start - carryBytes);
+        if (skipping || carryBytes + (newline - start) > options.maxLineBytes) {
           skipping = false;
           stats.oversizeLines += 1;
-        } else if (carryBytes + (end - start) > options.maxLineBytes) {
-          stats.oversizeLines += 1;
+          countSkip(stats, 'too_large');
+          lines.push(null);
         } else {
-          const slice = buffer.subarray(start, end);
+          const slice = buffer.subarray(start, newline);
           const text = carryBytes > 0 ? Buffer.concat([...carry, slice]).toString('utf8') : slice.toString('utf8');
           lines.push(text.endsWith('\r') ? text.slice(0, -1) : text);
         }
         carry = [];
         carryBytes = 0;
-        start = end + 1;
+        start = newline + 1;
+        consumed = chunkStart + start;
       }
-      if (start < bytesRead && !skipping) {
+      if (start < bytesRead) {
         const rest = bytesRead - start;
-        if (carryBytes + rest > options.maxLineBytes) {
-          carry = [];
-          carryBytes = 0;
+        // An oversize line is only counted by its length from here on, never held.
+        if (skipping || carryBytes + rest > options.maxLineBytes) {
+          if (!skipping) carry = [];
           skipping = true;
+          carryBytes += rest;
         } else {
           carry.push(Buffer.from(buffer.subarray(start, bytesRead)));
           carryBytes += rest;
         }
       }
       stats.lines += lines.length;
-      if (lines.length > 0) yield lines;
+      if (lines.length > 0) yield { lines, offsets };
     }
+    completed = true;
   } finally {
     // A consumer that stops early may leave one read in flight; it must finish before the close.
-    await next?.catch(() => 0);
-    await handle.close();
+    await next?.catch(() => undefined);
+    try {
+      // A resumed read's head is the verified one whenever the old offset already covered its range.
+      const knownHead = options.headHash !== undefined && (options.start ?? 0) >= HASHED_BYTES ? options.headHash : undefined;
+      if (completed) stats.checkpoint = { offset: consumed, ...(await hashesAt(handle, consumed, stats, knownHead)), state: null };
+    } finally {
+      await handle.close();
+    }
   }
 }
 
-/** Counts a complete line that yields no part, with its reason: nothing is dropped silently. */
-export function countSkip(stats: LineStats, reason: SkipReason): void {
-  stats.skipped ??= {};
-  stats.skipped[reason] = (stats.skipped[reason] ?? 0) + 1;
+/** Adds a read's accounting (from the read worker, or one file's) to a running total. */
+export function addLineStats(into: LineStats, from: LineStats): void {
+  into.lines += from.lines;
+  into.failedLines += from.failedLines;
+  into.oversizeLines += from.oversizeLines;
+  if (from.bytesRead) into.bytesRead = (into.bytesRead ?? 0) + from.bytesRead;
+  for (const [reason, n] of Object.entries(from.skipped ?? {}) as Array<[SkipReason, number]>) {
+    into.skipped ??= {};
+    into.skipped[reason] = (into.skipped[reason] ?? 0) + n;
+  }
+  if (from.checkpoint) into.checkpoint = from.checkpoint;
 }
 
 /** A complete line that does not parse: counted failed (as before) and skipped as malformed. */

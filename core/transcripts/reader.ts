@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { sqliteOptions } from '../store/index.js';
+import { addLineStats } from './lines.js';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 
 export type ReaderRequest =
@@ -178,10 +179,7 @@ export class TranscriptReader {
           continue;
         }
         finished = true;
-        stats.lines += reply.stats.lines;
-        stats.failedLines += reply.stats.failedLines;
-        stats.oversizeLines += reply.stats.oversizeLines;
-        if (reply.stats.resume !== undefined) stats.resume = reply.stats.resume;
+        addLineStats(stats, reply.stats);
         if (reply.type === 'error') throw new ReadFailed(reply.code);
         return;
       }

@@ -1,5 +1,12 @@
-import type { ProviderId, RootKey, SkipReason } from '../api/index.js';
+import type { ProviderId, RootKey, SkipReason, TitleSource } from '../api/index.js';
 import type { CodeCount } from '../log/index.js';
+
+/**
+ * Facts kept on a part, as bits of `PartRow.flags`. `genuineUserTurn` is decided once, at parse time:
+ * the user's own words, not a slash-command echo, caveat, hook output, task notification, skill
+ * expansion, compaction summary or a subagent's prompt. Whoever needs the rule reads the flag.
+ */
+export const PART_FLAGS = { meta: 1, compactSummary: 2, sidechain: 4, genuineUserTurn: 8 } as const;
 
 /** One content block of one message, already bounded. */
 export interface PartRow {
@@ -13,6 +20,13 @@ export interface PartRow {
   text: string | null;
   /** Small JSON object (tool name, truncation/hash facts, image metadata); never a payload. */
   meta: string | null;
+  /** PART_FLAGS bits. */
+  flags: number;
+  /**
+   * What the entry says, independent of its id (OpenClaw: timestamp, role and a content hash, with the
+   * block index): a file rewritten with new ids does not store the same entry twice. Null elsewhere.
+   */
+  contentKey: string | null;
 }
 
 /** What one file says about one session; the sink merges these into `sessions`. */
@@ -24,14 +38,46 @@ export interface SessionRow {
   cwd: string | null;
   parentSessionId: string | null;
   agentType: string | null;
+  /** 'sidecar' (authoritative) or 'task' (the parent's Task/Agent call): a sidecar's type wins. */
+  agentTypeSource: 'sidecar' | 'task' | null;
   title: string | null;
+  titleSource: TitleSource | null;
+  /**
+   * The folder the session's project is, whatever the lines' cwd says (Cowork: the folder the user
+   * selected, else the one Claude Desktop project). Null: the project is the session's cwd.
+   */
+  projectCwd: string | null;
+  /** 'subagent' (a Task/Agent transcript) or 'branch' (a session branched from another); null without a parent. */
+  parentKind: 'subagent' | 'branch' | null;
+  /** The parent's transcript is gone: the session stays top-level unless the cache already holds the parent. */
+  parentMissing: boolean;
+  /** The model of the latest assistant message read. */
+  model: string | null;
+  /** The first genuine user words of the session, bounded: a name for an untitled session. */
+  firstRequest: string | null;
   firstTs: number | null;
   lastTs: number | null;
+  /** The file only described this session (a title, a model): it updates a row the cache holds, never creates one. */
+  updateOnly: boolean;
+}
+
+/**
+ * A title for the session holding a message (Claude's `summary` line names its `leafUuid`, which may
+ * live in another file); when no stored message has that id, it titles `fallbackSessionId`.
+ */
+export interface TitleClaim {
+  /** Part ids of the leaf message start with this (`cc:{uuid}:`). */
+  leafPartPrefix: string;
+  fallbackSessionId: string;
+  title: string;
+  source: TitleSource;
 }
 
 export interface TranscriptBatch {
   parts: PartRow[];
   sessions: SessionRow[];
+  /** Titles to resolve against the cache (final batch of a file only). */
+  titleClaims?: TitleClaim[];
 }
 
 /** A discovered transcript file, deduplicated by (dev, ino). */
@@ -44,11 +90,19 @@ export interface TranscriptFile {
   source: string;
   /** A sidecar that describes this transcript (Cowork `local_<uuid>.json`), read only when the file is read. */
   sidecar?: string;
-  /**
-   * Where the last committed read of this file stopped, as its provider reported it in
-   * `LineStats.resume` (an OpenClaw store's per-session watermarks); absent = read from the start.
-   */
-  resume?: string;
+}
+
+/**
+ * Where a read may resume: the byte offset through the last complete line consumed, hashes of the
+ * file's head and of the bytes just before the offset (both are checked before resuming), and the
+ * provider's own parser state at that offset (JSON). A whole-file or database provider keeps what it
+ * needs in `state` and may ignore the offset.
+ */
+export interface ReadCheckpoint {
+  offset: number;
+  headHash: string;
+  tailHash: string;
+  state: unknown;
 }
 
 /** Per-file line accounting; never paths or content. */
@@ -58,8 +112,10 @@ export interface LineStats {
   oversizeLines: number;
   /** Lines that yielded no part, by reason (see countSkip). */
   skipped?: Partial<Record<SkipReason, number>>;
-  /** A provider-defined position this read reached; handed back as `TranscriptFile.resume` once its rows committed. */
-  resume?: string;
+  /** Transcript bytes read, checkpoint checks included. */
+  bytesRead?: number;
+  /** Where the next read may resume; set by a provider that supports checkpoints, once the file is read through. */
+  checkpoint?: ReadCheckpoint;
 }
 
 export interface ReadOptions {
@@ -67,6 +123,8 @@ export interface ReadOptions {
   /** Lines older than this are outside the retention window and produce nothing; null = open window. */
   windowStartMs: number | null;
   batchParts: number;
+  /** Resume from a checkpoint (scheduled runs); the provider re-reads from 0 when it no longer fits the file. */
+  resume?: ReadCheckpoint;
 }
 
 export interface DiscoveryResult {
@@ -82,6 +140,11 @@ export interface DiscoveryResult {
 /** A transcript provider plugin. */
 export interface TranscriptProvider {
   readonly id: ProviderId;
+  /**
+   * Bumped whenever the parser starts yielding something new from the same bytes (a field, a flag, an
+   * id rule): a checkpoint written by another version is not trusted, so each file is read again once.
+   */
+  readonly parserVersion: number;
   /** Enumerates the roots on every call (new sandbox homes and files appear between runs); `signal` stops it. */
   discover(signal?: AbortSignal): Promise<DiscoveryResult>;
   /** Streams one file as batches; the stats object is filled as lines are consumed. */

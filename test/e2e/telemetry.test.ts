@@ -68,6 +68,8 @@ describe('the Projects place, first run', () => {
     writeJsonl(join(claude, 'projects', '-work-ancient', 'ancient.jsonl'), [
       claudeLine({ sessionId: 'ancient', cwd: '/work/ancient-project', ts: old }),
       claudeLine({ sessionId: 'ancient', cwd: '/work/ancient-project', ts: old, type: 'assistant' }),
+      { type: 'custom-title', customTitle: 'Restore the ancient site', sessionId: 'ancient' },
+      '{"type":"user","uuid":"cut',
     ]);
     const steward = await startServe({ claudeRoots: [claude] });
     const browser = await launchChromium();
@@ -81,8 +83,14 @@ describe('the Projects place, first run', () => {
       await form.getByLabel('Everything').check();
       await form.getByRole('button', { name: 'Import history' }).click();
       await page.getByTestId('import-result').waitFor();
-      expect(await page.getByTestId('import-result').innerText()).toContain('Imported 2 new messages from 1 file.');
-      await eventually('the project row appears', async () => ((await page.locator('main table tbody tr', { hasText: 'ancient-project' }).count()) === 1 ? true : undefined));
+      const said = await page.getByTestId('import-result').innerText();
+      expect(said).toContain('Imported 2 new messages from 1 file.');
+      // Nothing is dropped silently: the lines that held no conversation are counted, in words.
+      expect(said).toContain('2 lines held no conversation: 1 bookkeeping, 1 unreadable.');
+      // The session is named by its title where the project is listed.
+      const row = page.locator('main table tbody tr', { hasText: 'ancient-project' });
+      await eventually('the project row appears', async () => ((await row.count()) === 1 ? true : undefined));
+      expect(await row.innerText()).toContain('Restore the ancient site');
       expect(problems).toEqual([]);
     } finally {
       await browser.close();
@@ -101,7 +109,7 @@ describe('the read worker of the built owner', () => {
     const steward = await startServe({ claudeRoots: [claude], env: { STEWARD_READ_WORKER: '1' } });
     try {
       const result = await steward.rpc('Backfill.Run', { provider: 'claude', all: true });
-      expect(result.providers[0]).toMatchObject({ provider: 'claude', discovered: 3, read: 3, failed: 0, failedLines: 1 });
+      expect(result.providers[0]).toMatchObject({ provider: 'claude', discovered: 3, read: 3, failed: 0, failedLines: 1, skipped: { malformed: 1 } });
       const { projects } = await steward.rpc('Projects.List', {});
       expect(projects.find((p) => p.name === 'worker-project')).toMatchObject({ sessions: 2 });
       // The owner's scan log (stderr in headless mode) names where the files were read.

@@ -19,6 +19,8 @@ export interface ClaudeLineOptions {
   agentId?: string;
   uuid?: string;
   content?: unknown;
+  /** More envelope fields as Claude Code writes them (isMeta, isCompactSummary, toolUseResult, …). */
+  extra?: Record<string, unknown>;
 }
 
 export function claudeLine(o: ClaudeLineOptions): Record<string, unknown> {
@@ -36,6 +38,7 @@ export function claudeLine(o: ClaudeLineOptions): Record<string, unknown> {
     message: type === 'user' ? { role: 'user', content: o.content ?? o.text ?? 'hello' } : { id: 'msg_1', role: 'assistant', content: o.content ?? [{ type: 'text', text: o.text ?? 'hi' }] },
     uuid: o.uuid ?? uuid(),
     timestamp: ts,
+    ...o.extra,
   };
 }
 
@@ -60,15 +63,19 @@ export function claudeSession(root: string, sessionId: string, n: number, opts: 
   return file;
 }
 
-/** A Claude Desktop sandbox home: `<userData>/local-agent-mode-sessions/<org>/<ws>/local_<id>/.claude/projects/…`. */
-export function desktopSession(userData: string, sessionId: string, n: number, title = 'Desktop task'): string {
+/**
+ * A Claude Desktop sandbox home: `<userData>/local-agent-mode-sessions/<org>/<ws>/local_<id>/.claude/projects/…`,
+ * its sidecar `local_<id>.json` (epoch-ms times, as the app writes them) and the VM path as the lines' cwd.
+ */
+export function desktopSession(userData: string, sessionId: string, n: number, title = 'Desktop task', userSelectedFolders?: string[]): string {
   const ws = join(userData, 'local-agent-mode-sessions', 'org-1', 'ws-1');
   const local = `local_${sessionId}`;
-  writeFileSync(join(mkdirp(ws), `${local}.json`), JSON.stringify({ sessionId: local, cliSessionId: sessionId, title, cwd: '/sessions/x', createdAt: 1, lastActivityAt: 2 }));
+  const sidecar = { sessionId: local, cliSessionId: sessionId, title, cwd: `/sessions/${sessionId}-vm`, createdAt: 1, lastActivityAt: 2, model: 'claude-sonnet-4-5', ...(userSelectedFolders ? { userSelectedFolders } : {}) };
+  writeFileSync(join(mkdirp(ws), `${local}.json`), JSON.stringify(sidecar));
   const file = join(ws, local, '.claude', 'projects', '-sessions-x', `${sessionId}.jsonl`);
   writeJsonl(
     file,
-    Array.from({ length: n }, (_, i) => claudeLine({ sessionId, type: i % 2 === 0 ? 'user' : 'assistant', text: `desktop ${i}`, cwd: '/sessions/desktop-project' })),
+    Array.from({ length: n }, (_, i) => claudeLine({ sessionId, type: i % 2 === 0 ? 'user' : 'assistant', text: `desktop ${i}`, cwd: `/sessions/${sessionId}-vm/outputs` })),
   );
   writeJsonl(join(ws, local, 'audit.jsonl'), [{ not: 'a transcript' }]);
   writeJsonl(join(ws, local, 'outputs', 'big.jsonl'), [claudeLine({ sessionId: 'outputs-must-not-be-read' })]);

@@ -2,6 +2,12 @@ import type { Command } from 'commander';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
+/** A session name on one terminal line: no newlines or control characters, bounded. */
+function oneLine(text: string): string {
+  const flat = [...text].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('').replace(/ +/g, ' ').trim();
+  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+}
+
 export function registerProjects(program: Command, io: CliIo, run: Run): void {
   program
     .command('projects')
@@ -17,6 +23,7 @@ export function registerProjects(program: Command, io: CliIo, run: Run): void {
             for (const p of result.projects) {
               const when = p.lastActivityAt === null ? 'never' : new Date(p.lastActivityAt).toISOString();
               io.stdout(`${p.projectKey}  ${p.name}  ${p.sessions} sessions  last ${when}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
+              if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
             }
           return EXIT.ok;
         });

@@ -1,7 +1,15 @@
 import type { Command } from 'commander';
-import type { SweepResult } from '../../api/index.js';
+import { SKIP_REASONS, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+
+/** `12 lines without parts (meta_only 10, malformed 2)`: every line that yielded no part, by reason. */
+function formatSkipped(skipped: SweepResult['providers'][number]['skipped']): string {
+  const entries = SKIP_REASONS.map((reason) => [reason, skipped?.[reason] ?? 0] as const).filter(([, n]) => n > 0);
+  if (entries.length === 0) return '';
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  return `, ${total} lines without parts (${entries.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;
+}
 
 /** `(SQLITE_READONLY ×3)` after the failed count: why, by code. */
 function failureCodes(errors: SweepResult['providers'][number]['errors']): string {
@@ -14,7 +22,7 @@ export function formatSweepResult(result: SweepResult): string {
     .map(
       (p) =>
         `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.vanished ? `${p.vanished} vanished, ` : ''}${p.failed} failed${failureCodes(p.errors)}, ${p.partsWritten} parts written` +
-        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''} (${p.durationMs} ms)\n`,
+        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''}${formatSkipped(p.skipped)} (${p.durationMs} ms)\n`,
     )
     .join('');
 }

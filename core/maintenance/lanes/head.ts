@@ -30,10 +30,13 @@ export async function headStream(ctx: LaneContext, stream: Stream): Promise<void
     const res = await ctx.forge.list({ stream, order: 'recent', page, since, etag: page === 1 ? etagFor(f.etag, since) : null }, ctx.signal);
     ctx.tally.requests += 1;
     const serverNow = res.serverDate ?? ctx.now();
+    // Watermarks stay in the forge's clock (they are compared with its timestamps); freshness is shown
+    // to a person, so it is converted to this machine's clock by the forge's offset seen just now.
+    const toLocal = (serverTime: number) => serverTime + (ctx.now() - serverNow);
     chainStart ??= serverNow;
     if (res.notModified) {
       // Nothing changed since the pass that proved the stored watermark: fresh as of now.
-      ctx.writer.saveFrontier({ ...f, freshAt: f.freshAt === null ? null : serverNow });
+      ctx.writer.saveFrontier({ ...f, freshAt: f.freshAt === null ? null : ctx.now() });
       return;
     }
     if (page === 1) etag = res.etag ? `${since ?? ''}|${res.etag}` : null;
@@ -57,7 +60,7 @@ export async function headStream(ctx: LaneContext, stream: Stream): Promise<void
         // Records updated while this pass read later pages are newer than its start: the next pass catches them.
         const candidate = maxSeen === null ? (pass.watermark ?? start) : Math.min(maxSeen, start);
         const watermark = proven ? Math.max(pass.watermark ?? candidate, candidate) : start;
-        next = { ...next, watermark, freshAt: proven ? start : null, nextPage: null, pendingWatermark: null, pendingFreshAt: null };
+        next = { ...next, watermark, freshAt: proven ? toLocal(start) : null, nextPage: null, pendingWatermark: null, pendingFreshAt: null };
       } else if (read >= ctx.settings.headPages) {
         next = { ...next, nextPage: page + 1, pendingWatermark: maxSeen, pendingFreshAt: start };
       }

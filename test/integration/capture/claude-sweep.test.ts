@@ -89,8 +89,8 @@ describe('Claude provider, scheduled passes', () => {
     controller.abort();
     expect(await walking).toEqual({ files: [], failed: 0, cancelled: true });
 
-    const materializer = new Materializer(h.db, new Spool(h.db));
     const sink = new Sink(h.db, h.projects);
+    const materializer = new Materializer(h.db, new Spool(h.db), sink);
     const commits = new CommitWindow(h.db);
     const { fingerprints } = h.driver;
     const ctx = { token: newRunToken(), scheduled: true, windowStartMs: null, maxLineBytes: 1 << 20, signal: AbortSignal.abort() };
@@ -156,9 +156,10 @@ describe('Claude provider, scheduled passes', () => {
     const dir = join(h.claudeRoot, 'projects', 'p');
     writeJsonl(join(dir, 'agent-b1.jsonl'), [claudeLine({ sessionId: 'parent-2', agentId: 'b1' })]);
     writeJsonl(join(dir, 'agent-acompact-x.jsonl'), [claudeLine({ sessionId: 'parent-2', agentId: 'acompact-x' })]);
+    writeJsonl(join(dir, 'parent-2.jsonl'), [claudeLine({ sessionId: 'parent-2' })]);
     mkdirSync(join(dir, 'tool-results'), { recursive: true });
     const stats = await claude();
-    expect(stats.discovered).toBe(1);
+    expect(stats.discovered).toBe(2);
     expect(h.count("SELECT COUNT(*) FROM sessions WHERE session_id = 'parent-2:agent-b1' AND parent_session_id = 'parent-2'")).toBe(1);
   });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { startOwner } from '../../../core/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { claudeLine, claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
+import { appendJsonl, claudeLine, claudeSession, desktopSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 import { captureIo as io } from '../../support/cli.js';
 import { PROVIDER_IDS, type ProviderId } from '../../../core/api/index.js';
 
@@ -65,6 +65,23 @@ describe('steward backfill / sweep / projects', () => {
     const json = io(home.env);
     expect(await runCli(['backfill', '--cancel', '--json'], json)).toBe(0);
     expect(JSON.parse(json.out)).toEqual({ cancelled: 0 });
+  });
+
+  it('lists a Cowork session under the folder the user selected, and sessions by their titles', async () => {
+    const { home, claude } = withRoots();
+    const desktop = join(home.dir, 'roots', 'desktop');
+    home.env.STEWARD_CLAUDE_DESKTOP_ROOTS = desktop;
+    desktopSession(desktop, 'cw-cli', 2, 'Sort the receipts', ['/Users/ana/Documents/receipts']);
+    const file = claudeSession(claude, 'titled', 2, { cwd: '/work/titled-project' });
+    appendJsonl(file, [{ type: 'custom-title', customTitle: 'Fix the\nflaky test', sessionId: 'titled' }]);
+    const sweep = io(home.env);
+    expect(await runCli(['sweep'], sweep)).toBe(0);
+    expect(sweep.out).toMatch(/^claude: 2 discovered, 2 read, .*1 lines without parts \(meta_only 1\)/m);
+    const listed = io(home.env);
+    expect(await runCli(['projects'], listed)).toBe(0);
+    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}receipts {2}1 sessions .*\n {4}latest: Sort the receipts\n/m);
+    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}titled-project {2}1 sessions .*\n {4}latest: Fix the flaky test\n/m);
+    expect(listed.out).not.toContain('/sessions/');
   });
 
   it('goes through the running owner when there is one', async () => {

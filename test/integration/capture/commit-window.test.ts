@@ -7,6 +7,7 @@ import { Capture } from '../../../core/capture/index.js';
 import { type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../../core/transcripts/index.js';
 import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { appendJsonl, claudeLine, claudeSession, writeJsonl } from '../../support/transcripts.js';
+import { partRow, sessionRow } from '../../support/rows.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
 let h: CaptureHarness;
@@ -39,6 +40,7 @@ describe('a run inside commit windows', () => {
     // The real provider, watched at each file boundary of the run.
     const watched: TranscriptProvider = {
       id: 'claude',
+      parserVersion: real.parserVersion,
       discover: () => real.discover(),
       read(file, options, stats) {
         seenBeforeEachRead.push({
@@ -71,6 +73,7 @@ describe('a run inside commit windows', () => {
     // Batches that need no I/O, as read-ahead batches queued by the worker do: awaiting each is a microtask.
     const queued: TranscriptProvider = {
       id: 'claude',
+      parserVersion: 1,
       discover: () => Promise.resolve({ files: [file], failed: 0 }),
       async *read(): AsyncGenerator<TranscriptBatch> {
         let turns = 0;
@@ -82,8 +85,8 @@ describe('a run inside commit windows', () => {
         setImmediate(count);
         for (let b = 0; b < 80; b += 1) {
           yield {
-            sessions: [{ sessionId: 'sess-m', provider: 'claude', source: 'code', cwd: null, parentSessionId: null, agentType: null, title: null, firstTs: 1, lastTs: 2 }],
-            parts: Array.from({ length: 250 }, (_, i) => ({ partId: `cc:m-${b}-${i}:0`, sessionId: 'sess-m', provider: 'claude' as const, role: 'user', kind: 'text', ts: Date.now(), text: 'x'.repeat(200), meta: null })),
+            sessions: [sessionRow({ sessionId: 'sess-m' })],
+            parts: Array.from({ length: 250 }, (_, i) => partRow({ partId: `cc:m-${b}-${i}:0`, sessionId: 'sess-m', ts: Date.now(), text: 'x'.repeat(200) })),
           };
         }
         reading = false;

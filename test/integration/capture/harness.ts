@@ -22,6 +22,8 @@ export interface CaptureHarness {
   projects: ProjectStore;
   telemetry: TelemetryLog;
   count(sql: string, ...args: unknown[]): number;
+  /** A new owner process on the same gateway.db: the old Capture stops, a fresh one (empty fingerprint map) takes over. */
+  restart(config?: ConfigInput): Promise<Capture>;
   close(): Promise<void>;
 }
 
@@ -45,8 +47,8 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   const db = openGateway(home.dir);
   const telemetry = new TelemetryLog(db);
   const projects = new ProjectStore(db, new GatewayReader(db));
-  const driver = new Capture({ db, config: parseConfig(config), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data) });
-  return {
+  const create = (input: ConfigInput) => new Capture({ db, config: parseConfig(input), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data) });
+  const harness: CaptureHarness = {
     home,
     claudeRoot,
     desktopRoot,
@@ -54,16 +56,22 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
     codexRoot,
     geminiRoot,
     db,
-    driver,
+    driver: create(config),
     projects,
     telemetry,
     count: (sql, ...args) => db.prepare(sql).pluck().get(...args) as number,
+    async restart(next = config) {
+      await harness.driver.stop();
+      harness.driver = create(next);
+      return harness.driver;
+    },
     async close() {
-      await driver.stop();
+      await harness.driver.stop();
       db.close();
       home.cleanup();
     },
   };
+  return harness;
 }
 
 export function byProvider<T extends { provider: string }>(rows: T[], provider: string): T {
@@ -76,6 +84,7 @@ export function byProvider<T extends { provider: string }>(rows: T[], provider: 
 export function vanishing(provider: TranscriptProvider, victim: string): TranscriptProvider {
   return {
     id: provider.id,
+    parserVersion: provider.parserVersion,
     read: (file, options, stats) => provider.read(file, options, stats),
     async discover(signal) {
       const found = await provider.discover(signal);

@@ -56,8 +56,10 @@ describe('OpenClaw agent stores', () => {
     const s = store(h.openclawRoot);
     s.append(SID, events, 'Trip planning');
     expect(s.db.prepare('SELECT COUNT(*) FROM transcript_events WHERE event_zstd IS NOT NULL').pluck().get()).toBe(1);
-    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 3, read: 1, failed: 0, failedLines: 0, partsWritten: 0 });
-    expect(partsOf(h, SESSION)).toEqual(fromJsonl);
+    // The store holds one entry more than the imported JSONL: its compaction, a part of its own.
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 3, read: 1, failed: 0, failedLines: 0, partsWritten: 1 });
+    expect(partsOf(h, SESSION).filter((p) => p.kind !== 'compaction')).toEqual(fromJsonl);
+    expect(partsOf(h, SESSION).filter((p) => p.kind === 'compaction').map((p) => p.part_id)).toEqual([`${SESSION}:c0ffee11:0`]);
     expect(fromJsonl.map((p) => [p.part_id, p.kind])).toEqual([
       [`${SESSION}:a9c47d10:0`, 'thinking'],
       [`${SESSION}:a9c47d10:1`, 'text'],
@@ -70,7 +72,7 @@ describe('OpenClaw agent stores', () => {
   it('stores a session from the store alone: the zstd row is decoded and checked, the window names the session', async () => {
     h = openWindow();
     store(h.openclawRoot).append(SID, fixtureEvents(), 'Trip planning');
-    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 1, failedLines: 0, partsWritten: 5 });
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 1, failedLines: 0, partsWritten: 6 });
     const thinking = partsOf(h, SESSION).find((p) => p.kind === 'thinking')!;
     expect(thinking.text).toContain('The user wants a train from Paris to Lyon on Friday.');
     expect(thinking.text!.length).toBeGreaterThan(1_000);
@@ -83,7 +85,7 @@ describe('OpenClaw agent stores', () => {
     const s = store(h.openclawRoot);
     s.append(SID, fixtureEvents());
     s.db.prepare('UPDATE transcript_events SET event_utf8_bytes = event_utf8_bytes + 1 WHERE event_zstd IS NOT NULL').run();
-    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ failedLines: 1, partsWritten: 2 });
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ failedLines: 1, partsWritten: 3 });
   });
 
   it('reads from the per-session watermark: an append reads only the new rows, a rewrite (new generation) the whole session', async () => {
@@ -91,7 +93,7 @@ describe('OpenClaw agent stores', () => {
     const s = store(h.openclawRoot);
     const events = fixtureEvents();
     s.append(SID, events);
-    expect(byProvider(await h.driver.tick(), 'openclaw').partsWritten).toBe(5);
+    expect(byProvider(await h.driver.tick(), 'openclaw').partsWritten).toBe(6);
 
     // A row before the watermark goes bad without a rewrite: a read from the watermark never sees it.
     s.db.prepare('UPDATE transcript_events SET event_json = ? WHERE session_id = ? AND seq = 1').run('{"type":"message","id":"e1f0a2b3"', SID);
@@ -113,7 +115,7 @@ describe('OpenClaw agent stores', () => {
     h = openWindow();
     store(h.openclawRoot, 'early').append(SID, fixtureEvents());
     store(h.openclawRoot, 'schema1', 'ops');
-    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 2, read: 2, failed: 0, failedLines: 0, partsWritten: 5 });
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 2, read: 2, failed: 0, failedLines: 0, partsWritten: 6 });
   });
 
   it('reads cold archives (a file beside the sessions, or a blob in the store) and reclaimed reset generations, each once', async () => {
@@ -168,7 +170,7 @@ describe('OpenClaw agent stores', () => {
     const path = agentStorePath(h.openclawRoot);
     const before = { db: sha(path), wal: sha(`${path}-wal`) };
     expect(before.wal).not.toBe(sha(join(STORE_FIXTURES, 'README.md')));
-    expect(byProvider(await h.driver.tick(), 'openclaw').partsWritten).toBe(5);
+    expect(byProvider(await h.driver.tick(), 'openclaw').partsWritten).toBe(6);
     expect({ db: sha(path), wal: sha(`${path}-wal`) }).toEqual(before);
     // The writer goes on writing while Steward reads.
     s.append(SID, [userEvent('d00d0002', 'c0ffee11', 'thanks')]);
@@ -194,7 +196,7 @@ describe('OpenClaw agent stores', () => {
     registry.exec('CREATE TABLE agent_databases (agent_id TEXT NOT NULL PRIMARY KEY, path TEXT NOT NULL, schema_version INTEGER, last_seen_at INTEGER, size_bytes INTEGER)');
     registry.prepare('INSERT INTO agent_databases VALUES (?, ?, 21, 1, 0)').run('work', custom);
     registry.close();
-    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 1, partsWritten: 5 });
-    expect(partsOf(h, `oc:work:${SID}`)).toHaveLength(5);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 1, partsWritten: 6 });
+    expect(partsOf(h, `oc:work:${SID}`)).toHaveLength(6);
   });
 });

@@ -136,10 +136,10 @@ describe('the read worker', () => {
       expect(rows(viaWorker.db)).toEqual(rows(inThread.db));
       expect(viaWorker.db.prepare("SELECT COUNT(*) FROM parts WHERE provider = 'openclaw' AND kind = 'thinking'").pluck().get()).toBe(1);
 
-      // The store's watermark comes back from the worker: an append is read from it, in both.
+      // The store's watermark comes back from the worker: an append (a reply and a compaction) is read from it, in both.
       store.append('7f3c9e2a-5b41-4d8e-9a0c-3e1f2d4b6a01', fixtureEvents().slice(3));
       store.db.prepare("UPDATE transcript_events SET event_json = '{' WHERE seq = 1").run();
-      for (const d of [viaWorker, inThread]) expect((await d.driver.tick())[1]).toMatchObject({ provider: 'openclaw', read: 1, failedLines: 0, partsWritten: 1 });
+      for (const d of [viaWorker, inThread]) expect((await d.driver.tick())[1]).toMatchObject({ provider: 'openclaw', read: 1, failedLines: 0, partsWritten: 2 });
       expect(rows(viaWorker.db)).toEqual(rows(inThread.db));
     } finally {
       store.close();

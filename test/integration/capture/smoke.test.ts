@@ -38,7 +38,9 @@ describe('Claude smoke through the Core', () => {
     expect(first.providers.map((p) => p.provider)).toEqual([...PROVIDER_IDS]);
     expect(first.providers[0]).toMatchObject({ discovered: 1, read: 1, unchanged: 0, partsWritten: 4 });
     const row = core.gateway.prepare("SELECT source, title, cwd FROM sessions WHERE session_id = 'desk-1'").get();
-    expect(row).toEqual({ source: 'desktop', title: 'Refactor the uploader', cwd: '/sessions/desktop-project' });
+    expect(row).toEqual({ source: 'desktop', title: 'Refactor the uploader', cwd: '/sessions/desk-1-vm/outputs' });
+    // Its sidecar names no folder: the one Claude Desktop project, not the VM path.
+    expect((await core.call('Projects.List', {})).projects).toMatchObject([{ name: 'Claude Desktop', cwd: 'Claude Desktop', sessions: 1, latestSession: { sessionId: 'desk-1', name: 'Refactor the uploader' } }]);
     expect(core.gateway.prepare("SELECT COUNT(*) FROM parts WHERE session_id = 'outputs-must-not-be-read'").pluck().get()).toBe(0);
 
     const partsBefore = core.gateway.prepare('SELECT COUNT(*) FROM parts').pluck().get();

@@ -112,6 +112,20 @@ describe.each<Shape>(['github', 'gitea', 'gitcode'])('sync lanes against a %s-sh
     expect(heads.every((h) => h === 'fresh')).toBe(true);
   });
 
+  it("shows freshness in this machine's clock when the forge's clock runs ahead", async () => {
+    r = await rig(shape, { policy: NO_WIKI });
+    seed(r.forge, 5);
+    r.forge.now += 3_600_000;
+    await untilComplete(r);
+    await r.reconcile();
+    const local = Date.now();
+    for (const c of r.m.list().registrations[0]!.collections) {
+      expect(c.head.state).toBe('fresh');
+      expect(c.head.freshAt!).toBeLessThanOrEqual(local);
+      expect(c.head.freshAt!).toBeGreaterThan(local - 600_000);
+    }
+  });
+
   it('advances the content generation only when content changes', async () => {
     r = await rig(shape, { policy: NO_WIKI });
     seed(r.forge, 12);

@@ -7,11 +7,12 @@ import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
 import type { TranscriptBatch } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { partRow, sessionRow } from '../../support/rows.js';
 
 function batch(sessionId: string, ids: string[]): TranscriptBatch {
   return {
-    parts: ids.map((id) => ({ partId: `cc:${id}:0`, sessionId, provider: 'claude', role: 'user', kind: 'text', ts: 1_700_000_000_000, text: `text of ${id}`, meta: null })),
-    sessions: [{ sessionId, provider: 'claude', source: 'code', cwd: null, parentSessionId: null, agentType: null, title: null, firstTs: 1, lastTs: 2 }],
+    parts: ids.map((id) => partRow({ partId: `cc:${id}:0`, sessionId, text: `text of ${id}` })),
+    sessions: [sessionRow({ sessionId })],
   };
 }
 
@@ -31,9 +32,8 @@ beforeEach(() => {
   migrate(db, GATEWAY_MIGRATIONS, 'gateway');
   // A second connection sees only what is committed, as a reader in another process would.
   other = new Database(file, { readonly: true });
-  const spool = new Spool(db);
-  materializer = new Materializer(db, spool);
   sink = new Sink(db, new ProjectStore(db, new GatewayReader(db)));
+  materializer = new Materializer(db, new Spool(db), sink);
 });
 afterEach(() => {
   other.close();
@@ -43,11 +43,10 @@ afterEach(() => {
 
 const committedParts = () => other.prepare('SELECT COUNT(*) FROM parts').pluck().get() as number;
 
-/** One batch as a run writes it: materialized, then its rows moved by a sink step. */
+/** One batch as a run writes it: materialized through the sink into the open window. */
 function write(window: CommitWindow, run: object, b: TranscriptBatch): boolean {
   window.open();
   const appended = materializer.materialize(run, b);
-  sink.flushStep(appended.partsAppended + appended.sessionsAppended);
   return window.add(appended.partsAppended + appended.sessionsAppended, appended.textAppended);
 }
 

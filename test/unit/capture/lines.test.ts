@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LineStats } from '../../../core/transcripts/index.js';
-import { readCompleteLines } from '../../../core/transcripts/lines.js';
+import { readCompleteLines, resumeOffset, type LineChunk } from '../../../core/transcripts/lines.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 let home: TempHome;
@@ -16,7 +16,7 @@ async function collect(text: string | Buffer, maxLineBytes = 1024, chunkBytes = 
   writeFileSync(file, text);
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   const lines: string[] = [];
-  for await (const group of readCompleteLines(file, { maxLineBytes, chunkBytes }, stats)) lines.push(...group);
+  for await (const group of readCompleteLines(file, { maxLineBytes, chunkBytes }, stats)) for (const line of group.lines) if (line !== null) lines.push(line);
   return { lines, stats };
 }
 
@@ -35,5 +35,46 @@ describe('readCompleteLines', () => {
     const { lines, stats } = await collect(`{"ok":1}\n${'x'.repeat(200)}\n{"ok":2}\n${'y'.repeat(50)}`, 64, 16);
     expect(lines).toEqual(['{"ok":1}', '{"ok":2}']);
     expect(stats.oversizeLines).toBe(1);
+  });
+});
+
+describe('line positions and checkpoints', () => {
+  async function chunks(file: string, options: { start?: number; end?: number; maxLineBytes?: number }, stats: LineStats): Promise<LineChunk[]> {
+    const out: LineChunk[] = [];
+    for await (const chunk of readCompleteLines(file, { maxLineBytes: options.maxLineBytes ?? 1024, chunkBytes: 5, ...options }, stats)) out.push(chunk);
+    return out;
+  }
+
+  it('gives each line its byte offset; an oversize line keeps its place as null', async () => {
+    const file = join(home.dir, 'o.jsonl');
+    const text = `{"a":"é"}\n${'x'.repeat(40)}\n{"b":2}\n{"c":`;
+    writeFileSync(file, text);
+    const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    const all = await chunks(file, { maxLineBytes: 16 }, stats);
+    const lines = all.flatMap((c) => c.lines);
+    const offsets = all.flatMap((c) => c.offsets);
+    expect(lines).toEqual(['{"a":"é"}', null, '{"b":2}']);
+    const bytes = Buffer.from(text);
+    expect(offsets).toEqual([0, bytes.indexOf('xxx'), bytes.indexOf('{"b"')]);
+    expect(stats.skipped).toEqual({ too_large: 1 });
+    // The checkpoint stops before the partial last line.
+    expect(stats.checkpoint?.offset).toBe(bytes.indexOf('{"c"'));
+  });
+
+  it('resumes at a checkpoint only while the bytes before it are unchanged', async () => {
+    const file = join(home.dir, 'r.jsonl');
+    writeFileSync(file, '{"a":1}\n{"b":2}\n');
+    const first: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    await chunks(file, {}, first);
+    const checkpoint = first.checkpoint!;
+    expect(checkpoint.offset).toBe(16);
+    writeFileSync(file, '{"a":1}\n{"b":2}\n{"c":3}\n');
+    const probe: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    expect(await resumeOffset(file, checkpoint, 24, probe)).toBe(16);
+    const rest: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    expect((await chunks(file, { start: 16, end: 24 }, rest)).flatMap((c) => c.lines)).toEqual(['{"c":3}']);
+    writeFileSync(file, '{"A":1}\n{"b":2}\n{"c":3}\n');
+    expect(await resumeOffset(file, checkpoint, 24, probe)).toBe(0);
+    expect(await resumeOffset(file, checkpoint, 10, probe)).toBe(0);
   });
 });

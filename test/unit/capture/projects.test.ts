@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalRepoId, ProjectStore } from '../../../core/projects/index.js';
-import { detectRepo, projectKeyOf, projectSlugOf } from '../../../core/projects/derive.js';
+import { detectRepo, normalizeCwd, projectKeyOf, projectNameOf, projectSlugOf } from '../../../core/projects/derive.js';
 import { GatewayReader, openGateway } from '../../../core/gateway/index.js';
 import { effectiveWindowDays, pruneCutoffs } from '../../../core/backfill/index.js';
 import { parseConfig } from '../../../core/config/index.js';
@@ -25,6 +25,28 @@ describe('project derivation', () => {
     expect(projectKeyOf('/Users/ana/src/uploader/')).toBe(`p_${hex.slice(0, 16)}`);
     expect(projectSlugOf('/Users/ana/src/uploader')).toBe(`uploader-${hex.slice(0, 8)}`);
     expect(projectSlugOf('/tmp/my app!')).toMatch(/^my-app-[0-9a-f]{8}$/);
+  });
+
+  it('normalizes a Windows cwd the same whatever the process folder, and maps /mnt/<drive> under WSL to the same project', () => {
+    const where = process.cwd();
+    const keys: string[] = [];
+    try {
+      for (const dir of [home.dir, '/']) {
+        process.chdir(dir);
+        keys.push(projectKeyOf('C:\\Users\\ana\\garden'), projectKeyOf('c:/Users/ana/garden/'), projectKeyOf('/mnt/c/Users/ana/garden'));
+      }
+    } finally {
+      process.chdir(where);
+    }
+    const hex = createHash('sha256').update('c:\\Users\\ana\\garden').digest('hex');
+    expect(new Set(keys)).toEqual(new Set([`p_${hex.slice(0, 16)}`]));
+    expect(projectNameOf('C:\\Users\\ana\\garden')).toBe('garden');
+    expect(normalizeCwd('/mnt/d/work/site/')).toBe('d:\\work\\site');
+    expect(normalizeCwd('\\\\server\\share\\proj\\')).toBe('\\\\server\\share\\proj');
+    // A POSIX path stays POSIX (and its key is what it always was); a name that is not a path stays a name.
+    expect(normalizeCwd('/Users/ana//src/./uploader/')).toBe('/Users/ana/src/uploader');
+    expect(normalizeCwd('Claude Desktop')).toBe('Claude Desktop');
+    expect(detectRepo('Claude Desktop')).toEqual({ repoBacked: false, repoId: null });
   });
 
   it('canonicalizes origin URLs without credentials', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { commitSubject, groupFiles, headline } from '../../../core/sweeper/extract.js';
-import { isGenuineUserText, withoutEnvelope } from '../../../core/sweeper/gateway-source.js';
+import { withoutEnvelope } from '../../../core/sweeper/gateway-source.js';
+// The rule is capture's, applied once at parse time and kept on the part (`genuine_user_turn`).
+import { isGenuineUserText } from '../../../core/transcripts/providers/claude/genuine.js';
 
 describe('commit subjects, in the forms agents write them', () => {
   const cases: Array<[string, string | null]> = [

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
-import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
+import { countMalformed, countSkip, readCompleteLines, resumeOffset, type LineChunk } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
-import type { DiscoveryResult, LineStats, ReadOptions, SessionRow, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
+import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
 import { compactedBlocks, environmentCwd, itemBlocks, type CodexBlock } from './items.js';
 import { SessionIndex } from './session-index.js';
 
@@ -18,6 +18,21 @@ const META_LINES = new Set(['session_meta', 'turn_context', 'world_state', 'even
 /** `sessions/YYYY/MM/DD/rollout-*.jsonl` (and the oldest flat `sessions/rollout-*.jsonl`); `archived_sessions/` is flat. */
 const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.test(name), acceptDir: (name: string) => /^\d+$/.test(name), maxDepth, source: 'codex' });
 
+/** 1: the first parser of rollouts. */
+export const CODEX_PARSER_VERSION = 1;
+
+/** What a later read of an envelope-era rollout needs to go on at its checkpoint's offset. */
+interface RolloutState {
+  sessionId: string;
+  named: boolean;
+  metaTs: number | null;
+}
+
+function isRolloutState(value: unknown): value is RolloutState {
+  const state = asObject(value);
+  return state !== undefined && typeof state.sessionId === 'string' && typeof state.named === 'boolean' && (state.metaTs === null || typeof state.metaTs === 'number');
+}
+
 /** The session a file holds when no line names one: the UUID at the end of its rollout name, else its base name. */
 export function sessionIdFromName(path: string): string {
   return UUID_TAIL.exec(basename(path))?.[1] ?? basename(path).replace(/\.jsonl(\.zst)?$/, '');
@@ -29,8 +44,18 @@ function describe(session: SessionRow, meta: Json): void {
   const source = asObject(meta.source);
   const subagent = source?.subagent;
   const spawn = asObject(asObject(subagent)?.thread_spawn);
-  session.parentSessionId ??= asString(meta.forked_from_id) ?? asString(meta.parent_thread_id) ?? asString(spawn?.parent_thread_id) ?? null;
-  session.agentType ??= (asString(meta.agent_role) ?? asString(spawn?.agent_role) ?? asString(subagent) ?? asString(meta.agent_nickname))?.slice(0, 200) ?? null;
+  const forkedFrom = asString(meta.forked_from_id);
+  const spawnedBy = asString(meta.parent_thread_id) ?? asString(spawn?.parent_thread_id);
+  if (session.parentSessionId === null && (forkedFrom ?? spawnedBy)) {
+    // A fork is a conversation of its own that names where it came from; a spawned thread is a subagent.
+    session.parentSessionId = forkedFrom ?? spawnedBy!;
+    session.parentKind = forkedFrom ? 'branch' : 'subagent';
+  }
+  const agentType = (asString(meta.agent_role) ?? asString(spawn?.agent_role) ?? asString(subagent) ?? asString(meta.agent_nickname))?.slice(0, 200);
+  if (session.agentType === null && agentType) {
+    session.agentType = agentType;
+    session.agentTypeSource = 'sidecar';
+  }
 }
 
 /**
@@ -52,14 +77,24 @@ class RolloutReader {
   readonly #options: ReadOptions;
   readonly #stats: LineStats;
 
-  constructor(file: TranscriptFile, options: ReadOptions, stats: LineStats) {
-    this.#sessionId = sessionIdFromName(file.path);
+  /** A bare-era item was keyed: its keys count repeats from the file's start, so no read may start mid-file. */
+  #bareSeen = false;
+
+  constructor(file: TranscriptFile, options: ReadOptions, stats: LineStats, state: RolloutState | undefined) {
+    this.#sessionId = state?.sessionId ?? sessionIdFromName(file.path);
+    this.#named = state?.named ?? false;
+    this.#metaTs = state?.metaTs ?? null;
     this.#options = options;
     this.#stats = stats;
   }
 
   get sessionId(): string {
     return this.#sessionId;
+  }
+
+  /** Where a later read may go on, or undefined when only a read from the start keys its lines the same. */
+  state(): RolloutState | undefined {
+    return this.#bareSeen ? undefined : { sessionId: this.#sessionId, named: this.#named, metaTs: this.#metaTs };
   }
 
   line(text: string): void {
@@ -119,7 +154,11 @@ class RolloutReader {
     if (this.#options.windowStartMs !== null && ts !== null && ts < this.#options.windowStartMs) return countSkip(this.#stats, 'outside_window');
     const session = this.#session();
     for (const block of blocks) {
-      const part = { partId: `cx:${key}:${block.index}`, sessionId: this.#sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta) };
+      // Harness context was dropped with the block (see items.ts): a user's text that is left is their words.
+      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      if (genuine) this.projection.request(session, block.text!);
+      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0);
+      const part = { partId: `cx:${key}:${block.index}`, sessionId: this.#sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta), flags, contentKey: null };
       this.projection.add(part, session);
     }
   }
@@ -128,6 +167,7 @@ class RolloutReader {
   #lineKey(text: string, bare: boolean): string {
     const hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
     if (!bare) return hash;
+    this.#bareSeen = true;
     const key = `${this.#sessionId}:${hash}`;
     const n = this.#seen.get(key) ?? 0;
     this.#seen.set(key, n + 1);
@@ -135,8 +175,14 @@ class RolloutReader {
   }
 }
 
+/** The complete lines of a plain file, above-cap lines (already counted) left out. */
+async function* linesOf(chunks: AsyncGenerator<LineChunk>): AsyncGenerator<string[]> {
+  for await (const chunk of chunks) yield chunk.lines.filter((line): line is string => line !== null);
+}
+
 export class CodexProvider implements TranscriptProvider {
   readonly id = 'codex' as const;
+  readonly parserVersion = CODEX_PARSER_VERSION;
   readonly #roots: readonly string[];
   readonly #titles = new SessionIndex();
 
@@ -157,18 +203,30 @@ export class CodexProvider implements TranscriptProvider {
   }
 
   async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
-    const reader = new RolloutReader(file, options, stats);
     // A cold-compressed rollout holds the same lines, so the same part ids as before it was compressed.
-    const source = file.path.endsWith('.zst') ? readCompressedLines(file.path, options, stats) : readCompleteLines(file.path, options, stats);
+    const compressed = file.path.endsWith('.zst');
+    const saved = !compressed && isRolloutState(options.resume?.state) ? options.resume.state : undefined;
+    const start = saved ? await resumeOffset(file.path, options.resume, file.size, stats) : 0;
+    const reader = new RolloutReader(file, options, stats, start > 0 ? saved : undefined);
+    const source = compressed
+      ? readCompressedLines(file.path, options, stats)
+      : linesOf(readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats));
     for await (const lines of source) {
       for (const text of lines) {
-        if (text.length === 0) continue;
-        reader.line(text);
+        if (text.length === 0) countSkip(stats, 'empty');
+        else reader.line(text);
         if (reader.projection.pending >= options.batchParts) yield reader.projection.take(false);
       }
     }
     const title = file.sidecar ? await this.#titles.title(file.sidecar, reader.sessionId) : undefined;
-    if (title && reader.projection.hasSession(reader.sessionId)) reader.projection.session(reader.sessionId).title ??= title;
+    if (title && reader.projection.hasSession(reader.sessionId)) reader.projection.title(reader.projection.session(reader.sessionId), title, 'sidecar');
+    // A compressed rollout is never appended to: its checkpoint only says it was read whole.
+    if (compressed) stats.checkpoint = { offset: file.size, headHash: '', tailHash: '', state: null };
+    else if (stats.checkpoint) {
+      const state = reader.state();
+      // A bare-era rollout resumes from 0: its repeat counts start at the file's first line.
+      stats.checkpoint = state ? { ...stats.checkpoint, state } : { ...stats.checkpoint, offset: 0, state: null };
+    }
     yield reader.projection.take(true);
   }
 }

@@ -4,9 +4,12 @@ import { metaJson, parseTs } from '../../bounds.js';
 import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
-import type { DiscoveryResult, LineStats, ReadOptions, SessionRow, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
+import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
 import { messageBlocks } from './messages.js';
 import { ProjectPaths } from './projects.js';
+
+/** 1: the first parser of chats. */
+export const GEMINI_PARSER_VERSION = 1;
 
 /** `tmp/<project>/chats/session-*.json[l]`, and a subagent's `chats/<parentSessionId>/<sessionId>.jsonl`. */
 const MAIN_CHAT = /^session-.+\.jsonl?$/;
@@ -66,7 +69,7 @@ class ChatReader {
     const directories = Array.isArray(record.directories) ? asString(record.directories[0]) : undefined;
     if (directories) this.#directories = directories;
     const summary = asString(record.summary);
-    if (summary) this.#session().title = summary.slice(0, 500);
+    if (summary) this.projection.title(this.#session(), summary, 'summary');
   }
 
   record(line: Json): void {
@@ -102,7 +105,11 @@ class ChatReader {
       if (this.#emitted.has(partId)) continue;
       this.#emitted.add(partId);
       const model = block.role === 'assistant' ? asString(message.model) : undefined;
-      this.projection.add({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson({ ...block.meta, model }) }, session);
+      if (model) session.model = model.slice(0, 200);
+      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      if (genuine) this.projection.request(session, block.text!);
+      const flags = genuine ? PART_FLAGS.genuineUserTurn : 0;
+      this.projection.add({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson({ ...block.meta, model }), flags, contentKey: null }, session);
     }
   }
 
@@ -118,6 +125,7 @@ class ChatReader {
     if (fresh) {
       session.cwd = this.#ctx.registeredCwd ?? null;
       session.parentSessionId = this.#ctx.place?.parentSessionId ?? null;
+      if (session.parentSessionId !== null) session.parentKind = 'subagent';
     }
     return session;
   }
@@ -140,6 +148,7 @@ async function readWholeFile(path: string, maxBytes: number, stats: LineStats): 
 
 export class GeminiProvider implements TranscriptProvider {
   readonly id = 'gemini' as const;
+  readonly parserVersion = GEMINI_PARSER_VERSION;
   readonly #roots: readonly string[];
   readonly #projects = new ProjectPaths();
 
@@ -162,14 +171,23 @@ export class GeminiProvider implements TranscriptProvider {
       record(reader);
       if (reader.projection.pending >= options.batchParts) yield reader.projection.take(false);
     }
+    // A chat is re-read whole when it changes (a legacy one is rewritten per turn; a current one's
+    // records are re-emitted and reset): its checkpoint only lets an unchanged file be skipped after
+    // a restart, and the message ids keep a re-read from adding what is stored.
+    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: null };
     yield reader.finish();
   }
 
   /** The current format: one record a line. */
   async *#lines(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<(reader: ChatReader) => void> {
-    for await (const lines of readCompleteLines(file.path, options, stats)) {
+    for await (const { lines } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, end: file.size }, stats)) {
       for (const text of lines) {
-        if (text.length === 0) continue;
+        // An above-cap line (null) was counted as it was skipped.
+        if (text === null) continue;
+        if (text.length === 0) {
+          countSkip(stats, 'empty');
+          continue;
+        }
         const line = parseLine(text);
         yield line ? (reader) => reader.record(line) : () => countMalformed(stats);
       }

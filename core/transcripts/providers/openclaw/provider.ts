@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
-import { readCompleteLines } from '../../lines.js';
+import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
-import { discoverStores, STORE_SOURCE } from './stores.js';
+import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
 import { readAgentStore } from './store-reader.js';
-import type { DiscoveryResult, LineStats, PartRow, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
+import { discoverStores, STORE_SOURCE } from './stores.js';
 
 /** Live, archived (`.reset.*`, `.deleted.*`, `.full.bak`) and migrated (Doctor's `….imported-<ms>[.<n>]`) transcripts. */
 const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak|\.imported-\d+(\.\d+)?)?$/;
@@ -14,19 +15,60 @@ const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak|\.importe
 const JSONL_FOLDERS = new Set(['sessions', 'session-sqlite-import-archive']);
 const IN_PROGRESS = /\.(tmp|lock|partial)$/;
 const ROLES = new Set(['user', 'assistant', 'toolResult']);
+/** Entry types that carry no conversation content: counted `meta_only`. */
+const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', 'custom_message', 'label', 'session_info', 'session_init', 'mode_change', 'ttsr_injection', 'reset']);
 
-/** Live transcripts plus `.reset.*`, `.deleted.*` and `.full.bak` archives; never files being written. */
+/**
+ * 2: v1 entries (no id) keyed by line index, content keys against id rewrites, compaction and
+ * branch summaries, assistant errors, `branchedFrom`/`parentSession` parents, models, flags and
+ * first requests; lines without parts are counted by reason.
+ */
+export const OPENCLAW_PARSER_VERSION = 2;
+
+/** Live transcripts plus archives and migrated copies; never files being written. */
 export function isOpenClawTranscript(name: string): boolean {
   return LIVE_OR_ARCHIVE.test(name) && !IN_PROGRESS.test(name);
 }
 
-function blocks(content: unknown, role: string, message: Json): Array<{ kind: string; text: string | null; meta: Record<string, unknown> }> {
+export interface Header {
+  id: string;
+  cwd: string | null;
+  /** The session this one was branched from (`branchedFrom` in v1, `parentSession` later): a path or an id. */
+  parent?: string | null;
+  model?: string | null;
+}
+
+/** One session's entries in reading order: the agent that wrote them, and their header once seen. */
+export interface EntryContext {
+  agentId: string;
+  header: Header | undefined;
+}
+
+/** What a later read of the same JSONL file needs: its header, and the index of the next line. */
+interface OpenClawState {
+  header: Header | null;
+  line: number;
+}
+
+function isState(value: unknown): value is OpenClawState {
+  const state = asObject(value);
+  return state !== undefined && typeof state.line === 'number' && (state.header === null || typeof asObject(state.header)?.id === 'string');
+}
+
+interface Block {
+  kind: string;
+  text: string | null;
+  meta: Record<string, unknown>;
+}
+
+function blocks(content: unknown, role: string, message: Json): Block[] {
   if (typeof content === 'string') {
     const b = bound(content, role === 'toolResult' ? TOOL_RESULT_CAP : TEXT_CAP);
     return [{ kind: role === 'toolResult' ? 'tool_result' : 'text', text: b.text, meta: { truncated: b.truncated } }];
   }
   if (!Array.isArray(content)) return [];
-  return content.map((raw) => {
+  return content.map((raw): Block => {
+    if (typeof raw === 'string') return blocks(raw, role, message)[0]!;
     const block = asObject(raw) ?? {};
     const type = asString(block.type) ?? 'unknown';
     if (type === 'text' && role === 'toolResult') {
@@ -51,19 +93,168 @@ function blocks(content: unknown, role: string, message: Json): Array<{ kind: st
   });
 }
 
-export interface Header {
-  id: string;
-  cwd: string | null;
+/**
+ * What an entry says, whatever id it carries: pi rewrites a v1 file as v3 with random ids when it
+ * next loads it, keeping each entry's timestamp and message; this key finds the entry stored before.
+ */
+function contentKey(entry: Json, role: string, body: unknown): string {
+  const json = JSON.stringify(body ?? null) ?? '';
+  return createHash('sha256').update(String(entry.timestamp ?? '')).update('\0').update(role).update('\0').update(json).digest('hex').slice(0, 32);
 }
 
-/** One session's entries in reading order: the agent that wrote them, and their header once seen. */
-export interface EntryContext {
-  agentId: string;
-  header: Header | undefined;
+/** `…/<ts>_<id>.jsonl`, `<id>.jsonl.reset.<ts>` or a bare id → the session id it names. */
+export function sessionIdOfRef(ref: string): string {
+  const name = ref.split(/[\\/]/).pop() ?? ref;
+  const stem = name.replace(/\.jsonl(\..*)?$/, '');
+  const underscore = stem.lastIndexOf('_');
+  return underscore >= 0 && /^\d{4}-\d{2}-\d{2}T/.test(stem) ? stem.slice(underscore + 1) : stem;
+}
+
+/** The agent a parent reference lives under (`agents/<id>/sessions/…`), else the child's own. */
+function agentOfRef(ref: string, agentId: string): string {
+  return /[\\/]agents[\\/]([^\\/]+)[\\/]sessions[\\/]/.exec(ref)?.[1] ?? agentId;
+}
+
+function headerOf(line: Json): Header | undefined {
+  const id = asString(line.id);
+  if (!id) return undefined;
+  const parent = asString(line.parentSession) ?? asString(line.branchedFrom) ?? null;
+  return { id, cwd: asString(line.cwd) ?? null, parent, model: asString(line.modelId)?.slice(0, 200) ?? null };
+}
+
+/** Projects the entries of one session as they come (JSONL lines, or a store's event rows) into parts. */
+class EntryProjection {
+  readonly #context: EntryContext;
+  readonly #projection: Projection;
+  readonly #options: ReadOptions;
+  readonly #stats: LineStats;
+
+  constructor(context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats) {
+    this.#context = context;
+    this.#projection = projection;
+    this.#options = options;
+    this.#stats = stats;
+  }
+
+  get #header(): Header {
+    return this.#context.header!;
+  }
+
+  get #sessionId(): string {
+    return `oc:${this.#context.agentId}:${this.#header.id}`;
+  }
+
+  /** One parsed entry; `index` is its line in a JSONL file (the identity of a v1 entry, which has no id). */
+  entry(line: Json, index: number | undefined): void {
+    if (line.type === 'session') {
+      const header = headerOf(line);
+      if (header) this.#context.header = header;
+      return countSkip(this.#stats, header ? 'meta_only' : 'no_id');
+    }
+    // Entry ids are unique only within their session; without a header nothing can be keyed.
+    if (!this.#context.header) return countSkip(this.#stats, 'no_id');
+    const type = line.type;
+    if (type === 'message') return this.#message(line, index);
+    if (type === 'compaction' || type === 'branch_summary') return this.#summary(line, index, type === 'compaction' ? 'compaction' : 'branch_summary');
+    if (typeof type !== 'string' || !META_TYPES.has(type)) return countSkip(this.#stats, 'unknown_type');
+    countSkip(this.#stats, 'meta_only');
+    const session = this.#session();
+    if (type === 'session_info' && asString(line.name)) this.#projection.title(session, line.name as string, 'custom-title');
+    else if (type === 'model_change') session.model = (asString(line.modelId) ?? asString(line.model))?.slice(0, 200) ?? session.model;
+  }
+
+  #session(): SessionRow {
+    const session = this.#projection.session(this.#sessionId);
+    const header = this.#header;
+    if (session.cwd === null) session.cwd = header.cwd;
+    if (session.model === null) session.model = header.model ?? null;
+    if (header.parent) {
+      session.parentSessionId = `oc:${agentOfRef(header.parent, this.#context.agentId)}:${sessionIdOfRef(header.parent)}`;
+      session.parentKind = 'branch';
+    }
+    return session;
+  }
+
+  /** An entry's id; a v1 entry has none, and its place in the file is its identity. */
+  #entryId(line: Json, index: number | undefined): string | undefined {
+    return asString(line.id) ?? (index === undefined ? undefined : `l${index}`);
+  }
+
+  #inWindow(ts: number | null): boolean {
+    const start = this.#options.windowStartMs;
+    return start === null || ts === null || ts >= start;
+  }
+
+  #part(entryId: string, index: number, role: string | null, block: Block, ts: number | null, flags: number, key: string, extra: Record<string, unknown> = {}): PartRow {
+    return {
+      partId: `oc:${this.#context.agentId}:${this.#header.id}:${entryId}:${index}`,
+      sessionId: this.#sessionId,
+      provider: 'openclaw',
+      role,
+      kind: block.kind,
+      ts,
+      text: block.text,
+      meta: metaJson({ ...block.meta, ...extra }),
+      flags,
+      contentKey: `${key}:${index}`,
+    };
+  }
+
+  #message(line: Json, index: number | undefined): void {
+    const message = asObject(line.message);
+    const role = asString(message?.role);
+    if (!message || !role) return countSkip(this.#stats, 'empty');
+    if (!ROLES.has(role)) return countSkip(this.#stats, 'unknown_type');
+    const entryId = this.#entryId(line, index);
+    if (!entryId) return countSkip(this.#stats, 'no_id');
+    const ts = parseTs(line.timestamp) ?? parseTs(message.timestamp);
+    if (!this.#inWindow(ts)) return countSkip(this.#stats, 'outside_window');
+    const session = this.#session();
+    const key = contentKey(line, role, message.content);
+    const model = role === 'assistant' ? asString(message.model) : undefined;
+    if (model) session.model = model.slice(0, 200);
+    const list = blocks(message.content, role, message);
+    // An assistant turn that failed says so in `errorMessage`, often with no content at all.
+    if (role === 'assistant' && message.stopReason === 'error' && asString(message.errorMessage)) {
+      const b = bound(message.errorMessage as string, TEXT_CAP);
+      list.push({ kind: 'error', text: b.text, meta: { stopReason: 'error', truncated: b.truncated } });
+    }
+    if (list.length === 0) return countSkip(this.#stats, 'empty');
+    list.forEach((block, i) => {
+      const genuine = role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      if (genuine) this.#projection.request(session, block.text!);
+      this.#projection.add(this.#part(entryId, i, role, block, ts, genuine ? PART_FLAGS.genuineUserTurn : 0, key, { model }), session);
+    });
+  }
+
+  /** Compaction and branch summaries: what the agent kept of the conversation, as a part of its own. */
+  #summary(line: Json, index: number | undefined, kind: 'compaction' | 'branch_summary'): void {
+    const summary = asString(line.summary);
+    if (!summary) return countSkip(this.#stats, 'empty');
+    const entryId = this.#entryId(line, index);
+    if (!entryId) return countSkip(this.#stats, 'no_id');
+    const ts = parseTs(line.timestamp);
+    if (!this.#inWindow(ts)) return countSkip(this.#stats, 'outside_window');
+    const session = this.#session();
+    const b = bound(summary, TEXT_CAP);
+    const tokensBefore = typeof line.tokensBefore === 'number' ? line.tokensBefore : undefined;
+    const block: Block = { kind, text: b.text, meta: { truncated: b.truncated, tokensBefore } };
+    this.#projection.add(this.#part(entryId, 0, 'system', block, ts, kind === 'compaction' ? PART_FLAGS.compactSummary : 0, contentKey(line, kind, summary)), session);
+  }
+}
+
+/** One complete JSONL line (null: above the cap, already counted): blank and unparsable lines are counted here. */
+function takeLine(text: string | null, index: number, entries: EntryProjection, stats: LineStats): void {
+  if (text === null) return;
+  if (text.length === 0) return countSkip(stats, 'empty');
+  const line = parseLine(text);
+  if (!line) return countMalformed(stats);
+  entries.entry(line, index);
 }
 
 export class OpenClawProvider implements TranscriptProvider {
   readonly id = 'openclaw' as const;
+  readonly parserVersion = OPENCLAW_PARSER_VERSION;
   readonly #roots: readonly string[];
 
   constructor(roots: readonly string[]) {
@@ -84,69 +275,48 @@ export class OpenClawProvider implements TranscriptProvider {
     // An agent's SQLite store holds the same entries as the JSONL did, as rows.
     if (file.source === STORE_SOURCE) return yield* readAgentStore(file, options, stats, this);
     // agents/<agentId>/sessions/<file>: the agent id namespaces the header id, which may collide across agents.
-    const context: EntryContext = { agentId: basename(dirname(dirname(file.path))), header: undefined };
+    const agentId = basename(dirname(dirname(file.path)));
+    // An archived sibling may be zstd-compressed (`….jsonl.deleted.<ts>.zst`): the same lines, never appended to.
+    if (file.path.endsWith('.zst')) return yield* this.#readCompressed(file, agentId, options, stats);
+    // Line indices key v1 entries: a read resumes only where the index it stopped at is known.
+    const saved = isState(options.resume?.state) ? options.resume.state : undefined;
+    const start = saved ? await resumeOffset(file.path, options.resume, file.size, stats) : 0;
+    const state = start > 0 ? saved : undefined;
+    const context: EntryContext = { agentId, header: state?.header ?? undefined };
     const projection = new Projection('openclaw', file.source);
-    // An archived sibling may be zstd-compressed (`….jsonl.deleted.<ts>.zst`): the same lines.
-    const source = file.path.endsWith('.zst') ? readCompressedLines(file.path, options, stats) : readCompleteLines(file.path, options, stats);
-    for await (const lines of source) {
-      for (const text of lines) {
-        if (text.length === 0) continue;
-        const line = parseLine(text);
-        if (!line) {
-          stats.failedLines += 1;
-          continue;
-        }
-        this.projectEntry(line, context, projection, options, stats);
+    const entries = new EntryProjection(context, projection, options, stats);
+    let line = state?.line ?? 0;
+    const lines = readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats);
+    for await (const chunk of lines) {
+      for (const text of chunk.lines) {
+        takeLine(text, line, entries, stats);
+        line += 1;
         if (projection.pending >= options.batchParts) yield projection.take(false);
       }
     }
+    if (stats.checkpoint) stats.checkpoint.state = { header: context.header ?? null, line } satisfies OpenClawState;
+    yield projection.take(true);
+  }
+
+  /** A compressed archive is read whole; its checkpoint only says it was (it is skipped while unchanged). */
+  async *#readCompressed(file: TranscriptFile, agentId: string, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+    const context: EntryContext = { agentId, header: undefined };
+    const projection = new Projection('openclaw', file.source);
+    const entries = new EntryProjection(context, projection, options, stats);
+    let line = 0;
+    for await (const group of readCompressedLines(file.path, options, stats)) {
+      for (const text of group) {
+        takeLine(text, line, entries, stats);
+        line += 1;
+        if (projection.pending >= options.batchParts) yield projection.take(false);
+      }
+    }
+    stats.checkpoint = { offset: file.size, headHash: '', tailHash: '', state: null };
     yield projection.take(true);
   }
 
   /** One entry of a session, whichever layout held it: a JSONL line, or an event row of an agent's store. */
   projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats): void {
-    if (line.type === 'session') {
-      const id = asString(line.id);
-      if (id) context.header = { id, cwd: asString(line.cwd) ?? null };
-      return;
-    }
-    const header = context.header;
-    if (!header) {
-      // Entries ids are unique only within their session; without a header they cannot be keyed.
-      if (line.type === 'message') stats.failedLines += 1;
-      return;
-    }
-    this.#project(line, context.agentId, header, projection, options);
-  }
-
-  #project(line: Json, agentId: string, header: Header, projection: Projection, options: ReadOptions): void {
-    const sessionId = `oc:${agentId}:${header.id}`;
-    if (line.type === 'session_info') {
-      const name = asString(line.name);
-      if (name) projection.session(sessionId).title = name.slice(0, 500);
-      return;
-    }
-    if (line.type !== 'message') return;
-    const entryId = asString(line.id);
-    const message = asObject(line.message);
-    const role = asString(message?.role);
-    if (!entryId || !message || !role || !ROLES.has(role)) return;
-    const ts = parseTs(line.timestamp) ?? parseTs(message.timestamp);
-    if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return;
-    const session = projection.session(sessionId);
-    if (session.cwd === null) session.cwd = header.cwd;
-    blocks(message.content, role, message).forEach((block, index) => {
-      const part: PartRow = {
-        partId: `oc:${agentId}:${header.id}:${entryId}:${index}`,
-        sessionId,
-        provider: 'openclaw',
-        role,
-        kind: block.kind,
-        ts,
-        text: block.text,
-        meta: metaJson({ ...block.meta, model: role === 'assistant' ? asString(message.model) : undefined }),
-      };
-      projection.add(part, session);
-    });
+    new EntryProjection(context, projection, options, stats).entry(line, undefined);
   }
 }

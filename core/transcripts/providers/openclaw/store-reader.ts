@@ -59,7 +59,7 @@ class StoreRead {
     this.#store = store;
     this.#file = file;
     this.#agentId = storeAgentId(file.path, store);
-    this.#previous = StoreWatermark.parse(file.resume);
+    this.#previous = StoreWatermark.parse(typeof options.resume?.state === 'string' ? options.resume.state : undefined);
     this.#projector = projector;
     this.#options = options;
     this.#stats = stats;
@@ -191,7 +191,7 @@ class StoreRead {
   /** The window's display name titles a session that named itself nowhere else. */
   #title(context: EntryContext, title: string | null): void {
     const id = `oc:${this.#agentId}:${context.header?.id ?? ''}`;
-    if (title && this.projection.hasSession(id)) this.projection.session(id).title ??= title.slice(0, 500);
+    if (title && this.projection.hasSession(id)) this.projection.title(this.projection.session(id), title, 'sidecar');
   }
 }
 
@@ -201,8 +201,9 @@ function archiveKey(archive: ArchiveRow): string {
 
 /**
  * An OpenClaw agent store (2026.7.2+), read as the entries its JSONL held. The watermark of the
- * read before (`file.resume`) limits it to what is new; the watermark this read reached goes back
- * in `stats.resume`. A store without `transcript_events` (2026.5.30–2026.7.1) holds no sessions.
+ * read before (the file checkpoint's state, `options.resume`) limits it to what is new; the watermark
+ * this read reached is this read's checkpoint state (a byte offset means nothing in a database). A
+ * store without `transcript_events` (2026.5.30–2026.7.1) holds no sessions.
  */
 export async function* readAgentStore(file: TranscriptFile, options: ReadOptions, stats: LineStats, projector: EntryProjector): AsyncGenerator<TranscriptBatch> {
   // A store deleted since the listing says so (ENOENT) rather than failing to open.
@@ -215,7 +216,7 @@ export async function* readAgentStore(file: TranscriptFile, options: ReadOptions
       yield* read.coldArchives();
       yield* read.resetArchives();
     }
-    stats.resume = read.next.serialize();
+    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize() };
     yield read.projection.take(true);
   } finally {
     store.close();

@@ -4,8 +4,8 @@ import { z } from 'zod';
  * How far a store was read, per session: `{generation, maxSeq}` of its hot rows (`seq` grows by one
  * per append within a generation; a rewrite re-sequences and changes the generation), and which cold
  * and reset/deleted archives were read (each identified by its generation and content hash).
- * Carried between reads as `LineStats.resume` → `TranscriptFile.resume`, so it advances only once
- * the rows of the read that reached it committed.
+ * Carried between reads as the state of the store's durable file checkpoint (written in the commit
+ * window of the rows it covers), so it advances only once those rows committed, and survives a restart.
  */
 const Stored = z.strictObject({
   v: z.literal(1),

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import type { ProjectSummary } from '../../../../core/api/index.js';
 import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { projectHref } from '../../navigation.js';
+import { projectHref, sessionHref } from '../../navigation.js';
 import { ImportHistory } from './ImportHistory.js';
 import { lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
@@ -21,6 +21,12 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
   { header: 'Folder', sortValue: (p) => p.cwd, cell: (p) => <PathText path={p.cwd} /> },
   { header: 'Repository', sortValue: (p) => p.repoId, cell: (p) => (p.repoBacked ? (p.repoId ?? 'git, no origin') : '—') },
   { header: 'Conversations', align: 'end', sortValue: (p) => p.sessions, cell: (p) => formatCount(p.sessions) },
+  {
+    header: 'Latest conversation',
+    sortValue: (p) => p.latestSession?.name ?? null,
+    // Its title (a rename, the agent's title, a summary, Claude Desktop's), else the first thing asked.
+    cell: (p) => (p.latestSession ? <a href={sessionHref(p.latestSession.sessionId)}>{p.latestSession.name ?? 'Untitled conversation'}</a> : '—'),
+  },
   {
     header: 'Last activity',
     sortValue: (p) => p.lastActivityAt,

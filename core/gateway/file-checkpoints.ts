@@ -1,0 +1,94 @@
+import { inTransaction, type Db } from '../store/index.js';
+
+/**
+ * A durable per-file checkpoint: what the file was when it was read through (device, inode, size,
+ * mtime), how far its complete lines were consumed, hashes to recognise those bytes again, the parser
+ * version and retention window that read them, and the provider's parser state at the offset.
+ */
+export interface FileCheckpoint {
+  path: string;
+  dev: bigint;
+  ino: bigint;
+  size: number;
+  mtimeMs: number;
+  offset: number;
+  headHash: string;
+  tailHash: string;
+  parserVersion: number;
+  /** The start of the window the lines before `offset` were read with; null for an open window. */
+  windowStartMs: number | null;
+  /** Opaque to the gateway: the provider's own state, as JSON text (parsed only when a read resumes). */
+  state: string | null;
+}
+
+interface Row {
+  path: string;
+  dev: string;
+  ino: string;
+  size: number;
+  mtime_ms: number;
+  byte_offset: number;
+  head_hash: string;
+  tail_hash: string;
+  parser_version: number;
+  window_start_ms: number | null;
+  state: string | null;
+}
+
+/**
+ * The file_checkpoints table. A checkpoint is written inside the commit window that holds the rows it
+ * covers (the caller's open transaction), so after a crash it never runs ahead of them; a lost window
+ * only makes the next run read that file again from an earlier offset, which idempotent part ids absorb.
+ */
+export class FileCheckpoints {
+  readonly #db: Db;
+  readonly #load;
+  readonly #put;
+  readonly #remove;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#load = db.prepare(
+      'SELECT path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state FROM file_checkpoints WHERE provider = ?',
+    );
+    this.#put = db.prepare(`
+      INSERT INTO file_checkpoints (provider, path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(provider, path) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms,
+        byte_offset = excluded.byte_offset, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, parser_version = excluded.parser_version,
+        window_start_ms = excluded.window_start_ms, state = excluded.state, updated_at = excluded.updated_at`);
+    this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
+  }
+
+  /** Every checkpoint of a provider, by path: one query per run. */
+  load(provider: string): Map<string, FileCheckpoint> {
+    const out = new Map<string, FileCheckpoint>();
+    for (const r of this.#load.iterate(provider) as IterableIterator<Row>) {
+      out.set(r.path, {
+        path: r.path,
+        dev: BigInt(r.dev),
+        ino: BigInt(r.ino),
+        size: r.size,
+        mtimeMs: r.mtime_ms,
+        offset: r.byte_offset,
+        headHash: r.head_hash,
+        tailHash: r.tail_hash,
+        parserVersion: r.parser_version,
+        windowStartMs: r.window_start_ms,
+        state: r.state,
+      });
+    }
+    return out;
+  }
+
+  put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
+    const c = checkpoint;
+    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, now);
+  }
+
+  /** Forgets checkpoints of files that are gone (the walk was complete and did not find them). */
+  remove(provider: string, paths: readonly string[]): number {
+    if (paths.length === 0) return 0;
+    return inTransaction(this.#db, () => paths.reduce((removed, path) => removed + this.#remove.run(provider, path).changes, 0));
+  }
+}

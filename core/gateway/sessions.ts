@@ -1,0 +1,121 @@
+import { TITLE_SOURCES, type TitleSource } from '../api/index.js';
+import type { SessionRow } from '../transcripts/index.js';
+
+/**
+ * A conversation is a session a person had: a top-level one, or one branched from another. A
+ * subagent's transcript belongs to its parent's conversation.
+ */
+export const CONVERSATION = "(parent_session_id IS NULL OR parent_kind = 'branch')";
+
+/** What the sink merges into a session row: a projected row, or one spooled by an older version. */
+export type SessionUpdate = Omit<SessionRow, 'provider' | 'source'> & { provider: string; source: string | null };
+
+/** The columns of a committed session row that a merge reads. */
+export interface CommittedSession {
+  source: string | null;
+  project_key: string | null;
+  cwd: string | null;
+  project_cwd: string | null;
+  parent_session_id: string | null;
+  parent_kind: string | null;
+  agent_type: string | null;
+  title: string | null;
+  title_source: string | null;
+  model: string | null;
+  first_request: string | null;
+  first_ts: number | null;
+  last_ts: number | null;
+}
+
+export interface MergedSession {
+  sessionId: string;
+  provider: string;
+  source: string | null;
+  cwd: string | null;
+  /** The folder the project is: the row's authoritative one (Cowork), else its cwd. */
+  projectCwd: string | null;
+  parentSessionId: string | null;
+  parentKind: string | null;
+  agentType: string | null;
+  title: string | null;
+  titleSource: string | null;
+  model: string | null;
+  firstRequest: string | null;
+  firstTs: number | null;
+  lastTs: number | null;
+}
+
+function rank(source: string | null): number {
+  return source === null ? -1 : TITLE_SOURCES.indexOf(source as TitleSource);
+}
+
+function earliest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}
+
+function latest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
+}
+
+/**
+ * The one rule for merging what a file says about a session into what the cache holds:
+ * - the first cwd seen stays; an authoritative project folder (Cowork's selected folder) replaces;
+ * - a parent is linked, except a subagent whose parent's transcript is gone and whom the cache does
+ *   not know either: it stays a conversation of its own, so its project counts and sweeps it;
+ * - a sidecar's agent type beats one learned from the parent's Task call;
+ * - a title replaces one of lower or equal precedence (TITLE_SOURCES), never a higher one;
+ * - the latest model, the first request, the widest time span.
+ * Undefined: an update-only row for a session the cache does not hold (pruned rows stay pruned).
+ */
+export function mergeSession(update: SessionUpdate, committed: CommittedSession | undefined, parentKnown: boolean): MergedSession | undefined {
+  if (!committed && update.updateOnly) return undefined;
+  const c = committed;
+  const cwd = c?.cwd ?? update.cwd;
+  let parentSessionId = c?.parent_session_id ?? null;
+  let parentKind = c?.parent_kind ?? (parentSessionId ? 'subagent' : null);
+  if (update.parentSessionId !== null) {
+    const orphan = update.parentMissing && !parentKnown;
+    parentSessionId = orphan ? null : update.parentSessionId;
+    parentKind = orphan ? null : (update.parentKind ?? 'subagent');
+  }
+  const ownType = update.agentType !== null && (update.agentTypeSource !== 'task' || !c?.agent_type);
+  const ownTitle = update.title !== null && rank(update.titleSource) >= rank(c?.title_source ?? null);
+  return {
+    sessionId: update.sessionId,
+    provider: update.provider,
+    source: c?.source ?? update.source,
+    cwd,
+    projectCwd: update.projectCwd ?? c?.project_cwd ?? cwd,
+    parentSessionId,
+    parentKind,
+    agentType: ownType ? update.agentType : (c?.agent_type ?? null),
+    title: ownTitle ? update.title : (c?.title ?? null),
+    titleSource: ownTitle ? update.titleSource : (c?.title_source ?? null),
+    model: update.model ?? c?.model ?? null,
+    firstRequest: c?.first_request ?? update.firstRequest,
+    firstTs: earliest(c?.first_ts ?? null, update.firstTs),
+    lastTs: latest(c?.last_ts ?? null, update.lastTs),
+  };
+}
+
+/** Whether merging `update` would change the committed row (the materializer spools only those). */
+export function changesCommitted(update: SessionUpdate, committed: CommittedSession | undefined): boolean {
+  // Assumes a missing parent is known: a row that may link is spooled, and the sink decides.
+  const merged = mergeSession(update, committed, true);
+  if (!merged) return false;
+  if (!committed) return true;
+  return (
+    merged.cwd !== committed.cwd ||
+    merged.projectCwd !== committed.project_cwd ||
+    merged.parentSessionId !== committed.parent_session_id ||
+    merged.parentKind !== committed.parent_kind ||
+    merged.agentType !== committed.agent_type ||
+    merged.title !== committed.title ||
+    merged.titleSource !== committed.title_source ||
+    merged.model !== committed.model ||
+    merged.firstRequest !== committed.first_request ||
+    merged.firstTs !== committed.first_ts ||
+    merged.lastTs !== committed.last_ts ||
+    (update.parentMissing && committed.parent_session_id !== null)
+  );
+}

@@ -1,0 +1,69 @@
+import type { BigIntStats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { type Scan } from '../../scan.js';
+
+const SKIP_DIRS = new Set(['tool-results', 'memory', 'node_modules', '.git', 'outputs']);
+
+function isTranscriptName(name: string): boolean {
+  return name.endsWith('.jsonl') && !name.startsWith('agent-acompact-') && name !== 'audit.jsonl' && name !== 'history.jsonl';
+}
+
+export const transcriptRules = (source: string) => ({
+  acceptFile: isTranscriptName,
+  acceptDir: (name: string) => !SKIP_DIRS.has(name),
+  maxDepth: 5,
+  source,
+});
+
+export const AgentMeta = z.looseObject({ agentType: z.string().max(200).optional() });
+export const CoworkMeta = z.looseObject({
+  cliSessionId: z.string().max(200).optional(),
+  title: z.string().max(2_000).optional(),
+  model: z.string().max(200).optional(),
+  /** The folders the user gave the session; the first is its project. */
+  userSelectedFolders: z.array(z.string().max(4_096)).max(64).optional().catch(undefined),
+});
+
+export async function readSmallJson<T>(path: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  try {
+    const info = await stat(path);
+    if (info.size > 1024 * 1024) return undefined;
+    const parsed = schema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function subdirs(scan: Scan, dir: string): Promise<Array<{ name: string; path: string; info: BigIntStats }>> {
+  const out: Array<{ name: string; path: string; info: BigIntStats }> = [];
+  for (const entry of await scan.list(dir)) {
+    if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+    const path = join(dir, entry.name);
+    try {
+      const info = await stat(path, { bigint: true });
+      if (info.isDirectory()) out.push({ name: entry.name, path, info });
+    } catch {
+      // A dangling link is nothing to enumerate.
+    }
+  }
+  return out;
+}
+
+/** `<userData>/local-agent-mode-sessions/<org>/<workspace>/local_<uuid>/.claude/projects/…`, walked by its known shape only. */
+export async function discoverDesktop(scan: Scan, root: string): Promise<void> {
+  const base = join(root, 'local-agent-mode-sessions');
+  for (const org of await subdirs(scan, base)) {
+    for (const workspace of await subdirs(scan, org.path)) {
+      for (const home of await subdirs(scan, workspace.path)) {
+        if (!home.name.startsWith('local_')) continue;
+        const before = scan.files.length;
+        await scan.walk(join(home.path, '.claude', 'projects'), transcriptRules('desktop'));
+        const sidecar = join(workspace.path, `${home.name}.json`);
+        for (const file of scan.files.slice(before)) file.sidecar = sidecar;
+      }
+    }
+  }
+}

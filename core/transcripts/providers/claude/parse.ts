@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { countSkip } from '../../lines.js';
+import { asObject, asString, type Projection, type Json } from '../../projection.js';
+import { PART_FLAGS, type LineStats, type PartRow, type SessionRow, type TranscriptFile } from '../../types.js';
+import { isGenuineUserText } from './genuine.js';
+
+/** The one project of Claude Desktop (Cowork) sessions whose sidecar names no folder: not a folder itself. */
+export const DESKTOP_PROJECT = 'Claude Desktop';
+
+/** Line types that carry no conversation content (bookkeeping, titles, snapshots): counted `meta_only`. */
+const META_TYPES = new Set([
+  'summary',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'last-prompt',
+  'attachment',
+  'system',
+  'file-history-snapshot',
+  'progress',
+  'queue-operation',
+  'permission-mode',
+  'mode',
+  'tag',
+]);
+const TASK_TOOLS = new Set(['Task', 'Agent']);
+/** Open Task/Agent calls kept across reads; a call whose result never comes ages out. */
+const MAX_OPEN_TASKS = 256;
+const AGENT_ID_IN_TEXT = /agentId: ([A-Za-z0-9_-]{1,64})/;
+
+/** What a later read of the same file needs to go on where this one stopped. */
+export interface ClaudeState {
+  /** Open Task/Agent calls: tool_use id → the subagent type it asked for. */
+  tasks: Array<[string, string]>;
+}
+
+export function isClaudeState(value: unknown): value is ClaudeState {
+  const tasks = asObject(value)?.tasks;
+  return Array.isArray(tasks) && tasks.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'string');
+}
+
+export interface FileContext {
+  file: TranscriptFile;
+  /** From the file name when the file is a subagent transcript (both layouts). */
+  fileAgentId: string | undefined;
+  /** The session of lines that carry no `sessionId`: the file's base name (a subagent's: its parent folder's). */
+  fileSessionId: string;
+  /** A subagent transcript in the `<sessionId>/subagents/` layout (its parent is known from the path). */
+  inSubagents: boolean;
+  agentType: string | null;
+  coworkSessionId: string | undefined;
+  coworkTitle: string | null;
+  coworkModel: string | null;
+  /** Cowork: the folder the user selected, else the one Claude Desktop project. */
+  projectCwd: string | null;
+  windowStartMs: number | null;
+  tasks: Map<string, string>;
+  /** Whether the parent's transcript is on disk (asked once per parent). */
+  parentExists: (sessionId: string) => boolean;
+}
+
+export interface FileFacts {
+  agentType: string | null;
+  cowork: { cliSessionId?: string | undefined; title?: string | undefined; model?: string | undefined; userSelectedFolders?: string[] | undefined } | undefined;
+}
+
+export function agentIdOf(path: string): string | undefined {
+  const match = /^agent-(.+)\.jsonl$/.exec(basename(path));
+  return match?.[1];
+}
+
+export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartMs: number | null, state: ClaudeState | undefined): FileContext {
+  const fileAgentId = agentIdOf(file.path);
+  const inSubagents = fileAgentId !== undefined && basename(dirname(file.path)) === 'subagents';
+  // <project>/<sessionId>/subagents/agent-<id>.jsonl, or the older <project>/agent-<id>.jsonl.
+  const projectDir = inSubagents ? dirname(dirname(dirname(file.path))) : dirname(file.path);
+  const fileSessionId = inSubagents ? basename(dirname(dirname(file.path))) : basename(file.path, '.jsonl');
+  const known = new Map<string, boolean>();
+  const parentExists = (sessionId: string) => {
+    let exists = known.get(sessionId);
+    if (exists === undefined) known.set(sessionId, (exists = existsSync(join(projectDir, `${sessionId}.jsonl`))));
+    return exists;
+  };
+  const folder = facts.cowork?.userSelectedFolders?.find((f) => f.trim() !== '');
+  return {
+    file,
+    fileAgentId,
+    fileSessionId,
+    inSubagents,
+    agentType: facts.agentType,
+    coworkSessionId: facts.cowork?.cliSessionId,
+    coworkTitle: facts.cowork?.title ?? null,
+    coworkModel: facts.cowork?.model ?? null,
+    projectCwd: file.source === 'desktop' ? (folder ?? DESKTOP_PROJECT) : null,
+    windowStartMs,
+    tasks: new Map(state?.tasks ?? []),
+    parentExists,
+  };
+}
+
+export function stateOf(ctx: FileContext): ClaudeState {
+  return { tasks: [...ctx.tasks].slice(-MAX_OPEN_TASKS) };
+}
+
+interface MessageBase {
+  sessionId: string;
+  role: string;
+  ts: number | null;
+  /** `cc:{uuid}` for a line with a uuid; else an id from the line's content and byte offset. */
+  idPrefix: string;
+  flags: number;
+  /** A user line that may hold the user's words (not meta, not a compaction summary, not a subagent's). */
+  mayBeGenuine: boolean;
+}
+
+interface Parts {
+  rows: PartRow[];
+  genuine: string | undefined;
+}
+
+function partRow(base: MessageBase, index: number, kind: string, text: string | null, meta: Record<string, unknown>, flags: number): PartRow {
+  // An explicit literal (not a spread of `base`): this runs once per part of a cold import.
+  return { partId: `${base.idPrefix}:${index}`, sessionId: base.sessionId, provider: 'claude', role: base.role, kind, ts: base.ts, text, meta: metaJson(meta), flags, contentKey: null };
+}
+
+function textPart(base: MessageBase, index: number, text: string, out: Parts): PartRow {
+  const genuine = base.mayBeGenuine && isGenuineUserText(text);
+  if (genuine) out.genuine ??= text;
+  const b = bound(text, TEXT_CAP);
+  return partRow(base, index, 'text', b.text, { truncated: b.truncated }, genuine ? base.flags | PART_FLAGS.genuineUserTurn : base.flags);
+}
+
+function toolResult(block: Json): [string, Record<string, unknown>] {
+  const content = block.content;
+  let text: string;
+  let images = 0;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) {
+    const texts: string[] = [];
+    for (const item of content) {
+      const inner = asObject(item);
+      if (inner?.type === 'text' && typeof inner.text === 'string') texts.push(inner.text);
+      else if (inner?.type === 'image') images += 1;
+    }
+    text = texts.join('\n');
+  } else text = '';
+  const b = bound(text, TOOL_RESULT_CAP);
+  return [b.text, { toolUseId: asString(block.tool_use_id), isError: block.is_error === true ? true : undefined, images: images || undefined, truncated: b.truncated }];
+}
+
+function blockPart(base: MessageBase, raw: unknown, index: number, out: Parts): PartRow {
+  // A plain string inside a content array is text, as the Messages API reads it.
+  if (typeof raw === 'string') return textPart(base, index, raw, out);
+  const block = asObject(raw) ?? {};
+  const type = asString(block.type) ?? 'unknown';
+  if (type === 'text') return textPart(base, index, typeof block.text === 'string' ? block.text : '', out);
+  if (type === 'thinking') {
+    const b = bound(typeof block.thinking === 'string' ? block.thinking : '', TEXT_CAP);
+    return partRow(base, index, 'thinking', b.text, { truncated: b.truncated }, base.flags);
+  }
+  if (type === 'tool_use') {
+    const b = boundJson(block.input ?? null, TOOL_RESULT_CAP);
+    return partRow(base, index, 'tool_use', b.text, { name: asString(block.name), toolUseId: asString(block.id), truncated: b.truncated }, base.flags);
+  }
+  if (type === 'tool_result') return partRow(base, index, 'tool_result', ...toolResult(block), base.flags);
+  if (type === 'image') {
+    const source = asObject(block.source) ?? {};
+    return partRow(base, index, 'image', null, imageFacts(source.media_type, source.data), base.flags);
+  }
+  const b = boundJson(block, TOOL_RESULT_CAP);
+  return partRow(base, index, type.slice(0, 64), b.text, { truncated: b.truncated }, base.flags);
+}
+
+function contentParts(content: unknown, base: MessageBase): Parts {
+  const out: Parts = { rows: [], genuine: undefined };
+  if (typeof content === 'string') out.rows.push(textPart(base, 0, content, out));
+  else if (Array.isArray(content)) for (let i = 0; i < content.length; i += 1) out.rows.push(blockPart(base, content[i], i, out));
+  return out;
+}
+
+function flagsOf(line: Json, sidechain: boolean): number {
+  let flags = 0;
+  if (line.isMeta === true) flags |= PART_FLAGS.meta;
+  if (line.isCompactSummary === true) flags |= PART_FLAGS.compactSummary;
+  if (sidechain) flags |= PART_FLAGS.sidechain;
+  return flags;
+}
+
+/** A message line without a uuid: an id from its session, its bytes and where it starts in the file. */
+function derivedPrefix(sessionId: string, text: string, offset: number): string {
+  const hash = createHash('sha256').update(sessionId).update('\n').update(text).digest('hex').slice(0, 16);
+  return `cc:${sessionId}@${offset}.${hash}`;
+}
+
+/** The subagent a Task/Agent result names: `toolUseResult.agentId`, else `agentId: …` in the result text. */
+function resultAgentId(line: Json, block: Json): string | undefined {
+  const fromResult = asString(asObject(line.toolUseResult)?.agentId);
+  if (fromResult) return fromResult;
+  const content = block.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((c) => (typeof asObject(c)?.text === 'string' ? (asObject(c)!.text as string) : '')).join('\n') : '';
+  return AGENT_ID_IN_TEXT.exec(text)?.[1];
+}
+
+/** Task/Agent calls open a subagent; their result names it, and the subagent's session learns its type. */
+function trackTasks(line: Json, content: unknown, lineSession: string, ts: number | null, ctx: FileContext, projection: Projection): void {
+  // Only an assistant line opens a call, and only a user line with a call open can close one.
+  if (!Array.isArray(content) || (line.type === 'user' && ctx.tasks.size === 0)) return;
+  for (const raw of content) {
+    const block = asObject(raw);
+    if (!block) continue;
+    if (block.type === 'tool_use' && TASK_TOOLS.has(block.name as string)) {
+      const id = asString(block.id);
+      const type = asString(asObject(block.input)?.subagent_type);
+      if (id && type) {
+        ctx.tasks.delete(id);
+        ctx.tasks.set(id, type.slice(0, 200));
+        if (ctx.tasks.size > MAX_OPEN_TASKS) ctx.tasks.delete(ctx.tasks.keys().next().value!);
+      }
+    } else if (block.type === 'tool_result') {
+      const id = asString(block.tool_use_id);
+      const type = id ? ctx.tasks.get(id) : undefined;
+      const agentId = type ? resultAgentId(line, block) : undefined;
+      if (!id || !type || !agentId) continue;
+      ctx.tasks.delete(id);
+      const child = projection.session(`${lineSession}:agent-${agentId}`);
+      child.parentSessionId = lineSession;
+      child.parentKind = 'subagent';
+      if (child.agentTypeSource !== 'sidecar') {
+        child.agentType = type;
+        child.agentTypeSource = 'task';
+      }
+      if (ctx.projectCwd) child.projectCwd = ctx.projectCwd;
+      if (child.cwd === null) child.cwd = asString(line.cwd) ?? null;
+      projection.vouch(child, ts);
+    }
+  }
+}
+
+function describeSession(session: SessionRow, line: Json, agentId: string | undefined, lineSession: string, ctx: FileContext, projection: Projection): void {
+  if (session.cwd === null) session.cwd = asString(line.cwd) ?? null;
+  if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
+  if (agentId) {
+    session.parentSessionId = lineSession;
+    session.parentKind = 'subagent';
+    session.parentMissing = !ctx.parentExists(lineSession);
+    if (ctx.agentType) {
+      session.agentType = ctx.agentType;
+      session.agentTypeSource = 'sidecar';
+    }
+  }
+  if (session.sessionId === ctx.coworkSessionId) {
+    if (ctx.coworkTitle) projection.title(session, ctx.coworkTitle, 'sidecar');
+    if (ctx.coworkModel && session.model === null) session.model = ctx.coworkModel;
+  }
+}
+
+function projectMessage(line: Json, text: string, offset: number, ctx: FileContext, projection: Projection, stats: LineStats): void {
+  const ts = parseTs(line.timestamp);
+  if (ctx.windowStartMs !== null && ts !== null && ts < ctx.windowStartMs) return countSkip(stats, 'outside_window');
+  const ownSession = asString(line.sessionId);
+  const lineSession = ownSession ?? ctx.fileSessionId;
+  // A flat agent file whose lines name no session has no known parent: it is a session of its own.
+  const agentSource = ownSession || ctx.inSubagents ? ctx.fileAgentId : undefined;
+  const agentId = line.isSidechain === true || agentSource ? (asString(line.agentId) ?? agentSource) : undefined;
+  const sessionId = agentId ? `${lineSession}:agent-${agentId}` : lineSession;
+  const session = projection.session(sessionId);
+  describeSession(session, line, agentId, lineSession, ctx, projection);
+  const message = asObject(line.message) ?? {};
+  const type = line.type as string;
+  if (type === 'assistant') session.model = asString(message.model)?.slice(0, 200) ?? session.model;
+  const sidechain = agentId !== undefined || line.isSidechain === true;
+  const flags = flagsOf(line, sidechain);
+  const uuid = asString(line.uuid);
+  const base: MessageBase = {
+    sessionId,
+    role: asString(message.role) ?? type,
+    ts,
+    idPrefix: uuid ? `cc:${uuid}` : derivedPrefix(sessionId, text, offset),
+    flags,
+    mayBeGenuine: type === 'user' && flags === 0 && line.isVisibleInTranscriptOnly !== true,
+  };
+  const parts = contentParts(message.content, base);
+  if (parts.rows.length === 0) return countSkip(stats, 'empty');
+  for (const part of parts.rows) projection.add(part, session);
+  if (parts.genuine !== undefined) projection.request(session, parts.genuine);
+  trackTasks(line, message.content, lineSession, ts, ctx, projection);
+}
+
+/** The session a metadata line names (`sessionId`), else the file's own. */
+function namedSession(line: Json, ctx: FileContext, projection: Projection): SessionRow {
+  return projection.session(asString(line.sessionId) ?? ctx.fileSessionId);
+}
+
+/** Projects one parsed line; every line that yields no part is counted with its reason. */
+export function projectLine(line: Json, text: string, offset: number, ctx: FileContext, projection: Projection, stats: LineStats): void {
+  const type = line.type;
+  if (type === 'user' || type === 'assistant') return projectMessage(line, text, offset, ctx, projection, stats);
+  if (typeof type !== 'string' || !META_TYPES.has(type)) return countSkip(stats, 'unknown_type');
+  countSkip(stats, 'meta_only');
+  if (type === 'custom-title' && asString(line.customTitle)) projection.title(namedSession(line, ctx, projection), line.customTitle as string, 'custom-title');
+  else if (type === 'ai-title' && asString(line.aiTitle)) projection.title(namedSession(line, ctx, projection), line.aiTitle as string, 'ai-title');
+  else if (type === 'summary' && asString(line.summary)) {
+    const leaf = asString(line.leafUuid);
+    const fallbackSessionId = asString(line.sessionId) ?? ctx.fileSessionId;
+    if (leaf) projection.claim({ leafPartPrefix: `cc:${leaf}:`, fallbackSessionId, title: line.summary as string, source: 'summary' });
+    else projection.title(projection.session(fallbackSessionId), line.summary as string, 'summary');
+  }
+}
+
+/** Lines whose type is known from their first bytes to hold no part are counted without being parsed. */
+const NO_PART_HEADS = ['"type":"file-history-snapshot"', '"type":"progress"', '"type":"queue-operation"'];
+
+export function headSaysNoPart(line: string): boolean {
+  const head = line.slice(0, 80);
+  return NO_PART_HEADS.some((t) => head.includes(t));
+}

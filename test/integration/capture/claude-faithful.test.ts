@@ -1,0 +1,273 @@
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SKIP_REASONS } from '../../../core/api/index.js';
+import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
+import { GatewayReader } from '../../../core/gateway/index.js';
+import { GatewayDigestSource } from '../../../core/sweeper/gateway-source.js';
+import { appendJsonl, claudeLine, desktopSession, uuid, writeJsonl } from '../../support/transcripts.js';
+import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'capture', 'agentsview', 'claude-code');
+const DAY = 86_400_000;
+
+let h: CaptureHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** The agentsview fixtures are from 2024: an open window reads them on a scheduled tick. */
+function harness(): CaptureHarness {
+  h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+  return h;
+}
+
+const claude = async (c: CaptureHarness) => byProvider(await c.driver.tick(), 'claude');
+const rows = (c: CaptureHarness, sql: string, ...args: unknown[]) => c.db.prepare(sql).all(...args) as Array<Record<string, unknown>>;
+const one = (c: CaptureHarness, sql: string, ...args: unknown[]) => c.db.prepare(sql).get(...args) as Record<string, unknown> | undefined;
+
+describe('Claude: nothing is dropped silently', () => {
+  it('counts every complete line that yields no part by reason, in the tick result, telemetry and the CLI line', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 30 } } }, sweep: { max_line_bytes: 2_048 } });
+    const c = h;
+    const s = 'sess-count';
+    const now = new Date().toISOString();
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', `${s}.jsonl`), [
+      claudeLine({ sessionId: s, text: 'a real question' }),
+      claudeLine({ sessionId: s, type: 'assistant', text: 'an answer' }),
+      { type: 'summary', summary: 'Counting lines', leafUuid: 'not-stored-anywhere' },
+      { type: 'custom-title', customTitle: 'Counted', sessionId: s },
+      { type: 'file-history-snapshot', messageId: 'm', snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false },
+      { type: 'queue-operation', operation: 'enqueue', timestamp: now, sessionId: s },
+      { parentUuid: null, sessionId: s, type: 'progress', data: { type: 'hook_progress' }, uuid: uuid(), timestamp: now },
+      { type: 'system', subtype: 'compact_boundary', sessionId: s, uuid: uuid(), timestamp: now },
+      { type: 'attachment', attachment: { type: 'queued_command', prompt: '<task-notification>' }, sessionId: s },
+      { type: 'a-type-from-the-future', sessionId: s },
+      claudeLine({ sessionId: s, content: [] }),
+      '',
+      '{"type":"user","uuid":"broken',
+      claudeLine({ sessionId: s, text: 'x'.repeat(3_000) }),
+    ]);
+    // One line older than the 30-day window, one inside it.
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', 'sess-old.jsonl'), [claudeLine({ sessionId: 'sess-old', ts: new Date(Date.now() - 40 * DAY) }), claudeLine({ sessionId: 'sess-old' })]);
+
+    const stats = await claude(c);
+    expect(stats).toMatchObject({ read: 2, partsWritten: 3, failedLines: 2 });
+    expect(stats.skipped).toEqual({ meta_only: 7, unknown_type: 1, empty: 2, malformed: 1, too_large: 1, outside_window: 1 });
+    // Every complete line is accounted for: 3 gave a part each, the other 13 are counted with a reason.
+    const counted = Object.values(stats.skipped ?? {}).reduce((a, b) => a + b, 0);
+    expect(counted + 3).toBe(16);
+    expect(Object.keys(stats.skipped ?? {}).every((r) => (SKIP_REASONS as readonly string[]).includes(r))).toBe(true);
+
+    const [entry] = c.telemetry.recent(1, 'sweep.tick');
+    expect((entry?.data as { providers: Array<{ skipped: unknown }> }).providers[0]!.skipped).toEqual(stats.skipped);
+    expect(formatSweepResult({ providers: [stats] })).toContain('13 lines without parts (unknown_type 1, meta_only 7, too_large 1, malformed 1, outside_window 1, empty 2)');
+  });
+});
+
+describe('Claude: identity of lines without ids and files without session ids', () => {
+  it('keys a message line without a uuid by its content and position, and a file without sessionId by its base name', async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', '-Users-alice-code-my-app');
+    mkdirSync(dir, { recursive: true });
+    for (const name of ['valid_session.jsonl', 'tool_call_pending.jsonl', 'truncated.jsonl']) {
+      copyFileSync(join(FIXTURES, name), join(dir, name));
+    }
+    const first = await claude(c);
+    // valid_session: 1 + 2 + 1 + 1 parts; tool_call_pending: 1 + 2; truncated: 1 + 1 and a cut-off line, counted.
+    expect(first).toMatchObject({ read: 3, partsWritten: 10, skipped: { malformed: 1 } });
+    const sessions = rows(c, 'SELECT session_id AS id, cwd, model, first_request AS firstRequest FROM sessions ORDER BY session_id');
+    expect(sessions).toEqual([
+      { id: 'tool_call_pending', cwd: '/Users/alice/code/my-app', model: 'claude-sonnet-4-20250514', firstRequest: 'Read auth.ts' },
+      { id: 'truncated', cwd: '/Users/alice/code/my-app', model: 'claude-sonnet-4-20250514', firstRequest: 'hello' },
+      { id: 'valid_session', cwd: '/Users/alice/code/my-app', model: 'claude-sonnet-4-20250514', firstRequest: 'Fix the login bug' },
+    ]);
+    expect(c.projects.list()).toMatchObject([{ cwd: '/Users/alice/code/my-app', name: 'my-app', sessions: 3 }]);
+    const ids = rows(c, "SELECT part_id AS id FROM parts WHERE session_id = 'valid_session' ORDER BY ts, part_id").map((r) => r.id as string);
+    expect(ids).toHaveLength(5);
+    expect(new Set(ids.map((id) => id.slice(0, id.lastIndexOf(':')))).size).toBe(4);
+
+    // An appended line without a uuid is the only new part; a full re-read (manual backfill) adds nothing.
+    appendFileSync(join(dir, 'valid_session.jsonl'), '{"type":"user","timestamp":"2024-01-01T10:06:00Z","message":{"content":"Thanks"}}\n');
+    expect(await claude(c)).toMatchObject({ read: 1, partsWritten: 1 });
+    expect((await c.driver.backfill({ all: true }))[0]).toMatchObject({ read: 3, partsWritten: 0 });
+    expect(c.count('SELECT COUNT(*) FROM parts')).toBe(11);
+    expect(rows(c, 'SELECT part_id FROM parts WHERE session_id = ?', 'valid_session').map((r) => r.part_id)).toEqual(expect.arrayContaining(ids));
+    expect(c.count("SELECT COUNT(*) FROM parts WHERE session_id = 'valid_session'")).toBe(6);
+  });
+
+  it('reads a plain string inside a content array as a text part', async () => {
+    const c = harness();
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', 'strings.jsonl'), [claudeLine({ sessionId: 'strings', content: ['plain words', { type: 'text', text: 'a block' }] })]);
+    await claude(c);
+    expect(rows(c, 'SELECT kind, text FROM parts ORDER BY part_id')).toEqual([
+      { kind: 'text', text: 'plain words' },
+      { kind: 'text', text: 'a block' },
+    ]);
+  });
+});
+
+describe('Claude: titles', () => {
+  const title = (c: CaptureHarness, id: string) => one(c, 'SELECT title, title_source AS source FROM sessions WHERE session_id = ?', id);
+
+  it('custom-title beats ai-title beats summary, whatever order they arrive in; a summary titles the session holding its leaf', async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    const leaf = uuid();
+    // The summarised conversation lives in one file; the summary line sits at the top of a later one.
+    writeJsonl(join(dir, 'earlier.jsonl'), [claudeLine({ sessionId: 'earlier', text: 'start the uploader' }), claudeLine({ sessionId: 'earlier', type: 'assistant', uuid: leaf })]);
+    writeJsonl(join(dir, 'later.jsonl'), [
+      { type: 'summary', summary: 'Add retry to uploader', leafUuid: leaf },
+      { type: 'summary', summary: 'Own file fallback', leafUuid: 'a-uuid-no-stored-message-has' },
+      claudeLine({ sessionId: 'later', text: 'go on' }),
+      { type: 'ai-title', aiTitle: 'Uploader retries', sessionId: 'later' },
+    ]);
+    await claude(c);
+    expect(title(c, 'earlier')).toEqual({ title: 'Add retry to uploader', source: 'summary' });
+    // 'later' had only a summary naming no stored message, then an ai-title: the ai-title wins.
+    expect(title(c, 'later')).toEqual({ title: 'Uploader retries', source: 'ai-title' });
+
+    appendJsonl(join(dir, 'later.jsonl'), [{ type: 'custom-title', customTitle: 'My uploader work', sessionId: 'later' }]);
+    await claude(c);
+    expect(title(c, 'later')).toEqual({ title: 'My uploader work', source: 'custom-title' });
+    // A later ai-title (appended alone: the read holds no part) does not replace the user's rename.
+    appendJsonl(join(dir, 'later.jsonl'), [{ type: 'ai-title', aiTitle: 'Something else', sessionId: 'later' }]);
+    expect(await claude(c)).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(title(c, 'later')).toEqual({ title: 'My uploader work', source: 'custom-title' });
+    // A summary whose leaf is unknown titles its own file's session.
+    writeJsonl(join(dir, 'own.jsonl'), [{ type: 'summary', summary: 'Own summary', leafUuid: 'unknown-leaf' }, claudeLine({ sessionId: 'own' })]);
+    await claude(c);
+    expect(title(c, 'own')).toEqual({ title: 'Own summary', source: 'summary' });
+    expect(c.projects.list()[0]!.latestSession).toMatchObject({ name: expect.any(String) as string });
+  });
+
+  it('the Cowork sidecar titles a session only until a title of its own arrives', async () => {
+    const c = harness();
+    const file = desktopSession(c.desktopRoot, 'cowork-t', 2, 'Sidecar title');
+    await claude(c);
+    expect(title(c, 'cowork-t')).toEqual({ title: 'Sidecar title', source: 'sidecar' });
+    appendJsonl(file, [{ type: 'ai-title', aiTitle: 'Agent title', sessionId: 'cowork-t' }]);
+    await claude(c);
+    expect(title(c, 'cowork-t')).toEqual({ title: 'Agent title', source: 'ai-title' });
+  });
+});
+
+describe('Claude: subagents', () => {
+  const agentType = (c: CaptureHarness, id: string) => one(c, 'SELECT parent_session_id AS parent, agent_type AS type FROM sessions WHERE session_id = ?', id);
+
+  it("takes a subagent's type from the parent's Task call, matched by agent id, when no sidecar says; a sidecar then wins", async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    const parent = join(dir, 'par.jsonl');
+    const call = claudeLine({ sessionId: 'par', type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_T1', name: 'Task', input: { description: 'find callers', prompt: 'p'.repeat(20_000), subagent_type: 'Explore' } }] });
+    writeJsonl(parent, [claudeLine({ sessionId: 'par', text: 'find the callers' }), call]);
+    const sub = join(dir, 'par', 'subagents', 'agent-a77.jsonl');
+    writeJsonl(sub, [claudeLine({ sessionId: 'par', agentId: 'a77', text: 'find callers' })]);
+    await claude(c);
+    expect(agentType(c, 'par:agent-a77')).toEqual({ parent: 'par', type: null });
+    // The result arrives in a later pass (read from the checkpoint, which kept the open call).
+    appendJsonl(parent, [
+      claudeLine({
+        sessionId: 'par',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_T1', content: [{ type: 'text', text: 'Found 3 callers.\nagentId: a77 (for resuming)' }] }],
+        extra: { toolUseResult: { status: 'completed', agentId: 'a77', totalDurationMs: 1200 } },
+      }),
+    ]);
+    const second = await claude(c);
+    expect(second).toMatchObject({ read: 1, partsWritten: 1 });
+    expect(second.bytesRead).toBeLessThan(readFileSync(parent).length);
+    expect(agentType(c, 'par:agent-a77')).toEqual({ parent: 'par', type: 'Explore' });
+
+    writeFileSync(join(dir, 'par', 'subagents', 'agent-a77.meta.json'), JSON.stringify({ agentType: 'general-purpose', spawnDepth: 1 }));
+    appendJsonl(sub, [claudeLine({ sessionId: 'par', agentId: 'a77', type: 'assistant' })]);
+    await claude(c);
+    expect(agentType(c, 'par:agent-a77')).toEqual({ parent: 'par', type: 'general-purpose' });
+  });
+
+  it('a subagent whose parent transcript is gone is a conversation of its project, and the sweeper sees its turns', async () => {
+    const c = harness();
+    writeJsonl(join(c.claudeRoot, 'projects', '-work-orphan', 'gone-parent', 'subagents', 'agent-o1.jsonl'), [
+      claudeLine({ sessionId: 'gone-parent', agentId: 'o1', cwd: '/work/orphan', text: 'survey the repo' }),
+      claudeLine({ sessionId: 'gone-parent', agentId: 'o1', cwd: '/work/orphan', type: 'assistant', text: 'The repo has three packages.' }),
+    ]);
+    await claude(c);
+    const [project] = c.projects.list();
+    expect(project).toMatchObject({ cwd: '/work/orphan', sessions: 1 });
+    const digest = new GatewayDigestSource(c.projects, new GatewayReader(c.db)).recentSessions(project!.projectKey, { sessions: 5, messages: 10 });
+    expect(digest).toMatchObject([{ sessionId: 'gone-parent:agent-o1', messages: [{ role: 'assistant', text: 'The repo has three packages.' }] }]);
+  });
+});
+
+describe('Claude: flags decided once at parse time', () => {
+  const lines = (s: string) => [
+    claudeLine({ sessionId: s, text: 'Please add frost warnings' }),
+    claudeLine({ sessionId: s, text: '<command-name>/clear</command-name>' }),
+    claudeLine({ sessionId: s, text: '<local-command-caveat>Caveat: The messages below were generated by the user while running local commands.</local-command-caveat>' }),
+    claudeLine({ sessionId: s, text: '<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n</task-notification>' }),
+    claudeLine({ sessionId: s, text: '<user-prompt-submit-hook>lint passed</user-prompt-submit-hook>' }),
+    claudeLine({ sessionId: s, text: 'Base directory for this skill: /home/u/.claude/skills/pdf\n\n# PDF', extra: { isMeta: true } }),
+    claudeLine({ sessionId: s, text: 'This session is being continued from a previous conversation that ran out of context. Summary: …', extra: { isCompactSummary: true, isVisibleInTranscriptOnly: true } }),
+    claudeLine({ sessionId: s, type: 'assistant', text: 'Done.' }),
+  ];
+
+  it('keeps isMeta, isCompactSummary and isSidechain, and marks only the user’s own words as genuine', async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    writeJsonl(join(dir, 'flags.jsonl'), lines('flags'));
+    writeJsonl(join(dir, 'flags', 'subagents', 'agent-f1.jsonl'), [claudeLine({ sessionId: 'flags', agentId: 'f1', text: 'Prompt written by the parent agent' })]);
+    await claude(c);
+    const flags = rows(
+      c,
+      'SELECT substr(text, 1, 14) AS text, is_meta AS meta, is_compact_summary AS compact, is_sidechain AS side, genuine_user_turn AS genuine FROM parts ORDER BY ts, part_id',
+    );
+    expect(flags).toEqual([
+      { text: 'Please add fro', meta: 0, compact: 0, side: 0, genuine: 1 },
+      { text: '<command-name>', meta: 0, compact: 0, side: 0, genuine: 0 },
+      { text: '<local-command', meta: 0, compact: 0, side: 0, genuine: 0 },
+      { text: '<task-notifica', meta: 0, compact: 0, side: 0, genuine: 0 },
+      { text: '<user-prompt-s', meta: 0, compact: 0, side: 0, genuine: 0 },
+      { text: 'Base directory', meta: 1, compact: 0, side: 0, genuine: 0 },
+      { text: 'This session i', meta: 0, compact: 1, side: 0, genuine: 0 },
+      { text: 'Done.', meta: 0, compact: 0, side: 0, genuine: 0 },
+      { text: 'Prompt written', meta: 0, compact: 0, side: 1, genuine: 0 },
+    ]);
+    expect(one(c, "SELECT first_request AS r FROM sessions WHERE session_id = 'flags'")).toEqual({ r: 'Please add frost warnings' });
+  });
+
+  it("the sink's new-turn trigger and the sweeper's digest read the flag", async () => {
+    const c = harness();
+    const file = join(c.claudeRoot, 'projects', 'p', 'turns.jsonl');
+    writeJsonl(file, [claudeLine({ sessionId: 'turns', text: 'Plan the garden' })]);
+    const turns: string[][] = [];
+    c.driver.onUserTurns((live) => turns.push(live.map((t) => t.projectKey)));
+    await claude(c);
+    expect(turns).toHaveLength(1);
+    // Harness lines the old copies of the rule let through: a task notification and a skill expansion.
+    appendJsonl(file, [lines('turns')[3], lines('turns')[5], lines('turns')[2]]);
+    await claude(c);
+    expect(turns).toHaveLength(1);
+    const [project] = c.projects.list();
+    const digest = new GatewayDigestSource(c.projects, new GatewayReader(c.db)).recentSessions(project!.projectKey, { sessions: 1, messages: 10 });
+    expect(digest[0]!.messages.map((m) => m.text)).toEqual(['Plan the garden']);
+    appendJsonl(file, [claudeLine({ sessionId: 'turns', text: 'Now water it' })]);
+    await claude(c);
+    expect(turns).toEqual([[project!.projectKey], [project!.projectKey]]);
+  });
+});
+
+describe('Claude Desktop (Cowork) projects', () => {
+  it("puts a session under the folder the user selected, and sessions without one under one 'Claude Desktop' project", async () => {
+    const c = harness();
+    desktopSession(c.desktopRoot, 'cw-1', 2, 'Sort my invoices', ['/Users/ana/Documents/invoices']);
+    desktopSession(c.desktopRoot, 'cw-2', 2, 'Draft a letter');
+    desktopSession(c.desktopRoot, 'cw-3', 2, 'Plan a trip');
+    await claude(c);
+    const projects = c.projects.list().map((p) => ({ name: p.name, cwd: p.cwd, sessions: p.sessions }));
+    expect(projects.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'Claude Desktop', cwd: 'Claude Desktop', sessions: 2 },
+      { name: 'invoices', cwd: '/Users/ana/Documents/invoices', sessions: 1 },
+    ]);
+    expect(c.count("SELECT COUNT(*) FROM projects WHERE cwd LIKE '/sessions/%'")).toBe(0);
+  });
+});

@@ -1,0 +1,29 @@
+import type { PartRow, SessionRow } from '../../core/transcripts/index.js';
+
+/** A projected session row with every field a test does not name at its empty value. */
+export function sessionRow(fields: Partial<SessionRow> & Pick<SessionRow, 'sessionId'>): SessionRow {
+  return {
+    provider: 'claude',
+    source: 'code',
+    cwd: null,
+    parentSessionId: null,
+    parentKind: null,
+    parentMissing: false,
+    agentType: null,
+    agentTypeSource: null,
+    title: null,
+    titleSource: null,
+    projectCwd: null,
+    model: null,
+    firstRequest: null,
+    firstTs: 1,
+    lastTs: 2,
+    updateOnly: false,
+    ...fields,
+  };
+}
+
+/** A projected part row (a user text part unless told otherwise). */
+export function partRow(fields: Partial<PartRow> & Pick<PartRow, 'partId' | 'sessionId'>): PartRow {
+  return { provider: 'claude', role: 'user', kind: 'text', ts: 1_700_000_000_000, text: null, meta: null, flags: 0, contentKey: null, ...fields };
+}
