@@ -273,9 +273,9 @@ describe('a Steward with two projects', () => {
     await eventually('both projects are listed', async () => ((await rows.count()) === 2 ? true : undefined));
     // Sort by name both ways, and filter.
     await page.getByRole('button', { name: /^Project/ }).click();
-    expect(await rows.first().locator('a').innerText()).toBe('meadow');
+    expect(await rows.first().locator('a[data-project]').innerText()).toBe('meadow');
     await page.getByRole('button', { name: /^Project/ }).click();
-    expect(await rows.first().locator('a').innerText()).toBe('orchard');
+    expect(await rows.first().locator('a[data-project]').innerText()).toBe('orchard');
     await page.getByLabel('Filter').fill('mead');
     expect(await rows.count()).toBe(1);
     await page.getByLabel('Filter').fill('');
