@@ -1,17 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDispatcher, EventBus, type AppStatus, type CallContext, type Dispatcher, type EventPayload, type MethodName, type Params, type Result } from './api/index.js';
-import { appHandlers, AppState, headlessStartAtLogin, StatusReporter, type StartAtLogin } from './app/index.js';
+import { appHandlers, AppState, firstRunHandlers, headlessStartAtLogin, settingsHandlers, StatusReporter, type StartAtLogin } from './app/index.js';
 import { Capture, captureHandlers } from './capture/index.js';
-import { loadConfig, packageRoot, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
-import { GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
+import { loadConfig, packageRoot, parseConfig, readConfigFile, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
+import { cacheStatsHandlers, GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
-import { createFileLogger, errorCode, type Logger } from './log/index.js';
+import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger } from './log/index.js';
 import { Maintenance, providerFacts, snapshotsOf, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
 import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
+import { transcriptsHandlers } from './transcripts/index.js';
 
 export interface CoreOptions {
   home?: StewardHome;
@@ -40,7 +41,7 @@ export class Core {
   readonly home: StewardHome;
   readonly env: NodeJS.ProcessEnv;
   readonly config: Config;
-  readonly logger: Logger;
+  readonly logger: LeveledLogger;
   readonly events = new EventBus();
   readonly gateway: Db;
   readonly telemetry: TelemetryLog;
@@ -64,7 +65,7 @@ export class Core {
   readonly #startAtLogin: StartAtLogin;
   readonly #schedule: boolean;
 
-  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: Logger, options: CoreOptions) {
+  private constructor(home: StewardHome, env: NodeJS.ProcessEnv, lock: OwnerLock, config: Config, logger: LeveledLogger, options: CoreOptions) {
     const schedule = options.schedule ?? false;
     this.home = home;
     this.env = env;
@@ -97,7 +98,20 @@ export class Core {
           startAtLogin: this.#startAtLogin,
           ...(options.onStopRequest ? { requestStop: options.onStopRequest } : {}),
         }),
+        ...firstRunHandlers(home.dir),
+        ...settingsHandlers({
+          home,
+          env,
+          started: config,
+          live: () => ({ sweeperIgnore: this.sweeper.settings.ignore, dailyModelCalls: this.sweeper.settings.dailyModelCalls, logLevel: this.logger.level }),
+          applyNow: (next) => {
+            this.sweeper.updateSettings(sweeperSettingsFrom(next), { liftPauses: false });
+            this.logger.setLevel(next.log.level);
+          },
+        }),
         ...telemetryHandlers(this.telemetry),
+        ...cacheStatsHandlers(this.gateway, home.dir, () => this.projects.count()),
+        ...transcriptsHandlers(config, env, () => parseConfig(readConfigFile(home.dir))),
         ...projectsHandlers(this.projects),
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
@@ -123,7 +137,7 @@ export class Core {
     const config = loadConfig(home.dir, env);
     const lock = acquireOwnerLock(home.dir);
     try {
-      const logger = options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false });
+      const logger = withLevel(options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false }), config.log.level);
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
       const core = new Core(home, env, lock, config, logger, options);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });

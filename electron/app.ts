@@ -84,7 +84,7 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
   denyPermissions();
   protocol.handle(APP_SCHEME, createRendererHandler(rendererDir));
   state.window = openWindow(state, logger, openedAtLogin(app, platform, options.argv ?? process.argv));
-  const disposeIpc = registerIpcBridge(ipcMain, { core: owner.core, logger, window: () => state.window });
+  const disposeIpc = registerIpcBridge(ipcMain, { core: owner.core, logger, window: () => state.window, openPath: (path) => shell.openPath(path) });
   const stopForwarding = forwardEvents(owner.core.events, () => state.window);
   const tray = openTray(owner, state, logger, platform, appPath);
 
@@ -128,7 +128,7 @@ function installLifecycle(state: ShellState, logger: Logger): void {
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, logger));
 }
 
-function showShellWindow(state: ShellState, place?: StatusPlace): void {
+function showShellWindow(state: ShellState, place?: StatusPlace | 'home'): void {
   if (state.window && !state.window.isDestroyed()) showWindowAt(state.window, APP_URL, place);
 }
 
@@ -164,7 +164,8 @@ function openWindow(state: ShellState, logger: Logger, hidden: boolean): Browser
 
 /** The tray and the notifications both follow `app.status`; both open the window where a matter is dealt with. */
 function openTray(owner: Owner, state: ShellState, logger: Logger, platform: NodeJS.Platform, appPath: string): TrayController {
-  const open = (place?: StatusPlace) => showShellWindow(state, place);
+  // "Open Steward" (no place named) lands on Home, where everything Steward watches is summed up.
+  const open = (place?: StatusPlace) => showShellWindow(state, place ?? 'home');
   const tray = createTrayController(
     { Tray, Menu, nativeImage },
     {

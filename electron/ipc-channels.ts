@@ -10,6 +10,15 @@ import type { ErrorCode, EventName, EventPayload, MethodName, Params, Result } f
 /** Renderer → main, `ipcRenderer.invoke`: one channel per contract method, `steward:call:App.Info`. */
 export const CALL_CHANNEL_PREFIX = 'steward:call:';
 
+/** Renderer → main, `ipcRenderer.invoke`: open one of Steward's own folders in the system's file manager. */
+export const OPEN_FOLDER_CHANNEL = 'steward:open-folder';
+
+/**
+ * A folder the page may ask to open, named by what it is, never by a path: main looks the path up
+ * through the contract, so a compromised page still cannot open anything but these.
+ */
+export type FolderTarget = { kind: 'notes'; projectKey: string } | { kind: 'home' } | { kind: 'logs' };
+
 /** Main → renderer, `webContents.send`: every contract event, as an {@link IpcEventMessage}. */
 export const EVENT_CHANNEL = 'steward:event';
 
@@ -63,6 +72,8 @@ export interface StewardBridge {
   /** Rejects with a plain {@link IpcFailure} object (objects, unlike Errors, cross contextBridge intact). */
   call(method: string, params?: unknown): Promise<unknown>;
   on(event: string, listener: (payload: unknown) => void): () => void;
+  /** Opens one of Steward's folders (the app only); rejects with an {@link IpcFailure}. */
+  openFolder(target: FolderTarget): Promise<void>;
 }
 
 /** Our page, whatever file of it: parsed, never prefix-matched. */

@@ -4,6 +4,8 @@ import {
   callChannel,
   EVENT_CHANNEL,
   isAppUrl,
+  OPEN_FOLDER_CHANNEL,
+  type FolderTarget,
   type CallChannel,
   type CallSignature,
   type EventChannels,
@@ -48,6 +50,8 @@ export interface IpcBridgeOptions {
   logger: Logger;
   /** The window whose main frame may call; looked up per call, as the window can be recreated. */
   window: () => BrowserWindow | undefined;
+  /** `shell.openPath`: resolves to an error text, empty on success. Without it, openFolder is refused. */
+  openPath?: (path: string) => Promise<string>;
 }
 
 /**
@@ -56,10 +60,42 @@ export interface IpcBridgeOptions {
  * Returns the function that removes them all.
  */
 export function registerIpcBridge(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, options: IpcBridgeOptions): () => void {
-  const channels = METHOD_NAMES.map((method) => registerMethod(ipcMain, method, options));
+  const channels: string[] = METHOD_NAMES.map((method) => registerMethod(ipcMain, method, options));
+  ipcMain.handle(OPEN_FOLDER_CHANNEL, (event, target: unknown) => openFolder(event, target, options));
+  channels.push(OPEN_FOLDER_CHANNEL);
   return () => {
     for (const channel of channels) ipcMain.removeHandler(channel);
   };
+}
+
+/** The folder's path, from the contract: a project's notes folder, or the home and logs folders. */
+async function folderPath(core: Pick<Core, 'call'>, target: FolderTarget): Promise<string> {
+  if (target.kind === 'notes') return (await core.call('Projects.Get', { projectKey: target.projectKey })).notesPath;
+  const { paths } = await core.call('Settings.Config', {});
+  return target.kind === 'home' ? paths.home : paths.logs;
+}
+
+function isFolderTarget(value: unknown): value is FolderTarget {
+  const target = value as { kind?: unknown; projectKey?: unknown } | null;
+  if (target?.kind === 'notes') return typeof target.projectKey === 'string';
+  return target?.kind === 'home' || target?.kind === 'logs';
+}
+
+async function openFolder(event: IpcMainInvokeEvent, target: unknown, options: IpcBridgeOptions): Promise<IpcReply<null>> {
+  if (!isTrustedSender(event, options.window())) {
+    options.logger.warn('ipc call refused: untrusted sender', { method: 'openFolder' });
+    return { ok: false, error: { code: 'forbidden', message: 'Only the Steward window may open folders' } };
+  }
+  if (!isFolderTarget(target)) return { ok: false, error: { code: 'invalid_params', message: 'openFolder names notes (with a projectKey), home or logs' } };
+  if (!options.openPath) return { ok: false, error: { code: 'unsupported', message: 'Opening folders is not possible here' } };
+  try {
+    const failure = await options.openPath(await folderPath(options.core, target));
+    // Which folder failed would be a path: the log line names its kind only.
+    if (failure) options.logger.warn('opening a folder failed', { kind: target.kind });
+    return failure ? { ok: false, error: { code: 'not_found', message: `The folder could not be opened: ${failure}` } } : { ok: true, result: null };
+  } catch (error) {
+    return { ok: false, error: toStewardError(error).toJSON() };
+  }
 }
 
 function registerMethod<M extends MethodName>(ipcMain: Pick<IpcMain, 'handle'>, method: M, options: IpcBridgeOptions): CallChannel {

@@ -8,11 +8,14 @@ import type {
   IpcFailure,
   IpcReply,
   METHOD_NAME_PATTERN,
+  OPEN_FOLDER_CHANNEL,
   StewardBridge,
 } from './ipc-channels.js';
 
 const CALL_PREFIX: typeof CALL_CHANNEL_PREFIX = 'steward:call:';
 const EVENTS: typeof EVENT_CHANNEL = 'steward:event';
+const OPEN_FOLDER: typeof OPEN_FOLDER_CHANNEL = 'steward:open-folder';
+const FOLDER_KINDS = ['notes', 'home', 'logs'];
 const METHOD_NAME: typeof METHOD_NAME_PATTERN = /^[A-Z][A-Za-z]+\.[A-Z][A-Za-z]+$/;
 const EVENT_NAME = /^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)+$/;
 
@@ -54,6 +57,13 @@ function createBridge(ipc: Pick<Electron.IpcRenderer, 'invoke' | 'on' | 'removeL
       if (!isReply(reply)) throw failure('internal', 'Malformed reply from Steward');
       if (reply.ok) return reply.result;
       throw reply.error;
+    },
+    async openFolder(target) {
+      const kind = (target as { kind?: unknown } | null)?.kind;
+      if (typeof kind !== 'string' || !FOLDER_KINDS.includes(kind)) throw failure('invalid_params', 'openFolder names notes, home or logs');
+      const reply: unknown = await ipc.invoke(OPEN_FOLDER, target);
+      if (!isReply(reply)) throw failure('internal', 'Malformed reply from Steward');
+      if (!reply.ok) throw reply.error;
     },
     on(event, listener) {
       if (typeof event !== 'string' || !EVENT_NAME.test(event) || typeof listener !== 'function') {

@@ -84,6 +84,15 @@ export const appMethods = {
       status: AppStatus,
     }),
   },
+  /** Whether the person has been through the first-run view (kept in STEWARD_HOME, so every tab and the app agree). */
+  'App.FirstRun': {
+    params: z.strictObject({}),
+    result: z.strictObject({ done: z.boolean(), doneAt: z.number().int().nullable() }),
+  },
+  'App.SetFirstRunDone': {
+    params: z.strictObject({ done: z.boolean() }),
+    result: z.strictObject({ done: z.boolean(), doneAt: z.number().int().nullable() }),
+  },
   'App.SetPaused': {
     params: z.strictObject({ paused: z.boolean() }),
     result: z.strictObject({ status: AppStatus }),

@@ -15,7 +15,23 @@ export const PruneReport = z.strictObject({
 });
 export type PruneReport = z.infer<typeof PruneReport>;
 
+export const CacheStats = z.strictObject({
+  /** Conversations (top-level sessions; a subagent's belongs to its parent). */
+  conversations: count,
+  /** Messages counted by the search index (the background index walk may still be adding some). */
+  messages: count,
+  projects: count,
+  /** Bytes on disk: the transcript cache (gateway.db with its journal), and everything in STEWARD_HOME. */
+  bytes: z.strictObject({ gateway: count, home: count }),
+});
+export type CacheStats = z.infer<typeof CacheStats>;
+
 export const cacheMethods = {
+  /** What the transcript cache holds and the disk it takes. */
+  'Cache.Stats': {
+    params: z.strictObject({}),
+    result: CacheStats,
+  },
   /**
    * Applies the effective retention window now (the kernel default included: the caller asked),
    * removing older parts and the sessions left empty. Project rows are kept.

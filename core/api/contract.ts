@@ -7,6 +7,7 @@ import { hooksMethods } from './hooks.js';
 import { maintenanceEvents, maintenanceMethods } from './maintenance.js';
 import { forgetEvents, forgetMethods } from './forget.js';
 import { projectsMethods } from './projects.js';
+import { providersMethods } from './providers.js';
 import { repositoryMethods } from './repository.js';
 import { searchEvents, searchMethods } from './search.js';
 import { sessionsMethods } from './sessions.js';
@@ -28,6 +29,7 @@ export const methods = {
   ...backfillMethods,
   ...cacheMethods,
   ...projectsMethods,
+  ...providersMethods,
   ...sweeperMethods,
   ...settingsMethods,
   ...maintenanceMethods,

@@ -14,6 +14,10 @@ export type RemoteCurator = (typeof REMOTE_CURATORS)[number];
 export const DATA_BOUNDARIES = ['local_process', 'local_network', 'remote', 'unknown'] as const;
 export type DataBoundary = (typeof DATA_BOUNDARIES)[number];
 
+/** How much Steward writes to its log file: every line (info), warnings and errors, or errors only. */
+export const LOG_LEVELS = ['info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Agents whose session start Steward can feed the project's notes (a hook in the agent's settings). */
 export const CONTEXT_AGENTS = ['claude'] as const;
 export type ContextAgent = (typeof CONTEXT_AGENTS)[number];

@@ -32,6 +32,8 @@ export const projectsMethods = {
       cwd: z.string(),
       repoBacked: z.boolean(),
       slug: z.string(),
+      /** The folder holding this project's notes, for the local panel (never logged). */
+      notesPath: z.string(),
       overview: z.string().nullable(),
       changelog: z.string().nullable(),
       /** Steward's CLAUDE.md for a non-repo project; null for repo-backed ones or when none exists yet. */
@@ -40,6 +42,11 @@ export const projectsMethods = {
       state: SweeperStateView,
       paused: CuratorPause.nullable(),
     }),
+  },
+  /** Projects marked scratch (never swept), by name. */
+  'Projects.Scratch': {
+    params: z.strictObject({}),
+    result: z.strictObject({ projects: z.array(z.strictObject({ projectKey: ProjectKey, name: z.string() })) }),
   },
   'Projects.SetScratch': {
     params: z.strictObject({ projectKey: ProjectKey, scratch: z.boolean() }),

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * What a person and the configuration know about each transcript provider, declared once: its id,
  * its name, and its kinds of root (the config key under `providers.<id>`, the environment variable
@@ -52,3 +54,55 @@ export const PROVIDER_IDS = Object.keys(PROVIDERS) as [ProviderId, ...ProviderId
 export function rootKinds(): Array<{ provider: ProviderId; key: string; kind: RootKind }> {
   return PROVIDER_IDS.flatMap((provider) => Object.entries(PROVIDERS[provider].roots).map(([key, kind]) => ({ provider, key, kind: kind as RootKind })));
 }
+
+const RootPath = z.strictObject({ path: z.string(), exists: z.boolean() });
+
+/** One kind of root of one provider: what is read now, what config.json says, what was found by default. */
+export const ProviderRootsView = z.strictObject({
+  /** The config key under `providers.<id>`. */
+  key: z.string(),
+  label: z.string(),
+  holds: z.string(),
+  env: z.string(),
+  /** The folders the running owner reads, each with whether it exists. */
+  watched: z.array(RootPath),
+  /** Where `watched` came from: the environment variable, config.json, or the default locations. */
+  source: z.enum(['environment', 'config', 'default']),
+  /** As saved in config.json (null: not set, the defaults apply); takes effect at the next start. */
+  configured: z.array(z.string()).nullable(),
+  /** The default locations on this computer, each with whether it exists. */
+  detected: z.array(RootPath),
+});
+
+export const ProviderSurvey = z.strictObject({
+  provider: z.enum(PROVIDER_IDS),
+  /** Transcript files found by listing the folders (nothing is read). */
+  files: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** Oldest and newest last change of those files; null without files. */
+  oldestAt: z.number().int().nullable(),
+  newestAt: z.number().int().nullable(),
+  /** The scheduled sweep's window in days (0: everything), and the files entirely older than it. */
+  windowDays: z.number().int().nonnegative(),
+  older: z.strictObject({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
+  /** Entries that could not be listed. */
+  failed: z.number().int().nonnegative(),
+});
+
+export const providersMethods = {
+  /** Every provider's kinds of root, resolved as the owner reads them, with whether each folder exists. */
+  'Providers.Roots': {
+    params: z.strictObject({}),
+    result: z.strictObject({
+      providers: z.array(z.strictObject({ provider: z.enum(PROVIDER_IDS), label: z.string(), enabled: z.boolean(), roots: z.array(ProviderRootsView) })),
+    }),
+  },
+  /**
+   * What the watched folders hold, from listing them alone (no transcript is opened): files, size,
+   * dates, and how much lies before the scheduled window. Enabled providers, registry order.
+   */
+  'Providers.Survey': {
+    params: z.strictObject({}),
+    result: z.strictObject({ providers: z.array(ProviderSurvey), durationMs: z.number().int().nonnegative() }),
+  },
+} as const;

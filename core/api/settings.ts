@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CURATOR_KINDS, DATA_BOUNDARIES, REMOTE_CURATORS } from './lists.js';
+import { CURATOR_KINDS, DATA_BOUNDARIES, LOG_LEVELS, REMOTE_CURATORS } from './lists.js';
+import { PROVIDER_IDS, PROVIDERS } from './providers.js';
 import { CuratorPause, SweeperBudget } from './sweeper.js';
 
 /** The settings a person changes from the panel: today the sweeper's curator and its API keys. */
@@ -52,7 +53,100 @@ export const StartAtLoginView = z.strictObject({
 });
 export type StartAtLoginView = z.infer<typeof StartAtLoginView>;
 
+/**
+ * The settings of config.json a person changes in the panel, by their dotted names. Everything else
+ * in the file stays as written; `Settings.Update` refuses any other key.
+ */
+export const EDITABLE_SETTINGS = [
+  'query.cache.retention.default_days',
+  'sweep.interval_ms',
+  'capture.exclude',
+  'sweeper.ignore',
+  'sweeper.daily_model_calls',
+  'log.level',
+  ...PROVIDER_IDS.flatMap((id) => [`providers.${id}.enabled`, ...Object.keys(PROVIDERS[id].roots).map((key) => `providers.${id}.${key}`)]),
+] as const;
+
+/** Settings that take effect as soon as they are saved; every other one at Steward's next start. */
+export const SETTINGS_APPLIED_NOW: readonly string[] = ['sweeper.ignore', 'sweeper.daily_model_calls', 'log.level'];
+
+export function isEditableSetting(key: string): boolean {
+  return (EDITABLE_SETTINGS as readonly string[]).includes(key);
+}
+
+/** One side of the settings a person changes: as config.json holds them (defaults filled in), or as the running owner uses them. */
+export const SettingsValues = z.strictObject({
+  retentionDays: z.number().int().nonnegative(),
+  sweepIntervalMs: z.number().int().nonnegative(),
+  captureExclude: z.array(z.string()),
+  sweeperIgnore: z.array(z.string()),
+  dailyModelCalls: z.number().int().nonnegative(),
+  logLevel: z.enum(LOG_LEVELS),
+  providers: z.record(z.enum(PROVIDER_IDS), z.strictObject({ enabled: z.boolean() })),
+});
+export type SettingsValues = z.infer<typeof SettingsValues>;
+
+/** Where this Steward keeps its files, for the local panel to show and copy (never logged). */
+export const HomePaths = z.strictObject({ home: z.string(), config: z.string(), logs: z.string(), notes: z.string() });
+
+export const SettingsConfigView = z.strictObject({
+  paths: HomePaths,
+  /** Where STEWARD_HOME came from. */
+  homeKind: z.enum(['env', 'platform-default']),
+  /** As saved in config.json, defaults filled in. */
+  saved: SettingsValues,
+  /** As the running owner uses them (environment overrides included); differs from `saved` until a restart. */
+  running: SettingsValues,
+  /** Settings an environment variable decides whatever config.json says: the dotted key and the variable. */
+  environment: z.array(z.strictObject({ key: z.string(), env: z.string() })),
+});
+export type SettingsConfigView = z.infer<typeof SettingsConfigView>;
+
 export const settingsMethods = {
+  /** The settings a person changes here, saved and running, and where the files are. */
+  'Settings.Config': {
+    params: z.strictObject({}),
+    result: SettingsConfigView,
+  },
+  /**
+   * Changes settings by dotted name (`null` returns one to its default) through the one writer of
+   * config.json: validated by the config schema as a whole, written atomically, or refused with
+   * `config_invalid` and `details.fields` naming each wrong key. Says which apply now and which at
+   * the next start.
+   */
+  'Settings.Update': {
+    params: z.strictObject({
+      changes: z
+        .record(z.string().refine(isEditableSetting, { message: 'not a setting the panel changes' }), z.json())
+        .refine((changes) => Object.keys(changes).length > 0, { message: 'name at least one setting' }),
+    }),
+    result: z.strictObject({
+      saved: z.array(z.string()),
+      appliedNow: z.array(z.string()),
+      atNextStart: z.array(z.string()),
+      config: SettingsConfigView,
+    }),
+  },
+  /**
+   * Tries a curator before it is saved: one small request to the endpoint it would use (listing
+   * models), naming the host it tried. Offline needs nothing and always passes.
+   */
+  'Settings.TestCurator': {
+    params: z.strictObject({
+      curator,
+      model: z.string().min(1).max(200).optional(),
+      baseUrl: z.url().nullable().optional(),
+      anthropicBaseUrl: z.url().nullable().optional(),
+    }),
+    result: z.strictObject({
+      ok: z.boolean(),
+      /** The host (and port) that was asked; null for offline. */
+      host: z.string().nullable(),
+      message: z.string(),
+      /** Whether the endpoint lists the model (null when it does not say). */
+      modelListed: z.boolean().nullable(),
+    }),
+  },
   'Settings.Get': {
     params: z.strictObject({}),
     result: z.strictObject({ sweeper: SweeperSettingsView }),

@@ -10,6 +10,8 @@ export const ProviderSweepStats = z.strictObject({
   unchanged: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   partsWritten: z.number().int().nonnegative(),
+  /** The messages those parts make up (a message is one or more parts: its text, tool calls, results). */
+  messagesWritten: z.number().int().nonnegative().optional(),
   durationMs: z.number().int().nonnegative(),
   /** Complete lines skipped as malformed or above the line cap. */
   failedLines: z.number().int().nonnegative(),
@@ -34,6 +36,16 @@ export const sweepMethods = {
   'Sweep.Tick': {
     params: z.strictObject({}),
     result: SweepResult,
+  },
+  /** When the transcript folders were last checked and will be next (null: not scheduled, or paused). */
+  'Sweep.Status': {
+    params: z.strictObject({}),
+    result: z.strictObject({
+      scheduled: z.boolean(),
+      intervalMs: z.number().int().nonnegative(),
+      lastTickAt: z.number().int().nullable(),
+      nextTickAt: z.number().int().nullable(),
+    }),
   },
 } as const;
 

@@ -1,8 +1,8 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
-import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport } from '../api/index.js';
+import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, MessageCounter, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
@@ -67,6 +67,7 @@ export class Capture {
   readonly #scheduler: SweepScheduler;
   readonly #checkpointer: Checkpointer;
   readonly #pruner: RetentionPruner;
+  readonly #messages: MessageCounter;
   readonly #options: CaptureOptions;
   #pruneTimer: NodeJS.Timeout | undefined;
   readonly #turnListeners = new Set<(turns: UserTurns[]) => void>();
@@ -75,6 +76,9 @@ export class Capture {
    * not live work: the owner's start, then the start of the last completed scheduled tick.
    */
   #liveSince = Date.now() - LIVE_SLACK_MS;
+  /** When the schedule started (ticks fall on whole intervals after it), and whether it skips them now. */
+  #schedule: { since: number; paused: () => boolean } | undefined;
+  #lastTickAt: number | null = null;
 
   constructor(options: CaptureOptions) {
     this.#options = options;
@@ -95,6 +99,7 @@ export class Capture {
     // nothing (an unchanged or restarted one) spawns no thread.
     this.#commits = new CommitWindow(options.db, {}, () => this.#checkpointer.start());
     this.#pruner = new RetentionPruner(options.db);
+    this.#messages = new MessageCounter(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;
@@ -169,8 +174,47 @@ export class Capture {
     });
   }
 
+  /** When the folders were last checked and will be next: the schedule's whole intervals, none while paused. */
+  status(): Result<'Sweep.Status'> {
+    const intervalMs = this.#options.config.sweep.interval_ms;
+    const schedule = this.#schedule;
+    if (!schedule) return { scheduled: false, intervalMs, lastTickAt: this.#lastTickAt, nextTickAt: null };
+    const elapsed = Math.floor((Date.now() - schedule.since) / intervalMs) + 1;
+    return { scheduled: true, intervalMs, lastTickAt: this.#lastTickAt, nextTickAt: schedule.paused() ? null : schedule.since + elapsed * intervalMs };
+  }
+
+  /**
+   * What the enabled providers' folders hold, from their listing alone (discovery stats files and
+   * never opens a transcript): how many, how large, how old, and how much the scheduled window leaves out.
+   */
+  async survey(): Promise<Result<'Providers.Survey'>> {
+    const started = performance.now();
+    const providers: Result<'Providers.Survey'>['providers'] = [];
+    for (const provider of this.providers.filter((p) => this.#options.config.providers[p.id].enabled)) {
+      const { files, failed } = await provider.discover();
+      const windowDays = effectiveWindowDays(this.#options.config, provider.id);
+      const cutoff = windowStart(windowDays);
+      const older = files.filter((f) => cutoff !== null && f.mtimeMs < cutoff);
+      // A reduce, not Math.min(...): a large tree holds more files than a call takes arguments.
+      const oldest = files.reduce((n, f) => Math.min(n, f.mtimeMs), Infinity);
+      const newest = files.reduce((n, f) => Math.max(n, f.mtimeMs), -Infinity);
+      providers.push({
+        provider: provider.id,
+        files: files.length,
+        bytes: files.reduce((n, f) => n + f.size, 0),
+        oldestAt: files.length > 0 ? Math.round(oldest) : null,
+        newestAt: files.length > 0 ? Math.round(newest) : null,
+        windowDays: windowDays ?? 0,
+        older: { files: older.length, bytes: older.reduce((n, f) => n + f.size, 0) },
+        failed,
+      });
+    }
+    return { providers, durationMs: Math.round(performance.now() - started) };
+  }
+
   /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
   start(paused: () => boolean = () => false): void {
+    this.#schedule ??= { since: Date.now(), paused };
     this.#scheduler.start(this.#options.config.sweep.interval_ms, paused);
     this.#sink.start(SINK_TICK_MS, (error) => this.#options.logger.warn('sink tick failed', { code: errorCode(error) }));
     this.#schedulePrune(paused);
@@ -187,7 +231,14 @@ export class Capture {
     await this.reader.stop();
   }
 
-  #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
+  /** One provider's run, with the messages its new parts make up (runs are serial, so the rows above the mark are its own). */
+  async #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
+    const mark = this.#messages.mark();
+    const stats = await this.#read(id, scheduled, windowStartMs, signal);
+    return { ...stats, messagesWritten: stats.partsWritten > 0 ? await this.#messages.countSince(mark) : 0 };
+  }
+
+  #read(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
     if (!provider) return Promise.reject(new Error('unknown provider'));
     return runBackfillProvider(
@@ -227,6 +278,7 @@ export class Capture {
   }
 
   #report(providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
+    if (kind === 'scheduled') this.#lastTickAt = Date.now();
     recordRun(this.#options, providers, kind);
     this.#options.onTick?.(providers, kind);
   }

@@ -18,8 +18,29 @@ function safely(recorder: Recorder, kind: string, data: { [key: string]: unknown
   }
 }
 
-/** A tick is `sweep.tick` and a manual import `backfill.run`, unchanged ones included. */
+/** A tick that found nothing new and nothing wrong: every file listed was unchanged. */
+export function isUnchangedTick(providers: readonly ProviderStats[]): boolean {
+  return providers.every((p) => p.read === 0 && p.partsWritten === 0 && p.failed === 0 && p.failedLines === 0 && !p.vanished && !p.errors?.length && !p.withheld);
+}
+
+/**
+ * The compact row of an unchanged tick, the proof Steward is alive that most ticks are: the files it
+ * checked and how long it took, the providers that listed anything with their six counts, nothing else.
+ */
+export function compactTick(providers: readonly ProviderStats[]): { [key: string]: unknown } {
+  const listed = providers.filter((p) => p.discovered > 0);
+  return {
+    kind: 'scheduled',
+    unchanged: true,
+    files: listed.reduce((n, p) => n + p.discovered, 0),
+    durationMs: providers.reduce((n, p) => n + p.durationMs, 0),
+    providers: listed.map(({ provider, discovered, read, unchanged, failed, partsWritten, durationMs }) => ({ provider, discovered, read, unchanged, failed, partsWritten, durationMs })),
+  };
+}
+
+/** A tick is `sweep.tick` (compact when nothing changed) and a manual import `backfill.run`, unchanged ones included. */
 export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
+  if (kind === 'scheduled' && isUnchangedTick(providers)) return safely(recorder, 'sweep.tick', compactTick(providers));
   safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, providers });
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { StewardError } from '../api/index.js';
 import { HOME_FILES } from './home.js';
+import { problemOf } from './problems.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 function describe(issue: z.core.$ZodIssue): string {
@@ -38,7 +39,8 @@ function validate(raw: unknown, source: string): Config {
   const result = ConfigSchema.safeParse(raw ?? {});
   if (!result.success) {
     const problems = result.error.issues.slice(0, 5).map(describe).join('; ');
-    throw new StewardError('config_invalid', `${source}: ${problems}`, { keys: result.error.issues.map((i) => i.path.join('.')) });
+    const fields = Object.fromEntries(result.error.issues.map((i) => [i.path.join('.') || '(root)', problemOf(i)]));
+    throw new StewardError('config_invalid', `${source}: ${problems}`, { keys: result.error.issues.map((i) => i.path.join('.')), fields });
   }
   return result.data;
 }
@@ -82,7 +84,10 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
   // `merged` holds every default by now: only the file's own keys and the overridden ones are explicit.
   const result = validate(merged, 'environment');
   if (result.sweeper.curator === 'openai-compatible' && result.sweeper.model === undefined) {
-    throw new StewardError('config_invalid', `${HOME_FILES.config}: "sweeper.model" is required when sweeper.curator is openai-compatible (name the model your endpoint serves, or set STEWARD_SWEEPER_MODEL)`, { keys: ['sweeper.model'] });
+    throw new StewardError('config_invalid', `${HOME_FILES.config}: "sweeper.model" is required when sweeper.curator is openai-compatible (name the model your endpoint serves, or set STEWARD_SWEEPER_MODEL)`, {
+      keys: ['sweeper.model'],
+      fields: { 'sweeper.model': { message: 'is required for an OpenAI-compatible curator: name the model your endpoint serves' } },
+    });
   }
   explicit.set(result, new Set([...explicitKeys(config), ...overridden]));
   return result;

@@ -1,5 +1,6 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { CURATOR_KINDS, EMBEDDING_PROVIDERS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
+import { CURATOR_KINDS, EMBEDDING_PROVIDERS, LOG_LEVELS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
 
 /**
  * config.json mirrors the dotted setting names of the specs as nested objects. Every object is
@@ -8,7 +9,8 @@ import { CURATOR_KINDS, EMBEDDING_PROVIDERS, PROVIDER_IDS, PROVIDERS, type Provi
  */
 const days = z.number().int().min(0).max(36_500);
 const ms = z.number().int().min(0).max(7 * 24 * 3_600_000);
-const roots = z.array(z.string().min(1)).max(64);
+// A relative folder would be read relative to wherever Steward happened to start.
+const roots = z.array(z.string().min(1).refine((path) => isAbsolute(path), { message: 'must be a full path (from / or a drive letter)' })).max(64);
 
 const backfill = z.strictObject({
   /** A positive value narrows this provider's scheduled sweep; 0 defers to the cache retention. */
@@ -122,6 +124,12 @@ export const ConfigSchema = z.strictObject({
           }),
         )
         .default({}),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      /** The least serious line written to logs/main.log: info (every line), warn, or error only. */
+      level: z.enum(LOG_LEVELS).default('info'),
     })
     .prefault({}),
   server: z

@@ -8,7 +8,7 @@ import { GATEWAY_MIGRATIONS } from './migrations.js';
 import { registerSearchFunctions } from './search-index.js';
 
 export { TelemetryLog } from './telemetry.js';
-export { telemetryHandlers } from './handlers.js';
+export { telemetryHandlers, cacheStatsHandlers } from './handlers.js';
 export { Spool } from './spool.js';
 export { Materializer, type RunToken, type CapturePolicy } from './materializer.js';
 export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
@@ -22,6 +22,7 @@ export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 export { CommitWindow } from './commit-window.js';
+export { MessageCounter } from './counts.js';
 
 /**
  * 16 KiB pages keep a typical part (a few KiB of text) on one page instead of a chain of overflow

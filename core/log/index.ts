@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
 import { ensurePrivateDir, HOME_FILES, PRIVATE_FILE_MODE, tightenMode } from '../config/index.js';
 import { redactSecrets } from '../secrets/index.js';
+import type { LogLevel } from '../api/index.js';
 
 export { errorCode, CodeTally, type CodeCount } from './codes.js';
 
@@ -85,4 +86,31 @@ export function createMemoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const push = (level: string) => (message: string, fields?: LogFields) => void lines.push(`${level} ${formatLogLine(message, fields)}`);
   return { lines, info: push('info'), warn: push('warn'), error: push('error') };
+}
+
+const SEVERITY: Record<LogLevel, number> = { info: 0, warn: 1, error: 2 };
+
+/** A logger whose least serious level (`log.level`) can change while Steward runs. */
+export interface LeveledLogger extends Logger {
+  readonly level: LogLevel;
+  setLevel(level: LogLevel): void;
+}
+
+/** Lines below `level` are dropped before they are formatted; errors always pass. */
+export function withLevel(inner: Logger, level: LogLevel): LeveledLogger {
+  let current = level;
+  const gate = (at: LogLevel, write: (message: string, fields?: LogFields) => void) => (message: string, fields?: LogFields) => {
+    if (SEVERITY[at] >= SEVERITY[current]) write(message, fields);
+  };
+  return {
+    get level() {
+      return current;
+    },
+    setLevel: (next) => {
+      current = next;
+    },
+    info: gate('info', (m, f) => inner.info(m, f)),
+    warn: gate('warn', (m, f) => inner.warn(m, f)),
+    error: gate('error', (m, f) => inner.error(m, f)),
+  };
 }

@@ -49,6 +49,7 @@ export class ProjectStore {
   readonly #get;
   readonly #setRepo;
   readonly #remove;
+  readonly #count;
   /** When this process last looked for each project's repository (a folder may become one later). */
   readonly #detectedAt = new Map<string, number>();
 
@@ -65,6 +66,7 @@ export class ProjectStore {
     this.#list = db.prepare(`${SELECT} ORDER BY last_activity_at DESC, project_key`);
     this.#get = db.prepare(`${SELECT} WHERE project_key = ?`);
     this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
+    this.#count = db.prepare('SELECT COUNT(*) FROM projects').pluck();
     this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
@@ -105,6 +107,10 @@ export class ProjectStore {
     const counts = this.#sessions.conversationCounts();
     const latestSessions = this.#sessions.latestSessionPerProject();
     return (this.#list.all() as ProjectRow[]).map((row) => toRecord(row, counts.get(row.project_key) ?? 0, latestSessions.get(row.project_key)));
+  }
+
+  count(): number {
+    return this.#count.get() as number;
   }
 
   get(projectKey: string): ProjectRecord | undefined {

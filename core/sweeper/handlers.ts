@@ -3,6 +3,7 @@ import { StewardError, type Handlers } from '../api/index.js';
 import { redactSecrets, type KeyRing } from '../secrets/index.js';
 import { applyHook, claudeSettingsPath, hookCommand, hookInstalled, mcpSetupCommand, planHook } from './claude-hooks.js';
 import { localModels } from './local-models.js';
+import { testCurator } from './curators/index.js';
 import type { SweeperState } from './state.js';
 import { saveCuratorChoice, saveDailyBudget, sweeperSettingsFrom } from './settings.js';
 import { curatorBoundary, SweeperFailure, type Sweeper } from './sweeper.js';
@@ -13,6 +14,8 @@ type SweeperMethods =
   | 'Sweeper.PlanAll'
   | 'Sweeper.RunAll'
   | 'Projects.SetScratch'
+  | 'Projects.Scratch'
+  | 'Settings.TestCurator'
   | 'Settings.Get'
   | 'Settings.SetCurator'
   | 'Settings.SetApiKey'
@@ -80,6 +83,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
         cwd: project.cwd,
         repoBacked: project.repoBacked,
         slug: project.slug,
+        notesPath: paths.dir,
         overview: readNote(paths.overview),
         changelog: readNote(paths.changelog),
         claudeMd: project.repoBacked ? null : readNote(paths.claude),
@@ -98,6 +102,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
     },
     'Sweeper.PlanAll': () => sweeper.planAll(),
     'Sweeper.RunAll': (confirmed) => sweeper.runAll(confirmed),
+    'Projects.Scratch': () => ({ projects: sweeper.scratchProjects() }),
     'Projects.SetScratch': ({ projectKey, scratch }) => {
       const result = sweeper.setScratch(projectKey, scratch);
       if (result === null) throw notFound(projectKey);
@@ -105,7 +110,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
     },
     'Settings.Get': () => settingsView(sweeper, ring),
     'Settings.SetCurator': (choice) => {
-      const config = saveCuratorChoice(home, env, choice);
+      const config = saveCuratorChoice(home, env, choice, sweeper.settings.curator);
       sweeper.updateSettings(sweeperSettingsFrom(config));
       return settingsView(sweeper, ring);
     },
@@ -120,6 +125,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       return settingsView(sweeper, ring);
     },
     'Settings.LocalModels': () => localModels(sweeper.settings.ollamaUrl),
+    'Settings.TestCurator': (choice) => testCurator(choice, { anthropic: ring.lookup('anthropic').key, openai: ring.lookup('openai-compatible').key }, sweeper.settings.timeoutMs),
     'Hooks.Status': ({ agent }) => ({ agent, installed: hookInstalled(env), settingsPath: claudeSettingsPath(env), command: hookCommand(), mcpCommand: mcpSetupCommand() }),
     'Hooks.Plan': ({ action }) => planHook(action, env),
     'Hooks.Apply': ({ agent, action, planHash }) => ({ agent, action, ...applyHook(action, env, planHash) }),

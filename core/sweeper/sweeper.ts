@@ -325,6 +325,14 @@ export class Sweeper {
     this.#abort = new AbortController();
   }
 
+  /** Projects marked scratch (never swept), by name. */
+  scratchProjects(): Array<{ projectKey: string; name: string }> {
+    return this.#o.source
+      .projects()
+      .filter((project) => this.state({ project, paths: projectPaths(this.#o.home, project.slug) }).scratch)
+      .map((project) => ({ projectKey: project.projectKey, name: project.name }));
+  }
+
   /** The projects a sweep of all would curate now: those whose activity gate is open. */
   eligible(): string[] {
     return this.#o.source
@@ -478,7 +486,7 @@ export class Sweeper {
       changelog: written.changelog,
       factsAdded: written.factsAdded.length,
     };
-    this.#o.record?.('sweeper.sweep', { mode: curator.kind, model: curator.model, tokensIn: reply.tokensIn, tokensOut: reply.tokensOut, calls: reply.calls, durationMs, outcome: result.outcome });
+    this.#o.record?.('sweeper.sweep', { projectKey: target.project.projectKey, mode: curator.kind, model: curator.model, tokensIn: reply.tokensIn, tokensOut: reply.tokensOut, calls: reply.calls, durationMs, outcome: result.outcome });
     this.#o.logger?.info('sweep finished', { outcome: result.outcome, mode: curator.kind, calls: reply.calls, durationMs });
     return result;
   }
@@ -514,7 +522,7 @@ export class Sweeper {
       nextAttemptAt: now + Math.min(base * 2 ** (failures - 1), this.#o.backoffCapMs ?? 6 * 3_600_000),
     });
     this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
-    this.#o.record?.('sweeper.sweep', { mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
+    this.#o.record?.('sweeper.sweep', { projectKey: target.project.projectKey, mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
     this.#o.logger?.warn('sweep failed', { failure: code, cause, mode: curator.kind, calls, paused });
     return new SweeperFailure(paused ? 'curator_paused' : 'sweep_failed', message);
   }

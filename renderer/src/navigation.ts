@@ -1,12 +1,16 @@
 /**
  * The places of the panel, in navigation order, and the views reached from them. The address is
- * `#/<place>` (with `?…` for a search), or `#/sessions/<id>` for one conversation, so a reload, the
- * back button, bookmarks and Electron's file:// page all keep where the person was without a router.
+ * `#/<place>` (with `?…` for a search), `#/projects/<key>` for one project, or `#/sessions/<id>` for
+ * one conversation, so a reload, the back button, bookmarks and Electron's page all keep where the
+ * person was without a router.
  */
-export const PLACE_IDS = ['projects', 'search', 'maintenance', 'conflicts', 'telemetry', 'settings'] as const;
+export const PLACE_IDS = ['home', 'projects', 'search', 'maintenance', 'conflicts', 'telemetry', 'settings'] as const;
 export type PlaceId = (typeof PLACE_IDS)[number];
 
-export const DEFAULT_PLACE: PlaceId = 'projects';
+export const DEFAULT_PLACE: PlaceId = 'home';
+
+/** A project key as the contract spells it (`p_` and 16 hex digits). */
+const PROJECT_KEY = /^p_[0-9a-f]{16}$/;
 
 export function isPlaceId(value: string): value is PlaceId {
   return (PLACE_IDS as readonly string[]).includes(value);
@@ -16,8 +20,8 @@ export function placeHref(place: PlaceId): string {
   return `#/${place}`;
 }
 
-/** Where the address points: a place with its parameters, or one conversation (opened at a part). */
-export type Route = { view: PlaceId; params: Record<string, string> } | { view: 'session'; sessionId: string; partId: string | undefined };
+/** Where the address points: a place with its parameters (and one project of Projects), or one conversation (opened at a part). */
+export type Route = { view: PlaceId; params: Record<string, string>; projectKey?: string } | { view: 'session'; sessionId: string; partId: string | undefined };
 
 function paramsOf(query: string | undefined): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(query ?? ''));
@@ -38,8 +42,15 @@ export function routeFromHash(hash: string): Route | undefined {
     const sessionId = decoded(session[1]!);
     return sessionId === undefined || sessionId === '' ? undefined : { view: 'session', sessionId, partId: paramsOf(session[2]).part };
   }
+  const project = /^#\/projects\/([^?/]+)\/?$/.exec(hash);
+  if (project) return PROJECT_KEY.test(project[1]!) ? { view: 'projects', params: {}, projectKey: project[1]! } : undefined;
   const place = /^#\/([a-z-]+)\/?(?:\?(.*))?$/.exec(hash);
   return place?.[1] !== undefined && isPlaceId(place[1]) ? { view: place[1], params: paramsOf(place[2]) } : undefined;
+}
+
+/** One project, as a view of its own. */
+export function projectHref(projectKey: string): string {
+  return `#/projects/${projectKey}`;
 }
 
 /** The place named by the address, or undefined when the fragment names none (a conversation is no place). */

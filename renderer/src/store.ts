@@ -11,6 +11,8 @@ export interface PanelState {
   connection: Connection;
   /** `App.Info` as last fetched (on start and after every reconnect). */
   info: AppInfo | undefined;
+  /** When `info` arrived, so its uptime can keep counting on the panel's clock. */
+  infoAt: number | undefined;
   infoError: string | undefined;
   /** From `App.Info`, then kept current by the `app.status` event. */
   status: AppStatus | undefined;
@@ -26,6 +28,7 @@ export const usePanel = create<PanelState>()(() => ({
   transportKind: undefined,
   connection: 'connecting',
   info: undefined,
+  infoAt: undefined,
   infoError: undefined,
   status: undefined,
   place: DEFAULT_PLACE,
@@ -42,16 +45,15 @@ export async function refreshInfo(): Promise<void> {
   const seqAtCall = statusSeq;
   try {
     const info = await client.call('App.Info', {});
-    usePanel.setState(seqAtCall === statusSeq ? { info, infoError: undefined, status: info.status } : { info, infoError: undefined });
+    const infoAt = Date.now();
+    usePanel.setState(seqAtCall === statusSeq ? { info, infoAt, infoError: undefined, status: info.status } : { info, infoAt, infoError: undefined });
   } catch (error) {
     usePanel.setState({ infoError: error instanceof Error ? error.message : 'Steward did not answer.' });
   }
 }
 
-export async function setPaused(paused: boolean): Promise<void> {
-  const { client } = usePanel.getState();
-  if (!client) return;
-  const { status } = await client.call('App.SetPaused', { paused });
+/** A status the panel received in a reply (App.SetPaused): newer than any App.Info still on its way. */
+export function acceptStatus(status: AppStatus): void {
   statusSeq += 1;
   usePanel.setState({ status });
 }

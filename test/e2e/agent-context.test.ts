@@ -71,26 +71,27 @@ describe('notes reach the agent', () => {
     expect(settings.hooks.SessionStart[0]!.hooks[0]!.command).toMatch(/steward\.js" context --hook$/);
     await page.getByRole('button', { name: 'Remove the session-start hook…' }).waitFor();
     await page.getByRole('button', { name: 'Copy MCP setup command' }).click();
-    await page.getByText(/^Copied\.|^Copying is not allowed here/).waitFor();
+    await page.getByText(/^Copied the MCP setup command\.$|^Copying is not allowed here/).waitFor();
     expect(await page.locator('.agent-context__command').innerText()).toMatch(/^claude mcp add steward -- .*steward\.js" mcp$/);
     expect(problems).toEqual([]);
   });
 
-  it("Settings: a local Ollama's models are offered with their data boundary, and chosen only by the user", async () => {
+  it("Settings: a local Ollama's models are offered with where the text would go, and chosen only by the user", async () => {
     const { page, problems } = await openPanel(browser, steward);
     await goToPlace(page, 'Settings');
     const local = page.getByRole('group', { name: 'Local models' });
     await local.getByRole('button', { name: 'Find local models' }).click();
-    await local.getByText(/Data boundary: local_network/).waitFor();
+    await local.getByText(/transcripts would go to it, on this computer's network, not to the internet/).waitFor();
     expect((await steward.rpc('Settings.Get', {})).sweeper.curator).toBe('offline');
     await local.getByRole('button', { name: 'Use this model' }).click();
     await local.getByText(/The curator is now llama3\.2:latest/).waitFor();
     expect((await steward.rpc('Settings.Get', {})).sweeper).toMatchObject({ curator: 'openai-compatible', model: 'llama3.2:latest', dataBoundary: 'local_network' });
-    const budget = page.getByRole('form', { name: 'Daily budget of model calls' });
-    expect(await budget.getByRole('spinbutton').inputValue()).toBe('200');
-    await budget.getByRole('spinbutton').fill('50');
-    await budget.getByRole('button', { name: 'Save budget' }).click();
-    await budget.getByText('Saved to config.json.').waitFor();
+    const budget = page.getByRole('form', { name: 'Which projects get notes' });
+    const calls = budget.getByLabel('Model calls a day, across all projects');
+    expect(await calls.inputValue()).toBe('200');
+    await calls.fill('50');
+    await budget.getByRole('button', { name: 'Save', exact: true }).click();
+    await budget.getByText('Saved to config.json. It applies now.').waitFor();
     expect((await steward.rpc('Settings.Get', {})).sweeper.budget.limit).toBe(50);
     expect(problems).toEqual([]);
   });

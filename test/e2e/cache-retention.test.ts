@@ -77,7 +77,7 @@ describe('the Cache retention view in Settings', () => {
     const { view, check } = await checkRetention(page);
     const claudeRow = check.getByRole('row').filter({ hasText: 'Claude' });
     expect((await claudeRow.innerText()).trim()).toMatch(/Older than .*\b6$/);
-    expect(await check.getByRole('status').innerText()).toBe('6 parts would go, and with them 1 conversation (session) left with nothing newer.');
+    expect(await check.getByRole('status').innerText()).toBe('6 parts would go, and with them 1 conversation left with nothing newer.');
 
     // Asking is not removing: the first button only opens the question, and Cancel leaves everything.
     const remove = view.getByRole('button', { name: 'Remove 6 parts' });
@@ -95,7 +95,7 @@ describe('the Cache retention view in Settings', () => {
     await confirm.getByRole('button', { name: 'Yes, remove them' }).click();
     const removed = view.getByTestId('cache-retention-removed');
     await removed.waitFor();
-    expect(await removed.getByRole('status').innerText()).toMatch(/^Removed 6 parts and 1 conversation \(session\) in \d/);
+    expect(await removed.getByRole('status').innerText()).toMatch(/^Removed 6 parts and 1 conversation in \d/);
     expect(await removed.innerText()).not.toContain('Stopped early');
     await page.screenshot({ path: screenshotPath('settings-cache-retention.png') });
 

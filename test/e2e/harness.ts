@@ -393,3 +393,11 @@ export function screenshotPath(name: string): string {
   mkdirSync(TEST_RESULTS_DIR, { recursive: true });
   return join(TEST_RESULTS_DIR, name);
 }
+
+/** The README's screenshots live in docs/screenshots/ and are made by the e2e run, so they show the panel as it is. */
+export const DOCS_SCREENSHOTS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
+
+export function docsScreenshotPath(name: string): string {
+  mkdirSync(DOCS_SCREENSHOTS_DIR, { recursive: true });
+  return join(DOCS_SCREENSHOTS_DIR, name);
+}

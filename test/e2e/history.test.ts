@@ -133,7 +133,8 @@ describe('search and read conversations in the panel', () => {
 
   it('lists a project’s conversations with their titles', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await page.getByRole('button', { name: 'orchard' }).click();
+    await goToPlace(page, 'Projects');
+    await page.getByRole('link', { name: 'orchard', exact: true }).click();
     const list = page.getByRole('region', { name: 'Conversations' });
     await list.locator('.project-sessions__link').first().waitFor();
     expect(await list.locator('.project-sessions__link').allInnerTexts()).toEqual(['Why does parseConfig throw ERR_MODULE_NOT_FOUND when loading src/config/load_settings.ts?', 'Winter pruning plan']);

@@ -5,16 +5,18 @@ import { PAUSED_TEXT } from '../../core/api/index.js';
 import { eventually, launchChromium, openPanel, rawRequest, runSteward, screenshotPath, startServe, URL_LINE, type ServedSteward } from './harness.js';
 
 /**
- * On an empty STEWARD_HOME every place explains why it is empty. Each place's team words its own
- * empty state, so the check is the gist (`emptyGist`) rather than the exact sentence.
+ * On an empty STEWARD_HOME every place that lists things explains why it is empty. Each place's team
+ * words its own empty state, so the check is the gist (`emptyGist`) rather than the exact sentence;
+ * Settings lists nothing and has no empty state.
  */
 const PLACES = [
+  { id: 'home', label: 'Home', emptyGist: /plans waiting/i },
   { id: 'projects', label: 'Projects', emptyGist: /transcripts/i },
   { id: 'search', label: 'Search', emptyGist: /conversation/i },
   { id: 'maintenance', label: 'Maintenance', emptyGist: /enrol/i },
   { id: 'conflicts', label: 'Conflicts', emptyGist: /identit/i },
   { id: 'telemetry', label: 'Telemetry', emptyGist: /sweep/i },
-  { id: 'settings', label: 'Settings', emptyGist: /config\.json/ },
+  { id: 'settings', label: 'Settings', emptyGist: undefined },
 ] as const;
 
 /** The status bar shows what the owner reports (state, message, paused), whatever the sweep is doing. */
@@ -35,7 +37,7 @@ async function expectStatusBarMatchesOwner(page: Page, steward: ServedSteward): 
  */
 async function expectTelemetry(page: Page, steward: ServedSteward): Promise<void> {
   await eventually('telemetry shows what the owner recorded', async () => {
-    const { entries } = await steward.rpc('Telemetry.Recent', { limit: 50 });
+    const { entries } = await steward.rpc('Telemetry.Recent', { limit: 200 });
     const empty = page.getByTestId('empty-state');
     if (entries.length === 0 && (await empty.count()) === 1) return PLACES.find((p) => p.id === 'telemetry')!.emptyGist.test(await empty.innerText()) || undefined;
     if (entries.length > 0 && (await empty.count()) === 0 && (await page.locator('main table tbody tr').count()) === entries.length) return true;
@@ -62,7 +64,8 @@ async function expectPlace(page: Page, place: (typeof PLACES)[number], steward: 
   await page.locator(`main[data-place="${place.id}"]`).waitFor();
   expect(await page.locator('main h1').innerText()).toBe(place.label);
   if (place.id === 'telemetry') await expectTelemetry(page, steward);
-  else await expectEmptyState(page, place.emptyGist);
+  else if (place.emptyGist) await expectEmptyState(page, place.emptyGist);
+  else await page.getByRole('region', { name: 'About this Steward' }).waitFor();
   expect(await page.evaluate(() => window.location.hash)).toBe(`#/${place.id}`);
   const current = page.locator('nav[aria-label="Places"] [aria-current="page"]');
   expect(await current.count()).toBe(1);
@@ -106,9 +109,9 @@ describe('steward serve and the control panel', () => {
     expect(page.url()).not.toContain('token');
     expect(page.url()).toBe(steward.baseUrl);
     await expectStatusBarMatchesOwner(page, steward);
-    // Before any navigation the address names no place; the panel opens on Projects.
-    expect(await page.locator('main h1').innerText()).toBe('Projects');
-    expect(await page.locator('[aria-current="page"]').innerText()).toBe('Projects');
+    // Before any navigation the address names no place; the panel opens on Home.
+    expect(await page.locator('main h1').innerText()).toBe('Home');
+    expect(await page.locator('nav [aria-current="page"]').innerText()).toBe('Home');
 
     await page.reload();
     await expectStatusBarMatchesOwner(page, steward);

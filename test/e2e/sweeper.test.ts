@@ -48,7 +48,7 @@ describe('the Projects place shows the sweeper notes', () => {
   it('renders OVERVIEW.md and CHANGELOG.md as Markdown, without raw HTML, with the last sweep', async () => {
     const { page, problems } = await openPanel(browser, steward);
     await goToPlace(page, 'Projects');
-    await page.getByRole('button', { name: 'e2e-orchard' }).click();
+    await page.getByRole('link', { name: 'e2e-orchard' }).click();
     const detail = page.locator('section.project-detail');
     const overview = detail.getByRole('region', { name: 'OVERVIEW.md' });
     await overview.locator('h1').waitFor();
@@ -66,7 +66,9 @@ describe('the Projects place shows the sweeper notes', () => {
     await page.screenshot({ path: screenshotPath('sweeper-project-detail.png'), fullPage: true });
 
     await detail.getByRole('button', { name: 'Sweep now' }).click();
-    await detail.getByText('No new activity since the last sweep.').waitFor();
+    // The result is said beside the button, where the person looks.
+    await detail.getByTestId('sweep-result').getByText('Nothing new since the last sweep: the notes are current.').waitFor();
+    await detail.getByRole('button', { name: 'Sweep anyway' }).waitFor();
     expect(problems).toEqual([]);
   });
 

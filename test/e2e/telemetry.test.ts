@@ -37,11 +37,12 @@ describe('the Telemetry place on a fixture tree', () => {
     expect(claude.discovered).toBe(2);
     expect(claude.read + claude.unchanged).toBe(2);
 
-    const { entries } = await steward.rpc('Telemetry.Recent', { limit: 50 });
+    const { entries } = await steward.rpc('Telemetry.Recent', { limit: 200 });
     await eventually('the table shows the new tick', async () => ((await rows.count()) === entries.length && entries.length > before ? true : undefined));
-    const newest = rows.first().locator('[data-provider="claude"]');
-    expect(await newest.innerText()).toContain(`${claude.discovered} discovered`);
-    expect(await newest.innerText()).toContain(`${claude.unchanged} unchanged`);
+    // A row is a sentence: an unchanged check says so compactly, a check that read says what it added.
+    const newest = rows.first().locator('.telemetry-sentence');
+    expect(await newest.innerText()).toMatch(claude.read === 0 ? /^Checked 2 files, nothing new, \d+ ms$/ : /^Checked 2 files, \d+ new messages? from \d+ files?, /);
+    expect(await rows.first().innerText()).toContain('Scheduled check');
     const charts = page.getByTestId('tick-charts');
     await charts.locator('svg.recharts-surface').first().waitFor();
     expect(await charts.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
@@ -77,13 +78,13 @@ describe('the Projects place, first run', () => {
       await eventually('the start-up sweep settles', async () => ((await steward.rpc('Telemetry.Recent', { kind: 'sweep.tick' })).entries.length > 0 ? true : undefined));
       expect((await steward.rpc('Projects.List', {})).projects).toEqual([]);
       const { page, problems } = await openPanel(browser, steward);
-      await page.locator('main[data-place="projects"]').waitFor();
+      await goToPlace(page, 'Projects');
       const form = page.getByTestId('import-history');
       await form.getByLabel('Everything').check();
       await form.getByRole('button', { name: 'Import history' }).click();
       await page.getByTestId('import-result').waitFor();
       const said = await page.getByTestId('import-result').innerText();
-      expect(said).toContain('Imported 2 new parts from 1 files');
+      expect(said).toContain('Imported 2 new messages from 1 file.');
       // Nothing is dropped silently: the lines that held no conversation are counted, in words.
       expect(said).toContain('2 lines held no conversation: 1 bookkeeping, 1 unreadable.');
       // The session is named by its title where the project is listed.

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { MARKERS } from '../markers.js';
-import { converse, type RawReply, type RemoteOptions, type StopKind, type Turn } from './remote.js';
+import { converse, hostOf, type RawReply, type RemoteOptions, type StopKind, type Turn } from './remote.js';
 import { CuratorError, type Curator, type CuratorReply, type CuratorRequest } from './types.js';
 
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-haiku-4-5';
@@ -22,8 +22,11 @@ function stopKind(reason: string | null): StopKind {
 }
 
 /** Anthropic Messages API through the official SDK: tool-less, END as stop sequence. */
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
 export function createAnthropicCurator(options: AnthropicCuratorOptions): Curator {
   const model = options.model ?? DEFAULT_ANTHROPIC_MODEL;
+  const host = hostOf(options.baseURL ?? ANTHROPIC_BASE_URL);
   const client =
     options.apiKey === undefined || options.apiKey === ''
       ? null
@@ -31,12 +34,12 @@ export function createAnthropicCurator(options: AnthropicCuratorOptions): Curato
           // Explicit key and URL: the SDK would otherwise pick up ANTHROPIC_* variables or profiles on disk.
           apiKey: options.apiKey,
           authToken: null,
-          baseURL: options.baseURL ?? 'https://api.anthropic.com',
+          baseURL: options.baseURL ?? ANTHROPIC_BASE_URL,
           maxRetries: 0,
           timeout: options.timeoutMs,
         });
   const send = async (system: string, turns: Turn[], signal?: AbortSignal): Promise<RawReply> => {
-    if (!client) throw new CuratorError('auth', 'No Anthropic API key is available (set ANTHROPIC_API_KEY)');
+    if (!client) throw new CuratorError('auth', `No Anthropic API key is available for ${host} (store one in Settings, or set ANTHROPIC_API_KEY)`);
     const message = await client.messages.create(
       {
         model,
@@ -54,7 +57,7 @@ export function createAnthropicCurator(options: AnthropicCuratorOptions): Curato
     kind: 'anthropic',
     model,
     curate(request: CuratorRequest): Promise<CuratorReply> {
-      return converse(request.prompt.user, (turns) => send(request.prompt.system, turns, request.signal), options, request.signal);
+      return converse(request.prompt.user, (turns) => send(request.prompt.system, turns, request.signal), { ...options, host }, request.signal);
     },
   };
 }

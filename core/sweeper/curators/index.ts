@@ -8,6 +8,7 @@ import type { CuratorKind } from '../../api/index.js';
 import type { Curator } from './types.js';
 
 export { DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
+export { testCurator } from './probe.js';
 export { type RemoteOptions } from './remote.js';
 export { CuratorError, type Curator, type DatedBullet } from './types.js';
 export interface CuratorSettings {

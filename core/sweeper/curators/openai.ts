@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { MARKERS } from '../markers.js';
-import { converse, type RawReply, type RemoteOptions, type StopKind, type Turn } from './remote.js';
+import { converse, hostOf, type RawReply, type RemoteOptions, type StopKind, type Turn } from './remote.js';
 import type { Curator, CuratorReply, CuratorRequest } from './types.js';
 
 export interface OpenAiCuratorOptions extends RemoteOptions {
@@ -55,7 +55,7 @@ export function createOpenAiCurator(options: OpenAiCuratorOptions): Curator {
     kind: 'openai-compatible',
     model: options.model,
     curate(request: CuratorRequest): Promise<CuratorReply> {
-      return converse(request.prompt.user, (turns) => send(request.prompt.system, turns, request.signal), options, request.signal);
+      return converse(request.prompt.user, (turns) => send(request.prompt.system, turns, request.signal), { ...options, host: hostOf(options.baseURL) }, request.signal);
     },
   };
 }

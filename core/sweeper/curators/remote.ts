@@ -16,6 +16,8 @@ export interface RawReply {
 }
 
 export interface RemoteOptions {
+  /** The host (and port) the requests go to, named in every failure so a person knows what was tried. */
+  host?: string;
   /** Model requests per sweep, the first answer and its format repairs together (spec: at most 4). */
   maxTurns?: number;
   /** Retries of one request on overload, rate limits and 5xx; spend limits and auth are never retried. */
@@ -23,6 +25,8 @@ export interface RemoteOptions {
   retryBaseMs?: number;
   retryCapMs?: number;
 }
+
+type Settings = Required<Omit<RemoteOptions, 'host'>> & Pick<RemoteOptions, 'host'>;
 
 const REPAIR =
   'Your reply did not follow the required format. Resend the whole answer with the four markers, each alone on its own line and in this order: <<<OVERVIEW>>>, <<<CHANGELOG>>>, <<<CLAUDE>>>, <<<END>>>. Nothing else.';
@@ -44,21 +48,33 @@ function bodyText(error: ErrorShape): string {
 
 const SPEND = /spend_limit|insufficient_quota|billing_error|credit balance|quota exceeded|payment required|billing/i;
 
-/** Maps an SDK error (Anthropic or openai; both share the Stainless shapes) onto a curator failure. */
-export function classifyError(error: unknown): CuratorError {
+/** "at api.openai.com": where a request went, for messages; the scheme, path and any credential stay out. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an endpoint that is not a valid URL';
+  }
+}
+
+const at = (host: string | undefined) => (host ? ` at ${host}` : '');
+
+/** Maps an SDK error (Anthropic or openai; both share the Stainless shapes) onto a curator failure naming the host tried. */
+export function classifyError(error: unknown, host?: string): CuratorError {
   if (error instanceof CuratorError) return error;
   const shape = (error ?? {}) as ErrorShape;
   const name = typeof shape.name === 'string' ? shape.name : '';
   if (name === 'APIUserAbortError') return new CuratorError('cancelled', 'The sweep was cancelled');
-  if (name === 'APIConnectionTimeoutError') return new CuratorError('timeout', 'The model did not answer in time');
+  if (name === 'APIConnectionTimeoutError') return new CuratorError('timeout', `The model${at(host)} did not answer in time`);
   const status = typeof shape.status === 'number' ? shape.status : null;
-  if (status === null) return new CuratorError('connection', 'The model endpoint could not be reached');
+  if (status === null) return new CuratorError('connection', `The model endpoint${at(host)} could not be reached`);
   const body = bodyText(shape);
   if (status === 402 || ((status === 429 || status === 400 || status === 403) && SPEND.test(body))) {
-    return new CuratorError('spend_limit', `The model provider refused for billing or spend limits (HTTP ${status})`, status);
+    return new CuratorError('spend_limit', `The model provider${at(host)} refused for billing or spend limits (HTTP ${status})`, status);
   }
-  if (status === 401 || status === 403) return new CuratorError('auth', `The model provider rejected the credentials (HTTP ${status})`, status);
-  return new CuratorError('http', `The model endpoint answered HTTP ${status}`, status);
+  if (status === 401 || status === 403) return new CuratorError('auth', `The model provider${at(host)} rejected the credentials (HTTP ${status})`, status);
+  if (status === 404) return new CuratorError('http', `The model endpoint${at(host)} answered HTTP 404: check the base URL and the model name`, status);
+  return new CuratorError('http', `The model endpoint${at(host)} answered HTTP ${status}`, status);
 }
 
 function retryable(failure: CuratorError): boolean {
@@ -91,13 +107,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Our own retry policy instead of the SDKs' (constructed with maxRetries 0): the SDKs decide on
  * status alone and would retry a spend-limit 429, which never clears within a sweep.
  */
-async function sendWithRetries(send: () => Promise<RawReply>, options: Required<RemoteOptions>, counter: { calls: number }, signal?: AbortSignal): Promise<RawReply> {
+async function sendWithRetries(send: () => Promise<RawReply>, options: Settings, counter: { calls: number }, signal?: AbortSignal): Promise<RawReply> {
   for (let attempt = 0; ; attempt += 1) {
     counter.calls += 1;
     try {
       return await send();
     } catch (error) {
-      const failure = classifyError(error);
+      const failure = classifyError(error, options.host);
       failure.calls = counter.calls;
       if (!retryable(failure) || attempt >= options.maxRetries) throw failure;
       await sleep(retryDelay(error, attempt, options.retryBaseMs, options.retryCapMs), signal);
@@ -115,7 +131,7 @@ export async function converse(
   options: RemoteOptions = {},
   signal?: AbortSignal,
 ): Promise<CuratorReply> {
-  const settings: Required<RemoteOptions> = { maxTurns: 4, maxRetries: 2, retryBaseMs: 500, retryCapMs: 10_000, ...options };
+  const settings: Settings = { maxTurns: 4, maxRetries: 2, retryBaseMs: 500, retryCapMs: 10_000, ...options };
   const turns: Turn[] = [{ role: 'user', content: prompt }];
   const counter = { calls: 0 };
   let tokensIn = 0;
@@ -125,8 +141,8 @@ export async function converse(
     const reply = await sendWithRetries(() => send(turns), settings, counter, signal);
     tokensIn += reply.tokensIn;
     tokensOut += reply.tokensOut;
-    if (reply.stop === 'max_tokens') throw new CuratorError('truncated', 'The model stopped at its output limit; nothing was written', null, counter.calls);
-    if (reply.stop === 'refusal') throw new CuratorError('refusal', 'The model refused; nothing was written', null, counter.calls);
+    if (reply.stop === 'max_tokens') throw new CuratorError('truncated', `The model${at(settings.host)} stopped at its output limit; nothing was written`, null, counter.calls);
+    if (reply.stop === 'refusal') throw new CuratorError('refusal', `The model${at(settings.host)} refused; nothing was written`, null, counter.calls);
     try {
       const sections = parseMarkers(reply.text, { endOptional: reply.stop === 'stop_sequence' });
       return { sections, tokensIn, tokensOut, calls: counter.calls };
@@ -136,5 +152,5 @@ export async function converse(
       turns.push({ role: 'assistant', content: reply.text.slice(0, 20_000) || '(empty)' }, { role: 'user', content: REPAIR });
     }
   }
-  throw new CuratorError('format', `The model reply did not follow the marker format (${lastProblem})`, null, counter.calls);
+  throw new CuratorError('format', `The reply of the model${at(settings.host)} did not follow the marker format (${lastProblem})`, null, counter.calls);
 }

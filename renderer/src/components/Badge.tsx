@@ -1,4 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
+import './badge.css';
 
 export type BadgeTone = 'neutral' | 'accent' | 'good' | 'warn' | 'danger';
 

@@ -1,5 +1,6 @@
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { Icon, type IconName } from './Icon.js';
+import './empty-state.css';
 
 export interface EmptyStateProps {
   icon: IconName;

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { Button } from './Button.js';
 import { Icon } from './Icon.js';
+import './error-banner.css';
 
 export interface ErrorBannerProps {
   /** A short sentence saying what could not be done. */

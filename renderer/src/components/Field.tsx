@@ -1,4 +1,5 @@
 import { useId, type ReactElement, type ReactNode } from 'react';
+import './field.css';
 
 export interface FieldProps {
   label: string;

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 
 /** Line icons drawn on a 24-unit grid; they inherit the text colour and size with the text. */
 const PATHS = {
+  home: 'M4 11.5 12 4.5l8 7M6.5 9.5v10h4v-5.5h3v5.5h4v-10',
   search: 'M10.5 17.5a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM15.5 15.5l5 5',
   projects: 'M3.5 7.5a2 2 0 0 1 2-2h4l2 2h7a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-13a2 2 0 0 1-2-2z',
   maintenance: 'M4.5 6.5c0-1.4 3.4-2.5 7.5-2.5s7.5 1.1 7.5 2.5-3.4 2.5-7.5 2.5-7.5-1.1-7.5-2.5zM4.5 6.5v5.5c0 1.4 3.4 2.5 7.5 2.5s7.5-1.1 7.5-2.5V6.5M4.5 12v5.5c0 1.4 3.4 2.5 7.5 2.5s7.5-1.1 7.5-2.5V12',

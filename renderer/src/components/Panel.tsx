@@ -1,4 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
+import './panel.css';
 
 /** A titled surface that groups related content within a place. */
 export function Panel({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }): ReactElement {

@@ -1,4 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
+import './place-header.css';
 
 export interface PlaceHeaderProps {
   title: string;
@@ -12,7 +13,10 @@ export function PlaceHeader({ title, description, actions }: PlaceHeaderProps): 
   return (
     <header className="place-header">
       <div className="place-header__text">
-        <h1 className="place-header__title">{title}</h1>
+        {/* Focusable from script only: a view that opens (a project) moves the focus to its heading. */}
+        <h1 className="place-header__title" tabIndex={-1}>
+          {title}
+        </h1>
         <p className="place-header__description">{description}</p>
       </div>
       {actions !== undefined && <div className="place-header__actions">{actions}</div>}

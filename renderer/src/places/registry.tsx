@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { IconName } from '../components/index.js';
 import type { PlaceId } from '../navigation.js';
 import { ConflictsPlace } from './conflicts/index.js';
+import { HomePlace } from './home/index.js';
 import { MaintenancePlace } from './maintenance/index.js';
 import { ProjectsPlace } from './projects/index.js';
 import { SearchPlace } from './search/index.js';
@@ -17,6 +18,7 @@ export interface PlaceDefinition {
 
 /** The shell renders these in order; each place owns everything inside its own folder. */
 export const PLACES: readonly PlaceDefinition[] = [
+  { id: 'home', label: 'Home', icon: 'home', Component: HomePlace },
   { id: 'projects', label: 'Projects', icon: 'projects', Component: ProjectsPlace },
   { id: 'search', label: 'Search', icon: 'search', Component: SearchPlace },
   { id: 'maintenance', label: 'Maintenance', icon: 'maintenance', Component: MaintenancePlace },

@@ -6,6 +6,7 @@ import { Nav } from './Nav.js';
 import { NoToken } from './NoToken.js';
 import { StatusBar } from './StatusBar.js';
 import { shownState, windowTitle } from './status.js';
+import './shell.css';
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>): void {
   // The fragment names places, so the skip link moves focus itself instead of changing the address.

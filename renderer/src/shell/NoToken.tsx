@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { Icon } from '../components/index.js';
+import './no-token.css';
 
 /**
  * Shown when the page has no usable token: opened without the link's `#token=…`, or its token was

@@ -1,8 +1,10 @@
-import { useState, type ReactElement } from 'react';
-import { Button } from '../components/index.js';
+import type { ReactElement } from 'react';
+import { Button, plainText } from '../components/index.js';
+import { useAction } from '../hooks.js';
 import { placeHref } from '../navigation.js';
-import { setPaused, usePanel } from '../store.js';
+import { acceptStatus, usePanel } from '../store.js';
 import { headlineItem, shownState } from './status.js';
+import './status-bar.css';
 
 /**
  * The one line that always says what Steward is doing, fed by `app.status`: a dot in the state's
@@ -14,26 +16,14 @@ export function StatusBar(): ReactElement {
   const status = usePanel((state) => state.status);
   const connection = usePanel((state) => state.connection);
   const infoError = usePanel((state) => state.infoError);
-  const [pending, setPending] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const pause = useAction('App.SetPaused');
   const shown = shownState(status, connection);
   const live = shown !== 'disconnected' && status !== undefined ? status : undefined;
   const item = live ? headlineItem(live) : undefined;
 
-  const toggle = () => {
-    if (!status) return;
-    setPending(true);
-    setFailed(false);
-    setPaused(!status.paused).then(
-      () => setPending(false),
-      () => {
-        setPending(false);
-        setFailed(true);
-      },
-    );
-  };
+  const toggle = () => status && void pause.run({ paused: !status.paused }).then((reply) => reply && acceptStatus(reply.status));
 
-  const message = live?.message ?? (shown === 'disconnected' ? 'Disconnected — reconnecting to Steward…' : (infoError ?? 'Connecting to Steward…'));
+  const message = live ? plainText(live.message) : (shown === 'disconnected' ? 'Disconnected — reconnecting to Steward…' : (infoError ?? 'Connecting to Steward…'));
   return (
     <footer className="status-bar" data-testid="status-bar" data-state={shown} data-paused={live?.paused ? 'true' : 'false'} data-connection={connection}>
       <div className="status-bar__live" role="status" aria-live="polite" aria-atomic="true">
@@ -49,13 +39,13 @@ export function StatusBar(): ReactElement {
         </span>
         {live !== undefined && live.details.length > 0 && (
           <span className="status-bar__more" data-testid="status-more">
-            {live.details.join(' · ')}
+            {live.details.map(plainText).join(' · ')}
           </span>
         )}
-        {failed && <span className="status-bar__connection">Could not change pause.</span>}
+        {pause.error && <span className="status-bar__connection">Could not change pause: {pause.error.message}</span>}
       </div>
       {status !== undefined && (
-        <Button variant="quiet" className="status-bar__toggle" icon={status.paused ? 'play' : 'pause'} onClick={toggle} disabled={pending || shown === 'disconnected'}>
+        <Button variant="quiet" className="status-bar__toggle" icon={status.paused ? 'play' : 'pause'} onClick={toggle} disabled={pause.busy || shown === 'disconnected'}>
           {status.paused ? 'Resume' : 'Pause'}
         </Button>
       )}

@@ -199,6 +199,8 @@ describe('Electron main', () => {
     expect(window.visible).toBe(false);
     Tray.instances[0]!.item('open').click?.();
     expect(window.visible).toBe(true);
+    // Open Steward lands on Home, where everything watched and kept is summed up.
+    expect(window.loadedUrl).toBe('steward://app/index.html#/home');
     window.close();
     expect(window.visible).toBe(false);
     expect(window.destroyed).toBe(false);

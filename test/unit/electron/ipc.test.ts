@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ipcMain as electronIpcMain, type BrowserWindow as ElectronWindow, type IpcMainInvokeEvent } from 'electron';
 import { Core, METHOD_NAMES, type Logger } from '../../../core/index.js';
-import { APP_URL, callChannel, EVENT_CHANNEL, type CallChannel, type IpcEventMessage, type IpcReply, type RequestResponseChannels } from '../../../electron/ipc-channels.js';
+import { APP_URL, callChannel, EVENT_CHANNEL, OPEN_FOLDER_CHANNEL, type CallChannel, type IpcEventMessage, type IpcReply, type RequestResponseChannels } from '../../../electron/ipc-channels.js';
 import { forwardEvents, isTrustedSender, registerIpcBridge } from '../../../electron/ipc.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { BrowserWindow, FakeWebFrame, ipcMain, resetElectron, type FakeWebContents } from './fake-electron.js';
@@ -46,8 +46,8 @@ describe('IPC bridge', () => {
     home.cleanup();
   });
 
-  it('registers exactly one handler per contract method, and removes them all', () => {
-    expect([...ipcMain.handlers.keys()].sort()).toEqual(METHOD_NAMES.map((m) => callChannel(m)).sort());
+  it('registers exactly one handler per contract method (and the folder opener), and removes them all', () => {
+    expect([...ipcMain.handlers.keys()].sort()).toEqual([...METHOD_NAMES.map((m) => callChannel(m)), OPEN_FOLDER_CHANNEL].sort());
     dispose();
     expect(ipcMain.handlers.size).toBe(0);
     dispose = () => undefined;

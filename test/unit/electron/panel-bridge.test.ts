@@ -66,10 +66,15 @@ describe('the panel over the Electron bridge, in Chromium', () => {
     };
     const window = { isDestroyed: () => false, webContents: contents } as unknown as BrowserWindow;
     const handlers = new Map<string, Handler>();
+    const opened: string[] = [];
     registerIpcBridge({ handle: (channel: string, handler: Handler) => void handlers.set(channel, handler), removeHandler: (channel: string) => void handlers.delete(channel) } as never, {
       core,
       logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
       window: () => window,
+      openPath: (path) => {
+        opened.push(path);
+        return Promise.resolve('');
+      },
     });
     forwardEvents(core.events, () => window);
 
@@ -99,7 +104,7 @@ describe('the panel over the Electron bridge, in Chromium', () => {
 
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html`);
     await page.waitForFunction(() => document.querySelector('[data-testid=status-message]')?.textContent === 'Up to date');
-    expect(await page.evaluate(() => Object.keys((window as unknown as { steward: object }).steward).sort())).toEqual(['call', 'on']);
+    expect(await page.evaluate(() => Object.keys((window as unknown as { steward: object }).steward).sort())).toEqual(['call', 'on', 'openFolder']);
 
     core.setPaused(true);
     await page.locator('[data-testid=status-bar][data-state=paused]').waitFor();
@@ -114,6 +119,12 @@ describe('the panel over the Electron bridge, in Chromium', () => {
       ),
     );
     expect(rejection).toBe('invalid_params');
+
+    // In the app, Settings opens Steward's own folders in the file manager (a browser has no such button).
+    await page.evaluate(() => (location.hash = '#/settings'));
+    const files = page.getByRole('region', { name: 'Where Steward keeps its files' });
+    await files.getByRole('button', { name: 'Open folder' }).first().click();
+    await expect.poll(() => opened).toEqual([core.home.dir]);
     expect(problems).toEqual([]);
   });
 });

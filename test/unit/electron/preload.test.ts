@@ -45,6 +45,7 @@ describe('preload', () => {
   let window: BrowserWindow;
   let bridge: StewardBridge;
   let callerFrame: () => FakeWebFrame;
+  let opened: string[];
 
   beforeEach(async () => {
     resetElectron();
@@ -53,10 +54,15 @@ describe('preload', () => {
     window = new BrowserWindow({});
     await window.loadURL(APP_URL);
     callerFrame = () => window.webContents.mainFrame;
+    opened = [];
     registerIpcBridge(electron.ipcMain, {
       core,
       logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
       window: () => window as unknown as electron.BrowserWindow,
+      openPath: async (path) => {
+        opened.push(path);
+        return '';
+      },
     });
     // ipcRenderer.invoke → ipcMain.handle, as Electron routes it: unknown channels reject.
     ipcRenderer.invoke.mockImplementation(async (channel, ...args) => {
@@ -73,9 +79,9 @@ describe('preload', () => {
     home.cleanup();
   });
 
-  it('exposes one object, window.steward, with only call and on', () => {
+  it('exposes one object, window.steward, with only call, on and openFolder', () => {
     expect([...contextBridge.exposed.keys()]).toEqual(['steward']);
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'on']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'on', 'openFolder']);
     expect(typeof bridge.call).toBe('function');
     expect(typeof bridge.on).toBe('function');
   });
@@ -85,6 +91,19 @@ describe('preload', () => {
     expect(ipcRenderer.invoke).toHaveBeenCalledWith(`${CALL_CHANNEL_PREFIX}App.Info`, {});
     await expect(bridge.call('App.SetPaused', { paused: true })).resolves.toMatchObject({ status: { paused: true } });
     expect(core.status.paused).toBe(true);
+  });
+
+  it("opens Steward's own folders by name, never a path the page chose; a foreign frame opens nothing", async () => {
+    await bridge.openFolder({ kind: 'home' });
+    await bridge.openFolder({ kind: 'logs' });
+    expect(opened).toEqual([home.dir, `${home.dir}/logs`]);
+    await expect(bridge.openFolder({ kind: 'notes', projectKey: 'p_0000000000000000' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(bridge.openFolder({ kind: '/etc' } as never)).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(bridge.openFolder({ kind: 'home', path: '/etc' } as never)).resolves.toBeUndefined();
+    expect(opened.at(-1)).toBe(home.dir);
+    callerFrame = () => window.webContents.subframe(APP_URL);
+    await expect(bridge.openFolder({ kind: 'home' })).rejects.toMatchObject({ code: 'forbidden' });
+    expect(opened).toHaveLength(3);
   });
 
   it('refuses malformed method names before anything crosses', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLACE, PLACE_IDS, placeFromHash, placeHref, routeFromHash, searchHref, sessionHref } from '../../../renderer/src/navigation.js';
+import { DEFAULT_PLACE, PLACE_IDS, placeFromHash, placeHref, projectHref, routeFromHash, searchHref, sessionHref } from '../../../renderer/src/navigation.js';
 
 describe('panel navigation by fragment', () => {
   it('round-trips every place through its address', () => {
@@ -11,8 +11,17 @@ describe('panel navigation by fragment', () => {
     expect(PLACE_IDS).toContain(DEFAULT_PLACE);
   });
 
-  it('has the six places in navigation order', () => {
-    expect(PLACE_IDS).toEqual(['projects', 'search', 'maintenance', 'conflicts', 'telemetry', 'settings']);
+  it('has the seven places in navigation order, Home first and the default', () => {
+    expect(PLACE_IDS).toEqual(['home', 'projects', 'search', 'maintenance', 'conflicts', 'telemetry', 'settings']);
+    expect(DEFAULT_PLACE).toBe('home');
+  });
+
+  it('gives each project its own address; anything else after #/projects/ names nothing', () => {
+    const key = 'p_0123456789abcdef';
+    expect(projectHref(key)).toBe('#/projects/p_0123456789abcdef');
+    expect(routeFromHash(projectHref(key))).toEqual({ view: 'projects', params: {}, projectKey: key });
+    expect(placeFromHash(projectHref(key))).toBe('projects');
+    for (const hash of ['#/projects/p_0123', '#/projects/P_0123456789ABCDEF', '#/projects/p_0123456789abcdef/notes', '#/projects/../settings']) expect(routeFromHash(hash)).toBeUndefined();
   });
 
   it('keeps a search’s query and filters in the address', () => {

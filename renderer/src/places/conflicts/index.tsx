@@ -1,7 +1,8 @@
 import { useId, useState, type ReactElement } from 'react';
-import type { CandidateEvidence as Holding, ConflictCandidate, ConflictPlan, ConflictView } from '../../../../core/api/index.js';
-import { DetailList, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PlaceHeader } from '../../components/index.js';
-import { useCall, useClient } from '../../hooks.js';
+import type { ConflictPlan, ConflictView } from '../../../../core/api/index.js';
+import { Button, countOf, DetailList, EmptyState, ErrorBanner, Panel, PlaceHeader } from '../../components/index.js';
+import { useAction, useCall } from '../../hooks.js';
+import { CandidateEvidence } from './Candidate.js';
 import './conflicts.css';
 
 const KIND_LABELS: Record<ConflictView['kind'], string> = {
@@ -28,98 +29,32 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function sizeWords(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${formatCount(Math.max(1, Math.round(bytes / 1024)))} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** What a copy holds and when it last changed: how a person tells two copies apart (this panel only). */
-function Holdings({ evidence }: { evidence: Holding | undefined }): ReactElement | null {
-  if (!evidence) return null;
-  const parts = [
-    evidence.items !== null ? `holds ${formatCount(evidence.items)} item${evidence.items === 1 ? '' : 's'}` : 'cannot be read',
-    evidence.sizeBytes !== null ? sizeWords(evidence.sizeBytes) : null,
-    evidence.lastSyncAt !== null ? `last synced ${formatRelativeTime(evidence.lastSyncAt)}` : 'never synced here',
-    evidence.lastModifiedAt !== null ? `file changed ${formatRelativeTime(evidence.lastModifiedAt)}` : null,
-  ].filter((p): p is string => p !== null);
-  return (
-    <span className="conflict-holdings" data-testid="candidate-holdings">
-      This copy {parts.join(' · ')}.
-    </span>
-  );
-}
-
-function CandidateEvidence({ candidate, evidence }: { candidate: ConflictCandidate; evidence: Holding | undefined }): ReactElement {
-  return (
-    <span className="conflict-candidate__body">
-      <Holdings evidence={evidence} />
-      <span>
-        <strong>Path fingerprint</strong> <span className="conflict-mono">{candidate.pathFingerprint ?? 'none (legacy record)'}</span>
-        <span className="muted"> · previously {candidate.priorEnabled ? 'enabled' : 'disabled'}</span>
-      </span>
-      <ul className="conflict-members">
-        {candidate.members.map((m) => (
-          <li key={`${m.registrationId ?? ''}:${m.legacyId ?? ''}`}>
-            {m.canonicalRepoId ?? (m.aliases.join(', ') || '—')}
-            {m.aliases.length > 0 && m.canonicalRepoId !== null && <> · aliases {m.aliases.join(', ')}</>}
-            {m.policyHash !== null && <> · policy <span className="conflict-mono">{m.policyHash}</span></>}
-            {m.configHash !== null && <> · config <span className="conflict-mono">{m.configHash.slice(0, 16)}</span></>}
-            {m.sourceAuthorities.length > 0 && <> · sources <span className="conflict-mono">{m.sourceAuthorities.join(', ')}</span></>}
-            {m.legacyIds.length > 0 && <> · legacy {m.legacyIds.join(', ')}</>}
-          </li>
-        ))}
-      </ul>
-    </span>
-  );
-}
-
 function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onResolved: (message: string) => void }): ReactElement {
-  const client = useClient();
   const evidence = useCall('Conflicts.Evidence', { conflictId: conflict.conflictId }, { refreshOn: ['maintenance.changed'] });
+  const planner = useAction('Conflicts.Plan');
+  const applier = useAction('Conflicts.Apply');
   const name = useId();
   // No default: display order and recency never select a candidate.
   const [selected, setSelected] = useState<string | undefined>();
   const [plan, setPlan] = useState<(ConflictPlan & { idempotencyKey: string }) | undefined>();
-  const [planning, setPlanning] = useState(false);
-  const [applying, setApplying] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [stale, setStale] = useState(false);
+  const planning = planner.busy;
+  const applying = applier.busy;
+  // A plan overtaken by a change is not an error: the card says so and plans again on request.
+  const stale = errorCode(applier.error) === 'stale_plan';
+  const error = planner.error ?? (stale ? undefined : applier.error);
 
   const makePlan = (candidateId: string) => {
-    if (!client) return;
-    setPlanning(true);
     setPlan(undefined);
-    setError(undefined);
-    setStale(false);
-    client.call('Conflicts.Plan', { conflictId: conflict.conflictId, candidateId }).then(
-      (result) => {
-        setPlan({ ...result, idempotencyKey: newIdempotencyKey() });
-        setPlanning(false);
-      },
-      (e: unknown) => {
-        setError(e);
-        setPlanning(false);
-      },
-    );
+    applier.reset();
+    void planner.run({ conflictId: conflict.conflictId, candidateId }).then((result) => result && setPlan({ ...result, idempotencyKey: newIdempotencyKey() }));
   };
 
   const confirm = () => {
-    if (!client || !plan) return;
-    setApplying(true);
-    setError(undefined);
-    client.call('Conflicts.Apply', { planId: plan.planId, idempotencyKey: plan.idempotencyKey }).then(
-      (result) => {
-        setApplying(false);
-        onResolved(`Resolved: restored ${result.restored.length} registration(s), retired ${result.retired.length} path fingerprint(s).`);
-      },
-      (e: unknown) => {
-        setApplying(false);
-        if (errorCode(e) === 'stale_plan') {
-          setStale(true);
-          setPlan(undefined);
-        } else setError(e);
-      },
-    );
+    if (!plan) return;
+    void applier.run({ planId: plan.planId, idempotencyKey: plan.idempotencyKey }).then((result) => {
+      if (result) onResolved(`Resolved: restored ${countOf(result.restored.length, 'registration')}, retired ${countOf(result.retired.length, 'path fingerprint')}.`);
+      else setPlan(undefined);
+    });
   };
 
   const blocked = conflict.state === 'blocked';
@@ -158,16 +93,14 @@ function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onReso
             ))}
           </fieldset>
         )}
-        <ErrorBanner title="The conflict could not be resolved." error={error instanceof Error ? error : error === undefined ? undefined : 'The request failed.'} />
+        <ErrorBanner title="The conflict could not be resolved." error={error} />
         {stale && selected !== undefined && (
           <div className="error-banner" role="alert" data-testid="stale-plan">
             <div className="error-banner__text">
               <strong>The plan is out of date.</strong>
               <span>The conflict or its caches changed after the plan was made, so nothing was applied. Plan again to see what would happen now.</span>
             </div>
-            <button type="button" className="button" onClick={() => makePlan(selected)}>
-              Plan again
-            </button>
+            <Button onClick={() => makePlan(selected)}>Plan again</Button>
           </div>
         )}
         {planning && <p className="muted">Planning…</p>}
@@ -183,9 +116,9 @@ function ConflictCard({ conflict, onResolved }: { conflict: ConflictView; onReso
               ))}
             </ul>
             <div className="conflict-plan__actions">
-              <button type="button" className="button" onClick={confirm} disabled={applying}>
+              <Button onClick={confirm} disabled={applying}>
                 {applying ? 'Applying…' : 'Confirm'}
-              </button>
+              </Button>
               <span className="muted">Only this plan is applied; if anything changed first, you will be asked to plan again.</span>
             </div>
           </section>

@@ -1,10 +1,8 @@
-import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import type { Result, SearchDegraded } from '../../../../core/api/index.js';
+import { useId, useState, type FormEvent, type ReactElement } from 'react';
+import type { SearchDegraded } from '../../../../core/api/index.js';
 import { Button, ErrorBanner, formatRelativeTime } from '../../components/index.js';
-import { useClient } from '../../hooks.js';
+import { useAction } from '../../hooks.js';
 import './repository-search.css';
-
-type Answer = Result<'Repository.Search'>;
 
 /** Why a search used words only, in the panel's words (the contract types the list, so none is missed). */
 const WORDS_ONLY: Record<SearchDegraded, string> = {
@@ -27,34 +25,21 @@ const COLLECTION_LABELS: Record<string, string> = {
 
 /** A search box for one repository cache: ranked hits with snippets and links to the forge. */
 export function RepositorySearch({ repo }: { repo: string }): ReactElement {
-  const client = useClient();
   const inputId = useId();
+  const search = useAction('Repository.Search');
   const [query, setQuery] = useState('');
-  const [answer, setAnswer] = useState<{ query: string; result: Answer } | undefined>();
-  const [error, setError] = useState<Error | undefined>();
-  const [busy, setBusy] = useState(false);
-  const latest = useRef(0);
+  // The query the shown answer is for (one search at a time: the button waits while one runs).
+  const [asked, setAsked] = useState('');
+  const busy = search.busy;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const q = query.trim();
-    if (!client || q === '') return;
-    const request = ++latest.current;
-    setBusy(true);
-    client.call('Repository.Search', { repo, query: q, limit: 10 }).then(
-      (result) => {
-        if (request !== latest.current) return;
-        setBusy(false);
-        setError(undefined);
-        setAnswer({ query: q, result });
-      },
-      (failure: unknown) => {
-        if (request !== latest.current) return;
-        setBusy(false);
-        setError(failure instanceof Error ? failure : new Error('The search failed.'));
-      },
-    );
+    if (q === '' || busy) return;
+    setAsked(q);
+    void search.run({ repo, query: q, limit: 10 });
   };
+  const answer = search.data ? { query: asked, result: search.data } : undefined;
 
   return (
     <section className="repo-search" aria-label={`Search ${repo}`}>
@@ -71,11 +56,11 @@ export function RepositorySearch({ repo }: { repo: string }): ReactElement {
           placeholder="Search issues, pull requests, comments and wiki"
           onChange={(e) => setQuery(e.currentTarget.value)}
         />
-        <Button type="submit" disabled={busy || !client || query.trim() === ''}>
+        <Button type="submit" disabled={busy || query.trim() === ''}>
           {busy ? 'Searching…' : 'Search'}
         </Button>
       </form>
-      <ErrorBanner title="The search did not work." error={error} />
+      <ErrorBanner title="The search did not work." error={search.error} />
       {answer && (
         <div className="repo-search__results" aria-live="polite">
           {answer.result.degraded && (

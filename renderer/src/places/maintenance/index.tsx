@@ -1,216 +1,11 @@
 import { useState, type ReactElement } from 'react';
-import type { CollectionStatus, ConflictView, EventPayload, RegistrationStatus, WaitingPlan } from '../../../../core/api/index.js';
-import { Badge, DataTable, DetailList, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PlaceHeader, type BadgeTone } from '../../components/index.js';
+import { Button, countOf, EmptyState, ErrorBanner, formatCount, PlaceHeader } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
-import { useCall, useClient, useEvent } from '../../hooks.js';
-import { RepositorySearch } from './RepositorySearch.js';
+import { useAction, useCall, useEvent } from '../../hooks.js';
+import { draftOfRegistration, HeldCard, heldRepositories, RegistrationCard, type Progress } from './RegistrationCard.js';
 import { draftOfRequest, NEW_DRAFT, SetupForm, type SetupDraft } from './SetupPlan.js';
-import { COLLECTION_LABELS, freshWords, historyWords, itemsWords, reasonWords, STATE_LABELS, summary } from './words.js';
+import { WaitingPlans } from './WaitingPlans.js';
 import './maintenance.css';
-
-const TONES: Record<RegistrationStatus['state'], BadgeTone> = {
-  ready: 'good',
-  refreshing: 'accent',
-  indexing: 'accent',
-  backfilling: 'accent',
-  blocked: 'warn',
-  disabled: 'neutral',
-  degraded: 'danger',
-  pending: 'neutral',
-  waiting: 'warn',
-};
-
-function lastJob(r: RegistrationStatus): string {
-  const job = r.jobs[0];
-  if (!job) return 'none yet';
-  const outcome = job.errorClass ? `${job.state} (${job.errorClass})` : job.state;
-  return `${job.stage}/${job.lane} ${outcome} · ${formatRelativeTime(job.finishedAt ?? job.startedAt)}`;
-}
-
-function Toggle({ registration, onChanged }: { registration: RegistrationStatus; onChanged: (error?: Error) => void }): ReactElement | null {
-  const client = useClient();
-  const [busy, setBusy] = useState(false);
-  const canEnable = !registration.enabled && (registration.disabledReason === 'operator' || registration.disabledReason === null);
-  if (!registration.enabled && !canEnable) return null;
-  const method = registration.enabled ? 'Maintenance.Disable' : 'Maintenance.Enable';
-  return (
-    <button
-      type="button"
-      className="button"
-      disabled={busy || !client}
-      onClick={() => {
-        if (!client) return;
-        setBusy(true);
-        client.call(method, { registrationId: registration.registrationId }).then(
-          () => {
-            setBusy(false);
-            onChanged();
-          },
-          (error: unknown) => {
-            setBusy(false);
-            onChanged(error instanceof Error ? error : new Error('The change failed.'));
-          },
-        );
-      }}
-    >
-      {registration.enabled ? 'Pause' : 'Resume'}
-    </button>
-  );
-}
-
-const COLUMNS = [
-  { header: 'Collection', cell: (c: CollectionStatus) => COLLECTION_LABELS[c.collection] ?? c.collection },
-  { header: 'Items', cell: itemsWords, align: 'end' as const },
-  { header: 'Recent changes', cell: freshWords },
-  { header: 'History', cell: historyWords },
-  { header: 'Note', cell: (c: CollectionStatus) => reasonWords(c.reason) },
-];
-
-/** Identifiers for operators and bug reports: behind a disclosure, never a path. */
-function Identifiers({ r }: { r: RegistrationStatus }): ReactElement {
-  return (
-    <details className="maintenance-details">
-      <summary>Details</summary>
-      <DetailList
-        label={`Identifiers of ${r.canonicalRepoId}`}
-        items={[
-          { term: 'Registration', value: <span className="maintenance-id">{r.registrationId}</span> },
-          { term: 'Cache UUID', value: <span className="maintenance-id">{r.cacheUuid}</span> },
-          { term: 'Path fingerprint', value: <span className="maintenance-id">{r.pathFingerprint}</span> },
-          ...(r.aliases.length > 0 ? [{ term: 'Aliases', value: r.aliases.join(', ') }] : []),
-          ...(r.legacyIds.length > 0 ? [{ term: 'Legacy registrations', value: r.legacyIds.join(', ') }] : []),
-          { term: 'Policy', value: `sync ${r.policy.sync} · RAG ${r.policy.rag} · profile ${r.policy.profile}` },
-          { term: 'Configuration hash', value: <span className="maintenance-id">{r.configHash.slice(0, 16)}</span> },
-          { term: 'Content generation', value: `${r.generations.content ?? '—'} (indexed ${r.generations.covered ?? '—'})` },
-          ...(r.frontiers.length > 0
-            ? [{ term: 'Frontiers', value: r.frontiers.map((f) => `${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '—'}`}`).join(' · ') }]
-            : []),
-          { term: 'Last job', value: lastJob(r) },
-        ]}
-      />
-    </details>
-  );
-}
-
-type Progress = EventPayload<'maintenance.progress'>;
-
-/** The running job's last reported window, in counts: what a person watches while a sync runs. */
-function progressWords(p: Progress): string {
-  const lane = p.lane === 'tail' ? 'Reading older history' : 'Reading recent changes';
-  return `${lane}: ${formatCount(p.requests)} requests, ${formatCount(p.inserted)} new, ${formatCount(p.updated)} updated, ${formatCount(p.unchanged)} unchanged so far.`;
-}
-
-function draftOfRegistration(r: RegistrationStatus): SetupDraft {
-  return {
-    ...NEW_DRAFT,
-    registrationId: r.registrationId,
-    repoLabel: r.canonicalRepoId,
-    sync: r.policy.sync,
-    collections: r.policy.collections.filter((c): c is SetupDraft['collections'][number] => (NEW_DRAFT.collections as readonly string[]).includes(c)),
-    rag: r.policy.rag === 'maintain',
-    profile: r.policy.profile,
-  };
-}
-
-function RegistrationCard({
-  registration: r,
-  progress,
-  onChanged,
-  onChangePolicy,
-}: {
-  registration: RegistrationStatus;
-  progress: Progress | undefined;
-  onChanged: (error?: Error) => void;
-  onChangePolicy: () => void;
-}): ReactElement {
-  const running = r.jobs.some((j) => j.state === 'running');
-  return (
-    <Panel
-      title={r.canonicalRepoId}
-      actions={
-        <span className="maintenance-actions">
-          <Badge tone={TONES[r.state]}>{STATE_LABELS[r.state]}</Badge>
-          <button type="button" className="button" onClick={onChangePolicy}>
-            Change policy
-          </button>
-          <Toggle registration={r} onChanged={onChanged} />
-        </span>
-      }
-    >
-      <div data-testid="registration" data-registration-id={r.registrationId} data-state={r.state}>
-        <p className="maintenance-summary" data-testid="registration-summary">
-          {summary(r)}
-        </p>
-        {running && progress && (
-          <p className="maintenance-progress" role="status" data-testid="registration-progress">
-            {progressWords(progress)}
-          </p>
-        )}
-        {r.collections.length > 0 && (
-          <DataTable caption={`Collections of ${r.canonicalRepoId}`} columns={COLUMNS} rows={r.collections} rowKey={(c) => c.collection} />
-        )}
-        <p className="maintenance-next">
-          {r.forge ? `From ${r.forge.host}. ` : ''}
-          {r.nextRunAt !== null ? `Next sync ${formatRelativeTime(r.nextRunAt)}.` : r.enabled ? 'Next sync on the next pass.' : ''}
-        </p>
-        <Identifiers r={r} />
-      </div>
-      {r.policy.rag === 'maintain' && <RepositorySearch repo={r.canonicalRepoId} />}
-    </Panel>
-  );
-}
-
-/** A registration an open conflict holds: still listed, so it does not seem to vanish. */
-function HeldCard({ conflict, repo }: { conflict: ConflictView; repo: string }): ReactElement {
-  return (
-    <Panel title={repo} actions={<Badge tone="warn">Held: conflict</Badge>}>
-      <p className="maintenance-summary" data-testid="held-registration">
-        Nothing syncs for this repository until you choose which cache to keep. <a href={placeHref('conflicts')}>Resolve the conflict</a>
-      </p>
-      <details className="maintenance-details">
-        <summary>Details</summary>
-        <DetailList label={`Conflict holding ${repo}`} items={[{ term: 'Conflict', value: <span className="maintenance-id">{conflict.conflictId}</span> }, { term: 'Kind', value: conflict.kind }]} />
-      </details>
-    </Panel>
-  );
-}
-
-function heldRepositories(conflicts: readonly ConflictView[]): Array<{ conflict: ConflictView; repo: string }> {
-  const out: Array<{ conflict: ConflictView; repo: string }> = [];
-  for (const conflict of conflicts) {
-    const repos = new Set(conflict.candidates.flatMap((c) => c.members.map((m) => m.canonicalRepoId ?? m.aliases[0] ?? null)).filter((x): x is string => x !== null));
-    if (conflict.canonicalRepoId) repos.add(conflict.canonicalRepoId);
-    for (const repo of repos) out.push({ conflict, repo });
-  }
-  return out;
-}
-
-/** Plans agents asked for that only a person may confirm: review (the same form and plan) or dismiss. */
-function WaitingPlans({ waiting, onReview, onDismissed }: { waiting: readonly WaitingPlan[]; onReview: (w: WaitingPlan) => void; onDismissed: () => void }): ReactElement | null {
-  const client = useClient();
-  if (waiting.length === 0) return null;
-  return (
-    <Panel title="Waiting for your confirmation">
-      <ul className="maintenance-waiting">
-        {waiting.map((w) => (
-          <li key={w.waitingId} data-testid="waiting-plan">
-            <p>
-              An agent asked Steward to maintain <strong>{w.repo}</strong> {formatRelativeTime(w.askedAt)}. Only you can confirm: {w.needs.join(' ')}
-            </p>
-            <span className="maintenance-actions">
-              <button type="button" className="button button--primary" onClick={() => onReview(w)}>
-                Review the plan
-              </button>
-              <button type="button" className="button button--quiet" onClick={() => client?.call('Maintenance.Dismiss', { waitingId: w.waitingId }).then(onDismissed, onDismissed)}>
-                Dismiss
-              </button>
-            </span>
-          </li>
-        ))}
-      </ul>
-    </Panel>
-  );
-}
 
 /**
  * Maintenance: every repository cache Steward keeps in sync, in the words people use — how many
@@ -218,7 +13,6 @@ function WaitingPlans({ waiting, onReview, onDismissed }: { waiting: readonly Wa
  * a sync pass. Registrations an open conflict holds stay listed as "Held: conflict".
  */
 export function MaintenancePlace(): ReactElement {
-  const client = useClient();
   const list = useCall('Maintenance.List', {}, { refreshOn: ['maintenance.changed'] });
   const conflicts = useCall('Conflicts.List', {}, { refreshOn: ['maintenance.changed'] });
   // An agent's waiting plan changes the status (a `plan-waiting` item), not the registry.
@@ -228,8 +22,7 @@ export function MaintenancePlace(): ReactElement {
   const [progress, setProgress] = useState<Record<string, Progress>>({});
   useEvent('maintenance.progress', (p) => setProgress((all) => ({ ...all, [p.registrationId]: p })));
   const [actionError, setActionError] = useState<Error | undefined>();
-  const [reconciling, setReconciling] = useState(false);
-  const [lastPass, setLastPass] = useState<string | undefined>();
+  const pass = useAction('Maintenance.Reconcile');
   const status = list.data;
   const registrations = status?.registrations ?? [];
   const held = heldRepositories(conflicts.data?.conflicts ?? []);
@@ -239,22 +32,8 @@ export function MaintenancePlace(): ReactElement {
     list.reload();
     conflicts.reload();
   };
-  const reconcile = () => {
-    if (!client) return;
-    setReconciling(true);
-    client.call('Maintenance.Reconcile', {}).then(
-      (result) => {
-        setReconciling(false);
-        setLastPass(`Sync pass finished: ${result.jobs.length} job${result.jobs.length === 1 ? '' : 's'} ran, ${result.skipped.length} had nothing to do or had to wait.`);
-        changed();
-      },
-      (error: unknown) => {
-        setReconciling(false);
-        setLastPass(undefined);
-        changed(error instanceof Error ? error : new Error('The pass failed.'));
-      },
-    );
-  };
+  const reconcile = () => void pass.run({}).then(() => changed());
+  const lastPass = pass.data ? `Sync pass finished: ${countOf(pass.data.jobs.length, 'job')} ran, ${formatCount(pass.data.skipped.length)} had nothing to do or had to wait.` : undefined;
 
   const open = (draft: SetupDraft) => {
     setDone(undefined);
@@ -267,13 +46,13 @@ export function MaintenancePlace(): ReactElement {
         description="Repository caches Steward keeps in sync with their forges: issues, pull requests, their comments, wikis and local documents."
         actions={
           <span className="maintenance-actions">
-            <button type="button" className="button button--primary" onClick={() => open(NEW_DRAFT)} disabled={!client}>
+            <Button variant="primary" onClick={() => open(NEW_DRAFT)}>
               Add repository
-            </button>
+            </Button>
             {registrations.length > 0 && (
-              <button type="button" className="button" onClick={reconcile} disabled={reconciling || !client}>
-                {reconciling ? 'Syncing…' : 'Sync now'}
-              </button>
+              <Button onClick={reconcile} disabled={pass.busy}>
+                {pass.busy ? 'Syncing…' : 'Sync now'}
+              </Button>
             )}
           </span>
         }
@@ -299,6 +78,7 @@ export function MaintenancePlace(): ReactElement {
       )}
       <ErrorBanner title="Maintenance status could not be loaded." error={list.error} onRetry={list.reload} />
       <ErrorBanner title="That did not work." error={actionError} />
+      <ErrorBanner title="The sync pass failed." error={pass.error} />
       {lastPass && (
         <p className="maintenance-notice maintenance-notice--info" role="status" data-testid="sync-pass-result">
           {lastPass}

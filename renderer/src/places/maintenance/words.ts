@@ -45,10 +45,10 @@ export function summary(r: RegistrationStatus): string {
   if (!r.enabled) return r.disabledReason === 'operator' || r.disabledReason === null ? 'Paused: nothing is scheduled until you resume it.' : `Blocked: ${r.disabledReason.replace(/_/g, ' ')}.`;
   if (w?.reason === 'token_missing') {
     const name = TOKEN_NAMES[r.forge?.kind ?? ''] ?? 'the token';
-    return `Waiting: token missing for ${w.host ?? 'this forge'}. Store one with \`steward secrets set ${name}\` (or set ${name} in Steward's environment).`;
+    return `Waiting: token missing for ${w.host ?? 'this forge'}. Store one with the command steward secrets set ${name} (or set ${name} in Steward's environment).`;
   }
   if (w?.reason === 'rate_limited') return `Waiting until ${w.until !== null ? formatDateTime(w.until) : 'the forge allows more requests'}: the forge's rate limit is used up. What was read is kept.`;
-  if (w?.reason === 'forge_unknown') return 'Waiting: this cache does not say which forge it syncs from. Add the repository with `steward maintenance add`.';
+  if (w?.reason === 'forge_unknown') return 'Waiting: this cache does not say which forge it syncs from. Add the repository again with the command steward maintenance add.';
   const failing = r.stages.sync.errorClass;
   if (failing) return `Sync failed (${failing.replace(/_/g, ' ')}), ${r.stages.sync.failures} time${r.stages.sync.failures === 1 ? '' : 's'} in a row; next try ${r.stages.sync.nextAttemptAt !== null ? formatRelativeTime(r.stages.sync.nextAttemptAt) : 'soon'}.`;
   if (r.degraded.length > 0) return `Needs attention: ${r.degraded.map((d) => d.replace(/_/g, ' ')).join(', ')}.`;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { SessionSummary } from '../../../../core/api/index.js';
-import { Button, ErrorBanner, formatCount, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
-import { useCall, useClient } from '../../hooks.js';
+import { Button, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
+import { useAction, useCall, useClient } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 
 /** A project's conversations, newest first: title (or first request), when, how long, how many messages. */
@@ -32,9 +32,9 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
             </a>
             <span className="project-sessions__meta">
               {s.lastAt !== null && <time dateTime={new Date(s.lastAt).toISOString()}>{formatRelativeTime(s.lastAt)}</time>}
-              {` · ${formatCount(s.messages)} messages`}
+              {` · ${countOf(s.messages, 'message')}`}
               {s.durationMs !== null && s.durationMs > 0 ? ` · ${formatDuration(s.durationMs)}` : ''}
-              {s.subagents > 0 ? ` · ${formatCount(s.subagents)} subagent${s.subagents === 1 ? '' : 's'}` : ''}
+              {s.subagents > 0 ? ` · ${countOf(s.subagents, 'subagent')}` : ''}
             </span>
           </li>
         ))}
@@ -46,10 +46,8 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
 
 /** Forgetting a project asks first, in place, and says what went. */
 export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: string; name: string; onForgotten: () => void }): ReactElement {
-  const client = useClient();
+  const forget = useAction('Forget.Project');
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | undefined>();
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (asking) cancel.current?.focus();
@@ -60,26 +58,19 @@ export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: s
         Forget project…
       </Button>
     );
-  const forget = () => {
-    setBusy(true);
-    client?.call('Forget.Project', { projectKey }).then(onForgotten, (e: unknown) => {
-      setBusy(false);
-      setError(e instanceof Error ? e : new Error('The project could not be forgotten.'));
-    });
-  };
   return (
-    <div className="forget-project" role="group" aria-label={`Forget ${name}`}>
+    <div className="forget-project" role="group" aria-label={`Forget ${name}`} data-asking="">
       <p>
         Forget {name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on
         disk.
       </p>
-      <Button variant="danger" onClick={forget} disabled={busy}>
+      <Button variant="danger" onClick={() => void forget.run({ projectKey }).then((done) => done && onForgotten())} disabled={forget.busy}>
         Yes, forget the project
       </Button>
-      <button ref={cancel} type="button" className="button" onClick={() => setAsking(false)}>
+      <Button ref={cancel} onClick={() => setAsking(false)}>
         Cancel
-      </button>
-      <ErrorBanner title="The project was not forgotten." error={error} />
+      </Button>
+      <ErrorBanner title="The project was not forgotten." error={forget.error} />
     </div>
   );
 }

@@ -1,20 +1,24 @@
-import { useState, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, ErrorBanner } from '../../components/index.js';
-import { useClient } from '../../hooks.js';
+import { Button, countOf, ErrorBanner } from '../../components/index.js';
+import { useAction } from '../../hooks.js';
+import './sweep-all.css';
 
 type Plan = Result<'Sweeper.PlanAll'>;
 type Summary = Result<'Sweeper.RunAll'>;
 
 const BOUNDARY: Record<Plan['dataBoundary'], string> = {
   local_process: 'Nothing leaves this computer',
-  local_network: "Transcript text (redacted) goes to a model server on this computer's network",
-  remote: 'Transcript text (redacted) goes to a remote model service',
+  local_network: "Transcript text (with secrets removed) goes to a model server on this computer's network",
+  remote: 'Transcript text (with secrets removed) goes to a remote model service',
   unknown: 'Where transcript text goes is not known',
 };
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+const CURATOR: Record<string, string> = { offline: 'the offline curator', anthropic: 'Anthropic', 'openai-compatible': 'the OpenAI-compatible curator' };
+
+function summaryWords(s: Summary): string {
+  const parts = [`${s.ok} updated`, `${s.nochange} unchanged`, `${s.skipped} skipped`, ...(s.failed > 0 ? [`${s.failed} failed`] : []), ...(s.paused > 0 ? [`${s.paused} paused`] : [])];
+  return `Swept ${countOf(s.projects, 'project')}: ${parts.join(', ')}${s.calls > 0 ? ` (${countOf(s.calls, 'model call')})` : ''}.`;
 }
 
 /**
@@ -22,52 +26,21 @@ function plural(n: number, one: string, many = `${one}s`): string {
  * until asked); this is the asking. The count and the curator are named before anything runs.
  */
 export function SweepAll({ onDone }: { onDone: () => void }): ReactElement {
-  const client = useClient();
-  const [plan, setPlan] = useState<Plan | undefined>();
-  const [summary, setSummary] = useState<Summary | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | undefined>();
-
-  const fail = (e: unknown) => {
-    setBusy(false);
-    setError(e instanceof Error ? e : new Error('Steward did not answer.'));
-  };
-
-  const review = () => {
-    if (!client) return;
-    setBusy(true);
-    setError(undefined);
-    setSummary(undefined);
-    client.call('Sweeper.PlanAll', {}).then((p) => {
-      setBusy(false);
-      setPlan(p);
-    }, fail);
-  };
-
-  const run = () => {
-    if (!client || !plan) return;
-    setBusy(true);
-    client.call('Sweeper.RunAll', { projects: plan.projects, curator: plan.curator }).then((s) => {
-      setBusy(false);
-      setPlan(undefined);
-      setSummary(s);
-      onDone();
-    }, (e: unknown) => {
-      setPlan(undefined);
-      fail(e);
-    });
-  };
-
-  const curator = plan ? `the ${plan.curator} curator${plan.model ? ` (${plan.model})` : ''}` : '';
+  const review = useAction('Sweeper.PlanAll');
+  const run = useAction('Sweeper.RunAll');
+  const plan = review.data;
+  const busy = review.busy || run.busy;
+  const go = () => plan && void run.run({ projects: plan.projects, curator: plan.curator }).then((s) => (review.reset(), s && onDone()));
+  const curator = plan ? `${CURATOR[plan.curator] ?? plan.curator}${plan.model && plan.curator !== 'offline' ? ` (${plan.model})` : ''}` : '';
   return (
     <div className="sweep-all" aria-busy={busy}>
       <p className="field__hint">
-        Imported history is not curated on its own: notes are written after new turns. To write notes for every project that has activity
-        not curated yet, sweep them all now.
+        Imported history is not curated on its own: notes are written after new turns. To write notes for every project that has activity not curated yet, sweep them
+        all now.
       </p>
       {!plan && (
         <div className="sweep-all__actions">
-          <Button disabled={busy || !client} onClick={review}>
+          <Button disabled={busy} onClick={() => (run.reset(), void review.run({}))}>
             {busy ? 'Working…' : 'Sweep all projects now…'}
           </Button>
         </div>
@@ -75,7 +48,7 @@ export function SweepAll({ onDone }: { onDone: () => void }): ReactElement {
       {plan && plan.projects === 0 && (
         <p role="status">
           No project has activity that is not curated yet; nothing to sweep.{' '}
-          <Button variant="quiet" onClick={() => setPlan(undefined)}>
+          <Button variant="quiet" onClick={review.reset}>
             Close
           </Button>
         </p>
@@ -84,30 +57,23 @@ export function SweepAll({ onDone }: { onDone: () => void }): ReactElement {
         <div className="sweep-all__confirm" role="group" aria-label="Sweep all projects">
           <p>
             <strong>
-              Sweep {plural(plan.projects, 'project')} with {curator}?
+              Sweep {countOf(plan.projects, 'project')} with {curator}?
             </strong>{' '}
             {BOUNDARY[plan.dataBoundary]}.
-            {plan.maxModelCalls > 0 && ` At most ${plural(plan.maxModelCalls, 'model call')}; ${plan.budget.usedToday} of today's ${plan.budget.limit} are spent.`}
+            {plan.maxModelCalls > 0 && ` At most ${countOf(plan.maxModelCalls, 'model call')}; ${plan.budget.usedToday} of today's ${plan.budget.limit} are spent.`}
           </p>
           <div className="sweep-all__actions">
-            <Button variant="primary" disabled={busy} onClick={run}>
-              {busy ? 'Sweeping…' : `Sweep ${plural(plan.projects, 'project')}`}
+            <Button variant="primary" disabled={busy} onClick={go}>
+              {run.busy ? 'Sweeping…' : `Sweep ${countOf(plan.projects, 'project')}`}
             </Button>
-            <Button disabled={busy} onClick={() => setPlan(undefined)}>
+            <Button disabled={busy} onClick={review.reset}>
               Cancel
             </Button>
           </div>
         </div>
       )}
-      {summary && (
-        <p role="status">
-          Swept {plural(summary.projects, 'project')}: {summary.ok} updated, {summary.nochange} unchanged, {summary.skipped} skipped
-          {summary.failed > 0 ? `, ${summary.failed} failed` : ''}
-          {summary.paused > 0 ? `, ${summary.paused} paused` : ''}
-          {summary.calls > 0 ? ` (${plural(summary.calls, 'model call')})` : ''}.
-        </p>
-      )}
-      <ErrorBanner title="The projects could not be swept." error={error} />
+      {run.data && <p role="status">{summaryWords(run.data)}</p>}
+      <ErrorBanner title="The projects could not be swept." error={review.error ?? run.error} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import type { Result, SessionMessage } from '../../../../core/api/index.js';
-import { Button, EmptyState, ErrorBanner, formatCount, formatDateTime, formatDuration, PlaceHeader, providerLabel } from '../../components/index.js';
-import { useClient } from '../../hooks.js';
+import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
+import { useAction, useClient } from '../../hooks.js';
+import { download, Facts, ForgetButton } from './SessionHeader.js';
 import { placeHref } from '../../navigation.js';
 import { Conversation } from './Conversation.js';
 import './sessions.css';
@@ -20,64 +21,6 @@ function goBack(): void {
   else window.location.hash = placeHref('search');
 }
 
-function download(name: string, mediaType: string, content: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: mediaType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function Facts({ session }: { session: Page['session'] }): ReactElement {
-  const facts = [
-    session.projectName ?? 'No project',
-    providerLabel(session.provider),
-    session.agentType ? `agent ${session.agentType}` : null,
-    session.model,
-    session.startedAt !== null ? formatDateTime(session.startedAt) : null,
-    session.durationMs !== null && session.durationMs > 0 ? formatDuration(session.durationMs) : null,
-    `${formatCount(session.messages)} message${session.messages === 1 ? '' : 's'}`,
-    session.toolCalls > 0 ? `${formatCount(session.toolCalls)} tool calls` : null,
-    session.subagents > 0 ? `${formatCount(session.subagents)} subagent${session.subagents === 1 ? '' : 's'}` : null,
-  ];
-  return <>{facts.filter(Boolean).join(' · ')}</>;
-}
-
-/** Forgetting asks first, in place; the answer shows where the person looks. */
-function ForgetButton({ sessionId, onForgotten }: { sessionId: string; onForgotten: () => void }): ReactElement {
-  const client = useClient();
-  const [asking, setAsking] = useState(false);
-  const [error, setError] = useState<Error | undefined>();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) cancel.current?.focus();
-  }, [asking]);
-  const forget = () => {
-    client?.call('Forget.Session', { sessionId }).then(onForgotten, (e: unknown) => setError(e instanceof Error ? e : new Error('It could not be forgotten.')));
-  };
-  if (!asking)
-    return (
-      <Button variant="danger" onClick={() => setAsking(true)}>
-        Forget…
-      </Button>
-    );
-  return (
-    <div className="forget-confirm" role="group" aria-label="Forget this conversation" data-testid="forget-confirm">
-      <p>Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk.</p>
-      <Button variant="danger" onClick={forget}>
-        Yes, forget it
-      </Button>
-      <button ref={cancel} type="button" className="button" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-      <ErrorBanner title="The conversation was not forgotten." error={error} />
-    </div>
-  );
-}
-
 /** One conversation at `#/sessions/<id>`, opened at the search hit `partId` when given. */
 export function SessionViewer({ sessionId, partId }: { sessionId: string; partId: string | undefined }): ReactElement {
   const client = useClient();
@@ -85,6 +28,7 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
   const [error, setError] = useState<Error | undefined>();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
+  const exporter = useAction('Sessions.Export');
   const [forgotten, setForgotten] = useState(false);
   const [generation, setGeneration] = useState(0);
 
@@ -131,21 +75,12 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
     );
   };
 
-  const exportAs = (format: 'markdown' | 'json') => {
-    if (!client) return;
-    setBusy(true);
-    client.call('Sessions.Export', { sessionId, format }).then(
-      (exported) => {
-        setBusy(false);
-        download(exported.filename, exported.mediaType, exported.content);
-        setNotice(`Exported ${exported.filename}${exported.redacted ? ', with secrets redacted' : ''}.`);
-      },
-      (e: unknown) => {
-        setBusy(false);
-        setError(e instanceof Error ? e : new Error('The export failed.'));
-      },
-    );
-  };
+  const exportAs = (format: 'markdown' | 'json') =>
+    void exporter.run({ sessionId, format }).then((exported) => {
+      if (!exported) return;
+      download(exported.filename, exported.mediaType, exported.content);
+      setNotice(`Exported ${exported.filename}${exported.redacted ? ', with secrets redacted' : ''}.`);
+    });
 
   const back = (
     <Button variant="quiet" onClick={goBack}>
@@ -186,10 +121,10 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
         actions={
           <>
             {back}
-            <Button onClick={() => exportAs('markdown')} disabled={busy}>
+            <Button onClick={() => exportAs('markdown')} disabled={busy || exporter.busy}>
               Export Markdown
             </Button>
-            <Button onClick={() => exportAs('json')} disabled={busy}>
+            <Button onClick={() => exportAs('json')} disabled={busy || exporter.busy}>
               Export JSON
             </Button>
             <ForgetButton sessionId={sessionId} onForgotten={() => setForgotten(true)} />
@@ -207,6 +142,7 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
         </p>
       )}
       <ErrorBanner title="Something could not be loaded." error={error} />
+      <ErrorBanner title="The export failed." error={exporter.error} />
       {page.before && (
         <Button onClick={() => more('before')} disabled={busy}>
           Earlier messages

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import type { Params, Result } from '../../../../core/api/index.js';
 import { Badge, Button, ErrorBanner, Field } from '../../components/index.js';
-import { useClient } from '../../hooks.js';
+import { useAction } from '../../hooks.js';
 
 type RemoteCurator = Params<'Settings.SetApiKey'>['curator'];
 type View = Result<'Settings.Get'>['sweeper'];
@@ -20,38 +20,25 @@ function presenceBadge(presence: View['apiKeys'][RemoteCurator]): ReactElement {
  * store, so the panel names the environment variable to set instead.
  */
 export function ApiKeyField({ curator, view, onChanged }: { curator: RemoteCurator; view: View; onChanged: () => void }): ReactElement {
-  const client = useClient();
+  const setKey = useAction('Settings.SetApiKey');
   const [draft, setDraft] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | undefined>();
-  const [error, setError] = useState<Error | undefined>();
   const presence = view.apiKeys[curator];
+  const { reset } = setKey;
 
-  // A half-typed key never follows the user to another curator.
+  // A half-typed key never follows the person to another curator.
   useEffect(() => {
     setDraft('');
-    setDone(undefined);
-    setError(undefined);
-  }, [curator]);
+    reset();
+  }, [curator, reset]);
 
-  const send = (key: string | null) => {
-    if (!client) return;
-    setBusy(true);
-    setDone(undefined);
-    setError(undefined);
-    client.call('Settings.SetApiKey', { curator, key }).then(
-      (result) => {
-        setBusy(false);
-        setDraft('');
-        setDone(result.stored ? 'Saved in the system keychain. The next sweep uses it.' : result.source === 'environment' ? `Cleared. ${presence.envVar} from the environment applies again.` : 'Cleared.');
-        onChanged();
-      },
-      (e: unknown) => {
-        setBusy(false);
-        setError(e instanceof Error ? e : new Error('The key could not be saved.'));
-      },
-    );
-  };
+  const send = (key: string | null) =>
+    void setKey.run({ curator, key }).then((result) => {
+      if (!result) return;
+      setDraft('');
+      onChanged();
+    });
+  const result = setKey.data;
+  const done = result ? (result.stored ? 'Saved in the system keychain. The next sweep uses it.' : result.source === 'environment' ? `Cleared. ${presence.envVar} from the environment applies again.` : 'Cleared.') : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -85,17 +72,17 @@ export function ApiKeyField({ curator, view, onChanged }: { curator: RemoteCurat
         )}
       </Field>
       <div className="api-key__actions">
-        <Button type="submit" variant="primary" disabled={busy || draft.trim() === ''}>
-          {busy ? 'Saving…' : 'Save key'}
+        <Button type="submit" variant="primary" disabled={setKey.busy || draft.trim() === ''}>
+          {setKey.busy ? 'Saving…' : 'Save key'}
         </Button>
         {presence.source === 'keychain' && (
-          <Button variant="danger" disabled={busy} onClick={() => send(null)}>
+          <Button variant="danger" disabled={setKey.busy} onClick={() => send(null)}>
             Clear key
           </Button>
         )}
       </div>
       {done !== undefined && <p role="status">{done}</p>}
-      <ErrorBanner title="The key could not be changed." error={error} />
+      <ErrorBanner title="The key could not be changed." error={setKey.error} />
     </form>
   );
 }

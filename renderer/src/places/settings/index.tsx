@@ -1,51 +1,44 @@
 import type { ReactElement } from 'react';
-import { DetailList, EmptyState, ErrorBanner, formatDuration, Panel, PlaceHeader } from '../../components/index.js';
-import { refreshInfo, usePanel } from '../../store.js';
-import { CacheRetention } from './CacheRetention.js';
+import { ErrorBanner, PlaceHeader } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+import { AboutBox } from './AboutBox.js';
 import { AgentContext } from './AgentContext.js';
+import { CacheRetention } from './CacheRetention.js';
+import { CaptureSettings } from './CaptureSettings.js';
+import { ComputerSettings } from './ComputerSettings.js';
 import { CuratorSettings } from './CuratorSettings.js';
-
-const HOME_KIND = { env: 'The STEWARD_HOME environment variable', 'platform-default': "This platform's app-data folder" } as const;
-const TRANSPORT = { bridge: 'Desktop app (IPC)', http: 'Loopback HTTP (steward serve)' } as const;
+import { FilesPanel } from './FilesPanel.js';
+import { NotesSettings } from './NotesSettings.js';
+import { TranscriptFolders } from './TranscriptFolders.js';
+import './settings.css';
 
 /**
- * Settings: facts about this Steward (`App.Info`), the editable curator choice and a manual pass of
- * the cache retention window; everything else lives in config.json.
+ * Settings a person changes, each checked by the same schema as config.json and saved through its
+ * one writer, with what applies now and what at the next start said beside Save; where the files
+ * are; and the developer facts in an About box at the end.
  */
 export function SettingsPlace(): ReactElement {
-  const info = usePanel((state) => state.info);
-  const infoError = usePanel((state) => state.infoError);
-  const transportKind = usePanel((state) => state.transportKind);
+  const config = useCall('Settings.Config', {});
+  const budget = useCall('Settings.Get', {});
+  const c = config.data;
   return (
     <>
-      <PlaceHeader title="Settings" description="How this Steward is set up, and where its settings live." />
-      <ErrorBanner title="Steward's details could not be loaded." error={infoError} onRetry={() => void refreshInfo()} />
-      <Panel title="About this Steward">
-        {info === undefined ? (
-          <p className="muted">Loading…</p>
-        ) : (
-          <DetailList
-            label="About this Steward"
-            items={[
-              { term: 'Version', value: info.version },
-              { term: 'Protocol', value: String(info.protocol) },
-              { term: 'Platform', value: info.platform },
-              { term: 'Home folder from', value: HOME_KIND[info.homeKind] },
-              { term: 'Connected through', value: transportKind ? TRANSPORT[transportKind] : '—' },
-              { term: 'Running for', value: formatDuration(info.uptimeMs) },
-            ]}
-          />
-        )}
-      </Panel>
-      <CuratorSettings />
-      <AgentContext />
+      <PlaceHeader title="Settings" description="What Steward reads, keeps and writes, saved in config.json in Steward's home folder." />
+      <ErrorBanner title="The settings could not be read." error={config.error} onRetry={config.reload} />
+      {c && (
+        <>
+          <FilesPanel config={c} />
+          <TranscriptFolders config={c} onSaved={config.reload} />
+          <CaptureSettings config={c} onSaved={config.reload} />
+          <CuratorSettings>
+            <NotesSettings config={c} budgetUsed={budget.data?.sweeper.budget.usedToday ?? 0} onSaved={() => (config.reload(), budget.reload())} />
+          </CuratorSettings>
+          <AgentContext />
+          <ComputerSettings config={c} onSaved={config.reload} />
+        </>
+      )}
       <CacheRetention />
-      <EmptyState icon="settings" title="Other settings" size="compact">
-        <p>
-          Settings live in <code>config.json</code> under <code>STEWARD_HOME</code>, Steward&rsquo;s home folder. Steward reads it at start
-          and rejects unknown keys with a message naming the key; environment variables with the <code>STEWARD_</code> prefix override it.
-        </p>
-      </EmptyState>
+      <AboutBox />
     </>
   );
 }

@@ -1,72 +1,76 @@
-import { lazy, Suspense, type ReactElement } from 'react';
+import { lazy, Suspense, useState, type ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
-import { DataTable, EmptyState, ErrorBanner, formatCount, formatDateTime, formatDuration, PlaceHeader, type Column } from '../../components/index.js';
+import { Badge, Button, DataTable, EmptyState, ErrorBanner, formatDateTime, Glossary, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { tickOf } from './ticks.js';
+import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf } from './sentences.js';
+import { tickOf, type Tick } from './ticks.js';
+import { Totals } from './Totals.js';
 import './telemetry.css';
 
-const RECENT_LIMIT = 50;
+const RECENT_LIMIT = 200;
 
-// The chart library is most of the panel's weight: it loads when the Telemetry place first has ticks.
+// The chart library is most of the panel's weight: it loads when the Telemetry place first has checks to draw.
 const TickCharts = lazy(() => import('./TickCharts.js').then((module) => ({ default: module.TickCharts })));
 
-/** Counts and durations only (never content or paths), so a compact key=value line is safe to show. */
-function summarize(data: Record<string, unknown>): string {
-  return Object.entries(data)
-    .filter(([, value]) => typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string')
-    .map(([key, value]) => `${key} ${String(value)}`)
-    .join(' · ');
-}
+const FILTERS = [{ kind: undefined, label: 'Everything' }, ...Object.entries(KIND_FILTERS).map(([kind, label]) => ({ kind, label }))] as const;
 
-function Details({ entry }: { entry: TelemetryEntry }): ReactElement {
-  const tick = tickOf(entry);
-  if (!tick) return <>{summarize(entry.data)}</>;
-  return (
-    <ul className="tick-providers">
-      {tick.providers.map((p) => (
-        <li key={p.provider} data-provider={p.provider}>
-          <span className="tick-providers__name">{p.provider}</span>
-          {formatCount(p.discovered)} discovered · {formatCount(p.read)} read · {formatCount(p.unchanged)} unchanged · {formatCount(p.failed)} failed ·{' '}
-          {formatCount(p.partsWritten)} parts · {formatDuration(p.durationMs)}
-        </li>
-      ))}
-    </ul>
-  );
+function columns(projectName: (key: string) => string | undefined): readonly Column<TelemetryEntry>[] {
+  return [
+    { header: 'When', sortValue: (e) => e.at, cell: (e) => <time dateTime={new Date(e.at).toISOString()}>{formatDateTime(e.at)}</time> },
+    { header: 'What', sortValue: (e) => KIND_WORDS[e.kind] ?? e.kind, cell: (e) => KIND_WORDS[e.kind] ?? e.kind },
+    {
+      header: 'What happened',
+      cell: (e) => (
+        <span className="telemetry-sentence" data-kind={e.kind} data-unchanged={e.data.unchanged === true ? 'true' : undefined}>
+          {failed(e) && <Badge tone="danger">Failed</Badge>} {sentenceOf(e, projectName)}
+        </span>
+      ),
+    },
+  ];
 }
-
-const COLUMNS: readonly Column<TelemetryEntry>[] = [
-  { header: 'When', cell: (entry) => <time dateTime={new Date(entry.at).toISOString()}>{formatDateTime(entry.at)}</time> },
-  { header: 'Kind', cell: (entry) => <code>{entry.kind}</code> },
-  { header: 'Details', cell: (entry) => <Details entry={entry} /> },
-];
 
 /**
- * Telemetry: what each sweep tick did and how long it took, from `Telemetry.Recent`, refreshed
- * whenever a `sweep.tick` event arrives.
+ * Telemetry: what each scheduled check, import, notes run and clean-up did and how long it took, as
+ * sentences; scheduled checks drawn apart from imports on request; failures marked; filtered by
+ * kind; totals of what is listed. Counts and durations only, never content or paths.
  */
 export function TelemetryPlace(): ReactElement {
-  const recent = useCall('Telemetry.Recent', { limit: RECENT_LIMIT }, { refreshOn: ['sweep.tick'] });
+  const [kind, setKind] = useState<string | undefined>();
+  const recent = useCall('Telemetry.Recent', { limit: RECENT_LIMIT, ...(kind ? { kind } : {}) }, { refreshOn: ['sweep.tick', 'sweeper.finished', 'sweeper.failed'] });
+  const projects = useCall('Projects.List', {});
+  const names = new Map((projects.data?.projects ?? []).map((p) => [p.projectKey, p.name]));
   const entries = recent.data?.entries ?? [];
-  const ticks = entries.map(tickOf).filter((tick) => tick !== undefined);
+  const scheduled = entries.map(tickOf).filter((tick): tick is Tick => tick !== undefined && tick.kind === 'scheduled');
   return (
     <>
-      <PlaceHeader title="Telemetry" description="What each transcript sweep did and how long it took: counts and durations, never content or paths." />
+      <PlaceHeader title="Telemetry" description="What Steward did and how long it took: counts and durations, never content or paths." />
+      <div className="telemetry-filter" role="group" aria-label="Show">
+        {FILTERS.map((f) => (
+          <Button key={f.label} variant="chip" aria-pressed={kind === f.kind} onClick={() => setKind(f.kind)}>
+            {f.label}
+          </Button>
+        ))}
+      </div>
       <ErrorBanner title="Telemetry could not be loaded." error={recent.error} onRetry={recent.reload} />
       {recent.data !== undefined && entries.length === 0 && (
-        <EmptyState icon="telemetry" title="No sweep ticks yet">
+        <EmptyState icon="telemetry" title={kind ? `No ${KIND_FILTERS[kind]?.toLowerCase() ?? kind} yet` : 'Nothing recorded yet'}>
           <p>
-            Sweep ticks appear after the first sweep. Each tick records how many transcript files were discovered, read, unchanged or
-            failed, how many parts were written, and how long each provider took.
+            Every scheduled check of the agents&rsquo; folders is recorded here (even one that finds nothing new, to show Steward is alive), with imports you ask for,
+            project notes runs and clean-ups: how many files, how many new messages, how long.
           </p>
-          <p>No sweep has run since this Steward home was created, so there is nothing to show.</p>
+          <p>No sweep of the folders has run since this Steward home was created, so there is nothing to show.</p>
         </EmptyState>
       )}
-      {ticks.length > 0 && (
+      {entries.length > 0 && <Totals entries={entries} />}
+      {scheduled.length > 0 && (
         <Suspense fallback={<p className="telemetry__loading">Loading charts…</p>}>
-          <TickCharts ticks={ticks} />
+          <TickCharts ticks={scheduled} />
         </Suspense>
       )}
-      {entries.length > 0 && <DataTable caption="Recent telemetry" columns={COLUMNS} rows={entries} rowKey={(entry) => entry.id} />}
+      {entries.length > 0 && (
+        <DataTable caption="Recent activity" columns={columns((key) => names.get(key))} rows={entries} rowKey={(e) => e.id} rowClass={(e) => (failed(e) ? 'telemetry-row--failed' : undefined)} />
+      )}
+      <Glossary term="Part">one piece of a message as Steward stores it (its text, a tool call, a tool result); older records count parts where newer ones count messages.</Glossary>
     </>
   );
 }

@@ -1,51 +1,75 @@
 import type { ProviderSweepStats, TelemetryEntry } from '../../../../core/api/index.js';
 
+/** One provider's share of a tick as telemetry keeps it (an unchanged tick keeps only these counts). */
+export type TickProvider = Pick<ProviderSweepStats, 'provider' | 'discovered' | 'read' | 'unchanged' | 'failed' | 'partsWritten' | 'durationMs'> & Partial<ProviderSweepStats>;
+
 export interface Tick {
   id: number;
   at: number;
-  kind: string;
-  providers: ProviderSweepStats[];
+  /** A scheduled check (`sweep.tick`) or an import someone asked for (`backfill.run`). */
+  kind: 'scheduled' | 'manual';
+  /** Recorded compactly: nothing was new and nothing failed. */
+  unchanged: boolean;
+  providers: TickProvider[];
 }
 
 const COUNT_KEYS = ['discovered', 'read', 'unchanged', 'failed', 'partsWritten', 'durationMs'] as const;
 
-function isStats(value: unknown): value is ProviderSweepStats {
+function isStats(value: unknown): value is TickProvider {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
   return typeof record.provider === 'string' && COUNT_KEYS.every((key) => typeof record[key] === 'number');
 }
 
-/** A telemetry entry's sweep stats, when it is a sweep tick or a backfill; anything else is undefined. */
+/** A telemetry entry's tick, when it is a scheduled check or an import on request; anything else is undefined. */
 export function tickOf(entry: TelemetryEntry): Tick | undefined {
   if (entry.kind !== 'sweep.tick' && entry.kind !== 'backfill.run') return undefined;
   const providers = entry.data.providers;
   if (!Array.isArray(providers) || !providers.every(isStats)) return undefined;
-  return { id: entry.id, at: entry.at, kind: entry.kind, providers };
+  return { id: entry.id, at: entry.at, kind: entry.kind === 'sweep.tick' ? 'scheduled' : 'manual', unchanged: entry.data.unchanged === true, providers };
+}
+
+export interface TickTotals {
+  files: number;
+  read: number;
+  failed: number;
+  parts: number;
+  /** Undefined when a tick recorded before messages were counted wrote parts. */
+  messages: number | undefined;
+  durationMs: number;
+}
+
+export function totalsOf(tick: Pick<Tick, 'providers'>): TickTotals {
+  const sum = (pick: (p: TickProvider) => number) => tick.providers.reduce((n, p) => n + pick(p), 0);
+  const parts = sum((p) => p.partsWritten);
+  const known = tick.providers.every((p) => p.messagesWritten !== undefined || p.partsWritten === 0);
+  return { files: sum((p) => p.discovered), read: sum((p) => p.read), failed: sum((p) => p.failed), parts, messages: known ? sum((p) => p.messagesWritten ?? 0) : undefined, durationMs: sum((p) => p.durationMs) };
 }
 
 export interface ChartPoint {
+  at: number;
   label: string;
   read: number;
   unchanged: number;
-  partsWritten: number;
+  messages: number;
   [durationKey: `ms_${string}`]: number;
 }
 
-/** Oldest first, one point per tick, the providers summed for files and parts, durations per provider. */
+/** "12 Mar, 14:05": a check's date and time, short enough for an axis. */
+export function axisTime(at: number): string {
+  return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/** Oldest first, one point per check, the providers summed for files and messages, durations per provider. */
 export function chartPoints(ticks: readonly Tick[]): ChartPoint[] {
   return [...ticks]
     .sort((a, b) => a.at - b.at)
     .map((tick) => {
-      const point: ChartPoint = {
-        label: new Date(tick.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
-        read: 0,
-        unchanged: 0,
-        partsWritten: 0,
-      };
+      const point: ChartPoint = { at: tick.at, label: axisTime(tick.at), read: 0, unchanged: 0, messages: 0 };
       for (const p of tick.providers) {
         point.read += p.read;
         point.unchanged += p.unchanged;
-        point.partsWritten += p.partsWritten;
+        point.messages += p.messagesWritten ?? 0;
         point[`ms_${p.provider}`] = p.durationMs;
       }
       return point;

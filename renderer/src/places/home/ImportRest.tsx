@@ -1,0 +1,76 @@
+import { useId, useState, type ReactElement } from 'react';
+import type { Result } from '../../../../core/api/index.js';
+import { Button, countOf, ErrorBanner, formatBytes, formatDuration, Glossary } from '../../components/index.js';
+import { useAction, useCall } from '../../hooks.js';
+import { ImportProgress } from '../projects/ImportHistory.js';
+import { importSentence, useImport } from '../projects/importing.js';
+
+type Survey = Result<'Providers.Survey'>;
+
+const NARROWER = [30, 90] as const;
+
+/**
+ * How long importing the older files should take, at the pace the first import read the newer ones
+ * (its duration over the files it read), or undefined until a tick has read something.
+ */
+function estimateMs(olderFiles: number, ticks: Result<'Telemetry.Recent'>['entries']): number | undefined {
+  for (const entry of ticks) {
+    const providers = (entry.data.providers ?? []) as Array<{ read?: number; durationMs?: number }>;
+    const read = providers.reduce((n, p) => n + (p.read ?? 0), 0);
+    const ms = providers.reduce((n, p) => n + (p.durationMs ?? 0), 0);
+    if (read > 0) return (ms / read) * olderFiles;
+  }
+  return undefined;
+}
+
+/** Everything (the files older than the window, with a bar and the time left) or a narrower window from the next start. */
+export function ImportRest({ survey, onImported }: { survey: Survey; onImported: () => void }): ReactElement {
+  const name = useId();
+  const ticks = useCall('Telemetry.Recent', { kind: 'sweep.tick', limit: 20 });
+  const importing = useImport(onImported);
+  const narrow = useAction('Settings.Update');
+  const [choice, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>('all');
+  const older = survey.providers.reduce((n, s) => n + s.older.files, 0);
+  const olderBytes = survey.providers.reduce((n, s) => n + s.older.bytes, 0);
+  const windowDays = survey.providers[0]?.windowDays ?? 365;
+  const estimate = estimateMs(older, [...(ticks.data?.entries ?? [])].reverse());
+  const total = survey.providers.reduce((n, s) => n + s.files, 0);
+  const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrow.run({ changes: { 'query.cache.retention.default_days': Number(choice) } }));
+  return (
+    <div className="first-run__import" data-testid="first-run-import">
+      <Glossary term="Window">how far back Steward imports on its own: the last {countOf(windowDays, 'day')} now.</Glossary>
+      <fieldset className="first-run__choices" disabled={importing.running}>
+        <legend>Keep more, or less?</legend>
+        <label>
+          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> Everything: also import the {countOf(older, 'older file')} ({formatBytes(olderBytes)})
+          {older > 0 && estimate !== undefined ? `, about ${formatDuration(estimate)}` : ''}
+        </label>
+        {NARROWER.filter((days) => days < windowDays).map((days) => (
+          <label key={days}>
+            <input type="radio" name={name} checked={choice === String(days)} onChange={() => setChoice(`${days}`)} /> Only the last {days} days, from the next start (older conversations are then
+            removed from Steward, never from your agents&rsquo; folders)
+          </label>
+        ))}
+      </fieldset>
+      <div className="first-run__actions">
+        <Button variant="primary" onClick={go} disabled={importing.running || narrow.busy}>
+          {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
+        </Button>
+        {importing.running && (
+          <Button onClick={importing.cancel} disabled={importing.cancelling}>
+            {importing.cancelling ? 'Cancelling…' : 'Cancel'}
+          </Button>
+        )}
+      </div>
+      {importing.running && <ImportProgress importing={importing} />}
+      {importing.result && !importing.running && (
+        <p role="status" data-testid="first-run-imported">
+          {importSentence(importing.result, importing.cancelling)}
+        </p>
+      )}
+      {narrow.data && <p role="status">Saved: from the next start Steward keeps the last {choice} days.</p>}
+      <ErrorBanner title="The import did not finish." error={importing.error} />
+      <ErrorBanner title="The window was not changed." error={narrow.error} />
+    </div>
+  );
+}

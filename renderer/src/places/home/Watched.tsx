@@ -1,0 +1,45 @@
+import type { ReactElement } from 'react';
+import type { Result } from '../../../../core/api/index.js';
+import { Badge, ErrorBanner, Panel, PathText, providerLabel } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+import { placeHref } from '../../navigation.js';
+
+type Provider = Result<'Providers.Roots'>['providers'][number];
+
+function Folders({ provider }: { provider: Provider }): ReactElement {
+  const folders = provider.roots.flatMap((kind) => kind.watched.map((folder) => ({ ...folder, kind })));
+  if (folders.length === 0) {
+    const byEnv = provider.roots.find((kind) => kind.source === 'environment');
+    return <p className="muted">No folder{byEnv ? ` (${byEnv.env} names none)` : ''}.</p>;
+  }
+  return (
+    <ul className="watched__folders">
+      {folders.map((folder) => (
+        <li key={`${folder.kind.key}:${folder.path}`}>
+          {folder.exists ? <Badge tone="good">Found</Badge> : <Badge tone="neutral">Not found</Badge>} <PathText path={folder.path} />
+          {provider.roots.length > 1 && <span className="muted"> · {folder.kind.label}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Each agent Steward reads, whether it is on, and the folders it looks in, found or not. */
+export function Watched(): ReactElement {
+  const roots = useCall('Providers.Roots', {});
+  return (
+    <Panel title="Agents watched" actions={<a href={placeHref('settings')}>Change in Settings</a>}>
+      <ErrorBanner title="The watched folders could not be listed." error={roots.error} onRetry={roots.reload} />
+      <ul className="watched" data-testid="watched">
+        {roots.data?.providers.map((provider) => (
+          <li key={provider.provider} className="watched__agent" data-provider={provider.provider}>
+            <h3 className="watched__name">
+              {providerLabel(provider.provider)} {provider.enabled ? <Badge tone="accent">On</Badge> : <Badge>Off</Badge>}
+            </h3>
+            {provider.enabled && <Folders provider={provider} />}
+          </li>
+        ))}
+      </ul>
+    </Panel>
+  );
+}

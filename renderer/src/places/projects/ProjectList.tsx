@@ -1,0 +1,101 @@
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import type { ProjectSummary } from '../../../../core/api/index.js';
+import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+import { projectHref, sessionHref } from '../../navigation.js';
+import { ImportHistory } from './ImportHistory.js';
+import { lastOpenedProject, listShown, openedFromList } from './opened.js';
+import { SweepAll } from './SweepAll.js';
+import './projects.css';
+
+const COLUMNS: readonly Column<ProjectSummary>[] = [
+  {
+    header: 'Project',
+    sortValue: (p) => p.name,
+    cell: (p) => (
+      <a className="project-link" href={projectHref(p.projectKey)} data-project={p.projectKey} onClick={() => openedFromList(p.projectKey)}>
+        {p.name}
+      </a>
+    ),
+  },
+  { header: 'Folder', sortValue: (p) => p.cwd, cell: (p) => <PathText path={p.cwd} /> },
+  { header: 'Repository', sortValue: (p) => p.repoId, cell: (p) => (p.repoBacked ? (p.repoId ?? 'git, no origin') : '—') },
+  { header: 'Conversations', align: 'end', sortValue: (p) => p.sessions, cell: (p) => formatCount(p.sessions) },
+  {
+    header: 'Latest conversation',
+    sortValue: (p) => p.latestSession?.name ?? null,
+    // Its title (a rename, the agent's title, a summary, Claude Desktop's), else the first thing asked.
+    cell: (p) => (p.latestSession ? <a href={sessionHref(p.latestSession.sessionId)}>{p.latestSession.name ?? 'Untitled conversation'}</a> : '—'),
+  },
+  {
+    header: 'Last activity',
+    sortValue: (p) => p.lastActivityAt,
+    cell: (p) => (p.lastActivityAt === null ? '—' : <time dateTime={new Date(p.lastActivityAt).toISOString()}>{formatRelativeTime(p.lastActivityAt)}</time>),
+  },
+];
+
+function matches(project: ProjectSummary, filter: string): boolean {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const hay = `${project.name} ${project.cwd} ${project.repoId ?? ''}`.toLowerCase();
+  return words.every((word) => hay.includes(word));
+}
+
+/**
+ * Every working directory the agents worked in, from `Projects.List`, refreshed after every sweep
+ * tick: filtered by a box, sorted by any column, the project opened last highlighted.
+ */
+export function ProjectList(): ReactElement {
+  const list = useCall('Projects.List', {}, { refreshOn: ['sweep.tick', 'history.changed'] });
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  const table = useRef<HTMLDivElement>(null);
+  const projects = list.data?.projects ?? [];
+  const shown = projects.filter((p) => matches(p, filter));
+  const selected = lastOpenedProject();
+
+  useEffect(listShown, []);
+  useEffect(() => {
+    // Back from a project: its row's link takes the focus again.
+    if (list.data === undefined || selected === undefined) return;
+    table.current?.querySelector<HTMLAnchorElement>(`a[data-project="${CSS.escape(selected)}"]`)?.focus();
+  }, [list.data === undefined, selected]);
+
+  return (
+    <>
+      <PlaceHeader title="Projects" description="Every folder your coding agents have worked in, with its conversations and the notes Steward keeps for it." />
+      <ErrorBanner title="Projects could not be loaded." error={list.error} onRetry={list.reload} />
+      {list.data !== undefined && projects.length === 0 && (
+        <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now">
+          <p>
+            Projects appear once transcripts are captured. Steward reads the session transcripts of Claude Code, Claude Desktop&rsquo;s local agent sessions, OpenClaw,
+            Codex CLI and Gemini CLI, and groups them by the folder each session ran in.
+          </p>
+          <p>Nothing has been captured yet, so there is nothing to list. New sessions are picked up by the regular check of the transcript folders.</p>
+        </EmptyState>
+      )}
+      {projects.length > 0 && (
+        <>
+          <div className="project-filter">
+            <label htmlFor={filterId}>Filter</label>
+            <input id={filterId} className="input" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder="Name, folder or repository" />
+            <span className="muted" role="status">
+              {filter === '' ? countOf(projects.length, 'project') : `${formatCount(shown.length)} of ${countOf(projects.length, 'project')}`}
+            </span>
+          </div>
+          <div ref={table}>
+            <DataTable caption="Projects" columns={COLUMNS} rows={shown} rowKey={(p) => p.projectKey} selectedKey={selected} initialSort={{ header: 'Last activity', direction: 'descending' }} />
+          </div>
+          <Panel title="Project notes">
+            <SweepAll onDone={list.reload} />
+          </Panel>
+        </>
+      )}
+      {/* One stable position, so the import's progress and result survive the list filling in. */}
+      {list.data !== undefined && (
+        <Panel title={projects.length === 0 ? 'Import history' : 'Import earlier history'}>
+          <ImportHistory onDone={list.reload} />
+        </Panel>
+      )}
+    </>
+  );
+}

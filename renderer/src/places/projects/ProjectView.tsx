@@ -1,0 +1,69 @@
+import { useEffect, useRef, type ReactElement } from 'react';
+import { Button, ErrorBanner, PathText, PlaceHeader } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+import { NotesFolder, ProjectNotes } from './ProjectNotes.js';
+import { ProjectFacts } from './ProjectFacts.js';
+import { ForgetProject, ProjectSessions } from './ProjectSessions.js';
+import { backToList } from './opened.js';
+import { SweepNow } from './SweepNow.js';
+import './project-detail.css';
+
+function typingIn(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return element !== null && (element.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName));
+}
+
+/** Escape returns to the list, unless the person is typing or answering a question in place. */
+function useEscapeBack(projectKey: string): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || typingIn(event.target)) return;
+      if ((event.target as HTMLElement | null)?.closest('[data-asking]')) return;
+      event.preventDefault();
+      backToList(projectKey);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [projectKey]);
+}
+
+/**
+ * One project at `#/projects/<key>`, as a view of its own: its heading takes the focus, Back and
+ * Escape return to the list. Sweep now says what it did beside the button; the notes follow, with
+ * the folder they live in.
+ */
+export function ProjectView({ projectKey }: { projectKey: string }): ReactElement {
+  const project = useCall('Projects.Get', { projectKey }, { refreshOn: ['sweeper.finished', 'sweeper.failed'] });
+  const heading = useRef<HTMLDivElement>(null);
+  const p = project.data;
+  useEscapeBack(projectKey);
+  useEffect(() => {
+    heading.current?.querySelector('h1')?.focus();
+  }, [p === undefined]);
+
+  const back = (
+    <Button variant="quiet" onClick={() => backToList(projectKey)} aria-keyshortcuts="Escape">
+      ← All projects
+    </Button>
+  );
+  return (
+    <section className="project-detail" aria-label={p ? `Project ${p.name}` : 'Project'} data-project-view={projectKey}>
+      <div ref={heading} className="project-detail__heading">
+        <PlaceHeader title={p?.name ?? 'Project'} description={p ? <PathText path={p.cwd} /> : 'Loading…'} actions={back} />
+      </div>
+      <ErrorBanner title="The project could not be loaded." error={project.error} onRetry={project.reload} />
+      {p && (
+        <>
+          <div className="project-detail__actions">
+            <SweepNow project={p} onSwept={project.reload} />
+            <ForgetProject projectKey={projectKey} name={p.name} onForgotten={() => backToList(projectKey)} />
+          </div>
+          <ProjectFacts project={p} onChanged={project.reload} />
+          <NotesFolder project={p} />
+          <ProjectSessions projectKey={projectKey} />
+          <ProjectNotes project={p} />
+        </>
+      )}
+    </section>
+  );
+}

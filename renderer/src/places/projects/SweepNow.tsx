@@ -1,0 +1,51 @@
+import { useState, type ReactElement } from 'react';
+import type { Result } from '../../../../core/api/index.js';
+import { Button, plainText } from '../../components/index.js';
+import { useAction, useEvent } from '../../hooks.js';
+
+type Project = Result<'Projects.Get'>;
+type Run = Result<'Sweeper.Run'>;
+
+const SKIP_REASON: Record<string, string> = {
+  'no-activity': 'Nothing new since the last sweep: the notes are current.',
+  backoff: 'Waiting after recent failures before trying again.',
+  scratch: 'This is a scratch project; it is never swept.',
+  ignored: 'This folder is on the list of folders whose notes Steward never writes (Settings).',
+  disabled: 'Writing project notes is turned off in config.json.',
+  'daily-budget': "Today's budget of model calls is spent; remote curation resumes tomorrow, or when you raise the budget in Settings.",
+};
+
+function said(run: Run): string {
+  if (run.outcome === 'skipped') return SKIP_REASON[run.reason ?? ''] ?? 'Nothing to do.';
+  return run.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing in the notes needed to change.';
+}
+
+/** Sweep now, with what it did said right beside the button; a skip that can be overridden offers Sweep anyway. */
+export function SweepNow({ project, onSwept }: { project: Project; onSwept: () => void }): ReactElement {
+  const sweep = useAction('Sweeper.Run');
+  // A sweep the owner started on its own (after new turns) shows here too.
+  const [running, setRunning] = useState(false);
+  useEvent('sweeper.started', (e) => e.projectKey === project.projectKey && setRunning(true));
+  useEvent('sweeper.finished', (e) => e.projectKey === project.projectKey && setRunning(false));
+  useEvent('sweeper.failed', (e) => e.projectKey === project.projectKey && setRunning(false));
+  const go = (force: boolean) => void sweep.run({ projectKey: project.projectKey, force }).finally(onSwept);
+  const result = sweep.data;
+  const canForce = (result?.outcome === 'skipped' && (result.reason === 'no-activity' || result.reason === 'backoff')) || sweep.error?.code === 'curator_paused';
+  const busy = sweep.busy || running;
+  return (
+    <div className="sweep-now" aria-busy={busy}>
+      <Button variant="primary" disabled={busy || project.state.scratch || project.ignored} onClick={() => go(false)}>
+        {busy ? 'Sweeping…' : 'Sweep now'}
+      </Button>
+      <span className="sweep-now__result" role="status" data-testid="sweep-result">
+        {!busy && result && said(result)}
+        {!busy && sweep.error && <span className="sweep-now__error">The sweep did not complete; nothing was written. {plainText(sweep.error.message)}</span>}
+      </span>
+      {!busy && canForce && (
+        <Button variant="quiet" onClick={() => go(true)}>
+          Sweep anyway
+        </Button>
+      )}
+    </div>
+  );
+}

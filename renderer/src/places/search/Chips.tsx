@@ -1,0 +1,67 @@
+import type { ReactElement } from 'react';
+import { Button, providerIds, providerLabel } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+import { searchHref } from '../../navigation.js';
+import { filtersToParams, type SearchFilters } from './filters.js';
+
+interface Chip<K extends keyof SearchFilters> {
+  key: K;
+  label: string;
+  options: ReadonlyArray<{ value: SearchFilters[K]; label: string }>;
+}
+
+const CHIPS = [
+  { key: 'who', label: 'Said by', options: [{ value: undefined, label: 'Anyone' }, { value: 'me', label: 'What I said' }, { value: 'assistant', label: 'The assistant' }] } satisfies Chip<'who'>,
+  {
+    key: 'kind',
+    label: 'Kind',
+    options: [
+      { value: undefined, label: 'Everything' },
+      { value: 'text', label: 'Messages' },
+      { value: 'tool_use', label: 'Commands' },
+      { value: 'tool_result', label: 'Tool output' },
+      { value: 'thinking', label: 'Thinking' },
+    ],
+  } satisfies Chip<'kind'>,
+  { key: 'when', label: 'When', options: [{ value: undefined, label: 'Any time' }, { value: '7d', label: 'Past week' }, { value: '30d', label: 'Past month' }, { value: '365d', label: 'Past year' }] } satisfies Chip<'when'>,
+  { key: 'provider', label: 'Agent', options: [{ value: undefined, label: 'All agents' }, ...providerIds().map((id) => ({ value: id, label: providerLabel(id) }))] } satisfies Chip<'provider'>,
+  { key: 'sort', label: 'Order', options: [{ value: undefined, label: 'Best match' }, { value: 'newest', label: 'Newest first' }] } satisfies Chip<'sort'>,
+] as const;
+
+
+
+export function go(filters: SearchFilters): void {
+  window.location.hash = searchHref(filtersToParams(filters));
+}
+
+/** The filters as chips (one group per filter, one pressed chip each), and the project as a list. */
+export function Chips({ filters }: { filters: SearchFilters }): ReactElement {
+  const projects = useCall('Projects.List', {}).data?.projects ?? [];
+  return (
+    <div className="search-chips">
+      {CHIPS.map((chip) => (
+        <div key={chip.key} className="search-chips__group" role="group" aria-label={chip.label}>
+          {chip.options.map((option) => (
+            <Button key={option.label} variant="chip" aria-pressed={filters[chip.key] === option.value} onClick={() => go({ ...filters, [chip.key]: option.value })}>
+              {option.label}
+            </Button>
+          ))}
+        </div>
+      ))}
+      {projects.length > 0 && (
+        <label className="search-chips__project">
+          <span>Project</span>
+          <select className="select" value={filters.project ?? ''} onChange={(e) => go({ ...filters, project: e.currentTarget.value || undefined })}>
+            <option value="">All projects</option>
+            {projects.map((p) => (
+              <option key={p.projectKey} value={p.projectKey}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
+  );
+}
+

@@ -1,0 +1,63 @@
+import type { ReactElement } from 'react';
+import type { SearchHit, SearchSession } from '../../../../core/api/index.js';
+import { formatDateTime, formatRelativeTime, providerLabel } from '../../components/index.js';
+import { sessionHref } from '../../navigation.js';
+import { Highlighted } from './Highlighted.js';
+
+const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
+const KIND_LABEL: Record<string, string> = { tool_use: 'Command', tool_result: 'Tool output', thinking: 'Thinking' };
+
+/** The part opened last: Back returns to the results with it focused again. */
+let lastOpened: string | undefined;
+
+/** The part opened last, once: the results focus it after Back, then forget it. */
+export function takeLastOpened(): string | undefined {
+  const part = lastOpened;
+  lastOpened = undefined;
+  return part;
+}
+
+export function groupBySession(hits: readonly SearchHit[]): Array<{ sessionId: string; hits: SearchHit[] }> {
+  const groups = new Map<string, SearchHit[]>();
+  for (const hit of hits) groups.set(hit.sessionId, [...(groups.get(hit.sessionId) ?? []), hit]);
+  return [...groups].map(([sessionId, grouped]) => ({ sessionId, hits: grouped }));
+}
+
+export function SessionGroup({ session, sessionId, hits }: { session: SearchSession | undefined; sessionId: string; hits: SearchHit[] }): ReactElement {
+  const title = session?.title ?? session?.firstRequest ?? 'Untitled conversation';
+  return (
+    <li className="search-group">
+      <h3 className="search-group__title">
+        <a href={sessionHref(sessionId)} className="search-group__link" tabIndex={-1}>
+          {title}
+        </a>
+      </h3>
+      <p className="search-group__meta">
+        {[session?.projectName ?? 'No project', providerLabel(hits[0]!.provider), session?.parentSessionId ? 'subagent' : null].filter(Boolean).join(' · ')}
+        {session?.lastAt != null && (
+          <>
+            {' · '}
+            <time dateTime={new Date(session.lastAt).toISOString()}>{formatRelativeTime(session.lastAt)}</time>
+          </>
+        )}
+      </p>
+      <ul className="search-hits">
+        {hits.map((hit) => (
+          <li key={hit.partId}>
+            <a className="search-hit" href={sessionHref(sessionId, hit.partId)} data-hit="" data-part={hit.partId} onClick={() => (lastOpened = hit.partId)}>
+              <span className="search-hit__who">
+                {ROLE_LABEL[hit.role ?? ''] ?? hit.role ?? 'Message'}
+                {KIND_LABEL[hit.kind] ? ` · ${KIND_LABEL[hit.kind]}${hit.toolName ? ` ${hit.toolName}` : ''}` : ''}
+                {hit.ts !== null && <time dateTime={new Date(hit.ts).toISOString()}> · {formatDateTime(hit.ts)}</time>}
+              </span>
+              <span className="search-hit__snippet">
+                <Highlighted text={hit.snippet} ranges={hit.highlights} />
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+

@@ -1,0 +1,61 @@
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import type { Result } from '../../../../core/api/index.js';
+import { Button, countOf, ErrorBanner, formatDateTime, formatDuration, providerLabel } from '../../components/index.js';
+import { useAction } from '../../hooks.js';
+
+type Page = Result<'Sessions.Get'>;
+
+export function download(name: string, mediaType: string, content: string): void {
+  const url = URL.createObjectURL(new Blob([content], { type: mediaType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function Facts({ session }: { session: Page['session'] }): ReactElement {
+  const facts = [
+    session.projectName ?? 'No project',
+    providerLabel(session.provider),
+    session.agentType ? `agent ${session.agentType}` : null,
+    session.model,
+    session.startedAt !== null ? formatDateTime(session.startedAt) : null,
+    session.durationMs !== null && session.durationMs > 0 ? formatDuration(session.durationMs) : null,
+    countOf(session.messages, 'message'),
+    session.toolCalls > 0 ? countOf(session.toolCalls, 'tool call') : null,
+    session.subagents > 0 ? countOf(session.subagents, 'subagent') : null,
+  ];
+  return <>{facts.filter(Boolean).join(' · ')}</>;
+}
+
+/** Forgetting asks first, in place; the answer shows where the person looks. */
+export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; onForgotten: () => void }): ReactElement {
+  const forget = useAction('Forget.Session');
+  const [asking, setAsking] = useState(false);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) cancel.current?.focus();
+  }, [asking]);
+  if (!asking)
+    return (
+      <Button variant="danger" onClick={() => setAsking(true)}>
+        Forget…
+      </Button>
+    );
+  return (
+    <div className="forget-confirm" role="group" aria-label="Forget this conversation" data-testid="forget-confirm" data-asking="">
+      <p>Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk.</p>
+      <Button variant="danger" disabled={forget.busy} onClick={() => void forget.run({ sessionId }).then((done) => done && onForgotten())}>
+        Yes, forget it
+      </Button>
+      <Button ref={cancel} onClick={() => setAsking(false)}>
+        Cancel
+      </Button>
+      <ErrorBanner title="The conversation was not forgotten." error={forget.error} />
+    </div>
+  );
+}
+

@@ -1,0 +1,93 @@
+import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import type { Result } from '../../../../core/api/index.js';
+import { Badge, ErrorBanner, Field, Panel, PathText, providerLabel } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
+import { SaveRow } from './SaveRow.js';
+import { lines, problemWords, useSave, type ConfigView } from './saving.js';
+
+type Provider = Result<'Providers.Roots'>['providers'][number];
+type Kind = Provider['roots'][number];
+
+function Folders({ title, folders }: { title: string; folders: Kind['watched'] }): ReactElement {
+  return (
+    <div className="settings-root__folders">
+      <span className="settings-root__title">{title}</span>
+      {folders.length === 0 ? (
+        <span className="muted"> none</span>
+      ) : (
+        <ul>
+          {folders.map((f) => (
+            <li key={f.path}>
+              {f.exists ? <Badge tone="good">Found</Badge> : <Badge>Not found</Badge>} <PathText path={f.path} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function RootKindField({ id, kind, draft, onDraft, problem }: { id: string; kind: Kind; draft: string; onDraft: (text: string) => void; problem: string | undefined }): ReactElement {
+  return (
+    <div className="settings-root">
+      <Field label={`${kind.label} folders`} hint={`Folders that hold ${kind.holds}, one per line. Empty uses the folders found by default.`} error={problem}>
+        {(control) => <textarea {...control} className="input settings-lines" rows={2} value={draft} onChange={(e) => onDraft(e.currentTarget.value)} data-setting={id} />}
+      </Field>
+      <Folders title="Watched now:" folders={kind.watched} />
+      <Folders title="Found by default:" folders={kind.detected} />
+      {kind.source === 'environment' && (
+        <p className="field__hint">
+          <code>{kind.env}</code> is set in Steward&rsquo;s environment and decides these folders; what you save here applies once it is unset.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Which agents Steward reads and from which folders: found or not, detected defaults, the environment's say. */
+export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onSaved: () => void }): ReactElement {
+  const roots = useCall('Providers.Roots', {});
+  const saving = useSave(() => (onSaved(), roots.reload()));
+  const [enabled, setEnabled] = useState<Record<string, boolean>>({});
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (!roots.data) return;
+    setEnabled(Object.fromEntries(roots.data.providers.map((p) => [p.provider, config.saved.providers[p.provider]?.enabled ?? p.enabled])));
+    setDrafts(Object.fromEntries(roots.data.providers.flatMap((p) => p.roots.map((k) => [`providers.${p.provider}.${k.key}`, (k.configured ?? []).join('\n')]))));
+  }, [roots.data, config]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const changes: Record<string, unknown> = {};
+    for (const p of roots.data?.providers ?? []) {
+      if (enabled[p.provider] !== config.saved.providers[p.provider]?.enabled) changes[`providers.${p.provider}.enabled`] = enabled[p.provider];
+      for (const k of p.roots) {
+        const key = `providers.${p.provider}.${k.key}`;
+        const next = lines(drafts[key] ?? '');
+        if (next.join('\n') !== (k.configured ?? []).join('\n')) changes[key] = next.length === 0 ? null : next;
+      }
+    }
+    if (Object.keys(changes).length > 0) saving.save(changes);
+  };
+
+  return (
+    <Panel title="Agents and their folders">
+      <ErrorBanner title="The folders could not be listed." error={roots.error} onRetry={roots.reload} />
+      <form className="settings-form" onSubmit={submit} aria-label="Agents and their folders">
+        {roots.data?.providers.map((p) => (
+          <fieldset key={p.provider} className="settings-provider" data-provider={p.provider}>
+            <legend>{providerLabel(p.provider)}</legend>
+            <label className="settings-check">
+              <input type="checkbox" checked={enabled[p.provider] ?? true} onChange={(e) => setEnabled({ ...enabled, [p.provider]: e.currentTarget.checked })} /> Import this agent&rsquo;s conversations
+            </label>
+            {p.roots.map((k) => {
+              const key = `providers.${p.provider}.${k.key}`;
+              return <RootKindField key={key} id={key} kind={k} draft={drafts[key] ?? ''} onDraft={(text) => setDrafts({ ...drafts, [key]: text })} problem={problemWords(saving.problem(key))} />;
+            })}
+          </fieldset>
+        ))}
+        <SaveRow saving={saving} label="Save agents and folders" />
+      </form>
+    </Panel>
+  );
+}

@@ -1,0 +1,72 @@
+import type { TelemetryEntry } from '../../../../core/api/index.js';
+import { countOf, formatDuration } from '../../components/index.js';
+import { tickOf, totalsOf } from './ticks.js';
+
+const PARTS = { one: 'part', other: 'parts' };
+const CURATOR: Record<string, string> = { offline: 'the offline curator', anthropic: 'Anthropic', 'openai-compatible': 'an OpenAI-compatible model' };
+
+/** What one row is, in words. */
+export const KIND_WORDS: Record<string, string> = {
+  'sweep.tick': 'Scheduled check',
+  'backfill.run': 'Import on request',
+  'sweeper.sweep': 'Project notes',
+  'cache.prune': 'Clean-up',
+};
+
+/** The kinds a person can filter by, as a filter names them. */
+export const KIND_FILTERS: Record<string, string> = {
+  'sweep.tick': 'Scheduled checks',
+  'backfill.run': 'Imports on request',
+  'sweeper.sweep': 'Project notes',
+  'cache.prune': 'Clean-ups',
+};
+
+/** Whether the row records something that went wrong. */
+export function failed(entry: TelemetryEntry): boolean {
+  const tick = tickOf(entry);
+  if (tick) return totalsOf(tick).failed > 0;
+  return entry.data.outcome === 'failed' || entry.data.outcome === 'paused' || entry.data.complete === false;
+}
+
+function tickSentence(entry: TelemetryEntry): string | undefined {
+  const tick = tickOf(entry);
+  if (!tick) return undefined;
+  const t = totalsOf(tick);
+  const took = formatDuration(t.durationMs);
+  const what = t.parts === 0 ? 'nothing new' : t.messages !== undefined ? `${countOf(t.messages, { one: 'new message', other: 'new messages' })} from ${countOf(t.read, 'file')}` : `${countOf(t.parts, PARTS)} from ${countOf(t.read, 'file')}`;
+  const failures = t.failed > 0 ? `; ${countOf(t.failed, 'file')} could not be read` : '';
+  const lead = tick.kind === 'scheduled' ? 'Checked' : 'Imported on request: checked';
+  return `${lead} ${countOf(t.files, 'file')}, ${what}${failures}, ${took}`;
+}
+
+function notesSentence(data: Record<string, unknown>, projectName: (key: string) => string | undefined): string {
+  const project = typeof data.projectKey === 'string' ? (projectName(data.projectKey) ?? 'a project no longer listed') : 'a project';
+  const by = CURATOR[String(data.mode)] ?? String(data.mode);
+  const took = typeof data.durationMs === 'number' ? `, ${formatDuration(data.durationMs)}` : '';
+  const calls = typeof data.calls === 'number' && data.calls > 0 ? `; ${countOf(data.calls, 'model call')}, ${countOf(Number(data.tokensIn ?? 0), 'token')} sent` : '';
+  if (data.outcome === 'ok') return `Notes of ${project} updated by ${by}${calls}${took}`;
+  if (data.outcome === 'nochange') return `Notes of ${project} checked by ${by}: nothing to change${calls}${took}`;
+  const why = typeof data.failure === 'string' ? ` (${data.failure.replace(/_/g, ' ')})` : '';
+  return `Notes of ${project} ${data.outcome === 'paused' ? 'paused' : 'failed'} with ${by}${why}${calls}${took}`;
+}
+
+function pruneSentence(data: Record<string, unknown>): string {
+  const who = data.kind === 'manual' ? 'on request' : 'on schedule';
+  const removed = `${countOf(Number(data.removedParts ?? 0), PARTS)} and ${countOf(Number(data.removedSessions ?? 0), 'conversation')}`;
+  return `Retention window applied ${who}: removed ${removed}${data.complete === false ? ', stopped early' : ''}, ${formatDuration(Number(data.durationMs ?? 0))}`;
+}
+
+/** Counts and durations only (never content or paths), so an unknown kind's compact line is safe to show. */
+function fallback(data: Record<string, unknown>): string {
+  return Object.entries(data)
+    .filter(([, value]) => typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string')
+    .map(([key, value]) => `${key} ${String(value)}`)
+    .join(' · ');
+}
+
+/** A telemetry row as a sentence, with the project's name where it is about one. */
+export function sentenceOf(entry: TelemetryEntry, projectName: (key: string) => string | undefined): string {
+  if (entry.kind === 'sweeper.sweep') return notesSentence(entry.data, projectName);
+  if (entry.kind === 'cache.prune') return pruneSentence(entry.data);
+  return tickSentence(entry) ?? fallback(entry.data);
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { TelemetryEntry } from '../../../core/api/index.js';
+import { countOf, formatBytes, plainText } from '../../../renderer/src/components/words.js';
+import { importSentence } from '../../../renderer/src/places/projects/importing.js';
+import { failed, sentenceOf } from '../../../renderer/src/places/telemetry/sentences.js';
+
+const stats = (over: Record<string, number> = {}) => ({ provider: 'claude', discovered: 106, read: 0, unchanged: 106, failed: 0, partsWritten: 0, durationMs: 41, failedLines: 0, ...over });
+const entry = (kind: string, data: Record<string, unknown>): TelemetryEntry => ({ id: 1, at: Date.UTC(2026, 10, 29, 9), kind, data });
+const names = (key: string) => ({ p_0123456789abcdef: 'orchard' })[key];
+
+describe('words for people', () => {
+  it('chooses the noun by Intl.PluralRules and formats the count', () => {
+    expect(countOf(1, 'file')).toBe('1 file');
+    expect(countOf(0, 'file')).toBe('0 files');
+    expect(countOf(1204, 'message')).toBe('1,204 messages');
+    expect(countOf(2, { one: 'new message', other: 'new messages' })).toBe('2 new messages');
+    expect(formatBytes(830)).toBe('830 bytes');
+    expect(formatBytes(12.4 * 1024 * 1024)).toBe('12 MB');
+  });
+
+  it('shows no Markdown marks in messages', () => {
+    expect(plainText('Store one with `steward secrets set GITHUB_TOKEN` **now**')).toBe('Store one with steward secrets set GITHUB_TOKEN now');
+  });
+
+  it('says an import that found nothing new is up to date, with the files checked, and counts messages otherwise', () => {
+    expect(importSentence({ providers: [stats()] })).toBe('Already up to date — 106 files checked.');
+    expect(importSentence({ providers: [stats({ read: 3, unchanged: 103, partsWritten: 40, messagesWritten: 25 })] })).toBe('Imported 25 new messages from 3 files.');
+    expect(importSentence({ providers: [stats({ read: 1, unchanged: 105, partsWritten: 2, messagesWritten: 1, failed: 1 })] }, true)).toBe(
+      'Cancelled; what was imported before stays. Imported 1 new message from 1 file. 1 file could not be read; Telemetry says why.',
+    );
+  });
+
+  it('tells telemetry rows as sentences, with the project by name and unchanged checks compactly', () => {
+    const unchanged = entry('sweep.tick', { kind: 'scheduled', unchanged: true, files: 733, durationMs: 41, providers: [{ provider: 'claude', discovered: 733, read: 0, unchanged: 733, failed: 0, partsWritten: 0, durationMs: 41 }] });
+    expect(sentenceOf(unchanged, names)).toBe('Checked 733 files, nothing new, 41 ms');
+    expect(sentenceOf(entry('backfill.run', { kind: 'manual', providers: [stats({ read: 4, partsWritten: 9, messagesWritten: 6 })] }), names)).toBe('Imported on request: checked 106 files, 6 new messages from 4 files, 41 ms');
+    const notes = entry('sweeper.sweep', { projectKey: 'p_0123456789abcdef', mode: 'offline', model: 'x', tokensIn: 0, tokensOut: 0, calls: 0, durationMs: 194, outcome: 'ok' });
+    expect(sentenceOf(notes, names)).toBe('Notes of orchard updated by the offline curator, 194 ms');
+    const broken = entry('sweeper.sweep', { projectKey: 'p_0123456789abcdef', mode: 'anthropic', calls: 3, tokensIn: 0, durationMs: 1200, outcome: 'failed', failure: 'auth' });
+    expect(sentenceOf(broken, names)).toBe('Notes of orchard failed with Anthropic (auth); 3 model calls, 0 tokens sent, 1.2 s');
+    expect(failed(broken)).toBe(true);
+    expect(failed(unchanged)).toBe(false);
+    expect(sentenceOf(unchanged, names)).not.toMatch(/tokensIn|durationMs|parts/);
+  });
+});
