@@ -87,14 +87,17 @@ export function connect(choice: TransportChoice): () => void {
     statusSeq += 1;
     usePanel.setState({ status });
   });
-  let wasOpen = false;
+  let asked = false;
   const offConnection = transport.onConnection((connection) => {
     usePanel.setState({ connection });
-    // Whatever changed while the stream was down is caught up by asking again.
-    if (connection === 'open' && wasOpen) void refreshInfo();
-    if (connection === 'open') wasOpen = true;
+    // Whatever changed before the stream opened (the first App.Info can be answered before it, and
+    // an event sent in between is heard by no one) or while it was down is caught up by asking again.
+    if (connection !== 'open') return;
+    asked = true;
+    void refreshInfo();
   });
-  void refreshInfo();
+  // Over the bridge the connection is open at once and has asked already; over HTTP, ask now.
+  if (!asked) void refreshInfo();
   return () => {
     offStatus();
     offConnection();
