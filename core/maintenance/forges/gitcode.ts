@@ -1,6 +1,6 @@
 import { commentOf, itemOf, numberFromUrl, RawComment, RawItem } from './records.js';
 import { allPages, type Dialect } from './rest.js';
-import type { StreamRecord, StreamTraits, VerifyTarget } from './types.js';
+import type { StreamRecord, StreamTraits } from './types.js';
 
 const PER_PAGE = 100;
 const SORTED: StreamTraits = { recent: 'sorted', stable: 'created-asc' };
@@ -34,18 +34,6 @@ export const gitcodeDialect: Dialect = {
     return parseIssueComment(entry);
   },
   pageQuery: (page, perPage) => ({ page, per_page: perPage }),
-  verifyPath(t: VerifyTarget) {
-    if ('number' in t) return t.kind === 'issues' ? `/issues/${t.number}` : `/pulls/${t.number}`;
-    return `/issues/comments/${t.id}`;
-  },
-  parseVerified(t, data) {
-    try {
-      if (t.kind === 'issues' || t.kind === 'pulls') return itemOf(t.kind, RawItem.parse(data));
-      return parseIssueComment(data);
-    } catch {
-      return null;
-    }
-  },
   itemCommentsPath: (number) => `/issues/${number}/comments`,
   pullComments: (get, number, perPage, signal) =>
     allPages(get, `/pulls/${number}/comments`, (page) => ({ page, per_page: perPage }), perPage, (e) => commentOf(RawComment.parse(e), 'pr-comments', number), signal),

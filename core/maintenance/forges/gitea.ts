@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commentOf, Id, itemOf, numberFromUrl, RawComment, RawItem } from './records.js';
 import { allPages, type Dialect } from './rest.js';
-import type { CommentRecord, StreamRecord, VerifyTarget } from './types.js';
+import type { CommentRecord, StreamRecord } from './types.js';
 
 /** Gitea clamps `limit` to its MAX_RESPONSE_ITEMS, 50 by default. */
 const LIMIT = 50;
@@ -44,18 +44,6 @@ export const giteaDialect: Dialect = {
     return parseComment(entry);
   },
   pageQuery: (page, limit) => ({ page, limit }),
-  verifyPath(t: VerifyTarget) {
-    if ('number' in t) return t.kind === 'issues' ? `/issues/${t.number}` : `/pulls/${t.number}`;
-    return `/issues/comments/${t.id}`;
-  },
-  parseVerified(t, data) {
-    try {
-      if (t.kind === 'issues' || t.kind === 'pulls') return itemOf(t.kind, RawItem.parse(data));
-      return parseComment(data);
-    } catch {
-      return null;
-    }
-  },
   itemCommentsPath: (number) => `/issues/${number}/comments`,
   async pullComments(get, number, limit, signal) {
     const reviews = await allPages(get, `/pulls/${number}/reviews`, (page) => ({ page, limit }), limit, (e) => Review.parse(e).id, signal);

@@ -5,7 +5,7 @@ import type { ForgeBinding } from './binding.js';
 import { DEFAULT_TRANSPORT, rateLimitUntil, type Transport, type TransportOptions } from './http.js';
 import { commentOf, itemOf, numberFromUrl, RawComment, RawItem } from './records.js';
 import type { Dialect } from './rest.js';
-import { ForgeError, RateLimited, type StreamRecord, type StreamTraits, type VerifyTarget } from './types.js';
+import { ForgeError, RateLimited, type StreamRecord, type StreamTraits } from './types.js';
 
 const SyncOctokit = Octokit.plugin(throttling, retry);
 
@@ -105,18 +105,6 @@ export const githubDialect: Dialect = {
     return parseComment(entry, stream === 'review-comments');
   },
   pageQuery: (page, perPage) => ({ per_page: perPage, page }),
-  verifyPath(t: VerifyTarget) {
-    if ('number' in t) return t.kind === 'issues' ? `/issues/${t.number}` : `/pulls/${t.number}`;
-    return t.kind === 'issue-comments' ? `/issues/comments/${t.id}` : `/pulls/comments/${t.id}`;
-  },
-  parseVerified(t, data) {
-    try {
-      if (t.kind === 'issues' || t.kind === 'pulls') return itemOf(t.kind, RawItem.parse(data));
-      return parseComment(data, t.kind === 'review-comments');
-    } catch {
-      return null;
-    }
-  },
   itemCommentsPath: (number) => `/issues/${number}/comments`,
 };
 

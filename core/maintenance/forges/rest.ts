@@ -1,6 +1,6 @@
 import type { ForgeBinding } from './binding.js';
 import { hasNextOf, lastPageOf, serverDateOf, type HttpReply, type Query, type Transport } from './http.js';
-import { parseEach } from './records.js';
+import { itemOf, parseEach, RawItem } from './records.js';
 import {
   ForgeError,
   type CommentRecord,
@@ -26,8 +26,6 @@ export interface Dialect {
   listQuery(stream: Stream, order: Order, page: number, since: string | undefined, perPage: number): Query;
   parse(stream: Stream, entry: unknown): StreamRecord | null | 'filtered';
   pageQuery(page: number, perPage: number): Query;
-  verifyPath(target: VerifyTarget): string;
-  parseVerified(target: VerifyTarget, data: unknown): StreamRecord | null;
   itemCommentsPath(number: number): string;
   /** Per-PR review comments for forges without a repo-wide list; undefined when one exists. */
   pullComments?: (get: PagedGet, number: number, perPage: number, signal: AbortSignal) => Promise<{ records: CommentRecord[]; skipped: number }>;
@@ -37,6 +35,12 @@ export type PagedGet = (path: string, query: Query, signal: AbortSignal) => Prom
 
 /** A walk of one child listing stops here even if a broken forge keeps saying "next". */
 const MAX_CHILD_PAGES = 100;
+
+/** Where GitHub, Gitea and GitCode alike answer for one item or comment. */
+function verifyPath(target: VerifyTarget): string {
+  if ('number' in target) return target.kind === 'issues' ? `/issues/${target.number}` : `/pulls/${target.number}`;
+  return target.kind === 'issue-comments' ? `/issues/comments/${target.id}` : `/pulls/comments/${target.id}`;
+}
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -89,13 +93,27 @@ export class RestForge implements Forge {
   }
 
   async verify(target: VerifyTarget, signal: AbortSignal): Promise<StreamRecord | Gone> {
-    const reply = await this.#t.get(`${this.#repoPath}${this.#d.verifyPath(target)}`, {}, { signal });
+    const reply = await this.#t.get(`${this.#repoPath}${verifyPath(target)}`, {}, { signal });
     if (reply.status === 404 || reply.status === 410) return { gone: 'deleted' };
-    const record = this.#d.parseVerified(target, reply.data);
+    const record = this.#parseVerified(target, reply.data);
     if (!record) throw new ForgeError('forge_malformed', 'The forge sent a record that cannot be read.');
     // A transferred issue answers from its new repository (the redirect is followed): not ours any more.
     if (record.url && !this.#ownsUrl(record.url)) return { gone: 'transferred' };
     return record;
+  }
+
+  /**
+   * One re-read record. An item is taken as it is (the issue list's pull-request filter does not
+   * apply to a record asked for by number); a comment reads as its stream's entries do.
+   */
+  #parseVerified(target: VerifyTarget, data: unknown): StreamRecord | null {
+    try {
+      if (target.kind === 'issues' || target.kind === 'pulls') return itemOf(target.kind, RawItem.parse(data));
+      const record = this.#d.parse(target.kind, data);
+      return record === 'filtered' ? null : record;
+    } catch {
+      return null;
+    }
   }
 
   #ownsUrl(url: string): boolean {
@@ -104,18 +122,10 @@ export class RestForge implements Forge {
   }
 
   async itemComments(number: number, signal: AbortSignal): Promise<{ records: CommentRecord[]; skipped: number }> {
-    const records: CommentRecord[] = [];
-    let skipped = 0;
-    for (let page = 1; page <= MAX_CHILD_PAGES; page += 1) {
-      const reply = await this.#t.get(`${this.#repoPath}${this.#d.itemCommentsPath(number)}`, this.#d.pageQuery(page, this.perPage), { signal });
-      if (reply.status !== 200) break;
-      const parsed = parseEach(reply.data, (entry) => this.#d.parse('issue-comments', entry));
-      if (!parsed) throw new ForgeError('forge_malformed', 'The forge sent a page that is not a list.');
-      for (const r of parsed.records) if (r.type === 'comment') records.push({ ...r, itemNumber: number, collection: 'issue-comments' });
-      skipped += parsed.skipped;
-      if (!hasNextOf(reply.headers, page, this.perPage, parsed.raw)) break;
-    }
-    return { records, skipped };
+    const get: PagedGet = (path, query, s) => this.#t.get(`${this.#repoPath}${path}`, query, { signal: s });
+    const { records, skipped } = await allPages(get, this.#d.itemCommentsPath(number), (page) => this.#d.pageQuery(page, this.perPage), this.perPage, (entry) => this.#d.parse('issue-comments', entry), signal);
+    const comments = records.filter((r): r is CommentRecord => r.type === 'comment').map((r) => ({ ...r, itemNumber: number, collection: 'issue-comments' as const }));
+    return { records: comments, skipped };
   }
 
   wiki(): TreeSource | null {
