@@ -1,4 +1,4 @@
-// Owns: the one contract — every method and event (zod schemas), the domain's word lists, typed errors, the dispatcher and the event bus.
+// Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -6,6 +6,7 @@ export * from './dispatcher.js';
 export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
+export { countOf, nounFor } from './words.js';
 export { PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId } from './ids.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';

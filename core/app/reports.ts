@@ -1,6 +1,7 @@
-import { PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem, type WaitingPlan } from '../api/index.js';
+import { countOf, nounFor, PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem, type WaitingPlan } from '../api/index.js';
 import type { CuratorPause } from '../sweeper/index.js';
 import type { AppState } from './status.js';
+
 
 /** A provider whose import failed this many settled runs in a row needs the person, not only a red dot. */
 export const FAILING_AFTER = 3;
@@ -10,10 +11,6 @@ const count = new Intl.NumberFormat('en');
 
 function providerLabel(provider: string): string {
   return Object.hasOwn(PROVIDERS, provider) ? PROVIDERS[provider as keyof typeof PROVIDERS].label : provider;
-}
-
-function files(n: number): string {
-  return new Intl.PluralRules('en').select(n) === 'one' ? 'file' : 'files';
 }
 
 /**
@@ -39,7 +36,7 @@ export class StatusReporter {
 
   captureProgress(progress: { provider: string; filesDone: number; filesTotal: number }): void {
     if (progress.filesTotal === 0) return;
-    const text = `Importing ${providerLabel(progress.provider)} transcripts — ${count.format(progress.filesDone)} of ${count.format(progress.filesTotal)} ${files(progress.filesTotal)}`;
+    const text = `Importing ${providerLabel(progress.provider)} transcripts — ${count.format(progress.filesDone)} of ${countOf(progress.filesTotal, 'file')}`;
     this.#state.put({ kind: 'import', subject: null, text, place: 'telemetry' });
   }
 
@@ -59,7 +56,7 @@ export class StatusReporter {
       const text =
         stats.discovered === 0
           ? `Importing ${label} transcripts failed${why}`
-          : `${count.format(stats.failed)} of ${count.format(stats.discovered)} ${label} transcript ${files(stats.discovered)} could not be imported${why}`;
+          : `${count.format(stats.failed)} of ${count.format(stats.discovered)} ${label} transcript ${nounFor(stats.discovered, 'file')} could not be imported${why}`;
       this.#state.put({ kind: 'import-failed', subject: provider, text, place: 'telemetry' });
       const streak = (this.#failStreak.get(provider) ?? 0) + 1;
       this.#failStreak.set(provider, streak);

@@ -1,4 +1,4 @@
-import type { SessionExport, SessionMessage, SessionPart, SessionSummary } from '../api/index.js';
+import { countOf, type SessionExport, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
 import type { SessionsView } from './sessions.js';
@@ -54,7 +54,7 @@ function conversationMarkdown(c: Conversation, depth: number): string {
     s.projectName ? `- Project: ${s.projectName} (\`${s.projectKey ?? ''}\`)` : null,
     `- Provider: ${s.provider}${s.agentType ? `, agent ${s.agentType}` : ''}`,
     s.startedAt !== null ? `- From ${when(s.startedAt)} to ${when(s.lastAt)}` : null,
-    `- ${s.messages} messages, ${s.toolCalls} tool calls`,
+    `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
   ].filter((line): line is string => line !== null);
   const body = c.messages.map((m) => `${h}# ${ROLE_LABEL[m.role ?? ''] ?? m.role ?? 'Message'}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${m.parts.map(partMarkdown).join('\n\n')}`);
   const subagents = c.subagents.map((sub) => conversationMarkdown(sub, Math.min(depth + 1, 4)));

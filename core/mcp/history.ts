@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ProjectKey, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, ProjectKey, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 
@@ -100,7 +100,7 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Se
 
 /** Redacted with the secrets module's patterns: an agent may forward what it reads to a remote model. */
 function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string): z.infer<typeof SearchTranscriptsOutput> {
-  const notes = [result.fallback?.message, result.indexing ? `Earlier history is still being indexed (${result.indexing.indexedParts} of ${result.indexing.totalParts} parts).` : undefined].filter(Boolean);
+  const notes = [result.fallback?.message, result.indexing ? `Earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}).` : undefined].filter(Boolean);
   return {
     hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, toolName: h.toolName, snippet: redact(h.snippet) })),
     sessions: result.sessions.map((s) => ({
@@ -154,7 +154,7 @@ function searchText(out: z.infer<typeof SearchTranscriptsOutput>): string {
 }
 
 function sessionText(out: z.infer<typeof GetSessionOutput>): string {
-  const lines = [`${out.session.title ?? out.session.firstRequest ?? '(untitled)'} (${out.session.sessionId}, ${out.session.messages} messages)`];
+  const lines = [`${out.session.title ?? out.session.firstRequest ?? '(untitled)'} (${out.session.sessionId}, ${countOf(out.session.messages, 'message')})`];
   for (const m of out.messages) {
     lines.push(`— ${m.role ?? 'message'} ${m.at ?? ''}`);
     for (const p of m.parts) lines.push(p.kind === 'text' ? (p.text ?? '') : `[${p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`);

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ConflictView, methods, RegistrationStatus } from '../api/index.js';
+import { ConflictView, countOf, methods, RegistrationStatus } from '../api/index.js';
 import type { WithClient } from './projects.js';
 
 /** Filters are ids compared as strings, never opened: a path-shaped value is refused outright. */
@@ -63,7 +63,7 @@ function summary(status: MaintenanceStatus, filtered: boolean): string {
   if (registry.state === 'degraded') {
     return `The maintenance registry is degraded (${registry.reason ?? 'unknown'}); Steward left it untouched and maintains nothing until it is repaired.`;
   }
-  const lines = [`Maintenance registry: ${registry.state === 'missing' ? 'not created yet' : registry.state}; ${status.activeWriters} active writer(s), ${status.retired} retired registration(s).`];
+  const lines = [`Maintenance registry: ${registry.state === 'missing' ? 'not created yet' : registry.state}; ${countOf(status.activeWriters, 'active writer')}, ${countOf(status.retired, 'retired registration')}.`];
   if (status.registrations.length === 0) {
     const none = status.conflicts.length > 0 ? 'No registration is active outside the conflicts below.' : 'No repository cache is enrolled.';
     lines.push(filtered ? 'No registration matches that filter.' : none);
@@ -73,7 +73,7 @@ function summary(status: MaintenanceStatus, filtered: boolean): string {
     lines.push(`${r.registrationId} ${r.canonicalRepoId}: ${r.state}${why}; cache ${r.cacheUuid}, path fingerprint ${r.pathFingerprint}, content generation ${r.generations.content ?? '-'}`);
   }
   for (const c of status.conflicts) {
-    lines.push(`Conflict ${c.conflictId} (${c.kind}, ${c.state}) with ${c.candidates.length} candidate(s); an operator resolves it with \`steward maintenance resolve --conflict ${c.conflictId} --candidate ID\`.`);
+    lines.push(`Conflict ${c.conflictId} (${c.kind}, ${c.state}) with ${countOf(c.candidates.length, 'candidate')}; an operator resolves it with \`steward maintenance resolve --conflict ${c.conflictId} --candidate ID\`.`);
   }
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PROVIDER_IDS } from '../../api/index.js';
+import { countOf, PROVIDER_IDS } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { formatSweepResult } from './sweep.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -41,7 +41,7 @@ async function cancelBackfills(io: CliIo, options: { days?: string; all?: boolea
   return withClient(io, async (client) => {
     const result = await client.call('Backfill.Cancel', {});
     if (options.json) printJson(io, result);
-    else io.stdout(result.cancelled === 0 ? 'No backfill was running.\n' : `Cancelled ${result.cancelled} provider backfill(s); what was already imported stays.\n`);
+    else io.stdout(result.cancelled === 0 ? 'No backfill was running.\n' : `Cancelled the import of ${countOf(result.cancelled, 'provider')}; what was already imported stays.\n`);
     return EXIT.ok;
   });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PruneReport } from '../../api/index.js';
+import { countOf, type PruneReport } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -7,10 +7,10 @@ import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 export function formatPruneReport(report: PruneReport): string {
   const verb = report.dryRun ? 'would remove' : 'removed';
   const lines = report.cutoffs.map((c) =>
-    c.cutoffMs === null ? `${c.provider}: keeps everything (open window)\n` : `${c.provider}: ${verb} ${c.removedParts} parts older than ${new Date(c.cutoffMs).toISOString()}\n`,
+    c.cutoffMs === null ? `${c.provider}: keeps everything (open window)\n` : `${c.provider}: ${verb} ${countOf(c.removedParts, 'part')} older than ${new Date(c.cutoffMs).toISOString()}\n`,
   );
   const tail = report.complete ? '' : ' (stopped early; the next pass finishes it)';
-  return `${lines.join('')}${report.dryRun ? 'dry run: ' : ''}${report.removedParts} parts, ${report.removedSessions} sessions ${verb}${tail} (${report.durationMs} ms)\n`;
+  return `${lines.join('')}${report.dryRun ? 'dry run: ' : ''}${countOf(report.removedParts, 'part')}, ${countOf(report.removedSessions, 'session')} ${verb}${tail} (${report.durationMs} ms)\n`;
 }
 
 export function registerCache(program: Command, io: CliIo, run: Run): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ForgetResult, Tombstone } from '../../api/index.js';
+import { countOf, type ForgetResult, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
@@ -16,7 +16,7 @@ export function target(options: TargetOptions, verb: string): { kind: 'session';
 
 function formatForget(result: ForgetResult): string {
   const what = result.kind === 'session' ? `conversation ${result.id}` : `project ${result.id}`;
-  const removed = result.removedSessions === 0 ? 'nothing was stored' : `removed ${result.removedParts} parts in ${result.removedSessions} session(s)${result.notesRemoved ? ' and its notes' : ''}`;
+  const removed = result.removedSessions === 0 ? 'nothing was stored' : `removed ${countOf(result.removedParts, 'message')} in ${countOf(result.removedSessions, 'conversation')}${result.notesRemoved ? ' and its notes' : ''}`;
   return `Forgot ${what}: ${removed}. It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
+import { countOf, COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { registerSetup } from './setup.js';
@@ -66,7 +66,7 @@ function formatCollection(c: CollectionStatus): string {
         ? `backfilling, ${c.tail.pagesDone}${c.tail.pagesKnown !== null ? ` of ${c.tail.pagesKnown}` : ''} pages`
         : 'no backfill';
   const extra = [c.tombstones > 0 ? `${c.tombstones} tombstoned` : '', c.skipped > 0 ? `${c.skipped} skipped` : '', c.reason ? `(${c.reason})` : ''].filter(Boolean).join(', ');
-  return `  ${c.collection}: ${c.items} items · ${head} · ${tail}${extra ? ` · ${extra}` : ''}`;
+  return `  ${c.collection}: ${countOf(c.items, 'item')} · ${head} · ${tail}${extra ? ` · ${extra}` : ''}`;
 }
 
 function formatRegistration(r: RegistrationStatus): string[] {

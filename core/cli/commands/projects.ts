@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { countOf } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -22,7 +23,7 @@ export function registerProjects(program: Command, io: CliIo, run: Run): void {
           else
             for (const p of result.projects) {
               const when = p.lastActivityAt === null ? 'never' : new Date(p.lastActivityAt).toISOString();
-              io.stdout(`${p.projectKey}  ${p.name}  ${p.sessions} sessions  last ${when}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
+              io.stdout(`${p.projectKey}  ${p.name}  ${countOf(p.sessions, 'session')}  last ${when}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
               if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
             }
           return EXIT.ok;

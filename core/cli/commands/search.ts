@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, EXIT, parseDateOption, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
@@ -26,7 +26,7 @@ function day(ts: number | null): string {
 export function formatSearch(result: Result<'Search.Query'>): string {
   const lines: string[] = [];
   if (result.fallback) lines.push(`note: ${result.fallback.message}`);
-  if (result.indexing) lines.push(`note: earlier history is still being indexed (${result.indexing.indexedParts} of ${result.indexing.totalParts} parts); results may be missing some of it`);
+  if (result.indexing) lines.push(`note: earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}); results may be missing some of it`);
   if (result.hits.length === 0) lines.push('No matches.');
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   let current: string | undefined;

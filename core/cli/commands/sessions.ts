@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
-import { PROVIDER_IDS, type Result, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, PROVIDER_IDS, type Result, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, EXIT, parseDateOption, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
@@ -13,7 +13,7 @@ export function formatSessionList(result: Result<'Sessions.List'>): string {
   const lines = result.sessions.map((s) => {
     const label = s.title ?? s.firstRequest ?? '(untitled)';
     const extra = [s.toolCalls > 0 ? `${s.toolCalls} tool calls` : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
-    return `${s.sessionId}  ${when(s.lastAt)}  ${s.messages} messages${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
+    return `${s.sessionId}  ${when(s.lastAt)}  ${countOf(s.messages, 'message')}${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
   });
   if (result.cursor) lines.push('', `More: add --cursor ${result.cursor}`);
   return `${lines.join('\n')}\n`;
@@ -37,15 +37,15 @@ function partLine(part: SessionPart): string {
 /** The conversation as people read it: turns in order, tools and thinking as one line each. */
 export function formatSession(result: Result<'Sessions.Get'>): string {
   const s = result.session;
-  const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, `${s.sessionId} · ${s.projectName ?? 'no project'} · ${s.provider} · ${when(s.startedAt)} → ${when(s.lastAt)} · ${s.messages} messages`];
+  const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, `${s.sessionId} · ${s.projectName ?? 'no project'} · ${s.provider} · ${when(s.startedAt)} → ${when(s.lastAt)} · ${countOf(s.messages, 'message')}`];
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
   const started = new Map<string, string[]>();
-  for (const sub of result.subagents) if (sub.startedBy) started.set(sub.startedBy, [...(started.get(sub.startedBy) ?? []), `  ⤷ subagent ${sub.session.agentType ?? ''} ${sub.session.sessionId} (${sub.session.messages} messages)`]);
+  for (const sub of result.subagents) if (sub.startedBy) started.set(sub.startedBy, [...(started.get(sub.startedBy) ?? []), `  ⤷ subagent ${sub.session.agentType ?? ''} ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`]);
   for (const m of result.messages as SessionMessage[]) {
     out.push('', `── ${m.role ?? 'message'} · ${when(m.ts)}`, ...m.parts.map(partLine), ...(started.get(m.messageId) ?? []));
   }
   const unplaced = result.subagents.filter((sub) => !sub.startedBy);
-  if (unplaced.length > 0) out.push('', ...unplaced.map((sub) => `subagent ${sub.session.sessionId} (${sub.session.messages} messages)`));
+  if (unplaced.length > 0) out.push('', ...unplaced.map((sub) => `subagent ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);
   return `${out.join('\n')}\n`;
 }

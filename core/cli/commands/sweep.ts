@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SKIP_REASONS, type SweepResult } from '../../api/index.js';
+import { countOf, SKIP_REASONS, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -21,7 +21,7 @@ export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map(
       (p) =>
-        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.vanished ? `${p.vanished} vanished, ` : ''}${p.failed} failed${failureCodes(p.errors)}, ${p.partsWritten} parts written` +
+        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.vanished ? `${p.vanished} vanished, ` : ''}${p.failed} failed${failureCodes(p.errors)}, ${countOf(p.partsWritten, 'part')} written` +
         `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''}${formatSkipped(p.skipped)} (${p.durationMs} ms)\n`,
     )
     .join('');

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { Button } from './Button.js';
 import { Icon } from './Icon.js';
+import { plainText } from './words.js';
 import './error-banner.css';
 
 export interface ErrorBannerProps {
@@ -13,7 +14,8 @@ export interface ErrorBannerProps {
 /** The typed `code` (from the contract's `data.code`) is shown so a report can name it. */
 export function ErrorBanner({ title, error, onRetry }: ErrorBannerProps): ReactElement | null {
   if (error === undefined) return null;
-  const message = typeof error === 'string' ? error : error.message;
+  // Owners' messages may name a command in Markdown's code marks; the banner shows the words.
+  const message = plainText(typeof error === 'string' ? error : error.message);
   const code = typeof error === 'string' ? undefined : (error as { code?: unknown }).code;
   return (
     <div className="error-banner" role="alert">

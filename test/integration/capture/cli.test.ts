@@ -79,8 +79,8 @@ describe('steward backfill / sweep / projects', () => {
     expect(sweep.out).toMatch(/^claude: 2 discovered, 2 read, .*1 lines without parts \(meta_only 1\)/m);
     const listed = io(home.env);
     expect(await runCli(['projects'], listed)).toBe(0);
-    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}receipts {2}1 sessions .*\n {4}latest: Sort the receipts\n/m);
-    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}titled-project {2}1 sessions .*\n {4}latest: Fix the flaky test\n/m);
+    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}receipts {2}1 session .*\n {4}latest: Sort the receipts\n/m);
+    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}titled-project {2}1 session .*\n {4}latest: Fix the flaky test\n/m);
     expect(listed.out).not.toContain('/sessions/');
   });
 
@@ -117,7 +117,7 @@ describe('steward cache prune', () => {
     const text = io(home.env);
     expect(await runCli(['cache', 'prune'], text)).toBe(0);
     expect(text.out).toMatch(/^claude: removed 2 parts older than \d{4}-/m);
-    expect(text.out).toMatch(/^2 parts, 1 sessions removed/m);
+    expect(text.out).toMatch(/^2 parts, 1 session removed/m);
     expect(text.out).not.toContain(claude);
 
     const again = io(home.env);

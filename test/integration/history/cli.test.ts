@@ -94,7 +94,7 @@ describe('steward forget / unforget', () => {
     expect((await cli('forget')).code).toBe(2);
     expect((await cli('forget', '--session', 'a', '--project', 'p_0123456789abcdef')).code).toBe(2);
     const forgot = await cli('forget', '--session', IDS.kitchen);
-    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 3 parts in 1 session\(s\)/);
+    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 3 messages in 1 conversation\b/);
     const list = JSON.parse((await cli('forget', '--list', '--json')).out) as { tombstones: Array<{ kind: string; id: string }> };
     expect(list.tombstones).toMatchObject([{ kind: 'session', id: IDS.kitchen }]);
     expect((await cli('forget', '--list')).out).toMatch(new RegExp(`^session {2}${IDS.kitchen} {2}\\d{4}-\\d{2}-\\d{2} {2}Write a recipe`, 'm'));

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { CollectionStatus, ConflictView, EventPayload, RegistrationStatus } from '../../../../core/api/index.js';
-import { Badge, Button, DataTable, DetailList, formatCount, formatRelativeTime, Panel, type BadgeTone } from '../../components/index.js';
+import { Badge, Button, countOf, DataTable, DetailList, formatCount, formatRelativeTime, Panel, plainText, type BadgeTone } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { placeHref } from '../../navigation.js';
 import { RepositorySearch } from './RepositorySearch.js';
@@ -41,7 +41,7 @@ function Toggle({ registration, onChanged }: { registration: RegistrationStatus;
       </Button>
       {failed && (
         <span className="maintenance-toggle__error" role="alert">
-          {failed.message}
+          {plainText(failed.message)}
         </span>
       )}
     </>
@@ -87,7 +87,7 @@ export type Progress = EventPayload<'maintenance.progress'>;
 /** The running job's last reported window, in counts: what a person watches while a sync runs. */
 function progressWords(p: Progress): string {
   const lane = p.lane === 'tail' ? 'Reading older history' : 'Reading recent changes';
-  return `${lane}: ${formatCount(p.requests)} requests, ${formatCount(p.inserted)} new, ${formatCount(p.updated)} updated, ${formatCount(p.unchanged)} unchanged so far.`;
+  return `${lane}: ${countOf(p.requests, 'request')}, ${formatCount(p.inserted)} new, ${formatCount(p.updated)} updated, ${formatCount(p.unchanged)} unchanged so far.`;
 }
 
 export function draftOfRegistration(r: RegistrationStatus): SetupDraft {

@@ -1,5 +1,5 @@
 import type { CollectionStatus, RegistrationStatus } from '../../../../core/api/index.js';
-import { formatCount, formatDateTime, formatRelativeTime } from '../../components/index.js';
+import { countOf, formatCount, formatDateTime, formatRelativeTime } from '../../components/index.js';
 
 /** The spec's lifecycle words, said the way a person reads them. */
 export const STATE_LABELS: Record<RegistrationStatus['state'], string> = {
@@ -79,5 +79,5 @@ export function historyWords(c: CollectionStatus): string {
   if (c.tail.state === 'off') return 'recent only';
   if (c.tail.state === 'complete') return 'complete';
   if (c.tail.pagesDone === 0) return 'not started';
-  return c.tail.pagesKnown !== null && c.tail.pagesKnown > 0 ? `reading: ${formatCount(c.tail.pagesDone)} of ${formatCount(c.tail.pagesKnown)} pages` : `reading: ${formatCount(c.tail.pagesDone)} pages so far`;
+  return c.tail.pagesKnown !== null && c.tail.pagesKnown > 0 ? `reading: ${formatCount(c.tail.pagesDone)} of ${countOf(c.tail.pagesKnown, 'page')}` : `reading: ${countOf(c.tail.pagesDone, 'page')} so far`;
 }

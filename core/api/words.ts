@@ -1,0 +1,12 @@
+const rules = new Intl.PluralRules('en');
+const numbers = new Intl.NumberFormat('en');
+
+/** The noun for `n`, chosen by Intl.PluralRules: "file" or "files" (never "file(s)"). */
+export function nounFor(n: number, noun: string, plural = `${noun}s`): string {
+  return rules.select(n) === 'one' ? noun : plural;
+}
+
+/** "1 file", "1,204 messages": how the CLI, MCP and status lines say a count in English. */
+export function countOf(n: number, noun: string, plural?: string): string {
+  return `${numbers.format(n)} ${nounFor(n, noun, plural)}`;
+}
