@@ -1,28 +1,35 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { SessionSummary } from '../../../../core/api/index.js';
 import { Button, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
-import { useAction, useCall, useClient } from '../../hooks.js';
+import { useAction, useCall } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 
 /** A project's conversations, newest first: title (or first request), when, how long, how many messages. */
 export function ProjectSessions({ projectKey }: { projectKey: string }): ReactElement {
-  const client = useClient();
   const first = useCall('Sessions.List', { projectKey, limit: 25 }, { refreshOn: ['sweep.tick', 'history.changed'] });
-  const [extra, setExtra] = useState<{ sessions: SessionSummary[]; cursor: string | undefined } | undefined>();
-  const [error, setError] = useState<Error | undefined>();
-  useEffect(() => setExtra(undefined), [first.data]);
-  const sessions = [...(first.data?.sessions ?? []), ...(extra?.sessions ?? [])];
-  const cursor = extra ? extra.cursor : first.data?.cursor;
-  const more = () => {
-    if (!client || !cursor) return;
-    client.call('Sessions.List', { projectKey, limit: 25, cursor }).then(
-      (page) => setExtra((previous) => ({ sessions: [...(previous?.sessions ?? []), ...page.sessions], cursor: page.cursor })),
-      (e: unknown) => setError(e instanceof Error ? e : new Error('More conversations could not be loaded.')),
+  const next = useAction('Sessions.List');
+  // The pages after the first, for the first page they follow; a refreshed first page starts over.
+  const [extra, setExtra] = useState<{ after: typeof first.data; sessions: SessionSummary[]; cursor: string | undefined } | undefined>();
+  const more = extra?.after === first.data ? extra : undefined;
+  const sessions = [...(first.data?.sessions ?? []), ...(more?.sessions ?? [])];
+  const cursor = more ? more.cursor : first.data?.cursor;
+  const loadMore = () => {
+    const after = first.data;
+    if (!cursor || next.busy) return;
+    void next.run({ projectKey, limit: 25, cursor }).then(
+      (page) => page && setExtra((previous) => ({ after, sessions: [...(previous && previous.after === after ? previous.sessions : []), ...page.sessions], cursor: page.cursor })),
     );
   };
   return (
     <Panel title="Conversations">
-      <ErrorBanner title="The conversations could not be loaded." error={first.error ?? error} onRetry={first.reload} />
+      <ErrorBanner
+        title="The conversations could not be loaded."
+        error={first.error ?? next.error}
+        onRetry={() => {
+          next.reset();
+          first.reload();
+        }}
+      />
       {first.data !== undefined && sessions.length === 0 && <p className="muted">No conversation of this project is stored.</p>}
       <ul className="project-sessions">
         {sessions.map((s) => (
@@ -39,7 +46,11 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
           </li>
         ))}
       </ul>
-      {cursor && <Button onClick={more}>More conversations</Button>}
+      {cursor && (
+        <Button onClick={loadMore} disabled={next.busy} aria-busy={next.busy}>
+          More conversations
+        </Button>
+      )}
     </Panel>
   );
 }

@@ -1,28 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
-import { Button, EmptyState, ErrorBanner, formatCount, PlaceHeader } from '../../components/index.js';
+import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
 import { filtersFrom } from './filters.js';
-import { groupBySession, SessionGroup, takeLastOpened } from './Results.js';
+import { takeLastOpened } from './Results.js';
+import { SearchResults } from './SearchResults.js';
 import { useSearch } from './useSearch.js';
 import './search.css';
 
 const NO_PARAMS: Record<string, string> = {};
-
-/** Up/Down walk the hits, Home/End jump, Escape returns to the box; Enter opens (they are links). */
-function moveFocus(event: KeyboardEvent<HTMLElement>, box: HTMLInputElement | null): void {
-  const links = [...event.currentTarget.querySelectorAll<HTMLAnchorElement>('a[data-hit]')];
-  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
-  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: links.length - 1 }[event.key];
-  if (event.key === 'Escape') {
-    event.preventDefault();
-    box?.focus();
-  } else if (to !== undefined) {
-    event.preventDefault();
-    if (to < 0) box?.focus();
-    else links[Math.min(to, links.length - 1)]?.focus();
-  }
-}
 
 /**
  * Search: one box over every captured conversation, reachable from anywhere with `/` or Ctrl/Cmd-K,
@@ -59,8 +45,6 @@ export function SearchPlace(): ReactElement {
     event.preventDefault();
     first.focus();
   };
-  const result = search.result;
-  const sessions = new Map((result?.sessions ?? []).map((s) => [s.sessionId, s]));
 
   return (
     <>
@@ -92,36 +76,7 @@ export function SearchPlace(): ReactElement {
           </p>
         </EmptyState>
       )}
-      {result && (
-        <div className="search-results" ref={results} onKeyDown={(e) => moveFocus(e, box.current)} aria-busy={search.loading}>
-          <div role="status" className="search-results__status">
-            {result.fallback && <p className="search-note">{result.fallback.message}</p>}
-            {result.indexing && (
-              <p className="search-note">
-                Earlier history is still being indexed ({new Intl.NumberFormat(undefined, { style: 'percent' }).format(result.indexing.totalParts === 0 ? 1 : result.indexing.indexedParts / result.indexing.totalParts)} done); some of it is not searchable yet.
-              </p>
-            )}
-            {result.hits.length === 0 ? (
-              <p>No conversation matches that.</p>
-            ) : (
-              <p className="visually-hidden">
-                {result.hits.length} matches in {sessions.size} conversations
-              </p>
-            )}
-          </div>
-          <ol className="search-groups" aria-label="Matches by conversation">
-            {groupBySession(result.hits).map((group) => (
-              <SessionGroup key={group.sessionId} sessionId={group.sessionId} hits={group.hits} session={sessions.get(group.sessionId)} />
-            ))}
-          </ol>
-          {result.rankedAmong !== undefined && <p className="muted">Ranked among the newest {formatCount(result.rankedAmong)} matches. Narrow the search, or order by newest to reach older ones.</p>}
-          {result.cursor && (
-            <Button onClick={search.more} disabled={search.loading}>
-              {search.loading ? 'Loading…' : 'More matches'}
-            </Button>
-          )}
-        </div>
-      )}
+      {search.result && <SearchResults result={search.result} loading={search.loading} onMore={search.more} box={box} ref={results} />}
     </>
   );
 }

@@ -1,46 +1,50 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { useClient } from '../../hooks.js';
+import { useAction, useClient } from '../../hooks.js';
 import { queryOf, type SearchFilters } from './filters.js';
 
 type SearchResult = Result<'Search.Query'>;
 
+/** A further page merged into what is shown: its matches after the others, its conversations once. */
+function merge(shown: SearchResult, page: SearchResult): SearchResult {
+  const sessions = new Map([...shown.sessions, ...page.sessions].map((s) => [s.sessionId, s]));
+  return { ...page, hits: [...shown.hits, ...page.hits], sessions: [...sessions.values()] };
+}
+
 /** Runs the search the filters describe; `more` fetches the next page and merges its conversations. Older replies never overwrite newer ones. */
 export function useSearch(filters: SearchFilters): { result: SearchResult | undefined; error: Error | undefined; loading: boolean; more: () => void; retry: () => void } {
   const client = useClient();
-  const [state, setState] = useState<{ result: SearchResult | undefined; error: Error | undefined; loading: boolean }>({ result: undefined, error: undefined, loading: false });
+  const [first, setFirst] = useState<{ result: SearchResult | undefined; error: Error | undefined; loading: boolean }>({ result: undefined, error: undefined, loading: false });
   const [generation, setGeneration] = useState(0);
   const key = JSON.stringify(filters);
   const latest = useRef(0);
   useEffect(() => {
     const wanted = JSON.parse(key) as SearchFilters;
     if (!client || wanted.q.trim() === '') {
-      setState({ result: undefined, error: undefined, loading: false });
+      setFirst({ result: undefined, error: undefined, loading: false });
       return;
     }
     const request = ++latest.current;
-    setState((previous) => ({ ...previous, loading: true }));
+    setFirst((previous) => ({ ...previous, loading: true }));
     client.call('Search.Query', queryOf(wanted)).then(
-      (result) => request === latest.current && setState({ result, error: undefined, loading: false }),
-      (error: unknown) => request === latest.current && setState({ result: undefined, error: error instanceof Error ? error : new Error('The search failed.'), loading: false }),
+      (result) => request === latest.current && setFirst({ result, error: undefined, loading: false }),
+      (error: unknown) => request === latest.current && setFirst({ result: undefined, error: error instanceof Error ? error : new Error('The search failed.'), loading: false }),
     );
   }, [client, key, generation]);
-  const more = useCallback(() => {
-    const cursor = state.result?.cursor;
-    if (!client || !cursor) return;
-    const request = ++latest.current;
-    setState((previous) => ({ ...previous, loading: true }));
-    client.call('Search.Query', { ...queryOf(JSON.parse(key) as SearchFilters), cursor }).then(
-      (page) =>
-        request === latest.current &&
-        setState((previous) => {
-          const before = previous.result;
-          const sessions = new Map([...(before?.sessions ?? []), ...page.sessions].map((s) => [s.sessionId, s]));
-          return { result: { ...page, hits: [...(before?.hits ?? []), ...page.hits], sessions: [...sessions.values()] }, error: undefined, loading: false };
-        }),
-      (error: unknown) => request === latest.current && setState((previous) => ({ ...previous, error: error instanceof Error ? error : new Error('The search failed.'), loading: false })),
-    );
-  }, [client, key, state.result?.cursor]);
-  return { ...state, more, retry: () => setGeneration((n) => n + 1) };
-}
 
+  // Further pages belong to the first page they continue; a new search (or Try again) starts over.
+  const next = useAction('Search.Query');
+  const [paged, setPaged] = useState<{ base: SearchResult; result?: SearchResult }>();
+  const current = paged !== undefined && paged.base === first.result;
+  const result = current && paged.result ? paged.result : first.result;
+  const more = () => {
+    const base = first.result;
+    const cursor = result?.cursor;
+    if (!base || !result || !cursor || next.busy) return;
+    setPaged((previous) => (previous?.base === base ? previous : { base }));
+    void next.run({ ...queryOf(JSON.parse(key) as SearchFilters), cursor }).then(
+      (page) => page && setPaged((previous) => ({ base, result: merge(previous?.base === base && previous.result ? previous.result : base, page) })),
+    );
+  };
+  return { result, error: first.error ?? (current ? next.error : undefined), loading: first.loading || next.busy, more, retry: () => setGeneration((n) => n + 1) };
+}

@@ -2,8 +2,23 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
 import { Button, countOf, ErrorBanner, formatDateTime, formatDuration, providerLabel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
+import { placeHref } from '../../navigation.js';
 
 type Page = Result<'Sessions.Get'>;
+
+function goBack(): void {
+  if (window.history.length > 1) window.history.back();
+  else window.location.hash = placeHref('search');
+}
+
+/** Back to where the person came from; to Search when the conversation was opened by its address. */
+export function BackButton(): ReactElement {
+  return (
+    <Button variant="quiet" onClick={goBack}>
+      ← Back
+    </Button>
+  );
+}
 
 export function download(name: string, mediaType: string, content: string): void {
   const url = URL.createObjectURL(new Blob([content], { type: mediaType }));

@@ -1,0 +1,70 @@
+import type { ReactElement } from 'react';
+import Markdown from 'react-markdown';
+import type { SessionPart } from '../../../../core/api/index.js';
+import { formatCount } from '../../components/index.js';
+
+function prettyJson(text: string | null): string {
+  if (text === null) return '';
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function bytes(n: number): string {
+  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Tool calls, their results and thinking fold to one line; the hit opens its fold. */
+function Fold({ kind, label, summary, text, open, error }: { kind: string; label: string; summary: string | null; text: string; open: boolean; error?: boolean }): ReactElement {
+  return (
+    <details className={`fold fold--${kind}${error ? ' fold--error' : ''}`} open={open}>
+      <summary>
+        <span className="fold__label">{label}</span> <span className="fold__summary">{summary}</span>
+      </summary>
+      <pre className="fold__body">{text}</pre>
+    </details>
+  );
+}
+
+/** One part of a message: text as written (Markdown from the assistant), the rest folded or as a placeholder. */
+export function PartView({ part, role, hit }: { part: SessionPart; role: string | null; hit: boolean }): ReactElement {
+  let body: ReactElement;
+  switch (part.kind) {
+    case 'text':
+      body =
+        role === 'assistant' ? (
+          <div className="part__markdown">
+            <Markdown skipHtml>{part.text ?? ''}</Markdown>
+          </div>
+        ) : (
+          <p className="part__text">{part.text}</p>
+        );
+      break;
+    case 'thinking':
+      body = <Fold kind="thinking" label="Thinking" summary={part.summary} text={part.text ?? ''} open={hit} />;
+      break;
+    case 'tool_use':
+      body = <Fold kind="tool" label={`Tool call`} summary={part.summary} text={prettyJson(part.text)} open={hit} />;
+      break;
+    case 'tool_result':
+      body = <Fold kind="result" label={part.isError ? 'Failed' : 'Result'} summary={part.summary} text={part.text ?? ''} open={hit} error={part.isError} />;
+      break;
+    case 'image':
+      body = (
+        <p className="part__image" role="img" aria-label={`Image${part.image?.mediaType ? `, ${part.image.mediaType}` : ''}, ${bytes(part.image?.bytes ?? 0)}`}>
+          Image{part.image?.mediaType ? ` · ${part.image.mediaType}` : ''} · {bytes(part.image?.bytes ?? 0)}
+        </p>
+      );
+      break;
+    default:
+      body = <Fold kind="other" label={part.kind} summary={part.summary} text={part.text ?? ''} open={hit} />;
+  }
+  return (
+    <div id={`part-${part.partId}`} className={`part part--${part.kind}${hit ? ' part--hit' : ''}`} data-part={part.partId} tabIndex={hit ? -1 : undefined}>
+      {body}
+      {part.truncatedFrom !== null && <p className="part__cut">Stored as the first part of {formatCount(part.truncatedFrom)} characters.</p>}
+    </div>
+  );
+}

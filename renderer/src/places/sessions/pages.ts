@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import type { Result, SessionMessage } from '../../../../core/api/index.js';
+import { useAction, useCall } from '../../hooks.js';
+
+export type Page = Result<'Sessions.Get'>;
+/** `before` asks for earlier messages, `cursor` for later ones. */
+export type Direction = 'before' | 'cursor';
+
+/** Joins two pages; a message cut at a page edge becomes one again. */
+function joinMessages(first: readonly SessionMessage[], second: readonly SessionMessage[]): SessionMessage[] {
+  const last = first[first.length - 1];
+  if (last && second[0]?.messageId === last.messageId) return [...first.slice(0, -1), { ...last, parts: [...last.parts, ...second[0].parts] }, ...second.slice(1)];
+  return [...first, ...second];
+}
+
+/** `next` joined to `shown` on the side it was asked for; each side keeps its own way onward. */
+function joinPages(shown: Page, next: Page, direction: Direction): Page {
+  const messages = direction === 'before' ? joinMessages(next.messages, shown.messages) : joinMessages(shown.messages, next.messages);
+  const { cursor: _c, before: _b, ...kept } = shown;
+  const later = direction === 'before' ? shown.cursor : next.cursor;
+  const earlier = direction === 'before' ? next.before : shown.before;
+  return { ...kept, messages, ...(later ? { cursor: later } : {}), ...(earlier ? { before: earlier } : {}) };
+}
+
+export interface SessionPages {
+  /** What is shown: the first page with every earlier and later page loaded since. */
+  page: Page | undefined;
+  /** The first page could not be loaded. */
+  error: Error | undefined;
+  reload: () => void;
+  /** Loads the page before or after what is shown. */
+  more: (direction: Direction) => void;
+  busy: boolean;
+  /** Earlier or later messages could not be loaded. */
+  moreError: Error | undefined;
+}
+
+/** A conversation a page at a time, opened at the search hit `partId` when given. */
+export function useSessionPages(sessionId: string, partId: string | undefined): SessionPages {
+  const first = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}) });
+  const next = useAction('Sessions.Get');
+  // Pages joined to the first page they continue; a first page loaded again starts over.
+  const [joined, setJoined] = useState<{ base: Page; page?: Page }>();
+  const current = joined !== undefined && joined.base === first.data;
+  const page = current && joined.page ? joined.page : first.data;
+  const more = (direction: Direction) => {
+    const base = first.data;
+    const cursor = direction === 'before' ? page?.before : page?.cursor;
+    if (!base || !page || !cursor || next.busy) return;
+    setJoined((previous) => (previous?.base === base ? previous : { base }));
+    void next.run({ sessionId, cursor }).then((got) => got && setJoined((previous) => ({ base, page: joinPages(previous?.base === base && previous.page ? previous.page : base, got, direction) })));
+  };
+  return { page, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
+}

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeLine, writeJsonl } from '../support/transcripts.js';
+import { eventually, launchChromium, makeTempDir, openPanel, startServe, type ServedSteward } from './harness.js';
+
+const GREENHOUSE = '/work/greenhouse';
+/** Thirty-one conversations: more than the 25 a project's list shows at first. */
+const SHORT_SESSIONS = 30;
+/** More messages than the 200 a conversation's first page holds. */
+const LONG_MESSAGES = 205;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The panel's "more" buttons, driven as a person would: a project's conversations, a long
+ * conversation's later messages and a search's further matches each come a page at a time, and a
+ * quick double click asks for a page once.
+ */
+describe('paging through conversations, messages and matches', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+  let greenhouse: string;
+
+  beforeAll(async () => {
+    const roots = makeTempDir('steward-e2e-paging-');
+    const claude = join(roots.dir, 'claude');
+    const dir = join(claude, 'projects', '-work-greenhouse');
+    const base = Date.now() - 6 * HOUR_MS;
+    for (let i = 0; i < SHORT_SESSIONS; i++) {
+      const sessionId = `seedling-${i}`;
+      const at = base + i * 60_000;
+      writeJsonl(join(dir, `${sessionId}.jsonl`), [
+        claudeLine({ sessionId, cwd: GREENHOUSE, ts: new Date(at), text: `Check seedling tray ${i}` }),
+        claudeLine({ sessionId, cwd: GREENHOUSE, ts: new Date(at + 1000), type: 'assistant', text: `Seedling tray ${i} is watered.` }),
+      ]);
+    }
+    writeJsonl(
+      join(dir, 'long-1.jsonl'),
+      Array.from({ length: LONG_MESSAGES }, (_, i) =>
+        claudeLine({ sessionId: 'long-1', cwd: GREENHOUSE, ts: new Date(base - HOUR_MS + i * 1000), type: i % 2 === 0 ? 'user' : 'assistant', text: `Long talk line ${i}` }),
+      ),
+    );
+    steward = await startServe({ claudeRoots: [claude] });
+    browser = await launchChromium();
+    await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === SHORT_SESSIONS + 1 ? true : undefined), 30_000);
+    greenhouse = (await steward.rpc('Projects.List', {})).projects.find((p) => p.name === 'greenhouse')!.projectKey;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  it('a double click on "More conversations" asks once: every conversation of the project is listed once', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate((key) => (window.location.hash = `#/projects/${key}`), greenhouse);
+    const links = page.locator('.project-sessions__link');
+    await eventually('the first 25 conversations are listed', async () => ((await links.count()) === 25 ? true : undefined));
+    const more = page.getByRole('button', { name: 'More conversations' });
+    await more.dblclick();
+    await eventually('the rest are listed', async () => ((await links.count()) >= SHORT_SESSIONS + 1 ? true : undefined));
+    // A second request for the same page would append its conversations twice.
+    await page.waitForTimeout(500);
+    const hrefs = await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')));
+    expect(hrefs.length).toBe(SHORT_SESSIONS + 1);
+    expect(new Set(hrefs).size).toBe(SHORT_SESSIONS + 1);
+    expect(await more.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a long conversation shows its later messages on "Later messages"', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/sessions/long-1'));
+    const messages = page.locator('main[data-place="session"] article.message');
+    await eventually('the first page of messages is shown', async () => ((await messages.count()) === 200 ? true : undefined));
+    await page.getByRole('button', { name: 'Later messages' }).click();
+    await eventually('every message is shown', async () => ((await messages.count()) === LONG_MESSAGES ? true : undefined));
+    expect(await messages.last().innerText()).toContain(`Long talk line ${LONG_MESSAGES - 1}`);
+    expect(await page.getByRole('button', { name: 'Later messages' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a search shows further matches on "More matches"', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/search?q=seedling'));
+    const hits = page.locator('.search-hit');
+    await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
+    await page.getByRole('button', { name: 'More matches' }).click();
+    await eventually('the next page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
