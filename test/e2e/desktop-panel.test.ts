@@ -1,13 +1,14 @@
-import { existsSync, readFileSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRepositoryCache } from '../../core/maintenance/index.js';
 import { FakeModelServer } from '../integration/sweeper/fake-models.js';
-import { claudeLine, claudeSession, writeJsonl } from '../support/transcripts.js';
-import { docsScreenshotPath, eventually, goToPlace, launchChromium, makeTempDir, openPanel, startServe, type ServedSteward } from './harness.js';
+import { claudeLine, claudeSession, openclawLines, writeJsonl } from '../support/transcripts.js';
+import { docsScreenshotPath, eventually, goToPlace, launchChromium, makeTempDir, openPanel, runSteward, startServe, stewardEnv, type ServedSteward } from './harness.js';
 
 /**
  * The panel of the desktop experience (issue 16), end to end in Chromium against the built owner:
@@ -112,6 +113,146 @@ describe('first run on a fixture tree', () => {
   });
 });
 
+describe('first run with a 90-day window', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const roots = makeTempDir('steward-e2e-first-run-90-');
+    const claude = join(roots.dir, 'claude');
+    for (let i = 0; i < 2; i += 1) claudeSession(claude, `recent-${i}`, 4, { cwd: '/work/orchard', ts: YESTERDAY });
+    // Older than 90 days, younger than the default year: only a window other than the default leaves them out.
+    oldSession(claude, 'spring-a', '/work/old-site', 120);
+    oldSession(claude, 'spring-b', '/work/old-site', 200);
+    // A second agent with a single file, so the bar's per-agent line says "1 of 1 file".
+    const openclaw = join(roots.dir, 'openclaw');
+    writeJsonl(join(openclaw, 'agents', 'main', 'sessions', 'hdr-1.jsonl'), openclawLines('hdr-1', [{ id: 'aaaa0001' }, { id: 'aaaa0002', role: 'assistant' }]));
+    steward = await startServe({
+      claudeRoots: [claude],
+      openclawRoots: [openclaw],
+      prepareHome: (home) => writeFileSync(join(home, 'config.json'), JSON.stringify({ query: { cache: { retention: { default_days: 90 } } } })),
+    });
+    browser = await launchChromium();
+    await eventually('the start-up import settles', async () => ((await steward.rpc('Cache.Stats', {})).conversations === 3 ? true : undefined));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  it('names the configured window, not the default year', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    const intro = page.getByTestId('first-run').getByText(/^Steward started importing/);
+    await intro.waitFor();
+    let said = '';
+    await eventually(() => `the window is named (it says: ${said})`, async () => ((said = await intro.innerText()).includes('as soon as it started, from the last 90 days:') ? true : undefined), 5_000);
+    expect(said).not.toContain('last year');
+    expect(await page.getByTestId('first-run-listing').getAttribute('data-older')).toBe('2');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('offers start at login, off until the person turns it on, and the owner and Settings follow', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    const firstRun = page.getByTestId('first-run');
+    await firstRun.waitFor();
+
+    // Start at login: offered here, off, and said what it does on this system.
+    const autostart = join(steward.env.XDG_CONFIG_HOME!, 'autostart', 'steward.desktop');
+    expect(autostart.startsWith(steward.home)).toBe(true);
+    const login = firstRun.getByTestId('start-at-login');
+    await login.waitFor({ timeout: 5_000 });
+    const box = login.getByRole('checkbox', { name: 'Start Steward when I log in' });
+    expect(await box.isChecked()).toBe(false);
+    expect(await login.innerText()).toContain('through an autostart file (steward.desktop in your autostart folder)');
+    expect(await login.innerText()).toContain('Off unless you turn it on.');
+    expect((await steward.rpc('Settings.GetStartAtLogin', {})).enabled).toBe(false);
+    expect(existsSync(autostart)).toBe(false);
+
+    // The box shows the owner's answer, so it turns on once the owner has written the file.
+    await box.click();
+    await eventually('the owner starts at login', async () => ((await steward.rpc('Settings.GetStartAtLogin', {})).enabled ? true : undefined));
+    await eventually('the box follows', async () => ((await box.isChecked()) ? true : undefined));
+    expect(readFileSync(autostart, 'utf8')).toMatch(/^Exec=.*steward\.js serve$/m);
+    // Settings shows the same answer, and turning it off there removes the file.
+    await goToPlace(page, 'Settings');
+    const setting = page.getByTestId('start-at-login').getByRole('checkbox', { name: 'Start Steward when I log in' });
+    await eventually('Settings shows it on', async () => ((await setting.isChecked()) ? true : undefined));
+    await setting.click();
+    await eventually('the owner no longer starts at login', async () => ((await steward.rpc('Settings.GetStartAtLogin', {})).enabled ? undefined : true));
+    expect(existsSync(autostart)).toBe(false);
+    await eventually('the box follows', async () => ((await setting.isChecked()) ? undefined : true));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('estimates the rest, shows the import with a progress bar, and saves a narrower window', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    const importer = page.getByTestId('first-run-import');
+    await importer.waitFor();
+    // The estimate comes from the pace of the start-up import.
+    expect(await importer.innerText()).toMatch(/Everything: also import the 2 older files \([\d.]+ (bytes|KB)\), about \d+(\.\d)? (ms|s)\b/);
+    expect(await importer.innerText()).toContain('how far back Steward imports on its own: the last 90 days now.');
+    // Narrower than 90 days: only the 30-day window is offered.
+    expect(await importer.getByRole('radio', { name: /^Only the last/ }).count()).toBe(1);
+
+    // The answer to the import is held until the bar has been read, so the bar is seen at its end.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    await page.route('**/rpc', async (route) => {
+      if ((route.request().postDataJSON() as { method?: string }).method !== 'Backfill.Run') return route.continue();
+      held = true;
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    await importer.getByRole('button', { name: 'Import everything' }).click();
+    const progress = page.getByTestId('import-progress');
+    await progress.waitFor();
+    expect(await importer.getByRole('button', { name: 'Importing…' }).isDisabled()).toBe(true);
+    expect(await importer.getByRole('button', { name: 'Cancel' }).count()).toBe(1);
+    const bar = progress.getByRole('progressbar', { name: 'Import progress' });
+    expect(await bar.getAttribute('max')).toBe('5');
+    await eventually('the bar reaches the end from the owner\'s progress', async () => ((await bar.getAttribute('value')) === '5' ? true : undefined));
+    expect(await progress.locator('p').innerText()).toBe('5 of 5 files');
+    const perAgent = await progress.locator('li').allInnerTexts();
+    expect(perAgent).toContain('Claude (Code and Desktop): 4 of 4 files');
+    expect(perAgent).toContain('OpenClaw: 1 of 1 file');
+    expect(held).toBe(true);
+    release();
+    await page.getByTestId('first-run-imported').waitFor({ timeout: 30_000 });
+    await page.unroute('**/rpc');
+    // OpenClaw's session header and model change are bookkeeping, counted rather than dropped.
+    expect(await page.getByTestId('first-run-imported').innerText()).toBe('Imported 4 new messages from 5 files. 2 lines held no conversation: 2 bookkeeping.');
+    expect(await progress.count()).toBe(0);
+    expect((await steward.rpc('Cache.Stats', {})).conversations).toBe(5);
+
+    await importer.getByRole('radio', { name: /^Only the last 30 days/ }).check();
+    await importer.getByRole('button', { name: 'Save the narrower window' }).click();
+    await importer.getByText('Saved: from the next start Steward keeps the last 30 days.').waitFor();
+    expect(JSON.parse(readFileSync(join(steward.home, 'config.json'), 'utf8'))).toEqual({ query: { cache: { retention: { default_days: 30 } } } });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('axe finds no serious or critical violation on the empty Maintenance and Conflicts places, light and dark', async () => {
+    const found: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, problems } = await openPanel(browser, steward, { context: { colorScheme } });
+      for (const place of ['maintenance', 'conflicts']) {
+        await page.evaluate((hash) => (window.location.hash = hash), `#/${place}`);
+        await page.locator(`main[data-place="${place}"] [data-testid="empty-state"]`).waitFor();
+        found.push(...(await axeProblems(page)).map((p) => `${colorScheme} ${place}: ${p}`));
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+    expect(found).toEqual([]);
+  });
+});
+
 describe('the status bar through working, error, disconnected and reconnected', () => {
   it('names the curation at work, its failure with the host it tried, the lost owner, and the new one', async () => {
     const home = makeTempDir('steward-e2e-status-');
@@ -183,7 +324,21 @@ describe('a Steward with two projects', () => {
       claudeLine({ sessionId: 'meadow-1', cwd: '/home/ana/projects/a/rather/long/path/to/the/meadow', ts: new Date(Date.now() - 2 * DAY_MS), text: 'Map the meadow paths' }),
       claudeLine({ sessionId: 'meadow-1', cwd: '/home/ana/projects/a/rather/long/path/to/the/meadow', ts: new Date(Date.now() - 2 * DAY_MS + 1000), type: 'assistant', text: 'Mapped them.' }),
     ]);
-    steward = await startServe({ claudeRoots: [claude] });
+    // A repository cache and its copy (as the Conflicts place's test makes them): Maintenance lists a
+    // repository and a held one, and Conflicts has one to resolve, so axe sees both places with content.
+    const caches = makeTempDir('steward-e2e-panel-caches-').dir;
+    const original = join(caches, 'repo.db');
+    createRepositoryCache(original, [{ repoId: 'github.com/acme/widgets', aliases: ['acme/widgets'] }]);
+    steward = await startServe({
+      claudeRoots: [claude],
+      prepareHome: async (home) => {
+        const env = stewardEnv(home);
+        const enroll = (cache: string, key: string) => runSteward(['maintenance', 'enroll', '--cache', cache, '--repo', 'acme/widgets', '--sync', 'off', '--idempotency-key', key, '--json'], env);
+        expect((await enroll(original, 'panel-original')).code).toBe(0);
+        copyFileSync(original, join(caches, 'repo-copy.db'));
+        expect((await enroll(join(caches, 'repo-copy.db'), 'panel-copy')).code).toBe(1);
+      },
+    });
     browser = await launchChromium();
     await steward.rpc('Backfill.Run', {});
     await steward.rpc('Sweep.Tick', {});
@@ -313,21 +468,19 @@ describe('a Steward with two projects', () => {
     await page.context().close();
   });
 
-  it('axe finds no serious or critical violation on any place, light and dark; long paths wrap at separators', async () => {
+  it('axe finds no serious or critical violation on any place (with content) nor on the no-token screen, light and dark; long paths wrap at separators', async () => {
     const views = [
       { name: 'home', hash: '#/home', ready: '[data-testid="first-run"]' },
       { name: 'projects', hash: '#/projects', ready: 'main table' },
       { name: 'project', hash: `#/projects/${orchard}`, ready: '[data-testid="notes-folder"]' },
       { name: 'search', hash: '#/search?q=line', ready: '.search-results' },
       { name: 'conversation', hash: '#/sessions/orchard-1', ready: '.conversation' },
-      { name: 'maintenance', hash: '#/maintenance', ready: '[data-testid="empty-state"]' },
-      { name: 'conflicts', hash: '#/conflicts', ready: '[data-testid="empty-state"]' },
+      { name: 'maintenance', hash: '#/maintenance', ready: '[data-testid="held-registration"]' },
+      { name: 'conflicts', hash: '#/conflicts', ready: '[data-testid="conflict-candidate"]' },
       { name: 'telemetry', hash: '#/telemetry', ready: '[data-testid="tick-charts"] svg' },
       { name: 'settings', hash: '#/settings', ready: '[data-testid="curator-boundary"]' },
     ];
     const found: string[] = [];
-    // Dark mode's colours are checked where every kind of surface appears (forms, tables, charts, the first run).
-    const dark = new Set(['home', 'project', 'telemetry', 'settings']);
     for (const colorScheme of ['light', 'dark'] as const) {
       const { page, problems } = await openPanel(browser, steward, { context: { colorScheme, viewport: { width: 1280, height: 800 } } });
       if (colorScheme === 'light') {
@@ -336,7 +489,7 @@ describe('a Steward with two projects', () => {
         expect(await axeProblems(page)).toEqual([expect.stringMatching(/^image-alt \(critical\)/)]);
         await page.evaluate(() => document.getElementById('axe-probe')?.remove());
       }
-      for (const view of views.filter((v) => colorScheme === 'light' || dark.has(v.name))) {
+      for (const view of views) {
         await page.evaluate((hash) => (window.location.hash = hash), view.hash);
         await page.locator(view.ready).first().waitFor();
         found.push(...(await axeProblems(page)).map((p) => `${colorScheme} ${view.name}: ${p}`));
@@ -345,6 +498,11 @@ describe('a Steward with two projects', () => {
       }
       expect(problems).toEqual([]);
       await page.context().close();
+      // The screen a tab without its token lands on.
+      const gate = await openPanel(browser, steward, { url: steward.baseUrl, context: { colorScheme } });
+      await gate.page.getByTestId('no-token').waitFor();
+      found.push(...(await axeProblems(gate.page)).map((p) => `${colorScheme} no-token: ${p}`));
+      await gate.context.close();
     }
     expect(found).toEqual([]);
 

@@ -1,9 +1,15 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PROVIDER_IDS } from '../../core/api/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeModelServer } from '../integration/sweeper/fake-models.js';
 import { claudeLine, claudeSession, desktopSession, writeJsonl } from '../support/transcripts.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
 import { join } from 'node:path';
+
+/** The value the Telemetry totals give for one term ("Failures" → "1 row"). */
+function total(page: Page, term: string): Promise<string> {
+  return page.getByTestId('telemetry-totals').locator('.detail-list__row', { has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) }).locator('dd').innerText();
+}
 
 describe('the Telemetry place on a fixture tree', () => {
   let steward: ServedSteward;
@@ -47,6 +53,67 @@ describe('the Telemetry place on a fixture tree', () => {
     await charts.locator('svg.recharts-surface').first().waitFor();
     expect(await charts.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await page.screenshot({ path: screenshotPath('telemetry-after-tick.png') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('marks a failed notes run, filters by kind, and totals what is listed', async () => {
+    // A check that finds nothing new, so the totals' files checked differ from the files read.
+    await steward.rpc('Sweep.Tick', {});
+    const project = await eventually('the start-up import lists the project', async () => (await steward.rpc('Projects.List', {})).projects.find((p) => p.name === 'e2e-project'));
+    // A real failure: the model endpoint answers 404 (not retried), so the notes run fails at once; then the offline curator succeeds.
+    const model = await new FakeModelServer().start();
+    model.script({ status: 404, body: { error: { message: 'no such model', type: 'invalid_request_error', param: null, code: null } } });
+    try {
+      await steward.rpc('Settings.SetCurator', { curator: 'openai-compatible', model: 'llama3.2', baseUrl: `${model.url}/v1` });
+      await expect(steward.rpc('Sweeper.Run', { projectKey: project.projectKey, force: true })).rejects.toMatchObject({ code: 'sweep_failed' });
+    } finally {
+      await steward.rpc('Settings.SetCurator', { curator: 'offline' });
+      await model.stop();
+    }
+    await steward.rpc('Sweeper.Run', { projectKey: project.projectKey, force: true });
+    const notes = (await steward.rpc('Telemetry.Recent', { kind: 'sweeper.sweep', limit: 200 })).entries;
+    // The owner may have swept the project on its own after the start-up import; only the forced failure failed.
+    expect(notes[0]!.data.outcome).toMatch(/^(ok|nochange)$/);
+    expect(notes.filter((e) => e.data.outcome === 'failed')).toHaveLength(1);
+
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Telemetry');
+    const rows = page.locator('main table tbody tr');
+    const everything = async () => (await steward.rpc('Telemetry.Recent', { limit: 200 })).entries.length;
+    await eventually('every row is listed', async () => ((await rows.count()) === (await everything()) ? true : undefined));
+    // The failed run is highlighted, says so in words, and is counted in the totals.
+    const failedRow = page.locator('main tbody tr.telemetry-row--failed');
+    expect(await failedRow.count()).toBe(1);
+    expect(await failedRow.innerText()).toMatch(/Failed\s+Notes of e2e-project failed with an OpenAI-compatible model \(http\)/);
+    const background = (row: ReturnType<Page['locator']>) => row.locator('td').first().evaluate((cell) => getComputedStyle(cell).backgroundColor);
+    const okRow = rows.filter({ hasText: 'Notes of e2e-project' }).filter({ hasNotText: 'failed' }).first();
+    expect(await background(failedRow)).not.toBe(await background(okRow));
+    expect(await total(page, 'Failures')).toBe('1 row');
+
+    // Filtered to the notes runs: only their rows, and the totals follow what is listed.
+    await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Project notes', exact: true }).click();
+    const notesNow = async () => (await steward.rpc('Telemetry.Recent', { kind: 'sweeper.sweep', limit: 200 })).entries.length;
+    await eventually('only the notes runs are listed', async () => ((await rows.count()) === (await notesNow()) ? true : undefined));
+    expect(await page.getByRole('button', { name: 'Project notes', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(new Set(await rows.locator('.telemetry-sentence').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-kind'))))).toEqual(new Set(['sweeper.sweep']));
+    expect(await total(page, 'Scheduled checks')).toBe('0 checks, 0 with nothing new');
+    expect(await total(page, 'Failures')).toBe('1 row');
+
+    // Filtered to the scheduled checks: as many as the owner recorded, their files summed, no failure.
+    await page.getByRole('button', { name: 'Scheduled checks', exact: true }).click();
+    const ticks = async () => (await steward.rpc('Telemetry.Recent', { kind: 'sweep.tick', limit: 200 })).entries;
+    await eventually('only the scheduled checks are listed', async () => ((await rows.count()) === (await ticks()).length ? true : undefined));
+    const listed = await ticks();
+    expect(new Set(await rows.locator('.telemetry-sentence').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-kind'))))).toEqual(new Set(['sweep.tick']));
+    const unchanged = listed.filter((e) => e.data.unchanged === true).length;
+    expect(unchanged).toBeGreaterThan(0);
+    expect(await total(page, 'Scheduled checks')).toBe(`${listed.length} ${listed.length === 1 ? 'check' : 'checks'}, ${unchanged} with nothing new`);
+    const files = listed.reduce((n, e) => n + (e.data.providers as Array<{ discovered: number }>).reduce((m, p) => m + p.discovered, 0), 0);
+    expect(await total(page, 'Files checked')).toBe(`${files} ${files === 1 ? 'file' : 'files'}`);
+    expect(await total(page, 'Failures')).toBe('None');
+    expect(await page.locator('main tbody tr.telemetry-row--failed').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('telemetry-filtered.png') });
     expect(problems).toEqual([]);
     await page.context().close();
   });

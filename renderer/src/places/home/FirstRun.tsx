@@ -3,9 +3,11 @@ import { Button, countOf, ErrorBanner, Panel } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { CuratorForm } from '../settings/CuratorForm.js';
 import { AgentContext } from '../settings/AgentContext.js';
+import { StartAtLoginChoice } from '../settings/StartAtLogin.js';
 import { ImportRest } from './ImportRest.js';
 import { Listing } from './Listing.js';
 import { Watched } from './Watched.js';
+import { windowWords } from './window.js';
 
 /** What the scheduled import brought in so far (it started with Steward, with the default window). */
 function Imported(): ReactElement {
@@ -31,13 +33,14 @@ export function FirstRun({ onDone }: { onDone: () => void }): ReactElement {
   const survey = useCall('Providers.Survey', {}, { refreshOn: ['sweep.tick'] });
   const settings = useCall('Settings.Get', {});
   const done = useAction('App.SetFirstRunDone');
+  const span = survey.data && windowWords(survey.data);
   return (
     <section className="first-run" aria-label="Getting started" data-testid="first-run">
       <Panel title="Getting started">
         <div className="first-run">
           <p>
-            Steward started importing your agents&rsquo; conversations as soon as it started, from the last year: agents delete their own transcripts (Claude Code after 30
-            days), so waiting would lose them. Everything stays on this computer.
+            Steward started importing your agents&rsquo; conversations as soon as it started{span ? `, from ${span}` : ''}: agents delete their own transcripts (Claude
+            Code after 30 days), so waiting would lose them. Everything stays on this computer.
           </p>
           <h3 className="first-run__step">1. Where Steward looked</h3>
           <Watched />
@@ -50,6 +53,8 @@ export function FirstRun({ onDone }: { onDone: () => void }): ReactElement {
           {settings.data && <CuratorForm view={settings.data.sweeper} onSaved={settings.reload} />}
           <h3 className="first-run__step">4. How your agents get the notes</h3>
           <AgentContext />
+          <h3 className="first-run__step">5. Whether Steward starts when you log in</h3>
+          <StartAtLoginChoice />
           <div className="first-run__actions">
             <Button variant="primary" disabled={done.busy} onClick={() => void done.run({ done: true }).then((r) => r && onDone())}>
               Done

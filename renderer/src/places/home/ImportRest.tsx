@@ -4,6 +4,7 @@ import { Button, countOf, ErrorBanner, formatBytes, formatDuration, Glossary } f
 import { useAction, useCall } from '../../hooks.js';
 import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport } from '../projects/importing.js';
+import { spanWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -38,14 +39,14 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrow.run({ changes: { 'query.cache.retention.default_days': Number(choice) } }));
   return (
     <div className="first-run__import" data-testid="first-run-import">
-      <Glossary term="Window">how far back Steward imports on its own: the last {countOf(windowDays, 'day')} now.</Glossary>
+      <Glossary term="Window">how far back Steward imports on its own: {spanWords(windowDays)} now.</Glossary>
       <fieldset className="first-run__choices" disabled={importing.running}>
         <legend>Keep more, or less?</legend>
         <label>
           <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> Everything: also import the {countOf(older, 'older file')} ({formatBytes(olderBytes)})
           {older > 0 && estimate !== undefined ? `, about ${formatDuration(estimate)}` : ''}
         </label>
-        {NARROWER.filter((days) => days < windowDays).map((days) => (
+        {NARROWER.filter((days) => windowDays === 0 || days < windowDays).map((days) => (
           <label key={days}>
             <input type="radio" name={name} checked={choice === String(days)} onChange={() => setChoice(`${days}`)} /> Only the last {days} days, from the next start (older conversations are then
             removed from Steward, never from your agents&rsquo; folders)

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactElement } from 'react';
 import type { Params } from '../../../../core/api/index.js';
-import { Button, ErrorBanner, formatCount, providerLabel } from '../../components/index.js';
+import { Button, countOf, ErrorBanner, formatCount, providerLabel } from '../../components/index.js';
 import { importSentence, remainingWords, useImport } from './importing.js';
 import './import-history.css';
 
@@ -70,13 +70,13 @@ export function ImportProgress({ importing }: { importing: ReturnType<typeof use
     <div className="import-progress" data-testid="import-progress">
       <progress className="import-progress__bar" max={Math.max(total, 1)} value={done} aria-label="Import progress" />
       <p aria-live="polite">
-        {total === 0 ? 'Looking for transcripts…' : `${formatCount(done)} of ${formatCount(total)} files`}
+        {total === 0 ? 'Looking for transcripts…' : `${formatCount(done)} of ${countOf(total, 'file')}`}
         {remainingWords(importing.remainingMs) && ` · ${remainingWords(importing.remainingMs)}`}
       </p>
       <ul className="import-progress__providers">
         {perProvider.map((p) => (
           <li key={p.provider}>
-            {providerLabel(p.provider)}: {formatCount(p.filesDone)} of {formatCount(p.filesTotal)} files
+            {providerLabel(p.provider)}: {formatCount(p.filesDone)} of {countOf(p.filesTotal, 'file')}
           </li>
         ))}
       </ul>

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { ProviderId, Result } from '../../../core/api/index.js';
+import { spanWords, windowWords } from '../../../renderer/src/places/home/window.js';
+
+type Survey = Result<'Providers.Survey'>;
+const provider = (id: ProviderId, windowDays: number): Survey['providers'][number] => ({
+  provider: id,
+  files: 3,
+  bytes: 900,
+  oldestAt: null,
+  newestAt: null,
+  windowDays,
+  older: { files: 0, bytes: 0 },
+  failed: 0,
+});
+const survey = (...providers: Survey['providers']): Survey => ({ providers, durationMs: 4 });
+
+describe('the window the first run names', () => {
+  it('says the span in words: the year, a number of days, or everything when no window is set', () => {
+    expect(spanWords(365)).toBe('the last year');
+    expect(spanWords(90)).toBe('the last 90 days');
+    expect(spanWords(1)).toBe('the last 1 day');
+    expect(spanWords(0)).toBe('all of their history');
+  });
+
+  it('names one span when the agents share it, each agent with its own otherwise, and nothing without agents', () => {
+    expect(windowWords(survey(provider('claude', 90), provider('codex', 90)))).toBe('the last 90 days');
+    expect(windowWords(survey(provider('claude', 90), provider('codex', 365)))).toBe('the last 90 days for Claude (Code and Desktop) and the last year for Codex CLI');
+    expect(windowWords(survey())).toBeUndefined();
+  });
+});
