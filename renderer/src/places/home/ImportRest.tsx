@@ -27,7 +27,8 @@ function estimateMs(olderFiles: number, ticks: Result<'Telemetry.Recent'>['entri
 /** Everything (the files older than the window, with a bar and the time left) or a narrower window from the next start. */
 export function ImportRest({ survey, onImported }: { survey: Survey; onImported: () => void }): ReactElement {
   const name = useId();
-  const ticks = useCall('Telemetry.Recent', { kind: 'sweep.tick', limit: 20 });
+  // The start-up import may still be running when the first run opens: its tick brings the pace.
+  const ticks = useCall('Telemetry.Recent', { kind: 'sweep.tick', limit: 20 }, { refreshOn: ['sweep.tick'] });
   const importing = useImport(onImported);
   const narrow = useAction('Settings.Update');
   const [choice, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>('all');
