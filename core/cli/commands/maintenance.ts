@@ -1,36 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { countOf, COLLECTIONS, FORGE_KINDS, RAG_MODES, SYNC_MODES, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
+import { countOf, FORGE_KINDS, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { formatOption, isJson, policyOf } from './maintenance-options.js';
 import { registerSetup } from './setup.js';
 import { registerRepositorySearch } from './repository-search.js';
-
-/** `--format json` is the spec's form; `--json` is its alias. */
-export function formatOption(value: string | undefined, json?: boolean): 'text' | 'json' {
-  if (json) return 'json';
-  if (value === undefined || value === 'text') return 'text';
-  if (value === 'json') return 'json';
-  throw new UsageError('--format must be text or json');
-}
-
-export const isJson = (o: { format?: string; json?: boolean }) => o.json === true || o.format === 'json';
-
-/** The policy flags `add` and `enroll` share, checked here so a typo is a usage error (exit 2). */
-export function policyOf(options: { sync?: string; rag?: string; profile?: string; collections?: string }) {
-  if (options.sync !== undefined && !(SYNC_MODES as readonly string[]).includes(options.sync)) throw new UsageError(`--sync must be ${SYNC_MODES.join(', ')}`);
-  if (options.rag !== undefined && !(RAG_MODES as readonly string[]).includes(options.rag)) throw new UsageError(`--rag must be ${RAG_MODES.join(', ')}`);
-  const collections = options.collections?.split(',').map((c) => c.trim()).filter((c) => c.length > 0);
-  const unknown = collections?.filter((c) => !(COLLECTIONS as readonly string[]).includes(c)) ?? [];
-  if (unknown.length > 0) throw new UsageError(`--collections takes ${COLLECTIONS.join(',')}; not ${unknown.join(',')}`);
-  return {
-    ...(options.sync ? { sync: options.sync as (typeof SYNC_MODES)[number] } : {}),
-    ...(options.rag ? { rag: options.rag as (typeof RAG_MODES)[number] } : {}),
-    ...(options.profile ? { profile: options.profile } : {}),
-    ...(collections ? { collections: collections as Array<(typeof COLLECTIONS)[number]> } : {}),
-  };
-}
 
 /** A configuration snapshot from a JSON file; the message never names the file (it may sit anywhere). */
 function readSnapshot(file: string): Record<string, unknown> {

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { StartAtLoginView } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
-import { formatOption, formatStatus, isJson, when } from './maintenance.js';
+import { formatOption, isJson } from './maintenance-options.js';
+import { formatStatus, when } from './maintenance.js';
 
 const MECHANISM_WORDS: Record<StartAtLoginView['mechanism'], string> = { 'login-item': 'a login item', 'xdg-autostart': 'an autostart entry', none: 'nothing' };
 

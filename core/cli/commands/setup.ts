@@ -4,7 +4,7 @@ import { operationKeyOf } from '../../maintenance/index.js';
 import { withClient } from '../connect.js';
 import { launchOwner } from '../launch.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
-import { formatOption, isJson, policyOf } from './maintenance.js';
+import { formatOption, isJson, policyOf } from './maintenance-options.js';
 
 /** The flags `plan`, `enable` and `rag enable` share: `add`'s repository flags, the policy, and what the plan may include. */
 export interface SetupOptions {

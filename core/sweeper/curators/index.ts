@@ -5,12 +5,12 @@ import { createOfflineCurator } from './offline.js';
 import { createOpenAiCurator } from './openai.js';
 import type { RemoteOptions } from './remote.js';
 import type { CuratorKind } from '../../api/index.js';
-import type { Curator } from './types.js';
+import type { ApiKeys, Curator } from './types.js';
 
 export { DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
 export { testCurator } from './probe.js';
 export { type RemoteOptions } from './remote.js';
-export { CuratorError, type Curator, type DatedBullet } from './types.js';
+export { CuratorError, type ApiKeys, type Curator, type DatedBullet } from './types.js';
 export interface CuratorSettings {
   curator: CuratorKind;
   model: string;
@@ -19,10 +19,6 @@ export interface CuratorSettings {
   timeoutMs: number;
 }
 
-export interface ApiKeys {
-  anthropic?: string | undefined;
-  openai?: string | undefined;
-}
 
 /** Only the configured curator is built; a key that merely exists never selects a remote one. */
 export function createCurator(settings: CuratorSettings, keys: ApiKeys, remote: RemoteOptions = {}): Curator {

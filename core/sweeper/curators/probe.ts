@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import type { Params, Result } from '../../api/index.js';
 import { ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
 import { classifyError, hostOf } from './remote.js';
-import type { ApiKeys } from './index.js';
+import type { ApiKeys } from './types.js';
 
 type Probe = Result<'Settings.TestCurator'>;
 

@@ -52,3 +52,9 @@ export class CuratorError extends Error {
     return this.failure === 'spend_limit' || this.failure === 'auth';
   }
 }
+
+/** The keys a remote curator may use, as the secrets room read them. */
+export interface ApiKeys {
+  anthropic?: string | undefined;
+  openai?: string | undefined;
+}

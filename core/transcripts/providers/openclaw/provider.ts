@@ -6,6 +6,7 @@ import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../.
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
+import type { EntryContext, Header } from './entry.js';
 import { readAgentStore } from './store-reader.js';
 import { discoverStores, STORE_SOURCE } from './stores.js';
 
@@ -28,20 +29,6 @@ export const OPENCLAW_PARSER_VERSION = 2;
 /** Live transcripts plus archives and migrated copies; never files being written. */
 export function isOpenClawTranscript(name: string): boolean {
   return LIVE_OR_ARCHIVE.test(name) && !IN_PROGRESS.test(name);
-}
-
-export interface Header {
-  id: string;
-  cwd: string | null;
-  /** The session this one was branched from (`branchedFrom` in v1, `parentSession` later): a path or an id. */
-  parent?: string | null;
-  model?: string | null;
-}
-
-/** One session's entries in reading order: the agent that wrote them, and their header once seen. */
-export interface EntryContext {
-  agentId: string;
-  header: Header | undefined;
 }
 
 /** What a later read of the same JSONL file needs: its header, and the index of the next line. */

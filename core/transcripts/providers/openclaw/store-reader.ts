@@ -6,7 +6,7 @@ import { asObject, parseLine, Projection, type Json } from '../../projection.js'
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile } from '../../types.js';
 import { ArchiveTooLarge, archiveLines } from '../../compressed.js';
 import { eventText } from './decode.js';
-import type { EntryContext } from './provider.js';
+import type { EntryContext } from './entry.js';
 import { AgentStore, type ArchiveRow, type ColdArchiveRow, type EventRow } from './store.js';
 import { StoreWatermark } from './watermark.js';
 
