@@ -20,6 +20,8 @@ export interface RunContext {
   onProgress?: (progress: BackfillProgress) => void;
   /** Parts a run indexes in step; beyond them the background walk indexes the rest after the run. */
   inStepIndexParts?: number;
+  /** A run that will read more bytes than this leaves all its parts to the walk from the start. */
+  inStepIndexBytes?: number;
 }
 
 export interface BackfillDeps {
@@ -46,6 +48,17 @@ export function newRunToken(): RunToken {
 const BATCH_PARTS = 250;
 /** A tick's new parts are searchable when it ends; a cold import or a long backfill hands most of its parts to the index walk. */
 const IN_STEP_INDEX_PARTS = 20_000;
+/**
+ * A run that will read more than this (a cold import, an import of history) is not a live tick: its
+ * parts all go to the index walk from the start, so the import itself does not pay for indexing the
+ * first of them (about a third of a cold import's time on the owner's thread).
+ */
+const IN_STEP_INDEX_BYTES = 32 * 1024 * 1024;
+
+/** The bytes a run's plans will read: whole files, or what follows a resume offset. */
+function bytesToRead(files: readonly TranscriptFile[], plans: readonly FilePlan[]): number {
+  return plans.reduce((sum, plan, i) => (plan.skip ? sum : sum + Math.max(0, files[i]!.size - (plan.options.resume?.offset ?? 0))), 0);
+}
 const PROGRESS_EVERY_MS = 250;
 /** How long a run may keep the event loop between turns. */
 const HOLD_MS = 10;
@@ -281,6 +294,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   let done = 0;
   let written = 0;
   const inStep = ctx.inStepIndexParts ?? IN_STEP_INDEX_PARTS;
+  if (bytesToRead(files, plans) > (ctx.inStepIndexBytes ?? IN_STEP_INDEX_BYTES)) deps.sink.deferIndexing();
   const countWritten = (parts: number) => {
     written += parts;
     if (written > inStep) deps.sink.deferIndexing();

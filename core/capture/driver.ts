@@ -27,6 +27,8 @@ export interface CaptureOptions {
   readWorker?: boolean;
   /** Parts a run indexes in step before leaving the rest to the background index walk (tests, benchmarks). */
   inStepIndexParts?: number;
+  /** Bytes a run may read and still index in step (tests). */
+  inStepIndexBytes?: number;
 }
 
 export type BackfillRequest = Params<'Backfill.Run'>;
@@ -260,6 +262,7 @@ export class Capture {
         signal,
         ...(this.#options.onProgress ? { onProgress: this.#options.onProgress } : {}),
         ...(this.#options.inStepIndexParts !== undefined ? { inStepIndexParts: this.#options.inStepIndexParts } : {}),
+        ...(this.#options.inStepIndexBytes !== undefined ? { inStepIndexBytes: this.#options.inStepIndexBytes } : {}),
       },
     );
   }

@@ -148,4 +148,29 @@ describe('a large run leaves its parts to the index walk', () => {
       db.close();
     }
   });
+
+  it('leaves every part of a run that will read more than the in-step bytes to the walk, from its first part', async () => {
+    home = tempHome('steward-index-defer-bytes-');
+    const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+    const env = { ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot };
+    const db = openGateway(home.dir);
+    const projects = new ProjectStore(db, new GatewayReader(db));
+    const capture = new Capture({ db, config: parseConfig({}), env, logger: createMemoryLogger(), projects, record: () => undefined, inStepIndexBytes: 1024 });
+    try {
+      const [stats] = await capture.tick();
+      expect(stats!.partsWritten).toBeGreaterThan(0);
+      // The parts rule alone (20,000 in step) would have indexed all of this small run in step.
+      expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(0);
+      const index = new SearchIndex(db);
+      expect(index.progress()).toMatchObject({ totalParts: stats!.partsWritten, complete: false });
+
+      // A live tick after it reads a few hundred bytes: its parts are searchable when it ends.
+      writeJsonl(join(fixture.claudeRoot, 'projects', '-work-kitchen', 'later.jsonl'), [claudeLine({ sessionId: 'later', cwd: '/work/kitchen', text: 'quince jelly' })]);
+      await capture.tick();
+      expect(count(db, "SELECT COUNT(*) FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE p.session_id = 'later'")).toBeGreaterThan(0);
+    } finally {
+      await capture.stop();
+      db.close();
+    }
+  });
 });
