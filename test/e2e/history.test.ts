@@ -171,4 +171,28 @@ describe('search and read conversations in the panel', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('forgets a project after asking in place: Cancel takes the focus, and the list no longer has it', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Projects');
+    await page.getByRole('link', { name: 'orchard', exact: true }).click();
+    await page.getByRole('button', { name: 'Forget project…' }).click();
+    const confirm = page.getByRole('group', { name: 'Forget orchard' });
+    await confirm.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await confirm.count()).toBe(0);
+    expect((await steward.rpc('Projects.List', {})).projects.map((p) => p.name)).toContain('orchard');
+
+    await page.getByRole('button', { name: 'Forget project…' }).click();
+    await confirm.getByRole('button', { name: 'Yes, forget the project' }).click();
+    await eventually('back on the list, without orchard', async () => {
+      if ((await page.evaluate(() => window.location.hash)) !== '#/projects') return undefined;
+      return (await page.getByRole('link', { name: 'orchard', exact: true }).count()) === 0 ? true : undefined;
+    });
+    expect((await steward.rpc('Projects.List', {})).projects.map((p) => p.name)).not.toContain('orchard');
+    expect((await steward.rpc('Forget.List', {})).tombstones.some((t) => t.kind === 'project')).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

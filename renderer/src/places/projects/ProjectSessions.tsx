@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import type { SessionSummary } from '../../../../core/api/index.js';
-import { Button, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
+import { Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 
@@ -58,30 +58,16 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
 /** Forgetting a project asks first, in place, and says what went. */
 export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: string; name: string; onForgotten: () => void }): ReactElement {
   const forget = useAction('Forget.Project');
-  const [asking, setAsking] = useState(false);
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) cancel.current?.focus();
-  }, [asking]);
-  if (!asking)
-    return (
-      <Button variant="danger" onClick={() => setAsking(true)}>
-        Forget project…
-      </Button>
-    );
   return (
-    <div className="forget-project" role="group" aria-label={`Forget ${name}`} data-asking="">
-      <p>
-        Forget {name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on
-        disk.
-      </p>
-      <Button variant="danger" onClick={() => void forget.run({ projectKey }).then((done) => done && onForgotten())} disabled={forget.busy}>
-        Yes, forget the project
-      </Button>
-      <Button ref={cancel} onClick={() => setAsking(false)}>
-        Cancel
-      </Button>
-      <ErrorBanner title="The project was not forgotten." error={forget.error} />
-    </div>
+    <ConfirmInPlace
+      ask="Forget project…"
+      label={`Forget ${name}`}
+      question={`Forget ${name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on disk.`}
+      confirm="Yes, forget the project"
+      busy={forget.busy}
+      error={forget.error}
+      failed="The project was not forgotten."
+      onConfirm={() => void forget.run({ projectKey }).then((done) => done && onForgotten())}
+    />
   );
 }

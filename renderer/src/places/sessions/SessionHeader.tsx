@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, countOf, ErrorBanner, formatDateTime, formatDuration, providerLabel } from '../../components/index.js';
+import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration, providerLabel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { placeHref } from '../../navigation.js';
 
@@ -49,28 +49,18 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
 /** Forgetting asks first, in place; the answer shows where the person looks. */
 export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; onForgotten: () => void }): ReactElement {
   const forget = useAction('Forget.Session');
-  const [asking, setAsking] = useState(false);
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) cancel.current?.focus();
-  }, [asking]);
-  if (!asking)
-    return (
-      <Button variant="danger" onClick={() => setAsking(true)}>
-        Forget…
-      </Button>
-    );
   return (
-    <div className="forget-confirm" role="group" aria-label="Forget this conversation" data-testid="forget-confirm" data-asking="">
-      <p>Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk.</p>
-      <Button variant="danger" disabled={forget.busy} onClick={() => void forget.run({ sessionId }).then((done) => done && onForgotten())}>
-        Yes, forget it
-      </Button>
-      <Button ref={cancel} onClick={() => setAsking(false)}>
-        Cancel
-      </Button>
-      <ErrorBanner title="The conversation was not forgotten." error={forget.error} />
-    </div>
+    <ConfirmInPlace
+      ask="Forget…"
+      label="Forget this conversation"
+      question="Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk."
+      confirm="Yes, forget it"
+      busy={forget.busy}
+      error={forget.error}
+      failed="The conversation was not forgotten."
+      onConfirm={() => void forget.run({ sessionId }).then((done) => done && onForgotten())}
+      testId="forget-confirm"
+    />
   );
 }
 

@@ -1,0 +1,51 @@
+import { useEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { Button } from './Button.js';
+import { ErrorBanner } from './ErrorBanner.js';
+import './confirm-in-place.css';
+
+export interface ConfirmInPlaceProps {
+  /** The button that asks: "Forget…". */
+  ask: string;
+  /** Names the question's group for assistive technology. */
+  label: string;
+  /** What will happen, in a sentence. */
+  question: ReactNode;
+  /** The button that does it: "Yes, forget it". */
+  confirm: string;
+  busy: boolean;
+  error: Error | undefined;
+  /** Shown above the error when the action failed. */
+  failed: string;
+  onConfirm: () => void;
+  testId?: string;
+}
+
+/**
+ * A destructive action asks first, in place, where the person clicked: the question, the action and
+ * Cancel (which takes the focus, so Enter never confirms by accident), and the failure, if any, below.
+ */
+export function ConfirmInPlace({ ask, label, question, confirm, busy, error, failed, onConfirm, testId }: ConfirmInPlaceProps): ReactElement {
+  const [asking, setAsking] = useState(false);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) cancel.current?.focus();
+  }, [asking]);
+  if (!asking)
+    return (
+      <Button variant="danger" onClick={() => setAsking(true)}>
+        {ask}
+      </Button>
+    );
+  return (
+    <div className="confirm-in-place" role="group" aria-label={label} data-testid={testId} data-asking="">
+      <p>{question}</p>
+      <Button variant="danger" disabled={busy} onClick={onConfirm}>
+        {confirm}
+      </Button>
+      <Button ref={cancel} onClick={() => setAsking(false)}>
+        Cancel
+      </Button>
+      <ErrorBanner title={failed} error={error} />
+    </div>
+  );
+}
