@@ -37,7 +37,8 @@ function columns(projectName: (key: string) => string | undefined): readonly Col
 export function TelemetryPlace(): ReactElement {
   const [kind, setKind] = useState<string | undefined>();
   const recent = useCall('Telemetry.Recent', { limit: RECENT_LIMIT, ...(kind ? { kind } : {}) }, { refreshOn: ['sweep.tick', 'sweeper.finished', 'sweeper.failed'] });
-  const projects = useCall('Projects.List', {});
+  // A project captured after the page opened is named too, not called "no longer listed".
+  const projects = useCall('Projects.List', {}, { refreshOn: ['sweep.tick', 'sweeper.finished', 'sweeper.failed'] });
   const names = new Map((projects.data?.projects ?? []).map((p) => [p.projectKey, p.name]));
   const entries = recent.data?.entries ?? [];
   const scheduled = entries.map(tickOf).filter((tick): tick is Tick => tick !== undefined && tick.kind === 'scheduled');
