@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempHome, type TempHome } from './home.js';
 import { claudeLine, openclawLines, writeJsonl } from './transcripts.js';
 
 /**
@@ -140,4 +141,13 @@ export function writeHistoryFixture(root: string, now = Date.now()): HistoryFixt
     ),
   );
   return { claudeRoot, openclawRoot, times };
+}
+
+/** A temp home whose Claude Code and OpenClaw roots hold the history fixture. */
+export function historyHome(prefix: string): { home: TempHome; fixture: HistoryFixture } {
+  const home = tempHome(prefix);
+  const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
+  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
+  return { home, fixture };
 }

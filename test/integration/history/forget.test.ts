@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
 import type { Db } from '../../../core/store/index.js';
-import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
+import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, historyHome, writeHistoryFixture } from '../../support/history.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -19,12 +19,7 @@ afterEach(async () => {
 });
 
 function open(config?: unknown): Core {
-  if (!home) {
-    home = tempHome('steward-forget-');
-    const fixture = writeHistoryFixture(join(home.dir, 'roots'));
-    home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
-    home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
-  }
+  home ??= historyHome('steward-forget-').home;
   if (config !== undefined) writeFileSync(join(home.dir, 'config.json'), JSON.stringify(config));
   core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
   return core;

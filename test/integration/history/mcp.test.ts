@@ -1,26 +1,14 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/core.js';
 import { IDS, SECRET, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-
-/** `steward mcp` from the built dist, driven by the official SDK client over stdio. */
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'bin', 'steward.js');
-
-interface ToolResult {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
-}
+import { connectMcp, type ToolResult } from '../../support/mcp.js';
 
 let home: TempHome;
 let client: Client;
-let stderr = '';
+let stderr: () => string;
 const outputs: string[] = [];
 
 async function call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -30,7 +18,6 @@ async function call(name: string, args: Record<string, unknown>): Promise<ToolRe
 }
 
 beforeAll(async () => {
-  expect(existsSync(join(REPO, 'dist', 'core', 'cli', 'main.js')), 'run `npm run build:node` first').toBe(true);
   home = tempHome('steward-mcp-history-');
   const fixture = writeHistoryFixture(join(home.dir, 'roots'));
   const env = Object.fromEntries(
@@ -42,10 +29,7 @@ beforeAll(async () => {
   } finally {
     await core.shutdown();
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, cwd: REPO, stderr: 'pipe' });
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  client = new Client({ name: 'steward-test', version: '0.0.0' });
-  await client.connect(transport);
+  ({ client, stderr } = await connectMcp(env));
 });
 
 afterAll(async () => {
@@ -105,7 +89,7 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(out.subagents).toEqual([{ sessionId: SUBAGENT_SESSION, agentType: 'Explore', messages: 2 }]);
     const unknown = await call('get_session', { session_id: 'no-such-session' });
     expect(unknown.isError).toBe(true);
-    expect(stderr).not.toMatch(/Error:/);
+    expect(stderr()).not.toMatch(/Error:/);
   });
 
   it('never returns a path of Steward’s or of a transcript file', () => {

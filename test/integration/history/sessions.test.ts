@@ -1,18 +1,14 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, type Result } from '../../../core/index.js';
-import { IDS, KITCHEN, SECRET, SUBAGENT_SESSION, writeHistoryFixture, type HistoryFixture } from '../../support/history.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { IDS, KITCHEN, SECRET, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
 
 let home: TempHome;
 let core: Core;
 let fixture: HistoryFixture;
 
 beforeAll(async () => {
-  home = tempHome('steward-sessions-');
-  fixture = writeHistoryFixture(join(home.dir, 'roots'));
-  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
-  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
+  ({ home, fixture } = historyHome('steward-sessions-'));
   core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
   await core.call('Backfill.Run', { all: true });
 });

@@ -1,23 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOwner, type Owner } from '../../../core/index.js';
 import { FakeForge } from '../../support/fake-forge.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { connectMcp, type ToolResult } from '../../support/mcp.js';
 import { seed, TOKEN } from './sync-rig.js';
 
-/** `steward mcp` from the built dist, driven by the official SDK client over stdio, against a loopback fake forge. */
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'bin', 'steward.js');
-
-interface ToolResult {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
-}
+// `steward mcp` driven over stdio against a loopback fake forge.
 
 describe('steward mcp: maintenance_plan and enable_cache_maintenance', () => {
   let home: TempHome;
@@ -35,16 +26,13 @@ describe('steward mcp: maintenance_plan and enable_cache_maintenance', () => {
   }
 
   beforeAll(async () => {
-    expect(existsSync(join(REPO, 'dist', 'core', 'cli', 'main.js')), 'run `npm run build:node` first').toBe(true);
     home = tempHome('steward-mcp-setup-');
     forge = new FakeForge({ shape: 'github', token: TOKEN });
     base = await forge.start();
     seed(forge, 12);
     const all = { ...home.env, GITHUB_TOKEN: TOKEN, STEWARD_CODEX_ROOTS: '', STEWARD_GEMINI_ROOTS: '', XDG_CONFIG_HOME: join(home.dir, 'xdg') };
     env = Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, cwd: REPO, stderr: 'pipe' });
-    client = new Client({ name: 'steward-test', version: '0.0.0' });
-    await client.connect(transport);
+    ({ client } = await connectMcp(env));
   });
 
   afterAll(async () => {

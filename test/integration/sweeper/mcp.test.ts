@@ -1,30 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { copyFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/core.js';
 import { startOwner } from '../../../core/index.js';
 import { createRepositoryCache } from '../../../core/maintenance/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { BIN, connectMcp, REPO, type ToolResult } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
-/** `steward mcp` from the built dist, driven by the official SDK client over stdio. */
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'bin', 'steward.js');
 
 let home: TempHome;
 let env: Record<string, string>;
 let cwd: string;
 let overview: string;
 let client: Client;
-let stderr = '';
+let stderr: () => string;
 
 beforeAll(async () => {
-  expect(existsSync(join(REPO, 'dist', 'core', 'cli', 'main.js')), 'run `npm run build:node` first').toBe(true);
   home = tempHome('steward-mcp-');
   const root = join(home.dir, 'roots', 'claude');
   cwd = join(home.dir, 'work', 'orchard');
@@ -43,10 +38,7 @@ beforeAll(async () => {
   } finally {
     await core.shutdown();
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, cwd: REPO, stderr: 'pipe' });
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  client = new Client({ name: 'steward-test', version: '0.0.0' });
-  await client.connect(transport);
+  ({ client, stderr } = await connectMcp(env));
 });
 
 afterAll(async () => {
@@ -73,7 +65,7 @@ describe('steward mcp', () => {
     expect(list.structuredContent).toMatchObject({ projects: [{ name: 'orchard', cwd }] });
     const unknown = await client.callTool({ name: 'project_overview', arguments: { cwd: join(home.dir, 'elsewhere') } });
     expect(unknown.isError).toBe(true);
-    expect(stderr).not.toMatch(/Error:/);
+    expect(stderr()).not.toMatch(/Error:/);
   });
 });
 
@@ -85,12 +77,6 @@ function steward(...argv: string[]): { code: number; out: string } {
     const failed = error as { status: number; stdout: string };
     return { code: failed.status, out: failed.stdout };
   }
-}
-
-interface ToolResult {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
 }
 
 describe('steward mcp: maintenance_status', () => {
@@ -205,6 +191,6 @@ describe('steward mcp: maintenance_status', () => {
     expect(outputs.length).toBeGreaterThan(8);
     const all = outputs.map((o) => JSON.stringify(o)).join('\n');
     for (const secret of [secretDir, secretFile, hex, realpathSync(cache), home.dir]) expect(all).not.toContain(secret);
-    expect(stderr).not.toMatch(/Error:/);
+    expect(stderr()).not.toMatch(/Error:/);
   });
 });

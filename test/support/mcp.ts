@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+/** What a tool call answers, as the tests read it. */
+export interface ToolResult {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+}
+
+/** The checkout, and `steward` as a person runs it (from the built dist). */
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = join(REPO, 'bin', 'steward.js');
+
+/**
+ * `steward mcp` from the built dist, driven by the official SDK client over stdio; `stderr()` is what
+ * the server wrote there so far.
+ */
+export async function connectMcp(processEnv: NodeJS.ProcessEnv): Promise<{ client: Client; stderr: () => string }> {
+  const env = Object.fromEntries(Object.entries(processEnv).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  if (!existsSync(join(REPO, 'dist', 'core', 'cli', 'main.js'))) throw new Error('run `npm run build:node` first');
+  let stderr = '';
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, cwd: REPO, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'steward-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
