@@ -1,7 +1,7 @@
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
 import type { CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
-import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader } from '../transcripts/index.js';
+import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader, UpcomingRead } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
 export type ProviderStats = ProviderSweepStats;
@@ -109,7 +109,7 @@ interface FileIo {
   refresh: boolean;
   /** Told how many parts each batch committed. */
   written: (parts: number) => void;
-  /** Starts reading the file after this one, so parsing it overlaps this file's writes. */
+  /** Starts reading the files after this one, so parsing them overlaps this file's writes. */
   readAhead: () => void;
   progress: () => void;
   /** Gives the event loop a turn when this run has held it for a while, or when `now`. */
@@ -171,10 +171,12 @@ function addWithheld(stats: ProviderStats, withheld: FileOutcome['withheld']): v
   total.excluded += withheld.excluded;
 }
 
-/** The index of the first file from `from` on that the run will read (for read-ahead). */
-function firstToRead(plans: readonly FilePlan[], from: number): number | undefined {
-  for (let j = from; j < plans.length; j += 1) if (!plans[j]!.skip) return j;
-  return undefined;
+/** The files from `from` on that the run will read, in order, as the reader's read-ahead takes them. */
+function* toRead(files: readonly TranscriptFile[], plans: readonly FilePlan[], from: number): Generator<UpcomingRead> {
+  for (let j = from; j < plans.length; j += 1) {
+    const plan = plans[j]!;
+    if (!plan.skip) yield { file: files[j]!, options: plan.options };
+  }
 }
 
 /** Gives the event loop a turn once the run has held it for HOLD_MS, or at once when asked. */
@@ -309,10 +311,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         continue;
       }
-      const readAhead = () => {
-        const next = firstToRead(plans, i + 1);
-        if (next !== undefined) deps.reader?.readAhead(provider, files[next]!, (plans[next] as Extract<FilePlan, { skip: false }>).options);
-      };
+      const readAhead = () => deps.reader?.readAhead(provider, toRead(files, plans, i + 1));
       // Without a checkpoint to resume from, this parser version may be reading the file for the first
       // time over rows an older one wrote: a scheduled run refreshes them (the parser-version upgrade).
       const refresh = ctx.scheduled && plan.resumedFrom === undefined;

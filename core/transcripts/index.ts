@@ -2,7 +2,7 @@
 // Never: writes to a store; it yields batches and counts, and never deletes or modifies a transcript.
 export { PART_FLAGS, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
 export { FingerprintMap } from './fingerprint.js';
-export { TranscriptReader } from './reader.js';
+export { TranscriptReader, type UpcomingRead } from './reader.js';
 export { sha256 } from './bounds.js';
 export { createProviders, PROVIDER_REGISTRY } from './providers/index.js';
 export { transcriptsHandlers } from './handlers.js';

@@ -7,10 +7,12 @@ import type { ReaderReply, ReaderRequest } from './reader.js';
 
 /**
  * The read worker: streams, parses and projects transcript files off the owner's thread and posts
- * bounded batches back. At most CREDIT batches are unacknowledged, so memory stays bounded when the
- * owner's writes are slower than parsing.
+ * bounded batches back. Files are read one after another in the order they were asked for (the
+ * owner's order: the file it reads now, then its read-ahead), and at most CREDIT batches are
+ * unacknowledged across all of them, so memory stays bounded when the owner's writes are slower than
+ * parsing, and a run of small files never leaves the worker waiting at each file boundary.
  */
-const CREDIT = 4;
+const CREDIT = 16;
 const port = parentPort;
 const binding = (workerData as { sqliteBinding?: unknown } | null)?.sqliteBinding;
 useSqliteNativeBinding(typeof binding === 'string' ? binding : undefined);
@@ -18,45 +20,86 @@ useSqliteNativeBinding(typeof binding === 'string' ? binding : undefined);
 const providers: Record<ProviderId, TranscriptProvider> = parsersOnly();
 
 interface Job {
-  credit: number;
-  wake: (() => void) | undefined;
+  id: number;
+  provider: ProviderId;
+  file: TranscriptFile;
+  options: ReadOptions;
+  /** Batches posted and not yet acknowledged: returned to the credit when the owner cancels. */
+  unacked: number;
+  finished: boolean;
   cancelled: boolean;
 }
+
+/** Jobs by id until cancelled, or read through with every batch acknowledged. */
 const jobs = new Map<number, Job>();
+const queue: Job[] = [];
+let credit = CREDIT;
+let wake: (() => void) | undefined;
+let reading = false;
 
 function post(reply: ReaderReply): void {
   port?.postMessage(reply);
 }
 
-async function read(id: number, provider: ProviderId, file: TranscriptFile, options: ReadOptions): Promise<void> {
-  const job: Job = { credit: CREDIT, wake: undefined, cancelled: false };
-  jobs.set(id, job);
+function nudge(): void {
+  wake?.();
+  wake = undefined;
+}
+
+function release(job: Job): void {
+  if (job.cancelled || (job.finished && job.unacked === 0)) jobs.delete(job.id);
+}
+
+async function read(job: Job): Promise<void> {
   const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
   try {
-    for await (const batch of providers[provider].read(file, options, stats)) {
-      while (job.credit === 0 && !job.cancelled) await new Promise<void>((resolve) => (job.wake = resolve));
-      if (job.cancelled) break;
-      job.credit -= 1;
-      post({ type: 'batch', id, batch });
+    for await (const batch of providers[job.provider].read(job.file, job.options, stats)) {
+      while (credit === 0 && !job.cancelled) await new Promise<void>((resolve) => (wake = resolve));
+      if (job.cancelled) return;
+      credit -= 1;
+      job.unacked += 1;
+      post({ type: 'batch', id: job.id, batch });
     }
-    post({ type: 'done', id, stats });
+    post({ type: 'done', id: job.id, stats });
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    post({ type: 'error', id, code: typeof code === 'string' ? code.slice(0, 40) : 'read_failed', stats });
+    if (!job.cancelled) post({ type: 'error', id: job.id, code: typeof code === 'string' ? code.slice(0, 40) : 'read_failed', stats });
   } finally {
-    jobs.delete(id);
+    job.finished = true;
+    release(job);
+  }
+}
+
+/** Reads the queued files in order, one at a time; a file cancelled before its turn is never opened. */
+async function drain(): Promise<void> {
+  if (reading) return;
+  reading = true;
+  try {
+    for (let job = queue.shift(); job; job = queue.shift()) if (!job.cancelled) await read(job);
+  } finally {
+    reading = false;
   }
 }
 
 port?.on('message', (message: ReaderRequest) => {
   if (message.type === 'read') {
-    void read(message.id, message.provider, message.file, message.options);
+    const job: Job = { id: message.id, provider: message.provider, file: message.file, options: message.options, unacked: 0, finished: false, cancelled: false };
+    jobs.set(job.id, job);
+    queue.push(job);
+    void drain();
     return;
   }
   const job = jobs.get(message.id);
   if (!job) return;
-  if (message.type === 'ack') job.credit += 1;
-  else job.cancelled = true;
-  job.wake?.();
-  job.wake = undefined;
+  if (message.type === 'ack') {
+    credit += 1;
+    job.unacked -= 1;
+  } else {
+    // The owner acknowledges nothing more of a cancelled file: what it held comes back at once.
+    credit += job.unacked;
+    job.unacked = 0;
+    job.cancelled = true;
+  }
+  release(job);
+  nudge();
 });

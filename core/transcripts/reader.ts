@@ -35,6 +35,18 @@ const WORKER_URL = new URL('./read-worker.js', import.meta.url);
  * event-loop p99); without read-ahead it idled at every file boundary and did not pay.
  */
 const MIN_CORES_FOR_WORKER = 2;
+/**
+ * Files asked for ahead of the one the owner reads. A queued file costs the worker nothing until its
+ * turn (the worker's credit bounds what it holds), but with only one ahead most files of a real
+ * history (small ones) left the worker waiting at each boundary while the owner wrote.
+ */
+const READ_AHEAD_FILES = 16;
+
+/** A file the owner will read, with the options it will read it with. */
+export interface UpcomingRead {
+  file: TranscriptFile;
+  options: ReadOptions;
+}
 
 /** Thrown when the worker could not finish a file; the file is counted failed and retried next run. */
 export class ReadFailed extends Error {
@@ -55,7 +67,8 @@ export class TranscriptReader {
   #disabled: boolean;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
-  #ahead: { provider: ProviderId; path: string; job: Job } | undefined;
+  /** Files asked for ahead, in the order the owner will read them (the worker reads them in that order). */
+  #ahead: Array<{ provider: ProviderId; path: string; job: Job }> = [];
   #readsStarted = 0;
   readonly #logger: Logger | undefined;
 
@@ -86,24 +99,27 @@ export class TranscriptReader {
   }
 
   /**
-   * Starts the worker on the file the owner will read next, so it parses that file while the owner
-   * writes this one; without it the worker idles at every file boundary. At most one file is read
-   * ahead; one that is never read is cancelled. In-thread reading has nothing to overlap.
+   * Asks the worker for the files the owner will read next (`upcoming`, in order), so it parses them
+   * while the owner writes this one. Files already asked for in the same order are kept; from the
+   * first that differs on, the old ones are cancelled. In-thread reading has nothing to overlap.
    */
-  readAhead(provider: TranscriptProvider, file: TranscriptFile, options: ReadOptions): void {
+  readAhead(provider: TranscriptProvider, upcoming: Iterable<UpcomingRead>): void {
     const worker = this.#ensureWorker();
     if (!worker) return;
-    this.cancelReadAhead();
-    this.#ahead = { provider: provider.id, path: file.path, job: this.#start(worker, provider.id, file, options) };
+    let index = 0;
+    for (const { file, options } of upcoming) {
+      if (index >= READ_AHEAD_FILES) break;
+      const queued = this.#ahead[index];
+      if (queued && (queued.provider !== provider.id || queued.path !== file.path)) this.#cancelAheadFrom(index);
+      if (!this.#ahead[index]) this.#ahead.push({ provider: provider.id, path: file.path, job: this.#start(worker, provider.id, file, options) });
+      index += 1;
+    }
+    this.#cancelAheadFrom(index);
   }
 
-  /** Drops a read-ahead nobody will read (a run that ended early). */
+  /** Drops every read-ahead nobody will read (a run that ended early). */
   cancelReadAhead(): void {
-    const ahead = this.#ahead;
-    this.#ahead = undefined;
-    if (!ahead) return;
-    this.#pending.delete(ahead.job.id);
-    this.#worker?.postMessage({ type: 'cancel', id: ahead.job.id } satisfies ReaderRequest);
+    this.#cancelAheadFrom(0);
   }
 
   async stop(): Promise<void> {
@@ -156,11 +172,19 @@ export class TranscriptReader {
     return job;
   }
 
+  /** The read-ahead of this file when it is the next one asked for; otherwise every read-ahead goes. */
   #takeAhead(provider: ProviderId, file: TranscriptFile): Job | undefined {
-    const ahead = this.#ahead;
-    if (!ahead || ahead.provider !== provider || ahead.path !== file.path) return undefined;
-    this.#ahead = undefined;
-    return ahead.job;
+    const head = this.#ahead[0];
+    if (head && head.provider === provider && head.path === file.path) return this.#ahead.shift()!.job;
+    this.cancelReadAhead();
+    return undefined;
+  }
+
+  #cancelAheadFrom(index: number): void {
+    for (const { job } of this.#ahead.splice(index)) {
+      this.#pending.delete(job.id);
+      this.#worker?.postMessage({ type: 'cancel', id: job.id } satisfies ReaderRequest);
+    }
   }
 
   async *#viaWorker(worker: Worker, job: Job, stats: LineStats): AsyncGenerator<TranscriptBatch> {

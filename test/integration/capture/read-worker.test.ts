@@ -8,6 +8,7 @@ import type * as LogModule from '../../../core/log/index.js';
 import type * as CaptureModule from '../../../core/capture/index.js';
 import type { Capture } from '../../../core/capture/index.js';
 import type * as ProjectsModule from '../../../core/projects/index.js';
+import type * as TranscriptsModule from '../../../core/transcripts/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { noRoots, tempHome, type TempHome } from '../../support/home.js';
 import { transpileCore } from '../../support/transpiled-core.js';
@@ -95,6 +96,37 @@ describe('the read worker', () => {
     expect((await viaWorker.driver.tick())[0]).toMatchObject({ read: 1, unchanged: 5, partsWritten: 1 });
     expect(viaWorker.driver.reader.readsStarted).toBe(7);
   });
+
+  it('reads many files ahead with bounded credit, and read-aheads cancelled with batches waiting hand all of it back', async () => {
+    home = tempHome('steward-read-worker-');
+    const claudeRoot = join(home.dir, 'claude');
+    // Many more batches than the worker may hold unacknowledged: its credit runs out early in the queue.
+    for (let i = 0; i < 40; i += 1) claudeSession(claudeRoot, `sess-${String(i).padStart(2, '0')}`, 300);
+    const { TranscriptReader } = (await import(pathToFileURL(join(build.dir, 'core', 'transcripts', 'index.js')).href)) as typeof TranscriptsModule;
+    const provider = new ClaudeProvider({ roots: [claudeRoot], desktopRoots: [] });
+    const { files } = await provider.discover();
+    const options = { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 50 };
+    const reader = new TranscriptReader({ worker: true });
+    try {
+      reader.readAhead(provider, files.map((file) => ({ file, options })));
+      // The worker fills its credit with batches nobody acknowledges, then they are all cancelled.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      reader.cancelReadAhead();
+      const cancelled = reader.readsStarted;
+      let parts = 0;
+      for (const [i, file] of files.entries()) {
+        const batches = reader.read(provider, file, options, { lines: 0, failedLines: 0, oversizeLines: 0 });
+        reader.readAhead(provider, files.slice(i + 1).map((next) => ({ file: next, options })));
+        for await (const batch of batches) parts += batch.parts.length;
+      }
+      // Had the cancelled batches kept their credit, the first read would have waited for it forever.
+      expect(parts).toBe(files.length * 300);
+      // Then each file was asked for once: every read adopted the read-ahead started for it.
+      expect(reader.readsStarted - cancelled).toBe(files.length);
+    } finally {
+      await reader.stop();
+    }
+  }, 20_000);
 
   it('counts a file deleted between listing and reading as vanished, not failed, read-ahead included', async () => {
     home = tempHome('steward-read-worker-');
