@@ -145,11 +145,9 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       const due = deps.commits.add(rows, appended.textAppended);
       progress();
       await io.yieldTurn(due);
-      if (due) {
-        // A commit writes the window's pages at once: it gets a turn of its own, before and after.
-        deps.commits.commit();
-        await io.yieldTurn(true);
-      }
+      // A commit writes the window's pages at once: it gets a turn of its own, before and after. While
+      // a WAL checkpoint writes the disk it waits, and the window keeps filling.
+      if (due && deps.commits.commitWhenQuiet()) await io.yieldTurn(true);
       if (ctx.signal?.aborted) {
         outcome.status = 'cancelled';
         break;

@@ -3,6 +3,18 @@ import { Worker } from 'node:worker_threads';
 import { errorCode, type Logger } from '../log/index.js';
 import { sqliteOptions, type Db } from '../store/index.js';
 
+/** Who may touch the disk now: a commit asks before it writes the WAL and says when it is done. */
+export interface DiskGate {
+  /** True when the commit may go ahead (always, with `force`). */
+  enter(force?: boolean): boolean;
+  leave(): void;
+}
+
+/** The disk gate's states: the owner's commit and the worker's checkpoint never overlap. */
+const FREE = 0;
+const COMMITTING = 1;
+const CHECKPOINTING = 2;
+
 /**
  * The worker's whole program. It is evaluated from a string so the same code runs from the built
  * output and from sources under test; it only checkpoints and never writes rows.
@@ -12,29 +24,46 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
 const db = new Database(workerData.file, { fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) });
 db.pragma('busy_timeout = 1000');
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
-const timer = setInterval(checkpoint, workerData.intervalMs);
+const gate = new Int32Array(workerData.gate);
+const checkpoint = () => {
+  // The owner is committing: try again shortly rather than sync the disk under its writes.
+  if (Atomics.compareExchange(gate, 0, ${FREE}, ${CHECKPOINTING}) !== ${FREE}) return false;
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} finally { Atomics.compareExchange(gate, 0, ${CHECKPOINTING}, ${FREE}); }
+  return true;
+};
+let timer;
+const schedule = (ms) => { timer = setTimeout(() => schedule(checkpoint() ? workerData.intervalMs : workerData.retryMs), ms); };
+schedule(workerData.intervalMs);
 parentPort.postMessage('ready');
 parentPort.on('message', (message) => {
   if (message !== 'stop') return;
-  clearInterval(timer);
-  checkpoint();
+  clearTimeout(timer);
+  // The owner's last commit is done: wait for it rather than skip the final checkpoint.
+  while (!checkpoint()) Atomics.wait(gate, 0, ${COMMITTING}, 50);
   db.close();
   parentPort.close();
 });
 `;
 
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+/** How soon a checkpoint skipped for an owner's commit is tried again. */
+const RETRY_MS = 25;
 
 /**
  * Moves WAL checkpoints (page copies and their fsync) off the owner's thread: while it runs, the
  * connection's automatic checkpoint is off and a worker with its own connection checkpoints
  * passively, so a cold import's commits never stall the event loop on a checkpoint. Any failure of
  * the worker restores SQLite's automatic checkpoint.
+ *
+ * The two never touch the disk at once (a shared gate): a checkpoint's fsync made an owner's commit
+ * that wrote the WAL meanwhile wait on the file system's journal, 100 ms and more. A commit that
+ * finds a checkpoint running can wait (the run keeps filling its window); one the owner must make
+ * now is made anyway.
  */
-export class Checkpointer {
+export class Checkpointer implements DiskGate {
   readonly #db: Db;
   readonly #intervalMs: number;
+  readonly #gate = new Int32Array(new SharedArrayBuffer(4));
   #worker: Worker | undefined;
   #exited: Promise<void> = Promise.resolve();
   readonly #logger: Logger | undefined;
@@ -49,12 +78,27 @@ export class Checkpointer {
     return this.#worker !== undefined;
   }
 
+  /** Takes the disk for a commit unless a checkpoint holds it; `force` takes it in any case. */
+  enter(force = false): boolean {
+    const was = Atomics.compareExchange(this.#gate, 0, FREE, COMMITTING);
+    if (was === FREE) return true;
+    // A commit that must happen now goes ahead of a running checkpoint; the worker's own stop waits.
+    if (force) Atomics.store(this.#gate, 0, COMMITTING);
+    return force;
+  }
+
+  leave(): void {
+    Atomics.store(this.#gate, 0, FREE);
+    Atomics.notify(this.#gate, 0);
+  }
+
   start(): void {
     if (this.#worker || this.#db.memory || !this.#db.open) return;
     let worker: Worker;
     try {
       const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath, file: this.#db.name, intervalMs: this.#intervalMs, nativeBinding: sqliteOptions().nativeBinding } });
+      const workerData = { modulePath, file: this.#db.name, intervalMs: this.#intervalMs, retryMs: RETRY_MS, gate: this.#gate.buffer, nativeBinding: sqliteOptions().nativeBinding };
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     } catch (error) {
       this.#logger?.warn('checkpoint worker unavailable; SQLite checkpoints in-thread', { code: errorCode(error) });
       return;

@@ -1,4 +1,5 @@
 import type { Db } from '../store/index.js';
+import type { DiskGate } from './checkpointer.js';
 
 export interface CommitWindowLimits {
   /** Rows (parts and sessions) a window holds before it commits. */
@@ -10,6 +11,15 @@ export interface CommitWindowLimits {
 }
 
 const DEFAULT_LIMITS: CommitWindowLimits = { maxRows: 5_000, maxBytes: 12 * 1024 * 1024, maxAgeMs: 1_000 };
+/** A window waiting for a checkpoint to finish commits anyway once it is this many times over a limit. */
+const WAIT_LIMIT = 2;
+
+export interface CommitWindowHooks {
+  /** Runs as each window opens: work only writes need (the WAL checkpoint thread) starts there. */
+  onOpen?: () => void;
+  /** Asked before a commit that may wait: a checkpoint holding the disk makes it wait. */
+  gate?: DiskGate;
+}
 
 /**
  * Groups a run's many small writes (each batch's spool append and its sink step) into few commits.
@@ -32,13 +42,12 @@ export class CommitWindow {
   #rows = 0;
   #bytes = 0;
   #afterCommit: (() => void)[] = [];
-  readonly #onOpen: (() => void) | undefined;
+  readonly #hooks: CommitWindowHooks;
 
-  /** `onOpen` runs as each window opens: work only writes need (the WAL checkpoint thread) starts there. */
-  constructor(db: Db, limits: Partial<CommitWindowLimits> = {}, onOpen?: () => void) {
+  constructor(db: Db, limits: Partial<CommitWindowLimits> = {}, hooks: CommitWindowHooks = {}) {
     this.#db = db;
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
-    this.#onOpen = onOpen;
+    this.#hooks = hooks;
   }
 
   get isOpen(): boolean {
@@ -52,7 +61,7 @@ export class CommitWindow {
     if (this.#open) return;
     // Another transaction on this connection (a synchronous caller up the stack) is left alone.
     if (this.#db.inTransaction) return;
-    this.#onOpen?.();
+    this.#hooks.onOpen?.();
     this.#db.exec('BEGIN IMMEDIATE');
     this.#open = true;
     this.#openedAt = performance.now();
@@ -79,8 +88,36 @@ export class CommitWindow {
     else fn();
   }
 
-  /** Commits the open window, then runs what waited on it. A lost window drops those callbacks. */
+  /**
+   * Commits a full window unless a WAL checkpoint is writing the disk: then the window keeps
+   * filling (its rows are in the page cache) and a later call commits it, or this one once the
+   * window is WAIT_LIMIT times over a limit. True when nothing is left open.
+   */
+  commitWhenQuiet(): boolean {
+    if (!this.#open) return true;
+    const { maxRows, maxBytes, maxAgeMs } = this.#limits;
+    const overdue = this.#rows >= WAIT_LIMIT * maxRows || this.#bytes >= WAIT_LIMIT * maxBytes || performance.now() - this.#openedAt >= WAIT_LIMIT * maxAgeMs;
+    return this.#commitThrough(overdue);
+  }
+
+  /** Commits the open window now, then runs what waited on it. A lost window drops those callbacks. */
   commit(): void {
+    this.#commitThrough(true);
+  }
+
+  #commitThrough(force: boolean): boolean {
+    if (!this.#open) return true;
+    const gate = this.#hooks.gate;
+    if (gate && !gate.enter(force)) return false;
+    try {
+      this.#commit();
+    } finally {
+      gate?.leave();
+    }
+    return true;
+  }
+
+  #commit(): void {
     if (!this.#open) return;
     // Only SQLite itself ends our transaction early (an I/O error or a full disk rolls it back).
     if (!this.#db.open || !this.#db.inTransaction) {

@@ -46,4 +46,26 @@ describe('Checkpointer', () => {
     expect(checkpointer.running).toBe(false);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
+
+  it('never checkpoints while a commit holds the disk, and catches up once it lets go', async () => {
+    const checkpointer = new Checkpointer(db, 20);
+    checkpointer.start();
+    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 0, 'the worker taking over checkpoints');
+    const insert = db.prepare("INSERT INTO telemetry (at, kind, data) VALUES (?, 'x', ?)");
+    const file = () => statSync(join(home.dir, 'gateway.db')).size;
+    expect(checkpointer.enter()).toBe(true);
+    const before = file();
+    db.transaction(() => {
+      for (let i = 0; i < 2_000; i += 1) insert.run(i, 'y'.repeat(500));
+    })();
+    // Ten of the worker's intervals: each found the disk taken, so no page reached the database file.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(file()).toBe(before);
+    checkpointer.leave();
+    await until(() => file() > before, 'the checkpoint after the commit let go');
+    // Once stopped, nothing holds the disk.
+    await checkpointer.stop();
+    expect(checkpointer.enter()).toBe(true);
+    checkpointer.leave();
+  });
 });

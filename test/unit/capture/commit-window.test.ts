@@ -51,6 +51,32 @@ function write(window: CommitWindow, run: object, b: TranscriptBatch): boolean {
 }
 
 describe('CommitWindow', () => {
+  it('waits with a full window while the disk gate is taken, then commits; commit() and a window twice over go ahead', () => {
+    let free = false;
+    const entered: boolean[] = [];
+    const gate = { enter: (force = false) => (entered.push(force), free || force), leave: () => undefined };
+    const window = new CommitWindow(db, { maxRows: 2, maxBytes: 1e9, maxAgeMs: 1e9 }, { gate });
+    const run = {};
+    expect(write(window, run, batch('s1', ['a', 'b']))).toBe(true);
+    expect(window.commitWhenQuiet()).toBe(false);
+    expect(window.isOpen).toBe(true);
+    expect(committedParts()).toBe(0);
+    free = true;
+    expect(window.commitWhenQuiet()).toBe(true);
+    expect(committedParts()).toBe(2);
+    free = false;
+    // Twice the row limit: it no longer waits for the gate.
+    write(window, run, batch('s2', ['c', 'd']));
+    expect(window.commitWhenQuiet()).toBe(false);
+    write(window, run, batch('s3', ['e', 'f']));
+    expect(window.commitWhenQuiet()).toBe(true);
+    expect(committedParts()).toBe(6);
+    write(window, run, batch('s4', ['g']));
+    window.commit();
+    expect(committedParts()).toBe(7);
+    expect(entered).toEqual([false, false, false, true, true]);
+  });
+
   it('groups batches into one commit, and what waits on durability runs only after it', () => {
     const window = new CommitWindow(db);
     const run = {};
