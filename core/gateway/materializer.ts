@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { PartRow, SessionRow, TitleClaim, TranscriptBatch } from '../transcripts/index.js';
+import { blankSession, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { changesCommitted, type CommittedSession } from './sessions.js';
 import type { Sink } from './sink.js';
@@ -153,25 +153,8 @@ export class Materializer {
     const upper = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
     const sessionId = inBatch ?? (this.#leafSession.get(prefix, upper) as string | undefined) ?? claim.fallbackSessionId;
     const base = batch.sessions.find((s) => s.sessionId === sessionId);
-    return {
-      sessionId,
-      provider: base?.provider ?? batch.sessions[0]?.provider ?? 'claude',
-      source: base?.source ?? batch.sessions[0]?.source ?? 'code',
-      cwd: null,
-      parentSessionId: null,
-      parentKind: null,
-      parentMissing: false,
-      agentType: null,
-      agentTypeSource: null,
-      title: claim.title,
-      titleSource: claim.source,
-      projectCwd: null,
-      model: null,
-      firstRequest: null,
-      firstTs: null,
-      lastTs: null,
-      updateOnly: true,
-    };
+    const blank = blankSession(sessionId, base?.provider ?? batch.sessions[0]?.provider ?? 'claude', base?.source ?? batch.sessions[0]?.source ?? 'code');
+    return { ...blank, title: claim.title, titleSource: claim.source, updateOnly: true };
   }
 
   /** The batch without the sessions (and their parts) that must not be captured, counted by reason. */

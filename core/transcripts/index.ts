@@ -4,5 +4,6 @@ export { PART_FLAGS, type PartRow, type SessionRow, type TitleClaim, type Transc
 export { FingerprintMap } from './fingerprint.js';
 export { TranscriptReader, type UpcomingRead } from './reader.js';
 export { sha256 } from './bounds.js';
+export { blankSession } from './projection.js';
 export { createProviders, PROVIDER_REGISTRY } from './providers/index.js';
 export { transcriptsHandlers } from './handlers.js';

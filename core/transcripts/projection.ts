@@ -37,6 +37,29 @@ const REQUEST_CHARS = 200;
  * file only described (a title, a model) is written as an update of a row the cache already holds, so
  * pruned sessions stay pruned and an appended title line still reaches its session.
  */
+/** A session row that says nothing yet beyond which session, provider and source it is. */
+export function blankSession(sessionId: string, provider: ProviderId, source: string): SessionRow {
+  return {
+    sessionId,
+    provider,
+    source,
+    cwd: null,
+    parentSessionId: null,
+    parentKind: null,
+    parentMissing: false,
+    agentType: null,
+    agentTypeSource: null,
+    title: null,
+    titleSource: null,
+    projectCwd: null,
+    model: null,
+    firstRequest: null,
+    firstTs: null,
+    lastTs: null,
+    updateOnly: false,
+  };
+}
+
 export class Projection {
   #parts: PartRow[] = [];
   readonly #sessions = new Map<string, SessionRow>();
@@ -55,25 +78,7 @@ export class Projection {
   session(sessionId: string): SessionRow {
     let row = this.#sessions.get(sessionId);
     if (!row) {
-      row = {
-        sessionId,
-        provider: this.#provider,
-        source: this.#source,
-        cwd: null,
-        parentSessionId: null,
-        parentKind: null,
-        parentMissing: false,
-        agentType: null,
-        agentTypeSource: null,
-        title: null,
-        titleSource: null,
-        projectCwd: null,
-        model: null,
-        firstRequest: null,
-        firstTs: null,
-        lastTs: null,
-        updateOnly: false,
-      };
+      row = blankSession(sessionId, this.#provider, this.#source);
       this.#sessions.set(sessionId, row);
     }
     return row;

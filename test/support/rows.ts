@@ -1,26 +1,8 @@
-import type { PartRow, SessionRow } from '../../core/transcripts/index.js';
+import { blankSession, type PartRow, type SessionRow } from '../../core/transcripts/index.js';
 
 /** A projected session row with every field a test does not name at its empty value. */
 export function sessionRow(fields: Partial<SessionRow> & Pick<SessionRow, 'sessionId'>): SessionRow {
-  return {
-    provider: 'claude',
-    source: 'code',
-    cwd: null,
-    parentSessionId: null,
-    parentKind: null,
-    parentMissing: false,
-    agentType: null,
-    agentTypeSource: null,
-    title: null,
-    titleSource: null,
-    projectCwd: null,
-    model: null,
-    firstRequest: null,
-    firstTs: 1,
-    lastTs: 2,
-    updateOnly: false,
-    ...fields,
-  };
+  return { ...blankSession(fields.sessionId, 'claude', 'code'), firstTs: 1, lastTs: 2, ...fields };
 }
 
 /** A projected part row (a user text part unless told otherwise). */
