@@ -114,18 +114,35 @@ describe('CommitWindow', () => {
   });
 
   it('says when it is due: by rows, by text bytes, by age', () => {
-    const byRows = new CommitWindow(db, { maxRows: 4, maxBytes: 1e9, maxAgeMs: 1e9 });
-    expect(write(byRows, {}, batch('r', ['r1', 'r2']))).toBe(false); // 2 parts + 1 session
-    expect(write(byRows, {}, batch('r', ['r3']))).toBe(true);
-    byRows.commit();
+    // On an empty store (a window's limits grow with the parts stored; see below).
     const byBytes = new CommitWindow(db, { maxRows: 1e9, maxBytes: 20, maxAgeMs: 1e9 });
     expect(write(byBytes, {}, batch('b', ['b1']))).toBe(false); // "text of b1": 10 characters
     expect(write(byBytes, {}, batch('b', ['b2']))).toBe(true);
     byBytes.commit();
+    const byRows = new CommitWindow(db, { maxRows: 4, maxBytes: 1e9, maxAgeMs: 1e9 });
+    expect(write(byRows, {}, batch('r', ['r1', 'r2']))).toBe(false); // 2 parts + 1 session
+    expect(write(byRows, {}, batch('r', ['r3']))).toBe(true);
+    byRows.commit();
     const byAge = new CommitWindow(db, { maxRows: 1e9, maxBytes: 1e9, maxAgeMs: 0 });
     expect(write(byAge, {}, batch('g', ['g1']))).toBe(true);
     byAge.commit();
     expect(committedParts()).toBe(6);
+  });
+
+  it('grows with the store: a window over 100,000 stored parts holds a tenth of them, and text worth most of their part_id index', () => {
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+             INSERT INTO parts (part_id, session_id, provider, kind, text) SELECT 'cc:seed-' || i || ':0', 'seed', 'claude', 'text', 'x' FROM n`);
+    const byRows = new CommitWindow(db, { maxRows: 4, maxBytes: 1e9, maxAgeMs: 1e9 });
+    byRows.open();
+    expect(byRows.add(9_999, 0)).toBe(false);
+    expect(byRows.add(1, 0)).toBe(true);
+    byRows.commit();
+    // 100,000 parts × 52 bytes of index × 3/4: a window holds 3.9 MB of text, not the 20 bytes set.
+    const byBytes = new CommitWindow(db, { maxRows: 1e9, maxBytes: 20, maxAgeMs: 1e9 });
+    byBytes.open();
+    expect(byBytes.add(1, 3_899_000)).toBe(false);
+    expect(byBytes.add(1, 1_000)).toBe(true);
+    byBytes.commit();
   });
 
   it('a window SQLite itself rolled back is lost: what waited on it never runs, and nothing throws', () => {
