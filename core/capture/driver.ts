@@ -96,7 +96,7 @@ export class Capture {
       for (const listener of this.#turnListeners) listener(live);
     };
     this.#checkpoints = new FileCheckpoints(options.db);
-    this.#checkpointer = new Checkpointer(options.db, undefined, options.logger);
+    this.#checkpointer = Checkpointer.of(options.db, options.logger);
     // Started with the first write, not with the Core or a run: a CLI verb or a tick that imports
     // nothing (an unchanged or restarted one) spawns no thread.
     this.#commits = new CommitWindow(options.db, {}, { onOpen: () => this.#checkpointer.start(), gate: this.#checkpointer });

@@ -46,6 +46,7 @@ parentPort.on('message', (message) => {
 `;
 
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+const shared = new WeakMap<Db, Checkpointer>();
 /** How soon a checkpoint skipped for an owner's commit is tried again. */
 const RETRY_MS = 25;
 
@@ -61,6 +62,16 @@ const RETRY_MS = 25;
  * now is made anyway.
  */
 export class Checkpointer implements DiskGate {
+  /**
+   * One per connection: capture's commit windows and the search index walk write through the same
+   * one, so one thread checkpoints and one gate keeps both writers' commits off its fsync.
+   */
+  static of(db: Db, logger?: Logger): Checkpointer {
+    let checkpointer = shared.get(db);
+    if (!checkpointer) shared.set(db, (checkpointer = new Checkpointer(db, undefined, logger)));
+    return checkpointer;
+  }
+
   readonly #db: Db;
   readonly #intervalMs: number;
   readonly #gate = new Int32Array(new SharedArrayBuffer(4));

@@ -1,5 +1,5 @@
 import type { EventName, EventPayload } from '../api/index.js';
-import { HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
+import { Checkpointer, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
@@ -30,6 +30,7 @@ export class History {
   readonly exporter: SessionExporter;
   readonly forgetting: Forgetting;
   readonly #backfill: IndexBackfill;
+  readonly #checkpointer: Checkpointer;
 
   constructor(o: HistoryOptions) {
     const index = new SearchIndex(o.db);
@@ -54,7 +55,8 @@ export class History {
       removeNotes: o.removeNotes,
       emit: o.emit,
     });
-    this.#backfill = new IndexBackfill({ index, logger: o.logger, onProgress: (progress) => o.emit('search.indexing', progress) });
+    this.#checkpointer = Checkpointer.of(o.db, o.logger);
+    this.#backfill = new IndexBackfill({ index, checkpointer: this.#checkpointer, logger: o.logger, onProgress: (progress) => o.emit('search.indexing', progress) });
   }
 
   /** Indexes history stored before the index existed, in the background (owners only). */
@@ -64,5 +66,7 @@ export class History {
 
   async stop(): Promise<void> {
     await this.#backfill.stop();
+    // The walk's checkpoint thread (capture's too, if it runs here): its stop is idempotent.
+    await this.#checkpointer.stop();
   }
 }

@@ -1,15 +1,28 @@
 import type { EventPayload } from '../api/index.js';
-import type { SearchIndex } from '../gateway/index.js';
+import type { Checkpointer, SearchIndex } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 
-/** How long one piece may hold the event loop; the piece size follows what the last one took. */
-const TARGET_MS = 20;
+/**
+ * How long one piece may hold the event loop; the piece size follows what the last one took. A
+ * part's cost varies several-fold from piece to piece (FTS5 flushes and merges its segments as it
+ * goes), so a piece grows by at most a sixth over the last and shrinks at once: grown straight to
+ * the target, one piece in ten took twice as long.
+ */
+const TARGET_MS = 15;
+const GROWTH = 1.15;
 const MIN_ROWS = 50;
 const MAX_ROWS = 5_000;
+/** How soon a piece that found a WAL checkpoint writing the disk tries again. */
+const CHECKPOINT_WAIT_MS = 5;
 const PROGRESS_EVERY_MS = 500;
 
 export interface IndexBackfillOptions {
   index: SearchIndex;
+  /**
+   * Checkpoints the WAL off the owner's thread while the walk writes (capture's, shared per
+   * connection), and keeps each piece's commit off a checkpoint's fsync.
+   */
+  checkpointer?: Pick<Checkpointer, 'start' | 'enter' | 'leave'>;
   logger: Logger;
   onProgress: (progress: EventPayload<'search.indexing'>) => void;
 }
@@ -17,6 +30,8 @@ export interface IndexBackfillOptions {
 function turn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Indexes parts stored before the full-text index existed, in short pieces between event-loop turns,
@@ -55,13 +70,24 @@ export class IndexBackfill {
     let rows = MIN_ROWS * 4;
     let reported = 0;
     const started = performance.now();
+    const { checkpointer } = this.#o;
+    checkpointer?.start();
     for (;;) {
       await turn();
       if (signal.aborted) return;
+      if (checkpointer && !checkpointer.enter()) {
+        await wait(CHECKPOINT_WAIT_MS);
+        continue;
+      }
       const begun = performance.now();
-      const progress = this.#o.index.backfillStep(rows);
+      let progress: ReturnType<SearchIndex['backfillStep']>;
+      try {
+        progress = this.#o.index.backfillStep(rows);
+      } finally {
+        checkpointer?.leave();
+      }
       const took = performance.now() - begun;
-      rows = Math.round(Math.min(MAX_ROWS, Math.max(MIN_ROWS, (rows * TARGET_MS) / Math.max(took, 1))));
+      rows = Math.round(Math.min(MAX_ROWS, rows * GROWTH, Math.max(MIN_ROWS, (rows * TARGET_MS) / Math.max(took, 1))));
       if (progress.complete || performance.now() - reported >= PROGRESS_EVERY_MS) {
         reported = performance.now();
         this.#o.onProgress({ indexedParts: progress.indexedParts, totalParts: progress.totalParts, complete: progress.complete });

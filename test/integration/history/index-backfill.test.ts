@@ -6,6 +6,7 @@ import { GatewayReader, openGateway, SearchIndex } from '../../../core/gateway/i
 import { Capture } from '../../../core/capture/index.js';
 import { parseConfig } from '../../../core/config/index.js';
 import { History } from '../../../core/history/index.js';
+import { IndexBackfill } from '../../../core/history/indexer.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { writeHistoryFixture } from '../../support/history.js';
@@ -170,6 +171,44 @@ describe('a large run leaves its parts to the index walk', () => {
       expect(count(db, "SELECT COUNT(*) FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE p.session_id = 'later'")).toBeGreaterThan(0);
     } finally {
       await capture.stop();
+      db.close();
+    }
+  });
+});
+
+describe('the index walk beside WAL checkpoints', () => {
+  it('starts the checkpoint thread, writes nothing while a checkpoint holds the disk, and grows each piece by at most 15%', async () => {
+    home = tempHome('steward-index-backfill-');
+    oldStore(home.dir);
+    const db = openGateway(home.dir);
+    const index = new SearchIndex(db);
+    const sizes: number[] = [];
+    const watched = { progress: () => index.progress(), backfillStep: (rows: number) => (sizes.push(rows), index.backfillStep(rows)) } as unknown as SearchIndex;
+    let held = true;
+    const calls = { start: 0, enter: 0, leave: 0 };
+    const checkpointer = {
+      start: () => void (calls.start += 1),
+      enter: () => ((calls.enter += 1), !held),
+      leave: () => void (calls.leave += 1),
+    };
+    let done = (): void => undefined;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const walk = new IndexBackfill({ index: watched, checkpointer, logger: createMemoryLogger(), onProgress: (p) => p.complete && done() });
+    try {
+      walk.start();
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(calls.start).toBe(1);
+      expect(calls.enter).toBeGreaterThan(1);
+      expect(sizes).toEqual([]);
+      expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(0);
+
+      held = false;
+      await finished;
+      expect(calls.leave).toBe(sizes.length);
+      for (let i = 1; i < sizes.length; i += 1) expect(sizes[i]).toBeLessThanOrEqual(Math.round(sizes[i - 1]! * 1.15));
+      expectExact(db);
+    } finally {
+      await walk.stop();
       db.close();
     }
   });

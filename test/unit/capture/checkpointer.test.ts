@@ -25,6 +25,25 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 describe('Checkpointer', () => {
+  it('is one per connection: capture and the index walk start, gate and stop the same thread', async () => {
+    const other = openGateway(home.dir);
+    try {
+      const shared = Checkpointer.of(db);
+      expect(Checkpointer.of(db)).toBe(shared);
+      expect(Checkpointer.of(other)).not.toBe(shared);
+      shared.start();
+      expect(Checkpointer.of(db).running).toBe(true);
+      // The gate is the one thread's: a commit through one holder keeps the other's checkpoint off.
+      expect(Checkpointer.of(db).enter()).toBe(true);
+      expect(shared.enter()).toBe(false);
+      shared.leave();
+      await Checkpointer.of(db).stop();
+      expect(shared.running).toBe(false);
+    } finally {
+      other.close();
+    }
+  });
+
   it('takes WAL checkpoints off the connection while it runs, and gives them back when stopped', async () => {
     const checkpointer = new Checkpointer(db, 20);
     checkpointer.start();
