@@ -66,6 +66,32 @@ describe('Checkpointer', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
+  it('keeps commits from truncating the WAL while it runs, and empties the file itself once the writers are quiet', async () => {
+    const limit = db.pragma('journal_size_limit', { simple: true });
+    expect(limit).toBeGreaterThan(0);
+    const checkpointer = new Checkpointer(db, 20);
+    checkpointer.start();
+    await until(() => db.pragma('journal_size_limit', { simple: true }) === -1, 'the worker taking over the WAL size');
+    const insert = db.prepare("INSERT INTO telemetry (at, kind, data) VALUES (?, 'x', ?)");
+    const wal = () => statSync(join(home.dir, 'gateway.db-wal')).size;
+    // Commits through the gate every few milliseconds: the worker only checkpoints passively meanwhile.
+    const sizes: number[] = [];
+    for (let round = 0; round < 10; round += 1) {
+      expect(checkpointer.enter(true)).toBe(true);
+      db.transaction(() => {
+        for (let i = 0; i < 200; i += 1) insert.run(i, 'y'.repeat(500));
+      })();
+      checkpointer.leave();
+      sizes.push(wal());
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(Math.min(...sizes)).toBeGreaterThan(0);
+    // Quiet: the worker empties the file.
+    await until(() => wal() === 0, 'the worker truncating the WAL');
+    await checkpointer.stop();
+    expect(db.pragma('journal_size_limit', { simple: true })).toBe(limit);
+  });
+
   it('never checkpoints while a commit holds the disk, and catches up once it lets go', async () => {
     const checkpointer = new Checkpointer(db, 20);
     checkpointer.start();
