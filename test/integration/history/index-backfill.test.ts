@@ -38,6 +38,15 @@ function oldStore(dir: string): void {
   db.close();
 }
 
+/** A store the version before the index left, opened with today's schema, and its index. */
+function openOldStore(): { home: TempHome; db: Db; index: SearchIndex } {
+  const made = tempHome('steward-index-backfill-');
+  home = made;
+  oldStore(made.dir);
+  const db = openGateway(made.dir);
+  return { home: made, db, index: new SearchIndex(db) };
+}
+
 const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
 
 function expectExact(db: Db): void {
@@ -82,19 +91,17 @@ describe('indexing a store that predates the index', () => {
   });
 
   it('resumes where it stopped after a restart, and never indexes a part twice while the sink adds new ones', async () => {
-    home = tempHome('steward-index-backfill-');
-    oldStore(home.dir);
-    let db = openGateway(home.dir);
-    let index = new SearchIndex(db);
+    const store = openOldStore();
+    let { db, index } = store;
     const seen: number[] = [];
     for (let i = 0; i < 3; i += 1) seen.push(index.backfillStep(100).indexedParts);
     expect(seen).toEqual([100, 200, 300]);
     db.close();
 
     // A restart, then new parts arrive through capture while the walk is still behind.
-    const roots = join(home.dir, 'roots');
+    const roots = join(store.home.dir, 'roots');
     writeJsonl(join(roots, 'projects', '-work-new', 'new-1.jsonl'), [claudeLine({ sessionId: 'new-1', cwd: '/work/new', text: 'fresh orchards talk' })]);
-    const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: roots } });
+    const core = Core.open({ home: { dir: store.home.dir, kind: 'env' }, env: { ...store.home.env, STEWARD_CLAUDE_ROOTS: roots } });
     try {
       await core.call('Sweep.Tick', {});
       expect((await core.call('Search.Query', { query: 'fresh' })).hits.map((h) => h.sessionId)).toEqual(['new-1']);
@@ -102,7 +109,7 @@ describe('indexing a store that predates the index', () => {
     } finally {
       await core.shutdown();
     }
-    db = openGateway(home.dir);
+    db = openGateway(store.home.dir);
     index = new SearchIndex(db);
     let progress = index.progress();
     while (!progress.complete) progress = index.backfillStep(250);
@@ -178,10 +185,7 @@ describe('a large run leaves its parts to the index walk', () => {
 
 describe('the index walk beside WAL checkpoints', () => {
   it('starts the checkpoint thread, writes nothing while a checkpoint holds the disk, and grows each piece by at most 15%', async () => {
-    home = tempHome('steward-index-backfill-');
-    oldStore(home.dir);
-    const db = openGateway(home.dir);
-    const index = new SearchIndex(db);
+    const { db, index } = openOldStore();
     const sizes: number[] = [];
     const watched = { progress: () => index.progress(), backfillStep: (rows: number) => (sizes.push(rows), index.backfillStep(rows)) } as unknown as SearchIndex;
     let held = true;
