@@ -5,8 +5,8 @@ import { errorCode, type Logger } from '../log/index.js';
 /**
  * How long one piece may hold the event loop; the piece size follows what the last one took. A
  * part's cost varies several-fold from piece to piece (FTS5 flushes and merges its segments as it
- * goes), so a piece grows by at most a sixth over the last and shrinks at once: grown straight to
- * the target, one piece in ten took twice as long.
+ * goes), so a piece grows by at most 15% over the last and shrinks at once: grown straight to the
+ * target, one piece in ten took twice as long.
  */
 const TARGET_MS = 15;
 const GROWTH = 1.15;
