@@ -66,8 +66,8 @@ export class CommitWindow {
    * A commit rewrites nearly every leaf page of the part_id index, whose random UUIDs land all over
    * it: 54 MB per commit at a million parts. A window of fixed size pays that ever more often per row
    * as the store grows (a 1M-part import wrote 7.1 GB; with grown windows 3.3 GB, 1.4× faster or
-   * more, and its event-loop p99 fell from 157–213 ms to 49–56 ms). So a window holds text worth most of that rewrite, and rows in
-   * proportion; on a small store the configured limits stand.
+   * more, and its event-loop p99 fell from 157–213 ms to 49–56 ms). So a window holds text worth
+   * most of that rewrite, and rows in proportion; on a small store the configured limits stand.
    */
   #grown(): CommitWindowLimits {
     const stored = this.#storedParts.get() as number;
