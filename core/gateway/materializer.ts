@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { blankSession, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { EMITTED_CAP, EmittedIds } from './emitted.js';
 import { changesCommitted, type CommittedSession } from './sessions.js';
 import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
@@ -10,14 +11,15 @@ import { Tombstones } from './tombstones.js';
 export type RunToken = object;
 
 interface RunState {
-  emitted: Set<string>;
+  emitted: EmittedIds;
   /** The spool's pending ids, snapshotted once per run on first use. */
   spooled: Set<string> | undefined;
   /** What this run last emitted per session, so an unchanged session is not spooled twice. */
   sessions: Map<string, string>;
   /**
    * Sessions that had no committed part when this run first met them: every committed part of such
-   * a session is one this run emitted, so `emitted` answers for it and the cache is not probed.
+   * a session is one this run emitted, so `emitted` answers for it and the cache is not probed (until
+   * `emitted` forgets the session: then it is known, and probed).
    */
   fresh: Set<string>;
   /** Sessions met and found with committed parts: their candidates are probed. */
@@ -93,8 +95,10 @@ export class Materializer {
   readonly #leafSession: Statement;
   readonly #tombstones: Tombstones;
   readonly #policy: CapturePolicy | undefined;
+  readonly #emittedCap: number;
 
-  constructor(db: Db, spool: Spool, sink: Sink, policy?: CapturePolicy) {
+  constructor(db: Db, spool: Spool, sink: Sink, policy?: CapturePolicy, emittedCap = EMITTED_CAP) {
+    this.#emittedCap = emittedCap;
     this.#db = db;
     this.#spool = spool;
     this.#sink = sink;
@@ -125,20 +129,25 @@ export class Materializer {
       const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
       const claims = (batch.titleClaims ?? []).map((claim) => this.#claimed(claim, batch));
       result.partsWritten = this.#sink.write(sessions, parts, known).partsWritten;
+      state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
       for (const part of known) {
-        state.emitted.add(part.partId);
+        state.emitted.add(part.sessionId, part.partId);
         result.textAppended += part.text?.length ?? 0;
       }
       result.partsRefreshed = known.length;
       if (claims.length > 0) this.#sink.write(claims, []);
       for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
       for (const part of parts) {
-        state.emitted.add(part.partId);
+        state.emitted.add(part.sessionId, part.partId);
         if (part.contentKey !== null) state.emittedKeys.add(`${part.sessionId}\n${part.contentKey}`);
         result.textAppended += part.text?.length ?? 0;
       }
       result.sessionsAppended = sessions.length + claims.length;
       result.partsAppended = parts.length;
+      for (const sessionId of state.emitted.trim()) {
+        state.fresh.delete(sessionId);
+        state.known.add(sessionId);
+      }
     });
     return result;
   }
@@ -196,7 +205,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new Set(), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();

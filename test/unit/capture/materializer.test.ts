@@ -108,6 +108,24 @@ describe('Materializer', () => {
     expect(db.prepare("SELECT COUNT(*) FROM parts WHERE session_id = 'fresh'").pluck().get()).toBe(4);
   });
 
+  it('remembers a bounded number of ids per run: a forgotten session is probed instead, and nothing is appended twice', () => {
+    const { spool, sink } = parts();
+    const materializer = new Materializer(db, spool, sink, undefined, 4);
+    const run = {};
+    expect(materializer.materialize(run, batch('a', ['a1', 'a2', 'a3'])).partsAppended).toBe(3);
+    // Session b takes the run past 4 ids: a, met longest ago, is forgotten.
+    expect(materializer.materialize(run, batch('b', ['b1', 'b2'])).partsAppended).toBe(2);
+    sql.length = 0;
+    // a again, with one new line: its candidates are probed (the probe sees this run's rows).
+    expect(materializer.materialize(run, batch('a', ['a1', 'a2', 'a3', 'a4'])).partsAppended).toBe(1);
+    expect(sql.filter((s) => CANDIDATE_PROBE.test(s))).toHaveLength(1);
+    // b is still remembered: answered by the run, not probed.
+    sql.length = 0;
+    expect(materializer.materialize(run, batch('b', ['b1', 'b2', 'b3'])).partsAppended).toBe(1);
+    expect(sql.filter((s) => CANDIDATE_PROBE.test(s))).toHaveLength(0);
+    expect(db.prepare('SELECT COUNT(*) FROM parts').pluck().get()).toBe(7);
+  });
+
   it('an id still in the spool (left by an older version) is seen through the spool snapshot, not a committed read', () => {
     const { sink, materializer } = parts();
     leftover('s', 'x1');
