@@ -108,8 +108,13 @@ export class CommitWindow {
     if (!this.#open) return false;
     this.#rows += rows;
     this.#bytes += bytes;
+    return this.#over(1);
+  }
+
+  /** Whether the open window has reached `times` any of its limits. */
+  #over(times: number): boolean {
     const { maxRows, maxBytes, maxAgeMs } = this.#now;
-    return this.#rows >= maxRows || this.#bytes >= maxBytes || performance.now() - this.#openedAt >= maxAgeMs;
+    return this.#rows >= times * maxRows || this.#bytes >= times * maxBytes || performance.now() - this.#openedAt >= times * maxAgeMs;
   }
 
   /** Runs `fn` once everything written so far is committed: at once when no window is open. */
@@ -125,9 +130,7 @@ export class CommitWindow {
    */
   commitWhenQuiet(): boolean {
     if (!this.#open) return true;
-    const { maxRows, maxBytes, maxAgeMs } = this.#now;
-    const overdue = this.#rows >= WAIT_LIMIT * maxRows || this.#bytes >= WAIT_LIMIT * maxBytes || performance.now() - this.#openedAt >= WAIT_LIMIT * maxAgeMs;
-    return this.#commitThrough(overdue);
+    return this.#commitThrough(this.#over(WAIT_LIMIT));
   }
 
   /** Commits the open window now, then runs what waited on it. A lost window drops those callbacks. */

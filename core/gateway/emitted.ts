@@ -21,10 +21,6 @@ export class EmittedIds {
     return this.#ids.has(partId);
   }
 
-  get size(): number {
-    return this.#ids.size;
-  }
-
   add(sessionId: string, partId: string): void {
     if (this.#ids.has(partId)) return;
     this.#ids.add(partId);
