@@ -121,6 +121,7 @@ interface FileOutcome {
   /** Set when the file failed: the error's code, for the log and the tick result. */
   code?: string;
   partsWritten: number;
+  messagesWritten: number;
   lines: LineStats;
   withheld: { forgotten: number; excluded: number };
 }
@@ -128,7 +129,7 @@ interface FileOutcome {
 /** Reads one file and materializes its batches inside the run's commit window. */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
-  const outcome: FileOutcome = { status: 'read', partsWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 }, withheld: { forgotten: 0, excluded: 0 } };
+  const outcome: FileOutcome = { status: 'read', partsWritten: 0, messagesWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 }, withheld: { forgotten: 0, excluded: 0 } };
   try {
     const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
@@ -141,6 +142,7 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       outcome.withheld.excluded += appended.withheld.excluded;
       // Counted as they land: a copy of a part committed under another session is not new.
       outcome.partsWritten += appended.partsWritten;
+      outcome.messagesWritten += appended.messagesWritten;
       if (appended.partsWritten > 0) io.written(appended.partsWritten);
       const due = deps.commits.add(rows, appended.textAppended);
       progress();
@@ -293,6 +295,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const yieldTurn = pacer();
   let done = 0;
   let written = 0;
+  let messagesWritten = 0;
   const inStep = ctx.inStepIndexParts ?? IN_STEP_INDEX_PARTS;
   if (bytesToRead(files, plans) > (ctx.inStepIndexBytes ?? IN_STEP_INDEX_BYTES)) deps.sink.deferIndexing();
   const countWritten = (parts: number) => {
@@ -315,6 +318,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       const refresh = ctx.scheduled && plan.resumedFrom === undefined;
       const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
+      messagesWritten += outcome.messagesWritten;
       stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
       addSkipped(stats, outcome.lines);
       addWithheld(stats, outcome.withheld);
@@ -338,11 +342,14 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     deps.commits.commit();
   }
   try {
-    stats.partsWritten += (await deps.sink.drain()).partsWritten;
+    const drained = await deps.sink.drain();
+    stats.partsWritten += drained.partsWritten;
+    messagesWritten += drained.messagesWritten;
   } finally {
     deps.sink.resumeIndexing();
   }
   progress(done, true);
+  stats.messagesWritten = messagesWritten;
   stats.errors = errors.list();
   stats.durationMs = Math.round(performance.now() - started);
   logScan(deps, ctx, stats);

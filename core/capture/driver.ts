@@ -2,7 +2,7 @@ import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, wi
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, MessageCounter, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
@@ -69,7 +69,6 @@ export class Capture {
   readonly #scheduler: SweepScheduler;
   readonly #checkpointer: Checkpointer;
   readonly #pruner: RetentionPruner;
-  readonly #messages: MessageCounter;
   readonly #options: CaptureOptions;
   #pruneTimer: NodeJS.Timeout | undefined;
   readonly #turnListeners = new Set<(turns: UserTurns[]) => void>();
@@ -101,7 +100,6 @@ export class Capture {
     // nothing (an unchanged or restarted one) spawns no thread.
     this.#commits = new CommitWindow(options.db, {}, { onOpen: () => this.#checkpointer.start(), gate: this.#checkpointer });
     this.#pruner = new RetentionPruner(options.db);
-    this.#messages = new MessageCounter(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;
@@ -233,14 +231,9 @@ export class Capture {
     await this.reader.stop();
   }
 
-  /** One provider's run, with the messages its new parts make up (runs are serial, so the rows above the mark are its own). */
-  async #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
-    const mark = this.#messages.mark();
-    const stats = await this.#read(id, scheduled, windowStartMs, signal);
-    return { ...stats, messagesWritten: stats.partsWritten > 0 ? await this.#messages.countSince(mark) : 0 };
-  }
 
-  #read(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
+  /** One provider's run; its stats count the messages its new parts make up as they land. */
+  #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
     if (!provider) return Promise.reject(new Error('unknown provider'));
     return runBackfillProvider(

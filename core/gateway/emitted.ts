@@ -6,27 +6,31 @@ export const EMITTED_CAP = 50_000;
  * wrote: 86 MB of a 123 MB peak heap importing a million parts. A forgotten session is one whose
  * candidates the materializer probes instead, and the probe sees what this run wrote (the same
  * connection, inside its window), so forgetting costs probes, never a row.
+ *
+ * Ids are kept per session, as the probe asks (a copy of a part under another session is the
+ * sink's to ignore), so forgetting a session drops one set. One set of every id, emptied id by id,
+ * cost 1.9 s of CPU in a 1M-part import; sets per session, 0.15 s.
  */
 export class EmittedIds {
-  readonly #ids = new Set<string>();
   /** Each session's ids, in the order sessions were last met: the first leaves first. */
-  readonly #bySession = new Map<string, string[]>();
+  readonly #bySession = new Map<string, Set<string>>();
   readonly #cap: number;
+  #size = 0;
 
   constructor(cap = EMITTED_CAP) {
     this.#cap = cap;
   }
 
-  has(partId: string): boolean {
-    return this.#ids.has(partId);
+  has(sessionId: string, partId: string): boolean {
+    return this.#bySession.get(sessionId)?.has(partId) ?? false;
   }
 
   add(sessionId: string, partId: string): void {
-    if (this.#ids.has(partId)) return;
-    this.#ids.add(partId);
     let ids = this.#bySession.get(sessionId);
-    if (!ids) this.#bySession.set(sessionId, (ids = []));
-    ids.push(partId);
+    if (!ids) this.#bySession.set(sessionId, (ids = new Set()));
+    const before = ids.size;
+    ids.add(partId);
+    this.#size += ids.size - before;
   }
 
   /** Marks these sessions as just met, so they are the last to be forgotten. */
@@ -43,9 +47,9 @@ export class EmittedIds {
   trim(): string[] {
     const forgotten: string[] = [];
     for (const [sessionId, ids] of this.#bySession) {
-      if (this.#ids.size <= this.#cap || this.#bySession.size === 1) break;
+      if (this.#size <= this.#cap || this.#bySession.size === 1) break;
       this.#bySession.delete(sessionId);
-      for (const id of ids) this.#ids.delete(id);
+      this.#size -= ids.size;
       forgotten.push(sessionId);
     }
     return forgotten;

@@ -22,7 +22,6 @@ export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 export { CommitWindow } from './commit-window.js';
-export { MessageCounter } from './counts.js';
 
 /**
  * 16 KiB pages keep a typical part (a few KiB of text) on one page instead of a chain of overflow

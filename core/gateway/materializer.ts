@@ -39,6 +39,8 @@ export interface MaterializeResult {
   textAppended: number;
   /** Parts that landed in the cache: a copy of a part committed under another session is not one. */
   partsWritten: number;
+  /** The messages among them (see startsMessage). */
+  messagesWritten: number;
   /** Parts the cache held, rewritten by a refreshing read (they count toward a commit's size too). */
   partsRefreshed: number;
   /** Parts held back on purpose: their session or project was forgotten, or its folder is excluded. */
@@ -117,7 +119,7 @@ export class Materializer {
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);
-    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
+    const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
     batch = this.#admitted(batch, result.withheld);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
     // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
@@ -128,7 +130,9 @@ export class Materializer {
       const known: PartRow[] = [];
       const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
       const claims = (batch.titleClaims ?? []).map((claim) => this.#claimed(claim, batch));
-      result.partsWritten = this.#sink.write(sessions, parts, known).partsWritten;
+      const written = this.#sink.write(sessions, parts, known);
+      result.partsWritten = written.partsWritten;
+      result.messagesWritten = written.messagesWritten;
       state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
       for (const part of known) {
         state.emitted.add(part.sessionId, part.partId);
@@ -216,7 +220,7 @@ export class Materializer {
   #novelParts(state: RunState, parts: PartRow[], known?: PartRow[]): PartRow[] {
     const bySession = new Map<string, Map<string, PartRow>>();
     for (const part of parts) {
-      if (state.emitted.has(part.partId) || state.spooled?.has(part.partId)) continue;
+      if (state.emitted.has(part.sessionId, part.partId) || state.spooled?.has(part.partId)) continue;
       let group = bySession.get(part.sessionId);
       if (!group) bySession.set(part.sessionId, (group = new Map()));
       if (!group.has(part.partId)) group.set(part.partId, part);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TITLE_SOURCES } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
-import { PART_FLAGS, type PartRow } from '../transcripts/index.js';
+import { PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
 import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
 
@@ -58,6 +58,8 @@ export interface ProjectKeys {
 export interface FlushResult {
   rows: number;
   partsWritten: number;
+  /** The messages among those parts (see startsMessage): counted as they land, never read back. */
+  messagesWritten: number;
   sessionsWritten: number;
 }
 
@@ -112,8 +114,8 @@ export class Sink {
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       // Rows an older version spooled carry no flags; reading their file again refreshes them.
-      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq",
-    );
+      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq RETURNING part_id",
+    ).pluck();
     this.#sessionsUpTo = db.prepare("SELECT meta FROM spool WHERE seq <= ? AND kind = 'session' ORDER BY seq").pluck();
     this.#committed = db.prepare(
       'SELECT source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts FROM sessions WHERE session_id = ?',
@@ -157,6 +159,7 @@ export class Sink {
       let sessionsWritten = 0;
       for (const session of sessions) if (this.#writeSession(session, now)) sessionsWritten += 1;
       let partsWritten = 0;
+      let messagesWritten = 0;
       const projects = new Map<string, string | undefined>();
       const before = this.#index.lastPartRowid();
       for (const p of parts) {
@@ -164,6 +167,7 @@ export class Sink {
         const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
         if (inserted.changes === 0) continue;
         partsWritten += 1;
+        if (startsMessage(p.partId)) messagesWritten += 1;
         if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
         if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
         const key = projects.get(p.sessionId);
@@ -172,7 +176,7 @@ export class Sink {
       // The full-text index moves with its parts, in the same transaction (or commit window).
       if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
       for (const p of refreshed) this.#refresh(p);
-      return { rows: sessions.length + parts.length + refreshed.length, partsWritten, sessionsWritten };
+      return { rows: sessions.length + parts.length + refreshed.length, partsWritten, messagesWritten, sessionsWritten };
     });
     this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
     return result;
@@ -216,7 +220,7 @@ export class Sink {
     // IGNORE, a delete of what was moved), so a step cut short is completed by the next one.
     return inTransaction(this.#db, (): FlushResult => {
       const upper = this.#upper.get(maxRows) as number | null;
-      if (upper === null) return { rows: 0, partsWritten: 0, sessionsWritten: 0 };
+      if (upper === null) return { rows: 0, partsWritten: 0, messagesWritten: 0, sessionsWritten: 0 };
       let sessionsWritten = 0;
       const now = Date.now();
       for (const raw of this.#sessionsUpTo.all(upper) as string[]) {
@@ -226,11 +230,12 @@ export class Sink {
         if (parsed.success && this.#writeSession(parsed.data, now)) sessionsWritten += 1;
       }
       const before = this.#index.lastPartRowid();
-      const partsWritten = this.#moveParts.run(upper).changes;
+      const moved = this.#moveParts.all(upper) as string[];
+      const partsWritten = moved.length;
       // The full-text index moves with its parts, in the same transaction (or commit window).
       if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
       const rows = this.#deleteUpTo.run(upper).changes;
-      return { rows, partsWritten, sessionsWritten };
+      return { rows, partsWritten, messagesWritten: moved.filter(startsMessage).length, sessionsWritten };
     });
   }
 
@@ -259,11 +264,12 @@ export class Sink {
 
   /** Flushes everything pending, yielding to the event loop between steps. */
   async drain(): Promise<FlushResult> {
-    const total: FlushResult = { rows: 0, partsWritten: 0, sessionsWritten: 0 };
+    const total: FlushResult = { rows: 0, partsWritten: 0, messagesWritten: 0, sessionsWritten: 0 };
     for (;;) {
       const step = this.flushStep();
       total.rows += step.rows;
       total.partsWritten += step.partsWritten;
+      total.messagesWritten += step.messagesWritten;
       total.sessionsWritten += step.sessionsWritten;
       if (step.rows === 0) return total;
       await new Promise<void>((resolve) => setImmediate(resolve));

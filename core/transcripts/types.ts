@@ -8,6 +8,15 @@ import type { CodeCount } from '../log/index.js';
  */
 export const PART_FLAGS = { meta: 1, compactSummary: 2, sidechain: 4, genuineUserTurn: 8 } as const;
 
+/**
+ * A message is one or more parts, its content blocks; every provider ends a part id with the block
+ * index, so the part of block 0 stands for its message. (The search index's counts say the same in
+ * SQL: `part_id LIKE '%:0'`.)
+ */
+export function startsMessage(partId: string): boolean {
+  return partId.endsWith(':0');
+}
+
 /** One content block of one message, already bounded. */
 export interface PartRow {
   partId: string;

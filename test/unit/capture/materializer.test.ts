@@ -176,6 +176,20 @@ describe('Materializer', () => {
 });
 
 describe('Sink', () => {
+  it('counts the messages among the parts that land, not among those it ignores, whichever way they come', () => {
+    const { sink, materializer } = parts();
+    const blocks = (sessionId: string, ids: string[]) => ids.map((id) => partRow({ partId: `cc:${id}`, sessionId, text: id }));
+    materializer.materialize({}, { parts: blocks('m', ['u1:0', 'a1:0', 'a1:1', 'a1:2']), sessions: [session('m')] });
+    // A copy of a:0 under another session is not written, so it is not a message written either.
+    const next = materializer.materialize({}, { parts: blocks('copy', ['a1:0', 'a2:0', 'a2:1']), sessions: [session('copy')] });
+    expect(next).toMatchObject({ partsWritten: 2, messagesWritten: 1 });
+    // Rows an older version left in the spool: counted as they move, the one already stored is not.
+    leftover('m', 'u1');
+    leftover('m', 'u9');
+    db.prepare("INSERT INTO spool (kind, id, session_id, provider, role, part_kind, ts, text, meta) VALUES ('part', 'cc:u9:1', 'm', 'claude', 'user', 'text', 1, 'x', NULL)").run();
+    expect(sink.flushStep()).toMatchObject({ partsWritten: 2, messagesWritten: 1 });
+  });
+
   it('skips a damaged spooled session row instead of wedging every later flush', () => {
     const { sink } = parts();
     db.prepare("INSERT INTO spool (kind, id, session_id, provider, meta) VALUES ('session', 'ok', 'ok', 'claude', ?)").run(JSON.stringify(session('ok')));
