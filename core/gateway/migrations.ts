@@ -169,4 +169,14 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'parts lose their time index',
+    up(db) {
+      // Only the retention prune read parts_ts, and every stored part paid for it: an insert at a
+      // random place in it, and its leaf pages written again by every commit. The prune walks
+      // parts_session_ts session by session instead (RetentionPruner).
+      db.exec('DROP INDEX IF EXISTS parts_ts');
+    },
+  },
 ];

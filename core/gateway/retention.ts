@@ -14,6 +14,8 @@ export interface PruneOptions {
 }
 
 const BATCH_ROWS = 5_000;
+/** Sessions one batch looks into at most, so a batch that finds little still ends within a few ms. */
+const BATCH_SESSIONS = 200;
 
 /**
  * A session row goes once nothing of it is left: no part of its own and no subagent session that
@@ -38,20 +40,27 @@ function turn(): Promise<void> {
 export class RetentionPruner {
   readonly #db: Db;
   readonly #index: SearchIndex;
-  readonly #countParts;
+  readonly #firstSession;
+  readonly #nextSession;
+  readonly #sessionProvider;
+  readonly #countOld;
+  readonly #pickOld;
   readonly #countSessions;
-  readonly #pickParts;
   readonly #deleteParts;
   readonly #deleteStats;
   readonly #deleteSpooled;
   readonly #deleteSessions;
 
   constructor(db: Db) {
-    this.#countParts = db.prepare('SELECT COUNT(*) FROM parts WHERE ts < ? AND provider = ?').pluck();
+    // The sessions that hold parts, one index seek each (a loose scan of parts_session_ts), whether
+    // or not a session row exists; then each one's old rows, a range of that same index. Parts carry
+    // no time index of their own: every stored part would pay for it, and only this walk reads it.
+    this.#firstSession = db.prepare('SELECT MIN(session_id) FROM parts').pluck();
+    this.#nextSession = db.prepare('SELECT session_id FROM parts WHERE session_id > ? ORDER BY session_id LIMIT 1').pluck();
+    this.#sessionProvider = db.prepare('SELECT provider FROM sessions WHERE session_id = ?').pluck();
+    this.#countOld = db.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ? AND ts < ? AND provider = ?').pluck();
+    this.#pickOld = db.prepare('SELECT rowid FROM parts WHERE session_id = ? AND ts < ? AND provider = ? LIMIT ?').pluck();
     this.#countSessions = db.prepare(`SELECT COUNT(*) FROM sessions s WHERE ${EMPTIED_SESSION}`).pluck();
-    // A walk up parts_ts from a cursor: rows of other providers already passed are not scanned again
-    // by the next batch, so a narrow window of one provider stays linear beside a wide one.
-    this.#pickParts = db.prepare('SELECT rowid, ts FROM parts WHERE ts >= ? AND ts < ? AND provider = ? ORDER BY ts LIMIT ?');
     this.#deleteParts = db.prepare('DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?))');
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
     this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id`).pluck();
@@ -61,10 +70,44 @@ export class RetentionPruner {
     this.#index = new SearchIndex(db);
   }
 
+  /** The ids of the sessions that hold parts, in order, after `after` (null: from the first). */
+  *#sessions(after: string | null): Generator<string> {
+    let id = (after === null ? this.#firstSession.get() : this.#nextSession.get(after)) as string | null | undefined;
+    while (id !== null && id !== undefined) {
+      yield id;
+      id = this.#nextSession.get(id) as string | undefined;
+    }
+  }
+
+  /** A session row of another provider holds none of this one's parts; parts without a row are checked row by row. */
+  #mayHold(sessionId: string, provider: string): boolean {
+    const owner = this.#sessionProvider.get(sessionId) as string | undefined;
+    return owner === undefined || owner === provider;
+  }
+
+  /**
+   * Up to `limit` rowids of the provider's parts older than the cutoff, from the session after `after`
+   * on, looking into BATCH_SESSIONS sessions at most; `last` is where the next batch starts, `end`
+   * whether every session was looked into.
+   */
+  #pick(provider: string, cutoffMs: number, after: string | null, limit: number): { rowids: number[]; last: string | null; end: boolean } {
+    const rowids: number[] = [];
+    let last = after;
+    let looked = 0;
+    for (const id of this.#sessions(after)) {
+      if (this.#mayHold(id, provider)) rowids.push(...(this.#pickOld.all(id, cutoffMs, provider, limit - rowids.length) as number[]));
+      // A session with more old rows than fit is looked into again by the next batch.
+      if (rowids.length >= limit) return { rowids, last, end: false };
+      last = id;
+      if ((looked += 1) >= BATCH_SESSIONS) return { rowids, last, end: false };
+    }
+    return { rowids, last, end: true };
+  }
+
   /** What `prune` would remove at this cutoff; removes nothing. */
   count(provider: string, cutoffMs: number): PruneResult {
     return {
-      parts: this.#countParts.get(cutoffMs, provider) as number,
+      parts: [...this.#sessions(null)].reduce((n, id) => n + (this.#mayHold(id, provider) ? (this.#countOld.get(id, cutoffMs, provider) as number) : 0), 0),
       sessions: this.#countSessions.get(provider, cutoffMs, cutoffMs, cutoffMs) as number,
     };
   }
@@ -80,16 +123,16 @@ export class RetentionPruner {
     if (stopped()) return result;
     // A spooled part older than the cutoff would otherwise land in the cache after this pass.
     this.#deleteSpooled.run(provider, cutoffMs);
-    for (let cursor = Number.MIN_SAFE_INTEGER, removed = -1; removed !== 0; ) {
-      const rows = this.#pickParts.all(cursor, cutoffMs, provider, limit) as Array<{ rowid: number; ts: number }>;
-      const rowids = rows.map((r) => r.rowid);
-      inTransaction(this.#db, () => {
-        this.#index.removeParts(rowids);
-        this.#deleteParts.run(JSON.stringify(rowids));
-      });
-      removed = rows.length;
-      for (const { ts } of rows) if (ts > cursor) cursor = ts;
-      result.parts += removed;
+    for (let after: string | null = null, end = false; !end; ) {
+      const batch = this.#pick(provider, cutoffMs, after, limit);
+      if (batch.rowids.length > 0) {
+        inTransaction(this.#db, () => {
+          this.#index.removeParts(batch.rowids);
+          this.#deleteParts.run(JSON.stringify(batch.rowids));
+        });
+      }
+      ({ last: after, end } = batch);
+      result.parts += batch.rowids.length;
       await turn();
       if (stopped()) return result;
     }

@@ -135,6 +135,33 @@ describe('cache prune', () => {
     expect(h.count('SELECT COUNT(*) FROM parts') + h.count('SELECT COUNT(*) FROM sessions')).toBe(0);
   });
 
+  it('walks every session that holds parts, past one batch of sessions: another provider\'s rows stay, parts without a session row go too', async () => {
+    h = captureHarness();
+    const db = h.db;
+    // Parts carry no time index of their own: the walk rides parts_session_ts.
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'parts' ORDER BY name").pluck().all()).not.toContain('parts_ts');
+    const old = Date.now() - 90 * DAY;
+    const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, ?, ?, 'user', 'text', ?, 'x')");
+    const session = db.prepare('INSERT INTO sessions (session_id, provider, first_ts, last_ts, updated_at) VALUES (?, ?, ?, ?, 0)');
+    // 450 sessions, more than one batch looks into; every third is OpenClaw's; each has two old parts and a new one.
+    for (let i = 0; i < 450; i += 1) {
+      const id = `s${String(i).padStart(3, '0')}`;
+      const provider = i % 3 === 0 ? 'openclaw' : 'claude';
+      session.run(id, provider, old, Date.now());
+      for (const [n, ts] of [[0, old], [1, old + 1], [2, Date.now()]] as const) part.run(`cc:${id}-${n}:0`, id, provider, ts);
+    }
+    // Parts whose session row was never written (a damaged spooled row): still the provider's, still old.
+    part.run('cc:orphan-0:0', 'orphan', 'claude', old);
+    const cutoff = Date.now() - 30 * DAY;
+    const pruner = new RetentionPruner(db);
+    expect(pruner.count('claude', cutoff).parts).toBe(300 * 2 + 1);
+    // Few old rows per batch of sessions: the pass goes on past the first batch that found fewer than a batch of rows.
+    expect(await pruner.prune('claude', cutoff)).toMatchObject({ parts: 601, complete: true });
+    expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'claude'")).toBe(300);
+    expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'openclaw'")).toBe(450);
+    expect(pruner.count('openclaw', cutoff).parts).toBe(300);
+  });
+
   it('the owner runs the pass shortly after start and on its interval, only under an explicit policy', async () => {
     h = captureHarness({ query: { cache: { retention: { default_days: 30, prune_interval_ms: 1_000 } } } });
     writeJsonl(join(h.claudeRoot, 'projects', 'p', 'old.jsonl'), [claudeLine({ sessionId: 'old', ts: ago(90) }), claudeLine({ sessionId: 'old' })]);
