@@ -231,7 +231,6 @@ export class Capture {
     await this.reader.stop();
   }
 
-
   /** One provider's run; its stats count the messages its new parts make up as they land. */
   #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
