@@ -1,4 +1,4 @@
-// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the full-text index and tombstones, the materializer, sink, commit windows, pruner, and the read APIs other rooms use.
+// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the full-text index and tombstones, the materializer, sink, commit windows, pruner, the pacing of long work in pieces, and the read APIs other rooms use.
 // Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
 import { HOME_FILES, PRIVATE_FILE_MODE } from '../config/index.js';
@@ -22,6 +22,7 @@ export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 export { CommitWindow } from './commit-window.js';
+export { PieceSize } from './pace.js';
 
 /**
  * 16 KiB pages keep a typical part (a few KiB of text) on one page instead of a chain of overflow

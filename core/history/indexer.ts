@@ -1,17 +1,9 @@
 import type { EventPayload } from '../api/index.js';
-import type { Checkpointer, SearchIndex } from '../gateway/index.js';
+import { PieceSize, type Checkpointer, type SearchIndex } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 
-/**
- * How long one piece may hold the event loop; the piece size follows what the last one took. A
- * part's cost varies several-fold from piece to piece (FTS5 flushes and merges its segments as it
- * goes), so a piece grows by at most 15% over the last and shrinks at once: grown straight to the
- * target, one piece in ten took twice as long.
- */
-const TARGET_MS = 15;
-const GROWTH = 1.15;
-const MIN_ROWS = 50;
-const MAX_ROWS = 5_000;
+/** How long one piece may hold the event loop, and how its size may move (see PieceSize). */
+const PIECES = { targetMs: 15, growth: 1.15, minRows: 50, maxRows: 5_000, startRows: 200 };
 /** How soon a piece that found a WAL checkpoint writing the disk tries again. */
 const CHECKPOINT_WAIT_MS = 5;
 const PROGRESS_EVERY_MS = 500;
@@ -67,7 +59,7 @@ export class IndexBackfill {
   }
 
   async #run(signal: AbortSignal): Promise<void> {
-    let rows = MIN_ROWS * 4;
+    const size = new PieceSize(PIECES);
     let reported = 0;
     const started = performance.now();
     const { checkpointer } = this.#o;
@@ -82,12 +74,11 @@ export class IndexBackfill {
       const begun = performance.now();
       let progress: ReturnType<SearchIndex['backfillStep']>;
       try {
-        progress = this.#o.index.backfillStep(rows);
+        progress = this.#o.index.backfillStep(size.rows);
       } finally {
         checkpointer?.leave();
       }
-      const took = performance.now() - begun;
-      rows = Math.round(Math.min(MAX_ROWS, rows * GROWTH, Math.max(MIN_ROWS, (rows * TARGET_MS) / Math.max(took, 1))));
+      size.took(performance.now() - begun);
       if (progress.complete || performance.now() - reported >= PROGRESS_EVERY_MS) {
         reported = performance.now();
         this.#o.onProgress({ indexedParts: progress.indexedParts, totalParts: progress.totalParts, complete: progress.complete });
