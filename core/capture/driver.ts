@@ -99,7 +99,7 @@ export class Capture {
     // Started with the first write, not with the Core or a run: a CLI verb or a tick that imports
     // nothing (an unchanged or restarted one) spawns no thread.
     this.#commits = new CommitWindow(options.db, {}, { onOpen: () => this.#checkpointer.start(), gate: this.#checkpointer });
-    this.#pruner = new RetentionPruner(options.db);
+    this.#pruner = new RetentionPruner(options.db, this.#checkpointer);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;

@@ -162,6 +162,29 @@ describe('cache prune', () => {
     expect(pruner.count('openclaw', cutoff).parts).toBe(300);
   });
 
+  it('keeps each batch short and off a WAL checkpoint: a batch waits while the checkpoint thread holds the disk', async () => {
+    h = captureHarness();
+    const lines = Array.from({ length: 30 }, (_, i) => claudeLine({ sessionId: 'long', ts: ago(100 - i) }));
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'long.jsonl'), lines);
+    await h.driver.backfill({ all: true });
+    const calls: string[] = [];
+    let busy = 2;
+    // A stand-in for capture's checkpoint thread: the disk is taken twice before the first batch may go.
+    const gate = {
+      start: () => void calls.push('start'),
+      enter: () => (busy-- > 0 ? (calls.push('busy'), false) : (calls.push('enter'), true)),
+      leave: () => void calls.push('leave'),
+    };
+    const removed = await new RetentionPruner(h.db, gate).prune('claude', Date.now() - 30 * DAY, { batchRows: 8 });
+    expect(removed).toMatchObject({ parts: 30, complete: true });
+    expect(calls.slice(0, 5)).toEqual(['start', 'busy', 'busy', 'enter', 'leave']);
+    // Every batch went through the gate, one at a time: 30 rows in batches of 8 at most.
+    const batches = calls.filter((c) => c === 'enter').length;
+    expect(batches).toBeGreaterThanOrEqual(4);
+    expect(calls.filter((c) => c === 'leave')).toHaveLength(batches);
+    expect(calls.slice(3).join(' ')).toMatch(/^(enter leave ?)+$/);
+  });
+
   it('the owner runs the pass shortly after start and on its interval, only under an explicit policy', async () => {
     h = captureHarness({ query: { cache: { retention: { default_days: 30, prune_interval_ms: 1_000 } } } });
     writeJsonl(join(h.claudeRoot, 'projects', 'p', 'old.jsonl'), [claudeLine({ sessionId: 'old', ts: ago(90) }), claudeLine({ sessionId: 'old' })]);
