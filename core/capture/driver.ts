@@ -162,7 +162,7 @@ export class Capture {
       const dryRun = request.dryRun === true;
       const report: PruneReport = { dryRun, cutoffs: [], removedParts: 0, removedSessions: 0, durationMs: 0, complete: true };
       for (const { provider, cutoffMs } of pruneCutoffs(this.#options.config, PROVIDER_IDS, request.manual)) {
-        const removed = cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...this.#pruner.count(provider, cutoffMs), complete: true } : await this.#pruner.prune(provider, cutoffMs, { signal });
+        const removed = cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...(await this.#pruner.count(provider, cutoffMs)), complete: true } : await this.#pruner.prune(provider, cutoffMs, { signal });
         report.cutoffs.push({ provider, cutoffMs, removedParts: removed.parts });
         report.removedParts += removed.parts;
         report.removedSessions += removed.sessions;

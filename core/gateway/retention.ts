@@ -110,21 +110,29 @@ export class RetentionPruner {
   }
 
   /**
-   * Up to `limit` rowids of the provider's parts older than the cutoff, from the session after `after`
-   * on, looking into BATCH_SESSIONS sessions at most.
+   * Visits up to `sessions` sessions after `after`, those that may hold the provider's parts; `visit`
+   * returns false to stop before the session is passed (the next walk starts at it again).
    */
-  #pick(provider: string, cutoffMs: number, after: string | null, limit: number): Picked {
-    const rowids: number[] = [];
+  #walk(provider: string, after: string | null, sessions: number, visit: (sessionId: string) => boolean): Omit<Picked, 'rowids'> {
     let last = after;
     let looked = 0;
     for (const id of this.#sessions(after)) {
-      if (this.#mayHold(id, provider)) rowids.push(...(this.#pickOld.all(id, cutoffMs, provider, limit - rowids.length) as number[]));
-      // A session with more old rows than fit is looked into again by the next batch.
-      if (rowids.length >= limit) return { rowids, last, end: false };
+      if (this.#mayHold(id, provider) && !visit(id)) return { last, end: false };
       last = id;
-      if ((looked += 1) >= BATCH_SESSIONS) return { rowids, last, end: false };
+      if ((looked += 1) >= sessions) return { last, end: false };
     }
-    return { rowids, last, end: true };
+    return { last, end: true };
+  }
+
+  /** Up to `limit` rowids of the provider's parts older than the cutoff, from the session after `after` on. */
+  #pick(provider: string, cutoffMs: number, after: string | null, limit: number): Picked {
+    const rowids: number[] = [];
+    const walked = this.#walk(provider, after, BATCH_SESSIONS, (id) => {
+      rowids.push(...(this.#pickOld.all(id, cutoffMs, provider, limit - rowids.length) as number[]));
+      // A session with more old rows than fit is looked into again by the next batch.
+      return rowids.length < limit;
+    });
+    return { rowids, ...walked };
   }
 
   /** Parts and their index rows, in one transaction. */
@@ -136,12 +144,32 @@ export class RetentionPruner {
     });
   }
 
-  /** What `prune` would remove at this cutoff; removes nothing. */
-  count(provider: string, cutoffMs: number): PruneResult {
-    return {
-      parts: [...this.#sessions(null)].reduce((n, id) => n + (this.#mayHold(id, provider) ? (this.#countOld.get(id, cutoffMs, provider) as number) : 0), 0),
-      sessions: this.#countSessions.get(provider, cutoffMs, cutoffMs, cutoffMs) as number,
-    };
+  /**
+   * What `prune` would remove at this cutoff; removes nothing. Sessions are counted a few at a time
+   * (a session's count reads its old rows), with a turn of the event loop between.
+   */
+  async count(provider: string, cutoffMs: number): Promise<PruneResult> {
+    const size = new PieceSize({ ...PIECES, minRows: 1, maxRows: BATCH_SESSIONS, startRows: 20 });
+    let parts = 0;
+    for (let after: string | null = null, end = false; !end; ) {
+      const begun = performance.now();
+      const counted = this.#countSome(provider, cutoffMs, after, size.rows);
+      size.took(performance.now() - begun);
+      parts += counted.parts;
+      ({ last: after, end } = counted);
+      await turn();
+    }
+    return { parts, sessions: this.#countSessions.get(provider, cutoffMs, cutoffMs, cutoffMs) as number };
+  }
+
+  /** The provider's old parts in up to `sessions` sessions after `after`. */
+  #countSome(provider: string, cutoffMs: number, after: string | null, sessions: number): Omit<Picked, 'rowids'> & { parts: number } {
+    let parts = 0;
+    const walked = this.#walk(provider, after, sessions, (id) => {
+      parts += this.#countOld.get(id, cutoffMs, provider) as number;
+      return true;
+    });
+    return { parts, ...walked };
   }
 
   /**

@@ -154,12 +154,12 @@ describe('cache prune', () => {
     part.run('cc:orphan-0:0', 'orphan', 'claude', old);
     const cutoff = Date.now() - 30 * DAY;
     const pruner = new RetentionPruner(db);
-    expect(pruner.count('claude', cutoff).parts).toBe(300 * 2 + 1);
+    expect((await pruner.count('claude', cutoff)).parts).toBe(300 * 2 + 1);
     // Few old rows per batch of sessions: the pass goes on past the first batch that found fewer than a batch of rows.
     expect(await pruner.prune('claude', cutoff)).toMatchObject({ parts: 601, complete: true });
     expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'claude'")).toBe(300);
     expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'openclaw'")).toBe(450);
-    expect(pruner.count('openclaw', cutoff).parts).toBe(300);
+    expect((await pruner.count('openclaw', cutoff)).parts).toBe(300);
   });
 
   it('keeps each batch short and off a WAL checkpoint: a batch waits while the checkpoint thread holds the disk', async () => {
