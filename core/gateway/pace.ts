@@ -35,3 +35,53 @@ export class PieceSize {
     this.#rows = Math.round(Math.min(maxRows, this.#rows * growth, Math.max(minRows, fitting)));
   }
 }
+
+/** The disk gate of the connection's WAL checkpoint thread (Checkpointer), as long work uses it. */
+export interface PieceGate {
+  start(): void;
+  enter(): boolean;
+  leave(): void;
+}
+
+export interface Pacing {
+  limits: PieceLimits;
+  /** Keeps each piece's commit off a checkpoint's fsync, and the WAL checkpointed off this thread. */
+  gate?: PieceGate | undefined;
+  /** Aborting stops the work between pieces. */
+  signal?: AbortSignal | undefined;
+}
+
+/** How soon a piece that found a WAL checkpoint writing the disk tries again. */
+const CHECKPOINT_WAIT_MS = 5;
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs long synchronous work as pieces sized by PieceSize, each inside the disk gate, with a turn of
+ * the event loop after each. `piece(rows)` does one piece of about that many rows and says whether
+ * more is left. The first piece runs before the first turn. True when the work ran out, false when
+ * the signal stopped it.
+ */
+export async function inPieces(pacing: Pacing, piece: (rows: number) => boolean): Promise<boolean> {
+  const size = new PieceSize(pacing.limits);
+  const { gate, signal } = pacing;
+  gate?.start();
+  for (;;) {
+    if (signal?.aborted) return false;
+    if (gate && !gate.enter()) {
+      await wait(CHECKPOINT_WAIT_MS);
+      continue;
+    }
+    const begun = performance.now();
+    let more: boolean;
+    try {
+      more = piece(size.rows);
+    } finally {
+      gate?.leave();
+    }
+    size.took(performance.now() - begun);
+    if (!more) return true;
+    await turn();
+  }
+}

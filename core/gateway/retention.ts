@@ -1,6 +1,5 @@
 import { inTransaction, type Db } from '../store/index.js';
-import type { Checkpointer } from './checkpointer.js';
-import { PieceSize } from './pace.js';
+import { inPieces, type PieceGate } from './pace.js';
 import { SearchIndex } from './search-index.js';
 
 export interface PruneResult {
@@ -46,10 +45,6 @@ interface Picked {
   end: boolean;
 }
 
-/** How soon a batch that found a WAL checkpoint writing the disk tries again. */
-const CHECKPOINT_WAIT_MS = 5;
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Cache maintenance for the retention window: removes a provider's rows whose line timestamp is
  * older than the cutoff, in bounded batches. Scheduled sweeps read with the same window and a
@@ -68,13 +63,13 @@ export class RetentionPruner {
   readonly #deleteStats;
   readonly #deleteSpooled;
   readonly #deleteSessions;
-  readonly #checkpointer: Pick<Checkpointer, 'start' | 'enter' | 'leave'> | undefined;
+  readonly #checkpointer: PieceGate | undefined;
 
   /**
    * `checkpointer`: the connection's (capture's) WAL checkpoint thread and disk gate. Without it, each
    * batch's commit checkpoints the WAL itself once it is long: 100 ms and more on a large store.
    */
-  constructor(db: Db, checkpointer?: Pick<Checkpointer, 'start' | 'enter' | 'leave'>) {
+  constructor(db: Db, checkpointer?: PieceGate) {
     this.#checkpointer = checkpointer;
     // The sessions that hold parts, one index seek each (a loose scan of parts_session_ts), whether
     // or not a session row exists; then each one's old rows, a range of that same index. Parts carry
@@ -149,16 +144,14 @@ export class RetentionPruner {
    * (a session's count reads its old rows), with a turn of the event loop between.
    */
   async count(provider: string, cutoffMs: number): Promise<PruneResult> {
-    const size = new PieceSize({ ...PIECES, minRows: 1, maxRows: BATCH_SESSIONS, startRows: 20 });
     let parts = 0;
-    for (let after: string | null = null, end = false; !end; ) {
-      const begun = performance.now();
-      const counted = this.#countSome(provider, cutoffMs, after, size.rows);
-      size.took(performance.now() - begun);
+    let after: string | null = null;
+    await inPieces({ limits: { ...PIECES, minRows: 1, maxRows: BATCH_SESSIONS, startRows: 20 } }, (sessions) => {
+      const counted = this.#countSome(provider, cutoffMs, after, sessions);
       parts += counted.parts;
-      ({ last: after, end } = counted);
-      await turn();
-    }
+      after = counted.last;
+      return !counted.end;
+    });
     return { parts, sessions: this.#countSessions.get(provider, cutoffMs, cutoffMs, cutoffMs) as number };
   }
 
@@ -178,33 +171,23 @@ export class RetentionPruner {
    */
   async prune(provider: string, cutoffMs: number, options: PruneOptions = {}): Promise<PruneResult & { complete: boolean }> {
     const maxRows = options.batchRows ?? BATCH_ROWS;
-    const size = new PieceSize({ ...PIECES, maxRows, minRows: Math.min(50, maxRows) });
     const result = { parts: 0, sessions: 0, complete: false };
     const stopped = () => options.signal?.aborted === true;
     if (stopped()) return result;
     // A spooled part older than the cutoff would otherwise land in the cache after this pass.
     this.#deleteSpooled.run(provider, cutoffMs);
-    const checkpointer = this.#checkpointer;
-    checkpointer?.start();
-    for (let after: string | null = null, end = false; !end; ) {
-      if (checkpointer && !checkpointer.enter()) {
-        await wait(CHECKPOINT_WAIT_MS);
-        continue;
-      }
-      const begun = performance.now();
-      let batch: Picked;
-      try {
-        batch = this.#pick(provider, cutoffMs, after, size.rows);
-        this.#remove(batch.rowids);
-      } finally {
-        checkpointer?.leave();
-      }
-      size.took(performance.now() - begun);
-      ({ last: after, end } = batch);
+    let after: string | null = null;
+    const pacing = { limits: { ...PIECES, maxRows, minRows: Math.min(50, maxRows) }, gate: this.#checkpointer, signal: options.signal };
+    const walked = await inPieces(pacing, (rows) => {
+      const batch = this.#pick(provider, cutoffMs, after, rows);
+      this.#remove(batch.rowids);
       result.parts += batch.rowids.length;
-      await turn();
-      if (stopped()) return result;
-    }
+      after = batch.last;
+      return !batch.end;
+    });
+    if (!walked) return result;
+    await turn();
+    if (stopped()) return result;
     for (let removed = -1; removed !== 0; ) {
       const gone = inTransaction(this.#db, () => {
         const ids = this.#deleteSessions.all(provider, cutoffMs, cutoffMs, cutoffMs, maxRows) as string[];

@@ -35,6 +35,8 @@ export class History {
   constructor(o: HistoryOptions) {
     const index = new SearchIndex(o.db);
     const reader = new HistoryReader(o.db);
+    // Capture's WAL checkpoint thread and disk gate (one per connection): the walk and forgetting write through it.
+    this.#checkpointer = Checkpointer.of(o.db, o.logger);
     const names = { nameOf: (key: string) => o.projects.get(key)?.name ?? null };
     this.sessions = new SessionsView(reader, names);
     const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, p.repoId)).map((p) => p.projectKey) };
@@ -43,7 +45,7 @@ export class History {
     this.exporter = new SessionExporter(this.sessions, () => createRedactor(secretValuesFromEnv(o.env)));
     this.forgetting = new Forgetting({
       tombstones: new Tombstones(o.db),
-      eraser: new SessionEraser(o.db, index),
+      eraser: new SessionEraser(o.db, index, this.#checkpointer),
       sessions: this.sessions,
       projects: {
         describe: (key) => {
@@ -55,7 +57,6 @@ export class History {
       removeNotes: o.removeNotes,
       emit: o.emit,
     });
-    this.#checkpointer = Checkpointer.of(o.db, o.logger);
     this.#backfill = new IndexBackfill({ index, checkpointer: this.#checkpointer, logger: o.logger, onProgress: (progress) => o.emit('search.indexing', progress) });
   }
 

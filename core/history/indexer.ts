@@ -1,11 +1,9 @@
 import type { EventPayload } from '../api/index.js';
-import { PieceSize, type Checkpointer, type SearchIndex } from '../gateway/index.js';
+import { inPieces, type PieceGate, type SearchIndex } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 
 /** How long one piece may hold the event loop, and how its size may move (see PieceSize). */
 const PIECES = { targetMs: 15, growth: 1.15, minRows: 50, maxRows: 5_000, startRows: 200 };
-/** How soon a piece that found a WAL checkpoint writing the disk tries again. */
-const CHECKPOINT_WAIT_MS = 5;
 const PROGRESS_EVERY_MS = 500;
 
 export interface IndexBackfillOptions {
@@ -14,16 +12,10 @@ export interface IndexBackfillOptions {
    * Checkpoints the WAL off the owner's thread while the walk writes (capture's, shared per
    * connection), and keeps each piece's commit off a checkpoint's fsync.
    */
-  checkpointer?: Pick<Checkpointer, 'start' | 'enter' | 'leave'>;
+  checkpointer?: PieceGate;
   logger: Logger;
   onProgress: (progress: EventPayload<'search.indexing'>) => void;
 }
-
-function turn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Indexes parts stored before the full-text index existed, in short pieces between event-loop turns,
@@ -59,36 +51,19 @@ export class IndexBackfill {
   }
 
   async #run(signal: AbortSignal): Promise<void> {
-    const size = new PieceSize(PIECES);
     let reported = 0;
     const started = performance.now();
-    const { checkpointer } = this.#o;
-    checkpointer?.start();
-    for (;;) {
-      await turn();
-      if (signal.aborted) return;
-      if (checkpointer && !checkpointer.enter()) {
-        await wait(CHECKPOINT_WAIT_MS);
-        continue;
-      }
-      const begun = performance.now();
-      let progress: ReturnType<SearchIndex['backfillStep']>;
-      try {
-        progress = this.#o.index.backfillStep(size.rows);
-      } finally {
-        checkpointer?.leave();
-      }
-      size.took(performance.now() - begun);
+    // Not within start(): the first piece waits for a turn of the event loop like every other.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await inPieces({ limits: PIECES, gate: this.#o.checkpointer, signal }, (rows) => {
+      const progress = this.#o.index.backfillStep(rows);
       if (progress.complete || performance.now() - reported >= PROGRESS_EVERY_MS) {
         reported = performance.now();
         this.#o.onProgress({ indexedParts: progress.indexedParts, totalParts: progress.totalParts, complete: progress.complete });
       }
-      if (progress.complete) {
-        this.#o.logger.info('search index backfill complete', { durationMs: Math.round(performance.now() - started) });
-        return;
-      }
+      if (progress.complete) this.#o.logger.info('search index backfill complete', { durationMs: Math.round(performance.now() - started) });
       // A run is still writing parts for the walk; it is started again when the run ends.
-      if (progress.deferred) return;
-    }
+      return !progress.complete && !progress.deferred;
+    });
   }
 }

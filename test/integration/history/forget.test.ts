@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
+import { SearchIndex, SessionEraser } from '../../../core/gateway/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, historyHome, writeHistoryFixture } from '../../support/history.js';
 import { tempHome, type TempHome } from '../../support/home.js';
@@ -78,6 +79,23 @@ describe('forgetting a session', () => {
     const again = await c.call('Backfill.Run', { all: true });
     expect(again.providers.find((p) => p.provider === 'claude')?.partsWritten).toBe(11);
     expect(await hitsFor(c, 'frost')).toEqual([IDS.pruning, SUBAGENT_SESSION].sort());
+    expectIndexExact(c.gateway);
+  });
+
+  it('deletes in short batches, each inside the WAL checkpoint thread\'s disk gate, waiting while a checkpoint holds it', async () => {
+    const c = open();
+    await c.call('Backfill.Run', { all: true });
+    const calls: string[] = [];
+    let busy = 1;
+    const gate = {
+      start: () => void calls.push('start'),
+      enter: () => (busy-- > 0 ? (calls.push('busy'), false) : (calls.push('enter'), true)),
+      leave: () => void calls.push('leave'),
+    };
+    const erased = await new SessionEraser(c.gateway, new SearchIndex(c.gateway), gate).erase([IDS.pruning], 4);
+    expect(erased).toEqual({ parts: 11, sessions: 2 });
+    // 11 parts, 4 at most per batch, then the look that finds none left.
+    expect(calls.join(' ')).toBe('start busy enter leave enter leave enter leave enter leave');
     expectIndexExact(c.gateway);
   });
 
