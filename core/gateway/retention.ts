@@ -172,8 +172,7 @@ export class RetentionPruner {
   async prune(provider: string, cutoffMs: number, options: PruneOptions = {}): Promise<PruneResult & { complete: boolean }> {
     const maxRows = options.batchRows ?? BATCH_ROWS;
     const result = { parts: 0, sessions: 0, complete: false };
-    const stopped = () => options.signal?.aborted === true;
-    if (stopped()) return result;
+    if (options.signal?.aborted) return result;
     // A spooled part older than the cutoff would otherwise land in the cache after this pass.
     this.#deleteSpooled.run(provider, cutoffMs);
     let after: string | null = null;
@@ -187,19 +186,16 @@ export class RetentionPruner {
     });
     if (!walked) return result;
     await turn();
-    if (stopped()) return result;
-    for (let removed = -1; removed !== 0; ) {
+    // Then the sessions those parts emptied, paced the same way.
+    result.complete = await inPieces(pacing, (rows) => {
       const gone = inTransaction(this.#db, () => {
-        const ids = this.#deleteSessions.all(provider, cutoffMs, cutoffMs, cutoffMs, maxRows) as string[];
+        const ids = this.#deleteSessions.all(provider, cutoffMs, cutoffMs, cutoffMs, rows) as string[];
         this.#deleteStats.run(JSON.stringify(ids));
         return ids;
       });
-      removed = gone.length;
-      result.sessions += removed;
-      await turn();
-      if (stopped()) return result;
-    }
-    result.complete = true;
+      result.sessions += gone.length;
+      return gone.length > 0;
+    });
     return result;
   }
 }
