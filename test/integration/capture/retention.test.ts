@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
 import { RetentionPruner } from '../../../core/gateway/index.js';
+import { recordingGate } from '../../support/gate.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
@@ -167,14 +168,8 @@ describe('cache prune', () => {
     const lines = Array.from({ length: 30 }, (_, i) => claudeLine({ sessionId: 'long', ts: ago(100 - i) }));
     writeJsonl(join(h.claudeRoot, 'projects', 'p', 'long.jsonl'), lines);
     await h.driver.backfill({ all: true });
-    const calls: string[] = [];
-    let busy = 2;
-    // A stand-in for capture's checkpoint thread: the disk is taken twice before the first batch may go.
-    const gate = {
-      start: () => void calls.push('start'),
-      enter: () => (busy-- > 0 ? (calls.push('busy'), false) : (calls.push('enter'), true)),
-      leave: () => void calls.push('leave'),
-    };
+    // The checkpoint thread holds the disk twice before the first batch may go.
+    const { gate, calls } = recordingGate(2);
     const removed = await new RetentionPruner(h.db, gate).prune('claude', Date.now() - 30 * DAY, { batchRows: 8 });
     expect(removed).toMatchObject({ parts: 30, complete: true });
     expect(calls.slice(0, 5)).toEqual(['start', 'busy', 'busy', 'enter', 'leave']);

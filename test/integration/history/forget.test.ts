@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
 import { SearchIndex, SessionEraser } from '../../../core/gateway/index.js';
 import type { Db } from '../../../core/store/index.js';
+import { recordingGate } from '../../support/gate.js';
 import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, historyHome, writeHistoryFixture } from '../../support/history.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
@@ -85,13 +86,7 @@ describe('forgetting a session', () => {
   it('deletes in short batches, each inside the WAL checkpoint thread\'s disk gate, waiting while a checkpoint holds it', async () => {
     const c = open();
     await c.call('Backfill.Run', { all: true });
-    const calls: string[] = [];
-    let busy = 1;
-    const gate = {
-      start: () => void calls.push('start'),
-      enter: () => (busy-- > 0 ? (calls.push('busy'), false) : (calls.push('enter'), true)),
-      leave: () => void calls.push('leave'),
-    };
+    const { gate, calls } = recordingGate(1);
     const erased = await new SessionEraser(c.gateway, new SearchIndex(c.gateway), gate).erase([IDS.pruning], 4);
     expect(erased).toEqual({ parts: 11, sessions: 2 });
     // 11 parts, 4 at most per batch, then the look that finds none left.
