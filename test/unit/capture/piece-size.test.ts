@@ -3,33 +3,26 @@ import { PieceSize } from '../../../core/gateway/index.js';
 
 const LIMITS = { targetMs: 15, growth: 1.15, minRows: 50, maxRows: 5_000, startRows: 200 };
 
+/** The rows of each next piece, after pieces that took these many ms in turn. */
+function sizesAfter(took: number[], limits = LIMITS): number[] {
+  const size = new PieceSize(limits);
+  return [size.rows, ...took.map((ms) => (size.took(ms), size.rows))];
+}
+
 describe('PieceSize', () => {
   it('grows by at most its growth over the last piece, however fast the piece was', () => {
-    const size = new PieceSize(LIMITS);
-    expect(size.rows).toBe(200);
-    size.took(1);
-    expect(size.rows).toBe(230);
-    size.took(0);
-    expect(size.rows).toBe(265);
+    expect(sizesAfter([1, 0])).toEqual([200, 230, 265]);
   });
 
-  it('shrinks at once to what fits the target, never below its floor nor above its cap', () => {
-    const size = new PieceSize(LIMITS);
-    size.took(60);
-    expect(size.rows).toBe(50);
-    size.took(150);
-    expect(size.rows).toBe(50);
-    const capped = new PieceSize({ ...LIMITS, maxRows: 8, minRows: 8, startRows: 200 });
-    expect(capped.rows).toBe(8);
-    capped.took(1);
-    expect(capped.rows).toBe(8);
+  it('shrinks at once to what fits the target, never below its floor', () => {
+    expect(sizesAfter([60, 150])).toEqual([200, 50, 50]);
   });
 
-  it('a piece that took the target keeps its size', () => {
-    const size = new PieceSize(LIMITS);
-    size.took(15);
-    expect(size.rows).toBe(200);
-    size.took(30);
-    expect(size.rows).toBe(100);
+  it('keeps its size when a piece took the target, and halves it when a piece took twice as long', () => {
+    expect(sizesAfter([15, 30])).toEqual([200, 200, 100]);
+  });
+
+  it('never starts or grows above its cap', () => {
+    expect(sizesAfter([1, 1], { ...LIMITS, maxRows: 8, minRows: 8 })).toEqual([8, 8, 8]);
   });
 });
