@@ -1,6 +1,6 @@
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
-import type { CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
+import type { CheckpointIdentity, CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
 import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader, UpcomingRead } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
@@ -88,12 +88,12 @@ function windowCovers(read: number | null, now: number | null): boolean {
  * parser version with a window at least as wide), resuming from it (the file changed), or nothing
  * (a new inode, another parser version, a wider window: read from 0).
  */
-function checkpointPlan(file: TranscriptFile, cp: FileCheckpoint | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | FileCheckpoint | undefined {
+function checkpointPlan(file: TranscriptFile, cp: CheckpointIdentity | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | 'resume' | undefined {
   if (!cp || cp.parserVersion !== parserVersion || cp.dev !== file.dev || cp.ino !== file.ino || !windowCovers(cp.windowStartMs, windowStartMs)) return undefined;
   if (file.size === cp.size && file.mtimeMs === cp.mtimeMs) return 'unchanged';
   // What else changed is the provider's to judge: a line file checks the bytes before the offset (a
   // shrunk or rewritten file is read from 0), a database its own watermarks.
-  return cp;
+  return 'resume';
 }
 
 /** The window a new checkpoint vouches for: the narrower of the one before its old offset and this run's. */
@@ -260,12 +260,13 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
   const complete = ctx.scheduled && !discovery.cancelled;
   const gone = complete ? deps.fingerprints.retainOnly(provider.id, files) : [];
-  let loaded: Map<string, FileCheckpoint> | undefined;
-  const checkpoints = () => (loaded ??= deps.checkpoints?.load(provider.id) ?? new Map<string, FileCheckpoint>());
+  let loaded: Map<string, CheckpointIdentity> | undefined;
+  const checkpoints = () => (loaded ??= deps.checkpoints?.identities(provider.id) ?? new Map<string, CheckpointIdentity>());
   const plans = files.map((file): FilePlan => {
     if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return SKIP;
-    const plan = ctx.scheduled ? checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
-    if (plan === 'unchanged') return SKIP;
+    const verdict = ctx.scheduled ? checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
+    if (verdict === 'unchanged') return SKIP;
+    const plan = verdict === 'resume' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
     return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
   });
   if (complete && loaded) {

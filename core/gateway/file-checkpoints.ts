@@ -21,6 +21,9 @@ export interface FileCheckpoint {
   state: string | null;
 }
 
+/** What tells whether a file is as its checkpoint left it: loaded for every file of a run at once. */
+export type CheckpointIdentity = Pick<FileCheckpoint, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'parserVersion' | 'windowStartMs'>;
+
 interface Row {
   path: string;
   dev: string;
@@ -42,14 +45,18 @@ interface Row {
  */
 export class FileCheckpoints {
   readonly #db: Db;
-  readonly #load;
+  readonly #identities;
+  readonly #get;
   readonly #put;
   readonly #remove;
 
   constructor(db: Db) {
     this.#db = db;
-    this.#load = db.prepare(
-      'SELECT path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state FROM file_checkpoints WHERE provider = ?',
+    // Rows as arrays, and only what an unchanged file is recognised by: a restart loads every file's,
+    // and full rows as objects took 10 ms of a 2,000-file restart tick against 3.6 ms.
+    this.#identities = db.prepare('SELECT path, dev, ino, size, mtime_ms, parser_version, window_start_ms FROM file_checkpoints WHERE provider = ?').raw();
+    this.#get = db.prepare(
+      'SELECT path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state FROM file_checkpoints WHERE provider = ? AND path = ?',
     );
     this.#put = db.prepare(`
       INSERT INTO file_checkpoints (provider, path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, updated_at)
@@ -60,25 +67,32 @@ export class FileCheckpoints {
     this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
   }
 
-  /** Every checkpoint of a provider, by path: one query per run. */
-  load(provider: string): Map<string, FileCheckpoint> {
-    const out = new Map<string, FileCheckpoint>();
-    for (const r of this.#load.iterate(provider) as IterableIterator<Row>) {
-      out.set(r.path, {
-        path: r.path,
-        dev: BigInt(r.dev),
-        ino: BigInt(r.ino),
-        size: r.size,
-        mtimeMs: r.mtime_ms,
-        offset: r.byte_offset,
-        headHash: r.head_hash,
-        tailHash: r.tail_hash,
-        parserVersion: r.parser_version,
-        windowStartMs: r.window_start_ms,
-        state: r.state,
-      });
+  /** Every checkpoint's identity of a provider, by path: one query per run. */
+  identities(provider: string): Map<string, CheckpointIdentity> {
+    const out = new Map<string, CheckpointIdentity>();
+    for (const [path, dev, ino, size, mtimeMs, parserVersion, windowStartMs] of this.#identities.all(provider) as [string, string, string, number, number, number, number | null][]) {
+      out.set(path, { dev: BigInt(dev), ino: BigInt(ino), size, mtimeMs, parserVersion, windowStartMs });
     }
     return out;
+  }
+
+  /** One file's whole checkpoint: for a file read on from its offset. */
+  get(provider: string, path: string): FileCheckpoint | undefined {
+    const r = this.#get.get(provider, path) as Row | undefined;
+    if (!r) return undefined;
+    return {
+      path: r.path,
+      dev: BigInt(r.dev),
+      ino: BigInt(r.ino),
+      size: r.size,
+      mtimeMs: r.mtime_ms,
+      offset: r.byte_offset,
+      headHash: r.head_hash,
+      tailHash: r.tail_hash,
+      parserVersion: r.parser_version,
+      windowStartMs: r.window_start_ms,
+      state: r.state,
+    };
   }
 
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
