@@ -9,12 +9,6 @@ export interface EraseResult {
 
 const BATCH_ROWS = 2_000;
 const IDS = 'SELECT value FROM json_each(?)';
-/**
- * A batch's rows follow what the last took (see PieceSize): each part leaves the full-text index
- * (re-tokenized) and random pages of the part_id index; 2,000 of them held the event loop up to
- * 272 ms forgetting 190k parts of a 1M-part store.
- */
-const PIECES = { targetMs: 15, growth: 1.15, minRows: 50, startRows: 200 };
 
 /**
  * Deletes conversations outright (forgetting): their subagents, spooled rows, parts with their index
@@ -73,8 +67,10 @@ export class SessionEraser {
     const result: EraseResult = { parts: 0, sessions: 0 };
     // Spooled rows first: a sink step must not commit a forgotten part after its session is gone.
     this.#deleteSpool.run(ids);
-    const limits = { ...PIECES, maxRows: batchRows, minRows: Math.min(PIECES.minRows, batchRows) };
-    await inPieces({ limits, gate: this.#gate }, (rows) => {
+    // A batch's rows follow what the last took (see PieceSize): each part leaves the full-text index
+    // (re-tokenized) and random pages of the part_id index; 2,000 at a time held the event loop up to
+    // 272 ms forgetting 190k parts of a 1M-part store.
+    await inPieces({ limits: { maxRows: batchRows }, gate: this.#gate }, (rows) => {
       const rowids = this.#batch.all(ids, rows) as number[];
       if (rowids.length === 0) return false;
       inTransaction(this.#db, () => {

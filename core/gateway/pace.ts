@@ -1,12 +1,20 @@
+import type { DiskGate } from './checkpointer.js';
+
+/**
+ * How long one piece of long work may hold the event loop, and how much a piece may grow over the
+ * last: one rule for every such walk (index, prune, forget).
+ */
+const TARGET_MS = 15;
+const GROWTH = 1.15;
+
 export interface PieceLimits {
-  /** How long one piece may hold the event loop. */
-  targetMs: number;
-  minRows: number;
   maxRows: number;
-  /** The first piece's size, before any was timed. */
-  startRows: number;
-  /** How much a piece may grow over the last. */
-  growth: number;
+  /** Never smaller than this (nor than `maxRows`); 50 unless given. */
+  minRows?: number;
+  /** The first piece's size, before any was timed; 200 unless given. */
+  startRows?: number;
+  targetMs?: number;
+  growth?: number;
 }
 
 /**
@@ -16,12 +24,13 @@ export interface PieceLimits {
  * straight to the target, one piece in ten took twice as long.
  */
 export class PieceSize {
-  readonly #limits: PieceLimits;
+  readonly #limits: Required<PieceLimits>;
   #rows: number;
 
   constructor(limits: PieceLimits) {
-    this.#limits = limits;
-    this.#rows = Math.min(limits.maxRows, Math.max(limits.minRows, limits.startRows));
+    const { maxRows, startRows = 200, targetMs = TARGET_MS, growth = GROWTH } = limits;
+    this.#limits = { maxRows, minRows: Math.min(limits.minRows ?? 50, maxRows), startRows, targetMs, growth };
+    this.#rows = Math.min(maxRows, Math.max(this.#limits.minRows, startRows));
   }
 
   get rows(): number {
@@ -36,12 +45,8 @@ export class PieceSize {
   }
 }
 
-/** The disk gate of the connection's WAL checkpoint thread (Checkpointer), as long work uses it. */
-export interface PieceGate {
-  start(): void;
-  enter(): boolean;
-  leave(): void;
-}
+/** The disk gate of the connection's WAL checkpoint thread (Checkpointer), and starting that thread. */
+export type PieceGate = DiskGate & { start(): void };
 
 export interface Pacing {
   limits: PieceLimits;

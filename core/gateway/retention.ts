@@ -15,11 +15,8 @@ export interface PruneOptions {
 }
 
 const BATCH_ROWS = 5_000;
-/**
- * A batch's rows follow what the last batch took (see PieceSize): a delete lands on random pages of
- * the part_id index, and 5,000 of them held the event loop 150–300 ms at a million parts.
- */
-const PIECES = { targetMs: 15, growth: 1.15, startRows: 200 };
+// A batch's rows follow what the last batch took (see PieceSize): a delete lands on random pages of
+// the part_id index, and 5,000 of them held the event loop 150–300 ms at a million parts.
 /** Sessions one batch looks into at most, so a batch that finds little still ends within a few ms. */
 const BATCH_SESSIONS = 200;
 
@@ -146,7 +143,7 @@ export class RetentionPruner {
   async count(provider: string, cutoffMs: number): Promise<PruneResult> {
     let parts = 0;
     let after: string | null = null;
-    await inPieces({ limits: { ...PIECES, minRows: 1, maxRows: BATCH_SESSIONS, startRows: 20 } }, (sessions) => {
+    await inPieces({ limits: { minRows: 1, maxRows: BATCH_SESSIONS, startRows: 20 } }, (sessions) => {
       const counted = this.#countSome(provider, cutoffMs, after, sessions);
       parts += counted.parts;
       after = counted.last;
@@ -176,7 +173,7 @@ export class RetentionPruner {
     // A spooled part older than the cutoff would otherwise land in the cache after this pass.
     this.#deleteSpooled.run(provider, cutoffMs);
     let after: string | null = null;
-    const pacing = { limits: { ...PIECES, maxRows, minRows: Math.min(50, maxRows) }, gate: this.#checkpointer, signal: options.signal };
+    const pacing = { limits: { maxRows }, gate: this.#checkpointer, signal: options.signal };
     const walked = await inPieces(pacing, (rows) => {
       const batch = this.#pick(provider, cutoffMs, after, rows);
       this.#remove(batch.rowids);

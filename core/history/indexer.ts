@@ -2,8 +2,8 @@ import type { EventPayload } from '../api/index.js';
 import { inPieces, type PieceGate, type SearchIndex } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 
-/** How long one piece may hold the event loop, and how its size may move (see PieceSize). */
-const PIECES = { targetMs: 15, growth: 1.15, minRows: 50, maxRows: 5_000, startRows: 200 };
+/** The most parts one piece indexes; how long a piece takes sizes the next (see PieceSize). */
+const MAX_ROWS = 5_000;
 const PROGRESS_EVERY_MS = 500;
 
 export interface IndexBackfillOptions {
@@ -55,7 +55,7 @@ export class IndexBackfill {
     const started = performance.now();
     // Not within start(): the first piece waits for a turn of the event loop like every other.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    await inPieces({ limits: PIECES, gate: this.#o.checkpointer, signal }, (rows) => {
+    await inPieces({ limits: { maxRows: MAX_ROWS }, gate: this.#o.checkpointer, signal }, (rows) => {
       const progress = this.#o.index.backfillStep(rows);
       if (progress.complete || performance.now() - reported >= PROGRESS_EVERY_MS) {
         reported = performance.now();
