@@ -78,8 +78,8 @@ function signature(s: SessionRow): string {
 
 /**
  * Turns projected batches into committed rows exactly once. Committed rows are probed only for the
- * batch's candidate part ids, grouped by session id so each probe is a range on
- * parts(session_id, part_id); the committed identity set is never loaded. What is new is written
+ * batch's candidate part ids, grouped by session id, each a seek on the part_id key; the committed
+ * identity set is never loaded. What is new is written
  * through the sink straight into the committed tables, in the caller's transaction (a run's commit
  * window): rows once went through the spool first, but a run filled and emptied it within the same
  * transaction, so it bought no durability and cost every part a second insert and a delete. Ids still
@@ -106,7 +106,7 @@ export class Materializer {
     this.#sink = sink;
     this.#tombstones = new Tombstones(db);
     this.#policy = policy;
-    // One row at most, from the session's range of parts(session_id, part_id).
+    // One row at most, from the session's range of parts_session_ts.
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
     // A range of the part_id key: the parts of one message, whichever session holds them.
     this.#leafSession = db.prepare('SELECT session_id FROM parts WHERE part_id >= ? AND part_id < ? LIMIT 1').pluck();
@@ -273,7 +273,9 @@ export class Materializer {
     for (let i = 0; i < candidates.length; ) {
       const width = widthFor(candidates.length - i);
       const chunk = candidates.slice(i, i + width);
-      const stmt = this.#statement(this.#partProbes, width, (marks) => `SELECT part_id FROM parts WHERE session_id = ? AND part_id IN (${marks})`);
+      // Rides the part_id key, one seek per candidate: the unary + keeps the planner from walking the
+      // session's whole range of parts_session_ts instead.
+      const stmt = this.#statement(this.#partProbes, width, (marks) => `SELECT part_id FROM parts WHERE +session_id = ? AND part_id IN (${marks})`);
       for (const id of stmt.pluck().all(sessionId, ...padded(chunk, width)) as string[]) found.add(id);
       i += chunk.length;
     }

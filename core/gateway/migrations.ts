@@ -179,4 +179,14 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       db.exec('DROP INDEX IF EXISTS parts_ts');
     },
   },
+  {
+    version: 6,
+    name: 'parts lose their (session, part id) index',
+    up(db) {
+      // The materializer's candidate probes were its only reader; they ride the part_id key instead
+      // (a probe names its part ids). Every stored part paid for it with a fourth index insert, and
+      // every commit wrote its pages again; parts_session_ts still finds a session's parts.
+      db.exec('DROP INDEX IF EXISTS parts_session');
+    },
+  },
 ];

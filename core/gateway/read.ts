@@ -98,7 +98,7 @@ const PART_COLUMNS = 'part_id, session_id, role, kind, ts, text, meta, is_meta, 
 
 /**
  * What other rooms may read of the gateway's sessions and parts. Every query rides an index
- * (`sessions_project`, `parts_session`, `parts_session_ts`); none scans the parts table whole.
+ * (`sessions_project`, the part_id key, `parts_session_ts`); none scans the parts table whole.
  */
 export class GatewayReader {
   readonly #projectSessions;

@@ -139,8 +139,13 @@ describe('cache prune', () => {
   it('walks every session that holds parts, past one batch of sessions: another provider\'s rows stay, parts without a session row go too', async () => {
     h = captureHarness();
     const db = h.db;
-    // Parts carry no time index of their own: the walk rides parts_session_ts.
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'parts' ORDER BY name").pluck().all()).not.toContain('parts_ts');
+    // Parts carry no time index of their own (the walk rides parts_session_ts), nor a (session, part
+    // id) one (probes seek the part_id key): every index is one more insert per part.
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'parts' ORDER BY name").pluck().all()).toEqual([
+      'parts_content_key',
+      'parts_session_ts',
+      'sqlite_autoindex_parts_1',
+    ]);
     const old = Date.now() - 90 * DAY;
     const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, ?, ?, 'user', 'text', ?, 'x')");
     const session = db.prepare('INSERT INTO sessions (session_id, provider, first_ts, last_ts, updated_at) VALUES (?, ?, ?, ?, 0)');

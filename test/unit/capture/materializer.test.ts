@@ -38,8 +38,8 @@ afterEach(() => {
 });
 
 const SESSION = String.raw`WHERE\s+session_id\s*=\s*(?:\?|'[^']*')`;
-/** A probe of one session's candidate ids. */
-const CANDIDATE_PROBE = new RegExp(String.raw`${SESSION}\s+AND\s+part_id\s+IN\s*\(`, 'i');
+/** A probe of one session's candidate ids (the unary + keeps it off the session's range). */
+const CANDIDATE_PROBE = new RegExp(String.raw`WHERE\s+\+session_id\s*=\s*(?:\?|'[^']*')\s+AND\s+part_id\s+IN\s*\(`, 'i');
 /** The once-per-run question whether a session has any committed part: one row of its range at most. */
 const SESSION_PROBE = new RegExp(String.raw`^SELECT 1 FROM parts ${SESSION} LIMIT 1$`, 'i');
 
@@ -91,6 +91,9 @@ describe('Materializer', () => {
     expect(candidateProbes[0]).toContain("session_id = 'old'");
     expect(candidateProbes[0]).toContain('cc:new-1:0');
     expect(candidateProbes[0]).not.toContain('cc:a1:0');
+    // One seek of the part_id key per candidate, never a walk of the session's range of parts.
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${candidateProbes[0]}`).all() as { detail: string }[];
+    expect(plan.map((row) => row.detail)).toEqual([expect.stringMatching(/^SEARCH parts USING INDEX sqlite_autoindex_parts_1 \(part_id=\?\)$/)]);
     // The spool is snapshotted once per run token, not once per batch.
     expect(sql.filter((s) => /SELECT id FROM spool/i.test(s))).toHaveLength(2);
   });
