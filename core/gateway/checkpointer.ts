@@ -64,6 +64,13 @@ const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 const shared = new WeakMap<Db, Checkpointer>();
 /** How soon a checkpoint skipped for an owner's commit is tried again. */
 const RETRY_MS = 25;
+/**
+ * How often the worker checkpoints. A checkpoint copies each page the WAL holds once, however many
+ * commits wrote it since the last one, and an import's commits (a second or less apart on a large
+ * store) write most leaves of the random part_id key each time: every 500 ms, a 1M-part import
+ * wrote 2.88 GB; every second, 2.57 GB and 0.89× the time (four alternated runs each).
+ */
+const INTERVAL_MS = 1_000;
 
 /**
  * Moves WAL checkpoints (page copies and their fsync) off the owner's thread: while it runs, the
@@ -96,7 +103,7 @@ export class Checkpointer implements DiskGate {
   #exited: Promise<void> = Promise.resolve();
   readonly #logger: Logger | undefined;
 
-  constructor(db: Db, intervalMs = 500, logger?: Logger) {
+  constructor(db: Db, intervalMs = INTERVAL_MS, logger?: Logger) {
     this.#db = db;
     this.#intervalMs = intervalMs;
     this.#logger = logger;
