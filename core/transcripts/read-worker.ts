@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useSqliteNativeBinding } from '../store/index.js';
 import { parsersOnly } from './providers/index.js';
+import { packBatch } from './packed.js';
 import type { LineStats, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
 import type { ProviderId } from '../api/index.js';
 import type { ReaderReply, ReaderRequest } from './reader.js';
@@ -58,7 +59,7 @@ async function read(job: Job): Promise<void> {
       if (job.cancelled) return;
       credit -= 1;
       job.unacked += 1;
-      post({ type: 'batch', id: job.id, batch });
+      post({ type: 'batch', id: job.id, batch: packBatch(batch) });
     }
     post({ type: 'done', id: job.id, stats });
   } catch (error) {

@@ -6,6 +6,7 @@ import type { ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { sqliteOptions } from '../store/index.js';
 import { addLineStats } from './lines.js';
+import { unpackBatch, type PackedBatch } from './packed.js';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 
 export type ReaderRequest =
@@ -14,7 +15,7 @@ export type ReaderRequest =
   | { type: 'cancel'; id: number };
 
 export type ReaderReply =
-  | { type: 'batch'; id: number; batch: TranscriptBatch }
+  | { type: 'batch'; id: number; batch: PackedBatch }
   | { type: 'done'; id: number; stats: LineStats }
   | { type: 'error'; id: number; code: string; stats: LineStats };
 
@@ -198,7 +199,7 @@ export class TranscriptReader {
           continue;
         }
         if (reply.type === 'batch') {
-          yield reply.batch;
+          yield unpackBatch(reply.batch);
           worker.postMessage({ type: 'ack', id } satisfies ReaderRequest);
           continue;
         }
