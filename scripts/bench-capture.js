@@ -22,6 +22,9 @@ const MB = 1024 * 1024;
 const DAY = 86_400_000;
 const fmt = (n, d = 2) => Number(n).toFixed(d);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Unchanged ticks, each beside a bare walk; restarts of a new owner (medians of each). */
+const UNCHANGED_PAIRS = 21;
+const RESTARTS = 9;
 
 // ---------------------------------------------------------------- byte accounting of transcript reads
 
@@ -298,7 +301,8 @@ export async function run(flags) {
   const ticks = [];
   let unchangedBytes = 0;
   let unchangedStats;
-  for (let i = 0; i < 11; i += 1) {
+  // Tens of milliseconds each, on a machine whose speed drifts: the medians of many alternated pairs.
+  for (let i = 0; i < UNCHANGED_PAIRS; i += 1) {
     let t = performance.now();
     await bareWalk(claudeRoot);
     walks.push(performance.now() - t);
@@ -314,7 +318,7 @@ export async function run(flags) {
   const restarts = [];
   let restartBytes = 0;
   let restartStats;
-  for (let i = 0; i < 5; i += 1) {
+  for (let i = 0; i < RESTARTS; i += 1) {
     const restarted = open(join(dir, 'home-in-thread'), claudeRoot, false);
     transcriptBytesRead = 0;
     const t = performance.now();

@@ -426,21 +426,28 @@ export async function run(flags) {
   const corpus = await generateCorpus(claudeRoot, files, corpusMb * MB, 'q', SHAPE);
   process.stdout.write(`corpus: ${corpus.files} files, ${fmt(corpus.bytes / MB, 1)} MB, generated in ${fmt(corpus.seconds, 1)} s\n`);
 
-  settleDisk();
-  const parseStart = performance.now();
-  const bare = await bareParse(claudeRoot);
-  const bareMBps = bare.bytes / MB / ((performance.now() - parseStart) / 1000);
-  process.stdout.write(`baseline split+JSON.parse: ${bare.lines} lines, ${fmt(bareMBps, 1)} MB/s\n`);
+  // The baseline is measured right before each import it is compared with: the machine's speed
+  // drifts over a run of minutes, and the import then starts from the same page cache the parse left.
+  const baseline = async (label) => {
+    settleDisk();
+    const parseStart = performance.now();
+    const bare = await bareParse(claudeRoot);
+    const mbps = bare.bytes / MB / ((performance.now() - parseStart) / 1000);
+    process.stdout.write(`baseline split+JSON.parse before the import ${label}: ${bare.lines} lines, ${fmt(mbps, 1)} MB/s\n`);
+    return mbps;
+  };
 
   // Without the full-text index first (the sink's index step switched off), then the product.
   const indexAfter = SearchIndex.prototype.indexAfter;
   SearchIndex.prototype.indexAfter = () => 0;
+  const plainBareMBps = await baseline('without the index');
   const plain = await timedImport(open, join(dir, 'home-plain'), claudeRoot, corpus.bytes);
   SearchIndex.prototype.indexAfter = indexAfter;
   process.stdout.write(`cold import without the full-text index: ${plain.stats.partsWritten} parts, ${fmt(plain.seconds, 1)} s (${fmt(plain.mbps, 1)} MB/s)\n`);
   // Closed before the product's import: its last checkpoints must not share the disk with it.
   await plain.core.close();
   rmSync(join(dir, 'home-plain'), { recursive: true, force: true });
+  const bareMBps = await baseline('with the index');
   const indexed = await timedImport(open, join(dir, 'home-indexed'), claudeRoot, corpus.bytes);
   process.stdout.write(`cold import with the full-text index: ${indexed.stats.partsWritten} parts, ${fmt(indexed.seconds, 1)} s (${fmt(indexed.mbps, 1)} MB/s), event-loop delay p99 ${fmt(indexed.p99, 1)} ms\n`);
   // The parts the import left to the index walk (beyond its first in-step ones), indexed as an owner does after it.
@@ -461,7 +468,7 @@ export async function run(flags) {
   const out = [
     ['parts in the corpus', `${parts} parts in ${corpus.files} files, ${fmt(corpus.bytes / MB, 0)} MB of transcripts`, String(parts), '≥ 1,000,000', parts >= 1_000_000],
     ['query latency p95 (30 fixed queries)', `p50 ${fmt(p50, 1)} ms, p95 ${fmt(p95, 1)} ms (CPU time p50 ${fmt(cpuP50, 1)} ms, p95 ${fmt(cpuP95, 1)} ms); LIKE '%…%' on the same rows: p50 ${fmt(likeP50, 1)} ms, p95 ${fmt(likeP95, 1)} ms (CPU p95 ${fmt(likeCpuP95, 1)} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`, fmt(p95, 1), '≤ 50 ms', p95 <= 50],
-    ['cold import with indexing ÷ bare split+JSON.parse', `${fmt(indexed.mbps, 1)} MB/s ÷ ${fmt(bareMBps, 1)} MB/s; without the full-text index ${fmt(plain.mbps, 1)} MB/s (${fmt(plain.mbps / bareMBps)} of the baseline; indexing keeps ${fmt(indexed.mbps / plain.mbps)} of it)`, fmt(ratio), '≥ 0.45', ratio >= 0.45],
+    ['cold import with indexing ÷ bare split+JSON.parse', `${fmt(indexed.mbps, 1)} MB/s ÷ ${fmt(bareMBps, 1)} MB/s; without the full-text index ${fmt(plain.mbps, 1)} MB/s ÷ ${fmt(plainBareMBps, 1)} MB/s (${fmt(plain.mbps / plainBareMBps)} of its baseline; indexing keeps ${fmt(indexed.mbps / bareMBps / (plain.mbps / plainBareMBps))} of that ratio)`, fmt(ratio), '≥ 0.45', ratio >= 0.45],
     ['import and index walk until all is searchable ÷ bare split+JSON.parse', `${fmt(searchableMBps, 1)} MB/s (import ${fmt(indexed.seconds, 0)} s + walk ${fmt(walkSeconds, 0)} s) ÷ ${fmt(bareMBps, 1)} MB/s`, fmt(searchableMBps / bareMBps), 'reported', true],
     ['event-loop delay p99 during the import and the walk', `import ${fmt(indexed.p99, 1)} ms (max ${fmt(indexed.max, 1)} ms); walk ${fmt(walkDelay.percentile(99) / 1e6, 1)} ms (max ${fmt(walkDelay.max / 1e6, 1)} ms)`, fmt(Math.max(indexed.p99, walkDelay.percentile(99) / 1e6), 1), '≤ 50 ms', Math.max(indexed.p99, walkDelay.percentile(99) / 1e6) <= 50],
     ['index size ÷ stored text', `${fmt(indexBytes / MB, 0)} MB (FTS5 tables ${fmt(ftsBytes / MB, 0)} MB) ÷ ${fmt(textBytes / MB, 0)} MB of text`, fmt(indexBytes / textBytes), 'reported', true],
