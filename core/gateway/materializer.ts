@@ -79,11 +79,11 @@ function signature(s: SessionRow): string {
 /**
  * Turns projected batches into committed rows exactly once. Committed rows are probed only for the
  * batch's candidate part ids, grouped by session id, each a seek on the part_id key; the committed
- * identity set is never loaded. What is new is written
- * through the sink straight into the committed tables, in the caller's transaction (a run's commit
- * window): rows once went through the spool first, but a run filled and emptied it within the same
- * transaction, so it bought no durability and cost every part a second insert and a delete. Ids still
- * pending in the spool (left by an older version) are snapshotted once per run and left to the sink.
+ * identity set is never loaded. What is new is written through the sink straight into the committed
+ * tables, in the caller's transaction (a run's commit window): rows once went through the spool
+ * first, but a run filled and emptied it within the same transaction, so it bought no durability and
+ * cost every part a second insert and a delete. Ids still pending in the spool (left by an older
+ * version) are snapshotted once per run and left to the sink.
  */
 export class Materializer {
   readonly #db: Db;

@@ -5,7 +5,9 @@ import type { PartRow, TranscriptBatch } from './types.js';
  * property by property, with every property's name; a million parts cost the owner's thread about
  * 3 µs each to receive. In columns, the repeated names (session, provider, role, kind) travel once
  * per batch, numbers as typed arrays, and each part's text and meta as a length in one joined
- * string, which the owner cuts with `substring` (no copy). Receiving then costs about 1 µs a part.
+ * string, which the owner cuts with `substring` (V8 slices all but short strings rather than copy
+ * them). Receiving then costs about 1 µs a part. A slice keeps its joined string alive, which is
+ * fine: a part's text lives only until its batch is written.
  */
 export interface PackedBatch {
   sessions: TranscriptBatch['sessions'];
