@@ -59,7 +59,8 @@ export interface Pacing {
 /** How soon a piece that found a WAL checkpoint writing the disk tries again. */
 const CHECKPOINT_WAIT_MS = 5;
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** One turn of the event loop: what long work gives between its pieces. */
+export const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -1,5 +1,5 @@
 import { inTransaction, type Db } from '../store/index.js';
-import { inPieces, type PieceGate } from './pace.js';
+import { inPieces, turn, type PieceGate } from './pace.js';
 import { SearchIndex } from './search-index.js';
 
 export interface PruneResult {
@@ -30,10 +30,6 @@ const EMPTIED_SESSION = `s.provider = ? AND s.last_ts < ?
   AND NOT EXISTS (SELECT 1 FROM parts p WHERE p.session_id = s.session_id AND (p.ts IS NULL OR p.ts >= ?))
   AND NOT EXISTS (SELECT 1 FROM sessions c JOIN parts q ON q.session_id = c.session_id
                   WHERE c.parent_session_id = s.session_id AND (q.ts IS NULL OR q.ts >= ?))`;
-
-function turn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** A batch of old rows; `last` is where the next batch starts, `end` whether every session was looked into. */
 interface Picked {
