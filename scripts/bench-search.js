@@ -172,10 +172,11 @@ async function loadCore() {
         };
         listeners.add(listener);
         history.startIndexing();
-        if (history.search.query({ query: 'x' }).indexing === undefined) {
+        history.search.query({ query: 'x' }).then((result) => {
+          if (result.indexing !== undefined) return;
           listeners.delete(listener);
           resolve();
-        }
+        });
       });
     return { db, driver, projects, history, catchUp, close: async () => { await history.stop(); await driver.stop(); db.close(); } };
   };
@@ -252,6 +253,36 @@ function likeStatement(db, query) {
   // time index of their own (migration 5), and a sort of every matching row would not stop early.
   const stmt = db.prepare(`SELECT rowid FROM parts WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT 20`);
   return () => stmt.all(...args);
+}
+
+/**
+ * A search as the owner runs it (awaited: a broad prefix is matched on another thread): the median
+ * wall time of `repeats` runs after one warm-up, and the longest the owner's event loop was held
+ * in any of them (the largest gap between 1 ms timer turns, less the millisecond).
+ */
+async function timeSearch(run, repeats = 5) {
+  let result = await run();
+  const wall = [];
+  const cpu = [];
+  let held = 0;
+  for (let i = 0; i < repeats; i += 1) {
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      held = Math.max(held, now - last - 1);
+      last = now;
+    }, 1);
+    const c = process.cpuUsage();
+    const t = performance.now();
+    result = await run();
+    wall.push(performance.now() - t);
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
+    held = Math.max(held, performance.now() - last - 1);
+    clearInterval(ticker);
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { wall: median(wall), cpu: median(cpu), held: Math.max(0, held), result };
 }
 
 /** Median wall time of `repeats` runs after one warm-up, in ms. */
@@ -338,16 +369,19 @@ async function measureQueries(core, withTrigram, corpus) {
   const { history } = core;
   const rows = [];
   for (const query of list) {
-    let result;
-    const { wall: ms, cpu } = timeBoth(() => (result = history.search.query(query.params)));
+    const { wall: ms, cpu, held, result } = await timeSearch(() => history.search.query(query.params));
     const like = timeBoth(likeStatement(db, query), 1);
-    rows.push({ name: query.name, ms, cpu, likeMs: like.wall, likeCpu: like.cpu, hits: result.hits.length });
-    process.stdout.write(`  ${query.name.padEnd(32)} ${fmt(ms, 1).padStart(7)} ms (cpu ${fmt(cpu, 1).padStart(6)})  LIKE ${fmt(like.wall, 1).padStart(8)} ms (cpu ${fmt(like.cpu, 1).padStart(7)})  ${result.hits.length} hits${result.fallback ? ' (phrase fallback)' : ''}${result.rankedAmong ? ` (ranked among newest ${result.rankedAmong})` : ''}\n`);
+    rows.push({ name: query.name, ms, cpu, held, likeMs: like.wall, likeCpu: like.cpu, hits: result.hits.length });
+    process.stdout.write(`  ${query.name.padEnd(32)} ${fmt(ms, 1).padStart(7)} ms (cpu ${fmt(cpu, 1).padStart(6)}, loop held ${fmt(held, 1).padStart(5)})  LIKE ${fmt(like.wall, 1).padStart(8)} ms (cpu ${fmt(like.cpu, 1).padStart(7)})  ${result.hits.length} hits${result.fallback ? ' (phrase fallback)' : ''}${result.rankedAmong ? ` (ranked among newest ${result.rankedAmong})` : ''}\n`);
   }
+  // One letter: FTS5 merges the posting list of every word it starts (on the match worker).
+  const broad = await timeSearch(() => history.search.query({ query: 'e*', limit: 20 }), 2);
+  process.stdout.write(`  ${'one-letter prefix (e*)'.padEnd(32)} ${fmt(broad.wall, 1).padStart(7)} ms (loop held ${fmt(broad.held, 1).padStart(6)})  ${broad.result.hits.length} hits\n`);
   const p50 = percentile(rows.map((r) => r.ms), 50);
   const p95 = percentile(rows.map((r) => r.ms), 95);
   const cpuP50 = percentile(rows.map((r) => r.cpu), 50);
   const cpuP95 = percentile(rows.map((r) => r.cpu), 95);
+  const heldMax = Math.max(broad.held, ...rows.map((r) => r.held));
   const likeP50 = percentile(rows.map((r) => r.likeMs), 50);
   const likeP95 = percentile(rows.map((r) => r.likeMs), 95);
   const likeCpuP95 = percentile(rows.map((r) => r.likeCpu), 95);
@@ -378,7 +412,7 @@ async function measureQueries(core, withTrigram, corpus) {
       process.stdout.write(`  ${query.name.padEnd(32)} trigram ${fmt(t.ms, 1).padStart(6)} ms ${String(t.count ?? 'error').padStart(7)} matches · unicode61 ${fmt(u.ms, 1).padStart(6)} ms ${String(u.count).padStart(7)} matches\n`);
     });
   }
-  const figures = { parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, indexBytes, ftsBytes, textBytes, trigram };
+  const figures = { parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, heldMax, broad, indexBytes, ftsBytes, textBytes, trigram };
   if (corpus === null) process.stdout.write(`${JSON.stringify({ parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, indexMb: indexBytes / MB, ftsMb: ftsBytes / MB, textMb: textBytes / MB, trigramMb: trigram ? trigram.bytes / MB : null })}\n`);
   return figures;
 }
@@ -461,13 +495,14 @@ export async function run(flags) {
   process.stdout.write(`index walk after the import: ${fmt(walkSeconds, 1)} s, event-loop delay p99 ${fmt(walkDelay.percentile(99) / 1e6, 1)} ms (max ${fmt(walkDelay.max / 1e6, 1)} ms)\n`);
 
   const measured = await measureQueries(indexed.core, withTrigram, corpus);
-  const { parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, indexBytes, ftsBytes, textBytes, trigram } = measured;
+  const { parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, heldMax, broad, indexBytes, ftsBytes, textBytes, trigram } = measured;
   await indexed.core.close();
 
   const ratio = indexed.mbps / bareMBps;
   const out = [
     ['parts in the corpus', `${parts} parts in ${corpus.files} files, ${fmt(corpus.bytes / MB, 0)} MB of transcripts`, String(parts), '≥ 1,000,000', parts >= 1_000_000],
     ['query latency p95 (30 fixed queries)', `p50 ${fmt(p50, 1)} ms, p95 ${fmt(p95, 1)} ms (CPU time p50 ${fmt(cpuP50, 1)} ms, p95 ${fmt(cpuP95, 1)} ms); LIKE '%…%' on the same rows: p50 ${fmt(likeP50, 1)} ms, p95 ${fmt(likeP95, 1)} ms (CPU p95 ${fmt(likeCpuP95, 1)} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`, fmt(p95, 1), '≤ 50 ms', p95 <= 50],
+    ['longest hold of the event loop by one search (the 30, and e*)', `e* answered in ${fmt(broad.wall, 0)} ms with ${broad.result.hits.length} hits, its match merged on the match worker`, fmt(heldMax, 1), '≤ 50 ms', heldMax <= 50],
     ['cold import with indexing ÷ bare split+JSON.parse', `${fmt(indexed.mbps, 1)} MB/s ÷ ${fmt(bareMBps, 1)} MB/s; without the full-text index ${fmt(plain.mbps, 1)} MB/s ÷ ${fmt(plainBareMBps, 1)} MB/s (${fmt(plain.mbps / plainBareMBps)} of its baseline; indexing keeps ${fmt(indexed.mbps / bareMBps / (plain.mbps / plainBareMBps))} of that ratio)`, fmt(ratio), '≥ 0.45', ratio >= 0.45],
     ['import and index walk until all is searchable ÷ bare split+JSON.parse', `${fmt(searchableMBps, 1)} MB/s (import ${fmt(indexed.seconds, 0)} s + walk ${fmt(walkSeconds, 0)} s) ÷ ${fmt(bareMBps, 1)} MB/s`, fmt(searchableMBps / bareMBps), 'reported', true],
     ['event-loop delay p99 during the import and the walk', `import ${fmt(indexed.p99, 1)} ms (max ${fmt(indexed.max, 1)} ms); walk ${fmt(walkDelay.percentile(99) / 1e6, 1)} ms (max ${fmt(walkDelay.max / 1e6, 1)} ms)`, fmt(Math.max(indexed.p99, walkDelay.percentile(99) / 1e6), 1), '≤ 50 ms', Math.max(indexed.p99, walkDelay.percentile(99) / 1e6) <= 50],

@@ -31,6 +31,7 @@ export class History {
   readonly forgetting: Forgetting;
   readonly #backfill: IndexBackfill;
   readonly #checkpointer: Checkpointer;
+  readonly #searchReader: SearchReader;
 
   constructor(o: HistoryOptions) {
     const index = new SearchIndex(o.db);
@@ -40,7 +41,8 @@ export class History {
     const names = { nameOf: (key: string) => o.projects.get(key)?.name ?? null };
     this.sessions = new SessionsView(reader, names);
     const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, p.repoId)).map((p) => p.projectKey) };
-    this.search = new HistorySearch(new SearchReader(o.db), index, this.sessions, reader, directory);
+    this.#searchReader = new SearchReader(o.db);
+    this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory);
     // Built per export: secret-looking environment values are read when the export runs.
     this.exporter = new SessionExporter(this.sessions, () => createRedactor(secretValuesFromEnv(o.env)));
     this.forgetting = new Forgetting({
@@ -69,5 +71,6 @@ export class History {
     await this.#backfill.stop();
     // The walk's checkpoint thread (capture's too, if it runs here): its stop is idempotent.
     await this.#checkpointer.stop();
+    await this.#searchReader.close();
   }
 }

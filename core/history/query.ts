@@ -9,6 +9,8 @@ export interface PreparedQuery {
   expression: string;
   /** What the person looked for, for highlighting: words and phrases without operators. */
   terms: string[];
+  /** The text before each prefix term's `*` (`conf*`, `"load conf"*`): the index weighs what each stands for. */
+  prefixes: string[];
 }
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
@@ -26,12 +28,13 @@ function namesOurColumns(spec: string): boolean {
 
 /** The input as one exact phrase: every token, in order. */
 export function asPhrase(raw: string): PreparedQuery {
-  return { expression: quote(raw.trim()), terms: [raw.trim()] };
+  return { expression: quote(raw.trim()), terms: [raw.trim()], prefixes: [] };
 }
 
 class Scanner {
   readonly out: string[] = [];
   readonly terms: string[] = [];
+  readonly prefixes: string[] = [];
   depth = 0;
   /** Depth of the NEAR( group we are in, or -1. */
   nearAt = -1;
@@ -63,6 +66,7 @@ class Scanner {
     const base = word.slice(initial.length, word.length - prefix.length);
     if (base === '') return;
     this.terms.push(base);
+    if (prefix) this.prefixes.push(base);
     this.out.push(`${initial}${BAREWORD.test(base) ? base : quote(base)}${prefix}`);
   }
 }
@@ -89,6 +93,7 @@ export function prepareQuery(raw: string): PreparedQuery | null {
       const star = raw[j + 1] === '*' ? '*' : '';
       s.out.push(`${quote(text)}${star}`);
       if (text.trim() !== '') s.terms.push(text);
+      if (star) s.prefixes.push(text);
       i = j + 1 + star.length;
     } else if (ch === '(' || ch === ')') {
       if (ch === '(') s.depth += 1;
@@ -114,5 +119,5 @@ export function prepareQuery(raw: string): PreparedQuery | null {
   }
   if (s.depth !== 0 || s.out.length === 0) return null;
   // NEAR needs its "(" at once; everything else is separated by spaces.
-  return { expression: s.out.join(' ').replace(/NEAR \(/g, 'NEAR('), terms: s.terms };
+  return { expression: s.out.join(' ').replace(/NEAR \(/g, 'NEAR('), terms: s.terms, prefixes: s.prefixes };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
-import { SearchSyntaxError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
+import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
 import { rankByRelevance } from './rank.js';
@@ -61,7 +61,7 @@ export class HistorySearch {
     this.#projects = projects;
   }
 
-  query(params: Params): Result<'Search.Query'> {
+  async query(params: Params): Promise<Result<'Search.Query'>> {
     const tag = fingerprint(params);
     const cursor = params.cursor === undefined ? undefined : decodeCursor(params.cursor, SearchCursor);
     const sort = params.sort ?? 'relevance';
@@ -70,12 +70,12 @@ export class HistorySearch {
     const prepared = prepareQuery(params.query);
     const attempt = (query: PreparedQuery) => this.#run(this.#filter(params, query), query.terms, sort, limit, cursor, tag);
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
-    let page = prepared === null ? undefined : refusedAsUndefined(() => attempt(used));
+    let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
     const fellBack = page === undefined;
     if (page === undefined) {
       used = asPhrase(params.query);
       // A phrase of nothing but punctuation holds no word to find: no hits, never an error.
-      page = refusedAsUndefined(() => attempt(used)) ?? { matches: [], next: undefined };
+      page = (await refusedAsUndefined(() => attempt(used))) ?? { matches: [], next: undefined };
     }
     const pattern = termPattern(used.terms);
     const hits = page.matches.map((m): SearchHit => {
@@ -108,13 +108,14 @@ export class HistorySearch {
       projectKeys,
       fromMs: params.from,
       toMs: params.to,
+      prefixes: query.prefixes,
     };
   }
 
-  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Page {
+  async #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Page> {
     if (sort === 'newest') {
       const before = cursor?.s === 'newest' ? cursor.k : null;
-      const found = this.#reader.newest(filter, before, limit + 1);
+      const found = await this.#reader.newest(filter, before, limit + 1);
       const matches = found.slice(0, limit);
       const last = matches[matches.length - 1];
       return { matches, next: found.length > limit && last ? { s: 'newest', f: tag, k: last.key } : undefined };
@@ -122,7 +123,7 @@ export class HistorySearch {
     const offset = cursor?.s === 'relevance' ? cursor.o : 0;
     // The first page fixes the candidates' upper bound, so parts captured meanwhile do not shift later pages.
     const upper = cursor?.s === 'relevance' ? cursor.u : this.#reader.upperKey();
-    const found = this.#reader.candidates(filter, upper, RANK_CAP);
+    const found = await this.#reader.candidates(filter, upper, RANK_CAP);
     const ranked = rankByRelevance(found.heads, terms);
     const more = offset + limit < ranked.length;
     return {
@@ -153,12 +154,19 @@ export class HistorySearch {
   }
 }
 
-/** Runs a search; an expression the index refused gives undefined instead of an error. */
-function refusedAsUndefined(run: () => Page): Page | undefined {
+/**
+ * Runs a search; an expression the index refused gives undefined instead of an error. A prefix that
+ * stands for more words than a search can merge in its time is the person's to narrow, so it is
+ * refused in words that say how.
+ */
+async function refusedAsUndefined(run: () => Promise<Page>): Promise<Page | undefined> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (error instanceof SearchSyntaxError) return undefined;
+    if (error instanceof SearchTooBroadError) {
+      throw new StewardError('invalid_params', `“${error.prefix}*” stands for too many different words to search at once. Add a letter or two before the *.`);
+    }
     throw error;
   }
 }

@@ -135,7 +135,7 @@ describe('a large run leaves its parts to the index walk', () => {
       expect(stats!.partsWritten).toBe(count(db, 'SELECT COUNT(*) FROM parts'));
       expect(indexed).toBeGreaterThanOrEqual(5);
       expect(indexed).toBeLessThan(stats!.partsWritten);
-      const pending = history.search.query({ query: 'apple' });
+      const pending = await history.search.query({ query: 'apple' });
       expect(pending.indexing).toEqual({ indexedParts: 0, totalParts: stats!.partsWritten - indexed });
 
       history.startIndexing();
@@ -144,11 +144,11 @@ describe('a large run leaves its parts to the index walk', () => {
         wait();
       });
       expectExact(db);
-      expect(history.search.query({ query: 'apple' }).indexing).toBeUndefined();
+      expect((await history.search.query({ query: 'apple' })).indexing).toBeUndefined();
 
       writeJsonl(join(fixture.claudeRoot, 'projects', '-work-kitchen', 'later.jsonl'), [claudeLine({ sessionId: 'later', cwd: '/work/kitchen', text: 'quince jelly' })]);
       await capture.tick();
-      expect(history.search.query({ query: 'quince' }).hits.map((h) => h.sessionId)).toEqual(['later']);
+      expect((await history.search.query({ query: 'quince' })).hits.map((h) => h.sessionId)).toEqual(['later']);
       expectExact(db);
     } finally {
       await history.stop();

@@ -5,22 +5,23 @@ import { snippetOf, termPattern } from '../../../core/history/snippet.js';
 
 describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', () => {
   it.each([
-    ['apple crumble', 'apple crumble', ['apple', 'crumble']],
-    ['"first frost" OR saplings', '"first frost" OR saplings', ['first frost', 'saplings']],
-    ['prun* NOT crumble', 'prun* NOT crumble', ['prun', 'crumble']],
-    ['^how apple', '^how apple', ['how', 'apple']],
-    ['src/config/load_settings.ts', '"src/config/load_settings.ts"', ['src/config/load_settings.ts']],
-    ['foo-bar E0308: error', '"foo-bar" "E0308:" error', ['foo-bar', 'E0308:', 'error']],
-    ['tool_input:npm test', 'tool_input : npm test', ['npm', 'test']],
-    ['{body thinking}: frost', '{body thinking} : frost', ['frost']],
-    ['scope:zpclaude', '"scope:zpclaude"', ['scope:zpclaude']],
-    ['NEAR(apple crumble, 3)', 'NEAR( apple crumble , 3 )', ['apple', 'crumble']],
-    ['(apple OR pear) AND tree', '( apple OR pear ) AND tree', ['apple', 'pear', 'tree']],
-    ['error, warning', '"error," warning', ['error,', 'warning']],
-    ['say "he said ""hi"""', 'say "he said ""hi"""', ['say', 'he said "hi"']],
-    ['café', 'café', ['café']],
-  ])('%s → %s', (raw, expression, terms) => {
-    expect(prepareQuery(raw)).toEqual({ expression, terms });
+    ['apple crumble', 'apple crumble', ['apple', 'crumble'], []],
+    ['"first frost" OR saplings', '"first frost" OR saplings', ['first frost', 'saplings'], []],
+    ['prun* NOT crumble', 'prun* NOT crumble', ['prun', 'crumble'], ['prun']],
+    ['^how apple', '^how apple', ['how', 'apple'], []],
+    ['src/config/load_settings.ts', '"src/config/load_settings.ts"', ['src/config/load_settings.ts'], []],
+    ['foo-bar E0308: error', '"foo-bar" "E0308:" error', ['foo-bar', 'E0308:', 'error'], []],
+    ['tool_input:npm test', 'tool_input : npm test', ['npm', 'test'], []],
+    ['{body thinking}: frost', '{body thinking} : frost', ['frost'], []],
+    ['scope:zpclaude', '"scope:zpclaude"', ['scope:zpclaude'], []],
+    ['NEAR(apple crumble, 3)', 'NEAR( apple crumble , 3 )', ['apple', 'crumble'], []],
+    ['(apple OR pear) AND tree', '( apple OR pear ) AND tree', ['apple', 'pear', 'tree'], []],
+    ['error, warning', '"error," warning', ['error,', 'warning'], []],
+    ['say "he said ""hi"""', 'say "he said ""hi"""', ['say', 'he said "hi"'], []],
+    ['café', 'café', ['café'], []],
+    ['"first fr"* tool_input:np*', '"first fr"* tool_input : np*', ['first fr', 'np'], ['first fr', 'np']],
+  ])('%s → %s', (raw, expression, terms, prefixes) => {
+    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes });
   });
 
   it.each(['"unterminated', '(open', 'close)', 'a) OR (b', '   '])('%s cannot be repaired locally', (raw) => {
@@ -43,7 +44,7 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
   });
 
   it('the phrase fallback quotes the whole input', () => {
-    expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'] });
+    expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'], prefixes: [] });
   });
 });
 

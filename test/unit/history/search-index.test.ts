@@ -1,8 +1,11 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { KEY_SHIFT, SearchIndex, searchText } from '../../../core/gateway/search-index.js';
-import { SearchReader } from '../../../core/gateway/search-read.js';
+import { SearchReader, SearchTooBroadError } from '../../../core/gateway/search-read.js';
 import { migrate } from '../../../core/store/index.js';
 
 describe('searchText adds the pieces unicode61 cannot split', () => {
@@ -17,7 +20,7 @@ describe('searchText adds the pieces unicode61 cannot split', () => {
 });
 
 describe('index keys', () => {
-  it('order by line time and never collide: two parts of one second whose rowids share the low bits get distinct keys', () => {
+  it('order by line time and never collide: two parts of one second whose rowids share the low bits get distinct keys', async () => {
     const db = new Database(':memory:');
     migrate(db, GATEWAY_MIGRATIONS, 'gateway');
     const index = new SearchIndex(db);
@@ -31,8 +34,104 @@ describe('index keys', () => {
     expect(new Set(keys).size).toBe(3);
     expect(keys[0]).toBe((ts / 1000 - 0.25) * KEY_SHIFT + 7);
     expect(keys[1]).toBe(keys[0]! + 1);
-    const newest = new SearchReader(db).newest({ expression: 'orchard' }, null, 10).map((m) => m.partId);
+    const newest = (await new SearchReader(db).newest({ expression: 'orchard' }, null, 10)).map((m) => m.partId);
     expect(newest.slice(2)).toEqual(['cc:c:0']);
     db.close();
+  });
+});
+
+describe('prefix terms are weighed before the index merges them', () => {
+  /** Parts whose words all start `orch` (40,000 distinct ones: `orch0`, `orch1`, …), and one about an orchard. */
+  function indexed(file = ':memory:'): Database.Database {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrate(db, GATEWAY_MIGRATIONS, 'gateway');
+    const insert = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, 's', 'claude', 'user', 'text', ?, ?)");
+    const words = Array.from({ length: 40_000 }, (_, i) => `orch${i}`);
+    db.transaction(() => {
+      for (let i = 0; i < 200; i += 1) insert.run(`cc:${i}:0`, Date.UTC(2026, 0, 1) + i * 1000, words.slice(i * 200, i * 200 + 200).join(' '));
+      insert.run('cc:apple:0', Date.UTC(2026, 0, 2), 'The Orchärd needs pruning');
+      new SearchIndex(db).indexAfter(0);
+    })();
+    return db;
+  }
+
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'steward-prefix-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('counts the leaf pages a prefix spans: many for a broad one, few for a narrow one, by the tokenizer’s folding', () => {
+    const db = indexed();
+    const reader = new SearchReader(db);
+    const broad = reader.prefixPages('orch');
+    expect(broad).toBeGreaterThan(20);
+    expect(reader.prefixPages('ORCH')).toBe(broad);
+    // `Orchä` folds to `orcha`: only the orchard starts so. A narrow stem counts about the one page
+    // around it in each of the index's segments.
+    expect(reader.prefixPages('Orchä')).toBeLessThan(broad / 10);
+    // orch39, orch390…orch399, orch3900…: 1,111 of the 40,000 words.
+    expect(reader.prefixPages('orch39')).toBeLessThan(broad / 4);
+    expect(reader.prefixPages('orch39')).toBeGreaterThan(reader.prefixPages('orcha'));
+    expect(reader.prefixPages('prun')).toBeLessThan(broad / 10);
+    expect(reader.prefixPages('---')).toBe(0);
+    db.close();
+  });
+
+  it('matches a prefix beyond the budget off the owner’s thread, with the same parts as in-thread, and a narrow one in-thread', async () => {
+    const db = indexed(join(dir, 'gateway.db'));
+    const offThread = new SearchReader(db, { prefixPageBudget: 10 });
+    const inThread = new SearchReader(db);
+    try {
+      const filter = { expression: 'orch*', prefixes: ['orch'] };
+      // A match run in-thread settles before the event loop turns; one on the worker cannot.
+      let turned = false;
+      setImmediate(() => (turned = true));
+      const far = await offThread.newest(filter, null, 50);
+      expect(turned).toBe(true);
+      expect(offThread.offThreadMatches).toBe(1);
+      expect(far.map((m) => m.partId)).toEqual((await inThread.newest(filter, null, 50)).map((m) => m.partId));
+      expect(far).toHaveLength(50);
+      const candidates = await offThread.candidates(filter, offThread.upperKey(), 500);
+      expect(candidates.heads).toHaveLength(201);
+      expect(offThread.offThreadMatches).toBe(2);
+      turned = false;
+      setImmediate(() => (turned = true));
+      expect((await offThread.newest({ expression: 'orcha*', prefixes: ['orcha'] }, null, 10)).map((m) => m.partId)).toEqual(['cc:apple:0']);
+      expect(turned).toBe(false);
+      expect(offThread.offThreadMatches).toBe(2);
+      // Prefixes each within the budget, together beyond it, are weighed together.
+      const parts = ['orch1', 'orch2', 'orch3'].map((p) => offThread.prefixPages(p));
+      expect(parts[0]! + parts[1]! + parts[2]!).toBeGreaterThan(Math.max(...parts));
+      const several = new SearchReader(db, { prefixPageBudget: Math.max(...parts) });
+      await several.newest({ expression: 'orch1* OR orch2* OR orch3*', prefixes: ['orch1', 'orch2', 'orch3'] }, null, 10);
+      expect(several.offThreadMatches).toBe(1);
+      await several.close();
+      expect(inThread.offThreadMatches).toBe(0);
+    } finally {
+      await offThread.close();
+      db.close();
+    }
+  });
+
+  it('refuses as too broad a match that outruns its time; narrower searches go on', async () => {
+    const db = indexed(join(dir, 'gateway.db'));
+    // No worker starts and answers within a millisecond.
+    const hurried = new SearchReader(db, { prefixPageBudget: 10, matchTimeoutMs: 1 });
+    const patient = new SearchReader(db, { prefixPageBudget: 10 });
+    try {
+      const filter = { expression: 'orch*', prefixes: ['orch'] };
+      const refused = await hurried.newest(filter, null, 10).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SearchTooBroadError);
+      expect((refused as SearchTooBroadError).prefix).toBe('orch');
+      await expect(hurried.newest(filter, null, 10)).rejects.toThrow(SearchTooBroadError);
+      expect((await hurried.newest({ expression: 'orcha*', prefixes: ['orcha'] }, null, 10)).map((m) => m.partId)).toEqual(['cc:apple:0']);
+      expect(await patient.newest(filter, null, 10)).toHaveLength(10);
+    } finally {
+      await hurried.close();
+      await patient.close();
+      db.close();
+    }
   });
 });
