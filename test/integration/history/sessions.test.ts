@@ -151,5 +151,7 @@ describe('Sessions.Export', () => {
     expect(doc.messages).toHaveLength(5);
     expect(doc.subagents.map((s) => s.session.sessionId)).toEqual([SUBAGENT_SESSION]);
     expect(doc.subagents[0]!.messages).toHaveLength(2);
+    // Written a message at a time, it reads exactly as JSON.stringify(…, null, 2) would write it whole.
+    expect(exported.content).toBe(`${JSON.stringify(doc, null, 2)}\n`);
   });
 });
