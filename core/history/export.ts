@@ -4,12 +4,6 @@ import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
 import type { SessionsView } from './sessions.js';
 
-interface Conversation {
-  session: SessionSummary;
-  messages: SessionMessage[];
-  subagents: Conversation[];
-}
-
 const ROLE_LABEL: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
 
 /** How long an export may hold the event loop before it gives a turn. */
@@ -64,10 +58,8 @@ function messageMarkdown(m: SessionMessage, h: string): string {
   return `${h}# ${ROLE_LABEL[m.role ?? ''] ?? m.role ?? 'Message'}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${m.parts.map(partMarkdown).join('\n\n')}`;
 }
 
-/** Message by message, with turns between: a conversation of 100,000 messages never holds the loop. */
-async function conversationMarkdown(c: Conversation, depth: number, pace: () => Promise<void>): Promise<string> {
-  const h = '#'.repeat(depth);
-  const s = c.session;
+/** A conversation's heading and facts, as its Markdown opens. */
+function headingMarkdown(s: SessionSummary, h: string): string[] {
   const title = s.title ?? s.firstRequest ?? `Session ${s.sessionId}`;
   const facts = [
     `- Session: \`${s.sessionId}\``,
@@ -76,42 +68,20 @@ async function conversationMarkdown(c: Conversation, depth: number, pace: () => 
     s.startedAt !== null ? `- From ${when(s.startedAt)} to ${when(s.lastAt)}` : null,
     `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
   ].filter((line): line is string => line !== null);
-  const out = [`${h} ${title.replace(/\n/g, ' ')}`, facts.join('\n')];
-  for (const m of c.messages) {
-    out.push(messageMarkdown(m, h));
-    await pace();
-  }
-  for (const sub of c.subagents) out.push(await conversationMarkdown(sub, Math.min(depth + 1, 4), pace));
-  return out.join('\n\n');
+  return [`${h} ${title.replace(/\n/g, ' ')}`, facts.join('\n')];
 }
 
 const pad = (level: number) => '  '.repeat(level);
 /** `JSON.stringify(value, null, 2)` as it reads nested `level` deep (a JSON string holds no raw newline). */
 const jsonAt = (value: unknown, level: number) => JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad(level)}`);
+/** Rendered items as `JSON.stringify` writes a list at `level`. */
+const jsonList = (items: readonly string[], level: number) => (items.length === 0 ? '[]' : `[\n${items.join(',\n')}\n${pad(level)}]`);
 
-/** A list as `JSON.stringify(list, null, 2)` writes it at `level`, an item at a time with turns between. */
-async function jsonList<T>(list: readonly T[], level: number, item: (value: T) => Promise<string> | string, pace: () => Promise<void>): Promise<string> {
-  if (list.length === 0) return '[]';
-  const out: string[] = [];
-  for (const value of list) {
-    out.push(`${pad(level + 1)}${await item(value)}`);
-    await pace();
-  }
-  return `[\n${out.join(',\n')}\n${pad(level)}]`;
-}
-
-/** The conversation as `JSON.stringify({ ...head, ...c }, null, 2)` writes it, message by message. */
-async function conversationJson(c: Conversation, level: number, head: Record<string, unknown>, pace: () => Promise<void>): Promise<string> {
-  const fields: Array<[string, string]> = [
-    ...Object.entries(head).map(([key, value]): [string, string] => [key, jsonAt(value, level + 1)]),
-    ['session', jsonAt(c.session, level + 1)],
-    ['messages', await jsonList(c.messages, level + 1, (m) => jsonAt(m, level + 2), pace)],
-    ['subagents', await jsonList(c.subagents, level + 1, (sub) => conversationJson(sub, level + 2, {}, pace), pace)],
-  ];
-  return `{\n${fields.map(([key, value]) => `${pad(level + 1)}${JSON.stringify(key)}: ${value}`).join(',\n')}\n${pad(level)}}`;
-}
-
-/** Exports a conversation with its subagents, every text redacted with the secrets module unless `raw`. */
+/**
+ * Exports a conversation with its subagents, every text redacted with the secrets module unless `raw`.
+ * A conversation is read a chunk of parts at a time, and each message is redacted and written as
+ * soon as it is whole: only the output is held, and the event loop gets a turn every HOLD_MS.
+ */
 export class SessionExporter {
   readonly #sessions: SessionsView;
   readonly #redactor: () => Redactor;
@@ -122,33 +92,72 @@ export class SessionExporter {
   }
 
   async export(sessionId: string, format: 'markdown' | 'json', raw: boolean): Promise<SessionExport> {
-    const conversation = await this.#conversation(sessionId, raw ? null : this.#redactor());
+    const redactor = raw ? null : this.#redactor();
     const short = sessionId.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 60);
     const pace = pacer();
     if (format === 'json') {
-      const content = await conversationJson(conversation, 0, { format: 'steward.session.v1', redacted: !raw }, pace);
+      const content = await this.#json(sessionId, 0, { format: 'steward.session.v1', redacted: !raw }, redactor, pace);
       return { filename: `session-${short}.json`, mediaType: 'application/json', content: `${content}\n`, redacted: !raw };
     }
-    return { filename: `session-${short}.md`, mediaType: 'text/markdown', content: `${await conversationMarkdown(conversation, 1, pace)}\n`, redacted: !raw };
+    return { filename: `session-${short}.md`, mediaType: 'text/markdown', content: `${await this.#markdown(sessionId, 1, redactor, pace)}\n`, redacted: !raw };
   }
 
-  async #conversation(sessionId: string, redactor: Redactor | null): Promise<Conversation> {
+  async #markdown(sessionId: string, depth: number, redactor: Redactor | null, pace: () => Promise<void>): Promise<string> {
+    const h = '#'.repeat(depth);
+    const out = headingMarkdown(await this.#summary(sessionId, redactor), h);
+    out.push(...(await this.#messages(sessionId, redactor, (m) => messageMarkdown(m, h), pace)));
+    for (const sub of this.#sessions.subagents(sessionId)) out.push(await this.#markdown(sub.session.sessionId, Math.min(depth + 1, 4), redactor, pace));
+    return out.join('\n\n');
+  }
+
+  /** The conversation as `JSON.stringify({ ...head, session, messages, subagents }, null, 2)` writes it. */
+  async #json(sessionId: string, level: number, head: Record<string, unknown>, redactor: Redactor | null, pace: () => Promise<void>): Promise<string> {
+    const session = await this.#summary(sessionId, redactor);
+    const messages = await this.#messages(sessionId, redactor, (m) => `${pad(level + 2)}${jsonAt(m, level + 2)}`, pace);
+    const subagents: string[] = [];
+    for (const sub of this.#sessions.subagents(sessionId)) subagents.push(`${pad(level + 2)}${await this.#json(sub.session.sessionId, level + 2, {}, redactor, pace)}`);
+    const fields: Array<[string, string]> = [
+      ...Object.entries(head).map(([key, value]): [string, string] => [key, jsonAt(value, level + 1)]),
+      ['session', jsonAt(session, level + 1)],
+      ['messages', jsonList(messages, level + 1)],
+      ['subagents', jsonList(subagents, level + 1)],
+    ];
+    return `{\n${fields.map(([key, value]) => `${pad(level + 1)}${JSON.stringify(key)}: ${value}`).join(',\n')}\n${pad(level)}}`;
+  }
+
+  async #summary(sessionId: string, redactor: Redactor | null): Promise<SessionSummary> {
     const session = this.#sessions.summary(this.#sessions.record(sessionId));
-    const messages: SessionMessage[] = [];
+    return redactor ? redactSession(session, redactor) : session;
+  }
+
+  /**
+   * The conversation's messages in order, each rendered once it is whole: a message split across two
+   * chunks of parts is joined first (the last message of a chunk waits for the next one).
+   */
+  async #messages(sessionId: string, redactor: Redactor | null, render: (m: SessionMessage) => string, pace: () => Promise<void>): Promise<string[]> {
+    const out: string[] = [];
+    let open: SessionMessage | undefined;
+    const write = async (whole: SessionMessage[]) => {
+      if (redactor) await redactMessages(whole, redactor);
+      for (const m of whole) {
+        out.push(render(m));
+        await pace();
+      }
+    };
     for (const chunk of this.#sessions.allParts(sessionId)) {
-      messages.push(...groupMessages(chunk));
+      const whole: SessionMessage[] = [];
+      for (const m of groupMessages(chunk)) {
+        if (open?.messageId === m.messageId) open.parts.push(...m.parts);
+        else {
+          if (open) whole.push(open);
+          open = m;
+        }
+      }
+      await write(whole);
       await turn();
     }
-    // A message split across two chunks is joined again.
-    const joined = messages.reduce<SessionMessage[]>((out, m) => {
-      const last = out[out.length - 1];
-      if (last?.messageId === m.messageId) last.parts.push(...m.parts);
-      else out.push(m);
-      return out;
-    }, []);
-    const subagents: Conversation[] = [];
-    for (const sub of this.#sessions.subagents(sessionId)) subagents.push(await this.#conversation(sub.session.sessionId, redactor));
-    return redactor ? { session: await redactSession(session, redactor), messages: await redactMessages(joined, redactor), subagents } : { session, messages: joined, subagents };
+    if (open) await write([open]);
+    return out;
   }
 }
 

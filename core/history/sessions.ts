@@ -123,13 +123,16 @@ export class SessionsView {
     };
   }
 
-  /** Every message of a conversation, in order (for export). */
+  /**
+   * Every part of a conversation, in order (for export), a page of CHUNK at a time: a read of parts
+   * the disk cache no longer holds took up to 330 ms at 2,000 parts.
+   */
   *allParts(sessionId: string): Generator<OrderedPart[]> {
     let after: PartKey | null = null;
     for (;;) {
-      const chunk = this.#reader.partsAfter(sessionId, after, CHUNK * 5);
+      const chunk = this.#reader.partsAfter(sessionId, after, CHUNK);
       if (chunk.length > 0) yield chunk;
-      if (chunk.length < CHUNK * 5) return;
+      if (chunk.length < CHUNK) return;
       after = keyOf(chunk[chunk.length - 1]!);
     }
   }
