@@ -173,7 +173,7 @@ async function redactSession(session: SessionSummary, redactor: Redactor): Promi
  * Many parts to a secretlint pass (see REDACT_BATCH_CHARS), with a turn of the event loop after each
  * pass: a long conversation never holds the loop, and is not linted a part at a time.
  */
-async function redactMessages(messages: SessionMessage[], redactor: Redactor): Promise<SessionMessage[]> {
+async function redactMessages(messages: readonly SessionMessage[], redactor: Redactor): Promise<void> {
   const fields = ['text', 'summary'] as const;
   let batch: Array<{ part: SessionPart; field: (typeof fields)[number]; value: string }> = [];
   let chars = 0;
@@ -196,5 +196,4 @@ async function redactMessages(messages: SessionMessage[], redactor: Redactor): P
     }
   }
   if (batch.length > 0) await flush();
-  return messages;
 }
