@@ -1,6 +1,6 @@
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
-import type { CheckpointIdentity, CommitWindow, FileCheckpoint, FileCheckpoints, Materializer, RunToken, Sink } from '../gateway/index.js';
+import { pacer, type CheckpointIdentity, type CommitWindow, type FileCheckpoint, type FileCheckpoints, type Materializer, type RunToken, type Sink } from '../gateway/index.js';
 import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader, UpcomingRead } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
@@ -179,18 +179,6 @@ function* toRead(files: readonly TranscriptFile[], plans: readonly FilePlan[], f
   }
 }
 
-/** Gives the event loop a turn once the run has held it for HOLD_MS, or at once when asked. */
-function pacer(): (now: boolean) => Promise<void> {
-  // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
-  // an explicit turn the loop would hold the event loop for as long as the queue stays full.
-  let heldSince = performance.now();
-  return async (now) => {
-    if (!now && performance.now() - heldSince < HOLD_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    heldSince = performance.now();
-  };
-}
-
 /** Progress events, at most every PROGRESS_EVERY_MS unless forced. */
 function progressReporter(provider: TranscriptProvider, ctx: RunContext, filesTotal: number, stats: ProviderStats): (done: number, force?: boolean) => void {
   let last = 0;
@@ -293,7 +281,9 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   errors.addAll(discovery.errors);
   const plans = planFiles(provider, discovery, deps, ctx);
   const progress = progressReporter(provider, ctx, files.length, stats);
-  const yieldTurn = pacer();
+  // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
+  // an explicit turn the loop would hold the event loop for as long as the queue stays full.
+  const yieldTurn = pacer(HOLD_MS);
   let done = 0;
   let written = 0;
   let messagesWritten = 0;

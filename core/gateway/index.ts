@@ -22,7 +22,7 @@ export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
 export { CommitWindow } from './commit-window.js';
-export { PieceSize, inPieces, turn, type PieceGate } from './pace.js';
+export { PieceSize, inPieces, pacer, turn, type PieceGate } from './pace.js';
 
 /**
  * 16 KiB pages keep a typical part (a few KiB of text) on one page instead of a chain of overflow

@@ -64,6 +64,20 @@ export const turn = (): Promise<void> => new Promise<void>((resolve) => setImmed
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * For long work that cannot be cut into pieces of a size: call the returned function between its
+ * steps, and it gives the event loop a turn once the work has held it for `holdMs` since the last
+ * one (or at once, when asked `now`).
+ */
+export function pacer(holdMs: number): (now?: boolean) => Promise<void> {
+  let heldSince = performance.now();
+  return async (now = false) => {
+    if (!now && performance.now() - heldSince < holdMs) return;
+    await turn();
+    heldSince = performance.now();
+  };
+}
+
+/**
  * Runs long synchronous work as pieces sized by PieceSize, each inside the disk gate, with a turn of
  * the event loop after each. `piece(rows)` does one piece of about that many rows and says whether
  * more is left. The first piece runs before the first turn. True when the work ran out, false when

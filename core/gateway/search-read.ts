@@ -190,7 +190,8 @@ export class SearchReader {
     const match = matchOf(filter);
     const weighed = (filter.prefixes ?? []).map((prefix) => ({ prefix, pages: this.prefixPages(prefix) })).sort((a, b) => b.pages - a.pages);
     const pages = weighed.reduce((sum, w) => sum + w.pages, 0);
-    if (pages <= this.#prefixBudget || !this.#offThread) return guard(() => this.#newest.all(match, lo, hi, limit) as number[]);
+    const inThread = () => guard(() => this.#newest.all(match, lo, hi, limit) as number[]);
+    if (pages <= this.#prefixBudget || !this.#offThread) return inThread();
     try {
       const keys = await this.#offThread.keys({ match, lo, hi, limit }, this.#timeoutMs);
       this.offThreadMatches += 1;
@@ -200,7 +201,7 @@ export class SearchReader {
       if (error.reason === 'syntax') throw new SearchSyntaxError();
       if (error.reason === 'timeout') throw new SearchTooBroadError(weighed[0]!.prefix);
       // The worker could not run it (it failed to start, or its file went away): the owner's thread can.
-      return guard(() => this.#newest.all(match, lo, hi, limit) as number[]);
+      return inThread();
     }
   }
 

@@ -3,6 +3,7 @@ import { TITLE_SOURCES } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
+import { turn } from './pace.js';
 import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
 
@@ -272,7 +273,7 @@ export class Sink {
       total.messagesWritten += step.messagesWritten;
       total.sessionsWritten += step.sessionsWritten;
       if (step.rows === 0) return total;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await turn();
     }
   }
 

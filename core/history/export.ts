@@ -1,5 +1,5 @@
 import { countOf, type SessionExport, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
-import { turn } from '../gateway/index.js';
+import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
 import type { SessionsView } from './sessions.js';
@@ -14,15 +14,6 @@ const HOLD_MS = 10;
  */
 const REDACT_BATCH_CHARS = 32 * 1024;
 
-/** Gives the event loop a turn whenever the work since the last one held it for HOLD_MS. */
-function pacer(): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < HOLD_MS) return;
-    await turn();
-    since = performance.now();
-  };
-}
 
 /** A fence longer than any backtick run in the text, so no content can close it early. */
 function fence(text: string, lang = ''): string {
@@ -94,7 +85,7 @@ export class SessionExporter {
   async export(sessionId: string, format: 'markdown' | 'json', raw: boolean): Promise<SessionExport> {
     const redactor = raw ? null : this.#redactor();
     const short = sessionId.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 60);
-    const pace = pacer();
+    const pace = pacer(HOLD_MS);
     if (format === 'json') {
       const content = await this.#json(sessionId, 0, { format: 'steward.session.v1', redacted: !raw }, redactor, pace);
       return { filename: `session-${short}.json`, mediaType: 'application/json', content: `${content}\n`, redacted: !raw };

@@ -1,5 +1,5 @@
 import type { EventPayload } from '../api/index.js';
-import { inPieces, type PieceGate, type SearchIndex } from '../gateway/index.js';
+import { inPieces, turn, type PieceGate, type SearchIndex } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 
 /** The most parts one piece indexes; how long a piece takes sizes the next (see PieceSize). */
@@ -54,7 +54,7 @@ export class IndexBackfill {
     let reported = 0;
     const started = performance.now();
     // Not within start(): the first piece waits for a turn of the event loop like every other.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await turn();
     await inPieces({ limits: { maxRows: MAX_ROWS }, gate: this.#o.checkpointer, signal }, (rows) => {
       const progress = this.#o.index.backfillStep(rows);
       if (progress.complete || performance.now() - reported >= PROGRESS_EVERY_MS) {
