@@ -379,9 +379,22 @@ async function measureQueries(core, withTrigram, corpus) {
   process.stdout.write(`  ${'one-letter prefix (e*)'.padEnd(32)} ${fmt(broad.wall, 1).padStart(7)} ms (loop held ${fmt(broad.held, 1).padStart(6)})  ${broad.result.hits.length} hits\n`);
   // The longest conversation, exported as a person would from its page (redacted Markdown).
   const longest = db.prepare('SELECT session_id AS id, parts FROM session_stats ORDER BY parts DESC LIMIT 1').get();
-  const exported = await timeSearch(() => history.exporter.export(longest.id, 'markdown', false), 1, false);
-  const exportMb = exported.result.content.length / MB;
-  process.stdout.write(`export of the longest conversation (${longest.parts} parts): ${fmt(exported.wall / 1000, 1)} s for ${fmt(exportMb, 0)} MB of Markdown, loop held ${fmt(exported.held, 1)} ms\n`);
+  // Every piece is serialized as the HTTP transport answers it, since that too holds the owner.
+  const exportAll = async () => {
+    let piece = await history.exporter.export(longest.id, 'markdown', false);
+    let chars = 0;
+    let pieces = 0;
+    for (;;) {
+      JSON.stringify({ jsonrpc: '2.0', id: pieces, result: piece });
+      chars += piece.content.length;
+      pieces += 1;
+      if (piece.next === null) return { chars, pieces };
+      piece = await history.exporter.next(piece.next);
+    }
+  };
+  const exported = await timeSearch(exportAll, 1, false);
+  const exportMb = exported.result.chars / MB;
+  process.stdout.write(`export of the longest conversation (${longest.parts} parts): ${fmt(exported.wall / 1000, 1)} s for ${fmt(exportMb, 0)} MB of Markdown in ${exported.result.pieces} answers, loop held ${fmt(exported.held, 1)} ms\n`);
   const p50 = percentile(rows.map((r) => r.ms), 50);
   const p95 = percentile(rows.map((r) => r.ms), 95);
   const cpuP50 = percentile(rows.map((r) => r.cpu), 50);
@@ -508,7 +521,7 @@ export async function run(flags) {
     ['parts in the corpus', `${parts} parts in ${corpus.files} files, ${fmt(corpus.bytes / MB, 0)} MB of transcripts`, String(parts), '≥ 1,000,000', parts >= 1_000_000],
     ['query latency p95 (30 fixed queries)', `p50 ${fmt(p50, 1)} ms, p95 ${fmt(p95, 1)} ms (CPU time p50 ${fmt(cpuP50, 1)} ms, p95 ${fmt(cpuP95, 1)} ms); LIKE '%…%' on the same rows: p50 ${fmt(likeP50, 1)} ms, p95 ${fmt(likeP95, 1)} ms (CPU p95 ${fmt(likeCpuP95, 1)} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`, fmt(p95, 1), '≤ 50 ms', p95 <= 50],
     ['longest hold of the event loop by one search (the 30, and e*)', `e* answered in ${fmt(broad.wall, 0)} ms with ${broad.result.hits.length} hits, its match merged on the match worker`, fmt(heldMax, 1), '≤ 50 ms', heldMax <= 50],
-    ['export of the longest conversation: longest hold of the event loop', `${longest.parts} parts, redacted Markdown of ${fmt(exportMb, 0)} MB in ${fmt(exported.wall / 1000, 1)} s`, fmt(exported.held, 1), 'reported', true],
+    ['export of the longest conversation: longest hold of the event loop', `${longest.parts} parts, redacted Markdown of ${fmt(exportMb, 0)} MB in ${exported.result.pieces} answers (each serialized as JSON-RPC) in ${fmt(exported.wall / 1000, 1)} s`, fmt(exported.held, 1), 'reported', true],
     ['cold import with indexing ÷ bare split+JSON.parse', `${fmt(indexed.mbps, 1)} MB/s ÷ ${fmt(bareMBps, 1)} MB/s; without the full-text index ${fmt(plain.mbps, 1)} MB/s ÷ ${fmt(plainBareMBps, 1)} MB/s (${fmt(plain.mbps / plainBareMBps)} of its baseline; indexing keeps ${fmt(indexed.mbps / bareMBps / (plain.mbps / plainBareMBps))} of that ratio)`, fmt(ratio), '≥ 0.45', ratio >= 0.45],
     ['import and index walk until all is searchable ÷ bare split+JSON.parse', `${fmt(searchableMBps, 1)} MB/s (import ${fmt(indexed.seconds, 0)} s + walk ${fmt(walkSeconds, 0)} s) ÷ ${fmt(bareMBps, 1)} MB/s`, fmt(searchableMBps / bareMBps), 'reported', true],
     ['event-loop delay p99 during the import and the walk', `import ${fmt(indexed.p99, 1)} ms (max ${fmt(indexed.max, 1)} ms); walk ${fmt(walkDelay.percentile(99) / 1e6, 1)} ms (max ${fmt(walkDelay.max / 1e6, 1)} ms)`, fmt(Math.max(indexed.p99, walkDelay.percentile(99) / 1e6), 1), '≤ 50 ms', Math.max(indexed.p99, walkDelay.percentile(99) / 1e6) <= 50],

@@ -63,11 +63,21 @@ export type SessionSubagent = z.infer<typeof SessionSubagent>;
 export const SessionExport = z.strictObject({
   filename: z.string(),
   mediaType: z.enum(['text/markdown', 'application/json']),
+  /** The whole document, or its first piece when `next` is not null. */
   content: z.string(),
   /** False only when raw output was asked for. */
   redacted: z.boolean(),
+  /**
+   * A long document comes in pieces of about a million characters, so no single answer holds the
+   * owner for long: pass this to `Sessions.ExportNext` for the next piece until it is null.
+   */
+  next: z.string().nullable(),
 });
 export type SessionExport = z.infer<typeof SessionExport>;
+
+/** The next piece of a long export; append `content` to what came before. */
+export const SessionExportPiece = z.strictObject({ content: z.string(), next: z.string().nullable() });
+export type SessionExportPiece = z.infer<typeof SessionExportPiece>;
 
 /** Reading captured conversations (history). */
 export const sessionsMethods = {
@@ -111,5 +121,10 @@ export const sessionsMethods = {
   'Sessions.Export': {
     params: z.strictObject({ sessionId: SessionId, format: z.enum(['markdown', 'json']).optional(), raw: z.boolean().optional() }),
     result: SessionExport,
+  },
+  /** The next piece of a long export (`next` of the previous answer); an export left for a minute is closed. */
+  'Sessions.ExportNext': {
+    params: z.strictObject({ next: z.string().min(1).max(100) }),
+    result: SessionExportPiece,
   },
 } as const;

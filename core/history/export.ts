@@ -1,4 +1,5 @@
-import { countOf, type SessionExport, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { randomUUID } from 'node:crypto';
+import { countOf, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -13,6 +14,12 @@ const HOLD_MS = 10;
  * per text (0.18 ms a part instead of 0.47, measured), and 32 KiB keeps a pass near 10 ms.
  */
 const REDACT_BATCH_CHARS = 32 * 1024;
+/** Characters of an export's piece: one JSON-RPC answer of this size is serialized in a few ms. */
+export const PIECE_CHARS = 1024 * 1024;
+/** An open export no one asked the next piece of for this long is closed. */
+const IDLE_MS = 60_000;
+/** Exports open at once; a further one closes the oldest (a client that walked away). */
+const OPEN_LIMIT = 8;
 
 
 /** A fence longer than any backtick run in the text, so no content can close it early. */
@@ -65,17 +72,58 @@ function headingMarkdown(s: SessionSummary, h: string): string[] {
 const pad = (level: number) => '  '.repeat(level);
 /** `JSON.stringify(value, null, 2)` as it reads nested `level` deep (a JSON string holds no raw newline). */
 const jsonAt = (value: unknown, level: number) => JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad(level)}`);
-/** Rendered items as `JSON.stringify` writes a list at `level`. */
-const jsonList = (items: readonly string[], level: number) => (items.length === 0 ? '[]' : `[\n${items.join(',\n')}\n${pad(level)}]`);
+
+/** Items as `JSON.stringify` writes a list at `level`, each item written as it comes. */
+async function* jsonList(items: AsyncIterable<string | AsyncIterable<string>>, level: number): AsyncGenerator<string> {
+  let first = true;
+  for await (const item of items) {
+    yield first ? '[\n' : ',\n';
+    first = false;
+    if (typeof item === 'string') yield item;
+    else yield* item;
+  }
+  yield first ? '[]' : `\n${pad(level)}]`;
+}
+
+/**
+ * A document's text in pieces of at least `size` characters, the last one marked: one piece is held
+ * back until the next is full, so the owner can say with each piece whether another follows.
+ */
+async function* cutIntoPieces(text: AsyncIterable<string>, size: number): AsyncGenerator<{ content: string; last: boolean }> {
+  let held: string | undefined;
+  let buffer: string[] = [];
+  let chars = 0;
+  for await (const chunk of text) {
+    buffer.push(chunk);
+    chars += chunk.length;
+    if (chars < size) continue;
+    if (held !== undefined) yield { content: held, last: false };
+    held = buffer.join('');
+    buffer = [];
+    chars = 0;
+  }
+  const tail = buffer.join('');
+  if (held !== undefined && tail !== '') yield { content: held, last: false };
+  yield { content: held !== undefined && tail === '' ? held : tail, last: true };
+}
+
+interface OpenExport {
+  pieces: AsyncGenerator<{ content: string; last: boolean }>;
+  timer: NodeJS.Timeout | undefined;
+}
 
 /**
  * Exports a conversation with its subagents, every text redacted with the secrets module unless `raw`.
  * A conversation is read a chunk of parts at a time, and each message is redacted and written as
- * soon as it is whole: only the output is held, and the event loop gets a turn every HOLD_MS.
+ * soon as it is whole; the event loop gets a turn every HOLD_MS. The document leaves in pieces of
+ * PIECE_CHARS: one answer of 143 MB took 0.7 s to serialize as JSON-RPC, holding the owner, and the
+ * owner now holds only the piece being written.
  */
 export class SessionExporter {
   readonly #sessions: SessionsView;
   readonly #redactor: () => Redactor;
+  /** Exports with pieces still to come, by their `next` token. */
+  readonly #open = new Map<string, OpenExport>();
 
   constructor(sessions: SessionsView, redactor: () => Redactor) {
     this.#sessions = sessions;
@@ -86,34 +134,89 @@ export class SessionExporter {
     const redactor = raw ? null : this.#redactor();
     const short = sessionId.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 60);
     const pace = pacer(HOLD_MS);
-    if (format === 'json') {
-      const content = await this.#json(sessionId, 0, { format: 'steward.session.v1', redacted: !raw }, redactor, pace);
-      return { filename: `session-${short}.json`, mediaType: 'application/json', content: `${content}\n`, redacted: !raw };
-    }
-    return { filename: `session-${short}.md`, mediaType: 'text/markdown', content: `${await this.#markdown(sessionId, 1, redactor, pace)}\n`, redacted: !raw };
+    const json = format === 'json';
+    // Read before anything is kept open, so an unknown conversation is refused at once.
+    const session = await this.#summary(sessionId, redactor);
+    const text = json
+      ? this.#json(session, 0, { format: 'steward.session.v1', redacted: !raw }, redactor, pace)
+      : this.#markdown(session, 1, redactor, pace);
+    const first = await this.#keep({ pieces: cutIntoPieces(ended(text), PIECE_CHARS), timer: undefined });
+    const named = json ? { filename: `session-${short}.json`, mediaType: 'application/json' as const } : { filename: `session-${short}.md`, mediaType: 'text/markdown' as const };
+    return { ...named, ...first, redacted: !raw };
   }
 
-  async #markdown(sessionId: string, depth: number, redactor: Redactor | null, pace: () => Promise<void>): Promise<string> {
+  /** The next piece of an export `export` left open. */
+  async next(token: string): Promise<SessionExportPiece> {
+    const open = this.#open.get(token);
+    if (!open) throw new StewardError('not_found', 'This export is no longer open (one is closed after a minute without a request for its next piece). Export the conversation again.');
+    this.#open.delete(token);
+    clearTimeout(open.timer);
+    return this.#keep(open);
+  }
+
+  /** Closes every open export (the owner stops). */
+  close(): void {
+    for (const open of this.#open.values()) {
+      clearTimeout(open.timer);
+      void open.pieces.return(undefined);
+    }
+    this.#open.clear();
+  }
+
+  /** Writes the next piece; an export with more to come stays open under a new token. */
+  async #keep(open: OpenExport): Promise<SessionExportPiece> {
+    let piece: IteratorResult<{ content: string; last: boolean }>;
+    try {
+      piece = await open.pieces.next();
+    } catch (error) {
+      void open.pieces.return(undefined);
+      throw error;
+    }
+    if (piece.done || piece.value.last) return { content: piece.done ? '' : piece.value.content, next: null };
+    while (this.#open.size >= OPEN_LIMIT) this.#closeOldest();
+    const token = `export-${randomUUID()}`;
+    open.timer = setTimeout(() => {
+      this.#open.delete(token);
+      void open.pieces.return(undefined);
+    }, IDLE_MS).unref();
+    this.#open.set(token, open);
+    return { content: piece.value.content, next: token };
+  }
+
+  #closeOldest(): void {
+    const [token, oldest] = this.#open.entries().next().value as [string, OpenExport];
+    this.#open.delete(token);
+    clearTimeout(oldest.timer);
+    void oldest.pieces.return(undefined);
+  }
+
+  async *#markdown(session: SessionSummary, depth: number, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<string> {
     const h = '#'.repeat(depth);
-    const out = headingMarkdown(await this.#summary(sessionId, redactor), h);
-    out.push(...(await this.#messages(sessionId, redactor, (m) => messageMarkdown(m, h), pace)));
-    for (const sub of this.#sessions.subagents(sessionId)) out.push(await this.#markdown(sub.session.sessionId, Math.min(depth + 1, 4), redactor, pace));
-    return out.join('\n\n');
+    yield headingMarkdown(session, h).join('\n\n');
+    for await (const m of this.#messages(session.sessionId, redactor, pace)) yield `\n\n${messageMarkdown(m, h)}`;
+    for (const sub of this.#sessions.subagents(session.sessionId)) {
+      yield '\n\n';
+      yield* this.#markdown(await this.#summary(sub.session.sessionId, redactor), Math.min(depth + 1, 4), redactor, pace);
+    }
   }
 
   /** The conversation as `JSON.stringify({ ...head, session, messages, subagents }, null, 2)` writes it. */
-  async #json(sessionId: string, level: number, head: Record<string, unknown>, redactor: Redactor | null, pace: () => Promise<void>): Promise<string> {
-    const session = await this.#summary(sessionId, redactor);
-    const messages = await this.#messages(sessionId, redactor, (m) => `${pad(level + 2)}${jsonAt(m, level + 2)}`, pace);
-    const subagents: string[] = [];
-    for (const sub of this.#sessions.subagents(sessionId)) subagents.push(`${pad(level + 2)}${await this.#json(sub.session.sessionId, level + 2, {}, redactor, pace)}`);
-    const fields: Array<[string, string]> = [
-      ...Object.entries(head).map(([key, value]): [string, string] => [key, jsonAt(value, level + 1)]),
-      ['session', jsonAt(session, level + 1)],
-      ['messages', jsonList(messages, level + 1)],
-      ['subagents', jsonList(subagents, level + 1)],
-    ];
-    return `{\n${fields.map(([key, value]) => `${pad(level + 1)}${JSON.stringify(key)}: ${value}`).join(',\n')}\n${pad(level)}}`;
+  async *#json(session: SessionSummary, level: number, head: Record<string, unknown>, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<string> {
+    const key = (name: string) => `${pad(level + 1)}${JSON.stringify(name)}: `;
+    const fields = [...Object.entries(head), ['session', session] as const].map(([name, value]) => `${key(name)}${jsonAt(value, level + 1)}`);
+    yield `{\n${fields.join(',\n')},\n${key('messages')}`;
+    const item = pad(level + 2);
+    yield* jsonList(mapAsync(this.#messages(session.sessionId, redactor, pace), (m) => `${item}${jsonAt(m, level + 2)}`), level + 1);
+    yield `,\n${key('subagents')}`;
+    yield* jsonList(this.#subagentsJson(session.sessionId, level + 2, redactor, pace), level + 1);
+    yield `\n${pad(level)}}`;
+  }
+
+  async *#subagentsJson(sessionId: string, level: number, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<AsyncIterable<string>> {
+    for (const sub of this.#sessions.subagents(sessionId)) {
+      const session = await this.#summary(sub.session.sessionId, redactor);
+      yield prefixed(pad(level), this.#json(session, level, {}, redactor, pace));
+    }
   }
 
   async #summary(sessionId: string, redactor: Redactor | null): Promise<SessionSummary> {
@@ -122,16 +225,15 @@ export class SessionExporter {
   }
 
   /**
-   * The conversation's messages in order, each rendered once it is whole: a message split across two
+   * The conversation's messages in order, each redacted once it is whole: a message split across two
    * chunks of parts is joined first (the last message of a chunk waits for the next one).
    */
-  async #messages(sessionId: string, redactor: Redactor | null, render: (m: SessionMessage) => string, pace: () => Promise<void>): Promise<string[]> {
-    const out: string[] = [];
+  async *#messages(sessionId: string, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<SessionMessage> {
     let open: SessionMessage | undefined;
-    const write = async (whole: SessionMessage[]) => {
+    const ready = async function* (whole: SessionMessage[]) {
       if (redactor) await redactMessages(whole, redactor);
       for (const m of whole) {
-        out.push(render(m));
+        yield m;
         await pace();
       }
     };
@@ -144,12 +246,26 @@ export class SessionExporter {
           open = m;
         }
       }
-      await write(whole);
+      yield* ready(whole);
       await turn();
     }
-    if (open) await write([open]);
-    return out;
+    if (open) yield* ready([open]);
   }
+}
+
+/** A document's text and the newline that ends the file. */
+async function* ended(text: AsyncIterable<string>): AsyncGenerator<string> {
+  yield* text;
+  yield '\n';
+}
+
+async function* prefixed(prefix: string, text: AsyncIterable<string>): AsyncGenerator<string> {
+  yield prefix;
+  yield* text;
+}
+
+async function* mapAsync<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
+  for await (const item of items) yield map(item);
 }
 
 async function redactSession(session: SessionSummary, redactor: Redactor): Promise<SessionSummary> {

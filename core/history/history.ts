@@ -68,6 +68,7 @@ export class History {
   }
 
   async stop(): Promise<void> {
+    this.exporter.close();
     await this.#backfill.stop();
     // The walk's checkpoint thread (capture's too, if it runs here): its stop is idempotent.
     await this.#checkpointer.stop();

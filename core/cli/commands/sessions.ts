@@ -1,8 +1,20 @@
 import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
-import { countOf, PROVIDER_IDS, type Result, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, EXIT, parseDateOption, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+
+/** Runs an export to its last piece, handing each piece on as it arrives. */
+async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
+  const first = await client.call('Sessions.Export', params);
+  onPiece(first.content);
+  for (let next = first.next; next !== null; ) {
+    const piece = await client.call('Sessions.ExportNext', { next });
+    onPiece(piece.content);
+    next = piece.next;
+  }
+  return first;
+}
 
 function when(ts: number | null): string {
   return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
@@ -112,12 +124,22 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .action((sessionId: string, options: { format: string; raw?: boolean; output?: string; json?: boolean }) =>
       run(async () => {
         const format = choiceOption('--format', options.format, ['markdown', 'json'] as const);
-        const result = await withClient(io, (client) => client.call('Sessions.Export', { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) }));
-        if (options.json) printJson(io, result);
+        const params = { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) };
+        // Piece by piece: to stdout as each comes; a file or --json once the document is whole.
+        const streamed = options.json !== true && options.output === undefined;
+        const pieces: string[] = [];
+        const result = await withClient(io, (client) =>
+          exportPieces(client, params, (piece) => {
+            if (streamed) io.stdout(piece);
+            else pieces.push(piece);
+          }),
+        );
+        const content = pieces.join('');
+        if (options.json) printJson(io, { filename: result.filename, mediaType: result.mediaType, content, redacted: result.redacted });
         else if (options.output !== undefined) {
-          await writeFileAtomic(options.output, result.content, { mode: 0o600 });
+          await writeFileAtomic(options.output, content, { mode: 0o600 });
           io.stdout(`Wrote the export (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
-        } else io.stdout(result.content);
+        }
         return EXIT.ok;
       }, options.json),
     );

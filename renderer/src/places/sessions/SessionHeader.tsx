@@ -20,8 +20,8 @@ export function BackButton(): ReactElement {
   );
 }
 
-export function download(name: string, mediaType: string, content: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: mediaType }));
+export function download(name: string, mediaType: string, pieces: string[]): void {
+  const url = URL.createObjectURL(new Blob(pieces, { type: mediaType }));
   const link = document.createElement('a');
   link.href = url;
   link.download = name;

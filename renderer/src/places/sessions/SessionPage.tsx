@@ -1,21 +1,48 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
-import { useAction } from '../../hooks.js';
+import { useClient } from '../../hooks.js';
+import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
 import type { Page, SessionPages } from './pages.js';
 import { BackButton, download, Facts, ForgetButton } from './SessionHeader.js';
 
-/** Exports the conversation as a file the browser downloads, and says what was exported. */
+const MB = 1024 * 1024;
+
+/**
+ * Exports the conversation as a file the browser downloads, and says what was exported. A long
+ * conversation arrives in pieces; the notice counts what has come so far.
+ */
 function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json') => void; busy: boolean; error: Error | undefined; notice: string | undefined } {
-  const exporter = useAction('Sessions.Export');
+  const client = useClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<StewardRpcError | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
-  const exportAs = (format: 'markdown' | 'json') =>
-    void exporter.run({ sessionId, format }).then((exported) => {
-      if (!exported) return;
-      download(exported.filename, exported.mediaType, exported.content);
-      setNotice(`Exported ${exported.filename}${exported.redacted ? ', with secrets redacted' : ''}.`);
-    });
-  return { exportAs, busy: exporter.busy, error: exporter.error, notice };
+  const exportAs = async (format: 'markdown' | 'json') => {
+    if (!client) return;
+    setBusy(true);
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      const first = await client.call('Sessions.Export', { sessionId, format });
+      const pieces = [first.content];
+      let chars = first.content.length;
+      for (let next = first.next; next !== null; ) {
+        setNotice(`Exporting ${first.filename}: ${Math.round(chars / MB)} MB so far…`);
+        const piece = await client.call('Sessions.ExportNext', { next });
+        pieces.push(piece.content);
+        chars += piece.content.length;
+        next = piece.next;
+      }
+      download(first.filename, first.mediaType, pieces);
+      setNotice(`Exported ${first.filename}${first.redacted ? ', with secrets redacted' : ''}.`);
+    } catch (failure) {
+      setNotice(undefined);
+      setError(toRpcError(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { exportAs: (format) => void exportAs(format), busy, error, notice };
 }
 
 /** A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a time. */
