@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +11,14 @@ const SHORT_SESSIONS = 30;
 /** More messages than the 200 a conversation's first page holds. */
 const LONG_MESSAGES = 205;
 const HOUR_MS = 3_600_000;
+/** A conversation whose export comes in several pieces: 90 messages of about 30,000 characters. */
+const ARCHIVE_MESSAGES = 90;
+const archiveText = (i: number) => `Archive entry ${i}: ${'the ledger of every graft. '.repeat(1100)}`;
 
 /**
  * The panel's "more" buttons, driven as a person would: a project's conversations, a long
  * conversation's later messages and a search's further matches each come a page at a time, and a
- * quick double click asks for a page once.
+ * quick double click asks for a page once. A long conversation's export, too, comes a piece at a time.
  */
 describe('paging through conversations, messages and matches', () => {
   let steward: ServedSteward;
@@ -40,9 +44,15 @@ describe('paging through conversations, messages and matches', () => {
         claudeLine({ sessionId: 'long-1', cwd: GREENHOUSE, ts: new Date(base - HOUR_MS + i * 1000), type: i % 2 === 0 ? 'user' : 'assistant', text: `Long talk line ${i}` }),
       ),
     );
+    writeJsonl(
+      join(claude, 'projects', '-work-archive', 'archive-1.jsonl'),
+      Array.from({ length: ARCHIVE_MESSAGES }, (_, i) =>
+        claudeLine({ sessionId: 'archive-1', cwd: '/work/archive', ts: new Date(base - 2 * HOUR_MS + i * 1000), type: i % 2 === 0 ? 'user' : 'assistant', text: archiveText(i) }),
+      ),
+    );
     steward = await startServe({ claudeRoots: [claude] });
     browser = await launchChromium();
-    await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === SHORT_SESSIONS + 1 ? true : undefined), 30_000);
+    await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === SHORT_SESSIONS + 2 ? true : undefined), 30_000);
     greenhouse = (await steward.rpc('Projects.List', {})).projects.find((p) => p.name === 'greenhouse')!.projectKey;
   });
 
@@ -89,6 +99,21 @@ describe('paging through conversations, messages and matches', () => {
     await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
     await page.getByRole('button', { name: 'More matches' }).click();
     await eventually('the next page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a long conversation exports in pieces, joined into one file the browser downloads', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/sessions/archive-1'));
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
+    const file = readFileSync((await download.path())!, 'utf8');
+    // More than two pieces' worth, every message once and in order, and the whole file's end.
+    expect(file.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect([...file.matchAll(/\n\nArchive entry (\d+): /g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: ARCHIVE_MESSAGES }, (_, i) => i));
+    expect(file.endsWith(`${archiveText(ARCHIVE_MESSAGES - 1)}\n`)).toBe(true);
+    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).innerText()).toBe('Exported session-archive-1.md, with secrets redacted.');
     expect(problems).toEqual([]);
     await page.context().close();
   });
