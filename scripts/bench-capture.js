@@ -198,12 +198,12 @@ export function settleDisk() {
 }
 
 /**
- * An idle process beside the one measured, timing its own 1 ms timer over a phase. What stalls it is
+ * An idle process beside the one measured, timing its own 5 ms timer over a phase. What stalls it is
  * the machine (the host's scheduling, page reclaim), not the code under test: reported beside the
  * event-loop figures, it tells a slow machine from a slow owner.
  */
 export function watchMachine(overMs = 50) {
-  const code = `let last=performance.now();const stalls=[];setInterval(()=>{const now=performance.now();if(now-last>${overMs})stalls.push(now-last);last=now},1);process.stdin.on('end',()=>{process.stdout.write(JSON.stringify(stalls));process.exit(0)});process.stdin.resume();`;
+  const code = `let last=performance.now();const stalls=[];setInterval(()=>{const now=performance.now();if(now-last>${overMs})stalls.push(now-last);last=now},5);process.stdin.on('end',()=>{process.stdout.write(JSON.stringify(stalls));process.exit(0)});process.stdin.resume();`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (chunk) => (out += chunk));
