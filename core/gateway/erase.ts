@@ -77,6 +77,8 @@ export class SessionEraser {
         this.#index.removeParts(rowids);
         result.parts += this.#deleteParts.run(JSON.stringify(rowids)).changes;
       });
+      // The index's segments are merged in step (FTS5's automerge is off, see mergePiece).
+      this.#index.mergePiece();
       return true;
     });
     inTransaction(this.#db, () => {

@@ -123,13 +123,14 @@ export class RetentionPruner {
     return { rowids, ...walked };
   }
 
-  /** Parts and their index rows, in one transaction. */
+  /** Parts and their index rows, in one transaction; then a piece of merging the index (see mergePiece). */
   #remove(rowids: number[]): void {
     if (rowids.length === 0) return;
     inTransaction(this.#db, () => {
       this.#index.removeParts(rowids);
       this.#deleteParts.run(JSON.stringify(rowids));
     });
+    this.#index.mergePiece();
   }
 
   /**

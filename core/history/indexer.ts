@@ -26,15 +26,19 @@ export class IndexBackfill {
   readonly #o: IndexBackfillOptions;
   #abort: AbortController | undefined;
   #running: Promise<void> = Promise.resolve();
+  #stopped = false;
 
   constructor(options: IndexBackfillOptions) {
     this.#o = options;
   }
 
-  /** Starts the walk when there is something to index and it is not already walking. */
+  /**
+   * Starts the walk unless it is walking, or a run is still writing parts for it: it indexes what is
+   * left to index, then merges the index's segments until there is nothing left to merge.
+   */
   start(): void {
-    const progress = this.#o.index.progress();
-    if (this.#abort || progress.complete || progress.deferred) return;
+    // A tick that ends while the owner stops asks again: a stopped walk stays stopped.
+    if (this.#stopped || this.#abort || this.#o.index.progress().deferred) return;
     const abort = new AbortController();
     this.#abort = abort;
     this.#running = this.#run(abort.signal)
@@ -44,17 +48,30 @@ export class IndexBackfill {
       });
   }
 
+  /** Settles when the walk (indexing, then merging) has run out or stopped: for tests and benchmarks. */
+  whenIdle(): Promise<void> {
+    return this.#running;
+  }
+
   async stop(): Promise<void> {
+    this.#stopped = true;
     this.#abort?.abort();
     await this.#running;
     this.#abort = undefined;
   }
 
   async #run(signal: AbortSignal): Promise<void> {
-    let reported = 0;
-    const started = performance.now();
     // Not within start(): the first piece waits for a turn of the event loop like every other.
     await turn();
+    const { index, checkpointer: gate } = this.#o;
+    if (!index.progress().complete) await this.#index(signal);
+    // What the pieces left to merge (and what live ticks, forgetting and retention added), a piece at a time.
+    if (!signal.aborted && !index.progress().deferred) await inPieces({ limits: { maxRows: 1 }, gate, signal }, () => index.mergePiece());
+  }
+
+  async #index(signal: AbortSignal): Promise<void> {
+    let reported = 0;
+    const started = performance.now();
     await inPieces({ limits: { maxRows: MAX_ROWS }, gate: this.#o.checkpointer, signal }, (rows) => {
       const progress = this.#o.index.backfillStep(rows);
       if (progress.complete || performance.now() - reported >= PROGRESS_EVERY_MS) {
@@ -62,6 +79,8 @@ export class IndexBackfill {
         this.#o.onProgress({ indexedParts: progress.indexedParts, totalParts: progress.totalParts, complete: progress.complete });
       }
       if (progress.complete) this.#o.logger.info('search index backfill complete', { durationMs: Math.round(performance.now() - started) });
+      // Each piece's new segment is merged in step, so levels never fill up to a crisis merge.
+      this.#o.index.mergePiece();
       // A run is still writing parts for the walk; it is started again when the run ends.
       return !progress.complete && !progress.deferred;
     });

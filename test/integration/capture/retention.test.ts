@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
-import { RetentionPruner } from '../../../core/gateway/index.js';
+import { RetentionPruner, SearchIndex } from '../../../core/gateway/index.js';
 import { recordingGate } from '../../support/gate.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
@@ -166,6 +166,23 @@ describe('cache prune', () => {
     expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'claude'")).toBe(300);
     expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'openclaw'")).toBe(450);
     expect((await pruner.count('openclaw', cutoff)).parts).toBe(300);
+  });
+
+  it('merges the full-text index in step: thirty batches of removals leave a few segments, not a level per batch', async () => {
+    h = captureHarness();
+    const db = h.db;
+    const old = Date.now() - 90 * DAY;
+    const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, ?, 'claude', 'user', 'text', ?, ?)");
+    const session = db.prepare("INSERT INTO sessions (session_id, provider, first_ts, last_ts, updated_at) VALUES (?, 'claude', ?, ?, 0)");
+    const rowids: number[] = [];
+    for (let s = 0; s < 20; s += 1) {
+      session.run(`m${s}`, old, old);
+      for (let n = 0; n < 30; n += 1) rowids.push(Number(part.run(`cc:m${s}-${n}:0`, `m${s}`, old + n, `orchard pruning note ${n} of ${s}`).lastInsertRowid));
+    }
+    new SearchIndex(db).indexParts(rowids);
+    expect(await new RetentionPruner(db).prune('claude', Date.now() - 30 * DAY, { batchRows: 20 })).toMatchObject({ parts: 600, complete: true });
+    expect(h.count('SELECT COUNT(*) FROM search_map')).toBe(0);
+    expect(h.count('SELECT COUNT(DISTINCT segid) FROM search_fts_idx')).toBeLessThan(8);
   });
 
   it('keeps each batch short and off a WAL checkpoint: a batch waits while the checkpoint thread holds the disk', async () => {

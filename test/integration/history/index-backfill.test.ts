@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core, type EventPayload } from '../../../core/index.js';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
-import { GatewayReader, openGateway, SearchIndex } from '../../../core/gateway/index.js';
+import { GatewayReader, openGateway, SearchIndex, SessionEraser } from '../../../core/gateway/index.js';
 import { Capture } from '../../../core/capture/index.js';
 import { parseConfig } from '../../../core/config/index.js';
 import { History } from '../../../core/history/index.js';
@@ -183,11 +183,49 @@ describe('a large run leaves its parts to the index walk', () => {
   });
 });
 
+describe('merging the index in pieces of its own', () => {
+  const segments = (db: Db) => count(db, 'SELECT COUNT(DISTINCT segid) FROM search_fts_idx');
+
+  it('leaves FTS5 no automatic merging to do inside a commit, and the walk merges what pieces left behind', async () => {
+    const { db, index } = openOldStore();
+    const automerge = () => db.prepare("SELECT v FROM search_fts_config WHERE k = 'automerge'").pluck().get();
+    expect(automerge()).toBe(0);
+    // Twelve small pieces, each its own commit: twelve segments (three levels' worth at FTS5's default).
+    for (let i = 0; i < 12; i += 1) index.backfillStep(100);
+    expect(index.progress().complete).toBe(true);
+    const before = segments(db);
+    expect(before).toBeGreaterThanOrEqual(12);
+    const hits = (word: string) => db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid').pluck().all(word);
+    const orchards = hits('orchards');
+
+    const walk = new IndexBackfill({ index, logger: createMemoryLogger(), onProgress: () => undefined });
+    walk.start();
+    await walk.whenIdle();
+    expect(segments(db)).toBeLessThan(4);
+    expect(hits('orchards')).toEqual(orchards);
+    expectExact(db);
+    // Nothing left to merge: the next walk is one no-op piece.
+    expect(index.mergePiece()).toBe(false);
+    db.close();
+  });
+
+  it('forgetting merges in step: thirty pieces of deletions leave a few segments, not a level per piece', async () => {
+    const { db, index } = openOldStore();
+    index.backfillStep(PARTS);
+    const eraser = new SessionEraser(db, index);
+    const erased = await eraser.erase(['old-0', 'old-1', 'old-2', 'old-3', 'old-4', 'old-5'], 20);
+    expect(erased.parts).toBe(PARTS / 2);
+    expect(segments(db)).toBeLessThan(8);
+    expectExact(db);
+    db.close();
+  });
+});
+
 describe('the index walk beside WAL checkpoints', () => {
   it('starts the checkpoint thread, writes nothing while a checkpoint holds the disk, and grows each piece by at most 15%', async () => {
     const { db, index } = openOldStore();
     const sizes: number[] = [];
-    const watched = { progress: () => index.progress(), backfillStep: (rows: number) => (sizes.push(rows), index.backfillStep(rows)) } as unknown as SearchIndex;
+    const watched = { progress: () => index.progress(), backfillStep: (rows: number) => (sizes.push(rows), index.backfillStep(rows)), mergePiece: () => index.mergePiece() } as unknown as SearchIndex;
     let held = true;
     const calls = { start: 0, enter: 0, leave: 0 };
     const checkpointer = {
