@@ -67,6 +67,11 @@ export class History {
     this.#backfill.start();
   }
 
+  /** Settles once the walk has indexed and merged all it can (tests and benchmarks). */
+  whenIndexed(): Promise<void> {
+    return this.#backfill.whenIdle();
+  }
+
   async stop(): Promise<void> {
     this.exporter.close();
     await this.#backfill.stop();
