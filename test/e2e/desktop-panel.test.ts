@@ -383,16 +383,21 @@ describe('a Steward with two projects', () => {
     const folders = page.getByRole('form', { name: 'Agents and their folders' });
     const claudeFolders = folders.getByLabel('Claude Code folders');
     await claudeFolders.fill('relative/transcripts');
-    await folders.getByRole('button', { name: 'Save agents and folders' }).click();
-    await folders.getByText('This must be a full path (from / or a drive letter).').waitFor();
-    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ query: { cache: { retention: { default_days: 90 } } } });
-    // The environment decides the folders in this test, and the form says so.
-    expect(await folders.innerText()).toContain('STEWARD_CLAUDE_ROOTS is set');
-
+    // Another form's save reloads the settings: what is typed here stays.
     const log = page.getByRole('form', { name: 'Log level' });
     await log.getByLabel('What Steward writes to its log').selectOption('warn');
     await log.getByRole('button', { name: 'Save log level' }).click();
     await log.getByText('Saved to config.json. It applies now.').waitFor();
+    await page.waitForTimeout(300);
+    expect(await claudeFolders.inputValue()).toBe('relative/transcripts');
+    const savedBefore = readFileSync(config, 'utf8');
+    await folders.getByRole('button', { name: 'Save agents and folders' }).click();
+    await folders.getByText('This must be a full path (from / or a drive letter).').waitFor();
+    expect(readFileSync(config, 'utf8')).toBe(savedBefore);
+    expect(JSON.parse(savedBefore)).toMatchObject({ query: { cache: { retention: { default_days: 90 } } } });
+    expect(JSON.parse(savedBefore)).not.toHaveProperty('providers');
+    // The environment decides the folders in this test, and the form says so.
+    expect(await folders.innerText()).toContain('STEWARD_CLAUDE_ROOTS is set');
 
     // Read back after a reload: the saved values are what the form shows.
     await page.reload();

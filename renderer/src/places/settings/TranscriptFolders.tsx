@@ -50,11 +50,14 @@ export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onS
   const saving = useSave(() => (onSaved(), roots.reload()));
   const [enabled, setEnabled] = useState<Record<string, boolean>>({});
   const [drafts, setDrafts] = useState<Record<string, string>>({});
+  // The form starts over from what is saved only when that changes: another form's save reloads the
+  // config too, and must not erase what a person is typing here.
+  const saved = JSON.stringify([roots.data?.providers.map((p) => [p.provider, p.enabled, p.roots.map((k) => k.configured)]) ?? null, config.saved.providers]);
   useEffect(() => {
     if (!roots.data) return;
     setEnabled(Object.fromEntries(roots.data.providers.map((p) => [p.provider, config.saved.providers[p.provider]?.enabled ?? p.enabled])));
     setDrafts(Object.fromEntries(roots.data.providers.flatMap((p) => p.roots.map((k) => [`providers.${p.provider}.${k.key}`, (k.configured ?? []).join('\n')]))));
-  }, [roots.data, config]);
+  }, [saved]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
