@@ -383,13 +383,17 @@ describe('a Steward with two projects', () => {
     const folders = page.getByRole('form', { name: 'Agents and their folders' });
     const claudeFolders = folders.getByLabel('Claude Code folders');
     await claudeFolders.fill('relative/transcripts');
-    // Another form's save reloads the settings: what is typed here stays.
+    const exclude = importing.getByLabel('Never import conversations from these folders');
+    await exclude.fill('/home/me/private/**');
+    // Another form's save reloads the settings: what is typed in the others stays.
     const log = page.getByRole('form', { name: 'Log level' });
     await log.getByLabel('What Steward writes to its log').selectOption('warn');
     await log.getByRole('button', { name: 'Save log level' }).click();
     await log.getByText('Saved to config.json. It applies now.').waitFor();
     await page.waitForTimeout(300);
     expect(await claudeFolders.inputValue()).toBe('relative/transcripts');
+    expect(await exclude.inputValue()).toBe('/home/me/private/**');
+    await exclude.fill('');
     const savedBefore = readFileSync(config, 'utf8');
     await folders.getByRole('button', { name: 'Save agents and folders' }).click();
     await folders.getByText('This must be a full path (from / or a drive letter).').waitFor();

@@ -12,11 +12,14 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
   const [days, setDays] = useState(String(saved.retentionDays));
   const [minutes, setMinutes] = useState(String(saved.sweepIntervalMs / MINUTE));
   const [exclude, setExclude] = useState(saved.captureExclude.join('\n'));
+  // Keyed on the saved text, not the list: every reload (another form's save) brings a new list, and
+  // must not erase what a person is typing here.
+  const savedExclude = saved.captureExclude.join('\n');
   useEffect(() => {
     setDays(String(saved.retentionDays));
     setMinutes(String(saved.sweepIntervalMs / MINUTE));
-    setExclude(saved.captureExclude.join('\n'));
-  }, [saved.retentionDays, saved.sweepIntervalMs, saved.captureExclude]);
+    setExclude(savedExclude);
+  }, [saved.retentionDays, saved.sweepIntervalMs, savedExclude]);
   const intervalByEnv = config.environment.find((e) => e.key === 'sweep.interval_ms');
 
   const submit = (event: FormEvent) => {
