@@ -4,8 +4,8 @@ import type { PartRow, TranscriptBatch } from './types.js';
  * A batch as the read worker posts it: its parts in columns. Structured clone copies an object
  * property by property, with every property's name; a million parts cost the owner's thread about
  * 3 µs each to receive. In columns, the repeated names (session, provider, role, kind) travel once
- * per batch, numbers as typed arrays, and each part's text and meta as a length in one joined
- * string, which the owner cuts with `substring` (V8 slices all but short strings rather than copy
+ * per batch, numbers as typed arrays, and each part's text and meta as a length in a few joined
+ * strings, which the owner cuts with `substring` (V8 slices all but short strings rather than copy
  * them). Receiving then costs about 1 µs a part. A slice keeps its joined string alive, which is
  * fine: a part's text lives only until its batch is written.
  */
@@ -26,28 +26,51 @@ export interface PackedBatch {
   meta: JoinedColumn;
 }
 
-/** Strings or nulls, one after another: `lengths[i]` is -1 for null. */
+/**
+ * Strings or nulls, one after another: `lengths[i]` is -1 for null. A value lies whole in one piece,
+ * and the next piece starts where a value would overflow this one.
+ */
 interface JoinedColumn {
-  joined: string;
+  pieces: string[];
   lengths: Int32Array;
 }
 
 const CODES = 4;
 const NONE = -1;
+/**
+ * Characters in a joined piece (a value longer than this is a piece of its own). V8 puts a string
+ * of 128 KB or more in its large-object space, fresh pages from the kernel each time: on the 2-core
+ * VM here decoding or joining such strings cost 20–30× more per byte than strings under 64 KiB, and
+ * one joined string per batch (megabytes) took 2.8 s of the read worker's 10 s in a 1 GB import.
+ * 32 Ki characters stay under that size even at two bytes a character.
+ */
+const PIECE_CHARS = 32 * 1024;
 
 function join(values: (string | null)[]): JoinedColumn {
   const lengths = new Int32Array(values.length);
-  const present: string[] = [];
+  const pieces: string[] = [];
+  let piece: string[] = [];
+  let chars = 0;
+  const close = (): void => {
+    if (piece.length > 0) pieces.push(piece.length === 1 ? piece[0]! : piece.join(''));
+    piece = [];
+    chars = 0;
+  };
   values.forEach((value, i) => {
     lengths[i] = value === null ? NONE : value.length;
-    if (value !== null) present.push(value);
+    if (value === null) return;
+    if (chars > 0 && chars + value.length > PIECE_CHARS) close();
+    piece.push(value);
+    chars += value.length;
   });
-  return { joined: present.join(''), lengths };
+  close();
+  return { pieces, lengths };
 }
 
-/** Cuts a joined column back into its values, in order. */
-function cut({ joined, lengths }: JoinedColumn): (string | null)[] {
+/** Cuts a joined column back into its values, in order (the rule `join` placed them by). */
+function cut({ pieces, lengths }: JoinedColumn): (string | null)[] {
   const values = new Array<string | null>(lengths.length);
+  let p = 0;
   let at = 0;
   for (let i = 0; i < lengths.length; i += 1) {
     const length = lengths[i]!;
@@ -55,7 +78,11 @@ function cut({ joined, lengths }: JoinedColumn): (string | null)[] {
       values[i] = null;
       continue;
     }
-    values[i] = joined.substring(at, at + length);
+    if (at + length > pieces[p]!.length) {
+      p += 1;
+      at = 0;
+    }
+    values[i] = pieces[p]!.substring(at, at + length);
     at += length;
   }
   return values;

@@ -38,4 +38,19 @@ describe('a batch posted by the read worker', () => {
     expect([...packed.names].sort()).toEqual(['assistant', 'claude', 'one-session', 'text', 'user'].sort());
     expect(unpackBatch(packed).parts).toStrictEqual(parts);
   });
+
+  it('cuts texts back whole where they fill, cross and overflow the joined pieces', () => {
+    // Sizes around the 32 Ki-character piece: exact fits, a one-character overflow, a value larger
+    // than a piece, empty strings and nulls at piece edges, and two-byte text.
+    const sizes = [32 * 1024, 0, 1, 32 * 1024 - 1, 2, 100_000, 0, 16 * 1024, 16 * 1024, 16 * 1024 + 1, 5];
+    const parts = sizes.flatMap((size, i) => [
+      partRow({ partId: `cc:${i}:0`, sessionId: 's', text: (i % 2 ? 'é' : 'a').repeat(size), meta: i % 3 ? null : 'x'.repeat(size) }),
+      partRow({ partId: `cc:${i}:1`, sessionId: 's', text: null, meta: '' }),
+    ]);
+    const batch: TranscriptBatch = { sessions: [], parts };
+    expect(throughWorker(batch)).toStrictEqual(batch);
+    const packed = packBatch(batch);
+    expect(packed.text.pieces.length).toBeGreaterThan(4);
+    expect(Math.max(...packed.text.pieces.filter((piece) => piece.length !== 100_000).map((piece) => piece.length))).toBeLessThanOrEqual(32 * 1024);
+  });
 });
