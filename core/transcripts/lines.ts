@@ -1,11 +1,28 @@
 import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { isMainThread } from 'node:worker_threads';
 import type { SkipReason } from '../api/index.js';
 import type { LineStats, ReadCheckpoint } from './types.js';
 
 const NEWLINE = 0x0a;
 /** The head hash covers this many bytes (or the whole file when shorter), as does the hash before the offset. */
 const HASHED_BYTES = 4096;
+
+/**
+ * Whether chunk reads block this thread (see `blockOnReads`). Only a worker's reads ever do.
+ */
+let blockingReads = false;
+
+/**
+ * Makes this thread's chunk reads synchronous; the owner's thread is never made to block. The read
+ * worker has nothing else to do while a chunk is read, and each asynchronous read waited its turn on
+ * libuv's thread pool with the owner's I/O: in a 1 GB cold import on two cores the worker waited
+ * 0.8–1.5 s on reads, and with blocking reads 0.01–0.03 s (a 256 KiB read from the page cache).
+ */
+export function blockOnReads(): void {
+  blockingReads = !isMainThread;
+}
 
 export interface LineReadOptions {
   maxLineBytes: number;
@@ -87,7 +104,10 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
     const at = position;
     const length = Math.min(chunkBytes, end - at);
     if (length <= 0) return Promise.resolve({ at, bytesRead: 0 });
-    return handle.read(buffers[index], 0, length, at).then((r) => {
+    const read = blockingReads
+      ? new Promise<{ bytesRead: number }>((resolve) => resolve({ bytesRead: readSync(handle.fd, buffers[index], 0, length, at) }))
+      : handle.read(buffers[index], 0, length, at);
+    return read.then((r) => {
       position = at + r.bytesRead;
       stats.bytesRead = (stats.bytesRead ?? 0) + r.bytesRead;
       return { at, bytesRead: r.bytesRead };

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { useSqliteNativeBinding } from '../store/index.js';
 import { parsersOnly } from './providers/index.js';
 import { packBatch } from './packed.js';
+import { blockOnReads } from './lines.js';
 import type { LineStats, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
 import type { ProviderId } from '../api/index.js';
 import type { ReaderReply, ReaderRequest } from './reader.js';
@@ -17,6 +18,7 @@ const CREDIT = 16;
 const port = parentPort;
 const binding = (workerData as { sqliteBinding?: unknown } | null)?.sqliteBinding;
 useSqliteNativeBinding(typeof binding === 'string' ? binding : undefined);
+blockOnReads();
 // Roots are irrelevant here: the worker only reads files the owner discovered.
 const providers: Record<ProviderId, TranscriptProvider> = parsersOnly();
 

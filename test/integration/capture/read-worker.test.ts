@@ -1,4 +1,6 @@
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +74,41 @@ const rows = (db: Db) => ({
 });
 
 describe('the read worker', () => {
+  it('reads chunks without waiting on the thread pool: no event-loop turn between them, the same lines', async () => {
+    home = tempHome('steward-read-worker-');
+    const file = join(home.dir, 'blocking.jsonl');
+    writeFileSync(file, Array.from({ length: 50 }, (_, i) => `{"n":${i}}\n`).join(''));
+    const linesUrl = pathToFileURL(join(build.dir, 'core', 'transcripts', 'lines.js')).href;
+    const source = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      import(workerData.linesUrl).then(async ({ blockOnReads, readCompleteLines }) => {
+        blockOnReads();
+        let turns = 0;
+        let counting = true;
+        const count = () => { turns += 1; if (counting) setImmediate(count); };
+        setImmediate(count);
+        const lines = [];
+        const stats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+        // Chunk boundaries with an event-loop turn between them: a read that went through the thread pool.
+        let turned = 0;
+        let seen;
+        for await (const group of readCompleteLines(workerData.file, { maxLineBytes: 1024, chunkBytes: 16 }, stats)) {
+          if (seen !== undefined && turns !== seen) turned += 1;
+          seen = turns;
+          lines.push(...group.lines);
+        }
+        counting = false;
+        parentPort.postMessage({ lines, turned, checkpoint: stats.checkpoint });
+      });`;
+    const worker = new Worker(source, { eval: true, workerData: { linesUrl, file } });
+    const [reply] = (await once(worker, 'message')) as [{ lines: string[]; turned: number; checkpoint: { offset: number } }];
+    await worker.terminate();
+    expect(reply.lines).toEqual(Array.from({ length: 50 }, (_, i) => `{"n":${i}}`));
+    expect(reply.checkpoint.offset).toBe(statSync(file).size);
+    // About 40 chunks (a line lies across two or three of them), none of them read through the pool.
+    expect(reply.turned).toBe(0);
+  });
+
   it('reads each file once, read-ahead included, and writes exactly what an in-thread read writes', async () => {
     home = tempHome('steward-read-worker-');
     const claudeRoot = join(home.dir, 'claude');

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LineStats } from '../../../core/transcripts/index.js';
-import { readCompleteLines, resumeOffset, type LineChunk } from '../../../core/transcripts/lines.js';
+import { blockOnReads, readCompleteLines, resumeOffset, type LineChunk } from '../../../core/transcripts/lines.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 let home: TempHome;
@@ -76,5 +76,37 @@ describe('line positions and checkpoints', () => {
     writeFileSync(file, '{"A":1}\n{"b":2}\n{"c":3}\n');
     expect(await resumeOffset(file, checkpoint, 24, probe)).toBe(0);
     expect(await resumeOffset(file, checkpoint, 10, probe)).toBe(0);
+  });
+});
+
+describe('reads on the owner thread', () => {
+  it('never block it, even after blockOnReads: the event loop turns between chunks', async () => {
+    blockOnReads();
+    const file = join(home.dir, 'f.jsonl');
+    writeFileSync(file, Array.from({ length: 50 }, (_, i) => `{"n":${i}}\n`).join(''));
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    let lines = 0;
+    let boundaries = 0;
+    // Chunk boundaries with an event-loop turn between them: a read that went through the thread pool.
+    let turned = 0;
+    let seen: number | undefined;
+    for await (const group of readCompleteLines(file, { maxLineBytes: 1024, chunkBytes: 16 }, stats)) {
+      if (seen !== undefined) boundaries += 1;
+      if (seen !== undefined && turns !== seen) turned += 1;
+      seen = turns;
+      lines += group.lines.length;
+    }
+    counting = false;
+    expect(lines).toBe(50);
+    expect(boundaries).toBeGreaterThan(20);
+    // Two completions can land in one poll of the loop now and then; a blocking read never turns it.
+    expect(turned).toBeGreaterThanOrEqual(Math.ceil(boundaries / 2));
   });
 });
