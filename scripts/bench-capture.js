@@ -153,7 +153,7 @@ function filesUnder(root) {
   return walk(root);
 }
 
-/** Split + parse on text: 1 MiB chunks decoded whole, split on '\n' (the baseline until stop 24). */
+/** Split + parse on text: 1 MiB chunks decoded whole, split on '\n' (the only baseline before December 2026). */
 async function parseByStringChunks(files) {
   let lines = 0;
   for (const file of files) {
@@ -196,7 +196,7 @@ async function parseByLineBytes(files) {
 
 /**
  * Bare line split + JSON.parse of every byte: the floor any importer pays, so the faster of two plain
- * ways, each timed here. Which is faster depends on the machine: on the 2-core VM of stop 24, strings
+ * ways, each timed here. Which is faster depends on the machine: on a 2-core VM in December 2026, strings
  * of 128 KB or more (V8's large-object space) cost 20–30× more per byte to decode, and 1 MiB chunks
  * ran at 85–108 MB/s where per-line decoding ran at 316–526 MB/s; a slow baseline flatters the import.
  */
