@@ -148,8 +148,12 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
       progress();
       await io.yieldTurn(due);
       // A commit writes the window's pages at once: it gets a turn of its own, before and after. While
-      // a WAL checkpoint writes the disk it waits, and the window keeps filling.
-      if (due && deps.commits.commitWhenQuiet()) await io.yieldTurn(true);
+      // a WAL checkpoint writes the disk it waits, and the window keeps filling. Every few commits the
+      // next window waits for the whole WAL to be copied, so it can start the file over.
+      if (due && deps.commits.commitWhenQuiet()) {
+        await deps.commits.settle();
+        await io.yieldTurn(true);
+      }
       if (ctx.signal?.aborted) {
         outcome.status = 'cancelled';
         break;

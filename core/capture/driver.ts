@@ -2,7 +2,7 @@ import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, wi
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
@@ -29,6 +29,8 @@ export interface CaptureOptions {
   inStepIndexParts?: number;
   /** Bytes a run may read and still index in step (tests). */
   inStepIndexBytes?: number;
+  /** The commit window's limits (tests); the gateway's defaults otherwise. */
+  commitLimits?: Partial<CommitWindowLimits>;
 }
 
 export type BackfillRequest = Params<'Backfill.Run'>;
@@ -98,7 +100,7 @@ export class Capture {
     this.#checkpointer = Checkpointer.of(options.db, options.logger);
     // Started with the first write, not with the Core or a run: a CLI verb or a tick that imports
     // nothing (an unchanged or restarted one) spawns no thread.
-    this.#commits = new CommitWindow(options.db, {}, { onOpen: () => this.#checkpointer.start(), gate: this.#checkpointer });
+    this.#commits = new CommitWindow(options.db, options.commitLimits ?? {}, { onOpen: () => this.#checkpointer.start(), gate: this.#checkpointer, settle: () => this.#checkpointer.settle() });
     this.#pruner = new RetentionPruner(options.db, this.#checkpointer);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;

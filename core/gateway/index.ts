@@ -21,7 +21,7 @@ export { SessionEraser } from './erase.js';
 export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer } from './checkpointer.js';
-export { CommitWindow } from './commit-window.js';
+export { CommitWindow, type CommitWindowLimits } from './commit-window.js';
 export { PieceSize, inPieces, pacer, turn, type PieceGate } from './pace.js';
 
 /**

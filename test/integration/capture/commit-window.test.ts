@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../core/config/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { Capture } from '../../../core/capture/index.js';
+import { Checkpointer } from '../../../core/gateway/index.js';
 import { type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../../core/transcripts/index.js';
 import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { appendJsonl, claudeLine, claudeSession, writeJsonl } from '../../support/transcripts.js';
@@ -65,6 +66,27 @@ describe('a run inside commit windows', () => {
     } finally {
       committed.close();
     }
+  });
+
+  it('waits between windows, every few commits, for the whole WAL to be copied, and writes every part', async () => {
+    claudeSession(h.claudeRoot, 'sess-long', 4_400);
+    const checkpointer = Checkpointer.of(h.db);
+    let settled = 0;
+    const settle = checkpointer.settle.bind(checkpointer);
+    checkpointer.settle = async () => {
+      // Only between windows: the run's transaction is closed when it waits.
+      expect(h.db.inTransaction).toBe(false);
+      settled += 1;
+      return settle();
+    };
+    const driver = new Capture({ db: h.db, config: parseConfig({}), env: h.home.env, logger: createMemoryLogger(), projects: h.projects, record: () => {}, providers: [claudeProvider()], readWorker: false, commitLimits: { maxRows: 40 } });
+    drivers.push(driver);
+    const [stats] = await driver.tick();
+    expect(stats).toMatchObject({ read: 1, partsWritten: 4_400 });
+    // Batches of 250 parts, each over the 40-row limit: a commit after most of the 18 (one that finds a
+    // checkpoint running waits for a later one), and a wait after every 8th commit.
+    expect(settled).toBeGreaterThanOrEqual(1);
+    expect(h.db.prepare('SELECT COUNT(*) FROM parts').pluck().get()).toBe(4_400);
   });
 
   it('gives the event loop turns even when every batch is already waiting', async () => {

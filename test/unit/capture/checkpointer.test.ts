@@ -92,6 +92,37 @@ describe('Checkpointer', () => {
     expect(db.pragma('journal_size_limit', { simple: true })).toBe(limit);
   });
 
+  it('settles on request: copies the whole WAL, so the next commit starts the file over instead of growing it', async () => {
+    expect(await new Checkpointer(db).settle()).toBe(false);
+    // An interval longer than the test: only the requested checkpoint runs.
+    const checkpointer = new Checkpointer(db, 600_000);
+    checkpointer.start();
+    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 0, 'the worker taking over checkpoints');
+    const insert = db.prepare("INSERT INTO telemetry (at, kind, data) VALUES (?, 'x', ?)");
+    const batch = () =>
+      db.transaction(() => {
+        for (let i = 0; i < 2_000; i += 1) insert.run(i, 'y'.repeat(500));
+      })();
+    const wal = () => statSync(join(home.dir, 'gateway.db-wal')).size;
+    const database = () => statSync(join(home.dir, 'gateway.db')).size;
+    batch();
+    const one = wal();
+    // Nothing copied: the second batch lands after the first.
+    batch();
+    expect(wal()).toBeGreaterThan(one * 1.5);
+    const grown = wal();
+    const before = database();
+    expect(await checkpointer.settle()).toBe(true);
+    expect(database()).toBeGreaterThan(before);
+    // Copied whole: the third batch overwrites the file from its start.
+    batch();
+    expect(wal()).toBe(grown);
+    batch();
+    expect(wal()).toBe(grown);
+    await checkpointer.stop();
+    expect(await checkpointer.settle()).toBe(false);
+  });
+
   it('never checkpoints while a commit holds the disk, and catches up once it lets go', async () => {
     const checkpointer = new Checkpointer(db, 20);
     checkpointer.start();

@@ -77,6 +77,34 @@ describe('CommitWindow', () => {
     expect(entered).toEqual([false, false, false, true, true]);
   });
 
+  it('waits for the whole WAL to be copied after every 8th commit, and only between windows', async () => {
+    let settles = 0;
+    const window = new CommitWindow(db, { maxRows: 1, maxBytes: 1e9, maxAgeMs: 1e9 }, { settle: async () => (settles += 1) });
+    const run = {};
+    const commitOne = (id: string) => {
+      write(window, run, batch('s', [id]));
+      window.commit();
+    };
+    for (let i = 0; i < 7; i += 1) {
+      commitOne(`a${i}`);
+      await window.settle();
+    }
+    expect(settles).toBe(0);
+    commitOne('a7');
+    // Never with a window open: its transaction would keep the WAL from starting over.
+    write(window, run, batch('s', ['open']));
+    await window.settle();
+    expect(settles).toBe(0);
+    window.commit();
+    await window.settle();
+    expect(settles).toBe(1);
+    await window.settle();
+    expect(settles).toBe(1);
+    for (let i = 0; i < 8; i += 1) commitOne(`b${i}`);
+    await window.settle();
+    expect(settles).toBe(2);
+  });
+
   it('groups batches into one commit, and what waits on durability runs only after it', () => {
     const window = new CommitWindow(db);
     const run = {};
