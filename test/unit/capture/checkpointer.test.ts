@@ -24,6 +24,19 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** A started checkpoint thread that took over, and batches of about a megabyte of rows to write. */
+async function takenOver(intervalMs: number): Promise<{ checkpointer: Checkpointer; batch: () => void; wal: () => number }> {
+  const checkpointer = new Checkpointer(db, intervalMs);
+  checkpointer.start();
+  await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 0, 'the worker taking over checkpoints');
+  const insert = db.prepare("INSERT INTO telemetry (at, kind, data) VALUES (?, 'x', ?)");
+  const batch = () =>
+    db.transaction(() => {
+      for (let i = 0; i < 2_000; i += 1) insert.run(i, 'y'.repeat(500));
+    })();
+  return { checkpointer, batch, wal: () => statSync(join(home.dir, 'gateway.db-wal')).size };
+}
+
 describe('Checkpointer', () => {
   it('is one per connection: capture and the index walk start, gate and stop the same thread', async () => {
     const other = openGateway(home.dir);
@@ -45,15 +58,7 @@ describe('Checkpointer', () => {
   });
 
   it('takes WAL checkpoints off the connection while it runs, and gives them back when stopped', async () => {
-    const checkpointer = new Checkpointer(db, 20);
-    checkpointer.start();
-    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 0, 'the worker taking over checkpoints');
-    const insert = db.prepare("INSERT INTO telemetry (at, kind, data) VALUES (?, 'x', ?)");
-    const batch = () =>
-      db.transaction(() => {
-        for (let i = 0; i < 2_000; i += 1) insert.run(i, 'y'.repeat(500));
-      })();
-    const wal = () => statSync(join(home.dir, 'gateway.db-wal')).size;
+    const { checkpointer, batch, wal } = await takenOver(20);
     batch();
     const afterFirst = wal();
     // With automatic checkpoints off, only the worker's checkpoint lets the next write restart the WAL
@@ -95,15 +100,7 @@ describe('Checkpointer', () => {
   it('settles on request: copies the whole WAL, so the next commit starts the file over instead of growing it', async () => {
     expect(await new Checkpointer(db).settle()).toBe(false);
     // An interval longer than the test: only the requested checkpoint runs.
-    const checkpointer = new Checkpointer(db, 600_000);
-    checkpointer.start();
-    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 0, 'the worker taking over checkpoints');
-    const insert = db.prepare("INSERT INTO telemetry (at, kind, data) VALUES (?, 'x', ?)");
-    const batch = () =>
-      db.transaction(() => {
-        for (let i = 0; i < 2_000; i += 1) insert.run(i, 'y'.repeat(500));
-      })();
-    const wal = () => statSync(join(home.dir, 'gateway.db-wal')).size;
+    const { checkpointer, batch, wal } = await takenOver(600_000);
     const database = () => statSync(join(home.dir, 'gateway.db')).size;
     batch();
     const one = wal();
