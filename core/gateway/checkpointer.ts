@@ -183,9 +183,9 @@ export class Checkpointer implements DiskGate {
       }
     });
     const fallBack = (error?: unknown) => {
-      this.#answerSettling();
       if (this.#worker !== worker) return;
       this.#worker = undefined;
+      this.#answerSettling();
       this.#logger?.warn('checkpoint worker stopped; SQLite checkpoints in-thread', { code: error === undefined ? 'exit' : errorCode(error) });
       this.#giveBack();
     };
