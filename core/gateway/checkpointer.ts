@@ -34,18 +34,22 @@ const truncate = (commits) => {
   db.pragma('busy_timeout = 0');
   try { if (db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0) truncatedAt = commits; } finally { db.pragma('busy_timeout = 1000'); }
 };
-const checkpoint = (final) => {
-  // The owner is committing: try again shortly rather than sync the disk under its writes.
+/** Runs \`work\` holding the disk, unless the owner is committing: false then, to be tried again. */
+const underGate = (work) => {
   if (Atomics.compareExchange(gate, 0, ${FREE}, ${CHECKPOINTING}) !== ${FREE}) return false;
-  try {
-    const commits = Atomics.load(gate, ${COMMITS});
-    // No commit for a whole interval: the writers are quiet, and the file may shrink now.
-    if ((final || commits === seen) && commits !== truncatedAt) truncate(commits);
-    else db.pragma('wal_checkpoint(PASSIVE)');
-    seen = commits;
-  } catch {} finally { Atomics.compareExchange(gate, 0, ${CHECKPOINTING}, ${FREE}); }
+  try { work(); } catch {} finally { Atomics.compareExchange(gate, 0, ${CHECKPOINTING}, ${FREE}); }
   return true;
 };
+/** Blocks this thread until \`attempt\` gets the disk: for checkpoints the owner is waiting on. */
+const untilDone = (attempt) => { while (!attempt()) Atomics.wait(gate, 0, ${COMMITTING}, 50); };
+// The owner is committing: a scheduled checkpoint tries again shortly rather than sync the disk under its writes.
+const checkpoint = (final) => underGate(() => {
+  const commits = Atomics.load(gate, ${COMMITS});
+  // No commit for a whole interval: the writers are quiet, and the file may shrink now.
+  if ((final || commits === seen) && commits !== truncatedAt) truncate(commits);
+  else db.pragma('wal_checkpoint(PASSIVE)');
+  seen = commits;
+});
 let timer;
 const schedule = (ms) => { timer = setTimeout(() => schedule(checkpoint(false) ? workerData.intervalMs : workerData.retryMs), ms); };
 schedule(workerData.intervalMs);
@@ -54,20 +58,14 @@ parentPort.on('message', (message) => {
   if (message === 'settle') {
     // Copies every frame now, waiting out a commit that holds the disk; the owner waits for the answer.
     let result;
-    for (;;) {
-      if (Atomics.compareExchange(gate, 0, ${FREE}, ${CHECKPOINTING}) === ${FREE}) {
-        try { result = db.pragma('wal_checkpoint(PASSIVE)')[0]; } catch {} finally { Atomics.compareExchange(gate, 0, ${CHECKPOINTING}, ${FREE}); }
-        break;
-      }
-      Atomics.wait(gate, 0, ${COMMITTING}, 50);
-    }
+    untilDone(() => underGate(() => { result = db.pragma('wal_checkpoint(PASSIVE)')[0]; }));
     parentPort.postMessage({ type: 'settled', complete: result !== undefined && result.busy === 0 && result.log === result.checkpointed });
     return;
   }
   if (message !== 'stop') return;
   clearTimeout(timer);
   // The owner's last commit is done: wait for it rather than skip the final checkpoint.
-  while (!checkpoint(true)) Atomics.wait(gate, 0, ${COMMITTING}, 50);
+  untilDone(() => checkpoint(true));
   db.close();
   parentPort.close();
 });
