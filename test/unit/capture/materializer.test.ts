@@ -193,6 +193,25 @@ describe('Sink', () => {
     expect(sink.flushStep()).toMatchObject({ partsWritten: 2, messagesWritten: 1 });
   });
 
+  it('stops reading the spool once a step of its own found it empty, but not after an empty step inside a window', () => {
+    const { sink } = parts();
+    leftover('w', 'w1');
+    // Inside a window that rolls back, the step that empties the spool and the empty step after it.
+    db.exec('BEGIN');
+    expect(sink.flushStep().partsWritten).toBe(1);
+    expect(sink.flushStep().rows).toBe(0);
+    db.exec('ROLLBACK');
+    // The row is back, and the sink still looks.
+    expect(sink.flushStep().partsWritten).toBe(1);
+    sql.length = 0;
+    expect(sink.flushStep().rows).toBe(0);
+    expect(sql.some((s) => /\bspool\b/.test(s))).toBe(true);
+    // Found empty in a transaction of its own: later steps read nothing at all.
+    sql.length = 0;
+    expect(sink.flushStep().rows).toBe(0);
+    expect(sql).toEqual([]);
+  });
+
   it('skips a damaged spooled session row instead of wedging every later flush', () => {
     const { sink } = parts();
     db.prepare("INSERT INTO spool (kind, id, session_id, provider, meta) VALUES ('session', 'ok', 'ok', 'claude', ?)").run(JSON.stringify(session('ok')));
