@@ -5,6 +5,8 @@ interface Fingerprint {
   ino: bigint;
   size: number;
   mtimeMs: number;
+  /** The last walk (see retainOnly) that found this path. */
+  foundBy: number;
 }
 
 /**
@@ -14,6 +16,9 @@ interface Fingerprint {
  */
 export class FingerprintMap {
   readonly #byPath = new Map<string, Fingerprint>();
+  /** How many paths each provider has here: a walk that found all of them has nothing to forget. */
+  readonly #perProvider = new Map<string, number>();
+  #walks = 0;
 
   isUnchanged(file: TranscriptFile): boolean {
     const known = this.#byPath.get(file.path);
@@ -26,16 +31,31 @@ export class FingerprintMap {
    * the file's checkpoint, not here.
    */
   advance(file: TranscriptFile, provider: string): void {
-    this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs });
+    const before = this.#byPath.get(file.path);
+    if (before?.provider !== provider) {
+      if (before) this.#count(before.provider, -1);
+      this.#count(provider, 1);
+    }
+    this.#byPath.set(file.path, { provider, ino: file.ino, size: file.size, mtimeMs: file.mtimeMs, foundBy: before?.foundBy ?? 0 });
   }
 
   /** Forgets a provider's paths that were not discovered again, so deleted transcripts do not pile up; returns them. */
   retainOnly(provider: string, discovered: readonly TranscriptFile[]): string[] {
-    const present = new Set(discovered.map((f) => f.path));
+    // Marks what this walk found; on the usual tick that is every known path, and nothing is swept.
+    const walk = ++this.#walks;
+    let found = 0;
+    for (const file of discovered) {
+      const known = this.#byPath.get(file.path);
+      if (known?.provider !== provider || known.foundBy === walk) continue;
+      known.foundBy = walk;
+      found += 1;
+    }
+    if (found === (this.#perProvider.get(provider) ?? 0)) return [];
     const gone: string[] = [];
     for (const [path, fingerprint] of this.#byPath) {
-      if (fingerprint.provider !== provider || present.has(path)) continue;
+      if (fingerprint.provider !== provider || fingerprint.foundBy === walk) continue;
       this.#byPath.delete(path);
+      this.#count(provider, -1);
       gone.push(path);
     }
     return gone;
@@ -47,5 +67,10 @@ export class FingerprintMap {
 
   clear(): void {
     this.#byPath.clear();
+    this.#perProvider.clear();
+  }
+
+  #count(provider: string, by: number): void {
+    this.#perProvider.set(provider, (this.#perProvider.get(provider) ?? 0) + by);
   }
 }
