@@ -80,7 +80,7 @@ export class Core {
     this.gateway = openGateway(home.dir, logger);
     try {
       const sessions = new GatewayReader(this.gateway);
-      this.telemetry = new TelemetryLog(this.gateway);
+      this.telemetry = new TelemetryLog(this.gateway, { logger });
       this.projects = new ProjectStore(this.gateway, sessions);
       this.#reporter = new StatusReporter(this.app, (key) => this.projects.get(key)?.name);
       this.sweeper = this.#createSweeper(schedule, sessions);
@@ -327,6 +327,7 @@ export class Core {
     if (this.#closed) return;
     this.#closed = true;
     try {
+      this.telemetry.close();
       this.gateway.close();
     } finally {
       this.#lock.release();

@@ -20,7 +20,7 @@ export { SearchReader, SearchTooBroadError, type SearchFilter, type MatchedPart 
 export { SessionEraser } from './erase.js';
 export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
-export { Checkpointer } from './checkpointer.js';
+export { Checkpointer, type DiskGate } from './checkpointer.js';
 export { CommitWindow, type CommitWindowLimits } from './commit-window.js';
 export { PieceSize, inPieces, pacer, turn, type PieceGate } from './pace.js';
 
