@@ -5,6 +5,19 @@ import { Core } from '../../../core/core.js';
 import { IDS, SECRET, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { connectMcp, type ToolResult } from '../../support/mcp.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/** A conversation too long for one answer: a few very long parts, then many long ones. */
+const LONG_SESSION = 'c0ffee00-0000-4000-8000-00000000b16b';
+const LONG_PARTS = 120;
+
+function writeLongSession(claudeRoot: string): void {
+  const start = Date.now() - 3_600_000;
+  const lines = Array.from({ length: LONG_PARTS }, (_, i) =>
+    claudeLine({ sessionId: LONG_SESSION, type: i % 2 === 0 ? 'user' : 'assistant', cwd: '/work/zephyr', ts: new Date(start + i * 1_000), text: `zephyr ${i} ${'z'.repeat(i < 3 ? 9_000 : 1_500)}` }),
+  );
+  writeJsonl(join(claudeRoot, 'projects', '-work-zephyr', `${LONG_SESSION}.jsonl`), lines);
+}
 
 let home: TempHome;
 let client: Client;
@@ -20,6 +33,7 @@ async function call(name: string, args: Record<string, unknown>): Promise<ToolRe
 beforeAll(async () => {
   home = tempHome('steward-mcp-history-');
   const fixture = writeHistoryFixture(join(home.dir, 'roots'));
+  writeLongSession(fixture.claudeRoot);
   const env = Object.fromEntries(
     Object.entries({ ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot, STEWARD_OPENCLAW_ROOTS: fixture.openclawRoot }).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
@@ -90,6 +104,25 @@ describe('steward mcp: search_transcripts and get_session', () => {
     const unknown = await call('get_session', { session_id: 'no-such-session' });
     expect(unknown.isError).toBe(true);
     expect(stderr()).not.toMatch(/Error:/);
+  });
+
+  it('get_session bounds each part and the whole answer, and every part keeps some of its text', async () => {
+    const few = (await call('get_session', { session_id: LONG_SESSION, limit: 3 })).structuredContent as { messages: Array<{ parts: Array<{ text: string | null }> }> };
+    const long = few.messages.flatMap((m) => m.parts).map((p) => p.text ?? '');
+    expect(long).toHaveLength(3);
+    // 9,000 characters each: cut at 2,000, and the cut says how much is left out.
+    for (const text of long) expect(text).toMatch(new RegExp(`^zephyr \\d z{1,1991}… \\[\\d+ more characters\\]$`));
+    expect(long.every((text) => text.length < 2_100)).toBe(true);
+
+    // 50 messages of 1,500 characters would be 75,000: the 60,000 of a page are shared out.
+    const all = await call('get_session', { session_id: LONG_SESSION, limit: 50 });
+    expect(all.isError).toBeFalsy();
+    const out = all.structuredContent as { messages: Array<{ parts: Array<{ text: string | null }> }> };
+    const texts = out.messages.flatMap((m) => m.parts).map((p) => p.text ?? '');
+    expect(texts).toHaveLength(50);
+    expect(texts.reduce((n, t) => n + t.length, 0)).toBeLessThan(60_000 + 50 * 40);
+    expect(texts.every((t) => t.startsWith('zephyr ') && t.length >= 1_000 && t.length < 1_250)).toBe(true);
+    expect(all.content[0]!.text!.length).toBeLessThan(70_000);
   });
 
   it('never returns a path of Steward’s or of a transcript file', () => {
