@@ -7,7 +7,7 @@ import type { Db } from '../../../core/store/index.js';
 import { recordingGate } from '../../support/gate.js';
 import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, historyHome, writeHistoryFixture } from '../../support/history.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 const DAY = 86_400_000;
 let home: TempHome | undefined;
@@ -103,6 +103,21 @@ describe('forgetting a session', () => {
     await c.call('Sweep.Tick', {});
     await c.call('Backfill.Run', { all: true });
     expect(await hitsFor(c, 'crumble')).toEqual([]);
+  });
+
+  it('a tick after its transcript grew still leaves it out, and counts what it held back', async () => {
+    const c = open();
+    await c.call('Backfill.Run', { all: true });
+    await c.call('Forget.Session', { sessionId: IDS.pruning });
+    // A manual backfill leaves no file checkpoints: this tick reads every file once and checkpoints it.
+    await c.call('Sweep.Tick', {});
+    const file = join(home!.env.STEWARD_CLAUDE_ROOTS!, 'projects', '-work-orchard', `${IDS.pruning}.jsonl`);
+    appendJsonl(file, [claudeLine({ sessionId: IDS.pruning, cwd: ORCHARD, text: 'Should the quince get the same treatment?' })]);
+    const tick = await c.call('Sweep.Tick', {});
+    expect(tick.providers.find((p) => p.provider === 'claude')).toMatchObject({ read: 1, partsWritten: 0, withheld: { forgotten: 1, excluded: 0 } });
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM parts WHERE session_id = ?', IDS.pruning)).toBe(0);
+    expect(await hitsFor(c, 'quince')).toEqual([]);
+    expectIndexExact(c.gateway);
   });
 
   it('forgetting a subagent alone keeps its parent', async () => {
