@@ -7,7 +7,7 @@ export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
 export { countOf, nounFor } from './words.js';
-export { PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
+export { PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type ProviderLabel, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId } from './ids.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
 export { StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';

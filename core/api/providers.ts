@@ -45,6 +45,8 @@ export const PROVIDERS = {
 } as const satisfies Record<string, ProviderDescriptor>;
 
 export type ProviderId = keyof typeof PROVIDERS;
+/** A provider's name as a literal type: the panel, which may import only types, spells it and is checked against it. */
+export type ProviderLabel<P extends ProviderId = ProviderId> = (typeof PROVIDERS)[P]['label'];
 export type RootKey<P extends ProviderId = ProviderId> = keyof (typeof PROVIDERS)[P]['roots'] & string;
 
 /** The providers in registry order: a tick queues them in exactly this order. */

@@ -226,7 +226,7 @@ describe('first run with a 90-day window', () => {
     await eventually('the bar reaches the end from the owner\'s progress', async () => ((await bar.getAttribute('value')) === '5' ? true : undefined));
     expect(await progress.locator('p').innerText()).toBe('5 of 5 files');
     const perAgent = await progress.locator('li').allInnerTexts();
-    expect(perAgent).toContain('Claude (Code and Desktop): 4 of 4 files');
+    expect(perAgent).toContain('Claude: 4 of 4 files');
     expect(perAgent).toContain('OpenClaw: 1 of 1 file');
     expect(held).toBe(true);
     release();

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../../core/api/index.js';
+import type { ProviderId, ProviderLabel } from '../../../core/api/index.js';
 
 const numberFormat = new Intl.NumberFormat(undefined);
 
@@ -35,8 +35,12 @@ export function formatDateTime(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** What a person calls each provider; the contract's ProviderId makes a missing one a type error. */
-const PROVIDER_LABELS: Record<ProviderId, string> = { claude: 'Claude (Code and Desktop)', openclaw: 'OpenClaw', codex: 'Codex CLI', gemini: 'Gemini CLI' };
+/**
+ * What a person calls each provider: the contract's names (PROVIDERS), spelled here because the panel
+ * may import only types from core. Each must equal its literal type there, so a missing, extra or
+ * differently spelled name does not compile.
+ */
+const PROVIDER_LABELS: { readonly [P in ProviderId]: ProviderLabel<P> } = { claude: 'Claude', openclaw: 'OpenClaw', codex: 'Codex CLI', gemini: 'Gemini CLI' };
 
 export function providerLabel(id: string): string {
   return (PROVIDER_LABELS as Record<string, string>)[id] ?? id;

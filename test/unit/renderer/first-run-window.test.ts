@@ -25,7 +25,7 @@ describe('the window the first run names', () => {
 
   it('names one span when the agents share it, each agent with its own otherwise, and nothing without agents', () => {
     expect(windowWords(survey(provider('claude', 90), provider('codex', 90)))).toBe('the last 90 days');
-    expect(windowWords(survey(provider('claude', 90), provider('codex', 365)))).toBe('the last 90 days for Claude (Code and Desktop) and the last year for Codex CLI');
+    expect(windowWords(survey(provider('claude', 90), provider('codex', 365)))).toBe('the last 90 days for Claude and the last year for Codex CLI');
     expect(windowWords(survey())).toBeUndefined();
   });
 });

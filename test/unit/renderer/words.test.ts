@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TelemetryEntry } from '../../../core/api/index.js';
+import { PROVIDER_IDS, PROVIDERS, type TelemetryEntry } from '../../../core/api/index.js';
+import { providerIds, providerLabel } from '../../../renderer/src/components/format.js';
 import { countOf, formatBytes, plainText } from '../../../renderer/src/components/words.js';
 import { importSentence } from '../../../renderer/src/places/projects/importing.js';
 import { failed, sentenceOf } from '../../../renderer/src/places/telemetry/sentences.js';
@@ -16,6 +17,12 @@ describe('words for people', () => {
     expect(countOf(2, { one: 'new message', other: 'new messages' })).toBe('2 new messages');
     expect(formatBytes(830)).toBe('830 bytes');
     expect(formatBytes(12.4 * 1024 * 1024)).toBe('12 MB');
+  });
+
+  it('names each provider as the contract does, in the registry order', () => {
+    expect(providerIds()).toEqual([...PROVIDER_IDS]);
+    for (const id of PROVIDER_IDS) expect(providerLabel(id)).toBe(PROVIDERS[id].label);
+    expect(providerLabel('someday')).toBe('someday');
   });
 
   it('shows no Markdown marks in messages', () => {
