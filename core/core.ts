@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDispatcher, EventBus, type AppStatus, type CallContext, type Dispatcher, type EventPayload, type MethodName, type Params, type Result } from './api/index.js';
 import { appHandlers, AppState, firstRunHandlers, headlessStartAtLogin, settingsHandlers, StatusReporter, type StartAtLogin } from './app/index.js';
@@ -11,7 +11,7 @@ import { Maintenance, providerFacts, snapshotsOf, maintenanceHandlers, profileDe
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
-import { GatewayDigestSource, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
+import { GatewayDigestSource, projectPaths, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 import { transcriptsHandlers } from './transcripts/index.js';
 
 export interface CoreOptions {
@@ -81,7 +81,8 @@ export class Core {
     try {
       const sessions = new GatewayReader(this.gateway);
       this.telemetry = new TelemetryLog(this.gateway, { logger });
-      this.projects = new ProjectStore(this.gateway, sessions);
+      // A project whose folder holds the sweeper's notes or settings keeps its row when its sessions move away.
+      this.projects = new ProjectStore(this.gateway, sessions, { hasFolder: (slug) => existsSync(projectPaths(home.dir, slug).dir) });
       this.#reporter = new StatusReporter(this.app, (key) => this.projects.get(key)?.name);
       this.sweeper = this.#createSweeper(schedule, sessions);
       this.capture = this.#createCapture(schedule);

@@ -108,6 +108,7 @@ export class GatewayReader {
   readonly #conversations;
   readonly #conversationsOf;
   readonly #latestPerProject;
+  readonly #anySession;
 
   constructor(db: Db) {
     // Conversations only: a subagent's transcript is part of its parent's conversation.
@@ -121,6 +122,7 @@ export class GatewayReader {
       `SELECT ${SESSION_COLUMNS} FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY project_key ORDER BY last_ts DESC, session_id DESC) AS n
        FROM sessions WHERE project_key IS NOT NULL AND ${CONVERSATION}) WHERE n = 1`,
     );
+    this.#anySession = db.prepare('SELECT 1 FROM sessions WHERE project_key = ? LIMIT 1').pluck();
   }
 
   /** A project's conversations (top-level and branched sessions), most recently active first. */
@@ -155,5 +157,10 @@ export class GatewayReader {
 
   conversationCount(projectKey: string): number {
     return this.#conversationsOf.get(projectKey) as number;
+  }
+
+  /** Whether any session row names the project, a subagent's included. */
+  holdsSessions(projectKey: string): boolean {
+    return this.#anySession.get(projectKey) !== undefined;
   }
 }

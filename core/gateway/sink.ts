@@ -54,6 +54,8 @@ export interface ProjectKeys {
   touch(cwd: string, lastActivityAt: number | null, now?: number): string;
   /** The key without recording anything (is this project forgotten?). */
   keyOf(cwd: string): string;
+  /** Sessions moved out of this project; the projects room decides whether its row stays. */
+  vacated(projectKey: string): boolean;
 }
 
 export interface FlushResult {
@@ -260,6 +262,10 @@ export class Sink {
     if (!merged) return false;
     const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, merged.lastTs, now) : null;
     this.#upsertSession.run({ ...merged, projectKey, now });
+    // A re-read by a newer parser can move a session to another project (Cowork's selected folder, a
+    // path's new key): told in the move's transaction, no reader sees the project it left empty.
+    const left = committed?.project_key ?? null;
+    if (left !== null && left !== projectKey) this.#projects.vacated(left);
     return true;
   }
 

@@ -39,9 +39,18 @@ function toRecord(row: ProjectRow, sessions: number, head: SessionHead | undefin
 
 const REDETECT_REPO_MS = 60 * 60_000;
 
+export interface ProjectStoreOptions {
+  /**
+   * Whether a project's folder under STEWARD_HOME exists (the sweeper's notes and its per-project
+   * settings live there). Wired by the owner, which knows STEWARD_HOME; without it no folder is known.
+   */
+  hasFolder?: (slug: string) => boolean;
+}
+
 /** The projects table: one row per working directory, derived as sessions are committed. */
 export class ProjectStore {
   readonly #sessions: GatewayReader;
+  readonly #hasFolder: (slug: string) => boolean;
   readonly #exists;
   readonly #insert;
   readonly #touch;
@@ -50,12 +59,14 @@ export class ProjectStore {
   readonly #setRepo;
   readonly #remove;
   readonly #count;
+  readonly #slug;
   /** When this process last looked for each project's repository (a folder may become one later). */
   readonly #detectedAt = new Map<string, number>();
 
-  constructor(db: Db, sessions: GatewayReader) {
+  constructor(db: Db, sessions: GatewayReader, options: ProjectStoreOptions = {}) {
     migrateRoom(db, 'projects', PROJECTS_MIGRATIONS);
     this.#sessions = sessions;
+    this.#hasFolder = options.hasFolder ?? (() => false);
     this.#exists = db.prepare('SELECT 1 FROM projects WHERE project_key = ?').pluck();
     this.#insert = db.prepare(
       'INSERT INTO projects (project_key, cwd, slug, name, repo_id, repo_backed, last_activity_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -67,6 +78,7 @@ export class ProjectStore {
     this.#get = db.prepare(`${SELECT} WHERE project_key = ?`);
     this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
     this.#count = db.prepare('SELECT COUNT(*) FROM projects').pluck();
+    this.#slug = db.prepare('SELECT slug FROM projects WHERE project_key = ?').pluck();
     this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
@@ -100,6 +112,20 @@ export class ProjectStore {
   /** Drops a project's row (forgetting it); its key comes back only with newly captured sessions. */
   remove(projectKey: string): boolean {
     return this.#remove.run(projectKey).changes > 0;
+  }
+
+  /**
+   * Sessions were moved out of this project: a newer parser put them under another folder (a Cowork
+   * session under the folder the user selected, a Windows path under its new key). Capture made the
+   * row for those sessions alone, so it goes once no session names it — unless its folder under
+   * STEWARD_HOME exists, since notes and per-project settings there are the person's. Rows emptied
+   * by retention or by forgetting sessions are never asked: they stay listed, as before.
+   */
+  vacated(projectKey: string): boolean {
+    if (this.#sessions.holdsSessions(projectKey)) return false;
+    const slug = this.#slug.get(projectKey) as string | undefined;
+    if (slug === undefined || this.#hasFolder(slug)) return false;
+    return this.remove(projectKey);
   }
 
   /** Most recently active first, each with its number of conversations. */
