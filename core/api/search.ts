@@ -48,6 +48,13 @@ export const SearchQueryParams = z
     sessionId: SessionId.optional(),
     role: Role.optional(),
     kind: z.enum(SEARCH_KINDS).optional(),
+    /**
+     * true: only the person's own words, the parts capture marked `genuineUserTurn` when it parsed them —
+     * never a slash-command echo, a caveat, hook output, a task notification, a skill expansion, a
+     * compaction summary or a subagent's prompt (the parent agent wrote it). Such parts are user text too,
+     * so `role: user, kind: text` alone finds them.
+     */
+    genuineUserTurn: z.boolean().optional(),
     /** Line timestamps, epoch ms, inclusive. */
     from: epochMs.optional(),
     to: epochMs.optional(),
@@ -67,7 +74,10 @@ export const SearchQueryResult = z.strictObject({
   sessions: z.array(SearchSession),
   /** The query was not valid search syntax, so it was searched as one exact phrase. */
   fallback: z.strictObject({ mode: z.literal('phrase'), message: z.string() }).optional(),
-  /** Relevance ranked only the newest this-many matches (there were more): narrow the query or sort by newest. */
+  /**
+   * Relevance ranked only the newest this-many matches (there were more; for `genuineUserTurn`, there
+   * may be more past the matches a page looks at): narrow the query or sort by newest.
+   */
   rankedAmong: count.optional(),
   /** The index of history captured before this version is still being built in the background. */
   indexing: z.strictObject({ indexedParts: count, totalParts: count }).optional(),

@@ -109,14 +109,43 @@ export function parseIntOption(name: string, value: string, min: number, max: nu
 }
 
 const SPAN_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+const SPAN = /^(\d{1,6})([mhdw])$/;
 
 /** A date (`2026-11-29`), an ISO time, or a span back from now (`30m`, `12h`, `7d`, `2w`), as epoch ms. */
 export function parseDateOption(name: string, value: string, now = Date.now()): number {
-  const span = /^(\d{1,6})([mhdw])$/.exec(value.trim());
+  const span = SPAN.exec(value.trim());
   if (span) return Math.max(0, now - Number(span[1]) * SPAN_MS[span[2]!]!);
   const ms = /^\d{4}-\d{2}-\d{2}([T ].+)?$/.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
   if (Number.isNaN(ms)) throw new UsageError(`${name} expects a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (7d, 12h), got ${JSON.stringify(value)}`);
   return ms;
+}
+
+/** `--from`/`--to` resolved, and the flags a next-page hint repeats so that following it asks for the same search. */
+export interface DateOptions {
+  range: { from?: number; to?: number };
+  pinned: string[];
+}
+
+/**
+ * `--from` and `--to`, read against one now. A cursor belongs to the exact search that gave it out, dates
+ * included, and a span (`7d`) would name a later instant when the next page is asked for; so each span is
+ * pinned as the instant it meant on this run (given after the span, the later flag wins).
+ */
+export function dateOptions(options: { from?: string | undefined; to?: string | undefined }, now = Date.now()): DateOptions {
+  const result: DateOptions = { range: {}, pinned: [] };
+  for (const name of ['from', 'to'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    const ms = parseDateOption(`--${name}`, value, now);
+    result.range[name] = ms;
+    if (SPAN.test(value.trim())) result.pinned.push(`--${name}`, new Date(ms).toISOString());
+  }
+  return result;
+}
+
+/** The hint under a page that has a next one: the flags to add, the pinned dates before the cursor. */
+export function moreHint(cursor: string, pinned: readonly string[] = []): string {
+  return `More: add ${[...pinned, '--cursor', cursor].join(' ')}`;
 }
 
 /** One of a fixed list of words, or a usage error naming them. */

@@ -19,6 +19,8 @@ export interface SearchFilter {
   toMs?: number | undefined;
   /** The text before each `*` of the expression's prefix terms, as the person typed it. */
   prefixes?: readonly string[] | undefined;
+  /** Only the person's own words: parts whose `genuine_user_turn` flag capture set (see GENUINE_SCAN_BUDGET). */
+  genuineUserTurn?: boolean | undefined;
 }
 
 export interface MatchedPart {
@@ -35,8 +37,27 @@ export interface MatchedPart {
   projectKey: string | null;
 }
 
+/** Matches newest first; `resumeBelow` is set when the scan's budget ran out before the page was full. */
+export interface NewestPage {
+  matches: MatchedPart[];
+  /** The lowest key the scan looked at: the next page starts strictly below it. */
+  resumeBelow: number | null;
+}
+
 /** Characters of each candidate's text a ranking reads (the page's own hits are read whole). */
 const HEAD_CHARS = 2_000;
+
+/**
+ * Matches a search for the person's own words may look at before it answers with what it found. The
+ * flag is not in the index (its scope tokens are fixed for the life of the index, and the sink may
+ * correct a part's flags in place), so it is read from the matched parts: a page walks the index's
+ * user-text matches newest first, in growing batches, until it holds enough of them. Without a budget,
+ * words that only harness text holds (`command-name`) would read every such match; with it, a page
+ * may come back short with a cursor that goes on below what it looked at. Measured worst case (5,000
+ * user-text matches, none the person's, among 200k parts): 16–30 ms, the match and the flags together.
+ */
+export const GENUINE_SCAN_BUDGET = 5_000;
+const GENUINE_FIRST_BATCH = 100;
 
 /**
  * Leaf pages of the index a prefix term may span before its match leaves the owner's thread. FTS5
@@ -92,9 +113,12 @@ const ALL_COLUMNS = 'body thinking tool_input tool_output';
 
 /** The whole MATCH: the expression within its columns, AND each filter's scope tokens. */
 export function matchOf(filter: SearchFilter): string {
-  const terms = [`{${filter.kind ? COLUMNS[filter.kind] : ALL_COLUMNS}} : (${filter.expression})`];
+  // The person's own words are always user text: the index narrows to it before the flag is read.
+  const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
+  const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
+  const terms = [`{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`];
   if (filter.provider !== undefined) terms.push(`scope : ${scopeTokens.provider(filter.provider)}`);
-  if (filter.role !== undefined) terms.push(`scope : ${scopeTokens.role(filter.role)}`);
+  if (role !== undefined) terms.push(`scope : ${scopeTokens.role(role)}`);
   if (filter.sessionId !== undefined) terms.push(`scope : ${scopeTokens.session(filter.sessionId)}`);
   if (filter.projectKeys !== undefined) {
     // No project at all matches nothing: an always-absent token keeps the query valid.
@@ -113,26 +137,30 @@ function keyRange(filter: SearchFilter, beforeKey: number | null): [number, numb
 }
 
 /**
- * The full-text index as other rooms read it. Matches are found in the index alone (filters are scope
- * tokens, dates a range of its time-ordered keys); only the page's own parts are then read.
+ * The full-text index as other rooms read it. Matches are found in the index (filters are scope
+ * tokens, dates a range of its time-ordered keys; only the person's own words need their parts' flag,
+ * read for a bounded number of matches); only the page's own parts are then read whole.
  */
 export class SearchReader {
   readonly #newest: Statement;
   readonly #details: Statement;
   readonly #heads: Statement;
+  readonly #genuine: Statement;
   readonly #top: Statement;
   readonly #prefixPages: Statement;
   readonly #prefixBudget: number;
   readonly #timeoutMs: number;
+  readonly #genuineBudget: number;
   /** Absent for a database in memory: no other connection can read it, so every match runs here. */
   readonly #offThread: MatchWorker | undefined;
   /** Matches the worker answered (read by tests: a failing worker's matches run here instead). */
   offThreadMatches = 0;
 
-  constructor(db: Db, options: { prefixPageBudget?: number; matchTimeoutMs?: number } = {}) {
+  constructor(db: Db, options: { prefixPageBudget?: number; matchTimeoutMs?: number; genuineScanBudget?: number } = {}) {
     registerSearchFunctions(db);
     this.#prefixBudget = options.prefixPageBudget ?? PREFIX_PAGE_BUDGET;
     this.#timeoutMs = options.matchTimeoutMs ?? MATCH_TIMEOUT_MS;
+    this.#genuineBudget = options.genuineScanBudget ?? GENUINE_SCAN_BUDGET;
     this.#offThread = db.memory ? undefined : new MatchWorker(db.name, NEWEST_SQL);
     this.#prefixPages = db.prepare(PREFIX_PAGES_SQL).pluck();
     this.#newest = db.prepare(NEWEST_SQL).pluck();
@@ -146,25 +174,30 @@ export class SearchReader {
       `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
+    this.#genuine = db
+      .prepare('SELECT m.fts_rowid FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid WHERE p.genuine_user_turn = 1 ORDER BY j.key')
+      .pluck();
     this.#top = db.prepare('SELECT IFNULL(MAX(fts_rowid), 0) + 1 FROM search_map').pluck();
   }
 
-  /** Newest first, strictly below `beforeKey` (the previous page's last key). */
-  async newest(filter: SearchFilter, beforeKey: number | null, limit: number): Promise<MatchedPart[]> {
+  /** Newest first, strictly below `beforeKey` (the previous page's last key, or its `resumeBelow`). */
+  async newest(filter: SearchFilter, beforeKey: number | null, limit: number): Promise<NewestPage> {
     const [lo, hi] = keyRange(filter, beforeKey);
-    return this.details(await this.#keys(filter, lo, hi, limit));
+    const scan = await this.#keys(filter, lo, hi, limit);
+    return { matches: this.details(scan.keys), resumeBelow: scan.resumeBelow };
   }
 
   /**
    * The newest `cap` matches under `upperKey`, their text cut to a head, for the caller to rank. FTS5's own bm25() counts every
    * match of every phrase (the filters' scope tokens included) for its IDF, which reads whole posting
-   * lists of common words; `capped` says there were more matches than were handed back.
+   * lists of common words; `capped` says there were more matches than were handed back, or may be
+   * (a search for the person's own words stopped at its scan budget).
    */
   async candidates(filter: SearchFilter, upperKey: number, cap: number): Promise<{ heads: MatchedPart[]; capped: boolean }> {
     const [lo, hi] = keyRange(filter, upperKey);
-    const keys = await this.#keys(filter, lo, hi, cap + 1);
+    const { keys, resumeBelow } = await this.#keys(filter, lo, hi, cap + 1);
     const heads = keys.length === 0 ? [] : (this.#heads.all(JSON.stringify(keys.slice(0, cap))) as MatchedPart[]);
-    return { heads, capped: keys.length > cap };
+    return { heads, capped: keys.length > cap || resumeBelow !== null };
   }
 
   /** The parts at these index keys, in the order given. */
@@ -181,12 +214,40 @@ export class SearchReader {
     return this.#prefixPages.get({ lo, hi: Buffer.concat([lo, Buffer.from([0xff])]) }) as number;
   }
 
+  /** The matching keys in [lo, hi), newest first, at most `limit`; see NewestPage for `resumeBelow`. */
+  #keys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
+    if (filter.genuineUserTurn) return this.#genuineKeys(filter, lo, hi, limit);
+    return this.#matchKeys(filter, lo, hi, limit).then((keys) => ({ keys, resumeBelow: null }));
+  }
+
+  /**
+   * The keys of matches that are the person's own words: batches of the index's matches (each four
+   * times the last), their parts' flag read, until `limit` are found, the range ends, or
+   * GENUINE_SCAN_BUDGET matches were looked at.
+   */
+  async #genuineKeys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
+    const keys: number[] = [];
+    let top = hi;
+    let scanned = 0;
+    let batch = Math.min(this.#genuineBudget, Math.max(2 * limit, GENUINE_FIRST_BATCH));
+    for (;;) {
+      const found = await this.#matchKeys(filter, lo, top, batch);
+      scanned += found.length;
+      const genuine = found.length === 0 ? [] : (this.#genuine.all(JSON.stringify(found)) as number[]);
+      keys.push(...genuine.slice(0, limit - keys.length));
+      if (keys.length === limit || found.length < batch) return { keys, resumeBelow: null };
+      top = found[found.length - 1]!;
+      if (scanned >= this.#genuineBudget) return { keys, resumeBelow: top };
+      batch = Math.min(this.#genuineBudget - scanned, batch * 4);
+    }
+  }
+
   /**
    * The matching keys, newest first: here when the match is cheap, on the match worker when its
    * prefixes together would make FTS5 merge more pages than the budget. One that outruns its time is
    * refused as too broad, naming the broadest of them.
    */
-  async #keys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<number[]> {
+  async #matchKeys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<number[]> {
     const match = matchOf(filter);
     const weighed = (filter.prefixes ?? []).map((prefix) => ({ prefix, pages: this.prefixPages(prefix) })).sort((a, b) => b.pages - a.pages);
     const pages = weighed.reduce((sum, w) => sum + w.pages, 0);

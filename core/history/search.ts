@@ -109,6 +109,7 @@ export class HistorySearch {
       fromMs: params.from,
       toMs: params.to,
       prefixes: query.prefixes,
+      genuineUserTurn: params.genuineUserTurn,
     };
   }
 
@@ -116,9 +117,11 @@ export class HistorySearch {
     if (sort === 'newest') {
       const before = cursor?.s === 'newest' ? cursor.k : null;
       const found = await this.#reader.newest(filter, before, limit + 1);
-      const matches = found.slice(0, limit);
+      const matches = found.matches.slice(0, limit);
       const last = matches[matches.length - 1];
-      return { matches, next: found.length > limit && last ? { s: 'newest', f: tag, k: last.key } : undefined };
+      // A page that stopped at its scan budget goes on below what it looked at, though it came back short.
+      const next = found.matches.length > limit && last ? last.key : found.resumeBelow;
+      return { matches, next: next === null ? undefined : { s: 'newest', f: tag, k: next } };
     }
     const offset = cursor?.s === 'relevance' ? cursor.o : 0;
     // The first page fixes the candidates' upper bound, so parts captured meanwhile do not shift later pages.
@@ -129,7 +132,7 @@ export class HistorySearch {
     return {
       matches: this.#reader.details(ranked.slice(offset, offset + limit).map((part) => part.key)),
       next: more ? { s: 'relevance', f: tag, o: offset + limit, u: upper } : undefined,
-      ...(found.capped ? { rankedAmong: RANK_CAP } : {}),
+      ...(found.capped ? { rankedAmong: found.heads.length } : {}),
     };
   }
 

@@ -20,8 +20,12 @@ export const SearchTranscriptsInput = z.strictObject({
   project_key: ProjectKey.optional().describe('Only this project (projectKey from list_projects)'),
   provider: z.enum(PROVIDER_IDS).optional(),
   session_id: SessionId.optional().describe('Only this conversation (its subagents included)'),
-  role: z.enum(['user', 'assistant']).optional().describe('user with kind text: only what the person wrote'),
+  role: z.enum(['user', 'assistant']).optional().describe('user with kind text: what the person wrote, with what the harness wrote in their name (see genuine_user_turn)'),
   kind: z.enum(SEARCH_KINDS).optional().describe('text, thinking, tool_use (commands and tool inputs) or tool_result (tool output)'),
+  genuine_user_turn: z
+    .boolean()
+    .optional()
+    .describe("true: only the person's own words, never slash-command echoes, hook output, task notifications, compaction summaries or a subagent's prompt (which role user with kind text include)"),
   from: isoDate.optional(),
   to: isoDate.optional(),
   sort: z.enum(SEARCH_SORTS).optional().describe('relevance (default) or newest'),
@@ -91,6 +95,7 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Se
     ...(input.session_id !== undefined ? { sessionId: input.session_id } : {}),
     ...(input.role !== undefined ? { role: input.role } : {}),
     ...(input.kind !== undefined ? { kind: input.kind } : {}),
+    ...(input.genuine_user_turn !== undefined ? { genuineUserTurn: input.genuine_user_turn } : {}),
     ...(input.from !== undefined ? { from: Date.parse(input.from) } : {}),
     ...(input.to !== undefined ? { to: Date.parse(input.to) } : {}),
     ...(input.sort !== undefined ? { sort: input.sort } : {}),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, EXIT, parseDateOption, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, moreHint, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
   project?: string;
@@ -9,6 +9,7 @@ interface SearchOptions {
   session?: string;
   role?: string;
   kind?: string;
+  mine?: boolean;
   from?: string;
   to?: string;
   repo?: string;
@@ -22,8 +23,8 @@ function day(ts: number | null): string {
   return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** Hits grouped by conversation, each group headed by its title (or first request) and id. */
-export function formatSearch(result: Result<'Search.Query'>): string {
+/** Hits grouped by conversation, each group headed by its title (or first request) and id; `pinned`: the dates the next page repeats. */
+export function formatSearch(result: Result<'Search.Query'>, pinned: readonly string[] = []): string {
   const lines: string[] = [];
   if (result.fallback) lines.push(`note: ${result.fallback.message}`);
   if (result.indexing) lines.push(`note: earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}); results may be missing some of it`);
@@ -41,7 +42,7 @@ export function formatSearch(result: Result<'Search.Query'>): string {
     lines.push(`  ${day(hit.ts)}  ${what}: ${hit.snippet}`);
   }
   if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);
-  if (result.cursor) lines.push('', `More: add --cursor ${result.cursor}`);
+  if (result.cursor) lines.push('', moreHint(result.cursor, pinned));
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
 }
 
@@ -55,7 +56,8 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
     .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
     .option('--session <id>', 'only this conversation (with its subagents)')
     .option('--role <role>', 'only parts of this role: user, assistant, …')
-    .option('--kind <kind>', `only this kind of part: ${SEARCH_KINDS.join(', ')} (text with --role user: only what you wrote; tool_use: only commands)`)
+    .option('--kind <kind>', `only this kind of part: ${SEARCH_KINDS.join(', ')} (tool_use: only commands; for only your own words, --mine)`)
+    .option('--mine', 'only your own words: never command echoes, hook output, task notifications or the prompts an agent wrote for its subagents')
     .option('--from <date>', 'from this date, time or span back (7d)')
     .option('--to <date>', 'up to this date or time')
     .option('--repo <owner/name>', "only projects of this repository")
@@ -65,6 +67,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((words: string[], options: SearchOptions) =>
       run(async () => {
+        const dates = dateOptions(options);
         const params: Params<'Search.Query'> = {
           query: words.join(' '),
           ...(options.project !== undefined ? { projectKey: options.project } : {}),
@@ -72,8 +75,8 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           ...(options.session !== undefined ? { sessionId: options.session } : {}),
           ...(options.role !== undefined ? { role: options.role } : {}),
           ...(options.kind !== undefined ? { kind: choiceOption('--kind', options.kind, SEARCH_KINDS) } : {}),
-          ...(options.from !== undefined ? { from: parseDateOption('--from', options.from) } : {}),
-          ...(options.to !== undefined ? { to: parseDateOption('--to', options.to) } : {}),
+          ...(options.mine ? { genuineUserTurn: true } : {}),
+          ...dates.range,
           ...(options.repo !== undefined ? { repo: options.repo } : {}),
           ...(options.sort !== undefined ? { sort: choiceOption('--sort', options.sort, SEARCH_SORTS) } : {}),
           ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 100) } : {}),
@@ -81,7 +84,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
         };
         const result = await withClient(io, (client) => client.call('Search.Query', params));
         if (options.json) printJson(io, result);
-        else io.stdout(formatSearch(result));
+        else io.stdout(formatSearch(result, dates.pinned));
         return EXIT.ok;
       }, options.json),
     );

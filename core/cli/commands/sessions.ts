@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
 import { countOf, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, EXIT, parseDateOption, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, moreHint, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
@@ -20,14 +20,15 @@ function when(ts: number | null): string {
   return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-export function formatSessionList(result: Result<'Sessions.List'>): string {
+/** One line per conversation; `pinned`: the dates the next page repeats. */
+export function formatSessionList(result: Result<'Sessions.List'>, pinned: readonly string[] = []): string {
   if (result.sessions.length === 0) return 'No conversations yet.\n';
   const lines = result.sessions.map((s) => {
     const label = s.title ?? s.firstRequest ?? '(untitled)';
     const extra = [s.toolCalls > 0 ? `${s.toolCalls} tool calls` : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
     return `${s.sessionId}  ${when(s.lastAt)}  ${countOf(s.messages, 'message')}${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
   });
-  if (result.cursor) lines.push('', `More: add --cursor ${result.cursor}`);
+  if (result.cursor) lines.push('', moreHint(result.cursor, pinned));
   return `${lines.join('\n')}\n`;
 }
 
@@ -77,18 +78,18 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((options: { project?: string; provider?: string; from?: string; to?: string; limit?: string; cursor?: string; json?: boolean }) =>
       run(async () => {
+        const dates = dateOptions(options);
         const result = await withClient(io, (client) =>
           client.call('Sessions.List', {
             ...(options.project !== undefined ? { projectKey: options.project } : {}),
             ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
-            ...(options.from !== undefined ? { from: parseDateOption('--from', options.from) } : {}),
-            ...(options.to !== undefined ? { to: parseDateOption('--to', options.to) } : {}),
+            ...dates.range,
             ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 200) } : {}),
             ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
           }),
         );
         if (options.json) printJson(io, result);
-        else io.stdout(formatSessionList(result));
+        else io.stdout(formatSessionList(result, dates.pinned));
         return EXIT.ok;
       }, options.json),
     );

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { startOwner } from '../../../core/index.js';
 import { captureIo as io } from '../../support/cli.js';
@@ -25,6 +25,23 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out: c.out, err: c.err };
 }
 
+/** The flags a page's "More: add …" line says to add, or undefined when it has none. */
+function moreFlags(out: string): string[] | undefined {
+  const hint = /^More: add (.+)$/m.exec(out);
+  return hint ? hint[1]!.split(' ') : undefined;
+}
+
+/** Runs the command a minute later than now, as when a person reads a page and then asks for the next. */
+async function aMinuteLater<T>(action: () => Promise<T>): Promise<T> {
+  const now = Date.now.bind(Date);
+  const later = vi.spyOn(Date, 'now').mockImplementation(() => now() + 60_000);
+  try {
+    return await action();
+  } finally {
+    later.mockRestore();
+  }
+}
+
 describe('steward search', () => {
   it('prints {hits} with --json, words joined into one query', async () => {
     const { code, out } = await cli('search', 'apple', 'crumble', '--json');
@@ -33,6 +50,14 @@ describe('steward search', () => {
     expect(result.hits.length).toBeGreaterThan(0);
     expect(new Set(result.hits.map((h) => h.sessionId))).toEqual(new Set([IDS.kitchen]));
     expect(Object.keys(result.hits[0]!)).toEqual(expect.arrayContaining(['sessionId', 'partId', 'projectKey', 'ts', 'role', 'snippet']));
+  });
+
+  it('--mine: only your own words, not the /clear echo or the prompt written for a subagent', async () => {
+    const mine = JSON.parse((await cli('search', 'frost', 'OR', 'clear', '--mine', '--json')).out) as { hits: Array<{ sessionId: string; snippet: string }> };
+    expect(mine.hits.map((h) => h.sessionId)).toEqual([IDS.pruning]);
+    expect(mine.hits[0]!.snippet).toContain('before the frost arrives');
+    const userText = JSON.parse((await cli('search', 'frost', 'OR', 'clear', '--role', 'user', '--kind', 'text', '--json')).out) as { hits: Array<{ sessionId: string }> };
+    expect(new Set(userText.hits.map((h) => h.sessionId))).toEqual(new Set([IDS.pruning, SUBAGENT_SESSION, IDS.kitchen]));
   });
 
   it('groups hits under their conversation in a terminal, and takes the filters', async () => {
@@ -46,6 +71,22 @@ describe('steward search', () => {
     const kitchen = projects.projects.find((p) => p.cwd === KITCHEN)!.projectKey;
     const narrowed = JSON.parse((await cli('search', 'apple', '--project', kitchen, '--from', '30d', '--json')).out) as { hits: Array<{ sessionId: string }> };
     expect(new Set(narrowed.hits.map((h) => h.sessionId))).toEqual(new Set([IDS.kitchen]));
+  });
+
+  it('follows its own "More" hint to the next page when --from counts back from now (7d)', async () => {
+    const argv = ['search', 'apple', '--from', '7d', '--sort', 'newest', '--limit', '1'];
+    const first = await cli(...argv);
+    expect(first.code).toBe(0);
+    const flags = moreFlags(first.out)!;
+    // The hint's flags are added to the command as it was, its `--from 7d` included.
+    const second = await aMinuteLater(() => cli(...argv, ...flags));
+    expect(second.err).toBe('');
+    expect(second.code).toBe(0);
+    expect(flags.slice(0, 2)).toEqual(['--from', expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)]);
+    const firstHit = first.out.split('\n').find((line) => line.startsWith('  '));
+    const secondHit = second.out.split('\n').find((line) => line.startsWith('  '));
+    expect(secondHit).toBeDefined();
+    expect(secondHit).not.toBe(firstHit);
   });
 
   it('says when it searched a phrase instead, and rejects bad options as usage errors', async () => {
@@ -65,6 +106,17 @@ describe('steward sessions', () => {
     expect(json.cursor).toBeDefined();
     const text = (await cli('sessions', 'list')).out;
     expect(text).toMatch(new RegExp(`^${IDS.pruning} .* 5 messages, 2 tool calls, 1 subagent {2}orchard {2}Winter pruning plan$`, 'm'));
+  });
+
+  it('follows its own "More" hint to the next page when --from counts back from now (7d)', async () => {
+    const argv = ['sessions', 'list', '--from', '7d', '--limit', '1'];
+    const first = await cli(...argv);
+    expect(first.code).toBe(0);
+    expect(first.out.startsWith(`${IDS.kitchen} `)).toBe(true);
+    const second = await aMinuteLater(() => cli(...argv, ...moreFlags(first.out)!));
+    expect(second.err).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.out.startsWith(`oc:main:${IDS.openclawHeader} `)).toBe(true);
   });
 
   it('shows a conversation with tools folded to one line and the subagent where it started', async () => {

@@ -73,6 +73,14 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(commands.hits.map((h) => h.toolName)).toEqual(['Bash']);
   });
 
+  it('search_transcripts with genuine_user_turn: only the person’s own words, not the prompt the parent agent wrote for its subagent', async () => {
+    const userText = (await call('search_transcripts', { query: 'frost', role: 'user', kind: 'text' })).structuredContent as { hits: Array<{ sessionId: string }> };
+    expect(new Set(userText.hits.map((h) => h.sessionId))).toEqual(new Set([IDS.pruning, SUBAGENT_SESSION]));
+    const result = await call('search_transcripts', { query: 'frost OR clear', genuine_user_turn: true });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { hits: Array<{ sessionId: string; role: string }> }).hits.map((h) => [h.sessionId, h.role])).toEqual([[IDS.pruning, 'user']]);
+  });
+
   it('bounds the page and pages with a cursor', async () => {
     const first = (await call('search_transcripts', { query: 'apple', limit: 1 })).structuredContent as { hits: unknown[]; cursor?: string };
     expect(first.hits).toHaveLength(1);

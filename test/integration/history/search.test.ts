@@ -72,6 +72,31 @@ describe('Search.Query finds each query’s sessions on a fixture history', () =
     expect((await search({ query: 'dormant', kind: 'thinking' })).hits.map((h) => h.kind)).toEqual(['thinking']);
   });
 
+  it('only the person’s own words: never the harness’s /clear echo or the prompt the parent agent wrote for its subagent', async () => {
+    // Each of these is user text, so the role and kind filters alone return them.
+    const userText = { role: 'user', kind: 'text' } as const;
+    expect(sessionsOf(await search({ query: 'frost', ...userText }))).toEqual([IDS.pruning, SUBAGENT_SESSION].sort());
+    expect(sessionsOf(await search({ query: 'clear', ...userText }))).toEqual([IDS.kitchen]);
+    for (const sort of ['relevance', 'newest'] as const) {
+      const frost = await search({ query: 'frost', genuineUserTurn: true, sort });
+      expect(frost.hits.map((h) => [h.sessionId, h.role, h.kind, h.snippet])).toEqual([[IDS.pruning, 'user', 'text', expect.stringContaining('before the frost arrives')]]);
+      expect(frost.cursor).toBeUndefined();
+      expect(frost.rankedAmong).toBeUndefined();
+      expect((await search({ query: 'clear OR "command-name"', genuineUserTurn: true, sort })).hits).toEqual([]);
+      // The words each kind of source wrote, together: only the person's request comes back.
+      const all = await search({ query: 'frost OR clear OR apple', genuineUserTurn: true, sort });
+      expect(all.hits.map((h) => h.snippet).sort()).toEqual([
+        expect.stringContaining('How should I prune the apple trees'),
+        expect.stringContaining('Remind me to order apple saplings'),
+        expect.stringContaining('Write a recipe for apple crumble'),
+      ]);
+    }
+    // With the other filters, as every filter combines.
+    expect((await search({ query: 'apple', genuineUserTurn: true, provider: 'openclaw' })).hits.map((h) => h.sessionId)).toEqual([OPENCLAW_SESSION]);
+    expect((await search({ query: 'frost', genuineUserTurn: true, sessionId: SUBAGENT_SESSION })).hits).toEqual([]);
+    expect((await search({ query: 'apple', genuineUserTurn: true, role: 'assistant' })).hits).toEqual([]);
+  });
+
   it('narrows by provider, project, repository-less project, session (with its subagents) and dates', async () => {
     expect(sessionsOf(await search({ query: 'apple', provider: 'openclaw' }))).toEqual([OPENCLAW_SESSION]);
     const { projects } = await core.call('Projects.List', {});

@@ -34,7 +34,7 @@ describe('index keys', () => {
     expect(new Set(keys).size).toBe(3);
     expect(keys[0]).toBe((ts / 1000 - 0.25) * KEY_SHIFT + 7);
     expect(keys[1]).toBe(keys[0]! + 1);
-    const newest = (await new SearchReader(db).newest({ expression: 'orchard' }, null, 10)).map((m) => m.partId);
+    const newest = (await new SearchReader(db).newest({ expression: 'orchard' }, null, 10)).matches.map((m) => m.partId);
     expect(newest.slice(2)).toEqual(['cc:c:0']);
     db.close();
   });
@@ -88,17 +88,17 @@ describe('prefix terms are weighed before the index merges them', () => {
       // A match run in-thread settles before the event loop turns; one on the worker cannot.
       let turned = false;
       setImmediate(() => (turned = true));
-      const far = await offThread.newest(filter, null, 50);
+      const far = (await offThread.newest(filter, null, 50)).matches;
       expect(turned).toBe(true);
       expect(offThread.offThreadMatches).toBe(1);
-      expect(far.map((m) => m.partId)).toEqual((await inThread.newest(filter, null, 50)).map((m) => m.partId));
+      expect(far.map((m) => m.partId)).toEqual((await inThread.newest(filter, null, 50)).matches.map((m) => m.partId));
       expect(far).toHaveLength(50);
       const candidates = await offThread.candidates(filter, offThread.upperKey(), 500);
       expect(candidates.heads).toHaveLength(201);
       expect(offThread.offThreadMatches).toBe(2);
       turned = false;
       setImmediate(() => (turned = true));
-      expect((await offThread.newest({ expression: 'orcha*', prefixes: ['orcha'] }, null, 10)).map((m) => m.partId)).toEqual(['cc:apple:0']);
+      expect((await offThread.newest({ expression: 'orcha*', prefixes: ['orcha'] }, null, 10)).matches.map((m) => m.partId)).toEqual(['cc:apple:0']);
       expect(turned).toBe(false);
       expect(offThread.offThreadMatches).toBe(2);
       // Prefixes each within the budget, together beyond it, are weighed together.
@@ -126,12 +126,71 @@ describe('prefix terms are weighed before the index merges them', () => {
       expect(refused).toBeInstanceOf(SearchTooBroadError);
       expect((refused as SearchTooBroadError).prefix).toBe('orch');
       await expect(hurried.newest(filter, null, 10)).rejects.toThrow(SearchTooBroadError);
-      expect((await hurried.newest({ expression: 'orcha*', prefixes: ['orcha'] }, null, 10)).map((m) => m.partId)).toEqual(['cc:apple:0']);
-      expect(await patient.newest(filter, null, 10)).toHaveLength(10);
+      expect((await hurried.newest({ expression: 'orcha*', prefixes: ['orcha'] }, null, 10)).matches.map((m) => m.partId)).toEqual(['cc:apple:0']);
+      expect((await patient.newest(filter, null, 10)).matches).toHaveLength(10);
     } finally {
       await hurried.close();
       await patient.close();
       db.close();
     }
+  });
+});
+
+describe('the person’s own words are read from the matched parts’ flag, within a scan budget', () => {
+  /** 300 user texts about the orchard, newest last; every 50th is the person's (rowid 50, 100, …), the rest harness text. */
+  function indexed(): Database.Database {
+    const db = new Database(':memory:');
+    migrate(db, GATEWAY_MIGRATIONS, 'gateway');
+    const insert = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text, genuine_user_turn) VALUES (?, 's', 'claude', ?, 'text', ?, ?, ?)");
+    db.transaction(() => {
+      for (let i = 1; i <= 300; i += 1) insert.run(`cc:${i}:0`, 'user', Date.UTC(2026, 0, 1) + i * 1000, i % 50 === 0 ? `orchard request ${i}` : `<command-name>/orchard</command-name> ${i}`, i % 50 === 0 ? 1 : 0);
+      // An assistant's text about the orchard is never the person's, flag or not.
+      insert.run('cc:assistant:0', 'assistant', Date.UTC(2026, 0, 2), 'orchard reply', 1);
+      new SearchIndex(db).indexAfter(0);
+    })();
+    return db;
+  }
+  const genuine = ['cc:300:0', 'cc:250:0', 'cc:200:0', 'cc:150:0', 'cc:100:0', 'cc:50:0'];
+
+  /** Every page of a newest-first search, following the last hit's key, or where the scan stopped. */
+  async function pages(reader: SearchReader, limit: number): Promise<string[][]> {
+    const out: string[][] = [];
+    let before: number | null = null;
+    for (;;) {
+      const page = await reader.newest({ expression: 'orchard', genuineUserTurn: true }, before, limit + 1);
+      const shown = page.matches.slice(0, limit);
+      out.push(shown.map((m) => m.partId));
+      before = page.matches.length > limit ? shown[shown.length - 1]!.key : page.resumeBelow;
+      if (before === null) return out;
+    }
+  }
+
+  it('finds only the flagged user texts, newest first, within the budget in one page', async () => {
+    const db = indexed();
+    const reader = new SearchReader(db);
+    const page = await reader.newest({ expression: 'orchard', genuineUserTurn: true }, null, 10);
+    expect(page).toEqual({ matches: genuine.map((partId) => expect.objectContaining({ partId, role: 'user', kind: 'text' })), resumeBelow: null });
+    expect(await pages(reader, 2)).toEqual([genuine.slice(0, 2), genuine.slice(2, 4), genuine.slice(4)]);
+    const candidates = await reader.candidates({ expression: 'orchard', genuineUserTurn: true }, reader.upperKey(), 500);
+    expect(candidates.heads.map((m) => m.partId)).toEqual(genuine);
+    expect(candidates.capped).toBe(false);
+    db.close();
+  });
+
+  it('stops at its budget with a short page that goes on below what it looked at: every page together holds each match once', async () => {
+    const db = indexed();
+    // 120 matches a page: the person's words are 2 or 3 of them.
+    const reader = new SearchReader(db, { genuineScanBudget: 120 });
+    const first = await reader.newest({ expression: 'orchard', genuineUserTurn: true }, null, 11);
+    expect(first.matches.map((m) => m.partId)).toEqual(genuine.slice(0, 3));
+    expect(first.resumeBelow).not.toBeNull();
+    const all = await pages(reader, 10);
+    expect(all.length).toBeGreaterThan(1);
+    expect(all.flat()).toEqual(genuine);
+    // Relevance ranks what the budget reached and says there may be more.
+    const candidates = await reader.candidates({ expression: 'orchard', genuineUserTurn: true }, reader.upperKey(), 500);
+    expect(candidates.heads.map((m) => m.partId)).toEqual(genuine.slice(0, 3));
+    expect(candidates.capped).toBe(true);
+    db.close();
   });
 });

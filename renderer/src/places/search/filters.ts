@@ -33,13 +33,16 @@ export function filtersToParams(filters: SearchFilters): Record<string, string |
   return { q: filters.q, who: filters.who, kind: filters.kind, provider: filters.provider, project: filters.project, when: filters.when, sort: filters.sort };
 }
 
-/** "What I said" is the person's own text: their role, and text rather than the tool results Claude files under it. */
+/**
+ * "What I said" is the person's own words as capture marked them (genuineUserTurn): their role and text
+ * hold slash-command echoes, hook output and the prompts an agent writes for its subagents too.
+ */
 export function queryOf(filters: SearchFilters, now = Date.now()): Params<'Search.Query'> {
   const kind = filters.kind ?? (filters.who === 'me' ? 'text' : undefined);
   return {
     query: filters.q,
     limit: 20,
-    ...(filters.who === 'me' ? { role: 'user' } : filters.who === 'assistant' ? { role: 'assistant' } : {}),
+    ...(filters.who === 'me' ? { role: 'user', genuineUserTurn: true } : filters.who === 'assistant' ? { role: 'assistant' } : {}),
     ...(kind ? { kind } : {}),
     ...(filters.provider ? { provider: filters.provider as Params<'Search.Query'>['provider'] } : {}),
     ...(filters.project ? { projectKey: filters.project } : {}),

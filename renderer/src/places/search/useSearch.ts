@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Result } from '../../../../core/api/index.js';
+import type { Params, Result } from '../../../../core/api/index.js';
 import { useAction, useClient } from '../../hooks.js';
 import { queryOf, type SearchFilters } from './filters.js';
 
 type SearchResult = Result<'Search.Query'>;
+type SearchParams = Params<'Search.Query'>;
 
 /** A further page merged into what is shown: its matches after the others, its conversations once. */
 function merge(shown: SearchResult, page: SearchResult): SearchResult {
@@ -14,7 +15,8 @@ function merge(shown: SearchResult, page: SearchResult): SearchResult {
 /** Runs the search the filters describe; `more` fetches the next page and merges its conversations. Older replies never overwrite newer ones. */
 export function useSearch(filters: SearchFilters): { result: SearchResult | undefined; error: Error | undefined; loading: boolean; more: () => void; retry: () => void } {
   const client = useClient();
-  const [first, setFirst] = useState<{ result: SearchResult | undefined; error: Error | undefined; loading: boolean }>({ result: undefined, error: undefined, loading: false });
+  // The first page keeps the parameters it ran with: a When chip is resolved to a date once, and a cursor belongs to exactly that search.
+  const [first, setFirst] = useState<{ params?: SearchParams; result: SearchResult | undefined; error: Error | undefined; loading: boolean }>({ result: undefined, error: undefined, loading: false });
   const [generation, setGeneration] = useState(0);
   const key = JSON.stringify(filters);
   const latest = useRef(0);
@@ -25,9 +27,10 @@ export function useSearch(filters: SearchFilters): { result: SearchResult | unde
       return;
     }
     const request = ++latest.current;
+    const params = queryOf(wanted);
     setFirst((previous) => ({ ...previous, loading: true }));
-    client.call('Search.Query', queryOf(wanted)).then(
-      (result) => request === latest.current && setFirst({ result, error: undefined, loading: false }),
+    client.call('Search.Query', params).then(
+      (result) => request === latest.current && setFirst({ params, result, error: undefined, loading: false }),
       (error: unknown) => request === latest.current && setFirst({ result: undefined, error: error instanceof Error ? error : new Error('The search failed.'), loading: false }),
     );
   }, [client, key, generation]);
@@ -38,11 +41,11 @@ export function useSearch(filters: SearchFilters): { result: SearchResult | unde
   const current = paged !== undefined && paged.base === first.result;
   const result = current && paged.result ? paged.result : first.result;
   const more = () => {
-    const base = first.result;
+    const { params, result: base } = first;
     const cursor = result?.cursor;
-    if (!base || !result || !cursor || next.busy) return;
+    if (!params || !base || !result || !cursor || next.busy) return;
     setPaged((previous) => (previous?.base === base ? previous : { base }));
-    void next.run({ ...queryOf(JSON.parse(key) as SearchFilters), cursor }).then(
+    void next.run({ ...params, cursor }).then(
       (page) => page && setPaged((previous) => ({ base, result: merge(previous?.base === base && previous.result ? previous.result : base, page) })),
     );
   };
