@@ -52,7 +52,7 @@ export class SessionsView {
       parentSessionId: record.parentSessionId,
       projectName: record.projectKey === null ? null : this.#projects.nameOf(record.projectKey),
       firstRequest: this.firstRequest(record.sessionId),
-      model: this.#model(record.sessionId),
+      model: this.#model(record),
       durationMs: record.firstTs !== null && record.lastTs !== null ? Math.max(0, record.lastTs - record.firstTs) : null,
       toolCalls: record.toolCalls,
       subagents: record.subagents,
@@ -73,9 +73,13 @@ export class SessionsView {
     return record ? this.summary(record) : undefined;
   }
 
-  /** OpenClaw records the model on assistant parts; a Claude capture that records it is read the same way. */
-  #model(sessionId: string): string | null {
-    for (const meta of this.#reader.firstAssistantMeta(sessionId, 3)) {
+  /**
+   * The model the parser stored on the session row (every provider that names one); a row stored before
+   * the parsers did falls back to the model OpenClaw and Gemini record on assistant parts.
+   */
+  #model(record: SessionRecord): string | null {
+    if (record.model !== null) return record.model;
+    for (const meta of this.#reader.firstAssistantMeta(record.sessionId, 3)) {
       const model = /"model":"([^"\\]{1,100})"/.exec(meta)?.[1];
       if (model) return model;
     }

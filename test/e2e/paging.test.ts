@@ -92,6 +92,33 @@ describe('paging through conversations, messages and matches', () => {
     await page.context().close();
   });
 
+  it('a conversation opened at a hit stays where the reader is when "Later messages" loads more', async () => {
+    // The third message: the page opens at it and holds 200 messages from it, so later ones remain.
+    const partId = (await steward.rpc('Sessions.Get', { sessionId: 'long-1', limit: 3 })).messages[2]!.parts[0]!.partId;
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate((id) => (window.location.hash = `#/sessions/long-1?part=${encodeURIComponent(id)}`), partId);
+    const hit = page.locator('.part--hit');
+    await hit.waitFor();
+    const hitFocused = () => page.evaluate(() => document.activeElement?.classList.contains('part--hit') ?? false);
+    await eventually('the hit takes the focus when the conversation opens', async () => ((await hitFocused()) ? true : undefined));
+    const inView = () => hit.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight;
+    });
+    expect(await inView()).toBe(true);
+
+    const messages = page.locator('main[data-place="session"] article.message');
+    await page.getByRole('button', { name: 'Later messages' }).click();
+    await eventually('the later messages are shown', async () => ((await messages.count()) === LONG_MESSAGES ? true : undefined));
+    // Give a late effect the chance to run: the hit must not take the view or the focus back.
+    await page.waitForTimeout(300);
+    expect(await inView()).toBe(false);
+    expect(await hitFocused()).toBe(false);
+    expect(await messages.last().innerText()).toContain(`Long talk line ${LONG_MESSAGES - 1}`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('a search shows further matches on "More matches"', async () => {
     const { page, problems } = await openPanel(browser, steward);
     await page.evaluate(() => (window.location.hash = '#/search?q=seedling'));
@@ -99,6 +126,20 @@ describe('paging through conversations, messages and matches', () => {
     await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
     await page.getByRole('button', { name: 'More matches' }).click();
     await eventually('the next page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a search narrowed to the past week shows further matches on "More matches"', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/search?q=seedling&when=7d'));
+    const hits = page.locator('.search-hit');
+    await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
+    expect(await page.getByRole('group', { name: 'When' }).getByRole('button', { name: 'Past week' }).getAttribute('aria-pressed')).toBe('true');
+    // The week counts back from when the search ran; "More matches", asked for later, continues that same search.
+    await page.getByRole('button', { name: 'More matches' }).click();
+    await eventually('the next page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
+    expect(await page.getByRole('alert').filter({ hasText: 'The search could not be run.' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await page.context().close();
   });

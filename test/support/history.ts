@@ -23,6 +23,8 @@ export const IDS = {
 /** The subagent's session id as the gateway stores it. */
 export const SUBAGENT_SESSION = `${IDS.pruning}:agent-${IDS.subagent}`;
 export const OPENCLAW_SESSION = `oc:main:${IDS.openclawHeader}`;
+/** The model the pruning session's assistant lines name (the other Claude sessions name none). */
+export const PRUNING_MODEL = 'claude-sonnet-4-5-20250929';
 
 const DAY = 86_400_000;
 
@@ -56,6 +58,7 @@ export function writeHistoryFixture(root: string, now = Date.now()): HistoryFixt
       ts: at(times.pruning, 1),
       type: 'assistant',
       uuid: msgUuid(p, 2),
+      model: PRUNING_MODEL,
       content: [
         { type: 'thinking', thinking: 'The person wants a pruning schedule; dormant season is best.', signature: 'sig' },
         { type: 'text', text: 'Prune during dormancy. I will check the orchard calendar script first.' },
@@ -75,6 +78,7 @@ export function writeHistoryFixture(root: string, now = Date.now()): HistoryFixt
       ts: at(times.pruning, 3),
       type: 'assistant',
       uuid: msgUuid(p, 4),
+      model: PRUNING_MODEL,
       content: [
         { type: 'text', text: 'The build failed; I will ask a helper to survey the frost dates.' },
         { type: 'tool_use', id: 'toolu_02Task', name: 'Task', input: { description: 'Survey frost dates', prompt: 'Find the first frost dates for the orchard region', subagent_type: 'Explore' } },

@@ -19,6 +19,8 @@ export interface ClaudeLineOptions {
   agentId?: string;
   uuid?: string;
   content?: unknown;
+  /** The model an assistant line names (`message.model`). */
+  model?: string;
   /** More envelope fields as Claude Code writes them (isMeta, isCompactSummary, toolUseResult, …). */
   extra?: Record<string, unknown>;
 }
@@ -35,7 +37,7 @@ export function claudeLine(o: ClaudeLineOptions): Record<string, unknown> {
     sessionId: o.sessionId,
     version: '2.1.12',
     type,
-    message: type === 'user' ? { role: 'user', content: o.content ?? o.text ?? 'hello' } : { id: 'msg_1', role: 'assistant', content: o.content ?? [{ type: 'text', text: o.text ?? 'hi' }] },
+    message: type === 'user' ? { role: 'user', content: o.content ?? o.text ?? 'hello' } : { id: 'msg_1', role: 'assistant', ...(o.model ? { model: o.model } : {}), content: o.content ?? [{ type: 'text', text: o.text ?? 'hi' }] },
     uuid: o.uuid ?? uuid(),
     timestamp: ts,
     ...o.extra,

@@ -1,6 +1,10 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, type Result } from '../../../core/index.js';
-import { IDS, KITCHEN, SECRET, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
+import { IDS, KITCHEN, OPENCLAW_SESSION, PRUNING_MODEL, SECRET, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 
 let home: TempHome;
@@ -44,9 +48,11 @@ describe('Sessions.List', () => {
     });
     const kitchen = sessions.find((s) => s.sessionId === IDS.kitchen)!;
     expect(kitchen.firstRequest).toBe('Write a recipe for apple crumble with winter spices.');
-    // OpenClaw names the model on assistant messages.
+    // Each provider's parser stores the session's model: Claude's from its assistant lines, OpenClaw's from its messages.
+    expect(pruning.model).toBe(PRUNING_MODEL);
     expect(sessions.find((s) => s.provider === 'openclaw')?.model).toBe('claude-sonnet-4-5');
-    expect(pruning.model).toBeNull();
+    // A session whose lines name no model has none.
+    expect(sessions.find((s) => s.sessionId === IDS.config)?.model).toBeNull();
   });
 
   it('narrows by project and provider, and pages with a cursor without repeating or skipping', async () => {
@@ -71,6 +77,7 @@ describe('Sessions.Get', () => {
   it('reads a conversation in order, tools and thinking with one-line summaries, images as facts', async () => {
     const got = await core.call('Sessions.Get', { sessionId: IDS.pruning });
     expect(got.session.sessionId).toBe(IDS.pruning);
+    expect(got.session.model).toBe(PRUNING_MODEL);
     expect(got.cursor).toBeUndefined();
     expect(got.before).toBeUndefined();
     expect(got.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
@@ -127,6 +134,51 @@ describe('Sessions.Get', () => {
     await expect(core.call('Sessions.Get', { sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'not_found' });
     const page = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 1 });
     await expect(core.call('Sessions.Get', { sessionId: IDS.config, cursor: page.cursor! })).rejects.toMatchObject({ code: 'invalid_params' });
+  });
+});
+
+describe('Sessions model', () => {
+  const CODEX_ROLLOUT = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
+  const CODEX_SESSION = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
+
+  it('shows the model a Codex rollout names in its turn context', async () => {
+    const { home: own } = historyHome('steward-sessions-model-');
+    const codexRoot = join(own.dir, 'roots', 'codex');
+    const day = join(codexRoot, 'sessions', '2026', '07', '13');
+    mkdirSync(day, { recursive: true });
+    copyFileSync(fileURLToPath(new URL(`../../fixtures/transcripts/codex/${CODEX_ROLLOUT}`, import.meta.url)), join(day, CODEX_ROLLOUT));
+    own.env.STEWARD_CODEX_ROOTS = codexRoot;
+    const owner = Core.open({ home: { dir: own.dir, kind: 'env' }, env: own.env });
+    try {
+      await owner.call('Backfill.Run', { all: true });
+      const codex = (await owner.call('Sessions.List', { provider: 'codex' })).sessions;
+      expect(codex.map((s) => [s.sessionId, s.model])).toEqual([[CODEX_SESSION, 'gpt-5.6-sol']]);
+      expect((await owner.call('Sessions.Get', { sessionId: CODEX_SESSION })).session.model).toBe('gpt-5.6-sol');
+    } finally {
+      await owner.shutdown();
+      own.cleanup();
+    }
+  });
+
+  it('falls back to the model on assistant parts for a session row stored without one', async () => {
+    const { home: own } = historyHome('steward-sessions-model-');
+    let owner = Core.open({ home: { dir: own.dir, kind: 'env' }, env: own.env });
+    try {
+      await owner.call('Backfill.Run', { all: true });
+      await owner.shutdown();
+      // As a row stored before the parsers kept the model on it.
+      const db = new Database(join(own.dir, 'gateway.db'));
+      db.prepare('UPDATE sessions SET model = NULL').run();
+      db.close();
+      owner = Core.open({ home: { dir: own.dir, kind: 'env' }, env: own.env });
+      const { sessions } = await owner.call('Sessions.List', {});
+      expect(sessions.find((s) => s.sessionId === OPENCLAW_SESSION)?.model).toBe('claude-sonnet-4-5');
+      // Claude keeps no model on its parts: a row without one shows none.
+      expect(sessions.find((s) => s.sessionId === IDS.pruning)?.model).toBeNull();
+    } finally {
+      await owner.shutdown();
+      own.cleanup();
+    }
   });
 });
 

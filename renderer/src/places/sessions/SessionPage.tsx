@@ -48,13 +48,15 @@ function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json')
 /** A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a time. */
 export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { sessionId: string; partId: string | undefined; page: Page; pages: SessionPages; onForgotten: () => void }): ReactElement {
   const exporter = useExport(sessionId);
+  const opened = pages.opened;
   useEffect(() => {
-    // The hit is shown where the eye lands, highlighted, and takes the focus for keyboard readers.
-    if (!partId) return;
+    // The hit is shown where the eye lands, highlighted, and takes the focus for keyboard readers, once
+    // per opening: earlier or later messages loaded since leave the reader (and the focus) where they are.
+    if (!partId || !opened) return;
     const hit = document.getElementById(`part-${partId}`);
     hit?.scrollIntoView({ block: 'center' });
     hit?.focus({ preventScroll: true });
-  }, [page, partId]);
+  }, [opened, partId]);
   const s = page.session;
   const busy = pages.busy || exporter.busy;
   return (

@@ -25,6 +25,8 @@ function joinPages(shown: Page, next: Page, direction: Direction): Page {
 export interface SessionPages {
   /** What is shown: the first page with every earlier and later page loaded since. */
   page: Page | undefined;
+  /** The page the conversation opened at (around the hit when given); a new one means the view started over. */
+  opened: Page | undefined;
   /** The first page could not be loaded. */
   error: Error | undefined;
   reload: () => void;
@@ -50,5 +52,5 @@ export function useSessionPages(sessionId: string, partId: string | undefined): 
     setJoined((previous) => (previous?.base === base ? previous : { base }));
     void next.run({ sessionId, cursor }).then((got) => got && setJoined((previous) => ({ base, page: joinPages(previous?.base === base && previous.page ? previous.page : base, got, direction) })));
   };
-  return { page, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
+  return { page, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
 }
