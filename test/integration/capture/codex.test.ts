@@ -98,8 +98,9 @@ describe('Codex CLI provider', () => {
     // Every part id is keyed by its line's bytes (which carry the line's own timestamp), never by the path.
     for (const p of parts) expect(p.part_id).toMatch(/^cx:[0-9a-f]{24}:\d+$/);
 
-    const session = h.db.prepare('SELECT provider, source, cwd, project_key, parent_session_id FROM sessions WHERE session_id = ?').get(MODERN_ID);
-    expect(session).toMatchObject({ provider: 'codex', source: 'codex', cwd: '/home/ana/src/uploader', parent_session_id: null });
+    const session = h.db.prepare('SELECT provider, source, cwd, project_key, parent_session_id, model FROM sessions WHERE session_id = ?').get(MODERN_ID);
+    // The model is the one the turn context names.
+    expect(session).toMatchObject({ provider: 'codex', source: 'codex', cwd: '/home/ana/src/uploader', parent_session_id: null, model: 'gpt-5.6-sol' });
     expect(h.projects.list().map((p) => p.name)).toEqual(['uploader']);
     expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 0, unchanged: 1, partsWritten: 0 });
   });

@@ -18,19 +18,52 @@ const META_LINES = new Set(['session_meta', 'turn_context', 'world_state', 'even
 /** `sessions/YYYY/MM/DD/rollout-*.jsonl` (and the oldest flat `sessions/rollout-*.jsonl`); `archived_sessions/` is flat. */
 const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.test(name), acceptDir: (name: string) => /^\d+$/.test(name), maxDepth, source: 'codex' });
 
-/** 1: the first parser of rollouts. */
-export const CODEX_PARSER_VERSION = 1;
+/** 1: the first parser of rollouts. 2: the session's model, from `turn_context`. */
+export const CODEX_PARSER_VERSION = 2;
+
+/** A session whose lines a fork replays: the one it names, and each one a copied `session_meta` names, from its start. */
+interface Ancestor {
+  id: string;
+  start: number | null;
+}
+
+/** What a session's first meta says of it (see `describe`). */
+type Described = Pick<SessionRow, 'cwd' | 'parentSessionId' | 'parentKind' | 'agentType' | 'agentTypeSource'>;
 
 /** What a later read of an envelope-era rollout needs to go on at its checkpoint's offset. */
 interface RolloutState {
   sessionId: string;
   named: boolean;
   metaTs: number | null;
+  /** Both absent in checkpoints written before forks were told apart: no ancestor known. */
+  ancestors?: Ancestor[];
+  /** A fork read before its first turn had no part of its own, so its row was not written: a later read writes it whole. */
+  described?: Described;
+}
+
+const isStart = (value: unknown): value is number | null => value === null || typeof value === 'number';
+const isText = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+function isAncestor(value: unknown): value is Ancestor {
+  const ancestor = asObject(value);
+  return ancestor !== undefined && typeof ancestor.id === 'string' && isStart(ancestor.start);
+}
+
+function isDescribed(value: unknown): value is Described {
+  const d = asObject(value);
+  return (
+    d !== undefined &&
+    [d.cwd, d.parentSessionId, d.agentType].every(isText) &&
+    [null, 'subagent', 'branch'].includes(d.parentKind as string) &&
+    [null, 'sidecar', 'task'].includes(d.agentTypeSource as string)
+  );
 }
 
 function isRolloutState(value: unknown): value is RolloutState {
   const state = asObject(value);
-  return state !== undefined && typeof state.sessionId === 'string' && typeof state.named === 'boolean' && (state.metaTs === null || typeof state.metaTs === 'number');
+  if (state === undefined || typeof state.sessionId !== 'string' || typeof state.named !== 'boolean' || !isStart(state.metaTs)) return false;
+  const ancestors = state.ancestors === undefined || (Array.isArray(state.ancestors) && state.ancestors.every(isAncestor));
+  return ancestors && (state.described === undefined || isDescribed(state.described));
 }
 
 /** The session a file holds when no line names one: the UUID at the end of its rollout name, else its base name. */
@@ -65,6 +98,10 @@ function describe(session: SessionRow, meta: Json): void {
  * parent's parts. A line with its own timestamp is unique by its bytes alone, and its key depends on
  * no earlier line (a read that starts mid-file keys it the same way); the oldest rollouts have no
  * timestamps, so their keys are scoped by the session and count repeats of the same bytes.
+ *
+ * The key names no session, so the session a line belongs to must not depend on which file is read
+ * first (the gateway keeps the first row of a part id): a line in a fork or spawned thread stamped
+ * before that session began was written by an ancestor, and is that ancestor's part in either file.
  */
 class RolloutReader {
   readonly projection = new Projection('codex', 'codex');
@@ -79,11 +116,15 @@ class RolloutReader {
 
   /** A bare-era item was keyed: its keys count repeats from the file's start, so no read may start mid-file. */
   #bareSeen = false;
+  /** Empty unless the file's session names a parent: then the parent first, and every session a copied meta names. */
+  #ancestors: Ancestor[];
 
   constructor(file: TranscriptFile, options: ReadOptions, stats: LineStats, state: RolloutState | undefined) {
     this.#sessionId = state?.sessionId ?? sessionIdFromName(file.path);
     this.#named = state?.named ?? false;
     this.#metaTs = state?.metaTs ?? null;
+    this.#ancestors = state?.ancestors ?? [];
+    if (state?.described) Object.assign(this.#session(), state.described);
     this.#options = options;
     this.#stats = stats;
   }
@@ -94,7 +135,11 @@ class RolloutReader {
 
   /** Where a later read may go on, or undefined when only a read from the start keys its lines the same. */
   state(): RolloutState | undefined {
-    return this.#bareSeen ? undefined : { sessionId: this.#sessionId, named: this.#named, metaTs: this.#metaTs };
+    if (this.#bareSeen) return undefined;
+    const state: RolloutState = { sessionId: this.#sessionId, named: this.#named, metaTs: this.#metaTs };
+    if (this.#ancestors.length === 0) return state;
+    const { cwd, parentSessionId, parentKind, agentType, agentTypeSource } = this.#session();
+    return { ...state, ancestors: this.#ancestors, described: { cwd, parentSessionId, parentKind, agentType, agentTypeSource } };
   }
 
   line(text: string): void {
@@ -107,7 +152,7 @@ class RolloutReader {
 
   #envelope(text: string, type: string, payload: Json, ts: number | null): void {
     if (type === 'session_meta') this.#meta(payload, ts);
-    if (type === 'turn_context') this.#session().cwd ??= asString(payload.cwd) ?? null;
+    if (type === 'turn_context') this.#turn(payload);
     if (META_LINES.has(type)) return countSkip(this.#stats, 'meta_only');
     if (type === 'compacted') return this.#emit(this.#lineKey(text, false), compactedBlocks(payload), ts);
     if (type !== 'response_item') return countSkip(this.#stats, 'unknown_type');
@@ -130,11 +175,42 @@ class RolloutReader {
     const id = asString(meta.id) ?? asString(meta.session_id);
     if (!id) return;
     // Line 1 names the file's session; a later meta is a fork's copy of its parent's.
-    if (this.#named) return;
+    if (this.#named) return this.#copiedMeta(id, meta, ts);
     this.#named = true;
     if (!this.projection.hasSession(this.#sessionId)) this.#sessionId = id;
     this.#metaTs = parseTs(meta.timestamp) ?? ts;
-    describe(this.#session(), meta);
+    const session = this.#session();
+    describe(session, meta);
+    if (session.parentSessionId !== null) this.#ancestors = [{ id: session.parentSessionId, start: null }];
+  }
+
+  /** An ancestor's own meta, replayed: when that session began, and what it says of that session. */
+  #copiedMeta(id: string, meta: Json, ts: number | null): void {
+    if (this.#ancestors.length === 0 || id === this.#sessionId) return;
+    const start = parseTs(meta.timestamp) ?? ts;
+    const known = this.#ancestors.find((a) => a.id === id);
+    if (known) known.start ??= start;
+    else this.#ancestors.push({ id, start });
+    describe(this.projection.session(id), meta);
+  }
+
+  /**
+   * The session a line belongs to. A fork's lines stamped before it began are copies: each is the
+   * ancestor's that had begun last when it was written (a fork of a fork replays both ancestors),
+   * else the parent's. Lines without a timestamp, and every line of a session with no parent, are the file's own.
+   */
+  #owner(ts: number | null): string {
+    if (this.#ancestors.length === 0 || ts === null || this.#metaTs === null || ts >= this.#metaTs) return this.#sessionId;
+    let owner: Ancestor | undefined;
+    for (const a of this.#ancestors) if (a.start !== null && a.start <= ts && (owner?.start ?? -Infinity) < a.start) owner = a;
+    return (owner ?? this.#ancestors[0]!).id;
+  }
+
+  /** Each turn names its cwd and model: the first cwd stays, the latest model is the session's. */
+  #turn(context: Json): void {
+    const session = this.#session();
+    session.cwd ??= asString(context.cwd) ?? null;
+    session.model = asString(context.model)?.slice(0, 200) ?? session.model;
   }
 
   #item(text: string, item: Json, ts: number | null, bare: boolean): void {
@@ -152,13 +228,13 @@ class RolloutReader {
   #emit(key: string, blocks: CodexBlock[], ts: number | null): void {
     if (blocks.length === 0) return countSkip(this.#stats, 'meta_only');
     if (this.#options.windowStartMs !== null && ts !== null && ts < this.#options.windowStartMs) return countSkip(this.#stats, 'outside_window');
-    const session = this.#session();
+    const session = this.projection.session(this.#owner(ts));
     for (const block of blocks) {
       // Harness context was dropped with the block (see items.ts): a user's text that is left is their words.
       const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
       if (genuine) this.projection.request(session, block.text!);
       const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0);
-      const part = { partId: `cx:${key}:${block.index}`, sessionId: this.#sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta), flags, contentKey: null };
+      const part = { partId: `cx:${key}:${block.index}`, sessionId: session.sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta), flags, contentKey: null };
       this.projection.add(part, session);
     }
   }
