@@ -25,6 +25,7 @@ export class SessionEraser {
   readonly #deleteSpool;
   readonly #deleteSessions;
   readonly #deleteStats;
+  readonly #deleteClaims;
   readonly #gate: PieceGate | undefined;
 
   constructor(db: Db, index: SearchIndex, gate?: PieceGate) {
@@ -41,6 +42,8 @@ export class SessionEraser {
     this.#deleteSpool = db.prepare(`DELETE FROM spool WHERE session_id IN (${IDS})`);
     this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE session_id IN (${IDS})`);
     this.#deleteStats = db.prepare(`DELETE FROM session_stats WHERE session_id IN (${IDS})`);
+    // A summary title waiting for its leaf is text of the forgotten file (see TitleClaims).
+    this.#deleteClaims = db.prepare(`DELETE FROM title_claims WHERE fallback_session_id IN (${IDS})`);
   }
 
   /** The conversations of a project (subagents included). */
@@ -85,6 +88,7 @@ export class SessionEraser {
       this.#deleteSpool.run(ids);
       result.sessions = this.#deleteSessions.run(ids).changes;
       this.#deleteStats.run(ids);
+      this.#deleteClaims.run(ids);
     });
     return result;
   }

@@ -1,4 +1,4 @@
-// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, telemetry), the full-text index (and the worker thread that runs its broad matches) and tombstones, the materializer, sink, commit windows, pruner, the pacing of long work in pieces, and the read APIs other rooms use.
+// Owns: gateway.db's transcript tables (parts, sessions, spool, file checkpoints, title claims, telemetry), the full-text index (and the worker thread that runs its broad matches) and tombstones, the materializer, sink, commit windows, pruner, the pacing of long work in pieces, and the read APIs other rooms use.
 // Never: parses transcripts or decides what to import; rows arrive as batches from backfill/.
 import { join } from 'node:path';
 import { HOME_FILES, PRIVATE_FILE_MODE } from '../config/index.js';
@@ -16,7 +16,7 @@ export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
 export { FileCheckpoints, type CheckpointIdentity, type FileCheckpoint } from './file-checkpoints.js';
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
-export { SearchReader, SearchTooBroadError, type SearchFilter, type MatchedPart } from './search-read.js';
+export { SearchReader, SearchTooBroadError, type SearchFilter, type MatchedPart, type NewestPage } from './search-read.js';
 export { SessionEraser } from './erase.js';
 export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';

@@ -5,6 +5,7 @@ import { EMITTED_CAP, EmittedIds } from './emitted.js';
 import { changesCommitted, type CommittedSession } from './sessions.js';
 import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
+import { TitleClaims } from './title-claims.js';
 import { Tombstones } from './tombstones.js';
 
 /** An opaque object, fresh per provider invocation; the materializer keys in-run state by it. */
@@ -96,6 +97,7 @@ export class Materializer {
   readonly #anyPart: Statement;
   readonly #leafSession: Statement;
   readonly #tombstones: Tombstones;
+  readonly #titleClaims: TitleClaims;
   readonly #policy: CapturePolicy | undefined;
   readonly #emittedCap: number;
 
@@ -105,6 +107,7 @@ export class Materializer {
     this.#spool = spool;
     this.#sink = sink;
     this.#tombstones = new Tombstones(db);
+    this.#titleClaims = new TitleClaims(db);
     this.#policy = policy;
     // One row at most, from the session's range of parts_session_ts.
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
@@ -129,8 +132,8 @@ export class Materializer {
       const sessions = this.#changedSessions(state, batch.sessions);
       const known: PartRow[] = [];
       const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
-      const claims = (batch.titleClaims ?? []).map((claim) => this.#claimed(claim, batch));
       const written = this.#sink.write(sessions, parts, known);
+      const titled = this.#titles(batch, parts);
       result.partsWritten = written.partsWritten;
       result.messagesWritten = written.messagesWritten;
       state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
@@ -139,14 +142,13 @@ export class Materializer {
         result.textAppended += part.text?.length ?? 0;
       }
       result.partsRefreshed = known.length;
-      if (claims.length > 0) this.#sink.write(claims, []);
       for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
       for (const part of parts) {
         state.emitted.add(part.sessionId, part.partId);
         if (part.contentKey !== null) state.emittedKeys.add(`${part.sessionId}\n${part.contentKey}`);
         result.textAppended += part.text?.length ?? 0;
       }
-      result.sessionsAppended = sessions.length + claims.length;
+      result.sessionsAppended = sessions.length + titled;
       result.partsAppended = parts.length;
       for (const sessionId of state.emitted.trim()) {
         state.fresh.delete(sessionId);
@@ -157,14 +159,53 @@ export class Materializer {
   }
 
   /**
-   * A title for the session holding the claim's message: one of this batch, else one the cache holds,
-   * else the claim's own file's session. It only updates a row the cache holds (or this batch makes).
+   * Title rows from claims, so that where a title lands does not depend on which file was read first:
+   * the claims waiting for a leaf this batch stored, then the batch's own. Each row is written as it
+   * is decided, since a claim recorded next reads its fallback session's title as the rows before it
+   * left it. Returns the rows written.
    */
-  #claimed(claim: TitleClaim, batch: TranscriptBatch): SessionRow {
+  #titles(batch: TranscriptBatch, stored: PartRow[]): number {
+    let rows = 0;
+    for (const leaf of this.#titleClaims.awaitedAmong(stored)) rows += this.#settle(leaf, batch);
+    for (const claim of batch.titleClaims ?? []) rows += this.#claimed(claim, batch);
+    return rows;
+  }
+
+  /**
+   * A title for the session holding the claim's message: one of this batch, else one the cache holds,
+   * else the claim's own file's session, recorded until that message is stored.
+   */
+  #claimed(claim: TitleClaim, batch: TranscriptBatch): number {
     const inBatch = batch.parts.find((p) => p.partId.startsWith(claim.leafPartPrefix))?.sessionId;
-    const prefix = claim.leafPartPrefix;
+    const holder = inBatch ?? this.#holderOf(claim.leafPartPrefix);
+    let rows = 1;
+    // A leaf stored by a path that did not settle its claims (a row an older version spooled).
+    if (holder !== undefined && this.#titleClaims.awaits(claim.leafPartPrefix)) rows += this.#settle(claim.leafPartPrefix, batch);
+    if (holder === undefined) this.#titleClaims.record(claim);
+    this.#sink.write([this.#titleRow(holder ?? claim.fallbackSessionId, claim, batch)], []);
+    return rows;
+  }
+
+  /** The claims waiting for this leaf title the session now holding it; their stand-in titles are withdrawn. */
+  #settle(leaf: string, batch: TranscriptBatch): number {
+    const holder = this.#holderOf(leaf);
+    if (holder === undefined) return 0;
+    const settled = this.#titleClaims.settle(leaf);
+    for (const claim of settled) {
+      this.#sink.write([this.#titleRow(holder, claim, batch)], []);
+      if (claim.fallbackSessionId !== holder) this.#titleClaims.withdraw(claim);
+    }
+    return settled.length;
+  }
+
+  /** The session holding a message's parts, whichever it is: a range of the part_id key. */
+  #holderOf(prefix: string): string | undefined {
     const upper = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
-    const sessionId = inBatch ?? (this.#leafSession.get(prefix, upper) as string | undefined) ?? claim.fallbackSessionId;
+    return this.#leafSession.get(prefix, upper) as string | undefined;
+  }
+
+  /** Only updates a row the cache holds (or this batch made). */
+  #titleRow(sessionId: string, claim: TitleClaim, batch: TranscriptBatch): SessionRow {
     const base = batch.sessions.find((s) => s.sessionId === sessionId);
     const blank = blankSession(sessionId, base?.provider ?? batch.sessions[0]?.provider ?? 'claude', base?.source ?? batch.sessions[0]?.source ?? 'code');
     return { ...blank, title: claim.title, titleSource: claim.source, updateOnly: true };
@@ -190,7 +231,9 @@ export class Materializer {
       if (reason) counts[reason] += 1;
       return reason === undefined;
     });
-    return { ...batch, parts, sessions: batch.sessions.filter((s) => !held.has(s.sessionId)) };
+    // A claim left on a withheld session would keep that file's words (see TitleClaims): it is dropped.
+    const titleClaims = batch.titleClaims?.filter((claim) => !held.has(claim.fallbackSessionId));
+    return { ...batch, parts, sessions: batch.sessions.filter((s) => !held.has(s.sessionId)), ...(titleClaims && { titleClaims }) };
   }
 
   /** A session's folder is its project's (Cowork: the one the user selected), else its cwd. */

@@ -199,4 +199,24 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       db.exec("INSERT INTO search_fts (search_fts, rank) VALUES ('automerge', 0)");
     },
   },
+  {
+    version: 8,
+    name: 'summary titles waiting for their leaf message',
+    up(db) {
+      // Only claims read from now on are recorded (see TitleClaims): nothing is scanned here.
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS title_claims (
+          seq INTEGER PRIMARY KEY,
+          leaf_prefix TEXT NOT NULL,
+          fallback_session_id TEXT NOT NULL,
+          title TEXT NOT NULL,
+          title_source TEXT NOT NULL,
+          base_title TEXT,
+          base_source TEXT,
+          UNIQUE (leaf_prefix, fallback_session_id)
+        );
+        CREATE INDEX IF NOT EXISTS title_claims_fallback ON title_claims(fallback_session_id);
+      `);
+    },
+  },
 ];

@@ -142,6 +142,49 @@ describe('Claude: titles', () => {
     expect(c.projects.list()[0]!.latestSession).toMatchObject({ name: expect.any(String) as string });
   });
 
+  it('a summary titles the session holding its leaf when the summary file is read first (name order)', async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    const leaf = uuid();
+    // Read in name order: the summary's file before the file holding its leaf.
+    writeJsonl(join(dir, 'aa-later.jsonl'), [{ type: 'summary', summary: 'Add retry to uploader', leafUuid: leaf }, claudeLine({ sessionId: 'aa-later', text: 'go on' })]);
+    writeJsonl(join(dir, 'zz-earlier.jsonl'), [claudeLine({ sessionId: 'zz-earlier', text: 'start the uploader' }), claudeLine({ sessionId: 'zz-earlier', type: 'assistant', uuid: leaf })]);
+    await claude(c);
+    expect(title(c, 'zz-earlier')).toEqual({ title: 'Add retry to uploader', source: 'summary' });
+    // The stand-in the summary's own session held until the leaf was stored is withdrawn.
+    expect(title(c, 'aa-later')).toEqual({ title: null, source: null });
+    expect(c.count('SELECT COUNT(*) FROM title_claims')).toBe(0);
+  });
+
+  it("a summary's title moves to its leaf's session when that file arrives in a later tick, after a restart; higher titles stay", async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    const leaf = uuid();
+    writeJsonl(join(dir, 'aa-later.jsonl'), [
+      { type: 'summary', summary: 'Own words', sessionId: 'aa-later' },
+      { type: 'summary', summary: 'Add retry to uploader', leafUuid: leaf },
+      claudeLine({ sessionId: 'aa-later', text: 'go on' }),
+    ]);
+    writeJsonl(join(dir, 'ab-named.jsonl'), [
+      { type: 'summary', summary: 'Add retry to uploader', leafUuid: leaf },
+      claudeLine({ sessionId: 'ab-named', text: 'and again' }),
+      { type: 'ai-title', aiTitle: 'Its own name', sessionId: 'ab-named' },
+    ]);
+    await claude(c);
+    // No stored message has the leaf yet: the summary titles its own file's session.
+    expect(title(c, 'aa-later')).toEqual({ title: 'Add retry to uploader', source: 'summary' });
+    expect(title(c, 'ab-named')).toEqual({ title: 'Its own name', source: 'ai-title' });
+
+    await c.restart();
+    writeJsonl(join(dir, 'zz-earlier.jsonl'), [claudeLine({ sessionId: 'zz-earlier', text: 'start the uploader' }), claudeLine({ sessionId: 'zz-earlier', type: 'assistant', uuid: leaf })]);
+    expect(await claude(c)).toMatchObject({ read: 1 });
+    expect(title(c, 'zz-earlier')).toEqual({ title: 'Add retry to uploader', source: 'summary' });
+    // The stand-in leaves: the session's own summary is back; an ai-title was never replaced.
+    expect(title(c, 'aa-later')).toEqual({ title: 'Own words', source: 'summary' });
+    expect(title(c, 'ab-named')).toEqual({ title: 'Its own name', source: 'ai-title' });
+    expect(c.count('SELECT COUNT(*) FROM title_claims')).toBe(0);
+  });
+
   it('the Cowork sidecar titles a session only until a title of its own arrives', async () => {
     const c = harness();
     const file = desktopSession(c.desktopRoot, 'cowork-t', 2, 'Sidecar title');

@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GatewayReader, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
+import { GatewayReader, Materializer, SearchIndex, SessionEraser, Sink, Spool, Tombstones } from '../../../core/gateway/index.js';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
-import type { PartRow, SessionRow, TranscriptBatch } from '../../../core/transcripts/index.js';
+import type { PartRow, SessionRow, TitleClaim, TranscriptBatch } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { partRow, sessionRow } from '../../support/rows.js';
 
@@ -175,6 +175,55 @@ describe('Materializer', () => {
     const typed = { ...session('sub'), agentType: 'Explore', agentTypeSource: 'sidecar' as const, parentSessionId: 'parent', parentKind: 'subagent' as const };
     expect(materializer.materialize({}, { parts: [], sessions: [typed] }).sessionsAppended).toBe(1);
     expect(db.prepare("SELECT agent_type FROM sessions WHERE session_id = 'sub'").pluck().get()).toBe('Explore');
+  });
+});
+
+describe('Materializer: summary titles waiting for their leaf', () => {
+  const claim = (leaf: string, fallbackSessionId: string, title: string): TitleClaim => ({ leafPartPrefix: `cc:${leaf}:`, fallbackSessionId, title, source: 'summary' });
+  const titleOf = (id: string) => db.prepare('SELECT title, title_source AS source FROM sessions WHERE session_id = ?').get(id);
+  const claimReads = () => sql.filter((s) => /\btitle_claims\b/.test(s));
+
+  it('knows the waiting leaves from one read per process: batches without them run no claim query', () => {
+    const { spool, sink, materializer } = parts();
+    materializer.materialize({}, { ...batch('f', ['f1']), titleClaims: [claim('leaf', 'f', 'A title')] });
+    sql.length = 0;
+    const run = {};
+    for (let i = 0; i < 4; i += 1) materializer.materialize(run, batch('other', [`o${i}`, `o${i}b`]));
+    expect(claimReads()).toEqual([]);
+    // A new process (a restart) reads them once, then never for a batch without the leaf.
+    const restarted = new Materializer(db, spool, sink);
+    for (let i = 0; i < 4; i += 1) restarted.materialize({}, batch('more', [`m${i}`]));
+    expect(claimReads()).toEqual(['SELECT DISTINCT leaf_prefix FROM title_claims']);
+    // The leaf arrives: the claim moves, and is settled.
+    restarted.materialize({}, batch('holder', ['leaf']));
+    expect(titleOf('holder')).toEqual({ title: 'A title', source: 'summary' });
+    expect(titleOf('f')).toEqual({ title: null, source: null });
+    expect(db.prepare('SELECT COUNT(*) FROM title_claims').pluck().get()).toBe(0);
+  });
+
+  it("withdrawing a stand-in gives its session the newest claim still waiting on it, then the title the session's own lines gave", () => {
+    const { materializer } = parts();
+    const own = { ...session('f'), title: 'Sidecar words', titleSource: 'sidecar' as const };
+    materializer.materialize({}, { parts: [part('f', 'f1')], sessions: [own], titleClaims: [claim('l1', 'f', 'First'), claim('l2', 'f', 'Second')] });
+    expect(titleOf('f')).toEqual({ title: 'Second', source: 'summary' });
+    materializer.materialize({}, batch('s2', ['l2']));
+    expect(titleOf('s2')).toEqual({ title: 'Second', source: 'summary' });
+    expect(titleOf('f')).toEqual({ title: 'First', source: 'summary' });
+    materializer.materialize({}, batch('s1', ['l1']));
+    expect(titleOf('s1')).toEqual({ title: 'First', source: 'summary' });
+    expect(titleOf('f')).toEqual({ title: 'Sidecar words', source: 'sidecar' });
+  });
+
+  it('a claim from a forgotten session is not kept waiting, and forgetting a session removes those it left', async () => {
+    const { materializer } = parts();
+    materializer.materialize({}, { ...batch('kept', ['k1']), titleClaims: [claim('away', 'kept', 'Kept words')] });
+    materializer.materialize({}, { ...batch('gone', ['g1']), titleClaims: [claim('away', 'gone', 'Gone words')] });
+    await new SessionEraser(db, new SearchIndex(db)).erase(['gone']);
+    new Tombstones(db).add('session', 'gone', null);
+    expect(db.prepare('SELECT fallback_session_id FROM title_claims').pluck().all()).toEqual(['kept']);
+    // Its file read again (a backfill) leaves nothing waiting either.
+    materializer.materialize({}, { ...batch('gone', ['g1']), titleClaims: [claim('away', 'gone', 'Gone words')] });
+    expect(db.prepare('SELECT fallback_session_id FROM title_claims').pluck().all()).toEqual(['kept']);
   });
 });
 
