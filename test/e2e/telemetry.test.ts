@@ -166,6 +166,35 @@ describe('the Projects place, first run', () => {
   });
 });
 
+describe('Claude Desktop sessions in the Projects place', () => {
+  it('lists a session under the folder the person selected, one without under "Claude Desktop", and never the VM path', async () => {
+    const roots = makeTempDir('steward-e2e-cowork-');
+    const desktop = join(roots.dir, 'desktop');
+    desktopSession(desktop, 'cw-sorted', 4, 'Sort the invoices', ['/Users/ana/Documents/invoices']);
+    desktopSession(desktop, 'cw-loose', 2, 'Loose ends');
+    const steward = await startServe({ claudeDesktopRoots: [desktop] });
+    const browser = await launchChromium();
+    try {
+      await eventually('the start-up sweep imports both', async () => ((await steward.rpc('Projects.List', {})).projects.length === 2 ? true : undefined));
+      const { page, problems } = await openPanel(browser, steward);
+      await goToPlace(page, 'Projects');
+      const rows = page.getByRole('region', { name: 'Projects' }).locator('tbody tr');
+      await eventually('both projects are listed', async () => ((await rows.count()) === 2 ? true : undefined));
+      const sorted = rows.filter({ hasText: 'invoices' });
+      expect(await sorted.count()).toBe(1);
+      expect(await sorted.innerText()).toContain('Sort the invoices');
+      const loose = rows.filter({ hasText: 'Claude Desktop' });
+      expect(await loose.count()).toBe(1);
+      expect(await loose.innerText()).toContain('Loose ends');
+      expect(await page.locator('main').innerText()).not.toMatch(/\/sessions\/|-vm\b|outputs/);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await steward.stop({ check: false });
+    }
+  });
+});
+
 describe('the read worker of the built owner', () => {
   it('imports through the worker thread when forced on, with the same rows as in-thread reading', async () => {
     const roots = makeTempDir('steward-e2e-worker-');
