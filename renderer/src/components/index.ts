@@ -14,4 +14,4 @@ export { Panel } from './Panel.js';
 export { PathText } from './PathText.js';
 export { PlaceHeader, type PlaceHeaderProps } from './PlaceHeader.js';
 export { formatCount, formatDateTime, formatDuration, formatRelativeTime, providerIds, providerLabel } from './format.js';
-export { countOf, formatBytes, listOf, nounFor, plainText, type NounForms } from './words.js';
+export { countOf, formatBytes, listOf, nounFor, plainText, skippedLines, type NounForms } from './words.js';

@@ -1,3 +1,4 @@
+import type { SkipReason } from '../../../core/api/index.js';
 import { formatCount } from './format.js';
 
 const rules = new Intl.PluralRules(undefined);
@@ -45,4 +46,26 @@ export function listOf(items: readonly string[]): string {
  */
 export function plainText(text: string): string {
   return text.replace(/`([^`]*)`/g, '$1').replace(/\*\*([^*]+)\*\*/g, '$1');
+}
+
+/** Why a transcript line held nothing to import, in words (one per SKIP_REASONS entry: the type says when one is missing). */
+const SKIP_WORDS: Record<SkipReason, string> = {
+  meta_only: 'bookkeeping',
+  unknown_type: 'of a kind Steward does not import',
+  no_id: 'without a session to belong to',
+  too_large: 'too large',
+  malformed: 'unreadable',
+  outside_window: 'older than the chosen period',
+  empty: 'empty',
+};
+
+/**
+ * "1,204 lines held no conversation: 1,190 bookkeeping, 14 unreadable", summed over a run's providers;
+ * empty when every line held one. Import results and the Telemetry rows say it the same way.
+ */
+export function skippedLines(providers: ReadonlyArray<{ skipped?: Partial<Record<SkipReason, number>> | undefined }>): string {
+  const totals = (Object.keys(SKIP_WORDS) as SkipReason[]).map((reason) => [reason, providers.reduce((n, p) => n + (p.skipped?.[reason] ?? 0), 0)] as const).filter(([, n]) => n > 0);
+  if (totals.length === 0) return '';
+  const all = totals.reduce((n, [, count]) => n + count, 0);
+  return `${countOf(all, 'line')} held no conversation: ${totals.map(([reason, n]) => `${formatCount(n)} ${SKIP_WORDS[reason]}`).join(', ')}`;
 }

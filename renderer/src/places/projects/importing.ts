@@ -1,28 +1,15 @@
 import { useState } from 'react';
-import type { EventPayload, Params, Result, SkipReason } from '../../../../core/api/index.js';
-import { countOf, formatCount, formatDuration } from '../../components/index.js';
+import type { EventPayload, Params, Result } from '../../../../core/api/index.js';
+import { countOf, formatDuration, skippedLines } from '../../components/index.js';
 import { useAction, useEvent } from '../../hooks.js';
 
 type Progress = EventPayload<'backfill.progress'>;
 type Outcome = Result<'Backfill.Run'>;
 
-/** Why a transcript line held nothing to import, in words (one per SKIP_REASONS entry: the type says when one is missing). */
-const SKIP_WORDS: Record<SkipReason, string> = {
-  meta_only: 'bookkeeping',
-  unknown_type: 'of a kind Steward does not import',
-  no_id: 'without a session to belong to',
-  too_large: 'too large',
-  malformed: 'unreadable',
-  outside_window: 'older than the chosen period',
-  empty: 'empty',
-};
-
 /** " 1,204 lines held no conversation: 1,190 bookkeeping, 14 unreadable." — or nothing when every line did. */
 function skippedSentence(outcome: Outcome): string {
-  const totals = (Object.keys(SKIP_WORDS) as SkipReason[]).map((reason) => [reason, outcome.providers.reduce((n, p) => n + (p.skipped?.[reason] ?? 0), 0)] as const).filter(([, n]) => n > 0);
-  if (totals.length === 0) return '';
-  const all = totals.reduce((n, [, count]) => n + count, 0);
-  return ` ${countOf(all, 'line')} held no conversation: ${totals.map(([reason, n]) => `${formatCount(n)} ${SKIP_WORDS[reason]}`).join(', ')}.`;
+  const skipped = skippedLines(outcome.providers);
+  return skipped ? ` ${skipped}.` : '';
 }
 
 const sum = (outcome: Outcome, pick: (p: Outcome['providers'][number]) => number) => outcome.providers.reduce((n, p) => n + pick(p), 0);

@@ -1,5 +1,5 @@
 import type { TelemetryEntry } from '../../../../core/api/index.js';
-import { countOf, formatDuration } from '../../components/index.js';
+import { countOf, formatDuration, skippedLines } from '../../components/index.js';
 import { tickOf, totalsOf } from './ticks.js';
 
 const PARTS = { one: 'part', other: 'parts' };
@@ -35,8 +35,9 @@ function tickSentence(entry: TelemetryEntry): string | undefined {
   const took = formatDuration(t.durationMs);
   const what = t.parts === 0 ? 'nothing new' : t.messages !== undefined ? `${countOf(t.messages, { one: 'new message', other: 'new messages' })} from ${countOf(t.read, 'file')}` : `${countOf(t.parts, PARTS)} from ${countOf(t.read, 'file')}`;
   const failures = t.failed > 0 ? `; ${countOf(t.failed, 'file')} could not be read` : '';
+  const skipped = skippedLines(tick.providers);
   const lead = tick.kind === 'scheduled' ? 'Checked' : 'Imported on request: checked';
-  return `${lead} ${countOf(t.files, 'file')}, ${what}${failures}, ${took}`;
+  return `${lead} ${countOf(t.files, 'file')}, ${what}${failures}${skipped ? `; ${skipped}` : ''}, ${took}`;
 }
 
 function notesSentence(data: Record<string, unknown>, projectName: (key: string) => string | undefined): string {
