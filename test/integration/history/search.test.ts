@@ -1,7 +1,11 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, type Params, type Result } from '../../../core/index.js';
 import { IDS, OPENCLAW_SESSION, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
+import { git, TestRepo } from '../../support/git-repo.js';
 import type { TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 let home: TempHome;
 let core: Core;
@@ -156,5 +160,33 @@ describe('user syntax never throws', () => {
     expect(first.cursor).toBeDefined();
     await expect(search({ query: 'frost', limit: 1, cursor: first.cursor! })).rejects.toMatchObject({ code: 'invalid_params' });
     await expect(search({ query: 'apple', limit: 1, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'invalid_params' });
+  });
+});
+
+describe('Search.Query narrowed to a repository', () => {
+  it('finds the conversations of every project inside that repository, by OWNER/NAME or its canonical id, and no others', async () => {
+    const { home: own, fixture: history } = historyHome('steward-search-repo-');
+    // Two folders of one real repository (its root and a package inside it), and one outside it.
+    const repo = new TestRepo(join(own.dir, 'code', 'orchard-app'));
+    git(repo.dir, 'remote', 'add', 'origin', 'git@github.com:Acme/Orchard-App.git');
+    const pkg = join(repo.dir, 'packages', 'ui');
+    mkdirSync(pkg, { recursive: true });
+    const line = (sessionId: string, cwd: string, text: string) => claudeLine({ sessionId, cwd, text, ts: new Date(Date.now() - 60_000) });
+    writeJsonl(join(history.claudeRoot, 'projects', '-code-orchard-app', 'repo-root.jsonl'), [line('repo-root', repo.dir, 'graft the quince rootstock')]);
+    writeJsonl(join(history.claudeRoot, 'projects', '-code-orchard-app-packages-ui', 'repo-ui.jsonl'), [line('repo-ui', pkg, 'quince colour for the buttons')]);
+    const c = Core.open({ home: { dir: own.dir, kind: 'env' }, env: own.env });
+    try {
+      await c.call('Backfill.Run', { all: true });
+      const find = async (repoFilter: string) => sessionsOf(await c.call('Search.Query', { query: 'quince OR apple', repo: repoFilter }));
+      expect(await find('acme/orchard-app')).toEqual(['repo-root', 'repo-ui']);
+      expect(await find('github.com/acme/orchard-app')).toEqual(['repo-root', 'repo-ui']);
+      expect(await find('acme/orchard')).toEqual([]);
+      expect(await find('other/orchard-app')).toEqual([]);
+      // Without the filter the fixture's own projects match too.
+      expect(sessionsOf(await c.call('Search.Query', { query: 'quince OR apple' }))).toEqual(expect.arrayContaining(['repo-root', 'repo-ui', IDS.kitchen]));
+    } finally {
+      await c.shutdown();
+      own.cleanup();
+    }
   });
 });
