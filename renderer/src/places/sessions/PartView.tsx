@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import Markdown from 'react-markdown';
 import type { SessionPart } from '../../../../core/api/index.js';
-import { formatCount } from '../../components/index.js';
+import { formatBytes, formatCount } from '../../components/index.js';
 
 function prettyJson(text: string | null): string {
   if (text === null) return '';
@@ -10,10 +10,6 @@ function prettyJson(text: string | null): string {
   } catch {
     return text;
   }
-}
-
-function bytes(n: number): string {
-  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** Tool calls, their results and thinking fold to one line; the hit opens its fold. */
@@ -53,8 +49,8 @@ export function PartView({ part, role, hit }: { part: SessionPart; role: string 
       break;
     case 'image':
       body = (
-        <p className="part__image" role="img" aria-label={`Image${part.image?.mediaType ? `, ${part.image.mediaType}` : ''}, ${bytes(part.image?.bytes ?? 0)}`}>
-          Image{part.image?.mediaType ? ` · ${part.image.mediaType}` : ''} · {bytes(part.image?.bytes ?? 0)}
+        <p className="part__image" role="img" aria-label={`Image${part.image?.mediaType ? `, ${part.image.mediaType}` : ''}, ${formatBytes(part.image?.bytes ?? 0)}`}>
+          Image{part.image?.mediaType ? ` · ${part.image.mediaType}` : ''} · {formatBytes(part.image?.bytes ?? 0)}
         </p>
       );
       break;
