@@ -12,9 +12,9 @@ const Database = require(workerData.modulePath);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) });
 db.pragma('busy_timeout = 1000');
 const newest = db.prepare(workerData.sql).pluck();
-parentPort.on('message', ({ id, match, lo, hi, limit }) => {
+parentPort.on('message', ({ id, match, lo, hi, parts, limit }) => {
   try {
-    parentPort.postMessage({ id, keys: newest.all(match, lo, hi, limit) });
+    parentPort.postMessage({ id, keys: newest.all(match, lo, hi, parts, limit) });
   } catch (error) {
     parentPort.postMessage({ id, code: typeof error?.code === 'string' ? error.code : 'internal' });
   }
@@ -25,6 +25,8 @@ export interface MatchRequest {
   match: string;
   lo: number;
   hi: number;
+  /** Parts up to this rowid (SearchFilter.partRowid). */
+  parts: number;
   limit: number;
 }
 

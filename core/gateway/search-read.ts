@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SearchKind } from '../api/index.js';
 import type { Db } from '../store/index.js';
 import { MatchFailure, MatchWorker } from './match-worker.js';
-import { KEY_SHIFT, keyOfSeconds, registerSearchFunctions, scopeTokens, SearchSyntaxError } from './search-index.js';
+import { KEY_SHIFT, keyOfSeconds, parentOf, registerSearchFunctions, scopeTokens, SearchSyntaxError } from './search-index.js';
 
 /** What a search asks of the index. `expression` is full-text syntax, already made safe by the caller. */
 export interface SearchFilter {
@@ -21,6 +21,12 @@ export interface SearchFilter {
   prefixes?: readonly string[] | undefined;
   /** Only the person's own words: parts whose `genuine_user_turn` flag capture set (see GENUINE_SCAN_BUDGET). */
   genuineUserTurn?: boolean | undefined;
+  /**
+   * Only parts up to this rowid: the parts indexed when a paged search took its first page (see
+   * lastPartRowid). Index keys order by line time, not by when a part came, so a backfill of old
+   * history lands among the keys a search already paged through; only its parts' rowids tell it apart.
+   */
+  partRowid?: number | undefined;
 }
 
 export interface MatchedPart {
@@ -48,7 +54,8 @@ export interface NewestPage {
 const HEAD_CHARS = 2_000;
 
 /**
- * Matches a search for the person's own words may look at before it answers with what it found. The
+ * Matches a search that reads its matched parts may look at before it answers with what it found: one
+ * for the person's own words, or one in a conversation with more subagents than SUBAGENT_TOKEN_CAP. The
  * flag is not in the index (its scope tokens are fixed for the life of the index, and the sink may
  * correct a part's flags in place), so it is read from the matched parts: a page walks the index's
  * user-text matches newest first, in growing batches, until it holds enough of them. Without a budget,
@@ -60,6 +67,15 @@ export const GENUINE_SCAN_BUDGET = 5_000;
 const GENUINE_FIRST_BATCH = 100;
 
 /**
+ * Subagents with ids of their own (Gemini's, Codex's spawned threads) a session filter names in its
+ * match, each by its session token: the index's tokens are fixed, and only Claude's `{parent}:agent-…`
+ * parts carry their parent's token too. Each token costs the match about 10 µs (measured: 100 ≈ 1 ms,
+ * 1,000 ≈ 6–19 ms); a conversation with more is matched without its session and each match's session
+ * read instead, within GENUINE_SCAN_BUDGET.
+ */
+export const SUBAGENT_TOKEN_CAP = 100;
+
+/**
  * Leaf pages of the index a prefix term may span before its match leaves the owner's thread. FTS5
  * answers `e*` by merging the whole posting list of every word starting with `e`, however few hits
  * are asked for: on a million parts that held the event loop 2.4 s, about 0.1 ms a page (0.2 at most,
@@ -69,7 +85,14 @@ export const PREFIX_PAGE_BUDGET = 250;
 /** How long a match off the owner's thread may run before the search is refused as too broad. */
 export const MATCH_TIMEOUT_MS = 5_000;
 
-const NEWEST_SQL = 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT ?';
+/**
+ * Matches newest first, of the parts up to a rowid (SearchFilter.partRowid). CROSS JOIN keeps the
+ * index the outer loop, so the walk stays in key order and stops at the limit.
+ */
+const NEWEST_SQL = `SELECT f.rowid FROM search_fts f CROSS JOIN search_map m ON m.fts_rowid = f.rowid
+  WHERE search_fts MATCH ? AND f.rowid >= ? AND f.rowid < ? AND m.part_rowid <= ? ORDER BY f.rowid DESC LIMIT ?`;
+/** No bound on part rowids: every indexed part. */
+const ANY_PART = Number.MAX_SAFE_INTEGER;
 
 /** A prefix term that stands for more words than a search can merge in its time; `prefix` is as typed. */
 export class SearchTooBroadError extends Error {
@@ -111,15 +134,18 @@ const PREFIX_PAGES_SQL = `
 const COLUMNS: Record<SearchKind, string> = { text: 'body', thinking: 'thinking', tool_use: 'tool_input', tool_result: 'tool_output' };
 const ALL_COLUMNS = 'body thinking tool_input tool_output';
 
-/** The whole MATCH: the expression within its columns, AND each filter's scope tokens. */
-export function matchOf(filter: SearchFilter): string {
+/** The whole MATCH: the expression within its columns, AND each filter's scope tokens; `subagents` join the session's. */
+export function matchOf(filter: SearchFilter, subagents: readonly string[] = []): string {
   // The person's own words are always user text: the index narrows to it before the flag is read.
   const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
   const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
   const terms = [`{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`];
   if (filter.provider !== undefined) terms.push(`scope : ${scopeTokens.provider(filter.provider)}`);
   if (role !== undefined) terms.push(`scope : ${scopeTokens.role(role)}`);
-  if (filter.sessionId !== undefined) terms.push(`scope : ${scopeTokens.session(filter.sessionId)}`);
+  if (filter.sessionId !== undefined) {
+    const sessions = [filter.sessionId, ...subagents].map(scopeTokens.session);
+    terms.push(sessions.length === 1 ? `scope : ${sessions[0]}` : `{scope} : (${sessions.join(' OR ')})`);
+  }
   if (filter.projectKeys !== undefined) {
     // No project at all matches nothing: an always-absent token keeps the query valid.
     const keys = filter.projectKeys.length > 0 ? filter.projectKeys.map(scopeTokens.project) : ['zknone'];
@@ -129,38 +155,63 @@ export function matchOf(filter: SearchFilter): string {
 }
 
 /** [lo, hi) of index keys for a date range. */
-function keyRange(filter: SearchFilter, beforeKey: number | null): [number, number] {
-  const lo = filter.fromMs === undefined ? 0 : keyOfSeconds(filter.fromMs / 1000);
+function keyRange(filter: SearchFilter, beforeKey: number | null, fromKey = 0): [number, number] {
+  const lo = Math.max(fromKey, filter.fromMs === undefined ? 0 : keyOfSeconds(filter.fromMs / 1000));
   let hi = filter.toMs === undefined ? Number.MAX_SAFE_INTEGER : keyOfSeconds(filter.toMs / 1000) + KEY_SHIFT;
   if (beforeKey !== null) hi = Math.min(hi, beforeKey);
   return [lo, hi];
 }
 
 /**
+ * How a search's session filter reaches the index: the session's scope token OR these subagents', or,
+ * for a conversation with more than SUBAGENT_TOKEN_CAP of them, `family`: each match's session is read.
+ */
+interface SessionScope {
+  subagents: string[];
+  family: string | null;
+}
+
+/** A session's subagents (never a branch: that is a conversation of its own) whose parts lack its token. */
+const SUBAGENTS_SQL = `SELECT session_id FROM sessions WHERE parent_session_id = @id AND parent_kind IS NOT 'branch'
+  AND NOT (session_id >= @agents AND session_id < @agentsEnd) ORDER BY session_id LIMIT @limit`;
+
+/** The matches to keep, in the order given: the person's own words, in a conversation or its subagents. */
+const KEPT_SQL = `SELECT m.fts_rowid FROM json_each(@keys) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid
+  WHERE (@genuine = 0 OR p.genuine_user_turn = 1)
+    AND (@family IS NULL OR p.session_id = @family OR (p.session_id >= @family || ':agent-' AND p.session_id < @family || ':agent.')
+         OR EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session_id AND s.parent_session_id = @family AND s.parent_kind IS NOT 'branch'))
+  ORDER BY j.key`;
+
+/**
  * The full-text index as other rooms read it. Matches are found in the index (filters are scope
- * tokens, dates a range of its time-ordered keys; only the person's own words need their parts' flag,
- * read for a bounded number of matches); only the page's own parts are then read whole.
+ * tokens, dates a range of its time-ordered keys; only the person's own words, and a conversation with
+ * very many subagents, need their parts read, for a bounded number of matches); only the page's own
+ * parts are then read whole.
  */
 export class SearchReader {
   readonly #newest: Statement;
   readonly #details: Statement;
   readonly #heads: Statement;
-  readonly #genuine: Statement;
+  readonly #kept: Statement;
+  readonly #subagents: Statement;
   readonly #top: Statement;
+  readonly #lastPart: Statement;
   readonly #prefixPages: Statement;
   readonly #prefixBudget: number;
   readonly #timeoutMs: number;
   readonly #genuineBudget: number;
+  readonly #subagentCap: number;
   /** Absent for a database in memory: no other connection can read it, so every match runs here. */
   readonly #offThread: MatchWorker | undefined;
   /** Matches the worker answered (read by tests: a failing worker's matches run here instead). */
   offThreadMatches = 0;
 
-  constructor(db: Db, options: { prefixPageBudget?: number; matchTimeoutMs?: number; genuineScanBudget?: number } = {}) {
+  constructor(db: Db, options: { prefixPageBudget?: number; matchTimeoutMs?: number; genuineScanBudget?: number; subagentTokenCap?: number } = {}) {
     registerSearchFunctions(db);
     this.#prefixBudget = options.prefixPageBudget ?? PREFIX_PAGE_BUDGET;
     this.#timeoutMs = options.matchTimeoutMs ?? MATCH_TIMEOUT_MS;
     this.#genuineBudget = options.genuineScanBudget ?? GENUINE_SCAN_BUDGET;
+    this.#subagentCap = options.subagentTokenCap ?? SUBAGENT_TOKEN_CAP;
     this.#offThread = db.memory ? undefined : new MatchWorker(db.name, NEWEST_SQL);
     this.#prefixPages = db.prepare(PREFIX_PAGES_SQL).pluck();
     this.#newest = db.prepare(NEWEST_SQL).pluck();
@@ -174,10 +225,10 @@ export class SearchReader {
       `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
-    this.#genuine = db
-      .prepare('SELECT m.fts_rowid FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid WHERE p.genuine_user_turn = 1 ORDER BY j.key')
-      .pluck();
+    this.#kept = db.prepare(KEPT_SQL).pluck();
+    this.#subagents = db.prepare(SUBAGENTS_SQL).pluck();
     this.#top = db.prepare('SELECT IFNULL(MAX(fts_rowid), 0) + 1 FROM search_map').pluck();
+    this.#lastPart = db.prepare('SELECT IFNULL(MAX(part_rowid), 0) FROM search_map').pluck();
   }
 
   /** Newest first, strictly below `beforeKey` (the previous page's last key, or its `resumeBelow`). */
@@ -188,13 +239,14 @@ export class SearchReader {
   }
 
   /**
-   * The newest `cap` matches under `upperKey`, their text cut to a head, for the caller to rank. FTS5's own bm25() counts every
+   * The newest `cap` matches under `upperKey` and from `fromKey` (a later page's: the lowest key its
+   * first page ranked), their text cut to a head, for the caller to rank. FTS5's own bm25() counts every
    * match of every phrase (the filters' scope tokens included) for its IDF, which reads whole posting
    * lists of common words; `capped` says there were more matches than were handed back, or may be
    * (a search for the person's own words stopped at its scan budget).
    */
-  async candidates(filter: SearchFilter, upperKey: number, cap: number): Promise<{ heads: MatchedPart[]; capped: boolean }> {
-    const [lo, hi] = keyRange(filter, upperKey);
+  async candidates(filter: SearchFilter, upperKey: number, cap: number, fromKey = 0): Promise<{ heads: MatchedPart[]; capped: boolean }> {
+    const [lo, hi] = keyRange(filter, upperKey, fromKey);
     const { keys, resumeBelow } = await this.#keys(filter, lo, hi, cap + 1);
     const heads = keys.length === 0 ? [] : (this.#heads.all(JSON.stringify(keys.slice(0, cap))) as MatchedPart[]);
     return { heads, capped: keys.length > cap || resumeBelow !== null };
@@ -216,25 +268,40 @@ export class SearchReader {
 
   /** The matching keys in [lo, hi), newest first, at most `limit`; see NewestPage for `resumeBelow`. */
   #keys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
-    if (filter.genuineUserTurn) return this.#genuineKeys(filter, lo, hi, limit);
-    return this.#matchKeys(filter, lo, hi, limit).then((keys) => ({ keys, resumeBelow: null }));
+    const scope = this.#sessionScope(filter.sessionId);
+    const match = scope.family === null ? matchOf(filter, scope.subagents) : matchOf({ ...filter, sessionId: undefined });
+    if (filter.genuineUserTurn || scope.family !== null) return this.#scanKeys(filter, match, scope.family, lo, hi, limit);
+    return this.#matchKeys(filter, match, lo, hi, limit).then((keys) => ({ keys, resumeBelow: null }));
   }
 
   /**
-   * The keys of matches that are the person's own words: batches of the index's matches (each four
-   * times the last), their parts' flag read, until `limit` are found, the range ends, or
-   * GENUINE_SCAN_BUDGET matches were looked at.
+   * A conversation's subagents whose parts only their own session token names (see SUBAGENT_TOKEN_CAP);
+   * past the cap, the conversation is matched by reading each match's session.
    */
-  async #genuineKeys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
+  #sessionScope(sessionId: string | undefined): SessionScope {
+    if (sessionId === undefined) return { subagents: [], family: null };
+    // `{id}:agent-…` parts carry the id's own token (see parentOf): they need none of theirs.
+    const agents = parentOf(sessionId) === null ? `${sessionId}:agent-` : '';
+    const agentsEnd = agents === '' ? '' : `${sessionId}:agent.`;
+    const subagents = this.#subagents.all({ id: sessionId, agents, agentsEnd, limit: this.#subagentCap + 1 }) as string[];
+    return subagents.length > this.#subagentCap ? { subagents: [], family: sessionId } : { subagents, family: null };
+  }
+
+  /**
+   * The keys of matches their parts keep (the person's own words; parts of the conversation `family`):
+   * batches of the index's matches (each four times the last), their parts read, until `limit` are
+   * found, the range ends, or GENUINE_SCAN_BUDGET matches were looked at.
+   */
+  async #scanKeys(filter: SearchFilter, match: string, family: string | null, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
     const keys: number[] = [];
     let top = hi;
     let scanned = 0;
     let batch = Math.min(this.#genuineBudget, Math.max(2 * limit, GENUINE_FIRST_BATCH));
     for (;;) {
-      const found = await this.#matchKeys(filter, lo, top, batch);
+      const found = await this.#matchKeys(filter, match, lo, top, batch);
       scanned += found.length;
-      const genuine = found.length === 0 ? [] : (this.#genuine.all(JSON.stringify(found)) as number[]);
-      keys.push(...genuine.slice(0, limit - keys.length));
+      const kept = found.length === 0 ? [] : (this.#kept.all({ keys: JSON.stringify(found), genuine: filter.genuineUserTurn ? 1 : 0, family }) as number[]);
+      keys.push(...kept.slice(0, limit - keys.length));
       if (keys.length === limit || found.length < batch) return { keys, resumeBelow: null };
       top = found[found.length - 1]!;
       if (scanned >= this.#genuineBudget) return { keys, resumeBelow: top };
@@ -247,14 +314,14 @@ export class SearchReader {
    * prefixes together would make FTS5 merge more pages than the budget. One that outruns its time is
    * refused as too broad, naming the broadest of them.
    */
-  async #matchKeys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<number[]> {
-    const match = matchOf(filter);
+  async #matchKeys(filter: SearchFilter, match: string, lo: number, hi: number, limit: number): Promise<number[]> {
     const weighed = (filter.prefixes ?? []).map((prefix) => ({ prefix, pages: this.prefixPages(prefix) })).sort((a, b) => b.pages - a.pages);
     const pages = weighed.reduce((sum, w) => sum + w.pages, 0);
-    const inThread = () => guard(() => this.#newest.all(match, lo, hi, limit) as number[]);
+    const parts = filter.partRowid ?? ANY_PART;
+    const inThread = () => guard(() => this.#newest.all(match, lo, hi, parts, limit) as number[]);
     if (pages <= this.#prefixBudget || !this.#offThread) return inThread();
     try {
-      const keys = await this.#offThread.keys({ match, lo, hi, limit }, this.#timeoutMs);
+      const keys = await this.#offThread.keys({ match, lo, hi, parts, limit }, this.#timeoutMs);
       this.offThreadMatches += 1;
       return keys;
     } catch (error) {
@@ -274,6 +341,14 @@ export class SearchReader {
   /** A key above every indexed part: fixes a relevance result's candidates across its pages. */
   upperKey(): number {
     return this.#top.get() as number;
+  }
+
+  /**
+   * The newest indexed part's rowid: a part stored later takes a rowid above every part there is, so
+   * a paged search's first page fixes what its later pages read with this (SearchFilter.partRowid).
+   */
+  lastPartRowid(): number {
+    return this.#lastPart.get() as number;
   }
 }
 

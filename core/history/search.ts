@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { methods, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
-import { rankByRelevance } from './rank.js';
+import { rankByRelevance, rankedBefore } from './rank.js';
 import type { SessionsView } from './sessions.js';
 import { snippetOf, termPattern } from './snippet.js';
 
@@ -20,11 +20,34 @@ const DEFAULT_LIMIT = 20;
 const RANK_CAP = 500;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
 
+/** The longest cursor a request may hand back (the contract's). */
+const CURSOR_MAX = methods['Search.Query'].params.shape.cursor.unwrap().maxLength ?? Infinity;
+
+const whole = z.number().int().nonnegative();
+/**
+ * A cursor holds what its first page saw, so that nothing captured or forgotten between pages repeats
+ * or skips a hit: `p` the newest part indexed then (see SearchFilter.partRowid), and where the last
+ * page ended: `k` its last key; for relevance also `a` its last score (pages go on in score order, not
+ * at an offset a forgotten part would shift), `u` and `l` the keys the ranked matches lay in, `b` the
+ * ranking's basis (see RankBasis) and `r` how many were ranked when there were more.
+ */
 const SearchCursor = z.discriminatedUnion('s', [
-  z.strictObject({ s: z.literal('newest'), f: z.string(), k: z.number().int().nonnegative() }),
-  z.strictObject({ s: z.literal('relevance'), f: z.string(), o: z.number().int().nonnegative(), u: z.number().int().nonnegative() }),
+  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole }),
+  z.strictObject({
+    s: z.literal('relevance'),
+    f: z.string(),
+    u: whole,
+    l: whole,
+    p: whole,
+    a: z.number(),
+    k: whole,
+    b: z.strictObject({ n: whole, m: z.number().positive(), h: z.array(whole) }).optional(),
+    r: whole.optional(),
+  }),
 ]);
 type SearchCursor = z.infer<typeof SearchCursor>;
+type NewestCursor = Extract<SearchCursor, { s: 'newest' }>;
+type RelevanceCursor = Extract<SearchCursor, { s: 'relevance' }>;
 
 type Params = ParsedParams<'Search.Query'>;
 
@@ -113,27 +136,40 @@ export class HistorySearch {
     };
   }
 
-  async #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Page> {
-    if (sort === 'newest') {
-      const before = cursor?.s === 'newest' ? cursor.k : null;
-      const found = await this.#reader.newest(filter, before, limit + 1);
-      const matches = found.matches.slice(0, limit);
-      const last = matches[matches.length - 1];
-      // A page that stopped at its scan budget goes on below what it looked at, though it came back short.
-      const next = found.matches.length > limit && last ? last.key : found.resumeBelow;
-      return { matches, next: next === null ? undefined : { s: 'newest', f: tag, k: next } };
-    }
-    const offset = cursor?.s === 'relevance' ? cursor.o : 0;
-    // The first page fixes the candidates' upper bound, so parts captured meanwhile do not shift later pages.
-    const upper = cursor?.s === 'relevance' ? cursor.u : this.#reader.upperKey();
-    const found = await this.#reader.candidates(filter, upper, RANK_CAP);
-    const ranked = rankByRelevance(found.heads, terms);
-    const more = offset + limit < ranked.length;
-    return {
-      matches: this.#reader.details(ranked.slice(offset, offset + limit).map((part) => part.key)),
-      next: more ? { s: 'relevance', f: tag, o: offset + limit, u: upper } : undefined,
-      ...(found.capped ? { rankedAmong: found.heads.length } : {}),
-    };
+  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Page> {
+    if (sort === 'newest') return this.#newest(filter, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
+    return this.#relevance(filter, terms, limit, cursor?.s === 'relevance' ? cursor : undefined, tag);
+  }
+
+  /** Newest first, below the last key shown, among the parts indexed when the first page was taken. */
+  async #newest(filter: SearchFilter, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Page> {
+    const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
+    const found = await this.#reader.newest({ ...filter, partRowid: parts }, cursor ? cursor.k : null, limit + 1);
+    const matches = found.matches.slice(0, limit);
+    const last = matches[matches.length - 1];
+    // A page that stopped at its scan budget goes on below what it looked at, though it came back short.
+    const next = found.matches.length > limit && last ? last.key : found.resumeBelow;
+    return { matches, next: next === null ? undefined : { s: 'newest', f: tag, k: next, p: parts } };
+  }
+
+  /**
+   * The first page ranks the newest RANK_CAP matches; later pages rank the same ones (the keys they lay
+   * in, the parts indexed then) less any forgotten since, scored with the first page's basis, and go on
+   * after the last (score, key) shown.
+   */
+  async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: string): Promise<Page> {
+    const upper = cursor ? cursor.u : this.#reader.upperKey();
+    const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
+    const found = await this.#reader.candidates({ ...filter, partRowid: parts }, upper, RANK_CAP, cursor?.l ?? 0);
+    const { ranked, basis } = rankByRelevance(found.heads, terms, cursor?.b);
+    const rest = cursor ? ranked.filter((r) => rankedBefore({ score: cursor.a, key: cursor.k }, { score: r.score, key: r.part.key })) : ranked;
+    const shown = rest.slice(0, limit);
+    const last = shown[shown.length - 1];
+    const rankedAmong = cursor ? cursor.r : found.capped ? found.heads.length : undefined;
+    const floor = cursor ? cursor.l : Math.min(...found.heads.map((h) => h.key));
+    const next: RelevanceCursor | undefined =
+      rest.length > limit && last ? { s: 'relevance', f: tag, u: upper, l: floor, p: parts, a: last.score, k: last.part.key, b: basis, ...(rankedAmong === undefined ? {} : { r: rankedAmong }) } : undefined;
+    return { matches: this.#reader.details(shown.map((r) => r.part.key)), next: next && withinLength(next), ...(rankedAmong === undefined ? {} : { rankedAmong }) };
   }
 
   /** Only what a group's heading shows: a page of hits reads no more than that per conversation. */
@@ -172,6 +208,16 @@ async function refusedAsUndefined(run: () => Promise<Page>): Promise<Page | unde
     }
     throw error;
   }
+}
+
+/**
+ * A basis holds a count per term: one for a query of very many words may not fit a cursor. Without it
+ * later pages weigh the terms among the candidates left, the same ones unless some were forgotten.
+ */
+function withinLength(cursor: RelevanceCursor): RelevanceCursor {
+  if (encodeCursor(cursor).length <= CURSOR_MAX) return cursor;
+  const { b: _basis, ...rest } = cursor;
+  return rest;
 }
 
 function toolNameOf(meta: string | null): string | null {

@@ -115,6 +115,24 @@ describe('prefix terms are weighed before the index merges them', () => {
     }
   });
 
+  it('leaves out parts above the rowid a paged search began at, off the owner’s thread as in it', async () => {
+    const db = indexed(join(dir, 'gateway.db'));
+    const offThread = new SearchReader(db, { prefixPageBudget: 10 });
+    const inThread = new SearchReader(db);
+    try {
+      // cc:0…cc:199 are rowids 1…200, the orchard 201: the newest hundred, and the orchard, came later.
+      const filter = { expression: 'orch*', prefixes: ['orch'], partRowid: 100 };
+      const far = (await offThread.newest(filter, null, 10)).matches.map((m) => m.partId);
+      expect(offThread.offThreadMatches).toBe(1);
+      expect(far).toEqual(Array.from({ length: 10 }, (_, i) => `cc:${99 - i}:0`));
+      expect((await inThread.newest(filter, null, 10)).matches.map((m) => m.partId)).toEqual(far);
+      expect(inThread.lastPartRowid()).toBe(201);
+    } finally {
+      await offThread.close();
+      db.close();
+    }
+  });
+
   it('refuses as too broad a match that outruns its time; narrower searches go on', async () => {
     const db = indexed(join(dir, 'gateway.db'));
     // No worker starts and answers within a millisecond.
