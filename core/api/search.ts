@@ -75,8 +75,9 @@ export const SearchQueryResult = z.strictObject({
   /** The query was not valid search syntax, so it was searched as one exact phrase. */
   fallback: z.strictObject({ mode: z.literal('phrase'), message: z.string() }).optional(),
   /**
-   * Relevance ranked only the newest this-many matches (there were more; for `genuineUserTurn`, there
-   * may be more past the matches a page looks at): narrow the query or sort by newest.
+   * Relevance ranked only the newest this-many matches (there were more; for `genuineUserTurn`, or a
+   * conversation with more than 100 subagents of their own ids, there may be more past the matches a
+   * page looks at, and such a page may come back short with a cursor): narrow the query or sort by newest.
    */
   rankedAmong: count.optional(),
   /** The index of history captured before this version is still being built in the background. */
