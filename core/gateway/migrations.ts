@@ -219,4 +219,21 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'Gemini conversations count their messages',
+    up(db) {
+      // Counted by `part_id LIKE '%:0'` until now, which no Gemini id matches (its blocks are named):
+      // each indexed Gemini conversation is counted again, by the first stored part of each message. A
+      // frozen copy of the rule (see STARTS_MESSAGE_SQL); only Gemini's parts are read.
+      db.exec(`
+        UPDATE session_stats SET messages = (
+          SELECT COUNT(*) FROM parts p WHERE p.session_id = session_stats.session_id
+            AND NOT EXISTS (SELECT 1 FROM parts q WHERE q.part_id > rtrim(p.part_id, replace(p.part_id, ':', ''))
+              AND q.part_id < substr(rtrim(p.part_id, replace(p.part_id, ':', '')), 1, length(rtrim(p.part_id, replace(p.part_id, ':', ''))) - 1) || ';'
+              AND q.rowid < p.rowid))
+        WHERE session_id IN (SELECT session_id FROM sessions WHERE provider = 'gemini');
+      `);
+    },
+  },
 ];

@@ -110,6 +110,15 @@ const KEY_SQL = `(MIN(MAX(IFNULL(p.ts, 0), 0), ${MAX_SECONDS * 1000 + 999}) / 10
 const SCOPE_SQL = 'steward_search_scope_v1(p.provider, p.role, p.session_id, (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id))';
 const IDS = 'SELECT value FROM json_each(?)';
 
+/** A part id up to and with its last `:` (messageOf), in SQL. */
+const MESSAGE_SQL = "rtrim(p.part_id, replace(p.part_id, ':', ''))";
+/**
+ * Whether part `p` stands for its message (startsMessage): block 0, or, for a named block (Gemini's),
+ * no part of its message stored before it (a range of the part_id key).
+ */
+const STARTS_MESSAGE_SQL = `(p.part_id LIKE '%:0' OR (substr(p.part_id, length(${MESSAGE_SQL}) + 1, 1) NOT GLOB '[0-9]'
+  AND NOT EXISTS (SELECT 1 FROM parts q WHERE q.part_id > ${MESSAGE_SQL} AND q.part_id < substr(${MESSAGE_SQL}, 1, length(${MESSAGE_SQL}) - 1) || ';' AND q.rowid < p.rowid)))`;
+
 export interface IndexProgress {
   indexedParts: number;
   totalParts: number;
@@ -168,12 +177,12 @@ export class SearchIndex {
     );
     this.#addStats = db.prepare(
       `INSERT INTO session_stats (session_id, parts, messages, tool_calls)
-       SELECT session_id, COUNT(*), SUM(part_id LIKE '%:0'), SUM(kind = 'tool_use') FROM parts WHERE rowid IN (${IDS}) GROUP BY session_id
+       SELECT p.session_id, COUNT(*), SUM(${STARTS_MESSAGE_SQL}), SUM(p.kind = 'tool_use') FROM parts p WHERE p.rowid IN (${IDS}) GROUP BY p.session_id
        ON CONFLICT(session_id) DO UPDATE SET parts = parts + excluded.parts, messages = messages + excluded.messages, tool_calls = tool_calls + excluded.tool_calls`,
     );
     this.#subtractStats = db.prepare(
       `UPDATE session_stats SET parts = session_stats.parts - x.n, messages = session_stats.messages - x.m, tool_calls = session_stats.tool_calls - x.t
-       FROM (SELECT p.session_id AS session_id, COUNT(*) AS n, SUM(p.part_id LIKE '%:0') AS m, SUM(p.kind = 'tool_use') AS t
+       FROM (SELECT p.session_id AS session_id, COUNT(*) AS n, SUM(${STARTS_MESSAGE_SQL}) AS m, SUM(p.kind = 'tool_use') AS t
              FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (${IDS}) GROUP BY p.session_id) AS x
        WHERE session_stats.session_id = x.session_id`,
     );

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TITLE_SOURCES } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
-import { PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
+import { messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
 import { turn } from './pace.js';
 import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
@@ -97,6 +97,7 @@ export class Sink {
   readonly #storedPart;
   readonly #refreshPart;
   readonly #conversationProject;
+  readonly #earlierOfMessage;
   readonly #index: SearchIndex;
   #deferred = false;
   /**
@@ -153,6 +154,8 @@ export class Sink {
        WHERE part_id = ? AND session_id = ?`,
     );
     this.#conversationProject = db.prepare(`SELECT project_key FROM sessions WHERE session_id = ? AND project_key IS NOT NULL AND ${CONVERSATION}`).pluck();
+    // A part of the same message stored before this one (a range of the part_id key): see startsMessage.
+    this.#earlierOfMessage = db.prepare('SELECT 1 FROM parts WHERE part_id > ? AND part_id < ? AND rowid < ? LIMIT 1').pluck();
   }
 
   /**
@@ -171,12 +174,13 @@ export class Sink {
       let messagesWritten = 0;
       const projects = new Map<string, string | undefined>();
       const before = this.#index.lastPartRowid();
+      const messages = new Set<string>();
       for (const p of parts) {
         const { flags } = p;
         const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
         if (inserted.changes === 0) continue;
         partsWritten += 1;
-        if (startsMessage(p.partId)) messagesWritten += 1;
+        if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages)) messagesWritten += 1;
         if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
         if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
         const key = projects.get(p.sessionId);
@@ -210,6 +214,20 @@ export class Sink {
     if (indexed) this.#index.removeParts([stored.rowid]);
     this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId);
     if (indexed) this.#index.indexParts([stored.rowid]);
+  }
+
+  /**
+   * Whether a part just stored stands for its message (see startsMessage): block 0, or the first
+   * stored part of a message with named blocks. `seen` holds the named-block messages this write
+   * already met, so only the first of their parts here asks the store.
+   */
+  #startsMessage(partId: string, rowid: number, seen: Set<string>): boolean {
+    if (startsMessage(partId)) return true;
+    if (!namedBlock(partId)) return false;
+    const message = messageOf(partId);
+    if (seen.has(message)) return false;
+    seen.add(message);
+    return this.#earlierOfMessage.get(message, `${message.slice(0, -1)};`, rowid) === undefined;
   }
 
   /** Tells the sweeper hook; a listener's failure never rolls back capture. */

@@ -9,12 +9,26 @@ import type { CodeCount } from '../log/index.js';
 export const PART_FLAGS = { meta: 1, compactSummary: 2, sidechain: 4, genuineUserTurn: 8 } as const;
 
 /**
- * A message is one or more parts, its content blocks; every provider ends a part id with the block
- * index, so the part of block 0 stands for its message. (The search index's counts say the same in
- * SQL: `part_id LIKE '%:0'`.)
+ * A message is one or more parts, its content blocks, and every provider ends a part id with
+ * `:{block}`. Where a provider numbers its blocks, the part of block 0 stands for its message, and
+ * this says so from the id alone. Gemini names its blocks (`c0`, `th0`, `tu-…`, see namedBlock) and a
+ * message gains blocks as Gemini rewrites its file: the first of them stored stands for it, so the
+ * writer asks whether a part of `messageOf(id)` was stored before (Sink; the search index's counts
+ * apply the same rule in SQL: STARTS_MESSAGE_SQL).
  */
 export function startsMessage(partId: string): boolean {
   return partId.endsWith(':0');
+}
+
+/** Whether a part id's block is a name (Gemini's), not a number. */
+export function namedBlock(partId: string): boolean {
+  const first = partId.charCodeAt(partId.lastIndexOf(':') + 1);
+  return !(first >= 48 && first <= 57);
+}
+
+/** A part id without its block, up to and with the last `:`: the ids of a message's parts share it. */
+export function messageOf(partId: string): string {
+  return partId.slice(0, partId.lastIndexOf(':') + 1);
 }
 
 /** One content block of one message, already bounded. */

@@ -2,8 +2,12 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openGateway } from '../../../core/gateway/index.js';
+import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
+import { openDatabase } from '../../../core/store/index.js';
 import { GeminiProvider } from '../../../core/transcripts/providers/gemini/index.js';
 import type { LineStats, TranscriptFile } from '../../../core/transcripts/index.js';
+import { tempHome } from '../../support/home.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url));
@@ -88,11 +92,21 @@ describe('Gemini CLI provider', () => {
     call.status = 'executing';
     delete call.result;
     const path = write(legacyPath(h.geminiRoot), JSON.stringify(running, null, 2));
-    expect(byProvider(await h.driver.tick(), 'gemini').partsWritten).toBe(4);
+    // Two messages, the second with its thought, text and running call: each counted once.
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ partsWritten: 4, messagesWritten: 2 });
 
     write(path, JSON.stringify(full, null, 2));
-    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, partsWritten: 5 });
+    // The call's result joins a message already counted; only the messages that are new count.
+    const messages = (ids: string[]) => new Set(ids.map((id) => id.slice(0, id.lastIndexOf(':')))).size;
+    const all = messages(partsOf(h, LEGACY_ID).map((p) => p.part_id));
+    expect(all).toBe(2);
+    const second = byProvider(await h.driver.tick(), 'gemini');
+    const total = messages(partsOf(h, LEGACY_ID).map((p) => p.part_id));
+    expect(total).toBeGreaterThan(3);
+    expect(second).toMatchObject({ read: 1, partsWritten: 5, messagesWritten: total - 2 });
     expect(partsOf(h, LEGACY_ID)).toHaveLength(9);
+    // The conversation's count, as lists show it, is its messages, not its parts or none.
+    expect(h.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(LEGACY_ID)).toBe(total);
     expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 0, unchanged: 1 });
   });
 
@@ -172,5 +186,36 @@ describe('Gemini CLI provider', () => {
     write(join(h.geminiRoot, 'tmp', 'site', 'logs.json'), '[]');
     copyFileSync(join(FIXTURES, 'legacy-session.json'), join(h.geminiRoot, 'settings.json'));
     expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ discovered: 0 });
+  });
+});
+
+describe('a store whose Gemini conversations were counted before the message rule knew named blocks', () => {
+  it('counts them again when it opens (migration 9): one per message, however many blocks; other conversations keep theirs', () => {
+    const home = tempHome('steward-gemini-recount-');
+    try {
+      const old = openDatabase(join(home.dir, 'gateway.db'), { label: 'gateway', migrations: GATEWAY_MIGRATIONS.slice(0, 8) });
+      const session = old.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, first_ts, last_ts, updated_at) VALUES (?, ?, 'code', NULL, '/work/g', 1, 2, 1)");
+      const part = old.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) VALUES (?, ?, ?, 'user', 'text', 1, 'x', NULL)");
+      const stats = old.prepare('INSERT INTO session_stats (session_id, parts, messages, tool_calls) VALUES (?, ?, ?, 0)');
+      session.run('g1', 'gemini');
+      // Three messages: one with a thought first, one with a call whose result came in a later rewrite, one with text alone.
+      for (const id of ['gm:g1:m1:th0', 'gm:g1:m1:c0', 'gm:g1:m2:c0', 'gm:g1:m2:tu-call_1', 'gm:g1:m10:c0', 'gm:g1:m2:tr-call_1']) part.run(id, 'g1', 'gemini');
+      stats.run('g1', 6, 0);
+      session.run('c1', 'claude');
+      for (const id of ['cc:u1:0', 'cc:u1:1', 'cc:u2:0']) part.run(id, 'c1', 'claude');
+      stats.run('c1', 3, 2);
+      old.close();
+      const db = openGateway(home.dir);
+      try {
+        expect(db.prepare('SELECT session_id, messages FROM session_stats ORDER BY session_id').all()).toEqual([
+          { session_id: 'c1', messages: 2 },
+          { session_id: 'g1', messages: 3 },
+        ]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      home.cleanup();
+    }
   });
 });
