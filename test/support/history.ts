@@ -155,3 +155,9 @@ export function historyHome(prefix: string): { home: TempHome; fixture: HistoryF
   home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
   return { home, fixture };
 }
+
+/** The conversations a search's hits (or a reader's matches) are in, once each, sorted. */
+export function sessionsOf(found: { hits: ReadonlyArray<{ sessionId: string }> } | ReadonlyArray<{ sessionId: string }>): string[] {
+  const hits = 'hits' in found ? found.hits : found;
+  return [...new Set(hits.map((h) => h.sessionId))].sort();
+}

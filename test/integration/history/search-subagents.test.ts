@@ -2,8 +2,8 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core, type Params, type Result } from '../../../core/index.js';
-import { IDS, SUBAGENT_SESSION, historyHome } from '../../support/history.js';
+import { Core, type Params } from '../../../core/index.js';
+import { IDS, SUBAGENT_SESSION, historyHome, sessionsOf } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 
 /**
@@ -76,7 +76,6 @@ afterAll(async () => {
 });
 
 const search = (params: Params<'Search.Query'>) => core.call('Search.Query', params);
-const sessionsOf = (result: Result<'Search.Query'>) => [...new Set(result.hits.map((h) => h.sessionId))].sort();
 
 describe('Search.Query with a session: its subagents’ parts, whatever their ids', () => {
   it('a Gemini subagent (an id of its own) is found under its parent, by relevance and by newest', async () => {

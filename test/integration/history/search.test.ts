@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core, type Params, type Result } from '../../../core/index.js';
-import { IDS, OPENCLAW_SESSION, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
+import { Core, type Params } from '../../../core/index.js';
+import { IDS, OPENCLAW_SESSION, SUBAGENT_SESSION, historyHome, sessionsOf, type HistoryFixture } from '../../support/history.js';
 import { git, TestRepo } from '../../support/git-repo.js';
 import type { TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
@@ -23,7 +23,6 @@ afterAll(async () => {
 });
 
 const search = (params: Params<'Search.Query'>) => core.call('Search.Query', params);
-const sessionsOf = (result: Result<'Search.Query'>) => [...new Set(result.hits.map((h) => h.sessionId))].sort();
 
 describe('Search.Query finds each query’s sessions on a fixture history', () => {
   it.each([

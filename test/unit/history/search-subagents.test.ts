@@ -4,6 +4,7 @@ import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { SearchIndex } from '../../../core/gateway/search-index.js';
 import { SearchReader, type SearchFilter } from '../../../core/gateway/search-read.js';
 import { migrate } from '../../../core/store/index.js';
+import { sessionsOf } from '../../support/history.js';
 
 /**
  * A session filter takes in the conversation's subagents: Claude's `{parent}:agent-…` parts carry
@@ -43,7 +44,6 @@ function indexed(): Database.Database {
   return db;
 }
 
-const sessionsOf = (matches: ReadonlyArray<{ sessionId: string }>) => [...new Set(matches.map((m) => m.sessionId))].sort();
 
 /** Every page of a newest-first search, following the last hit's key, or where the scan stopped. */
 async function allPages(reader: SearchReader, filter: SearchFilter, limit: number): Promise<string[]> {
