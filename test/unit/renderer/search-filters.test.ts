@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { queryOf } from '../../../renderer/src/places/search/filters.js';
+import { emptySentence, rankedSentence } from '../../../renderer/src/places/search/sentences.js';
 
 describe('the Search place’s chips as a Search.Query', () => {
   it('"What I said" asks for the person’s own words, not every user text (command echoes, subagent prompts)', () => {
@@ -10,5 +11,21 @@ describe('the Search place’s chips as a Search.Query', () => {
     expect(queryOf({ q: 'frost' }).genuineUserTurn).toBeUndefined();
     expect(queryOf({ q: 'frost', who: 'assistant' })).toMatchObject({ role: 'assistant' });
     expect(queryOf({ q: 'frost', who: 'assistant' }).genuineUserTurn).toBeUndefined();
+  });
+});
+
+describe('what a page of the Search place says about itself', () => {
+  const hit = { sessionId: 's', partId: 'p', projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', toolName: null, snippet: 'x', highlights: [] };
+
+  it('an empty page with a cursor says the matches looked at so far were none, not that nothing matches', () => {
+    expect(emptySentence({ hits: [], cursor: 'c' })).toBe('None among the newest matches looked at so far; More matches looks further back.');
+    expect(emptySentence({ hits: [] })).toBe('No conversation matches that.');
+    expect(emptySentence({ hits: [hit], cursor: 'c' })).toBeUndefined();
+  });
+
+  it('says how many matches relevance ranked, and nothing when it ranked none', () => {
+    expect(rankedSentence({ rankedAmong: 500 })).toBe('Ranked among the newest 500 matches. Narrow the search, or order by newest to reach older ones.');
+    expect(rankedSentence({ rankedAmong: 0 })).toBeUndefined();
+    expect(rankedSentence({})).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 import type { KeyboardEvent, ReactElement, Ref, RefObject } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, countOf, formatCount } from '../../components/index.js';
+import { Button, countOf } from '../../components/index.js';
 import { groupBySession, SessionGroup } from './Results.js';
+import { emptySentence, rankedSentence } from './sentences.js';
 
 /** Up/Down walk the hits, Home/End jump, Escape returns to the box; Enter opens (they are links). */
 function moveFocus(event: KeyboardEvent<HTMLElement>, box: HTMLInputElement | null): void {
@@ -31,7 +32,7 @@ export function SearchResults({ result, loading, onMore, box, ref }: { result: R
           </p>
         )}
         {result.hits.length === 0 ? (
-          <p>No conversation matches that.</p>
+          <p>{emptySentence(result)}</p>
         ) : (
           <p className="visually-hidden">
             {countOf(result.hits.length, { one: 'match', other: 'matches' })} in {countOf(sessions.size, 'conversation')}
@@ -43,7 +44,7 @@ export function SearchResults({ result, loading, onMore, box, ref }: { result: R
           <SessionGroup key={group.sessionId} sessionId={group.sessionId} hits={group.hits} session={sessions.get(group.sessionId)} />
         ))}
       </ol>
-      {result.rankedAmong !== undefined && <p className="muted">Ranked among the newest {formatCount(result.rankedAmong)} matches. Narrow the search, or order by newest to reach older ones.</p>}
+      {rankedSentence(result) && <p className="muted">{rankedSentence(result)}</p>}
       {result.cursor && (
         <Button onClick={onMore} disabled={loading}>
           {loading ? 'Loading…' : 'More matches'}
