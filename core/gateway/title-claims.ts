@@ -1,6 +1,6 @@
 import type { TitleSource } from '../api/index.js';
 import type { Db } from '../store/index.js';
-import type { PartRow, TitleClaim } from '../transcripts/index.js';
+import { messageOf, type PartRow, type TitleClaim } from '../transcripts/index.js';
 
 interface ClaimRow {
   leaf_prefix: string;
@@ -19,11 +19,6 @@ interface TitleRow {
 /** A claim no longer waiting, with the title its fallback session had before claims stood on it. */
 export interface SettledClaim extends TitleClaim {
   base: TitleRow;
-}
-
-/** The message a part belongs to, in the form of a claim's leaf (`cc:{uuid}:`). */
-function messagePrefix(partId: string): string {
-  return partId.slice(0, partId.lastIndexOf(':') + 1);
 }
 
 /**
@@ -78,7 +73,8 @@ export class TitleClaims {
     if (awaited.size === 0) return [];
     const found = new Set<string>();
     for (const { partId } of parts) {
-      const prefix = messagePrefix(partId);
+      // A claim's leaf is a message's part id without its block (`cc:{uuid}:`).
+      const prefix = messageOf(partId);
       if (awaited.has(prefix)) found.add(prefix);
     }
     return [...found];
