@@ -33,7 +33,7 @@ export interface BackfillDeps {
   /**
    * Durable per-file checkpoints: a scheduled run after a restart skips unchanged files and reads an
    * appended one from its offset. Written in the commit window of the rows they cover. Manual runs
-   * neither read nor write them.
+   * read every file from 0 whatever they say, and write them too.
    */
   checkpoints?: FileCheckpoints;
   logger: Logger;
@@ -105,7 +105,7 @@ function coveredWindow(resumedFrom: FileCheckpoint | undefined, windowStartMs: n
 interface FileIo {
   /** This file's read options (a resume point when a checkpoint allows one). */
   options: ReadOptions;
-  /** A scheduled read from the file's start: parts already held are rewritten as this parser reads them. */
+  /** A read from the file's start: parts already held are rewritten as this parser reads them. */
   refresh: boolean;
   /** Told how many parts each batch committed. */
   written: (parts: number) => void;
@@ -309,8 +309,10 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       }
       const readAhead = () => deps.reader?.readAhead(provider, toRead(files, plans, i + 1));
       // Without a checkpoint to resume from, this parser version may be reading the file for the first
-      // time over rows an older one wrote: a scheduled run refreshes them (the parser-version upgrade).
-      const refresh = ctx.scheduled && plan.resumedFrom === undefined;
+      // time over rows an older one wrote: the read refreshes them (the parser-version upgrade). A
+      // manual run always reads from 0, so it always refreshes: the checkpoint it leaves vouches for
+      // rows as this parser reads them, and the upgrade a scheduled run would have made is not skipped.
+      const refresh = plan.resumedFrom === undefined;
       const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       messagesWritten += outcome.messagesWritten;
@@ -327,10 +329,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       if (outcome.status !== 'read') continue;
       stats.read += 1;
       // Only once the file was read, every session it yielded consumed and their rows committed. A
-      // manual run ignores the map and the checkpoints both ways: its window may be narrower.
-      if (!ctx.scheduled) continue;
+      // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own
+      // window, which may be narrower), so the next scheduled tick does not read the file again. The
+      // process-local map knows no window: only a scheduled run advances it.
       saveCheckpoint(provider, file, outcome.lines, plan.resumedFrom, deps, ctx);
-      deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
+      if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }
   } finally {
     deps.reader?.cancelReadAhead();

@@ -116,9 +116,9 @@ export class Materializer {
   }
 
   /**
-   * `refresh`: the batch comes from a file read from its start by a scheduled run, which may be a
-   * newer parser reading it again: parts its session already holds are rewritten with what the
-   * parser now says (kind, text, flags), not skipped. New parts are the same either way.
+   * `refresh`: the batch comes from a file read from its start, which may be a newer parser reading
+   * it again: parts its session already holds are rewritten with what the parser now says (kind,
+   * text, flags), not skipped. New parts are the same either way.
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);

@@ -132,18 +132,43 @@ describe('durable per-file checkpoints', () => {
     expect(await claude(h)).toMatchObject({ read: 0, unchanged: 1 });
   });
 
-  it('manual backfill neither reads nor writes checkpoints; a deleted file loses its checkpoint, never its rows', async () => {
+  it('manual backfill reads every file whatever its checkpoint says, and leaves one: the next tick reads nothing', async () => {
     h = captureHarness();
     const files = corpus(h);
     await claude(h);
-    const checkpoints = () => h!.db.prepare('SELECT path, byte_offset, updated_at FROM file_checkpoints ORDER BY path').all();
-    const before = checkpoints();
+    const offsets = () => h!.db.prepare('SELECT path, byte_offset FROM file_checkpoints ORDER BY path').all();
+    const before = offsets();
     await h.restart();
     const [manual] = await h.driver.backfill({ provider: 'claude' });
     expect(manual).toMatchObject({ read: 4, partsWritten: 0 });
     expect(manual!.bytesRead).toBeGreaterThanOrEqual(files.reduce((n, f) => n + size(f), 0));
-    expect(checkpoints()).toEqual(before);
+    expect(offsets()).toEqual(before);
+    expect(await claude(h)).toMatchObject({ read: 0, unchanged: 4, bytesRead: 0 });
 
+    // A store whose files only a manual run has read since the last restart: its first tick reads nothing either.
+    h.db.exec('DELETE FROM file_checkpoints');
+    await h.restart();
+    expect(await h.driver.backfill({ provider: 'claude' })).toMatchObject([{ read: 4 }]);
+    expect(h.count('SELECT COUNT(*) FROM file_checkpoints')).toBe(4);
+    expect(await claude(h)).toMatchObject({ read: 0, unchanged: 4, bytesRead: 0 });
+  });
+
+  it('a manual backfill over rows an older parser wrote rewrites them, so the checkpoint it leaves skips no upgrade', async () => {
+    h = captureHarness();
+    const file = join(h.claudeRoot, 'projects', 'p', 'manual-upgrade.jsonl');
+    writeJsonl(file, [claudeLine({ sessionId: 'manual-upgrade', content: ['plain words'] }), claudeLine({ sessionId: 'manual-upgrade', type: 'assistant', text: 'ok' })]);
+    await claude(h);
+    h.db.exec("UPDATE parts SET genuine_user_turn = 0, is_meta = 1 WHERE text = 'plain words'; DELETE FROM file_checkpoints");
+    await h.restart();
+    expect(await h.driver.backfill({ provider: 'claude' })).toMatchObject([{ read: 1, partsWritten: 0 }]);
+    expect(h.db.prepare("SELECT genuine_user_turn AS g, is_meta AS m FROM parts WHERE text = 'plain words'").get()).toEqual({ g: 1, m: 0 });
+    expect(await claude(h)).toMatchObject({ read: 0, unchanged: 1 });
+  });
+
+  it('a deleted file loses its checkpoint, never its rows', async () => {
+    h = captureHarness();
+    const files = corpus(h);
+    await claude(h);
     rmSync(files[0]!);
     expect(await claude(h)).toMatchObject({ discovered: 3, read: 0, unchanged: 3 });
     expect(h.count('SELECT COUNT(*) FROM file_checkpoints')).toBe(3);

@@ -109,7 +109,7 @@ describe('forgetting a session', () => {
     const c = open();
     await c.call('Backfill.Run', { all: true });
     await c.call('Forget.Session', { sessionId: IDS.pruning });
-    // A manual backfill leaves no file checkpoints: this tick reads every file once and checkpoints it.
+    // The manual backfill left checkpoints: this tick reads nothing.
     await c.call('Sweep.Tick', {});
     const file = join(home!.env.STEWARD_CLAUDE_ROOTS!, 'projects', '-work-orchard', `${IDS.pruning}.jsonl`);
     appendJsonl(file, [claudeLine({ sessionId: IDS.pruning, cwd: ORCHARD, text: 'Should the quince get the same treatment?' })]);
