@@ -3,27 +3,59 @@ import { countOf, SKIP_REASONS, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
-/** `12 lines without parts (meta_only 10, malformed 2)`: every line that yielded no part, by reason. */
-function formatSkipped(skipped: SweepResult['providers'][number]['skipped']): string {
-  const entries = SKIP_REASONS.map((reason) => [reason, skipped?.[reason] ?? 0] as const).filter(([, n]) => n > 0);
-  if (entries.length === 0) return '';
+type ProviderResult = SweepResult['providers'][number];
+
+/** `13 lines held nothing to import (meta_only 10, malformed 2, too_large 1)`: every such line, by reason. */
+function formatSkipped(p: ProviderResult): string {
+  const entries = SKIP_REASONS.map((reason) => [reason, p.skipped?.[reason] ?? 0] as const).filter(([, n]) => n > 0);
+  // Unreadable and oversized lines are among the reasons; a result without reasons still says how many.
+  if (entries.length === 0) return p.failedLines ? `${countOf(p.failedLines, 'unreadable line')}` : '';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  return `, ${total} lines without parts (${entries.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;
+  return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;
 }
 
-/** `(SQLITE_READONLY ×3)` after the failed count: why, by code. */
-function failureCodes(errors: SweepResult['providers'][number]['errors']): string {
-  return errors?.length ? ` (${errors.map((e) => `${e.code} ×${e.count}`).join(', ')})` : '';
+/** `3 failed (SQLITE_READONLY ×3)`: why, by code. */
+function formatFailed(p: ProviderResult): string {
+  const codes = p.errors?.length ? ` (${p.errors.map((e) => `${e.code} ×${e.count}`).join(', ')})` : '';
+  return `${p.failed} failed${codes}`;
 }
 
-/** One line per provider: counts only, never paths. */
+/** What became of the files: `4 transcript files, 1 read, 3 already up to date`. */
+function formatFiles(p: ProviderResult): string {
+  if (p.discovered === 0 && p.failed === 0) return 'no transcript files found';
+  const files = countOf(p.discovered, 'transcript file');
+  if (p.unchanged === p.discovered && p.failed === 0) return `${files}, already up to date`;
+  const what = [
+    p.read > 0 ? `${p.read} read` : '',
+    p.unchanged > 0 ? `${p.unchanged} already up to date` : '',
+    p.vanished ? `${p.vanished} gone before ${p.vanished === 1 ? 'it was' : 'they were'} read` : '',
+    p.failed > 0 ? formatFailed(p) : '',
+  ];
+  return [files, ...what.filter(Boolean)].join(', ');
+}
+
+/** What the files brought: `12 new messages (37 parts)`, or `nothing new`. */
+function formatWritten(p: ProviderResult): string {
+  if (p.partsWritten === 0) return 'nothing new';
+  if (p.messagesWritten === undefined) return countOf(p.partsWritten, 'new part');
+  return `${countOf(p.messagesWritten, 'new message')} (${countOf(p.partsWritten, 'part')})`;
+}
+
+/** Parts of forgotten or excluded sessions, held back on purpose: `3 parts held back (forgotten 3)`. */
+function formatWithheld(p: ProviderResult): string {
+  const held = (p.withheld?.forgotten ?? 0) + (p.withheld?.excluded ?? 0);
+  if (held === 0) return '';
+  return `${countOf(held, 'part')} held back (forgotten ${p.withheld?.forgotten ?? 0}, excluded ${p.withheld?.excluded ?? 0})`;
+}
+
+/** One line per provider, in words: counts only, never paths. A provider whose files were all unchanged is "already up to date". */
 export function formatSweepResult(result: SweepResult): string {
   return result.providers
-    .map(
-      (p) =>
-        `${p.provider}: ${p.discovered} discovered, ${p.read} read, ${p.unchanged} unchanged, ${p.vanished ? `${p.vanished} vanished, ` : ''}${p.failed} failed${failureCodes(p.errors)}, ${countOf(p.partsWritten, 'part')} written` +
-        `${p.failedLines ? `, ${p.failedLines} lines skipped` : ''}${formatSkipped(p.skipped)} (${p.durationMs} ms)\n`,
-    )
+    .map((p) => {
+      const read = p.read > 0 || p.failed > 0 || (p.vanished ?? 0) > 0;
+      const parts = [formatFiles(p), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p)].filter(Boolean);
+      return `${p.provider}: ${parts.join('; ')} (${p.durationMs} ms)\n`;
+    })
     .join('');
 }
 

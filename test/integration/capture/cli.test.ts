@@ -41,7 +41,8 @@ describe('steward backfill / sweep / projects', () => {
     expect((JSON.parse(p.out) as { projects: Array<{ name: string }> }).projects.map((x) => x.name).sort()).toEqual(['cli-project', 'openclaw-workspace']);
     const s = io(home.env);
     expect(await runCli(['sweep'], s)).toBe(0);
-    expect(s.out).toMatch(/^claude: 1 discovered, 1 read/m);
+    // The backfill left checkpoints: the sweep after it reads nothing.
+    expect(s.out).toMatch(/^claude: 1 transcript file, already up to date \(\d+ ms\)$/m);
   });
 
   it('rejects --days with --all, a bad provider and a bad number as usage errors (exit 2)', async () => {
@@ -76,7 +77,7 @@ describe('steward backfill / sweep / projects', () => {
     appendJsonl(file, [{ type: 'custom-title', customTitle: 'Fix the\nflaky test', sessionId: 'titled' }]);
     const sweep = io(home.env);
     expect(await runCli(['sweep'], sweep)).toBe(0);
-    expect(sweep.out).toMatch(/^claude: 2 discovered, 2 read, .*1 lines without parts \(meta_only 1\)/m);
+    expect(sweep.out).toMatch(/^claude: 2 transcript files, 2 read; .*; 1 line held nothing to import \(meta_only 1\)/m);
     const listed = io(home.env);
     expect(await runCli(['projects'], listed)).toBe(0);
     expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}receipts {2}1 session .*\n {4}latest: Sort the receipts\n/m);

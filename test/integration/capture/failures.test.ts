@@ -74,7 +74,7 @@ describe('a gateway that refuses writes', () => {
     const line = formatSweepResult({
       providers: [{ provider: 'claude', discovered: 3, read: 0, unchanged: 0, failed: 3, partsWritten: 0, durationMs: 5, failedLines: 0, errors: [{ code: 'SQLITE_READONLY', count: 3 }] }],
     });
-    expect(line).toBe('claude: 3 discovered, 0 read, 0 unchanged, 3 failed (SQLITE_READONLY ×3), 0 parts written (5 ms)\n');
+    expect(line).toBe('claude: 3 transcript files, 3 failed (SQLITE_READONLY ×3); nothing new (5 ms)\n');
   });
 });
 
@@ -101,7 +101,7 @@ describe('a file deleted between listing and reading', () => {
       expect(stats).toMatchObject({ discovered: 3, read: 2, vanished: 1, failed: 0, partsWritten: 4, errors: [] });
       expect(busy).toEqual([[]]);
       expect(logger.lines.join('\n')).toMatch(/info transcript scan .*vanished=1 failed=0/);
-      expect(formatSweepResult({ providers: [stats!] })).toMatch(/^claude: 3 discovered, 2 read, 0 unchanged, 1 vanished, 0 failed, 4 parts written/);
+      expect(formatSweepResult({ providers: [stats!] })).toMatch(/^claude: 3 transcript files, 2 read, 1 gone before it was read; 4 new messages \(4 parts\) \(\d+ ms\)$/m);
     } finally {
       await driver.stop();
       db.close();

@@ -53,7 +53,11 @@ describe('retention', () => {
     expect(byProvider(await h.driver.backfill({ all: true }), 'claude').partsWritten).toBe(3);
     // …cache maintenance removes what is older than the effective window…
     expect((await h.driver.prune({ manual: false })).removedParts).toBe(2);
-    // …and scheduled sweeps, cold or after a change, never bring them back.
+    // …and scheduled sweeps never bring them back: the next one, which the manual run's checkpoint answers,
+    expect(byProvider(await h.driver.tick(), 'claude')).toMatchObject({ read: 0, unchanged: 1 });
+    // a cold one that reads the file again, or one after a change.
+    h.db.exec('DELETE FROM file_checkpoints');
+    await h.restart();
     expect(byProvider(await h.driver.tick(), 'claude')).toMatchObject({ read: 1, partsWritten: 0 });
     writeJsonl(file, [claudeLine({ sessionId: 'mixed', ts: old, text: 'ancient, copied again' }), claudeLine({ sessionId: 'mixed', text: 'new' })]);
     expect(byProvider(await h.driver.tick(), 'claude')).toMatchObject({ read: 1, partsWritten: 1 });

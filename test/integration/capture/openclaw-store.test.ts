@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -175,6 +175,22 @@ describe('OpenClaw agent stores', () => {
     // The writer goes on writing while Steward reads.
     s.append(SID, [userEvent('d00d0002', 'c0ffee11', 'thanks')]);
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 1 });
+  });
+
+  it('a store OpenClaw closed is read once: the empty WAL a read-only open leaves beside it changes nothing', async () => {
+    h = openWindow();
+    const s = store(h.openclawRoot);
+    s.append(SID, fixtureEvents());
+    stores.splice(stores.indexOf(s), 1);
+    s.close();
+    const path = agentStorePath(h.openclawRoot);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 6 });
+    // SQLite opened the store in WAL mode, read-only, and left an empty -wal behind: no commit is in it.
+    expect(statSync(`${path}-wal`).size).toBe(0);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1 });
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1 });
   });
 
   it('reads a zstd-compressed archived sibling (….jsonl.deleted.<ts>.zst) as the JSONL it holds', async () => {

@@ -18,6 +18,15 @@ async function statOrNull(path: string): Promise<BigIntStats | null> {
 }
 
 /**
+ * A database's WAL, when it holds anything. Opening a WAL-mode database read-only creates an empty
+ * `-wal` when none was there (OpenClaw removes it on a clean close): its new mtime is no commit.
+ */
+async function walOf(path: string): Promise<BigIntStats | null> {
+  const wal = await statOrNull(`${path}-wal`);
+  return wal && wal.size > 0n ? wal : null;
+}
+
+/**
  * Records a store with a fingerprint of the database and its WAL together: in WAL mode a commit
  * writes only the `-wal` file until a checkpoint, so the database file alone would look unchanged.
  */
@@ -28,7 +37,7 @@ async function addStore(scan: Scan, path: string): Promise<void> {
   scan.addFile(path, info, STORE_SOURCE);
   const file = scan.files[before];
   if (!file) return;
-  const wal = await statOrNull(`${path}-wal`);
+  const wal = await walOf(path);
   if (!wal) return;
   file.size += Number(wal.size);
   file.mtimeMs = Math.max(file.mtimeMs, Number(wal.mtimeMs));
@@ -38,7 +47,7 @@ async function addStore(scan: Scan, path: string): Promise<void> {
 const listings = new Map<string, { fingerprint: string; paths: string[] }>();
 
 async function registeredPaths(registry: string, info: BigIntStats): Promise<string[]> {
-  const wal = await statOrNull(`${registry}-wal`);
+  const wal = await walOf(registry);
   const fingerprint = `${info.ino}:${info.size}:${info.mtimeMs}:${wal?.size ?? ''}:${wal?.mtimeMs ?? ''}`;
   const known = listings.get(registry);
   if (known?.fingerprint === fingerprint) return known.paths;

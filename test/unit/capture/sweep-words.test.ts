@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
+
+const base = { discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 3, failedLines: 0 };
+
+describe('steward sweep / backfill: one line per provider, in words', () => {
+  it('says when a provider has no files, when all are up to date, and what the read ones brought', () => {
+    const text = formatSweepResult({
+      providers: [
+        { provider: 'codex', ...base },
+        { provider: 'gemini', ...base, discovered: 2, unchanged: 2 },
+        { provider: 'claude', ...base, discovered: 5, read: 2, unchanged: 3, partsWritten: 7, messagesWritten: 3 },
+        { provider: 'openclaw', ...base, discovered: 1, read: 1 },
+      ],
+    });
+    expect(text).toBe(
+      [
+        'codex: no transcript files found (3 ms)',
+        'gemini: 2 transcript files, already up to date (3 ms)',
+        'claude: 5 transcript files, 2 read, 3 already up to date; 3 new messages (7 parts) (3 ms)',
+        'openclaw: 1 transcript file, 1 read; nothing new (3 ms)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('counts what was held back on purpose and every line that held nothing, by reason', () => {
+    const text = formatSweepResult({
+      providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, failedLines: 1, withheld: { forgotten: 4, excluded: 0 }, skipped: { malformed: 1, meta_only: 2 } }],
+    });
+    expect(text).toBe('claude: 1 transcript file, 1 read; nothing new; 4 parts held back (forgotten 4, excluded 0); 3 lines held nothing to import (meta_only 2, malformed 1) (3 ms)\n');
+  });
+});
