@@ -143,9 +143,22 @@ export function dateOptions(options: { from?: string | undefined; to?: string | 
   return result;
 }
 
+/** The flags that ask for the next page: the pinned dates, then the cursor. */
+function moreArgs(cursor: string, pinned: readonly string[]): string[] {
+  return [...pinned, '--cursor', cursor];
+}
+
 /** The hint under a page that has a next one: the flags to add, the pinned dates before the cursor. */
 export function moreHint(cursor: string, pinned: readonly string[] = []): string {
-  return `More: add ${[...pinned, '--cursor', cursor].join(' ')}`;
+  return `More: add ${moreArgs(cursor, pinned).join(' ')}`;
+}
+
+/**
+ * A page as `--json` prints it: the call's result, and when it has a next page, `more`, the flags a
+ * script adds to ask for it (a span such as `--from 7d` pinned to the instant it meant on this run).
+ */
+export function pageJson<T extends { cursor?: string | undefined }>(result: T, pinned: readonly string[]): T & { more?: string[] } {
+  return result.cursor ? { ...result, more: moreArgs(result.cursor, pinned) } : result;
 }
 
 /** One of a fixed list of words, or a usage error naming them. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, moreHint, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
   project?: string;
@@ -83,7 +83,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
         };
         const result = await withClient(io, (client) => client.call('Search.Query', params));
-        if (options.json) printJson(io, result);
+        if (options.json) printJson(io, pageJson(result, dates.pinned));
         else io.stdout(formatSearch(result, dates.pinned));
         return EXIT.ok;
       }, options.json),

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
 import { countOf, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, moreHint, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
@@ -88,7 +88,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
             ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
           }),
         );
-        if (options.json) printJson(io, result);
+        if (options.json) printJson(io, pageJson(result, dates.pinned));
         else io.stdout(formatSessionList(result, dates.pinned));
         return EXIT.ok;
       }, options.json),

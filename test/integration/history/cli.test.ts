@@ -89,6 +89,21 @@ describe('steward search', () => {
     expect(secondHit).not.toBe(firstHit);
   });
 
+  it('with --json, gives the flags of the next page as `more`, its span pinned, so a script pages the same search', async () => {
+    const argv = ['search', 'apple', '--from', '7d', '--sort', 'newest', '--limit', '1', '--json'];
+    type Page = { hits: Array<{ partId: string }>; cursor?: string; more?: string[] };
+    const first = JSON.parse((await cli(...argv)).out) as Page;
+    expect(first.more).toEqual(['--from', expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), '--cursor', first.cursor]);
+    const second = await aMinuteLater(() => cli(...argv, ...first.more!));
+    expect(second.err).toBe('');
+    const page = JSON.parse(second.out) as Page;
+    expect(page.hits).toHaveLength(1);
+    expect(page.hits[0]!.partId).not.toBe(first.hits[0]!.partId);
+    // A page with no next one says nothing more.
+    const all = JSON.parse((await cli('search', 'apple', '--limit', '100', '--json')).out) as Page;
+    expect(all).not.toHaveProperty('more');
+  });
+
   it('says when it searched a phrase instead, and rejects bad options as usage errors', async () => {
     expect((await cli('search', 'cream', 'OR')).out).toMatch(/^note: That was not valid search syntax/);
     expect((await cli('search', 'x', '--kind', 'files')).code).toBe(2);
