@@ -13,6 +13,9 @@ const BARE = 'rollout-2025-08-20T11-12-03-5a3f1c2e-8b4d-4e6f-9a1b-2c3d4e5f6a7b.j
 const FORK = 'rollout-2026-07-13T19-20-00-019f5c7e-2b10-7a44-8c01-9d8e7f6a5b4c.jsonl';
 const MODERN_ID = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
 const FORK_ID = '019f5c7e-2b10-7a44-8c01-9d8e7f6a5b4c';
+/** A current rollout (0.151): a bundled first-turn context, a skill, a worker agent, goal and warning notes. */
+const AGENTS = join('current', 'rollout-2026-08-02T09-15-00-019f6a10-3c4d-7e5f-8a9b-0c1d2e3f4a5b.jsonl');
+const AGENTS_ID = '019f6a10-3c4d-7e5f-8a9b-0c1d2e3f4a5b';
 
 let h: CaptureHarness | undefined;
 afterEach(async () => {
@@ -116,6 +119,25 @@ describe('Codex CLI provider', () => {
       meta_only: 14,
     };
     expect(stats.skipped).toEqual(expected);
+  });
+
+  it("the context current Codex writes as user messages is not the person's words: plugin lists, skills, subagent and goal notes, warnings", async () => {
+    h = openWindow();
+    place(h.codexRoot, AGENTS, join('sessions', '2026', '08', '02'));
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 1, failedLines: 0 });
+    const words = 'Use $release to cut 1.4.0';
+    expect(h.db.prepare("SELECT text FROM parts WHERE session_id = ? AND role = 'user'").pluck().all(AGENTS_ID)).toEqual([words]);
+    expect(h.db.prepare('SELECT text FROM parts WHERE session_id = ? AND genuine_user_turn = 1').pluck().all(AGENTS_ID)).toEqual([words]);
+    expect(h.db.prepare('SELECT first_request FROM sessions WHERE session_id = ?').pluck().get(AGENTS_ID)).toBe(words);
+  });
+
+  it('a message between agents is stored with who sent it to whom, not counted as an unknown item', async () => {
+    h = openWindow();
+    const { batches, stats } = await readDirect(place(h.codexRoot, AGENTS, join('sessions', '2026', '08', '02')));
+    expect(stats.skipped?.unknown_type).toBeUndefined();
+    const parts = batches.flatMap((b) => b.parts).filter((p) => p.kind === 'agent_message');
+    expect(parts.map((p) => [p.role, p.text, p.flags])).toEqual([['system', 'Changelog drafted: 3 fixes, 1 feature.', 0]]);
+    expect(JSON.parse(parts[0]!.meta!)).toMatchObject({ author: '/root/worker', recipient: '/root' });
   });
 
   it('a rollout moved to archived_sessions/ keeps its identity: the move adds nothing', async () => {

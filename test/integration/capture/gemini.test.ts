@@ -17,6 +17,8 @@ const SITE_HASH = '6f193382ff22044c43b6f28809b1cbb16d8d9da89bcb44954c0a506d81b69
 const LEGACY_ID = '5d1e2f3a-7b6c-4d5e-8f90-a1b2c3d4e5f6';
 const CURRENT_ID = '92f625c6-a764-48e3-b922-3766d41f9c4c';
 const SUB_ID = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
+/** A chat in the shape Gemini CLI writes since mid 2026: history turns recorded, a compression, a hook. */
+const COMPRESSED_ID = '3b7e0c2a-5f4d-4e8b-9a1c-6d2e8f0b4c7a';
 
 let h: CaptureHarness | undefined;
 afterEach(async () => {
@@ -133,6 +135,31 @@ describe('Gemini CLI provider', () => {
     expect(stats.lines).toBe(11);
     // header + three $set + one $rewindTo; the re-emitted message lines store what they repeat, nothing is dropped.
     expect(stats.skipped).toEqual({ meta_only: 5 });
+  });
+
+  it("the session context, referenced files' contents, hook context and the compression summary Gemini records as user turns are not the user's words", async () => {
+    h = openWindow();
+    write(join(h.geminiRoot, 'tmp', 'mailer', 'chats', 'session-2026-06-10T08-00-3b7e0c2a.jsonl'), fixture('compressed-session.jsonl'));
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, failedLines: 0 });
+    const ask = 'why does send() drop attachments? see @src/mail.ts';
+    expect(h.db.prepare('SELECT text FROM parts WHERE session_id = ? AND genuine_user_turn = 1 ORDER BY ts').pluck().all(COMPRESSED_ID)).toEqual([ask, 'fix it and keep the tests green']);
+    expect(h.db.prepare('SELECT first_request FROM sessions WHERE session_id = ?').pluck().get(COMPRESSED_ID)).toBe(ask);
+    const parts = partsOf(h, COMPRESSED_ID);
+    expect(parts.some((p) => /<session_context>|<hook_context>/.test(p.text ?? ''))).toBe(false);
+    // What the CLI added to the prompt for the model is kept, as context.
+    expect(parts.filter((p) => p.kind === 'context').map((p) => p.text)).toContain('export function send(msg: Mail) {\n  return smtp.write({ to: msg.to, body: msg.body });\n}\n');
+    const summary = h.db.prepare("SELECT role, is_compact_summary, genuine_user_turn FROM parts WHERE session_id = ? AND kind = 'compaction'").all(COMPRESSED_ID);
+    expect(summary).toEqual([{ role: 'assistant', is_compact_summary: 1, genuine_user_turn: 0 }]);
+  });
+
+  it('a tool response Gemini also records as a user turn is the call\'s result, stored once', async () => {
+    h = openWindow();
+    write(join(h.geminiRoot, 'tmp', 'mailer', 'chats', 'session-2026-06-10T08-00-3b7e0c2a.jsonl'), fixture('compressed-session.jsonl'));
+    await h.driver.tick();
+    const results = partsOf(h, COMPRESSED_ID).filter((p) => p.kind === 'tool_result');
+    expect(results.map((p) => [p.role, p.part_id.split(':').at(-1), p.text])).toEqual([['tool', 'tr-read_file-1781078407900-0', 'export const compose = (m) => ({ to: m.to, body: m.body });\n']]);
+    // The ask, the call, the answer, the follow-up, the summary, its acknowledgement and the notice.
+    expect(h.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(COMPRESSED_ID)).toBe(7);
   });
 
   it('a legacy chat migrated to JSONL on resume is the same session: the copy adds nothing', async () => {

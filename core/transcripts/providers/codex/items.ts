@@ -13,12 +13,30 @@ export interface CodexBlock {
 
 /**
  * Harness context that Codex writes as user or developer messages: the environment, AGENTS.md and
- * permission instructions, collaboration and multi-agent modes. They are not a person's words.
+ * permission instructions, collaboration and multi-agent modes, skill bodies, subagent and goal
+ * steering notes, extension and hook prompts, the plugin list, and the warnings older rollouts kept
+ * (codex-rs `core/src/context/`: the fragments `is_contextual_user_fragment` recognizes). They are not a person's words.
  */
-const INJECTED = /^\s*(<(environment_context|user_instructions|permissions instructions|collaboration_mode|multi_agent_mode|apps_instructions|user_shell_command|turn_aborted)>|# AGENTS\.md|You are `\/root`, the primary agent)/;
+const INJECTED = new RegExp(
+  [
+    String.raw`^\s*<(?:environment_context|user_instructions|permissions instructions|collaboration_mode|multi_agent_mode|apps_instructions|user_shell_command|turn_aborted|subagent_notification|goal_context|extension_context|recommended_plugins)>`,
+    String.raw`^\s*<(?:skill|codex_internal_context|hook_prompt)[\s>]`,
+    String.raw`^\s*# AGENTS\.md`,
+    String.raw`^\s*You are \`\/root\`, the primary agent`,
+    String.raw`^\s*Warning: (?:apply_patch was requested via |The maximum number of unified exec processes)`,
+  ].join('|'),
+);
 
 export function isInjectedContext(text: string): boolean {
   return INJECTED.test(text);
+}
+
+/** Codex's own rule: a user message any of whose texts is harness context is context as a whole (the first turn bundles several). */
+function isContextMessage(content: unknown[]): boolean {
+  return content.some((raw) => {
+    const text = asObject(raw)?.text;
+    return typeof text === 'string' && isInjectedContext(text);
+  });
 }
 
 /** `data:image/png;base64,…` → its media type and bytes; any other URL is only named by its type. */
@@ -32,13 +50,13 @@ function messageBlocks(item: Json): CodexBlock[] {
   // Developer and system messages are the harness's instructions, never the conversation.
   if (role === 'developer' || role === 'system') return [];
   const content = Array.isArray(item.content) ? item.content : typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : [];
+  if (role === 'user' && isContextMessage(content)) return [];
   const blocks: CodexBlock[] = [];
   content.forEach((raw, index) => {
     const block = asObject(raw) ?? {};
     const type = asString(block.type) ?? 'unknown';
     if (type === 'input_text' || type === 'output_text' || type === 'text') {
       const text = typeof block.text === 'string' ? block.text : '';
-      if (role === 'user' && isInjectedContext(text)) return;
       const b = bound(text, TEXT_CAP);
       blocks.push({ index, role, kind: 'text', text: b.text, meta: { truncated: b.truncated } });
     } else if (type === 'input_image') {
@@ -49,6 +67,21 @@ function messageBlocks(item: Json): CodexBlock[] {
     }
   });
   return blocks;
+}
+
+/**
+ * A message between agents (`agent_message`, multi-agent threads): its readable text, with who sent it
+ * to whom. The copy delivered to the model is encrypted; no person wrote either.
+ */
+function agentMessageBlocks(item: Json): CodexBlock[] {
+  const content = Array.isArray(item.content) ? item.content : [];
+  const text = content
+    .map((raw) => asObject(raw)?.text)
+    .filter((t): t is string => typeof t === 'string' && t.trim() !== '')
+    .join('\n');
+  if (text === '') return [];
+  const b = bound(text, TEXT_CAP);
+  return [{ index: 0, role: 'system', kind: 'agent_message', text: b.text, meta: { author: asString(item.author), recipient: asString(item.recipient), truncated: b.truncated } }];
 }
 
 /** Reasoning summaries (and raw reasoning text where a model exposes it); encrypted content is opaque. */
@@ -131,6 +164,7 @@ export function itemBlocks(item: Json): CodexBlock[] | undefined {
   if (type === undefined) return undefined;
   if (type === 'message') return messageBlocks(item);
   if (type === 'reasoning') return reasoningBlocks(item);
+  if (type === 'agent_message') return agentMessageBlocks(item);
   if (type.endsWith('_call_output') || type.endsWith('_output')) return outputBlocks(item);
   if (type.endsWith('_call')) return callBlocks(item, type);
   if (NO_CONTENT_ITEMS.has(type)) return [];

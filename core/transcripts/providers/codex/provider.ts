@@ -18,8 +18,11 @@ const META_LINES = new Set(['session_meta', 'turn_context', 'world_state', 'even
 /** `sessions/YYYY/MM/DD/rollout-*.jsonl` (and the oldest flat `sessions/rollout-*.jsonl`); `archived_sessions/` is flat. */
 const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.test(name), acceptDir: (name: string) => /^\d+$/.test(name), maxDepth, source: 'codex' });
 
-/** 1: the first parser of rollouts. 2: the session's model, from `turn_context`. */
-export const CODEX_PARSER_VERSION = 2;
+/**
+ * 1: the first parser of rollouts. 2: the session's model, from `turn_context`. 3: newer harness
+ * context (skills, subagent and goal notes, plugin lists, warnings) is not the user's words; messages between agents are parts.
+ */
+export const CODEX_PARSER_VERSION = 3;
 
 /** A session whose lines a fork replays: the one it names, and each one a copied `session_meta` names, from its start. */
 interface Ancestor {

@@ -14,6 +14,14 @@ export interface GeminiBlock {
 const ROLES: Record<string, string> = { user: 'user', gemini: 'assistant', info: 'system', warning: 'system', error: 'system' };
 /** A tool result is final once the call settled; an executing call's result is not stored yet. */
 const SETTLED = new Set(['success', 'error', 'cancelled']);
+/**
+ * Context Gemini CLI sends as user text: the session's environment (the first turn of the history
+ * since mid 2026, recorded with it) and a hook's additional context (appended to the prompt). Gemini
+ * itself does not count them as the user's (gemini-cli `isIgnoredUserContent`).
+ */
+const INJECTED = /^\s*<(?:session_context|hook_context)>/;
+/** The summary chat compression puts in place of the history before it, as a user turn (gemini-cli `chatCompressionService`). */
+const COMPRESSION_SUMMARY = /^\s*<state_snapshot>/;
 
 function textBlock(key: string, role: string, kind: string, text: string): GeminiBlock {
   const b = bound(text, TEXT_CAP);
@@ -56,6 +64,29 @@ function contentBlocks(content: unknown, role: string, kind: string): GeminiBloc
     const block = partBlock(`c${i}`, role, raw);
     return block.kind === 'text' ? { ...block, kind } : block;
   });
+}
+
+/**
+ * A user record's blocks as what they are. Harness context is not kept; a compression summary is a
+ * compaction; a tool's response (recorded as a user turn since mid 2026) is the tool's. When the record
+ * keeps what the person typed apart (`displayContent`), the content's later texts are what the CLI
+ * added for the model (referenced files' contents, hook context), not their words.
+ */
+function userBlocks(message: Json): GeminiBlock[] {
+  const typedApart = message.displayContent !== undefined && message.displayContent !== null;
+  let texts = 0;
+  const blocks: GeminiBlock[] = [];
+  for (const block of contentBlocks(message.content, 'user', 'text')) {
+    if (block.kind === 'tool_result') blocks.push({ ...block, role: 'tool' });
+    else if (block.kind !== 'text') blocks.push(block);
+    else if (INJECTED.test(block.text ?? '')) continue;
+    else if (COMPRESSION_SUMMARY.test(block.text ?? '')) blocks.push({ ...block, role: 'assistant', kind: 'compaction' });
+    else {
+      const typed = !typedApart || texts++ === 0;
+      blocks.push(typed ? block : { ...block, kind: 'context' });
+    }
+  }
+  return blocks;
 }
 
 function thoughtBlocks(thoughts: unknown): GeminiBlock[] {
@@ -103,6 +134,7 @@ export function messageBlocks(message: Json): GeminiBlock[] | undefined {
   const type = asString(message.type) ?? '';
   const role = ROLES[type];
   if (role === undefined) return undefined;
+  if (type === 'user') return [...userBlocks(message), ...toolBlocks(message.toolCalls)];
   const kind = type === 'error' ? 'error' : type === 'info' || type === 'warning' ? 'notice' : 'text';
   return [...thoughtBlocks(message.thoughts), ...contentBlocks(message.content, role, kind), ...toolBlocks(message.toolCalls)];
 }

@@ -5,11 +5,15 @@ import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
-import { messageBlocks } from './messages.js';
+import { messageBlocks, type GeminiBlock } from './messages.js';
 import { ProjectPaths } from './projects.js';
 
-/** 1: the first parser of chats. */
-export const GEMINI_PARSER_VERSION = 1;
+/**
+ * 1: the first parser of chats. 2: the session context, hook context, referenced files' contents and
+ * compression summaries Gemini records in user turns are not the user's words; a tool response
+ * recorded as a user turn is not stored beside the call's own result.
+ */
+export const GEMINI_PARSER_VERSION = 2;
 
 /** `tmp/<project>/chats/session-*.json[l]`, and a subagent's `chats/<parentSessionId>/<sessionId>.jsonl`. */
 const MAIN_CHAT = /^session-.+\.jsonl?$/;
@@ -54,6 +58,8 @@ class ChatReader {
   #sessionId: string;
   #directories: string | undefined;
   readonly #emitted = new Set<string>();
+  /** Calls whose result a `toolCalls` entry holds: the same response recorded again as a user turn is that result. */
+  readonly #results = new Set<string>();
   readonly #ctx: ChatContext;
 
   constructor(file: TranscriptFile, ctx: ChatContext) {
@@ -93,8 +99,10 @@ class ChatReader {
     const { stats, options } = this.#ctx;
     const messageId = asString(message.id);
     if (!messageId) return countSkip(stats, 'no_id');
-    const blocks = messageBlocks(message);
-    if (blocks === undefined) return countSkip(stats, 'unknown_type');
+    const all = messageBlocks(message);
+    if (all === undefined) return countSkip(stats, 'unknown_type');
+    for (const block of all) if (block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string') this.#results.add(block.meta.toolUseId);
+    const blocks = all.filter((block) => !this.#isRecordedResult(block));
     const ts = parseTs(message.timestamp);
     if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return countSkip(stats, 'outside_window');
     const session = this.#session();
@@ -108,9 +116,14 @@ class ChatReader {
       if (model) session.model = model.slice(0, 200);
       const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
       if (genuine) this.projection.request(session, block.text!);
-      const flags = genuine ? PART_FLAGS.genuineUserTurn : 0;
+      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0);
       this.projection.add({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson({ ...block.meta, model }), flags, contentKey: null }, session);
     }
+  }
+
+  /** A tool response in a message's content whose call's own record already holds it. */
+  #isRecordedResult(block: GeminiBlock): boolean {
+    return block.kind === 'tool_result' && !block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string' && this.#results.has(block.meta.toolUseId);
   }
 
   /** The final batch: a session Gemini registered no folder for joins its root's one "Gemini CLI" project. */
