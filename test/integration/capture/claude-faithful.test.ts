@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SKIP_REASONS } from '../../../core/api/index.js';
@@ -42,7 +42,8 @@ describe('Claude: nothing is dropped silently', () => {
       { type: 'queue-operation', operation: 'enqueue', timestamp: now, sessionId: s },
       { parentUuid: null, sessionId: s, type: 'progress', data: { type: 'hook_progress' }, uuid: uuid(), timestamp: now },
       { type: 'system', subtype: 'compact_boundary', sessionId: s, uuid: uuid(), timestamp: now },
-      { type: 'attachment', attachment: { type: 'queued_command', prompt: '<task-notification>' }, sessionId: s },
+      // Context riding a turn (a queued prompt is a part: see the 2.1 rows below).
+      { type: 'attachment', attachment: { type: 'deferred_tools_delta', addedNames: ['WebFetch'] }, sessionId: s },
       { type: 'a-type-from-the-future', sessionId: s },
       claudeLine({ sessionId: s, content: [] }),
       '',
@@ -312,5 +313,173 @@ describe('Claude Desktop (Cowork) projects', () => {
       { name: 'invoices', cwd: '/Users/ana/Documents/invoices', sessions: 1 },
     ]);
     expect(c.count("SELECT COUNT(*) FROM projects WHERE cwd LIKE '/sessions/%'")).toBe(0);
+  });
+});
+
+describe('Claude: rows as Claude Code 2.1, its VS Code extension and Cowork write them', () => {
+  interface Part {
+    role: string;
+    kind: string;
+    text: string | null;
+    genuine: number;
+  }
+  const parts = (c: CaptureHarness, session: string) =>
+    (c.db.prepare('SELECT role, kind, text, genuine_user_turn AS genuine FROM parts WHERE session_id = ? ORDER BY ts, part_id').all(session) as Part[]).map((p) => ({ ...p, text: p.text?.slice(0, 24) ?? null }));
+  const firstRequest = (c: CaptureHarness, session: string) => one(c, 'SELECT first_request AS r FROM sessions WHERE session_id = ?', session)?.r;
+  /** An `attachment` row of 2.1: the common envelope (uuid, sessionId, cwd…) around `attachment`. */
+  const attachment = (sessionId: string, ts: Date, body: Record<string, unknown>) => ({
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/work/fixture-project',
+    sessionId,
+    version: '2.1.220',
+    type: 'attachment',
+    attachment: body,
+    uuid: uuid(),
+    timestamp: ts.toISOString(),
+  });
+  const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000);
+
+  it("keeps a prompt typed while the agent worked (a queued_command attachment) as the user's words; a queued task notification or peer message is not", async () => {
+    const c = harness();
+    const s = 'queued';
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', `${s}.jsonl`), [
+      claudeLine({ sessionId: s, ts: at(0), text: 'Run the test suite', extra: { origin: { kind: 'human' }, promptSource: 'typed' } }),
+      claudeLine({ sessionId: s, ts: at(1), type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_B1', name: 'Bash', input: { command: 'npm test' } }] }),
+      attachment(s, at(2), { type: 'queued_command', prompt: 'Also add a test for leap years', commandMode: 'prompt', origin: { kind: 'human' }, timestamp: at(2).toISOString() }),
+      // The shape agentsview keeps as a fixture: no uuid, no sessionId, the prompt as content blocks.
+      { type: 'attachment', timestamp: at(3).toISOString(), attachment: { type: 'queued_command', commandMode: 'prompt', prompt: [{ type: 'text', text: 'and keep it short' }] } },
+      attachment(s, at(4), { type: 'queued_command', commandMode: 'task-notification', prompt: 'Background agent "review" finished.' }),
+      attachment(s, at(5), { type: 'queued_command', commandMode: 'prompt', prompt: '[Subagent hand-back] review written', origin: { kind: 'peer', from: 'a1' } }),
+      attachment(s, at(6), { type: 'task_reminder', content: [], itemCount: 0 }),
+      { type: 'file-history-delta', messageId: uuid(), snapshotMessageId: uuid(), trackingPath: 'src/a.ts', backup: {}, timestamp: at(6).toISOString() },
+      { type: 'pr-link', sessionId: s, url: 'https://example.invalid/pr/1' },
+    ]);
+    const stats = await claude(c);
+    expect(stats).toMatchObject({ partsWritten: 6, skipped: { meta_only: 3 } });
+    expect(parts(c, s)).toEqual([
+      { role: 'user', kind: 'text', text: 'Run the test suite', genuine: 1 },
+      { role: 'assistant', kind: 'tool_use', text: '{"command":"npm test"}', genuine: 0 },
+      { role: 'user', kind: 'text', text: 'Also add a test for leap', genuine: 1 },
+      { role: 'user', kind: 'text', text: 'and keep it short', genuine: 1 },
+      { role: 'user', kind: 'text', text: 'Background agent "review', genuine: 0 },
+      { role: 'user', kind: 'text', text: '[Subagent hand-back] rev', genuine: 0 },
+    ]);
+  });
+
+  it("marks the user's words by what the row says of its origin, and a prompt that only starts with a harness tag as the user's", async () => {
+    const c = harness();
+    const s = 'origins';
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', `${s}.jsonl`), [
+      // A background agent's completion notice, in prose: only `origin` and `promptSource` say it is the harness's.
+      claudeLine({ sessionId: s, ts: at(0), text: 'Agent "review" completed with 3 findings.', extra: { origin: { kind: 'task-notification' }, promptSource: 'system' } }),
+      claudeLine({ sessionId: s, ts: at(1), text: '<command-name> shows up in my transcripts: where does it come from?', extra: { origin: { kind: 'human' }, promptSource: 'typed' } }),
+      claudeLine({ sessionId: s, ts: at(2), text: 'Fix the flaky login test', extra: { promptSource: 'suggestion_accepted' } }),
+      claudeLine({ sessionId: s, ts: at(3), content: [{ type: 'text', text: '[Request interrupted by user]' }], extra: { interruptedMessageId: 'msg_01X' } }),
+      claudeLine({ sessionId: s, ts: at(4), text: '<bash-input>git status</bash-input>' }),
+      claudeLine({ sessionId: s, ts: at(5), text: '<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>' }),
+    ]);
+    await claude(c);
+    expect(parts(c, s).map((p) => p.genuine)).toEqual([0, 1, 1, 0, 0, 0]);
+    expect(firstRequest(c, s)).toBe('<command-name> shows up in my transcripts: where does it come from?');
+  });
+
+  it('does not take the IDE context the VS Code extension sends with a prompt, or a leading reminder, for the request', async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    const opened = '<ide_opened_file>The user opened the file /work/app/src/auth.ts in the IDE. This may or may not be related to the current task.</ide_opened_file>';
+    writeJsonl(join(dir, 'ide-blocks.jsonl'), [claudeLine({ sessionId: 'ide-blocks', content: [{ type: 'text', text: opened }, { type: 'text', text: 'Why does login fail?' }] })]);
+    writeJsonl(join(dir, 'ide-alone.jsonl'), [
+      claudeLine({ sessionId: 'ide-alone', ts: at(0), text: '<ide_selection>The user selected the lines 3 to 9 from /work/app/src/auth.ts:\nexport function login() {}\n</ide_selection>' }),
+      claudeLine({ sessionId: 'ide-alone', ts: at(1), text: 'Rename it to signIn' }),
+    ]);
+    writeJsonl(join(dir, 'ide-prefix.jsonl'), [
+      claudeLine({ sessionId: 'ide-prefix', text: '<ide_selection>The user selected the lines 3 to 9 from /work/app/src/auth.ts:\nexport function login() {}\n</ide_selection>\n\nWhat does this do?' }),
+    ]);
+    writeJsonl(join(dir, 'reminder.jsonl'), [claudeLine({ sessionId: 'reminder', text: '<system-reminder>\nThe task tools have not been used recently.\n</system-reminder>\nShip the login fix' })]);
+    await claude(c);
+    expect(parts(c, 'ide-blocks').map((p) => p.genuine)).toEqual([0, 1]);
+    expect(parts(c, 'ide-alone').map((p) => p.genuine)).toEqual([0, 1]);
+    expect(parts(c, 'ide-prefix').map((p) => p.genuine)).toEqual([1]);
+    expect(parts(c, 'reminder').map((p) => p.genuine)).toEqual([1]);
+    expect([firstRequest(c, 'ide-blocks'), firstRequest(c, 'ide-alone'), firstRequest(c, 'ide-prefix'), firstRequest(c, 'reminder')]).toEqual([
+      'Why does login fail?',
+      'Rename it to signIn',
+      'What does this do?',
+      'Ship the login fix',
+    ]);
+  });
+
+  it("keeps the session's model when Claude Code writes a <synthetic> message, and an API error is an error part, not the assistant's words", async () => {
+    const c = harness();
+    const s = 'synthetic';
+    const synthetic = (ts: Date, text: string, apiError: boolean) =>
+      claudeLine({ sessionId: s, ts, type: 'assistant', model: '<synthetic>', content: [{ type: 'text', text }], extra: { isApiErrorMessage: apiError } });
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', `${s}.jsonl`), [
+      claudeLine({ sessionId: s, ts: at(0), text: 'Summarize the diff' }),
+      claudeLine({ sessionId: s, ts: at(1), type: 'assistant', model: 'claude-opus-4-1-20250805', text: 'The diff adds retries.' }),
+      claudeLine({ sessionId: s, ts: at(2), text: 'And the tests?' }),
+      synthetic(at(3), 'API Error: 529 Overloaded. This is a server-side issue, usually temporary.', true),
+      synthetic(at(4), 'No response requested.', false),
+    ]);
+    await claude(c);
+    expect(one(c, 'SELECT model FROM sessions WHERE session_id = ?', s)).toEqual({ model: 'claude-opus-4-1-20250805' });
+    expect(parts(c, s).map((p) => `${p.role}/${p.kind}`)).toEqual(['user/text', 'assistant/text', 'user/text', 'assistant/error', 'assistant/text']);
+  });
+
+  it('reads a ToolSearch result (tool_reference blocks) as the tools it names, and redacted thinking as thinking without text', async () => {
+    const c = harness();
+    const s = 'blocks';
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', `${s}.jsonl`), [
+      claudeLine({ sessionId: s, ts: at(0), type: 'assistant', content: [{ type: 'redacted_thinking', data: 'EuYBCkQYAiJAr'.repeat(200) }] }),
+      claudeLine({ sessionId: s, ts: at(1), type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_S1', name: 'ToolSearch', input: { query: 'select:mcp__github__create_pr', max_results: 1 } }] }),
+      claudeLine({
+        sessionId: s,
+        ts: at(2),
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_S1', content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_pr' }] }],
+        extra: { toolUseResult: { matches: ['mcp__github__create_pr'], query: 'select:mcp__github__create_pr', total_deferred_tools: 117 } },
+      }),
+    ]);
+    await claude(c);
+    expect(rows(c, 'SELECT kind, text, meta FROM parts WHERE session_id = ? ORDER BY ts', s)).toEqual([
+      { kind: 'thinking', text: null, meta: '{"redacted":true}' },
+      { kind: 'tool_use', text: '{"query":"select:mcp__github__create_pr","max_results":1}', meta: '{"name":"ToolSearch","toolUseId":"toolu_S1"}' },
+      { kind: 'tool_result', text: 'mcp__github__create_pr', meta: '{"toolUseId":"toolu_S1"}' },
+    ]);
+  });
+
+  it('does not read prompt-suggestion agents as subagents, and links workflow subagents nested under subagents/workflows/ to their parent', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 30 } } } });
+    const c = h;
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    // The parent's own lines are older than the window: only the path says its transcript is there.
+    writeJsonl(join(dir, 'wf.jsonl'), [claudeLine({ sessionId: 'wf', ts: new Date(Date.now() - 40 * DAY), text: 'run the review workflow' })]);
+    writeJsonl(join(dir, 'wf', 'subagents', 'agent-direct.jsonl'), [claudeLine({ sessionId: 'wf', agentId: 'direct', text: 'review the API' })]);
+    writeJsonl(join(dir, 'wf', 'subagents', 'workflows', 'wf-123', 'agent-deep.jsonl'), [claudeLine({ sessionId: 'wf', agentId: 'deep', text: 'review the schema' })]);
+    writeJsonl(join(dir, 'wf', 'subagents', 'agent-aprompt_suggestion-a12dbf.jsonl'), [claudeLine({ sessionId: 'wf', agentId: 'aprompt_suggestion-a12dbf', text: 'Suggest the next prompt' })]);
+    expect(await claude(c)).toMatchObject({ discovered: 3 });
+    expect(rows(c, 'SELECT session_id AS id, parent_session_id AS parent FROM sessions ORDER BY session_id')).toEqual([
+      { id: 'wf:agent-deep', parent: 'wf' },
+      { id: 'wf:agent-direct', parent: 'wf' },
+    ]);
+  });
+
+  it('takes the title of a Cowork session renamed in Claude Desktop, though only its sidecar changed', async () => {
+    const c = harness();
+    desktopSession(c.desktopRoot, 'cw-r', 2, 'First title', ['/Users/ana/Documents/taxes']);
+    await claude(c);
+    const sidecar = join(c.desktopRoot, 'local-agent-mode-sessions', 'org-1', 'ws-1', 'local_cw-r.json');
+    const meta = JSON.parse(readFileSync(sidecar, 'utf8')) as Record<string, unknown>;
+    writeFileSync(sidecar, JSON.stringify({ ...meta, title: 'Taxes 2025', lastActivityAt: 3 }));
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(sidecar, later, later);
+    expect(await claude(c)).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(one(c, "SELECT title, title_source AS source, project_cwd AS project FROM sessions WHERE session_id = 'cw-r'")).toEqual({
+      title: 'Taxes 2025',
+      source: 'sidecar',
+      project: '/Users/ana/Documents/taxes',
+    });
+    expect(await claude(c)).toMatchObject({ read: 0 });
   });
 });

@@ -6,8 +6,11 @@ import { type Scan } from '../../scan.js';
 
 const SKIP_DIRS = new Set(['tool-results', 'memory', 'node_modules', '.git', 'outputs']);
 
+/** Claude Code's own agents (compaction, prompt suggestions): not subagents anyone asked for. */
+const INTERNAL_AGENTS = ['agent-acompact-', 'agent-aprompt_suggestion-'];
+
 function isTranscriptName(name: string): boolean {
-  return name.endsWith('.jsonl') && !name.startsWith('agent-acompact-') && name !== 'audit.jsonl' && name !== 'history.jsonl';
+  return name.endsWith('.jsonl') && !INTERNAL_AGENTS.some((p) => name.startsWith(p)) && name !== 'audit.jsonl' && name !== 'history.jsonl';
 }
 
 export const transcriptRules = (source: string) => ({
@@ -52,6 +55,15 @@ async function subdirs(scan: Scan, dir: string): Promise<Array<{ name: string; p
   return out;
 }
 
+async function mtimeMs(path: string): Promise<number> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch {
+    // No sidecar (yet): the transcript's own time stands.
+    return 0;
+  }
+}
+
 /** `<userData>/local-agent-mode-sessions/<org>/<workspace>/local_<uuid>/.claude/projects/…`, walked by its known shape only. */
 export async function discoverDesktop(scan: Scan, root: string): Promise<void> {
   const base = join(root, 'local-agent-mode-sessions');
@@ -62,7 +74,12 @@ export async function discoverDesktop(scan: Scan, root: string): Promise<void> {
         const before = scan.files.length;
         await scan.walk(join(home.path, '.claude', 'projects'), transcriptRules('desktop'));
         const sidecar = join(workspace.path, `${home.name}.json`);
-        for (const file of scan.files.slice(before)) file.sidecar = sidecar;
+        // A rename in Claude Desktop touches only the sidecar: its time is the transcripts' too, so they are read again.
+        const sidecarMs = await mtimeMs(sidecar);
+        for (const file of scan.files.slice(before)) {
+          file.sidecar = sidecar;
+          file.mtimeMs = Math.max(file.mtimeMs, sidecarMs);
+        }
       }
     }
   }

@@ -5,7 +5,7 @@ import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_
 import { countSkip } from '../../lines.js';
 import { asObject, asString, type Projection, type Json } from '../../projection.js';
 import { PART_FLAGS, type LineStats, type PartRow, type SessionRow, type TranscriptFile } from '../../types.js';
-import { isGenuineUserText } from './genuine.js';
+import { userWords } from './genuine.js';
 
 /** The one project of Claude Desktop (Cowork) sessions whose sidecar names no folder: not a folder itself. */
 export const DESKTOP_PROJECT = 'Claude Desktop';
@@ -20,6 +20,8 @@ const META_TYPES = new Set([
   'attachment',
   'system',
   'file-history-snapshot',
+  'file-history-delta',
+  'pr-link',
   'progress',
   'queue-operation',
   'permission-mode',
@@ -30,6 +32,10 @@ const TASK_TOOLS = new Set(['Task', 'Agent']);
 /** Open Task/Agent calls kept across reads; a call whose result never comes ages out. */
 const MAX_OPEN_TASKS = 256;
 const AGENT_ID_IN_TEXT = /agentId: ([A-Za-z0-9_-]{1,64})/;
+/** The model Claude Code names on the messages it writes itself (API errors, "No response requested."). */
+const SYNTHETIC_MODEL = '<synthetic>';
+/** How far below `subagents/` a subagent transcript may sit (`subagents/workflows/<id>/agent-….jsonl`). */
+const SUBAGENT_NESTING = 3;
 
 /** What a later read of the same file needs to go on where this one stopped. */
 export interface ClaudeState {
@@ -72,12 +78,20 @@ export function agentIdOf(path: string): string | undefined {
   return match?.[1];
 }
 
+/** The `subagents` folder a subagent transcript sits in, directly or in a workflow's folder below it. */
+function subagentsDir(path: string): string | undefined {
+  let dir = dirname(path);
+  for (let i = 0; i < SUBAGENT_NESTING; i += 1, dir = dirname(dir)) if (basename(dir) === 'subagents') return dir;
+  return undefined;
+}
+
 export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartMs: number | null, state: ClaudeState | undefined): FileContext {
   const fileAgentId = agentIdOf(file.path);
-  const inSubagents = fileAgentId !== undefined && basename(dirname(file.path)) === 'subagents';
-  // <project>/<sessionId>/subagents/agent-<id>.jsonl, or the older <project>/agent-<id>.jsonl.
-  const projectDir = inSubagents ? dirname(dirname(dirname(file.path))) : dirname(file.path);
-  const fileSessionId = inSubagents ? basename(dirname(dirname(file.path))) : basename(file.path, '.jsonl');
+  const subagents = fileAgentId === undefined ? undefined : subagentsDir(file.path);
+  const inSubagents = subagents !== undefined;
+  // <project>/<sessionId>/subagents/[workflows/<id>/]agent-<id>.jsonl, or the older <project>/agent-<id>.jsonl.
+  const projectDir = subagents ? dirname(dirname(subagents)) : dirname(file.path);
+  const fileSessionId = subagents ? basename(dirname(subagents)) : basename(file.path, '.jsonl');
   const known = new Map<string, boolean>();
   const parentExists = (sessionId: string) => {
     let exists = known.get(sessionId);
@@ -114,6 +128,8 @@ interface MessageBase {
   flags: number;
   /** A user line that may hold the user's words (not meta, not a compaction summary, not a subagent's). */
   mayBeGenuine: boolean;
+  /** A message Claude Code wrote for a failed API call: its text is an `error` part, not the assistant's words. */
+  apiError: boolean;
 }
 
 interface Parts {
@@ -127,10 +143,11 @@ function partRow(base: MessageBase, index: number, kind: string, text: string | 
 }
 
 function textPart(base: MessageBase, index: number, text: string, out: Parts): PartRow {
-  const genuine = base.mayBeGenuine && isGenuineUserText(text);
-  if (genuine) out.genuine ??= text;
+  const words = base.mayBeGenuine ? userWords(text) : undefined;
+  if (words !== undefined) out.genuine ??= words;
   const b = bound(text, TEXT_CAP);
-  return partRow(base, index, 'text', b.text, { truncated: b.truncated }, genuine ? base.flags | PART_FLAGS.genuineUserTurn : base.flags);
+  const flags = words !== undefined ? base.flags | PART_FLAGS.genuineUserTurn : base.flags;
+  return partRow(base, index, base.apiError ? 'error' : 'text', b.text, { truncated: b.truncated }, flags);
 }
 
 function toolResult(block: Json): [string, Record<string, unknown>] {
@@ -144,6 +161,8 @@ function toolResult(block: Json): [string, Record<string, unknown>] {
       const inner = asObject(item);
       if (inner?.type === 'text' && typeof inner.text === 'string') texts.push(inner.text);
       else if (inner?.type === 'image') images += 1;
+      // ToolSearch answers with references to the tools it loaded (no text): their names are the result.
+      else if (inner?.type === 'tool_reference' && typeof inner.tool_name === 'string') texts.push(inner.tool_name);
     }
     text = texts.join('\n');
   } else text = '';
@@ -161,6 +180,8 @@ function blockPart(base: MessageBase, raw: unknown, index: number, out: Parts): 
     const b = bound(typeof block.thinking === 'string' ? block.thinking : '', TEXT_CAP);
     return partRow(base, index, 'thinking', b.text, { truncated: b.truncated }, base.flags);
   }
+  // Its `data` is encrypted: there is nothing to read or search, only that the model thought.
+  if (type === 'redacted_thinking') return partRow(base, index, 'thinking', null, { redacted: true }, base.flags);
   if (type === 'tool_use') {
     const b = boundJson(block.input ?? null, TOOL_RESULT_CAP);
     return partRow(base, index, 'tool_use', b.text, { name: asString(block.name), toolUseId: asString(block.id), truncated: b.truncated }, base.flags);
@@ -257,8 +278,52 @@ function describeSession(session: SessionRow, line: Json, agentId: string | unde
   }
 }
 
-function projectMessage(line: Json, text: string, offset: number, ctx: FileContext, projection: Projection, stats: LineStats): void {
-  const ts = parseTs(line.timestamp);
+/**
+ * The Cowork sidecar's title and project for the session its transcript holds, whether or not this
+ * read has a line for it (update-only then: a session the cache does not hold is not created).
+ */
+export function describeCowork(ctx: FileContext, projection: Projection): void {
+  const id = ctx.coworkSessionId;
+  if (id === undefined || ctx.fileAgentId !== undefined || ctx.fileSessionId !== id) return;
+  const session = projection.session(id);
+  if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
+  if (ctx.coworkTitle) projection.title(session, ctx.coworkTitle, 'sidecar');
+}
+
+/** What a line says as a message: a user or assistant line, or a prompt the user queued while the agent worked. */
+interface LineMessage {
+  type: 'user' | 'assistant';
+  message: Json;
+  ts: number | null;
+  /** Nothing on the line says someone other than the person wrote it (a peer session, a notification). */
+  fromPerson: boolean;
+}
+
+/** 2.1 names who a user row came from: `origin.kind` (human, peer, task-notification…) and `promptSource`. */
+function fromPerson(origin: unknown, promptSource: unknown): boolean {
+  const kind = asString(asObject(origin)?.kind);
+  return (kind === undefined || kind === 'human') && promptSource !== 'system';
+}
+
+/**
+ * A prompt typed while the agent was busy reaches the model inside the running turn, and Claude Code
+ * writes it only as a `queued_command` attachment (no user line follows): the user's words all the same.
+ */
+function queuedPrompt(line: Json): LineMessage | undefined {
+  const attachment = asObject(line.attachment);
+  const prompt = attachment?.prompt;
+  if (attachment?.type !== 'queued_command' || (typeof prompt !== 'string' && !Array.isArray(prompt))) return undefined;
+  const mode = attachment.commandMode;
+  return {
+    type: 'user',
+    message: { role: 'user', content: prompt },
+    ts: parseTs(line.timestamp) ?? parseTs(attachment.timestamp),
+    fromPerson: (mode === undefined || mode === 'prompt') && fromPerson(attachment.origin, line.promptSource),
+  };
+}
+
+function projectMessage(line: Json, said: LineMessage, text: string, offset: number, ctx: FileContext, projection: Projection, stats: LineStats): void {
+  const { type, message, ts } = said;
   if (ctx.windowStartMs !== null && ts !== null && ts < ctx.windowStartMs) return countSkip(stats, 'outside_window');
   const ownSession = asString(line.sessionId);
   const lineSession = ownSession ?? ctx.fileSessionId;
@@ -268,9 +333,9 @@ function projectMessage(line: Json, text: string, offset: number, ctx: FileConte
   const sessionId = agentId ? `${lineSession}:agent-${agentId}` : lineSession;
   const session = projection.session(sessionId);
   describeSession(session, line, agentId, lineSession, ctx, projection);
-  const message = asObject(line.message) ?? {};
-  const type = line.type as string;
-  if (type === 'assistant') session.model = asString(message.model)?.slice(0, 200) ?? session.model;
+  const model = asString(message.model);
+  // An API error or "No response requested." is not a model's answer: the session keeps the model it had.
+  if (type === 'assistant' && model !== undefined && model !== SYNTHETIC_MODEL) session.model = model.slice(0, 200);
   const sidechain = agentId !== undefined || line.isSidechain === true;
   const flags = flagsOf(line, sidechain);
   const uuid = asString(line.uuid);
@@ -280,7 +345,8 @@ function projectMessage(line: Json, text: string, offset: number, ctx: FileConte
     ts,
     idPrefix: uuid ? `cc:${uuid}` : derivedPrefix(sessionId, text, offset),
     flags,
-    mayBeGenuine: type === 'user' && flags === 0 && line.isVisibleInTranscriptOnly !== true,
+    mayBeGenuine: type === 'user' && flags === 0 && line.isVisibleInTranscriptOnly !== true && said.fromPerson,
+    apiError: type === 'assistant' && line.isApiErrorMessage === true,
   };
   const parts = contentParts(message.content, base);
   if (parts.rows.length === 0) return countSkip(stats, 'empty');
@@ -297,7 +363,12 @@ function namedSession(line: Json, ctx: FileContext, projection: Projection): Ses
 /** Projects one parsed line; every line that yields no part is counted with its reason. */
 export function projectLine(line: Json, text: string, offset: number, ctx: FileContext, projection: Projection, stats: LineStats): void {
   const type = line.type;
-  if (type === 'user' || type === 'assistant') return projectMessage(line, text, offset, ctx, projection, stats);
+  if (type === 'user' || type === 'assistant') {
+    const said: LineMessage = { type, message: asObject(line.message) ?? {}, ts: parseTs(line.timestamp), fromPerson: fromPerson(line.origin, line.promptSource) };
+    return projectMessage(line, said, text, offset, ctx, projection, stats);
+  }
+  const queued = type === 'attachment' ? queuedPrompt(line) : undefined;
+  if (queued) return projectMessage(line, queued, text, offset, ctx, projection, stats);
   if (typeof type !== 'string' || !META_TYPES.has(type)) return countSkip(stats, 'unknown_type');
   countSkip(stats, 'meta_only');
   if (type === 'custom-title' && asString(line.customTitle)) projection.title(namedSession(line, ctx, projection), line.customTitle as string, 'custom-title');

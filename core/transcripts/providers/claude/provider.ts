@@ -4,7 +4,7 @@ import { parseLine, Projection } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import type { DiscoveryResult, LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
 import { AgentMeta, CoworkMeta, discoverDesktop, readSmallJson, transcriptRules } from './discover.js';
-import { agentIdOf, fileContext, headSaysNoPart, isClaudeState, projectLine, stateOf, type FileFacts } from './parse.js';
+import { agentIdOf, describeCowork, fileContext, headSaysNoPart, isClaudeState, projectLine, stateOf, type FileFacts } from './parse.js';
 
 export interface ClaudeRoots {
   /** Folders holding `projects/` (Claude Code, Desktop's Code tab). */
@@ -16,8 +16,12 @@ export interface ClaudeRoots {
 /**
  * 2: parts carry flags and content ids for lines without a uuid; titles, models, first requests,
  * Cowork projects and subagent types from Task calls; lines without parts are counted by reason.
+ * 3: queued prompts (`queued_command` attachments) are parts; IDE context, reminders and rows whose
+ * origin is not a person are not the user's words; API errors are `error` parts and `<synthetic>` is
+ * no model; ToolSearch results name their tools; redacted thinking is thinking; workflow subagents
+ * find their parent.
  */
-export const CLAUDE_PARSER_VERSION = 2;
+export const CLAUDE_PARSER_VERSION = 3;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {
@@ -48,6 +52,8 @@ export class ClaudeProvider implements TranscriptProvider {
     const state = start > 0 && isClaudeState(options.resume?.state) ? options.resume.state : undefined;
     const ctx = fileContext(file, await fileFacts(file), options.windowStartMs, state);
     const projection = new Projection('claude', file.source);
+    // A Cowork rename changes only the sidecar: a read with no new line still carries its title.
+    describeCowork(ctx, projection);
     for await (const { lines, offsets } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats)) {
       for (let i = 0; i < lines.length; i += 1) {
         const text = lines[i];
