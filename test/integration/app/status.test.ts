@@ -48,7 +48,7 @@ describe('working, with what', () => {
 
     const io = captureIo(env);
     expect(await runCli(['sweep'], io)).toBe(0);
-    expect(io.out).toContain('claude: 3 discovered');
+    expect(io.out).toContain('claude: 3 transcript files, 3 read;');
 
     const working = statuses.filter((s) => s.state === 'working');
     expect(working.length).toBeGreaterThan(0);
