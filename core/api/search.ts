@@ -64,6 +64,11 @@ export const SearchQueryParams = z
     limit: z.number().int().min(1).max(100).optional(),
     /** From the previous page's result; the query and filters must be the same. */
     cursor: z.string().max(500).optional(),
+    /**
+     * true: snippets, titles and first requests redacted with the secrets module before they are cut,
+     * so a cut never hides what makes a secret recognisable (the MCP tools ask for this).
+     */
+    redact: z.boolean().optional(),
   })
   .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' });
 

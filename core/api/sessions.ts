@@ -106,6 +106,8 @@ export const sessionsMethods = {
       cursor: z.string().max(500).optional(),
       /** Open the page around this part (a search hit) instead of at the start. */
       partId: z.string().min(1).max(400).optional(),
+      /** true: every text redacted with the secrets module before summaries and first requests are cut from it. */
+      redact: z.boolean().optional(),
     }),
     result: z.strictObject({
       session: SessionSummary,

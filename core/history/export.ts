@@ -3,17 +3,13 @@ import { countOf, StewardError, type SessionExport, type SessionExportPiece, typ
 import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
+import { redactParts } from './redaction.js';
 import type { SessionsView } from './sessions.js';
 
 const ROLE_LABEL: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
 
 /** How long an export may hold the event loop before it gives a turn. */
 const HOLD_MS = 10;
-/**
- * Characters of part text per secretlint pass: one pass over many texts costs a fraction of a pass
- * per text (0.18 ms a part instead of 0.47, measured), and 32 KiB keeps a pass near 10 ms.
- */
-const REDACT_BATCH_CHARS = 32 * 1024;
 /** Characters of an export's piece: one JSON-RPC answer of this size is serialized in a few ms. */
 export const PIECE_CHARS = 1024 * 1024;
 /** An open export no one asked the next piece of for this long is closed. */
@@ -27,6 +23,13 @@ function fence(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = '`'.repeat(longest + 1);
   return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+/** Inline code that any backticks in the text (a session id is the transcript's to choose) cannot close early. */
+function code(text: string): string {
+  const ticks = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
 function when(ts: number | null): string {
@@ -60,13 +63,13 @@ function messageMarkdown(m: SessionMessage, h: string): string {
 function headingMarkdown(s: SessionSummary, h: string): string[] {
   const title = s.title ?? s.firstRequest ?? `Session ${s.sessionId}`;
   const facts = [
-    `- Session: \`${s.sessionId}\``,
+    `- Session: ${code(s.sessionId)}`,
     s.projectName ? `- Project: ${s.projectName} (\`${s.projectKey ?? ''}\`)` : null,
     `- Provider: ${s.provider}${s.agentType ? `, agent ${s.agentType}` : ''}`,
     s.startedAt !== null ? `- From ${when(s.startedAt)} to ${when(s.lastAt)}` : null,
     `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
   ].filter((line): line is string => line !== null);
-  return [`${h} ${title.replace(/\n/g, ' ')}`, facts.join('\n')];
+  return [`${h} ${title.replace(/\s+/g, ' ')}`, facts.join('\n')];
 }
 
 const pad = (level: number) => '  '.repeat(level);
@@ -211,24 +214,25 @@ export class SessionExporter {
   }
 
   async #summary(sessionId: string, redactor: Redactor | null): Promise<SessionSummary> {
-    const session = this.#sessions.summary(this.#sessions.record(sessionId));
-    return redactor ? redactSession(session, redactor) : session;
+    const record = this.#sessions.record(sessionId);
+    return redactor ? this.#sessions.redactedSummary(record, redactor) : this.#sessions.summary(record);
   }
 
   /**
-   * The conversation's messages in order, each redacted once it is whole: a message split across two
-   * chunks of parts is joined first (the last message of a chunk waits for the next one).
+   * The conversation's messages in order, each part's text redacted before its summary is cut from
+   * it; a message split across two chunks of parts is joined first (the last message of a chunk
+   * waits for the next one).
    */
   async *#messages(sessionId: string, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<SessionMessage> {
     let open: SessionMessage | undefined;
     const ready = async function* (whole: SessionMessage[]) {
-      if (redactor) await redactMessages(whole, redactor);
       for (const m of whole) {
         yield m;
         await pace();
       }
     };
-    for (const chunk of this.#sessions.allParts(sessionId)) {
+    for (const raw of this.#sessions.allParts(sessionId)) {
+      const chunk = redactor ? await redactParts(raw, redactor) : raw;
       const whole: SessionMessage[] = [];
       for (const m of groupMessages(chunk)) {
         if (open?.messageId === m.messageId) open.parts.push(...m.parts);
@@ -257,41 +261,4 @@ async function* prefixed(prefix: string, text: AsyncIterable<string>): AsyncGene
 
 async function* mapAsync<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
   for await (const item of items) yield map(item);
-}
-
-async function redactSession(session: SessionSummary, redactor: Redactor): Promise<SessionSummary> {
-  return {
-    ...session,
-    title: session.title === null ? null : await redactor.redact(session.title),
-    firstRequest: session.firstRequest === null ? null : await redactor.redact(session.firstRequest),
-  };
-}
-
-/**
- * Many parts to a secretlint pass (see REDACT_BATCH_CHARS), with a turn of the event loop after each
- * pass: a long conversation never holds the loop, and is not linted a part at a time.
- */
-async function redactMessages(messages: readonly SessionMessage[], redactor: Redactor): Promise<void> {
-  const fields = ['text', 'summary'] as const;
-  let batch: Array<{ part: SessionPart; field: (typeof fields)[number]; value: string }> = [];
-  let chars = 0;
-  const flush = async () => {
-    const redacted = await redactor.redactMany(batch.map((slot) => slot.value));
-    batch.forEach(({ part, field }, i) => (part[field] = redacted[i] ?? ''));
-    batch = [];
-    chars = 0;
-    await turn();
-  };
-  for (const message of messages) {
-    for (const part of message.parts) {
-      for (const field of fields) {
-        const value = part[field];
-        if (value === null) continue;
-        batch.push({ part, field, value });
-        chars += value.length;
-        if (chars >= REDACT_BATCH_CHARS) await flush();
-      }
-    }
-  }
-  if (batch.length > 0) await flush();
 }

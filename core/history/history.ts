@@ -39,12 +39,13 @@ export class History {
     // Capture's WAL checkpoint thread and disk gate (one per connection): the walk and forgetting write through it.
     this.#checkpointer = Checkpointer.of(o.db, o.logger);
     const names = { nameOf: (key: string) => o.projects.get(key)?.name ?? null };
-    this.sessions = new SessionsView(reader, names);
+    // Built per export or redacted read: secret-looking environment values are read when it runs.
+    const redactor = () => createRedactor(secretValuesFromEnv(o.env));
+    this.sessions = new SessionsView(reader, names, redactor);
     const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, p.repoId)).map((p) => p.projectKey) };
     this.#searchReader = new SearchReader(o.db);
-    this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory);
-    // Built per export: secret-looking environment values are read when the export runs.
-    this.exporter = new SessionExporter(this.sessions, () => createRedactor(secretValuesFromEnv(o.env)));
+    this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory, redactor);
+    this.exporter = new SessionExporter(this.sessions, redactor);
     this.forgetting = new Forgetting({
       tombstones: new Tombstones(o.db),
       eraser: new SessionEraser(o.db, index, this.#checkpointer),

@@ -22,10 +22,21 @@ export function messageIdOf(partId: string): string {
   return at > 0 ? partId.slice(0, at) : partId;
 }
 
+/** Where a cut at `at` may fall: never between the two halves of a surrogate pair (an emoji), which JSON would carry as a lone half. */
+export function wholeAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  const before = text.charCodeAt(at - 1);
+  return at > 0 && code >= 0xdc00 && code <= 0xdfff && before >= 0xd800 && before <= 0xdbff ? at - 1 : at;
+}
+
+/** At most `max` characters, with an ellipsis when cut. */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, wholeAt(text, max - 1))}…` : text;
+}
+
 function firstLine(text: string | null, max: number): string {
   const line = (text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
-  const trimmed = line.trim();
-  return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
+  return clip(line.trim(), max);
 }
 
 /** The argument a person recognises a call by: the command, the file, the pattern, the address. */
@@ -97,6 +108,5 @@ export function groupMessages(parts: readonly OrderedPart[]): SessionMessage[] {
 
 /** A one-line stand-in for a title: the first thing asked, whitespace folded, bounded. */
 export function oneLine(text: string, max = 200): string {
-  const folded = text.replace(/\s+/g, ' ').trim();
-  return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+  return clip(text.replace(/\s+/g, ' ').trim(), max);
 }

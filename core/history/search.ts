@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { methods, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
+import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
 import { rankByRelevance, rankedBefore } from './rank.js';
+import { redactAll, redactLabels } from './redaction.js';
 import type { SessionsView } from './sessions.js';
-import { snippetOf, termPattern } from './snippet.js';
+import { excerptOf, snippetOf, termPattern, type Snippet } from './snippet.js';
 
 /** The projects a search may be narrowed to: by key, or every project of one repository. */
 export interface ProjectDirectory {
@@ -75,13 +77,15 @@ export class HistorySearch {
   readonly #sessions: SessionsView;
   readonly #history: HistoryReader;
   readonly #projects: ProjectDirectory;
+  readonly #redactor: () => Redactor;
 
-  constructor(reader: SearchReader, index: SearchIndex, sessions: SessionsView, history: HistoryReader, projects: ProjectDirectory) {
+  constructor(reader: SearchReader, index: SearchIndex, sessions: SessionsView, history: HistoryReader, projects: ProjectDirectory, redactor: () => Redactor) {
     this.#reader = reader;
     this.#index = index;
     this.#sessions = sessions;
     this.#history = history;
     this.#projects = projects;
+    this.#redactor = redactor;
   }
 
   async query(params: Params): Promise<Result<'Search.Query'>> {
@@ -100,16 +104,17 @@ export class HistorySearch {
       // A phrase of nothing but punctuation holds no word to find: no hits, never an error.
       page = (await refusedAsUndefined(() => attempt(used))) ?? { matches: [], next: undefined };
     }
-    const pattern = termPattern(used.terms);
-    const hits = page.matches.map((m): SearchHit => {
-      const snippet = snippetOf(m.text, pattern);
+    const redactor = params.redact === true ? this.#redactor() : null;
+    const snippets = await snippetsOf(page.matches, termPattern(used.terms), redactor);
+    const hits = page.matches.map((m, i): SearchHit => {
+      const snippet = snippets[i]!;
       return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, toolName: toolNameOf(m.meta), highlights: snippet.highlights };
     });
     const progress = this.#index.progress();
     return {
       hits,
       ...(page.next ? { cursor: encodeCursor(page.next) } : {}),
-      sessions: this.#sessionsOf(hits),
+      sessions: await this.#sessionsOf(hits, redactor),
       ...(fellBack ? { fallback: { mode: 'phrase' as const, message: FALLBACK_MESSAGE } } : {}),
       ...(page.rankedAmong !== undefined ? { rankedAmong: page.rankedAmong } : {}),
       ...(progress.complete ? {} : { indexing: { indexedParts: progress.indexedParts, totalParts: progress.totalParts } }),
@@ -173,23 +178,23 @@ export class HistorySearch {
   }
 
   /** Only what a group's heading shows: a page of hits reads no more than that per conversation. */
-  #sessionsOf(hits: readonly SearchHit[]): SearchSession[] {
-    const out: SearchSession[] = [];
-    for (const id of new Set(hits.map((h) => h.sessionId))) {
-      const record = this.#history.session(id);
-      if (!record) continue;
-      out.push({
-        sessionId: id,
-        parentSessionId: record.parentSessionId,
-        projectKey: record.projectKey,
-        projectName: record.projectKey === null ? null : this.#sessions.projectName(record.projectKey),
-        provider: record.provider,
-        title: record.title,
-        firstRequest: record.title === null ? this.#sessions.firstRequest(id) : null,
-        lastAt: record.lastTs,
-      });
-    }
-    return out;
+  async #sessionsOf(hits: readonly SearchHit[], redactor: Redactor | null): Promise<SearchSession[]> {
+    const records = [...new Set(hits.map((h) => h.sessionId))].flatMap((id) => this.#history.session(id) ?? []);
+    const labels = redactor
+      ? await redactLabels(
+          records.map((r) => ({ title: r.title, firstText: r.title === null ? this.#sessions.firstText(r.sessionId) : null })),
+          redactor,
+        )
+      : records.map((r) => ({ title: r.title, firstRequest: r.title === null ? this.#sessions.firstRequest(r.sessionId) : null }));
+    return records.map((record, i) => ({
+      sessionId: record.sessionId,
+      parentSessionId: record.parentSessionId,
+      projectKey: record.projectKey,
+      projectName: record.projectKey === null ? null : this.#sessions.projectName(record.projectKey),
+      provider: record.provider,
+      ...labels[i]!,
+      lastAt: record.lastTs,
+    }));
   }
 }
 
@@ -218,6 +223,20 @@ function withinLength(cursor: RelevanceCursor): RelevanceCursor {
   if (encodeCursor(cursor).length <= CURSOR_MAX) return cursor;
   const { b: _basis, ...rest } = cursor;
   return rest;
+}
+
+/**
+ * Each match's snippet; with a redactor, cut from its excerpt redacted whole, never redacted after the
+ * cut (a token cut from its `Bearer`, or a key cut short, no longer looks like a secret).
+ */
+async function snippetsOf(matches: readonly MatchedPart[], pattern: RegExp | null, redactor: Redactor | null): Promise<Snippet[]> {
+  if (redactor === null) return matches.map((m) => snippetOf(m.text, pattern));
+  const excerpts = matches.map((m) => (m.text === null ? null : excerptOf(m.text, pattern)));
+  const redacted = await redactAll(
+    excerpts.map((e) => e?.text ?? null),
+    redactor,
+  );
+  return excerpts.map((e, i) => snippetOf(redacted[i] ?? null, pattern, e ?? undefined));
 }
 
 function toolNameOf(meta: string | null): string | null {

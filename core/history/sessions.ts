@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
 import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
+import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { groupMessages, messageIdOf, oneLine } from './messages.js';
+import { FIRST_REQUEST_CHARS, redactLabels, redactParts } from './redaction.js';
 
 /** How history names projects (the projects room's table, read through its store). */
 export interface ProjectNames {
@@ -15,7 +17,8 @@ const LIST_LIMIT = 50;
 const CHUNK = 400;
 /** Messages shown before a hit when a page opens around it. */
 const CONTEXT_MESSAGES = 5;
-const FIRST_REQUEST_CHARS = 300;
+/** Of a first request's text, what is redacted before it is cut to FIRST_REQUEST_CHARS (whitespace folds). */
+const FIRST_TEXT_CHARS = 4_000;
 
 const ListCursor = z.strictObject({ f: z.string(), t: z.number().int(), i: z.string() });
 const PageCursor = z.strictObject({ s: z.string(), d: z.enum(['after', 'before']), t: z.number().int().nullable(), r: z.number().int() });
@@ -33,25 +36,28 @@ interface Collected {
 export class SessionsView {
   readonly #reader: HistoryReader;
   readonly #projects: ProjectNames;
+  readonly #redactor: () => Redactor;
 
-  constructor(reader: HistoryReader, projects: ProjectNames) {
+  constructor(reader: HistoryReader, projects: ProjectNames, redactor: () => Redactor) {
     this.#reader = reader;
     this.#projects = projects;
+    this.#redactor = redactor;
   }
 
-  summary(record: SessionRecord): SessionSummary {
+  /** `labels`: the title and first request, when the caller has them redacted (see redactedSummary). */
+  summary(record: SessionRecord, labels?: { title: string | null; firstRequest: string | null }): SessionSummary {
     return {
       sessionId: record.sessionId,
       projectKey: record.projectKey,
       provider: record.provider,
-      title: record.title,
+      title: labels ? labels.title : record.title,
       agentType: record.agentType,
       startedAt: record.firstTs,
       lastAt: record.lastTs,
       messages: record.messages,
       parentSessionId: record.parentSessionId,
       projectName: record.projectKey === null ? null : this.#projects.nameOf(record.projectKey),
-      firstRequest: this.firstRequest(record.sessionId),
+      firstRequest: labels ? labels.firstRequest : this.firstRequest(record.sessionId),
       model: this.#model(record),
       durationMs: record.firstTs !== null && record.lastTs !== null ? Math.max(0, record.lastTs - record.firstTs) : null,
       toolCalls: record.toolCalls,
@@ -64,8 +70,20 @@ export class SessionsView {
   }
 
   firstRequest(sessionId: string): string | null {
+    const text = this.firstText(sessionId);
+    return text === null ? null : oneLine(text, FIRST_REQUEST_CHARS);
+  }
+
+  /** The start of the first thing asked, uncut to one line: what a redactor reads before the cut. */
+  firstText(sessionId: string): string | null {
     const first = this.#reader.firstUserTexts(sessionId, 12).find((p) => p.text !== null && p.text.trim() !== '');
-    return first?.text ? oneLine(first.text, FIRST_REQUEST_CHARS) : null;
+    return first?.text ? first.text.slice(0, FIRST_TEXT_CHARS) : null;
+  }
+
+  /** A summary whose title and first request are redacted, the request before it is cut. */
+  async redactedSummary(record: SessionRecord, redactor: Redactor): Promise<SessionSummary> {
+    const [labels] = await redactLabels([{ title: record.title, firstText: this.firstText(record.sessionId) }], redactor);
+    return this.summary(record, labels);
   }
 
   find(sessionId: string): SessionSummary | undefined {
@@ -111,17 +129,19 @@ export class SessionsView {
     return { sessions: page.map((r) => this.summary(r)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
   }
 
-  get(params: ParsedParams<'Sessions.Get'>): Result<'Sessions.Get'> {
+  /** With `redact`, texts are redacted before anything (a summary, a first request) is cut from them. */
+  async get(params: ParsedParams<'Sessions.Get'>): Promise<Result<'Sessions.Get'>> {
     const record = this.record(params.sessionId);
     const limit = params.limit ?? PAGE_MESSAGES;
     const { parts, earlier, later } = this.#page(params.sessionId, limit, params.cursor, params.partId);
     const tag = sessionTag(params.sessionId);
     const first = parts[0];
     const last = parts[parts.length - 1];
+    const redactor = params.redact === true ? this.#redactor() : null;
     return {
-      session: this.summary(record),
-      messages: groupMessages(parts),
-      subagents: this.subagents(params.sessionId),
+      session: redactor ? await this.redactedSummary(record, redactor) : this.summary(record),
+      messages: groupMessages(redactor ? await redactParts(parts, redactor) : parts),
+      subagents: redactor ? await this.#redactedSubagents(params.sessionId, redactor) : this.subagents(params.sessionId),
       ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.ts, r: last.rowid }) } : {}),
       ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.ts, r: first.rowid }) } : {}),
     };
@@ -144,6 +164,15 @@ export class SessionsView {
   /** Subagents in the order they started, each placed after the tool call that started it. */
   subagents(sessionId: string): SessionSubagent[] {
     return this.#reader.subagents(sessionId).map((child) => ({ session: this.summary(child), startedBy: this.#startedBy(sessionId, child) }));
+  }
+
+  async #redactedSubagents(sessionId: string, redactor: Redactor): Promise<SessionSubagent[]> {
+    const children = this.#reader.subagents(sessionId);
+    const labels = await redactLabels(
+      children.map((child) => ({ title: child.title, firstText: this.firstText(child.sessionId) })),
+      redactor,
+    );
+    return children.map((child, i) => ({ session: this.summary(child, labels[i]), startedBy: this.#startedBy(sessionId, child) }));
   }
 
   #startedBy(sessionId: string, child: SessionRecord): string | null {

@@ -1,3 +1,5 @@
+import { wholeAt } from './messages.js';
+
 /** A bounded excerpt of a part around what matched, with [start, end) offsets of each match in it. */
 export interface Snippet {
   text: string;
@@ -7,6 +9,8 @@ export interface Snippet {
 const WINDOW = 240;
 const LEAD = 70;
 const MAX_HIGHLIGHTS = 50;
+/** Characters on either side of a snippet that are redacted with it (see excerptOf). */
+const REDACT_CONTEXT = 1_000;
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -34,17 +38,42 @@ function highlightsIn(text: string, pattern: RegExp | null): Array<[number, numb
   return out;
 }
 
-/** The excerpt starts a little before the first match, at a word boundary, and holds one line of text. */
-export function snippetOf(text: string | null, pattern: RegExp | null): Snippet {
+/** Where an excerpt of a longer text lies in it: `at` is its first match's offset in the excerpt. */
+export interface Excerpt {
+  text: string;
+  at: number;
+  cutBefore: boolean;
+  cutAfter: boolean;
+}
+
+/**
+ * The stretch of `text` a snippet is cut from, with room on both sides for the context a secret is
+ * recognised by (the key id beside an AWS secret, the `Bearer` before a token, a PEM header): it is
+ * redacted whole before the snippet is cut from it, so the cut cannot hide that context.
+ */
+export function excerptOf(text: string, pattern: RegExp | null): Excerpt {
+  const first = Math.max(0, pattern === null ? -1 : text.search(pattern));
+  const from = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
+  const to = wholeAt(text, Math.min(text.length, first + WINDOW + REDACT_CONTEXT));
+  return { text: text.slice(from, to), at: first - from, cutBefore: from > 0, cutAfter: to < text.length };
+}
+
+/**
+ * The excerpt starts a little before the first match, at a word boundary, and holds one line of text.
+ * `around`: `text` is an excerpt of a longer text (see excerptOf), redacted since, so its match may be gone.
+ */
+export function snippetOf(text: string | null, pattern: RegExp | null, around?: Excerpt): Snippet {
   if (text === null || text === '') return { text: '', highlights: [] };
-  const first = pattern === null ? -1 : text.search(pattern);
+  const found = pattern === null ? -1 : text.search(pattern);
+  const first = found < 0 && around ? Math.min(around.at, text.length) : found;
   let start = first <= LEAD ? 0 : first - LEAD;
   if (start > 0) {
     const space = text.lastIndexOf(' ', start + 15);
     if (space > start - 30 && space < first) start = space + 1;
   }
-  const end = Math.min(text.length, start + WINDOW);
+  start = wholeAt(text, start);
+  const end = wholeAt(text, Math.min(text.length, start + WINDOW));
   const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
-  const snippet = `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+  const snippet = `${start > 0 || around?.cutBefore ? '…' : ''}${body}${end < text.length || around?.cutAfter ? '…' : ''}`;
   return { text: snippet, highlights: highlightsIn(snippet, pattern) };
 }

@@ -83,8 +83,15 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 
 function bounded(text: string | null, max: number): string | null {
   if (text === null || text.length <= max) return text;
-  return `${text.slice(0, max)}… [${text.length - max} more characters]`;
+  // Never between the halves of a surrogate pair (an emoji): JSON would carry a lone half.
+  const low = text.charCodeAt(max);
+  const end = low >= 0xdc00 && low <= 0xdfff ? max - 1 : max;
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
 }
+
+/** The contract's dates are epoch ms from 1970 to its last date: a wider range searches everything in it. */
+const LAST_MS = 8_640_000_000_000;
+const epochMs = (date: string) => Math.min(LAST_MS, Math.max(0, Date.parse(date)));
 
 function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Search.Query'> {
   return {
@@ -96,14 +103,18 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Se
     ...(input.role !== undefined ? { role: input.role } : {}),
     ...(input.kind !== undefined ? { kind: input.kind } : {}),
     ...(input.genuine_user_turn !== undefined ? { genuineUserTurn: input.genuine_user_turn } : {}),
-    ...(input.from !== undefined ? { from: Date.parse(input.from) } : {}),
-    ...(input.to !== undefined ? { to: Date.parse(input.to) } : {}),
+    ...(input.from !== undefined ? { from: epochMs(input.from) } : {}),
+    ...(input.to !== undefined ? { to: epochMs(input.to) } : {}),
     ...(input.sort !== undefined ? { sort: input.sort } : {}),
     ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+    redact: true,
   };
 }
 
-/** Redacted with the secrets module's patterns: an agent may forward what it reads to a remote model. */
+/**
+ * The owner redacts before it cuts (`redact: true`); the table here runs again over what arrives, as a
+ * second guard: an agent may forward what it reads to a remote model.
+ */
 function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string): z.infer<typeof SearchTranscriptsOutput> {
   const notes = [result.fallback?.message, result.indexing ? `Earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}).` : undefined].filter(Boolean);
   return {
@@ -209,6 +220,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
           limit: input.limit ?? 20,
           ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
           ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
+          redact: true,
         });
         const out = sessionOutput(result, redact);
         return { content: [{ type: 'text' as const, text: sessionText(out) }], structuredContent: out };
