@@ -1,8 +1,34 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { IDS, writeHistoryFixture } from '../support/history.js';
+import { claudeLine, writeJsonl } from '../support/transcripts.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
+
+/** A project with a conversation longer than a page (240 messages) and more conversations than a page of its list (27). */
+const LEDGER = { cwd: '/work/ledger', long: 'c0ffee00-1111-4222-8333-444455556666', conversations: 27, turns: 80 } as const;
+const ledgerUuid = (n: number) => `c0ffee00-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+/** The part of the long conversation's last question, a page after its first. */
+const LEDGER_LATE_PART = `cc:${ledgerUuid(3 * (LEDGER.turns - 1) + 1)}:0`;
+
+function writeLedgerProject(claudeRoot: string): void {
+  const dir = join(claudeRoot, 'projects', '-work-ledger');
+  const start = Date.now() - 86_400_000;
+  const lines: unknown[] = [];
+  for (let turn = 0, n = 0; turn < LEDGER.turns; turn++) {
+    const at = () => new Date(start + n * 10_000);
+    const line = (o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts' | 'uuid'>) => claudeLine({ sessionId: LEDGER.long, cwd: LEDGER.cwd, ts: at(), uuid: ledgerUuid(++n), ...o });
+    lines.push(line({ text: `Check ledger entry ${turn}` }));
+    lines.push(line({ type: 'assistant', content: [{ type: 'text', text: `Entry ${turn} balances.` }, { type: 'tool_use', id: `toolu_l${turn}`, name: 'Bash', input: { command: `npm test -- ledger-${turn}` } }] }));
+    lines.push(line({ content: [{ type: 'tool_result', tool_use_id: `toolu_l${turn}`, content: 'ok' }] }));
+  }
+  writeJsonl(join(dir, `${LEDGER.long}.jsonl`), lines);
+  for (let i = 1; i < LEDGER.conversations; i++) {
+    const sessionId = `c0ffee00-2222-4333-8444-${i.toString(16).padStart(12, '0')}`;
+    writeJsonl(join(dir, `${sessionId}.jsonl`), [claudeLine({ sessionId, cwd: LEDGER.cwd, ts: new Date(start - i * 3_600_000), uuid: `c0ffee00-3333-4000-8000-${i.toString(16).padStart(12, '0')}`, text: `Ledger question ${i}` })]);
+  }
+}
 
 /**
  * History in the panel, driven as a person would: search from any place with the keyboard, open a
@@ -15,10 +41,11 @@ describe('search and read conversations in the panel', () => {
   beforeAll(async () => {
     const roots = makeTempDir('steward-e2e-history-');
     const fixture = writeHistoryFixture(roots.dir);
+    writeLedgerProject(fixture.claudeRoot);
     steward = await startServe({ claudeRoots: [fixture.claudeRoot], openclawRoots: [fixture.openclawRoot] });
     browser = await launchChromium();
     // The owner's start-up sweep imports the fixture (it is inside the default window).
-    await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', {})).sessions.length === 4 ? true : undefined), 30_000);
+    await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === 4 + LEDGER.conversations ? true : undefined), 30_000);
   });
 
   afterAll(async () => {
@@ -61,6 +88,10 @@ describe('search and read conversations in the panel', () => {
     expect(await groups.count()).toBe(2);
     expect(await groups.first().locator('.search-group__title').innerText()).toMatch(/Winter pruning plan|Find the first frost dates/);
     expect(await page.locator('.search-hit mark').first().innerText()).toMatch(/^frost$/i);
+    // A subagent's prompt was written by the main agent, not by the person.
+    const subagentHits = groups.filter({ has: page.locator('.search-group__meta', { hasText: 'subagent' }) }).locator('.search-hit__who');
+    expect(await subagentHits.allInnerTexts()).toContainEqual(expect.stringMatching(/^Main agent · /));
+    expect(await subagentHits.allInnerTexts()).not.toContainEqual(expect.stringMatching(/^You/));
     await page.screenshot({ path: screenshotPath('search-results.png') });
 
     // Down from the box walks the hits; Enter opens the focused one.
@@ -102,6 +133,7 @@ describe('search and read conversations in the panel', () => {
     await subagent.locator('summary').click();
     await subagent.locator('.conversation').waitFor();
     expect(await subagent.innerText()).toContain('The first frost usually arrives in late October.');
+    expect(await subagent.locator('.message__who').first().innerText()).toBe('Main agent');
     await page.screenshot({ path: screenshotPath('session-viewer.png'), fullPage: true });
 
     // Export: a Markdown file of the conversation, and the result said where the person looks.
@@ -143,25 +175,88 @@ describe('search and read conversations in the panel', () => {
     expect(await list.locator('.project-sessions__link').allInnerTexts()).toEqual(['Why does parseConfig throw ERR_MODULE_NOT_FOUND when loading src/config/load_settings.ts?', 'Winter pruning plan']);
     await list.getByRole('link', { name: 'Winter pruning plan' }).click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
+    // Back to the project: the conversation that was opened has the focus, not the project's heading.
+    await page.goBack();
+    await eventually('the opened conversation’s link has the focus again', async () => ((await page.evaluate(() => document.activeElement?.getAttribute('data-session'))) === IDS.pruning ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('loads more of a long conversation, of a search and of a project’s list, and the focus goes on from where the reader was', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    const focusedIndex = (selector: string) => page.evaluate((s) => [...document.querySelectorAll(s)].indexOf(document.activeElement as Element), selector);
+
+    // Later messages: the first new message has the focus (the button is disabled while it loads).
+    await page.goto(`${steward.baseUrl}#/sessions/${LEDGER.long}`);
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    expect(await page.locator('main .conversation > article').count()).toBe(200);
+    await page.getByRole('button', { name: 'Later messages' }).focus();
+    await page.keyboard.press('Enter');
+    await eventually('the first later message has the focus', async () => ((await focusedIndex('main .conversation > article')) === 200 ? true : undefined));
+    expect(await page.locator('main .conversation > article').count()).toBe(3 * LEDGER.turns);
+
+    // Earlier messages: the one right before where the reader was has the focus.
+    await page.goto(`${steward.baseUrl}#/sessions/${LEDGER.long}?part=${encodeURIComponent(LEDGER_LATE_PART)}`);
+    await page.getByRole('button', { name: 'Earlier messages' }).waitFor();
+    const firstShown = await page.locator('main .conversation > article').first().getAttribute('id');
+    await page.getByRole('button', { name: 'Earlier messages' }).focus();
+    await page.keyboard.press('Enter');
+    await eventually('the message before the first one shown has the focus', async () =>
+      (await page.evaluate(() => (document.activeElement?.tagName === 'ARTICLE' ? (document.activeElement.nextElementSibling?.id ?? '') : ''))) === firstShown ? true : undefined,
+    );
+
+    // More matches: the first new match has the focus.
+    await page.goto(`${steward.baseUrl}#/search?q=ledger`);
+    await page.locator('.search-hit').first().waitFor();
+    const firstPage = await page.locator('.search-hit').evaluateAll((links) => links.map((link) => link.getAttribute('data-part')));
+    await page.getByRole('button', { name: 'More matches' }).focus();
+    await page.keyboard.press('Enter');
+    await eventually('a new match has the focus', async () => {
+      const part = await page.evaluate(() => document.activeElement?.getAttribute('data-part'));
+      return part && !firstPage.includes(part) ? true : undefined;
+    });
+
+    // More conversations: the first new conversation has the focus.
+    await goToPlace(page, 'Projects');
+    await page.getByRole('link', { name: 'ledger', exact: true }).click();
+    await page.locator('.project-sessions__link').nth(24).waitFor();
+    await page.getByRole('button', { name: 'More conversations' }).focus();
+    await page.keyboard.press('Enter');
+    await eventually('the first new conversation has the focus', async () => ((await focusedIndex('.project-sessions__link')) === 25 ? true : undefined));
     expect(problems).toEqual([]);
     await page.context().close();
   });
 
   it('forgets a conversation: gone from search and its project, and still gone after a tick', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    await searchFor(page, 'crumble');
+    // This time the search is opened by its address (a bookmark), not with the keyboard.
+    await page.goto(`${steward.baseUrl}#/search?q=crumble`);
     await page.locator('.search-hit').first().click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
-    await page.getByRole('button', { name: 'Forget…' }).click();
+    const ask = page.getByRole('button', { name: 'Forget…' });
+    await ask.click();
     const confirm = page.getByTestId('forget-confirm');
     await confirm.waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    // The question takes a line of its own below the buttons; it does not stretch them.
+    const exportBox = (await page.getByRole('button', { name: 'Export Markdown' }).boundingBox())!;
+    expect(exportBox.height).toBeLessThan(60);
+    expect((await confirm.boundingBox())!.y).toBeGreaterThanOrEqual(exportBox.y + exportBox.height);
+    // Escape puts the question away, and the button that asked has the focus again.
+    await page.keyboard.press('Escape');
+    expect(await confirm.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Forget…');
+    await page.keyboard.press('Enter');
     await confirm.getByRole('button', { name: 'Yes, forget it' }).click();
     await page.getByRole('status').filter({ hasText: 'Forgotten.' }).waitFor();
+    // The button is gone with the conversation: the heading that says what happened has the focus.
+    await eventually('the heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.textContent)) === 'Conversation forgotten' ? true : undefined));
 
     await page.goBack();
     await page.locator('main[data-place="search"] .search-results').waitFor();
     await eventually('the search no longer finds it', async () => ((await page.locator('.search-results').innerText()).includes('No conversation matches that.') ? true : undefined));
+    // The hit that was opened is gone: the search box has the focus instead.
+    expect(await focusedId(page)).toBe('search-box');
 
     // A sweep tick reads the transcript on disk again; the tombstone keeps it out.
     await steward.rpc('Sweep.Tick', {});
@@ -185,6 +280,7 @@ describe('search and read conversations in the panel', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect(await confirm.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Forget project…');
     expect((await steward.rpc('Projects.List', {})).projects.map((p) => p.name)).toContain('orchard');
 
     await page.getByRole('button', { name: 'Forget project…' }).click();
@@ -193,6 +289,10 @@ describe('search and read conversations in the panel', () => {
       if ((await page.evaluate(() => window.location.hash)) !== '#/projects') return undefined;
       return (await page.getByRole('link', { name: 'orchard', exact: true }).count()) === 0 ? true : undefined;
     });
+    // The row is gone, so the list says what happened, where the focus is.
+    const notice = page.getByRole('status').filter({ hasText: 'Forgot orchard' });
+    expect(await notice.innerText()).toMatch(/^Forgot orchard: its conversations and notes were deleted from Steward/);
+    expect(await notice.evaluate((element) => element === document.activeElement)).toBe(true);
     expect((await steward.rpc('Projects.List', {})).projects.map((p) => p.name)).not.toContain('orchard');
     expect((await steward.rpc('Forget.List', {})).tombstones.some((t) => t.kind === 'project')).toBe(true);
     expect(problems).toEqual([]);

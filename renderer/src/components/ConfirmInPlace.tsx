@@ -23,21 +23,38 @@ export interface ConfirmInPlaceProps {
 /**
  * A destructive action asks first, in place, where the person clicked: the question, the action and
  * Cancel (which takes the focus, so Enter never confirms by accident), and the failure, if any, below.
+ * Cancel or Escape puts the question away and gives the focus back to the button that asked.
  */
 export function ConfirmInPlace({ ask, label, question, confirm, busy, error, failed, onConfirm, testId }: ConfirmInPlaceProps): ReactElement {
   const [asking, setAsking] = useState(false);
   const cancel = useRef<HTMLButtonElement>(null);
+  const asker = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
   useEffect(() => {
     if (asking) cancel.current?.focus();
+    // Only after a question was put away: a view that merely shows the button leaves the focus alone.
+    else if (asked.current) asker.current?.focus();
+    asked.current = asking;
   }, [asking]);
   if (!asking)
     return (
-      <Button variant="danger" onClick={() => setAsking(true)}>
+      <Button ref={asker} variant="danger" onClick={() => setAsking(true)}>
         {ask}
       </Button>
     );
   return (
-    <div className="confirm-in-place" role="group" aria-label={label} data-testid={testId} data-asking="">
+    <div
+      className="confirm-in-place"
+      role="group"
+      aria-label={label}
+      data-testid={testId}
+      data-asking=""
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        setAsking(false);
+      }}
+    >
       <p>{question}</p>
       <Button variant="danger" disabled={busy} onClick={onConfirm}>
         {confirm}

@@ -4,7 +4,7 @@ import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativ
 import { useCall } from '../../hooks.js';
 import { projectHref, sessionHref } from '../../navigation.js';
 import { ImportHistory } from './ImportHistory.js';
-import { lastOpenedProject, listShown, openedFromList } from './opened.js';
+import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
 import './projects.css';
 
@@ -52,17 +52,29 @@ export function ProjectList(): ReactElement {
   const projects = list.data?.projects ?? [];
   const shown = projects.filter((p) => matches(p, filter));
   const selected = lastOpenedProject();
+  // A project forgotten from its view: its row is gone, so the list says what happened, with the focus.
+  const [forgotten] = useState(lastForgottenProject);
+  const notice = useRef<HTMLParagraphElement>(null);
 
   useEffect(listShown, []);
   useEffect(() => {
+    forgottenProjectShown();
+    notice.current?.focus();
+  }, []);
+  useEffect(() => {
     // Back from a project: its row's link takes the focus again.
-    if (list.data === undefined || selected === undefined) return;
+    if (list.data === undefined || selected === undefined || forgotten !== undefined) return;
     table.current?.querySelector<HTMLAnchorElement>(`a[data-project="${CSS.escape(selected)}"]`)?.focus();
-  }, [list.data === undefined, selected]);
+  }, [list.data === undefined, selected, forgotten]);
 
   return (
     <>
       <PlaceHeader title="Projects" description="Every folder your coding agents have worked in, with its conversations and the notes Steward keeps for it." />
+      {forgotten && (
+        <p role="status" tabIndex={-1} ref={notice}>
+          {forgottenSentence(forgotten)} <code>steward unforget --project {forgotten.projectKey}</code> lifts that; the next backfill then imports it again.
+        </p>
+      )}
       <ErrorBanner title="Projects could not be loaded." error={list.error} onRetry={list.reload} />
       {list.data !== undefined && projects.length === 0 && (
         <EmptyState icon="projects" title="No projects yet" command="steward backfill" commandLabel="Import earlier history now">

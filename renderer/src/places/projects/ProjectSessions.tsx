@@ -1,8 +1,32 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement, type RefObject } from 'react';
 import type { SessionSummary } from '../../../../core/api/index.js';
 import { Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
+import { conversationOpened, takeConversationToReturnTo } from './opened.js';
+
+/**
+ * Where the focus goes in a project's list. Back from a conversation opened here: its link (the
+ * heading when it is on a page not loaded again). More conversations is disabled while it loads and
+ * gone after the last page: the first new conversation takes the focus.
+ */
+function useListFocus(projectKey: string, loaded: boolean, count: number): { list: RefObject<HTMLUListElement | null>; button: RefObject<HTMLButtonElement | null>; landAt: (index: number) => void } {
+  const list = useRef<HTMLUListElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const [landing, setLanding] = useState<number>();
+  useEffect(() => {
+    const sessionId = loaded ? takeConversationToReturnTo(projectKey) : undefined;
+    if (sessionId === undefined) return;
+    const link = list.current?.querySelector<HTMLAnchorElement>(`a[data-session="${CSS.escape(sessionId)}"]`);
+    (link ?? document.querySelector<HTMLElement>('#main h1'))?.focus();
+  }, [projectKey, loaded]);
+  useEffect(() => {
+    if (landing === undefined || count <= landing) return;
+    setLanding(undefined);
+    list.current?.querySelectorAll<HTMLAnchorElement>('a[data-session]')[landing]?.focus();
+  }, [landing, count]);
+  return { list, button, landAt: setLanding };
+}
 
 /** A project's conversations, newest first: title (or first request), when, how long, how many messages. */
 export function ProjectSessions({ projectKey }: { projectKey: string }): ReactElement {
@@ -13,12 +37,17 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
   const more = extra?.after === first.data ? extra : undefined;
   const sessions = [...(first.data?.sessions ?? []), ...(more?.sessions ?? [])];
   const cursor = more ? more.cursor : first.data?.cursor;
+  const focus = useListFocus(projectKey, first.data !== undefined, sessions.length);
   const loadMore = () => {
     const after = first.data;
     if (!cursor || next.busy) return;
-    void next.run({ projectKey, limit: 25, cursor }).then(
-      (page) => page && setExtra((previous) => ({ after, sessions: [...(previous && previous.after === after ? previous.sessions : []), ...page.sessions], cursor: page.cursor })),
-    );
+    const shown = sessions.length;
+    void next.run({ projectKey, limit: 25, cursor }).then((page) => {
+      // Nothing new (or a failure): the button, still there, takes the focus back.
+      if (!page || page.sessions.length === 0) focus.button.current?.focus();
+      else focus.landAt(shown);
+      if (page) setExtra((previous) => ({ after, sessions: [...(previous && previous.after === after ? previous.sessions : []), ...page.sessions], cursor: page.cursor }));
+    });
   };
   return (
     <Panel title="Conversations">
@@ -31,10 +60,10 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
         }}
       />
       {first.data !== undefined && sessions.length === 0 && <p className="muted">No conversation of this project is stored.</p>}
-      <ul className="project-sessions">
+      <ul className="project-sessions" ref={focus.list}>
         {sessions.map((s) => (
           <li key={s.sessionId}>
-            <a href={sessionHref(s.sessionId)} className="project-sessions__link">
+            <a href={sessionHref(s.sessionId)} className="project-sessions__link" data-session={s.sessionId} onClick={() => conversationOpened(projectKey, s.sessionId)}>
               {s.title ?? s.firstRequest ?? 'Untitled conversation'}
             </a>
             <span className="project-sessions__meta">
@@ -47,7 +76,7 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
         ))}
       </ul>
       {cursor && (
-        <Button onClick={loadMore} disabled={next.busy} aria-busy={next.busy}>
+        <Button ref={focus.button} onClick={loadMore} disabled={next.busy} aria-busy={next.busy}>
           More conversations
         </Button>
       )}

@@ -1,10 +1,10 @@
-import { useEffect, useRef, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, ErrorBanner, PathText, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { NotesFolder, ProjectNotes } from './ProjectNotes.js';
 import { ProjectFacts } from './ProjectFacts.js';
 import { ForgetProject, ProjectSessions } from './ProjectSessions.js';
-import { backToList } from './opened.js';
+import { backToList, conversationToReturnTo, projectForgotten } from './opened.js';
 import { SweepNow } from './SweepNow.js';
 import './project-detail.css';
 
@@ -36,10 +36,12 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
   const project = useCall('Projects.Get', { projectKey }, { refreshOn: ['sweeper.finished', 'sweeper.failed'] });
   const heading = useRef<HTMLDivElement>(null);
   const p = project.data;
+  // Back from one of its conversations, the conversation's link takes the focus (ProjectSessions), not the heading.
+  const [returning] = useState(() => conversationToReturnTo(projectKey) !== undefined);
   useEscapeBack(projectKey);
   useEffect(() => {
-    heading.current?.querySelector('h1')?.focus();
-  }, [p === undefined]);
+    if (!returning) heading.current?.querySelector('h1')?.focus();
+  }, [p === undefined, returning]);
 
   const back = (
     <Button variant="quiet" onClick={() => backToList(projectKey)} aria-keyshortcuts="Escape">
@@ -56,7 +58,14 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
         <>
           <div className="project-detail__actions">
             <SweepNow project={p} onSwept={project.reload} />
-            <ForgetProject projectKey={projectKey} name={p.name} onForgotten={() => backToList(projectKey)} />
+            <ForgetProject
+              projectKey={projectKey}
+              name={p.name}
+              onForgotten={() => {
+                projectForgotten({ projectKey, name: p.name });
+                backToList(projectKey);
+              }}
+            />
           </div>
           <ProjectFacts project={p} onChanged={project.reload} />
           <NotesFolder project={p} />

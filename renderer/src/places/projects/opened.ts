@@ -4,10 +4,14 @@ import { placeHref } from '../../navigation.js';
 let lastOpened: string | undefined;
 /** Whether the open view was reached from the list, so Back can return through history. */
 let fromList = false;
+/** The conversation opened last from a project's list: Back to the project gives its link the focus again. */
+let openedConversation: { projectKey: string; sessionId: string } | undefined;
 
 export function openedFromList(projectKey: string): void {
   lastOpened = projectKey;
   fromList = true;
+  // A project opened afresh starts at its heading, not at a conversation opened from it before.
+  openedConversation = undefined;
 }
 
 /** The list is showing again (by Back, Escape or an address): the next view is not reached from it until a row is opened. */
@@ -26,4 +30,45 @@ export function backToList(projectKey: string): void {
     fromList = false;
     window.history.back();
   } else window.location.hash = placeHref('projects');
+}
+
+export function conversationOpened(projectKey: string, sessionId: string): void {
+  openedConversation = { projectKey, sessionId };
+}
+
+/** The conversation of this project to give the focus back to, if the person comes back from one (the view's heading then keeps its hands off the focus). */
+export function conversationToReturnTo(projectKey: string): string | undefined {
+  return openedConversation?.projectKey === projectKey ? openedConversation.sessionId : undefined;
+}
+
+/** As conversationToReturnTo, once. */
+export function takeConversationToReturnTo(projectKey: string): string | undefined {
+  const sessionId = conversationToReturnTo(projectKey);
+  openedConversation = undefined;
+  return sessionId;
+}
+
+/** What the list says after a project was forgotten from its view: the project's row is gone, so the sentence is where the person looks. */
+export interface ForgottenProject {
+  projectKey: string;
+  name: string;
+}
+let forgottenProject: ForgottenProject | undefined;
+
+export function projectForgotten(project: ForgottenProject): void {
+  forgottenProject = project;
+}
+
+/** The project forgotten last, until the list that says so has been shown (then `forgottenProjectShown`). */
+export function lastForgottenProject(): ForgottenProject | undefined {
+  return forgottenProject;
+}
+
+export function forgottenProjectShown(): void {
+  forgottenProject = undefined;
+}
+
+/** The list's sentence about a project just forgotten. */
+export function forgottenSentence(project: ForgottenProject): string {
+  return `Forgot ${project.name}: its conversations and notes were deleted from Steward, and it is not imported again while its transcripts stay on disk.`;
 }

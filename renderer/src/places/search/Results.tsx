@@ -3,9 +3,7 @@ import type { SearchHit, SearchSession } from '../../../../core/api/index.js';
 import { formatDateTime, formatRelativeTime, providerLabel } from '../../components/index.js';
 import { sessionHref } from '../../navigation.js';
 import { Highlighted } from './Highlighted.js';
-
-const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
-const KIND_LABEL: Record<string, string> = { tool_use: 'Command', tool_result: 'Tool output', thinking: 'Thinking' };
+import { hitLabel } from './sentences.js';
 
 /** The part opened last: Back returns to the results with it focused again. */
 let lastOpened: string | undefined;
@@ -15,12 +13,6 @@ export function takeLastOpened(): string | undefined {
   const part = lastOpened;
   lastOpened = undefined;
   return part;
-}
-
-export function groupBySession(hits: readonly SearchHit[]): Array<{ sessionId: string; hits: SearchHit[] }> {
-  const groups = new Map<string, SearchHit[]>();
-  for (const hit of hits) groups.set(hit.sessionId, [...(groups.get(hit.sessionId) ?? []), hit]);
-  return [...groups].map(([sessionId, grouped]) => ({ sessionId, hits: grouped }));
 }
 
 export function SessionGroup({ session, sessionId, hits }: { session: SearchSession | undefined; sessionId: string; hits: SearchHit[] }): ReactElement {
@@ -46,8 +38,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
           <li key={hit.partId}>
             <a className="search-hit" href={sessionHref(sessionId, hit.partId)} data-hit="" data-part={hit.partId} onClick={() => (lastOpened = hit.partId)}>
               <span className="search-hit__who">
-                {ROLE_LABEL[hit.role ?? ''] ?? hit.role ?? 'Message'}
-                {KIND_LABEL[hit.kind] ? ` · ${KIND_LABEL[hit.kind]}${hit.toolName ? ` ${hit.toolName}` : ''}` : ''}
+                {hitLabel(hit, Boolean(session?.parentSessionId))}
                 {hit.ts !== null && <time dateTime={new Date(hit.ts).toISOString()}> · {formatDateTime(hit.ts)}</time>}
               </span>
               <span className="search-hit__snippet">

@@ -1,7 +1,8 @@
-import type { KeyboardEvent, ReactElement, Ref, RefObject } from 'react';
-import type { Result } from '../../../../core/api/index.js';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement, type Ref, type RefObject } from 'react';
+import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { Button, countOf } from '../../components/index.js';
-import { groupBySession, SessionGroup } from './Results.js';
+import { firstNewHit, groupBySession } from './groups.js';
+import { SessionGroup } from './Results.js';
 import { emptySentence, rankedSentence } from './sentences.js';
 
 /** Up/Down walk the hits, Home/End jump, Escape returns to the box; Enter opens (they are links). */
@@ -19,9 +20,33 @@ function moveFocus(event: KeyboardEvent<HTMLElement>, box: HTMLInputElement | nu
   }
 }
 
+/**
+ * More matches is disabled while the page loads, which drops the focus, and gone after the last page:
+ * once the page is shown, its first new match takes the focus (the button again when it added none).
+ */
+function useMoreMatches(result: Result<'Search.Query'>, loading: boolean, onMore: () => void): { more: () => void; button: RefObject<HTMLButtonElement | null> } {
+  const [before, setBefore] = useState<readonly SearchHit[]>();
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (before === undefined || loading) return;
+    setBefore(undefined);
+    const partId = firstNewHit(before, result.hits);
+    const hit = partId === undefined ? null : document.querySelector<HTMLAnchorElement>(`.search-results a[data-part="${CSS.escape(partId)}"]`);
+    (hit ?? button.current)?.focus();
+  }, [before, loading, result.hits]);
+  return {
+    more: () => {
+      setBefore(result.hits);
+      onMore();
+    },
+    button,
+  };
+}
+
 /** The matches of a search grouped by conversation, with what the search had to say about them and the way to further matches. */
 export function SearchResults({ result, loading, onMore, box, ref }: { result: Result<'Search.Query'>; loading: boolean; onMore: () => void; box: RefObject<HTMLInputElement | null>; ref: Ref<HTMLDivElement> }): ReactElement {
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
+  const further = useMoreMatches(result, loading, onMore);
   return (
     <div className="search-results" ref={ref} onKeyDown={(e) => moveFocus(e, box.current)} aria-busy={loading}>
       <div role="status" className="search-results__status">
@@ -46,7 +71,7 @@ export function SearchResults({ result, loading, onMore, box, ref }: { result: R
       </ol>
       {rankedSentence(result) && <p className="muted">{rankedSentence(result)}</p>}
       {result.cursor && (
-        <Button onClick={onMore} disabled={loading}>
+        <Button ref={further.button} onClick={further.more} disabled={loading}>
           {loading ? 'Loading…' : 'More matches'}
         </Button>
       )}

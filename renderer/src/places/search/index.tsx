@@ -28,10 +28,11 @@ export function SearchPlace(): ReactElement {
     if (focusCount > 0) box.current?.focus();
   }, [focusCount]);
   useEffect(() => {
-    // Back from a conversation: the hit that was opened takes the focus again.
+    // Back from a conversation: the hit that was opened takes the focus again (the box, when the
+    // conversation was forgotten meanwhile and its hit is gone).
     const opened = search.result ? takeLastOpened() : undefined;
     if (opened === undefined) return;
-    results.current?.querySelector<HTMLAnchorElement>(`a[data-part="${CSS.escape(opened)}"]`)?.focus();
+    (results.current?.querySelector<HTMLAnchorElement>(`a[data-part="${CSS.escape(opened)}"]`) ?? box.current)?.focus();
   }, [search.result]);
 
   const submit = (event: FormEvent) => {

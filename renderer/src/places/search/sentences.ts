@@ -1,4 +1,4 @@
-import type { Result } from '../../../../core/api/index.js';
+import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { formatCount } from '../../components/index.js';
 
 type SearchResult = Result<'Search.Query'>;
@@ -17,4 +17,19 @@ export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor'>): st
 export function rankedSentence(result: Pick<SearchResult, 'rankedAmong'>): string | undefined {
   if (result.rankedAmong === undefined || result.rankedAmong === 0) return undefined;
   return `Ranked among the newest ${formatCount(result.rankedAmong)} matches. Narrow the search, or order by newest to reach older ones.`;
+}
+
+const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
+const KIND_LABEL: Record<string, string> = { tool_use: 'Command', tool_result: 'Tool output', thinking: 'Thinking' };
+
+/**
+ * Who wrote a hit, and what it is. A tool's output is nobody's words (Claude stores it as a user turn),
+ * and in a subagent's conversation the user turns are the main agent's prompts, not the person's.
+ */
+export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName'>, inSubagent: boolean): string {
+  const tool = hit.toolName ? ` ${hit.toolName}` : '';
+  if (hit.kind === 'tool_result') return `${KIND_LABEL.tool_result}${tool}`;
+  const who = hit.role === 'user' && inSubagent ? 'Main agent' : (ROLE_LABEL[hit.role ?? ''] ?? hit.role ?? 'Message');
+  const kind = KIND_LABEL[hit.kind];
+  return kind ? `${who} · ${kind}${tool}` : who;
 }

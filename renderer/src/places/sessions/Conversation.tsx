@@ -3,8 +3,7 @@ import type { SessionMessage, SessionSubagent } from '../../../../core/api/index
 import { countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
-
-const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
+import { messageElementId, speakerOf } from './reading.js';
 
 /** A subagent's own conversation, loaded when its fold is opened. */
 function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: number }): ReactElement {
@@ -19,7 +18,11 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
         <span className="fold__label">Subagent{s.agentType ? ` ${s.agentType}` : ''}</span> {s.title ?? s.firstRequest ?? 'untitled'} · {countOf(s.messages, 'message')}
       </summary>
       <ErrorBanner title="The subagent could not be loaded." error={loaded.error} />
-      {loaded.data ? <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} depth={depth + 1} /> : !loaded.error && <p className="muted">Loading…</p>}
+      {loaded.data ? (
+        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} depth={depth + 1} inSubagent />
+      ) : (
+        !loaded.error && <p className="muted">Loading…</p>
+      )}
     </details>
   );
 }
@@ -27,8 +30,21 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
 /**
  * A conversation as people read it: turns in order, thinking and tool calls folded to one line,
  * results expandable, subagents nested after the message that started them, images as placeholders.
+ * `inSubagent`: the conversation is a subagent's, so its prompts are the main agent's words.
  */
-export function Conversation({ messages, subagents, hitPartId, depth = 0 }: { messages: readonly SessionMessage[]; subagents: readonly SessionSubagent[]; hitPartId: string | undefined; depth?: number }): ReactElement {
+export function Conversation({
+  messages,
+  subagents,
+  hitPartId,
+  depth = 0,
+  inSubagent = false,
+}: {
+  messages: readonly SessionMessage[];
+  subagents: readonly SessionSubagent[];
+  hitPartId: string | undefined;
+  depth?: number;
+  inSubagent?: boolean;
+}): ReactElement {
   const startedBy = new Map<string, SessionSubagent[]>();
   for (const sub of subagents) if (sub.startedBy) startedBy.set(sub.startedBy, [...(startedBy.get(sub.startedBy) ?? []), sub]);
   // A subagent started on another page appears with that page; one whose start is unknown, at the end.
@@ -36,10 +52,17 @@ export function Conversation({ messages, subagents, hitPartId, depth = 0 }: { me
   return (
     <div className="conversation">
       {messages.map((m) => {
-        const who = ROLE_LABEL[m.role ?? ''] ?? m.role ?? 'Message';
+        const who = speakerOf(m.role, inSubagent);
         const toolOnly = m.parts.every((p) => p.kind === 'tool_result');
         return (
-          <article key={m.messageId} className={`message ${toolOnly ? 'message--tool' : `message--${m.role ?? 'other'}`}`} aria-label={`${toolOnly ? 'Tool result' : who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}`}>
+          // Focusable from script only: loading earlier or later messages moves the focus to the first new one.
+          <article
+            key={m.messageId}
+            id={messageElementId(m.messageId)}
+            tabIndex={-1}
+            className={`message ${toolOnly ? 'message--tool' : `message--${m.role ?? 'other'}`}`}
+            aria-label={`${toolOnly ? 'Tool result' : who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}`}
+          >
             <header className="message__header">
               <span className="message__who">{toolOnly ? 'Tool result' : who}</span>
               {m.ts !== null && <time dateTime={new Date(m.ts).toISOString()}>{formatDateTime(m.ts)}</time>}

@@ -3,7 +3,8 @@ import { Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { useClient } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
-import type { Page, SessionPages } from './pages.js';
+import type { Direction, Page, SessionPages } from './pages.js';
+import { landingMessage, messageElementId } from './reading.js';
 import { BackButton, download, Facts, ForgetButton } from './SessionHeader.js';
 
 const MB = 1024 * 1024;
@@ -45,9 +46,32 @@ function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json')
   return { exportAs: (format) => void exportAs(format), busy, error, notice };
 }
 
+/**
+ * Earlier or later messages, a page at a time. The button is disabled while the page loads, which
+ * drops the focus, and gone after the last page: the first new message takes the focus instead, so a
+ * keyboard reader goes on from where they were.
+ */
+function useMorePages(page: Page, pages: SessionPages): (direction: Direction) => void {
+  const [landing, setLanding] = useState<{ messageId: string }>();
+  useEffect(() => {
+    if (!landing) return;
+    const message = document.getElementById(messageElementId(landing.messageId));
+    message?.focus({ preventScroll: true });
+    message?.scrollIntoView({ block: 'center' });
+  }, [landing]);
+  return (direction) => {
+    const shown = page.messages;
+    void pages.more(direction).then((got) => {
+      const messageId = got ? landingMessage(shown, got.messages, direction) : undefined;
+      if (messageId !== undefined) setLanding({ messageId });
+    });
+  };
+}
+
 /** A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a time. */
 export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { sessionId: string; partId: string | undefined; page: Page; pages: SessionPages; onForgotten: () => void }): ReactElement {
   const exporter = useExport(sessionId);
+  const more = useMorePages(page, pages);
   const opened = pages.opened;
   useEffect(() => {
     // The hit is shown where the eye lands, highlighted, and takes the focus for keyboard readers, once
@@ -61,22 +85,17 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
   const busy = pages.busy || exporter.busy;
   return (
     <>
-      <PlaceHeader
-        title={s.title ?? s.firstRequest ?? 'Untitled conversation'}
-        description={<Facts session={s} />}
-        actions={
-          <>
-            <BackButton />
-            <Button onClick={() => exporter.exportAs('markdown')} disabled={busy}>
-              Export Markdown
-            </Button>
-            <Button onClick={() => exporter.exportAs('json')} disabled={busy}>
-              Export JSON
-            </Button>
-            <ForgetButton sessionId={sessionId} onForgotten={onForgotten} />
-          </>
-        }
-      />
+      <PlaceHeader title={s.title ?? s.firstRequest ?? 'Untitled conversation'} description={<Facts session={s} />} actions={<BackButton />} />
+      {/* A row of its own, so Forget's question takes the whole width below the buttons instead of stretching them. */}
+      <div className="session-actions">
+        <Button onClick={() => exporter.exportAs('markdown')} disabled={busy}>
+          Export Markdown
+        </Button>
+        <Button onClick={() => exporter.exportAs('json')} disabled={busy}>
+          Export JSON
+        </Button>
+        <ForgetButton sessionId={sessionId} onForgotten={onForgotten} />
+      </div>
       {s.parentSessionId && (
         <p>
           A subagent of <a href={`#/sessions/${encodeURIComponent(s.parentSessionId)}`}>its parent conversation</a>.
@@ -90,13 +109,13 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
       <ErrorBanner title="Something could not be loaded." error={pages.moreError ?? pages.error} />
       <ErrorBanner title="The export failed." error={exporter.error} />
       {page.before && (
-        <Button onClick={() => pages.more('before')} disabled={pages.busy}>
+        <Button onClick={() => more('before')} disabled={pages.busy}>
           Earlier messages
         </Button>
       )}
-      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} />
+      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} inSubagent={s.parentSessionId !== null} />
       {page.cursor && (
-        <Button onClick={() => pages.more('cursor')} disabled={pages.busy}>
+        <Button onClick={() => more('cursor')} disabled={pages.busy}>
           Later messages
         </Button>
       )}

@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { useSessionPages } from './pages.js';
 import { BackButton } from './SessionHeader.js';
@@ -6,6 +6,8 @@ import { SessionPage } from './SessionPage.js';
 import './sessions.css';
 
 function Forgotten({ sessionId }: { sessionId: string }): ReactElement {
+  // The Forget button is gone with the conversation: the heading that says what happened takes the focus.
+  useEffect(() => document.querySelector<HTMLElement>('#main h1')?.focus(), []);
   return (
     <>
       <PlaceHeader title="Conversation forgotten" description="It was deleted from Steward and will not be imported again while its transcript stays on disk." actions={<BackButton />} />

@@ -30,8 +30,8 @@ export interface SessionPages {
   /** The first page could not be loaded. */
   error: Error | undefined;
   reload: () => void;
-  /** Loads the page before or after what is shown. */
-  more: (direction: Direction) => void;
+  /** Loads the page before or after what is shown; resolves with that page once it is shown. */
+  more: (direction: Direction) => Promise<Page | undefined>;
   busy: boolean;
   /** Earlier or later messages could not be loaded. */
   moreError: Error | undefined;
@@ -45,12 +45,14 @@ export function useSessionPages(sessionId: string, partId: string | undefined): 
   const [joined, setJoined] = useState<{ base: Page; page?: Page }>();
   const current = joined !== undefined && joined.base === first.data;
   const page = current && joined.page ? joined.page : first.data;
-  const more = (direction: Direction) => {
+  const more = async (direction: Direction): Promise<Page | undefined> => {
     const base = first.data;
     const cursor = direction === 'before' ? page?.before : page?.cursor;
-    if (!base || !page || !cursor || next.busy) return;
+    if (!base || !page || !cursor || next.busy) return undefined;
     setJoined((previous) => (previous?.base === base ? previous : { base }));
-    void next.run({ sessionId, cursor }).then((got) => got && setJoined((previous) => ({ base, page: joinPages(previous?.base === base && previous.page ? previous.page : base, got, direction) })));
+    const got = await next.run({ sessionId, cursor });
+    if (got) setJoined((previous) => ({ base, page: joinPages(previous?.base === base && previous.page ? previous.page : base, got, direction) }));
+    return got;
   };
   return { page, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
 }

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchHit, SessionMessage } from '../../../core/api/index.js';
+import {
+  conversationOpened,
+  conversationToReturnTo,
+  forgottenProjectShown,
+  forgottenSentence,
+  lastForgottenProject,
+  openedFromList,
+  projectForgotten,
+  takeConversationToReturnTo,
+} from '../../../renderer/src/places/projects/opened.js';
+import { firstNewHit } from '../../../renderer/src/places/search/groups.js';
+import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
+import { landingMessage, speakerOf } from '../../../renderer/src/places/sessions/reading.js';
+
+const message = (messageId: string): SessionMessage => ({ messageId, role: 'assistant', ts: null, parts: [] });
+const hit = (sessionId: string, partId: string): SearchHit => ({ sessionId, partId, projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', toolName: null, snippet: 'x', highlights: [] });
+
+describe('who a conversation’s words are from', () => {
+  it('a subagent’s prompt is the main agent’s, not the person’s', () => {
+    expect(speakerOf('user', true)).toBe('Main agent');
+    expect(speakerOf('user', false)).toBe('You');
+    expect(speakerOf('assistant', true)).toBe('Assistant');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null }, true)).toBe('Main agent');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null }, false)).toBe('You');
+  });
+
+  it('a tool’s output found by a search is nobody’s words, though Claude stores it as a user turn', () => {
+    expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null }, false)).toBe('Tool output');
+    expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec' }, false)).toBe('Tool output exec');
+    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash' }, false)).toBe('Assistant · Command Bash');
+  });
+});
+
+describe('where the reader lands after more of a conversation or a search loaded', () => {
+  it('later messages: the first new one; a message cut at the page edge is not new', () => {
+    expect(landingMessage([message('a'), message('b')], [message('c'), message('d')], 'cursor')).toBe('c');
+    expect(landingMessage([message('a'), message('b')], [message('b'), message('c')], 'cursor')).toBe('c');
+    expect(landingMessage([message('a'), message('b')], [message('b')], 'cursor')).toBe('b');
+  });
+
+  it('earlier messages: the last new one, right before where the reader was', () => {
+    expect(landingMessage([message('c'), message('d')], [message('a'), message('b')], 'before')).toBe('b');
+    expect(landingMessage([message('c'), message('d')], [message('a'), message('b'), message('c')], 'before')).toBe('b');
+    expect(landingMessage([message('c')], [], 'before')).toBeUndefined();
+  });
+
+  it('more matches: the first new hit as the results show it, a new match of a shown conversation in its group', () => {
+    const shown = [hit('s1', 'p1'), hit('s2', 'p2')];
+    expect(firstNewHit(shown, [...shown, hit('s3', 'p3'), hit('s1', 'p4')])).toBe('p4');
+    expect(firstNewHit(shown, [...shown, hit('s3', 'p3')])).toBe('p3');
+    expect(firstNewHit(shown, shown)).toBeUndefined();
+  });
+});
+
+describe('a project’s view after a conversation or the project itself went away', () => {
+  const key = 'p_0123456789abcdef';
+
+  it('Back from a conversation opened from the project gives that conversation the focus, once', () => {
+    conversationOpened(key, 'session-1');
+    expect(conversationToReturnTo('p_fedcba9876543210')).toBeUndefined();
+    expect(conversationToReturnTo(key)).toBe('session-1');
+    expect(takeConversationToReturnTo(key)).toBe('session-1');
+    expect(conversationToReturnTo(key)).toBeUndefined();
+  });
+
+  it('a project opened afresh from the list starts at its heading', () => {
+    conversationOpened(key, 'session-1');
+    openedFromList(key);
+    expect(conversationToReturnTo(key)).toBeUndefined();
+  });
+
+  it('the list says a project was forgotten, until it has said so', () => {
+    projectForgotten({ projectKey: key, name: 'kitchen' });
+    expect(lastForgottenProject()).toEqual({ projectKey: key, name: 'kitchen' });
+    expect(forgottenSentence({ projectKey: key, name: 'kitchen' })).toBe(
+      'Forgot kitchen: its conversations and notes were deleted from Steward, and it is not imported again while its transcripts stay on disk.',
+    );
+    forgottenProjectShown();
+    expect(lastForgottenProject()).toBeUndefined();
+  });
+});
