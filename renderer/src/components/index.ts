@@ -10,6 +10,7 @@ export { ErrorBanner, type ErrorBannerProps } from './ErrorBanner.js';
 export { Field, type FieldProps } from './Field.js';
 export { Glossary } from './Glossary.js';
 export { Icon, type IconName } from './Icon.js';
+export { MarkdownText } from './MarkdownText.js';
 export { Panel } from './Panel.js';
 export { PathText } from './PathText.js';
 export { PlaceHeader, type PlaceHeaderProps } from './PlaceHeader.js';

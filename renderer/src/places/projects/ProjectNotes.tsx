@@ -1,7 +1,6 @@
 import { useState, type ReactElement } from 'react';
-import Markdown from 'react-markdown';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, CopyButton, ErrorBanner, Panel, PathText } from '../../components/index.js';
+import { Button, CopyButton, ErrorBanner, MarkdownText, Panel, PathText } from '../../components/index.js';
 import { folderOpener } from '../../desktop.js';
 
 type Project = Result<'Projects.Get'>;
@@ -10,7 +9,7 @@ type Project = Result<'Projects.Get'>;
 function Note({ title, text, empty }: { title: string; text: string | null; empty: string }): ReactElement {
   return (
     <Panel title={title}>
-      {text === null || text.trim() === '' ? <p className="muted">{empty}</p> : <div className="note-markdown"><Markdown skipHtml>{text}</Markdown></div>}
+      {text === null || text.trim() === '' ? <p className="muted">{empty}</p> : <div className="note-markdown"><MarkdownText text={text} /></div>}
     </Panel>
   );
 }
