@@ -128,14 +128,16 @@ describe('OpenClaw: what an entry says', () => {
       { type: 'custom', id: 'e0000003', parentId: 'e0000002', timestamp: iso(1), customType: 'model-snapshot', data: {} },
       { type: 'label', id: 'e0000004', parentId: 'e0000003', timestamp: iso(1), targetId: 'e0000001', label: 'start' },
       entry('e0000005', 'user', 2),
-      { type: 'message', id: 'e0000006', parentId: 'e0000005', timestamp: iso(3), message: { role: 'bashExecution', command: 'ls', output: 'a b', exitCode: 0, timestamp: at(3).getTime() } },
+      { type: 'message', id: 'e0000006', parentId: 'e0000005', timestamp: iso(3), message: { role: 'a-role-from-the-future', content: 'hm', timestamp: at(3).getTime() } },
       { type: 'a-type-from-the-future', id: 'e0000007', parentId: null, timestamp: iso(3) },
+      // OpenClaw moves a tree's tip with a `leaf` entry: a known control entry, not an unknown one.
+      { type: 'leaf', id: 'e0000008', parentId: 'e0000007', targetId: 'e0000005' },
       '',
       '{"type":"message","id":"broken',
     ]);
     const stats = await openclaw(h);
     expect(stats).toMatchObject({ partsWritten: 1, failedLines: 1 });
-    expect(stats.skipped).toEqual({ no_id: 1, meta_only: 5, unknown_type: 2, empty: 1, malformed: 1 });
+    expect(stats.skipped).toEqual({ no_id: 1, meta_only: 6, unknown_type: 2, empty: 1, malformed: 1 });
     expect(h.db.prepare("SELECT model FROM sessions WHERE session_id = 'oc:main:counted'").pluck().get()).toBe('claude-opus-4-5');
   });
 });

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { bound, metaJson, parseTs, TEXT_CAP } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
 import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
+import { bashBlocks, contentBlocks, routedFrom, withoutEnvelope, type Block } from './blocks.js';
 import type { EntryContext, Header } from './entry.js';
 import { readAgentStore } from './store-reader.js';
 import { discoverStores, STORE_SOURCE } from './stores.js';
@@ -15,16 +16,24 @@ const LIVE_OR_ARCHIVE = /\.jsonl(\.reset\..+|\.deleted\..+|\.full\.bak|\.importe
 /** Folders of an agent that hold JSONL: its live sessions, and where Doctor moved what it imported into SQLite. */
 const JSONL_FOLDERS = new Set(['sessions', 'session-sqlite-import-archive']);
 const IN_PROGRESS = /\.(tmp|lock|partial)$/;
-const ROLES = new Set(['user', 'assistant', 'toolResult']);
-/** Entry types that carry no conversation content: counted `meta_only`. */
-const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', 'custom_message', 'label', 'session_info', 'session_init', 'mode_change', 'ttsr_injection', 'reset']);
+/**
+ * Every role a pi/OpenClaw `message` entry carries: pi-ai's three, and pi-coding-agent's own (a `!`
+ * command, an extension's message, named `hookMessage` before session v3, and the summaries).
+ */
+const ROLES = new Set(['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'hookMessage', 'branchSummary', 'compactionSummary']);
+/** Entry types that carry no conversation content (OpenClaw's `leaf` moves a tree's tip): counted `meta_only`. */
+const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', 'label', 'session_info', 'session_init', 'mode_change', 'ttsr_injection', 'reset', 'leaf']);
 
 /**
  * 2: v1 entries (no id) keyed by line index, content keys against id rewrites, compaction and
  * branch summaries, assistant errors, `branchedFrom`/`parentSession` parents, models, flags and
  * first requests; lines without parts are counted by reason.
+ * 3: `!` commands, extensions' messages (`custom_message`, roles `custom`/`hookMessage`) and summary
+ * roles become parts; a user message OpenClaw routed from elsewhere is not the person's; a tool
+ * result's image names its call; `input_text`/`output_text` are text; first requests lose the
+ * channel envelope.
  */
-export const OPENCLAW_PARSER_VERSION = 2;
+export const OPENCLAW_PARSER_VERSION = 3;
 
 /** Live transcripts plus archives and migrated copies; never files being written. */
 export function isOpenClawTranscript(name: string): boolean {
@@ -42,44 +51,6 @@ function isState(value: unknown): value is OpenClawState {
   return state !== undefined && typeof state.line === 'number' && (state.header === null || typeof asObject(state.header)?.id === 'string');
 }
 
-interface Block {
-  kind: string;
-  text: string | null;
-  meta: Record<string, unknown>;
-}
-
-function blocks(content: unknown, role: string, message: Json): Block[] {
-  if (typeof content === 'string') {
-    const b = bound(content, role === 'toolResult' ? TOOL_RESULT_CAP : TEXT_CAP);
-    return [{ kind: role === 'toolResult' ? 'tool_result' : 'text', text: b.text, meta: { truncated: b.truncated } }];
-  }
-  if (!Array.isArray(content)) return [];
-  return content.map((raw): Block => {
-    if (typeof raw === 'string') return blocks(raw, role, message)[0]!;
-    const block = asObject(raw) ?? {};
-    const type = asString(block.type) ?? 'unknown';
-    if (type === 'text' && role === 'toolResult') {
-      const b = bound(typeof block.text === 'string' ? block.text : '', TOOL_RESULT_CAP);
-      return {
-        kind: 'tool_result',
-        text: b.text,
-        meta: { toolUseId: asString(message.toolCallId), name: asString(message.toolName), isError: message.isError === true ? true : undefined, truncated: b.truncated },
-      };
-    }
-    if (type === 'text' || type === 'thinking') {
-      const b = bound(typeof block[type] === 'string' ? (block[type] as string) : '', TEXT_CAP);
-      return { kind: type, text: b.text, meta: { truncated: b.truncated } };
-    }
-    if (type === 'toolCall') {
-      const b = boundJson(block.arguments ?? null, TOOL_RESULT_CAP);
-      return { kind: 'tool_use', text: b.text, meta: { name: asString(block.name), toolUseId: asString(block.id), truncated: b.truncated } };
-    }
-    if (type === 'image') return { kind: 'image', text: null, meta: imageFacts(block.mimeType, block.data) };
-    const b = boundJson(block, TOOL_RESULT_CAP);
-    return { kind: type.slice(0, 64), text: b.text, meta: { truncated: b.truncated } };
-  });
-}
-
 /**
  * What an entry says, whatever id it carries: pi rewrites a v1 file as v3 with random ids when it
  * next loads it, keeping each entry's timestamp and message; this key finds the entry stored before.
@@ -87,6 +58,63 @@ function blocks(content: unknown, role: string, message: Json): Block[] {
 function contentKey(entry: Json, role: string, body: unknown): string {
   const json = JSON.stringify(body ?? null) ?? '';
   return createHash('sha256').update(String(entry.timestamp ?? '')).update('\0').update(role).update('\0').update(json).digest('hex').slice(0, 32);
+}
+
+/** What an entry says before it has an id: its parts' role and blocks, and what its content key hashes. */
+interface Said {
+  role: string;
+  blocks: Block[];
+  /** PART_FLAGS every part carries. */
+  flags: number;
+  /** The person's own words: a non-blank text part is a genuine user turn. */
+  person: boolean;
+  /** The key's role and body: unchanged for the roles parser 2 keyed, so its stored keys still match. */
+  keyRole: string;
+  keyBody: unknown;
+  /** Facts every part carries in its meta. */
+  extra: Record<string, unknown>;
+  model?: string;
+}
+
+/** A user, assistant or tool result message; a user message OpenClaw routed from elsewhere is not the person's. */
+function conversational(role: string, message: Json): Said {
+  const blocks = contentBlocks(message.content, role, message);
+  // An assistant turn that failed says so in `errorMessage`, often with no content at all.
+  if (role === 'assistant' && message.stopReason === 'error' && asString(message.errorMessage)) {
+    const b = bound(message.errorMessage as string, TEXT_CAP);
+    blocks.push({ kind: 'error', text: b.text, meta: { stopReason: 'error', truncated: b.truncated } });
+  }
+  const model = role === 'assistant' ? asString(message.model)?.slice(0, 200) : undefined;
+  const routed = role === 'user' ? routedFrom(message) : undefined;
+  return { role, blocks, flags: routed ? PART_FLAGS.meta : 0, person: role === 'user' && !routed, keyRole: role, keyBody: message.content, extra: { model, ...routed }, model };
+}
+
+/**
+ * What an extension put into the model's context (a `custom_message` entry, or a message of role
+ * `custom`, `hookMessage` before session v3): the model reads it as the user's, the person never wrote it.
+ */
+function injected(holder: Json): Said {
+  const extra = { customType: asString(holder.customType)?.slice(0, 64), display: holder.display === false ? false : undefined };
+  return { role: 'user', blocks: contentBlocks(holder.content, 'user', holder), flags: PART_FLAGS.meta, person: false, keyRole: 'custom', keyBody: holder.content ?? null, extra };
+}
+
+/** A compaction or branch summary (an entry, or a message of role `compactionSummary`/`branchSummary`): what the agent kept. */
+function summary(kind: 'compaction' | 'branch_summary', holder: Json): Said {
+  const text = asString(holder.summary);
+  const tokensBefore = typeof holder.tokensBefore === 'number' ? holder.tokensBefore : undefined;
+  const b = text === undefined ? undefined : bound(text, TEXT_CAP);
+  const blocks: Block[] = b ? [{ kind, text: b.text, meta: { truncated: b.truncated, tokensBefore } }] : [];
+  return { role: 'system', blocks, flags: kind === 'compaction' ? PART_FLAGS.compactSummary : 0, person: false, keyRole: kind, keyBody: text, extra: {} };
+}
+
+function said(role: string, message: Json): Said {
+  if (role === 'bashExecution') {
+    return { role: 'user', blocks: bashBlocks(message), flags: 0, person: false, keyRole: role, keyBody: [message.command ?? null, message.output ?? null], extra: {} };
+  }
+  if (role === 'custom' || role === 'hookMessage') return injected(message);
+  if (role === 'compactionSummary') return summary('compaction', message);
+  if (role === 'branchSummary') return summary('branch_summary', message);
+  return conversational(role, message);
 }
 
 /** `…/<ts>_<id>.jsonl`, `<id>.jsonl.reset.<ts>` or a bare id → the session id it names. */
@@ -142,7 +170,8 @@ class EntryProjection {
     if (!this.#context.header) return countSkip(this.#stats, 'no_id');
     const type = line.type;
     if (type === 'message') return this.#message(line, index);
-    if (type === 'compaction' || type === 'branch_summary') return this.#summary(line, index, type === 'compaction' ? 'compaction' : 'branch_summary');
+    if (type === 'custom_message') return this.#emit(line, index, injected(line), undefined);
+    if (type === 'compaction' || type === 'branch_summary') return this.#emit(line, index, summary(type, line), undefined);
     if (typeof type !== 'string' || !META_TYPES.has(type)) return countSkip(this.#stats, 'unknown_type');
     countSkip(this.#stats, 'meta_only');
     const session = this.#session();
@@ -192,41 +221,25 @@ class EntryProjection {
     const role = asString(message?.role);
     if (!message || !role) return countSkip(this.#stats, 'empty');
     if (!ROLES.has(role)) return countSkip(this.#stats, 'unknown_type');
-    const entryId = this.#entryId(line, index);
-    if (!entryId) return countSkip(this.#stats, 'no_id');
-    const ts = parseTs(line.timestamp) ?? parseTs(message.timestamp);
-    if (!this.#inWindow(ts)) return countSkip(this.#stats, 'outside_window');
-    const session = this.#session();
-    const key = contentKey(line, role, message.content);
-    const model = role === 'assistant' ? asString(message.model) : undefined;
-    if (model) session.model = model.slice(0, 200);
-    const list = blocks(message.content, role, message);
-    // An assistant turn that failed says so in `errorMessage`, often with no content at all.
-    if (role === 'assistant' && message.stopReason === 'error' && asString(message.errorMessage)) {
-      const b = bound(message.errorMessage as string, TEXT_CAP);
-      list.push({ kind: 'error', text: b.text, meta: { stopReason: 'error', truncated: b.truncated } });
-    }
-    if (list.length === 0) return countSkip(this.#stats, 'empty');
-    list.forEach((block, i) => {
-      const genuine = role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
-      if (genuine) this.#projection.request(session, block.text!);
-      this.#projection.add(this.#part(entryId, i, role, block, ts, genuine ? PART_FLAGS.genuineUserTurn : 0, key, { model }), session);
-    });
+    this.#emit(line, index, said(role, message), message.timestamp);
   }
 
-  /** Compaction and branch summaries: what the agent kept of the conversation, as a part of its own. */
-  #summary(line: Json, index: number | undefined, kind: 'compaction' | 'branch_summary'): void {
-    const summary = asString(line.summary);
-    if (!summary) return countSkip(this.#stats, 'empty');
+  /** An entry's parts, once it has an id and falls inside the window; `fallbackTs` is the message's own epoch. */
+  #emit(line: Json, index: number | undefined, what: Said, fallbackTs: unknown): void {
     const entryId = this.#entryId(line, index);
     if (!entryId) return countSkip(this.#stats, 'no_id');
-    const ts = parseTs(line.timestamp);
+    const ts = parseTs(line.timestamp) ?? parseTs(fallbackTs);
     if (!this.#inWindow(ts)) return countSkip(this.#stats, 'outside_window');
     const session = this.#session();
-    const b = bound(summary, TEXT_CAP);
-    const tokensBefore = typeof line.tokensBefore === 'number' ? line.tokensBefore : undefined;
-    const block: Block = { kind, text: b.text, meta: { truncated: b.truncated, tokensBefore } };
-    this.#projection.add(this.#part(entryId, 0, 'system', block, ts, kind === 'compaction' ? PART_FLAGS.compactSummary : 0, contentKey(line, kind, summary)), session);
+    if (what.model) session.model = what.model;
+    if (what.blocks.length === 0) return countSkip(this.#stats, 'empty');
+    const key = contentKey(line, what.keyRole, what.keyBody);
+    what.blocks.forEach((block, i) => {
+      const genuine = what.person && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      if (genuine) this.#projection.request(session, withoutEnvelope(block.text!));
+      const flags = what.flags | (genuine ? PART_FLAGS.genuineUserTurn : 0);
+      this.#projection.add(this.#part(entryId, i, what.role, block, ts, flags, key, what.extra), session);
+    });
   }
 }
 
