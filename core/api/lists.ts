@@ -67,9 +67,11 @@ export type EmbeddingBoundary = (typeof EMBEDDING_BOUNDARIES)[number];
  * - `unknown_type`: a line or entry type (or message role) this parser does not project;
  * - `meta_only`: bookkeeping or session metadata (snapshots, progress, titles, model changes, the header);
  * - `too_large`: above `sweep.max_line_bytes`; `malformed`: not a JSON object;
- * - `outside_window`: older than the retention window; `empty`: a blank line or a message with no content.
+ * - `outside_window`: older than the retention window; `empty`: a blank line or a message with no content;
+ * - `duplicate`: a message the agent recorded again under a new id (Gemini CLI after a compression or a
+ *   tool-output masking), already stored under the id it first had.
  */
-export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty'] as const;
+export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty', 'duplicate'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**

@@ -57,6 +57,7 @@ const SKIP_WORDS: Record<SkipReason, string> = {
   malformed: 'unreadable',
   outside_window: 'older than the chosen period',
   empty: 'empty',
+  duplicate: 'repeating messages already imported',
 };
 
 /**

@@ -19,6 +19,8 @@ const CURRENT_ID = '92f625c6-a764-48e3-b922-3766d41f9c4c';
 const SUB_ID = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
 /** A chat in the shape Gemini CLI writes since mid 2026: history turns recorded, a compression, a hook. */
 const COMPRESSED_ID = '3b7e0c2a-5f4d-4e8b-9a1c-6d2e8f0b4c7a';
+/** A chat whose history Gemini CLI recorded again under new ids and times: a compression, then a tool-output masking. */
+const RERECORDED_ID = '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
 
 let h: CaptureHarness | undefined;
 afterEach(async () => {
@@ -181,13 +183,73 @@ describe('Gemini CLI provider', () => {
     expect(h.db.prepare('SELECT parent_session_id, cwd FROM sessions WHERE session_id = ?').get(SUB_ID)).toEqual({ parent_session_id: CURRENT_ID, cwd: SITE });
   });
 
-  it('a chat whose project Gemini recorded nowhere joins one "Gemini CLI" project: the Gemini folder itself', async () => {
+  it('chats whose project Gemini recorded nowhere (no projects.json entry, no .project_root) join one project named "Gemini CLI"', async () => {
     h = openWindow();
     write(legacyPath(h.geminiRoot, 'a'.repeat(64)), fixture('legacy-session.json'));
     write(join(h.geminiRoot, 'tmp', 'b'.repeat(64), 'chats', 'session-2024-01-01T10-00-sess-uui.json'), fixture('agentsview/standard_session.json'));
+    write(join(h.geminiRoot, 'tmp', 'uploader', 'chats', 'session-2026-06-11T09-00-7c1d2e3f.jsonl'), fixture('rerecorded-session.jsonl'));
     await h.driver.tick();
-    expect(h.db.prepare("SELECT DISTINCT cwd FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([h.geminiRoot]);
-    expect(h.projects.list()).toHaveLength(1);
+    expect(h.projects.list().map((p) => ({ name: p.name, cwd: p.cwd, sessions: p.sessions }))).toEqual([{ name: 'Gemini CLI', cwd: 'Gemini CLI', sessions: 3 }]);
+    // No folder is invented for them: the Gemini folder is not where they ran.
+    expect(h.db.prepare("SELECT DISTINCT cwd FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([null]);
+  });
+
+  it('a chat an older parser put in a project named after the Gemini folder moves to "Gemini CLI" when it is read again', async () => {
+    h = openWindow();
+    write(legacyPath(h.geminiRoot, 'a'.repeat(64)), fixture('legacy-session.json'));
+    await h.driver.tick();
+    // What parser version 2 stored: the Gemini folder as the session's cwd and project.
+    const old = h.projects.touch(h.geminiRoot, 1);
+    h.db.prepare('UPDATE sessions SET cwd = ?, project_cwd = ?, project_key = ? WHERE session_id = ?').run(h.geminiRoot, h.geminiRoot, old, LEGACY_ID);
+    h.db.prepare("UPDATE file_checkpoints SET parser_version = 2 WHERE provider = 'gemini'").run();
+    expect(h.projects.list().find((p) => p.projectKey === old)).toMatchObject({ name: 'gemini', sessions: 1 });
+    // The upgraded app starts: the checkpoint's older parser version has the chat read again.
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1 });
+    expect(h.projects.list().map((p) => ({ name: p.name, sessions: p.sessions }))).toEqual([{ name: 'Gemini CLI', sessions: 1 }]);
+  });
+
+  it('a history Gemini records again under new ids (a compression, then a tool-output masking) is not stored twice; the same words typed again are', async () => {
+    h = openWindow();
+    const lines = fixture('rerecorded-session.jsonl').split('\n');
+    const compressed = lines.findIndex((line) => line === `{"$set":{"sessionId":"${RERECORDED_ID}"}}`);
+    expect(compressed).toBeGreaterThan(0);
+    // Read once before the compression, then again once the turn that compressed and masked it is written.
+    const path = write(join(h.geminiRoot, 'tmp', 'uploader', 'chats', 'session-2026-06-11T09-00-7c1d2e3f.jsonl'), lines.slice(0, compressed).join('\n') + '\n');
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 11 });
+    write(path, lines.join('\n'));
+    // What the turn added: the summary, its acknowledgement, the notice, the prompt and the answer.
+    const after = byProvider(await h.driver.tick(), 'gemini');
+    // Each copy is counted, never dropped silently: the masking run's lines and the compression checkpoint's records.
+    expect(after).toMatchObject({ read: 1, failedLines: 0, partsWritten: 5, skipped: { duplicate: 19 } });
+    expect(h.db.prepare('SELECT text FROM parts WHERE session_id = ? AND genuine_user_turn = 1 ORDER BY ts').pluck().all(RERECORDED_ID)).toEqual([
+      'what does this repo do?',
+      'why is the upload test failing?',
+      'yes',
+      'yes',
+      'yes',
+    ]);
+    const parts = partsOf(h, RERECORDED_ID);
+    expect(parts.map((p) => `${p.role} ${p.kind}`)).toEqual([
+      'user text',
+      'assistant text',
+      'user text',
+      'assistant thinking',
+      'assistant tool_use',
+      'tool tool_result',
+      'assistant text',
+      'user text',
+      'assistant text',
+      'user text',
+      'assistant text',
+      'assistant compaction',
+      'assistant text',
+      'system notice',
+      'user text',
+      'assistant text',
+    ]);
+    expect(parts.filter((p) => p.kind === 'tool_result').map((p) => p.text?.slice(0, 24))).toEqual(['FAIL test/upload.test.ts']);
+    expect(h.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(RERECORDED_ID)).toBe(14);
   });
 
   it('reads the agentsview fixtures: string contents, thinking-only turns, calls with and without results, system notices', async () => {

@@ -1,5 +1,5 @@
 // Owns: Gemini CLI chats: default roots, discovery of main and subagent chats, the record parser, project folders.
-// Never: stores a message block twice because its file was rewritten, or invents a project path Gemini did not record.
+// Never: stores a message block twice because its file was rewritten or Gemini recorded its turn again, or invents a project path Gemini did not record.
 import { join } from 'node:path';
 import { userHome } from '../../roots.js';
 import type { ProviderDefinition } from '../../types.js';

@@ -5,15 +5,21 @@ import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
+import { RecordedHistory } from './history.js';
 import { messageBlocks, type GeminiBlock } from './messages.js';
 import { ProjectPaths } from './projects.js';
 
 /**
  * 1: the first parser of chats. 2: the session context, hook context, referenced files' contents and
  * compression summaries Gemini records in user turns are not the user's words; a tool response
- * recorded as a user turn is not stored beside the call's own result.
+ * recorded as a user turn is not stored beside the call's own result. 3: turns Gemini records again
+ * under new ids (a compression, a tool-output masking) are not stored again; a chat whose folder
+ * Gemini registered nowhere joins the "Gemini CLI" project instead of one named after the Gemini folder.
  */
-export const GEMINI_PARSER_VERSION = 2;
+export const GEMINI_PARSER_VERSION = 3;
+
+/** The project of chats whose folder Gemini CLI registered nowhere: a name, not a folder (like "Claude Desktop"). */
+export const GEMINI_PROJECT = 'Gemini CLI';
 
 /** `tmp/<project>/chats/session-*.json[l]`, and a subagent's `chats/<parentSessionId>/<sessionId>.jsonl`. */
 const MAIN_CHAT = /^session-.+\.jsonl?$/;
@@ -60,6 +66,8 @@ class ChatReader {
   readonly #emitted = new Set<string>();
   /** Calls whose result a `toolCalls` entry holds: the same response recorded again as a user turn is that result. */
   readonly #results = new Set<string>();
+  /** The message list as Gemini holds it, to know a turn it recorded again under a new id. */
+  readonly #history = new RecordedHistory();
   readonly #ctx: ChatContext;
 
   constructor(file: TranscriptFile, ctx: ChatContext) {
@@ -79,15 +87,19 @@ class ChatReader {
   }
 
   record(line: Json): void {
-    if (typeof line.$rewindTo === 'string') return countSkip(this.#ctx.stats, 'meta_only');
+    if (typeof line.$rewindTo === 'string') {
+      this.#history.rewind(line.$rewindTo);
+      return countSkip(this.#ctx.stats, 'meta_only');
+    }
     const patch = asObject(line.$set);
     if (patch) {
       this.metadata(patch);
       // `$set.messages` is a checkpoint of the whole list: its records are messages like any other.
-      if (Array.isArray(patch.messages)) for (const message of patch.messages) this.message(asObject(message) ?? {});
+      if (Array.isArray(patch.messages)) this.#checkpoint(patch.messages.map((message) => asObject(message) ?? {}));
       return countSkip(this.#ctx.stats, 'meta_only');
     }
-    if (typeof line.id === 'string') return this.message(line);
+    if (typeof line.id === 'string') return this.message(line, this.#history.line(line, line.id));
+    this.#history.interrupt();
     if (typeof line.sessionId === 'string') {
       this.metadata(line);
       return countSkip(this.#ctx.stats, 'meta_only');
@@ -95,7 +107,13 @@ class ChatReader {
     countSkip(this.#ctx.stats, 'unknown_type');
   }
 
-  message(message: Json): void {
+  #checkpoint(messages: Json[]): void {
+    const copies = this.#history.checkpoint(messages);
+    for (const message of messages) this.message(message, copies.has(asString(message.id) ?? ''));
+  }
+
+  /** One message record; a `copy` (a turn recorded again under a new id) repeats what is stored under its original's id. */
+  message(message: Json, copy = false): void {
     const { stats, options } = this.#ctx;
     const messageId = asString(message.id);
     if (!messageId) return countSkip(stats, 'no_id');
@@ -103,6 +121,11 @@ class ChatReader {
     if (all === undefined) return countSkip(stats, 'unknown_type');
     for (const block of all) if (block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string') this.#results.add(block.meta.toolUseId);
     const blocks = all.filter((block) => !this.#isRecordedResult(block));
+    // Its blocks count as emitted, so the copy's later re-emissions add only what it gained.
+    if (copy) {
+      for (const block of blocks) this.#emitted.add(`gm:${this.#sessionId}:${messageId}:${block.key}`);
+      return countSkip(stats, 'duplicate');
+    }
     const ts = parseTs(message.timestamp);
     if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return countSkip(stats, 'outside_window');
     const session = this.#session();
@@ -126,9 +149,14 @@ class ChatReader {
     return block.kind === 'tool_result' && !block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string' && this.#results.has(block.meta.toolUseId);
   }
 
-  /** The final batch: a session Gemini registered no folder for joins its root's one "Gemini CLI" project. */
+  /** The final batch: a session Gemini registered no folder for (nor recorded directories) joins the one "Gemini CLI" project. */
   finish(): TranscriptBatch {
-    if (this.projection.hasSession(this.#sessionId)) this.#session().cwd ??= this.#directories ?? this.#ctx.place?.geminiRoot ?? null;
+    if (this.projection.hasSession(this.#sessionId)) {
+      const session = this.#session();
+      session.cwd ??= this.#directories ?? null;
+      // The project, not the cwd: a re-read moves a session stored under the Gemini folder's project.
+      if (session.cwd === null) session.projectCwd = GEMINI_PROJECT;
+    }
     return this.projection.take(true);
   }
 
