@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
-import { PROVIDER_IDS } from './providers.js';
+import { PROVIDER_IDS, PROVIDERS } from './providers.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
@@ -41,8 +41,41 @@ export const SessionPart = z.strictObject({
   /** The stored text is a prefix of this many characters. */
   truncatedFrom: count.nullable(),
   image: z.strictObject({ mediaType: z.string().nullable(), bytes: count }).nullable(),
+  /**
+   * The person's own words, as capture decided once when it parsed the line (`genuine_user_turn`, the
+   * same flag as Search's `genuineUserTurn`). False for user text the agent's harness wrote in their
+   * name (a slash command's echo and output, a caveat, hook output, a task notification, a skill
+   * expansion, a compaction summary), for a Claude subagent's prompt, and for every other part. A
+   * user-role text part without it has a `summary`: the one line a folded view shows of it.
+   */
+  genuineUserTurn: z.boolean(),
+  /** The summary the harness wrote, in the user's role, to continue a compacted conversation. */
+  isCompactSummary: z.boolean(),
+  /** The slash command ("/clear") a harness-written user text echoes; null otherwise. */
+  slashCommand: z.string().nullable(),
 });
 export type SessionPart = z.infer<typeof SessionPart>;
+
+/** The app that wrote text in the person's name, as people call it (Claude's harness is Claude Code). */
+export function harnessName(provider: string): string {
+  if (provider === 'claude') return 'Claude Code';
+  return (PROVIDERS as Record<string, { label: string }>)[provider]?.label ?? provider;
+}
+
+/**
+ * What a user-role text part the person did not write is, in one line, for the CLI and MCP: "Command
+ * /clear", "Summary of the earlier conversation", or the app's name and the text's first line.
+ * Undefined for the words of the turn's author; in a subagent's conversation (`inSubagent`) that is
+ * the main agent's prompt, which capture never marks as the person's. The panel, which may import
+ * only types, says the same (renderer/src/places/sessions/reading.ts).
+ */
+export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, provider: string): string | undefined {
+  if (role !== 'user' || part.kind !== 'text' || part.genuineUserTurn) return undefined;
+  if (part.isCompactSummary) return 'Summary of the earlier conversation';
+  if (inSubagent) return undefined;
+  if (part.slashCommand !== null) return `Command ${part.summary ?? part.slashCommand}`;
+  return `${harnessName(provider)}: ${part.summary ?? ''}`;
+}
 
 export const SessionMessage = z.strictObject({
   messageId: z.string(),

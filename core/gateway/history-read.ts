@@ -29,7 +29,17 @@ export interface OrderedPart {
   ts: number | null;
   text: string | null;
   meta: string | null;
+  /** The person's own words, as the parser marked them once (`genuine_user_turn`, see PART_FLAGS in transcripts/). */
+  genuineUserTurn: boolean;
+  /** The summary the harness wrote, in the user's role, to continue a compacted conversation (`is_compact_summary`). */
+  isCompactSummary: boolean;
 }
+
+/** A row as read, its flags as SQLite keeps them. */
+type PartRow = Omit<OrderedPart, 'genuineUserTurn' | 'isCompactSummary'> & { genuineUserTurn: number; isCompactSummary: number };
+
+const ordered = (rows: unknown[]): OrderedPart[] =>
+  (rows as PartRow[]).map((r) => ({ ...r, genuineUserTurn: r.genuineUserTurn === 1, isCompactSummary: r.isCompactSummary === 1 }));
 
 /** A position in a conversation: parts order by line time, then by when they were stored. */
 export interface PartKey {
@@ -52,7 +62,7 @@ const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key A
   IFNULL(st.parts, 0) AS parts, IFNULL(st.messages, 0) AS messages, IFNULL(st.tool_calls, 0) AS toolCalls,
   (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch') AS subagents`;
 const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';
-const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta';
+const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta, genuine_user_turn AS genuineUserTurn, is_compact_summary AS isCompactSummary';
 /** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
 const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts OR (ts = @ts AND rowid > @rowid)`;
 const BEFORE = `(@ts IS NULL AND ts IS NULL AND rowid < @rowid) OR (@ts IS NOT NULL AND (ts IS NULL OR ts < @ts OR (ts = @ts AND rowid < @rowid)))`;
@@ -119,12 +129,12 @@ export class HistoryReader {
 
   /** Up to `limit` parts after `after` (from the start when null), in conversation order. */
   partsAfter(sessionId: string, after: PartKey | null, limit: number): OrderedPart[] {
-    return this.#forward.all({ sessionId, start: after === null ? 1 : 0, ts: after?.ts ?? null, rowid: after?.rowid ?? 0, limit }) as OrderedPart[];
+    return ordered(this.#forward.all({ sessionId, start: after === null ? 1 : 0, ts: after?.ts ?? null, rowid: after?.rowid ?? 0, limit }));
   }
 
   /** Up to `limit` parts before `before`, nearest first (reverse conversation order). */
   partsBefore(sessionId: string, before: PartKey, limit: number): OrderedPart[] {
-    return this.#backward.all({ sessionId, ts: before.ts, rowid: before.rowid, limit }) as OrderedPart[];
+    return ordered(this.#backward.all({ sessionId, ts: before.ts, rowid: before.rowid, limit }));
   }
 
   /** Where a part sits, and in which session. */

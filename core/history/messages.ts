@@ -63,6 +63,34 @@ function toolResultSummary(text: string | null, isError: boolean): string {
   return lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}: ${firstLine(text, 120)}`;
 }
 
+/** A slash command's echo opens with these elements, in either order (`<command-message>` first in newer versions). */
+const COMMAND_ECHO = /^\s*<command-(?:name|message|args)>/;
+const COMMAND_NAME = /<command-name>\s*([^<\n]{1,200}?)\s*<\/command-name>/;
+const COMMAND_ARGS = /<command-args>([^<]{0,2000})<\/command-args>/;
+const TAG = /<\/?[a-z][\w-]*>/g;
+
+/** The command a harness-written echo of a slash command names ("/clear"), with or without its slash. */
+function slashCommandOf(text: string): string | null {
+  if (!COMMAND_ECHO.test(text)) return null;
+  const name = COMMAND_NAME.exec(text)?.[1];
+  if (!name) return null;
+  return name.startsWith('/') ? name : `/${name}`;
+}
+
+/**
+ * The one line a fold shows of user text the harness wrote: the command and its arguments for an
+ * echo, else the first line with the harness's tags taken out (a command's output, a hook's line).
+ */
+function harnessSummary(text: string, command: string | null): string {
+  if (command !== null) {
+    const args = firstLine(COMMAND_ARGS.exec(text)?.[1] ?? null, 120);
+    return args ? `${command} ${args}` : command;
+  }
+  // The first line is all a fold shows: a long text (a compaction summary) is not scanned whole.
+  const head = text.slice(0, 2_000);
+  return firstLine(head.replace(TAG, ' '), 120) || firstLine(head, 120);
+}
+
 /** One stored part as a reader sees it, with the one line a folded view shows. */
 export function partView(part: OrderedPart): SessionPart {
   const meta = parseObject(part.meta);
@@ -71,7 +99,12 @@ export function partView(part: OrderedPart): SessionPart {
   const toolName = str(meta.name);
   let summary: string | null = null;
   let image: SessionPart['image'] = null;
-  if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text));
+  let slashCommand: string | null = null;
+  // User text the person did not write (capture decided which, once) folds like a tool call.
+  if (part.kind === 'text' && part.role === 'user' && !part.genuineUserTurn) {
+    slashCommand = slashCommandOf(part.text ?? '');
+    summary = harnessSummary(part.text ?? '', slashCommand);
+  } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text));
   else if (part.kind === 'tool_result') summary = toolResultSummary(part.text, isError);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || 'thinking';
   else if (part.kind === 'image') {
@@ -88,6 +121,9 @@ export function partView(part: OrderedPart): SessionPart {
     isError,
     truncatedFrom: truncated,
     image,
+    genuineUserTurn: part.genuineUserTurn,
+    isCompactSummary: part.isCompactSummary,
+    slashCommand,
   };
 }
 

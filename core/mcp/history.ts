@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, ProjectKey, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, harnessLine, ProjectKey, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 
@@ -58,7 +58,18 @@ export const GetSessionInput = z.strictObject({
   limit: z.number().int().min(1).max(MAX_MESSAGES).optional().describe(`Messages per page, at most ${MAX_MESSAGES} (default 20)`),
 });
 
-const Part = z.strictObject({ kind: z.string(), text: z.string().nullable(), summary: z.string().nullable(), toolName: z.string().nullable(), isError: z.boolean(), partId: z.string() });
+const Part = z.strictObject({
+  kind: z.string(),
+  text: z.string().nullable(),
+  summary: z.string().nullable(),
+  toolName: z.string().nullable(),
+  isError: z.boolean(),
+  partId: z.string(),
+  /** The person's own words (search_transcripts' genuine_user_turn); false for everything else. */
+  genuineUserTurn: z.boolean(),
+  /** User text the agent's app wrote in the person's name, said for what it is ("Command /clear"); null otherwise. */
+  harness: z.string().nullable(),
+});
 
 export const GetSessionOutput = z.strictObject({
   session: z.strictObject({
@@ -136,6 +147,8 @@ function sessionOutput(result: Result<'Sessions.Get'>, redact: (text: string) =>
   const parts = result.messages.reduce((n, m) => n + m.parts.length, 0);
   // Every part keeps some text: the page's budget is shared out, never spent on the first parts alone.
   const cap = Math.max(200, Math.min(PART_CHARS, Math.floor(PAGE_CHARS / Math.max(parts, 1))));
+  // A subagent's user turns are the main agent's prompts, not text the app wrote (see harnessLine).
+  const inSubagent = s.parentSessionId !== null;
   return {
     session: {
       sessionId: s.sessionId,
@@ -152,7 +165,19 @@ function sessionOutput(result: Result<'Sessions.Get'>, redact: (text: string) =>
     messages: result.messages.map((m) => ({
       role: m.role,
       at: iso(m.ts),
-      parts: m.parts.map((p) => ({ partId: p.partId, kind: p.kind, text: bounded(p.text === null ? null : redact(p.text), cap), summary: p.summary === null ? null : redact(p.summary), toolName: p.toolName, isError: p.isError })),
+      parts: m.parts.map((p) => {
+        const harness = harnessLine(p, m.role, inSubagent, s.provider);
+        return {
+          partId: p.partId,
+          kind: p.kind,
+          text: bounded(p.text === null ? null : redact(p.text), cap),
+          summary: p.summary === null ? null : redact(p.summary),
+          toolName: p.toolName,
+          isError: p.isError,
+          genuineUserTurn: p.genuineUserTurn,
+          harness: harness === undefined ? null : redact(harness),
+        };
+      }),
     })),
     subagents: result.subagents.map((sub) => ({ sessionId: sub.session.sessionId, agentType: sub.session.agentType, messages: sub.session.messages })),
     ...(result.cursor ? { cursor: result.cursor } : {}),
@@ -169,11 +194,16 @@ function searchText(out: z.infer<typeof SearchTranscriptsOutput>): string {
   return lines.join('\n');
 }
 
+/** User text the app wrote in the person's name: marked so before its text, never read as theirs. */
+function harnessText(p: z.infer<typeof Part>): string {
+  return `[${p.harness ?? ''} — written by the agent's app, not the person]\n${p.text ?? ''}`;
+}
+
 function sessionText(out: z.infer<typeof GetSessionOutput>): string {
   const lines = [`${out.session.title ?? out.session.firstRequest ?? '(untitled)'} (${out.session.sessionId}, ${countOf(out.session.messages, 'message')})`];
   for (const m of out.messages) {
     lines.push(`— ${m.role ?? 'message'} ${m.at ?? ''}`);
-    for (const p of m.parts) lines.push(p.kind === 'text' ? (p.text ?? '') : `[${p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`);
+    for (const p of m.parts) lines.push(p.harness !== null ? harnessText(p) : p.kind === 'text' ? (p.text ?? '') : `[${p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`);
   }
   if (out.cursor) lines.push(`Later messages: call again with cursor "${out.cursor}".`);
   if (out.before) lines.push(`Earlier messages: call again with cursor "${out.before}".`);
@@ -208,6 +238,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       title: 'Read a past agent conversation',
       description:
         'The messages of one captured conversation in order, a page at a time: user and assistant turns, thinking, tool calls (with a one-line summary) and their results, each part’s text capped. ' +
+        'User text the agent’s app wrote in the person’s name (slash-command echoes and output, hook output, compaction summaries) has `harness` set and `genuineUserTurn` false; the person’s own words have `genuineUserTurn` true. ' +
         'Pass part_id (from search_transcripts) to open the page around a hit; use cursor/before from a result to page. Secrets are redacted; no filesystem path is returned.',
       inputSchema: GetSessionInput,
       outputSchema: GetSessionOutput,

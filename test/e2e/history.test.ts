@@ -233,6 +233,15 @@ describe('search and read conversations in the panel', () => {
     await page.goto(`${steward.baseUrl}#/search?q=crumble`);
     await page.locator('.search-hit').first().click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
+    // The /clear echo Claude Code wrote in the person's name is said for what it is, folded, not as their turn.
+    const echo = page.locator('article').filter({ has: page.locator('details.fold--harness') });
+    expect(await echo.locator('.message__who').innerText()).toBe('Claude Code');
+    const echoSummary = echo.locator('details.fold--harness summary');
+    expect(await echoSummary.innerText()).toBe('Command /clear');
+    expect(await page.locator('.conversation').innerText()).not.toContain('<command-name>');
+    await echoSummary.focus();
+    await page.keyboard.press('Enter');
+    expect(await echo.locator('.fold__body').innerText()).toBe('<command-name>/clear</command-name>');
     const ask = page.getByRole('button', { name: 'Forget…' });
     await ask.click();
     const confirm = page.getByTestId('forget-confirm');

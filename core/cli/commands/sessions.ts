@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
-import { countOf, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, harnessLine, harnessName, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
@@ -32,7 +32,9 @@ export function formatSessionList(result: Result<'Sessions.List'>, pinned: reado
   return `${lines.join('\n')}\n`;
 }
 
-function partLine(part: SessionPart): string {
+/** `harness`: the part is text the app wrote in the person's name (see harnessLine), said for what it is. */
+function partLine(part: SessionPart, harness: string | undefined): string {
+  if (harness !== undefined) return `  [${harness}]`;
   switch (part.kind) {
     case 'text':
       return part.text ?? '';
@@ -54,8 +56,14 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
   const started = new Map<string, string[]>();
   for (const sub of result.subagents) if (sub.startedBy) started.set(sub.startedBy, [...(started.get(sub.startedBy) ?? []), `  ⤷ subagent ${sub.session.agentType ?? ''} ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`]);
+  // A subagent's user turns are the main agent's prompts (as the panel reads them).
+  const inSubagent = s.parentSessionId !== null;
   for (const m of result.messages as SessionMessage[]) {
-    out.push('', `── ${m.role ?? 'message'} · ${when(m.ts)}`, ...m.parts.map(partLine), ...(started.get(m.messageId) ?? []));
+    const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.provider));
+    // A user message with none of its author's words (only the app's text and tool output) is the app's.
+    const theApps = harness.some((h) => h !== undefined) && m.parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined);
+    const who = theApps ? harnessName(s.provider) : (m.role ?? 'message');
+    out.push('', `── ${who} · ${when(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...(started.get(m.messageId) ?? []));
   }
   const unplaced = result.subagents.filter((sub) => !sub.startedBy);
   if (unplaced.length > 0) out.push('', ...unplaced.map((sub) => `subagent ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`));

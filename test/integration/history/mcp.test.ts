@@ -106,6 +106,15 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(JSON.stringify(out)).toContain('[REDACTED]');
   });
 
+  it('get_session tells the person’s words from what their agent’s app wrote in their name', async () => {
+    const result = await call('get_session', { session_id: IDS.kitchen });
+    const out = result.structuredContent as { messages: Array<{ parts: Array<{ text: string | null; genuineUserTurn: boolean; harness: string | null }> }> };
+    const [echo, prompt] = out.messages.map((m) => m.parts[0]!);
+    expect(echo).toMatchObject({ genuineUserTurn: false, harness: 'Command /clear' });
+    expect(prompt).toMatchObject({ text: 'Write a recipe for apple crumble with winter spices.', genuineUserTurn: true, harness: null });
+    expect(result.content[0]!.text).toContain("[Command /clear — written by the agent's app, not the person]");
+  });
+
   it('get_session names the subagents, and an unknown id is a tool error, not a crash', async () => {
     const out = (await call('get_session', { session_id: IDS.pruning })).structuredContent as { subagents: Array<{ sessionId: string; agentType: string }> };
     expect(out.subagents).toEqual([{ sessionId: SUBAGENT_SESSION, agentType: 'Explore', messages: 2 }]);

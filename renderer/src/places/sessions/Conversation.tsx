@@ -3,7 +3,7 @@ import type { SessionMessage, SessionSubagent } from '../../../../core/api/index
 import { countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
-import { messageElementId, speakerOf } from './reading.js';
+import { harnessFold, messageElementId, messageSpeaker } from './reading.js';
 
 /** A subagent's own conversation, loaded when its fold is opened. */
 function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: number }): ReactElement {
@@ -19,7 +19,7 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
       </summary>
       <ErrorBanner title="The subagent could not be loaded." error={loaded.error} />
       {loaded.data ? (
-        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} depth={depth + 1} inSubagent />
+        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} provider={s.provider} depth={depth + 1} inSubagent />
       ) : (
         !loaded.error && <p className="muted">Loading…</p>
       )}
@@ -31,17 +31,20 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
  * A conversation as people read it: turns in order, thinking and tool calls folded to one line,
  * results expandable, subagents nested after the message that started them, images as placeholders.
  * `inSubagent`: the conversation is a subagent's, so its prompts are the main agent's words.
+ * `provider`: whose app wrote the text it put in the person's name (see harnessFold).
  */
 export function Conversation({
   messages,
   subagents,
   hitPartId,
+  provider,
   depth = 0,
   inSubagent = false,
 }: {
   messages: readonly SessionMessage[];
   subagents: readonly SessionSubagent[];
   hitPartId: string | undefined;
+  provider: string;
   depth?: number;
   inSubagent?: boolean;
 }): ReactElement {
@@ -52,23 +55,22 @@ export function Conversation({
   return (
     <div className="conversation">
       {messages.map((m) => {
-        const who = speakerOf(m.role, inSubagent);
-        const toolOnly = m.parts.every((p) => p.kind === 'tool_result');
+        const { who, kind } = messageSpeaker(m, inSubagent, provider);
         return (
           // Focusable from script only: loading earlier or later messages moves the focus to the first new one.
           <article
             key={m.messageId}
             id={messageElementId(m.messageId)}
             tabIndex={-1}
-            className={`message ${toolOnly ? 'message--tool' : `message--${m.role ?? 'other'}`}`}
-            aria-label={`${toolOnly ? 'Tool result' : who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}`}
+            className={`message ${kind === 'turn' ? `message--${m.role ?? 'other'}` : `message--${kind}`}`}
+            aria-label={`${who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}`}
           >
             <header className="message__header">
-              <span className="message__who">{toolOnly ? 'Tool result' : who}</span>
+              <span className="message__who">{who}</span>
               {m.ts !== null && <time dateTime={new Date(m.ts).toISOString()}>{formatDateTime(m.ts)}</time>}
             </header>
             {m.parts.map((part) => (
-              <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} />
+              <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} harness={harnessFold(part, m.role, inSubagent, provider)} />
             ))}
             {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={sub.session.sessionId} subagent={sub} depth={depth} />)}
           </article>

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import Markdown from 'react-markdown';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { formatBytes, formatCount } from '../../components/index.js';
+import type { HarnessFold } from './reading.js';
 
 function prettyJson(text: string | null): string {
   if (text === null) return '';
@@ -24,19 +25,23 @@ function Fold({ kind, label, summary, text, open, error }: { kind: string; label
   );
 }
 
-/** One part of a message: text as written (Markdown from the assistant), the rest folded or as a placeholder. */
-export function PartView({ part, role, hit }: { part: SessionPart; role: string | null; hit: boolean }): ReactElement {
+/**
+ * One part of a message: text as written (Markdown from the assistant), the rest folded or as a
+ * placeholder. `harness`: the text is not its author's words but the app's, and folds as what it is.
+ */
+export function PartView({ part, role, hit, harness }: { part: SessionPart; role: string | null; hit: boolean; harness: HarnessFold | undefined }): ReactElement {
   let body: ReactElement;
   switch (part.kind) {
     case 'text':
-      body =
-        role === 'assistant' ? (
-          <div className="part__markdown">
-            <Markdown skipHtml>{part.text ?? ''}</Markdown>
-          </div>
-        ) : (
-          <p className="part__text">{part.text}</p>
-        );
+      body = harness ? (
+        <Fold kind="harness" label={harness.label} summary={harness.summary} text={part.text ?? ''} open={hit} />
+      ) : role === 'assistant' ? (
+        <div className="part__markdown">
+          <Markdown skipHtml>{part.text ?? ''}</Markdown>
+        </div>
+      ) : (
+        <p className="part__text">{part.text}</p>
+      );
       break;
     case 'thinking':
       body = <Fold kind="thinking" label="Thinking" summary={part.summary} text={part.text ?? ''} open={hit} />;

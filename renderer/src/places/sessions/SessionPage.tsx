@@ -113,7 +113,7 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
           Earlier messages
         </Button>
       )}
-      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} inSubagent={s.parentSessionId !== null} />
+      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} provider={s.provider} inSubagent={s.parentSessionId !== null} />
       {page.cursor && (
         <Button onClick={() => more('cursor')} disabled={pages.busy}>
           Later messages

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { harnessLine, type SessionMessage, type SessionPart } from '../../../core/api/index.js';
+import { harnessFold, messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
+
+const part = (o: Partial<SessionPart>): SessionPart => ({
+  partId: 'cc:x:0',
+  kind: 'text',
+  text: 'words',
+  summary: null,
+  toolName: null,
+  toolUseId: null,
+  isError: false,
+  truncatedFrom: null,
+  image: null,
+  genuineUserTurn: false,
+  isCompactSummary: false,
+  slashCommand: null,
+  ...o,
+});
+const user = (...parts: SessionPart[]): SessionMessage => ({ messageId: 'cc:x', role: 'user', ts: null, parts });
+
+const typed = part({ text: 'How warm should it stay?', genuineUserTurn: true });
+const echo = part({ text: '<command-name>/clear</command-name>', slashCommand: '/clear', summary: '/clear' });
+const output = part({ text: '<local-command-stdout>Cleared</local-command-stdout>', summary: 'Cleared' });
+const compacted = part({ text: 'This session is being continued…', summary: 'This session is being continued…', isCompactSummary: true });
+const result = part({ kind: 'tool_result', text: 'ok', summary: '1 line: ok' });
+
+describe('user text the person did not write, in the session viewer', () => {
+  it('folds as what it is, never as the person’s words', () => {
+    expect(harnessFold(typed, 'user', false, 'claude')).toBeUndefined();
+    expect(harnessFold(echo, 'user', false, 'claude')).toEqual({ label: 'Command', summary: '/clear' });
+    expect(harnessFold(compacted, 'user', false, 'claude')).toEqual({ label: 'Summary of the earlier conversation', summary: null });
+    expect(harnessFold(output, 'user', false, 'claude')).toEqual({ label: 'Claude Code', summary: 'Cleared' });
+    // The assistant's text, and tool parts, are not user text.
+    expect(harnessFold(part({ text: 'Keep it warm.' }), 'assistant', false, 'claude')).toBeUndefined();
+    expect(harnessFold(result, 'user', false, 'claude')).toBeUndefined();
+  });
+
+  it('a subagent’s prompt stays the main agent’s words; only a compaction summary folds there', () => {
+    expect(harnessFold(part({ text: 'List the sensors' }), 'user', true, 'claude')).toBeUndefined();
+    expect(harnessFold(compacted, 'user', true, 'claude')?.label).toBe('Summary of the earlier conversation');
+  });
+
+  it('a message of only the app’s text (and tool output) is the app’s turn, not “You”', () => {
+    expect(messageSpeaker(user(echo), false, 'claude')).toEqual({ who: 'Claude Code', kind: 'harness' });
+    expect(messageSpeaker(user(output, result), false, 'claude')).toEqual({ who: 'Claude Code', kind: 'harness' });
+    expect(messageSpeaker(user(compacted), false, 'claude').who).toBe('Claude Code');
+    expect(messageSpeaker(user(typed, output), false, 'claude')).toEqual({ who: 'You', kind: 'turn' });
+    expect(messageSpeaker(user(result), false, 'claude')).toEqual({ who: 'Tool result', kind: 'tool' });
+    expect(messageSpeaker(user(part({ text: 'List the sensors' })), true, 'claude')).toEqual({ who: 'Main agent', kind: 'turn' });
+  });
+
+  it('the CLI and MCP say the same as the panel', () => {
+    expect(harnessLine(echo, 'user', false, 'claude')).toBe('Command /clear');
+    expect(harnessLine(output, 'user', false, 'claude')).toBe('Claude Code: Cleared');
+    expect(harnessLine(compacted, 'user', false, 'claude')).toBe('Summary of the earlier conversation');
+    expect(harnessLine(typed, 'user', false, 'claude')).toBeUndefined();
+    expect(harnessLine(part({ text: 'List the sensors' }), 'user', true, 'claude')).toBeUndefined();
+  });
+});
