@@ -22,5 +22,5 @@ export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
 export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
-export { SessionSummary, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, harnessName } from './sessions.js';
+export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, harnessName } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

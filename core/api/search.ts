@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
 import { PROVIDER_IDS } from './providers.js';
+import { ParentKind } from './sessions.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
@@ -28,6 +29,7 @@ export type SearchHit = z.infer<typeof SearchHit>;
 export const SearchSession = z.strictObject({
   sessionId: z.string(),
   parentSessionId: z.string().nullable(),
+  parentKind: ParentKind,
   projectKey: z.string().nullable(),
   projectName: z.string().nullable(),
   provider: z.string(),

@@ -5,6 +5,10 @@ import { PROVIDER_IDS, PROVIDERS } from './providers.js';
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
 
+/** A subagent's prompts are the main agent's words; a branch's are the person's, as in its parent. */
+export const ParentKind = z.enum(['subagent', 'branch']).nullable();
+export type ParentKind = z.infer<typeof ParentKind>;
+
 /** A conversation as a list shows it: counts and labels, never a path. */
 export const SessionSummary = z.strictObject({
   sessionId: z.string(),
@@ -17,6 +21,8 @@ export const SessionSummary = z.strictObject({
   /** Messages (user and assistant turns, tool results included), not parts. */
   messages: count,
   parentSessionId: z.string().nullable(),
+  /** What the parent is to it: a subagent it started, or a conversation it branched (forked) from. */
+  parentKind: ParentKind,
   projectName: z.string().nullable(),
   /** The first thing the person asked, bounded; a title stand-in when the session has none. */
   firstRequest: z.string().nullable(),

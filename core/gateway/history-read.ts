@@ -8,6 +8,8 @@ export interface SessionRecord {
   source: string | null;
   projectKey: string | null;
   parentSessionId: string | null;
+  /** A subagent the parent started, or a conversation branched (forked) from it. */
+  parentKind: 'subagent' | 'branch' | null;
   title: string | null;
   agentType: string | null;
   /** The model the provider's parser stored for the session (null for rows stored before it did). */
@@ -58,7 +60,7 @@ export interface SessionListFilter {
 }
 
 const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key AS projectKey, s.parent_session_id AS parentSessionId,
-  s.title, s.agent_type AS agentType, s.model, s.first_ts AS firstTs, s.last_ts AS lastTs,
+  CASE WHEN s.parent_session_id IS NULL THEN NULL WHEN s.parent_kind = 'branch' THEN 'branch' ELSE 'subagent' END AS parentKind, s.title, s.agent_type AS agentType, s.model, s.first_ts AS firstTs, s.last_ts AS lastTs,
   IFNULL(st.parts, 0) AS parts, IFNULL(st.messages, 0) AS messages, IFNULL(st.tool_calls, 0) AS toolCalls,
   (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch') AS subagents`;
 const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';

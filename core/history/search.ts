@@ -189,6 +189,7 @@ export class HistorySearch {
     return records.map((record, i) => ({
       sessionId: record.sessionId,
       parentSessionId: record.parentSessionId,
+      parentKind: record.parentKind,
       projectKey: record.projectKey,
       projectName: record.projectKey === null ? null : this.#sessions.projectName(record.projectKey),
       provider: record.provider,

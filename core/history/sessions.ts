@@ -56,6 +56,7 @@ export class SessionsView {
       lastAt: record.lastTs,
       messages: record.messages,
       parentSessionId: record.parentSessionId,
+      parentKind: record.parentKind,
       projectName: record.projectKey === null ? null : this.#projects.nameOf(record.projectKey),
       firstRequest: labels ? labels.firstRequest : this.firstRequest(record.sessionId),
       model: this.#model(record),

@@ -148,7 +148,7 @@ function sessionOutput(result: Result<'Sessions.Get'>, redact: (text: string) =>
   // Every part keeps some text: the page's budget is shared out, never spent on the first parts alone.
   const cap = Math.max(200, Math.min(PART_CHARS, Math.floor(PAGE_CHARS / Math.max(parts, 1))));
   // A subagent's user turns are the main agent's prompts, not text the app wrote (see harnessLine).
-  const inSubagent = s.parentSessionId !== null;
+  const inSubagent = s.parentKind === 'subagent';
   return {
     session: {
       sessionId: s.sessionId,

@@ -52,12 +52,14 @@ function partLine(part: SessionPart, harness: string | undefined): string {
 /** The conversation as people read it: turns in order, tools and thinking as one line each. */
 export function formatSession(result: Result<'Sessions.Get'>): string {
   const s = result.session;
-  const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, `${s.sessionId} · ${s.projectName ?? 'no project'} · ${s.provider} · ${when(s.startedAt)} → ${when(s.lastAt)} · ${countOf(s.messages, 'message')}`];
+  const parent = s.parentSessionId === null ? [] : [`${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`];
+  const facts = [s.sessionId, s.projectName ?? 'no project', s.provider, `${when(s.startedAt)} → ${when(s.lastAt)}`, countOf(s.messages, 'message'), ...parent];
+  const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
   const started = new Map<string, string[]>();
   for (const sub of result.subagents) if (sub.startedBy) started.set(sub.startedBy, [...(started.get(sub.startedBy) ?? []), `  ⤷ subagent ${sub.session.agentType ?? ''} ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`]);
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
-  const inSubagent = s.parentSessionId !== null;
+  const inSubagent = s.parentKind === 'subagent';
   for (const m of result.messages as SessionMessage[]) {
     const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.provider));
     // A user message with none of its author's words (only the app's text and tool output) is the app's.

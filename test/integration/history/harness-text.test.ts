@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, type Result } from '../../../core/index.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+import { claudeLine, openclawLines, writeJsonl } from '../../support/transcripts.js';
 
 /**
  * A Claude Code conversation as the harness writes it: a /clear echo and its output, a caveat, a
@@ -36,6 +36,13 @@ beforeAll(async () => {
     claudeLine({ sessionId: SESSION, agentId: AGENT, cwd: CWD, ts: new Date(Date.now() - 3_000_000), text: 'List the greenhouse sensors' }),
     claudeLine({ sessionId: SESSION, agentId: AGENT, cwd: CWD, ts: new Date(Date.now() - 2_999_000), type: 'assistant', text: 'Two sensors.' }),
   ]);
+  // An OpenClaw conversation branched from another: its prompts are still the person's, not a main agent's.
+  const sessions = join(home.dir, 'openclaw', 'agents', 'main', 'sessions');
+  writeJsonl(join(sessions, 'trunk-1.jsonl'), openclawLines('trunk-1', [{ id: 'a0000001', text: 'Plan the beds' }]));
+  const [header, ...rest] = openclawLines('branch-1', [{ id: 'b0000001', text: 'Try raised beds instead' }]) as Array<Record<string, unknown>>;
+  const reminder = { type: 'custom_message', id: 'b0000002', parentId: 'b0000001', timestamp: new Date(Date.now() - 60_000).toISOString(), customType: 'garden-reminders', content: 'Reminder: water the seedlings', display: true };
+  writeJsonl(join(sessions, 'branch-1.jsonl'), [{ ...header, parentSession: 'trunk-1' }, ...rest, reminder]);
+  home.env.STEWARD_OPENCLAW_ROOTS = join(home.dir, 'openclaw');
   home.env.STEWARD_CLAUDE_ROOTS = root;
   core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
   await core.call('Backfill.Run', { all: true });
@@ -76,5 +83,18 @@ describe('text the harness wrote in the person’s name', () => {
     expect(text).not.toContain('<command-name>');
     expect(text.match(/── user /g)).toHaveLength(1);
     expect(text).toContain('How warm should the greenhouse stay at night?');
+  });
+
+  it('a branched conversation is a branch, not a subagent: its prompts stay the person’s', async () => {
+    const branch = await core.call('Sessions.Get', { sessionId: 'oc:main:branch-1' });
+    expect(branch.session).toMatchObject({ parentSessionId: 'oc:main:trunk-1', parentKind: 'branch' });
+    const text = formatSession(branch);
+    expect(text).toContain('branched from oc:main:trunk-1');
+    // What an extension wrote in the person's name folds as the app's, as it would in any conversation of theirs.
+    expect(text).toContain('[OpenClaw: Reminder: water the seedlings]');
+    const sub = await core.call('Sessions.Get', { sessionId: `${SESSION}:agent-${AGENT}` });
+    expect(sub.session.parentKind).toBe('subagent');
+    const search = await core.call('Search.Query', { query: 'raised beds' });
+    expect(search.sessions).toEqual([expect.objectContaining({ sessionId: 'oc:main:branch-1', parentKind: 'branch' })]);
   });
 });

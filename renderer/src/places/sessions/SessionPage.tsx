@@ -98,7 +98,8 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
       </div>
       {s.parentSessionId && (
         <p>
-          A subagent of <a href={`#/sessions/${encodeURIComponent(s.parentSessionId)}`}>its parent conversation</a>.
+          {s.parentKind === 'branch' ? 'Branched from ' : 'A subagent of '}
+          <a href={`#/sessions/${encodeURIComponent(s.parentSessionId)}`}>{s.parentKind === 'branch' ? 'an earlier conversation' : 'its parent conversation'}</a>.
         </p>
       )}
       {exporter.notice && (
@@ -113,7 +114,7 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
           Earlier messages
         </Button>
       )}
-      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} provider={s.provider} inSubagent={s.parentSessionId !== null} />
+      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} provider={s.provider} inSubagent={s.parentKind === 'subagent'} />
       {page.cursor && (
         <Button onClick={() => more('cursor')} disabled={pages.busy}>
           Later messages
