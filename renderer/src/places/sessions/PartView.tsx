@@ -1,7 +1,6 @@
 import type { ReactElement } from 'react';
-import Markdown from 'react-markdown';
 import type { SessionPart } from '../../../../core/api/index.js';
-import { formatBytes, formatCount } from '../../components/index.js';
+import { formatBytes, formatCount, MarkdownText } from '../../components/index.js';
 import type { HarnessFold } from './reading.js';
 
 function prettyJson(text: string | null): string {
@@ -37,7 +36,7 @@ export function PartView({ part, role, hit, harness }: { part: SessionPart; role
         <Fold kind="harness" label={harness.label} summary={harness.summary} text={part.text ?? ''} open={hit} />
       ) : role === 'assistant' ? (
         <div className="part__markdown">
-          <Markdown skipHtml>{part.text ?? ''}</Markdown>
+          <MarkdownText text={part.text ?? ''} />
         </div>
       ) : (
         <p className="part__text">{part.text}</p>
