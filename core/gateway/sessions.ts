@@ -57,6 +57,11 @@ function latest(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : Math.max(a, b);
 }
 
+/** Whether this read met the session's earliest line and found a request in it: an append never does. */
+function sawStart(update: SessionUpdate, c: CommittedSession | undefined): boolean {
+  return update.firstRequest !== null && update.firstTs !== null && (c?.first_ts == null || update.firstTs <= c.first_ts);
+}
+
 /**
  * The one rule for merging what a file says about a session into what the cache holds:
  * - the first cwd seen stays; an authoritative project folder (Cowork's selected folder) replaces;
@@ -64,7 +69,9 @@ function latest(a: number | null, b: number | null): number | null {
  *   not know either: it stays a conversation of its own, so its project counts and sweeps it;
  * - a sidecar's agent type beats one learned from the parent's Task call;
  * - a title replaces one of lower or equal precedence (TITLE_SOURCES), never a higher one;
- * - the latest model, the first request, the widest time span.
+ * - the latest model, the widest time span;
+ * - the first request of the read that saw the session's earliest line (a read of its file from the
+ *   start, by this parser: a newer one may know better what the person said), else the one held.
  * Undefined: an update-only row for a session the cache does not hold (pruned rows stay pruned).
  */
 export function mergeSession(update: SessionUpdate, committed: CommittedSession | undefined, parentKnown: boolean): MergedSession | undefined {
@@ -92,7 +99,7 @@ export function mergeSession(update: SessionUpdate, committed: CommittedSession 
     title: ownTitle ? update.title : (c?.title ?? null),
     titleSource: ownTitle ? update.titleSource : (c?.title_source ?? null),
     model: update.model ?? c?.model ?? null,
-    firstRequest: c?.first_request ?? update.firstRequest,
+    firstRequest: sawStart(update, c) ? update.firstRequest : (c?.first_request ?? update.firstRequest),
     firstTs: earliest(c?.first_ts ?? null, update.firstTs),
     lastTs: latest(c?.last_ts ?? null, update.lastTs),
   };

@@ -243,3 +243,29 @@ describe('checkpoints of providers that do not resume at a byte offset', () => {
     expect(h.count("SELECT COUNT(*) FROM parts WHERE provider = 'codex' AND text = 'and run the linter too' AND genuine_user_turn = 1")).toBe(1);
   });
 });
+
+describe('first requests across reads', () => {
+  it('a read from the start by a newer parser replaces the first request an older one kept; an append never does', async () => {
+    h = captureHarness();
+    const file = join(h.claudeRoot, 'projects', 'p', 'first-request.jsonl');
+    const start = Date.now() - 60_000;
+    writeJsonl(file, [
+      claudeLine({ sessionId: 'first-request', ts: new Date(start), text: 'Why does the upload stall?' }),
+      claudeLine({ sessionId: 'first-request', ts: new Date(start + 1000), type: 'assistant', text: 'A retry loop.' }),
+    ]);
+    await claude(h);
+    const first = () => h!.db.prepare("SELECT first_request FROM sessions WHERE session_id = 'first-request'").pluck().get();
+    expect(first()).toBe('Why does the upload stall?');
+    // What an older parser kept (IDE context taken for the request), read by another parser version since.
+    h.db.exec("UPDATE sessions SET first_request = '<ide_opened_file>upload.ts</ide_opened_file> Why does' WHERE session_id = 'first-request'");
+    h.db.exec('UPDATE file_checkpoints SET parser_version = parser_version - 1');
+    await h.restart();
+    expect(await claude(h)).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(first()).toBe('Why does the upload stall?');
+
+    // An append reads from the offset: its first line is no start, and what the session first asked stays.
+    appendJsonl(file, [claudeLine({ sessionId: 'first-request', ts: new Date(start + 2000), text: 'And the download?' })]);
+    expect(await claude(h)).toMatchObject({ read: 1, partsWritten: 1 });
+    expect(first()).toBe('Why does the upload stall?');
+  });
+});
