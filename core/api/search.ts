@@ -20,6 +20,8 @@ export const SearchHit = z.strictObject({
   snippet: z.string(),
   kind: z.string(),
   provider: z.string(),
+  /** The person's own words (capture's `genuine_user_turn`): a user-role text without it is the agent's app's. */
+  genuineUserTurn: z.boolean(),
   toolName: z.string().nullable(),
   highlights: z.array(z.tuple([count, count])),
 });

@@ -41,7 +41,13 @@ export interface MatchedPart {
   text: string | null;
   meta: string | null;
   projectKey: string | null;
+  /** The person's own words, as capture marked the part (`genuine_user_turn`). */
+  genuineUserTurn: boolean;
 }
+
+/** Matched rows as read, their flag as SQLite keeps it. */
+const matched = (rows: unknown[]): MatchedPart[] =>
+  (rows as Array<Omit<MatchedPart, 'genuineUserTurn'> & { genuineUserTurn: number }>).map((r) => ({ ...r, genuineUserTurn: r.genuineUserTurn === 1 }));
 
 /** Matches newest first; `resumeBelow` is set when the scan's budget ran out before the page was full. */
 export interface NewestPage {
@@ -217,12 +223,12 @@ export class SearchReader {
     this.#newest = db.prepare(NEWEST_SQL).pluck();
     this.#details = db.prepare(
       `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta,
-              (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey
+              (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
     // Ranking reads many candidates: a bounded head of each part's text is enough to weigh it.
     this.#heads = db.prepare(
-      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey
+      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
     this.#kept = db.prepare(KEPT_SQL).pluck();
@@ -248,13 +254,13 @@ export class SearchReader {
   async candidates(filter: SearchFilter, upperKey: number, cap: number, fromKey = 0): Promise<{ heads: MatchedPart[]; capped: boolean }> {
     const [lo, hi] = keyRange(filter, upperKey, fromKey);
     const { keys, resumeBelow } = await this.#keys(filter, lo, hi, cap + 1);
-    const heads = keys.length === 0 ? [] : (this.#heads.all(JSON.stringify(keys.slice(0, cap))) as MatchedPart[]);
+    const heads = keys.length === 0 ? [] : matched(this.#heads.all(JSON.stringify(keys.slice(0, cap))));
     return { heads, capped: keys.length > cap || resumeBelow !== null };
   }
 
   /** The parts at these index keys, in the order given. */
   details(keys: readonly number[]): MatchedPart[] {
-    return keys.length === 0 ? [] : (this.#details.all(JSON.stringify(keys)) as MatchedPart[]);
+    return keys.length === 0 ? [] : matched(this.#details.all(JSON.stringify(keys)));
   }
 
   /** Leaf pages of the index a prefix term would merge (see PREFIX_PAGES_SQL). */

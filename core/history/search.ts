@@ -108,7 +108,7 @@ export class HistorySearch {
     const snippets = await snippetsOf(page.matches, termPattern(used.terms), redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, toolName: toolNameOf(m.meta), highlights: snippet.highlights };
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, toolName: toolNameOf(m.meta), highlights: snippet.highlights };
     });
     const progress = this.#index.progress();
     return {

@@ -40,6 +40,8 @@ const Hit = z.strictObject({
   at: z.string().nullable(),
   role: z.string().nullable(),
   kind: z.string(),
+  /** The person's own words; false for user text the agent's app wrote in their name, and for everything else. */
+  genuineUserTurn: z.boolean(),
   toolName: z.string().nullable(),
   snippet: z.string(),
 });
@@ -129,7 +131,7 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Se
 function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string): z.infer<typeof SearchTranscriptsOutput> {
   const notes = [result.fallback?.message, result.indexing ? `Earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}).` : undefined].filter(Boolean);
   return {
-    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, toolName: h.toolName, snippet: redact(h.snippet) })),
+    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, toolName: h.toolName, snippet: redact(h.snippet) })),
     sessions: result.sessions.map((s) => ({
       sessionId: s.sessionId,
       title: s.title === null ? null : redact(s.title),

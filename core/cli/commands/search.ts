@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, harnessName, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
@@ -32,13 +32,15 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   let current: string | undefined;
   for (const hit of result.hits) {
+    const s = sessions.get(hit.sessionId);
     if (hit.sessionId !== current) {
       current = hit.sessionId;
-      const s = sessions.get(hit.sessionId);
       const label = s?.title ?? s?.firstRequest ?? '(untitled)';
       lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${hit.provider} · ${hit.sessionId}`);
     }
-    const what = hit.kind === 'text' ? (hit.role ?? '') : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
+    // User text capture did not mark as the person's is the agent's app's (a command's echo, hook output).
+    const who = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && s?.parentKind !== 'subagent' ? harnessName(hit.provider) : (hit.role ?? '');
+    const what = hit.kind === 'text' ? who : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
     lines.push(`  ${day(hit.ts)}  ${what}: ${hit.snippet}`);
   }
   if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);

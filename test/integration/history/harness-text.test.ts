@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, type Result } from '../../../core/index.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
+import { formatSearch } from '../../../core/cli/commands/search.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, openclawLines, writeJsonl } from '../../support/transcripts.js';
 
@@ -96,5 +97,14 @@ describe('text the harness wrote in the person’s name', () => {
     expect(sub.session.parentKind).toBe('subagent');
     const search = await core.call('Search.Query', { query: 'raised beds' });
     expect(search.sessions).toEqual([expect.objectContaining({ sessionId: 'oc:main:branch-1', parentKind: 'branch' })]);
+  });
+
+  it('a search hit says whose words it found: the echo of a command is the app’s, not the person’s', async () => {
+    const echo = await core.call('Search.Query', { query: 'tomatoes' });
+    expect(echo.hits.map((h) => [h.role, h.genuineUserTurn])).toEqual([['user', false]]);
+    expect(formatSearch(echo)).toMatch(/ Claude Code: /);
+    const typed = await core.call('Search.Query', { query: 'greenhouse warm' });
+    expect(typed.hits.map((h) => [h.role, h.genuineUserTurn])).toEqual([['user', true]]);
+    expect(formatSearch(typed)).toMatch(/ user: /);
   });
 });

@@ -15,21 +15,24 @@ import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
 import { landingMessage, speakerOf } from '../../../renderer/src/places/sessions/reading.js';
 
 const message = (messageId: string): SessionMessage => ({ messageId, role: 'assistant', ts: null, parts: [] });
-const hit = (sessionId: string, partId: string): SearchHit => ({ sessionId, partId, projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', toolName: null, snippet: 'x', highlights: [] });
+const hit = (sessionId: string, partId: string): SearchHit => ({ sessionId, partId, projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', genuineUserTurn: true, toolName: null, snippet: 'x', highlights: [] });
 
 describe('who a conversation’s words are from', () => {
   it('a subagent’s prompt is the main agent’s, not the person’s', () => {
     expect(speakerOf('user', true)).toBe('Main agent');
     expect(speakerOf('user', false)).toBe('You');
     expect(speakerOf('assistant', true)).toBe('Assistant');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null }, true)).toBe('Main agent');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null }, false)).toBe('You');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'claude', genuineUserTurn: false }, true)).toBe('Main agent');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'claude', genuineUserTurn: true }, false)).toBe('You');
+    // User text capture did not mark as the person's (a command's echo, hook output) is the app's.
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'claude', genuineUserTurn: false }, false)).toBe('Claude Code');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'codex', genuineUserTurn: false }, false)).toBe('Codex CLI');
   });
 
   it('a tool’s output found by a search is nobody’s words, though Claude stores it as a user turn', () => {
-    expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null }, false)).toBe('Tool output');
-    expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec' }, false)).toBe('Tool output exec');
-    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash' }, false)).toBe('Assistant · Command Bash');
+    expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null, provider: 'claude', genuineUserTurn: false }, false)).toBe('Tool output');
+    expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec', provider: 'openclaw', genuineUserTurn: false }, false)).toBe('Tool output exec');
+    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash', provider: 'claude', genuineUserTurn: false }, false)).toBe('Assistant · Command Bash');
   });
 });
 
