@@ -236,8 +236,12 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
   deps.commits.add(1, 0);
 }
 
-/** Per file: skipped (unchanged, or outside the window), or read with these options. */
-type FilePlan = { skip: true } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined };
+/**
+ * Per file: skipped (unchanged, or outside the window), or read with these options. `vouched`: a
+ * manual run reads the file anyway, but the checkpoint there already vouches for it as it is (this
+ * parser, a window at least as wide): it is kept, not narrowed to the manual run's window.
+ */
+type FilePlan = { skip: true } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean };
 const SKIP: FilePlan = { skip: true };
 
 /**
@@ -256,7 +260,8 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   const checkpoints = () => (loaded ??= deps.checkpoints?.identities(provider.id) ?? new Map<string, CheckpointIdentity>());
   const plans = files.map((file): FilePlan => {
     if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return SKIP;
-    const verdict = ctx.scheduled ? checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs) : undefined;
+    const verdict = checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs);
+    if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged' };
     if (verdict === 'unchanged') return SKIP;
     const plan = verdict === 'resume' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
     return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
@@ -332,7 +337,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own
       // window, which may be narrower), so the next scheduled tick does not read the file again. The
       // process-local map knows no window: only a scheduled run advances it.
-      saveCheckpoint(provider, file, outcome.lines, plan.resumedFrom, deps, ctx);
+      if (!plan.vouched) saveCheckpoint(provider, file, outcome.lines, plan.resumedFrom, deps, ctx);
       if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }
   } finally {

@@ -11,6 +11,8 @@ export interface SessionRecord {
   /** A subagent the parent started, or a conversation branched (forked) from it. */
   parentKind: 'subagent' | 'branch' | null;
   title: string | null;
+  /** The first request capture kept, bounded and without the context an app put before the person's words. */
+  firstRequest: string | null;
   agentType: string | null;
   /** The model the provider's parser stored for the session (null for rows stored before it did). */
   model: string | null;
@@ -60,13 +62,19 @@ export interface SessionListFilter {
 }
 
 const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key AS projectKey, s.parent_session_id AS parentSessionId,
-  CASE WHEN s.parent_session_id IS NULL THEN NULL WHEN s.parent_kind = 'branch' THEN 'branch' ELSE 'subagent' END AS parentKind, s.title, s.agent_type AS agentType, s.model, s.first_ts AS firstTs, s.last_ts AS lastTs,
+  CASE WHEN s.parent_session_id IS NULL THEN NULL WHEN s.parent_kind = 'branch' THEN 'branch' ELSE 'subagent' END AS parentKind, s.title, s.first_request AS firstRequest, s.agent_type AS agentType, s.model, s.first_ts AS firstTs, s.last_ts AS lastTs,
   IFNULL(st.parts, 0) AS parts, IFNULL(st.messages, 0) AS messages, IFNULL(st.tool_calls, 0) AS toolCalls,
   (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch') AS subagents`;
 const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';
 const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta, genuine_user_turn AS genuineUserTurn, is_compact_summary AS isCompactSummary';
 /** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
 const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts OR (ts = @ts AND rowid > @rowid)`;
+/**
+ * The same after a part that has a time, as a range SQLite seeks to in parts(session_id, ts): under
+ * AFTER's ORs it walked the index from the conversation's start on every page, so a page near the end
+ * of a 149k-part conversation took 12–17 ms instead of 1.5, and a whole export read quadratically.
+ */
+const AFTER_TIMED = `ts >= @ts AND (ts > @ts OR rowid > @rowid)`;
 const BEFORE = `(@ts IS NULL AND ts IS NULL AND rowid < @rowid) OR (@ts IS NOT NULL AND (ts IS NULL OR ts < @ts OR (ts = @ts AND rowid < @rowid)))`;
 
 /**
@@ -78,6 +86,7 @@ export class HistoryReader {
   readonly #one;
   readonly #children;
   readonly #forward;
+  readonly #forwardTimed;
   readonly #backward;
   readonly #keyOf;
   readonly #firstUserTexts;
@@ -97,6 +106,7 @@ export class HistoryReader {
     // A subagent belongs to its parent's conversation; a session branched from it is a conversation of its own.
     this.#children = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.parent_session_id = ? AND s.parent_kind IS NOT 'branch' ORDER BY IFNULL(s.first_ts, 0), s.session_id`);
     this.#forward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (@start OR ${AFTER}) ORDER BY ts, rowid LIMIT @limit`);
+    this.#forwardTimed = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND ${AFTER_TIMED} ORDER BY ts, rowid LIMIT @limit`);
     this.#backward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (${BEFORE}) ORDER BY ts DESC, rowid DESC LIMIT @limit`);
     this.#keyOf = db.prepare('SELECT session_id AS sessionId, ts, rowid FROM parts WHERE part_id = ?');
     // The person's own words, as the parser marked them once (genuine_user_turn): never a command echo or a
@@ -131,7 +141,9 @@ export class HistoryReader {
 
   /** Up to `limit` parts after `after` (from the start when null), in conversation order. */
   partsAfter(sessionId: string, after: PartKey | null, limit: number): OrderedPart[] {
-    return ordered(this.#forward.all({ sessionId, start: after === null ? 1 : 0, ts: after?.ts ?? null, rowid: after?.rowid ?? 0, limit }));
+    // Parts without a time sort first, so only a page inside them walks from the start (past them alone).
+    if (after !== null && after.ts !== null) return ordered(this.#forwardTimed.all({ sessionId, ts: after.ts, rowid: after.rowid, limit }));
+    return ordered(this.#forward.all({ sessionId, start: after === null ? 1 : 0, ts: null, rowid: after?.rowid ?? 0, limit }));
   }
 
   /** Up to `limit` parts before `before`, nearest first (reverse conversation order). */

@@ -182,10 +182,10 @@ export class HistorySearch {
     const records = [...new Set(hits.map((h) => h.sessionId))].flatMap((id) => this.#history.session(id) ?? []);
     const labels = redactor
       ? await redactLabels(
-          records.map((r) => ({ title: r.title, firstText: r.title === null ? this.#sessions.firstText(r.sessionId) : null })),
+          records.map((r) => ({ title: r.title, firstText: r.title === null ? this.#sessions.firstText(r) : null })),
           redactor,
         )
-      : records.map((r) => ({ title: r.title, firstRequest: r.title === null ? this.#sessions.firstRequest(r.sessionId) : null }));
+      : records.map((r) => ({ title: r.title, firstRequest: r.title === null ? this.#sessions.firstRequest(r) : null }));
     return records.map((record, i) => ({
       sessionId: record.sessionId,
       parentSessionId: record.parentSessionId,

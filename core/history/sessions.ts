@@ -58,7 +58,7 @@ export class SessionsView {
       parentSessionId: record.parentSessionId,
       parentKind: record.parentKind,
       projectName: record.projectKey === null ? null : this.#projects.nameOf(record.projectKey),
-      firstRequest: labels ? labels.firstRequest : this.firstRequest(record.sessionId),
+      firstRequest: labels ? labels.firstRequest : this.firstRequest(record),
       model: this.#model(record),
       durationMs: record.firstTs !== null && record.lastTs !== null ? Math.max(0, record.lastTs - record.firstTs) : null,
       toolCalls: record.toolCalls,
@@ -70,20 +70,28 @@ export class SessionsView {
     return this.#projects.nameOf(projectKey);
   }
 
-  firstRequest(sessionId: string): string | null {
-    const text = this.firstText(sessionId);
+  firstRequest(record: Pick<SessionRecord, 'sessionId' | 'firstRequest'>): string | null {
+    const text = record.firstRequest ?? this.firstText(record);
     return text === null ? null : oneLine(text, FIRST_REQUEST_CHARS);
   }
 
-  /** The start of the first thing asked, uncut to one line: what a redactor reads before the cut. */
-  firstText(sessionId: string): string | null {
-    const first = this.#reader.firstUserTexts(sessionId, 12).find((p) => p.text !== null && p.text.trim() !== '');
-    return first?.text ? first.text.slice(0, FIRST_TEXT_CHARS) : null;
+  /**
+   * The start of the first thing asked, uncut to one line: what a redactor reads before the cut. Capture
+   * kept the request without what an app put before it (IDE context, a channel's envelope) but cut
+   * short: the part's text is read from where that request starts, so the redactor sees it whole.
+   */
+  firstText(record: Pick<SessionRecord, 'sessionId' | 'firstRequest'>): string | null {
+    const first = this.#reader.firstUserTexts(record.sessionId, 12).find((p) => p.text !== null && p.text.trim() !== '');
+    const raw = first?.text ?? null;
+    const kept = record.firstRequest;
+    if (kept === null) return raw === null ? null : raw.slice(0, FIRST_TEXT_CHARS);
+    const at = raw === null ? -1 : raw.indexOf(kept);
+    return at < 0 ? kept : raw!.slice(at, at + FIRST_TEXT_CHARS);
   }
 
   /** A summary whose title and first request are redacted, the request before it is cut. */
   async redactedSummary(record: SessionRecord, redactor: Redactor): Promise<SessionSummary> {
-    const [labels] = await redactLabels([{ title: record.title, firstText: this.firstText(record.sessionId) }], redactor);
+    const [labels] = await redactLabels([{ title: record.title, firstText: this.firstText(record) }], redactor);
     return this.summary(record, labels);
   }
 
@@ -170,7 +178,7 @@ export class SessionsView {
   async #redactedSubagents(sessionId: string, redactor: Redactor): Promise<SessionSubagent[]> {
     const children = this.#reader.subagents(sessionId);
     const labels = await redactLabels(
-      children.map((child) => ({ title: child.title, firstText: this.firstText(child.sessionId) })),
+      children.map((child) => ({ title: child.title, firstText: this.firstText(child) })),
       redactor,
     );
     return children.map((child, i) => ({ session: this.summary(child, labels[i]), startedBy: this.#startedBy(sessionId, child) }));

@@ -52,7 +52,8 @@ function formatWithheld(p: ProviderResult): string {
 export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map((p) => {
-      const read = p.read > 0 || p.failed > 0 || (p.vanished ?? 0) > 0;
+      // Parts can land with no file read: rows an older version left in the spool, drained by this run.
+      const read = p.read > 0 || p.failed > 0 || (p.vanished ?? 0) > 0 || p.partsWritten > 0;
       const parts = [formatFiles(p), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p)].filter(Boolean);
       return `${p.provider}: ${parts.join('; ')} (${p.durationMs} ms)\n`;
     })

@@ -153,6 +153,16 @@ describe('durable per-file checkpoints', () => {
     expect(await claude(h)).toMatchObject({ read: 0, unchanged: 4, bytesRead: 0 });
   });
 
+  it('a manual backfill of a narrower window keeps the checkpoint of a wider one: the next tick still reads nothing', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+    corpus(h);
+    expect(await claude(h)).toMatchObject({ read: 4 });
+    expect(await h.driver.backfill({ provider: 'claude', days: 7 })).toMatchObject([{ read: 4, partsWritten: 0 }]);
+    expect(h.count('SELECT COUNT(*) FROM file_checkpoints WHERE window_start_ms IS NULL')).toBe(4);
+    await h.restart();
+    expect(await claude(h)).toMatchObject({ read: 0, unchanged: 4, bytesRead: 0 });
+  });
+
   it('a manual backfill over rows an older parser wrote rewrites them, so the checkpoint it leaves skips no upgrade', async () => {
     h = captureHarness();
     const file = join(h.claudeRoot, 'projects', 'p', 'manual-upgrade.jsonl');

@@ -220,8 +220,9 @@ describe('Gemini CLI provider', () => {
     write(path, lines.join('\n'));
     // What the turn added: the summary, its acknowledgement, the notice, the prompt and the answer.
     const after = byProvider(await h.driver.tick(), 'gemini');
-    // Each copy is counted, never dropped silently: the masking run's lines and the compression checkpoint's records.
-    expect(after).toMatchObject({ read: 1, failedLines: 0, partsWritten: 5, skipped: { duplicate: 19 } });
+    // Each copy is counted, never dropped silently: the masking run's lines, the compression checkpoint's records and
+    // the tool responses also recorded as user turns.
+    expect(after).toMatchObject({ read: 1, failedLines: 0, partsWritten: 5, skipped: { duplicate: 21 } });
     expect(h.db.prepare('SELECT text FROM parts WHERE session_id = ? AND genuine_user_turn = 1 ORDER BY ts').pluck().all(RERECORDED_ID)).toEqual([
       'what does this repo do?',
       'why is the upload test failing?',

@@ -37,6 +37,11 @@ beforeAll(async () => {
     claudeLine({ sessionId: SESSION, agentId: AGENT, cwd: CWD, ts: new Date(Date.now() - 3_000_000), text: 'List the greenhouse sensors' }),
     claudeLine({ sessionId: SESSION, agentId: AGENT, cwd: CWD, ts: new Date(Date.now() - 2_999_000), type: 'assistant', text: 'Two sensors.' }),
   ]);
+  // A prompt sent from the VS Code extension, with the selection it added before the person's words.
+  writeJsonl(join(dir, 'ide-1.jsonl'), [
+    claudeLine({ sessionId: 'ide-1', cwd: CWD, text: '<ide_selection>The user selected lines 1-5 from /home/me/greenhouse/vents.ts</ide_selection> Why do the vents stay shut?' }),
+    claudeLine({ sessionId: 'ide-1', cwd: CWD, type: 'assistant', text: 'The threshold is in Fahrenheit.' }),
+  ]);
   // An OpenClaw conversation branched from another: its prompts are still the person's, not a main agent's.
   const sessions = join(home.dir, 'openclaw', 'agents', 'main', 'sessions');
   writeJsonl(join(sessions, 'trunk-1.jsonl'), openclawLines('trunk-1', [{ id: 'a0000001', text: 'Plan the beds' }]));
@@ -107,4 +112,12 @@ describe('text the harness wrote in the person’s name', () => {
     expect(typed.hits.map((h) => [h.role, h.genuineUserTurn])).toEqual([['user', true]]);
     expect(formatSearch(typed)).toMatch(/ user: /);
   });
+
+  it('a first request is what the person asked, without the context their editor put before it, in lists and in what agents read', async () => {
+    const listed = await core.call('Sessions.List', { projectKey: got.session.projectKey! });
+    expect(listed.sessions.find((s) => s.sessionId === 'ide-1')?.firstRequest).toBe('Why do the vents stay shut?');
+    const exported = await core.call('Sessions.Export', { sessionId: 'ide-1', format: 'markdown' });
+    expect(exported.content).toContain('# Why do the vents stay shut?');
+  });
 });
+

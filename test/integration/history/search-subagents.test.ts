@@ -108,4 +108,20 @@ describe('Search.Query with a session: its subagents’ parts, whatever their id
     expect(await subagentsOf(GEMINI_PARENT)).toEqual([GEMINI_SUBAGENT]);
     expect(await subagentsOf(CODEX_PARENT)).toEqual([CODEX_SPAWNED]);
   });
+
+  it('a subagent’s prompts are the main agent’s, never the person’s own words (Codex spawned threads, Gemini subagents)', async () => {
+    const asked = await search({ query: 'retry helper', genuineUserTurn: true });
+    expect(sessionsOf(asked)).not.toContain(CODEX_SPAWNED);
+    const anyone = await search({ query: 'retry helper', role: 'user', kind: 'text' });
+    expect(sessionsOf(anyone)).toContain(CODEX_SPAWNED);
+    const sub = await core.call('Sessions.Get', { sessionId: GEMINI_SUBAGENT });
+    const userTexts = sub.messages.flatMap((m) => (m.role === 'user' ? m.parts.filter((p) => p.kind === 'text') : []));
+    expect(userTexts.length).toBeGreaterThan(0);
+    expect(userTexts.every((p) => !p.genuineUserTurn)).toBe(true);
+    // Still labelled by what it was asked to do, as a Claude subagent is (its parts are a side chain).
+    expect(sub.session.firstRequest).toBe('Find every caller of upload()');
+    const spawned = await core.call('Sessions.Get', { sessionId: CODEX_SPAWNED });
+    expect(spawned.session.firstRequest).toBe('List every retry helper in the repository');
+  });
 });
+

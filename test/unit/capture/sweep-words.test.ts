@@ -30,4 +30,10 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     });
     expect(text).toBe('claude: 1 transcript file, 1 read; nothing new; 4 parts held back (forgotten 4, excluded 0); 3 lines held nothing to import (meta_only 2, malformed 1) (3 ms)\n');
   });
+
+  it('says what a run wrote though it read no file (rows an older version left in the spool)', () => {
+    const text = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 2, unchanged: 2, partsWritten: 4, messagesWritten: 2 }] });
+    expect(text).toBe('claude: 2 transcript files, already up to date; 2 new messages (4 parts) (3 ms)\n');
+  });
 });
+

@@ -57,7 +57,8 @@ async function subdirs(scan: Scan, dir: string): Promise<Array<{ name: string; p
 
 async function mtimeMs(path: string): Promise<number> {
   try {
-    return (await stat(path)).mtimeMs;
+    // Whole milliseconds, as the scan's own stat and the checkpoints keep them: a fraction would never compare equal.
+    return Number((await stat(path, { bigint: true })).mtimeMs);
   } catch {
     // No sidecar (yet): the transcript's own time stands.
     return 0;

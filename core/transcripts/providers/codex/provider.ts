@@ -233,10 +233,12 @@ class RolloutReader {
     if (this.#options.windowStartMs !== null && ts !== null && ts < this.#options.windowStartMs) return countSkip(this.#stats, 'outside_window');
     const session = this.projection.session(this.#owner(ts));
     for (const block of blocks) {
-      // Harness context was dropped with the block (see items.ts): a user's text that is left is their words.
-      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      // Harness context was dropped with the block (see items.ts): a user's text that is left is their
+      // words, except in a spawned subagent's thread, whose prompts the main agent wrote.
+      const sidechain = session.parentKind === 'subagent';
+      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '' && !sidechain;
       if (genuine) this.projection.request(session, block.text!);
-      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0);
+      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
       const part = { partId: `cx:${key}:${block.index}`, sessionId: session.sessionId, provider: 'codex' as const, role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson(block.meta), flags, contentKey: null };
       this.projection.add(part, session);
     }

@@ -130,16 +130,19 @@ class ChatReader {
     if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return countSkip(stats, 'outside_window');
     const session = this.#session();
     // A message re-emitted as it grew repeats blocks already emitted: those are stored, not dropped.
-    if (blocks.length === 0) return countSkip(stats, 'meta_only');
+    // A tool response whose call's own record holds it is one recorded again.
+    if (blocks.length === 0) return countSkip(stats, all.length > 0 ? 'duplicate' : 'meta_only');
     for (const block of blocks) {
       const partId = `gm:${this.#sessionId}:${messageId}:${block.key}`;
       if (this.#emitted.has(partId)) continue;
       this.#emitted.add(partId);
       const model = block.role === 'assistant' ? asString(message.model) : undefined;
       if (model) session.model = model.slice(0, 200);
-      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '';
+      // A subagent's chat holds the prompts the main agent wrote, never the person's words.
+      const sidechain = session.parentKind === 'subagent';
+      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '' && !sidechain;
       if (genuine) this.projection.request(session, block.text!);
-      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0);
+      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
       this.projection.add({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson({ ...block.meta, model }), flags, contentKey: null }, session);
     }
   }
