@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { Core, startOwner } from '../../../core/index.js';
+import { HistoryReader } from '../../../core/gateway/history-read.js';
 import { PIECE_CHARS } from '../../../core/history/export.js';
 import { captureIo } from '../../support/cli.js';
 import { SECRET } from '../../support/history.js';
@@ -75,6 +76,28 @@ describe('a long export, piece by piece', () => {
     const doc = JSON.parse(whole) as { messages: unknown[]; subagents: unknown[] };
     expect(doc.messages).toHaveLength(TURNS);
     expect(whole).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+  });
+
+  it('asked for from a callback, lets a timer already due run before it reads the first page of parts', async () => {
+    // A request's callback runs in the loop's I/O phase; a timer's in its timers phase. A turn given
+    // there (setImmediate) runs before the loop comes back to either: the export's work starts from a
+    // turn of its own, so the turn after its heading lets the loop in before the parts are read.
+    const read = vi.spyOn(HistoryReader.prototype, 'partsAfter');
+    try {
+      const readsWhenTimerRan = await new Promise<number>((resolve, reject) => {
+        setTimeout(() => {
+          let reads = -1;
+          setTimeout(() => (reads = read.mock.calls.length), 0);
+          const due = performance.now() + 2;
+          while (performance.now() < due);
+          core.call('Sessions.Export', { sessionId: SESSION }).then(() => resolve(reads), reject);
+        }, 0);
+      });
+      expect(readsWhenTimerRan).toBe(0);
+      expect(read).toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
+    }
   });
 
   it('takes each token once, and refuses one it never gave', async () => {
