@@ -79,7 +79,7 @@ describe('a conversation, page by page', () => {
     expect(deep.partId).toBe(`cc:long:${LONG_PARTS - 200}`);
     const page = (after: OrderedPart) => () => reader.partsAfter(LONG, keyOf(after), 100);
     expect(page(deep)().map((p) => p.partId)).toEqual(Array.from({ length: 100 }, (_, i) => `cc:long:${LONG_PARTS - 199 + i}`));
-    // Walking 200k index entries to the page took about 50 times as long as the page itself.
-    expect(fastest(page(deep))).toBeLessThan(5 * fastest(page(near)));
+    // Walking 200k index entries to the page took about 50 times as long as the page itself (14 ms, not 0.2).
+    expect(fastest(page(deep))).toBeLessThan(5 * fastest(page(near)) + 1);
   });
 });
