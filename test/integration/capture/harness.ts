@@ -74,6 +74,12 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   return harness;
 }
 
+/** A time `minutes` into the last hour: inside any retention window, in the order a test writes it. */
+export const inLastHour = (minutes: number) => new Date(Date.now() - 60 * 60_000 + minutes * 60_000);
+
+/** One tick's counts for one provider. */
+export const tickOf = async (c: CaptureHarness, provider: string) => byProvider(await c.driver.tick(), provider);
+
 export function byProvider<T extends { provider: string }>(rows: T[], provider: string): T {
   const row = rows.find((r) => r.provider === provider);
   if (!row) throw new Error(`no stats for ${provider}`);
