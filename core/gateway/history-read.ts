@@ -76,6 +76,8 @@ const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts 
  */
 const AFTER_TIMED = `ts >= @ts AND (ts > @ts OR rowid > @rowid)`;
 const BEFORE = `(@ts IS NULL AND ts IS NULL AND rowid < @rowid) OR (@ts IS NOT NULL AND (ts IS NULL OR ts < @ts OR (ts = @ts AND rowid < @rowid)))`;
+/** The timed parts strictly before a part that has a time, as a range (see AFTER_TIMED); the untimed ones come after them. */
+const BEFORE_TIMED = `ts <= @ts AND (ts < @ts OR rowid < @rowid)`;
 
 /**
  * What history reads of sessions and parts: lists, one conversation in order a page at a time, and
@@ -88,6 +90,7 @@ export class HistoryReader {
   readonly #forward;
   readonly #forwardTimed;
   readonly #backward;
+  readonly #backwardTimed;
   readonly #keyOf;
   readonly #firstUserTexts;
   readonly #firstAssistantMeta;
@@ -108,6 +111,7 @@ export class HistoryReader {
     this.#forward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (@start OR ${AFTER}) ORDER BY ts, rowid LIMIT @limit`);
     this.#forwardTimed = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND ${AFTER_TIMED} ORDER BY ts, rowid LIMIT @limit`);
     this.#backward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (${BEFORE}) ORDER BY ts DESC, rowid DESC LIMIT @limit`);
+    this.#backwardTimed = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND ${BEFORE_TIMED} ORDER BY ts DESC, rowid DESC LIMIT @limit`);
     this.#keyOf = db.prepare('SELECT session_id AS sessionId, ts, rowid FROM parts WHERE part_id = ?');
     // The person's own words, as the parser marked them once (genuine_user_turn): never a command echo or a
     // hook's output. A subagent's prompt (its parent agent's words, a sidechain line) names the subagent.
@@ -148,7 +152,12 @@ export class HistoryReader {
 
   /** Up to `limit` parts before `before`, nearest first (reverse conversation order). */
   partsBefore(sessionId: string, before: PartKey, limit: number): OrderedPart[] {
-    return ordered(this.#backward.all({ sessionId, ts: before.ts, rowid: before.rowid, limit }));
+    if (before.ts === null) return ordered(this.#backward.all({ sessionId, ts: null, rowid: before.rowid, limit }));
+    // Sought as a range, not walked from the conversation's end; a page that reaches its start goes on
+    // into the parts without a time, which sort first.
+    const timed = ordered(this.#backwardTimed.all({ sessionId, ts: before.ts, rowid: before.rowid, limit }));
+    if (timed.length === limit) return timed;
+    return [...timed, ...ordered(this.#backward.all({ sessionId, ts: null, rowid: Number.MAX_SAFE_INTEGER, limit: limit - timed.length }))];
   }
 
   /** Where a part sits, and in which session. */

@@ -82,4 +82,28 @@ describe('a conversation, page by page', () => {
     // Walking 200k index entries to the page took about 50 times as long as the page itself (14 ms, not 0.2).
     expect(fastest(page(deep))).toBeLessThan(5 * fastest(page(near)) + 1);
   });
+
+  it.each([1, 2, 3, 5])('pages of %i read backwards give every earlier part once, the untimed ones last', (limit) => {
+    const expected = db.prepare('SELECT part_id FROM parts WHERE session_id = ? ORDER BY ts, rowid').pluck().all(MIXED) as string[];
+    const last = reader.partsAfter(MIXED, null, 12).at(-1)!;
+    const seen: string[] = [];
+    for (let before: PartKey = keyOf(last); ; ) {
+      const page = reader.partsBefore(MIXED, before, limit);
+      seen.push(...page.map((p) => p.partId));
+      if (page.length < limit) break;
+      before = keyOf(page[page.length - 1]!);
+    }
+    expect(seen).toEqual(expected.slice(0, -1).reverse());
+  });
+
+  it('reads an earlier page far from the end of a long conversation as fast as one near it', () => {
+    const all = (at: number) => reader.partsAfter(LONG, { ts: BASE + (at - 1) * 1000, rowid: at }, 1).at(0)!;
+    const nearEnd = all(LONG_PARTS - 10);
+    const nearStart = all(300);
+    expect(nearStart.partId).toBe('cc:long:300');
+    const page = (before: OrderedPart) => () => reader.partsBefore(LONG, keyOf(before), 100);
+    expect(page(nearStart)().map((p) => p.partId)).toEqual(Array.from({ length: 100 }, (_, i) => `cc:long:${299 - i}`));
+    expect(fastest(page(nearStart))).toBeLessThan(5 * fastest(page(nearEnd)) + 1);
+  });
 });
+
