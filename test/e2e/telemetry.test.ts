@@ -43,8 +43,12 @@ describe('the Telemetry place on a fixture tree', () => {
     expect(claude.discovered).toBe(2);
     expect(claude.read + claude.unchanged).toBe(2);
 
-    const { entries } = await steward.rpc('Telemetry.Recent', { limit: 200 });
-    await eventually('the table shows the new tick', async () => ((await rows.count()) === entries.length && entries.length > before ? true : undefined));
+    // Each look asks for the list again: the owner may record more (its index walk, a sweep) while the panel catches up.
+    await eventually('the table shows the new tick', async () => {
+      const { entries } = await steward.rpc('Telemetry.Recent', { limit: 200 });
+      const shown = await rows.count();
+      return shown === entries.length && shown > before ? true : undefined;
+    });
     // A row is a sentence: an unchanged check says so compactly, a check that read says what it added.
     const newest = rows.first().locator('.telemetry-sentence');
     expect(await newest.innerText()).toMatch(claude.read === 0 ? /^Checked 2 files, nothing new, \d+ ms$/ : /^Checked 2 files, \d+ new messages? from \d+ files?, /);
