@@ -6,7 +6,7 @@ export * from './dispatcher.js';
 export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
-export { countOf, nounFor } from './words.js';
+export { countOf, nounFor, wholeAt } from './words.js';
 export { PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type ProviderLabel, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId } from './ids.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';

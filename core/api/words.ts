@@ -10,3 +10,10 @@ export function nounFor(n: number, noun: string, plural = `${noun}s`): string {
 export function countOf(n: number, noun: string, plural?: string): string {
   return `${numbers.format(n)} ${nounFor(n, noun, plural)}`;
 }
+
+/** Where a cut at `at` may fall: never between the two halves of a surrogate pair (an emoji), which JSON would carry as a lone half. */
+export function wholeAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  const before = text.charCodeAt(at - 1);
+  return at > 0 && code >= 0xdc00 && code <= 0xdfff && before >= 0xd800 && before <= 0xdbff ? at - 1 : at;
+}

@@ -1,4 +1,4 @@
-import type { SessionMessage, SessionPart } from '../api/index.js';
+import { wholeAt, type SessionMessage, type SessionPart } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -20,13 +20,6 @@ const num = (value: unknown): number | null => (typeof value === 'number' && Num
 export function messageIdOf(partId: string): string {
   const at = partId.lastIndexOf(':');
   return at > 0 ? partId.slice(0, at) : partId;
-}
-
-/** Where a cut at `at` may fall: never between the two halves of a surrogate pair (an emoji), which JSON would carry as a lone half. */
-export function wholeAt(text: string, at: number): number {
-  const code = text.charCodeAt(at);
-  const before = text.charCodeAt(at - 1);
-  return at > 0 && code >= 0xdc00 && code <= 0xdfff && before >= 0xd800 && before <= 0xdbff ? at - 1 : at;
 }
 
 /** At most `max` characters, with an ellipsis when cut. */

@@ -1,4 +1,4 @@
-import { wholeAt } from './messages.js';
+import { wholeAt } from '../api/index.js';
 
 /** A bounded excerpt of a part around what matched, with [start, end) offsets of each match in it. */
 export interface Snippet {

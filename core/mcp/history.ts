@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, harnessLine, ProjectKey, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, harnessLine, ProjectKey, wholeAt, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 
@@ -96,9 +96,7 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 
 function bounded(text: string | null, max: number): string | null {
   if (text === null || text.length <= max) return text;
-  // Never between the halves of a surrogate pair (an emoji): JSON would carry a lone half.
-  const low = text.charCodeAt(max);
-  const end = low >= 0xdc00 && low <= 0xdfff ? max - 1 : max;
+  const end = wholeAt(text, max);
   return `${text.slice(0, end)}… [${text.length - end} more characters]`;
 }
 
