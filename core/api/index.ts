@@ -7,7 +7,7 @@ export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
 export { countOf, nounFor, wholeAt } from './words.js';
-export { PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type ProviderLabel, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
+export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type ProviderLabel, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId } from './ids.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
 export { StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';
@@ -22,5 +22,5 @@ export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
 export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
-export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, harnessName } from './sessions.js';
+export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

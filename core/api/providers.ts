@@ -14,6 +14,8 @@ export interface RootKind {
   label: string;
   /** What such a folder holds, for messages and the panel ("folders holding projects/"). */
   holds: string;
+  /** The `source` capture stores for a session read under such a folder: which app wrote it. */
+  source: string;
 }
 
 export interface ProviderDescriptor {
@@ -26,21 +28,21 @@ export const PROVIDERS = {
   claude: {
     label: 'Claude',
     roots: {
-      roots: { env: 'STEWARD_CLAUDE_ROOTS', label: 'Claude Code', holds: 'projects/' },
-      desktop_roots: { env: 'STEWARD_CLAUDE_DESKTOP_ROOTS', label: 'Claude Desktop', holds: 'local-agent-mode-sessions/' },
+      roots: { env: 'STEWARD_CLAUDE_ROOTS', label: 'Claude Code', holds: 'projects/', source: 'code' },
+      desktop_roots: { env: 'STEWARD_CLAUDE_DESKTOP_ROOTS', label: 'Claude Desktop', holds: 'local-agent-mode-sessions/', source: 'desktop' },
     },
   },
   openclaw: {
     label: 'OpenClaw',
-    roots: { roots: { env: 'STEWARD_OPENCLAW_ROOTS', label: 'OpenClaw', holds: 'agents/' } },
+    roots: { roots: { env: 'STEWARD_OPENCLAW_ROOTS', label: 'OpenClaw', holds: 'agents/', source: 'openclaw' } },
   },
   codex: {
     label: 'Codex CLI',
-    roots: { roots: { env: 'STEWARD_CODEX_ROOTS', label: 'Codex CLI', holds: 'sessions/ and archived_sessions/' } },
+    roots: { roots: { env: 'STEWARD_CODEX_ROOTS', label: 'Codex CLI', holds: 'sessions/ and archived_sessions/', source: 'codex' } },
   },
   gemini: {
     label: 'Gemini CLI',
-    roots: { roots: { env: 'STEWARD_GEMINI_ROOTS', label: 'Gemini CLI', holds: 'tmp/<project>/chats/' } },
+    roots: { roots: { env: 'STEWARD_GEMINI_ROOTS', label: 'Gemini CLI', holds: 'tmp/<project>/chats/', source: 'gemini' } },
   },
 } as const satisfies Record<string, ProviderDescriptor>;
 
@@ -55,6 +57,18 @@ export const PROVIDER_IDS = Object.keys(PROVIDERS) as [ProviderId, ...ProviderId
 /** Every (provider, root kind) pair, for env overrides and listings. */
 export function rootKinds(): Array<{ provider: ProviderId; key: string; kind: RootKind }> {
   return PROVIDER_IDS.flatMap((provider) => Object.entries(PROVIDERS[provider].roots).map(([key, kind]) => ({ provider, key, kind: kind as RootKind })));
+}
+
+/**
+ * The app that wrote a session, as people call it: the label of the kind of folder capture read it
+ * under (Claude Code's projects/ or Claude Desktop's sessions are both the Claude provider), else the
+ * provider's name (a row stored with no source, or one no kind claims).
+ */
+export function appName(provider: string, source: string | null): string {
+  const descriptor = (PROVIDERS as Record<string, ProviderDescriptor>)[provider];
+  if (descriptor === undefined) return provider;
+  const kinds = Object.values(descriptor.roots);
+  return kinds.find((k) => k.source === source)?.label ?? (kinds.length === 1 ? kinds[0]!.label : descriptor.label);
 }
 
 const RootPath = z.strictObject({ path: z.string(), exists: z.boolean() });

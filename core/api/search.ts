@@ -35,6 +35,8 @@ export const SearchSession = z.strictObject({
   projectKey: z.string().nullable(),
   projectName: z.string().nullable(),
   provider: z.string(),
+  /** The app that wrote it, as people call it (see appName). */
+  app: z.string(),
   title: z.string().nullable(),
   /** The first thing asked, when the conversation has no title. */
   firstRequest: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
-import { PROVIDER_IDS, PROVIDERS } from './providers.js';
+import { PROVIDER_IDS } from './providers.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
@@ -14,6 +14,8 @@ export const SessionSummary = z.strictObject({
   sessionId: z.string(),
   projectKey: z.string().nullable(),
   provider: z.string(),
+  /** The app that wrote it, as people call it ("Claude Code", "Claude Desktop", "Codex CLI"): see appName. */
+  app: z.string(),
   title: z.string().nullable(),
   agentType: z.string().nullable(),
   startedAt: z.number().int().nullable(),
@@ -62,25 +64,19 @@ export const SessionPart = z.strictObject({
 });
 export type SessionPart = z.infer<typeof SessionPart>;
 
-/** The app that wrote text in the person's name, as people call it (Claude's harness is Claude Code). */
-export function harnessName(provider: string): string {
-  if (provider === 'claude') return 'Claude Code';
-  return (PROVIDERS as Record<string, { label: string }>)[provider]?.label ?? provider;
-}
-
 /**
  * What a user-role text part the person did not write is, in one line, for the CLI and MCP: "Command
- * /clear", "Summary of the earlier conversation", or the app's name and the text's first line.
+ * /clear", "Summary of the earlier conversation", or the session's `app` and the text's first line.
  * Undefined for the words of the turn's author; in a subagent's conversation (`inSubagent`) that is
  * the main agent's prompt, which capture never marks as the person's. The panel, which may import
  * only types, says the same (renderer/src/places/sessions/reading.ts).
  */
-export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, provider: string): string | undefined {
+export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, app: string): string | undefined {
   if (role !== 'user' || part.kind !== 'text' || part.genuineUserTurn) return undefined;
   if (part.isCompactSummary) return 'Summary of the earlier conversation';
   if (inSubagent) return undefined;
   if (part.slashCommand !== null) return `Command ${part.summary ?? part.slashCommand}`;
-  return `${harnessName(provider)}: ${part.summary ?? ''}`;
+  return `${app}: ${part.summary ?? ''}`;
 }
 
 export const SessionMessage = z.strictObject({

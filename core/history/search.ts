@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { methods, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, methods, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -193,6 +193,7 @@ export class HistorySearch {
       projectKey: record.projectKey,
       projectName: record.projectKey === null ? null : this.#sessions.projectName(record.projectKey),
       provider: record.provider,
+      app: appName(record.provider, record.source),
       ...labels[i]!,
       lastAt: record.lastTs,
     }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
+import { appName, StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
 import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -50,6 +50,7 @@ export class SessionsView {
       sessionId: record.sessionId,
       projectKey: record.projectKey,
       provider: record.provider,
+      app: appName(record.provider, record.source),
       title: labels ? labels.title : record.title,
       agentType: record.agentType,
       startedAt: record.firstTs,

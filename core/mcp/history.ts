@@ -48,7 +48,7 @@ const Hit = z.strictObject({
 
 export const SearchTranscriptsOutput = z.strictObject({
   hits: z.array(Hit),
-  sessions: z.array(z.strictObject({ sessionId: z.string(), title: z.string().nullable(), firstRequest: z.string().nullable(), projectName: z.string().nullable(), lastAt: z.string().nullable() })),
+  sessions: z.array(z.strictObject({ sessionId: z.string(), app: z.string(), title: z.string().nullable(), firstRequest: z.string().nullable(), projectName: z.string().nullable(), lastAt: z.string().nullable() })),
   cursor: z.string().optional(),
   note: z.string().optional(),
 });
@@ -81,6 +81,8 @@ export const GetSessionOutput = z.strictObject({
     projectKey: z.string().nullable(),
     projectName: z.string().nullable(),
     provider: z.string(),
+    /** The app that wrote it, as people call it ("Claude Desktop", "Codex CLI"). */
+    app: z.string(),
     agentType: z.string().nullable(),
     startedAt: z.string().nullable(),
     lastAt: z.string().nullable(),
@@ -132,6 +134,7 @@ function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => 
     hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, toolName: h.toolName, snippet: redact(h.snippet) })),
     sessions: result.sessions.map((s) => ({
       sessionId: s.sessionId,
+      app: s.app,
       title: s.title === null ? null : redact(s.title),
       firstRequest: s.firstRequest === null ? null : redact(s.firstRequest),
       projectName: s.projectName,
@@ -157,6 +160,7 @@ function sessionOutput(result: Result<'Sessions.Get'>, redact: (text: string) =>
       projectKey: s.projectKey,
       projectName: s.projectName,
       provider: s.provider,
+      app: s.app,
       agentType: s.agentType,
       startedAt: iso(s.startedAt),
       lastAt: iso(s.lastAt),
@@ -166,7 +170,7 @@ function sessionOutput(result: Result<'Sessions.Get'>, redact: (text: string) =>
       role: m.role,
       at: iso(m.ts),
       parts: m.parts.map((p) => {
-        const harness = harnessLine(p, m.role, inSubagent, s.provider);
+        const harness = harnessLine(p, m.role, inSubagent, s.app);
         return {
           partId: p.partId,
           kind: p.kind,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, harnessName, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
@@ -36,10 +36,10 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
     if (hit.sessionId !== current) {
       current = hit.sessionId;
       const label = s?.title ?? s?.firstRequest ?? '(untitled)';
-      lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${hit.provider} · ${hit.sessionId}`);
+      lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${s?.app ?? hit.provider} · ${hit.sessionId}`);
     }
     // User text capture did not mark as the person's is the agent's app's (a command's echo, hook output).
-    const who = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && s?.parentKind !== 'subagent' ? harnessName(hit.provider) : (hit.role ?? '');
+    const who = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && s?.parentKind !== 'subagent' ? (s?.app ?? hit.provider) : (hit.role ?? '');
     const what = hit.kind === 'text' ? who : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
     lines.push(`  ${day(hit.ts)}  ${what}: ${hit.snippet}`);
   }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
-import { countOf, harnessLine, harnessName, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, harnessLine, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
 
@@ -53,7 +53,7 @@ function partLine(part: SessionPart, harness: string | undefined): string {
 export function formatSession(result: Result<'Sessions.Get'>): string {
   const s = result.session;
   const parent = s.parentSessionId === null ? [] : [`${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`];
-  const facts = [s.sessionId, s.projectName ?? 'no project', s.provider, `${when(s.startedAt)} → ${when(s.lastAt)}`, countOf(s.messages, 'message'), ...parent];
+  const facts = [s.sessionId, s.projectName ?? 'no project', s.app, `${when(s.startedAt)} → ${when(s.lastAt)}`, countOf(s.messages, 'message'), ...parent];
   const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
   const started = new Map<string, string[]>();
@@ -61,10 +61,10 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
   const inSubagent = s.parentKind === 'subagent';
   for (const m of result.messages as SessionMessage[]) {
-    const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.provider));
+    const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.app));
     // A user message with none of its author's words (only the app's text and tool output) is the app's.
     const theApps = harness.some((h) => h !== undefined) && m.parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined);
-    const who = theApps ? harnessName(s.provider) : (m.role ?? 'message');
+    const who = theApps ? s.app : (m.role ?? 'message');
     out.push('', `── ${who} · ${when(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...(started.get(m.messageId) ?? []));
   }
   const unplaced = result.subagents.filter((sub) => !sub.startedBy);

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PROVIDER_IDS, PROVIDERS, rootKinds } from '../../../core/api/index.js';
+import { appName, PROVIDER_IDS, PROVIDERS, rootKinds } from '../../../core/api/index.js';
 import { backfillMethods } from '../../../core/api/backfill.js';
 import { runCli } from '../../../core/cli/index.js';
 import { parseConfig } from '../../../core/config/index.js';
@@ -35,6 +35,18 @@ describe('one provider registry', () => {
     for (const env of envs) expect(env).toMatch(/^STEWARD_[A-Z_]+_ROOTS$/);
     expect(envs).toEqual(expect.arrayContaining(['STEWARD_CODEX_ROOTS', 'STEWARD_GEMINI_ROOTS']));
     expect(createProviders(parseConfig({}), { HOME: '/nowhere' }).map((p) => p.id)).toEqual(PROVIDER_IDS);
+  });
+
+  it('names the app that wrote a session from the kind of folder it was read under', () => {
+    const sources = rootKinds().map((k) => k.kind.source);
+    expect(new Set(sources).size).toBe(sources.length);
+    expect(appName('claude', 'code')).toBe('Claude Code');
+    expect(appName('claude', 'desktop')).toBe('Claude Desktop');
+    // A row stored without a source is named by its provider, never guessed to be one of its apps.
+    expect(appName('claude', null)).toBe('Claude');
+    expect(appName('codex', null)).toBe('Codex CLI');
+    expect(appName('gemini', 'gemini')).toBe('Gemini CLI');
+    expect(appName('someday', 'x')).toBe('someday');
   });
 
   it('config.json takes providers.<id> for every provider, with its own kinds of root, and refuses others', () => {

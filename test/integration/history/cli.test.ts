@@ -63,7 +63,7 @@ describe('steward search', () => {
   it('groups hits under their conversation in a terminal, and takes the filters', async () => {
     const { code, out } = await cli('search', 'frost', '--sort', 'newest', '--limit', '5');
     expect(code).toBe(0);
-    expect(out).toContain(`Winter pruning plan — orchard · claude · ${IDS.pruning}`);
+    expect(out).toContain(`Winter pruning plan — orchard · Claude Code · ${IDS.pruning}`);
     expect(out).toContain(SUBAGENT_SESSION);
     const commands = await cli('search', 'calendar', '--kind', 'tool_use', '--json');
     expect((JSON.parse(commands.out) as { hits: Array<{ kind: string }> }).hits.map((h) => h.kind)).toEqual(['tool_use']);

@@ -4,7 +4,7 @@ import { Core, type Result } from '../../../core/index.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
 import { formatSearch } from '../../../core/cli/commands/search.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { claudeLine, openclawLines, writeJsonl } from '../../support/transcripts.js';
+import { appendJsonl, claudeLine, desktopSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 
 /**
  * A Claude Code conversation as the harness writes it: a /clear echo and its output, a caveat, a
@@ -50,6 +50,11 @@ beforeAll(async () => {
   writeJsonl(join(sessions, 'branch-1.jsonl'), [{ ...header, parentSession: 'trunk-1' }, ...rest, reminder]);
   home.env.STEWARD_OPENCLAW_ROOTS = join(home.dir, 'openclaw');
   home.env.STEWARD_CLAUDE_ROOTS = root;
+  // A Claude Desktop (Cowork) task: the Claude provider's too, but Claude Desktop wrote it, and its command output.
+  const desktop = join(home.dir, 'desktop');
+  const task = desktopSession(desktop, 'cw-harness', 2, 'Sort the seed packets', ['/work/greenhouse']);
+  appendJsonl(task, [claudeLine({ sessionId: 'cw-harness', cwd: '/sessions/cw-harness-vm', text: '<local-command-stdout>Compacted the task</local-command-stdout>' })]);
+  home.env.STEWARD_CLAUDE_DESKTOP_ROOTS = desktop;
   core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
   await core.call('Backfill.Run', { all: true });
   got = await core.call('Sessions.Get', { sessionId: SESSION });
@@ -102,6 +107,20 @@ describe('text the harness wrote in the person’s name', () => {
     expect(sub.session.parentKind).toBe('subagent');
     const search = await core.call('Search.Query', { query: 'raised beds' });
     expect(search.sessions).toEqual([expect.objectContaining({ sessionId: 'oc:main:branch-1', parentKind: 'branch' })]);
+  });
+
+  it('a Claude Desktop task is said to be Claude Desktop’s, not Claude Code’s, wherever a session or its app’s text is named', async () => {
+    const task = await core.call('Sessions.Get', { sessionId: 'cw-harness' });
+    expect(task.session).toMatchObject({ provider: 'claude', app: 'Claude Desktop' });
+    expect(got.session.app).toBe('Claude Code');
+    const text = formatSession(task);
+    expect(text).toContain('  [Claude Desktop: Compacted the task]');
+    expect(text).not.toContain('Claude Code');
+    const found = await core.call('Search.Query', { query: 'Compacted' });
+    expect(found.sessions).toEqual([expect.objectContaining({ sessionId: 'cw-harness', app: 'Claude Desktop' })]);
+    expect(formatSearch(found)).toMatch(/ Claude Desktop: /);
+    const listed = await core.call('Sessions.List', { projectKey: task.session.projectKey! });
+    expect(listed.sessions.find((s) => s.sessionId === 'cw-harness')?.app).toBe('Claude Desktop');
   });
 
   it('a search hit says whose words it found: the echo of a command is the app’s, not the person’s', async () => {

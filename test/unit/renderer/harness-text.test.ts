@@ -27,34 +27,36 @@ const result = part({ kind: 'tool_result', text: 'ok', summary: '1 line: ok' });
 
 describe('user text the person did not write, in the session viewer', () => {
   it('folds as what it is, never as the person’s words', () => {
-    expect(harnessFold(typed, 'user', false, 'claude')).toBeUndefined();
-    expect(harnessFold(echo, 'user', false, 'claude')).toEqual({ label: 'Command', summary: '/clear' });
-    expect(harnessFold(compacted, 'user', false, 'claude')).toEqual({ label: 'Summary of the earlier conversation', summary: null });
-    expect(harnessFold(output, 'user', false, 'claude')).toEqual({ label: 'Claude Code', summary: 'Cleared' });
+    expect(harnessFold(typed, 'user', false, 'Claude Code')).toBeUndefined();
+    expect(harnessFold(echo, 'user', false, 'Claude Code')).toEqual({ label: 'Command', summary: '/clear' });
+    expect(harnessFold(compacted, 'user', false, 'Claude Code')).toEqual({ label: 'Summary of the earlier conversation', summary: null });
+    expect(harnessFold(output, 'user', false, 'Claude Code')).toEqual({ label: 'Claude Code', summary: 'Cleared' });
+    // The app is the session's: Claude Desktop's sessions are the Claude provider's too.
+    expect(harnessFold(output, 'user', false, 'Claude Desktop')).toEqual({ label: 'Claude Desktop', summary: 'Cleared' });
     // The assistant's text, and tool parts, are not user text.
-    expect(harnessFold(part({ text: 'Keep it warm.' }), 'assistant', false, 'claude')).toBeUndefined();
-    expect(harnessFold(result, 'user', false, 'claude')).toBeUndefined();
+    expect(harnessFold(part({ text: 'Keep it warm.' }), 'assistant', false, 'Claude Code')).toBeUndefined();
+    expect(harnessFold(result, 'user', false, 'Claude Code')).toBeUndefined();
   });
 
   it('a subagent’s prompt stays the main agent’s words; only a compaction summary folds there', () => {
-    expect(harnessFold(part({ text: 'List the sensors' }), 'user', true, 'claude')).toBeUndefined();
-    expect(harnessFold(compacted, 'user', true, 'claude')?.label).toBe('Summary of the earlier conversation');
+    expect(harnessFold(part({ text: 'List the sensors' }), 'user', true, 'Claude Code')).toBeUndefined();
+    expect(harnessFold(compacted, 'user', true, 'Claude Code')?.label).toBe('Summary of the earlier conversation');
   });
 
   it('a message of only the app’s text (and tool output) is the app’s turn, not “You”', () => {
-    expect(messageSpeaker(user(echo), false, 'claude')).toEqual({ who: 'Claude Code', kind: 'harness' });
-    expect(messageSpeaker(user(output, result), false, 'claude')).toEqual({ who: 'Claude Code', kind: 'harness' });
-    expect(messageSpeaker(user(compacted), false, 'claude').who).toBe('Claude Code');
-    expect(messageSpeaker(user(typed, output), false, 'claude')).toEqual({ who: 'You', kind: 'turn' });
-    expect(messageSpeaker(user(result), false, 'claude')).toEqual({ who: 'Tool result', kind: 'tool' });
-    expect(messageSpeaker(user(part({ text: 'List the sensors' })), true, 'claude')).toEqual({ who: 'Main agent', kind: 'turn' });
+    expect(messageSpeaker(user(echo), false, 'Claude Code')).toEqual({ who: 'Claude Code', kind: 'harness' });
+    expect(messageSpeaker(user(output, result), false, 'Claude Code')).toEqual({ who: 'Claude Code', kind: 'harness' });
+    expect(messageSpeaker(user(compacted), false, 'Claude Code').who).toBe('Claude Code');
+    expect(messageSpeaker(user(typed, output), false, 'Claude Code')).toEqual({ who: 'You', kind: 'turn' });
+    expect(messageSpeaker(user(result), false, 'Claude Code')).toEqual({ who: 'Tool result', kind: 'tool' });
+    expect(messageSpeaker(user(part({ text: 'List the sensors' })), true, 'Claude Code')).toEqual({ who: 'Main agent', kind: 'turn' });
   });
 
   it('the CLI and MCP say the same as the panel', () => {
-    expect(harnessLine(echo, 'user', false, 'claude')).toBe('Command /clear');
-    expect(harnessLine(output, 'user', false, 'claude')).toBe('Claude Code: Cleared');
-    expect(harnessLine(compacted, 'user', false, 'claude')).toBe('Summary of the earlier conversation');
-    expect(harnessLine(typed, 'user', false, 'claude')).toBeUndefined();
-    expect(harnessLine(part({ text: 'List the sensors' }), 'user', true, 'claude')).toBeUndefined();
+    expect(harnessLine(echo, 'user', false, 'Claude Code')).toBe('Command /clear');
+    expect(harnessLine(output, 'user', false, 'Claude Code')).toBe('Claude Code: Cleared');
+    expect(harnessLine(compacted, 'user', false, 'Claude Code')).toBe('Summary of the earlier conversation');
+    expect(harnessLine(typed, 'user', false, 'Claude Code')).toBeUndefined();
+    expect(harnessLine(part({ text: 'List the sensors' }), 'user', true, 'Claude Code')).toBeUndefined();
   });
 });

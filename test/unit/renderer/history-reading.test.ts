@@ -22,17 +22,17 @@ describe('who a conversation’s words are from', () => {
     expect(speakerOf('user', true)).toBe('Main agent');
     expect(speakerOf('user', false)).toBe('You');
     expect(speakerOf('assistant', true)).toBe('Assistant');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'claude', genuineUserTurn: false }, true)).toBe('Main agent');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'claude', genuineUserTurn: true }, false)).toBe('You');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false }, true, 'Claude Code')).toBe('Main agent');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: true }, false, 'Claude Code')).toBe('You');
     // User text capture did not mark as the person's (a command's echo, hook output) is the app's.
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'claude', genuineUserTurn: false }, false)).toBe('Claude Code');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, provider: 'codex', genuineUserTurn: false }, false)).toBe('Codex CLI');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false }, false, 'Claude Code')).toBe('Claude Code');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false }, false, 'Codex CLI')).toBe('Codex CLI');
   });
 
   it('a tool’s output found by a search is nobody’s words, though Claude stores it as a user turn', () => {
-    expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null, provider: 'claude', genuineUserTurn: false }, false)).toBe('Tool output');
-    expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec', provider: 'openclaw', genuineUserTurn: false }, false)).toBe('Tool output exec');
-    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash', provider: 'claude', genuineUserTurn: false }, false)).toBe('Assistant · Command Bash');
+    expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null, genuineUserTurn: false }, false, 'Claude Code')).toBe('Tool output');
+    expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec', genuineUserTurn: false }, false, 'OpenClaw')).toBe('Tool output exec');
+    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash', genuineUserTurn: false }, false, 'Claude Code')).toBe('Assistant · Command Bash');
   });
 });
 

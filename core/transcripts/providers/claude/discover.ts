@@ -1,4 +1,5 @@
 import type { BigIntStats } from 'node:fs';
+import { PROVIDERS } from '../../../api/index.js';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -73,7 +74,7 @@ export async function discoverDesktop(scan: Scan, root: string): Promise<void> {
       for (const home of await subdirs(scan, workspace.path)) {
         if (!home.name.startsWith('local_')) continue;
         const before = scan.files.length;
-        await scan.walk(join(home.path, '.claude', 'projects'), transcriptRules('desktop'));
+        await scan.walk(join(home.path, '.claude', 'projects'), transcriptRules(PROVIDERS.claude.roots.desktop_roots.source));
         const sidecar = join(workspace.path, `${home.name}.json`);
         // A rename in Claude Desktop touches only the sidecar: its time is the transcripts' too, so they are read again.
         const sidecarMs = await mtimeMs(sidecar);

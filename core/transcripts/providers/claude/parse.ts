@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PROVIDERS } from '../../../api/index.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
@@ -108,7 +109,7 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
     coworkSessionId: facts.cowork?.cliSessionId,
     coworkTitle: facts.cowork?.title ?? null,
     coworkModel: facts.cowork?.model ?? null,
-    projectCwd: file.source === 'desktop' ? (folder ?? DESKTOP_PROJECT) : null,
+    projectCwd: file.source === PROVIDERS.claude.roots.desktop_roots.source ? (folder ?? DESKTOP_PROJECT) : null,
     windowStartMs,
     tasks: new Map(state?.tasks ?? []),
     parentExists,

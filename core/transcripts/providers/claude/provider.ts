@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { PROVIDERS } from '../../../api/index.js';
 import { countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { parseLine, Projection } from '../../projection.js';
 import { Scan } from '../../scan.js';
@@ -42,7 +43,7 @@ export class ClaudeProvider implements TranscriptProvider {
 
   async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
     const scan = new Scan(signal);
-    for (const root of this.#roots.roots) await scan.walk(join(root, 'projects'), transcriptRules('code'));
+    for (const root of this.#roots.roots) await scan.walk(join(root, 'projects'), transcriptRules(PROVIDERS.claude.roots.roots.source));
     for (const root of this.#roots.desktopRoots) await discoverDesktop(scan, root);
     return scan.result();
   }

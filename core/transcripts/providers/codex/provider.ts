@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PROVIDERS } from '../../../api/index.js';
 import { basename, join } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
@@ -16,7 +17,7 @@ const UUID_TAIL = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 const META_LINES = new Set(['session_meta', 'turn_context', 'world_state', 'event_msg', 'inter_agent_communication_metadata']);
 
 /** `sessions/YYYY/MM/DD/rollout-*.jsonl` (and the oldest flat `sessions/rollout-*.jsonl`); `archived_sessions/` is flat. */
-const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.test(name), acceptDir: (name: string) => /^\d+$/.test(name), maxDepth, source: 'codex' });
+const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.test(name), acceptDir: (name: string) => /^\d+$/.test(name), maxDepth, source: PROVIDERS.codex.roots.roots.source });
 
 /**
  * 1: the first parser of rollouts. 2: the session's model, from `turn_context`. 3: newer harness
@@ -107,7 +108,7 @@ function describe(session: SessionRow, meta: Json): void {
  * before that session began was written by an ancestor, and is that ancestor's part in either file.
  */
 class RolloutReader {
-  readonly projection = new Projection('codex', 'codex');
+  readonly projection = new Projection('codex', PROVIDERS.codex.roots.roots.source);
   /** The file's own session: its first `session_meta`, else its name. */
   #sessionId: string;
   #named = false;

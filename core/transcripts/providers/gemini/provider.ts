@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { PROVIDERS } from '../../../api/index.js';
 import { basename, join, sep } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
@@ -27,7 +28,7 @@ const rules = {
   acceptFile: (name: string, depth: number) => (depth === 2 ? MAIN_CHAT.test(name) : depth === 3 && name.endsWith('.jsonl')),
   acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && name === 'chats') || depth === 3,
   maxDepth: 3,
-  source: 'gemini',
+  source: PROVIDERS.gemini.roots.roots.source,
 };
 
 /** Where a chat file sits: its Gemini root, its project folder's id, and the parent a subagent's folder names. */
@@ -60,7 +61,7 @@ interface ChatContext {
  * blocks that are new; blocks already emitted in this read are not emitted twice.
  */
 class ChatReader {
-  readonly projection = new Projection('gemini', 'gemini');
+  readonly projection = new Projection('gemini', PROVIDERS.gemini.roots.roots.source);
   #sessionId: string;
   #directories: string | undefined;
   readonly #emitted = new Set<string>();

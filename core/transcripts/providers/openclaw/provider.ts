@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PROVIDERS } from '../../../api/index.js';
 import { basename, dirname, join } from 'node:path';
 import { bound, metaJson, parseTs, TEXT_CAP } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';
@@ -263,7 +264,7 @@ export class OpenClawProvider implements TranscriptProvider {
 
   async discover(signal?: AbortSignal): Promise<DiscoveryResult> {
     const scan = new Scan(signal);
-    const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && JSONL_FOLDERS.has(name)), maxDepth: 2, source: 'openclaw' };
+    const rules = { acceptFile: (name: string, depth: number) => depth === 2 && isOpenClawTranscript(name), acceptDir: (name: string, depth: number) => depth === 1 || (depth === 2 && JSONL_FOLDERS.has(name)), maxDepth: 2, source: PROVIDERS.openclaw.roots.roots.source };
     for (const root of this.#roots) {
       await scan.walk(join(root, 'agents'), rules);
       await discoverStores(scan, root);

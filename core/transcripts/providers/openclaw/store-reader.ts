@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { PROVIDERS } from '../../../api/index.js';
 import { sha256 } from '../../bounds.js';
 import { countMalformed, countSkip } from '../../lines.js';
 import { asObject, parseLine, Projection, type Json } from '../../projection.js';
@@ -45,7 +46,7 @@ function coldArchivePath(storePath: string, name: string): string {
  * same entry has in a JSONL file or a migration archive.
  */
 class StoreRead {
-  readonly projection = new Projection('openclaw', 'openclaw');
+  readonly projection = new Projection('openclaw', PROVIDERS.openclaw.roots.roots.source);
   readonly next = new StoreWatermark();
   readonly #store: AgentStore;
   readonly #file: TranscriptFile;

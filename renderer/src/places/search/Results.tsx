@@ -25,7 +25,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
         </a>
       </h3>
       <p className="search-group__meta">
-        {[session?.projectName ?? 'No project', providerLabel(hits[0]!.provider), session?.parentKind === 'branch' ? 'branch' : session?.parentKind === 'subagent' ? 'subagent' : null].filter(Boolean).join(' · ')}
+        {[session?.projectName ?? 'No project', session?.app ?? providerLabel(hits[0]!.provider), session?.parentKind === 'branch' ? 'branch' : session?.parentKind === 'subagent' ? 'subagent' : null].filter(Boolean).join(' · ')}
         {session?.lastAt != null && (
           <>
             {' · '}
@@ -38,7 +38,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
           <li key={hit.partId}>
             <a className="search-hit" href={sessionHref(sessionId, hit.partId)} data-hit="" data-part={hit.partId} onClick={() => (lastOpened = hit.partId)}>
               <span className="search-hit__who">
-                {hitLabel(hit, session?.parentKind === 'subagent')}
+                {hitLabel(hit, session?.parentKind === 'subagent', session?.app ?? providerLabel(hit.provider))}
                 {hit.ts !== null && <time dateTime={new Date(hit.ts).toISOString()}> · {formatDateTime(hit.ts)}</time>}
               </span>
               <span className="search-hit__snippet">

@@ -1,6 +1,5 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { formatCount } from '../../components/index.js';
-import { harnessName } from '../sessions/reading.js';
 
 type SearchResult = Result<'Search.Query'>;
 
@@ -26,13 +25,14 @@ const KIND_LABEL: Record<string, string> = { tool_use: 'Command', tool_result: '
 /**
  * Who wrote a hit, and what it is. A tool's output is nobody's words (Claude stores it as a user turn),
  * in a subagent's conversation the user turns are the main agent's prompts, and user text capture did
- * not mark as the person's (a command's echo, a caveat, hook output) is the agent's app's.
+ * not mark as the person's (a command's echo, a caveat, hook output) is the agent's app's (`app`, the
+ * session's).
  */
-export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName' | 'genuineUserTurn' | 'provider'>, inSubagent: boolean): string {
+export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName' | 'genuineUserTurn'>, inSubagent: boolean, app: string): string {
   const tool = hit.toolName ? ` ${hit.toolName}` : '';
   if (hit.kind === 'tool_result') return `${KIND_LABEL.tool_result}${tool}`;
   const theApps = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && !inSubagent;
-  const who = theApps ? harnessName(hit.provider) : hit.role === 'user' && inSubagent ? 'Main agent' : (ROLE_LABEL[hit.role ?? ''] ?? hit.role ?? 'Message');
+  const who = theApps ? app : hit.role === 'user' && inSubagent ? 'Main agent' : (ROLE_LABEL[hit.role ?? ''] ?? hit.role ?? 'Message');
   const kind = KIND_LABEL[hit.kind];
   return kind ? `${who} · ${kind}${tool}` : who;
 }

@@ -19,7 +19,7 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
       </summary>
       <ErrorBanner title="The subagent could not be loaded." error={loaded.error} />
       {loaded.data ? (
-        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} provider={s.provider} depth={depth + 1} inSubagent />
+        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} app={s.app} depth={depth + 1} inSubagent />
       ) : (
         !loaded.error && <p className="muted">Loading…</p>
       )}
@@ -31,20 +31,20 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
  * A conversation as people read it: turns in order, thinking and tool calls folded to one line,
  * results expandable, subagents nested after the message that started them, images as placeholders.
  * `inSubagent`: the conversation is a subagent's, so its prompts are the main agent's words.
- * `provider`: whose app wrote the text it put in the person's name (see harnessFold).
+ * `app`: the app that wrote the text it put in the person's name (see harnessFold).
  */
 export function Conversation({
   messages,
   subagents,
   hitPartId,
-  provider,
+  app,
   depth = 0,
   inSubagent = false,
 }: {
   messages: readonly SessionMessage[];
   subagents: readonly SessionSubagent[];
   hitPartId: string | undefined;
-  provider: string;
+  app: string;
   depth?: number;
   inSubagent?: boolean;
 }): ReactElement {
@@ -55,7 +55,7 @@ export function Conversation({
   return (
     <div className="conversation">
       {messages.map((m) => {
-        const { who, kind } = messageSpeaker(m, inSubagent, provider);
+        const { who, kind } = messageSpeaker(m, inSubagent, app);
         return (
           // Focusable from script only: loading earlier or later messages moves the focus to the first new one.
           <article
@@ -70,7 +70,7 @@ export function Conversation({
               {m.ts !== null && <time dateTime={new Date(m.ts).toISOString()}>{formatDateTime(m.ts)}</time>}
             </header>
             {m.parts.map((part) => (
-              <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} harness={harnessFold(part, m.role, inSubagent, provider)} />
+              <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} harness={harnessFold(part, m.role, inSubagent, app)} />
             ))}
             {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={sub.session.sessionId} subagent={sub} depth={depth} />)}
           </article>

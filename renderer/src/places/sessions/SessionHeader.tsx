@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration, providerLabel } from '../../components/index.js';
+import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { placeHref } from '../../navigation.js';
 
@@ -34,7 +34,7 @@ export function download(name: string, mediaType: string, pieces: string[]): voi
 export function Facts({ session }: { session: Page['session'] }): ReactElement {
   const facts = [
     session.projectName ?? 'No project',
-    providerLabel(session.provider),
+    session.app,
     session.agentType ? `agent ${session.agentType}` : null,
     session.model,
     session.startedAt !== null ? formatDateTime(session.startedAt) : null,

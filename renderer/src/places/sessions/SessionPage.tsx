@@ -114,7 +114,7 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
           Earlier messages
         </Button>
       )}
-      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} provider={s.provider} inSubagent={s.parentKind === 'subagent'} />
+      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} />
       {page.cursor && (
         <Button onClick={() => more('cursor')} disabled={pages.busy}>
           Later messages

@@ -1,5 +1,4 @@
 import type { SessionMessage, SessionPart } from '../../../../core/api/index.js';
-import { providerLabel } from '../../components/index.js';
 import type { Direction } from './pages.js';
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
@@ -13,11 +12,6 @@ export function speakerOf(role: string | null, inSubagent: boolean): string {
   return ROLE_LABEL[role ?? ''] ?? role ?? 'Message';
 }
 
-/** The app that wrote text in the person's name, as people call it (core/api's harnessName, spelled here). */
-export function harnessName(provider: string): string {
-  return provider === 'claude' ? 'Claude Code' : providerLabel(provider);
-}
-
 /** How a part that is not its author's words folds: what it is, and its one line. */
 export interface HarnessFold {
   label: string;
@@ -28,27 +22,27 @@ export interface HarnessFold {
  * User text the person did not write (capture marked which: `genuineUserTurn`) is said for what it
  * is and folded like a tool call, never shown as theirs: a slash command's echo, the summary that
  * continues a compacted conversation, or else text the app wrote (a command's output, a caveat, a
- * hook's line). Undefined for the words of the turn's author, shown as written. In a subagent's
+ * hook's line), labelled with the session's `app`. Undefined for the words of the turn's author, shown as written. In a subagent's
  * conversation the user text is the main agent's prompt (capture never marks it the person's).
  * The CLI and MCP say the same with core/api's harnessLine, which the panel may not import.
  */
-export function harnessFold(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, provider: string): HarnessFold | undefined {
+export function harnessFold(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, app: string): HarnessFold | undefined {
   if (role !== 'user' || part.kind !== 'text' || part.genuineUserTurn) return undefined;
   if (part.isCompactSummary) return { label: 'Summary of the earlier conversation', summary: null };
   if (inSubagent) return undefined;
   if (part.slashCommand !== null) return { label: 'Command', summary: part.summary ?? part.slashCommand };
-  return { label: harnessName(provider), summary: part.summary };
+  return { label: app, summary: part.summary };
 }
 
 /**
  * Who a message is from as its header says it: a tool's output is nobody's words, and a user
  * message with none of its author's words in it (only text the app wrote, and tool output) is the app's.
  */
-export function messageSpeaker(message: Pick<SessionMessage, 'role' | 'parts'>, inSubagent: boolean, provider: string): { who: string; kind: 'tool' | 'harness' | 'turn' } {
+export function messageSpeaker(message: Pick<SessionMessage, 'role' | 'parts'>, inSubagent: boolean, app: string): { who: string; kind: 'tool' | 'harness' | 'turn' } {
   const parts = message.parts;
-  const folded = (p: SessionPart) => harnessFold(p, message.role, inSubagent, provider) !== undefined;
+  const folded = (p: SessionPart) => harnessFold(p, message.role, inSubagent, app) !== undefined;
   if (parts.every((p) => p.kind === 'tool_result')) return { who: 'Tool result', kind: 'tool' };
-  if (parts.some(folded) && parts.every((p) => p.kind === 'tool_result' || folded(p))) return { who: harnessName(provider), kind: 'harness' };
+  if (parts.some(folded) && parts.every((p) => p.kind === 'tool_result' || folded(p))) return { who: app, kind: 'harness' };
   return { who: speakerOf(message.role, inSubagent), kind: 'turn' };
 }
 
