@@ -111,6 +111,45 @@ describe('OpenClaw agent stores', () => {
     expect(partsOf(h, SESSION).map((p) => p.text)).toContain('Friday morning, please');
   });
 
+  it('keys v1 entries (no id) a store holds by their line in the JSONL file Doctor imported, so each is one part whichever layout held it', async () => {
+    h = openWindow();
+    const at = (s: number) => new Date(Date.parse('2025-03-02T09:00:00.000Z') + s * 1000).toISOString();
+    // pi v1: a header without a version, entries without id or parentId.
+    const v1 = [
+      { type: 'session', id: 'v1-sess', timestamp: at(0), cwd: '/home/sam/garden' },
+      { type: 'message', timestamp: at(1), message: { role: 'user', content: 'When do I sow the beans?', timestamp: Date.parse(at(1)) } },
+      { type: 'message', timestamp: at(2), message: { role: 'assistant', content: [{ type: 'text', text: 'After the last frost.' }], timestamp: Date.parse(at(2)) } },
+    ];
+    const s = store(h.openclawRoot);
+    s.append('v1-sess', v1.map((e) => JSON.stringify(e)));
+    const alone = byProvider(await h.driver.tick(), 'openclaw');
+    expect(alone).toMatchObject({ partsWritten: 2, failedLines: 0 });
+    expect(alone.skipped).not.toHaveProperty('no_id');
+    const ids = partsOf(h, 'oc:main:v1-sess').map((p) => [p.part_id, p.text]);
+    expect(ids).toEqual([
+      ['oc:main:v1-sess:l1:0', 'When do I sow the beans?'],
+      ['oc:main:v1-sess:l2:0', 'After the last frost.'],
+    ]);
+
+    // The JSONL file beside it, and the store re-sequenced from 1 (Doctor's numbering): still one part per entry.
+    writeJsonl(join(h.openclawRoot, 'agents', 'main', 'sessions', 'v1-sess.jsonl'), v1);
+    s.rewrite('v1-sess', v1.map((e) => JSON.stringify(e)), 1);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ partsWritten: 0, failedLines: 0 });
+    expect(partsOf(h, 'oc:main:v1-sess').map((p) => [p.part_id, p.text])).toEqual(ids);
+  });
+
+  it('reads a long session in keyset batches to its end, and an append after it from its watermark', async () => {
+    h = openWindow();
+    const s = store(h.openclawRoot);
+    const header = JSON.stringify({ type: 'session', version: 3, id: 'long-1', timestamp: '2026-09-19T15:00:00.000Z', cwd: '/home/sam/long' });
+    const prompts = (from: number, n: number) => Array.from({ length: n }, (_, i) => userEvent(`e${from + i}`, i + from === 0 ? '' : `e${from + i - 1}`, `step ${from + i}`));
+    s.append('long-1', [header, ...prompts(0, 1_200)]);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ partsWritten: 1_200, failedLines: 0 });
+    s.append('long-1', prompts(1_200, 3));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ partsWritten: 3, failedLines: 0 });
+    expect(partsOf(h, 'oc:main:long-1')).toHaveLength(1_203);
+  });
+
   it('reads the early session tables; a schema-1 store holds no sessions', async () => {
     h = openWindow();
     store(h.openclawRoot, 'early').append(SID, fixtureEvents());

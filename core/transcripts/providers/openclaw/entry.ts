@@ -11,4 +11,9 @@ export interface Header {
 export interface EntryContext {
   agentId: string;
   header: Header | undefined;
+  /**
+   * In a store, the `seq` of the session's header row: a row's seq less this is the line it was in the
+   * JSONL file Doctor imported row by row, which is the identity of a v1 entry (it has no id).
+   */
+  headerSeq?: number;
 }

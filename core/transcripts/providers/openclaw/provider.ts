@@ -33,8 +33,10 @@ const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', '
  * roles become parts; a user message OpenClaw routed from elsewhere is not the person's; a tool
  * result's image names its call; `input_text`/`output_text` are text; first requests lose the
  * channel envelope.
+ * 4: v1 entries an agent's store holds (Doctor imported the v1 file row by row) are keyed by their
+ * line in that file, as the file's own are, instead of being counted `no_id`.
  */
-export const OPENCLAW_PARSER_VERSION = 3;
+export const OPENCLAW_PARSER_VERSION = 4;
 
 /** Live transcripts plus archives and migrated copies; never files being written. */
 export function isOpenClawTranscript(name: string): boolean {
@@ -316,8 +318,11 @@ export class OpenClawProvider implements TranscriptProvider {
     yield projection.take(true);
   }
 
-  /** One entry of a session, whichever layout held it: a JSONL line, or an event row of an agent's store. */
-  projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats): void {
-    new EntryProjection(context, projection, options, stats).entry(line, undefined);
+  /**
+   * One entry of a session, whichever layout held it: a JSONL line, or an event row of an agent's store.
+   * `index`: its line in the session's JSONL file, where a store row can say (a v1 entry's identity).
+   */
+  projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats, index?: number): void {
+    new EntryProjection(context, projection, options, stats).entry(line, index);
   }
 }

@@ -13,7 +13,7 @@ import { StoreWatermark } from './watermark.js';
 
 /** The entry parser the JSONL reader uses, so an entry is one part whichever layout held it. */
 export interface EntryProjector {
-  projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats): void;
+  projectEntry(line: Json, context: EntryContext, projection: Projection, options: ReadOptions, stats: LineStats, index?: number): void;
 }
 
 /** Rows per keyset batch: each batch is one short statement, so OpenClaw's checkpoints are never held up. */
@@ -129,9 +129,14 @@ class StoreRead {
       return false;
     }
     const context = this.#bareContext(sessionId);
+    // A reset archive is the JSONL file itself: a line's place counts the blank ones too, as the file's reader does.
+    let line = 0;
     try {
       for (const lines of archiveLines(bytes, MAX_ARCHIVE_BYTES)) {
-        for (const text of lines) if (text !== '') this.#archiveLine(text, context, cold);
+        for (const text of lines) {
+          if (text !== '') this.#archiveLine(text, context, cold, line);
+          line += 1;
+        }
         if (this.projection.pending >= this.#options.batchParts) yield this.projection.take(false);
         await turn();
       }
@@ -144,15 +149,31 @@ class StoreRead {
     }
   }
 
-  /** A cold archive wraps each row as `{kind: "event", row: {seq, event_json}}` beside index records; a reset archive is the JSONL itself. */
-  #archiveLine(text: string, context: EntryContext, cold: boolean): void {
+  /**
+   * A cold archive wraps each row as `{kind: "event", row: {seq, event_json}}` beside index records; a
+   * reset archive is the JSONL itself, `ordinal` its line.
+   */
+  #archiveLine(text: string, context: EntryContext, cold: boolean, ordinal: number): void {
     const record = parseLine(text);
     if (cold && record && record.kind !== 'event') return;
     this.#stats.lines += 1;
-    const eventJson = cold ? asObject(record?.row)?.event_json : undefined;
+    const row = asObject(record?.row);
+    const eventJson = cold ? row?.event_json : undefined;
     const line = cold ? (typeof eventJson === 'string' ? parseLine(eventJson) : undefined) : record;
     if (!line) return countMalformed(this.#stats);
-    this.#projector.projectEntry(line, context, this.projection, this.#options, this.#stats);
+    const index = cold ? this.#lineOfSeq(context, typeof row?.seq === 'number' ? row.seq : undefined, line) : ordinal;
+    this.#projector.projectEntry(line, context, this.projection, this.#options, this.#stats, index);
+  }
+
+  /**
+   * The JSONL line a store row was (see EntryContext.headerSeq): its seq past the header row's. Where
+   * the header row is gone, the first row seen stands one line after it. A numbering that still differs
+   * from the file's is caught by the parts' content keys, which store one entry once.
+   */
+  #lineOfSeq(context: EntryContext, seq: number | undefined, line: Json): number | undefined {
+    if (seq === undefined) return undefined;
+    context.headerSeq ??= line.type === 'session' ? seq : seq - 1;
+    return seq - context.headerSeq;
   }
 
   async #coldBytes(archive: ColdArchiveRow): Promise<Buffer | null> {
@@ -172,7 +193,7 @@ class StoreRead {
     const text = eventText(row);
     const line = text === undefined ? undefined : parseLine(text);
     if (!line) return countMalformed(this.#stats);
-    this.#projector.projectEntry(line, context, this.projection, this.#options, this.#stats);
+    this.#projector.projectEntry(line, context, this.projection, this.#options, this.#stats, this.#lineOfSeq(context, row.seq, line));
   }
 
   /** The session's header row (seq 0 or 1) gives its cwd; the store's session id is the header id even where that row is gone. */
@@ -181,6 +202,7 @@ class StoreRead {
     const first = this.#store.firstEvent(sessionId);
     const text = first && eventText(first);
     const header = text === undefined ? undefined : parseLine(text);
+    if (first && header) this.#lineOfSeq(context, first.seq, header);
     if (header?.type === 'session') this.#projector.projectEntry(header, context, this.projection, this.#options, { lines: 0, failedLines: 0, oversizeLines: 0 });
     return context;
   }
