@@ -6,6 +6,7 @@ import { projectHref, sessionHref } from '../../navigation.js';
 import { ImportHistory } from './ImportHistory.js';
 import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
+import { Unforget } from './Unforget.js';
 import './projects.css';
 
 const COLUMNS: readonly Column<ProjectSummary>[] = [
@@ -25,7 +26,15 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
     header: 'Latest conversation',
     sortValue: (p) => p.latestSession?.name ?? null,
     // Its title (a rename, the agent's title, a summary, Claude Desktop's), else the first thing asked.
-    cell: (p) => (p.latestSession ? <a href={sessionHref(p.latestSession.sessionId)}>{p.latestSession.name ?? 'Untitled conversation'}</a> : '—'),
+    // A first request can be a paragraph: two lines of it, the whole in the tooltip and on the conversation's page.
+    cell: (p) =>
+      p.latestSession ? (
+        <a className="project-latest" href={sessionHref(p.latestSession.sessionId)} title={p.latestSession.name ?? undefined}>
+          {p.latestSession.name ?? 'Untitled conversation'}
+        </a>
+      ) : (
+        '—'
+      ),
   },
   {
     header: 'Last activity',
@@ -71,9 +80,12 @@ export function ProjectList(): ReactElement {
     <>
       <PlaceHeader title="Projects" description="Every folder your coding agents have worked in, with its conversations and the notes Steward keeps for it." />
       {forgotten && (
-        <p role="status" tabIndex={-1} ref={notice}>
-          {forgottenSentence(forgotten)} <code>steward unforget --project {forgotten.projectKey}</code> lifts that; the next backfill then imports it again.
-        </p>
+        <div className="project-forgotten">
+          <p role="status" tabIndex={-1} ref={notice}>
+            {forgottenSentence(forgotten)}
+          </p>
+          <Unforget kind="project" id={forgotten.projectKey} />
+        </div>
       )}
       <ErrorBanner title="Projects could not be loaded." error={list.error} onRetry={list.reload} />
       {list.data !== undefined && projects.length === 0 && (
@@ -94,7 +106,7 @@ export function ProjectList(): ReactElement {
               {filter === '' ? countOf(projects.length, 'project') : `${formatCount(shown.length)} of ${countOf(projects.length, 'project')}`}
             </span>
           </div>
-          <div ref={table}>
+          <div ref={table} className="project-table">
             <DataTable caption="Projects" columns={COLUMNS} rows={shown} rowKey={(p) => p.projectKey} selectedKey={selected} initialSort={{ header: 'Last activity', direction: 'descending' }} />
           </div>
           <Panel title="Project notes">

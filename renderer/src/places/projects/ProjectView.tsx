@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { Button, ErrorBanner, PathText, PlaceHeader } from '../../components/index.js';
+import { Button, EmptyState, ErrorBanner, PathText, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { NotesFolder, ProjectNotes } from './ProjectNotes.js';
 import { ProjectFacts } from './ProjectFacts.js';
@@ -48,12 +48,20 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
       ← All projects
     </Button>
   );
+  // A bookmark to a project that was forgotten (or never captured here) says so, instead of an error to retry.
+  const unknown = p === undefined && (project.error as { code?: unknown } | undefined)?.code === 'not_found';
   return (
     <section className="project-detail" aria-label={p ? `Project ${p.name}` : 'Project'} data-project-view={projectKey}>
       <div ref={heading} className="project-detail__heading">
-        <PlaceHeader title={p?.name ?? 'Project'} description={p ? <PathText path={p.cwd} /> : 'Loading…'} actions={back} />
+        <PlaceHeader title={p?.name ?? 'Project'} description={p ? <PathText path={p.cwd} /> : project.error ? 'Not loaded.' : 'Loading…'} actions={back} />
       </div>
-      <ErrorBanner title="The project could not be loaded." error={project.error} onRetry={project.reload} />
+      {unknown ? (
+        <EmptyState icon="projects" title="This project is not in Steward">
+          <p>It may have been forgotten, or its conversations removed by the cache retention window. All projects lists what Steward still holds.</p>
+        </EmptyState>
+      ) : (
+        <ErrorBanner title="The project could not be loaded." error={project.error} onRetry={project.reload} />
+      )}
       {p && (
         <>
           <div className="project-detail__actions">

@@ -72,3 +72,9 @@ export function forgottenProjectShown(): void {
 export function forgottenSentence(project: ForgottenProject): string {
   return `Forgot ${project.name}: its conversations and notes were deleted from Steward, and it is not imported again while its transcripts stay on disk.`;
 }
+
+/** What Unforget says once the tombstone is lifted (or was already gone, lifted elsewhere). */
+export function liftedSentence(kind: 'session' | 'project', lifted: boolean): string {
+  const what = kind === 'session' ? 'This conversation' : 'This project';
+  return lifted ? `${what} is no longer forgotten.` : `Nothing to unforget: ${what.toLowerCase()} is not forgotten.`;
+}

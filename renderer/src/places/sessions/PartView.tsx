@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
-import { formatBytes, formatCount, MarkdownText } from '../../components/index.js';
-import type { HarnessFold } from './reading.js';
+import { formatBytes, MarkdownText } from '../../components/index.js';
+import { cutSentence, type HarnessFold } from './reading.js';
 
 function prettyJson(text: string | null): string {
   if (text === null) return '';
@@ -64,7 +64,7 @@ export function PartView({ part, role, hit, harness }: { part: SessionPart; role
   return (
     <div id={`part-${part.partId}`} className={`part part--${part.kind}${hit ? ' part--hit' : ''}`} data-part={part.partId} tabIndex={hit ? -1 : undefined}>
       {body}
-      {part.truncatedFrom !== null && <p className="part__cut">Stored as the first part of {formatCount(part.truncatedFrom)} characters.</p>}
+      {part.truncatedFrom !== null && <p className="part__cut">{cutSentence(part.text?.length ?? 0, part.truncatedFrom)}</p>}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
 import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
-import { placeHref } from '../../navigation.js';
+import { placeHref, projectHref } from '../../navigation.js';
 
 type Page = Result<'Sessions.Get'>;
 
@@ -31,9 +31,15 @@ export function download(name: string, mediaType: string, pieces: string[]): voi
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The conversation's facts in a line; its project is a link to the project's page, where its other conversations are. */
 export function Facts({ session }: { session: Page['session'] }): ReactElement {
+  const project =
+    session.projectKey !== null && session.projectName !== null ? (
+      <a href={projectHref(session.projectKey)}>{session.projectName}</a>
+    ) : (
+      (session.projectName ?? 'No project')
+    );
   const facts = [
-    session.projectName ?? 'No project',
     session.app,
     session.agentType ? `agent ${session.agentType}` : null,
     session.model,
@@ -43,7 +49,12 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
     session.toolCalls > 0 ? countOf(session.toolCalls, 'tool call') : null,
     session.subagents > 0 ? countOf(session.subagents, 'subagent') : null,
   ];
-  return <>{facts.filter(Boolean).join(' · ')}</>;
+  return (
+    <>
+      {project}
+      {facts.filter(Boolean).map((fact) => ` · ${fact}`).join('')}
+    </>
+  );
 }
 
 /** Forgetting asks first, in place; the answer shows where the person looks. */

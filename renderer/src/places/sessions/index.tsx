@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
+import { Unforget } from '../projects/Unforget.js';
 import { useSessionPages } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
@@ -11,9 +12,8 @@ function Forgotten({ sessionId }: { sessionId: string }): ReactElement {
   return (
     <>
       <PlaceHeader title="Conversation forgotten" description="It was deleted from Steward and will not be imported again while its transcript stays on disk." actions={<BackButton />} />
-      <p role="status">
-        Forgotten. <code>steward unforget --session {sessionId}</code> lifts that; the next backfill then imports it again.
-      </p>
+      <p role="status">Forgotten.</p>
+      <Unforget kind="session" id={sessionId} />
     </>
   );
 }

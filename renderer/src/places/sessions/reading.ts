@@ -1,4 +1,5 @@
 import type { SessionMessage, SessionPart } from '../../../../core/api/index.js';
+import { formatCount } from '../../components/index.js';
 import type { Direction } from './pages.js';
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
@@ -64,4 +65,12 @@ export function landingMessage(shown: readonly SessionMessage[], got: readonly S
   const first = shown[0]?.messageId;
   const fresh = got.filter((m) => m.messageId !== first);
   return (fresh[fresh.length - 1] ?? got[got.length - 1])?.messageId;
+}
+
+/**
+ * What a reader is told under a part stored cut short: how much of it Steward kept, in characters,
+ * so a result's "N lines" is read as the lines kept, not all the tool printed.
+ */
+export function cutSentence(keptChars: number, totalChars: number): string {
+  return `Only the first ${formatCount(keptChars)} of its ${formatCount(totalChars)} characters were kept.`;
 }

@@ -8,6 +8,7 @@ import { CaptureSettings } from './CaptureSettings.js';
 import { ComputerSettings } from './ComputerSettings.js';
 import { CuratorSettings } from './CuratorSettings.js';
 import { FilesPanel } from './FilesPanel.js';
+import { ForgottenList } from './ForgottenList.js';
 import { NotesSettings } from './NotesSettings.js';
 import { TranscriptFolders } from './TranscriptFolders.js';
 import './settings.css';
@@ -30,6 +31,7 @@ export function SettingsPlace(): ReactElement {
           <FilesPanel config={c} />
           <TranscriptFolders config={c} onSaved={config.reload} />
           <CaptureSettings config={c} onSaved={config.reload} />
+          <ForgottenList />
           <CuratorSettings>
             <NotesSettings config={c} budgetUsed={budget.data?.sweeper.budget.usedToday ?? 0} onSaved={() => (config.reload(), budget.reload())} />
           </CuratorSettings>
