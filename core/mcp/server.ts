@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { toStewardError } from '../api/index.js';
 import { stewardVersion } from '../config/index.js';
 import { registerHistoryTools } from './history.js';
 import { userHomeDir } from '../projects/index.js';
@@ -13,8 +14,9 @@ import { registerRepositoryTools } from './repository.js';
  * or the stores in-process for the length of one call), so an agent session never holds the lock.
  * Other rooms add their tools beside registerProjectTools.
  */
-export function createMcpServer(withClient: WithClient, options: { home?: string } = {}): McpServer {
+export function createMcpServer(reach: WithClient, options: { home?: string } = {}): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
+  const withClient = agentSafe(reach);
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
   registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
@@ -22,6 +24,20 @@ export function createMcpServer(withClient: WithClient, options: { home?: string
   registerRepositoryTools(server, withClient);
   registerHistoryTools(server, withClient);
   return server;
+}
+
+/**
+ * The SDK hands a thrown error's message to the agent as it is, and a foreign one (a filesystem or
+ * SQLite error) can name Steward's files; only the contract's own errors keep their words.
+ */
+function agentSafe(reach: WithClient): WithClient {
+  return async (use) => {
+    try {
+      return await reach(use);
+    } catch (error) {
+      throw toStewardError(error);
+    }
+  };
 }
 
 /** Serves on stdio until the client closes the pipe. stdout is the protocol: nothing else writes there. */

@@ -23,6 +23,16 @@ function day(ts: number | null): string {
   return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/**
+ * The hits with each conversation's together, conversations in the order of their best hit: a ranking
+ * interleaves conversations, and a heading printed again for each run of hits would split one in two.
+ */
+function bySession(hits: Result<'Search.Query'>['hits']): Result<'Search.Query'>['hits'] {
+  const groups = new Map<string, Result<'Search.Query'>['hits']>();
+  for (const hit of hits) groups.set(hit.sessionId, [...(groups.get(hit.sessionId) ?? []), hit]);
+  return [...groups.values()].flat();
+}
+
 /** Hits grouped by conversation, each group headed by its title (or first request) and id; `pinned`: the dates the next page repeats. */
 export function formatSearch(result: Result<'Search.Query'>, pinned: readonly string[] = []): string {
   const lines: string[] = [];
@@ -31,7 +41,7 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
   if (result.hits.length === 0) lines.push('No matches.');
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   let current: string | undefined;
-  for (const hit of result.hits) {
+  for (const hit of bySession(result.hits)) {
     const s = sessions.get(hit.sessionId);
     if (hit.sessionId !== current) {
       current = hit.sessionId;

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
-import { countOf, harnessLine, PROVIDER_IDS, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, harnessLine, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { errorCode } from '../../log/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
@@ -16,16 +17,26 @@ async function exportPieces(client: StewardClient, params: Params<'Sessions.Expo
   return first;
 }
 
+/** The export into the file a person named; a failure says so in words, not as an internal error. */
+async function writeExport(file: string, content: string): Promise<void> {
+  try {
+    await writeFileAtomic(file, content, { mode: 0o600 });
+  } catch (error) {
+    throw new StewardError('internal', `Could not write the export to that file (${errorCode(error)}); check that its folder exists and can be written`);
+  }
+}
+
 function when(ts: number | null): string {
   return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** One line per conversation; `pinned`: the dates the next page repeats. */
-export function formatSessionList(result: Result<'Sessions.List'>, pinned: readonly string[] = []): string {
-  if (result.sessions.length === 0) return 'No conversations yet.\n';
+/** One line per conversation; `pinned`: the dates the next page repeats; `filtered`: a project, provider or date narrowed the listing. */
+export function formatSessionList(result: Result<'Sessions.List'>, pinned: readonly string[] = [], filtered = false): string {
+  // "Yet" would say nothing is captured when a filter, or the last page, left nothing to show.
+  if (result.sessions.length === 0) return filtered ? 'No conversations match.\n' : 'No conversations yet.\n';
   const lines = result.sessions.map((s) => {
     const label = s.title ?? s.firstRequest ?? '(untitled)';
-    const extra = [s.toolCalls > 0 ? `${s.toolCalls} tool calls` : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
+    const extra = [s.toolCalls > 0 ? countOf(s.toolCalls, 'tool call') : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
     return `${s.sessionId}  ${when(s.lastAt)}  ${countOf(s.messages, 'message')}${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
   });
   if (result.cursor) lines.push('', moreHint(result.cursor, pinned));
@@ -98,8 +109,9 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
             ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
           }),
         );
+        const filtered = [options.project, options.provider, options.from, options.to, options.cursor].some((o) => o !== undefined);
         if (options.json) printJson(io, pageJson(result, dates.pinned));
-        else io.stdout(formatSessionList(result, dates.pinned));
+        else io.stdout(formatSessionList(result, dates.pinned, filtered));
         return EXIT.ok;
       }, options.json),
     );
@@ -135,6 +147,8 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .action((sessionId: string, options: { format: string; raw?: boolean; output?: string; json?: boolean }) =>
       run(async () => {
         const format = choiceOption('--format', options.format, ['markdown', 'json'] as const);
+        // Either would silently drop the other: --json prints the export, --output writes it.
+        if (options.json && options.output !== undefined) throw new UsageError('--json and --output cannot be combined: --json prints the export, --output writes it to a file');
         const params = { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) };
         // Piece by piece: to stdout as each comes; a file or --json once the document is whole.
         const streamed = options.json !== true && options.output === undefined;
@@ -148,7 +162,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         const content = pieces.join('');
         if (options.json) printJson(io, { filename: result.filename, mediaType: result.mediaType, content, redacted: result.redacted });
         else if (options.output !== undefined) {
-          await writeFileAtomic(options.output, content, { mode: 0o600 });
+          await writeExport(options.output, content);
           io.stdout(`Wrote the export (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
         }
         return EXIT.ok;

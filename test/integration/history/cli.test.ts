@@ -154,6 +154,24 @@ describe('steward sessions', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'steward.session.v1', redacted: true });
     expect((await cli('sessions', 'show', 'no-such-session')).code).toBe(1);
   });
+
+  it('says one tool call in the singular, and "no match" (not "not yet") when a filter leaves nothing', async () => {
+    expect((await cli('sessions', 'list')).out).toMatch(new RegExp(`^${IDS.config} .* 4 messages, 1 tool call {2}orchard `, 'm'));
+    const none = await cli('sessions', 'list', '--provider', 'gemini');
+    expect(none.code).toBe(0);
+    expect(none.out).toBe('No conversations match.\n');
+  });
+
+  it('refuses --json with --output, and says in words when the file cannot be written', async () => {
+    const file = join(home.dir, 'both.md');
+    const both = await cli('sessions', 'export', IDS.config, '--json', '--output', file);
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.out)).toMatchObject({ error: { code: 'invalid_params' } });
+    const missing = await cli('sessions', 'export', IDS.config, '--output', join(home.dir, 'no-such-folder', 'x.md'));
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^steward: Could not write the export to that file \(ENOENT\)/);
+    expect(missing.err).not.toContain(home.dir);
+  });
 });
 
 describe('steward forget / unforget', () => {
@@ -161,7 +179,7 @@ describe('steward forget / unforget', () => {
     expect((await cli('forget')).code).toBe(2);
     expect((await cli('forget', '--session', 'a', '--project', 'p_0123456789abcdef')).code).toBe(2);
     const forgot = await cli('forget', '--session', IDS.kitchen);
-    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 3 messages in 1 conversation\b/);
+    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 1 conversation \(3 parts\)\./);
     const list = JSON.parse((await cli('forget', '--list', '--json')).out) as { tombstones: Array<{ kind: string; id: string }> };
     expect(list.tombstones).toMatchObject([{ kind: 'session', id: IDS.kitchen }]);
     expect((await cli('forget', '--list')).out).toMatch(new RegExp(`^session {2}${IDS.kitchen} {2}\\d{4}-\\d{2}-\\d{2} {2}Write a recipe`, 'm'));
@@ -170,6 +188,13 @@ describe('steward forget / unforget', () => {
     expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain('Nothing was forgotten');
     await cli('backfill', '--all');
     expect((JSON.parse((await cli('search', 'crumble', '--json')).out) as { hits: unknown[] }).hits.length).toBeGreaterThan(0);
+  });
+
+  it('counts what it removed as parts, not messages: the pruning plan is 7 messages in 11 parts, its subagent included', async () => {
+    const forgot = await cli('forget', '--session', IDS.pruning);
+    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 2 conversations \(11 parts\)\. /);
+    await cli('unforget', '--session', IDS.pruning);
+    await cli('backfill', '--all');
   });
 
   it('goes through the running owner when one runs', async () => {

@@ -1,0 +1,54 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import { StewardError } from '../../../core/api/index.js';
+import { createMcpServer } from '../../../core/mcp/index.js';
+import type { WithClient } from '../../../core/mcp/projects.js';
+
+const STEWARD_FILE = '/home/ada/.steward/gateway.db';
+
+/** An MCP client of a server whose every reach of the owner fails with `error`. */
+async function failingServer(error: Error): Promise<Client> {
+  const fail: WithClient = () => Promise.reject(error);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(fail, { home: '/home/ada' }).connect(serverSide);
+  const client = new Client({ name: 'errors-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+function text(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+}
+
+describe('MCP tool errors', () => {
+  it('never hand an agent the path a filesystem error names, only its code', async () => {
+    const error = Object.assign(new Error(`EACCES: permission denied, open '${STEWARD_FILE}'`), { code: 'EACCES' });
+    const client = await failingServer(error);
+    try {
+      for (const [name, args] of [
+        ['search_transcripts', { query: 'apple' }],
+        ['get_session', { session_id: 'abc' }],
+        ['list_projects', {}],
+      ] as const) {
+        const result = await client.callTool({ name, arguments: args });
+        expect(result.isError).toBe(true);
+        expect(text(result)).not.toContain(STEWARD_FILE);
+        expect(text(result)).toContain('Internal error (EACCES)');
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps the contract's own error words", async () => {
+    const client = await failingServer(new StewardError('not_found', 'No stored conversation has that id'));
+    try {
+      const result = await client.callTool({ name: 'get_session', arguments: { session_id: 'abc' } });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain('No stored conversation has that id');
+    } finally {
+      await client.close();
+    }
+  });
+});
