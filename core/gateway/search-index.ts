@@ -46,6 +46,17 @@ export function searchText(text: string | null): string | null {
   return pieces.length === 0 ? text : `${text}\n${pieces.join(' ')}`;
 }
 
+/**
+ * The pieces searchText indexes for one identifier a person types (`DeliveryRetry` → Delivery, Retry),
+ * or none when it has no hump. As a phrase they find the word inside a longer identifier too
+ * (`handleWebhookDeliveryRetry`), whose own token is the whole name.
+ */
+export function identifierPieces(word: string): string[] {
+  HUMP.lastIndex = 0;
+  if (word.length < 3 || !/^[A-Za-z0-9]+$/.test(word) || !HUMP.test(word)) return [];
+  return word.match(PIECES) ?? [];
+}
+
 const alnum = (value: string) => value.toLowerCase().replace(/[^a-z0-9]/g, '');
 const sessionHashes = new Map<string, string>();
 

@@ -13,6 +13,8 @@ export interface PreparedQuery {
   prefixes: string[];
 }
 
+import { identifierPieces } from '../gateway/index.js';
+
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 /** The part columns a person may name (`tool_input:npm`); the filter column is not one of them. */
 const COLUMNS = new Set(['body', 'thinking', 'tool_input', 'tool_output']);
@@ -67,6 +69,9 @@ class Scanner {
     if (base === '') return;
     this.terms.push(base);
     if (prefix) this.prefixes.push(base);
+    // An identifier is also found inside a longer one by its pieces (see identifierPieces); NEAR takes phrases only.
+    const pieces = initial || (this.nearAt >= 0 && this.depth === this.nearAt) ? [] : identifierPieces(base);
+    if (pieces.length > 1) return void this.out.push(`(${base}${prefix} OR ${quote(pieces.join(' '))}${prefix})`);
     this.out.push(`${initial}${BAREWORD.test(base) ? base : quote(base)}${prefix}`);
   }
 }

@@ -36,6 +36,7 @@ describe('Search.Query finds each query’s sessions on a fixture history', () =
     { name: 'a prefix', query: 'prun*', expected: [IDS.pruning] },
     { name: 'a camelCase identifier whole', query: 'parseConfig', expected: [IDS.config] },
     { name: 'a camelCase identifier by a piece', query: 'Config', expected: [IDS.config] },
+    { name: 'a camelCase name inside a longer identifier', query: 'FileSync', expected: [IDS.config] },
     { name: 'a snake_case identifier whole', query: 'load_settings', expected: [IDS.config] },
     { name: 'a snake_case identifier by a piece', query: 'settings', expected: [IDS.config] },
     { name: 'an error code', query: 'ERR_MODULE_NOT_FOUND', expected: [IDS.config] },

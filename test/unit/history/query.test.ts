@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { searchText } from '../../../core/gateway/search-index.js';
 import { asPhrase, prepareQuery } from '../../../core/history/query.js';
 import { snippetOf, termPattern } from '../../../core/history/snippet.js';
 
@@ -20,6 +21,10 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
     ['say "he said ""hi"""', 'say "he said ""hi"""', ['say', 'he said "hi"'], []],
     ['café', 'café', ['café'], []],
     ['"first fr"* tool_input:np*', '"first fr"* tool_input : np*', ['first fr', 'np'], ['first fr', 'np']],
+    // An identifier is also looked for by its pieces, as the index holds them beside the text.
+    ['DeliveryRetry', '(DeliveryRetry OR "Delivery Retry")', ['DeliveryRetry'], []],
+    ['tool_input:parseConf*', 'tool_input : (parseConf* OR "parse Conf"*)', ['parseConf'], ['parseConf']],
+    ['^parseConfig NEAR(parseConfig apple)', '^parseConfig NEAR( parseConfig apple )', ['parseConfig', 'parseConfig', 'apple'], []],
   ])('%s → %s', (raw, expression, terms, prefixes) => {
     expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes });
   });
@@ -40,6 +45,17 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
         expect((error as { code?: string }).code, raw).toBe('SQLITE_ERROR');
       }
     }
+    db.close();
+  });
+
+  it('finds an identifier inside a longer one by its pieces, as searchText indexed them', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE VIRTUAL TABLE t USING fts5(body)');
+    db.prepare('INSERT INTO t (body) VALUES (?)').run(searchText('retry: handleWebhookDeliveryRetryWith(event) failed'));
+    const count = (raw: string) => (db.prepare('SELECT rowid FROM t WHERE t MATCH ?').all(prepareQuery(raw)!.expression) as unknown[]).length;
+    expect(count('DeliveryRetry')).toBe(1);
+    expect(count('handleWebhookDeliveryRetryWith')).toBe(1);
+    expect(count('WebhookRetry')).toBe(0);
     db.close();
   });
 
