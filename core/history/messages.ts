@@ -32,12 +32,35 @@ function firstLine(text: string | null, max: number): string {
   return clip(line.trim(), max);
 }
 
-/** The argument a person recognises a call by: the command, the file, the pattern, the address. */
-const TOOL_ARGUMENTS = ['command', 'cmd', 'file_path', 'path', 'notebook_path', 'pattern', 'url', 'query', 'description', 'prompt'];
+/**
+ * The argument a person recognises a call by: the command, the file, the pattern, the address. A
+ * search's pattern comes before the folder it searched (Grep and Glob take both).
+ */
+const TOOL_ARGUMENTS = ['command', 'cmd', 'file_path', 'pattern', 'path', 'notebook_path', 'url', 'query', 'description', 'prompt'];
 
-function toolUseSummary(name: string | null, input: Json): string {
-  const argument = TOOL_ARGUMENTS.map((key) => str(input[key])).find((value) => value !== null);
+/** A command given as its argv (Codex's `shell`: `["bash", "-lc", "npm test"]`) reads as the line typed. */
+function argumentText(value: unknown): string | null {
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) {
+    const argv = value as string[];
+    return argv.length === 3 && /^(?:ba|z)?sh$/.test(argv[0]!) && /^-l?c$/.test(argv[1]!) ? argv[2]! : argv.join(' ');
+  }
+  return str(value);
+}
+
+/** A to-do list's call (Claude Code's TodoWrite) says how far the list is, not its first item's words. */
+function todoSummary(todos: unknown[]): string {
+  const status = (t: unknown) => (t !== null && typeof t === 'object' ? (t as Json).status : undefined);
+  const done = todos.filter((t) => status(t) === 'completed').length;
+  return `${todos.length} to-do${todos.length === 1 ? '' : 's'}, ${done} done`;
+}
+
+/** A patch given as text (Codex's apply_patch) is recognised by the first file it touches. */
+const PATCHED_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m;
+
+function toolUseSummary(name: string | null, input: Json, raw: string | null): string {
   const label = name ?? 'tool';
+  if (Array.isArray(input.todos)) return `${label}: ${todoSummary(input.todos)}`;
+  const argument = TOOL_ARGUMENTS.map((key) => argumentText(input[key])).find((value) => value !== null) ?? PATCHED_FILE.exec(raw?.slice(0, 2_000) ?? '')?.[1];
   return argument ? `${label}: ${firstLine(argument, 140)}` : label;
 }
 
@@ -97,7 +120,7 @@ export function partView(part: OrderedPart): SessionPart {
   if (part.kind === 'text' && part.role === 'user' && !part.genuineUserTurn) {
     slashCommand = slashCommandOf(part.text ?? '');
     summary = harnessSummary(part.text ?? '', slashCommand);
-  } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text));
+  } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text), part.text);
   else if (part.kind === 'tool_result') summary = toolResultSummary(part.text, isError);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || 'thinking';
   else if (part.kind === 'image') {
