@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactElement, type RefObject } from 'react';
 import type { SessionSummary } from '../../../../core/api/index.js';
-import { Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
+import { conversationName, Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 import { conversationOpened, takeConversationToReturnTo } from './opened.js';
@@ -64,7 +64,7 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
         {sessions.map((s) => (
           <li key={s.sessionId}>
             <a href={sessionHref(s.sessionId)} className="project-sessions__link" data-session={s.sessionId} onClick={() => conversationOpened(projectKey, s.sessionId)}>
-              {s.title ?? s.firstRequest ?? 'Untitled conversation'}
+              {conversationName(s)}
             </a>
             <span className="project-sessions__meta">
               {s.lastAt !== null && <time dateTime={new Date(s.lastAt).toISOString()}>{formatRelativeTime(s.lastAt)}</time>}

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { SearchHit, SearchSession } from '../../../../core/api/index.js';
-import { formatDateTime, formatRelativeTime, providerLabel } from '../../components/index.js';
+import { conversationName, formatDateTime, formatRelativeTime, providerLabel } from '../../components/index.js';
 import { sessionHref } from '../../navigation.js';
 import { Highlighted } from './Highlighted.js';
 import { hitLabel } from './sentences.js';
@@ -16,7 +16,7 @@ export function takeLastOpened(): string | undefined {
 }
 
 export function SessionGroup({ session, sessionId, hits }: { session: SearchSession | undefined; sessionId: string; hits: SearchHit[] }): ReactElement {
-  const title = session?.title ?? session?.firstRequest ?? 'Untitled conversation';
+  const title = session ? conversationName(session) : 'Untitled conversation';
   return (
     <li className="search-group">
       <h3 className="search-group__title">

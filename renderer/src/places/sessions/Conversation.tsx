@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { SessionMessage, SessionSubagent } from '../../../../core/api/index.js';
-import { countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
+import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
 import { harnessFold, messageElementId, messageSpeaker } from './reading.js';
@@ -15,7 +15,7 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
   return (
     <details className="subagent" onToggle={(e) => load(e.currentTarget.open)}>
       <summary>
-        <span className="fold__label">Subagent{s.agentType ? ` ${s.agentType}` : ''}</span> {s.title ?? s.firstRequest ?? 'untitled'} · {countOf(s.messages, 'message')}
+        <span className="fold__label">Subagent{s.agentType ? ` ${s.agentType}` : ''}</span> {conversationName(s)} · {countOf(s.messages, 'message')}
       </summary>
       <ErrorBanner title="The subagent could not be loaded." error={loaded.error} />
       {loaded.data ? (

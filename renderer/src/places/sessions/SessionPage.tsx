@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactElement } from 'react';
-import { Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
+import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { useClient } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
@@ -85,7 +85,7 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
   const busy = pages.busy || exporter.busy;
   return (
     <>
-      <PlaceHeader title={s.title ?? s.firstRequest ?? 'Untitled conversation'} description={<Facts session={s} />} actions={<BackButton />} />
+      <PlaceHeader title={conversationName(s)} description={<Facts session={s} />} actions={<BackButton />} />
       {/* A row of its own, so Forget's question takes the whole width below the buttons instead of stretching them. */}
       <div className="session-actions">
         <Button onClick={() => exporter.exportAs('markdown')} disabled={busy}>
