@@ -98,6 +98,18 @@ describe('Claude: identity of lines without ids and files without session ids', 
     expect(c.count("SELECT COUNT(*) FROM parts WHERE session_id = 'valid_session'")).toBe(6);
   });
 
+  it('two byte-identical lines without a uuid are two messages, told apart by where they start; a full re-read adds none', async () => {
+    const c = harness();
+    // As Claude Code 1.0 wrote a repeated prompt: the same bytes twice, no uuid, no sessionId.
+    const line = '{"type":"user","timestamp":"2024-01-01T10:00:00Z","message":{"role":"user","content":"continue"}}';
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', 'twice.jsonl'), [line, line]);
+    expect(await claude(c)).toMatchObject({ read: 1, partsWritten: 2 });
+    const ids = rows(c, "SELECT part_id AS id FROM parts WHERE session_id = 'twice'").map((r) => r.id as string);
+    expect(new Set(ids).size).toBe(2);
+    expect((await c.driver.backfill({ all: true }))[0]).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(c.count('SELECT COUNT(*) FROM parts')).toBe(2);
+  });
+
   it('reads a plain string inside a content array as a text part', async () => {
     const c = harness();
     writeJsonl(join(c.claudeRoot, 'projects', 'p', 'strings.jsonl'), [claudeLine({ sessionId: 'strings', content: ['plain words', { type: 'text', text: 'a block' }] })]);
@@ -227,6 +239,32 @@ describe('Claude: subagents', () => {
     appendJsonl(sub, [claudeLine({ sessionId: 'par', agentId: 'a77', type: 'assistant' })]);
     await claude(c);
     expect(agentType(c, 'par:agent-a77')).toEqual({ parent: 'par', type: 'general-purpose' });
+  });
+
+  it("takes a subagent's type from a sidecar written after its transcript, with no new line; a restart then reads nothing", async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', 'p');
+    writeJsonl(join(dir, 'par.jsonl'), [claudeLine({ sessionId: 'par', text: 'find the callers' })]);
+    // Both layouts: <session>/subagents/agent-<id>.jsonl, and the older agent-<id>.jsonl beside the parent.
+    writeJsonl(join(dir, 'par', 'subagents', 'agent-a78.jsonl'), [claudeLine({ sessionId: 'par', agentId: 'a78', text: 'find callers' })]);
+    writeJsonl(join(dir, 'agent-f1.jsonl'), [claudeLine({ sessionId: 'par', agentId: 'f1', text: 'list the tests' })]);
+    expect(await claude(c)).toMatchObject({ read: 3 });
+    expect(agentType(c, 'par:agent-a78')).toEqual({ parent: 'par', type: null });
+    expect(agentType(c, 'par:agent-f1')).toEqual({ parent: 'par', type: null });
+
+    // Seconds with a fraction of a millisecond, as file systems keep them.
+    const later = (Date.now() + 5_000) / 1000 + 0.000_456;
+    for (const [meta, type] of [[join(dir, 'par', 'subagents', 'agent-a78.meta.json'), 'Explore'], [join(dir, 'agent-f1.meta.json'), 'Plan']] as const) {
+      writeFileSync(meta, JSON.stringify({ agentType: type, spawnDepth: 1 }));
+      utimesSync(meta, later, later);
+    }
+    expect(await claude(c)).toMatchObject({ read: 2, partsWritten: 0 });
+    expect(agentType(c, 'par:agent-a78')).toEqual({ parent: 'par', type: 'Explore' });
+    expect(agentType(c, 'par:agent-f1')).toEqual({ parent: 'par', type: 'Plan' });
+    expect(await claude(c)).toMatchObject({ read: 0 });
+    // After a restart the checkpoints answer: the sidecars' time compares equal.
+    await c.restart();
+    expect(await claude(c)).toMatchObject({ read: 0, unchanged: 3, bytesRead: 0 });
   });
 
   it('a subagent whose parent transcript is gone is a conversation of its project, and the sweeper sees its turns', async () => {
@@ -446,6 +484,39 @@ describe('Claude: rows as Claude Code 2.1, its VS Code extension and Cowork writ
       { kind: 'thinking', text: null, meta: '{"redacted":true}' },
       { kind: 'tool_use', text: '{"query":"select:mcp__github__create_pr","max_results":1}', meta: '{"name":"ToolSearch","toolUseId":"toolu_S1"}' },
       { kind: 'tool_result', text: 'mcp__github__create_pr', meta: '{"toolUseId":"toolu_S1"}' },
+    ]);
+  });
+
+  it('keeps plain strings and blocks of unknown kinds inside a tool_result as its text', async () => {
+    const c = harness();
+    const s = 'results';
+    const png = Buffer.from('not really a png').toString('base64');
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', `${s}.jsonl`), [
+      claudeLine({ sessionId: s, ts: at(0), type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_M1', name: 'mcp__docs__search', input: { query: 'retention' } }] }),
+      claudeLine({
+        sessionId: s,
+        ts: at(1),
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_M1',
+            content: [
+              'Found 1 page.',
+              { type: 'text', text: 'Retention is 30 days.' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+              { type: 'search_result', source: 'https://docs.example/retention', title: 'Retention' },
+            ],
+          },
+        ],
+        extra: { toolUseResult: [{ type: 'text', text: 'Retention is 30 days.' }] },
+      }),
+    ]);
+    await claude(c);
+    expect(rows(c, "SELECT text, meta FROM parts WHERE session_id = ? AND kind = 'tool_result'", s)).toEqual([
+      {
+        text: 'Found 1 page.\nRetention is 30 days.\n{"type":"search_result","source":"https://docs.example/retention","title":"Retention"}',
+        meta: '{"toolUseId":"toolu_M1","images":1}',
+      },
     ]);
   });
 

@@ -144,9 +144,9 @@ describe('Claude provider, scheduled passes', () => {
     expect(row()).toEqual({ parent: 'parent-1', agentType: null });
 
     writeFileSync(join(subagents, 'agent-a748733.meta.json'), JSON.stringify({ agentType: 'Explore', spawnDepth: 1 }));
-    // A sidecar alone does not invalidate the fingerprint; the next transcript append picks it up.
-    expect((await claude()).read).toBe(0);
-    expect(row()).toEqual({ parent: 'parent-1', agentType: null });
+    // The sidecar's time is the transcript's too: the file is read again and the type taken, with no new line.
+    expect((await claude()).read).toBe(1);
+    expect(row()).toEqual({ parent: 'parent-1', agentType: 'Explore' });
     appendJsonl(file, [claudeLine({ sessionId: 'parent-1', agentId: 'a748733', type: 'assistant' })]);
     expect((await claude()).read).toBe(1);
     expect(row()).toEqual({ parent: 'parent-1', agentType: 'Explore' });

@@ -1,14 +1,17 @@
 import type { BigIntStats } from 'node:fs';
 import { PROVIDERS } from '../../../api/index.js';
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { type Scan } from '../../scan.js';
+import { agentIdOf } from './parse.js';
 
 const SKIP_DIRS = new Set(['tool-results', 'memory', 'node_modules', '.git', 'outputs']);
 
 /** Claude Code's own agents (compaction, prompt suggestions): not subagents anyone asked for. */
 const INTERNAL_AGENTS = ['agent-acompact-', 'agent-aprompt_suggestion-'];
+/** Sidecar stats in flight at once, as the scan batches its own. */
+const STAT_BATCH = 64;
 
 function isTranscriptName(name: string): boolean {
   return name.endsWith('.jsonl') && !INTERNAL_AGENTS.some((p) => name.startsWith(p)) && name !== 'audit.jsonl' && name !== 'history.jsonl';
@@ -29,6 +32,12 @@ export const CoworkMeta = z.looseObject({
   /** The folders the user gave the session; the first is its project. */
   userSelectedFolders: z.array(z.string().max(4_096)).max(64).optional().catch(undefined),
 });
+
+/** The sidecar Claude Code writes beside a subagent transcript (`agent-<id>.meta.json`), holding its type. */
+export function agentMetaPath(path: string): string | undefined {
+  const agentId = agentIdOf(path);
+  return agentId === undefined ? undefined : join(dirname(path), `agent-${agentId}.meta.json`);
+}
 
 export async function readSmallJson<T>(path: string, schema: z.ZodType<T>): Promise<T | undefined> {
   try {
@@ -84,5 +93,21 @@ export async function discoverDesktop(scan: Scan, root: string): Promise<void> {
         }
       }
     }
+  }
+}
+
+/**
+ * A subagent's sidecar may be written after its transcript (and is not a transcript the walk takes):
+ * its time is the transcript's too, so a sidecar that appears or changes gets the file read again.
+ */
+export async function foldAgentMeta(scan: Scan): Promise<void> {
+  const agents = scan.files.flatMap((file) => {
+    const meta = agentMetaPath(file.path);
+    return meta === undefined ? [] : [{ file, meta }];
+  });
+  for (let i = 0; i < agents.length && !scan.cancelled; i += STAT_BATCH) {
+    const slice = agents.slice(i, i + STAT_BATCH);
+    const times = await Promise.all(slice.map((a) => mtimeMs(a.meta)));
+    slice.forEach((a, j) => (a.file.mtimeMs = Math.max(a.file.mtimeMs, times[j]!)));
   }
 }

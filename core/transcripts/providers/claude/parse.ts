@@ -42,11 +42,19 @@ const SUBAGENT_NESTING = 3;
 export interface ClaudeState {
   /** Open Task/Agent calls: tool_use id → the subagent type it asked for. */
   tasks: Array<[string, string]>;
+  /** The session a subagent transcript's lines went to: a read with no new line still knows it. */
+  agentSession?: string;
 }
 
 export function isClaudeState(value: unknown): value is ClaudeState {
-  const tasks = asObject(value)?.tasks;
-  return Array.isArray(tasks) && tasks.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'string');
+  const state = asObject(value);
+  const tasks = state?.tasks;
+  const agentSession = state?.agentSession;
+  return (
+    Array.isArray(tasks) &&
+    tasks.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'string') &&
+    (agentSession === undefined || typeof agentSession === 'string')
+  );
 }
 
 export interface FileContext {
@@ -58,6 +66,8 @@ export interface FileContext {
   /** A subagent transcript in the `<sessionId>/subagents/` layout (its parent is known from the path). */
   inSubagents: boolean;
   agentType: string | null;
+  /** The session of a subagent transcript's lines: from an earlier read, else from the `subagents/` path. */
+  agentSession: string | undefined;
   coworkSessionId: string | undefined;
   coworkTitle: string | null;
   coworkModel: string | null;
@@ -106,6 +116,7 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
     fileSessionId,
     inSubagents,
     agentType: facts.agentType,
+    agentSession: state?.agentSession ?? (inSubagents ? `${fileSessionId}:agent-${fileAgentId}` : undefined),
     coworkSessionId: facts.cowork?.cliSessionId,
     coworkTitle: facts.cowork?.title ?? null,
     coworkModel: facts.cowork?.model ?? null,
@@ -117,7 +128,8 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
 }
 
 export function stateOf(ctx: FileContext): ClaudeState {
-  return { tasks: [...ctx.tasks].slice(-MAX_OPEN_TASKS) };
+  const tasks = [...ctx.tasks].slice(-MAX_OPEN_TASKS);
+  return ctx.agentSession === undefined ? { tasks } : { tasks, agentSession: ctx.agentSession };
 }
 
 interface MessageBase {
@@ -151,6 +163,20 @@ function textPart(base: MessageBase, index: number, text: string, out: Parts): P
   return partRow(base, index, base.apiError ? 'error' : 'text', b.text, { truncated: b.truncated }, flags);
 }
 
+/** One item of a tool_result's content array as text; an image is only counted (undefined). */
+function resultItemText(item: unknown): string | undefined {
+  // A plain string is text, as the Messages API reads it.
+  if (typeof item === 'string') return item;
+  const inner = asObject(item);
+  if (inner?.type === 'text' && typeof inner.text === 'string') return inner.text;
+  if (inner?.type === 'image') return undefined;
+  // ToolSearch answers with references to the tools it loaded (no text): their names are the result.
+  if (inner?.type === 'tool_reference' && typeof inner.tool_name === 'string') return inner.tool_name;
+  // A block of a kind not known here is kept as its JSON, as a message's own unknown blocks are; the
+  // result is bounded as a whole (its length and hash are the whole text's). Parsed JSON always stringifies.
+  return JSON.stringify(item) ?? '';
+}
+
 function toolResult(block: Json): [string, Record<string, unknown>] {
   const content = block.content;
   let text: string;
@@ -159,11 +185,9 @@ function toolResult(block: Json): [string, Record<string, unknown>] {
   else if (Array.isArray(content)) {
     const texts: string[] = [];
     for (const item of content) {
-      const inner = asObject(item);
-      if (inner?.type === 'text' && typeof inner.text === 'string') texts.push(inner.text);
-      else if (inner?.type === 'image') images += 1;
-      // ToolSearch answers with references to the tools it loaded (no text): their names are the result.
-      else if (inner?.type === 'tool_reference' && typeof inner.tool_name === 'string') texts.push(inner.tool_name);
+      const itemText = resultItemText(item);
+      if (itemText === undefined) images += 1;
+      else texts.push(itemText);
     }
     text = texts.join('\n');
   } else text = '';
@@ -265,6 +289,7 @@ function describeSession(session: SessionRow, line: Json, agentId: string | unde
   if (session.cwd === null) session.cwd = asString(line.cwd) ?? null;
   if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
   if (agentId) {
+    if (ctx.fileAgentId !== undefined) ctx.agentSession = session.sessionId;
     session.parentSessionId = lineSession;
     session.parentKind = 'subagent';
     session.parentMissing = !ctx.parentExists(lineSession);
@@ -289,6 +314,17 @@ export function describeCowork(ctx: FileContext, projection: Projection): void {
   const session = projection.session(id);
   if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
   if (ctx.coworkTitle) projection.title(session, ctx.coworkTitle, 'sidecar');
+}
+
+/**
+ * A subagent sidecar's type for the session its transcript holds, whether or not this read has a line
+ * for it: the sidecar may be written after the transcript (update-only then, as for Cowork).
+ */
+export function describeAgent(ctx: FileContext, projection: Projection): void {
+  if (ctx.agentType === null || ctx.agentSession === undefined) return;
+  const session = projection.session(ctx.agentSession);
+  session.agentType = ctx.agentType;
+  session.agentTypeSource = 'sidecar';
 }
 
 /** What a line says as a message: a user or assistant line, or a prompt the user queued while the agent worked. */

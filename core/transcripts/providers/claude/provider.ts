@@ -1,11 +1,11 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { PROVIDERS } from '../../../api/index.js';
 import { countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { parseLine, Projection } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import type { DiscoveryResult, LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
-import { AgentMeta, CoworkMeta, discoverDesktop, readSmallJson, transcriptRules } from './discover.js';
-import { agentIdOf, describeCowork, fileContext, headSaysNoPart, isClaudeState, projectLine, stateOf, type FileFacts } from './parse.js';
+import { AgentMeta, agentMetaPath, CoworkMeta, discoverDesktop, foldAgentMeta, readSmallJson, transcriptRules } from './discover.js';
+import { describeAgent, describeCowork, fileContext, headSaysNoPart, isClaudeState, projectLine, stateOf, type FileFacts } from './parse.js';
 
 export interface ClaudeRoots {
   /** Folders holding `projects/` (Claude Code, Desktop's Code tab). */
@@ -21,13 +21,14 @@ export interface ClaudeRoots {
  * origin is not a person are not the user's words; API errors are `error` parts and `<synthetic>` is
  * no model; ToolSearch results name their tools; redacted thinking is thinking; workflow subagents
  * find their parent.
+ * 4: plain strings and blocks of unknown kinds inside a tool_result's content are part of its text.
  */
-export const CLAUDE_PARSER_VERSION = 3;
+export const CLAUDE_PARSER_VERSION = 4;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {
-  const agentId = agentIdOf(file.path);
-  const agentMeta = agentId ? await readSmallJson(join(dirname(file.path), `agent-${agentId}.meta.json`), AgentMeta) : undefined;
+  const metaPath = agentMetaPath(file.path);
+  const agentMeta = metaPath ? await readSmallJson(metaPath, AgentMeta) : undefined;
   const cowork = file.sidecar ? await readSmallJson(file.sidecar, CoworkMeta) : undefined;
   return { agentType: agentMeta?.agentType?.slice(0, 200) ?? null, cowork };
 }
@@ -45,6 +46,7 @@ export class ClaudeProvider implements TranscriptProvider {
     const scan = new Scan(signal);
     for (const root of this.#roots.roots) await scan.walk(join(root, 'projects'), transcriptRules(PROVIDERS.claude.roots.roots.source));
     for (const root of this.#roots.desktopRoots) await discoverDesktop(scan, root);
+    await foldAgentMeta(scan);
     return scan.result();
   }
 
@@ -53,8 +55,9 @@ export class ClaudeProvider implements TranscriptProvider {
     const state = start > 0 && isClaudeState(options.resume?.state) ? options.resume.state : undefined;
     const ctx = fileContext(file, await fileFacts(file), options.windowStartMs, state);
     const projection = new Projection('claude', file.source);
-    // A Cowork rename changes only the sidecar: a read with no new line still carries its title.
+    // A Cowork rename, or a subagent's type written late, changes only a sidecar: a read with no new line still carries it.
     describeCowork(ctx, projection);
+    describeAgent(ctx, projection);
     for await (const { lines, offsets } of readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats)) {
       for (let i = 0; i < lines.length; i += 1) {
         const text = lines[i];
