@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { SKIP_REASONS } from './lists.js';
 
-/** One provider's share of a sweep tick or backfill; counts files, never names them. */
+/**
+ * One provider's share of a sweep tick or backfill; counts files, never names them. Every listed file
+ * lands in one bucket: read + unchanged + outsideWindow + vanished + failed + notReached = discovered,
+ * except that entries which could not even be listed add to `failed` without being discovered.
+ */
 export const ProviderSweepStats = z.strictObject({
   provider: z.string(),
   discovered: z.number().int().nonnegative(),
@@ -21,6 +25,15 @@ export const ProviderSweepStats = z.strictObject({
   bytesRead: z.number().int().nonnegative().optional(),
   /** Files listed but gone before they were read (deleted or rotated meanwhile): not failures. */
   vanished: z.number().int().nonnegative().optional(),
+  /** Files listed but never opened: their newest byte is older than the run's window. Never counted as `unchanged`. */
+  outsideWindow: z.number().int().nonnegative().optional(),
+  /**
+   * Present (true) when the run was cancelled before its end: a backfill cancelled while running or
+   * queued, or the owner stopping. A cancelled queued run listed nothing (`discovered` 0).
+   */
+  cancelled: z.boolean().optional(),
+  /** With `cancelled`: files listed but not read through (the one the run stopped in included; what it committed stays). */
+  notReached: z.number().int().nonnegative().optional(),
   /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */
   errors: z.array(z.strictObject({ code: z.string(), count: z.number().int().positive() })).optional(),
   /** Parts held back on purpose (present when any were): their conversation or project was forgotten, or its folder is excluded. */

@@ -44,6 +44,8 @@ export class StatusReporter {
   captureSettled(providers: readonly ProviderSweepStats[]): void {
     for (const stats of providers) {
       const { provider } = stats;
+      // A cancelled run that failed at nothing says nothing either way: a failure streak neither grows nor ends.
+      if (stats.cancelled && stats.failed === 0) continue;
       if (stats.failed === 0) {
         this.#failStreak.delete(provider);
         this.#state.drop('import-failed', provider);

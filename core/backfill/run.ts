@@ -201,10 +201,20 @@ function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): voi
   const skipped = Object.entries(stats.skipped ?? {})
     .map(([reason, n]) => `${reason}:${n}`)
     .join(',');
-  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, vanished, failed, failedLines, skipped, bytesRead, partsWritten, durationMs };
+  const cancel = stats.cancelled ? { cancelled: true, notReached: stats.notReached ?? 0 } : {};
+  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, outsideWindow: stats.outsideWindow, vanished, failed, failedLines, skipped, bytesRead, partsWritten, durationMs, ...cancel };
   if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
   // Codes only: which file failed would be a path, and what it said would be transcript text.
   deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
+}
+
+/**
+ * A run a cancel stopped says so, with the files it never read through: a cancelled run must not read
+ * as a finished one. A cancelled listing found only part of the tree, so its files are all not reached.
+ */
+function markCancelled(stats: ProviderStats, notReached: number): void {
+  stats.cancelled = true;
+  stats.notReached = notReached;
 }
 
 function addSkipped(stats: ProviderStats, lines: LineStats): void {
@@ -215,8 +225,12 @@ function addSkipped(stats: ProviderStats, lines: LineStats): void {
   stats.bytesRead = (stats.bytesRead ?? 0) + (lines.bytesRead ?? 0);
 }
 
-/** A read file's new checkpoint, in the commit window of its last rows (a fresh one if that one committed). */
-function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, lines: LineStats, resumedFrom: FileCheckpoint | undefined, deps: BackfillDeps, ctx: RunContext): void {
+/**
+ * A read file's new checkpoint, in the commit window of its last rows (a fresh one if that one committed).
+ * `excluded`: parts of this read a folder exclusion held back; with those before a resume point, they
+ * mark the checkpoint, so that lifting the exclusion has the file read again (FileCheckpoints.releaseLifted).
+ */
+function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, lines: LineStats, excluded: number, resumedFrom: FileCheckpoint | undefined, deps: BackfillDeps, ctx: RunContext): void {
   const end = lines.checkpoint;
   if (!deps.checkpoints || !end) return;
   deps.commits.open();
@@ -232,17 +246,21 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     parserVersion: provider.parserVersion,
     windowStartMs: coveredWindow(resumedFrom, ctx.windowStartMs),
     state: end.state === null || end.state === undefined ? null : JSON.stringify(end.state),
+    heldBack: excluded > 0 || resumedFrom?.heldBack === true,
   });
   deps.commits.add(1, 0);
 }
 
 /**
- * Per file: skipped (unchanged, or outside the window), or read with these options. `vouched`: a
- * manual run reads the file anyway, but the checkpoint there already vouches for it as it is (this
- * parser, a window at least as wide): it is kept, not narrowed to the manual run's window.
+ * Per file: skipped (unchanged, or outside the window: each counted as such), or read with these
+ * options. `vouched`: a manual run reads the file anyway, but the checkpoint there already vouches
+ * for it as it is (this parser, a window at least as wide): it is kept, not narrowed to the manual
+ * run's window.
  */
-type FilePlan = { skip: true } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean };
-const SKIP: FilePlan = { skip: true };
+type FilePlan = { skip: 'unchanged' | 'outsideWindow' } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean };
+const UNCHANGED: FilePlan = { skip: 'unchanged' };
+/** Never opened, whatever the fingerprints say: counted apart, so "up to date" never means "not read". */
+const OUTSIDE_WINDOW: FilePlan = { skip: 'outsideWindow' };
 
 /**
  * Plans every file of a run. The process-local map is the first check; the durable checkpoints are
@@ -259,10 +277,11 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   let loaded: Map<string, CheckpointIdentity> | undefined;
   const checkpoints = () => (loaded ??= deps.checkpoints?.identities(provider.id) ?? new Map<string, CheckpointIdentity>());
   const plans = files.map((file): FilePlan => {
-    if ((ctx.scheduled && deps.fingerprints.isUnchanged(file)) || outsideWindow(file, ctx.windowStartMs)) return SKIP;
+    if (outsideWindow(file, ctx.windowStartMs)) return OUTSIDE_WINDOW;
+    if (ctx.scheduled && deps.fingerprints.isUnchanged(file)) return UNCHANGED;
     const verdict = checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs);
     if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged' };
-    if (verdict === 'unchanged') return SKIP;
+    if (verdict === 'unchanged') return UNCHANGED;
     const plan = verdict === 'resume' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
     return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
   });
@@ -281,7 +300,7 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
  */
 export async function runBackfillProvider(provider: TranscriptProvider, deps: BackfillDeps, ctx: RunContext): Promise<ProviderStats> {
   const started = performance.now();
-  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
+  const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, outsideWindow: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
   const errors = new CodeTally();
   const discovery = await provider.discover(ctx.signal);
   const { files } = discovery;
@@ -294,6 +313,8 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   // an explicit turn the loop would hold the event loop for as long as the queue stays full.
   const yieldTurn = pacer(HOLD_MS);
   let done = 0;
+  /** The index of the file a cancel stopped the run at (not read through); undefined when it ran to the end. */
+  let stoppedAt: number | undefined;
   let written = 0;
   let messagesWritten = 0;
   const inStep = ctx.inStepIndexParts ?? IN_STEP_INDEX_PARTS;
@@ -304,11 +325,15 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   };
   try {
     for (const [i, file] of files.entries()) {
-      if (ctx.signal?.aborted) break;
+      if (ctx.signal?.aborted) {
+        stoppedAt = i;
+        break;
+      }
       done += 1;
       const plan = plans[i]!;
       if (plan.skip) {
-        stats.unchanged += 1;
+        if (plan.skip === 'outsideWindow') stats.outsideWindow = (stats.outsideWindow ?? 0) + 1;
+        else stats.unchanged += 1;
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         continue;
       }
@@ -330,14 +355,17 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       }
       if (outcome.status === 'vanished') stats.vanished = (stats.vanished ?? 0) + 1;
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
-      if (outcome.status === 'cancelled') break;
+      if (outcome.status === 'cancelled') {
+        stoppedAt = i;
+        break;
+      }
       if (outcome.status !== 'read') continue;
       stats.read += 1;
       // Only once the file was read, every session it yielded consumed and their rows committed. A
       // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own
       // window, which may be narrower), so the next scheduled tick does not read the file again. The
       // process-local map knows no window: only a scheduled run advances it.
-      if (!plan.vouched) saveCheckpoint(provider, file, outcome.lines, plan.resumedFrom, deps, ctx);
+      if (!plan.vouched) saveCheckpoint(provider, file, outcome.lines, outcome.withheld.excluded, plan.resumedFrom, deps, ctx);
       if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }
   } finally {
@@ -352,6 +380,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
     deps.sink.resumeIndexing();
   }
   progress(done, true);
+  if (stoppedAt !== undefined || discovery.cancelled) markCancelled(stats, stoppedAt === undefined ? 0 : files.length - stoppedAt);
   stats.messagesWritten = messagesWritten;
   stats.errors = errors.list();
   stats.durationMs = Math.round(performance.now() - started);

@@ -37,9 +37,17 @@ export interface SweepSchedulerOptions {
   onTicked?: (startedAt: number) => void;
 }
 
-/** The stats of a run that settled without running through: cancelled, stopped, or failed with `code`. */
-export function settledStats(provider: ProviderId, durationMs: number, code = 'cancelled'): ProviderStats {
+/** The stats of a run that failed with `code` before it could report any (it threw, or outlived the handoff bound). */
+export function settledStats(provider: ProviderId, durationMs: number, code: string): ProviderStats {
   return { provider, discovered: 0, read: 0, unchanged: 0, failed: 1, partsWritten: 0, durationMs: Math.round(durationMs), failedLines: 0, errors: [{ code, count: 1 }] };
+}
+
+/**
+ * A queued run cancelled before it started (a backfill cancelled, the owner stopping): it listed
+ * nothing and failed at nothing. The shape a running run reports when cancelled, so one word covers both.
+ */
+export function cancelledStats(provider: ProviderId): ProviderStats {
+  return { provider, discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, cancelled: true, notReached: 0 };
 }
 
 /**
@@ -95,7 +103,7 @@ export class SweepScheduler {
     const queued = this.#queue.filter((job) => job.kind === 'manual');
     for (const job of queued) {
       this.#queue.splice(this.#queue.indexOf(job), 1);
-      this.#settle(job, { ...settledStats(job.provider, 0), failed: 0, errors: [] });
+      this.#settle(job, cancelledStats(job.provider));
     }
     const running = this.#running?.kind === 'manual' && !this.#running.abort.signal.aborted ? this.#running : undefined;
     running?.abort.abort();
@@ -153,7 +161,7 @@ export class SweepScheduler {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    for (const job of this.#queue.splice(0)) this.#settle(job, settledStats(job.provider, 0));
+    for (const job of this.#queue.splice(0)) this.#settle(job, cancelledStats(job.provider));
     this.#running?.abort.abort();
     this.#exclusiveAbort?.abort();
     await this.#drained;
@@ -165,7 +173,7 @@ export class SweepScheduler {
     const promise = new Promise<ProviderStats>((r) => (resolve = r));
     const job: Job = { provider, kind, start, promise, resolve, settled: false, abort: new AbortController() };
     if (this.#stopped) {
-      this.#settle(job, settledStats(provider, 0));
+      this.#settle(job, cancelledStats(provider));
       return job;
     }
     this.#queue.push(job);

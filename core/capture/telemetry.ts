@@ -18,9 +18,9 @@ function safely(recorder: Recorder, kind: string, data: { [key: string]: unknown
   }
 }
 
-/** A tick that found nothing new and nothing wrong: every file listed was unchanged. */
+/** A tick that found nothing new and nothing wrong, and ran to its end: every file listed was unchanged or outside the window. */
 export function isUnchangedTick(providers: readonly ProviderStats[]): boolean {
-  return providers.every((p) => p.read === 0 && p.partsWritten === 0 && p.failed === 0 && p.failedLines === 0 && !p.vanished && !p.errors?.length && !p.withheld);
+  return providers.every((p) => p.read === 0 && p.partsWritten === 0 && p.failed === 0 && p.failedLines === 0 && !p.vanished && !p.errors?.length && !p.withheld && !p.cancelled);
 }
 
 /**
@@ -34,14 +34,20 @@ export function compactTick(providers: readonly ProviderStats[]): { [key: string
     unchanged: true,
     files: listed.reduce((n, p) => n + p.discovered, 0),
     durationMs: providers.reduce((n, p) => n + p.durationMs, 0),
-    providers: listed.map(({ provider, discovered, read, unchanged, failed, partsWritten, durationMs }) => ({ provider, discovered, read, unchanged, failed, partsWritten, durationMs })),
+    // Files outside the window appear only when there are any, so the counts still add up to `discovered`.
+    providers: listed.map(({ provider, discovered, read, unchanged, outsideWindow, failed, partsWritten, durationMs }) => ({ provider, discovered, read, unchanged, ...(outsideWindow ? { outsideWindow } : {}), failed, partsWritten, durationMs })),
   };
 }
 
-/** A tick is `sweep.tick` (compact when nothing changed) and a manual import `backfill.run`, unchanged ones included. */
+/**
+ * A tick is `sweep.tick` (compact when nothing changed) and a manual import `backfill.run`, unchanged
+ * ones included. A run cancelled before its end says so at the top (`cancelled: true`) as well as in
+ * its providers, so it never reads as one that finished.
+ */
 export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
   if (kind === 'scheduled' && isUnchangedTick(providers)) return safely(recorder, 'sweep.tick', compactTick(providers));
-  safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, providers });
+  const cancelled = providers.some((p) => p.cancelled) ? { cancelled: true } : {};
+  safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, ...cancelled, providers });
 }
 
 export function recordPrune(recorder: Recorder, report: PruneReport, manual: boolean): void {

@@ -20,14 +20,25 @@ function formatFailed(p: ProviderResult): string {
   return `${p.failed} failed${codes}`;
 }
 
-/** What became of the files: `4 transcript files, 1 read, 3 already up to date`. */
+/** `cancelled after 30 of 60 transcript files`; a run cancelled while queued (or while listing) listed none. */
+function formatCancelled(p: ProviderResult): string {
+  if (p.discovered === 0) return 'cancelled before any transcript file was listed';
+  return `cancelled after ${p.discovered - (p.notReached ?? 0)} of ${countOf(p.discovered, 'transcript file')}`;
+}
+
+/**
+ * What became of the files: `4 transcript files, 1 read, 2 already up to date, 1 older than the
+ * window, not read`. A file outside the window was never opened, so it is never "up to date".
+ */
 function formatFiles(p: ProviderResult): string {
-  if (p.discovered === 0 && p.failed === 0) return 'no transcript files found';
-  const files = countOf(p.discovered, 'transcript file');
-  if (p.unchanged === p.discovered && p.failed === 0) return `${files}, already up to date`;
+  if (!p.cancelled && p.discovered === 0 && p.failed === 0) return 'no transcript files found';
+  const files = p.cancelled ? formatCancelled(p) : countOf(p.discovered, 'transcript file');
+  if (!p.cancelled && p.unchanged === p.discovered && p.failed === 0) return `${files}, already up to date`;
+  const outside = p.outsideWindow ?? 0;
   const what = [
     p.read > 0 ? `${p.read} read` : '',
     p.unchanged > 0 ? `${p.unchanged} already up to date` : '',
+    outside > 0 ? `${outside} older than the window, not read` : '',
     p.vanished ? `${p.vanished} gone before ${p.vanished === 1 ? 'it was' : 'they were'} read` : '',
     p.failed > 0 ? formatFailed(p) : '',
   ];
@@ -48,7 +59,10 @@ function formatWithheld(p: ProviderResult): string {
   return `${countOf(held, 'part')} held back (forgotten ${p.withheld?.forgotten ?? 0}, excluded ${p.withheld?.excluded ?? 0})`;
 }
 
-/** One line per provider, in words: counts only, never paths. A provider whose files were all unchanged is "already up to date". */
+/**
+ * One line per provider, in words: counts only, never paths. A provider whose files were all unchanged
+ * is "already up to date"; a cancelled one says how far it got.
+ */
 export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map((p) => {

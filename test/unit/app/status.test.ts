@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppStatus, PAUSED_TEXT, statusLines, type StatusItem } from '../../../core/api/index.js';
+import { StatusReporter } from '../../../core/app/reports.js';
 import { AppState, boundText, composeStatus } from '../../../core/app/status.js';
 
 const item = (kind: StatusItem['kind'], text: string, subject: string | null = null): StatusItem => ({ kind, subject, text, place: null });
@@ -48,5 +49,20 @@ describe('the status model', () => {
     const long = boundText(`The curator failed: ${'word '.repeat(80)}`);
     expect(long.length).toBeLessThanOrEqual(240);
     expect(long.endsWith('word…')).toBe(true);
+  });
+
+  it('takes a cancelled import for neither a failure nor a recovery', () => {
+    const state = new AppState(() => undefined);
+    const reporter = new StatusReporter(state, () => undefined);
+    const run = { provider: 'claude', discovered: 3, read: 0, unchanged: 0, failed: 3, partsWritten: 0, durationMs: 1, failedLines: 0, errors: [{ code: 'EACCES', count: 3 }] };
+    reporter.captureSettled([run]);
+    expect(state.status.state).toBe('error');
+    // Cancelled (a backfill cancelled, or the owner stopping): the failure it did not retry stays said.
+    reporter.captureSettled([{ ...run, failed: 0, errors: [], cancelled: true, notReached: 3 }]);
+    expect(state.status).toMatchObject({ state: 'error', message: '3 of 3 Claude transcript files could not be imported (EACCES)' });
+    reporter.captureSettled([{ ...run, failed: 0, errors: [], read: 3 }]);
+    expect(state.status.state).toBe('idle');
+    reporter.captureSettled([{ provider: 'openclaw', discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, cancelled: true, notReached: 0 }]);
+    expect(state.status.state).toBe('idle');
   });
 });

@@ -103,7 +103,8 @@ describe('SweepScheduler', () => {
     const stopping = scheduler.stop();
     runner.held('claude', 1).release();
     await stopping;
-    expect((await stopped)[1]).toMatchObject({ provider: 'openclaw', errors: [{ code: 'cancelled', count: 1 }] });
+    // Settled by stop() as any cancelled run is: cancelled, nothing failed.
+    expect((await stopped)[1]).toEqual({ provider: 'openclaw', discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, cancelled: true, notReached: 0 });
     expect(busy.at(-1)).toEqual([false, []]);
   });
 
@@ -151,7 +152,8 @@ describe('SweepScheduler', () => {
     runner.held('claude').release(stats('claude', 7));
     const [claude, openclaw] = await manual;
     expect(claude).toMatchObject({ provider: 'claude', read: 7 });
-    expect(openclaw).toMatchObject({ provider: 'openclaw', read: 0, partsWritten: 0 });
+    // The queued one was never started: cancelled, not "no files found".
+    expect(openclaw).toMatchObject({ provider: 'openclaw', read: 0, partsWritten: 0, failed: 0, cancelled: true, notReached: 0 });
     expect(runner.started).toEqual(['claude']);
     expect(scheduler.cancelManual()).toBe(0);
     await scheduler.stop();

@@ -35,5 +35,22 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     const text = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 2, unchanged: 2, partsWritten: 4, messagesWritten: 2 }] });
     expect(text).toBe('claude: 2 transcript files, already up to date; 2 new messages (4 parts) (3 ms)\n');
   });
-});
 
+  it('says how far a cancelled run got, and that files older than the window were not read', () => {
+    const text = formatSweepResult({
+      providers: [
+        { provider: 'claude', ...base, discovered: 60, read: 28, unchanged: 1, outsideWindow: 1, partsWritten: 9, messagesWritten: 5, cancelled: true, notReached: 30 },
+        { provider: 'openclaw', ...base, cancelled: true, notReached: 0 },
+        { provider: 'codex', ...base, discovered: 3, unchanged: 1, outsideWindow: 2 },
+      ],
+    });
+    expect(text).toBe(
+      [
+        'claude: cancelled after 30 of 60 transcript files, 28 read, 1 already up to date, 1 older than the window, not read; 5 new messages (9 parts) (3 ms)',
+        'openclaw: cancelled before any transcript file was listed (3 ms)',
+        'codex: 3 transcript files, 1 already up to date, 2 older than the window, not read (3 ms)',
+        '',
+      ].join('\n'),
+    );
+  });
+});

@@ -32,15 +32,21 @@ describe('words for people', () => {
   it('says an import that found nothing new is up to date, with the files checked, and counts messages otherwise', () => {
     expect(importSentence({ providers: [stats()] })).toBe('Already up to date — 106 files checked.');
     expect(importSentence({ providers: [stats({ read: 3, unchanged: 103, partsWritten: 40, messagesWritten: 25 })] })).toBe('Imported 25 new messages from 3 files.');
-    expect(importSentence({ providers: [stats({ read: 1, unchanged: 105, partsWritten: 2, messagesWritten: 1, failed: 1 })] }, true)).toBe(
-      'Cancelled; what was imported before stays. Imported 1 new message from 1 file. 1 file could not be read; Telemetry says why.',
+    // A cancelled import says how far it got, from its result; files outside the window are not "up to date".
+    expect(importSentence({ providers: [{ ...stats({ read: 1, unchanged: 5, partsWritten: 2, messagesWritten: 1, failed: 1, notReached: 99 }), cancelled: true }] })).toBe(
+      'Cancelled after 7 of 106 files; what was imported before stays. Imported 1 new message from 1 file. 1 file could not be read; Telemetry says why.',
     );
+    expect(importSentence({ providers: [{ ...stats({ discovered: 0, unchanged: 0, notReached: 0 }), cancelled: true }] })).toBe('Cancelled before any file was listed. Nothing new.');
+    expect(importSentence({ providers: [stats({ unchanged: 100, outsideWindow: 6 })] })).toBe('Already up to date — 100 files checked. 6 files older than the window were not read.');
+    expect(importSentence({ providers: [stats({ unchanged: 0, outsideWindow: 106 })] })).toBe('Nothing new. 106 files older than the window were not read.');
   });
 
   it('tells telemetry rows as sentences, with the project by name and unchanged checks compactly', () => {
     const unchanged = entry('sweep.tick', { kind: 'scheduled', unchanged: true, files: 733, durationMs: 41, providers: [{ provider: 'claude', discovered: 733, read: 0, unchanged: 733, failed: 0, partsWritten: 0, durationMs: 41 }] });
     expect(sentenceOf(unchanged, names)).toBe('Checked 733 files, nothing new, 41 ms');
     expect(sentenceOf(entry('backfill.run', { kind: 'manual', providers: [stats({ read: 4, partsWritten: 9, messagesWritten: 6 })] }), names)).toBe('Imported on request: checked 106 files, 6 new messages from 4 files, 41 ms');
+    const cancelled = entry('backfill.run', { kind: 'manual', cancelled: true, providers: [{ ...stats({ read: 4, unchanged: 0, outsideWindow: 2, partsWritten: 9, messagesWritten: 6, notReached: 100 }), cancelled: true }] });
+    expect(sentenceOf(cancelled, names)).toBe('Import on request cancelled after 6 of 106 files, 6 new messages from 4 files; 2 older than the window, not read, 41 ms');
     // A scheduled check that read says what it skipped, as an import on request does.
     const skipping = entry('sweep.tick', { kind: 'scheduled', providers: [{ ...stats({ read: 2, partsWritten: 3, messagesWritten: 2 }), skipped: { meta_only: 12, malformed: 1 } }, { ...stats({ read: 1 }), provider: 'codex', skipped: { meta_only: 2 } }] });
     expect(sentenceOf(skipping, names)).toBe('Checked 212 files, 2 new messages from 3 files; 15 lines held no conversation: 14 bookkeeping, 1 unreadable, 82 ms');

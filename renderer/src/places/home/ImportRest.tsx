@@ -67,7 +67,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       {importing.running && <ImportProgress importing={importing} />}
       {importing.result && !importing.running && (
         <p role="status" data-testid="first-run-imported">
-          {importSentence(importing.result, importing.cancelling)}
+          {importSentence(importing.result)}
         </p>
       )}
       {narrow.data && <p role="status">Saved: from the next start Steward keeps the last {choice} days.</p>}

@@ -55,7 +55,7 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
       {importing.running && <ImportProgress importing={importing} />}
       {importing.result && !importing.running && (
         <p className="import-history__result" role="status" data-testid="import-result">
-          {importSentence(importing.result, importing.cancelling)}
+          {importSentence(importing.result)}
         </p>
       )}
       <ErrorBanner title="The import did not finish." error={importing.error} />

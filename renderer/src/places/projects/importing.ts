@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { EventPayload, Params, Result } from '../../../../core/api/index.js';
-import { countOf, formatDuration, skippedLines } from '../../components/index.js';
+import { countOf, formatCount, formatDuration, skippedLines } from '../../components/index.js';
 import { useAction, useEvent } from '../../hooks.js';
 
 type Progress = EventPayload<'backfill.progress'>;
@@ -14,23 +14,37 @@ function skippedSentence(outcome: Outcome): string {
 
 const sum = (outcome: Outcome, pick: (p: Outcome['providers'][number]) => number) => outcome.providers.reduce((n, p) => n + pick(p), 0);
 
+/** "Cancelled after 30 of 60 files; what was imported before stays." — from the result, which knows how far the run got. */
+function cancelledSentence(outcome: Outcome): string {
+  if (!outcome.providers.some((p) => p.cancelled)) return '';
+  const listed = sum(outcome, (p) => p.discovered);
+  if (listed === 0) return 'Cancelled before any file was listed. ';
+  const done = listed - sum(outcome, (p) => p.notReached ?? 0);
+  return `Cancelled after ${formatCount(done)} of ${countOf(listed, 'file')}; what was imported before stays. `;
+}
+
+/** " 3 files older than the window were not read." — never counted as up to date. */
+function outsideSentence(outcome: Outcome): string {
+  const outside = sum(outcome, (p) => p.outsideWindow ?? 0);
+  return outside > 0 ? ` ${countOf(outside, 'file')} older than the window ${outside === 1 ? 'was' : 'were'} not read.` : '';
+}
+
 /**
- * An import's result in words: the messages it added, or that everything was already there (with
- * how many files were checked, so "nothing" reads as done rather than as a failure).
+ * An import's result in words: how far a cancelled one got, the messages it added, or that everything
+ * was already there (with how many files were checked, so "nothing" reads as done rather than as a
+ * failure); files outside the window and failed ones are said apart.
  */
-export function importSentence(outcome: Outcome, cancelled = false): string {
-  const checked = sum(outcome, (p) => p.discovered);
+export function importSentence(outcome: Outcome): string {
+  const cancelled = cancelledSentence(outcome);
+  const checked = sum(outcome, (p) => p.discovered - (p.outsideWindow ?? 0) - (p.notReached ?? 0));
   const read = sum(outcome, (p) => p.read);
   const messages = sum(outcome, (p) => p.messagesWritten ?? 0);
   const parts = sum(outcome, (p) => p.partsWritten);
   const failed = sum(outcome, (p) => p.failed);
-  const head = cancelled ? 'Cancelled; what was imported before stays. ' : '';
-  const body =
-    parts === 0
-      ? `Already up to date — ${countOf(checked, 'file')} checked.`
-      : `Imported ${countOf(messages, { one: 'new message', other: 'new messages' })} from ${countOf(read, 'file')}.`;
+  const upToDate = cancelled || checked === 0 ? 'Nothing new.' : `Already up to date — ${countOf(checked, 'file')} checked.`;
+  const body = parts === 0 ? upToDate : `Imported ${countOf(messages, { one: 'new message', other: 'new messages' })} from ${countOf(read, 'file')}.`;
   const failures = failed > 0 ? ` ${countOf(failed, 'file')} could not be read; Telemetry says why.` : '';
-  return `${head}${body}${skippedSentence(outcome)}${failures}`;
+  return `${cancelled}${body}${outsideSentence(outcome)}${skippedSentence(outcome)}${failures}`;
 }
 
 export interface ImportState {

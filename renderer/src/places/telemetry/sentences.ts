@@ -1,5 +1,5 @@
 import type { TelemetryEntry } from '../../../../core/api/index.js';
-import { countOf, formatDuration, skippedLines } from '../../components/index.js';
+import { countOf, formatCount, formatDuration, skippedLines } from '../../components/index.js';
 import { tickOf, totalsOf } from './ticks.js';
 
 const PARTS = { one: 'part', other: 'parts' };
@@ -35,9 +35,12 @@ function tickSentence(entry: TelemetryEntry): string | undefined {
   const took = formatDuration(t.durationMs);
   const what = t.parts === 0 ? 'nothing new' : t.messages !== undefined ? `${countOf(t.messages, { one: 'new message', other: 'new messages' })} from ${countOf(t.read, 'file')}` : `${countOf(t.parts, PARTS)} from ${countOf(t.read, 'file')}`;
   const failures = t.failed > 0 ? `; ${countOf(t.failed, 'file')} could not be read` : '';
+  const outside = t.outsideWindow > 0 ? `; ${formatCount(t.outsideWindow)} older than the window, not read` : '';
   const skipped = skippedLines(tick.providers);
   const lead = tick.kind === 'scheduled' ? 'Checked' : 'Imported on request: checked';
-  return `${lead} ${countOf(t.files, 'file')}, ${what}${failures}${skipped ? `; ${skipped}` : ''}, ${took}`;
+  // A cancelled run says how far it got, never as if it had checked every file.
+  const files = t.notReached === undefined ? `${lead} ${countOf(t.files, 'file')}` : `${tick.kind === 'scheduled' ? 'Check' : 'Import on request'} cancelled after ${formatCount(t.files - t.notReached)} of ${countOf(t.files, 'file')}`;
+  return `${files}, ${what}${outside}${failures}${skipped ? `; ${skipped}` : ''}, ${took}`;
 }
 
 function notesSentence(data: Record<string, unknown>, projectName: (key: string) => string | undefined): string {

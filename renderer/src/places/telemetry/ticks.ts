@@ -33,6 +33,10 @@ export interface TickTotals {
   files: number;
   read: number;
   failed: number;
+  /** Files never opened because they are older than the window. */
+  outsideWindow: number;
+  /** Set when a provider's run was cancelled: the files it had not read through. */
+  notReached: number | undefined;
   parts: number;
   /** Undefined when a tick recorded before messages were counted wrote parts. */
   messages: number | undefined;
@@ -43,7 +47,9 @@ export function totalsOf(tick: Pick<Tick, 'providers'>): TickTotals {
   const sum = (pick: (p: TickProvider) => number) => tick.providers.reduce((n, p) => n + pick(p), 0);
   const parts = sum((p) => p.partsWritten);
   const known = tick.providers.every((p) => p.messagesWritten !== undefined || p.partsWritten === 0);
-  return { files: sum((p) => p.discovered), read: sum((p) => p.read), failed: sum((p) => p.failed), parts, messages: known ? sum((p) => p.messagesWritten ?? 0) : undefined, durationMs: sum((p) => p.durationMs) };
+  const cancelled = tick.providers.some((p) => p.cancelled);
+  const outsideWindow = sum((p) => p.outsideWindow ?? 0);
+  return { files: sum((p) => p.discovered), read: sum((p) => p.read), failed: sum((p) => p.failed), outsideWindow, notReached: cancelled ? sum((p) => p.notReached ?? 0) : undefined, parts, messages: known ? sum((p) => p.messagesWritten ?? 0) : undefined, durationMs: sum((p) => p.durationMs) };
 }
 
 export interface ChartPoint {
