@@ -236,4 +236,19 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'indexed parts of sessions that moved project are tagged again',
+    up(db) {
+      // Until now a session that moved project (Cowork's selected folder read later, a path's new key,
+      // a folder first seen after its parts) kept its parts' old project tags, so a project or repository
+      // filter found them where they were. Only marks the work: the re-tag walk (SearchIndex.retagStep)
+      // checks every indexed part in paced pieces and re-tags those whose tag is stale.
+      db.exec(`
+        INSERT INTO search_state (key, value) VALUES ('retag_cursor', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
+        INSERT INTO search_state (key, value) VALUES ('retag_upto', (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map))
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+      `);
+    },
+  },
 ];

@@ -86,8 +86,9 @@ export const scopeTokens = {
 
 /**
  * The facts a search filters on, as tokens of the hidden `scope` column, so every filter is part of
- * the full-text query and never a scan over its matches. Written once per part into search_map:
- * the same tokens are handed back when the part leaves the index.
+ * the full-text query and never a scan over its matches. Written into search_map when a part is
+ * indexed: the same tokens are handed back when the part leaves the index. All but the project are
+ * the part's own; a session that moves project has its parts' tags written again (SearchIndex.retag).
  */
 function scopeOf(provider: string, role: string | null, sessionId: string, projectKey: string | null): string {
   const tokens = [scopeTokens.provider(provider), scopeTokens.role(role), sessionToken(sessionId)];
@@ -146,6 +147,19 @@ export interface IndexProgress {
 const MERGE_TARGET_MS = 10;
 const MERGE_PAGES = { maxRows: 4_000, minRows: 16, startRows: 64, targetMs: MERGE_TARGET_MS };
 
+/**
+ * Indexed parts of a session that moved project whose tags are written again in the move's own
+ * transaction; a session with more is left to the re-tag walk (retagStep), which writes them in
+ * paced pieces. Each part is taken out of the index and put back (its text re-tokenized twice).
+ */
+export const RETAG_IN_STEP = 100;
+/**
+ * Parts the re-tag walk may check per part it may re-tag: a check (the part's tag against its
+ * session's project) costs a small fraction of a re-tag, so a piece's time stays about the same
+ * whether it finds none of its parts stale or all of them.
+ */
+const CHECKS_PER_RETAG = 16;
+
 /** The walk's range is open while a run defers: it ends wherever the run stops. */
 const OPEN = Number.MAX_SAFE_INTEGER;
 
@@ -173,6 +187,11 @@ export class SearchIndex {
   readonly #setState;
   readonly #backfillRows;
   readonly #changes;
+  readonly #sessionIndexed;
+  readonly #sessionSpan;
+  readonly #staleScan;
+  readonly #retagMap;
+  readonly #reindex;
   readonly #mergePages = new PieceSize(MERGE_PAGES);
 
   constructor(db: Db) {
@@ -206,6 +225,16 @@ export class SearchIndex {
     this.#setState = db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
     this.#backfillRows = db.prepare('SELECT rowid FROM parts WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?').pluck();
     this.#changes = db.prepare('SELECT total_changes()').pluck();
+    // A session's parts by parts_session_ts; those with a map row are in the index.
+    this.#sessionIndexed = db.prepare('SELECT m.part_rowid FROM parts p JOIN search_map m ON m.part_rowid = p.rowid WHERE p.session_id = ? LIMIT ?').pluck();
+    this.#sessionSpan = db.prepare('SELECT MIN(rowid) AS first, MAX(rowid) AS last FROM parts WHERE session_id = ?');
+    this.#staleScan = db
+      .prepare(`SELECT m.part_rowid, m.scope <> ${SCOPE_SQL} FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE m.part_rowid > ? AND m.part_rowid <= ? ORDER BY m.part_rowid LIMIT ?`)
+      .raw();
+    this.#retagMap = db.prepare(`UPDATE search_map SET scope = (SELECT ${SCOPE_SQL} FROM parts p WHERE p.rowid = search_map.part_rowid) WHERE part_rowid IN (${IDS})`);
+    this.#reindex = db.prepare(
+      `INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE part_rowid IN (${IDS})`,
+    );
   }
 
   /**
@@ -277,6 +306,78 @@ export class SearchIndex {
       this.#subtractStats.run(ids);
       this.#unindex.run(ids);
       this.#unmap.run(ids);
+    });
+  }
+
+  /**
+   * A session's project changed (the sink, in the move's transaction; from none, or to none, too):
+   * its indexed parts take the tag of the project it is in now, so a project or repository filter
+   * finds them there and no longer where they were. A session with more than RETAG_IN_STEP indexed
+   * parts is left to the re-tag walk instead: its event-loop time would grow with its size.
+   */
+  sessionMoved(sessionId: string): void {
+    const rowids = this.#sessionIndexed.all(sessionId, RETAG_IN_STEP + 1) as number[];
+    if (rowids.length === 0) return;
+    inTransaction(this.#db, () => {
+      if (rowids.length <= RETAG_IN_STEP) this.#retag(rowids);
+      else this.#widenRetag(this.#sessionSpan.get(sessionId) as { first: number; last: number });
+    });
+  }
+
+  /**
+   * Takes parts out of the index with the tags they were indexed with and puts them back with the
+   * tags their session's project gives now. Their map rows and keys stay: an external-content
+   * 'delete' must hand back the old tags, so the map row changes between the two.
+   */
+  #retag(rowids: readonly number[]): void {
+    const ids = JSON.stringify(rowids);
+    this.#unindex.run(ids);
+    this.#retagMap.run(ids);
+    this.#reindex.run(ids);
+  }
+
+  /** The re-tag walk checks the parts of this span of rowids (and what it had left to check). */
+  #widenRetag(span: { first: number; last: number }): void {
+    const cursor = this.#stateValue('retag_cursor');
+    const upto = this.#stateValue('retag_upto');
+    const pending = cursor < upto;
+    this.#setState.run('retag_cursor', pending ? Math.min(cursor, span.first - 1) : span.first - 1);
+    this.#setState.run('retag_upto', pending ? Math.max(upto, span.last) : span.last);
+  }
+
+  /** Whether the re-tag walk has parts left to check. */
+  retagPending(): boolean {
+    return this.#stateValue('retag_cursor') < this.#stateValue('retag_upto');
+  }
+
+  /**
+   * One piece of the re-tag walk, in its own transaction: indexed parts with rowid in (cursor, upto]
+   * are checked in rowid order, and those whose tag is not their session's project's any more are
+   * re-tagged, at most `maxRows` of them (and CHECKS_PER_RETAG times as many checked). The range is
+   * kept in search_state, so the walk resumes after a restart; it is set by a move too large to
+   * re-tag in step and by migration 10, which repairs stores whose sessions moved before moves
+   * re-tagged. True while parts are left to check.
+   */
+  retagStep(maxRows: number): boolean {
+    return inTransaction(this.#db, () => {
+      const cursor = this.#stateValue('retag_cursor');
+      const upto = this.#stateValue('retag_upto');
+      if (cursor >= upto) return false;
+      const checks = maxRows * CHECKS_PER_RETAG;
+      const stale: number[] = [];
+      let checked = 0;
+      let last = cursor;
+      // Collected first: the connection runs no other statement while this one is being read.
+      for (const [rowid, isStale] of this.#staleScan.iterate(cursor, upto, checks) as Iterable<[number, number]>) {
+        checked += 1;
+        last = rowid;
+        if (isStale === 1) stale.push(rowid);
+        if (stale.length === maxRows) break;
+      }
+      if (stale.length > 0) this.#retag(stale);
+      const more = checked === checks || stale.length === maxRows;
+      this.#setState.run('retag_cursor', more ? last : upto);
+      return more && last < upto;
     });
   }
 

@@ -281,9 +281,13 @@ export class Sink {
     const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, merged.lastTs, now) : null;
     this.#upsertSession.run({ ...merged, projectKey, now });
     // A re-read by a newer parser can move a session to another project (Cowork's selected folder, a
-    // path's new key): told in the move's transaction, no reader sees the project it left empty.
+    // path's new key), and a session first read without a folder gains one: told in the move's
+    // transaction, no reader sees the project it left empty, and its indexed parts' project tags move
+    // with it (a project or repository filter reads only the tags).
     const left = committed?.project_key ?? null;
-    if (left !== null && left !== projectKey) this.#projects.vacated(left);
+    if (left === projectKey) return true;
+    if (left !== null) this.#projects.vacated(left);
+    this.#index.sessionMoved(update.sessionId);
     return true;
   }
 

@@ -4,6 +4,8 @@ import { errorCode, type Logger } from '../log/index.js';
 
 /** The most parts one piece indexes; how long a piece takes sizes the next (see PieceSize). */
 const MAX_ROWS = 5_000;
+/** The most parts one piece of the re-tag walk re-tags (each is taken out of the index and put back). */
+const MAX_RETAG_ROWS = 2_000;
 const PROGRESS_EVERY_MS = 500;
 
 export interface IndexBackfillOptions {
@@ -18,7 +20,8 @@ export interface IndexBackfillOptions {
 }
 
 /**
- * Indexes parts stored before the full-text index existed, in short pieces between event-loop turns,
+ * Indexes parts stored before the full-text index existed (then re-tags those of sessions that moved
+ * project, see SearchIndex.retagStep), in short pieces between event-loop turns,
  * resuming where the last run stopped (the cursor lives in the gateway). Searches meanwhile say how
  * far it has come; stop() ends it between pieces.
  */
@@ -65,8 +68,19 @@ export class IndexBackfill {
     await turn();
     const { index, checkpointer: gate } = this.#o;
     if (!index.progress().complete) await this.#index(signal);
+    // Parts of sessions that moved project, too many to re-tag in the move's transaction (or left from before moves re-tagged).
+    if (!signal.aborted && index.retagPending()) await this.#retag(signal);
     // What the pieces left to merge (and what live ticks, forgetting and retention added), a piece at a time.
     if (!signal.aborted && !index.progress().deferred) await inPieces({ limits: { maxRows: 1 }, gate, signal }, () => index.mergePiece());
+  }
+
+  async #retag(signal: AbortSignal): Promise<void> {
+    const { index, checkpointer: gate } = this.#o;
+    await inPieces({ limits: { maxRows: MAX_RETAG_ROWS }, gate, signal }, (rows) => {
+      const more = index.retagStep(rows);
+      index.mergePiece();
+      return more;
+    });
   }
 
   async #index(signal: AbortSignal): Promise<void> {
