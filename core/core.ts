@@ -83,7 +83,7 @@ export class Core {
       this.telemetry = new TelemetryLog(this.gateway, { logger });
       // A project whose folder holds the sweeper's notes or settings keeps its row when its sessions move away.
       this.projects = new ProjectStore(this.gateway, sessions, { hasFolder: (slug) => existsSync(projectPaths(home.dir, slug).dir) });
-      this.#reporter = new StatusReporter(this.app, (key) => this.projects.get(key)?.name);
+      this.#reporter = new StatusReporter(this.app, (key) => this.projects.nameOf(key) ?? undefined);
       this.sweeper = this.#createSweeper(schedule, sessions);
       this.capture = this.#createCapture(schedule);
       // New live genuine user turns committed by capture enqueue their projects for curation.

@@ -83,8 +83,13 @@ export const SearchQueryResult = z.strictObject({
   /** Present when there may be more: pass it back for the next page. */
   cursor: z.string().optional(),
   sessions: z.array(SearchSession),
-  /** The query was not valid search syntax, so it was searched as one exact phrase. */
-  fallback: z.strictObject({ mode: z.literal('phrase'), message: z.string() }).optional(),
+  /**
+   * The query could not be searched as written; `message` says so in words to show. `phrase`: it was
+   * not valid search syntax, so it was searched as one exact phrase. `too_broad`: a prefix* stands for
+   * more words than a search can merge in its time, so nothing was searched (no hits, no cursor): the
+   * message names the prefix and asks for a letter or two more.
+   */
+  fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad']), message: z.string() }).optional(),
   /**
    * Relevance ranked only the newest this-many matches (there were more; for `genuineUserTurn`, or a
    * conversation with more than 100 subagents of their own ids, there may be more past the matches a

@@ -87,6 +87,7 @@ export class HistoryReader {
   readonly #list;
   readonly #one;
   readonly #children;
+  readonly #childIds;
   readonly #forward;
   readonly #forwardTimed;
   readonly #backward;
@@ -108,6 +109,7 @@ export class HistoryReader {
     this.#one = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.session_id = ?`);
     // A subagent belongs to its parent's conversation; a session branched from it is a conversation of its own.
     this.#children = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.parent_session_id = ? AND s.parent_kind IS NOT 'branch' ORDER BY IFNULL(s.first_ts, 0), s.session_id`);
+    this.#childIds = db.prepare(`SELECT session_id FROM sessions WHERE parent_session_id = ? AND parent_kind IS NOT 'branch' ORDER BY IFNULL(first_ts, 0), session_id`).pluck();
     this.#forward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (@start OR ${AFTER}) ORDER BY ts, rowid LIMIT @limit`);
     this.#forwardTimed = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND ${AFTER_TIMED} ORDER BY ts, rowid LIMIT @limit`);
     this.#backward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (${BEFORE}) ORDER BY ts DESC, rowid DESC LIMIT @limit`);
@@ -141,6 +143,11 @@ export class HistoryReader {
 
   subagents(sessionId: string): SessionRecord[] {
     return this.#children.all(sessionId) as SessionRecord[];
+  }
+
+  /** The ids of `subagents`, in the same order: an export reads each one as it writes it. */
+  subagentIds(sessionId: string): string[] {
+    return this.#childIds.all(sessionId) as string[];
   }
 
   /** Up to `limit` parts after `after` (from the start when null), in conversation order. */

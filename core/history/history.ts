@@ -38,7 +38,8 @@ export class History {
     const reader = new HistoryReader(o.db);
     // Capture's WAL checkpoint thread and disk gate (one per connection): the walk and forgetting write through it.
     this.#checkpointer = Checkpointer.of(o.db, o.logger);
-    const names = { nameOf: (key: string) => o.projects.get(key)?.name ?? null };
+    // The name alone: `get` also counts the project's conversations, per row of every list.
+    const names = { nameOf: (key: string) => o.projects.nameOf(key) };
     // Built per export or redacted read: secret-looking environment values are read when it runs.
     const redactor = () => createRedactor(secretValuesFromEnv(o.env));
     this.sessions = new SessionsView(reader, names, redactor);

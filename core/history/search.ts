@@ -69,7 +69,8 @@ export function repoMatches(repo: string, repoId: string | null): boolean {
 
 /**
  * Search over every captured conversation: the person's syntax made safe (a refused expression is
- * searched again as a phrase, and the result says so), filters as index terms, pages by cursor.
+ * searched again as a phrase, a prefix too broad to search in time is not searched, and the result
+ * says so), filters as index terms, pages by cursor.
  */
 export class HistorySearch {
   readonly #reader: SearchReader;
@@ -93,7 +94,17 @@ export class HistorySearch {
     const cursor = params.cursor === undefined ? undefined : decodeCursor(params.cursor, SearchCursor);
     const sort = params.sort ?? 'relevance';
     if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
-    const limit = params.limit ?? DEFAULT_LIMIT;
+    try {
+      return await this.#answer(params, sort, params.limit ?? DEFAULT_LIMIT, cursor, tag);
+    } catch (error) {
+      // What the person typed never makes an error: a prefix too broad to search in time is theirs to narrow, and the result says how.
+      if (error instanceof SearchTooBroadError) return { hits: [], sessions: [], fallback: { mode: 'too_broad', message: tooBroadMessage(error.prefix) }, ...this.#indexing() };
+      throw error;
+    }
+  }
+
+  /** A page of the query as written, or (when the index refused its syntax) of the whole input as one phrase. */
+  async #answer(params: Params, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
     const prepared = prepareQuery(params.query);
     const attempt = (query: PreparedQuery) => this.#run(this.#filter(params, query), query.terms, sort, limit, cursor, tag);
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
@@ -110,15 +121,20 @@ export class HistorySearch {
       const snippet = snippets[i]!;
       return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, toolName: toolNameOf(m.meta), highlights: snippet.highlights };
     });
-    const progress = this.#index.progress();
     return {
       hits,
       ...(page.next ? { cursor: encodeCursor(page.next) } : {}),
       sessions: await this.#sessionsOf(hits, redactor),
       ...(fellBack ? { fallback: { mode: 'phrase' as const, message: FALLBACK_MESSAGE } } : {}),
       ...(page.rankedAmong !== undefined ? { rankedAmong: page.rankedAmong } : {}),
-      ...(progress.complete ? {} : { indexing: { indexedParts: progress.indexedParts, totalParts: progress.totalParts } }),
+      ...this.#indexing(),
     };
+  }
+
+  /** While history captured before the index is still being indexed, a result says how far it got. */
+  #indexing(): Pick<Result<'Search.Query'>, 'indexing'> {
+    const progress = this.#index.progress();
+    return progress.complete ? {} : { indexing: { indexedParts: progress.indexedParts, totalParts: progress.totalParts } };
   }
 
   #filter(params: Params, query: PreparedQuery): SearchFilter {
@@ -186,12 +202,13 @@ export class HistorySearch {
           redactor,
         )
       : records.map((r) => ({ title: r.title, firstRequest: r.title === null ? this.#sessions.firstRequest(r) : null }));
+    const nameOf = this.#sessions.projectNamer();
     return records.map((record, i) => ({
       sessionId: record.sessionId,
       parentSessionId: record.parentSessionId,
       parentKind: record.parentKind,
       projectKey: record.projectKey,
-      projectName: record.projectKey === null ? null : this.#sessions.projectName(record.projectKey),
+      projectName: nameOf(record.projectKey),
       provider: record.provider,
       app: appName(record.provider, record.source),
       ...labels[i]!,
@@ -200,21 +217,19 @@ export class HistorySearch {
   }
 }
 
-/**
- * Runs a search; an expression the index refused gives undefined instead of an error. A prefix that
- * stands for more words than a search can merge in its time is the person's to narrow, so it is
- * refused in words that say how.
- */
+/** Runs a search; an expression the index refused gives undefined instead of an error. */
 async function refusedAsUndefined(run: () => Promise<Page>): Promise<Page | undefined> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof SearchSyntaxError) return undefined;
-    if (error instanceof SearchTooBroadError) {
-      throw new StewardError('invalid_params', `“${error.prefix}*” stands for too many different words to search at once. Add a letter or two before the *.`);
-    }
     throw error;
   }
+}
+
+/** What a search refused as too broad says, naming the prefix as typed (see SearchTooBroadError). */
+function tooBroadMessage(prefix: string): string {
+  return `“${prefix}*” stands for too many different words to search at once, so nothing was searched. Add a letter or two before the *.`;
 }
 
 /**

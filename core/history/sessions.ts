@@ -11,6 +11,9 @@ export interface ProjectNames {
   nameOf(projectKey: string): string | null;
 }
 
+/** Names a row's project; one per request, so a page that names a project many times asks once. */
+export type ProjectNamer = (projectKey: string | null) => string | null;
+
 const PAGE_MESSAGES = 200;
 const LIST_LIMIT = 50;
 /** Parts read per query while a page is assembled. */
@@ -44,8 +47,11 @@ export class SessionsView {
     this.#redactor = redactor;
   }
 
-  /** `labels`: the title and first request, when the caller has them redacted (see redactedSummary). */
-  summary(record: SessionRecord, labels?: { title: string | null; firstRequest: string | null }): SessionSummary {
+  /**
+   * `labels`: the title and first request, when the caller has them redacted (see redactedSummary).
+   * `nameOf`: the request's namer, when it summarises many rows (see projectNamer).
+   */
+  summary(record: SessionRecord, labels?: { title: string | null; firstRequest: string | null }, nameOf: ProjectNamer = this.projectNamer()): SessionSummary {
     return {
       sessionId: record.sessionId,
       projectKey: record.projectKey,
@@ -58,7 +64,7 @@ export class SessionsView {
       messages: record.messages,
       parentSessionId: record.parentSessionId,
       parentKind: record.parentKind,
-      projectName: record.projectKey === null ? null : this.#projects.nameOf(record.projectKey),
+      projectName: nameOf(record.projectKey),
       firstRequest: labels ? labels.firstRequest : this.firstRequest(record),
       model: this.#model(record),
       durationMs: record.firstTs !== null && record.lastTs !== null ? Math.max(0, record.lastTs - record.firstTs) : null,
@@ -67,8 +73,17 @@ export class SessionsView {
     };
   }
 
-  projectName(projectKey: string): string | null {
-    return this.#projects.nameOf(projectKey);
+  /** A namer for one request, remembering the names it read (a name may change between requests). */
+  projectNamer(): ProjectNamer {
+    const names = new Map<string, string | null>();
+    return (projectKey) => {
+      if (projectKey === null) return null;
+      const known = names.get(projectKey);
+      if (known !== undefined || names.has(projectKey)) return known ?? null;
+      const name = this.#projects.nameOf(projectKey);
+      names.set(projectKey, name);
+      return name;
+    };
   }
 
   firstRequest(record: Pick<SessionRecord, 'sessionId' | 'firstRequest'>): string | null {
@@ -91,9 +106,9 @@ export class SessionsView {
   }
 
   /** A summary whose title and first request are redacted, the request before it is cut. */
-  async redactedSummary(record: SessionRecord, redactor: Redactor): Promise<SessionSummary> {
+  async redactedSummary(record: SessionRecord, redactor: Redactor, nameOf?: ProjectNamer): Promise<SessionSummary> {
     const [labels] = await redactLabels([{ title: record.title, firstText: this.firstText(record) }], redactor);
-    return this.summary(record, labels);
+    return this.summary(record, labels, nameOf);
   }
 
   find(sessionId: string): SessionSummary | undefined {
@@ -136,7 +151,8 @@ export class SessionsView {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const more = rows.length > limit && last !== undefined;
-    return { sessions: page.map((r) => this.summary(r)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
+    const nameOf = this.projectNamer();
+    return { sessions: page.map((r) => this.summary(r, undefined, nameOf)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
   }
 
   /** With `redact`, texts are redacted before anything (a summary, a first request) is cut from them. */
@@ -148,10 +164,12 @@ export class SessionsView {
     const first = parts[0];
     const last = parts[parts.length - 1];
     const redactor = params.redact === true ? this.#redactor() : null;
+    // Subagents are in their parent's project: one namer reads its name once for the whole answer.
+    const nameOf = this.projectNamer();
     return {
-      session: redactor ? await this.redactedSummary(record, redactor) : this.summary(record),
+      session: redactor ? await this.redactedSummary(record, redactor, nameOf) : this.summary(record, undefined, nameOf),
       messages: groupMessages(redactor ? await redactParts(parts, redactor) : parts),
-      subagents: redactor ? await this.#redactedSubagents(params.sessionId, redactor) : this.subagents(params.sessionId),
+      subagents: redactor ? await this.#redactedSubagents(params.sessionId, redactor, nameOf) : this.subagents(params.sessionId, nameOf),
       ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.ts, r: last.rowid }) } : {}),
       ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.ts, r: first.rowid }) } : {}),
     };
@@ -171,18 +189,23 @@ export class SessionsView {
     }
   }
 
-  /** Subagents in the order they started, each placed after the tool call that started it. */
-  subagents(sessionId: string): SessionSubagent[] {
-    return this.#reader.subagents(sessionId).map((child) => ({ session: this.summary(child), startedBy: this.#startedBy(sessionId, child) }));
+  /** The ids of a conversation's subagents, in the order they started (nothing else is read of them). */
+  subagentIds(sessionId: string): string[] {
+    return this.#reader.subagentIds(sessionId);
   }
 
-  async #redactedSubagents(sessionId: string, redactor: Redactor): Promise<SessionSubagent[]> {
+  /** Subagents in the order they started, each placed after the tool call that started it. */
+  subagents(sessionId: string, nameOf: ProjectNamer = this.projectNamer()): SessionSubagent[] {
+    return this.#reader.subagents(sessionId).map((child) => ({ session: this.summary(child, undefined, nameOf), startedBy: this.#startedBy(sessionId, child) }));
+  }
+
+  async #redactedSubagents(sessionId: string, redactor: Redactor, nameOf: ProjectNamer): Promise<SessionSubagent[]> {
     const children = this.#reader.subagents(sessionId);
     const labels = await redactLabels(
       children.map((child) => ({ title: child.title, firstText: this.firstText(child) })),
       redactor,
     );
-    return children.map((child, i) => ({ session: this.summary(child, labels[i]), startedBy: this.#startedBy(sessionId, child) }));
+    return children.map((child, i) => ({ session: this.summary(child, labels[i], nameOf), startedBy: this.#startedBy(sessionId, child) }));
   }
 
   #startedBy(sessionId: string, child: SessionRecord): string | null {

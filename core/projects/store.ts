@@ -60,6 +60,7 @@ export class ProjectStore {
   readonly #remove;
   readonly #count;
   readonly #slug;
+  readonly #name;
   /** When this process last looked for each project's repository (a folder may become one later). */
   readonly #detectedAt = new Map<string, number>();
 
@@ -79,6 +80,7 @@ export class ProjectStore {
     this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
     this.#count = db.prepare('SELECT COUNT(*) FROM projects').pluck();
     this.#slug = db.prepare('SELECT slug FROM projects WHERE project_key = ?').pluck();
+    this.#name = db.prepare('SELECT name FROM projects WHERE project_key = ?').pluck();
     this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
@@ -137,6 +139,14 @@ export class ProjectStore {
 
   count(): number {
     return this.#count.get() as number;
+  }
+
+  /**
+   * A project's name alone, for lists that name a project per row. `get` counts the project's
+   * conversations too: at 30k sessions in one project that count took ~5 ms, per row of a page.
+   */
+  nameOf(projectKey: string): string | null {
+    return (this.#name.get(projectKey) as string | undefined) ?? null;
   }
 
   get(projectKey: string): ProjectRecord | undefined {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { IDS, writeHistoryFixture } from '../support/history.js';
+import { IDS, writeHistoryFixture, type HistoryFixture } from '../support/history.js';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
 
@@ -37,10 +37,11 @@ function writeLedgerProject(claudeRoot: string): void {
 describe('search and read conversations in the panel', () => {
   let steward: ServedSteward;
   let browser: Browser;
+  let fixture: HistoryFixture;
 
   beforeAll(async () => {
     const roots = makeTempDir('steward-e2e-history-');
-    const fixture = writeHistoryFixture(roots.dir);
+    fixture = writeHistoryFixture(roots.dir);
     writeLedgerProject(fixture.claudeRoot);
     steward = await startServe({ claudeRoots: [fixture.claudeRoot], openclawRoots: [fixture.openclawRoot] });
     browser = await launchChromium();
@@ -65,13 +66,18 @@ describe('search and read conversations in the panel', () => {
     await page.locator('.search-results').waitFor();
   }
 
-  it('reaches the search box from any place with / or Ctrl-K', async () => {
+  it('reaches the search box from any place with /, Ctrl-K or Cmd-K', async () => {
     const { page, problems } = await openPanel(browser, steward);
-    for (const place of ['Settings', 'Telemetry', 'Projects']) {
+    for (const [place, key] of [
+      ['Settings', '/'],
+      ['Telemetry', 'Control+k'],
+      ['Maintenance', 'Meta+k'],
+      ['Projects', '/'],
+    ] as const) {
       await goToPlace(page, place);
-      await page.keyboard.press(place === 'Telemetry' ? 'Control+k' : '/');
+      await page.keyboard.press(key);
       await page.locator('main[data-place="search"]').waitFor();
-      await eventually(`the box is focused after leaving ${place}`, async () => ((await focusedId(page)) === 'search-box' ? true : undefined));
+      await eventually(`the box is focused after ${key} in ${place}`, async () => ((await focusedId(page)) === 'search-box' ? true : undefined));
     }
     // Typing "/" in the box is text, not a shortcut.
     await page.keyboard.type('src/config');
@@ -166,13 +172,21 @@ describe('search and read conversations in the panel', () => {
     await page.context().close();
   });
 
-  it('lists a project’s conversations with their titles', async () => {
-    const { page, problems } = await openPanel(browser, steward);
+  it('lists a project’s conversations with their titles, dates and lengths', async () => {
+    // A fixed locale: the dates read as relative times ("10 days ago").
+    const { page, problems } = await openPanel(browser, steward, { context: { locale: 'en-US' } });
     await goToPlace(page, 'Projects');
     await page.getByRole('link', { name: 'orchard', exact: true }).click();
     const list = page.getByRole('region', { name: 'Conversations' });
     await list.locator('.project-sessions__link').first().waitFor();
     expect(await list.locator('.project-sessions__link').allInnerTexts()).toEqual(['Why does parseConfig throw ERR_MODULE_NOT_FOUND when loading src/config/load_settings.ts?', 'Winter pruning plan']);
+    // When each was last active (the machine-readable time too), how many messages, and how long it ran.
+    const { config, pruning } = fixture.times;
+    expect(await list.locator('.project-sessions__meta time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime')))).toEqual([
+      new Date(config + 3 * 60_000).toISOString(),
+      new Date(pruning + 6 * 60_000).toISOString(),
+    ]);
+    expect(await list.locator('.project-sessions__meta').allInnerTexts()).toEqual(['10 days ago · 4 messages · 3 min 0 s', '20 days ago · 5 messages · 6 min 0 s · 1 subagent']);
     await list.getByRole('link', { name: 'Winter pruning plan' }).click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
     // Back to the project: the conversation that was opened has the focus, not the project's heading.

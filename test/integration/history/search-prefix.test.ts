@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { formatSearch } from '../../../core/cli/commands/search.js';
+import { HistoryReader, SearchIndex, SearchReader } from '../../../core/gateway/index.js';
+import { HistorySearch } from '../../../core/history/search.js';
+import { Core, type Params } from '../../../core/index.js';
+import { createRedactor } from '../../../core/secrets/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -73,5 +77,44 @@ describe('a prefix that stands for tens of thousands of words', () => {
     const [one] = qxWords(1, 5 * WORDS_PER_LINE);
     const exact = await core.call('Search.Query', { query: one! });
     expect(exact.hits).toHaveLength(1);
+  });
+});
+
+describe('a prefix that outruns the time a match may take', () => {
+  /**
+   * Core builds its reader with the budgets a million parts need; this one sends every prefix past ten
+   * leaf pages off the owner's thread and gives it a millisecond (no worker answers that fast), so
+   * `qx*` is refused as too broad where a big history would refuse `e*` after 5 s. It stands in for
+   * Core's own search for one test: the call still goes through the dispatcher and its contract.
+   */
+  async function withHurriedSearch(run: () => Promise<void>): Promise<void> {
+    const history = core.history as { search: HistorySearch };
+    const own = history.search;
+    const reader = new SearchReader(core.gateway, { prefixPageBudget: 10, matchTimeoutMs: 1 });
+    const directory = { repoProjects: () => [] };
+    history.search = new HistorySearch(reader, new SearchIndex(core.gateway), core.history.sessions, new HistoryReader(core.gateway), directory, () => createRedactor([]));
+    try {
+      await run();
+    } finally {
+      history.search = own;
+      await reader.close();
+    }
+  }
+
+  it('is a result with no hits and a note that says how to narrow it, never an error', async () => {
+    await withHurriedSearch(async () => {
+      const asked: Params<'Search.Query'>[] = [{ query: 'qx*' }, { query: 'qx*', sort: 'newest' }, { query: 'jam OR qx*' }, { query: 'qx*', redact: true }];
+      for (const params of asked) {
+        const found = await core.call('Search.Query', params);
+        expect(found).toEqual({ hits: [], sessions: [], fallback: { mode: 'too_broad', message: expect.stringContaining('“qx*” stands for too many different words') } });
+        expect(found.fallback!.message).toContain('Add a letter or two before the *');
+        // What the CLI prints (the MCP tool and the panel show the same message as a note).
+        expect(formatSearch(found)).toContain(`note: ${found.fallback!.message}`);
+      }
+      // A prefix within the budget is still searched in the owner's thread, as before.
+      const narrow = await core.call('Search.Query', { query: 'quin*' });
+      expect(narrow.hits.map((h) => h.sessionId)).toEqual([SESSION]);
+      expect(narrow.fallback).toBeUndefined();
+    });
   });
 });

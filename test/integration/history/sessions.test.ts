@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core, type Result } from '../../../core/index.js';
+import { Core, type Params, type Result } from '../../../core/index.js';
+import { REDACTED } from '../../../core/secrets/index.js';
 import { IDS, KITCHEN, OPENCLAW_SESSION, PRUNING_MODEL, SECRET, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 
@@ -70,6 +71,24 @@ describe('Sessions.List', () => {
     } while (cursor);
     expect(seen).toEqual((await core.call('Sessions.List', {})).sessions.map((s) => s.sessionId));
     expect((await core.call('Sessions.List', { from: fixture.times.config })).sessions.map((s) => s.sessionId)).not.toContain(IDS.pruning);
+  });
+
+  const listed = async (params: Params<'Sessions.List'>) => (await core.call('Sessions.List', params)).sessions.map((s) => s.sessionId);
+
+  it('ends a date range at `to`, inclusive: a conversation that started after it is left out', async () => {
+    const { config, openclaw } = fixture.times;
+    // The config conversation starts at `config`: a range ending there holds it, one ending a millisecond before does not.
+    expect(await listed({ to: config })).toEqual([IDS.config, IDS.pruning]);
+    expect(await listed({ to: config - 1 })).toEqual([IDS.pruning]);
+    expect(await listed({ to: openclaw + 60_000 })).toEqual([`oc:main:${IDS.openclawHeader}`, IDS.config, IDS.pruning]);
+  });
+
+  it('a window with both ends holds exactly the conversations active in it', async () => {
+    const { config, openclaw } = fixture.times;
+    // The config conversation’s first line to its last, three minutes apart.
+    expect(await listed({ from: config, to: config + 3 * 60_000 })).toEqual([IDS.config]);
+    // Between conversations: none.
+    expect(await listed({ from: config + 4 * 60_000, to: openclaw - 1 })).toEqual([]);
   });
 });
 
@@ -205,5 +224,20 @@ describe('Sessions.Export', () => {
     expect(doc.subagents[0]!.messages).toHaveLength(2);
     // Written a message at a time, it reads exactly as JSON.stringify(…, null, 2) would write it whole.
     expect(exported.content).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+  });
+
+  it('exports JSON with the secret redacted by default, and raw only when asked', async () => {
+    const redacted = await core.call('Sessions.Export', { sessionId: IDS.config, format: 'json' });
+    expect(redacted).toMatchObject({ mediaType: 'application/json', redacted: true });
+    expect(redacted.content).not.toContain(SECRET);
+    // The marker stands where the token was, in the tool result's text.
+    const doc = JSON.parse(redacted.content) as { redacted: boolean; messages: Message[] };
+    expect(doc.redacted).toBe(true);
+    const read = doc.messages.flatMap((m) => m.parts).find((p) => p.kind === 'tool_result')!;
+    expect(read.text).toContain(`const GITHUB_TOKEN = "${REDACTED}"`);
+    const raw = await core.call('Sessions.Export', { sessionId: IDS.config, format: 'json', raw: true });
+    expect(raw.redacted).toBe(false);
+    expect(raw.content).toContain(SECRET);
+    expect((JSON.parse(raw.content) as { redacted: boolean }).redacted).toBe(false);
   });
 });

@@ -23,6 +23,11 @@ describe('what a page of the Search place says about itself', () => {
     expect(emptySentence({ hits: [hit], cursor: 'c' })).toBeUndefined();
   });
 
+  it('a search refused as too broad leaves it to its note, never saying nothing matches', () => {
+    expect(emptySentence({ hits: [], fallback: { mode: 'too_broad', message: '“e*” stands for too many different words…' } })).toBeUndefined();
+    expect(emptySentence({ hits: [], fallback: { mode: 'phrase', message: 'searched as one exact phrase' } })).toBe('No conversation matches that.');
+  });
+
   it('says how many matches relevance ranked, and nothing when it ranked none', () => {
     expect(rankedSentence({ rankedAmong: 500 })).toBe('Ranked among the newest 500 matches. Narrow the search, or order by newest to reach older ones.');
     expect(rankedSentence({ rankedAmong: 0 })).toBeUndefined();

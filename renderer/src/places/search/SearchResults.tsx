@@ -57,7 +57,7 @@ export function SearchResults({ result, loading, onMore, box, ref }: { result: R
           </p>
         )}
         {result.hits.length === 0 ? (
-          <p>{emptySentence(result)}</p>
+          emptySentence(result) && <p>{emptySentence(result)}</p>
         ) : (
           <p className="visually-hidden">
             {countOf(result.hits.length, { one: 'match', other: 'matches' })} in {countOf(sessions.size, 'conversation')}

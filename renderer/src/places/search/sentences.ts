@@ -6,10 +6,11 @@ type SearchResult = Result<'Search.Query'>;
 /**
  * What a page without hits says. A page can come back empty and still have a cursor: a search for
  * the person's own words reads a bounded number of matches per page, and those may all have been
- * someone else's; "no match" would then be untrue.
+ * someone else's; "no match" would then be untrue. So it would be for a search refused as too broad
+ * (nothing was searched): its note says what to do instead.
  */
-export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor'>): string | undefined {
-  if (result.hits.length > 0) return undefined;
+export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fallback'>): string | undefined {
+  if (result.hits.length > 0 || result.fallback?.mode === 'too_broad') return undefined;
   return result.cursor ? 'None among the newest matches looked at so far; More matches looks further back.' : 'No conversation matches that.';
 }
 

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import type { Db } from '../../../core/store/index.js';
+import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+
+afterEach(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+  core = undefined;
+  home = undefined;
+});
+
+const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
+
+/**
+ * The index holds exactly the stored parts: one map row and one index document per part, FTS5's own
+ * check of the index against its content passes, and each session's counts match its parts (as in
+ * forget.test.ts).
+ */
+function expectIndexExact(db: Db): void {
+  const parts = count(db, 'SELECT COUNT(*) FROM parts');
+  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_map m LEFT JOIN parts p ON p.rowid = m.part_rowid WHERE p.rowid IS NULL')).toBe(0);
+  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+  const mismatched = count(
+    db,
+    `SELECT COUNT(*) FROM (SELECT session_id, COUNT(*) AS n, SUM(kind = 'tool_use') AS t FROM parts GROUP BY session_id) x
+     LEFT JOIN session_stats s USING (session_id) WHERE s.parts IS NOT x.n OR s.tool_calls IS NOT x.t`,
+  );
+  expect(mismatched).toBe(0);
+  expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts)')).toBe(0);
+}
+
+/** The sessions a query finds, once each, sorted. */
+const hitsFor = async (c: Core, query: string) => [...new Set((await c.call('Search.Query', { query })).hits.map((h) => h.sessionId))].sort();
+const orchardOf = async (c: Core) => (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD);
+
+describe('unforgetting a project', () => {
+  it('lifts its tombstone; the next backfill brings back the project, its conversations and their index rows, exactly', async () => {
+    ({ home } = historyHome('steward-unforget-'));
+    const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env }));
+    await c.call('Backfill.Run', { all: true });
+    const orchard = (await orchardOf(c))!;
+    const sessionsBefore = (await c.call('Sessions.List', { projectKey: orchard.projectKey })).sessions.map((s) => s.sessionId);
+    expect(sessionsBefore).toEqual([IDS.config, IDS.pruning]);
+    const partsBefore = count(c.gateway, 'SELECT COUNT(*) FROM parts');
+
+    const forgotten = await c.call('Forget.Project', { projectKey: orchard.projectKey });
+    expect(forgotten).toMatchObject({ kind: 'project', id: orchard.projectKey, removedSessions: 3 });
+    expect(await orchardOf(c)).toBeUndefined();
+    expect(await hitsFor(c, 'parseConfig')).toEqual([]);
+
+    expect(await c.call('Forget.Lift', { kind: 'project', id: orchard.projectKey })).toEqual({ lifted: true });
+    expect(await c.call('Forget.Lift', { kind: 'project', id: orchard.projectKey })).toEqual({ lifted: false });
+    expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
+    // Lifting only lets it back in: nothing is imported until a backfill reads its files.
+    expect(await orchardOf(c)).toBeUndefined();
+
+    const backfill = await c.call('Backfill.Run', { all: true });
+    // Every part it forgot is written again, none held back.
+    const claude = backfill.providers.find((p) => p.provider === 'claude')!;
+    expect(claude.partsWritten).toBe(forgotten.removedParts);
+    expect(claude.withheld?.forgotten ?? 0).toBe(0);
+    expect(await orchardOf(c)).toMatchObject({ projectKey: orchard.projectKey, name: 'orchard' });
+    expect((await c.call('Sessions.List', { projectKey: orchard.projectKey })).sessions.map((s) => s.sessionId)).toEqual(sessionsBefore);
+    expect(await hitsFor(c, 'parseConfig')).toEqual([IDS.config]);
+    expect(await hitsFor(c, 'frost')).toEqual([IDS.pruning, SUBAGENT_SESSION].sort());
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM parts')).toBe(partsBefore);
+    expectIndexExact(c.gateway);
+  });
+});
