@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderId, Result } from '../../../core/api/index.js';
-import { spanWords, windowWords } from '../../../renderer/src/places/home/window.js';
+import { everythingWords, spanWords, windowWords } from '../../../renderer/src/places/home/window.js';
 
 type Survey = Result<'Providers.Survey'>;
 const provider = (id: ProviderId, windowDays: number): Survey['providers'][number] => ({
@@ -27,5 +27,13 @@ describe('the window the first run names', () => {
     expect(windowWords(survey(provider('claude', 90), provider('codex', 90)))).toBe('the last 90 days');
     expect(windowWords(survey(provider('claude', 90), provider('codex', 365)))).toBe('the last 90 days for Claude and the last year for Codex CLI');
     expect(windowWords(survey())).toBeUndefined();
+  });
+});
+
+describe('the choice to import everything', () => {
+  it('says what the rest is, or that there is none, never "the 0 older files"', () => {
+    expect(everythingWords(2, 2048, '3 s')).toMatch(/^Everything: also import the 2 older files \(2(\.0)? KB\), about 3 s$/);
+    expect(everythingWords(1, 10)).toMatch(/^Everything: also import the 1 older file \(10 bytes\)$/);
+    expect(everythingWords(0, 0, '0 ms')).toBe('Everything: nothing is older than the window, so all there is has been imported');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { SearchHit } from '../../../core/api/index.js';
 import { queryOf } from '../../../renderer/src/places/search/filters.js';
-import { emptySentence, rankedSentence } from '../../../renderer/src/places/search/sentences.js';
+import { countSentence, emptySentence, rankedSentence } from '../../../renderer/src/places/search/sentences.js';
 
 describe('the Search place’s chips as a Search.Query', () => {
   it('"What I said" asks for the person’s own words, not every user text (command echoes, subagent prompts)', () => {
@@ -32,5 +33,15 @@ describe('what a page of the Search place says about itself', () => {
     expect(rankedSentence({ rankedAmong: 500 })).toBe('Ranked among the newest 500 matches. Narrow the search, or order by newest to reach older ones.');
     expect(rankedSentence({ rankedAmong: 0 })).toBeUndefined();
     expect(rankedSentence({})).toBeUndefined();
+  });
+});
+
+describe('what a screen reader hears a search found', () => {
+  const hit = (sessionId: string, partId: string) => ({ sessionId, partId }) as SearchHit;
+  it('a page with more behind it is counted so far, never as a total', () => {
+    const hits = [hit('a', 'a:1'), hit('a', 'a:2'), hit('b', 'b:1')];
+    expect(countSentence({ hits, sessions: [], cursor: undefined })).toBe('3 matches in 2 conversations');
+    expect(countSentence({ hits, sessions: [], cursor: 'next' })).toBe('3 matches in 2 conversations so far; More matches looks for others.');
+    expect(countSentence({ hits: [hit('a', 'a:1')], sessions: [], cursor: undefined })).toBe('1 match in 1 conversation');
   });
 });

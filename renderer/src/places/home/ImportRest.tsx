@@ -1,10 +1,10 @@
 import { useId, useState, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, countOf, ErrorBanner, formatBytes, formatDuration, Glossary } from '../../components/index.js';
+import { Button, ErrorBanner, formatDuration, Glossary } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport } from '../projects/importing.js';
-import { spanWords } from './window.js';
+import { everythingWords, spanWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -44,8 +44,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       <fieldset className="first-run__choices" disabled={importing.running}>
         <legend>Keep more, or less?</legend>
         <label>
-          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> Everything: also import the {countOf(older, 'older file')} ({formatBytes(olderBytes)})
-          {older > 0 && estimate !== undefined ? `, about ${formatDuration(estimate)}` : ''}
+          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate))}
         </label>
         {NARROWER.filter((days) => windowDays === 0 || days < windowDays).map((days) => (
           <label key={days}>
@@ -55,9 +54,12 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
         ))}
       </fieldset>
       <div className="first-run__actions">
-        <Button variant="primary" onClick={go} disabled={importing.running || narrow.busy}>
-          {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
-        </Button>
+        {/* Nothing older: keeping everything asks for nothing to be done. */}
+        {(choice !== 'all' || older > 0 || importing.running) && (
+          <Button variant="primary" onClick={go} disabled={importing.running || narrow.busy}>
+            {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
+          </Button>
+        )}
         {importing.running && (
           <Button onClick={importing.cancel} disabled={importing.cancelling}>
             {importing.cancelling ? 'Cancelling…' : 'Cancel'}

@@ -1,5 +1,5 @@
 import type { Result } from '../../../../core/api/index.js';
-import { countOf, listOf, providerLabel } from '../../components/index.js';
+import { countOf, formatBytes, listOf, providerLabel } from '../../components/index.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -18,4 +18,13 @@ export function windowWords(survey: Survey): string | undefined {
   if (spans.size === 0) return undefined;
   if (spans.size === 1) return spanWords(survey.providers[0]!.windowDays);
   return listOf(survey.providers.map((p) => `${spanWords(p.windowDays)} for ${providerLabel(p.provider)}`));
+}
+
+/**
+ * The "Everything" choice: what importing the rest would read and how long it may take, or, when no
+ * file is older than the window, that there is nothing more to import (never "the 0 older files").
+ */
+export function everythingWords(olderFiles: number, olderBytes: number, estimate?: string): string {
+  if (olderFiles === 0) return 'Everything: nothing is older than the window, so all there is has been imported';
+  return `Everything: also import the ${countOf(olderFiles, 'older file')} (${formatBytes(olderBytes)})${estimate ? `, about ${estimate}` : ''}`;
 }

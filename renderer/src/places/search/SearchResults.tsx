@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement, type Ref, type RefObject } from 'react';
 import type { Result, SearchHit } from '../../../../core/api/index.js';
-import { Button, countOf } from '../../components/index.js';
+import { Button } from '../../components/index.js';
 import { firstNewHit, groupBySession } from './groups.js';
 import { SessionGroup } from './Results.js';
-import { emptySentence, rankedSentence } from './sentences.js';
+import { countSentence, emptySentence, rankedSentence } from './sentences.js';
 
 /** Up/Down walk the hits, Home/End jump, Escape returns to the box; Enter opens (they are links). */
 function moveFocus(event: KeyboardEvent<HTMLElement>, box: HTMLInputElement | null): void {
@@ -59,9 +59,7 @@ export function SearchResults({ result, loading, onMore, box, ref }: { result: R
         {result.hits.length === 0 ? (
           emptySentence(result) && <p>{emptySentence(result)}</p>
         ) : (
-          <p className="visually-hidden">
-            {countOf(result.hits.length, { one: 'match', other: 'matches' })} in {countOf(sessions.size, 'conversation')}
-          </p>
+          <p className="visually-hidden">{countSentence(result)}</p>
         )}
       </div>
       <ol className="search-groups" aria-label="Matches by conversation">

@@ -1,5 +1,5 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
-import { formatCount } from '../../components/index.js';
+import { countOf, formatCount } from '../../components/index.js';
 
 type SearchResult = Result<'Search.Query'>;
 
@@ -12,6 +12,15 @@ type SearchResult = Result<'Search.Query'>;
 export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fallback'>): string | undefined {
   if (result.hits.length > 0 || result.fallback?.mode === 'too_broad') return undefined;
   return result.cursor ? 'None among the newest matches looked at so far; More matches looks further back.' : 'No conversation matches that.';
+}
+
+/**
+ * What a screen reader hears a page found: a page with a cursor is not all there is, so its count is
+ * "so far", never a total.
+ */
+export function countSentence(result: Pick<SearchResult, 'hits' | 'sessions' | 'cursor'>): string {
+  const found = `${countOf(result.hits.length, { one: 'match', other: 'matches' })} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
+  return result.cursor ? `${found} so far; More matches looks for others.` : found;
 }
 
 /** The note under a relevance page that ranked only the newest matches; none when it ranked nothing. */
