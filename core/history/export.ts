@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, harnessLine, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -7,6 +7,12 @@ import { redactParts } from './redaction.js';
 import type { SessionsView } from './sessions.js';
 
 const ROLE_LABEL: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
+
+/** Whose a message is, and whether the reader is in a subagent's conversation: how its text reads. */
+interface Speaking {
+  app: string;
+  inSubagent: boolean;
+}
 
 /** How long an export may hold the event loop before it gives a turn. */
 const HOLD_MS = 10;
@@ -32,13 +38,16 @@ function code(text: string): string {
   return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
+/** "2026-11-12 16:15 UTC": read by a person, the same wherever the file is opened. */
 function when(ts: number | null): string {
-  return ts === null ? '' : new Date(ts).toISOString().replace('.000Z', 'Z');
+  return ts === null ? '' : `${new Date(ts).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-function partMarkdown(part: SessionPart): string {
+function partMarkdown(part: SessionPart, harness: string | undefined): string {
   const text = part.text ?? '';
-  const cut = part.truncatedFrom !== null ? `\n\n_(stored prefix of ${part.truncatedFrom} characters)_` : '';
+  const cut = part.truncatedFrom !== null ? `\n\n_(only the first ${countOf(text.length, 'character')} of its ${countOf(part.truncatedFrom, 'character')} were kept)_` : '';
+  // Text the app wrote in the person's name says what it is, folded; the person's own words read as written.
+  if (harness !== undefined) return `<details><summary>${escapeHtml(harness)}</summary>\n\n${fence(text)}\n\n</details>`;
   switch (part.kind) {
     case 'text':
       return `${text}${cut}`;
@@ -55,8 +64,23 @@ function partMarkdown(part: SessionPart): string {
   }
 }
 
-function messageMarkdown(m: SessionMessage, h: string): string {
-  return `${h}# ${ROLE_LABEL[m.role ?? ''] ?? m.role ?? 'Message'}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${m.parts.map(partMarkdown).join('\n\n')}`;
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Who a message is from, as the panel says it: a tool's output is nobody's words, a message of only
+ * the app's text is the app's, and a subagent's prompt is the main agent's.
+ */
+function speakerOf(m: SessionMessage, harness: ReadonlyArray<string | undefined>, speaking: Speaking): string {
+  if (m.parts.every((p) => p.kind === 'tool_result')) return 'Tool result';
+  if (harness.some((line) => line !== undefined) && m.parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined)) return speaking.app;
+  if (m.role === 'user' && speaking.inSubagent) return 'Main agent';
+  return ROLE_LABEL[m.role ?? ''] ?? m.role ?? 'Message';
+}
+
+function messageMarkdown(m: SessionMessage, h: string, speaking: Speaking): string {
+  const harness = m.parts.map((p) => harnessLine(p, m.role, speaking.inSubagent, speaking.app));
+  const parts = m.parts.map((p, i) => partMarkdown(p, harness[i]));
+  return `${h}# ${speakerOf(m, harness, speaking)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${parts.join('\n\n')}`;
 }
 
 /** A conversation's heading and facts, as its Markdown opens. */
@@ -65,7 +89,7 @@ function headingMarkdown(s: SessionSummary, h: string): string[] {
   const facts = [
     `- Session: ${code(s.sessionId)}`,
     s.projectName ? `- Project: ${s.projectName} (\`${s.projectKey ?? ''}\`)` : null,
-    `- Provider: ${s.provider}${s.agentType ? `, agent ${s.agentType}` : ''}`,
+    `- ${s.app}${s.agentType ? `, agent ${s.agentType}` : ''}${s.model ? `, ${s.model}` : ''}`,
     s.startedAt !== null ? `- From ${when(s.startedAt)} to ${when(s.lastAt)}` : null,
     `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
   ].filter((line): line is string => line !== null);
@@ -193,7 +217,8 @@ export class SessionExporter {
   async *#markdown(session: SessionSummary, depth: number, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<string> {
     const h = '#'.repeat(depth);
     yield headingMarkdown(session, h).join('\n\n');
-    for await (const m of this.#messages(session.sessionId, redactor, pace)) yield `\n\n${messageMarkdown(m, h)}`;
+    const speaking = { app: session.app, inSubagent: session.parentKind === 'subagent' };
+    for await (const m of this.#messages(session.sessionId, redactor, pace)) yield `\n\n${messageMarkdown(m, h, speaking)}`;
     // Ids alone: each subagent's summary is read as it is written (summaries with `startedBy` for all of
     // them, only to take their ids, held the loop 0.8–2.3 s at 1,500 subagents).
     for (const id of this.#sessions.subagentIds(session.sessionId)) {

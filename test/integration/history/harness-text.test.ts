@@ -123,6 +123,25 @@ describe('text the harness wrote in the person’s name', () => {
     expect(listed.sessions.find((s) => s.sessionId === 'cw-harness')?.app).toBe('Claude Desktop');
   });
 
+  it('a Markdown export says who wrote each message as the panel does: the app’s text folded under its line, the app by its name, times in UTC', async () => {
+    const exported = await core.call('Sessions.Export', { sessionId: SESSION, format: 'markdown' });
+    const md = exported.content;
+    expect(md).toContain('- Claude Code');
+    expect(md).not.toContain('Provider:');
+    expect(md).toMatch(/\n## Claude Code · \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
+    expect(md).toContain('<details><summary>Command /clear all tomatoes</summary>');
+    expect(md).toContain('<details><summary>Claude Code: Cleared the conversation</summary>');
+    expect(md).toContain('<details><summary>Summary of the earlier conversation</summary>');
+    // Only the typed prompt is the user's.
+    expect(md.match(/\n## User · /g)).toHaveLength(1);
+    expect(md).toMatch(/## User · [^\n]+\n\nHow warm should the greenhouse stay at night\?/);
+    // The subagent's prompt is the main agent's.
+    expect(md).toMatch(/### Main agent · [^\n]+\n\nList the greenhouse sensors/);
+    const task = await core.call('Sessions.Export', { sessionId: 'cw-harness', format: 'markdown' });
+    expect(task.content).toContain('- Claude Desktop');
+    expect(task.content).toContain('<details><summary>Claude Desktop: Compacted the task</summary>');
+  });
+
   it('a search hit says whose words it found: the echo of a command is the app’s, not the person’s', async () => {
     const echo = await core.call('Search.Query', { query: 'tomatoes' });
     expect(echo.hits.map((h) => [h.role, h.genuineUserTurn])).toEqual([['user', false]]);
