@@ -9,6 +9,6 @@ export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'expe
 /** A conversation as stored: a Claude session uuid (`…:agent-…` for a subagent), an OpenClaw `oc:…` id. */
 export const SessionId = z
   .string()
-  .min(1)
+  .min(1, 'the session id is empty')
   .max(300)
   .refine((id) => ![...id].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), 'expected a session id');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
@@ -43,6 +44,11 @@ function excludedFolders(globs: readonly string[]): (cwd: string) => boolean {
     const path = cwd.replace(/\\/g, '/');
     return matches(path) || matches(`${path}/`);
   };
+}
+
+/** The exclusion as checkpoints remember it: the same folders in any order are the same exclusion. */
+function exclusionSignature(globs: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify([...new Set(globs)].sort())).digest('hex').slice(0, 16);
 }
 
 const SINK_TICK_MS = 2_000;
@@ -96,7 +102,9 @@ export class Capture {
       if (live.length === 0) return;
       for (const listener of this.#turnListeners) listener(live);
     };
-    this.#checkpoints = new FileCheckpoints(options.db);
+    this.#checkpoints = new FileCheckpoints(options.db, exclusionSignature(options.config.capture.exclude));
+    // The exclusion is read once, at start: files it no longer holds back are read again from the next tick.
+    this.#checkpoints.releaseLifted();
     this.#checkpointer = Checkpointer.of(options.db, options.logger);
     // Started with the first write, not with the Core or a run: a CLI verb or a tick that imports
     // nothing (an unchanged or restarted one) spawns no thread.

@@ -1,4 +1,4 @@
-import { StewardError, toStewardError } from '../api/index.js';
+import { parseIsoDate, StewardError, toStewardError } from '../api/index.js';
 import { launchOwner } from './launch.js';
 
 export interface CliIo {
@@ -115,9 +115,11 @@ const SPAN = /^(\d{1,6})([mhdw])$/;
 export function parseDateOption(name: string, value: string, now = Date.now()): number {
   const span = SPAN.exec(value.trim());
   if (span) return Math.max(0, now - Number(span[1]) * SPAN_MS[span[2]!]!);
-  const ms = /^\d{4}-\d{2}-\d{2}([T ].+)?$/.test(value.trim()) ? Date.parse(value.trim()) : Number.NaN;
-  if (Number.isNaN(ms)) throw new UsageError(`${name} expects a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (7d, 12h), got ${JSON.stringify(value)}`);
-  return ms;
+  const date = parseIsoDate(value);
+  if ('ms' in date) return date.ms;
+  // A date written as one that does not exist (2026-02-30) says so; anything else gets the forms.
+  if (date.invalid === 'date') throw new UsageError(`${name}: ${date.error}`);
+  throw new UsageError(`${name} expects a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (7d, 12h), got ${JSON.stringify(value)}`);
 }
 
 /** `--from`/`--to` resolved, and the flags a next-page hint repeats so that following it asks for the same search. */
@@ -140,6 +142,9 @@ export function dateOptions(options: { from?: string | undefined; to?: string | 
     result.range[name] = ms;
     if (SPAN.test(value.trim())) result.pinned.push(`--${name}`, new Date(ms).toISOString());
   }
+  // Said here in the flags' words: the contract refuses it too, but in its own (params from and to).
+  const { from, to } = result.range;
+  if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${options.from!} is after --to ${options.to!}: nothing can match`);
   return result;
 }
 
@@ -167,4 +172,10 @@ export function choiceOption<T extends string>(name: string, value: string | und
   const found = choices.find((c) => c === value);
   if (found === undefined) throw new UsageError(`${name} must be one of ${choices.join(', ')}`);
   return found;
+}
+
+/** Words a command needs (a query, an id): blank is a usage error naming them, not the contract's complaint. */
+export function requiredText(name: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`${name} is empty`);
+  return value;
 }

@@ -1,19 +1,25 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, harnessLine, ProjectKey, wholeAt, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, parseIsoDate, ProjectKey, PROVIDER_IDS, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
+import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
 
-/** Outputs are bounded: a page of hits, a page of messages with each part's text capped. */
+/** Outputs are bounded: a page of hits, a page of messages within PAGE_CHARS (see session-page.ts). */
 const MAX_HITS = 25;
 const MAX_MESSAGES = 50;
-const PART_CHARS = 2_000;
-const PAGE_CHARS = 60_000;
 
+/** A date that does not exist (2026-02-30) is refused, never rolled over to one nobody typed (parseIsoDate). */
 const isoDate = z
   .string()
   .max(40)
-  .refine((value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value)), 'expected an ISO date or time such as 2026-11-29 or 2026-11-29T08:00:00Z');
+  .superRefine((value, ctx) => {
+    const date = parseIsoDate(value);
+    if ('error' in date) ctx.addIssue({ code: 'custom', message: date.error });
+  });
+
+/** The apps whose conversations are searched, as people call them, from the provider registry. */
+const APPS = [...new Set(rootKinds().map((r) => r.kind.label))].join(', ');
 
 export const SearchTranscriptsInput = z.strictObject({
   query: z.string().min(1).max(500).describe('Words, "exact phrases", prefix*, AND/OR/NOT. Identifiers are found by their pieces: parseConfig by "config", snake_case by "case".'),
@@ -60,51 +66,15 @@ export const GetSessionInput = z.strictObject({
   limit: z.number().int().min(1).max(MAX_MESSAGES).optional().describe(`Messages per page, at most ${MAX_MESSAGES} (default 20)`),
 });
 
-const Part = z.strictObject({
-  kind: z.string(),
-  text: z.string().nullable(),
-  summary: z.string().nullable(),
-  toolName: z.string().nullable(),
-  isError: z.boolean(),
-  partId: z.string(),
-  /** The person's own words (search_transcripts' genuine_user_turn); false for everything else. */
-  genuineUserTurn: z.boolean(),
-  /** User text the agent's app wrote in the person's name, said for what it is ("Command /clear"); null otherwise. */
-  harness: z.string().nullable(),
-});
-
-export const GetSessionOutput = z.strictObject({
-  session: z.strictObject({
-    sessionId: z.string(),
-    title: z.string().nullable(),
-    firstRequest: z.string().nullable(),
-    projectKey: z.string().nullable(),
-    projectName: z.string().nullable(),
-    provider: z.string(),
-    /** The app that wrote it, as people call it ("Claude Desktop", "Codex CLI"). */
-    app: z.string(),
-    agentType: z.string().nullable(),
-    startedAt: z.string().nullable(),
-    lastAt: z.string().nullable(),
-    messages: z.number().int(),
-  }),
-  messages: z.array(z.strictObject({ role: z.string().nullable(), at: z.string().nullable(), parts: z.array(Part) })),
-  subagents: z.array(z.strictObject({ sessionId: z.string(), agentType: z.string().nullable(), messages: z.number().int() })),
-  cursor: z.string().optional(),
-  before: z.string().optional(),
-});
-
 const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
-
-function bounded(text: string | null, max: number): string | null {
-  if (text === null || text.length <= max) return text;
-  const end = wholeAt(text, max);
-  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
-}
 
 /** The contract's dates are epoch ms from 1970 to its last date: a wider range searches everything in it. */
 const LAST_MS = 8_640_000_000_000;
-const epochMs = (date: string) => Math.min(LAST_MS, Math.max(0, Date.parse(date)));
+function epochMs(date: string): number {
+  const parsed = parseIsoDate(date);
+  // isoDate has refused every date that does not parse.
+  return 'ms' in parsed ? Math.min(LAST_MS, Math.max(0, parsed.ms)) : 0;
+}
 
 function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Search.Query'> {
   return {
@@ -145,72 +115,27 @@ function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => 
   };
 }
 
-function sessionOutput(result: Result<'Sessions.Get'>, redact: (text: string) => string): z.infer<typeof GetSessionOutput> {
-  const s = result.session;
-  const parts = result.messages.reduce((n, m) => n + m.parts.length, 0);
-  // Every part keeps some text: the page's budget is shared out, never spent on the first parts alone.
-  const cap = Math.max(200, Math.min(PART_CHARS, Math.floor(PAGE_CHARS / Math.max(parts, 1))));
-  // A subagent's user turns are the main agent's prompts, not text the app wrote (see harnessLine).
-  const inSubagent = s.parentKind === 'subagent';
-  return {
-    session: {
-      sessionId: s.sessionId,
-      title: s.title === null ? null : redact(s.title),
-      firstRequest: s.firstRequest === null ? null : redact(s.firstRequest),
-      projectKey: s.projectKey,
-      projectName: s.projectName,
-      provider: s.provider,
-      app: s.app,
-      agentType: s.agentType,
-      startedAt: iso(s.startedAt),
-      lastAt: iso(s.lastAt),
-      messages: s.messages,
-    },
-    messages: result.messages.map((m) => ({
-      role: m.role,
-      at: iso(m.ts),
-      parts: m.parts.map((p) => {
-        const harness = harnessLine(p, m.role, inSubagent, s.app);
-        return {
-          partId: p.partId,
-          kind: p.kind,
-          text: bounded(p.text === null ? null : redact(p.text), cap),
-          summary: p.summary === null ? null : redact(p.summary),
-          toolName: p.toolName,
-          isError: p.isError,
-          genuineUserTurn: p.genuineUserTurn,
-          harness: harness === undefined ? null : redact(harness),
-        };
-      }),
-    })),
-    subagents: result.subagents.map((sub) => ({ sessionId: sub.session.sessionId, agentType: sub.session.agentType, messages: sub.session.messages })),
-    ...(result.cursor ? { cursor: result.cursor } : {}),
-    ...(result.before ? { before: result.before } : {}),
-  };
+type SearchOut = z.infer<typeof SearchTranscriptsOutput>;
+
+/** Hits by conversation, conversations in the order of their best hit: a ranking interleaves them. */
+function bySession(hits: SearchOut['hits']): Map<string, SearchOut['hits']> {
+  const groups = new Map<string, SearchOut['hits']>();
+  for (const hit of hits) groups.set(hit.sessionId, [...(groups.get(hit.sessionId) ?? []), hit]);
+  return groups;
 }
 
-function searchText(out: z.infer<typeof SearchTranscriptsOutput>): string {
+/** Each conversation named once, above its hits: a title (up to 500 characters) repeated on 25 hit lines was half the answer. */
+function searchText(out: SearchOut): string {
   if (out.hits.length === 0) return out.note ? `No matches. ${out.note}` : 'No matches.';
-  const titles = new Map(out.sessions.map((s) => [s.sessionId, s.title ?? s.firstRequest ?? '(untitled)']));
-  const lines = out.hits.map((h) => `[${h.sessionId}] ${titles.get(h.sessionId) ?? ''} — ${h.at ?? ''} ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''}: ${h.snippet}`);
+  const sessions = new Map(out.sessions.map((s) => [s.sessionId, s]));
+  const lines: string[] = [];
+  for (const [sessionId, hits] of bySession(out.hits)) {
+    const s = sessions.get(sessionId);
+    lines.push(`[${sessionId}] ${s?.title ?? s?.firstRequest ?? '(untitled)'} — ${s?.app ?? ''}${s?.projectName ? ` · ${s.projectName}` : ''}`);
+    for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}`);
+  }
   if (out.note) lines.unshift(out.note);
   if (out.cursor) lines.push(`More results: call again with cursor "${out.cursor}".`);
-  return lines.join('\n');
-}
-
-/** User text the app wrote in the person's name: marked so before its text, never read as theirs. */
-function harnessText(p: z.infer<typeof Part>): string {
-  return `[${p.harness ?? ''} — written by the agent's app, not the person]\n${p.text ?? ''}`;
-}
-
-function sessionText(out: z.infer<typeof GetSessionOutput>): string {
-  const lines = [`${out.session.title ?? out.session.firstRequest ?? '(untitled)'} (${out.session.sessionId}, ${countOf(out.session.messages, 'message')})`];
-  for (const m of out.messages) {
-    lines.push(`— ${m.role ?? 'message'} ${m.at ?? ''}`);
-    for (const p of m.parts) lines.push(p.harness !== null ? harnessText(p) : p.kind === 'text' ? (p.text ?? '') : `[${p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`);
-  }
-  if (out.cursor) lines.push(`Later messages: call again with cursor "${out.cursor}".`);
-  if (out.before) lines.push(`Earlier messages: call again with cursor "${out.before}".`);
   return lines.join('\n');
 }
 
@@ -223,7 +148,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     {
       title: 'Search past agent conversations',
       description:
-        'Full-text search over every conversation Steward has captured from coding agents (Claude Code, Claude Desktop, OpenClaw): ranked hits with the session id, a short snippet, role, kind and time. ' +
+        `Full-text search over every conversation Steward has captured from coding agents (${APPS}): ranked hits with the session id, a short snippet, role, kind and time. ` +
         'Narrow with project_key, provider, session_id, role, kind (tool_use finds commands, tool_result their output) and from/to dates. ' +
         'Read a hit in context with get_session (session_id, part_id). Secrets in snippets are redacted; no filesystem path of Steward or of a transcript file is returned.',
       inputSchema: SearchTranscriptsInput,
@@ -242,6 +167,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       title: 'Read a past agent conversation',
       description:
         'The messages of one captured conversation in order, a page at a time: user and assistant turns, thinking, tool calls (with a one-line summary) and their results, each part’s text capped. ' +
+        `Every answer is bounded: its text, and its structured content as JSON, are each at most ${PAGE_CHARS.toLocaleString('en')} characters. A page over it holds fewer messages (its cursor continues right after the last one shown); a single message over it shows a run of its parts with their one-line summaries, and says how many parts are left out and the part_id to call again with to read from the first of them. ` +
         'User text the agent’s app wrote in the person’s name (slash-command echoes and output, hook output, compaction summaries) has `harness` set and `genuineUserTurn` false; the person’s own words have `genuineUserTurn` true. ' +
         'Pass part_id (from search_transcripts) to open the page around a hit; use cursor/before from a result to page. Secrets are redacted; no filesystem path is returned.',
       inputSchema: GetSessionInput,
@@ -250,15 +176,16 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     },
     async (input) =>
       withClient(async (client) => {
-        const result = await client.call('Sessions.Get', {
-          sessionId: input.session_id,
-          limit: input.limit ?? 20,
-          ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
-          ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
-          redact: true,
-        });
-        const out = sessionOutput(result, redact);
-        return { content: [{ type: 'text' as const, text: sessionText(out) }], structuredContent: out };
+        const ask = (limit: number) =>
+          client.call('Sessions.Get', {
+            sessionId: input.session_id,
+            limit,
+            ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+            ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
+            redact: true,
+          });
+        const { page, text } = await readSessionPage(ask, input.limit ?? 20, input.part_id, redact);
+        return { content: [{ type: 'text' as const, text }], structuredContent: page };
       }),
   );
 }

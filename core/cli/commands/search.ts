@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { countOf, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, requiredText, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
   project?: string;
@@ -67,7 +67,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
     .option('--project <key>', 'only this project (a projectKey, see `steward projects`)')
     .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
     .option('--session <id>', 'only this conversation (with its subagents)')
-    .option('--role <role>', 'only parts of this role: user, assistant, …')
+    .option('--role <role>', `only parts of this role: ${PART_ROLES.join(', ')}`)
     .option('--kind <kind>', `only this kind of part: ${SEARCH_KINDS.join(', ')} (tool_use: only commands; for only your own words, --mine)`)
     .option('--mine', 'only your own words: never command echoes, hook output, task notifications or the prompts an agent wrote for its subagents')
     .option('--from <date>', 'from this date, time or span back (7d)')
@@ -81,11 +81,11 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
       run(async () => {
         const dates = dateOptions(options);
         const params: Params<'Search.Query'> = {
-          query: words.join(' '),
+          query: requiredText('the query', words.join(' ')),
           ...(options.project !== undefined ? { projectKey: options.project } : {}),
           ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
-          ...(options.session !== undefined ? { sessionId: options.session } : {}),
-          ...(options.role !== undefined ? { role: options.role } : {}),
+          ...(options.session !== undefined ? { sessionId: requiredText('--session', options.session) } : {}),
+          ...(options.role !== undefined ? { role: choiceOption('--role', options.role, PART_ROLES) } : {}),
           ...(options.kind !== undefined ? { kind: choiceOption('--kind', options.kind, SEARCH_KINDS) } : {}),
           ...(options.mine ? { genuineUserTurn: true } : {}),
           ...dates.range,

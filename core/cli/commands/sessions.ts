@@ -3,7 +3,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { countOf, harnessLine, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { errorCode } from '../../log/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
@@ -124,6 +124,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; json?: boolean }) =>
       run(async () => {
+        requiredText('the session id', sessionId);
         const result = await withClient(io, (client) =>
           client.call('Sessions.Get', {
             sessionId,
@@ -146,6 +147,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print the export as a JSON object {filename, mediaType, content, redacted}')
     .action((sessionId: string, options: { format: string; raw?: boolean; output?: string; json?: boolean }) =>
       run(async () => {
+        requiredText('the session id', sessionId);
         const format = choiceOption('--format', options.format, ['markdown', 'json'] as const);
         // Either would silently drop the other: --json prints the export, --output writes it.
         if (options.json && options.output !== undefined) throw new UsageError('--json and --output cannot be combined: --json prints the export, --output writes it to a file');

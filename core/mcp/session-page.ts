@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import { countOf, harnessLine, wholeAt, type Result } from '../api/index.js';
+
+/**
+ * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
+ * this many characters, whatever the conversation holds (600 tool calls in one message, a 300 KB reply).
+ */
+export const PAGE_CHARS = 60_000;
+/** A part's text is cut at this length at most, at least MIN_PART_CHARS while whole messages can wait for the next page. */
+const PART_CHARS = 2_000;
+const MIN_PART_CHARS = 200;
+/** One-line fields (a title, a summary, a harness line) are cut here, so the page's fixed part is bounded too. */
+const LINE_CHARS = 500;
+const SUBAGENTS_SHOWN = 20;
+
+const Part = z.strictObject({
+  kind: z.string(),
+  text: z.string().nullable(),
+  summary: z.string().nullable(),
+  toolName: z.string().nullable(),
+  isError: z.boolean(),
+  partId: z.string(),
+  /** The person's own words (search_transcripts' genuine_user_turn); false for everything else. */
+  genuineUserTurn: z.boolean(),
+  /** User text the agent's app wrote in the person's name, said for what it is ("Command /clear"); null otherwise. */
+  harness: z.string().nullable(),
+});
+
+/** Parts of a message left out to keep the answer bounded: how many, and the first one's id (pass it as part_id to read from there). */
+const PartsNotShown = z.strictObject({ parts: z.number().int(), partId: z.string() });
+
+export const GetSessionOutput = z.strictObject({
+  session: z.strictObject({
+    sessionId: z.string(),
+    title: z.string().nullable(),
+    firstRequest: z.string().nullable(),
+    projectKey: z.string().nullable(),
+    projectName: z.string().nullable(),
+    provider: z.string(),
+    /** The app that wrote it, as people call it ("Claude Desktop", "Codex CLI"). */
+    app: z.string(),
+    agentType: z.string().nullable(),
+    startedAt: z.string().nullable(),
+    lastAt: z.string().nullable(),
+    messages: z.number().int(),
+  }),
+  messages: z.array(
+    z.strictObject({
+      role: z.string().nullable(),
+      at: z.string().nullable(),
+      parts: z.array(Part),
+      /** Parts before those shown that are not in this answer. */
+      partsBefore: PartsNotShown.optional(),
+      /** Parts after those shown that are not in this answer. */
+      partsAfter: PartsNotShown.optional(),
+    }),
+  ),
+  subagents: z.array(z.strictObject({ sessionId: z.string(), agentType: z.string().nullable(), messages: z.number().int() })),
+  /** Subagents beyond the first SUBAGENTS_SHOWN, not listed. */
+  moreSubagents: z.number().int().optional(),
+  cursor: z.string().optional(),
+  before: z.string().optional(),
+});
+
+export type SessionPage = z.infer<typeof GetSessionOutput>;
+type PagePart = z.infer<typeof Part>;
+type Redact = (text: string) => string;
+
+/** A page redacted once, each part's text whole: what every try at fitting it cuts from. */
+interface Prepared {
+  head: Omit<SessionPage, 'messages'>;
+  messages: Array<{ role: string | null; at: string | null; parts: PagePart[] }>;
+}
+
+/** How much of part `index` (in page order) keeps its text. */
+type Cut = (index: number, part: PagePart) => number;
+
+const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
+
+function bounded(text: string | null, max: number): string | null {
+  if (text === null || text.length <= max) return text;
+  const end = wholeAt(text, max);
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
+}
+
+function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
+  const s = result.session;
+  const line = (text: string | null) => (text === null ? null : bounded(redact(text), LINE_CHARS));
+  // A subagent's user turns are the main agent's prompts, not text the app wrote (see harnessLine).
+  const inSubagent = s.parentKind === 'subagent';
+  const head: Prepared['head'] = {
+    session: {
+      sessionId: s.sessionId,
+      title: line(s.title),
+      firstRequest: line(s.firstRequest),
+      projectKey: s.projectKey,
+      projectName: bounded(s.projectName, LINE_CHARS),
+      provider: s.provider,
+      app: s.app,
+      agentType: bounded(s.agentType, LINE_CHARS),
+      startedAt: iso(s.startedAt),
+      lastAt: iso(s.lastAt),
+      messages: s.messages,
+    },
+    subagents: result.subagents.slice(0, SUBAGENTS_SHOWN).map((sub) => ({ sessionId: sub.session.sessionId, agentType: bounded(sub.session.agentType, LINE_CHARS), messages: sub.session.messages })),
+    ...(result.subagents.length > SUBAGENTS_SHOWN ? { moreSubagents: result.subagents.length - SUBAGENTS_SHOWN } : {}),
+    ...(result.cursor ? { cursor: result.cursor } : {}),
+    ...(result.before ? { before: result.before } : {}),
+  };
+  const messages = result.messages.map((m) => ({
+    role: m.role,
+    at: iso(m.ts),
+    parts: m.parts.map((p): PagePart => {
+      const harness = harnessLine(p, m.role, inSubagent, s.app);
+      return {
+        partId: p.partId,
+        kind: p.kind,
+        text: p.text === null ? null : redact(p.text),
+        summary: line(p.summary),
+        toolName: bounded(p.toolName, LINE_CHARS),
+        isError: p.isError,
+        genuineUserTurn: p.genuineUserTurn,
+        harness: harness === undefined ? null : line(harness),
+      };
+    }),
+  }));
+  return { head, messages };
+}
+
+/** The page with the parts numbered start..end-1 (in page order) shown, each cut by `cut`; the others counted per message. */
+function render(page: Prepared, cut: Cut, start: number, end: number): SessionPage {
+  let first = 0;
+  const messages = page.messages.map((m) => {
+    const from = Math.min(Math.max(start - first, 0), m.parts.length);
+    const to = Math.min(Math.max(end - first, from), m.parts.length);
+    const offset = first + from;
+    first += m.parts.length;
+    return {
+      role: m.role,
+      at: m.at,
+      parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: bounded(p.text, cut(offset + i, p)) })),
+      ...(from > 0 ? { partsBefore: { parts: from, partId: m.parts[0]!.partId } } : {}),
+      ...(to < m.parts.length ? { partsAfter: { parts: m.parts.length - to, partId: m.parts[to]!.partId } } : {}),
+    };
+  });
+  const { session, ...rest } = page.head;
+  return { session, messages, ...rest };
+}
+
+/** User text the app wrote in the person's name: marked so before its text, never read as theirs. */
+function harnessText(p: PagePart): string {
+  return `[${p.harness ?? ''} — written by the agent's app, not the person]\n${p.text ?? ''}`;
+}
+
+function partText(p: PagePart): string {
+  if (p.harness !== null) return harnessText(p);
+  if (p.kind === 'text') return p.text ?? '';
+  return `[${p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`;
+}
+
+export function sessionText(out: SessionPage): string {
+  const lines = [`${out.session.title ?? out.session.firstRequest ?? '(untitled)'} (${out.session.sessionId}, ${countOf(out.session.messages, 'message')})`];
+  for (const m of out.messages) {
+    lines.push(`— ${m.role ?? 'message'} ${m.at ?? ''}`);
+    if (m.partsBefore) lines.push(`… ${countOf(m.partsBefore.parts, 'earlier part')} of this message not shown: call again with part_id "${m.partsBefore.partId}" to read from there.`);
+    for (const p of m.parts) lines.push(partText(p));
+    if (m.partsAfter) lines.push(`… ${countOf(m.partsAfter.parts, 'more part')} of this message not shown: call again with part_id "${m.partsAfter.partId}" to read from there.`);
+  }
+  if (out.moreSubagents) lines.push(`${countOf(out.moreSubagents, 'more subagent')} not listed.`);
+  if (out.cursor) lines.push(`Later messages: call again with cursor "${out.cursor}".`);
+  if (out.before) lines.push(`Earlier messages: call again with cursor "${out.before}".`);
+  return lines.join('\n');
+}
+
+/** What the answer weighs: the larger of its text and its structured content as JSON. */
+function weight(out: SessionPage): number {
+  return Math.max(sessionText(out).length, JSON.stringify(out).length);
+}
+
+/** The page with every part, each cut at `cap`, if it stays within the bound. */
+function allAt(page: Prepared, cap: number): SessionPage | undefined {
+  const out = render(page, () => cap, 0, Number.MAX_SAFE_INTEGER);
+  return weight(out) <= PAGE_CHARS ? out : undefined;
+}
+
+/**
+ * Every part of the page, each cut at the largest cap that keeps the answer within the bound: the
+ * budget is shared out, never spent on the first parts alone. Undefined when even MIN_PART_CHARS
+ * each is too much.
+ */
+function fitWhole(page: Prepared): SessionPage | undefined {
+  const whole = allAt(page, PART_CHARS);
+  if (whole) return whole;
+  let best = allAt(page, MIN_PART_CHARS);
+  if (!best) return undefined;
+  // `low` fits and `high` does not; a cap within 16 characters of the best is close enough.
+  for (let low = MIN_PART_CHARS, high = PART_CHARS; high - low > 16; ) {
+    const mid = Math.floor((low + high) / 2);
+    const out = allAt(page, mid);
+    if (out) [low, best] = [mid, out];
+    else high = mid;
+  }
+  return best;
+}
+
+/**
+ * A page no fewer messages can shorten (one message of 600 tool calls): the parts from the anchor (the
+ * part asked for, else the first) on, then before it, as many as fit, each with its one-line summary
+ * and only a count of its text's characters (MIN_PART_CHARS of a part without a summary; the part
+ * asked for keeps PART_CHARS). Each message says how many of its parts are left out and which part_id
+ * reads from the first of them: the part asked for by its id is always shown, with what follows it.
+ */
+function fitWindow(page: Prepared, partId: string | undefined): SessionPage {
+  const parts = page.messages.flatMap((m) => m.parts);
+  const asked = parts.findIndex((p) => p.partId === partId);
+  const anchor = Math.max(0, asked);
+  const cut: Cut = (i, p) => (i === asked ? PART_CHARS : p.summary !== null ? 0 : MIN_PART_CHARS);
+  const base = render(page, cut, anchor, anchor);
+  const used = { json: JSON.stringify(base).length, text: sessionText(base).length };
+  // Each part's weight alone; the markers' counts and ids then change a little, measured below.
+  const fits = (i: number) => {
+    const shown = { ...parts[i]!, text: bounded(parts[i]!.text, cut(i, parts[i]!)) };
+    const json = JSON.stringify(shown).length + 1;
+    const text = partText(shown).length + 1;
+    if (used.json + json > PAGE_CHARS || used.text + text > PAGE_CHARS) return false;
+    [used.json, used.text] = [used.json + json, used.text + text];
+    return true;
+  };
+  let end = anchor;
+  while (end < parts.length && fits(end)) end += 1;
+  let start = anchor;
+  while (end === parts.length && start > 0 && fits(start - 1)) start -= 1;
+  for (;;) {
+    const out = render(page, cut, start, end);
+    if (weight(out) <= PAGE_CHARS || start === end) return out;
+    if (start < anchor) start += 1;
+    else end -= 1;
+  }
+}
+
+/**
+ * How many messages to ask for next, fewer than `asked`: as many leading messages of this page as fit
+ * at MIN_PART_CHARS each, counted from the hit's message when the page opened around one (the messages
+ * before it come whatever the limit). Only an estimate: the next answer is measured again.
+ */
+function fewer(page: Prepared, asked: number, partId: string | undefined): number {
+  let fit = 0;
+  while (fit < page.messages.length && allAt({ ...page, messages: page.messages.slice(0, fit + 1) }, MIN_PART_CHARS)) fit += 1;
+  const hit = page.messages.findIndex((m) => m.parts.some((p) => p.partId === partId));
+  return Math.max(1, Math.min(asked - 1, fit - Math.max(hit, 0)));
+}
+
+/** Runs `redact` once per distinct text, however many times a page is fitted. */
+function once(redact: Redact): Redact {
+  const seen = new Map<string, string>();
+  return (text) => {
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    const redacted = redact(text);
+    seen.set(text, redacted);
+    return redacted;
+  };
+}
+
+/**
+ * A page of a conversation within PAGE_CHARS. Over it, the page is asked for again with fewer messages
+ * (its cursor then continues right after the last message shown, as Sessions.Get pages);
+ * a single message still over it is shown as a window of its parts (fitWindow).
+ */
+export async function readSessionPage(ask: (limit: number) => Promise<Result<'Sessions.Get'>>, limit: number, partId: string | undefined, redact: Redact): Promise<{ page: SessionPage; text: string }> {
+  const cached = once(redact);
+  for (let asked = limit; ; ) {
+    const result = await ask(asked);
+    const prepared = prepare(result, cached);
+    const whole = fitWhole(prepared);
+    if (whole) return { page: whole, text: sessionText(whole) };
+    if (asked > 1 && result.messages.length > 1) {
+      asked = fewer(prepared, asked, partId);
+      continue;
+    }
+    const window = fitWindow(prepared, partId);
+    return { page: window, text: sessionText(window) };
+  }
+}
