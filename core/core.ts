@@ -302,7 +302,11 @@ export class Core {
       emit: (name, payload) => this.events.emit(name, payload),
       removeNotes: (projectKey, slug) => this.sweeper.forgetProject(projectKey, slug),
     });
-    if (schedule) history.startIndexing();
+    if (schedule) {
+      history.startIndexing();
+      // A forget a stop or a crash cut short: its tombstone held meanwhile, and its rows go now.
+      void history.forgetting.finishInterrupted();
+    }
     this.onShutdown(() => history.stop());
     return history;
   }

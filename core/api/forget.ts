@@ -50,4 +50,16 @@ export const forgetMethods = {
 export const forgetEvents = {
   /** Something was forgotten or a tombstone lifted: lists that show it should reload. */
   'history.changed': z.strictObject({ kind: z.enum(FORGET_KINDS), id: z.string(), change: z.enum(['forgotten', 'lifted']) }),
+  /**
+   * How far a forget has come: sessions of the conversations (subagents included) whose rows are gone,
+   * and parts deleted; sent every half second while it runs, and once with `complete` when it is done.
+   */
+  'forget.progress': z.strictObject({
+    kind: z.enum(FORGET_KINDS),
+    id: z.string(),
+    sessionsDone: count,
+    sessionsTotal: count,
+    removedParts: count,
+    complete: z.boolean(),
+  }),
 } as const;

@@ -17,7 +17,7 @@ export { FileCheckpoints, type CheckpointIdentity, type FileCheckpoint } from '.
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { identifierPieces, SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
 export { SearchReader, SearchTooBroadError, type SearchFilter, type MatchedPart, type NewestPage } from './search-read.js';
-export { SessionEraser } from './erase.js';
+export { SessionEraser, type EraseOptions, type EraseProgress, type EraseResult } from './erase.js';
 export { Tombstones } from './tombstones.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer, type DiskGate } from './checkpointer.js';

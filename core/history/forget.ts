@@ -1,5 +1,6 @@
 import type { EventName, EventPayload, ForgetKind, ForgetResult, Tombstone } from '../api/index.js';
-import type { SessionEraser, Tombstones } from '../gateway/index.js';
+import type { EraseProgress, EraseResult, SessionEraser, Tombstones } from '../gateway/index.js';
+import { errorCode, type Logger } from '../log/index.js';
 import type { SessionsView } from './sessions.js';
 
 /** The projects room as forgetting needs it: a project's label and notes folder, and its row removed. */
@@ -16,16 +17,21 @@ export interface ForgetOptions {
   /** Removes a project's notes folder (the sweeper's files); true when there was one. */
   removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+  logger?: Logger | undefined;
 }
 
 const LABEL_CHARS = 200;
+const PROGRESS_EVERY_MS = 500;
 
 /**
  * Forgetting: the tombstone first (so nothing captured meanwhile comes back), then the rows in
- * batches. One forget at a time, in the order asked.
+ * pieces, with progress. One forget at a time, in the order asked. Stopping ends the running one
+ * between pieces; the tombstone holds what is left out of every import, and the owner's next start
+ * finishes it (`finishInterrupted`), as forgetting the same again does.
  */
 export class Forgetting {
   readonly #o: ForgetOptions;
+  readonly #abort = new AbortController();
   #chain: Promise<unknown> = Promise.resolve();
 
   constructor(options: ForgetOptions) {
@@ -33,26 +39,19 @@ export class Forgetting {
   }
 
   session(sessionId: string): Promise<ForgetResult> {
-    return this.#serial(async () => {
+    return this.#serial(() => {
       // A conversation not stored (pruned, or not captured yet) is tombstoned all the same.
       const stored = this.#o.sessions.find(sessionId);
       const label = stored ? ((stored.title ?? stored.firstRequest)?.slice(0, LABEL_CHARS) ?? null) : null;
       this.#o.tombstones.add('session', sessionId, label);
-      const erased = await this.#o.eraser.erase([sessionId]);
-      this.#o.emit('history.changed', { kind: 'session', id: sessionId, change: 'forgotten' });
-      return { kind: 'session', id: sessionId, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved: false };
+      return this.#eraseSession(sessionId);
     });
   }
 
   project(projectKey: string): Promise<ForgetResult> {
-    return this.#serial(async () => {
-      const project = this.#o.projects.describe(projectKey);
-      this.#o.tombstones.add('project', projectKey, project?.name.slice(0, LABEL_CHARS) ?? null);
-      const erased = await this.#o.eraser.erase(this.#o.eraser.sessionsOfProject(projectKey));
-      const notesRemoved = project ? await this.#o.removeNotes(projectKey, project.slug) : false;
-      this.#o.projects.remove(projectKey);
-      this.#o.emit('history.changed', { kind: 'project', id: projectKey, change: 'forgotten' });
-      return { kind: 'project', id: projectKey, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved };
+    return this.#serial(() => {
+      this.#o.tombstones.add('project', projectKey, this.#o.projects.describe(projectKey)?.name.slice(0, LABEL_CHARS) ?? null);
+      return this.#eraseProject(projectKey);
     });
   }
 
@@ -65,6 +64,67 @@ export class Forgetting {
     const lifted = this.#o.tombstones.remove(kind, id);
     if (lifted) this.#o.emit('history.changed', { kind, id, change: 'lifted' });
     return lifted;
+  }
+
+  /**
+   * Finishes forgets a stop or a crash cut short: a tombstone whose rows (or project row) are still
+   * stored. Queued behind any forget asked meanwhile; settles when they are done.
+   */
+  finishInterrupted(): Promise<void> {
+    const { tombstones, eraser, projects, logger } = this.#o;
+    const left = tombstones
+      .list()
+      .filter((t) => (t.kind === 'project' ? eraser.projectHasSessions(t.id) || projects.describe(t.id) !== null : eraser.sessionHasRows(t.id)));
+    const finishing = left.map((t) =>
+      this.#serial(() => (t.kind === 'project' ? this.#eraseProject(t.id) : this.#eraseSession(t.id))).then(
+        () => logger?.info('interrupted forget finished', { kind: t.kind }),
+        (error: unknown) => {
+          if (errorCode(error) !== 'cancelled') logger?.warn('interrupted forget failed', { kind: t.kind, code: errorCode(error) });
+        },
+      ),
+    );
+    return Promise.all(finishing).then(() => undefined);
+  }
+
+  /** Stops the running forget between pieces, and those queued before they delete anything. */
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    await this.#chain;
+  }
+
+  async #eraseSession(sessionId: string): Promise<ForgetResult> {
+    const erased = await this.#erase('session', sessionId, [sessionId]);
+    this.#o.emit('history.changed', { kind: 'session', id: sessionId, change: 'forgotten' });
+    return { kind: 'session', id: sessionId, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved: false };
+  }
+
+  /** Its row and notes go last, so a forget that stops part-way still lists the project to finish. */
+  async #eraseProject(projectKey: string): Promise<ForgetResult> {
+    const erased = await this.#erase('project', projectKey, this.#o.eraser.sessionsOfProject(projectKey));
+    const project = this.#o.projects.describe(projectKey);
+    const notesRemoved = project ? await this.#o.removeNotes(projectKey, project.slug) : false;
+    this.#o.projects.remove(projectKey);
+    this.#o.emit('history.changed', { kind: 'project', id: projectKey, change: 'forgotten' });
+    return { kind: 'project', id: projectKey, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved };
+  }
+
+  /** Erases in pieces, saying how far it has come every half second and once when it is done. */
+  async #erase(kind: ForgetKind, id: string, sessionIds: readonly string[]): Promise<EraseResult> {
+    const report = (p: EraseProgress, complete: boolean) =>
+      this.#o.emit('forget.progress', { kind, id, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, removedParts: p.parts, complete });
+    let last: EraseProgress = { sessionsDone: 0, sessionsTotal: 0, parts: 0 };
+    let reported = performance.now();
+    const erased = await this.#o.eraser.erase(sessionIds, undefined, {
+      signal: this.#abort.signal,
+      onProgress: (progress) => {
+        last = progress;
+        if (performance.now() - reported < PROGRESS_EVERY_MS) return;
+        reported = performance.now();
+        report(progress, false);
+      },
+    });
+    report(last, true);
+    return erased;
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {

@@ -60,6 +60,7 @@ export class History {
       },
       removeNotes: o.removeNotes,
       emit: o.emit,
+      logger: o.logger,
     });
     this.#backfill = new IndexBackfill({ index, checkpointer: this.#checkpointer, logger: o.logger, onProgress: (progress) => o.emit('search.indexing', progress) });
   }
@@ -76,6 +77,8 @@ export class History {
 
   async stop(): Promise<void> {
     this.exporter.close();
+    // A forget stops between pieces; the owner's next start finishes it.
+    await this.forgetting.stop();
     await this.#backfill.stop();
     // The walk's checkpoint thread (capture's too, if it runs here): its stop is idempotent.
     await this.#checkpointer.stop();

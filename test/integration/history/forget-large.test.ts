@@ -1,0 +1,206 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core, type EventPayload } from '../../../core/index.js';
+import { SearchIndex, SessionEraser, Tombstones, type PieceGate } from '../../../core/gateway/index.js';
+import { Forgetting } from '../../../core/history/forget.js';
+import type { Db } from '../../../core/store/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+const BIG = '/work/big-project';
+const SMALL = '/work/small-project';
+/** The eraser's most rows (parts and session rows) per piece. */
+const MOST_ROWS_PER_PIECE = 2_000;
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+
+afterEach(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+  core = undefined;
+  home = undefined;
+});
+
+function open(schedule = false): Core {
+  home ??= tempHome('steward-forget-large-');
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, schedule });
+  return core;
+}
+
+const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
+
+/** As in forget.test.ts: the index holds exactly the stored parts, and each session's counts match its parts. */
+function expectIndexExact(db: Db): void {
+  const parts = count(db, 'SELECT COUNT(*) FROM parts');
+  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_map m LEFT JOIN parts p ON p.rowid = m.part_rowid WHERE p.rowid IS NULL')).toBe(0);
+  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+  const mismatched = count(
+    db,
+    `SELECT COUNT(*) FROM (SELECT session_id, COUNT(*) AS n, SUM(kind = 'tool_use') AS t FROM parts GROUP BY session_id) x
+     LEFT JOIN session_stats s USING (session_id) WHERE s.parts IS NOT x.n OR s.tool_calls IS NOT x.t`,
+  );
+  expect(mismatched).toBe(0);
+  expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts)')).toBe(0);
+}
+
+interface Store {
+  big: string;
+  small: string;
+  /** Session rows of the big project's conversations, subagents included. */
+  bigSessions: number;
+}
+
+/**
+ * `sessions` conversations of two parts each in one project, the first with a subagent (row names its
+ * parent, no project) and that one with its own (known only by the `:agent-` form of its id); each
+ * conversation leaves a title claim. Another project of three conversations must come through whole.
+ */
+function bigStore(c: Core, sessions: number): Store {
+  const db = c.gateway;
+  const big = c.projects.touch(BIG, 2);
+  const small = c.projects.touch(SMALL, 2);
+  const session = db.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, parent_session_id, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, ?, ?, 1, 2, 1)");
+  const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, ?, 'claude', ?, 'text', ?, ?)");
+  const claim = db.prepare("INSERT INTO title_claims (leaf_prefix, fallback_session_id, title, title_source) VALUES (?, ?, 'a summary', 'summary')");
+  const add = (id: string, projectKey: string | null, cwd: string | null, parent: string | null, words: string) => {
+    session.run(id, projectKey, cwd, parent);
+    part.run(`cc:${id}:q`, id, 'user', 1_700_000_000_000, `question about ${words}`);
+    part.run(`cc:${id}:a`, id, 'assistant', 1_700_000_001_000, `answer about ${words}`);
+    claim.run(`leaf-${id}`, id);
+  };
+  db.transaction(() => {
+    for (let i = 0; i < sessions; i += 1) add(`big-${String(i).padStart(6, '0')}`, big, BIG, null, 'orchards');
+    add('big-000000:agent-a1', null, null, 'big-000000', 'grafting');
+    add('big-000000:agent-a1:agent-b2', null, null, null, 'grafting');
+    for (let i = 0; i < 3; i += 1) add(`small-${i}`, small, SMALL, null, 'kitchens');
+  })();
+  new SearchIndex(db).indexAfter(0);
+  expectIndexExact(db);
+  return { big, small, bigSessions: sessions + 2 };
+}
+
+/** What is left of the small project: its rows, claims and search hits are as they were. */
+async function expectSmallWhole(c: Core, store: Store): Promise<void> {
+  expect(count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.small)).toBe(3);
+  expect(count(c.gateway, "SELECT COUNT(*) FROM parts WHERE session_id LIKE 'small-%'")).toBe(6);
+  expect(count(c.gateway, "SELECT COUNT(*) FROM title_claims WHERE fallback_session_id LIKE 'small-%'")).toBe(3);
+  expect((await c.call('Search.Query', { query: 'kitchens', limit: 100 })).hits).toHaveLength(6);
+  expect((await c.call('Projects.Get', { projectKey: store.small })).projectKey).toBe(store.small);
+}
+
+async function expectBigGone(c: Core, store: Store): Promise<void> {
+  expect(count(c.gateway, "SELECT COUNT(*) FROM sessions WHERE session_id LIKE 'big-%'")).toBe(0);
+  expect(count(c.gateway, "SELECT COUNT(*) FROM parts WHERE session_id LIKE 'big-%'")).toBe(0);
+  expect(count(c.gateway, "SELECT COUNT(*) FROM title_claims WHERE fallback_session_id LIKE 'big-%'")).toBe(0);
+  expect((await c.call('Search.Query', { query: 'orchards' })).hits).toEqual([]);
+  expect((await c.call('Search.Query', { query: 'grafting' })).hits).toEqual([]);
+  expect((await c.call('Projects.List', {})).projects.map((p) => p.projectKey)).toEqual([store.small]);
+  expect((await c.call('Forget.List', {})).tombstones).toEqual([{ kind: 'project', id: store.big, label: 'big-project', createdAt: expect.any(Number) }]);
+  expectIndexExact(c.gateway);
+}
+
+describe('forgetting a project of tens of thousands of conversations', () => {
+  it('deletes every row inside short pieces, each after a turn of the event loop, finds subagents in pieces too, and reports progress', async () => {
+    const c = open();
+    const store = bigStore(c, 20_000);
+    const db = c.gateway;
+    const rows = () => count(db, 'SELECT (SELECT COUNT(*) FROM sessions) + (SELECT COUNT(*) FROM parts) + (SELECT COUNT(*) FROM title_claims)');
+    // Every row the connection wrote (index rows, counts and merges too); reading it costs nothing.
+    const changes = () => count(db, 'SELECT total_changes()');
+
+    // Turns of the event loop, counted while the forget runs.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+
+    // Capture's disk gate as the forget sees it: what each piece found stored as it entered (counted
+    // before the piece is timed), and what the connection had written as each entered and left.
+    const pieces: Array<{ turn: number; rows: number; entered: number; left: number }> = [];
+    const gate: PieceGate = {
+      start: () => undefined,
+      enter: () => {
+        pieces.push({ turn: turns, rows: rows(), entered: changes(), left: -1 });
+        return true;
+      },
+      leave: () => {
+        pieces.at(-1)!.left = changes();
+      },
+    };
+    const progress: Array<EventPayload<'forget.progress'>> = [];
+    const forgetting = new Forgetting({
+      tombstones: new Tombstones(db),
+      eraser: new SessionEraser(db, new SearchIndex(db), gate),
+      sessions: c.history.sessions,
+      projects: { describe: (key) => c.projects.get(key) ?? null, remove: (key) => c.projects.remove(key) },
+      removeNotes: async () => false,
+      emit: (name, payload) => {
+        if (name === 'forget.progress') progress.push(payload as EventPayload<'forget.progress'>);
+      },
+    });
+    const before = rows();
+    const result = await forgetting.project(store.big);
+    ticking = false;
+
+    expect(result).toEqual({ kind: 'project', id: store.big, removedParts: 2 * store.bigSessions, removedSessions: store.bigSessions, notesRemoved: false });
+    // Nothing was written between pieces; before the first only the tombstone, after the last only the project row's removal.
+    expect(pieces[0]!.rows).toBe(before);
+    for (let i = 1; i < pieces.length; i += 1) expect(pieces[i]!.entered).toBe(pieces[i - 1]!.left);
+    expect(changes() - pieces.at(-1)!.left).toBe(1);
+    // Each piece deleted a bounded number of rows (parts and session rows, a title claim with each
+    // session), and the event loop turned between any two.
+    const deleted = pieces.map((p, i) => p.rows - (pieces[i + 1]?.rows ?? rows()));
+    expect(deleted.reduce((a, b) => a + b, 0)).toBe(before - rows());
+    expect(Math.max(...deleted)).toBeLessThanOrEqual(2 * MOST_ROWS_PER_PIECE);
+    for (let i = 1; i < pieces.length; i += 1) expect(pieces[i]!.turn).toBeGreaterThan(pieces[i - 1]!.turn);
+    // Finding the subagents of 20,002 sessions is a query each: it turned the event loop as it went.
+    expect(pieces[0]!.turn).toBeGreaterThanOrEqual(store.bigSessions / MOST_ROWS_PER_PIECE);
+
+    expect(progress.at(-1)).toEqual({ kind: 'project', id: store.big, sessionsDone: store.bigSessions, sessionsTotal: store.bigSessions, removedParts: 2 * store.bigSessions, complete: true });
+    expect(progress.filter((p) => p.complete)).toHaveLength(1);
+    for (let i = 1; i < progress.length; i += 1) expect(progress[i]!.sessionsDone).toBeGreaterThanOrEqual(progress[i - 1]!.sessionsDone);
+
+    await expectBigGone(c, store);
+    await expectSmallWhole(c, store);
+  });
+
+  it('a stop cuts it short between pieces (the call says cancelled); the next start of the owner finishes it', async () => {
+    let c = open();
+    const store = bigStore(c, 6_000);
+    const forget = c.call('Forget.Project', { projectKey: store.big });
+    const outcome = forget.then(
+      () => 'finished',
+      (error: unknown) => (error as { code?: string }).code,
+    );
+    // Stop once some conversations are gone, and well before all are.
+    while (count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big) > 5_000) await new Promise((resolve) => setImmediate(resolve));
+    await c.shutdown();
+    expect(await outcome).toBe('cancelled');
+
+    c = open();
+    // What was deleted stays deleted, the rest waits whole: the index is exact, the project still listed.
+    const left = count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(5_000);
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM parts WHERE session_id NOT IN (SELECT session_id FROM sessions)')).toBe(0);
+    expect((await c.call('Projects.List', {})).projects.map((p) => p.projectKey).sort()).toEqual([store.big, store.small].sort());
+    expect((await c.call('Forget.List', {})).tombstones.map((t) => t.id)).toEqual([store.big]);
+    expectIndexExact(c.gateway);
+    await c.shutdown();
+
+    // The owner's next start finishes the forget in the background.
+    c = open(true);
+    const finished = new Promise<void>((resolve) =>
+      c.events.subscribe((name, payload) => {
+        if (name === 'history.changed' && (payload as EventPayload<'history.changed'>).id === store.big) resolve();
+      }),
+    );
+    await finished;
+    await expectBigGone(c, store);
+    await expectSmallWhole(c, store);
+  });
+});
