@@ -289,6 +289,10 @@ describe('search and read conversations in the panel', () => {
     expect(await page.locator('.search-results').innerText()).toContain('No conversation matches that.');
     expect((await steward.rpc('Sessions.List', {})).sessions.map((s) => s.sessionId)).not.toContain(IDS.kitchen);
     expect((await steward.rpc('Forget.List', {})).tombstones.map((t) => t.id)).toEqual([IDS.kitchen]);
+    // Its address, bookmarked before, says the person forgot it, and offers the way back.
+    await page.goto(`${steward.baseUrl}#/sessions/${IDS.kitchen}`);
+    await page.getByText('You forgot this conversation').waitFor();
+    expect(await page.getByRole('button', { name: 'Unforget' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });

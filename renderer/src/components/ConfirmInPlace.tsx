@@ -17,6 +17,8 @@ export interface ConfirmInPlaceProps {
   /** Shown above the error when the action failed. */
   failed: string;
   onConfirm: () => void;
+  /** While busy: how far the action has come ("Forgetting… 1,200 of 30,000 conversations"), where the person looks. */
+  working?: string | undefined;
   testId?: string;
 }
 
@@ -25,7 +27,7 @@ export interface ConfirmInPlaceProps {
  * Cancel (which takes the focus, so Enter never confirms by accident), and the failure, if any, below.
  * Cancel or Escape puts the question away and gives the focus back to the button that asked.
  */
-export function ConfirmInPlace({ ask, label, question, confirm, busy, error, failed, onConfirm, testId }: ConfirmInPlaceProps): ReactElement {
+export function ConfirmInPlace({ ask, label, question, confirm, busy, error, failed, onConfirm, working, testId }: ConfirmInPlaceProps): ReactElement {
   const [asking, setAsking] = useState(false);
   const cancel = useRef<HTMLButtonElement>(null);
   const asker = useRef<HTMLButtonElement>(null);
@@ -62,6 +64,7 @@ export function ConfirmInPlace({ ask, label, question, confirm, busy, error, fai
       <Button ref={cancel} onClick={() => setAsking(false)}>
         Cancel
       </Button>
+      {busy && working !== undefined && <p role="status">{working}</p>}
       <ErrorBanner title={failed} error={error} />
     </div>
   );

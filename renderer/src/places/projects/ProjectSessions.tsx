@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type ReactElement, type RefObject } from 'react';
-import type { SessionSummary } from '../../../../core/api/index.js';
+import type { EventPayload, SessionSummary } from '../../../../core/api/index.js';
 import { conversationName, Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
-import { useAction, useCall } from '../../hooks.js';
+import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
-import { conversationOpened, takeConversationToReturnTo } from './opened.js';
+import { conversationOpened, forgettingSentence, takeConversationToReturnTo } from './opened.js';
 
 /**
  * Where the focus goes in a project's list. Back from a conversation opened here: its link (the
@@ -87,8 +87,13 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
 /** Forgetting a project asks first, in place, and says what went. */
 export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: string; name: string; onForgotten: () => void }): ReactElement {
   const forget = useAction('Forget.Project');
+  const [progress, setProgress] = useState<EventPayload<'forget.progress'>>();
+  useEvent('forget.progress', (p) => {
+    if (p.kind === 'project' && p.id === projectKey) setProgress(p);
+  });
   return (
     <ConfirmInPlace
+      working={forgettingSentence(progress)}
       ask="Forget project…"
       label={`Forget ${name}`}
       question={`Forget ${name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on disk.`}

@@ -1,4 +1,12 @@
+import type { EventPayload } from '../../../../core/api/index.js';
+import { countOf, formatCount } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
+
+/** How far forgetting a project has come, from its `forget.progress` events (none yet: it has just begun). */
+export function forgettingSentence(progress: EventPayload<'forget.progress'> | undefined): string {
+  if (progress === undefined || progress.sessionsTotal === 0) return 'Forgetting…';
+  return `Forgetting… ${formatCount(progress.sessionsDone)} of ${countOf(progress.sessionsTotal, 'conversation')} deleted so far.`;
+}
 
 /** The project opened last from the list: the list highlights it and gives it the focus on return. */
 let lastOpened: string | undefined;

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
-import { EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
+import { EmptyState, ErrorBanner, formatRelativeTime, PlaceHeader } from '../../components/index.js';
+import { useCall } from '../../hooks.js';
 import { Unforget } from '../projects/Unforget.js';
 import { useSessionPages } from './pages.js';
 import { BackButton } from './SessionHeader.js';
@@ -18,14 +19,32 @@ function Forgotten({ sessionId }: { sessionId: string }): ReactElement {
   );
 }
 
-function NotLoaded({ error, onRetry }: { error: Error; onRetry: () => void }): ReactElement {
+/** Why a conversation is not in Steward, when Steward knows: the person forgot it (its tombstone says when), with the way back. */
+function NotInSteward({ sessionId }: { sessionId: string }): ReactElement {
+  const tombstones = useCall('Forget.List', {});
+  const tombstone = tombstones.data?.tombstones.find((t) => t.kind === 'session' && t.id === sessionId);
+  if (tombstone)
+    return (
+      <EmptyState icon="search" title="You forgot this conversation">
+        <p>
+          It was deleted from Steward <time dateTime={new Date(tombstone.createdAt).toISOString()}>{formatRelativeTime(tombstone.createdAt)}</time>, and is not imported again while its transcript stays on disk.
+        </p>
+        <Unforget kind="session" id={sessionId} />
+      </EmptyState>
+    );
+  return (
+    <EmptyState icon="search" title="This conversation is not in Steward">
+      <p>{tombstones.data ? 'It was not forgotten here: its project may have been, or the cache retention window removed it.' : 'It may have been forgotten, or removed by the cache retention window.'} Search finds what Steward still holds.</p>
+    </EmptyState>
+  );
+}
+
+function NotLoaded({ sessionId, error, onRetry }: { sessionId: string; error: Error; onRetry: () => void }): ReactElement {
   return (
     <>
       <PlaceHeader title="Conversation" description="One captured conversation." actions={<BackButton />} />
       {(error as { code?: unknown }).code === 'not_found' ? (
-        <EmptyState icon="search" title="This conversation is not in Steward">
-          <p>It may have been forgotten, or removed by the cache retention window. Search finds what Steward still holds.</p>
-        </EmptyState>
+        <NotInSteward sessionId={sessionId} />
       ) : (
         <ErrorBanner title="The conversation could not be loaded." error={error} onRetry={onRetry} />
       )}
@@ -38,7 +57,7 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
   const pages = useSessionPages(sessionId, partId);
   const [forgotten, setForgotten] = useState(false);
   if (forgotten) return <Forgotten sessionId={sessionId} />;
-  if (pages.error && !pages.page) return <NotLoaded error={pages.error} onRetry={pages.reload} />;
+  if (pages.error && !pages.page) return <NotLoaded sessionId={sessionId} error={pages.error} onRetry={pages.reload} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
   return <SessionPage sessionId={sessionId} partId={partId} page={pages.page} pages={pages} onForgotten={() => setForgotten(true)} />;
 }
