@@ -263,6 +263,37 @@ const UNCHANGED: FilePlan = { skip: 'unchanged' };
 const OUTSIDE_WINDOW: FilePlan = { skip: 'outsideWindow' };
 
 /**
+ * Files that moved since their checkpoint was written (Codex moves a rollout to archived_sessions/,
+ * OpenClaw renames a reset session's file): a file with no checkpoint of its own takes the one left at
+ * a path no longer there with the same device and inode, so the move reads nothing. What the
+ * checkpoint then allows is judged as for any file (size, mtime, the bytes before its offset).
+ */
+class MovedFiles {
+  readonly #checkpoints: () => Map<string, CheckpointIdentity>;
+  readonly #present: ReadonlySet<string>;
+  #byInode: Map<string, string> | undefined;
+
+  constructor(checkpoints: () => Map<string, CheckpointIdentity>, present: ReadonlySet<string>) {
+    this.#checkpoints = checkpoints;
+    this.#present = present;
+  }
+
+  /** The path whose checkpoint `file` takes over, now re-keyed in the loaded map; undefined when none. */
+  from(file: TranscriptFile): string | undefined {
+    const loaded = this.#checkpoints();
+    if (loaded.has(file.path)) return undefined;
+    this.#byInode ??= new Map([...loaded].filter(([path]) => !this.#present.has(path)).map(([path, cp]) => [`${cp.dev}:${cp.ino}`, path]));
+    const key = `${file.dev}:${file.ino}`;
+    const from = this.#byInode.get(key);
+    if (from === undefined) return undefined;
+    this.#byInode.delete(key);
+    loaded.set(file.path, loaded.get(from)!);
+    loaded.delete(from);
+    return from;
+  }
+}
+
+/**
  * Plans every file of a run. The process-local map is the first check; the durable checkpoints are
  * loaded (one query) only when a file is not answered by it — after a restart, or when files changed —
  * so an unchanged tick reads nothing from them. Checkpoints of files a complete walk no longer finds
@@ -276,9 +307,13 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   const gone = complete ? deps.fingerprints.retainOnly(provider.id, files) : [];
   let loaded: Map<string, CheckpointIdentity> | undefined;
   const checkpoints = () => (loaded ??= deps.checkpoints?.identities(provider.id) ?? new Map<string, CheckpointIdentity>());
+  const present = new Set(files.map((f) => f.path));
+  const moves = ctx.scheduled ? new MovedFiles(checkpoints, present) : undefined;
   const plans = files.map((file): FilePlan => {
     if (outsideWindow(file, ctx.windowStartMs)) return OUTSIDE_WINDOW;
     if (ctx.scheduled && deps.fingerprints.isUnchanged(file)) return UNCHANGED;
+    const from = moves?.from(file);
+    if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
     const verdict = checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs);
     if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged' };
     if (verdict === 'unchanged') return UNCHANGED;
@@ -286,7 +321,6 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
     return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
   });
   if (complete && loaded) {
-    const present = new Set(files.map((f) => f.path));
     gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
   }
   if (gone.length > 0) deps.checkpoints?.remove(provider.id, [...new Set(gone)]);

@@ -56,6 +56,7 @@ export class FileCheckpoints {
   readonly #get;
   readonly #put;
   readonly #remove;
+  readonly #move;
 
   /** `exclusion`: what names the folder exclusion in force (opaque here; equal strings, the same exclusion). */
   constructor(db: Db, exclusion = '') {
@@ -74,6 +75,12 @@ export class FileCheckpoints {
         byte_offset = excluded.byte_offset, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, parser_version = excluded.parser_version,
         window_start_ms = excluded.window_start_ms, state = excluded.state, exclusion = excluded.exclusion, updated_at = excluded.updated_at`);
     this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
+    this.#move = db.prepare('UPDATE file_checkpoints SET path = ? WHERE provider = ? AND path = ?');
+  }
+
+  /** A file moved (Codex archiving a rollout, OpenClaw renaming a reset session): its checkpoint goes with it. */
+  move(provider: string, from: string, to: string): void {
+    this.#move.run(to, provider, from);
   }
 
   /** Every checkpoint's identity of a provider, by path: one query per run. */

@@ -140,7 +140,7 @@ describe('Codex CLI provider', () => {
     expect(JSON.parse(parts[0]!.meta!)).toMatchObject({ author: '/root/worker', recipient: '/root' });
   });
 
-  it('a rollout moved to archived_sessions/ keeps its identity: the move adds nothing', async () => {
+  it('a rollout moved to archived_sessions/ keeps its identity: the move adds nothing and reads nothing, after a restart too', async () => {
     h = openWindow();
     const live = place(h.codexRoot, MODERN);
     expect(byProvider(await h.driver.tick(), 'codex').partsWritten).toBe(11);
@@ -148,8 +148,11 @@ describe('Codex CLI provider', () => {
     mkdirSync(join(h.codexRoot, 'archived_sessions'));
     renameSync(live, join(h.codexRoot, 'archived_sessions', MODERN));
 
-    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, partsWritten: 0 });
+    // Its checkpoint goes with it (the same device and inode at a new path, the old one gone).
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 0, unchanged: 1, partsWritten: 0, bytesRead: 0 });
     expect(partsOf(h, MODERN_ID)).toEqual(before);
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 0, unchanged: 1, bytesRead: 0 });
     // An append to the archived copy is a change like any other.
     writeFileSync(
       join(h.codexRoot, 'archived_sessions', MODERN),
