@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../core/api/index.js';
-import { queryOf } from '../../../renderer/src/places/search/filters.js';
+import { queryOf, withChip } from '../../../renderer/src/places/search/filters.js';
 import { countSentence, emptySentence, rankedSentence } from '../../../renderer/src/places/search/sentences.js';
 
 describe('the Search place’s chips as a Search.Query', () => {
@@ -43,5 +43,18 @@ describe('what a screen reader hears a search found', () => {
     expect(countSentence({ hits, sessions: [], cursor: undefined })).toBe('3 matches in 2 conversations');
     expect(countSentence({ hits, sessions: [], cursor: 'next' })).toBe('3 matches in 2 conversations so far; More matches looks for others.');
     expect(countSentence({ hits: [hit('a', 'a:1')], sessions: [], cursor: undefined })).toBe('1 match in 1 conversation');
+  });
+});
+
+describe('chips that cannot meet', () => {
+  it('pressing one lets go of the other group’s choice it cannot meet, never leaving a search that matches nothing', () => {
+    // What I said is only ever messages.
+    expect(withChip({ q: 'frost', kind: 'tool_use' }, 'who', 'me')).toEqual({ q: 'frost', who: 'me', kind: undefined });
+    expect(withChip({ q: 'frost', who: 'me' }, 'kind', 'tool_result')).toEqual({ q: 'frost', who: undefined, kind: 'tool_result' });
+    // A tool's output is not the assistant's words; its commands and thinking are.
+    expect(withChip({ q: 'frost', who: 'assistant' }, 'kind', 'tool_result')).toEqual({ q: 'frost', who: undefined, kind: 'tool_result' });
+    expect(withChip({ q: 'frost', who: 'assistant' }, 'kind', 'tool_use')).toEqual({ q: 'frost', who: 'assistant', kind: 'tool_use' });
+    // Choices that meet are kept as they are.
+    expect(withChip({ q: 'frost', who: 'me', when: '7d' }, 'kind', 'text')).toEqual({ q: 'frost', who: 'me', kind: 'text', when: '7d' });
   });
 });

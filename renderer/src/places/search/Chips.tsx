@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { Button, providerIds, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { searchHref } from '../../navigation.js';
-import { filtersToParams, type SearchFilters } from './filters.js';
+import { filtersToParams, withChip, type SearchFilters } from './filters.js';
 
 interface Chip<K extends keyof SearchFilters> {
   key: K;
@@ -42,7 +42,7 @@ export function Chips({ filters }: { filters: SearchFilters }): ReactElement {
       {CHIPS.map((chip) => (
         <div key={chip.key} className="search-chips__group" role="group" aria-label={chip.label}>
           {chip.options.map((option) => (
-            <Button key={option.label} variant="chip" aria-pressed={filters[chip.key] === option.value} onClick={() => go({ ...filters, [chip.key]: option.value })}>
+            <Button key={option.label} variant="chip" aria-pressed={filters[chip.key] === option.value} onClick={() => go(withChip(filters, chip.key, option.value))}>
               {option.label}
             </Button>
           ))}

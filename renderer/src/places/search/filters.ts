@@ -50,3 +50,20 @@ export function queryOf(filters: SearchFilters, now = Date.now()): Params<'Searc
     ...(filters.sort ? { sort: filters.sort } : {}),
   };
 }
+
+/** The kinds each "Said by" choice can find: the person writes only messages; a tool's output is nobody's words. */
+const KINDS_SAID_BY: Record<'me' | 'assistant', ReadonlyArray<SearchKind | undefined>> = {
+  me: [undefined, 'text'],
+  assistant: [undefined, 'text', 'tool_use', 'thinking'],
+};
+
+/**
+ * The filters after a chip is pressed. A choice that cannot meet the other group's (what I said, in
+ * tool output) lets go of the other: the search then shows what was asked for last, never a page that
+ * can match nothing.
+ */
+export function withChip<K extends keyof SearchFilters>(filters: SearchFilters, key: K, value: SearchFilters[K]): SearchFilters {
+  const next = { ...filters, [key]: value };
+  if (next.who === undefined || KINDS_SAID_BY[next.who].includes(next.kind)) return next;
+  return key === 'who' ? { ...next, kind: undefined } : { ...next, who: undefined };
+}
