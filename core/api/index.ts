@@ -22,6 +22,6 @@ export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, Set
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
-export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
-export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine } from './sessions.js';
+export { groupBySession, SearchHit, SearchSession, SearchQueryResult } from './search.js';
+export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

@@ -79,6 +79,23 @@ export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuin
   return `${app}: ${part.summary ?? ''}`;
 }
 
+const ROLE_WORDS: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
+
+/**
+ * Who a message is from, as a reader says it (the CLI and exports; the panel spells the same in
+ * renderer/src/places/sessions/reading.ts): a tool's output is nobody's words, a message of only the
+ * app's text (and tool output) is the app's, and in a subagent's conversation the user turns are the
+ * main agent's prompts.
+ */
+export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string): string {
+  const { role, parts } = message;
+  if (parts.length > 0 && parts.every((p) => p.kind === 'tool_result')) return 'Tool result';
+  const harness = parts.map((p) => harnessLine(p, role, inSubagent, app));
+  if (harness.some((line) => line !== undefined) && parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined)) return app;
+  if (role === 'user' && inSubagent) return 'Main agent';
+  return ROLE_WORDS[role ?? ''] ?? role ?? 'Message';
+}
+
 export const SessionMessage = z.strictObject({
   messageId: z.string(),
   role: z.string().nullable(),

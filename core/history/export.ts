@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, harnessLine, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, harnessLine, messageSpeaker, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
 import { redactParts } from './redaction.js';
 import type { SessionsView } from './sessions.js';
-
-const ROLE_LABEL: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
 
 /** Whose a message is, and whether the reader is in a subagent's conversation: how its text reads. */
 interface Speaking {
@@ -45,9 +43,10 @@ function when(ts: number | null): string {
 
 function partMarkdown(part: SessionPart, harness: string | undefined): string {
   const text = part.text ?? '';
-  const cut = part.truncatedFrom !== null ? `\n\n_(only the first ${countOf(text.length, 'character')} of its ${countOf(part.truncatedFrom, 'character')} were kept)_` : '';
+  // The text here may be redacted (its length is not the stored prefix's): the whole's length is what is known.
+  const cut = part.truncatedFrom !== null ? `\n\n_(cut short: Steward kept only the start of its ${countOf(part.truncatedFrom, 'character')})_` : '';
   // Text the app wrote in the person's name says what it is, folded; the person's own words read as written.
-  if (harness !== undefined) return `<details><summary>${escapeHtml(harness)}</summary>\n\n${fence(text)}\n\n</details>`;
+  if (harness !== undefined) return `<details><summary>${escapeHtml(harness)}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
   switch (part.kind) {
     case 'text':
       return `${text}${cut}`;
@@ -66,21 +65,10 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/**
- * Who a message is from, as the panel says it: a tool's output is nobody's words, a message of only
- * the app's text is the app's, and a subagent's prompt is the main agent's.
- */
-function speakerOf(m: SessionMessage, harness: ReadonlyArray<string | undefined>, speaking: Speaking): string {
-  if (m.parts.every((p) => p.kind === 'tool_result')) return 'Tool result';
-  if (harness.some((line) => line !== undefined) && m.parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined)) return speaking.app;
-  if (m.role === 'user' && speaking.inSubagent) return 'Main agent';
-  return ROLE_LABEL[m.role ?? ''] ?? m.role ?? 'Message';
-}
-
 function messageMarkdown(m: SessionMessage, h: string, speaking: Speaking): string {
   const harness = m.parts.map((p) => harnessLine(p, m.role, speaking.inSubagent, speaking.app));
   const parts = m.parts.map((p, i) => partMarkdown(p, harness[i]));
-  return `${h}# ${speakerOf(m, harness, speaking)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${parts.join('\n\n')}`;
+  return `${h}# ${messageSpeaker(m, speaking.inSubagent, speaking.app)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${parts.join('\n\n')}`;
 }
 
 /** A conversation's heading and facts, as its Markdown opens. */
@@ -222,8 +210,10 @@ export class SessionExporter {
     // Ids alone: each subagent's summary is read as it is written (summaries with `startedBy` for all of
     // them, only to take their ids, held the loop 0.8–2.3 s at 1,500 subagents).
     for (const id of this.#sessions.subagentIds(session.sessionId)) {
+      const subagent = await this.#stored(id, redactor);
+      if (subagent === undefined) continue;
       yield '\n\n';
-      yield* this.#markdown(await this.#summary(id, redactor), Math.min(depth + 1, 4), redactor, pace);
+      yield* this.#markdown(subagent, Math.min(depth + 1, 4), redactor, pace);
     }
   }
 
@@ -241,9 +231,16 @@ export class SessionExporter {
 
   async *#subagentsJson(sessionId: string, level: number, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<AsyncIterable<string>> {
     for (const id of this.#sessions.subagentIds(sessionId)) {
-      const session = await this.#summary(id, redactor);
-      yield prefixed(pad(level), this.#json(session, level, {}, redactor, pace));
+      const session = await this.#stored(id, redactor);
+      if (session !== undefined) yield prefixed(pad(level), this.#json(session, level, {}, redactor, pace));
     }
+  }
+
+  /** A subagent listed when its parent's export began; one forgotten or pruned since is left out, not the export's end. */
+  async #stored(sessionId: string, redactor: Redactor | null): Promise<SessionSummary | undefined> {
+    const record = this.#sessions.findRecord(sessionId);
+    if (record === undefined) return undefined;
+    return redactor ? this.#sessions.redactedSummary(record, redactor) : this.#sessions.summary(record);
   }
 
   async #summary(sessionId: string, redactor: Redactor | null): Promise<SessionSummary> {

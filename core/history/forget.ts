@@ -33,6 +33,8 @@ export class Forgetting {
   readonly #o: ForgetOptions;
   readonly #abort = new AbortController();
   #chain: Promise<unknown> = Promise.resolve();
+  /** The forget erasing now, and what stops it alone: lifting its tombstone (Unforget) meanwhile. */
+  #running: { kind: ForgetKind; id: string; lifted: AbortController } | undefined;
 
   constructor(options: ForgetOptions) {
     this.#o = options;
@@ -62,6 +64,8 @@ export class Forgetting {
   /** The next backfill imports it again (scheduled ticks read only files that changed). */
   lift(kind: ForgetKind, id: string): boolean {
     const lifted = this.#o.tombstones.remove(kind, id);
+    // What is left of it stays: the person asked for it back (the next backfill brings back what went).
+    if (lifted && this.#running?.kind === kind && this.#running.id === id) this.#running.lifted.abort();
     if (lifted) this.#o.emit('history.changed', { kind, id, change: 'lifted' });
     return lifted;
   }
@@ -76,7 +80,11 @@ export class Forgetting {
       .list()
       .filter((t) => (t.kind === 'project' ? eraser.projectHasSessions(t.id) || projects.describe(t.id) !== null : eraser.sessionHasRows(t.id)));
     const finishing = left.map((t) =>
-      this.#serial(() => (t.kind === 'project' ? this.#eraseProject(t.id) : this.#eraseSession(t.id))).then(
+      this.#serial(async () => {
+        // Unforgotten while it waited: what the person asked back (and any import since) stays.
+        if (!tombstones.has(t.kind, t.id)) return;
+        await (t.kind === 'project' ? this.#eraseProject(t.id) : this.#eraseSession(t.id));
+      }).then(
         () => logger?.info('interrupted forget finished', { kind: t.kind }),
         (error: unknown) => {
           if (errorCode(error) !== 'cancelled') logger?.warn('interrupted forget failed', { kind: t.kind, code: errorCode(error) });
@@ -114,15 +122,17 @@ export class Forgetting {
       this.#o.emit('forget.progress', { kind, id, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, removedParts: p.parts, complete });
     let last: EraseProgress = { sessionsDone: 0, sessionsTotal: 0, parts: 0 };
     let reported = performance.now();
+    const lifted = new AbortController();
+    this.#running = { kind, id, lifted };
     const erased = await this.#o.eraser.erase(sessionIds, undefined, {
-      signal: this.#abort.signal,
+      signal: AbortSignal.any([this.#abort.signal, lifted.signal]),
       onProgress: (progress) => {
         last = progress;
         if (performance.now() - reported < PROGRESS_EVERY_MS) return;
         reported = performance.now();
         report(progress, false);
       },
-    });
+    }).finally(() => (this.#running = undefined));
     report(last, true);
     return erased;
   }

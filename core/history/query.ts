@@ -71,7 +71,12 @@ class Scanner {
     if (prefix) this.prefixes.push(base);
     // An identifier is also found inside a longer one by its pieces (see identifierPieces); NEAR takes phrases only.
     const pieces = initial || (this.nearAt >= 0 && this.depth === this.nearAt) ? [] : identifierPieces(base);
-    if (pieces.length > 1) return void this.out.push(`(${base}${prefix} OR ${quote(pieces.join(' '))}${prefix})`);
+    if (pieces.length > 1) {
+      // The pieces' phrase is a prefix of its last piece (`configV*` looks for every word starting with v):
+      // weighed like any prefix, so a broad one is matched off the owner's thread.
+      if (prefix) this.prefixes.push(pieces.join(' '));
+      return void this.out.push(`(${base}${prefix} OR ${quote(pieces.join(' '))}${prefix})`);
+    }
     this.out.push(`${initial}${BAREWORD.test(base) ? base : quote(base)}${prefix}`);
   }
 }

@@ -129,6 +129,11 @@ export class SessionsView {
     return null;
   }
 
+  /** The stored row, or undefined when none has that id (pruned, forgotten, never captured). */
+  findRecord(sessionId: string): SessionRecord | undefined {
+    return this.#reader.session(sessionId);
+  }
+
   record(sessionId: string): SessionRecord {
     const record = this.#reader.session(sessionId);
     if (!record) throw new StewardError('not_found', 'No stored conversation has that id (it may have been pruned or forgotten)');

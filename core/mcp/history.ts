@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, parseIsoDate, ProjectKey, PROVIDER_IDS, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, groupBySession, parseIsoDate, ProjectKey, PROVIDER_IDS, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -118,18 +118,13 @@ function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => 
 type SearchOut = z.infer<typeof SearchTranscriptsOutput>;
 
 /** Hits by conversation, conversations in the order of their best hit: a ranking interleaves them. */
-function bySession(hits: SearchOut['hits']): Map<string, SearchOut['hits']> {
-  const groups = new Map<string, SearchOut['hits']>();
-  for (const hit of hits) groups.set(hit.sessionId, [...(groups.get(hit.sessionId) ?? []), hit]);
-  return groups;
-}
 
 /** Each conversation named once, above its hits: a title (up to 500 characters) repeated on 25 hit lines was half the answer. */
 function searchText(out: SearchOut): string {
   if (out.hits.length === 0) return out.note ? `No matches. ${out.note}` : 'No matches.';
   const sessions = new Map(out.sessions.map((s) => [s.sessionId, s]));
   const lines: string[] = [];
-  for (const [sessionId, hits] of bySession(out.hits)) {
+  for (const [sessionId, hits] of groupBySession(out.hits)) {
     const s = sessions.get(sessionId);
     lines.push(`[${sessionId}] ${s?.title ?? s?.firstRequest ?? '(untitled)'} — ${s?.app ?? ''}${s?.projectName ? ` · ${s.projectName}` : ''}`);
     for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}`);

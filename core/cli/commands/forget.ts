@@ -16,8 +16,8 @@ export function target(options: TargetOptions, verb: string): { kind: 'session';
 
 function formatForget(result: ForgetResult): string {
   const what = result.kind === 'session' ? `conversation ${result.id}` : `project ${result.id}`;
-  // The contract counts parts (a message holds several: text, thinking, each tool call), not messages.
-  const removed = result.removedSessions === 0 ? 'nothing was stored' : `removed ${countOf(result.removedSessions, 'conversation')} (${countOf(result.removedParts, 'part')})${result.notesRemoved ? ' and its notes' : ''}`;
+  // The contract counts sessions (subagents are sessions of their own) and parts (a message holds several: text, thinking, each tool call).
+  const removed = result.removedSessions === 0 ? 'nothing was stored' : `removed ${countOf(result.removedSessions, 'session')}, subagents included (${countOf(result.removedParts, 'part')})${result.notesRemoved ? ' and its notes' : ''}`;
   return `Forgot ${what}: ${removed}. It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
 }
 

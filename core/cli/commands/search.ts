@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, requiredText, type CliIo, type Run } from '../output.js';
 
@@ -23,16 +23,6 @@ function day(ts: number | null): string {
   return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/**
- * The hits with each conversation's together, conversations in the order of their best hit: a ranking
- * interleaves conversations, and a heading printed again for each run of hits would split one in two.
- */
-function bySession(hits: Result<'Search.Query'>['hits']): Result<'Search.Query'>['hits'] {
-  const groups = new Map<string, Result<'Search.Query'>['hits']>();
-  for (const hit of hits) groups.set(hit.sessionId, [...(groups.get(hit.sessionId) ?? []), hit]);
-  return [...groups.values()].flat();
-}
-
 /** Hits grouped by conversation, each group headed by its title (or first request) and id; `pinned`: the dates the next page repeats. */
 export function formatSearch(result: Result<'Search.Query'>, pinned: readonly string[] = []): string {
   const lines: string[] = [];
@@ -41,7 +31,8 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
   if (result.hits.length === 0) lines.push('No matches.');
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   let current: string | undefined;
-  for (const hit of bySession(result.hits)) {
+  // Each conversation's hits together (see groupBySession): a heading printed again per run of hits would split one in two.
+  for (const hit of [...groupBySession(result.hits).values()].flat()) {
     const s = sessions.get(hit.sessionId);
     if (hit.sessionId !== current) {
       current = hit.sessionId;

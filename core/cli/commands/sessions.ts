@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
-import { countOf, harnessLine, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, harnessLine, messageSpeaker, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { errorCode } from '../../log/index.js';
 import { withClient } from '../connect.js';
 import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -73,9 +73,7 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   const inSubagent = s.parentKind === 'subagent';
   for (const m of result.messages as SessionMessage[]) {
     const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.app));
-    // A user message with none of its author's words (only the app's text and tool output) is the app's.
-    const theApps = harness.some((h) => h !== undefined) && m.parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined);
-    const who = theApps ? s.app : (m.role ?? 'message');
+    const who = messageSpeaker(m, inSubagent, s.app);
     out.push('', `── ${who} · ${when(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...(started.get(m.messageId) ?? []));
   }
   const unplaced = result.subagents.filter((sub) => !sub.startedBy);

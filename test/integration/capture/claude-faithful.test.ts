@@ -505,6 +505,8 @@ describe('Claude: rows as Claude Code 2.1, its VS Code extension and Cowork writ
               { type: 'text', text: 'Retention is 30 days.' },
               { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
               { type: 'search_result', source: 'https://docs.example/retention', title: 'Retention' },
+              // A PDF the tool read, inline: its facts, never its base64.
+              { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: Buffer.from('%PDF-1.7 twelve').toString('base64') } },
             ],
           },
         ],
@@ -514,7 +516,7 @@ describe('Claude: rows as Claude Code 2.1, its VS Code extension and Cowork writ
     await claude(c);
     expect(rows(c, "SELECT text, meta FROM parts WHERE session_id = ? AND kind = 'tool_result'", s)).toEqual([
       {
-        text: 'Found 1 page.\nRetention is 30 days.\n{"type":"search_result","source":"https://docs.example/retention","title":"Retention"}',
+        text: 'Found 1 page.\nRetention is 30 days.\n{"type":"search_result","source":"https://docs.example/retention","title":"Retention"}\n[document application/pdf, 15 bytes]',
         meta: '{"toolUseId":"toolu_M1","images":1}',
       },
     ]);

@@ -179,7 +179,7 @@ describe('steward forget / unforget', () => {
     expect((await cli('forget')).code).toBe(2);
     expect((await cli('forget', '--session', 'a', '--project', 'p_0123456789abcdef')).code).toBe(2);
     const forgot = await cli('forget', '--session', IDS.kitchen);
-    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 1 conversation \(3 parts\)\./);
+    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 1 session, subagents included \(3 parts\)\./);
     const list = JSON.parse((await cli('forget', '--list', '--json')).out) as { tombstones: Array<{ kind: string; id: string }> };
     expect(list.tombstones).toMatchObject([{ kind: 'session', id: IDS.kitchen }]);
     expect((await cli('forget', '--list')).out).toMatch(new RegExp(`^session {2}${IDS.kitchen} {2}\\d{4}-\\d{2}-\\d{2} {2}Write a recipe`, 'm'));
@@ -192,7 +192,7 @@ describe('steward forget / unforget', () => {
 
   it('counts what it removed as parts, not messages: the pruning plan is 7 messages in 11 parts, its subagent included', async () => {
     const forgot = await cli('forget', '--session', IDS.pruning);
-    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 2 conversations \(11 parts\)\. /);
+    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 2 sessions, subagents included \(11 parts\)\. /);
     await cli('unforget', '--session', IDS.pruning);
     await cli('backfill', '--all');
   });

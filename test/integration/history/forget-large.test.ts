@@ -203,4 +203,26 @@ describe('forgetting a project of tens of thousands of conversations', () => {
     await expectBigGone(c, store);
     await expectSmallWhole(c, store);
   });
+
+  it('unforgetting it while it runs stops it there: what is left stays, and no start finishes it', async () => {
+    let c = open();
+    const store = bigStore(c, 6_000);
+    const outcome = c.call('Forget.Project', { projectKey: store.big }).then(
+      () => 'finished',
+      (error: unknown) => (error as { code?: string }).code,
+    );
+    while (count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big) > 5_000) await new Promise((resolve) => setImmediate(resolve));
+    expect(await c.call('Forget.Lift', { kind: 'project', id: store.big })).toEqual({ lifted: true });
+    expect(await outcome).toBe('cancelled');
+    const left = count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big);
+    expect(left).toBeGreaterThan(0);
+    expectIndexExact(c.gateway);
+    await c.shutdown();
+
+    // Nothing is left to finish: the tombstone is gone, so a start keeps what is there.
+    c = open(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big)).toBe(left);
+    expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
+  });
 });

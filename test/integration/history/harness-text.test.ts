@@ -92,7 +92,7 @@ describe('text the harness wrote in the person’s name', () => {
     expect(text).toContain('  [Claude Code: Cleared the conversation]');
     expect(text).toContain('  [Summary of the earlier conversation]');
     expect(text).not.toContain('<command-name>');
-    expect(text.match(/── user /g)).toHaveLength(1);
+    expect(text.match(/── User /g)).toHaveLength(1);
     expect(text).toContain('How warm should the greenhouse stay at night?');
   });
 

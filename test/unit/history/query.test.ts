@@ -23,7 +23,9 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
     ['"first fr"* tool_input:np*', '"first fr"* tool_input : np*', ['first fr', 'np'], ['first fr', 'np']],
     // An identifier is also looked for by its pieces, as the index holds them beside the text.
     ['DeliveryRetry', '(DeliveryRetry OR "Delivery Retry")', ['DeliveryRetry'], []],
-    ['tool_input:parseConf*', 'tool_input : (parseConf* OR "parse Conf"*)', ['parseConf'], ['parseConf']],
+    // Its pieces' phrase is a prefix too (of its last piece), weighed like any other.
+    ['tool_input:parseConf*', 'tool_input : (parseConf* OR "parse Conf"*)', ['parseConf'], ['parseConf', 'parse Conf']],
+    ['configV*', '(configV* OR "config V"*)', ['configV'], ['configV', 'config V']],
     ['^parseConfig NEAR(parseConfig apple)', '^parseConfig NEAR( parseConfig apple )', ['parseConfig', 'parseConfig', 'apple'], []],
   ])('%s → %s', (raw, expression, terms, prefixes) => {
     expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes });

@@ -26,6 +26,6 @@ describe('forgetting a large project, while it runs', () => {
   it('says how many of its conversations are gone so far, and only that it began before the first count', () => {
     expect(forgettingSentence(undefined)).toBe('Forgetting…');
     expect(forgettingSentence({ kind: 'project', id: 'p_1', sessionsDone: 0, sessionsTotal: 0, removedParts: 0, complete: false })).toBe('Forgetting…');
-    expect(forgettingSentence({ kind: 'project', id: 'p_1', sessionsDone: 1200, sessionsTotal: 30001, removedParts: 4800, complete: false })).toMatch(/^Forgetting… 1,200 of 30,001 conversations deleted so far\.$/);
+    expect(forgettingSentence({ kind: 'project', id: 'p_1', sessionsDone: 1200, sessionsTotal: 30001, removedParts: 4800, complete: false })).toMatch(/^Forgetting… 1,200 of 30,001 conversations and subagents deleted so far\.$/);
   });
 });

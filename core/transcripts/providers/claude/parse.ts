@@ -172,6 +172,13 @@ function resultItemText(item: unknown): string | undefined {
   if (inner?.type === 'image') return undefined;
   // ToolSearch answers with references to the tools it loaded (no text): their names are the result.
   if (inner?.type === 'tool_reference' && typeof inner.tool_name === 'string') return inner.tool_name;
+  // A file given inline (a PDF a tool read: `document` with a base64 source) is said as its facts;
+  // megabytes of base64 never reach the cache or the index.
+  const source = asObject(inner?.source);
+  if (source?.type === 'base64') {
+    const facts = imageFacts(source.media_type, source.data);
+    return `[${typeof inner?.type === 'string' ? inner.type : 'file'}${facts.media_type ? ` ${String(facts.media_type)}` : ''}, ${String(facts.bytes)} bytes]`;
+  }
   // A block of a kind not known here is kept as its JSON, as a message's own unknown blocks are; the
   // result is bounded as a whole (its length and hash are the whole text's). Parsed JSON always stringifies.
   return JSON.stringify(item) ?? '';

@@ -21,7 +21,8 @@ export interface ClaudeRoots {
  * origin is not a person are not the user's words; API errors are `error` parts and `<synthetic>` is
  * no model; ToolSearch results name their tools; redacted thinking is thinking; workflow subagents
  * find their parent.
- * 4: plain strings and blocks of unknown kinds inside a tool_result's content are part of its text.
+ * 4: plain strings and blocks of unknown kinds inside a tool_result's content are part of its text (a file given
+ * inline as base64, by its facts).
  */
 export const CLAUDE_PARSER_VERSION = 4;
 

@@ -5,7 +5,8 @@ import { placeHref } from '../../navigation.js';
 /** How far forgetting a project has come, from its `forget.progress` events (none yet: it has just begun). */
 export function forgettingSentence(progress: EventPayload<'forget.progress'> | undefined): string {
   if (progress === undefined || progress.sessionsTotal === 0) return 'Forgetting…';
-  return `Forgetting… ${formatCount(progress.sessionsDone)} of ${countOf(progress.sessionsTotal, 'conversation')} deleted so far.`;
+  // The counts are sessions: a subagent is one of its own.
+  return `Forgetting… ${formatCount(progress.sessionsDone)} of ${countOf(progress.sessionsTotal, 'conversation')} and subagents deleted so far.`;
 }
 
 /** The project opened last from the list: the list highlights it and gives it the focus on return. */
