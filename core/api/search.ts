@@ -23,6 +23,8 @@ export const SearchHit = z.strictObject({
   /** The person's own words (capture's `genuine_user_turn`): a user-role text without it is the agent's app's. */
   genuineUserTurn: z.boolean(),
   toolName: z.string().nullable(),
+  /** A tool call's one line, as the viewer folds it ("Bash: npm test", "Read: src/app.ts"); null for other parts. */
+  summary: z.string().nullable(),
   highlights: z.array(z.tuple([count, count])),
 });
 export type SearchHit = z.infer<typeof SearchHit>;

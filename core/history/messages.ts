@@ -57,6 +57,11 @@ function todoSummary(todos: unknown[]): string {
 /** A patch given as text (Codex's apply_patch) is recognised by the first file it touches. */
 const PATCHED_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m;
 
+/** A tool call's one line from its stored input (the viewer's fold, a search hit's heading). */
+export function toolCallLine(name: string | null, text: string | null): string {
+  return toolUseSummary(name, parseObject(text), text);
+}
+
 function toolUseSummary(name: string | null, input: Json, raw: string | null): string {
   const label = name ?? 'tool';
   if (Array.isArray(input.todos)) return `${label}: ${todoSummary(input.todos)}`;

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
 import { rankByRelevance, rankedBefore } from './rank.js';
 import { redactAll, redactLabels } from './redaction.js';
+import { toolCallLine } from './messages.js';
 import type { SessionsView } from './sessions.js';
 import { excerptOf, snippetOf, termPattern, type Snippet } from './snippet.js';
 
@@ -117,9 +118,10 @@ export class HistorySearch {
     }
     const redactor = params.redact === true ? this.#redactor() : null;
     const snippets = await snippetsOf(page.matches, termPattern(used.terms), redactor);
+    const summaries = await summariesOf(page.matches, redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, toolName: toolNameOf(m.meta), highlights: snippet.highlights };
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
     });
     return {
       hits,
@@ -254,6 +256,12 @@ async function snippetsOf(matches: readonly MatchedPart[], pattern: RegExp | nul
     redactor,
   );
   return excerpts.map((e, i) => snippetOf(redacted[i] ?? null, pattern, e ?? undefined));
+}
+
+/** Each tool call's one line (the command, the file), redacted as its snippet is; null for other parts. */
+async function summariesOf(matches: readonly MatchedPart[], redactor: Redactor | null): Promise<Array<string | null>> {
+  const lines = matches.map((m) => (m.kind === 'tool_use' ? toolCallLine(toolNameOf(m.meta), m.text) : null));
+  return redactor === null ? lines : redactAll(lines, redactor);
 }
 
 function toolNameOf(meta: string | null): string | null {

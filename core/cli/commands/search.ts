@@ -41,7 +41,8 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
     }
     // User text capture did not mark as the person's is the agent's app's (a command's echo, hook output).
     const who = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && s?.parentKind !== 'subagent' ? (s?.app ?? hit.provider) : (hit.role ?? '');
-    const what = hit.kind === 'text' ? who : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
+    // A tool call says its one line (the command, the file) before the snippet that matched.
+    const what = hit.kind === 'text' ? who : hit.summary !== null ? `${hit.role ?? ''} ${hit.kind} ${hit.summary}`.trim() : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
     lines.push(`  ${day(hit.ts)}  ${what}: ${hit.snippet}`);
   }
   if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);

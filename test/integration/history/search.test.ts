@@ -51,6 +51,13 @@ describe('Search.Query finds each query’s sessions on a fixture history', () =
     expect(result.fallback).toBeUndefined();
   });
 
+  it('a tool call found by a search says its one line, as the viewer folds it, redacted as its snippet is', async () => {
+    const { hits } = await search({ query: 'load_settings', kind: 'tool_use' });
+    expect(hits.map((h) => h.summary)).toEqual(['Read: /work/orchard/src/config/load_settings.ts']);
+    const words = await search({ query: 'crumble', role: 'assistant' });
+    expect(words.hits.every((h) => h.summary === null)).toBe(true);
+  });
+
   it('returns the contract’s hit shape with a snippet that highlights the words', async () => {
     const { hits } = await search({ query: 'crumble', role: 'assistant' });
     expect(hits).toHaveLength(1);

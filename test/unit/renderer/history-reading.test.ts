@@ -15,7 +15,7 @@ import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
 import { landingMessage, speakerOf } from '../../../renderer/src/places/sessions/reading.js';
 
 const message = (messageId: string): SessionMessage => ({ messageId, role: 'assistant', ts: null, parts: [] });
-const hit = (sessionId: string, partId: string): SearchHit => ({ sessionId, partId, projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', genuineUserTurn: true, toolName: null, snippet: 'x', highlights: [] });
+const hit = (sessionId: string, partId: string): SearchHit => ({ sessionId, partId, projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', genuineUserTurn: true, toolName: null, summary: null, snippet: 'x', highlights: [] });
 
 describe('who a conversation’s words are from', () => {
   it('a subagent’s prompt is the main agent’s, not the person’s', () => {

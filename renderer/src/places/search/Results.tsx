@@ -41,6 +41,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
                 {hitLabel(hit, session?.parentKind === 'subagent', session?.app ?? providerLabel(hit.provider))}
                 {hit.ts !== null && <time dateTime={new Date(hit.ts).toISOString()}> · {formatDateTime(hit.ts)}</time>}
               </span>
+              {hit.summary !== null && <span className="search-hit__summary">{hit.summary}</span>}
               <span className="search-hit__snippet">
                 <Highlighted text={hit.snippet} ranges={hit.highlights} />
               </span>
