@@ -21,7 +21,8 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
   },
   { header: 'Folder', sortValue: (p) => p.cwd, cell: (p) => <PathText path={p.cwd} /> },
   { header: 'Repository', sortValue: (p) => p.repoId, cell: (p) => (p.repoBacked ? (p.repoId ?? 'git, no origin') : '—') },
-  { header: 'Conversations', align: 'end', sortValue: (p) => p.sessions, cell: (p) => formatCount(p.sessions) },
+  // A project whose conversations were all forgotten or pruned keeps its notes: it says none are left, not "0".
+  { header: 'Conversations', align: 'end', sortValue: (p) => p.sessions, cell: (p) => (p.sessions === 0 ? <span className="muted">none left</span> : formatCount(p.sessions)) },
   {
     header: 'Latest conversation',
     sortValue: (p) => p.latestSession?.name ?? null,

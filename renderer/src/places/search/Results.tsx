@@ -20,7 +20,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
   return (
     <li className="search-group">
       <h3 className="search-group__title">
-        <a href={sessionHref(sessionId)} className="search-group__link" tabIndex={-1}>
+        <a href={sessionHref(sessionId)} className="search-group__link">
           {title}
         </a>
       </h3>
