@@ -63,6 +63,14 @@ function formatWithheld(p: ProviderResult): string {
  * One line per provider, in words: counts only, never paths. A provider whose files were all unchanged
  * is "already up to date"; a cancelled one says how far it got.
  */
+/**
+ * A run that did not do all it was asked exits 1, whatever it printed: a file that failed, or a run
+ * cancelled part-way (what it read stays imported). A script then knows to look, or to run it again.
+ */
+export function sweepExit(result: SweepResult): number {
+  return result.providers.some((p) => p.failed > 0 || p.cancelled === true) ? EXIT.failure : EXIT.ok;
+}
+
 export function formatSweepResult(result: SweepResult): string {
   return result.providers
     .map((p) => {
@@ -85,7 +93,7 @@ export function registerSweep(program: Command, io: CliIo, run: Run): void {
           const result = await client.call('Sweep.Tick', {});
           if (options.json) printJson(io, result);
           else io.stdout(formatSweepResult(result));
-          return EXIT.ok;
+          return sweepExit(result);
         });
       }, options.json),
     );

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderSweepStats } from '../../../core/api/index.js';
 import { newRunToken, runBackfillProvider } from '../../../core/backfill/index.js';
 import { runCli } from '../../../core/cli/index.js';
-import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
+import { formatSweepResult, sweepExit } from '../../../core/cli/commands/sweep.js';
 import { CommitWindow, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import type { TranscriptProvider } from '../../../core/transcripts/index.js';
@@ -67,6 +67,10 @@ describe('a cancelled backfill says so', () => {
     expect(stats).toMatchObject({ discovered: 10, read: 4, unchanged: 0, outsideWindow: 0, failed: 0, cancelled: true, notReached: 6 });
     expect(buckets(stats)).toBe(stats.discovered);
     expect(formatSweepResult({ providers: [stats] })).toMatch(/^claude: cancelled after 4 of 10 transcript files, 4 read; \d+ new messages/);
+    // The CLI's exit code says the run did not do all it was asked, as a failed file does; a whole run exits 0.
+    expect(sweepExit({ providers: [stats] })).toBe(1);
+    expect(sweepExit({ providers: [{ ...stats, cancelled: undefined, notReached: undefined, read: 10 }] })).toBe(0);
+    expect(sweepExit({ providers: [{ ...stats, cancelled: undefined, notReached: undefined, read: 9, failed: 1 }] })).toBe(1);
   });
 
   it('a backfill cancelled while running reports cancelled, adds up, and telemetry records the cancellation', async () => {
