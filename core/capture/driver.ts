@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
@@ -46,9 +45,9 @@ function excludedFolders(globs: readonly string[]): (cwd: string) => boolean {
   };
 }
 
-/** The exclusion as checkpoints remember it: the same folders in any order are the same exclusion. */
-function exclusionSignature(globs: readonly string[]): string {
-  return createHash('sha256').update(JSON.stringify([...new Set(globs)].sort())).digest('hex').slice(0, 16);
+/** The exclusion as checkpoints remember it: its globs, each once, in order (the same folders in any order are the same exclusion). */
+function exclusionSignature(globs: readonly string[]): string[] {
+  return [...new Set(globs)].sort();
 }
 
 const SINK_TICK_MS = 2_000;

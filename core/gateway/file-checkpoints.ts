@@ -44,6 +44,16 @@ interface Row {
   exclusion: string | null;
 }
 
+/** A stored exclusion's globs; one that does not read as a list (written otherwise) holds none that still stands. */
+function globsOf(stored: string): string[] {
+  try {
+    const value: unknown = JSON.parse(stored);
+    return Array.isArray(value) && value.every((g) => typeof g === 'string') ? (value as string[]) : ['\u0000'];
+  } catch {
+    return ['\u0000'];
+  }
+}
+
 /**
  * The file_checkpoints table. A checkpoint is written inside the commit window that holds the rows it
  * covers (the caller's open transaction), so after a crash it never runs ahead of them; a lost window
@@ -51,17 +61,20 @@ interface Row {
  */
 export class FileCheckpoints {
   readonly #db: Db;
+  /** The exclusion in force, as stored on a checkpoint that passed over lines it held back. */
   readonly #exclusion: string;
+  readonly #globs: ReadonlySet<string>;
   readonly #identities;
   readonly #get;
   readonly #put;
   readonly #remove;
   readonly #move;
 
-  /** `exclusion`: what names the folder exclusion in force (opaque here; equal strings, the same exclusion). */
-  constructor(db: Db, exclusion = '') {
+  /** `exclusion`: the globs of the folder exclusion in force (capture.exclude), each once. */
+  constructor(db: Db, exclusion: readonly string[] = []) {
     this.#db = db;
-    this.#exclusion = exclusion;
+    this.#exclusion = JSON.stringify(exclusion);
+    this.#globs = new Set(exclusion);
     // Rows as arrays, and only what an unchanged file is recognised by: a restart loads every file's,
     // and full rows as objects took 10 ms of a 2,000-file restart tick against 3.6 ms.
     this.#identities = db.prepare('SELECT path, dev, ino, size, mtime_ms, parser_version, window_start_ms FROM file_checkpoints WHERE provider = ?').raw();
@@ -118,13 +131,17 @@ export class FileCheckpoints {
   }
 
   /**
-   * Drops the checkpoints that passed over lines an exclusion other than the one in force held back,
+   * Drops the checkpoints that passed over lines held back by an exclusion one of whose globs is no longer in force,
    * so the next tick reads those files from their start: a folder no longer excluded is imported then,
    * not left behind "already up to date" until a backfill. A file whose lines the exclusion in force
    * holds back keeps its checkpoint and is read on from it. Returns how many were dropped.
    */
   releaseLifted(): number {
-    return this.#db.prepare('DELETE FROM file_checkpoints WHERE exclusion IS NOT NULL AND exclusion <> ?').run(this.#exclusion).changes;
+    const held = this.#db.prepare('SELECT DISTINCT exclusion FROM file_checkpoints WHERE exclusion IS NOT NULL').pluck().all() as string[];
+    // Folders added to the list hold back more, never less: only a checkpoint some of whose globs went is released.
+    const lifted = held.filter((old) => !globsOf(old).every((glob) => this.#globs.has(glob)));
+    const release = this.#db.prepare('DELETE FROM file_checkpoints WHERE exclusion = ?');
+    return inTransaction(this.#db, () => lifted.reduce((n, old) => n + release.run(old).changes, 0));
   }
 
   /** Forgets checkpoints of files that are gone (the walk was complete and did not find them). */

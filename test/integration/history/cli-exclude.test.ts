@@ -69,6 +69,9 @@ describe('lifting capture.exclude', () => {
     // The same exclusion, written in another order and with a repeat: nothing to read again.
     configure(h, { capture: { exclude: ['/work/attic/**', KITCHEN, KITCHEN] } });
     expect(claudeLineOf((await cli(h, 'sweep')).out)).toMatch(/^claude: 4 transcript files, already up to date/);
+    // A folder added to the list holds back more, never less: still nothing to read again.
+    configure(h, { capture: { exclude: ['/work/attic/**', KITCHEN, '/work/cellar/**'] } });
+    expect(claudeLineOf((await cli(h, 'sweep')).out)).toMatch(/^claude: 4 transcript files, already up to date/);
 
     // A resumed read whose new lines nothing holds back: the lines before its resume point still were.
     appendJsonl(kitchenFile(fixture), [claudeLine({ sessionId: 'c0ffee00-0000-4000-8000-000000000001', cwd: ORCHARD, text: 'A note about the quince hedge.' })]);
