@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
 import { pacer, type CheckpointIdentity, type CommitWindow, type FileCheckpoint, type FileCheckpoints, type Materializer, type RunToken, type Sink } from '../gateway/index.js';
@@ -285,7 +286,9 @@ class MovedFiles {
     this.#byInode ??= new Map([...loaded].filter(([path]) => !this.#present.has(path)).map(([path, cp]) => [`${cp.dev}:${cp.ino}`, path]));
     const key = `${file.dev}:${file.ino}`;
     const from = this.#byInode.get(key);
-    if (from === undefined) return undefined;
+    // A move keeps the name or adds to it (`archived_sessions/<same name>`, `<id>.jsonl.reset.<ts>`); a
+    // new transcript given a deleted one's inode (ext4 reuses it at once) is not that transcript.
+    if (from === undefined || !basename(file.path).startsWith(basename(from))) return undefined;
     this.#byInode.delete(key);
     loaded.set(file.path, loaded.get(from)!);
     loaded.delete(from);

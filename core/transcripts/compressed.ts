@@ -69,6 +69,8 @@ export async function* readCompressedLines(path: string, options: { maxLineBytes
     return countSkip(stats, 'too_large');
   }
   const bytes = await readFile(path);
+  // The file's own bytes, as a line file's reads are counted: what reading the archive cost the disk.
+  stats.bytesRead = (stats.bytesRead ?? 0) + bytes.length;
   try {
     for (const lines of archiveLines(bytes, MAX_DECODED_BYTES)) {
       const kept = lines.filter((line) => Buffer.byteLength(line) <= options.maxLineBytes);

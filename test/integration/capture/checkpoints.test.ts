@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentStoreFixture, agentStorePath, fixtureEvents } from '../../support/openclaw-store.js';
@@ -183,6 +183,25 @@ describe('durable per-file checkpoints', () => {
     expect(await claude(h)).toMatchObject({ discovered: 3, read: 0, unchanged: 3 });
     expect(h.count('SELECT COUNT(*) FROM file_checkpoints')).toBe(3);
     expect(h.count("SELECT COUNT(*) FROM parts WHERE session_id = 'cp-a'")).toBe(40);
+  });
+
+  it("a new transcript given a deleted one's inode, size and time is read: only a moved file takes the checkpoint left behind", async () => {
+    h = captureHarness();
+    const dir = join(h.claudeRoot, 'projects', '-work-fixture-project');
+    const when = new Date(Date.now() - 120_000);
+    const write = (path: string, sessionId: string, text: string) => {
+      writeJsonl(path, [claudeLine({ sessionId, text, uuid: `00000000-0000-4000-8000-00000000${text}`, ts: when })]);
+      utimesSync(path, when, when);
+    };
+    const old = join(dir, 'sess-old.jsonl');
+    write(old, 'sess-old', 'aaaa');
+    expect(await claude(h)).toMatchObject({ read: 1, partsWritten: 1 });
+    rmSync(old);
+    // Claude Code's cleanup deletes a transcript and the next session's file takes its inode (ext4 hands it out again at once; elsewhere this reads it anyway).
+    const fresh = join(dir, 'sess-new.jsonl');
+    write(fresh, 'sess-new', 'bbbb');
+    expect(await claude(h)).toMatchObject({ discovered: 1, read: 1, partsWritten: 1 });
+    expect(h.count("SELECT COUNT(*) FROM parts WHERE session_id = 'sess-new'")).toBe(1);
   });
 
   it('OpenClaw resumes with its header and line index, so entries after the offset keep their session and ids', async () => {

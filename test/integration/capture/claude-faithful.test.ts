@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -520,6 +521,22 @@ describe('Claude: rows as Claude Code 2.1, its VS Code extension and Cowork writ
         meta: '{"toolUseId":"toolu_M1","images":1}',
       },
     ]);
+  });
+
+  it('keeps a file the person attached inline (a document with a base64 source) as its facts, never its base64', async () => {
+    const c = harness();
+    const s = 'attached';
+    const pdf = Buffer.alloc(60_000, 0x25);
+    const data = pdf.toString('base64');
+    writeJsonl(join(c.claudeRoot, 'projects', 'p', `${s}.jsonl`), [
+      claudeLine({ sessionId: s, ts: at(0), content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data }, title: 'invoice.pdf' }, { type: 'text', text: 'what is the total?' }] }),
+    ]);
+    await claude(c);
+    expect(rows(c, 'SELECT kind, text, meta FROM parts WHERE session_id = ? ORDER BY part_id', s)).toEqual([
+      { kind: 'document', text: null, meta: JSON.stringify({ media_type: 'application/pdf', bytes: pdf.length, sha256: createHash('sha256').update(pdf).digest('hex'), title: 'invoice.pdf' }) },
+      { kind: 'text', text: 'what is the total?', meta: null },
+    ]);
+    expect(c.count("SELECT COUNT(*) FROM parts WHERE text LIKE '%' || ? || '%' OR meta LIKE '%' || ? || '%'", data.slice(0, 64), data.slice(0, 64))).toBe(0);
   });
 
   it('does not read prompt-suggestion agents as subagents, and links workflow subagents nested under subagents/workflows/ to their parent', async () => {

@@ -166,8 +166,9 @@ describe('Codex CLI provider', () => {
     const live = place(h.codexRoot, MODERN);
     expect(byProvider(await h.driver.tick(), 'codex').partsWritten).toBe(11);
     rmSync(live);
-    place(h.codexRoot, join('cold', `${MODERN}.zst`));
-    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, failed: 0, failedLines: 0, partsWritten: 0 });
+    const cold = place(h.codexRoot, join('cold', `${MODERN}.zst`));
+    // Its compressed bytes are counted as read, as a line file's are.
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, failed: 0, failedLines: 0, partsWritten: 0, bytesRead: statSync(cold).size });
     // Read on its own, it yields the same parts.
     const { batches, stats } = await readDirect(join(h.codexRoot, 'sessions', '2026', '07', '13', `${MODERN}.zst`));
     expect(batches.flatMap((b) => b.parts.map((p) => p.partId)).sort()).toEqual(partsOf(h, MODERN_ID).map((p) => p.part_id).sort());

@@ -114,6 +114,15 @@ describe('Gemini CLI provider', () => {
     expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 0, unchanged: 1 });
   });
 
+  it('counts the bytes of a legacy chat it reads whole, each time Gemini rewrites it', async () => {
+    h = openWindow();
+    const path = write(legacyPath(h.geminiRoot), fixture('legacy-session.json'));
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, bytesRead: statSync(path).size });
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 0, bytesRead: 0 });
+    write(path, `${fixture('legacy-session.json')}\n`);
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, partsWritten: 0, bytesRead: statSync(path).size });
+  });
+
   it('reads a current chat (JSONL): re-emitted messages add only what they gained, the summary titles it, .project_root names its folder', async () => {
     h = openWindow();
     write(currentPath(h.geminiRoot), fixture('current-session.jsonl'));

@@ -223,6 +223,10 @@ function blockPart(base: MessageBase, raw: unknown, index: number, out: Parts): 
     const source = asObject(block.source) ?? {};
     return partRow(base, index, 'image', null, imageFacts(source.media_type, source.data), base.flags);
   }
+  // A file given inline in a message (a PDF the person attached: `document` with a base64 source) is
+  // kept as its facts, as an image is; its base64 is not text to store or search.
+  const source = asObject(block.source);
+  if (source?.type === 'base64') return partRow(base, index, type.slice(0, 64), null, { ...imageFacts(source.media_type, source.data), title: asString(block.title)?.slice(0, 500) }, base.flags);
   const b = boundJson(block, TOOL_RESULT_CAP);
   return partRow(base, index, type.slice(0, 64), b.text, { truncated: b.truncated }, base.flags);
 }

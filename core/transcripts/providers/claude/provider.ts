@@ -23,8 +23,10 @@ export interface ClaudeRoots {
  * find their parent.
  * 4: plain strings and blocks of unknown kinds inside a tool_result's content are part of its text (a file given
  * inline as base64, by its facts).
+ * 5: a block with a base64 source in a message's own content (a `document` the person attached) is its
+ * facts, not its JSON.
  */
-export const CLAUDE_PARSER_VERSION = 4;
+export const CLAUDE_PARSER_VERSION = 5;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {
