@@ -253,5 +253,26 @@ describe('Codex CLI provider', () => {
     );
     await h.driver.tick();
     expect(h.db.prepare('SELECT title FROM sessions WHERE session_id = ?').pluck().get(MODERN_ID)).toBe('Uploader backoff');
+    // A thread Codex does not hold here is not made from its name alone.
+    expect(h.db.prepare('SELECT COUNT(*) FROM sessions WHERE session_id = ?').pluck().get('someone-else')).toBe(0);
+  });
+
+  it('a thread renamed after its rollout was read takes the new name, and only the index is read again', async () => {
+    h = openWindow();
+    place(h.codexRoot, MODERN);
+    const index = join(h.codexRoot, 'session_index.jsonl');
+    writeFileSync(index, `${JSON.stringify({ id: MODERN_ID, thread_name: 'Uploader backoff', updated_at: '2026-07-13T16:42:00Z' })}\n`);
+    await h.driver.tick();
+    const before = statSync(index).size;
+    // Codex appends a line per rename; the last one wins.
+    writeFileSync(index, `${readFileSync(index, 'utf8')}${JSON.stringify({ id: MODERN_ID, thread_name: 'Retry with jitter', updated_at: '2026-07-14T09:00:00Z' })}\n`);
+    const renamed = byProvider(await h.driver.tick(), 'codex');
+    expect(renamed).toMatchObject({ discovered: 2, read: 1, unchanged: 1, partsWritten: 0 });
+    // The rollout is not read again: only the index's new line (and the bytes that vouch for where it resumed).
+    expect(renamed.bytesRead).toBeLessThan(statSync(index).size - before + 64 * 1024);
+    expect(renamed.bytesRead).toBeLessThan(statSync(index).size + 64 * 1024);
+    expect(h.db.prepare('SELECT title FROM sessions WHERE session_id = ?').pluck().get(MODERN_ID)).toBe('Retry with jitter');
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 0, unchanged: 2, bytesRead: 0 });
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { PROVIDERS } from '../../../api/index.js';
 import { basename, join } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
@@ -8,7 +9,7 @@ import { asObject, asString, parseLine, Projection, type Json } from '../../proj
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
 import { compactedBlocks, environmentCwd, itemBlocks, type CodexBlock } from './items.js';
-import { SessionIndex } from './session-index.js';
+import { INDEX_SOURCE, readSessionIndex, SessionIndex } from './session-index.js';
 
 /** A rollout, or one Codex compressed after it went cold (`rollout-*.jsonl.zst`). */
 const ROLLOUT = /^rollout-.*\.jsonl(\.zst)?$/;
@@ -278,13 +279,17 @@ export class CodexProvider implements TranscriptProvider {
       const before = scan.files.length;
       await scan.walk(join(root, 'sessions'), rules(3));
       await scan.walk(join(root, 'archived_sessions'), rules(0));
-      // Thread names live beside the rollouts; read only when a rollout is.
-      for (const file of scan.files.slice(before)) file.sidecar = join(root, 'session_index.jsonl');
+      // Thread names live beside the rollouts: read with a rollout, and on their own when they change.
+      const index = join(root, 'session_index.jsonl');
+      for (const file of scan.files.slice(before)) file.sidecar = index;
+      const info = await stat(index, { bigint: true }).catch(() => undefined);
+      if (info?.isFile()) scan.addFile(index, info, INDEX_SOURCE);
     }
     return scan.result();
   }
 
   async *read(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+    if (file.source === INDEX_SOURCE) return yield* readSessionIndex(file, options, stats);
     // A cold-compressed rollout holds the same lines, so the same part ids as before it was compressed.
     const compressed = file.path.endsWith('.zst');
     const saved = !compressed && isRolloutState(options.resume?.state) ? options.resume.state : undefined;

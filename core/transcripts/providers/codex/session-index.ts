@@ -1,5 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
-import { asString, parseLine } from '../../projection.js';
+import { PROVIDERS } from '../../../api/index.js';
+import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
+import { asString, parseLine, Projection } from '../../projection.js';
+import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile } from '../../types.js';
+
+/** The `source` of the discovered index: its read gives titles, not parts. */
+export const INDEX_SOURCE = 'codex-index';
 
 /** Thread names are a few bytes a line; a larger index is not what this reader expects. */
 const MAX_INDEX_BYTES = 8 * 1024 * 1024;
@@ -39,4 +45,35 @@ function parse(text: string): Map<string, string> {
     if (id && name) names.set(id, name.slice(0, 500));
   }
   return names;
+}
+
+/**
+ * The index read as a file of its own (append-only, so from its checkpoint): each thread named in the
+ * lines read gets that name as an update-only title, so a rename after its rollout was read reaches
+ * the session without reading the rollout again (a conversation the cache does not hold is not made).
+ */
+export async function* readSessionIndex(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+  const start = await resumeOffset(file.path, options.resume, file.size, stats);
+  const projection = new Projection('codex', PROVIDERS.codex.roots.roots.source);
+  const from = { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) };
+  for await (const chunk of readCompleteLines(file.path, from, stats)) {
+    for (const text of chunk.lines) {
+      if (text === null) continue;
+      if (text.length === 0) {
+        countSkip(stats, 'empty');
+        continue;
+      }
+      const entry = parseLine(text);
+      if (!entry) {
+        countMalformed(stats);
+        continue;
+      }
+      // A line names a thread; it holds no message.
+      countSkip(stats, 'meta_only');
+      const id = asString(entry.id);
+      const name = asString(entry.thread_name);
+      if (id && name) projection.title(projection.session(id), name, 'sidecar');
+    }
+  }
+  yield projection.take(true);
 }
