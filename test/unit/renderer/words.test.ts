@@ -3,7 +3,7 @@ import { PROVIDER_IDS, PROVIDERS, type TelemetryEntry } from '../../../core/api/
 import { providerIds, providerLabel } from '../../../renderer/src/components/format.js';
 import { countOf, formatBytes, plainText } from '../../../renderer/src/components/words.js';
 import { importSentence } from '../../../renderer/src/places/projects/importing.js';
-import { failed, sentenceOf } from '../../../renderer/src/places/telemetry/sentences.js';
+import { failed, sentenceOf, speaksOfParts } from '../../../renderer/src/places/telemetry/sentences.js';
 
 const stats = (over: Record<string, number> = {}) => ({ provider: 'claude', discovered: 106, read: 0, unchanged: 106, failed: 0, partsWritten: 0, durationMs: 41, failedLines: 0, ...over });
 const entry = (kind: string, data: Record<string, unknown>): TelemetryEntry => ({ id: 1, at: Date.UTC(2026, 10, 29, 9), kind, data });
@@ -57,5 +57,17 @@ describe('words for people', () => {
     expect(failed(broken)).toBe(true);
     expect(failed(unchanged)).toBe(false);
     expect(sentenceOf(unchanged, names)).not.toMatch(/tokensIn|durationMs|parts/);
+  });
+
+  it('explains the word "part" only on a page whose rows say it', () => {
+    const counted = entry('backfill.run', { kind: 'manual', providers: [stats({ read: 4, partsWritten: 9, messagesWritten: 6 })] });
+    const notes = entry('sweeper.sweep', { projectKey: 'p_0123456789abcdef', mode: 'offline', durationMs: 194, outcome: 'ok' });
+    expect(speaksOfParts([counted, notes], names)).toBe(false);
+    expect(speaksOfParts([], names)).toBe(false);
+    // A check recorded before messages were counted, and a clean-up, count parts.
+    const older = entry('sweep.tick', { kind: 'scheduled', providers: [stats({ read: 4, partsWritten: 9 })] });
+    expect(sentenceOf(older, names)).toMatch(/9 parts/);
+    expect(speaksOfParts([counted, older], names)).toBe(true);
+    expect(speaksOfParts([entry('cache.prune', { kind: 'scheduled', removedParts: 3, removedSessions: 1, durationMs: 5 })], names)).toBe(true);
   });
 });

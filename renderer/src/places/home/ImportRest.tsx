@@ -3,7 +3,7 @@ import type { Result } from '../../../../core/api/index.js';
 import { Button, ErrorBanner, formatDuration, Glossary } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { ImportProgress } from '../projects/ImportHistory.js';
-import { importSentence, useImport } from '../projects/importing.js';
+import { importSentence, useImport, useImportFocus } from '../projects/importing.js';
 import { everythingWords, spanWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
@@ -30,6 +30,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   // The start-up import may still be running when the first run opens: its tick brings the pace.
   const ticks = useCall('Telemetry.Recent', { kind: 'sweep.tick', limit: 20 }, { refreshOn: ['sweep.tick'] });
   const importing = useImport(onImported);
+  const focus = useImportFocus(importing.running);
   const narrow = useAction('Settings.Update');
   const [choice, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>('all');
   const older = survey.providers.reduce((n, s) => n + s.older.files, 0);
@@ -56,19 +57,19 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       <div className="first-run__actions">
         {/* Nothing older: keeping everything asks for nothing to be done. */}
         {(choice !== 'all' || older > 0 || importing.running) && (
-          <Button variant="primary" onClick={go} disabled={importing.running || narrow.busy}>
+          <Button ref={focus.submit} variant="primary" onClick={go} disabled={importing.running || narrow.busy}>
             {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
           </Button>
         )}
         {importing.running && (
-          <Button onClick={importing.cancel} disabled={importing.cancelling}>
+          <Button ref={focus.cancel} onClick={importing.cancel} disabled={importing.cancelling}>
             {importing.cancelling ? 'Cancelling…' : 'Cancel'}
           </Button>
         )}
       </div>
       {importing.running && <ImportProgress importing={importing} />}
       {importing.result && !importing.running && (
-        <p role="status" data-testid="first-run-imported">
+        <p ref={focus.result} tabIndex={-1} role="status" data-testid="first-run-imported">
           {importSentence(importing.result)}
         </p>
       )}

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactElement } from 'react';
 import type { Params } from '../../../../core/api/index.js';
 import { Button, countOf, ErrorBanner, formatCount, providerLabel } from '../../components/index.js';
-import { importSentence, remainingWords, useImport } from './importing.js';
+import { importSentence, remainingWords, useImport, useImportFocus } from './importing.js';
 import './import-history.css';
 
 const WINDOWS = [
@@ -20,6 +20,7 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
   const name = useId();
   const [choice, setChoice] = useState<WindowId>('30d');
   const importing = useImport(onDone);
+  const focus = useImportFocus(importing.running);
   const start = () => {
     const selected = WINDOWS.find((w) => w.id === choice);
     if (selected) importing.start(selected.params);
@@ -43,18 +44,18 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
         ))}
       </fieldset>
       <div className="import-history__actions">
-        <Button type="submit" disabled={importing.running}>
+        <Button ref={focus.submit} type="submit" disabled={importing.running}>
           {importing.running ? 'Importing…' : 'Import history'}
         </Button>
         {importing.running && (
-          <Button onClick={importing.cancel} disabled={importing.cancelling} data-testid="import-cancel">
+          <Button ref={focus.cancel} onClick={importing.cancel} disabled={importing.cancelling} data-testid="import-cancel">
             {importing.cancelling ? 'Cancelling…' : 'Cancel'}
           </Button>
         )}
       </div>
       {importing.running && <ImportProgress importing={importing} />}
       {importing.result && !importing.running && (
-        <p className="import-history__result" role="status" data-testid="import-result">
+        <p ref={focus.result} tabIndex={-1} className="import-history__result" role="status" data-testid="import-result">
           {importSentence(importing.result)}
         </p>
       )}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { EventPayload, Params, Result } from '../../../../core/api/index.js';
 import { countOf, formatCount, formatDuration, skippedLines } from '../../components/index.js';
 import { useAction, useEvent } from '../../hooks.js';
@@ -104,4 +104,23 @@ export function useImport(onDone?: () => void): ImportState {
 /** "about 2 min 10 s left", or nothing when there is no pace yet. */
 export function remainingWords(ms: number | undefined): string {
   return ms === undefined ? '' : `about ${formatDuration(ms)} left`;
+}
+
+/**
+ * The button that starts an import is disabled while it runs, and Cancel (disabled while cancelling) is gone
+ * once it ends: either drops the focus to the page's top. A keyboard user lands on Cancel when the
+ * import starts and on its result when it ends, never lost; a focus the person moved elsewhere stays.
+ */
+export function useImportFocus(running: boolean): { submit: RefObject<HTMLButtonElement | null>; cancel: RefObject<HTMLButtonElement | null>; result: RefObject<HTMLParagraphElement | null> } {
+  const submit = useRef<HTMLButtonElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const result = useRef<HTMLParagraphElement>(null);
+  const ran = useRef(running);
+  useEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (running && (lost || document.activeElement === submit.current)) cancel.current?.focus();
+    else if (!running && ran.current && (lost || document.activeElement === cancel.current)) (result.current ?? submit.current)?.focus();
+    ran.current = running;
+  }, [running]);
+  return { submit, cancel, result };
 }

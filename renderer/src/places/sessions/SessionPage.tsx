@@ -88,10 +88,11 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
       <PlaceHeader title={conversationName(s)} description={<Facts session={s} />} actions={<BackButton />} />
       {/* A row of its own, so Forget's question takes the whole width below the buttons instead of stretching them. */}
       <div className="session-actions">
-        <Button onClick={() => exporter.exportAs('markdown')} disabled={busy}>
+        {/* aria-disabled, not disabled: a disabled button drops the focus to the page's top, and a keyboard user would lose their place. */}
+        <Button onClick={() => !busy && exporter.exportAs('markdown')} aria-disabled={busy}>
           Export Markdown
         </Button>
-        <Button onClick={() => exporter.exportAs('json')} disabled={busy}>
+        <Button onClick={() => !busy && exporter.exportAs('json')} aria-disabled={busy}>
           Export JSON
         </Button>
         <ForgetButton sessionId={sessionId} onForgotten={onForgotten} />

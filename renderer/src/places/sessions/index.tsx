@@ -40,10 +40,12 @@ function NotInSteward({ sessionId }: { sessionId: string }): ReactElement {
 }
 
 function NotLoaded({ sessionId, error, onRetry }: { sessionId: string; error: Error; onRetry: () => void }): ReactElement {
+  const gone = (error as { code?: unknown }).code === 'not_found';
   return (
     <>
-      <PlaceHeader title="Conversation" description="One captured conversation." actions={<BackButton />} />
-      {(error as { code?: unknown }).code === 'not_found' ? (
+      {/* A conversation Steward does not hold is not called "one captured conversation" above the words saying so. */}
+      <PlaceHeader title="Conversation" description={gone ? 'Steward does not hold the conversation at this address.' : 'One captured conversation.'} actions={<BackButton />} />
+      {gone ? (
         <NotInSteward sessionId={sessionId} />
       ) : (
         <ErrorBanner title="The conversation could not be loaded." error={error} onRetry={onRetry} />

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
 import { Badge, Button, DataTable, EmptyState, ErrorBanner, formatDateTime, Glossary, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf } from './sentences.js';
+import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf, speaksOfParts } from './sentences.js';
 import { tickOf, type Tick } from './ticks.js';
 import { Totals } from './Totals.js';
 import './telemetry.css';
@@ -71,7 +71,9 @@ export function TelemetryPlace(): ReactElement {
       {entries.length > 0 && (
         <DataTable caption="Recent activity" columns={columns((key) => names.get(key))} rows={entries} rowKey={(e) => e.id} rowClass={(e) => (failed(e) ? 'telemetry-row--failed' : undefined)} />
       )}
-      <Glossary term="Part">one piece of a message as Steward stores it (its text, a tool call, a tool result); older records count parts where newer ones count messages.</Glossary>
+      {speaksOfParts(entries, (key) => names.get(key)) && (
+        <Glossary term="Part">one piece of a message as Steward stores it (its text, a tool call, a tool result); older records count parts where newer ones count messages.</Glossary>
+      )}
     </>
   );
 }

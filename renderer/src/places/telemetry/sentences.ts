@@ -74,3 +74,11 @@ export function sentenceOf(entry: TelemetryEntry, projectName: (key: string) => 
   if (entry.kind === 'cache.prune') return pruneSentence(entry.data);
   return tickSentence(entry) ?? fallback(entry.data);
 }
+
+/**
+ * Whether any row says "parts" (a clean-up, or a check recorded before messages were counted): only
+ * then does the page explain the word, so a person whose rows all count messages never meets it.
+ */
+export function speaksOfParts(entries: readonly TelemetryEntry[], projectName: (key: string) => string | undefined): boolean {
+  return entries.some((entry) => /\bparts?\b/.test(sentenceOf(entry, projectName)));
+}
