@@ -158,16 +158,16 @@ describe('search and read conversations in the panel', () => {
     await page.context().close();
   });
 
-  it('narrows with chips: only what I said, only commands', async () => {
+  it('narrows with chips: only what I said, only tool calls (commands)', async () => {
     const { page, problems } = await openPanel(browser, steward);
     await searchFor(page, 'calendar');
-    await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Commands' }).click();
+    await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Tool calls' }).click();
     await eventually('the address carries the chip', async () => ((await page.evaluate(() => window.location.hash)).includes('kind=tool_use') ? true : undefined));
     await eventually('only the Bash call is left', async () => {
       const hits = await page.locator('.search-hit').allInnerTexts();
-      return hits.length === 1 && hits[0]!.includes('Command Bash') ? true : undefined;
+      return hits.length === 1 && hits[0]!.includes('Tool call Bash') ? true : undefined;
     });
-    expect(await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Commands' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Tool calls' }).getAttribute('aria-pressed')).toBe('true');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -32,7 +32,7 @@ describe('who a conversation’s words are from', () => {
   it('a tool’s output found by a search is nobody’s words, though Claude stores it as a user turn', () => {
     expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null, genuineUserTurn: false }, false, 'Claude Code')).toBe('Tool output');
     expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec', genuineUserTurn: false }, false, 'OpenClaw')).toBe('Tool output exec');
-    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash', genuineUserTurn: false }, false, 'Claude Code')).toBe('Assistant · Command Bash');
+    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash', genuineUserTurn: false }, false, 'Claude Code')).toBe('Assistant · Tool call Bash');
   });
 });
 

@@ -18,7 +18,7 @@ const CHIPS = [
     options: [
       { value: undefined, label: 'Everything' },
       { value: 'text', label: 'Messages' },
-      { value: 'tool_use', label: 'Commands' },
+      { value: 'tool_use', label: 'Tool calls' },
       { value: 'tool_result', label: 'Tool output' },
       { value: 'thinking', label: 'Thinking' },
     ],

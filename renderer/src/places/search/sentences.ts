@@ -30,7 +30,7 @@ export function rankedSentence(result: Pick<SearchResult, 'rankedAmong'>): strin
 }
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
-const KIND_LABEL: Record<string, string> = { tool_use: 'Command', tool_result: 'Tool output', thinking: 'Thinking' };
+const KIND_LABEL: Record<string, string> = { tool_use: 'Tool call', tool_result: 'Tool output', thinking: 'Thinking' };
 
 /**
  * Who wrote a hit, and what it is. A tool's output is nobody's words (Claude stores it as a user turn),
