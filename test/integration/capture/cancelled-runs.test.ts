@@ -1,5 +1,5 @@
 import { utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderSweepStats } from '../../../core/api/index.js';
 import { newRunToken, runBackfillProvider } from '../../../core/backfill/index.js';
@@ -63,9 +63,15 @@ describe('a cancelled backfill says so', () => {
     const ctx = { token: newRunToken(), scheduled: false, windowStartMs: null, maxLineBytes: 1 << 20, signal: controller.signal };
     const stats = await runBackfillProvider(cancellingAt(inner, order[4]!, controller), deps, ctx);
 
-    // Four files read through; the fifth was stopped in (what it committed stays) and five were never opened.
+    // Four files read through; the fifth was stopped in, and five were never opened. notReached counts
+    // the fifth with those five: it was not read to its end, so it is not counted read.
     expect(stats).toMatchObject({ discovered: 10, read: 4, unchanged: 0, outsideWindow: 0, failed: 0, cancelled: true, notReached: 6 });
     expect(buckets(stats)).toBe(stats.discovered);
+    // What the fifth committed before the cancel stays; the five never opened wrote nothing.
+    const partsOf = order.map((file) => h.count('SELECT count(*) FROM parts WHERE session_id = ?', basename(file, '.jsonl')));
+    expect(partsOf.slice(0, 4)).toEqual([4, 4, 4, 4]);
+    expect(partsOf[4]).toBeGreaterThan(0);
+    expect(partsOf.slice(5)).toEqual([0, 0, 0, 0, 0]);
     expect(formatSweepResult({ providers: [stats] })).toMatch(/^claude: cancelled after 4 of 10 transcript files, 4 read; \d+ new messages/);
     // The CLI's exit code says the run did not do all it was asked, as a failed file does; a whole run exits 0.
     expect(sweepExit({ providers: [stats] })).toBe(1);

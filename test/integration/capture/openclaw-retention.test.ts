@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeLine, openclawLines, writeJsonl } from '../../support/transcripts.js';
@@ -36,6 +36,22 @@ describe('OpenClaw provider', () => {
     expect(h.count("SELECT COUNT(*) FROM parts WHERE part_id = 'oc:main:hdr-1:aaaa0003:0' AND kind = 'tool_result' AND role = 'toolResult'")).toBe(1);
     expect(h.count("SELECT COUNT(*) FROM sessions WHERE session_id LIKE 'oc:%:hdr-tmp'")).toBe(0);
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 5 });
+  });
+
+  it('a session file renamed on /reset (<id>.jsonl.reset.<ts>) takes its checkpoint: the rename reads nothing and adds nothing, after a restart too', async () => {
+    h = captureHarness();
+    const sessions = join(h.openclawRoot, 'agents', 'main', 'sessions');
+    const live = join(sessions, 'rst-1.jsonl');
+    writeJsonl(live, openclawLines('rst-1', [{ id: 'dddd0001' }, { id: 'dddd0002', role: 'assistant' }]));
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 2 });
+    const before = h.db.prepare("SELECT part_id, text FROM parts WHERE session_id = 'oc:main:rst-1' ORDER BY part_id").all();
+    renameSync(live, `${live}.reset.2026-04-09T04-00-00.000Z`);
+
+    // The same device and inode at a name that adds to the old one: its checkpoint goes with it.
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 0, unchanged: 1, partsWritten: 0, bytesRead: 0 });
+    expect(h.db.prepare("SELECT part_id, text FROM parts WHERE session_id = 'oc:main:rst-1' ORDER BY part_id").all()).toEqual(before);
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1, bytesRead: 0 });
   });
 });
 

@@ -145,6 +145,10 @@ describe('OpenClaw agent stores', () => {
     const prompts = (from: number, n: number) => Array.from({ length: n }, (_, i) => userEvent(`e${from + i}`, i + from === 0 ? '' : `e${from + i - 1}`, `step ${from + i}`));
     s.append('long-1', [header, ...prompts(0, 1_200)]);
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ partsWritten: 1_200, failedLines: 0 });
+    // A row below the watermark broken in place: a read from the watermark never sees it, a re-read
+    // from the start would count it as a failed line (the parts it wrote are already stored, so
+    // partsWritten alone could not tell the two apart).
+    s.db.prepare('UPDATE transcript_events SET event_json = ? WHERE session_id = ? AND seq = ?').run('{"type":"message"', 'long-1', 1_100);
     s.append('long-1', prompts(1_200, 3));
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ partsWritten: 3, failedLines: 0 });
     expect(partsOf(h, 'oc:main:long-1')).toHaveLength(1_203);

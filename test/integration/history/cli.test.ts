@@ -191,10 +191,16 @@ describe('steward forget / unforget', () => {
   });
 
   it('counts what it removed as parts, not messages: the pruning plan is 7 messages in 11 parts, its subagent included', async () => {
+    const frost = async () => new Set((JSON.parse((await cli('search', 'frost', '--json')).out) as { hits: Array<{ sessionId: string }> }).hits.map((h) => h.sessionId));
+    expect(await frost()).toEqual(new Set([IDS.pruning, SUBAGENT_SESSION]));
     const forgot = await cli('forget', '--session', IDS.pruning);
+    expect(forgot.code).toBe(0);
     expect(forgot.out).toMatch(/^Forgot conversation .*: removed 2 sessions, subagents included \(11 parts\)\. /);
-    await cli('unforget', '--session', IDS.pruning);
-    await cli('backfill', '--all');
+    expect(await frost()).toEqual(new Set());
+    // Unforgotten and imported again, it (and its subagent) is found as before: later tests read it.
+    expect((await cli('unforget', '--session', IDS.pruning)).code).toBe(0);
+    expect((await cli('backfill', '--all')).code).toBe(0);
+    expect(await frost()).toEqual(new Set([IDS.pruning, SUBAGENT_SESSION]));
   });
 
   it('goes through the running owner when one runs', async () => {

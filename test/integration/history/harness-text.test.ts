@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, type Result } from '../../../core/index.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
+import { TEXT_CAP, TOOL_RESULT_CAP } from '../../../core/transcripts/bounds.js';
 import { formatSearch } from '../../../core/cli/commands/search.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, desktopSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
@@ -16,6 +17,12 @@ const AGENT = 'b0b0b0b0b0b0';
 const CWD = '/work/greenhouse';
 const line = (n: number, o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts' | 'uuid'>) =>
   claudeLine({ sessionId: SESSION, cwd: CWD, ts: new Date(Date.now() - 3_600_000 + n * 1_000), uuid: `cafe0000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`, ...o });
+
+/** A conversation whose long texts capture kept only the start of. */
+const CUT = 'c0c0c0c0-1111-4222-8333-444455556666';
+const LONG_STDOUT = `<local-command-stdout>${'vent 3 opened at 22 °C\n'.repeat(2_000)}</local-command-stdout>`;
+const LONG_ANSWER = `The log in full: ${'vent opened, vent closed. '.repeat(1_500)}`;
+const LONG_RESULT = 'sensor 7: 19.5 °C\n'.repeat(600);
 
 let home: TempHome;
 let core: Core;
@@ -36,6 +43,15 @@ beforeAll(async () => {
   writeJsonl(join(dir, SESSION, 'subagents', `agent-${AGENT}.jsonl`), [
     claudeLine({ sessionId: SESSION, agentId: AGENT, cwd: CWD, ts: new Date(Date.now() - 3_000_000), text: 'List the greenhouse sensors' }),
     claudeLine({ sessionId: SESSION, agentId: AGENT, cwd: CWD, ts: new Date(Date.now() - 2_999_000), type: 'assistant', text: 'Two sensors.' }),
+  ]);
+  // Texts longer than capture keeps (TEXT_CAP, TOOL_RESULT_CAP): a command's output the app wrote in the
+  // person's name, an answer, and a tool's result.
+  writeJsonl(join(dir, `${CUT}.jsonl`), [
+    claudeLine({ sessionId: CUT, cwd: CWD, text: 'Print the whole greenhouse log' }),
+    claudeLine({ sessionId: CUT, cwd: CWD, text: LONG_STDOUT }),
+    claudeLine({ sessionId: CUT, cwd: CWD, type: 'assistant', text: LONG_ANSWER }),
+    claudeLine({ sessionId: CUT, cwd: CWD, type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_cut', name: 'Bash', input: { command: 'cat greenhouse.log' } }] }),
+    claudeLine({ sessionId: CUT, cwd: CWD, content: [{ type: 'tool_result', tool_use_id: 'toolu_cut', content: LONG_RESULT }] }),
   ]);
   // A prompt sent from the VS Code extension, with the selection it added before the person's words.
   writeJsonl(join(dir, 'ide-1.jsonl'), [
@@ -142,6 +158,19 @@ describe('text the harness wrote in the person’s name', () => {
     expect(task.content).toContain('<details><summary>Claude Desktop: Compacted the task</summary>');
   });
 
+  it('a Markdown export says where Steward kept only the start of a long text: in a message, in a tool result, inside the app’s folded text', async () => {
+    expect([LONG_STDOUT.length, LONG_ANSWER.length].every((n) => n > TEXT_CAP) && LONG_RESULT.length > TOOL_RESULT_CAP).toBe(true);
+    const md = (await core.call('Sessions.Export', { sessionId: CUT, format: 'markdown' })).content;
+    const note = (text: string) => `_(cut short: Steward kept only the start of its ${text.length.toLocaleString('en')} characters)_`;
+    for (const text of [LONG_STDOUT, LONG_ANSWER, LONG_RESULT]) expect(md.split(note(text))).toHaveLength(2);
+    // The app's output folds under its line, and the note is inside the fold, not after it.
+    expect(md).toMatch(new RegExp(`<details><summary>Claude Code: vent 3 opened at 22 °C</summary>\\n\\n\`{3,}\\n<local-command-stdout>[^]*?\`{3,}\\n\\n${escapeRegExp(note(LONG_STDOUT))}\\n\\n</details>`));
+    expect(md).toMatch(new RegExp(`The log in full: vent opened[^]*?${escapeRegExp(note(LONG_ANSWER))}`));
+    expect(md).toMatch(new RegExp(`\\*\\*Tool result\\*\\*\\n\\n\`{3,}\\nsensor 7[^]*?\`{3,}\\n\\n${escapeRegExp(note(LONG_RESULT))}`));
+    // The prompt and the call, whole, say nothing of the kind.
+    expect(md.match(/cut short: /g)).toHaveLength(3);
+  });
+
   it('a search hit says whose words it found: the echo of a command is the app’s, not the person’s', async () => {
     const echo = await core.call('Search.Query', { query: 'tomatoes' });
     expect(echo.hits.map((h) => [h.role, h.genuineUserTurn])).toEqual([['user', false]]);
@@ -159,3 +188,6 @@ describe('text the harness wrote in the person’s name', () => {
   });
 });
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -98,6 +98,17 @@ describe('search_transcripts', () => {
     expect((await core.call('Search.Query', { query: 'deploy' })).hits[0]!.snippet).toContain(BEARER);
   });
 
+  it('a tool call’s one line on a hit, cut in the middle of a token, is redacted as its snippet is: none of the token, the marker in its place', async () => {
+    const redacted = await core.call('Search.Query', { query: 'orchard', kind: 'tool_use', redact: true });
+    expect(redacted.hits).toHaveLength(1);
+    const summary = redacted.hits[0]!.summary!;
+    expect(summary).toMatch(/^Bash: cd \/work\/h+ && git remote set-url origin https:\/\/x-access-token:/);
+    expect(summary).not.toContain(TOKEN_PIECE);
+    expect(summary).toContain('[REDACTED]');
+    // Without redact (the panel, the CLI), the person reads the line as they wrote it.
+    expect((await core.call('Search.Query', { query: 'orchard', kind: 'tool_use' })).hits[0]!.summary).toContain(TOKEN_PIECE);
+  });
+
   it('a first request cut in the middle of a key shows none of the key', async () => {
     const out = (await tool('search_transcripts', { query: 'needle' })).structuredContent as { sessions: Array<{ firstRequest: string | null }> };
     expect(out.sessions[0]!.firstRequest).toMatch(/^word word/);

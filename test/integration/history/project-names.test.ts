@@ -59,12 +59,15 @@ const STARTED_BY = /kind = 'tool_use' AND ts <=/;
 const FIRST_USER_TEXTS = /genuine_user_turn = 1 OR/;
 
 let home: TempHome;
+/** The transcript roots, a folder of their own beside the Steward home. */
+let roots: TempHome;
 let db: Db;
 let history: History;
 let counted: ReturnType<typeof countStatements>;
 
 beforeAll(async () => {
-  const root = join(tempHome('steward-names-roots-').dir, 'claude');
+  roots = tempHome('steward-names-roots-');
+  const root = join(roots.dir, 'claude');
   home = tempHome('steward-names-', { STEWARD_CLAUDE_ROOTS: root });
   const base = Date.now() - 3_600_000;
   for (let i = 0; i < CONVERSATIONS; i += 1) {
@@ -87,6 +90,7 @@ afterAll(async () => {
   await history?.stop();
   db?.close();
   home?.cleanup();
+  roots?.cleanup();
 });
 
 describe('naming projects in history', () => {

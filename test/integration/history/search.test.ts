@@ -54,6 +54,7 @@ describe('Search.Query finds each query’s sessions on a fixture history', () =
   it('a tool call found by a search says its one line, as the viewer folds it, redacted as its snippet is', async () => {
     const { hits } = await search({ query: 'load_settings', kind: 'tool_use' });
     expect(hits.map((h) => h.summary)).toEqual(['Read: /work/orchard/src/config/load_settings.ts']);
+    // Its redaction (a token cut through where the line is cut) is checked in hostile-callers.test.ts.
     const words = await search({ query: 'crumble', role: 'assistant' });
     expect(words.hits.every((h) => h.summary === null)).toBe(true);
   });

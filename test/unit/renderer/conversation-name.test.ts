@@ -18,6 +18,9 @@ describe('what a conversation is called where it is listed and at its top', () =
     expect(name.endsWith('…')).toBe(true);
     expect(request.startsWith(name.slice(0, -1))).toBe(true);
     expect(name.slice(0, -1)).not.toMatch(/\s$/);
+    // A plain cut at 100 characters would end in "loade": the kept text must stop where a word does.
+    expect(request[name.length - 1]).toBe(' ');
+    expect(name).toBe('Please refactor the settings loader and refactor the settings loader and refactor the settings…');
   });
 
   it('says so when there is nothing to call it by', () => {
