@@ -4,6 +4,7 @@ import { SearchIndex, SessionEraser, Tombstones, type PieceGate } from '../../..
 import { Forgetting } from '../../../core/history/forget.js';
 import type { Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { expectIndexExact } from '../../support/search-index.js';
 
 const BIG = '/work/big-project';
 const SMALL = '/work/small-project';
@@ -27,22 +28,6 @@ function open(schedule = false): Core {
 }
 
 const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
-
-/** As in forget.test.ts: the index holds exactly the stored parts, and each session's counts match its parts. */
-function expectIndexExact(db: Db): void {
-  const parts = count(db, 'SELECT COUNT(*) FROM parts');
-  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(parts);
-  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(parts);
-  expect(count(db, 'SELECT COUNT(*) FROM search_map m LEFT JOIN parts p ON p.rowid = m.part_rowid WHERE p.rowid IS NULL')).toBe(0);
-  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
-  const mismatched = count(
-    db,
-    `SELECT COUNT(*) FROM (SELECT session_id, COUNT(*) AS n, SUM(kind = 'tool_use') AS t FROM parts GROUP BY session_id) x
-     LEFT JOIN session_stats s USING (session_id) WHERE s.parts IS NOT x.n OR s.tool_calls IS NOT x.t`,
-  );
-  expect(mismatched).toBe(0);
-  expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts)')).toBe(0);
-}
 
 interface Store {
   big: string;

@@ -12,6 +12,7 @@ import { openDatabase, type Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, desktopSession, writeJsonl } from '../../support/transcripts.js';
 import { captureHarness, type CaptureHarness } from '../capture/harness.js';
+import { expectIndexExact } from '../../support/search-index.js';
 
 const SELECTED = '/Users/ana/Documents/invoices';
 const REPO = 'github.com/ana/invoices';
@@ -29,23 +30,6 @@ afterEach(async () => {
 });
 
 const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
-
-/**
- * The index holds exactly the stored parts (one map row and one index document each, FTS5's own check
- * of the index against its content passes), and every part's tags name its session's project now.
- */
-function expectIndexExact(db: Db): void {
-  const parts = count(db, 'SELECT COUNT(*) FROM parts');
-  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(parts);
-  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(parts);
-  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
-  const stale = count(
-    db,
-    `SELECT COUNT(*) FROM search_map m JOIN parts p ON p.rowid = m.part_rowid
-     WHERE m.scope <> steward_search_scope_v1(p.provider, p.role, p.session_id, (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id))`,
-  );
-  expect(stale).toBe(0);
-}
 
 function openHistory(c: CaptureHarness): History {
   history = new History({ db: c.db, projects: c.projects, env: c.home.env, logger: createMemoryLogger(), emit: () => undefined, removeNotes: async () => false });

@@ -3,6 +3,7 @@ import { Core } from '../../../core/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
+import { expectIndexExact } from '../../support/search-index.js';
 
 let home: TempHome | undefined;
 let core: Core | undefined;
@@ -15,26 +16,6 @@ afterEach(async () => {
 });
 
 const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
-
-/**
- * The index holds exactly the stored parts: one map row and one index document per part, FTS5's own
- * check of the index against its content passes, and each session's counts match its parts (as in
- * forget.test.ts).
- */
-function expectIndexExact(db: Db): void {
-  const parts = count(db, 'SELECT COUNT(*) FROM parts');
-  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(parts);
-  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(parts);
-  expect(count(db, 'SELECT COUNT(*) FROM search_map m LEFT JOIN parts p ON p.rowid = m.part_rowid WHERE p.rowid IS NULL')).toBe(0);
-  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
-  const mismatched = count(
-    db,
-    `SELECT COUNT(*) FROM (SELECT session_id, COUNT(*) AS n, SUM(kind = 'tool_use') AS t FROM parts GROUP BY session_id) x
-     LEFT JOIN session_stats s USING (session_id) WHERE s.parts IS NOT x.n OR s.tool_calls IS NOT x.t`,
-  );
-  expect(mismatched).toBe(0);
-  expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts)')).toBe(0);
-}
 
 /** The sessions a query finds, once each, sorted. */
 const hitsFor = async (c: Core, query: string) => [...new Set((await c.call('Search.Query', { query })).hits.map((h) => h.sessionId))].sort();

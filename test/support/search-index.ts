@@ -1,0 +1,30 @@
+import { expect } from 'vitest';
+import type { Db } from '../../core/store/index.js';
+
+const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
+
+/**
+ * The full-text index holds exactly the stored parts, each tagged with its session's project as it is
+ * now, FTS5 finds itself consistent, and each session's counts match its parts: what forgetting,
+ * retention, re-tagging and re-importing must all leave behind.
+ */
+export function expectIndexExact(db: Db): void {
+  const parts = count(db, 'SELECT COUNT(*) FROM parts');
+  expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_fts_docsize')).toBe(parts);
+  expect(count(db, 'SELECT COUNT(*) FROM search_map m LEFT JOIN parts p ON p.rowid = m.part_rowid WHERE p.rowid IS NULL')).toBe(0);
+  db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+  const stale = count(
+    db,
+    `SELECT COUNT(*) FROM search_map m JOIN parts p ON p.rowid = m.part_rowid
+     WHERE m.scope <> steward_search_scope_v1(p.provider, p.role, p.session_id, (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id))`,
+  );
+  expect(stale).toBe(0);
+  const mismatched = count(
+    db,
+    `SELECT COUNT(*) FROM (SELECT session_id, COUNT(*) AS n, SUM(kind = 'tool_use') AS t FROM parts GROUP BY session_id) x
+     LEFT JOIN session_stats s USING (session_id) WHERE s.parts IS NOT x.n OR s.tool_calls IS NOT x.t`,
+  );
+  expect(mismatched).toBe(0);
+  expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts)')).toBe(0);
+}
