@@ -1,3 +1,4 @@
+import { runCli } from '../../core/cli/index.js';
 import type { CliIo } from '../../core/cli/output.js';
 
 export type CapturedIo = CliIo & { out: string; err: string };
@@ -12,4 +13,11 @@ export function captureIo(env: NodeJS.ProcessEnv): CapturedIo {
     stderr: (text) => void (captured.err += text),
   };
   return captured;
+}
+
+/** Runs one command in-process as a person would in that environment: its exit code and what it printed. */
+export async function runIn(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo(env);
+  const code = await runCli(argv, io);
+  return { code, out: io.out, err: io.err };
 }

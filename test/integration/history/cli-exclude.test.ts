@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../core/cli/index.js';
-import { captureIo as io } from '../../support/cli.js';
-import { IDS, KITCHEN, ORCHARD, writeHistoryFixture, type HistoryFixture } from '../../support/history.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { runIn } from '../../support/cli.js';
+import { type HistoryFixture, historyHome, IDS, KITCHEN, ORCHARD } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine } from '../../support/transcripts.js';
 
 let home: TempHome | undefined;
@@ -15,21 +14,15 @@ afterEach(() => {
 });
 
 function setUp(): { home: TempHome; fixture: HistoryFixture } {
-  home = tempHome('steward-cli-exclude-');
-  const fixture = writeHistoryFixture(join(home.dir, 'roots'));
-  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
-  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
-  return { home, fixture };
+  const made = historyHome('steward-cli-exclude-');
+  home = made.home;
+  return made;
 }
 
 /** config.json as a person edits it between two commands (each command is an owner of its own). */
 const configure = (h: TempHome, config: unknown) => writeFileSync(join(h.dir, 'config.json'), JSON.stringify(config));
 
-async function cli(h: TempHome, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const c = io(h.env);
-  const code = await runCli(argv, c);
-  return { code, out: c.out, err: c.err };
-}
+const cli = (h: TempHome, ...argv: string[]) => runIn(h.env, ...argv);
 
 /** The conversations a query finds, once each. */
 async function found(h: TempHome, query: string): Promise<string[]> {

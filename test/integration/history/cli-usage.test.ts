@@ -1,27 +1,18 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../core/cli/index.js';
-import { captureIo as io } from '../../support/cli.js';
-import { writeHistoryFixture } from '../../support/history.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { runIn } from '../../support/cli.js';
+import { historyHome } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
 
 let home: TempHome;
 
 beforeAll(async () => {
-  home = tempHome('steward-cli-usage-');
-  const fixture = writeHistoryFixture(join(home.dir, 'roots'));
-  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
-  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
-  expect(await runCli(['backfill', '--all', '--json'], io(home.env))).toBe(0);
+  ({ home } = historyHome('steward-cli-usage-'));
+  expect((await cli('backfill', '--all', '--json')).code).toBe(0);
 });
 
 afterAll(() => home?.cleanup());
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const c = io(home.env);
-  const code = await runCli(argv, c);
-  return { code, out: c.out, err: c.err };
-}
+const cli = (...argv: string[]) => runIn(home.env, ...argv);
 
 describe('steward search --role', () => {
   it('takes the roles the providers store, and refuses any other as a usage error naming them', async () => {

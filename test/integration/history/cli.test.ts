@@ -1,29 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../../../core/cli/index.js';
 import { startOwner } from '../../../core/index.js';
-import { captureIo as io } from '../../support/cli.js';
-import { IDS, KITCHEN, SECRET, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { runIn } from '../../support/cli.js';
+import { historyHome, IDS, KITCHEN, SECRET, SUBAGENT_SESSION } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
 
 let home: TempHome;
 
 beforeAll(async () => {
-  home = tempHome('steward-cli-history-');
-  const fixture = writeHistoryFixture(join(home.dir, 'roots'));
-  home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
-  home.env.STEWARD_OPENCLAW_ROOTS = fixture.openclawRoot;
-  expect(await runCli(['backfill', '--all', '--json'], io(home.env))).toBe(0);
+  ({ home } = historyHome('steward-cli-history-'));
+  expect((await cli('backfill', '--all', '--json')).code).toBe(0);
 });
 
 afterAll(() => home?.cleanup());
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const c = io(home.env);
-  const code = await runCli(argv, c);
-  return { code, out: c.out, err: c.err };
-}
+const cli = (...argv: string[]) => runIn(home.env, ...argv);
 
 /** The flags a page's "More: add …" line says to add, or undefined when it has none. */
 function moreFlags(out: string): string[] | undefined {
