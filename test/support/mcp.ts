@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { typedClient } from '../../core/api/index.js';
+import type { Core } from '../../core/core.js';
+import { createMcpServer } from '../../core/mcp/index.js';
 
 /** What a tool call answers, as the tests read it. */
 export interface ToolResult {
@@ -28,4 +32,18 @@ export async function connectMcp(processEnv: NodeJS.ProcessEnv): Promise<{ clien
   const client = new Client({ name: 'steward-test', version: '0.0.0' });
   await client.connect(transport);
   return { client, stderr: () => stderr };
+}
+
+/**
+ * Steward's MCP tools served in-process through this owner (as `steward mcp` serves them through a
+ * running one), driven by the SDK's client: the tools' code as it is, with no build and no process.
+ */
+export async function connectInProcess(core: Core, options: { home?: string } = {}): Promise<Client> {
+  const owner = typedClient({ call: (method, params) => core.call(method, params), on: () => () => undefined });
+  const server = createMcpServer((use) => use(owner), options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'steward-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return client;
 }

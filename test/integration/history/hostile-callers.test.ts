@@ -1,12 +1,9 @@
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StewardClient } from '../../../core/api/index.js';
 import { Core } from '../../../core/core.js';
-import { createMcpServer } from '../../../core/mcp/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import type { ToolResult } from '../../support/mcp.js';
+import { connectInProcess, type ToolResult } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
@@ -70,12 +67,7 @@ beforeAll(async () => {
   await core.call('Backfill.Run', { all: true });
 
   // The tools as `steward mcp` serves them, through this owner (as through a running daemon).
-  const owner = { call: (method: string, params: unknown) => core.call(method, params), on: () => () => undefined } as StewardClient;
-  const server = createMcpServer((use) => use(owner));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'hostile-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  client = await connectInProcess(core);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootKinds, typedClient } from '../../../core/api/index.js';
+import { rootKinds } from '../../../core/api/index.js';
 import { Core } from '../../../core/core.js';
-import { createMcpServer } from '../../../core/mcp/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { connectInProcess } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /** The bound get_session states: its text, and its structured content as JSON, each at most this. */
@@ -118,11 +117,7 @@ beforeAll(async () => {
   writeTitled(root);
   core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
   await core.call('Backfill.Run', {});
-  const server = createMcpServer((use) => use(typedClient({ call: (method, params) => core.call(method, params), on: () => () => undefined })), { home: home.env.HOME! });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'steward-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  client = await connectInProcess(core, { home: home.env.HOME! });
 }, 60_000);
 
 afterAll(async () => {
