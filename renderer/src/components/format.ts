@@ -6,15 +6,16 @@ export function formatCount(value: number): string {
   return numberFormat.format(value);
 }
 
-/** 850 ms, 12.4 s, 3 min 20 s, 2 h 5 min: precise when short, coarse when long. */
+/** 850 ms, 12.4 s, 3 min 20 s, 3 min, 2 h 5 min, 2 h: precise when short, coarse when long; a zero remainder is not said. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const seconds = ms / 1000;
   if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  const rest = Math.round(seconds % 60);
+  if (minutes < 60) return rest === 0 || rest === 60 ? `${minutes + (rest === 60 ? 1 : 0)} min` : `${minutes} min ${rest} s`;
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  if (hours < 48) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
   return `${Math.floor(hours / 24)} days`;
 }
 
@@ -24,7 +25,8 @@ const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 export function formatRelativeTime(epochMs: number, now = Date.now()): string {
   const seconds = Math.round((epochMs - now) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 45) return relative.format(0, 'second');
+  // Intl says "now", which reads wrong after "forgotten" or "next sync": these read right in any sentence.
+  if (abs < 45) return seconds > 0 ? 'in a moment' : 'just now';
   if (abs < 45 * 60) return relative.format(Math.round(seconds / 60), 'minute');
   if (abs < 22 * 3600) return relative.format(Math.round(seconds / 3600), 'hour');
   if (abs < 26 * 86400) return relative.format(Math.round(seconds / 86400), 'day');
