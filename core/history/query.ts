@@ -33,6 +33,13 @@ export function asPhrase(raw: string): PreparedQuery {
   return { expression: quote(raw.trim()), terms: [raw.trim()], prefixes: [] };
 }
 
+/**
+ * How a token sits between its neighbours: an operand (a word, a phrase, a NEAR group's `)`), a
+ * group's `(` or `)`, a column filter (it binds what follows it), or syntax (operators, NEAR, its
+ * comma and distance).
+ */
+type Role = 'operand' | 'open' | 'close' | 'column' | 'syntax';
+
 class Scanner {
   readonly out: string[] = [];
   readonly terms: string[] = [];
@@ -42,24 +49,56 @@ class Scanner {
   nearAt = -1;
   /** Just after NEAR's comma, where its distance goes. */
   distance = false;
+  /** The last token ended an operand, and whether that operand was a (group). */
+  #after: 'none' | 'operand' | 'group' = 'none';
+  /** A column filter waiting for its operand: where it was written, and whether an operand preceded it. */
+  #column: { at: number; afterOperand: boolean } | undefined;
+
+  /**
+   * Writes a token. FTS5 joins phrases side by side with an implicit AND, but not a (group): it refuses
+   * `cat (mat OR dog)`, and `fix TS2345`, whose identifier is written `(TS2345 OR "TS 2345")`. So where
+   * a group meets another operand an explicit AND goes between them (before the group's column filter,
+   * if it has one). Only there: an implicit AND binds tighter than NOT, an explicit one does not.
+   */
+  emit(token: string, role: Role): void {
+    const group = role === 'open' || (role === 'operand' && token.startsWith('('));
+    const column = this.#column;
+    this.#column = undefined;
+    const joins = this.#after !== 'none' && role !== 'syntax' && role !== 'close' && !this.inNear();
+    if (column) {
+      if (group && column.afterOperand) this.out.splice(column.at, 0, 'AND');
+    } else if (joins && (group || this.#after === 'group')) {
+      this.out.push('AND');
+    } else if (role === 'column') {
+      // Whether it needs an AND before it depends on what it binds: told by the next token.
+      this.#column = { at: this.out.length, afterOperand: joins };
+    }
+    this.out.push(token);
+    this.#after = role === 'close' || (group && role === 'operand') ? 'group' : role === 'operand' ? 'operand' : 'none';
+  }
+
+  inNear(): boolean {
+    return this.nearAt >= 0 && this.depth === this.nearAt;
+  }
 
   word(word: string): void {
     const distance = this.distance;
     this.distance = false;
-    if (OPERATORS.has(word)) return void this.out.push(word);
+    if (OPERATORS.has(word)) return this.emit(word, 'syntax');
     // Inside NEAR(a b, 5) the comma and the distance are syntax; anywhere else a comma is text.
-    if (this.nearAt >= 0 && this.depth === this.nearAt) {
-      if (distance && /^\d+$/.test(word)) return void this.out.push(word);
+    if (this.inNear()) {
+      if (distance && /^\d+$/.test(word)) return this.emit(word, 'syntax');
       if (word.endsWith(',')) {
         if (word.length > 1) this.word(word.slice(0, -1));
-        this.out.push(',');
+        this.emit(',', 'syntax');
         this.distance = true;
         return;
       }
     }
     const column = COLUMN_FILTER.exec(word);
     if (column && namesOurColumns(column[1]!)) {
-      this.out.push(`${column[1]!} :`);
+      // The filter applies to what follows it, with no AND in between.
+      this.emit(`${column[1]!} :`, 'column');
       if (column[2] !== '') this.word(column[2]!);
       return;
     }
@@ -75,9 +114,9 @@ class Scanner {
       // The pieces' phrase is a prefix of its last piece (`configV*` looks for every word starting with v):
       // weighed like any prefix, so a broad one is matched off the owner's thread.
       if (prefix) this.prefixes.push(pieces.join(' '));
-      return void this.out.push(`(${base}${prefix} OR ${quote(pieces.join(' '))}${prefix})`);
+      return this.emit(`(${base}${prefix} OR ${quote(pieces.join(' '))}${prefix})`, 'operand');
     }
-    this.out.push(`${initial}${BAREWORD.test(base) ? base : quote(base)}${prefix}`);
+    this.emit(`${initial}${BAREWORD.test(base) ? base : quote(base)}${prefix}`, 'operand');
   }
 }
 
@@ -101,18 +140,22 @@ export function prepareQuery(raw: string): PreparedQuery | null {
         else text += raw[j++];
       }
       const star = raw[j + 1] === '*' ? '*' : '';
-      s.out.push(`${quote(text)}${star}`);
+      s.emit(`${quote(text)}${star}`, 'operand');
       if (text.trim() !== '') s.terms.push(text);
       if (star) s.prefixes.push(text);
       i = j + 1 + star.length;
     } else if (ch === '(' || ch === ')') {
-      if (ch === '(') s.depth += 1;
-      else {
+      // `(` is written before its depth is entered (an AND before it belongs outside), `)` inside its own.
+      if (ch === '(') {
+        s.emit(ch, 'open');
+        s.depth += 1;
+      } else {
+        // A NEAR group stands beside other phrases as a phrase does; any other group needs an AND.
+        s.emit(ch, s.nearAt === s.depth ? 'operand' : 'close');
         if (s.nearAt === s.depth) s.nearAt = -1;
         s.depth -= 1;
       }
       if (s.depth < 0) return null;
-      s.out.push(ch);
       i += 1;
     } else {
       let j = i;
@@ -121,13 +164,13 @@ export function prepareQuery(raw: string): PreparedQuery | null {
       while (j < raw.length && !/[\s()"]/.test(raw[j]!)) j += 1;
       const word = raw.slice(i, j);
       if (word === 'NEAR' && raw[j] === '(') {
-        s.out.push('NEAR');
+        s.emit('NEAR', 'syntax');
         s.nearAt = s.depth + 1;
       } else s.word(word);
       i = j;
     }
   }
   if (s.depth !== 0 || s.out.length === 0) return null;
-  // NEAR needs its "(" at once; everything else is separated by spaces.
+  // NEAR needs its "(" at once (no AND goes between them: NEAR is followed by its own group); everything else is separated by spaces.
   return { expression: s.out.join(' ').replace(/NEAR \(/g, 'NEAR('), terms: s.terms, prefixes: s.prefixes };
 }

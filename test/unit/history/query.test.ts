@@ -35,6 +35,38 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
     expect(prepareQuery(raw)).toBeNull();
   });
 
+  // FTS5 joins phrases side by side, but refuses a (group) beside another operand: an AND goes there, and only there.
+  it.each([
+    ['fix TS2345', 'fix AND (TS2345 OR "TS 2345")'],
+    ['cat (mat OR dog)', 'cat AND ( mat OR dog )'],
+    ['(mat OR dog) cat', '( mat OR dog ) AND cat'],
+    ['parseConfig (a) b', '(parseConfig OR "parse Config") AND ( a ) AND b'],
+    ['npm tool_input:parseConf*', 'npm AND tool_input : (parseConf* OR "parse Conf"*)'],
+    ['(a) tool_input:(b)', '( a ) AND tool_input : ( b )'],
+    ['npm tool_input:test', 'npm tool_input : test'],
+    ['NEAR(a b) c', 'NEAR( a b ) c'],
+    ['a NOT b c', 'a NOT b c'],
+    ['a OR (b)', 'a OR ( b )'],
+  ])('%s → %s', (raw, expression) => {
+    expect(prepareQuery(raw)?.expression).toBe(expression);
+  });
+
+  it('a word beside a group or an identifier is searched as both, not refused', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE VIRTUAL TABLE t USING fts5(body, tool_input)');
+    const insert = db.prepare('INSERT INTO t (rowid, body, tool_input) VALUES (?, ?, ?)');
+    insert.run(1, searchText('fix TS2345 in the parseConfig step'), null);
+    insert.run(2, searchText('the cat sat on the mat'), null);
+    insert.run(3, 'npm', searchText('npm run parseConfig'));
+    const match = (raw: string) => (db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid').pluck().all(prepareQuery(raw)!.expression) as number[]);
+    expect(match('fix TS2345')).toEqual([1]);
+    expect(match('parseConfig step')).toEqual([1]);
+    expect(match('cat (mat OR dog)')).toEqual([2]);
+    expect(match('(dog OR mat) cat')).toEqual([2]);
+    expect(match('npm tool_input:parseConf*')).toEqual([3]);
+    db.close();
+  });
+
   it('every prepared expression is accepted by FTS5 or refused as a syntax error, never anything else', () => {
     const db = new Database(':memory:');
     db.exec("CREATE VIRTUAL TABLE t USING fts5(body, thinking, tool_input, tool_output, scope)");
