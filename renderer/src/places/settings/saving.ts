@@ -44,7 +44,11 @@ export function useSave(onSaved: () => void) {
   const update = useAction('Settings.Update');
   const errors = fieldErrors(update.error);
   return {
-    save: (changes: Record<string, unknown>) => void update.run({ changes: changes as never }).then((result) => result && onSaved()),
+    // Save stays pressable while a save runs (it keeps the focus, see SaveRow): a second press waits for none.
+    save: (changes: Record<string, unknown>) => {
+      if (update.busy) return;
+      void update.run({ changes: changes as never }).then((result) => result && onSaved());
+    },
     busy: update.busy,
     /** The field's problem, by its dotted key or any key under it (`providers.claude.roots.0`). */
     problem: (key: string): Problem | undefined => errors[key] ?? Object.entries(errors).find(([k]) => k.startsWith(`${key}.`))?.[1],
