@@ -20,7 +20,8 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
     ),
   },
   { header: 'Folder', sortValue: (p) => p.cwd, cell: (p) => <PathText path={p.cwd} /> },
-  { header: 'Repository', sortValue: (p) => p.repoId, cell: (p) => (p.repoBacked ? (p.repoId ?? 'git, no origin') : '—') },
+  // A repository id (`gitlab.com/group/sub/name`) wraps at its slashes as a folder does, so a long one does not widen the table.
+  { header: 'Repository', sortValue: (p) => p.repoId, cell: (p) => (p.repoBacked ? (p.repoId ? <PathText path={p.repoId} /> : 'git, no origin') : '—') },
   // A project whose conversations were all forgotten or pruned keeps its notes: it says none are left, not "0".
   { header: 'Conversations', align: 'end', sortValue: (p) => p.sessions, cell: (p) => (p.sessions === 0 ? <span className="muted">none left</span> : formatCount(p.sessions)) },
   {
