@@ -10,7 +10,7 @@ const count = z.number().int().nonnegative();
 /** A part's role as stored: user and assistant, OpenClaw's toolResult, and whatever a provider adds. */
 export const Role = z.string().regex(/^[A-Za-z][A-Za-z_-]{0,31}$/, 'expected a role such as user or assistant');
 
-/** One matching part. `snippet` is a bounded excerpt; `highlights` are [start, end) offsets into it. */
+/** One matching part. `snippet` is a bounded excerpt; `highlights` are [start, end) offsets into it, in UTF-16 code units (JavaScript string indices). */
 export const SearchHit = z.strictObject({
   sessionId: z.string(),
   partId: z.string(),
@@ -68,6 +68,10 @@ export const SearchQueryParams = z
     to: epochMs.optional(),
     /** Only projects whose repository is this one: OWNER/NAME or a canonical id such as github.com/OWNER/NAME. */
     repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME').optional(),
+    /**
+     * `relevance` (the default) or `newest`: newest by line time to the second (the index orders by it);
+     * of lines of the same second, the one stored last comes first.
+     */
     sort: z.enum(SEARCH_SORTS).optional(),
     limit: z.number().int().min(1).max(100).optional(),
     /** From the previous page's result; the query and filters must be the same. */
