@@ -111,11 +111,15 @@ export function parseIntOption(name: string, value: string, min: number, max: nu
 const SPAN_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const SPAN = /^(\d{1,6})([mhdw])$/;
 
-/** A date (`2026-11-29`), an ISO time, or a span back from now (`30m`, `12h`, `7d`, `2w`), as epoch ms. */
-export function parseDateOption(name: string, value: string, now = Date.now()): number {
+/**
+ * A date (`2026-11-29`), an ISO time, or a span back from now (`30m`, `12h`, `7d`, `2w`), as epoch ms.
+ * A date or time without an offset is the person's own, in the machine's zone; a date alone is the
+ * whole day, so as the `to` end it runs through that day's last ms (see parseIsoDate).
+ */
+export function parseDateOption(name: string, value: string, now = Date.now(), end: 'from' | 'to' = 'from'): number {
   const span = SPAN.exec(value.trim());
   if (span) return Math.max(0, now - Number(span[1]) * SPAN_MS[span[2]!]!);
-  const date = parseIsoDate(value);
+  const date = parseIsoDate(value, { zone: 'local', end });
   if ('ms' in date) return date.ms;
   // A date written as one that does not exist (2026-02-30) says so; anything else gets the forms.
   if (date.invalid === 'date') throw new UsageError(`${name}: ${date.error}`);
@@ -138,7 +142,7 @@ export function dateOptions(options: { from?: string | undefined; to?: string | 
   for (const name of ['from', 'to'] as const) {
     const value = options[name];
     if (value === undefined) continue;
-    const ms = parseDateOption(`--${name}`, value, now);
+    const ms = parseDateOption(`--${name}`, value, now, name);
     result.range[name] = ms;
     if (SPAN.test(value.trim())) result.pinned.push(`--${name}`, new Date(ms).toISOString());
   }

@@ -14,7 +14,10 @@ export interface SearchFilter {
   sessionId?: string | undefined;
   /** Any of these projects (a project filter, or the projects of one repository). */
   projectKeys?: readonly string[] | undefined;
-  /** Line time in epoch ms, inclusive, at whole-second resolution. */
+  /**
+   * Line time in epoch ms, inclusive. The index's keys order by whole seconds: a bound inside a second
+   * keeps that second's matches by their part's own time (see wholeSeconds).
+   */
   fromMs?: number | undefined;
   toMs?: number | undefined;
   /** The text before each `*` of the expression's prefix terms, as the person typed it. */
@@ -169,6 +172,24 @@ function keyRange(filter: SearchFilter, beforeKey: number | null, fromKey = 0): 
 }
 
 /**
+ * [lo, hi) of the keys whose whole second lies in the date range, or null when no bound cuts inside a
+ * second. A key holds its line's second, not its ms (see KEY_SQL), so the seconds at a cut (from
+ * 12:00:00.500, to 12:00:00.499) are in keyRange whole, and their matches are kept by their part's
+ * own `ts` (KEPT_SQL): only they are read, and only when a bound is not a whole second.
+ */
+export function wholeSeconds(filter: Pick<SearchFilter, 'fromMs' | 'toMs'>): { lo: number; hi: number } | null {
+  const { fromMs, toMs } = filter;
+  const cutsFrom = fromMs !== undefined && fromMs % 1000 !== 0;
+  // A `to` at a second's last ms (12:00:00.999) takes that second whole.
+  const cutsTo = toMs !== undefined && (toMs + 1) % 1000 !== 0;
+  if (!cutsFrom && !cutsTo) return null;
+  return {
+    lo: cutsFrom ? keyOfSeconds(Math.ceil(fromMs / 1000)) : 0,
+    hi: cutsTo ? keyOfSeconds(Math.floor((toMs + 1) / 1000)) : Number.MAX_SAFE_INTEGER,
+  };
+}
+
+/**
  * How a search's session filter reaches the index: the session's scope token OR these subagents', or,
  * for a conversation with more than SUBAGENT_TOKEN_CAP of them, `family`: each match's session is read.
  */
@@ -181,9 +202,14 @@ interface SessionScope {
 const SUBAGENTS_SQL = `SELECT session_id FROM sessions WHERE parent_session_id = @id AND parent_kind IS NOT 'branch'
   AND NOT (session_id >= @agents AND session_id < @agentsEnd) ORDER BY session_id LIMIT @limit`;
 
-/** The matches to keep, in the order given: the person's own words, in a conversation or its subagents. */
+/**
+ * The matches to keep, in the order given: the person's own words, in a conversation or its subagents,
+ * at a time in the range. A key in [@wholeLo, @wholeHi) is in it by its second alone; only the
+ * seconds a bound cuts inside read their part's time (OR stops at the first true side).
+ */
 const KEPT_SQL = `SELECT m.fts_rowid FROM json_each(@keys) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid
   WHERE (@genuine = 0 OR p.genuine_user_turn = 1)
+    AND ((m.fts_rowid >= @wholeLo AND m.fts_rowid < @wholeHi) OR ((@from IS NULL OR p.ts >= @from) AND (@to IS NULL OR p.ts <= @to)))
     AND (@family IS NULL OR p.session_id = @family OR (p.session_id >= @family || ':agent-' AND p.session_id < @family || ':agent.')
          OR EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session_id AND s.parent_session_id = @family AND s.parent_kind IS NOT 'branch'))
   ORDER BY j.key`;
@@ -276,7 +302,8 @@ export class SearchReader {
   #keys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
     const scope = this.#sessionScope(filter.sessionId);
     const match = scope.family === null ? matchOf(filter, scope.subagents) : matchOf({ ...filter, sessionId: undefined });
-    if (filter.genuineUserTurn || scope.family !== null) return this.#scanKeys(filter, match, scope.family, lo, hi, limit);
+    // Each of these keeps only some matches, read from their parts: a page scans on until it is full.
+    if (filter.genuineUserTurn || scope.family !== null || wholeSeconds(filter) !== null) return this.#scanKeys(filter, match, scope.family, lo, hi, limit);
     return this.#matchKeys(filter, match, lo, hi, limit).then((keys) => ({ keys, resumeBelow: null }));
   }
 
@@ -294,7 +321,8 @@ export class SearchReader {
   }
 
   /**
-   * The keys of matches their parts keep (the person's own words; parts of the conversation `family`):
+   * The keys of matches their parts keep (the person's own words; parts of the conversation `family`;
+   * in the seconds a date bound cuts, lines at a time in range):
    * batches of the index's matches (each four times the last), their parts read, until `limit` are
    * found, the range ends, or GENUINE_SCAN_BUDGET matches were looked at.
    */
@@ -303,10 +331,12 @@ export class SearchReader {
     let top = hi;
     let scanned = 0;
     let batch = Math.min(this.#genuineBudget, Math.max(2 * limit, GENUINE_FIRST_BATCH));
+    const whole = wholeSeconds(filter) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
+    const keep = { genuine: filter.genuineUserTurn ? 1 : 0, family, wholeLo: whole.lo, wholeHi: whole.hi, from: filter.fromMs ?? null, to: filter.toMs ?? null };
     for (;;) {
       const found = await this.#matchKeys(filter, match, lo, top, batch);
       scanned += found.length;
-      const kept = found.length === 0 ? [] : (this.#kept.all({ keys: JSON.stringify(found), genuine: filter.genuineUserTurn ? 1 : 0, family }) as number[]);
+      const kept = found.length === 0 ? [] : (this.#kept.all({ keys: JSON.stringify(found), ...keep }) as number[]);
       keys.push(...kept.slice(0, limit - keys.length));
       if (keys.length === limit || found.length < batch) return { keys, resumeBelow: null };
       top = found[found.length - 1]!;

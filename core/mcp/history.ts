@@ -9,14 +9,21 @@ import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js
 const MAX_HITS = 25;
 const MAX_MESSAGES = 50;
 
+/**
+ * An agent's dates are UTC: every time these tools hand it (a hit's `at`) is, and it does not know the
+ * zone the owner runs in. A date alone is the whole day. The CLI reads a person's in their own zone.
+ */
+const DATE_ZONE = 'utc';
+
 /** A date that does not exist (2026-02-30) is refused, never rolled over to one nobody typed (parseIsoDate). */
-const isoDate = z
-  .string()
-  .max(40)
-  .superRefine((value, ctx) => {
-    const date = parseIsoDate(value);
-    if ('error' in date) ctx.addIssue({ code: 'custom', message: date.error });
-  });
+const isoDate = (end: 'from' | 'to') =>
+  z
+    .string()
+    .max(40)
+    .superRefine((value, ctx) => {
+      const date = parseIsoDate(value, { zone: DATE_ZONE, end });
+      if ('error' in date) ctx.addIssue({ code: 'custom', message: date.error });
+    });
 
 /** The apps whose conversations are searched, as people call them, from the provider registry. */
 const APPS = [...new Set(rootKinds().map((r) => r.kind.label))].join(', ');
@@ -32,8 +39,8 @@ export const SearchTranscriptsInput = z.strictObject({
     .boolean()
     .optional()
     .describe("true: only the person's own words, never slash-command echoes, hook output, task notifications, compaction summaries or a subagent's prompt (which role user with kind text include)"),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
+  from: isoDate('from').optional().describe('Lines at or after this ISO date or time (2026-03-10, 2026-03-10T08:00:00Z); UTC unless it has an offset; a date alone from its first moment'),
+  to: isoDate('to').optional().describe('Lines at or before this ISO date or time; UTC unless it has an offset; a date alone through its last moment (from and to one date: that whole day)'),
   sort: z.enum(SEARCH_SORTS).optional().describe('relevance (default) or newest'),
   limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`Hits per page, at most ${MAX_HITS} (default 10)`),
   cursor: z.string().max(500).optional().describe('From a previous result, for the next page'),
@@ -70,8 +77,8 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 
 /** The contract's dates are epoch ms from 1970 to its last date: a wider range searches everything in it. */
 const LAST_MS = 8_640_000_000_000;
-function epochMs(date: string): number {
-  const parsed = parseIsoDate(date);
+function epochMs(date: string, end: 'from' | 'to'): number {
+  const parsed = parseIsoDate(date, { zone: DATE_ZONE, end });
   // isoDate has refused every date that does not parse.
   return 'ms' in parsed ? Math.min(LAST_MS, Math.max(0, parsed.ms)) : 0;
 }
@@ -86,8 +93,8 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Se
     ...(input.role !== undefined ? { role: input.role } : {}),
     ...(input.kind !== undefined ? { kind: input.kind } : {}),
     ...(input.genuine_user_turn !== undefined ? { genuineUserTurn: input.genuine_user_turn } : {}),
-    ...(input.from !== undefined ? { from: epochMs(input.from) } : {}),
-    ...(input.to !== undefined ? { to: epochMs(input.to) } : {}),
+    ...(input.from !== undefined ? { from: epochMs(input.from, 'from') } : {}),
+    ...(input.to !== undefined ? { to: epochMs(input.to, 'to') } : {}),
     ...(input.sort !== undefined ? { sort: input.sort } : {}),
     ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
     redact: true,

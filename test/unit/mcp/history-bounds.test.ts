@@ -218,4 +218,26 @@ describe('search_transcripts', () => {
     expect((await call('search_transcripts', { query: 'medlar', to: '2026-13-01' })).isError).toBe(true);
     expect((await call('search_transcripts', { query: 'medlar', from: '2024-02-29' })).isError).toBeFalsy();
   });
+
+  it('reads an agent’s dates in UTC, whatever the owner’s zone, and a date alone as that whole day', async () => {
+    const saved = process.env.TZ;
+    // Five hours behind UTC (four in summer): read in local time, the bounds below would miss every line.
+    process.env.TZ = 'America/New_York';
+    try {
+      const first = new Date(Math.floor(start / 1000) * 1000).toISOString();
+      const day = first.slice(0, 10);
+      const hits = async (args: Record<string, unknown>) => {
+        const answer = await call('search_transcripts', { query: 'medlar', limit: 25, ...args });
+        return (answer.structuredContent as unknown as { hits: Array<{ at: string }> }).hits;
+      };
+      expect(await hits({ from: day, to: day })).not.toHaveLength(0);
+      // Without an offset, as the tool's every `at` is: UTC.
+      const found = await hits({ from: first.slice(0, 19), to: day });
+      expect(found).not.toHaveLength(0);
+      expect(found.every((h) => h.at >= first)).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
 });
