@@ -22,6 +22,9 @@ const DEFAULT_LIMIT = 20;
  */
 const RANK_CAP = 500;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
+const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT, NEAR and -word are operators), so it was searched as one exact phrase.';
+/** Words a pasted error may hold that the syntax reads as operators: `IntegrityError: NOT NULL constraint failed`. */
+const OPERATOR_WORDS = /(?:^|\s)(?:AND|OR|NOT|NEAR)(?=[\s(]|$)|(?:^|\s)-\S/;
 
 /** The longest cursor a request may hand back (the contract's). */
 const CURSOR_MAX = methods['Search.Query'].params.shape.cursor.unwrap().maxLength ?? Infinity;
@@ -32,10 +35,11 @@ const whole = z.number().int().nonnegative();
  * or skips a hit: `p` the newest part indexed then (see SearchFilter.partRowid), and where the last
  * page ended: `k` its last key; for relevance also `a` its last score (pages go on in score order, not
  * at an offset a forgotten part would shift), `u` and `l` the keys the ranked matches lay in, `b` the
- * ranking's basis (see RankBasis) and `r` how many were ranked when there were more.
+ * ranking's basis (see RankBasis) and `r` how many were ranked when there were more; `w` when the
+ * pages are of the input as one phrase because its operators matched nothing (see #answer).
  */
 const SearchCursor = z.discriminatedUnion('s', [
-  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole }),
+  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole, w: z.literal(1).optional() }),
   z.strictObject({
     s: z.literal('relevance'),
     f: z.string(),
@@ -46,6 +50,7 @@ const SearchCursor = z.discriminatedUnion('s', [
     k: whole,
     b: z.strictObject({ n: whole, m: z.number().positive(), h: z.array(whole) }).optional(),
     r: whole.optional(),
+    w: z.literal(1).optional(),
   }),
 ]);
 type SearchCursor = z.infer<typeof SearchCursor>;
@@ -104,18 +109,29 @@ export class HistorySearch {
     }
   }
 
-  /** A page of the query as written, or (when the index refused its syntax) of the whole input as one phrase. */
+  /**
+   * A page of the query as written, or of the whole input as one phrase: when the index refused its
+   * syntax, or when it holds operator words and matched nothing while the phrase matches (a pasted
+   * `IntegrityError: NOT NULL constraint failed` is not meant to leave out `NULL`). The pages after such
+   * a first page go on with the phrase (their cursor says so).
+   */
   async #answer(params: Params, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
-    const prepared = prepareQuery(params.query);
+    const prepared = cursor?.w === 1 ? null : prepareQuery(params.query);
     const attempt = (query: PreparedQuery) => this.#run(this.#filter(params, query), query.terms, sort, limit, cursor, tag);
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
     let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
-    const fellBack = page === undefined;
+    let fallback: string | undefined;
     if (page === undefined) {
+      fallback = cursor?.w === 1 ? AS_WRITTEN_MESSAGE : FALLBACK_MESSAGE;
       used = asPhrase(params.query);
       // A phrase of nothing but punctuation holds no word to find: no hits, never an error.
       page = (await refusedAsUndefined(() => attempt(used))) ?? { matches: [], next: undefined };
+    } else if (page.matches.length === 0 && cursor === undefined && OPERATOR_WORDS.test(params.query)) {
+      const phrase = asPhrase(params.query);
+      const literal = await refusedAsUndefined(() => attempt(phrase));
+      if (literal && literal.matches.length > 0) [used, page, fallback] = [phrase, literal, AS_WRITTEN_MESSAGE];
     }
+    if (fallback === AS_WRITTEN_MESSAGE && page.next) page.next = { ...page.next, w: 1 };
     const redactor = params.redact === true ? this.#redactor() : null;
     const snippets = await snippetsOf(page.matches, termPattern(used.terms), redactor);
     const summaries = await summariesOf(page.matches, redactor);
@@ -127,7 +143,7 @@ export class HistorySearch {
       hits,
       ...(page.next ? { cursor: encodeCursor(page.next) } : {}),
       sessions: await this.#sessionsOf(hits, redactor),
-      ...(fellBack ? { fallback: { mode: 'phrase' as const, message: FALLBACK_MESSAGE } } : {}),
+      ...(fallback !== undefined ? { fallback: { mode: 'phrase' as const, message: fallback } } : {}),
       ...(page.rankedAmong !== undefined ? { rankedAmong: page.rankedAmong } : {}),
       ...this.#indexing(),
     };
