@@ -1,4 +1,5 @@
 import type { MatchedPart } from '../gateway/index.js';
+import { compileTerms, TermPattern } from './term-match.js';
 
 /** What counts less when it matches: thinking, and tool output beside what was said and run. */
 const FIELD_WEIGHT: Record<string, number> = { thinking: 0.5, tool_result: 0.6 };
@@ -22,27 +23,6 @@ export interface RankBasis {
 export interface Ranked {
   part: MatchedPart;
   score: number;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** One pattern per term (a word, or a phrase as its words in order), case-insensitive. */
-function termPatterns(terms: readonly string[]): RegExp[] {
-  const patterns: RegExp[] = [];
-  for (const term of terms) {
-    const words = term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-    if (words.length === 0) continue;
-    patterns.push(new RegExp(words.map(escape).join('[^\\p{L}\\p{N}]+'), 'giu'));
-  }
-  return patterns;
-}
-
-function occurrences(text: string, pattern: RegExp): number {
-  let n = 0;
-  for (const _ of text.matchAll(pattern)) n += 1;
-  return n;
 }
 
 function lengthOf(part: MatchedPart): number {
@@ -74,14 +54,22 @@ export function rankedBefore(a: { score: number; key: number }, b: { score: numb
 
 /**
  * BM25 over the candidates themselves: each term's frequency in a part against the part's length,
- * its IDF from how many candidates hold it, a field's weight. Deterministic, so a later page given its
- * first page's basis scores every part as that page did; ties go to the newer part. A basis of another
- * query's terms (a cursor not made for this one) is ignored.
+ * its IDF from how many candidates hold it, a field's weight. A term counts where the index matched it
+ * (whole words, accents folded, an identifier's pieces; see term-match.ts); `prefixes` are the terms
+ * typed with a `*` (PreparedQuery.prefixes). Deterministic, so a later page given its first page's
+ * basis scores every part as that page did; ties go to the newer part. A basis of another query's
+ * terms (a cursor not made for this one) is ignored.
  */
-export function rankByRelevance(parts: readonly MatchedPart[], terms: readonly string[], given?: RankBasis): { ranked: Ranked[]; basis: RankBasis } {
-  const patterns = termPatterns(terms);
-  const counts = parts.map((p) => patterns.map((pattern) => (p.text === null ? 0 : occurrences(p.text, pattern))));
-  const basis = given && given.h.length === patterns.length ? given : basisOf(parts, counts, patterns.length);
+export function rankByRelevance(
+  parts: readonly MatchedPart[],
+  terms: readonly string[],
+  given?: RankBasis,
+  prefixes: readonly string[] = [],
+): { ranked: Ranked[]; basis: RankBasis } {
+  const compiled = compileTerms(terms, prefixes);
+  const pattern = compiled.length === 0 ? null : new TermPattern(compiled);
+  const counts = parts.map((p) => (p.text === null || pattern === null ? compiled.map(() => 0) : pattern.countsIn(p.text)));
+  const basis = given && given.h.length === compiled.length ? given : basisOf(parts, counts, compiled.length);
   const ranked = parts.map((part, i) => ({ part, score: scoreOf(part, counts[i]!, basis) }));
   ranked.sort((a, b) => b.score - a.score || b.part.key - a.part.key);
   return { ranked, basis };

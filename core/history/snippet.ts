@@ -1,4 +1,5 @@
 import { wholeAt } from '../api/index.js';
+import { compileTerms, TermPattern, withoutOneLetterTerms } from './term-match.js';
 
 /** A bounded excerpt of a part around what matched, with [start, end) offsets of each match in it. */
 export interface Snippet {
@@ -12,30 +13,29 @@ const MAX_HIGHLIGHTS = 50;
 /** Characters on either side of a snippet that are redacted with it (see excerptOf). */
 const REDACT_CONTEXT = 1_000;
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The terms as the index matches them (see term-match.ts), as one pattern; null when none holds a word.
+ * `prefixes`: the terms typed with a `*` (PreparedQuery.prefixes), which match the start of a word.
+ */
+export function termPattern(terms: readonly string[], prefixes: readonly string[] = []): TermPattern | null {
+  const compiled = withoutOneLetterTerms(compileTerms(terms, prefixes));
+  return compiled.length === 0 ? null : new TermPattern(compiled);
 }
 
-/** The words of the terms, longest first, as one case-insensitive pattern; null when there are none. */
-export function termPattern(terms: readonly string[]): RegExp | null {
-  const words = new Set<string>();
-  for (const term of terms) for (const word of term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) words.add(word);
-  // One-letter words would light up every line; they count only when nothing longer was asked for.
-  let list = [...words].filter((w) => w.length > 1);
-  if (list.length === 0) list = [...words];
-  if (list.length === 0) return null;
-  list.sort((a, b) => b.length - a.length);
-  return new RegExp(list.map(escape).join('|'), 'giu');
+/** Where the first match in `text` begins, or -1. A plain RegExp (not a TermPattern) is matched as written. */
+function firstMatch(text: string, pattern: RegExp | null): number {
+  if (pattern === null) return -1;
+  return pattern instanceof TermPattern ? pattern.firstIn(text) : text.search(pattern);
 }
 
-function highlightsIn(text: string, pattern: RegExp | null): Array<[number, number]> {
-  if (pattern === null) return [];
-  const out: Array<[number, number]> = [];
-  for (const match of text.matchAll(pattern)) {
-    out.push([match.index, match.index + match[0].length]);
-    if (out.length >= MAX_HIGHLIGHTS) break;
-  }
-  return out;
+/** The ranges of the matches in `text`, in order and apart. */
+function rangesIn(text: string, pattern: RegExp): Array<[number, number]> {
+  if (!(pattern instanceof TermPattern)) return [...text.matchAll(pattern)].map((m) => [m.index, m.index + m[0].length]);
+  const ranges = pattern.matchesIn(text).flatMap((m) => m.ranges);
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const apart: Array<[number, number]> = [];
+  for (const range of ranges) if (apart.length === 0 || range[0] >= apart[apart.length - 1]![1]) apart.push(range);
+  return apart;
 }
 
 /** Where an excerpt of a longer text lies in it: `at` is its first match's offset in the excerpt. */
@@ -52,7 +52,7 @@ export interface Excerpt {
  * redacted whole before the snippet is cut from it, so the cut cannot hide that context.
  */
 export function excerptOf(text: string, pattern: RegExp | null): Excerpt {
-  const first = Math.max(0, pattern === null ? -1 : text.search(pattern));
+  const first = Math.max(0, firstMatch(text, pattern));
   const from = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
   const to = wholeAt(text, Math.min(text.length, first + WINDOW + REDACT_CONTEXT));
   return { text: text.slice(from, to), at: first - from, cutBefore: from > 0, cutAfter: to < text.length };
@@ -64,7 +64,7 @@ export function excerptOf(text: string, pattern: RegExp | null): Excerpt {
  */
 export function snippetOf(text: string | null, pattern: RegExp | null, around?: Excerpt): Snippet {
   if (text === null || text === '') return { text: '', highlights: [] };
-  const found = pattern === null ? -1 : text.search(pattern);
+  const found = firstMatch(text, pattern);
   const first = found < 0 && around ? Math.min(around.at, text.length) : found;
   let start = first <= LEAD ? 0 : first - LEAD;
   if (start > 0) {
@@ -73,7 +73,46 @@ export function snippetOf(text: string | null, pattern: RegExp | null, around?: 
   }
   start = wholeAt(text, start);
   const end = wholeAt(text, Math.min(text.length, start + WINDOW));
-  const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
-  const snippet = `${start > 0 || around?.cutBefore ? '…' : ''}${body}${end < text.length || around?.cutAfter ? '…' : ''}`;
-  return { text: snippet, highlights: highlightsIn(snippet, pattern) };
+  const { body, at } = collapsed(text, start, end);
+  const before = start > 0 || around?.cutBefore ? '…' : '';
+  const snippet = `${before}${body}${end < text.length || around?.cutAfter ? '…' : ''}`;
+  if (pattern === null) return { text: snippet, highlights: [] };
+  const highlights: Array<[number, number]> = [];
+  for (const [from, to] of rangesAround(text, start, end, pattern)) {
+    if (highlights.length >= MAX_HIGHLIGHTS) break;
+    if (at[to - start]! > at[from - start]!) highlights.push([before.length + at[from - start]!, before.length + at[to - start]!]);
+  }
+  return { text: snippet, highlights };
+}
+
+/** Characters of the text read on either side of a snippet, so a word the cut runs through is told from one it leaves whole. */
+const EDGE_CONTEXT = 64;
+
+/** The matches lying wholly in text[start, end): found in the text around it, so a word cut at an edge is not taken for a whole one. */
+function rangesAround(text: string, start: number, end: number, pattern: RegExp): Array<[number, number]> {
+  const from = wholeAt(text, Math.max(0, start - EDGE_CONTEXT));
+  const to = wholeAt(text, Math.min(text.length, end + EDGE_CONTEXT));
+  return rangesIn(text.slice(from, to), pattern)
+    .map(([a, b]): [number, number] => [a + from, b + from])
+    .filter(([a, b]) => a >= start && b <= end);
+}
+
+const SPACE = /\s/;
+
+/** text[start, end) with each run of white space as one space, trimmed; `at[i]` is where its offset start + i lands in that. */
+function collapsed(text: string, start: number, end: number): { body: string; at: number[] } {
+  let body = '';
+  const at: number[] = [];
+  let pending = false;
+  for (let i = start; i < end; i += 1) {
+    at.push(body.length + (pending ? 1 : 0));
+    if (SPACE.test(text[i]!)) pending = body.length > 0;
+    else {
+      if (pending) body += ' ';
+      pending = false;
+      body += text[i]!;
+    }
+  }
+  at.push(body.length);
+  return { body, at };
 }

@@ -1,0 +1,349 @@
+import { identifierPieces } from '../gateway/index.js';
+
+/**
+ * Where a query's terms stand in a text, found the way the full-text index found the text (search_fts:
+ * unicode61 with remove_diacritics 2, over searchText), so a snippet shows, marks and ranks what the
+ * index matched and nothing else: a term matches whole tokens (a word, or a phrase as consecutive
+ * tokens; a prefix term's last word starts a token), compared case- and accent-folded; the pieces of a
+ * camelCase or letter-digit identifier are tokens too (searchText indexes them).
+ */
+
+/** unicode61's token characters (its default categories L* N* Co); every other character separates tokens. */
+const TOKEN_CHAR = /[\p{L}\p{N}\p{Co}]/u;
+const TOKEN_CHAR_AT = /[\p{L}\p{N}\p{Co}]/uy;
+const TOKENS = /[\p{L}\p{N}\p{Co}]+/gu;
+/** Runs of non-ASCII code units (without the u flag, which V8 scans far slower; a surrogate pair stays whole in a run). */
+const NON_ASCII = /[\u0080-\uffff]+/g;
+const MARKS = /\p{M}/gu;
+const ASCII_LETTER = /^[a-z]$/;
+
+/**
+ * The combining marks unicode61 keeps inside a token and drops (sqlite3Fts5UnicodeIsdiacritic, a bit per
+ * code point from U+0300 to U+0331); any other mark, and one that starts a token, separates tokens.
+ */
+function isIndexDiacritic(code: number): boolean {
+  if (code < 0x300 || code > 0x331) return false;
+  return code < 0x320 ? (0x08029fdf & (1 << (code - 0x300))) !== 0 : (0x000361f8 & (1 << (code - 0x320))) !== 0;
+}
+
+function isAsciiAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+const folds = new Map<string, string | null>();
+
+/**
+ * One character as the index folds it, or null when it separates tokens: case-folded (`ſ` is `s`, `ς`
+ * is `σ`), and a letter whose accents sit on a plain ASCII letter without them (unicode61's table maps
+ * to ASCII only: `é` is `e`, `ǿ` stays, and Greek and Cyrillic keep theirs).
+ */
+function foldChar(ch: string): string | null {
+  let out = folds.get(ch);
+  if (out === undefined) {
+    if (TOKEN_CHAR.test(ch)) {
+      // Through upper case, as case folding does; not where that grows (`ß`), nor for the dotless `ı`, which folds to itself.
+      const upper = ch.toUpperCase();
+      const folded = ch !== '\u0131' && [...upper].length === 1 ? upper.toLowerCase() : ch.toLowerCase();
+      const base = folded.normalize('NFD').replace(MARKS, '');
+      out = ASCII_LETTER.test(base) ? base : folded;
+    } else out = null;
+    if (folds.size > 10_000) folds.clear();
+    folds.set(ch, out);
+  }
+  return out;
+}
+
+/**
+ * A text folded as the index folds it, and how its offsets moved: from folded offset `shifts[k][0]` on,
+ * the text's offset is the folded one less `shifts[k][1]` (a combining accent the fold dropped).
+ */
+interface Folded {
+  text: string;
+  shifts: Array<[number, number]>;
+}
+
+function fold(text: string): Folded {
+  const shifts: Array<[number, number]> = [];
+  let delta = 0;
+  const folded = text.replace(NON_ASCII, (run: string, offset: number) => {
+    let inToken = isAsciiAlnum(text.charCodeAt(offset - 1));
+    let out = '';
+    let at = offset;
+    for (const ch of run) {
+      let piece: string;
+      // unicode61 keeps a diacritic inside a token, and drops it; one that would start a token separates.
+      if (isIndexDiacritic(ch.codePointAt(0)!)) piece = inToken ? '' : ch;
+      else {
+        const f = foldChar(ch);
+        inToken = f !== null;
+        piece = f ?? ch;
+      }
+      out += piece;
+      if (piece.length !== ch.length) {
+        delta += piece.length - ch.length;
+        shifts.push([at + delta + ch.length, delta]);
+      }
+      at += ch.length;
+    }
+    return out;
+  });
+  // Only ASCII is left to lower: what the fold wrote is folded already.
+  return { text: folded.toLowerCase(), shifts };
+}
+
+/** The text's offset of a folded one. */
+function originOf({ shifts }: Folded, at: number): number {
+  let low = 0;
+  let high = shifts.length - 1;
+  let delta = 0;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (shifts[mid]![0] <= at) {
+      delta = shifts[mid]![1];
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return at - delta;
+}
+
+/** One way a term is matched: its words as consecutive tokens, the last only a token's start when `prefix`. */
+interface Alternative {
+  words: string[];
+  prefix: boolean;
+}
+
+/** The ways one term is matched: as written, and (an identifier with humps) as the phrase of its pieces. */
+export type Term = Alternative[];
+
+/**
+ * The terms as the index matches them, in their order, less those without a word (`"  "`). `prefixes`
+ * are the terms typed with a `*` (PreparedQuery.prefixes): without it a term matches whole words only.
+ * An identifier typed with humps is searched as itself or as the phrase of its pieces (prepareQuery).
+ */
+export function compileTerms(terms: readonly string[], prefixes: readonly string[] = []): Term[] {
+  const isPrefix = new Set(prefixes);
+  const out: Term[] = [];
+  for (const term of terms) {
+    const words = fold(term).text.match(TOKENS) ?? [];
+    if (words.length === 0) continue;
+    const prefix = isPrefix.has(term);
+    const alternatives: Alternative[] = [{ words, prefix }];
+    const pieces = identifierPieces(term);
+    if (pieces.length > 1) alternatives.push({ words: pieces.map((p) => p.toLowerCase()), prefix });
+    out.push(alternatives);
+  }
+  return out;
+}
+
+const isOneLetter = (term: Term) => term.every((a) => a.words.every((w) => [...w].length === 1));
+
+/** One-letter terms would light up every line: they count only when nothing longer was asked for. */
+export function withoutOneLetterTerms(terms: readonly Term[]): Term[] {
+  const longer = terms.filter((t) => !isOneLetter(t));
+  return longer.length > 0 ? longer : [...terms];
+}
+
+function tokenCharAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return isAsciiAlnum(code);
+  TOKEN_CHAR_AT.lastIndex = at;
+  return TOKEN_CHAR_AT.test(text);
+}
+
+function tokenCharBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const low = text.charCodeAt(at - 1);
+  const high = at > 1 ? text.charCodeAt(at - 2) : 0;
+  return tokenCharAt(text, low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? at - 2 : at - 1);
+}
+
+/** The offset of the first token character at or after `at`, or the text's length. */
+function nextToken(text: string, at: number): number {
+  let next = at;
+  while (next < text.length && !tokenCharAt(text, next)) next += text.codePointAt(next)! > 0xffff ? 2 : 1;
+  return next;
+}
+
+/** The alternative's words as consecutive tokens of the text from `at`, as folded ranges; null when they are not. */
+function tokensAt(folded: string, at: number, { words, prefix }: Alternative): Array<[number, number]> | null {
+  if (tokenCharBefore(folded, at)) return null;
+  const ranges: Array<[number, number]> = [];
+  let from = at;
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i]!;
+    const last = i === words.length - 1;
+    const end = from + word.length;
+    if (!folded.startsWith(word, from)) return null;
+    if (!(last && prefix) && tokenCharAt(folded, end)) return null;
+    ranges.push([from, end]);
+    if (last) break;
+    from = nextToken(folded, end);
+  }
+  return ranges;
+}
+
+const CAPITAL_OR_DIGIT = /[A-Z0-9]/;
+
+/**
+ * The edges of the pieces searchText indexes for the ASCII identifier a text offset lies in (`parseConfig`:
+ * 0, 5, 11), or none; the last identifier's are kept, as matches are looked for in the order of the text.
+ */
+class PieceEdges {
+  #from = -1;
+  #to = -1;
+  #edges: number[] = [];
+
+  constructor(private readonly text: string) {}
+
+  around(at: number): number[] {
+    if (at >= this.#from && at < this.#to) return this.#edges;
+    if (!isAsciiAlnum(this.text.charCodeAt(at))) return [];
+    let from = at;
+    while (from > 0 && isAsciiAlnum(this.text.charCodeAt(from - 1))) from -= 1;
+    let to = at + 1;
+    while (to < this.text.length && isAsciiAlnum(this.text.charCodeAt(to))) to += 1;
+    const run = this.text.slice(from, to);
+    const edges = [from];
+    // A hump needs a capital or a digit: a run of small letters (most words) has no pieces.
+    if (CAPITAL_OR_DIGIT.test(run)) for (const piece of identifierPieces(run)) edges.push(edges[edges.length - 1]! + piece.length);
+    this.#from = from;
+    this.#to = to;
+    this.#edges = edges.length > 2 ? edges : [];
+    return this.#edges;
+  }
+}
+
+/** Whether a piece of an identifier may start at text offset `at`: where its run starts, or at a hump (`parse|Config`, `HTTP|Server`, `TS|2345`). */
+function mayStartPiece(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  const before = text.charCodeAt(at - 1);
+  if (!isAsciiAlnum(code)) return false;
+  if (!isAsciiAlnum(before)) return true;
+  const isDigit = (c: number) => c >= 48 && c <= 57;
+  return (code >= 65 && code <= 90) || isDigit(code) !== isDigit(before);
+}
+
+/** The index of `value` in the ascending `list`, or -1. */
+function indexIn(list: readonly number[], value: number): number {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (list[mid] === value) return mid;
+    if (list[mid]! < value) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** The alternative's words as consecutive pieces of one identifier from folded `at` (text offset `start`), as folded ranges. */
+function piecesAt(folded: string, at: number, start: number, edges: readonly number[], { words, prefix }: Alternative): Array<[number, number]> | null {
+  const first = indexIn(edges, start);
+  if (first < 0 || first + words.length >= edges.length) return null;
+  // An identifier is ASCII: folded, it keeps its length, so its offsets move by one shift.
+  const shift = at - start;
+  const ranges: Array<[number, number]> = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const from = edges[first + i]! + shift;
+    const to = edges[first + i + 1]! + shift;
+    const word = words[i]!;
+    if (!folded.startsWith(word, from)) return null;
+    if (i === words.length - 1 && prefix) ranges.push([from, from + word.length]);
+    else if (from + word.length === to) ranges.push([from, to]);
+    else return null;
+  }
+  return ranges;
+}
+
+/** One match: which term (its index among the compiled terms), and the text ranges of its tokens. */
+export interface TermMatch {
+  term: number;
+  ranges: Array<[number, number]>;
+}
+
+const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The compiled terms of a query. As a RegExp it is their first words over folded text, found wherever
+ * they stand; each place is then held to the index's token edges. It is one so it travels where the
+ * terms' pattern always has (search.ts hands it to snippetOf as a RegExp). Read matches with matchesIn,
+ * firstIn and countsIn.
+ */
+export class TermPattern extends RegExp {
+  /** What String's methods (matchAll, split) build from one: a plain RegExp, as this constructor takes terms. */
+  static override get [Symbol.species](): RegExpConstructor {
+    return RegExp;
+  }
+
+  readonly #terms: readonly Term[];
+  /** The same pattern as a plain RegExp without the u flag (literal words need none): V8 runs it on its fast path, a subclass's or a u-flagged one far slower. */
+  readonly #firsts: RegExp;
+
+  constructor(terms: readonly Term[]) {
+    if (terms.length === 0) throw new Error('A term pattern needs a term.');
+    const firsts = [...new Set(terms.flatMap((t) => t.map((a) => a.words[0]!)))].sort((a, b) => b.length - a.length);
+    super(firsts.map(escape).join('|'), 'gu');
+    this.#firsts = new RegExp(this.source, 'g');
+    this.#terms = terms;
+  }
+
+  /**
+   * Each match in the text, in the order they begin, one per term and place (a place the whole
+   * identifier and its pieces both match counts once), as folded ranges; `visit` returns true to stop.
+   */
+  #scan(text: string, visit: (term: number, ranges: Array<[number, number]>, back: (at: number) => number) => boolean): void {
+    const folded = fold(text);
+    const back = (at: number) => (folded.shifts.length === 0 ? at : originOf(folded, at));
+    const edges = new PieceEdges(text);
+    const firsts = this.#firsts;
+    firsts.lastIndex = 0;
+    for (let found = firsts.exec(folded.text); found !== null; found = firsts.exec(folded.text)) {
+      const at = found.index;
+      // Every place is looked at: a match may begin inside another (a phrase's second word, a piece).
+      firsts.lastIndex = at + (folded.text.codePointAt(at)! > 0xffff ? 2 : 1);
+      const start = back(at);
+      const piece = mayStartPiece(text, start);
+      if (!piece && tokenCharBefore(folded.text, at)) continue;
+      for (let t = 0; t < this.#terms.length; t += 1) {
+        const term = this.#terms[t]!;
+        for (let a = 0; a < term.length; a += 1) {
+          const alternative = term[a]!;
+          if (!folded.text.startsWith(alternative.words[0]!, at)) continue;
+          const ranges = tokensAt(folded.text, at, alternative) ?? (piece ? piecesAt(folded.text, at, start, edges.around(start), alternative) : null);
+          if (ranges === null) continue;
+          if (visit(t, ranges, back)) return;
+          break;
+        }
+      }
+    }
+  }
+
+  matchesIn(text: string): TermMatch[] {
+    const out: TermMatch[] = [];
+    this.#scan(text, (term, ranges, back) => {
+      out.push({ term, ranges: ranges.map(([a, b]) => [back(a), back(b)]) });
+      return false;
+    });
+    return out;
+  }
+
+  /** Where the first match begins, or -1. */
+  firstIn(text: string): number {
+    let first = -1;
+    this.#scan(text, (_term, ranges, back) => {
+      first = back(ranges[0]![0]);
+      return true;
+    });
+    return first;
+  }
+
+  /** How many places each term matches, in the terms' order. */
+  countsIn(text: string): number[] {
+    const counts = this.#terms.map(() => 0);
+    this.#scan(text, (term) => {
+      counts[term]! += 1;
+      return false;
+    });
+    return counts;
+  }
+}
