@@ -52,10 +52,7 @@ export class History {
       eraser: new SessionEraser(o.db, index, this.#checkpointer),
       sessions: this.sessions,
       projects: {
-        describe: (key) => {
-          const project = o.projects.get(key);
-          return project ? { name: project.name, slug: project.slug } : null;
-        },
+        describe: (key) => o.projects.describe(key),
         remove: (key) => o.projects.remove(key),
       },
       removeNotes: o.removeNotes,

@@ -61,6 +61,7 @@ export class ProjectStore {
   readonly #count;
   readonly #slug;
   readonly #name;
+  readonly #describe;
   /** When this process last looked for each project's repository (a folder may become one later). */
   readonly #detectedAt = new Map<string, number>();
 
@@ -81,6 +82,7 @@ export class ProjectStore {
     this.#count = db.prepare('SELECT COUNT(*) FROM projects').pluck();
     this.#slug = db.prepare('SELECT slug FROM projects WHERE project_key = ?').pluck();
     this.#name = db.prepare('SELECT name FROM projects WHERE project_key = ?').pluck();
+    this.#describe = db.prepare('SELECT name, slug FROM projects WHERE project_key = ?');
     this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
@@ -147,6 +149,14 @@ export class ProjectStore {
    */
   nameOf(projectKey: string): string | null {
     return (this.#name.get(projectKey) as string | undefined) ?? null;
+  }
+
+  /**
+   * A project's name and notes folder alone, for forgetting it. `get` counts its conversations too: a
+   * table row read each, 80 ms at 150k sessions, before the forget's first turn of the event loop.
+   */
+  describe(projectKey: string): { name: string; slug: string } | null {
+    return (this.#describe.get(projectKey) as { name: string; slug: string } | undefined) ?? null;
   }
 
   get(projectKey: string): ProjectRecord | undefined {

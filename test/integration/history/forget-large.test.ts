@@ -212,3 +212,128 @@ describe('forgetting a project of tens of thousands of conversations', () => {
     expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
   });
 });
+
+/** A page of a project's sessions, as the eraser reads and erases them: far fewer than the big project has. */
+const PAGE = 300;
+
+/** Forgetting as the owner wires it, over `eraser`, keeping every `forget.progress` event it sends. */
+function forgettingWith(c: Core, eraser: SessionEraser, progress: Array<EventPayload<'forget.progress'>> = []): Forgetting {
+  return new Forgetting({
+    tombstones: new Tombstones(c.gateway),
+    eraser,
+    sessions: c.history.sessions,
+    projects: { describe: (key) => c.projects.describe(key), remove: (key) => c.projects.remove(key) },
+    removeNotes: async () => false,
+    emit: (name, payload) => {
+      if (name === 'forget.progress') progress.push(payload as EventPayload<'forget.progress'>);
+    },
+  });
+}
+
+/** The eraser's reads of a project's sessions (how many ids each gave, at which turn of the event loop), and a hook run before each. */
+function recordPages(eraser: SessionEraser, before: (n: number) => void = () => undefined) {
+  const pages: Array<{ ids: number; turn: number }> = [];
+  let turns = 0;
+  let ticking = true;
+  const tick = () => {
+    turns += 1;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const read = eraser.sessionsOfProject.bind(eraser);
+  eraser.sessionsOfProject = (projectKey, limit) => {
+    before(pages.length);
+    const ids = read(projectKey, limit);
+    pages.push({ ids: ids.length, turn: turns });
+    return ids;
+  };
+  return { pages, stop: () => (ticking = false) };
+}
+
+const addSession = (db: Db, id: string, projectKey: string | null, parent: string | null = null) => {
+  db.prepare("INSERT INTO sessions (session_id, provider, source, project_key, parent_session_id, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, ?, 1, 2, 1)").run(id, projectKey, parent);
+  db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, ?, 'claude', 'user', 'text', 1700000000000, 'late orchards')").run(`cc:${id}:q`, id);
+};
+
+describe('forgetting a project a page of its sessions at a time', () => {
+  it('reads at most a page of its session ids at once, with a turn of the event loop between pages, and forgets it whole', async () => {
+    const c = open();
+    const store = bigStore(c, 1_000);
+    const eraser = new SessionEraser(c.gateway, new SearchIndex(c.gateway), undefined, PAGE);
+    const { pages, stop } = recordPages(eraser);
+    const progress: Array<EventPayload<'forget.progress'>> = [];
+    const result = await forgettingWith(c, eraser, progress).project(store.big);
+    stop();
+
+    expect(result).toEqual({ kind: 'project', id: store.big, removedParts: 2 * store.bigSessions, removedSessions: store.bigSessions, notesRemoved: false });
+    // Each page is the front of what the last left; the empty one ends it.
+    expect(pages.map((p) => p.ids)).toEqual([PAGE, PAGE, PAGE, 1_000 - 3 * PAGE, 0]);
+    for (let i = 1; i < pages.length; i += 1) expect(pages[i]!.turn).toBeGreaterThan(pages[i - 1]!.turn);
+    expect(progress.at(-1)).toEqual({ kind: 'project', id: store.big, sessionsDone: store.bigSessions, sessionsTotal: store.bigSessions, removedParts: 2 * store.bigSessions, complete: true });
+    await expectBigGone(c, store);
+    await expectSmallWhole(c, store);
+  });
+
+  it('says the whole total from its first report on, done rising to it: subagents found outside the project are added once, those in it not twice', async () => {
+    const c = open();
+    const store = bigStore(c, 1_000);
+    // A subagent whose row names the project but comes last in it: erased with its parent on the first page.
+    addSession(c.gateway, 'big-000000:agent-c3', store.big);
+    const total = store.bigSessions + 1;
+    const eraser = new SessionEraser(c.gateway, new SearchIndex(c.gateway), undefined, PAGE);
+    const { pages, stop } = recordPages(eraser);
+    const progress: Array<{ sessionsDone: number; sessionsTotal: number; parts: number }> = [];
+    const erased = await eraser.eraseProject(store.big, undefined, { onProgress: (p) => progress.push(p) });
+    stop();
+
+    expect(erased).toEqual({ parts: 2 * store.bigSessions + 1, sessions: total });
+    expect(pages.map((p) => p.ids)).toEqual([PAGE, PAGE, PAGE, 1_000 - 3 * PAGE, 0]);
+    expect(progress.length).toBeGreaterThan(pages.length);
+    expect(new Set(progress.map((p) => p.sessionsTotal))).toEqual(new Set([total]));
+    for (let i = 1; i < progress.length; i += 1) expect(progress[i]!.sessionsDone).toBeGreaterThanOrEqual(progress[i - 1]!.sessionsDone);
+    expect(progress.at(-1)).toEqual({ sessionsDone: total, sessionsTotal: total, parts: erased.parts });
+  });
+
+  it('erases a session added to the project while it runs, found by a later page', async () => {
+    const c = open();
+    const store = bigStore(c, 1_000);
+    let added = false;
+    // Added as the first piece begins, after the first page was read.
+    const gate: PieceGate = {
+      start: () => undefined,
+      enter: () => {
+        if (!added) addSession(c.gateway, 'late-session', store.big);
+        added = true;
+        return true;
+      },
+      leave: () => undefined,
+    };
+    const eraser = new SessionEraser(c.gateway, new SearchIndex(c.gateway), gate, PAGE);
+    const result = await forgettingWith(c, eraser).project(store.big);
+
+    expect(result).toMatchObject({ removedSessions: store.bigSessions + 1, removedParts: 2 * store.bigSessions + 1 });
+    expect(count(c.gateway, "SELECT COUNT(*) FROM sessions WHERE session_id = 'late-session'")).toBe(0);
+    await expectBigGone(c, store);
+    await expectSmallWhole(c, store);
+  });
+
+  it('unforgetting it on a later page stops it there: no page after is read', async () => {
+    const c = open();
+    const store = bigStore(c, 1_000);
+    const eraser = new SessionEraser(c.gateway, new SearchIndex(c.gateway), undefined, PAGE);
+    const forgetting = forgettingWith(c, eraser);
+    // Lifted as the second page is about to be read.
+    const { pages, stop } = recordPages(eraser, (n) => n === 1 && forgetting.lift('project', store.big));
+    const outcome = await forgetting.project(store.big).then(
+      () => 'finished',
+      (error: unknown) => (error as { code?: string }).code,
+    );
+    stop();
+
+    expect(outcome).toBe('cancelled');
+    expect(pages.map((p) => p.ids)).toEqual([PAGE, PAGE]);
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big)).toBe(1_000 - PAGE);
+    expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
+    expectIndexExact(c.gateway);
+  });
+});
