@@ -260,4 +260,18 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE file_checkpoints ADD COLUMN exclusion TEXT;');
     },
   },
+  {
+    version: 12,
+    name: "a project's conversations, indexed alone",
+    up(db) {
+      // A project's count and its latest conversation read this partial index only (GatewayReader), so
+      // the projects list costs one short range per project; sessions_project also holds subagents,
+      // whose rows a count had to read one by one to leave them out. Its WHERE is CONVERSATION as it
+      // reads today (sessions.ts), spelled out: a query uses the index only where it says the same. The
+      // parent columns (null but for branches) let SQLite check that WHERE without the table's row.
+      db.exec(
+        "CREATE INDEX IF NOT EXISTS sessions_conversations ON sessions(project_key, last_ts, session_id, parent_session_id, parent_kind) WHERE (parent_session_id IS NULL OR parent_kind = 'branch');",
+      );
+    },
+  },
 ];

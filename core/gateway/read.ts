@@ -98,16 +98,15 @@ const PART_COLUMNS = 'part_id, session_id, role, kind, ts, text, meta, is_meta, 
 
 /**
  * What other rooms may read of the gateway's sessions and parts. Every query rides an index
- * (`sessions_project`, the part_id key, `parts_session_ts`); none scans the parts table whole.
+ * (`sessions_project`, `sessions_conversations`, the part_id key, `parts_session_ts`); none scans the
+ * parts table whole, and none reads every session.
  */
 export class GatewayReader {
   readonly #projectSessions;
   readonly #newestParts;
   readonly #oldestParts;
   readonly #newestSessions;
-  readonly #conversations;
   readonly #conversationsOf;
-  readonly #latestPerProject;
   readonly #anySession;
 
   constructor(db: Db) {
@@ -116,12 +115,8 @@ export class GatewayReader {
     this.#newestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts DESC, part_id DESC LIMIT ?`);
     this.#oldestParts = db.prepare(`SELECT ${PART_COLUMNS} FROM parts WHERE session_id = ? ORDER BY ts ASC, part_id ASC LIMIT ?`);
     this.#newestSessions = db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${CONVERSATION} ORDER BY last_ts DESC, session_id DESC LIMIT ?`);
-    this.#conversations = db.prepare(`SELECT project_key AS key, COUNT(*) AS n FROM sessions WHERE project_key IS NOT NULL AND ${CONVERSATION} GROUP BY project_key`);
+    // Counted in sessions_conversations (migration 12), which holds conversations only: no table row is read.
     this.#conversationsOf = db.prepare(`SELECT COUNT(*) FROM sessions WHERE project_key = ? AND ${CONVERSATION}`).pluck();
-    this.#latestPerProject = db.prepare(
-      `SELECT ${SESSION_COLUMNS} FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY project_key ORDER BY last_ts DESC, session_id DESC) AS n
-       FROM sessions WHERE project_key IS NOT NULL AND ${CONVERSATION}) WHERE n = 1`,
-    );
     this.#anySession = db.prepare('SELECT 1 FROM sessions WHERE project_key = ? LIMIT 1').pluck();
   }
 
@@ -145,16 +140,7 @@ export class GatewayReader {
     return (this.#newestSessions.all(limit) as SessionRow[]).map(toSession);
   }
 
-  /** Each project's most recently active conversation. */
-  latestSessionPerProject(): Map<string, SessionHead> {
-    return new Map((this.#latestPerProject.all() as SessionRow[]).map((r) => [r.project_key!, toSession(r)]));
-  }
-
-  /** How many conversations each project holds (subagent sessions are not counted). */
-  conversationCounts(): Map<string, number> {
-    return new Map((this.#conversations.all() as Array<{ key: string; n: number }>).map((r) => [r.key, r.n]));
-  }
-
+  /** How many conversations a project holds (subagent sessions are not counted). */
   conversationCount(projectKey: string): number {
     return this.#conversationsOf.get(projectKey) as number;
   }
