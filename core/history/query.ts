@@ -1,7 +1,7 @@
 /**
  * What a person types, made into a full-text expression the index accepts. Words, "phrases",
- * prefix*, ^initial, AND/OR/NOT, -word (left out), NEAR(…) and (groups) keep their meaning; anything else that FTS5
- * would refuse as written (`src/app.ts`, `foo-bar`, `E0308:`) is quoted as a phrase of its own.
+ * prefix*, ^initial, AND/OR/NOT, NEAR(…) and (groups) keep their meaning; anything else that FTS5
+ * would refuse as written (`src/app.ts`, `foo-bar`, `E0308:`, a command's `-rf`) is quoted as a phrase of its own.
  * Unbalanced quotes or parentheses cannot be repaired locally: the caller then searches the whole
  * input as one phrase and says so.
  */
@@ -77,23 +77,6 @@ class Scanner {
     this.#after = role === 'close' || (group && role === 'operand') ? 'group' : role === 'operand' ? 'operand' : 'none';
   }
 
-  /**
-   * `deploy -staging` leaves out what holds `staging`, as a web search does: `deploy NOT staging`. NOT
-   * binds tighter than an explicit AND and looser than an implicit one, so what follows is joined with an
-   * explicit AND (`a NOT c AND d`, never `a NOT (c d)`). FTS5's NOT needs an operand before it: a leading
-   * `-word` is a word. The left-out word is not highlighted: no hit holds it.
-   */
-  #excludes(word: string): boolean {
-    if (word.length < 2 || !word.startsWith('-') || COLUMN_FILTER.test(word) || this.#after === 'none' || this.inNear()) return false;
-    this.emit('NOT', 'syntax');
-    const [terms, prefixes] = [this.terms.length, this.prefixes.length];
-    this.word(word.slice(1));
-    this.terms.length = terms;
-    this.prefixes.length = prefixes;
-    this.#after = 'group';
-    return true;
-  }
-
   inNear(): boolean {
     return this.nearAt >= 0 && this.depth === this.nearAt;
   }
@@ -112,7 +95,6 @@ class Scanner {
         return;
       }
     }
-    if (this.#excludes(word)) return;
     const column = COLUMN_FILTER.exec(word);
     if (column && namesOurColumns(column[1]!)) {
       // The filter applies to what follows it, with no AND in between.

@@ -22,9 +22,9 @@ const DEFAULT_LIMIT = 20;
  */
 const RANK_CAP = 500;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
-const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT, NEAR and -word are operators), so it was searched as one exact phrase.';
+const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT and NEAR are operators), so it was searched as one exact phrase.';
 /** Words a pasted error may hold that the syntax reads as operators: `IntegrityError: NOT NULL constraint failed`. */
-const OPERATOR_WORDS = /(?:^|\s)(?:AND|OR|NOT|NEAR)(?=[\s(]|$)|(?:^|\s)-\S/;
+const OPERATOR_WORDS = /(?:^|\s)(?:AND|OR|NOT|NEAR)(?=[\s(]|$)/;
 
 /** The longest cursor a request may hand back (the contract's). */
 const CURSOR_MAX = methods['Search.Query'].params.shape.cursor.unwrap().maxLength ?? Infinity;
