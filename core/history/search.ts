@@ -200,7 +200,7 @@ export class HistorySearch {
     const upper = cursor ? cursor.u : this.#reader.upperKey();
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
     const found = await this.#reader.candidates({ ...filter, partRowid: parts }, upper, RANK_CAP, cursor?.l ?? 0);
-    const { ranked, basis } = rankByRelevance(found.heads, terms, cursor?.b, filter.prefixes);
+    const { ranked, basis } = await rankByRelevance(found.heads, terms, cursor?.b, filter.prefixes);
     const rest = cursor ? ranked.filter((r) => rankedBefore({ score: cursor.a, key: cursor.k }, { score: r.score, key: r.part.key })) : ranked;
     const shown = rest.slice(0, limit);
     const last = shown[shown.length - 1];

@@ -83,33 +83,33 @@ function part(key: number, text: string): MatchedPart {
   return { key, partId: `p${key}`, sessionId: 's', provider: 'claude', role: 'user', kind: 'text', ts: null, text, meta: null, projectKey: null, genuineUserTurn: true };
 }
 
-const scores = (texts: string[], terms: string[], prefixes?: string[]) => {
+const scores = async (texts: string[], terms: string[], prefixes?: string[]) => {
   const parts = texts.map((t, i) => part(i + 1, t));
-  const { ranked } = rankByRelevance(parts, terms, undefined, prefixes);
+  const { ranked } = await rankByRelevance(parts, terms, undefined, prefixes);
   return texts.map((_, i) => ranked.find((r) => r.part.key === i + 1)!.score);
 };
 
 describe('relevance counts what the index matched', () => {
-  it('three mentions of a word outrank one among words that merely hold its letters', () => {
-    const [three, one] = scores(['cat cat cat and a dog', 'cat concatenate catalog category scatter catapult cattle catch catholic catnip'], ['cat']);
+  it('three mentions of a word outrank one among words that merely hold its letters', async () => {
+    const [three, one] = await scores(['cat cat cat and a dog', 'cat concatenate catalog category scatter catapult cattle catch catholic catnip'], ['cat']);
     expect(three).toBeGreaterThan(one!);
   });
 
-  it('an accented match counts for a plain term', () => {
-    const [accented, decomposed, other] = scores(['résumé résumé résumé', 're\u0301sume\u0301 twice re\u0301sume\u0301', 'nothing to see here at all today'], ['resume']);
+  it('an accented match counts for a plain term', async () => {
+    const [accented, decomposed, other] = await scores(['résumé résumé résumé', 're\u0301sume\u0301 twice re\u0301sume\u0301', 'nothing to see here at all today'], ['resume']);
     expect(accented).toBeGreaterThan(0);
     expect(decomposed).toBeGreaterThan(0);
     expect(other).toBe(0);
   });
 
-  it('an identifier counts by its pieces in order, not scattered', () => {
-    const [phrase, scattered] = scores(['the parse config step', 'parse the config'], ['parseConfig']);
+  it('an identifier counts by its pieces in order, not scattered', async () => {
+    const [phrase, scattered] = await scores(['the parse config step', 'parse the config'], ['parseConfig']);
     expect(phrase).toBeGreaterThan(0);
     expect(scattered).toBe(0);
   });
 
-  it('a prefix counts words it starts, not words that hold it', () => {
-    const [starts, holds] = scores(['configure it', 'reconfigure it'], ['conf'], ['conf']);
+  it('a prefix counts words it starts, not words that hold it', async () => {
+    const [starts, holds] = await scores(['configure it', 'reconfigure it'], ['conf'], ['conf']);
     expect(starts).toBeGreaterThan(0);
     expect(holds).toBe(0);
   });
@@ -131,14 +131,14 @@ describe('the matcher reads text as the index’s tokenizer does', () => {
 
   const wordsOf = (text: string) => compileTerms([text])[0]![0]!.words;
 
-  it('case, accents, combining marks, separators and other scripts', () => {
+  it('case, accents, combining marks, separators and other scripts', async () => {
     const text =
       'Café CAFE\u0301 \u0301x a\u0332b snake_case x\u200dy ﬁne Ǆ ſ ς ß ẞ İ ı ø Ǿ ệ ǖ ΆΈ ё Ω ²x ½ ٣٤ x\uE000y 😀word👍 ' +
       'क्षत्रिय مَرْحَبًا שָׁלוֹם สวัสดีครับ 한국어 日本語のテスト';
     expect(wordsOf(text)).toEqual(indexTokens(text));
   });
 
-  it('every Latin, Greek and Cyrillic letter of SQLite’s Unicode tables', () => {
+  it('every Latin, Greek and Cyrillic letter of SQLite’s Unicode tables', async () => {
     const letters: string[] = [];
     // U+01E0/U+01E1 (ǡ): SQLite keeps the accents of this one; newer letters than its tables are left out.
     const ranges = [
@@ -150,5 +150,23 @@ describe('the matcher reads text as the index’s tokenizer does', () => {
     ] as const;
     for (const [from, to] of ranges) for (let c = from; c <= to; c += 1) if (/\p{L}/u.test(String.fromCodePoint(c))) letters.push(`x${String.fromCodePoint(c)}x`);
     expect(wordsOf(letters.join(' '))).toEqual(indexTokens(letters.join(' ')));
+  });
+});
+
+describe('ranking many candidates', () => {
+  it('gives the event loop turns while it counts, instead of holding it for the whole page', async () => {
+    // Minified code or base64: a camelCase hump every other letter, the matcher's slowest text.
+    const parts = Array.from({ length: 1_000 }, (_, i) => part(i + 1, 'aB'.repeat(1_000)));
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns += 1;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const { ranked } = await rankByRelevance(parts, ['aBa'], undefined, []);
+    counting = false;
+    expect(ranked).toHaveLength(1_000);
+    expect(turns).toBeGreaterThan(1);
   });
 });
