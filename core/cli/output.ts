@@ -157,6 +157,19 @@ function moreArgs(cursor: string, pinned: readonly string[]): string[] {
   return [...pinned, '--cursor', cursor];
 }
 
+/**
+ * A time as the CLI prints it: the person's local time with its offset (`2026-03-10 13:00 +01:00`, or
+ * `UTC`), the zone `--from` and `--to` read a time without an offset in.
+ */
+export function localTime(ts: number | null): string {
+  if (ts === null) return '—';
+  const d = new Date(ts);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const offset = -d.getTimezoneOffset();
+  const zone = offset === 0 ? 'UTC' : `${offset > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())} ${zone}`;
+}
+
 /** The hint under a page that has a next one: the flags to add, the pinned dates before the cursor. */
 export function moreHint(cursor: string, pinned: readonly string[] = []): string {
   return `More: add ${moreArgs(cursor, pinned).join(' ')}`;

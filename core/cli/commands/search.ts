@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, groupBySession, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, requiredText, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
   project?: string;
@@ -17,10 +17,6 @@ interface SearchOptions {
   limit?: string;
   cursor?: string;
   json?: boolean;
-}
-
-function day(ts: number | null): string {
-  return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
 }
 
 /** Hits grouped by conversation, each group headed by its title (or first request) and id; `pinned`: the dates the next page repeats. */
@@ -43,7 +39,7 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
     const who = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && s?.parentKind !== 'subagent' ? (s?.app ?? hit.provider) : (hit.role ?? '');
     // A tool call says its one line (the command, the file) before the snippet that matched.
     const what = hit.kind === 'text' ? who : hit.summary !== null ? `${hit.role ?? ''} ${hit.kind} ${hit.summary}`.trim() : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
-    lines.push(`  ${day(hit.ts)}  ${what}: ${hit.snippet}`);
+    lines.push(`  ${localTime(hit.ts)}  ${what}: ${hit.snippet}`);
   }
   if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);
   if (result.cursor) lines.push('', moreHint(result.cursor, pinned));

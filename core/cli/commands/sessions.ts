@@ -3,7 +3,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { countOf, harnessLine, messageSpeaker, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { errorCode } from '../../log/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
@@ -26,10 +26,6 @@ async function writeExport(file: string, content: string): Promise<void> {
   }
 }
 
-function when(ts: number | null): string {
-  return ts === null ? '—' : new Date(ts).toISOString().slice(0, 16).replace('T', ' ');
-}
-
 /** One line per conversation; `pinned`: the dates the next page repeats; `filtered`: a project, provider or date narrowed the listing. */
 export function formatSessionList(result: Result<'Sessions.List'>, pinned: readonly string[] = [], filtered = false): string {
   // "Yet" would say nothing is captured when a filter, or the last page, left nothing to show.
@@ -37,7 +33,7 @@ export function formatSessionList(result: Result<'Sessions.List'>, pinned: reado
   const lines = result.sessions.map((s) => {
     const label = s.title ?? s.firstRequest ?? '(untitled)';
     const extra = [s.toolCalls > 0 ? countOf(s.toolCalls, 'tool call') : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
-    return `${s.sessionId}  ${when(s.lastAt)}  ${countOf(s.messages, 'message')}${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
+    return `${s.sessionId}  ${localTime(s.lastAt)}  ${countOf(s.messages, 'message')}${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
   });
   if (result.cursor) lines.push('', moreHint(result.cursor, pinned));
   return `${lines.join('\n')}\n`;
@@ -64,7 +60,7 @@ function partLine(part: SessionPart, harness: string | undefined): string {
 export function formatSession(result: Result<'Sessions.Get'>): string {
   const s = result.session;
   const parent = s.parentSessionId === null ? [] : [`${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`];
-  const facts = [s.sessionId, s.projectName ?? 'no project', s.app, `${when(s.startedAt)} → ${when(s.lastAt)}`, countOf(s.messages, 'message'), ...parent];
+  const facts = [s.sessionId, s.projectName ?? 'no project', s.app, `${localTime(s.startedAt)} → ${localTime(s.lastAt)}`, countOf(s.messages, 'message'), ...parent];
   const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
   const started = new Map<string, string[]>();
@@ -74,7 +70,7 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   for (const m of result.messages as SessionMessage[]) {
     const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.app));
     const who = messageSpeaker(m, inSubagent, s.app);
-    out.push('', `── ${who} · ${when(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...(started.get(m.messageId) ?? []));
+    out.push('', `── ${who} · ${localTime(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...(started.get(m.messageId) ?? []));
   }
   const unplaced = result.subagents.filter((sub) => !sub.startedBy);
   if (unplaced.length > 0) out.push('', ...unplaced.map((sub) => `subagent ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIsoDate } from '../../../core/api/index.js';
-import { dateOptions, parseDateOption } from '../../../core/cli/output.js';
+import { dateOptions, localTime, parseDateOption } from '../../../core/cli/output.js';
 
 /**
  * The zone is pinned, and to one that is not UTC, so that reading a date in local time and reading it
@@ -107,5 +107,15 @@ describe('a date as people type it, read by one rule for the CLI and MCP', () =>
 
   it('a year before 100 is that year, not 1900 and more', () => {
     expect(parseIsoDate('0050-01-01', utc)).toEqual({ ms: Date.parse('0050-01-01T00:00:00Z') });
+  });
+});
+
+describe('a time as the CLI prints it', () => {
+  it('is the local time with its offset, the zone --from and --to read a time without one in', () => {
+    const noon = Date.UTC(2026, 2, 10, 12, 5);
+    expect(localTime(noon)).toBe('2026-03-10 08:05 -04:00');
+    // What it prints reads back as the same minute.
+    expect(parseDateOption('--from', localTime(noon).slice(0, 16).replace(' ', 'T'))).toBe(noon);
+    expect(localTime(null)).toBe('—');
   });
 });
