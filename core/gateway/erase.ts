@@ -183,7 +183,8 @@ export class SessionEraser {
     // (re-tokenized) and random pages of the part_id index; 2,000 at a time held the event loop up to
     // 272 ms forgetting 190k parts of a 1M-part store. Session rows are paced the same way: 30,001 of
     // them at once held it 363 ms.
-    const done = await inPieces({ limits: { maxRows: batchRows }, gate: this.#gate, signal }, (rows) => {
+    // A small first piece: the first 'delete' and commit on a cold index cost 100 ms and more whatever their size.
+    const done = await inPieces({ limits: { maxRows: batchRows, startRows: 50 }, gate: this.#gate, signal }, (rows) => {
       next = this.#piece(order, next, rows, result);
       progress(next);
       return next < order.length;

@@ -209,6 +209,28 @@ describe('merging the index in pieces of its own', () => {
     db.close();
   });
 
+  it('a merge piece writes a few hundred pages at most, however quick the pieces before it were', () => {
+    const { db, index } = openOldStore();
+    const pages: number[] = [];
+    const exec = db.exec.bind(db);
+    db.exec = ((sql: string) => {
+      const merge = /VALUES \('merge', (\d+)\)/.exec(sql);
+      if (merge) pages.push(Number(merge[1]));
+      return exec(sql);
+    }) as Db['exec'];
+    // A walk's rhythm: a small piece indexed (a segment of its own), then a piece of merging. Most
+    // find little to merge and are quick, so the size grows; one that meets a real merge must not
+    // meet it at thousands of pages (90-110 ms held at 4,000, forgetting 150k sessions).
+    for (let i = 0; i < 120 && !index.progress().complete; i += 1) {
+      index.backfillStep(10);
+      index.mergePiece();
+    }
+    expect(pages.length).toBeGreaterThan(60);
+    expect(Math.max(...pages)).toBeGreaterThan(64);
+    expect(Math.max(...pages)).toBeLessThanOrEqual(300);
+    db.close();
+  });
+
   it('forgetting merges in step: thirty pieces of deletions leave a few segments, not a level per piece', async () => {
     const { db, index } = openOldStore();
     index.backfillStep(PARTS);
