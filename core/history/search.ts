@@ -9,6 +9,7 @@ import { redactAll, redactLabels } from './redaction.js';
 import { toolCallLine } from './messages.js';
 import type { SessionsView } from './sessions.js';
 import { excerptOf, snippetOf, termPattern, type Snippet } from './snippet.js';
+import type { TermPattern } from './term-match.js';
 
 /** The projects a search may be narrowed to: by key, or every project of one repository. */
 export interface ProjectDirectory {
@@ -264,7 +265,7 @@ function withinLength(cursor: RelevanceCursor): RelevanceCursor {
  * Each match's snippet; with a redactor, cut from its excerpt redacted whole, never redacted after the
  * cut (a token cut from its `Bearer`, or a key cut short, no longer looks like a secret).
  */
-async function snippetsOf(matches: readonly MatchedPart[], pattern: RegExp | null, redactor: Redactor | null): Promise<Snippet[]> {
+async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern | null, redactor: Redactor | null): Promise<Snippet[]> {
   if (redactor === null) return matches.map((m) => snippetOf(m.text, pattern));
   const excerpts = matches.map((m) => (m.text === null ? null : excerptOf(m.text, pattern)));
   const redacted = await redactAll(

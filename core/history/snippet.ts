@@ -22,15 +22,8 @@ export function termPattern(terms: readonly string[], prefixes: readonly string[
   return compiled.length === 0 ? null : new TermPattern(compiled);
 }
 
-/** Where the first match in `text` begins, or -1. A plain RegExp (not a TermPattern) is matched as written. */
-function firstMatch(text: string, pattern: RegExp | null): number {
-  if (pattern === null) return -1;
-  return pattern instanceof TermPattern ? pattern.firstIn(text) : text.search(pattern);
-}
-
 /** The ranges of the matches in `text`, in order and apart. */
-function rangesIn(text: string, pattern: RegExp): Array<[number, number]> {
-  if (!(pattern instanceof TermPattern)) return [...text.matchAll(pattern)].map((m) => [m.index, m.index + m[0].length]);
+function rangesIn(text: string, pattern: TermPattern): Array<[number, number]> {
   const ranges = pattern.matchesIn(text).flatMap((m) => m.ranges);
   ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   const apart: Array<[number, number]> = [];
@@ -51,8 +44,8 @@ export interface Excerpt {
  * recognised by (the key id beside an AWS secret, the `Bearer` before a token, a PEM header): it is
  * redacted whole before the snippet is cut from it, so the cut cannot hide that context.
  */
-export function excerptOf(text: string, pattern: RegExp | null): Excerpt {
-  const first = Math.max(0, firstMatch(text, pattern));
+export function excerptOf(text: string, pattern: TermPattern | null): Excerpt {
+  const first = Math.max(0, pattern?.firstIn(text) ?? -1);
   const from = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
   const to = wholeAt(text, Math.min(text.length, first + WINDOW + REDACT_CONTEXT));
   return { text: text.slice(from, to), at: first - from, cutBefore: from > 0, cutAfter: to < text.length };
@@ -62,9 +55,9 @@ export function excerptOf(text: string, pattern: RegExp | null): Excerpt {
  * The excerpt starts a little before the first match, at a word boundary, and holds one line of text.
  * `around`: `text` is an excerpt of a longer text (see excerptOf), redacted since, so its match may be gone.
  */
-export function snippetOf(text: string | null, pattern: RegExp | null, around?: Excerpt): Snippet {
+export function snippetOf(text: string | null, pattern: TermPattern | null, around?: Excerpt): Snippet {
   if (text === null || text === '') return { text: '', highlights: [] };
-  const found = firstMatch(text, pattern);
+  const found = pattern?.firstIn(text) ?? -1;
   const first = found < 0 && around ? Math.min(around.at, text.length) : found;
   let start = first <= LEAD ? 0 : first - LEAD;
   if (start > 0) {
@@ -89,7 +82,7 @@ export function snippetOf(text: string | null, pattern: RegExp | null, around?: 
 const EDGE_CONTEXT = 64;
 
 /** The matches lying wholly in text[start, end): found in the text around it, so a word cut at an edge is not taken for a whole one. */
-function rangesAround(text: string, start: number, end: number, pattern: RegExp): Array<[number, number]> {
+function rangesAround(text: string, start: number, end: number, pattern: TermPattern): Array<[number, number]> {
   const from = wholeAt(text, Math.max(0, start - EDGE_CONTEXT));
   const to = wholeAt(text, Math.min(text.length, end + EDGE_CONTEXT));
   return rangesIn(text.slice(from, to), pattern)

@@ -264,27 +264,25 @@ export interface TermMatch {
 const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The compiled terms of a query. As a RegExp it is their first words over folded text, found wherever
- * they stand; each place is then held to the index's token edges. It is one so it travels where the
- * terms' pattern always has (search.ts hands it to snippetOf as a RegExp). Read matches with matchesIn,
+ * The compiled terms of a query: their first words are looked for over folded text wherever they
+ * stand, and each place is then held to the index's token edges. Read matches with matchesIn,
  * firstIn and countsIn.
  */
-export class TermPattern extends RegExp {
-  /** What String's methods (matchAll, split) build from one: a plain RegExp, as this constructor takes terms. */
-  static override get [Symbol.species](): RegExpConstructor {
-    return RegExp;
-  }
-
+export class TermPattern {
   readonly #terms: readonly Term[];
-  /** The same pattern as a plain RegExp without the u flag (literal words need none): V8 runs it on its fast path, a subclass's or a u-flagged one far slower. */
+  /** The terms' first words, longest first, as one RegExp without the u flag (literal words need none): V8 runs it on its fast path. */
   readonly #firsts: RegExp;
 
   constructor(terms: readonly Term[]) {
     if (terms.length === 0) throw new Error('A term pattern needs a term.');
     const firsts = [...new Set(terms.flatMap((t) => t.map((a) => a.words[0]!)))].sort((a, b) => b.length - a.length);
-    super(firsts.map(escape).join('|'), 'gu');
-    this.#firsts = new RegExp(this.source, 'g');
+    this.#firsts = new RegExp(firsts.map(escape).join('|'), 'g');
     this.#terms = terms;
+  }
+
+  /** The words looked for first, as a pattern's source (`frost|cat`). */
+  get source(): string {
+    return this.#firsts.source;
   }
 
   /**
