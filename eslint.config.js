@@ -40,7 +40,12 @@ export default tseslint.config(
     },
   },
   {
-    // The renderer is a browser page: only the contract's types cross into it.
+    // The panel runs this file of the contract in the browser: it must pull nothing else in (zod, Node).
+    files: ['core/api/reading.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'core/api/reading.ts is loaded by the panel at run time: it imports nothing.' }] }] },
+  },
+  {
+    // The renderer is a browser page: only the contract's types and how a conversation reads cross into it.
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     ignores: ['renderer/vite.config.ts'],
     languageOptions: { globals: { ...globals.browser } },
@@ -51,14 +56,14 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }],
           patterns: [
             { group: NODE_BUILTINS, message: 'The renderer runs in a browser: no Node built-ins.' },
-            { regex: '(^|/)core/(?!api/index\\.js$)', message: 'The renderer may import only the contract (core/api/index.js), and only its types.' },
+            { regex: '(^|/)core/(?!api/(index|reading)\\.js$)', message: 'The renderer may import only the contract (core/api/index.js, its types) and how a conversation reads (core/api/reading.js).' },
             { group: ['**/electron/**'], message: 'The renderer never imports electron/.' },
           ],
         },
       ],
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)core/', allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
+        { patterns: [{ regex: '(^|/)core/(?!api/reading\\.js$)', allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
       ],
     },
   },

@@ -1,4 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
+// reading.ts, how a conversation reads (whose words a message holds), is the one file the panel imports at run time.
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -22,6 +23,7 @@ export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, Set
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
-export { groupBySession, SearchHit, SearchSession, SearchQueryResult } from './search.js';
+export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
+export { groupBySession, harnessKind, voiceOf, type HarnessKind, type Voice, type VoicedPart } from './reading.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

@@ -120,17 +120,3 @@ export const searchEvents = {
   'search.indexing': z.strictObject({ indexedParts: count, totalParts: count, complete: z.boolean() }),
 } as const;
 
-/**
- * Hits by conversation, conversations in the order of their best hit (the first in the page): a
- * relevance page interleaves them, a reader takes each conversation once. The CLI and MCP group with
- * this; the panel spells the same in renderer/src/places/search/groups.ts.
- */
-export function groupBySession<T extends { sessionId: string }>(hits: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const hit of hits) {
-    const group = groups.get(hit.sessionId);
-    if (group) group.push(hit);
-    else groups.set(hit.sessionId, [hit]);
-  }
-  return groups;
-}

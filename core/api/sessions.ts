@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { PROVIDER_IDS } from './providers.js';
+import { harnessKind, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
@@ -67,33 +68,25 @@ export type SessionPart = z.infer<typeof SessionPart>;
 /**
  * What a user-role text part the person did not write is, in one line, for the CLI and MCP: "Command
  * /clear", "Summary of the earlier conversation", or the session's `app` and the text's first line.
- * Undefined for the words of the turn's author; in a subagent's conversation (`inSubagent`) that is
- * the main agent's prompt, which capture never marks as the person's. The panel, which may import
- * only types, says the same (renderer/src/places/sessions/reading.ts).
+ * Undefined for the words of the turn's author (the rule is reading.ts's harnessKind, which the panel
+ * says in its own words).
  */
 export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, app: string): string | undefined {
-  if (role !== 'user' || part.kind !== 'text' || part.genuineUserTurn) return undefined;
-  if (part.isCompactSummary) return 'Summary of the earlier conversation';
-  if (inSubagent) return undefined;
-  if (part.slashCommand !== null) return `Command ${part.summary ?? part.slashCommand}`;
-  return `${app}: ${part.summary ?? ''}`;
+  const kind = harnessKind(part, role, inSubagent);
+  if (kind === 'summary') return 'Summary of the earlier conversation';
+  if (kind === 'command') return `Command ${part.summary ?? part.slashCommand}`;
+  return kind === 'app' ? `${app}: ${part.summary ?? ''}` : undefined;
 }
 
 const ROLE_WORDS: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
 
-/**
- * Who a message is from, as a reader says it (the CLI and exports; the panel spells the same in
- * renderer/src/places/sessions/reading.ts): a tool's output is nobody's words, a message of only the
- * app's text (and tool output) is the app's, and in a subagent's conversation the user turns are the
- * main agent's prompts.
- */
-export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string): string {
-  const { role, parts } = message;
-  if (parts.length > 0 && parts.every((p) => p.kind === 'tool_result')) return 'Tool result';
-  const harness = parts.map((p) => harnessLine(p, role, inSubagent, app));
-  if (harness.some((line) => line !== undefined) && parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined)) return app;
-  if (role === 'user' && inSubagent) return 'Main agent';
-  return ROLE_WORDS[role ?? ''] ?? role ?? 'Message';
+/** Who a message is from (reading.ts's voiceOf), as the CLI and exports say it. */
+export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string): string {
+  const voice = voiceOf(message, inSubagent);
+  if (voice === 'tool') return 'Tool result';
+  if (voice === 'app') return app;
+  if (voice === 'main-agent') return 'Main agent';
+  return ROLE_WORDS[message.role ?? ''] ?? message.role ?? 'Message';
 }
 
 export const SessionMessage = z.strictObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harnessLine, type SessionMessage, type SessionPart } from '../../../core/api/index.js';
+import { harnessLine, messageSpeaker as cliSpeaker, type SessionMessage, type SessionPart } from '../../../core/api/index.js';
 import { harnessFold, messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
 
 const part = (o: Partial<SessionPart>): SessionPart => ({
@@ -58,5 +58,22 @@ describe('user text the person did not write, in the session viewer', () => {
     expect(harnessLine(compacted, 'user', false, 'Claude Code')).toBe('Summary of the earlier conversation');
     expect(harnessLine(typed, 'user', false, 'Claude Code')).toBeUndefined();
     expect(harnessLine(part({ text: 'List the sensors' }), 'user', true, 'Claude Code')).toBeUndefined();
+  });
+
+  it('the panel and the CLI tell whose words a message holds by one rule, each in its own words', () => {
+    const said = { 'Tool result': 'Tool result', 'Claude Code': 'Claude Code', 'Main agent': 'Main agent', You: 'User', Assistant: 'Assistant' } as Record<string, string>;
+    const messages: Array<[SessionMessage, boolean]> = [
+      [user(echo), false],
+      [user(output, result), false],
+      [user(compacted), true],
+      [user(typed, output), false],
+      [user(result), false],
+      [user(part({ text: 'List the sensors' })), true],
+      [{ ...user(part({ text: 'Done.' })), role: 'assistant' }, false],
+      // A message whose parts were all forgotten or withheld is nobody's tool output.
+      [user(), false],
+    ];
+    for (const [message, inSubagent] of messages) expect(cliSpeaker(message, inSubagent, 'Claude Code')).toBe(said[messageSpeaker(message, inSubagent, 'Claude Code').who]);
+    expect(messageSpeaker(user(), false, 'Claude Code')).toEqual({ who: 'You', kind: 'turn' });
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement, type Ref, type RefObject } from 'react';
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { Button } from '../../components/index.js';
-import { firstNewHit, groupBySession } from './groups.js';
+import { firstNewHit, sessionGroups } from './groups.js';
 import { SessionGroup } from './Results.js';
 import { countSentence, emptySentence, rankedSentence } from './sentences.js';
 
@@ -63,7 +63,7 @@ export function SearchResults({ result, loading, onMore, box, ref }: { result: R
         )}
       </div>
       <ol className="search-groups" aria-label="Matches by conversation">
-        {groupBySession(result.hits).map((group) => (
+        {sessionGroups(result.hits).map((group) => (
           <SessionGroup key={group.sessionId} sessionId={group.sessionId} hits={group.hits} session={sessions.get(group.sessionId)} />
         ))}
       </ol>

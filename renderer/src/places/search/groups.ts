@@ -1,10 +1,9 @@
 import type { SearchHit } from '../../../../core/api/index.js';
+import { groupBySession } from '../../../../core/api/reading.js';
 
-/** The hits of a page grouped by conversation, in the order each conversation first matched. */
-export function groupBySession(hits: readonly SearchHit[]): Array<{ sessionId: string; hits: SearchHit[] }> {
-  const groups = new Map<string, SearchHit[]>();
-  for (const hit of hits) groups.set(hit.sessionId, [...(groups.get(hit.sessionId) ?? []), hit]);
-  return [...groups].map(([sessionId, grouped]) => ({ sessionId, hits: grouped }));
+/** The hits of a page grouped by conversation (core/api/reading.ts), in the order each first matched. */
+export function sessionGroups(hits: readonly SearchHit[]): Array<{ sessionId: string; hits: SearchHit[] }> {
+  return [...groupBySession(hits)].map(([sessionId, grouped]) => ({ sessionId, hits: grouped }));
 }
 
 /**
@@ -13,7 +12,7 @@ export function groupBySession(hits: readonly SearchHit[]): Array<{ sessionId: s
  */
 export function firstNewHit(before: readonly SearchHit[], after: readonly SearchHit[]): string | undefined {
   const known = new Set(before.map((hit) => hit.partId));
-  return groupBySession(after)
-    .flatMap((group) => group.hits)
+  return [...groupBySession(after).values()]
+    .flat()
     .find((hit) => !known.has(hit.partId))?.partId;
 }

@@ -1,4 +1,5 @@
 import type { SessionMessage, SessionPart } from '../../../../core/api/index.js';
+import { harnessKind, voiceOf } from '../../../../core/api/reading.js';
 import { formatCount } from '../../components/index.js';
 import type { Direction } from './pages.js';
 
@@ -20,30 +21,23 @@ export interface HarnessFold {
 }
 
 /**
- * User text the person did not write (capture marked which: `genuineUserTurn`) is said for what it
- * is and folded like a tool call, never shown as theirs: a slash command's echo, the summary that
- * continues a compacted conversation, or else text the app wrote (a command's output, a caveat, a
- * hook's line), labelled with the session's `app`. Undefined for the words of the turn's author, shown as written. In a subagent's
- * conversation the user text is the main agent's prompt (capture never marks it the person's).
- * The CLI and MCP say the same with core/api's harnessLine, which the panel may not import.
+ * User text the person did not write (core/api/reading.ts's harnessKind tells which) is said for what
+ * it is and folded like a tool call, never shown as theirs: a slash command's echo, the summary that
+ * continues a compacted conversation, or else text the app wrote, labelled with the session's `app`.
+ * Undefined for the words of the turn's author, shown as written.
  */
 export function harnessFold(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, app: string): HarnessFold | undefined {
-  if (role !== 'user' || part.kind !== 'text' || part.genuineUserTurn) return undefined;
-  if (part.isCompactSummary) return { label: 'Summary of the earlier conversation', summary: null };
-  if (inSubagent) return undefined;
-  if (part.slashCommand !== null) return { label: 'Command', summary: part.summary ?? part.slashCommand };
-  return { label: app, summary: part.summary };
+  const kind = harnessKind(part, role, inSubagent);
+  if (kind === 'summary') return { label: 'Summary of the earlier conversation', summary: null };
+  if (kind === 'command') return { label: 'Command', summary: part.summary ?? part.slashCommand };
+  return kind === 'app' ? { label: app, summary: part.summary } : undefined;
 }
 
-/**
- * Who a message is from as its header says it: a tool's output is nobody's words, and a user
- * message with none of its author's words in it (only text the app wrote, and tool output) is the app's.
- */
+/** Who a message is from (core/api/reading.ts's voiceOf) as its header says it, and how it is shown. */
 export function messageSpeaker(message: Pick<SessionMessage, 'role' | 'parts'>, inSubagent: boolean, app: string): { who: string; kind: 'tool' | 'harness' | 'turn' } {
-  const parts = message.parts;
-  const folded = (p: SessionPart) => harnessFold(p, message.role, inSubagent, app) !== undefined;
-  if (parts.every((p) => p.kind === 'tool_result')) return { who: 'Tool result', kind: 'tool' };
-  if (parts.some(folded) && parts.every((p) => p.kind === 'tool_result' || folded(p))) return { who: app, kind: 'harness' };
+  const voice = voiceOf(message, inSubagent);
+  if (voice === 'tool') return { who: 'Tool result', kind: 'tool' };
+  if (voice === 'app') return { who: app, kind: 'harness' };
   return { who: speakerOf(message.role, inSubagent), kind: 'turn' };
 }
 

@@ -1,0 +1,56 @@
+// How a conversation reads, as one rule for every surface: the CLI, MCP and exports through the
+// contract, and the panel, which imports this file alone of core/ at run time. So it imports nothing
+// (lint keeps it so): each surface says the answers in its own words.
+
+/** The fields of a part that tell whose words it holds. */
+export interface VoicedPart {
+  kind: string;
+  genuineUserTurn: boolean;
+  isCompactSummary: boolean;
+  slashCommand: string | null;
+}
+
+/**
+ * What a user-role text part the person did not write is: a slash command's echo, the summary that
+ * continues a compacted conversation, or other text the app wrote (a command's output, a caveat, a
+ * hook's line). Undefined for the words of the turn's author. In a subagent's conversation the user
+ * text is the main agent's prompt (capture never marks it the person's), which is its author's.
+ */
+export type HarnessKind = 'command' | 'summary' | 'app';
+
+export function harnessKind(part: VoicedPart, role: string | null, inSubagent: boolean): HarnessKind | undefined {
+  if (role !== 'user' || part.kind !== 'text' || part.genuineUserTurn) return undefined;
+  if (part.isCompactSummary) return 'summary';
+  if (inSubagent) return undefined;
+  return part.slashCommand !== null ? 'command' : 'app';
+}
+
+/**
+ * Who a message is from: a tool's output is nobody's words (`tool`); a user message holding none of
+ * its author's words, only text the app wrote and tool output, is the app's (`app`); in a subagent's
+ * conversation the user turns are the main agent's prompts (`main-agent`); else its role speaks.
+ */
+export type Voice = 'tool' | 'app' | 'main-agent' | 'role';
+
+export function voiceOf(message: { role: string | null; parts: readonly VoicedPart[] }, inSubagent: boolean): Voice {
+  const { role, parts } = message;
+  if (parts.length > 0 && parts.every((p) => p.kind === 'tool_result')) return 'tool';
+  const harness = parts.map((p) => harnessKind(p, role, inSubagent));
+  if (harness.some((kind) => kind !== undefined) && parts.every((p, i) => p.kind === 'tool_result' || harness[i] !== undefined)) return 'app';
+  if (role === 'user' && inSubagent) return 'main-agent';
+  return 'role';
+}
+
+/**
+ * Hits by conversation, conversations in the order of their best hit (the first in the page): a
+ * relevance page interleaves them, a reader takes each conversation once.
+ */
+export function groupBySession<T extends { sessionId: string }>(hits: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const hit of hits) {
+    const group = groups.get(hit.sessionId);
+    if (group) group.push(hit);
+    else groups.set(hit.sessionId, [hit]);
+  }
+  return groups;
+}
