@@ -119,4 +119,3 @@ export const searchEvents = {
   /** Progress of building the index for history captured before the index existed. */
   'search.indexing': z.strictObject({ indexedParts: count, totalParts: count, complete: z.boolean() }),
 } as const;
-
