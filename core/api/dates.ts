@@ -79,3 +79,12 @@ export function parseIsoDate(value: string, reading: DateReading): { ms: number 
   const ms = timeOn(reading.zone, [year, month, day], parts[4]);
   return ms === null ? { error: `${JSON.stringify(text)} is not a time: expected one such as 2026-11-29T08:00:00Z`, invalid: 'date' } : { ms };
 }
+
+/**
+ * The calendar day of a time where the person is, `YYYY-MM-DD`: how notes are dated and how the CLI
+ * prints a time's day (the zone its `--from` and `--to` read a bare date in).
+ */
+export function localDay(ts: number): string {
+  const d = new Date(ts);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

@@ -8,7 +8,7 @@ export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
 export { countOf, nounFor, wholeAt } from './words.js';
-export { parseIsoDate } from './dates.js';
+export { localDay, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type ProviderLabel, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId } from './ids.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';

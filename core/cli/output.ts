@@ -1,4 +1,4 @@
-import { parseIsoDate, StewardError, toStewardError } from '../api/index.js';
+import { localDay, parseIsoDate, StewardError, toStewardError } from '../api/index.js';
 import { launchOwner } from './launch.js';
 
 export interface CliIo {
@@ -167,7 +167,7 @@ export function localTime(ts: number | null): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const offset = -d.getTimezoneOffset();
   const zone = offset === 0 ? 'UTC' : `${offset > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())} ${zone}`;
+  return `${localDay(ts)} ${pad(d.getHours())}:${pad(d.getMinutes())} ${zone}`;
 }
 
 /** The hint under a page that has a next one: the flags to add, the pinned dates before the cursor. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { localDate } from './extract.js';
+import { localDay } from '../api/index.js';
 
 const BudgetFile = z.strictObject({ version: z.literal(1), date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), calls: z.number().int().nonnegative() });
 
@@ -25,7 +25,7 @@ export class CallBudget {
   usedToday(): number {
     try {
       const parsed = BudgetFile.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')));
-      return parsed.success && parsed.data.date === localDate(this.#now()) ? parsed.data.calls : 0;
+      return parsed.success && parsed.data.date === localDay(this.#now()) ? parsed.data.calls : 0;
     } catch {
       return 0;
     }
@@ -37,7 +37,7 @@ export class CallBudget {
 
   spend(calls: number): void {
     if (calls <= 0) return;
-    const next = { version: 1, date: localDate(this.#now()), calls: this.usedToday() + calls };
+    const next = { version: 1, date: localDay(this.#now()), calls: this.usedToday() + calls };
     writeFileAtomic.sync(this.#file, `${JSON.stringify(next)}\n`, { mode: 0o600 });
   }
 }

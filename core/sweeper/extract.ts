@@ -1,4 +1,5 @@
 import { isAbsolute, posix, relative } from 'node:path';
+import { localDay } from '../api/index.js';
 import { showsRedaction } from '../secrets/index.js';
 import type { Digest, DigestMessage, DigestSession, ToolUse } from './types.js';
 
@@ -231,12 +232,6 @@ export function extract(digest: Digest): Extract {
   return x;
 }
 
-/** The local calendar day of a time, `YYYY-MM-DD`: notes are dated the way the person lived them. */
-export function localDate(ts: number): string {
-  const d = new Date(ts);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
 export interface ActivityDay {
   date: string;
   /** The sessions active that day, by their index in the digest. */
@@ -250,7 +245,7 @@ export function activityDays(digest: Digest): ActivityDay[] {
   const days = new Map<string, ActivityDay>();
   for (const { message, session } of chronological(digest)) {
     if (digest.since !== null && message.ts <= digest.since) continue;
-    const date = localDate(message.ts);
+    const date = localDay(message.ts);
     const day = days.get(date) ?? { date, sessions: [], commits: [], files: 0 };
     if (!day.sessions.includes(session)) day.sessions.push(session);
     for (const tool of message.toolUses) {

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import picomatch from 'picomatch';
-import { StewardError, type CuratorKind, type DataBoundary, type EventName, type EventPayload, type Result } from '../api/index.js';
+import { localDay, StewardError, type CuratorKind, type DataBoundary, type EventName, type EventPayload, type Result } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { createCurator, CuratorError, type ApiKeys, type Curator, type RemoteOptions } from './curators/index.js';
 import { CallBudget } from './budget.js';
 import { buildDigest, renderPrompt } from './digest.js';
-import { localDate } from './extract.js';
 import { CuratorPauses } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
@@ -98,7 +97,6 @@ type RunKind = 'scheduled' | 'manual';
 /** A sweep may spend at most this many request timeouts in all (repairs and retries included). */
 const SWEEP_DEADLINE_REQUESTS = 3;
 
-export { localDate };
 
 function envKeys(env: NodeJS.ProcessEnv): ApiKeys {
   return { anthropic: env.ANTHROPIC_API_KEY, openai: env.OPENAI_API_KEY };
@@ -436,13 +434,13 @@ export class Sweeper {
     try {
       const redactor = createRedactor([...secretValuesFromEnv(this.#o.env), ...[keys.anthropic, keys.openai].filter((k): k is string => !!k && k.length > 8)]);
       const digest = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started, state.watermark);
-      const today = localDate(started);
+      const today = localDay(started);
       const prompt = renderPrompt(digest, today, settings.inputTokenBudget);
       const reply = await curator.curate({ digest, prompt, today, signal: AbortSignal.any([this.#abort.signal, deadline]) });
       this.stats.calls += reply.calls;
       this.#budget.spend(reply.calls);
       // The changelog is dated by the activity it describes, never by the day the sweep ran.
-      const days = reply.days ?? [{ date: localDate(activityAt), bullet: reply.sections.changelog }];
+      const days = reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }];
       const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, days, overviewBefore: digest.overviewSnapshot, redactor });
       const result = this.#succeeded(target, state, activityAt, curator, reply, written, Math.round(performance.now() - wallStart));
       this.#o.emit?.('sweeper.finished', result);

@@ -1,4 +1,5 @@
-import { activityDays, clip, extract, localDate, type ActivityDay, type Extract, type SessionBrief } from '../extract.js';
+import { localDay } from '../../api/index.js';
+import { activityDays, clip, extract, type ActivityDay, type Extract, type SessionBrief } from '../extract.js';
 import type { Digest } from '../types.js';
 import type { Curator, CuratorReply, CuratorRequest, DatedBullet } from './types.js';
 
@@ -33,7 +34,7 @@ function about(digest: Digest): string {
 function focus(x: Extract): string[] {
   const latest = x.sessions.find((s) => s.task !== null || s.title !== null);
   if (!latest) return [];
-  const named = latest.title !== null ? ` (session “${latest.title}”, ${localDate(latest.lastAt)})` : ` (${localDate(latest.lastAt)})`;
+  const named = latest.title !== null ? ` (session “${latest.title}”, ${localDay(latest.lastAt)})` : ` (${localDay(latest.lastAt)})`;
   const items = [`Task: ${latest.task ?? latest.title ?? ''}${named}`];
   if (latest.latestAsk !== null && latest.latestAsk !== latest.task) items.push(`Latest request: ${latest.latestAsk}`);
   if (latest.closing !== null) items.push(`Where it stopped: ${latest.closing}`);
@@ -49,7 +50,7 @@ function sessionLine(s: SessionBrief): string | null {
   const name = s.title ?? s.task;
   if (name === null) return null;
   const line = s.closing ?? (s.title !== null && s.task !== null ? s.task : null);
-  return `${localDate(s.lastAt)} — ${bare(name)}${line !== null && bare(line) !== bare(name) ? `: ${line}` : ''}`;
+  return `${localDay(s.lastAt)} — ${bare(name)}${line !== null && bare(line) !== bare(name) ? `: ${line}` : ''}`;
 }
 
 function fileLines(x: Extract): string[] {
@@ -90,7 +91,7 @@ function dayBullet(x: Extract, day: ActivityDay): string {
 /** One bullet per day of activity this sweep covers, dated by that day, never by the sweep's own day. */
 export function offlineDays(digest: Digest, x: Extract): DatedBullet[] {
   const days = activityDays(digest);
-  if (days.length === 0) return [{ date: localDate(digest.activityAt), bullet: 'Worked on the project' }];
+  if (days.length === 0) return [{ date: localDay(digest.activityAt), bullet: 'Worked on the project' }];
   return days.map((day) => ({ date: day.date, bullet: dayBullet(x, day) }));
 }
 
