@@ -40,12 +40,12 @@ export default tseslint.config(
     },
   },
   {
-    // The panel runs this file of the contract in the browser: it must pull nothing else in (zod, Node).
-    files: ['core/api/reading.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'core/api/reading.ts is loaded by the panel at run time: it imports nothing.' }] }] },
+    // The panel runs these files of the contract in the browser: they must pull nothing else in (zod, Node).
+    files: ['core/api/reading.ts', 'core/api/registry.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'The panel loads this file at run time: it imports nothing.' }] }] },
   },
   {
-    // The renderer is a browser page: only the contract's types and how a conversation reads cross into it.
+    // The renderer is a browser page: only the contract's types, its providers and how a conversation reads cross into it.
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     ignores: ['renderer/vite.config.ts'],
     languageOptions: { globals: { ...globals.browser } },
@@ -56,14 +56,14 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }],
           patterns: [
             { group: NODE_BUILTINS, message: 'The renderer runs in a browser: no Node built-ins.' },
-            { regex: '(^|/)core/(?!api/(index|reading)\\.js$)', message: 'The renderer may import only the contract (core/api/index.js, its types) and how a conversation reads (core/api/reading.js).' },
+            { regex: '(^|/)core/(?!api/(index|reading|registry)\\.js$)', message: 'The renderer may import only the contract (core/api/index.js, its types), the providers (core/api/registry.js) and how a conversation reads (core/api/reading.js).' },
             { group: ['**/electron/**'], message: 'The renderer never imports electron/.' },
           ],
         },
       ],
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)core/(?!api/reading\\.js$)', allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
+        { patterns: [{ regex: '(^|/)core/(?!api/(reading|registry)\\.js$)', allowTypeImports: true, message: 'Only types may be imported from the contract.' }] },
       ],
     },
   },

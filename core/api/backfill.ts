@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROVIDER_IDS } from './providers.js';
+import { PROVIDER_IDS } from './registry.js';
 import { SweepResult } from './sweep.js';
 
 /** Manual and onboarding imports of transcript history; they share the sweep's queue and result shape. */

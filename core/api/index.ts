@@ -1,5 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
-// reading.ts, how a conversation reads (whose words a message holds), is the one file the panel imports at run time.
+// The panel imports two files at run time, each importing nothing: registry.ts (the providers) and reading.ts (whose words a message holds).
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -9,7 +9,8 @@ export * from './client.js';
 export * from './lists.js';
 export { countOf, nounFor, wholeAt } from './words.js';
 export { localDay, parseIsoDate } from './dates.js';
-export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, ProviderRootsView, ProviderSurvey, type ProviderId, type ProviderLabel, type RootKey, type RootKind, type ProviderDescriptor } from './providers.js';
+export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
+export { ProviderRootsView, ProviderSurvey } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId } from './ids.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
 export { StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';

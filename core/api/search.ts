@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
-import { PROVIDER_IDS } from './providers.js';
+import { PROVIDER_IDS } from './registry.js';
 import { ParentKind } from './sessions.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
-import { PROVIDER_IDS } from './providers.js';
+import { PROVIDER_IDS } from './registry.js';
 import { harnessKind, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURATOR_KINDS, DATA_BOUNDARIES, LOG_LEVELS, REMOTE_CURATORS } from './lists.js';
-import { PROVIDER_IDS, PROVIDERS } from './providers.js';
+import { PROVIDER_IDS, PROVIDERS } from './registry.js';
 import { CuratorPause, SweeperBudget } from './sweeper.js';
 
 /** The settings a person changes from the panel: today the sweeper's curator and its API keys. */

@@ -1,4 +1,4 @@
-import type { ProviderId, ProviderLabel } from '../../../core/api/index.js';
+import { PROVIDER_IDS, PROVIDERS } from '../../../core/api/registry.js';
 
 const numberFormat = new Intl.NumberFormat(undefined);
 
@@ -37,20 +37,14 @@ export function formatDateTime(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/**
- * What a person calls each provider: the contract's names (PROVIDERS), spelled here because the panel
- * may import only types from core. Each must equal its literal type there, so a missing, extra or
- * differently spelled name does not compile.
- */
-const PROVIDER_LABELS: { readonly [P in ProviderId]: ProviderLabel<P> } = { claude: 'Claude', openclaw: 'OpenClaw', codex: 'Codex CLI', gemini: 'Gemini CLI' };
-
+/** What a person calls each provider: the contract's name for it (PROVIDERS), else the id as stored. */
 export function providerLabel(id: string): string {
-  return (PROVIDER_LABELS as Record<string, string>)[id] ?? id;
+  return (PROVIDERS as Record<string, { label: string } | undefined>)[id]?.label ?? id;
 }
 
-/** The providers, in the contract's order (the labels' keys): the panel may import only types from core. */
+/** The providers, in the contract's order. */
 export function providerIds(): string[] {
-  return Object.keys(PROVIDER_LABELS);
+  return [...PROVIDER_IDS];
 }
 
 /** How long a conversation's name may be when it is its first request: a heading's line, not a paragraph. */
