@@ -6,6 +6,18 @@ const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
 const UNC = /^\\\\[^\\]+\\[^\\]+/;
 /** WSL sees drive C: as /mnt/c: the same folder, so the same project. */
 const WSL_MOUNT = /^\/mnt\/([A-Za-z])(?=\/|$)/;
+/**
+ * Windows' verbatim form of a drive or UNC path (`\\?\C:\…`, `\\?\UNC\server\share\…`), which Rust's
+ * canonicalize gives and Codex records on Windows (openai/codex#17302, #19128): the same folder.
+ */
+const VERBATIM = /^\\\\\?\\(?:(UNC)\\|(?=[A-Za-z]:))/i;
+
+function withoutVerbatim(cwd: string): string {
+  const match = VERBATIM.exec(cwd);
+  if (!match) return cwd;
+  const rest = cwd.slice(match[0].length);
+  return match[1] ? `\\\\${rest}` : rest;
+}
 
 function windowsForm(path: string): string {
   let out = win32.normalize(path);
@@ -20,7 +32,8 @@ function windowsForm(path: string): string {
  * lower-case drive letter, any other in POSIX form; no trailing separator. Nothing is resolved against
  * the current folder: a cwd that is not absolute names a project, not a folder (Claude Desktop's).
  */
-export function normalizeCwd(cwd: string): string {
+export function normalizeCwd(raw: string): string {
+  const cwd = withoutVerbatim(raw);
   const wsl = WSL_MOUNT.exec(cwd);
   if (wsl) return windowsForm(`${wsl[1]}:\\${cwd.slice(wsl[0].length)}`);
   if (WINDOWS_DRIVE.test(cwd) || UNC.test(cwd)) return windowsForm(cwd);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { wholeAt } from '../api/index.js';
 
 /** Texts above these caps keep a prefix, their full length and a hash. */
 export const TEXT_CAP = 32 * 1024;
@@ -13,9 +14,17 @@ export function sha256(value: string | Buffer): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/**
+ * The first `cap` UTF-16 units of a text, one fewer when the cut would fall between the halves of a
+ * surrogate pair (an emoji): a lone half is no character, and reaches SQLite as U+FFFD.
+ */
+export function prefix(text: string, cap: number): string {
+  return text.length <= cap ? text : text.slice(0, wholeAt(text, cap));
+}
+
 export function bound(text: string, cap: number): Bounded {
   if (text.length <= cap) return { text };
-  return { text: text.slice(0, cap), truncated: { length: text.length, sha256: sha256(text) } };
+  return { text: prefix(text, cap), truncated: { length: text.length, sha256: sha256(text) } };
 }
 
 /** Image data becomes {media_type, bytes, sha256}: megabytes of base64 never reach the cache. */

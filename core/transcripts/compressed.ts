@@ -60,10 +60,12 @@ export function* archiveLines(bytes: Uint8Array, maxBytes: number): Generator<st
 
 /**
  * The lines of a zstd-compressed transcript file (a cold Codex rollout, an OpenClaw
- * `.jsonl.deleted.<ts>.zst` sibling), counted like `readCompleteLines` counts them. Such a file is
- * never appended to, so its last line is complete even without `\n`.
+ * `.jsonl.deleted.<ts>.zst` sibling), counted like `readCompleteLines` counts them: a line above the
+ * cap is `null` (counted `too_large`) and keeps its place, so a line's index is the one it has in the
+ * plain file (an OpenClaw v1 entry's identity). Such a file is never appended to, so its last line
+ * is complete even without `\n`.
  */
-export async function* readCompressedLines(path: string, options: { maxLineBytes: number }, stats: LineStats): AsyncGenerator<string[]> {
+export async function* readCompressedLines(path: string, options: { maxLineBytes: number }, stats: LineStats): AsyncGenerator<Array<string | null>> {
   if ((await stat(path)).size > MAX_COMPRESSED_BYTES) {
     stats.oversizeLines += 1;
     return countSkip(stats, 'too_large');
@@ -73,8 +75,12 @@ export async function* readCompressedLines(path: string, options: { maxLineBytes
   stats.bytesRead = (stats.bytesRead ?? 0) + bytes.length;
   try {
     for (const lines of archiveLines(bytes, MAX_DECODED_BYTES)) {
-      const kept = lines.filter((line) => Buffer.byteLength(line) <= options.maxLineBytes);
-      stats.oversizeLines += lines.length - kept.length;
+      const kept = lines.map((line) => {
+        if (Buffer.byteLength(line) <= options.maxLineBytes) return line;
+        stats.oversizeLines += 1;
+        countSkip(stats, 'too_large');
+        return null;
+      });
       stats.lines += kept.length;
       if (kept.length > 0) yield kept;
     }

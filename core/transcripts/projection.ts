@@ -1,4 +1,5 @@
 import { TITLE_SOURCES, type ProviderId, type TitleSource } from '../api/index.js';
+import { prefix } from './bounds.js';
 import type { PartRow, SessionRow, TitleClaim, TranscriptBatch } from './types.js';
 
 export type Json = Record<string, unknown>;
@@ -95,13 +96,13 @@ export class Projection {
   /** Keeps the title of the highest precedence the file offered (the latest of equal ones). */
   title(session: SessionRow, title: string, source: TitleSource): void {
     if (titleRank(source) < titleRank(session.titleSource)) return;
-    session.title = title.slice(0, TITLE_CHARS);
+    session.title = prefix(title, TITLE_CHARS);
     session.titleSource = source;
   }
 
   /** Records the session's first genuine user words, bounded, unless it has some already. */
   request(session: SessionRow, text: string): void {
-    if (session.firstRequest === null && text.trim() !== '') session.firstRequest = text.trim().slice(0, REQUEST_CHARS);
+    if (session.firstRequest === null && text.trim() !== '') session.firstRequest = prefix(text.trim(), REQUEST_CHARS);
   }
 
   /** Lets a session without parts in this file be created (provenance that arrived before the transcript). */
@@ -112,7 +113,7 @@ export class Projection {
 
   /** A title for the session that holds a message the cache may know (resolved by the gateway). */
   claim(claim: TitleClaim): void {
-    this.#claims.push({ ...claim, title: claim.title.slice(0, TITLE_CHARS) });
+    this.#claims.push({ ...claim, title: prefix(claim.title, TITLE_CHARS) });
   }
 
   add(part: PartRow, session: SessionRow): void {

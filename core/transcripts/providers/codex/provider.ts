@@ -263,6 +263,11 @@ async function* linesOf(chunks: AsyncGenerator<LineChunk>): AsyncGenerator<strin
   for await (const chunk of chunks) yield chunk.lines.filter((line): line is string => line !== null);
 }
 
+/** The lines of a compressed rollout, above-cap lines (already counted) left out. */
+async function* withinCap(groups: AsyncGenerator<Array<string | null>>): AsyncGenerator<string[]> {
+  for await (const group of groups) yield group.filter((line): line is string => line !== null);
+}
+
 export class CodexProvider implements TranscriptProvider {
   readonly id = 'codex' as const;
   readonly parserVersion = CODEX_PARSER_VERSION;
@@ -296,7 +301,7 @@ export class CodexProvider implements TranscriptProvider {
     const start = saved ? await resumeOffset(file.path, options.resume, file.size, stats) : 0;
     const reader = new RolloutReader(file, options, stats, start > 0 ? saved : undefined);
     const source = compressed
-      ? readCompressedLines(file.path, options, stats)
+      ? withinCap(readCompressedLines(file.path, options, stats))
       : linesOf(readCompleteLines(file.path, { maxLineBytes: options.maxLineBytes, start, end: file.size, ...(start > 0 && options.resume ? { headHash: options.resume.headHash } : {}) }, stats));
     for await (const lines of source) {
       for (const text of lines) {

@@ -249,7 +249,11 @@ export class GeminiProvider implements TranscriptProvider {
     stats.lines += 1;
     const document = parseLine(text);
     if (!document) return yield () => countMalformed(stats);
-    yield (reader) => reader.metadata(document);
+    // The document counts as a line (its messages as one each): its own fields are no part.
+    yield (reader) => {
+      reader.metadata(document);
+      countSkip(stats, 'meta_only');
+    };
     const messages = Array.isArray(document.messages) ? document.messages : [];
     stats.lines += messages.length;
     for (const message of messages) yield (reader) => reader.message(asObject(message) ?? {});
