@@ -24,7 +24,7 @@ export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, Set
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
-export { SearchHit, SearchSession, SearchQueryResult } from './search.js';
+export { hasSearchFilter, NOTHING_TO_SEARCH, SearchHit, SearchSession, SearchQueryResult } from './search.js';
 export { groupBySession, harnessKind, voiceOf, type HarnessKind, type Voice, type VoicedPart } from './reading.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

@@ -46,10 +46,24 @@ export const SearchSession = z.strictObject({
 });
 export type SearchSession = z.infer<typeof SearchSession>;
 
+/**
+ * Whether a search names a filter: with one, a search may have no words (its parts, newest first). An
+ * only-the-person's-own-words flag of false narrows nothing.
+ */
+export function hasSearchFilter(p: { provider?: unknown; projectKey?: unknown; sessionId?: unknown; role?: unknown; kind?: unknown; genuineUserTurn?: boolean | undefined; from?: unknown; to?: unknown; repo?: unknown }): boolean {
+  return [p.provider, p.projectKey, p.sessionId, p.role, p.kind, p.from, p.to, p.repo].some((v) => v !== undefined) || p.genuineUserTurn === true;
+}
+
+/** What a search with neither words nor a filter is told. */
+export const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or at least one filter';
+
 export const SearchQueryParams = z
   .strictObject({
-    /** Words, "phrases", prefix*, AND/OR/NOT; anything else is searched as written. */
-    query: z.string().max(1_000).refine((q) => q.trim() !== '', 'the query is empty'),
+    /**
+     * Words, "phrases", prefix*, AND/OR/NOT; anything else is searched as written. Empty (or blank) with
+     * a filter: every part the filters select, newest first (there is nothing to rank by).
+     */
+    query: z.string().max(1_000),
     provider: z.enum(PROVIDER_IDS).optional(),
     projectKey: ProjectKey.optional(),
     /** A conversation; its subagents' parts are included. */
@@ -70,7 +84,7 @@ export const SearchQueryParams = z
     repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME').optional(),
     /**
      * `relevance` (the default) or `newest`: newest by line time to the second (the index orders by it);
-     * of lines of the same second, the one stored last comes first.
+     * of lines of the same second, the one stored last comes first. A search with no words is always newest.
      */
     sort: z.enum(SEARCH_SORTS).optional(),
     limit: z.number().int().min(1).max(100).optional(),
@@ -82,7 +96,8 @@ export const SearchQueryParams = z
      */
     redact: z.boolean().optional(),
   })
-  .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' });
+  .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' })
+  .refine((p) => p.query.trim() !== '' || hasSearchFilter(p), { message: NOTHING_TO_SEARCH, path: ['query'] });
 
 export const SearchQueryResult = z.strictObject({
   hits: z.array(SearchHit),
@@ -93,9 +108,10 @@ export const SearchQueryResult = z.strictObject({
    * The query could not be searched as written; `message` says so in words to show. `phrase`: it was
    * not valid search syntax, so it was searched as one exact phrase. `too_broad`: a prefix* stands for
    * more words than a search can merge in its time, so nothing was searched (no hits, no cursor): the
-   * message names the prefix and asks for a letter or two more.
+   * message names the prefix and asks for a letter or two more. `newest`: it had no words, so relevance
+   * had nothing to rank by and the filters' parts are newest first (said unless `sort` was `newest`).
    */
-  fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad']), message: z.string() }).optional(),
+  fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad', 'newest']), message: z.string() }).optional(),
   /**
    * Relevance ranked only the newest this-many matches (there were more; for `genuineUserTurn`, or a
    * conversation with more than 100 subagents of their own ids, there may be more past the matches a

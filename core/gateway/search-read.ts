@@ -32,6 +32,9 @@ export interface SearchFilter {
   partRowid?: number | undefined;
 }
 
+/** What a search with no words asks of the index: its filters alone (see SearchReader.latest). */
+export type ListFilter = Omit<SearchFilter, 'expression' | 'prefixes'>;
+
 export interface MatchedPart {
   /** The part's position in the index: orders by line time. */
   key: number;
@@ -100,6 +103,11 @@ export const MATCH_TIMEOUT_MS = 5_000;
  */
 const NEWEST_SQL = `SELECT f.rowid FROM search_fts f CROSS JOIN search_map m ON m.fts_rowid = f.rowid
   WHERE search_fts MATCH ? AND f.rowid >= ? AND f.rowid < ? AND m.part_rowid <= ? ORDER BY f.rowid DESC LIMIT ?`;
+/**
+ * Every indexed part newest first, of the parts up to a rowid, for a search with no words whose filters
+ * are none of them index terms (a date range, a kind): the map's key is its primary key, in time order.
+ */
+const LATEST_SQL = 'SELECT fts_rowid FROM search_map WHERE fts_rowid >= ? AND fts_rowid < ? AND part_rowid <= ? ORDER BY fts_rowid DESC LIMIT ?';
 /** No bound on part rowids: every indexed part. */
 const ANY_PART = Number.MAX_SAFE_INTEGER;
 
@@ -147,8 +155,13 @@ const ALL_COLUMNS = 'body thinking tool_input tool_output';
 export function matchOf(filter: SearchFilter, subagents: readonly string[] = []): string {
   // The person's own words are always user text: the index narrows to it before the flag is read.
   const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
+  return [`{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`, ...scopeTerms(filter, subagents)].join(' AND ');
+}
+
+/** Each filter that is an index term, as a MATCH of the scope column; none for a filter of dates or a kind alone. */
+function scopeTerms(filter: ListFilter, subagents: readonly string[] = []): string[] {
   const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
-  const terms = [`{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`];
+  const terms: string[] = [];
   if (filter.provider !== undefined) terms.push(`scope : ${scopeTokens.provider(filter.provider)}`);
   if (role !== undefined) terms.push(`scope : ${scopeTokens.role(role)}`);
   if (filter.sessionId !== undefined) {
@@ -160,11 +173,11 @@ export function matchOf(filter: SearchFilter, subagents: readonly string[] = [])
     const keys = filter.projectKeys.length > 0 ? filter.projectKeys.map(scopeTokens.project) : ['zknone'];
     terms.push(`{scope} : (${keys.join(' OR ')})`);
   }
-  return terms.join(' AND ');
+  return terms;
 }
 
 /** [lo, hi) of index keys for a date range. */
-function keyRange(filter: SearchFilter, beforeKey: number | null, fromKey = 0): [number, number] {
+function keyRange(filter: Pick<SearchFilter, 'fromMs' | 'toMs'>, beforeKey: number | null, fromKey = 0): [number, number] {
   const lo = Math.max(fromKey, filter.fromMs === undefined ? 0 : keyOfSeconds(filter.fromMs / 1000));
   let hi = filter.toMs === undefined ? Number.MAX_SAFE_INTEGER : keyOfSeconds(filter.toMs / 1000) + KEY_SHIFT;
   if (beforeKey !== null) hi = Math.min(hi, beforeKey);
@@ -207,11 +220,22 @@ const SUBAGENTS_SQL = `SELECT session_id FROM sessions WHERE parent_session_id =
  * at a time in the range. A key in [@wholeLo, @wholeHi) is in it by its second alone; only the
  * seconds a bound cuts inside read their part's time (OR stops at the first true side).
  */
-const KEPT_SQL = `SELECT m.fts_rowid FROM json_each(@keys) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid
-  WHERE (@genuine = 0 OR p.genuine_user_turn = 1)
+const KEPT_FROM = 'SELECT m.fts_rowid FROM json_each(@keys) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid';
+const KEPT_WHERE = `(@genuine = 0 OR p.genuine_user_turn = 1)
     AND ((m.fts_rowid >= @wholeLo AND m.fts_rowid < @wholeHi) OR ((@from IS NULL OR p.ts >= @from) AND (@to IS NULL OR p.ts <= @to)))
     AND (@family IS NULL OR p.session_id = @family OR (p.session_id >= @family || ':agent-' AND p.session_id < @family || ':agent.')
-         OR EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session_id AND s.parent_session_id = @family AND s.parent_kind IS NOT 'branch'))
+         OR EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session_id AND s.parent_session_id = @family AND s.parent_kind IS NOT 'branch'))`;
+const KEPT_SQL = `${KEPT_FROM} WHERE ${KEPT_WHERE} ORDER BY j.key`;
+
+/**
+ * The parts a search with no words keeps, as KEPT_SQL does, and only those words could find: with text
+ * (octet_length reads no text), of the kind asked, as the index files a kind under its columns (the
+ * search_source view's CASE). The words' MATCH names the column instead.
+ */
+const LISTED_SQL = `${KEPT_FROM}
+  WHERE octet_length(p.text) > 0
+    AND (@kind IS NULL OR (CASE WHEN p.kind IN ('thinking', 'tool_use', 'tool_result') THEN p.kind ELSE 'text' END) = @kind)
+    AND ${KEPT_WHERE}
   ORDER BY j.key`;
 
 /**
@@ -225,6 +249,8 @@ export class SearchReader {
   readonly #details: Statement;
   readonly #heads: Statement;
   readonly #kept: Statement;
+  readonly #latest: Statement;
+  readonly #listed: Statement;
   readonly #subagents: Statement;
   readonly #top: Statement;
   readonly #lastPart: Statement;
@@ -258,6 +284,8 @@ export class SearchReader {
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
     this.#kept = db.prepare(KEPT_SQL).pluck();
+    this.#latest = db.prepare(LATEST_SQL).pluck();
+    this.#listed = db.prepare(LISTED_SQL).pluck();
     this.#subagents = db.prepare(SUBAGENTS_SQL).pluck();
     this.#top = db.prepare('SELECT IFNULL(MAX(fts_rowid), 0) + 1 FROM search_map').pluck();
     this.#lastPart = db.prepare('SELECT IFNULL(MAX(part_rowid), 0) FROM search_map').pluck();
@@ -267,6 +295,25 @@ export class SearchReader {
   async newest(filter: SearchFilter, beforeKey: number | null, limit: number): Promise<NewestPage> {
     const [lo, hi] = keyRange(filter, beforeKey);
     const scan = await this.#keys(filter, lo, hi, limit);
+    return { matches: this.details(scan.keys), resumeBelow: scan.resumeBelow };
+  }
+
+  /**
+   * What the filters alone select (a search with no words), newest first, strictly below `beforeKey`,
+   * with the keys and the paging of `newest`. The filters that are index terms walk the index as a
+   * MATCH of its scope column; with none (dates or a kind alone) the map's keys are walked in order.
+   * Either way the parts are read in batches, within the scan budget (see #scan): a kind is not an index
+   * term without words, and a part with no text is nothing words could find.
+   */
+  async latest(filter: ListFilter, beforeKey: number | null, limit: number): Promise<NewestPage> {
+    const [lo, hi] = keyRange(filter, beforeKey);
+    const scope = this.#sessionScope(filter.sessionId);
+    const terms = scope.family === null ? scopeTerms(filter, scope.subagents) : scopeTerms({ ...filter, sessionId: undefined });
+    const parts = filter.partRowid ?? ANY_PART;
+    const match = terms.join(' AND ');
+    const find = (top: number, n: number) => (match === '' ? this.#latest.all(lo, top, parts, n) : guard(() => this.#newest.all(match, lo, top, parts, n))) as number[];
+    const keep = { ...keptParams(filter, scope.family), kind: filter.kind ?? (filter.genuineUserTurn ? 'text' : null) };
+    const scan = await this.#scan(find, (keys) => this.#listed.all({ keys: JSON.stringify(keys), ...keep }) as number[], hi, limit);
     return { matches: this.details(scan.keys), resumeBelow: scan.resumeBelow };
   }
 
@@ -320,23 +367,30 @@ export class SearchReader {
     return subagents.length > this.#subagentCap ? { subagents: [], family: sessionId } : { subagents, family: null };
   }
 
+  /** The keys of matches their parts keep (the person's own words; parts of the conversation `family`; in the seconds a date bound cuts, lines at a time in range). */
+  #scanKeys(filter: SearchFilter, match: string, family: string | null, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
+    const keep = keptParams(filter, family);
+    return this.#scan(
+      (top, n) => this.#matchKeys(filter, match, lo, top, n),
+      (keys) => this.#kept.all({ keys: JSON.stringify(keys), ...keep }) as number[],
+      hi,
+      limit,
+    );
+  }
+
   /**
-   * The keys of matches their parts keep (the person's own words; parts of the conversation `family`;
-   * in the seconds a date bound cuts, lines at a time in range):
-   * batches of the index's matches (each four times the last), their parts read, until `limit` are
-   * found, the range ends, or GENUINE_SCAN_BUDGET matches were looked at.
+   * Keys below `hi` that `keep` keeps, newest first: batches of what `find` gives (each four times the
+   * last), until `limit` are kept, the keys run out, or GENUINE_SCAN_BUDGET keys were looked at.
    */
-  async #scanKeys(filter: SearchFilter, match: string, family: string | null, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
+  async #scan(find: (hi: number, limit: number) => Promise<number[]> | number[], keep: (keys: number[]) => number[], hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
     const keys: number[] = [];
     let top = hi;
     let scanned = 0;
     let batch = Math.min(this.#genuineBudget, Math.max(2 * limit, GENUINE_FIRST_BATCH));
-    const whole = wholeSeconds(filter) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
-    const keep = { genuine: filter.genuineUserTurn ? 1 : 0, family, wholeLo: whole.lo, wholeHi: whole.hi, from: filter.fromMs ?? null, to: filter.toMs ?? null };
     for (;;) {
-      const found = await this.#matchKeys(filter, match, lo, top, batch);
+      const found = await find(top, batch);
       scanned += found.length;
-      const kept = found.length === 0 ? [] : (this.#kept.all({ keys: JSON.stringify(found), ...keep }) as number[]);
+      const kept = found.length === 0 ? [] : keep(found);
       keys.push(...kept.slice(0, limit - keys.length));
       if (keys.length === limit || found.length < batch) return { keys, resumeBelow: null };
       top = found[found.length - 1]!;
@@ -386,6 +440,12 @@ export class SearchReader {
   lastPartRowid(): number {
     return this.#lastPart.get() as number;
   }
+}
+
+/** KEPT_SQL's parameters for a filter. */
+function keptParams(filter: ListFilter, family: string | null) {
+  const whole = wholeSeconds(filter) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
+  return { genuine: filter.genuineUserTurn ? 1 : 0, family, wholeLo: whole.lo, wholeHi: whole.hi, from: filter.fromMs ?? null, to: filter.toMs ?? null };
 }
 
 function guard<T>(run: () => T): T {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appName, methods, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
-import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
+import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
@@ -24,6 +24,8 @@ const DEFAULT_LIMIT = 20;
 const RANK_CAP = 500;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
 const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT and NEAR are operators), so it was searched as one exact phrase.';
+/** What a search with no words says unless it asked for newest first (SearchQueryResult.fallback). */
+const NO_WORDS_MESSAGE = 'There are no words to rank by, so the matching messages are shown newest first.';
 /** Words a pasted error may hold that the syntax reads as operators: `IntegrityError: NOT NULL constraint failed`. */
 const OPERATOR_WORDS = /(?:^|\s)(?:AND|OR|NOT|NEAR)(?=[\s(]|$)/;
 
@@ -99,10 +101,14 @@ export class HistorySearch {
   async query(params: Params): Promise<Result<'Search.Query'>> {
     const tag = fingerprint(params);
     const cursor = params.cursor === undefined ? undefined : decodeCursor(params.cursor, SearchCursor);
-    const sort = params.sort ?? 'relevance';
+    const words = params.query.trim() !== '';
+    // With no words (the contract allows that only with a filter) relevance has nothing to rank by.
+    const sort = words ? (params.sort ?? 'relevance') : 'newest';
     if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
+    const limit = params.limit ?? DEFAULT_LIMIT;
+    if (!words) return this.#listing(params, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
     try {
-      return await this.#answer(params, sort, params.limit ?? DEFAULT_LIMIT, cursor, tag);
+      return await this.#answer(params, sort, limit, cursor, tag);
     } catch (error) {
       // What the person typed never makes an error: a prefix too broad to search in time is theirs to narrow, and the result says how.
       if (error instanceof SearchTooBroadError) return { hits: [], sessions: [], fallback: { mode: 'too_broad', message: tooBroadMessage(error.prefix) }, ...this.#indexing() };
@@ -133,8 +139,22 @@ export class HistorySearch {
       if (literal && literal.matches.length > 0) [used, page, fallback] = [phrase, literal, AS_WRITTEN_MESSAGE];
     }
     if (fallback === AS_WRITTEN_MESSAGE && page.next) page.next = { ...page.next, w: 1 };
+    return this.#result(params, page, termPattern(used.terms, used.prefixes), fallback === undefined ? undefined : { mode: 'phrase', message: fallback });
+  }
+
+  /**
+   * A search with no words: the parts its filters select, newest first, paged as `newest` pages are
+   * (the same cursor); each snippet is the start of its part, with nothing to highlight.
+   */
+  async #listing(params: Params, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
+    const page = await this.#newest(this.#scope(params), limit, cursor, tag);
+    return this.#result(params, page, null, params.sort === 'newest' ? undefined : { mode: 'newest', message: NO_WORDS_MESSAGE });
+  }
+
+  /** A page as the contract hands it: hits with snippets (highlighting `pattern`), their conversations, what the search had to say. */
+  async #result(params: Params, page: Page, pattern: TermPattern | null, fallback: Result<'Search.Query'>['fallback']): Promise<Result<'Search.Query'>> {
     const redactor = params.redact === true ? this.#redactor() : null;
-    const snippets = await snippetsOf(page.matches, termPattern(used.terms, used.prefixes), redactor);
+    const snippets = await snippetsOf(page.matches, pattern, redactor);
     const summaries = await summariesOf(page.matches, redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
@@ -144,7 +164,7 @@ export class HistorySearch {
       hits,
       ...(page.next ? { cursor: encodeCursor(page.next) } : {}),
       sessions: await this.#sessionsOf(hits, redactor),
-      ...(fallback !== undefined ? { fallback: { mode: 'phrase' as const, message: fallback } } : {}),
+      ...(fallback !== undefined ? { fallback } : {}),
       ...(page.rankedAmong !== undefined ? { rankedAmong: page.rankedAmong } : {}),
       ...this.#indexing(),
     };
@@ -157,13 +177,17 @@ export class HistorySearch {
   }
 
   #filter(params: Params, query: PreparedQuery): SearchFilter {
+    return { ...this.#scope(params), expression: query.expression, prefixes: query.prefixes };
+  }
+
+  /** The request's filters, without words. */
+  #scope(params: Params): ListFilter {
     let projectKeys: string[] | undefined;
     if (params.repo !== undefined) {
       projectKeys = this.#projects.repoProjects(params.repo);
       if (params.projectKey !== undefined) projectKeys = projectKeys.filter((key) => key === params.projectKey);
     } else if (params.projectKey !== undefined) projectKeys = [params.projectKey];
     return {
-      expression: query.expression,
       kind: params.kind,
       provider: params.provider,
       role: params.role,
@@ -171,7 +195,6 @@ export class HistorySearch {
       projectKeys,
       fromMs: params.from,
       toMs: params.to,
-      prefixes: query.prefixes,
       genuineUserTurn: params.genuineUserTurn,
     };
   }
@@ -181,10 +204,14 @@ export class HistorySearch {
     return this.#relevance(filter, terms, limit, cursor?.s === 'relevance' ? cursor : undefined, tag);
   }
 
-  /** Newest first, below the last key shown, among the parts indexed when the first page was taken. */
-  async #newest(filter: SearchFilter, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Page> {
+  /**
+   * Newest first, below the last key shown, among the parts indexed when the first page was taken: of
+   * the words' matches, or of a filter without an expression (a search with no words) alone.
+   */
+  async #newest(filter: SearchFilter | ListFilter, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Page> {
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
-    const found = await this.#reader.newest({ ...filter, partRowid: parts }, cursor ? cursor.k : null, limit + 1);
+    const before = cursor ? cursor.k : null;
+    const found = 'expression' in filter ? await this.#reader.newest({ ...filter, partRowid: parts }, before, limit + 1) : await this.#reader.latest({ ...filter, partRowid: parts }, before, limit + 1);
     const matches = found.matches.slice(0, limit);
     const last = matches[matches.length - 1];
     // A page that stopped at its scan budget goes on below what it looked at, though it came back short.

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, groupBySession, parseIsoDate, ProjectKey, PROVIDER_IDS, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, PROVIDER_IDS, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -29,7 +29,11 @@ const isoDate = (end: 'from' | 'to') =>
 const APPS = [...new Set(rootKinds().map((r) => r.kind.label))].join(', ');
 
 export const SearchTranscriptsInput = z.strictObject({
-  query: z.string().min(1).max(500).describe('Words, "exact phrases", prefix*, AND/OR/NOT. Identifiers are found by their pieces: parseConfig by "config", snake_case by "case".'),
+  query: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('Words, "exact phrases", prefix*, AND/OR/NOT. Identifiers are found by their pieces: parseConfig by "config", snake_case by "case". Leave it out to list what the filters select, newest first.'),
   project_key: ProjectKey.optional().describe('Only this project (projectKey from list_projects)'),
   provider: z.enum(PROVIDER_IDS).optional(),
   session_id: SessionId.optional().describe('Only this conversation (its subagents included)'),
@@ -83,9 +87,12 @@ function epochMs(date: string, end: 'from' | 'to'): number {
   return 'ms' in parsed ? Math.min(LAST_MS, Math.max(0, parsed.ms)) : 0;
 }
 
+/** What a call with neither a query nor a filter is told: there is nothing to search for. */
+const NOTHING_TO_SEARCH = 'Give a query, or at least one filter (project_key, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.';
+
 function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Search.Query'> {
   return {
-    query: input.query,
+    query: input.query ?? '',
     limit: input.limit ?? 10,
     ...(input.project_key !== undefined ? { projectKey: input.project_key } : {}),
     ...(input.provider !== undefined ? { provider: input.provider } : {}),
@@ -151,17 +158,20 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       title: 'Search past agent conversations',
       description:
         `Full-text search over every conversation Steward has captured from coding agents (${APPS}): ranked hits with the session id, a short snippet, role, kind and time. ` +
-        'Narrow with project_key, provider, session_id, role, kind (tool_use finds commands, tool_result their output) and from/to dates. ' +
+        'Narrow with project_key, provider, session_id, role, kind (tool_use finds commands, tool_result their output) and from/to dates; with filters and no query, it lists what they select, newest first. ' +
         'Read a hit in context with get_session (session_id, part_id). Secrets in snippets are redacted; no filesystem path of Steward or of a transcript file is returned.',
       inputSchema: SearchTranscriptsInput,
       outputSchema: SearchTranscriptsOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (input) =>
-      withClient(async (client) => {
-        const out = searchOutput(await client.call('Search.Query', searchParams(input)), redact);
+    async (input) => {
+      const params = searchParams(input);
+      if (params.query.trim() === '' && !hasSearchFilter(params)) return { isError: true, content: [{ type: 'text' as const, text: NOTHING_TO_SEARCH }] };
+      return withClient(async (client) => {
+        const out = searchOutput(await client.call('Search.Query', params), redact);
         return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
-      }),
+      });
+    },
   );
   server.registerTool(
     'get_session',

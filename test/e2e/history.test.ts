@@ -172,6 +172,27 @@ describe('search and read conversations in the panel', () => {
     await page.context().close();
   });
 
+  it('with chips and no words, shows the messages they select, newest first, instead of asking for words', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.keyboard.press('/');
+    await page.locator('main[data-place="search"]').waitFor();
+    await page.getByRole('heading', { name: 'Search your conversations' }).waitFor();
+    await page.getByRole('group', { name: 'Said by' }).getByRole('button', { name: 'What I said' }).click();
+    await page.locator('.search-results').waitFor();
+    // Newest first: the long ledger conversation's last question leads.
+    await eventually('the person’s own words are listed, newest first', async () => ((await page.locator('.search-hit').first().innerText()).includes('Check ledger entry 79') ? true : undefined));
+    await page.locator('.search-chips__project select').selectOption({ label: 'kitchen' });
+    await eventually('only the kitchen’s own words are left, not its /clear echo', async () => {
+      const hits = await page.locator('.search-hit').allInnerTexts();
+      return hits.length === 1 && hits[0]!.includes('Write a recipe for apple crumble with winter spices.') ? true : undefined;
+    });
+    expect(await page.locator('.search-note').allInnerTexts()).toContain('There are no words to rank by, so the matching messages are shown newest first.');
+    expect(await page.getByRole('heading', { name: 'Search your conversations' }).count()).toBe(0);
+    expect(await page.locator('#search-box').inputValue()).toBe('');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('lists a project’s conversations with their titles, dates and lengths', async () => {
     // A fixed locale: the dates read as relative times ("10 days ago").
     const { page, problems } = await openPanel(browser, steward, { context: { locale: 'en-US' } });

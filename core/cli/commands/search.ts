@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, hasSearchFilter, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
   project?: string;
@@ -46,12 +46,18 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
 }
 
-/** `steward search QUERY…`: full-text search over every captured conversation (`Search.Query`). */
+/** What `steward search` with neither words nor a filter says. */
+const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or a filter such as --project, --mine, --kind or --from';
+
+/**
+ * `steward search [QUERY…]`: full-text search over every captured conversation (`Search.Query`); with
+ * filters and no words, what they select, newest first.
+ */
 export function registerSearch(program: Command, io: CliIo, run: Run): void {
   program
     .command('search')
-    .description('search every captured conversation: words, "phrases", prefix*, AND/OR/NOT; prints {hits} with --json')
-    .argument('<query...>', 'what to look for')
+    .description('search every captured conversation: words, "phrases", prefix*, AND/OR/NOT; with filters and no words, their messages newest first; prints {hits} with --json')
+    .argument('[query...]', 'what to look for (leave it out to list what the filters select)')
     .option('--project <key>', 'only this project (a projectKey, see `steward projects`)')
     .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
     .option('--session <id>', 'only this conversation (with its subagents)')
@@ -69,7 +75,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
       run(async () => {
         const dates = dateOptions(options);
         const params: Params<'Search.Query'> = {
-          query: requiredText('the query', words.join(' ')),
+          query: words.join(' '),
           ...(options.project !== undefined ? { projectKey: options.project } : {}),
           ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
           ...(options.session !== undefined ? { sessionId: requiredText('--session', options.session) } : {}),
@@ -82,6 +88,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 100) } : {}),
           ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
         };
+        if (params.query.trim() === '' && !hasSearchFilter(params)) throw new UsageError(NOTHING_TO_SEARCH);
         const result = await withClient(io, (client) => client.call('Search.Query', params));
         if (options.json) printJson(io, pageJson(result, dates.pinned));
         else io.stdout(formatSearch(result, dates.pinned));

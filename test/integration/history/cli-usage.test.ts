@@ -31,10 +31,15 @@ describe('steward search --role', () => {
   });
 });
 
+/** A search with neither words nor a filter (a sort or a limit is not one). */
+const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or a filter such as --project, --mine, --kind or --from';
+
 describe('usage errors say what was typed wrong in the words of the command', () => {
   const cases: Array<[string[], string]> = [
-    [['search', ''], 'the query is empty'],
-    [['search', ' ', ' '], 'the query is empty'],
+    [['search'], NOTHING_TO_SEARCH],
+    [['search', ''], NOTHING_TO_SEARCH],
+    [['search', ' ', ' '], NOTHING_TO_SEARCH],
+    [['search', '--sort', 'newest', '--limit', '5'], NOTHING_TO_SEARCH],
     [['search', 'apple', '--session', ''], '--session is empty'],
     [['search', 'apple', '--from', '2026-12-01', '--to', '2026-01-01'], '--from 2026-12-01 is after --to 2026-01-01: nothing can match'],
     [['sessions', 'list', '--from', '2026-12-01', '--to', '2026-01-01'], '--from 2026-12-01 is after --to 2026-01-01: nothing can match'],

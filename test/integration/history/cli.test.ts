@@ -96,6 +96,35 @@ describe('steward search', () => {
     expect(all).not.toHaveProperty('more');
   });
 
+  it('with filters and no words, lists what they select newest first, and pages it', async () => {
+    type Page = { hits: Array<{ sessionId: string; partId: string; ts: number; snippet: string; highlights: unknown[] }>; cursor?: string; more?: string[] };
+    const mine = JSON.parse((await cli('search', '--mine', '--json')).out) as Page;
+    expect(mine.hits.map((h) => h.snippet)).toEqual([
+      'Write a recipe for apple crumble with winter spices.',
+      'Remind me to order apple saplings',
+      'Why does parseConfig throw ERR_MODULE_NOT_FOUND when loading src/config/load_settings.ts?',
+      'Here is a photo of the bark damage.',
+      'How should I prune the apple trees before the frost arrives?',
+    ]);
+    expect(mine.hits.every((h) => h.highlights.length === 0)).toBe(true);
+    const projects = JSON.parse((await cli('projects', '--json')).out) as { projects: Array<{ projectKey: string; cwd: string }> };
+    const kitchen = projects.projects.find((p) => p.cwd === KITCHEN)!.projectKey;
+    const { code, out } = await cli('search', '--project', kitchen, '--kind', 'text', '--limit', '2');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^note: There are no words to rank by, so the matching messages are shown newest first\.\n/);
+    expect(out).toContain(`— kitchen · Claude Code · ${IDS.kitchen}`);
+    const lines = out.split('\n').filter((line) => line.startsWith('  '));
+    expect(lines.map((line) => line.replace(/^ {2}\S+ \S+ \S+ {2}/, ''))).toEqual([
+      'assistant: Apple crumble: apples, oats, butter, cinnamon and a little nutmeg. Serve it warm with cream or custard.',
+      'user: Write a recipe for apple crumble with winter spices.',
+    ]);
+    const flags = moreFlags(out)!;
+    const next = await cli('search', '--project', kitchen, '--kind', 'text', '--limit', '2', ...flags);
+    expect(next.code).toBe(0);
+    expect(next.out).toContain('<command-name>/clear</command-name>');
+    expect(moreFlags(next.out)).toBeUndefined();
+  });
+
   it('says when it searched a phrase instead, and rejects bad options as usage errors', async () => {
     expect((await cli('search', 'cream', 'OR')).out).toMatch(/^note: That was not valid search syntax/);
     expect((await cli('search', 'x', '--kind', 'files')).code).toBe(2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../core/api/index.js';
-import { queryOf, withChip } from '../../../renderer/src/places/search/filters.js';
+import { canSearch, queryOf, withChip } from '../../../renderer/src/places/search/filters.js';
 import { countSentence, emptySentence, rankedSentence } from '../../../renderer/src/places/search/sentences.js';
 
 describe('the Search place’s chips as a Search.Query', () => {
@@ -12,6 +12,19 @@ describe('the Search place’s chips as a Search.Query', () => {
     expect(queryOf({ q: 'frost' }).genuineUserTurn).toBeUndefined();
     expect(queryOf({ q: 'frost', who: 'assistant' })).toMatchObject({ role: 'assistant' });
     expect(queryOf({ q: 'frost', who: 'assistant' }).genuineUserTurn).toBeUndefined();
+  });
+});
+
+describe('a search with chips and no words', () => {
+  it('runs when a chip narrows it, and asks the contract for its messages with an empty query', () => {
+    expect(canSearch({ q: '' })).toBe(false);
+    expect(canSearch({ q: '  ', sort: 'newest' })).toBe(false);
+    for (const chip of [{ who: 'me' }, { kind: 'tool_use' }, { provider: 'claude' }, { project: 'p_0123456789abcdef' }, { when: '7d' }] as const) expect(canSearch({ q: '', ...chip })).toBe(true);
+    expect(queryOf({ q: '', who: 'me' })).toMatchObject({ query: '', role: 'user', kind: 'text', genuineUserTurn: true });
+  });
+
+  it('an empty page says no message matches the filters, not the words', () => {
+    expect(emptySentence({ hits: [] }, false)).toBe('No messages match these filters.');
   });
 });
 

@@ -44,7 +44,22 @@ function useMoreMatches(result: Result<'Search.Query'>, loading: boolean, onMore
 }
 
 /** The matches of a search grouped by conversation, with what the search had to say about them and the way to further matches. */
-export function SearchResults({ result, loading, onMore, box, ref }: { result: Result<'Search.Query'>; loading: boolean; onMore: () => void; box: RefObject<HTMLInputElement | null>; ref: Ref<HTMLDivElement> }): ReactElement {
+export function SearchResults({
+  result,
+  words,
+  loading,
+  onMore,
+  box,
+  ref,
+}: {
+  result: Result<'Search.Query'>;
+  /** The search had words; without, the chips alone chose the messages. */
+  words: boolean;
+  loading: boolean;
+  onMore: () => void;
+  box: RefObject<HTMLInputElement | null>;
+  ref: Ref<HTMLDivElement>;
+}): ReactElement {
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   const further = useMoreMatches(result, loading, onMore);
   return (
@@ -57,7 +72,7 @@ export function SearchResults({ result, loading, onMore, box, ref }: { result: R
           </p>
         )}
         {result.hits.length === 0 ? (
-          emptySentence(result) && <p>{emptySentence(result)}</p>
+          emptySentence(result, words) && <p>{emptySentence(result, words)}</p>
         ) : (
           <p className="visually-hidden">{countSentence(result)}</p>
         )}

@@ -34,6 +34,19 @@ export function filtersToParams(filters: SearchFilters): Record<string, string |
 }
 
 /**
+ * Whether a chip narrows the search (the order does not): with one, a search needs no words and lists
+ * the messages it selects, newest first (the contract's hasSearchFilter, which the panel may not import).
+ */
+export function hasFilter(filters: SearchFilters): boolean {
+  return [filters.who, filters.kind, filters.provider, filters.project, filters.when].some((value) => value !== undefined);
+}
+
+/** Whether there is anything to search: words, or a chip that narrows. */
+export function canSearch(filters: SearchFilters): boolean {
+  return filters.q.trim() !== '' || hasFilter(filters);
+}
+
+/**
  * "What I said" is the person's own words as capture marked them (genuineUserTurn): their role and text
  * hold slash-command echoes, hook output and the prompts an agent writes for its subagents too.
  */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type R
 import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
-import { filtersFrom } from './filters.js';
+import { canSearch, filtersFrom } from './filters.js';
 import { takeLastOpened } from './Results.js';
 import { SearchResults } from './SearchResults.js';
 import { useSearch } from './useSearch.js';
@@ -69,15 +69,15 @@ export function SearchPlace(): ReactElement {
       </form>
       <Chips filters={filters} />
       <ErrorBanner title="The search could not be run." error={search.error} onRetry={search.retry} />
-      {filters.q.trim() === '' && (
+      {!canSearch(filters) && (
         <EmptyState icon="search" title="Search your conversations" size="compact">
           <p>
             Type a word, an “exact phrase”, an identifier such as <code>parseConfig</code> (found by its pieces too), a path or an error code, then press Enter. Every
-            conversation captured from your agents’ transcripts is searched; narrow it with the chips.
+            conversation captured from your agents’ transcripts is searched; narrow it with the chips. Pick a chip without typing anything to see its messages, newest first.
           </p>
         </EmptyState>
       )}
-      {search.result && <SearchResults result={search.result} loading={search.loading} onMore={search.more} box={box} ref={results} />}
+      {search.result && <SearchResults result={search.result} words={filters.q.trim() !== ''} loading={search.loading} onMore={search.more} box={box} ref={results} />}
     </>
   );
 }

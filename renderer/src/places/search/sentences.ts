@@ -9,9 +9,10 @@ type SearchResult = Result<'Search.Query'>;
  * someone else's; "no match" would then be untrue. So it would be for a search refused as too broad
  * (nothing was searched): its note says what to do instead.
  */
-export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fallback'>): string | undefined {
+export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fallback'>, words = true): string | undefined {
   if (result.hits.length > 0 || result.fallback?.mode === 'too_broad') return undefined;
-  return result.cursor ? 'None among the newest matches looked at so far; More matches looks further back.' : 'No conversation matches that.';
+  if (result.cursor) return 'None among the newest matches looked at so far; More matches looks further back.';
+  return words ? 'No conversation matches that.' : 'No messages match these filters.';
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Params, Result } from '../../../../core/api/index.js';
 import { useAction, useClient } from '../../hooks.js';
-import { queryOf, type SearchFilters } from './filters.js';
+import { canSearch, queryOf, type SearchFilters } from './filters.js';
 
 type SearchResult = Result<'Search.Query'>;
 type SearchParams = Params<'Search.Query'>;
@@ -12,7 +12,7 @@ function merge(shown: SearchResult, page: SearchResult): SearchResult {
   return { ...page, hits: [...shown.hits, ...page.hits], sessions: [...sessions.values()] };
 }
 
-/** Runs the search the filters describe; `more` fetches the next page and merges its conversations. Older replies never overwrite newer ones. */
+/** Runs the search the filters describe (words, or chips alone); `more` fetches the next page and merges its conversations. Older replies never overwrite newer ones. */
 export function useSearch(filters: SearchFilters): { result: SearchResult | undefined; error: Error | undefined; loading: boolean; more: () => void; retry: () => void } {
   const client = useClient();
   // The first page keeps the parameters it ran with: a When chip is resolved to a date once, and a cursor belongs to exactly that search.
@@ -22,7 +22,7 @@ export function useSearch(filters: SearchFilters): { result: SearchResult | unde
   const latest = useRef(0);
   useEffect(() => {
     const wanted = JSON.parse(key) as SearchFilters;
-    if (!client || wanted.q.trim() === '') {
+    if (!client || !canSearch(wanted)) {
       setFirst({ result: undefined, error: undefined, loading: false });
       return;
     }
