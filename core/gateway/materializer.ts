@@ -341,7 +341,9 @@ export class Materializer {
       for (const row of stmt.all(...padded(chunk, width)) as Array<CommittedSession & { session_id: string }>) committed.set(row.session_id, row);
       i += chunk.length;
     }
-    return pending.filter((s) => changesCommitted(s, committed.get(s.sessionId)));
+    const policy = this.#policy;
+    const keyOf = policy ? (cwd: string) => policy.projectKeyOf(cwd) : undefined;
+    return pending.filter((s) => changesCommitted(s, committed.get(s.sessionId), keyOf));
   }
 
   #statement(cache: Map<number, Statement>, width: number, sql: (marks: string) => string): Statement {

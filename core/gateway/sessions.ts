@@ -105,13 +105,18 @@ export function mergeSession(update: SessionUpdate, committed: CommittedSession 
   };
 }
 
-/** Whether merging `update` would change the committed row (the materializer spools only those). */
-export function changesCommitted(update: SessionUpdate, committed: CommittedSession | undefined): boolean {
+/**
+ * Whether merging `update` would change the committed row (the materializer spools only those). With
+ * `keyOf`, a row whose folder now keys another project changes too: a path normalized anew (Windows'
+ * `\\?\C:\…` form) moves the session when its file is read again, though its cwd did not change.
+ */
+export function changesCommitted(update: SessionUpdate, committed: CommittedSession | undefined, keyOf?: (cwd: string) => string): boolean {
   // Assumes a missing parent is known: a row that may link is spooled, and the sink decides.
   const merged = mergeSession(update, committed, true);
   if (!merged) return false;
   if (!committed) return true;
   return (
+    (keyOf !== undefined && merged.projectCwd !== null && committed.project_key !== null && keyOf(merged.projectCwd) !== committed.project_key) ||
     merged.cwd !== committed.cwd ||
     merged.projectCwd !== committed.project_cwd ||
     merged.parentSessionId !== committed.parent_session_id ||

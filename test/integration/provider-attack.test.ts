@@ -133,3 +133,23 @@ describe('paths from other systems', () => {
     expect(projectKeyOf('\\\\?\\UNC\\server\\share\\repo')).toBe(projectKeyOf('\\\\server\\share\\repo'));
   });
 });
+
+describe('an upgrade of how a folder is keyed', () => {
+  it('moves a Codex session stored under its verbatim path’s old key to the folder’s project when the new parser reads its file again', async () => {
+    h = captureHarness();
+    windowsRollout(h.codexRoot);
+    await h.driver.tick();
+    const plain = projectKeyOf(PLAIN_CWD);
+    // As an older version left it: the session under a key of the verbatim path, its own project row, an older parser's checkpoint.
+    const old = 'p_0123456789abcdef';
+    h.db.prepare("INSERT INTO projects (project_key, cwd, slug, name, repo_id, repo_backed, last_activity_at, updated_at) VALUES (?, '\\\\?\\c:\\Users\\admin\\src\\app', 'app-01234567', 'app', NULL, 0, 1, 1)").run(old);
+    h.db.prepare('UPDATE sessions SET project_key = ?').run(old);
+    h.db.prepare('DELETE FROM projects WHERE project_key = ?').run(plain);
+    h.db.prepare("UPDATE file_checkpoints SET parser_version = parser_version - 1 WHERE provider = 'codex'").run();
+
+    await h.restart();
+    await h.driver.tick();
+    expect(h.db.prepare('SELECT project_key FROM sessions').pluck().all()).toEqual([plain]);
+    expect(h.db.prepare('SELECT project_key FROM projects').pluck().all()).toEqual([plain]);
+  });
+});
