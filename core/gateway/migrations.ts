@@ -79,7 +79,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // order. search_map is also the record of which parts are indexed: a part is in the index exactly
       // when it has a map row. The tokenizer columns and steward_search_text_v1 are fixed for the life
       // of the index: a 'delete' must re-tokenize exactly what was inserted, so a change needs a new
-      // function name and a rebuild step.
+      // function name and a rebuild step (step 13 is one).
       db.exec(`
         CREATE TABLE IF NOT EXISTS search_map (
           fts_rowid INTEGER PRIMARY KEY,
@@ -272,6 +272,37 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       db.exec(
         "CREATE INDEX IF NOT EXISTS sessions_conversations ON sessions(project_key, last_ts, session_id, parent_session_id, parent_kind) WHERE (parent_session_id IS NULL OR parent_kind = 'branch');",
       );
+    },
+  },
+  {
+    version: 13,
+    name: 'the full-text index finds any stretch of a Chinese or Japanese run',
+    up(db) {
+      // The view feeds a part to the index through steward_search_text_v2 (searchTextV2) once its map
+      // row says `text_version` 2, as every part indexed from now on does. v2 differs from v1 only for
+      // text holding Chinese or Japanese, so only such parts must be taken out with v1's tokens and put
+      // back with v2's: the re-tag walk does that in paced pieces (SearchIndex.retagStep), over every
+      // part stored so far. Nothing is dropped, so search, its filters and the message counts stay
+      // whole meanwhile, and an English history pays only the walk's look at each text.
+      // ADD COLUMN with a constant default rewrites no row.
+      db.exec(`
+        ALTER TABLE search_map ADD COLUMN text_version INTEGER NOT NULL DEFAULT 1;
+        DROP VIEW IF EXISTS search_source;
+        CREATE VIEW search_source AS
+          SELECT m.fts_rowid AS fts_rowid, m.part_rowid AS part_rowid,
+            CASE WHEN p.kind NOT IN ('thinking', 'tool_use', 'tool_result') THEN steward_search_text(m.text_version, p.text) END AS body,
+            CASE WHEN p.kind = 'thinking' THEN steward_search_text(m.text_version, p.text) END AS thinking,
+            CASE WHEN p.kind = 'tool_use' THEN steward_search_text(m.text_version, p.text) END AS tool_input,
+            CASE WHEN p.kind = 'tool_result' THEN steward_search_text(m.text_version, p.text) END AS tool_output,
+            m.scope AS scope
+          FROM search_map m JOIN parts p ON p.rowid = m.part_rowid;
+      `);
+      // The re-tag walk's range widens to every part stored (it may hold a range already: see step 10).
+      const state = (key: string) => (db.prepare('SELECT value FROM search_state WHERE key = ?').pluck().get(key) as number | undefined) ?? 0;
+      const set = db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+      const last = db.prepare('SELECT IFNULL(MAX(rowid), 0) FROM parts').pluck().get() as number;
+      set.run('retag_cursor', 0);
+      set.run('retag_upto', Math.max(last, state('retag_upto')));
     },
   },
 ];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inTransaction, type Db } from '../store/index.js';
+import { cjkAppendix, hasCjk } from './cjk.js';
 import { PieceSize } from './pace.js';
 
 /**
@@ -44,6 +45,21 @@ export function searchText(text: string | null): string | null {
     match = HUMP.exec(text);
   }
   return pieces.length === 0 ? text : `${text}\n${pieces.join(' ')}`;
+}
+
+/** The text_version of every part indexed now (search_map): searchTextV2's. */
+const TEXT_VERSION = 2;
+
+/**
+ * What the index tokenizes for a part's text since migration 13: searchText's, then the characters of
+ * each Chinese or Japanese run one by one (see cjkAppendix), so any stretch of a run is found as the
+ * phrase of its characters. A text without such characters is indexed exactly as searchText indexed
+ * it. Fixed for the life of the index, as searchText is: `_v2` is in the SQL function's name.
+ */
+export function searchTextV2(text: string | null): string | null {
+  if (text === null) return text;
+  const appendix = cjkAppendix(text);
+  return appendix === null ? searchText(text) : `${searchText(text)}\n${appendix}`;
 }
 
 /**
@@ -103,7 +119,14 @@ const registered = new WeakSet<Db>();
 /** The SQL functions the index's view and upkeep call; registered on every connection that writes parts. */
 export function registerSearchFunctions(db: Db): void {
   if (registered.has(db)) return;
+  // The view of schemas 3 to 12 calls v1; from step 13 on it calls steward_search_text with the map row's text_version.
   db.function('steward_search_text_v1', { deterministic: true }, (text: unknown) => searchText(typeof text === 'string' ? text : null));
+  db.function('steward_search_text', { deterministic: true }, (version: unknown, text: unknown) => {
+    const value = typeof text === 'string' ? text : null;
+    return version === TEXT_VERSION ? searchTextV2(value) : searchText(value);
+  });
+  // Whether a part indexed with v1's text must be indexed again: only text with Chinese or Japanese reads differently in v2.
+  db.function('steward_search_text_stale', { deterministic: true }, (version: unknown, text: unknown) => (version !== TEXT_VERSION && typeof text === 'string' && hasCjk(text) ? 1 : 0));
   db.function('steward_search_scope_v1', { deterministic: true }, (provider: unknown, role: unknown, sessionId: unknown, projectKey: unknown) =>
     scopeOf(String(provider), typeof role === 'string' ? role : null, String(sessionId), typeof projectKey === 'string' ? projectKey : null),
   );
@@ -203,9 +226,9 @@ export class SearchIndex {
     this.#db = db;
     this.#lastRowid = db.prepare('SELECT IFNULL(MAX(rowid), 0) FROM parts').pluck();
     this.#newRowids = db.prepare('SELECT rowid FROM parts WHERE rowid > ? ORDER BY rowid').pluck();
-    this.#mapParts = db.prepare(`INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope) SELECT ${KEY_SQL}, p.rowid, ${SCOPE_SQL} FROM parts p WHERE p.rowid IN (${IDS}) RETURNING fts_rowid, part_rowid`);
+    this.#mapParts = db.prepare(`INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope, text_version) SELECT ${KEY_SQL}, p.rowid, ${SCOPE_SQL}, ${TEXT_VERSION} FROM parts p WHERE p.rowid IN (${IDS}) RETURNING fts_rowid, part_rowid`);
     this.#unmapped = db.prepare(`SELECT p.rowid AS rowid, ${KEY_SQL} AS key, ${SCOPE_SQL} AS scope FROM parts p WHERE p.rowid IN (${IDS}) AND NOT EXISTS (SELECT 1 FROM search_map m WHERE m.part_rowid = p.rowid)`);
-    this.#mapOne = db.prepare('INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope) VALUES (?, ?, ?)');
+    this.#mapOne = db.prepare(`INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope, text_version) VALUES (?, ?, ?, ${TEXT_VERSION})`);
     this.#indexKeys = db.prepare(
       `INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE fts_rowid IN (${IDS})`,
     );
@@ -233,9 +256,9 @@ export class SearchIndex {
     this.#sessionIndexed = db.prepare('SELECT m.part_rowid FROM parts p JOIN search_map m ON m.part_rowid = p.rowid WHERE p.session_id = ? LIMIT ?').pluck();
     this.#sessionSpan = db.prepare('SELECT MIN(rowid) AS first, MAX(rowid) AS last FROM parts WHERE session_id = ?');
     this.#staleScan = db
-      .prepare(`SELECT m.part_rowid, m.scope <> ${SCOPE_SQL} FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE m.part_rowid > ? AND m.part_rowid <= ? ORDER BY m.part_rowid LIMIT ?`)
+      .prepare(`SELECT m.part_rowid, m.scope <> ${SCOPE_SQL} OR steward_search_text_stale(m.text_version, p.text) FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE m.part_rowid > ? AND m.part_rowid <= ? ORDER BY m.part_rowid LIMIT ?`)
       .raw();
-    this.#retagMap = db.prepare(`UPDATE search_map SET scope = (SELECT ${SCOPE_SQL} FROM parts p WHERE p.rowid = search_map.part_rowid) WHERE part_rowid IN (${IDS})`);
+    this.#retagMap = db.prepare(`UPDATE search_map SET scope = (SELECT ${SCOPE_SQL} FROM parts p WHERE p.rowid = search_map.part_rowid), text_version = ${TEXT_VERSION} WHERE part_rowid IN (${IDS})`);
     this.#reindex = db.prepare(
       `INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE part_rowid IN (${IDS})`,
     );
@@ -329,9 +352,10 @@ export class SearchIndex {
   }
 
   /**
-   * Takes parts out of the index with the tags they were indexed with and puts them back with the
-   * tags their session's project gives now. Their map rows and keys stay: an external-content
-   * 'delete' must hand back the old tags, so the map row changes between the two.
+   * Takes parts out of the index with the tags (and the text version) they were indexed with and puts
+   * them back with the tags their session's project gives now, through searchTextV2. Their map rows
+   * and keys stay: an external-content 'delete' must hand back what was indexed, so the map row
+   * changes between the two.
    */
   #retag(rowids: readonly number[]): void {
     const ids = JSON.stringify(rowids);
@@ -356,11 +380,12 @@ export class SearchIndex {
 
   /**
    * One piece of the re-tag walk, in its own transaction: indexed parts with rowid in (cursor, upto]
-   * are checked in rowid order, and those whose tag is not their session's project's any more are
-   * re-tagged, at most `maxRows` of them (and CHECKS_PER_RETAG times as many checked). The range is
-   * kept in search_state, so the walk resumes after a restart; it is set by a move too large to
-   * re-tag in step and by migration 10, which repairs stores whose sessions moved before moves
-   * re-tagged. True while parts are left to check.
+   * are checked in rowid order, and those whose tag is not their session's project's any more, or
+   * whose Chinese or Japanese text was indexed before v2 found its stretches, are re-tagged, at most
+   * `maxRows` of them (and CHECKS_PER_RETAG times as many checked). The range is kept in search_state,
+   * so the walk resumes after a restart; it is set by a move too large to re-tag in step, by migration
+   * 10, which repairs stores whose sessions moved before moves re-tagged, and by migration 13 over
+   * every part. True while parts are left to check.
    */
   retagStep(maxRows: number): boolean {
     return inTransaction(this.#db, () => {

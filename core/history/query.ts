@@ -13,7 +13,7 @@ export interface PreparedQuery {
   prefixes: string[];
 }
 
-import { identifierPieces } from '../gateway/index.js';
+import { cjkPhrases, hasCjk, identifierPieces } from '../gateway/index.js';
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 /** The part columns a person may name (`tool_input:npm`); the filter column is not one of them. */
@@ -28,9 +28,27 @@ function namesOurColumns(spec: string): boolean {
   return names.length > 0 && names.every((name) => COLUMNS.has(name));
 }
 
-/** The input as one exact phrase: every token, in order. */
+/**
+ * Text with Chinese or Japanese characters as the index finds it (see core/gateway/cjk.ts): each token
+ * as the phrase of its segments (`東京都` → `"東 京 都"`, which finds any run that holds 東京都), the
+ * tokens ANDed: a phrase of the index's tokens cannot span two runs. A prefix is kept only where the
+ * last segment is a word of other letters; a stretch of characters is found anywhere in a run already.
+ * `stem` is the prefix as the index holds its last word, for weighing it; null when none is kept.
+ * Null when the text has none of those characters.
+ */
+function cjkOperand(text: string, prefix: boolean): { operand: string; stem: string | null } | null {
+  const phrases = cjkPhrases(text);
+  if (phrases === null || phrases.length === 0) return null;
+  const last = phrases[phrases.length - 1]!;
+  const star = prefix && !hasCjk(last[last.length - 1]!) ? '*' : '';
+  const operands = phrases.map((words, i) => `${quote(words.join(' '))}${i === phrases.length - 1 ? star : ''}`);
+  return { operand: operands.length === 1 ? operands[0]! : `(${operands.join(' AND ')})`, stem: star ? last.join(' ') : null };
+}
+
+/** The input as one exact phrase: every token, in order (Chinese and Japanese as cjkOperand finds them). */
 export function asPhrase(raw: string): PreparedQuery {
-  return { expression: quote(raw.trim()), terms: [raw.trim()], prefixes: [] };
+  const cjk = cjkOperand(raw.trim(), false);
+  return { expression: cjk?.operand ?? quote(raw.trim()), terms: [raw.trim()], prefixes: [] };
 }
 
 /**
@@ -107,9 +125,12 @@ class Scanner {
     const base = word.slice(initial.length, word.length - prefix.length);
     if (base === '') return;
     this.terms.push(base);
+    const near = this.nearAt >= 0 && this.depth === this.nearAt;
+    const cjk = initial || near ? null : cjkOperand(base, prefix !== '');
+    if (cjk) return this.#emitCjk(base, cjk);
     if (prefix) this.prefixes.push(base);
     // An identifier is also found inside a longer one by its pieces (see identifierPieces); NEAR takes phrases only.
-    const pieces = initial || (this.nearAt >= 0 && this.depth === this.nearAt) ? [] : identifierPieces(base);
+    const pieces = initial || near ? [] : identifierPieces(base);
     if (pieces.length > 1) {
       // The pieces' phrase is a prefix of its last piece (`configV*` looks for every word starting with v):
       // weighed like any prefix, so a broad one is matched off the owner's thread.
@@ -117,6 +138,22 @@ class Scanner {
       return this.emit(`(${base}${prefix} OR ${quote(pieces.join(' '))}${prefix})`, 'operand');
     }
     this.emit(`${initial}${BAREWORD.test(base) ? base : quote(base)}${prefix}`, 'operand');
+  }
+
+  /** A word or phrase with Chinese or Japanese characters (see cjkOperand); `typed` is it as written, the term. */
+  #emitCjk(typed: string, { operand, stem }: { operand: string; stem: string | null }): void {
+    // The term is a prefix where the operand kept its `*`; the stem weighs it as the index holds it.
+    if (stem !== null) this.prefixes.push(typed, stem);
+    this.emit(operand, 'operand');
+  }
+
+  /** A "quoted phrase" (its `*` when `prefix`). */
+  phrase(text: string, prefix: boolean): void {
+    const cjk = this.inNear() ? null : cjkOperand(text, prefix);
+    if (text.trim() !== '') this.terms.push(text);
+    if (cjk) return this.#emitCjk(text, cjk);
+    this.emit(`${quote(text)}${prefix ? '*' : ''}`, 'operand');
+    if (prefix) this.prefixes.push(text);
   }
 }
 
@@ -139,11 +176,9 @@ export function prepareQuery(raw: string): PreparedQuery | null {
         } else if (raw[j] === '"') break;
         else text += raw[j++];
       }
-      const star = raw[j + 1] === '*' ? '*' : '';
-      s.emit(`${quote(text)}${star}`, 'operand');
-      if (text.trim() !== '') s.terms.push(text);
-      if (star) s.prefixes.push(text);
-      i = j + 1 + star.length;
+      const star = raw[j + 1] === '*';
+      s.phrase(text, star);
+      i = j + 1 + (star ? 1 : 0);
     } else if (ch === '(' || ch === ')') {
       // `(` is written before its depth is entered (an AND before it belongs outside), `)` inside its own.
       if (ch === '(') {

@@ -1,11 +1,13 @@
-import { identifierPieces } from '../gateway/index.js';
+import { cjkSegments, hasCjk, identifierPieces, isCjkAt } from '../gateway/index.js';
 
 /**
  * Where a query's terms stand in a text, found the way the full-text index found the text (search_fts:
  * unicode61 with remove_diacritics 2, over searchText), so a snippet shows, marks and ranks what the
  * index matched and nothing else: a term matches whole tokens (a word, or a phrase as consecutive
  * tokens; a prefix term's last word starts a token), compared case- and accent-folded; the pieces of a
- * camelCase or letter-digit identifier are tokens too (searchText indexes them).
+ * camelCase or letter-digit identifier are tokens too (searchText indexes them), and so are, in a token
+ * with Chinese or Japanese characters, each of those characters and each run of other letters between
+ * them (searchTextV2): a term with such characters matches any stretch of a token it spells.
  */
 
 /** unicode61's token characters (its default categories L* N* Co); every other character separates tokens. */
@@ -106,10 +108,14 @@ function originOf({ shifts }: Folded, at: number): number {
   return at - delta;
 }
 
-/** One way a term is matched: its words as consecutive tokens, the last only a token's start when `prefix`. */
+/**
+ * One way a term is matched: its words as consecutive tokens, the last only a token's start when
+ * `prefix`. `within`: the words are a token's segments (cjkSegments), also matched as a stretch of one token.
+ */
 interface Alternative {
   words: string[];
   prefix: boolean;
+  within?: boolean;
 }
 
 /** The ways one term is matched: as written, and (an identifier with humps) as the phrase of its pieces. */
@@ -126,6 +132,10 @@ export function compileTerms(terms: readonly string[], prefixes: readonly string
   for (const term of terms) {
     const words = fold(term).text.match(TOKENS) ?? [];
     if (words.length === 0) continue;
+    if (hasCjk(term)) {
+      out.push(...cjkTerms(words, isPrefix.has(term)));
+      continue;
+    }
     const prefix = isPrefix.has(term);
     const alternatives: Alternative[] = [{ words, prefix }];
     const pieces = identifierPieces(term);
@@ -135,7 +145,20 @@ export function compileTerms(terms: readonly string[], prefixes: readonly string
   return out;
 }
 
-const isOneLetter = (term: Term) => term.every((a) => a.words.every((w) => [...w].length === 1));
+/**
+ * The terms of a term with Chinese or Japanese characters, one per token, as the query searches it
+ * (the tokens ANDed, see prepareQuery): a token with such characters by its segments, within a token
+ * too; any other token as a word. The prefix is its last token's.
+ */
+function cjkTerms(tokens: readonly string[], prefix: boolean): Term[] {
+  return tokens.map((token, i) => {
+    const last = prefix && i === tokens.length - 1;
+    return hasCjk(token) ? [{ words: cjkSegments(token), prefix: last, within: true }] : [{ words: [token], prefix: last }];
+  });
+}
+
+/** A single Chinese character is a word: only other one-letter terms stand aside. */
+const isOneLetter = (term: Term) => term.every((a) => !a.within && a.words.every((w) => [...w].length === 1));
 
 /** One-letter terms would light up every line: they count only when nothing longer was asked for. */
 export function withoutOneLetterTerms(terms: readonly Term[]): Term[] {
@@ -157,6 +180,18 @@ function tokenCharBefore(text: string, at: number): boolean {
   return tokenCharAt(text, low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? at - 2 : at - 1);
 }
 
+/** Whether the character before `at` is Chinese or Japanese: where a segment of a token with such characters may begin. */
+function cjkBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const low = text.charCodeAt(at - 1);
+  return isCjkAt(text, low >= 0xdc00 && low <= 0xdfff && at > 1 ? at - 2 : at - 1);
+}
+
+/** Whether a segment (cjkSegments) of letters other than Chinese or Japanese may end at `at`. */
+function segmentEndsAt(text: string, at: number): boolean {
+  return !tokenCharAt(text, at) || isCjkAt(text, at);
+}
+
 /** The offset of the first token character at or after `at`, or the text's length. */
 function nextToken(text: string, at: number): number {
   let next = at;
@@ -166,6 +201,8 @@ function nextToken(text: string, at: number): number {
 
 /** The alternative's words as consecutive tokens of the text from `at`, as folded ranges; null when they are not. */
 function tokensAt(folded: string, at: number, { words, prefix }: Alternative): Array<[number, number]> | null {
+  // One word is also a segment of a token with Chinese or Japanese characters (`React` of `React入門`).
+  if (words.length === 1) return segmentAt(folded, at, words[0]!, prefix);
   if (tokenCharBefore(folded, at)) return null;
   const ranges: Array<[number, number]> = [];
   let from = at;
@@ -180,6 +217,28 @@ function tokensAt(folded: string, at: number, { words, prefix }: Alternative): A
     from = nextToken(folded, end);
   }
   return ranges;
+}
+
+/** One word as a whole token, or as a whole segment of one (see tokensAt). */
+function segmentAt(folded: string, at: number, word: string, prefix: boolean): Array<[number, number]> | null {
+  if (!folded.startsWith(word, at)) return null;
+  if (tokenCharBefore(folded, at) && !cjkBefore(folded, at)) return null;
+  const end = at + word.length;
+  return prefix || segmentEndsAt(folded, end) ? [[at, end]] : null;
+}
+
+/**
+ * A term with Chinese or Japanese characters as a stretch of one token: its segments side by side,
+ * a run of other letters at either end whole (a prefix at the end when `prefix`); or as tokens.
+ */
+function withinAt(folded: string, at: number, alternative: Alternative): Array<[number, number]> | null {
+  const { words, prefix } = alternative;
+  const stretch = words.join('');
+  if (!folded.startsWith(stretch, at)) return tokensAt(folded, at, alternative);
+  const end = at + stretch.length;
+  const startsWhole = hasCjk(words[0]!) || !tokenCharBefore(folded, at) || cjkBefore(folded, at);
+  const endsWhole = prefix || hasCjk(words[words.length - 1]!) || segmentEndsAt(folded, end);
+  return startsWhole && endsWhole ? [[at, end]] : tokensAt(folded, at, alternative);
 }
 
 const CAPITAL_OR_DIGIT = /[A-Z0-9]/;
@@ -272,12 +331,15 @@ export class TermPattern {
   readonly #terms: readonly Term[];
   /** The terms' first words, longest first, as one RegExp without the u flag (literal words need none): V8 runs it on its fast path. */
   readonly #firsts: RegExp;
+  /** A term matches inside a token: every place its first word is found is looked at. */
+  readonly #within: boolean;
 
   constructor(terms: readonly Term[]) {
     if (terms.length === 0) throw new Error('A term pattern needs a term.');
     const firsts = [...new Set(terms.flatMap((t) => t.map((a) => a.words[0]!)))].sort((a, b) => b.length - a.length);
     this.#firsts = new RegExp(firsts.map(escape).join('|'), 'g');
     this.#terms = terms;
+    this.#within = terms.some((t) => t.some((a) => a.within === true));
   }
 
   /** The words looked for first, as a pattern's source (`frost|cat`). */
@@ -301,13 +363,15 @@ export class TermPattern {
       firsts.lastIndex = at + (folded.text.codePointAt(at)! > 0xffff ? 2 : 1);
       const start = back(at);
       const piece = mayStartPiece(text, start);
-      if (!piece && tokenCharBefore(folded.text, at)) continue;
+      if (!piece && !this.#within && tokenCharBefore(folded.text, at) && !cjkBefore(folded.text, at)) continue;
       for (let t = 0; t < this.#terms.length; t += 1) {
         const term = this.#terms[t]!;
         for (let a = 0; a < term.length; a += 1) {
           const alternative = term[a]!;
           if (!folded.text.startsWith(alternative.words[0]!, at)) continue;
-          const ranges = tokensAt(folded.text, at, alternative) ?? (piece ? piecesAt(folded.text, at, start, edges.around(start), alternative) : null);
+          const ranges = alternative.within
+            ? withinAt(folded.text, at, alternative)
+            : (tokensAt(folded.text, at, alternative) ?? (piece ? piecesAt(folded.text, at, start, edges.around(start), alternative) : null));
           if (ranges === null) continue;
           if (visit(t, ranges, back)) return;
           break;

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { KEY_SHIFT, registerSearchFunctions } from '../../core/gateway/search-index.js';
 import type { Db } from '../../core/store/index.js';
 
 const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
@@ -27,4 +28,21 @@ export function expectIndexExact(db: Db): void {
   );
   expect(mismatched).toBe(0);
   expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts)')).toBe(0);
+}
+
+/**
+ * Indexes every part of a store opened at an older schema (3 to 12) the way those versions did: each
+ * part mapped without a text version, through the view's steward_search_text_v1, and counted (each
+ * part its own message, as these tests' parts are). SearchIndex itself writes only today's schema.
+ */
+export function indexAsBefore(db: Db): void {
+  registerSearchFunctions(db);
+  db.exec(`
+    INSERT INTO search_map (fts_rowid, part_rowid, scope)
+      SELECT (MAX(IFNULL(p.ts, 0), 0) / 1000) * ${KEY_SHIFT} + (p.rowid & ${KEY_SHIFT - 1}), p.rowid,
+        steward_search_scope_v1(p.provider, p.role, p.session_id, (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id))
+      FROM parts p;
+    INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source;
+    INSERT INTO session_stats (session_id, parts, messages, tool_calls) SELECT session_id, COUNT(*), COUNT(*), SUM(kind = 'tool_use') FROM parts GROUP BY session_id;
+  `);
 }

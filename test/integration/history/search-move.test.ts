@@ -12,7 +12,7 @@ import { openDatabase, type Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, desktopSession, writeJsonl } from '../../support/transcripts.js';
 import { captureHarness, type CaptureHarness } from '../capture/harness.js';
-import { expectIndexExact } from '../../support/search-index.js';
+import { expectIndexExact, indexAsBefore } from '../../support/search-index.js';
 
 const SELECTED = '/Users/ana/Documents/invoices';
 const REPO = 'github.com/ana/invoices';
@@ -122,7 +122,6 @@ describe('repairing a store whose sessions moved project before moves re-tagged'
    */
   function storeWrittenTheOldWay(dir: string): { moved: string; filled: string; left: string } {
     const db = openDatabase(join(dir, 'gateway.db'), { label: 'gateway', migrations: GATEWAY_MIGRATIONS.slice(0, 9) });
-    const index = new SearchIndex(db);
     const [left, moved, filled, stays] = ['/work/vm', '/work/selected', '/work/filled', '/work/stays'].map(projectKeyOf) as [string, string, string, string];
     const session = db.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, NULL, 0, 0, 0)");
     const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) VALUES (?, ?, 'claude', 'user', 'text', ?, ?, NULL)");
@@ -133,7 +132,7 @@ describe('repairing a store whose sessions moved project before moves re-tagged'
       session.run('stays', stays);
       for (let i = 0; i < 300; i += 1) part.run(`cc:p-${i}:0`, ['moved', 'filled', 'stays'][i % 3], base + i * 1000, `loquat ${i}`);
     })();
-    index.indexAfter(0);
+    indexAsBefore(db);
     db.prepare("UPDATE sessions SET project_key = ? WHERE session_id = 'moved'").run(moved);
     db.prepare("UPDATE sessions SET project_key = ? WHERE session_id = 'filled'").run(filled);
     db.close();
