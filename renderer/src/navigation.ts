@@ -48,6 +48,14 @@ export function routeFromHash(hash: string): Route | undefined {
   return place?.[1] !== undefined && isPlaceId(place[1]) ? { view: place[1], params: paramsOf(place[2]) } : undefined;
 }
 
+/**
+ * The route of the whole address: an address with no fragment (the first one, once the token has left
+ * it, or Electron's page) is Home, so Back to it shows Home; a fragment that names nothing gives undefined.
+ */
+export function routeFromAddress(hash: string): Route | undefined {
+  return hash === '' || hash === '#' || hash === '#/' ? { view: DEFAULT_PLACE, params: {} } : routeFromHash(hash);
+}
+
 /** One project, as a view of its own. */
 export function projectHref(projectKey: string): string {
   return `#/projects/${projectKey}`;

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createClient, type AppInfo, type AppStatus, type StewardClient } from './client.js';
-import { DEFAULT_PLACE, placeHref, routeFromHash, type PlaceId, type Route } from './navigation.js';
+import { DEFAULT_PLACE, placeHref, routeFromAddress, type PlaceId, type Route } from './navigation.js';
 import type { ConnectionState, TransportChoice } from './transport.js';
 
 export type Connection = ConnectionState | 'no-token';
@@ -58,10 +58,13 @@ export function acceptStatus(status: AppStatus): void {
   usePanel.setState({ status });
 }
 
-/** Follows the address: `#/telemetry` shows Telemetry, `#/sessions/<id>` a conversation; anything else leaves the view as it is. */
+/**
+ * Follows the address: `#/telemetry` shows Telemetry, `#/sessions/<id>` a conversation, no fragment at
+ * all Home (Back to the first address); a fragment that names nothing leaves the view as it is.
+ */
 export function syncPlaceWithLocation(): () => void {
   const apply = () => {
-    const route = routeFromHash(window.location.hash);
+    const route = routeFromAddress(window.location.hash);
     if (route === undefined) return;
     usePanel.setState(route.view === 'session' ? { route } : { route, place: route.view });
   };

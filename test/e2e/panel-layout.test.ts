@@ -140,8 +140,8 @@ const widths = (page: Page) =>
 /**
  * Panel layout and keyboard focus, on one owner: a search group's title is a Tab stop, Export and Save
  * keep the focus, an import hands it to Cancel then to its result, a control reached with Tab is not
- * under the status bar, the projects table fits at 900 px and keeps its repository column at 1280 px,
- * and a long title wraps.
+ * under the status bar, the projects table fits at 900 px and 800 px (its sort column in view) and keeps
+ * its repository column at 1280 px, where it takes the window's width, and a long title wraps.
  */
 describe('panel layout and keyboard focus', () => {
   let steward: ServedSteward;
@@ -195,6 +195,27 @@ describe('panel layout and keyboard focus', () => {
     expect(await page.locator('main .conversation > article').first().innerText()).toContain(fixture.firstAsk[name]);
     expect(await page.locator('.part--hit').count()).toBe(0);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows Home again when Back returns to the first address, the token link without its token', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    // The token has left the address: no fragment at all.
+    expect(page.url()).toBe(steward.baseUrl);
+    const current = page.locator('nav[aria-label="Places"] [aria-current="page"]');
+    expect(await page.locator('main h1').innerText()).toBe('Home');
+    await goToPlace(page, 'Projects');
+    expect(await current.innerText()).toBe('Projects');
+    await page.goBack();
+    await page.locator('main[data-place="home"]').waitFor();
+    expect(page.url()).toBe(steward.baseUrl);
+    expect(await page.locator('main h1').innerText()).toBe('Home');
+    expect(await current.innerText()).toBe('Home');
+    // And forward again to Projects.
+    await page.goForward();
+    await page.locator('main[data-place="projects"]').waitFor();
+    expect(await current.innerText()).toBe('Projects');
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -323,6 +344,38 @@ describe('panel layout and keyboard focus', () => {
     const latest = greenhouse.locator('.project-latest');
     const lineHeight = await latest.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
     expect((await latest.boundingBox())!.height).toBeLessThanOrEqual(2 * lineHeight + 1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits the projects table at 800 px with its sort column in view, the folder and count under the name, and uses a wide window', async () => {
+    const { page, problems } = await openPanel(browser, steward, { context: { viewport: { width: 800, height: 600 } } });
+    await goToPlace(page, 'Projects');
+    await page.locator('.project-table tbody tr').nth(3).waitFor();
+    const narrow = await widths(page);
+    expect(narrow.tableScroll).toBeLessThanOrEqual(narrow.tableBox);
+    expect(narrow.page).toBeLessThanOrEqual(narrow.viewport);
+    const header = (name: string) => page.locator('.project-table th').filter({ hasText: name });
+    // "Last activity", the column the list is sorted by, stays, whole, beside the name and the latest conversation.
+    for (const name of ['Project', 'Latest conversation', 'Last activity']) expect(await header(name).isVisible()).toBe(true);
+    for (const name of ['Folder', 'Repository', 'Conversations']) expect(await header(name).isVisible()).toBe(false);
+    const sortBox = (await header('Last activity').boundingBox())!;
+    const tableBox = (await page.locator('.project-table .data-table').boundingBox())!;
+    expect(sortBox.x + sortBox.width).toBeLessThanOrEqual(tableBox.x + tableBox.width + 1);
+    // What gave way is under the project's name.
+    const greenhouse = page.locator('.project-table tbody tr').filter({ has: page.getByRole('link', { name: PROJECTS.greenhouse.folder, exact: true }) });
+    const underName = greenhouse.locator('td').first().locator('.project-under-name');
+    expect(await underName.first().isVisible()).toBe(true);
+    expect(await underName.first().innerText()).toContain(`/src/${PROJECTS.greenhouse.folder}`);
+    expect(await underName.nth(1).innerText()).toBe('2 conversations');
+
+    // At 1280 px the table takes the room the window has, not a reading width with a margin left empty on its right.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await eventually('the folder column is back', async () => ((await header('Folder').isVisible()) ? true : undefined), 3_000);
+    expect(await underName.first().isVisible()).toBe(false);
+    const wide = await page.evaluate(() => ({ table: document.querySelector('.project-table .data-table')!.getBoundingClientRect().right, main: document.querySelector('main')!.getBoundingClientRect().right }));
+    // The main area's own padding (3rem) is all that is left on the right.
+    expect(wide.main - wide.table).toBeLessThanOrEqual(48 + 1);
     expect(problems).toEqual([]);
     await page.context().close();
   });

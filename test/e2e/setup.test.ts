@@ -58,10 +58,19 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     await form.getByLabel('API address (optional)').fill(base);
     for (const label of ['Issue comments', 'Pull requests', 'Pull request comments', 'Wiki']) await check(page, label, false);
     await check(page, 'Index for search (RAG)', true);
+    // Start at login is off until the person turns it on, here as in the README and Home's step 5.
+    const login = form.getByRole('checkbox', { name: 'Start Steward when I log in', exact: true });
+    expect(await login.isChecked()).toBe(false);
     expect(await form.getByTestId('profile-boundary').innerText()).toContain('nothing leaves this computer');
     await form.getByRole('button', { name: 'Show the plan' }).click();
-
     const plan = page.getByTestId('setup-plan');
+    await plan.waitFor();
+    expect(await plan.innerText()).toContain('Creates a new repository cache for 127.0.0.1/acme/widgets');
+    expect(await plan.innerText()).not.toContain('start at login');
+    // Turned on (which sets the plan aside), the plan says so and asks for the person's confirmation.
+    await login.check();
+    await plan.waitFor({ state: 'detached' });
+    await form.getByRole('button', { name: 'Show the plan' }).click();
     await plan.waitFor();
     expect(await plan.getAttribute('data-status')).toBe('confirmation_required');
     const words = await plan.innerText();

@@ -56,6 +56,15 @@ describe('the Telemetry place on a fixture tree', () => {
     const charts = page.getByTestId('tick-charts');
     await charts.locator('svg.recharts-surface').first().waitFor();
     expect(await charts.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    // Each axis title is whole, inside its chart ("New messages" on the right once lost its N past the top edge).
+    const titles = await charts.locator('.recharts-label').evaluateAll((labels) =>
+      labels.map((label) => {
+        const box = label.getBoundingClientRect();
+        const chart = label.closest('svg')!.getBoundingClientRect();
+        return { text: label.textContent, inside: box.top >= chart.top && box.bottom <= chart.bottom && box.left >= chart.left && box.right <= chart.right };
+      }),
+    );
+    expect(titles).toEqual(['Time of the check', 'Files', 'New messages', 'Time of the check', 'Milliseconds'].map((text) => ({ text, inside: true })));
     await page.screenshot({ path: screenshotPath('telemetry-after-tick.png') });
     expect(problems).toEqual([]);
     await page.context().close();

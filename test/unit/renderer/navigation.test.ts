@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLACE, PLACE_IDS, placeFromHash, placeHref, projectHref, routeFromHash, searchHref, sessionHref } from '../../../renderer/src/navigation.js';
+import { DEFAULT_PLACE, PLACE_IDS, placeFromHash, placeHref, projectHref, routeFromAddress, routeFromHash, searchHref, sessionHref } from '../../../renderer/src/navigation.js';
 
 describe('panel navigation by fragment', () => {
   it('round-trips every place through its address', () => {
@@ -9,6 +9,12 @@ describe('panel navigation by fragment', () => {
   it('ignores fragments that name no place, including the token fragment', () => {
     for (const hash of ['', '#', '#token=abc', '#/nowhere', '#projects', '#/projects/extra', '#/sessions/', '#/sessions/%E0%A4%A']) expect(routeFromHash(hash)).toBeUndefined();
     expect(PLACE_IDS).toContain(DEFAULT_PLACE);
+  });
+
+  it('reads an address with no fragment as Home, and anything else as its fragment does', () => {
+    for (const hash of ['', '#', '#/']) expect(routeFromAddress(hash)).toEqual({ view: DEFAULT_PLACE, params: {} });
+    expect(routeFromAddress('#/projects')).toEqual({ view: 'projects', params: {} });
+    for (const hash of ['#token=abc', '#/nowhere']) expect(routeFromAddress(hash)).toBeUndefined();
   });
 
   it('has the seven places in navigation order, Home first and the default', () => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { connect, usePanel } from '../../../renderer/src/store.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connect, syncPlaceWithLocation, usePanel } from '../../../renderer/src/store.js';
 import type { ConnectionState, PanelTransport } from '../../../renderer/src/transport.js';
 
 /** A transport whose event stream opens only when the test says so, answering App.Info with `paused`. */
@@ -46,5 +46,44 @@ describe('the panel store', () => {
     expect(usePanel.getState().status).toEqual({ paused: true });
     expect(owner.infoCalls).toBe(2);
     disconnect();
+  });
+});
+
+/** A window whose address the test moves, firing what Chromium fires on Back (popstate, then hashchange for a fragment). */
+function fakeWindow(hash: string) {
+  const events = new EventTarget();
+  const location = { hash };
+  vi.stubGlobal('window', Object.assign(events, { location }));
+  return {
+    back(to: string) {
+      location.hash = to;
+      events.dispatchEvent(new Event('popstate'));
+      events.dispatchEvent(new Event('hashchange'));
+    },
+  };
+}
+
+describe('the panel store following the address', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows Home when Back returns to the first address, which has no fragment', () => {
+    // The token link, once its token has left the address bar: no fragment at all.
+    const window = fakeWindow('');
+    const stop = syncPlaceWithLocation();
+    expect(usePanel.getState()).toMatchObject({ place: 'home', route: { view: 'home' } });
+    window.back('#/projects');
+    expect(usePanel.getState()).toMatchObject({ place: 'projects', route: { view: 'projects' } });
+
+    window.back('');
+    expect(usePanel.getState()).toMatchObject({ place: 'home', route: { view: 'home', params: {} } });
+    stop();
+  });
+
+  it('leaves the view as it is for a fragment that names nothing', () => {
+    const window = fakeWindow('#/telemetry');
+    const stop = syncPlaceWithLocation();
+    window.back('#/nowhere');
+    expect(usePanel.getState()).toMatchObject({ place: 'telemetry', route: { view: 'telemetry' } });
+    stop();
   });
 });

@@ -36,7 +36,8 @@ export const NEW_DRAFT: SetupDraft = {
   collections: ['issues', 'issue-comments', 'pulls', 'pr-comments', 'wiki'],
   rag: false,
   profile: 'default',
-  serviceInstall: true,
+  // Start at login is off until the person turns it on (README, Home's step 5); the form only offers it.
+  serviceInstall: false,
 };
 
 export function draftOfRequest(request: SetupRequest): SetupDraft {
@@ -61,6 +62,8 @@ export function requestOf(draft: SetupDraft): SetupRequest {
   return {
     ...target,
     policy: { sync: draft.sync, collections: draft.collections, rag: draft.rag ? 'maintain' : 'off', profile: draft.profile },
+    // Core plans start at login when the field is absent, so "off" is always sent; "on" is core's default,
+    // left out so a reviewed agent request stays the request the agent sent.
     ...(draft.serviceInstall ? {} : { serviceInstall: false }),
   };
 }

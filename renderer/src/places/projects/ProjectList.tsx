@@ -13,10 +13,17 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
   {
     header: 'Project',
     sortValue: (p) => p.name,
+    // In a narrow table the folder and conversations columns give way and are shown here, under the name (projects.css).
     cell: (p) => (
-      <a className="project-link" href={projectHref(p.projectKey)} data-project={p.projectKey} onClick={() => openedFromList(p.projectKey)}>
-        {p.name}
-      </a>
+      <>
+        <a className="project-link" href={projectHref(p.projectKey)} data-project={p.projectKey} onClick={() => openedFromList(p.projectKey)}>
+          {p.name}
+        </a>
+        <span className="project-under-name project-under-name--folder">
+          <PathText path={p.cwd} />
+        </span>
+        <span className="project-under-name project-under-name--count">{p.sessions === 0 ? 'No conversations left' : countOf(p.sessions, 'conversation')}</span>
+      </>
     ),
   },
   { header: 'Folder', sortValue: (p) => p.cwd, cell: (p) => <PathText path={p.cwd} /> },

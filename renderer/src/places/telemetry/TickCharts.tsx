@@ -5,6 +5,11 @@ import { axisTime, chartPoints, providerNames, type Tick } from './ticks.js';
 
 const PROVIDER_COLOURS = ['#2c6b66', '#b86e00', '#5b4bb7', '#a23b72'];
 const AXIS = { fontSize: 12 };
+/**
+ * A value axis's title, turned along the axis and centred on it: the anchor recharts picks for an
+ * inside position ("end" on the right) is for level text, and turned it ran past the chart's top edge.
+ */
+const AXIS_TITLE = { ...AXIS, textAnchor: 'middle' } as const;
 
 /** A panel holding one chart; the chart is an image to assistive technology, described by `label`. */
 function ChartPanel({ title, label, children }: { title: string; label: string; children: ReactElement }): ReactElement {
@@ -38,10 +43,10 @@ export function TickCharts({ ticks }: { ticks: readonly Tick[] }): ReactElement 
           <CartesianGrid strokeDasharray="3 3" />
           <TimeAxis />
           <YAxis yAxisId="files" allowDecimals={false} {...AXIS}>
-            <Label value="Files" angle={-90} position="insideLeft" {...AXIS} />
+            <Label value="Files" angle={-90} position="insideLeft" {...AXIS_TITLE} />
           </YAxis>
           <YAxis yAxisId="messages" orientation="right" allowDecimals={false} width={72} {...AXIS}>
-            <Label value="New messages" angle={90} position="insideRight" {...AXIS} />
+            <Label value="New messages" angle={90} position="insideRight" {...AXIS_TITLE} />
           </YAxis>
           <Tooltip labelFormatter={(at) => axisTime(Number(at))} />
           <Legend />
@@ -55,7 +60,7 @@ export function TickCharts({ ticks }: { ticks: readonly Tick[] }): ReactElement 
           <CartesianGrid strokeDasharray="3 3" />
           <TimeAxis />
           <YAxis {...AXIS}>
-            <Label value="Milliseconds" angle={-90} position="insideLeft" {...AXIS} />
+            <Label value="Milliseconds" angle={-90} position="insideLeft" {...AXIS_TITLE} />
           </YAxis>
           <Tooltip labelFormatter={(at) => axisTime(Number(at))} />
           <Legend />
