@@ -9,6 +9,12 @@ export const PruneReport = z.strictObject({
   /** With dryRun: what would be removed. */
   removedParts: count,
   removedSessions: count,
+  /**
+   * With dryRun only: the messages those parts make up, and the conversations (top-level sessions)
+   * that would go whole, their subagents with them; what a person is asked to confirm.
+   */
+  removedMessages: count.optional(),
+  removedConversations: count.optional(),
   durationMs: count,
   /** False when shutdown stopped the pass between batches; the next pass finishes it. */
   complete: z.boolean(),
@@ -34,10 +40,15 @@ export const cacheMethods = {
   },
   /**
    * Applies the effective retention window now (the kernel default included: the caller asked),
-   * removing older parts and the sessions left empty. Project rows are kept.
+   * removing older parts and the sessions left empty. Project rows are kept. A dry run with
+   * `retentionDays` removes nothing and counts what the owner's own pass would remove at the next
+   * start were `query.cache.retention.default_days` saved as that (0: nothing; a provider's own
+   * explicit window still wins): what the panel asks about before it saves a retention window.
    */
   'Cache.Prune': {
-    params: z.strictObject({ dryRun: z.boolean().optional() }),
+    params: z
+      .strictObject({ dryRun: z.boolean().optional(), retentionDays: z.number().int().nonnegative().optional() })
+      .refine((p) => p.retentionDays === undefined || p.dryRun === true, { message: 'retentionDays counts only: it needs dryRun', path: ['retentionDays'] }),
     result: PruneReport,
   },
 } as const;

@@ -29,9 +29,17 @@ export const ProviderSurvey = z.strictObject({
   /** Oldest and newest last change of those files; null without files. */
   oldestAt: z.number().int().nullable(),
   newestAt: z.number().int().nullable(),
-  /** The scheduled sweep's window in days (0: everything), and the files entirely older than it. */
+  /**
+   * The scheduled sweep's window in days (0: everything), and the files entirely older than it;
+   * `imported`: those of them already read whole (an import of everything) and unchanged since, so
+   * there is nothing in them left to import.
+   */
   windowDays: z.number().int().nonnegative(),
-  older: z.strictObject({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
+  older: z.strictObject({
+    files: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    imported: z.strictObject({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
+  }),
   /** Entries that could not be listed. */
   failed: z.number().int().nonnegative(),
 });

@@ -41,6 +41,16 @@ function headline(paused: boolean, lists: Record<ListName, StatusItem[]>): Pick<
   return { state: 'idle', message: 'Up to date' };
 }
 
+export const NOT_RUNNING_TEXT = 'Not running: new transcripts are not imported until Steward starts';
+
+/**
+ * The status when no owner runs (a CLI verb opened the stores itself). That process schedules nothing,
+ * so its own status (no item, hence "Up to date") says nothing about Steward: nobody checks anything.
+ */
+export function notRunningStatus(): AppStatus {
+  return { state: 'idle', message: NOT_RUNNING_TEXT, paused: false, working: [], attention: [], errors: [], details: [] };
+}
+
 /**
  * The one status: the headline names what (no surface adds a state word to it), and `details` holds
  * every fact the headline does not say, once each.

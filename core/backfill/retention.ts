@@ -25,15 +25,15 @@ export function windowStart(days: number | null, now = Date.now()): number | nul
  * The window an automatic cache-maintenance pass applies, or null to delete nothing: only a positive
  * value the user wrote in config.json (the provider's own window, else the cache retention). The
  * kernel default narrows what scheduled sweeps import but never deletes by itself, so a user who
- * imported everything does not lose it to a default.
+ * imported everything does not lose it to a default. `retentionDays`: the cache retention as it is
+ * about to be saved, which counts as written (the pass at the next start will find it in the file).
  */
-export function explicitWindowDays(config: Config, provider: ProviderId): number | null {
+export function explicitWindowDays(config: Config, provider: ProviderId, retentionDays?: number): number | null {
   const keys = explicitKeys(config);
   const own = config.providers[provider].backfill.window_days;
   if (own > 0 && keys.has(`providers.${provider}.backfill.window_days`)) return own;
-  const cache = config.query.cache.retention.default_days;
-  if (cache > 0 && keys.has('query.cache.retention.default_days')) return cache;
-  return null;
+  const cache = retentionDays ?? (keys.has('query.cache.retention.default_days') ? config.query.cache.retention.default_days : 0);
+  return cache > 0 ? cache : null;
 }
 
 export interface PruneCutoff {
@@ -43,12 +43,16 @@ export interface PruneCutoff {
 }
 
 /**
- * Per provider, the cutoff of a cache-maintenance pass. A manual prune applies the effective window,
- * the default included, because the user asked for it; the automatic pass only an explicit policy.
+ * Which pass: a manual one (`steward cache prune`, the panel's Check) applies the effective window,
+ * the default included, because the user asked for it; the automatic one only an explicit policy,
+ * with `retentionDays` standing for a cache retention not saved yet (a dry run before saving it).
  */
-export function pruneCutoffs(config: Config, providers: readonly ProviderId[], manual: boolean, now = Date.now()): PruneCutoff[] {
+export type PrunePass = { manual: true } | { manual: false; retentionDays?: number | undefined };
+
+/** Per provider, the cutoff of a cache-maintenance pass. */
+export function pruneCutoffs(config: Config, providers: readonly ProviderId[], pass: PrunePass, now = Date.now()): PruneCutoff[] {
   return providers.map((provider) => ({
     provider,
-    cutoffMs: windowStart(manual ? effectiveWindowDays(config, provider) : explicitWindowDays(config, provider), now),
+    cutoffMs: windowStart(pass.manual ? effectiveWindowDays(config, provider) : explicitWindowDays(config, provider, pass.retentionDays), now),
   }));
 }

@@ -1,11 +1,11 @@
-import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type ProviderStats } from '../backfill/index.js';
+import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type PrunePass, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
-import { createProviders, FingerprintMap, TranscriptReader, type TranscriptProvider } from '../transcripts/index.js';
+import { createProviders, FingerprintMap, TranscriptReader, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
 import { SweepScheduler, type ProviderFailure } from './queue.js';
 import { recordPrune, recordRun, type Record } from './telemetry.js';
 
@@ -118,18 +118,19 @@ export class Capture {
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
       handoffMs: options.config.sweep.handoff_timeout_ms,
       logger: options.logger,
-      onTicked: (startedAt) => {
+      // The one place a tick is recorded, whoever started it: the timer calls the queue, not tick() below.
+      onTicked: ({ startedAt, queued }) => {
         this.#liveSince = Math.max(this.#liveSince, startedAt - LIVE_SLACK_MS);
+        // A tick that only awaited runs already in flight is the check that queued them; that one records them.
+        if (queued.length > 0) this.#report(queued, 'scheduled');
       },
       ...(options.onBusy ? { onBusy: options.onBusy } : {}),
     });
   }
 
-  /** One scheduled tick now; a provider already in flight is awaited, not run twice. */
-  async tick(): Promise<ProviderStats[]> {
-    const providers = await this.#scheduler.tick();
-    this.#report(providers, 'scheduled');
-    return providers;
+  /** One scheduled tick now; a provider already in flight is awaited, not run twice. Recorded (like every tick) by the queue's `onTicked`. */
+  tick(): Promise<ProviderStats[]> {
+    return this.#scheduler.tick();
   }
 
   /**
@@ -163,20 +164,29 @@ export class Capture {
   /**
    * Cache maintenance: removes rows older than the retention window, with the queue to itself so it
    * never interleaves with an import. `manual` applies the effective window (default included);
-   * the automatic pass applies only an explicit policy. A dry run counts without deleting.
+   * the automatic pass applies only an explicit policy. A dry run counts without deleting; with
+   * `retentionDays`, what the automatic pass would remove once that cache retention is saved.
    */
-  prune(request: { manual: boolean; dryRun?: boolean | undefined }): Promise<PruneReport> {
+  prune(request: { manual: boolean; dryRun?: boolean | undefined; retentionDays?: number | undefined }): Promise<PruneReport> {
+    const { retentionDays } = request;
+    const pass: PrunePass = request.manual && retentionDays === undefined ? { manual: true } : { manual: false, retentionDays };
+    const dryRun = request.dryRun === true || retentionDays !== undefined;
     return this.#scheduler.exclusive(async (signal) => {
       const started = performance.now();
-      const dryRun = request.dryRun === true;
       const report: PruneReport = { dryRun, cutoffs: [], removedParts: 0, removedSessions: 0, durationMs: 0, complete: true };
-      for (const { provider, cutoffMs } of pruneCutoffs(this.#options.config, PROVIDER_IDS, request.manual)) {
-        const removed = cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...(await this.#pruner.count(provider, cutoffMs)), complete: true } : await this.#pruner.prune(provider, cutoffMs, { signal });
+      // Only a dry run counts messages and whole conversations: the confirmation it is shown for names them.
+      const counted = { removedMessages: 0, removedConversations: 0 };
+      for (const { provider, cutoffMs } of pruneCutoffs(this.#options.config, PROVIDER_IDS, pass)) {
+        const removed: { parts: number; sessions: number; complete: boolean; messages?: number; conversations?: number } =
+          cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...(await this.#pruner.count(provider, cutoffMs)), complete: true } : await this.#pruner.prune(provider, cutoffMs, { signal });
         report.cutoffs.push({ provider, cutoffMs, removedParts: removed.parts });
         report.removedParts += removed.parts;
         report.removedSessions += removed.sessions;
+        counted.removedMessages += removed.messages ?? 0;
+        counted.removedConversations += removed.conversations ?? 0;
         report.complete &&= removed.complete;
       }
+      if (dryRun) Object.assign(report, counted);
       report.durationMs = Math.round(performance.now() - started);
       if (!dryRun) recordPrune(this.#options, report, request.manual);
       return report;
@@ -204,6 +214,7 @@ export class Capture {
       const windowDays = effectiveWindowDays(this.#options.config, provider.id);
       const cutoff = windowStart(windowDays);
       const older = files.filter((f) => cutoff !== null && f.mtimeMs < cutoff);
+      const imported = older.length === 0 ? [] : this.#readWhole(provider.id, older);
       // A reduce, not Math.min(...): a large tree holds more files than a call takes arguments.
       const oldest = files.reduce((n, f) => Math.min(n, f.mtimeMs), Infinity);
       const newest = files.reduce((n, f) => Math.max(n, f.mtimeMs), -Infinity);
@@ -214,11 +225,24 @@ export class Capture {
         oldestAt: files.length > 0 ? Math.round(oldest) : null,
         newestAt: files.length > 0 ? Math.round(newest) : null,
         windowDays: windowDays ?? 0,
-        older: { files: older.length, bytes: older.reduce((n, f) => n + f.size, 0) },
+        older: { files: older.length, bytes: older.reduce((n, f) => n + f.size, 0), imported: { files: imported.length, bytes: imported.reduce((n, f) => n + f.size, 0) } },
         failed,
       });
     }
     return { providers, durationMs: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * Those of `files` read whole (with no window: an import of everything) and unchanged since, by
+   * their checkpoints: Home offers to import only the rest. A pass of an explicit retention policy
+   * removes their old rows but not the checkpoint; importing them again would only be removed again.
+   */
+  #readWhole(provider: ProviderId, files: readonly TranscriptFile[]): TranscriptFile[] {
+    const held = this.#checkpoints.identities(provider);
+    return files.filter((f) => {
+      const cp = held.get(f.path);
+      return cp !== undefined && cp.windowStartMs === null && cp.size === f.size && cp.mtimeMs === f.mtimeMs;
+    });
   }
 
   /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
@@ -274,7 +298,7 @@ export class Capture {
     const pass = () => {
       this.#pruneTimer = setTimeout(pass, interval);
       this.#pruneTimer.unref();
-      if (paused() || pruneCutoffs(this.#options.config, PROVIDER_IDS, false).every((c) => c.cutoffMs === null)) return;
+      if (paused() || pruneCutoffs(this.#options.config, PROVIDER_IDS, { manual: false }).every((c) => c.cutoffMs === null)) return;
       this.prune({ manual: false }).catch((error: unknown) => this.#options.logger.warn('cache prune failed', { code: errorCode(error) }));
     };
     this.#pruneTimer = setTimeout(pass, Math.min(FIRST_PRUNE_DELAY_MS, interval));

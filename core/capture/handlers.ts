@@ -9,6 +9,6 @@ export function captureHandlers(capture: Capture): Pick<Handlers, 'Sweep.Tick' |
     'Providers.Survey': () => capture.survey(),
     'Backfill.Run': async (params) => ({ providers: await capture.backfill(params) }),
     'Backfill.Cancel': () => ({ cancelled: capture.cancelBackfills() }),
-    'Cache.Prune': ({ dryRun }) => capture.prune({ manual: true, dryRun }),
+    'Cache.Prune': ({ dryRun, retentionDays }) => capture.prune({ manual: true, dryRun, retentionDays }),
   };
 }

@@ -33,8 +33,17 @@ export interface SweepSchedulerOptions {
   logger: Logger;
   /** The queue went busy (true) or drained (false); `failed` names providers that failed meanwhile, with why. */
   onBusy?: (busy: boolean, failed: readonly ProviderFailure[]) => void;
-  /** A scheduled tick (timer or Sweep.Tick) settled for every provider; `startedAt` is when it was queued. */
-  onTicked?: (startedAt: number) => void;
+  /** A scheduled tick, whoever started it (the timer, Sweep.Tick, the start-up tick), settled for every provider. */
+  onTicked?: (tick: SettledTick) => void;
+}
+
+export interface SettledTick {
+  /** When the tick was queued. */
+  startedAt: number;
+  /** Every provider's stats, in registry order: the runs it queued and the ones already in flight it awaited. */
+  providers: ProviderStats[];
+  /** The stats of the runs this tick queued itself; the others belong to (and are reported by) the tick that queued them. */
+  queued: ProviderStats[];
 }
 
 /** The stats of a run that failed with `code` before it could report any (it threw, or outlived the handoff bound). */
@@ -72,19 +81,24 @@ export class SweepScheduler {
     this.#options = options;
   }
 
-  /** Queues every due provider; resolves once each has settled, in registry order. */
+  /**
+   * Queues every due provider; resolves once each has settled, in registry order. Every tick goes
+   * through here, so `onTicked` is told of each one before its caller resumes.
+   */
   tick(): Promise<ProviderStats[]> {
     const startedAt = Date.now();
+    const queued = new Set<ProviderId>();
     const promises = this.#options.providers.map((provider) => {
       const existing = this.#inFlight.get(provider);
       if (existing) return existing.promise;
       const job = this.#enqueue(provider, 'scheduled', (signal) => this.#options.run(provider, 'scheduled', signal));
       this.#inFlight.set(provider, job);
+      queued.add(provider);
       return job.promise;
     });
     this.#pump();
     const all = Promise.all(promises);
-    all.then(() => this.#options.onTicked?.(startedAt), () => undefined);
+    all.then((providers) => this.#ticked({ startedAt, providers, queued: providers.filter((_, i) => queued.has(this.#options.providers[i]!)) }), () => undefined);
     return all;
   }
 
@@ -166,6 +180,15 @@ export class SweepScheduler {
     this.#exclusiveAbort?.abort();
     await this.#drained;
     await this.#held;
+  }
+
+  /** A listener's failure is logged: it must neither fail the tick nor escape as an unhandled rejection of the timer's tick. */
+  #ticked(tick: SettledTick): void {
+    try {
+      this.#options.onTicked?.(tick);
+    } catch (error) {
+      this.#options.logger.error('recording a tick failed', { code: errorCode(error) });
+    }
   }
 
   #enqueue(provider: ProviderId, kind: RunKind, start: Job['start']): Job {

@@ -7,6 +7,12 @@ export interface PruneResult {
   sessions: number;
 }
 
+/** What a dry run counts besides: the messages the old parts make up, and the conversations that would go whole. */
+export interface PruneCount extends PruneResult {
+  messages: number;
+  conversations: number;
+}
+
 export interface PruneOptions {
   /** Rows per transaction at most; the event loop gets a turn between batches. */
   batchRows?: number;
@@ -70,9 +76,10 @@ export class RetentionPruner {
     this.#firstSession = db.prepare('SELECT MIN(session_id) FROM parts').pluck();
     this.#nextSession = db.prepare('SELECT session_id FROM parts WHERE session_id > ? ORDER BY session_id LIMIT 1').pluck();
     this.#sessionProvider = db.prepare('SELECT provider FROM sessions WHERE session_id = ?').pluck();
-    this.#countOld = db.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ? AND ts < ? AND provider = ?').pluck();
+    // A message's parts share its line, so its time: it goes whole. Its parts share the id up to the last ':' (messageOf).
+    this.#countOld = db.prepare("SELECT COUNT(*) AS parts, COUNT(DISTINCT rtrim(part_id, replace(part_id, ':', ''))) AS messages FROM parts WHERE session_id = ? AND ts < ? AND provider = ?");
     this.#pickOld = db.prepare('SELECT rowid FROM parts WHERE session_id = ? AND ts < ? AND provider = ? LIMIT ?').pluck();
-    this.#countSessions = db.prepare(`SELECT COUNT(*) FROM sessions s WHERE ${EMPTIED_SESSION}`).pluck();
+    this.#countSessions = db.prepare(`SELECT COUNT(*) AS sessions, IFNULL(SUM(s.parent_session_id IS NULL), 0) AS conversations FROM sessions s WHERE ${EMPTIED_SESSION}`);
     this.#deleteParts = db.prepare('DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?))');
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
     this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id`).pluck();
@@ -137,26 +144,31 @@ export class RetentionPruner {
    * What `prune` would remove at this cutoff; removes nothing. Sessions are counted a few at a time
    * (a session's count reads its old rows), with a turn of the event loop between.
    */
-  async count(provider: string, cutoffMs: number): Promise<PruneResult> {
-    let parts = 0;
+  async count(provider: string, cutoffMs: number): Promise<PruneCount> {
+    const old = { parts: 0, messages: 0 };
     let after: string | null = null;
     await inPieces({ limits: { minRows: 1, maxRows: BATCH_SESSIONS, startRows: 20 } }, (sessions) => {
       const counted = this.#countSome(provider, cutoffMs, after, sessions);
-      parts += counted.parts;
+      old.parts += counted.parts;
+      old.messages += counted.messages;
       after = counted.last;
       return !counted.end;
     });
-    return { parts, sessions: this.#countSessions.get(provider, cutoffMs, cutoffMs, cutoffMs) as number };
+    const emptied = this.#countSessions.get(provider, cutoffMs, cutoffMs, cutoffMs) as { sessions: number; conversations: number };
+    return { ...old, ...emptied };
   }
 
-  /** The provider's old parts in up to `sessions` sessions after `after`. */
-  #countSome(provider: string, cutoffMs: number, after: string | null, sessions: number): Omit<Picked, 'rowids'> & { parts: number } {
+  /** The provider's old parts, and the messages they make up, in up to `sessions` sessions after `after`. */
+  #countSome(provider: string, cutoffMs: number, after: string | null, sessions: number): Omit<Picked, 'rowids'> & { parts: number; messages: number } {
     let parts = 0;
+    let messages = 0;
     const walked = this.#walk(provider, after, sessions, (id) => {
-      parts += this.#countOld.get(id, cutoffMs, provider) as number;
+      const old = this.#countOld.get(id, cutoffMs, provider) as { parts: number; messages: number };
+      parts += old.parts;
+      messages += old.messages;
       return true;
     });
-    return { parts, ...walked };
+    return { parts, messages, ...walked };
   }
 
   /**

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError, type ContextAgent } from '../api/index.js';
-import { packageRoot } from '../config/index.js';
+import { packageRoot, resolveHome } from '../config/index.js';
 
 /** When Claude Code asks: a new session, a resumed one, after /clear and after a compaction. */
 export const HOOK_MATCHER = 'startup|resume|clear|compact';
@@ -45,12 +45,29 @@ export function stewardInvocation(): string {
   return `${runtime} ${quote(bin)}`;
 }
 
-export function hookCommand(): string {
-  return `${stewardInvocation()} context --hook`;
+/**
+ * This Steward's home when it is not the one Steward finds by itself (the platform's app-data folder):
+ * the hook and the MCP server run in Claude Code's environment, which has no STEWARD_HOME, so they
+ * must be told it, or they would read another home and find nothing.
+ */
+function ownHome(env: NodeJS.ProcessEnv, home: string): string | null {
+  const { STEWARD_HOME: _set, ...without } = env;
+  return home === resolveHome(without).dir ? null : home;
 }
 
-export function mcpSetupCommand(): string {
-  return `claude mcp add steward -- ${stewardInvocation()} mcp`;
+/**
+ * `--home DIR` rather than a variable before the command (`STEWARD_HOME=… node …`): Claude Code may run
+ * hooks in a shell that is not POSIX (Windows). `home`: the owner's home (default: the one `env` names).
+ */
+export function hookCommand(env: NodeJS.ProcessEnv, home: string = resolveHome(env).dir): string {
+  const own = ownHome(env, home);
+  return `${stewardInvocation()} context --hook${own === null ? '' : ` --home ${quote(own)}`}`;
+}
+
+/** Claude Code's own `--env` sets the server's STEWARD_HOME, whatever shell or system runs it. */
+export function mcpSetupCommand(env: NodeJS.ProcessEnv, home: string = resolveHome(env).dir): string {
+  const own = ownHome(env, home);
+  return `claude mcp add${own === null ? '' : ` --env STEWARD_HOME=${quote(own)}`} steward -- ${stewardInvocation()} mcp`;
 }
 
 /** Our entry, whatever path it was installed from: it runs Steward's `context --hook`. */
@@ -166,10 +183,10 @@ interface Planned extends HookPlanView {
   next: Json;
 }
 
-function planFor(action: HookAction, env: NodeJS.ProcessEnv): Planned {
+function planFor(action: HookAction, env: NodeJS.ProcessEnv, home?: string): Planned {
   const settingsPath = claudeSettingsPath(env);
   const file = readSettings(settingsPath);
-  const command = hookCommand();
+  const command = hookCommand(env, home);
   const next = action === 'install' ? withHook(file.value, command) : withoutHook(file.value);
   const changed = next !== file.value;
   const diff = changed ? lineDiff(file.text ?? '', render(next, indentOf(file.text)), settingsPath) : '';
@@ -177,8 +194,8 @@ function planFor(action: HookAction, env: NodeJS.ProcessEnv): Planned {
 }
 
 /** What installing or uninstalling the hook would change in Claude Code's settings, before anything changes. */
-export function planHook(action: HookAction, env: NodeJS.ProcessEnv): HookPlanView {
-  const { file: _file, next: _next, ...view } = planFor(action, env);
+export function planHook(action: HookAction, env: NodeJS.ProcessEnv, home?: string): HookPlanView {
+  const { file: _file, next: _next, ...view } = planFor(action, env, home);
   return view;
 }
 
@@ -186,8 +203,8 @@ export function planHook(action: HookAction, env: NodeJS.ProcessEnv): HookPlanVi
  * Applies the change the user saw (the plan's hash names the file as it was then): atomically,
  * keeping every other setting, with a copy of the previous file beside it. Applying twice changes nothing.
  */
-export function applyHook(action: HookAction, env: NodeJS.ProcessEnv, planHash: string): { changed: boolean; installed: boolean; settingsPath: string; backupPath: string | null } {
-  const plan = planFor(action, env);
+export function applyHook(action: HookAction, env: NodeJS.ProcessEnv, planHash: string, home?: string): { changed: boolean; installed: boolean; settingsPath: string; backupPath: string | null } {
+  const plan = planFor(action, env, home);
   if (plan.planHash !== planHash) throw new StewardError('stale_plan', `${plan.settingsPath} changed since the change was shown; review it again`);
   if (!plan.changed) return { changed: false, installed: action === 'install', settingsPath: plan.settingsPath, backupPath: null };
   mkdirSync(dirname(plan.settingsPath), { recursive: true });

@@ -126,8 +126,8 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
     },
     'Settings.LocalModels': () => localModels(sweeper.settings.ollamaUrl),
     'Settings.TestCurator': (choice) => testCurator(choice, { anthropic: ring.lookup('anthropic').key, openai: ring.lookup('openai-compatible').key }, sweeper.settings.timeoutMs),
-    'Hooks.Status': ({ agent }) => ({ agent, installed: hookInstalled(env), settingsPath: claudeSettingsPath(env), command: hookCommand(), mcpCommand: mcpSetupCommand() }),
-    'Hooks.Plan': ({ action }) => planHook(action, env),
-    'Hooks.Apply': ({ agent, action, planHash }) => ({ agent, action, ...applyHook(action, env, planHash) }),
+    'Hooks.Status': ({ agent }) => ({ agent, installed: hookInstalled(env), settingsPath: claudeSettingsPath(env), command: hookCommand(env, home), mcpCommand: mcpSetupCommand(env, home) }),
+    'Hooks.Plan': ({ action }) => planHook(action, env, home),
+    'Hooks.Apply': ({ agent, action, planHash }) => ({ agent, action, ...applyHook(action, env, planHash, home) }),
   };
 }

@@ -68,11 +68,11 @@ describe('notes reach the agent', () => {
     await page.getByText('New Claude Code sessions pick it up.').waitFor();
     const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as { hooks: { SessionStart: Array<{ matcher: string; hooks: Array<{ command: string }> }> } };
     expect(settings.hooks.SessionStart[0]!.matcher).toBe('startup|resume|clear|compact');
-    expect(settings.hooks.SessionStart[0]!.hooks[0]!.command).toMatch(/steward\.js" context --hook$/);
+    expect(settings.hooks.SessionStart[0]!.hooks[0]!.command).toMatch(/steward\.js" context --hook --home ".+"$/);
     await page.getByRole('button', { name: 'Remove the session-start hook…' }).waitFor();
     await page.getByRole('button', { name: 'Copy MCP setup command' }).click();
     await page.getByText(/^Copied the MCP setup command\.$|^Copying is not allowed here/).waitFor();
-    expect(await page.locator('.agent-context__command').innerText()).toMatch(/^claude mcp add steward -- .*steward\.js" mcp$/);
+    expect(await page.locator('.agent-context__command').innerText()).toMatch(/^claude mcp add --env STEWARD_HOME=".+" steward -- .*steward\.js" mcp$/);
     expect(problems).toEqual([]);
   });
 

@@ -34,6 +34,8 @@ export function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<st
 export interface ContextOptions {
   hook?: boolean;
   cwd?: string;
+  /** Steward's home, for a hook that runs where STEWARD_HOME is not set (Claude Code's environment). */
+  home?: string;
 }
 
 /**
@@ -41,15 +43,16 @@ export interface ContextOptions {
  * `steward context [--cwd DIR]`: the same notes as text, for a person. Neither opens a database.
  */
 export async function runContext(io: CliIo, options: ContextOptions, stdin: () => Promise<string> = () => readStdin()): Promise<number> {
+  const env = options.home === undefined ? io.env : { ...io.env, STEWARD_HOME: options.home };
   if (options.hook) {
     try {
-      io.stdout(hookAnswer(await stdin(), io.env));
+      io.stdout(hookAnswer(await stdin(), env));
     } catch {
       // A hook never fails the agent's session.
     }
     return 0;
   }
-  const context = sessionContext(options.cwd ?? process.cwd(), io.env);
+  const context = sessionContext(options.cwd ?? process.cwd(), env);
   if (context === null) {
     io.stderr('steward: no notes for this folder yet\n');
     return 1;
@@ -68,6 +71,7 @@ export function parseContextArgs(argv: readonly string[]): ContextOptions | null
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--hook') options.hook = true;
     else if (argv[i] === '--cwd' && argv[i + 1] !== undefined) options.cwd = argv[++i]!;
+    else if (argv[i] === '--home' && argv[i + 1] !== undefined) options.home = argv[++i]!;
     else unknown = true;
   }
   return unknown && !options.hook ? null : options;
@@ -79,5 +83,6 @@ export function registerContext(program: Command, io: CliIo, run: Run): void {
     .description("print Steward's notes for the project of a folder; --hook answers a Claude Code SessionStart hook (JSON on stdin)")
     .option('--hook', "read the hook's JSON on stdin and answer it; prints nothing and exits 0 on any problem")
     .option('--cwd <dir>', 'the folder (default: the current one)')
+    .option('--home <dir>', "Steward's home folder, when the environment has no STEWARD_HOME (the hook's does not)")
     .action((options: ContextOptions) => run(() => runContext(io, options)));
 }

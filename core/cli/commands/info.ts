@@ -1,7 +1,35 @@
 import type { Command } from 'commander';
-import { statusLines } from '../../api/index.js';
+import { countOf, statusLines, type CacheStats, type StewardClient } from '../../api/index.js';
+import { notRunningStatus } from '../../app/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
+
+/** What the stores hold when no owner runs: the counts and when transcripts were last imported (a check or a backfill). */
+interface Stored {
+  conversations: number;
+  messages: number;
+  projects: number;
+  lastImportAt: number | null;
+}
+
+async function storedFacts(client: StewardClient): Promise<Stored> {
+  const stats: CacheStats = await client.call('Cache.Stats', {});
+  const newest = async (kind: string) => (await client.call('Telemetry.Recent', { kind, limit: 1 })).entries[0]?.at ?? null;
+  const times = [await newest('sweep.tick'), await newest('backfill.run')].filter((at): at is number => at !== null);
+  return { conversations: stats.conversations, messages: stats.messages, projects: stats.projects, lastImportAt: times.length > 0 ? Math.max(...times) : null };
+}
+
+function storedLine(stored: Stored): string {
+  const counts = `${countOf(stored.messages, 'message')} in ${countOf(stored.conversations, 'conversation')} from ${countOf(stored.projects, 'project')}`;
+  const last = stored.lastImportAt === null ? 'nothing has been imported yet' : `last imported ${localTime(stored.lastImportAt)}`;
+  return `Stored: ${counts}; ${last}`;
+}
+
+/** Where the answer came from and where Steward keeps its files, never the path itself. */
+function sourceLine(via: 'owner' | 'in-process', homeKind: 'env' | 'platform-default'): string {
+  const folder = homeKind === 'env' ? 'the folder STEWARD_HOME names' : "this system's usual place for app data";
+  return via === 'owner' ? `Answered by the running Steward, which keeps its files in ${folder}.\n` : `Read directly from Steward's files in ${folder}.\n`;
+}
 
 export function registerInfo(program: Command, io: CliIo, run: Run): void {
   program
@@ -13,14 +41,20 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
         return withClient(io, async (client, via, connection) => {
           const info = await client.call('App.Info', {});
           const url = connection.panelUrl;
-          if (options.json) printJson(io, { ...info, via, ...(url ? { url } : {}) });
+          // With no owner, App.Info answers for this short-lived process, which schedules nothing: its
+          // "Up to date" would be a claim nobody checks. Say it is not running, and what the stores hold.
+          const running = via === 'owner';
+          const status = running ? info.status : notRunningStatus();
+          const stored = running ? undefined : await storedFacts(client);
+          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), ...(stored ? { stored } : {}) });
           else {
-            const [headline, ...rest] = statusLines(info.status);
+            const [headline, ...rest] = statusLines(status);
+            const details = stored ? [...rest, storedLine(stored)] : rest;
             io.stdout(
               `Steward ${info.version} (protocol ${info.protocol}) — ${headline}\n` +
-                rest.map((line) => `  ${line}\n`).join('') +
-                (url ? `Control panel: ${url}\n` : 'Not running: `npm start` or `steward serve` starts it.\n') +
-                `reached ${via === 'owner' ? 'the running owner' : 'the stores in-process'}; home from ${info.homeKind}\n`,
+                details.map((line) => `  ${line}\n`).join('') +
+                (url ? `Control panel: ${url}\n` : 'To start it: `npm start` (the desktop app) or `steward serve` (in the background).\n') +
+                sourceLine(via, info.homeKind),
             );
           }
           return EXIT.ok;

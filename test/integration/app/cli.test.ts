@@ -7,6 +7,7 @@ import { runCli } from '../../../core/cli/index.js';
 import { startOwner, xdgAutostart, type Owner } from '../../../core/index.js';
 import { readDaemonInfo } from '../../../core/server/index.js';
 import { captureIo } from '../../support/cli.js';
+import { claudeSession } from '../../support/transcripts.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/steward.js', import.meta.url));
@@ -45,20 +46,47 @@ describe('steward info', () => {
     expect(await runCli(['info'], text)).toBe(0);
     expect(text.out).toContain(`Control panel: ${owner.panelUrl}\n`);
     expect(text.out).toMatch(/— Up to date\n/);
+    // The last line says, in words, who answered and where Steward keeps its files (never the path).
+    expect(text.out.endsWith('Control panel: ' + owner.panelUrl + '\nAnswered by the running Steward, which keeps its files in the folder STEWARD_HOME names.\n')).toBe(true);
 
     const json = captureIo(env);
     expect(await runCli(['info', '--json'], json)).toBe(0);
-    expect(JSON.parse(json.out)).toMatchObject({ via: 'owner', url: owner.panelUrl, status: { state: 'idle', message: 'Up to date' } });
+    expect(JSON.parse(json.out)).toMatchObject({ via: 'owner', running: true, url: owner.panelUrl, status: { state: 'idle', message: 'Up to date' } });
+    expect(JSON.parse(json.out)).not.toHaveProperty('stored');
   });
 
-  it('has no address when nothing runs, and says how to start Steward', async () => {
+  it('when nothing runs, says so instead of "Up to date", with what the stores hold and how to start Steward', async () => {
     const env = setup();
-    const json = captureIo(env);
+    const claudeRoot = join(home.dir, 'roots', 'claude');
+    claudeSession(claudeRoot, 'info-session', 2);
+    const withRoots = { ...env, STEWARD_CLAUDE_ROOTS: claudeRoot };
+    expect(await runCli(['backfill', '--provider', 'claude', '--all'], captureIo(withRoots))).toBe(0);
+
+    const text = captureIo(withRoots);
+    expect(await runCli(['info'], text)).toBe(0);
+    expect(text.out).not.toContain('Up to date');
+    expect(text.out.split('\n')).toEqual([
+      expect.stringMatching(/^Steward \S+ \(protocol 1\) — Not running: new transcripts are not imported until Steward starts$/),
+      expect.stringMatching(/^ {2}Stored: 2 messages in 1 conversation from 1 project; last imported \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/),
+      'To start it: `npm start` (the desktop app) or `steward serve` (in the background).',
+      "Read directly from Steward's files in the folder STEWARD_HOME names.",
+      '',
+    ]);
+    expect(text.out).not.toMatch(/in-process|home from/);
+
+    const json = captureIo(withRoots);
     expect(await runCli(['info', '--json'], json)).toBe(0);
-    expect(JSON.parse(json.out)).not.toHaveProperty('url');
+    const answer = JSON.parse(json.out) as { status: { message: string } };
+    expect(answer).not.toHaveProperty('url');
+    expect(answer).toMatchObject({ via: 'in-process', running: false, stored: { messages: 2, conversations: 1, projects: 1, lastImportAt: expect.any(Number) } });
+    expect(answer.status.message).toMatch(/^Not running/);
+  });
+
+  it('in a home nothing was ever imported into, says that', async () => {
+    const env = setup();
     const text = captureIo(env);
     expect(await runCli(['info'], text)).toBe(0);
-    expect(text.out).toContain('Not running: `npm start` or `steward serve` starts it.');
+    expect(text.out).toContain('  Stored: 0 messages in 0 conversations from 0 projects; nothing has been imported yet\n');
   });
 
   it('lists every other fact under the headline, once', async () => {

@@ -5,6 +5,7 @@ import { type ConfigInput } from '../../../core/config/schema.js';
 import { GatewayReader, openGateway, TelemetryLog } from '../../../core/gateway/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { Capture } from '../../../core/capture/index.js';
+import type { CaptureOptions } from '../../../core/capture/driver.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import type { Db } from '../../../core/store/index.js';
 import type { TranscriptProvider } from '../../../core/transcripts/index.js';
@@ -27,8 +28,8 @@ export interface CaptureHarness {
   close(): Promise<void>;
 }
 
-/** A real gateway.db in a temp STEWARD_HOME and capture over temp roots (never the real home). */
-export function captureHarness(config: ConfigInput = {}): CaptureHarness {
+/** A real gateway.db in a temp STEWARD_HOME and capture over temp roots (never the real home); `listeners` as the Core passes them. */
+export function captureHarness(config: ConfigInput = {}, listeners: Pick<CaptureOptions, 'onTick'> = {}): CaptureHarness {
   const home = tempHome('steward-capture-');
   const claudeRoot = join(home.dir, 'roots', 'claude');
   const desktopRoot = join(home.dir, 'roots', 'claude-desktop');
@@ -47,7 +48,7 @@ export function captureHarness(config: ConfigInput = {}): CaptureHarness {
   const db = openGateway(home.dir);
   const telemetry = new TelemetryLog(db);
   const projects = new ProjectStore(db, new GatewayReader(db));
-  const create = (input: ConfigInput) => new Capture({ db, config: parseConfig(input), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data) });
+  const create = (input: ConfigInput) => new Capture({ db, config: parseConfig(input), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data), ...listeners });
   const harness: CaptureHarness = {
     home,
     claudeRoot,

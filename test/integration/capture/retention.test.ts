@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
@@ -83,6 +83,45 @@ describe('retention through the Core: only an explicit policy deletes, and remov
     // Telemetry holds counts only.
     const [entry] = (await c.call('Telemetry.Recent', { kind: 'cache.prune', limit: 1 })).entries;
     expect(entry?.data).toEqual({ kind: 'scheduled', removedParts: 4, removedSessions: 1, durationMs: expect.any(Number) as number, complete: true });
+  });
+});
+
+describe('a retention window about to be saved', () => {
+  it('is counted first: what the next start would remove, in conversations and messages, and exactly that goes', async () => {
+    home = tempHome('steward-retention-');
+    const claude = join(home.dir, 'roots', 'claude');
+    home.env.STEWARD_CLAUDE_ROOTS = claude;
+    const dir = join(claude, 'projects', 'p');
+    mkdirSync(dir, { recursive: true });
+    // A 2025 session older than a year, and one with an old first message and a recent second.
+    writeJsonl(join(dir, 'old.jsonl'), [claudeLine({ sessionId: 'old', ts: ago(500) }), claudeLine({ sessionId: 'old', type: 'assistant', ts: ago(499) })]);
+    writeJsonl(join(dir, 'mixed.jsonl'), [claudeLine({ sessionId: 'mixed', ts: ago(450) }), claudeLine({ sessionId: 'mixed', type: 'assistant' })]);
+    utimesSync(join(dir, 'old.jsonl'), ago(499), ago(499));
+
+    // Home → "Import everything" under the default window: nothing older is left to offer.
+    let c = openCore();
+    const before = (await c.call('Providers.Survey', {})).providers[0]!.older;
+    expect(before).toMatchObject({ files: 1, imported: { files: 0, bytes: 0 } });
+    await c.call('Backfill.Run', { all: true });
+    expect((await c.call('Providers.Survey', {})).providers[0]!.older).toEqual({ ...before, imported: { files: 1, bytes: before.bytes } });
+
+    // Settings → 365 to 400: the dry run says what the next start's pass would take, and takes nothing.
+    const dry = await c.call('Cache.Prune', { dryRun: true, retentionDays: 400 });
+    expect(dry).toMatchObject({ dryRun: true, removedParts: 3, removedSessions: 1, removedMessages: 3, removedConversations: 1 });
+    expect(dry.cutoffs.find((x) => x.provider === 'claude')?.cutoffMs).toBeCloseTo(Date.now() - 400 * DAY, -5);
+    expect(count(c, 'SELECT COUNT(*) FROM parts')).toBe(4);
+    // 0 keeps everything, and the default written nowhere deletes nothing: nothing to ask about.
+    expect(await c.call('Cache.Prune', { dryRun: true, retentionDays: 0 })).toMatchObject({ removedParts: 0, removedConversations: 0 });
+    expect(await c.capture.prune({ manual: false })).toMatchObject({ removedParts: 0 });
+    // Only a dry run takes a window not saved yet.
+    await expect(c.call('Cache.Prune', { retentionDays: 400 })).rejects.toMatchObject({ code: 'invalid_params' });
+    expect(count(c, 'SELECT COUNT(*) FROM parts')).toBe(4);
+    await c.shutdown();
+
+    // Saved and restarted: the owner's own pass removes what was announced.
+    c = openCore({ query: { cache: { retention: { default_days: 400 } } } });
+    expect(await c.capture.prune({ manual: false })).toMatchObject({ removedParts: dry.removedParts, removedSessions: dry.removedSessions });
+    expect(count(c, "SELECT COUNT(*) FROM sessions WHERE session_id = 'old'")).toBe(0);
   });
 });
 

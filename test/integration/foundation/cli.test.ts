@@ -56,7 +56,7 @@ describe('the steward command', () => {
     home = tempHome();
     const c = io(home.env);
     expect(await runCli(['info', '--json'], c)).toBe(0);
-    expect(JSON.parse(c.out)).toMatchObject({ name: 'Steward', via: 'in-process', homeKind: 'env' });
+    expect(JSON.parse(c.out)).toMatchObject({ name: 'Steward', via: 'in-process', running: false, homeKind: 'env' });
   });
 
   it('goes through the running owner named in daemon.json', async () => {

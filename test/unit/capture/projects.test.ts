@@ -105,8 +105,8 @@ describe('effective retention window', () => {
 describe('prune cutoffs', () => {
   const now = 1_900_000_000_000;
   const DAY = 86_400_000;
-  const cutoffs = (input: Parameters<typeof parseConfig>[0], manual: boolean) =>
-    pruneCutoffs(parseConfig(input), ['claude', 'openclaw'], manual, now).map((c) => (c.cutoffMs === null ? null : (now - c.cutoffMs) / DAY));
+  const cutoffs = (input: Parameters<typeof parseConfig>[0], manual: boolean, retentionDays?: number) =>
+    pruneCutoffs(parseConfig(input), ['claude', 'openclaw'], manual ? { manual } : { manual, retentionDays }, now).map((c) => (c.cutoffMs === null ? null : (now - c.cutoffMs) / DAY));
 
   it('the automatic pass deletes only under an explicit positive policy; the kernel default never deletes', () => {
     expect(cutoffs({}, false)).toEqual([null, null]);
@@ -115,6 +115,12 @@ describe('prune cutoffs', () => {
     // A provider's window narrows only that provider's rows.
     expect(cutoffs({ providers: { openclaw: { backfill: { window_days: 7 } } } }, false)).toEqual([null, 7]);
     expect(cutoffs({ query: { cache: { retention: { default_days: 30 } } }, providers: { claude: { backfill: { window_days: 0 } } } }, false)).toEqual([30, 30]);
+  });
+
+  it('a retention about to be saved counts as written: raising the default to 400 days turns deletion on', () => {
+    expect(cutoffs({}, false, 400)).toEqual([400, 400]);
+    expect(cutoffs({ query: { cache: { retention: { default_days: 90 } } } }, false, 0)).toEqual([null, null]);
+    expect(cutoffs({ providers: { openclaw: { backfill: { window_days: 7 } } } }, false, 400)).toEqual([400, 7]);
   });
 
   it('a manual prune applies the effective window, the default included; 0 stays an open window', () => {

@@ -63,6 +63,58 @@ describe('SweepScheduler', () => {
     await scheduler.stop();
   });
 
+  it('tells onTicked of every tick, the timer\'s included, with only the runs that tick queued as its own', async () => {
+    const runner = heldRunner();
+    const ticked: Array<{ providers: string[]; queued: string[] }> = [];
+    const scheduler = new SweepScheduler({
+      providers: ['claude', 'openclaw'],
+      run: runner.run,
+      // Short: a run a later interval starts is held open, and stop() waits for it only this long.
+      handoffMs: 500,
+      logger: createMemoryLogger(),
+      onTicked: (tick) => ticked.push({ providers: tick.providers.map((s) => s.provider), queued: tick.queued.map((s) => s.provider) }),
+    });
+    const first = scheduler.tick();
+    await flush();
+    runner.held('claude').release();
+    await flush();
+    // claude settled, openclaw runs: a second tick queues claude again and awaits the openclaw run of the first.
+    const second = scheduler.tick();
+    runner.held('openclaw').release();
+    await first;
+    await flush();
+    runner.held('claude', 1).release();
+    await second;
+    expect(ticked).toEqual([
+      { providers: ['claude', 'openclaw'], queued: ['claude', 'openclaw'] },
+      { providers: ['claude', 'openclaw'], queued: ['claude'] },
+    ]);
+
+    // The timer's ticks go through the same door.
+    scheduler.start(10);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    runner.held('claude', 2).release();
+    await flush();
+    runner.held('openclaw', 1).release();
+    await flush();
+    // Later intervals that fell while those runs were in flight queued nothing of their own.
+    expect(ticked[2]).toEqual({ providers: ['claude', 'openclaw'], queued: ['claude', 'openclaw'] });
+    expect(ticked.slice(3).every((t) => t.queued.length === 0)).toBe(true);
+    await scheduler.stop();
+  });
+
+  it('a throwing onTicked is logged and never fails the tick', async () => {
+    const runner = heldRunner();
+    const logger = createMemoryLogger();
+    const scheduler = new SweepScheduler({ providers: ['claude'], run: runner.run, handoffMs: 60_000, logger, onTicked: () => { throw Object.assign(new Error('listener'), { code: 'EBROKEN' }); } });
+    const tick = scheduler.tick();
+    await flush();
+    runner.held('claude').release();
+    expect(await tick).toHaveLength(1);
+    expect(logger.lines.some((l) => l.includes('recording a tick failed') && l.includes('EBROKEN'))).toBe(true);
+    await scheduler.stop();
+  });
+
   it('settles a failed provider, logs it, and releases the queue', async () => {
     const runner = heldRunner();
     const logger = createMemoryLogger();

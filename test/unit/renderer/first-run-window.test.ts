@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderId, Result } from '../../../core/api/index.js';
-import { everythingWords, spanWords, windowWords } from '../../../renderer/src/places/home/window.js';
+import { everythingWords, spanWords, windowMeaning, windowWords } from '../../../renderer/src/places/home/window.js';
 
 type Survey = Result<'Providers.Survey'>;
 const provider = (id: ProviderId, windowDays: number): Survey['providers'][number] => ({
@@ -10,7 +10,7 @@ const provider = (id: ProviderId, windowDays: number): Survey['providers'][numbe
   oldestAt: null,
   newestAt: null,
   windowDays,
-  older: { files: 0, bytes: 0 },
+  older: { files: 0, bytes: 0, imported: { files: 0, bytes: 0 } },
   failed: 0,
 });
 const survey = (...providers: Survey['providers']): Survey => ({ providers, durationMs: 4 });
@@ -35,5 +35,12 @@ describe('the choice to import everything', () => {
     expect(everythingWords(2, 2048, '3 s')).toMatch(/^Everything: also import the 2 older files \(2(\.0)? KB\), about 3 s$/);
     expect(everythingWords(1, 10)).toMatch(/^Everything: also import the 1 older file \(10 bytes\)$/);
     expect(everythingWords(0, 0, '0 ms')).toBe('Everything: nothing is older than the window, so all there is has been imported');
+  });
+
+  it('after "Import everything", never offers the older files again, and the window says they were imported', () => {
+    expect(everythingWords(0, 0, undefined, 1)).toBe('Everything: the 1 older file is imported already, so all there is has been imported');
+    expect(everythingWords(1, 10, undefined, 2)).toMatch(/^Everything: also import the 1 older file \(10 bytes\)$/);
+    expect(windowMeaning(365, 0)).toBe('how far back Steward imports on its own: the last year now.');
+    expect(windowMeaning(365, 1)).toBe('how far back Steward imports on its own: the last year now; you also imported the 1 older file once, which the checks do not read again.');
   });
 });

@@ -2,7 +2,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
-import { applyHook, BACKUP_SUFFIX, claudeSettingsPath, HOOK_MATCHER, hookInstalled, isStewardHook, planHook } from '../../../core/sweeper/claude-hooks.js';
+import { parseContextArgs, runContext } from '../../../core/cli/commands/context.js';
+import { resolveHome } from '../../../core/config/index.js';
+import { projectSlugOf } from '../../../core/projects/folder/index.js';
+import { applyHook, BACKUP_SUFFIX, claudeSettingsPath, HOOK_MATCHER, hookCommand, hookInstalled, isStewardHook, mcpSetupCommand, planHook } from '../../../core/sweeper/claude-hooks.js';
+import { projectPaths } from '../../../core/sweeper/index.js';
 import { captureIo } from '../../support/cli.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
@@ -37,7 +41,7 @@ describe("Claude Code's SessionStart hook", () => {
     const plan = planHook('install', home.env);
     expect(plan).toMatchObject({ agent: 'claude', action: 'install', settingsPath: path, changed: true });
     expect(plan.diff).toContain(`+        "matcher": "${HOOK_MATCHER}"`);
-    expect(plan.diff).toMatch(/\+ +"command": ".*steward\.js\\" context --hook"/);
+    expect(plan.diff).toMatch(/\+ +"command": ".*steward\.js\\" context --hook( --home \\".*\\")?"/);
     expect(plan.diff).not.toMatch(/^-(?!-- )/m);
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
@@ -93,6 +97,48 @@ describe("Claude Code's SessionStart hook", () => {
     expect(() => planHook('install', home.env)).toThrow(expect.objectContaining({ code: 'config_invalid' }));
     expect(readFileSync(path, 'utf8')).toBe('{ "model": "opus", ');
     expect(existsSync(`${path}${BACKUP_SUFFIX}`)).toBe(false);
+  });
+});
+
+/** A command line's words as a POSIX shell reads them: enough for the double-quoted words Steward writes. */
+function shellWords(command: string): string[] {
+  return [...command.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!));
+}
+
+describe('a home other than the default one', () => {
+  const withoutHome = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'STEWARD_HOME'));
+
+  it('reaches the installed hook, which Claude Code runs without STEWARD_HOME', async () => {
+    const path = setup();
+    const project = join(home.env.HOME!, 'src', 'garden');
+    mkdirSync(project, { recursive: true });
+    const notes = projectPaths(home.dir, projectSlugOf(project));
+    mkdirSync(notes.dir, { recursive: true });
+    writeFileSync(notes.overview, '# garden\n\n- Task: Add frost dates\n');
+    applyHook('install', home.env, planHook('install', home.env).planHash);
+    const command = read(path).hooks.SessionStart!.at(-1)!.hooks[0]!.command;
+    expect(command).toContain(`context --hook --home "${home.dir}"`);
+    const words = shellWords(command);
+    const options = parseContextArgs(words.slice(words.indexOf('context') + 1))!;
+    const hook = captureIo(withoutHome(home.env));
+    const input = JSON.stringify({ session_id: 'abc', cwd: project, hook_event_name: 'SessionStart', source: 'startup' });
+    expect(await runContext(hook, options, () => Promise.resolve(input))).toBe(0);
+    expect(hook.out).toContain('Add frost dates');
+  });
+
+  it('is set in the MCP command with Claude Code\'s own --env', () => {
+    home = tempHome('steward-hooks-');
+    expect(mcpSetupCommand(home.env)).toMatch(new RegExp(`^claude mcp add --env STEWARD_HOME="${home.dir}" steward -- .*steward\\.js" mcp$`));
+  });
+
+  it('the default home changes nothing: no --home, no --env', () => {
+    home = tempHome('steward-hooks-');
+    const env = withoutHome(home.env);
+    expect(hookCommand(env)).toMatch(/steward\.js" context --hook$/);
+    expect(mcpSetupCommand(env)).toMatch(/^claude mcp add steward -- /);
+    const named = { ...env, STEWARD_HOME: resolveHome(env).dir };
+    expect(hookCommand(named)).toBe(hookCommand(env));
+    expect(mcpSetupCommand(named)).toBe(mcpSetupCommand(env));
   });
 });
 

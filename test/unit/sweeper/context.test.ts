@@ -103,5 +103,18 @@ describe('the session-start context', () => {
     expect(parseContextArgs(['--hook', '--surprise'])).toEqual({ hook: true });
     expect(parseContextArgs(['--cwd', '/x'])).toEqual({ cwd: '/x' });
     expect(parseContextArgs(['--surprise'])).toBeNull();
+    expect(parseContextArgs(['--hook', '--home', '/steward home'])).toEqual({ hook: true, home: '/steward home' });
+  });
+
+  it('`--home DIR` reads that home when the environment names none (a hook in Claude Code)', async () => {
+    const { project } = setup();
+    notes(project, '# garden\n\n- Task: Add frost dates\n');
+    const { STEWARD_HOME: _dir, ...bare } = home.env;
+    const hook = captureIo(bare);
+    expect(await runContext(hook, { hook: true, home: home.dir }, () => Promise.resolve(input(project)))).toBe(0);
+    expect(hook.out).toContain('Add frost dates');
+    const person = captureIo(bare);
+    expect(await runContext(person, { cwd: project, home: home.dir })).toBe(0);
+    expect(person.out).toContain('Add frost dates');
   });
 });

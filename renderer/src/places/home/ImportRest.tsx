@@ -4,7 +4,7 @@ import { Button, ErrorBanner, formatDuration, Glossary } from '../../components/
 import { useAction, useCall } from '../../hooks.js';
 import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport, useImportFocus } from '../projects/importing.js';
-import { everythingWords, spanWords } from './window.js';
+import { everythingWords, windowMeaning } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -33,19 +33,21 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const focus = useImportFocus(importing.running);
   const narrow = useAction('Settings.Update');
   const [choice, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>('all');
-  const older = survey.providers.reduce((n, s) => n + s.older.files, 0);
-  const olderBytes = survey.providers.reduce((n, s) => n + s.older.bytes, 0);
+  // Files an import of everything already read whole are not offered again.
+  const imported = survey.providers.reduce((n, s) => n + s.older.imported.files, 0);
+  const older = survey.providers.reduce((n, s) => n + s.older.files - s.older.imported.files, 0);
+  const olderBytes = survey.providers.reduce((n, s) => n + s.older.bytes - s.older.imported.bytes, 0);
   const windowDays = survey.providers[0]?.windowDays ?? 365;
   const estimate = estimateMs(older, [...(ticks.data?.entries ?? [])].reverse());
   const total = survey.providers.reduce((n, s) => n + s.files, 0);
   const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrow.run({ changes: { 'query.cache.retention.default_days': Number(choice) } }));
   return (
     <div className="first-run__import" data-testid="first-run-import">
-      <Glossary term="Window">how far back Steward imports on its own: {spanWords(windowDays)} now.</Glossary>
+      <Glossary term="Window">{windowMeaning(windowDays, imported)}</Glossary>
       <fieldset className="first-run__choices" disabled={importing.running}>
         <legend>Keep more, or less?</legend>
         <label>
-          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate))}
+          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported)}
         </label>
         {NARROWER.filter((days) => windowDays === 0 || days < windowDays).map((days) => (
           <label key={days}>

@@ -22,9 +22,18 @@ export function windowWords(survey: Survey): string | undefined {
 
 /**
  * The "Everything" choice: what importing the rest would read and how long it may take, or, when no
- * file is older than the window, that there is nothing more to import (never "the 0 older files").
+ * file older than the window is left to import, that there is nothing more (never "the 0 older
+ * files"). `olderFiles` counts only those not imported yet; `imported`, those an import of everything
+ * already read whole (Providers.Survey's `older.imported`), which are never offered again.
  */
-export function everythingWords(olderFiles: number, olderBytes: number, estimate?: string): string {
+export function everythingWords(olderFiles: number, olderBytes: number, estimate?: string, imported = 0): string {
+  if (olderFiles === 0 && imported > 0) return `Everything: the ${countOf(imported, 'older file')} ${imported === 1 ? 'is' : 'are'} imported already, so all there is has been imported`;
   if (olderFiles === 0) return 'Everything: nothing is older than the window, so all there is has been imported';
   return `Everything: also import the ${countOf(olderFiles, 'older file')} (${formatBytes(olderBytes)})${estimate ? `, about ${estimate}` : ''}`;
+}
+
+/** What the window means now: how far back scheduled checks import, and the older files imported once on request. */
+export function windowMeaning(days: number, imported: number): string {
+  const once = imported === 0 ? '' : `; you also imported the ${countOf(imported, 'older file')} once, which the checks do not read again`;
+  return `how far back Steward imports on its own: ${spanWords(days)} now${once}.`;
 }

@@ -1,13 +1,64 @@
-import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
-import { Field, Glossary, Panel } from '../../components/index.js';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import type { PruneReport } from '../../../../core/api/index.js';
+import { Button, ErrorBanner, Field, Glossary, Panel } from '../../components/index.js';
+import { useAction } from '../../hooks.js';
+import { removalQuestion, removingWindow, wouldRemove } from './retention-words.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, problemWords, useSave, type ConfigView } from './saving.js';
+import './cache-retention.css';
 
 const MINUTE = 60_000;
+const RETENTION = 'query.cache.retention.default_days';
+
+/** A save held back until the person confirms what the new retention window would remove. */
+interface Held {
+  changes: Record<string, unknown>;
+  days: number;
+  report: PruneReport;
+}
+
+/**
+ * The question in place of Save: Cancel takes the focus (Enter never confirms by accident), and
+ * Escape or Cancel puts it away with nothing saved.
+ */
+function ConfirmRemoval({ held, busy, onConfirm, onCancel }: { held: Held; busy: boolean; onConfirm: () => void; onCancel: () => void }): ReactElement {
+  const question = useId();
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  return (
+    <div
+      className="cache-retention__confirm"
+      role="group"
+      aria-labelledby={question}
+      data-testid="retention-window-confirm"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onCancel();
+      }}
+    >
+      <p id={question}>{removalQuestion(held.days, held.report)}</p>
+      <div className="cache-retention__actions">
+        <Button variant="danger" disabled={busy} onClick={onConfirm}>
+          Yes, save it and remove them at the next start
+        </Button>
+        <Button ref={cancel} onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  );
+}
 
 /** How far back conversations are kept, how often folders are checked, and folders never imported. */
 export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSaved: () => void }): ReactElement {
   const saving = useSave(onSaved);
+  // A saved window removes what is older than it from the next start on: counted first, saved only once confirmed.
+  const check = useAction('Cache.Prune');
+  const [held, setHeld] = useState<Held>();
+  // Where the focus goes back once the question is put away: the window, to choose another.
+  const daysInput = useRef<HTMLInputElement>(null);
+  const putAway = () => (setHeld(undefined), daysInput.current?.focus());
   const { saved } = config;
   const [days, setDays] = useState(String(saved.retentionDays));
   const [minutes, setMinutes] = useState(String(saved.sweepIntervalMs / MINUTE));
@@ -31,14 +82,32 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
     if (d !== saved.retentionDays) changes['query.cache.retention.default_days'] = Number.isFinite(d) ? d : days;
     if (ms !== saved.sweepIntervalMs) changes['sweep.interval_ms'] = Number.isFinite(ms) ? ms : minutes;
     if (lines(exclude).join('\n') !== saved.captureExclude.join('\n')) changes['capture.exclude'] = lines(exclude);
-    if (Object.keys(changes).length > 0) saving.save(changes);
+    if (Object.keys(changes).length > 0) void saveOrAsk(changes);
+  };
+  const saveOrAsk = async (changes: Record<string, unknown>) => {
+    const windowDays = changes[RETENTION];
+    if (removingWindow(windowDays)) {
+      const report = await check.run({ dryRun: true, retentionDays: windowDays });
+      // Not counted, not saved: the banner says why.
+      if (!report) return;
+      if (wouldRemove(report)) return setHeld({ changes, days: windowDays, report });
+    }
+    saving.save(changes);
+  };
+  const confirm = () => {
+    if (held) saving.save(held.changes);
+    putAway();
   };
 
   return (
     <Panel title="Importing conversations">
       <form className="settings-form" onSubmit={submit} aria-label="Importing conversations">
-        <Field label="Retention window, in days" hint="Conversations are imported from this many days back; 0 keeps everything." error={problemWords(saving.problem('query.cache.retention.default_days'), 'days')}>
-          {(control) => <input {...control} className="input settings-number" inputMode="numeric" value={days} onChange={(e) => setDays(e.currentTarget.value)} data-setting="query.cache.retention.default_days" />}
+        <Field
+          label="Retention window, in days"
+          hint="Conversations are imported from this many days back; 0 keeps everything. A window you save here also removes stored conversations older than it, from the next start on: you are told how many first."
+          error={problemWords(saving.problem('query.cache.retention.default_days'), 'days')}
+        >
+          {(control) => <input {...control} ref={daysInput} className="input settings-number" inputMode="numeric" value={days} onChange={(e) => setDays(e.currentTarget.value)} data-setting="query.cache.retention.default_days" />}
         </Field>
         <Glossary term="Retention window">how far back Steward keeps conversations. Agents delete their own transcripts (Claude Code after 30 days), so a longer window keeps what they forget.</Glossary>
         <Field
@@ -51,7 +120,12 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
         <Field label="Never import conversations from these folders" hint="One folder pattern per line, such as /home/me/private/** ; matching sessions are skipped before anything is stored." error={problemWords(saving.problem('capture.exclude'))}>
           {(control) => <textarea {...control} className="input settings-lines" rows={3} value={exclude} onChange={(e) => setExclude(e.currentTarget.value)} data-setting="capture.exclude" />}
         </Field>
-        <SaveRow saving={saving} label="Save import settings" />
+        {held ? (
+          <ConfirmRemoval held={held} busy={saving.busy} onConfirm={confirm} onCancel={putAway} />
+        ) : (
+          <SaveRow saving={saving} label="Save import settings" disabled={check.busy} />
+        )}
+        <ErrorBanner title="What the new retention window would remove could not be counted; nothing was saved." error={check.error} />
       </form>
     </Panel>
   );
