@@ -34,6 +34,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .version(stewardVersion(), '-v, --version')
     .showHelpAfterError('(steward --help lists the verbs)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // Everything after the verb is the verb's: `steward search` reads a `--` and the flags of a command
+    // it looks for itself (`rm -rf`), which the program would otherwise take or drop first.
+    .enablePositionalOptions()
     .exitOverride();
   const run = async (action: () => Promise<number>, json = false) => {
     try {

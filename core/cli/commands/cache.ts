@@ -3,14 +3,43 @@ import { countOf, type PruneReport } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
-/** Counts and cutoff dates only, never paths or content. */
+/**
+ * A line per provider, then the pass in a sentence (`Would remove 20 messages (53 parts: …) older
+ * than the retention window, and with them 3 conversations that would go whole …`): counts and cutoff
+ * dates only, never paths or content.
+ */
 export function formatPruneReport(report: PruneReport): string {
   const verb = report.dryRun ? 'would remove' : 'removed';
   const lines = report.cutoffs.map((c) =>
-    c.cutoffMs === null ? `${c.provider}: keeps everything (open window)\n` : `${c.provider}: ${verb} ${countOf(c.removedParts, 'part')} older than ${new Date(c.cutoffMs).toISOString()}\n`,
+    c.cutoffMs === null ? `${c.provider}: keeps everything (open window)\n` : `${c.provider}: ${verb} ${countOf(c.removedParts, 'message part')} older than ${new Date(c.cutoffMs).toISOString()}\n`,
   );
-  const tail = report.complete ? '' : ' (stopped early; the next pass finishes it)';
-  return `${lines.join('')}${report.dryRun ? 'dry run: ' : ''}${countOf(report.removedParts, 'part')}, ${countOf(report.removedSessions, 'session')} ${verb}${tail} (${report.durationMs} ms)\n`;
+  return `${lines.join('')}${pruneSentence(report)}\n`;
+}
+
+/**
+ * What goes: messages and the conversations that go whole when the report counts them (a dry run's),
+ * else parts and the sessions left empty. A subagent's transcript is a session of its own, and a part
+ * a piece of a message, so neither is called a conversation or a message.
+ */
+function pruneWhat(report: PruneReport): { what: string; emptied: string } {
+  const pieces = 'text, tool calls and their results';
+  const when = report.dryRun ? 'would go' : 'went';
+  if (report.removedMessages !== undefined && report.removedConversations !== undefined) {
+    const whole = report.removedConversations === 0 ? '' : `, and with them ${countOf(report.removedConversations, 'conversation')} that ${when} whole (their subagents with them)`;
+    return { what: `${countOf(report.removedMessages, 'message')} (${countOf(report.removedParts, 'part')}: ${pieces})`, emptied: whole };
+  }
+  const emptied = report.removedSessions === 0 ? '' : `, and with them ${countOf(report.removedSessions, 'session')} left empty (each subagent is a session of its own)`;
+  return { what: `${countOf(report.removedParts, 'message part')} (${pieces})`, emptied };
+}
+
+/** The whole pass in one sentence, a dry run saying that it removed nothing. */
+function pruneSentence(report: PruneReport): string {
+  const took = `(${report.durationMs} ms)`;
+  const tail = report.complete ? '' : ' It stopped early; the next pass finishes it.';
+  if (report.removedParts === 0 && report.removedSessions === 0) return `Nothing is older than the retention window; nothing ${report.dryRun ? 'would be' : 'was'} removed ${took}.${tail}`;
+  const { what, emptied } = pruneWhat(report);
+  if (report.dryRun) return `Would remove ${what} older than the retention window${emptied}. Nothing was removed: this was a dry run ${took}.${tail}`;
+  return `Removed ${what} older than the retention window${emptied} ${took}.${tail}`;
 }
 
 export function registerCache(program: Command, io: CliIo, run: Run): void {

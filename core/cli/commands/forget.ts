@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, type ForgetResult, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { projectKeyFor } from '../names.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 export interface TargetOptions {
@@ -10,14 +11,16 @@ export interface TargetOptions {
 
 /** Exactly one of --session / --project (and, for forget, --list). */
 export function target(options: TargetOptions, verb: string): { kind: 'session'; id: string } | { kind: 'project'; id: string } {
-  if ((options.session === undefined) === (options.project === undefined)) throw new UsageError(`${verb} takes exactly one of --session ID or --project KEY`);
+  if ((options.session === undefined) === (options.project === undefined)) throw new UsageError(`${verb} takes exactly one of --session ID or --project PROJECT`);
   return options.session !== undefined ? { kind: 'session', id: options.session } : { kind: 'project', id: options.project! };
 }
 
 function formatForget(result: ForgetResult): string {
   const what = result.kind === 'session' ? `conversation ${result.id}` : `project ${result.id}`;
   // The contract counts sessions (subagents are sessions of their own) and parts (a message holds several: text, thinking, each tool call).
-  const removed = result.removedSessions === 0 ? 'nothing was stored' : `removed ${countOf(result.removedSessions, 'session')}, subagents included (${countOf(result.removedParts, 'part')})${result.notesRemoved ? ' and its notes' : ''}`;
+  // Nothing stored under a session id is often a part of one: the tombstone keeps exactly the id typed.
+  const nothing = result.kind === 'session' ? 'nothing was stored under that id (a conversation is named by its whole id, as `steward sessions list` prints it)' : 'nothing was stored';
+  const removed = result.removedSessions === 0 ? nothing : `removed ${countOf(result.removedSessions, 'session')}, subagents included (${countOf(result.removedParts, 'part')})${result.notesRemoved ? ' and its notes' : ''}`;
   return `Forgot ${what}: ${removed}. It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
 }
 
@@ -32,7 +35,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
     .command('forget')
     .description('delete a conversation (with its subagents) or a whole project, and keep it from being imported again')
     .option('--session <id>', 'the conversation to forget')
-    .option('--project <key>', 'the project to forget: every conversation, its row and its notes')
+    .option('--project <project>', 'the project to forget (its name or key, as `steward projects` lists them): every conversation, its row and its notes')
     .option('--list', 'list what is forgotten')
     .option('--json', 'print JSON')
     .action((options: TargetOptions & { list?: boolean; json?: boolean }) =>
@@ -45,7 +48,9 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
           return EXIT.ok;
         }
         const what = target(options, 'forget');
-        const result = await withClient(io, (client) => (what.kind === 'session' ? client.call('Forget.Session', { sessionId: what.id }) : client.call('Forget.Project', { projectKey: what.id })));
+        const result = await withClient(io, async (client) =>
+          what.kind === 'session' ? client.call('Forget.Session', { sessionId: what.id }) : client.call('Forget.Project', { projectKey: await projectKeyFor(client, what.id) }),
+        );
         if (options.json) printJson(io, result);
         else io.stdout(formatForget(result));
         return EXIT.ok;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, groupBySession, hasSearchFilter, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
@@ -46,6 +47,52 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
 }
 
+/** Edits (insert, delete, change, swap two neighbours) between two short words. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i]!;
+      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The verb's own option nearest a `--word`, when the word reads as a slip of the keyboard for it (`--projct`). */
+export function mistypedOption(word: string, options: readonly string[]): string | undefined {
+  const name = /^--([^=]+)/.exec(word)?.[1];
+  if (name === undefined) return undefined;
+  // Close in letters and in share of the word: `--form` is `--from`, `--force` and `--to` are no option of search's.
+  const near = options.map((o) => ({ o, d: editDistance(name, o.slice(2)) })).filter(({ o, d }) => d <= 2 && d / Math.max(name.length, o.length - 2) < 0.5);
+  return near.sort((x, y) => x.d - y.d)[0]?.o;
+}
+
+/**
+ * The query's words. Commander hands over, besides the words, those starting with `-` that are none of
+ * the verb's options (a command's flags: `rm -rf`), and keeps a `--` that follows one. Words after
+ * `--` are the person's text whatever they look like; before it, one that reads as a mistyped option
+ * is refused, saying how to search for it.
+ */
+export function queryWords(words: readonly string[], raw: readonly string[], options: readonly string[]): string[] {
+  const literal = raw.indexOf('--');
+  const kept = literal < 0 ? -1 : words.indexOf('--');
+  // Commander drops the `--` itself when nothing unknown came before it; then every word that looks
+  // like an option came after it.
+  const checked = literal < 0 ? words : kept < 0 ? [] : words.slice(0, kept);
+  for (const word of checked) {
+    const meant = mistypedOption(word, options);
+    if (meant !== undefined) throw new UsageError(`unknown option '${word}' (did you mean ${meant}?); to search for it, put it after --: steward search -- ${word}`);
+  }
+  return kept < 0 ? [...words] : [...words.slice(0, kept), ...words.slice(kept + 1)];
+}
+
+/** A command's long options (`--project`), to tell a mistyped one. */
+function longOptions(command: Command): string[] {
+  return command.options.flatMap((o) => (o.long ? [o.long] : []));
+}
+
 /** What `steward search` with neither words nor a filter says. */
 const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or a filter such as --project, --mine, --kind or --from';
 
@@ -54,11 +101,12 @@ const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or a fi
  * filters and no words, what they select, newest first.
  */
 export function registerSearch(program: Command, io: CliIo, run: Run): void {
-  program
+  let rawArgs: readonly string[] = [];
+  const search = program
     .command('search')
     .description('search every captured conversation: words, "phrases", prefix*, AND/OR/NOT; with filters and no words, their messages newest first; prints {hits} with --json')
     .argument('[query...]', 'what to look for (leave it out to list what the filters select)')
-    .option('--project <key>', 'only this project (a projectKey, see `steward projects`)')
+    .option('--project <project>', 'only this project: its name or key, as `steward projects` lists them')
     .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
     .option('--session <id>', 'only this conversation (with its subagents)')
     .option('--role <role>', `only parts of this role: ${PART_ROLES.join(', ')}`)
@@ -71,12 +119,14 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
     .option('--limit <n>', 'hits per page (1-100, default 20)')
     .option('--cursor <cursor>', 'the next page of an earlier search')
     .option('--json', 'print JSON')
+    // A query may hold a command's own flags (`rm -rf node_modules`): words commander does not know as
+    // the verb's options are the query's (see queryWords), which decides what a mistyped option is.
+    .allowUnknownOption()
     .action((words: string[], options: SearchOptions) =>
       run(async () => {
         const dates = dateOptions(options);
         const params: Params<'Search.Query'> = {
-          query: words.join(' '),
-          ...(options.project !== undefined ? { projectKey: options.project } : {}),
+          query: queryWords(words, rawArgs, longOptions(search)).join(' '),
           ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
           ...(options.session !== undefined ? { sessionId: requiredText('--session', options.session) } : {}),
           ...(options.role !== undefined ? { role: choiceOption('--role', options.role, PART_ROLES) } : {}),
@@ -88,11 +138,19 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 100) } : {}),
           ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
         };
-        if (params.query.trim() === '' && !hasSearchFilter(params)) throw new UsageError(NOTHING_TO_SEARCH);
-        const result = await withClient(io, (client) => client.call('Search.Query', params));
+        if (params.query.trim() === '' && !hasSearchFilter(params) && options.project === undefined) throw new UsageError(NOTHING_TO_SEARCH);
+        const result = await withClient(io, async (client) =>
+          client.call('Search.Query', { ...params, ...(options.project !== undefined ? { projectKey: await projectKeyFor(client, options.project) } : {}) }),
+        );
         if (options.json) printJson(io, pageJson(result, dates.pinned));
         else io.stdout(formatSearch(result, dates.pinned));
         return EXIT.ok;
       }, options.json),
     );
+  // What the person typed after `search`, kept to tell the words they wrote after `--` (never options).
+  const parseOptions = search.parseOptions.bind(search);
+  search.parseOptions = (argv) => {
+    rawArgs = [...argv];
+    return parseOptions(argv);
+  };
 }

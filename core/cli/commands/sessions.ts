@@ -3,11 +3,12 @@ import writeFileAtomic from 'write-file-atomic';
 import { countOf, harnessLine, messageSpeaker, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { errorCode } from '../../log/index.js';
 import { withClient } from '../connect.js';
+import { projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
-  const first = await client.call('Sessions.Export', params);
+  const first = await client.call('Sessions.Export', params).catch(wholeSessionId);
   onPiece(first.content);
   for (let next = first.next; next !== null; ) {
     const piece = await client.call('Sessions.ExportNext', { next });
@@ -84,7 +85,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
   sessions
     .command('list')
     .description('conversations, most recently active first (prints {sessions} with --json)')
-    .option('--project <key>', 'only this project (a projectKey, see `steward projects`)')
+    .option('--project <project>', 'only this project: its name or key, as `steward projects` lists them')
     .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
     .option('--from <date>', 'active since this date (its start), time or span back (7d); without an offset, in your local time')
     .option('--to <date>', 'started by this date (through its end) or time; without an offset, in your local time')
@@ -94,9 +95,9 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .action((options: { project?: string; provider?: string; from?: string; to?: string; limit?: string; cursor?: string; json?: boolean }) =>
       run(async () => {
         const dates = dateOptions(options);
-        const result = await withClient(io, (client) =>
+        const result = await withClient(io, async (client) =>
           client.call('Sessions.List', {
-            ...(options.project !== undefined ? { projectKey: options.project } : {}),
+            ...(options.project !== undefined ? { projectKey: await projectKeyFor(client, options.project) } : {}),
             ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
             ...dates.range,
             ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 200) } : {}),
@@ -119,14 +120,14 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; json?: boolean }) =>
       run(async () => {
         requiredText('the session id', sessionId);
-        const result = await withClient(io, (client) =>
-          client.call('Sessions.Get', {
-            sessionId,
-            ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 1000) } : {}),
-            ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
-            ...(options.part !== undefined ? { partId: options.part } : {}),
-          }),
-        );
+        const params = {
+          sessionId,
+          ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 1000) } : {}),
+          ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+          ...(options.part !== undefined ? { partId: options.part } : {}),
+        };
+        // With --part, "not found" may be the part's; without, only the conversation can be missing.
+        const result = await withClient(io, (client) => (options.part === undefined ? client.call('Sessions.Get', params).catch(wholeSessionId) : client.call('Sessions.Get', params)));
         if (options.json) printJson(io, result);
         else io.stdout(formatSession(result));
         return EXIT.ok;

@@ -1,17 +1,20 @@
 import type { Command } from 'commander';
-import { countOf, SKIP_REASONS, type SweepResult } from '../../api/index.js';
+import { countOf, SKIP_REASONS, SKIP_WORDS, WITHHELD_WORDS, type SkipReason, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
 type ProviderResult = SweepResult['providers'][number];
 
-/** `13 lines held nothing to import (meta_only 10, malformed 2, too_large 1)`: every such line, by reason. */
+/** The panel's words for each reason (the type says when one is missing). */
+const SKIPPED: Record<SkipReason, string> = SKIP_WORDS;
+
+/** `13 lines held nothing to import (10 bookkeeping, 2 unreadable, 1 too large)`: every such line, by reason, in the panel's words. */
 function formatSkipped(p: ProviderResult): string {
   const entries = SKIP_REASONS.map((reason) => [reason, p.skipped?.[reason] ?? 0] as const).filter(([, n]) => n > 0);
   // Unreadable and oversized lines are among the reasons; a result without reasons still says how many.
   if (entries.length === 0) return p.failedLines ? `${countOf(p.failedLines, 'unreadable line')}` : '';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${reason} ${n}`).join(', ')})`;
+  return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${SKIPPED[reason]}`).join(', ')})`;
 }
 
 /** `3 failed (SQLITE_READONLY ×3)`: why, by code. */
@@ -52,11 +55,12 @@ function formatWritten(p: ProviderResult): string {
   return `${countOf(p.messagesWritten, 'new message')} (${countOf(p.partsWritten, 'part')})`;
 }
 
-/** Parts of forgotten or excluded sessions, held back on purpose: `3 parts held back (forgotten 3)`. */
+/** Parts held back on purpose: `5 parts held back (3 of what you forgot, 2 in excluded folders)`; a reason with none is left out. */
 function formatWithheld(p: ProviderResult): string {
-  const held = (p.withheld?.forgotten ?? 0) + (p.withheld?.excluded ?? 0);
-  if (held === 0) return '';
-  return `${countOf(held, 'part')} held back (forgotten ${p.withheld?.forgotten ?? 0}, excluded ${p.withheld?.excluded ?? 0})`;
+  const entries = (['forgotten', 'excluded'] as const).map((why) => [why, p.withheld?.[why] ?? 0] as const).filter(([, n]) => n > 0);
+  if (entries.length === 0) return '';
+  const held = entries.reduce((sum, [, n]) => sum + n, 0);
+  return `${countOf(held, 'part')} held back (${entries.map(([why, n]) => `${n} ${WITHHELD_WORDS[why]}`).join(', ')})`;
 }
 
 /**

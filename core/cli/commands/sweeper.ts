@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { ProjectKey } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { projectKeyFor } from '../names.js';
 import { confirmed, EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 const BOUNDARY_WORDS = {
@@ -9,11 +9,6 @@ const BOUNDARY_WORDS = {
   remote: 'transcript text (redacted) goes to a remote model service',
   unknown: 'where transcript text goes is not known',
 } as const;
-
-function checkKey(projectKey: string): string {
-  if (!ProjectKey.safeParse(projectKey).success) throw new UsageError(`expected a projectKey like p_0123456789abcdef (see \`steward projects\`), got ${JSON.stringify(projectKey)}`);
-  return projectKey;
-}
 
 /** "Sweep all projects now": the plan in words first, then the run once confirmed. */
 async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Promise<number> {
@@ -44,7 +39,7 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
 export function registerSweeper(program: Command, io: CliIo, run: Run): void {
   const sweeper = program.command('sweeper').description("the per-project sweeper that keeps OVERVIEW.md and CHANGELOG.md current");
   sweeper
-    .command('run [projectKey]')
+    .command('run [project]')
     .description('sweep one project now (bypasses the debounce; --force also bypasses the activity gate and backoff), or --all projects with new activity')
     .option('--force', 'sweep even without new activity')
     .option('--all', 'sweep every project with activity not yet curated (names the count and the curator, then asks)')
@@ -53,11 +48,11 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
     .action((projectKey: string | undefined, options: { force?: boolean; all?: boolean; yes?: boolean; json?: boolean }) =>
       run(async () => {
         if (options.all) {
-          if (projectKey !== undefined || options.force) throw new UsageError('--all takes no projectKey and no --force');
+          if (projectKey !== undefined || options.force) throw new UsageError('--all takes no project and no --force');
           return runAll(io, options);
         }
-        if (projectKey === undefined) throw new UsageError('name a projectKey (see `steward projects`), or --all');
-        const result = await withClient(io, (client) => client.call('Sweeper.Run', { projectKey: checkKey(projectKey), force: options.force ?? false }));
+        if (projectKey === undefined) throw new UsageError('name a project (its name or key, see `steward projects`), or --all');
+        const result = await withClient(io, async (client) => client.call('Sweeper.Run', { projectKey: await projectKeyFor(client, projectKey, 'sweeper run'), force: options.force ?? false }));
         if (options.json) printJson(io, result);
         else
           io.stdout(
@@ -69,12 +64,12 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
       }, options.json),
     );
   sweeper
-    .command('show <projectKey>')
+    .command('show <project>')
     .description("print a project's OVERVIEW.md and sweep state")
     .option('--json', 'print JSON')
     .action((projectKey: string, options: { json?: boolean }) =>
       run(async () => {
-        const got = await withClient(io, (client) => client.call('Projects.Get', { projectKey: checkKey(projectKey) }));
+        const got = await withClient(io, async (client) => client.call('Projects.Get', { projectKey: await projectKeyFor(client, projectKey, 'sweeper show') }));
         if (options.json) printJson(io, got);
         else {
           const last = got.state.lastSweepAt === null ? 'never swept' : `last sweep ${new Date(got.state.lastSweepAt).toISOString()} (${got.state.lastOutcome ?? 'unknown'})`;

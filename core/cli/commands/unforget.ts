@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { withClient } from '../connect.js';
+import { forgottenProjectKeyFor } from '../names.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 import { target, type TargetOptions } from './forget.js';
 
@@ -9,12 +10,14 @@ export function registerUnforget(program: Command, io: CliIo, run: Run): void {
     .command('unforget')
     .description('lift what `steward forget` keeps out; the next `steward backfill` imports it again')
     .option('--session <id>', 'a forgotten conversation')
-    .option('--project <key>', 'a forgotten project')
+    .option('--project <project>', 'a forgotten project: its name or key, as `steward forget --list` lists them')
     .option('--json', 'print JSON')
     .action((options: TargetOptions & { json?: boolean }) =>
       run(async () => {
         const what = target(options, 'unforget');
-        const result = await withClient(io, (client) => client.call('Forget.Lift', { kind: what.kind, id: what.id }));
+        const result = await withClient(io, async (client) =>
+          client.call('Forget.Lift', { kind: what.kind, id: what.kind === 'project' ? await forgottenProjectKeyFor(client, what.id) : what.id }),
+        );
         if (options.json) printJson(io, result);
         else io.stdout(result.lifted ? `Lifted: the next \`steward backfill\` imports that ${what.kind} again.\n` : `Nothing was forgotten under that ${what.kind} id.\n`);
         return EXIT.ok;

@@ -1,4 +1,5 @@
 import type { SkipReason } from '../../../core/api/index.js';
+import { SKIP_WORDS } from '../../../core/api/import-words.js';
 import { formatCount } from './format.js';
 
 const rules = new Intl.PluralRules(undefined);
@@ -49,17 +50,6 @@ export function plainText(text: string): string {
 }
 
 /** Why a transcript line held nothing to import, in words (one per SKIP_REASONS entry: the type says when one is missing). */
-const SKIP_WORDS: Record<SkipReason, string> = {
-  meta_only: 'bookkeeping',
-  unknown_type: 'of a kind Steward does not import',
-  no_id: 'without a session to belong to',
-  too_large: 'too large',
-  malformed: 'unreadable',
-  outside_window: 'older than the chosen period',
-  empty: 'empty',
-  duplicate: 'repeating messages already imported',
-};
-
 /**
  * "1,204 lines held no conversation: 1,190 bookkeeping, 14 unreadable", summed over a run's providers;
  * empty when every line held one. Import results and the Telemetry rows say it the same way.

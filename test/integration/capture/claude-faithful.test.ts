@@ -64,7 +64,7 @@ describe('Claude: nothing is dropped silently', () => {
 
     const [entry] = c.telemetry.recent(1, 'sweep.tick');
     expect((entry?.data as { providers: Array<{ skipped: unknown }> }).providers[0]!.skipped).toEqual(stats.skipped);
-    expect(formatSweepResult({ providers: [stats] })).toContain('13 lines held nothing to import (unknown_type 1, meta_only 7, too_large 1, malformed 1, outside_window 1, empty 2)');
+    expect(formatSweepResult({ providers: [stats] })).toContain('13 lines held nothing to import (1 of a kind Steward does not import, 7 bookkeeping, 1 too large, 1 unreadable, 1 older than the chosen period, 2 empty)');
   });
 });
 

@@ -77,7 +77,7 @@ describe('steward backfill / sweep / projects', () => {
     appendJsonl(file, [{ type: 'custom-title', customTitle: 'Fix the\nflaky test', sessionId: 'titled' }]);
     const sweep = io(home.env);
     expect(await runCli(['sweep'], sweep)).toBe(0);
-    expect(sweep.out).toMatch(/^claude: 2 transcript files, 2 read; .*; 1 line held nothing to import \(meta_only 1\)/m);
+    expect(sweep.out).toMatch(/^claude: 2 transcript files, 2 read; .*; 1 line held nothing to import \(1 bookkeeping\)/m);
     const listed = io(home.env);
     expect(await runCli(['projects'], listed)).toBe(0);
     expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}receipts {2}1 session .*\n {4}latest: Sort the receipts\n/m);
@@ -115,10 +115,16 @@ describe('steward cache prune', () => {
     expect(report.cutoffs.map((c) => c.provider)).toEqual([...PROVIDER_IDS]);
     expect(report.cutoffs.every((c) => c.cutoffMs !== null && Math.abs(Date.now() - 365 * 86_400_000 - c.cutoffMs) < 600_000)).toBe(true);
 
+    const dryText = io(home.env);
+    expect(await runCli(['cache', 'prune', '--dry-run'], dryText)).toBe(0);
+    expect(dryText.out).toMatch(/^claude: would remove 2 message parts older than \d{4}-/m);
+    // A dry run counts messages and whole conversations too; a pass, parts and the sessions it emptied.
+    expect(dryText.out).toMatch(/^Would remove 2 messages \(2 parts: text, tool calls and their results\) older than the retention window, and with them 1 conversation that would go whole \(their subagents with them\)\. Nothing was removed: this was a dry run \(\d+ ms\)\.$/m);
+
     const text = io(home.env);
     expect(await runCli(['cache', 'prune'], text)).toBe(0);
-    expect(text.out).toMatch(/^claude: removed 2 parts older than \d{4}-/m);
-    expect(text.out).toMatch(/^2 parts, 1 session removed/m);
+    expect(text.out).toMatch(/^claude: removed 2 message parts older than \d{4}-/m);
+    expect(text.out).toMatch(/^Removed 2 message parts \(text, tool calls and their results\) older than the retention window, and with them 1 session left empty \(each subagent is a session of its own\) \(\d+ ms\)\.$/m);
     expect(text.out).not.toContain(claude);
 
     const again = io(home.env);

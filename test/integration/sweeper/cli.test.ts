@@ -37,13 +37,17 @@ describe('steward sweeper run|show', () => {
     const show = io(home.env);
     expect(await runCli(['sweeper', 'show', key], show)).toBe(0);
     expect(show.out).toMatch(/^cli-sweeper-project — last sweep .* \(nochange\)\n\n# cli-sweeper-project\n/);
+    // By the name `steward projects` prints, as --project takes it.
+    const byName = io(home.env);
+    expect(await runCli(['sweeper', 'show', 'cli-sweeper-project'], byName)).toBe(0);
+    expect(byName.out).toBe(show.out);
   });
 
-  it('exit 2 for a malformed key, exit 1 with a typed error for an unknown project', async () => {
+  it('exit 2 for a name no project has, exit 1 with a typed error for an unknown project key', async () => {
     home = tempHome('steward-cli-sweeper-');
     const bad = io(home.env);
     expect(await runCli(['sweeper', 'run', 'nope'], bad)).toBe(2);
-    expect(bad.err).toMatch(/expected a projectKey/);
+    expect(bad.err).toBe('steward: sweeper run: no project is called "nope"; `steward projects` lists each project\'s name and key\n');
     const unknown = io(home.env);
     expect(await runCli(['sweeper', 'run', 'p_0123456789abcdef', '--json'], unknown)).toBe(1);
     expect(JSON.parse(unknown.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('No project') } });

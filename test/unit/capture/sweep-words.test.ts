@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SKIP_REASONS, SKIP_WORDS } from '../../../core/api/index.js';
 import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
 
 const base = { discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 3, failedLines: 0 };
@@ -24,11 +25,17 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     );
   });
 
-  it('counts what was held back on purpose and every line that held nothing, by reason', () => {
+  it('counts what was held back on purpose and every line that held nothing, by reason, in the words the panel uses', () => {
     const text = formatSweepResult({
-      providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, failedLines: 1, withheld: { forgotten: 4, excluded: 0 }, skipped: { malformed: 1, meta_only: 2 } }],
+      providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, failedLines: 1, withheld: { forgotten: 4, excluded: 0 }, skipped: { malformed: 1, meta_only: 2, outside_window: 11 } }],
     });
-    expect(text).toBe('claude: 1 transcript file, 1 read; nothing new; 4 parts held back (forgotten 4, excluded 0); 3 lines held nothing to import (meta_only 2, malformed 1) (3 ms)\n');
+    expect(text).toBe('claude: 1 transcript file, 1 read; nothing new; 4 parts held back (4 of what you forgot); 14 lines held nothing to import (2 bookkeeping, 1 unreadable, 11 older than the chosen period) (3 ms)\n');
+    const both = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, withheld: { forgotten: 3, excluded: 2 } }] });
+    expect(both).toBe('claude: 1 transcript file, 1 read; nothing new; 5 parts held back (3 of what you forgot, 2 in excluded folders) (3 ms)\n');
+  });
+
+  it('has words for every reason a line is skipped, and for nothing else', () => {
+    expect(Object.keys(SKIP_WORDS).sort()).toEqual([...SKIP_REASONS].sort());
   });
 
   it('says what a run wrote though it read no file (rows an older version left in the spool)', () => {

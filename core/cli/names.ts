@@ -1,0 +1,63 @@
+import { ProjectKey, StewardError, type StewardClient } from '../api/index.js';
+import { UsageError } from './output.js';
+
+/** A project as a person may name it: its key, or its name as `steward projects` prints it. */
+export interface NamedProject {
+  projectKey: string;
+  name: string;
+}
+
+/** A slug is `<name>-<the first 8 hex digits of the key>` (the notes folder's name): the digits make it unique. */
+const SLUG = /^.+-([0-9a-f]{8})$/;
+
+/**
+ * The projects `text` names, by one rule: a key names itself; else the projects of exactly that name,
+ * else of that name in any case, else the project a slug's digits name.
+ */
+export function projectsNamed(text: string, projects: readonly NamedProject[]): string[] {
+  if (ProjectKey.safeParse(text).success) return [text];
+  const exact = projects.filter((p) => p.name === text);
+  if (exact.length > 0) return exact.map((p) => p.projectKey);
+  const folded = projects.filter((p) => p.name.toLowerCase() === text.toLowerCase());
+  if (folded.length > 0) return folded.map((p) => p.projectKey);
+  const digits = SLUG.exec(text)?.[1];
+  return digits === undefined ? [] : projects.filter((p) => p.projectKey.startsWith(`p_${digits}`)).map((p) => p.projectKey);
+}
+
+/** The one key `text` names among `projects`, or a usage error that says what to do instead; `where` says which list was searched. */
+export function oneProject(option: string, text: string, projects: readonly NamedProject[], where: string): string {
+  const keys = projectsNamed(text, projects);
+  if (keys.length === 1) return keys[0]!;
+  if (keys.length === 0) throw new UsageError(`${option}: no project is called ${JSON.stringify(text)}; ${where} lists each project's name and key`);
+  throw new UsageError(`${option}: ${keys.length} projects are called ${JSON.stringify(text)} (${keys.join(', ')}); give one of those keys (\`steward projects --json\` shows each one's folder)`);
+}
+
+/**
+ * The projectKey a person meant by `--project` (or a project argument): a key as it is, else the
+ * project of that name or slug among those `steward projects` lists. A key is passed on unchecked:
+ * the contract says whether it is known.
+ */
+export async function projectKeyFor(client: StewardClient, text: string, option = '--project'): Promise<string> {
+  if (ProjectKey.safeParse(text).success) return text;
+  const { projects } = await client.call('Projects.List', {});
+  return oneProject(option, text, projects, '`steward projects`');
+}
+
+/** The same for a forgotten project (`unforget --project`): its row is gone, so its name comes from what `steward forget --list` shows. */
+export async function forgottenProjectKeyFor(client: StewardClient, text: string, option = '--project'): Promise<string> {
+  if (ProjectKey.safeParse(text).success) return text;
+  const { tombstones } = await client.call('Forget.List', {});
+  const forgotten = tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
+  return oneProject(option, text, forgotten, '`steward forget --list`');
+}
+
+/**
+ * A conversation is named by its whole id; an unknown one (often a prefix, copied short) is told
+ * where to copy the whole id from. Other errors pass as they are.
+ */
+export function wholeSessionId(error: unknown): never {
+  if (error instanceof StewardError && error.code === 'not_found') {
+    throw new StewardError('not_found', `${error.message}; give the whole id (a part of one is not enough), as \`steward sessions list\` or \`steward search\` prints it`, error.details);
+  }
+  throw error;
+}

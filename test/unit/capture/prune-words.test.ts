@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { formatPruneReport } from '../../../core/cli/commands/cache.js';
+
+const cutoffMs = Date.UTC(2026, 0, 1);
+
+describe('steward cache prune: what it removed (or would), as a sentence', () => {
+  it('a dry run says what it would remove, in parts and sessions, and that it removed nothing', () => {
+    const text = formatPruneReport({ dryRun: true, cutoffs: [{ provider: 'claude', cutoffMs, removedParts: 53 }, { provider: 'codex', cutoffMs: null, removedParts: 0 }], removedParts: 53, removedSessions: 16, durationMs: 2, complete: true });
+    expect(text).toBe(
+      [
+        'claude: would remove 53 message parts older than 2026-01-01T00:00:00.000Z',
+        'codex: keeps everything (open window)',
+        'Would remove 53 message parts (text, tool calls and their results) older than the retention window, and with them 16 sessions left empty (each subagent is a session of its own). Nothing was removed: this was a dry run (2 ms).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says messages and whole conversations when the report counts them', () => {
+    const report = { dryRun: true, cutoffs: [], removedParts: 53, removedSessions: 16, removedMessages: 20, removedConversations: 3, durationMs: 2, complete: true };
+    expect(formatPruneReport(report)).toBe(
+      'Would remove 20 messages (53 parts: text, tool calls and their results) older than the retention window, and with them 3 conversations that would go whole (their subagents with them). Nothing was removed: this was a dry run (2 ms).\n',
+    );
+    expect(formatPruneReport({ ...report, removedConversations: 0 })).toBe('Would remove 20 messages (53 parts: text, tool calls and their results) older than the retention window. Nothing was removed: this was a dry run (2 ms).\n');
+  });
+
+  it('a pass says what it removed, that nothing was old enough, or that it stopped early', () => {
+    const report = { dryRun: false, cutoffs: [{ provider: 'claude', cutoffMs, removedParts: 1 }], removedParts: 1, removedSessions: 0, durationMs: 4, complete: false };
+    expect(formatPruneReport(report).split('\n')[1]).toBe('Removed 1 message part (text, tool calls and their results) older than the retention window (4 ms). It stopped early; the next pass finishes it.');
+    expect(formatPruneReport({ ...report, cutoffs: [], removedParts: 0, complete: true })).toBe('Nothing is older than the retention window; nothing was removed (4 ms).\n');
+  });
+});
