@@ -31,7 +31,8 @@ function namesOurColumns(spec: string): boolean {
 /**
  * Text with Chinese or Japanese characters as the index finds it (see core/gateway/cjk.ts): each token
  * as the phrase of its segments (`東京都` → `"東 京 都"`, which finds any run that holds 東京都), the
- * tokens ANDed: a phrase of the index's tokens cannot span two runs. A prefix is kept only where the
+ * tokens ANDed: a phrase of the index's tokens cannot span two runs; each also as the whole token, which
+ * is all a part indexed before migration 13 holds until the walk reaches it. A prefix is kept only where the
  * last segment is a word of other letters; a stretch of characters is found anywhere in a run already.
  * `stem` is the prefix as the index holds its last word, for weighing it; null when none is kept.
  * Null when the text has none of those characters.
@@ -41,7 +42,12 @@ function cjkOperand(text: string, prefix: boolean): { operand: string; stem: str
   if (phrases === null || phrases.length === 0) return null;
   const last = phrases[phrases.length - 1]!;
   const star = prefix && !hasCjk(last[last.length - 1]!) ? '*' : '';
-  const operands = phrases.map((words, i) => `${quote(words.join(' '))}${i === phrases.length - 1 ? star : ''}`);
+  const operands = phrases.map((words, i) => {
+    const end = i === phrases.length - 1 ? star : '';
+    const spaced = `${quote(words.join(' '))}${end}`;
+    // The token whole too: a part indexed before migration 13 holds only its whole runs until the walk re-indexes it.
+    return words.length > 1 ? `(${spaced} OR ${quote(words.join(''))}${end})` : spaced;
+  });
   return { operand: operands.length === 1 ? operands[0]! : `(${operands.join(' AND ')})`, stem: star ? last.join(' ') : null };
 }
 

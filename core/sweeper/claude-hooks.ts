@@ -67,7 +67,8 @@ export function hookCommand(env: NodeJS.ProcessEnv, home: string = resolveHome(e
 /** Claude Code's own `--env` sets the server's STEWARD_HOME, whatever shell or system runs it. */
 export function mcpSetupCommand(env: NodeJS.ProcessEnv, home: string = resolveHome(env).dir): string {
   const own = ownHome(env, home);
-  return `claude mcp add${own === null ? '' : ` --env STEWARD_HOME=${quote(own)}`} steward -- ${stewardInvocation()} mcp`;
+  // The name before --env: Claude Code's --env takes every value up to `--`, and would take the name as one.
+  return `claude mcp add steward${own === null ? '' : ` --env STEWARD_HOME=${quote(own)}`} -- ${stewardInvocation()} mcp`;
 }
 
 /** Our entry, whatever path it was installed from: it runs Steward's `context --hook`. */

@@ -147,6 +147,8 @@ describe('a store indexed before Chinese and Japanese were found by their stretc
       const early = await core.call('Search.Query', { query: 'orchards', limit: 100 });
       expect([early.hits.length, early.indexing]).toEqual([100, undefined]);
       expect((await core.call('Search.Query', { query: 'テスト' })).hits).toEqual([]);
+      // A whole run is found before the walk too: the query asks for the token whole beside its characters.
+      expect((await core.call('Search.Query', { query: '日本語のテスト第10回' })).hits.map((h) => h.partId)).toEqual(['cc:old-10:0']);
       expect(core.gateway.prepare('SELECT session_id, parts, messages, tool_calls FROM session_stats ORDER BY session_id').all()).toEqual(stats);
 
       const index = new SearchIndex(core.gateway);

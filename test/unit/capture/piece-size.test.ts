@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PieceSize } from '../../../core/gateway/index.js';
+import { inPieces, PieceSize } from '../../../core/gateway/index.js';
 
 const LIMITS = { targetMs: 15, growth: 1.15, minRows: 50, maxRows: 5_000, startRows: 200 };
 
@@ -24,5 +24,21 @@ describe('PieceSize', () => {
 
   it('never starts or grows above its cap', () => {
     expect(sizesAfter([1, 1], { ...LIMITS, maxRows: 8, minRows: 8 })).toEqual([8, 8, 8]);
+  });
+});
+
+describe('inPieces', () => {
+  it('runs its tidy step after each piece in a turn of its own, never in the piece’s turn', async () => {
+    const events: string[] = [];
+    let left = 3;
+    const done = await inPieces({ limits: { maxRows: 10 }, tidy: () => events.push('tidy') }, () => {
+      events.push('piece');
+      // Runs at the next turn of the event loop: before the tidy step only if the two are apart.
+      setImmediate(() => events.push('turn'));
+      left -= 1;
+      return left > 0;
+    });
+    expect(done).toBe(true);
+    expect(events.slice(0, 9)).toEqual(['piece', 'turn', 'tidy', 'piece', 'turn', 'tidy', 'piece', 'turn', 'tidy']);
   });
 });

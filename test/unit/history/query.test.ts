@@ -114,25 +114,25 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
 describe('Chinese and Japanese are searched as the index holds them: a run’s characters one by one', () => {
   it.each([
     // A phrase of its characters finds any run that holds them side by side, the whole run too.
-    ['テスト', '"テ ス ト"', ['テスト'], []],
-    ['全文搜索 实现', '"全 文 搜 索" "实 现"', ['全文搜索', '实现'], []],
+    ['テスト', '("テ ス ト" OR "テスト")', ['テスト'], []],
+    ['全文搜索 实现', '("全 文 搜 索" OR "全文搜索") AND ("实 现" OR "实现")', ['全文搜索', '实现'], []],
     // Latin letters in the run stay one word, beside its characters.
-    ['React入門', '"React 入 門"', ['React入門'], []],
+    ['React入門', '("React 入 門" OR "React入門")', ['React入門'], []],
     // A phrase of two runs: each run's characters, the runs ANDed (a phrase cannot span two runs).
-    ['"日本語 テスト"', '("日 本 語" AND "テ ス ト")', ['日本語 テスト'], []],
+    ['"日本語 テスト"', '(("日 本 語" OR "日本語") AND ("テ ス ト" OR "テスト"))', ['日本語 テスト'], []],
     // A stretch of characters is found anywhere in a run already: the `*` goes, unless Latin letters end it.
-    ['東京*', '"東 京"', ['東京'], []],
-    ['入門Rea*', '"入 門 Rea"*', ['入門Rea'], ['入門Rea', '入 門 Rea']],
-    ['body:東京', 'body : "東 京"', ['東京'], []],
+    ['東京*', '("東 京" OR "東京")', ['東京'], []],
+    ['入門Rea*', '("入 門 Rea"* OR "入門Rea"*)', ['入門Rea'], ['入門Rea', '入 門 Rea']],
+    ['body:東京', 'body : ("東 京" OR "東京")', ['東京'], []],
     // NEAR and ^ keep their meaning over whole tokens: the run as written there.
-    ['NEAR(東京 大阪) 京都', 'NEAR( 東京 大阪 ) "京 都"', ['東京', '大阪', '京都'], []],
-    ['^東京 大阪', '^東京 "大 阪"', ['東京', '大阪'], []],
+    ['NEAR(東京 大阪) 京都', 'NEAR( 東京 大阪 ) AND ("京 都" OR "京都")', ['東京', '大阪', '京都'], []],
+    ['^東京 大阪', '^東京 AND ("大 阪" OR "大阪")', ['東京', '大阪'], []],
   ])('%s → %s', (raw, expression, terms, prefixes) => {
     expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes });
   });
 
   it('the phrase fallback searches a run by its characters too', () => {
-    expect(asPhrase('"東京都 の')).toEqual({ expression: '("東 京 都" AND "の")', terms: ['"東京都 の'], prefixes: [] });
+    expect(asPhrase('"東京都 の')).toEqual({ expression: '(("東 京 都" OR "東京都") AND "の")', terms: ['"東京都 の'], prefixes: [] });
   });
 });
 

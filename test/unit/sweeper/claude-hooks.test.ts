@@ -128,7 +128,7 @@ describe('a home other than the default one', () => {
 
   it('is set in the MCP command with Claude Code\'s own --env', () => {
     home = tempHome('steward-hooks-');
-    expect(mcpSetupCommand(home.env)).toMatch(new RegExp(`^claude mcp add --env STEWARD_HOME="${home.dir}" steward -- .*steward\\.js" mcp$`));
+    expect(mcpSetupCommand(home.env)).toMatch(new RegExp(`^claude mcp add steward --env STEWARD_HOME="${home.dir}" -- .*steward\\.js" mcp$`));
   });
 
   it('the default home changes nothing: no --home, no --env', () => {

@@ -35,7 +35,7 @@ function HookChange({ installed, onChanged }: { installed: boolean; onChanged: (
             </strong>{' '}
             Every other setting stays as it is, and the current file is kept beside it as a backup.
           </p>
-          <pre className="agent-context__diff" aria-label="Change to be made">
+          <pre className="agent-context__diff" aria-label="Change to be made" tabIndex={0}>
             {p.diff}
           </pre>
           <div className="agent-context__actions">
