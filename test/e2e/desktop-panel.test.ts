@@ -238,7 +238,18 @@ describe('first run with a 90-day window', () => {
     expect((await steward.rpc('Cache.Stats', {})).conversations).toBe(5);
 
     await importer.getByRole('radio', { name: /^Only the last 30 days/ }).check();
+    // The conversations just imported are older than 30 days: what the window would remove is counted and asked first.
     await importer.getByRole('button', { name: 'Save the narrower window' }).click();
+    const question = importer.getByTestId('retention-window-confirm');
+    await question.waitFor();
+    expect(await question.innerText()).toMatch(/Save a retention window of 30 days\? .* it removes from its cache what is older than the window: \d+ conversations? entirely/);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    expect(await question.count()).toBe(0);
+    // Cancelled: the window stays the 90 days it was.
+    expect(JSON.parse(readFileSync(join(steward.home, 'config.json'), 'utf8'))).toEqual({ query: { cache: { retention: { default_days: 90 } } } });
+    await importer.getByRole('button', { name: 'Save the narrower window' }).click();
+    await question.getByRole('button', { name: 'Yes, save it and remove them at the next start' }).click();
     await importer.getByText('Saved: from the next start Steward keeps the last 30 days.').waitFor();
     expect(JSON.parse(readFileSync(join(steward.home, 'config.json'), 'utf8'))).toEqual({ query: { cache: { retention: { default_days: 30 } } } });
     expect(problems).toEqual([]);

@@ -1,9 +1,11 @@
-import { useId, useState, type ReactElement } from 'react';
-import type { Result } from '../../../../core/api/index.js';
+import { useId, useRef, useState, type ReactElement } from 'react';
+import type { PruneReport, Result } from '../../../../core/api/index.js';
 import { Button, ErrorBanner, formatDuration, Glossary } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport, useImportFocus } from '../projects/importing.js';
+import { ConfirmRemoval } from '../settings/ConfirmRemoval.js';
+import { wouldRemove } from '../settings/retention-words.js';
 import { everythingWords, windowMeaning } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
@@ -32,6 +34,10 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const importing = useImport(onImported);
   const focus = useImportFocus(importing.running);
   const narrow = useAction('Settings.Update');
+  // A narrower window removes stored conversations from the next start on: counted first, saved only once confirmed.
+  const check = useAction('Cache.Prune');
+  const [held, setHeld] = useState<{ days: number; report: PruneReport }>();
+  const choices = useRef<HTMLFieldSetElement>(null);
   const [choice, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>('all');
   // Files an import of everything already read whole are not offered again.
   const imported = survey.providers.reduce((n, s) => n + s.older.imported.files, 0);
@@ -40,11 +46,20 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const windowDays = survey.providers[0]?.windowDays ?? 365;
   const estimate = estimateMs(older, [...(ticks.data?.entries ?? [])].reverse());
   const total = survey.providers.reduce((n, s) => n + s.files, 0);
-  const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrow.run({ changes: { 'query.cache.retention.default_days': Number(choice) } }));
+  const saveNarrower = (days: number) => void narrow.run({ changes: { 'query.cache.retention.default_days': days } });
+  const narrowOrAsk = async (days: number) => {
+    const report = await check.run({ dryRun: true, retentionDays: days });
+    // Not counted, not saved: the banner says why.
+    if (!report) return;
+    if (wouldRemove(report)) return setHeld({ days, report });
+    saveNarrower(days);
+  };
+  const putAway = () => (setHeld(undefined), choices.current?.querySelector<HTMLInputElement>('input:checked')?.focus());
+  const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrowOrAsk(Number(choice)));
   return (
     <div className="first-run__import" data-testid="first-run-import">
       <Glossary term="Window">{windowMeaning(windowDays, imported)}</Glossary>
-      <fieldset className="first-run__choices" disabled={importing.running}>
+      <fieldset ref={choices} className="first-run__choices" disabled={importing.running || held !== undefined}>
         <legend>Keep more, or less?</legend>
         <label>
           <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported)}
@@ -56,10 +71,19 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
           </label>
         ))}
       </fieldset>
-      <div className="first-run__actions">
+      {held && (
+        <ConfirmRemoval
+          days={held.days}
+          report={held.report}
+          busy={narrow.busy}
+          onConfirm={() => (saveNarrower(held.days), setHeld(undefined))}
+          onCancel={putAway}
+        />
+      )}
+      <div className="first-run__actions" hidden={held !== undefined}>
         {/* Nothing older: keeping everything asks for nothing to be done. */}
         {(choice !== 'all' || older > 0 || importing.running) && (
-          <Button ref={focus.submit} variant="primary" onClick={go} disabled={importing.running || narrow.busy}>
+          <Button ref={focus.submit} variant="primary" onClick={go} disabled={importing.running || narrow.busy || check.busy}>
             {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
           </Button>
         )}
@@ -78,6 +102,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       {narrow.data && <p role="status">Saved: from the next start Steward keeps the last {choice} days.</p>}
       <ErrorBanner title="The import did not finish." error={importing.error} />
       <ErrorBanner title="The window was not changed." error={narrow.error} />
+      <ErrorBanner title="What the narrower window would remove could not be counted; nothing was saved." error={check.error} />
     </div>
   );
 }

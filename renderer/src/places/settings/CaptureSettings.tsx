@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import type { PruneReport } from '../../../../core/api/index.js';
-import { Button, ErrorBanner, Field, Glossary, Panel } from '../../components/index.js';
+import { ErrorBanner, Field, Glossary, Panel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
-import { removalQuestion, removingWindow, wouldRemove } from './retention-words.js';
+import { ConfirmRemoval } from './ConfirmRemoval.js';
+import { removingWindow, wouldRemove } from './retention-words.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, problemWords, useSave, type ConfigView } from './saving.js';
 import './cache-retention.css';
@@ -15,39 +16,6 @@ interface Held {
   changes: Record<string, unknown>;
   days: number;
   report: PruneReport;
-}
-
-/**
- * The question in place of Save: Cancel takes the focus (Enter never confirms by accident), and
- * Escape or Cancel puts it away with nothing saved.
- */
-function ConfirmRemoval({ held, busy, onConfirm, onCancel }: { held: Held; busy: boolean; onConfirm: () => void; onCancel: () => void }): ReactElement {
-  const question = useId();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  return (
-    <div
-      className="cache-retention__confirm"
-      role="group"
-      aria-labelledby={question}
-      data-testid="retention-window-confirm"
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        event.preventDefault();
-        onCancel();
-      }}
-    >
-      <p id={question}>{removalQuestion(held.days, held.report)}</p>
-      <div className="cache-retention__actions">
-        <Button variant="danger" disabled={busy} onClick={onConfirm}>
-          Yes, save it and remove them at the next start
-        </Button>
-        <Button ref={cancel} onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </div>
-  );
 }
 
 /** How far back conversations are kept, how often folders are checked, and folders never imported. */
@@ -121,7 +89,7 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
           {(control) => <textarea {...control} className="input settings-lines" rows={3} value={exclude} onChange={(e) => setExclude(e.currentTarget.value)} data-setting="capture.exclude" />}
         </Field>
         {held ? (
-          <ConfirmRemoval held={held} busy={saving.busy} onConfirm={confirm} onCancel={putAway} />
+          <ConfirmRemoval days={held.days} report={held.report} busy={saving.busy} onConfirm={confirm} onCancel={putAway} />
         ) : (
           <SaveRow saving={saving} label="Save import settings" disabled={check.busy} />
         )}
