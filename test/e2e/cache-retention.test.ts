@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,45 @@ describe('the Cache retention view with an open window', () => {
       expect(await check.getByRole('status').innerText()).toContain('keeps everything: nothing would be removed');
       expect(await view.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
       expect(partsByAge(steward.home).old).toBe(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await steward.stop({ check: false });
+    }
+  });
+});
+
+describe('saving a retention window in Settings', () => {
+  it('counts what the window would remove and asks first; Cancel saves nothing, Yes saves it', async () => {
+    const roots = makeTempDir('steward-e2e-retention-save-');
+    const claude = join(roots.dir, 'claude');
+    const now = Date.now();
+    session(claude, 'last-week', [new Date(now - 10 * DAY_MS), new Date(now - 10 * DAY_MS + 1000)]);
+    session(claude, 'today', [new Date(now - 60_000)]);
+    const steward = await startServe({ claudeRoots: [claude] });
+    const browser = await launchChromium();
+    try {
+      await eventually('the start-up sweep imports both', async () => ((await steward.rpc('Cache.Stats', {})).conversations === 2 ? true : undefined));
+      const { page, problems } = await openPanel(browser, steward);
+      await goToPlace(page, 'Settings');
+      const form = page.getByRole('form', { name: 'Importing conversations' });
+      const days = form.getByLabel('Retention window, in days');
+      await days.fill('5');
+      await form.getByRole('button', { name: 'Save import settings' }).click();
+      const question = form.getByTestId('retention-window-confirm');
+      await question.waitFor();
+      expect(await question.innerText()).toContain('Save a retention window of 5 days? When Steward next starts (and every day after), it removes from its cache what is older than the window: 1 conversation entirely, 2 messages in all.');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+      await page.keyboard.press('Escape');
+      expect(await question.count()).toBe(0);
+      expect(existsSync(join(steward.home, 'config.json'))).toBe(false);
+
+      await form.getByRole('button', { name: 'Save import settings' }).click();
+      await question.getByRole('button', { name: 'Yes, save it and remove them at the next start' }).click();
+      await eventually('the window is saved', async () => (existsSync(join(steward.home, 'config.json')) ? true : undefined));
+      expect(JSON.parse(readFileSync(join(steward.home, 'config.json'), 'utf8'))).toMatchObject({ query: { cache: { retention: { default_days: 5 } } } });
+      // Saving removed nothing yet: the window acts from the next start.
+      expect((await steward.rpc('Cache.Stats', {})).conversations).toBe(2);
       expect(problems).toEqual([]);
     } finally {
       await browser.close();
