@@ -1,5 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
-// The panel imports two files at run time, each importing nothing: registry.ts (the providers) and reading.ts (whose words a message holds).
+// The panel imports three files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds) and import-words.ts (what an import left out).
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';

@@ -146,7 +146,7 @@ describe('the Cache retention view with an open window', () => {
 });
 
 describe('saving a retention window in Settings', () => {
-  it('counts what the window would remove and asks first; Cancel saves nothing, Yes saves it', async () => {
+  it('counts what the window would remove and asks first; Escape saves nothing, Yes saves it', async () => {
     const roots = makeTempDir('steward-e2e-retention-save-');
     const claude = join(roots.dir, 'claude');
     const now = Date.now();

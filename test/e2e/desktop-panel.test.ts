@@ -246,6 +246,8 @@ describe('first run with a 90-day window', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await question.getByRole('button', { name: 'Cancel' }).click();
     expect(await question.count()).toBe(0);
+    // The focus goes back to the choice the question was about.
+    await eventually('the choice takes the focus', async () => ((await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.parentElement?.textContent ?? '')).startsWith(' Only the last 30 days') ? true : undefined));
     // Cancelled: the window stays the 90 days it was.
     expect(JSON.parse(readFileSync(join(steward.home, 'config.json'), 'utf8'))).toEqual({ query: { cache: { retention: { default_days: 90 } } } });
     await importer.getByRole('button', { name: 'Save the narrower window' }).click();

@@ -41,6 +41,7 @@ describe('import rules between runtimes', () => {
     expect(await rulesHit('renderer/src/x.ts', "import { countOf } from '../../core/api/words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
     expect(await rulesHit('core/api/reading.ts', "import { z } from 'zod';\nexport const a = z;\n")).toContain('no-restricted-imports');
     expect(await rulesHit('core/api/registry.ts', "import { countOf } from './words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
+    expect(await rulesHit('core/api/import-words.ts', "import { SKIP_REASONS } from './lists.js';\nexport const a = SKIP_REASONS;\n")).toContain('no-restricted-imports');
   });
 });
 

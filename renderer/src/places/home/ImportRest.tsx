@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import type { PruneReport, Result } from '../../../../core/api/index.js';
 import { Button, ErrorBanner, formatDuration, Glossary } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
@@ -54,7 +54,14 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
     if (wouldRemove(report)) return setHeld({ days, report });
     saveNarrower(days);
   };
-  const putAway = () => (setHeld(undefined), choices.current?.querySelector<HTMLInputElement>('input:checked')?.focus());
+  // Cancel gives the focus back to the choice, once the choices are enabled again (a disabled input takes no focus).
+  const [returning, setReturning] = useState(false);
+  const putAway = () => (setHeld(undefined), setReturning(true));
+  useEffect(() => {
+    if (!returning || held) return;
+    setReturning(false);
+    choices.current?.querySelector<HTMLInputElement>('input:checked')?.focus();
+  }, [returning, held]);
   const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrowOrAsk(Number(choice)));
   return (
     <div className="first-run__import" data-testid="first-run-import">
