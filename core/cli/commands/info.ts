@@ -4,24 +4,24 @@ import { notRunningStatus } from '../../app/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
-/** What the stores hold when no owner runs: the counts and when transcripts were last imported (a check or a backfill). */
+/** What the stores hold when no owner runs: the counts, and when the agents' folders were last read (a check or a backfill, which may have found nothing new). */
 interface Stored {
   conversations: number;
   messages: number;
   projects: number;
-  lastImportAt: number | null;
+  lastCheckedAt: number | null;
 }
 
 async function storedFacts(client: StewardClient): Promise<Stored> {
   const stats: CacheStats = await client.call('Cache.Stats', {});
   const newest = async (kind: string) => (await client.call('Telemetry.Recent', { kind, limit: 1 })).entries[0]?.at ?? null;
   const times = [await newest('sweep.tick'), await newest('backfill.run')].filter((at): at is number => at !== null);
-  return { conversations: stats.conversations, messages: stats.messages, projects: stats.projects, lastImportAt: times.length > 0 ? Math.max(...times) : null };
+  return { conversations: stats.conversations, messages: stats.messages, projects: stats.projects, lastCheckedAt: times.length > 0 ? Math.max(...times) : null };
 }
 
 function storedLine(stored: Stored): string {
   const counts = `${countOf(stored.messages, 'message')} in ${countOf(stored.conversations, 'conversation')} from ${countOf(stored.projects, 'project')}`;
-  const last = stored.lastImportAt === null ? 'nothing has been imported yet' : `last imported ${localTime(stored.lastImportAt)}`;
+  const last = stored.lastCheckedAt === null ? "the agents' folders were never checked" : `folders last checked ${localTime(stored.lastCheckedAt)}`;
   return `Stored: ${counts}; ${last}`;
 }
 

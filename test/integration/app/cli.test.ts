@@ -67,7 +67,7 @@ describe('steward info', () => {
     expect(text.out).not.toContain('Up to date');
     expect(text.out.split('\n')).toEqual([
       expect.stringMatching(/^Steward \S+ \(protocol 1\) — Not running: new transcripts are not imported until Steward starts$/),
-      expect.stringMatching(/^ {2}Stored: 2 messages in 1 conversation from 1 project; last imported \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/),
+      expect.stringMatching(/^ {2}Stored: 2 messages in 1 conversation from 1 project; folders last checked \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/),
       'To start it: `npm start` (the desktop app) or `steward serve` (in the background).',
       "Read directly from Steward's files in the folder STEWARD_HOME names.",
       '',
@@ -78,7 +78,7 @@ describe('steward info', () => {
     expect(await runCli(['info', '--json'], json)).toBe(0);
     const answer = JSON.parse(json.out) as { status: { message: string } };
     expect(answer).not.toHaveProperty('url');
-    expect(answer).toMatchObject({ via: 'in-process', running: false, stored: { messages: 2, conversations: 1, projects: 1, lastImportAt: expect.any(Number) } });
+    expect(answer).toMatchObject({ via: 'in-process', running: false, stored: { messages: 2, conversations: 1, projects: 1, lastCheckedAt: expect.any(Number) } });
     expect(answer.status.message).toMatch(/^Not running/);
   });
 
@@ -86,7 +86,7 @@ describe('steward info', () => {
     const env = setup();
     const text = captureIo(env);
     expect(await runCli(['info'], text)).toBe(0);
-    expect(text.out).toContain('  Stored: 0 messages in 0 conversations from 0 projects; nothing has been imported yet\n');
+    expect(text.out).toContain("  Stored: 0 messages in 0 conversations from 0 projects; the agents' folders were never checked\n");
   });
 
   it('lists every other fact under the headline, once', async () => {
