@@ -76,9 +76,12 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
  * Where a session's title came from, lowest precedence first: a title from a later source replaces
- * one from an earlier source, never the reverse (a user's rename beats an agent's summary).
+ * one from an earlier source, never the reverse (a user's rename beats an agent's summary). Claude
+ * Code's `agent-name` is the name it shows for the session (a background job's, given when it starts;
+ * `/rename` writes it beside `custom-title`): chosen for the session, so above the title it guesses
+ * from the conversation (`ai-title`), and below the user's own rename.
  */
-export const TITLE_SOURCES = ['sidecar', 'summary', 'ai-title', 'custom-title'] as const;
+export const TITLE_SOURCES = ['sidecar', 'summary', 'ai-title', 'agent-name', 'custom-title'] as const;
 export type TitleSource = (typeof TITLE_SOURCES)[number];
 
 /**

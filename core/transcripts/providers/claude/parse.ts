@@ -11,23 +11,53 @@ import { userWords } from './genuine.js';
 /** The one project of Claude Desktop (Cowork) sessions whose sidecar names no folder: not a folder itself. */
 export const DESKTOP_PROJECT = 'Claude Desktop';
 
-/** Line types that carry no conversation content (bookkeeping, titles, snapshots): counted `meta_only`. */
+/**
+ * Line types that carry no conversation content, counted `meta_only`: every type besides `user` and
+ * `assistant` that Claude Code's session storage declares (2.1.26x, with `task-summary` and
+ * `speculation-accept` from earlier versions). Titles and per-session latches (mode, color, the agent's
+ * name and setting), worktree and cwd moves, snapshots, costs, queue and progress events, PR, bridge
+ * and fork links; a context-collapse or content-replacement record restates messages the file holds.
+ * Any other type is counted `unknown_type`: something newer that this parser does not read yet.
+ */
 const META_TYPES = new Set([
   'summary',
   'custom-title',
   'ai-title',
   'agent-name',
+  'agent-color',
+  'agent-setting',
   'last-prompt',
+  'task-summary',
+  'tag',
   'attachment',
   'system',
-  'file-history-snapshot',
-  'file-history-delta',
-  'pr-link',
   'progress',
   'queue-operation',
-  'permission-mode',
   'mode',
-  'tag',
+  'permission-mode',
+  'atis-latch',
+  'isolation-latch',
+  'worktree-state',
+  'relocated',
+  'continued-in',
+  'ended-by-model',
+  'history-suppression',
+  'file-history-snapshot',
+  'file-history-delta',
+  'attribution-snapshot',
+  'content-replacement',
+  'cost-state',
+  'speculation-accept',
+  'marble-origami-commit',
+  'marble-origami-reset',
+  'marble-origami-snapshot',
+  'pr-link',
+  'bridge-session',
+  'fork-context-ref',
+  'frame-link',
+  'observer-ref',
+  'artifact-autoreact-ledger',
+  'artifact-comment-monitor',
 ]);
 const TASK_TOOLS = new Set(['Task', 'Agent']);
 /** Open Task/Agent calls kept across reads; a call whose result never comes ages out. */
@@ -421,6 +451,7 @@ export function projectLine(line: Json, text: string, offset: number, ctx: FileC
   countSkip(stats, 'meta_only');
   if (type === 'custom-title' && asString(line.customTitle)) projection.title(namedSession(line, ctx, projection), line.customTitle as string, 'custom-title');
   else if (type === 'ai-title' && asString(line.aiTitle)) projection.title(namedSession(line, ctx, projection), line.aiTitle as string, 'ai-title');
+  else if (type === 'agent-name' && asString(line.agentName)) projection.title(namedSession(line, ctx, projection), line.agentName as string, 'agent-name');
   else if (type === 'summary' && asString(line.summary)) {
     const leaf = asString(line.leafUuid);
     const fallbackSessionId = asString(line.sessionId) ?? ctx.fileSessionId;

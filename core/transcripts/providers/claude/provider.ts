@@ -25,8 +25,10 @@ export interface ClaudeRoots {
  * inline as base64, by its facts).
  * 5: a block with a base64 source in a message's own content (a `document` the person attached) is its
  * facts, not its JSON.
+ * 6: the session bookkeeping Claude Code writes (`agent-color`, `worktree-state`, `cost-state`, …) is
+ * counted as bookkeeping, not as an unknown type; an `agent-name` line titles its session.
  */
-export const CLAUDE_PARSER_VERSION = 5;
+export const CLAUDE_PARSER_VERSION = 6;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {
