@@ -151,17 +151,34 @@ function closingOf(session: DigestSession): DigestMessage | undefined {
   return [...session.messages].reverse().find((m) => m.role === 'assistant' && m.text.trim() !== '');
 }
 
+/**
+ * What the assistant was about to do or an exclamation, not where the work stood: "Let me run the tests
+ * again.", "Perfect!", "Now I'll update the README." A closing message often opens with one and states
+ * the outcome after it ("All 12 tests pass and the fix is in.").
+ */
+const PREAMBLE = /^(?:(?:now|next|first|finally|ok(?:ay)?|great|perfect|excellent|good|alright|all right)\b[,!.]?\s*)*(?:let me|let's|i'll|i will|i'm going to|i am going to|i need to|time to)\b|^(?:great|perfect|excellent|good|done|alright|all right|ok(?:ay)?)(?: news)?[!.]?$/i;
+
+/**
+ * One line on where a session ended, from its closing message: the first sentence of three words or
+ * more that states where things stand, past any opening announcement of a next step; that
+ * announcement only when nothing else is there. Never a sentence with a redaction in it.
+ */
+export function closingLine(text: string): string | null {
+  const candidates = sentences(text).filter((s) => s.split(/\s+/).length >= 3 && !showsRedaction(s));
+  const line = candidates.find((s) => !PREAMBLE.test(s)) ?? candidates[0];
+  return line === undefined ? null : clip(line, 200);
+}
+
 function brief(session: DigestSession): SessionBrief {
   const asks = session.messages.filter(isAsk);
   const task = session.firstRequest && isAsk(session.firstRequest) ? session.firstRequest : asks[0];
   const closing = closingOf(session);
-  const closingLine = closing ? sentences(closing.text).find((s) => s.split(/\s+/).length >= 3 && !showsRedaction(s)) : undefined;
   const title = session.title !== null && !showsRedaction(session.title) ? clip(withoutCounters(session.title), 120) : null;
   return {
     title,
     task: task ? headline(task.text) : null,
     latestAsk: asks.length > 0 ? headline(asks[asks.length - 1]!.text) : null,
-    closing: closingLine ? clip(closingLine, 200) : null,
+    closing: closing ? closingLine(closing.text) : null,
     lastAt: Math.max(0, ...session.messages.map((m) => m.ts), session.firstRequest?.ts ?? 0),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitSubject, groupFiles, headline } from '../../../core/sweeper/extract.js';
+import { closingLine, commitSubject, groupFiles, headline } from '../../../core/sweeper/extract.js';
 import { withoutEnvelope } from '../../../core/sweeper/gateway-source.js';
 // The rule is capture's, applied once at parse time and kept on the part (`genuine_user_turn`).
 import { isGenuineUserText } from '../../../core/transcripts/providers/claude/genuine.js';
@@ -18,6 +18,21 @@ describe('commit subjects, in the forms agents write them', () => {
     ['git status', null],
   ];
   for (const [command, subject] of cases) it(JSON.stringify(command.slice(0, 50)), () => expect(commitSubject(command)).toBe(subject));
+});
+
+describe('where a session stopped', () => {
+  it('is what the closing message says of the work, past an announcement of the next step', () => {
+    expect(closingLine('Let me run the tests once more. All 12 tests pass, and the leap-year fix is in.')).toBe('All 12 tests pass, and the leap-year fix is in.');
+    expect(closingLine("Perfect! Now I'll update the README as well. The README documents the new flag.")).toBe('The README documents the new flag.');
+    expect(closingLine('Great, let me summarize what changed.\n\n- The invoice totals round half to even.')).toBe('The invoice totals round half to even.');
+    expect(closingLine('The frost-date lookup now reads the station file. Let me know if you want more.')).toBe('The frost-date lookup now reads the station file.');
+  });
+
+  it('is the announcement only when nothing else is said, and never a sentence with a redaction', () => {
+    expect(closingLine("I'll start with the parser tomorrow.")).toBe("I'll start with the parser tomorrow.");
+    expect(closingLine('The token is [REDACTED] now. Let me check the deploy again.')).toBe('Let me check the deploy again.');
+    expect(closingLine('Done!')).toBeNull();
+  });
 });
 
 describe('headlines', () => {
