@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { Decompress } from 'fzstd';
-import { countSkip } from './lines.js';
+import { countSkip, withoutCr } from './lines.js';
 import type { LineStats } from './types.js';
 
 const CHUNK = 64 * 1024;
@@ -40,11 +40,11 @@ export function* archiveLines(bytes: Uint8Array, maxBytes: number): Generator<st
     const lines: string[] = [];
     let start = 0;
     for (let end = joined.indexOf(NEWLINE); end !== -1; end = joined.indexOf(NEWLINE, start)) {
-      lines.push(joined.subarray(start, end).toString('utf8'));
+      lines.push(withoutCr(joined.subarray(start, end).toString('utf8')));
       start = end + 1;
     }
     carry = joined.subarray(start);
-    if (final && carry.length > 0) lines.push(carry.toString('utf8'));
+    if (final && carry.length > 0) lines.push(withoutCr(carry.toString('utf8')));
     return lines;
   };
   const stream = isZstd(bytes) ? new Decompress(take) : undefined;

@@ -45,6 +45,11 @@ export interface LineChunk {
   offsets: number[];
 }
 
+/** A line's text without the `\r` of a CRLF ending: a file written on Windows reads as one written elsewhere. */
+export function withoutCr(text: string): string {
+  return text.endsWith('\r') ? text.slice(0, -1) : text;
+}
+
 /** Counts a complete line that yields no part, with its reason: nothing is dropped silently. */
 export function countSkip(stats: LineStats, reason: SkipReason): void {
   stats.skipped ??= {};
@@ -145,7 +150,7 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
         } else {
           const slice = buffer.subarray(start, newline);
           const text = carryBytes > 0 ? Buffer.concat([...carry, slice]).toString('utf8') : slice.toString('utf8');
-          lines.push(text.endsWith('\r') ? text.slice(0, -1) : text);
+          lines.push(withoutCr(text));
         }
         carry = [];
         carryBytes = 0;

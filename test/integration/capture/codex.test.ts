@@ -175,6 +175,22 @@ describe('Codex CLI provider', () => {
     expect(stats.lines).toBe(25);
   });
 
+  it('a rollout written with CRLF line ends reads the same live and compressed: the same parts, the blank line counted empty in both', async () => {
+    h = openWindow();
+    const live = place(h.codexRoot, join('crlf', MODERN));
+    const first = byProvider(await h.driver.tick(), 'codex');
+    expect(first).toMatchObject({ read: 1, partsWritten: 11 });
+    const plain = await readDirect(live);
+    rmSync(live);
+    place(h.codexRoot, join('crlf', `${MODERN}.zst`));
+    // The cold copy is the rollout already stored: nothing new, nothing counted malformed.
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 0 });
+    const cold = await readDirect(join(h.codexRoot, 'sessions', '2026', '07', '13', `${MODERN}.zst`));
+    expect(cold.stats.skipped).toEqual(plain.stats.skipped);
+    expect(cold.stats.skipped?.empty).toBe(1);
+    expect(cold.batches.flatMap((b) => b.parts.map((p) => [p.partId, p.text]))).toEqual(plain.batches.flatMap((b) => b.parts.map((p) => [p.partId, p.text])));
+  });
+
   it('a forked rollout replays its parent: the copies collapse onto the parent, the fork keeps its own turns and names its parent', async () => {
     h = openWindow();
     place(h.codexRoot, MODERN);
