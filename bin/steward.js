@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 // The `steward` command runs the compiled CLI; a clear line beats a stack trace when it is not built.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+
+/**
+ * `steward --version` (or -v, first, as the full CLI reads it) answers from package.json alone: the
+ * whole CLI would load its verbs' modules to print one line.
+ */
+function fastVersion() {
+  if (process.argv[2] !== '--version' && process.argv[2] !== '-v') return false;
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${version}\n`);
+  return true;
+}
 
 /**
  * `steward context` runs at every agent session start: it loads only what it needs (no commander, no
@@ -23,7 +34,7 @@ async function fastContext() {
   }
 }
 
-if (!(process.argv[2] === 'context' && (await fastContext()))) {
+if (!fastVersion() && !(process.argv[2] === 'context' && (await fastContext()))) {
   const entry = new URL('../dist/core/cli/main.js', import.meta.url);
   if (!existsSync(entry)) {
     process.stderr.write('steward: not built yet; run `npm run build` first\n');

@@ -2,10 +2,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { StewardError, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
 import { resolveHome, type StewardHome } from '../config/index.js';
-import { errorCode } from '../log/index.js';
-import { Core } from '../core.js';
-import { readDaemonInfo, type DaemonInfo } from '../server/index.js';
-import { lockOwnerPid } from '../store/index.js';
+import type { DaemonInfo } from '../server/index.js';
 
 const RpcReply = z.object({
   result: z.unknown().optional(),
@@ -49,6 +46,7 @@ export function httpTransport(daemon: DaemonInfo): StewardTransport {
       try {
         response = await post(daemon, JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
       } catch (error) {
+        const { errorCode } = await import('../log/index.js');
         throw new StewardError('internal', `The running Steward did not answer (${errorCode(error)}); is it still running?`);
       }
       if (response.status !== 200) throw new StewardError('internal', `The running Steward refused the request (HTTP ${response.status})`);
@@ -88,13 +86,16 @@ export function panelUrlOf(daemon: DaemonInfo): string {
 
 /**
  * Reaches the owner named in daemon.json when one runs; otherwise opens the Core in-process under
- * the same single-owner lock, so two writers never share the stores.
+ * the same single-owner lock, so two writers never share the stores. The server, the stores and the
+ * Core load here, when a verb runs, not with the program: `--help` and a usage error need none of them.
  */
-export function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEnv = process.env): Connection {
+export async function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+  const [{ readDaemonInfo }, { lockOwnerPid }] = await Promise.all([import('../server/index.js'), import('../store/index.js')]);
   const daemon = readDaemonInfo(home.dir);
   if (daemon && lockOwnerPid(home.dir) === daemon.pid) {
     return { transport: httpTransport(daemon), via: 'owner', panelUrl: panelUrlOf(daemon), close: async () => undefined };
   }
+  const { Core } = await import('../core.js');
   const core = Core.open({ home, env, logToStderr: false });
   return {
     via: 'in-process',
@@ -108,7 +109,7 @@ export function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEn
 
 /** Runs one verb against the owner (or in-process), always closing what it opened. */
 export async function withClient<T>(io: { env: NodeJS.ProcessEnv }, use: (client: StewardClient, via: Connection['via'], connection: Connection) => Promise<T>): Promise<T> {
-  const connection = connect(resolveHome(io.env), io.env);
+  const connection = await connect(resolveHome(io.env), io.env);
   try {
     return await use(typedClient(connection.transport), connection.via, connection);
   } finally {

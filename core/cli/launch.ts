@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROTOCOL_VERSION, StewardError } from '../api/index.js';
 import { packageRoot, resolveHome } from '../config/index.js';
-import { readDaemonInfo, type DaemonInfo } from '../server/index.js';
-import { lockOwnerPid } from '../store/index.js';
+import type { DaemonInfo } from '../server/index.js';
 
 const START_TIMEOUT_MS = 30_000;
 
-/** The owner this home has now, when its daemon.json and its lock agree. */
-export function runningOwner(env: NodeJS.ProcessEnv): DaemonInfo | undefined {
+/** The owner this home has now, when its daemon.json and its lock agree. The server and the stores load when asked, not with the program. */
+export async function runningOwner(env: NodeJS.ProcessEnv): Promise<DaemonInfo | undefined> {
+  const [{ readDaemonInfo }, { lockOwnerPid }] = await Promise.all([import('../server/index.js'), import('../store/index.js')]);
   const home = resolveHome(env);
   const daemon = readDaemonInfo(home.dir);
   return daemon && lockOwnerPid(home.dir) === daemon.pid ? daemon : undefined;
@@ -23,7 +23,7 @@ export function runningOwner(env: NodeJS.ProcessEnv): DaemonInfo | undefined {
 export async function waitForOwner(env: NodeJS.ProcessEnv, exited: () => number | null = () => null, timeoutMs = START_TIMEOUT_MS): Promise<DaemonInfo> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const daemon = runningOwner(env);
+    const daemon = await runningOwner(env);
     if (daemon) {
       if (daemon.protocol !== PROTOCOL_VERSION) {
         throw new StewardError('unsupported', `The running Steward speaks protocol ${daemon.protocol}, this command ${PROTOCOL_VERSION}; run the same version of both (\`steward stop\`, then this command again).`);

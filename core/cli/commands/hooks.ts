@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CONTEXT_AGENTS, type ContextAgent } from '../../api/index.js';
-import { applyHook, planHook, type HookAction } from '../../sweeper/index.js';
+import type { HookAction } from '../../sweeper/index.js';
 import { confirmed, EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 function checkAgent(agent: string): ContextAgent {
@@ -15,6 +15,8 @@ function checkAgent(agent: string): ContextAgent {
  */
 async function hookVerb(io: CliIo, action: HookAction, agent: string, options: { yes?: boolean; json?: boolean }): Promise<number> {
   checkAgent(agent);
+  // The sweeper room loads when a hook verb runs, not with the program (`steward --help`).
+  const { applyHook, planHook } = await import('../../sweeper/index.js');
   const plan = planHook(action, io.env);
   if (!plan.changed) {
     if (options.json) printJson(io, { plan, applied: false });

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { countOf, statusLines, type CacheStats, type StewardClient } from '../../api/index.js';
-import { notRunningStatus } from '../../app/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
@@ -44,7 +43,7 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           // With no owner, App.Info answers for this short-lived process, which schedules nothing: its
           // "Up to date" would be a claim nobody checks. Say it is not running, and what the stores hold.
           const running = via === 'owner';
-          const status = running ? info.status : notRunningStatus();
+          const status = running ? info.status : (await import('../../app/index.js')).notRunningStatus();
           const stored = running ? undefined : await storedFacts(client);
           if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), ...(stored ? { stored } : {}) });
           else {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createMcpServer, serveStdio } from '../../mcp/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, type CliIo, type Run } from '../output.js';
 
@@ -10,6 +9,7 @@ export function registerMcp(program: Command, io: CliIo, run: Run): void {
     .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview, maintenance_status, maintenance_plan, enable_cache_maintenance, search_transcripts, get_session, search_repository)')
     .action(() =>
       run(async () => {
+        const { createMcpServer, serveStdio } = await import('../../mcp/index.js');
         await serveStdio(createMcpServer((use) => withClient(io, use)));
         return EXIT.ok;
       }),

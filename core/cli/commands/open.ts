@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { StewardError } from '../../api/index.js';
-import { resolveHome } from '../../config/index.js';
-import { readDaemonInfo } from '../../server/index.js';
-import { lockOwnerPid } from '../../store/index.js';
 import { panelUrlOf } from '../connect.js';
+import { runningOwner } from '../launch.js';
 import { EXIT, type CliIo, type Run } from '../output.js';
 
 /** The platform's "open this address" command; STEWARD_OPENER replaces it (tests, unusual desktops). */
@@ -35,9 +33,8 @@ export function registerOpen(program: Command, io: CliIo, run: Run): void {
     .description('open the control panel of the running Steward in your browser')
     .action(() =>
       run(async () => {
-        const home = resolveHome(io.env).dir;
-        const daemon = readDaemonInfo(home);
-        if (!daemon || lockOwnerPid(home) !== daemon.pid) throw new StewardError('not_found', 'Steward is not running: start it with `npm start` or `steward serve`, then run `steward open`.');
+        const daemon = await runningOwner(io.env);
+        if (!daemon) throw new StewardError('not_found', 'Steward is not running: start it with `npm start` or `steward serve`, then run `steward open`.');
         const url = panelUrlOf(daemon);
         const opener = openerFor(process.platform, io.env);
         try {

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { StewardError } from '../../api/index.js';
 import { resolveHome } from '../../config/index.js';
-import { startOwner } from '../../server/index.js';
 import { EXIT, parseIntOption, UsageError, type CliIo, type Run } from '../output.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
@@ -16,6 +15,8 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
       run(async () => {
         if (!LOOPBACK_HOSTS.includes(options.host)) throw new UsageError(`--host must be 127.0.0.1 or localhost; Steward never listens beyond this machine`);
         const port = options.port === undefined ? undefined : parseIntOption('--port', options.port, 0, 65_535);
+        // The server (and with it the whole Core) loads only when serving, not for `steward --help`.
+        const { startOwner } = await import('../../server/index.js');
         const owner = await startOwner({ home: resolveHome(io.env), env: io.env, logToStderr: true, ...(port !== undefined ? { port, strictPort: true } : {}) }).catch(
           (error: unknown) => {
             // An explicit --port is served exactly or not at all; say which port, not "internal error".

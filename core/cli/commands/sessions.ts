@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import writeFileAtomic from 'write-file-atomic';
 import { countOf, harnessLine, messageSpeaker, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
-import { errorCode } from '../../log/index.js';
 import { withClient } from '../connect.js';
+import { refuseExisting, writeWhole } from '../files.js';
 import { projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
@@ -19,10 +18,12 @@ async function exportPieces(client: StewardClient, params: Params<'Sessions.Expo
 }
 
 /** The export into the file a person named; a failure says so in words, not as an internal error. */
-async function writeExport(file: string, content: string): Promise<void> {
+async function writeExport(file: string, content: string, force: boolean): Promise<void> {
   try {
-    await writeFileAtomic(file, content, { mode: 0o600 });
+    await writeWhole(file, content, force);
   } catch (error) {
+    if (error instanceof StewardError) throw error;
+    const { errorCode } = await import('../../log/index.js');
     throw new StewardError('internal', `Could not write the export to that file (${errorCode(error)}); check that its folder exists and can be written`);
   }
 }
@@ -138,14 +139,18 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .description('export one conversation as Markdown or JSON, secrets redacted unless --raw')
     .option('--format <format>', 'markdown or json', 'markdown')
     .option('--raw', 'do not redact secrets')
-    .option('--output <file>', 'write to this file instead of stdout')
+    .option('--output <file>', 'write to this file instead of stdout (never replaces a file unless --force)')
+    .option('--force', 'with --output: replace the file if it exists')
     .option('--json', 'print the export as a JSON object {filename, mediaType, content, redacted}')
-    .action((sessionId: string, options: { format: string; raw?: boolean; output?: string; json?: boolean }) =>
+    .action((sessionId: string, options: { format: string; raw?: boolean; output?: string; force?: boolean; json?: boolean }) =>
       run(async () => {
         requiredText('the session id', sessionId);
         const format = choiceOption('--format', options.format, ['markdown', 'json'] as const);
         // Either would silently drop the other: --json prints the export, --output writes it.
         if (options.json && options.output !== undefined) throw new UsageError('--json and --output cannot be combined: --json prints the export, --output writes it to a file');
+        if (options.force && options.output === undefined) throw new UsageError('--force replaces the file --output names; without --output there is no file to replace');
+        // Before the export is made: a file that is there already stops it at once.
+        if (options.output !== undefined) await refuseExisting(options.output, options.force === true);
         const params = { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) };
         // Piece by piece: to stdout as each comes; a file or --json once the document is whole.
         const streamed = options.json !== true && options.output === undefined;
@@ -159,7 +164,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         const content = pieces.join('');
         if (options.json) printJson(io, { filename: result.filename, mediaType: result.mediaType, content, redacted: result.redacted });
         else if (options.output !== undefined) {
-          await writeExport(options.output, content);
+          await writeExport(options.output, content, options.force === true);
           io.stdout(`Wrote the export (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
         }
         return EXIT.ok;

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { FORGE_KINDS, MAINTENANCE_PROTOCOL, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
-import { operationKeyOf } from '../../maintenance/index.js';
 import { withClient } from '../connect.js';
 import { launchOwner } from '../launch.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -119,7 +118,7 @@ async function confirmOrRefuse(io: CliIo, plan: SetupPlan, options: EnableOption
   }
   if (!(await io.confirm('Apply this plan?'))) return null;
   // The key is derived from the exact plan confirmed, so running the same confirmation again replays it.
-  return { key: options.idempotencyKey ?? operationKeyOf(plan.planId) };
+  return { key: options.idempotencyKey ?? (await import('../../maintenance/index.js')).operationKeyOf(plan.planId) };
 }
 
 /**

@@ -18,7 +18,7 @@ export function registerStop(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) =>
       run(async () => {
-        const daemon = runningOwner(io.env);
+        const daemon = await runningOwner(io.env);
         if (!daemon) {
           if (options.json) printJson(io, { stopped: false, running: false });
           else io.stdout('Steward is not running.\n');
@@ -26,7 +26,7 @@ export function registerStop(program: Command, io: CliIo, run: Run): void {
         }
         await httpTransport(daemon).call('App.Stop', {});
         const deadline = Date.now() + STOP_TIMEOUT_MS;
-        while (runningOwner(io.env)?.pid === daemon.pid) {
+        while ((await runningOwner(io.env))?.pid === daemon.pid) {
           if (Date.now() > deadline) throw new StewardError('busy', `Steward (pid ${daemon.pid}) was asked to stop but is still finishing its work; try again in a moment.`);
           await sleep(100);
         }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { resolveHome } from '../../config/index.js';
-import { readDaemonInfo } from '../../server/index.js';
 import { panelUrlOf, withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -16,7 +15,7 @@ export function registerToken(program: Command, io: CliIo, run: Run): void {
         return withClient(io, async (client, via) => {
           const { rotatedAt } = await client.call('App.RotateToken', {});
           // The owner rewrote daemon.json before it answered; read the new address from there.
-          const daemon = via === 'owner' ? readDaemonInfo(resolveHome(io.env).dir) : undefined;
+          const daemon = via === 'owner' ? (await import('../../server/index.js')).readDaemonInfo(resolveHome(io.env).dir) : undefined;
           const url = daemon ? panelUrlOf(daemon) : undefined;
           if (options.json) printJson(io, { rotatedAt, via, ...(url ? { url } : {}) });
           else if (url) io.stdout(`The control panel token is replaced; open tabs must use the new address:\n${url}\n`);

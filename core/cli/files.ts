@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { link, lstat, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { StewardError } from '../api/index.js';
+
+/** A filesystem without hard links (FAT, some network shares) answers link() with one of these. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** The refusal to replace a file nobody said to replace, naming it as the person typed it. */
+function fileExists(file: string): StewardError {
+  return new StewardError('confirmation_required', `${file} already exists; pass --force to replace it`);
+}
+
+async function taken(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch {
+    // Missing, or unreadable: the write itself says why when it cannot go on.
+    return false;
+  }
+}
+
+/** Refuses a name that is taken unless `force`: asked before any work, so a refusal costs nothing. */
+export async function refuseExisting(file: string, force: boolean): Promise<void> {
+  if (!force && (await taken(file))) throw fileExists(file);
+}
+
+/** The whole content in a new file, on disk before it is put in place. */
+async function writeFlushed(temp: string, content: string): Promise<void> {
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Puts the temp file in at `file` only while that name is free: link() refuses a taken name in the same step. */
+async function placeNew(temp: string, file: string): Promise<void> {
+  try {
+    await link(temp, file);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EEXIST') throw fileExists(file);
+    if (typeof code !== 'string' || !NO_HARD_LINKS.has(code)) throw error;
+    if (await taken(file)) throw fileExists(file);
+    await rename(temp, file);
+  }
+}
+
+/**
+ * Writes a file the person named, whole or not at all: an interrupted write never leaves half a file
+ * where a good one was. `force` replaces what is there (a temp file beside it, renamed over it);
+ * otherwise a file that appeared since refuseExisting looked is refused, not replaced.
+ */
+export async function writeWhole(file: string, content: string, force: boolean): Promise<void> {
+  if (force) return writeFileAtomic(file, content, { mode: 0o600 });
+  // Beside the target, so putting it in place never crosses filesystems; hidden, and named after it.
+  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFlushed(temp, content);
+    await placeNew(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
