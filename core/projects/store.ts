@@ -136,9 +136,14 @@ export class ProjectStore {
    * Most recently active first, each with its number of conversations and its latest: asked per
    * project, each an index range of its own. Asked of every session at once (a window over all of
    * them) it held the event loop 358–406 ms with 150k sessions in one project.
+   *
+   * A project holding no conversation (all forgotten or past the retention window, or only subagents
+   * seen in its folder) is not active, however recent the activity once recorded for it: such
+   * projects come after every project that holds one, in the same order among themselves.
    */
   list(): ProjectRecord[] {
-    return (this.#list.all() as ProjectRow[]).map((row) => this.#record(row));
+    const records = (this.#list.all() as ProjectRow[]).map((row) => this.#record(row));
+    return [...records.filter((p) => p.sessions > 0), ...records.filter((p) => p.sessions === 0)];
   }
 
   count(): number {

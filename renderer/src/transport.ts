@@ -5,18 +5,21 @@ import type { RpcErrorData, StewardTransport } from '../../core/api/index.js';
 /**
  * How the panel reaches its owner. In the Electron window the preload bridge (`window.steward`)
  * carries the contract over IPC; in a browser (`steward serve`) it is JSON-RPC on `/rpc` and
- * server-sent events on `/events`, both behind the bearer token from the URL fragment.
+ * server-sent events on `/events`, both behind the token: the bearer token from the URL fragment, or,
+ * in a bookmark or a new tab of a browser let in before, the HttpOnly cookie the owner set then.
  */
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
 
 export interface PanelTransport extends StewardTransport {
   readonly kind: 'bridge' | 'http';
+  /** Over HTTP, what lets the page in: the link's token, or the cookie from an earlier visit. */
+  readonly credential?: 'token' | 'cookie';
   /** Calls back with the current state at once, then on every change; returns unsubscribe. */
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
 
-export type TransportChoice = { kind: 'ready'; transport: PanelTransport } | { kind: 'no-token' };
+export type TransportChoice = { kind: 'ready'; transport: PanelTransport };
 
 /** A failed call; `code` is the contract's typed `data.code` (or a transport code such as `unauthorized`). */
 export class StewardRpcError extends Error {
@@ -44,6 +47,9 @@ const TOKEN_KEY = 'steward.token';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 const RPC_PATH = '/rpc';
 const EVENTS_PATH = '/events';
+const REMEMBER_PATH = '/remember';
+/** Sent beside the cookie: the owner takes the cookie only with it (core/server/door.ts). */
+const PANEL_HEADER = 'x-steward-panel';
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 15_000;
 /** The owner writes a keep-alive comment every 15 s; three missed ones mean the stream is dead. */
@@ -92,19 +98,24 @@ function isBridge(value: unknown): value is StewardTransport {
   return typeof candidate?.call === 'function' && typeof candidate.on === 'function';
 }
 
-/** The bridge when Electron provides one, else HTTP with the fragment's token, else nothing usable. */
+/**
+ * The bridge when Electron provides one, else HTTP with the fragment's token, else HTTP with the
+ * cookie of an earlier visit (a refused cookie shows how to get in). Either way the page asks the
+ * owner to remember this browser, so its bookmarks and new tabs open without the token.
+ */
 export function chooseTransport(): TransportChoice {
   if (isBridge(window.steward)) return { kind: 'ready', transport: bridgeTransport(window.steward) };
-  const token = takeToken();
-  if (token === undefined) return { kind: 'no-token' };
-  return { kind: 'ready', transport: createHttpTransport(token) };
+  const transport = createHttpTransport(takeToken());
+  void transport.remember();
+  return { kind: 'ready', transport };
 }
 
 /**
- * JSON-RPC and events over loopback HTTP. `origin` is empty in the page (same-origin paths); tests
- * outside a browser pass the owner's `http://127.0.0.1:PORT`.
+ * JSON-RPC and events over loopback HTTP, with `token` as a bearer header, or without one on the
+ * owner's cookie. `origin` is empty in the page (same-origin paths); tests outside a browser pass the
+ * owner's `http://127.0.0.1:PORT`.
  */
-export function createHttpTransport(token: string, origin = ''): PanelTransport {
+export function createHttpTransport(token: string | undefined, origin = ''): PanelTransport & { remember(): Promise<void> } {
   return new HttpTransport(token, origin);
 }
 
@@ -159,19 +170,40 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 class HttpTransport implements PanelTransport {
   readonly kind = 'http' as const;
-  readonly #token: string;
+  readonly credential: 'token' | 'cookie';
+  /** The bearer header, or the panel header that goes with the cookie. */
+  readonly #authHeaders: Record<string, string>;
+  /** The cookie is sent only when the page relies on it; a bearer page leaves it out. */
+  readonly #credentials: RequestCredentials;
   readonly #rpcUrl: string;
   readonly #eventsUrl: string;
+  readonly #rememberUrl: string;
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   readonly #connectionListeners = new Set<(state: ConnectionState) => void>();
   #state: ConnectionState = 'connecting';
   #nextId = 1;
   #stream: AbortController | undefined;
 
-  constructor(token: string, origin: string) {
-    this.#token = token;
+  constructor(token: string | undefined, origin: string) {
+    this.credential = token === undefined ? 'cookie' : 'token';
+    this.#authHeaders = token === undefined ? { [PANEL_HEADER]: '1' } : { authorization: `Bearer ${token}` };
+    this.#credentials = token === undefined ? 'same-origin' : 'omit';
     this.#rpcUrl = `${origin}${RPC_PATH}`;
     this.#eventsUrl = `${origin}${EVENTS_PATH}`;
+    this.#rememberUrl = `${origin}${REMEMBER_PATH}`;
+  }
+
+  /**
+   * Asks the owner for its HttpOnly cookie (or to renew it). Set by the reply, so the cookie must be
+   * accepted here even in token mode. A cookie page that is refused learns it at once.
+   */
+  async remember(): Promise<void> {
+    try {
+      const response = await fetch(this.#rememberUrl, { method: 'POST', headers: this.#authHeaders, cache: 'no-store', credentials: 'same-origin' });
+      if (response.status === 401 && this.credential === 'cookie') this.#unauthorized();
+    } catch {
+      // Unreachable now: the calls and the event stream say so, and reconnect on their own.
+    }
   }
 
   async call(method: string, params: unknown): Promise<unknown> {
@@ -179,17 +211,18 @@ class HttpTransport implements PanelTransport {
     try {
       response = await fetch(this.#rpcUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.#token}` },
+        headers: { 'content-type': 'application/json', ...this.#authHeaders },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.#nextId++, method, params }),
         cache: 'no-store',
-        credentials: 'omit',
+        credentials: this.#credentials,
       });
     } catch {
       throw new StewardRpcError('unreachable', 'Steward is not reachable. Is `steward serve` still running?');
     }
     if (response.status === 401) {
       this.#unauthorized();
-      throw new StewardRpcError('unauthorized', 'This link is no longer valid. `steward open` opens the current address.');
+      const message = this.credential === 'token' ? 'This link is no longer valid.' : 'This browser is not let in to Steward.';
+      throw new StewardRpcError('unauthorized', `${message} \`steward open\` opens the current address.`);
     }
     if (!response.ok) throw new StewardRpcError('http_error', `Steward answered with HTTP ${response.status}.`);
     const envelope = RpcResponse.safeParse(await response.json().catch(() => undefined));
@@ -229,8 +262,9 @@ class HttpTransport implements PanelTransport {
   }
 
   #unauthorized(): void {
-    // The token was rotated (or is another install's): the stored one can never work again.
-    forgetToken();
+    // The token was rotated (or is another install's): the stored one can never work again. A
+    // refused cookie (none yet, or an old token's) leaves nothing to forget.
+    if (this.credential === 'token') forgetToken();
     this.#stopStream();
     this.#setState('unauthorized');
   }
@@ -288,9 +322,9 @@ class HttpTransport implements PanelTransport {
     let opened = false;
     try {
       const response = await fetch(this.#eventsUrl, {
-        headers: { authorization: `Bearer ${this.#token}`, accept: 'text/event-stream' },
+        headers: { ...this.#authHeaders, accept: 'text/event-stream' },
         cache: 'no-store',
-        credentials: 'omit',
+        credentials: this.#credentials,
         signal: attempt.signal,
       });
       if (response.status === 401) return 'unauthorized';

@@ -3,8 +3,10 @@ import { Icon } from '../components/index.js';
 import './no-token.css';
 
 /**
- * Shown when the page has no usable token: opened without the link's `#token=…`, or its token was
- * replaced (`steward token rotate`) or belongs to another Steward. A restart keeps the token.
+ * Shown when the page is not let in. `expired`: the link's token was refused (replaced by `steward
+ * token rotate`, or another Steward's). Otherwise the page came without the link's token (a bookmark,
+ * a new tab, a typed address) in a browser that has not been let in, or whose cookie held a token that
+ * was replaced since: either way `steward open` is the way in. A restart keeps the token.
  */
 export function NoToken({ expired }: { expired: boolean }): ReactElement {
   return (
@@ -13,28 +15,30 @@ export function NoToken({ expired }: { expired: boolean }): ReactElement {
         <div className="gate__icon">
           <Icon name="key" />
         </div>
-        <h1 className="gate__title">{expired ? 'This link is no longer valid' : 'Open the control panel from its link'}</h1>
-        <p>
-          {expired
-            ? (
-              <>
-                Its key was replaced (<code>steward token rotate</code>) or it belongs to another Steward. <code>steward open</code> opens the
-                current address, and <code>steward info</code> prints it.
-              </>
-            )
-            : (
-              <>
-                The control panel needs the private address that <code>steward serve</code> printed in its terminal when it started. It looks
-                like this:
-              </>
-            )}
-        </p>
-        <pre className="gate__example">
-          <code>Steward control panel: http://127.0.0.1:47470/#token=…</code>
-        </pre>
+        <h1 className="gate__title">{expired ? 'This link is no longer valid' : 'Let this browser in with steward open'}</h1>
+        {expired ? (
+          <p>
+            Its key was replaced (<code>steward token rotate</code>) or it belongs to another Steward. <code>steward open</code> opens the current
+            address, and <code>steward info</code> prints it.
+          </p>
+        ) : (
+          <>
+            <p>
+              Steward shows your data only to a browser that has opened its private link. To get in, run this in a terminal on this computer:
+            </p>
+            <pre className="gate__example">
+              <code>steward open</code>
+            </pre>
+            <p>
+              It opens the control panel in your default browser and lets that browser in: from then on its bookmarks and new tabs of the
+              panel open directly. If this is that browser, reload this page afterwards to come back to the place its address names.
+            </p>
+          </>
+        )}
         <p className="muted">
-          The part after <code>#token=</code> is a key that keeps other websites and programs from reading your data. It never leaves this
-          computer. If Steward is not running, start it with <code>steward serve</code>; if it is, <code>steward open</code> opens this page.
+          The private link is the address <code>steward serve</code> printed when it started (<code>http://127.0.0.1:47470/#token=…</code>); the
+          part after <code>#token=</code> is a key that keeps other websites and programs from reading your data. It never leaves this computer. If
+          Steward is not running, start it with <code>steward serve</code> first.
         </p>
       </div>
     </main>

@@ -3,6 +3,7 @@ import type { ProjectSummary } from '../../../../core/api/index.js';
 import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { projectHref, sessionHref } from '../../navigation.js';
+import { lastActiveAt, NO_CONVERSATIONS } from './activity.js';
 import { ImportHistory } from './ImportHistory.js';
 import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
@@ -47,8 +48,12 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
   },
   {
     header: 'Last activity',
-    sortValue: (p) => p.lastActivityAt,
-    cell: (p) => (p.lastActivityAt === null ? '—' : <time dateTime={new Date(p.lastActivityAt).toISOString()}>{formatRelativeTime(p.lastActivityAt)}</time>),
+    sortValue: lastActiveAt,
+    cell: (p) => {
+      const at = lastActiveAt(p);
+      if (at !== null) return <time dateTime={new Date(at).toISOString()}>{formatRelativeTime(at)}</time>;
+      return p.sessions === 0 ? <span className="muted">{NO_CONVERSATIONS}</span> : '—';
+    },
   },
 ];
 

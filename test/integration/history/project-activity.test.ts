@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import { lastActiveAt, NO_CONVERSATIONS } from '../../../renderer/src/places/projects/activity.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/**
+ * A project whose conversations are all gone (forgotten, or past the retention window) keeps its row
+ * and the activity once recorded for it. It must not be shown as active: not first among the most
+ * recently active projects, and not with a recent "Last activity" in the panel.
+ */
+
+const HOUR = 3_600_000;
+const GARDEN = '/work/garden-planner';
+const LEDGER = '/work/compost-ledger';
+const GARDEN_SESSION = '6b1e4c2a-0d9f-4a37-8e15-2c7b9d0f4a61';
+const LEDGER_SESSION = '9d3f1a7c-5e2b-4c80-b16a-0f8e4d2c7b39';
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+
+afterEach(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+  core = undefined;
+  home = undefined;
+});
+
+function conversation(root: string, sessionId: string, cwd: string, at: number): void {
+  writeJsonl(join(root, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`), [
+    claudeLine({ sessionId, cwd, ts: new Date(at), text: 'what is left to do?' }),
+    claudeLine({ sessionId, cwd, ts: new Date(at + 1000), type: 'assistant', text: 'the compost rota' }),
+  ]);
+}
+
+describe('a project with no conversations', () => {
+  it('is listed after every project holding one, however recent its last recorded activity', async () => {
+    const roots = join((home = tempHome('steward-project-activity-')).dir, 'claude-roots');
+    const now = Date.now();
+    conversation(roots, GARDEN_SESSION, GARDEN, now - 5 * HOUR);
+    // The ledger was worked in last: today it leads the list.
+    conversation(roots, LEDGER_SESSION, LEDGER, now - HOUR);
+    const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: roots } }));
+    await c.call('Backfill.Run', { all: true });
+    expect((await c.call('Projects.List', {})).projects.map((p) => p.cwd)).toEqual([LEDGER, GARDEN]);
+
+    await c.call('Forget.Session', { sessionId: LEDGER_SESSION });
+    const { projects } = await c.call('Projects.List', {});
+    // The emptied project stays listed (its notes are the person's), but after the active one.
+    expect(projects.map((p) => [p.cwd, p.sessions])).toEqual([
+      [GARDEN, 1],
+      [LEDGER, 0],
+    ]);
+    const [garden, ledger] = projects as [(typeof projects)[number], (typeof projects)[number]];
+    expect(ledger.latestSession).toBeNull();
+
+    // The panel's "Last activity": the garden's time; for the ledger no time, which sorts last, and its words.
+    expect(lastActiveAt(garden)).toBe(garden.lastActivityAt);
+    expect(garden.lastActivityAt).not.toBeNull();
+    expect(ledger.lastActivityAt).not.toBeNull();
+    expect(lastActiveAt(ledger)).toBeNull();
+    expect(NO_CONVERSATIONS).toBe('No conversations');
+  });
+});
