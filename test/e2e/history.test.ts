@@ -161,13 +161,46 @@ describe('search and read conversations in the panel', () => {
   it('narrows with chips: only what I said, only tool calls (commands)', async () => {
     const { page, problems } = await openPanel(browser, steward);
     await searchFor(page, 'calendar');
-    await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Tool calls' }).click();
+    await page.getByRole('radiogroup', { name: 'Kind' }).getByRole('radio', { name: 'Tool calls' }).click();
     await eventually('the address carries the chip', async () => ((await page.evaluate(() => window.location.hash)).includes('kind=tool_use') ? true : undefined));
     await eventually('only the Bash call is left', async () => {
       const hits = await page.locator('.search-hit').allInnerTexts();
       return hits.length === 1 && hits[0]!.includes('Tool call Bash') ? true : undefined;
     });
-    expect(await page.getByRole('group', { name: 'Kind' }).getByRole('button', { name: 'Tool calls' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('radiogroup', { name: 'Kind' }).getByRole('radio', { name: 'Tool calls' }).getAttribute('aria-checked')).toBe('true');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('takes one Tab stop per filter, and the arrow keys choose within it', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await searchFor(page, 'calendar');
+    await page.locator('#search-box').focus();
+    const focused = () => page.evaluate(() => ({ group: document.activeElement?.closest('[role="radiogroup"]')?.getAttribute('aria-label') ?? null, text: document.activeElement?.textContent ?? '' }));
+    // Past the Search button, each filter is one stop, at its chosen chip: five presses cross all five.
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ group: null, text: 'Search' });
+    const stops = [];
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      stops.push(await focused());
+    }
+    expect(stops).toEqual([
+      { group: 'Said by', text: 'Anyone' },
+      { group: 'Kind', text: 'Everything' },
+      { group: 'When', text: 'Any time' },
+      { group: 'Agent', text: 'All agents' },
+      { group: 'Order', text: 'Best match' },
+    ]);
+    // Back to Kind; the arrow keys move to the next chip and choose it, and the focus stays on it.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('ArrowRight');
+    await eventually('the address carries the chosen kind', async () => ((await page.evaluate(() => window.location.hash)).includes('kind=text') ? true : undefined));
+    expect(await focused()).toEqual({ group: 'Kind', text: 'Messages' });
+    expect(await page.getByRole('radiogroup', { name: 'Kind' }).getByRole('radio', { name: 'Messages' }).getAttribute('aria-checked')).toBe('true');
+    await page.keyboard.press('End');
+    await eventually('the last kind is chosen', async () => ((await page.evaluate(() => window.location.hash)).includes('kind=thinking') ? true : undefined));
+    expect(await focused()).toEqual({ group: 'Kind', text: 'Thinking' });
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -177,7 +210,7 @@ describe('search and read conversations in the panel', () => {
     await page.keyboard.press('/');
     await page.locator('main[data-place="search"]').waitFor();
     await page.getByRole('heading', { name: 'Search your conversations' }).waitFor();
-    await page.getByRole('group', { name: 'Said by' }).getByRole('button', { name: 'What I said' }).click();
+    await page.getByRole('radiogroup', { name: 'Said by' }).getByRole('radio', { name: 'What I said' }).click();
     await page.locator('.search-results').waitFor();
     // Newest first: the long ledger conversation's last question leads.
     await eventually('the person’s own words are listed, newest first', async () => ((await page.locator('.search-hit').first().innerText()).includes('Check ledger entry 79') ? true : undefined));

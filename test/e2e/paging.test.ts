@@ -135,7 +135,7 @@ describe('paging through conversations, messages and matches', () => {
     await page.evaluate(() => (window.location.hash = '#/search?q=seedling&when=7d'));
     const hits = page.locator('.search-hit');
     await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
-    expect(await page.getByRole('group', { name: 'When' }).getByRole('button', { name: 'Past week' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('radiogroup', { name: 'When' }).getByRole('radio', { name: 'Past week' }).getAttribute('aria-checked')).toBe('true');
     // The week counts back from when the search ran; "More matches", asked for later, continues that same search.
     await page.getByRole('button', { name: 'More matches' }).click();
     await eventually('the next page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));

@@ -105,16 +105,16 @@ describe('the Telemetry place on a fixture tree', () => {
     expect(await total(page, 'Failures')).toBe('1 row');
 
     // Filtered to the notes runs: only their rows, and the totals follow what is listed.
-    await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Project notes', exact: true }).click();
+    await page.getByRole('radiogroup', { name: 'Show' }).getByRole('radio', { name: 'Project notes', exact: true }).click();
     const notesNow = async () => (await steward.rpc('Telemetry.Recent', { kind: 'sweeper.sweep', limit: 200 })).entries.length;
     await eventually('only the notes runs are listed', async () => ((await rows.count()) === (await notesNow()) ? true : undefined));
-    expect(await page.getByRole('button', { name: 'Project notes', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('radio', { name: 'Project notes', exact: true }).getAttribute('aria-checked')).toBe('true');
     expect(new Set(await rows.locator('.telemetry-sentence').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-kind'))))).toEqual(new Set(['sweeper.sweep']));
     expect(await total(page, 'Scheduled checks')).toBe('0 checks, 0 with nothing new');
     expect(await total(page, 'Failures')).toBe('1 row');
 
     // Filtered to the scheduled checks: as many as the owner recorded, their files summed, no failure.
-    await page.getByRole('button', { name: 'Scheduled checks', exact: true }).click();
+    await page.getByRole('radiogroup', { name: 'Show' }).getByRole('radio', { name: 'Scheduled checks', exact: true }).click();
     const ticks = async () => (await steward.rpc('Telemetry.Recent', { kind: 'sweep.tick', limit: 200 })).entries;
     await eventually('only the scheduled checks are listed', async () => ((await rows.count()) === (await ticks()).length ? true : undefined));
     const listed = await ticks();

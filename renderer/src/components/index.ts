@@ -1,6 +1,7 @@
 /** Shared building blocks for every place; import from here, not from the files. */
 export { Badge, type BadgeTone } from './Badge.js';
 export { Button, type ButtonProps } from './Button.js';
+export { ChoiceChips, type ChoiceChipsProps } from './ChoiceChips.js';
 export { ConfirmInPlace, type ConfirmInPlaceProps } from './ConfirmInPlace.js';
 export { CopyButton } from './CopyButton.js';
 export { DataTable, type Column, type DataTableProps } from './DataTable.js';

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { Button, providerIds, providerLabel } from '../../components/index.js';
+import { ChoiceChips, providerIds, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { searchHref } from '../../navigation.js';
 import { filtersToParams, withChip, type SearchFilters } from './filters.js';
@@ -28,25 +28,24 @@ const CHIPS = [
   { key: 'sort', label: 'Order', options: [{ value: undefined, label: 'Best match' }, { value: 'newest', label: 'Newest first' }] } satisfies Chip<'sort'>,
 ] as const;
 
-
-
 export function go(filters: SearchFilters): void {
   window.location.hash = searchHref(filtersToParams(filters));
 }
 
-/** The filters as chips (one group per filter, one pressed chip each), and the project as a list. */
+/** The filters as chips (one group per filter, one chosen chip each), and the project as a list. */
 export function Chips({ filters }: { filters: SearchFilters }): ReactElement {
   const projects = useCall('Projects.List', {}).data?.projects ?? [];
   return (
     <div className="search-chips">
       {CHIPS.map((chip) => (
-        <div key={chip.key} className="search-chips__group" role="group" aria-label={chip.label}>
-          {chip.options.map((option) => (
-            <Button key={option.label} variant="chip" aria-pressed={filters[chip.key] === option.value} onClick={() => go(withChip(filters, chip.key, option.value))}>
-              {option.label}
-            </Button>
-          ))}
-        </div>
+        <ChoiceChips
+          key={chip.key}
+          className="search-chips__group"
+          label={chip.label}
+          options={chip.options.map((option) => option.label)}
+          chosen={chip.options.findIndex((option) => filters[chip.key] === option.value)}
+          onChoose={(index) => go(withChip(filters, chip.key, chip.options[index]!.value))}
+        />
       ))}
       {projects.length > 0 && (
         <label className="search-chips__project">

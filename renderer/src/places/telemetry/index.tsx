@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState, type ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
-import { Badge, Button, DataTable, EmptyState, ErrorBanner, formatDateTime, Glossary, PlaceHeader, type Column } from '../../components/index.js';
+import { Badge, ChoiceChips, DataTable, EmptyState, ErrorBanner, formatDateTime, Glossary, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf, speaksOfParts } from './sentences.js';
 import { tickOf, type Tick } from './ticks.js';
@@ -45,13 +45,7 @@ export function TelemetryPlace(): ReactElement {
   return (
     <>
       <PlaceHeader title="Telemetry" description="What Steward did and how long it took: counts and durations, never content or paths." />
-      <div className="telemetry-filter" role="group" aria-label="Show">
-        {FILTERS.map((f) => (
-          <Button key={f.label} variant="chip" aria-pressed={kind === f.kind} onClick={() => setKind(f.kind)}>
-            {f.label}
-          </Button>
-        ))}
-      </div>
+      <ChoiceChips className="telemetry-filter" label="Show" options={FILTERS.map((f) => f.label)} chosen={FILTERS.findIndex((f) => f.kind === kind)} onChoose={(index) => setKind(FILTERS[index]!.kind)} />
       <ErrorBanner title="Telemetry could not be loaded." error={recent.error} onRetry={recent.reload} />
       {recent.data !== undefined && entries.length === 0 && (
         <EmptyState icon="telemetry" title={kind ? `No ${KIND_FILTERS[kind]?.toLowerCase() ?? kind} yet` : 'Nothing recorded yet'}>
