@@ -3,6 +3,10 @@ import { z } from 'zod';
 /** Identifiers several areas of the contract share. */
 export const ProjectKey = z.string().regex(/^p_[0-9a-f]{16}$/, 'expected a projectKey like p_0123456789abcdef');
 
+/** A repository as filters name it: OWNER/NAME, or a canonical id such as github.com/OWNER/NAME; never a path. */
+export const REPO_ID_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;
+export const RepoId = z.string().regex(REPO_ID_SHAPE, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME');
+
 /** A caller's idempotency key: replaying it returns the first result; reusing it for other content is refused. */
 export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'expected 1-128 letters, digits or . _ : -');
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { RepoId } from './ids.js';
 import { COLLECTIONS } from './lists.js';
 
 /**
  * Retrieval over repository caches (spec 004's RAG half). Hits carry what a person or agent reads —
  * collection, number, title, a snippet and the forge link — never a cache path.
  */
-const Repo = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME');
 
 /** Why a search used words only: no vectors for this query, with the reason in one word. */
 export const SEARCH_DEGRADED = [
@@ -54,7 +54,7 @@ export type RepositoryHit = z.infer<typeof RepositoryHit>;
 export const repositoryMethods = {
   'Repository.Search': {
     params: z.strictObject({
-      repo: Repo,
+      repo: RepoId,
       query: z.string().trim().min(1).max(500),
       collection: z.enum([...COLLECTIONS, 'documents']).optional(),
       state: z.string().regex(/^[a-z_]{1,20}$/).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProjectKey, SessionId } from './ids.js';
+import { ProjectKey, RepoId, SessionId } from './ids.js';
 import { SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
 import { PROVIDER_IDS } from './registry.js';
 import { ParentKind } from './sessions.js';
@@ -81,7 +81,7 @@ export const SearchQueryParams = z
     from: epochMs.optional(),
     to: epochMs.optional(),
     /** Only projects whose repository is this one: OWNER/NAME or a canonical id such as github.com/OWNER/NAME. */
-    repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME').optional(),
+    repo: RepoId.optional(),
     /**
      * `relevance` (the default) or `newest`: newest by line time to the second (the index orders by it);
      * of lines of the same second, the one stored last comes first. A search with no words is always newest.

@@ -1,21 +1,19 @@
-import type { ConflictView, JobStatus, RegistrationStatus } from '../api/index.js';
+import { REPO_ID_SHAPE, type ConflictView, type JobStatus, type RegistrationStatus } from '../api/index.js';
 import { hasSecret, namesCredential } from '../secrets/index.js';
 import { opaqueId } from './hashing.js';
 import { authorityHashOf, policyHashOf } from './identity.js';
 import type { CandidateBundle, CollectionStatus, Conflict, Job, Registration } from './schema.js';
 
-const SAFE_REPO_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;
-
 /** A repo id comes from the cache file; anything not shaped like one is shown only as a hash. */
 const secretish = (id: string) => hasSecret(id) || namesCredential(id);
 
 export function publicRepoId(repoId: string): string {
-  return SAFE_REPO_ID.test(repoId) && !secretish(repoId) ? repoId : opaqueId('repo', repoId, 12);
+  return REPO_ID_SHAPE.test(repoId) && !secretish(repoId) ? repoId : opaqueId('repo', repoId, 12);
 }
 
 /** Aliases are display metadata typed by people: a credential pasted as OWNER/NAME is never shown. */
 export function publicAliases(aliases: readonly string[]): string[] {
-  return aliases.filter((a) => SAFE_REPO_ID.test(a) && !secretish(a));
+  return aliases.filter((a) => REPO_ID_SHAPE.test(a) && !secretish(a));
 }
 
 const SAFE_LEGACY_ID = /^[A-Za-z0-9][A-Za-z0-9:._@/+-]{0,199}$/;

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, PROVIDER_IDS, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, PROVIDER_IDS, RepoId, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -35,6 +35,7 @@ export const SearchTranscriptsInput = z.strictObject({
     .optional()
     .describe('Words, "exact phrases", prefix*, AND/OR/NOT. Identifiers are found by their pieces: parseConfig by "config", snake_case by "case". Leave it out to list what the filters select, newest first.'),
   project_key: ProjectKey.optional().describe('Only this project (projectKey from list_projects)'),
+  repo: RepoId.optional().describe("Only projects whose repository is this one: OWNER/NAME (any forge) or a canonical id such as github.com/OWNER/NAME, as list_projects' repoId names it"),
   provider: z.enum(PROVIDER_IDS).optional(),
   session_id: SessionId.optional().describe('Only this conversation (its subagents included)'),
   role: z.enum(['user', 'assistant']).optional().describe('user with kind text: what the person wrote, with what the harness wrote in their name (see genuine_user_turn)'),
@@ -88,13 +89,14 @@ function epochMs(date: string, end: 'from' | 'to'): number {
 }
 
 /** What a call with neither a query nor a filter is told: there is nothing to search for. */
-const NOTHING_TO_SEARCH = 'Give a query, or at least one filter (project_key, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.';
+const NOTHING_TO_SEARCH = 'Give a query, or at least one filter (project_key, repo, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.';
 
 function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Search.Query'> {
   return {
     query: input.query ?? '',
     limit: input.limit ?? 10,
     ...(input.project_key !== undefined ? { projectKey: input.project_key } : {}),
+    ...(input.repo !== undefined ? { repo: input.repo } : {}),
     ...(input.provider !== undefined ? { provider: input.provider } : {}),
     ...(input.session_id !== undefined ? { sessionId: input.session_id } : {}),
     ...(input.role !== undefined ? { role: input.role } : {}),

@@ -1,17 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ConflictView, countOf, methods, RegistrationStatus } from '../api/index.js';
+import { ConflictView, countOf, methods, RegistrationStatus, RepoId } from '../api/index.js';
 import type { WithClient } from './projects.js';
 
-/** Filters are ids compared as strings, never opened: a path-shaped value is refused outright. */
-const RepoFilter = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME');
 const RegistrationFilter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/, 'expected a registration id (reg_…) or a legacy registration reference');
 
 export const MaintenanceStatusInput = z.strictObject({
   registration_id: RegistrationFilter.optional().describe('Only this registration: its registrationId, or one of its legacy registration references'),
-  repo: RepoFilter.optional().describe('Only caches of this repository: OWNER/NAME, an alias, or the canonical id (github.com/OWNER/NAME)'),
+  repo: RepoId.optional().describe('Only caches of this repository: OWNER/NAME, an alias, or the canonical id (github.com/OWNER/NAME)'),
 });
 export type MaintenanceStatusFilter = z.infer<typeof MaintenanceStatusInput>;
 

@@ -2,10 +2,20 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/core.js';
+import { git, TestRepo } from '../../support/git-repo.js';
 import { IDS, SECRET, SUBAGENT_SESSION, writeHistoryFixture } from '../../support/history.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { connectMcp, type ToolResult } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/** A conversation in a folder of a real repository (a git remote), for the repo filter. */
+const REPO_SESSION = 'c0ffee00-0000-4000-8000-00000000a11e';
+
+function writeRepoSession(root: string, claudeRoot: string): void {
+  const repo = new TestRepo(join(root, 'code', 'greenhouse'));
+  git(repo.dir, 'remote', 'add', 'origin', 'git@github.com:Acme/Greenhouse.git');
+  writeJsonl(join(claudeRoot, 'projects', '-code-greenhouse', `${REPO_SESSION}.jsonl`), [claudeLine({ sessionId: REPO_SESSION, cwd: repo.dir, ts: new Date(Date.now() - 60_000), text: 'shade cloth for the greenhouse vents' })]);
+}
 
 /** A conversation too long for one answer: a few very long parts, then many long ones. */
 const LONG_SESSION = 'c0ffee00-0000-4000-8000-00000000b16b';
@@ -34,6 +44,7 @@ beforeAll(async () => {
   home = tempHome('steward-mcp-history-');
   const fixture = writeHistoryFixture(join(home.dir, 'roots'));
   writeLongSession(fixture.claudeRoot);
+  writeRepoSession(home.dir, fixture.claudeRoot);
   const env = Object.fromEntries(
     Object.entries({ ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot, STEWARD_OPENCLAW_ROOTS: fixture.openclawRoot }).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
@@ -72,6 +83,18 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(result.content[0]?.text).toContain(`[${IDS.pruning}] Winter pruning plan`);
     const commands = (await call('search_transcripts', { query: 'calendar', kind: 'tool_use' })).structuredContent as { hits: Array<{ toolName: string }> };
     expect(commands.hits.map((h) => h.toolName)).toEqual(['Bash']);
+  });
+
+  it('search_transcripts narrows to the projects of one repository by OWNER/NAME or its canonical id, and refuses a path', async () => {
+    for (const repo of ['acme/greenhouse', 'github.com/Acme/Greenhouse']) {
+      const out = (await call('search_transcripts', { query: 'cloth OR frost', repo })).structuredContent as { hits: Array<{ sessionId: string }> };
+      expect(new Set(out.hits.map((h) => h.sessionId))).toEqual(new Set([REPO_SESSION]));
+    }
+    expect(((await call('search_transcripts', { query: 'cloth', repo: 'acme/orchard' })).structuredContent as { hits: unknown[] }).hits).toEqual([]);
+    // A repository alone is a filter: its messages, newest first.
+    expect(((await call('search_transcripts', { repo: 'acme/greenhouse' })).structuredContent as { hits: Array<{ sessionId: string }> }).hits.map((h) => h.sessionId)).toEqual([REPO_SESSION]);
+    const refused = await call('search_transcripts', { query: 'cloth', repo: '/home/ana/code/greenhouse' });
+    expect(refused.isError).toBe(true);
   });
 
   it('search_transcripts with genuine_user_turn: only the person’s own words, not the prompt the parent agent wrote for its subagent', async () => {
