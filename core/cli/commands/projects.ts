@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf } from '../../api/index.js';
+import { countOf, lastActiveAt } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -22,8 +22,9 @@ export function registerProjects(program: Command, io: CliIo, run: Run): void {
           else if (result.projects.length === 0) io.stdout('No projects yet.\n');
           else
             for (const p of result.projects) {
-              const when = p.lastActivityAt === null ? 'never' : new Date(p.lastActivityAt).toISOString();
-              io.stdout(`${p.projectKey}  ${p.name}  ${countOf(p.sessions, 'session')}  last ${when}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
+              const at = lastActiveAt(p);
+              const activity = p.sessions === 0 ? 'no sessions left' : `${countOf(p.sessions, 'session')}  ${at === null ? 'no activity recorded' : `last ${new Date(at).toISOString()}`}`;
+              io.stdout(`${p.projectKey}  ${p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
               if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
             }
           return EXIT.ok;

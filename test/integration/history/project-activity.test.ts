@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
 import { lastActiveAt, NO_CONVERSATIONS } from '../../../renderer/src/places/projects/activity.js';
+import { runIn } from '../../support/cli.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -61,5 +62,15 @@ describe('a project with no conversations', () => {
     expect(ledger.lastActivityAt).not.toBeNull();
     expect(lastActiveAt(ledger)).toBeNull();
     expect(NO_CONVERSATIONS).toBe('No conversations');
+
+    // `steward projects` says the same, in the same order.
+    await c.shutdown();
+    core = undefined;
+    const listed = await runIn({ ...home.env, STEWARD_CLAUDE_ROOTS: roots }, 'projects');
+    expect(listed.code).toBe(0);
+    const rows = listed.out.split('\n').filter((l) => l.startsWith('p_'));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/ garden-planner {2}1 session {2}last \d{4}-/);
+    expect(rows[1]).toMatch(/ compost-ledger {2}no sessions left$/);
   });
 });
