@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { IDS, writeHistoryFixture, type HistoryFixture } from '../support/history.js';
+import { IDS, SECRET, writeHistoryFixture, type HistoryFixture } from '../support/history.js';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
 
@@ -168,6 +168,29 @@ describe('search and read conversations in the panel', () => {
       return hits.length === 1 && hits[0]!.includes('Tool call Bash') ? true : undefined;
     });
     expect(await page.getByRole('radiogroup', { name: 'Kind' }).getByRole('radio', { name: 'Tool calls' }).getAttribute('aria-checked')).toBe('true');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('exports with secrets redacted, and as written only when the person asks', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.goto(`${steward.baseUrl}#/sessions/${encodeURIComponent(IDS.config)}`);
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    const exported = async () => {
+      const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
+      await page.getByRole('status').filter({ hasText: 'Exported' }).waitFor();
+      return { text: readFileSync((await file.path())!, 'utf8'), notice: await page.getByRole('status').filter({ hasText: 'Exported' }).innerText() };
+    };
+    const redacted = await exported();
+    expect(redacted.text).toContain('GITHUB_TOKEN');
+    expect(redacted.text).not.toContain(SECRET);
+    expect(redacted.notice).toBe(`Exported session-${IDS.config}.md, with secrets redacted.`);
+    const keep = page.getByRole('checkbox', { name: 'Keep secrets in the export (not redacted)' });
+    expect(await keep.isChecked()).toBe(false);
+    await keep.check();
+    const raw = await exported();
+    expect(raw.text).toContain(SECRET);
+    expect(raw.notice).toBe(`Exported session-${IDS.config}.md, with secrets as they were written.`);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -13,18 +13,18 @@ const MB = 1024 * 1024;
  * Exports the conversation as a file the browser downloads, and says what was exported. A long
  * conversation arrives in pieces; the notice counts what has come so far.
  */
-function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json') => void; busy: boolean; error: Error | undefined; notice: string | undefined } {
+function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json', raw: boolean) => void; busy: boolean; error: Error | undefined; notice: string | undefined } {
   const client = useClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<StewardRpcError | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
-  const exportAs = async (format: 'markdown' | 'json') => {
+  const exportAs = async (format: 'markdown' | 'json', raw: boolean) => {
     if (!client) return;
     setBusy(true);
     setError(undefined);
     setNotice(undefined);
     try {
-      const first = await client.call('Sessions.Export', { sessionId, format });
+      const first = await client.call('Sessions.Export', { sessionId, format, ...(raw ? { raw } : {}) });
       const pieces = [first.content];
       let chars = first.content.length;
       for (let next = first.next; next !== null; ) {
@@ -35,7 +35,7 @@ function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json')
         next = piece.next;
       }
       download(first.filename, first.mediaType, pieces);
-      setNotice(`Exported ${first.filename}${first.redacted ? ', with secrets redacted' : ''}.`);
+      setNotice(`Exported ${first.filename}${first.redacted ? ', with secrets redacted' : ', with secrets as they were written'}.`);
     } catch (failure) {
       setNotice(undefined);
       setError(toRpcError(failure));
@@ -43,7 +43,7 @@ function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json')
       setBusy(false);
     }
   };
-  return { exportAs: (format) => void exportAs(format), busy, error, notice };
+  return { exportAs: (format, raw) => void exportAs(format, raw), busy, error, notice };
 }
 
 /**
@@ -71,6 +71,8 @@ function useMorePages(page: Page, pages: SessionPages): (direction: Direction) =
 /** A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a time. */
 export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { sessionId: string; partId: string | undefined; page: Page; pages: SessionPages; onForgotten: () => void }): ReactElement {
   const exporter = useExport(sessionId);
+  // Redacted unless the person asks, each time: the choice is not kept for the next conversation.
+  const [raw, setRaw] = useState(false);
   const more = useMorePages(page, pages);
   const opened = pages.opened;
   useEffect(() => {
@@ -89,12 +91,15 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
       {/* A row of its own, so Forget's question takes the whole width below the buttons instead of stretching them. */}
       <div className="session-actions">
         {/* aria-disabled, not disabled: a disabled button drops the focus to the page's top, and a keyboard user would lose their place. */}
-        <Button onClick={() => !busy && exporter.exportAs('markdown')} aria-disabled={busy}>
+        <Button onClick={() => !busy && exporter.exportAs('markdown', raw)} aria-disabled={busy}>
           Export Markdown
         </Button>
-        <Button onClick={() => !busy && exporter.exportAs('json')} aria-disabled={busy}>
+        <Button onClick={() => !busy && exporter.exportAs('json', raw)} aria-disabled={busy}>
           Export JSON
         </Button>
+        <label className="session-actions__raw">
+          <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.currentTarget.checked)} /> Keep secrets in the export (not redacted)
+        </label>
         <ForgetButton sessionId={sessionId} onForgotten={onForgotten} />
       </div>
       {s.parentSessionId && (
