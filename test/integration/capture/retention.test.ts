@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
 import { RetentionPruner, SearchIndex } from '../../../core/gateway/index.js';
 import { recordingGate } from '../../support/gate.js';
+import { expectIndexExact } from '../../support/search-index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
@@ -64,6 +65,7 @@ describe('retention through the Core: only an explicit policy deletes, and remov
     expect(report).toMatchObject({ dryRun: false, removedParts: 4, removedSessions: 1, complete: true });
     expect(count(c, 'SELECT COUNT(*) FROM parts WHERE ts < ?', Date.now() - 30 * DAY)).toBe(0);
     expect(count(c, "SELECT COUNT(*) FROM sessions WHERE session_id = 'old-only'")).toBe(0);
+    expectIndexExact(c.gateway);
     // Project rows are kept: they carry the project's notes folder.
     expect(count(c, "SELECT COUNT(*) FROM projects WHERE cwd = '/work/old-project'")).toBe(1);
     const listed = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === '/work/old-project');
@@ -155,6 +157,8 @@ describe('cache prune', () => {
     expect(parent?.sessions).toBe(1);
     // Nothing is left to do: a second pass removes nothing.
     expect(await h.driver.prune({ manual: true })).toMatchObject({ removedParts: 0, removedSessions: 0 });
+    // The index and each kept conversation's counts follow what is left.
+    expectIndexExact(h.db);
   });
 
   it('works in bounded batches, stops between them when aborted, and the next pass finishes the job', async () => {
