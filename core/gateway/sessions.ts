@@ -64,7 +64,9 @@ function sawStart(update: SessionUpdate, c: CommittedSession | undefined): boole
 
 /**
  * The one rule for merging what a file says about a session into what the cache holds:
- * - the first cwd seen stays; an authoritative project folder (Cowork's selected folder) replaces;
+ * - the first cwd seen stays; an authoritative project folder (Cowork's selected folder) replaces. A
+ *   provider says one only from the session's own file (Claude: ownsSession), so lines copied into
+ *   another file, which carry none, never move a session, whichever file is read first;
  * - a parent is linked, except a subagent whose parent's transcript is gone and whom the cache does
  *   not know either: it stays a conversation of its own, so its project counts and sweeps it;
  * - a sidecar's agent type beats one learned from the parent's Task call;

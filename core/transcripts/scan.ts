@@ -28,13 +28,25 @@ async function statOrNull(path: string, onFailure: OnFailure): Promise<BigIntSta
 }
 
 /**
+ * What a file or folder is known by: its (dev, ino), else, where the file system reports inode 0
+ * (some Windows file systems do), its path. Every entry would otherwise share one identity, and all
+ * but the first would be dropped as seen.
+ */
+function identity(path: string, info: BigIntStats): string {
+  return info.ino === 0n ? `path:${path}` : `${info.dev}:${info.ino}`;
+}
+
+/**
  * A symlink is recorded under its real path. Siblings are walked concurrently, so "the first path
  * that reached a file" would differ from run to run; the fingerprint map is keyed by path, and an
  * unchanged file found under a new path would be read again on an unchanged tick.
  */
 async function entryPath(dir: string, entry: Dirent, onFailure: OnFailure): Promise<string | null> {
   const path = join(dir, entry.name);
-  if (!entry.isSymbolicLink()) return path;
+  return entry.isSymbolicLink() ? realpathOrNull(path, onFailure) : path;
+}
+
+async function realpathOrNull(path: string, onFailure: OnFailure): Promise<string | null> {
   try {
     return await realpath(path);
   } catch (error) {
@@ -46,7 +58,9 @@ async function entryPath(dir: string, entry: Dirent, onFailure: OnFailure): Prom
 /**
  * One enumeration of a provider's roots. Directories and files are identified by (dev, ino) after
  * following symlinks, so a root reachable twice, a file linked from two places, or a symlink loop
- * is visited once and the walk always terminates.
+ * is visited once and the walk always terminates. Where the file system reports inode 0 the identity
+ * is the path: a root is then walked under its real path, as links below it are, so two roots that are
+ * one folder still meet (and `maxDepth` bounds the walk whatever the identities say).
  */
 export class Scan {
   readonly files: TranscriptFile[] = [];
@@ -76,12 +90,12 @@ export class Scan {
     if (this.cancelled) return;
     const info = await statOrNull(dir, this.#onFailure);
     if (!info?.isDirectory()) return;
-    await this.#walkDir(dir, info, rules, 0);
+    await this.#walkDir(info.ino === 0n ? ((await realpathOrNull(dir, this.#onFailure)) ?? dir) : dir, info, rules, 0);
   }
 
   /** Records one known file (e.g. a sidecar-described transcript) under the same dedupe. */
   addFile(path: string, info: BigIntStats, source: string, sidecar?: string): void {
-    const key = `${info.dev}:${info.ino}`;
+    const key = identity(path, info);
     if (this.#seenFiles.has(key)) return;
     this.#seenFiles.add(key);
     this.files.push({
@@ -96,8 +110,8 @@ export class Scan {
   }
 
   /** Marks a directory as visited; false when it was already seen (a loop or a duplicate root). */
-  enterDir(info: BigIntStats): boolean {
-    const key = `${info.dev}:${info.ino}`;
+  enterDir(path: string, info: BigIntStats): boolean {
+    const key = identity(path, info);
     if (this.#seenDirs.has(key)) return false;
     this.#seenDirs.add(key);
     return true;
@@ -124,7 +138,7 @@ export class Scan {
   };
 
   async #walkDir(dir: string, info: BigIntStats, rules: WalkRules, depth: number): Promise<void> {
-    if (this.cancelled || !this.enterDir(info)) return;
+    if (this.cancelled || !this.enterDir(dir, info)) return;
     const entries = await this.list(dir);
     const canDescend = depth < rules.maxDepth;
     // A symlink's kind is known only after stat follows it, so links are stat'ed either way.

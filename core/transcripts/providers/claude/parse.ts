@@ -101,7 +101,7 @@ export interface FileContext {
   coworkSessionId: string | undefined;
   coworkTitle: string | null;
   coworkModel: string | null;
-  /** Cowork: the folder the user selected, else the one Claude Desktop project. */
+  /** Cowork: the folder the user selected, else the one Claude Desktop project; said only of the sessions the file owns (ownsSession). */
   projectCwd: string | null;
   windowStartMs: number | null;
   tasks: Map<string, string>;
@@ -160,6 +160,20 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
 export function stateOf(ctx: FileContext): ClaudeState {
   const tasks = [...ctx.tasks].slice(-MAX_OPEN_TASKS);
   return ctx.agentSession === undefined ? { tasks } : { tasks, agentSession: ctx.agentSession };
+}
+
+/**
+ * The one rule for which file says a session's project: only the session's own file. That is the file
+ * named for the session its lines name (`lineSession`; a subagent's lines name its parent), as
+ * `<sessionId>.jsonl` or a transcript under `<sessionId>/subagents/`; the file a subagent's own
+ * transcript is (`agent-<agentId>.jsonl`, both layouts); or a file in the sandbox home whose Cowork
+ * sidecar names that session. Lines copied from another session (a resume, a fork, a Cowork
+ * continuation) keep that session's id and still add their parts, but they never move it. Its own file
+ * decides, whichever file is read first: a copy says nothing, and the gateway's merge keeps what the
+ * own file said.
+ */
+export function ownsSession(ctx: FileContext, lineSession: string, agentId?: string): boolean {
+  return lineSession === ctx.fileSessionId || lineSession === ctx.coworkSessionId || (agentId !== undefined && agentId === ctx.fileAgentId);
 }
 
 interface MessageBase {
@@ -319,7 +333,7 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
         child.agentType = type;
         child.agentTypeSource = 'task';
       }
-      if (ctx.projectCwd) child.projectCwd = ctx.projectCwd;
+      if (ctx.projectCwd && ownsSession(ctx, lineSession)) child.projectCwd = ctx.projectCwd;
       if (child.cwd === null) child.cwd = asString(line.cwd) ?? null;
       projection.vouch(child, ts);
     }
@@ -328,7 +342,7 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
 
 function describeSession(session: SessionRow, line: Json, agentId: string | undefined, lineSession: string, ctx: FileContext, projection: Projection): void {
   if (session.cwd === null) session.cwd = asString(line.cwd) ?? null;
-  if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
+  if (ctx.projectCwd && ownsSession(ctx, lineSession, agentId)) session.projectCwd = ctx.projectCwd;
   if (agentId) {
     if (ctx.fileAgentId !== undefined) ctx.agentSession = session.sessionId;
     session.parentSessionId = lineSession;

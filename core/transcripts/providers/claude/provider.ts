@@ -27,8 +27,10 @@ export interface ClaudeRoots {
  * facts, not its JSON.
  * 6: the session bookkeeping Claude Code writes (`agent-color`, `worktree-state`, `cost-state`, …) is
  * counted as bookkeeping, not as an unknown type; an `agent-name` line titles its session.
+ * 7: a Cowork transcript gives its project only to the sessions it owns (ownsSession): lines copied
+ * from another session no longer move that session to the Cowork project.
  */
-export const CLAUDE_PARSER_VERSION = 6;
+export const CLAUDE_PARSER_VERSION = 7;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {

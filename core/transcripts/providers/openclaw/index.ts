@@ -9,7 +9,15 @@ export { OpenClawProvider } from './provider.js';
 
 export const openclaw: ProviderDefinition<'openclaw'> = {
   id: 'openclaw',
-  /** `OPENCLAW_STATE_DIR`, else `~/.openclaw` (folders holding `agents/`). */
-  defaultRoots: (env) => ({ roots: [env.OPENCLAW_STATE_DIR?.trim() || join(userHome(env), '.openclaw')] }),
+  /**
+   * `OPENCLAW_STATE_DIR`, else `~/.openclaw` and the state folders of its earlier names, Clawdbot and
+   * Moltbot, which hold the same `agents/` layout (OpenClaw still runs from one when it finds it).
+   * A folder that is not there is walked as empty; one that links to another is walked once.
+   */
+  defaultRoots: (env) => {
+    const home = userHome(env);
+    const override = env.OPENCLAW_STATE_DIR?.trim();
+    return { roots: override ? [override] : ['.openclaw', '.clawdbot', '.moltbot'].map((name) => join(home, name)) };
+  },
   create: (roots) => new OpenClawProvider(roots.roots),
 };
