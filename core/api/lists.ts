@@ -66,10 +66,12 @@ export type EmbeddingBoundary = (typeof EMBEDDING_BOUNDARIES)[number];
  * - `no_id`: a message that cannot be keyed (an OpenClaw entry before any session header);
  * - `unknown_type`: a line or entry type (or message role) this parser does not project;
  * - `meta_only`: bookkeeping or session metadata (snapshots, progress, titles, model changes, the header);
- * - `too_large`: above `sweep.max_line_bytes`; `malformed`: not a JSON object;
+ * - `too_large`: above `sweep.max_line_bytes` (a whole-document transcript, Gemini's legacy chat, above
+ *   its own larger bound); `malformed`: not a JSON object;
  * - `outside_window`: older than the retention window; `empty`: a blank line or a message with no content;
- * - `duplicate`: a message the agent recorded again under a new id (Gemini CLI after a compression or a
- *   tool-output masking), already stored under the id it first had.
+ * - `duplicate`: a message the agent recorded again, under a new id (Gemini CLI after a compression or a
+ *   tool-output masking) or its own with nothing new (a Gemini re-emission that only adds token counts),
+ *   already stored.
  */
 export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty', 'duplicate'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];

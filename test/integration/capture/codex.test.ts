@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SkipReason } from '../../../core/api/index.js';
+import { SearchIndex } from '../../../core/gateway/index.js';
 import { CodexProvider } from '../../../core/transcripts/providers/codex/index.js';
 import type { LineStats, TranscriptBatch, TranscriptFile } from '../../../core/transcripts/index.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
@@ -59,6 +60,22 @@ async function readDirect(path: string): Promise<{ batches: TranscriptBatch[]; s
   const batches: TranscriptBatch[] = [];
   for await (const batch of new CodexProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) batches.push(batch);
   return { batches, stats };
+}
+
+/** A rollout in the 0.46 shape (transcript-formats §3.1) whose messages hold plain strings in their content arrays. */
+const STRING_ID = '019a2d7a-41c4-78b1-b7cc-a45d62a89cd5';
+function writeStringRollout(root: string): string {
+  const line = (timestamp: string, type: string, payload: unknown) => JSON.stringify({ timestamp, type, payload });
+  const lines = [
+    line('2025-10-29T00:59:38.317Z', 'session_meta', { id: STRING_ID, timestamp: '2025-10-29T00:59:38.308Z', cwd: '/home/ana/proj', originator: 'codex_cli_rs', cli_version: '0.46.0', instructions: null, source: 'cli', git: { branch: 'main' } }),
+    line('2025-10-29T00:59:38.317Z', 'turn_context', { cwd: '/home/ana/proj', approval_policy: 'on-request', sandbox_policy: { mode: 'workspace-write' }, model: 'gpt-5-codex', effort: 'high', summary: 'auto' }),
+    line('2025-10-29T00:59:38.317Z', 'response_item', { type: 'message', role: 'user', content: ['<environment_context>\n  <cwd>/home/ana/proj</cwd>\n</environment_context>'] }),
+    line('2025-10-29T00:59:38.318Z', 'response_item', { type: 'message', role: 'user', content: ['run the tests'] }),
+    line('2025-10-29T00:59:53.101Z', 'response_item', { type: 'message', role: 'assistant', content: ['12 passing.'] }),
+  ];
+  const path = join(mkdirp(join(root, 'sessions', '2025', '10', '29')), `rollout-2025-10-29T00-59-38-${STRING_ID}.jsonl`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
 }
 
 const skippedTotal = (stats: LineStats) => Object.values(stats.skipped ?? {}).reduce((a, b) => a + b, 0);
@@ -119,6 +136,41 @@ describe('Codex CLI provider', () => {
       meta_only: 14,
     };
     expect(stats.skipped).toEqual(expected);
+  });
+
+  it("a plain string in a message's content array is text: the person's words and the session's first request", async () => {
+    h = openWindow();
+    const path = writeStringRollout(h.codexRoot);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 2 });
+    const parts = h.db.prepare('SELECT role, kind, text, genuine_user_turn AS g FROM parts WHERE session_id = ? ORDER BY ts').all(STRING_ID);
+    expect(parts).toEqual([
+      { role: 'user', kind: 'text', text: 'run the tests', g: 1 },
+      { role: 'assistant', kind: 'text', text: '12 passing.', g: 0 },
+    ]);
+    expect(h.db.prepare('SELECT first_request FROM sessions WHERE session_id = ?').pluck().get(STRING_ID)).toBe('run the tests');
+    // The harness context written as a string is context all the same: counted, not the person's words.
+    const { stats } = await readDirect(path);
+    expect(stats.skipped).toEqual({ meta_only: 3 });
+  });
+
+  it('a store parser version 4 wrote, with such a string as an unknown block {}, is rewritten when the rollout is read again', async () => {
+    h = openWindow();
+    writeStringRollout(h.codexRoot);
+    await h.driver.tick();
+    // What version 4 stored (and indexed): the string as `{}`, not the person's words, no first request.
+    const index = new SearchIndex(h.db);
+    const rowid = h.db.prepare("SELECT rowid FROM parts WHERE text = 'run the tests'").pluck().get() as number;
+    index.removeParts([rowid]);
+    h.db.prepare("UPDATE parts SET kind = 'unknown', text = '{}', genuine_user_turn = 0 WHERE rowid = ?").run(rowid);
+    index.indexParts([rowid]);
+    h.db.prepare('UPDATE sessions SET first_request = NULL WHERE session_id = ?').run(STRING_ID);
+    h.db.prepare("UPDATE file_checkpoints SET parser_version = 4 WHERE provider = 'codex'").run();
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(h.db.prepare('SELECT kind, text, genuine_user_turn AS g FROM parts WHERE rowid = ?').get(rowid)).toEqual({ kind: 'text', text: 'run the tests', g: 1 });
+    expect(h.db.prepare('SELECT first_request FROM sessions WHERE session_id = ?').pluck().get(STRING_ID)).toBe('run the tests');
+    h.db.prepare("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)").run();
+    expect(h.db.prepare("SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH 'tests'").pluck().get()).toBe(1);
   });
 
   it("the context current Codex writes as user messages is not the person's words: plugin lists, skills, subagent and goal notes, warnings", async () => {

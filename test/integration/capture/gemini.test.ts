@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { openGateway } from '../../../core/gateway/index.js';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { openDatabase } from '../../../core/store/index.js';
 import { GeminiProvider } from '../../../core/transcripts/providers/gemini/index.js';
+import { documentCap, GEMINI_DOCUMENT_BYTES } from '../../../core/transcripts/providers/gemini/provider.js';
 import type { LineStats, TranscriptFile } from '../../../core/transcripts/index.js';
 import { tempHome } from '../../support/home.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
@@ -52,6 +53,36 @@ interface PartRow {
   text: string | null;
   meta: string | null;
 }
+
+/** Reads one chat straight through the provider: its parts and its per-line accounting. */
+async function readChat(path: string, maxLineBytes = 1 << 20): Promise<{ parts: number; stats: LineStats }> {
+  const info = statSync(path, { bigint: true });
+  const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source: 'gemini' };
+  const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+  let parts = 0;
+  for await (const batch of new GeminiProvider([]).read(file, { maxLineBytes, windowStartMs: null, batchParts: 250 }, stats)) parts += batch.parts.length;
+  return { parts, stats };
+}
+
+/** The lines of a JSONL chat that stored a part: each one that adds parts to a read of the lines before it. */
+async function linesWithParts(path: string): Promise<number> {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const prefix = `${path}.prefix.jsonl`;
+  let before = 0;
+  let stored = 0;
+  for (let n = 1; n <= lines.length; n += 1) {
+    writeFileSync(prefix, `${lines.slice(0, n).join('\n')}\n`);
+    const { parts } = await readChat(prefix);
+    if (parts > before) stored += 1;
+    before = parts;
+  }
+  rmSync(prefix);
+  return stored;
+}
+
+const skippedTotal = (stats: LineStats) => Object.values(stats.skipped ?? {}).reduce((a, b) => a + b, 0);
+const jsonl = (records: unknown[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
 
 const partsOf = (harness: CaptureHarness, sessionId: string) =>
   harness.db.prepare('SELECT part_id, role, kind, text, meta FROM parts WHERE session_id = ? ORDER BY ts, rowid').all(sessionId) as PartRow[];
@@ -144,8 +175,51 @@ describe('Gemini CLI provider', () => {
     const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
     for await (const batch of new GeminiProvider([]).read(file, { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 250 }, stats)) void batch;
     expect(stats.lines).toBe(11);
-    // header + three $set + one $rewindTo; the re-emitted message lines store what they repeat, nothing is dropped.
-    expect(stats.skipped).toEqual({ meta_only: 5 });
+    // header + three $set + one $rewindTo; the answer re-emitted with only its token counts added stores nothing new.
+    expect(stats.skipped).toEqual({ meta_only: 5, duplicate: 1 });
+  });
+
+  it('counts every line once: a line that stored a part, or one reason (a re-emission adding nothing, a checkpoint of copies)', async () => {
+    h = openWindow();
+    const chats = join(h.geminiRoot, 'tmp', 'site', 'chats');
+    const header = { sessionId: CURRENT_ID, projectHash: 'site', startTime: '2026-05-22T14:59:01.002Z', lastUpdated: '2026-05-22T14:59:01.002Z', kind: 'main' };
+    const u1 = { id: 'u1', timestamp: '2026-05-22T14:59:04.096Z', type: 'user', content: [{ text: 'what does build.sh do?' }] };
+    const g1 = { id: 'g1', timestamp: '2026-05-22T14:59:07.670Z', type: 'gemini', content: [{ text: 'It compiles the site.' }], model: 'gemini-2.5-pro', thoughts: [{ subject: 'Reading script', description: 'Open it first.' }], tokens: null };
+    const tokens = { ...g1, tokens: { input: 7173, output: 58, cached: 0, thoughts: 17, tool: 0, total: 7248 } };
+    const repro = [header, u1, g1, tokens, { $set: { lastUpdated: '2026-05-22T14:59:07.671Z' } }];
+    const path = write(join(chats, 'session-2026-05-22T14-59-92f625c6.jsonl'), jsonl(repro));
+    const { parts, stats } = await readChat(path);
+    // The prompt; the answer's thought and text: the token-only re-emission is counted, not lost.
+    expect(parts).toBe(3);
+    expect(stats).toMatchObject({ lines: 5, skipped: { meta_only: 2, duplicate: 1 } });
+    for (const name of ['current-session.jsonl', 'compressed-session.jsonl', 'rerecorded-session.jsonl', 'subagent-session.jsonl']) {
+      const fixturePath = write(join(chats, name.replace(/\.jsonl$/, '-copy.jsonl')), fixture(name));
+      const read = await readChat(fixturePath);
+      expect({ name, lines: read.stats.lines }).toEqual({ name, lines: (await linesWithParts(fixturePath)) + skippedTotal(read.stats) });
+    }
+  });
+
+  it('a legacy chat is a document, not a line: one above sweep.max_line_bytes is read whole; one above its own bound is counted too_large', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 0 } } }, sweep: { max_line_bytes: 1024 } });
+    const messages = Array.from({ length: 10 }, (_, i) => ({
+      id: `m${i}`,
+      timestamp: `2026-01-14T09:30:${String(10 + i).padStart(2, '0')}.000Z`,
+      type: i % 2 === 0 ? 'user' : 'gemini',
+      content: i % 2 === 0 ? `question ${i}: what does step ${i} of build.sh do?` : [{ text: `Step ${i} compiles part ${i} of the site and writes it to dist/.` }],
+    }));
+    const document = { sessionId: LEGACY_ID, projectHash: SITE_HASH, startTime: '2026-01-14T09:30:00.000Z', lastUpdated: '2026-01-14T09:31:00.000Z', messages };
+    const path = write(legacyPath(h.geminiRoot), JSON.stringify(document, null, 2));
+    expect(statSync(path).size).toBeGreaterThan(1024);
+    expect(statSync(path).size).toBeLessThan(4096);
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 10, skipped: { meta_only: 1 } });
+    expect(documentCap(1024)).toBe(GEMINI_DOCUMENT_BYTES);
+    expect(documentCap(2 * GEMINI_DOCUMENT_BYTES)).toBe(2 * GEMINI_DOCUMENT_BYTES);
+    // Above the document bound (a sparse file: its size, not its bytes): counted as the one line it is, never silently.
+    const huge = write(legacyPath(h.geminiRoot, 'c'.repeat(64)), '');
+    truncateSync(huge, GEMINI_DOCUMENT_BYTES + 1);
+    const { parts, stats } = await readChat(huge);
+    expect({ parts, lines: stats.lines, oversizeLines: stats.oversizeLines, skipped: stats.skipped }).toEqual({ parts: 0, lines: 1, oversizeLines: 1, skipped: { too_large: 1 } });
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, failedLines: 1, partsWritten: 0, skipped: { too_large: 1 } });
   });
 
   it("the session context, referenced files' contents, hook context and the compression summary Gemini records as user turns are not the user's words", async () => {
@@ -192,6 +266,27 @@ describe('Gemini CLI provider', () => {
     expect(h.db.prepare('SELECT parent_session_id, cwd FROM sessions WHERE session_id = ?').get(SUB_ID)).toEqual({ parent_session_id: CURRENT_ID, cwd: SITE });
   });
 
+  it("a store parser version 3 wrote before subagents' prompts were side-chain parts is rewritten: the prompt is no longer the person's words", async () => {
+    h = openWindow();
+    write(currentPath(h.geminiRoot), fixture('current-session.jsonl'));
+    write(join(h.geminiRoot, 'tmp', 'site', 'chats', CURRENT_ID, `${SUB_ID}.jsonl`), fixture('subagent-session.jsonl'));
+    await h.driver.tick();
+    const flags = () => h!.db.prepare('SELECT role, genuine_user_turn AS g, is_sidechain AS s FROM parts WHERE session_id = ? ORDER BY ts').all(SUB_ID);
+    expect(flags()).toEqual([
+      { role: 'user', g: 0, s: 1 },
+      { role: 'assistant', g: 0, s: 1 },
+    ]);
+    // What version 3 stored before the rule: the main agent's prompt as the person's words, nothing side-chain.
+    h.db.prepare('UPDATE parts SET genuine_user_turn = (role = ?), is_sidechain = 0 WHERE session_id = ?').run('user', SUB_ID);
+    h.db.prepare("UPDATE file_checkpoints SET parser_version = 3 WHERE provider = 'gemini'").run();
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 2, partsWritten: 0 });
+    expect(flags()).toEqual([
+      { role: 'user', g: 0, s: 1 },
+      { role: 'assistant', g: 0, s: 1 },
+    ]);
+  });
+
   it('chats whose project Gemini recorded nowhere (no projects.json entry, no .project_root) join one project named "Gemini CLI"', async () => {
     h = openWindow();
     write(legacyPath(h.geminiRoot, 'a'.repeat(64)), fixture('legacy-session.json'));
@@ -229,9 +324,10 @@ describe('Gemini CLI provider', () => {
     write(path, lines.join('\n'));
     // What the turn added: the summary, its acknowledgement, the notice, the prompt and the answer.
     const after = byProvider(await h.driver.tick(), 'gemini');
-    // Each copy is counted, never dropped silently: the masking run's lines, the compression checkpoint's records and
-    // the tool responses also recorded as user turns.
-    expect(after).toMatchObject({ read: 1, failedLines: 0, partsWritten: 5, skipped: { duplicate: 21 } });
+    // Each copy is counted once a line, never dropped silently: the masking run's 11 lines, its checkpoint (one line
+    // however many records), the answer re-emitted with nothing new and the tool response also recorded as a user
+    // turn. The compression's checkpoint stored the summary and its acknowledgement: a line that stored parts.
+    expect(after).toMatchObject({ read: 1, failedLines: 0, partsWritten: 5, skipped: { duplicate: 14 } });
     expect(h.db.prepare('SELECT text FROM parts WHERE session_id = ? AND genuine_user_turn = 1 ORDER BY ts').pluck().all(RERECORDED_ID)).toEqual([
       'what does this repo do?',
       'why is the upload test failing?',

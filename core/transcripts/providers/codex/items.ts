@@ -31,10 +31,15 @@ export function isInjectedContext(text: string): boolean {
   return INJECTED.test(text);
 }
 
+/** A content item's text: a `{type, text}` block's, or the item itself when a writer put a plain string in the array. */
+function itemText(raw: unknown): unknown {
+  return typeof raw === 'string' ? raw : asObject(raw)?.text;
+}
+
 /** Codex's own rule: a user message any of whose texts is harness context is context as a whole (the first turn bundles several). */
 function isContextMessage(content: unknown[]): boolean {
   return content.some((raw) => {
-    const text = asObject(raw)?.text;
+    const text = itemText(raw);
     return typeof text === 'string' && isInjectedContext(text);
   });
 }
@@ -53,7 +58,8 @@ function messageBlocks(item: Json): CodexBlock[] {
   if (role === 'user' && isContextMessage(content)) return [];
   const blocks: CodexBlock[] = [];
   content.forEach((raw, index) => {
-    const block = asObject(raw) ?? {};
+    // A plain string in the array is text, as Claude's, OpenClaw's and Gemini's parsers read one.
+    const block = typeof raw === 'string' ? { type: 'text', text: raw } : (asObject(raw) ?? {});
     const type = asString(block.type) ?? 'unknown';
     if (type === 'input_text' || type === 'output_text' || type === 'text') {
       const text = typeof block.text === 'string' ? block.text : '';
@@ -76,7 +82,7 @@ function messageBlocks(item: Json): CodexBlock[] {
 function agentMessageBlocks(item: Json): CodexBlock[] {
   const content = Array.isArray(item.content) ? item.content : [];
   const text = content
-    .map((raw) => asObject(raw)?.text)
+    .map(itemText)
     .filter((t): t is string => typeof t === 'string' && t.trim() !== '')
     .join('\n');
   if (text === '') return [];
@@ -90,7 +96,7 @@ function reasoningBlocks(item: Json): CodexBlock[] {
   for (const list of [item.summary, item.content]) {
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
-      const text = asObject(raw)?.text;
+      const text = itemText(raw);
       if (typeof text === 'string' && text.trim() !== '') texts.push(text);
     }
   }
@@ -120,7 +126,7 @@ function callName(item: Json, type: string): string {
 function outputText(output: unknown): { text: string; failed: boolean } {
   if (typeof output === 'string') return { text: output, failed: exitCodeFailed(output) };
   if (Array.isArray(output)) {
-    const texts = output.map((item) => asObject(item)?.text).filter((t): t is string => typeof t === 'string');
+    const texts = output.map(itemText).filter((t): t is string => typeof t === 'string');
     return { text: texts.join('\n'), failed: false };
   }
   const object = asObject(output);
@@ -183,7 +189,7 @@ export function compactedBlocks(payload: Json): CodexBlock[] {
 export function environmentCwd(item: Json): string | undefined {
   if (item.role !== 'user' || !Array.isArray(item.content)) return undefined;
   for (const raw of item.content) {
-    const text = asObject(raw)?.text;
+    const text = itemText(raw);
     if (typeof text !== 'string' || !text.includes('<environment_context>')) continue;
     const match = /<cwd>([^<]+)<\/cwd>/.exec(text);
     if (match) return match[1]!.trim();

@@ -24,8 +24,9 @@ const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.tes
  * 1: the first parser of rollouts. 2: the session's model, from `turn_context`. 3: newer harness
  * context (skills, subagent and goal notes, plugin lists, warnings) is not the user's words; messages between agents are parts.
  * 4: a Windows cwd in its verbatim form (`\\?\C:\…`) keys the project of `C:\…` (read again, a session moves there).
+ * 5: a plain string in a message's content array is text (the user's words, the session's first request), not an `unknown` block `{}`.
  */
-export const CODEX_PARSER_VERSION = 4;
+export const CODEX_PARSER_VERSION = 5;
 
 /** A session whose lines a fork replays: the one it names, and each one a copied `session_meta` names, from its start. */
 interface Ancestor {

@@ -1,5 +1,6 @@
+import { constants } from 'node:buffer';
 import { open } from 'node:fs/promises';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS, type SkipReason } from '../../../api/index.js';
 import { basename, join, sep } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
@@ -16,8 +17,24 @@ import { ProjectPaths } from './projects.js';
  * recorded as a user turn is not stored beside the call's own result. 3: turns Gemini records again
  * under new ids (a compression, a tool-output masking) are not stored again; a chat whose folder
  * Gemini registered nowhere joins the "Gemini CLI" project instead of one named after the Gemini folder.
+ * 4: a subagent's prompts are side-chain parts, never the person's words (read again, stored ones are
+ * rewritten so); a legacy chat above `sweep.max_line_bytes` is read, up to its own bound (`documentCap`).
  */
-export const GEMINI_PARSER_VERSION = 3;
+export const GEMINI_PARSER_VERSION = 4;
+
+/**
+ * The bound on a legacy chat, one JSON document read whole: it is no line but the whole chat, so the
+ * line cap would lose every message of it, after every rewrite. 64 MiB (agentsview's line cap), or
+ * `sweep.max_line_bytes` when that is larger: the read holds the document several times over at once
+ * (its bytes, its text, its parsed tree), a few hundred MB for 64 MiB, which the reader can afford
+ * where a bound in the GB could not. Never above V8's longest string, which its text could not be.
+ * A chat above it is counted `too_large`.
+ */
+export const GEMINI_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+export function documentCap(maxLineBytes: number): number {
+  return Math.min(Math.max(maxLineBytes, GEMINI_DOCUMENT_BYTES), constants.MAX_STRING_LENGTH);
+}
 
 /** The project of chats whose folder Gemini CLI registered nowhere: a name, not a folder (like "Claude Desktop"). */
 export const GEMINI_PROJECT = 'Gemini CLI';
@@ -87,56 +104,81 @@ class ChatReader {
     if (summary) this.projection.title(this.#session(), summary, 'summary');
   }
 
+  /** One JSONL line, counted once: it stored a part, or it is skipped for one reason. */
   record(line: Json): void {
+    this.#count(this.#line(line));
+  }
+
+  /** One message of a legacy document, counted as a line of its own. */
+  documentMessage(message: Json): void {
+    this.#count(this.#message(message));
+  }
+
+  #count(reason: SkipReason | undefined): void {
+    if (reason !== undefined) countSkip(this.#ctx.stats, reason);
+  }
+
+  #line(line: Json): SkipReason | undefined {
     if (typeof line.$rewindTo === 'string') {
       this.#history.rewind(line.$rewindTo);
-      return countSkip(this.#ctx.stats, 'meta_only');
+      return 'meta_only';
     }
     const patch = asObject(line.$set);
     if (patch) {
       this.metadata(patch);
       // `$set.messages` is a checkpoint of the whole list: its records are messages like any other.
-      if (Array.isArray(patch.messages)) this.#checkpoint(patch.messages.map((message) => asObject(message) ?? {}));
-      return countSkip(this.#ctx.stats, 'meta_only');
+      return Array.isArray(patch.messages) ? this.#checkpoint(patch.messages.map((message) => asObject(message) ?? {})) : 'meta_only';
     }
-    if (typeof line.id === 'string') return this.message(line, this.#history.line(line, line.id));
+    if (typeof line.id === 'string') return this.#message(line, this.#history.line(line, line.id));
     this.#history.interrupt();
     if (typeof line.sessionId === 'string') {
       this.metadata(line);
-      return countSkip(this.#ctx.stats, 'meta_only');
+      return 'meta_only';
     }
-    countSkip(this.#ctx.stats, 'unknown_type');
+    return 'unknown_type';
   }
 
-  #checkpoint(messages: Json[]): void {
+  /**
+   * A checkpoint is one line however many messages it holds: a line that stored a part when any of
+   * them did; else `duplicate` when it repeats messages already stored (what a checkpoint mostly
+   * does), else its first message's reason (`meta_only` for an empty list).
+   */
+  #checkpoint(messages: Json[]): SkipReason | undefined {
     const copies = this.#history.checkpoint(messages);
-    for (const message of messages) this.message(message, copies.has(asString(message.id) ?? ''));
+    const reasons = messages.map((message) => this.#message(message, copies.has(asString(message.id) ?? '')));
+    if (reasons.includes(undefined)) return undefined;
+    return reasons.includes('duplicate') ? 'duplicate' : (reasons[0] ?? 'meta_only');
   }
 
-  /** One message record; a `copy` (a turn recorded again under a new id) repeats what is stored under its original's id. */
-  message(message: Json, copy = false): void {
-    const { stats, options } = this.#ctx;
+  /**
+   * One message record, uncounted: `undefined` when it stored a part, else why not. A `copy` (a turn
+   * recorded again under a new id) repeats what is stored under its original's id.
+   */
+  #message(message: Json, copy = false): SkipReason | undefined {
+    const { options } = this.#ctx;
     const messageId = asString(message.id);
-    if (!messageId) return countSkip(stats, 'no_id');
+    if (!messageId) return 'no_id';
     const all = messageBlocks(message);
-    if (all === undefined) return countSkip(stats, 'unknown_type');
+    if (all === undefined) return 'unknown_type';
     for (const block of all) if (block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string') this.#results.add(block.meta.toolUseId);
     const blocks = all.filter((block) => !this.#isRecordedResult(block));
     // Its blocks count as emitted, so the copy's later re-emissions add only what it gained.
     if (copy) {
       for (const block of blocks) this.#emitted.add(`gm:${this.#sessionId}:${messageId}:${block.key}`);
-      return countSkip(stats, 'duplicate');
+      return 'duplicate';
     }
     const ts = parseTs(message.timestamp);
-    if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return countSkip(stats, 'outside_window');
+    if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return 'outside_window';
     const session = this.#session();
-    // A message re-emitted as it grew repeats blocks already emitted: those are stored, not dropped.
     // A tool response whose call's own record holds it is one recorded again.
-    if (blocks.length === 0) return countSkip(stats, all.length > 0 ? 'duplicate' : 'meta_only');
+    if (blocks.length === 0) return all.length > 0 ? 'duplicate' : 'meta_only';
+    let stored = false;
     for (const block of blocks) {
       const partId = `gm:${this.#sessionId}:${messageId}:${block.key}`;
+      // A message re-emitted as it grew repeats blocks already emitted: those are stored, not dropped.
       if (this.#emitted.has(partId)) continue;
       this.#emitted.add(partId);
+      stored = true;
       const model = block.role === 'assistant' ? asString(message.model) : undefined;
       if (model) session.model = model.slice(0, 200);
       // A subagent's chat holds the prompts the main agent wrote, never the person's words.
@@ -146,6 +188,8 @@ class ChatReader {
       const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
       this.projection.add({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson({ ...block.meta, model }), flags, contentKey: null }, session);
     }
+    // A re-emission that gained no block (only its token counts, say) repeats what is stored.
+    return stored ? undefined : 'duplicate';
   }
 
   /** A tool response in a message's content whose call's own record already holds it. */
@@ -176,11 +220,13 @@ class ChatReader {
   }
 }
 
+/** The document's text; above `maxBytes` it is counted (one line, `too_large`) and not read. */
 async function readWholeFile(path: string, maxBytes: number, stats: LineStats): Promise<string | undefined> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
     if (size > maxBytes) {
+      stats.lines += 1;
       stats.oversizeLines += 1;
       countSkip(stats, 'too_large');
       return undefined;
@@ -244,7 +290,8 @@ export class GeminiProvider implements TranscriptProvider {
 
   /** The legacy format: one document, rewritten whole on every turn, so it is always read whole. */
   async *#document(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<(reader: ChatReader) => void> {
-    const text = await readWholeFile(file.path, options.maxLineBytes, stats);
+    // A document is no line: `sweep.max_line_bytes` would lose a whole chat, after every rewrite.
+    const text = await readWholeFile(file.path, documentCap(options.maxLineBytes), stats);
     if (text === undefined) return;
     stats.lines += 1;
     const document = parseLine(text);
@@ -256,6 +303,6 @@ export class GeminiProvider implements TranscriptProvider {
     };
     const messages = Array.isArray(document.messages) ? document.messages : [];
     stats.lines += messages.length;
-    for (const message of messages) yield (reader) => reader.message(asObject(message) ?? {});
+    for (const message of messages) yield (reader) => reader.documentMessage(asObject(message) ?? {});
   }
 }
