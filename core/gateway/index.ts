@@ -15,7 +15,7 @@ export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
 export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
 export { FileCheckpoints, type CheckpointIdentity, type FileCheckpoint } from './file-checkpoints.js';
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
-export { identifierPieces, SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
+export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
 export { cjkPhrases, cjkSegments, hasCjk, isCjkAt } from './cjk.js';
 export { SearchReader, SearchTooBroadError, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';
 export { SessionEraser, type EraseOptions, type EraseProgress, type EraseResult } from './erase.js';

@@ -305,4 +305,19 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       set.run('retag_upto', Math.max(last, state('retag_upto')));
     },
   },
+  {
+    version: 14,
+    name: "the full-text index reads JSON's escaped line breaks as breaks",
+    up(db) {
+      // Parts indexed from now on say `text_version` 3 (searchTextV3): in a tool's input or a shell's
+      // output wrapper, JSON text, `\n` no longer glues its n to the next word. The view dispatches on
+      // the version already (step 13), so only the work is marked, as step 10 does: the re-tag walk
+      // looks at every part stored so far and indexes again those whose text reads differently now.
+      db.exec(`
+        INSERT INTO search_state (key, value) VALUES ('retag_cursor', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
+        INSERT INTO search_state (key, value) VALUES ('retag_upto', MAX((SELECT IFNULL(MAX(rowid), 0) FROM parts), IFNULL((SELECT value FROM search_state WHERE key = 'retag_upto'), 0)))
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+      `);
+    },
+  },
 ];

@@ -47,9 +47,6 @@ export function searchText(text: string | null): string | null {
   return pieces.length === 0 ? text : `${text}\n${pieces.join(' ')}`;
 }
 
-/** The text_version of every part indexed now (search_map): searchTextV2's. */
-const TEXT_VERSION = 2;
-
 /**
  * What the index tokenizes for a part's text since migration 13: searchText's, then the characters of
  * each Chinese or Japanese run one by one (see cjkAppendix), so any stretch of a run is found as the
@@ -60,6 +57,101 @@ export function searchTextV2(text: string | null): string | null {
   if (text === null) return text;
   const appendix = cjkAppendix(text);
   return appendix === null ? searchText(text) : `${searchText(text)}\n${appendix}`;
+}
+
+/** The text_version of every part indexed now (search_map): searchTextV3's. */
+const TEXT_VERSION = 3;
+
+/**
+ * What the index tokenizes for a part's text since migration 14: searchTextV2's, of the text as the
+ * index reads its words (indexReading): in JSON, a tool's input or a shell's output wrapper, an escaped
+ * line break no longer glues its `n` to the next word (`;\nexport` holds `export`). Any other text is
+ * indexed exactly as searchTextV2 indexed it. Fixed for the life of the index: text_version 3.
+ */
+export function searchTextV3(text: string | null): string | null {
+  return text === null ? text : searchTextV2(indexReading(text));
+}
+
+/** What each text_version's rows were indexed with (search_map); any other version is v1's. */
+const TEXT_OF = new Map<unknown, (text: string | null) => string | null>([
+  [2, searchTextV2],
+  [3, searchTextV3],
+]);
+
+const QUOTE = 34;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+/** JSON's white space: space, tab, line feed, carriage return. */
+function afterJsonSpace(text: string, from: number): number {
+  let at = from;
+  for (let code = text.charCodeAt(at); code === 32 || code === 9 || code === 10 || code === 13; code = text.charCodeAt(at)) at += 1;
+  return at;
+}
+
+/**
+ * Whether a text is JSON by how it begins: an object whose first key or end follows its `{`, or an
+ * array (of arrays) whose first value is a string, an object or its end. Tool inputs, Codex's output
+ * wrapper and unknown blocks kept as their JSON begin so, also when cut short; a person's message
+ * seldom does (`{C:\new folder}` and `[note] C:\new` do not), so its backslashes stay as written.
+ * Looks at the first few characters only: every part indexed, and every part the walk checks, asks.
+ */
+export function looksLikeJson(text: string): boolean {
+  let at = afterJsonSpace(text, 0);
+  const array = text.charCodeAt(at) === OPEN_BRACKET;
+  while (text.charCodeAt(at) === OPEN_BRACKET) at = afterJsonSpace(text, at + 1);
+  const first = text.charCodeAt(at);
+  if (array && (first === QUOTE || first === CLOSE_BRACKET)) return true;
+  if (first !== OPEN_BRACE) return false;
+  const key = text.charCodeAt(afterJsonSpace(text, at + 1));
+  return key === QUOTE || key === CLOSE_BRACE;
+}
+
+/** `n`, `r`, `t`, `b`, `f`: the escapes of JSON that a letter spells (a control character: a line break, a tab). */
+function isLetterEscape(code: number): boolean {
+  return code === 110 || code === 114 || code === 116 || code === 98 || code === 102;
+}
+
+/**
+ * The offset of the first escape a letter spells at or after `from`, or -1. Each backslash escapes
+ * the character after it, so escapes are read in pairs from the first backslash of a run: `\\n` is
+ * an escaped backslash, then a letter n that begins a word.
+ */
+function nextLetterEscape(text: string, from: number): number {
+  for (let at = text.indexOf('\\', from); at >= 0 && at + 1 < text.length; at = text.indexOf('\\', at + 2)) {
+    if (isLetterEscape(text.charCodeAt(at + 1))) return at;
+  }
+  return -1;
+}
+
+/**
+ * A part's text as the index reads its words (v3): in a text that is JSON (looksLikeJson), each
+ * escape a letter spells (`\n`, `\r`, `\t`, `\b`, `\f`) is two spaces, which separate words as the
+ * line break or tab it stands for would; any other text as it is. Offsets do not move, so a match
+ * found in it stands at the same place in the text. `json`: whether the whole text is JSON, for a
+ * piece of one (a snippet's excerpt, which begins where it was cut).
+ */
+export function indexReading(text: string, json = looksLikeJson(text)): string {
+  let at = json ? nextLetterEscape(text, 0) : -1;
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    out += `${text.slice(from, at)}  `;
+    from = at + 2;
+    at = nextLetterEscape(text, from);
+  }
+  return out + text.slice(from);
+}
+
+/** Whether a text indexed with an older text_version reads differently in searchTextV3. */
+function staleText(version: unknown, text: string): boolean {
+  if (version === TEXT_VERSION) return false;
+  // v2 read Chinese and Japanese as v3 does; v1 did not.
+  if (version !== 2 && hasCjk(text)) return true;
+  return looksLikeJson(text) && nextLetterEscape(text, 0) >= 0;
 }
 
 /**
@@ -123,10 +215,10 @@ export function registerSearchFunctions(db: Db): void {
   db.function('steward_search_text_v1', { deterministic: true }, (text: unknown) => searchText(typeof text === 'string' ? text : null));
   db.function('steward_search_text', { deterministic: true }, (version: unknown, text: unknown) => {
     const value = typeof text === 'string' ? text : null;
-    return version === TEXT_VERSION ? searchTextV2(value) : searchText(value);
+    return (TEXT_OF.get(version) ?? searchText)(value);
   });
-  // Whether a part indexed with v1's text must be indexed again: only text with Chinese or Japanese reads differently in v2.
-  db.function('steward_search_text_stale', { deterministic: true }, (version: unknown, text: unknown) => (version !== TEXT_VERSION && typeof text === 'string' && hasCjk(text) ? 1 : 0));
+  // Whether a part indexed with an older version's text must be indexed again: only if its text reads differently now.
+  db.function('steward_search_text_stale', { deterministic: true }, (version: unknown, text: unknown) => (typeof text === 'string' && staleText(version, text) ? 1 : 0));
   db.function('steward_search_scope_v1', { deterministic: true }, (provider: unknown, role: unknown, sessionId: unknown, projectKey: unknown) =>
     scopeOf(String(provider), typeof role === 'string' ? role : null, String(sessionId), typeof projectKey === 'string' ? projectKey : null),
   );
@@ -353,7 +445,7 @@ export class SearchIndex {
 
   /**
    * Takes parts out of the index with the tags (and the text version) they were indexed with and puts
-   * them back with the tags their session's project gives now, through searchTextV2. Their map rows
+   * them back with the tags their session's project gives now, through searchTextV3. Their map rows
    * and keys stay: an external-content 'delete' must hand back what was indexed, so the map row
    * changes between the two.
    */
@@ -381,11 +473,12 @@ export class SearchIndex {
   /**
    * One piece of the re-tag walk, in its own transaction: indexed parts with rowid in (cursor, upto]
    * are checked in rowid order, and those whose tag is not their session's project's any more, or
-   * whose Chinese or Japanese text was indexed before v2 found its stretches, are re-tagged, at most
+   * whose text reads differently in searchTextV3 than in the version it was indexed with (Chinese or
+   * Japanese before v2 found its stretches, JSON's escaped line breaks before v3), are re-tagged, at most
    * `maxRows` of them (and CHECKS_PER_RETAG times as many checked). The range is kept in search_state,
    * so the walk resumes after a restart; it is set by a move too large to re-tag in step, by migration
-   * 10, which repairs stores whose sessions moved before moves re-tagged, and by migration 13 over
-   * every part. True while parts are left to check.
+   * 10, which repairs stores whose sessions moved before moves re-tagged, and by migrations 13 and 14
+   * over every part. True while parts are left to check.
    */
   retagStep(maxRows: number): boolean {
     return inTransaction(this.#db, () => {

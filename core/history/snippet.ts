@@ -1,4 +1,5 @@
 import { wholeAt } from '../api/index.js';
+import { indexReading, looksLikeJson } from '../gateway/index.js';
 import { compileTerms, TermPattern, withoutOneLetterTerms } from './term-match.js';
 
 /** A bounded excerpt of a part around what matched, with [start, end) offsets of each match in it. */
@@ -12,6 +13,8 @@ const LEAD = 70;
 const MAX_HIGHLIGHTS = 50;
 /** Characters on either side of a snippet that are redacted with it (see excerptOf). */
 const REDACT_CONTEXT = 1_000;
+/** Text handed to the pattern already as the index reads it (indexReading): snippets match on pieces of it. */
+const READ = { read: true };
 
 /**
  * The terms as the index matches them (see term-match.ts), as one pattern; null when none holds a word.
@@ -22,9 +25,9 @@ export function termPattern(terms: readonly string[], prefixes: readonly string[
   return compiled.length === 0 ? null : new TermPattern(compiled);
 }
 
-/** The ranges of the matches in `text`, in order and apart. */
+/** The ranges of the matches in `text` (a piece of a text as the index reads it), in order and apart. */
 function rangesIn(text: string, pattern: TermPattern): Array<[number, number]> {
-  const ranges = pattern.matchesIn(text).flatMap((m) => m.ranges);
+  const ranges = pattern.matchesIn(text, READ).flatMap((m) => m.ranges);
   ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   const apart: Array<[number, number]> = [];
   for (const range of ranges) if (apart.length === 0 || range[0] >= apart[apart.length - 1]![1]) apart.push(range);
@@ -37,6 +40,8 @@ export interface Excerpt {
   at: number;
   cutBefore: boolean;
   cutAfter: boolean;
+  /** The text it was cut from is JSON (looksLikeJson): the excerpt is read as the index read that text. */
+  json: boolean;
 }
 
 /**
@@ -46,9 +51,12 @@ export interface Excerpt {
  */
 export function excerptOf(text: string, pattern: TermPattern | null): Excerpt {
   const first = Math.max(0, pattern?.firstIn(text) ?? -1);
-  const from = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
+  const json = looksLikeJson(text);
+  let from = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
+  // Not inside a run of backslashes: its escapes are read in pairs from its first one.
+  while (json && from > 0 && text.charCodeAt(from - 1) === 92) from -= 1;
   const to = wholeAt(text, Math.min(text.length, first + WINDOW + REDACT_CONTEXT));
-  return { text: text.slice(from, to), at: first - from, cutBefore: from > 0, cutAfter: to < text.length };
+  return { text: text.slice(from, to), at: first - from, cutBefore: from > 0, cutAfter: to < text.length, json };
 }
 
 /**
@@ -57,7 +65,9 @@ export function excerptOf(text: string, pattern: TermPattern | null): Excerpt {
  */
 export function snippetOf(text: string | null, pattern: TermPattern | null, around?: Excerpt): Snippet {
   if (text === null || text === '') return { text: '', highlights: [] };
-  const found = pattern?.firstIn(text) ?? -1;
+  // Matched as the index read the text; shown as it is (the same length: offsets agree).
+  const read = indexReading(text, around?.json);
+  const found = pattern?.firstIn(read, READ) ?? -1;
   const first = found < 0 && around ? Math.min(around.at, text.length) : found;
   let start = first <= LEAD ? 0 : first - LEAD;
   if (start > 0) {
@@ -71,7 +81,7 @@ export function snippetOf(text: string | null, pattern: TermPattern | null, arou
   const snippet = `${before}${body}${end < text.length || around?.cutAfter ? '…' : ''}`;
   if (pattern === null) return { text: snippet, highlights: [] };
   const highlights: Array<[number, number]> = [];
-  for (const [from, to] of rangesAround(text, start, end, pattern)) {
+  for (const [from, to] of rangesAround(read, start, end, pattern)) {
     if (highlights.length >= MAX_HIGHLIGHTS) break;
     if (at[to - start]! > at[from - start]!) highlights.push([before.length + at[from - start]!, before.length + at[to - start]!]);
   }
@@ -81,7 +91,10 @@ export function snippetOf(text: string | null, pattern: TermPattern | null, arou
 /** Characters of the text read on either side of a snippet, so a word the cut runs through is told from one it leaves whole. */
 const EDGE_CONTEXT = 64;
 
-/** The matches lying wholly in text[start, end): found in the text around it, so a word cut at an edge is not taken for a whole one. */
+/**
+ * The matches lying wholly in text[start, end) (a text as the index reads it): found in the text around
+ * it, so a word cut at an edge is not taken for a whole one.
+ */
 function rangesAround(text: string, start: number, end: number, pattern: TermPattern): Array<[number, number]> {
   const from = wholeAt(text, Math.max(0, start - EDGE_CONTEXT));
   const to = wholeAt(text, Math.min(text.length, end + EDGE_CONTEXT));

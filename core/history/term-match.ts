@@ -1,4 +1,4 @@
-import { cjkSegments, hasCjk, identifierPieces, isCjkAt } from '../gateway/index.js';
+import { cjkSegments, hasCjk, identifierPieces, indexReading, isCjkAt } from '../gateway/index.js';
 
 /**
  * Where a query's terms stand in a text, found the way the full-text index found the text (search_fts:
@@ -7,7 +7,9 @@ import { cjkSegments, hasCjk, identifierPieces, isCjkAt } from '../gateway/index
  * tokens; a prefix term's last word starts a token), compared case- and accent-folded; the pieces of a
  * camelCase or letter-digit identifier are tokens too (searchText indexes them), and so are, in a token
  * with Chinese or Japanese characters, each of those characters and each run of other letters between
- * them (searchTextV2): a term with such characters matches any stretch of a token it spells.
+ * them (searchTextV2): a term with such characters matches any stretch of a token it spells. A text
+ * is read as the index reads it (indexReading, searchTextV3): in JSON, `\n` before a word is a line
+ * break, not an `n` that begins it.
  */
 
 /** unicode61's token characters (its default categories L* N* Co); every other character separates tokens. */
@@ -320,6 +322,15 @@ export interface TermMatch {
   ranges: Array<[number, number]>;
 }
 
+/**
+ * How a text is handed to a TermPattern: as the part stores it (`read: false`), or already as the index
+ * reads it (`read: true`: indexReading's, or a piece of that, which cannot tell whether it is JSON).
+ */
+export interface Reading {
+  read: boolean;
+}
+const STORED: Reading = { read: false };
+
 const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -351,7 +362,9 @@ export class TermPattern {
    * Each match in the text, in the order they begin, one per term and place (a place the whole
    * identifier and its pieces both match counts once), as folded ranges; `visit` returns true to stop.
    */
-  #scan(text: string, visit: (term: number, ranges: Array<[number, number]>, back: (at: number) => number) => boolean): void {
+  #scan(stored: string, read: boolean, visit: (term: number, ranges: Array<[number, number]>, back: (at: number) => number) => boolean): void {
+    // Same length as the stored text: a match's offsets are the stored text's.
+    const text = read ? stored : indexReading(stored);
     const folded = fold(text);
     const back = (at: number) => (folded.shifts.length === 0 ? at : originOf(folded, at));
     const edges = new PieceEdges(text);
@@ -380,9 +393,9 @@ export class TermPattern {
     }
   }
 
-  matchesIn(text: string): TermMatch[] {
+  matchesIn(text: string, how: Reading = STORED): TermMatch[] {
     const out: TermMatch[] = [];
-    this.#scan(text, (term, ranges, back) => {
+    this.#scan(text, how.read, (term, ranges, back) => {
       out.push({ term, ranges: ranges.map(([a, b]) => [back(a), back(b)]) });
       return false;
     });
@@ -390,9 +403,9 @@ export class TermPattern {
   }
 
   /** Where the first match begins, or -1. */
-  firstIn(text: string): number {
+  firstIn(text: string, how: Reading = STORED): number {
     let first = -1;
-    this.#scan(text, (_term, ranges, back) => {
+    this.#scan(text, how.read, (_term, ranges, back) => {
       first = back(ranges[0]![0]);
       return true;
     });
@@ -402,7 +415,7 @@ export class TermPattern {
   /** How many places each term matches, in the terms' order. */
   countsIn(text: string): number[] {
     const counts = this.#terms.map(() => 0);
-    this.#scan(text, (term) => {
+    this.#scan(text, false, (term) => {
       counts[term]! += 1;
       return false;
     });
