@@ -46,6 +46,7 @@ export const SessionPart = z.strictObject({
   summary: z.string().nullable(),
   toolName: z.string().nullable(),
   toolUseId: z.string().nullable(),
+  /** A tool result that failed: its agent marked it so, or its command exited with a code other than 0. */
   isError: z.boolean(),
   /** The stored text is a prefix of this many characters. */
   truncatedFrom: count.nullable(),
@@ -62,6 +63,19 @@ export const SessionPart = z.strictObject({
   isCompactSummary: z.boolean(),
   /** The slash command ("/clear") a harness-written user text echoes; null otherwise. */
   slashCommand: z.string().nullable(),
+  /**
+   * A tool result's exit code, where the result says one: Claude Code's "Exit code N", Codex's
+   * `metadata.exit_code` (or its "Exit code: N" / "Process exited with code N" header), Gemini CLI's
+   * "Exit Code: N", OpenClaw's "(Command exited with code N)" or its recorded `exitCode`. Absent
+   * otherwise. A code other than 0 makes `isError` true, whatever the agent's own status said.
+   */
+  exitCode: z.number().int().optional(),
+  /**
+   * A tool result's output as a reader reads it, where the stored `text` wraps it (Codex's shell
+   * output is the JSON `{"output", "metadata"}` it sent the model): the output with its own line
+   * breaks, only its start when the stored text was cut. Absent when `text` reads as it is.
+   */
+  output: z.string().optional(),
 });
 export type SessionPart = z.infer<typeof SessionPart>;
 

@@ -41,6 +41,12 @@ function when(ts: number | null): string {
   return ts === null ? '' : `${new Date(ts).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** " (error, exit code 1)": whether a result failed and the code its command exited with, when known. */
+function resultNote(part: SessionPart): string {
+  const facts = [part.isError ? 'error' : null, part.exitCode !== undefined ? `exit code ${part.exitCode}` : null].filter((f) => f !== null);
+  return facts.length > 0 ? ` (${facts.join(', ')})` : '';
+}
+
 function partMarkdown(part: SessionPart, harness: string | undefined): string {
   const text = part.text ?? '';
   // The text here may be redacted (its length is not the stored prefix's): the whole's length is what is known.
@@ -55,7 +61,7 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
     case 'tool_use':
       return `**Tool call** ${part.summary ?? part.toolName ?? ''}\n\n${fence(text, 'json')}${cut}`;
     case 'tool_result':
-      return `**Tool result**${part.isError ? ' (error)' : ''}\n\n${fence(text)}${cut}`;
+      return `**Tool result**${resultNote(part)}\n\n${fence(part.output ?? text)}${cut}`;
     case 'image':
       return `_[${part.summary ?? 'image'}]_`;
     default:
@@ -206,7 +212,7 @@ export class SessionExporter {
     const h = '#'.repeat(depth);
     yield headingMarkdown(session, h).join('\n\n');
     const speaking = { app: session.app, inSubagent: session.parentKind === 'subagent' };
-    for await (const m of this.#messages(session.sessionId, redactor, pace)) yield `\n\n${messageMarkdown(m, h, speaking)}`;
+    for await (const m of this.#messages(session.sessionId, session.provider, redactor, pace)) yield `\n\n${messageMarkdown(m, h, speaking)}`;
     // Ids alone: each subagent's summary is read as it is written (summaries with `startedBy` for all of
     // them, only to take their ids, held the loop 0.8–2.3 s at 1,500 subagents).
     for (const id of this.#sessions.subagentIds(session.sessionId)) {
@@ -223,7 +229,7 @@ export class SessionExporter {
     const fields = [...Object.entries(head), ['session', session] as const].map(([name, value]) => `${key(name)}${jsonAt(value, level + 1)}`);
     yield `{\n${fields.join(',\n')},\n${key('messages')}`;
     const item = pad(level + 2);
-    yield* jsonList(mapAsync(this.#messages(session.sessionId, redactor, pace), (m) => `${item}${jsonAt(m, level + 2)}`), level + 1);
+    yield* jsonList(mapAsync(this.#messages(session.sessionId, session.provider, redactor, pace), (m) => `${item}${jsonAt(m, level + 2)}`), level + 1);
     yield `,\n${key('subagents')}`;
     yield* jsonList(this.#subagentsJson(session.sessionId, level + 2, redactor, pace), level + 1);
     yield `\n${pad(level)}}`;
@@ -253,7 +259,7 @@ export class SessionExporter {
    * it; a message split across two chunks of parts is joined first (the last message of a chunk
    * waits for the next one).
    */
-  async *#messages(sessionId: string, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<SessionMessage> {
+  async *#messages(sessionId: string, provider: string, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<SessionMessage> {
     let open: SessionMessage | undefined;
     const ready = async function* (whole: SessionMessage[]) {
       for (const m of whole) {
@@ -264,7 +270,7 @@ export class SessionExporter {
     for (const raw of this.#sessions.allParts(sessionId)) {
       const chunk = redactor ? await redactParts(raw, redactor) : raw;
       const whole: SessionMessage[] = [];
-      for (const m of groupMessages(chunk)) {
+      for (const m of groupMessages(chunk, provider)) {
         if (open?.messageId === m.messageId) open.parts.push(...m.parts);
         else {
           if (open) whole.push(open);

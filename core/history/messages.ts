@@ -1,4 +1,4 @@
-import { wholeAt, type SessionMessage, type SessionPart } from '../api/index.js';
+import { wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -69,19 +69,118 @@ function toolUseSummary(name: string | null, input: Json, raw: string | null): s
   return argument ? `${label}: ${firstLine(argument, 140)}` : label;
 }
 
-/** Claude Code writes a failed command's result as "Exit code N" (or "Error: Exit code N") first. */
-function exitCodeOf(text: string | null): number | null {
-  const match = /^(?:Error: )?Exit code (\d+)/m.exec(text?.slice(0, 200) ?? '');
-  return match ? Number(match[1]) : null;
+/**
+ * A tool result once its agent's wording is read. `body`: what the command printed, without the
+ * agent's own lines about it (the summary is cut from it); `output`: the output the stored text
+ * wraps (Codex's JSON), null when the stored text reads as it is.
+ */
+interface ResultReading {
+  exitCode: number | null;
+  output: string | null;
+  body: string;
 }
 
-function toolResultSummary(text: string | null, isError: boolean): string {
-  const lines = (text ?? '').split('\n').filter((l) => l.trim() !== '').length;
-  const exit = exitCodeOf(text);
+const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+const plain = (body: string, exitCode: number | null = null): ResultReading => ({ exitCode, output: null, body });
+
+/** Claude Code writes a failed command's result as "Exit code N" (or "Error: Exit code N") first. */
+const CLAUDE_EXIT = /^(?:Error: )?Exit code (\d+)/m;
+
+function claudeResult(text: string): ResultReading {
+  const match = CLAUDE_EXIT.exec(text.slice(0, 200));
   // After "Exit code N" the first line that says why.
-  const why = exit !== null ? firstLine((text ?? '').replace(/^(?:Error: )?Exit code \d+\s*/, ''), 120) : firstLine(text, 120);
-  if (isError) return `${exit !== null ? `exit code ${exit}` : 'failed'}: ${why || 'no output'}`;
-  return lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}: ${firstLine(text, 120)}`;
+  return match ? plain(text.replace(/^(?:Error: )?Exit code \d+\s*/, ''), Number(match[1])) : plain(text);
+}
+
+/** Codex's shell output as capture stores it: the JSON `{"output": …, "metadata": {"exit_code": N, …}}` it sent the model. */
+const CODEX_WRAPPER = /^\s*\{\s*"output"\s*:\s*"/;
+/** The same output as text (`format_exec_output_for_model_freeform`): exit code and wall time, then the output. */
+const CODEX_FREEFORM = /^Exit code: (-?\d+)\nWall time: [^\n]*\n(?:Total output lines: \d+\n)?Output:\n?/;
+/** `exec_command` (unified exec): an exit code only once the process ended, then the output. */
+const CODEX_UNIFIED = /^(?:Total output lines: \d+\n\n)?(?:Chunk ID: [^\n]*\n)?Wall time: [^\n]*\n(?:Process exited with code (-?\d+)\n)?(?:Process running with session ID [^\n]*\n)?(?:Original token count: \d+\n)?Output:\n?/;
+
+/**
+ * A JSON string literal's characters up to its closing quote or, when the stored text was cut inside
+ * it, to the cut (without a half escape): decoded, or null when they are no JSON.
+ */
+function jsonStringPrefix(raw: string): string | null {
+  let at = 0;
+  while (at < raw.length && raw[at] !== '"') {
+    const size = raw[at] !== '\\' ? 1 : raw[at + 1] === 'u' ? 6 : 2;
+    if (at + size > raw.length) break;
+    at += size;
+  }
+  try {
+    return JSON.parse(`"${raw.slice(0, at)}"`) as string;
+  } catch {
+    return null;
+  }
+}
+
+/** The output and exit code of a stored wrapper; a prefix (capture keeps 8 KB) still gives the output's start. */
+function codexWrapper(text: string): ResultReading | null {
+  const opening = CODEX_WRAPPER.exec(text);
+  if (!opening) return null;
+  const value = parseObject(text);
+  if (typeof value.output === 'string') {
+    const metadata = value.metadata !== null && typeof value.metadata === 'object' ? (value.metadata as Json) : {};
+    return { exitCode: int(metadata.exit_code), output: value.output, body: value.output };
+  }
+  // A cut wrapper is no JSON: its output's start is read as far as it goes, its metadata is lost.
+  const output = jsonStringPrefix(text.slice(opening[0].length));
+  return output === null ? null : { exitCode: null, output, body: output };
+}
+
+function codexResult(text: string): ResultReading {
+  const wrapped = codexWrapper(text);
+  if (wrapped) return wrapped;
+  const header = CODEX_FREEFORM.exec(text) ?? CODEX_UNIFIED.exec(text);
+  return header ? plain(text.slice(header[0].length), header[1] !== undefined ? Number(header[1]) : null) : plain(text);
+}
+
+/** Gemini CLI's shell result: labelled lines (`Command:`, `Output:`, `Exit Code: N` …), the code only when not 0. */
+const GEMINI_EXIT = /^Exit Code: (-?\d+)[ \t]*$/gm;
+const GEMINI_SHELL = /^(?:Command|Output|Stdout): /;
+const GEMINI_OUTPUT = /^(?:Output|Stdout): ?/m;
+/** The lines Gemini writes after the output: none of them is what the command printed. */
+const GEMINI_TRAILER = /^(?:(?:Exit Code|Signal|Background PIDs|Process Group PGID): .*|(?:Stderr|Error): \((?:none|empty)\))$/;
+
+function geminiOutput(text: string): string {
+  const label = GEMINI_OUTPUT.exec(text);
+  const lines = (label ? text.slice(label.index + label[0].length) : text).split('\n');
+  while (lines.length > 0 && (lines.at(-1)!.trim() === '' || GEMINI_TRAILER.test(lines.at(-1)!))) lines.pop();
+  const body = lines.join('\n');
+  return body.trim() === '(empty)' ? '' : body;
+}
+
+function geminiResult(text: string): ResultReading {
+  // The last one is Gemini's: it follows the output, which may hold such a line of its own.
+  const exit = [...text.matchAll(GEMINI_EXIT)].at(-1);
+  if (!exit && !GEMINI_SHELL.test(text)) return plain(text);
+  return plain(geminiOutput(text), exit ? Number(exit[1]) : null);
+}
+
+/** OpenClaw's exec tool ends a command's result with "(Command exited with code N)". */
+const OPENCLAW_EXIT = /\(Command exited with code (-?\d+)\)\s*$/;
+
+function openclawResult(text: string): ResultReading {
+  const match = OPENCLAW_EXIT.exec(text);
+  return match ? plain(text.slice(0, match.index).trimEnd(), Number(match[1])) : plain(text);
+}
+
+/** Each agent words a result its own way: one reader per provider (the compiler asks a new one for its own). */
+const RESULT_READERS: Record<ProviderId, (text: string) => ResultReading> = { claude: claudeResult, openclaw: openclawResult, codex: codexResult, gemini: geminiResult };
+
+function readResult(provider: string, text: string, meta: Json): ResultReading {
+  const reading = (Object.hasOwn(RESULT_READERS, provider) ? RESULT_READERS[provider as ProviderId] : claudeResult)(text);
+  // An exit code capture kept beside the text (an OpenClaw `!` command's) is the command's own.
+  return reading.exitCode === null && int(meta.exitCode) !== null ? { ...reading, exitCode: int(meta.exitCode) } : reading;
+}
+
+function toolResultSummary({ body, exitCode }: ResultReading, failed: boolean): string {
+  if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || 'no output'}`;
+  const lines = body.split('\n').filter((l) => l.trim() !== '').length;
+  return lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}: ${firstLine(body, 120)}`;
 }
 
 /** A slash command's echo opens with these elements, in either order (`<command-message>` first in newer versions). */
@@ -113,11 +212,15 @@ function harnessSummary(text: string, command: string | null): string {
 }
 
 /** One stored part as a reader sees it, with the one line a folded view shows. */
-export function partView(part: OrderedPart): SessionPart {
+/** `provider`: the conversation's, whose wording its tool results are read in. */
+export function partView(part: OrderedPart, provider: string): SessionPart {
   const meta = parseObject(part.meta);
   const truncated = meta.truncated !== null && typeof meta.truncated === 'object' ? num((meta.truncated as Json).length) : null;
-  const isError = meta.isError === true;
   const toolName = str(meta.name);
+  const result = part.kind === 'tool_result' ? readResult(provider, part.text ?? '', meta) : null;
+  // A command that exited non-zero failed, whatever its agent's status said (Gemini's says success).
+  const exitCode = result?.exitCode ?? null;
+  const isError = meta.isError === true || (exitCode !== null && exitCode !== 0);
   let summary: string | null = null;
   let image: SessionPart['image'] = null;
   let slashCommand: string | null = null;
@@ -126,7 +229,7 @@ export function partView(part: OrderedPart): SessionPart {
     slashCommand = slashCommandOf(part.text ?? '');
     summary = harnessSummary(part.text ?? '', slashCommand);
   } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text), part.text);
-  else if (part.kind === 'tool_result') summary = toolResultSummary(part.text, isError);
+  else if (result) summary = toolResultSummary(result, isError);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || 'thinking';
   else if (part.kind === 'image') {
     image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };
@@ -145,11 +248,14 @@ export function partView(part: OrderedPart): SessionPart {
     genuineUserTurn: part.genuineUserTurn,
     isCompactSummary: part.isCompactSummary,
     slashCommand,
+    // Only where a result says them: every other part reads as before.
+    ...(exitCode !== null ? { exitCode } : {}),
+    ...(result !== null && result.output !== null ? { output: result.output } : {}),
   };
 }
 
-/** Consecutive parts of one message become that message, in order. */
-export function groupMessages(parts: readonly OrderedPart[]): SessionMessage[] {
+/** Consecutive parts of one message become that message, in order; `provider` is the conversation's. */
+export function groupMessages(parts: readonly OrderedPart[], provider: string): SessionMessage[] {
   const messages: SessionMessage[] = [];
   let current: SessionMessage | undefined;
   for (const part of parts) {
@@ -158,7 +264,7 @@ export function groupMessages(parts: readonly OrderedPart[]): SessionMessage[] {
       current = { messageId: id, role: part.role, ts: part.ts, parts: [] };
       messages.push(current);
     }
-    current.parts.push(partView(part));
+    current.parts.push(partView(part, provider));
   }
   return messages;
 }

@@ -173,7 +173,7 @@ export class SessionsView {
     const nameOf = this.projectNamer();
     return {
       session: redactor ? await this.redactedSummary(record, redactor, nameOf) : this.summary(record, undefined, nameOf),
-      messages: groupMessages(redactor ? await redactParts(parts, redactor) : parts),
+      messages: groupMessages(redactor ? await redactParts(parts, redactor) : parts, record.provider),
       subagents: redactor ? await this.#redactedSubagents(params.sessionId, redactor, nameOf) : this.subagents(params.sessionId, nameOf),
       ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.ts, r: last.rowid }) } : {}),
       ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.ts, r: first.rowid }) } : {}),

@@ -19,6 +19,8 @@ const Part = z.strictObject({
   summary: z.string().nullable(),
   toolName: z.string().nullable(),
   isError: z.boolean(),
+  /** A command's exit code, where its result says one; null otherwise. */
+  exitCode: z.number().int().nullable(),
   partId: z.string(),
   /** The person's own words (search_transcripts' genuine_user_turn); false for everything else. */
   genuineUserTurn: z.boolean(),
@@ -115,10 +117,12 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
       return {
         partId: p.partId,
         kind: p.kind,
-        text: p.text === null ? null : redact(p.text),
+        // A result the agent stored wrapped (Codex's JSON) reads as the output it wraps.
+        text: (p.output ?? p.text) === null ? null : redact(p.output ?? p.text ?? ''),
         summary: line(p.summary),
         toolName: bounded(p.toolName, LINE_CHARS),
         isError: p.isError,
+        exitCode: p.exitCode ?? null,
         genuineUserTurn: p.genuineUserTurn,
         harness: harness === undefined ? null : line(harness),
       };

@@ -1,4 +1,6 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/core.js';
@@ -15,6 +17,16 @@ function writeRepoSession(root: string, claudeRoot: string): void {
   const repo = new TestRepo(join(root, 'code', 'greenhouse'));
   git(repo.dir, 'remote', 'add', 'origin', 'git@github.com:Acme/Greenhouse.git');
   writeJsonl(join(claudeRoot, 'projects', '-code-greenhouse', `${REPO_SESSION}.jsonl`), [claudeLine({ sessionId: REPO_SESSION, cwd: repo.dir, ts: new Date(Date.now() - 60_000), text: 'shade cloth for the greenhouse vents' })]);
+}
+
+/** A Codex rollout whose `npm test` failed: its result is stored as Codex's JSON wrapper. */
+const CODEX_ROLLOUT = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
+const CODEX_SESSION = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
+
+function placeCodexRollout(codexRoot: string): void {
+  const dir = join(codexRoot, 'sessions', '2026', '07', '13');
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(fileURLToPath(new URL(`../../fixtures/transcripts/codex/${CODEX_ROLLOUT}`, import.meta.url)), join(dir, CODEX_ROLLOUT));
 }
 
 /** A conversation too long for one answer: a few very long parts, then many long ones. */
@@ -45,8 +57,10 @@ beforeAll(async () => {
   const fixture = writeHistoryFixture(join(home.dir, 'roots'));
   writeLongSession(fixture.claudeRoot);
   writeRepoSession(home.dir, fixture.claudeRoot);
+  const codexRoot = join(home.dir, 'roots', 'codex');
+  placeCodexRollout(codexRoot);
   const env = Object.fromEntries(
-    Object.entries({ ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot, STEWARD_OPENCLAW_ROOTS: fixture.openclawRoot }).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    Object.entries({ ...home.env, STEWARD_CLAUDE_ROOTS: fixture.claudeRoot, STEWARD_OPENCLAW_ROOTS: fixture.openclawRoot, STEWARD_CODEX_ROOTS: codexRoot }).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
   const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env });
   try {
@@ -95,6 +109,17 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(((await call('search_transcripts', { repo: 'acme/greenhouse' })).structuredContent as { hits: Array<{ sessionId: string }> }).hits.map((h) => h.sessionId)).toEqual([REPO_SESSION]);
     const refused = await call('search_transcripts', { query: 'cloth', repo: '/home/ana/code/greenhouse' });
     expect(refused.isError).toBe(true);
+  });
+
+  it('get_session gives a command’s exit code, and a Codex result as the output it wraps, not its JSON', async () => {
+    type Page = { messages: Array<{ parts: Array<{ kind: string; text: string | null; summary: string | null; isError: boolean; exitCode: number | null }> }> };
+    const results = (page: Page) => page.messages.flatMap((m) => m.parts).filter((p) => p.kind === 'tool_result');
+    const codex = results((await call('get_session', { session_id: CODEX_SESSION, limit: 50 })).structuredContent as Page);
+    const failed = codex.find((p) => p.exitCode === 1);
+    expect(failed).toMatchObject({ isError: true, summary: 'exit code 1: 1 failing', text: '1 failing\n  upload retries: expected 5 calls\n' });
+    expect(codex.every((p) => !(p.text ?? '').startsWith('{"output"'))).toBe(true);
+    const claude = results((await call('get_session', { session_id: IDS.pruning, limit: 50 })).structuredContent as Page);
+    expect(claude.find((p) => p.isError)).toMatchObject({ exitCode: 2 });
   });
 
   it('search_transcripts with genuine_user_turn: only the person’s own words, not the prompt the parent agent wrote for its subagent', async () => {

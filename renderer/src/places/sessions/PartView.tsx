@@ -12,16 +12,23 @@ function prettyJson(text: string | null): string {
   }
 }
 
-/** Tool calls, their results and thinking fold to one line; the hit opens its fold. */
-function Fold({ kind, label, summary, text, open, error }: { kind: string; label: string; summary: string | null; text: string; open: boolean; error?: boolean }): ReactElement {
+/** Tool calls, their results and thinking fold to one line; the hit opens its fold. `note`: a fact the body opens with. */
+function Fold({ kind, label, summary, text, open, error, note }: { kind: string; label: string; summary: string | null; text: string; open: boolean; error?: boolean; note?: string }): ReactElement {
   return (
     <details className={`fold fold--${kind}${error ? ' fold--error' : ''}`} open={open}>
       <summary>
         <span className="fold__label">{label}</span> <span className="fold__summary">{summary}</span>
       </summary>
+      {note !== undefined && <p className="fold__note">{note}</p>}
       <pre className="fold__body">{text}</pre>
     </details>
   );
+}
+
+/** A result reads as its output (a Codex wrapper's, not the JSON it came in), after its exit code when it has one. */
+function ResultFold({ part, open }: { part: SessionPart; open: boolean }): ReactElement {
+  const note = part.exitCode !== undefined ? `Exit code ${part.exitCode}` : undefined;
+  return <Fold kind="result" label={part.isError ? 'Failed' : 'Result'} summary={part.summary} text={part.output ?? part.text ?? ''} open={open} error={part.isError} note={note} />;
 }
 
 /**
@@ -49,7 +56,7 @@ export function PartView({ part, role, hit, harness }: { part: SessionPart; role
       body = <Fold kind="tool" label={`Tool call`} summary={part.summary} text={prettyJson(part.text)} open={hit} />;
       break;
     case 'tool_result':
-      body = <Fold kind="result" label={part.isError ? 'Failed' : 'Result'} summary={part.summary} text={part.text ?? ''} open={hit} error={part.isError} />;
+      body = <ResultFold part={part} open={hit} />;
       break;
     case 'image':
       body = (
