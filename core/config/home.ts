@@ -35,6 +35,8 @@ export const HOME_FILES = {
   logs: 'logs',
   /** The per-install panel token (mode 0600), kept across restarts until `steward token rotate`. */
   panelToken: 'panel-token',
+  /** The page `steward open` hands the browser (mode 0600): it forwards to the panel's address, token and all. */
+  panelOpener: 'open-panel.html',
 } as const;
 
 /**

@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import writeFileAtomic from 'write-file-atomic';
 import { StewardError } from '../../api/index.js';
+import { HOME_FILES, PRIVATE_FILE_MODE, resolveHome } from '../../config/index.js';
 import { panelUrlOf } from '../connect.js';
 import { runningOwner } from '../launch.js';
 import { EXIT, type CliIo, type Run } from '../output.js';
@@ -26,6 +30,21 @@ function launch(command: string, args: string[]): Promise<void> {
   });
 }
 
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * A page in STEWARD_HOME, readable by this user alone, that sends the browser on to the panel's
+ * address: the opener is given this page's file address, never the token, which a command line would
+ * show every account on the machine (`ps`). The token is in daemon.json beside it already.
+ */
+function openerPage(homeDir: string, url: string): string {
+  const file = join(homeDir, HOME_FILES.panelOpener);
+  const href = escapeHtml(url);
+  const page = `<!doctype html>\n<meta charset="utf-8">\n<meta name="referrer" content="no-referrer">\n<meta http-equiv="refresh" content="0;url=${href}">\n<title>Steward</title>\n<p><a href="${href}">Open the Steward control panel</a></p>\n`;
+  writeFileAtomic.sync(file, page, { mode: PRIVATE_FILE_MODE });
+  return pathToFileURL(file).href;
+}
+
 /** `steward open`: the running owner's control panel in the default browser. */
 export function registerOpen(program: Command, io: CliIo, run: Run): void {
   program
@@ -38,7 +57,7 @@ export function registerOpen(program: Command, io: CliIo, run: Run): void {
         const url = panelUrlOf(daemon);
         const opener = openerFor(process.platform, io.env);
         try {
-          await launch(opener.command, [...opener.args, url]);
+          await launch(opener.command, [...opener.args, openerPage(resolveHome(io.env).dir, url)]);
         } catch {
           throw new StewardError('unsupported', `Could not start ${opener.command} to open the browser; open this address yourself: ${url}`);
         }

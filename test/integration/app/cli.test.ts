@@ -1,7 +1,7 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { startOwner, xdgAutostart, type Owner } from '../../../core/index.js';
@@ -153,14 +153,21 @@ describe('steward open', () => {
     return content();
   }
 
-  it("opens the running owner's panel address, token included, with the platform opener", async () => {
+  it("opens the running owner's panel with the platform opener, through a private page: the token is never on a command line", async () => {
     const env = setup();
     const { path, opened } = opener();
     owner = await serve(env);
     const io = captureIo({ ...env, STEWARD_OPENER: path });
     expect(await runCli(['open'], io)).toBe(0);
     expect(io.out).toBe('Opened the control panel in your browser.\n');
-    expect(await until(opened)).toBe(owner.panelUrl);
+    // The opener is given a file address in STEWARD_HOME (what `ps` would show), not the address with the token.
+    const given = await until(opened);
+    expect(given).toBe(pathToFileURL(join(home.dir, 'open-panel.html')).href);
+    expect(given).not.toContain(owner.http.token);
+    // The page, this user's alone, sends the browser on to the panel's address, token and all.
+    const page = readFileSync(fileURLToPath(given), 'utf8');
+    expect(page).toContain(`<meta http-equiv="refresh" content="0;url=${owner.panelUrl}">`);
+    expect(statSync(fileURLToPath(given)).mode & 0o777).toBe(0o600);
   });
 
   it('says how to start Steward when nothing runs, and opens nothing', async () => {
