@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { blankSession, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { EMITTED_CAP, EmittedIds } from './emitted.js';
-import { changesCommitted, type CommittedSession } from './sessions.js';
+import { changesCommitted, rereadWith, type CommittedSession, type Reread, type SessionUpdate } from './sessions.js';
 import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
 import { TitleClaims } from './title-claims.js';
@@ -27,6 +27,8 @@ interface RunState {
   known: Set<string>;
   /** Content keys this run emitted (see PartRow.contentKey). */
   emittedKeys: Set<string>;
+  /** What this run's refreshing reads said of each session they met (see Reread). */
+  reread: Map<string, Reread>;
 }
 
 const COMMITTED_COLUMNS =
@@ -73,7 +75,7 @@ function padded(ids: string[], width: number): string[] {
   return out;
 }
 
-function signature(s: SessionRow): string {
+function signature(s: SessionUpdate): string {
   return JSON.stringify(s);
 }
 
@@ -118,7 +120,8 @@ export class Materializer {
   /**
    * `refresh`: the batch comes from a file read from its start, which may be a newer parser reading
    * it again: parts its session already holds are rewritten with what the parser now says (kind,
-   * text, flags), not skipped. New parts are the same either way.
+   * text, flags), not skipped, and its session rows carry what the run's refreshing reads said of
+   * them (see mergeSession). New parts are the same either way.
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);
@@ -129,7 +132,8 @@ export class Materializer {
     // short by a failed statement is written again in full by a later pass.
     inTransaction(this.#db, () => {
       // Sessions before their parts, title claims once their leaves may be stored.
-      const sessions = this.#changedSessions(state, batch.sessions);
+      const updates = this.#reread(state, batch.sessions, options.refresh === true);
+      const sessions = this.#changedSessions(state, updates);
       const known: PartRow[] = [];
       const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
       const written = this.#sink.write(sessions, parts, known);
@@ -142,6 +146,8 @@ export class Materializer {
         result.textAppended += part.text?.length ?? 0;
       }
       result.partsRefreshed = known.length;
+      // Every row's, written or not: a later file's row merges into what this one said.
+      for (const update of updates) if (update.reread) state.reread.set(update.sessionId, update.reread);
       for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
       for (const part of parts) {
         state.emitted.add(part.sessionId, part.partId);
@@ -252,7 +258,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();
@@ -325,7 +331,16 @@ export class Materializer {
     return found;
   }
 
-  #changedSessions(state: RunState, sessions: SessionRow[]): SessionRow[] {
+  /**
+   * A refreshing read's rows with what the run's refreshing reads, this one included, said of their
+   * session. A row that only describes a session (a title, a sidecar's) holds none of its lines.
+   */
+  #reread(state: RunState, sessions: SessionRow[], refresh: boolean): SessionUpdate[] {
+    if (!refresh) return sessions;
+    return sessions.map((s) => (s.updateOnly ? s : { ...s, reread: rereadWith(s, state.reread.get(s.sessionId)) }));
+  }
+
+  #changedSessions(state: RunState, sessions: SessionUpdate[]): SessionUpdate[] {
     const pending = sessions.filter((s) => state.sessions.get(s.sessionId) !== signature(s));
     if (pending.length === 0) return [];
     const committed = new Map<string, CommittedSession & { session_id: string }>();

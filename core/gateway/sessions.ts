@@ -7,8 +7,22 @@ import type { SessionRow } from '../transcripts/index.js';
  */
 export const CONVERSATION = "(parent_session_id IS NULL OR parent_kind = 'branch')";
 
-/** What the sink merges into a session row: a projected row, or one spooled by an older version. */
-export type SessionUpdate = Omit<SessionRow, 'provider' | 'source'> & { provider: string; source: string | null };
+/**
+ * What the refreshing reads of one run (each a whole file from its start: a newer parser's, a manual
+ * run's) said of a session, merged in the order they came as a fresh import of those files merges
+ * them: the earliest and latest lines they met, and the first request a fresh import would keep.
+ */
+export interface Reread {
+  firstRequest: string | null;
+  firstTs: number | null;
+  lastTs: number | null;
+}
+
+/**
+ * What the sink merges into a session row: a projected row, or one spooled by an older version. A row
+ * of a refreshing read carries `reread`, this read included (the materializer keeps it per run).
+ */
+export type SessionUpdate = Omit<SessionRow, 'provider' | 'source'> & { provider: string; source: string | null; reread?: Reread };
 
 /** The columns of a committed session row that a merge reads. */
 export interface CommittedSession {
@@ -57,9 +71,32 @@ function latest(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : Math.max(a, b);
 }
 
-/** Whether this read met the session's earliest line and found a request in it: an append never does. */
-function sawStart(update: SessionUpdate, c: CommittedSession | undefined): boolean {
-  return update.firstRequest !== null && update.firstTs !== null && (c?.first_ts == null || update.firstTs <= c.first_ts);
+/**
+ * The first request once a read is merged into what is held: the read's when it met the earliest line
+ * held and found a request (an append never does), else the one held, else the read's.
+ */
+function firstRequestOf(update: SessionUpdate, held: string | null, heldFirstTs: number | null): string | null {
+  const sawStart = update.firstRequest !== null && update.firstTs !== null && (heldFirstTs === null || update.firstTs <= heldFirstTs);
+  return sawStart ? update.firstRequest : (held ?? update.firstRequest);
+}
+
+/** `before` (this run's earlier refreshing reads of the session) with one more merged in, as a fresh import merges it. */
+export function rereadWith(update: SessionUpdate, before: Reread | undefined): Reread {
+  return {
+    firstRequest: firstRequestOf(update, before?.firstRequest ?? null, before?.firstTs ?? null),
+    firstTs: earliest(before?.firstTs ?? null, update.firstTs),
+    lastTs: latest(before?.lastTs ?? null, update.lastTs),
+  };
+}
+
+/**
+ * Whether a run's refreshing reads met the session from the earliest line the cache holds to its
+ * latest: not when a window cut its start off, another file not read again holds lines outside
+ * them, or its lines outlived their file.
+ */
+function spans(reread: Reread | undefined, c: CommittedSession | undefined): reread is Reread {
+  if (reread?.firstTs == null || reread.lastTs === null) return false;
+  return (c?.first_ts == null || reread.firstTs <= c.first_ts) && (c?.last_ts == null || reread.lastTs >= c.last_ts);
 }
 
 /**
@@ -73,7 +110,12 @@ function sawStart(update: SessionUpdate, c: CommittedSession | undefined): boole
  * - a title replaces one of lower or equal precedence (TITLE_SOURCES), never a higher one;
  * - the latest model, the widest time span;
  * - the first request of the read that saw the session's earliest line (a read of its file from the
- *   start, by this parser: a newer one may know better what the person said), else the one held.
+ *   start, by this parser: a newer one may know better what the person said), else the one held;
+ *   but once a run's refreshing reads span the whole session (see spans), the one a fresh import of
+ *   those files keeps, none included: a newer parser that finds no words of the person's there (a
+ *   subagent's prompt is the main agent's) clears what an older one took for them. Only the first
+ *   request is rebuilt so: the other fields may come from another file or a sidecar (a title, an
+ *   agent type, the project), which a read of this one does not speak for.
  * Undefined: an update-only row for a session the cache does not hold (pruned rows stay pruned).
  */
 export function mergeSession(update: SessionUpdate, committed: CommittedSession | undefined, parentKnown: boolean): MergedSession | undefined {
@@ -101,7 +143,7 @@ export function mergeSession(update: SessionUpdate, committed: CommittedSession 
     title: ownTitle ? update.title : (c?.title ?? null),
     titleSource: ownTitle ? update.titleSource : (c?.title_source ?? null),
     model: update.model ?? c?.model ?? null,
-    firstRequest: sawStart(update, c) ? update.firstRequest : (c?.first_request ?? update.firstRequest),
+    firstRequest: spans(update.reread, c) ? update.reread.firstRequest : firstRequestOf(update, c?.first_request ?? null, c?.first_ts ?? null),
     firstTs: earliest(c?.first_ts ?? null, update.firstTs),
     lastTs: latest(c?.last_ts ?? null, update.lastTs),
   };
