@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { EventBus } from '../api/index.js';
 import { packageRoot } from '../config/index.js';
 import { errorCode, type Logger } from '../log/index.js';
-import { checkDoor, panelCookies } from './door.js';
+import { checkDoor } from './door.js';
 import { createRpcServer, handleRpcBody, type RpcTarget } from './rpc.js';
 import { panelHandler } from './static.js';
 
@@ -162,31 +162,14 @@ function eventsRoute(events: EventBus, streams: Set<ServerResponse>): Handler {
 }
 
 /**
- * `POST /remember`, asked by the page once it is let in (by the link's token or by the cookie): the
- * cookie this browser shows from then on, so a bookmark or a new tab without the token opens too.
- * Renewed on every visit; a rotated token makes it worthless at once, since it holds the token.
- */
-function rememberRoute(port: () => number, token: () => string): Handler {
-  return (req, res) => {
-    if (req.method !== 'POST') return send(res, 405, 'Use POST');
-    res.writeHead(204, { 'set-cookie': panelCookies(port(), token()), 'cache-control': 'no-store' });
-    res.end();
-  };
-}
-
-/**
  * The loopback transport of headless mode (and of the Electron owner, for the CLI): the panel's
- * static files, `POST /rpc`, `GET /events` and `POST /remember`, all behind the door.
+ * static files, `POST /rpc` and `GET /events`, all behind the door.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const streams = new Set<ServerResponse>();
-  let port = 0;
-  const routes: Record<string, Handler> = {
-    '/rpc': rpcRoute(options.target, options.logger),
-    '/events': eventsRoute(options.events, streams),
-    '/remember': rememberRoute(() => port, options.token),
-  };
+  const routes: Record<string, Handler> = { '/rpc': rpcRoute(options.target, options.logger), '/events': eventsRoute(options.events, streams) };
   const panel = staticFiles(options.rendererDir ?? defaultRendererDir(), options.logger);
+  let port = 0;
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;

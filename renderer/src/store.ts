@@ -79,6 +79,10 @@ export function syncPlaceWithLocation(): () => void {
 
 /** Wires the chosen transport into the store: the status event, the connection state, App.Info. */
 export function connect(choice: TransportChoice): () => void {
+  if (choice.kind === 'no-token') {
+    usePanel.setState({ connection: 'no-token' });
+    return () => undefined;
+  }
   const { transport } = choice;
   const client = createClient(transport);
   usePanel.setState({ client, transportKind: transport.kind });
@@ -88,9 +92,7 @@ export function connect(choice: TransportChoice): () => void {
   });
   let asked = false;
   const offConnection = transport.onConnection((connection) => {
-    // A page without the link's token, refused on the cookie: never let in here (or the cookie's token
-    // was replaced), so it needs the way in, not word of a link that stopped working.
-    usePanel.setState({ connection: connection === 'unauthorized' && transport.credential === 'cookie' ? 'no-token' : connection });
+    usePanel.setState({ connection });
     // Whatever changed before the stream opened (the first App.Info can be answered before it, and
     // an event sent in between is heard by no one) or while it was down is caught up by asking again.
     if (connection !== 'open') return;

@@ -5,21 +5,19 @@ import type { RpcErrorData, StewardTransport } from '../../core/api/index.js';
 /**
  * How the panel reaches its owner. In the Electron window the preload bridge (`window.steward`)
  * carries the contract over IPC; in a browser (`steward serve`) it is JSON-RPC on `/rpc` and
- * server-sent events on `/events`, both behind the token: the bearer token from the URL fragment, or,
- * in a bookmark or a new tab of a browser let in before, the HttpOnly cookie the owner set then.
+ * server-sent events on `/events`, both behind the bearer token from the URL fragment, kept in the
+ * origin's localStorage so a reload, a bookmark or a new tab of the panel opens without it.
  */
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
 
 export interface PanelTransport extends StewardTransport {
   readonly kind: 'bridge' | 'http';
-  /** Over HTTP, what lets the page in: the link's token, or the cookie from an earlier visit. */
-  readonly credential?: 'token' | 'cookie';
   /** Calls back with the current state at once, then on every change; returns unsubscribe. */
   onConnection(listener: (state: ConnectionState) => void): () => void;
 }
 
-export type TransportChoice = { kind: 'ready'; transport: PanelTransport };
+export type TransportChoice = { kind: 'ready'; transport: PanelTransport } | { kind: 'no-token' };
 
 /** A failed call; `code` is the contract's typed `data.code` (or a transport code such as `unauthorized`). */
 export class StewardRpcError extends Error {
@@ -47,26 +45,29 @@ const TOKEN_KEY = 'steward.token';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 const RPC_PATH = '/rpc';
 const EVENTS_PATH = '/events';
-const REMEMBER_PATH = '/remember';
-/** Sent beside the cookie: the owner takes the cookie only with it (core/server/door.ts). */
-const PANEL_HEADER = 'x-steward-panel';
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 15_000;
 /** The owner writes a keep-alive comment every 15 s; three missed ones mean the stream is dead. */
 const STREAM_SILENCE_MS = 45_000;
 
-function sessionGet(key: string): string | undefined {
+/*
+ * The token is kept in localStorage, never in a cookie: localStorage belongs to the exact origin
+ * (scheme, host and port), while a cookie ignores the port and would be sent to every other server
+ * this browser visits on 127.0.0.1. Every tab of this panel's address shares it, and it outlives the
+ * tab, so bookmarks and new tabs open on their place.
+ */
+function storedGet(key: string): string | undefined {
   try {
-    return window.sessionStorage.getItem(key) ?? undefined;
+    return window.localStorage.getItem(key) ?? undefined;
   } catch {
     return undefined;
   }
 }
 
-function sessionSet(key: string, value: string | undefined): void {
+function storedSet(key: string, value: string | undefined): void {
   try {
-    if (value === undefined) window.sessionStorage.removeItem(key);
-    else window.sessionStorage.setItem(key, value);
+    if (value === undefined) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
   } catch {
     // Storage can be disabled; the token then lives only as long as this page.
   }
@@ -74,23 +75,40 @@ function sessionSet(key: string, value: string | undefined): void {
 
 /**
  * Takes the token from `#token=…` and removes it from the address bar and history at once, so it is
- * not bookmarked, shared or shown; sessionStorage keeps it for reloads of this tab only.
+ * not bookmarked, shared or shown; localStorage keeps it for this origin's reloads, bookmarks and tabs.
+ * An address without it (`#/sessions/<id>`) is left as it is, so the page opens on that place.
  */
 export function takeToken(): string | undefined {
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
   if (fromHash !== null) {
     window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
     if (TOKEN_SHAPE.test(fromHash)) {
-      sessionSet(TOKEN_KEY, fromHash);
+      storedSet(TOKEN_KEY, fromHash);
       return fromHash;
     }
   }
-  const stored = sessionGet(TOKEN_KEY);
+  const stored = storedGet(TOKEN_KEY);
   return stored !== undefined && TOKEN_SHAPE.test(stored) ? stored : undefined;
 }
 
-export function forgetToken(): void {
-  sessionSet(TOKEN_KEY, undefined);
+/**
+ * Forgets `token` once the owner refused it. Only that one: another tab may have stored a newer token
+ * from a fresh link meanwhile, and that one must stay.
+ */
+export function forgetToken(token: string): void {
+  if (storedGet(TOKEN_KEY) === token) storedSet(TOKEN_KEY, undefined);
+}
+
+/**
+ * Calls back when another tab of this origin stores a token (`steward open` opened the link there), so
+ * a page that was not let in can open on its own place without being reloaded by hand.
+ */
+export function onTokenStored(listener: () => void): () => void {
+  const handle = (event: StorageEvent) => {
+    if (event.key === TOKEN_KEY && event.newValue !== null) listener();
+  };
+  window.addEventListener('storage', handle);
+  return () => window.removeEventListener('storage', handle);
 }
 
 function isBridge(value: unknown): value is StewardTransport {
@@ -98,24 +116,19 @@ function isBridge(value: unknown): value is StewardTransport {
   return typeof candidate?.call === 'function' && typeof candidate.on === 'function';
 }
 
-/**
- * The bridge when Electron provides one, else HTTP with the fragment's token, else HTTP with the
- * cookie of an earlier visit (a refused cookie shows how to get in). Either way the page asks the
- * owner to remember this browser, so its bookmarks and new tabs open without the token.
- */
+/** The bridge when Electron provides one, else HTTP with the fragment's token, else nothing usable. */
 export function chooseTransport(): TransportChoice {
   if (isBridge(window.steward)) return { kind: 'ready', transport: bridgeTransport(window.steward) };
-  const transport = createHttpTransport(takeToken());
-  void transport.remember();
-  return { kind: 'ready', transport };
+  const token = takeToken();
+  if (token === undefined) return { kind: 'no-token' };
+  return { kind: 'ready', transport: createHttpTransport(token) };
 }
 
 /**
- * JSON-RPC and events over loopback HTTP, with `token` as a bearer header, or without one on the
- * owner's cookie. `origin` is empty in the page (same-origin paths); tests outside a browser pass the
- * owner's `http://127.0.0.1:PORT`.
+ * JSON-RPC and events over loopback HTTP. `origin` is empty in the page (same-origin paths); tests
+ * outside a browser pass the owner's `http://127.0.0.1:PORT`.
  */
-export function createHttpTransport(token: string | undefined, origin = ''): PanelTransport & { remember(): Promise<void> } {
+export function createHttpTransport(token: string, origin = ''): PanelTransport {
   return new HttpTransport(token, origin);
 }
 
@@ -170,40 +183,19 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 class HttpTransport implements PanelTransport {
   readonly kind = 'http' as const;
-  readonly credential: 'token' | 'cookie';
-  /** The bearer header, or the panel header that goes with the cookie. */
-  readonly #authHeaders: Record<string, string>;
-  /** The cookie is sent only when the page relies on it; a bearer page leaves it out. */
-  readonly #credentials: RequestCredentials;
+  readonly #token: string;
   readonly #rpcUrl: string;
   readonly #eventsUrl: string;
-  readonly #rememberUrl: string;
   readonly #listeners = new Map<string, Set<(payload: unknown) => void>>();
   readonly #connectionListeners = new Set<(state: ConnectionState) => void>();
   #state: ConnectionState = 'connecting';
   #nextId = 1;
   #stream: AbortController | undefined;
 
-  constructor(token: string | undefined, origin: string) {
-    this.credential = token === undefined ? 'cookie' : 'token';
-    this.#authHeaders = token === undefined ? { [PANEL_HEADER]: '1' } : { authorization: `Bearer ${token}` };
-    this.#credentials = token === undefined ? 'same-origin' : 'omit';
+  constructor(token: string, origin: string) {
+    this.#token = token;
     this.#rpcUrl = `${origin}${RPC_PATH}`;
     this.#eventsUrl = `${origin}${EVENTS_PATH}`;
-    this.#rememberUrl = `${origin}${REMEMBER_PATH}`;
-  }
-
-  /**
-   * Asks the owner for its HttpOnly cookie (or to renew it). Set by the reply, so the cookie must be
-   * accepted here even in token mode. A cookie page that is refused learns it at once.
-   */
-  async remember(): Promise<void> {
-    try {
-      const response = await fetch(this.#rememberUrl, { method: 'POST', headers: this.#authHeaders, cache: 'no-store', credentials: 'same-origin' });
-      if (response.status === 401 && this.credential === 'cookie') this.#unauthorized();
-    } catch {
-      // Unreachable now: the calls and the event stream say so, and reconnect on their own.
-    }
   }
 
   async call(method: string, params: unknown): Promise<unknown> {
@@ -211,18 +203,17 @@ class HttpTransport implements PanelTransport {
     try {
       response = await fetch(this.#rpcUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...this.#authHeaders },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.#token}` },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.#nextId++, method, params }),
         cache: 'no-store',
-        credentials: this.#credentials,
+        credentials: 'omit',
       });
     } catch {
       throw new StewardRpcError('unreachable', 'Steward is not reachable. Is `steward serve` still running?');
     }
     if (response.status === 401) {
       this.#unauthorized();
-      const message = this.credential === 'token' ? 'This link is no longer valid.' : 'This browser is not let in to Steward.';
-      throw new StewardRpcError('unauthorized', `${message} \`steward open\` opens the current address.`);
+      throw new StewardRpcError('unauthorized', 'This link is no longer valid. `steward open` opens the current address.');
     }
     if (!response.ok) throw new StewardRpcError('http_error', `Steward answered with HTTP ${response.status}.`);
     const envelope = RpcResponse.safeParse(await response.json().catch(() => undefined));
@@ -262,9 +253,8 @@ class HttpTransport implements PanelTransport {
   }
 
   #unauthorized(): void {
-    // The token was rotated (or is another install's): the stored one can never work again. A
-    // refused cookie (none yet, or an old token's) leaves nothing to forget.
-    if (this.credential === 'token') forgetToken();
+    // The token was rotated (or is another install's): the stored one can never work again.
+    forgetToken(this.#token);
     this.#stopStream();
     this.#setState('unauthorized');
   }
@@ -322,9 +312,9 @@ class HttpTransport implements PanelTransport {
     let opened = false;
     try {
       const response = await fetch(this.#eventsUrl, {
-        headers: { ...this.#authHeaders, accept: 'text/event-stream' },
+        headers: { authorization: `Bearer ${this.#token}`, accept: 'text/event-stream' },
         cache: 'no-store',
-        credentials: this.#credentials,
+        credentials: 'omit',
         signal: attempt.signal,
       });
       if (response.status === 401) return 'unauthorized';

@@ -212,7 +212,7 @@ describe('steward serve and the control panel', () => {
     expect(await gate.innerText()).toContain('no longer valid');
     expect(page.url()).not.toContain('token');
     // The refused token is forgotten, so a reload does not try it again.
-    expect(await page.evaluate(() => window.sessionStorage.length)).toBe(0);
+    expect(await page.evaluate(() => [window.sessionStorage.length, window.localStorage.length])).toEqual([0, 0]);
     await context.close();
   });
 

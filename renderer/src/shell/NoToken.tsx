@@ -1,14 +1,18 @@
-import type { ReactElement } from 'react';
+import { useEffect, type ReactElement } from 'react';
 import { Icon } from '../components/index.js';
+import { onTokenStored } from '../transport.js';
 import './no-token.css';
 
 /**
- * Shown when the page is not let in. `expired`: the link's token was refused (replaced by `steward
- * token rotate`, or another Steward's). Otherwise the page came without the link's token (a bookmark,
- * a new tab, a typed address) in a browser that has not been let in, or whose cookie held a token that
- * was replaced since: either way `steward open` is the way in. A restart keeps the token.
+ * Shown when the page is not let in. `expired`: the token it held (the link's, or the one this browser
+ * kept) was refused: replaced by `steward token rotate`, or another Steward's. Otherwise the page came
+ * without the link's token (a bookmark, a new tab, a typed address) in a browser that has kept none for
+ * this address: either way `steward open` is the way in. A restart keeps the token.
  */
 export function NoToken({ expired }: { expired: boolean }): ReactElement {
+  // Once `steward open` has let this browser in from another tab, this one opens on the place its
+  // address still names (the fragment is kept), without the person finding it again.
+  useEffect(() => onTokenStored(() => window.location.reload()), []);
   return (
     <main className="gate" id="main">
       <div className="gate__card" data-testid="no-token">
@@ -31,7 +35,7 @@ export function NoToken({ expired }: { expired: boolean }): ReactElement {
             </pre>
             <p>
               It opens the control panel in your default browser and lets that browser in: from then on its bookmarks and new tabs of the
-              panel open directly. If this is that browser, reload this page afterwards to come back to the place its address names.
+              panel open directly. If this is that browser, this page then opens by itself on the place its address names (or reload it).
             </p>
           </>
         )}
