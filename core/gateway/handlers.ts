@@ -3,6 +3,7 @@ import type { Handlers } from '../api/index.js';
 import { diskUsage, filesSize, HOME_FILES } from '../config/index.js';
 import type { Db } from '../store/index.js';
 import type { TelemetryLog } from './telemetry.js';
+import { CONVERSATION } from './sessions.js';
 
 /** The gateway's part of the contract: its telemetry table. */
 export function telemetryHandlers(telemetry: TelemetryLog): Pick<Handlers, 'Telemetry.Recent'> {
@@ -16,7 +17,8 @@ export function telemetryHandlers(telemetry: TelemetryLog): Pick<Handlers, 'Tele
  * (`projects`), which owns that table.
  */
 export function cacheStatsHandlers(db: Db, home: string, projects: () => number): Pick<Handlers, 'Cache.Stats'> {
-  const conversations = db.prepare('SELECT COUNT(*) FROM sessions WHERE parent_session_id IS NULL').pluck();
+  // Conversations as every list counts them (CONVERSATION): a branch (a fork) is one, a subagent is not.
+  const conversations = db.prepare(`SELECT COUNT(*) FROM sessions WHERE ${CONVERSATION}`).pluck();
   const messages = db.prepare('SELECT IFNULL(SUM(messages), 0) FROM session_stats').pluck();
   const gatewayFile = join(home, HOME_FILES.gateway);
   return {
