@@ -64,3 +64,21 @@ export function groupBySession<T extends { sessionId: string }>(hits: readonly T
 export function lastActiveAt(project: { sessions: number; lastActivityAt: number | null }): number | null {
   return project.sessions === 0 ? null : project.lastActivityAt;
 }
+
+/**
+ * A shell command as one line, as people recognise it in a fold or a list: its lines trimmed and
+ * joined the way the shell reads them. A line ending in `\` goes on with the next; one ending in an
+ * operator (`&&`, `||`, `|`, `;`) is followed by a space; any other by `; `, which separates commands
+ * as a line break does. Its first line alone named `cd app` for `cd app` + `rm -rf node_modules && npm ci`.
+ */
+export function commandLine(command: string): string {
+  let out = '';
+  for (const raw of command.split('\n')) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (out === '') out = line;
+    else if (out.endsWith('\\')) out = `${out.slice(0, -1).trimEnd()} ${line}`;
+    else out += /(?:&&|\|\||[|;&({])$/.test(out) ? ` ${line}` : `; ${line}`;
+  }
+  return out.replace(/\s+/g, ' ');
+}

@@ -1,4 +1,4 @@
-import { wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
+import { commandLine, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -37,6 +37,7 @@ function firstLine(text: string | null, max: number): string {
  * search's pattern comes before the folder it searched (Grep and Glob take both).
  */
 const TOOL_ARGUMENTS = ['command', 'cmd', 'file_path', 'pattern', 'path', 'notebook_path', 'url', 'query', 'description', 'prompt'];
+const COMMAND_ARGUMENTS = new Set(['command', 'cmd']);
 
 /** A command given as its argv (Codex's `shell`: `["bash", "-lc", "npm test"]`) reads as the line typed. */
 function argumentText(value: unknown): string | null {
@@ -65,8 +66,11 @@ export function toolCallLine(name: string | null, text: string | null): string {
 function toolUseSummary(name: string | null, input: Json, raw: string | null): string {
   const label = name ?? 'tool';
   if (Array.isArray(input.todos)) return `${label}: ${todoSummary(input.todos)}`;
-  const argument = TOOL_ARGUMENTS.map((key) => argumentText(input[key])).find((value) => value !== null) ?? PATCHED_FILE.exec(raw?.slice(0, 2_000) ?? '')?.[1];
-  return argument ? `${label}: ${firstLine(argument, 140)}` : label;
+  const key = TOOL_ARGUMENTS.find((k) => argumentText(input[k]) !== null);
+  const argument = key !== undefined ? argumentText(input[key]) : PATCHED_FILE.exec(raw?.slice(0, 2_000) ?? '')?.[1];
+  if (!argument) return label;
+  // A command reads whole, its lines joined; any other argument by its first line.
+  return `${label}: ${COMMAND_ARGUMENTS.has(key ?? '') ? clip(commandLine(argument), 140) : firstLine(argument, 140)}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isAbsolute, posix, relative } from 'node:path';
-import { localDay } from '../api/index.js';
+import { commandLine, localDay } from '../api/index.js';
 import { showsRedaction } from '../secrets/index.js';
 import type { Digest, DigestMessage, DigestSession, ToolUse } from './types.js';
 
@@ -215,7 +215,7 @@ function collectWork(digest: Digest, x: Extract): void {
       if (!SHELL.has(tool.name) || !tool.command) continue;
       const subject = tool.isError ? null : commitSubject(tool.command);
       if (subject && !showsRedaction(subject)) x.commits = [...x.commits.filter((c) => c !== subject), subject];
-      runs.push({ key: (tool.command.split('\n')[0] ?? '').replace(/\s+/g, ' ').trim(), tool });
+      runs.push({ key: commandLine(tool.command), tool });
     }
   }
   x.files = groupFiles(files);

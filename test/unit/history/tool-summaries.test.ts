@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commandLine } from '../../../core/api/index.js';
 import { partView } from '../../../core/history/messages.js';
 import type { OrderedPart } from '../../../core/gateway/index.js';
 
@@ -34,5 +35,20 @@ describe('the one line a folded tool call shows', () => {
     expect(partView(call('shell', { command: ['rg', '-n', 'TODO'] }), 'claude').summary).toBe('shell: rg -n TODO');
     const patch = '*** Begin Patch\n*** Update File: src/config/load_settings.ts\n@@\n-old\n+new\n*** End Patch';
     expect(partView(call('apply_patch', patch), 'claude').summary).toBe('apply_patch: src/config/load_settings.ts');
+  });
+
+  it('a command of several lines reads whole, its lines joined as the shell reads them; a description by its first line', () => {
+    expect(partView(call('Bash', { command: 'cd app\nrm -rf node_modules && npm ci', description: 'Reinstall' }), 'claude').summary).toBe('Bash: cd app; rm -rf node_modules && npm ci');
+    expect(partView(call('Task', { description: 'Survey frost dates\nfor the orchard' }), 'claude').summary).toBe('Task: Survey frost dates');
+  });
+});
+
+describe('a shell command as one line', () => {
+  it('joins lines with `; `, after an operator with a space, and goes on after a trailing backslash', () => {
+    expect(commandLine('cd app\n\nnpm ci')).toBe('cd app; npm ci');
+    expect(commandLine('npm run build &&\n  npm test')).toBe('npm run build && npm test');
+    expect(commandLine('docker run \\\n  --rm \\\n  alpine true')).toBe('docker run --rm alpine true');
+    expect(commandLine('git log |\nhead -5')).toBe('git log | head -5');
+    expect(commandLine('  npm   test  ')).toBe('npm test');
   });
 });
