@@ -64,11 +64,14 @@ export function hookCommand(env: NodeJS.ProcessEnv, home: string = resolveHome(e
   return `${stewardInvocation()} context --hook${own === null ? '' : ` --home ${quote(own)}`}`;
 }
 
-/** Claude Code's own `--env` sets the server's STEWARD_HOME, whatever shell or system runs it. */
+/**
+ * Claude Code's own `--env` sets the server's STEWARD_HOME, whatever shell or system runs it; user
+ * scope, as README says, so every project sees the server.
+ */
 export function mcpSetupCommand(env: NodeJS.ProcessEnv, home: string = resolveHome(env).dir): string {
   const own = ownHome(env, home);
   // The name before --env: Claude Code's --env takes every value up to `--`, and would take the name as one.
-  return `claude mcp add steward${own === null ? '' : ` --env STEWARD_HOME=${quote(own)}`} -- ${stewardInvocation()} mcp`;
+  return `claude mcp add --scope user steward${own === null ? '' : ` --env STEWARD_HOME=${quote(own)}`} -- ${stewardInvocation()} mcp`;
 }
 
 /** Our entry, whatever path it was installed from: it runs Steward's `context --hook`. */

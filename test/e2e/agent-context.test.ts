@@ -72,7 +72,7 @@ describe('notes reach the agent', () => {
     await page.getByRole('button', { name: 'Remove the session-start hook…' }).waitFor();
     await page.getByRole('button', { name: 'Copy MCP setup command' }).click();
     await page.getByText(/^Copied the MCP setup command\.$|^Copying is not allowed here/).waitFor();
-    expect(await page.locator('.agent-context__command').innerText()).toMatch(/^claude mcp add steward --env STEWARD_HOME=".+" -- .*steward\.js" mcp$/);
+    expect(await page.locator('.agent-context__command').innerText()).toMatch(/^claude mcp add --scope user steward --env STEWARD_HOME=".+" -- .*steward\.js" mcp$/);
     expect(problems).toEqual([]);
   });
 

@@ -128,14 +128,14 @@ describe('a home other than the default one', () => {
 
   it('is set in the MCP command with Claude Code\'s own --env', () => {
     home = tempHome('steward-hooks-');
-    expect(mcpSetupCommand(home.env)).toMatch(new RegExp(`^claude mcp add steward --env STEWARD_HOME="${home.dir}" -- .*steward\\.js" mcp$`));
+    expect(mcpSetupCommand(home.env)).toMatch(new RegExp(`^claude mcp add --scope user steward --env STEWARD_HOME="${home.dir}" -- .*steward\\.js" mcp$`));
   });
 
   it('the default home changes nothing: no --home, no --env', () => {
     home = tempHome('steward-hooks-');
     const env = withoutHome(home.env);
     expect(hookCommand(env)).toMatch(/steward\.js" context --hook$/);
-    expect(mcpSetupCommand(env)).toMatch(/^claude mcp add steward -- /);
+    expect(mcpSetupCommand(env)).toMatch(/^claude mcp add --scope user steward -- /);
     const named = { ...env, STEWARD_HOME: resolveHome(env).dir };
     expect(hookCommand(named)).toBe(hookCommand(env));
     expect(mcpSetupCommand(named)).toBe(mcpSetupCommand(env));
