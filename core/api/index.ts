@@ -15,7 +15,7 @@ export { ProjectKey, IdempotencyKey, SessionId, RepoId, REPO_ID_SHAPE } from './
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
 export { StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';
 export { TelemetryEntry } from './telemetry.js';
-export { ProviderSweepStats, SweepResult } from './sweep.js';
+export { ProviderSweepStats, SweepResult, UnreadableFile } from './sweep.js';
 export { ProjectSummary } from './projects.js';
 export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResult, CuratorPause, SweeperBudget } from './sweeper.js';
 export { HookPlan, HookStatus } from './hooks.js';

@@ -40,6 +40,13 @@ export const ProviderSurvey = z.strictObject({
     bytes: z.number().int().nonnegative(),
     imported: z.strictObject({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
   }),
+  /**
+   * Messages the imports left out as older than the window, from files changed within it: the window
+   * applies to a line's own time, and a copied or restored file carries old lines under a new date,
+   * which `older` (file times) cannot show. Counted from the runs telemetry keeps, up to this agent's
+   * last import of everything; 0 with no window.
+   */
+  olderMessages: z.number().int().nonnegative(),
   /** Entries that could not be listed. */
   failed: z.number().int().nonnegative(),
 });

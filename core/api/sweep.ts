@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { SKIP_REASONS } from './lists.js';
+import { PROVIDER_IDS } from './registry.js';
+
+const CodeCount = z.strictObject({ code: z.string(), count: z.number().int().positive() });
 
 /**
  * One provider's share of a sweep tick or backfill; counts files, never names them. Every listed file
@@ -35,13 +38,43 @@ export const ProviderSweepStats = z.strictObject({
   /** With `cancelled`: files listed but not read through (the one the run stopped in included; what it committed stays). */
   notReached: z.number().int().nonnegative().optional(),
   /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */
-  errors: z.array(z.strictObject({ code: z.string(), count: z.number().int().positive() })).optional(),
+  errors: z.array(CodeCount).optional(),
+  /**
+   * Of `failed` (and counted in `errors` too): files whose own bytes could not be read (damaged, or not
+   * a transcript), by code. Each is remembered as it was, and read again only once it changes or a
+   * backfill asks; which files they are is `Sweep.Unreadable`'s to say, never a count's.
+   */
+  unreadable: z.array(CodeCount).optional(),
+  /** Of those, files this run did not open: unchanged since they failed (no byte of them was read). */
+  unreadableUnchanged: z.number().int().nonnegative().optional(),
   /** Parts held back on purpose (present when any were): their conversation or project was forgotten, or its folder is excluded. */
   withheld: z.strictObject({ forgotten: z.number().int().nonnegative(), excluded: z.number().int().nonnegative() }).optional(),
 });
 export type ProviderSweepStats = z.infer<typeof ProviderSweepStats>;
 
-export const SweepResult = z.strictObject({ providers: z.array(ProviderSweepStats) });
+/**
+ * A transcript file the last attempt could not read, named for the person: its path is theirs (their
+ * agent's file), shown where they look (the CLI's output, the panel's Telemetry and Home), and never
+ * in status, telemetry or logs, which keep counts.
+ */
+export const UnreadableFile = z.strictObject({
+  provider: z.enum(PROVIDER_IDS),
+  path: z.string(),
+  /** Why, as an error code (`read_failed`: the reader could not make sense of its bytes). */
+  code: z.string(),
+  /** When it was last tried and failed. */
+  failedAt: z.number().int(),
+  /** Its size and last change when it failed: a change to either has it read again. */
+  size: z.number().int().nonnegative(),
+  mtimeMs: z.number().int(),
+});
+export type UnreadableFile = z.infer<typeof UnreadableFile>;
+
+export const SweepResult = z.strictObject({
+  providers: z.array(ProviderSweepStats),
+  /** The files of this run's `unreadable` counts, named (present when there are any); never recorded in telemetry. */
+  unreadable: z.array(UnreadableFile).optional(),
+});
 export type SweepResult = z.infer<typeof SweepResult>;
 
 /** Spec 000's scheduled transcript sweep. */
@@ -59,6 +92,14 @@ export const sweepMethods = {
       lastTickAt: z.number().int().nullable(),
       nextTickAt: z.number().int().nullable(),
     }),
+  },
+  /**
+   * The transcript files of enabled providers that could not be read when last tried (the next tick
+   * after one changes tries it again), newest failure first, at most `limit`; `total` counts them all.
+   */
+  'Sweep.Unreadable': {
+    params: z.strictObject({ limit: z.number().int().min(1).max(1_000).optional() }),
+    result: z.strictObject({ files: z.array(UnreadableFile), total: z.number().int().nonnegative() }),
   },
 } as const;
 

@@ -9,6 +9,11 @@ export const FAILING_AFTER = 3;
 const CURATOR_LABELS: Record<CuratorKind, string> = { offline: 'offline', anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' };
 const count = new Intl.NumberFormat('en');
 
+/** Counts by code, as a map (an absent list counts nothing). */
+function codeCounts(list: readonly { code: string; count: number }[] | undefined): Map<string, number> {
+  return new Map((list ?? []).map((e) => [e.code, e.count]));
+}
+
 function providerLabel(provider: string): string {
   return Object.hasOwn(PROVIDERS, provider) ? PROVIDERS[provider as keyof typeof PROVIDERS].label : provider;
 }
@@ -40,25 +45,33 @@ export class StatusReporter {
     this.#state.put({ kind: 'import', subject: null, text, place: 'telemetry' });
   }
 
-  /** A tick or backfill settled: per provider, a failure is an error, and a run of them needs the person. */
+  /**
+   * A tick or backfill settled: per provider, Steward's own failure (its store, its reader) is an
+   * error, and a run of them needs the person; a file that could not be read is the file's trouble,
+   * a warning that says how many and where they are named, however long it lasts.
+   */
   captureSettled(providers: readonly ProviderSweepStats[]): void {
     for (const stats of providers) {
       const { provider } = stats;
       // A cancelled run that failed at nothing says nothing either way: a failure streak neither grows nor ends.
       if (stats.cancelled && stats.failed === 0) continue;
-      if (stats.failed === 0) {
+      this.#unreadable(stats);
+      const unreadable = codeCounts(stats.unreadable);
+      const failed = stats.failed - [...unreadable.values()].reduce((n, c) => n + c, 0);
+      if (failed <= 0) {
         this.#failStreak.delete(provider);
         this.#state.drop('import-failed', provider);
         this.#state.drop('provider-failing', provider);
         continue;
       }
       const label = providerLabel(provider);
-      const codes = (stats.errors ?? []).map((e) => e.code).filter((c) => c !== 'cancelled');
+      // The codes of Steward's own failures: those of files that could not be read are said apart.
+      const codes = (stats.errors ?? []).filter((e) => e.code !== 'cancelled' && e.count > (unreadable.get(e.code) ?? 0)).map((e) => e.code);
       const why = codes.length > 0 ? ` (${codes.join(', ')})` : '';
       const text =
         stats.discovered === 0
           ? `Importing ${label} transcripts failed${why}`
-          : `${count.format(stats.failed)} of ${count.format(stats.discovered)} ${label} transcript ${nounFor(stats.discovered, 'file')} could not be imported${why}`;
+          : `${count.format(failed)} of ${count.format(stats.discovered)} ${label} transcript ${nounFor(stats.discovered, 'file')} could not be imported${why}`;
       this.#state.put({ kind: 'import-failed', subject: provider, text, place: 'telemetry' });
       const streak = (this.#failStreak.get(provider) ?? 0) + 1;
       this.#failStreak.set(provider, streak);
@@ -66,6 +79,24 @@ export class StatusReporter {
         this.#state.put({ kind: 'provider-failing', subject: provider, text: `${label} transcripts have failed to import ${streak} times in a row`, place: 'telemetry' });
       }
     }
+  }
+
+  /**
+   * Files whose own bytes could not be read: counts and codes only (which files is the panel's and the
+   * CLI's to say, from Sweep.Unreadable). A run that listed nothing or stopped early did not look at
+   * them all, so it adds to what is said but never clears it.
+   */
+  #unreadable(stats: ProviderSweepStats): void {
+    const { provider } = stats;
+    const n = [...codeCounts(stats.unreadable).values()].reduce((sum, c) => sum + c, 0);
+    if (n === 0) {
+      if (stats.discovered > 0 && !stats.cancelled) this.#state.drop('files-unreadable', provider);
+      return;
+    }
+    const codes = (stats.unreadable ?? []).map((e) => e.code).join(', ');
+    const them = n === 1 ? 'it is tried again once it changes; Telemetry names it' : 'they are tried again once they change; Telemetry names them';
+    const text = `${countOf(n, `${providerLabel(provider)} transcript file`)} could not be read (${codes}): ${them}`;
+    this.#state.put({ kind: 'files-unreadable', subject: provider, text, place: 'telemetry' });
   }
 
   #project(projectKey: string): string {

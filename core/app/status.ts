@@ -10,6 +10,9 @@ const LIST_OF: Record<StatusKind, ListName> = {
   'curator-paused': 'attention',
   'provider-failing': 'attention',
   'plan-waiting': 'attention',
+  // A file Steward cannot read is the file's trouble, and the person's to settle (move it away, or let
+  // it be): it warns, and Steward's own failures stay the errors.
+  'files-unreadable': 'attention',
   'import-failed': 'errors',
   'curator-failed': 'errors',
   'sync-failed': 'errors',

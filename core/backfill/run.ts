@@ -121,21 +121,46 @@ interface FileOutcome {
   status: 'read' | 'cancelled' | 'failed' | 'vanished';
   /** Set when the file failed: the error's code, for the log and the tick result. */
   code?: string;
+  /** The file failed in its own read (its bytes), not in Steward's writes nor for a passing reason: it is remembered. */
+  unreadable?: boolean;
   partsWritten: number;
   messagesWritten: number;
   lines: LineStats;
   withheld: { forgotten: number; excluded: number };
 }
 
+/**
+ * Read failures that say nothing of the file's bytes, so the file is not remembered as unreadable: the
+ * system short of something, a store busy, the read worker gone, a cancel; and a permission refused,
+ * which a chmod lifts without changing what a failure is recognised by (inode, size, mtime). Such a
+ * file is tried again on the next tick (a refused open reads no byte), and stays Steward's error.
+ */
+const PASSING = ['worker_exit', 'cancelled', 'AbortError', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'ENOMEM', 'EAGAIN', 'EBUSY', 'EINTR', 'EIO', 'ETIMEDOUT', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_NOMEM', 'SQLITE_IOERR', 'SQLITE_INTERRUPT', 'SQLITE_PROTOCOL'];
+
+function passing(code: string): boolean {
+  return PASSING.some((p) => code === p || code.startsWith(`${p}_`));
+}
+
+/**
+ * A read's own failure by one code whichever thread read the file: a reader that threw without a code
+ * of its own could not make sense of the bytes, and the read worker says so as `read_failed`.
+ */
+function readCode(code: string): string {
+  return code === 'internal' ? 'read_failed' : code;
+}
+
 /** Reads one file and materializes its batches inside the run's commit window. */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
   const { options, progress } = io;
   const outcome: FileOutcome = { status: 'read', partsWritten: 0, messagesWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 }, withheld: { forgotten: 0, excluded: 0 } };
+  // Set while a batch is being written: a failure then is Steward's (its store), not the file's.
+  let writing = false;
   try {
     const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
     io.readAhead();
     for await (const batch of batches) {
+      writing = true;
       deps.commits.open();
       const appended = deps.materializer.materialize(ctx.token, batch, { refresh: io.refresh });
       const rows = appended.partsAppended + appended.partsRefreshed + appended.sessionsAppended;
@@ -159,13 +184,40 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
         outcome.status = 'cancelled';
         break;
       }
+      writing = false;
     }
   } catch (error) {
     outcome.code = errorCode(error);
     // Deleted between the listing and the read (a session cleaned up, a log rotated): nothing failed.
     outcome.status = outcome.code === 'ENOENT' ? 'vanished' : 'failed';
+    if (outcome.status === 'failed' && !writing) {
+      outcome.code = readCode(outcome.code);
+      outcome.unreadable = !passing(outcome.code);
+    }
   }
   return outcome;
+}
+
+/**
+ * Remembers a file that could not be read, as it was listed, so the next ticks do not read it again
+ * until it changes. Remembering is a convenience: if it cannot be written (a read-only store), the
+ * file is only read again, and the run goes on.
+ */
+function rememberUnreadable(provider: TranscriptProvider, file: TranscriptFile, code: string, deps: BackfillDeps): void {
+  try {
+    deps.checkpoints?.recordFailure(provider.id, file, provider.parserVersion, code);
+  } catch (error) {
+    deps.logger.warn('could not remember an unreadable transcript file', { provider: provider.id, code: errorCode(error) });
+  }
+}
+
+/** A file read through (or gone) is no longer one that could not be read. */
+function forgetUnreadable(provider: TranscriptProvider, paths: Iterable<string>, deps: BackfillDeps): void {
+  try {
+    deps.checkpoints?.clearFailures(provider.id, paths);
+  } catch (error) {
+    deps.logger.warn('could not forget an unreadable transcript file', { provider: provider.id, code: errorCode(error) });
+  }
 }
 
 /** Parts held back on purpose are counted, never dropped silently; the field appears once one was. */
@@ -203,7 +255,9 @@ function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): voi
     .map(([reason, n]) => `${reason}:${n}`)
     .join(',');
   const cancel = stats.cancelled ? { cancelled: true, notReached: stats.notReached ?? 0 } : {};
-  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, outsideWindow: stats.outsideWindow, vanished, failed, failedLines, skipped, bytesRead, partsWritten, durationMs, ...cancel };
+  // How many of the failures are files that could not be read, and how many of those were not opened again.
+  const unreadable = stats.unreadable ? { unreadable: stats.unreadable.reduce((n, e) => n + e.count, 0), unreadableUnchanged: stats.unreadableUnchanged ?? 0 } : {};
+  const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, outsideWindow: stats.outsideWindow, vanished, failed, failedLines, skipped, bytesRead, partsWritten, durationMs, ...unreadable, ...cancel };
   if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
   // Codes only: which file failed would be a path, and what it said would be transcript text.
   deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
@@ -253,12 +307,16 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
 }
 
 /**
- * Per file: skipped (unchanged, or outside the window: each counted as such), or read with these
+ * Per file: skipped (unchanged, outside the window, or unreadable as it was: each counted as such), or read with these
  * options. `vouched`: a manual run reads the file anyway, but the checkpoint there already vouches
  * for it as it is (this parser, a window at least as wide): it is kept, not narrowed to the manual
  * run's window.
  */
-type FilePlan = { skip: 'unchanged' | 'outsideWindow' } | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean };
+type FilePlan =
+  | { skip: 'unchanged' | 'outsideWindow' }
+  /** Could not be read when last tried and unchanged since: not opened, and counted failed again. */
+  | { skip: 'unreadable'; code: string }
+  | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean };
 const UNCHANGED: FilePlan = { skip: 'unchanged' };
 /** Never opened, whatever the fingerprints say: counted apart, so "up to date" never means "not read". */
 const OUTSIDE_WINDOW: FilePlan = { skip: 'outsideWindow' };
@@ -315,6 +373,9 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   const plans = files.map((file): FilePlan => {
     if (outsideWindow(file, ctx.windowStartMs)) return OUTSIDE_WINDOW;
     if (ctx.scheduled && deps.fingerprints.isUnchanged(file)) return UNCHANGED;
+    // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
+    const failure = ctx.scheduled ? deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion) : undefined;
+    if (failure) return { skip: 'unreadable', code: failure.code };
     const from = moves?.from(file);
     if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
     const verdict = checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs);
@@ -327,6 +388,7 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
     gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
   }
   if (gone.length > 0) deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
+  if (complete && deps.checkpoints) forgetUnreadable(provider, deps.checkpoints.failuresGone(provider.id, present), deps);
   return plans;
 }
 
@@ -339,6 +401,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const started = performance.now();
   const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, outsideWindow: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
   const errors = new CodeTally();
+  const unreadable = new CodeTally();
   const discovery = await provider.discover(ctx.signal);
   const { files } = discovery;
   stats.discovered = files.length;
@@ -368,6 +431,14 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       }
       done += 1;
       const plan = plans[i]!;
+      if (plan.skip === 'unreadable') {
+        // Still failing, so still counted so; but no byte of it is read until it changes.
+        stats.failed += 1;
+        errors.add(plan.code);
+        unreadable.add(plan.code);
+        stats.unreadableUnchanged = (stats.unreadableUnchanged ?? 0) + 1;
+        continue;
+      }
       if (plan.skip) {
         if (plan.skip === 'outsideWindow') stats.outsideWindow = (stats.outsideWindow ?? 0) + 1;
         else stats.unchanged += 1;
@@ -389,8 +460,15 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       if (outcome.status === 'failed') {
         stats.failed += 1;
         errors.add(outcome.code ?? 'internal');
+        if (outcome.unreadable) {
+          unreadable.add(outcome.code ?? 'read_failed');
+          rememberUnreadable(provider, file, outcome.code ?? 'read_failed', deps);
+        }
       }
-      if (outcome.status === 'vanished') stats.vanished = (stats.vanished ?? 0) + 1;
+      if (outcome.status === 'vanished') {
+        stats.vanished = (stats.vanished ?? 0) + 1;
+        forgetUnreadable(provider, [file.path], deps);
+      }
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.
       if (outcome.status === 'cancelled') {
         stoppedAt = i;
@@ -398,6 +476,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       }
       if (outcome.status !== 'read') continue;
       stats.read += 1;
+      forgetUnreadable(provider, [file.path], deps);
       // Only once the file was read, every session it yielded consumed and their rows committed. A
       // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own
       // window, which may be narrower), so the next scheduled tick does not read the file again. The
@@ -420,6 +499,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   if (stoppedAt !== undefined || discovery.cancelled) markCancelled(stats, stoppedAt === undefined ? 0 : files.length - stoppedAt);
   stats.messagesWritten = messagesWritten;
   stats.errors = errors.list();
+  if (unreadable.size > 0) stats.unreadable = unreadable.list();
   stats.durationMs = Math.round(performance.now() - started);
   logScan(deps, ctx, stats);
   return stats;

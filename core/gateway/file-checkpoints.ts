@@ -26,6 +26,25 @@ export interface FileCheckpoint {
   heldBack?: boolean;
 }
 
+/**
+ * A file whose own bytes could not be read (damaged, or not a transcript), as it was when it failed:
+ * while it stays so (the same inode, size and mtime, the same parser), a scheduled run does not read it
+ * again. Its path is the person's own file, named to them; it never goes to status, telemetry or logs.
+ */
+export interface FileFailure {
+  path: string;
+  dev: bigint;
+  ino: bigint;
+  size: number;
+  mtimeMs: number;
+  parserVersion: number;
+  code: string;
+  failedAt: number;
+}
+
+/** The file as a listing saw it: what a failure is recognised by. */
+type Listed = Pick<FileFailure, 'path' | 'dev' | 'ino' | 'size' | 'mtimeMs'>;
+
 /** What tells whether a file is as its checkpoint left it: loaded for every file of a run at once. */
 export type CheckpointIdentity = Pick<FileCheckpoint, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'parserVersion' | 'windowStartMs'>;
 
@@ -69,6 +88,11 @@ export class FileCheckpoints {
   readonly #put;
   readonly #remove;
   readonly #move;
+  /**
+   * Remembered failures by provider and path: loaded with one query the first time a run asks, then
+   * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
+   */
+  #failures: Map<string, Map<string, FileFailure>> | undefined;
 
   /** `exclusion`: the globs of the folder exclusion in force (capture.exclude), each once. */
   constructor(db: Db, exclusion: readonly string[] = []) {
@@ -148,5 +172,61 @@ export class FileCheckpoints {
   remove(provider: string, paths: readonly string[]): number {
     if (paths.length === 0) return 0;
     return inTransaction(this.#db, () => paths.reduce((removed, path) => removed + this.#remove.run(provider, path).changes, 0));
+  }
+
+  #failuresOf(provider: string): Map<string, FileFailure> {
+    if (!this.#failures) {
+      this.#failures = new Map();
+      const rows = this.#db.prepare('SELECT provider, path, dev, ino, size, mtime_ms, parser_version, code, failed_at FROM file_failures').raw().all() as [string, string, string, string, number, number, number, string, number][];
+      for (const [p, path, dev, ino, size, mtimeMs, parserVersion, code, failedAt] of rows) {
+        this.#failuresOf(p).set(path, { path, dev: BigInt(dev), ino: BigInt(ino), size, mtimeMs, parserVersion, code, failedAt });
+      }
+    }
+    let held = this.#failures.get(provider);
+    if (!held) this.#failures.set(provider, (held = new Map()));
+    return held;
+  }
+
+  /** The failure remembered for `file` while it is as it was then (read by the same parser version); otherwise none. */
+  failedAsIs(provider: string, file: Listed, parserVersion: number): FileFailure | undefined {
+    const f = this.#failuresOf(provider).get(file.path);
+    const same = f && f.parserVersion === parserVersion && f.dev === file.dev && f.ino === file.ino && f.size === file.size && f.mtimeMs === file.mtimeMs;
+    return same ? f : undefined;
+  }
+
+  /** Remembers that `file`, as listed, could not be read; the last failure of a path replaces the one before. */
+  recordFailure(provider: string, file: Listed, parserVersion: number, code: string, now = Date.now()): void {
+    const mtimeMs = Math.trunc(file.mtimeMs);
+    this.#db
+      .prepare(
+        `INSERT INTO file_failures (provider, path, dev, ino, size, mtime_ms, parser_version, code, failed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(provider, path) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms,
+           parser_version = excluded.parser_version, code = excluded.code, failed_at = excluded.failed_at`,
+      )
+      .run(provider, file.path, String(file.dev), String(file.ino), file.size, mtimeMs, parserVersion, code, now);
+    this.#failuresOf(provider).set(file.path, { path: file.path, dev: file.dev, ino: file.ino, size: file.size, mtimeMs, parserVersion, code, failedAt: now });
+  }
+
+  /**
+   * Forgets the failures of these paths (read through now, or gone); a path with none costs no
+   * statement, so reading a healthy file never touches the table.
+   */
+  clearFailures(provider: string, paths: Iterable<string>): void {
+    const held = this.#failuresOf(provider);
+    const gone = [...paths].filter((path) => held.has(path));
+    if (gone.length === 0) return;
+    const remove = this.#db.prepare('DELETE FROM file_failures WHERE provider = ? AND path = ?');
+    inTransaction(this.#db, () => gone.forEach((path) => remove.run(provider, path)));
+    for (const path of gone) held.delete(path);
+  }
+
+  /** The remembered failures of files a complete walk no longer finds. */
+  failuresGone(provider: string, present: ReadonlySet<string>): string[] {
+    return [...this.#failuresOf(provider).keys()].filter((path) => !present.has(path));
+  }
+
+  /** Every remembered failure of these providers, the newest first. */
+  failures<P extends string>(providers: readonly P[]): Array<FileFailure & { provider: P }> {
+    return providers.flatMap((provider) => [...this.#failuresOf(provider).values()].map((f) => ({ ...f, provider }))).sort((a, b) => b.failedAt - a.failedAt || a.path.localeCompare(b.path));
   }
 }

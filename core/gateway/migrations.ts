@@ -320,4 +320,26 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 15,
+    name: 'transcript files that could not be read, remembered as they were',
+    up(db) {
+      // Apart from file_checkpoints: a checkpoint vouches for rows a read committed, and a file read
+      // well before keeps its checkpoint (and resume point) when a later version of it fails.
+      db.exec(`
+        CREATE TABLE file_failures (
+          provider TEXT NOT NULL,
+          path TEXT NOT NULL,
+          dev TEXT NOT NULL,
+          ino TEXT NOT NULL,
+          size INTEGER NOT NULL,
+          mtime_ms INTEGER NOT NULL,
+          parser_version INTEGER NOT NULL,
+          code TEXT NOT NULL,
+          failed_at INTEGER NOT NULL,
+          PRIMARY KEY (provider, path)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];

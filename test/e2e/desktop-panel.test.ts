@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +116,58 @@ describe('first run on a fixture tree', () => {
     expect((await steward.rpc('App.FirstRun', {})).done).toBe(true);
     // Home without the first run: the agents watched stand on their own.
     await page.getByTestId('watched').waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('first run on history copied without its file times', () => {
+  let steward: ServedSteward;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // A 2025 Codex rollout and a 2025 OpenClaw session, copied as a restore without `cp -p` does: the
+    // files are dated today, their lines keep their 2025 times (more than a year ago).
+    const roots = makeTempDir('steward-e2e-first-run-copied-');
+    const fixtures = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
+    const rollout = 'rollout-2025-08-20T11-12-03-5a3f1c2e-8b4d-4e6f-9a1b-2c3d4e5f6a7b.jsonl';
+    const codex = join(roots.dir, 'codex');
+    const openclaw = join(roots.dir, 'openclaw');
+    mkdirSync(join(codex, 'sessions', '2025', '08', '20'), { recursive: true });
+    mkdirSync(join(openclaw, 'agents', 'main', 'sessions'), { recursive: true });
+    copyFileSync(join(fixtures, 'codex', rollout), join(codex, 'sessions', '2025', '08', '20', rollout));
+    copyFileSync(join(fixtures, 'attack', 'openclaw-v1-screenshot.jsonl'), join(openclaw, 'agents', 'main', 'sessions', 'openclaw-v1-screenshot.jsonl'));
+    steward = await startServe({ codexRoots: [codex], openclawRoots: [openclaw] });
+    browser = await launchChromium();
+    await eventually('the start-up sweep settles', async () => ((await steward.rpc('Telemetry.Recent', { kind: 'sweep.tick' })).entries.length > 0 ? true : undefined));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await steward?.stop({ check: false });
+  });
+
+  it('says the messages are older than the window though their files are new, offers them, and imports them on Everything', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    const listing = page.getByTestId('first-run-listing');
+    await listing.waitFor();
+    // No file is older than the window by its date; 9 messages are by theirs, and the import left them out.
+    expect(await listing.getAttribute('data-older')).toBe('0');
+    expect(await listing.getAttribute('data-older-messages')).toBe('9');
+    expect(await listing.innerText()).toContain('2 transcript files');
+    expect(await listing.innerText()).toContain('every one was last changed within the window, but 9 messages in them are older than the window and were not imported.');
+    const importer = page.getByTestId('first-run-import');
+    expect(await importer.innerText()).toContain('Everything: also import the 9 older messages in files changed within the window');
+    expect(await importer.innerText()).not.toContain('all there is has been imported');
+
+    await importer.getByRole('button', { name: 'Import everything' }).click();
+    await page.getByTestId('first-run-imported').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('first-run-imported').innerText()).toMatch(/^Imported \d+ new messages from 2 files\./);
+    // Nothing older is left: the listing and the choice say so, and nothing more is offered.
+    await eventually('the listing follows', async () => ((await listing.getAttribute('data-older-messages')) === '0' ? true : undefined));
+    expect(await listing.innerText()).toContain('every one was last changed within the window.');
+    expect(await importer.innerText()).toContain('Everything: nothing is older than the window, so all there is has been imported');
+    expect(await importer.getByRole('button', { name: 'Import everything' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -329,6 +382,46 @@ describe('the status bar through working, error, disconnected and reconnected', 
       await second?.stop({ check: false });
       await first.stop({ check: false });
       await model.stop();
+    }
+  });
+});
+
+describe('a transcript file Steward cannot read', () => {
+  it('warns (not an error) with the count, and names the file under the warning on Home and in Telemetry; the status bar and title hold no path', async () => {
+    const roots = makeTempDir('steward-e2e-unreadable-');
+    const day = join(roots.dir, 'codex', 'sessions', '2026', '12', '01');
+    mkdirSync(day, { recursive: true });
+    const cold = readFileSync(fileURLToPath(new URL('../fixtures/transcripts/codex/cold/rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl.zst', import.meta.url)));
+    const broken = join(day, 'rollout-2026-12-01T09-00-00-019fa000-0000-7000-8000-000000000001.jsonl.zst');
+    writeFileSync(broken, cold.subarray(0, Math.floor(cold.length / 2)));
+    const steward = await startServe({ codexRoots: [join(roots.dir, 'codex')] });
+    const browser = await launchChromium();
+    try {
+      await steward.rpc('Sweep.Tick', {});
+      const { page, problems } = await openPanel(browser, steward);
+      const text = '1 Codex CLI transcript file could not be read (read_failed): it is tried again once it changes; Telemetry names it';
+      await page.locator('[data-testid="status-bar"][data-state="attention"]').waitFor({ timeout: 10_000 });
+      expect(await page.getByTestId('status-message').innerText()).toBe(text);
+      expect(await page.title()).toMatch(/ · Steward — Needs you$/);
+      expect(await page.getByTestId('status-bar').innerText()).not.toContain('rollout-2026-12-01');
+
+      const needs = page.getByTestId('needs-you');
+      await needs.getByTestId('unreadable-files').waitFor();
+      expect(await needs.innerText()).toContain('Unreadable file');
+      expect(await needs.getByTestId('unreadable-files').innerText()).toContain('rollout-2026-12-01T09-00-00-019fa000-0000-7000-8000-000000000001.jsonl.zst');
+      expect(await needs.getByRole('link').getAttribute('href')).toBe('#/telemetry');
+
+      await goToPlace(page, 'Telemetry');
+      const panel = page.getByRole('region', { name: 'Files Steward could not read' });
+      await panel.waitFor();
+      expect((await panel.getByTestId('unreadable-files').innerText()).replace(/\s+/g, '')).toContain(broken.replace(/\s+/g, ''));
+      expect(await panel.innerText()).toContain('move it out of the agent');
+      expect(await axeProblems(page)).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await browser.close();
+      await steward.stop({ check: false });
     }
   });
 });

@@ -29,7 +29,8 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
             ...(options.all ? { all: true } : {}),
           });
           if (options.json) printJson(io, result);
-          else io.stdout(formatSweepResult(result));
+          // --days names the window itself (0: everything, as --all); without it, the retention window.
+          else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : { kind: 'retention' }));
           return sweepExit(result);
         });
       }, options.json),

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { countOf, statusLines, type CacheStats, type StewardClient } from '../../api/index.js';
+import { countOf, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { formatUnreadable } from './sweep.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
-/** What the stores hold when no owner runs: the counts, and when the agents' folders were last read (a check or a backfill, which may have found nothing new). */
+/** What the stores hold: the counts, and when the agents' folders were last read (a check or a backfill, which may have found nothing new). */
 interface Stored {
   conversations: number;
   messages: number;
@@ -23,6 +24,19 @@ function storedLine(stored: Stored): string {
   const last = stored.lastCheckedAt === null ? "the agents' folders were never checked" : `folders last checked ${localTime(stored.lastCheckedAt)}`;
   return `Stored: ${counts}; ${last}`;
 }
+
+/** The transcript files that could not be read when last tried, named; an owner from before they were remembered names none. */
+async function unreadableFiles(client: StewardClient): Promise<Result<'Sweep.Unreadable'>> {
+  try {
+    return await client.call('Sweep.Unreadable', {});
+  } catch (error) {
+    if (error instanceof StewardError && error.code === 'method_not_found') return { files: [], total: 0 };
+    throw error;
+  }
+}
+
+/** How to start an owner: `steward serve` runs in this terminal, until it is stopped (Ctrl+C or `steward stop`). */
+const START_HINT = 'To start it: `npm start` (the desktop app) or `steward serve` (headless, in this terminal until you stop it).\n';
 
 /** Where the answer came from and where Steward keeps its files, never the path itself. */
 function sourceLine(via: 'owner' | 'in-process', homeKind: 'env' | 'platform-default'): string {
@@ -44,15 +58,19 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           // "Up to date" would be a claim nobody checks. Say it is not running, and what the stores hold.
           const running = via === 'owner';
           const status = running ? info.status : (await import('../../app/index.js')).notRunningStatus();
-          const stored = running ? undefined : await storedFacts(client);
-          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), ...(stored ? { stored } : {}) });
+          // What the stores hold, running or not: the one line that says Steward has the person's history.
+          const stored = await storedFacts(client);
+          // The status counts them; here, where the person looks, they are named, with what to do.
+          const unreadable = await unreadableFiles(client);
+          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, ...(unreadable.total > 0 ? { unreadable } : {}) });
           else {
             const [headline, ...rest] = statusLines(status);
-            const details = stored ? [...rest, storedLine(stored)] : rest;
+            const details = [...rest, storedLine(stored)];
             io.stdout(
               `Steward ${info.version} (protocol ${info.protocol}) — ${headline}\n` +
                 details.map((line) => `  ${line}\n`).join('') +
-                (url ? `Control panel: ${url}\n` : 'To start it: `npm start` (the desktop app) or `steward serve` (in the background).\n') +
+                formatUnreadable(unreadable.files, unreadable.total) +
+                (url ? `Control panel: ${url}\n` : START_HINT) +
                 sourceLine(via, info.homeKind),
             );
           }

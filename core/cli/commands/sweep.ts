@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, SKIP_REASONS, SKIP_WORDS, WITHHELD_WORDS, type SkipReason, type SweepResult } from '../../api/index.js';
+import { countOf, SKIP_REASONS, SKIP_WORDS, type SkipReason, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -8,19 +8,51 @@ type ProviderResult = SweepResult['providers'][number];
 /** The panel's words for each reason (the type says when one is missing). */
 const SKIPPED: Record<SkipReason, string> = SKIP_WORDS;
 
+/**
+ * The window a run imported from, as a line names it: the retention window (nobody may have chosen it:
+ * the 365-day default applies, so the output says where it is set), or the days `--days` asked for.
+ */
+export type ImportWindow = { kind: 'retention' } | { kind: 'days'; days: number };
+
+function windowName(window: ImportWindow): string {
+  return window.kind === 'days' ? `the last ${countOf(window.days, 'day')}` : 'the retention window';
+}
+
 /** `13 lines held nothing to import (10 bookkeeping, 2 unreadable, 1 too large)`: every such line, by reason, in the panel's words. */
-function formatSkipped(p: ProviderResult): string {
+function formatSkipped(p: ProviderResult, window: ImportWindow): string {
   const entries = SKIP_REASONS.map((reason) => [reason, p.skipped?.[reason] ?? 0] as const).filter(([, n]) => n > 0);
   // Unreadable and oversized lines are among the reasons; a result without reasons still says how many.
   if (entries.length === 0) return p.failedLines ? `${countOf(p.failedLines, 'unreadable line')}` : '';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${SKIPPED[reason]}`).join(', ')})`;
+  // The panel's "older than the chosen period" would claim a choice; here the window is named.
+  const words = (reason: SkipReason) => (reason === 'outside_window' ? `older than ${windowName(window)}` : SKIPPED[reason]);
+  return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${words(reason)}`).join(', ')})`;
 }
 
-/** `3 failed (SQLITE_READONLY ×3)`: why, by code. */
+/** `3 failed (SQLITE_READONLY ×3)`: why, by code; and how many were not read again, unchanged since they failed. */
 function formatFailed(p: ProviderResult): string {
-  const codes = p.errors?.length ? ` (${p.errors.map((e) => `${e.code} ×${e.count}`).join(', ')})` : '';
+  const known = p.unreadableUnchanged ?? 0;
+  const again = known > 0 ? `; ${known === p.failed ? '' : `${known} `}not read again: unchanged since ${known === 1 ? 'it' : 'they'} failed` : '';
+  const codes = p.errors?.length ? ` (${p.errors.map((e) => `${e.code} ×${e.count}`).join(', ')}${again})` : '';
   return `${p.failed} failed${codes}`;
+}
+
+type Unreadable = NonNullable<SweepResult['unreadable']>;
+
+/**
+ * The files that could not be read, each by its path (the person's own file, shown to them here and
+ * nowhere in status, telemetry or logs), and what to do about them.
+ */
+export function formatUnreadable(files: Unreadable, total = files.length): string {
+  if (files.length === 0) return '';
+  const one = total === 1;
+  const [it, is, changes] = one ? ['it', 'it is', 'it changes'] : ['them', 'they are', 'one changes'];
+  const head =
+    `${countOf(total, 'transcript file')} could not be read: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
+    `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
+    `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
+  const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
+  return `${head}${files.map((f) => `  ${f.path} (${f.provider}, ${f.code})\n`).join('')}${more}`;
 }
 
 /** `cancelled after 30 of 60 transcript files`; a run cancelled while queued (or while listing) listed none. */
@@ -31,9 +63,9 @@ function formatCancelled(p: ProviderResult): string {
 
 /**
  * What became of the files: `4 transcript files, 1 read, 2 already up to date, 1 older than the
- * window, not read`. A file outside the window was never opened, so it is never "up to date".
+ * retention window, not read`. A file outside the window was never opened, so it is never "up to date".
  */
-function formatFiles(p: ProviderResult): string {
+function formatFiles(p: ProviderResult, window: ImportWindow): string {
   if (!p.cancelled && p.discovered === 0 && p.failed === 0) return 'no transcript files found';
   const files = p.cancelled ? formatCancelled(p) : countOf(p.discovered, 'transcript file');
   if (!p.cancelled && p.unchanged === p.discovered && p.failed === 0) return `${files}, already up to date`;
@@ -41,32 +73,39 @@ function formatFiles(p: ProviderResult): string {
   const what = [
     p.read > 0 ? `${p.read} read` : '',
     p.unchanged > 0 ? `${p.unchanged} already up to date` : '',
-    outside > 0 ? `${outside} older than the window, not read` : '',
+    outside > 0 ? `${outside} older than ${windowName(window)}, not read` : '',
     p.vanished ? `${p.vanished} gone before ${p.vanished === 1 ? 'it was' : 'they were'} read` : '',
     p.failed > 0 ? formatFailed(p) : '',
   ];
   return [files, ...what.filter(Boolean)].join(', ');
 }
 
-/** What the files brought: `12 new messages (37 parts)`, or `nothing new`. */
+/**
+ * What the files brought, in messages: `12 new messages`, or `nothing new`. Parts (a message's text,
+ * each tool call and result) are how Steward stores them, not what a person counts; parts with no new
+ * message grew messages already stored (a result that arrived after its call).
+ */
 function formatWritten(p: ProviderResult): string {
   if (p.partsWritten === 0) return 'nothing new';
-  if (p.messagesWritten === undefined) return countOf(p.partsWritten, 'new part');
-  return `${countOf(p.messagesWritten, 'new message')} (${countOf(p.partsWritten, 'part')})`;
-}
-
-/** Parts held back on purpose: `5 parts held back (3 of what you forgot, 2 in excluded folders)`; a reason with none is left out. */
-function formatWithheld(p: ProviderResult): string {
-  const entries = (['forgotten', 'excluded'] as const).map((why) => [why, p.withheld?.[why] ?? 0] as const).filter(([, n]) => n > 0);
-  if (entries.length === 0) return '';
-  const held = entries.reduce((sum, [, n]) => sum + n, 0);
-  return `${countOf(held, 'part')} held back (${entries.map(([why, n]) => `${n} ${WITHHELD_WORDS[why]}`).join(', ')})`;
+  // An owner from before messages were counted says only that something came.
+  if (p.messagesWritten === undefined) return 'new content imported';
+  if (p.messagesWritten === 0) return 'added to messages already stored';
+  return countOf(p.messagesWritten, 'new message');
 }
 
 /**
- * One line per provider, in words: counts only, never paths. A provider whose files were all unchanged
- * is "already up to date"; a cancelled one says how far it got.
+ * What was held back on purpose: `kept out what you forgot and what is in excluded folders`. The
+ * contract counts it in parts only, which a person does not count, so it is said without a number.
  */
+function formatWithheld(p: ProviderResult): string {
+  const why = (['forgotten', 'excluded'] as const).filter((reason) => (p.withheld?.[reason] ?? 0) > 0);
+  if (why.length === 0) return '';
+  return `kept out ${why.map((reason) => WITHHELD_WHAT[reason]).join(' and ')}`;
+}
+
+/** Each reason as what was kept out (the panel's WITHHELD_WORDS count parts: "4 of what you forgot"). */
+const WITHHELD_WHAT = { forgotten: 'what you forgot', excluded: 'what is in excluded folders' } as const;
+
 /**
  * A run that did not do all it was asked exits 1, whatever it printed: a file that failed, or a run
  * cancelled part-way (what it read stays imported). A script then knows to look, or to run it again.
@@ -75,15 +114,30 @@ export function sweepExit(result: SweepResult): number {
   return result.providers.some((p) => p.failed > 0 || p.cancelled === true) ? EXIT.failure : EXIT.ok;
 }
 
-export function formatSweepResult(result: SweepResult): string {
-  return result.providers
-    .map((p) => {
-      // Parts can land with no file read: rows an older version left in the spool, drained by this run.
-      const read = p.read > 0 || p.failed > 0 || (p.vanished ?? 0) > 0 || p.partsWritten > 0;
-      const parts = [formatFiles(p), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p)].filter(Boolean);
-      return `${p.provider}: ${parts.join('; ')} (${p.durationMs} ms)\n`;
-    })
-    .join('');
+/** Whether a provider's line names the window: files or lines older than it. */
+function leftOutByWindow(p: ProviderResult): boolean {
+  return (p.outsideWindow ?? 0) > 0 || (p.skipped?.outside_window ?? 0) > 0;
+}
+
+/** Under lines that name the retention window: what it is when nobody chose one, where it is set, and how to import the rest. */
+const RETENTION_NOTE =
+  'The retention window is the last 365 days unless you set another (Settings → Importing conversations, or query.cache.retention.default_days in config.json); `steward backfill --all` imports everything.\n';
+
+/**
+ * One line per provider, in words: counts only, never paths. A provider whose files were all unchanged
+ * is "already up to date"; a cancelled one says how far it got. `window`: what the run imported from.
+ * Below them, the files that could not be read, by path, with what to do.
+ */
+export function formatSweepResult(result: SweepResult, window: ImportWindow = { kind: 'retention' }): string {
+  const lines = result.providers.map((p) => {
+    // Parts can land with no file read: rows an older version left in the spool, drained by this run.
+    const read = p.read > 0 || p.failed > 0 || (p.vanished ?? 0) > 0 || p.partsWritten > 0;
+    const parts = [formatFiles(p, window), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p, window)].filter(Boolean);
+    return `${p.provider}: ${parts.join('; ')} (${p.durationMs} ms)\n`;
+  });
+  const note = window.kind === 'retention' && result.providers.some(leftOutByWindow) ? RETENTION_NOTE : '';
+  const unreadable = result.providers.reduce((n, p) => n + (p.unreadable ?? []).reduce((sum, e) => sum + e.count, 0), 0);
+  return `${lines.join('')}${note}${formatUnreadable(result.unreadable ?? [], Math.max(unreadable, result.unreadable?.length ?? 0))}`;
 }
 
 export function registerSweep(program: Command, io: CliIo, run: Run): void {

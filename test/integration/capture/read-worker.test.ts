@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -213,5 +213,25 @@ describe('the read worker', () => {
     } finally {
       store.close();
     }
+  });
+  it('fails a truncated archive with the same code in the worker as in-thread, and does not ask the worker for it again until it changes', async () => {
+    home = tempHome('steward-read-worker-');
+    const codex = join(home.dir, 'codex');
+    const day = join(codex, 'sessions', '2026', '12', '01');
+    mkdirSync(day, { recursive: true });
+    const whole = readFileSync(join(FIXTURES.codex, 'cold', 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl.zst'));
+    const broken = join(day, 'rollout-2026-12-01T09-00-00-019fa000-0000-7000-8000-000000000001.jsonl.zst');
+    writeFileSync(broken, whole.subarray(0, Math.floor(whole.length / 2)));
+    const roots = { STEWARD_CODEX_ROOTS: codex };
+    const viaWorker = driver('worker', roots, true);
+    const inThread = driver('thread', roots, false);
+    const failing = { failed: 1, errors: [{ code: 'read_failed', count: 1 }], unreadable: [{ code: 'read_failed', count: 1 }] };
+    const codexOf = async (d: Capture) => (await d.tick()).find((p) => p.provider === 'codex');
+    expect(await codexOf(viaWorker.driver)).toMatchObject(failing);
+    expect(viaWorker.driver.reader.usesWorker).toBe(true);
+    expect(await codexOf(inThread.driver)).toMatchObject(failing);
+    const started = viaWorker.driver.reader.readsStarted;
+    expect(await codexOf(viaWorker.driver)).toMatchObject({ ...failing, unreadableUnchanged: 1, bytesRead: 0 });
+    expect(viaWorker.driver.reader.readsStarted).toBe(started);
   });
 });

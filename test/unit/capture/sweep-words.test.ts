@@ -18,20 +18,35 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
       [
         'codex: no transcript files found (3 ms)',
         'gemini: 2 transcript files, already up to date (3 ms)',
-        'claude: 5 transcript files, 2 read, 3 already up to date; 3 new messages (7 parts) (3 ms)',
+        'claude: 5 transcript files, 2 read, 3 already up to date; 3 new messages (3 ms)',
         'openclaw: 1 transcript file, 1 read; nothing new (3 ms)',
         '',
       ].join('\n'),
     );
   });
 
-  it('counts what was held back on purpose and every line that held nothing, by reason, in the words the panel uses', () => {
+  it('says what was kept out on purpose (never in parts) and every line that held nothing, by reason, naming the window', () => {
     const text = formatSweepResult({
       providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, failedLines: 1, withheld: { forgotten: 4, excluded: 0 }, skipped: { malformed: 1, meta_only: 2, outside_window: 11 } }],
     });
-    expect(text).toBe('claude: 1 transcript file, 1 read; nothing new; 4 parts held back (4 of what you forgot); 14 lines held nothing to import (2 bookkeeping, 1 unreadable, 11 older than the chosen period) (3 ms)\n');
+    expect(text).toBe(
+      'claude: 1 transcript file, 1 read; nothing new; kept out what you forgot; 14 lines held nothing to import (2 bookkeeping, 1 unreadable, 11 older than the retention window) (3 ms)\n' +
+        'The retention window is the last 365 days unless you set another (Settings → Importing conversations, or query.cache.retention.default_days in config.json); `steward backfill --all` imports everything.\n',
+    );
     const both = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, withheld: { forgotten: 3, excluded: 2 } }] });
-    expect(both).toBe('claude: 1 transcript file, 1 read; nothing new; 5 parts held back (3 of what you forgot, 2 in excluded folders) (3 ms)\n');
+    expect(both).toBe('claude: 1 transcript file, 1 read; nothing new; kept out what you forgot and what is in excluded folders (3 ms)\n');
+  });
+
+  it('counts messages, never parts: parts that make no new message grew messages already stored', () => {
+    const text = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 3, read: 3, partsWritten: 39, messagesWritten: 35 }, { provider: 'codex', ...base, discovered: 1, read: 1, partsWritten: 2, messagesWritten: 0 }] });
+    expect(text).toBe('claude: 3 transcript files, 3 read; 35 new messages (3 ms)\ncodex: 1 transcript file, 1 read; added to messages already stored (3 ms)\n');
+    expect(text).not.toMatch(/\bparts?\b/);
+  });
+
+  it('names the window --days asked for, and says nothing of the retention window then', () => {
+    const text = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 2, read: 1, outsideWindow: 1, skipped: { outside_window: 3 } }] }, { kind: 'days', days: 30 });
+    expect(text).toBe('claude: 2 transcript files, 1 read, 1 older than the last 30 days, not read; nothing new; 3 lines held nothing to import (3 older than the last 30 days) (3 ms)\n');
+    expect(text).not.toContain('chosen');
   });
 
   it('has words for every reason a line is skipped, and for nothing else', () => {
@@ -40,7 +55,7 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
 
   it('says what a run wrote though it read no file (rows an older version left in the spool)', () => {
     const text = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 2, unchanged: 2, partsWritten: 4, messagesWritten: 2 }] });
-    expect(text).toBe('claude: 2 transcript files, already up to date; 2 new messages (4 parts) (3 ms)\n');
+    expect(text).toBe('claude: 2 transcript files, already up to date; 2 new messages (3 ms)\n');
   });
 
   it('says how far a cancelled run got, and that files older than the window were not read', () => {
@@ -53,9 +68,10 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     });
     expect(text).toBe(
       [
-        'claude: cancelled after 30 of 60 transcript files, 28 read, 1 already up to date, 1 older than the window, not read; 5 new messages (9 parts) (3 ms)',
+        'claude: cancelled after 30 of 60 transcript files, 28 read, 1 already up to date, 1 older than the retention window, not read; 5 new messages (3 ms)',
         'openclaw: cancelled before any transcript file was listed (3 ms)',
-        'codex: 3 transcript files, 1 already up to date, 2 older than the window, not read (3 ms)',
+        'codex: 3 transcript files, 1 already up to date, 2 older than the retention window, not read (3 ms)',
+        'The retention window is the last 365 days unless you set another (Settings → Importing conversations, or query.cache.retention.default_days in config.json); `steward backfill --all` imports everything.',
         '',
       ].join('\n'),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderId, Result } from '../../../core/api/index.js';
-import { everythingWords, spanWords, windowMeaning, windowWords } from '../../../renderer/src/places/home/window.js';
+import { everythingWords, olderWords, spanWords, windowMeaning, windowWords } from '../../../renderer/src/places/home/window.js';
 
 type Survey = Result<'Providers.Survey'>;
 const provider = (id: ProviderId, windowDays: number): Survey['providers'][number] => ({
@@ -11,6 +11,7 @@ const provider = (id: ProviderId, windowDays: number): Survey['providers'][numbe
   newestAt: null,
   windowDays,
   older: { files: 0, bytes: 0, imported: { files: 0, bytes: 0 } },
+  olderMessages: 0,
   failed: 0,
 });
 const survey = (...providers: Survey['providers']): Survey => ({ providers, durationMs: 4 });
@@ -42,5 +43,23 @@ describe('the choice to import everything', () => {
     expect(everythingWords(1, 10, undefined, 2)).toMatch(/^Everything: also import the 1 older file \(10 bytes\)$/);
     expect(windowMeaning(365, 0)).toBe('how far back Steward imports on its own: the last year now.');
     expect(windowMeaning(365, 1)).toBe('how far back Steward imports on its own: the last year now; you also imported the 1 older file once, which the checks do not read again.');
+  });
+});
+
+describe('history copied without its file times (files of today, messages of last year)', () => {
+  it('says only what the file times show, then how many messages the import left out as older', () => {
+    expect(olderWords(3, 0, 0)).toBe('every one was last changed within the window');
+    expect(olderWords(1, 0, 0)).toBe('it was last changed within the window');
+    expect(olderWords(2, 0, 9)).toBe('every one was last changed within the window, but 9 messages in them are older than the window and were not imported');
+    expect(olderWords(1, 0, 1)).toBe('it was last changed within the window, but 1 message in it is older than the window and was not imported');
+    expect(olderWords(5, 2, 0)).toBe('2 files are entirely older than the window');
+    expect(olderWords(5, 1, 4)).toBe('1 file is entirely older than the window, but 4 messages in the others are older than the window and were not imported');
+  });
+
+  it('offers to import the older messages, and never says all there is has been imported while any are left out', () => {
+    expect(everythingWords(0, 0, '0 ms', 0, 9)).toBe('Everything: also import the 9 older messages in files changed within the window');
+    expect(everythingWords(0, 0, undefined, 2, 1)).toBe('Everything: also import the 1 older message in files changed within the window');
+    expect(everythingWords(2, 2048, '3 s', 0, 9)).toMatch(/^Everything: also import the 2 older files \(2(\.0)? KB\) and the 9 older messages in newer files, about 3 s$/);
+    for (const words of [everythingWords(0, 0, '0 ms', 0, 9), everythingWords(0, 0, undefined, 2, 9)]) expect(words).not.toContain('all there is has been imported');
   });
 });

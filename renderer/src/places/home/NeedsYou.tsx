@@ -3,16 +3,23 @@ import type { StatusItem } from '../../client.js';
 import { Badge, EmptyState, Panel, plainText } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
 import { usePanel } from '../../store.js';
+import { UnreadableFiles } from '../telemetry/UnreadableFiles.js';
 
 const KIND_WORDS: Partial<Record<StatusItem['kind'], string>> = {
   conflict: 'Conflict',
   'curator-paused': 'Curator paused',
   'provider-failing': 'Agent failing',
   'plan-waiting': 'Plan waiting',
+  'files-unreadable': 'Unreadable file',
   'import-failed': 'Import failed',
   'curator-failed': 'Notes failed',
   'sync-failed': 'Sync failed',
 };
+
+/** Whether `item` is the first of its kind: files of every provider are named once, under the first warning about them. */
+function first(items: readonly StatusItem[], item: StatusItem): boolean {
+  return items.find((other) => other.kind === item.kind) === item;
+}
 
 /** Everything the status model says needs the person or failed, each a link to where it is dealt with. */
 export function NeedsYou(): ReactElement {
@@ -33,6 +40,8 @@ export function NeedsYou(): ReactElement {
             <li key={`${item.kind}:${item.subject ?? ''}`} className="needs-you__item">
               <Badge tone={status?.errors.includes(item) ? 'danger' : 'warn'}>{KIND_WORDS[item.kind] ?? 'Needs you'}</Badge>{' '}
               {item.place ? <a href={placeHref(item.place)}>{plainText(item.text)}</a> : plainText(item.text)}
+              {/* The status only counts them; here, where the warning is, they are named. */}
+              {item.kind === 'files-unreadable' && first(items, item) && <UnreadableFiles compact />}
             </li>
           ))}
         </ul>

@@ -25,8 +25,16 @@ export function windowWords(survey: Survey): string | undefined {
  * file older than the window is left to import, that there is nothing more (never "the 0 older
  * files"). `olderFiles` counts only those not imported yet; `imported`, those an import of everything
  * already read whole (Providers.Survey's `older.imported`), which are never offered again.
+ * `olderMessages`: messages the import left out as older than the window from files changed within
+ * it (a copy that did not keep file times); while there are any, all there is has not been imported.
  */
-export function everythingWords(olderFiles: number, olderBytes: number, estimate?: string, imported = 0): string {
+export function everythingWords(olderFiles: number, olderBytes: number, estimate?: string, imported = 0, olderMessages = 0): string {
+  if (olderMessages > 0) {
+    const messages = countOf(olderMessages, 'older message');
+    // The estimate is the older files' reading time: with none, it would say "about 0 ms".
+    if (olderFiles === 0) return `Everything: also import the ${messages} in files changed within the window`;
+    return `Everything: also import the ${countOf(olderFiles, 'older file')} (${formatBytes(olderBytes)}) and the ${messages} in newer files${estimate ? `, about ${estimate}` : ''}`;
+  }
   if (olderFiles === 0 && imported > 0) return `Everything: the ${countOf(imported, 'older file')} ${imported === 1 ? 'is' : 'are'} imported already, so all there is has been imported`;
   if (olderFiles === 0) return 'Everything: nothing is older than the window, so all there is has been imported';
   return `Everything: also import the ${countOf(olderFiles, 'older file')} (${formatBytes(olderBytes)})${estimate ? `, about ${estimate}` : ''}`;
@@ -36,4 +44,17 @@ export function everythingWords(olderFiles: number, olderBytes: number, estimate
 export function windowMeaning(days: number, imported: number): string {
   const once = imported === 0 ? '' : `; you also imported the ${countOf(imported, 'older file')} once, which the checks do not read again`;
   return `how far back Steward imports on its own: ${spanWords(days)} now${once}.`;
+}
+
+/**
+ * What the files' times say, then what the import found inside them: the window applies to each
+ * line's time, so files changed within it (a copy that did not keep file times) may still hold
+ * messages older than it, which the import left out.
+ */
+export function olderWords(files: number, olderFiles: number, olderMessages: number): string {
+  const one = files === 1;
+  const dated = olderFiles > 0 ? `${countOf(olderFiles, 'file')} ${olderFiles === 1 ? 'is' : 'are'} entirely older than the window` : `${one ? 'it' : 'every one'} was last changed within the window`;
+  if (olderMessages === 0) return dated;
+  const verbs = olderMessages === 1 ? 'is older than the window and was' : 'are older than the window and were';
+  return `${dated}, but ${countOf(olderMessages, 'message')} in ${olderFiles > 0 ? 'the others' : one ? 'it' : 'them'} ${verbs} not imported`;
 }

@@ -5,6 +5,7 @@ import { useCall } from '../../hooks.js';
 import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf, speaksOfParts } from './sentences.js';
 import { tickOf, type Tick } from './ticks.js';
 import { Totals } from './Totals.js';
+import { UnreadableFiles } from './UnreadableFiles.js';
 import './telemetry.css';
 
 const RECENT_LIMIT = 200;
@@ -32,7 +33,8 @@ function columns(projectName: (key: string) => string | undefined): readonly Col
 /**
  * Telemetry: what each scheduled check, import, notes run and clean-up did and how long it took, as
  * sentences; scheduled checks drawn apart from imports on request; failures marked; filtered by
- * kind; totals of what is listed. Counts and durations only, never content or paths.
+ * kind; totals of what is listed. Counts and durations only, never content or paths; the files the
+ * last checks could not read are named apart, above them, from their own read (Sweep.Unreadable).
  */
 export function TelemetryPlace(): ReactElement {
   const [kind, setKind] = useState<string | undefined>();
@@ -46,6 +48,7 @@ export function TelemetryPlace(): ReactElement {
     <>
       <PlaceHeader title="Telemetry" description="What Steward did and how long it took: counts and durations, never content or paths." />
       <ChoiceChips className="telemetry-filter" label="Show" options={FILTERS.map((f) => f.label)} chosen={FILTERS.findIndex((f) => f.kind === kind)} onChoose={(index) => setKind(FILTERS[index]!.kind)} />
+      <UnreadableFiles />
       <ErrorBanner title="Telemetry could not be loaded." error={recent.error} onRetry={recent.reload} />
       {recent.data !== undefined && entries.length === 0 && (
         <EmptyState icon="telemetry" title={kind ? `No ${KIND_FILTERS[kind]?.toLowerCase() ?? kind} yet` : 'Nothing recorded yet'}>

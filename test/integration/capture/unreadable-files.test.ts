@@ -1,0 +1,231 @@
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProviderSweepStats } from '../../../core/api/index.js';
+import { runCli } from '../../../core/cli/index.js';
+import { Core } from '../../../core/core.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
+import type { TranscriptProvider } from '../../../core/transcripts/index.js';
+import { captureIo as io } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+
+/**
+ * A transcript file whose own bytes cannot be read (a truncated Codex archive, an OpenClaw store that
+ * is no database) is named to the person where they look, remembered as it was so that no tick reads it
+ * again until it changes (a restart included), and is a warning that counts it, not an error forever.
+ */
+const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/codex/', import.meta.url));
+const COLD = join(FIXTURES, 'cold', 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl.zst');
+const LIVE = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
+const BROKEN = 'rollout-2026-12-01T09-00-00-019fa000-0000-7000-8000-000000000001.jsonl.zst';
+
+let h: CaptureHarness | undefined;
+let home: TempHome | undefined;
+let core: Core | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  await core?.shutdown();
+  core = undefined;
+  home?.cleanup();
+  home = undefined;
+});
+
+/** Codex's folder for a day, with one good rollout and a compressed one cut off half-way (a copy that stopped, a full disk). */
+function codexDay(root: string): { good: string; broken: string } {
+  const day = join(root, 'sessions', '2026', '12', '01');
+  mkdirSync(day, { recursive: true });
+  const good = join(day, LIVE);
+  copyFileSync(join(FIXTURES, LIVE), good);
+  const broken = join(day, BROKEN);
+  const whole = readFileSync(COLD);
+  writeFileSync(broken, whole.subarray(0, Math.floor(whole.length / 2)));
+  return { good, broken };
+}
+
+/** Changes a file's mtime only, as `touch` does. */
+function touch(path: string, secondsLater: number): void {
+  const at = new Date(statSync(path).mtimeMs + secondsLater * 1000);
+  utimesSync(path, at, at);
+}
+
+const openWindow = { query: { cache: { retention: { default_days: 0 } } } };
+
+describe('a truncated Codex archive (.jsonl.zst)', () => {
+  it('is counted unreadable and named; later ticks and a restart do not read it again, yet count it failing', async () => {
+    h = captureHarness(openWindow);
+    const { broken } = codexDay(h.codexRoot);
+    const size = statSync(broken).size;
+
+    const first = byProvider(await h.driver.tick(), 'codex');
+    // One code whichever thread read it: the read worker says read_failed of a decoder's error too.
+    expect(first).toMatchObject({ discovered: 2, read: 1, failed: 1, errors: [{ code: 'read_failed', count: 1 }], unreadable: [{ code: 'read_failed', count: 1 }] });
+    expect(first.unreadableUnchanged).toBeUndefined();
+    expect(first.bytesRead).toBeGreaterThanOrEqual(size);
+    expect(h.driver.named([first]).unreadable).toMatchObject([{ provider: 'codex', path: broken, code: 'read_failed', size }]);
+
+    const second = byProvider(await h.driver.tick(), 'codex');
+    expect(second).toMatchObject({ discovered: 2, read: 0, unchanged: 1, failed: 1, bytesRead: 0, unreadableUnchanged: 1, errors: [{ code: 'read_failed', count: 1 }], unreadable: [{ code: 'read_failed', count: 1 }] });
+
+    // A new owner (an empty fingerprint map) remembers it from the store: nothing of it is read.
+    await h.restart(openWindow);
+    const restarted = byProvider(await h.driver.tick(), 'codex');
+    expect(restarted).toMatchObject({ read: 0, unchanged: 1, failed: 1, bytesRead: 0, unreadableUnchanged: 1 });
+    expect(h.driver.unreadable()).toMatchObject({ total: 1, files: [{ provider: 'codex', path: broken }] });
+  });
+
+  it('is tried again once it changes, and forgotten once it reads', async () => {
+    h = captureHarness(openWindow);
+    const { broken } = codexDay(h.codexRoot);
+    await h.driver.tick();
+
+    touch(broken, 5);
+    const touched = byProvider(await h.driver.tick(), 'codex');
+    expect(touched).toMatchObject({ read: 0, failed: 1, bytesRead: statSync(broken).size, unreadable: [{ code: 'read_failed', count: 1 }] });
+    expect(touched.unreadableUnchanged).toBeUndefined();
+
+    // Replaced by a whole copy: it reads, and nothing is said of it any more (a restart included).
+    copyFileSync(COLD, broken);
+    touch(broken, 10);
+    const replaced = byProvider(await h.driver.tick(), 'codex');
+    expect(replaced).toMatchObject({ read: 1, failed: 0, errors: [] });
+    expect(replaced.unreadable).toBeUndefined();
+    expect(h.driver.unreadable()).toEqual({ files: [], total: 0 });
+    await h.restart(openWindow);
+    expect(h.driver.unreadable()).toEqual({ files: [], total: 0 });
+  });
+
+  it('is read again by a backfill, the way a person asks for a retry', async () => {
+    h = captureHarness(openWindow);
+    const { broken } = codexDay(h.codexRoot);
+    await h.driver.tick();
+    const [backfill] = await h.driver.backfill({ provider: 'codex', all: true });
+    expect(backfill).toMatchObject({ read: 1, failed: 1, unreadable: [{ code: 'read_failed', count: 1 }] });
+    expect(backfill!.unreadableUnchanged).toBeUndefined();
+    expect(backfill!.bytesRead).toBeGreaterThanOrEqual(statSync(broken).size);
+  });
+
+  it('is forgotten when it is gone from the folder', async () => {
+    h = captureHarness(openWindow);
+    const { broken } = codexDay(h.codexRoot);
+    await h.driver.tick();
+    rmSync(broken);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, failed: 0 });
+    expect(h.driver.unreadable().total).toBe(0);
+  });
+});
+
+describe('a damaged plain file', () => {
+  /** Counts the files `provider` is asked to open, by path. */
+  function counting(provider: TranscriptProvider): string[] {
+    const opened: string[] = [];
+    const read = provider.read.bind(provider);
+    provider.read = (file, options, stats) => {
+      opened.push(file.path);
+      return read(file, options, stats);
+    };
+    return opened;
+  }
+
+  it('an OpenClaw store that is no database is remembered as it was, and not opened again, a restart included', async () => {
+    h = captureHarness(openWindow);
+    const store = join(h.openclawRoot, 'agents', 'main', 'agent', 'openclaw-agent.sqlite');
+    mkdirSync(join(store, '..'), { recursive: true });
+    writeFileSync(store, 'not a database, whatever its name says\n'.repeat(200));
+    const openclaw = () => h!.driver.providers.find((p) => p.id === 'openclaw')!;
+
+    let opened = counting(openclaw());
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, failed: 1, unreadable: [{ code: 'SQLITE_NOTADB', count: 1 }] });
+    expect(opened).toEqual([store]);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ failed: 1, unreadableUnchanged: 1, errors: [{ code: 'SQLITE_NOTADB', count: 1 }] });
+    expect(opened).toEqual([store]);
+
+    await h.restart(openWindow);
+    opened = counting(openclaw());
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ failed: 1, unreadableUnchanged: 1 });
+    expect(opened).toEqual([]);
+
+    // Overwritten (the same inode, a new size): tried again.
+    writeFileSync(store, 'still not a database\n');
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ failed: 1, unreadable: [{ code: 'SQLITE_NOTADB', count: 1 }] });
+    expect(opened).toEqual([store]);
+  });
+
+  it('a rollout of garbled lines is read, its lines counted unreadable: the file itself did not fail', async () => {
+    h = captureHarness(openWindow);
+    const day = join(h.codexRoot, 'sessions', '2026', '12', '01');
+    mkdirSync(day, { recursive: true });
+    writeFileSync(join(day, 'rollout-2026-12-01T10-00-00-019fa000-0000-7000-8000-000000000002.jsonl'), Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x0a, 0x80, 0x81, 0x0a]));
+    const stats: ProviderSweepStats = byProvider(await h.driver.tick(), 'codex');
+    expect(stats).toMatchObject({ read: 1, failed: 0, failedLines: 2 });
+    expect(stats.unreadable).toBeUndefined();
+    expect(h.driver.unreadable().total).toBe(0);
+  });
+});
+
+describe('what the person is told', () => {
+  function withCodex(): { home: TempHome; broken: string } {
+    home = tempHome('steward-unreadable-');
+    const root = join(home.dir, 'roots', 'codex');
+    const { broken } = codexDay(root);
+    home.env.STEWARD_CODEX_ROOTS = root;
+    return { home, broken };
+  }
+
+  it('steward sweep names the file and what to do; the next sweep (a new process) does not read it again; steward info names it', async () => {
+    const { home, broken } = withCodex();
+    const first = io(home.env);
+    expect(await runCli(['sweep'], first)).toBe(1);
+    expect(first.out).toMatch(/^codex: 2 transcript files, 1 read, 1 failed \(read_failed ×1\);/m);
+    expect(first.out).toContain('1 transcript file could not be read: it may be damaged, or not a transcript.');
+    expect(first.out).toContain('replace it with a good copy, or move it out of the agent');
+    expect(first.out).toContain(`  ${broken} (codex, read_failed)\n`);
+
+    const again = io(home.env);
+    expect(await runCli(['sweep', '--json'], again)).toBe(1);
+    const result = JSON.parse(again.out) as { providers: ProviderSweepStats[]; unreadable: Array<{ path: string }> };
+    expect(byProvider(result.providers, 'codex')).toMatchObject({ read: 0, failed: 1, bytesRead: 0, unreadableUnchanged: 1 });
+    expect(result.unreadable.map((f) => f.path)).toEqual([broken]);
+
+    const text = io(home.env);
+    expect(await runCli(['sweep'], text)).toBe(1);
+    expect(text.out).toMatch(/^codex: 2 transcript files, 1 already up to date, 1 failed \(read_failed ×1; not read again: unchanged since it failed\);/m);
+
+    const info = io(home.env);
+    expect(await runCli(['info'], info)).toBe(0);
+    expect(info.out).toContain(`  ${broken} (codex, read_failed)\n`);
+    const json = io(home.env);
+    expect(await runCli(['info', '--json'], json)).toBe(0);
+    expect((JSON.parse(json.out) as { unreadable: { total: number; files: Array<{ path: string }> } }).unreadable).toMatchObject({ total: 1, files: [{ path: broken }] });
+  });
+
+  it('the status warns with the count and where the names are, ticks after ticks; status, telemetry and logs hold no path', async () => {
+    const { home, broken } = withCodex();
+    const logger = createMemoryLogger();
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, logger });
+    const text = '1 Codex CLI transcript file could not be read (read_failed): it is tried again once it changes; Telemetry names it';
+    for (let tick = 0; tick < 4; tick += 1) {
+      const result = await core.call('Sweep.Tick', {});
+      expect(result.unreadable?.map((f) => f.path)).toEqual([broken]);
+      // A warning, never an error, and never "failing N times in a row": Steward itself works.
+      expect(core.status).toMatchObject({ state: 'attention', message: text, errors: [], attention: [{ kind: 'files-unreadable', subject: 'codex', text, place: 'telemetry' }] });
+    }
+    expect(await core.call('Sweep.Unreadable', {})).toMatchObject({ total: 1, files: [{ provider: 'codex', path: broken, code: 'read_failed' }] });
+
+    const telemetry = JSON.stringify(await core.call('Telemetry.Recent', {}));
+    const said = [JSON.stringify(core.status), JSON.stringify(await core.call('App.Info', {})), telemetry, logger.lines.join('\n')];
+    for (const words of said) {
+      expect(words).not.toContain(BROKEN);
+      expect(words).not.toContain(home.dir);
+    }
+    expect(telemetry).toContain('"unreadable":[{"code":"read_failed","count":1}]');
+
+    // Once it is gone, nothing is said of it.
+    rmSync(broken);
+    await core.call('Sweep.Tick', {});
+    expect(core.status).toMatchObject({ state: 'idle', attention: [], errors: [] });
+    expect(await core.call('Sweep.Unreadable', {})).toEqual({ files: [], total: 0 });
+  });
+});
