@@ -113,7 +113,8 @@ export class Core {
         ...telemetryHandlers(this.telemetry),
         ...cacheStatsHandlers(this.gateway, home.dir, () => this.projects.count()),
         ...transcriptsHandlers(config, env, () => parseConfig(readConfigFile(home.dir))),
-        ...projectsHandlers(this.projects),
+        // A latest conversation's name, redacted when asked: history reads its first request whole before the cut.
+        ...projectsHandlers(this.projects, (labels) => this.history.sessions.redactedNames(labels)),
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),

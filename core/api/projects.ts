@@ -21,7 +21,13 @@ export type ProjectSummary = z.infer<typeof ProjectSummary>;
 
 export const projectsMethods = {
   'Projects.List': {
-    params: z.strictObject({}),
+    params: z.strictObject({
+      /**
+       * true: each latest conversation's name redacted with the secrets module, a first request before it
+       * is cut (the panel and the CLI ask for this; without it the names are as stored).
+       */
+      redact: z.boolean().optional(),
+    }),
     result: z.strictObject({ projects: z.array(ProjectSummary) }),
   },
   'Projects.Get': {

@@ -151,6 +151,11 @@ export const sessionsMethods = {
         to: epochMs.optional(),
         limit: z.number().int().min(1).max(200).optional(),
         cursor: z.string().max(500).optional(),
+        /**
+         * true: titles and first requests redacted with the secrets module, each first request before it is
+         * cut (the panel and the CLI ask for this; a cursor serves either way).
+         */
+        redact: z.boolean().optional(),
       })
       .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' }),
     result: z.strictObject({ sessions: z.array(SessionSummary), cursor: z.string().optional() }),

@@ -5,7 +5,7 @@ import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
 import { rankByRelevance, rankedBefore } from './rank.js';
-import { redactAll, redactLabels } from './redaction.js';
+import { redactAll } from './redaction.js';
 import { toolCallLine } from './messages.js';
 import type { SessionsView } from './sessions.js';
 import { excerptOf, snippetOf, termPattern, type Snippet } from './snippet.js';
@@ -243,10 +243,7 @@ export class HistorySearch {
   async #sessionsOf(hits: readonly SearchHit[], redactor: Redactor | null): Promise<SearchSession[]> {
     const records = [...new Set(hits.map((h) => h.sessionId))].flatMap((id) => this.#history.session(id) ?? []);
     const labels = redactor
-      ? await redactLabels(
-          records.map((r) => ({ title: r.title, firstText: r.title === null ? this.#sessions.firstText(r) : null })),
-          redactor,
-        )
+      ? await this.#sessions.redactedLabels(records, redactor, (r) => r.title === null)
       : records.map((r) => ({ title: r.title, firstRequest: r.title === null ? this.#sessions.firstRequest(r) : null }));
     const nameOf = this.#sessions.projectNamer();
     return records.map((record, i) => ({

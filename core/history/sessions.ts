@@ -4,7 +4,7 @@ import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gate
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { groupMessages, messageIdOf, oneLine } from './messages.js';
-import { FIRST_REQUEST_CHARS, redactLabels, redactParts } from './redaction.js';
+import { FIRST_REQUEST_CHARS, redactLabels, redactParts, type Labels } from './redaction.js';
 
 /** How history names projects (the projects room's table, read through its store). */
 export interface ProjectNames {
@@ -22,6 +22,15 @@ const CHUNK = 400;
 const CONTEXT_MESSAGES = 5;
 /** Of a first request's text, what is redacted before it is cut to FIRST_REQUEST_CHARS (whitespace folds). */
 const FIRST_TEXT_CHARS = 4_000;
+/**
+ * Conversations whose labels are read and redacted together, between turns of the loop: a title and
+ * FIRST_TEXT_CHARS of request each, about one secretlint pass (see REDACT_BATCH_CHARS). A list of 200,
+ * or every project's latest, never reads and lints its first requests in one go.
+ */
+const LABEL_CHUNK = 8;
+
+/** What a conversation's labels are read from: its id, its title and the first request capture kept. */
+export type LabelSource = Pick<SessionRecord, 'sessionId' | 'title' | 'firstRequest'>;
 
 const ListCursor = z.strictObject({ f: z.string(), t: z.number().int(), i: z.string() });
 const PageCursor = z.strictObject({ s: z.string(), d: z.enum(['after', 'before']), t: z.number().int().nullable(), r: z.number().int() });
@@ -107,8 +116,31 @@ export class SessionsView {
 
   /** A summary whose title and first request are redacted, the request before it is cut. */
   async redactedSummary(record: SessionRecord, redactor: Redactor, nameOf?: ProjectNamer): Promise<SessionSummary> {
-    const [labels] = await redactLabels([{ title: record.title, firstText: this.firstText(record) }], redactor);
+    const [labels] = await this.redactedLabels([record], redactor);
     return this.summary(record, labels, nameOf);
+  }
+
+  /**
+   * Titles and first requests redacted, each request read whole and redacted before it is cut, LABEL_CHUNK
+   * conversations at a time (see redactLabels, which yields the loop after each secretlint pass).
+   * `wantsFirst`: whether a conversation's first request is read at all (null when not).
+   */
+  async redactedLabels(sources: readonly LabelSource[], redactor: Redactor, wantsFirst: (source: LabelSource) => boolean = () => true): Promise<Labels[]> {
+    const labels: Labels[] = [];
+    for (let at = 0; at < sources.length; at += LABEL_CHUNK) {
+      const chunk = sources.slice(at, at + LABEL_CHUNK);
+      labels.push(...(await redactLabels(chunk.map((s) => ({ title: s.title, firstText: wantsFirst(s) ? this.firstText(s) : null })), redactor)));
+    }
+    return labels;
+  }
+
+  /**
+   * Each conversation's name as a list shows it (its title, else its first request), redacted: what the
+   * projects room names a project's latest conversation by when asked to redact (Projects.List).
+   */
+  async redactedNames(sources: readonly LabelSource[]): Promise<Array<string | null>> {
+    const labels = await this.redactedLabels(sources, this.#redactor(), (s) => s.title === null);
+    return labels.map((l) => l.title ?? l.firstRequest);
   }
 
   find(sessionId: string): SessionSummary | undefined {
@@ -140,9 +172,12 @@ export class SessionsView {
     return record;
   }
 
-  list(params: ParsedParams<'Sessions.List'>): Result<'Sessions.List'> {
-    const limit = params.limit ?? LIST_LIMIT;
-    const tag = fingerprint(params);
+  /** With `redact`, titles and first requests are redacted, each request before it is cut. */
+  async list(params: ParsedParams<'Sessions.List'>): Promise<Result<'Sessions.List'>> {
+    const { redact, ...listing } = params;
+    const limit = listing.limit ?? LIST_LIMIT;
+    // The same rows either way: a cursor of a redacted page goes on with a raw one, and the other way.
+    const tag = fingerprint(listing);
     const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, ListCursor);
     if (after && after.f !== tag) throw new StewardError('invalid_params', 'The cursor belongs to another listing; start again without it');
     const rows = this.#reader.list({
@@ -157,7 +192,8 @@ export class SessionsView {
     const last = page[page.length - 1];
     const more = rows.length > limit && last !== undefined;
     const nameOf = this.projectNamer();
-    return { sessions: page.map((r) => this.summary(r, undefined, nameOf)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
+    const labels = redact === true ? await this.redactedLabels(page, this.#redactor()) : undefined;
+    return { sessions: page.map((r, i) => this.summary(r, labels?.[i], nameOf)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
   }
 
   /** With `redact`, texts are redacted before anything (a summary, a first request) is cut from them. */
@@ -206,10 +242,7 @@ export class SessionsView {
 
   async #redactedSubagents(sessionId: string, redactor: Redactor, nameOf: ProjectNamer): Promise<SessionSubagent[]> {
     const children = this.#reader.subagents(sessionId);
-    const labels = await redactLabels(
-      children.map((child) => ({ title: child.title, firstText: this.firstText(child) })),
-      redactor,
-    );
+    const labels = await this.redactedLabels(children, redactor);
     return children.map((child, i) => ({ session: this.summary(child, labels[i], nameOf), startedBy: this.#startedBy(sessionId, child) }));
   }
 

@@ -4,8 +4,18 @@ import { migrateRoom, type Db } from '../store/index.js';
 import { detectRepo, normalizeCwd, projectKeyOf, projectNameOf, projectSlugOf } from './derive.js';
 import { PROJECTS_MIGRATIONS } from './schema.js';
 
-/** A project as the contract shows it, plus the folder name of its notes under STEWARD_HOME. */
-export type ProjectRecord = ProjectSummary & { slug: string };
+/** The latest conversation's labels as stored, for a caller that redacts them before it names it. */
+export interface LatestLabels {
+  sessionId: string;
+  title: string | null;
+  firstRequest: string | null;
+}
+
+/**
+ * A project as the contract shows it, plus the folder name of its notes under STEWARD_HOME and what its
+ * latest conversation's name was made of (`latestSession.name` is its title, else its first request).
+ */
+export type ProjectRecord = ProjectSummary & { slug: string; latestLabels: LatestLabels | null };
 
 interface ProjectRow {
   project_key: string;
@@ -34,6 +44,7 @@ function toRecord(row: ProjectRow, sessions: number, head: SessionHead | undefin
     lastActivityAt: row.last_activity_at,
     sessions,
     latestSession: latest(head),
+    latestLabels: head ? { sessionId: head.sessionId, title: head.title, firstRequest: head.firstRequest } : null,
   };
 }
 

@@ -195,6 +195,31 @@ describe('search and read conversations in the panel', () => {
     await page.context().close();
   });
 
+  it('shows a secret as [REDACTED] in a search hit and in the conversation, and as written once the person ticks "Show secrets"', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    // The fixture's token is in a tool result that read a file (the config conversation).
+    await searchFor(page, 'GITHUB_TOKEN');
+    const hit = page.locator('.search-hit').first();
+    expect(await hit.locator('.search-hit__snippet').innerText()).toContain('[REDACTED]');
+    const mainText = () => page.locator('main').evaluate((main) => main.textContent ?? '');
+    expect(await mainText()).not.toContain(SECRET);
+    await hit.click();
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    // Folded results too: the text in the page, shown or not, holds no secret.
+    expect(await mainText()).toContain('[REDACTED]');
+    expect(await mainText()).not.toContain(SECRET);
+    const show = page.getByRole('checkbox', { name: 'Show secrets' });
+    expect(await show.isChecked()).toBe(false);
+    await show.check();
+    await eventually('the conversation is shown as written', async () => ((await mainText()).includes(SECRET) ? true : undefined));
+    // Not kept: the next conversation opened is redacted again.
+    await page.goto(`${steward.baseUrl}#/sessions/${encodeURIComponent(IDS.pruning)}`);
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Show secrets' }).isChecked()).toBe(false);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('takes one Tab stop per filter, and the arrow keys choose within it', async () => {
     const { page, problems } = await openPanel(browser, steward);
     await searchFor(page, 'calendar');

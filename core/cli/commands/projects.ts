@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, lastActiveAt } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 /** A session name on one terminal line: no newlines or control characters, bounded. */
 function oneLine(text: string): string {
@@ -17,13 +17,14 @@ export function registerProjects(program: Command, io: CliIo, run: Run): void {
     .action((options: { json?: boolean }) =>
       run(async () => {
         return withClient(io, async (client) => {
-          const result = await client.call('Projects.List', {});
+          // The latest conversation's name is read over a shoulder too: a secret in it shows as [REDACTED].
+          const result = await client.call('Projects.List', { redact: true });
           if (options.json) printJson(io, result);
           else if (result.projects.length === 0) io.stdout('No projects yet.\n');
           else
             for (const p of result.projects) {
               const at = lastActiveAt(p);
-              const activity = p.sessions === 0 ? 'no sessions left' : `${countOf(p.sessions, 'session')}  ${at === null ? 'no activity recorded' : `last ${new Date(at).toISOString()}`}`;
+              const activity = p.sessions === 0 ? 'no sessions left' : `${countOf(p.sessions, 'session')}  ${at === null ? 'no activity recorded' : `last ${localTime(at)}`}`;
               io.stdout(`${p.projectKey}  ${p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
               if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
             }

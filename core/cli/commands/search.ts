@@ -137,6 +137,8 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           ...(options.sort !== undefined ? { sort: choiceOption('--sort', options.sort, SEARCH_SORTS) } : {}),
           ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 100) } : {}),
           ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+          // Snippets and headings are read over a shoulder, or shared on a screen: secrets show as [REDACTED].
+          redact: true,
         };
         if (params.query.trim() === '' && !hasSearchFilter(params) && options.project === undefined) throw new UsageError(NOTHING_TO_SEARCH);
         const result = await withClient(io, async (client) =>

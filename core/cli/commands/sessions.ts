@@ -103,6 +103,8 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
             ...dates.range,
             ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 200) } : {}),
             ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+            // A list is read over a shoulder, or shared on a screen: a secret in a title shows as [REDACTED].
+            redact: true,
           }),
         );
         const filtered = [options.project, options.provider, options.from, options.to, options.cursor].some((o) => o !== undefined);
@@ -113,12 +115,13 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     );
   sessions
     .command('show <id>')
-    .description('read one conversation: its messages in order, tools folded to one line')
+    .description('read one conversation: its messages in order, tools folded to one line, secrets redacted unless --raw')
     .option('--limit <n>', 'messages per page (1-1000, default 200)')
     .option('--cursor <cursor>', 'an earlier or later page')
     .option('--part <partId>', 'open the page around this part (a search hit)')
+    .option('--raw', 'do not redact secrets: the conversation as it was written')
     .option('--json', 'print JSON')
-    .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; json?: boolean }) =>
+    .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; raw?: boolean; json?: boolean }) =>
       run(async () => {
         requiredText('the session id', sessionId);
         const params = {
@@ -126,6 +129,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 1000) } : {}),
           ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
           ...(options.part !== undefined ? { partId: options.part } : {}),
+          ...(options.raw ? {} : { redact: true }),
         };
         // With --part, "not found" may be the part's; without, only the conversation can be missing.
         const result = await withClient(io, (client) => (options.part === undefined ? client.call('Sessions.Get', params).catch(wholeSessionId) : client.call('Sessions.Get', params)));
@@ -165,7 +169,8 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         if (options.json) printJson(io, { filename: result.filename, mediaType: result.mediaType, content, redacted: result.redacted });
         else if (options.output !== undefined) {
           await writeExport(options.output, content, options.force === true);
-          io.stdout(`Wrote the export (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
+          // The file as the person typed it (this terminal's own words, never logged).
+          io.stdout(`Wrote ${options.output} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
         }
         return EXIT.ok;
       }, options.json),

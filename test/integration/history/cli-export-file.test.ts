@@ -50,7 +50,10 @@ describe('steward sessions export --output', () => {
     const dir = join(home.dir, 'new');
     mkdirSync(dir);
     const file = join(dir, 'export.md');
-    expect((await cli('sessions', 'export', IDS.config, '--output', file)).code).toBe(0);
+    const wrote = await cli('sessions', 'export', IDS.config, '--output', file);
+    expect(wrote.code).toBe(0);
+    // The file it wrote, named as typed, where the person is looking.
+    expect(wrote.out).toBe(`Wrote ${file} (secrets redacted).\n`);
     expect(readFileSync(file, 'utf8')).toContain('[REDACTED]');
     expect(readdirSync(dir)).toEqual(['export.md']);
     const alone = await cli('sessions', 'export', IDS.config, '--force');

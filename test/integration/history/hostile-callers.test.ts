@@ -86,7 +86,7 @@ describe('search_transcripts', () => {
     const glimmer = JSON.stringify((await tool('search_transcripts', { query: 'glimmer' })).structuredContent);
     expect(glimmer).toContain('glimmer');
     expect(glimmer).not.toContain(AWS_SECRET.slice(0, 10));
-    // The panel and the CLI ask for no redaction: the person's own search shows what they wrote.
+    // A caller that asks for no redaction (the panel and the CLI ask for it) gets what was written.
     expect((await core.call('Search.Query', { query: 'deploy' })).hits[0]!.snippet).toContain(BEARER);
   });
 
@@ -97,7 +97,7 @@ describe('search_transcripts', () => {
     expect(summary).toMatch(/^Bash: cd \/work\/h+ && git remote set-url origin https:\/\/x-access-token:/);
     expect(summary).not.toContain(TOKEN_PIECE);
     expect(summary).toContain('[REDACTED]');
-    // Without redact (the panel, the CLI), the person reads the line as they wrote it.
+    // Without redact (the contract's default; the panel and the CLI ask for it), the line is as written.
     expect((await core.call('Search.Query', { query: 'orchard', kind: 'tool_use' })).hits[0]!.summary).toContain(TOKEN_PIECE);
   });
 

@@ -94,13 +94,16 @@ afterAll(async () => {
 });
 
 describe('naming projects in history', () => {
-  it('Sessions.List names a page of one project without reading its sessions, once per project', () => {
-    counted.reset();
-    const { sessions } = history.sessions.list({ limit: 50 });
-    expect(sessions).toHaveLength(CONVERSATIONS + 2);
-    expect(new Set(sessions.map((s) => s.projectName))).toEqual(new Set(['big', 'small']));
-    expect(counted.of(PROJECT_SESSIONS)).toBe(0);
-    expect(counted.of(PROJECT_ROW)).toBe(2);
+  it('Sessions.List names a page of one project without reading its sessions, once per project', async () => {
+    // Redacted too, as the panel and the CLI ask for it.
+    for (const redact of [false, true]) {
+      counted.reset();
+      const { sessions } = await history.sessions.list({ limit: 50, redact });
+      expect(sessions).toHaveLength(CONVERSATIONS + 2);
+      expect(new Set(sessions.map((s) => s.projectName))).toEqual(new Set(['big', 'small']));
+      expect(counted.of(PROJECT_SESSIONS)).toBe(0);
+      expect(counted.of(PROJECT_ROW)).toBe(2);
+    }
   });
 
   it('Sessions.Get names the project once for the conversation and all its subagents', async () => {

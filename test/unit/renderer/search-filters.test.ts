@@ -13,6 +13,10 @@ describe('the Search place’s chips as a Search.Query', () => {
     expect(queryOf({ q: 'frost', who: 'assistant' })).toMatchObject({ role: 'assistant' });
     expect(queryOf({ q: 'frost', who: 'assistant' }).genuineUserTurn).toBeUndefined();
   });
+
+  it('asks for snippets and titles with secrets redacted, whatever the chips (results are read on a shared screen too)', () => {
+    for (const filters of [{ q: 'frost' }, { q: '', who: 'me' }, { q: 'token', kind: 'tool_result', sort: 'newest' }] as const) expect(queryOf(filters).redact).toBe(true);
+  });
 });
 
 describe('a search with chips and no words', () => {

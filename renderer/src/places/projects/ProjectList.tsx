@@ -68,7 +68,8 @@ function matches(project: ProjectSummary, filter: string): boolean {
  * tick: filtered by a box, sorted by any column, the project opened last highlighted.
  */
 export function ProjectList(): ReactElement {
-  const list = useCall('Projects.List', {}, { refreshOn: ['sweep.tick', 'history.changed'] });
+  // Each latest conversation named with its secrets redacted: the list is read on a shared screen too.
+  const list = useCall('Projects.List', { redact: true }, { refreshOn: ['sweep.tick', 'history.changed'] });
   const [filter, setFilter] = useState('');
   const filterId = useId();
   const table = useRef<HTMLDivElement>(null);

@@ -30,7 +30,8 @@ function useListFocus(projectKey: string, loaded: boolean, count: number): { lis
 
 /** A project's conversations, newest first: title (or first request), when, how long, how many messages. */
 export function ProjectSessions({ projectKey }: { projectKey: string }): ReactElement {
-  const first = useCall('Sessions.List', { projectKey, limit: 25 }, { refreshOn: ['sweep.tick', 'history.changed'] });
+  // Titles with secrets redacted (a list is read on a shared screen too); the conversation's page can show them.
+  const first = useCall('Sessions.List', { projectKey, limit: 25, redact: true }, { refreshOn: ['sweep.tick', 'history.changed'] });
   const next = useAction('Sessions.List');
   // The pages after the first, for the first page they follow; a refreshed first page starts over.
   const [extra, setExtra] = useState<{ after: typeof first.data; sessions: SessionSummary[]; cursor: string | undefined } | undefined>();
@@ -42,7 +43,7 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
     const after = first.data;
     if (!cursor || next.busy) return;
     const shown = sessions.length;
-    void next.run({ projectKey, limit: 25, cursor }).then((page) => {
+    void next.run({ projectKey, limit: 25, cursor, redact: true }).then((page) => {
       // Nothing new (or a failure): the button, still there, takes the focus back.
       if (!page || page.sessions.length === 0) focus.button.current?.focus();
       else focus.landAt(shown);

@@ -61,6 +61,8 @@ export function queryOf(filters: SearchFilters, now = Date.now()): Params<'Searc
     ...(filters.project ? { projectKey: filters.project } : {}),
     ...(filters.when ? { from: now - WHEN_DAYS[filters.when] * DAY } : {}),
     ...(filters.sort ? { sort: filters.sort } : {}),
+    // Results are read on a shared screen too: snippets and titles come with secrets as [REDACTED], redacted before they are cut.
+    redact: true,
   };
 }
 

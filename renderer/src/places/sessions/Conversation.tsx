@@ -5,12 +5,12 @@ import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
 import { harnessFold, messageElementId, messageSpeaker } from './reading.js';
 
-/** A subagent's own conversation, loaded when its fold is opened. */
-function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: number }): ReactElement {
+/** A subagent's own conversation, loaded when its fold is opened; redacted as its parent is (`redact`). */
+function Subagent({ subagent, depth, redact }: { subagent: SessionSubagent; depth: number; redact: boolean }): ReactElement {
   const loaded = useAction('Sessions.Get');
   const s = subagent.session;
   const load = (open: boolean) => {
-    if (open && !loaded.data && !loaded.busy) void loaded.run({ sessionId: s.sessionId });
+    if (open && !loaded.data && !loaded.busy) void loaded.run({ sessionId: s.sessionId, ...(redact ? { redact } : {}) });
   };
   return (
     <details className="subagent" onToggle={(e) => load(e.currentTarget.open)}>
@@ -19,7 +19,7 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
       </summary>
       <ErrorBanner title="The subagent could not be loaded." error={loaded.error} />
       {loaded.data ? (
-        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} app={s.app} depth={depth + 1} inSubagent />
+        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} app={s.app} depth={depth + 1} inSubagent redact={redact} />
       ) : (
         !loaded.error && <p className="muted">Loading…</p>
       )}
@@ -27,11 +27,15 @@ function Subagent({ subagent, depth }: { subagent: SessionSubagent; depth: numbe
   );
 }
 
+/** A subagent's fold per way of reading: one loaded redacted is not shown once secrets are asked for, nor the other way. */
+const subagentKey = (sub: SessionSubagent, redact: boolean) => `${sub.session.sessionId}:${redact ? 'redacted' : 'raw'}`;
+
 /**
  * A conversation as people read it: turns in order, thinking and tool calls folded to one line,
  * results expandable, subagents nested after the message that started them, images as placeholders.
  * `inSubagent`: the conversation is a subagent's, so its prompts are the main agent's words.
  * `app`: the app that wrote the text it put in the person's name (see harnessFold).
+ * `redact`: texts come redacted (subagents are loaded so too); a subagent loaded the other way is loaded again, closed.
  */
 export function Conversation({
   messages,
@@ -40,6 +44,7 @@ export function Conversation({
   app,
   depth = 0,
   inSubagent = false,
+  redact = true,
 }: {
   messages: readonly SessionMessage[];
   subagents: readonly SessionSubagent[];
@@ -47,6 +52,7 @@ export function Conversation({
   app: string;
   depth?: number;
   inSubagent?: boolean;
+  redact?: boolean;
 }): ReactElement {
   const startedBy = new Map<string, SessionSubagent[]>();
   for (const sub of subagents) if (sub.startedBy) startedBy.set(sub.startedBy, [...(startedBy.get(sub.startedBy) ?? []), sub]);
@@ -72,11 +78,11 @@ export function Conversation({
             {m.parts.map((part) => (
               <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} harness={harnessFold(part, m.role, inSubagent, app)} />
             ))}
-            {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={sub.session.sessionId} subagent={sub} depth={depth} />)}
+            {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
           </article>
         );
       })}
-      {depth < 4 && unplaced.map((sub) => <Subagent key={sub.session.sessionId} subagent={sub} depth={depth} />)}
+      {depth < 4 && unplaced.map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
     </div>
   );
 }

@@ -68,8 +68,27 @@ function useMorePages(page: Page, pages: SessionPages): (direction: Direction) =
   };
 }
 
-/** A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a time. */
-export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { sessionId: string; partId: string | undefined; page: Page; pages: SessionPages; onForgotten: () => void }): ReactElement {
+/**
+ * A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a
+ * time. `showSecrets`: the page is read as written, not redacted (the person ticked "Show secrets").
+ */
+export function SessionPage({
+  sessionId,
+  partId,
+  page,
+  pages,
+  showSecrets,
+  onShowSecrets,
+  onForgotten,
+}: {
+  sessionId: string;
+  partId: string | undefined;
+  page: Page;
+  pages: SessionPages;
+  showSecrets: boolean;
+  onShowSecrets: (show: boolean) => void;
+  onForgotten: () => void;
+}): ReactElement {
   const exporter = useExport(sessionId);
   // Redacted unless the person asks, each time: the choice is not kept for the next conversation.
   const [raw, setRaw] = useState(false);
@@ -100,6 +119,10 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
         <label className="session-actions__raw">
           <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.currentTarget.checked)} /> Keep secrets in the export (not redacted)
         </label>
+        {/* What is on the screen, apart from the export: secrets show as [REDACTED] until the person ticks it. */}
+        <label className="session-actions__raw">
+          <input type="checkbox" checked={showSecrets} onChange={(e) => onShowSecrets(e.currentTarget.checked)} /> Show secrets
+        </label>
         <ForgetButton sessionId={sessionId} onForgotten={onForgotten} />
       </div>
       {s.parentSessionId && (
@@ -120,7 +143,7 @@ export function SessionPage({ sessionId, partId, page, pages, onForgotten }: { s
           Earlier messages
         </Button>
       )}
-      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} />
+      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} />
       {page.cursor && (
         <Button onClick={() => more('cursor')} disabled={pages.busy}>
           Later messages

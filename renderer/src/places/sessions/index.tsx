@@ -56,10 +56,12 @@ function NotLoaded({ sessionId, error, onRetry }: { sessionId: string; error: Er
 
 /** One conversation at `#/sessions/<id>`, opened at the search hit `partId` when given. */
 export function SessionViewer({ sessionId, partId }: { sessionId: string; partId: string | undefined }): ReactElement {
-  const pages = useSessionPages(sessionId, partId);
+  // Secrets redacted unless the person asks, each time: the viewer is keyed by conversation, so the choice is not kept for the next.
+  const [showSecrets, setShowSecrets] = useState(false);
+  const pages = useSessionPages(sessionId, partId, !showSecrets);
   const [forgotten, setForgotten] = useState(false);
   if (forgotten) return <Forgotten sessionId={sessionId} />;
   if (pages.error && !pages.page) return <NotLoaded sessionId={sessionId} error={pages.error} onRetry={pages.reload} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
-  return <SessionPage sessionId={sessionId} partId={partId} page={pages.page} pages={pages} onForgotten={() => setForgotten(true)} />;
+  return <SessionPage sessionId={sessionId} partId={partId} page={pages.page} pages={pages} showSecrets={showSecrets} onShowSecrets={setShowSecrets} onForgotten={() => setForgotten(true)} />;
 }

@@ -37,9 +37,12 @@ export interface SessionPages {
   moreError: Error | undefined;
 }
 
-/** A conversation a page at a time, opened at the search hit `partId` when given. */
-export function useSessionPages(sessionId: string, partId: string | undefined): SessionPages {
-  const first = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}) });
+/**
+ * A conversation a page at a time, opened at the search hit `partId` when given; with `redact`, every
+ * text redacted before a summary is cut from it. Changing `redact` loads the opening page again.
+ */
+export function useSessionPages(sessionId: string, partId: string | undefined, redact: boolean): SessionPages {
+  const first = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}), ...(redact ? { redact } : {}) });
   const next = useAction('Sessions.Get');
   // Pages joined to the first page they continue; a first page loaded again starts over.
   const [joined, setJoined] = useState<{ base: Page; page?: Page }>();
@@ -50,7 +53,7 @@ export function useSessionPages(sessionId: string, partId: string | undefined): 
     const cursor = direction === 'before' ? page?.before : page?.cursor;
     if (!base || !page || !cursor || next.busy) return undefined;
     setJoined((previous) => (previous?.base === base ? previous : { base }));
-    const got = await next.run({ sessionId, cursor });
+    const got = await next.run({ sessionId, cursor, ...(redact ? { redact } : {}) });
     if (got) setJoined((previous) => ({ base, page: joinPages(previous?.base === base && previous.page ? previous.page : base, got, direction) }));
     return got;
   };
