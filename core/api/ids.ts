@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PROJECT_KEY_SHAPE } from './names.js';
 
 /** Identifiers several areas of the contract share. */
-export const ProjectKey = z.string().regex(/^p_[0-9a-f]{16}$/, 'expected a projectKey like p_0123456789abcdef');
+export const ProjectKey = z.string().regex(PROJECT_KEY_SHAPE, 'expected a projectKey like p_0123456789abcdef');
 
 /** A repository as filters name it: OWNER/NAME, or a canonical id such as github.com/OWNER/NAME; never a path. */
 export const REPO_ID_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;

@@ -1,58 +1,48 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, sep } from 'node:path';
 import sirv from 'sirv';
 import type { Logger } from '../log/index.js';
-
-export interface PanelFiles {
-  /** URL paths (`/index.html`, `/assets/app.js`) of the files that may be served. */
-  paths: Set<string>;
-  /** Links skipped because they dangle or lead out of the panel folder. */
-  skippedLinks: number;
-}
 
 function inside(root: string, path: string): boolean {
   return path === root || path.startsWith(`${root}${sep}`);
 }
 
 /**
- * Walks the panel folder without ever leaving it: a link is followed only when its target lies inside
- * the folder, and a dangling one is skipped (sirv's own walk stats every entry and throws on it).
- * Dot files are never served, as sirv's `dotfiles: false` would have it.
+ * The canonical URL path of the file a request path names in the panel folder as it is on disk now, or
+ * undefined when it names none. Read at each request, not at start, so a rebuild while the owner runs
+ * (new `assets/index-<hash>.js`) is served on the next reload. It never leaves the folder: `.` and `..`
+ * and dot files are no names here (sirv's `dotfiles: false`), and a link is followed only when its
+ * target lies inside the folder (a dangling one names nothing); `onLinkOut` hears of one that leads out.
  */
-export function panelFiles(rendererDir: string): PanelFiles {
-  const root = realpathSync(rendererDir);
-  const found: PanelFiles = { paths: new Set(), skippedLinks: 0 };
-  const seen = new Set<string>();
-  const walk = (dir: string, urlPrefix: string) => {
-    if (seen.has(dir)) return;
-    seen.add(dir);
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      let path = join(dir, entry.name);
-      if (entry.isSymbolicLink()) {
-        const target = realTarget(path);
-        if (target === undefined || !inside(root, target)) {
-          found.skippedLinks += 1;
-          continue;
-        }
-        path = target;
-      }
-      const stats = statSync(path);
-      const url = `${urlPrefix}/${entry.name}`;
-      if (stats.isDirectory()) walk(path, url);
-      else if (stats.isFile()) found.paths.add(url);
-    }
-  };
-  walk(root, '');
-  return found;
+export function panelFile(root: string, path: string, onLinkOut?: () => void): string | undefined {
+  const names = path.split('/').filter((name) => name !== '');
+  // A backslash is a separator on Windows and NUL ends a name: neither is part of a panel file's name.
+  if (names.length === 0 || names.some((name) => name.startsWith('.') || /[\\\0]/.test(name))) return undefined;
+  const target = realTarget(join(root, ...names));
+  if (target === undefined) return undefined;
+  if (!inside(root, target)) {
+    onLinkOut?.();
+    return undefined;
+  }
+  if (!isFile(target)) return undefined;
+  return `/${names.join('/')}`;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    // Gone between the two reads (a rebuild emptying the folder): nothing to serve.
+    return false;
+  }
 }
 
 function realTarget(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {
-    // A dangling link (or a loop of links) leads nowhere: nothing to serve, counted by the caller.
+    // A missing file, a dangling link or a loop of links leads nowhere: nothing to serve.
     return undefined;
   }
 }
@@ -76,21 +66,28 @@ export interface StaticOptions {
 }
 
 /**
- * The built panel. Only the files found at start are served (sirv supplies the headers, ETags and
- * streaming); any other page route gets index.html, any other asset 404. A request therefore never
- * reaches a file outside the panel folder, whatever links the folder holds.
+ * The built panel. A request is answered with the file it names as the folder holds it now (sirv
+ * supplies the headers, ETags and streaming, and in dev mode reads the disk at each request); any
+ * other page route gets index.html, any other asset 404. A request therefore never reaches a file
+ * outside the panel folder, whatever links the folder holds. Undefined when the folder holds no
+ * index.html at start (the panel is not built).
  */
 export function panelHandler(rendererDir: string, options: StaticOptions): ((req: IncomingMessage, res: ServerResponse) => void) | undefined {
-  const files = panelFiles(rendererDir);
-  if (!files.paths.has('/index.html')) return undefined;
-  if (files.skippedLinks > 0) options.logger?.warn('panel links skipped: dangling or leading out of the panel folder', { links: files.skippedLinks });
-  // dev mode: sirv's production mode walks the folder itself, following every link.
-  const serve = sirv(rendererDir, { dev: true, etag: true, dotfiles: false, setHeaders: options.setHeaders });
+  const root = realpathSync(rendererDir);
+  if (panelFile(root, '/index.html') === undefined) return undefined;
+  // dev mode: sirv's production mode walks the folder once, at start, following every link.
+  const serve = sirv(root, { dev: true, etag: true, dotfiles: false, setHeaders: options.setHeaders });
+  let warned = false;
+  const onLinkOut = () => {
+    // Once per run: a request may name such a link as often as it likes, the log says it once.
+    if (!warned) options.logger?.warn('a panel link leading out of the panel folder was not followed');
+    warned = true;
+  };
   return (req, res) => {
     const path = requestPath(req);
-    const target = path !== null && files.paths.has(path) ? path : path !== null && !ASSET.test(path) ? '/index.html' : null;
-    if (target === null) return options.notFound(res);
-    // sirv sees only the canonical path of a file found at start, never the request's own spelling.
+    const target = path === null ? undefined : (panelFile(root, path, onLinkOut) ?? (ASSET.test(path) ? undefined : panelFile(root, '/index.html')));
+    if (target === undefined) return options.notFound(res);
+    // sirv sees only the canonical path of a file found inside the folder, never the request's own spelling.
     req.url = encodeURI(target);
     serve(req, res, () => options.notFound(res));
   };

@@ -1,16 +1,17 @@
+import { PROJECT_KEY_SHAPE } from '../../core/api/names.js';
+
 /**
  * The places of the panel, in navigation order, and the views reached from them. The address is
- * `#/<place>` (with `?…` for a search), `#/projects/<key>` for one project, or `#/sessions/<id>` for
- * one conversation, so a reload, the back button, bookmarks and Electron's page all keep where the
- * person was without a router.
+ * `#/<place>` (with `?…` for a search), `#/projects/<key>` for one project (or `#/projects/<name>`, as
+ * the CLI takes a project's name), or `#/sessions/<id>` for one conversation, so a reload, the back
+ * button, bookmarks and Electron's page all keep where the person was without a router. An address
+ * that names none of these is a view of its own that says so.
  */
 export const PLACE_IDS = ['home', 'projects', 'search', 'maintenance', 'conflicts', 'telemetry', 'settings'] as const;
 export type PlaceId = (typeof PLACE_IDS)[number];
 
 export const DEFAULT_PLACE: PlaceId = 'home';
 
-/** A project key as the contract spells it (`p_` and 16 hex digits). */
-const PROJECT_KEY = /^p_[0-9a-f]{16}$/;
 
 export function isPlaceId(value: string): value is PlaceId {
   return (PLACE_IDS as readonly string[]).includes(value);
@@ -20,8 +21,22 @@ export function placeHref(place: PlaceId): string {
   return `#/${place}`;
 }
 
-/** Where the address points: a place with its parameters (and one project of Projects), or one conversation (opened at a part). */
-export type Route = { view: PlaceId; params: Record<string, string>; projectKey?: string } | { view: 'session'; sessionId: string; partId: string | undefined };
+/**
+ * Where the address points: a place with its parameters (and one project of Projects), one
+ * conversation (opened at a part), a project by its name or slug (looked up, then replaced by its
+ * key's address), or nothing (`missing`: said on a view of its own, never shown as another place).
+ */
+export type Route =
+  | { view: PlaceId; params: Record<string, string>; projectKey?: string }
+  | { view: 'session'; sessionId: string; partId: string | undefined }
+  | { view: 'project-name'; name: string }
+  | { view: 'missing'; address: string };
+
+/** The place the navigation marks for a route: none for a conversation or an address that names nothing. */
+export function placeOf(route: Route): PlaceId | undefined {
+  if (route.view === 'project-name') return 'projects';
+  return route.view === 'session' || route.view === 'missing' ? undefined : route.view;
+}
 
 function paramsOf(query: string | undefined): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(query ?? ''));
@@ -43,17 +58,26 @@ export function routeFromHash(hash: string): Route | undefined {
     return sessionId === undefined || sessionId === '' ? undefined : { view: 'session', sessionId, partId: paramsOf(session[2]).part };
   }
   const project = /^#\/projects\/([^?/]+)\/?$/.exec(hash);
-  if (project) return PROJECT_KEY.test(project[1]!) ? { view: 'projects', params: {}, projectKey: project[1]! } : undefined;
+  if (project) {
+    if (PROJECT_KEY_SHAPE.test(project[1]!)) return { view: 'projects', params: {}, projectKey: project[1]! };
+    const name = decoded(project[1]!);
+    return name === undefined || name.trim() === '' ? undefined : { view: 'project-name', name };
+  }
   const place = /^#\/([a-z-]+)\/?(?:\?(.*))?$/.exec(hash);
   return place?.[1] !== undefined && isPlaceId(place[1]) ? { view: place[1], params: paramsOf(place[2]) } : undefined;
 }
 
 /**
  * The route of the whole address: an address with no fragment (the first one, once the token has left
- * it, or Electron's page) is Home, so Back to it shows Home; a fragment that names nothing gives undefined.
+ * it, or Electron's page) is Home, so Back to it shows Home; a fragment that names nothing is
+ * `missing`, shown as such, never as the place the panel happened to be on. Only the token's own
+ * fragment (`#token=…`, which the transport takes away before anything reads the address) gives
+ * undefined: the view stays as it is.
  */
 export function routeFromAddress(hash: string): Route | undefined {
-  return hash === '' || hash === '#' || hash === '#/' ? { view: DEFAULT_PLACE, params: {} } : routeFromHash(hash);
+  if (hash === '' || hash === '#' || hash === '#/') return { view: DEFAULT_PLACE, params: {} };
+  if (new URLSearchParams(hash.slice(1)).has('token')) return undefined;
+  return routeFromHash(hash) ?? { view: 'missing', address: hash };
 }
 
 /** One project, as a view of its own. */
@@ -64,7 +88,7 @@ export function projectHref(projectKey: string): string {
 /** The place named by the address, or undefined when the fragment names none (a conversation is no place). */
 export function placeFromHash(hash: string): PlaceId | undefined {
   const route = routeFromHash(hash);
-  return route && route.view !== 'session' ? route.view : undefined;
+  return route && placeOf(route);
 }
 
 /** One conversation, opened at `partId` (a search hit) when given. */

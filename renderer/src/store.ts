@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createClient, type AppInfo, type AppStatus, type StewardClient } from './client.js';
-import { DEFAULT_PLACE, placeHref, routeFromAddress, type PlaceId, type Route } from './navigation.js';
+import { DEFAULT_PLACE, placeHref, placeOf, routeFromAddress, type PlaceId, type Route } from './navigation.js';
 import type { ConnectionState, TransportChoice } from './transport.js';
 
 export type Connection = ConnectionState | 'no-token';
@@ -16,7 +16,7 @@ export interface PanelState {
   infoError: string | undefined;
   /** From `App.Info`, then kept current by the `app.status` event. */
   status: AppStatus | undefined;
-  /** The place the navigation marks; a conversation keeps the place it was opened from. */
+  /** The last place shown; a conversation (or an address that names nothing) keeps the place it was reached from. */
   place: PlaceId;
   route: Route;
   /** Bumped by `/` and Ctrl/Cmd-K: the search box takes the focus when it changes. */
@@ -60,13 +60,14 @@ export function acceptStatus(status: AppStatus): void {
 
 /**
  * Follows the address: `#/telemetry` shows Telemetry, `#/sessions/<id>` a conversation, no fragment at
- * all Home (Back to the first address); a fragment that names nothing leaves the view as it is.
+ * all Home (Back to the first address), and a fragment that names nothing says so (see routeFromAddress).
  */
 export function syncPlaceWithLocation(): () => void {
   const apply = () => {
     const route = routeFromAddress(window.location.hash);
     if (route === undefined) return;
-    usePanel.setState(route.view === 'session' ? { route } : { route, place: route.view });
+    const place = placeOf(route);
+    usePanel.setState(place === undefined ? { route } : { route, place });
   };
   apply();
   window.addEventListener('hashchange', apply);

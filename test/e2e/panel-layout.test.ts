@@ -407,4 +407,75 @@ describe('panel layout and keyboard focus', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('says an address that names nothing names nothing, on a view of its own with the way on, and shows the next address that names something', async () => {
+    const { context, page, problems } = await openPanel(browser, steward);
+    const current = page.locator('nav[aria-label="Places"] [aria-current="page"]');
+    const notFound = page.getByTestId('not-found');
+
+    // A fresh tab (the token kept by this browser) opened on an address that names no place.
+    const tab = await context.newPage();
+    await tab.goto(`${steward.baseUrl}#/nowhere`);
+    await tab.getByTestId('not-found').waitFor();
+    expect(await tab.locator('main').getAttribute('data-place')).toBe('not-found');
+    expect(await tab.locator('main h1').innerText()).toBe('Nothing at this address');
+    expect(await tab.getByTestId('not-found').innerText()).toContain('#/nowhere');
+    expect(await tab.evaluate(() => window.location.hash)).toBe('#/nowhere');
+    expect(await tab.locator('nav[aria-label="Places"] [aria-current="page"]').count()).toBe(0);
+    // The way on: Projects (and Home) from the view itself.
+    await tab.getByRole('link', { name: 'See all projects' }).click();
+    await tab.locator('main[data-place="projects"] .project-table').waitFor();
+    await tab.close();
+
+    // A fresh tab on a project that is neither a key nor a name Steward holds.
+    const missingProject = await context.newPage();
+    await missingProject.goto(`${steward.baseUrl}#/projects/p_nope`);
+    await missingProject.getByTestId('not-found').waitFor();
+    expect(await missingProject.locator('main h1').innerText()).toBe('Project not found');
+    expect(await missingProject.getByTestId('not-found').innerText()).toContain('No project is called \u201cp_nope\u201d');
+    expect(await missingProject.getByRole('link', { name: 'Go to Home' }).count()).toBe(1);
+    await missingProject.close();
+
+    // By changing the address only: a conversation Steward does not hold, then a project it does not hold.
+    await page.goto(`${steward.baseUrl}#/sessions/doesnotexist`);
+    await page.getByText('This conversation is not in Steward').waitFor();
+    await page.evaluate(() => (window.location.hash = '#/projects/p_nope'));
+    await notFound.waitFor();
+    expect(await page.locator('main h1').innerText()).toBe('Project not found');
+    expect(await page.getByText('This conversation is not in Steward').count()).toBe(0);
+    await page.evaluate(() => (window.location.hash = '#/nowhere'));
+    await page.locator('main[data-place="not-found"]').waitFor();
+    expect(await current.count()).toBe(0);
+    // And a later address that names a place shows that place.
+    await page.evaluate(() => (window.location.hash = '#/settings'));
+    await page.locator('main[data-place="settings"]').waitFor();
+    expect(await notFound.count()).toBe(0);
+    expect(await current.innerText()).toBe('Settings');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('opens a project named by its name, in any case, or by its notes folder slug, at its own address', async () => {
+    const { context, page, problems } = await openPanel(browser, steward);
+    const weather = (await steward.rpc('Projects.List', {})).projects.find((p) => p.name === PROJECTS.weather.folder)!;
+    const view = page.locator(`[data-project-view="${weather.projectKey}"]`);
+
+    const tab = await context.newPage();
+    await tab.goto(`${steward.baseUrl}#/projects/${encodeURIComponent(weather.name)}`);
+    await tab.locator(`[data-project-view="${weather.projectKey}"] h1`).getByText(weather.name).waitFor();
+    expect(await tab.evaluate(() => window.location.hash)).toBe(`#/projects/${weather.projectKey}`);
+    await tab.close();
+
+    for (const text of [weather.name.toUpperCase(), `${weather.name}-${weather.projectKey.slice(2, 10)}`]) {
+      await goToPlace(page, 'Home');
+      await page.evaluate((hash) => (window.location.hash = hash), `#/projects/${encodeURIComponent(text)}`);
+      await view.locator('h1').getByText(weather.name).waitFor();
+      expect(await page.evaluate(() => window.location.hash), text).toBe(`#/projects/${weather.projectKey}`);
+      // The name's address was replaced, not added: Back returns to where the person was.
+      await page.goBack();
+      await page.locator('main[data-place="home"]').waitFor();
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,5 +1,7 @@
 import { useEffect, type MouseEvent, type ReactElement } from 'react';
-import { placeById } from '../places/registry.js';
+import type { Route } from '../navigation.js';
+import { NotFound, ProjectByName } from '../places/not-found/index.js';
+import { placeById, type PlaceDefinition } from '../places/registry.js';
 import { SessionViewer } from '../places/sessions/index.js';
 import { focusSearch, usePanel } from '../store.js';
 import { Nav } from './Nav.js';
@@ -34,6 +36,22 @@ function useSearchShortcut(): void {
   }, []);
 }
 
+/** What `main` shows for the route: a conversation, a project named by its name, nothing found, or the place. */
+function MainView({ route, place }: { route: Route; place: PlaceDefinition }): ReactElement {
+  if (route.view === 'session') return <SessionViewer key={route.sessionId} sessionId={route.sessionId} partId={route.partId} />;
+  if (route.view === 'project-name') return <ProjectByName key={route.name} name={route.name} />;
+  if (route.view === 'missing') return <NotFound address={route.address} />;
+  const { Component } = place;
+  return <Component key={place.id} />;
+}
+
+/** What `main` is marked as (tests and styles read it) and the window title calls it. */
+function viewName(route: Route, place: PlaceDefinition): { id: string; label: string } {
+  if (route.view === 'session') return { id: 'session', label: 'Conversation' };
+  if (route.view === 'missing') return { id: 'not-found', label: 'Not found' };
+  return { id: place.id, label: place.label };
+}
+
 export function App(): ReactElement {
   const connection = usePanel((state) => state.connection);
   const placeId = usePanel((state) => state.place);
@@ -41,17 +59,16 @@ export function App(): ReactElement {
   const version = usePanel((state) => state.info?.version);
   const shown = usePanel((state) => shownState(state.status, state.connection));
   const place = placeById(placeId);
-  const session = route.view === 'session' ? route : undefined;
+  const view = viewName(route, place);
   useSearchShortcut();
 
   // The window title (and the app's title bar) carries the state in a word, as the tray does.
   useEffect(() => {
-    document.title = windowTitle(session ? 'Conversation' : place.label, shown);
-  }, [place.label, session, shown]);
+    document.title = windowTitle(view.label, shown);
+  }, [view.label, shown]);
 
   if (connection === 'no-token' || connection === 'unauthorized') return <NoToken expired={connection === 'unauthorized'} />;
 
-  const { Component } = place;
   return (
     <div className="app">
       <a className="skip-link" href="#main" onClick={skipToMain}>
@@ -66,8 +83,10 @@ export function App(): ReactElement {
           <Nav />
           {version !== undefined && <p className="sidebar__version">Version {version}</p>}
         </aside>
-        <main className="main" id="main" tabIndex={-1} data-place={session ? 'session' : place.id} data-stale={shown === 'disconnected' ? 'true' : undefined}>
-          <div className="main__inner">{session ? <SessionViewer key={session.sessionId} sessionId={session.sessionId} partId={session.partId} /> : <Component key={place.id} />}</div>
+        <main className="main" id="main" tabIndex={-1} data-place={view.id} data-stale={shown === 'disconnected' ? 'true' : undefined}>
+          <div className="main__inner">
+            <MainView route={route} place={place} />
+          </div>
         </main>
       </div>
       <StatusBar />

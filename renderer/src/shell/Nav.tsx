@@ -1,13 +1,13 @@
 import type { ReactElement } from 'react';
 import { Icon } from '../components/index.js';
-import { placeHref } from '../navigation.js';
+import { placeHref, placeOf } from '../navigation.js';
 import { PLACES } from '../places/registry.js';
 import { usePanel } from '../store.js';
 
 /** Plain links to `#/<place>`: Tab/Enter work everywhere, and the address always names the place. */
 export function Nav(): ReactElement {
-  // A conversation is no place of its own: nothing is marked while one is open.
-  const current = usePanel((state) => (state.route.view === 'session' ? undefined : state.place));
+  // A conversation is no place of its own, nor is an address that names nothing: nothing is marked then.
+  const current = usePanel((state) => placeOf(state.route));
   return (
     <nav className="nav" aria-label="Places">
       <ul className="nav__list">

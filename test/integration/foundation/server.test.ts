@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
@@ -129,6 +129,39 @@ describe('headless owner: loopback HTTP transport', () => {
     expect((await send(owner.http.port, '/')).body).toContain('<title>panel</title>');
     expect((await send(owner.http.port, '/assets/app.js')).body).toBe('console.log(1);');
     expect((await send(owner.http.port, '/dangling.js')).status).toBe(404);
+  });
+
+  it('serves a rebuild made while it runs: the new page and assets, the old ones gone, no new link out followed', async () => {
+    mkdirSync(join(renderer, 'assets'));
+    writeFileSync(join(renderer, 'assets', 'index-old.js'), 'old();');
+    expect((await send(owner.http.port, '/assets/index-old.js')).body).toBe('old();');
+    // What `npm run build` does to the folder: the old bundle removed, a new page naming a new bundle.
+    rmSync(join(renderer, 'assets', 'index-old.js'));
+    writeFileSync(join(renderer, 'assets', 'index-new.js'), 'fresh();');
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>rebuilt</title><script src="/assets/index-new.js"></script>');
+    mkdirSync(join(renderer, 'fonts'));
+    writeFileSync(join(renderer, 'fonts', 'inter.woff2'), 'font');
+    const page = await send(owner.http.port, '/');
+    expect(page.body).toContain('<title>rebuilt</title>');
+    const script = await send(owner.http.port, '/assets/index-new.js');
+    expect(script.status).toBe(200);
+    expect(script.body).toBe('fresh();');
+    expect(script.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect((await send(owner.http.port, '/fonts/inter.woff2')).body).toBe('font');
+    expect((await send(owner.http.port, '/assets/index-old.js')).status).toBe(404);
+    // A page route still gets the page as it is now.
+    expect((await send(owner.http.port, '/projects')).body).toContain('<title>rebuilt</title>');
+    // What is on disk now is served, but never through a link (made after start) leading out of the folder.
+    const outside = join(home.dir, 'outside-later');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.txt'), 'the secret');
+    symlinkSync(join(outside, 'secret.txt'), join(renderer, 'secret.txt'));
+    symlinkSync(outside, join(renderer, 'linked'));
+    writeFileSync(join(renderer, '.env'), 'hidden');
+    for (const path of ['/secret.txt', '/linked/secret.txt', '/.env', '/%2e%2e/outside-later/secret.txt', '/linked%2fsecret.txt', '/..%5coutside-later%5csecret.txt']) {
+      const reply = await send(owner.http.port, path);
+      expect(reply.body, path).not.toMatch(/the secret|hidden/);
+    }
   });
 
   it('refuses oversized bodies', async () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { placeOf } from '../../../renderer/src/navigation.js';
 import { connect, syncPlaceWithLocation, usePanel } from '../../../renderer/src/store.js';
 import type { ConnectionState, PanelTransport } from '../../../renderer/src/transport.js';
 
@@ -79,10 +80,26 @@ describe('the panel store following the address', () => {
     stop();
   });
 
-  it('leaves the view as it is for a fragment that names nothing', () => {
+  it('says a fragment that names nothing names nothing, marks no place, and shows the next address that names something', () => {
     const window = fakeWindow('#/telemetry');
     const stop = syncPlaceWithLocation();
     window.back('#/nowhere');
+    expect(usePanel.getState().route).toEqual({ view: 'missing', address: '#/nowhere' });
+    expect(placeOf(usePanel.getState().route)).toBeUndefined();
+    // From a conversation Steward does not hold to a project that is no key: the project view, not the conversation.
+    window.back('#/sessions/doesnotexist');
+    expect(usePanel.getState().route).toEqual({ view: 'session', sessionId: 'doesnotexist', partId: undefined });
+    window.back('#/projects/p_nope');
+    expect(usePanel.getState()).toMatchObject({ place: 'projects', route: { view: 'project-name', name: 'p_nope' } });
+    window.back('#/settings');
+    expect(usePanel.getState()).toMatchObject({ place: 'settings', route: { view: 'settings' } });
+    stop();
+  });
+
+  it('leaves the view as it is for the token fragment, which the transport takes away', () => {
+    const window = fakeWindow('#/telemetry');
+    const stop = syncPlaceWithLocation();
+    window.back('#token=abc');
     expect(usePanel.getState()).toMatchObject({ place: 'telemetry', route: { view: 'telemetry' } });
     stop();
   });

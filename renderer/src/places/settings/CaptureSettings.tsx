@@ -43,6 +43,10 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // The last attempt's refusal and failed count belong to the value then typed: a corrected value
+    // (which may stop at the question, not at a save that clears them) must not keep them beside it.
+    saving.clear();
+    check.reset();
     // Sent as typed: the config schema is the one judge of what is allowed, and says so per field.
     const changes: Record<string, unknown> = {};
     const d = days.trim() === '' ? Number.NaN : Number(days);

@@ -1,10 +1,34 @@
 import type { ReactElement } from 'react';
-import { Button, ErrorBanner } from '../../components/index.js';
+import { Button, Icon, plainText } from '../../components/index.js';
+import { fieldErrors } from '../../hooks.js';
+import type { StewardRpcError } from '../../transport.js';
 import type { useSave } from './saving.js';
+
+/**
+ * Why a save failed, in plain words. A refusal (each field's problem sits next to the field) says only
+ * that; what the owner said in its own terms, dotted keys and error code, waits behind Details for a
+ * report, where it troubles no one who is only fixing a number.
+ */
+function SaveError({ error }: { error: StewardRpcError }): ReactElement {
+  const refused = error.code === 'config_invalid' && Object.keys(fieldErrors(error)).length > 0;
+  return (
+    <div className="error-banner" role="alert" data-testid="settings-save-error">
+      <Icon name="alert" className="error-banner__icon" />
+      <div className="error-banner__text">
+        <strong>{refused ? 'Not saved: fix what is marked above. Nothing changed.' : 'The settings could not be saved.'}</strong>
+        {!refused && <span>{plainText(error.message)}</span>}
+        <details className="settings-error__details">
+          <summary>Details</summary>
+          {refused && <span>{error.message}</span>}
+          <span className="error-banner__code">Code: {error.code}</span>
+        </details>
+      </div>
+    </div>
+  );
+}
 
 /** Save, what the save did said beside it, and a refusal's summary (each field's problem sits next to the field). */
 export function SaveRow({ saving, label = 'Save', disabled = false }: { saving: ReturnType<typeof useSave>; label?: string; disabled?: boolean }): ReactElement {
-  const refused = saving.error?.code === 'config_invalid';
   return (
     <>
       <div className="settings-save">
@@ -18,7 +42,7 @@ export function SaveRow({ saving, label = 'Save', disabled = false }: { saving: 
           </span>
         )}
       </div>
-      <ErrorBanner title={refused ? 'Not saved: fix what is marked above. Nothing changed.' : 'The settings could not be saved.'} error={saving.error} />
+      {saving.error && <SaveError error={saving.error} />}
     </>
   );
 }

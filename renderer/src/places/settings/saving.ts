@@ -50,6 +50,8 @@ export function useSave(onSaved: () => void) {
       void update.run({ changes: changes as never }).then((result) => result && onSaved());
     },
     busy: update.busy,
+    /** Puts away what the last save said or refused: a new attempt that asks first (a retention window) starts clean. */
+    clear: update.reset,
     /** The field's problem, by its dotted key or any key under it (`providers.claude.roots.0`). */
     problem: (key: string): Problem | undefined => errors[key] ?? Object.entries(errors).find(([k]) => k.startsWith(`${key}.`))?.[1],
     error: update.error,
