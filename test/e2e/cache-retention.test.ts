@@ -76,18 +76,18 @@ describe('the Cache retention view in Settings', () => {
     const { page, problems } = await openPanel(browser, steward);
     const { view, check } = await checkRetention(page);
     const claudeRow = check.getByRole('row').filter({ hasText: 'Claude' });
-    expect((await claudeRow.innerText()).trim()).toMatch(/Older than .*\b6$/);
-    expect(await check.getByRole('status').innerText()).toBe('6 parts would go, and with them 1 conversation left with nothing newer.');
+    expect((await claudeRow.innerText()).trim()).toMatch(/Older than .*Some messages$/);
+    expect(await check.getByRole('status').innerText()).toBe('6 messages would go, and with them 1 conversation entirely.');
 
     // Asking is not removing: the first button only opens the question, and Cancel leaves everything.
-    const remove = view.getByRole('button', { name: 'Remove 6 parts' });
+    const remove = view.getByRole('button', { name: 'Remove 6 messages' });
     await remove.click();
     const confirm = view.getByTestId('cache-retention-confirm');
     await confirm.waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove 6 parts');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Remove 6 messages');
     expect(partsByAge(steward.home)).toEqual({ old: 6, recent: 3 });
 
     await remove.click();
@@ -95,7 +95,7 @@ describe('the Cache retention view in Settings', () => {
     await confirm.getByRole('button', { name: 'Yes, remove them' }).click();
     const removed = view.getByTestId('cache-retention-removed');
     await removed.waitFor();
-    expect(await removed.getByRole('status').innerText()).toMatch(/^Removed 6 parts and 1 conversation in \d/);
+    expect(await removed.getByRole('status').innerText()).toMatch(/^Removed in \d.*: the cache holds nothing older than the retention window now\.$/);
     expect(await removed.innerText()).not.toContain('Stopped early');
     await page.screenshot({ path: screenshotPath('settings-cache-retention.png') });
 
@@ -176,6 +176,59 @@ describe('saving a retention window in Settings', () => {
       expect(JSON.parse(readFileSync(join(steward.home, 'config.json'), 'utf8'))).toMatchObject({ query: { cache: { retention: { default_days: 5 } } } });
       // Saving removed nothing yet: the window acts from the next start.
       expect((await steward.rpc('Cache.Stats', {})).conversations).toBe(2);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await steward.stop({ check: false });
+    }
+  });
+
+  it('says a refused window in plain words, its code and key only under Details, and a corrected value clears it', async () => {
+    const roots = makeTempDir('steward-e2e-retention-refused-');
+    const claude = join(roots.dir, 'claude');
+    session(claude, 'last-month', [new Date(Date.now() - 40 * DAY_MS)]);
+    const steward = await startServe({ claudeRoots: [claude] });
+    const browser = await launchChromium();
+    try {
+      await eventually('the start-up sweep imports it', async () => ((await steward.rpc('Cache.Stats', {})).conversations === 1 ? true : undefined));
+      const { page, problems } = await openPanel(browser, steward);
+      await goToPlace(page, 'Settings');
+      const form = page.getByRole('form', { name: 'Importing conversations' });
+      const days = form.getByLabel('Retention window, in days');
+      const save = form.getByRole('button', { name: 'Save import settings' });
+      const fieldError = form.getByText('This must be at least 0 days.');
+
+      await days.fill('-5');
+      await save.click();
+      await fieldError.waitFor();
+      const refusal = form.getByRole('alert');
+      expect(await refusal.innerText()).toContain('Not saved: fix what is marked above. Nothing changed.');
+      // Plain words: the dotted key and the error code are not said, until Details is opened for a report.
+      const said = await form.innerText();
+      for (const jargon of ['query.cache.retention.default_days', 'config_invalid', 'Code:']) expect(said).not.toContain(jargon);
+      await refusal.getByText('Details').click();
+      expect(await refusal.innerText()).toContain('Code: config_invalid');
+      expect(existsSync(join(steward.home, 'config.json'))).toBe(false);
+
+      // A corrected window that would remove something stops at the question: the refusal is gone from beside it.
+      await days.fill('30');
+      await save.click();
+      const question = form.getByTestId('retention-window-confirm');
+      await question.waitFor();
+      expect(await fieldError.count()).toBe(0);
+      expect(await form.getByRole('alert').count()).toBe(0);
+      expect(await days.getAttribute('aria-invalid')).toBeNull();
+      await page.keyboard.press('Escape');
+
+      // Refused again, then put back to the saved window (nothing to save): the refusal goes too.
+      await days.fill('-5');
+      await save.click();
+      await fieldError.waitFor();
+      await days.fill('365');
+      await save.click();
+      await fieldError.waitFor({ state: 'detached' });
+      expect(await form.getByRole('alert').count()).toBe(0);
+      expect(existsSync(join(steward.home, 'config.json'))).toBe(false);
       expect(problems).toEqual([]);
     } finally {
       await browser.close();

@@ -1,35 +1,37 @@
 import type { Command } from 'commander';
 import { countOf, type PruneReport } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 /**
- * A line per provider, then the pass in a sentence (`Would remove 20 messages (53 parts: …) older
- * than the retention window, and with them 3 conversations that would go whole …`): counts and cutoff
- * dates only, never paths or content.
+ * A line per provider, then the pass in a sentence (`Would remove 20 messages older than the retention
+ * window, and with them 3 conversations that would go whole …`): counts and cutoff dates only, never
+ * paths or content. A provider's line names its cutoff as a person reads a time, and whether anything
+ * is older; the count is the sentence's, in messages where the report has them.
  */
 export function formatPruneReport(report: PruneReport): string {
   const verb = report.dryRun ? 'would remove' : 'removed';
-  const lines = report.cutoffs.map((c) =>
-    c.cutoffMs === null ? `${c.provider}: keeps everything (open window)\n` : `${c.provider}: ${verb} ${countOf(c.removedParts, 'message part')} older than ${new Date(c.cutoffMs).toISOString()}\n`,
-  );
+  const lines = report.cutoffs.map((c) => {
+    if (c.cutoffMs === null) return `${c.provider}: keeps everything (open window)\n`;
+    const cutoff = localTime(c.cutoffMs);
+    return c.removedParts === 0 ? `${c.provider}: nothing older than ${cutoff}\n` : `${c.provider}: ${verb} what is older than ${cutoff}\n`;
+  });
   return `${lines.join('')}${pruneSentence(report)}\n`;
 }
 
 /**
  * What goes: messages and the conversations that go whole when the report counts them (a dry run's),
- * else parts and the sessions left empty. A subagent's transcript is a session of its own, and a part
- * a piece of a message, so neither is called a conversation or a message.
+ * else parts and the sessions left empty: a removal counts nothing else, and a subagent's transcript is
+ * a session of its own, so neither is called a conversation or a message.
  */
 function pruneWhat(report: PruneReport): { what: string; emptied: string } {
-  const pieces = 'text, tool calls and their results';
   const when = report.dryRun ? 'would go' : 'went';
   if (report.removedMessages !== undefined && report.removedConversations !== undefined) {
     const whole = report.removedConversations === 0 ? '' : `, and with them ${countOf(report.removedConversations, 'conversation')} that ${when} whole (their subagents with them)`;
-    return { what: `${countOf(report.removedMessages, 'message')} (${countOf(report.removedParts, 'part')}: ${pieces})`, emptied: whole };
+    return { what: countOf(report.removedMessages, 'message'), emptied: whole };
   }
   const emptied = report.removedSessions === 0 ? '' : `, and with them ${countOf(report.removedSessions, 'session')} left empty (each subagent is a session of its own)`;
-  return { what: `${countOf(report.removedParts, 'message part')} (${pieces})`, emptied };
+  return { what: `${countOf(report.removedParts, 'message part')} (text, tool calls and their results)`, emptied };
 }
 
 /** The whole pass in one sentence, a dry run saying that it removed nothing. */

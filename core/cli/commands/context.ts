@@ -31,6 +31,10 @@ export function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<st
   });
 }
 
+/** Why there is nothing to print, and what gives this folder notes: activity that the sweeper curates, or a run now. */
+export const NO_NOTES =
+  'no notes for this folder yet. The sweeper writes them once conversations from here are imported; to write them now, run `steward sweeper run PROJECT` (`steward projects` lists the names)';
+
 export interface ContextOptions {
   hook?: boolean;
   cwd?: string;
@@ -54,7 +58,8 @@ export async function runContext(io: CliIo, options: ContextOptions, stdin: () =
   }
   const context = sessionContext(options.cwd ?? process.cwd(), env);
   if (context === null) {
-    io.stderr('steward: no notes for this folder yet\n');
+    // Nothing to print is a failure to a script (exit 1); a person is told how notes come.
+    io.stderr(`steward: ${NO_NOTES}\n`);
     return 1;
   }
   io.stdout(`${context.text}\n`);

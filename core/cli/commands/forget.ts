@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { countOf, type ForgetResult, type Tombstone } from '../../api/index.js';
+import { countOf, ProjectKey, type ForgetResult, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { projectKeyFor } from '../names.js';
-import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { oneProject } from '../names.js';
+import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 export interface TargetOptions {
   session?: string;
@@ -15,18 +15,42 @@ export function target(options: TargetOptions, verb: string): { kind: 'session';
   return options.session !== undefined ? { kind: 'session', id: options.session } : { kind: 'project', id: options.project! };
 }
 
-function formatForget(result: ForgetResult): string {
-  const what = result.kind === 'session' ? `conversation ${result.id}` : `project ${result.id}`;
-  // The contract counts sessions (subagents are sessions of their own) and parts (a message holds several: text, thinking, each tool call).
+/** The project a forget names, looked up before it goes: its name, and its conversations (subagents apart). */
+export interface ForgottenProject {
+  name: string;
+  conversations: number;
+}
+
+/**
+ * What a forget removed, in a person's words. The contract counts sessions (a subagent is a session of
+ * its own) and parts (pieces of messages), not messages: so a conversation is "it", with its subagents
+ * only when it had some, and a project's conversations are those it listed before it went.
+ */
+export function formatForget(result: ForgetResult, project?: ForgottenProject): string {
+  const what = result.kind === 'session' ? `conversation ${result.id}` : project ? `project ${project.name} (${result.id})` : `project ${result.id}`;
   // Nothing stored under a session id is often a part of one: the tombstone keeps exactly the id typed.
   const nothing = result.kind === 'session' ? 'nothing was stored under that id (a conversation is named by its whole id, as `steward sessions list` prints it)' : 'nothing was stored';
-  const removed = result.removedSessions === 0 ? nothing : `removed ${countOf(result.removedSessions, 'session')}, subagents included (${countOf(result.removedParts, 'part')})${result.notesRemoved ? ' and its notes' : ''}`;
+  const removed = result.removedSessions === 0 ? nothing : `deleted ${removedWhat(result, project)} from Steward`;
   return `Forgot ${what}: ${removed}. It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
+}
+
+/** `it and its 2 subagents` / `its 3 conversations (with 1 subagent) and its notes`. */
+function removedWhat(result: ForgetResult, project: ForgottenProject | undefined): string {
+  const notes = result.notesRemoved ? ' and its notes' : '';
+  if (result.kind === 'session') {
+    const subagents = result.removedSessions - 1;
+    return subagents > 0 ? `it and its ${countOf(subagents, 'subagent')}` : 'it';
+  }
+  // A project listed before it went says how many conversations; one not listed, how many sessions its key held.
+  if (!project) return `its ${countOf(result.removedSessions, 'session')}${notes}`;
+  const conversations = Math.min(project.conversations, result.removedSessions);
+  const subagents = result.removedSessions - conversations;
+  return `its ${countOf(conversations, 'conversation')}${subagents > 0 ? ` (with ${countOf(subagents, 'subagent')})` : ''}${notes}`;
 }
 
 function formatTombstones(tombstones: Tombstone[]): string {
   if (tombstones.length === 0) return 'Nothing is forgotten.\n';
-  return `${tombstones.map((t) => `${t.kind}  ${t.id}  ${new Date(t.createdAt).toISOString().slice(0, 10)}  ${t.label ?? ''}`.trimEnd()).join('\n')}\n`;
+  return `${tombstones.map((t) => `${t.kind}  ${t.id}  ${localTime(t.createdAt)}  ${t.label ?? ''}`.trimEnd()).join('\n')}\n`;
 }
 
 /** `steward forget --session ID | --project KEY | --list`: delete a conversation or project and keep it out. */
@@ -48,11 +72,16 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
           return EXIT.ok;
         }
         const what = target(options, 'forget');
-        const result = await withClient(io, async (client) =>
-          what.kind === 'session' ? client.call('Forget.Session', { sessionId: what.id }) : client.call('Forget.Project', { projectKey: await projectKeyFor(client, what.id) }),
-        );
+        const { result, project } = await withClient(io, async (client) => {
+          if (what.kind === 'session') return { result: await client.call('Forget.Session', { sessionId: what.id }), project: undefined };
+          // Its name and count are read first: once forgotten, the project is no longer listed.
+          const { projects } = await client.call('Projects.List', {});
+          const projectKey = ProjectKey.safeParse(what.id).success ? what.id : oneProject('--project', what.id, projects, '`steward projects`');
+          const listed = projects.find((p) => p.projectKey === projectKey);
+          return { result: await client.call('Forget.Project', { projectKey }), project: listed && { name: listed.name, conversations: listed.sessions } };
+        });
         if (options.json) printJson(io, result);
-        else io.stdout(formatForget(result));
+        else io.stdout(formatForget(result, project));
         return EXIT.ok;
       }, options.json),
     );

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { countOf, FORGE_KINDS, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { formatOption, isJson, policyOf } from './maintenance-options.js';
 import { registerSetup } from './setup.js';
 import { registerRepositorySearch } from './repository-search.js';
@@ -20,7 +20,8 @@ function readSnapshot(file: string): Record<string, unknown> {
   return raw as Record<string, unknown>;
 }
 
-export const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+/** A time in the status text as every CLI line prints one (`--format json` keeps epoch ms). */
+export const when = (ms: number | null) => (ms === null ? '-' : localTime(ms));
 
 /** Text status: the same sanitized fields as JSON (fingerprints and hashes, never paths). */
 export function formatStatus(status: Result<'Maintenance.List'>): string {

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import { countOf, type Result, type SweeperRunResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { projectKeyFor } from '../names.js';
-import { confirmed, EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { confirmed, EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 const BOUNDARY_WORDS = {
   local_process: 'nothing leaves this computer',
@@ -9,6 +10,27 @@ const BOUNDARY_WORDS = {
   remote: 'transcript text (redacted) goes to a remote model service',
   unknown: 'where transcript text goes is not known',
 } as const;
+
+/** A count with its clause, or nothing when it is zero: a line says what happened, not every zero. */
+function clause(n: number, words: string): string {
+  return n === 0 ? '' : `${n} ${words}`;
+}
+
+/** `ok: overview written, changelog appended, 3 new facts — anthropic claude-x, 2 model calls`; zero facts and calls unsaid. */
+export function formatSweeperRun(result: SweeperRunResult): string {
+  if (result.outcome === 'skipped') return `skipped (${result.reason ?? 'nothing to do'})\n`;
+  const facts = result.factsAdded === 0 ? '' : countOf(result.factsAdded, 'new fact');
+  const calls = result.calls === 0 ? '' : countOf(result.calls, 'model call');
+  const by = [`${result.mode}${result.model ? ` ${result.model}` : ''}`, calls].filter(Boolean).join(', ');
+  return `${[`${result.outcome}: overview ${result.overview}`, `changelog ${result.changelog}`, facts].filter(Boolean).join(', ')} — ${by}\n`;
+}
+
+/** `swept 2: 2 updated — 4 model calls`: only the outcomes that happened, and the calls when there were any. */
+export function formatSweptAll(result: Result<'Sweeper.RunAll'>): string {
+  const outcomes = [clause(result.ok, 'updated'), clause(result.nochange, 'unchanged'), clause(result.skipped, 'skipped'), clause(result.failed, 'failed'), clause(result.paused, 'paused')];
+  const calls = result.calls === 0 ? '' : ` — ${countOf(result.calls, 'model call')}`;
+  return `swept ${result.projects}: ${outcomes.filter(Boolean).join(', ') || 'nothing to do'}${calls}\n`;
+}
 
 /** "Sweep all projects now": the plan in words first, then the run once confirmed. */
 async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Promise<number> {
@@ -30,7 +52,7 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
     }
     const result = await client.call('Sweeper.RunAll', { projects: plan.projects, curator: plan.curator });
     if (options.json) printJson(io, { plan, result });
-    else io.stdout(`swept ${result.projects}: ${result.ok} updated, ${result.nochange} unchanged, ${result.skipped} skipped, ${result.failed} failed, ${result.paused} paused — ${result.calls} model calls\n`);
+    else io.stdout(formatSweptAll(result));
     return EXIT.ok;
   });
 }
@@ -54,12 +76,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
         if (projectKey === undefined) throw new UsageError('name a project (its name or key, see `steward projects`), or --all');
         const result = await withClient(io, async (client) => client.call('Sweeper.Run', { projectKey: await projectKeyFor(client, projectKey, 'sweeper run'), force: options.force ?? false }));
         if (options.json) printJson(io, result);
-        else
-          io.stdout(
-            result.outcome === 'skipped'
-              ? `skipped (${result.reason ?? 'nothing to do'})\n`
-              : `${result.outcome}: overview ${result.overview}, changelog ${result.changelog}, ${result.factsAdded} new facts — ${result.mode}${result.model ? ` ${result.model}` : ''}, ${result.calls} model calls\n`,
-          );
+        else io.stdout(formatSweeperRun(result));
         return EXIT.ok;
       }, options.json),
     );
@@ -72,7 +89,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
         const got = await withClient(io, async (client) => client.call('Projects.Get', { projectKey: await projectKeyFor(client, projectKey, 'sweeper show') }));
         if (options.json) printJson(io, got);
         else {
-          const last = got.state.lastSweepAt === null ? 'never swept' : `last sweep ${new Date(got.state.lastSweepAt).toISOString()} (${got.state.lastOutcome ?? 'unknown'})`;
+          const last = got.state.lastSweepAt === null ? 'never swept' : `last sweep ${localTime(got.state.lastSweepAt)} (${got.state.lastOutcome ?? 'unknown'})`;
           io.stdout(`${got.name} — ${last}${got.state.scratch ? ', scratch' : ''}${got.paused ? `, paused: ${got.paused.message}` : ''}\n\n${got.overview ?? '(no OVERVIEW.md yet)'}\n`);
         }
         return EXIT.ok;

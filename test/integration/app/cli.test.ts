@@ -46,13 +46,15 @@ describe('steward info', () => {
     expect(await runCli(['info'], text)).toBe(0);
     expect(text.out).toContain(`Control panel: ${owner.panelUrl}\n`);
     expect(text.out).toMatch(/— Up to date\n/);
+    // What the stores hold, as the form for a Steward not running says it.
+    expect(text.out).toContain("  Stored: 0 messages in 0 conversations from 0 projects; the agents' folders were never checked\n");
     // The last line says, in words, who answered and where Steward keeps its files (never the path).
     expect(text.out.endsWith('Control panel: ' + owner.panelUrl + '\nAnswered by the running Steward, which keeps its files in the folder STEWARD_HOME names.\n')).toBe(true);
 
     const json = captureIo(env);
     expect(await runCli(['info', '--json'], json)).toBe(0);
     expect(JSON.parse(json.out)).toMatchObject({ via: 'owner', running: true, url: owner.panelUrl, status: { state: 'idle', message: 'Up to date' } });
-    expect(JSON.parse(json.out)).not.toHaveProperty('stored');
+    expect(JSON.parse(json.out)).toMatchObject({ stored: { messages: 0, conversations: 0, projects: 0, lastCheckedAt: null } });
   });
 
   it('when nothing runs, says so instead of "Up to date", with what the stores hold and how to start Steward', async () => {
@@ -68,7 +70,7 @@ describe('steward info', () => {
     expect(text.out.split('\n')).toEqual([
       expect.stringMatching(/^Steward \S+ \(protocol 1\) — Not running: new transcripts are not imported until Steward starts$/),
       expect.stringMatching(/^ {2}Stored: 2 messages in 1 conversation from 1 project; folders last checked \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/),
-      'To start it: `npm start` (the desktop app) or `steward serve` (in the background).',
+      'To start it: `npm start` (the desktop app) or `steward serve` (headless, in this terminal until you stop it).',
       "Read directly from Steward's files in the folder STEWARD_HOME names.",
       '',
     ]);

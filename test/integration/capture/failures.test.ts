@@ -101,7 +101,7 @@ describe('a file deleted between listing and reading', () => {
       expect(stats).toMatchObject({ discovered: 3, read: 2, vanished: 1, failed: 0, partsWritten: 4, errors: [] });
       expect(busy).toEqual([[]]);
       expect(logger.lines.join('\n')).toMatch(/info transcript scan .*vanished=1 failed=0/);
-      expect(formatSweepResult({ providers: [stats!] })).toMatch(/^claude: 3 transcript files, 2 read, 1 gone before it was read; 4 new messages \(4 parts\) \(\d+ ms\)$/m);
+      expect(formatSweepResult({ providers: [stats!] })).toMatch(/^claude: 3 transcript files, 2 read, 1 gone before it was read; 4 new messages \(\d+ ms\)$/m);
     } finally {
       await driver.stop();
       db.close();

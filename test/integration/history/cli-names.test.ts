@@ -108,7 +108,8 @@ describe('--project takes a project as `steward projects` names it', () => {
   it('forget and unforget a project by its name', async () => {
     const forgot = await cli('forget', '--project', 'openclaw-workspace');
     expect(forgot.err).toBe('');
-    expect(forgot.out).toMatch(/^Forgot project p_[0-9a-f]{16}: removed/);
+    // Named as `steward projects` names it, its key beside it for `unforget`.
+    expect(forgot.out).toMatch(/^Forgot project openclaw-workspace \(p_[0-9a-f]{16}\): deleted its 1 conversation from Steward\. /);
     const lifted = await cli('unforget', '--project', 'openclaw-workspace');
     expect(lifted.err).toBe('');
     expect(lifted.out).toMatch(/^Lifted/);

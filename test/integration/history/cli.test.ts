@@ -200,10 +200,11 @@ describe('steward forget / unforget', () => {
     expect((await cli('forget')).code).toBe(2);
     expect((await cli('forget', '--session', 'a', '--project', 'p_0123456789abcdef')).code).toBe(2);
     const forgot = await cli('forget', '--session', IDS.kitchen);
-    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 1 session, subagents included \(3 parts\)\./);
+    // No subagent: none is mentioned, and no count of parts.
+    expect(forgot.out).toBe(`Forgot conversation ${IDS.kitchen}: deleted it from Steward. It stays out of future imports; \`steward unforget --session ${IDS.kitchen}\` lifts that.\n`);
     const list = JSON.parse((await cli('forget', '--list', '--json')).out) as { tombstones: Array<{ kind: string; id: string }> };
     expect(list.tombstones).toMatchObject([{ kind: 'session', id: IDS.kitchen }]);
-    expect((await cli('forget', '--list')).out).toMatch(new RegExp(`^session {2}${IDS.kitchen} {2}\\d{4}-\\d{2}-\\d{2} {2}Write a recipe`, 'm'));
+    expect((await cli('forget', '--list')).out).toMatch(new RegExp(`^session {2}${IDS.kitchen} {2}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} (UTC|[+-]\\d{2}:\\d{2}) {2}Write a recipe`, 'm'));
     expect(JSON.parse((await cli('search', 'crumble', '--json')).out)).toMatchObject({ hits: [] });
     expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain('next `steward backfill`');
     expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain('Nothing was forgotten');
@@ -211,12 +212,13 @@ describe('steward forget / unforget', () => {
     expect((JSON.parse((await cli('search', 'crumble', '--json')).out) as { hits: unknown[] }).hits.length).toBeGreaterThan(0);
   });
 
-  it('counts what it removed as parts, not messages: the pruning plan is 7 messages in 11 parts, its subagent included', async () => {
+  it('names the subagents it removed with a conversation, and never counts parts: the pruning plan has one subagent', async () => {
     const frost = async () => new Set((JSON.parse((await cli('search', 'frost', '--json')).out) as { hits: Array<{ sessionId: string }> }).hits.map((h) => h.sessionId));
     expect(await frost()).toEqual(new Set([IDS.pruning, SUBAGENT_SESSION]));
     const forgot = await cli('forget', '--session', IDS.pruning);
     expect(forgot.code).toBe(0);
-    expect(forgot.out).toMatch(/^Forgot conversation .*: removed 2 sessions, subagents included \(11 parts\)\. /);
+    expect(forgot.out).toMatch(/^Forgot conversation .*: deleted it and its 1 subagent from Steward\. /);
+    expect(forgot.out).not.toMatch(/\bparts?\b/);
     expect(await frost()).toEqual(new Set());
     // Unforgotten and imported again, it (and its subagent) is found as before: later tests read it.
     expect((await cli('unforget', '--session', IDS.pruning)).code).toBe(0);

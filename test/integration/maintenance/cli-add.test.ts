@@ -73,7 +73,7 @@ describe('steward maintenance add and steward secrets', () => {
       expect.objectContaining({ collection: 'pr-comments', items: dataset['pr-comments'].length }),
     ]);
     const text = await cli(env, null, 'service', 'maintenance');
-    expect(text.out).toContain(`issues: ${dataset.issues.length} items · fresh as of`);
+    expect(text.out).toMatch(new RegExp(`issues: ${dataset.issues.length} items · fresh as of \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} (UTC|[+-]\\d{2}:\\d{2})`));
     expect(text.out).toContain('backfill complete');
     const cachePath = join(home.dir, 'caches', readdirSync(join(home.dir, 'caches')).find((f) => f.endsWith('.db'))!);
     expect(cacheContent({ read: (sql, ...params) => readCache(cachePath, sql, params) })).toEqual(dataset);

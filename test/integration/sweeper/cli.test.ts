@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatSweeperRun, formatSweptAll } from '../../../core/cli/commands/sweeper.js';
 import { runCli } from '../../../core/cli/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeSession } from '../../support/transcripts.js';
@@ -36,11 +37,19 @@ describe('steward sweeper run|show', () => {
 
     const show = io(home.env);
     expect(await runCli(['sweeper', 'show', key], show)).toBe(0);
-    expect(show.out).toMatch(/^cli-sweeper-project — last sweep .* \(nochange\)\n\n# cli-sweeper-project\n/);
+    expect(show.out).toMatch(/^cli-sweeper-project — last sweep \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2}) \(nochange\)\n\n# cli-sweeper-project\n/);
     // By the name `steward projects` prints, as --project takes it.
     const byName = io(home.env);
     expect(await runCli(['sweeper', 'show', 'cli-sweeper-project'], byName)).toBe(0);
     expect(byName.out).toBe(show.out);
+  });
+
+  it('says what a run did without zero clauses: no "0 new facts", no "0 model calls"', () => {
+    const run = { projectKey: 'p_0123456789abcdef', outcome: 'ok', reason: null, mode: 'offline', model: null, calls: 0, tokensIn: 0, tokensOut: 0, durationMs: 5, overview: 'written', changelog: 'appended', factsAdded: 0 } as const;
+    expect(formatSweeperRun(run)).toBe('ok: overview written, changelog appended — offline\n');
+    expect(formatSweeperRun({ ...run, mode: 'anthropic', model: 'claude-x', calls: 2, factsAdded: 1 })).toBe('ok: overview written, changelog appended, 1 new fact — anthropic claude-x, 2 model calls\n');
+    expect(formatSweptAll({ projects: 3, ok: 2, nochange: 0, skipped: 0, failed: 1, paused: 0, calls: 4 })).toBe('swept 3: 2 updated, 1 failed — 4 model calls\n');
+    expect(formatSweptAll({ projects: 2, ok: 2, nochange: 0, skipped: 0, failed: 0, paused: 0, calls: 0 })).toBe('swept 2: 2 updated\n');
   });
 
   it('exit 2 for a name no project has, exit 1 with a typed error for an unknown project key', async () => {

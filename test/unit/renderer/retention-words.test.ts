@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PruneReport } from '../../../core/api/index.js';
-import { removalQuestion, removingWindow, wouldRemove } from '../../../renderer/src/places/settings/retention-words.js';
+import { checkSentence, removalQuestion, removalSentence, removeLabel, removeQuestion, removingWindow, wouldRemove } from '../../../renderer/src/places/settings/retention-words.js';
 
 const report = (parts: number, sessions: number, messages: number, conversations: number): PruneReport => ({
   dryRun: true,
@@ -29,5 +29,30 @@ describe('saving a retention window that would remove stored conversations', () 
     expect(question).toContain('When Steward next starts');
     expect(question).toContain('older than the window: 12 conversations entirely, 40 messages in all.');
     expect(removalQuestion(400, report(2, 0, 1, 0))).toContain('older than the window: 1 message, from conversations that keep their newer ones.');
+  });
+});
+
+describe('the Cache retention check in Settings', () => {
+  const cutoffs = [{ provider: 'claude', cutoffMs: Date.UTC(2025, 11, 3), removedParts: 9 }];
+  const checked = { ...report(9, 2, 6, 1), cutoffs };
+
+  it('speaks of messages and whole conversations, never of parts', () => {
+    expect(removeLabel(checked)).toBe('Remove 6 messages');
+    expect(checkSentence(checked)).toBe('6 messages would go, and with them 1 conversation entirely.');
+    expect(removeQuestion(checked)).toBe('Remove 6 messages older than the retention window from the cache, and with them 1 conversation entirely?');
+    const some = { ...report(2, 0, 1, 0), cutoffs };
+    expect(checkSentence(some)).toBe('1 message would go, from conversations that keep their newer ones.');
+    expect(removeLabel(some)).toBe('Remove 1 message');
+    for (const words of [removeLabel(checked), checkSentence(checked), removeQuestion(checked), checkSentence(some)]) expect(words).not.toMatch(/\bparts?\b/);
+  });
+
+  it('says when nothing would go, and what a removal left', () => {
+    expect(checkSentence({ ...report(0, 0, 0, 0), cutoffs })).toBe('Nothing is older than the retention window: nothing would be removed.');
+    expect(checkSentence({ ...report(0, 0, 0, 0), cutoffs: [{ provider: 'claude', cutoffMs: null, removedParts: 0 }] })).toContain('keeps everything');
+    // A removal counts parts and emptied sessions only.
+    const removed: PruneReport = { dryRun: false, cutoffs, removedParts: 9, removedSessions: 2, durationMs: 12, complete: true };
+    expect(removalSentence(removed)).toBe('Removed in 12 ms: the cache holds nothing older than the retention window now.');
+    expect(removalSentence({ ...removed, complete: false })).toMatch(/^Stopped early after 12 ms \(Steward was shutting down\): the next pass removes the rest/);
+    expect(removalSentence({ ...removed, removedParts: 0, removedSessions: 0 })).toBe('Nothing was older than the retention window any more: nothing was removed.');
   });
 });

@@ -3,7 +3,7 @@ import { PROVIDER_IDS, PROVIDERS, type TelemetryEntry } from '../../../core/api/
 import { providerIds, providerLabel } from '../../../renderer/src/components/format.js';
 import { countOf, formatBytes, plainText } from '../../../renderer/src/components/words.js';
 import { importSentence } from '../../../renderer/src/places/projects/importing.js';
-import { failed, sentenceOf, speaksOfParts } from '../../../renderer/src/places/telemetry/sentences.js';
+import { checksTotal, failed, sentenceOf, speaksOfParts } from '../../../renderer/src/places/telemetry/sentences.js';
 
 const stats = (over: Record<string, number> = {}) => ({ provider: 'claude', discovered: 106, read: 0, unchanged: 106, failed: 0, partsWritten: 0, durationMs: 41, failedLines: 0, ...over });
 const entry = (kind: string, data: Record<string, unknown>): TelemetryEntry => ({ id: 1, at: Date.UTC(2026, 10, 29, 9), kind, data });
@@ -69,5 +69,17 @@ describe('words for people', () => {
     expect(sentenceOf(older, names)).toMatch(/9 parts/);
     expect(speaksOfParts([counted, older], names)).toBe(true);
     expect(speaksOfParts([entry('cache.prune', { kind: 'scheduled', removedParts: 3, removedSessions: 1, durationMs: 5 })], names)).toBe(true);
+  });
+});
+
+describe('the telemetry totals', () => {
+  it('say how many checks found something new without a zero count', () => {
+    expect(checksTotal(1, 0)).toBe('1 check, which found something new');
+    expect(checksTotal(3, 0)).toBe('3 checks, each found something new');
+    expect(checksTotal(1, 1)).toBe('1 check, which found nothing new');
+    expect(checksTotal(4, 4)).toBe('4 checks, none found anything new');
+    expect(checksTotal(5, 2)).toBe('5 checks, 2 with nothing new');
+    expect(checksTotal(0, 0)).toBe('None');
+    for (const [checks, unchanged] of [[1, 0], [3, 0], [0, 0], [4, 4]] as const) expect(checksTotal(checks, unchanged)).not.toMatch(/\b0\b/);
   });
 });

@@ -97,6 +97,11 @@ describe('the session-start context', () => {
     expect(person.out).toContain('- Task: Add frost dates');
     const none = captureIo(home.env);
     expect(await runContext(none, { cwd: home.dir })).toBe(1);
+    // Nothing to print stays exit 1; the one line says how notes come, and how to write them now.
+    expect(none.out).toBe('');
+    expect(none.err).toBe(
+      'steward: no notes for this folder yet. The sweeper writes them once conversations from here are imported; to write them now, run `steward sweeper run PROJECT` (`steward projects` lists the names)\n',
+    );
   });
 
   it('the fast path never turns a hook into a usage error, and leaves other mistakes to the full CLI', () => {

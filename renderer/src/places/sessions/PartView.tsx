@@ -28,7 +28,9 @@ function Fold({ kind, label, summary, text, open, error, note }: { kind: string;
 /** A result reads as its output (a Codex wrapper's, not the JSON it came in), after its exit code when it has one. */
 function ResultFold({ part, open }: { part: SessionPart; open: boolean }): ReactElement {
   const note = part.exitCode !== undefined ? `Exit code ${part.exitCode}` : undefined;
-  return <Fold kind="result" label={part.isError ? 'Failed' : 'Result'} summary={part.summary} text={part.output ?? part.text ?? ''} open={open} error={part.isError} note={note} />;
+  // The label says it failed; a summary that opens with the same word ("failed: Error …") says it once.
+  const summary = part.isError ? (part.summary?.replace(/^failed: /, '') ?? null) : part.summary;
+  return <Fold kind="result" label={part.isError ? 'Failed' : 'Result'} summary={summary} text={part.output ?? part.text ?? ''} open={open} error={part.isError} note={note} />;
 }
 
 /**

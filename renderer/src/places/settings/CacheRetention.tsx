@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type ReactElement, type RefObject } from 'react';
-import { Button, countOf, ErrorBanner, Glossary, Panel } from '../../components/index.js';
+import { Button, ErrorBanner, Panel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
-import { CheckResult, PARTS, RemovalResult } from './CacheRetentionReport.js';
+import { CheckResult, RemovalResult } from './CacheRetentionReport.js';
+import { removeLabel, removeQuestion } from './retention-words.js';
 import './cache-retention.css';
 
 type FocusTarget = 'cancel' | 'remove' | 'result' | undefined;
@@ -47,7 +48,6 @@ export function CacheRetention(): ReactElement {
       focus('result');
     });
 
-  const toRemove = check.data?.removedParts ?? 0;
   return (
     <Panel title="Cache retention">
       <div className="cache-retention" data-testid="cache-retention" aria-busy={busy}>
@@ -57,24 +57,23 @@ export function CacheRetention(): ReactElement {
           notes are kept, and the transcripts on disk are untouched: Steward reads them and never changes them. Removed conversations come back only if you import
           everything again.
         </p>
-        <Glossary term="Part">one piece of a message as Steward stores it: its text, a tool call, a tool result or the model&rsquo;s thinking.</Glossary>
         <div className="cache-retention__actions">
           <Button onClick={runCheck} disabled={busy} aria-describedby={`${ids}-about`}>
             {check.busy ? 'Checking…' : 'Check'}
           </Button>
         </div>
         {check.data && <CheckResult report={check.data} />}
-        {check.data && toRemove > 0 && !confirming && (
+        {check.data && check.data.removedParts > 0 && !confirming && (
           <div className="cache-retention__actions">
             <Button ref={removeRef} variant="danger" disabled={busy} onClick={() => (setConfirming(true), focus('cancel'))}>
-              Remove {countOf(toRemove, PARTS)}
+              {removeLabel(check.data)}
             </Button>
           </div>
         )}
         {check.data && confirming && (
           <div className="cache-retention__confirm" role="group" aria-labelledby={`${ids}-question`} data-testid="cache-retention-confirm">
             <p id={`${ids}-question`}>
-              <strong>Remove {countOf(toRemove, PARTS)} older than the retention window from the cache?</strong> Steward cannot bring them back by itself; the transcripts on
+              <strong>{removeQuestion(check.data)}</strong> Steward cannot bring them back by itself; the transcripts on
               disk stay as they are. Whatever is older than the window at the moment you confirm is removed, so the count may differ slightly if the cache changed since the
               check.
             </p>
@@ -90,7 +89,7 @@ export function CacheRetention(): ReactElement {
         )}
         {removal.data && <RemovalResult report={removal.data} resultRef={resultRef} />}
         <ErrorBanner title="The cache could not be checked." error={check.error} />
-        <ErrorBanner title="The old parts could not be removed." error={removal.error} />
+        <ErrorBanner title="The old messages could not be removed." error={removal.error} />
       </div>
     </Panel>
   );

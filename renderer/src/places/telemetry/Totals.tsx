@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
 import { countOf, DetailList, formatDuration } from '../../components/index.js';
-import { failed } from './sentences.js';
+import { checksTotal, failed } from './sentences.js';
 import { tickOf, totalsOf } from './ticks.js';
 
 /** Sums over the rows listed: checks, files checked, new messages, failures, time spent. */
@@ -18,7 +18,7 @@ export function Totals({ entries }: { entries: readonly TelemetryEntry[] }): Rea
       <DetailList
         label="Totals of what is listed"
         items={[
-          { term: 'Scheduled checks', value: `${countOf(scheduled, 'check')}, ${countOf(unchanged, { one: 'with nothing new', other: 'with nothing new' })}` },
+          { term: 'Scheduled checks', value: checksTotal(scheduled, unchanged) },
           { term: 'Imports on request', value: countOf(ticks.length - scheduled, 'import') },
           { term: 'Files checked', value: countOf(sums.reduce((n, t) => n + t.files, 0), 'file') },
           { term: 'New messages', value: countOf(messages, 'message') },

@@ -68,6 +68,18 @@ function fallback(data: Record<string, unknown>): string {
     .join(' · ');
 }
 
+/**
+ * The scheduled checks listed, and how many found something: `3 checks, 1 with nothing new`; a count
+ * of none is not said (`1 check, which found something new`), and no checks is `None`.
+ */
+export function checksTotal(checks: number, unchanged: number): string {
+  if (checks === 0) return 'None';
+  const listed = countOf(checks, 'check');
+  if (unchanged === 0) return checks === 1 ? `${listed}, which found something new` : `${listed}, each found something new`;
+  if (unchanged === checks) return checks === 1 ? `${listed}, which found nothing new` : `${listed}, none found anything new`;
+  return `${listed}, ${formatCount(unchanged)} with nothing new`;
+}
+
 /** A telemetry row as a sentence, with the project's name where it is about one. */
 export function sentenceOf(entry: TelemetryEntry, projectName: (key: string) => string | undefined): string {
   if (entry.kind === 'sweeper.sweep') return notesSentence(entry.data, projectName);

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { formatForget } from '../../../core/cli/commands/forget.js';
+
+const KEY = 'p_ea4ed61882dcc46a';
+
+describe('steward forget: what went, in a person’s words', () => {
+  it('a conversation: its subagents only when it had some, and never a count of parts', () => {
+    const alone = formatForget({ kind: 'session', id: 's1', removedParts: 5, removedSessions: 1, notesRemoved: false });
+    expect(alone).toBe('Forgot conversation s1: deleted it from Steward. It stays out of future imports; `steward unforget --session s1` lifts that.\n');
+    expect(formatForget({ kind: 'session', id: 's1', removedParts: 11, removedSessions: 3, notesRemoved: false })).toMatch(/^Forgot conversation s1: deleted it and its 2 subagents from Steward\. /);
+    for (const text of [alone]) expect(text).not.toMatch(/\bparts?\b|subagents included/);
+  });
+
+  it('a project by its name, its key beside it, counting conversations and the subagents with them', () => {
+    const result = { kind: 'project', id: KEY, removedParts: 40, removedSessions: 5, notesRemoved: true } as const;
+    expect(formatForget(result, { name: 'notes', conversations: 3 })).toBe(
+      `Forgot project notes (${KEY}): deleted its 3 conversations (with 2 subagents) and its notes from Steward. It stays out of future imports; \`steward unforget --project ${KEY}\` lifts that.\n`,
+    );
+    expect(formatForget({ ...result, removedSessions: 1, notesRemoved: false }, { name: 'notes', conversations: 1 })).toMatch(/^Forgot project notes \(p_ea4ed61882dcc46a\): deleted its 1 conversation from Steward\. /);
+    // A key no project listed: no name to give, and its rows counted as they were stored.
+    expect(formatForget(result)).toMatch(/^Forgot project p_ea4ed61882dcc46a: deleted its 5 sessions and its notes from Steward\. /);
+    expect(formatForget({ ...result, removedSessions: 0, notesRemoved: false })).toMatch(/^Forgot project p_ea4ed61882dcc46a: nothing was stored\. /);
+  });
+});
