@@ -19,6 +19,7 @@ const HINTS: Partial<Record<StatusKind, string>> = {
   'curator-paused': "Open Steward's Settings to fix the account or key; note curation waits until then.",
   'provider-failing': 'Open Steward to see what failed; imports keep retrying.',
   'plan-waiting': "Open Steward's Maintenance place to read the plan and confirm it, or dismiss it.",
+  'files-unreadable': "Open Steward's Telemetry to see which files; replace or move them, and Steward reads them again once they change.",
 };
 
 export interface NotifierDeps {

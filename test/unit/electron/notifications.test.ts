@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Notification as ElectronNotification } from 'electron';
-import type { StatusItem, StatusPlace } from '../../../core/index.js';
+import { STATUS_KINDS, type StatusItem, type StatusPlace } from '../../../core/index.js';
 import { composeStatus } from '../../../core/app/status.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { AttentionNotifier, DEFAULT_NOTIFICATION_POLICY } from '../../../electron/notifications.js';
+import { AttentionNotifier, DEFAULT_NOTIFICATION_POLICY, notificationFor } from '../../../electron/notifications.js';
 import { Notification, resetElectron } from './fake-electron.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
@@ -34,6 +34,12 @@ describe('notifications for what needs the person', () => {
     expect(shown()[0]!.options).toEqual({ title: curatorPaused.text, body: "Open Steward's Settings to fix the account or key; note curation waits until then." });
     shown()[0]!.emit('click');
     expect(opened).toEqual(['settings']);
+  });
+
+  it('tells what to do for every kind that needs the person, never only "see what needs you"', () => {
+    const needing = STATUS_KINDS.filter((kind) => composeStatus(false, [{ kind, subject: 'x', text: kind, place: 'telemetry' }]).attention.length > 0);
+    expect(needing).toContain('files-unreadable');
+    for (const kind of needing) expect(notificationFor([{ kind, subject: 'x', text: kind, place: 'telemetry' }], 'linux').body, kind).not.toBe('Open Steward to see what needs you.');
   });
 
   it('never notifies work in hand or a single failed run', () => {
