@@ -1,6 +1,8 @@
 import type { EventName, EventPayload, ForgetKind, ForgetResult, Tombstone } from '../api/index.js';
 import type { EraseOptions, EraseProgress, EraseResult, SessionEraser, Tombstones } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
+import type { Redactor } from '../secrets/index.js';
+import { redactAll } from './redaction.js';
 import type { SessionsView } from './sessions.js';
 
 /** The projects room as forgetting needs it: a project's label and notes folder, and its row removed. */
@@ -16,6 +18,8 @@ export interface ForgetOptions {
   projects: ForgettableProjects;
   /** Removes a project's notes folder (the sweeper's files); true when there was one. */
   removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
+  /** Redacts what the list shows of a forgotten conversation. */
+  redactor: () => Redactor;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   logger?: Logger | undefined;
 }
@@ -41,11 +45,12 @@ export class Forgetting {
   }
 
   session(sessionId: string): Promise<ForgetResult> {
-    return this.#serial(() => {
-      // A conversation not stored (pruned, or not captured yet) is tombstoned all the same.
-      const stored = this.#o.sessions.find(sessionId);
-      const label = stored ? ((stored.title ?? stored.firstRequest)?.slice(0, LABEL_CHARS) ?? null) : null;
-      this.#o.tombstones.add('session', sessionId, label);
+    return this.#serial(async () => {
+      // A conversation not stored (pruned, or not captured yet) is tombstoned all the same. Its label is
+      // kept redacted: it outlives the conversation, which may be forgotten for the secret in it.
+      const stored = this.#o.sessions.findRecord(sessionId);
+      const [name] = stored ? await this.#o.sessions.redactedNames([stored]) : [null];
+      this.#o.tombstones.add('session', sessionId, name?.slice(0, LABEL_CHARS) ?? null);
       return this.#eraseSession(sessionId);
     });
   }
@@ -57,8 +62,14 @@ export class Forgetting {
     });
   }
 
-  list(): Tombstone[] {
-    return this.#o.tombstones.list();
+  /** What was forgotten, each label redacted (one kept before labels were shows a secret as [REDACTED]). */
+  async list(): Promise<Tombstone[]> {
+    const tombstones = this.#o.tombstones.list();
+    const labels = await redactAll(
+      tombstones.map((t) => t.label),
+      this.#o.redactor(),
+    );
+    return tombstones.map((t, i) => ({ ...t, label: labels[i] ?? null }));
   }
 
   /** The next backfill imports it again (scheduled ticks read only files that changed). */

@@ -13,7 +13,7 @@ export function historyHandlers(history: History): Pick<Handlers, HistoryMethods
     'Sessions.ExportNext': ({ next }) => history.exporter.next(next),
     'Forget.Session': ({ sessionId }) => history.forgetting.session(sessionId),
     'Forget.Project': ({ projectKey }) => history.forgetting.project(projectKey),
-    'Forget.List': () => ({ tombstones: history.forgetting.list() }),
+    'Forget.List': async () => ({ tombstones: await history.forgetting.list() }),
     'Forget.Lift': ({ kind, id }) => ({ lifted: history.forgetting.lift(kind, id) }),
   };
 }

@@ -56,6 +56,7 @@ export class History {
         remove: (key) => o.projects.remove(key),
       },
       removeNotes: o.removeNotes,
+      redactor,
       emit: o.emit,
       logger: o.logger,
     });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Core, type EventPayload } from '../../../core/index.js';
 import { SearchIndex, SessionEraser, Tombstones, type PieceGate } from '../../../core/gateway/index.js';
 import { Forgetting } from '../../../core/history/forget.js';
+import { createRedactor } from '../../../core/secrets/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { expectIndexExact } from '../../support/search-index.js';
@@ -123,6 +124,7 @@ describe('forgetting a project of tens of thousands of conversations', () => {
       sessions: c.history.sessions,
       projects: { describe: (key) => c.projects.get(key) ?? null, remove: (key) => c.projects.remove(key) },
       removeNotes: async () => false,
+      redactor: () => createRedactor(),
       emit: (name, payload) => {
         if (name === 'forget.progress') progress.push(payload as EventPayload<'forget.progress'>);
       },
@@ -224,6 +226,7 @@ function forgettingWith(c: Core, eraser: SessionEraser, progress: Array<EventPay
     sessions: c.history.sessions,
     projects: { describe: (key) => c.projects.describe(key), remove: (key) => c.projects.remove(key) },
     removeNotes: async () => false,
+    redactor: () => createRedactor(),
     emit: (name, payload) => {
       if (name === 'forget.progress') progress.push(payload as EventPayload<'forget.progress'>);
     },

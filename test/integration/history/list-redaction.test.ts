@@ -90,3 +90,25 @@ describe('Projects.List with redact', () => {
     expect(byCwd(redacted, '/work/many')).toMatch(/^Question 59: lorem ipsum/);
   });
 });
+
+describe('Forget.List', () => {
+  it('keeps a forgotten conversation’s label redacted, in the list and in the store; a label kept raw before is listed redacted', async () => {
+    await core.call('Forget.Session', { sessionId: TITLED });
+    await core.call('Forget.Session', { sessionId: CUT });
+    // A tombstone written before labels were redacted.
+    const OLD = 'c07c07c0-2222-4000-8000-000000000001';
+    core.gateway.prepare('INSERT INTO history_tombstones (kind, id, label, created_at) VALUES (?, ?, ?, ?)').run('session', OLD, `Paste ${TOKEN} here`, Date.now());
+
+    const { tombstones } = await core.call('Forget.List', {});
+    const label = (id: string) => tombstones.find((t) => t.id === id)!.label;
+    expect(JSON.stringify(tombstones)).not.toContain(TOKEN_PIECE);
+    expect(label(TITLED)).toBe('Rotate [REDACTED]');
+    // Redacted whole, then cut to a label's 200 characters.
+    expect(label(CUT)).toMatch(/^word word .*\[RED/);
+    expect(label(OLD)).toBe('Paste [REDACTED] here');
+    // The label outlives the conversation: the store keeps none of the secret of what was forgotten.
+    const stored = core.gateway.prepare('SELECT label FROM history_tombstones WHERE id IN (?, ?)').pluck().all(TITLED, CUT) as string[];
+    expect(stored).toHaveLength(2);
+    expect(stored.join(' ')).not.toContain(TOKEN_PIECE);
+  });
+});
