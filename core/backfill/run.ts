@@ -135,19 +135,31 @@ interface FileOutcome {
  * which a chmod lifts without changing what a failure is recognised by (inode, size, mtime). Such a
  * file is tried again on the next tick (a refused open reads no byte), and stays Steward's error.
  */
-const PASSING = ['worker_exit', 'cancelled', 'AbortError', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'ENOMEM', 'EAGAIN', 'EBUSY', 'EINTR', 'EIO', 'ETIMEDOUT', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_NOMEM', 'SQLITE_IOERR', 'SQLITE_INTERRUPT', 'SQLITE_PROTOCOL'];
+const PASSING = [
+  ...['worker_exit', 'cancelled', 'AbortError'],
+  ...['EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'ENOMEM', 'EAGAIN', 'EBUSY', 'EINTR', 'EIO', 'ETIMEDOUT'],
+  // A network or FUSE mount that dropped, a file the cloud evicted: the file is as it was, the mount is not.
+  ...['ESTALE', 'ENOTCONN', 'EDEADLK'],
+  // SQLite says CANTOPEN where the system said EACCES (a store a chmod lifts), READONLY where a WAL's -shm cannot be made.
+  ...['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_NOMEM', 'SQLITE_IOERR', 'SQLITE_INTERRUPT', 'SQLITE_PROTOCOL', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'],
+];
 
 function passing(code: string): boolean {
   return PASSING.some((p) => code === p || code.startsWith(`${p}_`));
 }
 
 /**
- * A read's own failure by one code whichever thread read the file: a reader that threw without a code
- * of its own could not make sense of the bytes, and the read worker says so as `read_failed`.
+ * A read's own failure by one code whichever thread read the file (a reader that threw without a code
+ * of its own could not make sense of the bytes, and the read worker says so as `read_failed`), and
+ * whether it is the file's (remembered as unreadable) or passing (tried again next tick).
  */
-function readCode(code: string): string {
-  return code === 'internal' ? 'read_failed' : code;
+export function readFailure(thrown: string): { code: string; unreadable: boolean } {
+  const code = thrown === 'internal' || (JS_ERROR.test(thrown) && !passing(thrown)) ? 'read_failed' : thrown;
+  return { code, unreadable: !passing(code) };
 }
+
+/** A JavaScript error's class (`TypeError`), which the in-thread reader's code is when it threw one. */
+const JS_ERROR = /^[A-Z][A-Za-z]*Error$/;
 
 /** Reads one file and materializes its batches inside the run's commit window. */
 async function importFile(provider: TranscriptProvider, file: TranscriptFile, deps: BackfillDeps, io: FileIo, ctx: RunContext): Promise<FileOutcome> {
@@ -190,10 +202,7 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
     outcome.code = errorCode(error);
     // Deleted between the listing and the read (a session cleaned up, a log rotated): nothing failed.
     outcome.status = outcome.code === 'ENOENT' ? 'vanished' : 'failed';
-    if (outcome.status === 'failed' && !writing) {
-      outcome.code = readCode(outcome.code);
-      outcome.unreadable = !passing(outcome.code);
-    }
+    if (outcome.status === 'failed' && !writing) Object.assign(outcome, readFailure(outcome.code));
   }
   return outcome;
 }
@@ -370,8 +379,10 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   const checkpoints = () => (loaded ??= deps.checkpoints?.identities(provider.id) ?? new Map<string, CheckpointIdentity>());
   const present = new Set(files.map((f) => f.path));
   const moves = ctx.scheduled ? new MovedFiles(checkpoints, present) : undefined;
+  // Files older than the window are not tried: one that could not be read is no longer said to be waiting to be.
+  const aged: string[] = [];
   const plans = files.map((file): FilePlan => {
-    if (outsideWindow(file, ctx.windowStartMs)) return OUTSIDE_WINDOW;
+    if (outsideWindow(file, ctx.windowStartMs)) return aged.push(file.path), OUTSIDE_WINDOW;
     if (ctx.scheduled && deps.fingerprints.isUnchanged(file)) return UNCHANGED;
     // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
     const failure = ctx.scheduled ? deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion) : undefined;
@@ -389,6 +400,7 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   }
   if (gone.length > 0) deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
   if (complete && deps.checkpoints) forgetUnreadable(provider, deps.checkpoints.failuresGone(provider.id, present), deps);
+  if (aged.length > 0) forgetUnreadable(provider, aged, deps);
   return plans;
 }
 

@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProviderSweepStats } from '../../../core/api/index.js';
 import { runCli } from '../../../core/cli/index.js';
-import { Core } from '../../../core/core.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import type { TranscriptProvider } from '../../../core/transcripts/index.js';
 import { captureIo as io } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
+import type { TempHome } from '../../support/home.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
 /**
@@ -22,15 +22,9 @@ const LIVE = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.j
 const BROKEN = 'rollout-2026-12-01T09-00-00-019fa000-0000-7000-8000-000000000001.jsonl.zst';
 
 let h: CaptureHarness | undefined;
-let home: TempHome | undefined;
-let core: Core | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  await core?.shutdown();
-  core = undefined;
-  home?.cleanup();
-  home = undefined;
 });
 
 /** Codex's folder for a day, with one good rollout and a compressed one cut off half-way (a copy that stopped, a full disk). */
@@ -115,6 +109,17 @@ describe('a truncated Codex archive (.jsonl.zst)', () => {
     expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 1, failed: 0 });
     expect(h.driver.unreadable().total).toBe(0);
   });
+
+  it('is no longer said to wait for a retry once it is older than the window, which no tick reads', async () => {
+    h = captureHarness(openWindow);
+    const { broken } = codexDay(h.codexRoot);
+    touch(broken, -40 * 86_400);
+    await h.driver.tick();
+    expect(h.driver.unreadable().total).toBe(1);
+    await h.restart({ query: { cache: { retention: { default_days: 30 } } } });
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ outsideWindow: 1, failed: 0 });
+    expect(h.driver.unreadable()).toEqual({ files: [], total: 0 });
+  });
 });
 
 describe('a damaged plain file', () => {
@@ -166,8 +171,9 @@ describe('a damaged plain file', () => {
 });
 
 describe('what the person is told', () => {
+  const temp = coreHome('steward-unreadable-');
   function withCodex(): { home: TempHome; broken: string } {
-    home = tempHome('steward-unreadable-');
+    const { home } = temp;
     const root = join(home.dir, 'roots', 'codex');
     const { broken } = codexDay(root);
     home.env.STEWARD_CODEX_ROOTS = root;
@@ -204,7 +210,7 @@ describe('what the person is told', () => {
   it('the status warns with the count and where the names are, ticks after ticks; status, telemetry and logs hold no path', async () => {
     const { home, broken } = withCodex();
     const logger = createMemoryLogger();
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, logger });
+    const core = temp.open({ logger });
     const text = '1 Codex CLI transcript file could not be read (read_failed): it is tried again once it changes; Telemetry names it';
     for (let tick = 0; tick < 4; tick += 1) {
       const result = await core.call('Sweep.Tick', {});
