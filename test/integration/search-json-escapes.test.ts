@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Core, type Params } from '../../core/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core, Params } from '../../core/index.js';
 import { SearchIndex } from '../../core/gateway/index.js';
 import { GATEWAY_MIGRATIONS } from '../../core/gateway/migrations.js';
 import { KEY_SHIFT, registerSearchFunctions } from '../../core/gateway/search-index.js';
@@ -8,7 +8,7 @@ import { IndexBackfill } from '../../core/history/indexer.js';
 import { createMemoryLogger } from '../../core/log/index.js';
 import { openDatabase, type Db } from '../../core/store/index.js';
 import { sessionsOf } from '../support/history.js';
-import { tempHome, type TempHome } from '../support/home.js';
+import { coreHome } from '../support/core.js';
 import { expectIndexExact } from '../support/search-index.js';
 import { claudeLine, writeJsonl, type ClaudeLineOptions } from '../support/transcripts.js';
 
@@ -58,19 +58,15 @@ function writeConversations(root: string): { claudeRoot: string; codexRoot: stri
 }
 
 describe('searching tool inputs and shell output stored as JSON', () => {
-  let home: TempHome;
+  const temp = coreHome('steward-search-json-', { shared: true });
   let core: Core;
   beforeAll(async () => {
-    home = tempHome('steward-search-json-');
+    const { home } = temp;
     const roots = writeConversations(join(home.dir, 'roots'));
     home.env.STEWARD_CLAUDE_ROOTS = roots.claudeRoot;
     home.env.STEWARD_CODEX_ROOTS = roots.codexRoot;
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    core = temp.open();
     await core.call('Backfill.Run', { all: true });
-  });
-  afterAll(async () => {
-    await core?.shutdown();
-    home?.cleanup();
   });
 
   const search = (params: Params<'Search.Query'>) => core.call('Search.Query', params);
@@ -124,11 +120,7 @@ const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
 const matches = (db: Db, expression: string) => count(db, `SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH '${expression}'`);
 
 describe('a store indexed before JSON escapes were read as line breaks', () => {
-  let home: TempHome | undefined;
-  afterEach(() => {
-    home?.cleanup();
-    home = undefined;
-  });
+  const temp = coreHome('steward-search-json-migrate-');
 
   const write = JSON.stringify(WRITE_INPUT);
   const bash = JSON.stringify(BASH_INPUT);
@@ -169,36 +161,31 @@ describe('a store indexed before JSON escapes were read as line breaks', () => {
   }
 
   it('the walk indexes again only the JSON texts with escapes, which are then found by their words; the index stays exact', async () => {
-    home = tempHome('steward-search-json-migrate-');
-    oldStore(home.dir);
-    const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-    try {
-      const stats = core.gateway.prepare('SELECT session_id, parts, messages, tool_calls FROM session_stats ORDER BY session_id').all();
-      const index = new SearchIndex(core.gateway);
-      expect(index.retagPending()).toBe(true);
-      const walk = new IndexBackfill({ index, logger: createMemoryLogger(), onProgress: () => undefined });
-      walk.start();
-      await walk.whenIdle();
-      expect(index.retagPending()).toBe(false);
-      // The Write, the Bash call (indexed at v1) and the wrapper are indexed again; the message, the text and the one-line input keep their version.
-      const versions = core.gateway.prepare('SELECT p.part_id, m.text_version FROM search_map m JOIN parts p ON p.rowid = m.part_rowid ORDER BY p.rowid').raw().all();
-      expect(versions).toEqual([
-        ['cc:old-0:0', 2],
-        ['cc:old-1:0', 3],
-        ['cc:old-2:0', 3],
-        ['cc:old-3:0', 3],
-        ['cc:old-4:0', 2],
-        ['cc:old-5:0', 2],
-      ]);
-      expect([matches(core.gateway, 'nexport'), matches(core.gateway, 'nmake'), matches(core.gateway, 'nsegfault')]).toEqual([0, 0, 0]);
-      expect((await core.call('Search.Query', { query: 'export', kind: 'tool_use' })).hits.map((h) => h.partId)).toEqual(['cc:old-1:0']);
-      expect((await core.call('Search.Query', { query: 'make', kind: 'tool_use' })).hits.map((h) => h.partId)).toEqual(['cc:old-2:0']);
-      expect((await core.call('Search.Query', { query: 'segfault' })).hits.map((h) => h.partId)).toEqual(['cc:old-3:0']);
-      expect((await core.call('Search.Query', { query: 'new', kind: 'text' })).hits.map((h) => h.partId)).toEqual(['cc:old-0:0']);
-      expectIndexExact(core.gateway);
-      expect(core.gateway.prepare('SELECT session_id, parts, messages, tool_calls FROM session_stats ORDER BY session_id').all()).toEqual(stats);
-    } finally {
-      await core.shutdown();
-    }
+    oldStore(temp.home.dir);
+    const core = temp.open();
+    const stats = core.gateway.prepare('SELECT session_id, parts, messages, tool_calls FROM session_stats ORDER BY session_id').all();
+    const index = new SearchIndex(core.gateway);
+    expect(index.retagPending()).toBe(true);
+    const walk = new IndexBackfill({ index, logger: createMemoryLogger(), onProgress: () => undefined });
+    walk.start();
+    await walk.whenIdle();
+    expect(index.retagPending()).toBe(false);
+    // The Write, the Bash call (indexed at v1) and the wrapper are indexed again; the message, the text and the one-line input keep their version.
+    const versions = core.gateway.prepare('SELECT p.part_id, m.text_version FROM search_map m JOIN parts p ON p.rowid = m.part_rowid ORDER BY p.rowid').raw().all();
+    expect(versions).toEqual([
+      ['cc:old-0:0', 2],
+      ['cc:old-1:0', 3],
+      ['cc:old-2:0', 3],
+      ['cc:old-3:0', 3],
+      ['cc:old-4:0', 2],
+      ['cc:old-5:0', 2],
+    ]);
+    expect([matches(core.gateway, 'nexport'), matches(core.gateway, 'nmake'), matches(core.gateway, 'nsegfault')]).toEqual([0, 0, 0]);
+    expect((await core.call('Search.Query', { query: 'export', kind: 'tool_use' })).hits.map((h) => h.partId)).toEqual(['cc:old-1:0']);
+    expect((await core.call('Search.Query', { query: 'make', kind: 'tool_use' })).hits.map((h) => h.partId)).toEqual(['cc:old-2:0']);
+    expect((await core.call('Search.Query', { query: 'segfault' })).hits.map((h) => h.partId)).toEqual(['cc:old-3:0']);
+    expect((await core.call('Search.Query', { query: 'new', kind: 'text' })).hits.map((h) => h.partId)).toEqual(['cc:old-0:0']);
+    expectIndexExact(core.gateway);
+    expect(core.gateway.prepare('SELECT session_id, parts, messages, tool_calls FROM session_stats ORDER BY session_id').all()).toEqual(stats);
   });
 });

@@ -1,11 +1,11 @@
 import { copyFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderId, Result } from '../../../core/api/index.js';
-import { Core } from '../../../core/core.js';
+import type { Core } from '../../../core/core.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /** Home's first run reads Providers.Survey: what it says about history older than the window must be what the import left out. */
@@ -14,22 +14,11 @@ const CODEX_2025 = 'rollout-2025-08-20T11-12-03-5a3f1c2e-8b4d-4e6f-9a1b-2c3d4e5f
 const OPENCLAW_2025 = 'openclaw-v1-screenshot.jsonl';
 const DAY = 86_400_000;
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
-
-function open(): Core {
-  core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env, logger: createMemoryLogger() });
-  return core;
-}
+const temp = coreHome('steward-first-run-');
+const open = (): Core => temp.open({ logger: createMemoryLogger() });
 
 async function restart(): Promise<Core> {
-  await core?.shutdown();
+  await temp.close();
   return open();
 }
 
@@ -46,7 +35,7 @@ const leftOut = (stats: Result<'Sweep.Tick'>['providers'], provider: ProviderId)
 
 describe('the first run, for history copied without its file times', () => {
   it('says how many messages the import left out as older than the window, across a restart, until everything is imported', async () => {
-    home = tempHome('steward-first-run-');
+    const { home } = temp;
     const codex = join(home.dir, 'roots', 'codex');
     const openclaw = join(home.dir, 'roots', 'openclaw');
     const claude = join(home.dir, 'roots', 'claude');

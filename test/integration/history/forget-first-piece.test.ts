@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import { SearchIndex, SessionEraser, type PieceGate } from '../../../core/gateway/index.js';
 import type { Db } from '../../../core/store/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { expectIndexExact } from '../../support/search-index.js';
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const temp = coreHome('steward-forget-first-');
 
 const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
 
@@ -39,9 +31,7 @@ interface Entry {
 
 describe('the first piece of a forget', () => {
   it('takes one row, and each merge of the index runs in a gate turn of its own, never beside a piece', async () => {
-    home = tempHome('steward-forget-first-');
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-    const c = core;
+    const c = temp.open();
     store(c, 600);
     const db = c.gateway;
     const rows = () => count(db, 'SELECT (SELECT COUNT(*) FROM parts) + (SELECT COUNT(*) FROM sessions)');

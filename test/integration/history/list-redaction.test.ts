@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/core.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/core.js';
+import { coreHome } from '../../support/core.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
@@ -17,11 +17,11 @@ const TITLED = 'c07c07c0-0000-4000-8000-000000000002';
 /** Conversations of a long list, each first request a few thousand characters (redacted a chunk at a time). */
 const MANY = 60;
 
-let home: TempHome;
+const temp = coreHome('steward-list-redaction-', { shared: true });
 let core: Core;
 
 beforeAll(async () => {
-  home = tempHome('steward-list-redaction-');
+  const { home } = temp;
   const root = join(home.dir, 'roots', 'claude');
   const t = Date.now() - 3_600_000;
   const at = (s: number) => new Date(t + s * 1_000);
@@ -37,14 +37,9 @@ beforeAll(async () => {
   }
   home.env.STEWARD_CLAUDE_ROOTS = root;
   home.env.STEWARD_OPENCLAW_ROOTS = '';
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  core = temp.open();
   await core.call('Backfill.Run', { all: true });
 }, 60_000);
-
-afterAll(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-});
 
 describe('Sessions.List with redact', () => {
   it('redacts titles and first requests, a request before it is cut; without redact the labels are as stored', async () => {

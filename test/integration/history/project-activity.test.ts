@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
 import { lastActiveAt, NO_CONVERSATIONS } from '../../../renderer/src/places/projects/activity.js';
 import { runIn } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
@@ -18,15 +17,7 @@ const LEDGER = '/work/compost-ledger';
 const GARDEN_SESSION = '6b1e4c2a-0d9f-4a37-8e15-2c7b9d0f4a61';
 const LEDGER_SESSION = '9d3f1a7c-5e2b-4c80-b16a-0f8e4d2c7b39';
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const temp = coreHome('steward-project-activity-');
 
 function conversation(root: string, sessionId: string, cwd: string, at: number): void {
   writeJsonl(join(root, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`), [
@@ -37,12 +28,13 @@ function conversation(root: string, sessionId: string, cwd: string, at: number):
 
 describe('a project with no conversations', () => {
   it('is listed after every project holding one, however recent its last recorded activity', async () => {
-    const roots = join((home = tempHome('steward-project-activity-')).dir, 'claude-roots');
+    const { home } = temp;
+    const roots = join(home.dir, 'claude-roots');
     const now = Date.now();
     conversation(roots, GARDEN_SESSION, GARDEN, now - 5 * HOUR);
     // The ledger was worked in last: today it leads the list.
     conversation(roots, LEDGER_SESSION, LEDGER, now - HOUR);
-    const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: roots } }));
+    const c = temp.open({ env: { STEWARD_CLAUDE_ROOTS: roots } });
     await c.call('Backfill.Run', { all: true });
     expect((await c.call('Projects.List', {})).projects.map((p) => p.cwd)).toEqual([LEDGER, GARDEN]);
 
@@ -64,8 +56,7 @@ describe('a project with no conversations', () => {
     expect(NO_CONVERSATIONS).toBe('No conversations');
 
     // `steward projects` says the same, in the same order.
-    await c.shutdown();
-    core = undefined;
+    await temp.close();
     const listed = await runIn({ ...home.env, STEWARD_CLAUDE_ROOTS: roots }, 'projects');
     expect(listed.code).toBe(0);
     const rows = listed.out.split('\n').filter((l) => l.startsWith('p_'));

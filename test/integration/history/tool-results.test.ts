@@ -1,21 +1,21 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core, type Result } from '../../../core/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core, Result } from '../../../core/index.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 
 const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/transcripts/${path}`, import.meta.url));
 const CODEX_ROLLOUT = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
 const CODEX_SESSION = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
 const GEMINI_CHAT = 'session-2026-05-22T14-59-92f625c6.jsonl';
 
-let home: TempHome;
+const temp = coreHome('steward-tool-results-', { shared: true });
 let core: Core;
 
 beforeAll(async () => {
-  home = tempHome('steward-tool-results-');
+  const { home } = temp;
   const codexDay = join(home.dir, 'roots', 'codex', 'sessions', '2026', '07', '13');
   mkdirSync(codexDay, { recursive: true });
   copyFileSync(fixture(`codex/${CODEX_ROLLOUT}`), join(codexDay, CODEX_ROLLOUT));
@@ -25,13 +25,8 @@ beforeAll(async () => {
   copyFileSync(fixture('gemini/current-session.jsonl'), join(gemini, 'tmp', 'site', 'chats', GEMINI_CHAT));
   home.env.STEWARD_CODEX_ROOTS = join(home.dir, 'roots', 'codex');
   home.env.STEWARD_GEMINI_ROOTS = gemini;
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  core = temp.open();
   await core.call('Backfill.Run', { all: true });
-});
-
-afterAll(async () => {
-  await core?.shutdown();
-  home?.cleanup();
 });
 
 type Part = Result<'Sessions.Get'>['messages'][number]['parts'][number];
