@@ -375,8 +375,10 @@ async function measureQueries(core, withTrigram, corpus) {
   for (const query of list) {
     const { wall: ms, cpu, held, result } = await timeSearch(() => history.search.query(query.params));
     const like = timeBoth(likeStatement(db, query), 1);
-    rows.push({ name: query.name, ms, cpu, held, likeMs: like.wall, likeCpu: like.cpu, hits: result.hits.length });
-    process.stdout.write(`  ${query.name.padEnd(32)} ${fmt(ms, 1).padStart(7)} ms (cpu ${fmt(cpu, 1).padStart(6)}, loop held ${fmt(held, 1).padStart(5)})  LIKE ${fmt(like.wall, 1).padStart(8)} ms (cpu ${fmt(like.cpu, 1).padStart(7)})  ${result.hits.length} hits${result.fallback ? ' (phrase fallback)' : ''}${result.rankedAmong ? ` (ranked among newest ${result.rankedAmong})` : ''}\n`);
+    // As the panel and the CLI ask: snippets, titles and first requests redacted before they are cut.
+    const redacted = await timeSearch(() => history.search.query({ ...query.params, redact: true }));
+    rows.push({ name: query.name, ms, cpu, held: Math.max(held, redacted.held), redactedMs: redacted.wall, likeMs: like.wall, likeCpu: like.cpu, hits: result.hits.length });
+    process.stdout.write(`  ${query.name.padEnd(32)} ${fmt(ms, 1).padStart(7)} ms (cpu ${fmt(cpu, 1).padStart(6)}, loop held ${fmt(held, 1).padStart(5)}; redacted ${fmt(redacted.wall, 1).padStart(7)} ms)  LIKE ${fmt(like.wall, 1).padStart(8)} ms (cpu ${fmt(like.cpu, 1).padStart(7)})  ${result.hits.length} hits${result.fallback ? ' (phrase fallback)' : ''}${result.rankedAmong ? ` (ranked among newest ${result.rankedAmong})` : ''}\n`);
   }
   // One letter: FTS5 merges the posting list of every word it starts (on the match worker).
   const broad = await timeSearch(() => history.search.query({ query: 'e*', limit: 20 }), 2);
@@ -401,6 +403,8 @@ async function measureQueries(core, withTrigram, corpus) {
   process.stdout.write(`export of the longest conversation (${longest.parts} parts): ${fmt(exported.wall / 1000, 1)} s for ${fmt(exportMb, 0)} MB of Markdown in ${exported.result.pieces} answers, loop held ${fmt(exported.held, 1)} ms\n`);
   const p50 = percentile(rows.map((r) => r.ms), 50);
   const p95 = percentile(rows.map((r) => r.ms), 95);
+  const redactedP50 = percentile(rows.map((r) => r.redactedMs), 50);
+  const redactedP95 = percentile(rows.map((r) => r.redactedMs), 95);
   const cpuP50 = percentile(rows.map((r) => r.cpu), 50);
   const cpuP95 = percentile(rows.map((r) => r.cpu), 95);
   const heldMax = Math.max(broad.held, ...rows.map((r) => r.held));
@@ -434,7 +438,7 @@ async function measureQueries(core, withTrigram, corpus) {
       process.stdout.write(`  ${query.name.padEnd(32)} trigram ${fmt(t.ms, 1).padStart(6)} ms ${String(t.count ?? 'error').padStart(7)} matches · unicode61 ${fmt(u.ms, 1).padStart(6)} ms ${String(u.count).padStart(7)} matches\n`);
     });
   }
-  const figures = { parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, heldMax, broad, longest, exported, exportMb, indexBytes, ftsBytes, textBytes, trigram };
+  const figures = { parts, p50, p95, redactedP50, redactedP95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, heldMax, broad, longest, exported, exportMb, indexBytes, ftsBytes, textBytes, trigram };
   if (corpus === null) process.stdout.write(`${JSON.stringify({ parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, indexMb: indexBytes / MB, ftsMb: ftsBytes / MB, textMb: textBytes / MB, trigramMb: trigram ? trigram.bytes / MB : null })}\n`);
   return figures;
 }
@@ -521,13 +525,14 @@ export async function run(flags) {
   process.stdout.write(`index walk after the import: ${fmt(walkSeconds, 1)} s, then ${fmt(mergeSeconds, 1)} s merging the index; event-loop delay p99 ${fmt(walkDelay.percentile(99) / 1e6, 1)} ms (max ${fmt(walkDelay.max / 1e6, 1)} ms)\n`);
 
   const measured = await measureQueries(indexed.core, withTrigram, corpus);
-  const { parts, p50, p95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, heldMax, broad, longest, exported, exportMb, indexBytes, ftsBytes, textBytes, trigram } = measured;
+  const { parts, p50, p95, redactedP50, redactedP95, cpuP50, cpuP95, likeP50, likeP95, likeCpuP95, heldMax, broad, longest, exported, exportMb, indexBytes, ftsBytes, textBytes, trigram } = measured;
   await indexed.core.close();
 
   const ratio = indexed.mbps / bareMBps;
   const out = [
     ['parts in the corpus', `${parts} parts in ${corpus.files} files, ${fmt(corpus.bytes / MB, 0)} MB of transcripts`, String(parts), '≥ 1,000,000', parts >= 1_000_000],
     ['query latency p95 (30 fixed queries)', `p50 ${fmt(p50, 1)} ms, p95 ${fmt(p95, 1)} ms (CPU time p50 ${fmt(cpuP50, 1)} ms, p95 ${fmt(cpuP95, 1)} ms); LIKE '%…%' on the same rows: p50 ${fmt(likeP50, 1)} ms, p95 ${fmt(likeP95, 1)} ms (CPU p95 ${fmt(likeCpuP95, 1)} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`, fmt(p95, 1), '≤ 50 ms', p95 <= 50],
+    ['query latency p95 with secrets redacted (the 30, as the panel and the CLI ask)', `p50 ${fmt(redactedP50, 1)} ms, p95 ${fmt(redactedP95, 1)} ms; unredacted p95 ${fmt(p95, 1)} ms in the same run`, fmt(redactedP95, 1), '≤ 50 ms', redactedP95 <= 50],
     ['longest hold of the event loop by one search (the 30, and e*)', `e* answered in ${fmt(broad.wall, 0)} ms with ${broad.result.hits.length} hits, its match merged on the match worker`, fmt(heldMax, 1), '≤ 50 ms', heldMax <= 50],
     ['export of the longest conversation: longest hold of the event loop', `${longest.parts} parts, redacted Markdown of ${fmt(exportMb, 0)} MB in ${exported.result.pieces} answers (each serialized as JSON-RPC) in ${fmt(exported.wall / 1000, 1)} s`, fmt(exported.held, 1), 'reported', true],
     ['cold import with indexing ÷ bare split+JSON.parse', `${fmt(indexed.mbps, 1)} MB/s ÷ ${fmt(bareMBps, 1)} MB/s; without the full-text index ${fmt(plain.mbps, 1)} MB/s ÷ ${fmt(plainBareMBps, 1)} MB/s (${fmt(plain.mbps / plainBareMBps)} of its baseline; indexing keeps ${fmt(indexed.mbps / bareMBps / (plain.mbps / plainBareMBps))} of that ratio); ${workDetail(indexed.cpuSeconds, bare.cpuSeconds)}`, fmt(ratio), '≥ 0.45', ratio >= 0.45],
