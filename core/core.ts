@@ -202,7 +202,6 @@ export class Core {
       logger: this.logger,
       projects: this.projects,
       record: (kind, data) => this.telemetry.record(kind, data),
-      recorded: (kind, limit) => this.telemetry.recent(limit, kind),
       onTick: (providers, kind) => {
         this.#reporter.captureSettled(providers);
         this.events.emit('sweep.tick', { kind, at: Date.now(), providers });

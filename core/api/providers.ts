@@ -43,8 +43,10 @@ export const ProviderSurvey = z.strictObject({
   /**
    * Messages the imports left out as older than the window, from files changed within it: the window
    * applies to a line's own time, and a copied or restored file carries old lines under a new date,
-   * which `older` (file times) cannot show. Counted from the runs telemetry keeps, up to this agent's
-   * last import of everything; 0 with no window.
+   * which `older` (file times) cannot show. Counted as the transcript lines (records) left out, each
+   * one message, per file as its checkpoint holds it: a message copied into several files (a resumed
+   * or forked session, an archive) counts in each. A file read with a narrower window than the
+   * scheduled one counts none until the next tick reads it again; 0 with no window.
    */
   olderMessages: z.number().int().nonnegative(),
   /** Entries that could not be listed. */

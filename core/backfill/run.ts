@@ -310,9 +310,22 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     parserVersion: provider.parserVersion,
     windowStartMs: coveredWindow(resumedFrom, ctx.windowStartMs),
     state: end.state === null || end.state === undefined ? null : JSON.stringify(end.state),
+    olderLeftOut: olderLeftOut(lines, resumedFrom),
     heldBack: excluded > 0 || resumedFrom?.heldBack === true,
   });
   deps.commits.add(1, 0);
+}
+
+/**
+ * The lines a file's checkpoint says were left out as older than the window: what this read left out,
+ * plus, when it went on from the checkpoint before, what that one said. A read from the start (a file
+ * rewritten or replaced, a new parser, a wider window, any manual run) counts them afresh, never twice.
+ */
+function olderLeftOut(lines: LineStats, resumedFrom: FileCheckpoint | undefined): number {
+  // A store that reads on per session keeps its own count.
+  if (lines.checkpoint?.olderLeftOut !== undefined) return lines.checkpoint.olderLeftOut;
+  const read = lines.skipped?.outside_window ?? 0;
+  return lines.resumed && resumedFrom ? resumedFrom.olderLeftOut + read : read;
 }
 
 /**

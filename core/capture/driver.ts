@@ -1,13 +1,13 @@
 import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type PrunePass, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
-import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
+import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
 import { SweepScheduler, type ProviderFailure } from './queue.js';
-import { olderLeftOut, recordPrune, recordRun, type Record, type RunWindow } from './telemetry.js';
+import { recordPrune, recordRun, type Record } from './telemetry.js';
 
 export interface CaptureOptions {
   db: Db;
@@ -18,8 +18,6 @@ export interface CaptureOptions {
   projects: ProjectKeys;
   /** Records one telemetry row (counts and durations only). */
   record: Record;
-  /** The telemetry rows of one kind recorded so far, newest first, at most `limit`: what the survey says the imports left out. */
-  recorded?: (kind: string, limit: number) => readonly TelemetryEntry[];
   onTick?: (providers: ProviderStats[], kind: 'scheduled' | 'manual') => void;
   onProgress?: (progress: BackfillProgress) => void;
   onBusy?: (busy: boolean, failed: readonly ProviderFailure[]) => void;
@@ -62,10 +60,6 @@ const LIVE_SLACK_MS = 120_000;
 const UNREADABLE_LISTED = 100;
 /** The first automatic cache-maintenance pass waits this long after start (or one interval if shorter). */
 const FIRST_PRUNE_DELAY_MS = 60_000;
-/** The survey reads at most this many rows of each kind of run: the telemetry table keeps 5,000 in all. */
-const RUNS_SURVEYED = 5_000;
-/** The first page of recorded runs the survey reads back; each next one is this many times larger. */
-const RUNS_PAGE = 16;
 
 /**
  * Capture (spec 000): the provider registry, the process-local fingerprint map, the gateway
@@ -95,12 +89,6 @@ export class Capture {
   /** When the schedule started (ticks fall on whole intervals after it), and whether it skips them now. */
   #schedule: { since: number; paused: () => boolean } | undefined;
   #lastTickAt: number | null = null;
-  /**
-   * What the recorded runs left out as older than the window, folded through row `throughId`: the
-   * window is fixed for the life of the process, so each survey after the first reads only the rows
-   * since (reading all 5,000 a table can keep, each time, held the loop 50-110 ms).
-   */
-  readonly #leftOut = { throughId: 0, byProvider: new Map<ProviderId, number>() };
 
   constructor(options: CaptureOptions) {
     this.#options = options;
@@ -156,7 +144,7 @@ export class Capture {
     const wanted = request.provider && request.provider !== 'all' ? [request.provider] : enabled;
     const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
     const providers = await this.#scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
-    this.#report(providers, 'manual', { all: request.all, days: request.days });
+    this.#report(providers, 'manual');
     return providers;
   }
 
@@ -219,18 +207,18 @@ export class Capture {
   /**
    * What the enabled providers' folders hold, from their listing alone (discovery stats files and
    * never opens a transcript): how many, how large, how old, and how much the scheduled window leaves out.
-   * What the files' times cannot show (old lines in a file changed since) comes from the recorded runs.
+   * What the files' times cannot show (old lines in a file changed since) comes from the files' checkpoints.
    */
   async survey(): Promise<Result<'Providers.Survey'>> {
     const started = performance.now();
     const providers: Result<'Providers.Survey'>['providers'] = [];
-    const leftOut = this.#olderLeftOut();
     for (const provider of this.providers.filter((p) => this.#options.config.providers[p.id].enabled)) {
       const { files, failed } = await provider.discover();
       const windowDays = effectiveWindowDays(this.#options.config, provider.id);
       const cutoff = windowStart(windowDays);
       const older = files.filter((f) => cutoff !== null && f.mtimeMs < cutoff);
       const imported = older.length === 0 ? [] : this.#readWhole(provider.id, older);
+      const olderMessages = cutoff === null ? 0 : this.#leftOut(provider.id, files, cutoff);
       // A reduce, not Math.min(...): a large tree holds more files than a call takes arguments.
       const oldest = files.reduce((n, f) => Math.min(n, f.mtimeMs), Infinity);
       const newest = files.reduce((n, f) => Math.max(n, f.mtimeMs), -Infinity);
@@ -242,7 +230,7 @@ export class Capture {
         newestAt: files.length > 0 ? Math.round(newest) : null,
         windowDays: windowDays ?? 0,
         older: { files: older.length, bytes: older.reduce((n, f) => n + f.size, 0), imported: { files: imported.length, bytes: imported.reduce((n, f) => n + f.size, 0) } },
-        olderMessages: leftOut.get(provider.id) ?? 0,
+        olderMessages,
         failed,
       });
     }
@@ -262,31 +250,18 @@ export class Capture {
     });
   }
 
-  /** Per provider, the messages the recorded runs left out as older than its window (olderLeftOut), brought up to date. */
-  #olderLeftOut(): ReadonlyMap<ProviderId, number> {
-    const { throughId, byProvider } = this.#leftOut;
-    const runs = this.#runsSince(throughId);
-    if (runs.length === 0) return byProvider;
-    for (const id of PROVIDER_IDS) byProvider.set(id, olderLeftOut(runs, id, effectiveWindowDays(this.#options.config, id) ?? 0, byProvider.get(id) ?? 0));
-    this.#leftOut.throughId = runs.at(-1)!.id;
-    return byProvider;
-  }
-
-  /** The recorded ticks and runs on request after row `afterId`, oldest first: read newest first, in growing pages, until each kind reaches back past it. */
-  #runsSince(afterId: number): TelemetryEntry[] {
-    const recorded = this.#options.recorded;
-    if (!recorded) return [];
-    // The first survey reads every row kept (at the first run, a few); later ones only what is new.
-    for (let limit = afterId === 0 ? RUNS_SURVEYED : RUNS_PAGE; ; limit *= RUNS_PAGE) {
-      const capped = Math.min(limit, RUNS_SURVEYED);
-      const pages = [recorded('sweep.tick', capped), recorded('backfill.run', capped)];
-      if (capped === RUNS_SURVEYED || pages.every((rows) => rows.length < capped || rows.at(-1)!.id <= afterId)) {
-        return pages
-          .flat()
-          .filter((e) => e.id > afterId)
-          .sort((a, b) => a.id - b.id);
-      }
-    }
+  /**
+   * The lines left out as older than the window `cutoff` starts at, in those of `files` changed since
+   * it, as their checkpoints say. A checkpoint read with a narrower window is left aside: the next
+   * scheduled tick reads its file again from the start, and imports some of what it left out.
+   */
+  #leftOut(provider: ProviderId, files: readonly TranscriptFile[], cutoff: number): number {
+    const held = this.#checkpoints.olderLeftOut(provider);
+    if (held.size === 0) return 0;
+    return files.reduce((n, f) => {
+      const cp = f.mtimeMs < cutoff ? undefined : held.get(f.path);
+      return cp && (cp.windowStartMs === null || cp.windowStartMs <= cutoff) ? n + cp.lines : n;
+    }, 0);
   }
 
   /**
@@ -370,9 +345,9 @@ export class Capture {
     this.#pruneTimer.unref();
   }
 
-  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual', window?: RunWindow): void {
+  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
     if (kind === 'scheduled') this.#lastTickAt = Date.now();
-    recordRun(this.#options, providers, kind, window);
+    recordRun(this.#options, providers, kind);
     this.#options.onTick?.(providers, kind);
   }
 }

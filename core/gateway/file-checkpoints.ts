@@ -20,6 +20,12 @@ export interface FileCheckpoint {
   /** Opaque to the gateway: the provider's own state, as JSON text (parsed only when a read resumes). */
   state: string | null;
   /**
+   * Lines before `offset` that the reads which reached it left out as older than their window (each
+   * one message; one copied into several files counts in each): set by a read from the file's start,
+   * added to by one that went on from the checkpoint before.
+   */
+  olderLeftOut: number;
+  /**
    * Some line before `offset` was held back by the folder exclusion in force (capture.exclude): the
    * checkpoint vouches for those lines only while that exclusion stands (see releaseLifted).
    */
@@ -61,6 +67,7 @@ interface Row {
   window_start_ms: number | null;
   state: string | null;
   exclusion: string | null;
+  older_left_out: number;
 }
 
 /** A stored exclusion's globs; one that does not read as a list (written otherwise) holds none that still stands. */
@@ -88,6 +95,7 @@ export class FileCheckpoints {
   readonly #put;
   readonly #remove;
   readonly #move;
+  readonly #leftOut;
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
    * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
@@ -103,16 +111,17 @@ export class FileCheckpoints {
     // and full rows as objects took 10 ms of a 2,000-file restart tick against 3.6 ms.
     this.#identities = db.prepare('SELECT path, dev, ino, size, mtime_ms, parser_version, window_start_ms FROM file_checkpoints WHERE provider = ?').raw();
     this.#get = db.prepare(
-      'SELECT path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion FROM file_checkpoints WHERE provider = ? AND path = ?',
+      'SELECT path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion, older_left_out FROM file_checkpoints WHERE provider = ? AND path = ?',
     );
     this.#put = db.prepare(`
-      INSERT INTO file_checkpoints (provider, path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO file_checkpoints (provider, path, dev, ino, size, mtime_ms, byte_offset, head_hash, tail_hash, parser_version, window_start_ms, state, exclusion, older_left_out, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(provider, path) DO UPDATE SET dev = excluded.dev, ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms,
         byte_offset = excluded.byte_offset, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, parser_version = excluded.parser_version,
-        window_start_ms = excluded.window_start_ms, state = excluded.state, exclusion = excluded.exclusion, updated_at = excluded.updated_at`);
+        window_start_ms = excluded.window_start_ms, state = excluded.state, exclusion = excluded.exclusion, older_left_out = excluded.older_left_out, updated_at = excluded.updated_at`);
     this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
     this.#move = db.prepare('UPDATE file_checkpoints SET path = ? WHERE provider = ? AND path = ?');
+    this.#leftOut = db.prepare('SELECT path, older_left_out, window_start_ms FROM file_checkpoints WHERE provider = ? AND older_left_out > 0').raw();
   }
 
   /** A file moved (Codex archiving a rollout, OpenClaw renaming a reset session): its checkpoint goes with it. */
@@ -145,13 +154,24 @@ export class FileCheckpoints {
       parserVersion: r.parser_version,
       windowStartMs: r.window_start_ms,
       state: r.state,
+      olderLeftOut: r.older_left_out,
       heldBack: r.exclusion !== null,
     };
   }
 
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
     const c = checkpoint;
-    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, now);
+    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
+  }
+
+  /**
+   * The files of a provider whose reads left lines out as older than their window, by path: how many,
+   * and the window start the checkpoint was read with (the survey weighs it against the window now).
+   */
+  olderLeftOut(provider: string): Map<string, { lines: number; windowStartMs: number | null }> {
+    const out = new Map<string, { lines: number; windowStartMs: number | null }>();
+    for (const [path, lines, windowStartMs] of this.#leftOut.all(provider) as [string, number, number | null][]) out.set(path, { lines, windowStartMs });
+    return out;
   }
 
   /**

@@ -342,4 +342,14 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 16,
+    name: 'per file checkpoint: the lines its reads left out as older than their window',
+    up(db) {
+      // Kept on the checkpoint, not rebuilt from telemetry: a file read again from its start (rewritten,
+      // a new parser, a wider window) replaces its count instead of adding to it, and telemetry is trimmed.
+      // A checkpoint from before says 0 until its file is read again.
+      db.exec('ALTER TABLE file_checkpoints ADD COLUMN older_left_out INTEGER NOT NULL DEFAULT 0;');
+    },
+  },
 ];

@@ -105,6 +105,8 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
   // Two buffers: the next read is in flight while the current chunk is split and parsed.
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
   let position = options.start ?? 0;
+  // Past the start is a read going on from a checkpoint: its counts add to those of the reads before.
+  if (position > 0) stats.resumed = true;
   const readInto = (index: 0 | 1): Promise<{ at: number; bytesRead: number }> => {
     const at = position;
     const length = Math.min(chunkBytes, end - at);
@@ -197,6 +199,7 @@ export function addLineStats(into: LineStats, from: LineStats): void {
     into.skipped[reason] = (into.skipped[reason] ?? 0) + n;
   }
   if (from.checkpoint) into.checkpoint = from.checkpoint;
+  if (from.resumed) into.resumed = true;
 }
 
 /** A complete line that does not parse: counted failed (as before) and skipped as malformed. */

@@ -126,6 +126,11 @@ export interface ReadCheckpoint {
   headHash: string;
   tailHash: string;
   state: unknown;
+  /**
+   * The file's lines the reads up to here left out as older than their window, given by a provider
+   * that keeps that count in its own state (a store read on per session); the run counts it otherwise.
+   */
+  olderLeftOut?: number;
 }
 
 /** Per-file line accounting; never paths or content. */
@@ -139,6 +144,11 @@ export interface LineStats {
   bytesRead?: number;
   /** Where the next read may resume; set by a provider that supports checkpoints, once the file is read through. */
   checkpoint?: ReadCheckpoint;
+  /**
+   * The read went on from `ReadOptions.resume` instead of the file's start: its counts are of what
+   * followed the checkpoint, and add to what the reads before it counted.
+   */
+  resumed?: boolean;
 }
 
 export interface ReadOptions {

@@ -74,10 +74,15 @@ class StoreRead {
       if (maxSeq === null) continue;
       const generation = generations.get(sessionId) ?? null;
       const after = this.#previous.resumeAfter(sessionId, generation, maxSeq);
+      const key = `s:${sessionId}`;
+      // A session read on from its watermark adds to what the reads before left out; one read whole counts afresh.
+      const kept = after === null ? 0 : (this.#previous.older.get(key) ?? 0);
       if (after === maxSeq) {
         this.next.sessions.set(sessionId, { generation, maxSeq });
+        this.next.count(key, kept);
         continue;
       }
+      const outside = this.#outside();
       const context = this.#context(sessionId);
       let last = after ?? Number.MIN_SAFE_INTEGER;
       for (;;) {
@@ -93,6 +98,7 @@ class StoreRead {
       this.#title(context, title);
       // A rewrite during this read re-sequenced the rows: the next read takes the session whole.
       if (this.#store.generation(sessionId) === generation) this.next.sessions.set(sessionId, { generation, maxSeq: last });
+      this.next.count(key, kept + this.#outside() - outside);
     }
   }
 
@@ -100,12 +106,16 @@ class StoreRead {
   async *coldArchives(): AsyncGenerator<TranscriptBatch> {
     for (const archive of this.#store.coldArchives()) {
       const key = `${archive.generation}:${archive.archive_sha256}`;
+      const counted = `c:${archive.session_id}`;
       if (this.#previous.cold.get(archive.session_id) === key) {
         this.next.cold.set(archive.session_id, key);
+        this.next.count(counted, this.#previous.older.get(counted) ?? 0);
         continue;
       }
       const bytes = await this.#coldBytes(archive);
+      const outside = this.#outside();
       if (yield* this.#archive(bytes, archive.archive_sha256, archive.session_id, true)) this.next.cold.set(archive.session_id, key);
+      this.next.count(counted, this.#outside() - outside);
     }
   }
 
@@ -113,12 +123,16 @@ class StoreRead {
   async *resetArchives(): AsyncGenerator<TranscriptBatch> {
     for (const archive of this.#store.archives()) {
       const key = archiveKey(archive);
+      const counted = `a:${key}`;
       if (this.#previous.archives.has(key)) {
         this.next.archives.add(key);
+        this.next.count(counted, this.#previous.older.get(counted) ?? 0);
         continue;
       }
       const bytes = this.#store.archiveBlob(archive.session_id, archive.generation);
+      const outside = this.#outside();
       if (yield* this.#archive(bytes, archive.archive_sha256, archive.session_id, false)) this.next.archives.add(key);
+      this.next.count(counted, this.#outside() - outside);
     }
   }
 
@@ -188,6 +202,11 @@ class StoreRead {
     }
   }
 
+  /** The lines this read has left out as older than the window so far. */
+  #outside(): number {
+    return this.#stats.skipped?.outside_window ?? 0;
+  }
+
   #event(row: EventRow, context: EntryContext): void {
     this.#stats.lines += 1;
     const text = eventText(row);
@@ -239,7 +258,7 @@ export async function* readAgentStore(file: TranscriptFile, options: ReadOptions
       yield* read.coldArchives();
       yield* read.resetArchives();
     }
-    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize() };
+    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize(), olderLeftOut: read.next.olderLeftOut() };
     yield read.projection.take(true);
   } finally {
     store.close();

@@ -12,6 +12,8 @@ const Stored = z.strictObject({
   sessions: z.record(z.string(), z.tuple([z.string().nullable(), z.number().int()])),
   cold: z.record(z.string(), z.string()),
   archives: z.array(z.string()),
+  /** Per part read (`s:`/`c:` and a session id, `a:` and an archive key), the lines left out as older than the window; absent before it was kept. */
+  older: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 
 export interface SessionMark {
@@ -23,6 +25,8 @@ export class StoreWatermark {
   readonly sessions = new Map<string, SessionMark>();
   readonly cold = new Map<string, string>();
   readonly archives = new Set<string>();
+  /** Lines left out as older than the window, by part read (see Stored.older): only the parts counted here are carried. */
+  readonly older = new Map<string, number>();
 
   /** A resume string this reader did not write (or a damaged one) means: read everything once. */
   static parse(resume: string | undefined): StoreWatermark {
@@ -39,6 +43,7 @@ export class StoreWatermark {
     for (const [id, [generation, maxSeq]] of Object.entries(parsed.data.sessions)) mark.sessions.set(id, { generation, maxSeq });
     for (const [id, key] of Object.entries(parsed.data.cold)) mark.cold.set(id, key);
     for (const key of parsed.data.archives) mark.archives.add(key);
+    for (const [key, n] of Object.entries(parsed.data.older ?? {})) mark.older.set(key, n);
     return mark;
   }
 
@@ -54,6 +59,19 @@ export class StoreWatermark {
 
   serialize(): string {
     const sessions = Object.fromEntries([...this.sessions].map(([id, m]): [string, [string | null, number]] => [id, [m.generation, m.maxSeq]]));
-    return JSON.stringify({ v: 1, sessions, cold: Object.fromEntries(this.cold), archives: [...this.archives] } satisfies z.infer<typeof Stored>);
+    const older = this.older.size > 0 ? { older: Object.fromEntries(this.older) } : {};
+    return JSON.stringify({ v: 1, sessions, cold: Object.fromEntries(this.cold), archives: [...this.archives], ...older } satisfies z.infer<typeof Stored>);
+  }
+
+  /** The lines left out in all the parts this watermark carries. */
+  olderLeftOut(): number {
+    let n = 0;
+    for (const lines of this.older.values()) n += lines;
+    return n;
+  }
+
+  /** Carries the lines a part left out (none is not kept). */
+  count(key: string, lines: number): void {
+    if (lines > 0) this.older.set(key, lines);
   }
 }
