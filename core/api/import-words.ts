@@ -9,7 +9,8 @@ export const SKIP_WORDS = {
   no_id: 'without a session to belong to',
   too_large: 'too large',
   malformed: 'unreadable',
-  outside_window: 'older than the chosen period',
+  // The window may be the default nobody chose, or the days a backfill asked for: neither is named here.
+  outside_window: 'older than the period imported',
   empty: 'empty',
   duplicate: 'repeating messages already imported',
 } as const;
@@ -19,3 +20,20 @@ export const WITHHELD_WORDS = {
   forgotten: 'of what you forgot',
   excluded: 'in excluded folders',
 } as const;
+
+/**
+ * Why a transcript file could not be read, by its code (`Sweep.Unreadable`), in words; the code stays
+ * beside them to look up. A code without words of its own is said as an error with that code.
+ */
+const UNREADABLE_WORDS: Readonly<Record<string, string>> = {
+  read_failed: 'its contents could not be read',
+  SQLITE_NOTADB: 'not a database',
+  SQLITE_CORRUPT: 'a damaged database',
+  EISDIR: 'a folder, not a file',
+  ENAMETOOLONG: 'its path is too long to open',
+};
+
+export function unreadableWhy(code: string): string {
+  const words = UNREADABLE_WORDS[code] ?? UNREADABLE_WORDS[code.replace(/_[A-Z]+$/, '')];
+  return words ?? `error ${code}`;
+}

@@ -416,6 +416,8 @@ describe('a transcript file Steward cannot read', () => {
       await panel.waitFor();
       expect((await panel.getByTestId('unreadable-files').innerText()).replace(/\s+/g, '')).toContain(broken.replace(/\s+/g, ''));
       expect(await panel.innerText()).toContain('move it out of the agent');
+      // Why, in words, with the code beside them to look up.
+      expect(await panel.getByTestId('unreadable-files').innerText()).toContain('Codex CLI · its contents could not be read (read_failed) · last tried');
       expect(await axeProblems(page)).toEqual([]);
       expect(problems).toEqual([]);
       await page.context().close();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, SKIP_REASONS, SKIP_WORDS, type SkipReason, type SweepResult } from '../../api/index.js';
+import { countOf, SKIP_REASONS, SKIP_WORDS, unreadableWhy, type SkipReason, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -24,7 +24,7 @@ function formatSkipped(p: ProviderResult, window: ImportWindow): string {
   // Unreadable and oversized lines are among the reasons; a result without reasons still says how many.
   if (entries.length === 0) return p.failedLines ? `${countOf(p.failedLines, 'unreadable line')}` : '';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  // The panel's "older than the chosen period" would claim a choice; here the window is named.
+  // The panel's "older than the period imported" cannot say which; here the window is named.
   const words = (reason: SkipReason) => (reason === 'outside_window' ? `older than ${windowName(window)}` : SKIPPED[reason]);
   return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${words(reason)}`).join(', ')})`;
 }
@@ -52,7 +52,7 @@ export function formatUnreadable(files: Unreadable, total = files.length): strin
     `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
     `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
   const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
-  return `${head}${files.map((f) => `  ${f.path} (${f.provider}, ${f.code})\n`).join('')}${more}`;
+  return `${head}${files.map((f) => `  ${f.path} (${f.provider}: ${unreadableWhy(f.code)}, ${f.code})\n`).join('')}${more}`;
 }
 
 /** `cancelled after 30 of 60 transcript files`; a run cancelled while queued (or while listing) listed none. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SKIP_REASONS, SKIP_WORDS } from '../../../core/api/index.js';
+import { SKIP_REASONS, SKIP_WORDS, unreadableWhy } from '../../../core/api/index.js';
 import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
 
 const base = { discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 3, failedLines: 0 };
@@ -75,5 +75,12 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('says why a file could not be read in words, a code without words as an error with that code', () => {
+    expect(unreadableWhy('read_failed')).toBe('its contents could not be read');
+    expect(unreadableWhy('SQLITE_NOTADB')).toBe('not a database');
+    expect(unreadableWhy('SQLITE_CORRUPT_INDEX')).toBe('a damaged database');
+    expect(unreadableWhy('EWHATEVER')).toBe('error EWHATEVER');
   });
 });

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { countOf, formatDateTime, Panel, PathText, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
+import { unreadableWhy } from '../../../../core/api/import-words.js';
 
 /** How many files Home names under its warning; Telemetry names up to the contract's default. */
 const ON_HOME = 3;
@@ -23,7 +24,7 @@ export function UnreadableFiles({ compact = false }: { compact?: boolean }): Rea
         <li key={`${f.provider}:${f.path}`} className="unreadable-files__file">
           <PathText path={f.path} />{' '}
           <span className="muted">
-            {providerLabel(f.provider)} · {f.code} · last tried {formatDateTime(f.failedAt)}
+            {providerLabel(f.provider)} · {unreadableWhy(f.code)} ({f.code}) · last tried {formatDateTime(f.failedAt)}
           </span>
         </li>
       ))}
