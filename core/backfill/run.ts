@@ -392,7 +392,8 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   const checkpoints = () => (loaded ??= deps.checkpoints?.identities(provider.id) ?? new Map<string, CheckpointIdentity>());
   const present = new Set(files.map((f) => f.path));
   const moves = ctx.scheduled ? new MovedFiles(checkpoints, present) : undefined;
-  // Files older than the window are not tried: one that could not be read is no longer said to be waiting to be.
+  // Files older than the schedule's window are not tried: one that could not be read is no longer said
+  // to be waiting to be. (A manual run's window may be narrower; the schedule still tries those.)
   const aged: string[] = [];
   const plans = files.map((file): FilePlan => {
     if (outsideWindow(file, ctx.windowStartMs)) return aged.push(file.path), OUTSIDE_WINDOW;
@@ -413,7 +414,7 @@ function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, dep
   }
   if (gone.length > 0) deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
   if (complete && deps.checkpoints) forgetUnreadable(provider, deps.checkpoints.failuresGone(provider.id, present), deps);
-  if (aged.length > 0) forgetUnreadable(provider, aged, deps);
+  if (ctx.scheduled && aged.length > 0) forgetUnreadable(provider, aged, deps);
   return plans;
 }
 

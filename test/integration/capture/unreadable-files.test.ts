@@ -120,6 +120,16 @@ describe('a truncated Codex archive (.jsonl.zst)', () => {
     expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ outsideWindow: 1, failed: 0 });
     expect(h.driver.unreadable()).toEqual({ files: [], total: 0 });
   });
+
+  it('stays listed after a backfill of fewer days than the schedule, which the next tick still tries', async () => {
+    h = captureHarness(openWindow);
+    const { broken } = codexDay(h.codexRoot);
+    touch(broken, -10 * 86_400);
+    await h.driver.tick();
+    const [backfill] = await h.driver.backfill({ provider: 'codex', days: 3 });
+    expect(backfill).toMatchObject({ outsideWindow: 1 });
+    expect(h.driver.unreadable()).toMatchObject({ total: 1, files: [{ path: broken }] });
+  });
 });
 
 describe('a damaged plain file', () => {
