@@ -6,7 +6,7 @@ import { ensurePrivateDir, HOME_FILES, PRIVATE_FILE_MODE, tightenMode } from '..
 import { redactSecrets } from '../secrets/index.js';
 import type { LogLevel } from '../api/index.js';
 
-export { errorCode, CodeTally, type CodeCount } from './codes.js';
+export { errorCode, CodeTally, type CodeCount } from './codes/index.js';
 
 /**
  * Fields are counts, durations, ids and enum-like words. Transcript text, filesystem paths of caches,

@@ -58,9 +58,18 @@ function cwdHash(cwd: string): string {
   return createHash('sha256').update(normalizeCwd(cwd)).digest('hex');
 }
 
+/** Keys already derived: a pure function of the text, asked for each session of every batch a run writes. */
+const knownKeys = new Map<string, string>();
+const KNOWN_KEYS = 1024;
+
 /** `p_` + the first 16 hex digits of sha256(normalized cwd). */
 export function projectKeyOf(cwd: string): string {
-  return `p_${cwdHash(cwd).slice(0, 16)}`;
+  let key = knownKeys.get(cwd);
+  if (key === undefined) {
+    if (knownKeys.size >= KNOWN_KEYS) knownKeys.clear();
+    knownKeys.set(cwd, (key = `p_${cwdHash(cwd).slice(0, 16)}`));
+  }
+  return key;
 }
 
 export function projectNameOf(cwd: string): string {

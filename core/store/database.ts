@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
 import { tightenMode } from '../config/index.js';
 import type { Logger } from '../log/index.js';
+import { sqliteOptions } from './binding/index.js';
 
 export type Db = Database.Database;
 
@@ -35,21 +36,6 @@ export interface OpenOptions {
 }
 
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
-
-let nativeBinding: string | undefined;
-
-/**
- * The Electron app runs on Electron's ABI and loads a better-sqlite3 build made for it (`npm start`
- * prepares one beside the Node build). Node — tests, the CLI, headless mode — never calls this.
- */
-export function useSqliteNativeBinding(file: string | undefined): void {
-  nativeBinding = file;
-}
-
-/** Options for any `new Database(…)` in core: they carry the Electron build's binding when one is set. */
-export function sqliteOptions(options: Database.Options = {}): Database.Options {
-  return nativeBinding ? { ...options, nativeBinding } : options;
-}
 
 /** Opens a SQLite file with the pragmas every store relies on, then brings its schema forward. */
 export function openDatabase(file: string, options: OpenOptions): Db {

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { wholeAt } from '../api/index.js';
+import { hash } from 'node:crypto';
+import { wholeAt } from '../api/constants/index.js';
 
 /** Texts above these caps keep a prefix, their full length and a hash. */
 export const TEXT_CAP = 32 * 1024;
@@ -10,8 +10,12 @@ export interface Bounded {
   truncated?: { length: number; sha256: string };
 }
 
+/**
+ * One-shot: a cold import hashes every truncated text, and a Hash object per call (its stream
+ * machinery, its digest) cost more than hashing the bytes of a typical one. The digest is the same.
+ */
 export function sha256(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /**

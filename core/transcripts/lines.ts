@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';
@@ -66,7 +66,7 @@ async function hashRange(handle: FileHandle, from: number, to: number, stats: Li
     filled += bytesRead;
   }
   stats.bytesRead = (stats.bytesRead ?? 0) + filled;
-  return createHash('sha256').update(buffer.subarray(0, filled)).digest('hex').slice(0, 32);
+  return hash('sha256', buffer.subarray(0, filled), 'hex').slice(0, 32);
 }
 
 /** The head and pre-offset hashes of a checkpoint at `offset` (a head already known past its range is reused). */

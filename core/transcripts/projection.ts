@@ -1,4 +1,4 @@
-import { TITLE_SOURCES, type ProviderId, type TitleSource } from '../api/index.js';
+import { TITLE_SOURCES, type ProviderId, type TitleSource } from '../api/constants/index.js';
 import { prefix } from './bounds.js';
 import type { PartRow, SessionRow, TitleClaim, TranscriptBatch } from './types.js';
 

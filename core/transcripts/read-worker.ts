@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { useSqliteNativeBinding } from '../store/index.js';
+import { useSqliteNativeBinding } from '../store/binding/index.js';
 import { parsersOnly } from './providers/index.js';
 import { packBatch } from './packed.js';
 import { blockOnReads } from './lines.js';

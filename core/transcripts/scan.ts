@@ -1,7 +1,7 @@
 import type { BigIntStats, Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CodeTally, errorCode } from '../log/index.js';
+import { CodeTally, errorCode } from '../log/codes/index.js';
 import type { DiscoveryResult, TranscriptFile } from './types.js';
 
 export interface WalkRules {

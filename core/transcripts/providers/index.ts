@@ -1,6 +1,6 @@
 // Owns: the provider registry: one entry per provider folder, in registry order, and where each provider's roots come from.
 // Never: holds a parser of its own; adding a provider is a folder here, an entry below and its descriptor in core/api/registry.ts (PROVIDERS).
-import { PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey, type RootKind } from '../../api/index.js';
+import { PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey, type RootKind } from '../../api/constants/index.js';
 import type { Config } from '../../config/index.js';
 import { envList } from '../roots.js';
 import type { ProviderDefinition, TranscriptProvider } from '../types.js';

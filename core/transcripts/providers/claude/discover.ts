@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS } from '../../../api/constants/index.js';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS } from '../../../api/constants/index.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { bound, boundJson, imageFacts, metaJson, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';

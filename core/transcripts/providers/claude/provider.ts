@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS } from '../../../api/constants/index.js';
 import { countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { parseLine, Projection } from '../../projection.js';
 import { Scan } from '../../scan.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS } from '../../../api/constants/index.js';
 import { basename, join } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS } from '../../../api/constants/index.js';
 import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
 import { asString, parseLine, Projection } from '../../projection.js';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile } from '../../types.js';

@@ -1,6 +1,6 @@
 import { constants } from 'node:buffer';
 import { open } from 'node:fs/promises';
-import { PROVIDERS, type SkipReason } from '../../../api/index.js';
+import { PROVIDERS, type SkipReason } from '../../../api/constants/index.js';
 import { basename, join, sep } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
 import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS } from '../../../api/constants/index.js';
 import { basename, dirname, join } from 'node:path';
 import { bound, metaJson, parseTs, TEXT_CAP } from '../../bounds.js';
 import { readCompressedLines } from '../../compressed.js';

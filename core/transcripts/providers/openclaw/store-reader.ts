@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { PROVIDERS } from '../../../api/index.js';
+import { PROVIDERS } from '../../../api/constants/index.js';
 import { sha256 } from '../../bounds.js';
 import { countMalformed, countSkip } from '../../lines.js';
 import { asObject, parseLine, Projection, type Json } from '../../projection.js';

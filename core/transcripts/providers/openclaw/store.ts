@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { sqliteOptions } from '../../../store/index.js';
+import { sqliteOptions } from '../../../store/binding/index.js';
 
 /**
  * What an OpenClaw agent store holds, read from its tables and columns rather than its version: the

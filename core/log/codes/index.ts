@@ -1,3 +1,5 @@
+// Owns: what may be said about a caught error (its code) and tallies of codes.
+// Never: imports anything: the read worker loads this alone, without log files, config and secret rules.
 /**
  * What may be said about a caught error: its code, never its message (a message can carry a path or
  * a line of a transcript). Node's errno codes, SQLite's result codes and StewardError codes pass as
