@@ -41,14 +41,21 @@ export const ProviderSurvey = z.strictObject({
     imported: z.strictObject({ files: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
   }),
   /**
-   * Messages the imports left out as older than the window, from files changed within it: the window
-   * applies to a line's own time, and a copied or restored file carries old lines under a new date,
-   * which `older` (file times) cannot show. Counted as the transcript lines (records) left out, each
-   * one message, per file as its checkpoint holds it: a message copied into several files (a resumed
-   * or forked session, an archive) counts in each. A file read with a narrower window than the
-   * scheduled one counts none until the next tick reads it again; 0 with no window.
+   * Up to this many messages the imports left out as older than the window, from files changed within
+   * it: the window applies to a line's own time, and a copied or restored file carries old lines under
+   * a new date, which `older` (file times) cannot show. Counted as the transcript lines (records) left
+   * out, each one message, per file as its checkpoint holds it: a message copied into several files (a
+   * resumed session carries the session it resumed, a fork, an archive) counts in each, so importing
+   * everything may write fewer. The files of `olderUncounted` count none; 0 with no window.
    */
   olderMessages: z.number().int().nonnegative(),
+  /**
+   * Files changed within the window whose older messages `olderMessages` does not count: files imported
+   * before Steward kept that count (and not read whole since: an import on request of the scheduled
+   * window or wider counts them), or read last with a narrower window than the scheduled one (until
+   * the next tick reads them again). While there are any, not all there is may have been imported.
+   */
+  olderUncounted: z.number().int().nonnegative(),
   /** Entries that could not be listed. */
   failed: z.number().int().nonnegative(),
 });

@@ -309,30 +309,53 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     tailHash: end.tailHash,
     parserVersion: provider.parserVersion,
     windowStartMs: coveredWindow(resumedFrom, ctx.windowStartMs),
-    state: end.state === null || end.state === undefined ? null : JSON.stringify(end.state),
-    olderLeftOut: olderLeftOut(lines, resumedFrom),
+    state: stateText(end.state),
+    olderLeftOut: olderLeftOut(lines, resumedFrom, coveredWindow(resumedFrom, ctx.windowStartMs)),
     heldBack: excluded > 0 || resumedFrom?.heldBack === true,
   });
   deps.commits.add(1, 0);
 }
 
+/** A provider's state as the checkpoint stores it (JSON text). */
+function stateText(state: unknown): string | null {
+  return state === null || state === undefined ? null : JSON.stringify(state);
+}
+
 /**
- * The lines a file's checkpoint says were left out as older than the window: what this read left out,
- * plus, when it went on from the checkpoint before, what that one said. A read from the start (a file
- * rewritten or replaced, a new parser, a wider window, any manual run) counts them afresh, never twice.
+ * The lines a file's checkpoint says were left out as older than the window (`covered`, the one it
+ * vouches for): what this read left out, plus, when it went on from the checkpoint before, what that
+ * one said; unknown (null) when that one did not know. A read from the start (a file rewritten or
+ * replaced, a new parser, a wider window, any manual run) counts them afresh, never twice.
  */
-function olderLeftOut(lines: LineStats, resumedFrom: FileCheckpoint | undefined): number {
+function olderLeftOut(lines: LineStats, resumedFrom: FileCheckpoint | undefined, covered: number | null): number | null {
+  // Every read up to here had an open window: nothing was older than it.
+  if (covered === null) return 0;
   // A store that reads on per session keeps its own count.
   if (lines.checkpoint?.olderLeftOut !== undefined) return lines.checkpoint.olderLeftOut;
   const read = lines.skipped?.outside_window ?? 0;
-  return lines.resumed && resumedFrom ? resumedFrom.olderLeftOut + read : read;
+  if (!lines.resumed || !resumedFrom) return read;
+  return resumedFrom.olderLeftOut === null ? null : resumedFrom.olderLeftOut + read;
+}
+
+/**
+ * A manual run read whole a file its checkpoint vouches for: the checkpoint is kept, but a count of
+ * older lines it does not know (kept from before it was counted) is taken from this read, when this
+ * read's window reached as far back (FileCheckpoints.recountOlder). With it goes the provider's state
+ * when the provider keeps its count there, so that the next read on from it adds to a known count.
+ */
+function recountOlder(provider: TranscriptProvider, file: TranscriptFile, lines: LineStats, deps: BackfillDeps, ctx: RunContext): void {
+  const end = lines.checkpoint;
+  const older = end ? olderLeftOut(lines, undefined, ctx.windowStartMs) : null;
+  if (!deps.checkpoints || !end || older === null) return;
+  deps.commits.open();
+  if (deps.checkpoints.recountOlder(provider.id, file.path, older, end.olderLeftOut === undefined ? null : stateText(end.state), ctx.windowStartMs)) deps.commits.add(1, 0);
 }
 
 /**
  * Per file: skipped (unchanged, outside the window, or unreadable as it was: each counted as such), or read with these
  * options. `vouched`: a manual run reads the file anyway, but the checkpoint there already vouches
  * for it as it is (this parser, a window at least as wide): it is kept, not narrowed to the manual
- * run's window.
+ * run's window; only a count of older lines it does not know may be taken from the read (recountOlder).
  */
 type FilePlan =
   | { skip: 'unchanged' | 'outsideWindow' }
@@ -507,7 +530,8 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own
       // window, which may be narrower), so the next scheduled tick does not read the file again. The
       // process-local map knows no window: only a scheduled run advances it.
-      if (!plan.vouched) saveCheckpoint(provider, file, outcome.lines, outcome.withheld.excluded, plan.resumedFrom, deps, ctx);
+      if (plan.vouched) recountOlder(provider, file, outcome.lines, deps, ctx);
+      else saveCheckpoint(provider, file, outcome.lines, outcome.withheld.excluded, plan.resumedFrom, deps, ctx);
       if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }
   } finally {

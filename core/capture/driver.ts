@@ -218,7 +218,7 @@ export class Capture {
       const cutoff = windowStart(windowDays);
       const older = files.filter((f) => cutoff !== null && f.mtimeMs < cutoff);
       const imported = older.length === 0 ? [] : this.#readWhole(provider.id, older);
-      const olderMessages = cutoff === null ? 0 : this.#leftOut(provider.id, files, cutoff);
+      const { olderMessages, olderUncounted } = cutoff === null ? { olderMessages: 0, olderUncounted: 0 } : this.#leftOut(provider.id, files, cutoff);
       // A reduce, not Math.min(...): a large tree holds more files than a call takes arguments.
       const oldest = files.reduce((n, f) => Math.min(n, f.mtimeMs), Infinity);
       const newest = files.reduce((n, f) => Math.max(n, f.mtimeMs), -Infinity);
@@ -231,6 +231,7 @@ export class Capture {
         windowDays: windowDays ?? 0,
         older: { files: older.length, bytes: older.reduce((n, f) => n + f.size, 0), imported: { files: imported.length, bytes: imported.reduce((n, f) => n + f.size, 0) } },
         olderMessages,
+        olderUncounted,
         failed,
       });
     }
@@ -252,16 +253,22 @@ export class Capture {
 
   /**
    * The lines left out as older than the window `cutoff` starts at, in those of `files` changed since
-   * it, as their checkpoints say. A checkpoint read with a narrower window is left aside: the next
-   * scheduled tick reads its file again from the start, and imports some of what it left out.
+   * it, as their checkpoints say; and the files among them whose count does not say it: not known (a
+   * checkpoint from before it was kept), or taken with a narrower window (the next scheduled tick reads
+   * the file again from the start, and imports some of what it left out). A narrower read that left
+   * nothing out is counted: nothing in its file is older than the window either.
    */
-  #leftOut(provider: ProviderId, files: readonly TranscriptFile[], cutoff: number): number {
+  #leftOut(provider: ProviderId, files: readonly TranscriptFile[], cutoff: number): { olderMessages: number; olderUncounted: number } {
+    const out = { olderMessages: 0, olderUncounted: 0 };
     const held = this.#checkpoints.olderLeftOut(provider);
-    if (held.size === 0) return 0;
-    return files.reduce((n, f) => {
+    if (held.size === 0) return out;
+    for (const f of files) {
       const cp = f.mtimeMs < cutoff ? undefined : held.get(f.path);
-      return cp && (cp.windowStartMs === null || cp.windowStartMs <= cutoff) ? n + cp.lines : n;
-    }, 0);
+      if (!cp) continue;
+      if (cp.lines === null || (cp.windowStartMs !== null && cp.windowStartMs > cutoff)) out.olderUncounted += 1;
+      else out.olderMessages += cp.lines;
+    }
+    return out;
   }
 
   /**

@@ -1,5 +1,7 @@
 import { inTransaction, type Db } from '../store/index.js';
 
+const DAY_MS = 86_400_000;
+
 /**
  * A durable per-file checkpoint: what the file was when it was read through (device, inode, size,
  * mtime), how far its complete lines were consumed, hashes to recognise those bytes again, the parser
@@ -22,9 +24,10 @@ export interface FileCheckpoint {
   /**
    * Lines before `offset` that the reads which reached it left out as older than their window (each
    * one message; one copied into several files counts in each): set by a read from the file's start,
-   * added to by one that went on from the checkpoint before.
+   * added to by one that went on from the checkpoint before. Null: not known, on a checkpoint written
+   * before the count was kept (gateway step 16) and one read on from such; a whole read counts it.
    */
-  olderLeftOut: number;
+  olderLeftOut: number | null;
   /**
    * Some line before `offset` was held back by the folder exclusion in force (capture.exclude): the
    * checkpoint vouches for those lines only while that exclusion stands (see releaseLifted).
@@ -67,7 +70,7 @@ interface Row {
   window_start_ms: number | null;
   state: string | null;
   exclusion: string | null;
-  older_left_out: number;
+  older_left_out: number | null;
 }
 
 /** A stored exclusion's globs; one that does not read as a list (written otherwise) holds none that still stands. */
@@ -96,6 +99,7 @@ export class FileCheckpoints {
   readonly #remove;
   readonly #move;
   readonly #leftOut;
+  readonly #recount;
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
    * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
@@ -121,7 +125,15 @@ export class FileCheckpoints {
         window_start_ms = excluded.window_start_ms, state = excluded.state, exclusion = excluded.exclusion, older_left_out = excluded.older_left_out, updated_at = excluded.updated_at`);
     this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
     this.#move = db.prepare('UPDATE file_checkpoints SET path = ? WHERE provider = ? AND path = ?');
-    this.#leftOut = db.prepare('SELECT path, older_left_out, window_start_ms FROM file_checkpoints WHERE provider = ? AND older_left_out > 0').raw();
+    this.#leftOut = db.prepare('SELECT path, older_left_out, window_start_ms FROM file_checkpoints WHERE provider = ? AND (older_left_out IS NULL OR older_left_out > 0)').raw();
+    // A window is kept as the moment it starts, taken when its run started: a run on request of the
+    // same days as the scheduled run that wrote the checkpoint starts its window later, yet reaches as
+    // far back. So the windows are weighed in the whole days each reached back from when it ran (the
+    // checkpoint's from when it was written: a read takes minutes, a window is whole days).
+    this.#recount = db.prepare(`
+      UPDATE file_checkpoints SET older_left_out = ?, state = IFNULL(?, state)
+      WHERE provider = ? AND path = ? AND older_left_out IS NULL
+        AND (? IS NULL OR (window_start_ms IS NOT NULL AND ROUND((updated_at - window_start_ms) / ${DAY_MS}.0) <= ROUND((? - ?) / ${DAY_MS}.0)))`);
   }
 
   /** A file moved (Codex archiving a rollout, OpenClaw renaming a reset session): its checkpoint goes with it. */
@@ -165,13 +177,26 @@ export class FileCheckpoints {
   }
 
   /**
-   * The files of a provider whose reads left lines out as older than their window, by path: how many,
-   * and the window start the checkpoint was read with (the survey weighs it against the window now).
+   * The files of a provider whose reads left lines out as older than their window, or whose count is
+   * not known (null), by path: how many, and the window start the checkpoint was read with (the survey
+   * weighs it against the window now).
    */
-  olderLeftOut(provider: string): Map<string, { lines: number; windowStartMs: number | null }> {
-    const out = new Map<string, { lines: number; windowStartMs: number | null }>();
-    for (const [path, lines, windowStartMs] of this.#leftOut.all(provider) as [string, number, number | null][]) out.set(path, { lines, windowStartMs });
+  olderLeftOut(provider: string): Map<string, { lines: number | null; windowStartMs: number | null }> {
+    const out = new Map<string, { lines: number | null; windowStartMs: number | null }>();
+    for (const [path, lines, windowStartMs] of this.#leftOut.all(provider) as [string, number | null, number | null][]) out.set(path, { lines, windowStartMs });
     return out;
+  }
+
+  /**
+   * A whole read on request of a file this checkpoint vouches for (unchanged, read with a window at
+   * least as wide) gives the count of older lines the checkpoint does not know: it is written there
+   * when that read reached back at least as many days as the checkpoint's (`windowStartMs`, the
+   * read's; null: no window). Only the count changes (and `state`, when the provider keeps its count
+   * in it); a count already known is left as it is (the fresh one, taken with a window that starts
+   * later, would count lines the checkpoint's own read imported). Returns whether it was written.
+   */
+  recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now()): boolean {
+    return this.#recount.run(lines, state, provider, path, windowStartMs, now, windowStartMs).changes > 0;
   }
 
   /**

@@ -348,8 +348,13 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
     up(db) {
       // Kept on the checkpoint, not rebuilt from telemetry: a file read again from its start (rewritten,
       // a new parser, a wider window) replaces its count instead of adding to it, and telemetry is trimmed.
-      // A checkpoint from before says 0 until its file is read again.
-      db.exec('ALTER TABLE file_checkpoints ADD COLUMN older_left_out INTEGER NOT NULL DEFAULT 0;');
+      // A checkpoint from before has no count (NULL: not known, never a 0 that reads as "nothing left
+      // out") until a read from the file's start or an import on request takes it; nothing is read again
+      // here. A checkpoint read with no window is known to leave nothing out.
+      db.exec(`
+        ALTER TABLE file_checkpoints ADD COLUMN older_left_out INTEGER;
+        UPDATE file_checkpoints SET older_left_out = 0 WHERE window_start_ms IS NULL;
+      `);
     },
   },
 ];

@@ -129,8 +129,9 @@ export interface ReadCheckpoint {
   /**
    * The file's lines the reads up to here left out as older than their window, given by a provider
    * that keeps that count in its own state (a store read on per session); the run counts it otherwise.
+   * Null: not known (read on from a state written before the count was kept).
    */
-  olderLeftOut?: number;
+  olderLeftOut?: number | null;
 }
 
 /** Per-file line accounting; never paths or content. */

@@ -155,9 +155,11 @@ describe('first run on history copied without its file times', () => {
     expect(await listing.getAttribute('data-older')).toBe('0');
     expect(await listing.getAttribute('data-older-messages')).toBe('9');
     expect(await listing.innerText()).toContain('2 transcript files');
-    expect(await listing.innerText()).toContain('every one was last changed within the window, but 9 messages in them are older than the window and were not imported.');
+    expect(await listing.innerText()).toContain(
+      'every one was last changed within the window, but up to 9 messages in them are older than the window and were not imported (a message copied into several files, as a resumed conversation carries the one it resumed, counts in each).',
+    );
     const importer = page.getByTestId('first-run-import');
-    expect(await importer.innerText()).toContain('Everything: also import the 9 older messages in files changed within the window');
+    expect(await importer.innerText()).toContain('Everything: also import up to 9 older messages in files changed within the window');
     expect(await importer.innerText()).not.toContain('all there is has been imported');
 
     await importer.getByRole('button', { name: 'Import everything' }).click();

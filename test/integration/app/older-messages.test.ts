@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProviderId } from '../../../core/api/index.js';
 import type { Core } from '../../../core/core.js';
+import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
+import { openDatabase } from '../../../core/store/index.js';
+import { everythingWords, olderWords } from '../../../renderer/src/places/home/window.js';
 import { coreHome } from '../../support/core.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -38,6 +41,22 @@ const recent = (text = 'recent') => claudeLine({ sessionId: 'restored', ts: new 
 async function olderMessages(core: Core, provider: ProviderId = 'claude'): Promise<number> {
   const survey = await core.call('Providers.Survey', {});
   return survey.providers.find((p) => p.provider === provider)!.olderMessages;
+}
+
+/** What Home's first run says about the older messages: the listing's sentence and the "Everything" choice, from the survey. */
+async function homeWords(core: Core): Promise<{ messages: number; uncounted: number; listing: string; everything: string }> {
+  const survey = await core.call('Providers.Survey', {});
+  const sum = (f: (p: (typeof survey.providers)[number]) => number) => survey.providers.reduce((n, p) => n + f(p), 0);
+  const [files, older, messages, uncounted] = [sum((p) => p.files), sum((p) => p.older.files), sum((p) => p.olderMessages), sum((p) => p.olderUncounted)];
+  return { messages, uncounted, listing: olderWords(files, older, messages, uncounted), everything: everythingWords(older, 0, undefined, 0, messages, uncounted) };
+}
+
+/** Takes gateway.db back to the schema of step 15 (before the count was kept), as a store of that version holds its checkpoints. */
+function downgrade(): void {
+  const db = openDatabase(join(temp.home.dir, 'gateway.db'), { label: 'gateway', migrations: GATEWAY_MIGRATIONS });
+  db.exec('ALTER TABLE file_checkpoints DROP COLUMN older_left_out');
+  db.pragma('user_version = 15');
+  db.close();
 }
 
 describe('the messages the imports left out as older than the window', () => {
@@ -122,5 +141,98 @@ describe('the messages the imports left out as older than the window', () => {
     expect(await olderMessages(core)).toBe(0);
     await core.call('Sweep.Tick', {});
     expect(await olderMessages(core)).toBe(3);
+  });
+});
+
+describe('checkpoints written before the count of older messages was kept (a store upgraded from step 15)', () => {
+  it('says their older messages are not counted yet, keeps saying so across ticks, and a backfill counts them exactly', async () => {
+    writeJsonl(transcript(), [...old(3), recent()]);
+    let core = open();
+    await core.call('Sweep.Tick', {});
+    await temp.close();
+    downgrade();
+
+    // Upgraded: nothing is read again, and the count is not known (it said 0, and Home "all imported").
+    core = open();
+    const tick = (await core.call('Sweep.Tick', {})).providers.find((p) => p.provider === 'claude')!;
+    expect(tick.read).toBe(0);
+    let words = await homeWords(core);
+    expect(words).toMatchObject({ messages: 0, uncounted: 1 });
+    expect(words.listing).toContain('Steward has not counted the older messages of 1 file yet');
+    expect(words.everything).toBe('Everything: also import any older messages in the 1 file Steward has not counted yet');
+    expect(words.everything).not.toContain('all there is has been imported');
+
+    // Lines appended: the tick reads on from the checkpoint, and what it adds to is still not known.
+    appendJsonl(transcript(), [...old(2), recent('appended')]);
+    expect((await core.call('Sweep.Tick', {})).providers.find((p) => p.provider === 'claude')!.skipped?.outside_window).toBe(2);
+    expect(await homeWords(core)).toMatchObject({ messages: 0, uncounted: 1 });
+    core = await restart();
+    await core.call('Sweep.Tick', {});
+    expect(await homeWords(core)).toMatchObject({ messages: 0, uncounted: 1 });
+
+    // An import on request of the schedule's window reads the file whole: the checkpoint it vouches for learns its count.
+    await core.call('Backfill.Run', { provider: 'claude' });
+    words = await homeWords(core);
+    expect(words).toMatchObject({ messages: 5, uncounted: 0 });
+    expect(words.listing).not.toContain('not counted');
+    expect(words.everything).toBe('Everything: also import up to 5 older messages in files changed within the window');
+    // Kept: a restart, and a tick reading on from it, add to a known count.
+    core = await restart();
+    await core.call('Sweep.Tick', {});
+    expect(await homeWords(core)).toMatchObject({ messages: 5, uncounted: 0 });
+    appendJsonl(transcript(), old(1));
+    await core.call('Sweep.Tick', {});
+    expect(await homeWords(core)).toMatchObject({ messages: 6, uncounted: 0 });
+  });
+
+  it('keeps a checkpoint read with no window counted (nothing is older than it), and a narrower import does not count an unknown one', async () => {
+    writeJsonl(transcript(), [...old(3), recent()]);
+    let core = open();
+    await core.call('Backfill.Run', { provider: 'claude', all: true });
+    writeJsonl(join(transcript(), '..', 'other.jsonl'), [...old(2).map((l) => ({ ...l, sessionId: 'other' })), recent()]);
+    await core.call('Sweep.Tick', {});
+    await temp.close();
+    downgrade();
+    core = open();
+    // The file read whole is known to leave nothing out; the other is not known.
+    expect(await homeWords(core)).toMatchObject({ messages: 0, uncounted: 1 });
+    // The last 7 days reach back less far than the checkpoint's 30: its count would say too much.
+    await core.call('Backfill.Run', { provider: 'claude', days: 7 });
+    expect(await homeWords(core)).toMatchObject({ messages: 0, uncounted: 1 });
+    await core.call('Backfill.Run', { provider: 'claude', days: 30 });
+    expect(await homeWords(core)).toMatchObject({ messages: 2, uncounted: 0 });
+  });
+});
+
+describe('a file read last by an import narrower than the schedule (until the next tick)', () => {
+  it('is said not counted yet, never "all imported", and the next tick counts it', async () => {
+    writeJsonl(transcript(), [...old(3), claudeLine({ sessionId: 'restored', ts: new Date(Date.now() - 20 * DAY), text: 'within 30 days' }), recent()]);
+    // A file with nothing older than 7 days: a narrower read that left nothing out leaves nothing to count.
+    writeJsonl(join(transcript(), '..', 'fresh.jsonl'), [recent('fresh')].map((l) => ({ ...l, sessionId: 'fresh' })));
+    const core = open(30);
+    await core.call('Backfill.Run', { provider: 'claude', days: 7 });
+    const words = await homeWords(core);
+    expect(words).toMatchObject({ messages: 0, uncounted: 1 });
+    expect(words.listing).toBe('every one was last changed within the window; Steward has not counted the older messages of 1 file yet (imported before it kept that count, or by a narrower import); importing everything brings in any there are');
+    expect(words.everything).not.toContain('all there is has been imported');
+    await core.call('Sweep.Tick', {});
+    expect(await homeWords(core)).toMatchObject({ messages: 3, uncounted: 0 });
+  });
+});
+
+describe('a message copied into several files (a resumed session carries the one it resumed)', () => {
+  it('counts in each file, so the words say "up to", and importing everything writes fewer', async () => {
+    const lines = old(3);
+    writeJsonl(transcript(), [...lines, recent()]);
+    // The resumed session's file starts with the same 3 messages (same ids), then goes on.
+    writeJsonl(join(transcript(), '..', 'resumed.jsonl'), [...lines, recent('resumed')]);
+    const core = open();
+    await core.call('Sweep.Tick', {});
+    const words = await homeWords(core);
+    expect(words.messages).toBe(6);
+    expect(words.listing).toContain('but up to 6 messages in them are older than the window and were not imported (a message copied into several files');
+    expect(words.everything).toBe('Everything: also import up to 6 older messages in files changed within the window');
+    const all = (await core.call('Backfill.Run', { provider: 'claude', all: true })).providers.find((p) => p.provider === 'claude')!;
+    expect(all.messagesWritten).toBe(3);
   });
 });

@@ -117,6 +117,7 @@ describe('Providers.Roots and Providers.Survey', () => {
       windowDays: 365,
       older: { files: 2, bytes: sizes[1]! + sizes[2]!, imported: { files: 0, bytes: 0 } },
       olderMessages: 0,
+      olderUncounted: 0,
       failed: 0,
     });
     expect(Math.abs(survey.providers[0]!.oldestAt! - oldAt.getTime())).toBeLessThan(1_000);

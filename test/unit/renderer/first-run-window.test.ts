@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderId, Result } from '../../../core/api/index.js';
-import { everythingWords, olderWords, spanWords, windowMeaning, windowWords } from '../../../renderer/src/places/home/window.js';
+import { everythingWords, olderWords, spanWords, uncountedWords, windowMeaning, windowWords } from '../../../renderer/src/places/home/window.js';
 
 type Survey = Result<'Providers.Survey'>;
 const provider = (id: ProviderId, windowDays: number): Survey['providers'][number] => ({
@@ -12,6 +12,7 @@ const provider = (id: ProviderId, windowDays: number): Survey['providers'][numbe
   windowDays,
   older: { files: 0, bytes: 0, imported: { files: 0, bytes: 0 } },
   olderMessages: 0,
+  olderUncounted: 0,
   failed: 0,
 });
 const survey = (...providers: Survey['providers']): Survey => ({ providers, durationMs: 4 });
@@ -47,19 +48,38 @@ describe('the choice to import everything', () => {
 });
 
 describe('history copied without its file times (files of today, messages of last year)', () => {
-  it('says only what the file times show, then how many messages the import left out as older', () => {
+  const copies = ' (a message copied into several files, as a resumed conversation carries the one it resumed, counts in each)';
+
+  it('says only what the file times show, then up to how many messages the import left out as older, and why "up to"', () => {
     expect(olderWords(3, 0, 0)).toBe('every one was last changed within the window');
     expect(olderWords(1, 0, 0)).toBe('it was last changed within the window');
-    expect(olderWords(2, 0, 9)).toBe('every one was last changed within the window, but 9 messages in them are older than the window and were not imported');
-    expect(olderWords(1, 0, 1)).toBe('it was last changed within the window, but 1 message in it is older than the window and was not imported');
+    expect(olderWords(2, 0, 9)).toBe(`every one was last changed within the window, but up to 9 messages in them are older than the window and were not imported${copies}`);
+    expect(olderWords(1, 0, 1)).toBe(`it was last changed within the window, but up to 1 message in it is older than the window and was not imported${copies}`);
     expect(olderWords(5, 2, 0)).toBe('2 files are entirely older than the window');
-    expect(olderWords(5, 1, 4)).toBe('1 file is entirely older than the window, but 4 messages in the others are older than the window and were not imported');
+    expect(olderWords(5, 1, 4)).toBe(`1 file is entirely older than the window, but up to 4 messages in the others are older than the window and were not imported${copies}`);
   });
 
-  it('offers to import the older messages, and never says all there is has been imported while any are left out', () => {
-    expect(everythingWords(0, 0, '0 ms', 0, 9)).toBe('Everything: also import the 9 older messages in files changed within the window');
-    expect(everythingWords(0, 0, undefined, 2, 1)).toBe('Everything: also import the 1 older message in files changed within the window');
-    expect(everythingWords(2, 2048, '3 s', 0, 9)).toMatch(/^Everything: also import the 2 older files \(2(\.0)? KB\) and the 9 older messages in newer files, about 3 s$/);
+  it('offers up to the older messages (a copy counts in each file, so import-all may write fewer), and never says all there is has been imported while any are left out', () => {
+    expect(everythingWords(0, 0, '0 ms', 0, 9)).toBe('Everything: also import up to 9 older messages in files changed within the window');
+    expect(everythingWords(0, 0, undefined, 2, 1)).toBe('Everything: also import up to 1 older message in files changed within the window');
+    expect(everythingWords(2, 2048, '3 s', 0, 9)).toMatch(/^Everything: also import the 2 older files \(2(\.0)? KB\) and up to 9 older messages in newer files, about 3 s$/);
     for (const words of [everythingWords(0, 0, '0 ms', 0, 9), everythingWords(0, 0, undefined, 2, 9)]) expect(words).not.toContain('all there is has been imported');
+  });
+});
+
+describe('files whose older messages were never counted (imported before the count was kept, or by a narrower import)', () => {
+  it('says so in plain words, and that importing everything brings in any there are', () => {
+    const words = 'Steward has not counted the older messages of 2 files yet (imported before it kept that count, or by a narrower import); importing everything brings in any there are';
+    expect(uncountedWords(2)).toBe(words);
+    expect(olderWords(3, 0, 0, 2)).toBe(`every one was last changed within the window; ${words}`);
+    expect(olderWords(5, 1, 4, 1)).toMatch(/^1 file is entirely older than the window, but up to 4 messages in the others .*; Steward has not counted the older messages of 1 file yet/);
+  });
+
+  it('keeps offering to import everything, and never says all there is has been imported while any file is not counted', () => {
+    expect(everythingWords(0, 0, '0 ms', 0, 0, 2)).toBe('Everything: also import any older messages in the 2 files Steward has not counted yet');
+    expect(everythingWords(0, 0, undefined, 3, 0, 1)).toBe('Everything: also import any older messages in the 1 file Steward has not counted yet');
+    expect(everythingWords(0, 0, undefined, 0, 9, 2)).toBe('Everything: also import up to 9 older messages in files changed within the window, and any in the 2 files not counted yet');
+    expect(everythingWords(1, 10, '1 s', 0, 0, 2)).toBe('Everything: also import the 1 older file (10 bytes) and any older messages in the 2 newer files Steward has not counted yet, about 1 s');
+    for (const words of [everythingWords(0, 0, '0 ms', 0, 0, 2), everythingWords(0, 0, undefined, 3, 0, 1)]) expect(words).not.toContain('all there is has been imported');
   });
 });

@@ -76,7 +76,7 @@ class StoreRead {
       const after = this.#previous.resumeAfter(sessionId, generation, maxSeq);
       const key = `s:${sessionId}`;
       // A session read on from its watermark adds to what the reads before left out; one read whole counts afresh.
-      const kept = after === null ? 0 : (this.#previous.older.get(key) ?? 0);
+      const kept = after === null ? 0 : this.next.carried(this.#previous, key);
       if (after === maxSeq) {
         this.next.sessions.set(sessionId, { generation, maxSeq });
         this.next.count(key, kept);
@@ -109,7 +109,7 @@ class StoreRead {
       const counted = `c:${archive.session_id}`;
       if (this.#previous.cold.get(archive.session_id) === key) {
         this.next.cold.set(archive.session_id, key);
-        this.next.count(counted, this.#previous.older.get(counted) ?? 0);
+        this.next.count(counted, this.next.carried(this.#previous, counted));
         continue;
       }
       const bytes = await this.#coldBytes(archive);
@@ -126,7 +126,7 @@ class StoreRead {
       const counted = `a:${key}`;
       if (this.#previous.archives.has(key)) {
         this.next.archives.add(key);
-        this.next.count(counted, this.#previous.older.get(counted) ?? 0);
+        this.next.count(counted, this.next.carried(this.#previous, counted));
         continue;
       }
       const bytes = this.#store.archiveBlob(archive.session_id, archive.generation);

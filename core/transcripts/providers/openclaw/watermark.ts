@@ -27,6 +27,11 @@ export class StoreWatermark {
   readonly archives = new Set<string>();
   /** Lines left out as older than the window, by part read (see Stored.older): only the parts counted here are carried. */
   readonly older = new Map<string, number>();
+  /**
+   * Whether `older` counts every part this watermark carries: not for one written before the counts
+   * were kept (no `older`), nor for one that carried a part on from such (see carried).
+   */
+  olderCounted = true;
 
   /** A resume string this reader did not write (or a damaged one) means: read everything once. */
   static parse(resume: string | undefined): StoreWatermark {
@@ -44,6 +49,7 @@ export class StoreWatermark {
     for (const [id, key] of Object.entries(parsed.data.cold)) mark.cold.set(id, key);
     for (const key of parsed.data.archives) mark.archives.add(key);
     for (const [key, n] of Object.entries(parsed.data.older ?? {})) mark.older.set(key, n);
+    mark.olderCounted = parsed.data.older !== undefined;
     return mark;
   }
 
@@ -59,15 +65,26 @@ export class StoreWatermark {
 
   serialize(): string {
     const sessions = Object.fromEntries([...this.sessions].map(([id, m]): [string, [string | null, number]] => [id, [m.generation, m.maxSeq]]));
-    const older = this.older.size > 0 ? { older: Object.fromEntries(this.older) } : {};
+    // Written whenever counted, if only `{}`: its absence says the counts are not known.
+    const older = this.olderCounted ? { older: Object.fromEntries(this.older) } : {};
     return JSON.stringify({ v: 1, sessions, cold: Object.fromEntries(this.cold), archives: [...this.archives], ...older } satisfies z.infer<typeof Stored>);
   }
 
-  /** The lines left out in all the parts this watermark carries. */
-  olderLeftOut(): number {
+  /** The lines left out in all the parts this watermark carries; null when they are not all counted. */
+  olderLeftOut(): number | null {
+    if (!this.olderCounted) return null;
     let n = 0;
     for (const lines of this.older.values()) n += lines;
     return n;
+  }
+
+  /**
+   * What `previous` counted for a part read on from it or kept as it was: when `previous` did not
+   * count its parts, neither does this watermark (that part's count is not known).
+   */
+  carried(previous: StoreWatermark, key: string): number {
+    if (!previous.olderCounted) this.olderCounted = false;
+    return previous.older.get(key) ?? 0;
   }
 
   /** Carries the lines a part left out (none is not kept). */

@@ -45,6 +45,8 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const olderBytes = survey.providers.reduce((n, s) => n + s.older.bytes - s.older.imported.bytes, 0);
   // Older messages in files changed since: the file times alone would call everything imported.
   const olderMessages = survey.providers.reduce((n, s) => n + s.olderMessages, 0);
+  // Files whose older messages were never counted: importing everything brings in any there are.
+  const uncounted = survey.providers.reduce((n, s) => n + s.olderUncounted, 0);
   const windowDays = survey.providers[0]?.windowDays ?? 365;
   const estimate = estimateMs(older, [...(ticks.data?.entries ?? [])].reverse());
   const total = survey.providers.reduce((n, s) => n + s.files, 0);
@@ -71,7 +73,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       <fieldset ref={choices} className="first-run__choices" disabled={importing.running || held !== undefined}>
         <legend>Keep more, or less?</legend>
         <label>
-          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported, olderMessages)}
+          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported, olderMessages, uncounted)}
         </label>
         {NARROWER.filter((days) => windowDays === 0 || days < windowDays).map((days) => (
           <label key={days}>
@@ -91,7 +93,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       )}
       <div className="first-run__actions" hidden={held !== undefined}>
         {/* Nothing older: keeping everything asks for nothing to be done. */}
-        {(choice !== 'all' || older > 0 || olderMessages > 0 || importing.running) && (
+        {(choice !== 'all' || older > 0 || olderMessages > 0 || uncounted > 0 || importing.running) && (
           <Button ref={focus.submit} variant="primary" onClick={go} disabled={importing.running || narrow.busy || check.busy}>
             {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
           </Button>
