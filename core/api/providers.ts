@@ -32,9 +32,22 @@ export const ProviderSurvey = z.strictObject({
   /**
    * The scheduled sweep's window in days (0: everything), and the files entirely older than it;
    * `imported`: those of them already read whole (an import of everything) and unchanged since, so
-   * there is nothing in them left to import.
+   * there is nothing in them left to import (though the clean-up of `cleanUpDays` may have removed
+   * their messages since: the checkpoint stays).
    */
   windowDays: z.number().int().nonnegative(),
+  /**
+   * Where `windowDays` comes from: the agent's own `providers.<id>.backfill.window_days`, the cache
+   * retention written in config.json (`query.cache.retention.default_days`, which the panel saves),
+   * or the default year. A saved cache retention moves only the last two.
+   */
+  windowFrom: z.enum(['agent', 'retention', 'default']),
+  /**
+   * The window of the automatic clean-up in days (0: it removes nothing): a window written in
+   * config.json, the agent's own or the cache retention. What an import of everything brings in that
+   * is older than it is removed again, so none of `older.imported` stays imported.
+   */
+  cleanUpDays: z.number().int().nonnegative(),
   older: z.strictObject({
     files: z.number().int().nonnegative(),
     bytes: z.number().int().nonnegative(),

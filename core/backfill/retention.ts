@@ -17,6 +17,16 @@ export function effectiveWindowDays(config: Config, provider: ProviderId): numbe
   return cache === 0 ? null : cache;
 }
 
+/**
+ * Where a provider's effective window comes from, as `effectiveWindowDays` picks it: its own
+ * `backfill.window_days`, the cache retention written in config.json, or the kernel default. Only
+ * the last two move when the panel saves a cache retention.
+ */
+export function windowSource(config: Config, provider: ProviderId): 'agent' | 'retention' | 'default' {
+  if (config.providers[provider].backfill.window_days > 0) return 'agent';
+  return explicitKeys(config).has('query.cache.retention.default_days') ? 'retention' : 'default';
+}
+
 export function windowStart(days: number | null, now = Date.now()): number | null {
   return days === null ? null : now - days * DAY_MS;
 }

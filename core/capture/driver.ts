@@ -1,4 +1,4 @@
-import { effectiveWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowStart, type BackfillProgress, type PrunePass, type ProviderStats } from '../backfill/index.js';
+import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowSource, windowStart, type BackfillProgress, type PrunePass, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
@@ -229,6 +229,8 @@ export class Capture {
         oldestAt: files.length > 0 ? Math.round(oldest) : null,
         newestAt: files.length > 0 ? Math.round(newest) : null,
         windowDays: windowDays ?? 0,
+        windowFrom: windowSource(this.#options.config, provider.id),
+        cleanUpDays: explicitWindowDays(this.#options.config, provider.id) ?? 0,
         older: { files: older.length, bytes: older.reduce((n, f) => n + f.size, 0), imported: { files: imported.length, bytes: imported.reduce((n, f) => n + f.size, 0) } },
         olderMessages,
         olderUncounted,

@@ -115,6 +115,8 @@ describe('Providers.Roots and Providers.Survey', () => {
       oldestAt: expect.any(Number),
       newestAt: expect.any(Number),
       windowDays: 365,
+      windowFrom: 'default',
+      cleanUpDays: 0,
       older: { files: 2, bytes: sizes[1]! + sizes[2]!, imported: { files: 0, bytes: 0 } },
       olderMessages: 0,
       olderUncounted: 0,

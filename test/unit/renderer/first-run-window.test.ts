@@ -1,15 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderId, Result } from '../../../core/api/index.js';
-import { everythingWords, olderWords, spanWords, uncountedWords, windowMeaning, windowWords } from '../../../renderer/src/places/home/window.js';
+import {
+  cleanUpWords,
+  everythingWords,
+  narrowerChoices,
+  narrowerNote,
+  narrowerSaved,
+  narrowerWords,
+  olderWords,
+  spanWords,
+  uncountedWords,
+  windowMeaning,
+  windowWords,
+} from '../../../renderer/src/places/home/window.js';
 
 type Survey = Result<'Providers.Survey'>;
-const provider = (id: ProviderId, windowDays: number): Survey['providers'][number] => ({
+type Agent = Survey['providers'][number];
+const provider = (id: ProviderId, windowDays: number, from: Pick<Agent, 'windowFrom' | 'cleanUpDays'> = { windowFrom: 'default', cleanUpDays: 0 }): Agent => ({
   provider: id,
   files: 3,
   bytes: 900,
   oldestAt: null,
   newestAt: null,
   windowDays,
+  ...from,
   older: { files: 0, bytes: 0, imported: { files: 0, bytes: 0 } },
   olderMessages: 0,
   olderUncounted: 0,
@@ -42,8 +56,8 @@ describe('the choice to import everything', () => {
   it('after "Import everything", never offers the older files again, and the window says they were imported', () => {
     expect(everythingWords(0, 0, undefined, 1)).toBe('Everything: the 1 older file is imported already, so all there is has been imported');
     expect(everythingWords(1, 10, undefined, 2)).toMatch(/^Everything: also import the 1 older file \(10 bytes\)$/);
-    expect(windowMeaning(365, 0)).toBe('how far back Steward imports on its own: the last year now.');
-    expect(windowMeaning(365, 1)).toBe('how far back Steward imports on its own: the last year now; you also imported the 1 older file once, which the checks do not read again.');
+    expect(windowMeaning(spanWords(365), 0)).toBe('how far back Steward imports on its own: the last year now.');
+    expect(windowMeaning(spanWords(365), 1)).toBe('how far back Steward imports on its own: the last year now; you also imported the 1 older file once, which the checks do not read again.');
   });
 });
 
@@ -81,5 +95,55 @@ describe('files whose older messages were never counted (imported before the cou
     expect(everythingWords(0, 0, undefined, 0, 9, 2)).toBe('Everything: also import up to 9 older messages in files changed within the window, and any in the 2 files not counted yet');
     expect(everythingWords(1, 10, '1 s', 0, 0, 2)).toBe('Everything: also import the 1 older file (10 bytes) and any older messages in the 2 newer files Steward has not counted yet, about 1 s');
     for (const words of [everythingWords(0, 0, '0 ms', 0, 0, 2), everythingWords(0, 0, undefined, 3, 0, 1)]) expect(words).not.toContain('all there is has been imported');
+  });
+});
+
+/** Claude's own 90 days written in config.json (`providers.claude.backfill.window_days`), the others on the default year. */
+const own90 = { windowFrom: 'agent', cleanUpDays: 90 } as const;
+const mixed = survey(provider('claude', 90, own90), provider('openclaw', 365), provider('codex', 365), provider('gemini', 365));
+/** A cache retention of 90 days saved for every agent (`query.cache.retention.default_days`). */
+const retention90 = { windowFrom: 'retention', cleanUpDays: 90 } as const;
+const shared = survey(provider('claude', 90, retention90), provider('codex', 90, retention90));
+
+describe('agents with windows of their own (one agent at 90 days, three on the year)', () => {
+  it('names each span with its agents, not the first agent\'s alone', () => {
+    expect(windowWords(mixed)).toBe('the last 90 days for Claude and the last year for OpenClaw, Codex CLI, and Gemini CLI');
+    expect(windowMeaning(windowWords(mixed)!, 0)).toBe('how far back Steward imports on its own: the last 90 days for Claude and the last year for OpenClaw, Codex CLI, and Gemini CLI now.');
+  });
+
+  it('offers the narrower windows the agents a saved retention reaches are wider than, and none when every agent keeps its own', () => {
+    expect(narrowerChoices(mixed, [30, 90])).toEqual([30, 90]);
+    expect(narrowerChoices(shared, [30, 90])).toEqual([30]);
+    expect(narrowerChoices(survey(provider('claude', 0)), [30, 90])).toEqual([30, 90]);
+    expect(narrowerChoices(survey(provider('claude', 90, own90), provider('codex', 120, { windowFrom: 'agent', cleanUpDays: 120 })), [30, 90])).toEqual([]);
+  });
+
+  it('says which agents a narrower window is for, and which keep their own window and where it is set', () => {
+    const away = 'from the next start (older conversations are then removed from Steward, never from your agents\u2019 folders)';
+    const keeps = 'Claude keeps the last 90 days (its own window, providers.claude.backfill.window_days in config.json)';
+    expect(narrowerWords(30, shared)).toBe(`Only the last 30 days, ${away}`);
+    expect(narrowerWords(30, mixed)).toBe(`Only the last 30 days for OpenClaw, Codex CLI, and Gemini CLI, ${away}; ${keeps}`);
+    expect(narrowerNote(shared)).toBeUndefined();
+    expect(narrowerNote(mixed)).toBe(`The window is for OpenClaw, Codex CLI, and Gemini CLI; ${keeps}, and the count includes what is older than that.`);
+    expect(narrowerSaved(30, shared)).toBe('Saved: from the next start Steward keeps the last 30 days.');
+    expect(narrowerSaved(30, mixed)).toBe(`Saved: from the next start Steward keeps the last 30 days for OpenClaw, Codex CLI, and Gemini CLI; ${keeps}.`);
+  });
+});
+
+describe('never "all there is has been imported" while it is not', () => {
+  it('says a file could not be read, and that what it holds is not imported', () => {
+    expect(everythingWords(0, 0, undefined, 0, 0, 0, { unreadable: 1 })).toBe('Everything: nothing is older than the window, but 1 transcript file could not be read, so what it holds is not imported (see Needs you)');
+    expect(everythingWords(0, 0, undefined, 2, 0, 0, { unreadable: 3 })).toBe('Everything: the 2 older files are imported already, but 3 transcript files could not be read, so what they hold is not imported (see Needs you)');
+  });
+
+  it('says the clean-up of a window written in config.json removes again what importing everything brings in, and where that window is set', () => {
+    expect(cleanUpWords(survey(provider('codex', 365)))).toBeUndefined();
+    expect(cleanUpWords(mixed)).toBe('the clean-up removes again what is older than 90 days for Claude (set by providers.claude.backfill.window_days in config.json)');
+    expect(cleanUpWords(shared)).toBe('the clean-up removes again what is older than 90 days (set by the retention window in Settings)');
+    const cleanUp = cleanUpWords(mixed);
+    expect(everythingWords(2, 2048, '3 s', 0, 0, 0, { cleanUp })).toMatch(/^Everything: also import the 2 older files \(2(\.0)? KB\), about 3 s; the clean-up removes again what is older than 90 days for Claude \(/);
+    // The older file imported once is no longer in Steward after the clean-up: not "imported already".
+    expect(everythingWords(0, 0, undefined, 0, 0, 0, { readOnce: 1, cleanUp })).toBe(`Everything: nothing older is left to import; ${cleanUp}`);
+    for (const gaps of [{ unreadable: 1 }, { readOnce: 1, cleanUp }, { cleanUp }]) expect(everythingWords(0, 0, undefined, 0, 0, 0, gaps)).not.toContain('all there is has been imported');
   });
 });

@@ -6,7 +6,7 @@ import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport, useImportFocus } from '../projects/importing.js';
 import { ConfirmRemoval } from '../settings/ConfirmRemoval.js';
 import { wouldRemove } from '../settings/retention-words.js';
-import { everythingWords, windowMeaning } from './window.js';
+import { cleanUpWords, everythingWords, narrowerChoices, narrowerNote, narrowerSaved, narrowerWords, spanWords, windowMeaning, windowWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -39,15 +39,18 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const [held, setHeld] = useState<{ days: number; report: PruneReport }>();
   const choices = useRef<HTMLFieldSetElement>(null);
   const [choice, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>('all');
-  // Files an import of everything already read whole are not offered again.
-  const imported = survey.providers.reduce((n, s) => n + s.older.imported.files, 0);
+  // Files an import of everything already read whole are not offered again; they are called imported
+  // only where no clean-up removes their messages (a window written in config.json does).
+  const imported = survey.providers.reduce((n, s) => n + (s.cleanUpDays === 0 ? s.older.imported.files : 0), 0);
+  const readOnce = survey.providers.reduce((n, s) => n + (s.cleanUpDays > 0 ? s.older.imported.files : 0), 0);
+  // A file that could not be read holds what no import brought in (Home's "Needs you" names it).
+  const unreadable = useCall('Sweep.Unreadable', {}, { refreshOn: ['sweep.tick'] }).data?.total ?? 0;
   const older = survey.providers.reduce((n, s) => n + s.older.files - s.older.imported.files, 0);
   const olderBytes = survey.providers.reduce((n, s) => n + s.older.bytes - s.older.imported.bytes, 0);
   // Older messages in files changed since: the file times alone would call everything imported.
   const olderMessages = survey.providers.reduce((n, s) => n + s.olderMessages, 0);
   // Files whose older messages were never counted: importing everything brings in any there are.
   const uncounted = survey.providers.reduce((n, s) => n + s.olderUncounted, 0);
-  const windowDays = survey.providers[0]?.windowDays ?? 365;
   const estimate = estimateMs(older, [...(ticks.data?.entries ?? [])].reverse());
   const total = survey.providers.reduce((n, s) => n + s.files, 0);
   const saveNarrower = (days: number) => void narrow.run({ changes: { 'query.cache.retention.default_days': days } });
@@ -69,16 +72,19 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrowOrAsk(Number(choice)));
   return (
     <div className="first-run__import" data-testid="first-run-import">
-      <Glossary term="Window">{windowMeaning(windowDays, imported)}</Glossary>
+      <Glossary term="Window">{windowMeaning(windowWords(survey) ?? spanWords(365), imported)}</Glossary>
       <fieldset ref={choices} className="first-run__choices" disabled={importing.running || held !== undefined}>
         <legend>Keep more, or less?</legend>
         <label>
-          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported, olderMessages, uncounted)}
+          <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported, olderMessages, uncounted, {
+            unreadable,
+            readOnce,
+            cleanUp: cleanUpWords(survey),
+          })}
         </label>
-        {NARROWER.filter((days) => windowDays === 0 || days < windowDays).map((days) => (
+        {narrowerChoices(survey, NARROWER).map((days) => (
           <label key={days}>
-            <input type="radio" name={name} checked={choice === String(days)} onChange={() => setChoice(`${days}`)} /> Only the last {days} days, from the next start (older conversations are then
-            removed from Steward, never from your agents&rsquo; folders)
+            <input type="radio" name={name} checked={choice === String(days)} onChange={() => setChoice(`${days}`)} /> {narrowerWords(days, survey)}
           </label>
         ))}
       </fieldset>
@@ -86,6 +92,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
         <ConfirmRemoval
           days={held.days}
           report={held.report}
+          note={narrowerNote(survey)}
           busy={narrow.busy}
           onConfirm={() => (saveNarrower(held.days), setHeld(undefined))}
           onCancel={putAway}
@@ -110,7 +117,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
           {importSentence(importing.result)}
         </p>
       )}
-      {narrow.data && <p role="status">Saved: from the next start Steward keeps the last {choice} days.</p>}
+      {narrow.data && <p role="status">{narrowerSaved(Number(choice), survey)}</p>}
       <ErrorBanner title="The import did not finish." error={importing.error} />
       <ErrorBanner title="The window was not changed." error={narrow.error} />
       <ErrorBanner title="What the narrower window would remove could not be counted; nothing was saved." error={check.error} />
