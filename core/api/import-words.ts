@@ -12,7 +12,8 @@ export const SKIP_WORDS = {
   // The window may be the default nobody chose, or the days a backfill asked for: neither is named here.
   outside_window: 'older than the period imported',
   empty: 'empty',
-  duplicate: 'repeating messages already imported',
+  // Said after a count, one or many: "1 repeating what was already imported", never "1 … messages".
+  duplicate: 'repeating what was already imported',
 } as const;
 
 /** Why parts were held back on purpose: "4 of what you forgot, 2 in excluded folders". */

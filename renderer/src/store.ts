@@ -21,6 +21,8 @@ export interface PanelState {
   route: Route;
   /** Bumped by `/` and Ctrl/Cmd-K: the search box takes the focus when it changes. */
   searchFocus: number;
+  /** Set while the view shown says a conversation or project is not in Steward, so the window title says "Not found". */
+  notFound: boolean;
 }
 
 export const usePanel = create<PanelState>()(() => ({
@@ -34,6 +36,7 @@ export const usePanel = create<PanelState>()(() => ({
   place: DEFAULT_PLACE,
   route: { view: DEFAULT_PLACE, params: {} },
   searchFocus: 0,
+  notFound: false,
 }));
 
 /** Bumped by every `app.status` event, so an older `App.Info` reply never overwrites a newer status. */

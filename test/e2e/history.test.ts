@@ -373,7 +373,7 @@ describe('search and read conversations in the panel', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Forget…');
     await page.keyboard.press('Enter');
     await confirm.getByRole('button', { name: 'Yes, forget it' }).click();
-    await page.getByRole('status').filter({ hasText: 'Forgotten.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'It was deleted from Steward' }).waitFor();
     // The button is gone with the conversation: the heading that says what happened has the focus.
     await eventually('the heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.textContent)) === 'Conversation forgotten' ? true : undefined));
 

@@ -6,7 +6,7 @@ import { claudeLine, claudeSession, desktopSession, writeJsonl } from '../suppor
 import { eventually, goToPlace, launchChromium, makeTempDir, openPanel, screenshotPath, startServe, type ServedSteward } from './harness.js';
 import { join } from 'node:path';
 
-/** The value the Telemetry totals give for one term ("Failures" → "1 row"). */
+/** The value the Telemetry totals give for one term ("Failures" → "1 notes run"). */
 function total(page: Page, term: string): Promise<string> {
   return page.getByTestId('telemetry-totals').locator('.detail-list__row', { has: page.locator('dt', { hasText: new RegExp(`^${term}$`) }) }).locator('dd').innerText();
 }
@@ -102,7 +102,7 @@ describe('the Telemetry place on a fixture tree', () => {
     const background = (row: ReturnType<Page['locator']>) => row.locator('td').first().evaluate((cell) => getComputedStyle(cell).backgroundColor);
     const okRow = rows.filter({ hasText: 'Notes of e2e-project' }).filter({ hasNotText: 'failed' }).first();
     expect(await background(failedRow)).not.toBe(await background(okRow));
-    expect(await total(page, 'Failures')).toBe('1 row');
+    expect(await total(page, 'Failures')).toBe('1 notes run');
 
     // Filtered to the notes runs: only their rows, and the totals follow what is listed.
     await page.getByRole('radiogroup', { name: 'Show' }).getByRole('radio', { name: 'Project notes', exact: true }).click();
@@ -111,7 +111,7 @@ describe('the Telemetry place on a fixture tree', () => {
     expect(await page.getByRole('radio', { name: 'Project notes', exact: true }).getAttribute('aria-checked')).toBe('true');
     expect(new Set(await rows.locator('.telemetry-sentence').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-kind'))))).toEqual(new Set(['sweeper.sweep']));
     expect(await total(page, 'Scheduled checks')).toBe('None');
-    expect(await total(page, 'Failures')).toBe('1 row');
+    expect(await total(page, 'Failures')).toBe('1 notes run');
 
     // Filtered to the scheduled checks: as many as the owner recorded, their files summed, no failure.
     await page.getByRole('radiogroup', { name: 'Show' }).getByRole('radio', { name: 'Scheduled checks', exact: true }).click();
@@ -119,7 +119,8 @@ describe('the Telemetry place on a fixture tree', () => {
     await eventually('only the scheduled checks are listed', async () => ((await rows.count()) === (await ticks()).length ? true : undefined));
     const listed = await ticks();
     expect(new Set(await rows.locator('.telemetry-sentence').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-kind'))))).toEqual(new Set(['sweep.tick']));
-    const unchanged = listed.filter((e) => e.data.unchanged === true).length;
+    // "Nothing new" as each row's sentence says it: the check wrote nothing (whatever else it met).
+    const unchanged = listed.filter((e) => (e.data.providers as Array<{ partsWritten: number }>).every((p) => p.partsWritten === 0)).length;
     expect(unchanged).toBeGreaterThan(0);
     const checks = `${listed.length} ${listed.length === 1 ? 'check' : 'checks'}`;
     const allUnchanged = listed.length === 1 ? `${checks}, which found nothing new` : `${checks}, none found anything new`;

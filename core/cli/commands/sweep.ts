@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, SKIP_REASONS, SKIP_WORDS, unreadableWhy, type SkipReason, type SweepResult } from '../../api/index.js';
+import { countOf, PROVIDERS, SKIP_REASONS, SKIP_WORDS, unreadableWhy, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
 
@@ -9,10 +9,11 @@ type ProviderResult = SweepResult['providers'][number];
 const SKIPPED: Record<SkipReason, string> = SKIP_WORDS;
 
 /**
- * The window a run imported from, as a line names it: the retention window (nobody may have chosen it:
- * the 365-day default applies, so the output says where it is set), or the days `--days` asked for.
+ * The window a run imported from, as a line names it: the retention window (each agent's own, or the
+ * cache retention: `days` holds each one's in days when the owner said, so the note never guesses),
+ * or the days `--days` asked for.
  */
-export type ImportWindow = { kind: 'retention' } | { kind: 'days'; days: number };
+export type ImportWindow = { kind: 'retention'; days?: Partial<Record<string, number>> } | { kind: 'days'; days: number };
 
 function windowName(window: ImportWindow): string {
   return window.kind === 'days' ? `the last ${countOf(window.days, 'day')}` : 'the retention window';
@@ -52,7 +53,7 @@ export function formatUnreadable(files: Unreadable, total = files.length): strin
     `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
     `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
   const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
-  return `${head}${files.map((f) => `  ${f.path} (${f.provider}: ${unreadableWhy(f.code)}, ${f.code})\n`).join('')}${more}`;
+  return `${head}${files.map((f) => `  ${f.path} (${labelOf(f.provider)}: ${unreadableWhy(f.code)}, ${f.code})\n`).join('')}${more}`;
 }
 
 /** `cancelled after 30 of 60 transcript files`; a run cancelled while queued (or while listing) listed none. */
@@ -119,9 +120,54 @@ function leftOutByWindow(p: ProviderResult): boolean {
   return (p.outsideWindow ?? 0) > 0 || (p.skipped?.outside_window ?? 0) > 0;
 }
 
-/** Under lines that name the retention window: what it is when nobody chose one, where it is set, and how to import the rest. */
-const RETENTION_NOTE =
-  'The retention window is the last 365 days unless you set another (Settings → Importing conversations, or query.cache.retention.default_days in config.json); `steward backfill --all` imports everything.\n';
+/** Where the retention window is set, and how to import the rest. */
+const RETENTION_WHERE =
+  "Settings → Importing conversations, or query.cache.retention.default_days in config.json; one agent's own is providers.<id>.backfill.window_days";
+
+/** An agent as everything else names it (`Codex CLI`, not `codex`). */
+function labelOf(provider: string): string {
+  return provider in PROVIDERS ? PROVIDERS[provider as ProviderId].label : provider;
+}
+
+/** `the last 90 days`; 0 is no window at all. */
+function lastDays(days: number): string {
+  return days === 0 ? 'everything' : `the last ${countOf(days, 'day')}`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function joined(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+}
+
+/**
+ * Under lines that name the retention window: what it is for the agents whose lines name it (each
+ * one's when they differ, none when the owner did not say: a number that may be wrong is worse than
+ * none), where it is set, and how to import the rest.
+ */
+function retentionNote(providers: readonly ProviderResult[], window: ImportWindow & { kind: 'retention' }): string {
+  const named = providers.filter(leftOutByWindow).map((p) => ({ label: labelOf(p.provider), days: window.days?.[p.provider] }));
+  const tail = ` (${RETENTION_WHERE}); \`steward backfill --all\` imports everything.\n`;
+  if (named.some((n) => n.days === undefined)) return `The retention window is set in ${RETENTION_WHERE}; \`steward backfill --all\` imports everything.\n`;
+  const distinct = [...new Set(named.map((n) => n.days!))];
+  if (distinct.length === 1) return `The retention window is ${lastDays(distinct[0]!)}${tail}`;
+  const groups = distinct.map((d) => `${lastDays(d)} for ${joined(named.filter((n) => n.days === d).map((n) => n.label))}`);
+  return `The retention window is ${joined(groups)}${tail}`;
+}
+
+/**
+ * Each provider's retention window in days, from the owner (`Providers.Survey`), asked only when a
+ * line will name the window; undefined when the owner cannot say, so the note states no number.
+ */
+export async function retentionWindow(client: StewardClient, result: SweepResult): Promise<ImportWindow> {
+  if (!result.providers.some(leftOutByWindow)) return { kind: 'retention' };
+  try {
+    const survey = await client.call('Providers.Survey', {});
+    return { kind: 'retention', days: Object.fromEntries(survey.providers.map((p) => [p.provider, p.windowDays])) };
+  } catch {
+    // The note is secondary to the result in hand: an owner that cannot say (an older one) leaves the number out.
+    return { kind: 'retention' };
+  }
+}
 
 /**
  * One line per provider, in words: counts only, never paths. A provider whose files were all unchanged
@@ -135,7 +181,7 @@ export function formatSweepResult(result: SweepResult, window: ImportWindow = { 
     const parts = [formatFiles(p, window), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p, window)].filter(Boolean);
     return `${p.provider}: ${parts.join('; ')} (${p.durationMs} ms)\n`;
   });
-  const note = window.kind === 'retention' && result.providers.some(leftOutByWindow) ? RETENTION_NOTE : '';
+  const note = window.kind === 'retention' && result.providers.some(leftOutByWindow) ? retentionNote(result.providers, window) : '';
   const unreadable = result.providers.reduce((n, p) => n + (p.unreadable ?? []).reduce((sum, e) => sum + e.count, 0), 0);
   return `${lines.join('')}${note}${formatUnreadable(result.unreadable ?? [], Math.max(unreadable, result.unreadable?.length ?? 0))}`;
 }
@@ -150,7 +196,7 @@ export function registerSweep(program: Command, io: CliIo, run: Run): void {
         return withClient(io, async (client) => {
           const result = await client.call('Sweep.Tick', {});
           if (options.json) printJson(io, result);
-          else io.stdout(formatSweepResult(result));
+          else io.stdout(formatSweepResult(result, await retentionWindow(client, result)));
           return sweepExit(result);
         });
       }, options.json),

@@ -7,7 +7,7 @@ import { focusSearch, usePanel } from '../store.js';
 import { Nav } from './Nav.js';
 import { NoToken } from './NoToken.js';
 import { StatusBar } from './StatusBar.js';
-import { shownState, windowTitle } from './status.js';
+import { shownState, viewName, windowTitle } from './status.js';
 import './shell.css';
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>): void {
@@ -45,21 +45,15 @@ function MainView({ route, place }: { route: Route; place: PlaceDefinition }): R
   return <Component key={place.id} />;
 }
 
-/** What `main` is marked as (tests and styles read it) and the window title calls it. */
-function viewName(route: Route, place: PlaceDefinition): { id: string; label: string } {
-  if (route.view === 'session') return { id: 'session', label: 'Conversation' };
-  if (route.view === 'missing') return { id: 'not-found', label: 'Not found' };
-  return { id: place.id, label: place.label };
-}
-
 export function App(): ReactElement {
   const connection = usePanel((state) => state.connection);
   const placeId = usePanel((state) => state.place);
   const route = usePanel((state) => state.route);
   const version = usePanel((state) => state.info?.version);
   const shown = usePanel((state) => shownState(state.status, state.connection));
+  const notFound = usePanel((state) => state.notFound);
   const place = placeById(placeId);
-  const view = viewName(route, place);
+  const view = viewName(route, place, notFound);
   useSearchShortcut();
 
   // The window title (and the app's title bar) carries the state in a word, as the tray does.

@@ -1,4 +1,5 @@
 import type { AppStatus, StatusItem, StatusState } from '../client.js';
+import type { Route } from '../navigation.js';
 import type { Connection } from '../store.js';
 
 /** What the panel shows: the owner's state, or its own when it cannot hear the owner. */
@@ -19,6 +20,17 @@ export const STATE_WORDS: Record<ShownState, string> = {
 export function shownState(status: AppStatus | undefined, connection: Connection): ShownState {
   if (connection === 'reconnecting') return 'disconnected';
   return status?.state ?? 'unknown';
+}
+
+/**
+ * What `main` is marked as (tests and styles read it) and the window title calls it. A conversation or
+ * project the view found missing is "Not found" in the title, as an address that names nothing is.
+ */
+export function viewName(route: Route, place: { id: string; label: string }, notFound: boolean): { id: string; label: string } {
+  if (route.view === 'missing') return { id: 'not-found', label: 'Not found' };
+  const id = route.view === 'session' ? 'session' : place.id;
+  if (notFound) return { id, label: 'Not found' };
+  return { id, label: route.view === 'session' ? 'Conversation' : place.label };
 }
 
 /** "Projects · Steward", plus the state in a word whenever it is not simply up to date. */

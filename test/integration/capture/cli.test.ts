@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
@@ -133,5 +133,24 @@ describe('steward cache prune', () => {
     expect(await runCli(['cache', 'prune', '--json'], again)).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ dryRun: false, removedParts: 0, removedSessions: 0, complete: true });
     expect(await runCli(['cache', 'prune', '--days', '3'], io(home.env))).toBe(2);
+  });
+});
+
+describe('steward sweep: the retention note', () => {
+  it("names each agent's own window when they differ, never a default that is not theirs", async () => {
+    const { home, claude, openclaw } = withRoots();
+    writeFileSync(join(home.dir, 'config.json'), JSON.stringify({ providers: { claude: { backfill: { window_days: 90 } } } }));
+    const aged = (file: string, days: number) => utimesSync(file, new Date(Date.now() - days * 86_400_000), new Date(Date.now() - days * 86_400_000));
+    aged(claudeSession(claude, 'spring', 2, { ts: new Date(Date.now() - 200 * 86_400_000) }), 200);
+    claudeSession(claude, 'today', 2);
+    const old = join(openclaw, 'agents', 'main', 'sessions', 'old.jsonl');
+    writeJsonl(old, openclawLines('old', [{ id: 'dddd0001' }]));
+    aged(old, 400);
+
+    const sweep = io(home.env);
+    expect(await runCli(['sweep'], sweep)).toBe(0);
+    expect(sweep.out).toMatch(/^claude: 2 transcript files, 1 read, 1 older than the retention window, not read;/m);
+    expect(sweep.out).toContain('The retention window is the last 90 days for Claude and the last 365 days for OpenClaw (');
+    expect(sweep.out).not.toMatch(/365 days unless/);
   });
 });

@@ -197,7 +197,7 @@ describe('what the person is told', () => {
     expect(first.out).toMatch(/^codex: 2 transcript files, 1 read, 1 failed \(read_failed ×1\);/m);
     expect(first.out).toContain('1 transcript file could not be read: it may be damaged, or not a transcript.');
     expect(first.out).toContain('replace it with a good copy, or move it out of the agent');
-    expect(first.out).toContain(`  ${broken} (codex: its contents could not be read, read_failed)\n`);
+    expect(first.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
 
     const again = io(home.env);
     expect(await runCli(['sweep', '--json'], again)).toBe(1);
@@ -211,7 +211,7 @@ describe('what the person is told', () => {
 
     const info = io(home.env);
     expect(await runCli(['info'], info)).toBe(0);
-    expect(info.out).toContain(`  ${broken} (codex: its contents could not be read, read_failed)\n`);
+    expect(info.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
     const json = io(home.env);
     expect(await runCli(['info', '--json'], json)).toBe(0);
     expect((JSON.parse(json.out) as { unreadable: { total: number; files: Array<{ path: string }> } }).unreadable).toMatchObject({ total: 1, files: [{ path: broken }] });

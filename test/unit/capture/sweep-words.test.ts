@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SKIP_REASONS, SKIP_WORDS, unreadableWhy } from '../../../core/api/index.js';
-import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
+import { formatSweepResult, formatUnreadable } from '../../../core/cli/commands/sweep.js';
 
 const base = { discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 3, failedLines: 0 };
 
@@ -31,7 +31,7 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     });
     expect(text).toBe(
       'claude: 1 transcript file, 1 read; nothing new; kept out what you forgot; 14 lines held nothing to import (2 bookkeeping, 1 unreadable, 11 older than the retention window) (3 ms)\n' +
-        'The retention window is the last 365 days unless you set another (Settings → Importing conversations, or query.cache.retention.default_days in config.json); `steward backfill --all` imports everything.\n',
+        "The retention window is set in Settings → Importing conversations, or query.cache.retention.default_days in config.json; one agent's own is providers.<id>.backfill.window_days; `steward backfill --all` imports everything.\n",
     );
     const both = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, withheld: { forgotten: 3, excluded: 2 } }] });
     expect(both).toBe('claude: 1 transcript file, 1 read; nothing new; kept out what you forgot and what is in excluded folders (3 ms)\n');
@@ -47,6 +47,30 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     const text = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 2, read: 1, outsideWindow: 1, skipped: { outside_window: 3 } }] }, { kind: 'days', days: 30 });
     expect(text).toBe('claude: 2 transcript files, 1 read, 1 older than the last 30 days, not read; nothing new; 3 lines held nothing to import (3 older than the last 30 days) (3 ms)\n');
     expect(text).not.toContain('chosen');
+  });
+
+  it("names each agent's retention window as the owner gave it, and a number only then", () => {
+    const claude = { provider: 'claude', ...base, discovered: 3, unchanged: 1, outsideWindow: 2 };
+    const codex = { provider: 'codex', ...base, discovered: 2, unchanged: 1, outsideWindow: 1 };
+    const where = "(Settings → Importing conversations, or query.cache.retention.default_days in config.json; one agent's own is providers.<id>.backfill.window_days); `steward backfill --all` imports everything.\n";
+    const differ = formatSweepResult({ providers: [claude, codex] }, { kind: 'retention', days: { claude: 90, codex: 365, gemini: 365 } });
+    expect(differ).toContain(`\nThe retention window is the last 90 days for Claude and the last 365 days for Codex CLI ${where}`);
+    // Only the agents whose lines name the window are named; one window is said once.
+    const one = formatSweepResult({ providers: [claude, { provider: 'codex', ...base, discovered: 1, unchanged: 1 }] }, { kind: 'retention', days: { claude: 90, codex: 365 } });
+    expect(one).toContain(`\nThe retention window is the last 90 days ${where}`);
+    // The owner did not say: no number at all, rather than one that may be wrong.
+    expect(formatSweepResult({ providers: [claude] })).not.toMatch(/\d+ days/);
+  });
+
+  it('names the agent of an unreadable file as everything else does', () => {
+    const text = formatUnreadable([{ provider: 'codex', path: '/home/a/.codex/sessions/x.jsonl', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 }]);
+    expect(text).toContain('  /home/a/.codex/sessions/x.jsonl (Codex CLI: its contents could not be read, read_failed)\n');
+  });
+
+  it('says a repeated line in words that fit any count', () => {
+    const text = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, skipped: { duplicate: 1 } }] });
+    expect(text).toContain('1 line held nothing to import (1 repeating what was already imported)');
+    expect(SKIP_WORDS.duplicate).not.toMatch(/messages|lines/);
   });
 
   it('has words for every reason a line is skipped, and for nothing else', () => {
@@ -71,7 +95,7 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
         'claude: cancelled after 30 of 60 transcript files, 28 read, 1 already up to date, 1 older than the retention window, not read; 5 new messages (3 ms)',
         'openclaw: cancelled before any transcript file was listed (3 ms)',
         'codex: 3 transcript files, 1 already up to date, 2 older than the retention window, not read (3 ms)',
-        'The retention window is the last 365 days unless you set another (Settings → Importing conversations, or query.cache.retention.default_days in config.json); `steward backfill --all` imports everything.',
+        "The retention window is set in Settings → Importing conversations, or query.cache.retention.default_days in config.json; one agent's own is providers.<id>.backfill.window_days; `steward backfill --all` imports everything.",
         '',
       ].join('\n'),
     );

@@ -3,7 +3,20 @@ import { EmptyState, ErrorBanner, PathText, PlaceHeader } from '../../components
 import { useCall } from '../../hooks.js';
 import { projectsNamed } from '../../../../core/api/names.js';
 import { placeHref, projectHref } from '../../navigation.js';
+import { usePanel } from '../../store.js';
 import './not-found.css';
+
+/**
+ * Rendered by a view that says a conversation or project is not in Steward: while it shows, the
+ * window title says "Not found", not the name of a place the person did not reach.
+ */
+export function NotFoundTitle(): null {
+  useEffect(() => {
+    usePanel.setState({ notFound: true });
+    return () => usePanel.setState({ notFound: false });
+  }, []);
+  return null;
+}
 
 /** The way on from an address that leads nowhere: the two places that list what Steward holds. */
 function WayOn(): ReactElement {
@@ -61,6 +74,7 @@ export function ProjectByName({ name }: { name: string }): ReactElement {
   if (keys.length === 0) {
     return (
       <div className="not-found" data-testid="not-found">
+        <NotFoundTitle />
         <PlaceHeader title="Project not found" description={`No project in Steward is called ${quoted}.`} />
         <EmptyState icon="projects" title={`No project is called ${quoted}`}>
           <p>It may have been forgotten, or its conversations removed by the cache retention window; or the name is mistyped. All projects lists every project Steward holds, with its name.</p>

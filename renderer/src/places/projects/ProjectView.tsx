@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, EmptyState, ErrorBanner, PathText, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
+import { NotFoundTitle } from '../not-found/index.js';
 import { NotesFolder, ProjectNotes } from './ProjectNotes.js';
 import { ProjectFacts } from './ProjectFacts.js';
 import { ForgetProject, ProjectSessions } from './ProjectSessions.js';
@@ -57,6 +58,7 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
       </div>
       {unknown ? (
         <EmptyState icon="projects" title="This project is not in Steward">
+          <NotFoundTitle />
           <p>It may have been forgotten, or its conversations removed by the cache retention window. All projects lists what Steward still holds.</p>
         </EmptyState>
       ) : (

@@ -1,28 +1,33 @@
 import { useEffect, useState, type ReactElement } from 'react';
+import type { Tombstone } from '../../../../core/api/index.js';
 import { EmptyState, ErrorBanner, formatRelativeTime, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
+import { NotFoundTitle } from '../not-found/index.js';
 import { Unforget } from '../projects/Unforget.js';
 import { useSessionPages } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
 import './sessions.css';
 
-function Forgotten({ sessionId }: { sessionId: string }): ReactElement {
+export function Forgotten({ sessionId }: { sessionId: string }): ReactElement {
   // The Forget button is gone with the conversation: the heading that says what happened takes the focus.
   useEffect(() => document.querySelector<HTMLElement>('#main h1')?.focus(), []);
+  // The heading says it was forgotten; the status line (announced) says what that means, not the same word again.
   return (
     <>
-      <PlaceHeader title="Conversation forgotten" description="It was deleted from Steward and will not be imported again while its transcript stays on disk." actions={<BackButton />} />
-      <p role="status">Forgotten.</p>
+      <PlaceHeader title="Conversation forgotten" description={<span role="status">It was deleted from Steward and will not be imported again while its transcript stays on disk.</span>} actions={<BackButton />} />
       <Unforget kind="session" id={sessionId} />
     </>
   );
 }
 
-/** Why a conversation is not in Steward, when Steward knows: the person forgot it (its tombstone says when), with the way back. */
-function NotInSteward({ sessionId }: { sessionId: string }): ReactElement {
-  const tombstones = useCall('Forget.List', {});
-  const tombstone = tombstones.data?.tombstones.find((t) => t.kind === 'session' && t.id === sessionId);
+/**
+ * Why a conversation is not in Steward: the person forgot it (its tombstone says when, with the way
+ * back), or no conversation has this id, said plainly as the CLI says it, with no guessed reason.
+ * `tombstones` is undefined while they load.
+ */
+export function ConversationNotHeld({ sessionId, tombstones }: { sessionId: string; tombstones: readonly Tombstone[] | undefined }): ReactElement {
+  const tombstone = tombstones?.find((t) => t.kind === 'session' && t.id === sessionId);
   if (tombstone)
     return (
       <EmptyState icon="search" title="You forgot this conversation">
@@ -34,9 +39,20 @@ function NotInSteward({ sessionId }: { sessionId: string }): ReactElement {
     );
   return (
     <EmptyState icon="search" title="This conversation is not in Steward">
-      <p>{tombstones.data ? 'It was not forgotten here: its project may have been, or the cache retention window removed it.' : 'It may have been forgotten, or removed by the cache retention window.'} Search finds what Steward still holds.</p>
+      <NotFoundTitle />
+      <p>
+        No conversation in Steward has the id <code>{sessionId}</code>. It may be mistyped, or only part of an id: the address needs the whole id, as Search and a project&rsquo;s
+        conversations link to it.
+      </p>
     </EmptyState>
   );
+}
+
+function NotInSteward({ sessionId }: { sessionId: string }): ReactElement {
+  const tombstones = useCall('Forget.List', {});
+  // Until the tombstones answer (or if they cannot), nothing is said of why: the plain words are said once they have.
+  if (!tombstones.data && !tombstones.error) return <p className="muted">Looking for this conversation…</p>;
+  return <ConversationNotHeld sessionId={sessionId} tombstones={tombstones.data?.tombstones ?? []} />;
 }
 
 function NotLoaded({ sessionId, error, onRetry }: { sessionId: string; error: Error; onRetry: () => void }): ReactElement {

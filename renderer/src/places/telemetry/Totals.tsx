@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
 import { countOf, DetailList, formatDuration } from '../../components/index.js';
-import { checksTotal, failed } from './sentences.js';
+import { failuresTotal, scheduledTotal, warningsTotal } from './sentences.js';
 import { tickOf, totalsOf } from './ticks.js';
 
 /** Sums over the rows listed: checks, files checked, new messages, failures, time spent. */
@@ -9,20 +9,21 @@ export function Totals({ entries }: { entries: readonly TelemetryEntry[] }): Rea
   const ticks = entries.map(tickOf).filter((t) => t !== undefined);
   const sums = ticks.map(totalsOf);
   const scheduled = ticks.filter((t) => t.kind === 'scheduled').length;
-  const unchanged = ticks.filter((t) => t.unchanged).length;
   const messages = sums.reduce((n, t) => n + (t.messages ?? 0), 0);
   const time = sums.reduce((n, t) => n + t.durationMs, 0) + entries.filter((e) => !tickOf(e)).reduce((n, e) => n + (typeof e.data.durationMs === 'number' ? e.data.durationMs : 0), 0);
-  const failures = entries.filter(failed).length;
+  const warnings = warningsTotal(entries);
   return (
     <div className="telemetry-totals" data-testid="telemetry-totals">
       <DetailList
         label="Totals of what is listed"
         items={[
-          { term: 'Scheduled checks', value: checksTotal(scheduled, unchanged) },
+          // Judged as each row's own sentence judges it, so "nothing new" is counted alike in both.
+          { term: 'Scheduled checks', value: scheduledTotal(entries) },
           { term: 'Imports on request', value: countOf(ticks.length - scheduled, 'import') },
           { term: 'Files checked', value: countOf(sums.reduce((n, t) => n + t.files, 0), 'file') },
           { term: 'New messages', value: countOf(messages, 'message') },
-          { term: 'Failures', value: failures === 0 ? 'None' : countOf(failures, 'row') },
+          { term: 'Failures', value: failuresTotal(entries) },
+          ...(warnings ? [{ term: 'Warnings', value: warnings }] : []),
           { term: 'Time spent', value: formatDuration(time) },
         ]}
       />

@@ -2,8 +2,8 @@ import { lazy, Suspense, useState, type ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
 import { Badge, ChoiceChips, DataTable, EmptyState, ErrorBanner, formatDateTime, Glossary, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf, speaksOfParts } from './sentences.js';
-import { tickOf, type Tick } from './ticks.js';
+import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf, speaksOfParts, warned } from './sentences.js';
+import { foundNothingNew, tickOf, type Tick } from './ticks.js';
 import { Totals } from './Totals.js';
 import { UnreadableFiles } from './UnreadableFiles.js';
 import './telemetry.css';
@@ -15,6 +15,18 @@ const TickCharts = lazy(() => import('./TickCharts.js').then((module) => ({ defa
 
 const FILTERS = [{ kind: undefined, label: 'Everything' }, ...Object.entries(KIND_FILTERS).map(([kind, label]) => ({ kind, label }))] as const;
 
+/** A check whose sentence says "nothing new" (the same judgement the totals count). */
+function nothingNew(entry: TelemetryEntry): boolean {
+  const tick = tickOf(entry);
+  return tick !== undefined && foundNothingNew(tick);
+}
+
+/** A failure is marked in red; a check meeting only files already known unreadable, in amber as the status does. */
+function rowClass(entry: TelemetryEntry): string | undefined {
+  if (failed(entry)) return 'telemetry-row--failed';
+  return warned(entry) ? 'telemetry-row--warned' : undefined;
+}
+
 function columns(projectName: (key: string) => string | undefined): readonly Column<TelemetryEntry>[] {
   return [
     { header: 'When', sortValue: (e) => e.at, cell: (e) => <time dateTime={new Date(e.at).toISOString()}>{formatDateTime(e.at)}</time> },
@@ -22,8 +34,9 @@ function columns(projectName: (key: string) => string | undefined): readonly Col
     {
       header: 'What happened',
       cell: (e) => (
-        <span className="telemetry-sentence" data-kind={e.kind} data-unchanged={e.data.unchanged === true ? 'true' : undefined}>
-          {failed(e) && <Badge tone="danger">Failed</Badge>} {sentenceOf(e, projectName)}
+        <span className="telemetry-sentence" data-kind={e.kind} data-unchanged={nothingNew(e) ? 'true' : undefined}>
+          {failed(e) && <Badge tone="danger">Failed</Badge>}
+          {warned(e) && <Badge tone="warn">Warning</Badge>} {sentenceOf(e, projectName)}
         </span>
       ),
     },
@@ -66,7 +79,7 @@ export function TelemetryPlace(): ReactElement {
         </Suspense>
       )}
       {entries.length > 0 && (
-        <DataTable caption="Recent activity" columns={columns((key) => names.get(key))} rows={entries} rowKey={(e) => e.id} rowClass={(e) => (failed(e) ? 'telemetry-row--failed' : undefined)} />
+        <DataTable caption="Recent activity" columns={columns((key) => names.get(key))} rows={entries} rowKey={(e) => e.id} rowClass={rowClass} />
       )}
       {speaksOfParts(entries, (key) => names.get(key)) && (
         <Glossary term="Part">one piece of a message as Steward stores it (its text, a tool call, a tool result); older records count parts where newer ones count messages.</Glossary>

@@ -1,6 +1,6 @@
 import type { TelemetryEntry } from '../../../../core/api/index.js';
-import { countOf, formatCount, formatDuration, skippedLines } from '../../components/index.js';
-import { tickOf, totalsOf } from './ticks.js';
+import { countOf, formatCount, formatDuration, listOf, skippedLines, type NounForms } from '../../components/index.js';
+import { foundNothingNew, tickOf, totalsOf, type Tick } from './ticks.js';
 
 const PARTS = { one: 'part', other: 'parts' };
 const CURATOR: Record<string, string> = { offline: 'the offline curator', anthropic: 'Anthropic', 'openai-compatible': 'an OpenAI-compatible model' };
@@ -21,11 +21,31 @@ export const KIND_FILTERS: Record<string, string> = {
   'cache.prune': 'Clean-ups',
 };
 
-/** Whether the row records something that went wrong. */
+/** A row of each kind as a count names it: `2 checks`, `1 notes run`. */
+const ROW_NOUNS: Record<string, NounForms> = {
+  'sweep.tick': { one: 'check', other: 'checks' },
+  'backfill.run': { one: 'import on request', other: 'imports on request' },
+  'sweeper.sweep': { one: 'notes run', other: 'notes runs' },
+  'cache.prune': { one: 'clean-up', other: 'clean-ups' },
+};
+
+/**
+ * Whether the row records something that went wrong. A file already known unreadable, not opened
+ * again, is not a new failure: it is the warning `warned` tells of.
+ */
 export function failed(entry: TelemetryEntry): boolean {
   const tick = tickOf(entry);
-  if (tick) return totalsOf(tick).failed > 0;
+  if (tick) {
+    const t = totalsOf(tick);
+    return t.failed > t.stillUnreadable;
+  }
   return entry.data.outcome === 'failed' || entry.data.outcome === 'paused' || entry.data.complete === false;
+}
+
+/** Whether a check's only trouble is files already known unreadable (the status's amber warning, not a failure). */
+export function warned(entry: TelemetryEntry): boolean {
+  const tick = tickOf(entry);
+  return tick !== undefined && !failed(entry) && totalsOf(tick).stillUnreadable > 0;
 }
 
 function tickSentence(entry: TelemetryEntry): string | undefined {
@@ -33,14 +53,16 @@ function tickSentence(entry: TelemetryEntry): string | undefined {
   if (!tick) return undefined;
   const t = totalsOf(tick);
   const took = formatDuration(t.durationMs);
-  const what = t.parts === 0 ? 'nothing new' : t.messages !== undefined ? `${countOf(t.messages, { one: 'new message', other: 'new messages' })} from ${countOf(t.read, 'file')}` : `${countOf(t.parts, PARTS)} from ${countOf(t.read, 'file')}`;
-  const failures = t.failed > 0 ? `; ${countOf(t.failed, 'file')} could not be read` : '';
+  const what = foundNothingNew(tick) ? 'nothing new' : t.messages !== undefined ? `${countOf(t.messages, { one: 'new message', other: 'new messages' })} from ${countOf(t.read, 'file')}` : `${countOf(t.parts, PARTS)} from ${countOf(t.read, 'file')}`;
+  const fresh = t.failed - t.stillUnreadable;
+  const failures = fresh > 0 ? `; ${countOf(fresh, 'file')} could not be read` : '';
+  const known = t.stillUnreadable > 0 ? `; ${countOf(t.stillUnreadable, 'file')} still unreadable, not read again until ${t.stillUnreadable === 1 ? 'it changes' : 'they change'}` : '';
   const outside = t.outsideWindow > 0 ? `; ${formatCount(t.outsideWindow)} older than the window, not read` : '';
   const skipped = skippedLines(tick.providers);
   const lead = tick.kind === 'scheduled' ? 'Checked' : 'Imported on request: checked';
   // A cancelled run says how far it got, never as if it had checked every file.
   const files = t.notReached === undefined ? `${lead} ${countOf(t.files, 'file')}` : `${tick.kind === 'scheduled' ? 'Check' : 'Import on request'} cancelled after ${formatCount(t.files - t.notReached)} of ${countOf(t.files, 'file')}`;
-  return `${files}, ${what}${outside}${failures}${skipped ? `; ${skipped}` : ''}, ${took}`;
+  return `${files}, ${what}${outside}${failures}${known}${skipped ? `; ${skipped}` : ''}, ${took}`;
 }
 
 function notesSentence(data: Record<string, unknown>, projectName: (key: string) => string | undefined): string {
@@ -78,6 +100,28 @@ export function checksTotal(checks: number, unchanged: number): string {
   if (unchanged === 0) return checks === 1 ? `${listed}, which found something new` : `${listed}, each found something new`;
   if (unchanged === checks) return checks === 1 ? `${listed}, which found nothing new` : `${listed}, none found anything new`;
   return `${listed}, ${formatCount(unchanged)} with nothing new`;
+}
+
+/** The scheduled checks listed, judged as each row's sentence judges them (`foundNothingNew`). */
+export function scheduledTotal(entries: readonly TelemetryEntry[]): string {
+  const scheduled = entries.map(tickOf).filter((t): t is Tick => t !== undefined && t.kind === 'scheduled');
+  return checksTotal(scheduled.length, scheduled.filter(foundNothingNew).length);
+}
+
+/** The rows that record a failure, by what they are: `None`, `5 checks`, `2 checks and 1 notes run`. */
+export function failuresTotal(entries: readonly TelemetryEntry[]): string {
+  const byKind = new Map<string, number>();
+  for (const entry of entries.filter(failed)) byKind.set(entry.kind, (byKind.get(entry.kind) ?? 0) + 1);
+  if (byKind.size === 0) return 'None';
+  return listOf([...byKind].map(([kind, n]) => countOf(n, ROW_NOUNS[kind] ?? { one: 'other entry', other: 'other entries' })));
+}
+
+/** The checks whose only trouble was files already known unreadable: `3 checks met a file still unreadable`; undefined when none did. */
+export function warningsTotal(entries: readonly TelemetryEntry[]): string | undefined {
+  const ticks = entries.filter(warned).map(tickOf).filter((t): t is Tick => t !== undefined);
+  if (ticks.length === 0) return undefined;
+  const most = Math.max(...ticks.map((t) => totalsOf(t).stillUnreadable));
+  return `${countOf(ticks.length, 'check')} met ${most === 1 ? 'a file' : 'files'} still unreadable`;
 }
 
 /** A telemetry row as a sentence, with the project's name where it is about one. */

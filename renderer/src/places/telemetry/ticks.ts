@@ -8,7 +8,7 @@ export interface Tick {
   at: number;
   /** A scheduled check (`sweep.tick`) or an import someone asked for (`backfill.run`). */
   kind: 'scheduled' | 'manual';
-  /** Recorded compactly: nothing was new and nothing failed. */
+  /** Recorded compactly: nothing was new, nothing failed, no line skipped (see `foundNothingNew` for what the rows say). */
   unchanged: boolean;
   providers: TickProvider[];
 }
@@ -33,6 +33,11 @@ export interface TickTotals {
   files: number;
   read: number;
   failed: number;
+  /**
+   * Of `failed`: files already known unreadable and not opened again, unchanged since they failed. A
+   * warning (the status's amber), not a new failure: they fail every check until they change.
+   */
+  stillUnreadable: number;
   /** Files never opened because they are older than the window. */
   outsideWindow: number;
   /** Set when a provider's run was cancelled: the files it had not read through. */
@@ -49,7 +54,17 @@ export function totalsOf(tick: Pick<Tick, 'providers'>): TickTotals {
   const known = tick.providers.every((p) => p.messagesWritten !== undefined || p.partsWritten === 0);
   const cancelled = tick.providers.some((p) => p.cancelled);
   const outsideWindow = sum((p) => p.outsideWindow ?? 0);
-  return { files: sum((p) => p.discovered), read: sum((p) => p.read), failed: sum((p) => p.failed), outsideWindow, notReached: cancelled ? sum((p) => p.notReached ?? 0) : undefined, parts, messages: known ? sum((p) => p.messagesWritten ?? 0) : undefined, durationMs: sum((p) => p.durationMs) };
+  const stillUnreadable = sum((p) => Math.min(p.unreadableUnchanged ?? 0, p.failed));
+  return { files: sum((p) => p.discovered), read: sum((p) => p.read), failed: sum((p) => p.failed), stillUnreadable, outsideWindow, notReached: cancelled ? sum((p) => p.notReached ?? 0) : undefined, parts, messages: known ? sum((p) => p.messagesWritten ?? 0) : undefined, durationMs: sum((p) => p.durationMs) };
+}
+
+/**
+ * Whether a check found nothing new: it wrote nothing. The row's sentence and the totals both ask
+ * this, so they never disagree; the stored `unchanged` flag is narrower (it also means nothing failed
+ * and no line was skipped) and says only that the row was recorded compactly.
+ */
+export function foundNothingNew(tick: Pick<Tick, 'providers'>): boolean {
+  return totalsOf(tick).parts === 0;
 }
 
 export interface ChartPoint {
