@@ -373,18 +373,15 @@ const OUTSIDE_WINDOW: FilePlan = { skip: 'outsideWindow' };
  * checkpoint then allows is judged as for any file (size, mtime, the bytes before its offset).
  */
 class MovedFiles {
-  readonly #checkpoints: () => Map<string, CheckpointIdentity>;
   readonly #present: ReadonlySet<string>;
   #byInode: Map<string, string> | undefined;
 
-  constructor(checkpoints: () => Map<string, CheckpointIdentity>, present: ReadonlySet<string>) {
-    this.#checkpoints = checkpoints;
+  constructor(present: ReadonlySet<string>) {
     this.#present = present;
   }
 
-  /** The path whose checkpoint `file` takes over, now re-keyed in the loaded map; undefined when none. */
-  from(file: TranscriptFile): string | undefined {
-    const loaded = this.#checkpoints();
+  /** The path whose checkpoint `file` takes over, now re-keyed in `loaded` (the run's checkpoints); undefined when none. */
+  from(file: TranscriptFile, loaded: Map<string, CheckpointIdentity>): string | undefined {
     if (loaded.has(file.path)) return undefined;
     this.#byInode ??= new Map([...loaded].filter(([path]) => !this.#present.has(path)).map(([path, cp]) => [`${cp.dev}:${cp.ino}`, path]));
     const key = `${file.dev}:${file.ino}`;
@@ -401,37 +398,44 @@ class MovedFiles {
 
 /**
  * Plans every file of a run. The process-local map is the first check; the durable checkpoints are
- * loaded (one query) only when a file is not answered by it — after a restart, or when files changed —
+ * loaded (once, in pages) only when a file is not answered by it — after a restart, or when files changed —
  * so an unchanged tick reads nothing from them. Checkpoints of files a complete walk no longer finds
  * are forgotten (their rows stay).
  */
-function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext): FilePlan[] {
+async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext, yieldTurn: (now?: boolean) => Promise<void>): Promise<FilePlan[]> {
   const base: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
   const { files } = discovery;
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
   const complete = ctx.scheduled && !discovery.cancelled;
   const gone = complete ? deps.fingerprints.retainOnly(provider.id, files) : [];
   let loaded: Map<string, CheckpointIdentity> | undefined;
-  const checkpoints = () => (loaded ??= deps.checkpoints?.identities(provider.id) ?? new Map<string, CheckpointIdentity>());
+  const load = async () => (loaded ??= (await deps.checkpoints?.identities(provider.id)) ?? new Map<string, CheckpointIdentity>());
   const present = new Set(files.map((f) => f.path));
-  const moves = ctx.scheduled ? new MovedFiles(checkpoints, present) : undefined;
+  const moves = ctx.scheduled ? new MovedFiles(present) : undefined;
   // Files older than the schedule's window are not tried: one that could not be read is no longer said
   // to be waiting to be. (A manual run's window may be narrower; the schedule still tries those.)
   const aged: string[] = [];
-  const plans = files.map((file): FilePlan => {
+  const plan = async (file: TranscriptFile): Promise<FilePlan> => {
     if (outsideWindow(file, ctx.windowStartMs)) return aged.push(file.path), OUTSIDE_WINDOW;
     if (ctx.scheduled && deps.fingerprints.isUnchanged(file)) return UNCHANGED;
     // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
     const failure = ctx.scheduled ? deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion) : undefined;
     if (failure) return { skip: 'unreadable', code: failure.code };
-    const from = moves?.from(file);
+    const checkpoints = await load();
+    const from = moves?.from(file, checkpoints);
     if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
-    const verdict = checkpointPlan(file, checkpoints().get(file.path), provider.parserVersion, ctx.windowStartMs);
+    const verdict = checkpointPlan(file, checkpoints.get(file.path), provider.parserVersion, ctx.windowStartMs);
     if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged' };
     if (verdict === 'unchanged') return UNCHANGED;
-    const plan = verdict === 'resume' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
-    return { skip: false, options: plan ? { ...base, resume: { offset: plan.offset, headHash: plan.headHash, tailHash: plan.tailHash, state: parseState(plan.state) } } : base, resumedFrom: plan };
-  });
+    const resumed = verdict === 'resume' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
+    return { skip: false, options: resumed ? { ...base, resume: { offset: resumed.offset, headHash: resumed.headHash, tailHash: resumed.tailHash, state: parseState(resumed.state) } } : base, resumedFrom: resumed };
+  };
+  const plans: FilePlan[] = [];
+  // A tree of 20,000 files takes tens of milliseconds to plan: the event loop gets its turns meanwhile.
+  for (const file of files) {
+    plans.push(await plan(file));
+    await yieldTurn();
+  }
   if (complete && loaded) {
     gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
   }
@@ -456,11 +460,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   stats.discovered = files.length;
   stats.failed += discovery.failed;
   errors.addAll(discovery.errors);
-  const plans = planFiles(provider, discovery, deps, ctx);
-  const progress = progressReporter(provider, ctx, files.length, stats);
   // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
   // an explicit turn the loop would hold the event loop for as long as the queue stays full.
   const yieldTurn = pacer(HOLD_MS);
+  const plans = await planFiles(provider, discovery, deps, ctx, yieldTurn);
+  const progress = progressReporter(provider, ctx, files.length, stats);
   let done = 0;
   /** The index of the file a cancel stopped the run at (not read through); undefined when it ran to the end. */
   let stoppedAt: number | undefined;
@@ -492,6 +496,8 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         if (plan.skip === 'outsideWindow') stats.outsideWindow = (stats.outsideWindow ?? 0) + 1;
         else stats.unchanged += 1;
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
+        // Skipping 20,000 unchanged files is tens of milliseconds too.
+        await yieldTurn();
         continue;
       }
       const readAhead = () => deps.reader?.readAhead(provider, toRead(files, plans, i + 1));

@@ -217,8 +217,8 @@ export class Capture {
       const windowDays = effectiveWindowDays(this.#options.config, provider.id);
       const cutoff = windowStart(windowDays);
       const older = files.filter((f) => cutoff !== null && f.mtimeMs < cutoff);
-      const imported = older.length === 0 ? [] : this.#readWhole(provider.id, older);
-      const { olderMessages, olderUncounted } = cutoff === null ? { olderMessages: 0, olderUncounted: 0 } : this.#leftOut(provider.id, files, cutoff);
+      const imported = older.length === 0 ? [] : await this.#readWhole(provider.id, older);
+      const { olderMessages, olderUncounted } = cutoff === null ? { olderMessages: 0, olderUncounted: 0 } : await this.#leftOut(provider.id, files, cutoff);
       // A reduce, not Math.min(...): a large tree holds more files than a call takes arguments.
       const oldest = files.reduce((n, f) => Math.min(n, f.mtimeMs), Infinity);
       const newest = files.reduce((n, f) => Math.max(n, f.mtimeMs), -Infinity);
@@ -245,8 +245,8 @@ export class Capture {
    * their checkpoints: Home offers to import only the rest. A pass of an explicit retention policy
    * removes their old rows but not the checkpoint; importing them again would only be removed again.
    */
-  #readWhole(provider: ProviderId, files: readonly TranscriptFile[]): TranscriptFile[] {
-    const held = this.#checkpoints.identities(provider);
+  async #readWhole(provider: ProviderId, files: readonly TranscriptFile[]): Promise<TranscriptFile[]> {
+    const held = await this.#checkpoints.identities(provider);
     return files.filter((f) => {
       const cp = held.get(f.path);
       return cp !== undefined && cp.windowStartMs === null && cp.size === f.size && cp.mtimeMs === f.mtimeMs;
@@ -260,9 +260,9 @@ export class Capture {
    * the file again from the start, and imports some of what it left out). A narrower read that left
    * nothing out is counted: nothing in its file is older than the window either.
    */
-  #leftOut(provider: ProviderId, files: readonly TranscriptFile[], cutoff: number): { olderMessages: number; olderUncounted: number } {
+  async #leftOut(provider: ProviderId, files: readonly TranscriptFile[], cutoff: number): Promise<{ olderMessages: number; olderUncounted: number }> {
     const out = { olderMessages: 0, olderUncounted: 0 };
-    const held = this.#checkpoints.olderLeftOut(provider);
+    const held = await this.#checkpoints.olderLeftOut(provider);
     if (held.size === 0) return out;
     for (const f of files) {
       const cp = f.mtimeMs < cutoff ? undefined : held.get(f.path);
