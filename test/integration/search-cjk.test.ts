@@ -3,12 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Core, type Params } from '../../core/index.js';
 import { openGateway, SearchIndex } from '../../core/gateway/index.js';
 import { GATEWAY_MIGRATIONS } from '../../core/gateway/migrations.js';
-import { IndexBackfill } from '../../core/history/indexer.js';
-import { createMemoryLogger } from '../../core/log/index.js';
 import { openDatabase, type Db } from '../../core/store/index.js';
 import { sessionsOf } from '../support/history.js';
 import { tempHome, type TempHome } from '../support/home.js';
-import { expectIndexExact, indexAsBefore } from '../support/search-index.js';
+import { expectIndexExact, indexAsBefore, retagWalk } from '../support/search-index.js';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
 
 /**
@@ -151,12 +149,7 @@ describe('a store indexed before Chinese and Japanese were found by their stretc
       expect((await core.call('Search.Query', { query: '日本語のテスト第10回' })).hits.map((h) => h.partId)).toEqual(['cc:old-10:0']);
       expect(core.gateway.prepare('SELECT session_id, parts, messages, tool_calls FROM session_stats ORDER BY session_id').all()).toEqual(stats);
 
-      const index = new SearchIndex(core.gateway);
-      expect(index.retagPending()).toBe(true);
-      const walk = new IndexBackfill({ index, logger: createMemoryLogger(), onProgress: () => undefined });
-      walk.start();
-      await walk.whenIdle();
-      expect(index.retagPending()).toBe(false);
+      await retagWalk(core.gateway);
       // Only the Japanese parts were taken out and put back (at today's version); the English ones keep the version they were indexed with.
       expect(core.gateway.prepare('SELECT text_version, COUNT(*) FROM search_map GROUP BY text_version ORDER BY text_version').raw().all()).toEqual([
         [1, 100],

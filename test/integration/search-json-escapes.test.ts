@@ -1,15 +1,12 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core, Params } from '../../core/index.js';
-import { SearchIndex } from '../../core/gateway/index.js';
 import { GATEWAY_MIGRATIONS } from '../../core/gateway/migrations.js';
 import { KEY_SHIFT, registerSearchFunctions } from '../../core/gateway/search-index.js';
-import { IndexBackfill } from '../../core/history/indexer.js';
-import { createMemoryLogger } from '../../core/log/index.js';
 import { openDatabase, type Db } from '../../core/store/index.js';
 import { sessionsOf } from '../support/history.js';
 import { coreHome } from '../support/core.js';
-import { expectIndexExact } from '../support/search-index.js';
+import { expectIndexExact, retagWalk } from '../support/search-index.js';
 import { claudeLine, writeJsonl, type ClaudeLineOptions } from '../support/transcripts.js';
 
 /**
@@ -164,12 +161,7 @@ describe('a store indexed before JSON escapes were read as line breaks', () => {
     oldStore(temp.home.dir);
     const core = temp.open();
     const stats = core.gateway.prepare('SELECT session_id, parts, messages, tool_calls FROM session_stats ORDER BY session_id').all();
-    const index = new SearchIndex(core.gateway);
-    expect(index.retagPending()).toBe(true);
-    const walk = new IndexBackfill({ index, logger: createMemoryLogger(), onProgress: () => undefined });
-    walk.start();
-    await walk.whenIdle();
-    expect(index.retagPending()).toBe(false);
+    await retagWalk(core.gateway);
     // The Write, the Bash call (indexed at v1) and the wrapper are indexed again; the message, the text and the one-line input keep their version.
     const versions = core.gateway.prepare('SELECT p.part_id, m.text_version FROM search_map m JOIN parts p ON p.rowid = m.part_rowid ORDER BY p.rowid').raw().all();
     expect(versions).toEqual([

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
-import { KEY_SHIFT, registerSearchFunctions } from '../../core/gateway/search-index.js';
+import { KEY_SHIFT, registerSearchFunctions, SearchIndex } from '../../core/gateway/search-index.js';
+import { IndexBackfill } from '../../core/history/indexer.js';
+import { createMemoryLogger } from '../../core/log/index.js';
 import type { Db } from '../../core/store/index.js';
 
 const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
@@ -48,4 +50,14 @@ export function indexAsBefore(db: Db): void {
     INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source;
     INSERT INTO session_stats (session_id, parts, messages, tool_calls) SELECT session_id, COUNT(*), COUNT(*), SUM(kind = 'tool_use') FROM parts GROUP BY session_id;
   `);
+}
+
+/** Runs the re-tag walk on `db` to its end, as the owner's background work does: it had parts to index again, and leaves none. */
+export async function retagWalk(db: Db): Promise<void> {
+  const index = new SearchIndex(db);
+  expect(index.retagPending()).toBe(true);
+  const walk = new IndexBackfill({ index, logger: createMemoryLogger(), onProgress: () => undefined });
+  walk.start();
+  await walk.whenIdle();
+  expect(index.retagPending()).toBe(false);
 }
