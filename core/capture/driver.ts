@@ -116,7 +116,7 @@ export class Capture {
     const readWorker = options.readWorker ?? fromEnv;
     this.reader = new TranscriptReader({ logger: options.logger, ...(readWorker === undefined ? {} : { worker: readWorker }) });
     this.#scheduler = new SweepScheduler({
-      providers: this.providers.filter((p) => options.config.providers[p.id].enabled).map((p) => p.id),
+      providers: this.#enabled().map((p) => p.id),
       run: (id, _kind, signal) => this.#run(id, true, windowStart(effectiveWindowDays(options.config, id)), signal),
       handoffMs: options.config.sweep.handoff_timeout_ms,
       logger: options.logger,
@@ -140,8 +140,7 @@ export class Capture {
    * "All" is every enabled provider in registry order; one the user switched off runs only when named.
    */
   async backfill(request: BackfillRequest): Promise<ProviderStats[]> {
-    const enabled = this.providers.filter((p) => this.#options.config.providers[p.id].enabled).map((p) => p.id);
-    const wanted = request.provider && request.provider !== 'all' ? [request.provider] : enabled;
+    const wanted = request.provider && request.provider !== 'all' ? [request.provider] : this.#enabled().map((p) => p.id);
     const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
     const providers = await this.#scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
     this.#report(providers, 'manual');
@@ -212,7 +211,7 @@ export class Capture {
   async survey(): Promise<Result<'Providers.Survey'>> {
     const started = performance.now();
     const providers: Result<'Providers.Survey'>['providers'] = [];
-    for (const provider of this.providers.filter((p) => this.#options.config.providers[p.id].enabled)) {
+    for (const provider of this.#enabled()) {
       const { files, failed } = await provider.discover();
       const windowDays = effectiveWindowDays(this.#options.config, provider.id);
       const cutoff = windowStart(windowDays);
@@ -277,7 +276,7 @@ export class Capture {
    * The files of enabled providers that could not be read when last tried, newest failure first: the
    * person's own files, named for them (the panel, the CLI), never for status, telemetry or logs.
    */
-  unreadable(limit = UNREADABLE_LISTED, providers: readonly ProviderId[] = this.#enabled()): Result<'Sweep.Unreadable'> {
+  unreadable(limit = UNREADABLE_LISTED, providers: readonly ProviderId[] = this.#enabled().map((p) => p.id)): Result<'Sweep.Unreadable'> {
     const all = this.#checkpoints.failures(providers);
     const files = all.slice(0, limit).map((f) => ({ provider: f.provider, path: f.path, code: f.code, failedAt: f.failedAt, size: f.size, mtimeMs: f.mtimeMs }));
     return { files, total: all.length };
@@ -290,8 +289,9 @@ export class Capture {
     return { providers, unreadable: this.unreadable(UNREADABLE_LISTED, failing).files };
   }
 
-  #enabled(): ProviderId[] {
-    return this.providers.filter((p) => this.#options.config.providers[p.id].enabled).map((p) => p.id);
+  /** The providers the configuration leaves on, in registry order: the schedule's, "all" of a backfill's, the survey's. */
+  #enabled(): TranscriptProvider[] {
+    return this.providers.filter((p) => this.#options.config.providers[p.id].enabled);
   }
 
   /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
