@@ -59,7 +59,7 @@ export function TelemetryPlace(): ReactElement {
   const scheduled = entries.map(tickOf).filter((tick): tick is Tick => tick !== undefined && tick.kind === 'scheduled');
   return (
     <>
-      <PlaceHeader title="Telemetry" description="What Steward did and how long it took: counts and durations, never content or paths." />
+      <PlaceHeader title="Telemetry" description="What Steward did and how long it took. The records keep counts and durations, never content or paths; only the files it could not read are named, from your own folders." />
       <ChoiceChips className="telemetry-filter" label="Show" options={FILTERS.map((f) => f.label)} chosen={FILTERS.findIndex((f) => f.kind === kind)} onChoose={(index) => setKind(FILTERS[index]!.kind)} />
       <UnreadableFiles />
       <ErrorBanner title="Telemetry could not be loaded." error={recent.error} onRetry={recent.reload} />
