@@ -99,11 +99,20 @@ function spans(reread: Reread | undefined, c: CommittedSession | undefined): rer
   return (c?.first_ts == null || reread.firstTs <= c.first_ts) && (c?.last_ts == null || reread.lastTs >= c.last_ts);
 }
 
+/** The folder the session's project is once `update` is merged: see mergeSession. */
+function projectCwdOf(update: SessionUpdate, c: CommittedSession | undefined, cwd: string | null): string | null {
+  if (update.projectCwd !== null) return update.projectCwd;
+  // A session without a cwd keeps the project it has: its own file names none to go back to.
+  return update.ownFile && cwd !== null ? cwd : (c?.project_cwd ?? cwd);
+}
+
 /**
  * The one rule for merging what a file says about a session into what the cache holds:
  * - the first cwd seen stays; an authoritative project folder (Cowork's selected folder) replaces. A
  *   provider says one only from the session's own file (Claude: ownsSession), so lines copied into
- *   another file, which carry none, never move a session, whichever file is read first;
+ *   another file, which carry none, never move a session, whichever file is read first. The own file
+ *   speaks even when it names no folder (ownFile): the project is then the cwd, so a session an older
+ *   parser moved by a copy (Claude before parser 7) goes back when its own file is read again;
  * - a parent is linked, except a subagent whose parent's transcript is gone and whom the cache does
  *   not know either: it stays a conversation of its own, so its project counts and sweeps it;
  * - a sidecar's agent type beats one learned from the parent's Task call;
@@ -136,7 +145,7 @@ export function mergeSession(update: SessionUpdate, committed: CommittedSession 
     provider: update.provider,
     source: c?.source ?? update.source,
     cwd,
-    projectCwd: update.projectCwd ?? c?.project_cwd ?? cwd,
+    projectCwd: projectCwdOf(update, c, cwd),
     parentSessionId,
     parentKind,
     agentType: ownType ? update.agentType : (c?.agent_type ?? null),

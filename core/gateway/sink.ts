@@ -21,6 +21,7 @@ const SpooledSession = z.object({
   title: z.string().nullable(),
   titleSource: z.enum(TITLE_SOURCES).nullable().default(null),
   projectCwd: z.string().nullable().default(null),
+  ownFile: z.boolean().default(false),
   model: z.string().nullable().default(null),
   firstRequest: z.string().nullable().default(null),
   firstTs: z.number().nullable(),

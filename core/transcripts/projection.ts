@@ -53,6 +53,7 @@ export function blankSession(sessionId: string, provider: ProviderId, source: st
     title: null,
     titleSource: null,
     projectCwd: null,
+    ownFile: false,
     model: null,
     firstRequest: null,
     firstTs: null,

@@ -67,9 +67,17 @@ export interface SessionRow {
   titleSource: TitleSource | null;
   /**
    * The folder the session's project is, whatever the lines' cwd says (Cowork: the folder the user
-   * selected, else the one Claude Desktop project). Null: the project is the session's cwd.
+   * selected, else the one Claude Desktop project). Null: the project is the session's cwd, or, from a
+   * file that is not the session's own (see ownFile), the one the cache holds.
    */
   projectCwd: string | null;
+  /**
+   * The file is the session's own (Claude: ownsSession), so what it says of the project stands, a
+   * null projectCwd included: a session an older parser moved by lines copied into another file goes
+   * back when its own file is read again. False from a file that only holds copies of its lines, and
+   * from providers whose copies never said a project.
+   */
+  ownFile: boolean;
   /** 'subagent' (a Task/Agent transcript) or 'branch' (a session branched from another); null without a parent. */
   parentKind: 'subagent' | 'branch' | null;
   /** The parent's transcript is gone: the session stays top-level unless the cache already holds the parent. */

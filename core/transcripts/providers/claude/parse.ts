@@ -176,6 +176,15 @@ export function ownsSession(ctx: FileContext, lineSession: string, agentId?: str
   return lineSession === ctx.fileSessionId || lineSession === ctx.coworkSessionId || (agentId !== undefined && agentId === ctx.fileAgentId);
 }
 
+/**
+ * What a session's own file says of its project: Cowork's folder, else (a Claude Code file) that the
+ * project is the session's cwd, which undoes a move an older parser made from a copy (ownFile).
+ */
+function ownProject(session: SessionRow, ctx: FileContext): void {
+  session.ownFile = true;
+  if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
+}
+
 interface MessageBase {
   sessionId: string;
   role: string;
@@ -333,7 +342,7 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
         child.agentType = type;
         child.agentTypeSource = 'task';
       }
-      if (ctx.projectCwd && ownsSession(ctx, lineSession)) child.projectCwd = ctx.projectCwd;
+      if (ownsSession(ctx, lineSession)) ownProject(child, ctx);
       if (child.cwd === null) child.cwd = asString(line.cwd) ?? null;
       projection.vouch(child, ts);
     }
@@ -342,7 +351,7 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
 
 function describeSession(session: SessionRow, line: Json, agentId: string | undefined, lineSession: string, ctx: FileContext, projection: Projection): void {
   if (session.cwd === null) session.cwd = asString(line.cwd) ?? null;
-  if (ctx.projectCwd && ownsSession(ctx, lineSession, agentId)) session.projectCwd = ctx.projectCwd;
+  if (ownsSession(ctx, lineSession, agentId)) ownProject(session, ctx);
   if (agentId) {
     if (ctx.fileAgentId !== undefined) ctx.agentSession = session.sessionId;
     session.parentSessionId = lineSession;
@@ -367,7 +376,7 @@ export function describeCowork(ctx: FileContext, projection: Projection): void {
   const id = ctx.coworkSessionId;
   if (id === undefined || ctx.fileAgentId !== undefined || ctx.fileSessionId !== id) return;
   const session = projection.session(id);
-  if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
+  ownProject(session, ctx);
   if (ctx.coworkTitle) projection.title(session, ctx.coworkTitle, 'sidecar');
 }
 

@@ -29,8 +29,11 @@ export interface ClaudeRoots {
  * counted as bookkeeping, not as an unknown type; an `agent-name` line titles its session.
  * 7: a Cowork transcript gives its project only to the sessions it owns (ownsSession): lines copied
  * from another session no longer move that session to the Cowork project.
+ * 8: a session's own file says its project even when it names no folder (a Claude Code file: the cwd),
+ * so a session that version 6 or earlier moved by such copies goes back; a store already read by 7
+ * reads its files once more for it.
  */
-export const CLAUDE_PARSER_VERSION = 7;
+export const CLAUDE_PARSER_VERSION = 8;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {
