@@ -143,7 +143,8 @@ export function mergeSession(update: SessionUpdate, committed: CommittedSession 
   return {
     sessionId: update.sessionId,
     provider: update.provider,
-    source: c?.source ?? update.source,
+    // Where the session was recorded (a Claude Code root or a Claude Desktop sandbox): its own file says.
+    source: update.ownFile ? update.source : (c?.source ?? update.source),
     cwd,
     projectCwd: projectCwdOf(update, c, cwd),
     parentSessionId,
@@ -170,6 +171,7 @@ export function changesCommitted(update: SessionUpdate, committed: CommittedSess
   if (!committed) return true;
   return (
     (keyOf !== undefined && merged.projectCwd !== null && committed.project_key !== null && keyOf(merged.projectCwd) !== committed.project_key) ||
+    merged.source !== committed.source ||
     merged.cwd !== committed.cwd ||
     merged.projectCwd !== committed.project_cwd ||
     merged.parentSessionId !== committed.parent_session_id ||

@@ -87,6 +87,21 @@ describe('a session the older Claude parser homed by lines copied into a Cowork 
     expectIndexExact(c.db);
   });
 
+  it('a Claude Code session first recorded from its copy in a Cowork transcript is said to come from Claude Code once its own file is read', async () => {
+    const c = (h = captureHarness());
+    fixture(c.claudeRoot, c.desktopRoot);
+    await c.driver.tick();
+    const sourceOf = (id: string) => c.db.prepare('SELECT source FROM sessions WHERE session_id = ?').pluck().get(id);
+    expect([sourceOf('S'), sourceOf('C1')]).toEqual(['code', 'desktop']);
+    // As a store holds it when the copy was read first: the session's source taken from the Cowork file.
+    c.db.prepare("UPDATE sessions SET source = 'desktop' WHERE session_id = 'S'").run();
+    c.db.prepare("UPDATE file_checkpoints SET parser_version = 7 WHERE provider = 'claude'").run();
+
+    await c.restart();
+    await c.driver.tick();
+    expect([sourceOf('S'), sourceOf('C1')]).toEqual(['code', 'desktop']);
+  });
+
   it("a Claude Code session under the folder a Cowork session selected goes back; that folder's project keeps its own session", async () => {
     const c = (h = captureHarness());
     fixture(c.claudeRoot, c.desktopRoot, '/Users/ana/Receipts');
