@@ -439,7 +439,7 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
   if (complete && loaded) {
     gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
   }
-  if (gone.length > 0) deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
+  if (gone.length > 0) await deps.checkpoints?.remove(provider.id, [...new Set(gone)]);
   if (complete && deps.checkpoints) forgetUnreadable(provider, deps.checkpoints.failuresGone(provider.id, present), deps);
   if (ctx.scheduled && aged.length > 0) forgetUnreadable(provider, aged, deps);
   return plans;

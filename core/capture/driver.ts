@@ -2,7 +2,7 @@ import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, run
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
@@ -48,6 +48,36 @@ function excludedFolders(globs: readonly string[]): (cwd: string) => boolean {
 /** The exclusion as checkpoints remember it: its globs, each once, in order (the same folders in any order are the same exclusion). */
 function exclusionSignature(globs: readonly string[]): string[] {
   return [...new Set(globs)].sort();
+}
+
+/**
+ * Those of `files` read whole (with no window: an import of everything) and unchanged since, by
+ * their checkpoints: Home offers to import only the rest. A pass of an explicit retention policy
+ * removes their old rows but not the checkpoint; importing them again would only be removed again.
+ */
+function readWhole(files: readonly TranscriptFile[], held: ReadonlyMap<string, SurveyedCheckpoint>): TranscriptFile[] {
+  return files.filter((f) => {
+    const cp = held.get(f.path);
+    return cp !== undefined && cp.windowStartMs === null && cp.size === f.size && cp.mtimeMs === f.mtimeMs;
+  });
+}
+
+/**
+ * The lines left out as older than the window `cutoff` starts at, in those of `files` changed since
+ * it, as their checkpoints say; and the files among them whose count does not say it: not known (a
+ * checkpoint from before it was kept), or taken with a narrower window (the next scheduled tick reads
+ * the file again from the start, and imports some of what it left out). A narrower read that left
+ * nothing out is counted: nothing in its file is older than the window either.
+ */
+function leftOut(files: readonly TranscriptFile[], cutoff: number, held: ReadonlyMap<string, SurveyedCheckpoint>): { olderMessages: number; olderUncounted: number } {
+  const out = { olderMessages: 0, olderUncounted: 0 };
+  for (const f of files) {
+    const cp = f.mtimeMs < cutoff ? undefined : held.get(f.path);
+    if (!cp || cp.olderLeftOut === 0) continue;
+    if (cp.olderLeftOut === null || (cp.windowStartMs !== null && cp.windowStartMs > cutoff)) out.olderUncounted += 1;
+    else out.olderMessages += cp.olderLeftOut;
+  }
+  return out;
 }
 
 const SINK_TICK_MS = 2_000;
@@ -103,10 +133,10 @@ export class Capture {
       if (live.length === 0) return;
       for (const listener of this.#turnListeners) listener(live);
     };
-    this.#checkpoints = new FileCheckpoints(options.db, exclusionSignature(options.config.capture.exclude));
+    this.#checkpointer = Checkpointer.of(options.db, options.logger);
+    this.#checkpoints = new FileCheckpoints(options.db, exclusionSignature(options.config.capture.exclude), this.#checkpointer);
     // The exclusion is read once, at start: files it no longer holds back are read again from the next tick.
     this.#checkpoints.releaseLifted();
-    this.#checkpointer = Checkpointer.of(options.db, options.logger);
     // Started with the first write, not with the Core or a run: a CLI verb or a tick that imports
     // nothing (an unchanged or restarted one) spawns no thread.
     this.#commits = new CommitWindow(options.db, options.commitLimits ?? {}, { onOpen: () => this.#checkpointer.start(), gate: this.#checkpointer, settle: () => this.#checkpointer.settle() });
@@ -216,8 +246,10 @@ export class Capture {
       const windowDays = effectiveWindowDays(this.#options.config, provider.id);
       const cutoff = windowStart(windowDays);
       const older = files.filter((f) => cutoff !== null && f.mtimeMs < cutoff);
-      const imported = older.length === 0 ? [] : await this.#readWhole(provider.id, older);
-      const { olderMessages, olderUncounted } = cutoff === null ? { olderMessages: 0, olderUncounted: 0 } : await this.#leftOut(provider.id, files, cutoff);
+      // One load of the checkpoints answers both questions below (an open window, or no file, asks neither).
+      const held = cutoff === null || files.length === 0 ? new Map<string, SurveyedCheckpoint>() : await this.#checkpoints.surveyed(provider.id);
+      const imported = readWhole(older, held);
+      const { olderMessages, olderUncounted } = cutoff === null ? { olderMessages: 0, olderUncounted: 0 } : leftOut(files, cutoff, held);
       // A reduce, not Math.min(...): a large tree holds more files than a call takes arguments.
       const oldest = files.reduce((n, f) => Math.min(n, f.mtimeMs), Infinity);
       const newest = files.reduce((n, f) => Math.max(n, f.mtimeMs), -Infinity);
@@ -237,39 +269,6 @@ export class Capture {
       });
     }
     return { providers, durationMs: Math.round(performance.now() - started) };
-  }
-
-  /**
-   * Those of `files` read whole (with no window: an import of everything) and unchanged since, by
-   * their checkpoints: Home offers to import only the rest. A pass of an explicit retention policy
-   * removes their old rows but not the checkpoint; importing them again would only be removed again.
-   */
-  async #readWhole(provider: ProviderId, files: readonly TranscriptFile[]): Promise<TranscriptFile[]> {
-    const held = await this.#checkpoints.identities(provider);
-    return files.filter((f) => {
-      const cp = held.get(f.path);
-      return cp !== undefined && cp.windowStartMs === null && cp.size === f.size && cp.mtimeMs === f.mtimeMs;
-    });
-  }
-
-  /**
-   * The lines left out as older than the window `cutoff` starts at, in those of `files` changed since
-   * it, as their checkpoints say; and the files among them whose count does not say it: not known (a
-   * checkpoint from before it was kept), or taken with a narrower window (the next scheduled tick reads
-   * the file again from the start, and imports some of what it left out). A narrower read that left
-   * nothing out is counted: nothing in its file is older than the window either.
-   */
-  async #leftOut(provider: ProviderId, files: readonly TranscriptFile[], cutoff: number): Promise<{ olderMessages: number; olderUncounted: number }> {
-    const out = { olderMessages: 0, olderUncounted: 0 };
-    const held = await this.#checkpoints.olderLeftOut(provider);
-    if (held.size === 0) return out;
-    for (const f of files) {
-      const cp = f.mtimeMs < cutoff ? undefined : held.get(f.path);
-      if (!cp) continue;
-      if (cp.lines === null || (cp.windowStartMs !== null && cp.windowStartMs > cutoff)) out.olderUncounted += 1;
-      else out.olderMessages += cp.lines;
-    }
-    return out;
   }
 
   /**

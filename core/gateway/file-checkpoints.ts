@@ -1,11 +1,12 @@
 import type { Statement } from 'better-sqlite3';
 import { inTransaction, type Db } from '../store/index.js';
-import { turn } from './pace.js';
+import { inPieces, turn, type PieceGate } from './pace.js';
 
 const DAY_MS = 86_400_000;
 /**
- * Rows a load of a provider's checkpoints takes between turns of the event loop: a few milliseconds'
- * worth. Loaded whole, 20,000 files' identities held the loop 40–70 ms, and their counts 30–37 ms more.
+ * Rows a load of a provider's checkpoints takes, or a removal deletes, between turns of the event loop:
+ * a few milliseconds' worth. Loaded whole, 20,000 files' identities held the loop 40–70 ms, and their
+ * counts 30–37 ms more; removed in one step, 20,000 vanished files' checkpoints held it 75–380 ms.
  */
 export const CHECKPOINT_PAGE_ROWS = 2_000;
 
@@ -64,6 +65,12 @@ type Listed = Pick<FileFailure, 'path' | 'dev' | 'ino' | 'size' | 'mtimeMs'>;
 /** What tells whether a file is as its checkpoint left it: loaded for every file of a run at once. */
 export type CheckpointIdentity = Pick<FileCheckpoint, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'parserVersion' | 'windowStartMs'>;
 
+/**
+ * What the survey weighs a listed file against: whether a read with no window went through it as it
+ * is now (size, mtime), and the lines its reads left out as older than the window they started at.
+ */
+export type SurveyedCheckpoint = Pick<FileCheckpoint, 'size' | 'mtimeMs' | 'windowStartMs' | 'olderLeftOut'>;
+
 interface Row {
   path: string;
   dev: string;
@@ -115,12 +122,13 @@ export class FileCheckpoints {
   /** The exclusion in force, as stored on a checkpoint that passed over lines it held back. */
   readonly #exclusion: string;
   readonly #globs: ReadonlySet<string>;
+  readonly #gate: PieceGate | undefined;
   readonly #identities;
   readonly #get;
   readonly #put;
   readonly #remove;
   readonly #move;
-  readonly #leftOut;
+  readonly #surveyed;
   readonly #recount;
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
@@ -128,11 +136,16 @@ export class FileCheckpoints {
    */
   #failures: Map<string, Map<string, FileFailure>> | undefined;
 
-  /** `exclusion`: the globs of the folder exclusion in force (capture.exclude), each once. */
-  constructor(db: Db, exclusion: readonly string[] = []) {
+  /**
+   * `exclusion`: the globs of the folder exclusion in force (capture.exclude), each once. `gate`: the
+   * connection's WAL checkpoint thread and disk gate (capture's Checkpointer), which a removal's
+   * pieces commit through; without it, a piece's commit could run SQLite's own checkpoint in-thread.
+   */
+  constructor(db: Db, exclusion: readonly string[] = [], gate?: PieceGate) {
     this.#db = db;
     this.#exclusion = JSON.stringify(exclusion);
     this.#globs = new Set(exclusion);
+    this.#gate = gate;
     // Rows as arrays, and only what an unchanged file is recognised by: a restart loads every file's,
     // and full rows as objects took 10 ms of a 2,000-file restart tick against 3.6 ms.
     // In pages by path (the primary key's order), each page going on after the last path of the one before.
@@ -148,9 +161,10 @@ export class FileCheckpoints {
         window_start_ms = excluded.window_start_ms, state = excluded.state, exclusion = excluded.exclusion, older_left_out = excluded.older_left_out, updated_at = excluded.updated_at`);
     this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
     this.#move = db.prepare('UPDATE file_checkpoints SET path = ? WHERE provider = ? AND path = ?');
-    this.#leftOut = db
-      .prepare('SELECT path, older_left_out, window_start_ms FROM file_checkpoints WHERE provider = ? AND path > ? AND (older_left_out IS NULL OR older_left_out > 0) ORDER BY path LIMIT ?')
-      .raw();
+    // The survey's one load: both what it asks of the files read whole and the older lines' counts, from
+    // one pass over the rows (two loads read 20,000 files' rows twice); without dev and inode, which the
+    // tick's planning load (#identities) needs and the survey does not.
+    this.#surveyed = db.prepare('SELECT path, size, mtime_ms, window_start_ms, older_left_out FROM file_checkpoints WHERE provider = ? AND path > ? ORDER BY path LIMIT ?').raw();
     // A window is kept as the moment it starts, taken when its run started: a run on request of the
     // same days as the scheduled run that wrote the checkpoint starts its window later, yet reaches as
     // far back. So the windows are weighed in the whole days each reached back from when it ran (the
@@ -206,13 +220,15 @@ export class FileCheckpoints {
   }
 
   /**
-   * The files of a provider whose reads left lines out as older than their window, or whose count is
-   * not known (null), by path: how many, and the window start the checkpoint was read with (the survey
-   * weighs it against the window now).
+   * Every checkpoint of a provider as the survey weighs it, by path, in one load (in pages, like
+   * `identities`): what a file was when read through, the window start it was read with (the survey
+   * weighs it against the window now), and how many lines its reads left out as older (null: not known).
    */
-  async olderLeftOut(provider: string): Promise<Map<string, { lines: number | null; windowStartMs: number | null }>> {
-    const out = new Map<string, { lines: number | null; windowStartMs: number | null }>();
-    await inPages<[string, number | null, number | null]>(this.#leftOut, provider, ([path, lines, windowStartMs]) => out.set(path, { lines, windowStartMs }));
+  async surveyed(provider: string): Promise<Map<string, SurveyedCheckpoint>> {
+    const out = new Map<string, SurveyedCheckpoint>();
+    await inPages<[string, number, number, number | null, number | null]>(this.#surveyed, provider, ([path, size, mtimeMs, windowStartMs, olderLeftOut]) => {
+      out.set(path, { size, mtimeMs, windowStartMs, olderLeftOut });
+    });
     return out;
   }
 
@@ -242,10 +258,26 @@ export class FileCheckpoints {
     return inTransaction(this.#db, () => lifted.reduce((n, old) => n + release.run(old).changes, 0));
   }
 
-  /** Forgets checkpoints of files that are gone (the walk was complete and did not find them). */
-  remove(provider: string, paths: readonly string[]): number {
+  /**
+   * Forgets checkpoints of files that are gone (the walk was complete and did not find them), in
+   * pieces of at most CHECKPOINT_PAGE_ROWS with a turn of the event loop between them. Each piece
+   * commits on its own (or with the caller's open transaction): a crash between pieces leaves some
+   * gone files' checkpoints behind, as if those files had gone while Steward was not running, and the
+   * next complete walk that loads the checkpoints forgets them (after a restart the fingerprint map
+   * is empty: the first tick with a file inside its window loads them). Returns how many were removed.
+   */
+  async remove(provider: string, paths: readonly string[]): Promise<number> {
     if (paths.length === 0) return 0;
-    return inTransaction(this.#db, () => paths.reduce((removed, path) => removed + this.#remove.run(provider, path).changes, 0));
+    let removed = 0;
+    let from = 0;
+    // A removal is cheap per row (2–5 ms for 2,000): its pieces start large.
+    await inPieces({ limits: { maxRows: CHECKPOINT_PAGE_ROWS, startRows: CHECKPOINT_PAGE_ROWS / 2 }, gate: this.#gate }, (rows) => {
+      const piece = paths.slice(from, from + rows);
+      from += piece.length;
+      removed += inTransaction(this.#db, () => piece.reduce((n, path) => n + this.#remove.run(provider, path).changes, 0));
+      return from < paths.length;
+    });
+    return removed;
   }
 
   #failuresOf(provider: string): Map<string, FileFailure> {
