@@ -4,14 +4,26 @@ const count = z.number().int().nonnegative();
 
 export const PruneReport = z.strictObject({
   dryRun: z.boolean(),
-  /** Per provider: rows with a line timestamp before `cutoffMs` go; null keeps everything. */
-  cutoffs: z.array(z.strictObject({ provider: z.string(), cutoffMs: z.number().int().nullable(), removedParts: count })),
+  /**
+   * Per provider: rows with a line timestamp before `cutoffMs` go; null keeps everything. Its
+   * messages and whole conversations as the totals below (absent from an owner that did not count them).
+   */
+  cutoffs: z.array(
+    z.strictObject({
+      provider: z.string(),
+      cutoffMs: z.number().int().nullable(),
+      removedParts: count,
+      removedMessages: count.optional(),
+      removedConversations: count.optional(),
+    }),
+  ),
   /** With dryRun: what would be removed. */
   removedParts: count,
   removedSessions: count,
   /**
-   * With dryRun only: the messages those parts make up, and the conversations (top-level sessions)
-   * that would go whole, their subagents with them; what a person is asked to confirm.
+   * The messages those parts make up, and the conversations (top-level sessions) that went (or would
+   * go) whole, their subagents with them: what a person counts. Absent from an owner that counted
+   * them for a dry run only.
    */
   removedMessages: count.optional(),
   removedConversations: count.optional(),

@@ -28,3 +28,43 @@ export function projectsNamed(text: string, projects: readonly NamedProject[]): 
   const digits = SLUG.exec(text)?.[1];
   return digits === undefined ? [] : projects.filter((p) => p.projectKey.startsWith(`p_${digits}`)).map((p) => p.projectKey);
 }
+
+/** A project as a list to choose from shows it: its folder beside its name. */
+export interface PlacedProject extends NamedProject {
+  cwd: string;
+}
+
+/** The end of `cwd` from its `segments`-th last folder on, `…/` before it when cut: `…/acme/app`, `/home/app`. */
+function pathTail(cwd: string, segments: number): string {
+  const separator = cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/';
+  const parts = cwd.split(/[\\/]+/).filter(Boolean);
+  if (segments >= parts.length) return cwd;
+  return `\u2026${separator}${parts.slice(-segments).join(separator)}`;
+}
+
+/**
+ * What a list of projects to choose from (a search filter, a project to mark) calls each one, by key:
+ * its name; where two or more share a name, with as much of each one's folder as tells them apart
+ * (`app (…/acme/app)` beside `app (…/old/app)`). Only a repeated name gets a folder: the folders are
+ * the person's own, which each project's page shows too. Folders that still do not tell them apart
+ * (one cwd written two ways) add the digits of the project's slug.
+ */
+export function projectChoiceLabels(projects: readonly PlacedProject[]): Map<string, string> {
+  const labels = new Map(projects.map((p) => [p.projectKey, p.name]));
+  const byName = new Map<string, PlacedProject[]>();
+  for (const p of projects) {
+    const same = byName.get(p.name);
+    if (same) same.push(p);
+    else byName.set(p.name, [p]);
+  }
+  for (const [name, same] of byName) {
+    if (same.length < 2) continue;
+    const longest = Math.max(...same.map((p) => p.cwd.split(/[\\/]+/).filter(Boolean).length));
+    let segments = 2;
+    while (segments < longest && new Set(same.map((p) => pathTail(p.cwd, segments))).size < same.length) segments += 1;
+    const tails = same.map((p) => pathTail(p.cwd, segments));
+    const unique = new Set(tails).size === same.length;
+    same.forEach((p, i) => labels.set(p.projectKey, `${name} (${tails[i]!}${unique ? '' : `, ${p.projectKey.slice(2, 10)}`})`));
+  }
+  return labels;
+}

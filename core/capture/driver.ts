@@ -204,20 +204,17 @@ export class Capture {
     const dryRun = request.dryRun === true || retentionDays !== undefined;
     return this.#scheduler.exclusive(async (signal) => {
       const started = performance.now();
-      const report: PruneReport = { dryRun, cutoffs: [], removedParts: 0, removedSessions: 0, durationMs: 0, complete: true };
-      // Only a dry run counts messages and whole conversations: the confirmation it is shown for names them.
-      const counted = { removedMessages: 0, removedConversations: 0 };
+      const report: PruneReport & { removedMessages: number; removedConversations: number } = { dryRun, cutoffs: [], removedParts: 0, removedSessions: 0, removedMessages: 0, removedConversations: 0, durationMs: 0, complete: true };
       for (const { provider, cutoffMs } of pruneCutoffs(this.#options.config, PROVIDER_IDS, pass)) {
-        const removed: { parts: number; sessions: number; complete: boolean; messages?: number; conversations?: number } =
-          cutoffMs === null ? { parts: 0, sessions: 0, complete: true } : dryRun ? { ...(await this.#pruner.count(provider, cutoffMs)), complete: true } : await this.#pruner.prune(provider, cutoffMs, { signal });
-        report.cutoffs.push({ provider, cutoffMs, removedParts: removed.parts });
+        const removed =
+          cutoffMs === null ? { parts: 0, sessions: 0, messages: 0, conversations: 0, complete: true } : dryRun ? { ...(await this.#pruner.count(provider, cutoffMs)), complete: true } : await this.#pruner.prune(provider, cutoffMs, { signal });
+        report.cutoffs.push({ provider, cutoffMs, removedParts: removed.parts, removedMessages: removed.messages, removedConversations: removed.conversations });
         report.removedParts += removed.parts;
         report.removedSessions += removed.sessions;
-        counted.removedMessages += removed.messages ?? 0;
-        counted.removedConversations += removed.conversations ?? 0;
+        report.removedMessages += removed.messages;
+        report.removedConversations += removed.conversations;
         report.complete &&= removed.complete;
       }
-      if (dryRun) Object.assign(report, counted);
       report.durationMs = Math.round(performance.now() - started);
       if (!dryRun) recordPrune(this.#options, report, request.manual);
       return report;

@@ -51,7 +51,15 @@ export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 
 }
 
 export function recordPrune(recorder: Recorder, report: PruneReport, manual: boolean): void {
-  const data = { kind: manual ? 'manual' : 'scheduled', removedParts: report.removedParts, removedSessions: report.removedSessions, durationMs: report.durationMs, complete: report.complete };
+  const data = {
+    kind: manual ? 'manual' : 'scheduled',
+    removedParts: report.removedParts,
+    removedSessions: report.removedSessions,
+    removedMessages: report.removedMessages,
+    removedConversations: report.removedConversations,
+    durationMs: report.durationMs,
+    complete: report.complete,
+  };
   recorder.logger.info('cache prune', data);
   safely(recorder, 'cache.prune', data);
 }

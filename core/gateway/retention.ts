@@ -5,10 +5,7 @@ import { SearchIndex } from './search-index.js';
 export interface PruneResult {
   parts: number;
   sessions: number;
-}
-
-/** What a dry run counts besides: the messages the old parts make up, and the conversations that would go whole. */
-export interface PruneCount extends PruneResult {
+  /** The messages the old parts make up, and the conversations (top-level sessions) that go whole: what a person counts. */
   messages: number;
   conversations: number;
 }
@@ -80,9 +77,10 @@ export class RetentionPruner {
     this.#countOld = db.prepare("SELECT COUNT(*) AS parts, COUNT(DISTINCT rtrim(part_id, replace(part_id, ':', ''))) AS messages FROM parts WHERE session_id = ? AND ts < ? AND provider = ?");
     this.#pickOld = db.prepare('SELECT rowid FROM parts WHERE session_id = ? AND ts < ? AND provider = ? LIMIT ?').pluck();
     this.#countSessions = db.prepare(`SELECT COUNT(*) AS sessions, IFNULL(SUM(s.parent_session_id IS NULL), 0) AS conversations FROM sessions s WHERE ${EMPTIED_SESSION}`);
-    this.#deleteParts = db.prepare('DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?))');
+    // Each removed part's message (messageOf), so the pass counts messages as the dry run does, without reading them again.
+    this.#deleteParts = db.prepare("DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?)) RETURNING rtrim(part_id, replace(part_id, ':', ''))").pluck();
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
-    this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id`).pluck();
+    this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id, parent_session_id IS NULL AS conversation`);
     this.#deleteStats = db.prepare('DELETE FROM session_stats WHERE session_id IN (SELECT value FROM json_each(?))');
     this.#db = db;
     // Index rows leave with their parts, in the same transaction: the index stays exact.
@@ -130,21 +128,25 @@ export class RetentionPruner {
     return { rowids, ...walked };
   }
 
-  /** Parts and their index rows, in one transaction; then a piece of merging the index (see mergePiece). */
-  #remove(rowids: number[]): void {
-    if (rowids.length === 0) return;
-    inTransaction(this.#db, () => {
+  /**
+   * Parts and their index rows, in one transaction; then a piece of merging the index (see
+   * mergePiece). Returns the messages those parts belonged to.
+   */
+  #remove(rowids: number[]): string[] {
+    if (rowids.length === 0) return [];
+    const messages = inTransaction(this.#db, () => {
       this.#index.removeParts(rowids);
-      this.#deleteParts.run(JSON.stringify(rowids));
+      return this.#deleteParts.all(JSON.stringify(rowids)) as string[];
     });
     this.#index.mergePiece();
+    return messages;
   }
 
   /**
    * What `prune` would remove at this cutoff; removes nothing. Sessions are counted a few at a time
    * (a session's count reads its old rows), with a turn of the event loop between.
    */
-  async count(provider: string, cutoffMs: number): Promise<PruneCount> {
+  async count(provider: string, cutoffMs: number): Promise<PruneResult> {
     const old = { parts: 0, messages: 0 };
     let after: string | null = null;
     await inPieces({ limits: { minRows: 1, maxRows: BATCH_SESSIONS, startRows: 20 } }, (sessions) => {
@@ -177,15 +179,20 @@ export class RetentionPruner {
    */
   async prune(provider: string, cutoffMs: number, options: PruneOptions = {}): Promise<PruneResult & { complete: boolean }> {
     const maxRows = options.batchRows ?? BATCH_ROWS;
-    const result = { parts: 0, sessions: 0, complete: false };
+    const result = { parts: 0, sessions: 0, messages: 0, conversations: 0, complete: false };
     if (options.signal?.aborted) return result;
     // A spooled part older than the cutoff would otherwise land in the cache after this pass.
     this.#deleteSpooled.run(provider, cutoffMs);
     let after: string | null = null;
+    // A message whose parts a batch's limit split goes on in the next batch (its session is looked
+    // into again first): the last batch's messages keep it from being counted twice.
+    let counted = new Set<string>();
     const pacing = { limits: { maxRows }, gate: this.#checkpointer, signal: options.signal };
     const walked = await inPieces(pacing, (rows) => {
       const batch = this.#pick(provider, cutoffMs, after, rows);
-      this.#remove(batch.rowids);
+      const messages = new Set(this.#remove(batch.rowids));
+      for (const m of messages) if (!counted.has(m)) result.messages += 1;
+      counted = messages;
       result.parts += batch.rowids.length;
       after = batch.last;
       return !batch.end;
@@ -195,11 +202,12 @@ export class RetentionPruner {
     // Then the sessions those parts emptied, paced the same way.
     result.complete = await inPieces(pacing, (rows) => {
       const gone = inTransaction(this.#db, () => {
-        const ids = this.#deleteSessions.all(provider, cutoffMs, cutoffMs, cutoffMs, rows) as string[];
-        this.#deleteStats.run(JSON.stringify(ids));
-        return ids;
+        const sessions = this.#deleteSessions.all(provider, cutoffMs, cutoffMs, cutoffMs, rows) as Array<{ session_id: string; conversation: number }>;
+        this.#deleteStats.run(JSON.stringify(sessions.map((s) => s.session_id)));
+        return sessions;
       });
       result.sessions += gone.length;
+      result.conversations += gone.filter((s) => s.conversation === 1).length;
       return gone.length > 0;
     });
     return result;

@@ -22,6 +22,14 @@ const IDLE_MS = 60_000;
 const OPEN_LIMIT = 8;
 
 
+/**
+ * The first line of a raw Markdown export, so whoever opens the file (not only the one who asked for
+ * it) sees that it was not redacted. A redacted export has none: it is the default. JSON says the
+ * same in its `redacted` field.
+ */
+export const NOT_REDACTED_NOTE =
+  '> **Not redacted.** This export keeps secrets (API keys, tokens, passwords) exactly as the transcript holds them: keep it private, and do not share or commit it.';
+
 /** A fence longer than any backtick run in the text, so no content can close it early. */
 function fence(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -165,7 +173,9 @@ export class SessionExporter {
     const session = await this.#summary(sessionId, redactor);
     const text = json
       ? this.#json(session, 0, { format: 'steward.session.v1', redacted: !raw }, redactor, pace)
-      : this.#markdown(session, 1, redactor, pace);
+      : raw
+        ? prefixed(`${NOT_REDACTED_NOTE}\n\n`, this.#markdown(session, 1, redactor, pace))
+        : this.#markdown(session, 1, redactor, pace);
     const first = await this.#keep({ pieces: cutIntoPieces(ended(text), PIECE_CHARS), timer: undefined });
     const named = json ? { filename: `session-${short}.json`, mediaType: 'application/json' as const } : { filename: `session-${short}.md`, mediaType: 'text/markdown' as const };
     return { ...named, ...first, redacted: !raw };

@@ -76,7 +76,7 @@ describe('the Cache retention view in Settings', () => {
     const { page, problems } = await openPanel(browser, steward);
     const { view, check } = await checkRetention(page);
     const claudeRow = check.getByRole('row').filter({ hasText: 'Claude' });
-    expect((await claudeRow.innerText()).trim()).toMatch(/Older than .*Some messages$/);
+    expect((await claudeRow.innerText()).trim()).toMatch(/Older than .*1 conversation entirely, 6 messages in all$/);
     expect(await check.getByRole('status').innerText()).toBe('6 messages would go, and with them 1 conversation entirely.');
 
     // Asking is not removing: the first button only opens the question, and Cancel leaves everything.
@@ -95,7 +95,8 @@ describe('the Cache retention view in Settings', () => {
     await confirm.getByRole('button', { name: 'Yes, remove them' }).click();
     const removed = view.getByTestId('cache-retention-removed');
     await removed.waitFor();
-    expect(await removed.getByRole('status').innerText()).toMatch(/^Removed in \d.*: the cache holds nothing older than the retention window now\.$/);
+    expect(await removed.getByRole('status').innerText()).toMatch(/^Removed in \d.*: 6 messages, and with them 1 conversation entirely\. The cache holds nothing older than the retention window now\.$/);
+    expect((await removed.getByRole('row').filter({ hasText: 'Claude' }).innerText()).trim()).toMatch(/1 conversation entirely, 6 messages in all$/);
     expect(await removed.innerText()).not.toContain('Stopped early');
     await page.screenshot({ path: screenshotPath('settings-cache-retention.png') });
 

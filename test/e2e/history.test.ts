@@ -190,6 +190,8 @@ describe('search and read conversations in the panel', () => {
     await keep.check();
     const raw = await exported();
     expect(raw.text).toContain(SECRET);
+    expect(raw.text.split('\n')[0]).toMatch(/^> \*\*Not redacted\.\*\* /);
+    expect(redacted.text).not.toContain('Not redacted');
     expect(raw.notice).toBe(`Exported session-${IDS.config}.md, with secrets as they were written.`);
     expect(problems).toEqual([]);
     await page.context().close();

@@ -6,15 +6,18 @@ import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 /**
  * A line per provider, then the pass in a sentence (`Would remove 20 messages older than the retention
  * window, and with them 3 conversations that would go whole …`): counts and cutoff dates only, never
- * paths or content. A provider's line names its cutoff as a person reads a time, and whether anything
- * is older; the count is the sentence's, in messages where the report has them.
+ * paths or content. A provider's line names its cutoff as a person reads a time, and how much is
+ * older, in messages and whole conversations where the report has them.
  */
 export function formatPruneReport(report: PruneReport): string {
   const verb = report.dryRun ? 'would remove' : 'removed';
   const lines = report.cutoffs.map((c) => {
     if (c.cutoffMs === null) return `${c.provider}: keeps everything (open window)\n`;
     const cutoff = localTime(c.cutoffMs);
-    return c.removedParts === 0 ? `${c.provider}: nothing older than ${cutoff}\n` : `${c.provider}: ${verb} what is older than ${cutoff}\n`;
+    if (c.removedParts === 0) return `${c.provider}: nothing older than ${cutoff}\n`;
+    if (c.removedMessages === undefined) return `${c.provider}: ${verb} what is older than ${cutoff}\n`;
+    const whole = (c.removedConversations ?? 0) === 0 ? '' : `, and with them ${countOf(c.removedConversations ?? 0, 'whole conversation')}`;
+    return `${c.provider}: ${verb} ${countOf(c.removedMessages, 'message')} older than ${cutoff}${whole}\n`;
   });
   return `${lines.join('')}${pruneSentence(report)}\n`;
 }
@@ -41,7 +44,7 @@ function pruneSentence(report: PruneReport): string {
   if (report.removedParts === 0 && report.removedSessions === 0) return `Nothing is older than the retention window; nothing ${report.dryRun ? 'would be' : 'was'} removed ${took}.${tail}`;
   const { what, emptied } = pruneWhat(report);
   if (report.dryRun) return `Would remove ${what} older than the retention window${emptied}. Nothing was removed: this was a dry run ${took}.${tail}`;
-  return `Removed ${what} older than the retention window${emptied} ${took}.${tail}`;
+  return `Removed ${what} older than the retention window${emptied}, in ${report.durationMs} ms.${tail}`;
 }
 
 export function registerCache(program: Command, io: CliIo, run: Run): void {

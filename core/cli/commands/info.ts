@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { formatUnreadable } from './sweep.js';
+import { formatUnreadable, type UnreadableAsOf } from './sweep.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 /** What the stores hold: the counts, and when the agents' folders were last read (a check or a backfill, which may have found nothing new). */
@@ -35,6 +35,20 @@ async function unreadableFiles(client: StewardClient): Promise<Result<'Sweep.Unr
   }
 }
 
+/**
+ * When the unreadable list was found: at the last check, which the list stays as until the next
+ * one (no file is looked at for `info`); the next is the running owner's, none without one.
+ */
+async function unreadableAsOf(client: StewardClient, running: boolean, checkedAt: number | null): Promise<UnreadableAsOf> {
+  if (!running) return { checkedAt, nextCheckAt: null };
+  try {
+    return { checkedAt, nextCheckAt: (await client.call('Sweep.Status', {})).nextTickAt };
+  } catch (error) {
+    if (error instanceof StewardError && error.code === 'method_not_found') return { checkedAt, nextCheckAt: null };
+    throw error;
+  }
+}
+
 /** How to start an owner: `steward serve` runs in this terminal, until it is stopped (Ctrl+C or `steward stop`). */
 const START_HINT = 'To start it: `npm start` (the desktop app) or `steward serve` (headless, in this terminal until you stop it).\n';
 
@@ -62,14 +76,15 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           const stored = await storedFacts(client);
           // The status counts them; here, where the person looks, they are named, with what to do.
           const unreadable = await unreadableFiles(client);
-          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, ...(unreadable.total > 0 ? { unreadable } : {}) });
+          const asOf = unreadable.total > 0 ? await unreadableAsOf(client, running, stored.lastCheckedAt) : undefined;
+          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, ...(unreadable.total > 0 ? { unreadable: { ...unreadable, ...asOf } } : {}) });
           else {
             const [headline, ...rest] = statusLines(status);
             const details = [...rest, storedLine(stored)];
             io.stdout(
               `Steward ${info.version} (protocol ${info.protocol}) — ${headline}\n` +
                 details.map((line) => `  ${line}\n`).join('') +
-                formatUnreadable(unreadable.files, unreadable.total) +
+                formatUnreadable(unreadable.files, unreadable.total, asOf) +
                 (url ? `Control panel: ${url}\n` : START_HINT) +
                 sourceLine(via, info.homeKind),
             );

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, PROVIDERS, SKIP_REASONS, SKIP_WORDS, unreadableWhy, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 type ProviderResult = SweepResult['providers'][number];
 
@@ -41,19 +41,34 @@ function formatFailed(p: ProviderResult): string {
 type Unreadable = NonNullable<SweepResult['unreadable']>;
 
 /**
- * The files that could not be read, each by its path (the person's own file, shown to them here and
- * nowhere in status, telemetry or logs), and what to do about them.
+ * When a list of unreadable files was true: the list is what the last check found (each check looks
+ * at the files' size and time again), not the disk now. `nextCheckAt`: the schedule's next check, if
+ * one is scheduled.
  */
-export function formatUnreadable(files: Unreadable, total = files.length): string {
+export interface UnreadableAsOf {
+  checkedAt: number | null;
+  nextCheckAt: number | null;
+}
+
+/**
+ * The files that could not be read, each by its path (the person's own file, shown to them here and
+ * nowhere in status, telemetry or logs), and what to do about them. `asOf`: the list was remembered,
+ * not found by the run it follows (`steward info`): says when it was found, and that a file replaced
+ * or moved since stays listed until the next check.
+ */
+export function formatUnreadable(files: Unreadable, total = files.length, asOf?: UnreadableAsOf): string {
   if (files.length === 0) return '';
   const one = total === 1;
   const [it, is, changes] = one ? ['it', 'it is', 'it changes'] : ['them', 'they are', 'one changes'];
+  const when = asOf?.checkedAt ? `At the last check (${localTime(asOf.checkedAt)}), ` : '';
   const head =
-    `${countOf(total, 'transcript file')} could not be read: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
+    `${when}${countOf(total, 'transcript file')} could not be read: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
     `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
     `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
   const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
-  return `${head}${files.map((f) => `  ${f.path} (${labelOf(f.provider)}: ${unreadableWhy(f.code)}, ${f.code})\n`).join('')}${more}`;
+  const next = asOf?.nextCheckAt ? ` (${localTime(asOf.nextCheckAt)})` : '';
+  const since = asOf ? `A file replaced or moved since then is still listed until the next check${next} looks at it again; \`steward sweep\` checks now.\n` : '';
+  return `${head}${files.map((f) => `  ${f.path} (${labelOf(f.provider)}: ${unreadableWhy(f.code)}, ${f.code})\n`).join('')}${more}${since}`;
 }
 
 /** `cancelled after 30 of 60 transcript files`; a run cancelled while queued (or while listing) listed none. */

@@ -118,15 +118,15 @@ describe('steward cache prune', () => {
     const dryText = io(home.env);
     expect(await runCli(['cache', 'prune', '--dry-run'], dryText)).toBe(0);
     // Each provider's cutoff as a person reads a time; one with nothing older says so.
-    expect(dryText.out).toMatch(/^claude: would remove what is older than \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/m);
+    expect(dryText.out).toMatch(/^claude: would remove 2 messages older than \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2}), and with them 1 whole conversation$/m);
     expect(dryText.out).toMatch(/^codex: nothing older than \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/m);
-    // A dry run counts messages and whole conversations too; a pass, parts and the sessions it emptied.
+    // A dry run and a pass both count messages and whole conversations.
     expect(dryText.out).toMatch(/^Would remove 2 messages older than the retention window, and with them 1 conversation that would go whole \(their subagents with them\)\. Nothing was removed: this was a dry run \(\d+ ms\)\.$/m);
 
     const text = io(home.env);
     expect(await runCli(['cache', 'prune'], text)).toBe(0);
-    expect(text.out).toMatch(/^claude: removed what is older than \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/m);
-    expect(text.out).toMatch(/^Removed 2 message parts \(text, tool calls and their results\) older than the retention window, and with them 1 session left empty \(each subagent is a session of its own\) \(\d+ ms\)\.$/m);
+    expect(text.out).toMatch(/^claude: removed 2 messages older than \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2}), and with them 1 whole conversation$/m);
+    expect(text.out).toMatch(/^Removed 2 messages older than the retention window, and with them 1 conversation that went whole \(their subagents with them\), in \d+ ms\.$/m);
     expect(text.out).not.toContain(claude);
 
     const again = io(home.env);

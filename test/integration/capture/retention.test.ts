@@ -84,7 +84,27 @@ describe('retention through the Core: only an explicit policy deletes, and remov
 
     // Telemetry holds counts only.
     const [entry] = (await c.call('Telemetry.Recent', { kind: 'cache.prune', limit: 1 })).entries;
-    expect(entry?.data).toEqual({ kind: 'scheduled', removedParts: 4, removedSessions: 1, durationMs: expect.any(Number) as number, complete: true });
+    expect(entry?.data).toEqual({ kind: 'scheduled', removedParts: 4, removedSessions: 1, removedMessages: 4, removedConversations: 1, durationMs: expect.any(Number) as number, complete: true });
+  });
+});
+
+describe('what the retention window removed, on a later import', () => {
+  it('never comes back with a scheduled check; importing everything brings back what is still on disk, and the clean-up removes it again while a window is saved', async () => {
+    home = tempHome('steward-retention-');
+    const claude = join(home.dir, 'roots', 'claude');
+    home.env.STEWARD_CLAUDE_ROOTS = claude;
+    const dir = join(claude, 'projects', 'p');
+    writeJsonl(join(dir, 'old.jsonl'), [claudeLine({ sessionId: 'old', ts: ago(90) }), claudeLine({ sessionId: 'old', type: 'assistant', ts: ago(89) })]);
+    writeJsonl(join(dir, 'recent.jsonl'), [claudeLine({ sessionId: 'recent' })]);
+    const c = openCore({ query: { cache: { retention: { default_days: 30 } } } });
+    await c.call('Backfill.Run', { all: true });
+    expect(await c.capture.prune({ manual: false })).toMatchObject({ removedConversations: 1, removedMessages: 2 });
+    await c.call('Sweep.Tick', {});
+    expect(count(c, "SELECT COUNT(*) FROM sessions WHERE session_id = 'old'")).toBe(0);
+    await c.call('Backfill.Run', { all: true });
+    expect(count(c, "SELECT COUNT(*) FROM parts WHERE session_id = 'old'")).toBe(2);
+    expect(await c.capture.prune({ manual: false })).toMatchObject({ removedConversations: 1, removedMessages: 2 });
+    expect(count(c, "SELECT COUNT(*) FROM sessions WHERE session_id = 'old'")).toBe(0);
   });
 });
 
@@ -146,12 +166,15 @@ describe('cache prune', () => {
     expect(sessions()).toEqual(['both', 'both:agent-b1', 'gone', 'parent', 'parent:agent-a1', 'partly']);
 
     const dry = await h.driver.prune({ manual: true, dryRun: true });
-    expect(dry).toMatchObject({ dryRun: true, removedParts: 6, removedSessions: 3 });
+    expect(dry).toMatchObject({ dryRun: true, removedParts: 6, removedSessions: 3, removedMessages: 6, removedConversations: 2 });
     expect(h.count('SELECT COUNT(*) FROM parts')).toBe(8);
     expect(h.telemetry.recent(10, 'cache.prune')).toEqual([]);
 
+    // The removal counts what the check counted, in messages and whole conversations, per agent too.
     const done = await h.driver.prune({ manual: true });
-    expect(done).toMatchObject({ dryRun: false, removedParts: dry.removedParts, removedSessions: dry.removedSessions, complete: true });
+    expect(done).toMatchObject({ dryRun: false, removedParts: dry.removedParts, removedSessions: dry.removedSessions, removedMessages: 6, removedConversations: 2, complete: true });
+    expect(done.cutoffs.find((c) => c.provider === 'claude')).toMatchObject({ removedParts: 6, removedMessages: 6, removedConversations: 2 });
+    expect(done.cutoffs.find((c) => c.provider === 'codex')).toMatchObject({ removedParts: 0, removedMessages: 0, removedConversations: 0 });
     expect(sessions()).toEqual(['parent', 'parent:agent-a1', 'partly']);
     const parent = h.projects.list().find((p) => p.cwd === '/work/parent-project');
     expect(parent?.sessions).toBe(1);
@@ -173,10 +196,23 @@ describe('cache prune', () => {
     // The first batch commits before the pass yields to the event loop; the abort lands between batches.
     expect(h.count('SELECT COUNT(*) FROM parts')).toBe(6);
     abort.abort();
-    expect(await first).toEqual({ parts: 4, sessions: 0, complete: false });
+    expect(await first).toEqual({ parts: 4, sessions: 0, messages: 4, conversations: 0, complete: false });
     expect(h.count('SELECT COUNT(*) FROM parts')).toBe(6);
-    expect(await pruner.prune('claude', cutoff, { batchRows: 4 })).toEqual({ parts: 6, sessions: 2, complete: true });
+    expect(await pruner.prune('claude', cutoff, { batchRows: 4 })).toEqual({ parts: 6, sessions: 2, messages: 6, conversations: 2, complete: true });
     expect(h.count('SELECT COUNT(*) FROM parts') + h.count('SELECT COUNT(*) FROM sessions')).toBe(0);
+  });
+
+  it('counts a message once though a batch\'s limit splits its parts, as the check counts it', async () => {
+    h = captureHarness();
+    // Two old messages of three blocks each (text, tool call, text), and a recent one.
+    const blocks = [{ type: 'text', text: 'a' }, { type: 'tool_use', id: 't', name: 'Bash', input: { command: 'ls' } }, { type: 'text', text: 'b' }];
+    const lines = [ago(100), ago(99)].map((ts) => claudeLine({ sessionId: 'blocks', type: 'assistant', ts, content: blocks }));
+    writeJsonl(join(h.claudeRoot, 'projects', 'p', 'blocks.jsonl'), [...lines, claudeLine({ sessionId: 'blocks' })]);
+    await h.driver.backfill({ all: true });
+    const pruner = new RetentionPruner(h.db);
+    const cutoff = Date.now() - 30 * DAY;
+    expect(await pruner.count('claude', cutoff)).toMatchObject({ parts: 6, messages: 2 });
+    expect(await pruner.prune('claude', cutoff, { batchRows: 4 })).toEqual({ parts: 6, sessions: 0, messages: 2, conversations: 0, complete: true });
   });
 
   it('walks every session that holds parts, past one batch of sessions: another provider\'s rows stay, parts without a session row go too', async () => {

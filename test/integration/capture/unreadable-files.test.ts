@@ -214,7 +214,25 @@ describe('what the person is told', () => {
     expect(info.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
     const json = io(home.env);
     expect(await runCli(['info', '--json'], json)).toBe(0);
-    expect((JSON.parse(json.out) as { unreadable: { total: number; files: Array<{ path: string }> } }).unreadable).toMatchObject({ total: 1, files: [{ path: broken }] });
+    expect((JSON.parse(json.out) as { unreadable: { total: number; files: Array<{ path: string }> } }).unreadable).toMatchObject({ total: 1, files: [{ path: broken }], checkedAt: expect.any(Number) as number });
+  });
+
+  it('steward info says the list is the last check\'s: a file replaced since stays listed, so labelled, until the next check', async () => {
+    const { home, broken } = withCodex();
+    expect(await runCli(['sweep'], io(home.env))).toBe(1);
+    // The person replaces the damaged file with a good copy; info looks at no file, and says so.
+    copyFileSync(COLD, broken);
+    const info = io(home.env);
+    expect(await runCli(['info'], info)).toBe(0);
+    expect(info.out).toMatch(/^At the last check \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})\), 1 transcript file could not be read: /m);
+    expect(info.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
+    expect(info.out).toContain('A file replaced or moved since then is still listed until the next check looks at it again; `steward sweep` checks now.\n');
+    // The next check reads the replaced file, and it is listed no more.
+    expect(await runCli(['sweep'], io(home.env))).toBe(0);
+    const after = io(home.env);
+    expect(await runCli(['info'], after)).toBe(0);
+    expect(after.out).not.toContain(broken);
+    expect(after.out).not.toContain('could not be read');
   });
 
   it('the status warns with the count and where the names are, ticks after ticks; status, telemetry and logs hold no path', async () => {

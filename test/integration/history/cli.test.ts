@@ -169,7 +169,10 @@ describe('steward sessions', () => {
     expect(redacted.code).toBe(0);
     expect(redacted.out).not.toContain(SECRET);
     expect(redacted.out).toContain('[REDACTED]');
-    expect((await cli('sessions', 'export', IDS.config, '--raw')).out).toContain(SECRET);
+    const raw = (await cli('sessions', 'export', IDS.config, '--raw')).out;
+    expect(raw).toContain(SECRET);
+    expect(raw).toMatch(/^> \*\*Not redacted\.\*\* /);
+    expect(redacted.out).not.toMatch(/Not redacted/);
     const file = join(home.dir, 'export.json');
     expect((await cli('sessions', 'export', IDS.config, '--format', 'json', '--output', file)).code).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'steward.session.v1', redacted: true });

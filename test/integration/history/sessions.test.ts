@@ -213,6 +213,10 @@ describe('Sessions.Export', () => {
     const raw = await core.call('Sessions.Export', { sessionId: IDS.config, raw: true });
     expect(raw.redacted).toBe(false);
     expect(raw.content).toContain(SECRET);
+    // Whoever opens the file sees first that it was not redacted; a redacted one opens with its title.
+    expect(raw.content.split('\n')[0]).toMatch(/^> \*\*Not redacted\.\*\* This export keeps secrets .* keep it private/);
+    expect(raw.content).toMatch(/^> .*\n\n# Why does parseConfig throw ERR_MODULE_NOT_FOUND/);
+    expect(redacted.content).not.toMatch(/Not redacted/);
   });
 
   it('exports JSON with the messages and the nested subagent', async () => {

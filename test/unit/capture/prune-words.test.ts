@@ -43,9 +43,34 @@ describe('steward cache prune: what it removed (or would), as a sentence', () =>
     expect(formatPruneReport({ ...report, removedConversations: 0 })).toBe('Would remove 20 messages older than the retention window. Nothing was removed: this was a dry run (2 ms).\n');
   });
 
+  it('each provider\'s line says how many messages and whole conversations it removed', () => {
+    const report = {
+      dryRun: false,
+      cutoffs: [
+        { provider: 'claude', cutoffMs, removedParts: 53, removedMessages: 20, removedConversations: 3 },
+        { provider: 'openclaw', cutoffMs, removedParts: 2, removedMessages: 1, removedConversations: 0 },
+      ],
+      removedParts: 55,
+      removedSessions: 16,
+      removedMessages: 21,
+      removedConversations: 3,
+      durationMs: 4,
+      complete: true,
+    };
+    expect(formatPruneReport(report)).toBe(
+      [
+        `claude: removed 20 messages older than ${localTime(cutoffMs)}, and with them 3 whole conversations`,
+        `openclaw: removed 1 message older than ${localTime(cutoffMs)}`,
+        'Removed 21 messages older than the retention window, and with them 3 conversations that went whole (their subagents with them), in 4 ms.',
+        '',
+      ].join('\n'),
+    );
+    expect(formatPruneReport({ ...report, dryRun: true }).split('\n')[0]).toBe(`claude: would remove 20 messages older than ${localTime(cutoffMs)}, and with them 3 whole conversations`);
+  });
+
   it('a pass says what it removed, that nothing was old enough, or that it stopped early', () => {
     const report = { dryRun: false, cutoffs: [{ provider: 'claude', cutoffMs, removedParts: 1 }], removedParts: 1, removedSessions: 0, durationMs: 4, complete: false };
-    expect(formatPruneReport(report).split('\n')[1]).toBe('Removed 1 message part (text, tool calls and their results) older than the retention window (4 ms). It stopped early; the next pass finishes it.');
+    expect(formatPruneReport(report).split('\n')[1]).toBe('Removed 1 message part (text, tool calls and their results) older than the retention window, in 4 ms. It stopped early; the next pass finishes it.');
     expect(formatPruneReport({ ...report, cutoffs: [], removedParts: 0, complete: true })).toBe('Nothing is older than the retention window; nothing was removed (4 ms).\n');
   });
 });

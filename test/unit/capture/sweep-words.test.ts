@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SKIP_REASONS, SKIP_WORDS, unreadableWhy } from '../../../core/api/index.js';
 import { formatSweepResult, formatUnreadable } from '../../../core/cli/commands/sweep.js';
+import { localTime } from '../../../core/cli/output.js';
 
 const base = { discovered: 0, read: 0, unchanged: 0, failed: 0, partsWritten: 0, durationMs: 3, failedLines: 0 };
 
@@ -65,6 +66,19 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
   it('names the agent of an unreadable file as everything else does', () => {
     const text = formatUnreadable([{ provider: 'codex', path: '/home/a/.codex/sessions/x.jsonl', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 }]);
     expect(text).toContain('  /home/a/.codex/sessions/x.jsonl (Codex CLI: its contents could not be read, read_failed)\n');
+  });
+
+  it('says a remembered list is the last check\'s, and when the next check looks again', () => {
+    const file = { provider: 'codex' as const, path: '/home/a/.codex/sessions/x.jsonl', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 };
+    const checkedAt = Date.UTC(2026, 11, 3, 9, 41);
+    const nextCheckAt = Date.UTC(2026, 11, 3, 9, 46);
+    const text = formatUnreadable([file], 1, { checkedAt, nextCheckAt });
+    expect(text).toMatch(new RegExp(`^At the last check \\(${localTime(checkedAt)}\\), 1 transcript file could not be read: `));
+    expect(text).toContain(`A file replaced or moved since then is still listed until the next check (${localTime(nextCheckAt)}) looks at it again; \`steward sweep\` checks now.\n`);
+    expect(formatUnreadable([file], 1, { checkedAt, nextCheckAt: null })).toContain('still listed until the next check looks at it again');
+    // A run's own list is what it found now: no label.
+    expect(formatUnreadable([file])).toMatch(/^1 transcript file could not be read: /);
+    expect(formatUnreadable([file])).not.toContain('last check');
   });
 
   it('says a repeated line in words that fit any count', () => {

@@ -1,6 +1,10 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { PruneReport } from '../../../core/api/index.js';
-import { checkSentence, removalQuestion, removalSentence, removeLabel, removeQuestion, removingWindow, wouldRemove } from '../../../renderer/src/places/settings/retention-words.js';
+import { CacheRetention } from '../../../renderer/src/places/settings/CacheRetention.js';
+import { ConfirmRemoval } from '../../../renderer/src/places/settings/ConfirmRemoval.js';
+import { agentRemoved, checkSentence, comeBackWords, removalQuestion, removalSentence, removeLabel, removeQuestion, removingWindow, wouldRemove } from '../../../renderer/src/places/settings/retention-words.js';
 
 const report = (parts: number, sessions: number, messages: number, conversations: number): PruneReport => ({
   dryRun: true,
@@ -46,13 +50,50 @@ describe('the Cache retention check in Settings', () => {
     for (const words of [removeLabel(checked), checkSentence(checked), removeQuestion(checked), checkSentence(some)]) expect(words).not.toMatch(/\bparts?\b/);
   });
 
+  it('says per agent how many messages and whole conversations went (or would go), not "some"', () => {
+    expect(agentRemoved({ provider: 'claude', cutoffMs: Date.UTC(2025, 11, 3), removedParts: 9, removedMessages: 6, removedConversations: 1 })).toBe('1 conversation entirely, 6 messages in all');
+    expect(agentRemoved({ provider: 'claude', cutoffMs: Date.UTC(2025, 11, 3), removedParts: 2, removedMessages: 1, removedConversations: 0 })).toBe('1 message');
+    expect(agentRemoved({ provider: 'codex', cutoffMs: Date.UTC(2025, 11, 3), removedParts: 0, removedMessages: 0, removedConversations: 0 })).toBe('Nothing');
+    expect(agentRemoved({ provider: 'codex', cutoffMs: null, removedParts: 0 })).toBe('Nothing');
+    // An owner from before removals counted messages.
+    expect(agentRemoved({ provider: 'claude', cutoffMs: Date.UTC(2025, 11, 3), removedParts: 9 })).toBe('Some messages');
+  });
+
+  it('says what a removal took, in messages and whole conversations', () => {
+    const removed: PruneReport = { ...report(9, 2, 6, 1), dryRun: false, durationMs: 12, cutoffs };
+    expect(removalSentence(removed)).toBe('Removed in 12 ms: 6 messages, and with them 1 conversation entirely. The cache holds nothing older than the retention window now.');
+    expect(removalSentence({ ...removed, removedConversations: 0 })).toBe('Removed in 12 ms: 6 messages, from conversations that keep their newer ones. The cache holds nothing older than the retention window now.');
+  });
+
   it('says when nothing would go, and what a removal left', () => {
     expect(checkSentence({ ...report(0, 0, 0, 0), cutoffs })).toBe('Nothing is older than the retention window: nothing would be removed.');
     expect(checkSentence({ ...report(0, 0, 0, 0), cutoffs: [{ provider: 'claude', cutoffMs: null, removedParts: 0 }] })).toContain('keeps everything');
-    // A removal counts parts and emptied sessions only.
+    // An owner from before a removal counted messages: parts and emptied sessions only.
     const removed: PruneReport = { dryRun: false, cutoffs, removedParts: 9, removedSessions: 2, durationMs: 12, complete: true };
     expect(removalSentence(removed)).toBe('Removed in 12 ms: the cache holds nothing older than the retention window now.');
     expect(removalSentence({ ...removed, complete: false })).toMatch(/^Stopped early after 12 ms \(Steward was shutting down\): the next pass removes the rest/);
     expect(removalSentence({ ...removed, removedParts: 0, removedSessions: 0 })).toBe('Nothing was older than the retention window any more: nothing was removed.');
+  });
+});
+
+describe('whether removed conversations come back, said the same on Home and in Settings', () => {
+  const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;|&rsquo;|\u2019/g, "'").replace(/\s+/g, ' ').trim();
+  const said = (text: string) => text.replace(/\u2019/g, "'");
+
+  it('says what the core does: checks never bring them back, importing everything does, and a saved window removes them again', () => {
+    const words = comeBackWords();
+    expect(words).toMatch(/^Scheduled checks never import removed conversations again\. /);
+    expect(words).toContain('Importing everything (Import earlier history on Projects) brings back those whose transcripts are still in your agents\u2019 folders');
+    expect(words).toContain('while a retention window is saved, the clean-up removes them again');
+    expect(comeBackWords(true)).toContain('once this window is saved, the clean-up removes them again');
+  });
+
+  it('Settings (the retention panel) and the question Home and Settings ask before saving a window both say it', () => {
+    const settings = textOf(renderToStaticMarkup(createElement(CacheRetention)));
+    expect(settings).toContain(said(comeBackWords()));
+    expect(settings).not.toMatch(/come back only if you import everything again/);
+    const question = textOf(renderToStaticMarkup(createElement(ConfirmRemoval, { days: 30, report: report(53, 16, 40, 12), busy: false, onConfirm: () => undefined, onCancel: () => undefined })));
+    expect(question).toContain(said(comeBackWords(true)));
+    expect(question).not.toMatch(/cannot bring them back by itself/);
   });
 });

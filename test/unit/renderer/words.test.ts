@@ -70,6 +70,12 @@ describe('words for people', () => {
     expect(speaksOfParts([counted, older], names)).toBe(true);
     expect(speaksOfParts([entry('cache.prune', { kind: 'scheduled', removedParts: 3, removedSessions: 1, durationMs: 5 })], names)).toBe(true);
   });
+
+  it('says what a clean-up removed in messages and whole conversations', () => {
+    const cleanUp = entry('cache.prune', { kind: 'scheduled', removedParts: 3, removedSessions: 2, removedMessages: 2, removedConversations: 1, durationMs: 5, complete: true });
+    expect(sentenceOf(cleanUp, names)).toBe('Retention window applied on schedule: removed 2 messages and 1 whole conversation, 5 ms');
+    expect(speaksOfParts([cleanUp], names)).toBe(false);
+  });
 });
 
 describe('the telemetry totals', () => {

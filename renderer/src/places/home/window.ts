@@ -147,7 +147,8 @@ export function everythingWords(
     imported > 0
       ? `the ${countOf(imported, 'older file')} ${imported === 1 ? 'is' : 'are'} imported already`
       : (gaps.readOnce ?? 0) > 0
-        ? 'nothing older is left to import'
+        ? // Read whole once, their older messages removed by the clean-up since: importing them again would last until its next pass.
+          `the ${countOf(gaps.readOnce ?? 0, 'older file')} ${gaps.readOnce === 1 ? 'was' : 'were'} imported once`
         : 'nothing is older than the window';
   if (unreadable === 0 && !cleanUp) return `Everything: ${done}, so all there is has been imported`;
   return `Everything: ${done}${unreadable > 0 ? `, but ${unreadableWords(unreadable)}` : ''}${cleanUp}`;

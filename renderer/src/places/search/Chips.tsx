@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import { projectChoiceLabels } from '../../../../core/api/names.js';
 import { ChoiceChips, providerIds, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { searchHref } from '../../navigation.js';
@@ -35,6 +36,7 @@ export function go(filters: SearchFilters): void {
 /** The filters as chips (one group per filter, one chosen chip each), and the project as a list. */
 export function Chips({ filters }: { filters: SearchFilters }): ReactElement {
   const projects = useCall('Projects.List', {}).data?.projects ?? [];
+  const labels = projectChoiceLabels(projects);
   return (
     <div className="search-chips">
       {CHIPS.map((chip) => (
@@ -54,7 +56,7 @@ export function Chips({ filters }: { filters: SearchFilters }): ReactElement {
             <option value="">All projects</option>
             {projects.map((p) => (
               <option key={p.projectKey} value={p.projectKey}>
-                {p.name}
+                {labels.get(p.projectKey)}
               </option>
             ))}
           </select>

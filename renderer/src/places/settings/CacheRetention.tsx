@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactElement, type RefObject }
 import { Button, ErrorBanner, Panel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { CheckResult, RemovalResult } from './CacheRetentionReport.js';
-import { removeLabel, removeQuestion } from './retention-words.js';
+import { comeBackWords, removeLabel, removeQuestion } from './retention-words.js';
 import './cache-retention.css';
 
 type FocusTarget = 'cancel' | 'remove' | 'result' | undefined;
@@ -54,8 +54,7 @@ export function CacheRetention(): ReactElement {
         <p className="field__hint" id={`${ids}-about`}>
           Scheduled checks import conversations from the retention window (365 days unless you change it above; 0 keeps everything). Stored conversations are removed on
           their own only when you have set a window; here you can apply the window now, the default included. Only what is older than the window goes. Projects and their
-          notes are kept, and the transcripts on disk are untouched: Steward reads them and never changes them. Removed conversations come back only if you import
-          everything again.
+          notes are kept, and the transcripts on disk are untouched: Steward reads them and never changes them. {comeBackWords()}
         </p>
         <div className="cache-retention__actions">
           <Button onClick={runCheck} disabled={busy} aria-describedby={`${ids}-about`}>
@@ -73,9 +72,8 @@ export function CacheRetention(): ReactElement {
         {check.data && confirming && (
           <div className="cache-retention__confirm" role="group" aria-labelledby={`${ids}-question`} data-testid="cache-retention-confirm">
             <p id={`${ids}-question`}>
-              <strong>{removeQuestion(check.data)}</strong> Steward cannot bring them back by itself; the transcripts on
-              disk stay as they are. Whatever is older than the window at the moment you confirm is removed, so the count may differ slightly if the cache changed since the
-              check.
+              <strong>{removeQuestion(check.data)}</strong> The transcripts on disk stay as they are. {comeBackWords()} Whatever is older than the window at the moment
+              you confirm is removed, so the count may differ slightly if the cache changed since the check.
             </p>
             <div className="cache-retention__actions">
               <Button variant="danger" onClick={runRemove} disabled={busy}>

@@ -1,7 +1,7 @@
 import type { ReactElement, RefObject } from 'react';
 import type { Result } from '../../../../core/api/index.js';
 import { DataTable, formatDateTime, providerLabel, type Column } from '../../components/index.js';
-import { checkSentence, removalSentence } from './retention-words.js';
+import { agentRemoved, checkSentence, removalSentence } from './retention-words.js';
 
 export type Report = Result<'Cache.Prune'>;
 type Cutoff = Report['cutoffs'][number];
@@ -10,12 +10,12 @@ function cutoffText(cutoff: Cutoff): string {
   return cutoff.cutoffMs === null ? 'Keeps everything' : `Older than ${formatDateTime(cutoff.cutoffMs)}`;
 }
 
-/** Each agent's cutoff, and whether anything of its is older: the cache counts an agent's rows in parts only, which a person does not count. */
+/** Each agent's cutoff, and how much of its is older, in messages and whole conversations. */
 function columns(olderHeader: string): readonly Column<Cutoff>[] {
   return [
     { header: 'Agent', cell: (c) => providerLabel(c.provider) },
     { header: 'Retention cutoff', cell: cutoffText },
-    { header: olderHeader, cell: (c) => (c.cutoffMs === null || c.removedParts === 0 ? 'Nothing' : 'Some messages') },
+    { header: olderHeader, cell: agentRemoved },
   ];
 }
 

@@ -1,4 +1,5 @@
 import { useId, useState, type ReactElement } from 'react';
+import { projectChoiceLabels } from '../../../../core/api/names.js';
 import { Button, ErrorBanner } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { projectHref } from '../../navigation.js';
@@ -12,6 +13,8 @@ export function ScratchProjects(): ReactElement {
   const [chosen, setChosen] = useState('');
   const marked = new Set((scratch.data?.projects ?? []).map((p) => p.projectKey));
   const others = (all.data?.projects ?? []).filter((p) => !marked.has(p.projectKey));
+  // Named as the whole list names them: a scratch project and another of the same name are told apart too.
+  const labels = projectChoiceLabels(all.data?.projects ?? []);
   const change = (projectKey: string, value: boolean) => void set.run({ projectKey, scratch: value }).then(() => (scratch.reload(), setChosen('')));
   return (
     <div className="scratch-projects" role="group" aria-label="Scratch projects">
@@ -20,7 +23,7 @@ export function ScratchProjects(): ReactElement {
       <ul className="scratch-projects__list">
         {scratch.data?.projects.map((p) => (
           <li key={p.projectKey}>
-            <a href={projectHref(p.projectKey)}>{p.name}</a>{' '}
+            <a href={projectHref(p.projectKey)}>{labels.get(p.projectKey) ?? p.name}</a>{' '}
             <Button variant="quiet" disabled={set.busy} onClick={() => change(p.projectKey, false)}>
               Write notes again
             </Button>
@@ -34,7 +37,7 @@ export function ScratchProjects(): ReactElement {
             <option value="">Choose a project…</option>
             {others.map((p) => (
               <option key={p.projectKey} value={p.projectKey}>
-                {p.name}
+                {labels.get(p.projectKey)}
               </option>
             ))}
           </select>

@@ -12,6 +12,21 @@ export function wouldRemove(report: PruneReport): boolean {
 }
 
 /**
+ * Whether conversations the retention window removed come back: one answer for Home and Settings.
+ * Scheduled checks import only what is inside the window, so never; importing everything
+ * (`Backfill.Run` with `all`) reads every transcript again and brings back what is still on disk; and
+ * while a window is saved, the clean-up's next pass (shortly after each start, then daily) removes it
+ * again. `saving`: said with a window about to be saved, which is then the one that removes them.
+ */
+export function comeBackWords(saving = false): string {
+  const saved = saving ? 'once this window is saved' : 'while a retention window is saved';
+  return (
+    'Scheduled checks never import removed conversations again. Importing everything (Import earlier history on Projects) brings back those whose transcripts ' +
+    `are still in your agents\u2019 folders, but ${saved}, the clean-up removes them again at the next start or within a day.`
+  );
+}
+
+/**
  * The question before saving a retention window that removes stored history (`Cache.Prune` dry run
  * with `retentionDays`): what goes at the next start, in conversations and messages, and that it is
  * the saved window, not this save, that removes them.
@@ -25,7 +40,7 @@ export function removalQuestion(days: number, report: PruneReport): string {
       : `${countOf(conversations, 'conversation')} entirely, ${countOf(messages, 'message')} in all`;
   return (
     `Save a retention window of ${countOf(days, 'day')}? When Steward next starts (and every day after), it removes from its cache what is older than the window: ` +
-    `${what}. Steward cannot bring them back by itself; the transcripts in your agents\u2019 folders are not touched. ` +
+    `${what}. The transcripts in your agents\u2019 folders are not touched. ${comeBackWords(true)} ` +
     'To keep them, choose 0 (keep everything) or a window that reaches back to them.'
   );
 }
@@ -61,13 +76,29 @@ export function removeQuestion(report: PruneReport): string {
   return report.removedMessages === undefined ? 'Remove what is older than the retention window from the cache?' : `Remove ${what} older than the retention window from the cache${whole}?`;
 }
 
+type Cutoff = PruneReport['cutoffs'][number];
+
 /**
- * What a removal did. It counts parts and emptied sessions only (a subagent's is one of its own), so
- * it says what is true now rather than a count in the cache's units.
+ * One agent's row of a check or a removal: `Nothing`, `9 messages`, or `2 conversations entirely, 9
+ * messages in all`. An owner from before a removal counted messages says only `Some messages`.
+ */
+export function agentRemoved(cutoff: Cutoff): string {
+  if (cutoff.cutoffMs === null || cutoff.removedParts === 0) return 'Nothing';
+  if (cutoff.removedMessages === undefined) return 'Some messages';
+  const conversations = cutoff.removedConversations ?? 0;
+  const messages = countOf(cutoff.removedMessages, 'message');
+  return conversations === 0 ? messages : `${countOf(conversations, 'conversation')} entirely, ${messages} in all`;
+}
+
+/**
+ * What a removal did, in messages and whole conversations. An owner from before a removal counted
+ * them (it counted parts and emptied sessions, a subagent's one of its own) gets what is true now.
  */
 export function removalSentence(report: PruneReport): string {
   const took = formatDuration(report.durationMs);
   if (!report.complete) return `Stopped early after ${took} (Steward was shutting down): the next pass removes the rest of what is older than the retention window. Check again to see what is left.`;
   if (report.removedParts === 0) return 'Nothing was older than the retention window any more: nothing was removed.';
-  return `Removed in ${took}: the cache holds nothing older than the retention window now.`;
+  if (report.removedMessages === undefined) return `Removed in ${took}: the cache holds nothing older than the retention window now.`;
+  const { what, whole } = wouldGo(report);
+  return `Removed in ${took}: ${what}${whole}. The cache holds nothing older than the retention window now.`;
 }

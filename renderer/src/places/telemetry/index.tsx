@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, type ReactElement } from 'react';
 import type { TelemetryEntry } from '../../../../core/api/index.js';
+import { projectChoiceLabels } from '../../../../core/api/names.js';
 import { Badge, ChoiceChips, DataTable, EmptyState, ErrorBanner, formatDateTime, Glossary, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { failed, KIND_FILTERS, KIND_WORDS, sentenceOf, speaksOfParts, warned } from './sentences.js';
@@ -54,7 +55,8 @@ export function TelemetryPlace(): ReactElement {
   const recent = useCall('Telemetry.Recent', { limit: RECENT_LIMIT, ...(kind ? { kind } : {}) }, { refreshOn: ['sweep.tick', 'sweeper.finished', 'sweeper.failed'] });
   // A project captured after the page opened is named too, not called "no longer listed".
   const projects = useCall('Projects.List', {}, { refreshOn: ['sweep.tick', 'sweeper.finished', 'sweeper.failed'] });
-  const names = new Map((projects.data?.projects ?? []).map((p) => [p.projectKey, p.name]));
+  // Two projects of one name are told apart by their folders, as in every list of projects.
+  const names = projectChoiceLabels(projects.data?.projects ?? []);
   const entries = recent.data?.entries ?? [];
   const scheduled = entries.map(tickOf).filter((tick): tick is Tick => tick !== undefined && tick.kind === 'scheduled');
   return (

@@ -76,9 +76,13 @@ function notesSentence(data: Record<string, unknown>, projectName: (key: string)
   return `Notes of ${project} ${data.outcome === 'paused' ? 'paused' : 'failed'} with ${by}${why}${calls}${took}`;
 }
 
+/** A clean-up in messages and whole conversations; one recorded before it counted them, in parts and emptied sessions. */
 function pruneSentence(data: Record<string, unknown>): string {
   const who = data.kind === 'manual' ? 'on request' : 'on schedule';
-  const removed = `${countOf(Number(data.removedParts ?? 0), PARTS)} and ${countOf(Number(data.removedSessions ?? 0), 'conversation')}`;
+  const removed =
+    typeof data.removedMessages === 'number'
+      ? `${countOf(data.removedMessages, 'message')} and ${countOf(Number(data.removedConversations ?? 0), 'whole conversation')}`
+      : `${countOf(Number(data.removedParts ?? 0), PARTS)} and ${countOf(Number(data.removedSessions ?? 0), 'conversation')}`;
   return `Retention window applied ${who}: removed ${removed}${data.complete === false ? ', stopped early' : ''}, ${formatDuration(Number(data.durationMs ?? 0))}`;
 }
 
