@@ -1,6 +1,7 @@
 import { inTransaction, type Db } from '../store/index.js';
 import { inPieces, turn, type PieceGate } from './pace.js';
 import { SearchIndex } from './search-index.js';
+import { CONVERSATION } from './sessions.js';
 
 export interface PruneResult {
   parts: number;
@@ -76,11 +77,11 @@ export class RetentionPruner {
     // A message's parts share its line, so its time: it goes whole. Its parts share the id up to the last ':' (messageOf).
     this.#countOld = db.prepare("SELECT COUNT(*) AS parts, COUNT(DISTINCT rtrim(part_id, replace(part_id, ':', ''))) AS messages FROM parts WHERE session_id = ? AND ts < ? AND provider = ?");
     this.#pickOld = db.prepare('SELECT rowid FROM parts WHERE session_id = ? AND ts < ? AND provider = ? LIMIT ?').pluck();
-    this.#countSessions = db.prepare(`SELECT COUNT(*) AS sessions, IFNULL(SUM(s.parent_session_id IS NULL), 0) AS conversations FROM sessions s WHERE ${EMPTIED_SESSION}`);
+    this.#countSessions = db.prepare(`SELECT COUNT(*) AS sessions, IFNULL(SUM(${CONVERSATION.replaceAll('parent_', 's.parent_')}), 0) AS conversations FROM sessions s WHERE ${EMPTIED_SESSION}`);
     // Each removed part's message (messageOf), so the pass counts messages as the dry run does, without reading them again.
     this.#deleteParts = db.prepare("DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?)) RETURNING rtrim(part_id, replace(part_id, ':', ''))").pluck();
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
-    this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id, parent_session_id IS NULL AS conversation`);
+    this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id, ${CONVERSATION} AS conversation`);
     this.#deleteStats = db.prepare('DELETE FROM session_stats WHERE session_id IN (SELECT value FROM json_each(?))');
     this.#db = db;
     // Index rows leave with their parts, in the same transaction: the index stays exact.

@@ -184,6 +184,23 @@ describe('cache prune', () => {
     expectIndexExact(h.db);
   });
 
+  it('counts a branched session (a fork) as a conversation of its own, as every list does', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 30 } } } });
+    const dir = join(h.openclawRoot, 'agents', 'main', 'sessions');
+    const session = (id: string, parent?: string) => [
+      { type: 'session', version: 3, id, timestamp: ago(90).toISOString(), cwd: '/home/sam/pi-project', ...(parent ? { parentSession: parent } : {}) },
+      { type: 'message', id: `${id}-m1`, parentId: null, timestamp: ago(90).toISOString(), message: { role: 'user', content: [{ type: 'text', text: `start ${id}` }], timestamp: ago(90).getTime() } },
+    ];
+    writeJsonl(join(dir, 'root-sess.jsonl'), session('root-sess'));
+    writeJsonl(join(dir, 'fork-sess.jsonl'), session('fork-sess', 'root-sess'));
+    await h.driver.backfill({ all: true });
+    expect(h.db.prepare("SELECT parent_kind FROM sessions WHERE session_id = 'oc:main:fork-sess'").pluck().get()).toBe('branch');
+
+    const dry = await h.driver.prune({ manual: true, dryRun: true });
+    expect(dry).toMatchObject({ removedMessages: 2, removedConversations: 2 });
+    expect(await h.driver.prune({ manual: true })).toMatchObject({ removedMessages: 2, removedConversations: 2 });
+  });
+
   it('works in bounded batches, stops between them when aborted, and the next pass finishes the job', async () => {
     h = captureHarness();
     const lines = Array.from({ length: 9 }, (_, i) => claudeLine({ sessionId: 'long', ts: ago(100 - i) }));
