@@ -239,12 +239,24 @@ const IDS = 'SELECT value FROM json_each(?)';
 
 /** A part id up to and with its last `:` (messageOf), in SQL. */
 const MESSAGE_SQL = "rtrim(p.part_id, replace(p.part_id, ':', ''))";
+/** Part `q` is of part `p`'s message (a range of the part_id key). */
+const SAME_MESSAGE_SQL = `q.part_id > ${MESSAGE_SQL} AND q.part_id < substr(${MESSAGE_SQL}, 1, length(${MESSAGE_SQL}) - 1) || ';'`;
+/** Part `p`'s block is a name (Gemini's), not a number (namedBlock). */
+const NAMED_SQL = `substr(p.part_id, length(${MESSAGE_SQL}) + 1, 1) NOT GLOB '[0-9]'`;
+/** No part of `p`'s message was stored before it. */
+const FIRST_STORED_SQL = `NOT EXISTS (SELECT 1 FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.rowid < p.rowid)`;
 /**
  * Whether part `p` stands for its message (startsMessage): block 0, or, for a named block (Gemini's),
- * no part of its message stored before it (a range of the part_id key).
+ * no part of its message stored before it. A message's count is held by the part that stands for it
+ * while that part is indexed: what a session counts is the sum over its indexed parts.
  */
-const STARTS_MESSAGE_SQL = `(p.part_id LIKE '%:0' OR (substr(p.part_id, length(${MESSAGE_SQL}) + 1, 1) NOT GLOB '[0-9]'
-  AND NOT EXISTS (SELECT 1 FROM parts q WHERE q.part_id > ${MESSAGE_SQL} AND q.part_id < substr(${MESSAGE_SQL}, 1, length(${MESSAGE_SQL}) - 1) || ';' AND q.rowid < p.rowid)))`;
+const STARTS_MESSAGE_SQL = `(p.part_id LIKE '%:0' OR (${NAMED_SQL} AND ${FIRST_STORED_SQL}))`;
+/**
+ * The part that comes to stand for a named-block message when the parts `@ids` are deleted and `p`,
+ * the part that stood for it, is one of them: the first stored of the rest of its message. A forget
+ * or a prune in pieces can stop with a message cut in two.
+ */
+const HEIR_SQL = `(SELECT q.rowid FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.rowid NOT IN (SELECT value FROM json_each(@ids)) ORDER BY q.rowid LIMIT 1)`;
 
 export interface IndexProgress {
   indexedParts: number;
@@ -329,10 +341,17 @@ export class SearchIndex {
        SELECT p.session_id, COUNT(*), SUM(${STARTS_MESSAGE_SQL}), SUM(p.kind = 'tool_use') FROM parts p WHERE p.rowid IN (${IDS}) GROUP BY p.session_id
        ON CONFLICT(session_id) DO UPDATE SET parts = parts + excluded.parts, messages = messages + excluded.messages, tool_calls = tool_calls + excluded.tool_calls`,
     );
+    // What the indexed parts `@ids` count leaves with them. When their rows are deleted (`@deleted`),
+    // a message they cut in two stays counted: the indexed part that comes to stand for it counts it.
     this.#subtractStats = db.prepare(
       `UPDATE session_stats SET parts = session_stats.parts - x.n, messages = session_stats.messages - x.m, tool_calls = session_stats.tool_calls - x.t
-       FROM (SELECT p.session_id AS session_id, COUNT(*) AS n, SUM(${STARTS_MESSAGE_SQL}) AS m, SUM(p.kind = 'tool_use') AS t
-             FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (${IDS}) GROUP BY p.session_id) AS x
+       FROM (SELECT session_id, SUM(n) AS n, SUM(m) AS m, SUM(t) AS t FROM (
+               SELECT p.session_id AS session_id, 1 AS n, ${STARTS_MESSAGE_SQL} AS m, p.kind = 'tool_use' AS t
+                 FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (SELECT value FROM json_each(@ids))
+               UNION ALL
+               SELECT h.session_id, 0, -1, 0 FROM parts p JOIN parts h ON h.rowid = ${HEIR_SQL} JOIN search_map hm ON hm.part_rowid = h.rowid
+                 WHERE @deleted AND p.rowid IN (SELECT value FROM json_each(@ids)) AND ${NAMED_SQL} AND ${FIRST_STORED_SQL})
+             GROUP BY session_id) AS x
        WHERE session_stats.session_id = x.session_id`,
     );
     // A 'delete' re-tokenizes exactly what was inserted: the part's text and the scope kept in the map.
@@ -384,7 +403,7 @@ export class SearchIndex {
     return rowids.length === 0 ? 0 : inTransaction(this.#db, () => this.#index(rowids));
   }
 
-  /** Indexes these parts now (a part rewritten in place after `removeParts`); joins the caller's transaction. */
+  /** Indexes these parts now (parts not in the index yet); joins the caller's transaction. */
   indexParts(rowids: readonly number[]): number {
     return rowids.length === 0 ? 0 : inTransaction(this.#db, () => this.#index([...rowids]));
   }
@@ -417,15 +436,33 @@ export class SearchIndex {
     return out;
   }
 
-  /** Takes parts out of the index (those that are in it); call before deleting their rows. */
+  /**
+   * Takes parts out of the index (those that are in it), with what they count; call in the
+   * transaction that deletes their rows, before it does: a message they leave part of is counted by
+   * the part that stands for it once they are gone.
+   */
   removeParts(rowids: readonly number[]): void {
     if (rowids.length === 0) return;
-    const ids = JSON.stringify(rowids);
+    inTransaction(this.#db, () => this.#unindexParts(JSON.stringify(rowids), true));
+  }
+
+  /**
+   * Parts rewritten in place (`rewrite`, a newer parser's reading): out of the index before the rows
+   * change and in again after, as an external-content index must. Their rows stay, so every message
+   * keeps the part that stands for it. Joins the caller's transaction.
+   */
+  rewriteParts(rowids: readonly number[], rewrite: () => void): void {
     inTransaction(this.#db, () => {
-      this.#subtractStats.run(ids);
-      this.#unindex.run(ids);
-      this.#unmap.run(ids);
+      if (rowids.length > 0) this.#unindexParts(JSON.stringify(rowids), false);
+      rewrite();
+      this.indexParts(rowids);
     });
+  }
+
+  #unindexParts(ids: string, deleted: boolean): void {
+    this.#subtractStats.run({ ids, deleted: deleted ? 1 : 0 });
+    this.#unindex.run(ids);
+    this.#unmap.run(ids);
   }
 
   /**

@@ -212,9 +212,7 @@ export class Sink {
       stored.content_key === p.contentKey &&
       [stored.is_meta, stored.is_compact_summary, stored.is_sidechain, stored.genuine_user_turn].every((v, i) => v === flags[i]);
     if (same) return;
-    if (indexed) this.#index.removeParts([stored.rowid]);
-    this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId);
-    if (indexed) this.#index.indexParts([stored.rowid]);
+    this.#index.rewriteParts(indexed ? [stored.rowid] : [], () => this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId));
   }
 
   /**

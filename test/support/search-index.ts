@@ -6,10 +6,29 @@ import type { Db } from '../../core/store/index.js';
 
 const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
 
+/** A part id's message (messageOf), in SQL. */
+const MESSAGE = "rtrim(part_id, replace(part_id, ':', ''))";
+
+/**
+ * Each session's messages counted afresh from its parts, by what a message is rather than by the
+ * rule the index applies part by part (STARTS_MESSAGE_SQL): its part of block 0 where blocks are
+ * numbered, and each message once where they are named (Gemini's), whichever of its parts are left.
+ */
+const RECOUNTED_MESSAGES = `SELECT session_id, SUM(part_id LIKE '%:0')
+    + COUNT(DISTINCT CASE WHEN substr(part_id, length(${MESSAGE}) + 1, 1) NOT GLOB '[0-9]' THEN ${MESSAGE} END) AS m
+  FROM parts GROUP BY session_id`;
+
+/** Sessions whose stored message count differs from a recount of their parts (see RECOUNTED_MESSAGES). */
+export function miscountedMessages(db: Db): Array<{ session_id: string; stored: number | null; recounted: number }> {
+  return db
+    .prepare(`SELECT x.session_id, s.messages AS stored, x.m AS recounted FROM (${RECOUNTED_MESSAGES}) x LEFT JOIN session_stats s USING (session_id) WHERE s.messages IS NOT x.m`)
+    .all() as Array<{ session_id: string; stored: number | null; recounted: number }>;
+}
+
 /**
  * The full-text index holds exactly the stored parts, each tagged with its session's project as it is
- * now, FTS5 finds itself consistent, and each session's counts (parts, tool calls) match its parts: what forgetting,
- * retention, re-tagging and re-importing must all leave behind.
+ * now, FTS5 finds itself consistent, and each session's counts (parts, messages, tool calls) match
+ * its parts: what forgetting, retention, re-tagging and re-importing must all leave behind.
  */
 export function expectIndexExact(db: Db): void {
   const parts = count(db, 'SELECT COUNT(*) FROM parts');
@@ -29,6 +48,7 @@ export function expectIndexExact(db: Db): void {
      LEFT JOIN session_stats s USING (session_id) WHERE s.parts IS NOT x.n OR s.tool_calls IS NOT x.t`,
   );
   expect(mismatched).toBe(0);
+  expect(miscountedMessages(db)).toEqual([]);
   // No counts outlive what they count: a conversation gone (forgotten, pruned) leaves none; one kept
   // without parts of its own (for a subagent that still holds some) counts nothing.
   expect(count(db, 'SELECT COUNT(*) FROM session_stats WHERE session_id NOT IN (SELECT session_id FROM parts) AND session_id NOT IN (SELECT session_id FROM sessions)')).toBe(0);
