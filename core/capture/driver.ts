@@ -214,6 +214,7 @@ export class Capture {
         report.removedMessages += removed.messages;
         report.removedConversations += removed.conversations;
         report.complete &&= removed.complete;
+        if (!dryRun && cutoffMs !== null && removed.parts > 0) this.#checkpoints.narrowTo(provider, cutoffMs);
       }
       report.durationMs = Math.round(performance.now() - started);
       if (!dryRun) recordPrune(this.#options, report, request.manual);

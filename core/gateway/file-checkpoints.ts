@@ -127,6 +127,7 @@ export class FileCheckpoints {
   readonly #get;
   readonly #put;
   readonly #remove;
+  readonly #narrow;
   readonly #move;
   readonly #surveyed;
   readonly #recount;
@@ -160,6 +161,8 @@ export class FileCheckpoints {
         byte_offset = excluded.byte_offset, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, parser_version = excluded.parser_version,
         window_start_ms = excluded.window_start_ms, state = excluded.state, exclusion = excluded.exclusion, older_left_out = excluded.older_left_out, updated_at = excluded.updated_at`);
     this.#remove = db.prepare('DELETE FROM file_checkpoints WHERE provider = ? AND path = ?');
+    // updated_at moves with the window: a window is weighed in the days it reached back from then.
+    this.#narrow = db.prepare('UPDATE file_checkpoints SET window_start_ms = ?, older_left_out = NULL, updated_at = ? WHERE provider = ? AND (window_start_ms IS NULL OR window_start_ms < ?)');
     this.#move = db.prepare('UPDATE file_checkpoints SET path = ? WHERE provider = ? AND path = ?');
     // The survey's one load: both what it asks of the files read whole and the older lines' counts, from
     // one pass over the rows (two loads read 20,000 files' rows twice); without dev and inode, which the
@@ -256,6 +259,18 @@ export class FileCheckpoints {
     const lifted = held.filter((old) => !globsOf(old).every((glob) => this.#globs.has(glob)));
     const release = this.#db.prepare('DELETE FROM file_checkpoints WHERE exclusion = ?');
     return inTransaction(this.#db, () => lifted.reduce((n, old) => n + release.run(old).changes, 0));
+  }
+
+  /**
+   * After a clean-up removed a provider's rows older than `cutoffMs`: its checkpoints no longer vouch
+   * for anything older. One that said a wider read went through its file (no window, or an earlier
+   * start) now starts at the cutoff, so the survey stops calling the file imported and Home offers
+   * its history again, and its count of older lines left out is no longer known (null). A scheduled
+   * tick's window starts at or after the cutoff, so it still finds the file unchanged; an import of
+   * more days reads it again. Returns how many checkpoints changed.
+   */
+  narrowTo(provider: string, cutoffMs: number, now = Date.now()): number {
+    return this.#narrow.run(cutoffMs, now, provider, cutoffMs).changes;
   }
 
   /**

@@ -108,6 +108,28 @@ describe('what the retention window removed, on a later import', () => {
   });
 });
 
+describe('what a removal by hand leaves the files it emptied', () => {
+  it('no longer counts them as imported, so Home offers their history again; a scheduled check still reads nothing', async () => {
+    h = captureHarness();
+    const dir = join(h.claudeRoot, 'projects', 'p');
+    const old = join(dir, 'old.jsonl');
+    writeJsonl(old, [claudeLine({ sessionId: 'old', ts: ago(400) }), claudeLine({ sessionId: 'old', type: 'assistant', ts: ago(399) })]);
+    utimesSync(old, ago(399), ago(399));
+    writeJsonl(join(dir, 'mixed.jsonl'), [claudeLine({ sessionId: 'mixed', ts: ago(400) }), claudeLine({ sessionId: 'mixed' })]);
+    await h.driver.backfill({ all: true });
+    const claude = async () => (await h!.driver.survey()).providers.find((p) => p.provider === 'claude')!;
+    expect(await claude()).toMatchObject({ older: { files: 1, imported: { files: 1 } }, olderMessages: 0, olderUncounted: 0 });
+
+    // Settings → remove now, with no window saved: the default window's cutoff.
+    expect(await h.driver.prune({ manual: true })).toMatchObject({ removedMessages: 3, removedConversations: 1 });
+    expect(await claude()).toMatchObject({ older: { files: 1, imported: { files: 0 } }, olderUncounted: 1 });
+    expect(byProvider(await h.driver.tick(), 'claude')).toMatchObject({ read: 0 });
+    // Importing everything brings it back, and the files count as imported again.
+    expect(byProvider(await h.driver.backfill({ all: true }), 'claude')).toMatchObject({ partsWritten: 3 });
+    expect(await claude()).toMatchObject({ older: { files: 1, imported: { files: 1 } }, olderMessages: 0, olderUncounted: 0 });
+  });
+});
+
 describe('a retention window about to be saved', () => {
   it('is counted first: what the next start would remove, in conversations and messages, and exactly that goes', async () => {
     home = tempHome('steward-retention-');
