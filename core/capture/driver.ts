@@ -214,7 +214,9 @@ export class Capture {
         report.removedMessages += removed.messages;
         report.removedConversations += removed.conversations;
         report.complete &&= removed.complete;
-        if (!dryRun && cutoffMs !== null && removed.parts > 0) this.#checkpoints.narrowTo(provider, cutoffMs);
+        // Under a saved clean-up window the survey keeps such files as "imported once" (the pass would
+        // remove an import of them again); without one, a removal by hand leaves their history to offer.
+        if (!dryRun && cutoffMs !== null && removed.parts > 0 && explicitWindowDays(this.#options.config, provider) === null) this.#checkpoints.narrowTo(provider, cutoffMs);
       }
       report.durationMs = Math.round(performance.now() - started);
       if (!dryRun) recordPrune(this.#options, report, request.manual);

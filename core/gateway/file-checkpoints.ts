@@ -262,7 +262,7 @@ export class FileCheckpoints {
   }
 
   /**
-   * After a clean-up removed a provider's rows older than `cutoffMs`: its checkpoints no longer vouch
+   * After a removal by hand (no clean-up window saved) took a provider's rows older than `cutoffMs`: its checkpoints no longer vouch
    * for anything older. One that said a wider read went through its file (no window, or an earlier
    * start) now starts at the cutoff, so the survey stops calling the file imported and Home offers
    * its history again, and its count of older lines left out is no longer known (null). A scheduled
