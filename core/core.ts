@@ -111,7 +111,7 @@ export class Core {
           },
         }),
         ...telemetryHandlers(this.telemetry),
-        ...cacheStatsHandlers(this.gateway, home.dir, () => this.projects.count()),
+        ...cacheStatsHandlers(this.gateway, home.dir, () => this.projects.countHoldingConversations()),
         ...transcriptsHandlers(config, env, () => parseConfig(readConfigFile(home.dir))),
         // A latest conversation's name, redacted when asked: history reads its first request whole before the cut.
         ...projectsHandlers(this.projects, (labels) => this.history.sessions.redactedNames(labels)),

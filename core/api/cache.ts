@@ -38,6 +38,7 @@ export const CacheStats = z.strictObject({
   conversations: count,
   /** Messages counted by the search index (the background index walk may still be adding some). */
   messages: count,
+  /** Projects that hold a conversation: one whose conversations are all gone stays listed, but is not counted. */
   projects: count,
   /** Bytes on disk: the transcript cache (gateway.db with its journal), and everything in STEWARD_HOME. */
   bytes: z.strictObject({ gateway: count, home: count }),

@@ -57,9 +57,9 @@ export function groupBySession<T extends { sessionId: string }>(hits: readonly T
 
 /**
  * When a project was last active, as lists show and sort it: null for a project that holds no
- * conversation (all forgotten or past the retention window, or only subagents seen in its folder),
- * however recent the activity once recorded for it (the sweeper still reads that). Each surface says
- * so in its own words and lists it last.
+ * conversation (all forgotten or past the retention window, or only subagents seen in its folder).
+ * The projects room already gives such a project no last activity; an owner from before that gave it
+ * the activity once recorded. Each surface says so in its own words and lists it last.
  */
 export function lastActiveAt(project: { sessions: number; lastActivityAt: number | null }): number | null {
   return project.sessions === 0 ? null : project.lastActivityAt;

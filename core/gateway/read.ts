@@ -108,6 +108,7 @@ export class GatewayReader {
   readonly #newestSessions;
   readonly #conversationsOf;
   readonly #anySession;
+  readonly #anyConversation;
 
   constructor(db: Db) {
     // Conversations only: a subagent's transcript is part of its parent's conversation.
@@ -118,6 +119,7 @@ export class GatewayReader {
     // Counted in sessions_conversations (migration 12), which holds conversations only: no table row is read.
     this.#conversationsOf = db.prepare(`SELECT COUNT(*) FROM sessions WHERE project_key = ? AND ${CONVERSATION}`).pluck();
     this.#anySession = db.prepare('SELECT 1 FROM sessions WHERE project_key = ? LIMIT 1').pluck();
+    this.#anyConversation = db.prepare(`SELECT 1 FROM sessions WHERE project_key = ? AND ${CONVERSATION} LIMIT 1`).pluck();
   }
 
   /** A project's conversations (top-level and branched sessions), most recently active first. */
@@ -143,6 +145,11 @@ export class GatewayReader {
   /** How many conversations a project holds (subagent sessions are not counted). */
   conversationCount(projectKey: string): number {
     return this.#conversationsOf.get(projectKey) as number;
+  }
+
+  /** Whether the project holds a conversation: one seek, where `conversationCount` walks them all. */
+  holdsConversations(projectKey: string): boolean {
+    return this.#anyConversation.get(projectKey) !== undefined;
   }
 
   /** Whether any session row names the project, a subagent's included. */

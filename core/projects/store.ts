@@ -24,15 +24,20 @@ interface ProjectRow {
   slug: string;
   repo_id: string | null;
   repo_backed: number;
-  last_activity_at: number | null;
 }
 
-const SELECT = 'SELECT project_key, name, cwd, slug, repo_id, repo_backed, last_activity_at FROM projects';
+const SELECT = 'SELECT project_key, name, cwd, slug, repo_id, repo_backed FROM projects';
 
 function latest(head: SessionHead | undefined): ProjectRecord['latestSession'] {
   return head ? { sessionId: head.sessionId, name: head.title ?? head.firstRequest, lastAt: head.lastTs } : null;
 }
 
+/**
+ * A project's last activity is its newest stored conversation's. The row's `last_activity_at` only
+ * ever rises as sessions are committed, so once that conversation is forgotten or pruned it still
+ * holds its time: lists sorted by it, and the sweeper dated notes by it (its activity gate, the
+ * overview's "up to", a changelog day on which nothing that is left happened).
+ */
 function toRecord(row: ProjectRow, sessions: number, head: SessionHead | undefined): ProjectRecord {
   return {
     projectKey: row.project_key,
@@ -41,7 +46,7 @@ function toRecord(row: ProjectRow, sessions: number, head: SessionHead | undefin
     slug: row.slug,
     repoId: row.repo_id,
     repoBacked: row.repo_backed === 1,
-    lastActivityAt: row.last_activity_at,
+    lastActivityAt: head?.lastTs ?? null,
     sessions,
     latestSession: latest(head),
     latestLabels: head ? { sessionId: head.sessionId, title: head.title, firstRequest: head.firstRequest } : null,
@@ -70,6 +75,7 @@ export class ProjectStore {
   readonly #setRepo;
   readonly #remove;
   readonly #count;
+  readonly #keys;
   readonly #slug;
   readonly #name;
   readonly #describe;
@@ -87,10 +93,11 @@ export class ProjectStore {
     this.#touch = db.prepare(
       'UPDATE projects SET last_activity_at = MAX(COALESCE(last_activity_at, 0), ?), updated_at = ? WHERE project_key = ? AND COALESCE(last_activity_at, 0) < ?',
     );
-    this.#list = db.prepare(`${SELECT} ORDER BY last_activity_at DESC, project_key`);
+    this.#list = db.prepare(`${SELECT} ORDER BY project_key`);
     this.#get = db.prepare(`${SELECT} WHERE project_key = ?`);
     this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
     this.#count = db.prepare('SELECT COUNT(*) FROM projects').pluck();
+    this.#keys = db.prepare('SELECT project_key FROM projects').pluck();
     this.#slug = db.prepare('SELECT slug FROM projects WHERE project_key = ?').pluck();
     this.#name = db.prepare('SELECT name FROM projects WHERE project_key = ?').pluck();
     this.#describe = db.prepare('SELECT name, slug FROM projects WHERE project_key = ?');
@@ -149,16 +156,25 @@ export class ProjectStore {
    * them) it held the event loop 358–406 ms with 150k sessions in one project.
    *
    * A project holding no conversation (all forgotten or past the retention window, or only subagents
-   * seen in its folder) is not active, however recent the activity once recorded for it: such
-   * projects come after every project that holds one, in the same order among themselves.
+   * seen in its folder) has no last activity (see toRecord): such projects come after every project
+   * that holds one.
    */
   list(): ProjectRecord[] {
     const records = (this.#list.all() as ProjectRow[]).map((row) => this.#record(row));
-    return [...records.filter((p) => p.sessions > 0), ...records.filter((p) => p.sessions === 0)];
+    return records.sort((a, b) => (b.lastActivityAt ?? -1) - (a.lastActivityAt ?? -1));
   }
 
+  /** Every project row, those whose conversations are all gone included. */
   count(): number {
     return this.#count.get() as number;
+  }
+
+  /**
+   * The projects that hold a conversation: what "from N projects" counts. A project whose
+   * conversations are all forgotten or pruned stays listed (its notes are the person's), but holds nothing.
+   */
+  countHoldingConversations(): number {
+    return (this.#keys.all() as string[]).filter((key) => this.#sessions.holdsConversations(key)).length;
   }
 
   /**
