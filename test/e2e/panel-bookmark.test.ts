@@ -98,6 +98,8 @@ describe('a bookmarked panel address', () => {
     const refused = late.getByTestId('no-token');
     await refused.waitFor();
     expect(await refused.innerText()).toContain('no longer valid');
+    // Its example of the private link is this Steward's address, whatever port it runs on.
+    expect(await refused.innerText()).toContain(`${new URL(steward.baseUrl).origin}/#token=…`);
     await eventually('the refused token is forgotten', async () => ((await storedToken(late)) === null ? true : undefined));
     // A reload has nothing to try and shows the way in.
     await late.reload({ waitUntil: 'load' });

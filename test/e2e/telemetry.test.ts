@@ -163,6 +163,10 @@ describe('the Projects place, first run', () => {
       const { page, problems } = await openPanel(browser, steward);
       await goToPlace(page, 'Projects');
       const form = page.getByTestId('import-history');
+      // The checks import the last year already: a narrower reach would import nothing, so only Everything is offered, and chosen.
+      await form.getByText('The regular checks already import the last year.').waitFor();
+      expect(await form.getByRole('radio').count()).toBe(1);
+      expect(await form.getByLabel('Everything').isChecked()).toBe(true);
       await form.getByLabel('Everything').check();
       await form.getByRole('button', { name: 'Import history' }).click();
       await page.getByTestId('import-result').waitFor();

@@ -2,7 +2,10 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { SessionPart } from '../../../core/api/index.js';
+import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
+import { kindLabel } from '../../../renderer/src/places/sessions/part-words.js';
 import { PartView } from '../../../renderer/src/places/sessions/PartView.js';
+import { messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
 
 const result = (over: Partial<SessionPart>): SessionPart => ({
   partId: 'cc:u1:0',
@@ -32,5 +35,47 @@ describe('a tool result folded in a conversation', () => {
     expect(foldLine(result({}))).toBe("Failed Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'");
     expect(foldLine(result({ summary: 'exit code 1: npm ERR! missing script', exitCode: 1 }))).toBe('Failed exit code 1: npm ERR! missing script');
     expect(foldLine(result({ isError: false, summary: '12 lines' }))).toBe('Result 12 lines');
+  });
+});
+
+/** A part of `kind` as the contract gives it: the summary of a kind it has no line for is the kind's name. */
+const other = (kind: string, text: string | null, summary: string | null = kind): SessionPart => result({ kind, text, summary, isError: false, toolUseId: null });
+
+describe('a part that is not text, a tool call or its result', () => {
+  it('is said in a person’s words with one line, never by its kind’s name', () => {
+    expect(foldLine(other('compaction', 'The user asked for exponential backoff in upload().'))).toBe('Summary Earlier conversation summarized');
+    expect(foldLine(other('branch_summary', 'Tried the CSV route first.'))).toBe('Summary Another branch of the conversation summarized');
+    expect(foldLine(other('notice', 'Chat history compressed from 48210 to 5230 tokens.'))).toBe('Notice Chat history compressed from 48210 to 5230 tokens.');
+    expect(foldLine(other('error', '\nAPI Error: 529 overloaded\n{"type":"error"}'))).toBe('Error API Error: 529 overloaded');
+    expect(foldLine(other('error', ''))).toBe('Error The agent reported an error');
+    expect(foldLine(other('context', 'Content from @src/upload.ts:'))).toBe('Added context Text the agent added to the prompt');
+    expect(foldLine(other('agent_message', 'Review done: two nits.'))).toBe('Agent message Review done: two nits.');
+    expect(foldLine(other('document', null))).toBe('File A file attached to the message; its contents are not kept');
+    expect(foldLine(other('unknown', '{}'))).toBe('Other content Content of no known kind');
+    // Redacted thinking has no text: the contract's line for it is the kind's name.
+    expect(foldLine(other('thinking', null, 'thinking'))).toBe('Thinking No text kept');
+    expect(foldLine(other('thinking', 'Compare the fares.', 'Compare the fares.'))).toBe('Thinking Compare the fares.');
+  });
+
+  it('a kind no parser names (a block type an agent added later) says what it is recorded as', () => {
+    expect(foldLine(other('server_tool_use', '{"name":"web_search"}'))).toBe('Other content server_tool_use');
+  });
+
+  it('every kind the parsers store has a label of its own', () => {
+    for (const kind of ['thinking', 'tool_use', 'tool_result', 'image', 'compaction', 'branch_summary', 'notice', 'error', 'context', 'agent_message', 'document', 'unknown']) {
+      const label = kindLabel(kind);
+      expect(label, kind).toMatch(/^[A-Z]/);
+      expect(label, kind).not.toContain('_');
+    }
+    expect(kindLabel('text')).toBeUndefined();
+  });
+});
+
+describe('who a message is from', () => {
+  it('the agent’s runtime (OpenClaw’s summaries, Gemini CLI’s notices) is the System, capitalised like every speaker', () => {
+    const summary = other('compaction', 'Kept: the Lyon trip.');
+    expect(messageSpeaker({ role: 'system', parts: [summary] }, false, 'OpenClaw')).toEqual({ who: 'System', kind: 'turn' });
+    expect(hitLabel({ role: 'system', kind: 'compaction', toolName: null, genuineUserTurn: false }, false, 'OpenClaw')).toBe('System · Summary');
+    expect(hitLabel({ role: 'system', kind: 'notice', toolName: null, genuineUserTurn: false }, false, 'Gemini CLI')).toBe('System · Notice');
   });
 });

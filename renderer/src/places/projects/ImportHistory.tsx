@@ -1,29 +1,34 @@
 import { useId, useState, type ReactElement } from 'react';
 import type { Params } from '../../../../core/api/index.js';
 import { Button, countOf, ErrorBanner, formatCount, providerLabel } from '../../components/index.js';
-import { importSentence, remainingWords, useImport, useImportFocus } from './importing.js';
+import { useCall } from '../../hooks.js';
+import { windowWords } from '../home/window.js';
+import { IMPORT_SPANS, importSentence, offeredSpans, remainingWords, useImport, useImportFocus } from './importing.js';
 import './import-history.css';
 
-const WINDOWS = [
-  { id: '30d', label: 'Last 30 days', params: { provider: 'all', days: 30 } },
-  { id: '1y', label: 'Last year', params: { provider: 'all', days: 365 } },
-  { id: 'all', label: 'Everything', params: { provider: 'all', all: true } },
-] as const satisfies ReadonlyArray<{ id: string; label: string; params: Params<'Backfill.Run'> }>;
+type SpanId = (typeof IMPORT_SPANS)[number]['id'];
 
-type WindowId = (typeof WINDOWS)[number]['id'];
+function paramsOf(days: number): Params<'Backfill.Run'> {
+  return days === 0 ? { provider: 'all', all: true } : { provider: 'all', days };
+}
 
 /**
  * Importing history on request: the person picks how far back, and `Backfill.Run` imports it
- * (ignoring the sweep's fingerprints), with a progress bar and the time left.
+ * (ignoring the sweep's fingerprints), with a progress bar and the time left. Only reaches wider than
+ * what the scheduled checks import are offered (offeredSpans): a narrower one would import nothing.
  */
 export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement {
   const name = useId();
-  const [choice, setChoice] = useState<WindowId>('30d');
+  const survey = useCall('Providers.Survey', {});
+  const offered = offeredSpans(IMPORT_SPANS, survey.data?.providers.map((p) => p.windowDays));
+  const [picked, setPicked] = useState<SpanId>();
+  // A pick the windows, once listed, show to import nothing is no longer offered: the first one is chosen.
+  const choice = offered.find((w) => w.id === picked) ?? offered[0];
+  const checks = survey.data ? windowWords(survey.data) : undefined;
   const importing = useImport(onDone);
   const focus = useImportFocus(importing.running);
   const start = () => {
-    const selected = WINDOWS.find((w) => w.id === choice);
-    if (selected) importing.start(selected.params);
+    if (choice) importing.start(paramsOf(choice.days));
   };
   return (
     <form
@@ -34,11 +39,12 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
         start();
       }}
     >
+      {checks !== undefined && <p className="import-history__window muted">The regular checks already import {checks}.</p>}
       <fieldset disabled={importing.running}>
         <legend>How far back</legend>
-        {WINDOWS.map((w) => (
+        {offered.map((w) => (
           <label key={w.id} className="import-history__choice">
-            <input type="radio" name={name} value={w.id} checked={choice === w.id} onChange={() => setChoice(w.id)} />
+            <input type="radio" name={name} value={w.id} checked={choice?.id === w.id} onChange={() => setPicked(w.id)} />
             {w.label}
           </label>
         ))}

@@ -47,6 +47,27 @@ export function importSentence(outcome: Outcome): string {
   return `${cancelled}${body}${outsideSentence(outcome)}${skippedSentence(outcome)}${failures}`;
 }
 
+/** How far back an import on request reaches, in days (0: everything). */
+export const IMPORT_SPANS = [
+  { id: '30d', label: 'Last 30 days', days: 30 },
+  { id: '1y', label: 'Last year', days: 365 },
+  { id: 'all', label: 'Everything', days: 0 },
+] as const;
+
+/**
+ * The reaches an import on request offers (`days` back, 0: everything), the first chosen until the
+ * person picks another. The scheduled checks already import each agent's window (`windows`, 0:
+ * everything): a reach no wider than the narrowest of them reads only files read already and imports
+ * nothing, so only wider ones are offered, and Everything always (an import of everything reads every
+ * file again). Before the windows are known, every reach.
+ */
+export function offeredSpans<S extends { days: number }>(spans: readonly S[], windows: readonly number[] | undefined): S[] {
+  if (windows === undefined || windows.length === 0) return [...spans];
+  const reach = (days: number) => (days === 0 ? Number.POSITIVE_INFINITY : days);
+  const narrowest = Math.min(...windows.map(reach));
+  return spans.filter((s) => s.days === 0 || reach(s.days) > narrowest);
+}
+
 export interface ImportState {
   start: (params: Params<'Backfill.Run'>, expectedFiles?: number) => void;
   cancel: () => void;

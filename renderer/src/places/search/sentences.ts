@@ -1,5 +1,6 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { countOf, formatCount } from '../../components/index.js';
+import { kindLabel, ROLE_WORDS } from '../sessions/part-words.js';
 
 type SearchResult = Result<'Search.Query'>;
 
@@ -30,8 +31,8 @@ export function rankedSentence(result: Pick<SearchResult, 'rankedAmong'>): strin
   return `Ranked among the newest ${formatCount(result.rankedAmong)} matches. Narrow the search, or order by newest to reach older ones.`;
 }
 
-const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
-const KIND_LABEL: Record<string, string> = { tool_use: 'Tool call', tool_result: 'Tool output', thinking: 'Thinking' };
+// A hit is a line, not a fold: a tool's result reads as its output there.
+const TOOL_OUTPUT = 'Tool output';
 
 /**
  * Who wrote a hit, and what it is. A tool's output is nobody's words (Claude stores it as a user turn),
@@ -41,9 +42,9 @@ const KIND_LABEL: Record<string, string> = { tool_use: 'Tool call', tool_result:
  */
 export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName' | 'genuineUserTurn'>, inSubagent: boolean, app: string): string {
   const tool = hit.toolName ? ` ${hit.toolName}` : '';
-  if (hit.kind === 'tool_result') return `${KIND_LABEL.tool_result}${tool}`;
+  if (hit.kind === 'tool_result') return `${TOOL_OUTPUT}${tool}`;
   const theApps = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && !inSubagent;
-  const who = theApps ? app : hit.role === 'user' && inSubagent ? 'Main agent' : (ROLE_LABEL[hit.role ?? ''] ?? hit.role ?? 'Message');
-  const kind = KIND_LABEL[hit.kind];
+  const who = theApps ? app : hit.role === 'user' && inSubagent ? 'Main agent' : (ROLE_WORDS[hit.role ?? ''] ?? hit.role ?? 'Message');
+  const kind = kindLabel(hit.kind);
   return kind ? `${who} · ${kind}${tool}` : who;
 }

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { formatBytes, MarkdownText } from '../../components/index.js';
+import { kindLabel, partFold } from './part-words.js';
 import { cutSentence, type HarnessFold } from './reading.js';
 
 function prettyJson(text: string | null): string {
@@ -30,7 +31,7 @@ function ResultFold({ part, open }: { part: SessionPart; open: boolean }): React
   const note = part.exitCode !== undefined ? `Exit code ${part.exitCode}` : undefined;
   // The label says it failed; a summary that opens with the same word ("failed: Error …") says it once.
   const summary = part.isError ? (part.summary?.replace(/^failed: /, '') ?? null) : part.summary;
-  return <Fold kind="result" label={part.isError ? 'Failed' : 'Result'} summary={summary} text={part.output ?? part.text ?? ''} open={open} error={part.isError} note={note} />;
+  return <Fold kind="result" label={part.isError ? 'Failed' : partFold(part).label} summary={summary} text={part.output ?? part.text ?? ''} open={open} error={part.isError} note={note} />;
 }
 
 /**
@@ -52,23 +53,24 @@ export function PartView({ part, role, hit, harness }: { part: SessionPart; role
       );
       break;
     case 'thinking':
-      body = <Fold kind="thinking" label="Thinking" summary={part.summary} text={part.text ?? ''} open={hit} />;
+      body = <Fold kind="thinking" {...partFold(part)} text={part.text ?? ''} open={hit} />;
       break;
     case 'tool_use':
-      body = <Fold kind="tool" label={`Tool call`} summary={part.summary} text={prettyJson(part.text)} open={hit} />;
+      body = <Fold kind="tool" {...partFold(part)} text={prettyJson(part.text)} open={hit} />;
       break;
     case 'tool_result':
       body = <ResultFold part={part} open={hit} />;
       break;
     case 'image':
       body = (
-        <p className="part__image" role="img" aria-label={`Image${part.image?.mediaType ? `, ${part.image.mediaType}` : ''}, ${formatBytes(part.image?.bytes ?? 0)}`}>
-          Image{part.image?.mediaType ? ` · ${part.image.mediaType}` : ''} · {formatBytes(part.image?.bytes ?? 0)}
+        <p className="part__image" role="img" aria-label={`${kindLabel('image')}${part.image?.mediaType ? `, ${part.image.mediaType}` : ''}, ${formatBytes(part.image?.bytes ?? 0)}`}>
+          {kindLabel('image')}{part.image?.mediaType ? ` · ${part.image.mediaType}` : ''} · {formatBytes(part.image?.bytes ?? 0)}
         </p>
       );
       break;
     default:
-      body = <Fold kind="other" label={part.kind} summary={part.summary} text={part.text ?? ''} open={hit} />;
+      // Said in the reader's words (part-words.ts), never by the kind's name.
+      body = <Fold kind="other" {...partFold(part)} text={part.text ?? ''} open={hit} />;
   }
   return (
     <div id={`part-${part.partId}`} className={`part part--${part.kind}${hit ? ' part--hit' : ''}`} data-part={part.partId} tabIndex={hit ? -1 : undefined}>

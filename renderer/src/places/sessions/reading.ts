@@ -2,8 +2,7 @@ import type { SessionMessage, SessionPart } from '../../../../core/api/index.js'
 import { harnessKind, voiceOf } from '../../../../core/api/reading.js';
 import { formatCount } from '../../components/index.js';
 import type { Direction } from './pages.js';
-
-const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', toolResult: 'Tool result' };
+import { ROLE_WORDS } from './part-words.js';
 
 /**
  * Who a message is from, as the reader would say it. A subagent's user turns are the prompts the
@@ -11,7 +10,7 @@ const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant'
  */
 export function speakerOf(role: string | null, inSubagent: boolean): string {
   if (role === 'user' && inSubagent) return 'Main agent';
-  return ROLE_LABEL[role ?? ''] ?? role ?? 'Message';
+  return ROLE_WORDS[role ?? ''] ?? role ?? 'Message';
 }
 
 /** How a part that is not its author's words folds: what it is, and its one line. */

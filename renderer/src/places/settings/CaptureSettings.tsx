@@ -85,7 +85,7 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
         <Field
           label="Check the agents' folders every … minutes"
           hint={intervalByEnv ? `${intervalByEnv.env} is set in Steward's environment and decides this; what you save here applies once it is unset.` : 'New and changed transcripts are imported on this schedule.'}
-          error={problemWords(saving.problem('sweep.interval_ms'), 'ms')}
+          error={problemWords(saving.problem('sweep.interval_ms'), 'minutes')}
         >
           {(control) => <input {...control} className="input settings-number" inputMode="decimal" value={minutes} onChange={(e) => setMinutes(e.currentTarget.value)} data-setting="sweep.interval_ms" />}
         </Field>

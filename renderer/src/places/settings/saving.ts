@@ -1,5 +1,5 @@
 import type { Result } from '../../../../core/api/index.js';
-import { formatCount, formatDuration, listOf } from '../../components/index.js';
+import { countOf, formatCount, listOf } from '../../components/index.js';
 import { fieldErrors, useAction } from '../../hooks.js';
 
 type Update = Result<'Settings.Update'>;
@@ -30,13 +30,30 @@ export function savedWords(update: Update): string {
   return `Saved to config.json.${now} ${later} when Steward next starts (quit it and start it again).`;
 }
 
-/** A field's problem in the unit the form shows it in: "at least 1 min", "at most 36,500 days". */
-export function problemWords(problem: Problem | undefined, unit?: 'ms' | 'days' | 'calls'): string | undefined {
+/** The unit a form shows a number in. `minutes`: the config holds milliseconds, the field minutes. */
+export type FieldUnit = 'minutes' | 'days' | 'calls';
+
+const MINUTE = 60_000;
+
+/**
+ * A limit in the field's unit. A limit of part of a minute (the 1 s least interval) is rounded to what
+ * the field can take and said in seconds too: "0.017 minutes" alone is not a number anyone knows.
+ */
+function limitWords(limit: number, unit: FieldUnit, least: boolean): string {
+  if (unit !== 'minutes') return `${formatCount(limit)} ${unit}`;
+  const minutes = limit / MINUTE;
+  if (Number.isInteger(minutes)) return countOf(minutes, 'minute');
+  const typed = (least ? Math.ceil : Math.floor)(minutes * 1000) / 1000;
+  return `${formatCount(typed)} minutes (${countOf(limit / 1000, 'second')})`;
+}
+
+/** A field's problem in the unit the form shows it in: "at least 1 minute", "at most 36,500 days". */
+export function problemWords(problem: Problem | undefined, unit?: FieldUnit): string | undefined {
   if (!problem) return undefined;
   const bound = problem.minimum ?? problem.maximum;
   if (bound === undefined || unit === undefined) return `This ${problem.message}.`;
-  const said = unit === 'ms' ? formatDuration(bound) : `${formatCount(bound)} ${unit}`;
-  return `This must be ${problem.minimum !== undefined ? 'at least' : 'at most'} ${said}.`;
+  const least = problem.minimum !== undefined;
+  return `This must be ${least ? 'at least' : 'at most'} ${limitWords(bound, unit, least)}.`;
 }
 
 /** Settings.Update with its refusal split by field, and what was saved said in words. */
