@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { PROVIDER_IDS, PROVIDERS, type Handlers, type ProviderId, type RootKind } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { PROVIDER_REGISTRY, resolveRoots } from './providers/index.js';
+import { defaultRoots, resolveRoots } from './providers/index.js';
 import { envList } from './roots.js';
-import type { ProviderDefinition } from './types.js';
 
 type Roots = Record<string, string[]>;
 
@@ -26,7 +25,7 @@ export function transcriptsHandlers(running: Config, env: NodeJS.ProcessEnv, sav
       return {
         providers: PROVIDER_IDS.map((id) => {
           const watched = resolveRoots(id, running, env) as Roots;
-          const detected = (PROVIDER_REGISTRY[id] as ProviderDefinition).defaultRoots(env) as Roots;
+          const detected = defaultRoots(id, env) as Roots;
           const configured = file.providers[id] as Record<string, unknown>;
           const kinds = Object.entries(PROVIDERS[id].roots) as Array<[string, RootKind]>;
           return {

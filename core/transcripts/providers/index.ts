@@ -2,7 +2,7 @@
 // Never: holds a parser of its own; adding a provider is a folder here, an entry below and its descriptor in core/api/registry.ts (PROVIDERS).
 import { PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey, type RootKind } from '../../api/constants/index.js';
 import type { Config } from '../../config/index.js';
-import { envList } from '../roots.js';
+import { envList, uniqueRoots } from '../roots.js';
 import type { ProviderDefinition, TranscriptProvider } from '../types.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
@@ -11,12 +11,18 @@ import { openclaw } from './openclaw/index.js';
 
 export const PROVIDER_REGISTRY = { claude, openclaw, codex, gemini } satisfies { [P in ProviderId]: ProviderDefinition<P> };
 
-/** Each kind of root: the environment variable, then config.json, then the real default locations. */
-export function resolveRoots<P extends ProviderId>(id: P, config: Config, env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]> {
+/** A provider's real default locations of each kind of root, each folder once (uniqueRoots): the one place they are built. */
+export function defaultRoots<P extends ProviderId>(id: P, env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]> {
   const defaults = (PROVIDER_REGISTRY[id] as ProviderDefinition<P>).defaultRoots(env);
+  return Object.fromEntries(Object.entries<string[]>(defaults).map(([key, paths]) => [key, uniqueRoots(paths)])) as Record<RootKey<P>, string[]>;
+}
+
+/** Each kind of root: the environment variable, then config.json, then the real default locations; each folder once. */
+export function resolveRoots<P extends ProviderId>(id: P, config: Config, env: NodeJS.ProcessEnv): Record<RootKey<P>, string[]> {
+  const defaults = defaultRoots(id, env);
   const configured = config.providers[id] as Partial<Record<RootKey<P>, string[]>>;
   const kinds = Object.entries(PROVIDERS[id].roots) as Array<[RootKey<P>, RootKind]>;
-  return Object.fromEntries(kinds.map(([key, kind]) => [key, envList(env, kind.env) ?? configured[key] ?? defaults[key]])) as Record<RootKey<P>, string[]>;
+  return Object.fromEntries(kinds.map(([key, kind]) => [key, uniqueRoots(envList(env, kind.env) ?? configured[key] ?? defaults[key])])) as Record<RootKey<P>, string[]>;
 }
 
 function create<P extends ProviderId>(id: P, roots: Record<RootKey<P>, string[]>): TranscriptProvider {

@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../core/config/index.js';
 import { ClaudeProvider } from '../../../core/transcripts/providers/claude/index.js';
 import { claudeDesktopDefaults } from '../../../core/transcripts/providers/claude/roots.js';
-import { resolveRoots } from '../../../core/transcripts/providers/index.js';
+import { defaultRoots, resolveRoots } from '../../../core/transcripts/providers/index.js';
+import { transcriptsHandlers } from '../../../core/transcripts/handlers.js';
+import { uniqueRoots } from '../../../core/transcripts/roots.js';
 import { OpenClawProvider } from '../../../core/transcripts/providers/openclaw/index.js';
 import { desktopSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 import { tempHome, type TempHome } from '../../support/home.js';
@@ -22,6 +24,29 @@ function fakeUser() {
   const env: NodeJS.ProcessEnv = { HOME: user, APPDATA: join(user, 'AppData', 'Roaming'), LOCALAPPDATA: join(user, 'AppData', 'Local') };
   return { user, env };
 }
+
+describe("Claude Code's default roots", () => {
+  it('CLAUDE_CONFIG_DIR naming ~/.claude (as it is or as ~/.claude/) is listed once: found by default, and watched', async () => {
+    const { user, env } = fakeUser();
+    const none = parseConfig({});
+    const code = [join(user, '.claude'), join(user, '.config', 'claude')];
+    for (const named of [join(user, '.claude'), `${join(user, '.claude')}/`, `${join(user, '.claude')},/srv/claude`]) {
+      const withEnv = { ...env, CLAUDE_CONFIG_DIR: named };
+      const extra = named.endsWith('/srv/claude') ? ['/srv/claude'] : [];
+      expect(defaultRoots('claude', withEnv).roots).toEqual([...code, ...extra]);
+      expect(resolveRoots('claude', none, withEnv).roots).toEqual([...code, ...extra]);
+      // What Settings → Claude Code shows under "Found by default".
+      const listing = await transcriptsHandlers(none, withEnv, () => none)['Providers.Roots']({}, { transport: 'in-process' });
+      const detected = listing.providers.find((p) => p.provider === 'claude')!.roots.find((r) => r.key === 'roots')!.detected;
+      expect(detected.map((d) => d.path)).toEqual([...code, ...extra]);
+    }
+  });
+
+  it('each folder once, as first spelled; on Windows without regard to case', () => {
+    expect(uniqueRoots(['/a/b', '/a/./b', '/a/c/../b/', '/a/B'], 'linux')).toEqual(['/a/b', '/a/B']);
+    expect(uniqueRoots(['C:\\Users\\Ana\\.claude', 'c:\\users\\ana\\.claude\\', 'C:\\Users\\Ana\\.config\\claude'], 'win32')).toEqual(['C:\\Users\\Ana\\.claude', 'C:\\Users\\Ana\\.config\\claude']);
+  });
+});
 
 describe("Claude Desktop's default user-data folders", () => {
   it('Windows: the classic install and the Microsoft Store (MSIX) one; a folder that is not there is read as empty', async () => {

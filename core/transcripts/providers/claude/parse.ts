@@ -67,6 +67,10 @@ const AGENT_ID_IN_TEXT = /agentId: ([A-Za-z0-9_-]{1,64})/;
 const SYNTHETIC_MODEL = '<synthetic>';
 /** How far below `subagents/` a subagent transcript may sit (`subagents/workflows/<id>/agent-….jsonl`). */
 const SUBAGENT_NESTING = 3;
+/** Worktree projects kept across reads: only of the sessions a file is named for (its own, a Cowork one), so a bound to spare. */
+const MAX_ORIGINS = 8;
+/** A cwd in a worktree Claude Code made (`--worktree`, a background job): `<repo>/.claude/worktrees/<name>[/…]`. */
+const CLAUDE_WORKTREE = /^(.*?[^\\/])[\\/]\.claude[\\/]worktrees[\\/][^\\/]+(?:[\\/].*)?$/;
 
 /** What a later read of the same file needs to go on where this one stopped. */
 export interface ClaudeState {
@@ -74,17 +78,20 @@ export interface ClaudeState {
   tasks: Array<[string, string]>;
   /** The session a subagent transcript's lines went to: a read with no new line still knows it. */
   agentSession?: string;
+  /**
+   * The project of a session of this file that ran in a worktree (see worktreeOrigin): a later read,
+   * whose lines neither repeat the `worktree-state` line nor need to keep the worktree's cwd, still knows it.
+   */
+  origins?: Array<[string, string]>;
 }
+
+const isPairs = (value: unknown): value is Array<[string, string]> =>
+  Array.isArray(value) && value.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'string');
 
 export function isClaudeState(value: unknown): value is ClaudeState {
   const state = asObject(value);
-  const tasks = state?.tasks;
   const agentSession = state?.agentSession;
-  return (
-    Array.isArray(tasks) &&
-    tasks.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'string') &&
-    (agentSession === undefined || typeof agentSession === 'string')
-  );
+  return isPairs(state?.tasks) && (agentSession === undefined || typeof agentSession === 'string') && (state.origins === undefined || isPairs(state.origins));
 }
 
 export interface FileContext {
@@ -103,6 +110,8 @@ export interface FileContext {
   coworkModel: string | null;
   /** Cowork: the folder the user selected, else the one Claude Desktop project; said only of the sessions the file owns (ownsSession). */
   projectCwd: string | null;
+  /** Session → the folder its worktree came from, for the sessions this file owns that ran in one (see worktreeOrigin). */
+  origins: Map<string, string>;
   windowStartMs: number | null;
   tasks: Map<string, string>;
   /** Whether the parent's transcript is on disk (asked once per parent). */
@@ -151,6 +160,7 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
     coworkTitle: facts.cowork?.title ?? null,
     coworkModel: facts.cowork?.model ?? null,
     projectCwd: file.source === PROVIDERS.claude.roots.desktop_roots.source ? (folder ?? DESKTOP_PROJECT) : null,
+    origins: new Map(state?.origins ?? []),
     windowStartMs,
     tasks: new Map(state?.tasks ?? []),
     parentExists,
@@ -158,8 +168,10 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
 }
 
 export function stateOf(ctx: FileContext): ClaudeState {
-  const tasks = [...ctx.tasks].slice(-MAX_OPEN_TASKS);
-  return ctx.agentSession === undefined ? { tasks } : { tasks, agentSession: ctx.agentSession };
+  const state: ClaudeState = { tasks: [...ctx.tasks].slice(-MAX_OPEN_TASKS) };
+  if (ctx.agentSession !== undefined) state.agentSession = ctx.agentSession;
+  if (ctx.origins.size > 0) state.origins = [...ctx.origins].slice(-MAX_ORIGINS);
+  return state;
 }
 
 /**
@@ -176,13 +188,49 @@ export function ownsSession(ctx: FileContext, lineSession: string, agentId?: str
   return lineSession === ctx.fileSessionId || lineSession === ctx.coworkSessionId || (agentId !== undefined && agentId === ctx.fileAgentId);
 }
 
+/** The repository a cwd in a worktree of Claude Code's own lies in (`<repo>/.claude/worktrees/<name>[/…]`). */
+export function claudeWorktreeRepo(cwd: string | null): string | undefined {
+  return cwd === null ? undefined : CLAUDE_WORKTREE.exec(cwd)?.[1];
+}
+
 /**
- * What a session's own file says of its project: Cowork's folder, else (a Claude Code file) that the
- * project is the session's cwd, which undoes a move an older parser made from a copy (ownFile).
+ * A session that ran in a worktree belongs to the repository's project, not to a project of the
+ * worktree's own: the folder its own file's `worktree-state` line named (`originalCwd`; a worktree a
+ * hook made outside `.claude/` included), else the repository of a cwd under `.claude/worktrees/`.
+ * Said only by what the transcript holds: a git worktree that no line names stays its own folder.
+ * Kept (ctx.origins) once known, so a later read whose cwd moved out of the worktree keeps the project.
+ */
+function worktreeOrigin(session: SessionRow, ctx: FileContext): string | undefined {
+  const known = ctx.origins.get(session.sessionId);
+  if (known !== undefined) return known;
+  const repo = claudeWorktreeRepo(session.cwd);
+  // Kept for the file's own session only: the many subagents a parent's file tells of never push it out.
+  const own = session.sessionId === ctx.fileSessionId || session.sessionId === ctx.coworkSessionId;
+  if (repo !== undefined && own) ctx.origins.set(session.sessionId, repo);
+  return repo;
+}
+
+/**
+ * What a session's own file says of its project: Cowork's folder, else (a Claude Code file) the
+ * repository of the worktree it ran in, else that the project is the session's cwd, which undoes a move
+ * an older parser made from a copy (ownFile).
  */
 function ownProject(session: SessionRow, ctx: FileContext): void {
   session.ownFile = true;
-  if (ctx.projectCwd) session.projectCwd = ctx.projectCwd;
+  const project = ctx.projectCwd ?? worktreeOrigin(session, ctx);
+  if (project !== undefined) session.projectCwd = project;
+}
+
+/**
+ * A `worktree-state` line names the folder the session's worktree was made from (`originalCwd`); a
+ * null `worktreeSession` (the session left its worktree) changes nothing. Only the session's own file says.
+ */
+function worktreeState(line: Json, ctx: FileContext, projection: Projection): void {
+  const origin = asString(asObject(line.worktreeSession)?.originalCwd)?.trim();
+  const lineSession = asString(line.sessionId) ?? ctx.fileSessionId;
+  if (!origin || !ownsSession(ctx, lineSession)) return;
+  ctx.origins.set(lineSession, origin);
+  ownProject(projection.session(lineSession), ctx);
 }
 
 interface MessageBase {
@@ -342,8 +390,9 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
         child.agentType = type;
         child.agentTypeSource = 'task';
       }
-      if (ownsSession(ctx, lineSession)) ownProject(child, ctx);
+      // Its cwd first: a subagent that ran in a worktree belongs to the repository's project (ownProject).
       if (child.cwd === null) child.cwd = asString(line.cwd) ?? null;
+      if (ownsSession(ctx, lineSession)) ownProject(child, ctx);
       projection.vouch(child, ts);
     }
   }
@@ -475,6 +524,7 @@ export function projectLine(line: Json, text: string, offset: number, ctx: FileC
   if (type === 'custom-title' && asString(line.customTitle)) projection.title(namedSession(line, ctx, projection), line.customTitle as string, 'custom-title');
   else if (type === 'ai-title' && asString(line.aiTitle)) projection.title(namedSession(line, ctx, projection), line.aiTitle as string, 'ai-title');
   else if (type === 'agent-name' && asString(line.agentName)) projection.title(namedSession(line, ctx, projection), line.agentName as string, 'agent-name');
+  else if (type === 'worktree-state') worktreeState(line, ctx, projection);
   else if (type === 'summary' && asString(line.summary)) {
     const leaf = asString(line.leafUuid);
     const fallbackSessionId = asString(line.sessionId) ?? ctx.fileSessionId;

@@ -31,7 +31,9 @@ export interface ClaudeRoots {
  * from another session no longer move that session to the Cowork project.
  * 8: a session's own file says its project even when it names no folder (a Claude Code file: the cwd),
  * so a session that version 6 or earlier moved by such copies goes back; a store already read by 7
- * reads its files once more for it.
+ * reads its files once more for it. A session that ran in a worktree belongs to its repository's
+ * project (the `worktree-state` line's `originalCwd`, else `<repo>` of a cwd under
+ * `<repo>/.claude/worktrees/`), not to one of the worktree's own; the same re-read moves it there.
  */
 export const CLAUDE_PARSER_VERSION = 8;
 
