@@ -3,12 +3,24 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 /**
+ * A reader that goes away before the answer is written (`steward --version | true`) is no failure:
+ * the write's EPIPE would otherwise crash the process with a stack trace. The full CLI ends a command
+ * at its next write instead (core/cli/output.ts, pipeWriter).
+ */
+function quietWhenReaderLeaves() {
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
+/**
  * `steward --version` (or -v, first, as the full CLI reads it) answers from package.json alone: the
  * whole CLI would load its verbs' modules to print one line.
  */
 function fastVersion() {
   if (process.argv[2] !== '--version' && process.argv[2] !== '-v') return false;
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  quietWhenReaderLeaves();
   process.stdout.write(`${version}\n`);
   return true;
 }
@@ -24,6 +36,7 @@ async function fastContext() {
     const { parseContextArgs, runContext } = await import(new URL('../dist/core/cli/commands/context.js', import.meta.url).href);
     const options = parseContextArgs(process.argv.slice(3));
     if (options === null) return false;
+    quietWhenReaderLeaves();
     const io = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), env: process.env };
     process.exitCode = await runContext(io, options);
     return true;

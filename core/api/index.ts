@@ -26,7 +26,7 @@ export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
 export { hasSearchFilter, NOTHING_TO_SEARCH, SearchHit, SearchSession, SearchQueryResult } from './search.js';
-export { commandLine, groupBySession, harnessKind, lastActiveAt, voiceOf, type HarnessKind, type Voice, type VoicedPart } from './reading.js';
+export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, voiceOf, type HarnessKind, type Voice, type VoicedPart } from './reading.js';
 export { SKIP_WORDS, WITHHELD_WORDS, unreadableWhy } from './import-words.js';
-export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, messageSpeaker } from './sessions.js';
+export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitSpeaker, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

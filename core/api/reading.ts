@@ -42,6 +42,18 @@ export function voiceOf(message: { role: string | null; parts: readonly VoicedPa
 }
 
 /**
+ * Who wrote a search hit, by voiceOf's rule for one part: a tool's output is nobody's words (`tool`);
+ * in a subagent's conversation the user turns are the main agent's prompts (`main-agent`); other user
+ * text capture did not mark as the person's is the app's (`app`); else its role speaks.
+ */
+export function hitVoice(hit: { role: string | null; kind: string; genuineUserTurn: boolean }, inSubagent: boolean): Voice {
+  if (hit.kind === 'tool_result') return 'tool';
+  if (hit.role === 'user' && inSubagent) return 'main-agent';
+  if (hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn) return 'app';
+  return 'role';
+}
+
+/**
  * Hits by conversation, conversations in the order of their best hit (the first in the page): a
  * relevance page interleaves them, a reader takes each conversation once.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { PROVIDER_IDS } from './registry.js';
-import { harnessKind, voiceOf } from './reading.js';
+import { harnessKind, hitVoice, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
@@ -93,14 +93,27 @@ export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuin
 }
 
 const ROLE_WORDS: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
+/** A subagent's user turns, as the CLI, MCP, exports and the panel all call them. */
+const MAIN_AGENT = 'Main agent';
 
 /** Who a message is from (reading.ts's voiceOf), as the CLI and exports say it. */
 export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string): string {
   const voice = voiceOf(message, inSubagent);
   if (voice === 'tool') return 'Tool result';
   if (voice === 'app') return app;
-  if (voice === 'main-agent') return 'Main agent';
+  if (voice === 'main-agent') return MAIN_AGENT;
   return ROLE_WORDS[message.role ?? ''] ?? message.role ?? 'Message';
+}
+
+/**
+ * Who wrote a search hit's text (reading.ts's hitVoice), in messageSpeaker's words: the app, the main
+ * agent; else the role as stored, which is how a search line says it.
+ */
+export function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean }, inSubagent: boolean, app: string): string {
+  const voice = hitVoice(hit, inSubagent);
+  if (voice === 'app') return app;
+  if (voice === 'main-agent') return MAIN_AGENT;
+  return hit.role ?? '';
 }
 
 export const SessionMessage = z.strictObject({

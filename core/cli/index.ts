@@ -27,13 +27,18 @@ import { EXIT, processIo, reportError, type CliIo } from './output.js';
 
 export { connect, type Connection } from './connect.js';
 
+/** How every verb ends, as README's "The command" says it. */
+const EXIT_CODES = 'Exit codes: 0 success; 1 failure, among them an id or a name Steward holds nothing under (not_found); 2 usage error: an unknown verb or option, a value of the wrong form, a name two projects share.';
+
 /** Builds the `steward` program; each top-level verb has its own file in commands/ and registers itself here. */
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command('steward')
     .description('Steward keeps the local memory of your AI coding agents current.')
     .version(stewardVersion(), '-v, --version')
     .showHelpAfterError('(steward --help lists the verbs)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .addHelpText('after', `\n${EXIT_CODES}`)
+    // Commander's own complaints (an unknown option, a missing argument) start as Steward's do.
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text.replace(/^error: /, 'steward: ')) })
     // Everything after the verb is the verb's: `steward search` reads a `--` and the flags of a command
     // it looks for itself (`rm -rf`), which the program would otherwise take or drop first.
     .enablePositionalOptions()

@@ -1,11 +1,15 @@
 import { ProjectKey, projectsNamed, StewardError, type NamedProject, type StewardClient } from '../api/index.js';
 import { UsageError } from './output.js';
 
-/** The one key `text` names among `projects`, or a usage error that says what to do instead; `where` says which list was searched. */
+/**
+ * The one key `text` names among `projects`, or an error that says what to do instead; `where` says
+ * which list was searched. A name nothing holds is `not_found` (exit 1), as an unknown key or id is;
+ * a name two projects share is the command line's to fix (a usage error, exit 2).
+ */
 export function oneProject(option: string, text: string, projects: readonly NamedProject[], where: string): string {
   const keys = projectsNamed(text, projects);
   if (keys.length === 1) return keys[0]!;
-  if (keys.length === 0) throw new UsageError(`${option}: no project is called ${JSON.stringify(text)}; ${where} lists each project's name and key`);
+  if (keys.length === 0) throw new StewardError('not_found', `${option}: no project is called ${JSON.stringify(text)}; ${where} lists each project's name and key`);
   throw new UsageError(`${option}: ${keys.length} projects are called ${JSON.stringify(text)} (${keys.join(', ')}); give one of those keys (\`steward projects --json\` shows each one's folder)`);
 }
 
@@ -26,6 +30,17 @@ export async function forgottenProjectKeyFor(client: StewardClient, text: string
   const { tombstones } = await client.call('Forget.List', {});
   const forgotten = tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
   return oneProject(option, text, forgotten, '`steward forget --list`');
+}
+
+/** Whether a conversation (or a subagent's) is stored under exactly this id. */
+export async function isStoredSession(client: StewardClient, sessionId: string): Promise<boolean> {
+  try {
+    await client.call('Sessions.Get', { sessionId, limit: 1 });
+    return true;
+  } catch (error) {
+    if (error instanceof StewardError && error.code === 'not_found') return false;
+    throw error;
+  }
 }
 
 /**

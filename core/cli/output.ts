@@ -58,9 +58,45 @@ async function readStdin(): Promise<string> {
   });
 }
 
+/**
+ * The reader of the output went away (`steward projects | head -4` closed the pipe): not the command's
+ * failure. Thrown by the next write to stdout, so the command stops there and exits 0, as `git log | head`.
+ */
+export class ClosedOutput extends Error {
+  constructor() {
+    super('the reader of the output went away');
+  }
+}
+
+/**
+ * Writes to a stream until its reader goes away. A closed pipe (EPIPE) comes as the stream's 'error'
+ * event after the write that met it; unheard, it crashed the process with a stack trace. From then on
+ * a write throws ClosedOutput (`endOnClose`, stdout: the command ends) or is dropped (stderr: an error
+ * being reported must not fail in turn). Any other error of the stream is thrown as before.
+ */
+export function pipeWriter(stream: NodeJS.WritableStream, endOnClose: boolean): (text: string) => void {
+  let closed = false;
+  let heard = false;
+  return (text) => {
+    // Listened to at the first write, not at import: a test or the MCP server owns the stream otherwise.
+    if (!heard) {
+      heard = true;
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+        closed = true;
+      });
+    }
+    if (closed) {
+      if (endOnClose) throw new ClosedOutput();
+      return;
+    }
+    stream.write(text);
+  };
+}
+
 export const processIo: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
+  stdout: pipeWriter(process.stdout, true),
+  stderr: pipeWriter(process.stderr, false),
   env: process.env,
   confirm: askInTerminal,
   stdin: readStdin,
@@ -88,6 +124,8 @@ export function printJson(io: CliIo, value: unknown): void {
 
 /** One clear line on stderr, or `{"error":{code,message}}` on stdout with --json. */
 export function reportError(io: CliIo, error: unknown, json: boolean): number {
+  // Nobody reads the output any more: nothing to say, and nothing failed.
+  if (error instanceof ClosedOutput) return EXIT.ok;
   if (error instanceof UsageError) {
     if (json) printJson(io, { error: { code: 'invalid_params', message: error.message } });
     else io.stderr(`steward: ${error.message}\n`);
@@ -101,10 +139,16 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
   return typed.code === 'invalid_params' ? EXIT.usage : EXIT.failure;
 }
 
+/**
+ * A whole number from `min` to `max`, or a usage error saying which numbers the flag takes, whatever
+ * was wrong with the value (`-1` read as "not a whole number" when the trouble is its sign).
+ */
 export function parseIntOption(name: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} expects a whole number, got ${JSON.stringify(value)}`);
-  const n = Number.parseInt(value, 10);
-  if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}`);
+  const n = /^\d+$/.test(value) ? Number.parseInt(value, 10) : Number.NaN;
+  if (Number.isNaN(n) || n < min || n > max) {
+    const range = min === 1 ? `a positive whole number, at most ${max}` : `a whole number from ${min} to ${max}`;
+    throw new UsageError(`${name} must be ${range}, got ${JSON.stringify(value)}`);
+  }
   return n;
 }
 

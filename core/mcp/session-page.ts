@@ -12,6 +12,8 @@ const MIN_PART_CHARS = 200;
 /** One-line fields (a title, a summary, a harness line) are cut here, so the page's fixed part is bounded too. */
 const LINE_CHARS = 500;
 const SUBAGENTS_SHOWN = 20;
+/** A subagent's title and first request are cut shorter: twenty of them share the page with its messages. */
+const SUBAGENT_LINE_CHARS = 200;
 
 const Part = z.strictObject({
   kind: z.string(),
@@ -42,6 +44,9 @@ export const GetSessionOutput = z.strictObject({
     /** The app that wrote it, as people call it ("Claude Desktop", "Codex CLI"). */
     app: z.string(),
     agentType: z.string().nullable(),
+    /** The conversation this one is a subagent of, or branched from; null for a conversation of its own. */
+    parentSessionId: z.string().nullable(),
+    parentKind: z.enum(['subagent', 'branch']).nullable(),
     startedAt: z.string().nullable(),
     lastAt: z.string().nullable(),
     messages: z.number().int(),
@@ -57,7 +62,17 @@ export const GetSessionOutput = z.strictObject({
       partsAfter: PartsNotShown.optional(),
     }),
   ),
-  subagents: z.array(z.strictObject({ sessionId: z.string(), agentType: z.string().nullable(), messages: z.number().int() })),
+  /** The subagents this conversation started (Task calls), in the order they started: read one with get_session and its sessionId. */
+  subagents: z.array(
+    z.strictObject({
+      sessionId: z.string(),
+      agentType: z.string().nullable(),
+      title: z.string().nullable(),
+      /** What the main agent asked it, bounded: a title stand-in, as most subagents have none. */
+      firstRequest: z.string().nullable(),
+      messages: z.number().int(),
+    }),
+  ),
   /** Subagents beyond the first SUBAGENTS_SHOWN, not listed. */
   moreSubagents: z.number().int().optional(),
   cursor: z.string().optional(),
@@ -100,11 +115,19 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
       provider: s.provider,
       app: s.app,
       agentType: bounded(s.agentType, LINE_CHARS),
+      parentSessionId: s.parentSessionId,
+      parentKind: s.parentKind,
       startedAt: iso(s.startedAt),
       lastAt: iso(s.lastAt),
       messages: s.messages,
     },
-    subagents: result.subagents.slice(0, SUBAGENTS_SHOWN).map((sub) => ({ sessionId: sub.session.sessionId, agentType: bounded(sub.session.agentType, LINE_CHARS), messages: sub.session.messages })),
+    subagents: result.subagents.slice(0, SUBAGENTS_SHOWN).map(({ session: sub }) => ({
+      sessionId: sub.sessionId,
+      agentType: bounded(sub.agentType, SUBAGENT_LINE_CHARS),
+      title: sub.title === null ? null : bounded(redact(sub.title), SUBAGENT_LINE_CHARS),
+      firstRequest: sub.firstRequest === null ? null : bounded(redact(sub.firstRequest), SUBAGENT_LINE_CHARS),
+      messages: sub.messages,
+    })),
     ...(result.subagents.length > SUBAGENTS_SHOWN ? { moreSubagents: result.subagents.length - SUBAGENTS_SHOWN } : {}),
     ...(result.cursor ? { cursor: result.cursor } : {}),
     ...(result.before ? { before: result.before } : {}),
@@ -162,15 +185,29 @@ function partText(p: PagePart): string {
   return `[${p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`;
 }
 
+/** The subagents, named where an agent reads first: each one's id, what it is and what it was asked. */
+function subagentLines(out: SessionPage): string[] {
+  const total = out.subagents.length + (out.moreSubagents ?? 0);
+  if (total === 0) return [];
+  const lines = [`Started ${countOf(total, 'subagent')}; read one with get_session and its session_id:`];
+  for (const sub of out.subagents) {
+    const words = ['⤷ subagent', sub.agentType, `[${sub.sessionId}]`, sub.title ?? sub.firstRequest ?? '(untitled)', `(${countOf(sub.messages, 'message')})`];
+    lines.push(`  ${words.filter((w) => w !== null && w !== '').join(' ')}`);
+  }
+  if (out.moreSubagents) lines.push(`  ${countOf(out.moreSubagents, 'more subagent')} not listed.`);
+  return lines;
+}
+
 export function sessionText(out: SessionPage): string {
-  const lines = [`${out.session.title ?? out.session.firstRequest ?? '(untitled)'} (${out.session.sessionId}, ${countOf(out.session.messages, 'message')})`];
+  const s = out.session;
+  const parent = s.parentSessionId === null ? '' : `, ${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`;
+  const lines = [`${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`, ...subagentLines(out)];
   for (const m of out.messages) {
     lines.push(`— ${m.role ?? 'message'} ${m.at ?? ''}`);
     if (m.partsBefore) lines.push(`… ${countOf(m.partsBefore.parts, 'earlier part')} of this message not shown: call again with part_id "${m.partsBefore.partId}" to read from there.`);
     for (const p of m.parts) lines.push(partText(p));
     if (m.partsAfter) lines.push(`… ${countOf(m.partsAfter.parts, 'more part')} of this message not shown: call again with part_id "${m.partsAfter.partId}" to read from there.`);
   }
-  if (out.moreSubagents) lines.push(`${countOf(out.moreSubagents, 'more subagent')} not listed.`);
   if (out.cursor) lines.push(`Later messages: call again with cursor "${out.cursor}".`);
   if (out.before) lines.push(`Earlier messages: call again with cursor "${out.before}".`);
   return lines.join('\n');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { countOf, ProjectKey, type ForgetResult, type Tombstone } from '../../api/index.js';
+import { countOf, ProjectKey, StewardError, type ForgetResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { oneProject } from '../names.js';
+import { isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 export interface TargetOptions {
@@ -48,6 +48,35 @@ function removedWhat(result: ForgetResult, project: ForgottenProject | undefined
   return `its ${countOf(conversations, 'conversation')}${subagents > 0 ? ` (with ${countOf(subagents, 'subagent')})` : ''}${notes}`;
 }
 
+/**
+ * An id Steward holds nothing under is refused unless `--not-stored` says it is meant: forgetting it
+ * tombstones it all the same (to keep out a conversation whose files exist but were never imported),
+ * and a mistyped id would otherwise sit in `forget --list` and Settings, keeping nothing out.
+ */
+function notStored(kind: 'session' | 'project'): StewardError {
+  const [what, where] =
+    kind === 'session' ? ['conversation has that id', 'Give the whole id, as `steward sessions list` prints it'] : ['project has that key', '`steward projects` lists each project\'s name and key'];
+  const noun = kind === 'session' ? 'conversation' : 'project';
+  return new StewardError('not_found', `No stored ${what}, so nothing was forgotten.`, {
+    remediation: `${where}; to forget a ${noun} Steward has not imported (keeping it out of future imports), add --not-stored.`,
+  });
+}
+
+/** The session to forget, once it is known to be stored (or `--not-stored` says it need not be). */
+async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean): Promise<ForgetResult> {
+  if (!anyway && !(await isStoredSession(client, sessionId))) throw notStored('session');
+  return client.call('Forget.Session', { sessionId });
+}
+
+/** The project to forget, named as `steward projects` names it; its name and count are read first, since once forgotten it is no longer listed. */
+async function forgetProject(client: StewardClient, text: string, anyway: boolean): Promise<{ result: ForgetResult; project: ForgottenProject | undefined }> {
+  const { projects } = await client.call('Projects.List', {});
+  const projectKey = ProjectKey.safeParse(text).success ? text : oneProject('--project', text, projects, '`steward projects`');
+  const listed = projects.find((p) => p.projectKey === projectKey);
+  if (!listed && !anyway) throw notStored('project');
+  return { result: await client.call('Forget.Project', { projectKey }), project: listed && { name: listed.name, conversations: listed.sessions } };
+}
+
 function formatTombstones(tombstones: Tombstone[]): string {
   if (tombstones.length === 0) return 'Nothing is forgotten.\n';
   return `${tombstones.map((t) => `${t.kind}  ${t.id}  ${localTime(t.createdAt)}  ${t.label ?? ''}`.trimEnd()).join('\n')}\n`;
@@ -60,26 +89,23 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
     .description('delete a conversation (with its subagents) or a whole project, and keep it from being imported again')
     .option('--session <id>', 'the conversation to forget')
     .option('--project <project>', 'the project to forget (its name or key, as `steward projects` lists them): every conversation, its row and its notes')
+    .option('--not-stored', 'forget an id Steward holds nothing under (a conversation or project not imported yet), to keep it out of future imports')
     .option('--list', 'list what is forgotten')
     .option('--json', 'print JSON')
-    .action((options: TargetOptions & { list?: boolean; json?: boolean }) =>
+    .action((options: TargetOptions & { notStored?: boolean; list?: boolean; json?: boolean }) =>
       run(async () => {
         if (options.list) {
-          if (options.session !== undefined || options.project !== undefined) throw new UsageError('--list takes no --session or --project');
+          if (options.session !== undefined || options.project !== undefined || options.notStored) throw new UsageError('--list takes no --session, --project or --not-stored');
           const result = await withClient(io, (client) => client.call('Forget.List', {}));
           if (options.json) printJson(io, result);
           else io.stdout(formatTombstones(result.tombstones));
           return EXIT.ok;
         }
         const what = target(options, 'forget');
-        const { result, project } = await withClient(io, async (client) => {
-          if (what.kind === 'session') return { result: await client.call('Forget.Session', { sessionId: what.id }), project: undefined };
-          // Its name and count are read first: once forgotten, the project is no longer listed.
-          const { projects } = await client.call('Projects.List', {});
-          const projectKey = ProjectKey.safeParse(what.id).success ? what.id : oneProject('--project', what.id, projects, '`steward projects`');
-          const listed = projects.find((p) => p.projectKey === projectKey);
-          return { result: await client.call('Forget.Project', { projectKey }), project: listed && { name: listed.name, conversations: listed.sessions } };
-        });
+        const anyway = options.notStored === true;
+        const { result, project } = await withClient(io, async (client) =>
+          what.kind === 'session' ? { result: await forgetSession(client, what.id, anyway), project: undefined } : forgetProject(client, what.id, anyway),
+        );
         if (options.json) printJson(io, result);
         else io.stdout(formatForget(result, project));
         return EXIT.ok;

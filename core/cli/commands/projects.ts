@@ -24,7 +24,8 @@ export function registerProjects(program: Command, io: CliIo, run: Run): void {
           else
             for (const p of result.projects) {
               const at = lastActiveAt(p);
-              const activity = p.sessions === 0 ? 'no sessions left' : `${countOf(p.sessions, 'session')}  ${at === null ? 'no activity recorded' : `last ${localTime(at)}`}`;
+              // `sessions` counts conversations (subagents apart), as `info` and the panel call them.
+              const activity = p.sessions === 0 ? 'no conversations left' : `${countOf(p.sessions, 'conversation')}  ${at === null ? 'no activity recorded' : `last ${localTime(at)}`}`;
               io.stdout(`${p.projectKey}  ${p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
               if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
             }

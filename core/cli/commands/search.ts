@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, hasSearchFilter, PART_ROLES, PROVIDER_IDS, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, hasSearchFilter, hitSpeaker, PART_ROLES, PROVIDER_IDS, RepoId, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { projectKeyFor } from '../names.js';
+import { projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
@@ -36,8 +36,9 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
       const label = s?.title ?? s?.firstRequest ?? '(untitled)';
       lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${s?.app ?? hit.provider} · ${hit.sessionId}`);
     }
-    // User text capture did not mark as the person's is the agent's app's (a command's echo, hook output).
-    const who = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && s?.parentKind !== 'subagent' ? (s?.app ?? hit.provider) : (hit.role ?? '');
+    // User text capture did not mark as the person's is the agent's app's (a command's echo, hook output);
+    // a subagent's is the main agent's prompt, as the panel and exports call it.
+    const who = hitSpeaker(hit, s?.parentKind === 'subagent', s?.app ?? hit.provider);
     // A tool call says its one line (the command, the file) before the snippet that matched.
     const what = hit.kind === 'text' ? who : hit.summary !== null ? `${hit.role ?? ''} ${hit.kind} ${hit.summary}`.trim() : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
     lines.push(`  ${localTime(hit.ts)}  ${what}: ${hit.snippet}`);
@@ -93,6 +94,12 @@ function longOptions(command: Command): string[] {
   return command.options.flatMap((o) => (o.long ? [o.long] : []));
 }
 
+/** `--repo` as the contract takes it (OWNER/NAME or a canonical id), or a usage error in the flag's words. */
+function repoOption(value: string): string {
+  if (!RepoId.safeParse(value).success) throw new UsageError(`--repo expects OWNER/NAME (or a canonical id such as github.com/OWNER/NAME), got ${JSON.stringify(value)}`);
+  return value;
+}
+
 /** What `steward search` with neither words nor a filter says. */
 const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or a filter such as --project, --mine, --kind or --from';
 
@@ -133,7 +140,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           ...(options.kind !== undefined ? { kind: choiceOption('--kind', options.kind, SEARCH_KINDS) } : {}),
           ...(options.mine ? { genuineUserTurn: true } : {}),
           ...dates.range,
-          ...(options.repo !== undefined ? { repo: options.repo } : {}),
+          ...(options.repo !== undefined ? { repo: repoOption(options.repo) } : {}),
           ...(options.sort !== undefined ? { sort: choiceOption('--sort', options.sort, SEARCH_SORTS) } : {}),
           ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 100) } : {}),
           ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
@@ -141,9 +148,12 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           redact: true,
         };
         if (params.query.trim() === '' && !hasSearchFilter(params) && options.project === undefined) throw new UsageError(NOTHING_TO_SEARCH);
-        const result = await withClient(io, async (client) =>
-          client.call('Search.Query', { ...params, ...(options.project !== undefined ? { projectKey: await projectKeyFor(client, options.project) } : {}) }),
-        );
+        const result = await withClient(io, async (client) => {
+          const found = await client.call('Search.Query', { ...params, ...(options.project !== undefined ? { projectKey: await projectKeyFor(client, options.project) } : {}) });
+          // "No matches." would be untrue of a conversation that is not there: say so, as `sessions show` does.
+          if (found.hits.length === 0 && params.sessionId !== undefined) await client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 }).catch(wholeSessionId);
+          return found;
+        });
         if (options.json) printJson(io, pageJson(result, dates.pinned));
         else io.stdout(formatSearch(result, dates.pinned));
         return EXIT.ok;

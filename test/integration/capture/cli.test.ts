@@ -80,8 +80,8 @@ describe('steward backfill / sweep / projects', () => {
     expect(sweep.out).toMatch(/^claude: 2 transcript files, 2 read; .*; 1 line held nothing to import \(1 bookkeeping\)/m);
     const listed = io(home.env);
     expect(await runCli(['projects'], listed)).toBe(0);
-    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}receipts {2}1 session .*\n {4}latest: Sort the receipts\n/m);
-    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}titled-project {2}1 session .*\n {4}latest: Fix the flaky test\n/m);
+    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}receipts {2}1 conversation .*\n {4}latest: Sort the receipts\n/m);
+    expect(listed.out).toMatch(/^p_[0-9a-f]{16} {2}titled-project {2}1 conversation .*\n {4}latest: Fix the flaky test\n/m);
     expect(listed.out).not.toContain('/sessions/');
   });
 

@@ -88,7 +88,7 @@ describe('--project takes a project as `steward projects` names it', () => {
     expect((JSON.parse(listed.out) as { hits: Array<{ projectKey: string }> }).hits.every((h) => h.projectKey === keys[ORCHARD])).toBe(true);
   });
 
-  it('an unknown name and an ambiguous one are plain usage errors, the same for every verb', async () => {
+  it('an unknown name is not_found (exit 1, as an unknown key or id) and an ambiguous one a usage error, the same for every verb', async () => {
     const ambiguous = [keys[BILLING_A], keys[BILLING_B]].sort();
     for (const argv of [
       ['search', 'invoices', '--project'],
@@ -96,7 +96,7 @@ describe('--project takes a project as `steward projects` names it', () => {
       ['forget', '--project'],
     ]) {
       const unknown = await cli(...argv, 'billing-service');
-      expect(unknown.code).toBe(2);
+      expect(unknown.code).toBe(1);
       expect(unknown.err).toBe('steward: --project: no project is called "billing-service"; `steward projects` lists each project\'s name and key\n');
       const two = await cli(...argv, 'billing');
       expect(two.code).toBe(2);
@@ -126,8 +126,11 @@ describe('steward sessions show and export name a conversation by its whole id',
       );
     }
     expect((await cli('sessions', 'show', IDS.kitchen)).code).toBe(0);
-    // Forgetting an id nothing is stored under is allowed (it keeps it out), and says the id must be whole.
-    const forgot = await cli('forget', '--session', IDS.kitchen.slice(0, 8));
+    // Forgetting an id nothing is stored under is refused, unless --not-stored says it is meant (it
+    // keeps it out); it still says the id must be whole.
+    const refused = await cli('forget', '--session', IDS.kitchen.slice(0, 8));
+    expect({ code: refused.code, out: refused.out }).toEqual({ code: 1, out: '' });
+    const forgot = await cli('forget', '--session', IDS.kitchen.slice(0, 8), '--not-stored');
     expect(forgot.out).toContain('nothing was stored under that id (a conversation is named by its whole id, as `steward sessions list` prints it)');
     expect((await cli('unforget', '--session', IDS.kitchen.slice(0, 8))).out).toMatch(/^Lifted/);
   });

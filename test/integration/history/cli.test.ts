@@ -129,9 +129,10 @@ describe('steward search', () => {
     expect((await cli('search', 'cream', 'OR')).out).toMatch(/^note: That was not valid search syntax/);
     expect((await cli('search', 'x', '--kind', 'files')).code).toBe(2);
     expect((await cli('search', 'x', '--from', 'yesterday-ish')).code).toBe(2);
+    // A project nothing is called is not_found (exit 1), as an unknown key or conversation id is.
     const json = await cli('search', 'x', '--project', 'not-a-key', '--json');
-    expect(json.code).toBe(2);
-    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'invalid_params' } });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'not_found' } });
   });
 });
 

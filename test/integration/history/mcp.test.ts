@@ -165,8 +165,18 @@ describe('steward mcp: search_transcripts and get_session', () => {
   });
 
   it('get_session names the subagents, and an unknown id is a tool error, not a crash', async () => {
-    const out = (await call('get_session', { session_id: IDS.pruning })).structuredContent as { subagents: Array<{ sessionId: string; agentType: string }> };
-    expect(out.subagents).toEqual([{ sessionId: SUBAGENT_SESSION, agentType: 'Explore', messages: 2 }]);
+    const main = await call('get_session', { session_id: IDS.pruning });
+    const out = main.structuredContent as { subagents: Array<{ sessionId: string; agentType: string }> };
+    expect(out.subagents).toEqual([{ sessionId: SUBAGENT_SESSION, agentType: 'Explore', title: null, firstRequest: 'Find the first frost dates for the orchard region', messages: 2 }]);
+    // The text is what an agent reads: the subagent's id, type and what it was asked, and how to read it.
+    const [title, started, subagent] = main.content[0]!.text!.split('\n');
+    expect(title).toBe(`Winter pruning plan (${IDS.pruning}, 5 messages)`);
+    expect(started).toBe('Started 1 subagent; read one with get_session and its session_id:');
+    expect(subagent).toBe(`  ⤷ subagent Explore [${SUBAGENT_SESSION}] Find the first frost dates for the orchard region (2 messages)`);
+    // Its page names the conversation it belongs to.
+    const sub = await call('get_session', { session_id: SUBAGENT_SESSION });
+    expect(sub.structuredContent).toMatchObject({ session: { parentSessionId: IDS.pruning, parentKind: 'subagent' }, subagents: [] });
+    expect(sub.content[0]!.text!.split('\n')[0]).toContain(`(${SUBAGENT_SESSION}, 2 messages, subagent of ${IDS.pruning})`);
     const unknown = await call('get_session', { session_id: 'no-such-session' });
     expect(unknown.isError).toBe(true);
     expect(stderr()).not.toMatch(/Error:/);

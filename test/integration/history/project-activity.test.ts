@@ -62,8 +62,9 @@ describe('a project with no conversations', () => {
     expect(listed.code).toBe(0);
     const rows = listed.out.split('\n').filter((l) => l.startsWith('p_'));
     expect(rows).toHaveLength(2);
-    // A moment as every CLI line prints one (`sessions list`'s form), not an ISO instant.
-    expect(rows[0]).toMatch(/ garden-planner {2}1 session {2}last \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/);
-    expect(rows[1]).toMatch(/ compost-ledger {2}no sessions left$/);
+    // A moment as every CLI line prints one (`sessions list`'s form), not an ISO instant; counted in
+    // conversations, as `info` and the panel count them.
+    expect(rows[0]).toMatch(/ garden-planner {2}1 conversation {2}last \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/);
+    expect(rows[1]).toMatch(/ compost-ledger {2}no conversations left$/);
   });
 });

@@ -52,11 +52,14 @@ describe('steward sweeper run|show', () => {
     expect(formatSweptAll({ projects: 2, ok: 2, nochange: 0, skipped: 0, failed: 0, paused: 0, calls: 0 })).toBe('swept 2: 2 updated\n');
   });
 
-  it('exit 2 for a name no project has, exit 1 with a typed error for an unknown project key', async () => {
+  it('exit 1 with a typed error for a name no project has, as for an unknown project key', async () => {
     home = tempHome('steward-cli-sweeper-');
     const bad = io(home.env);
-    expect(await runCli(['sweeper', 'run', 'nope'], bad)).toBe(2);
+    expect(await runCli(['sweeper', 'run', 'nope'], bad)).toBe(1);
     expect(bad.err).toBe('steward: sweeper run: no project is called "nope"; `steward projects` lists each project\'s name and key\n');
+    const badJson = io(home.env);
+    expect(await runCli(['sweeper', 'run', 'nope', '--json'], badJson)).toBe(1);
+    expect(JSON.parse(badJson.out)).toEqual({ error: { code: 'not_found', message: 'sweeper run: no project is called "nope"; `steward projects` lists each project\'s name and key' } });
     const unknown = io(home.env);
     expect(await runCli(['sweeper', 'run', 'p_0123456789abcdef', '--json'], unknown)).toBe(1);
     expect(JSON.parse(unknown.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('No project') } });

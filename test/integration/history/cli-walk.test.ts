@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIn } from '../../support/cli.js';
+import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
+
+// What a new person's first walk through the CLI met: a typo that forgot nothing but stayed in the
+// list, a search that said "No matches." of a conversation that is not there, errors in the words of
+// the contract rather than the command's, and two conventions for one kind of mistake.
+
+let home: TempHome;
+
+beforeAll(async () => {
+  ({ home } = historyHome('steward-cli-walk-'));
+  expect((await cli('backfill', '--all', '--json')).code).toBe(0);
+});
+
+afterAll(() => home?.cleanup());
+
+const cli = (...argv: string[]) => runIn(home.env, ...argv);
+const tombstones = async () => (JSON.parse((await cli('forget', '--list', '--json')).out) as { tombstones: Array<{ kind: string; id: string }> }).tombstones;
+
+describe('steward forget with an id Steward holds nothing under', () => {
+  it('refuses a mistyped conversation id with a typed error naming --not-stored, and tombstones nothing', async () => {
+    const typo = await cli('forget', '--session', 'nope');
+    expect(typo).toEqual({
+      code: 1,
+      out: '',
+      err: 'steward: No stored conversation has that id, so nothing was forgotten. Give the whole id, as `steward sessions list` prints it; to forget a conversation Steward has not imported (keeping it out of future imports), add --not-stored.\n',
+    });
+    const json = await cli('forget', '--session', 'nope', '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'not_found', remediation: expect.stringContaining('--not-stored') } });
+    expect(await tombstones()).toEqual([]);
+  });
+
+  it('refuses an unknown project key the same way', async () => {
+    const typo = await cli('forget', '--project', 'p_0123456789abcdef');
+    expect(typo.code).toBe(1);
+    expect(typo.err).toBe(
+      "steward: No stored project has that key, so nothing was forgotten. `steward projects` lists each project's name and key; to forget a project Steward has not imported (keeping it out of future imports), add --not-stored.\n",
+    );
+    expect(await tombstones()).toEqual([]);
+  });
+
+  it('with --not-stored, keeps out an id not imported yet, as the contract does', async () => {
+    const meant = await cli('forget', '--session', 'not-imported-yet', '--not-stored');
+    expect(meant.code).toBe(0);
+    expect(meant.out).toMatch(/^Forgot conversation not-imported-yet: nothing was stored under that id/);
+    const project = await cli('forget', '--project', 'p_0123456789abcdef', '--not-stored');
+    expect(project.code).toBe(0);
+    expect(await tombstones()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'session', id: 'not-imported-yet' }), expect.objectContaining({ kind: 'project', id: 'p_0123456789abcdef' })]),
+    );
+    for (const [kind, id] of [
+      ['session', 'not-imported-yet'],
+      ['project', 'p_0123456789abcdef'],
+    ] as const)
+      expect((await cli('unforget', `--${kind}`, id)).code).toBe(0);
+    // --not-stored says something of an id to forget; --list names none.
+    expect((await cli('forget', '--list', '--not-stored')).code).toBe(2);
+  });
+});
+
+describe('steward search --session with an id no conversation has', () => {
+  it('says no stored conversation has that id, with the exit code of `sessions show`', async () => {
+    const search = await cli('search', '--session', 'nope', 'apple');
+    const show = await cli('sessions', 'show', 'nope');
+    expect(search).toEqual({ code: 1, out: '', err: show.err });
+    expect(search.err).toMatch(/^steward: No stored conversation has that id/);
+    // A stored one with no match is still "No matches.".
+    const none = await cli('search', '--session', IDS.kitchen, 'zzyzx');
+    expect({ code: none.code, out: none.out }).toEqual({ code: 0, out: 'No matches.\n' });
+  });
+});
+
+describe('steward search labels a subagent’s prompt as the panel and exports do', () => {
+  it('"Main agent", not "user"', async () => {
+    const { code, out } = await cli('search', 'frost', 'dates', '--session', SUBAGENT_SESSION, '--role', 'user');
+    expect(code).toBe(0);
+    expect(out).toMatch(/ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2} \S+ {2}Main agent: Find the first frost dates/);
+    expect(out).not.toMatch(/ user: /);
+  });
+});
+
+describe('errors in the words of the command, one prefix, one exit-code convention', () => {
+  it('--repo that is no repository says so of --repo (usage, exit 2)', async () => {
+    const { code, out, err } = await cli('search', 'apple', '--repo', 'bad');
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toBe('steward: --repo expects OWNER/NAME (or a canonical id such as github.com/OWNER/NAME), got "bad"\n');
+  });
+
+  it('a negative --limit is said to need a positive whole number', async () => {
+    for (const [argv, max] of [
+      [['sessions', 'list', '--limit', '-1'], 200],
+      [['sessions', 'list', '--limit', '0'], 200],
+      [['search', 'apple', '--limit', '1.5'], 100],
+      [['search', 'apple', '--limit', '500'], 100],
+    ] as const) {
+      const { code, err } = await cli(...argv);
+      expect({ argv, code, err }).toEqual({ argv, code: 2, err: `steward: --limit must be a positive whole number, at most ${max}, got ${JSON.stringify(argv[argv.length - 1])}\n` });
+    }
+    expect((await cli('backfill', '--days', '-3')).err).toBe('steward: --days must be a whole number from 0 to 36500, got "-3"\n');
+  });
+
+  it('commander’s own complaints start with steward:, as every other error', async () => {
+    const unknown = await cli('sessions', 'list', '--nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe("steward: unknown option '--nope'\n(steward --help lists the verbs)\n");
+    const missing = await cli('sessions', 'show');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^steward: missing required argument 'id'\n/);
+  });
+
+  it('--help says the exit codes', async () => {
+    const { out } = await cli('--help');
+    expect(out).toContain('Exit codes: 0 success; 1 failure, among them an id or a name Steward holds nothing under (not_found); 2 usage error');
+  });
+});
