@@ -28,6 +28,8 @@ export const WITHHELD_WORDS = {
  */
 const UNREADABLE_WORDS: Readonly<Record<string, string>> = {
   read_failed: 'its contents could not be read',
+  // A file read whole as one document (a legacy Gemini chat) that does not parse: nothing of it was read.
+  malformed: 'cut short or damaged: not a whole transcript',
   SQLITE_NOTADB: 'not a database',
   SQLITE_CORRUPT: 'a damaged database',
   EISDIR: 'a folder, not a file',

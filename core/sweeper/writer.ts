@@ -51,8 +51,13 @@ function read(file: string): string | null {
   }
 }
 
-function write(file: string, text: string): void {
-  writeFileAtomic.sync(file, text, { mode: PRIVATE_FILE_MODE });
+/**
+ * Atomic and durable, off the event loop: the fsync waits on the disk, which a busy one (other
+ * processes writing) made take 0.2-0.8 s a note, and `.sync` held the owner's loop that long (the
+ * panel, the RPCs and capture stood still). Notes have one writer, the sweeps, which never overlap.
+ */
+async function write(file: string, text: string): Promise<void> {
+  await writeFileAtomic(file, text, { mode: PRIVATE_FILE_MODE });
 }
 
 /** Control characters, ANSI escapes and CRLF never reach a note. */
@@ -87,13 +92,13 @@ function sameFile(a: FileSnapshot | null, b: FileSnapshot | null): boolean {
   return a.sha256 === b.sha256 && a.size === b.size;
 }
 
-function writeOverview(input: WriteInput, text: string): WriteResult['overview'] {
+async function writeOverview(input: WriteInput, text: string): Promise<WriteResult['overview']> {
   const body = capBytes(escapeMarkers(clean(text)).trim(), CAPS.overviewBytes);
   if (body === '' || isPlaceholder(body)) return 'empty';
   if (!sameFile(input.overviewBefore, snapshot(input.paths.overview))) return 'preserved';
   const next = `${body}\n`;
   if (read(input.paths.overview) === next) return 'unchanged';
-  write(input.paths.overview, next);
+  await write(input.paths.overview, next);
   return 'written';
 }
 
@@ -156,7 +161,7 @@ function appendBullet(existing: string | null, date: string, bullet: string): st
   return dropOldestDays(`${lines.join('\n')}\n`);
 }
 
-function writeChangelog(input: WriteInput, days: DatedBullet[]): WriteResult['changelog'] {
+async function writeChangelog(input: WriteInput, days: DatedBullet[]): Promise<WriteResult['changelog']> {
   let text = read(input.paths.changelog);
   let appended = 0;
   let duplicates = 0;
@@ -171,7 +176,7 @@ function writeChangelog(input: WriteInput, days: DatedBullet[]): WriteResult['ch
     }
   }
   if (appended === 0) return duplicates > 0 ? 'duplicate' : 'empty';
-  write(input.paths.changelog, text ?? '');
+  await write(input.paths.changelog, text ?? '');
   return 'appended';
 }
 
@@ -222,7 +227,7 @@ function existingLines(...texts: Array<string | null>): string[] {
     .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
-function amendClaude(input: WriteInput, text: string): { added: string[]; rejected: number } {
+async function amendClaude(input: WriteInput, text: string): Promise<{ added: string[]; rejected: number }> {
   const current = read(input.paths.claude);
   const known = existingLines(current, read(join(input.project.cwd, 'CLAUDE.md')));
   const added: string[] = [];
@@ -240,7 +245,7 @@ function amendClaude(input: WriteInput, text: string): { added: string[]; reject
   const lines = added.map((f) => `- ${f}`).join('\n');
   const next = base.includes(FACTS_HEADING) ? `${base.replace(/\n+$/, '')}\n${lines}\n` : `${base.replace(/\n+$/, '')}\n\n${FACTS_HEADING}\n\n${lines}\n`;
   if (Buffer.byteLength(next) > CAPS.claudeBytes) return { added: [], rejected: rejected + added.length };
-  write(input.paths.claude, next);
+  await write(input.paths.claude, next);
   return { added, rejected };
 }
 
@@ -253,10 +258,10 @@ export async function writeNotes(input: WriteInput): Promise<WriteResult> {
   const [overview = '', claudeText = '', ...bullets] = await input.redactor.redactMany([input.sections.overview, input.sections.claude ?? '', ...input.days.map((d) => d.bullet)]);
   const claude = input.sections.claude === null ? null : claudeText;
   const days = input.days.map((d, i) => ({ date: d.date, bullet: bullets[i] ?? '' }));
-  const result: WriteResult = { overview: writeOverview(input, overview), changelog: writeChangelog(input, days), factsAdded: [], factsRejected: 0 };
+  const result: WriteResult = { overview: await writeOverview(input, overview), changelog: await writeChangelog(input, days), factsAdded: [], factsRejected: 0 };
   // Repo-backed projects own their CLAUDE.md upstream: enforced here, not only asked of the model.
   if (claude !== null && !input.project.repoBacked) {
-    const amended = amendClaude(input, claude);
+    const amended = await amendClaude(input, claude);
     result.factsAdded = amended.added;
     result.factsRejected = amended.rejected;
   }

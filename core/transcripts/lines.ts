@@ -207,3 +207,16 @@ export function countMalformed(stats: LineStats): void {
   stats.failedLines += 1;
   countSkip(stats, 'malformed');
 }
+
+/**
+ * Thrown by a provider reading a file that is one document (a legacy Gemini chat) when the document
+ * does not parse: nothing of the file could be read, so it is the file that failed (`malformed`, named
+ * to the person as a file that could not be read), not one line of it. A line file never throws it:
+ * each of its lines stands alone, and one that does not parse is counted (countMalformed).
+ */
+export class MalformedFile extends Error {
+  readonly code = 'malformed';
+  constructor() {
+    super('transcript file is not a whole document');
+  }
+}

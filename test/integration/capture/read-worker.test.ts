@@ -234,4 +234,21 @@ describe('the read worker', () => {
     expect(await codexOf(viaWorker.driver)).toMatchObject({ ...failing, unreadableUnchanged: 1, bytesRead: 0 });
     expect(viaWorker.driver.reader.readsStarted).toBe(started);
   });
+
+  it('fails a legacy Gemini chat cut short as malformed in the worker as in-thread: a file that could not be read, not a line', async () => {
+    home = tempHome('steward-read-worker-');
+    const gemini = join(home.dir, 'gemini');
+    const chats = join(gemini, 'tmp', 'site', 'chats');
+    mkdirSync(chats, { recursive: true });
+    const whole = readFileSync(join(FIXTURES.gemini, 'legacy-session.json'), 'utf8');
+    writeFileSync(join(chats, 'session-2026-01-14T09-30-5d1e2f3a.json'), whole.slice(0, Math.floor(whole.length / 2)));
+    const roots = { STEWARD_GEMINI_ROOTS: gemini };
+    const viaWorker = driver('worker', roots, true);
+    const inThread = driver('thread', roots, false);
+    const failing = { read: 0, failed: 1, failedLines: 0, errors: [{ code: 'malformed', count: 1 }], unreadable: [{ code: 'malformed', count: 1 }] };
+    const geminiOf = async (d: Capture) => (await d.tick()).find((p) => p.provider === 'gemini');
+    expect(await geminiOf(viaWorker.driver)).toMatchObject(failing);
+    expect(viaWorker.driver.reader.usesWorker).toBe(true);
+    expect(await geminiOf(inThread.driver)).toMatchObject(failing);
+  });
 });

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { PROVIDERS, type SkipReason } from '../../../api/constants/index.js';
 import { basename, join, sep } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
-import { countMalformed, countSkip, readCompleteLines } from '../../lines.js';
+import { countMalformed, countSkip, MalformedFile, readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
@@ -19,8 +19,11 @@ import { ProjectPaths } from './projects.js';
  * Gemini registered nowhere joins the "Gemini CLI" project instead of one named after the Gemini folder.
  * 4: a subagent's prompts are side-chain parts, never the person's words (read again, stored ones are
  * rewritten so); a legacy chat above `sweep.max_line_bytes` is read, up to its own bound (`documentCap`).
+ * 5: a legacy chat that does not parse (cut short, damaged) is a file that could not be read
+ * (`malformed`), named to the person, no longer one unreadable line of a chat said to be up to date;
+ * an empty one is an empty line. Read again, one an older parser checkpointed so gets named.
  */
-export const GEMINI_PARSER_VERSION = 4;
+export const GEMINI_PARSER_VERSION = 5;
 
 /**
  * The bound on a legacy chat, one JSON document read whole: it is no line but the whole chat, so the
@@ -293,9 +296,14 @@ export class GeminiProvider implements TranscriptProvider {
     // A document is no line: `sweep.max_line_bytes` would lose a whole chat, after every rewrite.
     const text = await readWholeFile(file.path, documentCap(options.maxLineBytes), stats);
     if (text === undefined) return;
-    stats.lines += 1;
     const document = parseLine(text);
-    if (!document) return yield () => countMalformed(stats);
+    if (!document) {
+      // Nothing of a document that does not parse can be read: the file failed, not a line of it.
+      if (text.trim() !== '') throw new MalformedFile();
+      stats.lines += 1;
+      return countSkip(stats, 'empty');
+    }
+    stats.lines += 1;
     // The document counts as a line (its messages as one each): its own fields are no part.
     yield (reader) => {
       reader.metadata(document);
