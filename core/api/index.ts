@@ -1,5 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
-// The panel imports four files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), import-words.ts (what an import left out) and names.ts (how a person names a project).
+// The panel imports five files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out) and names.ts (how a person names a project).
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -28,5 +28,6 @@ export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } fr
 export { hasSearchFilter, NOTHING_TO_SEARCH, SearchHit, SearchSession, SearchQueryResult } from './search.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, voiceOf, type HarnessKind, type Voice, type VoicedPart } from './reading.js';
 export { SKIP_WORDS, WITHHELD_WORDS, unreadableWhy } from './import-words.js';
+export { COMPACTION_FOLD, foldLine, kindLabel, partFold, roleWord, ROLE_WORDS, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitSpeaker, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult } from './forget.js';

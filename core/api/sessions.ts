@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { PROVIDER_IDS } from './registry.js';
+import { COMPACTION_FOLD, foldLine, roleWord } from './part-words.js';
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
@@ -42,7 +43,11 @@ export const SessionPart = z.strictObject({
   partId: z.string(),
   kind: z.string(),
   text: z.string().nullable(),
-  /** One line a folded view shows: the tool and its command or file, a result's outcome, a thought's start. */
+  /**
+   * One line a folded view shows: the tool and its command or file, a result's outcome, a thought's
+   * start; for any other kind, part-words.ts's line (a notice's first line, a compaction's "Earlier
+   * conversation summarized"), never the kind's name, except for a kind that table does not know.
+   */
   summary: z.string().nullable(),
   toolName: z.string().nullable(),
   toolUseId: z.string().nullable(),
@@ -80,19 +85,18 @@ export const SessionPart = z.strictObject({
 export type SessionPart = z.infer<typeof SessionPart>;
 
 /**
- * What a user-role text part the person did not write is, in one line, for the CLI and MCP: "Command
- * /clear", "Summary of the earlier conversation", or the session's `app` and the text's first line.
- * Undefined for the words of the turn's author (the rule is reading.ts's harnessKind, which the panel
- * says in its own words).
+ * What a user-role text part the person did not write is, in one line, for the CLI, the exports and
+ * MCP: "Command /clear", a compaction's "Summary · Earlier conversation summarized" (part-words.ts,
+ * as the panel folds it), or the session's `app` and the text's first line. Undefined for the words
+ * of the turn's author (the rule is reading.ts's harnessKind).
  */
 export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, app: string): string | undefined {
   const kind = harnessKind(part, role, inSubagent);
-  if (kind === 'summary') return 'Summary of the earlier conversation';
+  if (kind === 'summary') return foldLine(COMPACTION_FOLD);
   if (kind === 'command') return `Command ${part.summary ?? part.slashCommand}`;
   return kind === 'app' ? `${app}: ${part.summary ?? ''}` : undefined;
 }
 
-const ROLE_WORDS: Record<string, string> = { user: 'User', assistant: 'Assistant', toolResult: 'Tool result' };
 /** A subagent's user turns, as the CLI, MCP, exports and the panel all call them. */
 const MAIN_AGENT = 'Main agent';
 
@@ -102,7 +106,7 @@ export function messageSpeaker(message: { role: string | null; parts: ReadonlyAr
   if (voice === 'tool') return 'Tool result';
   if (voice === 'app') return app;
   if (voice === 'main-agent') return MAIN_AGENT;
-  return ROLE_WORDS[message.role ?? ''] ?? message.role ?? 'Message';
+  return roleWord(message.role, false);
 }
 
 /**

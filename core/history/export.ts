@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, harnessLine, messageSpeaker, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, foldLine, harnessLine, messageSpeaker, partFold, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -72,8 +72,11 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
       return `**Tool result**${resultNote(part)}\n\n${fence(part.output ?? text)}${cut}`;
     case 'image':
       return `_[${part.summary ?? 'image'}]_`;
-    default:
-      return `**${part.kind}**\n\n${fence(text)}`;
+    default: {
+      // Folded as the panel folds it ("Summary · Earlier conversation summarized"), never by the kind's name.
+      const line = escapeHtml(foldLine(partFold(part)));
+      return text === '' ? `_[${line}]_` : `<details><summary>${line}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
+    }
   }
 }
 

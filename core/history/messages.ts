@@ -1,4 +1,4 @@
-import { commandLine, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
+import { commandLine, partFold, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -234,11 +234,15 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     summary = harnessSummary(part.text ?? '', slashCommand);
   } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text), part.text);
   else if (result) summary = toolResultSummary(result, isError);
-  else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || 'thinking';
+  else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || partFold({ kind: 'thinking', summary: null, text: null }).summary;
   else if (part.kind === 'image') {
     image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };
     summary = `image${image.mediaType ? ` (${image.mediaType})` : ''}, ${image.bytes} bytes`;
-  } else if (part.kind !== 'text') summary = part.kind;
+  } else if (part.kind !== 'text') {
+    // Every other kind's line is the one table's (a notice's first line, "Earlier conversation
+    // summarized"), so no surface says a kind by its name.
+    summary = partFold({ kind: part.kind, summary: null, text: part.text }).summary;
+  }
   return {
     partId: part.partId,
     kind: part.kind,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOf, harnessLine, wholeAt, type Result } from '../api/index.js';
+import { countOf, harnessLine, kindLabel, wholeAt, type Result } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -182,7 +182,8 @@ function harnessText(p: PagePart): string {
 function partText(p: PagePart): string {
   if (p.harness !== null) return harnessText(p);
   if (p.kind === 'text') return p.text ?? '';
-  return `[${p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`;
+  // What the part is in a reader's words ("[Summary] Earlier conversation summarized"); the JSON keeps its kind.
+  return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`;
 }
 
 /** The subagents, named where an agent reads first: each one's id, what it is and what it was asked. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, harnessLine, messageSpeaker, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, foldLine, harnessLine, messageSpeaker, partFold, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
 import { projectKeyFor, wholeSessionId } from '../names.js';
@@ -53,8 +53,11 @@ function partLine(part: SessionPart, harness: string | undefined): string {
       return `  ◂ ${part.summary ?? ''}`;
     case 'thinking':
       return `  (thinking) ${part.summary ?? ''}`;
+    case 'image':
+      return `  [${part.summary ?? 'image'}]`;
     default:
-      return `  [${part.summary ?? part.kind}]`;
+      // Said as the panel folds it ("Summary · Earlier conversation summarized"), never by the kind's name.
+      return `  [${foldLine(partFold(part))}]`;
   }
 }
 

@@ -106,7 +106,7 @@ describe('text the harness wrote in the person’s name', () => {
     expect(text).toContain('── Claude Code');
     expect(text).toContain('  [Command /clear all tomatoes]');
     expect(text).toContain('  [Claude Code: Cleared the conversation]');
-    expect(text).toContain('  [Summary of the earlier conversation]');
+    expect(text).toContain('  [Summary · Earlier conversation summarized]');
     expect(text).not.toContain('<command-name>');
     expect(text.match(/── User /g)).toHaveLength(1);
     expect(text).toContain('How warm should the greenhouse stay at night?');
@@ -147,7 +147,7 @@ describe('text the harness wrote in the person’s name', () => {
     expect(md).toMatch(/\n## Claude Code · \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
     expect(md).toContain('<details><summary>Command /clear all tomatoes</summary>');
     expect(md).toContain('<details><summary>Claude Code: Cleared the conversation</summary>');
-    expect(md).toContain('<details><summary>Summary of the earlier conversation</summary>');
+    expect(md).toContain('<details><summary>Summary · Earlier conversation summarized</summary>');
     // Only the typed prompt is the user's.
     expect(md.match(/\n## User · /g)).toHaveLength(1);
     expect(md).toMatch(/## User · [^\n]+\n\nHow warm should the greenhouse stay at night\?/);

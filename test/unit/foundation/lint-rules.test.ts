@@ -38,10 +38,12 @@ describe('import rules between runtimes', () => {
     expect(await rulesHit('renderer/src/x.ts', "import { voiceOf } from '../../core/api/reading.js';\nexport const a = voiceOf;\n")).toEqual([]);
     expect(await rulesHit('renderer/src/x.ts', "import { PROVIDERS } from '../../core/api/registry.js';\nexport const a = PROVIDERS;\n")).toEqual([]);
     expect(await rulesHit('renderer/src/x.ts', "import { SKIP_WORDS } from '../../core/api/import-words.js';\nexport const a = SKIP_WORDS;\n")).toEqual([]);
+    expect(await rulesHit('renderer/src/x.ts', "import { partFold } from '../../core/api/part-words.js';\nexport const a = partFold;\n")).toEqual([]);
     expect(await rulesHit('renderer/src/x.ts', "import { countOf } from '../../core/api/words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
     expect(await rulesHit('core/api/reading.ts', "import { z } from 'zod';\nexport const a = z;\n")).toContain('no-restricted-imports');
     expect(await rulesHit('core/api/registry.ts', "import { countOf } from './words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
     expect(await rulesHit('core/api/import-words.ts', "import { SKIP_REASONS } from './lists.js';\nexport const a = SKIP_REASONS;\n")).toContain('no-restricted-imports');
+    expect(await rulesHit('core/api/part-words.ts', "import { countOf } from './words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
   });
 });
 

@@ -29,7 +29,7 @@ describe('user text the person did not write, in the session viewer', () => {
   it('folds as what it is, never as the person’s words', () => {
     expect(harnessFold(typed, 'user', false, 'Claude Code')).toBeUndefined();
     expect(harnessFold(echo, 'user', false, 'Claude Code')).toEqual({ label: 'Command', summary: '/clear' });
-    expect(harnessFold(compacted, 'user', false, 'Claude Code')).toEqual({ label: 'Summary of the earlier conversation', summary: null });
+    expect(harnessFold(compacted, 'user', false, 'Claude Code')).toEqual({ label: 'Summary', summary: 'Earlier conversation summarized' });
     expect(harnessFold(output, 'user', false, 'Claude Code')).toEqual({ label: 'Claude Code', summary: 'Cleared' });
     // The app is the session's: Claude Desktop's sessions are the Claude provider's too.
     expect(harnessFold(output, 'user', false, 'Claude Desktop')).toEqual({ label: 'Claude Desktop', summary: 'Cleared' });
@@ -40,7 +40,7 @@ describe('user text the person did not write, in the session viewer', () => {
 
   it('a subagent’s prompt stays the main agent’s words; only a compaction summary folds there', () => {
     expect(harnessFold(part({ text: 'List the sensors' }), 'user', true, 'Claude Code')).toBeUndefined();
-    expect(harnessFold(compacted, 'user', true, 'Claude Code')?.label).toBe('Summary of the earlier conversation');
+    expect(harnessFold(compacted, 'user', true, 'Claude Code')?.label).toBe('Summary');
   });
 
   it('a message of only the app’s text (and tool output) is the app’s turn, not “You”', () => {
@@ -55,7 +55,7 @@ describe('user text the person did not write, in the session viewer', () => {
   it('the CLI and MCP say the same as the panel', () => {
     expect(harnessLine(echo, 'user', false, 'Claude Code')).toBe('Command /clear');
     expect(harnessLine(output, 'user', false, 'Claude Code')).toBe('Claude Code: Cleared');
-    expect(harnessLine(compacted, 'user', false, 'Claude Code')).toBe('Summary of the earlier conversation');
+    expect(harnessLine(compacted, 'user', false, 'Claude Code')).toBe('Summary · Earlier conversation summarized');
     expect(harnessLine(typed, 'user', false, 'Claude Code')).toBeUndefined();
     expect(harnessLine(part({ text: 'List the sensors' }), 'user', true, 'Claude Code')).toBeUndefined();
   });

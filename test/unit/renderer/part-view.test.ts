@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { SessionPart } from '../../../core/api/index.js';
 import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
-import { kindLabel } from '../../../renderer/src/places/sessions/part-words.js';
+import { kindLabel } from '../../../core/api/part-words.js';
 import { PartView } from '../../../renderer/src/places/sessions/PartView.js';
 import { messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
 

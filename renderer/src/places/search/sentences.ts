@@ -1,6 +1,6 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { countOf, formatCount } from '../../components/index.js';
-import { kindLabel, ROLE_WORDS } from '../sessions/part-words.js';
+import { kindLabel, roleWord } from '../../../../core/api/part-words.js';
 
 type SearchResult = Result<'Search.Query'>;
 
@@ -44,7 +44,7 @@ export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName' | 'ge
   const tool = hit.toolName ? ` ${hit.toolName}` : '';
   if (hit.kind === 'tool_result') return `${TOOL_OUTPUT}${tool}`;
   const theApps = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && !inSubagent;
-  const who = theApps ? app : hit.role === 'user' && inSubagent ? 'Main agent' : (ROLE_WORDS[hit.role ?? ''] ?? hit.role ?? 'Message');
+  const who = theApps ? app : hit.role === 'user' && inSubagent ? 'Main agent' : roleWord(hit.role, true);
   const kind = kindLabel(hit.kind);
   return kind ? `${who} · ${kind}${tool}` : who;
 }

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { formatBytes, MarkdownText } from '../../components/index.js';
-import { kindLabel, partFold } from './part-words.js';
+import { kindLabel, partFold } from '../../../../core/api/part-words.js';
 import { cutSentence, type HarnessFold } from './reading.js';
 
 function prettyJson(text: string | null): string {
@@ -69,7 +69,7 @@ export function PartView({ part, role, hit, harness }: { part: SessionPart; role
       );
       break;
     default:
-      // Said in the reader's words (part-words.ts), never by the kind's name.
+      // Said in the reader's words (core/api/part-words.ts), never by the kind's name.
       body = <Fold kind="other" {...partFold(part)} text={part.text ?? ''} open={hit} />;
   }
   return (

@@ -1,8 +1,8 @@
 import type { SessionMessage, SessionPart } from '../../../../core/api/index.js';
+import { COMPACTION_FOLD, roleWord } from '../../../../core/api/part-words.js';
 import { harnessKind, voiceOf } from '../../../../core/api/reading.js';
 import { formatCount } from '../../components/index.js';
 import type { Direction } from './pages.js';
-import { ROLE_WORDS } from './part-words.js';
 
 /**
  * Who a message is from, as the reader would say it. A subagent's user turns are the prompts the
@@ -10,7 +10,7 @@ import { ROLE_WORDS } from './part-words.js';
  */
 export function speakerOf(role: string | null, inSubagent: boolean): string {
   if (role === 'user' && inSubagent) return 'Main agent';
-  return ROLE_WORDS[role ?? ''] ?? role ?? 'Message';
+  return roleWord(role, true);
 }
 
 /** How a part that is not its author's words folds: what it is, and its one line. */
@@ -27,7 +27,7 @@ export interface HarnessFold {
  */
 export function harnessFold(part: Pick<SessionPart, 'kind' | 'summary' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>, role: string | null, inSubagent: boolean, app: string): HarnessFold | undefined {
   const kind = harnessKind(part, role, inSubagent);
-  if (kind === 'summary') return { label: 'Summary of the earlier conversation', summary: null };
+  if (kind === 'summary') return { ...COMPACTION_FOLD };
   if (kind === 'command') return { label: 'Command', summary: part.summary ?? part.slashCommand };
   return kind === 'app' ? { label: app, summary: part.summary } : undefined;
 }

@@ -1,12 +1,12 @@
-import type { SessionPart } from '../../../../core/api/index.js';
+// The words a reader is given for what the parsers store (core/transcripts/providers): who a message
+// is from, by its role, and what each kind of part is, with the one line its fold shows when the part
+// says none itself. One table for every surface, so a kind is never shown by its name: the panel loads
+// this file at run time (so it imports nothing, as reading.ts), the CLI, the exports and MCP read it
+// through the contract, and the history room gives each part its line from it.
 
-/**
- * The words a reader is given for what the parsers store (core/transcripts/providers): who a message
- * is from, by its role, and what each kind of part is, with the one line its fold shows when the part
- * says none itself. The viewer and search say them from here, so a kind is never shown by its name.
- */
+/** Who a message is from, by its role, in a transcript anyone may read (the CLI, an export). */
 export const ROLE_WORDS: Readonly<Record<string, string>> = {
-  user: 'You',
+  user: 'User',
   assistant: 'Assistant',
   toolResult: 'Tool result',
   tool: 'Tool result',
@@ -14,6 +14,21 @@ export const ROLE_WORDS: Readonly<Record<string, string>> = {
   // Codex's messages between agents.
   system: 'System',
 };
+
+/**
+ * Who a message is from, by its role. `toThePerson`: the panel speaks to the person whose
+ * conversations it shows, so their turns are "You"; a printed or exported transcript says "User".
+ */
+export function roleWord(role: string | null, toThePerson: boolean): string {
+  if (role === 'user' && toThePerson) return 'You';
+  return ROLE_WORDS[role ?? ''] ?? role ?? 'Message';
+}
+
+/** A folded part: what it is, and its one line. */
+export interface PartFold {
+  label: string;
+  summary: string;
+}
 
 interface KindWords {
   label: string;
@@ -23,12 +38,18 @@ interface KindWords {
   ownLine?: true;
 }
 
+/**
+ * How the summary that continues a compacted conversation folds, whichever way the agent stored it
+ * (Claude Code's user text, OpenClaw's or Gemini CLI's compaction part): the one wording for it.
+ */
+export const COMPACTION_FOLD: Readonly<PartFold> = { label: 'Summary', summary: 'Earlier conversation summarized' };
+
 const KIND_WORDS: Readonly<Record<string, KindWords>> = {
   thinking: { label: 'Thinking', summary: 'No text kept' },
   tool_use: { label: 'Tool call', summary: 'A tool the agent called' },
   tool_result: { label: 'Result', summary: 'No output' },
   image: { label: 'Image', summary: 'An image; only its type and size are kept' },
-  compaction: { label: 'Summary', summary: 'Earlier conversation summarized' },
+  compaction: COMPACTION_FOLD,
   branch_summary: { label: 'Summary', summary: 'Another branch of the conversation summarized' },
   notice: { label: 'Notice', summary: 'A note from the agent', ownLine: true },
   error: { label: 'Error', summary: 'The agent reported an error', ownLine: true },
@@ -56,13 +77,19 @@ export function kindLabel(kind: string): string | undefined {
 }
 
 /**
- * A folded part's label and one line. The contract's summary of a kind it has no line for is the
- * kind's own name ("compaction"), which is no line for a reader; a kind not listed keeps its name as
- * its line, the one fact there is about it.
+ * A folded part's label and one line: its own line, else its text's first line where that is a
+ * short message (a notice), else its kind's. A summary that is only the kind's name (the line a kind
+ * not listed gets, or an older owner's "compaction") is no line of its own; a kind not listed keeps
+ * its name as its line, the one fact there is about it.
  */
-export function partFold(part: Pick<SessionPart, 'kind' | 'summary' | 'text'>): { label: string; summary: string } {
+export function partFold(part: { kind: string; summary: string | null; text: string | null }): PartFold {
   const own = part.summary !== null && part.summary !== '' && part.summary !== part.kind ? part.summary : null;
   const words = KIND_WORDS[part.kind];
   if (words === undefined) return { label: OTHER_LABEL, summary: own ?? part.kind };
   return { label: words.label, summary: own ?? (words.ownLine ? firstLine(part.text) : null) ?? words.summary };
+}
+
+/** A fold said as one line of text, for the CLI, the exports and MCP: "Summary · Earlier conversation summarized". */
+export function foldLine(fold: PartFold): string {
+  return `${fold.label} · ${fold.summary}`;
 }
