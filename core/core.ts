@@ -201,7 +201,8 @@ export class Core {
       env: this.env,
       logger: this.logger,
       projects: this.projects,
-      record: (kind, data) => this.telemetry.record(kind, data),
+      record: (kind, data, at) => this.telemetry.record(kind, data, at),
+      recent: (limit, kind) => this.telemetry.recent(limit, kind),
       onTick: (providers, kind) => {
         this.#reporter.captureSettled(providers);
         this.events.emit('sweep.tick', { kind, at: Date.now(), providers });

@@ -89,7 +89,16 @@ export const sweepMethods = {
     result: z.strictObject({
       scheduled: z.boolean(),
       intervalMs: z.number().int().nonnegative(),
+      /** The schedule's own: when this process last ran a scheduled tick (or Sweep.Tick); null before its first. */
       lastTickAt: z.number().int().nullable(),
+      /**
+       * The last check, as every surface says it ("Last check", "folders last checked"): when Steward
+       * last looked at every enabled agent's folders and that run ended, whether a tick or an import that
+       * covered all of them (Backfill.Run with no provider, or "all"). An import of one agent is not a check
+       * of the others; a cancelled run is not one either. Kept across restarts (from the runs'
+       * telemetry); null when there has been none.
+       */
+      lastCheckAt: z.number().int().nullable(),
       nextTickAt: z.number().int().nullable(),
     }),
   },

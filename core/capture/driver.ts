@@ -1,13 +1,13 @@
 import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowSource, windowStart, type BackfillProgress, type PrunePass, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
-import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result } from '../api/index.js';
+import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
 import { SweepScheduler, type ProviderFailure } from './queue.js';
-import { recordPrune, recordRun, type Record } from './telemetry.js';
+import { isCheck, lastCheckIn, recordPrune, recordRun, type Record } from './telemetry.js';
 
 export interface CaptureOptions {
   db: Db;
@@ -18,6 +18,8 @@ export interface CaptureOptions {
   projects: ProjectKeys;
   /** Records one telemetry row (counts and durations only). */
   record: Record;
+  /** Reads stored telemetry rows of one kind, newest first: where the last check before this start is found. */
+  recent?: (limit: number, kind: string) => TelemetryEntry[];
   onTick?: (providers: ProviderStats[], kind: 'scheduled' | 'manual') => void;
   onProgress?: (progress: BackfillProgress) => void;
   onBusy?: (busy: boolean, failed: readonly ProviderFailure[]) => void;
@@ -119,9 +121,12 @@ export class Capture {
   /** When the schedule started (ticks fall on whole intervals after it), and whether it skips them now. */
   #schedule: { since: number; paused: () => boolean } | undefined;
   #lastTickAt: number | null = null;
+  /** Sweep.Status's `lastCheckAt`: the last run that looked at every enabled agent's folders (see isCheck). */
+  #lastCheckAt: number | null;
 
   constructor(options: CaptureOptions) {
     this.#options = options;
+    this.#lastCheckAt = options.recent ? lastCheckIn(options.recent) : null;
     this.providers = options.providers ?? createProviders(options.config, options.env);
     this.#sink = new Sink(options.db, options.projects, options.logger);
     this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink, {
@@ -154,7 +159,8 @@ export class Capture {
       onTicked: ({ startedAt, queued }) => {
         this.#liveSince = Math.max(this.#liveSince, startedAt - LIVE_SLACK_MS);
         // A tick that only awaited runs already in flight is the check that queued them; that one records them.
-        if (queued.length > 0) this.#report(queued, 'scheduled');
+        // It looked at every enabled agent's folders: those it queued, and those in flight it awaited.
+        if (queued.length > 0) this.#report(queued, 'scheduled', true);
       },
       ...(options.onBusy ? { onBusy: options.onBusy } : {}),
     });
@@ -173,7 +179,8 @@ export class Capture {
     const wanted = request.provider && request.provider !== 'all' ? [request.provider] : this.#enabled().map((p) => p.id);
     const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
     const providers = await this.#scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
-    this.#report(providers, 'manual');
+    // "Import everything" looks at every agent's folders as a tick does; an import of one agent is no check of the others.
+    this.#report(providers, 'manual', this.#enabled().every((p) => wanted.includes(p.id)));
     return providers;
   }
 
@@ -224,13 +231,14 @@ export class Capture {
     });
   }
 
-  /** When the folders were last checked and will be next: the schedule's whole intervals, none while paused. */
+  /** When the folders were last checked (lastCheckAt: see isCheck) and will be next: the schedule's whole intervals, none while paused. */
   status(): Result<'Sweep.Status'> {
     const intervalMs = this.#options.config.sweep.interval_ms;
     const schedule = this.#schedule;
-    if (!schedule) return { scheduled: false, intervalMs, lastTickAt: this.#lastTickAt, nextTickAt: null };
+    const last = { lastTickAt: this.#lastTickAt, lastCheckAt: this.#lastCheckAt };
+    if (!schedule) return { scheduled: false, intervalMs, ...last, nextTickAt: null };
     const elapsed = Math.floor((Date.now() - schedule.since) / intervalMs) + 1;
-    return { scheduled: true, intervalMs, lastTickAt: this.#lastTickAt, nextTickAt: schedule.paused() ? null : schedule.since + elapsed * intervalMs };
+    return { scheduled: true, intervalMs, ...last, nextTickAt: schedule.paused() ? null : schedule.since + elapsed * intervalMs };
   }
 
   /**
@@ -353,9 +361,13 @@ export class Capture {
     this.#pruneTimer.unref();
   }
 
-  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
-    if (kind === 'scheduled') this.#lastTickAt = Date.now();
-    recordRun(this.#options, providers, kind);
+  /** `coveredAll`: the run looked at every enabled agent's folders (whether it is a check: isCheck). */
+  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual', coveredAll: boolean): void {
+    const at = Date.now();
+    const check = isCheck(providers, coveredAll);
+    if (kind === 'scheduled') this.#lastTickAt = at;
+    if (check) this.#lastCheckAt = at;
+    recordRun(this.#options, providers, kind, check, at);
     this.#options.onTick?.(providers, kind);
   }
 }

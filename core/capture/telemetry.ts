@@ -1,8 +1,9 @@
-import type { PruneReport } from '../api/index.js';
+import type { PruneReport, TelemetryEntry } from '../api/index.js';
 import type { ProviderStats } from '../backfill/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 
-export type Record = (kind: string, data: { [key: string]: unknown }) => void;
+/** `at`: the moment the row is of (now when left out). */
+export type Record = (kind: string, data: { [key: string]: unknown }, at?: number) => void;
 
 interface Recorder {
   record: Record;
@@ -10,9 +11,9 @@ interface Recorder {
 }
 
 /** A telemetry row must never fail the work it describes: a failed write is logged with its cause. */
-function safely(recorder: Recorder, kind: string, data: { [key: string]: unknown }): void {
+function safely(recorder: Recorder, kind: string, data: { [key: string]: unknown }, at?: number): void {
   try {
-    recorder.record(kind, data);
+    recorder.record(kind, data, at);
   } catch (error) {
     recorder.logger.warn('telemetry record failed', { kind, code: errorCode(error) });
   }
@@ -42,12 +43,40 @@ export function compactTick(providers: readonly ProviderStats[]): { [key: string
 /**
  * A tick is `sweep.tick` (compact when nothing changed) and a manual import `backfill.run`, unchanged
  * ones included. A run cancelled before its end says so at the top (`cancelled: true`) as well as in
- * its providers, so it never reads as one that finished.
+ * its providers, so it never reads as one that finished. An import that was a check (`isCheck`) says
+ * so (`check: true`): the last check is read back from these rows when Steward starts (lastCheckIn),
+ * at the very moment (`at`) Sweep.Status said.
  */
-export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 'scheduled' | 'manual'): void {
-  if (kind === 'scheduled' && isUnchangedTick(providers)) return safely(recorder, 'sweep.tick', compactTick(providers));
+export function recordRun(recorder: Recorder, providers: ProviderStats[], kind: 'scheduled' | 'manual', check = false, at = Date.now()): void {
+  if (kind === 'scheduled' && isUnchangedTick(providers)) return safely(recorder, 'sweep.tick', compactTick(providers), at);
   const cancelled = providers.some((p) => p.cancelled) ? { cancelled: true } : {};
-  safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, ...cancelled, providers });
+  // A tick's row needs no mark: every tick that ran to its end is a check.
+  const checked = kind === 'manual' && check ? { check: true } : {};
+  safely(recorder, kind === 'scheduled' ? 'sweep.tick' : 'backfill.run', { kind, ...cancelled, ...checked, providers }, at);
+}
+
+/**
+ * Whether a run is a check, in the one sense every surface means by "last check": it looked at every
+ * enabled agent's folders (`coveredAll`: a tick, or an import of all of them, not of one agent) and ran
+ * to its end (a cancelled run left folders unlooked at).
+ */
+export function isCheck(providers: readonly ProviderStats[], coveredAll: boolean): boolean {
+  return coveredAll && !providers.some((p) => p.cancelled);
+}
+
+/** Rows of one kind looked through for the newest check: a few cancelled runs or one-agent imports are passed over. */
+const CHECK_ROWS_SCANNED = 50;
+
+/**
+ * The newest check the runs' rows hold (null: none), so the last check survives a restart and a CLI
+ * verb's short-lived process says what the owner said: every unchanged or finished tick, and an import
+ * marked `check`. `recent` reads stored rows newest first.
+ */
+export function lastCheckIn(recent: (limit: number, kind: string) => TelemetryEntry[]): number | null {
+  const tick = recent(CHECK_ROWS_SCANNED, 'sweep.tick').find((row) => row.data.cancelled !== true);
+  const imported = recent(CHECK_ROWS_SCANNED, 'backfill.run').find((row) => row.data.check === true && row.data.cancelled !== true);
+  const times = [tick?.at, imported?.at].filter((at): at is number => at !== undefined);
+  return times.length > 0 ? Math.max(...times) : null;
 }
 
 export function recordPrune(recorder: Recorder, report: PruneReport, manual: boolean): void {

@@ -24,6 +24,16 @@ export async function projectKeyFor(client: StewardClient, text: string, option 
   return oneProject(option, text, projects, '`steward projects`');
 }
 
+/**
+ * A key Steward holds no project under is `not_found`, as a name nothing holds is (oneProject): a
+ * filter on it would select nothing, and "No matches." would say it was searched.
+ */
+export async function mustBeStoredProject(client: StewardClient, projectKey: string, option = '--project'): Promise<void> {
+  const { projects } = await client.call('Projects.List', {});
+  if (projects.some((p) => p.projectKey === projectKey)) return;
+  throw new StewardError('not_found', `${option}: no stored project has the key ${projectKey} (it may have been forgotten); \`steward projects\` lists each project's name and key`);
+}
+
 /** The same for a forgotten project (`unforget --project`): its row is gone, so its name comes from what `steward forget --list` shows. */
 export async function forgottenProjectKeyFor(client: StewardClient, text: string, option = '--project'): Promise<string> {
   if (ProjectKey.safeParse(text).success) return text;

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, PROVIDER_IDS, RepoId, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, type Params, type Result } from '../api/index.js';
+import { countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, PROVIDER_IDS, RepoId, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -150,6 +150,31 @@ function searchText(out: SearchOut): string {
   return lines.join('\n');
 }
 
+/**
+ * What an empty search says when a filter names a conversation or project Steward does not hold:
+ * "No matches." would tell the agent it was searched. Undefined when each one named is stored.
+ */
+async function unknownFilter(client: StewardClient, params: Params<'Search.Query'>): Promise<string | undefined> {
+  if (params.sessionId !== undefined && !(await isStored(client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 })))) {
+    return `not_found: no stored conversation has the session_id ${JSON.stringify(params.sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
+  }
+  if (params.projectKey !== undefined && !(await client.call('Projects.List', {})).projects.some((p) => p.projectKey === params.projectKey)) {
+    return `not_found: no stored project has the project_key ${params.projectKey} (it may have been forgotten). list_projects names each project's projectKey.`;
+  }
+  return undefined;
+}
+
+/** Whether a read found its record: false for `not_found`; any other error passes as it is. */
+async function isStored(read: Promise<unknown>): Promise<boolean> {
+  try {
+    await read;
+    return true;
+  } catch (error) {
+    if (error instanceof StewardError && error.code === 'not_found') return false;
+    throw error;
+  }
+}
+
 /** `search_transcripts` and `get_session`: the person's captured conversations, for agents. */
 export function registerHistoryTools(server: McpServer, withClient: WithClient): void {
   const redactor = createRedactor();
@@ -161,6 +186,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       description:
         `Full-text search over every conversation Steward has captured from coding agents (${APPS}): ranked hits with the session id, a short snippet, role, kind and time. ` +
         'Narrow with project_key, provider, session_id, role, kind (tool_use finds commands, tool_result their output) and from/to dates; with filters and no query, it lists what they select, newest first. ' +
+        'A session_id or project_key Steward holds nothing under is a tool error, not an empty result. ' +
         'Read a hit in context with get_session (session_id, part_id). Secrets in snippets are redacted; no filesystem path of Steward or of a transcript file is returned.',
       inputSchema: SearchTranscriptsInput,
       outputSchema: SearchTranscriptsOutput,
@@ -170,7 +196,11 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       const params = searchParams(input);
       if (params.query.trim() === '' && !hasSearchFilter(params)) return { isError: true, content: [{ type: 'text' as const, text: NOTHING_TO_SEARCH }] };
       return withClient(async (client) => {
-        const out = searchOutput(await client.call('Search.Query', params), redact);
+        const found = await client.call('Search.Query', params);
+        // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
+        const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
+        if (unknown !== undefined) return { isError: true, content: [{ type: 'text' as const, text: unknown }] };
+        const out = searchOutput(found, redact);
         return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
       });
     },

@@ -4,7 +4,7 @@ import { withClient } from '../connect.js';
 import { formatUnreadable, type UnreadableAsOf } from './sweep.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
-/** What the stores hold: the counts, and when the agents' folders were last read (a check or a backfill, which may have found nothing new). */
+/** What the stores hold: the counts, and the last check of the agents' folders (Sweep.Status's `lastCheckAt`, as Home says it). */
 interface Stored {
   conversations: number;
   messages: number;
@@ -12,11 +12,23 @@ interface Stored {
   lastCheckedAt: number | null;
 }
 
-async function storedFacts(client: StewardClient): Promise<Stored> {
+async function storedFacts(client: StewardClient, sweep: SweepStatus | undefined): Promise<Stored> {
   const stats: CacheStats = await client.call('Cache.Stats', {});
-  const newest = async (kind: string) => (await client.call('Telemetry.Recent', { kind, limit: 1 })).entries[0]?.at ?? null;
-  const times = [await newest('sweep.tick'), await newest('backfill.run')].filter((at): at is number => at !== null);
-  return { conversations: stats.conversations, messages: stats.messages, projects: stats.projects, lastCheckedAt: times.length > 0 ? Math.max(...times) : null };
+  // An owner from before lastCheckAt knows only its schedule's ticks.
+  const lastCheckedAt = sweep ? (sweep.lastCheckAt ?? sweep.lastTickAt ?? null) : null;
+  return { conversations: stats.conversations, messages: stats.messages, projects: stats.projects, lastCheckedAt };
+}
+
+type SweepStatus = Result<'Sweep.Status'>;
+
+/** When the folders were last checked and will be next; an owner from before Sweep.Status says neither. */
+async function sweepStatus(client: StewardClient): Promise<SweepStatus | undefined> {
+  try {
+    return await client.call('Sweep.Status', {});
+  } catch (error) {
+    if (error instanceof StewardError && error.code === 'method_not_found') return undefined;
+    throw error;
+  }
 }
 
 function storedLine(stored: Stored): string {
@@ -39,14 +51,8 @@ async function unreadableFiles(client: StewardClient): Promise<Result<'Sweep.Unr
  * When the unreadable list was found: at the last check, which the list stays as until the next
  * one (no file is looked at for `info`); the next is the running owner's, none without one.
  */
-async function unreadableAsOf(client: StewardClient, running: boolean, checkedAt: number | null): Promise<UnreadableAsOf> {
-  if (!running) return { checkedAt, nextCheckAt: null };
-  try {
-    return { checkedAt, nextCheckAt: (await client.call('Sweep.Status', {})).nextTickAt };
-  } catch (error) {
-    if (error instanceof StewardError && error.code === 'method_not_found') return { checkedAt, nextCheckAt: null };
-    throw error;
-  }
+function unreadableAsOf(sweep: SweepStatus | undefined, running: boolean, checkedAt: number | null): UnreadableAsOf {
+  return { checkedAt, nextCheckAt: running ? (sweep?.nextTickAt ?? null) : null };
 }
 
 /** How to start an owner: `steward serve` runs in this terminal, until it is stopped (Ctrl+C or `steward stop`). */
@@ -73,10 +79,11 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           const running = via === 'owner';
           const status = running ? info.status : (await import('../../app/index.js')).notRunningStatus();
           // What the stores hold, running or not: the one line that says Steward has the person's history.
-          const stored = await storedFacts(client);
+          const sweep = await sweepStatus(client);
+          const stored = await storedFacts(client, sweep);
           // The status counts them; here, where the person looks, they are named, with what to do.
           const unreadable = await unreadableFiles(client);
-          const asOf = unreadable.total > 0 ? await unreadableAsOf(client, running, stored.lastCheckedAt) : undefined;
+          const asOf = unreadable.total > 0 ? unreadableAsOf(sweep, running, stored.lastCheckedAt) : undefined;
           if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, ...(unreadable.total > 0 ? { unreadable: { ...unreadable, ...asOf } } : {}) });
           else {
             const [headline, ...rest] = statusLines(status);

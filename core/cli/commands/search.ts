@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, groupBySession, hasSearchFilter, hitSpeaker, PART_ROLES, PROVIDER_IDS, RepoId, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { projectKeyFor, wholeSessionId } from '../names.js';
+import { mustBeStoredProject, projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
@@ -149,9 +149,13 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
         };
         if (params.query.trim() === '' && !hasSearchFilter(params) && options.project === undefined) throw new UsageError(NOTHING_TO_SEARCH);
         const result = await withClient(io, async (client) => {
-          const found = await client.call('Search.Query', { ...params, ...(options.project !== undefined ? { projectKey: await projectKeyFor(client, options.project) } : {}) });
-          // "No matches." would be untrue of a conversation that is not there: say so, as `sessions show` does.
+          const projectKey = options.project !== undefined ? await projectKeyFor(client, options.project) : undefined;
+          const found = await client.call('Search.Query', { ...params, ...(projectKey !== undefined ? { projectKey } : {}) });
+          // "No matches." would be untrue of a conversation or project that is not there: say so, as
+          // `sessions show` does. Asked only of an empty answer: hits show the filter holds something.
           if (found.hits.length === 0 && params.sessionId !== undefined) await client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 }).catch(wholeSessionId);
+          // A name was resolved among the stored projects already; a key was passed on unchecked.
+          if (found.hits.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
           return found;
         });
         if (options.json) printJson(io, pageJson(result, dates.pinned));

@@ -73,6 +73,25 @@ describe('steward search --session with an id no conversation has', () => {
   });
 });
 
+describe('steward search --project with a key no project has', () => {
+  it('says no stored project has that key (not_found, exit 1), as an unknown project name does', async () => {
+    const search = await cli('search', '--project', 'p_0123456789abcdef', 'apple');
+    expect(search).toEqual({
+      code: 1,
+      out: '',
+      err: "steward: --project: no stored project has the key p_0123456789abcdef (it may have been forgotten); `steward projects` lists each project's name and key\n",
+    });
+    const json = await cli('search', '--project', 'p_0123456789abcdef', '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'not_found' } });
+    expect((await cli('search', '--project', 'no-such-project', 'apple')).code).toBe(1);
+    // A stored one with no match is still "No matches.".
+    const { projects } = JSON.parse((await cli('projects', '--json')).out) as { projects: Array<{ projectKey: string }> };
+    const none = await cli('search', '--project', projects[0]!.projectKey, 'zzyzx');
+    expect({ code: none.code, out: none.out }).toEqual({ code: 0, out: 'No matches.\n' });
+  });
+});
+
 describe('steward search labels a subagent’s prompt as the panel and exports do', () => {
   it('"Main agent", not "user"', async () => {
     const { code, out } = await cli('search', 'frost', 'dates', '--session', SUBAGENT_SESSION, '--role', 'user');

@@ -202,6 +202,26 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(texts.every((t) => t.startsWith('zephyr ') && t.length >= 900 && t.length < 1_000)).toBe(true);
   });
 
+  it('search_transcripts with a session_id or project_key Steward holds nothing under is a tool error, not "No matches."', async () => {
+    const session = await call('search_transcripts', { query: 'apple', session_id: 'no-such-session' });
+    expect(session.isError).toBe(true);
+    expect(session.content[0]!.text).toBe(
+      'not_found: no stored conversation has the session_id "no-such-session" (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.',
+    );
+    // A filter alone, with no query, is checked the same way.
+    expect((await call('search_transcripts', { session_id: IDS.pruning.slice(0, 8) })).isError).toBe(true);
+    const project = await call('search_transcripts', { query: 'apple', project_key: 'p_0123456789abcdef' });
+    expect(project.isError).toBe(true);
+    expect(project.content[0]!.text).toBe("not_found: no stored project has the project_key p_0123456789abcdef (it may have been forgotten). list_projects names each project's projectKey.");
+    // Stored ones that match nothing are still "No matches.".
+    const { hits } = (await call('search_transcripts', { query: 'frost', session_id: IDS.pruning })).structuredContent as { hits: Array<{ projectKey: string }> };
+    for (const filter of [{ session_id: IDS.kitchen }, { project_key: hits[0]!.projectKey }]) {
+      const none = await call('search_transcripts', { query: 'zzyzx', ...filter });
+      expect({ filter, isError: none.isError ?? false, text: none.content[0]!.text }).toEqual({ filter, isError: false, text: 'No matches.' });
+    }
+    expect(stderr()).not.toMatch(/Error:/);
+  });
+
   it('never returns a path of Steward’s or of a transcript file', () => {
     const all = outputs.join('\n');
     expect(all).not.toContain(home.dir);

@@ -1,10 +1,27 @@
 import type { ReactElement } from 'react';
-import { countOf, DetailList, ErrorBanner, formatBytes, formatDateTime, formatRelativeTime, Panel } from '../../components/index.js';
+import type { Result } from '../../../../core/api/index.js';
+import { countOf, DetailList, ErrorBanner, formatBytes, formatDateTime, formatRelativeTime, Panel, type Detail } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { useNow } from '../../clock.js';
 
 function when(at: number | null, now: number, none: string): ReactElement | string {
   return at === null ? none : <time dateTime={new Date(at).toISOString()} title={formatDateTime(at)}>{formatRelativeTime(at, now)}</time>;
+}
+
+/**
+ * "Last check" and "Next check". The last is core's one last check (`lastCheckAt`: a tick, or an
+ * import of every agent's folders such as "Import everything"), the moment `steward info` names too;
+ * it outlives a restart, so none means none ever ran to its end.
+ */
+export function checkDetails(sweep: Result<'Sweep.Status'> | undefined, now: number): Detail[] {
+  const next = sweep?.nextTickAt ?? null;
+  return [
+    { term: 'Last check', value: when(sweep?.lastCheckAt ?? null, now, 'None yet') },
+    {
+      term: 'Next check',
+      value: next !== null ? when(next, now, '') : sweep?.scheduled ? 'Paused: no check until you resume' : 'Only when asked (this Steward does not check on a schedule)',
+    },
+  ];
 }
 
 /** What Steward keeps (messages, conversations, projects, disk) and when it last looked and looks again. */
@@ -13,7 +30,6 @@ export function Stored(): ReactElement {
   const sweep = useCall('Sweep.Status', {}, { refreshOn: ['sweep.tick', 'app.status'] });
   const now = useNow(15_000);
   const s = stats.data;
-  const next = sweep.data?.nextTickAt ?? null;
   return (
     <Panel title="Kept on this computer">
       <ErrorBanner title="The figures could not be loaded." error={stats.error ?? sweep.error} onRetry={() => (stats.reload(), sweep.reload())} />
@@ -25,11 +41,7 @@ export function Stored(): ReactElement {
             { term: 'Conversations', value: countOf(s.conversations, 'conversation') },
             { term: 'Projects', value: countOf(s.projects, 'project') },
             { term: 'Disk used', value: `${formatBytes(s.bytes.home)} in all, ${formatBytes(s.bytes.gateway)} of it the conversations` },
-            { term: 'Last check', value: when(sweep.data?.lastTickAt ?? null, now, 'Not since Steward started') },
-            {
-              term: 'Next check',
-              value: next !== null ? when(next, now, '') : sweep.data?.scheduled ? 'Paused: no check until you resume' : 'Only when asked (this Steward does not check on a schedule)',
-            },
+            ...checkDetails(sweep.data, now),
           ]}
         />
       )}
