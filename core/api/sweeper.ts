@@ -48,7 +48,11 @@ export const SweeperBudget = z.strictObject({ limit: count, usedToday: count });
 export const SweeperRunResult = z.strictObject({
   projectKey: ProjectKey,
   outcome: z.enum(['ok', 'nochange', 'skipped']),
-  /** Why a sweep was skipped: no-activity, backoff, scratch, ignored, disabled, daily-budget. */
+  /**
+   * Why a sweep was skipped: no-activity, backoff, scratch, ignored, disabled, daily-budget. On a
+   * forced sweep that ran with nothing newer than the last one, `nothing-new`: the overview was
+   * redone if needed, the changelog left alone (`changelog: 'none'`).
+   */
   reason: z.string().nullable(),
   mode: curator,
   model: z.string().nullable(),

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readProjectAbout } from './about.js';
-import { extract } from './extract.js';
+import { extract, hasNewActivity } from './extract.js';
 import { escapeMarkers, MARKERS } from './markers.js';
 import type { ProjectPaths } from './paths.js';
 import type { Redactor } from '../secrets/index.js';
@@ -257,7 +257,10 @@ export function renderPrompt(digest: Digest, today: string, budgetTokens: number
     renderNote('CLAUDE.md (Steward notes)', digest.notes.claudeMd) +
     renderNote("CLAUDE.md (the project's own, read only)", digest.notes.projectClaudeMd) +
     activitySummary(digest);
-  const footer = '\nUpdate the notes for the activity above. Answer in the marker format only.';
+  const footer = hasNewActivity(digest)
+    ? '\nUpdate the notes for the activity above. Answer in the marker format only.'
+    : // Asked for a line, a model writes one, about work the changelog already records.
+      `\nNothing happened since the last sweep: the activity above is already in the notes. Rewrite OVERVIEW.md only where it needs it, and answer the single word NOCHANGE under ${MARKERS.changelog}: no changelog entry is wanted. Answer in the marker format only.`;
   const heads = digest.sessions.map((s, i) => renderSessionHead(s, i + 1));
   const fixed = estimateTokens(SYSTEM_PROMPT) + estimateTokens(header) + estimateTokens(footer) + heads.reduce((n, h) => n + estimateTokens(h) + 4, 0) + 20;
   const all = flatten(digest.sessions, digest.project.cwd);

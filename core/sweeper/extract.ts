@@ -257,6 +257,11 @@ export interface ActivityDay {
   files: number;
 }
 
+/** False for a forced sweep with nothing newer than the last sweep's watermark: there is no activity to record. */
+export function hasNewActivity(digest: Pick<Digest, 'activityAt' | 'since'>): boolean {
+  return digest.since === null || digest.activityAt > digest.since;
+}
+
 /** The days (local dates) on which the activity this sweep covers took place, oldest first. */
 export function activityDays(digest: Digest): ActivityDay[] {
   const days = new Map<string, ActivityDay>();

@@ -103,8 +103,8 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
     'Sweeper.PlanAll': () => sweeper.planAll(),
     'Sweeper.RunAll': (confirmed) => sweeper.runAll(confirmed),
     'Projects.Scratch': () => ({ projects: sweeper.scratchProjects() }),
-    'Projects.SetScratch': ({ projectKey, scratch }) => {
-      const result = sweeper.setScratch(projectKey, scratch);
+    'Projects.SetScratch': async ({ projectKey, scratch }) => {
+      const result = await sweeper.setScratch(projectKey, scratch);
       if (result === null) throw notFound(projectKey);
       return { projectKey, scratch: result };
     },

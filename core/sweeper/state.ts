@@ -1,5 +1,5 @@
 import { readFileSync, renameSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { SweeperOutcome, SweeperStateDegraded } from '../api/index.js';
@@ -61,11 +61,25 @@ export function keepAside(file: string, logger: Logger | undefined, now = Date.n
 }
 
 /**
- * A missing file reads as a fresh state: the next sweep simply runs. A damaged one is moved aside,
- * logged by its code and replaced by a fresh state that carries the scratch flag and says it is
- * degraded; an unreadable one is left in place and reads as degraded and scratch.
+ * The newest state of each file whose write has not landed yet, and the tail of each file's queue.
+ * One queue for every writer in this process (sweeps, the user's scratch choice, a damaged file's
+ * fresh copy): a change is applied to the newest state, never to an older copy read from disk.
+ */
+const pending = new Map<string, SweeperState>();
+const queues = new Map<string, Promise<void>>();
+
+/**
+ * The state as it stands: a change still being written reads as written. A missing file reads as a
+ * fresh state: the next sweep simply runs. A damaged one is moved aside, logged by its code and
+ * replaced by a fresh state that carries the scratch flag and says it is degraded; an unreadable one
+ * is left in place and reads as degraded and scratch.
  */
 export function readState(file: string, logger?: Logger, now = Date.now()): SweeperState {
+  const key = resolve(file);
+  return pending.get(key) ?? readFromDisk(key, logger, now);
+}
+
+function readFromDisk(file: string, logger: Logger | undefined, now: number): SweeperState {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -94,17 +108,47 @@ function recoverCorrupt(file: string, text: string, logger: Logger | undefined, 
   const state: SweeperState = { ...emptyState(), scratch: scratch ?? true, degraded: { code: 'state_corrupt', since: now, keptAs, scratch: scratch === undefined ? 'assumed' : 'recovered' } };
   logger?.warn('sweep state damaged; kept aside and started afresh', { code: 'state_corrupt', scratch: state.degraded!.scratch, keptAside: keptAs !== null });
   // Only once the damaged file is safe: otherwise the next read tries again.
-  if (keptAs !== null) {
-    try {
-      writeState(file, state);
-    } catch (error) {
-      logger?.warn('fresh sweep state could not be written', { code: errorCode(error) });
-    }
-  }
+  if (keptAs !== null) enqueue(file, state).catch((error: unknown) => logger?.warn('fresh sweep state could not be written', { code: errorCode(error) }));
   return state;
 }
 
-export function writeState(file: string, state: SweeperState): void {
+/**
+ * Applies `change` to the newest state at once (so every later read and change sees it) and queues
+ * its write. Settles once that state is on disk; rejects when its write failed, and then the file is
+ * what the state is again (unless a later change, which carries this one, is still to be written).
+ */
+export async function updateState(file: string, change: (state: SweeperState) => SweeperState, logger?: Logger): Promise<SweeperState> {
+  const key = resolve(file);
+  return enqueue(key, change(readState(key, logger)));
+}
+
+function enqueue(key: string, next: SweeperState): Promise<SweeperState> {
+  pending.set(key, next);
+  const written = (queues.get(key) ?? Promise.resolve()).then(() => persist(key, next)).finally(() => {
+    if (pending.get(key) === next) pending.delete(key);
+  });
+  const tail = written.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return written.then(() => next);
+}
+
+/**
+ * Atomic and durable, off the event loop: the fsync waits on the disk, which a busy one held for
+ * 0.2-0.6 s, and `.sync` held the owner's loop (the panel, the RPCs and capture) that long.
+ */
+async function persist(file: string, state: SweeperState): Promise<void> {
   ensurePrivateDir(dirname(file));
-  writeFileAtomic.sync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+  await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+}
+
+/** Settles once the state writes queued so far, of `file` or of every file, have landed or failed. */
+export async function stateWritten(file?: string): Promise<void> {
+  if (file !== undefined) await queues.get(resolve(file));
+  else await Promise.all(queues.values());
 }

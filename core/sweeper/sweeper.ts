@@ -6,10 +6,11 @@ import { errorCode, type Logger } from '../log/index.js';
 import { createCurator, CuratorError, type ApiKeys, type Curator, type RemoteOptions } from './curators/index.js';
 import { CallBudget } from './budget.js';
 import { buildDigest, renderPrompt } from './digest.js';
+import { hasNewActivity } from './extract.js';
 import { CuratorPauses } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
-import { readState, writeState, type SweeperState } from './state.js';
+import { readState, stateWritten, updateState, type SweeperState } from './state.js';
 import { systemClock, type Clock, type DigestSource, type SweeperProject } from './types.js';
 import { writeNotes, type WriteResult } from './writer.js';
 
@@ -196,12 +197,14 @@ export class Sweeper {
     return readState(target.paths.state, this.#o.logger);
   }
 
-  setScratch(projectKey: string, scratch: boolean): boolean | null {
+  /** Settles once the choice is on disk; a sweep's state write still pending never overwrites it (see updateState). */
+  async setScratch(projectKey: string, scratch: boolean): Promise<boolean | null> {
     const target = this.target(projectKey);
     if (!target) return null;
     // The user's answer settles a scratch flag a damaged state file left in doubt.
-    writeState(target.paths.state, { ...this.state(target), scratch, degraded: null });
+    const written = updateState(target.paths.state, (state) => ({ ...state, scratch, degraded: null }), this.#o.logger);
     if (scratch) this.#cancelTimer(projectKey);
+    await written;
     return scratch;
   }
 
@@ -286,7 +289,9 @@ export class Sweeper {
     this.#cancelTimer(projectKey);
     this.#deferred.delete(projectKey);
     await this.#chain;
-    const { dir } = projectPaths(this.#o.home, slug);
+    const { dir, state } = projectPaths(this.#o.home, slug);
+    // A state write still landing would bring the folder back after it went.
+    await stateWritten(state);
     if (!existsSync(dir)) return false;
     await rm(dir, { recursive: true, force: true });
     return true;
@@ -310,9 +315,10 @@ export class Sweeper {
     return next;
   }
 
-  /** Settles when every queued or running sweep has finished. */
+  /** Settles when every queued or running sweep has finished and every state write has landed. */
   async whenIdle(): Promise<void> {
     await this.#chain;
+    await stateWritten();
   }
 
   async stop(): Promise<void> {
@@ -320,6 +326,8 @@ export class Sweeper {
     for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
     this.#abort.abort();
     await this.#chain;
+    // The user's last scratch choice reaches the disk before the process goes.
+    await stateWritten();
     this.#abort = new AbortController();
   }
 
@@ -439,27 +447,31 @@ export class Sweeper {
       const reply = await curator.curate({ digest, prompt, today, signal: AbortSignal.any([this.#abort.signal, deadline]) });
       this.stats.calls += reply.calls;
       this.#budget.spend(reply.calls);
+      // A forced sweep with nothing newer than the watermark redoes the overview; the changelog has nothing to record.
+      const fresh = hasNewActivity(digest);
       // The changelog is dated by the activity it describes, never by the day the sweep ran.
-      const days = reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }];
+      const days = fresh ? (reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }]) : [];
       const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, days, overviewBefore: digest.overviewSnapshot, redactor });
-      const result = this.#succeeded(target, state, activityAt, curator, reply, written, Math.round(performance.now() - wallStart));
+      const result = await this.#succeeded(target, fresh ? activityAt : null, curator, reply, written, Math.round(performance.now() - wallStart));
       this.#o.emit?.('sweeper.finished', result);
       return result;
     } catch (error) {
       // The whole sweep (repairs and retries included) has a deadline, not only each request.
       const failure = deadline.aborted && !this.#abort.signal.aborted ? new CuratorError('timeout', 'The sweep ran past its deadline; nothing was written') : error;
-      throw this.#failed(target, state, curator, failure, Math.round(performance.now() - wallStart));
+      throw await this.#failed(target, curator, failure, Math.round(performance.now() - wallStart));
     }
   }
 
-  #succeeded(target: Target, state: SweeperState, activityAt: number, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number): SweeperRunResult {
+  /** `covered` is the activity this sweep reported, the new watermark; null when there was nothing new to report. */
+  async #succeeded(target: Target, covered: number | null, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number): Promise<SweeperRunResult> {
     this.#paused.lift(curator.kind);
     const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
-    writeState(target.paths.state, {
-      ...this.state(target),
+    const now = this.#clock.now();
+    await updateState(target.paths.state, (state) => ({
+      ...state,
       degraded: null,
-      watermark: activityAt,
-      lastSweepAt: this.#clock.now(),
+      watermark: covered ?? state.watermark,
+      lastSweepAt: now,
       lastOutcome: changed ? 'ok' : 'nochange',
       lastError: null,
       lastMode: curator.kind,
@@ -469,11 +481,11 @@ export class Sweeper {
       tokensIn: state.tokensIn + reply.tokensIn,
       tokensOut: state.tokensOut + reply.tokensOut,
       overviewPreserved: written.overview === 'preserved',
-    });
+    }), this.#o.logger);
     const result: SweeperRunResult = {
       projectKey: target.project.projectKey,
       outcome: changed ? 'ok' : 'nochange',
-      reason: null,
+      reason: covered === null ? 'nothing-new' : null,
       mode: curator.kind,
       model: curator.model,
       calls: reply.calls,
@@ -481,7 +493,7 @@ export class Sweeper {
       tokensOut: reply.tokensOut,
       durationMs,
       overview: written.overview,
-      changelog: written.changelog,
+      changelog: covered === null ? 'none' : written.changelog,
       factsAdded: written.factsAdded.length,
     };
     this.#o.record?.('sweeper.sweep', { projectKey: target.project.projectKey, mode: curator.kind, model: curator.model, tokensIn: reply.tokensIn, tokensOut: reply.tokensOut, calls: reply.calls, durationMs, outcome: result.outcome });
@@ -490,7 +502,7 @@ export class Sweeper {
   }
 
   /** A failure never advances the watermark; it backs off exponentially and may pause the curator. */
-  #failed(target: Target, state: SweeperState, curator: Curator, error: unknown, durationMs: number): SweeperFailure {
+  async #failed(target: Target, curator: Curator, error: unknown, durationMs: number): Promise<SweeperFailure> {
     const failure = error instanceof CuratorError ? error : null;
     const code = failure?.failure ?? 'internal';
     // Not a curator's refusal: the cause (a file or database error) is named by its code only.
@@ -504,21 +516,20 @@ export class Sweeper {
       this.#o.logger?.info('sweep cancelled', { mode: curator.kind });
       return new SweeperFailure('sweep_failed', message);
     }
-    const failures = state.consecutiveFailures + 1;
     const base = Math.max(this.#settings.minIntervalMs, BACKOFF_FLOOR_MS);
     const now = this.#clock.now();
     const paused = failure?.pause === true;
     if (paused && failure) this.#paused.set({ curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now });
-    writeState(target.paths.state, {
-      ...this.state(target),
+    await updateState(target.paths.state, (state) => ({
+      ...state,
       lastSweepAt: now,
       lastOutcome: paused ? 'paused' : 'failed',
       lastError: { code, message },
       lastMode: curator.kind,
       lastModel: curator.model,
-      consecutiveFailures: failures,
-      nextAttemptAt: now + Math.min(base * 2 ** (failures - 1), this.#o.backoffCapMs ?? 6 * 3_600_000),
-    });
+      consecutiveFailures: state.consecutiveFailures + 1,
+      nextAttemptAt: now + Math.min(base * 2 ** state.consecutiveFailures, this.#o.backoffCapMs ?? 6 * 3_600_000),
+    }), this.#o.logger);
     this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
     this.#o.record?.('sweeper.sweep', { projectKey: target.project.projectKey, mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
     this.#o.logger?.warn('sweep failed', { failure: code, cause, mode: curator.kind, calls, paused });

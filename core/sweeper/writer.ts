@@ -167,7 +167,8 @@ async function writeChangelog(input: WriteInput, days: DatedBullet[]): Promise<W
   let duplicates = 0;
   for (const day of days) {
     const bullet = normalizeBullet(day.bullet);
-    if (bullet === '' || isPlaceholder(bullet) || !/^\d{4}-\d{2}-\d{2}$/.test(day.date)) continue;
+    // NOCHANGE is a model's way of saying there is nothing to record, never a line of history.
+    if (bullet === '' || isPlaceholder(bullet) || /^nochange\.?$/i.test(bullet) || !/^\d{4}-\d{2}-\d{2}$/.test(day.date)) continue;
     const next = appendBullet(text, day.date, bullet);
     if (next === null) duplicates += 1;
     else {

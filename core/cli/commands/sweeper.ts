@@ -22,7 +22,8 @@ export function formatSweeperRun(result: SweeperRunResult): string {
   const facts = result.factsAdded === 0 ? '' : countOf(result.factsAdded, 'new fact');
   const calls = result.calls === 0 ? '' : countOf(result.calls, 'model call');
   const by = [`${result.mode}${result.model ? ` ${result.model}` : ''}`, calls].filter(Boolean).join(', ');
-  return `${[`${result.outcome}: overview ${result.overview}`, `changelog ${result.changelog}`, facts].filter(Boolean).join(', ')} — ${by}\n`;
+  const changelog = result.reason === 'nothing-new' ? 'no changelog entry (nothing new since the last sweep)' : `changelog ${result.changelog}`;
+  return `${[`${result.outcome}: overview ${result.overview}`, changelog, facts].filter(Boolean).join(', ')} — ${by}\n`;
 }
 
 /** `swept 2: 2 updated — 4 model calls`: only the outcomes that happened, and the calls when there were any. */

@@ -1,5 +1,5 @@
 import { localDay } from '../../api/index.js';
-import { activityDays, clip, extract, type ActivityDay, type Extract, type SessionBrief } from '../extract.js';
+import { activityDays, clip, extract, hasNewActivity, type ActivityDay, type Extract, type SessionBrief } from '../extract.js';
 import type { Digest } from '../types.js';
 import type { Curator, CuratorReply, CuratorRequest, DatedBullet } from './types.js';
 
@@ -88,10 +88,11 @@ function dayBullet(x: Extract, day: ActivityDay): string {
   return clip(`${lead}${files}`, 300);
 }
 
-/** One bullet per day of activity this sweep covers, dated by that day, never by the sweep's own day. */
+/** One bullet per day of activity this sweep covers, dated by that day, never by the sweep's own day; none when nothing is new. */
 export function offlineDays(digest: Digest, x: Extract): DatedBullet[] {
   const days = activityDays(digest);
-  if (days.length === 0) return [{ date: localDay(digest.activityAt), bullet: 'Worked on the project' }];
+  // A forced sweep with nothing past the watermark has no activity to report, not "some work".
+  if (days.length === 0) return hasNewActivity(digest) ? [{ date: localDay(digest.activityAt), bullet: 'Worked on the project' }] : [];
   return days.map((day) => ({ date: day.date, bullet: dayBullet(x, day) }));
 }
 

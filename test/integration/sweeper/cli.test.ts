@@ -33,7 +33,7 @@ describe('steward sweeper run|show', () => {
     expect(second.out).toBe('skipped (no-activity)\n');
     const forced = io(home.env);
     expect(await runCli(['sweeper', 'run', key, '--force'], forced)).toBe(0);
-    expect(forced.out).toMatch(/^nochange: overview unchanged, changelog duplicate/);
+    expect(forced.out).toBe('nochange: overview unchanged, no changelog entry (nothing new since the last sweep) — offline\n');
 
     const show = io(home.env);
     expect(await runCli(['sweeper', 'show', key], show)).toBe(0);

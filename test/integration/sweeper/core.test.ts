@@ -153,6 +153,8 @@ describe('sweeper over the gateway cache', () => {
       const { state } = await core.call('Projects.Get', { projectKey: key });
       expect(state).toMatchObject({ scratch: true, degraded: { code: 'state_corrupt', scratch: 'recovered', keptAs: expect.stringMatching(/^sweep-state\.json\.corrupt-\d{4}-\d\d-\d\dT[\d-]+Z$/) as string } });
       expect(readFileSync(join(dir, state.degraded!.keptAs!), 'utf8')).toBe(damaged);
+      // The fresh copy is written behind, like every state write.
+      await core.sweeper.whenIdle();
       expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ scratch: true, degraded: state.degraded });
       await expect(core.call('Sweeper.Run', { projectKey: key, force: true })).resolves.toMatchObject({ outcome: 'skipped', reason: 'scratch' });
       // Read again: the same report, nothing more set aside.

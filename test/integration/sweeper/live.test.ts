@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { projectPaths } from '../../../core/sweeper/index.js';
-import { readState, writeState } from '../../../core/sweeper/state.js';
+import { readState, updateState } from '../../../core/sweeper/state.js';
 import { Sweeper, SweeperFailure } from '../../../core/sweeper/sweeper.js';
 import type { DigestMessage, SweeperProject } from '../../../core/sweeper/types.js';
 import { anthropicError, anthropicMessage, FakeModelServer } from './fake-models.js';
@@ -185,7 +185,7 @@ describe('sweep all projects now', () => {
     const base = h.fixture.project;
     const mk = (n: number): SweeperProject => ({ ...base, projectKey: `p_00000000000000f${n}`, name: `p${n}`, slug: `p${n}-0000000${n}` });
     for (const n of [1, 2, 3]) h.source.add(mk(n), h.fixture.sessions);
-    h.sweeper.setScratch(mk(2).projectKey, true);
+    await h.sweeper.setScratch(mk(2).projectKey, true);
     await h.sweeper.run(mk(3).projectKey);
     expect(h.sweeper.planAll()).toEqual({ projects: 2, curator: 'offline', model: null, dataBoundary: 'local_process', maxModelCalls: 0, budget: { limit: 200, usedToday: 0 } });
     await expect(h.sweeper.runAll({ projects: 3, curator: 'offline' })).rejects.toMatchObject({ code: 'stale_plan' });
@@ -197,10 +197,10 @@ describe('sweep all projects now', () => {
     expect(h.sweeper.planAll().projects).toBe(0);
   });
 
-  it('a remote curator states where the text goes and the most calls it may spend', () => {
+  it('a remote curator states where the text goes and the most calls it may spend', async () => {
     const h = anthropic();
     expect(h.sweeper.planAll()).toMatchObject({ projects: 1, curator: 'anthropic', model: 'claude-haiku-4-5', dataBoundary: 'remote', maxModelCalls: 12 });
-    writeState(projectPaths(h.home, h.fixture.project.slug).state, { ...readState(projectPaths(h.home, h.fixture.project.slug).state), watermark: Number.MAX_SAFE_INTEGER });
+    await updateState(projectPaths(h.home, h.fixture.project.slug).state, (state) => ({ ...state, watermark: Number.MAX_SAFE_INTEGER }));
     expect(h.sweeper.planAll().projects).toBe(0);
   });
 });

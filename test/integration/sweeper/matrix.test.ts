@@ -373,12 +373,30 @@ describe('case 8: the activity gate', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('a forced sweep with nothing new asks the model for the overview only and adds no changelog entry', async () => {
+    // Asked for a line anyway, a model writes one: the second reply carries a bullet that must not land.
+    fake.script(ok(), ok('NOCHANGE', `${OVERVIEW}\n- Review the frost table.`, 'Reviewed the frost-date lookup again.'));
+    const h = anthropic();
+    const key = h.fixture.project.projectKey;
+    await h.sweeper.run(key);
+    const before = files(h);
+    const forced = await h.sweeper.run(key, { force: true });
+    expect(forced).toMatchObject({ outcome: 'ok', reason: 'nothing-new', overview: 'written', changelog: 'none', calls: 1 });
+    const prompt = requestJson(1).messages[0]!.content;
+    expect(prompt).toContain('answer the single word NOCHANGE under <<<CHANGELOG>>>: no changelog entry is wanted');
+    expect(prompt).not.toContain('Update the notes for the activity above');
+    const after = files(h);
+    expect(after.overview).toContain('- Review the frost table.');
+    expect(after.changelog).toBe(before.changelog);
+    expect(after.state.watermark).toBe(before.state.watermark);
+  });
+
   it('scratch and ignored projects are never swept', async () => {
     fake.script(ok());
     const h = anthropic({ ignore: ['/home/dev/**'] });
     await expect(h.sweeper.run(h.fixture.project.projectKey, { force: true })).resolves.toMatchObject({ outcome: 'skipped', reason: 'ignored' });
     const g = anthropic();
-    g.sweeper.setScratch(g.fixture.project.projectKey, true);
+    await g.sweeper.setScratch(g.fixture.project.projectKey, true);
     await expect(g.sweeper.run(g.fixture.project.projectKey, { force: true })).resolves.toMatchObject({ outcome: 'skipped', reason: 'scratch' });
     expect(fake.requests).toHaveLength(0);
   });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectPaths } from '../../../core/sweeper/index.js';
+import { readState } from '../../../core/sweeper/state.js';
 import { FIXTURES, harness, tempHome } from '../../integration/sweeper/helpers.js';
 import { expectGolden } from '../../support/golden.js';
 
@@ -34,6 +35,26 @@ describe('offline extractive curator', () => {
     await second.sweeper.run(second.fixture.project.projectKey);
     const read = (home: string) => readFileSync(projectPaths(home, first.fixture.project.slug).overview, 'utf8');
     expect(read(a.dir)).toBe(read(b.dir));
+  });
+
+  it('a forced sweep with nothing new since the last one redoes the overview but adds no changelog entry', async () => {
+    const home = tempHome();
+    homes.push(home.cleanup);
+    const { sweeper, source, fixture } = harness(home.dir);
+    const key = fixture.project.projectKey;
+    const paths = projectPaths(home.dir, fixture.project.slug);
+    await sweeper.run(key);
+    const changelog = readFileSync(paths.changelog, 'utf8');
+    const { watermark } = readState(paths.state);
+    // Sweep anyway (the panel's button, `steward sweeper run --force`) right after a sweep.
+    await expect(sweeper.run(key, { force: true })).resolves.toMatchObject({ outcome: 'nochange', reason: 'nothing-new', overview: 'unchanged', changelog: 'none' });
+    expect(readFileSync(paths.changelog, 'utf8')).toBe(changelog);
+    // The newest conversation is forgotten: the last remaining activity is a day older than the watermark.
+    source.entries.get(key)!.sessions.shift();
+    await expect(sweeper.run(key, { force: true })).resolves.toMatchObject({ outcome: 'ok', reason: 'nothing-new', overview: 'written', changelog: 'none' });
+    expect(readFileSync(paths.overview, 'utf8')).not.toContain('frost-date lookup');
+    expect(readFileSync(paths.changelog, 'utf8')).toBe(changelog);
+    expect(readState(paths.state).watermark).toBe(watermark);
   });
 
   it('redacts every fixture secret from what it writes', async () => {

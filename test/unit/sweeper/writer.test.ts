@@ -1,4 +1,4 @@
-import fs, { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { snapshot } from '../../../core/sweeper/digest.js';
@@ -136,5 +136,11 @@ describe('writer', () => {
     const { write } = setup();
     const result = await write({ overview: '(the full new OVERVIEW.md in Markdown)', changelog: '(one bare line summarizing this activity: no leading "- ", no date)' });
     expect(result).toMatchObject({ overview: 'empty', changelog: 'empty' });
+  });
+
+  it("never records a model's NOCHANGE as a changelog line", async () => {
+    const { write, paths } = setup();
+    await expect(write({ changelog: 'NOCHANGE' })).resolves.toMatchObject({ overview: 'written', changelog: 'empty' });
+    expect(existsSync(paths.changelog)).toBe(false);
   });
 });

@@ -17,6 +17,8 @@ const SKIP_REASON: Record<string, string> = {
 
 function said(run: Run): string {
   if (run.outcome === 'skipped') return SKIP_REASON[run.reason ?? ''] ?? 'Nothing to do.';
+  // Sweep anyway with nothing new: the overview may be redone, the changelog has nothing to record.
+  if (run.reason === 'nothing-new') return run.outcome === 'ok' ? 'Overview updated; nothing new since the last sweep, so no changelog entry.' : 'Nothing new since the last sweep; the notes needed no change.';
   return run.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing in the notes needed to change.';
 }
 
