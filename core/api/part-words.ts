@@ -15,6 +15,9 @@ export const ROLE_WORDS: Readonly<Record<string, string>> = {
   system: 'System',
 };
 
+/** A subagent's user turns: the prompts the main agent wrote for it, as every surface calls them. */
+export const MAIN_AGENT = 'Main agent';
+
 /**
  * Who a message is from, by its role. `toThePerson`: the panel speaks to the person whose
  * conversations it shows, so their turns are "You"; a printed or exported transcript says "User".

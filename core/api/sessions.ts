@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { PROVIDER_IDS } from './registry.js';
-import { COMPACTION_FOLD, foldLine, roleWord } from './part-words.js';
+import { COMPACTION_FOLD, foldLine, MAIN_AGENT, roleWord } from './part-words.js';
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
@@ -96,9 +96,6 @@ export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuin
   if (kind === 'command') return `Command ${part.summary ?? part.slashCommand}`;
   return kind === 'app' ? `${app}: ${part.summary ?? ''}` : undefined;
 }
-
-/** A subagent's user turns, as the CLI, MCP, exports and the panel all call them. */
-const MAIN_AGENT = 'Main agent';
 
 /** Who a message is from (reading.ts's voiceOf), as the CLI and exports say it. */
 export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string): string {

@@ -1,6 +1,7 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { countOf, formatCount } from '../../components/index.js';
-import { kindLabel, roleWord } from '../../../../core/api/part-words.js';
+import { kindLabel, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
+import { hitVoice } from '../../../../core/api/reading.js';
 
 type SearchResult = Result<'Search.Query'>;
 
@@ -35,16 +36,14 @@ export function rankedSentence(result: Pick<SearchResult, 'rankedAmong'>): strin
 const TOOL_OUTPUT = 'Tool output';
 
 /**
- * Who wrote a hit, and what it is. A tool's output is nobody's words (Claude stores it as a user turn),
- * in a subagent's conversation the user turns are the main agent's prompts, and user text capture did
- * not mark as the person's (a command's echo, a caveat, hook output) is the agent's app's (`app`, the
- * session's).
+ * Who wrote a hit (hitVoice, the rule the CLI's search lines follow too), and what it is: the agent's
+ * app is `app`, the session's.
  */
 export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName' | 'genuineUserTurn'>, inSubagent: boolean, app: string): string {
   const tool = hit.toolName ? ` ${hit.toolName}` : '';
-  if (hit.kind === 'tool_result') return `${TOOL_OUTPUT}${tool}`;
-  const theApps = hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn && !inSubagent;
-  const who = theApps ? app : hit.role === 'user' && inSubagent ? 'Main agent' : roleWord(hit.role, true);
+  const voice = hitVoice(hit, inSubagent);
+  if (voice === 'tool') return `${TOOL_OUTPUT}${tool}`;
+  const who = voice === 'app' ? app : voice === 'main-agent' ? MAIN_AGENT : roleWord(hit.role, true);
   const kind = kindLabel(hit.kind);
   return kind ? `${who} · ${kind}${tool}` : who;
 }

@@ -1,5 +1,5 @@
 import type { SessionMessage, SessionPart } from '../../../../core/api/index.js';
-import { COMPACTION_FOLD, roleWord } from '../../../../core/api/part-words.js';
+import { COMPACTION_FOLD, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
 import { harnessKind, voiceOf } from '../../../../core/api/reading.js';
 import { formatCount } from '../../components/index.js';
 import type { Direction } from './pages.js';
@@ -9,7 +9,7 @@ import type { Direction } from './pages.js';
  * main agent wrote for it (and its tool results), never the person's words.
  */
 export function speakerOf(role: string | null, inSubagent: boolean): string {
-  if (role === 'user' && inSubagent) return 'Main agent';
+  if (role === 'user' && inSubagent) return MAIN_AGENT;
   return roleWord(role, true);
 }
 
