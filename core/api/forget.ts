@@ -21,20 +21,65 @@ export const ForgetResult = z.strictObject({
   removedSessions: count,
   /** A project's notes folder (OVERVIEW.md, CHANGELOG.md …) was removed with it. */
   notesRemoved: z.boolean(),
+  /**
+   * Asked with `scrub`: true once what was deleted is gone from gateway.db and its WAL too; false when
+   * a stop cut the wipe short (it stays owed, and the owner's next start finishes it).
+   */
+  scrubbed: z.boolean().optional(),
 });
 export type ForgetResult = z.infer<typeof ForgetResult>;
+
+/** A wipe of the disk (see `Forget.Scrub`): whether one is owed or running, and about how long one takes now. */
+export const ScrubStatus = z.strictObject({
+  /** Asked for (by a forget with `scrub`) and not yet run to its end: the owner's next start runs it. */
+  pending: z.boolean(),
+  running: z.boolean(),
+  /** About how long a wipe of this cache takes, from the size of its index and free space. */
+  estimatedMs: count,
+});
+export type ScrubStatus = z.infer<typeof ScrubStatus>;
+
+export const ScrubResult = z.strictObject({
+  /** False when a stop cut it short: it stays owed, and the owner's next start finishes it. */
+  complete: z.boolean(),
+  durationMs: count,
+});
+export type ScrubResult = z.infer<typeof ScrubResult>;
+
+/** What a wipe is doing: rewriting the search index, overwriting free pages, emptying the WAL. */
+export const SCRUB_PHASES = ['index', 'free', 'journal'] as const;
+
+/**
+ * `scrub`: also wipe what was deleted from the disk before answering (see `Forget.Scrub`): a forget
+ * deletes rows, and their bytes stay in the file's free pages, the search index and the WAL until then.
+ */
+const scrub = z.boolean().optional();
 
 /** Forgetting conversations and projects (history); a tombstone keeps them from being imported again. */
 export const forgetMethods = {
   /** Deletes a conversation (its parts, index rows and subagents) and tombstones its id. */
   'Forget.Session': {
-    params: z.strictObject({ sessionId: SessionId }),
+    params: z.strictObject({ sessionId: SessionId, scrub }),
     result: ForgetResult,
   },
   /** Deletes every conversation of a project, its row and its notes, and tombstones its key. */
   'Forget.Project': {
-    params: z.strictObject({ projectKey: ProjectKey }),
+    params: z.strictObject({ projectKey: ProjectKey, scrub }),
     result: ForgetResult,
+  },
+  /**
+   * Wipes from the disk what earlier forgets deleted: folds the search index into one segment (it
+   * keeps a removed part's words until then), overwrites gateway.db's free pages with zeros and empties
+   * its WAL. Long work in pieces, queued behind any forget, reporting `forget.scrub`; it rewrites the
+   * whole index (ScrubStatus says about how long that takes).
+   */
+  'Forget.Scrub': {
+    params: z.strictObject({}),
+    result: ScrubResult,
+  },
+  'Forget.ScrubStatus': {
+    params: z.strictObject({}),
+    result: ScrubStatus,
   },
   'Forget.List': {
     params: z.strictObject({}),
@@ -60,6 +105,13 @@ export const forgetEvents = {
     sessionsDone: count,
     sessionsTotal: count,
     removedParts: count,
+    complete: z.boolean(),
+  }),
+  /** How far a wipe of the disk has come (pages of its phase), sent every half second and once when it ends. */
+  'forget.scrub': z.strictObject({
+    phase: z.enum(SCRUB_PHASES),
+    done: count,
+    total: count,
     complete: z.boolean(),
   }),
 } as const;

@@ -30,4 +30,4 @@ export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, voice
 export { SKIP_WORDS, WITHHELD_WORDS, unreadableWhy } from './import-words.js';
 export { COMPACTION_FOLD, foldLine, kindLabel, partFold, roleWord, ROLE_WORDS, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitSpeaker, messageSpeaker } from './sessions.js';
-export { Tombstone, ForgetResult } from './forget.js';
+export { Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

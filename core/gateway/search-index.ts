@@ -277,6 +277,60 @@ export interface IndexProgress {
  */
 const MERGE_TARGET_MS = 10;
 const MERGE_PAGES = { maxRows: 300, minRows: 16, startRows: 64, targetMs: MERGE_TARGET_MS };
+/**
+ * Pages a fold piece writes (foldPiece), from 8. A page written may cost many read: the entries of
+ * removed parts and their delete markers cancel and write nothing. Folding the index after forgetting
+ * 10,000 of 12,000 parts, a first piece of 64 pages held the event loop 65 ms.
+ */
+const FOLD_PAGES = { maxRows: 300, minRows: 4, startRows: 8, targetMs: MERGE_TARGET_MS };
+/** FTS5's structure record: its row in the index's data table, and the mark of its second form. */
+const STRUCTURE_ROWID = 10;
+const STRUCTURE_V2 = [0xff, 0x00, 0x00, 0x01];
+/** Connections whose index is being folded: their merge pieces leave the work to the fold (see mergePiece). */
+const folding = new WeakSet<Db>();
+
+/** A varint as SQLite (and FTS5) writes one: big-endian groups of 7 bits, the ninth byte whole. */
+function readVarint(bytes: Uint8Array, at: number): [value: number, next: number] {
+  let value = 0;
+  for (let i = 0; i < 8; i += 1) {
+    const byte = bytes[at + i] ?? 0;
+    value = value * 128 + (byte & 0x7f);
+    if (byte < 0x80) return [value, at + i + 1];
+  }
+  return [value * 256 + (bytes[at + 8] ?? 0), at + 9];
+}
+
+/**
+ * The leaf pages of every segment in FTS5's structure record (fts5StructureDecode's format), or
+ * undefined for a record this does not read: what a fold writes, to say how far it has come.
+ */
+function structurePages(record: Uint8Array): number | undefined {
+  const v2 = STRUCTURE_V2.every((byte, i) => record[4 + i] === byte);
+  // A cookie of 4 bytes, then the second form's mark.
+  let at = v2 ? 8 : 4;
+  const next = () => {
+    const [value, after] = readVarint(record, at);
+    at = after;
+    return value;
+  };
+  const levels = next();
+  next(); // segments
+  next(); // write counter
+  let pages = 0;
+  for (let level = 0; level < levels; level += 1) {
+    next(); // segments being merged
+    const segments = next();
+    for (let segment = 0; segment < segments; segment += 1) {
+      next(); // segment id
+      const first = next();
+      pages += next() - first + 1;
+      // The second form's origins and tombstone counters.
+      if (v2) for (let field = 0; field < 5; field += 1) next();
+    }
+    if (at > record.length) return undefined;
+  }
+  return pages;
+}
 
 /**
  * Indexed parts of a session that moved project whose tags are written again in the move's own
@@ -324,6 +378,8 @@ export class SearchIndex {
   readonly #retagMap;
   readonly #reindex;
   readonly #mergePages = new PieceSize(MERGE_PAGES);
+  readonly #foldPages = new PieceSize(FOLD_PAGES);
+  readonly #structure;
 
   constructor(db: Db) {
     registerSearchFunctions(db);
@@ -363,6 +419,7 @@ export class SearchIndex {
     this.#setState = db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
     this.#backfillRows = db.prepare('SELECT rowid FROM parts WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?').pluck();
     this.#changes = db.prepare('SELECT total_changes()').pluck();
+    this.#structure = db.prepare(`SELECT block FROM search_fts_data WHERE id = ${STRUCTURE_ROWID}`).pluck();
     // A session's parts by parts_session_ts; those with a map row are in the index.
     this.#sessionIndexed = db.prepare('SELECT m.part_rowid FROM parts p JOIN search_map m ON m.part_rowid = p.rowid WHERE p.session_id = ? LIMIT ?').pluck();
     this.#sessionSpan = db.prepare('SELECT MIN(rowid) AS first, MAX(rowid) AS last FROM parts WHERE session_id = ?');
@@ -382,6 +439,9 @@ export class SearchIndex {
    * forgetting, retention) gives this a turn after each of them, and the walk merges what is left.
    */
   mergePiece(): boolean {
+    // A fold under way: a merge piece of this size would carry it on, and a fold's pages cost more
+    // (foldPiece sizes its own). FTS5's crisis merge still bounds a level meanwhile.
+    if (folding.has(this.#db)) return false;
     const began = performance.now();
     const before = this.#changes.get() as number;
     // An integer literal: FTS5 refuses a bound number here. PieceSize hands out whole page counts.
@@ -390,6 +450,39 @@ export class SearchIndex {
     const merged = (this.#changes.get() as number) - before >= 2;
     if (merged) this.#mergePages.took(performance.now() - began);
     return merged;
+  }
+
+  /**
+   * One piece of folding the whole index into one segment, of FOLD_PAGES: true while there is more
+   * to fold, and the pages it asked FTS5 to write. Removing a part from an external-content index adds
+   * a delete marker beside the segment that holds its words, and both keep the words (a secret among
+   * them) until a merge writes the oldest segment, the one merge that drops markers and what they
+   * cancel: a fold is that merge of them all (FTS5's 'optimize', a piece at a time). The `first`
+   * piece asks 'merge' with a negative page count, which puts every segment on one level and starts
+   * merging them; the rest ask with a positive count, which carries that merge on to its end, while
+   * a negative one would start over with each segment a commit adds meanwhile. Until `endFold`, merge
+   * pieces on this connection leave the work to this.
+   */
+  foldPiece(first: boolean): { more: boolean; pages: number } {
+    folding.add(this.#db);
+    const pages = Math.trunc(this.#foldPages.rows);
+    const began = performance.now();
+    const before = this.#changes.get() as number;
+    this.#db.exec(`INSERT INTO search_fts (search_fts, rank) VALUES ('merge', ${first ? -pages : pages})`);
+    const more = (this.#changes.get() as number) - before >= 2;
+    if (more) this.#foldPages.took(performance.now() - began);
+    return { more, pages };
+  }
+
+  /** The fold is over (done or stopped): merge pieces merge again. */
+  endFold(): void {
+    folding.delete(this.#db);
+  }
+
+  /** Leaf pages of the index's segments (FTS5's structure record), or undefined when it cannot be read. */
+  indexPages(): number | undefined {
+    const record = this.#structure.get() as Uint8Array | undefined;
+    return record === undefined ? 0 : structurePages(record);
   }
 
   /** The newest part rowid: parts a sink step adds land above it. */

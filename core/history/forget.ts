@@ -1,5 +1,5 @@
-import type { EventName, EventPayload, ForgetKind, ForgetResult, Tombstone } from '../api/index.js';
-import type { EraseOptions, EraseProgress, EraseResult, SessionEraser, Tombstones } from '../gateway/index.js';
+import type { EventName, EventPayload, ForgetKind, ForgetResult, ScrubResult, ScrubStatus, Tombstone } from '../api/index.js';
+import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, Tombstones } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { redactAll } from './redaction.js';
@@ -14,6 +14,8 @@ export interface ForgettableProjects {
 export interface ForgetOptions {
   tombstones: Tombstones;
   eraser: SessionEraser;
+  /** Wipes from the disk what forgets deleted, when asked (see DiskScrub). */
+  scrub: DiskScrub;
   sessions: SessionsView;
   projects: ForgettableProjects;
   /** Removes a project's notes folder (the sweeper's files); true when there was one. */
@@ -39,27 +41,44 @@ export class Forgetting {
   #chain: Promise<unknown> = Promise.resolve();
   /** The forget erasing now, and what stops it alone: lifting its tombstone (Unforget) meanwhile. */
   #running: { kind: ForgetKind; id: string; lifted: AbortController } | undefined;
+  #scrubbing = false;
 
   constructor(options: ForgetOptions) {
     this.#o = options;
   }
 
-  session(sessionId: string): Promise<ForgetResult> {
+  /** `scrub`: then wipe the disk (see DiskScrub), owed from before anything is deleted. */
+  session(sessionId: string, scrub = false): Promise<ForgetResult> {
     return this.#serial(async () => {
       // A conversation not stored (pruned, or not captured yet) is tombstoned all the same. Its label is
       // kept redacted: it outlives the conversation, which may be forgotten for the secret in it.
       const stored = this.#o.sessions.findRecord(sessionId);
       const [name] = stored ? await this.#o.sessions.redactedNames([stored]) : [null];
       this.#o.tombstones.add('session', sessionId, name?.slice(0, LABEL_CHARS) ?? null);
-      return this.#eraseSession(sessionId);
+      if (scrub) this.#o.scrub.owe();
+      return this.#thenWipe(await this.#eraseSession(sessionId), scrub);
     });
   }
 
-  project(projectKey: string): Promise<ForgetResult> {
-    return this.#serial(() => {
+  project(projectKey: string, scrub = false): Promise<ForgetResult> {
+    return this.#serial(async () => {
       this.#o.tombstones.add('project', projectKey, this.#o.projects.describe(projectKey)?.name.slice(0, LABEL_CHARS) ?? null);
-      return this.#eraseProject(projectKey);
+      if (scrub) this.#o.scrub.owe();
+      return this.#thenWipe(await this.#eraseProject(projectKey), scrub);
     });
+  }
+
+  /** Wipes the disk of what earlier forgets deleted, queued behind any forget (see DiskScrub). */
+  scrub(): Promise<ScrubResult> {
+    return this.#serial(async () => {
+      const began = performance.now();
+      const complete = await this.#wipe();
+      return { complete, durationMs: Math.round(performance.now() - began) };
+    });
+  }
+
+  scrubStatus(): ScrubStatus {
+    return { pending: this.#o.scrub.pending(), running: this.#scrubbing, estimatedMs: this.#o.scrub.estimateMs() };
   }
 
   /** What was forgotten, each label redacted (one kept before labels were shows a secret as [REDACTED]). */
@@ -83,7 +102,7 @@ export class Forgetting {
 
   /**
    * Finishes forgets a stop or a crash cut short: a tombstone whose rows (or project row) are still
-   * stored. Queued behind any forget asked meanwhile; settles when they are done.
+   * stored, then a wipe still owed. Queued behind any forget asked meanwhile; settles when they are done.
    */
   finishInterrupted(): Promise<void> {
     const { tombstones, eraser, projects, logger } = this.#o;
@@ -102,6 +121,14 @@ export class Forgetting {
         },
       ),
     );
+    if (this.#o.scrub.pending()) {
+      finishing.push(
+        this.#serial(() => this.#wipe()).then(
+          (complete) => logger?.info(complete ? 'interrupted disk wipe finished' : 'interrupted disk wipe stopped again; the next start finishes it'),
+          (error: unknown) => logger?.warn('interrupted disk wipe failed', { code: errorCode(error) }),
+        ),
+      );
+    }
     return Promise.all(finishing).then(() => undefined);
   }
 
@@ -128,6 +155,36 @@ export class Forgetting {
     this.#o.projects.remove(projectKey);
     this.#o.emit('history.changed', { kind: 'project', id: projectKey, change: 'forgotten' });
     return { kind: 'project', id: projectKey, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved };
+  }
+
+  async #thenWipe(result: ForgetResult, scrub: boolean): Promise<ForgetResult> {
+    return scrub ? { ...result, scrubbed: await this.#wipe() } : result;
+  }
+
+  /** Runs the wipe until it ends or the owner stops, saying how far it has come every half second. */
+  async #wipe(): Promise<boolean> {
+    let reported = performance.now();
+    let last: ScrubProgress | undefined;
+    const report = (p: ScrubProgress, complete: boolean) => this.#o.emit('forget.scrub', { phase: p.phase, done: p.done, total: p.total, complete });
+    this.#scrubbing = true;
+    const began = performance.now();
+    try {
+      const complete = await this.#o.scrub.run({
+        signal: this.#abort.signal,
+        onProgress: (progress) => {
+          // A new phase is said at once (the panel names what it is doing), and so is the end of one.
+          if (progress.phase === last?.phase && progress.done < progress.total && performance.now() - reported < PROGRESS_EVERY_MS) return;
+          last = progress;
+          reported = performance.now();
+          report(progress, false);
+        },
+      });
+      if (complete) report({ phase: 'journal', done: 1, total: 1 }, true);
+      this.#o.logger?.info(complete ? 'disk wiped' : 'disk wipe stopped; the next start finishes it', { durationMs: Math.round(performance.now() - began) });
+      return complete;
+    } finally {
+      this.#scrubbing = false;
+    }
   }
 
   /** Erases in pieces, saying how far it has come every half second and once when it is done. */

@@ -1,7 +1,7 @@
 import type { Handlers } from '../api/index.js';
 import type { History } from './history.js';
 
-type HistoryMethods = 'Search.Query' | 'Sessions.List' | 'Sessions.Get' | 'Sessions.Export' | 'Sessions.ExportNext' | 'Forget.Session' | 'Forget.Project' | 'Forget.List' | 'Forget.Lift';
+type HistoryMethods = 'Search.Query' | 'Sessions.List' | 'Sessions.Get' | 'Sessions.Export' | 'Sessions.ExportNext' | 'Forget.Session' | 'Forget.Project' | 'Forget.Scrub' | 'Forget.ScrubStatus' | 'Forget.List' | 'Forget.Lift';
 
 /** History's part of the contract: search, reading and exporting conversations, forgetting. */
 export function historyHandlers(history: History): Pick<Handlers, HistoryMethods> {
@@ -11,8 +11,10 @@ export function historyHandlers(history: History): Pick<Handlers, HistoryMethods
     'Sessions.Get': (params) => history.sessions.get(params),
     'Sessions.Export': ({ sessionId, format, raw }) => history.exporter.export(sessionId, format ?? 'markdown', raw ?? false),
     'Sessions.ExportNext': ({ next }) => history.exporter.next(next),
-    'Forget.Session': ({ sessionId }) => history.forgetting.session(sessionId),
-    'Forget.Project': ({ projectKey }) => history.forgetting.project(projectKey),
+    'Forget.Session': ({ sessionId, scrub }) => history.forgetting.session(sessionId, scrub ?? false),
+    'Forget.Project': ({ projectKey, scrub }) => history.forgetting.project(projectKey, scrub ?? false),
+    'Forget.Scrub': () => history.forgetting.scrub(),
+    'Forget.ScrubStatus': () => history.forgetting.scrubStatus(),
     'Forget.List': async () => ({ tombstones: await history.forgetting.list() }),
     'Forget.Lift': ({ kind, id }) => ({ lifted: history.forgetting.lift(kind, id) }),
   };

@@ -1,5 +1,5 @@
 import type { EventName, EventPayload } from '../api/index.js';
-import { Checkpointer, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
+import { Checkpointer, DiskScrub, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
@@ -50,6 +50,7 @@ export class History {
     this.forgetting = new Forgetting({
       tombstones: new Tombstones(o.db),
       eraser: new SessionEraser(o.db, index, this.#checkpointer),
+      scrub: new DiskScrub(o.db, index, this.#checkpointer),
       sessions: this.sessions,
       projects: {
         describe: (key) => o.projects.describe(key),

@@ -33,6 +33,12 @@ export interface OpenOptions {
   fileMode?: number;
   /** Where a mode that could not be tightened is reported. */
   logger?: Logger;
+  /**
+   * SQLite's `secure_delete = FAST`: a deleted row's bytes are zeroed on the pages its delete writes
+   * anyway (no extra write), instead of staying in the page's free space. Per connection, set before
+   * the migrations run. Pages freed whole keep their bytes (see the gateway's DiskScrub).
+   */
+  secureDelete?: 'fast';
 }
 
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -54,6 +60,7 @@ export function openDatabase(file: string, options: OpenOptions): Db {
       // at its largest size for as long as the store is open.
       db.pragma(`journal_size_limit = ${Math.trunc(options.walSizeLimitBytes ?? WAL_SIZE_LIMIT_BYTES)}`);
     }
+    if (options.secureDelete === 'fast') db.pragma('secure_delete = FAST');
     if (options.cacheKiB !== undefined) db.pragma(`cache_size = ${-Math.trunc(options.cacheKiB)}`);
     db.pragma('foreign_keys = ON');
     if (!options.readonly) migrate(db, options.migrations, options.label);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, ProjectKey, StewardError, type ForgetResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, ProjectKey, StewardError, type ForgetResult, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -62,19 +62,35 @@ function notStored(kind: 'session' | 'project'): StewardError {
   });
 }
 
+/** `--scrub` as the call's params: named only when asked, so an owner from before it still takes the call. */
+const scrubParam = (scrub: boolean) => (scrub ? { scrub } : {});
+
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be). */
-async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean): Promise<ForgetResult> {
+async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<ForgetResult> {
   if (!anyway && !(await isStoredSession(client, sessionId))) throw notStored('session');
-  return client.call('Forget.Session', { sessionId });
+  return client.call('Forget.Session', { sessionId, ...scrubParam(scrub) });
 }
 
 /** The project to forget, named as `steward projects` names it; its name and count are read first, since once forgotten it is no longer listed. */
-async function forgetProject(client: StewardClient, text: string, anyway: boolean): Promise<{ result: ForgetResult; project: ForgottenProject | undefined }> {
+async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false): Promise<{ result: ForgetResult; project: ForgottenProject | undefined }> {
   const { projects } = await client.call('Projects.List', {});
   const projectKey = ProjectKey.safeParse(text).success ? text : oneProject('--project', text, projects, '`steward projects`');
   const listed = projects.find((p) => p.projectKey === projectKey);
   if (!listed && !anyway) throw notStored('project');
-  return { result: await client.call('Forget.Project', { projectKey }), project: listed && { name: listed.name, conversations: listed.sessions } };
+  return { result: await client.call('Forget.Project', { projectKey, ...scrubParam(scrub) }), project: listed && { name: listed.name, conversations: listed.sessions } };
+}
+
+const WIPE_STOPPED = 'Wiping the disk stopped before it finished; the next start of Steward finishes it.\n';
+
+/** What `--scrub` adds to a forget's answer. */
+export function formatScrubbed(scrubbed: boolean | undefined): string {
+  if (scrubbed === undefined) return '';
+  return scrubbed ? 'Wiped from the disk too: gateway.db and its journal hold none of it.\n' : WIPE_STOPPED;
+}
+
+/** `steward forget --scrub` alone: what earlier forgets deleted, wiped from the disk. */
+export function formatScrub(result: ScrubResult): string {
+  return result.complete ? `Wiped from the disk what earlier forgets deleted (${(result.durationMs / 1000).toFixed(1)} s): gateway.db and its journal hold none of it.\n` : WIPE_STOPPED;
 }
 
 function formatTombstones(tombstones: Tombstone[]): string {
@@ -82,7 +98,7 @@ function formatTombstones(tombstones: Tombstone[]): string {
   return `${tombstones.map((t) => `${t.kind}  ${t.id}  ${localTime(t.createdAt)}  ${t.label ?? ''}`.trimEnd()).join('\n')}\n`;
 }
 
-/** `steward forget --session ID | --project KEY | --list`: delete a conversation or project and keep it out. */
+/** `steward forget --session ID | --project KEY [--scrub] | --scrub | --list`: delete a conversation or project and keep it out. */
 export function registerForget(program: Command, io: CliIo, run: Run): void {
   program
     .command('forget')
@@ -90,24 +106,33 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
     .option('--session <id>', 'the conversation to forget')
     .option('--project <project>', 'the project to forget (its name or key, as `steward projects` lists them): every conversation, its row and its notes')
     .option('--not-stored', 'forget an id Steward holds nothing under (a conversation or project not imported yet), to keep it out of future imports')
+    .option('--scrub', 'also wipe what is deleted from the disk now (it rewrites the search index: seconds per 100,000 messages); alone, wipes what earlier forgets deleted')
     .option('--list', 'list what is forgotten')
     .option('--json', 'print JSON')
-    .action((options: TargetOptions & { notStored?: boolean; list?: boolean; json?: boolean }) =>
+    .action((options: TargetOptions & { notStored?: boolean; scrub?: boolean; list?: boolean; json?: boolean }) =>
       run(async () => {
         if (options.list) {
-          if (options.session !== undefined || options.project !== undefined || options.notStored) throw new UsageError('--list takes no --session, --project or --not-stored');
+          if (options.session !== undefined || options.project !== undefined || options.notStored || options.scrub) throw new UsageError('--list takes no --session, --project, --not-stored or --scrub');
           const result = await withClient(io, (client) => client.call('Forget.List', {}));
           if (options.json) printJson(io, result);
           else io.stdout(formatTombstones(result.tombstones));
           return EXIT.ok;
         }
+        const scrub = options.scrub === true;
+        if (scrub && options.session === undefined && options.project === undefined) {
+          if (options.notStored) throw new UsageError('--scrub alone takes no --not-stored');
+          const wiped = await withClient(io, (client) => client.call('Forget.Scrub', {}));
+          if (options.json) printJson(io, wiped);
+          else io.stdout(formatScrub(wiped));
+          return EXIT.ok;
+        }
         const what = target(options, 'forget');
         const anyway = options.notStored === true;
         const { result, project } = await withClient(io, async (client) =>
-          what.kind === 'session' ? { result: await forgetSession(client, what.id, anyway), project: undefined } : forgetProject(client, what.id, anyway),
+          what.kind === 'session' ? { result: await forgetSession(client, what.id, anyway, scrub), project: undefined } : forgetProject(client, what.id, anyway, scrub),
         );
         if (options.json) printJson(io, result);
-        else io.stdout(formatForget(result, project));
+        else io.stdout(formatForget(result, project) + formatScrubbed(result.scrubbed));
         return EXIT.ok;
       }, options.json),
     );

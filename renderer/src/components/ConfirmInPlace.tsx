@@ -10,6 +10,8 @@ export interface ConfirmInPlaceProps {
   label: string;
   /** What will happen, in a sentence. */
   question: ReactNode;
+  /** An option the action takes, asked with it (a checkbox), on a line of its own below the question. */
+  choice?: ReactNode;
   /** The button that does it: "Yes, forget it". */
   confirm: string;
   busy: boolean;
@@ -27,7 +29,7 @@ export interface ConfirmInPlaceProps {
  * Cancel (which takes the focus, so Enter never confirms by accident), and the failure, if any, below.
  * Cancel or Escape puts the question away and gives the focus back to the button that asked.
  */
-export function ConfirmInPlace({ ask, label, question, confirm, busy, error, failed, onConfirm, working, testId }: ConfirmInPlaceProps): ReactElement {
+export function ConfirmInPlace({ ask, label, question, choice, confirm, busy, error, failed, onConfirm, working, testId }: ConfirmInPlaceProps): ReactElement {
   const [asking, setAsking] = useState(false);
   const cancel = useRef<HTMLButtonElement>(null);
   const asker = useRef<HTMLButtonElement>(null);
@@ -58,6 +60,7 @@ export function ConfirmInPlace({ ask, label, question, confirm, busy, error, fai
       }}
     >
       <p>{question}</p>
+      {choice}
       <Button variant="danger" disabled={busy} onClick={onConfirm}>
         {confirm}
       </Button>

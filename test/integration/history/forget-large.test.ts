@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core, type EventPayload } from '../../../core/index.js';
-import { SearchIndex, SessionEraser, Tombstones, type PieceGate } from '../../../core/gateway/index.js';
+import { DiskScrub, SearchIndex, SessionEraser, Tombstones, type PieceGate } from '../../../core/gateway/index.js';
 import { Forgetting } from '../../../core/history/forget.js';
 import { createRedactor } from '../../../core/secrets/index.js';
 import type { Db } from '../../../core/store/index.js';
@@ -121,6 +121,7 @@ describe('forgetting a project of tens of thousands of conversations', () => {
     const forgetting = new Forgetting({
       tombstones: new Tombstones(db),
       eraser: new SessionEraser(db, new SearchIndex(db), gate),
+      scrub: new DiskScrub(db, new SearchIndex(db)),
       sessions: c.history.sessions,
       projects: { describe: (key) => c.projects.get(key) ?? null, remove: (key) => c.projects.remove(key) },
       removeNotes: async () => false,
@@ -223,6 +224,7 @@ function forgettingWith(c: Core, eraser: SessionEraser, progress: Array<EventPay
   return new Forgetting({
     tombstones: new Tombstones(c.gateway),
     eraser,
+    scrub: new DiskScrub(c.gateway, new SearchIndex(c.gateway)),
     sessions: c.history.sessions,
     projects: { describe: (key) => c.projects.describe(key), remove: (key) => c.projects.remove(key) },
     removeNotes: async () => false,

@@ -4,6 +4,7 @@ import { conversationName, Button, ConfirmInPlace, countOf, ErrorBanner, formatD
 import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 import { conversationOpened, forgettingSentence, takeConversationToReturnTo } from './opened.js';
+import { useWiping, WipeChoice } from './WipeChoice.js';
 
 /**
  * Where the focus goes in a project's list. Back from a conversation opened here: its link (the
@@ -92,9 +93,12 @@ export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: s
   useEvent('forget.progress', (p) => {
     if (p.kind === 'project' && p.id === projectKey) setProgress(p);
   });
+  const [wipe, setWipe] = useState(false);
+  const wiping = useWiping();
   return (
     <ConfirmInPlace
-      working={forgettingSentence(progress)}
+      working={(wipe ? wiping.sentence : undefined) ?? forgettingSentence(progress)}
+      choice={<WipeChoice checked={wipe} onChange={setWipe} />}
       ask="Forget project…"
       label={`Forget ${name}`}
       question={`Forget ${name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on disk.`}
@@ -102,7 +106,10 @@ export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: s
       busy={forget.busy}
       error={forget.error}
       failed="The project was not forgotten."
-      onConfirm={() => void forget.run({ projectKey }).then((done) => done && onForgotten())}
+      onConfirm={() => {
+        wiping.reset();
+        void forget.run({ projectKey, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten());
+      }}
     />
   );
 }

@@ -1,8 +1,9 @@
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
 import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { placeHref, projectHref } from '../../navigation.js';
+import { useWiping, WipeChoice } from '../projects/WipeChoice.js';
 
 type Page = Result<'Sessions.Get'>;
 
@@ -60,16 +61,23 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
 /** Forgetting asks first, in place; the answer shows where the person looks. */
 export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; onForgotten: () => void }): ReactElement {
   const forget = useAction('Forget.Session');
+  const [wipe, setWipe] = useState(false);
+  const wiping = useWiping();
   return (
     <ConfirmInPlace
       ask="Forget…"
       label="Forget this conversation"
       question="Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk."
+      choice={<WipeChoice checked={wipe} onChange={setWipe} />}
+      working={wipe ? wiping.sentence : undefined}
       confirm="Yes, forget it"
       busy={forget.busy}
       error={forget.error}
       failed="The conversation was not forgotten."
-      onConfirm={() => void forget.run({ sessionId }).then((done) => done && onForgotten())}
+      onConfirm={() => {
+        wiping.reset();
+        void forget.run({ sessionId, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten());
+      }}
       testId="forget-confirm"
     />
   );

@@ -1,0 +1,238 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core, type EventPayload } from '../../../core/index.js';
+import { Checkpointer, DiskScrub, SearchIndex, type ScrubGate } from '../../../core/gateway/index.js';
+import { runIn } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { expectIndexExact } from '../../support/search-index.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/** The words only the conversations to forget hold (each also looked for by its tail: FTS5 shares a term's start with the one before it). */
+const FIRST = ['quixoticzebra', 'marmaladeoctopus', 'velvetcrocodile'];
+const SECOND = ['tangerinewalrus', 'obsidianpelican', 'lavenderbadger'];
+const FIRST_ID = 'aaaaaaaa-0000-4000-8000-000000000001';
+const SECOND_ID = 'aaaaaaaa-0000-4000-8000-000000000002';
+/** Conversations kept: enough text that the index has segments of many pages, and the wipe takes many pieces. */
+const KEPT = 40;
+const LINES = 30;
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+
+afterEach(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+  core = undefined;
+  home = undefined;
+});
+
+/** Words of 3–9 letters from a fixed seed: every run writes the same transcripts. */
+function wordsFrom(seed: number): () => string {
+  let state = seed;
+  const next = () => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    return state / 2 ** 32;
+  };
+  return () => {
+    const letters = 3 + Math.floor(next() * 7);
+    let word = '';
+    for (let i = 0; i < letters; i += 1) word += 'etaoinshrdlucmfwypvbgk'[Math.floor(next() * 22)];
+    return word;
+  };
+}
+
+function writeStore(root: string): void {
+  const word = wordsFrom(7);
+  const text = (n: number) => Array.from({ length: n }, word).join(' ');
+  const session = (sessionId: string, secret: readonly string[] | null, n: number) => {
+    const start = Date.now() - 5 * 86_400_000 + n * 60_000;
+    const lines = Array.from({ length: LINES }, (_, i) =>
+      claudeLine({
+        sessionId,
+        cwd: '/work/scrub-project',
+        type: i % 2 === 0 ? 'user' : 'assistant',
+        text: `${text(150)}${secret && i % 5 === 0 ? ` ${secret.join(' ')} ` : ' '}${secret ? '' : 'keptword'}`,
+        ts: new Date(start + i * 1000),
+      }),
+    );
+    writeJsonl(join(root, 'projects', '-work-scrub-project', `${sessionId}.jsonl`), lines);
+  };
+  for (let n = 0; n < KEPT; n += 1) session(`bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, null, n);
+  session(FIRST_ID, FIRST, KEPT);
+  session(SECOND_ID, SECOND, KEPT + 1);
+}
+
+function open(schedule = false): Core {
+  if (!home) {
+    home = tempHome('steward-scrub-');
+    home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
+    writeStore(join(home.dir, 'claude'));
+  }
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, schedule });
+  return core;
+}
+
+/** How many times the words (or their tails) are in the raw bytes of gateway.db and its WAL. */
+function copiesOf(words: readonly string[]): number {
+  let found = 0;
+  for (const file of ['gateway.db', 'gateway.db-wal']) {
+    const path = join(home!.dir, file);
+    if (!existsSync(path)) continue;
+    const bytes = readFileSync(path);
+    for (const probe of words.flatMap((w) => [w, w.slice(4)])) {
+      for (let at = bytes.indexOf(probe); at >= 0; at = bytes.indexOf(probe, at + 1)) found += 1;
+    }
+  }
+  return found;
+}
+
+async function imported(): Promise<Core> {
+  const c = open();
+  await c.call('Backfill.Run', { all: true });
+  await c.history.whenIndexed();
+  return c;
+}
+
+/** The kept conversations are found, the forgotten words are not, and the index holds exactly the parts. */
+async function expectSearchWorks(c: Core, forgotten: readonly string[]): Promise<void> {
+  expect((await c.call('Search.Query', { query: 'keptword', limit: 100 })).hits.length).toBeGreaterThanOrEqual(KEPT);
+  for (const word of forgotten) expect((await c.call('Search.Query', { query: word })).hits).toEqual([]);
+  expectIndexExact(c.gateway);
+}
+
+describe('wiping what a forget deleted from the disk', () => {
+  it('a forget with scrub leaves none of its words in gateway.db or its WAL (one without leaves them); search still works', async () => {
+    const c = await imported();
+    expect(copiesOf(FIRST)).toBeGreaterThan(0);
+    expect(copiesOf(SECOND)).toBeGreaterThan(0);
+
+    // Without scrub the rows go, the bytes stay: in free pages, beside the index's delete markers, in the WAL.
+    expect((await c.call('Forget.Session', { sessionId: FIRST_ID })).scrubbed).toBeUndefined();
+    expect(copiesOf(FIRST)).toBeGreaterThan(0);
+    expect((await c.call('Forget.ScrubStatus', {})).pending).toBe(false);
+
+    const progress: Array<EventPayload<'forget.scrub'>> = [];
+    c.events.subscribe((name, payload) => {
+      if (name === 'forget.scrub') progress.push(payload as EventPayload<'forget.scrub'>);
+    });
+    const result = await c.call('Forget.Session', { sessionId: SECOND_ID, scrub: true });
+    expect(result).toMatchObject({ kind: 'session', id: SECOND_ID, removedParts: LINES, scrubbed: true });
+    // The wipe takes what earlier forgets left too.
+    expect(copiesOf(SECOND)).toBe(0);
+    expect(copiesOf(FIRST)).toBe(0);
+    expect(progress.map((p) => p.phase)).toEqual(expect.arrayContaining(['index', 'free', 'journal']));
+    // The index's pages, read from FTS5's structure record: the fold's progress counts up to them.
+    const folded = progress.filter((p) => p.phase === 'index');
+    expect(folded[0]!.total).toBeGreaterThan(10);
+    expect(folded.at(-1)).toMatchObject({ done: folded[0]!.total, total: folded[0]!.total });
+    expect(progress.at(-1)).toEqual({ phase: 'journal', done: 1, total: 1, complete: true });
+    expect(await c.call('Forget.ScrubStatus', {})).toEqual({ pending: false, running: false, estimatedMs: expect.any(Number) });
+    await expectSearchWorks(c, [...FIRST, ...SECOND]);
+
+    // The owner's last checkpoint at its stop brings none back.
+    await c.shutdown();
+    core = undefined;
+    expect(copiesOf([...FIRST, ...SECOND])).toBe(0);
+  });
+
+  it('Forget.Scrub alone wipes what earlier forgets deleted, and the status says about how long it takes', async () => {
+    const c = await imported();
+    await c.call('Forget.Session', { sessionId: FIRST_ID });
+    const status = await c.call('Forget.ScrubStatus', {});
+    expect(status).toMatchObject({ pending: false, running: false });
+    expect(status.estimatedMs).toBeGreaterThan(0);
+    expect(copiesOf(FIRST)).toBeGreaterThan(0);
+
+    const wiped = await c.call('Forget.Scrub', {});
+    expect(wiped).toEqual({ complete: true, durationMs: expect.any(Number) });
+    expect(copiesOf(FIRST)).toBe(0);
+    expect(copiesOf(SECOND)).toBeGreaterThan(0);
+    await expectSearchWorks(c, FIRST);
+    expect((await c.call('Search.Query', { query: SECOND[0]! })).hits.length).toBeGreaterThan(0);
+  });
+
+  it('a stop mid-way leaves the wipe owed (the call says scrubbed: false), and the next start finishes it', async () => {
+    let c = await imported();
+    let stopping: Promise<void> | undefined;
+    c.events.subscribe((name, payload) => {
+      // Stop once the index is being folded: between two of its pieces.
+      if (name === 'forget.scrub' && (payload as EventPayload<'forget.scrub'>).phase === 'index') stopping ??= c.shutdown();
+    });
+    const result = await c.call('Forget.Session', { sessionId: FIRST_ID, scrub: true });
+    expect(result.scrubbed).toBe(false);
+    await stopping;
+
+    c = open();
+    expect(await c.call('Forget.ScrubStatus', {})).toMatchObject({ pending: true, running: false });
+    expect(c.gateway.prepare("SELECT value FROM search_state WHERE key = 'scrub_pending'").pluck().get()).toBe(1);
+    await c.shutdown();
+
+    // The owner's next start finishes it in the background.
+    c = open(true);
+    const finished = new Promise<void>((resolve) =>
+      c.events.subscribe((name, payload) => {
+        if (name === 'forget.scrub' && (payload as EventPayload<'forget.scrub'>).complete) resolve();
+      }),
+    );
+    await finished;
+    expect(copiesOf(FIRST)).toBe(0);
+    expect((await c.call('Forget.ScrubStatus', {})).pending).toBe(false);
+    await expectSearchWorks(c, FIRST);
+  });
+
+  it('runs in pieces inside the disk gate, each short, with a turn of the event loop between any two', async () => {
+    const c = await imported();
+    await c.call('Forget.Session', { sessionId: FIRST_ID });
+    const checkpointer = Checkpointer.of(c.gateway);
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const pieces: Array<{ turn: number; ms: number }> = [];
+    let entered = 0;
+    const gate: ScrubGate = {
+      start: () => checkpointer.start(),
+      enter: (force) => {
+        const ok = checkpointer.enter(force);
+        if (ok) entered = performance.now();
+        return ok;
+      },
+      leave: () => {
+        pieces.push({ turn: turns, ms: performance.now() - entered });
+        checkpointer.leave();
+      },
+      settle: () => checkpointer.settle(),
+      truncate: () => checkpointer.truncate(),
+    };
+    expect(await new DiskScrub(c.gateway, new SearchIndex(c.gateway), gate).run()).toBe(true);
+    ticking = false;
+
+    expect(pieces.length).toBeGreaterThan(10);
+    expect(Math.max(...pieces.map((p) => p.ms))).toBeLessThan(50);
+    for (let i = 1; i < pieces.length; i += 1) expect(pieces[i]!.turn).toBeGreaterThan(pieces[i - 1]!.turn);
+    expect(copiesOf(FIRST)).toBe(0);
+    await expectSearchWorks(c, FIRST);
+  });
+
+  it('steward forget --scrub wipes as it forgets, and steward forget --scrub alone wipes what earlier forgets left', async () => {
+    await (await imported()).shutdown();
+    core = undefined;
+    const env = home!.env;
+
+    const forgot = await runIn(env, 'forget', '--session', FIRST_ID);
+    expect(forgot.code).toBe(0);
+    expect(copiesOf(FIRST)).toBeGreaterThan(0);
+    const scrubbed = await runIn(env, 'forget', '--session', SECOND_ID, '--scrub');
+    expect(scrubbed).toMatchObject({ code: 0, err: '' });
+    expect(scrubbed.out).toContain('Wiped from the disk too');
+    expect(copiesOf([...FIRST, ...SECOND])).toBe(0);
+
+    const alone = await runIn(env, 'forget', '--scrub', '--json');
+    expect(JSON.parse(alone.out)).toEqual({ complete: true, durationMs: expect.any(Number) });
+    expect((await runIn(env, 'forget', '--list', '--scrub')).code).toBe(2);
+  });
+});
