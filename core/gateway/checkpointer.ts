@@ -95,6 +95,21 @@ const RETRY_MS = 25;
 const INTERVAL_MS = 1_000;
 
 /**
+ * Checkpoints every frame and empties the WAL file on this thread, giving up at once (false) rather
+ * than wait on a reader whose snapshot still needs frames, or inside a transaction.
+ */
+export function truncateHere(db: Db): boolean {
+  if (db.memory || !db.open || db.inTransaction) return false;
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    return (db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]?.busy === 0;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+/**
  * Moves WAL checkpoints (page copies and their fsync) off the owner's thread: while it runs, the
  * connection's automatic checkpoint is off and a worker with its own connection checkpoints
  * passively, so a cold import's commits never stall the event loop on a checkpoint. Any failure of
@@ -235,14 +250,7 @@ export class Checkpointer implements DiskGate {
   }
 
   #truncateHere(): boolean {
-    if (this.#db.memory || !this.#db.open || this.#db.inTransaction) return false;
-    const timeout = this.#db.pragma('busy_timeout', { simple: true }) as number;
-    this.#db.pragma('busy_timeout = 0');
-    try {
-      return (this.#db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]?.busy === 0;
-    } finally {
-      this.#db.pragma(`busy_timeout = ${timeout}`);
-    }
+    return truncateHere(this.#db);
   }
 
   /** Nobody is left waiting on a worker that will not answer. */

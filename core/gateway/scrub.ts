@@ -1,4 +1,5 @@
 import { inTransaction, type Db } from '../store/index.js';
+import { truncateHere } from './checkpointer.js';
 import { inPieces, turn, type PieceGate } from './pace.js';
 import type { SearchIndex } from './search-index.js';
 
@@ -169,24 +170,14 @@ export class DiskScrub {
     if (gate) await gate.settle();
     for (let tries = 0; tries < TRUNCATE_TRIES; tries += 1) {
       if (signal?.aborted) return false;
-      if (gate ? await gate.truncate() : this.#truncateHere()) {
+      // Without a checkpoint thread (tests): here, giving up at once rather than wait on a reader.
+      if (gate ? await gate.truncate() : truncateHere(this.#db)) {
         onProgress?.({ phase: 'journal', done: 1, total: 1 });
         return true;
       }
       await wait(TRUNCATE_WAIT_MS);
     }
     return false;
-  }
-
-  /** Without a checkpoint thread (tests): here, giving up at once rather than wait on a reader. */
-  #truncateHere(): boolean {
-    const timeout = this.#db.pragma('busy_timeout', { simple: true }) as number;
-    this.#db.pragma('busy_timeout = 0');
-    try {
-      return (this.#db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]?.busy === 0;
-    } finally {
-      this.#db.pragma(`busy_timeout = ${timeout}`);
-    }
   }
 
   #value(key: string): number {
