@@ -15,6 +15,9 @@ export const ROLE_WORDS: Readonly<Record<string, string>> = {
   system: 'System',
 };
 
+/** A tool's result found by a search (a line, not a fold): no one's words, its tool's output. */
+export const TOOL_OUTPUT = 'Tool output';
+
 /** A subagent's user turns: the prompts the main agent wrote for it, as every surface calls them. */
 export const MAIN_AGENT = 'Main agent';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { PROVIDER_IDS } from './registry.js';
-import { COMPACTION_FOLD, foldLine, MAIN_AGENT, roleWord } from './part-words.js';
+import { COMPACTION_FOLD, foldLine, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
@@ -112,9 +112,23 @@ export function messageSpeaker(message: { role: string | null; parts: ReadonlyAr
  */
 export function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean }, inSubagent: boolean, app: string): string {
   const voice = hitVoice(hit, inSubagent);
+  if (voice === 'tool') return TOOL_OUTPUT;
   if (voice === 'app') return app;
   if (voice === 'main-agent') return MAIN_AGENT;
-  return hit.role ?? '';
+  return roleWord(hit.role, false);
+}
+
+/**
+ * A search hit as a line of a printed transcript says what it is (the panel's hitLabel, in a printed
+ * transcript's words): who wrote it, then what kind of part it is in part-words' words, with its one
+ * line (a command, a file) or its tool's name; a text part says only who.
+ */
+export function hitLine(hit: { role: string | null; kind: string; genuineUserTurn: boolean; summary: string | null; toolName: string | null }, inSubagent: boolean, app: string): string {
+  const who = hitSpeaker(hit, inSubagent, app);
+  if (hit.kind === 'text') return who;
+  const kind = hit.kind === 'tool_result' ? undefined : (kindLabel(hit.kind) ?? hit.kind);
+  const detail = hit.summary ?? hit.toolName;
+  return [kind ? `${who} · ${kind}` : who, detail].filter(Boolean).join(' ');
 }
 
 export const SessionMessage = z.strictObject({

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, hasSearchFilter, hitSpeaker, PART_ROLES, PROVIDER_IDS, RepoId, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, hasSearchFilter, hitLine, PART_ROLES, PROVIDER_IDS, RepoId, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { mustBeStoredProject, projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -36,11 +36,8 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
       const label = s?.title ?? s?.firstRequest ?? '(untitled)';
       lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${s?.app ?? hit.provider} · ${hit.sessionId}`);
     }
-    // User text capture did not mark as the person's is the agent's app's (a command's echo, hook output);
-    // a subagent's is the main agent's prompt, as the panel and exports call it.
-    const who = hitSpeaker(hit, s?.parentKind === 'subagent', s?.app ?? hit.provider);
-    // A tool call says its one line (the command, the file) before the snippet that matched.
-    const what = hit.kind === 'text' ? who : hit.summary !== null ? `${hit.role ?? ''} ${hit.kind} ${hit.summary}`.trim() : `${hit.role ?? ''} ${hit.kind}${hit.toolName ? ` ${hit.toolName}` : ''}`.trim();
+    // Who wrote it and what it is, as the panel's hits say it (a tool call with its one line: the command, the file).
+    const what = hitLine(hit, s?.parentKind === 'subagent', s?.app ?? hit.provider);
     lines.push(`  ${localTime(hit.ts)}  ${what}: ${hit.snippet}`);
   }
   if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);

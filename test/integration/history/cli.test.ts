@@ -115,8 +115,8 @@ describe('steward search', () => {
     expect(out).toContain(`— kitchen · Claude Code · ${IDS.kitchen}`);
     const lines = out.split('\n').filter((line) => line.startsWith('  '));
     expect(lines.map((line) => line.replace(/^ {2}\S+ \S+ \S+ {2}/, ''))).toEqual([
-      'assistant: Apple crumble: apples, oats, butter, cinnamon and a little nutmeg. Serve it warm with cream or custard.',
-      'user: Write a recipe for apple crumble with winter spices.',
+      'Assistant: Apple crumble: apples, oats, butter, cinnamon and a little nutmeg. Serve it warm with cream or custard.',
+      'User: Write a recipe for apple crumble with winter spices.',
     ]);
     const flags = moreFlags(out)!;
     const next = await cli('search', '--project', kitchen, '--kind', 'text', '--limit', '2', ...flags);

@@ -177,7 +177,7 @@ describe('text the harness wrote in the person’s name', () => {
     expect(formatSearch(echo)).toMatch(/ Claude Code: /);
     const typed = await core.call('Search.Query', { query: 'greenhouse warm' });
     expect(typed.hits.map((h) => [h.role, h.genuineUserTurn])).toEqual([['user', true]]);
-    expect(formatSearch(typed)).toMatch(/ user: /);
+    expect(formatSearch(typed)).toMatch(/ User: /);
   });
 
   it('a first request is what the person asked, without the context their editor put before it, in lists and in what agents read', async () => {

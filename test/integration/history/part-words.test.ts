@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../core/index.js';
+import { formatSearch } from '../../../core/cli/commands/search.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
 import { readSessionPage } from '../../../core/mcp/session-page.js';
 import { coreHome } from '../../support/core.js';
@@ -81,6 +82,14 @@ describe('a part that is not text or a tool’s, outside the panel', () => {
     const gemini = (await core.call('Sessions.Export', { sessionId: GEMINI, format: 'markdown' })).content;
     expect(gemini).toContain('<details><summary>Notice · Starting session</summary>');
     expect(gemini).not.toContain('**notice**');
+  });
+
+  it('steward search names a hit by who wrote it and its label, not its role and kind', async () => {
+    const notices = formatSearch(await core.call('Search.Query', { query: 'warning', sessionId: GEMINI }));
+    expect(notices).toMatch(/ System · Notice: .*warning/i);
+    const summaries = formatSearch(await core.call('Search.Query', { query: 'Lyon trains', sessionId: OPENCLAW }));
+    expect(summaries).toMatch(/ System · Summary: /);
+    expect(notices + summaries).not.toMatch(/ (system|assistant|user) (notice|compaction|error|tool_use|thinking)\b/);
   });
 
   it('MCP get_session’s text names each by its label, not its kind', async () => {

@@ -1,6 +1,6 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { countOf, formatCount } from '../../components/index.js';
-import { kindLabel, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
+import { kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from '../../../../core/api/part-words.js';
 import { hitVoice } from '../../../../core/api/reading.js';
 
 type SearchResult = Result<'Search.Query'>;
@@ -31,9 +31,6 @@ export function rankedSentence(result: Pick<SearchResult, 'rankedAmong'>): strin
   if (result.rankedAmong === undefined || result.rankedAmong === 0) return undefined;
   return `Ranked among the newest ${formatCount(result.rankedAmong)} matches. Narrow the search, or order by newest to reach older ones.`;
 }
-
-// A hit is a line, not a fold: a tool's result reads as its output there.
-const TOOL_OUTPUT = 'Tool output';
 
 /**
  * Who wrote a hit (hitVoice, the rule the CLI's search lines follow too), and what it is: the agent's
