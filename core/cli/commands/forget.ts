@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { countOf, ProjectKey, StewardError, type ForgetResult, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, ProjectKey, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { normalizeCwd, projectKeyOf } from '../../projects/index.js';
 import { withClient } from '../connect.js';
 import { isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -71,10 +72,29 @@ async function forgetSession(client: StewardClient, sessionId: string, anyway: b
   return client.call('Forget.Session', { sessionId, ...scrubParam(scrub) });
 }
 
+/** A folder as a person types one: absolute, home-relative, or a Windows drive or share. */
+const FOLDER = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * The key of the project `text` names: a key as it is; a folder (`/home/ana/src/app`, `~/src/app`) as
+ * capture keys its conversations, so a project never imported can be kept out with `--not-stored`;
+ * else a name or slug among those `steward projects` lists.
+ */
+function projectKeyNamed(text: string, projects: readonly NamedProject[], home: string | undefined): string {
+  if (ProjectKey.safeParse(text).success) return text;
+  if (FOLDER.test(text)) return projectKeyOf(normalizeCwd(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text));
+  try {
+    return oneProject('--project', text, projects, '`steward projects`');
+  } catch (error) {
+    if (!(error instanceof StewardError)) throw error;
+    throw new StewardError(error.code, error.message, { ...error.details, remediation: 'To keep out a project Steward has not imported, name its folder: `steward forget --project /path/to/it --not-stored`.' });
+  }
+}
+
 /** The project to forget, named as `steward projects` names it; its name and count are read first, since once forgotten it is no longer listed. */
-async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false): Promise<{ result: ForgetResult; project: ForgottenProject | undefined }> {
+async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false, home?: string): Promise<{ result: ForgetResult; project: ForgottenProject | undefined }> {
   const { projects } = await client.call('Projects.List', {});
-  const projectKey = ProjectKey.safeParse(text).success ? text : oneProject('--project', text, projects, '`steward projects`');
+  const projectKey = projectKeyNamed(text, projects, home);
   const listed = projects.find((p) => p.projectKey === projectKey);
   if (!listed && !anyway) throw notStored('project');
   return { result: await client.call('Forget.Project', { projectKey, ...scrubParam(scrub) }), project: listed && { name: listed.name, conversations: listed.sessions } };
@@ -104,7 +124,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
     .command('forget')
     .description('delete a conversation (with its subagents) or a whole project, and keep it from being imported again')
     .option('--session <id>', 'the conversation to forget')
-    .option('--project <project>', 'the project to forget (its name or key, as `steward projects` lists them): every conversation, its row and its notes')
+    .option('--project <project>', 'the project to forget (its name or key, as `steward projects` lists them, or its folder): every conversation, its row and its notes')
     .option('--not-stored', 'forget an id Steward holds nothing under (a conversation or project not imported yet), to keep it out of future imports')
     .option('--scrub', 'also wipe what is deleted from the disk now (it rewrites the search index: seconds per 100,000 messages); alone, wipes what earlier forgets deleted')
     .option('--list', 'list what is forgotten')
@@ -129,7 +149,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         const what = target(options, 'forget');
         const anyway = options.notStored === true;
         const { result, project } = await withClient(io, async (client) =>
-          what.kind === 'session' ? { result: await forgetSession(client, what.id, anyway, scrub), project: undefined } : forgetProject(client, what.id, anyway, scrub),
+          what.kind === 'session' ? { result: await forgetSession(client, what.id, anyway, scrub), project: undefined } : forgetProject(client, what.id, anyway, scrub, io.env.HOME),
         );
         if (options.json) printJson(io, result);
         else io.stdout(formatForget(result, project) + formatScrubbed(result.scrubbed));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIn } from '../../support/cli.js';
 import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
@@ -58,6 +59,21 @@ describe('steward forget with an id Steward holds nothing under', () => {
       expect((await cli('unforget', `--${kind}`, id)).code).toBe(0);
     // --not-stored says something of an id to forget; --list names none.
     expect((await cli('forget', '--list', '--not-stored')).code).toBe(2);
+  });
+
+  it('names a project never imported by its folder: --not-stored keeps out the key capture would give it', async () => {
+    const unknown = await cli('forget', '--project', 'newproj');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('name its folder: `steward forget --project /path/to/it --not-stored`');
+    const refused = await cli('forget', '--project', '/home/ana/src/newproj');
+    expect(refused.code).toBe(1);
+    expect(await tombstones()).toEqual([]);
+    const kept = await cli('forget', '--project', '/home/ana/src/newproj/', '--not-stored');
+    expect(kept.code).toBe(0);
+    // The key capture derives from that folder (p_ + sha256 of the normalized path, cut to 16 digits).
+    const key = `p_${createHash('sha256').update('/home/ana/src/newproj').digest('hex').slice(0, 16)}`;
+    expect(await tombstones()).toEqual([expect.objectContaining({ kind: 'project', id: key })]);
+    expect((await cli('unforget', '--project', key)).code).toBe(0);
   });
 });
 
