@@ -213,7 +213,7 @@ describe('a file read last by an import narrower than the schedule (until the ne
     await core.call('Backfill.Run', { provider: 'claude', days: 7 });
     const words = await homeWords(core);
     expect(words).toMatchObject({ messages: 0, uncounted: 1 });
-    expect(words.listing).toBe('every one was last changed within the window; Steward has not counted the older messages of 1 file yet (imported before it kept that count, or by a narrower import); importing everything brings in any there are');
+    expect(words.listing).toBe('every one was last changed within the window; Steward has not counted the older messages of 1 file yet (imported before it kept that count, by a narrower import, or removed by a clean-up since); importing everything brings in any there are');
     expect(words.everything).not.toContain('all there is has been imported');
     await core.call('Sweep.Tick', {});
     expect(await homeWords(core)).toMatchObject({ messages: 3, uncounted: 0 });

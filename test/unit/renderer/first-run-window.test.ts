@@ -83,7 +83,7 @@ describe('history copied without its file times (files of today, messages of las
 
 describe('files whose older messages were never counted (imported before the count was kept, or by a narrower import)', () => {
   it('says so in plain words, and that importing everything brings in any there are', () => {
-    const words = 'Steward has not counted the older messages of 2 files yet (imported before it kept that count, or by a narrower import); importing everything brings in any there are';
+    const words = 'Steward has not counted the older messages of 2 files yet (imported before it kept that count, by a narrower import, or removed by a clean-up since); importing everything brings in any there are';
     expect(uncountedWords(2)).toBe(words);
     expect(olderWords(3, 0, 0, 2)).toBe(`every one was last changed within the window; ${words}`);
     expect(olderWords(5, 1, 4, 1)).toMatch(/^1 file is entirely older than the window, but up to 4 messages in the others .*; Steward has not counted the older messages of 1 file yet/);

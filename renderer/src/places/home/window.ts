@@ -107,7 +107,7 @@ const COPIES = 'a message copied into several files, as a resumed conversation c
 
 /** Files whose older messages were not counted (Providers.Survey's `olderUncounted`), and what brings them in. */
 export function uncountedWords(files: number): string {
-  return `Steward has not counted the older messages of ${countOf(files, 'file')} yet (imported before it kept that count, or by a narrower import); importing everything brings in any there are`;
+  return `Steward has not counted the older messages of ${countOf(files, 'file')} yet (imported before it kept that count, by a narrower import, or removed by a clean-up since); importing everything brings in any there are`;
 }
 
 /**
