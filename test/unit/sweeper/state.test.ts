@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { projectPaths } from '../../../core/sweeper/index.js';
 import { readState, type SweeperState } from '../../../core/sweeper/state.js';
 import { harness, tempHome } from '../../integration/sweeper/helpers.js';
+import { longestHold, slowFsync } from '../../support/slow-disk.js';
 
 const homes: Array<() => void> = [];
 afterEach(() => {
@@ -50,32 +51,14 @@ describe('sweep-state.json', () => {
     const { sweeper, key, onDisk } = setup();
     // A disk other processes keep busy: each fsync takes 300 ms (0.23-0.58 s were measured on one).
     const SLOW_MS = 300;
-    const { fsync, fsyncSync } = fs;
-    vi.spyOn(fs, 'fsyncSync').mockImplementation((fd) => {
-      const until = performance.now() + SLOW_MS;
-      while (performance.now() < until);
-      fsyncSync(fd);
-    });
-    vi.spyOn(fs, 'fsync').mockImplementation((fd, callback) => void setTimeout(() => fsync(fd, callback), SLOW_MS));
-    let longest = 0;
-    let last = performance.now();
-    const held = () => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-    };
-    const beat = setInterval(held, 5);
-    try {
+    slowFsync(SLOW_MS);
+    const { longestMs } = await longestHold(async () => {
       await expect(sweeper.run(key)).resolves.toMatchObject({ outcome: 'ok' });
       expect(await sweeper.setScratch(key, true)).toBe(true);
-      // The stretch since the last beat counts too: a loop held to the end never beat at all.
-      held();
-    } finally {
-      clearInterval(beat);
-    }
+    });
     expect(onDisk()).toMatchObject({ lastOutcome: 'ok', scratch: true });
     // `writeFileAtomic.sync` held the loop for the whole fsync, once a sweep and once a scratch choice.
-    expect(longest).toBeLessThan(SLOW_MS);
+    expect(longestMs).toBeLessThan(SLOW_MS);
   });
 
   it("keeps a scratch choice made while a sweep's state write is still landing, and the sweep's record too", async () => {

@@ -1,12 +1,13 @@
-import fs, { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { snapshot } from '../../../core/sweeper/digest.js';
 import { createRedactor } from '../../../core/secrets/index.js';
 import { projectPaths } from '../../../core/sweeper/index.js';
 import { normalizeBullet, rejectFact, writeNotes } from '../../../core/sweeper/writer.js';
 import { CAPS } from '../../../core/sweeper/writer.js';
 import { tempHome } from '../../integration/sweeper/helpers.js';
+import { longestHold, slowFsync } from '../../support/slow-disk.js';
 
 const homes: Array<() => void> = [];
 afterEach(() => homes.splice(0).forEach((c) => c()));
@@ -101,35 +102,19 @@ describe('writer', () => {
     const { write, paths } = setup();
     // A disk other processes keep busy: each fsync takes 300 ms (0.2-0.8 s were measured on a shared one).
     const SLOW_MS = 300;
-    const { fsync, fsyncSync } = fs;
-    const slowSync = vi.spyOn(fs, 'fsyncSync').mockImplementation((fd) => {
-      const until = performance.now() + SLOW_MS;
-      while (performance.now() < until);
-      fsyncSync(fd);
-    });
-    const slow = vi.spyOn(fs, 'fsync').mockImplementation((fd, callback) => void setTimeout(() => fsync(fd, callback), SLOW_MS));
-    let longest = 0;
-    let last = performance.now();
-    const held = () => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-    };
-    const beat = setInterval(held, 5);
+    const disk = slowFsync(SLOW_MS);
     try {
       // OVERVIEW.md, CHANGELOG.md and CLAUDE.md (a project that is no repository): three fsyncs.
-      const result = await write({ overview: '# demo\n\nThe frost calendar.', changelog: 'Shipped the frost table', claude: '- The frost table lives in src/frost.ts.' });
-      // The stretch since the last beat counts too: a loop held to the end never beat at all.
-      held();
+      const { result, longestMs } = await longestHold(() =>
+        write({ overview: '# demo\n\nThe frost calendar.', changelog: 'Shipped the frost table', claude: '- The frost table lives in src/frost.ts.' }),
+      );
       expect(result).toMatchObject({ overview: 'written', changelog: 'appended', factsAdded: ['The frost table lives in src/frost.ts.'] });
+      // `.sync` held the loop for all three at once (900 ms and more).
+      expect(longestMs).toBeLessThan(SLOW_MS);
     } finally {
-      clearInterval(beat);
-      slow.mockRestore();
-      slowSync.mockRestore();
+      disk.restore();
     }
     expect(readFileSync(paths.changelog, 'utf8')).toContain('- Shipped the frost table');
-    // `.sync` held the loop for all three at once (900 ms and more).
-    expect(longest).toBeLessThan(SLOW_MS);
   });
 
   it('drops the placeholder text of the prompt instead of writing it', async () => {
