@@ -25,8 +25,21 @@ export function fieldProblems(raw: unknown): Record<string, FieldProblem> {
   const out: Record<string, FieldProblem> = {};
   for (const issue of result.error.issues) {
     const key = issue.path.map(String).join('.') || '(root)';
-    out[key] ??= problemOf(issue);
+    const problem = problemOf(issue);
+    const before = out[key];
+    out[key] = before === undefined ? problem : stricter(before, problem);
   }
   return out;
+}
+
+/**
+ * Of two problems with one field, the one to say. A field can fail two bounds at once (`ms` is at least 0,
+ * an interval at least 1,000): the larger least (or smaller most) is the one a value must meet, so -1
+ * is told "at least 1 second", as 0 is, not "at least 0", which 0 does not pass either.
+ */
+function stricter(before: FieldProblem, next: FieldProblem): FieldProblem {
+  if (before.minimum !== undefined && next.minimum !== undefined) return next.minimum > before.minimum ? next : before;
+  if (before.maximum !== undefined && next.maximum !== undefined) return next.maximum < before.maximum ? next : before;
+  return before;
 }
 

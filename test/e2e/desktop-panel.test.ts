@@ -309,6 +309,14 @@ describe('first run with a 90-day window', () => {
     await question.getByRole('button', { name: 'Yes, save it and remove them at the next start' }).click();
     await importer.getByText('Saved: from the next start Steward keeps the last 30 days.').waitFor();
     expect(JSON.parse(readFileSync(join(steward.home, 'config.json'), 'utf8'))).toEqual({ query: { cache: { retention: { default_days: 30 } } } });
+    // Away and back (as after saving it in Settings): Home reads the saved window from the configuration, not from its last save.
+    await page.evaluate(() => (window.location.hash = '#/settings'));
+    await page.locator('main[data-place="settings"]').waitFor();
+    await page.evaluate(() => (window.location.hash = '#/home'));
+    await importer.getByText('Saved: from the next start Steward keeps the last 30 days.').waitFor();
+    expect(await importer.getByRole('radio', { name: /^Only the last 30 days/ }).isChecked()).toBe(true);
+    expect(await importer.getByRole('radio', { name: /^Everything/ }).isChecked()).toBe(false);
+    expect(await importer.locator('label', { has: page.getByRole('radio', { name: /^Everything/ }) }).innerText()).toContain('from the next start, the 30-day window you saved removes again what is older than that');
     expect(problems).toEqual([]);
     await page.context().close();
   });

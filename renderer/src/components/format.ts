@@ -33,6 +33,14 @@ export function formatRelativeTime(epochMs: number, now = Date.now()): string {
   return new Date(epochMs).toLocaleDateString();
 }
 
+/**
+ * A past event ("Last check", "forgotten"), never read as future: a view's ticking `now` lags the data
+ * by up to its tick, so a check that just ended can be after it; that is "just now", not "in a moment".
+ */
+export function formatPastTime(epochMs: number, now = Date.now()): string {
+  return formatRelativeTime(epochMs, Math.max(now, epochMs));
+}
+
 export function formatDateTime(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

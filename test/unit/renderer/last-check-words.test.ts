@@ -19,6 +19,11 @@ describe('Home’s "Last check" is core’s one last check', () => {
     expect(words(status)).toBe('Last check just now Next check in 3 minutes');
   });
 
+  it('a check that ended after the panel’s clock last ticked reads just now, never "in a moment"', () => {
+    const status = { scheduled: true, intervalMs: 5 * MINUTE, lastTickAt: NOW + 10_000, lastCheckAt: NOW + 10_000, nextTickAt: NOW + 5 * MINUTE };
+    expect(words(status)).toMatch(/^Last check just now /);
+  });
+
   it('reads the last check, not the schedule’s own last tick', () => {
     const status = { scheduled: true, intervalMs: 5 * MINUTE, lastTickAt: null, lastCheckAt: NOW - 2 * MINUTE, nextTickAt: NOW + 3 * MINUTE };
     expect(words(status)).toMatch(/^Last check 2 minutes ago /);

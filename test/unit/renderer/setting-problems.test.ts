@@ -11,6 +11,11 @@ describe('a refused setting, said under its field', () => {
     expect(problemWords(intervalProblem(100_000), 'minutes')).toBe('This must be at most 10,080 minutes.');
   });
 
+  it('a negative interval is told the same least as 0, not a least that 0 fails too', () => {
+    expect(problemWords(intervalProblem(-1), 'minutes')).toBe('This must be at least 0.017 minutes (1 second).');
+    expect(problemWords(intervalProblem(0), 'minutes')).toBe(problemWords(intervalProblem(-1), 'minutes'));
+  });
+
   it('the least interval it names is one the field takes', () => {
     expect(intervalProblem(0.017)).toBeUndefined();
   });

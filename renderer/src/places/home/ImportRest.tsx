@@ -6,7 +6,8 @@ import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport, useImportFocus } from '../projects/importing.js';
 import { ConfirmRemoval } from '../settings/ConfirmRemoval.js';
 import { wouldRemove } from '../settings/retention-words.js';
-import { cleanUpWords, everythingWords, narrowerChoices, narrowerNote, narrowerSaved, narrowerWords, spanWords, windowMeaning, windowWords } from './window.js';
+import { savedCleanUpWords, savedForNextStart, savedWindowSentence, startingChoice } from './saved-window.js';
+import { cleanUpWords, everythingWords, narrowerChoices, narrowerNote, narrowerWords, spanWords, windowMeaning, windowWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -38,7 +39,14 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const check = useAction('Cache.Prune');
   const [held, setHeld] = useState<{ days: number; report: PruneReport }>();
   const choices = useRef<HTMLFieldSetElement>(null);
-  const [choice, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>('all');
+  // A window saved for the next start (here or in Settings) is what the configuration says, not this view's last save.
+  const config = useCall('Settings.Config', {});
+  const saved = savedForNextStart(narrow.data?.config ?? config.data);
+  const offered = narrowerChoices(survey, NARROWER);
+  const [chosen, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>();
+  const choice = chosen ?? startingChoice(saved, offered);
+  // Opened on the saved window: nothing to save. (After a save here the button stays, keeping the focus.)
+  const savedChosen = chosen === undefined && choice !== 'all';
   // Files an import of everything already read whole are not offered again; they are called imported
   // only where no clean-up removes their messages (a window written in config.json does).
   const imported = survey.providers.reduce((n, s) => n + (s.cleanUpDays === 0 ? s.older.imported.files : 0), 0);
@@ -79,10 +87,10 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
           <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported, olderMessages, uncounted, {
             unreadable,
             readOnce,
-            cleanUp: cleanUpWords(survey),
+            cleanUp: [cleanUpWords(survey), saved === undefined ? undefined : savedCleanUpWords(saved, survey)].filter(Boolean).join('; ') || undefined,
           })}
         </label>
-        {narrowerChoices(survey, NARROWER).map((days) => (
+        {offered.map((days) => (
           <label key={days}>
             <input type="radio" name={name} checked={choice === String(days)} onChange={() => setChoice(`${days}`)} /> {narrowerWords(days, survey)}
           </label>
@@ -100,7 +108,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       )}
       <div className="first-run__actions" hidden={held !== undefined}>
         {/* Nothing older: keeping everything asks for nothing to be done. */}
-        {(choice !== 'all' || older > 0 || olderMessages > 0 || uncounted > 0 || importing.running) && (
+        {!savedChosen && (choice !== 'all' || older > 0 || olderMessages > 0 || uncounted > 0 || importing.running) && (
           <Button ref={focus.submit} variant="primary" onClick={go} disabled={importing.running || narrow.busy || check.busy}>
             {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
           </Button>
@@ -117,7 +125,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
           {importSentence(importing.result)}
         </p>
       )}
-      {narrow.data && <p role="status">{narrowerSaved(Number(choice), survey)}</p>}
+      {saved !== undefined && <p role="status">{savedWindowSentence(saved, survey)}</p>}
       <ErrorBanner title="The import did not finish." error={importing.error} />
       <ErrorBanner title="The window was not changed." error={narrow.error} />
       <ErrorBanner title="What the narrower window would remove could not be counted; nothing was saved." error={check.error} />

@@ -1,11 +1,12 @@
 import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { countOf, DetailList, ErrorBanner, formatBytes, formatDateTime, formatRelativeTime, Panel, type Detail } from '../../components/index.js';
+import { countOf, DetailList, ErrorBanner, formatBytes, formatDateTime, formatPastTime, formatRelativeTime, Panel, type Detail } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { useNow } from '../../clock.js';
 
-function when(at: number | null, now: number, none: string): ReactElement | string {
-  return at === null ? none : <time dateTime={new Date(at).toISOString()} title={formatDateTime(at)}>{formatRelativeTime(at, now)}</time>;
+/** `format` is formatPastTime for what happened: the data can be newer than `now`, which ticks every 15 s. */
+function when(at: number | null, now: number, none: string, format = formatRelativeTime): ReactElement | string {
+  return at === null ? none : <time dateTime={new Date(at).toISOString()} title={formatDateTime(at)}>{format(at, now)}</time>;
 }
 
 /**
@@ -16,7 +17,7 @@ function when(at: number | null, now: number, none: string): ReactElement | stri
 export function checkDetails(sweep: Result<'Sweep.Status'> | undefined, now: number): Detail[] {
   const next = sweep?.nextTickAt ?? null;
   return [
-    { term: 'Last check', value: when(sweep?.lastCheckAt ?? null, now, 'None yet') },
+    { term: 'Last check', value: when(sweep?.lastCheckAt ?? null, now, 'None yet', formatPastTime) },
     {
       term: 'Next check',
       value: next !== null ? when(next, now, '') : sweep?.scheduled ? 'Paused: no check until you resume' : 'Only when asked (this Steward does not check on a schedule)',

@@ -1,7 +1,21 @@
 import type { ReactElement } from 'react';
-import { ErrorBanner, formatRelativeTime, Panel } from '../../components/index.js';
+import type { Tombstone } from '../../../../core/api/index.js';
+import { ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { Unforget } from '../projects/Unforget.js';
+
+/** How many characters of an id a row shows; the whole id is its tooltip, as Lift needs it whole. */
+const ID_CHARS = 12;
+
+/**
+ * What a forgotten row is called: its label, else its id (`steward forget --not-stored` keeps no label),
+ * so two unlabelled rows are told apart and each matches what `steward forget --list` prints.
+ */
+export function TombstoneName({ tombstone }: { tombstone: Pick<Tombstone, 'id' | 'label'> }): ReactElement {
+  const { id, label } = tombstone;
+  if (label !== null) return <strong>{label}</strong>;
+  return <code title={id}>{id.length > ID_CHARS + 1 ? `${id.slice(0, ID_CHARS)}…` : id}</code>;
+}
 
 /**
  * What was forgotten (`Forget.List`), each with Unforget beside it. Read once per visit, not on every
@@ -22,9 +36,9 @@ export function ForgottenList(): ReactElement {
             {tombstones.map((t) => (
               <li key={`${t.kind}:${t.id}`} className="forgotten-list__item">
                 <span>
-                  <strong>{t.label ?? (t.kind === 'session' ? 'Untitled conversation' : 'Unnamed project')}</strong>{' '}
+                  <TombstoneName tombstone={t} />{' '}
                   <span className="muted">
-                    {t.kind === 'session' ? 'conversation' : 'project'}, forgotten <time dateTime={new Date(t.createdAt).toISOString()}>{formatRelativeTime(t.createdAt)}</time>
+                    {t.kind === 'session' ? 'conversation' : 'project'}, forgotten <time dateTime={new Date(t.createdAt).toISOString()}>{formatPastTime(t.createdAt)}</time>
                   </span>
                 </span>
                 <Unforget kind={t.kind} id={t.id} />
