@@ -303,6 +303,7 @@ export class Core {
       logger: this.logger,
       emit: (name, payload) => this.events.emit(name, payload),
       removeNotes: (projectKey, slug) => this.sweeper.forgetProject(projectKey, slug),
+      notesStale: (projectKey) => this.sweeper.notesStale(projectKey),
     });
     if (schedule) {
       history.startIndexing();

@@ -36,6 +36,8 @@ export const SweeperStateView = z.strictObject({
   overviewPreserved: z.boolean(),
   /** A damaged sweep-state.json, kept aside (additive: absent means none). */
   degraded: SweeperStateDegraded.nullable().optional(),
+  /** Since a conversation of the project was forgotten, its notes wait for a rebuild and are withheld (additive). */
+  notesStaleSince: ms.optional(),
 });
 export type SweeperStateView = z.infer<typeof SweeperStateView>;
 

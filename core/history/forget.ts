@@ -20,6 +20,8 @@ export interface ForgetOptions {
   projects: ForgettableProjects;
   /** Removes a project's notes folder (the sweeper's files); true when there was one. */
   removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
+  /** A forgotten conversation's project: its notes may name it, so they are withheld and rebuilt (the sweeper). */
+  notesStale?: (projectKey: string) => Promise<void>;
   /** Redacts what the list shows of a forgotten conversation. */
   redactor: () => Redactor;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -56,7 +58,9 @@ export class Forgetting {
       const [name] = stored ? await this.#o.sessions.redactedNames([stored]) : [null];
       this.#o.tombstones.add('session', sessionId, name?.slice(0, LABEL_CHARS) ?? null);
       if (scrub) this.#o.scrub.owe();
-      return this.#thenWipe(await this.#eraseSession(sessionId), scrub);
+      const result = await this.#eraseSession(sessionId);
+      if (stored?.projectKey) await this.#o.notesStale?.(stored.projectKey);
+      return this.#thenWipe(result, scrub);
     });
   }
 

@@ -18,6 +18,8 @@ export interface HistoryOptions {
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   /** Removes a forgotten project's notes folder (the sweeper's files); true when there was one. */
   removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
+  /** Withholds and rebuilds a project's notes after one of its conversations was forgotten. */
+  notesStale?: (projectKey: string) => Promise<void>;
 }
 
 /**
@@ -57,6 +59,7 @@ export class History {
         remove: (key) => o.projects.remove(key),
       },
       removeNotes: o.removeNotes,
+      notesStale: o.notesStale,
       redactor,
       emit: o.emit,
       logger: o.logger,

@@ -46,7 +46,8 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
         if (!project) return { isError: true, content: text('Steward knows no project containing that folder yet.') };
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
         const out = { projectKey: got.projectKey, name: got.name, cwd: got.cwd, overview: got.overview, lastSweepAt: got.state.lastSweepAt };
-        return { content: text(got.overview ?? `No overview has been written for ${got.name} yet.`), structuredContent: out };
+        const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : `No overview has been written for ${got.name} yet.`;
+        return { content: text(got.overview ?? none), structuredContent: out };
       }),
   );
 }

@@ -103,18 +103,19 @@ export async function buildDigest(
   activityAt: number,
   now: number,
   since: number | null = null,
+  limits: { sessions: number; messages: number } = DIGEST_LIMITS,
 ): Promise<Digest> {
   const overviewSnapshot = snapshot(paths.overview);
   const batch = new RedactionBatch();
   const sessions: DigestSession[] = source
-    .recentSessions(project.projectKey, DIGEST_LIMITS)
-    .slice(0, DIGEST_LIMITS.sessions)
+    .recentSessions(project.projectKey, limits)
+    .slice(0, limits.sessions)
     .map((session) => {
       const out: DigestSession = {
         sessionId: session.sessionId,
         title: null,
         firstRequest: session.firstRequest ? addMessage(batch, session.firstRequest, TASK_CHARS) : null,
-        messages: session.messages.slice(-DIGEST_LIMITS.messages).map((m) => addMessage(batch, m, MESSAGE_CHARS)),
+        messages: session.messages.slice(-limits.messages).map((m) => addMessage(batch, m, MESSAGE_CHARS)),
       };
       if (session.title !== null) batch.add(session.title, (t) => (out.title = cutHead(t, 200, '…')));
       return out;

@@ -77,6 +77,9 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       const target = sweeper.target(projectKey);
       if (!target) throw notFound(projectKey);
       const { project, paths } = target;
+      const state = sweeper.state(target);
+      // After a forget the notes may still name the forgotten conversation: none are shown until rebuilt.
+      const stale = state.notesStaleSince !== null;
       return {
         projectKey,
         name: project.name,
@@ -84,11 +87,11 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
         repoBacked: project.repoBacked,
         slug: project.slug,
         notesPath: paths.dir,
-        overview: readNote(paths.overview),
-        changelog: readNote(paths.changelog),
+        overview: stale ? null : readNote(paths.overview),
+        changelog: stale ? null : readNote(paths.changelog),
         claudeMd: project.repoBacked ? null : readNote(paths.claude),
         ignored: sweeper.isIgnored(project),
-        state: stateView(sweeper.state(target)),
+        state: stateView(state),
         paused: sweeper.pauseOf(sweeper.settings.curator),
       };
     },

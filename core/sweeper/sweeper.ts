@@ -3,15 +3,15 @@ import { rm } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { localDay, StewardError, type CuratorKind, type DataBoundary, type EventName, type EventPayload, type Result } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
-import { createCurator, CuratorError, type ApiKeys, type Curator, type RemoteOptions } from './curators/index.js';
+import { createCurator, CuratorError, offlineDays, type ApiKeys, type Curator, type RemoteOptions } from './curators/index.js';
 import { CallBudget } from './budget.js';
 import { buildDigest, renderPrompt } from './digest.js';
-import { hasNewActivity } from './extract.js';
+import { extract, hasNewActivity } from './extract.js';
 import { CuratorPauses } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
 import { readState, stateWritten, updateState, type SweeperState } from './state.js';
-import { systemClock, type Clock, type DigestSource, type SweeperProject } from './types.js';
+import { systemClock, type Clock, type Digest, type DigestSource, type SweeperProject } from './types.js';
 import { writeNotes, type WriteResult } from './writer.js';
 
 export interface SweeperSettings {
@@ -97,6 +97,19 @@ const BACKOFF_FLOOR_MS = 60_000;
 type RunKind = 'scheduled' | 'manual';
 /** A sweep may spend at most this many request timeouts in all (repairs and retries included). */
 const SWEEP_DEADLINE_REQUESTS = 3;
+/** How much of the remaining history a rebuild after a forget dates the changelog from. */
+const REBUILD_LIMITS = { sessions: 100, messages: 40 } as const;
+
+/** The notes a forget may have left naming the forgotten conversation (CLAUDE.md is the user's to edit). */
+async function removeStaleNotes(paths: ProjectPaths): Promise<void> {
+  await rm(paths.overview, { force: true });
+  await rm(paths.changelog, { force: true });
+}
+
+/** A rebuild starts from the stored conversations alone: the old notes may carry the forgotten one forward. */
+function withoutNotes(digest: Digest): Digest {
+  return { ...digest, since: null, notes: { ...digest.notes, overview: null, changelogTail: null } };
+}
 
 
 function envKeys(env: NodeJS.ProcessEnv): ApiKeys {
@@ -297,6 +310,21 @@ export class Sweeper {
     return true;
   }
 
+  /**
+   * A conversation of the project was forgotten (history): its notes may name it. They are withheld
+   * from now on (context, Projects.Get) and the project's next sweep, armed soon, rebuilds them from
+   * what is still stored, even with nothing new. A project never swept has no notes to rebuild.
+   */
+  async notesStale(projectKey: string): Promise<void> {
+    const target = this.target(projectKey);
+    if (!target || !existsSync(target.paths.dir)) return;
+    const now = this.#clock.now();
+    await updateState(target.paths.state, (state) => ({ ...state, notesStaleSince: state.notesStaleSince ?? now }), this.#o.logger);
+    if (!this.#o.schedule || this.#stopped) return;
+    this.#cancelTimer(projectKey);
+    this.#arm(projectKey, now + Math.min(30_000, this.#settings.minIntervalMs));
+  }
+
   pendingKeys(): string[] {
     return [...this.#timers.keys()];
   }
@@ -417,6 +445,7 @@ export class Sweeper {
     if (!target) return this.#skip(projectKey, 'unknown-project');
     const state = this.state(target);
     const activityAt = this.#o.source.latestActivity(projectKey);
+    if (state.notesStaleSince !== null) return this.#rebuild(target, state, activityAt, force, kind);
     const skipped = this.#gate(target, state, activityAt, force);
     if (skipped !== null || activityAt === null) return this.#skip(projectKey, skipped ?? 'no-activity');
     const pause = this.#paused.get(this.#settings.curator);
@@ -429,7 +458,35 @@ export class Sweeper {
     return this.#attempt(target, state, activityAt);
   }
 
-  async #attempt(target: Target, state: SweeperState, activityAt: number): Promise<SweeperRunResult> {
+  /**
+   * After a forget: nothing new is needed. With no conversation left, or a project the sweeper may not
+   * curate (disabled, scratch, ignored), the stale notes are simply removed; otherwise they are redone.
+   */
+  async #rebuild(target: Target, state: SweeperState, activityAt: number | null, force: boolean, kind: RunKind): Promise<SweeperRunResult> {
+    const { projectKey } = target.project;
+    const blocked = this.#gate(target, state, activityAt ?? 0, true);
+    if (blocked !== null || activityAt === null) {
+      await removeStaleNotes(target.paths);
+      await updateState(target.paths.state, (s) => ({ ...s, notesStaleSince: s.notesStaleSince === state.notesStaleSince ? null : s.notesStaleSince, overviewPreserved: false }), this.#o.logger);
+      this.#o.logger?.info('stale notes removed after a forget', { reason: blocked ?? 'no-activity' });
+      return { ...this.#skip(projectKey, blocked ?? 'no-activity'), outcome: 'ok', overview: 'empty', changelog: 'empty' };
+    }
+    // Withheld meanwhile: a rebuild waits for a paused curator like any sweep (forcing passes a provider's pause, never the budget).
+    const pause = (force ? undefined : this.#paused.get(this.#settings.curator)) ?? this.#budgetPause(this.#settings.curator);
+    if (pause && kind === 'scheduled') return this.#skip(projectKey, pause.reason === 'daily_budget' ? 'daily-budget' : 'paused');
+    if (pause) throw new SweeperFailure('curator_paused', pause.message);
+    this.#lastStarted.set(projectKey, this.#clock.now());
+    return this.#attempt(target, state, activityAt, true);
+  }
+
+  /** The changelog a rebuild writes: one offline bullet per day of the remaining conversations (no model call). */
+  async #rebuiltDays(target: Target, redactor: ReturnType<typeof createRedactor>, activityAt: number, now: number) {
+    const wide = withoutNotes(await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, now, null, REBUILD_LIMITS));
+    return offlineDays(wide, extract(wide));
+  }
+
+  /** `rebuild`: after a forget, the notes are written afresh from the stored conversations alone. */
+  async #attempt(target: Target, state: SweeperState, activityAt: number, rebuild = false): Promise<SweeperRunResult> {
     const settings = this.#settings;
     const keys = this.apiKeys();
     const curator = (this.#o.curatorFactory ?? ((s, k) => createCurator(s, k, this.#o.remote)))(settings, keys);
@@ -441,7 +498,10 @@ export class Sweeper {
     const deadline = AbortSignal.timeout(this.#o.sweepDeadlineMs ?? settings.timeoutMs * SWEEP_DEADLINE_REQUESTS);
     try {
       const redactor = createRedactor([...secretValuesFromEnv(this.#o.env), ...[keys.anthropic, keys.openai].filter((k): k is string => !!k && k.length > 8)]);
-      const digest = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started, state.watermark);
+      // Gone before the curator runs: a failed rebuild leaves no stale notes behind, only a retry.
+      if (rebuild) await removeStaleNotes(target.paths);
+      const built = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started, rebuild ? null : state.watermark);
+      const digest = rebuild ? withoutNotes(built) : built;
       const today = localDay(started);
       const prompt = renderPrompt(digest, today, settings.inputTokenBudget);
       const reply = await curator.curate({ digest, prompt, today, signal: AbortSignal.any([this.#abort.signal, deadline]) });
@@ -450,9 +510,10 @@ export class Sweeper {
       // A forced sweep with nothing newer than the watermark redoes the overview; the changelog has nothing to record.
       const fresh = hasNewActivity(digest);
       // The changelog is dated by the activity it describes, never by the day the sweep ran.
-      const days = fresh ? (reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }]) : [];
+      const days = rebuild ? await this.#rebuiltDays(target, redactor, activityAt, started) : fresh ? (reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }]) : [];
       const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, days, overviewBefore: digest.overviewSnapshot, redactor });
-      const result = await this.#succeeded(target, fresh ? activityAt : null, curator, reply, written, Math.round(performance.now() - wallStart));
+      const rebuilt = rebuild ? state.notesStaleSince : undefined;
+      const result = await this.#succeeded(target, fresh ? activityAt : null, curator, reply, written, Math.round(performance.now() - wallStart), rebuilt);
       this.#o.emit?.('sweeper.finished', result);
       return result;
     } catch (error) {
@@ -462,8 +523,11 @@ export class Sweeper {
     }
   }
 
-  /** `covered` is the activity this sweep reported, the new watermark; null when there was nothing new to report. */
-  async #succeeded(target: Target, covered: number | null, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number): Promise<SweeperRunResult> {
+  /**
+   * `covered` is the activity this sweep reported, the new watermark; null when there was nothing new to report.
+   * `rebuilt`: the forget this sweep rebuilt the notes after; a forget since then keeps them withheld.
+   */
+  async #succeeded(target: Target, covered: number | null, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number, rebuilt?: number | null): Promise<SweeperRunResult> {
     this.#paused.lift(curator.kind);
     const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
     const now = this.#clock.now();
@@ -481,6 +545,7 @@ export class Sweeper {
       tokensIn: state.tokensIn + reply.tokensIn,
       tokensOut: state.tokensOut + reply.tokensOut,
       overviewPreserved: written.overview === 'preserved',
+      notesStaleSince: rebuilt !== undefined && state.notesStaleSince === rebuilt ? null : state.notesStaleSince,
     }), this.#o.logger);
     const result: SweeperRunResult = {
       projectKey: target.project.projectKey,

@@ -3,6 +3,7 @@ import { resolveHome } from '../../config/paths/index.js';
 import { detectRepo, projectForFolder, projectNameOf, projectSlugOf, userHomeDir } from '../../projects/folder/index.js';
 import { redactSecrets } from '../../secrets/shapes/index.js';
 import { projectPaths, type ProjectPaths } from '../paths.js';
+import { notesStale } from '../state.js';
 
 /** What the hook may hand the agent, the whole JSON answer included. */
 export const CONTEXT_MAX_BYTES = 8 * 1024;
@@ -54,12 +55,14 @@ export function sessionContext(cwd: string, env: NodeJS.ProcessEnv, budget = CON
   const folder = projectForFolder(cwd, (f) => existsSync(notesOf(f).overview) || existsSync(notesOf(f).claude), { home: userHomeDir(env) });
   if (folder === null) return null;
   const paths = notesOf(folder);
+  const name = projectNameOf(folder);
+  // After a forget the notes may still name the forgotten conversation: the agent is told, not handed them.
+  if (notesStale(paths.state)) return { folder, name, text: `# Steward's notes for ${name}\n\n_Steward's notes for this folder are being rebuilt after a forget; none are shared until then._` };
   const overview = readNote(paths.overview);
   // A repository's own CLAUDE.md reaches the agent by itself; Steward keeps one only for other folders.
   const facts = detectRepo(folder).repoBacked ? null : readNote(paths.claude);
   if (overview === null && facts === null) return null;
   // Redacted before any cut, so a secret straddling the cut cannot leave its head behind.
-  const name = projectNameOf(folder);
   const text = compose(name, overview === null ? null : redactSecrets(overview), facts === null ? null : redactSecrets(facts), budget);
   return { folder, name, text };
 }

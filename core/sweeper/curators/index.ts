@@ -9,6 +9,7 @@ import type { ApiKeys, Curator } from './types.js';
 
 export { DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
 export { testCurator } from './probe.js';
+export { offlineDays } from './offline.js';
 export { type RemoteOptions } from './remote.js';
 export { CuratorError, type ApiKeys, type Curator, type DatedBullet } from './types.js';
 export interface CuratorSettings {
