@@ -83,12 +83,7 @@ const FOLDER = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/]|\\\\)/;
 function projectKeyNamed(text: string, projects: readonly NamedProject[], home: string | undefined): string {
   if (ProjectKey.safeParse(text).success) return text;
   if (FOLDER.test(text)) return projectKeyOf(normalizeCwd(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text));
-  try {
-    return oneProject('--project', text, projects, '`steward projects`');
-  } catch (error) {
-    if (!(error instanceof StewardError)) throw error;
-    throw new StewardError(error.code, error.message, { ...error.details, remediation: 'To keep out a project Steward has not imported, name its folder: `steward forget --project /path/to/it --not-stored`.' });
-  }
+  return oneProject('--project', text, projects, '`steward projects`');
 }
 
 /** The project to forget, named as `steward projects` names it; its name and count are read first, since once forgotten it is no longer listed. */
