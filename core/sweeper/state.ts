@@ -31,7 +31,7 @@ export const SweeperState = z.object({
   degraded: SweeperStateDegraded.nullable().default(null),
   /**
    * When a conversation of the project was forgotten (UTC ms) and the notes may still name it: until
-   * the next sweep rebuilds them from what is still stored, nothing hands them out (see notesStale).
+   * the next sweep rebuilds them from what is still stored, nothing hands them out (context.ts, Projects.Get).
    */
   notesStaleSince: z.number().int().nullable().default(null),
 });
@@ -150,22 +150,6 @@ function enqueue(key: string, next: SweeperState): Promise<SweeperState> {
 async function persist(file: string, state: SweeperState): Promise<void> {
   ensurePrivateDir(dirname(file));
   await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
-}
-
-/**
- * Whether the project's notes wait for a rebuild after a forget. Read without side effects (the
- * SessionStart hook's process calls it): a damaged or missing file says no.
- */
-export function notesStale(file: string): boolean {
-  const key = resolve(file);
-  const state = pending.get(key);
-  if (state) return state.notesStaleSince !== null;
-  try {
-    const value: unknown = JSON.parse(readFileSync(key, 'utf8'));
-    return typeof (value as { notesStaleSince?: unknown } | null)?.notesStaleSince === 'number';
-  } catch {
-    return false;
-  }
 }
 
 /** Settles once the state writes queued so far, of `file` or of every file, have landed or failed. */

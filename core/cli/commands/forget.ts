@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { countOf, ProjectKey, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
-import { normalizeCwd, projectKeyOf } from '../../projects/index.js';
 import { withClient } from '../connect.js';
 import { isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -80,16 +79,18 @@ const FOLDER = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/]|\\\\)/;
  * capture keys its conversations, so a project never imported can be kept out with `--not-stored`;
  * else a name or slug among those `steward projects` lists.
  */
-function projectKeyNamed(text: string, projects: readonly NamedProject[], home: string | undefined): string {
+async function projectKeyNamed(text: string, projects: readonly NamedProject[], home: string | undefined): Promise<string> {
   if (ProjectKey.safeParse(text).success) return text;
-  if (FOLDER.test(text)) return projectKeyOf(normalizeCwd(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text));
-  return oneProject('--project', text, projects, '`steward projects`');
+  if (!FOLDER.test(text)) return oneProject('--project', text, projects, '`steward projects`');
+  // Loaded when a folder is named: the projects room brings the stores, which `steward --help` must not load.
+  const { normalizeCwd, projectKeyOf } = await import('../../projects/index.js');
+  return projectKeyOf(normalizeCwd(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text));
 }
 
 /** The project to forget, named as `steward projects` names it; its name and count are read first, since once forgotten it is no longer listed. */
 async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false, home?: string): Promise<{ result: ForgetResult; project: ForgottenProject | undefined }> {
   const { projects } = await client.call('Projects.List', {});
-  const projectKey = projectKeyNamed(text, projects, home);
+  const projectKey = await projectKeyNamed(text, projects, home);
   const listed = projects.find((p) => p.projectKey === projectKey);
   if (!listed && !anyway) throw notStored('project');
   return { result: await client.call('Forget.Project', { projectKey, ...scrubParam(scrub) }), project: listed && { name: listed.name, conversations: listed.sessions } };

@@ -3,7 +3,20 @@ import { resolveHome } from '../../config/paths/index.js';
 import { detectRepo, projectForFolder, projectNameOf, projectSlugOf, userHomeDir } from '../../projects/folder/index.js';
 import { redactSecrets } from '../../secrets/shapes/index.js';
 import { projectPaths, type ProjectPaths } from '../paths.js';
-import { notesStale } from '../state.js';
+
+/**
+ * Whether sweep-state.json says the notes wait for a rebuild after a forget (state.ts `notesStaleSince`),
+ * read here rather than through state.ts: the hook's process must not load the sweeper's writers and
+ * logger (`steward --help` and the hook start light). A damaged or missing file says no.
+ */
+function notesStale(file: string): boolean {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return typeof (value as { notesStaleSince?: unknown } | null)?.notesStaleSince === 'number';
+  } catch {
+    return false;
+  }
+}
 
 /** What the hook may hand the agent, the whole JSON answer included. */
 export const CONTEXT_MAX_BYTES = 8 * 1024;
