@@ -110,7 +110,7 @@ export function messageSpeaker(message: { role: string | null; parts: ReadonlyAr
  * Who wrote a search hit's text (reading.ts's hitVoice), in messageSpeaker's words: the app, the main
  * agent; else the role as stored, which is how a search line says it.
  */
-export function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean }, inSubagent: boolean, app: string): string {
+function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean }, inSubagent: boolean, app: string): string {
   const voice = hitVoice(hit, inSubagent);
   if (voice === 'tool') return TOOL_OUTPUT;
   if (voice === 'app') return app;

@@ -1,28 +1,21 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import { runIn } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { claudeSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
 
 // Right after Home's "Import everything", Home said "Last check: 2 minutes ago" (the schedule's last
 // tick) while `steward info` said the folders were checked just now (any import, one agent's too).
 // The last check is one moment, core's: the last run that looked at every enabled agent's folders.
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const temp = coreHome('steward-last-check-');
 
 type Status = { lastTickAt: number | null; lastCheckAt: number | null };
 
 /** A home with a Claude Code and an OpenClaw folder, each holding a conversation. */
 function twoAgents(): NodeJS.ProcessEnv {
-  home = tempHome('steward-last-check-');
+  const { home } = temp;
   const claudeRoot = join(home.dir, 'roots', 'claude');
   const openclawRoot = join(home.dir, 'roots', 'openclaw');
   for (let i = 0; i < 3; i += 1) claudeSession(claudeRoot, `last-check-${i}`, 2);
@@ -30,10 +23,7 @@ function twoAgents(): NodeJS.ProcessEnv {
   return { ...home.env, STEWARD_CLAUDE_ROOTS: claudeRoot, STEWARD_OPENCLAW_ROOTS: openclawRoot };
 }
 
-function open(env: NodeJS.ProcessEnv): Core {
-  core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env });
-  return core;
-}
+const open = (env: NodeJS.ProcessEnv): Core => temp.open({ env });
 
 const status = async (c: Core) => (await c.call('Sweep.Status', {})) as Status;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -82,8 +72,7 @@ describe('the last check: when Steward last looked at every enabled agent’s fo
     await tick();
     // One agent's import after it moves nothing, before or after a restart.
     await c.call('Backfill.Run', { provider: 'openclaw', all: true });
-    await c.shutdown();
-    core = undefined;
+    await temp.close();
 
     const info = await runIn(env, 'info', '--json');
     expect(info.code).toBe(0);
