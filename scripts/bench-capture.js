@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { mkdirSync, rmSync, statfsSync, createWriteStream, readdirSync, statSync, createReadStream } from 'node:fs';
+import { mkdirSync, rmSync, statfsSync, createWriteStream, readdirSync, readFileSync, statSync, createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -234,6 +234,50 @@ export function workDetail(importCpu, bareCpu) {
   return `the import used ${fmt(importCpu, 1)} CPU s on all its threads, ${fmt(work)}× the baseline's ${fmt(bareCpu, 1)} CPU s: on ${cores} cores its ratio can reach at most ${fmt(cores / work)}`;
 }
 
+/** Threads alive when this module loaded: the owner's and the runtime's own (V8's GC helpers, libuv's pool). */
+const STARTUP_THREADS = new Set(threadTimes().keys());
+
+/** CPU seconds (user, system) of each of this process's threads, by thread id; empty off Linux. */
+export function threadTimes() {
+  const times = new Map();
+  let tids;
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return times;
+  }
+  const tick = 100; // USER_HZ: /proc reports clock ticks of 1/100 s on Linux
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(tid, { user: Number(fields[11]) / tick, system: Number(fields[12]) / tick });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return times;
+}
+
+/**
+ * Where an import's CPU went, between two `threadTimes()`: the owner's thread, each thread started
+ * since this module loaded (the read worker, the WAL checkpoint thread, ...), and the runtime's own
+ * threads together. Threads that ended before `after` was taken are missing from it.
+ */
+export function threadDetail(before, after) {
+  const spent = (tid) => {
+    const a = after.get(tid);
+    const b = before.get(tid) ?? { user: 0, system: 0 };
+    return { user: a.user - b.user, system: a.system - b.system };
+  };
+  const owner = String(process.pid);
+  const show = ({ user, system }) => `${fmt(user, 2)} user + ${fmt(system, 2)} system`;
+  const started = [...after.keys()].filter((tid) => !STARTUP_THREADS.has(tid)).map(spent).filter((t) => t.user + t.system >= 0.05);
+  const runtime = [...after.keys()].filter((tid) => STARTUP_THREADS.has(tid) && tid !== owner).map(spent).reduce((a, t) => ({ user: a.user + t.user, system: a.system + t.system }), { user: 0, system: 0 });
+  if (!after.has(owner)) return 'per-thread CPU: not available on this system';
+  return `CPU s by thread: owner ${show(spent(owner))}; threads started for the work ${started.map(show).join(', ') || 'none'}; the runtime's own threads (GC helpers) ${show(runtime)}`;
+}
+
 // ---------------------------------------------------------------- the system under test
 
 async function loadCore() {
@@ -365,16 +409,18 @@ export async function run(flags) {
   const machine = watchMachine();
   delay.enable();
   transcriptBytesRead = 0;
+  const coldThreads = threadTimes();
   const coldCpu = process.cpuUsage();
   const coldStart = performance.now();
   const [cold] = await core.driver.tick();
   const coldSeconds = (performance.now() - coldStart) / 1000;
   const coldCpuSeconds = cpuSecondsSince(coldCpu);
+  const coldByThread = threadDetail(coldThreads, threadTimes());
   delay.disable();
   const machineDuring = await machine.stop();
   const coldMBps = corpus.bytes / MB / coldSeconds;
   const p99 = delay.percentile(99) / 1e6;
-  process.stdout.write(`cold import: ${cold.read} files, ${cold.partsWritten} parts, ${cold.failedLines} lines skipped, ${fmt(coldSeconds, 1)} s; ${workDetail(coldCpuSeconds, bare.cpuSeconds)}\n`);
+  process.stdout.write(`cold import: ${cold.read} files, ${cold.partsWritten} parts, ${cold.failedLines} lines skipped, ${fmt(coldSeconds, 1)} s; ${workDetail(coldCpuSeconds, bare.cpuSeconds)}\n${coldByThread}\n`);
   await core.close();
 
   // The same cold import on the owner's thread: its reads pass through this process's byte counter,
