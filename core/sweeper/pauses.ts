@@ -1,9 +1,11 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { CuratorPause, REMOTE_CURATORS } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
+import { queueWrite } from './file-queue.js';
 import { keepAside } from './state.js';
 
 /** The contract's shape, with the stored message bounded. */
@@ -37,10 +39,12 @@ function damaged(keptAs: string | null, now: number): CuratorPause[] {
  */
 export class CuratorPauses {
   readonly #file: string;
+  readonly #logger: Logger | undefined;
   readonly #pauses = new Map<CuratorPause['curator'], CuratorPause>();
 
   constructor(home: string, logger?: Logger, now = Date.now()) {
     this.#file = join(home, PAUSES_FILE);
+    this.#logger = logger;
     for (const pause of this.#load(logger, now)) this.#pauses.set(pause.curator, pause);
   }
 
@@ -64,9 +68,16 @@ export class CuratorPauses {
     return pauses;
   }
 
+  /**
+   * Queued off the event loop (file-queue.ts), in order; the map here is what every read sees. The
+   * sweeper's stop waits for it to land. A failed write is logged: the pause holds in this process.
+   */
   #save(): void {
-    if (this.#pauses.size === 0) return rmSync(this.#file, { force: true });
-    writeFileAtomic.sync(this.#file, `${JSON.stringify({ version: 1, pauses: [...this.#pauses.values()] }, null, 2)}\n`, { mode: 0o600 });
+    const file = this.#file;
+    const text = this.#pauses.size === 0 ? null : `${JSON.stringify({ version: 1, pauses: [...this.#pauses.values()] }, null, 2)}\n`;
+    queueWrite(file, () => (text === null ? rm(file, { force: true }) : writeFileAtomic(file, text, { mode: 0o600 }))).catch((error: unknown) => {
+      this.#logger?.warn('curator pauses could not be written', { code: errorCode(error) });
+    });
   }
 
   get(curator: CuratorPause['curator']): CuratorPause | undefined {

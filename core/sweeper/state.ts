@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { SweeperOutcome, SweeperStateDegraded } from '../api/index.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/index.js';
 import { errorCode, type Logger } from '../log/index.js';
+import { queueWrite, writesLanded } from './file-queue.js';
 
 /** sweep-state.json: the activity gate's watermark, the failure budget and what the panel shows. */
 export const SweeperState = z.object({
@@ -66,12 +67,11 @@ export function keepAside(file: string, logger: Logger | undefined, now = Date.n
 }
 
 /**
- * The newest state of each file whose write has not landed yet, and the tail of each file's queue.
+ * The newest state of each file whose write has not landed yet (file-queue.ts orders the writes).
  * One queue for every writer in this process (sweeps, the user's scratch choice, a damaged file's
  * fresh copy): a change is applied to the newest state, never to an older copy read from disk.
  */
 const pending = new Map<string, SweeperState>();
-const queues = new Map<string, Promise<void>>();
 
 /**
  * The state as it stands: a change still being written reads as written. A missing file reads as a
@@ -129,31 +129,18 @@ export async function updateState(file: string, change: (state: SweeperState) =>
 
 function enqueue(key: string, next: SweeperState): Promise<SweeperState> {
   pending.set(key, next);
-  const written = (queues.get(key) ?? Promise.resolve()).then(() => persist(key, next)).finally(() => {
+  const written = queueWrite(key, () => persist(key, next)).finally(() => {
     if (pending.get(key) === next) pending.delete(key);
-  });
-  const tail = written.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
   });
   return written.then(() => next);
 }
 
-/**
- * Atomic and durable, off the event loop: the fsync waits on the disk, which a busy one held for
- * 0.2-0.6 s, and `.sync` held the owner's loop (the panel, the RPCs and capture) that long.
- */
 async function persist(file: string, state: SweeperState): Promise<void> {
   ensurePrivateDir(dirname(file));
   await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
 }
 
-/** Settles once the state writes queued so far, of `file` or of every file, have landed or failed. */
+/** Settles once the writes queued so far, of `file` or of every sweeper file (state, pauses, budget), have landed or failed. */
 export async function stateWritten(file?: string): Promise<void> {
-  if (file !== undefined) await queues.get(resolve(file));
-  else await Promise.all(queues.values());
+  await writesLanded(file);
 }

@@ -146,7 +146,7 @@ export class Sweeper {
     this.#clock = options.clock ?? systemClock;
     this.#settings = options.settings;
     this.#paused = new CuratorPauses(options.home, options.logger);
-    this.#budget = new CallBudget(options.home, () => this.#clock.now());
+    this.#budget = new CallBudget(options.home, () => this.#clock.now(), options.logger);
   }
 
   get settings(): SweeperSettings {

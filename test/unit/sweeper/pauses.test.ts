@@ -1,15 +1,21 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../../core/log/index.js';
+import { BUDGET_FILE, CallBudget } from '../../../core/sweeper/budget.js';
+import { writesLanded } from '../../../core/sweeper/file-queue.js';
 import { CuratorPauses, PAUSES_FILE } from '../../../core/sweeper/pauses.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { longestHold, slowFsync } from '../../support/slow-disk.js';
 
 let home: TempHome;
-afterEach(() => home.cleanup());
+afterEach(() => {
+  vi.restoreAllMocks();
+  home.cleanup();
+});
 
 describe('curator pauses on disk', () => {
-  it('keeps a damaged record aside and holds every remote curator paused, never lifting a pause silently', () => {
+  it('keeps a damaged record aside and holds every remote curator paused, never lifting a pause silently', async () => {
     home = tempHome();
     writeFileSync(join(home.dir, PAUSES_FILE), '{"version": 1, "pauses": [{"curator": "anthropic", "reason": "spend_li');
     const logger = createMemoryLogger();
@@ -21,9 +27,11 @@ describe('curator pauses on disk', () => {
     expect(readdirSync(home.dir)).toContain('sweeper-pauses.json.corrupt-2026-12-01T10-00-00-000Z');
     expect(logger.lines.join('\n')).toMatch(/curator pauses damaged/);
     // The hold is itself recorded, so a restart keeps it until the person lifts it.
+    await writesLanded();
     const again = new CuratorPauses(home.dir);
     expect(again.get('anthropic')).toMatchObject({ reason: 'record_damaged' });
     again.lift('anthropic');
+    await writesLanded();
     expect(new CuratorPauses(home.dir).get('anthropic')).toBeUndefined();
   });
 
@@ -31,5 +39,45 @@ describe('curator pauses on disk', () => {
     home = tempHome();
     expect(new CuratorPauses(home.dir).all()).toEqual([]);
     expect(existsSync(join(home.dir, PAUSES_FILE))).toBe(false);
+  });
+
+  it("records a pause and its lifting on a slow disk without holding the owner's loop, in the order they were made", async () => {
+    home = tempHome();
+    // A disk other processes keep busy: each fsync takes 300 ms; writeFileAtomic.sync held the loop that long.
+    const SLOW_MS = 300;
+    slowFsync(SLOW_MS);
+    const pauses = new CuratorPauses(home.dir);
+    const { longestMs } = await longestHold(async () => {
+      pauses.set({ curator: 'anthropic', reason: 'spend_limit', message: 'The daily spend limit was reached.', since: 1 });
+      pauses.set({ curator: 'openai-compatible', reason: 'spend_limit', message: 'The daily spend limit was reached.', since: 2 });
+      pauses.lift('anthropic');
+      // Read at once, before anything landed: the map is what every read sees.
+      expect(pauses.all().map((p) => p.curator)).toEqual(['openai-compatible']);
+      await writesLanded();
+    });
+    expect(longestMs).toBeLessThan(SLOW_MS);
+    expect(new CuratorPauses(home.dir).all().map((p) => p.curator)).toEqual(['openai-compatible']);
+  });
+});
+
+describe('the daily count of model calls on disk', () => {
+  it("counts a spend at once, writes it without holding the owner's loop, and keeps it across a restart", async () => {
+    home = tempHome();
+    const now = () => Date.parse('2026-12-01T10:00:00Z');
+    const SLOW_MS = 300;
+    slowFsync(SLOW_MS);
+    const budget = new CallBudget(home.dir, now);
+    const { longestMs } = await longestHold(async () => {
+      budget.spend(2);
+      budget.spend(3);
+      expect(budget.usedToday()).toBe(5);
+      expect(budget.exhausted(5)).toBe(true);
+      await writesLanded();
+    });
+    expect(longestMs).toBeLessThan(SLOW_MS);
+    expect(existsSync(join(home.dir, BUDGET_FILE))).toBe(true);
+    expect(new CallBudget(home.dir, now).usedToday()).toBe(5);
+    // The next local day starts from nothing.
+    expect(new CallBudget(home.dir, () => Date.parse('2026-12-03T10:00:00Z')).usedToday()).toBe(0);
   });
 });
