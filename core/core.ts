@@ -303,7 +303,7 @@ export class Core {
       logger: this.logger,
       emit: (name, payload) => this.events.emit(name, payload),
       removeNotes: (projectKey, slug) => this.sweeper.forgetProject(projectKey, slug),
-      notesStale: (projectKey) => this.sweeper.notesStale(projectKey),
+      notesStale: (projectKey, firstActiveAt) => this.sweeper.notesStale(projectKey, firstActiveAt),
     });
     if (schedule) {
       history.startIndexing();

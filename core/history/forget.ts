@@ -21,7 +21,7 @@ export interface ForgetOptions {
   /** Removes a project's notes folder (the sweeper's files); true when there was one. */
   removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
   /** A forgotten conversation's project: its notes may name it, so they are withheld and rebuilt (the sweeper). */
-  notesStale?: (projectKey: string) => Promise<void>;
+  notesStale?: (projectKey: string, firstActiveAt: number | null) => Promise<void>;
   /** Redacts what the list shows of a forgotten conversation. */
   redactor: () => Redactor;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -59,7 +59,7 @@ export class Forgetting {
       this.#o.tombstones.add('session', sessionId, name?.slice(0, LABEL_CHARS) ?? null);
       if (scrub) this.#o.scrub.owe();
       const result = await this.#eraseSession(sessionId);
-      if (stored?.projectKey) await this.#o.notesStale?.(stored.projectKey);
+      if (stored?.projectKey) await this.#o.notesStale?.(stored.projectKey, stored.firstTs);
       return this.#thenWipe(result, scrub);
     });
   }

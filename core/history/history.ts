@@ -19,7 +19,7 @@ export interface HistoryOptions {
   /** Removes a forgotten project's notes folder (the sweeper's files); true when there was one. */
   removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
   /** Withholds and rebuilds a project's notes after one of its conversations was forgotten. */
-  notesStale?: (projectKey: string) => Promise<void>;
+  notesStale?: (projectKey: string, firstActiveAt: number | null) => Promise<void>;
 }
 
 /**

@@ -34,8 +34,9 @@ function readNote(file: string): string | null {
   }
 }
 
-function stateView(state: SweeperState): Omit<SweeperState, 'version'> {
-  const { version: _version, ...view } = state;
+/** The state as the contract shows it: the day a rebuild reaches back to is the sweeper's own business. */
+function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesStaleFromDay'> {
+  const { version: _version, notesStaleFromDay: _fromDay, ...view } = state;
   return view;
 }
 

@@ -35,6 +35,12 @@ export const SweeperState = z.object({
    * the next sweep rebuilds them from what is still stored, nothing hands them out (context.ts, Projects.Get).
    */
   notesStaleSince: z.number().int().nullable().default(null),
+  /**
+   * The first local day (YYYY-MM-DD) a forgotten conversation was active: changelog days before it
+   * cannot describe it and are kept as they are, hand edits included; that day and every later one
+   * are rebuilt. Null while notes are stale: every day is rebuilt (a forget that named no day).
+   */
+  notesStaleFromDay: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().default(null),
 });
 export type SweeperState = z.infer<typeof SweeperState>;
 

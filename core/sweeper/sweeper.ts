@@ -12,7 +12,7 @@ import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
 import { readState, stateWritten, updateState, type SweeperState } from './state.js';
 import { systemClock, type Clock, type Digest, type DigestSource, type SweeperProject } from './types.js';
-import { writeNotes, type WriteResult } from './writer.js';
+import { changelogDays, removeStaleNotes, writeNotes, type WriteResult } from './writer.js';
 
 export interface SweeperSettings {
   enabled: boolean;
@@ -100,10 +100,20 @@ const SWEEP_DEADLINE_REQUESTS = 3;
 /** How much of the remaining history a rebuild after a forget dates the changelog from. */
 const REBUILD_LIMITS = { sessions: 100, messages: 40 } as const;
 
-/** The notes a forget may have left naming the forgotten conversation (CLAUDE.md is the user's to edit). */
-async function removeStaleNotes(paths: ProjectPaths): Promise<void> {
-  await rm(paths.overview, { force: true });
-  await rm(paths.changelog, { force: true });
+/** The earliest day any forget since the last rebuild reaches back to; null (every day) once one named none. */
+function staleFromDay(state: SweeperState, day: string | null): string | null {
+  if (state.notesStaleSince === null) return day;
+  if (state.notesStaleFromDay === null || day === null) return null;
+  return day < state.notesStaleFromDay ? day : state.notesStaleFromDay;
+}
+
+/**
+ * The stale mark cleared by a rebuild that started from `before`, unless a forget since then moved it
+ * (a later forget keeps the notes withheld, for the next rebuild).
+ */
+function staleCleared(now: SweeperState, before: SweeperState): Partial<SweeperState> {
+  const unmoved = now.notesStaleSince === before.notesStaleSince && now.notesStaleFromDay === before.notesStaleFromDay;
+  return unmoved ? { notesStaleSince: null, notesStaleFromDay: null } : {};
 }
 
 /** A rebuild starts from the stored conversations alone: the old notes may carry the forgotten one forward. */
@@ -314,12 +324,14 @@ export class Sweeper {
    * A conversation of the project was forgotten (history): its notes may name it. They are withheld
    * from now on (context, Projects.Get) and the project's next sweep, armed soon, rebuilds them from
    * what is still stored, even with nothing new. A project never swept has no notes to rebuild.
+   * `firstActiveAt` (UTC ms): when the conversation began; changelog days before it are kept.
    */
-  async notesStale(projectKey: string): Promise<void> {
+  async notesStale(projectKey: string, firstActiveAt: number | null = null): Promise<void> {
     const target = this.target(projectKey);
     if (!target || !existsSync(target.paths.dir)) return;
     const now = this.#clock.now();
-    await updateState(target.paths.state, (state) => ({ ...state, notesStaleSince: state.notesStaleSince ?? now }), this.#o.logger);
+    const day = firstActiveAt === null ? null : localDay(firstActiveAt);
+    await updateState(target.paths.state, (state) => ({ ...state, notesStaleSince: state.notesStaleSince ?? now, notesStaleFromDay: staleFromDay(state, day) }), this.#o.logger);
     if (!this.#o.schedule || this.#stopped) return;
     this.#cancelTimer(projectKey);
     this.#arm(projectKey, now + Math.min(30_000, this.#settings.minIntervalMs));
@@ -466,8 +478,8 @@ export class Sweeper {
     const { projectKey } = target.project;
     const blocked = this.#gate(target, state, activityAt ?? 0, true);
     if (blocked !== null || activityAt === null) {
-      await removeStaleNotes(target.paths);
-      await updateState(target.paths.state, (s) => ({ ...s, notesStaleSince: s.notesStaleSince === state.notesStaleSince ? null : s.notesStaleSince, overviewPreserved: false }), this.#o.logger);
+      await removeStaleNotes(target.paths, state.notesStaleFromDay);
+      await updateState(target.paths.state, (s) => ({ ...s, ...staleCleared(s, state), overviewPreserved: false }), this.#o.logger);
       this.#o.logger?.info('stale notes removed after a forget', { reason: blocked ?? 'no-activity' });
       return { ...this.#skip(projectKey, blocked ?? 'no-activity'), outcome: 'ok', overview: 'empty', changelog: 'empty' };
     }
@@ -479,10 +491,15 @@ export class Sweeper {
     return this.#attempt(target, state, activityAt, true);
   }
 
-  /** The changelog a rebuild writes: one offline bullet per day of the remaining conversations (no model call). */
-  async #rebuiltDays(target: Target, redactor: ReturnType<typeof createRedactor>, activityAt: number, now: number) {
+  /**
+   * The changelog days a rebuild writes: one offline bullet per day of the remaining conversations
+   * (no model call), from `fromDay` on, and for earlier days the kept changelog has no section for
+   * (a sweep may have dated their activity under a later day it then removed).
+   */
+  async #rebuiltDays(target: Target, redactor: ReturnType<typeof createRedactor>, activityAt: number, now: number, fromDay: string | null) {
     const wide = withoutNotes(await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, now, null, REBUILD_LIMITS));
-    return offlineDays(wide, extract(wide));
+    const kept = fromDay === null ? new Set<string>() : changelogDays(target.paths);
+    return offlineDays(wide, extract(wide)).filter((day) => fromDay === null || day.date >= fromDay || !kept.has(day.date));
   }
 
   /** `rebuild`: after a forget, the notes are written afresh from the stored conversations alone. */
@@ -499,7 +516,7 @@ export class Sweeper {
     try {
       const redactor = createRedactor([...secretValuesFromEnv(this.#o.env), ...[keys.anthropic, keys.openai].filter((k): k is string => !!k && k.length > 8)]);
       // Gone before the curator runs: a failed rebuild leaves no stale notes behind, only a retry.
-      if (rebuild) await removeStaleNotes(target.paths);
+      if (rebuild) await removeStaleNotes(target.paths, state.notesStaleFromDay);
       const built = await buildDigest(this.#o.source, target.project, target.paths, redactor, activityAt, started, rebuild ? null : state.watermark);
       const digest = rebuild ? withoutNotes(built) : built;
       const today = localDay(started);
@@ -510,9 +527,9 @@ export class Sweeper {
       // A forced sweep with nothing newer than the watermark redoes the overview; the changelog has nothing to record.
       const fresh = hasNewActivity(digest);
       // The changelog is dated by the activity it describes, never by the day the sweep ran.
-      const days = rebuild ? await this.#rebuiltDays(target, redactor, activityAt, started) : fresh ? (reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }]) : [];
+      const days = rebuild ? await this.#rebuiltDays(target, redactor, activityAt, started, state.notesStaleFromDay) : fresh ? (reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }]) : [];
       const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, days, overviewBefore: digest.overviewSnapshot, redactor });
-      const rebuilt = rebuild ? state.notesStaleSince : undefined;
+      const rebuilt = rebuild ? state : undefined;
       const result = await this.#succeeded(target, fresh ? activityAt : null, curator, reply, written, Math.round(performance.now() - wallStart), rebuilt);
       this.#o.emit?.('sweeper.finished', result);
       return result;
@@ -525,9 +542,9 @@ export class Sweeper {
 
   /**
    * `covered` is the activity this sweep reported, the new watermark; null when there was nothing new to report.
-   * `rebuilt`: the forget this sweep rebuilt the notes after; a forget since then keeps them withheld.
+   * `rebuilt`: the state this sweep rebuilt the notes from (after a forget); a forget since then keeps them withheld.
    */
-  async #succeeded(target: Target, covered: number | null, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number, rebuilt?: number | null): Promise<SweeperRunResult> {
+  async #succeeded(target: Target, covered: number | null, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number, rebuilt?: SweeperState): Promise<SweeperRunResult> {
     this.#paused.lift(curator.kind);
     const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
     const now = this.#clock.now();
@@ -545,7 +562,7 @@ export class Sweeper {
       tokensIn: state.tokensIn + reply.tokensIn,
       tokensOut: state.tokensOut + reply.tokensOut,
       overviewPreserved: written.overview === 'preserved',
-      notesStaleSince: rebuilt !== undefined && state.notesStaleSince === rebuilt ? null : state.notesStaleSince,
+      ...(rebuilt !== undefined ? staleCleared(state, rebuilt) : {}),
     }), this.#o.logger);
     const result: SweeperRunResult = {
       projectKey: target.project.projectKey,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { errorCode } from '../log/index.js';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -136,6 +137,48 @@ function dropOldestDays(text: string): string {
 }
 
 const DAY_HEADING = /^## (\d{4}-\d{2}-\d{2})\s*$/;
+
+/**
+ * The changelog without the sections of `fromDay` and every later day (each from its `## ` heading
+ * to the next one); what comes before them, hand edits included, is kept byte for byte. Null when
+ * no day is left.
+ */
+function changelogBefore(text: string, fromDay: string): string | null {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let dropping = false;
+  let days = 0;
+  for (const line of lines) {
+    const heading = /^#{1,2} /.test(line);
+    if (heading) {
+      const day = DAY_HEADING.exec(line.trim())?.[1];
+      dropping = day !== undefined && day >= fromDay;
+      if (day !== undefined && !dropping) days += 1;
+    }
+    if (!dropping) kept.push(line);
+  }
+  if (days === 0) return null;
+  return `${kept.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** The days the changelog has a section for. */
+export function changelogDays(paths: ProjectPaths): Set<string> {
+  const text = read(paths.changelog) ?? '';
+  return new Set(text.split('\n').flatMap((line) => DAY_HEADING.exec(line.trim())?.[1] ?? []));
+}
+
+/**
+ * The notes a forget may have left naming a forgotten conversation (CLAUDE.md is the user's to
+ * edit): the overview, and the changelog from `fromDay` on (all of it when null). Days before it
+ * stay as they are, hand edits included: they were written before the conversation began.
+ */
+export async function removeStaleNotes(paths: ProjectPaths, fromDay: string | null): Promise<void> {
+  await rm(paths.overview, { force: true });
+  const text = fromDay === null ? null : read(paths.changelog);
+  const kept = text === null ? null : changelogBefore(text, fromDay!);
+  if (kept === null) await rm(paths.changelog, { force: true });
+  else if (kept !== text) await write(paths.changelog, kept);
+}
 
 /** Appends under the day's heading, or adds the heading where its date falls (days stay in order). */
 function appendBullet(existing: string | null, date: string, bullet: string): string | null {

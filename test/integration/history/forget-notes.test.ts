@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 const DAY = 86_400_000;
 const KEPT = '2b3c4d5e-0000-4000-8000-00000000000a';
 const GONE = '2b3c4d5e-0000-4000-8000-00000000000b';
+const LATER = '2b3c4d5e-0000-4000-8000-00000000000c';
 const KEPT_ASK = 'Add retries with backoff to the orchard sync job';
 const GONE_ASK = 'Migrate the quincebarrow ledger to the new schema';
 const GONE_WORD = 'quincebarrow';
@@ -89,7 +90,8 @@ describe('forgetting a conversation the notes mention', () => {
     const { c, key, cwd, notes } = await swept();
     await c.call('Forget.Session', { sessionId: GONE });
 
-    expect(await c.call('Sweeper.Run', { projectKey: key })).toMatchObject({ outcome: 'ok', overview: 'written', changelog: 'appended' });
+    // The changelog's day before the forgotten conversation began is kept as it was: nothing to add.
+    expect(await c.call('Sweeper.Run', { projectKey: key })).toMatchObject({ outcome: 'ok', overview: 'written', changelog: 'empty' });
     for (const file of [notes.overview, notes.changelog]) {
       expect(read(file)).not.toContain(GONE_WORD);
       expect(read(file)).toContain('orchard sync job');
@@ -112,5 +114,45 @@ describe('forgetting a conversation the notes mention', () => {
     const mcp = await projectOverview(c, cwd);
     expect(JSON.stringify(mcp)).not.toMatch(/quincebarrow|orchard sync job/);
     expect((await c.call('Projects.Get', { projectKey: key })).state.notesStaleSince).toBeNull();
+  });
+
+  it('keeps the changelog days before the forgotten conversation began as they were, hand edits included, and redoes the days from it on', async () => {
+    const { c, key, cwd, notes } = await swept();
+    // A later conversation, swept too: its day comes after the forgotten one's.
+    const LATER_ASK = 'Document the orchard sync retries in the runbook';
+    conversation(join(temp.home.dir, 'claude-roots'), LATER, cwd, Date.now() - DAY, LATER_ASK);
+    await c.call('Backfill.Run', { all: true });
+    await c.call('Sweeper.Run', { projectKey: key });
+    // The person adds a line by hand under the first day, and a note above the days.
+    const before = read(notes.changelog);
+    const firstDay = /^## (\S+)$/m.exec(before)![1]!;
+    const edited = before.replace('# Changelog\n', '# Changelog\n\nKept by hand: the orchard notes.\n').replace(`## ${firstDay}\n\n`, `## ${firstDay}\n\n- Also tuned the backoff by hand\n`);
+    writeFileSync(notes.changelog, edited);
+    const keptPart = edited.slice(0, edited.indexOf('\n## ', edited.indexOf(`## ${firstDay}`)) + 1);
+    expect(keptPart).toContain('tuned the backoff by hand');
+    expect(keptPart).not.toContain(GONE_WORD);
+
+    await c.call('Forget.Session', { sessionId: GONE });
+    await c.call('Sweeper.Run', { projectKey: key });
+
+    const after = read(notes.changelog);
+    expect(after.startsWith(keptPart)).toBe(true);
+    expect(after).not.toContain(GONE_WORD);
+    // The later day is written again from the conversation still stored.
+    expect(after).toContain('runbook');
+    expect(after.match(/^## \S+$/gm)).toHaveLength(2);
+    expect(read(notes.overview)).not.toContain(GONE_WORD);
+  });
+
+  it('redoes every day when a forget reaches back before the first one', async () => {
+    const { c, key, notes } = await swept();
+    writeFileSync(notes.changelog, read(notes.changelog).replace('# Changelog\n', '# Changelog\n\n## 2020-01-01\n\n- A day long before, written by hand\n'));
+    // Two forgets before the rebuild: the earlier first day counts.
+    await c.call('Forget.Session', { sessionId: GONE });
+    await c.call('Forget.Session', { sessionId: KEPT });
+    await c.call('Sweeper.Run', { projectKey: key, force: true });
+    // Only the hand-written day from long before either conversation is left.
+    expect(read(notes.changelog)).toContain('A day long before, written by hand');
+    expect(read(notes.changelog)).not.toMatch(/quincebarrow|orchard sync job/);
   });
 });

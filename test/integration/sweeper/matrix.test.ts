@@ -246,6 +246,8 @@ describe('case 5: spend limits and credentials pause without a retry storm', () 
     expect((await failure(restarted.sweeper.run(key))).code).toBe('curator_paused');
     expect(fake.requests).toHaveLength(1);
     restarted.sweeper.liftPause('anthropic');
+    // A restart: the owner stops (its writes land), and the next one reads what it left.
+    await restarted.sweeper.stop();
     expect(harness(h.home, { curator: 'anthropic', anthropicBaseUrl: fake.url }).sweeper.pauses()).toEqual([]);
   });
 
