@@ -40,3 +40,29 @@ export function unreadableWhy(code: string): string {
   const words = UNREADABLE_WORDS[code] ?? UNREADABLE_WORDS[code.replace(/_[A-Z]+$/, '')];
   return words ?? `error ${code}`;
 }
+
+/** What a run's failures come to (`level`: the run's, for every surface that marks it). */
+export interface RunFailures {
+  /** Files that failed in this run: newly unreadable (or changed and failing again), or Steward's own failures. */
+  failed: number;
+  /** Files already known unreadable and unchanged since they failed: not opened again, so no failure of this run. */
+  stillUnreadable: number;
+  level: 'ok' | 'warning' | 'failed';
+}
+
+/**
+ * The one rule for a file that could not be read, for the CLI (its words and exit code) and the panel
+ * (Telemetry's Failed and Warning) alike: one known and unchanged since it failed is a warning, not a
+ * failure of this run; a newly unreadable one is a failure until it is known. `providers`: a run's
+ * results, or a telemetry row's (a compact row has no `unreadableUnchanged`, and nothing failed).
+ */
+export function failuresOf(providers: ReadonlyArray<{ failed: number; unreadableUnchanged?: number | undefined }>): RunFailures {
+  let failed = 0;
+  let stillUnreadable = 0;
+  for (const p of providers) {
+    const still = Math.min(p.unreadableUnchanged ?? 0, p.failed);
+    stillUnreadable += still;
+    failed += p.failed - still;
+  }
+  return { failed, stillUnreadable, level: failed > 0 ? 'failed' : stillUnreadable > 0 ? 'warning' : 'ok' };
+}

@@ -27,11 +27,16 @@ export interface ForgottenProject {
  * only when it had some, and a project's conversations are those it listed before it went.
  */
 export function formatForget(result: ForgetResult, project?: ForgottenProject): string {
+  const keptOut = `It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
+  // A project listed before it went had a row, which a forget always removes: it was there, only empty.
+  if (result.kind === 'project' && project && result.removedSessions === 0) {
+    return `Removed the empty project ${project.name} (${result.id})${result.notesRemoved ? ' and its notes' : ''}; it held no conversations. ${keptOut}`;
+  }
   const what = result.kind === 'session' ? `conversation ${result.id}` : project ? `project ${project.name} (${result.id})` : `project ${result.id}`;
   // Nothing stored under a session id is often a part of one: the tombstone keeps exactly the id typed.
   const nothing = result.kind === 'session' ? 'nothing was stored under that id (a conversation is named by its whole id, as `steward sessions list` prints it)' : 'nothing was stored';
   const removed = result.removedSessions === 0 ? nothing : `deleted ${removedWhat(result, project)} from Steward`;
-  return `Forgot ${what}: ${removed}. It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
+  return `Forgot ${what}: ${removed}. ${keptOut}`;
 }
 
 /** `it and its 2 subagents` / `its 3 conversations (with 1 subagent) and its notes`. */

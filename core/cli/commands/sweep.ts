@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, PROVIDERS, SKIP_REASONS, SKIP_WORDS, unreadableWhy, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
+import { countOf, failuresOf, PROVIDERS, SKIP_REASONS, SKIP_WORDS, unreadableWhy, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
@@ -30,12 +30,16 @@ function formatSkipped(p: ProviderResult, window: ImportWindow): string {
   return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${words(reason)}`).join(', ')})`;
 }
 
-/** `3 failed (SQLITE_READONLY ×3)`: why, by code; and how many were not read again, unchanged since they failed. */
+/**
+ * `3 failed (SQLITE_READONLY ×3)`: why, by code. Files known unreadable and unchanged since are
+ * `still unreadable`, not failed (failuresOf: no failure of this run), and said not read again.
+ */
 function formatFailed(p: ProviderResult): string {
-  const known = p.unreadableUnchanged ?? 0;
-  const again = known > 0 ? `; ${known === p.failed ? '' : `${known} `}not read again: unchanged since ${known === 1 ? 'it' : 'they'} failed` : '';
+  const { failed, stillUnreadable: still } = failuresOf([p]);
+  const again = still > 0 ? `; ${failed === 0 ? '' : `${still} `}not read again: unchanged since ${still === 1 ? 'it' : 'they'} failed` : '';
   const codes = p.errors?.length ? ` (${p.errors.map((e) => `${e.code} ×${e.count}`).join(', ')}${again})` : '';
-  return `${p.failed} failed${codes}`;
+  const counts = [failed > 0 ? `${failed} failed` : '', still > 0 ? `${still} still unreadable` : ''].filter(Boolean);
+  return `${counts.join(', ')}${codes}`;
 }
 
 type Unreadable = NonNullable<SweepResult['unreadable']>;
@@ -54,21 +58,31 @@ export interface UnreadableAsOf {
  * The files that could not be read, each by its path (the person's own file, shown to them here and
  * nowhere in status, telemetry or logs), and what to do about them. `asOf`: the list was remembered,
  * not found by the run it follows (`steward info`): says when it was found, and that a file replaced
- * or moved since stays listed until the next check.
+ * or moved since stays listed until the next check. `still`: how many of them the run met known and
+ * unchanged since they failed (not read again): said still unreadable, not as failing now.
  */
-export function formatUnreadable(files: Unreadable, total = files.length, asOf?: UnreadableAsOf): string {
+export function formatUnreadable(files: Unreadable, total = files.length, asOf?: UnreadableAsOf, still = 0): string {
   if (files.length === 0) return '';
   const one = total === 1;
   const [it, is, changes] = one ? ['it', 'it is', 'it changes'] : ['them', 'they are', 'one changes'];
   const when = asOf?.checkedAt ? `At the last check (${localTime(asOf.checkedAt)}), ` : '';
   const head =
-    `${when}${countOf(total, 'transcript file')} could not be read: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
+    `${when}${unreadableHead(total, still)}: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
     `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
     `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
   const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
   const next = asOf?.nextCheckAt ? ` (${localTime(asOf.nextCheckAt)})` : '';
   const since = asOf ? `A file replaced or moved since then is still listed until the next check${next} looks at it again; \`steward sweep\` checks now.\n` : '';
   return `${head}${files.map((f) => `  ${f.path} (${labelOf(f.provider)}: ${unreadableWhy(f.code)}, ${f.code})\n`).join('')}${more}${since}`;
+}
+
+/** `1 transcript file could not be read`, `1 transcript file is still unreadable, unchanged since it failed`, or both. */
+function unreadableHead(total: number, still: number): string {
+  const files = countOf(total, 'transcript file');
+  const since = `unchanged since ${still === 1 ? 'it' : 'they'} failed`;
+  if (still <= 0) return `${files} could not be read`;
+  if (still >= total) return `${files} ${total === 1 ? 'is' : 'are'} still unreadable, ${since}`;
+  return `${files} could not be read (${still} of them still unreadable, ${since})`;
 }
 
 /** `cancelled after 30 of 60 transcript files`; a run cancelled while queued (or while listing) listed none. */
@@ -123,11 +137,14 @@ function formatWithheld(p: ProviderResult): string {
 const WITHHELD_WHAT = { forgotten: 'what you forgot', excluded: 'what is in excluded folders' } as const;
 
 /**
- * A run that did not do all it was asked exits 1, whatever it printed: a file that failed, or a run
- * cancelled part-way (what it read stays imported). A script then knows to look, or to run it again.
+ * A run that did not do all it was asked exits 1, whatever it printed: a file that failed in this run,
+ * or a run cancelled part-way (what it read stays imported). A script then knows to look, or to run it
+ * again. A file known unreadable and unchanged since is no failure of this run (failuresOf): it is said
+ * still unreadable, and exits 0, as the panel marks it a warning.
  */
 export function sweepExit(result: SweepResult): number {
-  return result.providers.some((p) => p.failed > 0 || p.cancelled === true) ? EXIT.failure : EXIT.ok;
+  const cancelled = result.providers.some((p) => p.cancelled === true);
+  return cancelled || failuresOf(result.providers).failed > 0 ? EXIT.failure : EXIT.ok;
 }
 
 /** Whether a provider's line names the window: files or lines older than it. */
@@ -198,7 +215,8 @@ export function formatSweepResult(result: SweepResult, window: ImportWindow = { 
   });
   const note = window.kind === 'retention' && result.providers.some(leftOutByWindow) ? retentionNote(result.providers, window) : '';
   const unreadable = result.providers.reduce((n, p) => n + (p.unreadable ?? []).reduce((sum, e) => sum + e.count, 0), 0);
-  return `${lines.join('')}${note}${formatUnreadable(result.unreadable ?? [], Math.max(unreadable, result.unreadable?.length ?? 0))}`;
+  const still = failuresOf(result.providers).stillUnreadable;
+  return `${lines.join('')}${note}${formatUnreadable(result.unreadable ?? [], Math.max(unreadable, result.unreadable?.length ?? 0), undefined, still)}`;
 }
 
 export function registerSweep(program: Command, io: CliIo, run: Run): void {

@@ -115,6 +115,25 @@ describe('what the person is told of a cut-short chat', () => {
     expect(sweep.out).toContain('1 transcript file could not be read: it may be damaged, or not a transcript.');
     expect(sweep.out).toContain(`  ${path} (Gemini CLI: cut short or damaged: not a whole transcript, malformed)\n`);
 
+    // The next sweep meets it known and unchanged: nothing failed in that run, so it exits 0, and says
+    // the file is still unreadable, named as before.
+    const again = io(home.env);
+    expect(await runCli(['sweep'], again)).toBe(0);
+    expect(again.out).toMatch(/^gemini: 1 transcript file, 1 still unreadable \(malformed ×1; not read again: unchanged since it failed\); nothing new \(\d+ ms\)$/m);
+    expect(again.out).not.toMatch(/\d failed/);
+    expect(again.out).toContain('1 transcript file is still unreadable, unchanged since it failed: it may be damaged, or not a transcript.');
+    expect(again.out).toContain(`  ${path} (Gemini CLI: cut short or damaged: not a whole transcript, malformed)\n`);
+    const json = io(home.env);
+    expect(await runCli(['sweep', '--json'], json)).toBe(0);
+
+    // Changed and still cut short, it is read again and fails in this run: a failure until it is known.
+    write(path, CUT.slice(0, -10));
+    touch(path, 5);
+    const changed = io(home.env);
+    expect(await runCli(['sweep'], changed)).toBe(1);
+    expect(changed.out).toMatch(/^gemini: 1 transcript file, 1 failed \(malformed ×1\)/m);
+    expect(await runCli(['sweep'], io(home.env))).toBe(0);
+
     const info = io(home.env);
     expect(await runCli(['info'], info)).toBe(0);
     expect(info.out).toContain(`  ${path} (Gemini CLI: cut short or damaged: not a whole transcript, malformed)\n`);

@@ -199,15 +199,18 @@ describe('what the person is told', () => {
     expect(first.out).toContain('replace it with a good copy, or move it out of the agent');
     expect(first.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
 
+    // Known and unchanged, it is no failure of this run: a warning, exit 0.
     const again = io(home.env);
-    expect(await runCli(['sweep', '--json'], again)).toBe(1);
+    expect(await runCli(['sweep', '--json'], again)).toBe(0);
     const result = JSON.parse(again.out) as { providers: ProviderSweepStats[]; unreadable: Array<{ path: string }> };
     expect(byProvider(result.providers, 'codex')).toMatchObject({ read: 0, failed: 1, bytesRead: 0, unreadableUnchanged: 1 });
     expect(result.unreadable.map((f) => f.path)).toEqual([broken]);
 
     const text = io(home.env);
-    expect(await runCli(['sweep'], text)).toBe(1);
-    expect(text.out).toMatch(/^codex: 2 transcript files, 1 already up to date, 1 failed \(read_failed ×1; not read again: unchanged since it failed\);/m);
+    expect(await runCli(['sweep'], text)).toBe(0);
+    expect(text.out).toMatch(/^codex: 2 transcript files, 1 already up to date, 1 still unreadable \(read_failed ×1; not read again: unchanged since it failed\);/m);
+    expect(text.out).toContain('1 transcript file is still unreadable, unchanged since it failed: it may be damaged, or not a transcript.');
+    expect(text.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
 
     const info = io(home.env);
     expect(await runCli(['info'], info)).toBe(0);

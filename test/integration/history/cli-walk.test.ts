@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIn } from '../../support/cli.js';
-import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
+import { historyHome, IDS, OPENCLAW_CWD, OPENCLAW_SESSION, SUBAGENT_SESSION } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 
 // What a new person's first walk through the CLI met: a typo that forgot nothing but stayed in the
@@ -147,5 +147,26 @@ describe('errors in the words of the command, one prefix, one exit-code conventi
   it('--help says the exit codes', async () => {
     const { out } = await cli('--help');
     expect(out).toContain('Exit codes: 0 success; 1 failure, among them an id or a name Steward holds nothing under (not_found); 2 usage error');
+  });
+});
+
+describe('steward forget --project of a project that holds no conversations', () => {
+  it('says it removed the empty project (its row was there, though nothing was stored in it), and exits 0', async () => {
+    // A project whose only conversation was forgotten stays listed, empty: its notes are the person's.
+    expect((await cli('forget', '--session', OPENCLAW_SESSION)).code).toBe(0);
+    const listed = (JSON.parse((await cli('projects', '--json')).out) as { projects: Array<{ name: string; projectKey: string; sessions: number }> }).projects;
+    const empty = listed.find((p) => p.name === 'openclaw-workspace');
+    expect(empty).toMatchObject({ sessions: 0 });
+
+    const forgot = await cli('forget', '--project', OPENCLAW_CWD);
+    expect({ code: forgot.code, err: forgot.err }).toEqual({ code: 0, err: '' });
+    expect(forgot.out).toBe(
+      `Removed the empty project openclaw-workspace (${empty!.projectKey}); it held no conversations. It stays out of future imports; \`steward unforget --project ${empty!.projectKey}\` lifts that.\n`,
+    );
+    expect(forgot.out).not.toContain('nothing was stored');
+    const after = (JSON.parse((await cli('projects', '--json')).out) as { projects: Array<{ projectKey: string }> }).projects;
+    expect(after.map((p) => p.projectKey)).not.toContain(empty!.projectKey);
+    expect((await cli('unforget', '--project', empty!.projectKey)).code).toBe(0);
+    expect((await cli('unforget', '--session', OPENCLAW_SESSION)).code).toBe(0);
   });
 });

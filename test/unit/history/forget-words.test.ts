@@ -21,4 +21,12 @@ describe('steward forget: what went, in a person’s words', () => {
     expect(formatForget(result)).toMatch(/^Forgot project p_ea4ed61882dcc46a: deleted its 5 sessions and its notes from Steward\. /);
     expect(formatForget({ ...result, removedSessions: 0, notesRemoved: false })).toMatch(/^Forgot project p_ea4ed61882dcc46a: nothing was stored\. /);
   });
+
+  it('a listed project that held no conversation: its row went, said so, not "nothing was stored"', () => {
+    const empty = { kind: 'project', id: KEY, removedParts: 0, removedSessions: 0, notesRemoved: false } as const;
+    expect(formatForget(empty, { name: 'notes', conversations: 0 })).toBe(
+      `Removed the empty project notes (${KEY}); it held no conversations. It stays out of future imports; \`steward unforget --project ${KEY}\` lifts that.\n`,
+    );
+    expect(formatForget({ ...empty, notesRemoved: true }, { name: 'notes', conversations: 0 })).toMatch(/^Removed the empty project notes \(p_ea4ed61882dcc46a\) and its notes; it held no conversations\. /);
+  });
 });

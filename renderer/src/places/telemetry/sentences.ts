@@ -1,4 +1,5 @@
 import type { TelemetryEntry } from '../../../../core/api/index.js';
+import { failuresOf } from '../../../../core/api/import-words.js';
 import { countOf, formatCount, formatDuration, listOf, skippedLines, type NounForms } from '../../components/index.js';
 import { foundNothingNew, tickOf, totalsOf, type Tick } from './ticks.js';
 
@@ -35,17 +36,14 @@ const ROW_NOUNS: Record<string, NounForms> = {
  */
 export function failed(entry: TelemetryEntry): boolean {
   const tick = tickOf(entry);
-  if (tick) {
-    const t = totalsOf(tick);
-    return t.failed > t.stillUnreadable;
-  }
+  if (tick) return failuresOf(tick.providers).level === 'failed';
   return entry.data.outcome === 'failed' || entry.data.outcome === 'paused' || entry.data.complete === false;
 }
 
 /** Whether a check's only trouble is files already known unreadable (the status's amber warning, not a failure). */
 export function warned(entry: TelemetryEntry): boolean {
   const tick = tickOf(entry);
-  return tick !== undefined && !failed(entry) && totalsOf(tick).stillUnreadable > 0;
+  return tick !== undefined && failuresOf(tick.providers).level === 'warning';
 }
 
 function tickSentence(entry: TelemetryEntry): string | undefined {

@@ -1,4 +1,5 @@
 import type { ProviderSweepStats, TelemetryEntry } from '../../../../core/api/index.js';
+import { failuresOf } from '../../../../core/api/import-words.js';
 
 /** One provider's share of a tick as telemetry keeps it (an unchanged tick keeps only these counts). */
 export type TickProvider = Pick<ProviderSweepStats, 'provider' | 'discovered' | 'read' | 'unchanged' | 'failed' | 'partsWritten' | 'durationMs'> & Partial<ProviderSweepStats>;
@@ -54,7 +55,8 @@ export function totalsOf(tick: Pick<Tick, 'providers'>): TickTotals {
   const known = tick.providers.every((p) => p.messagesWritten !== undefined || p.partsWritten === 0);
   const cancelled = tick.providers.some((p) => p.cancelled);
   const outsideWindow = sum((p) => p.outsideWindow ?? 0);
-  const stillUnreadable = sum((p) => Math.min(p.unreadableUnchanged ?? 0, p.failed));
+  // The CLI's rule too (failuresOf): a file known unreadable and unchanged since is a warning, not a failure of this check.
+  const { stillUnreadable } = failuresOf(tick.providers);
   return { files: sum((p) => p.discovered), read: sum((p) => p.read), failed: sum((p) => p.failed), stillUnreadable, outsideWindow, notReached: cancelled ? sum((p) => p.notReached ?? 0) : undefined, parts, messages: known ? sum((p) => p.messagesWritten ?? 0) : undefined, durationMs: sum((p) => p.durationMs) };
 }
 
