@@ -28,6 +28,6 @@ export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } fr
 export { hasSearchFilter, NOTHING_TO_SEARCH, SearchHit, SearchSession, SearchQueryResult } from './search.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, voiceOf, type HarnessKind, type Voice, type VoicedPart } from './reading.js';
 export { failuresOf, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, type RunFailures } from './import-words.js';
-export { COMPACTION_FOLD, foldLine, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
+export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

@@ -46,9 +46,51 @@ interface KindWords {
 
 /**
  * How the summary that continues a compacted conversation folds, whichever way the agent stored it
- * (Claude Code's user text, OpenClaw's or Gemini CLI's compaction part): the one wording for it.
+ * (Claude Code's user text marked `isCompactSummary`, Codex CLI's `compacted` line, OpenClaw's or
+ * Gemini CLI's compaction part): the one wording for it.
  */
 export const COMPACTION_FOLD: Readonly<PartFold> = { label: 'Summary', summary: 'Earlier conversation summarized' };
+
+/**
+ * Who a message holding only a compaction summary is from, on every surface and for every agent: a
+ * neutral speaker, since the agents store it under a user's, an assistant's or a system's role, and
+ * neither the person, the model answering nor the app is who a reader should take it from.
+ */
+export const COMPACTION_SPEAKER = 'Conversation summary';
+
+/** A compaction summary, by capture's flag (set for every agent's) or by its kind. */
+export function isCompactionSummary(part: { kind: string; isCompactSummary: boolean }): boolean {
+  return part.isCompactSummary || part.kind === 'compaction';
+}
+
+/** A message that holds a compaction summary and nothing else: said to be from COMPACTION_SPEAKER. */
+export function isSummaryMessage(parts: ReadonlyArray<{ kind: string; isCompactSummary: boolean }>): boolean {
+  return parts.length > 0 && parts.every(isCompactionSummary);
+}
+
+const BYTE_UNITS = ['KB', 'MB', 'GB'];
+
+/** "27 bytes", "12 KB", "3.0 MB": a size as the panel says it (its formatBytes), for every surface. */
+function sizeWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  let value = bytes;
+  let unit = -1;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${BYTE_UNITS[unit]}`;
+}
+
+/**
+ * An image's one line, the facts kept of it: its type as people name it ("PNG" for image/png) and
+ * its size ("PNG, 12 KB"); null when neither is known (a size of 0 is one not recorded).
+ */
+export function imageLine(image: { mediaType: string | null; bytes: number }): string | null {
+  const subtype = image.mediaType?.split('/')[1]?.split(/[+;]/)[0]?.trim();
+  const words = [subtype ? subtype.toUpperCase() : null, image.bytes > 0 ? sizeWords(image.bytes) : null].filter((w) => w !== null);
+  return words.length > 0 ? words.join(', ') : null;
+}
 
 const KIND_WORDS: Readonly<Record<string, KindWords>> = {
   thinking: { label: 'Thinking', summary: 'No text kept' },
@@ -86,11 +128,14 @@ export function kindLabel(kind: string): string | undefined {
  * A folded part's label and one line: its own line, else its text's first line where that is a
  * short message (a notice), else its kind's. A summary that is only the kind's name (the line a kind
  * not listed gets, or an older owner's "compaction") is no line of its own; a kind not listed keeps
- * its name as its line, the one fact there is about it.
+ * its name as its line, the one fact there is about it. A compaction summary is COMPACTION_FOLD
+ * whatever its kind, and an image is said by its facts (imageLine) whatever line was stored for it.
  */
-export function partFold(part: { kind: string; summary: string | null; text: string | null }): PartFold {
-  const own = part.summary !== null && part.summary !== '' && part.summary !== part.kind ? part.summary : null;
+export function partFold(part: { kind: string; summary: string | null; text: string | null; isCompactSummary?: boolean; image?: { mediaType: string | null; bytes: number } | null }): PartFold {
+  if (isCompactionSummary({ kind: part.kind, isCompactSummary: part.isCompactSummary === true })) return { ...COMPACTION_FOLD };
   const words = KIND_WORDS[part.kind];
+  if (part.kind === 'image' && part.image) return { label: words!.label, summary: imageLine(part.image) ?? words!.summary };
+  const own = part.summary !== null && part.summary !== '' && part.summary !== part.kind ? part.summary : null;
   if (words === undefined) return { label: OTHER_LABEL, summary: own ?? part.kind };
   return { label: words.label, summary: own ?? (words.ownLine ? firstLine(part.text) : null) ?? words.summary };
 }

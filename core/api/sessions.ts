@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { PROVIDER_IDS } from './registry.js';
-import { COMPACTION_FOLD, foldLine, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
+import { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, isSummaryMessage, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
@@ -97,8 +97,12 @@ export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuin
   return kind === 'app' ? `${app}: ${part.summary ?? ''}` : undefined;
 }
 
-/** Who a message is from (reading.ts's voiceOf), as the CLI and exports say it. */
+/**
+ * Who a message is from (reading.ts's voiceOf), as the CLI, MCP and exports say it; a compaction
+ * summary's is part-words' one neutral speaker, whichever role its agent stored it under.
+ */
 export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string): string {
+  if (isSummaryMessage(message.parts)) return COMPACTION_SPEAKER;
   const voice = voiceOf(message, inSubagent);
   if (voice === 'tool') return 'Tool result';
   if (voice === 'app') return app;

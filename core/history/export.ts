@@ -65,13 +65,14 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
     case 'text':
       return `${text}${cut}`;
     case 'thinking':
-      return `<details><summary>Thinking</summary>\n\n${fence(text)}\n\n</details>`;
+      // Its line in part-words' words ("Thinking · …"), as the panel, the CLI and MCP say it.
+      return `<details><summary>${escapeHtml(foldLine(partFold(part)))}</summary>\n\n${fence(text)}\n\n</details>`;
     case 'tool_use':
       return `**Tool call** ${part.summary ?? part.toolName ?? ''}\n\n${fence(text, 'json')}${cut}`;
     case 'tool_result':
       return `**Tool result**${resultNote(part)}\n\n${fence(part.output ?? text)}${cut}`;
     case 'image':
-      return `_[${part.summary ?? 'image'}]_`;
+      return `_[${escapeHtml(foldLine(partFold(part)))}]_`;
     default: {
       // Folded as the panel folds it ("Summary · Earlier conversation summarized"), never by the kind's name.
       const line = escapeHtml(foldLine(partFold(part)));

@@ -237,7 +237,8 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || partFold({ kind: 'thinking', summary: null, text: null }).summary;
   else if (part.kind === 'image') {
     image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };
-    summary = `image${image.mediaType ? ` (${image.mediaType})` : ''}, ${image.bytes} bytes`;
+    // Its type and size in part-words' words ("PNG, 12 KB"), as every surface says them.
+    summary = partFold({ kind: 'image', summary: null, text: null, image }).summary;
   } else if (part.kind !== 'text') {
     // Every other kind's line is the one table's (a notice's first line, "Earlier conversation
     // summarized"), so no surface says a kind by its name.

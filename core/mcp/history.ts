@@ -212,7 +212,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       description:
         'The messages of one captured conversation in order, a page at a time: user and assistant turns, thinking, tool calls (with a one-line summary) and their results, each part’s text capped. ' +
         `Every answer is bounded: its text, and its structured content as JSON, are each at most ${PAGE_CHARS.toLocaleString('en')} characters. A page over it holds fewer messages (its cursor continues right after the last one shown); a single message over it shows a run of its parts with their one-line summaries, and says how many parts are left out and the part_id to call again with to read from the first of them. ` +
-        'User text the agent’s app wrote in the person’s name (slash-command echoes and output, hook output, compaction summaries) has `harness` set and `genuineUserTurn` false; the person’s own words have `genuineUserTurn` true. ' +
+        'Each message says who it is from in `speaker`. Text the agent’s app wrote (slash-command echoes and output, hook output in the person’s name; a compaction summary, whichever agent wrote it) has `harness` set and `genuineUserTurn` false, its text kept; the person’s own words have `genuineUserTurn` true. ' +
         'A conversation that started subagents (Task calls) lists them on every page: each one’s session_id, agent type and what it was asked; read one with get_session, and a subagent’s page names the conversation it belongs to. ' +
         'Pass part_id (from search_transcripts) to open the page around a hit; use cursor/before from a result to page. Secrets are redacted; no filesystem path is returned.',
       inputSchema: GetSessionInput,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOf, harnessLine, kindLabel, wholeAt, type Result } from '../api/index.js';
+import { COMPACTION_FOLD, countOf, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, wholeAt, type Result } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -26,7 +26,11 @@ const Part = z.strictObject({
   partId: z.string(),
   /** The person's own words (search_transcripts' genuine_user_turn); false for everything else. */
   genuineUserTurn: z.boolean(),
-  /** User text the agent's app wrote in the person's name, said for what it is ("Command /clear"); null otherwise. */
+  /**
+   * Text the agent's app wrote, not the message's author, said for what it is: user text in the
+   * person's name ("Command /clear"), or a compaction summary ("Summary · Earlier conversation
+   * summarized", whichever agent and role stored it); null otherwise.
+   */
   harness: z.string().nullable(),
 });
 
@@ -54,6 +58,8 @@ export const GetSessionOutput = z.strictObject({
   messages: z.array(
     z.strictObject({
       role: z.string().nullable(),
+      /** Who it is from, as `steward sessions show` says it ("User", "Claude Code", "Conversation summary"). */
+      speaker: z.string(),
       at: z.string().nullable(),
       parts: z.array(Part),
       /** Parts before those shown that are not in this answer. */
@@ -86,7 +92,7 @@ type Redact = (text: string) => string;
 /** A page redacted once, each part's text whole: what every try at fitting it cuts from. */
 interface Prepared {
   head: Omit<SessionPage, 'messages'>;
-  messages: Array<{ role: string | null; at: string | null; parts: PagePart[] }>;
+  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[] }>;
 }
 
 /** How much of part `index` (in page order) keeps its text. */
@@ -134,9 +140,11 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
   };
   const messages = result.messages.map((m) => ({
     role: m.role,
+    speaker: messageSpeaker(m, inSubagent, s.app),
     at: iso(m.ts),
     parts: m.parts.map((p): PagePart => {
-      const harness = harnessLine(p, m.role, inSubagent, s.app);
+      // A compaction summary is said so, its text kept, whichever agent and role stored it.
+      const harness = harnessLine(p, m.role, inSubagent, s.app) ?? (isCompactionSummary(p) ? foldLine(COMPACTION_FOLD) : undefined);
       return {
         partId: p.partId,
         kind: p.kind,
@@ -164,6 +172,7 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
     first += m.parts.length;
     return {
       role: m.role,
+      speaker: m.speaker,
       at: m.at,
       parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: bounded(p.text, cut(offset + i, p)) })),
       ...(from > 0 ? { partsBefore: { parts: from, partId: m.parts[0]!.partId } } : {}),
@@ -174,7 +183,7 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
   return { session, messages, ...rest };
 }
 
-/** User text the app wrote in the person's name: marked so before its text, never read as theirs. */
+/** Text the app wrote (in the person's name, or a compaction summary): marked so before its text, never read as its author's. */
 function harnessText(p: PagePart): string {
   return `[${p.harness ?? ''} — written by the agent's app, not the person]\n${p.text ?? ''}`;
 }
@@ -182,8 +191,10 @@ function harnessText(p: PagePart): string {
 function partText(p: PagePart): string {
   if (p.harness !== null) return harnessText(p);
   if (p.kind === 'text') return p.text ?? '';
-  // What the part is in a reader's words ("[Summary] Earlier conversation summarized"); the JSON keeps its kind.
-  return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}${p.kind === 'tool_result' || p.kind === 'tool_use' ? `\n${p.text ?? ''}` : ''}`;
+  if (p.kind === 'tool_result' || p.kind === 'tool_use') return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}\n${p.text ?? ''}`;
+  // What the part is in part-words' words, as `steward sessions show` says it ("[Thinking · …]",
+  // "[Image · PNG, 12 KB]"); the JSON keeps its kind.
+  return `[${foldLine(partFold(p))}]`;
 }
 
 /** The subagents, named where an agent reads first: each one's id, what it is and what it was asked. */
@@ -204,7 +215,7 @@ export function sessionText(out: SessionPage): string {
   const parent = s.parentSessionId === null ? '' : `, ${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`;
   const lines = [`${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`, ...subagentLines(out)];
   for (const m of out.messages) {
-    lines.push(`— ${m.role ?? 'message'} ${m.at ?? ''}`);
+    lines.push(`— ${m.speaker} ${m.at ?? ''}`);
     if (m.partsBefore) lines.push(`… ${countOf(m.partsBefore.parts, 'earlier part')} of this message not shown: call again with part_id "${m.partsBefore.partId}" to read from there.`);
     for (const p of m.parts) lines.push(partText(p));
     if (m.partsAfter) lines.push(`… ${countOf(m.partsAfter.parts, 'more part')} of this message not shown: call again with part_id "${m.partsAfter.partId}" to read from there.`);

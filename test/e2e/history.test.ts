@@ -129,11 +129,12 @@ describe('search and read conversations in the panel', () => {
     expect(await failed.locator('.fold__body').isVisible()).toBe(false);
     await failed.locator('summary').click();
     expect(await failed.locator('.fold__body').innerText()).toContain('TS2345');
-    expect(await page.locator('details.fold--thinking summary').innerText()).toContain('Thinking');
+    // A thought and an image read in core/api/part-words.ts's words, as `steward sessions show` and MCP say them.
+    expect(await page.locator('details.fold--thinking summary').innerText()).toBe('Thinking The person wants a pruning schedule; dormant season is best.');
     // An image is a placeholder with its type and size, never its bytes.
     const image = page.locator('.part__image');
-    expect(await image.innerText()).toBe('Image · image/png · 27 bytes');
-    expect(await image.getAttribute('aria-label')).toBe('Image, image/png, 27 bytes');
+    expect(await image.innerText()).toBe('Image · PNG, 27 bytes');
+    expect(await image.getAttribute('aria-label')).toBe('Image, PNG, 27 bytes');
     // The subagent is nested after the Task call that started it, and loads when opened.
     const subagent = page.locator('article').filter({ hasText: 'Task: Survey frost dates' }).locator('details.subagent');
     await subagent.locator('summary').click();

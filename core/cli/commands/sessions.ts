@@ -51,12 +51,9 @@ function partLine(part: SessionPart, harness: string | undefined): string {
       return `  ▸ ${part.summary ?? part.toolName ?? 'tool'}`;
     case 'tool_result':
       return `  ◂ ${part.summary ?? ''}`;
-    case 'thinking':
-      return `  (thinking) ${part.summary ?? ''}`;
-    case 'image':
-      return `  [${part.summary ?? 'image'}]`;
     default:
-      // Said as the panel folds it ("Summary · Earlier conversation summarized"), never by the kind's name.
+      // Said as the panel folds it ("Thinking · …", "Image · PNG, 12 KB", "Summary · Earlier
+      // conversation summarized"), in part-words' words, never by the kind's name.
       return `  [${foldLine(partFold(part))}]`;
   }
 }

@@ -162,7 +162,7 @@ describe('steward sessions', () => {
     expect(out).toContain('  ▸ Bash: npm run build:calendar');
     expect(out).toContain('  ◂ exit code 2: src/calendar.ts(14,7): error TS2345');
     expect(out).toMatch(/▸ Task: Survey frost dates\n {2}⤷ subagent Explore /);
-    expect(out).toContain('[image (image/png), 27 bytes]');
+    expect(out).toContain('[Image · PNG, 27 bytes]');
   });
 
   it('exports Markdown redacted by default, raw when asked, and to a file', async () => {

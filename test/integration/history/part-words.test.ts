@@ -62,9 +62,9 @@ describe('a part that is not text or a tool’s, outside the panel', () => {
     ]);
   });
 
-  it('steward sessions show says them as the panel folds them, from the System', async () => {
+  it('steward sessions show says them as the panel folds them: a compaction summary under its neutral speaker, a branch’s from the System', async () => {
     const text = formatSession(await core.call('Sessions.Get', { sessionId: OPENCLAW }));
-    expect(text).toContain('  [Summary · Earlier conversation summarized]');
+    expect(text).toMatch(/── Conversation summary · .*\n {2}\[Summary · Earlier conversation summarized\]/);
     expect(text).toContain('  [Summary · Another branch of the conversation summarized]');
     expect(text).toMatch(/── System · /);
     expect(text).not.toMatch(/\[(compaction|branch_summary)\]|── system/);
@@ -94,7 +94,10 @@ describe('a part that is not text or a tool’s, outside the panel', () => {
 
   it('MCP get_session’s text names each by its label, not its kind', async () => {
     const { text } = await readSessionPage((limit) => core.call('Sessions.Get', { sessionId: OPENCLAW, limit }), 50, undefined, (t) => t);
-    expect(text).toContain('[Summary] Earlier conversation summarized');
-    expect(text).not.toContain('[compaction]');
+    // A compaction summary with its text, as a Claude Code one (summary-words.test.ts); a branch's, as the CLI says it.
+    expect(text).toContain(`— Conversation summary `);
+    expect(text).toContain(`[Summary · Earlier conversation summarized — written by the agent's app, not the person]\n${KEPT}`);
+    expect(text).toContain('[Summary · Another branch of the conversation summarized]');
+    expect(text).not.toMatch(/\[(compaction|branch_summary)\]/);
   });
 });

@@ -108,7 +108,7 @@ describe('Sessions.Get', () => {
     ]);
     expect(answer.parts[2]).toMatchObject({ toolName: 'Bash', toolUseId: 'toolu_01Build', isError: false });
     expect(result.parts[0]).toMatchObject({ kind: 'tool_result', isError: true, toolUseId: 'toolu_01Build', summary: 'exit code 2: src/calendar.ts(14,7): error TS2345: Argument of type string is not assignable' });
-    expect(photo.parts[0]).toMatchObject({ kind: 'image', text: null, image: { mediaType: 'image/png', bytes: 27 }, summary: 'image (image/png), 27 bytes' });
+    expect(photo.parts[0]).toMatchObject({ kind: 'image', text: null, image: { mediaType: 'image/png', bytes: 27 }, summary: 'PNG, 27 bytes' });
     expect(photo.parts[1]!.text).toBe('Here is a photo of the bark damage.');
   });
 

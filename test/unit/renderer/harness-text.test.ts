@@ -46,7 +46,8 @@ describe('user text the person did not write, in the session viewer', () => {
   it('a message of only the app’s text (and tool output) is the app’s turn, not “You”', () => {
     expect(messageSpeaker(user(echo), false, 'Claude Code')).toEqual({ who: 'Claude Code', kind: 'harness' });
     expect(messageSpeaker(user(output, result), false, 'Claude Code')).toEqual({ who: 'Claude Code', kind: 'harness' });
-    expect(messageSpeaker(user(compacted), false, 'Claude Code').who).toBe('Claude Code');
+    // A compaction summary is no one's turn, the app's no more than the person's: part-words' neutral speaker.
+    expect(messageSpeaker(user(compacted), false, 'Claude Code')).toEqual({ who: 'Conversation summary', kind: 'summary' });
     expect(messageSpeaker(user(typed, output), false, 'Claude Code')).toEqual({ who: 'You', kind: 'turn' });
     expect(messageSpeaker(user(result), false, 'Claude Code')).toEqual({ who: 'Tool result', kind: 'tool' });
     expect(messageSpeaker(user(part({ text: 'List the sensors' })), true, 'Claude Code')).toEqual({ who: 'Main agent', kind: 'turn' });
@@ -61,11 +62,12 @@ describe('user text the person did not write, in the session viewer', () => {
   });
 
   it('the panel and the CLI tell whose words a message holds by one rule, each in its own words', () => {
-    const said = { 'Tool result': 'Tool result', 'Claude Code': 'Claude Code', 'Main agent': 'Main agent', You: 'User', Assistant: 'Assistant' } as Record<string, string>;
+    const said = { 'Tool result': 'Tool result', 'Claude Code': 'Claude Code', 'Main agent': 'Main agent', You: 'User', Assistant: 'Assistant', 'Conversation summary': 'Conversation summary' } as Record<string, string>;
     const messages: Array<[SessionMessage, boolean]> = [
       [user(echo), false],
       [user(output, result), false],
       [user(compacted), true],
+      [user(compacted), false],
       [user(typed, output), false],
       [user(result), false],
       [user(part({ text: 'List the sensors' })), true],

@@ -5,7 +5,7 @@ import type { SessionPart } from '../../../core/api/index.js';
 import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
 import { kindLabel } from '../../../core/api/part-words.js';
 import { PartView } from '../../../renderer/src/places/sessions/PartView.js';
-import { messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
+import { harnessFold, messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
 
 const result = (over: Partial<SessionPart>): SessionPart => ({
   partId: 'cc:u1:0',
@@ -72,10 +72,36 @@ describe('a part that is not text, a tool call or its result', () => {
 });
 
 describe('who a message is from', () => {
-  it('the agent’s runtime (OpenClaw’s summaries, Gemini CLI’s notices) is the System, capitalised like every speaker', () => {
-    const summary = other('compaction', 'Kept: the Lyon trip.');
-    expect(messageSpeaker({ role: 'system', parts: [summary] }, false, 'OpenClaw')).toEqual({ who: 'System', kind: 'turn' });
+  it('the agent’s runtime (OpenClaw’s branch summaries, Gemini CLI’s notices) is the System, capitalised like every speaker', () => {
+    const branch = other('branch_summary', 'Tried the night train first.');
+    expect(messageSpeaker({ role: 'system', parts: [branch] }, false, 'OpenClaw')).toEqual({ who: 'System', kind: 'turn' });
+    expect(messageSpeaker({ role: 'system', parts: [other('notice', 'Starting session')] }, false, 'Gemini CLI')).toEqual({ who: 'System', kind: 'turn' });
     expect(hitLabel({ role: 'system', kind: 'compaction', toolName: null, genuineUserTurn: false }, false, 'OpenClaw')).toBe('System · Summary');
     expect(hitLabel({ role: 'system', kind: 'notice', toolName: null, genuineUserTurn: false }, false, 'Gemini CLI')).toBe('System · Notice');
+  });
+});
+
+describe('a compaction summary, an image and a thought in the session viewer', () => {
+  const summaryOf = (kind: string, role: string, text: string) => result({ kind, text, summary: kind === 'text' ? text : 'Earlier conversation summarized', isError: false, toolUseId: null, isCompactSummary: true, partId: `x:${kind}:${role}` });
+  const claude = summaryOf('text', 'user', 'This session is being continued from a previous conversation.');
+  const codex = summaryOf('compaction', 'assistant', 'The user asked for exponential backoff in upload().');
+  const openclaw = summaryOf('compaction', 'system', 'Kept: the Lyon trip.');
+
+  it('is said by one neutral speaker and folds the same, whichever agent and role stored it', () => {
+    for (const [part, role, app] of [[claude, 'user', 'Claude Code'], [codex, 'assistant', 'Codex CLI'], [openclaw, 'system', 'OpenClaw']] as const) {
+      expect(messageSpeaker({ role, parts: [part] }, false, app), app).toEqual({ who: 'Conversation summary', kind: 'summary' });
+      const html = renderToStaticMarkup(createElement(PartView, { part, role, hit: false, harness: harnessFold(part, role, false, app) }));
+      expect(html, app).toContain('fold--summary');
+      expect(foldLine(part), app).toBe('Summary Earlier conversation summarized');
+    }
+  });
+
+  it('an image and a thought read in part-words’ words, as the CLI and MCP say them', () => {
+    const image = result({ kind: 'image', text: null, summary: 'PNG, 27 bytes', image: { mediaType: 'image/png', bytes: 27 }, isError: false, toolUseId: null });
+    const html = renderToStaticMarkup(createElement(PartView, { part: image, role: 'user', hit: false, harness: undefined }));
+    const shown = /<p class="part__image"[^>]*>(.*?)<\/p>/s.exec(html)?.[1]?.replace(/<[^>]+>/g, '') ?? '';
+    expect(shown).toBe('Image · PNG, 27 bytes');
+    expect(html).toContain('aria-label="Image, PNG, 27 bytes"');
+    expect(foldLine(other('thinking', 'Compare the fares.', 'Compare the fares.'))).toBe('Thinking Compare the fares.');
   });
 });

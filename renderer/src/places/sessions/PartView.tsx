@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
-import { formatBytes, MarkdownText } from '../../components/index.js';
-import { kindLabel, partFold } from '../../../../core/api/part-words.js';
+import { MarkdownText } from '../../components/index.js';
+import { foldLine, isCompactionSummary, partFold } from '../../../../core/api/part-words.js';
 import { cutSentence, type HarnessFold } from './reading.js';
 
 function prettyJson(text: string | null): string {
@@ -40,7 +40,12 @@ function ResultFold({ part, open }: { part: SessionPart; open: boolean }): React
  */
 export function PartView({ part, role, hit, harness }: { part: SessionPart; role: string | null; hit: boolean; harness: HarnessFold | undefined }): ReactElement {
   let body: ReactElement;
-  switch (part.kind) {
+  // A compaction summary folds one way whichever agent stored it (Claude Code's user text, another's part).
+  const kind = isCompactionSummary(part) ? 'summary' : part.kind;
+  switch (kind) {
+    case 'summary':
+      body = <Fold kind="summary" {...partFold(part)} text={part.text ?? ''} open={hit} />;
+      break;
     case 'text':
       body = harness ? (
         <Fold kind="harness" label={harness.label} summary={harness.summary} text={part.text ?? ''} open={hit} />
@@ -61,13 +66,16 @@ export function PartView({ part, role, hit, harness }: { part: SessionPart; role
     case 'tool_result':
       body = <ResultFold part={part} open={hit} />;
       break;
-    case 'image':
+    case 'image': {
+      // Its type and size in part-words' words ("Image · PNG, 12 KB"), as the CLI and MCP say them.
+      const fold = partFold(part);
       body = (
-        <p className="part__image" role="img" aria-label={`${kindLabel('image')}${part.image?.mediaType ? `, ${part.image.mediaType}` : ''}, ${formatBytes(part.image?.bytes ?? 0)}`}>
-          {kindLabel('image')}{part.image?.mediaType ? ` · ${part.image.mediaType}` : ''} · {formatBytes(part.image?.bytes ?? 0)}
+        <p className="part__image" role="img" aria-label={`${fold.label}, ${fold.summary}`}>
+          {foldLine(fold)}
         </p>
       );
       break;
+    }
     default:
       // Said in the reader's words (core/api/part-words.ts), never by the kind's name.
       body = <Fold kind="other" {...partFold(part)} text={part.text ?? ''} open={hit} />;

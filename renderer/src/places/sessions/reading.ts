@@ -1,5 +1,5 @@
 import type { SessionMessage, SessionPart } from '../../../../core/api/index.js';
-import { COMPACTION_FOLD, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
+import { COMPACTION_FOLD, COMPACTION_SPEAKER, isSummaryMessage, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
 import { harnessKind, voiceOf } from '../../../../core/api/reading.js';
 import { formatCount } from '../../components/index.js';
 import type { Direction } from './pages.js';
@@ -32,8 +32,12 @@ export function harnessFold(part: Pick<SessionPart, 'kind' | 'summary' | 'genuin
   return kind === 'app' ? { label: app, summary: part.summary } : undefined;
 }
 
-/** Who a message is from (core/api/reading.ts's voiceOf) as its header says it, and how it is shown. */
-export function messageSpeaker(message: Pick<SessionMessage, 'role' | 'parts'>, inSubagent: boolean, app: string): { who: string; kind: 'tool' | 'harness' | 'turn' } {
+/**
+ * Who a message is from (core/api/reading.ts's voiceOf) as its header says it, and how it is shown;
+ * a compaction summary's is part-words' neutral speaker, whichever role its agent stored it under.
+ */
+export function messageSpeaker(message: Pick<SessionMessage, 'role' | 'parts'>, inSubagent: boolean, app: string): { who: string; kind: 'tool' | 'harness' | 'summary' | 'turn' } {
+  if (isSummaryMessage(message.parts)) return { who: COMPACTION_SPEAKER, kind: 'summary' };
   const voice = voiceOf(message, inSubagent);
   if (voice === 'tool') return { who: 'Tool result', kind: 'tool' };
   if (voice === 'app') return { who: app, kind: 'harness' };
