@@ -23,17 +23,37 @@ export const ForgetResult = z.strictObject({
   notesRemoved: z.boolean(),
   /**
    * Asked with `scrub`: true once what was deleted is gone from gateway.db and its WAL too; false when
-   * a stop cut the wipe short (it stays owed, and the owner's next start finishes it).
+   * a stop cut the wipe short or it failed (it stays owed, and the owner's next start finishes it;
+   * `Forget.ScrubStatus` says which). What was forgotten is deleted either way.
    */
   scrubbed: z.boolean().optional(),
 });
 export type ForgetResult = z.infer<typeof ForgetResult>;
 
-/** A wipe of the disk (see `Forget.Scrub`): whether one is owed or running, and about how long one takes now. */
+/** What a wipe is doing: rewriting the search index, overwriting free pages, emptying the WAL. */
+export const SCRUB_PHASES = ['index', 'free', 'journal'] as const;
+
+/**
+ * A wipe of the disk (see `Forget.Scrub`): whether one is owed or running and how far it has come,
+ * when the last one ran to its end, whether the last one failed, and about how long one takes now.
+ */
 export const ScrubStatus = z.strictObject({
   /** Asked for (by a forget with `scrub`) and not yet run to its end: the owner's next start runs it. */
   pending: z.boolean(),
   running: z.boolean(),
+  /**
+   * While running, once its first piece was written: its phase, and about how much of the whole wipe
+   * is done (0–100, by the bytes it writes). Null before that (waiting for the disk) and when not running.
+   */
+  progress: z.strictObject({ phase: z.enum(SCRUB_PHASES), percent: z.number().int().min(0).max(100) }).nullable(),
+  /** When a wipe last ran to its end (epoch ms), stored with the cache; null when none has here. */
+  lastWipedAt: z.number().int().nullable(),
+  /**
+   * The last wipe this owner ran stopped on an error (its stable code; SQLITE_BUSY: a reader kept the WAL
+   * from being emptied) and none has finished since: it stays owed, and the owner's next start tries
+   * again. Null otherwise (a stop by the owner is no failure).
+   */
+  failed: z.strictObject({ at: z.number().int(), code: z.string() }).nullable(),
   /** About how long a wipe of this cache takes, from the size of its index and free space. */
   estimatedMs: count,
 });
@@ -45,9 +65,6 @@ export const ScrubResult = z.strictObject({
   durationMs: count,
 });
 export type ScrubResult = z.infer<typeof ScrubResult>;
-
-/** What a wipe is doing: rewriting the search index, overwriting free pages, emptying the WAL. */
-export const SCRUB_PHASES = ['index', 'free', 'journal'] as const;
 
 /**
  * `scrub`: also wipe what was deleted from the disk before answering (see `Forget.Scrub`): a forget

@@ -1,3 +1,5 @@
+import type { ScrubStatus } from '../api/index.js';
+import { errorCode } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { truncateHere } from './checkpointer.js';
 import { inPieces, turn, type PieceGate } from './pace.js';
@@ -22,9 +24,13 @@ export interface ScrubOptions {
 /** The disk gate, and the WAL's checkpoints on its thread (capture's Checkpointer). */
 export type ScrubGate = PieceGate & { settle(): Promise<boolean>; truncate(): Promise<boolean> };
 
-/** search_state's keys: a wipe is owed (1), and how fast the last one went (bytes of work a millisecond). */
+/**
+ * search_state's keys: a wipe is owed (1), how fast the last one went (bytes of work a millisecond),
+ * and when the last one ran to its end (epoch ms).
+ */
 const PENDING = 'scrub_pending';
 const RATE = 'scrub_bytes_per_ms';
+const LAST = 'scrub_last_at';
 /**
  * Before any wipe has run here. On a 2-CPU test machine, after forgetting one conversation of 100,100
  * parts (a 238 MB gateway.db, an index of 24,198 FTS5 pages) a wipe took 1.4 s, 138,000 bytes of work
@@ -64,6 +70,10 @@ export class DiskScrub {
   readonly #setState;
   readonly #fill;
   readonly #clear;
+  /** How far the running wipe has come, for ScrubStatus; undefined when none runs or before its first piece. */
+  #progress: ScrubStatus['progress'] | undefined;
+  /** The last wipe stopped on an error and none has finished since (held by this owner only: its next start tries again). */
+  #failed: ScrubStatus['failed'] = null;
 
   constructor(db: Db, index: SearchIndex, gate?: ScrubGate) {
     this.#db = db;
@@ -87,13 +97,35 @@ export class DiskScrub {
 
   /** About how long a wipe takes now: its work (see #workBytes) at the pace the last one went. */
   estimateMs(): number {
-    return Math.round(this.#workBytes() / (this.#value(RATE) || DEFAULT_BYTES_PER_MS));
+    return Math.round(this.#workBytes().total / (this.#value(RATE) || DEFAULT_BYTES_PER_MS));
+  }
+
+  /** What ScrubStatus says of wiping besides whether one is owed or running: how far, when last, what failed. */
+  report(): Pick<ScrubStatus, 'progress' | 'lastWipedAt' | 'failed'> {
+    const last = this.#value(LAST);
+    return { progress: this.#progress ?? null, lastWipedAt: last > 0 ? last : null, failed: this.#failed };
   }
 
   /** Runs the wipe to its end (true, and it is no longer owed) or until the signal stops it (false). */
   async run(options: ScrubOptions = {}): Promise<boolean> {
-    const began = performance.now();
     const work = this.#workBytes();
+    try {
+      const complete = await this.#run({ signal: options.signal, onProgress: this.#tracking(work, options.onProgress) }, work.total);
+      if (complete) this.#failed = null;
+      // Not stopped, yet not done: a reader's snapshot kept the WAL from being emptied (see #emptyJournal).
+      else if (options.signal?.aborted !== true) this.#failed = { at: Date.now(), code: 'SQLITE_BUSY' };
+      return complete;
+    } catch (error) {
+      // Said by ScrubStatus until a wipe finishes; the wipe stays owed (the caller logs it).
+      this.#failed = { at: Date.now(), code: errorCode(error) };
+      throw error;
+    } finally {
+      this.#progress = undefined;
+    }
+  }
+
+  async #run(options: ScrubOptions, work: number): Promise<boolean> {
+    const began = performance.now();
     this.owe();
     try {
       if (!(await this.#fold(options))) return false;
@@ -108,18 +140,35 @@ export class DiskScrub {
     inTransaction(this.#db, () => {
       this.#setState.run(PENDING, 0);
       this.#setState.run(RATE, rate);
+      this.#setState.run(LAST, Date.now());
     });
     return true;
+  }
+
+  /**
+   * Keeps how far the wipe has come as a share of its whole work (see #workBytes): the fold writes the
+   * index anew, then the free phase overwrites the old copy's pages and those free before. Below 100
+   * until it has run to its end.
+   */
+  #tracking(work: { index: number; total: number }, onProgress: ScrubOptions['onProgress']): (progress: ScrubProgress) => void {
+    const pageBytes = this.#db.pragma('page_size', { simple: true }) as number;
+    return (progress) => {
+      const { phase, done, total } = progress;
+      const bytes = phase === 'index' ? (total > 0 ? (work.index * done) / total : work.index) : phase === 'free' ? work.index + done * pageBytes : work.total;
+      const percent = work.total > 0 ? Math.floor((100 * Math.min(bytes, work.total)) / work.total) : 0;
+      this.#progress = { phase, percent: Math.min(99, percent) };
+      onProgress?.(progress);
+    };
   }
 
   /**
    * The bytes a wipe writes, about: the index once anew, then the pages its old copy leaves free and
    * those free now overwritten once each. What the work takes follows it closely (see DEFAULT_BYTES_PER_MS).
    */
-  #workBytes(): number {
+  #workBytes(): { index: number; total: number } {
     const index = (this.#index.indexPages() ?? 0) * INDEX_PAGE_BYTES;
     const free = (this.#db.pragma('freelist_count', { simple: true }) as number) * (this.#db.pragma('page_size', { simple: true }) as number);
-    return 2 * index + free;
+    return { index, total: 2 * index + free };
   }
 
   /** Folds the index into one segment, a piece at a time (see SearchIndex.foldPiece). */

@@ -82,7 +82,7 @@ export class Forgetting {
   }
 
   scrubStatus(): ScrubStatus {
-    return { pending: this.#o.scrub.pending(), running: this.#scrubbing, estimatedMs: this.#o.scrub.estimateMs() };
+    return { pending: this.#o.scrub.pending(), running: this.#scrubbing, ...this.#o.scrub.report(), estimatedMs: this.#o.scrub.estimateMs() };
   }
 
   /** What was forgotten, each label redacted (one kept before labels were shows a secret as [REDACTED]). */
@@ -161,8 +161,14 @@ export class Forgetting {
     return { kind: 'project', id: projectKey, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved };
   }
 
+  /** A wipe that fails leaves the forget done (its rows are gone): `scrubbed: false`, and ScrubStatus says why. */
   async #thenWipe(result: ForgetResult, scrub: boolean): Promise<ForgetResult> {
-    return scrub ? { ...result, scrubbed: await this.#wipe() } : result;
+    if (!scrub) return result;
+    const scrubbed = await this.#wipe().catch((error: unknown) => {
+      this.#o.logger?.warn('disk wipe failed; the next start tries again', { code: errorCode(error) });
+      return false;
+    });
+    return { ...result, scrubbed };
   }
 
   /** Runs the wipe until it ends or the owner stops, saying how far it has come every half second. */

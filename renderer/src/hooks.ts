@@ -103,3 +103,15 @@ export function useEvent<E extends EventName>(event: E, listener: (payload: Even
     return client.on(event, (payload) => current.current(payload));
   }, [client, event]);
 }
+
+/**
+ * Calls `reload` every `everyMs` for as long as `active` holds: for a live status that no event marks
+ * every change of (a wipe waiting for the disk, or one that stopped on an error).
+ */
+export function useReloadWhile(active: boolean, reload: () => void, everyMs = 1000): void {
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(reload, everyMs);
+    return () => clearInterval(timer);
+  }, [active, reload, everyMs]);
+}

@@ -127,7 +127,7 @@ describe('wiping what a forget deleted from the disk', () => {
     expect(folded[0]!.total).toBeGreaterThan(10);
     expect(folded.at(-1)).toMatchObject({ done: folded[0]!.total, total: folded[0]!.total });
     expect(progress.at(-1)).toEqual({ phase: 'journal', done: 1, total: 1, complete: true });
-    expect(await c.call('Forget.ScrubStatus', {})).toEqual({ pending: false, running: false, estimatedMs: expect.any(Number) });
+    expect(await c.call('Forget.ScrubStatus', {})).toEqual({ pending: false, running: false, progress: null, lastWipedAt: expect.any(Number), failed: null, estimatedMs: expect.any(Number) });
     await expectSearchWorks(c, [...FIRST, ...SECOND]);
 
     // The owner's last checkpoint at its stop brings none back.

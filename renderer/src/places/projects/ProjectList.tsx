@@ -8,6 +8,7 @@ import { ImportHistory } from './ImportHistory.js';
 import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
 import { Unforget } from './Unforget.js';
+import { WipeStatus } from './WipeStatus.js';
 import './projects.css';
 
 const COLUMNS: readonly Column<ProjectSummary>[] = [
@@ -99,6 +100,7 @@ export function ProjectList(): ReactElement {
           <p role="status" tabIndex={-1} ref={notice}>
             {forgottenSentence(forgotten)}
           </p>
+          {forgotten.wipeAsked && <WipeStatus />}
           <Unforget kind="project" id={forgotten.projectKey} />
         </div>
       )}

@@ -87,7 +87,7 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
 }
 
 /** Forgetting a project asks first, in place, and says what went. */
-export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: string; name: string; onForgotten: () => void }): ReactElement {
+export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: string; name: string; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
   const forget = useAction('Forget.Project');
   const [progress, setProgress] = useState<EventPayload<'forget.progress'>>();
   useEvent('forget.progress', (p) => {
@@ -108,7 +108,7 @@ export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: s
       failed="The project was not forgotten."
       onConfirm={() => {
         wiping.reset();
-        void forget.run({ projectKey, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten());
+        void forget.run({ projectKey, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten(done.scrubbed !== undefined));
       }}
     />
   );

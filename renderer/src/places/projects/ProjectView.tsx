@@ -71,8 +71,8 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
             <ForgetProject
               projectKey={projectKey}
               name={p.name}
-              onForgotten={() => {
-                projectForgotten({ projectKey, name: p.name });
+              onForgotten={(wipeAsked) => {
+                projectForgotten({ projectKey, name: p.name, wipeAsked });
                 backToList(projectKey);
               }}
             />

@@ -2,6 +2,7 @@ import { useState, type ReactElement } from 'react';
 import type { EventPayload } from '../../../../core/api/index.js';
 import { countOf } from '../../components/index.js';
 import { useCall, useEvent } from '../../hooks.js';
+import { wipingSentence } from './wipe-words.js';
 
 /** "about 3 seconds": how long a wipe of this cache takes, from the owner's estimate. */
 function aboutSeconds(ms: number | undefined): string {
@@ -26,12 +27,20 @@ export function WipeChoice({ checked, onChange }: { checked: boolean; onChange: 
   );
 }
 
-/** What a wipe is doing, where the person looks while the forget runs; undefined before it starts. */
+/**
+ * What a wipe asked with a forget is doing, where the person looks while the forget runs: waiting for
+ * the disk once the rows are gone, then each phase; undefined before the forget has deleted its rows.
+ */
 export function useWiping(): { sentence: string | undefined; reset: () => void } {
   const [progress, setProgress] = useState<EventPayload<'forget.scrub'>>();
+  const [erased, setErased] = useState(false);
   useEvent('forget.scrub', setProgress);
-  if (progress === undefined || progress.complete) return { sentence: undefined, reset: () => setProgress(undefined) };
-  const share = progress.total > 0 ? ` ${Math.floor((100 * progress.done) / progress.total)}%` : '';
-  const doing = { index: `rewriting the search index…${share}`, free: `overwriting free space…${share}`, journal: 'emptying the journal…' }[progress.phase];
-  return { sentence: `Wiping it from the disk: ${doing}`, reset: () => setProgress(undefined) };
+  useEvent('forget.progress', (p) => {
+    if (p.complete) setErased(true);
+  });
+  const reset = () => {
+    setProgress(undefined);
+    setErased(false);
+  };
+  return { sentence: wipingSentence(progress, erased), reset };
 }

@@ -61,6 +61,8 @@ export function takeConversationToReturnTo(projectKey: string): string | undefin
 export interface ForgottenProject {
   projectKey: string;
   name: string;
+  /** The forget also asked to wipe it from the disk: the list says how that went (WipeStatus). */
+  wipeAsked?: boolean;
 }
 let forgottenProject: ForgottenProject | undefined;
 

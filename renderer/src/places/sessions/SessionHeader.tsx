@@ -58,8 +58,11 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
   );
 }
 
-/** Forgetting asks first, in place; the answer shows where the person looks. */
-export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; onForgotten: () => void }): ReactElement {
+/**
+ * Forgetting asks first, in place; the answer shows where the person looks. `onForgotten(wipeAsked)`:
+ * the page that says it was forgotten also says how the wipe went, when one was asked.
+ */
+export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
   const forget = useAction('Forget.Session');
   const [wipe, setWipe] = useState(false);
   const wiping = useWiping();
@@ -69,14 +72,14 @@ export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; on
       label="Forget this conversation"
       question="Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk."
       choice={<WipeChoice checked={wipe} onChange={setWipe} />}
-      working={wipe ? wiping.sentence : undefined}
+      working={wipe ? (wiping.sentence ?? 'Forgetting…') : undefined}
       confirm="Yes, forget it"
       busy={forget.busy}
       error={forget.error}
       failed="The conversation was not forgotten."
       onConfirm={() => {
         wiping.reset();
-        void forget.run({ sessionId, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten());
+        void forget.run({ sessionId, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten(done.scrubbed !== undefined));
       }}
       testId="forget-confirm"
     />

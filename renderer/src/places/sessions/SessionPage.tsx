@@ -87,7 +87,7 @@ export function SessionPage({
   pages: SessionPages;
   showSecrets: boolean;
   onShowSecrets: (show: boolean) => void;
-  onForgotten: () => void;
+  onForgotten: (wipeAsked: boolean) => void;
 }): ReactElement {
   const exporter = useExport(sessionId);
   // Redacted unless the person asks, each time: the choice is not kept for the next conversation.

@@ -4,18 +4,21 @@ import { EmptyState, ErrorBanner, formatRelativeTime, PlaceHeader } from '../../
 import { useCall } from '../../hooks.js';
 import { NotFoundTitle } from '../not-found/index.js';
 import { Unforget } from '../projects/Unforget.js';
+import { WipeStatus } from '../projects/WipeStatus.js';
 import { useSessionPages } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
 import './sessions.css';
 
-export function Forgotten({ sessionId }: { sessionId: string }): ReactElement {
+/** `wipeAsked`: the forget also asked to wipe it from the disk; how that went (WipeStatus) is said under the status. */
+export function Forgotten({ sessionId, wipeAsked = false }: { sessionId: string; wipeAsked?: boolean }): ReactElement {
   // The Forget button is gone with the conversation: the heading that says what happened takes the focus.
   useEffect(() => document.querySelector<HTMLElement>('#main h1')?.focus(), []);
   // The heading says it was forgotten; the status line (announced) says what that means, not the same word again.
   return (
     <>
       <PlaceHeader title="Conversation forgotten" description={<span role="status">It was deleted from Steward and will not be imported again while its transcript stays on disk.</span>} actions={<BackButton />} />
+      {wipeAsked && <WipeStatus />}
       <Unforget kind="session" id={sessionId} />
     </>
   );
@@ -75,9 +78,9 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
   // Secrets redacted unless the person asks, each time: the viewer is keyed by conversation, so the choice is not kept for the next.
   const [showSecrets, setShowSecrets] = useState(false);
   const pages = useSessionPages(sessionId, partId, !showSecrets);
-  const [forgotten, setForgotten] = useState(false);
-  if (forgotten) return <Forgotten sessionId={sessionId} />;
+  const [forgotten, setForgotten] = useState<{ wipeAsked: boolean }>();
+  if (forgotten) return <Forgotten sessionId={sessionId} wipeAsked={forgotten.wipeAsked} />;
   if (pages.error && !pages.page) return <NotLoaded sessionId={sessionId} error={pages.error} onRetry={pages.reload} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
-  return <SessionPage sessionId={sessionId} partId={partId} page={pages.page} pages={pages} showSecrets={showSecrets} onShowSecrets={setShowSecrets} onForgotten={() => setForgotten(true)} />;
+  return <SessionPage sessionId={sessionId} partId={partId} page={pages.page} pages={pages} showSecrets={showSecrets} onShowSecrets={setShowSecrets} onForgotten={(wipeAsked) => setForgotten({ wipeAsked })} />;
 }

@@ -3,6 +3,7 @@ import type { Tombstone } from '../../../../core/api/index.js';
 import { ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { Unforget } from '../projects/Unforget.js';
+import { WipeStatus } from '../projects/WipeStatus.js';
 
 /** How many characters of an id a row shows; the whole id is its tooltip, as Lift needs it whole. */
 const ID_CHARS = 12;
@@ -28,6 +29,7 @@ export function ForgottenList(): ReactElement {
   return (
     <Panel title="Forgotten conversations and projects">
       <ErrorBanner title="The forgotten list could not be read." error={list.error} onRetry={list.reload} />
+      <WipeStatus />
       {list.data !== undefined && tombstones.length === 0 && <p className="muted">Nothing is forgotten. Forget a conversation or a project from its page.</p>}
       {tombstones.length > 0 && (
         <>
