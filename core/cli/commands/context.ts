@@ -31,9 +31,13 @@ export function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<st
   });
 }
 
-/** Why there is nothing to print, and what gives this folder notes: activity that the sweeper curates, or a run now. */
+/**
+ * Why there is nothing to print, and what gives this folder notes: new activity that the sweeper
+ * curates, or a run now. History imported from before Steward ran is stored but never curated by
+ * itself (only live turns arm a sweep), so "once conversations are imported" would be untrue for it.
+ */
 export const NO_NOTES =
-  'no notes for this folder yet. The sweeper writes them once conversations from here are imported; to write them now, run `steward sweeper run PROJECT` (`steward projects` lists the names)';
+  'no notes for this folder yet. The sweeper writes them a little while after new conversation here; conversations from before Steward started are stored but not summarized until you ask: run `steward sweeper run PROJECT` (`steward projects` lists the names)';
 
 export interface ContextOptions {
   hook?: boolean;

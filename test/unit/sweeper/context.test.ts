@@ -100,7 +100,7 @@ describe('the session-start context', () => {
     // Nothing to print stays exit 1; the one line says how notes come, and how to write them now.
     expect(none.out).toBe('');
     expect(none.err).toBe(
-      'steward: no notes for this folder yet. The sweeper writes them once conversations from here are imported; to write them now, run `steward sweeper run PROJECT` (`steward projects` lists the names)\n',
+      'steward: no notes for this folder yet. The sweeper writes them a little while after new conversation here; conversations from before Steward started are stored but not summarized until you ask: run `steward sweeper run PROJECT` (`steward projects` lists the names)\n',
     );
   });
 
