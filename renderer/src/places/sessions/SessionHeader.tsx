@@ -70,7 +70,7 @@ export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; on
     <ConfirmInPlace
       ask="Forget…"
       label="Forget this conversation"
-      question="Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk."
+      question="Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk. Steward's notes for its folder are written again from the conversations that remain, from the day it began; edits you made to those days are not kept."
       choice={<WipeChoice checked={wipe} onChange={setWipe} />}
       working={wipe ? (wiping.sentence ?? 'Forgetting…') : undefined}
       confirm="Yes, forget it"
