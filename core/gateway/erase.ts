@@ -187,6 +187,13 @@ export class SessionEraser {
     // The index's segments are merged after each piece (FTS5's automerge is off, see mergePiece), in
     // a turn of its own: a forget's first merge read 34-44 pages of the index not yet in memory.
     const pacing = { gate: this.#gate, signal, tidy: () => this.#index.mergePiece() };
+    // What the index has left to merge first, in merge pieces of their own: each piece below commits
+    // a segment of delete markers, and the 16th on one level makes FTS5 merge that level whole inside
+    // the commit (its crisis merge; automerge is off). Forgetting a project of 900 conversations (90k
+    // parts) right after an import whose 13 segments the walk had not merged yet held the event loop
+    // 400-700 ms in its third piece; a piece's own merge, 64-300 pages, could not keep up.
+    if (!(await inPieces({ gate: this.#gate, signal, limits: { maxRows: 1 } }, () => this.#index.mergePiece()))) throw cancelled();
+    await turn();
     // The first piece takes one row. It is the first to read, on this thread, the B-trees a piece
     // writes (parts and their part_id index, the index's map, sizes and structure, the counts): 25-28
     // pages however few its rows, from the disk when the store is cold. With 50 rows and its merge,

@@ -6,8 +6,11 @@ import { tempHome, type TempHome } from './home.js';
 export interface CoreHome {
   /** The temp home, made on first use. */
   readonly home: TempHome;
-  /** Opens a Core on the home, with `env` over the home's environment; one at a time. */
-  open(options?: { env?: NodeJS.ProcessEnv; logger?: Logger }): Core;
+  /**
+   * Opens a Core on the home, with `env` over the home's environment; one at a time. `schedule`: an
+   * owner's Core (capture's ticks, the index walk, finishing interrupted forgets), as Core.open takes it.
+   */
+  open(options?: { env?: NodeJS.ProcessEnv; logger?: Logger; schedule?: boolean }): Core;
   /** Shuts the open Core down and keeps the home: a restart, or the CLI on the same home. */
   close(): Promise<void>;
 }
@@ -31,10 +34,10 @@ export function coreHome(prefix: string, { shared = false } = {}): CoreHome {
     get home() {
       return made();
     },
-    open({ env, logger } = {}) {
+    open({ env, logger, schedule } = {}) {
       if (core) throw new Error('coreHome: close the open Core before opening another');
       const { dir, env: homeEnv } = made();
-      core = Core.open({ home: { dir, kind: 'env' }, env: env ? { ...homeEnv, ...env } : homeEnv, logger });
+      core = Core.open({ home: { dir, kind: 'env' }, env: env ? { ...homeEnv, ...env } : homeEnv, logger, schedule });
       return core;
     },
     close,

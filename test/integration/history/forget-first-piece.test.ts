@@ -61,9 +61,12 @@ describe('the first piece of a forget', () => {
     const erased = await new SessionEraser(db, index, gate).erase(['long']);
 
     expect(erased).toEqual({ parts: 600, sessions: 1 });
+    // Before it, only merges of what the index had left to merge (see #eraseOrdered), each in a turn of its own.
+    const first = entries.findIndex((e) => e.deleted > 0);
+    expect(entries.slice(0, first)).toEqual(entries.slice(0, first).map(() => ({ deleted: 0, merges: 1 })));
     // The first piece walks every B-tree a piece writes, cold: it takes one part, whatever the pieces after it take.
-    expect(entries[0]).toEqual({ deleted: 1, merges: 0 });
-    expect(Math.max(...entries.slice(1).map((e) => e.deleted))).toBeGreaterThan(1);
+    expect(entries[first]).toEqual({ deleted: 1, merges: 0 });
+    expect(Math.max(...entries.slice(first + 1).map((e) => e.deleted))).toBeGreaterThan(1);
     // Merging follows the pieces, each merge in a turn of the gate that deletes nothing.
     expect(entries.filter((e) => e.merges > 0 && e.deleted > 0)).toEqual([]);
     expect(entries.filter((e) => e.merges > 0).length).toBeGreaterThanOrEqual(entries.filter((e) => e.deleted > 0).length);

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core, type EventPayload } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core, EventPayload } from '../../../core/index.js';
 import { DiskScrub, SearchIndex, SessionEraser, Tombstones, type PieceGate } from '../../../core/gateway/index.js';
 import { Forgetting } from '../../../core/history/forget.js';
 import { createRedactor } from '../../../core/secrets/index.js';
 import type { Db } from '../../../core/store/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { expectIndexExact } from '../../support/search-index.js';
 
 const BIG = '/work/big-project';
@@ -12,21 +12,8 @@ const SMALL = '/work/small-project';
 /** The eraser's most rows (parts and session rows) per piece. */
 const MOST_ROWS_PER_PIECE = 2_000;
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
-
-function open(schedule = false): Core {
-  home ??= tempHome('steward-forget-large-');
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, schedule });
-  return core;
-}
+const temp = coreHome('steward-forget-large-');
+const open = (schedule = false): Core => temp.open({ schedule });
 
 const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
 
@@ -166,7 +153,7 @@ describe('forgetting a project of tens of thousands of conversations', () => {
     );
     // Stop once some conversations are gone, and well before all are.
     while (count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big) > 5_000) await new Promise((resolve) => setImmediate(resolve));
-    await c.shutdown();
+    await temp.close();
     expect(await outcome).toBe('cancelled');
 
     c = open();
@@ -178,7 +165,7 @@ describe('forgetting a project of tens of thousands of conversations', () => {
     expect((await c.call('Projects.List', {})).projects.map((p) => p.projectKey).sort()).toEqual([store.big, store.small].sort());
     expect((await c.call('Forget.List', {})).tombstones.map((t) => t.id)).toEqual([store.big]);
     expectIndexExact(c.gateway);
-    await c.shutdown();
+    await temp.close();
 
     // The owner's next start finishes the forget in the background.
     c = open(true);
@@ -205,7 +192,7 @@ describe('forgetting a project of tens of thousands of conversations', () => {
     const left = count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big);
     expect(left).toBeGreaterThan(0);
     expectIndexExact(c.gateway);
-    await c.shutdown();
+    await temp.close();
 
     // Nothing is left to finish: the tombstone is gone, so a start keeps what is there.
     c = open(true);

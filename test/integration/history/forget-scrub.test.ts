@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core, type EventPayload } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core, EventPayload } from '../../../core/index.js';
 import { Checkpointer, DiskScrub, SearchIndex, type ScrubGate } from '../../../core/gateway/index.js';
 import { runIn } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { expectIndexExact } from '../../support/search-index.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -17,15 +17,7 @@ const SECOND_ID = 'aaaaaaaa-0000-4000-8000-000000000002';
 const KEPT = 40;
 const LINES = 30;
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const temp = coreHome('steward-scrub-');
 
 /** Words of 3–9 letters from a fixed seed: every run writes the same transcripts. */
 function wordsFrom(seed: number): () => string {
@@ -63,21 +55,20 @@ function writeStore(root: string): void {
   session(SECOND_ID, SECOND, KEPT + 1);
 }
 
-function open(schedule = false): Core {
-  if (!home) {
-    home = tempHome('steward-scrub-');
-    home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
-    writeStore(join(home.dir, 'claude'));
-  }
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env, schedule });
-  return core;
+/** The home's environment with its transcripts, written on first use. */
+function homeEnv(): NodeJS.ProcessEnv {
+  const roots = join(temp.home.dir, 'claude');
+  if (!existsSync(roots)) writeStore(roots);
+  return { ...temp.home.env, STEWARD_CLAUDE_ROOTS: roots };
 }
+
+const open = (schedule = false): Core => temp.open({ env: homeEnv(), schedule });
 
 /** How many times the words (or their tails) are in the raw bytes of gateway.db and its WAL. */
 function copiesOf(words: readonly string[]): number {
   let found = 0;
   for (const file of ['gateway.db', 'gateway.db-wal']) {
-    const path = join(home!.dir, file);
+    const path = join(temp.home.dir, file);
     if (!existsSync(path)) continue;
     const bytes = readFileSync(path);
     for (const probe of words.flatMap((w) => [w, w.slice(4)])) {
@@ -131,8 +122,7 @@ describe('wiping what a forget deleted from the disk', () => {
     await expectSearchWorks(c, [...FIRST, ...SECOND]);
 
     // The owner's last checkpoint at its stop brings none back.
-    await c.shutdown();
-    core = undefined;
+    await temp.close();
     expect(copiesOf([...FIRST, ...SECOND])).toBe(0);
   });
 
@@ -157,7 +147,7 @@ describe('wiping what a forget deleted from the disk', () => {
     let stopping: Promise<void> | undefined;
     c.events.subscribe((name, payload) => {
       // Stop once the index is being folded: between two of its pieces.
-      if (name === 'forget.scrub' && (payload as EventPayload<'forget.scrub'>).phase === 'index') stopping ??= c.shutdown();
+      if (name === 'forget.scrub' && (payload as EventPayload<'forget.scrub'>).phase === 'index') stopping ??= temp.close();
     });
     const result = await c.call('Forget.Session', { sessionId: FIRST_ID, scrub: true });
     expect(result.scrubbed).toBe(false);
@@ -166,7 +156,7 @@ describe('wiping what a forget deleted from the disk', () => {
     c = open();
     expect(await c.call('Forget.ScrubStatus', {})).toMatchObject({ pending: true, running: false });
     expect(c.gateway.prepare("SELECT value FROM search_state WHERE key = 'scrub_pending'").pluck().get()).toBe(1);
-    await c.shutdown();
+    await temp.close();
 
     // The owner's next start finishes it in the background.
     c = open(true);
@@ -219,9 +209,9 @@ describe('wiping what a forget deleted from the disk', () => {
   });
 
   it('steward forget --scrub wipes as it forgets, and steward forget --scrub alone wipes what earlier forgets left', async () => {
-    await (await imported()).shutdown();
-    core = undefined;
-    const env = home!.env;
+    await imported();
+    await temp.close();
+    const env = homeEnv();
 
     const forgot = await runIn(env, 'forget', '--session', FIRST_ID);
     expect(forgot.code).toBe(0);
