@@ -25,7 +25,7 @@ export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, Set
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
-export { hasSearchFilter, NOTHING_TO_SEARCH, SearchHit, SearchSession, SearchQueryResult } from './search.js';
+export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, type SearchApp } from './search.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, voiceOf, type HarnessKind, type Voice, type VoicedPart } from './reading.js';
 export { failuresOf, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, type RunFailures } from './import-words.js';
 export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';

@@ -54,6 +54,16 @@ export function hasSearchFilter(p: { provider?: unknown; projectKey?: unknown; s
   return [p.provider, p.projectKey, p.sessionId, p.role, p.kind, p.from, p.to, p.repo].some((v) => v !== undefined) || p.genuineUserTurn === true;
 }
 
+/**
+ * Apps a search narrows to by `provider` besides the providers themselves: one provider's sessions read
+ * under one kind of its folders (their `source`), where that provider's app is more than one. Claude
+ * Desktop's conversations are the Claude provider's, as Claude Code's are: `claude` finds both.
+ */
+export const SEARCH_APPS = { 'claude-desktop': { provider: 'claude', source: 'desktop' } } as const;
+export type SearchApp = keyof typeof SEARCH_APPS;
+/** What `provider` takes in a search: a provider, or an app of one (SEARCH_APPS). */
+export const SEARCH_PROVIDERS = [...PROVIDER_IDS, ...(Object.keys(SEARCH_APPS) as SearchApp[])] as const;
+
 /** What a search with neither words nor a filter is told. */
 export const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or at least one filter';
 
@@ -64,7 +74,8 @@ export const SearchQueryParams = z
      * a filter: every part the filters select, newest first (there is nothing to rank by).
      */
     query: z.string().max(1_000),
-    provider: z.enum(PROVIDER_IDS).optional(),
+    /** A provider (`claude`: Claude Code and Claude Desktop), or an app of one: `claude-desktop` (SEARCH_APPS). */
+    provider: z.enum(SEARCH_PROVIDERS).optional(),
     projectKey: ProjectKey.optional(),
     /** A conversation; its subagents' parts are included. */
     sessionId: SessionId.optional(),

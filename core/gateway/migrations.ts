@@ -366,4 +366,28 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       db.exec('CREATE TABLE IF NOT EXISTS scrub_fill (zeros BLOB NOT NULL)');
     },
   },
+  {
+    version: 18,
+    name: 'the full-text index finds a tool call by its tool’s name',
+    up(db) {
+      // Parts indexed from now on say `text_version` 4 (searchTextV4): a tool call's input column holds
+      // its tool's name too, which capture keeps in the part's meta, so the view hands the meta to
+      // steward_search_tool_text; at an older version it reads the text alone, as it was indexed. The
+      // re-tag walk indexes again, in paced pieces, every tool call stored so far that names its tool.
+      db.exec(`
+        DROP VIEW IF EXISTS search_source;
+        CREATE VIEW search_source AS
+          SELECT m.fts_rowid AS fts_rowid, m.part_rowid AS part_rowid,
+            CASE WHEN p.kind NOT IN ('thinking', 'tool_use', 'tool_result') THEN steward_search_text(m.text_version, p.text) END AS body,
+            CASE WHEN p.kind = 'thinking' THEN steward_search_text(m.text_version, p.text) END AS thinking,
+            CASE WHEN p.kind = 'tool_use' THEN steward_search_tool_text(m.text_version, p.text, p.meta) END AS tool_input,
+            CASE WHEN p.kind = 'tool_result' THEN steward_search_text(m.text_version, p.text) END AS tool_output,
+            m.scope AS scope
+          FROM search_map m JOIN parts p ON p.rowid = m.part_rowid;
+        INSERT INTO search_state (key, value) VALUES ('retag_cursor', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
+        INSERT INTO search_state (key, value) VALUES ('retag_upto', MAX((SELECT IFNULL(MAX(rowid), 0) FROM parts), IFNULL((SELECT value FROM search_state WHERE key = 'retag_upto'), 0)))
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+      `);
+    },
+  },
 ];

@@ -59,8 +59,8 @@ export function searchTextV2(text: string | null): string | null {
   return appendix === null ? searchText(text) : `${searchText(text)}\n${appendix}`;
 }
 
-/** The text_version of every part indexed now (search_map): searchTextV3's. */
-const TEXT_VERSION = 3;
+/** The text_version of every part indexed now (search_map): searchTextV4's. */
+const TEXT_VERSION = 4;
 
 /**
  * What the index tokenizes for a part's text since migration 14: searchTextV2's, of the text as the
@@ -72,11 +72,44 @@ export function searchTextV3(text: string | null): string | null {
   return text === null ? text : searchTextV2(indexReading(text));
 }
 
-/** What each text_version's rows were indexed with (search_map); any other version is v1's. */
+/**
+ * What the index tokenizes for a part since migration 18: searchTextV3's, and for a tool call the name
+ * of its tool after its input (`apply_patch`, `TodoWrite` with its pieces), which capture keeps in the
+ * part's meta: the panel shows it on every call, so a person searches by it. Any other part is indexed
+ * exactly as searchTextV3 indexed it. Fixed for the life of the index: text_version 4.
+ */
+export function searchTextV4(text: string | null, toolName: string | null = null): string | null {
+  const input = searchTextV3(text);
+  if (toolName === null) return input;
+  const name = searchTextV2(toolName);
+  return input === null || input === '' ? name : `${input}\n${name}`;
+}
+
+/**
+ * The tool a tool call's meta names (`{"name": "Bash", …}`), or null. Every tool call indexed, and
+ * every one the re-tag walk checks, asks: meta without a name is not parsed.
+ */
+export function toolNameOf(meta: string | null): string | null {
+  if (meta === null || !meta.includes('"name"')) return null;
+  try {
+    const name = (JSON.parse(meta) as { name?: unknown }).name;
+    return typeof name === 'string' && name.trim() !== '' ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What each text_version's rows were indexed with (search_map); any other version is v1's. v4 reads a part's text as v3. */
 const TEXT_OF = new Map<unknown, (text: string | null) => string | null>([
   [2, searchTextV2],
   [3, searchTextV3],
+  [4, searchTextV3],
 ]);
+
+/** What a tool call's input column holds for its text_version: from v4 on its tool's name too. */
+function toolText(version: unknown, text: string | null, meta: string | null): string | null {
+  return version === TEXT_VERSION ? searchTextV4(text, toolNameOf(meta)) : (TEXT_OF.get(version) ?? searchText)(text);
+}
 
 const QUOTE = 34;
 const OPEN_BRACE = 123;
@@ -146,9 +179,14 @@ export function indexReading(text: string, json = looksLikeJson(text)): string {
   return out + text.slice(from);
 }
 
-/** Whether a text indexed with an older text_version reads differently in searchTextV3. */
-function staleText(version: unknown, text: string): boolean {
+/**
+ * Whether a part indexed with an older text_version reads differently in searchTextV4: `toolMeta` is
+ * a tool call's meta (null for any other part), whose tool's name v4 indexes too.
+ */
+function staleText(version: unknown, text: string | null, toolMeta: string | null): boolean {
   if (version === TEXT_VERSION) return false;
+  if (toolNameOf(toolMeta) !== null) return true;
+  if (text === null || version === 3) return false;
   // v2 read Chinese and Japanese as v3 does; v1 did not.
   if (version !== 2 && hasCjk(text)) return true;
   return looksLikeJson(text) && nextLetterEscape(text, 0) >= 0;
@@ -217,8 +255,14 @@ export function registerSearchFunctions(db: Db): void {
     const value = typeof text === 'string' ? text : null;
     return (TEXT_OF.get(version) ?? searchText)(value);
   });
-  // Whether a part indexed with an older version's text must be indexed again: only if its text reads differently now.
-  db.function('steward_search_text_stale', { deterministic: true }, (version: unknown, text: unknown) => (typeof text === 'string' && staleText(version, text) ? 1 : 0));
+  // From step 18 on the view feeds a tool call's input column through this, with the call's meta (its tool's name).
+  db.function('steward_search_tool_text', { deterministic: true }, (version: unknown, text: unknown, meta: unknown) =>
+    toolText(version, typeof text === 'string' ? text : null, typeof meta === 'string' ? meta : null),
+  );
+  // Whether a part indexed with an older version's text must be indexed again: only if it reads differently now.
+  db.function('steward_search_text_stale', { deterministic: true }, (version: unknown, text: unknown, toolMeta: unknown) =>
+    staleText(version, typeof text === 'string' ? text : null, typeof toolMeta === 'string' ? toolMeta : null) ? 1 : 0,
+  );
   db.function('steward_search_scope_v1', { deterministic: true }, (provider: unknown, role: unknown, sessionId: unknown, projectKey: unknown) =>
     scopeOf(String(provider), typeof role === 'string' ? role : null, String(sessionId), typeof projectKey === 'string' ? projectKey : null),
   );
@@ -424,7 +468,7 @@ export class SearchIndex {
     this.#sessionIndexed = db.prepare('SELECT m.part_rowid FROM parts p JOIN search_map m ON m.part_rowid = p.rowid WHERE p.session_id = ? LIMIT ?').pluck();
     this.#sessionSpan = db.prepare('SELECT MIN(rowid) AS first, MAX(rowid) AS last FROM parts WHERE session_id = ?');
     this.#staleScan = db
-      .prepare(`SELECT m.part_rowid, m.scope <> ${SCOPE_SQL} OR steward_search_text_stale(m.text_version, p.text) FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE m.part_rowid > ? AND m.part_rowid <= ? ORDER BY m.part_rowid LIMIT ?`)
+      .prepare(`SELECT m.part_rowid, m.scope <> ${SCOPE_SQL} OR steward_search_text_stale(m.text_version, p.text, CASE WHEN p.kind = 'tool_use' THEN p.meta END) FROM search_map m JOIN parts p ON p.rowid = m.part_rowid WHERE m.part_rowid > ? AND m.part_rowid <= ? ORDER BY m.part_rowid LIMIT ?`)
       .raw();
     this.#retagMap = db.prepare(`UPDATE search_map SET scope = (SELECT ${SCOPE_SQL} FROM parts p WHERE p.rowid = search_map.part_rowid), text_version = ${TEXT_VERSION} WHERE part_rowid IN (${IDS})`);
     this.#reindex = db.prepare(
@@ -575,7 +619,7 @@ export class SearchIndex {
 
   /**
    * Takes parts out of the index with the tags (and the text version) they were indexed with and puts
-   * them back with the tags their session's project gives now, through searchTextV3. Their map rows
+   * them back with the tags their session's project gives now, through searchTextV4. Their map rows
    * and keys stay: an external-content 'delete' must hand back what was indexed, so the map row
    * changes between the two.
    */
@@ -603,12 +647,13 @@ export class SearchIndex {
   /**
    * One piece of the re-tag walk, in its own transaction: indexed parts with rowid in (cursor, upto]
    * are checked in rowid order, and those whose tag is not their session's project's any more, or
-   * whose text reads differently in searchTextV3 than in the version it was indexed with (Chinese or
-   * Japanese before v2 found its stretches, JSON's escaped line breaks before v3), are re-tagged, at most
+   * whose text reads differently in searchTextV4 than in the version it was indexed with (Chinese or
+   * Japanese before v2 found its stretches, JSON's escaped line breaks before v3, a tool call's name
+   * before v4), are re-tagged, at most
    * `maxRows` of them (and CHECKS_PER_RETAG times as many checked). The range is kept in search_state,
    * so the walk resumes after a restart; it is set by a move too large to re-tag in step, by migration
-   * 10, which repairs stores whose sessions moved before moves re-tagged, and by migrations 13 and 14
-   * over every part. True while parts are left to check.
+   * 10, which repairs stores whose sessions moved before moves re-tagged, and by migrations 13, 14 and
+   * 18 over every part. True while parts are left to check.
    */
   retagStep(maxRows: number): boolean {
     return inTransaction(this.#db, () => {

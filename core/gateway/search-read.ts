@@ -9,6 +9,8 @@ export interface SearchFilter {
   expression: string;
   kind?: SearchKind | undefined;
   provider?: string | undefined;
+  /** Only sessions the provider's app of this kind wrote (sessions.source: Claude Desktop's `desktop`). */
+  source?: string | undefined;
   role?: string | undefined;
   /** A conversation: its own parts and its subagents'. */
   sessionId?: string | undefined;
@@ -83,7 +85,7 @@ const GENUINE_FIRST_BATCH = 100;
  * match, each by its session token: the index's tokens are fixed, and only Claude's `{parent}:agent-…`
  * parts carry their parent's token too. Each token costs the match about 10 µs (measured: 100 ≈ 1 ms,
  * 1,000 ≈ 6–19 ms); a conversation with more is matched without its session and each match's session
- * read instead, within GENUINE_SCAN_BUDGET.
+ * read instead, within GENUINE_SCAN_BUDGET. The same cap holds for the sessions of an app (AppScope).
  */
 export const SUBAGENT_TOKEN_CAP = 100;
 
@@ -151,15 +153,18 @@ const PREFIX_PAGES_SQL = `
 const COLUMNS: Record<SearchKind, string> = { text: 'body', thinking: 'thinking', tool_use: 'tool_input', tool_result: 'tool_output' };
 const ALL_COLUMNS = 'body thinking tool_input tool_output';
 
-/** The whole MATCH: the expression within its columns, AND each filter's scope tokens; `subagents` join the session's. */
-export function matchOf(filter: SearchFilter, subagents: readonly string[] = []): string {
+/**
+ * The whole MATCH: the expression within its columns, AND each filter's scope tokens; `subagents` join
+ * the session's; `app`: the sessions of the app the search is narrowed to (AppScope).
+ */
+export function matchOf(filter: SearchFilter, subagents: readonly string[] = [], app: readonly string[] | null = null): string {
   // The person's own words are always user text: the index narrows to it before the flag is read.
   const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
-  return [`{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`, ...scopeTerms(filter, subagents)].join(' AND ');
+  return [`{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`, ...scopeTerms(filter, subagents, app)].join(' AND ');
 }
 
 /** Each filter that is an index term, as a MATCH of the scope column; none for a filter of dates or a kind alone. */
-function scopeTerms(filter: ListFilter, subagents: readonly string[] = []): string[] {
+function scopeTerms(filter: ListFilter, subagents: readonly string[] = [], app: readonly string[] | null = null): string[] {
   const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
   const terms: string[] = [];
   if (filter.provider !== undefined) terms.push(`scope : ${scopeTokens.provider(filter.provider)}`);
@@ -172,6 +177,11 @@ function scopeTerms(filter: ListFilter, subagents: readonly string[] = []): stri
     // No project at all matches nothing: an always-absent token keeps the query valid.
     const keys = filter.projectKeys.length > 0 ? filter.projectKeys.map(scopeTokens.project) : ['zknone'];
     terms.push(`{scope} : (${keys.join(' OR ')})`);
+  }
+  if (app !== null) {
+    // No session of the app matches nothing, as no project does: no session token is `zsnone`.
+    const sessions = app.length > 0 ? app.map(scopeTokens.session) : ['zsnone'];
+    terms.push(`{scope} : (${sessions.join(' OR ')})`);
   }
   return terms;
 }
@@ -211,6 +221,19 @@ interface SessionScope {
   family: string | null;
 }
 
+/**
+ * How a search narrowed to an app (SearchFilter.source: Claude Desktop apart from Claude Code) reaches
+ * the index, whose tokens name providers, not apps: `sessions`, the app's sessions, each by its token,
+ * or, for more than SUBAGENT_TOKEN_CAP of them, `source`: each match's session is read.
+ */
+interface AppScope {
+  sessions: string[] | null;
+  source: string | null;
+}
+
+/** The sessions an app wrote (a subagent's own row says its conversation's app), to name in a match. */
+const APP_SESSIONS_SQL = 'SELECT session_id FROM sessions WHERE (@provider IS NULL OR provider = @provider) AND source = @source ORDER BY session_id LIMIT @limit';
+
 /** A session's subagents (never a branch: that is a conversation of its own) whose parts lack its token. */
 const SUBAGENTS_SQL = `SELECT session_id FROM sessions WHERE parent_session_id = @id AND parent_kind IS NOT 'branch'
   AND NOT (session_id >= @agents AND session_id < @agentsEnd) ORDER BY session_id LIMIT @limit`;
@@ -223,6 +246,7 @@ const SUBAGENTS_SQL = `SELECT session_id FROM sessions WHERE parent_session_id =
 const KEPT_FROM = 'SELECT m.fts_rowid FROM json_each(@keys) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid';
 const KEPT_WHERE = `(@genuine = 0 OR p.genuine_user_turn = 1)
     AND ((m.fts_rowid >= @wholeLo AND m.fts_rowid < @wholeHi) OR ((@from IS NULL OR p.ts >= @from) AND (@to IS NULL OR p.ts <= @to)))
+    AND (@source IS NULL OR EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session_id AND s.source = @source))
     AND (@family IS NULL OR p.session_id = @family OR (p.session_id >= @family || ':agent-' AND p.session_id < @family || ':agent.')
          OR EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = p.session_id AND s.parent_session_id = @family AND s.parent_kind IS NOT 'branch'))`;
 const KEPT_SQL = `${KEPT_FROM} WHERE ${KEPT_WHERE} ORDER BY j.key`;
@@ -252,6 +276,7 @@ export class SearchReader {
   readonly #latest: Statement;
   readonly #listed: Statement;
   readonly #subagents: Statement;
+  readonly #appSessions: Statement;
   readonly #top: Statement;
   readonly #lastPart: Statement;
   readonly #prefixPages: Statement;
@@ -278,7 +303,10 @@ export class SearchReader {
               (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
-    // Ranking reads many candidates: a bounded head of each part's text is enough to weigh it.
+    // Ranking reads many candidates: a bounded head of each part's text is enough to weigh it. Not a
+    // tool call's name, which the index matches too (searchTextV4): a call found by its name alone
+    // ranks after the parts that hold the word, so `read` or `edit` lists what was said before every
+    // Read or Edit call (200 Read calls took the top 20 from 5 messages saying `read` when it counted).
     this.#heads = db.prepare(
       `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
@@ -287,6 +315,7 @@ export class SearchReader {
     this.#latest = db.prepare(LATEST_SQL).pluck();
     this.#listed = db.prepare(LISTED_SQL).pluck();
     this.#subagents = db.prepare(SUBAGENTS_SQL).pluck();
+    this.#appSessions = db.prepare(APP_SESSIONS_SQL).pluck();
     this.#top = db.prepare('SELECT IFNULL(MAX(fts_rowid), 0) + 1 FROM search_map').pluck();
     this.#lastPart = db.prepare('SELECT IFNULL(MAX(part_rowid), 0) FROM search_map').pluck();
   }
@@ -308,11 +337,12 @@ export class SearchReader {
   async latest(filter: ListFilter, beforeKey: number | null, limit: number): Promise<NewestPage> {
     const [lo, hi] = keyRange(filter, beforeKey);
     const scope = this.#sessionScope(filter.sessionId);
-    const terms = scope.family === null ? scopeTerms(filter, scope.subagents) : scopeTerms({ ...filter, sessionId: undefined });
+    const app = this.#appScope(filter);
+    const terms = scope.family === null ? scopeTerms(filter, scope.subagents, app.sessions) : scopeTerms({ ...filter, sessionId: undefined }, [], app.sessions);
     const parts = filter.partRowid ?? ANY_PART;
     const match = terms.join(' AND ');
     const find = (top: number, n: number) => (match === '' ? this.#latest.all(lo, top, parts, n) : guard(() => this.#newest.all(match, lo, top, parts, n))) as number[];
-    const keep = { ...keptParams(filter, scope.family), kind: filter.kind ?? (filter.genuineUserTurn ? 'text' : null) };
+    const keep = { ...keptParams(filter, scope.family, app.source), kind: filter.kind ?? (filter.genuineUserTurn ? 'text' : null) };
     const scan = await this.#scan(find, (keys) => this.#listed.all({ keys: JSON.stringify(keys), ...keep }) as number[], hi, limit);
     return { matches: this.details(scan.keys), resumeBelow: scan.resumeBelow };
   }
@@ -348,9 +378,10 @@ export class SearchReader {
   /** The matching keys in [lo, hi), newest first, at most `limit`; see NewestPage for `resumeBelow`. */
   #keys(filter: SearchFilter, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
     const scope = this.#sessionScope(filter.sessionId);
-    const match = scope.family === null ? matchOf(filter, scope.subagents) : matchOf({ ...filter, sessionId: undefined });
+    const app = this.#appScope(filter);
+    const match = scope.family === null ? matchOf(filter, scope.subagents, app.sessions) : matchOf({ ...filter, sessionId: undefined }, [], app.sessions);
     // Each of these keeps only some matches, read from their parts: a page scans on until it is full.
-    if (filter.genuineUserTurn || scope.family !== null || wholeSeconds(filter) !== null) return this.#scanKeys(filter, match, scope.family, lo, hi, limit);
+    if (filter.genuineUserTurn || scope.family !== null || app.source !== null || wholeSeconds(filter) !== null) return this.#scanKeys(filter, match, scope.family, app.source, lo, hi, limit);
     return this.#matchKeys(filter, match, lo, hi, limit).then((keys) => ({ keys, resumeBelow: null }));
   }
 
@@ -367,9 +398,19 @@ export class SearchReader {
     return subagents.length > this.#subagentCap ? { subagents: [], family: sessionId } : { subagents, family: null };
   }
 
-  /** The keys of matches their parts keep (the person's own words; parts of the conversation `family`; in the seconds a date bound cuts, lines at a time in range). */
-  #scanKeys(filter: SearchFilter, match: string, family: string | null, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
-    const keep = keptParams(filter, family);
+  /**
+   * The sessions of the app a search is narrowed to (AppScope); past the cap, the app is matched by
+   * reading each match's session.
+   */
+  #appScope(filter: ListFilter): AppScope {
+    if (filter.source === undefined) return { sessions: null, source: null };
+    const sessions = this.#appSessions.all({ provider: filter.provider ?? null, source: filter.source, limit: this.#subagentCap + 1 }) as string[];
+    return sessions.length > this.#subagentCap ? { sessions: null, source: filter.source } : { sessions, source: null };
+  }
+
+  /** The keys of matches their parts keep (the person's own words; parts of the conversation `family` or the app `source`; in the seconds a date bound cuts, lines at a time in range). */
+  #scanKeys(filter: SearchFilter, match: string, family: string | null, source: string | null, lo: number, hi: number, limit: number): Promise<{ keys: number[]; resumeBelow: number | null }> {
+    const keep = keptParams(filter, family, source);
     return this.#scan(
       (top, n) => this.#matchKeys(filter, match, lo, top, n),
       (keys) => this.#kept.all({ keys: JSON.stringify(keys), ...keep }) as number[],
@@ -443,9 +484,9 @@ export class SearchReader {
 }
 
 /** KEPT_SQL's parameters for a filter. */
-function keptParams(filter: ListFilter, family: string | null) {
+function keptParams(filter: ListFilter, family: string | null, source: string | null = null) {
   const whole = wholeSeconds(filter) ?? { lo: 0, hi: Number.MAX_SAFE_INTEGER };
-  return { genuine: filter.genuineUserTurn ? 1 : 0, family, wholeLo: whole.lo, wholeHi: whole.hi, from: filter.fromMs ?? null, to: filter.toMs ?? null };
+  return { genuine: filter.genuineUserTurn ? 1 : 0, family, source, wholeLo: whole.lo, wholeHi: whole.hi, from: filter.fromMs ?? null, to: filter.toMs ?? null };
 }
 
 function guard<T>(run: () => T): T {

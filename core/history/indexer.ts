@@ -78,7 +78,10 @@ export class IndexBackfill {
     const { index, checkpointer: gate } = this.#o;
     // Each piece's merge in a turn of its own: a migration's walk over every part (step 13) re-tags
     // many pieces in a row, and a piece with its merge held the loop up to 100 ms (45 ms for each).
+    const started = performance.now();
     await inPieces({ limits: { maxRows: MAX_RETAG_ROWS }, gate, signal, tidy: () => index.mergePiece() }, (rows) => index.retagStep(rows));
+    // An upgrade's walk (a new text version: tool names, step 18) may take a while on a large store: its end is worth a line.
+    if (!signal.aborted && !index.retagPending()) this.#o.logger.info('search index re-tag complete', { durationMs: Math.round(performance.now() - started) });
   }
 
   async #index(signal: AbortSignal): Promise<void> {

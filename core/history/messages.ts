@@ -181,6 +181,14 @@ function readResult(provider: string, text: string, meta: Json): ResultReading {
   return reading.exitCode === null && int(meta.exitCode) !== null ? { ...reading, exitCode: int(meta.exitCode) } : reading;
 }
 
+/**
+ * The output a stored tool result wraps (Codex's JSON wrapper), null when the stored text reads as it
+ * is: what the viewer and an export show as the result, and what a search's snippet is cut from.
+ */
+export function wrappedOutput(provider: string, text: string): string | null {
+  return readResult(provider, text, {}).output;
+}
+
 function toolResultSummary({ body, exitCode }: ResultReading, failed: boolean): string {
   if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || 'no output'}`;
   const lines = body.split('\n').filter((l) => l.trim() !== '').length;

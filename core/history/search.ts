@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { appName, methods, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, methods, SEARCH_APPS, StewardError, type ParsedParams, type SearchApp, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
 import { rankByRelevance, rankedBefore } from './rank.js';
 import { redactAll } from './redaction.js';
-import { toolCallLine } from './messages.js';
+import { toolCallLine, wrappedOutput } from './messages.js';
 import type { SessionsView } from './sessions.js';
 import { excerptOf, snippetOf, termPattern, type Snippet } from './snippet.js';
 import type { TermPattern } from './term-match.js';
@@ -187,9 +187,11 @@ export class HistorySearch {
       projectKeys = this.#projects.repoProjects(params.repo);
       if (params.projectKey !== undefined) projectKeys = projectKeys.filter((key) => key === params.projectKey);
     } else if (params.projectKey !== undefined) projectKeys = [params.projectKey];
+    const app = params.provider !== undefined && Object.hasOwn(SEARCH_APPS, params.provider) ? SEARCH_APPS[params.provider as SearchApp] : undefined;
     return {
       kind: params.kind,
-      provider: params.provider,
+      provider: app?.provider ?? params.provider,
+      source: app?.source,
       role: params.role,
       sessionId: params.sessionId,
       projectKeys,
@@ -290,13 +292,20 @@ function withinLength(cursor: RelevanceCursor): RelevanceCursor {
  * cut (a token cut from its `Bearer`, or a key cut short, no longer looks like a secret).
  */
 async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern | null, redactor: Redactor | null): Promise<Snippet[]> {
-  if (redactor === null) return matches.map((m) => snippetOf(m.text, pattern));
-  const excerpts = matches.map((m) => (m.text === null ? null : excerptOf(m.text, pattern)));
+  const texts = matches.map(shownText);
+  if (redactor === null) return texts.map((text) => snippetOf(text, pattern));
+  const excerpts = texts.map((text) => (text === null ? null : excerptOf(text, pattern)));
   const redacted = await redactAll(
     excerpts.map((e) => e?.text ?? null),
     redactor,
   );
   return excerpts.map((e, i) => snippetOf(redacted[i] ?? null, pattern, e ?? undefined));
+}
+
+/** A match's text as the viewer shows it: a tool result's output without the wrapper it is stored in (Codex's JSON). */
+function shownText(match: MatchedPart): string | null {
+  if (match.kind !== 'tool_result' || match.text === null) return match.text;
+  return wrappedOutput(match.provider, match.text) ?? match.text;
 }
 
 /** Each tool call's one line (the command, the file), redacted as its snippet is; null for other parts. */

@@ -166,9 +166,9 @@ describe('a store indexed before JSON escapes were read as line breaks', () => {
     const versions = core.gateway.prepare('SELECT p.part_id, m.text_version FROM search_map m JOIN parts p ON p.rowid = m.part_rowid ORDER BY p.rowid').raw().all();
     expect(versions).toEqual([
       ['cc:old-0:0', 2],
-      ['cc:old-1:0', 3],
-      ['cc:old-2:0', 3],
-      ['cc:old-3:0', 3],
+      ['cc:old-1:0', 4],
+      ['cc:old-2:0', 4],
+      ['cc:old-3:0', 4],
       ['cc:old-4:0', 2],
       ['cc:old-5:0', 2],
     ]);

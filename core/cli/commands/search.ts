@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, hasSearchFilter, hitLine, PART_ROLES, PROVIDER_IDS, RepoId, SEARCH_KINDS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { mustBeStoredProject, projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -111,7 +111,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
     .description('search every captured conversation: words, "phrases", prefix*, AND/OR/NOT; with filters and no words, their messages newest first; prints {hits} with --json')
     .argument('[query...]', 'what to look for (leave it out to list what the filters select)')
     .option('--project <project>', 'only this project: its name or key, as `steward projects` lists them')
-    .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
+    .option('--provider <id>', `only this provider: ${SEARCH_PROVIDERS.join(', ')} (claude is Claude Code and Claude Desktop)`)
     .option('--session <id>', 'only this conversation (with its subagents)')
     .option('--role <role>', `only parts of this role: ${PART_ROLES.join(', ')}`)
     .option('--kind <kind>', `only this kind of part: ${SEARCH_KINDS.join(', ')} (tool_use: only commands; for only your own words, --mine)`)
@@ -131,7 +131,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
         const dates = dateOptions(options);
         const params: Params<'Search.Query'> = {
           query: queryWords(words, rawArgs, longOptions(search)).join(' '),
-          ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
+          ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, SEARCH_PROVIDERS) } : {}),
           ...(options.session !== undefined ? { sessionId: requiredText('--session', options.session) } : {}),
           ...(options.role !== undefined ? { role: choiceOption('--role', options.role, PART_ROLES) } : {}),
           ...(options.kind !== undefined ? { kind: choiceOption('--kind', options.kind, SEARCH_KINDS) } : {}),

@@ -61,7 +61,7 @@ describe('the text as the index reads it', () => {
 describe('which parts the walk indexes again', () => {
   const db = new Database(':memory:');
   registerSearchFunctions(db);
-  const stale = (version: number, text: string) => db.prepare('SELECT steward_search_text_stale(?, ?)').pluck().get(version, text);
+  const stale = (version: number, text: string) => db.prepare('SELECT steward_search_text_stale(?, ?, NULL)').pluck().get(version, text);
 
   it.each([
     { version: 2, text: '{"content":"a;\\nexport b"}', stale: 1 },

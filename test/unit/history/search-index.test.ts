@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
-import { KEY_SHIFT, SearchIndex, searchText } from '../../../core/gateway/search-index.js';
+import { KEY_SHIFT, registerSearchFunctions, SearchIndex, searchText, searchTextV4 } from '../../../core/gateway/search-index.js';
 import { SearchReader, SearchTooBroadError } from '../../../core/gateway/search-read.js';
 import { migrate } from '../../../core/store/index.js';
 
@@ -16,6 +16,31 @@ describe('searchText adds the pieces unicode61 cannot split', () => {
     ['parseConfig twice: parseConfig', 'parseConfig twice: parseConfig\nparse Config'],
   ])('%s', (text, indexed) => {
     expect(searchText(text)).toBe(indexed);
+  });
+});
+
+describe('a tool call is indexed with its tool’s name (v4)', () => {
+  it.each([
+    ['{"command":"ls"}', 'Bash', '{"command":"ls"}\nBash'],
+    ['*** Begin Patch', 'apply_patch', '*** Begin Patch\napply_patch'],
+    ['{"todos":[]}', 'TodoWrite', '{"todos":[]}\nTodoWrite\nTodo Write'],
+    [null, 'read_file', 'read_file'],
+    ['{"command":"ls"}', null, '{"command":"ls"}'],
+  ])('%s by %s', (text, name, indexed) => {
+    expect(searchTextV4(text, name)).toBe(indexed);
+  });
+
+  it('the walk indexes again a call that names its tool, at any older version; no other part for it', () => {
+    const db = new Database(':memory:');
+    registerSearchFunctions(db);
+    const stale = (version: number, text: string | null, meta: string | null) => db.prepare('SELECT steward_search_text_stale(?, ?, ?)').pluck().get(version, text, meta);
+    const named = JSON.stringify({ name: 'apply_patch', toolUseId: 'c1' });
+    expect([stale(3, '*** Begin Patch', named), stale(2, null, named), stale(1, '{}', named), stale(4, '*** Begin Patch', named)]).toEqual([1, 1, 1, 0]);
+    expect([stale(3, '*** Begin Patch', null), stale(3, '{}', '{"toolUseId":"c1"}'), stale(3, '{}', 'not json "name"')]).toEqual([0, 0, 0]);
+    // What it is indexed with: the name only at v4, so a part indexed before is taken out with the tokens it went in with.
+    const text = (version: number) => db.prepare('SELECT steward_search_tool_text(?, ?, ?)').pluck().get(version, '{"command":"ls"}', JSON.stringify({ name: 'Bash' }));
+    expect([text(3), text(4)]).toEqual(['{"command":"ls"}', '{"command":"ls"}\nBash']);
+    db.close();
   });
 });
 
