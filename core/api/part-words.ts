@@ -42,6 +42,8 @@ interface KindWords {
   summary: string;
   /** Its text is a short message (an error, a notice): its first line says more than `summary`. */
   ownLine?: true;
+  /** Its text is the model's Markdown (a thought): its line is read without the emphasis markers (plainLine). */
+  markdown?: true;
 }
 
 /**
@@ -93,7 +95,7 @@ export function imageLine(image: { mediaType: string | null; bytes: number }): s
 }
 
 const KIND_WORDS: Readonly<Record<string, KindWords>> = {
-  thinking: { label: 'Thinking', summary: 'No text kept' },
+  thinking: { label: 'Thinking', summary: 'No text kept', ownLine: true, markdown: true },
   tool_use: { label: 'Tool call', summary: 'A tool the agent called' },
   tool_result: { label: 'Result', summary: 'No output' },
   image: { label: 'Image', summary: 'An image; only its type and size are kept' },
@@ -118,6 +120,27 @@ function firstLine(text: string | null): string | null {
   return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS - 1)}…` : line;
 }
 
+/**
+ * Markdown's emphasis as the model wrote it, paired markers around words: `**bold**`, `__bold__`,
+ * `*it*`, `_it_`. A marker touching a letter, a digit, a slash or another marker is no emphasis
+ * (`__init__.py`, a glob's `**` between slashes, `snake_case_name`), nor one beside a space (`2 * 3 * 4`).
+ */
+const EMPHASIS = [
+  /(?<![\w*/])\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*(?![\w*/])/g,
+  /(?<![\w_])__(?=[^\s_])(.+?)(?<=[^\s_])__(?!\.?\w|_)/g,
+  /(?<![\w*/])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*/])/g,
+  /(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])/g,
+];
+/** A heading's hashes, and a bold opening whose closing the line's cut left out (`**Inspecting the sch…`). */
+const LINE_OPENING = /^(?:#{1,6}\s+|(?:\*\*|__)(?=\S))/;
+
+/** A line of the model's Markdown as words: its emphasis markers and heading hashes taken out. */
+function plainLine(line: string): string {
+  if (/^[\s*_#]*$/.test(line)) return '';
+  const plain = EMPHASIS.reduce((text, marker) => text.replace(marker, '$1'), line);
+  return plain.replace(LINE_OPENING, '').trim();
+}
+
 /** What a part of this kind is called (undefined for text, which is shown as written). */
 export function kindLabel(kind: string): string | undefined {
   if (kind === 'text') return undefined;
@@ -137,7 +160,9 @@ export function partFold(part: { kind: string; summary: string | null; text: str
   if (part.kind === 'image' && part.image) return { label: words!.label, summary: imageLine(part.image) ?? words!.summary };
   const own = part.summary !== null && part.summary !== '' && part.summary !== part.kind ? part.summary : null;
   if (words === undefined) return { label: OTHER_LABEL, summary: own ?? part.kind };
-  return { label: words.label, summary: own ?? (words.ownLine ? firstLine(part.text) : null) ?? words.summary };
+  const line = own ?? (words.ownLine ? firstLine(part.text) : null);
+  // A line that was only markers (a lone `**`) is no line of its own.
+  return { label: words.label, summary: (line !== null && words.markdown ? plainLine(line) : line) || words.summary };
 }
 
 /** A fold said as one line of text, for the CLI, the exports and MCP: "Summary · Earlier conversation summarized". */

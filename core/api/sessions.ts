@@ -148,6 +148,11 @@ export const SessionSubagent = z.strictObject({
   session: SessionSummary,
   /** The message (on this page or another) whose tool call started it; null when none could be told. */
   startedBy: z.string().nullable(),
+  /**
+   * Started by no call (`startedBy` null): the message (on this page or another) it started after, where
+   * it is listed, under no call; null when no message came before it. Absent from older answers.
+   */
+  startedAfter: z.string().nullable().optional(),
 });
 export type SessionSubagent = z.infer<typeof SessionSubagent>;
 

@@ -1,4 +1,4 @@
-import { commandLine, partFold, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
+import { commandLine, partFold, toolArgumentKeys, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -33,11 +33,11 @@ function firstLine(text: string | null, max: number): string {
 }
 
 /**
- * The argument a person recognises a call by: the command, the file, the pattern, the address. A
- * search's pattern comes before the folder it searched (Grep and Glob take both).
+ * The argument a person recognises a call by: the command, the file, the pattern, the address, by
+ * every agent's names for them (the one list the sweeper's digest reads too).
  */
-const TOOL_ARGUMENTS = ['command', 'cmd', 'file_path', 'pattern', 'path', 'notebook_path', 'url', 'query', 'description', 'prompt'];
-const COMMAND_ARGUMENTS = new Set(['command', 'cmd']);
+const ARGUMENT_KEYS = toolArgumentKeys();
+const COMMAND_ARGUMENTS = new Set(toolArgumentKeys('command'));
 
 /** A command given as its argv (Codex's `shell`: `["bash", "-lc", "npm test"]`) reads as the line typed. */
 function argumentText(value: unknown): string | null {
@@ -66,7 +66,7 @@ export function toolCallLine(name: string | null, text: string | null): string {
 function toolUseSummary(name: string | null, input: Json, raw: string | null): string {
   const label = name ?? 'tool';
   if (Array.isArray(input.todos)) return `${label}: ${todoSummary(input.todos)}`;
-  const key = TOOL_ARGUMENTS.find((k) => argumentText(input[k]) !== null);
+  const key = ARGUMENT_KEYS.find((k) => argumentText(input[k]) !== null);
   const argument = key !== undefined ? argumentText(input[key]) : PATCHED_FILE.exec(raw?.slice(0, 2_000) ?? '')?.[1];
   if (!argument) return label;
   // A command reads whole, its lines joined; any other argument by its first line.

@@ -35,6 +35,46 @@ export type LabelSource = Pick<SessionRecord, 'sessionId' | 'title' | 'firstRequ
 const ListCursor = z.strictObject({ f: z.string(), t: z.number().int(), i: z.string() });
 const PageCursor = z.strictObject({ s: z.string(), d: z.enum(['after', 'before']), t: z.number().int().nullable(), r: z.number().int() });
 
+/**
+ * The calls that start a subagent, by agent: Claude Code's Task (Agent since 2.1), Codex's
+ * spawn_agent, OpenClaw's sessions_spawn, Gemini CLI's delegate_to_agent and its own agents, which it
+ * offers as tools by their names. A subagent no such call started (a Gemini agent of the person's own,
+ * an agent the app ran itself) is placed by when it started, under no call.
+ */
+const GEMINI_AGENTS: ReadonlySet<string> = new Set(['codebase_investigator', 'cli_help', 'generalist']);
+const SPAWNING_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent', 'spawn_agent', 'sessions_spawn', 'delegate_to_agent', ...GEMINI_AGENTS]);
+/** Calls read back from a subagent's start for the one that started it (parallel calls share a message). */
+const SPAWN_LOOKBACK = 20;
+/** A subagent writes its first line as it starts: a starting call longer before it started another. */
+const SPAWN_GAP_MS = 5 * 60_000;
+/** Where a starting call names the kind of agent it asks for: Claude's Task, Codex's spawn_agent, Gemini's delegate_to_agent. */
+const TYPE_ARGUMENTS = ['subagent_type', 'agent_type', 'agent_name'];
+/** The longest type read from a call (capture keeps 200 characters of a stored one). */
+const TYPE_CHARS = 200;
+
+/** A stored JSON object, or an empty one (a call cut at its size cap is no JSON). */
+function objectOf(text: string | null): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text ?? '');
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const callName = (meta: string | null): string | null => {
+  const name = objectOf(meta).name;
+  return typeof name === 'string' ? name : null;
+};
+
+/** The type a starting call asked for; a Gemini agent called by its name is that agent. */
+function askedType(name: string | null, input: string | null): string | null {
+  const args = objectOf(input);
+  const asked = TYPE_ARGUMENTS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (asked !== undefined) return asked.slice(0, TYPE_CHARS);
+  return name !== null && GEMINI_AGENTS.has(name) ? name : null;
+}
+
 const keyOf = (part: OrderedPart): PartKey => ({ ts: part.ts, rowid: part.rowid });
 const sessionTag = (sessionId: string) => fingerprint({ sessionId });
 
@@ -235,23 +275,50 @@ export class SessionsView {
     return this.#reader.subagentIds(sessionId);
   }
 
-  /** Subagents in the order they started, each placed after the tool call that started it. */
+  /**
+   * Subagents in the order they started, each placed after the call that started it; one no such call
+   * started (`startedBy` null) after the message it started after (`startedAfter`), as the panel and CLI list it.
+   */
   subagents(sessionId: string, nameOf: ProjectNamer = this.projectNamer()): SessionSubagent[] {
-    return this.#reader.subagents(sessionId).map((child) => ({ session: this.summary(child, undefined, nameOf), startedBy: this.#startedBy(sessionId, child) }));
+    return this.#reader.subagents(sessionId).map((child) => this.#placed(sessionId, child, this.summary(child, undefined, nameOf)));
   }
 
   async #redactedSubagents(sessionId: string, redactor: Redactor, nameOf: ProjectNamer): Promise<SessionSubagent[]> {
     const children = this.#reader.subagents(sessionId);
     const labels = await this.redactedLabels(children, redactor);
-    return children.map((child, i) => ({ session: this.summary(child, labels[i], nameOf), startedBy: this.#startedBy(sessionId, child) }));
+    return children.map((child, i) => this.#placed(sessionId, child, this.summary(child, labels[i], nameOf)));
   }
 
-  #startedBy(sessionId: string, child: SessionRecord): string | null {
-    if (child.firstTs === null) return null;
-    const calls = this.#reader.toolUsesUpTo(sessionId, child.firstTs, 20);
-    const named = (name: string) => (meta: string | null) => meta !== null && meta.includes(`"name":"${name}"`);
-    const call = calls.find((c) => named('Task')(c.meta) || named('Agent')(c.meta)) ?? calls[0];
-    return call ? messageIdOf(call.partId) : null;
+  /**
+   * A subagent with the call that started it. Its type is the one capture stored (the sidecar's, or the
+   * Task call's once its result named the subagent); until either is written (a subagent still running)
+   * the type the starting call asked for.
+   */
+  #placed(sessionId: string, child: SessionRecord, session: SessionSummary): SessionSubagent {
+    const call = this.#startingCall(sessionId, child);
+    if (!call) return { session, startedBy: null, startedAfter: this.#messageBefore(sessionId, child.firstTs) };
+    return { session: session.agentType === null ? { ...session, agentType: call.agentType } : session, startedBy: messageIdOf(call.partId) };
+  }
+
+  /** The message of the last part at or before `ts`: where a subagent no call started is listed. */
+  #messageBefore(sessionId: string, ts: number | null): string | null {
+    if (ts === null) return null;
+    const [part] = this.#reader.partsBefore(sessionId, { ts, rowid: Number.MAX_SAFE_INTEGER }, 1);
+    return part && part.ts !== null ? messageIdOf(part.partId) : null;
+  }
+
+  /**
+   * The nearest call before the subagent's start that starts subagents (SPAWNING_TOOLS), made at most
+   * SPAWN_GAP_MS before it: any other call (a search made minutes before) started nothing.
+   */
+  #startingCall(sessionId: string, child: SessionRecord): { partId: string; agentType: string | null } | undefined {
+    if (child.firstTs === null) return undefined;
+    const found = this.#reader.toolUsesUpTo(sessionId, child.firstTs, SPAWN_LOOKBACK).find((c) => SPAWNING_TOOLS.has(callName(c.meta) ?? ''));
+    const key = found ? this.#reader.partKey(found.partId) : undefined;
+    if (!found || !key || key.ts === null || child.firstTs - key.ts > SPAWN_GAP_MS) return undefined;
+    // The call itself: the last part at its time up to its own row.
+    const [call] = this.#reader.partsBefore(sessionId, { ts: key.ts, rowid: key.rowid + 1 }, 1);
+    return { partId: found.partId, agentType: call?.partId === found.partId ? askedType(callName(found.meta), call.text) : null };
   }
 
   #page(sessionId: string, limit: number, cursor: string | undefined, partId: string | undefined): { parts: OrderedPart[]; earlier: boolean; later: boolean } {

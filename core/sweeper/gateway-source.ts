@@ -1,3 +1,4 @@
+import { toolArgumentKeys } from '../api/index.js';
 import type { GatewayReader, StoredPart } from '../gateway/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
@@ -43,14 +44,26 @@ function storedText(part: StoredPart): string {
   return cut > 0 ? text.slice(0, cut) : '';
 }
 
+/** The names agents give a file or folder a call touched, and a command it ran: the fold's list (core/api). */
+const PATH_ARGUMENTS = toolArgumentKeys('path');
+const COMMAND_ARGUMENTS = toolArgumentKeys('command');
+
+function firstOf(input: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = str(input[key]);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
 /** A tool call reduced to what the digest may carry: its name, a path, or the command it ran. */
 function toolUse(part: StoredPart): { id: string | undefined; use: ToolUse } {
   const meta = parseJson(part.meta) ?? {};
   const input = parseJson(part.text) ?? {};
   const use: ToolUse = { name: str(meta.name) ?? 'tool' };
-  const file = str(input.file_path) ?? str(input.path) ?? str(input.notebook_path);
+  const file = firstOf(input, PATH_ARGUMENTS);
   if (file !== undefined) use.filePath = file;
-  const command = str(input.command) ?? str(input.cmd);
+  const command = firstOf(input, COMMAND_ARGUMENTS);
   if (command !== undefined) use.command = command;
   return { id: str(meta.toolUseId), use };
 }

@@ -66,7 +66,12 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
   const started = new Map<string, string[]>();
-  for (const sub of result.subagents) if (sub.startedBy) started.set(sub.startedBy, [...(started.get(sub.startedBy) ?? []), `  ⤷ subagent ${sub.session.agentType ?? ''} ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`]);
+  // A subagent no call started is listed after the message it started after, as the panel lists it.
+  for (const sub of result.subagents) {
+    const at = sub.startedBy ?? sub.startedAfter;
+    const line = `  ⤷ subagent ${sub.session.agentType ? `${sub.session.agentType} ` : ''}${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`;
+    if (at) started.set(at, [...(started.get(at) ?? []), line]);
+  }
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
   const inSubagent = s.parentKind === 'subagent';
   for (const m of result.messages as SessionMessage[]) {
@@ -74,7 +79,7 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
     const who = messageSpeaker(m, inSubagent, s.app);
     out.push('', `── ${who} · ${localTime(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...(started.get(m.messageId) ?? []));
   }
-  const unplaced = result.subagents.filter((sub) => !sub.startedBy);
+  const unplaced = result.subagents.filter((sub) => !sub.startedBy && !sub.startedAfter);
   if (unplaced.length > 0) out.push('', ...unplaced.map((sub) => `subagent ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);
   return `${out.join('\n')}\n`;

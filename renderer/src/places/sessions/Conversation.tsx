@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { Fragment, type ReactElement } from 'react';
 import type { SessionMessage, SessionSubagent } from '../../../../core/api/index.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
@@ -56,30 +56,35 @@ export function Conversation({
 }): ReactElement {
   const startedBy = new Map<string, SessionSubagent[]>();
   for (const sub of subagents) if (sub.startedBy) startedBy.set(sub.startedBy, [...(startedBy.get(sub.startedBy) ?? []), sub]);
+  // One no call started is listed after the message it started after, outside it (under no call).
+  const startedAfter = new Map<string, SessionSubagent[]>();
+  for (const sub of subagents) if (!sub.startedBy && sub.startedAfter) startedAfter.set(sub.startedAfter, [...(startedAfter.get(sub.startedAfter) ?? []), sub]);
   // A subagent started on another page appears with that page; one whose start is unknown, at the end.
-  const unplaced = subagents.filter((sub) => !sub.startedBy);
+  const unplaced = subagents.filter((sub) => !sub.startedBy && !sub.startedAfter);
   return (
     <div className="conversation">
       {messages.map((m) => {
         const { who, kind } = messageSpeaker(m, inSubagent, app);
         return (
-          // Focusable from script only: loading earlier or later messages moves the focus to the first new one.
-          <article
-            key={m.messageId}
-            id={messageElementId(m.messageId)}
-            tabIndex={-1}
-            className={`message ${kind === 'turn' ? `message--${m.role ?? 'other'}` : `message--${kind}`}`}
-            aria-label={`${who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}`}
-          >
-            <header className="message__header">
-              <span className="message__who">{who}</span>
-              {m.ts !== null && <time dateTime={new Date(m.ts).toISOString()}>{formatDateTime(m.ts)}</time>}
-            </header>
-            {m.parts.map((part) => (
-              <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} harness={harnessFold(part, m.role, inSubagent, app)} />
-            ))}
-            {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
-          </article>
+          <Fragment key={m.messageId}>
+            {/* Focusable from script only: loading earlier or later messages moves the focus to the first new one. */}
+            <article
+              id={messageElementId(m.messageId)}
+              tabIndex={-1}
+              className={`message ${kind === 'turn' ? `message--${m.role ?? 'other'}` : `message--${kind}`}`}
+              aria-label={`${who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}`}
+            >
+              <header className="message__header">
+                <span className="message__who">{who}</span>
+                {m.ts !== null && <time dateTime={new Date(m.ts).toISOString()}>{formatDateTime(m.ts)}</time>}
+              </header>
+              {m.parts.map((part) => (
+                <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} harness={harnessFold(part, m.role, inSubagent, app)} />
+              ))}
+              {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
+            </article>
+            {depth < 4 && (startedAfter.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
+          </Fragment>
         );
       })}
       {depth < 4 && unplaced.map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
