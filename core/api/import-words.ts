@@ -28,8 +28,9 @@ export const WITHHELD_WORDS = {
  */
 const UNREADABLE_WORDS: Readonly<Record<string, string>> = {
   read_failed: 'its contents could not be read',
-  // A file read whole as one document (a legacy Gemini chat) that does not parse: nothing of it was read.
-  malformed: 'cut short or damaged: not a whole transcript',
+  // Nothing of it was read: a document that does not parse (a legacy Gemini chat, which Gemini CLI
+  // rewrites whole every turn, so often one read mid-write), or a line file none of whose lines did.
+  malformed: 'nothing of it could be read: it may be in the middle of being written, or cut short',
   SQLITE_NOTADB: 'not a database',
   SQLITE_CORRUPT: 'a damaged database',
   EISDIR: 'a folder, not a file',

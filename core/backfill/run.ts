@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
 import { pacer, type CheckpointIdentity, type CommitWindow, type FileCheckpoint, type FileCheckpoints, type Materializer, type RunToken, type Sink } from '../gateway/index.js';
-import type { DiscoveryResult, FingerprintMap, LineStats, ReadOptions, TranscriptFile, TranscriptProvider, TranscriptReader, UpcomingRead } from '../transcripts/index.js';
+import { failWhenNothingRead, type DiscoveryResult, type FingerprintMap, type LineStats, type ReadOptions, type TranscriptFile, type TranscriptProvider, type TranscriptReader, type UpcomingRead } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
 export type ProviderStats = ProviderSweepStats;
@@ -168,7 +168,9 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
   // Set while a batch is being written: a failure then is Steward's (its store), not the file's.
   let writing = false;
   try {
-    const batches = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
+    const read = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
+    // A line file in which no line could be read fails whole, as a document that does not parse.
+    const batches = failWhenNothingRead(file.path, read, outcome.lines);
     // After this file's read began (it may adopt the read-ahead started for it), never before.
     io.readAhead();
     for await (const batch of batches) {

@@ -3,6 +3,7 @@
 export { PART_FLAGS, messageOf, namedBlock, startsMessage, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
 export { FingerprintMap } from './fingerprint.js';
 export { TranscriptReader, type UpcomingRead } from './reader.js';
+export { failWhenNothingRead } from './lines.js';
 export { sha256 } from './bounds.js';
 export { blankSession } from './projection.js';
 export { createProviders, PROVIDER_REGISTRY } from './providers/index.js';

@@ -1,9 +1,10 @@
 import { hash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { SkipReason } from '../api/index.js';
-import type { LineStats, ReadCheckpoint } from './types.js';
+import type { LineStats, ReadCheckpoint, TranscriptBatch } from './types.js';
 
 const NEWLINE = 0x0a;
 /** The head hash covers this many bytes (or the whole file when shorter), as does the hash before the offset. */
@@ -211,12 +212,50 @@ export function countMalformed(stats: LineStats): void {
 /**
  * Thrown by a provider reading a file that is one document (a legacy Gemini chat) when the document
  * does not parse: nothing of the file could be read, so it is the file that failed (`malformed`, named
- * to the person as a file that could not be read), not one line of it. A line file never throws it:
- * each of its lines stands alone, and one that does not parse is counted (countMalformed).
+ * to the person as a file that could not be read), not one line of it. A line file's line that does
+ * not parse is counted (countMalformed); a line file in which no line could be read fails so too
+ * (see `failWhenNothingRead`).
  */
 export class MalformedFile extends Error {
   readonly code = 'malformed';
   constructor() {
     super('transcript file is not a whole document');
   }
+}
+
+/** A file of lines, each standing alone (JSONL, plain or compressed, an OpenClaw reset or deleted copy); a store or a whole document is not. */
+const LINE_FILE = /\.jsonl(\.|$)/i;
+
+/**
+ * Whether a line file read from its start held no line that could be read: at least one line failed to
+ * parse, and every other was empty or above the cap. A read that went on from a checkpoint followed
+ * lines that were read; a last line still being written is no line yet (readCompleteLines), so no failure.
+ */
+export function nothingRead(path: string, stats: LineStats): boolean {
+  if (stats.resumed || !LINE_FILE.test(basename(path))) return false;
+  const malformed = stats.skipped?.malformed ?? 0;
+  const unread = malformed + (stats.skipped?.empty ?? 0) + (stats.skipped?.too_large ?? 0);
+  return malformed > 0 && unread >= stats.lines;
+}
+
+/**
+ * A line file's batches, every provider's alike: one in which no line could be read is a file that
+ * could not be read (MalformedFile), as a document that does not parse, not a file "read" with only
+ * unreadable lines. Its lines are then not counted again as lines that failed. A batch without parts
+ * (a session a sidecar describes) waits for the next one, so nothing of a file that fails is written;
+ * the counts are only whole once the read ended (the read worker sends them last).
+ */
+export async function* failWhenNothingRead(path: string, batches: AsyncGenerator<TranscriptBatch>, stats: LineStats): AsyncGenerator<TranscriptBatch> {
+  let held: TranscriptBatch | undefined;
+  for await (const batch of batches) {
+    if (held) yield held;
+    held = undefined;
+    if (batch.parts.length > 0) yield batch;
+    else held = batch;
+  }
+  if (nothingRead(path, stats)) {
+    Object.assign(stats, { lines: 0, failedLines: 0, oversizeLines: 0, skipped: {} });
+    throw new MalformedFile();
+  }
+  if (held) yield held;
 }

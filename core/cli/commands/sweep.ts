@@ -56,7 +56,9 @@ export interface UnreadableAsOf {
 
 /**
  * The files that could not be read, each by its path (the person's own file, shown to them here and
- * nowhere in status, telemetry or logs), and what to do about them. `asOf`: the list was remembered,
+ * nowhere in status, telemetry or logs), and what to do about them. Files none of which could be read
+ * at all (`malformed`) may only be caught mid-write, as a Gemini chat rewritten every turn: they are
+ * said to be read again once they change, and moving one away is only for one that stays so. `asOf`: the list was remembered,
  * not found by the run it follows (`steward info`): says when it was found, and that a file replaced
  * or moved since stays listed until the next check. `still`: how many of them the run met known and
  * unchanged since they failed (not read again): said still unreadable, not as failing now.
@@ -66,10 +68,13 @@ export function formatUnreadable(files: Unreadable, total = files.length, asOf?:
   const one = total === 1;
   const [it, is, changes] = one ? ['it', 'it is', 'it changes'] : ['them', 'they are', 'one changes'];
   const when = asOf?.checkedAt ? `At the last check (${localTime(asOf.checkedAt)}), ` : '';
-  const head =
-    `${when}${unreadableHead(total, still)}: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
-    `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
-    `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
+  const head = files.every((f) => f.code === 'malformed')
+    ? `${when}${unreadableHead(total, still)}: ${one ? 'it' : 'they'} may be in the middle of being written, or cut short. ` +
+      `Steward reads ${it} again once ${changes} (or when \`steward backfill\` asks); ` +
+      `if ${one ? 'it stays' : 'they stay'} unreadable, replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`
+    : `${when}${unreadableHead(total, still)}: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
+      `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
+      `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
   const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
   const next = asOf?.nextCheckAt ? ` (${localTime(asOf.nextCheckAt)})` : '';
   const since = asOf ? `A file replaced or moved since then is still listed until the next check${next} looks at it again; \`steward sweep\` checks now.\n` : '';

@@ -13,7 +13,7 @@ import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
  * it does not parse (cut short by a full disk or a copy that stopped), nothing of it could be read. It
  * is then a file that could not be read, named with what to do, not one unreadable line of a file that
  * reads "up to date". A line file (JSONL) is another matter: each line stands alone, so a garbled line
- * is a line that failed, however many of them there are.
+ * is a line that failed, beside lines that read; a line file with no line that reads could not be read.
  */
 const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url));
 const LEGACY = readFileSync(join(FIXTURES, 'legacy-session.json'), 'utf8');
@@ -89,13 +89,11 @@ describe('a legacy Gemini chat cut short', () => {
 });
 
 describe('a Gemini JSONL chat of garbled lines', () => {
-  it('is read, its lines counted unreadable: each line stands alone, so the file itself did not fail', async () => {
+  it('with no line that reads, is a file that could not be read, as every agent\'s line file is', async () => {
     h = captureHarness(openWindow);
     write(`${chatPath(h.geminiRoot)}l`, '{"sessionId": "x", "mess\nnot json either\n');
     const stats = byProvider(await h.driver.tick(), 'gemini');
-    expect(stats).toMatchObject({ read: 1, failed: 0, failedLines: 2, skipped: { malformed: 2 } });
-    expect(stats.unreadable).toBeUndefined();
-    expect(h.driver.unreadable().total).toBe(0);
+    expect(stats).toMatchObject({ read: 0, failed: 1, failedLines: 0, unreadable: [{ code: 'malformed', count: 1 }] });
   });
 });
 
@@ -107,13 +105,13 @@ describe('what the person is told of a cut-short chat', () => {
     const root = join(home.dir, 'roots', 'gemini');
     const path = write(chatPath(root), CUT);
     home.env.STEWARD_GEMINI_ROOTS = root;
-    expect(unreadableWhy('malformed')).toBe('cut short or damaged: not a whole transcript');
+    expect(unreadableWhy('malformed')).toBe('nothing of it could be read: it may be in the middle of being written, or cut short');
 
     const sweep = io(home.env);
     expect(await runCli(['sweep'], sweep)).toBe(1);
     expect(sweep.out).toMatch(/^gemini: 1 transcript file, 1 failed \(malformed ×1\)/m);
-    expect(sweep.out).toContain('1 transcript file could not be read: it may be damaged, or not a transcript.');
-    expect(sweep.out).toContain(`  ${path} (Gemini CLI: cut short or damaged: not a whole transcript, malformed)\n`);
+    expect(sweep.out).toContain('1 transcript file could not be read: it may be in the middle of being written, or cut short.');
+    expect(sweep.out).toContain(`  ${path} (Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)\n`);
 
     // The next sweep meets it known and unchanged: nothing failed in that run, so it exits 0, and says
     // the file is still unreadable, named as before.
@@ -121,8 +119,8 @@ describe('what the person is told of a cut-short chat', () => {
     expect(await runCli(['sweep'], again)).toBe(0);
     expect(again.out).toMatch(/^gemini: 1 transcript file, 1 still unreadable \(malformed ×1; not read again: unchanged since it failed\); nothing new \(\d+ ms\)$/m);
     expect(again.out).not.toMatch(/\d failed/);
-    expect(again.out).toContain('1 transcript file is still unreadable, unchanged since it failed: it may be damaged, or not a transcript.');
-    expect(again.out).toContain(`  ${path} (Gemini CLI: cut short or damaged: not a whole transcript, malformed)\n`);
+    expect(again.out).toContain('1 transcript file is still unreadable, unchanged since it failed: it may be in the middle of being written, or cut short.');
+    expect(again.out).toContain(`  ${path} (Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)\n`);
     const json = io(home.env);
     expect(await runCli(['sweep', '--json'], json)).toBe(0);
 
@@ -136,7 +134,7 @@ describe('what the person is told of a cut-short chat', () => {
 
     const info = io(home.env);
     expect(await runCli(['info'], info)).toBe(0);
-    expect(info.out).toContain(`  ${path} (Gemini CLI: cut short or damaged: not a whole transcript, malformed)\n`);
+    expect(info.out).toContain(`  ${path} (Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)\n`);
 
     const core = temp.open();
     await core.call('Sweep.Tick', {});

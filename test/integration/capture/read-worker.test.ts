@@ -251,4 +251,31 @@ describe('the read worker', () => {
     expect(viaWorker.driver.reader.usesWorker).toBe(true);
     expect(await geminiOf(inThread.driver)).toMatchObject(failing);
   });
+
+  it('fails a rollout with no line that reads as malformed in the worker as in-thread; one with a bad middle line keeps the rest', async () => {
+    home = tempHome('steward-read-worker-');
+    const codex = join(home.dir, 'codex');
+    const day = join(codex, 'sessions', '2026', '12', '01');
+    mkdirSync(day, { recursive: true });
+    writeFileSync(join(day, 'rollout-2026-12-01T00-00-00-019fa000-0000-7000-8000-000000000000.jsonl'), 'this is not json at all\n');
+    const id = '019fa111-3333-7eee-8fff-2a3b4c5d6e03';
+    const envelope = (timestamp: string, type: string, payload: unknown) => JSON.stringify({ timestamp, type, payload });
+    const lines = [
+      envelope('2026-12-01T08:00:00.000Z', 'session_meta', { id, timestamp: '2026-12-01T08:00:00.000Z', cwd: '/home/dana/src/site', originator: 'codex_cli_rs', cli_version: '0.162.0', source: 'cli' }),
+      envelope('2026-12-01T08:00:01.000Z', 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'deploy the site' }] }),
+      'this is not json at all',
+      envelope('2026-12-01T08:00:05.000Z', 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Deployed.' }] }),
+    ];
+    writeFileSync(join(day, `rollout-2026-12-01T08-00-00-${id}.jsonl`), lines.map((l) => `${l}\n`).join(''));
+    const roots = { STEWARD_CODEX_ROOTS: codex };
+    const viaWorker = driver('worker', roots, true, { config: { query: { cache: { retention: { default_days: 0 } } } } });
+    const inThread = driver('thread', roots, false, { config: { query: { cache: { retention: { default_days: 0 } } } } });
+    const expected = { read: 1, failed: 1, failedLines: 1, skipped: { malformed: 1 }, errors: [{ code: 'malformed', count: 1 }], unreadable: [{ code: 'malformed', count: 1 }] };
+    const codexOf = async (d: Capture) => (await d.tick()).find((p) => p.provider === 'codex');
+    expect(await codexOf(viaWorker.driver)).toMatchObject(expected);
+    expect(viaWorker.driver.reader.usesWorker).toBe(true);
+    expect(await codexOf(inThread.driver)).toMatchObject(expected);
+    expect(rows(viaWorker.db).parts).toEqual(rows(inThread.db).parts);
+    expect(rows(viaWorker.db).parts).toHaveLength(2);
+  });
 });

@@ -168,15 +168,15 @@ describe('a damaged plain file', () => {
     expect(opened).toEqual([store]);
   });
 
-  it('a rollout of garbled lines is read, its lines counted unreadable: the file itself did not fail', async () => {
+  it('a rollout of nothing but garbled lines is a file that could not be read (no line of it could be), named', async () => {
     h = captureHarness(openWindow);
     const day = join(h.codexRoot, 'sessions', '2026', '12', '01');
     mkdirSync(day, { recursive: true });
-    writeFileSync(join(day, 'rollout-2026-12-01T10-00-00-019fa000-0000-7000-8000-000000000002.jsonl'), Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x0a, 0x80, 0x81, 0x0a]));
+    const path = join(day, 'rollout-2026-12-01T10-00-00-019fa000-0000-7000-8000-000000000002.jsonl');
+    writeFileSync(path, Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x0a, 0x80, 0x81, 0x0a]));
     const stats: ProviderSweepStats = byProvider(await h.driver.tick(), 'codex');
-    expect(stats).toMatchObject({ read: 1, failed: 0, failedLines: 2 });
-    expect(stats.unreadable).toBeUndefined();
-    expect(h.driver.unreadable().total).toBe(0);
+    expect(stats).toMatchObject({ read: 0, failed: 1, failedLines: 0, unreadable: [{ code: 'malformed', count: 1 }] });
+    expect(h.driver.unreadable()).toMatchObject({ total: 1, files: [{ provider: 'codex', path, code: 'malformed' }] });
   });
 });
 

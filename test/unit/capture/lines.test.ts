@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LineStats } from '../../../core/transcripts/index.js';
-import { blockOnReads, readCompleteLines, resumeOffset, type LineChunk } from '../../../core/transcripts/lines.js';
+import { blockOnReads, nothingRead, readCompleteLines, resumeOffset, type LineChunk } from '../../../core/transcripts/lines.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 let home: TempHome;
@@ -108,5 +108,21 @@ describe('reads on the owner thread', () => {
     expect(boundaries).toBeGreaterThan(20);
     // Two completions can land in one poll of the loop now and then; a blocking read never turns it.
     expect(turned).toBeGreaterThanOrEqual(Math.ceil(boundaries / 2));
+  });
+});
+
+describe('a line file in which no line could be read', () => {
+  const stats = (lines: number, skipped: LineStats['skipped'], resumed?: boolean): LineStats => ({ lines, failedLines: skipped?.malformed ?? 0, oversizeLines: 0, skipped, ...(resumed ? { resumed } : {}) });
+
+  it('is one of failed lines only (blank and above-cap ones beside them), read from its start, and a line file', () => {
+    expect(nothingRead('/r/rollout-x.jsonl', stats(1, { malformed: 1 }))).toBe(true);
+    expect(nothingRead('/r/rollout-x.jsonl.zst', stats(3, { malformed: 1, empty: 1, too_large: 1 }))).toBe(true);
+    expect(nothingRead('/r/s.jsonl.reset.2026-11-21T03-00-00.000Z', stats(2, { malformed: 2 }))).toBe(true);
+    // A good line beside it, no failed line at all, a read that went on from a checkpoint, a store.
+    expect(nothingRead('/r/rollout-x.jsonl', stats(2, { malformed: 1, meta_only: 1 }))).toBe(false);
+    expect(nothingRead('/r/rollout-x.jsonl', stats(0, {}))).toBe(false);
+    expect(nothingRead('/r/rollout-x.jsonl', stats(1, { too_large: 1 }))).toBe(false);
+    expect(nothingRead('/r/rollout-x.jsonl', stats(1, { malformed: 1 }, true))).toBe(false);
+    expect(nothingRead('/r/openclaw-agent.sqlite', stats(0, { malformed: 1 }))).toBe(false);
   });
 });

@@ -68,6 +68,21 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     expect(text).toContain('  /home/a/.codex/sessions/x.jsonl (Codex CLI: its contents could not be read, read_failed)\n');
   });
 
+  it('says a file none of which could be read may be mid-write and is read again once it changes; a damaged one keeps its words', () => {
+    const chat = { provider: 'gemini' as const, path: '/home/a/.gemini/tmp/x/chats/session-1.json', code: 'malformed', failedAt: 1, size: 10, mtimeMs: 1 };
+    const archive = { provider: 'codex' as const, path: '/home/a/.codex/sessions/x.jsonl.zst', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 };
+    const text = formatUnreadable([chat]);
+    expect(text).toMatch(/^1 transcript file could not be read: it may be in the middle of being written, or cut short\. Steward reads it again once it changes/);
+    expect(text).toContain('if it stays unreadable, replace it with a good copy, or move it out of the agent');
+    expect(text).toContain('(Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)');
+    const two = formatUnreadable([chat, { ...chat, path: '/home/a/.gemini/tmp/x/chats/session-2.json' }]);
+    expect(two).toContain('they may be in the middle of being written, or cut short. Steward reads them again once one changes');
+    expect(two).toContain('if they stay unreadable, replace them');
+    const mixed = formatUnreadable([chat, archive]);
+    expect(mixed).toContain('they may be damaged, or not transcripts.');
+    expect(mixed).toContain('(Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)');
+  });
+
   it('says a remembered list is the last check\'s, and when the next check looks again', () => {
     const file = { provider: 'codex' as const, path: '/home/a/.codex/sessions/x.jsonl', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 };
     const checkedAt = Date.UTC(2026, 11, 3, 9, 41);

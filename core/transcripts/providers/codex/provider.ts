@@ -25,8 +25,9 @@ const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.tes
  * context (skills, subagent and goal notes, plugin lists, warnings) is not the user's words; messages between agents are parts.
  * 4: a Windows cwd in its verbatim form (`\\?\C:\…`) keys the project of `C:\…` (read again, a session moves there).
  * 5: a plain string in a message's content array is text (the user's words, the session's first request), not an `unknown` block `{}`.
+ * 6: a `session_meta` without an id still gives the session its cwd (and so its project) and where it came from.
  */
-export const CODEX_PARSER_VERSION = 5;
+export const CODEX_PARSER_VERSION = 6;
 
 /** A session whose lines a fork replays: the one it names, and each one a copied `session_meta` names, from its start. */
 interface Ancestor {
@@ -180,11 +181,11 @@ class RolloutReader {
 
   #meta(meta: Json, ts: number | null): void {
     const id = asString(meta.id) ?? asString(meta.session_id);
-    if (!id) return;
     // Line 1 names the file's session; a later meta is a fork's copy of its parent's.
-    if (this.#named) return this.#copiedMeta(id, meta, ts);
+    if (this.#named) return id ? this.#copiedMeta(id, meta, ts) : undefined;
     this.#named = true;
-    if (!this.projection.hasSession(this.#sessionId)) this.#sessionId = id;
+    // A meta without an id still describes the session: it keeps the id of the file's name.
+    if (id && !this.projection.hasSession(this.#sessionId)) this.#sessionId = id;
     this.#metaTs = parseTs(meta.timestamp) ?? ts;
     const session = this.#session();
     describe(session, meta);
