@@ -5,7 +5,8 @@ import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
-import { createProviders, FingerprintMap, TranscriptReader, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
+import { createProviders, FingerprintMap, TranscriptReader, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
+import { ProjectAssignment, chatsOfHashFolders } from './assign.js';
 import { SweepScheduler, type ProviderFailure } from './queue.js';
 import { isCheck, lastCheckIn, recordPrune, recordRun, type Record } from './telemetry.js';
 
@@ -14,8 +15,11 @@ export interface CaptureOptions {
   config: Config;
   env: NodeJS.ProcessEnv;
   logger: Logger;
-  /** Where committed sessions' working directories become project keys. */
-  projects: ProjectKeys;
+  /**
+   * Where committed sessions' working directories become project keys; with the folders it knows
+   * (the projects room's), a Gemini chat known only by its folder's hash joins that folder's project.
+   */
+  projects: ProjectKeys & Partial<FolderList>;
   /** Records one telemetry row (counts and durations only). */
   record: Record;
   /** Reads stored telemetry rows of one kind, newest first: where the last check before this start is found. */
@@ -111,6 +115,7 @@ export class Capture {
   readonly #checkpointer: Checkpointer;
   readonly #pruner: RetentionPruner;
   readonly #options: CaptureOptions;
+  readonly #assignment: ProjectAssignment;
   #pruneTimer: NodeJS.Timeout | undefined;
   readonly #turnListeners = new Set<(turns: UserTurns[]) => void>();
   /**
@@ -126,12 +131,15 @@ export class Capture {
 
   constructor(options: CaptureOptions) {
     this.#options = options;
+    this.#assignment = new ProjectAssignment(options.projects);
     this.#lastCheckAt = options.recent ? lastCheckIn(options.recent) : null;
     this.providers = options.providers ?? createProviders(options.config, options.env);
-    this.#sink = new Sink(options.db, options.projects, options.logger);
+    const excluded = excludedFolders(options.config.capture.exclude);
+    this.#sink = new Sink(options.db, this.#assignment.keys, options.logger);
     this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink, {
-      projectKeyOf: (cwd) => options.projects.keyOf(cwd),
-      excluded: excludedFolders(options.config.capture.exclude),
+      projectKeyOf: (cwd) => this.#assignment.keys.keyOf(cwd),
+      excluded: (cwd) => excluded(this.#assignment.folderOf(cwd)),
+      formerKeysOf: (cwd) => this.#assignment.formerKeysOf(cwd),
     });
     this.#sink.onUserTurns = (turns) => {
       const live = turns.filter((t) => t.at > this.#liveSince);
@@ -320,10 +328,24 @@ export class Capture {
     await this.reader.stop();
   }
 
+  /**
+   * Gemini chats stored in the project of a hash folder whose folder has since become known: their
+   * files' fingerprints and checkpoints are dropped, so this run reads them again from the start and
+   * the re-read moves them (as a newer parser's re-read does). A manual run reads every file anyway.
+   */
+  async #rereadNewlyKnown(): Promise<void> {
+    const prefixes = this.#assignment.newlyKnown();
+    if (prefixes.size === 0) return;
+    const paths = chatsOfHashFolders((await this.#checkpoints.identities('gemini')).keys(), prefixes);
+    this.fingerprints.forget(paths);
+    await this.#checkpoints.remove('gemini', paths);
+  }
+
   /** One provider's run; its stats count the messages its new parts make up as they land. */
-  #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
+  async #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
-    if (!provider) return Promise.reject(new Error('unknown provider'));
+    if (!provider) throw new Error('unknown provider');
+    if (id === 'gemini') await this.#rereadNewlyKnown();
     return runBackfillProvider(
       provider,
       {

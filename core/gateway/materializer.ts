@@ -58,6 +58,11 @@ export interface MaterializeResult {
 export interface CapturePolicy {
   projectKeyOf(cwd: string): string;
   excluded(cwd: string): boolean;
+  /**
+   * Keys of projects a folder's sessions belonged to under an earlier version's rule: a forget of one
+   * of those still withholds them (a forget is never lifted by an upgrade, only by Unforget).
+   */
+  formerKeysOf?(cwd: string): readonly string[];
 }
 
 type Withheld = keyof MaterializeResult['withheld'];
@@ -247,7 +252,9 @@ export class Materializer {
     const folder = session.projectCwd ?? session.cwd;
     if (folder !== null && this.#policy?.excluded(folder)) return 'excluded';
     const projectKey = folder !== null && this.#policy ? this.#policy.projectKeyOf(folder) : null;
-    return this.#tombstones.forgets(session, projectKey) ? 'forgotten' : undefined;
+    if (this.#tombstones.forgets(session, projectKey)) return 'forgotten';
+    const former = folder !== null ? (this.#policy?.formerKeysOf?.(folder) ?? []) : [];
+    return former.some((key) => this.#tombstones.forgets(session, key)) ? 'forgotten' : undefined;
   }
 
   /** True while the token's run has state; completed runs are collected with their token. */

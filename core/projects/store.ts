@@ -76,6 +76,7 @@ export class ProjectStore {
   readonly #remove;
   readonly #count;
   readonly #keys;
+  readonly #folders;
   readonly #slug;
   readonly #name;
   readonly #describe;
@@ -98,6 +99,7 @@ export class ProjectStore {
     this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
     this.#count = db.prepare('SELECT COUNT(*) FROM projects').pluck();
     this.#keys = db.prepare('SELECT project_key FROM projects').pluck();
+    this.#folders = db.prepare('SELECT cwd FROM projects').pluck();
     this.#slug = db.prepare('SELECT slug FROM projects WHERE project_key = ?').pluck();
     this.#name = db.prepare('SELECT name FROM projects WHERE project_key = ?').pluck();
     this.#describe = db.prepare('SELECT name, slug FROM projects WHERE project_key = ?');
@@ -167,6 +169,11 @@ export class ProjectStore {
   /** Every project row, those whose conversations are all gone included. */
   count(): number {
     return this.#count.get() as number;
+  }
+
+  /** Every project's folder (or name, for a project that is no folder): where capture matches a folder known only by its hash. */
+  folders(): string[] {
+    return this.#folders.all() as string[];
   }
 
   /**

@@ -243,8 +243,8 @@ describe('Gemini CLI provider', () => {
     await h.driver.tick();
     const results = partsOf(h, COMPRESSED_ID).filter((p) => p.kind === 'tool_result');
     expect(results.map((p) => [p.role, p.part_id.split(':').at(-1), p.text])).toEqual([['tool', 'tr-read_file-1781078407900-0', 'export const compose = (m) => ({ to: m.to, body: m.body });\n']]);
-    // The ask, the call, the answer, the follow-up, the summary, its acknowledgement and the notice.
-    expect(h.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(COMPRESSED_ID)).toBe(7);
+    // The ask, the call, the answer, the follow-up, the summary and the notice (Gemini CLI's own reply to the summary is none).
+    expect(h.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(COMPRESSED_ID)).toBe(6);
   });
 
   it('a legacy chat migrated to JSONL on resume is the same session: the copy adds nothing', async () => {
@@ -287,18 +287,20 @@ describe('Gemini CLI provider', () => {
     ]);
   });
 
-  it('chats whose project Gemini recorded nowhere (no projects.json entry, no .project_root) join one project named "Gemini CLI"', async () => {
+  it('chats whose project Gemini recorded nowhere (no projects.json entry, no .project_root) each join their Gemini folder\'s own project', async () => {
     h = openWindow();
     write(legacyPath(h.geminiRoot, 'a'.repeat(64)), fixture('legacy-session.json'));
     write(join(h.geminiRoot, 'tmp', 'b'.repeat(64), 'chats', 'session-2024-01-01T10-00-sess-uui.json'), fixture('agentsview/standard_session.json'));
     write(join(h.geminiRoot, 'tmp', 'uploader', 'chats', 'session-2026-06-11T09-00-7c1d2e3f.jsonl'), fixture('rerecorded-session.jsonl'));
     await h.driver.tick();
-    expect(h.projects.list().map((p) => ({ name: p.name, cwd: p.cwd, sessions: p.sessions }))).toEqual([{ name: 'Gemini CLI', cwd: 'Gemini CLI', sessions: 3 }]);
+    const names = ['Gemini CLI project aaaaaaaa (folder unknown)', 'Gemini CLI project bbbbbbbb (folder unknown)', 'Gemini CLI project uploader (folder unknown)'];
+    const listed = h.projects.list().map((p) => ({ name: p.name, cwd: p.cwd, sessions: p.sessions }));
+    expect(listed.sort((a, b) => a.name.localeCompare(b.name))).toEqual(names.map((name) => ({ name, cwd: name, sessions: 1 })));
     // No folder is invented for them: the Gemini folder is not where they ran.
     expect(h.db.prepare("SELECT DISTINCT cwd FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([null]);
   });
 
-  it('a chat an older parser put in a project named after the Gemini folder moves to "Gemini CLI" when it is read again', async () => {
+  it('a chat an older parser put in a project named after the Gemini folder moves to its folder\'s own project when it is read again', async () => {
     h = openWindow();
     write(legacyPath(h.geminiRoot, 'a'.repeat(64)), fixture('legacy-session.json'));
     await h.driver.tick();
@@ -310,7 +312,7 @@ describe('Gemini CLI provider', () => {
     // The upgraded app starts: the checkpoint's older parser version has the chat read again.
     await h.restart();
     expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1 });
-    expect(h.projects.list().map((p) => ({ name: p.name, sessions: p.sessions }))).toEqual([{ name: 'Gemini CLI', sessions: 1 }]);
+    expect(h.projects.list().map((p) => ({ name: p.name, sessions: p.sessions }))).toEqual([{ name: 'Gemini CLI project aaaaaaaa (folder unknown)', sessions: 1 }]);
   });
 
   it('a history Gemini records again under new ids (a compression, then a tool-output masking) is not stored twice; the same words typed again are', async () => {
@@ -322,12 +324,12 @@ describe('Gemini CLI provider', () => {
     const path = write(join(h.geminiRoot, 'tmp', 'uploader', 'chats', 'session-2026-06-11T09-00-7c1d2e3f.jsonl'), lines.slice(0, compressed).join('\n') + '\n');
     expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, failedLines: 0, partsWritten: 11 });
     write(path, lines.join('\n'));
-    // What the turn added: the summary, its acknowledgement, the notice, the prompt and the answer.
+    // What the turn added: the summary, the notice, the prompt and the answer (Gemini CLI's reply to the summary is no message).
     const after = byProvider(await h.driver.tick(), 'gemini');
     // Each copy is counted once a line, never dropped silently: the masking run's 11 lines, its checkpoint (one line
     // however many records), the answer re-emitted with nothing new and the tool response also recorded as a user
-    // turn. The compression's checkpoint stored the summary and its acknowledgement: a line that stored parts.
-    expect(after).toMatchObject({ read: 1, failedLines: 0, partsWritten: 5, skipped: { duplicate: 14 } });
+    // turn. The compression's checkpoint stored the summary: a line that stored parts.
+    expect(after).toMatchObject({ read: 1, failedLines: 0, partsWritten: 4, skipped: { duplicate: 14 } });
     expect(h.db.prepare('SELECT text FROM parts WHERE session_id = ? AND genuine_user_turn = 1 ORDER BY ts').pluck().all(RERECORDED_ID)).toEqual([
       'what does this repo do?',
       'why is the upload test failing?',
@@ -349,13 +351,12 @@ describe('Gemini CLI provider', () => {
       'user text',
       'assistant text',
       'assistant compaction',
-      'assistant text',
       'system notice',
       'user text',
       'assistant text',
     ]);
     expect(parts.filter((p) => p.kind === 'tool_result').map((p) => p.text?.slice(0, 24))).toEqual(['FAIL test/upload.test.ts']);
-    expect(h.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(RERECORDED_ID)).toBe(14);
+    expect(h.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(RERECORDED_ID)).toBe(13);
   });
 
   it('reads the agentsview fixtures: string contents, thinking-only turns, calls with and without results, system notices', async () => {

@@ -23,6 +23,22 @@ const INJECTED = /^\s*<(?:session_context|hook_context)>/;
 /** The summary chat compression puts in place of the history before it, as a user turn (gemini-cli `chatCompressionService`). */
 const COMPRESSION_SUMMARY = /^\s*<state_snapshot>/;
 
+/**
+ * The model turn Gemini CLI writes itself after a compression summary (gemini-cli
+ * `chatCompressionService`: the new history is the summary as a user turn, then this reply): the
+ * harness's words, not the model's, so no message of the conversation.
+ */
+const COMPRESSION_ACK = 'Got it. Thanks for the additional context!';
+
+/** A model record that says only the reply Gemini CLI writes after a compression summary. */
+export function isCompressionAck(message: Json): boolean {
+  if (message.type !== 'gemini' || (Array.isArray(message.toolCalls) && message.toolCalls.length > 0)) return false;
+  const content = message.content;
+  const parts = Array.isArray(content) ? content : [content];
+  const texts = parts.map((raw) => (typeof raw === 'string' ? raw : asString(asObject(raw)?.text)));
+  return texts.every((text) => text !== undefined) && texts.join('').trim() === COMPRESSION_ACK;
+}
+
 function textBlock(key: string, role: string, kind: string, text: string): GeminiBlock {
   const b = bound(text, TEXT_CAP);
   return { key, role, kind, text: b.text, meta: { truncated: b.truncated } };

@@ -8,8 +8,9 @@ import { asObject, asString, parseLine, Projection, type Json } from '../../proj
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
 import { RecordedHistory } from './history.js';
-import { messageBlocks, type GeminiBlock } from './messages.js';
+import { isCompressionAck, messageBlocks, type GeminiBlock } from './messages.js';
 import { ProjectPaths } from './projects.js';
+import { unknownFolderProject } from './folders.js';
 
 /**
  * 1: the first parser of chats. 2: the session context, hook context, referenced files' contents and
@@ -22,8 +23,14 @@ import { ProjectPaths } from './projects.js';
  * 5: a legacy chat that does not parse (cut short, damaged) is a file that could not be read
  * (`malformed`), named to the person, no longer one unreadable line of a chat said to be up to date;
  * an empty one is an empty line. Read again, one an older parser checkpointed so gets named.
+ * 6: a chat whose folder Gemini registered nowhere has the project of its own Gemini folder ("Gemini
+ * CLI project 1a2b3c4d (folder unknown)"), which the owner resolves to a folder another agent's
+ * sessions made known (KnownFolders), not the one "Gemini CLI" project every such chat shared; a
+ * chat's own file says its project (ownFile), so one registered later moves on its next read; the
+ * reply Gemini writes after a compression summary ("Got it. Thanks for the additional context!") is
+ * no message (`meta_only`). Read again, chats in "Gemini CLI" move to their folder's project.
  */
-export const GEMINI_PARSER_VERSION = 5;
+export const GEMINI_PARSER_VERSION = 6;
 
 /**
  * The bound on a legacy chat, one JSON document read whole: it is no line but the whole chat, so the
@@ -39,7 +46,11 @@ export function documentCap(maxLineBytes: number): number {
   return Math.min(Math.max(maxLineBytes, GEMINI_DOCUMENT_BYTES), constants.MAX_STRING_LENGTH);
 }
 
-/** The project of chats whose folder Gemini CLI registered nowhere: a name, not a folder (like "Claude Desktop"). */
+/**
+ * The project of a chat whose folder Gemini CLI registered nowhere and that sits in no Gemini project
+ * folder either: a name, not a folder (like "Claude Desktop"). A chat in one has its folder's own
+ * project (unknownFolderProject).
+ */
 export const GEMINI_PROJECT = 'Gemini CLI';
 
 /** `tmp/<project>/chats/session-*.json[l]`, and a subagent's `chats/<parentSessionId>/<sessionId>.jsonl`. */
@@ -90,6 +101,10 @@ class ChatReader {
   /** The message list as Gemini holds it, to know a turn it recorded again under a new id. */
   readonly #history = new RecordedHistory();
   readonly #ctx: ChatContext;
+  /** The last history turn read was a compression summary: Gemini CLI's own reply to it may follow. */
+  #afterSummary = false;
+  /** Ids of the replies Gemini CLI wrote to a compression summary: their re-emissions are no message either. */
+  readonly #acks = new Set<string>();
 
   constructor(file: TranscriptFile, ctx: ChatContext) {
     // Only a file whose records carry no sessionId at all is named by its file.
@@ -163,6 +178,7 @@ class ChatReader {
     if (!messageId) return 'no_id';
     const all = messageBlocks(message);
     if (all === undefined) return 'unknown_type';
+    if (this.#isAck(message, messageId, all)) return copy ? 'duplicate' : 'meta_only';
     for (const block of all) if (block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string') this.#results.add(block.meta.toolUseId);
     const blocks = all.filter((block) => !this.#isRecordedResult(block));
     // Its blocks count as emitted, so the copy's later re-emissions add only what it gained.
@@ -195,18 +211,38 @@ class ChatReader {
     return stored ? undefined : 'duplicate';
   }
 
+  /**
+   * Gemini CLI's own reply right after a compression summary: part of the compaction, with nothing
+   * to say, so not stored (counted `meta_only`, as the context Gemini puts in user turns is). The same
+   * words anywhere else are the model's.
+   */
+  #isAck(message: Json, messageId: string, blocks: GeminiBlock[]): boolean {
+    const type = message.type;
+    if (type !== 'user' && type !== 'gemini') return this.#acks.has(messageId);
+    const ack = this.#acks.has(messageId) || (this.#afterSummary && isCompressionAck(message));
+    if (ack) {
+      this.#acks.add(messageId);
+      this.#afterSummary = false;
+    } else this.#afterSummary = type === 'user' && blocks.some((block) => block.kind === 'compaction');
+    return ack;
+  }
+
   /** A tool response in a message's content whose call's own record already holds it. */
   #isRecordedResult(block: GeminiBlock): boolean {
     return block.kind === 'tool_result' && !block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string' && this.#results.has(block.meta.toolUseId);
   }
 
-  /** The final batch: a session Gemini registered no folder for (nor recorded directories) joins the one "Gemini CLI" project. */
+  /**
+   * The final batch: a session Gemini registered no folder for (nor recorded directories) has its
+   * Gemini folder's own project, which the owner resolves to a known folder when its hash is one's.
+   */
   finish(): TranscriptBatch {
     if (this.projection.hasSession(this.#sessionId)) {
       const session = this.#session();
       session.cwd ??= this.#directories ?? null;
-      // The project, not the cwd: a re-read moves a session stored under the Gemini folder's project.
-      if (session.cwd === null) session.projectCwd = GEMINI_PROJECT;
+      // The project, not the cwd: a re-read moves a session stored under another project.
+      const place = this.#ctx.place;
+      if (session.cwd === null) session.projectCwd = place ? unknownFolderProject(place.projectId) : GEMINI_PROJECT;
     }
     return this.projection.take(true);
   }
@@ -215,6 +251,8 @@ class ChatReader {
     const fresh = !this.projection.hasSession(this.#sessionId);
     const session = this.projection.session(this.#sessionId);
     if (fresh) {
+      // A chat file is its session's own: what it says of the project stands, a folder registered since included.
+      session.ownFile = true;
       session.cwd = this.#ctx.registeredCwd ?? null;
       session.parentSessionId = this.#ctx.place?.parentSessionId ?? null;
       if (session.parentSessionId !== null) session.parentKind = 'subagent';
