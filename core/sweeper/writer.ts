@@ -140,25 +140,21 @@ const DAY_HEADING = /^## (\d{4}-\d{2}-\d{2})\s*$/;
 
 /**
  * The changelog without the sections of `fromDay` and every later day (each from its `## ` heading
- * to the next one); what comes before them, hand edits included, is kept byte for byte. Null when
- * no day is left.
+ * to the next one); what comes before them, hand edits included, is kept as it was, only its trailing
+ * blank lines trimmed. Null when nothing but the service's own `# Changelog` title is left.
  */
 function changelogBefore(text: string, fromDay: string): string | null {
-  const lines = text.split('\n');
   const kept: string[] = [];
   let dropping = false;
-  let days = 0;
-  for (const line of lines) {
-    const heading = /^#{1,2} /.test(line);
-    if (heading) {
+  for (const line of text.split('\n')) {
+    if (/^#{1,2} /.test(line)) {
       const day = DAY_HEADING.exec(line.trim())?.[1];
       dropping = day !== undefined && day >= fromDay;
-      if (day !== undefined && !dropping) days += 1;
     }
     if (!dropping) kept.push(line);
   }
-  if (days === 0) return null;
-  return `${kept.join('\n').replace(/\n+$/, '')}\n`;
+  const body = kept.join('\n').replace(/\n+$/, '');
+  return body.replace(/^# Changelog\s*$/m, '').trim() === '' ? null : `${body}\n`;
 }
 
 /** The days the changelog has a section for. */

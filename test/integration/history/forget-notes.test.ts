@@ -155,4 +155,13 @@ describe('forgetting a conversation the notes mention', () => {
     expect(read(notes.changelog)).toContain('A day long before, written by hand');
     expect(read(notes.changelog)).not.toMatch(/quincebarrow|orchard sync job/);
   });
+
+  it('keeps what the person wrote above the days even when every day is written again', async () => {
+    const { c, key, notes } = await swept();
+    writeFileSync(notes.changelog, read(notes.changelog).replace('# Changelog\n', '# Changelog\n\nRelease notes live in docs/, written by hand.\n'));
+    await c.call('Forget.Session', { sessionId: KEPT });
+    await c.call('Forget.Session', { sessionId: GONE });
+    await c.call('Sweeper.Run', { projectKey: key, force: true });
+    expect(read(notes.changelog)).toBe('# Changelog\n\nRelease notes live in docs/, written by hand.\n');
+  });
 });
