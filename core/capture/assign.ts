@@ -1,7 +1,5 @@
 import type { ProjectKeys } from '../gateway/index.js';
-import { GEMINI_PROJECT, geminiChatPlace, KnownFolders, unknownFolderPrefix, type FolderList } from '../transcripts/index.js';
-
-const HASH = /^[0-9a-f]{64}$/;
+import { GEMINI_PROJECT, geminiChatPlace, geminiHashPrefix, KnownFolders, unknownFolderPrefix, type FolderList } from '../transcripts/index.js';
 
 /**
  * Where capture assigns a session's project: the projects room, with a Gemini chat known only by its
@@ -71,6 +69,7 @@ export class ProjectAssignment {
 export function chatsOfHashFolders(paths: Iterable<string>, prefixes: ReadonlySet<string>): string[] {
   return [...paths].filter((path) => {
     const id = geminiChatPlace(path)?.projectId;
-    return id !== undefined && HASH.test(id) && prefixes.has(id.slice(0, 8));
+    const prefix = id === undefined ? undefined : geminiHashPrefix(id);
+    return prefix !== undefined && prefixes.has(prefix);
   });
 }

@@ -12,9 +12,14 @@ import { createHash } from 'node:crypto';
 const HASH = /^[0-9a-f]{64}$/;
 const UNKNOWN = /^Gemini CLI project ([0-9a-f]{8}) \(folder unknown\)$/;
 
+/** The first eight digits of a hash folder's name (its project's and KnownFolders' key); undefined for a named folder. */
+export function hashPrefixOf(folderId: string): string | undefined {
+  return HASH.test(folderId) ? folderId.slice(0, 8) : undefined;
+}
+
 /** The project of the chats in a Gemini folder whose project path no one recorded: one per folder. */
 export function unknownFolderProject(folderId: string): string {
-  return `Gemini CLI project ${HASH.test(folderId) ? folderId.slice(0, 8) : folderId.slice(0, 60)} (folder unknown)`;
+  return `Gemini CLI project ${hashPrefixOf(folderId) ?? folderId.slice(0, 60)} (folder unknown)`;
 }
 
 /** The hash digits an unknown hash folder's project name holds; undefined for any other project. */
