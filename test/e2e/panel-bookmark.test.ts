@@ -90,7 +90,11 @@ describe('a bookmarked panel address', () => {
     expect(await stranger.context.cookies()).toEqual([]);
     await stranger.context.close();
 
-    // `steward token rotate`: the kept token is refused, said so, and forgotten.
+    // `steward token rotate`: the kept token is refused, said so, and forgotten. The tabs still open
+    // are closed first: one of them could meet the refusal first and forget the token before the
+    // bookmark is opened, which then (rightly) shows the way in instead.
+    await page.close();
+    await tab.close();
     const rotated = await runSteward(['token', 'rotate', '--json'], steward.env);
     expect(rotated.code, rotated.stderr).toBe(0);
     const late = await context.newPage();
