@@ -271,7 +271,11 @@ function logScan(deps: BackfillDeps, ctx: RunContext, stats: ProviderStats): voi
   const fields = { provider, scheduled: ctx.scheduled, reader, discovered, read, unchanged, outsideWindow: stats.outsideWindow, vanished, failed, failedLines, skipped, bytesRead, partsWritten, durationMs, ...unreadable, ...cancel };
   if (!stats.errors?.length) return deps.logger.info('transcript scan', fields);
   // Codes only: which file failed would be a path, and what it said would be transcript text.
-  deps.logger.warn('transcript scan had failures', { ...fields, errors: stats.errors.map((e) => `${e.code}:${e.count}`).join(',') });
+  const errors = stats.errors.map((e) => `${e.code}:${e.count}`).join(',');
+  // Files already known unreadable and unchanged since were warned of when they failed: every tick
+  // would otherwise warn again of the same file, and a warning that never stops is one nobody reads.
+  if (stats.failed === (stats.unreadableUnchanged ?? 0)) return deps.logger.info('transcript scan', { ...fields, errors });
+  deps.logger.warn('transcript scan had failures', { ...fields, errors });
 }
 
 /**

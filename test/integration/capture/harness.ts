@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../../../core/config/index.js';
 import { type ConfigInput } from '../../../core/config/schema.js';
 import { GatewayReader, openGateway, TelemetryLog } from '../../../core/gateway/index.js';
-import { createMemoryLogger } from '../../../core/log/index.js';
+import { createMemoryLogger, type Logger } from '../../../core/log/index.js';
 import { Capture } from '../../../core/capture/index.js';
 import type { CaptureOptions } from '../../../core/capture/driver.js';
 import { ProjectStore } from '../../../core/projects/index.js';
@@ -22,6 +22,8 @@ export interface CaptureHarness {
   driver: Capture;
   projects: ProjectStore;
   telemetry: TelemetryLog;
+  /** What every Capture this harness made logged, restarts included. */
+  logger: Logger & { lines: string[] };
   count(sql: string, ...args: unknown[]): number;
   /** A new owner process on the same gateway.db: the old Capture stops, a fresh one (empty fingerprint map) takes over. */
   restart(config?: ConfigInput): Promise<Capture>;
@@ -48,7 +50,8 @@ export function captureHarness(config: ConfigInput = {}, listeners: Pick<Capture
   const db = openGateway(home.dir);
   const telemetry = new TelemetryLog(db);
   const projects = new ProjectStore(db, new GatewayReader(db));
-  const create = (input: ConfigInput) => new Capture({ db, config: parseConfig(input), env, logger: createMemoryLogger(), projects, record: (kind, data) => telemetry.record(kind, data), ...listeners });
+  const logger = createMemoryLogger();
+  const create = (input: ConfigInput) => new Capture({ db, config: parseConfig(input), env, logger, projects, record: (kind, data) => telemetry.record(kind, data), ...listeners });
   const harness: CaptureHarness = {
     home,
     claudeRoot,
@@ -60,6 +63,7 @@ export function captureHarness(config: ConfigInput = {}, listeners: Pick<Capture
     driver: create(config),
     projects,
     telemetry,
+    logger,
     count: (sql, ...args) => db.prepare(sql).pluck().get(...args) as number,
     async restart(next = config) {
       await harness.driver.stop();

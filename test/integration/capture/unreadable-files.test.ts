@@ -60,8 +60,15 @@ describe('a truncated Codex archive (.jsonl.zst)', () => {
     expect(first.bytesRead).toBeGreaterThanOrEqual(size);
     expect(h.driver.named([first]).unreadable).toMatchObject([{ provider: 'codex', path: broken, code: 'read_failed', size }]);
 
+    // The failure is a warning in the log once, when the file failed; a tick that only meets it again,
+    // unchanged, says so at info level with the same counts.
+    const warned = (from: number) => h!.logger.lines.slice(from).filter((l) => l.startsWith('warn transcript scan had failures') && l.includes('provider="codex"'));
+    expect(warned(0)).toHaveLength(1);
+    const before = h.logger.lines.length;
     const second = byProvider(await h.driver.tick(), 'codex');
     expect(second).toMatchObject({ discovered: 2, read: 0, unchanged: 1, failed: 1, bytesRead: 0, unreadableUnchanged: 1, errors: [{ code: 'read_failed', count: 1 }], unreadable: [{ code: 'read_failed', count: 1 }] });
+    expect(warned(before)).toEqual([]);
+    expect(h.logger.lines.slice(before).join('\n')).toMatch(/^info transcript scan .*provider="codex".*unreadableUnchanged=1.*errors="read_failed:1"/m);
 
     // A new owner (an empty fingerprint map) remembers it from the store: nothing of it is read.
     await h.restart(openWindow);
