@@ -9,6 +9,23 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT_WORKERS = Math.max(2, availableParallelism());
 
+/*
+ * Tests that measure time (how long the event loop was held, how one read's time compares with
+ * another's, where a kill lands in an import) with a bound a busy core breaks. They run in the `timed`
+ * project: one file at a time, after the parallel files are done, so no other test shares their cores.
+ */
+const TIMED = [
+  'test/integration/capture/crash-injection.test.ts',
+  'test/integration/capture/loop-holds.test.ts',
+  'test/integration/history/export-pieces.test.ts',
+  'test/integration/history/forget-project-holds.test.ts',
+  'test/integration/history/forget-scrub.test.ts',
+  'test/unit/history/parts-pages.test.ts',
+  'test/unit/sweeper/pauses.test.ts',
+  'test/unit/sweeper/state.test.ts',
+  'test/unit/sweeper/writer.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -16,8 +33,19 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          exclude: TIMED,
           environment: 'node',
           maxWorkers: UNIT_WORKERS,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'timed',
+          include: TIMED,
+          environment: 'node',
+          maxWorkers: 1,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
