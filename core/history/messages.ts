@@ -1,4 +1,4 @@
-import { commandLine, partFold, toolArgumentKeys, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
+import { commandLine, commandText, partFold, patchedFiles, toolArgumentKeys, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -39,13 +39,9 @@ function firstLine(text: string | null, max: number): string {
 const ARGUMENT_KEYS = toolArgumentKeys();
 const COMMAND_ARGUMENTS = new Set(toolArgumentKeys('command'));
 
-/** A command given as its argv (Codex's `shell`: `["bash", "-lc", "npm test"]`) reads as the line typed. */
+/** A command given as its argv (Codex's `shell`: `["bash", "-lc", "npm test"]`) reads as the line typed (core/api's rule). */
 function argumentText(value: unknown): string | null {
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) {
-    const argv = value as string[];
-    return argv.length === 3 && /^(?:ba|z)?sh$/.test(argv[0]!) && /^-l?c$/.test(argv[1]!) ? argv[2]! : argv.join(' ');
-  }
-  return str(value);
+  return Array.isArray(value) ? commandText(value) : str(value);
 }
 
 /** A to-do list's call (Claude Code's TodoWrite) says how far the list is, not its first item's words. */
@@ -54,9 +50,6 @@ function todoSummary(todos: unknown[]): string {
   const done = todos.filter((t) => status(t) === 'completed').length;
   return `${todos.length} to-do${todos.length === 1 ? '' : 's'}, ${done} done`;
 }
-
-/** A patch given as text (Codex's apply_patch) is recognised by the first file it touches. */
-const PATCHED_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m;
 
 /** A tool call's one line from its stored input (the viewer's fold, a search hit's heading). */
 export function toolCallLine(name: string | null, text: string | null): string {
@@ -67,7 +60,8 @@ function toolUseSummary(name: string | null, input: Json, raw: string | null): s
   const label = name ?? 'tool';
   if (Array.isArray(input.todos)) return `${label}: ${todoSummary(input.todos)}`;
   const key = ARGUMENT_KEYS.find((k) => argumentText(input[k]) !== null);
-  const argument = key !== undefined ? argumentText(input[key]) : PATCHED_FILE.exec(raw?.slice(0, 2_000) ?? '')?.[1];
+  // A patch given as text (Codex's apply_patch) is recognised by the first file it touches.
+  const argument = key !== undefined ? argumentText(input[key]) : patchedFiles(raw?.slice(0, 2_000) ?? '')[0];
   if (!argument) return label;
   // A command reads whole, its lines joined; any other argument by its first line.
   return `${label}: ${COMMAND_ARGUMENTS.has(key ?? '') ? clip(commandLine(argument), 140) : firstLine(argument, 140)}`;

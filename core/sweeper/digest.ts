@@ -76,6 +76,10 @@ function addTool(batch: RedactionBatch, tool: ToolUse): ToolUse {
   const out: ToolUse = { name: tool.name };
   // A path can carry a secret too (a key file named after its key, a token in a temp folder name).
   if (tool.filePath !== undefined) batch.add(tool.filePath, (t) => (out.filePath = cutHead(t, PATH_CHARS, '…')));
+  if (tool.filePaths !== undefined) {
+    const paths: string[] = (out.filePaths = []);
+    tool.filePaths.forEach((path, i) => batch.add(path, (t) => (paths[i] = cutHead(t, PATH_CHARS, '…'))));
+  }
   if (tool.command !== undefined) batch.add(tool.command, (t) => (out.command = cutHead(t, COMMAND_CHARS)));
   if (tool.isError) out.isError = true;
   if (tool.errorLine !== undefined) batch.add(tool.errorLine, (t) => (out.errorLine = cutHead(t, ERROR_CHARS, '…')));
@@ -175,7 +179,8 @@ function shortPath(path: string, cwd: string): string {
 
 function renderTool(tool: ToolUse, cwd: string): string {
   const command = tool.command?.split('\n')[0];
-  const target = command !== undefined ? `\`${command}\`` : tool.filePath !== undefined ? shortPath(tool.filePath, cwd) : '';
+  const files = tool.filePaths ?? (tool.filePath !== undefined ? [tool.filePath] : []);
+  const target = command !== undefined ? `\`${command}\`` : files.map((f) => shortPath(f, cwd)).join(', ');
   const error = tool.isError ? ` (failed${tool.errorLine ? `: ${tool.errorLine}` : ''})` : '';
   return `${tool.name}${target ? ` ${target}` : ''}${error}`;
 }

@@ -1,10 +1,8 @@
 import { isAbsolute, posix, relative } from 'node:path';
-import { commandLine, localDay } from '../api/index.js';
+import { commandLine, EDITING_TOOLS, localDay, SHELL_TOOLS } from '../api/index.js';
 import { showsRedaction } from '../secrets/index.js';
 import type { Digest, DigestMessage, DigestSession, ToolUse } from './types.js';
 
-const MODIFYING = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'apply_patch', 'write', 'edit', 'str_replace_based_edit_tool', 'create_file']);
-const SHELL = new Set(['Bash', 'bash', 'exec', 'shell', 'run_command', 'shell_command']);
 const TRIVIAL = /^(ok(ay)?|thanks?( you)?|thx|yes|yep|no|nope|continue|go on|go ahead|do it|sure|great|nice|perfect|lgtm)[.! ]*$/i;
 const DECISION = /\b(decided|we'll use|we will use|let's use|going with|switch(?:ed)? to|instead of|chose|agreed|from now on|prefer)\b/i;
 const NEXT_STEP = /\b(?:next steps?|still need to|todo|to do|remaining|follow-?ups?|not yet done|left to do)\b/i;
@@ -206,16 +204,31 @@ function sameCommand(a: string, b: string): boolean {
   return long === short || long.startsWith(`${short} `);
 }
 
+/**
+ * The files a call changed: every file an editing tool or a patch named; none for a failed call, nor
+ * for a shell command (a patch piped through the shell is one: the source names its files then).
+ */
+function changedFiles(tool: ToolUse): string[] {
+  if (tool.isError || !(EDITING_TOOLS.has(tool.name) || (SHELL_TOOLS.has(tool.name) && tool.filePaths))) return [];
+  return tool.filePaths ?? (tool.filePath ? [tool.filePath] : []);
+}
+
+/** The command line a shell call ran, when it ran one. */
+function shellCommand(tool: ToolUse): string | undefined {
+  return SHELL_TOOLS.has(tool.name) ? tool.command : undefined;
+}
+
 function collectWork(digest: Digest, x: Extract): void {
   const files: string[] = [];
   const runs: Array<{ key: string; tool: ToolUse }> = [];
   for (const { message } of chronological(digest)) {
     for (const tool of message.toolUses) {
-      if (MODIFYING.has(tool.name) && tool.filePath && !tool.isError) files.push(displayPath(tool.filePath, digest.project.cwd));
-      if (!SHELL.has(tool.name) || !tool.command) continue;
-      const subject = tool.isError ? null : commitSubject(tool.command);
+      for (const path of changedFiles(tool)) files.push(displayPath(path, digest.project.cwd));
+      const command = shellCommand(tool);
+      if (!command) continue;
+      const subject = tool.isError ? null : commitSubject(command);
       if (subject && !showsRedaction(subject)) x.commits = [...x.commits.filter((c) => c !== subject), subject];
-      runs.push({ key: commandLine(tool.command), tool });
+      runs.push({ key: commandLine(command), tool });
     }
   }
   x.files = groupFiles(files);
@@ -271,9 +284,10 @@ export function activityDays(digest: Digest): ActivityDay[] {
     const day = days.get(date) ?? { date, sessions: [], commits: [], files: 0 };
     if (!day.sessions.includes(session)) day.sessions.push(session);
     for (const tool of message.toolUses) {
-      const subject = SHELL.has(tool.name) && tool.command && !tool.isError ? commitSubject(tool.command) : null;
+      const command = shellCommand(tool);
+      const subject = command && !tool.isError ? commitSubject(command) : null;
       if (subject && !showsRedaction(subject) && !day.commits.includes(subject)) day.commits.push(subject);
-      if (MODIFYING.has(tool.name) && tool.filePath && !tool.isError) day.files += 1;
+      day.files += changedFiles(tool).length;
     }
     days.set(date, day);
   }

@@ -1,4 +1,4 @@
-import { toolArgumentKeys } from '../api/index.js';
+import { commandText, patchedFiles, SHELL_TOOLS, toolArgumentKeys } from '../api/index.js';
 import type { GatewayReader, StoredPart } from '../gateway/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
@@ -56,26 +56,74 @@ function firstOf(input: Record<string, unknown>, keys: readonly string[]): strin
   return undefined;
 }
 
-/** A tool call reduced to what the digest may carry: its name, a path, or the command it ran. */
+/** The command a call ran, an argv (Codex's `shell`) read as the line typed: a `bash -lc` call as its script. */
+function commandOf(input: Record<string, unknown>): string | undefined {
+  for (const key of COMMAND_ARGUMENTS) {
+    const value = commandText(input[key]);
+    if (value !== null) return value;
+  }
+  return undefined;
+}
+
+/** A patch run through the shell (Codex before its apply_patch tool): `apply_patch <<'EOF'` or its argv. */
+const SHELL_PATCH = /^\s*(?:cd\s+\S+\s*&&\s*)?apply_patch\b/;
+
+/**
+ * The patch text of a patch call: the free text Codex's custom tool stores, or its `input` (`patch`)
+ * argument. A stored input cut at its cap is no JSON: its escaped lines are read as far as they go,
+ * and the cut's last, partial line is dropped (its file name may be cut too).
+ */
+function patchOf(part: StoredPart, name: string, input: Record<string, unknown> | null, command: string | undefined): string | undefined {
+  let patch: string | undefined;
+  if (SHELL_TOOLS.has(name)) patch = command !== undefined && SHELL_PATCH.test(command) ? command : undefined;
+  else if (name !== 'apply_patch') return undefined;
+  else if (input !== null) patch = str(input.input) ?? str(input.patch) ?? command;
+  else {
+    const text = part.text ?? '';
+    patch = text.trimStart().startsWith('{') ? text.replace(/\\n/g, '\n').replace(/\\"/g, '"') : text;
+  }
+  if (patch === undefined || !parseJson(part.meta)?.truncated) return patch;
+  return patch.slice(0, Math.max(0, patch.lastIndexOf('\n')));
+}
+
+/** A tool call reduced to what the digest may carry: its name, the files it touched, or the command it ran. */
 function toolUse(part: StoredPart): { id: string | undefined; use: ToolUse } {
   const meta = parseJson(part.meta) ?? {};
-  const input = parseJson(part.text) ?? {};
+  const parsed = parseJson(part.text);
+  const input = parsed ?? {};
   const use: ToolUse = { name: str(meta.name) ?? 'tool' };
   const file = firstOf(input, PATH_ARGUMENTS);
   if (file !== undefined) use.filePath = file;
-  const command = firstOf(input, COMMAND_ARGUMENTS);
+  const command = commandOf(input);
   if (command !== undefined) use.command = command;
+  // One patch can touch several files: every one is carried.
+  const patched = patchedFiles(patchOf(part, use.name, parsed, command) ?? '');
+  if (patched.length > 0) {
+    use.filePaths = patched;
+    use.filePath ??= patched[0];
+  }
   return { id: str(meta.toolUseId), use };
 }
 
 const TELLING = /\b(?:error|errors|fail(?:ed|ure|s)?|exception|cannot|can't|not found|denied|refused|missing|undefined|panic|fatal|assert\w*)\b|✗|×/i;
+
+/** Codex's shell output as stored: `{"output": …, "metadata": {"exit_code": N}}`, the output read from it; a cut one as far as it goes. */
+const CODEX_WRAPPER = /^\s*\{\s*"output"\s*:\s*"/;
+
+function unwrapped(text: string): string {
+  const opening = CODEX_WRAPPER.exec(text);
+  if (!opening) return text;
+  const output = parseJson(text)?.output;
+  if (typeof output === 'string') return output;
+  return text.slice(opening[0].length).replace(/\\n/g, '\n').replace(/\\"/g, '"');
+}
 
 /**
  * The line of an error result that says what went wrong: Claude Code's `Exit code 2` says only that
  * it failed, and a linter's first line is a file name.
  */
 function errorLineOf(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:Exit code \d+|Error:?|\[stderr\]|stderr:?|>.*)$/i.test(l));
+  const lines = unwrapped(text).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:Exit code \d+|Error:?|\[stderr\]|stderr:?|>.*)$/i.test(l));
   return lines.find((l) => TELLING.test(l)) ?? lines[0] ?? 'error';
 }
 

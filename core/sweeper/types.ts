@@ -5,8 +5,10 @@
 export interface ToolUse {
   /** Tool name as the agent called it (Edit, Write, Bash, Read, …). */
   name: string;
-  /** A file the tool touched, when it names one. */
+  /** A file the tool touched, when it names one (a patch's first). */
   filePath?: string;
+  /** Every file a patch touched (Codex's and OpenClaw's apply_patch), in the patch's order. */
+  filePaths?: string[];
   /** The shell command as it was run (a heredoc commit included), when the tool ran one. */
   command?: string;
   /** The tool's result was an error. */
