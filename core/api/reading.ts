@@ -94,3 +94,48 @@ export function commandLine(command: string): string {
   }
   return out.replace(/\s+/g, ' ');
 }
+
+// Where a reader of a conversation lists each of its subagents: the panel, `steward sessions show`,
+// MCP's get_session and the exports all place them by this one rule.
+
+/** What a subagent's place is read from (SessionSubagent's fields; `startedAfter` is absent from older answers). */
+export interface SubagentStart {
+  /** The message one of whose calls started it. */
+  startedBy: string | null;
+  /** Started by no call: the message it started after. */
+  startedAfter?: string | null | undefined;
+}
+
+export interface SubagentPlaces<T> {
+  /** By message id: the subagents one of its calls started, listed under that call's message. */
+  within: ReadonlyMap<string, readonly T[]>;
+  /** By message id: the subagents no call started that started after it, listed after that message. */
+  after: ReadonlyMap<string, readonly T[]>;
+  /** Neither a call nor a message before it is known: listed after the conversation's last message. */
+  unplaced: readonly T[];
+}
+
+/**
+ * Each subagent placed, in the order given (the order they started): under the message whose call
+ * started it; one no call started, after the message it started after; else at the end. A message
+ * on another page of the conversation lists its own.
+ */
+export function subagentPlaces<T extends SubagentStart>(subagents: Iterable<T>): SubagentPlaces<T> {
+  const within = new Map<string, T[]>();
+  const after = new Map<string, T[]>();
+  const unplaced: T[] = [];
+  for (const sub of subagents) {
+    if (sub.startedBy) within.set(sub.startedBy, [...(within.get(sub.startedBy) ?? []), sub]);
+    else if (sub.startedAfter) after.set(sub.startedAfter, [...(after.get(sub.startedAfter) ?? []), sub]);
+    else unplaced.push(sub);
+  }
+  return { within, after, unplaced };
+}
+
+/**
+ * The subagents a reader that writes a message's parts and then its subagents (the CLI, MCP, the
+ * exports) lists with message `messageId`: those its calls started, then those that started after it.
+ */
+export function subagentsAt<T>(places: SubagentPlaces<T>, messageId: string): T[] {
+  return [...(places.within.get(messageId) ?? []), ...(places.after.get(messageId) ?? [])];
+}

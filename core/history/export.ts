@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, foldLine, harnessLine, messageSpeaker, partFold, StewardError, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, foldLine, harnessLine, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -140,6 +140,13 @@ async function* cutIntoPieces(text: AsyncIterable<string>, size: number): AsyncG
   yield { content: held !== undefined && tail === '' ? held : tail, last: true };
 }
 
+/** A subagent of the conversation being written, and where it is listed (see subagentPlaces). */
+interface PlacedSubagent {
+  sessionId: string;
+  startedBy: string | null;
+  startedAfter: string | null;
+}
+
 interface OpenExport {
   pieces: AsyncGenerator<{ content: string; last: boolean }>;
   timer: NodeJS.Timeout | undefined;
@@ -226,15 +233,47 @@ export class SessionExporter {
     const h = '#'.repeat(depth);
     yield headingMarkdown(session, h).join('\n\n');
     const speaking = { app: session.app, inSubagent: session.parentKind === 'subagent' };
-    for await (const m of this.#messages(session.sessionId, session.provider, redactor, pace)) yield `\n\n${messageMarkdown(m, h, speaking)}`;
-    // Ids alone: each subagent's summary is read as it is written (summaries with `startedBy` for all of
-    // them, only to take their ids, held the loop 0.8–2.3 s at 1,500 subagents).
-    for (const id of this.#sessions.subagentIds(session.sessionId)) {
-      const subagent = await this.#stored(id, redactor);
+    // Each subagent after the message it is listed with, as the panel lists it; the rest after the last one.
+    const placed = await this.#placed(session.sessionId, pace);
+    const places = subagentPlaces(placed);
+    const written = new Set<string>();
+    const below = Math.min(depth + 1, 4);
+    for await (const m of this.#messages(session.sessionId, session.provider, redactor, pace)) {
+      yield `\n\n${messageMarkdown(m, h, speaking)}`;
+      yield* this.#subagentsMarkdown(subagentsAt(places, m.messageId), written, below, redactor, pace);
+    }
+    // Those with neither, and any whose message was forgotten since: in the order they started.
+    yield* this.#subagentsMarkdown(placed, written, below, redactor, pace);
+  }
+
+  /** Subagents not `written` yet, each whole; `written` then holds them. */
+  async *#subagentsMarkdown(subs: readonly PlacedSubagent[], written: Set<string>, depth: number, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<string> {
+    for (const sub of subs) {
+      if (written.has(sub.sessionId)) continue;
+      written.add(sub.sessionId);
+      const subagent = await this.#stored(sub.sessionId, redactor);
       if (subagent === undefined) continue;
       yield '\n\n';
-      yield* this.#markdown(subagent, Math.min(depth + 1, 4), redactor, pace);
+      yield* this.#markdown(subagent, depth, redactor, pace);
     }
+  }
+
+  /**
+   * A conversation's subagents in the order they started, each with where it is listed. Only that is
+   * read of them here: each one's summary is read as it is written (summaries with `startedBy` for all
+   * of them held the loop 0.8–2.3 s at 1,500 subagents); the looks for their starting calls took
+   * 0.23–0.59 s in all at 1,500, so the loop gets a turn every HOLD_MS.
+   */
+  async #placed(sessionId: string, pace: () => Promise<void>): Promise<PlacedSubagent[]> {
+    const placed: PlacedSubagent[] = [];
+    for (const id of this.#sessions.subagentIds(sessionId)) {
+      const record = this.#sessions.findRecord(id);
+      if (record === undefined) continue;
+      const place = this.#sessions.place(sessionId, record);
+      placed.push({ sessionId: id, startedBy: place.startedBy, startedAfter: place.startedAfter ?? null });
+      await pace();
+    }
+    return placed;
   }
 
   /** The conversation as `JSON.stringify({ ...head, session, messages, subagents }, null, 2)` writes it. */
@@ -249,10 +288,11 @@ export class SessionExporter {
     yield `\n${pad(level)}}`;
   }
 
+  /** Each subagent with where it is listed, as Sessions.Get says it (`startedBy`, `startedAfter`), in the order they started. */
   async *#subagentsJson(sessionId: string, level: number, redactor: Redactor | null, pace: () => Promise<void>): AsyncGenerator<AsyncIterable<string>> {
-    for (const id of this.#sessions.subagentIds(sessionId)) {
+    for (const { sessionId: id, startedBy, startedAfter } of await this.#placed(sessionId, pace)) {
       const session = await this.#stored(id, redactor);
-      if (session !== undefined) yield prefixed(pad(level), this.#json(session, level, {}, redactor, pace));
+      if (session !== undefined) yield prefixed(pad(level), this.#json(session, level, { startedBy, startedAfter }, redactor, pace));
     }
   }
 

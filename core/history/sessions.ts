@@ -300,6 +300,15 @@ export class SessionsView {
     return { session: session.agentType === null ? { ...session, agentType: call.agentType } : session, startedBy: messageIdOf(call.partId) };
   }
 
+  /**
+   * Where a subagent is listed (see subagentPlaces), nothing else read of it: what the export places
+   * each subagent by without a summary for every one.
+   */
+  place(sessionId: string, child: SessionRecord): Pick<SessionSubagent, 'startedBy' | 'startedAfter'> {
+    const call = this.#startingCall(sessionId, child);
+    return call ? { startedBy: messageIdOf(call.partId), startedAfter: null } : { startedBy: null, startedAfter: this.#messageBefore(sessionId, child.firstTs) };
+  }
+
   /** The message of the last part at or before `ts`: where a subagent no call started is listed. */
   #messageBefore(sessionId: string, ts: number | null): string | null {
     if (ts === null) return null;

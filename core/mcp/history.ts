@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, PROVIDER_IDS, RepoId, rootKinds, SEARCH_KINDS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, SEARCH_APPS, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -28,6 +28,18 @@ const isoDate = (end: 'from' | 'to') =>
 /** The apps whose conversations are searched, as people call them, from the provider registry. */
 const APPS = [...new Set(rootKinds().map((r) => r.kind.label))].join(', ');
 
+/**
+ * What `provider` takes, in words: each provider, and each app of one a search narrows to
+ * (SEARCH_APPS), so an agent can ask for Claude Desktop's conversations alone. From the registry:
+ * "claude (Claude Code and Claude Desktop), claude-desktop (Claude Desktop alone), openclaw, …".
+ */
+const PROVIDER_CHOICES = SEARCH_PROVIDERS.map((id) => {
+  const app = (SEARCH_APPS as Record<string, { provider: string; source: string }>)[id];
+  if (app !== undefined) return `${id} (${appName(app.provider, app.source)} alone)`;
+  const apps = [...new Set(rootKinds().filter((r) => r.provider === id).map((r) => r.kind.label))];
+  return apps.length > 1 ? `${id} (${apps.join(' and ')})` : id;
+}).join(', ');
+
 export const SearchTranscriptsInput = z.strictObject({
   query: z
     .string()
@@ -36,7 +48,7 @@ export const SearchTranscriptsInput = z.strictObject({
     .describe('Words, "exact phrases", prefix*, AND/OR/NOT. Identifiers are found by their pieces: parseConfig by "config", snake_case by "case". Leave it out to list what the filters select, newest first.'),
   project_key: ProjectKey.optional().describe('Only this project (projectKey from list_projects)'),
   repo: RepoId.optional().describe("Only projects whose repository is this one: OWNER/NAME (any forge) or a canonical id such as github.com/OWNER/NAME, as list_projects' repoId names it"),
-  provider: z.enum(PROVIDER_IDS).optional(),
+  provider: z.enum(SEARCH_PROVIDERS).optional().describe(`Only the conversations of one app: ${PROVIDER_CHOICES}`),
   session_id: SessionId.optional().describe('Only this conversation (its subagents included)'),
   role: z.enum(['user', 'assistant']).optional().describe('user with kind text: what the person wrote, with what the harness wrote in their name (see genuine_user_turn)'),
   kind: z.enum(SEARCH_KINDS).optional().describe('text, thinking, tool_use (commands and tool inputs) or tool_result (tool output)'),
@@ -185,7 +197,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       title: 'Search past agent conversations',
       description:
         `Full-text search over every conversation Steward has captured from coding agents (${APPS}): ranked hits with the session id, a short snippet, role, kind and time. ` +
-        'Narrow with project_key, provider, session_id, role, kind (tool_use finds commands, tool_result their output) and from/to dates; with filters and no query, it lists what they select, newest first. ' +
+        `Narrow with project_key, provider (which app wrote it: ${PROVIDER_CHOICES}), session_id, role, kind (tool_use finds commands, tool_result their output) and from/to dates; with filters and no query, it lists what they select, newest first. ` +
         'A session_id or project_key Steward holds nothing under is a tool error, not an empty result. ' +
         'Read a hit in context with get_session (session_id, part_id). Secrets in snippets are redacted; no filesystem path of Steward or of a transcript file is returned.',
       inputSchema: SearchTranscriptsInput,
@@ -214,6 +226,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
         `Every answer is bounded: its text, and its structured content as JSON, are each at most ${PAGE_CHARS.toLocaleString('en')} characters. A page over it holds fewer messages (its cursor continues right after the last one shown); a single message over it shows a run of its parts with their one-line summaries, and says how many parts are left out and the part_id to call again with to read from the first of them. ` +
         'Each message says who it is from in `speaker`. Text the agent’s app wrote (slash-command echoes and output, hook output in the person’s name; a compaction summary, whichever agent wrote it) has `harness` set and `genuineUserTurn` false, its text kept; the person’s own words have `genuineUserTurn` true. ' +
         'A conversation that started subagents (Task calls) lists them on every page: each one’s session_id, agent type and what it was asked; read one with get_session, and a subagent’s page names the conversation it belongs to. ' +
+        'Each message names the subagents started there (by one of its calls, or by none right after it; one whose start is unknown, after the last message). ' +
         'Pass part_id (from search_transcripts) to open the page around a hit; use cursor/before from a result to page. Secrets are redacted; no filesystem path is returned.',
       inputSchema: GetSessionInput,
       outputSchema: GetSessionOutput,

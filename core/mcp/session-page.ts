@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPACTION_FOLD, countOf, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, wholeAt, type Result } from '../api/index.js';
+import { COMPACTION_FOLD, countOf, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -34,6 +34,9 @@ const Part = z.strictObject({
   harness: z.string().nullable(),
 });
 
+/** A subagent where it started: read it with get_session and its sessionId. */
+const StartedHere = z.strictObject({ sessionId: z.string(), agentType: z.string().nullable() });
+
 /** Parts of a message left out to keep the answer bounded: how many, and the first one's id (pass it as part_id to read from there). */
 const PartsNotShown = z.strictObject({ parts: z.number().int(), partId: z.string() });
 
@@ -66,6 +69,13 @@ export const GetSessionOutput = z.strictObject({
       partsBefore: PartsNotShown.optional(),
       /** Parts after those shown that are not in this answer. */
       partsAfter: PartsNotShown.optional(),
+      /**
+       * The subagents started here, as the panel places them: by one of this message's calls, or by none
+       * right after it; on the conversation's last message, also those whose start is unknown.
+       */
+      subagents: z.array(StartedHere).optional(),
+      /** Subagents started here beyond the first SUBAGENTS_SHOWN, not listed. */
+      moreSubagents: z.number().int().optional(),
     }),
   ),
   /** The subagents this conversation started (Task calls), in the order they started: read one with get_session and its sessionId. */
@@ -87,12 +97,13 @@ export const GetSessionOutput = z.strictObject({
 
 export type SessionPage = z.infer<typeof GetSessionOutput>;
 type PagePart = z.infer<typeof Part>;
+type Started = z.infer<typeof StartedHere>;
 type Redact = (text: string) => string;
 
 /** A page redacted once, each part's text whole: what every try at fitting it cuts from. */
 interface Prepared {
   head: Omit<SessionPage, 'messages'>;
-  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[] }>;
+  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[]; subagents?: Started[]; moreSubagents?: number }>;
 }
 
 /** How much of part `index` (in page order) keeps its text. */
@@ -138,10 +149,12 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
     ...(result.cursor ? { cursor: result.cursor } : {}),
     ...(result.before ? { before: result.before } : {}),
   };
-  const messages = result.messages.map((m) => ({
+  const started = startedAt(result);
+  const messages = result.messages.map((m, i) => ({
     role: m.role,
     speaker: messageSpeaker(m, inSubagent, s.app),
     at: iso(m.ts),
+    ...started(m.messageId, i === result.messages.length - 1),
     parts: m.parts.map((p): PagePart => {
       // A compaction summary is said so, its text kept, whichever agent and role stored it.
       const harness = harnessLine(p, m.role, inSubagent, s.app) ?? (isCompactionSummary(p) ? foldLine(COMPACTION_FOLD) : undefined);
@@ -162,6 +175,21 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
   return { head, messages };
 }
 
+/**
+ * The subagents a message lists (subagentPlaces, the rule every reader shares), at most SUBAGENTS_SHOWN
+ * of them: a message after which a thousand started stays within the bound. Those whose start is
+ * unknown go with the conversation's last message, on the page that has it.
+ */
+function startedAt(result: Result<'Sessions.Get'>): (messageId: string, last: boolean) => { subagents?: Started[]; moreSubagents?: number } {
+  const places = subagentPlaces(result.subagents);
+  const entry = (sub: SessionSubagent): Started => ({ sessionId: sub.session.sessionId, agentType: bounded(sub.session.agentType, SUBAGENT_LINE_CHARS) });
+  return (messageId, last) => {
+    const here = [...subagentsAt(places, messageId), ...(last && result.cursor === undefined ? places.unplaced : [])];
+    if (here.length === 0) return {};
+    return { subagents: here.slice(0, SUBAGENTS_SHOWN).map(entry), ...(here.length > SUBAGENTS_SHOWN ? { moreSubagents: here.length - SUBAGENTS_SHOWN } : {}) };
+  };
+}
+
 /** The page with the parts numbered start..end-1 (in page order) shown, each cut by `cut`; the others counted per message. */
 function render(page: Prepared, cut: Cut, start: number, end: number): SessionPage {
   let first = 0;
@@ -177,6 +205,8 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
       parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: bounded(p.text, cut(offset + i, p)) })),
       ...(from > 0 ? { partsBefore: { parts: from, partId: m.parts[0]!.partId } } : {}),
       ...(to < m.parts.length ? { partsAfter: { parts: m.parts.length - to, partId: m.parts[to]!.partId } } : {}),
+      ...(m.subagents ? { subagents: m.subagents } : {}),
+      ...(m.moreSubagents ? { moreSubagents: m.moreSubagents } : {}),
     };
   });
   const { session, ...rest } = page.head;
@@ -219,6 +249,8 @@ export function sessionText(out: SessionPage): string {
     if (m.partsBefore) lines.push(`… ${countOf(m.partsBefore.parts, 'earlier part')} of this message not shown: call again with part_id "${m.partsBefore.partId}" to read from there.`);
     for (const p of m.parts) lines.push(partText(p));
     if (m.partsAfter) lines.push(`… ${countOf(m.partsAfter.parts, 'more part')} of this message not shown: call again with part_id "${m.partsAfter.partId}" to read from there.`);
+    for (const sub of m.subagents ?? []) lines.push(`  ⤷ subagent ${sub.agentType ? `${sub.agentType} ` : ''}[${sub.sessionId}]`);
+    if (m.moreSubagents) lines.push(`  ${countOf(m.moreSubagents, 'more subagent')} started here, not listed.`);
   }
   if (out.cursor) lines.push(`Later messages: call again with cursor "${out.cursor}".`);
   if (out.before) lines.push(`Earlier messages: call again with cursor "${out.before}".`);

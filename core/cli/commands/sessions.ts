@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, foldLine, harnessLine, messageSpeaker, partFold, PROVIDER_IDS, StewardError, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart } from '../../api/index.js';
+import { countOf, foldLine, harnessLine, messageSpeaker, partFold, PROVIDER_IDS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
 import { projectKeyFor, wholeSessionId } from '../names.js';
@@ -58,6 +58,11 @@ function partLine(part: SessionPart, harness: string | undefined): string {
   }
 }
 
+/** A subagent as one line, where it started: its type (when known), its id and its size. */
+function subagentLine(sub: SessionSubagent): string {
+  return `  ⤷ subagent ${sub.session.agentType ? `${sub.session.agentType} ` : ''}${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`;
+}
+
 /** The conversation as people read it: turns in order, tools and thinking as one line each. */
 export function formatSession(result: Result<'Sessions.Get'>): string {
   const s = result.session;
@@ -65,22 +70,16 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   const facts = [s.sessionId, s.projectName ?? 'no project', s.app, `${localTime(s.startedAt)} → ${localTime(s.lastAt)}`, countOf(s.messages, 'message'), ...parent];
   const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
-  const started = new Map<string, string[]>();
-  // A subagent no call started is listed after the message it started after, as the panel lists it.
-  for (const sub of result.subagents) {
-    const at = sub.startedBy ?? sub.startedAfter;
-    const line = `  ⤷ subagent ${sub.session.agentType ? `${sub.session.agentType} ` : ''}${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`;
-    if (at) started.set(at, [...(started.get(at) ?? []), line]);
-  }
+  // Under the message whose call started it, or after the one it started after, as the panel lists it.
+  const places = subagentPlaces(result.subagents);
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
   const inSubagent = s.parentKind === 'subagent';
   for (const m of result.messages as SessionMessage[]) {
     const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.app));
     const who = messageSpeaker(m, inSubagent, s.app);
-    out.push('', `── ${who} · ${localTime(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...(started.get(m.messageId) ?? []));
+    out.push('', `── ${who} · ${localTime(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...subagentsAt(places, m.messageId).map(subagentLine));
   }
-  const unplaced = result.subagents.filter((sub) => !sub.startedBy && !sub.startedAfter);
-  if (unplaced.length > 0) out.push('', ...unplaced.map((sub) => `subagent ${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`));
+  if (places.unplaced.length > 0) out.push('', ...places.unplaced.map(subagentLine));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);
   return `${out.join('\n')}\n`;
 }

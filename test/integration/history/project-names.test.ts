@@ -119,7 +119,7 @@ describe('naming projects in history', () => {
     }
   });
 
-  it('an export reads each subagent once, and never looks for the calls that started them', async () => {
+  it('an export reads each subagent once, and looks once for the call that started each (to place it)', async () => {
     for (const raw of [false, true]) {
       counted.reset();
       let piece = await history.exporter.export(PARENT, 'markdown', raw);
@@ -130,7 +130,7 @@ describe('naming projects in history', () => {
       }
       expect(text).toContain('helper answer 11');
       expect(counted.of(PROJECT_SESSIONS)).toBe(0);
-      expect(counted.of(STARTED_BY)).toBe(0);
+      expect(counted.of(STARTED_BY)).toBe(SUBAGENTS);
       // The conversation and each subagent: its first request is read once, for its own heading.
       expect(counted.of(FIRST_USER_TEXTS)).toBeLessThanOrEqual(1 + SUBAGENTS);
     }

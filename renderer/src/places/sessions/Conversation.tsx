@@ -1,5 +1,6 @@
 import { Fragment, type ReactElement } from 'react';
 import type { SessionMessage, SessionSubagent } from '../../../../core/api/index.js';
+import { subagentPlaces } from '../../../../core/api/reading.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
@@ -54,13 +55,9 @@ export function Conversation({
   inSubagent?: boolean;
   redact?: boolean;
 }): ReactElement {
-  const startedBy = new Map<string, SessionSubagent[]>();
-  for (const sub of subagents) if (sub.startedBy) startedBy.set(sub.startedBy, [...(startedBy.get(sub.startedBy) ?? []), sub]);
-  // One no call started is listed after the message it started after, outside it (under no call).
-  const startedAfter = new Map<string, SessionSubagent[]>();
-  for (const sub of subagents) if (!sub.startedBy && sub.startedAfter) startedAfter.set(sub.startedAfter, [...(startedAfter.get(sub.startedAfter) ?? []), sub]);
-  // A subagent started on another page appears with that page; one whose start is unknown, at the end.
-  const unplaced = subagents.filter((sub) => !sub.startedBy && !sub.startedAfter);
+  // Under the message whose call started it; one no call started after the message it started after,
+  // outside it (under no call); one started on another page with that page; one whose start is unknown, at the end.
+  const { within: startedBy, after: startedAfter, unplaced } = subagentPlaces(subagents);
   return (
     <div className="conversation">
       {messages.map((m) => {
