@@ -26,9 +26,17 @@ export const ProviderSurvey = z.strictObject({
   /** Transcript files found by listing the folders (nothing is read). */
   files: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
-  /** Oldest and newest last change of those files; null without files. */
+  /**
+   * Oldest and newest last change of those files; null without files. The files' dates, not their
+   * messages': a history copied from another computer is dated the day it was copied (see `stored`).
+   */
   oldestAt: z.number().int().nullable(),
   newestAt: z.number().int().nullable(),
+  /**
+   * When the messages imported from this agent so far were written: its stored conversations' (and
+   * subagents') first and last lines, whatever their files' dates. Present once any is stored.
+   */
+  stored: z.strictObject({ oldestAt: z.number().int(), newestAt: z.number().int() }).optional(),
   /**
    * The scheduled sweep's window in days (0: everything), and the files entirely older than it;
    * `imported`: those of them already read whole (an import of everything) and unchanged since, so

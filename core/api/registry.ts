@@ -53,6 +53,14 @@ export type RootKey<P extends ProviderId = ProviderId> = keyof (typeof PROVIDERS
 /** The providers in registry order: a tick queues them in exactly this order. */
 export const PROVIDER_IDS = Object.keys(PROVIDERS) as [ProviderId, ...ProviderId[]];
 
+/**
+ * Apps a search narrows to by `provider` besides the providers themselves: one provider's sessions read
+ * under one kind of its folders (their `source`), where that provider's app is more than one. Claude
+ * Desktop's conversations are the Claude provider's, as Claude Code's are: `claude` finds both.
+ */
+export const SEARCH_APPS = { 'claude-desktop': { provider: 'claude', source: 'desktop' } } as const satisfies Record<string, { provider: ProviderId; source: string }>;
+export type SearchApp = keyof typeof SEARCH_APPS;
+
 /** Every (provider, root kind) pair, for env overrides and listings. */
 export function rootKinds(): Array<{ provider: ProviderId; key: string; kind: RootKind }> {
   return PROVIDER_IDS.flatMap((provider) => Object.entries(PROVIDERS[provider].roots).map(([key, kind]) => ({ provider, key, kind: kind as RootKind })));

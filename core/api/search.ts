@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, RepoId, SessionId } from './ids.js';
 import { SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
-import { PROVIDER_IDS } from './registry.js';
+import { PROVIDER_IDS, SEARCH_APPS, type SearchApp } from './registry.js';
 import { ParentKind } from './sessions.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
@@ -54,13 +54,8 @@ export function hasSearchFilter(p: { provider?: unknown; projectKey?: unknown; s
   return [p.provider, p.projectKey, p.sessionId, p.role, p.kind, p.from, p.to, p.repo].some((v) => v !== undefined) || p.genuineUserTurn === true;
 }
 
-/**
- * Apps a search narrows to by `provider` besides the providers themselves: one provider's sessions read
- * under one kind of its folders (their `source`), where that provider's app is more than one. Claude
- * Desktop's conversations are the Claude provider's, as Claude Code's are: `claude` finds both.
- */
-export const SEARCH_APPS = { 'claude-desktop': { provider: 'claude', source: 'desktop' } } as const;
-export type SearchApp = keyof typeof SEARCH_APPS;
+// SEARCH_APPS lives in registry.ts, which the panel loads at run time: its filter chips derive from it.
+export { SEARCH_APPS, type SearchApp } from './registry.js';
 /** What `provider` takes in a search: a provider, or an app of one (SEARCH_APPS). */
 export const SEARCH_PROVIDERS = [...PROVIDER_IDS, ...(Object.keys(SEARCH_APPS) as SearchApp[])] as const;
 

@@ -2,7 +2,7 @@ import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, run
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, StoredSpans, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
@@ -114,6 +114,7 @@ export class Capture {
   readonly #scheduler: SweepScheduler;
   readonly #checkpointer: Checkpointer;
   readonly #pruner: RetentionPruner;
+  readonly #spans: StoredSpans;
   readonly #options: CaptureOptions;
   readonly #assignment: ProjectAssignment;
   #pruneTimer: NodeJS.Timeout | undefined;
@@ -154,6 +155,7 @@ export class Capture {
     // nothing (an unchanged or restarted one) spawns no thread.
     this.#commits = new CommitWindow(options.db, options.commitLimits ?? {}, { onOpen: () => this.#checkpointer.start(), gate: this.#checkpointer, settle: () => this.#checkpointer.settle() });
     this.#pruner = new RetentionPruner(options.db, this.#checkpointer);
+    this.#spans = new StoredSpans(options.db);
     // STEWARD_READ_WORKER=1/0 forces the read worker on/off (tests of the built worker, diagnosis).
     const fromEnv = options.env.STEWARD_READ_WORKER === '1' ? true : options.env.STEWARD_READ_WORKER === '0' ? false : undefined;
     const readWorker = options.readWorker ?? fromEnv;
@@ -257,6 +259,8 @@ export class Capture {
   async survey(): Promise<Result<'Providers.Survey'>> {
     const started = performance.now();
     const providers: Result<'Providers.Survey'>['providers'] = [];
+    // The stored messages' dates, one query for every agent: what the files' dates say of a copied history is the copy's day.
+    const stored = await this.#spans.byProvider();
     for (const provider of this.#enabled()) {
       const { files, failed } = await provider.discover();
       const windowDays = effectiveWindowDays(this.#options.config, provider.id);
@@ -269,12 +273,14 @@ export class Capture {
       // A reduce, not Math.min(...): a large tree holds more files than a call takes arguments.
       const oldest = files.reduce((n, f) => Math.min(n, f.mtimeMs), Infinity);
       const newest = files.reduce((n, f) => Math.max(n, f.mtimeMs), -Infinity);
+      const span = stored.get(provider.id);
       providers.push({
         provider: provider.id,
         files: files.length,
         bytes: files.reduce((n, f) => n + f.size, 0),
         oldestAt: files.length > 0 ? Math.round(oldest) : null,
         newestAt: files.length > 0 ? Math.round(newest) : null,
+        ...(span ? { stored: span } : {}),
         windowDays: windowDays ?? 0,
         windowFrom: windowSource(this.#options.config, provider.id),
         cleanUpDays: explicitWindowDays(this.#options.config, provider.id) ?? 0,

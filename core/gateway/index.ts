@@ -13,6 +13,7 @@ export { Spool } from './spool.js';
 export { Materializer, type RunToken, type CapturePolicy } from './materializer.js';
 export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
 export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
+export { StoredSpans, type StoredSpan } from './stored-span.js';
 export { FileCheckpoints, type CheckpointIdentity, type FileCheckpoint, type SurveyedCheckpoint } from './file-checkpoints.js';
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';

@@ -155,6 +155,9 @@ describe('first run on history copied without its file times', () => {
     expect(await listing.getAttribute('data-older')).toBe('0');
     expect(await listing.getAttribute('data-older-messages')).toBe('9');
     expect(await listing.innerText()).toContain('2 transcript files');
+    // Nothing imported yet: the dates are said to be the files' (today's, for a copy).
+    const rows = () => listing.locator('tbody tr').allInnerTexts();
+    expect((await rows()).every((row) => row.includes('files dated'))).toBe(true);
     expect(await listing.innerText()).toContain(
       'every one was last changed within the window, but up to 9 messages in them are older than the window and were not imported (a message copied into several files, as a resumed conversation carries the one it resumed, counts in each).',
     );
@@ -168,6 +171,9 @@ describe('first run on history copied without its file times', () => {
     // Nothing older is left: the listing and the choice say so, and nothing more is offered.
     await eventually('the listing follows', async () => ((await listing.getAttribute('data-older-messages')) === '0' ? true : undefined));
     expect(await listing.innerText()).toContain('every one was last changed within the window.');
+    // Imported, each agent's dates are its messages': 2025, not the day of the copy.
+    await eventually('the dates are the messages’', async () => ((await rows()).every((row) => /messages imported: .*2025 – .*2025/.test(row)) ? true : undefined));
+    expect((await rows()).length).toBe(2);
     expect(await importer.innerText()).toContain('Everything: nothing is older than the window, so all there is has been imported');
     expect(await importer.getByRole('button', { name: 'Import everything' }).count()).toBe(0);
     expect(problems).toEqual([]);
@@ -426,8 +432,13 @@ describe('a transcript file Steward cannot read', () => {
       await panel.waitFor();
       expect((await panel.getByTestId('unreadable-files').innerText()).replace(/\s+/g, '')).toContain(broken.replace(/\s+/g, ''));
       expect(await panel.innerText()).toContain('move it out of the agent');
-      // Why, in words, with the code beside them to look up.
-      expect(await panel.getByTestId('unreadable-files').innerText()).toContain('Codex CLI · its contents could not be read (read_failed) · last tried');
+      // Why, in words, and what to do about a damaged file; the code waits under Details, for a report.
+      const listed = panel.getByTestId('unreadable-files');
+      expect(await listed.innerText()).toContain('Codex CLI · its contents could not be read · last tried');
+      expect(await listed.innerText()).toContain('It may be damaged. Replace it with a good copy');
+      expect(await listed.innerText()).not.toContain('read_failed');
+      await listed.getByText('Details').click();
+      expect(await listed.innerText()).toContain('Code: read_failed');
       expect(await axeProblems(page)).toEqual([]);
       expect(problems).toEqual([]);
       await page.context().close();

@@ -169,6 +169,10 @@ describe('search and read conversations in the panel', () => {
       return hits.length === 1 && hits[0]!.includes('Tool call Bash') ? true : undefined;
     });
     expect(await page.getByRole('radiogroup', { name: 'Kind' }).getByRole('radio', { name: 'Tool calls' }).getAttribute('aria-checked')).toBe('true');
+    // An app of a provider is a chip of its own: Claude Desktop's sessions alone (the fixture has none).
+    await page.getByRole('radiogroup', { name: 'Agent' }).getByRole('radio', { name: 'Claude Desktop' }).click();
+    await eventually('the address carries the app', async () => ((await page.evaluate(() => window.location.hash)).includes('provider=claude-desktop') ? true : undefined));
+    await eventually('Claude Desktop wrote none of them', async () => ((await page.locator('.search-hit').count()) === 0 && (await page.locator('main').innerText()).includes('No conversation matches that.') ? true : undefined));
     expect(problems).toEqual([]);
     await page.context().close();
   });

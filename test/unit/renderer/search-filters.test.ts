@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../../../core/api/index.js';
-import { canSearch, queryOf, withChip } from '../../../renderer/src/places/search/filters.js';
+import { methods, SEARCH_PROVIDERS, type SearchHit } from '../../../core/api/index.js';
+import { agentChoices, canSearch, filtersFrom, queryOf, withChip } from '../../../renderer/src/places/search/filters.js';
 import { countSentence, emptySentence, rankedSentence } from '../../../renderer/src/places/search/sentences.js';
 
 describe('the Search place’s chips as a Search.Query', () => {
@@ -16,6 +16,29 @@ describe('the Search place’s chips as a Search.Query', () => {
 
   it('asks for snippets and titles with secrets redacted, whatever the chips (results are read on a shared screen too)', () => {
     for (const filters of [{ q: 'frost' }, { q: '', who: 'me' }, { q: 'token', kind: 'tool_result', sort: 'newest' }] as const) expect(queryOf(filters).redact).toBe(true);
+  });
+});
+
+describe('the Agent chips', () => {
+  it('offer every provider and every app the contract can narrow a search to, Claude Desktop beside Claude', () => {
+    expect(agentChoices()).toEqual([
+      { value: undefined, label: 'All agents' },
+      { value: 'claude', label: 'Claude' },
+      { value: 'claude-desktop', label: 'Claude Desktop' },
+      { value: 'openclaw', label: 'OpenClaw' },
+      { value: 'codex', label: 'Codex CLI' },
+      { value: 'gemini', label: 'Gemini CLI' },
+    ]);
+    // Derived from the contract's list, not a second one: each chip is a provider the search takes.
+    expect(agentChoices().flatMap((c) => (c.value === undefined ? [] : [c.value])).sort()).toEqual([...SEARCH_PROVIDERS].sort());
+  });
+
+  it('Claude Desktop, from the address, asks the contract for its sessions alone, with or without words', () => {
+    const filters = filtersFrom({ q: '', provider: 'claude-desktop' });
+    expect(canSearch(filters)).toBe(true);
+    const query = queryOf(filters);
+    expect(query.provider).toBe('claude-desktop');
+    expect(methods['Search.Query'].params.safeParse(query).success).toBe(true);
   });
 });
 

@@ -1,17 +1,16 @@
 import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
 import { countOf, DataTable, formatBytes, formatCount, providerLabel, type Column } from '../../components/index.js';
+import { datesWords } from './listing-words.js';
 import { olderWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>['providers'][number];
-
-const day = (at: number | null) => (at === null ? '—' : new Date(at).toLocaleDateString(undefined, { dateStyle: 'medium' }));
 
 const COLUMNS: readonly Column<Survey>[] = [
   { header: 'Agent', cell: (s) => providerLabel(s.provider) },
   { header: 'Files', align: 'end', cell: (s) => formatCount(s.files) },
   { header: 'Size', align: 'end', cell: (s) => formatBytes(s.bytes) },
-  { header: 'From – to', cell: (s) => (s.files === 0 ? '—' : `${day(s.oldestAt)} – ${day(s.newestAt)}`) },
+  { header: 'Dates', cell: datesWords },
   { header: 'Older than the window', align: 'end', cell: (s) => (s.windowDays === 0 ? 'none (keeps everything)' : `${formatCount(s.older.files)} (${formatBytes(s.older.bytes)})${s.olderMessages > 0 ? `, and up to ${countOf(s.olderMessages, 'message')} in newer files` : ''}${s.olderUncounted > 0 ? `, and ${countOf(s.olderUncounted, 'newer file')} not counted yet` : ''}`) },
 ];
 

@@ -1,9 +1,9 @@
 import type { ReactElement } from 'react';
 import { projectChoiceLabels } from '../../../../core/api/names.js';
-import { ChoiceChips, providerIds, providerLabel } from '../../components/index.js';
+import { ChoiceChips } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { searchHref } from '../../navigation.js';
-import { filtersToParams, withChip, type SearchFilters } from './filters.js';
+import { agentChoices, filtersToParams, withChip, type SearchFilters } from './filters.js';
 
 interface Chip<K extends keyof SearchFilters> {
   key: K;
@@ -25,7 +25,7 @@ const CHIPS = [
     ],
   } satisfies Chip<'kind'>,
   { key: 'when', label: 'When', options: [{ value: undefined, label: 'Any time' }, { value: '7d', label: 'Past week' }, { value: '30d', label: 'Past month' }, { value: '365d', label: 'Past year' }] } satisfies Chip<'when'>,
-  { key: 'provider', label: 'Agent', options: [{ value: undefined, label: 'All agents' }, ...providerIds().map((id) => ({ value: id, label: providerLabel(id) }))] } satisfies Chip<'provider'>,
+  { key: 'provider', label: 'Agent', options: agentChoices() } satisfies Chip<'provider'>,
   { key: 'sort', label: 'Order', options: [{ value: undefined, label: 'Best match' }, { value: 'newest', label: 'Newest first' }] } satisfies Chip<'sort'>,
 ] as const;
 

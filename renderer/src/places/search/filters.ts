@@ -1,4 +1,6 @@
 import type { Params, SearchKind } from '../../../../core/api/index.js';
+import { appName, SEARCH_APPS } from '../../../../core/api/registry.js';
+import { providerIds, providerLabel } from '../../components/format.js';
 
 /** The filters a search's address carries (`#/search?q=…&who=me&kind=tool_use…`), as chips show them. */
 export interface SearchFilters {
@@ -26,6 +28,21 @@ export function filtersFrom(params: Record<string, string>): SearchFilters {
     when: pick(params.when, ['7d', '30d', '365d'] as const),
     sort: pick(params.sort, ['newest'] as const),
   };
+}
+
+/**
+ * The Agent chips: every provider, each followed by the apps of it a search narrows to (the contract's
+ * SEARCH_APPS, named as people call them: "Claude Desktop"), so the list grows with the contract's.
+ */
+export function agentChoices(): Array<{ value: string | undefined; label: string }> {
+  const apps = Object.entries(SEARCH_APPS);
+  return [
+    { value: undefined, label: 'All agents' },
+    ...providerIds().flatMap((id) => [
+      { value: id, label: providerLabel(id) },
+      ...apps.filter(([, app]) => app.provider === id).map(([value, app]) => ({ value, label: appName(app.provider, app.source) })),
+    ]),
+  ];
 }
 
 /** The address form: every key a string, absent filters left out. */
