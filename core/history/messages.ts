@@ -1,4 +1,4 @@
-import { commandLine, commandText, partFold, patchedFiles, toolArgumentKeys, wholeAt, type ProviderId, type SessionMessage, type SessionPart } from '../api/index.js';
+import { commandLine, commandText, partFold, patchedFiles, readToolResult, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -67,112 +67,10 @@ function toolUseSummary(name: string | null, input: Json, raw: string | null): s
   return `${label}: ${COMMAND_ARGUMENTS.has(key ?? '') ? clip(commandLine(argument), 140) : firstLine(argument, 140)}`;
 }
 
-/**
- * A tool result once its agent's wording is read. `body`: what the command printed, without the
- * agent's own lines about it (the summary is cut from it); `output`: the output the stored text
- * wraps (Codex's JSON), null when the stored text reads as it is.
- */
-interface ResultReading {
-  exitCode: number | null;
-  output: string | null;
-  body: string;
-}
-
-const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
-const plain = (body: string, exitCode: number | null = null): ResultReading => ({ exitCode, output: null, body });
-
-/** Claude Code writes a failed command's result as "Exit code N" (or "Error: Exit code N") first. */
-const CLAUDE_EXIT = /^(?:Error: )?Exit code (\d+)/m;
-
-function claudeResult(text: string): ResultReading {
-  const match = CLAUDE_EXIT.exec(text.slice(0, 200));
-  // After "Exit code N" the first line that says why.
-  return match ? plain(text.replace(/^(?:Error: )?Exit code \d+\s*/, ''), Number(match[1])) : plain(text);
-}
-
-/** Codex's shell output as capture stores it: the JSON `{"output": …, "metadata": {"exit_code": N, …}}` it sent the model. */
-const CODEX_WRAPPER = /^\s*\{\s*"output"\s*:\s*"/;
-/** The same output as text (`format_exec_output_for_model_freeform`): exit code and wall time, then the output. */
-const CODEX_FREEFORM = /^Exit code: (-?\d+)\nWall time: [^\n]*\n(?:Total output lines: \d+\n)?Output:\n?/;
-/** `exec_command` (unified exec): an exit code only once the process ended, then the output. */
-const CODEX_UNIFIED = /^(?:Total output lines: \d+\n\n)?(?:Chunk ID: [^\n]*\n)?Wall time: [^\n]*\n(?:Process exited with code (-?\d+)\n)?(?:Process running with session ID [^\n]*\n)?(?:Original token count: \d+\n)?Output:\n?/;
-
-/**
- * A JSON string literal's characters up to its closing quote or, when the stored text was cut inside
- * it, to the cut (without a half escape): decoded, or null when they are no JSON.
- */
-function jsonStringPrefix(raw: string): string | null {
-  let at = 0;
-  while (at < raw.length && raw[at] !== '"') {
-    const size = raw[at] !== '\\' ? 1 : raw[at + 1] === 'u' ? 6 : 2;
-    if (at + size > raw.length) break;
-    at += size;
-  }
-  try {
-    return JSON.parse(`"${raw.slice(0, at)}"`) as string;
-  } catch {
-    return null;
-  }
-}
-
-/** The output and exit code of a stored wrapper; a prefix (capture keeps 8 KB) still gives the output's start. */
-function codexWrapper(text: string): ResultReading | null {
-  const opening = CODEX_WRAPPER.exec(text);
-  if (!opening) return null;
-  const value = parseObject(text);
-  if (typeof value.output === 'string') {
-    const metadata = value.metadata !== null && typeof value.metadata === 'object' ? (value.metadata as Json) : {};
-    return { exitCode: int(metadata.exit_code), output: value.output, body: value.output };
-  }
-  // A cut wrapper is no JSON: its output's start is read as far as it goes, its metadata is lost.
-  const output = jsonStringPrefix(text.slice(opening[0].length));
-  return output === null ? null : { exitCode: null, output, body: output };
-}
-
-function codexResult(text: string): ResultReading {
-  const wrapped = codexWrapper(text);
-  if (wrapped) return wrapped;
-  const header = CODEX_FREEFORM.exec(text) ?? CODEX_UNIFIED.exec(text);
-  return header ? plain(text.slice(header[0].length), header[1] !== undefined ? Number(header[1]) : null) : plain(text);
-}
-
-/** Gemini CLI's shell result: labelled lines (`Command:`, `Output:`, `Exit Code: N` …), the code only when not 0. */
-const GEMINI_EXIT = /^Exit Code: (-?\d+)[ \t]*$/gm;
-const GEMINI_SHELL = /^(?:Command|Output|Stdout): /;
-const GEMINI_OUTPUT = /^(?:Output|Stdout): ?/m;
-/** The lines Gemini writes after the output: none of them is what the command printed. */
-const GEMINI_TRAILER = /^(?:(?:Exit Code|Signal|Background PIDs|Process Group PGID): .*|(?:Stderr|Error): \((?:none|empty)\))$/;
-
-function geminiOutput(text: string): string {
-  const label = GEMINI_OUTPUT.exec(text);
-  const lines = (label ? text.slice(label.index + label[0].length) : text).split('\n');
-  while (lines.length > 0 && (lines.at(-1)!.trim() === '' || GEMINI_TRAILER.test(lines.at(-1)!))) lines.pop();
-  const body = lines.join('\n');
-  return body.trim() === '(empty)' ? '' : body;
-}
-
-function geminiResult(text: string): ResultReading {
-  // The last one is Gemini's: it follows the output, which may hold such a line of its own.
-  const exit = [...text.matchAll(GEMINI_EXIT)].at(-1);
-  if (!exit && !GEMINI_SHELL.test(text)) return plain(text);
-  return plain(geminiOutput(text), exit ? Number(exit[1]) : null);
-}
-
-/** OpenClaw's exec tool ends a command's result with "(Command exited with code N)". */
-const OPENCLAW_EXIT = /\(Command exited with code (-?\d+)\)\s*$/;
-
-function openclawResult(text: string): ResultReading {
-  const match = OPENCLAW_EXIT.exec(text);
-  return match ? plain(text.slice(0, match.index).trimEnd(), Number(match[1])) : plain(text);
-}
-
-/** Each agent words a result its own way: one reader per provider (the compiler asks a new one for its own). */
-const RESULT_READERS: Record<ProviderId, (text: string) => ResultReading> = { claude: claudeResult, openclaw: openclawResult, codex: codexResult, gemini: geminiResult };
-
-function readResult(provider: string, text: string, meta: Json): ResultReading {
-  const reading = (Object.hasOwn(RESULT_READERS, provider) ? RESULT_READERS[provider as ProviderId] : claudeResult)(text);
+/** How each agent words a tool result (its exit code, its output) is read once, in core/api/tool-results.ts. */
+function readResult(provider: string, text: string, meta: Json): ToolResultReading {
   // An exit code capture kept beside the text (an OpenClaw `!` command's) is the command's own.
-  return reading.exitCode === null && int(meta.exitCode) !== null ? { ...reading, exitCode: int(meta.exitCode) } : reading;
+  return readToolResult(provider, text, meta.exitCode);
 }
 
 /**
@@ -183,7 +81,7 @@ export function wrappedOutput(provider: string, text: string): string | null {
   return readResult(provider, text, {}).output;
 }
 
-function toolResultSummary({ body, exitCode }: ResultReading, failed: boolean): string {
+function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean): string {
   if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || 'no output'}`;
   const lines = body.split('\n').filter((l) => l.trim() !== '').length;
   return lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}: ${firstLine(body, 120)}`;

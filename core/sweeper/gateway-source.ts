@@ -1,4 +1,4 @@
-import { commandText, patchedFiles, SHELL_TOOLS, toolArgumentKeys } from '../api/index.js';
+import { commandText, patchedFiles, readToolResult, SHELL_TOOLS, toolArgumentKeys } from '../api/index.js';
 import type { GatewayReader, StoredPart } from '../gateway/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import type { DigestMessage, DigestSession, DigestSource, SweeperProject, ToolUse } from './types.js';
@@ -107,23 +107,13 @@ function toolUse(part: StoredPart): { id: string | undefined; use: ToolUse } {
 
 const TELLING = /\b(?:error|errors|fail(?:ed|ure|s)?|exception|cannot|can't|not found|denied|refused|missing|undefined|panic|fatal|assert\w*)\b|✗|×/i;
 
-/** Codex's shell output as stored: `{"output": …, "metadata": {"exit_code": N}}`, the output read from it; a cut one as far as it goes. */
-const CODEX_WRAPPER = /^\s*\{\s*"output"\s*:\s*"/;
-
-function unwrapped(text: string): string {
-  const opening = CODEX_WRAPPER.exec(text);
-  if (!opening) return text;
-  const output = parseJson(text)?.output;
-  if (typeof output === 'string') return output;
-  return text.slice(opening[0].length).replace(/\\n/g, '\n').replace(/\\"/g, '"');
-}
-
 /**
- * The line of an error result that says what went wrong: Claude Code's `Exit code 2` says only that
- * it failed, and a linter's first line is a file name.
+ * The line of an error result's output (its agent's own lines about it read off: Codex's JSON wrapper
+ * and exit header, Gemini's labels) that says what went wrong: Claude Code's `Exit code 2` says only
+ * that it failed, and a linter's first line is a file name.
  */
-function errorLineOf(text: string): string {
-  const lines = unwrapped(text).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:Exit code \d+|Error:?|\[stderr\]|stderr:?|>.*)$/i.test(l));
+function errorLineOf(body: string): string {
+  const lines = body.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:Exit code \d+|Error:?|\[stderr\]|stderr:?|>.*)$/i.test(l));
   return lines.find((l) => TELLING.test(l)) ?? lines[0] ?? 'error';
 }
 
@@ -132,7 +122,23 @@ function messageIdOf(partId: string): string {
   return partId.slice(0, partId.lastIndexOf(':'));
 }
 
-function toMessages(parts: StoredPart[]): DigestMessage[] {
+/**
+ * Whether a call failed, and its telling line then. A shell call failed when its result says a
+ * non-zero exit, though its agent stored it as a success: Codex's exec_command and shell_command
+ * write the exit code only in their text, and Gemini's run_shell_command settles "success" with
+ * "Exit Code: 1" in its output. No exit code, or 0, leaves the stored flag to say.
+ */
+function readOutcome(target: ToolUse, part: StoredPart, meta: Record<string, unknown>, provider: string): void {
+  const flagged = meta.isError === true;
+  if (!flagged && !SHELL_TOOLS.has(target.name)) return;
+  const reading = readToolResult(provider, storedText(part), meta.exitCode);
+  if (!flagged && (reading.exitCode === null || reading.exitCode === 0)) return;
+  target.isError = true;
+  target.errorLine = errorLineOf(reading.body);
+}
+
+/** `provider`: the session's agent, whose wording its tool results are read by. */
+function toMessages(parts: StoredPart[], provider: string): DigestMessage[] {
   const messages: DigestMessage[] = [];
   const byMessage = new Map<string, DigestMessage>();
   const tools = new Map<string, ToolUse>();
@@ -141,10 +147,7 @@ function toMessages(parts: StoredPart[]): DigestMessage[] {
       // Tool output never enters the digest; only whether it failed, and a telling line then.
       const meta = parseJson(part.meta) ?? {};
       const target = tools.get(str(meta.toolUseId) ?? '');
-      if (target && meta.isError === true) {
-        target.isError = true;
-        target.errorLine = errorLineOf(storedText(part));
-      }
+      if (target) readOutcome(target, part, meta, provider);
       continue;
     }
     const role = part.role === 'user' || part.role === 'assistant' ? part.role : null;
@@ -205,10 +208,10 @@ export class GatewayDigestSource implements DigestSource {
   }
 
   recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[] {
-    return this.#sessions.sessionsOfProject(projectKey, limits.sessions).map(({ sessionId, title }) => {
+    return this.#sessions.sessionsOfProject(projectKey, limits.sessions).map(({ sessionId, title, provider }) => {
       // A message spans a few parts, tool results included: read a bounded tail of the session.
       const parts = this.#sessions.partsOfSession(sessionId, limits.messages * 8);
-      return { sessionId, title, firstRequest: this.#firstRequest(sessionId), messages: toMessages(parts).slice(-limits.messages) };
+      return { sessionId, title, firstRequest: this.#firstRequest(sessionId), messages: toMessages(parts, provider).slice(-limits.messages) };
     });
   }
 }

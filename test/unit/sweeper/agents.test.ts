@@ -54,9 +54,9 @@ const homes: Array<() => void> = [];
 afterEach(() => homes.splice(0).forEach((c) => c()));
 
 /** The digest a sweep builds of these stored parts, redacted and cut as every digest is. */
-async function digestOf(parts: StoredPart[]) {
+async function digestOf(parts: StoredPart[], provider: string) {
   const reader = {
-    sessionsOfProject: () => [{ sessionId: 's1', title: null }],
+    sessionsOfProject: () => [{ sessionId: 's1', title: null, provider }],
     partsOfSession: () => parts,
     firstPartsOfSession: () => [],
   } as unknown as GatewayReader;
@@ -85,7 +85,7 @@ describe('Codex CLI: what its shell, exec_command and apply_patch calls did', ()
   ];
 
   it('carries every file one patch touched, the script inside `bash -lc`, and exec_command\'s `cmd`', async () => {
-    const digest = await digestOf(codexParts(rollout));
+    const digest = await digestOf(codexParts(rollout), 'codex');
     const x = extract(digest);
     expect(x.files).toEqual([
       { folder: '', files: ['NOTES.txt', 'README.md'] },
@@ -111,6 +111,7 @@ describe('Codex CLI: what its shell, exec_command and apply_patch calls did', ()
           output('call_Ln05', 0, ''),
           ...rollout.slice(8),
         ]),
+        'codex',
       ),
     );
     expect(x.files).toEqual([
@@ -118,6 +119,63 @@ describe('Codex CLI: what its shell, exec_command and apply_patch calls did', ()
       { folder: 'docs/', files: ['README.md'] },
     ]);
     expect(x.failures).toEqual([]);
+  });
+});
+
+describe('a shell call whose result says it exited non-zero is a failure, whatever its flag says', () => {
+  const unified = (code: number, out: string) => `Chunk ID: 9a1b2c\nWall time: 1.2 seconds\nProcess exited with code ${code}\nOriginal token count: 40\nOutput:\n${out}`;
+  const exec = (id: string) => call('exec_command', { cmd: 'npm test', workdir: CWD, yield_time_ms: 10_000 }, id);
+  const result = (id: string, text: string) => ({ type: 'function_call_output', call_id: id, output: text });
+
+  it('Codex: an exec_command that exited 1 and was not run again', async () => {
+    const parts = codexParts([exec('call_T1'), result('call_T1', unified(1, 'FAIL test/upload.test.ts\n  ✗ retries five times: expected 5 attempts, got 1\n'))]);
+    expect(extract(await digestOf(parts, 'codex')).failures).toEqual(['`npm test` failed: FAIL test/upload.test.ts']);
+  });
+
+  it('Codex: a shell_command whose freeform result says "Exit code: 2"; its commit is no commit', async () => {
+    const parts = codexParts([
+      call('shell_command', { command: "git commit -m 'Retry uploads'", workdir: CWD }, 'call_C1'),
+      result('call_C1', 'Exit code: 2\nWall time: 0.1 seconds\nOutput:\nerror: pathspec did not match any file(s) known to git\n'),
+    ]);
+    const x = extract(await digestOf(parts, 'codex'));
+    expect(x.failures).toEqual(["`git commit -m 'Retry uploads'` failed: error: pathspec did not match any file(s) known to git"]);
+    expect(x.commits).toEqual([]);
+  });
+
+  it('Codex: the same exec_command run again with exit 0 is no failure', async () => {
+    const parts = codexParts([exec('call_T1'), result('call_T1', unified(1, 'FAIL test/upload.test.ts\n')), exec('call_T2'), result('call_T2', unified(0, 'PASS test/upload.test.ts\n'))]);
+    expect(extract(await digestOf(parts, 'codex')).failures).toEqual([]);
+  });
+
+  it('Codex: a still-running exec_command (no exit code) and a JSON wrapper with exit 0 are no failures', async () => {
+    const parts = codexParts([
+      exec('call_R1'),
+      result('call_R1', 'Chunk ID: 1\nWall time: 10.0 seconds\nProcess running with session ID 7\nOutput:\nwatching for changes\n'),
+      call('shell', { command: ['bash', '-lc', 'npm run build'] }, 'call_B1'),
+      output('call_B1', 0, 'built in 2.1s: 0 errors'),
+    ]);
+    expect(extract(await digestOf(parts, 'codex')).failures).toEqual([]);
+  });
+
+  it('Gemini: a run_shell_command settled "success" whose output says "Exit Code: 1"', async () => {
+    const id = 'run_shell_command-1781078409000-0';
+    const text = 'Command: npm test\nDirectory: (root)\nOutput: FAIL src/compose.test.ts\nTypeError: compose is not a function\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242';
+    const record = {
+      id: '7d0c3f1e-0b73-434e-a65d-bb783dab2739',
+      timestamp: '2026-06-10T08:01:00.000Z',
+      type: 'gemini',
+      content: [{ text: 'Running the tests.' }],
+      toolCalls: [{ id, name: 'run_shell_command', args: { command: 'npm test' }, status: 'success', timestamp: '2026-06-10T08:01:00.000Z', result: [{ functionResponse: { id, name: 'run_shell_command', response: { output: text } } }] }],
+    };
+    expect(extract(await digestOf(geminiParts([record]), 'gemini')).failures).toEqual(['`npm test` failed: FAIL src/compose.test.ts']);
+  });
+
+  it('Claude Code: a Bash result "Exit code 1" (flagged an error, as its parser stores it) is still a failure', async () => {
+    const parts = [
+      part('cc:u1:0', 1_000, { role: 'assistant', kind: 'tool_use', text: JSON.stringify({ command: 'npm run lint' }), meta: { name: 'Bash', toolUseId: 'toolu_L1' } }),
+      part('cc:u2:0', 1_001, { role: 'user', kind: 'tool_result', text: 'Exit code 1\nsrc/upload.ts:3:7 error  attempts is defined but never used', meta: { toolUseId: 'toolu_L1', isError: true } }),
+    ];
+    expect(extract(await digestOf(parts, 'claude')).failures).toEqual(['`npm run lint` failed: src/upload.ts:3:7 error attempts is defined but never used']);
   });
 });
 
@@ -152,7 +210,7 @@ describe('Gemini CLI: write_file, replace and run_shell_command', () => {
   ];
 
   it('lists the files written and replaced, the commit, and the failed type check; a failed replace changes nothing', async () => {
-    const x = extract(await digestOf(geminiParts(records)));
+    const x = extract(await digestOf(geminiParts(records), 'gemini'));
     expect(x.files).toEqual([{ folder: 'src/', files: ['compose.ts', 'reply.ts'] }]);
     expect(x.commits).toEqual(['Compose replies from the shared helper']);
     expect(x.failures).toEqual(['`npm run typecheck` failed: Command exited with error: src/reply.ts(4,1): error TS2304: Cannot find name compose']);
@@ -187,7 +245,7 @@ describe('OpenClaw: write, edit, exec and apply_patch', () => {
   ];
 
   it('lists every file its tools changed, its commit and its failed check', async () => {
-    const digest = await digestOf(openclawParts(entries));
+    const digest = await digestOf(openclawParts(entries), 'openclaw');
     const x = extract(digest);
     expect(x.files).toEqual([
       { folder: '', files: ['configuration.yaml', 'README.md'] },
@@ -223,7 +281,7 @@ describe('the shared readings of a call (core/api)', () => {
       call('shell', { command: ['bash', '-lc', 'cat src/c.ts'] }, 'call_Sh3'),
       output('call_Sh3', 0, ''),
     ]);
-    expect(extract(await digestOf(parts)).files).toEqual([{ folder: 'src/', files: ['a.ts', 'b.ts'] }]);
+    expect(extract(await digestOf(parts, 'codex')).files).toEqual([{ folder: 'src/', files: ['a.ts', 'b.ts'] }]);
   });
 
   it("Codex: a patch input cut at capture's cap still names the files before the cut, never a cut name", async () => {
@@ -231,6 +289,6 @@ describe('the shared readings of a call (core/api)', () => {
     const patch = `*** Begin Patch\n*** Update File: src/first.ts\n${body}*** Update File: src/second.ts\n${body}${body}*** Update File: src/third.ts\n*** End Patch`;
     const parts = codexParts([call('apply_patch', { input: patch }, 'call_Big'), output('call_Big', 0, 'Success.')]);
     expect(JSON.parse(parts[0]!.meta!).truncated).toBeDefined();
-    expect(extract(await digestOf(parts)).files).toEqual([{ folder: 'src/', files: ['first.ts', 'second.ts'] }]);
+    expect(extract(await digestOf(parts, 'codex')).files).toEqual([{ folder: 'src/', files: ['first.ts', 'second.ts'] }]);
   });
 });
