@@ -29,7 +29,7 @@ export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, SEARCH_PROVIDERS, Sear
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, subagentPlaces, subagentsAt, voiceOf, type HarnessKind, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';
-export { failuresOf, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, type RunFailures } from './import-words.js';
+export { byRemedy, failuresOf, remedyOf, remedyWords, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, whatIsWrong, type Remedy, type RunFailures } from './import-words.js';
 export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

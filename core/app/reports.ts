@@ -82,9 +82,11 @@ export class StatusReporter {
   }
 
   /**
-   * Files whose own bytes could not be read: counts and codes only (which files is the panel's and the
-   * CLI's to say, from Sweep.Unreadable). A run that listed nothing or stopped early did not look at
-   * them all, so it adds to what is said but never clears it.
+   * Files whose own bytes could not be read: a count only (which files, why and their codes are the
+   * panel's and the CLI's to say, from Sweep.Unreadable). The status is read in the tray's tooltip
+   * and the status bar, which have no Details to hold a code (`steward info` names each file with its
+   * code below it). A run that listed nothing or stopped early did not look at them all, so it adds to
+   * what is said but never clears it.
    */
   #unreadable(stats: ProviderSweepStats): void {
     const { provider } = stats;
@@ -93,9 +95,8 @@ export class StatusReporter {
       if (stats.discovered > 0 && !stats.cancelled) this.#state.drop('files-unreadable', provider);
       return;
     }
-    const codes = (stats.unreadable ?? []).map((e) => e.code).join(', ');
     const them = n === 1 ? 'it is tried again once it changes; Telemetry names it' : 'they are tried again once they change; Telemetry names them';
-    const text = `${countOf(n, `${providerLabel(provider)} transcript file`)} could not be read (${codes}): ${them}`;
+    const text = `${countOf(n, `${providerLabel(provider)} transcript file`)} could not be read: ${them}`;
     this.#state.put({ kind: 'files-unreadable', subject: provider, text, place: 'telemetry' });
   }
 

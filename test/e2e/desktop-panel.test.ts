@@ -415,7 +415,7 @@ describe('a transcript file Steward cannot read', () => {
     try {
       await steward.rpc('Sweep.Tick', {});
       const { page, problems } = await openPanel(browser, steward);
-      const text = '1 Codex CLI transcript file could not be read (read_failed): it is tried again once it changes; Telemetry names it';
+      const text = '1 Codex CLI transcript file could not be read: it is tried again once it changes; Telemetry names it';
       await page.locator('[data-testid="status-bar"][data-state="attention"]').waitFor({ timeout: 10_000 });
       expect(await page.getByTestId('status-message').innerText()).toBe(text);
       expect(await page.title()).toMatch(/ · Steward — Needs you$/);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, failuresOf, PROVIDERS, SKIP_REASONS, SKIP_WORDS, unreadableWhy, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
+import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
@@ -56,29 +56,27 @@ export interface UnreadableAsOf {
 
 /**
  * The files that could not be read, each by its path (the person's own file, shown to them here and
- * nowhere in status, telemetry or logs), and what to do about them. Files none of which could be read
- * at all (`malformed`) may only be caught mid-write, as a Gemini chat rewritten every turn: they are
- * said to be read again once they change, and moving one away is only for one that stays so. `asOf`: the list was remembered,
- * not found by the run it follows (`steward info`): says when it was found, and that a file replaced
- * or moved since stays listed until the next check. `still`: how many of them the run met known and
- * unchanged since they failed (not read again): said still unreadable, not as failing now.
+ * nowhere in status, telemetry or logs), grouped by what to do about them in the panel's words
+ * (byRemedy, remedyWords: one caught mid-write is waited for, never called damaged). Each keeps its
+ * code after the words: a terminal has no Details to hold it, and it is what a report quotes.
+ * `asOf`: the list was remembered, not found by the run it follows (`steward info`): says when it
+ * was found, and that a file replaced or moved since stays listed until the next check. `still`: how
+ * many of them the run met known and unchanged since they failed (not read again): said still
+ * unreadable, not as failing now.
  */
 export function formatUnreadable(files: Unreadable, total = files.length, asOf?: UnreadableAsOf, still = 0): string {
   if (files.length === 0) return '';
   const one = total === 1;
-  const [it, is, changes] = one ? ['it', 'it is', 'it changes'] : ['them', 'they are', 'one changes'];
   const when = asOf?.checkedAt ? `At the last check (${localTime(asOf.checkedAt)}), ` : '';
-  const head = files.every((f) => f.code === 'malformed')
-    ? `${when}${unreadableHead(total, still)}: ${one ? 'it' : 'they'} may be in the middle of being written, or cut short. ` +
-      `Steward reads ${it} again once ${changes} (or when \`steward backfill\` asks); ` +
-      `if ${one ? 'it stays' : 'they stay'} unreadable, replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`
-    : `${when}${unreadableHead(total, still)}: ${one ? 'it' : 'they'} may be damaged, or not ${one ? 'a transcript' : 'transcripts'}. ` +
-      `Steward leaves ${it} as ${is} and tries again once ${changes} (or when \`steward backfill\` asks): ` +
-      `replace ${it} with a good copy, or move ${it} out of the agent's folder to end this warning.\n`;
+  const groups = byRemedy(files).map(
+    (group) => `${remedyWords(group.remedy, group.files.length)}\n${group.files.map((f) => `  ${f.path} (${labelOf(f.provider)}: ${whatIsWrong(f.code)}, ${f.code})\n`).join('')}`,
+  );
   const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
+  // The panel's "import history on request": a backfill reads every file, changed or not.
+  const backfill = `\`steward backfill\` tries ${one ? 'it' : 'them'} again now, without waiting for ${one ? 'it' : 'one'} to change.\n`;
   const next = asOf?.nextCheckAt ? ` (${localTime(asOf.nextCheckAt)})` : '';
   const since = asOf ? `A file replaced or moved since then is still listed until the next check${next} looks at it again; \`steward sweep\` checks now.\n` : '';
-  return `${head}${files.map((f) => `  ${f.path} (${labelOf(f.provider)}: ${unreadableWhy(f.code)}, ${f.code})\n`).join('')}${more}${since}`;
+  return `${when}${unreadableHead(total, still)}:\n${groups.join('')}${more}${backfill}${since}`;
 }
 
 /** `1 transcript file could not be read`, `1 transcript file is still unreadable, unchanged since it failed`, or both. */

@@ -110,7 +110,7 @@ describe('what the person is told of a cut-short chat', () => {
     const sweep = io(home.env);
     expect(await runCli(['sweep'], sweep)).toBe(1);
     expect(sweep.out).toMatch(/^gemini: 1 transcript file, 1 failed \(malformed ×1\)/m);
-    expect(sweep.out).toContain('1 transcript file could not be read: it may be in the middle of being written, or cut short.');
+    expect(sweep.out).toContain('1 transcript file could not be read:\nIt may have been caught in the middle of being written: Steward reads it again once it changes');
     expect(sweep.out).toContain(`  ${path} (Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)\n`);
 
     // The next sweep meets it known and unchanged: nothing failed in that run, so it exits 0, and says
@@ -119,7 +119,7 @@ describe('what the person is told of a cut-short chat', () => {
     expect(await runCli(['sweep'], again)).toBe(0);
     expect(again.out).toMatch(/^gemini: 1 transcript file, 1 still unreadable \(malformed ×1; not read again: unchanged since it failed\); nothing new \(\d+ ms\)$/m);
     expect(again.out).not.toMatch(/\d failed/);
-    expect(again.out).toContain('1 transcript file is still unreadable, unchanged since it failed: it may be in the middle of being written, or cut short.');
+    expect(again.out).toContain('1 transcript file is still unreadable, unchanged since it failed:\nIt may have been caught in the middle of being written: ');
     expect(again.out).toContain(`  ${path} (Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)\n`);
     const json = io(home.env);
     expect(await runCli(['sweep', '--json'], json)).toBe(0);

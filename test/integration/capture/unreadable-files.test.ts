@@ -202,8 +202,8 @@ describe('what the person is told', () => {
     const first = io(home.env);
     expect(await runCli(['sweep'], first)).toBe(1);
     expect(first.out).toMatch(/^codex: 2 transcript files, 1 read, 1 failed \(read_failed ×1\);/m);
-    expect(first.out).toContain('1 transcript file could not be read: it may be damaged, or not a transcript.');
-    expect(first.out).toContain('replace it with a good copy, or move it out of the agent');
+    expect(first.out).toContain('1 transcript file could not be read:\nIt may be damaged. Replace it with a good copy (from a backup, or the computer it came from), or move it out of the agent’s folder if it is not needed.');
+    expect(first.out).toContain('`steward backfill` tries it again now, without waiting for it to change.\n');
     expect(first.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
 
     // Known and unchanged, it is no failure of this run: a warning, exit 0.
@@ -216,7 +216,7 @@ describe('what the person is told', () => {
     const text = io(home.env);
     expect(await runCli(['sweep'], text)).toBe(0);
     expect(text.out).toMatch(/^codex: 2 transcript files, 1 already up to date, 1 still unreadable \(read_failed ×1; not read again: unchanged since it failed\);/m);
-    expect(text.out).toContain('1 transcript file is still unreadable, unchanged since it failed: it may be damaged, or not a transcript.');
+    expect(text.out).toContain('1 transcript file is still unreadable, unchanged since it failed:\nIt may be damaged. Replace it with a good copy');
     expect(text.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
 
     const info = io(home.env);
@@ -234,7 +234,7 @@ describe('what the person is told', () => {
     copyFileSync(COLD, broken);
     const info = io(home.env);
     expect(await runCli(['info'], info)).toBe(0);
-    expect(info.out).toMatch(/^At the last check \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})\), 1 transcript file could not be read: /m);
+    expect(info.out).toMatch(/^At the last check \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})\), 1 transcript file could not be read:\nIt may be damaged\. /m);
     expect(info.out).toContain(`  ${broken} (Codex CLI: its contents could not be read, read_failed)\n`);
     expect(info.out).toContain('A file replaced or moved since then is still listed until the next check looks at it again; `steward sweep` checks now.\n');
     // The next check reads the replaced file, and it is listed no more.
@@ -249,7 +249,7 @@ describe('what the person is told', () => {
     const { home, broken } = withCodex();
     const logger = createMemoryLogger();
     const core = temp.open({ logger });
-    const text = '1 Codex CLI transcript file could not be read (read_failed): it is tried again once it changes; Telemetry names it';
+    const text = '1 Codex CLI transcript file could not be read: it is tried again once it changes; Telemetry names it';
     for (let tick = 0; tick < 4; tick += 1) {
       const result = await core.call('Sweep.Tick', {});
       expect(result.unreadable?.map((f) => f.path)).toEqual([broken]);

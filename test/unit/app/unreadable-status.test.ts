@@ -10,7 +10,8 @@ import { AppState } from '../../../core/app/status.js';
  */
 const run = (over: Partial<ProviderSweepStats>): ProviderSweepStats => ({ provider: 'codex', discovered: 6, read: 0, unchanged: 5, failed: 0, partsWritten: 0, durationMs: 1, failedLines: 0, errors: [], ...over });
 const unreadableOnly = run({ failed: 1, errors: [{ code: 'read_failed', count: 1 }], unreadable: [{ code: 'read_failed', count: 1 }] });
-const WARNING = '1 Codex CLI transcript file could not be read (read_failed): it is tried again once it changes; Telemetry names it';
+// No code: the status is read in the tray's tooltip and the status bar, which have no Details (Telemetry and the CLI name each file's).
+const WARNING = '1 Codex CLI transcript file could not be read: it is tried again once it changes; Telemetry names it';
 
 function reporter(): { state: AppState; reporter: StatusReporter } {
   const state = new AppState(() => undefined);
@@ -26,10 +27,10 @@ describe('a transcript file that could not be read, in the status', () => {
     }
   });
 
-  it('counts several in one sentence, by their codes', () => {
+  it('counts several in one sentence, in words and never their codes', () => {
     const { state, reporter: r } = reporter();
     r.captureSettled([run({ failed: 3, errors: [{ code: 'read_failed', count: 2 }, { code: 'SQLITE_NOTADB', count: 1 }], unreadable: [{ code: 'read_failed', count: 2 }, { code: 'SQLITE_NOTADB', count: 1 }] })]);
-    expect(state.status.message).toBe('3 Codex CLI transcript files could not be read (read_failed, SQLITE_NOTADB): they are tried again once they change; Telemetry names them');
+    expect(state.status.message).toBe('3 Codex CLI transcript files could not be read: they are tried again once they change; Telemetry names them');
   });
 
   it("keeps Steward's own failures apart: the error counts only those, with their codes alone", () => {

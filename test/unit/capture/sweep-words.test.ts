@@ -63,24 +63,46 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     expect(formatSweepResult({ providers: [claude] })).not.toMatch(/\d+ days/);
   });
 
-  it('names the agent of an unreadable file as everything else does', () => {
-    const text = formatUnreadable([{ provider: 'codex', path: '/home/a/.codex/sessions/x.jsonl', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 }]);
-    expect(text).toContain('  /home/a/.codex/sessions/x.jsonl (Codex CLI: its contents could not be read, read_failed)\n');
+  it('names the agent of an unreadable file as everything else does, and its code after the words (a terminal has no Details)', () => {
+    const file = { provider: 'codex' as const, path: '/home/a/.codex/sessions/x.jsonl', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 };
+    expect(formatUnreadable([file])).toContain('  /home/a/.codex/sessions/x.jsonl (Codex CLI: its contents could not be read, read_failed)\n');
+    // A code without words of its own is said as the panel says it, not as "error E…": the code follows anyway.
+    expect(formatUnreadable([{ ...file, code: 'EWHATEVER' }])).toContain('  /home/a/.codex/sessions/x.jsonl (Codex CLI: its contents could not be read, EWHATEVER)\n');
   });
 
-  it('says a file none of which could be read may be mid-write and is read again once it changes; a damaged one keeps its words', () => {
+  it('groups the files by what to do, in the panel\'s words: wait for one caught mid-write, replace a damaged one, move one that is no transcript, shorten a long path', () => {
     const chat = { provider: 'gemini' as const, path: '/home/a/.gemini/tmp/x/chats/session-1.json', code: 'malformed', failedAt: 1, size: 10, mtimeMs: 1 };
     const archive = { provider: 'codex' as const, path: '/home/a/.codex/sessions/x.jsonl.zst', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 };
-    const text = formatUnreadable([chat]);
-    expect(text).toMatch(/^1 transcript file could not be read: it may be in the middle of being written, or cut short\. Steward reads it again once it changes/);
-    expect(text).toContain('if it stays unreadable, replace it with a good copy, or move it out of the agent');
-    expect(text).toContain('(Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)');
-    const two = formatUnreadable([chat, { ...chat, path: '/home/a/.gemini/tmp/x/chats/session-2.json' }]);
-    expect(two).toContain('they may be in the middle of being written, or cut short. Steward reads them again once one changes');
-    expect(two).toContain('if they stay unreadable, replace them');
-    const mixed = formatUnreadable([chat, archive]);
-    expect(mixed).toContain('they may be damaged, or not transcripts.');
-    expect(mixed).toContain('(Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)');
+    const store = { provider: 'openclaw' as const, path: '/home/a/.openclaw/agents/main/agent/openclaw-agent.sqlite', code: 'SQLITE_NOTADB', failedAt: 1, size: 10, mtimeMs: 1 };
+    const deep = { provider: 'claude' as const, path: '/home/a/.claude/projects/x/deep.jsonl', code: 'ENAMETOOLONG', failedAt: 1, size: 10, mtimeMs: 1 };
+    const chat2 = { ...chat, path: '/home/a/.gemini/tmp/x/chats/session-2.json' };
+    expect(formatUnreadable([chat, archive, store, chat2, deep])).toBe(
+      [
+        '5 transcript files could not be read:',
+        'They may have been caught in the middle of being written: Steward reads each again once it changes, so there is nothing to do unless one stays like this. Then replace it with a good copy, or move it out of the agent’s folder.',
+        `  ${chat.path} (Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)`,
+        `  ${chat2.path} (Gemini CLI: nothing of it could be read: it may be in the middle of being written, or cut short, malformed)`,
+        'It may be damaged. Replace it with a good copy (from a backup, or the computer it came from), or move it out of the agent’s folder if it is not needed. Steward tries again once it changes.',
+        `  ${archive.path} (Codex CLI: its contents could not be read, read_failed)`,
+        'It is named like a transcript but is not one: move it out of the agent’s folder, or rename it.',
+        `  ${store.path} (OpenClaw: not a database, SQLITE_NOTADB)`,
+        'The system cannot open a path this long: shorten the names of the folders it is in, or move it to a folder with a shorter path.',
+        `  ${deep.path} (Claude: its path is too long to open, ENAMETOOLONG)`,
+        '`steward backfill` tries them again now, without waiting for one to change.',
+        '',
+      ].join('\n'),
+    );
+    // One caught mid-write is never called damaged.
+    const one = formatUnreadable([chat]);
+    expect(one).toMatch(/^1 transcript file could not be read:\nIt may have been caught in the middle of being written: Steward reads it again once it changes/);
+    expect(one).not.toContain('damaged');
+    expect(one).toContain('`steward backfill` tries it again now, without waiting for it to change.\n');
+  });
+
+  it('says files met known and unchanged are still unreadable, by what to do as well', () => {
+    const archive = { provider: 'codex' as const, path: '/home/a/.codex/sessions/x.jsonl.zst', code: 'read_failed', failedAt: 1, size: 10, mtimeMs: 1 };
+    expect(formatUnreadable([archive], 1, undefined, 1)).toMatch(/^1 transcript file is still unreadable, unchanged since it failed:\nIt may be damaged\. /);
+    expect(formatUnreadable([archive, { ...archive, path: '/b' }], 2, undefined, 1)).toMatch(/^2 transcript files could not be read \(1 of them still unreadable, unchanged since it failed\):\nThey may be damaged\. /);
   });
 
   it('says a remembered list is the last check\'s, and when the next check looks again', () => {
@@ -88,12 +110,14 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
     const checkedAt = Date.UTC(2026, 11, 3, 9, 41);
     const nextCheckAt = Date.UTC(2026, 11, 3, 9, 46);
     const text = formatUnreadable([file], 1, { checkedAt, nextCheckAt });
-    expect(text).toMatch(new RegExp(`^At the last check \\(${localTime(checkedAt)}\\), 1 transcript file could not be read: `));
+    expect(text).toMatch(new RegExp(`^At the last check \\(${localTime(checkedAt)}\\), 1 transcript file could not be read:\n`));
     expect(text).toContain(`A file replaced or moved since then is still listed until the next check (${localTime(nextCheckAt)}) looks at it again; \`steward sweep\` checks now.\n`);
     expect(formatUnreadable([file], 1, { checkedAt, nextCheckAt: null })).toContain('still listed until the next check looks at it again');
     // A run's own list is what it found now: no label.
-    expect(formatUnreadable([file])).toMatch(/^1 transcript file could not be read: /);
+    expect(formatUnreadable([file])).toMatch(/^1 transcript file could not be read:\n/);
     expect(formatUnreadable([file])).not.toContain('last check');
+    // Files listed past the list's end are counted, after the groups.
+    expect(formatUnreadable([file], 4)).toContain(`(Codex CLI: its contents could not be read, read_failed)\n  … and 3 more files\n`);
   });
 
   it('says a repeated line in words that fit any count', () => {

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { byRemedy, remedyOf, remedyWords, whatIsWrong } from '../../../renderer/src/places/telemetry/unreadable-words.js';
+import { byRemedy, remedyOf, remedyWords, whatIsWrong } from '../../../core/api/index.js';
+import * as panel from '../../../renderer/src/places/telemetry/unreadable-words.js';
 
-describe('what the panel says of a file Steward could not read', () => {
+/**
+ * The one rule for what can be done about a file Steward could not read, and its words: the CLI
+ * (`steward sweep`, `backfill`, `info`) and the panel (Telemetry, Home) say the same.
+ */
+
+describe('what is said of a file Steward could not read, by the CLI and the panel alike', () => {
+  it('is one rule: the panel says what core/api says, not words of its own', () => {
+    expect(panel.remedyOf).toBe(remedyOf);
+    expect(panel.whatIsWrong).toBe(whatIsWrong);
+    expect(panel.remedyWords).toBe(remedyWords);
+    expect(panel.byRemedy).toBe(byRemedy);
+  });
+
   it('says what is wrong in words, never the code (that waits under Details)', () => {
     expect(whatIsWrong('malformed')).toBe('nothing of it could be read: it may be in the middle of being written, or cut short');
     expect(whatIsWrong('read_failed')).toBe('its contents could not be read');
