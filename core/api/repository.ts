@@ -11,8 +11,10 @@ import { COLLECTIONS } from './lists.js';
 export const SEARCH_DEGRADED = [
   // The profile is `none`: words only by configuration.
   'no_embedder',
-  // Nothing is indexed yet (RAG off, or its first run has not finished).
+  // Nothing is indexed yet: the first index run has not finished.
   'not_indexed',
+  // Search indexing is off for the registration: no index run will come (an index built before stays searchable by words).
+  'rag_off',
   // The profile changed explicitly; the new profile's namespace is not selected yet.
   'profile_changed',
   // Content changed since the selected namespace was covered; the next reconciliation repairs it.
@@ -28,6 +30,7 @@ export type SearchDegraded = (typeof SEARCH_DEGRADED)[number];
 export const DEGRADED_TEXT: Record<SearchDegraded, string> = {
   no_embedder: 'this repository is searched by words only (its profile has no embedder)',
   not_indexed: 'nothing is indexed by meaning yet; the first index run has not finished',
+  rag_off: 'search indexing is off for this repository; turn it on with `steward rag enable --repo OWNER/NAME`',
   profile_changed: 'the embedding profile changed; search by meaning resumes once the new profile has indexed',
   not_covered: 'content changed since the last index run; search by meaning resumes after the next one',
   boundary_refused: "the profile's data boundary is wider than this registration allows",
@@ -46,6 +49,11 @@ export const RepositoryHit = z.strictObject({
   state: z.string().nullable(),
   author: z.string().nullable(),
   updatedAt: z.number().int().nullable(),
+  /**
+   * The file the hit is about, relative: a document's path within its source, or the file a
+   * review (diff-line) comment is on; null for everything else. Never a local location.
+   */
+  path: z.string().nullable(),
   /** Which lists found it: words (BM25), meaning (vectors), or both. */
   matchedBy: z.array(z.enum(['words', 'meaning'])),
 });

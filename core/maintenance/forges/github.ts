@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import type { ForgeBinding } from './binding.js';
-import { DEFAULT_TRANSPORT, rateLimitUntil, type Transport, type TransportOptions } from './http.js';
+import { DEFAULT_TRANSPORT, rateLimitUntil, type HttpReply, type Transport, type TransportOptions } from './http.js';
 import { commentOf, itemOf, numberFromUrl, RawComment, RawItem } from './records.js';
 import type { Dialect } from './rest.js';
 import { ForgeError, RateLimited, type StreamRecord, type StreamTraits } from './types.js';
@@ -26,46 +27,61 @@ function flatHeaders(headers: Record<string, string | number | undefined> | unde
   return out;
 }
 
+/** Turns an Octokit failure into a reply (304/404/410) or the error the lanes know. */
+function replyOrThrow(error: unknown, clock: () => number): HttpReply {
+  if (error instanceof ForgeError) throw error;
+  if (!isRequestError(error)) throw new ForgeError('forge_unavailable', 'GitHub did not answer.');
+  const replyHeaders = flatHeaders(error.response?.headers);
+  if (error.status === 304) return { status: 304, data: null, headers: replyHeaders };
+  if (error.status === 404 || error.status === 410) return { status: error.status, data: null, headers: replyHeaders };
+  if (error.status === 401) throw new ForgeError('forge_unauthorized', 'GitHub did not accept the token.');
+  if (error.status === 403 || error.status === 429) {
+    const until = rateLimitUntil(error.status, replyHeaders, error.response?.data, clock());
+    if (until !== null) throw new RateLimited(until);
+    throw new ForgeError('forge_refused', 'GitHub refused the request.');
+  }
+  if (error.status >= 500) throw new ForgeError('forge_unavailable', `GitHub answered HTTP ${error.status}.`);
+  throw new ForgeError('forge_refused', `GitHub answered HTTP ${error.status}.`);
+}
+
 /**
- * GitHub through Octokit with its throttling and retry plugins: 5xx are retried with backoff, a
- * short rate-limit wait is waited out once, a long one surfaces as `RateLimited` (the next run
- * time). Octokit's own logging is silenced: its lines carry URLs.
+ * GitHub through Octokit: its retry plugin retries 5xx with backoff; rate limits (primary or
+ * secondary, 403 or 429) are never re-sent by a plugin, since GitHub asks for no request before
+ * Retry-After (or a minute) and the retry plugin would re-send a 429 within seconds. A short
+ * wait is waited out here once, as the fetch transport does; a long one surfaces as `RateLimited`
+ * (the next run time). The throttling plugin stays for its request pacing. Octokit's own logging is
+ * silenced: its lines carry URLs.
  */
 export function octokitTransport(binding: ForgeBinding, token: string, options: TransportOptions = {}): Transport {
   const o = { ...DEFAULT_TRANSPORT, ...options };
   const clock = options.clock ?? Date.now;
-  const waitInPlace = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryAfter * 1_000 <= o.inlineWaitMs && retryCount < 1;
+  const neverInPlace = () => false;
   const octokit = new SyncOctokit({
     auth: token,
     baseUrl: binding.apiBase,
     userAgent: 'steward',
     log: SILENT,
-    throttle: { onRateLimit: waitInPlace, onSecondaryRateLimit: waitInPlace, retryAfterBaseValue: 1_000, fallbackSecondaryRateRetryAfter: 60 },
-    retry: { retries: o.retries, retryAfterBaseValue: o.retryBaseMs },
+    throttle: { onRateLimit: neverInPlace, onSecondaryRateLimit: neverInPlace },
+    retry: { retries: o.retries, retryAfterBaseValue: o.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
   });
   return {
     async get(path, query, { etag, signal }) {
       const headers: Record<string, string> = { 'x-github-api-version': '2022-11-28' };
       if (etag) headers['if-none-match'] = etag;
-      try {
-        const res = await octokit.request(`GET ${path}`, { ...query, headers, request: { signal, timeout: o.timeoutMs } });
-        if (typeof res.data === 'string') throw new ForgeError('forge_malformed', 'GitHub sent a reply that is not JSON.');
-        return { status: res.status, data: res.data as unknown, headers: flatHeaders(res.headers as Record<string, string>) };
-      } catch (error) {
-        if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : error;
-        if (error instanceof ForgeError) throw error;
-        if (!isRequestError(error)) throw new ForgeError('forge_unavailable', 'GitHub did not answer.');
-        const replyHeaders = flatHeaders(error.response?.headers);
-        if (error.status === 304) return { status: 304, data: null, headers: replyHeaders };
-        if (error.status === 404 || error.status === 410) return { status: error.status, data: null, headers: replyHeaders };
-        if (error.status === 401) throw new ForgeError('forge_unauthorized', 'GitHub did not accept the token.');
-        if (error.status === 403 || error.status === 429) {
-          const until = rateLimitUntil(error.status, replyHeaders, error.response?.data, clock());
-          if (until !== null) throw new RateLimited(until);
-          throw new ForgeError('forge_refused', 'GitHub refused the request.');
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const res = await octokit.request(`GET ${path}`, { ...query, headers, request: { signal, timeout: o.timeoutMs } });
+          if (typeof res.data === 'string') throw new ForgeError('forge_malformed', 'GitHub sent a reply that is not JSON.');
+          return { status: res.status, data: res.data as unknown, headers: flatHeaders(res.headers as Record<string, string>) };
+        } catch (error) {
+          if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : error;
+          try {
+            return replyOrThrow(error, clock);
+          } catch (failure) {
+            if (!(failure instanceof RateLimited) || attempt > 0 || failure.until - clock() > o.inlineWaitMs) throw failure;
+            await sleep(Math.max(0, failure.until - clock()), undefined, { signal });
+          }
         }
-        if (error.status >= 500) throw new ForgeError('forge_unavailable', `GitHub answered HTTP ${error.status}.`);
-        throw new ForgeError('forge_refused', `GitHub answered HTTP ${error.status}.`);
       }
     },
   };

@@ -16,6 +16,8 @@ export interface DocumentMeta {
   author: string | null;
   labels: string[];
   updatedAt: number | null;
+  /** A document's path within its source, or a review comment's file (see `RepositoryHit.path`). */
+  path?: string | null;
 }
 
 export interface SourceDocument extends ChunkSource {
@@ -46,6 +48,15 @@ function webUrl(raw: unknown): string | null {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Only a relative path reaches a hit: one that names a local location is dropped. */
+function relativePath(raw: string | null): string | null {
+  if (!raw || raw.startsWith('/') || raw.startsWith('\\') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..')) return null;
+  return raw;
+}
+
+/** A document's external id is `<source id>:<path within the source>`. */
+const documentPath = (externalId: string): string | null => relativePath(externalId.includes(':') ? externalId.slice(externalId.indexOf(':') + 1) : null);
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null);
 
 type Row = Record<string, unknown>;
@@ -84,6 +95,7 @@ export class Corpus {
       author: str(row['author']),
       labels: labelsOf(row['labels']),
       updatedAt: num(row['updated_at']),
+      path: ref.kind === 'documents' ? documentPath(ref.externalId) : null,
     };
     const labels = meta.labels.length > 0 ? `\n\nLabels: ${meta.labels.join(', ')}` : '';
     return { title: meta.title || ref.externalId, body: `${str(row['body']) ?? ''}${labels}`, meta };
@@ -110,6 +122,7 @@ export class Corpus {
         author: str(row['author']),
         labels: labelsOf(parent?.['labels']),
         updatedAt: num(row['updated_at']),
+        path: relativePath(path),
       },
     };
   }

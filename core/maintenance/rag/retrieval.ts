@@ -25,7 +25,8 @@ export interface SearchRequest {
 
 export interface SearchProfile {
   snapshot: ConfigSnapshot;
-  policy: Pick<Policy, 'embeddingBoundary'>;
+  /** `rag` off: no index run will come, so a missing or stale index is reported as `rag_off`. */
+  policy: Pick<Policy, 'embeddingBoundary'> & Partial<Pick<Policy, 'rag'>>;
   deps: ProfileDeps;
   /** How long a query embedding may take before the search answers with words only. */
   queryTimeoutMs?: number;
@@ -274,6 +275,14 @@ export function snippetOf(text: string, query: string): string {
  * query the result is words only and `degraded` says why.
  */
 export async function searchCache(db: Database.Database, request: SearchRequest, profile: SearchProfile): Promise<SearchResult> {
+  const result = await searchIndexed(db, request, profile);
+  return result.degraded && WAITS_FOR_A_RUN.has(result.degraded) && profile.policy.rag === 'off' ? { ...result, degraded: 'rag_off' } : result;
+}
+
+/** Reasons that promise an index run; with search indexing off, none will come. */
+const WAITS_FOR_A_RUN = new Set<SearchDegraded>(['not_indexed', 'profile_changed', 'not_covered']);
+
+async function searchIndexed(db: Database.Database, request: SearchRequest, profile: SearchProfile): Promise<SearchResult> {
   if (ragVersion(db) === 0) return { hits: [], degraded: 'not_indexed' };
   const store = new RagStore(db);
   const mode = request.mode ?? 'hybrid';
@@ -316,6 +325,7 @@ export async function searchCache(db: Database.Database, request: SearchRequest,
       state: meta.state,
       author: meta.author,
       updatedAt: meta.updatedAt,
+      path: meta.path ?? null,
       matchedBy: [...(viaWords ? (['words'] as const) : []), ...(lists.meaning.has(sourceId) ? (['meaning'] as const) : [])],
     });
   }

@@ -214,6 +214,56 @@ describe('forge rate limits and failures', () => {
     expect(r.m.list().registrations[0]!.waiting).toBeNull();
   });
 
+  // GitHub's rule for a secondary limit: wait Retry-After (or a minute) and never re-send sooner.
+  const SECONDARY = JSON.stringify({ message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' });
+  it.each<[Shape, string, Reply, number]>([
+    ['github', '429 with retry-after', { status: 429, headers: { 'retry-after': '600' }, body: 'Too Many Requests' }, 600_000],
+    ['github', '429 secondary limit with retry-after', { status: 429, headers: { 'retry-after': '600' }, body: SECONDARY }, 600_000],
+    ['github', '403 secondary limit with retry-after', { status: 403, headers: { 'retry-after': '600' }, body: SECONDARY }, 600_000],
+    ['github', '403 secondary limit without retry-after', { status: 403, body: SECONDARY }, 60_000],
+    ['gitea', '429 with retry-after', { status: 429, headers: { 'retry-after': '600' }, body: 'Too Many Requests' }, 600_000],
+  ])('sends no second %s request before a %s lifts, and waits as for the primary limit', async (shape, _kind, reply, waitMs) => {
+    r = await rig(shape, { policy: NO_WIKI, transport: { retries: 3, retryBaseMs: 5, inlineWaitMs: 5_000 } });
+    seed(r.forge, 40, 100, 0);
+    let limitedAt: number | null = null;
+    let after = 0;
+    r.forge.scripts.push((req): Reply | void => {
+      if (!tailIssues(req) || req.query.get('page') !== '2') return;
+      if (limitedAt !== null) {
+        after += 1;
+        return reply;
+      }
+      limitedAt = Date.now();
+      return reply;
+    });
+    const pass = await r.reconcile();
+    expect(after).toBe(0);
+    expect(pass.jobs.find((j) => j.lane === 'tail')).toMatchObject({ state: 'waiting', errorClass: null });
+    const waiting = r.m.list().registrations[0]!;
+    expect(waiting.waiting).toMatchObject({ reason: 'rate_limited', host: '127.0.0.1' });
+    expect(Math.abs(waiting.waiting!.until! - (limitedAt! + waitMs))).toBeLessThan(5_000);
+    expect(waiting.stages.sync).toMatchObject({ errorClass: null, failures: 0 });
+    expect(waiting.nextRunAt).toBe(waiting.waiting!.until);
+    expect((await r.reconcile()).skipped).toContainEqual(expect.objectContaining({ stage: 'sync', reason: 'rate_limited' }));
+    expect(after).toBe(0);
+  });
+
+  it('waits out a short github retry-after in place once, no sooner than it asks', async () => {
+    r = await rig('github', { policy: NO_WIKI, transport: { inlineWaitMs: 3_000, retries: 3, retryBaseMs: 5 } });
+    seed(r.forge, 30, 100, 0);
+    const at: number[] = [];
+    r.forge.scripts.push((req): Reply | void => {
+      if (!tailIssues(req) || req.query.get('page') !== '2') return;
+      at.push(Date.now());
+      if (at.length === 1) return { status: 429, headers: { 'retry-after': '1' }, body: 'Too Many Requests' };
+    });
+    await untilComplete(r);
+    expect(at.length).toBeGreaterThanOrEqual(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+    expect(r.m.list().registrations[0]!.waiting).toBeNull();
+    expect(cacheContent(r).issues).toEqual(datasetContent(r.forge).issues);
+  });
+
   it('waits out a short retry-after in place and retries a 500 before failing the stage', async () => {
     r = await rig('gitea', { policy: NO_WIKI, transport: { inlineWaitMs: 3_000, retries: 3, retryBaseMs: 5 } });
     seed(r.forge, 30, 100, 0);

@@ -1,27 +1,8 @@
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
-import type { SearchDegraded } from '../../../../core/api/index.js';
 import { Button, ErrorBanner, formatRelativeTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
+import { hitKindWords, WORDS_ONLY } from './repository-hit-words.js';
 import './repository-search.css';
-
-/** Why a search used words only, in the panel's words (the contract types the list, so none is missed). */
-const WORDS_ONLY: Record<SearchDegraded, string> = {
-  no_embedder: 'This repository is searched by words only: its profile has no embedder.',
-  not_indexed: 'Searching by words only: nothing is indexed by meaning yet.',
-  profile_changed: 'Searching by words only: the embedding profile changed and the new one has not finished indexing.',
-  not_covered: 'Searching by words only: new content has not been indexed by meaning yet. The next reconcile does it.',
-  boundary_refused: "Searching by words only: this profile would send text beyond what this repository's policy allows.",
-  embedder_unavailable: 'Searching by words only: the embedder did not answer.',
-};
-
-const COLLECTION_LABELS: Record<string, string> = {
-  issues: 'Issue',
-  'issue-comments': 'Comment',
-  pulls: 'Pull request',
-  'pr-comments': 'Review comment',
-  wiki: 'Wiki',
-  documents: 'Document',
-};
 
 /** A search box for one repository cache: ranked hits with snippets and links to the forge. */
 export function RepositorySearch({ repo }: { repo: string }): ReactElement {
@@ -84,8 +65,7 @@ export function RepositorySearch({ repo }: { repo: string }): ReactElement {
                     )}
                   </div>
                   <div className="repo-search__meta">
-                    {COLLECTION_LABELS[h.collection] ?? h.collection}
-                    {h.number !== null && ` #${h.number}`}
+                    {hitKindWords(h)}
                     {h.state && ` · ${h.state}`}
                     {h.author && ` · ${h.author}`}
                     {h.updatedAt !== null && ` · updated ${formatRelativeTime(h.updatedAt)}`}

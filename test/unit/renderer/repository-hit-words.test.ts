@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { RepositoryHit } from '../../../core/api/index.js';
+import { hitKindWords, WORDS_ONLY } from '../../../renderer/src/places/maintenance/repository-hit-words.js';
+
+function hit(over: Partial<RepositoryHit>): RepositoryHit {
+  return { collection: 'issues', number: null, title: 't', snippet: '', score: 1, url: null, state: null, author: null, updatedAt: null, path: null, matchedBy: ['words'], ...over };
+}
+
+describe('what the repository search panel calls a hit', () => {
+  it('names a comment as on its issue or pull request, not as if the number were its own', () => {
+    expect(hitKindWords(hit({ collection: 'issue-comments', number: 31 }))).toBe('Comment on #31');
+    expect(hitKindWords(hit({ collection: 'issues', number: 31 }))).toBe('Issue #31');
+    expect(hitKindWords(hit({ collection: 'pulls', number: 12 }))).toBe('Pull request #12');
+  });
+
+  it('calls only a diff-line comment a review comment; a conversation comment is a comment on the pull request', () => {
+    expect(hitKindWords(hit({ collection: 'pr-comments', number: 12 }))).toBe('Comment on pull request #12');
+    expect(hitKindWords(hit({ collection: 'pr-comments', number: 12, path: 'src/editor/undo.ts' }))).toBe('Review comment on pull request #12 · src/editor/undo.ts');
+  });
+
+  it("shows a document's path within its source beside its title", () => {
+    expect(hitKindWords(hit({ collection: 'documents', title: 'architecture', path: 'docs/architecture.md' }))).toBe('Document · docs/architecture.md');
+    expect(hitKindWords(hit({ collection: 'documents', title: 'README' }))).toBe('Document');
+    expect(hitKindWords(hit({ collection: 'wiki', title: 'Home' }))).toBe('Wiki');
+  });
+
+  it('says search indexing is off, and how to turn it on, rather than promising a first run', () => {
+    expect(WORDS_ONLY.rag_off).toMatch(/search indexing is off for this repository/i);
+    expect(WORDS_ONLY.rag_off).toContain('steward rag enable');
+    expect(WORDS_ONLY.rag_off).not.toMatch(/yet/);
+  });
+});
