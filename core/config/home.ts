@@ -30,6 +30,8 @@ export const HOME_FILES = {
   gateway: 'gateway.db',
   daemon: 'daemon.json',
   registry: 'managed-caches.json',
+  /** Maintenance plans an agent proposed that wait for a person's confirmation (mode 0600). */
+  waitingPlans: 'waiting-plans.json',
   projects: 'projects',
   caches: 'caches',
   logs: 'logs',

@@ -95,6 +95,9 @@ export class Maintenance {
     this.#resolution = new Resolution(this.#room);
     this.#facts = options.planFacts ?? builtinFacts({ default: DEFAULT_CONFIG_SNAPSHOT });
     this.#setup = new Setup(this.#room, this.#enrollment, this.#facts, (id) => this.reconcileNow(id), () => options.onWaiting?.(this.#setup.waiting()));
+    // Plans recorded before this start (or by another process) still wait: the owner says so at once.
+    const waiting = this.#setup.waiting();
+    if (waiting.length > 0) options.onWaiting?.(waiting);
     const load = this.store.load;
     if (load.state === 'degraded') options.logger.warn('maintenance registry degraded; left untouched', { reason: load.reason });
     else {

@@ -10,13 +10,13 @@ import { registrationStatus } from '../status.js';
 import { effectsOf, listWords, type PlanAction } from './effects.js';
 import type { ModelState, PlanFacts } from './facts.js';
 import { resolveRequest, type Resolved } from './target.js';
+import { WaitingBook } from './waiting.js';
 import { handoffOf, historyOf, setupStatusOf } from './words.js';
 
 export type ApplyParams = ParsedParams<'Maintenance.Apply'>;
 
 /** Bumped when what a plan covers changes, so a plan made by an older Steward is never applied by a newer one. */
 const SETUP_PLAN_VERSION = 1;
-const WAITING_LIMIT = 32;
 
 /** A rendered plan with the private parts apply needs (the registration, the snapshot, what to perform). */
 interface Rendered {
@@ -115,7 +115,8 @@ export class Setup {
   readonly #facts: PlanFacts;
   readonly #reconcile: (registrationId: string) => Promise<ReconcileResult>;
   readonly #onWaiting: () => void;
-  readonly #waiting = new Map<string, WaitingPlan>();
+  /** On disk, so a plan waits across a restart and whichever process recorded it. */
+  readonly #waiting: WaitingBook;
   /** Applies take turns up to their enrollment: two at once could each create a cache for the same repository. */
   #turn: Promise<unknown> = Promise.resolve();
 
@@ -125,6 +126,7 @@ export class Setup {
     this.#facts = facts;
     this.#reconcile = reconcile;
     this.#onWaiting = onWaiting;
+    this.#waiting = new WaitingBook(room.home, room.logger);
   }
 
   async plan(request: SetupRequest, signal?: AbortSignal): Promise<SetupPlan> {
@@ -408,27 +410,22 @@ export class Setup {
   #remember(request: SetupRequest, plan: SetupPlan, needs: string[]): void {
     const waitingId = opaqueId('wait', [plan.repo, plan.policy, plan.registrationId], 12);
     const clean: SetupRequest = Object.fromEntries(Object.entries(request).filter(([k]) => !['planId', 'idempotencyKey', 'confirmedBy', 'detach'].includes(k)));
-    this.#waiting.delete(waitingId);
-    this.#waiting.set(waitingId, { waitingId, request: clean, repo: plan.repo, askedAt: this.#room.clock(), needs });
-    while (this.#waiting.size > WAITING_LIMIT) this.#waiting.delete(this.#waiting.keys().next().value!);
+    this.#waiting.record({ waitingId, request: clean, repo: plan.repo, askedAt: this.#room.clock(), needs });
     this.#onWaiting();
   }
 
   /** A person confirmed a plan for a repository an agent asked about: that request no longer waits. */
   #settleWaiting(plan: SetupPlan): void {
-    let changed = false;
-    for (const [id, w] of this.#waiting) if (w.repo === plan.repo) changed = this.#waiting.delete(id) || changed;
-    if (changed) this.#onWaiting();
+    if (this.#waiting.remove((w) => w.repo === plan.repo)) this.#onWaiting();
   }
 
   waiting(): WaitingPlan[] {
-    return [...this.#waiting.values()].sort((a, b) => b.askedAt - a.askedAt);
+    return this.#waiting.list().sort((a, b) => b.askedAt - a.askedAt);
   }
 
   dismiss(waitingId: string): boolean {
-    const dismissed = this.#waiting.delete(waitingId);
+    const dismissed = this.#waiting.remove((w) => w.waitingId === waitingId);
     if (dismissed) this.#onWaiting();
     return dismissed;
   }
 }
-
