@@ -65,7 +65,8 @@ function attentionItems(status: AppStatus, actions: TrayActions): MenuItemConstr
  * only way to reach the window. The status line opens where its matter is dealt with, when it has one.
  */
 export function trayMenuTemplate(status: AppStatus, actions: TrayActions): MenuItemConstructorOptions[] {
-  const headlinePlace = [...status.errors, ...status.attention, ...status.working][0]?.place ?? undefined;
+  // The list the headline speaks from (a conflict outranks an error): its first item's place.
+  const headlinePlace = (status.state === 'attention' ? status.attention : [...status.errors, ...status.attention, ...status.working])[0]?.place ?? undefined;
   const headline: MenuItemConstructorOptions =
     headlinePlace && status.state !== 'working' ? { id: 'status', label: statusLine(status), click: () => actions.open(headlinePlace) } : { id: 'status', label: statusLine(status), enabled: false };
   return [

@@ -1,5 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
-// The panel imports five files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out) and names.ts (how a person names a project).
+// The panel imports six files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out), maintenance-words.ts (why a cache's sync failed) and names.ts (how a person names a project).
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -30,6 +30,7 @@ export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, 
 export { readToolResult, type ToolResultReading } from './tool-results.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, subagentPlaces, subagentsAt, voiceOf, type HarnessKind, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';
 export { byRemedy, failuresOf, remedyOf, remedyWords, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, whatIsWrong, type Remedy, type RunFailures } from './import-words.js';
+export { failureWords, FORGE_TOKEN_NAMES, tokenNameOf } from './maintenance-words.js';
 export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

@@ -1,4 +1,4 @@
-import { countOf, nounFor, PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem, type WaitingPlan } from '../api/index.js';
+import { countOf, failureWords, nounFor, PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem, type WaitingPlan } from '../api/index.js';
 import type { CuratorPause } from '../sweeper/index.js';
 import type { AppState } from './status.js';
 
@@ -131,7 +131,7 @@ export class StatusReporter {
     this.#state.replace(['plan-waiting'], items);
   }
 
-  /** The registry read whole: running jobs, open conflicts, failing stages. Never a path: ids and repo names only. */
+  /** The registry read whole: running jobs, open conflicts, failing stages of enabled registrations. Never a path: ids and repo names only. */
   maintenance(list: Result<'Maintenance.List'>, conflicts: readonly ConflictView[]): void {
     const items: StatusItem[] = [];
     if (list.registry.state === 'degraded') {
@@ -140,8 +140,9 @@ export class StatusReporter {
     for (const r of list.registrations) {
       const repo = r.canonicalRepoId;
       if (r.jobs.some((job) => job.state === 'running')) items.push({ kind: 'sync', subject: r.registrationId, text: `Updating the ${repo} cache`, place: 'maintenance' });
-      const failing = [r.stages.sync, r.stages.rag].find((stage) => stage.errorClass !== null && stage.failures > 0);
-      if (failing) items.push({ kind: 'sync-failed', subject: r.registrationId, text: `Updating the ${repo} cache failed: ${failing.errorClass}`, place: 'maintenance' });
+      // A paused registration schedules nothing: its last failure is history (its Maintenance card keeps it), not a current problem.
+      const failing = r.enabled ? [r.stages.sync, r.stages.rag].find((stage) => stage.errorClass !== null && stage.failures > 0) : undefined;
+      if (failing) items.push({ kind: 'sync-failed', subject: r.registrationId, text: `Updating the ${repo} cache failed: ${failureWords(failing.errorClass!, r.forge)}`, place: 'maintenance' });
     }
     for (const c of conflicts) {
       const repo = c.canonicalRepoId ?? c.candidates.flatMap((candidate) => candidate.members).find((m) => m.canonicalRepoId !== null)?.canonicalRepoId ?? c.aliases[0];

@@ -33,10 +33,22 @@ function more(n: number): string {
   return n > 0 ? ` (and ${n} more)` : '';
 }
 
-/** The headline: the most urgent list wins (errors, then what needs the person, then work in hand, then the person's pause). */
+/**
+ * What only the person can settle (a conflict's choice, a plan waiting for confirmation): nothing moves
+ * until they act, so it leads the headline even over failures, which Steward retries on its own.
+ */
+const DECISIONS: ReadonlySet<StatusKind> = new Set<StatusKind>(['conflict', 'plan-waiting']);
+
+/** Decisions first, each list otherwise in the order its items came. */
+function decisionsFirst(items: StatusItem[]): StatusItem[] {
+  return [...items.filter((i) => DECISIONS.has(i.kind)), ...items.filter((i) => !DECISIONS.has(i.kind))];
+}
+
+/** The headline: the most urgent list wins (a decision, then errors, then what needs the person, then work in hand, then the person's pause). */
 function headline(paused: boolean, lists: Record<ListName, StatusItem[]>): Pick<AppStatus, 'state' | 'message'> {
   const { working, attention, errors } = lists;
-  if (errors.length > 0) return { state: 'error', message: `${errors[0]!.text}${more(errors.length - 1)}` };
+  const decides = attention.length > 0 && DECISIONS.has(attention[0]!.kind);
+  if (errors.length > 0 && !decides) return { state: 'error', message: `${errors[0]!.text}${more(errors.length - 1)}` };
   if (attention.length === 1) return { state: 'attention', message: attention[0]!.text };
   if (attention.length > 1) return { state: 'attention', message: `${attention.length} things need you` };
   if (working.length > 0) return { state: 'working', message: `${working[0]!.text}${more(working.length - 1)}` };
@@ -61,9 +73,13 @@ export function notRunningStatus(): AppStatus {
 export function composeStatus(paused: boolean, items: Iterable<StatusItem>): AppStatus {
   const lists: Record<ListName, StatusItem[]> = { working: [], attention: [], errors: [] };
   for (const item of items) lists[LIST_OF[item.kind]].push(item);
+  lists.attention = decisionsFirst(lists.attention);
   const { state, message } = headline(paused, lists);
   const rest = (list: StatusItem[], isHeadline: boolean) => (isHeadline && list.length === 1 ? [] : list.map((item) => item.text));
-  const details = [...rest(lists.errors, state === 'error'), ...rest(lists.attention, state === 'attention'), ...rest(lists.working, state === 'working')];
+  const errors = rest(lists.errors, state === 'error');
+  const attention = rest(lists.attention, state === 'attention');
+  // The details follow the headline's order: what it names comes first.
+  const details = [...(state === 'attention' ? [...attention, ...errors] : [...errors, ...attention]), ...rest(lists.working, state === 'working')];
   if (paused && state !== 'paused') details.push(PAUSED_TEXT);
   return { state, message, paused, ...lists, details };
 }

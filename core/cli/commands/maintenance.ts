@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { countOf, FORGE_KINDS, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
+import { countOf, failureWords, FORGE_KINDS, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { formatOption, isJson, policyOf } from './maintenance-options.js';
@@ -61,7 +61,9 @@ function formatRegistration(r: RegistrationStatus): string[] {
   for (const f of r.frontiers) lines.push(`  frontier ${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '-'}`}`);
   for (const stage of ['sync', 'rag'] as const) {
     const st = r.stages[stage];
-    if (st.errorClass) lines.push(`  ${stage} failing: ${st.errorClass} x${st.failures}, next attempt ${when(st.nextAttemptAt)}`);
+    // The words the status line says, the class kept in brackets for scripts; a paused registration's failure is its last, not a current one.
+    if (st.errorClass && !r.enabled) lines.push(`  ${stage} last failed (before the pause): ${failureWords(st.errorClass, r.forge)} [${st.errorClass}]`);
+    else if (st.errorClass) lines.push(`  ${stage} failing ${countOf(st.failures, 'time')} in a row: ${failureWords(st.errorClass, r.forge)} [${st.errorClass}], next attempt ${when(st.nextAttemptAt)}`);
   }
   for (const j of r.jobs.slice(0, 3)) lines.push(`  job ${j.jobId} ${j.stage}/${j.lane} ${j.state}${j.errorClass ? ` ${j.errorClass}` : ''} ${when(j.startedAt)}`);
   return lines;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FORGE_KINDS, MAINTENANCE_PROTOCOL, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
+import { failureWords, FORGE_KINDS, MAINTENANCE_PROTOCOL, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { launchOwner } from '../launch.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -90,8 +90,20 @@ export function formatApplied(applied: SetupApplied): string {
   if (applied.smoke) lines.push(`The embedding test request answered (${applied.smoke.provider}, ${applied.smoke.dimensions} dimensions).`);
   if (applied.detached) lines.push('The first pass runs in the background (`steward service maintenance` shows it).');
   else if (applied.jobs.length > 0) lines.push(`First pass: ${applied.jobs.map((j) => `${j.stage}/${j.lane} ${j.state}${j.coalesced ? ' (joined running work)' : ''}`).join(', ')}.`);
+  const failed = firstPassFailures(applied);
+  if (failed.length > 0) lines.push(`The plan was applied and the registration is kept, but its first pass failed: ${failed.join('; ')}.`);
   lines.push(`Status: ${STATUS_WORDS[applied.status]}; ${HISTORY_WORDS[applied.history]}.`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Why each first-pass job that failed did, in the status line's words (its job's class, else its stage's). */
+export function firstPassFailures(applied: SetupApplied): string[] {
+  if (applied.detached) return [];
+  const reasons = applied.jobs
+    .filter((j) => j.state === 'failed')
+    .map((j) => applied.registration.jobs.find((k) => k.jobId === j.jobId)?.errorClass ?? applied.registration.stages[j.stage].errorClass ?? 'internal')
+    .map((errorClass) => failureWords(errorClass, applied.registration.forge));
+  return [...new Set(reasons)];
 }
 
 async function planVerb(io: CliIo, options: SetupOptions, defaults: { rag?: 'maintain' }): Promise<number> {
@@ -160,7 +172,8 @@ async function enableVerb(io: CliIo, options: EnableOptions, defaults: { rag?: '
   });
   if (format === 'json') printJson(io, { plan: setupPlanJson(plan), applied: setupAppliedJson(applied) });
   else io.stdout(formatApplied(applied));
-  return EXIT.ok;
+  // Applied, but a first pass that failed (a refused token, a missing repository) is the person's to act on.
+  return firstPassFailures(applied).length > 0 ? EXIT.failure : EXIT.ok;
 }
 
 function setupFlags(command: Command, repoRequired: boolean): Command {

@@ -186,6 +186,18 @@ describe('steward maintenance plan and enable', () => {
     expect(existsSync(join(home.dir, 'managed-caches.json'))).toBe(false);
   });
 
+  it('says why a first pass failed for a refused token, keeps what was applied, and exits 1', async () => {
+    home = tempHome('steward-setup-');
+    forge = new FakeForge({ shape: 'github', token: TOKEN });
+    const base = await forge.start();
+    seed(forge, 3);
+    const env = { ...home.env, GITHUB_TOKEN: 'not-the-token', STEWARD_CODEX_ROOTS: '', STEWARD_GEMINI_ROOTS: '', XDG_CONFIG_HOME: join(home.dir, 'xdg') };
+    const enable = await cli(env, 'maintenance', 'enable', '--repo', 'acme/widgets', '--base-url', base, '--collections', 'issues', '--no-service-install', '--yes', '--idempotency-key', 'wrong-1');
+    expect(enable.out).toContain('The plan was applied and the registration is kept, but its first pass failed: the forge refused the token: set a new one with `steward secrets set GITHUB_TOKEN`.');
+    expect(enable.out).not.toContain('forge_unauthorized');
+    expect(enable.code).toBe(1);
+  });
+
   it('in a terminal, shows the plan and asks; a yes applies it under a key derived from that plan, a no changes nothing', async () => {
     home = tempHome('steward-setup-');
     forge = new FakeForge({ shape: 'github', token: TOKEN });

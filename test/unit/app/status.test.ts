@@ -11,12 +11,14 @@ const paused = item('curator-paused', 'The Anthropic curator is paused: credit b
 const failed = item('import-failed', 'Importing Claude transcripts failed', 'claude');
 
 describe('the status model', () => {
-  it('ranks the headline: error, then what needs the person, then work in hand, then the pause, then up to date', () => {
+  it('ranks the headline: a decision only the person makes, then error, then what needs the person, then work in hand, then the pause, then up to date', () => {
     expect(composeStatus(false, [])).toMatchObject({ state: 'idle', message: 'Up to date', details: [] });
     expect(composeStatus(true, [])).toMatchObject({ state: 'paused', message: PAUSED_TEXT, details: [] });
     expect(composeStatus(true, [importing])).toMatchObject({ state: 'working', message: importing.text, details: [PAUSED_TEXT] });
     expect(composeStatus(true, [importing, conflict])).toMatchObject({ state: 'attention', message: conflict.text, details: [importing.text, PAUSED_TEXT] });
-    expect(composeStatus(false, [importing, conflict, failed])).toMatchObject({ state: 'error', message: failed.text, details: [conflict.text, importing.text] });
+    expect(composeStatus(false, [importing, conflict, failed])).toMatchObject({ state: 'attention', message: conflict.text, details: [failed.text, importing.text] });
+    expect(composeStatus(false, [importing, paused, failed])).toMatchObject({ state: 'error', message: failed.text, details: [paused.text, importing.text] });
+    expect(composeStatus(false, [paused, failed, conflict])).toMatchObject({ state: 'attention', message: '2 things need you', details: [conflict.text, paused.text, failed.text] });
   });
 
   it('names how many when several share the headline, and lists each once in the details', () => {

@@ -73,10 +73,15 @@ describe('tray menu', () => {
 
   it('an error is the status line and opens its place; work in hand is a plain line', () => {
     const a = actions();
-    const error = composeStatus(false, [failed, conflict]);
-    expect(labels(error).slice(0, 3)).toEqual(['Open Steward', failed.text, conflict.text]);
+    const error = composeStatus(false, [failed, curatorPaused]);
+    expect(labels(error).slice(0, 3)).toEqual(['Open Steward', failed.text, curatorPaused.text]);
     click(error, a, 'status');
     expect(a.calls).toEqual(['open:telemetry']);
+    // A conflict only the person can settle outranks the error, and its line opens Conflicts.
+    const decision = composeStatus(false, [failed, conflict]);
+    expect(labels(decision)[1]).toBe(conflict.text);
+    click(decision, a, 'status');
+    expect(a.calls).toEqual(['open:telemetry', 'open:conflicts']);
     expect(trayMenuTemplate(working, actions())[1]).toMatchObject({ label: 'Importing new transcripts', enabled: false });
   });
 

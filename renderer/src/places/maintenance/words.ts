@@ -1,4 +1,5 @@
 import type { CollectionStatus, RegistrationStatus } from '../../../../core/api/index.js';
+import { failureWords, tokenNameOf } from '../../../../core/api/maintenance-words.js';
 import { countOf, formatCount, formatDateTime, formatRelativeTime } from '../../components/index.js';
 
 /** The spec's lifecycle words, said the way a person reads them. */
@@ -23,8 +24,6 @@ export const COLLECTION_LABELS: Record<string, string> = {
   documents: 'Local documents',
 };
 
-const TOKEN_NAMES: Record<string, string> = { github: 'GITHUB_TOKEN', gitea: 'GITEA_TOKEN', gitcode: 'GITCODE_TOKEN' };
-
 const REASONS: Record<string, string> = {
   token_missing: 'no token',
   rate_limited: 'rate limit',
@@ -44,13 +43,13 @@ export function summary(r: RegistrationStatus): string {
   const w = r.waiting;
   if (!r.enabled) return r.disabledReason === 'operator' || r.disabledReason === null ? 'Paused: nothing is scheduled until you resume it.' : `Blocked: ${r.disabledReason.replace(/_/g, ' ')}.`;
   if (w?.reason === 'token_missing') {
-    const name = TOKEN_NAMES[r.forge?.kind ?? ''] ?? 'the token';
+    const name = tokenNameOf(r.forge);
     return `Waiting: token missing for ${w.host ?? 'this forge'}. Store one with the command steward secrets set ${name} (or set ${name} in Steward's environment).`;
   }
   if (w?.reason === 'rate_limited') return `Waiting until ${w.until !== null ? formatDateTime(w.until) : 'the forge allows more requests'}: the forge's rate limit is used up. What was read is kept.`;
   if (w?.reason === 'forge_unknown') return 'Waiting: this cache does not say which forge it syncs from. Add the repository again with the command steward maintenance add.';
   const failing = r.stages.sync.errorClass;
-  if (failing) return `Sync failed (${failing.replace(/_/g, ' ')}), ${r.stages.sync.failures} time${r.stages.sync.failures === 1 ? '' : 's'} in a row; next try ${r.stages.sync.nextAttemptAt !== null ? formatRelativeTime(r.stages.sync.nextAttemptAt) : 'soon'}.`;
+  if (failing) return `Sync failed ${r.stages.sync.failures} time${r.stages.sync.failures === 1 ? '' : 's'} in a row: ${failureWords(failing, r.forge)}. Next try ${r.stages.sync.nextAttemptAt !== null ? formatRelativeTime(r.stages.sync.nextAttemptAt) : 'soon'}.`;
   if (r.degraded.length > 0) return `Needs attention: ${r.degraded.map((d) => d.replace(/_/g, ' ')).join(', ')}.`;
   if (r.state === 'pending' && r.stages.sync.lastSuccessAt === null) return 'Not synced yet: the first sync runs on the next pass.';
   if (r.state === 'pending') return 'Synced. The first search index run has not finished yet.';
