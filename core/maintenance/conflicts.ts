@@ -1,7 +1,7 @@
 import { StewardError, type ConflictPlan } from '../api/index.js';
 import type { CacheInspection } from './cache.js';
 import { hashOf, opaqueId } from './hashing.js';
-import { canonicalize, configHashOf } from './identity.js';
+import { canonicalize, configHashOf, isIncumbent } from './identity.js';
 import { toRegistration } from './migrate.js';
 import { LOSSY_REASON, publicLegacyId, publicRepoId } from './status.js';
 import type { Candidate, CandidateBundle, Conflict, Registration, RegistryV2 } from './schema.js';
@@ -144,7 +144,11 @@ export function planOf(conflict: Conflict, candidate: Candidate, revalidated: Re
         pathFingerprint: r?.pathFingerprint ?? c.pathFingerprint,
         enabledAfter: (selected || rebinds) && bundle.priorEnabled,
       } as const;
-      effects.push({ ...entry, description: describe(entry, conflict.kind) });
+      const description =
+        conflict.incumbent && effect === 'restore'
+          ? `Keeps maintaining ${entry.canonicalRepoId ?? 'this registration'} as the same registration, with this candidate's policy, configuration and document sources.`
+          : describe(entry, conflict.kind);
+      effects.push({ ...entry, description });
     }
   }
   return {
@@ -173,6 +177,34 @@ function retireReceipts(draft: RegistryV2, retired: ReadonlySet<string>, conflic
   }
 }
 
+const authorities = (r: Registration) => r.sources.map((s) => s.sourceId).sort().join();
+
+/**
+ * The picked candidate's authority (policy, configuration, sources) on the registration that stayed
+ * maintained during the conflict: its lifecycle, frontiers and enabled state are the current ones,
+ * not the copy taken when the conflict opened. A stage whose work changed starts without the old
+ * backoff, and an index built under another configuration no longer counts as coverage.
+ */
+function adopt(live: Registration, picked: Registration, now: number): Registration {
+  const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort();
+  const collections = (r: Registration) => [...r.policy.collections].sort().join();
+  const syncChanged = live.policy.sync !== picked.policy.sync || collections(live) !== collections(picked) || authorities(live) !== authorities(picked);
+  const ragChanged = live.policy.rag !== picked.policy.rag || live.configHash !== picked.configHash;
+  const fresh = (stage: Registration['stages']['sync']) => ({ ...stage, errorClass: null, failures: 0, nextAttemptAt: null });
+  return {
+    ...live,
+    stages: { sync: syncChanged ? fresh(live.stages.sync) : live.stages.sync, rag: ragChanged ? fresh(live.stages.rag) : live.stages.rag },
+    policy: picked.policy,
+    configSnapshot: picked.configSnapshot,
+    configHash: picked.configHash,
+    sources: picked.sources,
+    aliases: union(live.aliases, picked.aliases),
+    legacyIds: union(live.legacyIds, picked.legacyIds),
+    generations: picked.configHash === live.configHash ? live.generations : { ...live.generations, covered: null },
+    updatedAt: now,
+  };
+}
+
 export interface Applied {
   restored: string[];
   retired: string[];
@@ -183,6 +215,9 @@ export interface Applied {
 export function applyResolution(draft: RegistryV2, conflict: Conflict, candidate: Candidate, revalidated: Revalidated, now: number): Applied {
   const before = new Set(draft.conflicts.map((c) => c.conflictId).filter((id) => id !== conflict.conflictId));
   draft.conflicts = draft.conflicts.filter((c) => c.conflictId !== conflict.conflictId);
+  // The registration an enrollment's conflict left maintained keeps its lifecycle; the pick decides its authority.
+  const live = draft.registrations.find((r) => isIncumbent(conflict, r));
+  if (live) draft.registrations = draft.registrations.filter((r) => r !== live);
   const restored: Registration[] = [];
   const retired: string[] = [];
   const reason = conflict.kind === 'cache_clone_conflict' ? 'clone_rejected' : 'identity_rejected';
@@ -199,7 +234,7 @@ export function applyResolution(draft: RegistryV2, conflict: Conflict, candidate
       if (!b.registration) continue;
       if (selected) {
         const extra = conflict.kind === 'identity_conflict' ? { aliases: conflict.aliases, legacyIds: conflict.legacyIds } : {};
-        restored.push({ ...b.registration, ...extra, enabled: b.priorEnabled, updatedAt: now });
+        restored.push(live ? adopt(live, b.registration, now) : { ...b.registration, ...extra, enabled: b.priorEnabled, updatedAt: now });
       } else {
         // Rejected registrations keep their own ids: their historical jobs are never relabelled.
         draft.retired.push({ registration: b.registration, reason, retiredAt: now, conflictId: conflict.conflictId });

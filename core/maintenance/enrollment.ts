@@ -5,7 +5,7 @@ import { HOME_FILES } from '../config/index.js';
 import { createRepositoryCache, type CacheInspection } from './cache.js';
 import { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf } from './forges/index.js';
 import { hashOf } from './hashing.js';
-import { canonicalize, canonicalSourceId, configHashOf, registrationIdFor } from './identity.js';
+import { canonicalize, canonicalSourceId, challenge, compatibilityKey, configHashOf, isIncumbent, registrationIdFor } from './identity.js';
 import { namespaceOf } from './jobs.js';
 import { findRegistration } from './lookup.js';
 import { validateSnapshot } from './policy.js';
@@ -100,13 +100,44 @@ function placeProposal(draft: RegistryV2, proposed: Registration, existing: Regi
 /** The conflict now holding a registration at one path, if canonicalisation put it in one. */
 function heldBy(registry: RegistryV2, registrationId: string, pathFingerprint: string): Conflict | undefined {
   return registry.conflicts.find((c) =>
-    c.candidates.some((k) => k.bundles.some((b) => b.registration?.registrationId === registrationId && b.registration.pathFingerprint === pathFingerprint)),
+    !isIncumbent(c, { registrationId, pathFingerprint }) && c.candidates.some((k) => k.bundles.some((b) => b.registration?.registrationId === registrationId && b.registration.pathFingerprint === pathFingerprint)),
   );
 }
 
 function conflictMessage(kind: Conflict['kind']): string {
   if (kind === 'cache_clone_conflict') return 'This cache UUID is already registered at another path: the copy is reported as a clone. Pick a candidate with `steward maintenance conflicts`.';
   return 'This registration conflicts with an existing one for the same cache and repository; it is held until a candidate is chosen.';
+}
+
+function challengeRefusal(conflict: Conflict, existing: Registration): StewardError {
+  return new StewardError(
+    'identity_conflict',
+    `${publicRepoId(existing.canonicalRepoId)} is already maintained by ${existing.registrationId} with another policy, configuration or document sources. ` +
+      `It stays maintained as it is; the request is held in conflict ${conflict.conflictId}: pick a candidate with \`steward maintenance conflicts\` and \`steward maintenance resolve\`.`,
+    { conflictId: conflict.conflictId, registrationId: existing.registrationId, pathFingerprint: existing.pathFingerprint },
+  );
+}
+
+/**
+ * `add` never makes a second cache and registration for a repository already maintained (or held
+ * by an open conflict): a new idempotency key is a new request, not a licence for a second record.
+ */
+function refuseSecondRecord(registry: RegistryV2, repoId: string): void {
+  const existing = registry.registrations.find((r) => r.canonicalRepoId === repoId);
+  if (existing) {
+    throw new StewardError(
+      'identity_conflict',
+      `${publicRepoId(repoId)} is already maintained by ${existing.registrationId}; nothing was created. ` +
+        `Change its policy in place with \`steward maintenance enable --registration ${existing.registrationId}\` and the new flags.`,
+      { registrationId: existing.registrationId },
+    );
+  }
+  const held = registry.conflicts.find((c) => c.canonicalRepoId === repoId || c.candidates.some((k) => k.bundles.some((b) => b.registration?.canonicalRepoId === repoId)));
+  if (held) {
+    throw new StewardError('identity_conflict', `${publicRepoId(repoId)} is held by an open conflict; nothing was created. Pick a candidate with \`steward maintenance conflicts\`.`, {
+      conflictId: held.conflictId,
+    });
+  }
 }
 
 /** Enrollment and lifecycle: creating caches, registering them, resolving a config, enabling and disabling. */
@@ -138,6 +169,7 @@ export class Enrollment {
     const requestHash = hashOf({ op: 'add', repoId, kind, apiBase, policy });
     const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'add', requestHash);
     if (replay) return methods['Maintenance.Add'].result.parse({ ...replay, replayed: true, cacheCreated: false });
+    refuseSecondRecord(this.#room.store.current(), repoId);
     const { file, cacheCreated } = this.createKeyedCache({ repoId, alias: params.repo, forge: kind, apiBase }, params.idempotencyKey);
     const result = this.enroll({ cachePath: file, repo: params.repo, policy, idempotencyKey: params.idempotencyKey }, { operation: 'add', requestHash });
     if (cacheCreated) this.#room.logger.info('maintenance cache created', { forge: kind, registrationId: result.registrationId });
@@ -244,6 +276,9 @@ export class Enrollment {
     const registrationId = registrationIdFor(inspection.cacheUuid, intent.canonicalRepoId);
     const existing = registry.registrations.find((r) => r.registrationId === registrationId && r.pathFingerprint === inspection.pathFingerprint);
     const proposed = proposedRegistration(intent, existing, now);
+    if (existing && existing.disabledReason !== 'config_snapshot_invalid' && compatibilityKey(existing) !== compatibilityKey(proposed)) {
+      this.#challenge(existing, proposed, { key: params.idempotencyKey, operation, requestHash, now });
+    }
     const result: EnrollResult = {
       registrationId,
       cacheUuid: inspection.cacheUuid,
@@ -268,6 +303,23 @@ export class Enrollment {
     }
     this.#room.logger.info('maintenance registration enrolled', { registrationId, pathFingerprint: inspection.pathFingerprint, created: result.created });
     return result;
+  }
+
+  /**
+   * An enrollment that would change a maintained registration's policy, configuration or sources
+   * joins an identity_conflict with it instead of replacing or holding it: the registration keeps
+   * being maintained as it was until a person picks a candidate. The refusal keeps its receipt, so
+   * the same key replays it.
+   */
+  #challenge(existing: Registration, proposed: Registration, at: { key: string; operation: Receipt['operation']; requestHash: string; now: number }): never {
+    let failure!: StewardError;
+    this.#room.store.commit((draft) => {
+      const live = draft.registrations.find((r) => r.registrationId === existing.registrationId && r.pathFingerprint === existing.pathFingerprint)!;
+      failure = challengeRefusal(challenge(draft, live, proposed), live);
+      return receiptOf(at.key, at.operation, at.requestHash, existing.pathFingerprint, at.now, { ok: false, code: failure.code, message: failure.message, details: failure.details });
+    });
+    this.#room.logger.warn('maintenance enrollment held by a conflict; the registration stays maintained', { registrationId: existing.registrationId });
+    throw failure;
   }
 
   /** Validates an enrollment: snapshot, policy, the real cache path, its schema, UUID and binding. */

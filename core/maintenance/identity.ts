@@ -227,6 +227,23 @@ function cloneConflict(cacheUuid: string, registrations: Registration[]): Confli
   };
 }
 
+/** Whether a registration is the one an enrollment's conflict leaves maintained until a person picks. */
+export function isIncumbent(conflict: Conflict, registration: Pick<Registration, 'registrationId' | 'pathFingerprint'>): boolean {
+  return conflict.incumbent?.registrationId === registration.registrationId && conflict.incumbent.pathFingerprint === registration.pathFingerprint;
+}
+
+/**
+ * An enrollment that would change a maintained registration's policy, configuration or sources
+ * becomes (or joins) an identity_conflict between it and the request. No winner is picked, and the
+ * maintained registration is not held: it stays in the registry, maintained as it is, until a person
+ * chooses a candidate. Returns the conflict.
+ */
+export function challenge(registry: RegistryV2, incumbent: Registration, challenger: Registration): Conflict {
+  const conflict: Conflict = { ...identityConflict([incumbent, challenger]), incumbent: { registrationId: incumbent.registrationId, pathFingerprint: incumbent.pathFingerprint } };
+  upsertConflict(registry, conflict);
+  return registry.conflicts.find((c) => c.conflictId === conflict.conflictId)!;
+}
+
 /**
  * Ordinary per-repository canonicalisation: compatible records merge; incompatible ones become one
  * disabled identity_conflict; one cache UUID under several path fingerprints becomes one
@@ -245,7 +262,8 @@ export function canonicalize(registry: RegistryV2): RegistryV2 {
   for (const group of groups.values()) {
     const keys = new Set(group.map(compatibilityKey));
     const conflictId = opaqueId('ic', [group[0]!.cacheUuid, group[0]!.canonicalRepoId, group[0]!.pathFingerprint]);
-    if (keys.size > 1 || next.conflicts.some((c) => c.conflictId === conflictId)) upsertConflict(next, identityConflict(group));
+    const open = next.conflicts.find((c) => c.conflictId === conflictId);
+    if (keys.size > 1 || (open && !isIncumbent(open, group[0]!))) upsertConflict(next, identityConflict(group));
     else merged.push(coalesce(group));
   }
   const byCache = new Map<string, Registration[]>();

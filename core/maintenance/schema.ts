@@ -245,6 +245,11 @@ export const Conflict = z.strictObject({
   /** A legacy conflict that arrived without paired private candidates: it stays blocked. */
   lossy: z.boolean().default(false),
   candidates: z.array(Candidate),
+  /**
+   * Set when an enrollment asked to change a maintained registration: that registration stays
+   * maintained, as it is, until a person picks a candidate (holding it would stop its maintenance).
+   */
+  incumbent: z.strictObject({ registrationId: z.string(), pathFingerprint: z.string() }).optional(),
 });
 export type Conflict = z.output<typeof Conflict>;
 

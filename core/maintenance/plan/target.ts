@@ -2,6 +2,7 @@ import { StewardError, type DataBoundary, type ForgeKind, type SetupRequest } fr
 import { addPolicy } from '../enrollment.js';
 import { apiBaseOf, canonicalRepoIdOf, hostOf } from '../forges/index.js';
 import { hashOf } from '../hashing.js';
+import { isIncumbent } from '../identity.js';
 import { findRegistration } from '../lookup.js';
 import { validateSnapshot } from '../policy.js';
 import { Policy, type Conflict, type ConfigSnapshot, type Registration, type RegistryV2 } from '../schema.js';
@@ -56,6 +57,8 @@ function targetOf(registry: RegistryV2, request: SetupRequest): { target: Target
   if (request.registrationId !== undefined) {
     if (request.forge !== undefined || request.baseUrl !== undefined) throw new StewardError('invalid_params', 'A registration already knows its forge; leave out the forge and base URL.');
     const registration = findRegistration(registry, request.registrationId);
+    const challenged = registry.conflicts.find((c) => isIncumbent(c, registration));
+    if (challenged) return { target: { kind: 'held', repoId: registration.canonicalRepoId, conflict: challenged }, targetKey: hashOf({ registration: registration.registrationId }) };
     return { target: { kind: 'existing', registration, alias: null }, targetKey: hashOf({ registration: registration.registrationId }) };
   }
   const forge = request.forge ?? 'github';
@@ -67,7 +70,12 @@ function targetOf(registry: RegistryV2, request: SetupRequest): { target: Target
   if (matches.length > 1) {
     throw new StewardError('invalid_params', `Several caches maintain ${publicRepoId(repoId)}; name one by its registration id (${matches.map((r) => r.registrationId).join(', ')}).`);
   }
-  if (matches.length === 1) return { target: { kind: 'existing', registration: matches[0]!, alias: request.repo! }, targetKey };
+  if (matches.length === 1) {
+    // A registration an open conflict challenges stays maintained, but is not changed until a person picks.
+    const challenged = registry.conflicts.find((c) => isIncumbent(c, matches[0]!));
+    if (challenged) return { target: { kind: 'held', repoId, conflict: challenged }, targetKey };
+    return { target: { kind: 'existing', registration: matches[0]!, alias: request.repo! }, targetKey };
+  }
   const conflict = heldBy(registry, repoId);
   if (conflict) return { target: { kind: 'held', repoId, conflict }, targetKey };
   return { target: { kind: 'new', repoId, alias: request.repo!, forge, apiBase, host }, targetKey };

@@ -112,7 +112,8 @@ describe('cache identity conflicts', () => {
     // A copy enrolled while the original's registrations are held cannot slip in as a new cache.
     const copy = f.copy(file, 'copy.db');
     expect(await codeOf(() => m.enroll({ cachePath: copy, repo: 'acme/widgets', idempotencyKey: 'k4' }))).toBe('cache_clone_conflict');
-    expect(m.list().registrations).toHaveLength(0);
+    // The conflict does not stop the registration that was maintained: it stays, enabled, until a pick.
+    expect(m.list().registrations.map((r) => [r.registrationId, r.enabled])).toEqual([[first.registrationId, true]]);
     expect(new Set(conflict!.candidates.map((c) => c.members[0]!.policyHash)).size).toBe(2);
     const chosen = conflict!.candidates.find((c) => c.members[0]!.policyHash !== conflict!.candidates[0]!.members[0]!.policyHash) ?? conflict!.candidates[1]!;
     await m.apply(m.plan(conflict!.conflictId, chosen.candidateId).planId, 'r1');
