@@ -2,7 +2,7 @@
 // the CLI and the panel alike (one rule, never a raw error class). It imports nothing, as
 // import-words.ts, so the panel can load it at run time.
 
-/** The named secret each forge's token is kept under (`steward secrets set NAME`), by forge kind. */
+/** The named secret each forge's token is kept under (`steward secrets set NAME`), by forge kind: the one list (forge bindings, `Secrets.List`). */
 export const FORGE_TOKEN_NAMES: Readonly<Record<string, string>> = { github: 'GITHUB_TOKEN', gitea: 'GITEA_TOKEN', gitcode: 'GITCODE_TOKEN' };
 
 /** The token's secret name for a registration's forge; GITHUB_TOKEN when the forge is not known. */

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { FORGE_TOKEN_NAMES } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
@@ -22,9 +23,12 @@ export function registerSecrets(program: Command, io: CliIo, run: Run): void {
     .action((name: string, options: { json?: boolean }) =>
       run(async () => {
         const key = nameOf(name);
+        // Only the forge tokens are read: any other name (a typo) would be kept, never used and never listed.
+        const known = Object.values(FORGE_TOKEN_NAMES);
+        if (!known.includes(key)) throw new UsageError(`Steward reads no secret named ${key}: a forge token is ${known.slice(0, -1).join(', ')} or ${known.at(-1)!}`);
         if (!io.stdin) throw new UsageError('no standard input to read the value from');
         const value = (await io.stdin()).trim();
-        if (value === '') throw new UsageError('the value is empty: pipe it on standard input, e.g. `printenv GITHUB_TOKEN | steward secrets set GITHUB_TOKEN`');
+        if (value === '') throw new UsageError(`the value is empty: pipe it on standard input, e.g. \`printenv ${key} | steward secrets set ${key}\``);
         const result = await withClient(io, (c) => c.call('Secrets.Set', { name: key, value }));
         if (options.json) printJson(io, result);
         else io.stdout(`stored ${result.name} (${result.source})\n`);

@@ -1,4 +1,4 @@
-import { StewardError } from '../../api/index.js';
+import { FORGE_TOKEN_NAMES, StewardError } from '../../api/index.js';
 import { FORGE_KINDS, type ForgeKind } from './types.js';
 
 /** Where a repository syncs from. The API base is a destination: it stays private, status shows the host. */
@@ -12,7 +12,8 @@ export interface ForgeBinding {
   tokenName: string;
 }
 
-export const TOKEN_NAMES: Readonly<Record<ForgeKind, string>> = { github: 'GITHUB_TOKEN', gitea: 'GITEA_TOKEN', gitcode: 'GITCODE_TOKEN' };
+/** Each forge's token name, from the contract's one list (the status words name the same secret). */
+export const TOKEN_NAMES = FORGE_TOKEN_NAMES as Readonly<Record<ForgeKind, string>>;
 
 const DEFAULT_BASES: Readonly<Partial<Record<ForgeKind, string>>> = { github: 'https://api.github.com', gitcode: 'https://api.gitcode.com/api/v5' };
 

@@ -95,6 +95,12 @@ describe('steward maintenance add and steward secrets', () => {
     expect(JSON.parse(insecure.out).error.code).toBe('invalid_params');
     expect((await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--collections', 'issues,everything', '--idempotency-key', 'k')).code).toBe(2);
     expect((await cli(env, null, 'secrets', 'set', 'not a name')).code).toBe(2);
+    // A name no forge reads (a typo) would be stored and never used, nor listed: refused, naming the right ones.
+    const typo = await cli(env, `${TOKEN}\n`, 'secrets', 'set', 'GITHUB_TOKN');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('GITHUB_TOKEN, GITEA_TOKEN or GITCODE_TOKEN');
+    // An empty value's example names the secret being set.
+    expect((await cli(env, '\n', 'secrets', 'set', 'GITEA_TOKEN')).err).toContain('printenv GITEA_TOKEN | steward secrets set GITEA_TOKEN');
     const status = JSON.parse((await cli(env, null, 'service', 'maintenance', '--json')).out) as { registrations: unknown[] };
     expect(status.registrations).toEqual([]);
   });
