@@ -5,7 +5,7 @@ import { hashOf, opaqueId } from '../hashing.js';
 import { configHashOf, policyHashOf } from '../identity.js';
 import { replayReceipt } from '../receipts.js';
 import type { Room } from '../room.js';
-import type { Registration } from '../schema.js';
+import type { Conflict, Registration } from '../schema.js';
 import { registrationStatus } from '../status.js';
 import { effectsOf, listWords, type PlanAction } from './effects.js';
 import type { ModelState, PlanFacts } from './facts.js';
@@ -56,9 +56,17 @@ interface Survey {
   action: PlanAction;
 }
 
-function heldBlocker(kind: string, repo: string): SetupBlocker {
+function heldBlocker(conflict: Conflict, repo: string): SetupBlocker {
+  // A conflict with an incumbent challenges a registration that stays maintained: what waits is a choice of settings, not of copies.
+  if (conflict.incumbent) {
+    return {
+      code: conflict.kind,
+      message: `Other settings for ${repo} (its document sources or policy) wait in Conflicts; it stays maintained as it is, and nothing else is planned for it until you choose.`,
+      remediation: 'Choose which settings to keep in the Conflicts place, or with `steward maintenance conflicts` and `steward maintenance resolve`.',
+    };
+  }
   return {
-    code: kind,
+    code: conflict.kind,
     message: `An open cache conflict holds ${repo}; nothing is planned for it until a copy is chosen.`,
     remediation: 'Choose which copy to keep in the Conflicts place, or with `steward maintenance conflicts` and `steward maintenance resolve`.',
   };
@@ -181,7 +189,7 @@ export class Setup {
     const existing = target.kind === 'existing' ? target.registration : null;
     const forge = existing ? existing.forge : target.kind === 'new' ? { kind: target.forge, host: target.host } : null;
     const identity = existing ? this.#identity(existing) : null;
-    let blocker = target.kind === 'held' ? heldBlocker(target.conflict.kind, repo) : (identity?.blocker ?? null);
+    let blocker = target.kind === 'held' ? heldBlocker(target.conflict, repo) : (identity?.blocker ?? null);
     blocker ??= this.#forgeBlocker(policy.sync !== 'off' && policy.collections.length > 0, forge, existing);
     const provider = policy.rag === 'maintain' && blocker === null ? await this.#askProvider(resolved, request, signal) : { model: null, blocker: null };
     blocker ??= provider.blocker;

@@ -104,6 +104,18 @@ describe('a repository that is already maintained', () => {
     expect(pass.jobs.length).toBeGreaterThan(0);
     expect(pass.jobs.every((j) => j.state === 'succeeded')).toBe(true);
 
+    // A plan for it waits for the choice, and says so in words of settings, not of copies.
+    const planned = await m.planSetup({ registrationId: enrolled.registrationId, sync: 'head' });
+    expect(planned.blocker).toMatchObject({ code: 'identity_conflict' });
+    expect(planned.blocker!.message).toContain('stays maintained as it is');
+    expect(planned.blocker!.message).not.toContain('copy');
+    const progress = (view: Maintenance) => {
+      const r = view.store.current().registrations[0]!;
+      return { frontiers: r.frontiers, sync: r.stages.sync.lastSuccessAt };
+    };
+    const before = progress(m);
+    expect(before.sync).toEqual(expect.any(Number));
+
     // Picking the request's candidate changes that one registration in place.
     const [conflict] = m.conflicts();
     const private_ = m.store.current().conflicts[0]!;
@@ -116,5 +128,7 @@ describe('a repository that is already maintained', () => {
     expect(maintained(m)).toEqual([[enrolled.registrationId, true, false]]);
     expect(m.list().registrations[0]!.aliases).toEqual(['Acme/Project', 'acme/project']);
     expect(m.store.current().registrations[0]!.sources.map((s) => s.authority.ref)).toEqual(['release']);
+    // Its sync progress is kept: the pick changed its settings, not what it had fetched.
+    expect(progress(m)).toEqual(before);
   });
 });
