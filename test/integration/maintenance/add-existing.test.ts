@@ -105,7 +105,7 @@ describe('a repository that is already maintained', () => {
     expect(pass.jobs.every((j) => j.state === 'succeeded')).toBe(true);
 
     // A plan for it waits for the choice, and says so in words of settings, not of copies.
-    const planned = await m.planSetup({ registrationId: enrolled.registrationId, sync: 'head' });
+    const planned = await m.planSetup({ registrationId: enrolled.registrationId, policy: { sync: 'head' } });
     expect(planned.blocker).toMatchObject({ code: 'identity_conflict' });
     expect(planned.blocker!.message).toContain('stays maintained as it is');
     expect(planned.blocker!.message).not.toContain('copy');
