@@ -25,7 +25,7 @@ export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, Set
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
-export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, type SearchApp } from './search.js';
+export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, subagentPlaces, subagentsAt, voiceOf, type HarnessKind, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';

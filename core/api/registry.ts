@@ -61,6 +61,11 @@ export const PROVIDER_IDS = Object.keys(PROVIDERS) as [ProviderId, ...ProviderId
 export const SEARCH_APPS = { 'claude-desktop': { provider: 'claude', source: 'desktop' } } as const satisfies Record<string, { provider: ProviderId; source: string }>;
 export type SearchApp = keyof typeof SEARCH_APPS;
 
+/** The app a search's `provider` names, when it names one (`claude-desktop`) rather than a provider: one lookup for every reader. */
+export function searchAppOf(id: string | undefined): (typeof SEARCH_APPS)[SearchApp] | undefined {
+  return id !== undefined && Object.hasOwn(SEARCH_APPS, id) ? SEARCH_APPS[id as SearchApp] : undefined;
+}
+
 /** Every (provider, root kind) pair, for env overrides and listings. */
 export function rootKinds(): Array<{ provider: ProviderId; key: string; kind: RootKind }> {
   return PROVIDER_IDS.flatMap((provider) => Object.entries(PROVIDERS[provider].roots).map(([key, kind]) => ({ provider, key, kind: kind as RootKind })));

@@ -55,7 +55,7 @@ export function hasSearchFilter(p: { provider?: unknown; projectKey?: unknown; s
 }
 
 // SEARCH_APPS lives in registry.ts, which the panel loads at run time: its filter chips derive from it.
-export { SEARCH_APPS, type SearchApp } from './registry.js';
+export { SEARCH_APPS, searchAppOf, type SearchApp } from './registry.js';
 /** What `provider` takes in a search: a provider, or an app of one (SEARCH_APPS). */
 export const SEARCH_PROVIDERS = [...PROVIDER_IDS, ...(Object.keys(SEARCH_APPS) as SearchApp[])] as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appName, methods, SEARCH_APPS, StewardError, type ParsedParams, type SearchApp, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, methods, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -187,7 +187,7 @@ export class HistorySearch {
       projectKeys = this.#projects.repoProjects(params.repo);
       if (params.projectKey !== undefined) projectKeys = projectKeys.filter((key) => key === params.projectKey);
     } else if (params.projectKey !== undefined) projectKeys = [params.projectKey];
-    const app = params.provider !== undefined && Object.hasOwn(SEARCH_APPS, params.provider) ? SEARCH_APPS[params.provider as SearchApp] : undefined;
+    const app = searchAppOf(params.provider);
     return {
       kind: params.kind,
       provider: app?.provider ?? params.provider,

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, SEARCH_APPS, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -34,7 +34,7 @@ const APPS = [...new Set(rootKinds().map((r) => r.kind.label))].join(', ');
  * "claude (Claude Code and Claude Desktop), claude-desktop (Claude Desktop alone), openclaw, …".
  */
 const PROVIDER_CHOICES = SEARCH_PROVIDERS.map((id) => {
-  const app = (SEARCH_APPS as Record<string, { provider: string; source: string }>)[id];
+  const app = searchAppOf(id);
   if (app !== undefined) return `${id} (${appName(app.provider, app.source)} alone)`;
   const apps = [...new Set(rootKinds().filter((r) => r.provider === id).map((r) => r.kind.label))];
   return apps.length > 1 ? `${id} (${apps.join(' and ')})` : id;
