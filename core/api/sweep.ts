@@ -40,7 +40,7 @@ export const ProviderSweepStats = z.strictObject({
   /** Why files or folders failed, by error code (an errno or SQLite code; never a path or text). */
   errors: z.array(CodeCount).optional(),
   /**
-   * Of `failed` (and counted in `errors` too): files whose own bytes could not be read (damaged, or not
+   * Of `failed` (and counted in `errors` too): files whose own bytes could not be read (caught mid-write, damaged, or not
    * a transcript), by code. Each is remembered as it was, and read again only once it changes or a
    * backfill asks; which files they are is `Sweep.Unreadable`'s to say, never a count's.
    */

@@ -44,9 +44,10 @@ export interface FileCheckpoint {
 }
 
 /**
- * A file whose own bytes could not be read (damaged, or not a transcript), as it was when it failed:
- * while it stays so (the same inode, size and mtime, the same parser), a scheduled run does not read it
- * again. Its path is the person's own file, named to them; it never goes to status, telemetry or logs.
+ * A file whose own bytes could not be read (caught mid-write, damaged, or not a transcript: the causes
+ * and remedies are core/api/import-words.ts's), as it was when it failed: while it stays so (the same
+ * inode, size and mtime, the same parser), a scheduled run does not read it again. Its path is the
+ * person's own file, named to them; it never goes to status, telemetry or logs.
  */
 export interface FileFailure {
   path: string;
