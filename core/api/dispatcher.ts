@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { isMethodName, methods, type MethodName, type ParsedParams, type Result } from './contract.js';
 import { StewardError, toStewardError } from './errors.js';
+import { paramsWords } from './params-words.js';
 
 /** Where a call came from; handlers may use it for auditing, never for authorisation shortcuts. */
 export interface CallContext {
@@ -27,6 +28,16 @@ export function describeZodIssues(error: z.ZodError): string {
 }
 
 /**
+ * A refused request, said once for every method: which field is wrong and what it takes, in words (the
+ * CLI and the panel show the message as it is). The method and zod's issues are in the details, for
+ * scripts (`--json`, the JSON-RPC error's data), never in the words.
+ */
+function invalidParams(method: MethodName, error: z.ZodError, params: unknown): StewardError {
+  const issues = error.issues.slice(0, 20).map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  return new StewardError('invalid_params', paramsWords(error.issues, params), { method, issues });
+}
+
+/**
  * Validates params at the boundary, runs the handler, and checks the result against the contract so
  * that no transport can ever hand out a shape the contract does not declare.
  */
@@ -36,7 +47,7 @@ export function createDispatcher(handlers: Handlers): Dispatcher {
       if (!isMethodName(method)) throw new StewardError('method_not_found', `Unknown method ${JSON.stringify(method).slice(0, 80)}`);
       const spec = methods[method];
       const parsed = spec.params.safeParse(params ?? {});
-      if (!parsed.success) throw new StewardError('invalid_params', `Invalid params for ${method}: ${describeZodIssues(parsed.error)}`);
+      if (!parsed.success) throw invalidParams(method, parsed.error, params);
       try {
         const handler = handlers[method] as (p: unknown, c: CallContext) => Promise<unknown> | unknown;
         const result = await handler(parsed.data, ctx);

@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'config_snapshot_invalid',
   'registry_degraded',
   'cache_invalid',
+  // A repository named OWNER/NAME that several hosts maintain: the caller names one as HOST/OWNER/NAME.
+  'repository_ambiguous',
   // A forge token a setup plan needs is not stored (spec 004's setup surface names it with its remedy).
   'token_missing',
   // Spec 004 retrieval (RAG) codes: an embedding profile refused, missing or failing.

@@ -4,8 +4,11 @@ import { PROJECT_KEY_SHAPE } from './names.js';
 /** Identifiers several areas of the contract share. */
 export const ProjectKey = z.string().regex(PROJECT_KEY_SHAPE, 'expected a projectKey like p_0123456789abcdef');
 
-/** A repository as filters name it: OWNER/NAME, or a canonical id such as github.com/OWNER/NAME; never a path. */
-export const REPO_ID_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\/[A-Za-z0-9._-]{1,100}){1,3}$/;
+/**
+ * A repository as filters name it: OWNER/NAME, or a canonical id such as github.com/OWNER/NAME, whose
+ * host names a non-default port (git.local:3000/OWNER/NAME: two forges on one host); never a path.
+ */
+export const REPO_ID_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(?:(\/[A-Za-z0-9._-]{1,100}){1,3}|:[0-9]{1,5}(\/[A-Za-z0-9._-]{1,100}){2,3})$/;
 export const RepoId = z.string().regex(REPO_ID_SHAPE, 'expected OWNER/NAME or a canonical id such as github.com/OWNER/NAME');
 
 /** A caller's idempotency key: replaying it returns the first result; reusing it for other content is refused. */

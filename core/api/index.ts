@@ -24,13 +24,29 @@ export { PruneReport, CacheStats } from './cache.js';
 export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
-export { RepositoryHit, SEARCH_DEGRADED, DEGRADED_TEXT, type SearchDegraded } from './repository.js';
+export { RepositoryHit, RepositorySearchResult, SEARCH_DEGRADED, DEGRADED_TEXT, degradedText, type SearchDegraded } from './repository.js';
 export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, subagentPlaces, subagentsAt, voiceOf, type HarnessKind, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';
 export { byRemedy, failuresOf, remedyOf, remedyWords, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, whatIsWrong, type Remedy, type RunFailures } from './import-words.js';
-export { failureWords, FORGE_TOKEN_NAMES, tokenNameOf } from './maintenance-words.js';
+export {
+  byUrgency,
+  CLOSEST_IN_MEANING,
+  collectionLabel,
+  COLLECTION_LABELS,
+  DECISION_KINDS,
+  failureWords,
+  FORGE_TOKEN_NAMES,
+  frontierWords,
+  generationWords,
+  isDecision,
+  laneWords,
+  policyWords,
+  reasonWords,
+  STATE_LABELS,
+  tokenNameOf,
+} from './maintenance-words.js';
 export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

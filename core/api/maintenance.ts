@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COLLECTIONS, DATA_BOUNDARIES, EFFECT_CLASSES, EMBEDDING_BOUNDARIES, FORGE_KINDS, LANES, RAG_MODES, SETUP_STATUSES, STAGES, SYNC_MODES } from './lists.js';
 import { ConflictView } from './conflicts.js';
-import { IdempotencyKey } from './ids.js';
+import { IdempotencyKey, RepoId } from './ids.js';
 
 /**
  * Spec 004's low-level maintenance surface. Every shape here is public:
@@ -147,6 +147,19 @@ const EnrollResult = z.strictObject({
 
 const RegistrationRef = z.strictObject({ registrationId: Id });
 
+/**
+ * Local document sources of a registration: a worktree as it is on disk, or a git repository at a
+ * ref (`Maintenance.Enroll` and `Maintenance.Add`). The root is private once stored: status never shows it.
+ */
+/** A git ref as git reads it: one that starts with `-` would reach git as an option, never a ref. */
+const SourceRef = z
+  .string()
+  .min(1)
+  .max(300)
+  .refine((ref) => !ref.startsWith('-'), 'a ref may not start with "-"');
+
+const DocumentSources = z.array(z.strictObject({ kind: z.enum(['git', 'worktree']), ref: SourceRef, root: z.string().min(1).max(4096) })).max(32);
+
 const Forge = z.enum(FORGE_KINDS);
 const BaseUrl = z.string().min(1).max(2_000);
 
@@ -250,13 +263,11 @@ export const maintenanceMethods = {
   'Maintenance.Enroll': {
     params: z.strictObject({
       cachePath: z.string().min(1).max(4096),
-      repo: Repo,
+      /** OWNER/NAME or a canonical id (HOST/OWNER/NAME), resolved through the cache's own bindings. */
+      repo: RepoId,
       policy: MaintenancePolicy.optional(),
       config: SnapshotInput.optional(),
-      sources: z
-        .array(z.strictObject({ kind: z.enum(['git', 'worktree']), ref: z.string().min(1).max(300), root: z.string().min(1).max(4096) }))
-        .max(32)
-        .optional(),
+      sources: DocumentSources.optional(),
       idempotencyKey: IdempotencyKey,
     }),
     result: EnrollResult,
@@ -269,6 +280,7 @@ export const maintenanceMethods = {
       /** The API root; defaults per forge (Gitea has none). Private once stored: status shows only the host. */
       baseUrl: z.string().min(1).max(2_000).optional(),
       policy: MaintenancePolicy.optional(),
+      sources: DocumentSources.optional(),
       idempotencyKey: IdempotencyKey,
     }),
     result: EnrollResult.extend({ cacheCreated: z.boolean() }),

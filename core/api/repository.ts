@@ -30,7 +30,8 @@ export type SearchDegraded = (typeof SEARCH_DEGRADED)[number];
 export const DEGRADED_TEXT: Record<SearchDegraded, string> = {
   no_embedder: 'this repository is searched by words only (its profile has no embedder)',
   not_indexed: 'nothing is indexed by meaning yet; the first index run has not finished',
-  rag_off: 'search indexing is off for this repository; turn it on with `steward rag enable --repo OWNER/NAME`',
+  // The command that turns it on names the repository: it comes with the result as `remedy`.
+  rag_off: 'search indexing is off for this repository',
   profile_changed: 'the embedding profile changed; search by meaning resumes once the new profile has indexed',
   not_covered: 'content changed since the last index run; search by meaning resumes after the next one',
   boundary_refused: "the profile's data boundary is wider than this registration allows",
@@ -59,6 +60,27 @@ export const RepositoryHit = z.strictObject({
 });
 export type RepositoryHit = z.infer<typeof RepositoryHit>;
 
+export const RepositorySearchResult = z.strictObject({
+  /** The repository searched, as HOST/OWNER/NAME. */
+  repo: z.string(),
+  hits: z.array(RepositoryHit),
+  /**
+   * How many hits contain the query's words. 0 beside hits means no item does and these are only the
+   * closest in meaning (each still well above what an unrelated item scores by chance).
+   */
+  wordMatches: z.number().int().min(0),
+  degraded: z.enum(SEARCH_DEGRADED).optional(),
+  /** The command a person runs to search by meaning again, for this exact repository (with `rag_off`). */
+  remedy: z.string().optional(),
+});
+export type RepositorySearchResult = z.infer<typeof RepositorySearchResult>;
+
+/** The reason a search used words only, in a sentence, with its remedy when there is one. */
+export function degradedText(result: Pick<RepositorySearchResult, 'degraded' | 'remedy'>): string {
+  if (!result.degraded) return '';
+  return result.remedy ? `${DEGRADED_TEXT[result.degraded]}; turn it on with \`${result.remedy}\`` : DEGRADED_TEXT[result.degraded];
+}
+
 export const repositoryMethods = {
   'Repository.Search': {
     params: z.strictObject({
@@ -73,9 +95,6 @@ export const repositoryMethods = {
       to: z.number().int().min(0).optional(),
       limit: z.number().int().min(1).max(50).default(10),
     }),
-    result: z.strictObject({
-      hits: z.array(RepositoryHit),
-      degraded: z.enum(SEARCH_DEGRADED).optional(),
-    }),
+    result: RepositorySearchResult,
   },
 } as const;

@@ -1,4 +1,4 @@
-import { PAUSED_TEXT, type AppStatus, type StatusItem, type StatusKind } from '../api/index.js';
+import { byUrgency, isDecision, PAUSED_TEXT, type AppStatus, type StatusItem, type StatusKind } from '../api/index.js';
 
 type ListName = 'working' | 'attention' | 'errors';
 
@@ -34,20 +34,17 @@ function more(n: number): string {
 }
 
 /**
- * What only the person can settle (a conflict's choice, a plan waiting for confirmation): nothing moves
- * until they act, so it leads the headline even over failures, which Steward retries on its own.
+ * Decisions first (what only the person can settle: see isDecision, the rule Home's "Needs you" list
+ * shares), each list otherwise in the order its items came.
  */
-const DECISIONS: ReadonlySet<StatusKind> = new Set<StatusKind>(['conflict', 'plan-waiting']);
-
-/** Decisions first, each list otherwise in the order its items came. */
 function decisionsFirst(items: StatusItem[]): StatusItem[] {
-  return [...items.filter((i) => DECISIONS.has(i.kind)), ...items.filter((i) => !DECISIONS.has(i.kind))];
+  return [...items.filter(isDecision), ...items.filter((i) => !isDecision(i))];
 }
 
 /** The headline: the most urgent list wins (a decision, then errors, then what needs the person, then work in hand, then the person's pause). */
 function headline(paused: boolean, lists: Record<ListName, StatusItem[]>): Pick<AppStatus, 'state' | 'message'> {
   const { working, attention, errors } = lists;
-  const decides = attention.length > 0 && DECISIONS.has(attention[0]!.kind);
+  const decides = attention.length > 0 && isDecision(attention[0]!);
   if (errors.length > 0 && !decides) return { state: 'error', message: `${errors[0]!.text}${more(errors.length - 1)}` };
   if (attention.length === 1) return { state: 'attention', message: attention[0]!.text };
   if (attention.length > 1) return { state: 'attention', message: `${attention.length} things need you` };
@@ -75,11 +72,11 @@ export function composeStatus(paused: boolean, items: Iterable<StatusItem>): App
   for (const item of items) lists[LIST_OF[item.kind]].push(item);
   lists.attention = decisionsFirst(lists.attention);
   const { state, message } = headline(paused, lists);
-  const rest = (list: StatusItem[], isHeadline: boolean) => (isHeadline && list.length === 1 ? [] : list.map((item) => item.text));
-  const errors = rest(lists.errors, state === 'error');
-  const attention = rest(lists.attention, state === 'attention');
-  // The details follow the headline's order: what it names comes first.
-  const details = [...(state === 'attention' ? [...attention, ...errors] : [...errors, ...attention]), ...rest(lists.working, state === 'working')];
+  const unsaid = (list: StatusItem[], isHeadline: boolean) => (isHeadline && list.length === 1 ? [] : list);
+  const errors = unsaid(lists.errors, state === 'error');
+  const attention = unsaid(lists.attention, state === 'attention');
+  // The details follow the headline's order (byUrgency, as Home lists them): what it names comes first.
+  const details = [...byUrgency({ errors, attention }), ...unsaid(lists.working, state === 'working')].map((item) => item.text);
   if (paused && state !== 'paused') details.push(PAUSED_TEXT);
   return { state, message, paused, ...lists, details };
 }

@@ -134,7 +134,9 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
   const typed = error instanceof StewardError ? error : toStewardError(error);
   // What to do about it travels with the error: a blocked plan's remedy, the command a person runs.
   const extra = Object.fromEntries(['remediation', 'handoff'].flatMap((k) => (typeof typed.details?.[k] === 'string' ? [[k, typed.details[k] as string]] : [])));
-  if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...extra } });
+  // A refused request's message names the field in words; scripts also get the method that refused it.
+  const method = typed.code === 'invalid_params' && typeof typed.details?.method === 'string' ? { method: typed.details.method } : {};
+  if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...method, ...extra } });
   else io.stderr(`steward: ${[typed.message.split('\n')[0], extra.remediation, extra.handoff ? `Run: ${extra.handoff}` : undefined].filter(Boolean).join(' ')}\n`);
   return typed.code === 'invalid_params' ? EXIT.usage : EXIT.failure;
 }

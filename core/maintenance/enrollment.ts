@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { methods, StewardError, type ForgeKind, type ParsedParams, type RegistrationStatus, type Result } from '../api/index.js';
 import { HOME_FILES } from '../config/index.js';
 import { createRepositoryCache, type CacheInspection } from './cache.js';
-import { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf } from './forges/index.js';
+import { apiBaseOf, bindingOf, namesRepository, repositoryKeyOf, type RepositoryKey } from './forges/index.js';
 import { hashOf } from './hashing.js';
 import { canonicalize, canonicalSourceId, challenge, compatibilityKey, configHashOf, isIncumbent, registrationIdFor } from './identity.js';
-import { namespaceOf } from './jobs.js';
+import { namespaceOf, rateLimitedUntil } from './jobs.js';
 import { findRegistration } from './lookup.js';
 import { validateSnapshot } from './policy.js';
 import { receiptOf, replayReceipt } from './receipts.js';
@@ -122,17 +122,20 @@ function challengeRefusal(conflict: Conflict, existing: Registration): StewardEr
  * `add` never makes a second cache and registration for a repository already maintained (or held
  * by an open conflict): a new idempotency key is a new request, not a licence for a second record.
  */
-function refuseSecondRecord(registry: RegistryV2, repoId: string): void {
-  const existing = registry.registrations.find((r) => r.canonicalRepoId === repoId);
+function refuseSecondRecord(registry: RegistryV2, key: RepositoryKey): void {
+  const repoId = key.repoId;
+  const existing = registry.registrations.find((r) => namesRepository(r, key));
   if (existing) {
     throw new StewardError(
       'identity_conflict',
-      `${publicRepoId(repoId)} is already maintained by ${existing.registrationId}; nothing was created. ` +
+      `${publicRepoId(existing.canonicalRepoId)} is already maintained by ${existing.registrationId}; nothing was created. ` +
         `Change its policy in place with \`steward maintenance enable --registration ${existing.registrationId}\` and the new flags.`,
       { registrationId: existing.registrationId },
     );
   }
-  const held = registry.conflicts.find((c) => c.canonicalRepoId === repoId || c.candidates.some((k) => k.bundles.some((b) => b.registration?.canonicalRepoId === repoId)));
+  // A conflict's own id has no forge beside it: the older port-less id is taken as this repository.
+  const named = (id: string | null) => id === repoId || (key.legacy !== null && id === key.legacy.repoId);
+  const held = registry.conflicts.find((c) => named(c.canonicalRepoId) || c.candidates.some((k) => k.bundles.some((b) => b.registration !== null && namesRepository(b.registration, key))));
   if (held) {
     throw new StewardError('identity_conflict', `${publicRepoId(repoId)} is held by an open conflict; nothing was created. Pick a candidate with \`steward maintenance conflicts\`.`, {
       conflictId: held.conflictId,
@@ -164,14 +167,20 @@ export class Enrollment {
   add(params: AddParams): AddResult {
     const kind = params.forge ?? 'github';
     const apiBase = apiBaseOf(kind, params.baseUrl);
-    const repoId = canonicalRepoIdOf(hostOf(kind, apiBase), params.repo);
+    const key = repositoryKeyOf(kind, apiBase, params.repo);
+    const repoId = key.repoId;
     const policy = addPolicy(kind, params.policy);
-    const requestHash = hashOf({ op: 'add', repoId, kind, apiBase, policy });
+    // Sources are checked before a cache is made (a missing folder creates nothing) and hashed only when given, so older receipts still replay.
+    const sources = params.sources ? this.#sources(params.sources, policy.profile).map((s) => s.sourceId).sort() : undefined;
+    const requestHash = hashOf({ op: 'add', repoId, kind, apiBase, policy, ...(sources ? { sources } : {}) });
     const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'add', requestHash);
     if (replay) return methods['Maintenance.Add'].result.parse({ ...replay, replayed: true, cacheCreated: false });
-    refuseSecondRecord(this.#room.store.current(), repoId);
+    refuseSecondRecord(this.#room.store.current(), key);
     const { file, cacheCreated } = this.createKeyedCache({ repoId, alias: params.repo, forge: kind, apiBase }, params.idempotencyKey);
-    const result = this.enroll({ cachePath: file, repo: params.repo, policy, idempotencyKey: params.idempotencyKey }, { operation: 'add', requestHash });
+    const result = this.enroll(
+      { cachePath: file, repo: params.repo, policy, ...(params.sources ? { sources: params.sources } : {}), idempotencyKey: params.idempotencyKey },
+      { operation: 'add', requestHash },
+    );
     if (cacheCreated) this.#room.logger.info('maintenance cache created', { forge: kind, registrationId: result.registrationId });
     return { ...result, cacheCreated };
   }
@@ -206,7 +215,8 @@ export class Enrollment {
       const collections = (p: Policy) => [...p.collections].sort().join();
       const syncChanged = r.policy.sync !== change.policy.sync || collections(r.policy) !== collections(change.policy);
       const ragChanged = r.policy.rag !== change.policy.rag || r.configHash !== configHash;
-      if (syncChanged) r.stages.sync = { ...r.stages.sync, errorClass: null, failures: 0, nextAttemptAt: null };
+      // A changed policy starts without the old failure backoff, but a forge's rate limit still holds.
+      if (syncChanged) r.stages.sync = { ...r.stages.sync, errorClass: null, failures: 0, nextAttemptAt: rateLimitedUntil(r, now) };
       if (ragChanged) r.stages.rag = { ...r.stages.rag, errorClass: null, failures: 0, nextAttemptAt: null };
       if (r.configHash !== configHash) r.generations.covered = null;
       r.policy = change.policy;
@@ -329,12 +339,16 @@ export class Enrollment {
     const inspection = this.#room.inspect(params.cachePath);
     const canonicalRepoId = inspection.resolveRepository(params.repo);
     if (!canonicalRepoId) throw new StewardError('identity_unresolved', 'The cache has no binding for that repository.', { pathFingerprint: inspection.pathFingerprint });
-    const sources = (params.sources ?? []).map((s) => {
+    const sources = this.#sources(params.sources ?? [], policy.profile);
+    return { inspection, canonicalRepoId, alias: params.repo, policy, snapshot, configHash: configHashOf(snapshot), sources };
+  }
+
+  #sources(requested: NonNullable<EnrollParams['sources']>, profile: string): RepositorySource[] {
+    return requested.map((s) => {
       const root = this.#sourceRoot(s.root);
-      const authority = { kind: s.kind, ref: s.ref, localAuthority: this.#room.fingerprint(root), profile: policy.profile };
+      const authority = { kind: s.kind, ref: s.ref, localAuthority: this.#room.fingerprint(root), profile };
       return { sourceId: canonicalSourceId(authority), authority, root };
     });
-    return { inspection, canonicalRepoId, alias: params.repo, policy, snapshot, configHash: configHashOf(snapshot), sources };
   }
 
   #sourceRoot(root: string): string {

@@ -47,12 +47,18 @@ export function compatibilityKey(registration: Registration): string {
 
 const max = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
 
-/** A later success supersedes an older failure; otherwise the most conservative backoff wins. */
+/** A rate-limit wait: not a failure (no error class), only the forge's reset as the next run time. */
+const waitOf = (s: StageState): number | null => (s.errorClass === null ? s.nextAttemptAt : null);
+
+/**
+ * A later success supersedes an older failure; otherwise the most conservative backoff wins. A
+ * pending rate-limit wait is no failure and nothing supersedes it: it is kept.
+ */
 export function mergeStage(a: StageState, b: StageState): StageState {
   const lastSuccessAt = max(a.lastSuccessAt, b.lastSuccessAt);
   const lastFailureAt = max(a.lastFailureAt, b.lastFailureAt);
   if (lastFailureAt === null || (lastSuccessAt !== null && lastSuccessAt >= lastFailureAt)) {
-    return { errorClass: null, failures: 0, lastFailureAt, lastSuccessAt, nextAttemptAt: null };
+    return { errorClass: null, failures: 0, lastFailureAt, lastSuccessAt, nextAttemptAt: max(waitOf(a), waitOf(b)) };
   }
   const at = (s: StageState) => s.lastFailureAt ?? -1;
   const newest = at(a) !== at(b) ? (at(a) > at(b) ? a : b) : (a.errorClass ?? '') <= (b.errorClass ?? '') ? a : b;

@@ -5,6 +5,6 @@ export { WriterAdmission } from './admission.js';
 export { createRepositoryCache } from './cache.js';
 export { syncStage } from './stages.js';
 export { type Registration } from './schema.js';
-export { operationKeyOf, providerFacts, snapshotsOf, setupStatusOf, type PlanFacts, type ModelState } from './plan/index.js';
+export { operationKeyOf, planReadOnly, providerFacts, snapshotsOf, setupStatusOf, type PlanFacts, type ModelState } from './plan/index.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';
 export { ragStage, RepositorySearch, repositoryHandlers, profileDeps, type RagStage } from './rag/index.js';

@@ -26,6 +26,8 @@ export interface StageContext {
   lastHeadAt: number | null;
   /** True for the immediate pass a person asked for; false for the owner's timer. */
   explicit: boolean;
+  /** The forge's rate-limit reset while the sync stage waits for it (local documents go on meanwhile). */
+  forgeHeldUntil?: number | null;
   /** The cache opened for writing and migrated forward; only inside the job's writer admission. */
   openCache(): Database.Database;
   /** A read-only handle for "is there work" checks, or null while the cache is still at schema 17. */
@@ -43,6 +45,11 @@ export interface StageOutcome {
   coveredGeneration?: number | null;
   collections?: CollectionStatus[];
   waiting?: Waiting | null;
+  /**
+   * The run found nothing to do (an index already current): when the stage's record already says
+   * so, no job is recorded and its last run stays the last one that did work.
+   */
+  idle?: boolean;
 }
 
 export interface LaneDue {
@@ -67,6 +74,16 @@ export const LANES: Record<StageName, (policy: Policy) => Job['lane'][]> = {
 };
 
 const FAILED: Record<StageName, DegradedKind> = { sync: 'sync_failed', rag: 'index_failed' };
+
+/**
+ * The forge's rate-limit reset while the sync stage waits for it, or null. Nothing but the forge's
+ * own answer moves it: not a failure's shorter backoff, not a success that asked no forge, not a
+ * changed policy.
+ */
+export function rateLimitedUntil(r: Pick<Registration, 'waiting' | 'stages'>, now: number): number | null {
+  const at = r.stages.sync.nextAttemptAt;
+  return r.waiting?.reason === 'rate_limited' && r.waiting.until !== null && at !== null && at > now ? at : null;
+}
 
 export function namespaceOf(snapshot: Registration['configSnapshot']): string {
   return opaqueId('ns', [snapshot.profile, snapshot.embedding.provider, snapshot.embedding.model, snapshot.embedding.revision ?? null, snapshot.embedding.dimensions ?? null, snapshot.chunk], 12);
@@ -99,7 +116,8 @@ export class JobRunner {
     this.#o = options;
   }
 
-  run(r: Registration, stage: StageName, lane: Job['lane'], inspection: CacheInspection, explicit: boolean): Promise<Admitted<Job>> {
+  /** The job as recorded, or null for a run that found nothing to do (nothing recorded; see `idle`). */
+  run(r: Registration, stage: StageName, lane: Job['lane'], inspection: CacheInspection, explicit: boolean): Promise<Admitted<Job | null>> {
     const runner = this.#o.runners[stage];
     if (!runner) return Promise.reject(new Error(`no ${stage} runner`));
     const kind: WriterKind = stage === 'sync' ? 'sync' : 'rag';
@@ -116,6 +134,7 @@ export class JobRunner {
       }
       // Stopped by shutdown: what committed stays, and the job says it was cut short — not failed, not done.
       if (context.signal.aborted) return this.#interrupt(jobId);
+      if (!errorClass && outcome && this.#forget(r, jobId, stage, outcome)) return null;
       return this.#finish(r, jobId, stage, lane, errorClass, outcome ?? {});
     });
   }
@@ -157,6 +176,27 @@ export class JobRunner {
     return next.jobs.find((j) => j.jobId === jobId)!;
   }
 
+  /**
+   * An idle run whose stage record already holds what it found (a success, no failure to clear, the
+   * same generations) leaves no trace: its `running` record goes. Returns whether it went.
+   */
+  #forget(r: Registration, jobId: string, stage: StageName, outcome: StageOutcome): boolean {
+    if (outcome.idle !== true || (outcome.state ?? 'succeeded') !== 'succeeded') return false;
+    let forgotten = false;
+    this.#o.store.commit((draft) => {
+      const job = draft.jobs.find((j) => j.jobId === jobId);
+      const target = draft.registrations.find((x) => x.registrationId === r.registrationId && x.pathFingerprint === r.pathFingerprint);
+      if (!job || !target || job.rescheduledFrom !== null) return;
+      const st = target.stages[stage];
+      const same = (now: number | null | undefined, recorded: number | null) => now === undefined || now === recorded;
+      if (st.lastSuccessAt === null || st.errorClass !== null || st.nextAttemptAt !== null) return;
+      if (!same(outcome.contentGeneration, target.generations.content) || !same(outcome.coveredGeneration, target.generations.covered)) return;
+      draft.jobs = draft.jobs.filter((j) => j.jobId !== jobId);
+      forgotten = true;
+    });
+    return forgotten;
+  }
+
   #finish(r: Registration, jobId: string, stage: StageName, lane: Job['lane'], errorClass: string | null, outcome: StageOutcome): Job {
     const now = this.#o.clock();
     const state = errorClass ? 'failed' : (outcome.state ?? 'succeeded');
@@ -173,17 +213,20 @@ export class JobRunner {
 
 function recordStage(target: Registration, stage: StageName, lane: Job['lane'], errorClass: string | null, outcome: StageOutcome, now: number, jobId: string): void {
   const st = target.stages[stage];
+  // A pending rate-limit wait is never shortened by what this job records (see rateLimitedUntil).
+  const limit = stage === 'sync' ? rateLimitedUntil(target, now) : null;
+  const notBefore = (at: number | null) => (limit !== null && (at === null || at < limit) ? limit : at);
   if (errorClass) {
     const failures = st.failures + 1;
-    target.stages[stage] = { ...st, errorClass, failures, lastFailureAt: now, nextAttemptAt: now + backoffMs(failures) };
+    target.stages[stage] = { ...st, errorClass, failures, lastFailureAt: now, nextAttemptAt: notBefore(now + backoffMs(failures)) };
     if (!target.degraded.includes(FAILED[stage])) target.degraded.push(FAILED[stage]);
   } else if (outcome.state === 'waiting') {
     // A rate limit is not a failure: what ran is kept, and the forge's reset is the next run time.
-    target.stages[stage] = { ...st, errorClass: null, failures: 0, nextAttemptAt: outcome.waiting?.until ?? null };
+    target.stages[stage] = { ...st, errorClass: null, failures: 0, nextAttemptAt: notBefore(outcome.waiting?.until ?? null) };
     target.degraded = target.degraded.filter((d) => d !== FAILED[stage]);
   } else {
     // Success of this stage clears this stage's failure state, and only this stage's.
-    target.stages[stage] = { ...st, errorClass: null, failures: 0, lastSuccessAt: now, nextAttemptAt: null };
+    target.stages[stage] = { ...st, errorClass: null, failures: 0, lastSuccessAt: now, nextAttemptAt: notBefore(null) };
     target.degraded = target.degraded.filter((d) => d !== FAILED[stage]);
     if (stage === 'sync' && lane === 'head') target.lastHeadAt = now;
   }
@@ -191,7 +234,7 @@ function recordStage(target: Registration, stage: StageName, lane: Job['lane'], 
     if (outcome.contentGeneration !== undefined) target.generations.content = outcome.contentGeneration;
     if (outcome.coveredGeneration !== undefined) target.generations.covered = outcome.coveredGeneration;
     if (outcome.collections !== undefined) target.collections = outcome.collections;
-    if (outcome.waiting !== undefined) target.waiting = outcome.waiting;
+    if (outcome.waiting !== undefined && (limit === null || outcome.waiting?.reason === 'rate_limited')) target.waiting = outcome.waiting;
   }
   target.lastWriterAt = now;
   target.terminalJobIds = [...target.terminalJobIds, jobId].slice(-TERMINAL_JOB_LIMIT);

@@ -5,7 +5,7 @@ import { openCacheForWrite, type CacheInspection } from './cache.js';
 import { forgeSummary } from './enrollment.js';
 import { hashOf } from './hashing.js';
 import { configHashOf } from './identity.js';
-import { LANES, type JobRunner, type LaneDue, type StageContext, type StageRunner } from './jobs.js';
+import { LANES, rateLimitedUntil, type JobRunner, type LaneDue, type StageContext, type StageRunner } from './jobs.js';
 import type { Tally } from './lanes/index.js';
 import { findRegistration } from './lookup.js';
 import type { Room } from './room.js';
@@ -29,6 +29,21 @@ export function markSnapshotInvalid(r: Registration, now: number): void {
   r.disabledReason = 'config_snapshot_invalid';
   if (!r.degraded.includes('config_snapshot_invalid')) r.degraded.push('config_snapshot_invalid');
   r.updatedAt = now;
+}
+
+/** Local document sources need no forge: a forge's rate limit does not hold them. */
+function readsLocalDocuments(r: Registration): boolean {
+  return r.sources.some((s) => s.root);
+}
+
+/**
+ * Whether a stage waits out its backoff or rate limit whole. A rate limit holds only the forge's
+ * part (local documents go on); a failure's backoff holds everything.
+ */
+function heldWhole(r: Registration, stage: StageName, now: number): boolean {
+  const st = r.stages[stage];
+  if (st.nextAttemptAt === null || st.nextAttemptAt <= now) return false;
+  return !(stage === 'sync' && st.errorClass === null && rateLimitedUntil(r, now) !== null && readsLocalDocuments(r));
 }
 
 function oldestWriterFirst(a: Registration, b: Registration): number {
@@ -143,10 +158,11 @@ export class Reconciler {
       }
       const now = this.#room.clock();
       const state = r.stages[stage];
-      // A backed-off (or rate-limited) stage waits alone: the other stage still runs.
-      if (state.nextAttemptAt !== null && state.nextAttemptAt > now) {
+      // A backed-off (or rate-limited) stage waits alone: the other stage still runs. A rate limit
+      // holds the forge's collections only; the lanes go on over local documents.
+      if (heldWhole(r, stage, now)) {
         skip(stage, null, stage === 'sync' && r.waiting?.reason === 'rate_limited' ? 'rate_limited' : 'backoff', state.nextAttemptAt);
-        next.push(state.nextAttemptAt);
+        next.push(state.nextAttemptAt!);
         continue;
       }
       for (const lane of lanes) {
@@ -159,8 +175,14 @@ export class Reconciler {
         }
         try {
           const { result, coalesced } = await this.#jobs.run(r, stage, lane, inspection, explicit);
+          // A run that found nothing to do is reported as the skip it turned out to be, not as a job.
+          if (!result) {
+            skip(stage, lane, stage === 'rag' ? 'index_current' : 'nothing_changed');
+            continue;
+          }
           jobs.push({ ...jobStatus(result), registrationId, coalesced });
-          if (result.state === 'failed' || result.state === 'waiting') break;
+          // A lane stopped by a rate limit leaves the next lane local documents to walk, if it has any.
+          if (result.state === 'failed' || (result.state === 'waiting' && !readsLocalDocuments(r))) break;
         } catch (error) {
           if (error instanceof StewardError && error.code === 'cache_writer_busy') {
             skip(stage, lane, 'cache_writer_busy');
@@ -189,8 +211,9 @@ export class Reconciler {
 
   #nextRuns(r: Registration, stage: StageName, runner: StageRunner, inspection: CacheInspection): number[] {
     const now = this.#room.clock();
-    if (r.stages[stage].nextAttemptAt !== null && r.stages[stage].nextAttemptAt > now) return [r.stages[stage].nextAttemptAt];
-    const out: number[] = [];
+    if (heldWhole(r, stage, now)) return [r.stages[stage].nextAttemptAt!];
+    const limit = stage === 'sync' ? rateLimitedUntil(r, now) : null;
+    const out: number[] = limit === null ? [] : [limit];
     for (const lane of LANES[stage](r.policy)) {
       const due: LaneDue | undefined = runner.due?.(this.context(r, stage, lane, inspection, false));
       if (!due) out.push(now + this.#o.timerIntervalMs);
@@ -217,6 +240,7 @@ export class Reconciler {
       sources: r.sources,
       lastHeadAt: r.lastHeadAt,
       explicit,
+      forgeHeldUntil: stage === 'sync' ? rateLimitedUntil(r, this.#room.clock()) : null,
       openCache: () => openCacheForWrite(inspection.realPath, inspection.pathFingerprint),
       readCache: () => readCache(inspection),
       signal: this.#o.signal,

@@ -58,6 +58,8 @@ function parseText(text: string): RegistryLoad | { state: 'v1'; legacy: Registry
 export class RegistryStore {
   readonly file: string;
   #state: RegistryLoad;
+  /** A view that never writes: a plan asked while no owner runs (`maintenance_plan`) changes nothing. */
+  readonly #readOnly: boolean;
 
   /** `normalize` is ordinary canonicalisation: a v2 file holding duplicates is coalesced on load. */
   readonly #onCommit: (registry: RegistryV2Type) => void;
@@ -69,9 +71,11 @@ export class RegistryStore {
     normalize: (registry: RegistryV2Type) => RegistryV2Type = (r) => r,
     onCommit: (registry: RegistryV2Type) => void = () => undefined,
     refuse?: RegistryDegradedReason,
+    options: { readOnly?: boolean } = {},
   ) {
     this.file = join(home, HOME_FILES.registry);
     this.#onCommit = onCommit;
+    this.#readOnly = options.readOnly === true;
     this.#state = refuse ? { state: 'degraded', reason: refuse } : this.#load(migrate, normalize);
   }
 
@@ -111,6 +115,7 @@ export class RegistryStore {
   }
 
   #write(registry: RegistryV2Type): void {
+    if (this.#readOnly) throw new StewardError('internal', 'This view of the maintenance registry is read-only.');
     writeFileAtomic.sync(this.file, serializeRegistry(registry), { mode: 0o600, fsync: true });
   }
 
@@ -126,9 +131,12 @@ export class RegistryStore {
     if (parsed.state === 'v1') {
       try {
         const registry = bound(RegistryV2.parse(migrate(parsed.legacy)));
-        const backup = `${this.file}.v1.bak`;
-        if (!existsSync(backup)) writeFileSync(backup, text, { mode: 0o600 });
-        this.#write(registry);
+        // A read-only view migrates in memory only; the owner's next start writes it.
+        if (!this.#readOnly) {
+          const backup = `${this.file}.v1.bak`;
+          if (!existsSync(backup)) writeFileSync(backup, text, { mode: 0o600 });
+          this.#write(registry);
+        }
         return { state: 'migrated', registry, from: 1 };
       } catch {
         // The version-1 file stays exactly as it was; the next start tries again.
@@ -136,9 +144,9 @@ export class RegistryStore {
       }
     }
     if (parsed.state !== 'ok') return parsed;
-    tightenMode(this.file);
+    if (!this.#readOnly) tightenMode(this.file);
     const normalized = bound(RegistryV2.parse(normalize(parsed.registry)));
-    if (serializeRegistry(normalized) !== serializeRegistry(parsed.registry)) this.#write(normalized);
+    if (!this.#readOnly && serializeRegistry(normalized) !== serializeRegistry(parsed.registry)) this.#write(normalized);
     return { state: 'ok', registry: normalized };
   }
 }

@@ -13,6 +13,7 @@ function jobOf(ctx: StageContext): SyncJob {
     sources,
     lastHeadAt: ctx.lastHeadAt,
     explicit: ctx.explicit,
+    forgeHeldUntil: ctx.forgeHeldUntil ?? null,
   };
 }
 

@@ -1,13 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { COLLECTIONS, DEGRADED_TEXT, methods, RepositoryHit, SEARCH_DEGRADED, type Result } from '../api/index.js';
+import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, StewardError, type Result } from '../api/index.js';
 import type { WithClient } from './projects.js';
 
 const params = methods['Repository.Search'].params.shape;
 
 /** Agent-facing input: the contract's filters, snake-cased; a repository is named, never a path. */
 export const SearchRepositoryInput = z.strictObject({
-  repo: params.repo.describe('The repository: OWNER/NAME, an alias, or its canonical id (github.com/OWNER/NAME)'),
+  repo: params.repo.describe('The repository: OWNER/NAME, an alias, or its canonical id HOST/OWNER/NAME (github.com/OWNER/NAME), which is needed when one OWNER/NAME is maintained on two hosts'),
   query: params.query.describe('What to look for, in words: an error message, a symptom, a feature'),
   collection: z.enum([...COLLECTIONS, 'documents']).optional().describe('Only one collection'),
   state: params.state.describe('Only items in this state, e.g. open or closed'),
@@ -18,11 +18,12 @@ export const SearchRepositoryInput = z.strictObject({
   limit: z.number().int().min(1).max(50).optional().describe('Hits to return (default 10)'),
 });
 
-export const SearchRepositoryOutput = z.strictObject({ hits: z.array(RepositoryHit), degraded: z.enum(SEARCH_DEGRADED).optional() });
+export const SearchRepositoryOutput = RepositorySearchResult;
 
 function summary(result: Result<'Repository.Search'>): string {
-  const lines = result.degraded ? [`Searched by words only: ${DEGRADED_TEXT[result.degraded]}.`] : [];
+  const lines = result.degraded ? [`Searched by words only: ${degradedText(result)}.`] : [];
   if (result.hits.length === 0) lines.push('No matches.');
+  else if (result.wordMatches === 0) lines.push(CLOSEST_IN_MEANING);
   for (const h of result.hits) {
     lines.push(`- [${h.collection}${h.number !== null ? ` #${h.number}` : ''}] ${h.title}${h.state ? ` (${h.state})` : ''}${h.url ? ` ${h.url}` : ''}\n  ${h.snippet}`);
   }
@@ -39,6 +40,8 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
         "Searches the issues, pull requests, comments, wiki pages and documents of a repository whose cache Steward maintains, by words (BM25) and by meaning (embeddings), fused by rank. " +
         'Each hit has its collection, number, title, a snippet, a score, its state and author, and a link to the forge. ' +
         'When the index cannot serve search by meaning (e.g. new content not yet indexed), the result says so in `degraded` and ranks by words only. ' +
+        '`wordMatches` counts the hits that contain the words; 0 with hits means none does and these are only the closest in meaning (a hit on meaning alone must score well above chance, so an unrelated query returns few or none). ' +
+        'A name that several maintained repositories share (one OWNER/NAME on two hosts) is refused with `repository_ambiguous`, listing each as HOST/OWNER/NAME. ' +
         'Read-only; it takes a repository name, never a filesystem path.',
       inputSchema: SearchRepositoryInput,
       outputSchema: SearchRepositoryOutput,
@@ -59,6 +62,10 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
         });
         const out = SearchRepositoryOutput.parse(result);
         return { content: [{ type: 'text' as const, text: summary(out) }], structuredContent: out };
+      }).catch((error: unknown) => {
+        // An agent branches on the code and retries with one of the names the message lists.
+        if (error instanceof StewardError && error.code === 'repository_ambiguous') return { isError: true, content: [{ type: 'text' as const, text: `${error.code}: ${error.message}` }] };
+        throw error;
       }),
   );
 }

@@ -6,7 +6,7 @@ import { registerHistoryTools } from './history.js';
 import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
 import { registerProjectTools, type WithClient } from './projects.js';
-import { registerSetupTools } from './setup.js';
+import { registerSetupTools, type PlanHere } from './setup.js';
 import { registerRepositoryTools } from './repository.js';
 
 /**
@@ -14,13 +14,13 @@ import { registerRepositoryTools } from './repository.js';
  * or the stores in-process for the length of one call), so an agent session never holds the lock.
  * Other rooms add their tools beside registerProjectTools.
  */
-export function createMcpServer(reach: WithClient, options: { home?: string } = {}): McpServer {
+export function createMcpServer(reach: WithClient, options: { home?: string; planHere?: PlanHere } = {}): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
   const withClient = agentSafe(reach);
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
   registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
   registerMaintenanceTools(server, withClient);
-  registerSetupTools(server, withClient);
+  registerSetupTools(server, withClient, options.planHere);
   registerRepositoryTools(server, withClient);
   registerHistoryTools(server, withClient);
   return server;

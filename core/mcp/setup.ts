@@ -13,9 +13,13 @@ import {
   StewardError,
   SYNC_MODES,
   toStewardError,
+  type SetupPlan,
   type SetupRequest,
 } from '../api/index.js';
 import type { WithClient } from './projects.js';
+
+/** Answers a plan without an owner, read-only, or undefined when an owner runs (then the owner answers). */
+export type PlanHere = (request: SetupRequest) => Promise<SetupPlan | undefined>;
 
 /** A repository is named, never a path; the cache the MCP process serves is implicit. */
 const Target = {
@@ -116,7 +120,7 @@ function planText(plan: z.infer<typeof MaintenancePlanOutput>): string {
  * download or text sent off this machine comes back as confirmation_required with the exact command
  * a person runs (and the plan waits for that person in the panel).
  */
-export function registerSetupTools(server: McpServer, withClient: WithClient): void {
+export function registerSetupTools(server: McpServer, withClient: WithClient, planHere?: PlanHere): void {
   server.registerTool(
     'maintenance_plan',
     {
@@ -132,7 +136,10 @@ export function registerSetupTools(server: McpServer, withClient: WithClient): v
     },
     async (input) => {
       try {
-        const plan = MaintenancePlanOutput.parse(setupPlanJson(await withClient((client) => client.call('Maintenance.Plan', requestOf(input)))));
+        // Read-only: with no owner running, the plan comes from what exists, never from stores opened (and created) here.
+        const request = requestOf(input);
+        const rendered = (await planHere?.(request)) ?? (await withClient((client) => client.call('Maintenance.Plan', request)));
+        const plan = MaintenancePlanOutput.parse(setupPlanJson(rendered));
         return { content: [{ type: 'text' as const, text: planText(plan) }], structuredContent: plan };
       } catch (error) {
         return failed(error);

@@ -14,12 +14,17 @@ describe('the Maintenance place', () => {
   let github: FakeForge;
   let gitea: FakeForge;
   let caches: string;
+  /** The fake GitHub's repository as Steward names it: its host keeps the loopback port. */
+  let widgets: string;
+  let gadgets: string;
 
   beforeAll(async () => {
     github = new FakeForge({ shape: 'github', token: TOKEN });
     gitea = new FakeForge({ shape: 'gitea', name: 'gadgets', token: 'not-given-to-steward' });
     const githubBase = await github.start();
     const giteaBase = await gitea.start();
+    widgets = `${new URL(githubBase).host}/acme/widgets`;
+    gadgets = `${new URL(giteaBase).host}/acme/gadgets`;
     for (let i = 1; i <= 12; i += 1) {
       const t = github.add(i % 4 === 0 ? 'pull' : 'issue');
       github.comment(t.number);
@@ -60,31 +65,31 @@ describe('the Maintenance place', () => {
 
     const card = (repo: string) => page.getByRole('region', { name: repo, exact: true });
     await eventually('the GitHub repository is up to date', async () => {
-      const text = await card('127.0.0.1/acme/widgets').innerText();
+      const text = await card(widgets).innerText();
       return text.includes('Up to date') ? text : undefined;
     });
-    const widgetsText = await card('127.0.0.1/acme/widgets').innerText();
+    const widgetsText = await card(widgets).innerText();
     expect(widgetsText).toContain('Every collection is current and its history complete.');
-    const table = card('127.0.0.1/acme/widgets').getByRole('region', { name: 'Collections of 127.0.0.1/acme/widgets' });
+    const table = card(widgets).getByRole('region', { name: `Collections of ${widgets}` });
     const issuesRow = table.getByRole('row', { name: /^Issues/ });
     expect(await issuesRow.innerText()).toMatch(/Issues\s+9\s+current .*\s+complete/);
     expect(await table.getByRole('row', { name: /^Pull requests/ }).innerText()).toMatch(/Pull requests\s+3\s/);
 
-    const gadgets = await card('127.0.0.1/acme/gadgets').innerText();
-    expect(gadgets).toContain('Waiting');
-    expect(gadgets).toContain('token missing for 127.0.0.1');
-    expect(gadgets).toContain('steward secrets set GITEA_TOKEN');
-    expect(gadgets).toContain('no token');
+    const gadgetsText = await card(gadgets).innerText();
+    expect(gadgetsText).toContain('Waiting');
+    expect(gadgetsText).toContain('token missing for 127.0.0.1');
+    expect(gadgetsText).toContain('steward secrets set GITEA_TOKEN');
+    expect(gadgetsText).toContain('no token');
 
     const heldCard = card('github.com/acme/held');
     await heldCard.getByTestId('held-registration').waitFor();
     expect(await heldCard.innerText()).toContain('Held: conflict');
 
     const status = await steward.rpc('Maintenance.List', {});
-    const w = status.registrations.find((r) => r.canonicalRepoId === '127.0.0.1/acme/widgets')!;
+    const w = status.registrations.find((r) => r.canonicalRepoId === widgets)!;
     expect(widgetsText).not.toContain(w.cacheUuid);
-    await card('127.0.0.1/acme/widgets').getByText('Details', { exact: true }).click();
-    expect(await card('127.0.0.1/acme/widgets').innerText()).toContain(w.cacheUuid);
+    await card(widgets).getByText('Details', { exact: true }).click();
+    expect(await card(widgets).innerText()).toContain(w.cacheUuid);
     await page.screenshot({ path: screenshotPath('maintenance-collections.png'), fullPage: true });
 
     const main = await page.locator('main').innerText();

@@ -65,7 +65,7 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     await form.getByRole('button', { name: 'Show the plan' }).click();
     const plan = page.getByTestId('setup-plan');
     await plan.waitFor();
-    expect(await plan.innerText()).toContain('Creates a new repository cache for 127.0.0.1/acme/widgets');
+    expect(await plan.innerText()).toContain(`Creates a new repository cache for ${new URL(base).host}/acme/widgets`);
     expect(await plan.innerText()).not.toContain('start at login');
     // Turned on (which sets the plan aside), the plan says so and asks for the person's confirmation.
     await login.check();
@@ -74,7 +74,7 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     await plan.waitFor();
     expect(await plan.getAttribute('data-status')).toBe('confirmation_required');
     const words = await plan.innerText();
-    expect(words).toContain('Creates a new repository cache for 127.0.0.1/acme/widgets');
+    expect(words).toContain(`Creates a new repository cache for ${new URL(base).host}/acme/widgets`);
     expect(words).toContain("Changes to Steward's settings");
     expect(words).toContain('Services on this computer');
     expect(words).toMatch(/Turns on start at login.*needs your confirmation/);
@@ -102,7 +102,7 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     await page.getByRole('button', { name: 'Confirm' }).click();
     const done = page.getByTestId('setup-done');
     await done.waitFor();
-    expect(await done.innerText()).toContain('Added 127.0.0.1/acme/widgets');
+    expect(await done.innerText()).toContain(`Added ${new URL(base).host}/acme/widgets`);
 
     const card = page.getByTestId('registration');
     await card.waitFor();
@@ -112,24 +112,24 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     expect(seen).toContain('backfilling');
     expect(seen.indexOf('backfilling')).toBeLessThan(seen.indexOf('ready'));
     const [registration] = (await steward.rpc('Maintenance.List', {})).registrations;
-    expect(registration).toMatchObject({ canonicalRepoId: '127.0.0.1/acme/widgets', enabled: true, policy: { sync: 'head-and-backfill', collections: ['issues'], rag: 'maintain' } });
+    expect(registration).toMatchObject({ canonicalRepoId: `${new URL(base).host}/acme/widgets`, enabled: true, policy: { sync: 'head-and-backfill', collections: ['issues'], rag: 'maintain' } });
     expect(registration!.collections[0]).toMatchObject({ items: ISSUES, tail: { state: 'complete' } });
     expect(await card.innerText()).toContain('Every collection is current and its history complete.');
 
     // Search it, as the card offers once it is indexed.
-    const search = page.getByRole('region', { name: 'Search 127.0.0.1/acme/widgets' });
-    await page.getByRole('searchbox', { name: 'Search 127.0.0.1/acme/widgets' }).fill('rate limit exceeded');
+    const search = page.getByRole('region', { name: `Search ${new URL(base).host}/acme/widgets` });
+    await page.getByRole('searchbox', { name: `Search ${new URL(base).host}/acme/widgets` }).fill('rate limit exceeded');
     await search.getByRole('button', { name: 'Search' }).click();
     const hits = page.getByTestId('search-hits');
     await hits.waitFor();
     expect(await hits.getByRole('listitem').first().getByRole('link').innerText()).toBe('Sync crashes when the rate limit is exceeded');
 
     // Change policy: the same registration, updated in place; never a second record or a conflict.
-    await page.getByRole('region', { name: '127.0.0.1/acme/widgets', exact: true }).getByRole('button', { name: 'Change policy' }).click();
+    await page.getByRole('region', { name: `${new URL(base).host}/acme/widgets`, exact: true }).getByRole('button', { name: 'Change policy' }).click();
     await form.getByLabel('Keep in sync').selectOption('head');
     await form.getByRole('button', { name: 'Show the plan' }).click();
     await plan.waitFor();
-    expect(await plan.innerText()).toContain('Changes what is synced for 127.0.0.1/acme/widgets from recent changes and all history to recent changes only.');
+    expect(await plan.innerText()).toContain(`Changes what is synced for ${new URL(base).host}/acme/widgets from recent changes and all history to recent changes only.`);
     await page.getByRole('button', { name: 'Confirm' }).click();
     await eventually('the change is confirmed', async () => ((await done.innerText()).startsWith('Changed') ? true : undefined));
     const after = await steward.rpc('Maintenance.List', {});
@@ -138,10 +138,10 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     expect(after.registrations[0]).toMatchObject({ registrationId: registration!.registrationId, enabled: true, policy: { sync: 'head' } });
     // Recent changes only: ready never claims the history complete.
     await eventually('the card says what the new policy keeps', async () => ((await card.innerText()).includes('Recent changes are current; older history is not read under this policy.') ? true : undefined));
-    expect(await done.innerText()).toBe('Changed 127.0.0.1/acme/widgets: it syncs now under this policy.');
+    expect(await done.innerText()).toBe(`Changed ${new URL(base).host}/acme/widgets: it syncs now under this policy.`);
 
     // Pause and resume.
-    const region = page.getByRole('region', { name: '127.0.0.1/acme/widgets', exact: true });
+    const region = page.getByRole('region', { name: `${new URL(base).host}/acme/widgets`, exact: true });
     await region.getByRole('button', { name: 'Pause' }).click();
     await statesUntil(card, 'disabled', []);
     await region.getByRole('button', { name: 'Resume' }).click();
@@ -165,7 +165,7 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     await goToPlace(page, 'Maintenance');
     const waiting = page.getByTestId('waiting-plan');
     await waiting.waitFor();
-    expect(await waiting.innerText()).toContain('An agent asked Steward to maintain 127.0.0.1/acme/gadgets');
+    expect(await waiting.innerText()).toContain(`An agent asked Steward to maintain ${new URL(base).host}/acme/gadgets`);
     await waiting.getByRole('button', { name: 'Review the plan' }).click();
     await page.getByTestId('setup-form').getByRole('button', { name: 'Show the plan' }).click();
     await page.getByTestId('setup-plan').waitFor();
@@ -173,7 +173,7 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
     await page.getByTestId('setup-done').waitFor();
     await eventually('the waiting plan is settled', async () => ((await page.getByTestId('waiting-plan').count()) === 0 ? true : undefined));
     expect((await steward.rpc('Settings.GetStartAtLogin', {})).enabled).toBe(true);
-    expect((await steward.rpc('Maintenance.List', {})).registrations.map((r) => r.canonicalRepoId).sort()).toEqual(['127.0.0.1/acme/gadgets', '127.0.0.1/acme/widgets']);
+    expect((await steward.rpc('Maintenance.List', {})).registrations.map((r) => r.canonicalRepoId).sort()).toEqual([`${new URL(base).host}/acme/gadgets`, `${new URL(base).host}/acme/widgets`]);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -187,9 +187,11 @@ describe('the Maintenance place: add a repository, confirm its plan, change its 
       expect(refused.code).toBe(1);
       expect(JSON.parse(refused.stdout).error.code).toBe('confirmation_required');
       const enabled = await runSteward([...args, '--yes', '--idempotency-key', 'terminal-1', '--json'], env, 60_000);
-      expect(enabled.stderr).toBe('');
+      // With --json on stdout, the one line about the started Steward goes to stderr.
+      expect(enabled.stderr).toMatch(/^Started Steward in the background \(pid \d+\); it keeps the cache current after this command ends, and `steward stop` stops it\.\n$/);
       expect(enabled.code).toBe(0);
-      const out = JSON.parse(enabled.stdout) as { plan: { effects: Array<{ description: string }> }; applied: { enrollment: { created: boolean }; status: string } };
+      const out = JSON.parse(enabled.stdout) as { plan: { effects: Array<{ description: string }> }; applied: { enrollment: { created: boolean }; status: string }; started_in_background?: boolean };
+      expect(out.started_in_background).toBe(true);
       expect(out.plan.effects.map((e) => e.description)).toContain('Starts Steward in the background (`steward serve`) so the cache keeps itself current after this command ends; `steward stop` stops it.');
       expect(out.applied.enrollment.created).toBe(true);
       const info = JSON.parse((await runSteward(['info', '--json'], env)).stdout) as { via: string; url?: string };

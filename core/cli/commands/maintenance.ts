@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { countOf, failureWords, FORGE_KINDS, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
-import { formatOption, isJson, policyOf } from './maintenance-options.js';
+import { collect, documentSourcesOf, formatOption, isJson, policyOf } from './maintenance-options.js';
 import { registerSetup } from './setup.js';
 import { registerRepositorySearch } from './repository-search.js';
 
@@ -92,6 +92,15 @@ export function formatConflicts(conflicts: readonly ConflictView[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `add` and `enroll` take local document folders (repeatable); the paths are resolved and checked here. */
+const DOCS_OPTION = ['--docs <folder>', 'a local folder of documents to keep in the cache (inside a git work tree; repeatable)', collect, [] as string[]] as const;
+const DOCS_GIT_OPTION = ['--docs-git <repo[@ref]>', "a local git repository's committed documents at a ref (default: its current branch; repeatable)", collect, [] as string[]] as const;
+
+/** How many document folders a request carried: a count, never a path (the paths stay private). */
+function documentsLine(count: number): string {
+  return count === 0 ? '' : `Added ${countOf(count, 'document folder')} (read again on each sync).\n`;
+}
+
 function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
   const maintenance = program.command('maintenance').description('repository cache maintenance: plan and enable, enrollment, conflicts, lifecycle');
 
@@ -106,19 +115,24 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .option('--collections <list>', 'issues,issue-comments,wiki,pulls,pr-comments (default: all the forge serves)')
     .option('--rag <mode>', 'off|maintain')
     .option('--profile <name>', 'embedding profile')
+    .option(...DOCS_OPTION)
+    .option(...DOCS_GIT_OPTION)
     .option('--format <format>', 'text or json', 'text')
     .option('--json', 'alias of --format json')
-    .action((options: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; format?: string; json?: boolean }) =>
+    .action((options: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; docs: string[]; docsGit: string[]; format?: string; json?: boolean }) =>
       run(async () => {
         const format = formatOption(options.format, options.json);
         if (!(FORGE_KINDS as readonly string[]).includes(options.forge)) throw new UsageError(`--forge must be ${FORGE_KINDS.join(', ')}`);
         if (options.forge === 'gitea' && !options.baseUrl) throw new UsageError('a Gitea or Forgejo forge needs --base-url https://HOST/api/v1');
+        const policy = policyOf(options);
+        const sources = documentSourcesOf(options);
         const result = await withClient(io, (c) =>
           c.call('Maintenance.Add', {
             repo: options.repo,
             forge: options.forge as ForgeKind,
             ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-            policy: policyOf(options),
+            policy,
+            ...(sources.length > 0 ? { sources } : {}),
             idempotencyKey: options.idempotencyKey,
           }),
         );
@@ -126,6 +140,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
         else
           io.stdout(
             `${result.replayed ? 'replayed' : result.cacheCreated ? 'created and enrolled' : 'enrolled'} ${result.registrationId}  ${result.canonicalRepoId}  cache ${result.cacheUuid}\n` +
+              documentsLine(sources.length) +
               'The first sync runs on the next reconciliation (`steward service reconcile` runs one now).\n',
           );
         return EXIT.ok;
@@ -187,32 +202,38 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .command('enroll')
     .description('register an existing repository cache file for maintenance')
     .requiredOption('--cache <path>', 'the repository cache file')
-    .requiredOption('--repo <owner/name>', 'the repository, resolved through the cache binding')
+    .requiredOption('--repo <owner/name>', 'the repository (OWNER/NAME or HOST/OWNER/NAME), resolved through the cache binding')
     .requiredOption('--idempotency-key <key>', 'operation key; reuse it on retry')
     .option('--sync <mode>', 'off|head|head-and-backfill')
     .option('--collections <list>', 'issues,issue-comments,wiki,pulls,pr-comments')
     .option('--rag <mode>', 'off|maintain')
     .option('--profile <name>', 'embedding profile')
     .option('--config <file>', 'the non-secret effective configuration snapshot (JSON)')
+    .option(...DOCS_OPTION)
+    .option(...DOCS_GIT_OPTION)
     .option('--format <format>', 'text or json', 'text')
     .option('--json', 'alias of --format json')
-    .action((options: { cache: string; repo: string; idempotencyKey: string; sync?: string; rag?: string; profile?: string; collections?: string; config?: string; format?: string; json?: boolean }) =>
+    .action((options: { cache: string; repo: string; idempotencyKey: string; sync?: string; rag?: string; profile?: string; collections?: string; config?: string; docs: string[]; docsGit: string[]; format?: string; json?: boolean }) =>
       run(async () => {
         const format = formatOption(options.format, options.json);
         const policy = policyOf(options);
+        const config = options.config ? readSnapshot(options.config) : undefined;
+        const sources = documentSourcesOf(options);
         const result = await withClient(io, (c) =>
           c.call('Maintenance.Enroll', {
             cachePath: resolve(options.cache),
             repo: options.repo,
             policy,
-            ...(options.config ? { config: readSnapshot(options.config) } : {}),
+            ...(config ? { config } : {}),
+            ...(sources.length > 0 ? { sources } : {}),
             idempotencyKey: options.idempotencyKey,
           }),
         );
         if (format === 'json') printJson(io, result);
         else
           io.stdout(
-            `${result.replayed ? 'replayed' : result.created ? 'enrolled' : 'updated'} ${result.registrationId}  ${result.canonicalRepoId}  cache ${result.cacheUuid}  path ${result.pathFingerprint}\n`,
+            `${result.replayed ? 'replayed' : result.created ? 'enrolled' : 'updated'} ${result.registrationId}  ${result.canonicalRepoId}  cache ${result.cacheUuid}  path ${result.pathFingerprint}\n` +
+              documentsLine(sources.length),
           );
         return EXIT.ok;
       }, isJson(options)),

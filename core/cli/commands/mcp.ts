@@ -9,8 +9,8 @@ export function registerMcp(program: Command, io: CliIo, run: Run): void {
     .description('serve Steward to agents over MCP on stdio (tools: list_projects, project_overview, maintenance_status, maintenance_plan, enable_cache_maintenance, search_transcripts, get_session, search_repository)')
     .action(() =>
       run(async () => {
-        const { createMcpServer, serveStdio } = await import('../../mcp/index.js');
-        await serveStdio(createMcpServer((use) => withClient(io, use)));
+        const [{ createMcpServer, serveStdio }, { planHere }] = await Promise.all([import('../../mcp/index.js'), import('../plan-here.js')]);
+        await serveStdio(createMcpServer((use) => withClient(io, use), { planHere: planHere(io.env) }));
         return EXIT.ok;
       }),
     );

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { COLLECTIONS, DEGRADED_TEXT, type Result } from '../../api/index.js';
+import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 export function formatHits(result: Result<'Repository.Search'>): string {
   const lines: string[] = [];
-  if (result.degraded) lines.push(`Words only: ${DEGRADED_TEXT[result.degraded]}.`);
+  if (result.degraded) lines.push(`Words only: ${degradedText(result)}.`);
   if (result.hits.length === 0) lines.push('No matches.');
+  else if (result.wordMatches === 0) lines.push(CLOSEST_IN_MEANING);
   result.hits.forEach((h, i) => {
     const number = h.number !== null ? `#${h.number} ` : '';
     const state = h.state ? ` (${h.state})` : '';
@@ -17,13 +18,13 @@ export function formatHits(result: Result<'Repository.Search'>): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `steward maintenance search --repo OWNER/NAME QUERY`: hybrid search of one repository cache. */
+/** `steward maintenance search --repo OWNER/NAME QUERY` (or HOST/OWNER/NAME): hybrid search of one repository cache. */
 export function registerRepositorySearch(maintenance: Command, io: CliIo, run: Run): void {
   maintenance
     .command('search')
     .description('search a repository cache by words and meaning (issues, pull requests, comments, wiki)')
     .argument('<query...>', 'what to look for')
-    .requiredOption('--repo <owner/name>', 'the repository')
+    .requiredOption('--repo <owner/name>', 'the repository (HOST/OWNER/NAME where one OWNER/NAME is maintained on two hosts)')
     .option('--collection <collection>', `only one collection (${[...COLLECTIONS, 'documents'].join(', ')})`)
     .option('--state <state>', 'only items in this state (open, closed, merged)')
     .option('--author <login>', 'only items or comments by this author')

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { failureWords, FORGE_KINDS, MAINTENANCE_PROTOCOL, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { launchOwner } from '../launch.js';
+import { launchOwner, runningOwner } from '../launch.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { formatOption, isJson, policyOf } from './maintenance-options.js';
 
@@ -109,7 +109,9 @@ export function firstPassFailures(applied: SetupApplied): string[] {
 async function planVerb(io: CliIo, options: SetupOptions, defaults: { rag?: 'maintain' }): Promise<number> {
   const format = formatOption(options.format, options.json);
   const request = setupRequestOf(options, defaults);
-  const plan = await withClient(io, (c) => c.call('Maintenance.Plan', request));
+  // Planning changes nothing: with no owner running, the plan comes from what exists, without setting up a home.
+  const { planHere } = await import('../plan-here.js');
+  const plan = (await planHere(io.env)(request)) ?? (await withClient(io, (c) => c.call('Maintenance.Plan', request)));
   if (format === 'json') printJson(io, setupPlanJson(plan));
   else io.stdout(`${formatPlan(plan)}${plan.status === 'blocked' ? '' : 'Apply it with `steward maintenance enable` and the same flags (--yes --idempotency-key KEY where nobody can answer).\n'}`);
   return EXIT.ok;
@@ -134,26 +136,34 @@ async function confirmOrRefuse(io: CliIo, plan: SetupPlan, options: EnableOption
 }
 
 /**
- * Applies on the owner. A plan made in-process (no owner ran) is checked against the newly started
- * owner's own plan: the same basis and configuration hash, else nothing is applied (stale_plan).
+ * Applies the confirmed plan, by its id, on the owner. The owner renders the plan again and refuses
+ * (stale_plan) unless it is the same plan; a plan that said it would start Steward stays that plan
+ * once `enable` started it, so the id shown is the id applied.
  */
 async function applyOnOwner(client: StewardClient, request: SetupRequest, confirmed: SetupPlan, key: string, options: EnableOptions): Promise<SetupApplied> {
   const info = await client.call('App.Info', {});
   if (!((info.maintenanceProtocol ?? 1) >= MAINTENANCE_PROTOCOL)) {
     throw new StewardError('unsupported', `The running Steward (${info.version}) does not apply maintenance plans; stop it (\`steward stop\`) and run this command again to start the current one.`);
   }
-  const seen = await client.call('Maintenance.Plan', request);
-  if (seen.basis !== confirmed.basis || seen.configHash !== confirmed.configHash) {
-    throw new StewardError('stale_plan', `The running Steward sees another plan (configuration ${seen.configHash.slice(0, 12)}) than the one confirmed (${confirmed.configHash.slice(0, 12)}); nothing was applied. Plan again.`);
-  }
-  return client.call('Maintenance.Apply', { ...request, planId: seen.planId, idempotencyKey: key, confirmedBy: 'person', ...(options.detach ? { detach: true } : {}) });
+  return client.call('Maintenance.Apply', { ...request, planId: confirmed.planId, idempotencyKey: key, confirmedBy: 'person', ...(options.detach ? { detach: true } : {}) });
+}
+
+/** Starts the owner the confirmed plan said it would start, and says so in one line (on stderr where stdout is JSON). */
+async function startInBackground(io: CliIo, format: 'text' | 'json'): Promise<void> {
+  await (io.launchOwner ?? launchOwner)(io.env);
+  const pid = (await runningOwner(io.env))?.pid;
+  const line = `Started Steward in the background${pid !== undefined ? ` (pid ${pid})` : ''}; it keeps the cache current after this command ends, and \`steward stop\` stops it.\n`;
+  if (format === 'json') io.stderr(line);
+  else io.stdout(line);
 }
 
 async function enableVerb(io: CliIo, options: EnableOptions, defaults: { rag?: 'maintain' }): Promise<number> {
   const format = formatOption(options.format, options.json);
   if (options.yes && !options.idempotencyKey) throw new UsageError('--yes needs --idempotency-key KEY (reuse the key on retry)');
   const request = setupRequestOf(options, defaults);
-  const { plan, via } = await withClient(io, async (c, via) => ({ plan: await c.call('Maintenance.Plan', request), via }));
+  // With no owner running the plan is read from what exists (nothing is set up before a yes); the owner started for it applies it.
+  const here = await (await import('../plan-here.js')).planHere(io.env)(request);
+  const { plan, via } = here ? { plan: here, via: 'in-process' as const } : await withClient(io, async (c, via) => ({ plan: await c.call('Maintenance.Plan', request), via }));
   if (format === 'text') io.stdout(formatPlan(plan));
   if (options.planId !== undefined && options.planId !== plan.planId) {
     throw new StewardError('stale_plan', 'The plan changed after it was shown (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: plan.planId });
@@ -165,12 +175,13 @@ async function enableVerb(io: CliIo, options: EnableOptions, defaults: { rag?: '
     else io.stdout('Not applied.\n');
     return EXIT.ok;
   }
-  if (via === 'in-process') await (io.launchOwner ?? launchOwner)(io.env);
+  const started = via === 'in-process';
+  if (started) await startInBackground(io, format);
   const applied = await withClient(io, async (client, reached) => {
     if (reached !== 'owner') throw new StewardError('internal', 'Steward is not running in the background; run `steward serve`, then this command again.');
     return applyOnOwner(client, request, plan, confirmation.key, options);
   });
-  if (format === 'json') printJson(io, { plan: setupPlanJson(plan), applied: setupAppliedJson(applied) });
+  if (format === 'json') printJson(io, { plan: setupPlanJson(plan), applied: setupAppliedJson(applied), ...(started ? { started_in_background: true } : {}) });
   else io.stdout(formatApplied(applied));
   // Applied, but a first pass that failed (a refused token, a missing repository) is the person's to act on.
   return firstPassFailures(applied).length > 0 ? EXIT.failure : EXIT.ok;

@@ -44,12 +44,53 @@ export function apiBaseOf(kind: ForgeKind, baseUrl: string | undefined): string 
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** The web host of a forge's API root: what repository ids and status messages name. */
+/**
+ * The web host of a forge's API root: what repository ids and status messages name. Two forges on
+ * one host differ by their port, so a port is part of it; a default port is not (URL drops it), so
+ * `https://github.com` and `https://github.com:443` are one host and ids stored before stay the same.
+ */
 export function hostOf(kind: ForgeKind, apiBase: string): string {
-  const { hostname } = new URL(apiBase);
+  const { hostname, port } = new URL(apiBase);
+  const name = portlessHost(kind, hostname);
+  // An IPv6 address keeps its brackets only where a port follows it.
+  return port ? `${name.includes(':') ? `[${name}]` : name}:${port}` : name;
+}
+
+function portlessHost(kind: ForgeKind, hostname: string): string {
   if (kind === 'github' && hostname === 'api.github.com') return 'github.com';
   if (kind === 'gitcode' && hostname === 'api.gitcode.com') return 'gitcode.com';
   return hostname.replace(/^\[|\]$/g, '');
+}
+
+/** A forge repository as a request names it: its id, and the id an older Steward gave it. */
+export interface RepositoryKey {
+  repoId: string;
+  host: string;
+  /**
+   * For a forge on a non-default port, the id and host an older Steward used (it left the port out).
+   * Stored registrations keep their ids (read from the cache's own binding), so "is this repository
+   * maintained already" must accept the older id too, or a second cache would be made for one forge.
+   */
+  legacy: { repoId: string; host: string } | null;
+}
+
+export function repositoryKeyOf(kind: ForgeKind, apiBase: string, repo: string): RepositoryKey {
+  const host = hostOf(kind, apiBase);
+  const { hostname, port } = new URL(apiBase);
+  const old = portlessHost(kind, hostname);
+  return { repoId: canonicalRepoIdOf(host, repo), host, legacy: port ? { repoId: canonicalRepoIdOf(old, repo), host: old } : null };
+}
+
+/**
+ * Whether a stored registration is this forge repository: its id, or the older port-less id of a
+ * registration whose forge is this host and port. A forge summary not refreshed since ports counted
+ * names the bare host: its port is unknown, so it is taken as the same (no second cache is made).
+ */
+export function namesRepository(stored: { canonicalRepoId: string; forge?: { host: string } | null }, key: RepositoryKey): boolean {
+  if (stored.canonicalRepoId === key.repoId) return true;
+  if (key.legacy === null || stored.canonicalRepoId !== key.legacy.repoId) return false;
+  const host = stored.forge?.host ?? null;
+  return host === null || host === key.host || host === key.legacy.host;
 }
 
 export function canonicalRepoIdOf(host: string, repo: string): string {

@@ -10,7 +10,7 @@ import { fetchTransport, type TransportOptions } from './http.js';
 import { RestForge } from './rest.js';
 import type { Forge } from './types.js';
 
-export { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf, TOKEN_NAMES, type ForgeBinding } from './binding.js';
+export { apiBaseOf, bindingOf, canonicalRepoIdOf, hostOf, namesRepository, repositoryKeyOf, TOKEN_NAMES, type ForgeBinding, type RepositoryKey } from './binding.js';
 export { localGitTree, worktreeTree } from './git.js';
 export { type TransportOptions } from './http.js';
 export {

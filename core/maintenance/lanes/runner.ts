@@ -42,6 +42,11 @@ export interface SyncJob {
   lastHeadAt: number | null;
   /** The immediate pass (`steward service reconcile`): the head runs whatever its interval. */
   explicit: boolean;
+  /**
+   * The forge's rate-limit reset while a pass waits for it: the forge is not asked before then, and
+   * local document sources (which need no forge) go on.
+   */
+  forgeHeldUntil?: number | null;
 }
 
 export interface Waiting {
@@ -102,6 +107,8 @@ interface Unit {
   hasWork(): boolean;
   step(): Promise<void>;
   state(): string;
+  /** Asks the forge (a rate limit stops it), or reads a local source (never limited). */
+  forge: boolean;
 }
 
 const MAX_STEPS = 10_000;
@@ -122,10 +129,12 @@ export class SyncLanes {
     this.#clock = options.clock ?? Date.now;
   }
 
-  #forgeOf(job: Pick<SyncJob, 'repoId' | 'cacheUuid' | 'forge' | 'policy'>): { forge: Forge | null; binding: ForgeBinding | null; waiting: Waiting | null } {
+  #forgeOf(job: Pick<SyncJob, 'repoId' | 'cacheUuid' | 'forge' | 'policy' | 'forgeHeldUntil'>): { forge: Forge | null; binding: ForgeBinding | null; waiting: Waiting | null } {
     if (!job.policy.collections.some((c) => FORGE_COLLECTIONS.includes(c))) return { forge: null, binding: null, waiting: null };
     const binding = bindingOf(job.repoId, job.forge);
     if (!binding) return { forge: null, binding: null, waiting: { reason: 'forge_unknown', until: null, host: null } };
+    const held = job.forgeHeldUntil ?? null;
+    if (held !== null && held > this.#clock()) return { forge: null, binding, waiting: { reason: 'rate_limited', until: held, host: binding.host } };
     const token = this.#o.token(binding.tokenName);
     if (!token) return { forge: null, binding, waiting: { reason: 'token_missing', until: null, host: binding.host } };
     const mirror = join(this.#o.home, 'caches', 'wikis', job.cacheUuid, `${createHash('sha256').update(job.repoId).digest('hex').slice(0, 16)}.git`);
@@ -149,7 +158,9 @@ export class SyncLanes {
     const now = this.#clock();
     const { forge, waiting } = this.#forgeOf(job);
     const trees = job.sources.some((s) => s.root !== null);
-    if (!forge && !trees) return { due: false, reason: waiting?.reason ?? 'nothing_to_sync', at: null, waiting };
+    const held = waiting?.reason === 'rate_limited' ? waiting.until : null;
+    if (!forge && !trees) return { due: false, reason: waiting?.reason ?? 'nothing_to_sync', at: held, waiting };
+    if (held !== null) return this.#heldDue(job, read, held, waiting);
     if (job.lane === 'head') {
       const at = job.lastHeadAt === null ? now : job.lastHeadAt + this.settings.headIntervalMs;
       return job.explicit || at <= now ? { due: true, reason: null, at: null, waiting } : { due: false, reason: 'head_not_due', at, waiting };
@@ -168,6 +179,33 @@ export class SyncLanes {
     }
   }
 
+  /**
+   * While the forge waits out a rate limit only local documents have work: the head rereads them on
+   * its interval (counted from their own freshness, since the waiting head records no success), the
+   * tail walks what the head found changed.
+   */
+  #heldDue(job: SyncJob, read: () => Database.Database | null, held: number, waiting: Waiting | null): Due {
+    const now = this.#clock();
+    const db = read();
+    if (!db) return { due: true, reason: null, at: null, waiting };
+    try {
+      const writer = new CacheWriter(db, job.repoId, this.#clock);
+      const ctx = this.#context(job, null, writer, new AbortController().signal, emptyTally());
+      const trees = this.#trees(job, null);
+      let at: number;
+      if (job.lane === 'head') {
+        if (job.explicit) return { due: true, reason: null, at: null, waiting };
+        const fresh = trees.map((t) => writer.frontier(t.frontier, 'head').freshAt);
+        at = fresh.some((f) => f === null) ? now : Math.min(...fresh.map((f) => f! + this.settings.headIntervalMs));
+      } else {
+        at = job.policy.sync === 'head-and-backfill' && trees.some((t) => treeHasWork(ctx, t)) ? now : held;
+      }
+      return at <= now ? { due: true, reason: null, at: null, waiting } : { due: false, reason: 'rate_limited', at: Math.min(at, held), waiting };
+    } finally {
+      db.close();
+    }
+  }
+
   #context(job: Pick<SyncJob, 'policy'>, forge: Forge | null, writer: CacheWriter, signal: AbortSignal, tally: Tally): LaneContext {
     return { forge: forge as Forge, writer, signal, now: this.#clock, settings: this.settings, keep: new Set(job.policy.collections), tally };
   }
@@ -180,13 +218,14 @@ export class SyncLanes {
     const ctx = this.#context(job, forge, writer, signal, tally);
     const progress = () => onProgress?.({ ...tally });
     let waitingNow = waiting;
+    let limit: RateLimited | null;
     try {
-      if (job.lane === 'head') await this.#head(ctx, job, forge, progress);
-      else await this.#tail(ctx, job, forge, progress);
+      limit = job.lane === 'head' ? await this.#head(ctx, job, forge, progress) : await this.#tail(ctx, job, forge, progress);
     } catch (error) {
       if (!(error instanceof RateLimited)) throw error;
-      waitingNow = { reason: 'rate_limited', until: error.until, host: binding?.host ?? null };
+      limit = error;
     }
+    if (limit) waitingNow = { reason: 'rate_limited', until: limit.until, host: binding?.host ?? null };
     return {
       state: waitingNow?.reason === 'rate_limited' ? 'waiting' : 'succeeded',
       waiting: waitingNow,
@@ -196,31 +235,49 @@ export class SyncLanes {
     };
   }
 
-  async #head(ctx: LaneContext, job: SyncJob, forge: Forge | null, progress: () => void): Promise<void> {
+  /** The head lane; a forge rate limit stops only the forge's part (returned), never local documents. */
+  async #head(ctx: LaneContext, job: SyncJob, forge: Forge | null, progress: () => void): Promise<RateLimited | null> {
     const headOnly = job.policy.sync === 'head';
+    let limit: RateLimited | null = null;
     if (forge) {
-      for (const stream of streamsFor(forge, ctx.keep)) {
-        await headStream(ctx, stream);
-        progress();
-      }
-      await drainPendingComments(ctx);
-      await changedPullComments(ctx, headOnly);
-      progress();
-    }
-    for (const tree of this.#trees(job, forge)) {
-      let state: Awaited<ReturnType<typeof headTree>>;
       try {
-        state = await headTree(ctx, tree);
+        for (const stream of streamsFor(forge, ctx.keep)) {
+          await headStream(ctx, stream);
+          progress();
+        }
+        await drainPendingComments(ctx);
+        await changedPullComments(ctx, headOnly);
       } catch (error) {
-        // A wiki git cannot fetch (no access, no git) is that collection's reason, not a failure of every collection.
-        if (!(error instanceof ForgeError && error.errorClass === 'wiki_unavailable')) throw error;
-        ctx.writer.saveFrontier({ ...ctx.writer.frontier(tree.frontier, 'head'), cursor: 'unavailable' });
-        continue;
+        if (!(error instanceof RateLimited)) throw error;
+        limit = error;
       }
-      // Without a tail lane the head walks the tree itself, one bounded window per pass.
-      if (headOnly && state === 'walking') await treeWindow(ctx, tree);
       progress();
     }
+    for (const tree of this.#trees(job, limit ? null : forge)) {
+      try {
+        await this.#headTree(ctx, tree, headOnly);
+      } catch (error) {
+        // The wiki asks the forge: a rate limit stops it, and the local documents after it go on.
+        if (!(error instanceof RateLimited && tree.collection === 'wiki')) throw error;
+        limit = error;
+      }
+      progress();
+    }
+    return limit;
+  }
+
+  async #headTree(ctx: LaneContext, tree: TreeTarget, headOnly: boolean): Promise<void> {
+    let state: Awaited<ReturnType<typeof headTree>>;
+    try {
+      state = await headTree(ctx, tree);
+    } catch (error) {
+      // A wiki git cannot fetch (no access, no git) is that collection's reason, not a failure of every collection.
+      if (!(error instanceof ForgeError && error.errorClass === 'wiki_unavailable')) throw error;
+      ctx.writer.saveFrontier({ ...ctx.writer.frontier(tree.frontier, 'head'), cursor: 'unavailable' });
+      return;
+    }
+    // Without a tail lane the head walks the tree itself, one bounded window per pass.
+    if (headOnly && state === 'walking') await treeWindow(ctx, tree);
   }
 
   #tailUnits(ctx: LaneContext, job: Pick<SyncJob, 'policy' | 'sources'>, forge: Forge | null): Unit[] {
@@ -230,37 +287,48 @@ export class SyncLanes {
       for (const stream of streamsFor(forge, ctx.keep)) {
         const name = frontierName(stream);
         const work = () => tailWork(ctx.writer.frontier(name, 'tail'), this.settings, ctx.now());
-        units.push({ hasWork: () => work() !== null, step: () => (work() === 'verify' ? verifyAbsences(ctx, stream) : tailWindow(ctx, stream)), state: frontierState(name) });
+        units.push({ hasWork: () => work() !== null, step: () => (work() === 'verify' ? verifyAbsences(ctx, stream) : tailWindow(ctx, stream)), state: frontierState(name), forge: true });
       }
-      units.push({ hasWork: () => pullCommentsHaveWork(ctx), step: () => pullCommentsWindow(ctx), state: frontierState('pr-comments') });
+      units.push({ hasWork: () => pullCommentsHaveWork(ctx), step: () => pullCommentsWindow(ctx), state: frontierState('pr-comments'), forge: true });
     }
-    for (const tree of this.#trees(job, forge)) units.push({ hasWork: () => treeHasWork(ctx, tree), step: () => treeWindow(ctx, tree), state: frontierState(tree.frontier) });
+    for (const tree of this.#trees(job, forge)) {
+      units.push({ hasWork: () => treeHasWork(ctx, tree), step: () => treeWindow(ctx, tree), state: frontierState(tree.frontier), forge: tree.collection === 'wiki' });
+    }
     return units;
   }
 
   /**
    * Windows round-robin over every collection with work, so a slow collection cannot hold back a
    * fast one; each commits its own checkpoint. Stops at the job's time budget or when cancelled.
+   * A forge rate limit stops the forge's units only (it is returned); local documents go on.
    */
-  async #tail(ctx: LaneContext, job: SyncJob, forge: Forge | null, progress: () => void): Promise<void> {
-    if (job.policy.sync !== 'head-and-backfill') return;
+  async #tail(ctx: LaneContext, job: SyncJob, forge: Forge | null, progress: () => void): Promise<RateLimited | null> {
+    if (job.policy.sync !== 'head-and-backfill') return null;
     const deadline = this.#clock() + this.settings.tailBudgetMs;
+    let limit: RateLimited | null = null;
     let units = this.#tailUnits(ctx, job, forge);
     for (let steps = 0; units.length > 0 && steps < MAX_STEPS; ) {
       const next: Unit[] = [];
       for (const unit of units) {
         // At least one window per job, so even a tiny budget makes progress.
-        if (ctx.signal.aborted || (steps > 0 && this.#clock() >= deadline)) return;
-        if (!unit.hasWork()) continue;
+        if (ctx.signal.aborted || (steps > 0 && this.#clock() >= deadline)) return limit;
+        if ((limit && unit.forge) || !unit.hasWork()) continue;
         const before = unit.state();
-        await unit.step();
+        try {
+          await unit.step();
+        } catch (error) {
+          if (!(error instanceof RateLimited && unit.forge)) throw error;
+          limit = error;
+          continue;
+        }
         steps += 1;
         progress();
         // A unit whose checkpoint did not move would only repeat itself this job.
         if (unit.state() !== before) next.push(unit);
       }
-      units = next;
+      units = limit ? next.filter((u) => !u.forge) : next;
     }
+    return limit;
   }
 
   /** Per collection: what is cached, how fresh, how far the backfill got. Read from the cache itself. */

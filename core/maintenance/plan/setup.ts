@@ -93,6 +93,22 @@ function basisOf(resolved: Resolved, seen: Survey): string {
   });
 }
 
+/** A plan's id: its basis, and whether Steward must still be started for it. */
+function planIdOf(basis: string, ownerRunning: boolean): string {
+  return opaqueId('plan', [basis, ownerRunning], 20);
+}
+
+/**
+ * Whether the plan confirmed is the plan rendered now. Starting Steward is the confirmed plan's own
+ * effect, which `enable` performs between a person's yes and the apply: a plan that said it would
+ * start Steward is still that plan once Steward runs. Never the other way round (that would start
+ * Steward unconfirmed), and never for an agent, who may not confirm starting Steward.
+ */
+function confirms(params: ApplyParams, plan: SetupPlan, ownerRunning: boolean): boolean {
+  if (params.planId === plan.planId) return true;
+  return params.confirmedBy === 'person' && ownerRunning && params.planId === planIdOf(plan.basis, false);
+}
+
 /** The operation key a terminal derives from a plan when a person confirms it interactively. */
 export function operationKeyOf(planId: string): string {
   return `op_${hashOf(['setup-operation', planId]).slice(0, 24)}`;
@@ -161,7 +177,7 @@ export class Setup {
       download: seen.download,
     });
     const basis = basisOf(resolved, seen);
-    const planId = opaqueId('plan', [basis, this.#facts.service.ownerRunning], 20);
+    const planId = planIdOf(basis, this.#facts.service.ownerRunning);
     const changes = action !== 'none' || effects.some((e) => e.class !== 'inspect' && e.class !== 'job_enqueue');
     const status = blocker ? 'blocked' : changes ? 'confirmation_required' : setupStatusOf(registrationStatus(existing!, this.#room.store.current().jobs, this.#room.clock()));
     const plan: SetupPlan = {
@@ -298,7 +314,7 @@ export class Setup {
     if (replay) return { replayed: true, enrolled: methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true }) };
     const rendered = await this.#render(params, signal);
     const { plan } = rendered;
-    if (plan.planId !== params.planId) throw new StewardError('stale_plan', 'Something changed after the plan was made (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: plan.planId });
+    if (!confirms(params, plan, this.#facts.service.ownerRunning)) throw new StewardError('stale_plan', 'Something changed after the plan was made (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: plan.planId });
     if (plan.blocker) throw new StewardError(isErrorCode(plan.blocker.code) ? plan.blocker.code : 'internal', plan.blocker.message, { remediation: plan.blocker.remediation });
     this.#refuseWhatNeedsAPerson(params, plan);
     const performed = await this.#performPersonEffects(rendered, signal);
@@ -306,7 +322,8 @@ export class Setup {
     const enrolled = this.#enroll(rendered, params, requestHash);
     this.#settleWaiting(plan);
     this.#room.logger.info('maintenance setup applied', { registrationId: enrolled.registrationId, action: plan.action, created: enrolled.created });
-    return { replayed: false, planId: plan.planId, enrolled, performed: { ...performed, smoke } };
+    // The id the person confirmed, which may name the Steward start `enable` has since performed.
+    return { replayed: false, planId: params.planId, enrolled, performed: { ...performed, smoke } };
   }
 
   /** An agent may enroll and enqueue; a service, a model download or text sent off this machine waits for a person. */

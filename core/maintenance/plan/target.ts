@@ -1,6 +1,6 @@
 import { StewardError, type DataBoundary, type ForgeKind, type SetupRequest } from '../../api/index.js';
 import { addPolicy } from '../enrollment.js';
-import { apiBaseOf, canonicalRepoIdOf, hostOf } from '../forges/index.js';
+import { apiBaseOf, namesRepository, repositoryKeyOf } from '../forges/index.js';
 import { hashOf } from '../hashing.js';
 import { isIncumbent } from '../identity.js';
 import { findRegistration } from '../lookup.js';
@@ -63,17 +63,18 @@ function targetOf(registry: RegistryV2, request: SetupRequest): { target: Target
   }
   const forge = request.forge ?? 'github';
   const apiBase = apiBaseOf(forge, request.baseUrl);
-  const host = hostOf(forge, apiBase);
-  const repoId = canonicalRepoIdOf(host, request.repo!);
+  const key = repositoryKeyOf(forge, apiBase, request.repo!);
+  const { repoId, host } = key;
   const targetKey = hashOf({ repoId, forge, apiBase });
-  const matches = registry.registrations.filter((r) => r.canonicalRepoId === repoId);
+  // A registration stored under the older port-less id of this forge is this repository too.
+  const matches = registry.registrations.filter((r) => namesRepository(r, key));
   if (matches.length > 1) {
     throw new StewardError('invalid_params', `Several caches maintain ${publicRepoId(repoId)}; name one by its registration id (${matches.map((r) => r.registrationId).join(', ')}).`);
   }
   if (matches.length === 1) {
     // A registration an open conflict challenges stays maintained, but is not changed until a person picks.
     const challenged = registry.conflicts.find((c) => isIncumbent(c, matches[0]!));
-    if (challenged) return { target: { kind: 'held', repoId, conflict: challenged }, targetKey };
+    if (challenged) return { target: { kind: 'held', repoId: matches[0]!.canonicalRepoId, conflict: challenged }, targetKey };
     return { target: { kind: 'existing', registration: matches[0]!, alias: request.repo! }, targetKey };
   }
   const conflict = heldBy(registry, repoId);

@@ -34,6 +34,8 @@ export interface SearchProfile {
 
 export interface SearchResult {
   hits: RepositoryHit[];
+  /** How many of the hits contain the query's words; 0 with hits means they are only the closest in meaning. */
+  wordMatches: number;
   degraded?: SearchDegraded;
 }
 
@@ -160,24 +162,70 @@ function cosine(query: Float32Array, stored: Buffer): number {
   return norm > 0 ? dot / Math.sqrt(norm) : 0;
 }
 
+interface MeaningCandidate extends Candidate {
+  score: number;
+}
+
+interface MeaningList {
+  list: MeaningCandidate[];
+  /** The score a chunk must reach to be shown on meaning alone (see `chanceFloor`). */
+  floor: number;
+}
+
+/** Stored vectors sampled to estimate how close the query is to an ordinary chunk, when the index is too large to score whole. */
+const BASELINE_SAMPLE = 256;
+
+/**
+ * The best score an unrelated chunk is expected to reach by chance. An embedder's scale is its own
+ * (the `hash` embedder puts unrelated text near 0, a model often near 0.3–0.5, and an unnormalized
+ * query scales everything), so the floor is measured per query against the index itself: the mean
+ * and spread of the query's similarity to all chunks (or a sample of them), plus the expected
+ * maximum of N draws of that spread, √(2 ln N). A meaning-only hit below it is indistinguishable
+ * from the best of the noise. Words keep every hit they find; this only stops vectors from filling
+ * a list with the least-unrelated items when nothing relates.
+ */
+export function chanceFloor(scores: readonly number[], population: number): number {
+  if (scores.length < 2) return Number.NEGATIVE_INFINITY;
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  const spread = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / (scores.length - 1));
+  return mean + Math.sqrt(2 * Math.log(Math.max(2, population))) * spread;
+}
+
+/**
+ * The query's similarity to the vectors of up to BASELINE_SAMPLE chunks spread evenly over the
+ * cache's chunk ids: rowid bounds and index lookups only, so the cost does not grow with the index.
+ */
+function sampledScores(db: Database.Database, ns: NamespaceRow, vector: Float32Array): number[] {
+  const range = db.prepare('SELECT min(chunk_id) AS lo, max(chunk_id) AS hi FROM chunks').get() as { lo: number | null; hi: number | null };
+  if (range.lo === null || range.hi === null) return [];
+  const span = range.hi - range.lo + 1;
+  const ids = Array.from({ length: Math.min(BASELINE_SAMPLE, span) }, (_, i) => range.lo! + Math.floor((i * span) / Math.min(BASELINE_SAMPLE, span)));
+  const rows = db.prepare('SELECT vector FROM rag_embeddings WHERE chunk_id IN (SELECT value FROM json_each(?)) AND namespace_id = ?').pluck().all(JSON.stringify(ids), ns.namespaceId) as Buffer[];
+  return rows.map((v) => cosine(vector, v));
+}
+
 /**
  * Vector candidates: the nearest sign-bit neighbours from vec0 (binary quantization keeps a
  * 100k-chunk scan within budget), re-ranked by exact cosine against the stored int8 vectors.
  */
-function meaningList(db: Database.Database, request: SearchRequest, ns: NamespaceRow, vector: Float32Array, depth: number): Candidate[] {
+function meaningList(db: Database.Database, request: SearchRequest, ns: NamespaceRow, vector: Float32Array, depth: number): MeaningList {
   // A small index is re-ranked whole: the sign-bit scan only narrows what is too large to score exactly.
-  const total = request.vectorScan === 'quantized' ? Number.POSITIVE_INFINITY : ragCount(db);
+  const chunks = ragCount(db);
+  const total = request.vectorScan === 'quantized' ? Number.POSITIVE_INFINITY : chunks;
   const coarse = db
     .prepare(`SELECT rowid FROM ${vecTableOf(ns.namespaceId)} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
     .pluck()
     .all(padded(vector), Math.max(COARSE_K, depth, total <= EXACT_LIMIT ? total : 0)) as number[];
-  if (coarse.length === 0) return [];
+  if (coarse.length === 0) return { list: [], floor: Number.NEGATIVE_INFINITY };
   // Primary-key reads only; where each chunk belongs is looked up for the survivors of the re-rank.
   const rows = db
     // The unary plus keeps the planner on the primary key instead of walking the namespace's index.
     .prepare('SELECT chunk_id AS chunkId, vector FROM rag_embeddings WHERE embedding_id IN (SELECT value FROM json_each(?)) AND +namespace_id = ?')
     .all(JSON.stringify(coarse), ns.namespaceId) as Array<{ chunkId: number; vector: Buffer }>;
   const ranked = rows.map((r) => ({ chunkId: r.chunkId, score: cosine(vector, r.vector) })).sort((a, b) => b.score - a.score);
+  // The nearest neighbours are no sample of ordinary chunks; all of them are, when all were scored.
+  const whole = rows.length >= chunks;
+  const floor = chanceFloor(whole ? ranked.map((r) => r.score) : sampledScores(db, ns, vector), Math.max(rows.length, chunks));
   const where = new Map(
     (
       db
@@ -185,13 +233,13 @@ function meaningList(db: Database.Database, request: SearchRequest, ns: Namespac
         .all(JSON.stringify(ranked.map((r) => r.chunkId)), request.repoId) as Array<{ chunkId: number; sourceId: number; kind: string }>
     ).map((r) => [r.chunkId, r]),
   );
-  const out: Candidate[] = [];
+  const list: MeaningCandidate[] = [];
   for (const r of ranked) {
     const at = where.get(r.chunkId);
-    if (at && (request.collection === undefined || at.kind === request.collection)) out.push({ chunkId: r.chunkId, sourceId: at.sourceId });
-    if (out.length >= depth) break;
+    if (at && (request.collection === undefined || at.kind === request.collection)) list.push({ chunkId: r.chunkId, sourceId: at.sourceId, score: r.score });
+    if (list.length >= depth) break;
   }
-  return out;
+  return { list, floor };
 }
 
 /** Per list, a source's rank is that of its best chunk. */
@@ -283,20 +331,23 @@ export async function searchCache(db: Database.Database, request: SearchRequest,
 const WAITS_FOR_A_RUN = new Set<SearchDegraded>(['not_indexed', 'profile_changed', 'not_covered']);
 
 async function searchIndexed(db: Database.Database, request: SearchRequest, profile: SearchProfile): Promise<SearchResult> {
-  if (ragVersion(db) === 0) return { hits: [], degraded: 'not_indexed' };
+  if (ragVersion(db) === 0) return { hits: [], wordMatches: 0, degraded: 'not_indexed' };
   const store = new RagStore(db);
   const mode = request.mode ?? 'hybrid';
   const depth = Math.max(request.limit * DEPTH, 50) * (filtered(request) ? 4 : 1);
   const state = mode === 'words' ? null : vectorState(store, request, profile);
   let degraded = state && 'degraded' in state ? state.degraded : undefined;
-  let meaning: Candidate[] = [];
+  let meaning: MeaningList = { list: [], floor: Number.NEGATIVE_INFINITY };
   if (state && 'ns' in state) {
     const vector = await queryVector(profile, state.ns, request.query);
     if (vector) meaning = meaningList(db, request, state.ns, vector, depth);
     else degraded = 'embedder_unavailable';
   }
   const wordsHits = mode === 'meaning' ? [] : wordsList(db, request, depth);
-  const lists = { words: sourceRanks(wordsHits), meaning: sourceRanks(meaning) };
+  const lists = { words: sourceRanks(wordsHits), meaning: sourceRanks(meaning.list) };
+  const scoreOf = new Map(meaning.list.map((c) => [c.chunkId, c.score]));
+  // `meaning` mode is the vectors' own list (to measure them); a person's search shows a hit on meaning alone only above chance.
+  const floor = mode === 'meaning' ? Number.NEGATIVE_INFINITY : meaning.floor;
   const corpus = new Corpus(db);
   const sourceOf = db.prepare('SELECT kind, external_id AS externalId FROM sources WHERE source_id = ?');
   const chunkText = db.prepare('SELECT text FROM chunks WHERE chunk_id = ?').pluck();
@@ -315,6 +366,8 @@ async function searchIndexed(db: Database.Database, request: SearchRequest, prof
     if (!matchesFilters(meta, request)) continue;
     const viaWords = lists.words.get(sourceId);
     const best = viaWords ?? lists.meaning.get(sourceId)!;
+    // At the floor is not above it: a query without content words embeds to zero and scores every chunk 0.
+    if (!viaWords && (scoreOf.get(best.chunkId) ?? Number.NEGATIVE_INFINITY) <= floor) continue;
     hits.push({
       collection: meta.collection,
       number: meta.number,
@@ -329,5 +382,6 @@ async function searchIndexed(db: Database.Database, request: SearchRequest, prof
       matchedBy: [...(viaWords ? (['words'] as const) : []), ...(lists.meaning.has(sourceId) ? (['meaning'] as const) : [])],
     });
   }
-  return degraded && mode !== 'words' ? { hits, degraded } : { hits };
+  const wordMatches = hits.filter((h) => h.matchedBy.includes('words')).length;
+  return degraded && mode !== 'words' ? { hits, wordMatches, degraded } : { hits, wordMatches };
 }

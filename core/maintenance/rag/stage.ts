@@ -98,7 +98,9 @@ export function ragStage(options: RagStageOptions): RagStage {
         skippedChanged: report.skipped.changed,
         changedDuringRun: report.changedDuringRun,
       });
-      return { contentGeneration: report.contentGeneration, coveredGeneration: report.coveredGeneration };
+      // Nothing cut, embedded or missed: the run only confirmed the index is current.
+      const idle = report.sourcesChunked === 0 && report.chunksWritten === 0 && report.chunksEmbedded === 0 && !report.changedDuringRun;
+      return { contentGeneration: report.contentGeneration, coveredGeneration: report.coveredGeneration, idle };
     } finally {
       db.close();
     }

@@ -51,7 +51,7 @@ describe('steward maintenance add and steward secrets', () => {
     const add = await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--base-url', base, '--collections', 'issues,issue-comments,pulls,pr-comments', '--idempotency-key', 'add-1', '--json');
     expect(add.code).toBe(0);
     const added = JSON.parse(add.out) as { registrationId: string; canonicalRepoId: string; cacheCreated: boolean; created: boolean };
-    expect(added).toMatchObject({ canonicalRepoId: '127.0.0.1/acme/widgets', cacheCreated: true, created: true, replayed: false });
+    expect(added).toMatchObject({ canonicalRepoId: `${new URL(base).host}/acme/widgets`, cacheCreated: true, created: true, replayed: false });
     expect(readdirSync(join(home.dir, 'caches')).filter((f) => f.endsWith('.db'))).toHaveLength(1);
     const replay = await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--base-url', base, '--collections', 'issues,issue-comments,pulls,pr-comments', '--idempotency-key', 'add-1', '--json');
     expect(JSON.parse(replay.out)).toMatchObject({ registrationId: added.registrationId, replayed: true, cacheCreated: false });
@@ -63,7 +63,7 @@ describe('steward maintenance add and steward secrets', () => {
     for (let pass = 0; pass < 6; pass += 1) expect((await cli(env, null, 'service', 'reconcile', '--json')).code).toBe(0);
     const status = await cli(env, null, 'service', 'maintenance', '--format', 'json');
     const [registration] = JSON.parse(status.out).registrations as Array<{ state: string; forge: unknown; collections: Array<Record<string, unknown>> }>;
-    expect(registration!.forge).toEqual({ kind: 'github', host: '127.0.0.1' });
+    expect(registration!.forge).toEqual({ kind: 'github', host: new URL(base).host });
     expect(registration!.state).toBe('ready');
     const dataset = datasetContent(forge);
     expect(registration!.collections).toEqual([

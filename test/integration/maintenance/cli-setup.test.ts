@@ -86,7 +86,7 @@ describe('steward maintenance plan and enable', () => {
     const planned = await cli(env, 'maintenance', 'plan', ...repo, '--format', 'json');
     expect(planned.code).toBe(0);
     const plan = planned.json();
-    expect(plan).toMatchObject({ status: 'confirmation_required', action: 'create', repo: '127.0.0.1/acme/widgets', data_boundary: 'local_process', config_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(plan).toMatchObject({ status: 'confirmation_required', action: 'create', repo: `${new URL(forge!.base).host}/acme/widgets`, data_boundary: 'local_process', config_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(plan.plan_id).toMatch(/^plan_/);
     expect(plan.effects.map((e) => e.class)).toEqual(['inspect', 'local_config_write', 'local_service_change', 'local_service_change', 'job_enqueue', 'job_enqueue']);
     expect(plan.effects[2]!.description).toContain('Starts Steward in the background');
@@ -109,7 +109,7 @@ describe('steward maintenance plan and enable', () => {
     expect(enabled.code).toBe(0);
     expect(launches).toBe(1);
     const applied = enabled.json().applied;
-    expect(applied).toMatchObject({ enrollment: { completed: true, created: true, cache_created: true, updated: false, replayed: false }, service_installed: true, repo: '127.0.0.1/acme/widgets' });
+    expect(applied).toMatchObject({ enrollment: { completed: true, created: true, cache_created: true, updated: false, replayed: false }, service_installed: true, repo: `${new URL(forge!.base).host}/acme/widgets` });
     expect(applied.initial_jobs.map((j) => `${j.stage}/${j.lane}`)).toEqual(['sync/head', 'sync/tail']);
     // Thirty items fit one tail window, so the first pass honestly reaches the end of history.
     expect(applied).toMatchObject({ history: 'complete', status: 'ready', registration_state: 'ready' });
@@ -146,7 +146,7 @@ describe('steward maintenance plan and enable', () => {
     const change = await cli(env, 'maintenance', 'enable', ...repo, '--sync', 'head', '--no-service-install', '--yes', '--idempotency-key', 'change-2', '--json');
     expect(change.code).toBe(0);
     expect(change.json().plan.effects.map((e) => e.description)).toContain(
-      'Changes what is synced for 127.0.0.1/acme/widgets from recent changes and all history to recent changes only.',
+      `Changes what is synced for ${new URL(forge!.base).host}/acme/widgets from recent changes and all history to recent changes only.`,
     );
     expect(change.json().applied).toMatchObject({ registration_id: registrationId, enrollment: { created: false, updated: true }, service_installed: false, history: 'recent_only' });
     expect(existsSync(autostart)).toBe(false);

@@ -80,7 +80,7 @@ describe('steward mcp: maintenance_plan and enable_cache_maintenance', () => {
     const withLogin = (await call('maintenance_plan', args)).structuredContent as { plan_id: string };
     const waiting = await call('enable_cache_maintenance', { ...args, plan_id: withLogin.plan_id, idempotency_key: 'agent-2', write_mode: 'live' });
     expect(waiting.structuredContent).toMatchObject({ applied: false, status: 'confirmation_required', needs: [expect.stringContaining('start at login')] });
-    expect((await owner.core.call('Maintenance.Waiting', {})).waiting).toMatchObject([{ repo: '127.0.0.1/acme/widgets' }]);
+    expect((await owner.core.call('Maintenance.Waiting', {})).waiting).toMatchObject([{ repo: `${new URL(base).host}/acme/widgets` }]);
     expect((await owner.core.call('App.Info', {})).status.attention).toMatchObject([{ kind: 'plan-waiting', place: 'maintenance' }]);
     expect(existsSync(join(home.dir, 'xdg', 'autostart'))).toBe(false);
 

@@ -180,6 +180,10 @@ describe('RAG coverage: each run covers its own namespace, captured inside the w
     rig = ragRig({ issues: 4, wiki: false, sync });
     const first = await rig.maintenance.reconcile();
     expect(first.jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['sync/failed', 'rag/succeeded']);
+    // Content changes while sync backs off: the index still takes it in (a run with nothing new records no job).
+    const w = rig.writer();
+    w.issue({ ...rig.corpus.issues[0]!, body: 'Edited while the forge is down.' });
+    w.close();
     const second = await rig.maintenance.reconcile();
     expect(second.skipped.map((s) => `${s.stage}/${s.reason}`)).toEqual(['sync/backoff']);
     expect(second.jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);

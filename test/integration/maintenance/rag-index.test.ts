@@ -40,7 +40,7 @@ describe('the index run keeps chunks, full-text rows, embeddings and vec0 rows i
     expect(rig.rag.reports.get(rig.registrationId)).toMatchObject({ sourcesChunked: 0, chunksEmbedded: 0, changedDuringRun: false });
   });
 
-  it("skips the owner's timer pass while the index is current, and runs again once content changes or a person asks", async () => {
+  it("skips the owner's timer pass while the index is current, runs again once content changes, and records a person's pass only when it did work", async () => {
     rig = ragRig({ issues: 6, wiki: false, stage: { resolveIntervalMs: 3_600_000 } });
     expect((await rig.maintenance.reconcile()).jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);
     const idle = await rig.maintenance.reconcile();
@@ -53,7 +53,9 @@ describe('the index run keeps chunks, full-text rows, embeddings and vec0 rows i
     expect(rig.maintenance.list().registrations[0]!.generations.covered).toBeLessThan(w.generation());
     w.close();
     expect((await rig.maintenance.reconcile()).jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);
-    expect((await rig.maintenance.reconcileNow()).jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);
+    const asked = await rig.maintenance.reconcileNow();
+    expect(asked.jobs).toEqual([]);
+    expect(asked.skipped).toEqual([expect.objectContaining({ stage: 'rag', lane: 'index', reason: 'index_current' })]);
   });
 
   it('replaces an edited source: its old chunks leave the FTS index, their embeddings cascade and their vec0 rows are drained', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEGRADED_TEXT } from '../../../core/api/index.js';
+import { DEGRADED_TEXT, degradedText } from '../../../core/api/index.js';
 import { ragRig, type RagRig } from './rag-rig.js';
 
 const NEW_ISSUE = {
@@ -30,8 +30,10 @@ describe('repository search where search indexing is off', () => {
     const answer = await rig.search('blank window');
     expect(answer.degraded).toBe('rag_off');
     expect(DEGRADED_TEXT.rag_off).toMatch(/search indexing is off for this repository/);
-    expect(DEGRADED_TEXT.rag_off).toContain('steward rag enable --repo OWNER/NAME');
     expect(DEGRADED_TEXT.rag_off).not.toMatch(/first index run/);
+    // The command names this repository, not a placeholder.
+    expect(answer.remedy).toBe('steward rag enable --repo inkwell-app/inkwell');
+    expect(degradedText(answer)).toBe('search indexing is off for this repository; turn it on with `steward rag enable --repo inkwell-app/inkwell`');
   });
 
   it('keeps the word matches of an index built before indexing was turned off, and says no run will come', async () => {

@@ -71,13 +71,13 @@ describe('setup plans with embedding profiles', () => {
     const plan = (await cli(env, 'maintenance', 'plan', ...args, '--format', 'json')).json();
     expect(plan).toMatchObject({ status: 'confirmation_required', data_boundary: 'local_network', blocker: null });
     expect(plan.effects.filter((e) => e.class !== 'job_enqueue' && e.class !== 'local_config_write')).toEqual([
-      { class: 'inspect', description: 'Checks that 127.0.0.1/acme/widgets is not maintained yet and that its forge token is stored.', needs_person: false },
+      { class: 'inspect', description: `Checks that ${new URL(forge!.base).host}/acme/widgets is not maintained yet and that its forge token is stored.`, needs_person: false },
       { class: 'inspect', description: 'Asks the embedding server at 127.0.0.1 which revision of nomic-embed-text it serves.', needs_person: false },
       expect.objectContaining({ class: 'local_service_change', needs_person: true }),
       { class: 'large_download', description: 'Asks the ollama server at 127.0.0.1 to download the model nomic-embed-text (often hundreds of megabytes).', needs_person: true },
       {
         class: 'provider_data_transfer',
-        description: "Sends the text of 127.0.0.1/acme/widgets's issues and issue comments to the ollama embedding server at 127.0.0.1 (on this computer or its local network) to index it, starting with one short test request.",
+        description: `Sends the text of ${new URL(forge!.base).host}/acme/widgets's issues and issue comments to the ollama embedding server at 127.0.0.1 (on this computer or its local network) to index it, starting with one short test request.`,
         needs_person: false,
       },
     ]);

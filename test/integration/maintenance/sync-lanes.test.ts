@@ -197,7 +197,7 @@ describe('forge rate limits and failures', () => {
     expect(pass.jobs.find((j) => j.lane === 'tail')).toMatchObject({ state: 'waiting', errorClass: null });
     const waiting = r.m.list().registrations[0]!;
     expect(waiting.state).toBe('waiting');
-    expect(waiting.waiting).toMatchObject({ reason: 'rate_limited', host: '127.0.0.1' });
+    expect(waiting.waiting).toMatchObject({ reason: 'rate_limited', host: new URL(r.forge.base).host });
     expect(Math.abs(waiting.waiting!.until! - reset * 1_000)).toBeLessThan(5_000 + (shape === 'gitea' ? 10_000 : 0));
     expect(waiting.stages.sync).toMatchObject({ errorClass: null, failures: 0 });
     expect(waiting.degraded).toEqual([]);
@@ -240,7 +240,7 @@ describe('forge rate limits and failures', () => {
     expect(after).toBe(0);
     expect(pass.jobs.find((j) => j.lane === 'tail')).toMatchObject({ state: 'waiting', errorClass: null });
     const waiting = r.m.list().registrations[0]!;
-    expect(waiting.waiting).toMatchObject({ reason: 'rate_limited', host: '127.0.0.1' });
+    expect(waiting.waiting).toMatchObject({ reason: 'rate_limited', host: new URL(r.forge.base).host });
     expect(Math.abs(waiting.waiting!.until! - (limitedAt! + waitMs))).toBeLessThan(5_000);
     expect(waiting.stages.sync).toMatchObject({ errorClass: null, failures: 0 });
     expect(waiting.nextRunAt).toBe(waiting.waiting!.until);
@@ -295,7 +295,7 @@ describe('forge rate limits and failures', () => {
     }
     expect(r.forge.requests).toEqual([]);
     const status = r.m.list().registrations[0]!;
-    expect(status).toMatchObject({ state: 'waiting', waiting: { reason: 'token_missing', host: '127.0.0.1', until: null }, degraded: [], jobs: [] });
+    expect(status).toMatchObject({ state: 'waiting', waiting: { reason: 'token_missing', host: new URL(r.forge.base).host, until: null }, degraded: [], jobs: [] });
     expect(status.stages.sync.failures).toBe(0);
     expect(status.collections.every((c) => c.reason === 'token_missing' && c.head.state === 'never')).toBe(true);
     expect(status.nextRunAt).not.toBeNull();

@@ -57,12 +57,12 @@ describe('plans waiting for a person survive a restart and reach the owner', () 
   it('keeps a waiting plan across a restart of the owner, and a person confirms it there', async () => {
     let owner = await start();
     await agentAsks(owner.core, 'agent-1');
-    expect(await waitingOf(owner.core)).toMatchObject([{ repo: '127.0.0.1/acme/widgets' }]);
+    expect(await waitingOf(owner.core)).toMatchObject([{ repo: `${new URL(forge.base).host}/acme/widgets` }]);
     await stop(owner);
 
     owner = await start();
     const waiting = await waitingOf(owner.core);
-    expect(waiting).toMatchObject([{ repo: '127.0.0.1/acme/widgets', request: { repo: 'acme/widgets' } }]);
+    expect(waiting).toMatchObject([{ repo: `${new URL(forge.base).host}/acme/widgets`, request: { repo: 'acme/widgets' } }]);
     expect((await owner.core.call('App.Info', {})) as unknown).toMatchObject({ status: { attention: [{ kind: 'plan-waiting', place: 'maintenance' }] } });
 
     // Bad input changes nothing.
@@ -91,7 +91,7 @@ describe('plans waiting for a person survive a restart and reach the owner', () 
 
     let owner = await start();
     const waiting = await waitingOf(owner.core);
-    expect(waiting).toMatchObject([{ repo: '127.0.0.1/acme/widgets' }]);
+    expect(waiting).toMatchObject([{ repo: `${new URL(forge.base).host}/acme/widgets` }]);
     expect(await owner.core.call('Maintenance.Dismiss', { waitingId: waiting[0]!.waitingId })).toEqual({ dismissed: true });
     expect(await waitingOf(owner.core)).toEqual([]);
     await stop(owner);

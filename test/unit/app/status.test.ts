@@ -18,7 +18,7 @@ describe('the status model', () => {
     expect(composeStatus(true, [importing, conflict])).toMatchObject({ state: 'attention', message: conflict.text, details: [importing.text, PAUSED_TEXT] });
     expect(composeStatus(false, [importing, conflict, failed])).toMatchObject({ state: 'attention', message: conflict.text, details: [failed.text, importing.text] });
     expect(composeStatus(false, [importing, paused, failed])).toMatchObject({ state: 'error', message: failed.text, details: [paused.text, importing.text] });
-    expect(composeStatus(false, [paused, failed, conflict])).toMatchObject({ state: 'attention', message: '2 things need you', details: [conflict.text, paused.text, failed.text] });
+    expect(composeStatus(false, [paused, failed, conflict])).toMatchObject({ state: 'attention', message: '2 things need you', details: [conflict.text, failed.text, paused.text] });
   });
 
   it('names how many when several share the headline, and lists each once in the details', () => {

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
-import type { StatusItem } from '../../client.js';
+import { byUrgency } from '../../../../core/api/maintenance-words.js';
+import type { AppStatus, StatusItem } from '../../client.js';
 import { Badge, EmptyState, Panel, plainText } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
 import { usePanel } from '../../store.js';
@@ -23,8 +24,12 @@ function first(items: readonly StatusItem[], item: StatusItem): boolean {
 
 /** Everything the status model says needs the person or failed, each a link to where it is dealt with. */
 export function NeedsYou(): ReactElement {
-  const status = usePanel((state) => state.status);
-  const items = [...(status?.errors ?? []), ...(status?.attention ?? [])];
+  return <NeedsYouList status={usePanel((state) => state.status)} />;
+}
+
+/** The list, in the status headline's order (byUrgency): what only the person can decide, then failures, then the rest. */
+export function NeedsYouList({ status }: { status: AppStatus | undefined }): ReactElement {
+  const items = status ? byUrgency(status) : [];
   return (
     <Panel title="Needs you">
       {status !== undefined && items.length === 0 ? (

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import type { CollectionStatus, ConflictView, EventPayload, RegistrationStatus } from '../../../../core/api/index.js';
+import { failureWords, frontierWords, generationWords, laneWords, policyWords } from '../../../../core/api/maintenance-words.js';
 import { Badge, Button, countOf, DataTable, DetailList, formatCount, formatRelativeTime, Panel, plainText, type BadgeTone } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { placeHref } from '../../navigation.js';
@@ -22,8 +23,8 @@ const TONES: Record<RegistrationStatus['state'], BadgeTone> = {
 function lastJob(r: RegistrationStatus): string {
   const job = r.jobs[0];
   if (!job) return 'none yet';
-  const outcome = job.errorClass ? `${job.state} (${job.errorClass})` : job.state;
-  return `${job.stage}/${job.lane} ${outcome} · ${formatRelativeTime(job.finishedAt ?? job.startedAt)}`;
+  const outcome = job.errorClass ? `${job.state}: ${failureWords(job.errorClass, r.forge)}` : job.state;
+  return `${job.stage === 'rag' ? 'search index' : 'sync'} of ${laneWords(job.lane)} ${outcome} · ${formatRelativeTime(job.finishedAt ?? job.startedAt)}`;
 }
 
 function Toggle({ registration, onChanged }: { registration: RegistrationStatus; onChanged: (error?: Error) => void }): ReactElement | null {
@@ -69,12 +70,10 @@ function Identifiers({ r }: { r: RegistrationStatus }): ReactElement {
           { term: 'Path fingerprint', value: <span className="maintenance-id">{r.pathFingerprint}</span> },
           ...(r.aliases.length > 0 ? [{ term: 'Aliases', value: r.aliases.join(', ') }] : []),
           ...(r.legacyIds.length > 0 ? [{ term: 'Legacy registrations', value: r.legacyIds.join(', ') }] : []),
-          { term: 'Policy', value: `sync ${r.policy.sync} · RAG ${r.policy.rag} · profile ${r.policy.profile}` },
+          { term: 'Policy', value: policyWords(r.policy) },
           { term: 'Configuration hash', value: <span className="maintenance-id">{r.configHash.slice(0, 16)}</span> },
-          { term: 'Content generation', value: `${r.generations.content ?? '—'} (indexed ${r.generations.covered ?? '—'})` },
-          ...(r.frontiers.length > 0
-            ? [{ term: 'Frontiers', value: r.frontiers.map((f) => `${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '—'}`}`).join(' · ') }]
-            : []),
+          { term: 'Content generation', value: generationWords(r.generations, r.policy.rag) },
+          ...(r.frontiers.length > 0 ? [{ term: 'Frontiers', value: r.frontiers.map(frontierWords).join(' · ') }] : []),
           { term: 'Last job', value: lastJob(r) },
         ]}
       />

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import { Button, ErrorBanner, formatRelativeTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
-import { hitKindWords, WORDS_ONLY } from './repository-hit-words.js';
+import { CLOSEST_IN_MEANING } from '../../../../core/api/maintenance-words.js';
+import { hitKindWords, wordsOnlyWords } from './repository-hit-words.js';
 import './repository-search.css';
 
 /** A search box for one repository cache: ranked hits with snippets and links to the forge. */
@@ -46,7 +47,12 @@ export function RepositorySearch({ repo }: { repo: string }): ReactElement {
         <div className="repo-search__results" aria-live="polite">
           {answer.result.degraded && (
             <p className="repo-search__note" role="status">
-              {WORDS_ONLY[answer.result.degraded]}
+              {wordsOnlyWords(answer.result)}
+            </p>
+          )}
+          {answer.result.hits.length > 0 && answer.result.wordMatches === 0 && (
+            <p className="repo-search__note" role="status">
+              {CLOSEST_IN_MEANING}
             </p>
           )}
           {answer.result.hits.length === 0 ? (

@@ -1,47 +1,36 @@
 import type { CollectionStatus, RegistrationStatus } from '../../../../core/api/index.js';
-import { failureWords, tokenNameOf } from '../../../../core/api/maintenance-words.js';
+import { COLLECTION_LABELS, failureWords, reasonWords, STATE_LABELS as SHARED_STATE_LABELS, tokenNameOf } from '../../../../core/api/maintenance-words.js';
 import { countOf, formatCount, formatDateTime, formatRelativeTime } from '../../components/index.js';
 
-/** The spec's lifecycle words, said the way a person reads them. */
-export const STATE_LABELS: Record<RegistrationStatus['state'], string> = {
-  ready: 'Up to date',
-  refreshing: 'Refreshing',
-  indexing: 'Indexing',
-  backfilling: 'Backfilling history',
-  blocked: 'Blocked',
-  disabled: 'Paused',
-  degraded: 'Needs attention',
-  pending: 'Not synced yet',
-  waiting: 'Waiting',
-};
+/** The spec's lifecycle words, as `steward service maintenance` says them too. */
+export const STATE_LABELS = SHARED_STATE_LABELS as Readonly<Record<RegistrationStatus['state'], string>>;
 
-export const COLLECTION_LABELS: Record<string, string> = {
-  issues: 'Issues',
-  'issue-comments': 'Issue comments',
-  pulls: 'Pull requests',
-  'pr-comments': 'Pull request comments',
-  wiki: 'Wiki',
-  documents: 'Local documents',
-};
+export { COLLECTION_LABELS, reasonWords };
 
-const REASONS: Record<string, string> = {
-  token_missing: 'no token',
-  rate_limited: 'rate limit',
-  forge_unknown: 'forge unknown',
-  absent: 'the repository has no wiki',
-  unavailable: 'the wiki could not be fetched',
-  unsupported: 'this forge has no wiki Steward can read',
-  source_unavailable: 'a source folder is missing',
-};
+/** Paused by the person (a reason of `operator`, or none recorded), not blocked by Steward. */
+const pausedByPerson = (r: RegistrationStatus) => r.disabledReason === 'operator' || r.disabledReason === null;
 
-export function reasonWords(reason: string | null): string {
-  return reason === null ? '' : (REASONS[reason] ?? reason.replace(/_/g, ' '));
+/**
+ * Why a paused or blocked registration's stages last failed: it may be why it was paused, and the
+ * person resuming it wants to know; marked as from before the pause, since nothing is retried now.
+ */
+function lastFailures(r: RegistrationStatus): string {
+  const failed = [
+    ...(r.stages.sync.errorClass ? [`the last sync failed: ${failureWords(r.stages.sync.errorClass, r.forge)}`] : []),
+    ...(r.stages.rag.errorClass ? [`the last search index run failed: ${failureWords(r.stages.rag.errorClass, r.forge)}`] : []),
+  ];
+  return failed.length === 0 ? '' : ` Before ${pausedByPerson(r) ? 'the pause' : 'it was blocked'}, ${failed.join('; ')}.`;
+}
+
+function pausedWords(r: RegistrationStatus): string {
+  const head = pausedByPerson(r) ? 'Paused: nothing is scheduled until you resume it.' : `Blocked: ${(r.disabledReason ?? '').replace(/_/g, ' ')}.`;
+  return `${head}${lastFailures(r)}`;
 }
 
 /** One sentence on what the registration is doing and, when it waits or fails, why and until when. */
 export function summary(r: RegistrationStatus): string {
   const w = r.waiting;
-  if (!r.enabled) return r.disabledReason === 'operator' || r.disabledReason === null ? 'Paused: nothing is scheduled until you resume it.' : `Blocked: ${r.disabledReason.replace(/_/g, ' ')}.`;
+  if (!r.enabled) return pausedWords(r);
   if (w?.reason === 'token_missing') {
     const name = tokenNameOf(r.forge);
     return `Waiting: token missing for ${w.host ?? 'this forge'}. Store one with the command steward secrets set ${name} (or set ${name} in Steward's environment).`;

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { RegistrationStatus, Result } from '../../../core/api/index.js';
+import { failureWords, frontierWords, generationWords } from '../../../core/api/maintenance-words.js';
+import { StatusReporter } from '../../../core/app/reports.js';
+import { AppState } from '../../../core/app/status.js';
+import { formatMaintenance } from '../../../core/cli/commands/service.js';
+import { summary } from '../../../renderer/src/places/maintenance/words.js';
+
+const ok = { errorClass: null, failures: 0, lastFailureAt: null, lastSuccessAt: null, nextAttemptAt: null };
+const failing = (errorClass: string) => ({ ...ok, errorClass, failures: 3, lastFailureAt: 1, nextAttemptAt: null });
+
+function registration(over: Partial<RegistrationStatus> = {}): RegistrationStatus {
+  return {
+    registrationId: 'reg_1',
+    cacheUuid: 'uuid-1',
+    pathFingerprint: 'pf_1',
+    canonicalRepoId: 'github.com/acme/widgets',
+    aliases: [],
+    legacyIds: [],
+    policy: { sync: 'head-and-backfill', collections: ['issues'], rag: 'off', profile: 'default' },
+    configHash: 'c'.repeat(64),
+    enabled: true,
+    disabledReason: null,
+    state: 'pending',
+    degraded: [],
+    stages: { sync: ok, rag: ok },
+    generations: { content: null, covered: null },
+    frontiers: [],
+    jobs: [],
+    forge: { kind: 'github', host: 'github.com' },
+    collections: [],
+    waiting: null,
+    nextRunAt: null,
+    ...over,
+  };
+}
+
+const list = (registrations: RegistrationStatus[]): Result<'Maintenance.List'> => ({ registry: { state: 'ok', reason: null, version: 2 }, registrations, conflicts: [], retired: 0, activeWriters: 0 });
+
+describe('a forge that answers 404 for every repository', () => {
+  const enterprise = { kind: 'github' as const, host: 'ghe.example.com' };
+
+  it('names the API root a self-hosted forge needs, with its own host', () => {
+    expect(failureWords('forge_not_found', enterprise)).toContain('check --base-url: GitHub Enterprise needs https://ghe.example.com/api/v3');
+    expect(failureWords('forge_not_found', { kind: 'gitea', host: 'git.example:3000' })).toContain('check --base-url: Gitea needs https://git.example:3000/api/v1');
+  });
+
+  it('leaves the hint out where the base URL is Steward’s own', () => {
+    for (const forge of [{ kind: 'github', host: 'github.com' }, { kind: 'gitcode', host: 'gitcode.com' }, null]) expect(failureWords('forge_not_found', forge)).not.toContain('--base-url');
+  });
+
+  it('says the hint in the status line, within its bound', () => {
+    const state = new AppState(() => undefined);
+    const broken = registration({ canonicalRepoId: 'ghe.example.com/acme/widgets', forge: enterprise, state: 'degraded', stages: { sync: failing('forge_not_found'), rag: ok } });
+    new StatusReporter(state, () => undefined).maintenance(list([broken]), []);
+    expect(state.status.message).toContain('GitHub Enterprise needs https://ghe.example.com/api/v3');
+  });
+});
+
+describe('a paused registration on the Maintenance card', () => {
+  it('still says why its last sync failed, marked as from before the pause', () => {
+    const paused = registration({ enabled: false, disabledReason: 'operator', state: 'disabled', stages: { sync: failing('forge_unavailable'), rag: failing('embedder_unavailable') } });
+    expect(summary(paused)).toBe(
+      'Paused: nothing is scheduled until you resume it. Before the pause, the last sync failed: the forge did not answer; the last search index run failed: the embedding service did not answer.',
+    );
+  });
+
+  it('a blocked one too, and one that never failed says only that it is paused', () => {
+    const blocked = registration({ enabled: false, disabledReason: 'config_snapshot_invalid', state: 'blocked', stages: { sync: failing('forge_unauthorized'), rag: ok } });
+    expect(summary(blocked)).toBe('Blocked: config snapshot invalid. Before it was blocked, the last sync failed: the forge refused the token: set a new one with `steward secrets set GITHUB_TOKEN`.');
+    expect(summary(registration({ enabled: false, disabledReason: 'operator', state: 'disabled' }))).toBe('Paused: nothing is scheduled until you resume it.');
+  });
+});
+
+describe('`steward service maintenance` text', () => {
+  const fresh = registration({
+    frontiers: [
+      { collection: 'issues', lane: 'tail', nextPage: null, watermark: null, complete: false },
+      { collection: 'issues', lane: 'head', nextPage: 3, watermark: null, complete: false },
+    ],
+    collections: [{ collection: 'issues', items: 0, tombstones: 0, skipped: 0, head: { state: 'never', freshAt: null }, tail: { state: 'backfilling', pagesDone: 0, pagesKnown: null, verifiedAt: null }, reason: 'token_missing' }],
+  });
+
+  it('says what has not happened yet in words, never a "-" placeholder or key=value', () => {
+    const text = formatMaintenance(list([fresh]));
+    expect(text).not.toMatch(/(^|\s)-(\s|$)/m);
+    expect(text).not.toMatch(/\w=\S/);
+    expect(text).toContain('Issues, history: not started');
+    expect(text).toContain('Issues, recent changes: next page 3');
+    expect(text).toContain('content generation: no content yet');
+    expect(text).toContain('Not synced yet');
+    expect(text).toContain('no token');
+    expect(text).not.toContain('token_missing');
+  });
+
+  it('says the frontier and generation as the panel’s Details do', () => {
+    expect(frontierWords({ collection: 'wiki', lane: 'tail', nextPage: null, complete: false })).toBe('Wiki, history: not started');
+    expect(frontierWords({ collection: 'pulls', lane: 'head', nextPage: null, complete: true })).toBe('Pull requests, recent changes: complete');
+    expect(generationWords({ content: 4, covered: null }, 'maintain')).toBe('4 (not indexed yet)');
+    expect(generationWords({ content: 4, covered: 3 }, 'maintain')).toBe('4 (indexed up to 3)');
+    expect(generationWords({ content: 4, covered: 4 }, 'maintain')).toBe('4 (indexed)');
+    expect(generationWords({ content: 4, covered: null }, 'off')).toBe('4 (search index off)');
+  });
+
+  it('keeps a paused registration’s last failure, in words with its class for scripts', () => {
+    const paused = registration({ enabled: false, disabledReason: 'operator', state: 'disabled', stages: { sync: failing('forge_unavailable'), rag: ok } });
+    expect(formatMaintenance(list([paused]))).toContain('sync last failed (before the pause): the forge did not answer [forge_unavailable]');
+  });
+});
