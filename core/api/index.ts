@@ -1,5 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
-// The panel imports six files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out), maintenance-words.ts (why a cache's sync failed) and names.ts (how a person names a project).
+// The panel imports seven files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out), maintenance-words.ts (why a cache's sync failed), names.ts (how a person names a project) and indexing-words.ts (what a search says while the index is re-tagged).
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -25,6 +25,7 @@ export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, Set
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { RepositoryHit, RepositorySearchResult, SEARCH_DEGRADED, DEGRADED_TEXT, degradedText, type SearchDegraded } from './repository.js';
+export { indexingNote, type IndexingFigure } from './indexing-words.js';
 export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';

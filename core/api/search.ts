@@ -105,6 +105,9 @@ export const SearchQueryParams = z
   .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' })
   .refine((p) => p.query.trim() !== '' || hasSearchFilter(p), { message: NOTHING_TO_SEARCH, path: ['query'] });
 
+/** Which background walk over the index a progress figure is for: indexing parts, or re-tagging them. */
+const INDEX_PHASE = z.enum(['index', 'retag']);
+
 export const SearchQueryResult = z.strictObject({
   hits: z.array(SearchHit),
   /** Present when there may be more: pass it back for the next page. */
@@ -124,8 +127,14 @@ export const SearchQueryResult = z.strictObject({
    * page looks at, and such a page may come back short with a cursor): narrow the query or sort by newest.
    */
   rankedAmong: count.optional(),
-  /** The index of history captured before this version is still being built in the background. */
-  indexing: z.strictObject({ indexedParts: count, totalParts: count }).optional(),
+  /**
+   * A background walk over the index has not finished: `index`, history captured before the index (or
+   * by a large run) is still being indexed, and some of it is not searchable yet; `retag`, indexed parts
+   * are being checked and indexed again (an upgrade's new way of reading text, conversations that moved
+   * project), and those not reached yet may miss matches. Counts are parts walked of the walk's span.
+   * Owners before the re-tag walk reported progress send no phase: theirs is `index`.
+   */
+  indexing: z.strictObject({ phase: INDEX_PHASE.optional(), indexedParts: count, totalParts: count }).optional(),
 });
 export type SearchQueryResult = z.infer<typeof SearchQueryResult>;
 
@@ -138,6 +147,6 @@ export const searchMethods = {
 } as const;
 
 export const searchEvents = {
-  /** Progress of building the index for history captured before the index existed. */
-  'search.indexing': z.strictObject({ indexedParts: count, totalParts: count, complete: z.boolean() }),
+  /** Progress of the index's background walks (see SearchQueryResult's `indexing`), at most about twice a second. */
+  'search.indexing': z.strictObject({ phase: INDEX_PHASE.optional(), indexedParts: count, totalParts: count, complete: z.boolean() }),
 } as const;

@@ -302,7 +302,15 @@ const STARTS_MESSAGE_SQL = `(p.part_id LIKE '%:0' OR (${NAMED_SQL} AND ${FIRST_S
  */
 const HEIR_SQL = `(SELECT q.rowid FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.rowid NOT IN (SELECT value FROM json_each(@ids)) ORDER BY q.rowid LIMIT 1)`;
 
+/**
+ * How far one of the index's background walks has come. `index`: parts not yet in the index being
+ * indexed (backfillStep). `retag`: indexed parts being checked, and those whose tags or text version
+ * are stale indexed again (retagStep), after an upgrade or a large move. Counts are parts walked of
+ * the span of rowids the walk covers (a span's gaps, deleted parts, count as walked when passed).
+ */
 export interface IndexProgress {
+  phase: 'index' | 'retag';
+  /** Parts walked: indexed (`index`), or checked (`retag`). */
   indexedParts: number;
   totalParts: number;
   complete: boolean;
@@ -630,13 +638,29 @@ export class SearchIndex {
     this.#reindex.run(ids);
   }
 
-  /** The re-tag walk checks the parts of this span of rowids (and what it had left to check). */
+  /**
+   * The re-tag walk checks the parts of this span of rowids (and what it had left to check). Where the
+   * span starts is kept too (retag_start), so its progress counts from there: a walk pending already
+   * keeps what it checked, and what is left grows by what the span adds.
+   */
   #widenRetag(span: { first: number; last: number }): void {
     const cursor = this.#stateValue('retag_cursor');
     const upto = this.#stateValue('retag_upto');
     const pending = cursor < upto;
-    this.#setState.run('retag_cursor', pending ? Math.min(cursor, span.first - 1) : span.first - 1);
+    const from = pending ? Math.min(cursor, span.first - 1) : span.first - 1;
+    const checked = pending ? cursor - this.#retagStart(cursor) : 0;
+    this.#setState.run('retag_cursor', from);
     this.#setState.run('retag_upto', pending ? Math.max(upto, span.last) : span.last);
+    this.#setState.run('retag_start', from - checked);
+  }
+
+  /**
+   * Where the re-tag walk's span starts. Migrations 10, 13, 14 and 18 set the span from rowid 0 without
+   * this key (and a walk's end leaves it at its last rowid, see retagStep): a start past the cursor is
+   * such a span's, which starts at 0.
+   */
+  #retagStart(cursor: number): number {
+    return Math.min(this.#stateValue('retag_start'), cursor);
   }
 
   /** Whether the re-tag walk has parts left to check. */
@@ -674,8 +698,31 @@ export class SearchIndex {
       if (stale.length > 0) this.#retag(stale);
       const more = checked === checks || stale.length === maxRows;
       this.#setState.run('retag_cursor', more ? last : upto);
+      // A span set next (a migration's from 0, a move's) counts from its own start: see #retagStart.
+      if (!(more && last < upto)) this.#setState.run('retag_start', upto);
       return more && last < upto;
     });
+  }
+
+  /**
+   * How far the re-tag walk has come: rowids passed of its span, from the state it keeps (three
+   * lookups by key, no count of parts), so a restart resumes the figure where it was.
+   */
+  retagProgress(): IndexProgress {
+    const cursor = this.#stateValue('retag_cursor');
+    const upto = this.#stateValue('retag_upto');
+    if (cursor >= upto) return { phase: 'retag', indexedParts: 0, totalParts: 0, complete: true, deferred: false };
+    const start = this.#retagStart(cursor);
+    return { phase: 'retag', indexedParts: cursor - start, totalParts: upto - start, complete: false, deferred: false };
+  }
+
+  /**
+   * What searches are told: the walks run one after the other (indexing, then re-tagging), so the
+   * index walk's progress while it has parts to index, then the re-tag walk's.
+   */
+  walkProgress(): IndexProgress {
+    const indexing = this.progress();
+    return indexing.complete ? this.retagProgress() : indexing;
   }
 
   /**
@@ -724,15 +771,15 @@ export class SearchIndex {
     if (this.#stateValue('backfill_upto') === OPEN) this.#setState.run('backfill_upto', this.lastPartRowid());
   }
 
-  /** How far the walk has come; counts are parts walked of the span of rowids it covers. */
+  /** How far the index walk has come; counts are parts walked of the span of rowids it covers. */
   progress(): IndexProgress {
     const upto = this.#stateValue('backfill_upto');
     const cursor = this.#stateValue('backfill_cursor');
-    if (cursor >= upto) return { indexedParts: 0, totalParts: 0, complete: true, deferred: false };
+    if (cursor >= upto) return { phase: 'index', indexedParts: 0, totalParts: 0, complete: true, deferred: false };
     const done = this.#stateValue('backfill_done');
     const end = upto === OPEN ? this.lastPartRowid() : upto;
     const total = Math.max(done, end - this.#stateValue('backfill_start'));
-    return { indexedParts: done, totalParts: total, complete: false, deferred: upto === OPEN };
+    return { phase: 'index', indexedParts: done, totalParts: total, complete: false, deferred: upto === OPEN };
   }
 
   #stateValue(key: string): number {

@@ -1,11 +1,12 @@
 import type { EventPayload } from '../api/index.js';
-import { inPieces, turn, type PieceGate, type SearchIndex } from '../gateway/index.js';
+import { inPieces, turn, type IndexProgress, type PieceGate, type SearchIndex } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 
 /** The most parts one piece indexes; how long a piece takes sizes the next (see PieceSize). */
 const MAX_ROWS = 5_000;
 /** The most parts one piece of the re-tag walk re-tags (each is taken out of the index and put back). */
 const MAX_RETAG_ROWS = 2_000;
+/** How often either walk (indexing, re-tagging) reports how far it has come: each piece's figure would be noise. */
 const PROGRESS_EVERY_MS = 500;
 
 export interface IndexBackfillOptions {
@@ -21,9 +22,10 @@ export interface IndexBackfillOptions {
 
 /**
  * Indexes parts stored before the full-text index existed (then re-tags those of sessions that moved
- * project, see SearchIndex.retagStep), in short pieces between event-loop turns,
- * resuming where the last run stopped (the cursor lives in the gateway). Searches meanwhile say how
- * far it has come; stop() ends it between pieces.
+ * project, and every part after an upgrade that reads text anew, see SearchIndex.retagStep), in short
+ * pieces between event-loop turns, resuming where the last run stopped (the cursors live in the
+ * gateway). Both walks report how far they have come through `onProgress` (with their phase), and
+ * searches meanwhile say it; stop() ends it between pieces.
  */
 export class IndexBackfill {
   readonly #o: IndexBackfillOptions;
@@ -79,20 +81,37 @@ export class IndexBackfill {
     // Each piece's merge in a turn of its own: a migration's walk over every part (step 13) re-tags
     // many pieces in a row, and a piece with its merge held the loop up to 100 ms (45 ms for each).
     const started = performance.now();
-    await inPieces({ limits: { maxRows: MAX_RETAG_ROWS }, gate, signal, tidy: () => index.mergePiece() }, (rows) => index.retagStep(rows));
+    const report = this.#reporter();
+    await inPieces({ limits: { maxRows: MAX_RETAG_ROWS }, gate, signal, tidy: () => index.mergePiece() }, (rows) => {
+      const more = index.retagStep(rows);
+      // Read only when it is told: the figure is the walk's kept state, a few lookups by key.
+      report(!more, () => index.retagProgress());
+      return more;
+    });
     // An upgrade's walk (a new text version: tool names, step 18) may take a while on a large store: its end is worth a line.
     if (!signal.aborted && !index.retagPending()) this.#o.logger.info('search index re-tag complete', { durationMs: Math.round(performance.now() - started) });
   }
 
+  /**
+   * Tells the owner a walk's progress after its first piece, then at most every PROGRESS_EVERY_MS, and
+   * always at its end: `progress` is read only when it is told.
+   */
+  #reporter(): (ended: boolean, progress: () => IndexProgress) => void {
+    let reported = -Infinity;
+    return (ended, progress) => {
+      if (!ended && performance.now() - reported < PROGRESS_EVERY_MS) return;
+      reported = performance.now();
+      const { phase, indexedParts, totalParts, complete } = progress();
+      this.#o.onProgress({ phase, indexedParts, totalParts, complete });
+    };
+  }
+
   async #index(signal: AbortSignal): Promise<void> {
-    let reported = 0;
     const started = performance.now();
+    const report = this.#reporter();
     await inPieces({ limits: { maxRows: MAX_ROWS }, gate: this.#o.checkpointer, signal }, (rows) => {
       const progress = this.#o.index.backfillStep(rows);
-      if (progress.complete || performance.now() - reported >= PROGRESS_EVERY_MS) {
-        reported = performance.now();
-        this.#o.onProgress({ indexedParts: progress.indexedParts, totalParts: progress.totalParts, complete: progress.complete });
-      }
+      report(progress.complete, () => progress);
       if (progress.complete) this.#o.logger.info('search index backfill complete', { durationMs: Math.round(performance.now() - started) });
       // Each piece's new segment is merged in step, so levels never fill up to a crisis merge.
       this.#o.index.mergePiece();

@@ -170,10 +170,10 @@ export class HistorySearch {
     };
   }
 
-  /** While history captured before the index is still being indexed, a result says how far it got. */
+  /** While a background walk over the index (indexing, re-tagging) is unfinished, a result says which and how far it got. */
   #indexing(): Pick<Result<'Search.Query'>, 'indexing'> {
-    const progress = this.#index.progress();
-    return progress.complete ? {} : { indexing: { indexedParts: progress.indexedParts, totalParts: progress.totalParts } };
+    const progress = this.#index.walkProgress();
+    return progress.complete ? {} : { indexing: { phase: progress.phase, indexedParts: progress.indexedParts, totalParts: progress.totalParts } };
   }
 
   #filter(params: Params, query: PreparedQuery): SearchFilter {

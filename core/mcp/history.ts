@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, groupBySession, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, groupBySession, indexingNote, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -122,12 +122,18 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Se
   };
 }
 
+/** A background walk over the index, said: history still being indexed, or the index being re-tagged. */
+function indexingWords(indexing: NonNullable<Result<'Search.Query'>['indexing']>): string {
+  if (indexing.phase === 'retag') return indexingNote(indexing);
+  return `Earlier history is still being indexed (${indexing.indexedParts} of ${countOf(indexing.totalParts, 'part')}).`;
+}
+
 /**
  * The owner redacts before it cuts (`redact: true`); the table here runs again over what arrives, as a
  * second guard: an agent may forward what it reads to a remote model.
  */
-function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string): z.infer<typeof SearchTranscriptsOutput> {
-  const notes = [result.fallback?.message, result.indexing ? `Earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}).` : undefined].filter(Boolean);
+export function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string): z.infer<typeof SearchTranscriptsOutput> {
+  const notes = [result.fallback?.message, result.indexing && indexingWords(result.indexing)].filter(Boolean);
   return {
     hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, toolName: h.toolName, snippet: redact(h.snippet) })),
     sessions: result.sessions.map((s) => ({

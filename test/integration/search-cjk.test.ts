@@ -143,7 +143,8 @@ describe('a store indexed before Chinese and Japanese were found by their stretc
       // Every part is still indexed and counted; only a stretch of a run is not found yet.
       expect(count(core.gateway, 'SELECT COUNT(*) FROM search_map')).toBe(mixed.length);
       const early = await core.call('Search.Query', { query: 'orchards', limit: 100 });
-      expect([early.hits.length, early.indexing]).toEqual([100, undefined]);
+      // The walk that reads every part again says how far it has come, and that matches may be missing meanwhile (テスト's are).
+      expect([early.hits.length, early.indexing]).toEqual([100, { phase: 'retag', indexedParts: 0, totalParts: mixed.length }]);
       expect((await core.call('Search.Query', { query: 'テスト' })).hits).toEqual([]);
       // A whole run is found before the walk too: the query asks for the token whole beside its characters.
       expect((await core.call('Search.Query', { query: '日本語のテスト第10回' })).hits.map((h) => h.partId)).toEqual(['cc:old-10:0']);

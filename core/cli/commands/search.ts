@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, indexingNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { mustBeStoredProject, projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -24,7 +24,8 @@ interface SearchOptions {
 export function formatSearch(result: Result<'Search.Query'>, pinned: readonly string[] = []): string {
   const lines: string[] = [];
   if (result.fallback) lines.push(`note: ${result.fallback.message}`);
-  if (result.indexing) lines.push(`note: earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}); results may be missing some of it`);
+  if (result.indexing?.phase === 'retag') lines.push(`note: ${indexingNote(result.indexing)}`);
+  else if (result.indexing) lines.push(`note: earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}); results may be missing some of it`);
   if (result.hits.length === 0) lines.push('No matches.');
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   let current: string | undefined;

@@ -64,7 +64,7 @@ describe('indexing a store that predates the index', () => {
       // Opening did not index anything: that is background work.
       expect(count(core.gateway, 'SELECT COUNT(*) FROM search_map')).toBe(0);
       const before = await core.call('Search.Query', { query: 'orchards' });
-      expect(before.indexing).toEqual({ indexedParts: 0, totalParts: PARTS });
+      expect(before.indexing).toEqual({ phase: 'index', indexedParts: 0, totalParts: PARTS });
       expect(before.hits).toEqual([]);
 
       const events: Array<EventPayload<'search.indexing'>> = [];
@@ -78,7 +78,10 @@ describe('indexing a store that predates the index', () => {
       );
       core.history.startIndexing();
       await done;
-      expect(events.at(-1)?.complete).toBe(true);
+      expect(events.at(-1)).toMatchObject({ phase: 'index', complete: true });
+      // The upgrade's re-tag walk (steps 13, 14, 18) then reads every part again, with progress of its own.
+      await core.history.whenIndexed();
+      expect(events.at(-1)).toMatchObject({ phase: 'retag', complete: true });
       const after = await core.call('Search.Query', { query: 'orchards', limit: 100 });
       expect(after.indexing).toBeUndefined();
       expect(after.hits).toHaveLength(100);
@@ -105,7 +108,7 @@ describe('indexing a store that predates the index', () => {
     try {
       await core.call('Sweep.Tick', {});
       expect((await core.call('Search.Query', { query: 'fresh' })).hits.map((h) => h.sessionId)).toEqual(['new-1']);
-      expect((await core.call('Search.Query', { query: 'orchards' })).indexing).toEqual({ indexedParts: 300, totalParts: PARTS });
+      expect((await core.call('Search.Query', { query: 'orchards' })).indexing).toEqual({ phase: 'index', indexedParts: 300, totalParts: PARTS });
     } finally {
       await core.shutdown();
     }
@@ -136,7 +139,7 @@ describe('a large run leaves its parts to the index walk', () => {
       expect(indexed).toBeGreaterThanOrEqual(5);
       expect(indexed).toBeLessThan(stats!.partsWritten);
       const pending = await history.search.query({ query: 'apple' });
-      expect(pending.indexing).toEqual({ indexedParts: 0, totalParts: stats!.partsWritten - indexed });
+      expect(pending.indexing).toEqual({ phase: 'index', indexedParts: 0, totalParts: stats!.partsWritten - indexed });
 
       history.startIndexing();
       await new Promise<void>((resolve) => {

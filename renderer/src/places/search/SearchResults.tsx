@@ -3,7 +3,7 @@ import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { Button } from '../../components/index.js';
 import { firstNewHit, sessionGroups } from './groups.js';
 import { SessionGroup } from './Results.js';
-import { countSentence, emptySentence, rankedSentence } from './sentences.js';
+import { countSentence, emptySentence, indexingSentence, rankedSentence } from './sentences.js';
 
 /** Up/Down walk the hits, Home/End jump, Escape returns to the box; Enter opens (they are links). */
 function moveFocus(event: KeyboardEvent<HTMLElement>, box: HTMLInputElement | null): void {
@@ -66,11 +66,7 @@ export function SearchResults({
     <div className="search-results" ref={ref} onKeyDown={(e) => moveFocus(e, box.current)} aria-busy={loading}>
       <div role="status" className="search-results__status">
         {result.fallback && <p className="search-note">{result.fallback.message}</p>}
-        {result.indexing && (
-          <p className="search-note">
-            Earlier history is still being indexed ({new Intl.NumberFormat(undefined, { style: 'percent' }).format(result.indexing.totalParts === 0 ? 1 : result.indexing.indexedParts / result.indexing.totalParts)} done); some of it is not searchable yet.
-          </p>
-        )}
+        {result.indexing && <p className="search-note">{indexingSentence(result.indexing)}</p>}
         {result.hits.length === 0 ? (
           emptySentence(result, words) && <p>{emptySentence(result, words)}</p>
         ) : (

@@ -1,6 +1,7 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { countOf, formatCount } from '../../components/index.js';
 import { kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from '../../../../core/api/part-words.js';
+import { indexingNote, type IndexingFigure } from '../../../../core/api/indexing-words.js';
 import { hitVoice } from '../../../../core/api/reading.js';
 
 type SearchResult = Result<'Search.Query'>;
@@ -24,6 +25,16 @@ export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fa
 export function countSentence(result: Pick<SearchResult, 'hits' | 'sessions' | 'cursor'>): string {
   const found = `${countOf(result.hits.length, { one: 'match', other: 'matches' })} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
   return result.cursor ? `${found} so far; More matches looks for others.` : found;
+}
+
+/**
+ * What the Search place says while a background walk over the index is unfinished: history still
+ * being indexed (an owner from before phases says none: that one), or the index being re-tagged.
+ */
+export function indexingSentence(indexing: IndexingFigure): string {
+  if (indexing.phase === 'retag') return indexingNote(indexing);
+  const done = new Intl.NumberFormat(undefined, { style: 'percent' }).format(indexing.totalParts === 0 ? 1 : indexing.indexedParts / indexing.totalParts);
+  return `Earlier history is still being indexed (${done} done); some of it is not searchable yet.`;
 }
 
 /** The note under a relevance page that ranked only the newest matches; none when it ranked nothing. */

@@ -1,0 +1,22 @@
+// What a search says while the index's re-tag walk runs: one sentence for the CLI, MCP and the panel.
+// No imports: the renderer bundles this file.
+
+/** A progress figure as SearchQueryResult's `indexing` carries it (no phase from older owners: `index`). */
+export interface IndexingFigure {
+  phase?: 'index' | 'retag' | undefined;
+  indexedParts: number;
+  totalParts: number;
+}
+
+/** A whole percent, rounded down: a walk not yet done never says 100%. */
+function percentDown(done: number, total: number): string {
+  return `${total > 0 ? Math.floor((Math.min(done, total) * 100) / total) : 0}%`;
+}
+
+/**
+ * The re-tag walk's sentence: parts not checked yet are indexed with their old tags (a project they
+ * left) or the old way of reading text (an upgrade's), so a search may miss some of them until it ends.
+ */
+export function indexingNote(indexing: IndexingFigure): string {
+  return `Updating the search index: ${percentDown(indexing.indexedParts, indexing.totalParts)} checked; until it is done, some matches may be missing.`;
+}
