@@ -288,7 +288,7 @@ export class Core {
       logger: this.logger,
       schedule,
       isPaused: () => this.app.paused,
-      apiKeys: () => ({ anthropic: this.keys.lookup('anthropic').key, openai: this.keys.lookup('openai-compatible').key }),
+      apiKeys: () => ({ anthropic: this.keys.lookup('anthropic').key, openai: this.keys.lookup('openai-compatible').key, storable: this.keys.store.status().writable }),
     });
     this.onShutdown(() => sweeper.stop());
     return sweeper;

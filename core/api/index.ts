@@ -1,5 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
-// The panel imports seven files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out), maintenance-words.ts (why a cache's sync failed), names.ts (how a person names a project) and indexing-words.ts (what a search says while the index is re-tagged).
+// The panel imports eight files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out), maintenance-words.ts (why a cache's sync failed, what a repository search says), names.ts (how a person names a project), indexing-words.ts (what a search says while the index is re-tagged) and sweeper-words.ts (why a sweep of notes did not run).
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -19,6 +19,7 @@ export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult, UnreadableFile } from './sweep.js';
 export { ProjectSummary } from './projects.js';
 export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResult, CuratorPause, SweeperBudget } from './sweeper.js';
+export { FORCEABLE_SKIPS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, sweepSkipWords } from './sweeper-words.js';
 export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport, CacheStats } from './cache.js';
 export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';

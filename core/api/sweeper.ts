@@ -65,6 +65,8 @@ export const SweeperRunResult = z.strictObject({
   overview: z.enum(['written', 'unchanged', 'preserved', 'empty', 'none']),
   changelog: z.enum(['appended', 'duplicate', 'empty', 'none']),
   factsAdded: z.number().int().nonnegative(),
+  /** A plain sentence when the person's own edit of OVERVIEW.md was kept (see `overview: 'preserved'`). */
+  note: z.string().optional(),
 });
 export type SweeperRunResult = z.infer<typeof SweeperRunResult>;
 
@@ -83,12 +85,27 @@ export const sweeperMethods = {
       dataBoundary: z.enum(DATA_BOUNDARIES),
       maxModelCalls: count,
       budget: SweeperBudget,
+      /** Whether the sweeper is turned on (config.json's sweeper.enabled); when off, nothing is eligible (additive). */
+      enabled: z.boolean().optional(),
     }),
   },
   /** Runs the plan the caller was shown; a changed count or curator is `stale_plan`. */
   'Sweeper.RunAll': {
     params: z.strictObject({ projects: count, curator }),
-    result: z.strictObject({ projects: count, ok: count, nochange: count, skipped: count, failed: count, paused: count, calls: count }),
+    result: z.strictObject({
+      projects: count,
+      ok: count,
+      nochange: count,
+      skipped: count,
+      failed: count,
+      paused: count,
+      calls: count,
+      /**
+       * Each project swept, by name, with its outcome: a skip's `reason` code, or a failure's or a
+       * pause's `message` in words (additive: absent from older owners).
+       */
+      results: z.array(z.strictObject({ projectKey: ProjectKey, name: z.string(), outcome: SweeperOutcome, reason: z.string().nullable(), message: z.string().nullable() })).optional(),
+    }),
   },
 } as const;
 

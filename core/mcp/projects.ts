@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { StewardClient } from '../api/index.js';
-import { projectContaining } from '../projects/index.js';
+import type { ProjectSummary, StewardClient } from '../api/index.js';
+import { projectContaining, projectKeyOf } from '../projects/index.js';
+import { notesFolderOf } from '../sweeper/context/index.js';
 
 export type WithClient = <T>(use: (client: StewardClient) => Promise<T>) => Promise<T>;
 
@@ -9,8 +10,29 @@ function text(value: string) {
   return [{ type: 'text' as const, text: value }];
 }
 
+export interface ProjectToolOptions {
+  /** The user's home folder, which never stands for a project. */
+  home: string;
+  /** STEWARD_HOME, where the notes live: which folder's notes answer is read from their files. */
+  stewardHome: string;
+}
+
+/**
+ * The project whose notes answer for `cwd`, by the session-start hook's own rule (notesFolderOf), so
+ * the agent asking mid-session gets what it was handed at the start; else, when no folder at or above
+ * has notes, the project containing `cwd` (told that it has none yet). `asked` is the project
+ * containing `cwd` when the notes come from a project above it.
+ */
+function answeringProject(projects: readonly ProjectSummary[], cwd: string, options: ProjectToolOptions): { project: ProjectSummary | null; asked: ProjectSummary | null } {
+  const own = projectContaining(projects, cwd, options);
+  const folder = notesFolderOf(cwd, options.stewardHome, options.home);
+  const withNotes = folder === null ? undefined : projects.find((p) => p.projectKey === projectKeyOf(folder));
+  if (!withNotes) return { project: own, asked: null };
+  return { project: withNotes, asked: own && own.projectKey !== withNotes.projectKey ? own : null };
+}
+
 /** `list_projects` and `project_overview`: the sweeper's notes as context for a new agent session. */
-export function registerProjectTools(server: McpServer, withClient: WithClient, options: { home: string }): void {
+export function registerProjectTools(server: McpServer, withClient: WithClient, options: ProjectToolOptions): void {
   server.registerTool(
     'list_projects',
     {
@@ -35,19 +57,21 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     {
       title: 'Project overview',
       description:
-        "The current OVERVIEW.md Steward keeps for the project containing `cwd` (the nearest project folder at or above it; a session started in / or the home folder itself answers for no folder): what the project is, its state, key decisions and next steps. Load it at the start of a session.",
+        "The current OVERVIEW.md Steward keeps for the project containing `cwd`: the nearest folder at or above it that has Steward's notes (the same notes the session-start hook hands out), else the nearest project folder, which has none yet; a session started in / or the home folder itself answers for no folder. It says so when the notes are those of a project above `cwd`'s own. What the project is, its state, key decisions and next steps. Load it at the start of a session.",
       inputSchema: { cwd: z.string().min(1).describe('An absolute folder path, usually the current working directory') },
       outputSchema: { projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() },
     },
     async ({ cwd }) =>
       withClient(async (client) => {
         const { projects } = await client.call('Projects.List', {});
-        const project = projectContaining(projects, cwd, options);
+        const { project, asked } = answeringProject(projects, cwd, options);
         if (!project) return { isError: true, content: text('Steward knows no project containing that folder yet.') };
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
         const out = { projectKey: got.projectKey, name: got.name, cwd: got.cwd, overview: got.overview, lastSweepAt: got.state.lastSweepAt };
         const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : `No overview has been written for ${got.name} yet.`;
-        return { content: text(got.overview ?? none), structuredContent: out };
+        // The agent asked about its own project: it is told plainly whose notes these are instead.
+        const whose = asked ? text(`Steward has no notes for ${asked.name} yet; these are the notes for ${got.name}, the project folder above it.`) : [];
+        return { content: [...whose, ...text(got.overview ?? none)], structuredContent: out };
       }),
   );
 }

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { toStewardError } from '../api/index.js';
-import { stewardVersion } from '../config/index.js';
+import { resolveHome, stewardVersion } from '../config/index.js';
 import { registerHistoryTools } from './history.js';
 import { userHomeDir } from '../projects/index.js';
 import { registerMaintenanceTools } from './maintenance.js';
@@ -14,11 +14,12 @@ import { registerRepositoryTools } from './repository.js';
  * or the stores in-process for the length of one call), so an agent session never holds the lock.
  * Other rooms add their tools beside registerProjectTools.
  */
-export function createMcpServer(reach: WithClient, options: { home?: string; planHere?: PlanHere } = {}): McpServer {
+export function createMcpServer(reach: WithClient, options: { home?: string; stewardHome?: string; planHere?: PlanHere } = {}): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
   const withClient = agentSafe(reach);
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
-  registerProjectTools(server, withClient, { home: options.home ?? userHomeDir() });
+  // `stewardHome` is where the notes live, read as the session-start hook reads them.
+  registerProjectTools(server, withClient, { home: options.home ?? userHomeDir(), stewardHome: options.stewardHome ?? resolveHome().dir });
   registerMaintenanceTools(server, withClient);
   registerSetupTools(server, withClient, options.planHere);
   registerRepositoryTools(server, withClient);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -155,10 +155,13 @@ function render(value: Json, indent: string | number = 2): string {
   return `${JSON.stringify(value, null, indent)}\n`;
 }
 
-/** A unified diff of two small texts (a settings file), with three lines of context around each change. */
-export function lineDiff(before: string, after: string, name: string): string {
+/**
+ * A unified diff of two small texts (a settings file), with three lines of context around each change;
+ * where lines are replaced, the removed ones come first. `after` null: the file is removed.
+ */
+export function lineDiff(before: string, after: string | null, name: string): string {
   const a = before === '' ? [] : before.replace(/\n$/, '').split('\n');
-  const b = after.replace(/\n$/, '').split('\n');
+  const b = after === null || after === '' ? [] : after.replace(/\n$/, '').split('\n');
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i -= 1) for (let j = b.length - 1; j >= 0; j -= 1) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const ops: Array<[' ' | '-' | '+', string]> = [];
@@ -169,13 +172,13 @@ export function lineDiff(before: string, after: string, name: string): string {
       ops.push([' ', a[i]!]);
       i += 1;
       j += 1;
-    } else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) ops.push(['+', b[j++]!]);
-    else ops.push(['-', a[i++]!]);
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push(['-', a[i++]!]);
+    else ops.push(['+', b[j++]!]);
   }
   const near = ops.map((_, k) => ops.slice(Math.max(0, k - 3), k + 4).some(([op]) => op !== ' '));
   const lines = ops.flatMap(([op, line], k) => (near[k] ? [`${op}${line}`] : k > 0 && near[k - 1] ? ['@@'] : []));
   if (lines[lines.length - 1] === '@@') lines.pop();
-  return [`--- ${name} (now)`, `+++ ${name} (after)`, ...lines].join('\n');
+  return [`--- ${name} (now)`, `+++ ${name} ${after === null ? '(removed: nothing else was in it)' : '(after)'}`, ...lines].join('\n');
 }
 
 function hashOf(text: string | null): string {
@@ -185,6 +188,13 @@ function hashOf(text: string | null): string {
 interface Planned extends HookPlanView {
   file: SettingsFile;
   next: Json;
+  /** The uninstall removes the file: Steward created it (no backup of an earlier one beside it) and nothing else is left in it. */
+  remove: boolean;
+}
+
+/** A settings file Steward created holds nothing of the person's: its install made no backup, there was nothing to keep. */
+function createdByUs(action: HookAction, path: string, next: Json): boolean {
+  return action === 'uninstall' && Object.keys(next).length === 0 && !existsSync(`${path}${BACKUP_SUFFIX}`);
 }
 
 function planFor(action: HookAction, env: NodeJS.ProcessEnv, home?: string): Planned {
@@ -193,13 +203,14 @@ function planFor(action: HookAction, env: NodeJS.ProcessEnv, home?: string): Pla
   const command = hookCommand(env, home);
   const next = action === 'install' ? withHook(file.value, command) : withoutHook(file.value);
   const changed = next !== file.value;
-  const diff = changed ? lineDiff(file.text ?? '', render(next, indentOf(file.text)), settingsPath) : '';
-  return { agent: 'claude', action, settingsPath, changed, diff, planHash: hashOf(file.text), command, file, next };
+  const remove = changed && createdByUs(action, settingsPath, next);
+  const diff = changed ? lineDiff(file.text ?? '', remove ? null : render(next, indentOf(file.text)), settingsPath) : '';
+  return { agent: 'claude', action, settingsPath, changed, diff, planHash: hashOf(file.text), command, file, next, remove };
 }
 
 /** What installing or uninstalling the hook would change in Claude Code's settings, before anything changes. */
 export function planHook(action: HookAction, env: NodeJS.ProcessEnv, home?: string): HookPlanView {
-  const { file: _file, next: _next, ...view } = planFor(action, env, home);
+  const { file: _file, next: _next, remove: _remove, ...view } = planFor(action, env, home);
   return view;
 }
 
@@ -211,6 +222,11 @@ export function applyHook(action: HookAction, env: NodeJS.ProcessEnv, planHash: 
   const plan = planFor(action, env, home);
   if (plan.planHash !== planHash) throw new StewardError('stale_plan', `${plan.settingsPath} changed since the change was shown; review it again`);
   if (!plan.changed) return { changed: false, installed: action === 'install', settingsPath: plan.settingsPath, backupPath: null };
+  if (plan.remove) {
+    // Only Steward's entry was in it: removed, the way it was before the install, with nothing to back up.
+    rmSync(plan.settingsPath, { force: true });
+    return { changed: true, installed: false, settingsPath: plan.settingsPath, backupPath: null };
+  }
   mkdirSync(dirname(plan.settingsPath), { recursive: true });
   let backupPath: string | null = null;
   let mode = 0o644;

@@ -6,7 +6,12 @@ import type { Digest, DigestMessage, DigestSession, ToolUse } from './types.js';
 const TRIVIAL = /^(ok(ay)?|thanks?( you)?|thx|yes|yep|no|nope|continue|go on|go ahead|do it|sure|great|nice|perfect|lgtm)[.! ]*$/i;
 const DECISION = /\b(decided|we'll use|we will use|let's use|going with|switch(?:ed)? to|instead of|chose|agreed|from now on|prefer)\b/i;
 const NEXT_STEP = /\b(?:next steps?|still need to|todo|to do|remaining|follow-?ups?|not yet done|left to do)\b/i;
-const NEXT_HEADING = /^\s*(?:#+\s*|\*\*)?(?:next steps?|remaining( work)?|to ?do|follow-?ups?|what'?s left)\s*:?\s*(?:\*\*)?\s*:?\s*$/i;
+const NEXT_LABEL = String.raw`(?:#+\s*|\*\*)?(?:next steps?|remaining(?: work)?|to ?do|follow-?ups?|what'?s left)\s*:?\s*(?:\*\*)?\s*:?`;
+const NEXT_HEADING = new RegExp(`^\\s*${NEXT_LABEL}\\s*$`, 'i');
+/** The heading ending a line after a sentence: "Done with the parser. Next steps:" with the list below. */
+const NEXT_HEADING_TAIL = new RegExp(`(?<=[.!?])\\s+${NEXT_LABEL}\\s*$`, 'i');
+/** A sentence that is a to-do, not a statement of where things stand: "Next steps: add …", "Still need to …". */
+const TO_DO = /^(?:(?:next steps?|remaining(?: work)?|to ?do|follow-?ups?|what'?s left)\s*:|still need to\b|left to do\b)/i;
 
 export interface SessionBrief {
   /** The title the session carries, when it has one. */
@@ -71,8 +76,50 @@ function pushUnique(list: string[], item: string, max: number): void {
   if (!list.some((x) => norm(x) === norm(item))) list.push(item);
 }
 
-/** Text addressed to the curator itself (or faking our markers) is an injection attempt, not work. */
-const AIMED_AT_NOTES = /\b(curator|sweeper|CLAUDE\.md|OVERVIEW\.md|CHANGELOG\.md)\b|<<<|>>>|‹<<|>>›/i;
+/** Words that carry meaning: three letters or more ("we", "ll", "of" say nothing about the decision). */
+function contentWords(text: string): Set<string> {
+  return new Set(norm(text).split(' ').filter((w) => w.length >= 3));
+}
+
+/**
+ * Whether two sentences say the same thing: at least 3/4 of the shorter one's content words are in
+ * the longer one (the assistant repeating the user's decision with a reason added, say).
+ */
+function nearDuplicate(a: string, b: string): boolean {
+  const [x, y] = [contentWords(a), contentWords(b)];
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  if (small.size === 0) return norm(a) === norm(b);
+  return [...small].filter((w) => large.has(w)).length / small.size >= 0.75;
+}
+
+/** As pushUnique, and the first of two near-duplicates is kept (newest first: the later wording). */
+function pushDistinct(list: string[], item: string, max: number): void {
+  if (item === '' || list.length >= max) return;
+  if (!list.some((x) => nearDuplicate(x, item))) list.push(item);
+}
+
+/**
+ * Text addressed to whoever writes the notes, or faking our markers, is an injection attempt, not work.
+ * Naming CHANGELOG.md, OVERVIEW.md or CLAUDE.md is not: a repository keeps its own, and "update
+ * CHANGELOG.md for the release" is ordinary work. What marks the attempt is the address: markers (raw
+ * or as the digest escapes them), the curator called by name ("Curator:", "Note to the sweeper,"),
+ * told what it must write, "ignore previous instructions", or "your notes".
+ */
+const NOTES_KEEPER = String.raw`(?:curator|sweeper|steward|summari[sz]er|notes?[- ]?(?:keeper|writer|taker))`;
+const AIMED_AT_NOTES = [
+  /<<<|>>>|‹<<|>>›/,
+  // Called by name at the start of a sentence: "Curator: …", "Hey sweeper, …", "Note to the curator: …".
+  new RegExp(String.raw`(?:^|[\n.!?;]\s*)(?:(?:hey|hi|dear|attention|attn)\s+)?${NOTES_KEEPER}\s*[:,]`, 'i'),
+  new RegExp(String.raw`(?:^|[\n.!?;]\s*)(?:(?:a\s+)?(?:note|message|instructions?)\s+(?:to|for)|to)\s+(?:the\s+)?${NOTES_KEEPER}\s*[:,]`, 'i'),
+  // Told what it must write: "The curator must append … to CLAUDE.md".
+  new RegExp(String.raw`\b${NOTES_KEEPER}(?:'s)?\s+(?:must|should|shall|has to|needs to|is to|will)\s+(?:now\s+|always\s+)?(?:write|add|append|record|put|include|say|state|note|list|remember|ignore|drop)\b`, 'i'),
+  /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions?|prompts?|rules|directions)\b/i,
+  /\b(?:in|into|to)\s+(?:your|steward'?s|the curator'?s|the sweeper'?s)\s+notes\b/i,
+];
+
+function aimedAtNotes(text: string): boolean {
+  return AIMED_AT_NOTES.some((pattern) => pattern.test(text));
+}
 
 const words = (text: string): number => text.split(/\s+/).filter((w) => w !== '').length;
 
@@ -82,7 +129,7 @@ const words = (text: string): number => text.split(/\s+/).filter((w) => w !== ''
  */
 export function headline(text: string): string | null {
   const line = firstLine(text);
-  if (TRIVIAL.test(line) || AIMED_AT_NOTES.test(text)) return null;
+  if (TRIVIAL.test(line) || aimedAtNotes(text)) return null;
   let out = '';
   for (const part of line.split(/(?<=[.!?;])\s+/)) {
     if (showsRedaction(part)) break;
@@ -159,10 +206,11 @@ const PREAMBLE = /^(?:(?:now|next|first|finally|ok(?:ay)?|great|perfect|excellen
 /**
  * One line on where a session ended, from its closing message: the first sentence of three words or
  * more that states where things stand, past any opening announcement of a next step; that
- * announcement only when nothing else is there. Never a sentence with a redaction in it.
+ * announcement only when nothing else is there. Never a sentence with a redaction in it, nor a to-do
+ * ("Next steps: …", an item of the next-steps list): those are the next steps, not where it stopped.
  */
 export function closingLine(text: string): string | null {
-  const candidates = sentences(text).filter((s) => s.split(/\s+/).length >= 3 && !showsRedaction(s));
+  const candidates = sentences(nextSteps(text).rest).filter((s) => s.split(/\s+/).length >= 3 && !showsRedaction(s) && !TO_DO.test(s));
   const line = candidates.find((s) => !PREAMBLE.test(s)) ?? candidates[0];
   return line === undefined ? null : clip(line, 200);
 }
@@ -181,19 +229,32 @@ function brief(session: DigestSession): SessionBrief {
   };
 }
 
-/** Lines under a "Next steps" heading of the closing message, or sentences that state one. */
-function nextStepsOf(text: string): string[] {
+/**
+ * A closing message's "Next steps" list, split from the rest: the items under a heading line, or under
+ * a heading that ends a line after a sentence ("Done with the parser. Next steps:").
+ */
+function nextSteps(text: string): { items: string[]; rest: string } {
   const lines = prose(text).split('\n');
-  const out: string[] = [];
-  const heading = lines.findIndex((l) => NEXT_HEADING.test(l));
-  if (heading >= 0) {
-    for (const line of lines.slice(heading + 1)) {
-      if (/^\s*#|^\s*\*\*[^*]+\*\*\s*:?\s*$/.test(line) && out.length > 0) break;
-      const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+)$/.exec(line)?.[1];
-      if (item) out.push(withoutCounters(item.replace(/\*\*/g, '').trim()));
-      else if (line.trim() !== '' && out.length > 0) break;
-    }
+  const heading = lines.findIndex((l) => NEXT_HEADING.test(l) || NEXT_HEADING_TAIL.test(l));
+  if (heading < 0) return { items: [], rest: lines.join('\n') };
+  const items: string[] = [];
+  let end = heading + 1;
+  for (const line of lines.slice(heading + 1)) {
+    if (/^\s*#|^\s*\*\*[^*]+\*\*\s*:?\s*$/.test(line) && items.length > 0) break;
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+)$/.exec(line)?.[1];
+    if (item) items.push(withoutCounters(item.replace(/\*\*/g, '').trim()));
+    else if (line.trim() !== '' && items.length > 0) break;
+    end += 1;
   }
+  // Prose under a heading with no list is left to the sentences.
+  if (items.length === 0) end = heading + 1;
+  const lead = lines[heading]!.replace(NEXT_HEADING_TAIL, '').replace(NEXT_HEADING, '');
+  return { items, rest: [...lines.slice(0, heading), lead, ...lines.slice(end)].join('\n') };
+}
+
+/** The items under a "Next steps" heading of the closing message, and sentences that state one. */
+function nextStepsOf(text: string): string[] {
+  const out = nextSteps(text).items;
   for (const sentence of sentences(text)) if (NEXT_STEP.test(sentence) && !NEXT_HEADING.test(sentence)) out.push(sentence);
   return out;
 }
@@ -248,14 +309,17 @@ export function extract(digest: Digest): Extract {
   const x: Extract = { sessions: digest.sessions.map(brief), decisions: [], openQuestions: [], nextSteps: [], commits: [], files: [], failures: [] };
   const newestFirst = chronological(digest).reverse();
   for (const { message } of newestFirst) {
+    // A message that speaks to the notes' writer anywhere gives no decision: its other sentences are suspect too.
+    if (aimedAtNotes(prose(message.text))) continue;
     for (const sentence of sentences(message.text)) {
-      if (DECISION.test(sentence) && !AIMED_AT_NOTES.test(sentence) && !showsRedaction(sentence)) pushUnique(x.decisions, clip(sentence, 200), 5);
+      if (DECISION.test(sentence) && !aimedAtNotes(sentence) && !showsRedaction(sentence)) pushDistinct(x.decisions, clip(sentence, 200), 5);
     }
   }
   for (const session of digest.sessions) {
     const closing = closingOf(session);
     if (!closing) continue;
-    for (const step of nextStepsOf(closing.text)) if (!showsRedaction(step) && !AIMED_AT_NOTES.test(step)) pushUnique(x.nextSteps, clip(step, 200), 6);
+    const hostile = aimedAtNotes(prose(closing.text));
+    for (const step of nextStepsOf(closing.text)) if (!hostile && !showsRedaction(step) && !aimedAtNotes(step)) pushUnique(x.nextSteps, clip(step, 200), 6);
     for (const sentence of sentences(closing.text)) if (sentence.endsWith('?') && sentence.split(/\s+/).length >= 4 && !showsRedaction(sentence)) pushUnique(x.openQuestions, clip(sentence, 200), 4);
   }
   collectWork(digest, x);

@@ -35,8 +35,8 @@ function readNote(file: string): string | null {
 }
 
 /** The state as the contract shows it: the day a rebuild reaches back to is the sweeper's own business. */
-function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesStaleFromDay'> {
-  const { version: _version, notesStaleFromDay: _fromDay, ...view } = state;
+function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesStaleFromDay' | 'overviewWritten'> {
+  const { version: _version, notesStaleFromDay: _fromDay, overviewWritten: _written, ...view } = state;
   return view;
 }
 
@@ -129,7 +129,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       return settingsView(sweeper, ring);
     },
     'Settings.LocalModels': () => localModels(sweeper.settings.ollamaUrl),
-    'Settings.TestCurator': (choice) => testCurator(choice, { anthropic: ring.lookup('anthropic').key, openai: ring.lookup('openai-compatible').key }, sweeper.settings.timeoutMs),
+    'Settings.TestCurator': (choice) => testCurator(choice, { anthropic: ring.lookup('anthropic').key, openai: ring.lookup('openai-compatible').key, storable: ring.store.status().writable }, sweeper.settings.timeoutMs),
     'Hooks.Status': ({ agent }) => ({ agent, installed: hookInstalled(env), settingsPath: claudeSettingsPath(env), command: hookCommand(env, home), mcpCommand: mcpSetupCommand(env, home) }),
     'Hooks.Plan': ({ action }) => planHook(action, env, home),
     'Hooks.Apply': ({ agent, action, planHash }) => ({ agent, action, ...applyHook(action, env, planHash, home) }),

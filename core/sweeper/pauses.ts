@@ -9,10 +9,18 @@ import { queueWrite } from './file-queue.js';
 import { keepAside } from './state.js';
 
 /** The contract's shape, with the stored message bounded. */
-const CuratorPauseSchema = CuratorPause.extend({ message: z.string().max(500), since: z.number().int().nonnegative() });
-export type CuratorPause = z.infer<typeof CuratorPauseSchema>;
+/** `keyMissing`: an auth pause because no key was there to send (lifted once one is), not a rejected key. */
+const StoredPause = CuratorPause.extend({ message: z.string().max(500), since: z.number().int().nonnegative(), keyMissing: z.boolean().optional() });
+type StoredPause = z.infer<typeof StoredPause>;
+export type CuratorPause = Omit<StoredPause, 'keyMissing'>;
 
-const PausesFile = z.strictObject({ version: z.literal(1), pauses: z.array(CuratorPauseSchema).max(8) });
+/** The contract's shape: how the pause was recorded stays in the record. */
+function shown(pause: StoredPause): CuratorPause {
+  const { keyMissing: _keyMissing, ...view } = pause;
+  return view;
+}
+
+const PausesFile = z.strictObject({ version: z.literal(1), pauses: z.array(StoredPause).max(8) });
 
 export const PAUSES_FILE = 'sweeper-pauses.json';
 
@@ -40,7 +48,7 @@ function damaged(keptAs: string | null, now: number): CuratorPause[] {
 export class CuratorPauses {
   readonly #file: string;
   readonly #logger: Logger | undefined;
-  readonly #pauses = new Map<CuratorPause['curator'], CuratorPause>();
+  readonly #pauses = new Map<CuratorPause['curator'], StoredPause>();
 
   constructor(home: string, logger?: Logger, now = Date.now()) {
     this.#file = join(home, PAUSES_FILE);
@@ -48,7 +56,7 @@ export class CuratorPauses {
     for (const pause of this.#load(logger, now)) this.#pauses.set(pause.curator, pause);
   }
 
-  #load(logger: Logger | undefined, now: number): CuratorPause[] {
+  #load(logger: Logger | undefined, now: number): StoredPause[] {
     let text: string;
     try {
       text = readFileSync(this.#file, 'utf8');
@@ -81,14 +89,20 @@ export class CuratorPauses {
   }
 
   get(curator: CuratorPause['curator']): CuratorPause | undefined {
-    return this.#pauses.get(curator);
+    const pause = this.#pauses.get(curator);
+    return pause && shown(pause);
+  }
+
+  /** Whether the curator's pause is for a key that was missing (not one the provider rejected). */
+  keyMissing(curator: CuratorPause['curator']): boolean {
+    return this.#pauses.get(curator)?.keyMissing === true;
   }
 
   all(): CuratorPause[] {
-    return [...this.#pauses.values()];
+    return [...this.#pauses.values()].map(shown);
   }
 
-  set(pause: CuratorPause): void {
+  set(pause: StoredPause): void {
     this.#pauses.set(pause.curator, pause);
     this.#save();
   }

@@ -26,6 +26,11 @@ export const SweeperState = z.object({
   /** Set when the last write left OVERVIEW.md alone because the user had edited it. */
   overviewPreserved: z.boolean().default(false),
   /**
+   * OVERVIEW.md as Steward last wrote it: its hash, and a short hash of each line (never the text), so
+   * the next write tells a person's edit apart from Steward's own file and keeps the lines they added.
+   */
+  overviewWritten: z.object({ sha256: z.string(), lines: z.array(z.string()) }).nullable().default(null),
+  /**
    * A damaged file kept aside: the project started afresh except for its scratch flag, which is never
    * dropped silently. Cleared by the next successful sweep or by the user setting scratch.
    */

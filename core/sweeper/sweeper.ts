@@ -122,6 +122,27 @@ function withoutNotes(digest: Digest): Digest {
 }
 
 
+/**
+ * Whether the state's backoff was earned by this curator (kind and, for a remote one, model): a
+ * backoff or a failure count never holds a different curator. A state that names none holds any.
+ */
+function earnedBy(state: SweeperState, mode: CuratorKind, model: string | null): boolean {
+  if (state.lastMode === null) return true;
+  return state.lastMode === mode && (mode === 'offline' || state.lastModel === model);
+}
+
+/** The curator these settings build, as sweep-state.json names it. */
+function curatorOf(settings: SweeperSettings): { mode: CuratorKind; model: string | null } {
+  return { mode: settings.curator, model: settings.curator === 'offline' ? null : settings.model };
+}
+
+function sameCurator(a: SweeperSettings, b: SweeperSettings): boolean {
+  return a.curator === b.curator && a.model === b.model && a.baseUrl === b.baseUrl && a.anthropicBaseUrl === b.anthropicBaseUrl;
+}
+
+/** Failures that show a request got through, so the credentials were accepted (a rejected key fails as auth). */
+const REACHED: ReadonlySet<string> = new Set(['format', 'truncated', 'refusal']);
+
 function envKeys(env: NodeJS.ProcessEnv): ApiKeys {
   return { anthropic: env.ANTHROPIC_API_KEY, openai: env.OPENAI_API_KEY };
 }
@@ -139,7 +160,8 @@ export class Sweeper {
   readonly #o: SweeperOptions;
   readonly #clock: Clock;
   #settings: SweeperSettings;
-  readonly #timers = new Map<string, unknown>();
+  /** The armed sweep of each project: the clock's handle and when it falls due. */
+  readonly #timers = new Map<string, { handle: unknown; due: number }>();
   /** Projects whose scheduled sweep fell due while the app was paused. */
   readonly #deferred = new Set<string>();
   readonly #lastStarted = new Map<string, number>();
@@ -157,25 +179,56 @@ export class Sweeper {
     this.#settings = options.settings;
     this.#paused = new CuratorPauses(options.home, options.logger);
     this.#budget = new CallBudget(options.home, () => this.#clock.now(), options.logger);
+    // A failure before a restart is still tried again: its backoff ends even while the app is down.
+    this.#rearmFailed();
   }
 
   get settings(): SweeperSettings {
     return this.#settings;
   }
 
-  /** New settings apply to the next sweep; choosing a curator again lifts its pause (a budget change does not). */
+  /**
+   * New settings apply to the next sweep; choosing a curator again lifts its pause (a budget change
+   * does not). A different curator is not held by another's backoff: failed projects are swept soon.
+   */
   updateSettings(next: SweeperSettings, options: { liftPauses?: boolean } = {}): void {
+    const before = this.#settings;
     this.#settings = next;
-    if (options.liftPauses ?? true) this.#paused.clear();
+    const lift = options.liftPauses ?? true;
+    if (lift) this.#paused.clear();
+    if (lift || !sameCurator(before, next)) this.#rearmFailed();
   }
 
+  /** What holds the configured curator: another curator's pause is no concern of the current one. */
   pauses(): CuratorPause[] {
-    const budget = this.#budgetPause(this.#settings.curator);
-    return [...this.#paused.all(), ...(budget ? [budget] : [])];
+    const pause = this.pauseOf(this.#settings.curator);
+    return pause ? [pause] : [];
   }
 
   pauseOf(curator: CuratorKind): CuratorPause | null {
-    return this.#paused.get(curator) ?? this.#budgetPause(curator);
+    return this.#providerPause(curator) ?? this.#budgetPause(curator);
+  }
+
+  /** The provider's pause of a curator; one for a missing key is lifted once a key is there. */
+  #providerPause(curator: CuratorKind): CuratorPause | null {
+    if (this.#paused.get(curator) && !this.#pauseStands(curator)) {
+      this.#paused.lift(curator);
+      this.#o.logger?.info('curator pause lifted: a key is available now', { mode: curator });
+      return null;
+    }
+    return this.#paused.get(curator) ?? null;
+  }
+
+  /** Whether the curator's provider pause still holds (one for a missing key ends once a key is there). */
+  #pauseStands(curator: CuratorKind): boolean {
+    if (!this.#paused.get(curator)) return false;
+    return !(this.#paused.keyMissing(curator) && this.#hasKey(curator));
+  }
+
+  #hasKey(curator: CuratorKind): boolean {
+    const keys = this.apiKeys();
+    if (curator === 'anthropic') return !!keys.anthropic;
+    return curator === 'openai-compatible' && !!keys.openai;
   }
 
   /** Model calls spent today and the daily limit. */
@@ -197,6 +250,7 @@ export class Sweeper {
 
   liftPause(curator: CuratorKind): void {
     this.#paused.lift(curator);
+    if (curator === this.#settings.curator) this.#rearmFailed();
   }
 
   /** Keys the owner's key ring holds (the app's keychain, or the environment in headless mode). */
@@ -267,15 +321,53 @@ export class Sweeper {
 
   #backoffEnd(key: string): number {
     const target = this.target(key);
-    return (target ? this.state(target).nextAttemptAt : null) ?? Number.NEGATIVE_INFINITY;
+    return (target ? this.#heldUntil(this.state(target)) : null) ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * When the state's backoff ends, if it holds the configured curator. After a pause the pause is
+   * the hold: once the person answered it (or a missing key appeared) the project need not wait more.
+   */
+  #heldUntil(state: SweeperState): number | null {
+    const { mode, model } = curatorOf(this.#settings);
+    if (state.nextAttemptAt === null || !earnedBy(state, mode, model)) return null;
+    if (state.lastOutcome === 'paused' && !this.#pauseStands(mode)) return null;
+    return state.nextAttemptAt;
+  }
+
+  /**
+   * A scheduling owner tries failed (or paused, once lifted) projects again: each is armed once, when
+   * its backoff for the configured curator ends, or soon when none holds it. An earlier armed run stays.
+   */
+  #rearmFailed(): void {
+    if (!this.#o.schedule || this.#stopped || !this.#settings.enabled) return;
+    const now = this.#clock.now();
+    const settle = Math.min(30_000, this.#settings.minIntervalMs);
+    for (const project of this.#o.source.projects()) {
+      const target = { project, paths: projectPaths(this.#o.home, project.slug) };
+      if (!existsSync(target.paths.state)) continue;
+      const state = this.state(target);
+      if ((state.lastOutcome !== 'failed' && state.lastOutcome !== 'paused') || state.scratch || this.isIgnored(project)) continue;
+      const due = Math.max(now + settle, this.#heldUntil(state) ?? Number.NEGATIVE_INFINITY);
+      const armed = this.#timers.get(project.projectKey);
+      if (armed && armed.due <= due) continue;
+      this.#cancelTimer(project.projectKey);
+      this.#arm(project.projectKey, due);
+    }
+  }
+
+  /** After a failure in a scheduling owner, the project is tried again when its backoff ends (stop cancels it). */
+  #retryLater(key: string, at: number): void {
+    if (!this.#o.schedule || this.#stopped || !this.#settings.enabled || this.#timers.has(key)) return;
+    this.#arm(key, at);
   }
 
   /** A trailing run that lands inside a backoff (a failure since it was armed) runs when the backoff ends. */
   #arm(key: string, due: number): void {
     const now = this.#clock.now();
-    this.#timers.set(
-      key,
-      this.#clock.setTimeout(() => {
+    this.#timers.set(key, {
+      due,
+      handle: this.#clock.setTimeout(() => {
         this.#timers.delete(key);
         if (this.#o.isPaused?.()) return void this.#deferred.add(key);
         this.run(key, { kind: 'scheduled' }).then(
@@ -286,7 +378,7 @@ export class Sweeper {
           () => undefined,
         );
       }, Math.max(0, due - now)),
-    );
+    });
   }
 
   /** On Resume, the sweeps that fell due during the pause are queued again. */
@@ -343,7 +435,7 @@ export class Sweeper {
 
   #cancelTimer(key: string): void {
     const timer = this.#timers.get(key);
-    if (timer !== undefined) this.#clock.clearTimeout(timer);
+    if (timer !== undefined) this.#clock.clearTimeout(timer.handle);
     this.#timers.delete(key);
   }
 
@@ -401,6 +493,7 @@ export class Sweeper {
       dataBoundary: curatorBoundary(this.#settings),
       maxModelCalls: remote ? projects * MAX_CALLS_PER_SWEEP : 0,
       budget: this.budget(),
+      enabled: this.#settings.enabled,
     };
   }
 
@@ -410,15 +503,20 @@ export class Sweeper {
     if (confirmed.curator !== this.#settings.curator || confirmed.projects !== keys.length) {
       throw new StewardError('stale_plan', `The plan changed since it was shown (now ${keys.length} project${keys.length === 1 ? '' : 's'} with the ${this.#settings.curator} curator); review it again`);
     }
-    const summary: SweeperRunAll = { projects: keys.length, ok: 0, nochange: 0, skipped: 0, failed: 0, paused: 0, calls: 0 };
+    const results: NonNullable<SweeperRunAll['results']> = [];
+    const summary: SweeperRunAll = { projects: keys.length, ok: 0, nochange: 0, skipped: 0, failed: 0, paused: 0, calls: 0, results };
     for (const key of keys) {
+      // Each project by name with its outcome, so a caller can say which failed and why.
+      const name = this.target(key)?.project.name ?? key;
       try {
         const result = await this.run(key);
         summary[result.outcome] += 1;
         summary.calls += result.calls;
+        results.push({ projectKey: key, name, outcome: result.outcome, reason: result.reason, message: null });
       } catch (error) {
-        if (error instanceof SweeperFailure && error.code === 'curator_paused') summary.paused += 1;
-        else summary.failed += 1;
+        const outcome = error instanceof SweeperFailure && error.code === 'curator_paused' ? 'paused' : 'failed';
+        summary[outcome] += 1;
+        results.push({ projectKey: key, name, outcome, reason: null, message: error instanceof SweeperFailure ? error.message : null });
       }
     }
     return summary;
@@ -448,7 +546,8 @@ export class Sweeper {
     if (activityAt === null) return 'no-activity';
     if (force) return null;
     if (state.watermark !== null && activityAt <= state.watermark) return 'no-activity';
-    if (state.nextAttemptAt !== null && this.#clock.now() < state.nextAttemptAt) return 'backoff';
+    const held = this.#heldUntil(state);
+    if (held !== null && this.#clock.now() < held) return 'backoff';
     return null;
   }
 
@@ -460,7 +559,7 @@ export class Sweeper {
     if (state.notesStaleSince !== null) return this.#rebuild(target, state, activityAt, force, kind);
     const skipped = this.#gate(target, state, activityAt, force);
     if (skipped !== null || activityAt === null) return this.#skip(projectKey, skipped ?? 'no-activity');
-    const pause = this.#paused.get(this.#settings.curator);
+    const pause = this.#providerPause(this.#settings.curator);
     if (pause && !force) throw new SweeperFailure('curator_paused', `The sweeper is paused for ${pause.curator}: ${pause.message}`);
     // The budget is the user's cap: a forced run does not pass it; a scheduled one waits quietly.
     const budget = this.#budgetPause(this.#settings.curator);
@@ -484,7 +583,7 @@ export class Sweeper {
       return { ...this.#skip(projectKey, blocked ?? 'no-activity'), outcome: 'ok', overview: 'empty', changelog: 'empty' };
     }
     // Withheld meanwhile: a rebuild waits for a paused curator like any sweep (forcing passes a provider's pause, never the budget).
-    const pause = (force ? undefined : this.#paused.get(this.#settings.curator)) ?? this.#budgetPause(this.#settings.curator);
+    const pause = (force ? null : this.#providerPause(this.#settings.curator)) ?? this.#budgetPause(this.#settings.curator);
     if (pause && kind === 'scheduled') return this.#skip(projectKey, pause.reason === 'daily_budget' ? 'daily-budget' : 'paused');
     if (pause) throw new SweeperFailure('curator_paused', pause.message);
     this.#lastStarted.set(projectKey, this.#clock.now());
@@ -546,7 +645,8 @@ export class Sweeper {
    */
   async #succeeded(target: Target, covered: number | null, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number, rebuilt?: SweeperState): Promise<SweeperRunResult> {
     this.#paused.lift(curator.kind);
-    const changed = written.overview === 'written' || written.changelog === 'appended' || written.factsAdded.length > 0;
+    // A kept edit whose lines moved into the manual block rewrote the file too: that is a change.
+    const changed = written.overviewRewritten || written.changelog === 'appended' || written.factsAdded.length > 0;
     const now = this.#clock.now();
     await updateState(target.paths.state, (state) => ({
       ...state,
@@ -577,10 +677,21 @@ export class Sweeper {
       overview: written.overview,
       changelog: covered === null ? 'none' : written.changelog,
       factsAdded: written.factsAdded.length,
+      ...(written.note ? { note: written.note } : {}),
     };
     this.#o.record?.('sweeper.sweep', { projectKey: target.project.projectKey, mode: curator.kind, model: curator.model, tokensIn: reply.tokensIn, tokensOut: reply.tokensOut, calls: reply.calls, durationMs, outcome: result.outcome });
     this.#o.logger?.info('sweep finished', { outcome: result.outcome, mode: curator.kind, calls: reply.calls, durationMs });
     return result;
+  }
+
+  /**
+   * A later failure that is not about the key answers an auth pause: with a missing key any does (a
+   * key was there to send), with a rejected one a failure that shows the request got through.
+   */
+  #liftAuthPause(curator: CuratorKind, failure: CuratorError | null): void {
+    if (this.#paused.get(curator)?.reason !== 'auth' || failure?.failure === 'auth') return;
+    const through = failure !== null && (failure.status !== null || REACHED.has(failure.failure));
+    if (this.#paused.keyMissing(curator) || through) this.#paused.lift(curator);
   }
 
   /** A failure never advances the watermark; it backs off exponentially and may pause the curator. */
@@ -601,17 +712,25 @@ export class Sweeper {
     const base = Math.max(this.#settings.minIntervalMs, BACKOFF_FLOOR_MS);
     const now = this.#clock.now();
     const paused = failure?.pause === true;
-    if (paused && failure) this.#paused.set({ curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now });
-    await updateState(target.paths.state, (state) => ({
-      ...state,
-      lastSweepAt: now,
-      lastOutcome: paused ? 'paused' : 'failed',
-      lastError: { code, message },
-      lastMode: curator.kind,
-      lastModel: curator.model,
-      consecutiveFailures: state.consecutiveFailures + 1,
-      nextAttemptAt: now + Math.min(base * 2 ** state.consecutiveFailures, this.#o.backoffCapMs ?? 6 * 3_600_000),
-    }), this.#o.logger);
+    // A missing key (nothing was sent) pauses until a key is there; a rejected one until the person acts.
+    if (paused && failure) this.#paused.set({ curator: curator.kind, reason: failure.failure as 'spend_limit' | 'auth', message, since: now, keyMissing: failure.failure === 'auth' && failure.status === null });
+    else this.#liftAuthPause(curator.kind, failure);
+    const written = await updateState(target.paths.state, (state) => {
+      // Another curator's failures are not this one's: its count starts afresh.
+      const before = earnedBy(state, curator.kind, curator.model) ? state.consecutiveFailures : 0;
+      return {
+        ...state,
+        lastSweepAt: now,
+        lastOutcome: paused ? 'paused' : 'failed',
+        lastError: { code, message },
+        lastMode: curator.kind,
+        lastModel: curator.model,
+        consecutiveFailures: before + 1,
+        nextAttemptAt: now + Math.min(base * 2 ** before, this.#o.backoffCapMs ?? 6 * 3_600_000),
+      };
+    }, this.#o.logger);
+    // A paused curator waits for the person; any other failure is tried again when its backoff ends.
+    if (!paused && written.nextAttemptAt !== null) this.#retryLater(target.project.projectKey, written.nextAttemptAt);
     this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
     this.#o.record?.('sweeper.sweep', { projectKey: target.project.projectKey, mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
     this.#o.logger?.warn('sweep failed', { failure: code, cause, mode: curator.kind, calls, paused });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { errorCode } from '../log/index.js';
@@ -11,6 +12,7 @@ import type { ProjectPaths } from './paths.js';
 import { namesCredential, type Redactor } from '../secrets/index.js';
 import type { DatedBullet } from './curators/index.js';
 import type { SweeperProject } from './types.js';
+import { readState, updateState, type SweeperState } from './state.js';
 
 export const CAPS = {
   overviewBytes: 16 * 1024,
@@ -36,7 +38,12 @@ export interface WriteInput {
 }
 
 export interface WriteResult {
+  /** `preserved`: a person's edit was kept (left in place, or its lines moved into the manual block); `note` says which. */
   overview: 'written' | 'unchanged' | 'preserved' | 'empty';
+  /** A plain sentence for the person when their edit of OVERVIEW.md was kept, else null. */
+  note: string | null;
+  /** Whether OVERVIEW.md on disk changed (a `preserved` overview is rewritten when the person's lines moved). */
+  overviewRewritten: boolean;
   changelog: 'appended' | 'duplicate' | 'empty';
   factsAdded: string[];
   factsRejected: number;
@@ -93,14 +100,83 @@ function sameFile(a: FileSnapshot | null, b: FileSnapshot | null): boolean {
   return a.sha256 === b.sha256 && a.size === b.size;
 }
 
-async function writeOverview(input: WriteInput, text: string): Promise<WriteResult['overview']> {
-  const body = capBytes(escapeMarkers(clean(text)).trim(), CAPS.overviewBytes);
-  if (body === '' || isPlaceholder(body)) return 'empty';
-  if (!sameFile(input.overviewBefore, snapshot(input.paths.overview))) return 'preserved';
-  const next = `${body}\n`;
-  if (read(input.paths.overview) === next) return 'unchanged';
-  await write(input.paths.overview, next);
-  return 'written';
+/** The person's own part of OVERVIEW.md: Steward carries it over verbatim, whichever curator writes the rest. */
+const MANUAL_BLOCK = /<!-- manual -->[\s\S]*?<!-- \/manual -->/;
+const MANUAL_OPEN = '<!-- manual -->';
+const MANUAL_CLOSE = '<!-- /manual -->';
+
+export function manualBlock(text: string | null): string | null {
+  return text === null ? null : (MANUAL_BLOCK.exec(text)?.[0] ?? null);
+}
+
+type OverviewRecord = NonNullable<SweeperState['overviewWritten']>;
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Lines by a short hash of their trimmed text: enough to tell Steward's lines from a person's, and no text kept. */
+function lineKey(line: string): string {
+  return sha256(line.trim()).slice(0, 16);
+}
+
+function recordOf(text: string): OverviewRecord {
+  return { sha256: sha256(text), lines: [...new Set(text.split('\n').filter((l) => l.trim() !== '').map(lineKey))] };
+}
+
+/**
+ * The lines a person added to (or changed in) the overview Steward last wrote, outside the manual block,
+ * in their order, with the blank lines between them. Lines they only deleted are not theirs to keep.
+ */
+function handAdditions(disk: string, record: OverviewRecord): string {
+  const known = new Set(record.lines);
+  const lines = disk.replace(MANUAL_BLOCK, '').split('\n');
+  const added = lines.map((l) => l.trim() !== '' && !known.has(lineKey(l)));
+  const first = added.indexOf(true);
+  if (first < 0) return '';
+  const last = added.lastIndexOf(true);
+  // Between two added lines, a blank one is the person's spacing; Steward's lines between them are not theirs.
+  return lines
+    .slice(first, last + 1)
+    .filter((l, i) => added[first + i] || l.trim() === '')
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The manual block of the file on disk, with the lines a person added elsewhere moved to its end. */
+function keptBlock(disk: string | null, record: OverviewRecord | null): { block: string | null; moved: boolean } {
+  const block = manualBlock(disk);
+  const added = disk !== null && record !== null && sha256(disk) !== record.sha256 ? handAdditions(disk, record) : '';
+  if (added === '') return { block, moved: false };
+  const inner = block === null ? '' : block.slice(MANUAL_OPEN.length, -MANUAL_CLOSE.length).trim();
+  return { block: `${MANUAL_OPEN}\n${[inner, added].filter((t) => t !== '').join('\n\n')}\n${MANUAL_CLOSE}`, moved: true };
+}
+
+/**
+ * OVERVIEW.md is the curator's, replaced wholesale, except the person's part: the manual block is carried
+ * over verbatim (and never cut by the cap), and lines a person added since Steward's last write move into it.
+ */
+async function writeOverview(input: WriteInput, text: string): Promise<Pick<WriteResult, 'overview' | 'note' | 'overviewRewritten'>> {
+  const { block, moved } = keptBlock(read(input.paths.overview), readState(input.paths.state).overviewWritten);
+  // A stray marker of the curator's would make the next write take its text for the person's block.
+  const curated = escapeMarkers(clean(text)).replace(MANUAL_BLOCK, '').replace(/<!-- \/?manual -->\n?/g, '').trim();
+  if (curated === '' || isPlaceholder(curated)) return { overview: 'empty', note: null, overviewRewritten: false };
+  if (!sameFile(input.overviewBefore, snapshot(input.paths.overview))) {
+    return { overview: 'preserved', note: 'OVERVIEW.md was edited while the sweep ran, so it was left as it is; the lines added will move into its manual block next time.', overviewRewritten: false };
+  }
+  const room = CAPS.overviewBytes - (block === null ? 0 : Buffer.byteLength(block) + 2);
+  const body = capBytes(curated, Math.max(room, 1024));
+  const next = block === null ? `${body}\n` : `${body}\n\n${block}\n`;
+  const note = moved ? 'Your edit of OVERVIEW.md was kept: the lines you added are now in its manual block, which every sweep keeps as it is.' : null;
+  const changed = read(input.paths.overview) !== next;
+  if (changed) await write(input.paths.overview, next);
+  await remember(input.paths.state, next);
+  return { overview: moved ? 'preserved' : changed ? 'written' : 'unchanged', note, overviewRewritten: changed };
+}
+
+async function remember(stateFile: string, overview: string | null): Promise<void> {
+  await updateState(stateFile, (s) => ({ ...s, overviewWritten: overview === null ? null : recordOf(overview) }));
 }
 
 /** One line, no list marker, no heading, no leading date: the service adds `- ` and the heading. */
@@ -170,6 +246,7 @@ export function changelogDays(paths: ProjectPaths): Set<string> {
  */
 export async function removeStaleNotes(paths: ProjectPaths, fromDay: string | null): Promise<void> {
   await rm(paths.overview, { force: true });
+  await remember(paths.state, null);
   const text = fromDay === null ? null : read(paths.changelog);
   const kept = text === null ? null : changelogBefore(text, fromDay!);
   if (kept === null) await rm(paths.changelog, { force: true });
@@ -298,7 +375,8 @@ export async function writeNotes(input: WriteInput): Promise<WriteResult> {
   const [overview = '', claudeText = '', ...bullets] = await input.redactor.redactMany([input.sections.overview, input.sections.claude ?? '', ...input.days.map((d) => d.bullet)]);
   const claude = input.sections.claude === null ? null : claudeText;
   const days = input.days.map((d, i) => ({ date: d.date, bullet: bullets[i] ?? '' }));
-  const result: WriteResult = { overview: await writeOverview(input, overview), changelog: await writeChangelog(input, days), factsAdded: [], factsRejected: 0 };
+  const written = await writeOverview(input, overview);
+  const result: WriteResult = { ...written, changelog: await writeChangelog(input, days), factsAdded: [], factsRejected: 0 };
   // Repo-backed projects own their CLAUDE.md upstream: enforced here, not only asked of the model.
   if (claude !== null && !input.project.repoBacked) {
     const amended = await amendClaude(input, claude);

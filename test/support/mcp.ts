@@ -38,9 +38,9 @@ export async function connectMcp(processEnv: NodeJS.ProcessEnv): Promise<{ clien
  * Steward's MCP tools served in-process through this owner (as `steward mcp` serves them through a
  * running one), driven by the SDK's client: the tools' code as it is, with no build and no process.
  */
-export async function connectInProcess(core: Core, options: { home?: string } = {}): Promise<Client> {
+export async function connectInProcess(core: Core, options: { home?: string; stewardHome?: string } = {}): Promise<Client> {
   const owner = typedClient({ call: (method, params) => core.call(method, params), on: () => () => undefined });
-  const server = createMcpServer((use) => use(owner), options);
+  const server = createMcpServer((use) => use(owner), { stewardHome: core.home.dir, ...options });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'steward-test', version: '0.0.0' });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { resolveHome } from '../../config/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, type CliIo, type Run } from '../output.js';
 
@@ -10,7 +11,7 @@ export function registerMcp(program: Command, io: CliIo, run: Run): void {
     .action(() =>
       run(async () => {
         const [{ createMcpServer, serveStdio }, { planHere }] = await Promise.all([import('../../mcp/index.js'), import('../plan-here.js')]);
-        await serveStdio(createMcpServer((use) => withClient(io, use), { planHere: planHere(io.env) }));
+        await serveStdio(createMcpServer((use) => withClient(io, use), { planHere: planHere(io.env), stewardHome: resolveHome(io.env).dir }));
         return EXIT.ok;
       }),
     );

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, type Result, type SweeperRunResult } from '../../api/index.js';
+import { countOf, FORCEABLE_SKIPS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, sweepSkipWords, type Result, type SweeperRunResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { projectKeyFor } from '../names.js';
 import { confirmed, EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -16,34 +16,82 @@ function clause(n: number, words: string): string {
   return n === 0 ? '' : `${n} ${words}`;
 }
 
-/** `ok: overview written, changelog appended, 3 new facts — anthropic claude-x, 2 model calls`; zero facts and calls unsaid. */
-export function formatSweeperRun(result: SweeperRunResult): string {
-  if (result.outcome === 'skipped') return `skipped (${result.reason ?? 'nothing to do'})\n`;
+/** What the CLI adds from Projects.Get: where the notes are, and when a backoff ends. */
+export interface RunWhere {
+  notesPath?: string | null;
+  nextAttemptAt?: number | null;
+}
+
+/** A skip in words; one a forced sweep passes says that --force exists. */
+function skippedLine(result: SweeperRunResult, nextAttemptAt: number | null): string {
+  const words = sweepSkipWords(result.reason, result.reason === 'backoff' && nextAttemptAt !== null ? localTime(nextAttemptAt) : null);
+  const hint = FORCEABLE_SKIPS.includes(result.reason ?? '') ? ` Add --force to sweep ${result.reason === 'backoff' ? 'now' : 'anyway'}.` : '';
+  return `skipped: ${words}${hint}\n`;
+}
+
+/** `ok: overview written, changelog appended, 3 new facts — anthropic claude-x, 2 model calls; notes in DIR`; zero facts and calls unsaid. */
+export function formatSweeperRun(result: SweeperRunResult, where: RunWhere = {}): string {
+  if (result.outcome === 'skipped') return skippedLine(result, where.nextAttemptAt ?? null);
   const facts = result.factsAdded === 0 ? '' : countOf(result.factsAdded, 'new fact');
   const calls = result.calls === 0 ? '' : countOf(result.calls, 'model call');
   const by = [`${result.mode}${result.model ? ` ${result.model}` : ''}`, calls].filter(Boolean).join(', ');
   const changelog = result.reason === 'nothing-new' ? 'no changelog entry (nothing new since the last sweep)' : `changelog ${result.changelog}`;
-  return `${[`${result.outcome}: overview ${result.overview}`, changelog, facts].filter(Boolean).join(', ')} — ${by}\n`;
+  // The notes folder is the person's own data: said here, on their terminal, never in a log.
+  const notes = where.notesPath ? `; notes in ${where.notesPath}` : '';
+  const kept = result.note ? `${result.note}\n` : '';
+  return `${[`${result.outcome}: overview ${result.overview}`, changelog, facts].filter(Boolean).join(', ')} — ${by}${notes}\n${kept}`;
 }
 
-/** `swept 2: 2 updated — 4 model calls`: only the outcomes that happened, and the calls when there were any. */
+type SweptProject = NonNullable<Result<'Sweeper.RunAll'>['results']>[number];
+
+/** `  recipes: failed — the reason`: one project of a sweep of all, its outcome in words. */
+function sweptLine(p: SweptProject): string {
+  const why = p.outcome === 'skipped' ? sweepSkipWords(p.reason) : p.message;
+  return `  ${p.name}: ${SWEEP_OUTCOME_WORDS[p.outcome] ?? p.outcome}${why ? ` — ${why}` : ''}\n`;
+}
+
+/** `swept 2: 2 updated — 4 model calls`, then each project by name: only the outcomes that happened, and the calls when there were any. */
 export function formatSweptAll(result: Result<'Sweeper.RunAll'>): string {
   const outcomes = [clause(result.ok, 'updated'), clause(result.nochange, 'unchanged'), clause(result.skipped, 'skipped'), clause(result.failed, 'failed'), clause(result.paused, 'paused')];
   const calls = result.calls === 0 ? '' : ` — ${countOf(result.calls, 'model call')}`;
-  return `swept ${result.projects}: ${outcomes.filter(Boolean).join(', ') || 'nothing to do'}${calls}\n`;
+  return `swept ${result.projects}: ${outcomes.filter(Boolean).join(', ') || 'nothing to do'}${calls}\n${(result.results ?? []).map(sweptLine).join('')}`;
+}
+
+type Plan = Result<'Sweeper.PlanAll'>;
+
+/** Why a sweep of all cannot run at all (the sweeper is off, or a remote curator's calls are spent), or null. */
+function notRunnable(plan: Plan): string | null {
+  if (plan.enabled === false) return 'The sweeper is turned off ("sweeper": {"enabled": false} in config.json): nothing was swept.';
+  const { usedToday, limit } = plan.budget;
+  if (plan.projects === 0 || plan.curator === 'offline' || usedToday < limit) return null;
+  return `Not run: today's model calls are spent (${usedToday} spent; the daily budget is ${limit}): remote curation resumes tomorrow, or when you raise the daily budget (sweeper.daily_model_calls in config.json).`;
+}
+
+/** The plan's cost: at most so many calls, and how few remain today when that is fewer. */
+function callsClause(plan: Plan): string {
+  if (plan.maxModelCalls === 0) return '';
+  const left = plan.budget.limit - plan.budget.usedToday;
+  const budget = left < plan.maxModelCalls ? `only ${left} of today's ${plan.budget.limit} remain; projects past them are paused until tomorrow` : `${plan.budget.usedToday} of today's ${plan.budget.limit} spent`;
+  return `; at most ${plan.maxModelCalls} model calls (${budget})`;
 }
 
 /** "Sweep all projects now": the plan in words first, then the run once confirmed. */
 async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Promise<number> {
   return withClient(io, async (client) => {
     const plan = await client.call('Sweeper.PlanAll', {});
+    const blocked = notRunnable(plan);
+    if (blocked !== null) {
+      if (options.json) printJson(io, { plan, result: null });
+      else io.stdout(`${blocked}\n`);
+      return EXIT.ok;
+    }
     if (plan.projects === 0) {
       if (options.json) printJson(io, { plan, result: null });
       else io.stdout('No project has activity that is not curated yet; nothing to sweep.\n');
       return EXIT.ok;
     }
     const curator = `the ${plan.curator} curator${plan.model ? ` (${plan.model})` : ''}`;
-    const calls = plan.maxModelCalls > 0 ? `; at most ${plan.maxModelCalls} model calls (${plan.budget.usedToday} of today's ${plan.budget.limit} spent)` : '';
+    const calls = callsClause(plan);
     const question = `Sweep ${plan.projects} project${plan.projects === 1 ? '' : 's'} with ${curator}: ${BOUNDARY_WORDS[plan.dataBoundary]}${calls}.`;
     if (!options.json) io.stdout(`${question}\n`);
     if (!(await confirmed(io, options.yes, 'Go ahead?'))) {
@@ -54,8 +102,23 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
     const result = await client.call('Sweeper.RunAll', { projects: plan.projects, curator: plan.curator });
     if (options.json) printJson(io, { plan, result });
     else io.stdout(formatSweptAll(result));
-    return EXIT.ok;
+    return result.failed > 0 ? EXIT.failure : EXIT.ok;
   });
+}
+
+/**
+ * `recipes — last sweep … (failed)`, then what --json also holds, in words: why the last sweep failed,
+ * when the next attempt is, whether the folder is ignored, where the notes are; then the overview.
+ */
+export function formatShow(got: Result<'Projects.Get'>, now: number): string {
+  const { state } = got;
+  const last = state.lastSweepAt === null ? 'never swept' : `last sweep ${localTime(state.lastSweepAt)} (${state.lastOutcome ?? 'unknown'})`;
+  const failed = (state.lastOutcome === 'failed' || state.lastOutcome === 'paused') && state.lastError ? `${state.lastOutcome}: ${state.lastError.message}` : '';
+  const next = state.nextAttemptAt !== null && state.nextAttemptAt > now ? `next attempt: ${localTime(state.nextAttemptAt)} (after ${countOf(state.consecutiveFailures, 'failure')}; --force tries now)` : '';
+  const stale = state.notesStaleSince ? `notes withheld since ${localTime(state.notesStaleSince)}: a conversation was forgotten; the next sweep rebuilds them` : '';
+  const ignored = got.ignored ? `ignored: ${SWEEP_SKIP_WORDS.ignored}` : '';
+  const lines = [failed, next, stale, ignored, `notes: ${got.notesPath}`].filter(Boolean).join('\n');
+  return `${got.name} — ${last}${state.scratch ? ', scratch' : ''}${got.paused ? `, paused: ${got.paused.message}` : ''}\n${lines}\n\n${got.overview ?? '(no OVERVIEW.md yet)'}\n`;
 }
 
 /** `steward sweeper run|show`: curate one project now, or print its notes and sweep state. */
@@ -75,9 +138,14 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
           return runAll(io, options);
         }
         if (projectKey === undefined) throw new UsageError('name a project (its name or key, see `steward projects`), or --all');
-        const result = await withClient(io, async (client) => client.call('Sweeper.Run', { projectKey: await projectKeyFor(client, projectKey, 'sweeper run'), force: options.force ?? false }));
-        if (options.json) printJson(io, result);
-        else io.stdout(formatSweeperRun(result));
+        await withClient(io, async (client) => {
+          const key = await projectKeyFor(client, projectKey, 'sweeper run');
+          const result = await client.call('Sweeper.Run', { projectKey: key, force: options.force ?? false });
+          if (options.json) return printJson(io, result);
+          // Where the notes went and when a backoff ends are the project's, not the run's.
+          const got = await client.call('Projects.Get', { projectKey: key });
+          io.stdout(formatSweeperRun(result, { notesPath: got.notesPath, nextAttemptAt: got.state.nextAttemptAt }));
+        });
         return EXIT.ok;
       }, options.json),
     );
@@ -89,10 +157,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
       run(async () => {
         const got = await withClient(io, async (client) => client.call('Projects.Get', { projectKey: await projectKeyFor(client, projectKey, 'sweeper show') }));
         if (options.json) printJson(io, got);
-        else {
-          const last = got.state.lastSweepAt === null ? 'never swept' : `last sweep ${localTime(got.state.lastSweepAt)} (${got.state.lastOutcome ?? 'unknown'})`;
-          io.stdout(`${got.name} — ${last}${got.state.scratch ? ', scratch' : ''}${got.paused ? `, paused: ${got.paused.message}` : ''}\n\n${got.overview ?? '(no OVERVIEW.md yet)'}\n`);
-        }
+        else io.stdout(formatShow(got, Date.now()));
         return EXIT.ok;
       }, options.json),
     );

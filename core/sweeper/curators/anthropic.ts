@@ -11,6 +11,14 @@ export interface AnthropicCuratorOptions extends RemoteOptions {
   baseURL?: string;
   timeoutMs: number;
   maxTokens?: number;
+  /** Whether Settings can store a key; headless Settings cannot, so the message names the variable only. */
+  keyStorable?: boolean;
+}
+
+/** What to do about a missing key, in the words of where keys can come from in this mode. */
+export function missingKeyMessage(host: string, storable: boolean): string {
+  const fix = storable ? "store one in Settings, or set ANTHROPIC_API_KEY in Steward's environment" : 'set ANTHROPIC_API_KEY in the environment of the Steward process and restart it';
+  return `No Anthropic API key is available for ${host}: ${fix}`;
 }
 
 function stopKind(reason: string | null): StopKind {
@@ -39,7 +47,7 @@ export function createAnthropicCurator(options: AnthropicCuratorOptions): Curato
           timeout: options.timeoutMs,
         });
   const send = async (system: string, turns: Turn[], signal?: AbortSignal): Promise<RawReply> => {
-    if (!client) throw new CuratorError('auth', `No Anthropic API key is available for ${host} (store one in Settings, or set ANTHROPIC_API_KEY)`);
+    if (!client) throw new CuratorError('auth', missingKeyMessage(host, options.keyStorable ?? false));
     const message = await client.messages.create(
       {
         model,

@@ -24,7 +24,7 @@ export interface CuratorSettings {
 /** Only the configured curator is built; a key that merely exists never selects a remote one. */
 export function createCurator(settings: CuratorSettings, keys: ApiKeys, remote: RemoteOptions = {}): Curator {
   if (settings.curator === 'anthropic') {
-    return createAnthropicCurator({ ...remote, apiKey: keys.anthropic, model: settings.model, timeoutMs: settings.timeoutMs, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) });
+    return createAnthropicCurator({ ...remote, apiKey: keys.anthropic, keyStorable: keys.storable ?? false, model: settings.model, timeoutMs: settings.timeoutMs, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) });
   }
   if (settings.curator === 'openai-compatible') {
     return createOpenAiCurator({ ...remote, apiKey: keys.openai, model: settings.model, baseURL: settings.baseUrl ?? 'https://api.openai.com/v1', timeoutMs: settings.timeoutMs });

@@ -11,11 +11,6 @@ function paragraph(title: string, text: string): string {
   return text.trim() === '' ? '' : `## ${title}\n\n${text.trim()}\n\n`;
 }
 
-function manualRegion(overview: string | null): string {
-  const match = overview ? /<!-- manual -->[\s\S]*?<!-- \/manual -->/.exec(overview) : null;
-  return match ? `${match[0]}\n` : '';
-}
-
 function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
 }
@@ -65,7 +60,7 @@ export function offlineOverview(digest: Digest, x: Extract): string {
   const at = new Date(digest.activityAt).toISOString().slice(0, 16).replace('T', ' ');
   return (
     `# ${digest.project.name}\n\n` +
-    `_Offline summary of recent activity (no model configured), up to ${at} UTC._\n\n` +
+    `_Offline summary of recent activity (no model configured), up to ${at} UTC. Steward rewrites this file each sweep; lines you add to it are kept, in the manual block at its end._\n\n` +
     paragraph('What this project is', about(digest)) +
     section('Current state and focus', focus(x)) +
     section('Key decisions', x.decisions) +
@@ -74,8 +69,8 @@ export function offlineOverview(digest: Digest, x: Extract): string {
     section('Unresolved failures', x.failures) +
     section('Recent sessions', x.sessions.map(sessionLine).filter((l): l is string => l !== null)) +
     section('Recent commits', x.commits) +
-    section('Files changed', fileLines(x)) +
-    manualRegion(digest.notes.overview)
+    // The person's manual block is the writer's to carry over (writer.ts), whichever curator runs.
+    section('Files changed', fileLines(x))
   ).trimEnd();
 }
 

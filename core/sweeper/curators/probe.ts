@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Params, Result } from '../../api/index.js';
-import { ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
+import { ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MODEL, missingKeyMessage } from './anthropic.js';
 import { classifyError, hostOf } from './remote.js';
 import type { ApiKeys } from './types.js';
 
@@ -29,7 +29,8 @@ export async function testCurator(choice: Params<'Settings.TestCurator'>, keys: 
   if (choice.curator === 'anthropic') {
     const host = hostOf(choice.anthropicBaseUrl ?? ANTHROPIC_BASE_URL);
     const model = choice.model ?? DEFAULT_ANTHROPIC_MODEL;
-    if (!keys.anthropic) return { ok: false, host, modelListed: null, message: `No Anthropic API key is available for ${host}: store one below, or set ANTHROPIC_API_KEY in Steward's environment.` };
+    // Headless Settings cannot store a key: there the variable is the only way.
+    if (!keys.anthropic) return { ok: false, host, modelListed: null, message: keys.storable ? `No Anthropic API key is available for ${host}: store one below, or set ANTHROPIC_API_KEY in Steward's environment.` : `${missingKeyMessage(host, false)}.` };
     const client = new Anthropic({ apiKey: keys.anthropic, authToken: null, baseURL: choice.anthropicBaseUrl ?? ANTHROPIC_BASE_URL, maxRetries: 0, timeout });
     try {
       const page = await client.models.list({ limit: 100 });

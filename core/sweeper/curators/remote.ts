@@ -77,6 +77,29 @@ export function classifyError(error: unknown, host?: string): CuratorError {
   return new CuratorError('http', `The model endpoint${at(host)} answered HTTP ${status}`, status);
 }
 
+/** Failures of the connection itself, before any byte of the request left: no model saw it. */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a request never reached the model (refused, no such host, a port fetch will not use):
+ * such an attempt is not a model call and is not spent. A reset or a timeout may have reached it.
+ */
+export function neverSent(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 16) {
+    const next = queue.shift();
+    if (next === null || typeof next !== 'object' || seen.has(next)) continue;
+    seen.add(next);
+    const shape = next as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof shape.code === 'string' && UNSENT_CODES.has(shape.code)) return true;
+    // undici refuses ports on the fetch standard's block list (e.g. 9) before connecting.
+    if (shape.message === 'bad port') return true;
+    queue.push(shape.cause, ...(Array.isArray(shape.errors) ? shape.errors : []));
+  }
+  return false;
+}
+
 function retryable(failure: CuratorError): boolean {
   if (failure.failure === 'connection') return true;
   if (failure.failure !== 'http' || failure.status === null) return false;
@@ -109,11 +132,15 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 async function sendWithRetries(send: () => Promise<RawReply>, options: Settings, counter: { calls: number }, signal?: AbortSignal): Promise<RawReply> {
   for (let attempt = 0; ; attempt += 1) {
-    counter.calls += 1;
     try {
-      return await send();
+      const reply = await send();
+      counter.calls += 1;
+      return reply;
     } catch (error) {
       const failure = classifyError(error, options.host);
+      // Only a request that may have reached the model counts against the daily budget; a curator's
+      // own refusal to send (no key) and a connection that never opened do not.
+      if (!(error instanceof CuratorError) && !(failure.failure === 'connection' && neverSent(error))) counter.calls += 1;
       failure.calls = counter.calls;
       if (!retryable(failure) || attempt >= options.maxRetries) throw failure;
       await sleep(retryDelay(error, attempt, options.retryBaseMs, options.retryCapMs), signal);

@@ -57,4 +57,6 @@ export class CuratorError extends Error {
 export interface ApiKeys {
   anthropic?: string | undefined;
   openai?: string | undefined;
+  /** Whether Settings can store a key here (the desktop app's keychain); headless mode reads the environment only. */
+  storable?: boolean | undefined;
 }

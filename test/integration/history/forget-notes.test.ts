@@ -64,7 +64,7 @@ type ToolHandler = (args: { cwd: string }) => Promise<{ content: Array<{ text: s
 async function projectOverview(c: Core, cwd: string) {
   const tools = new Map<string, ToolHandler>();
   const server = { registerTool: (name: string, _definition: unknown, handler: ToolHandler) => tools.set(name, handler) } as unknown as McpServer;
-  registerProjectTools(server, (use) => use(c as unknown as StewardClient), { home: temp.home.env.HOME! });
+  registerProjectTools(server, (use) => use(c as unknown as StewardClient), { home: temp.home.env.HOME!, stewardHome: temp.home.env.STEWARD_HOME! });
   return tools.get('project_overview')!({ cwd });
 }
 

@@ -187,11 +187,14 @@ describe('sweep all projects now', () => {
     for (const n of [1, 2, 3]) h.source.add(mk(n), h.fixture.sessions);
     await h.sweeper.setScratch(mk(2).projectKey, true);
     await h.sweeper.run(mk(3).projectKey);
-    expect(h.sweeper.planAll()).toEqual({ projects: 2, curator: 'offline', model: null, dataBoundary: 'local_process', maxModelCalls: 0, budget: { limit: 200, usedToday: 0 } });
+    expect(h.sweeper.planAll()).toEqual({ projects: 2, curator: 'offline', model: null, dataBoundary: 'local_process', maxModelCalls: 0, budget: { limit: 200, usedToday: 0 }, enabled: true });
     await expect(h.sweeper.runAll({ projects: 3, curator: 'offline' })).rejects.toMatchObject({ code: 'stale_plan' });
     await expect(h.sweeper.runAll({ projects: 2, curator: 'anthropic' })).rejects.toMatchObject({ code: 'stale_plan' });
     expect(existsSync(projectPaths(home.dir, base.slug).overview)).toBe(false);
-    await expect(h.sweeper.runAll({ projects: 2, curator: 'offline' })).resolves.toEqual({ projects: 2, ok: 2, nochange: 0, skipped: 0, failed: 0, paused: 0, calls: 0 });
+    // Each project by name with its outcome, so the CLI can say which one failed and why.
+    const swept = (projectKey: string, name: string) => ({ projectKey, name, outcome: 'ok', reason: null, message: null });
+    const results = expect.arrayContaining([swept(base.projectKey, base.name), swept(mk(1).projectKey, 'p1')]);
+    await expect(h.sweeper.runAll({ projects: 2, curator: 'offline' })).resolves.toEqual({ projects: 2, ok: 2, nochange: 0, skipped: 0, failed: 0, paused: 0, calls: 0, results });
     expect(existsSync(projectPaths(home.dir, base.slug).overview)).toBe(true);
     expect(existsSync(projectPaths(home.dir, mk(2).slug).overview)).toBe(false);
     expect(h.sweeper.planAll().projects).toBe(0);

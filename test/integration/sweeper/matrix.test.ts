@@ -532,4 +532,36 @@ describe('case 14: a concurrent user edit', () => {
     expect(readFileSync(paths.overview, 'utf8')).toBe(mine);
     expect(files(h).state.overviewPreserved).toBe(true);
   });
+
+  it('a note a person appended between sweeps is kept, in the manual block, and the state says so', async () => {
+    fake.script(ok());
+    const h = anthropic();
+    const key = h.fixture.project.projectKey;
+    await h.sweeper.run(key);
+    const paths = projectPaths(h.home, h.fixture.project.slug);
+    writeFileSync(paths.overview, `${readFileSync(paths.overview, 'utf8')}\n## My own note\n\nThe greenhouse is zone 5.\n`);
+    fake.script(ok(FACTS, `${OVERVIEW}\n\n(second pass)`, 'Second pass bullet.'));
+    h.source.say(key, 'Keep going with the calendar view', NOON - 100);
+    const result = await h.sweeper.run(key);
+    expect(result).toMatchObject({ overview: 'preserved', changelog: 'appended' });
+    expect(readFileSync(paths.overview, 'utf8')).toMatch(/\(second pass\)\n\n<!-- manual -->\n## My own note\n\nThe greenhouse is zone 5.\n<!-- \/manual -->\n$/);
+    expect(files(h).state.overviewPreserved).toBe(true);
+    expect(result.note).toBe('Your edit of OVERVIEW.md was kept: the lines you added are now in its manual block, which every sweep keeps as it is.');
+  });
+
+  it('a sweep that only moved a note of the person into the manual block changed the file: it is an update, not "no change"', async () => {
+    fake.script(ok());
+    const h = anthropic();
+    const key = h.fixture.project.projectKey;
+    await h.sweeper.run(key);
+    const paths = projectPaths(h.home, h.fixture.project.slug);
+    writeFileSync(paths.overview, `${readFileSync(paths.overview, 'utf8')}\n## My own note\n\nThe greenhouse is zone 5.\n`);
+    // Nothing new since the last sweep: no changelog entry, so only the overview can change.
+    fake.script(ok());
+    const result = await h.sweeper.run(key, { force: true });
+    expect(result).toMatchObject({ outcome: 'ok', overview: 'preserved', changelog: 'none' });
+    expect(result.note).toMatch(/^Your edit of OVERVIEW.md was kept/);
+    expect(readFileSync(paths.overview, 'utf8')).toContain('<!-- manual -->\n## My own note');
+    expect(files(h).state.lastOutcome).toBe('ok');
+  });
 });

@@ -106,7 +106,7 @@ describe('steward sweeper run --all', () => {
     const yes = captureIo(home.env);
     expect(await runCli(['sweeper', 'run', '--all', '--yes'], yes)).toBe(0);
     // Only what happened: no zero outcomes, no "0 model calls" from the offline curator.
-    expect(yes.out).toMatch(/\nswept 2: 2 updated\n$/);
+    expect(yes.out).toMatch(/\nswept 2: 2 updated\n {2}all-(one|two): updated\n {2}all-(one|two): updated\n$/);
     const again = captureIo(home.env);
     expect(await runCli(['sweeper', 'run', '--all', '--yes'], again)).toBe(0);
     expect(again.out).toBe('No project has activity that is not curated yet; nothing to sweep.\n');

@@ -44,6 +44,8 @@ describe('import rules between runtimes', () => {
     expect(await rulesHit('core/api/registry.ts', "import { countOf } from './words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
     expect(await rulesHit('core/api/import-words.ts', "import { SKIP_REASONS } from './lists.js';\nexport const a = SKIP_REASONS;\n")).toContain('no-restricted-imports');
     expect(await rulesHit('core/api/part-words.ts', "import { countOf } from './words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
+    expect(await rulesHit('renderer/src/x.ts', "import { sweepSkipWords } from '../../core/api/sweeper-words.js';\nexport const a = sweepSkipWords;\n")).toEqual([]);
+    expect(await rulesHit('core/api/sweeper-words.ts', "import { countOf } from './words.js';\nexport const a = countOf;\n")).toContain('no-restricted-imports');
   });
 });
 

@@ -57,7 +57,7 @@ describe('project_overview over MCP', () => {
     core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
     await core.call('Backfill.Run', {});
     const opened = core;
-    const server = createMcpServer((use) => use(typedClient({ call: (method, params) => opened.call(method, params), on: () => () => undefined })), { home: userHome });
+    const server = createMcpServer((use) => use(typedClient({ call: (method, params) => opened.call(method, params), on: () => () => undefined })), { home: userHome, stewardHome: home.dir });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'steward-test', version: '0.0.0' });

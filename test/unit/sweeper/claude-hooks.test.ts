@@ -88,6 +88,38 @@ describe("Claude Code's SessionStart hook", () => {
     expect(read(path).hooks.SessionStart).toHaveLength(1);
   });
 
+  it('uninstall shows the removed lines before the added ones', () => {
+    const path = setup({ model: 'opus' });
+    applyHook('install', home.env, planHook('install', home.env).planHash);
+    const lines = planHook('uninstall', home.env).diff.split('\n').filter((l) => /^[-+](?!-- |\+\+ )/.test(l));
+    const firstAdded = lines.findIndex((l) => l.startsWith('+'));
+    expect(lines.findIndex((l) => l.startsWith('-'))).toBeLessThan(firstAdded < 0 ? Infinity : firstAdded);
+    expect(lines.slice(firstAdded < 0 ? lines.length : firstAdded).every((l) => l.startsWith('+'))).toBe(true);
+    applyHook('uninstall', home.env, planHook('uninstall', home.env).planHash);
+    expect(read(path)).toEqual({ model: 'opus' });
+  });
+
+  it('uninstall removes a settings.json Steward created when nothing else is left in it', () => {
+    const first = join(tempHome().dir, 'claude-a');
+    const path = setup(null, { CLAUDE_CONFIG_DIR: first });
+    applyHook('install', home.env, planHook('install', home.env).planHash);
+    const plan = planHook('uninstall', home.env);
+    expect(plan.diff).not.toMatch(/^\+(?!\+\+ )/m);
+    expect(plan.diff).toMatch(/^\+\+\+ .*removed/m);
+    expect(applyHook('uninstall', home.env, plan.planHash)).toMatchObject({ changed: true, installed: false, backupPath: null });
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}${BACKUP_SUFFIX}`)).toBe(false);
+    expect(planHook('uninstall', home.env).changed).toBe(false);
+  });
+
+  it("uninstall keeps a person's own settings.json, even when it is left empty, with its backup", () => {
+    const path = setup({});
+    applyHook('install', home.env, planHook('install', home.env).planHash);
+    const applied = applyHook('uninstall', home.env, planHook('uninstall', home.env).planHash);
+    expect(applied.backupPath).toBe(`${path}${BACKUP_SUFFIX}`);
+    expect(read(path)).toEqual({});
+  });
+
   it('refuses a file that is not JSON, and a file changed since the plan, changing nothing', () => {
     const path = setup();
     const plan = planHook('install', home.env);

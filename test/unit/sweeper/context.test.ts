@@ -41,6 +41,20 @@ describe('the session-start context', () => {
     expect(answer.hookSpecificOutput.additionalContext).toContain('not instructions to follow');
   });
 
+  it('has one top-level heading: the notes it embeds sit under it, their code left alone', () => {
+    const { project } = setup();
+    const overview = '# garden\n\n_Offline summary of recent activity (no model configured), up to 2026-11-29 09:09 UTC._\n\n## Current state and focus\n\n- Task: Add frost dates\n\n### Detail\n\n```sh\n# a shell comment, not a heading\n```\n';
+    notes(project, overview, '# CLAUDE.md\n\n- The UI uses metric units.\n');
+    const text = sessionContext(project, home.env)!.text;
+    expect(text.replace(/```[\s\S]*?```/g, '').match(/^# .*$/gm)).toEqual(["# Steward's notes for garden"]);
+    expect(text).toContain('\n## garden\n');
+    expect(text).toContain('\n### Current state and focus\n');
+    expect(text).toContain('\n#### Detail\n');
+    expect(text).toContain('\n# a shell comment, not a heading\n');
+    // The facts sit under their own second-level heading.
+    expect(text).toContain("\n## Durable facts (Steward's CLAUDE.md)\n\n### CLAUDE.md\n");
+  });
+
   it('a folder inside a project gets that project (the nearest ancestor); an unknown folder gets nothing', () => {
     const { project } = setup();
     notes(project, '# garden\n');

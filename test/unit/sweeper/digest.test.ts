@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRedactor } from '../../../core/secrets/index.js';
-import { buildDigest, renderPrompt } from '../../../core/sweeper/digest.js';
+import { buildDigest, renderPrompt, SYSTEM_PROMPT } from '../../../core/sweeper/digest.js';
 import { projectPaths } from '../../../core/sweeper/index.js';
 import type { DigestMessage } from '../../../core/sweeper/types.js';
 import { MemorySource, tempHome } from '../../integration/sweeper/helpers.js';
@@ -20,6 +20,10 @@ function setup(messages: DigestMessage[], task: DigestMessage | null = null) {
 }
 
 describe('the digest redacts before it cuts', () => {
+  it("tells a model curator the manual block is the person's, kept by Steward, not to be copied or changed", () => {
+    expect(SYSTEM_PROMPT).toMatch(/<!-- manual -->.*<!-- \/manual -->[^\n]*\n[^\n]*(keeps|kept)/);
+  });
+
   it('a secret straddling the message cut leaves no piece behind', async () => {
     // 1,990 characters, then a token across the 2,000-character cut.
     const text = `${'frost '.repeat(331)}xxxx ${TOKEN} and more words after it`;

@@ -25,6 +25,16 @@ describe('offline extractive curator', () => {
     expect(existsSync(paths.claude)).toBe(false);
   });
 
+  it("says in its header that a person's own lines are kept, without writing a manual marker of its own", async () => {
+    const home = tempHome();
+    homes.push(home.cleanup);
+    const { sweeper, fixture } = harness(home.dir);
+    await sweeper.run(fixture.project.projectKey);
+    const text = readFileSync(projectPaths(home.dir, fixture.project.slug).overview, 'utf8');
+    expect(text.split('\n')[2]).toMatch(/lines you add .* are kept/);
+    expect(text).not.toContain('<!--');
+  });
+
   it('is deterministic: a second home gets identical bytes', async () => {
     const a = tempHome();
     const b = tempHome();

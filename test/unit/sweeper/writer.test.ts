@@ -77,6 +77,38 @@ describe('writer', () => {
     expect(readFileSync(paths.overview, 'utf8')).toBe('user edit\n');
   });
 
+  it('keeps lines a person added to OVERVIEW.md between sweeps, moved into its manual block', async () => {
+    const { write, paths } = setup();
+    await write({ overview: '# demo\n\nThe frost calendar.' });
+    writeFileSync(paths.overview, `${readFileSync(paths.overview, 'utf8')}\n## My own note\n\nKeep the frost table in metric.\n`);
+    const result = await write({ overview: '# demo\n\nThe seed catalogue.' });
+    expect(result.overview).toBe('preserved');
+    expect(result.note).toMatch(/manual block/);
+    const text = readFileSync(paths.overview, 'utf8');
+    expect(text).toContain('The seed catalogue.');
+    expect(text).toMatch(/<!-- manual -->\n## My own note\n\nKeep the frost table in metric.\n<!-- \/manual -->\n$/);
+    // Steward's own next write is no hand edit: the note stays, once, and nothing is reported.
+    const again = await write({ overview: '# demo\n\nThe watering plan.' });
+    expect(again.overview).toBe('written');
+    expect(again.note).toBeNull();
+    expect(readFileSync(paths.overview, 'utf8').match(/My own note/g)).toHaveLength(1);
+  });
+
+  it('carries the manual block over verbatim whatever the curator wrote, and never cuts it', async () => {
+    const { write, paths } = setup();
+    mkdirSync(paths.dir, { recursive: true });
+    const block = '<!-- manual -->\nDeploys go through the staging box.\n<!-- /manual -->';
+    writeFileSync(paths.overview, `# demo\n\nOld.\n\n${block}\n`);
+    await write({ overview: '# demo\n\nNew, without the block.' });
+    expect(readFileSync(paths.overview, 'utf8')).toBe(`# demo\n\nNew, without the block.\n\n${block}\n`);
+    await write({ overview: '# demo\n\nNewer.\n\n<!-- manual -->\nA paraphrase.\n<!-- /manual -->' });
+    expect(readFileSync(paths.overview, 'utf8')).toBe(`# demo\n\nNewer.\n\n${block}\n`);
+    await write({ overview: '# demo\n\n<!-- manual -->\nA block the curator left open.' });
+    expect(readFileSync(paths.overview, 'utf8')).toBe(`# demo\n\nA block the curator left open.\n\n${block}\n`);
+    await write({ overview: `# demo\n${'line of text\n'.repeat(5_000)}` });
+    expect(readFileSync(paths.overview, 'utf8')).toMatch(new RegExp(`_\\(truncated\\)_\\n\\n${block.replace(/[/]/g, '\\/')}\\n$`));
+  });
+
   it('dates each bullet by its activity day, keeping the days in order whatever order they arrive in', async () => {
     const { write, paths } = setup();
     await write({ changelog: 'Shipped the frost table' }, '2026-11-20');

@@ -35,7 +35,7 @@ function facts(project: Project): Array<{ term: string; value: ReactElement | st
   if (s.lastError) items.push({ term: 'Last error', value: plainText(s.lastError.message) });
   if (s.consecutiveFailures > 0) items.push({ term: 'Failures in a row', value: String(s.consecutiveFailures) });
   if (s.nextAttemptAt !== null && s.consecutiveFailures > 0) items.push({ term: 'Next attempt', value: formatDateTime(s.nextAttemptAt) });
-  if (s.overviewPreserved) items.push({ term: 'Overview', value: 'Kept your edit; the last sweep did not overwrite it.' });
+  if (s.overviewPreserved) items.push({ term: 'Overview', value: 'Kept your edit: lines you add to OVERVIEW.md move into its manual block, which every sweep keeps.' });
   if (s.degraded) items.push({ term: 'Sweep state', value: degradedText(s.degraded) });
   return items;
 }

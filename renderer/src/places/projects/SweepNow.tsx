@@ -1,22 +1,16 @@
 import { useState, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, plainText } from '../../components/index.js';
+import { FORCEABLE_SKIPS, sweepSkipWords } from '../../../../core/api/sweeper-words.js';
+import { Button, formatDateTime, plainText } from '../../components/index.js';
 import { useAction, useEvent } from '../../hooks.js';
 
 type Project = Result<'Projects.Get'>;
 type Run = Result<'Sweeper.Run'>;
 
-const SKIP_REASON: Record<string, string> = {
-  'no-activity': 'Nothing new since the last sweep: the notes are current.',
-  backoff: 'Waiting after recent failures before trying again.',
-  scratch: 'This is a scratch project; it is never swept.',
-  ignored: 'This folder is on the list of folders whose notes Steward never writes (Settings).',
-  disabled: 'Writing project notes is turned off in config.json.',
-  'daily-budget': "Today's budget of model calls is spent; remote curation resumes tomorrow, or when you raise the budget in Settings.",
-};
-
-function said(run: Run): string {
-  if (run.outcome === 'skipped') return SKIP_REASON[run.reason ?? ''] ?? 'Nothing to do.';
+/** The words are the CLI's too (core/api/sweeper-words.ts); a backoff says when it ends, from the project's state. */
+function said(run: Run, project: Project): string {
+  const until = project.state.nextAttemptAt;
+  if (run.outcome === 'skipped') return sweepSkipWords(run.reason, until !== null && until > Date.now() ? formatDateTime(until) : null);
   // Sweep anyway with nothing new: the overview may be redone, the changelog has nothing to record.
   if (run.reason === 'nothing-new') return run.outcome === 'ok' ? 'Overview updated; nothing new since the last sweep, so no changelog entry.' : 'Nothing new since the last sweep; the notes needed no change.';
   return run.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing in the notes needed to change.';
@@ -32,7 +26,7 @@ export function SweepNow({ project, onSwept }: { project: Project; onSwept: () =
   useEvent('sweeper.failed', (e) => e.projectKey === project.projectKey && setRunning(false));
   const go = (force: boolean) => void sweep.run({ projectKey: project.projectKey, force }).finally(onSwept);
   const result = sweep.data;
-  const canForce = (result?.outcome === 'skipped' && (result.reason === 'no-activity' || result.reason === 'backoff')) || sweep.error?.code === 'curator_paused';
+  const canForce = (result?.outcome === 'skipped' && FORCEABLE_SKIPS.includes(result.reason ?? '')) || sweep.error?.code === 'curator_paused';
   const busy = sweep.busy || running;
   return (
     <div className="sweep-now" aria-busy={busy}>
@@ -40,7 +34,7 @@ export function SweepNow({ project, onSwept }: { project: Project; onSwept: () =
         {busy ? 'Sweeping…' : 'Sweep now'}
       </Button>
       <span className="sweep-now__result" role="status" data-testid="sweep-result">
-        {!busy && result && said(result)}
+        {!busy && result && said(result, project)}
         {!busy && sweep.error && <span className="sweep-now__error">The sweep did not complete; nothing was written. {plainText(sweep.error.message)}</span>}
       </span>
       {!busy && canForce && (

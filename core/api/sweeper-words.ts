@@ -1,0 +1,35 @@
+// Why a sweep of a project's notes did not run, in the words people read: one sentence each for the
+// CLI and the panel alike (never the raw reason code). No imports: the renderer bundles this file.
+
+/** One sentence per skip reason Sweeper.Run carries (SweeperRunResult's `reason`). */
+export const SWEEP_SKIP_WORDS: Readonly<Record<string, string>> = {
+  'no-activity': 'Nothing new since the last sweep: the notes are current.',
+  backoff: 'Waiting after recent failures before trying again.',
+  scratch: 'This is a scratch project; it is never swept.',
+  ignored: 'This folder is on the list of folders whose notes Steward never writes (Settings).',
+  disabled: 'Writing project notes is turned off in config.json.',
+  'daily-budget': "Today's budget of model calls is spent; remote curation resumes tomorrow, or when you raise the budget in Settings.",
+  paused: 'Curation is paused (Settings says why); the notes are rebuilt once it resumes.',
+  'unknown-project': 'No such project is known.',
+};
+
+/** The skips a forced sweep passes (`--force`, "Sweep anyway"); the others are settings, not timing. */
+export const FORCEABLE_SKIPS: readonly string[] = ['no-activity', 'backoff'];
+
+/**
+ * A skip in words. `until`: when the backoff ends, already written as the reader's time
+ * ("2026-12-03 19:40 UTC"); said only for a backoff.
+ */
+export function sweepSkipWords(reason: string | null, until?: string | null): string {
+  if (reason === 'backoff' && until) return `Waiting after recent failures before trying again at ${until}.`;
+  return SWEEP_SKIP_WORDS[reason ?? ''] ?? 'Nothing to do.';
+}
+
+/** A finished sweep of many projects, per project: what each outcome is called. */
+export const SWEEP_OUTCOME_WORDS: Readonly<Record<string, string>> = {
+  ok: 'updated',
+  nochange: 'unchanged',
+  skipped: 'skipped',
+  failed: 'failed',
+  paused: 'paused',
+};
