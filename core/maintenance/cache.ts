@@ -3,7 +3,7 @@ import { realpathSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StewardError } from '../api/index.js';
 import { sqliteOptions } from '../store/index.js';
-import type { PathFingerprinter } from './hashing.js';
+import { pathFingerprinter, type PathFingerprinter } from './hashing.js';
 import { COLLECTIONS, FORGE_KINDS, type ForgeKind } from '../api/index.js';
 
 /**
@@ -412,4 +412,22 @@ export function cacheHoldings(path: string): { items: number | null; sizeBytes: 
     // A copy that cannot be opened still has a size and a date.
   }
   return { items, sizeBytes: stat.size, lastModifiedAt: Math.floor(stat.mtimeMs) };
+}
+
+/**
+ * How a registry reads caches under an install secret: path fingerprints, a cache's inspection, and
+ * the inspection a migration may try (null where a file cannot be read). Without its secret no
+ * fingerprint can match, which is how a registry is then held degraded.
+ */
+export function cacheInspector(secret: Buffer | null): { fingerprint: PathFingerprinter; inspect: (path: string) => CacheInspection; tryInspect: (path: string) => CacheInspection | null } {
+  const fingerprint = pathFingerprinter(secret ?? Buffer.alloc(0));
+  const inspect = (path: string): CacheInspection => inspectCache(path, fingerprint);
+  const tryInspect = (path: string): CacheInspection | null => {
+    try {
+      return inspect(path);
+    } catch {
+      return null;
+    }
+  };
+  return { fingerprint, inspect, tryInspect };
 }

@@ -2,9 +2,9 @@ import { realpathSync } from 'node:fs';
 import type { ConflictPlan, ConflictView, RegistrationStatus, Result, SetupApplied, SetupPlan, SetupRequest, WaitingPlan } from '../api/index.js';
 import type { Logger } from '../log/index.js';
 import { WriterAdmission, type Admitted, type WriterKind } from './admission.js';
-import { inspectCache, type CacheInspection } from './cache.js';
+import { cacheInspector, type CacheInspection } from './cache.js';
 import { Enrollment, type AddParams, type AddResult, type EnrollParams, type EnrollResult } from './enrollment.js';
-import { loadInstallSecret, pathFingerprinter, type PathFingerprinter } from './hashing.js';
+import { loadInstallSecret } from './hashing.js';
 import { canonicalize } from './identity.js';
 import { JobRunner, type StageRunner } from './jobs.js';
 import type { Tally } from './lanes/index.js';
@@ -56,15 +56,7 @@ export class Maintenance {
   constructor(options: MaintenanceOptions) {
     const secret = loadInstallSecret(options.home);
     // Without its secret no fingerprint can be checked: the registry is held degraded, never rewritten.
-    const fingerprint: PathFingerprinter = pathFingerprinter(secret ?? Buffer.alloc(0));
-    const inspect = (path: string) => inspectCache(path, fingerprint);
-    const tryInspect = (path: string) => {
-      try {
-        return inspect(path);
-      } catch {
-        return null;
-      }
-    };
+    const { fingerprint, inspect, tryInspect } = cacheInspector(secret);
     this.store = new RegistryStore(
       options.home,
       (legacy) => migrateV1(legacy, tryInspect),

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { StewardError, type SetupPlan, type SetupRequest } from '../../api/index.js';
 import type { Logger } from '../../log/index.js';
 import { WriterAdmission } from '../admission.js';
-import { inspectCache } from '../cache.js';
+import { cacheInspector } from '../cache.js';
 import { Enrollment } from '../enrollment.js';
-import { loadInstallSecret, pathFingerprinter, SECRET_FILE } from '../hashing.js';
+import { loadInstallSecret, SECRET_FILE } from '../hashing.js';
 import { canonicalize } from '../identity.js';
 import { migrateV1 } from '../migrate.js';
 import { RegistryStore } from '../registry.js';
@@ -27,15 +27,7 @@ function secretAsItIs(home: string): Buffer | null {
  */
 export async function planReadOnly(home: string, facts: PlanFacts, request: SetupRequest, logger: Logger, signal?: AbortSignal): Promise<SetupPlan> {
   const secret = secretAsItIs(home);
-  const fingerprint = pathFingerprinter(secret ?? Buffer.alloc(0));
-  const inspect = (path: string) => inspectCache(path, fingerprint);
-  const tryInspect = (path: string) => {
-    try {
-      return inspect(path);
-    } catch {
-      return null;
-    }
-  };
+  const { fingerprint, inspect, tryInspect } = cacheInspector(secret);
   const store = new RegistryStore(home, (legacy) => migrateV1(legacy, tryInspect), canonicalize, undefined, secret ? undefined : 'install_secret_damaged', { readOnly: true });
   const room: Room = { home, store, admission: new WriterAdmission(), logger, clock: Date.now, fingerprint, inspect };
   const refuse = (): never => {
