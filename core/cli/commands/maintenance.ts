@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { countOf, failureWords, FORGE_KINDS, type CollectionStatus, type ConflictView, type ForgeKind, type RegistrationStatus, type Result } from '../../api/index.js';
+import { countOf, FORGE_KINDS, type ConflictView, type ForgeKind } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { collect, documentSourcesOf, formatOption, isJson, policyOf } from './maintenance-options.js';
 import { registerSetup } from './setup.js';
 import { registerRepositorySearch } from './repository-search.js';
+import { registrationLines } from './service.js';
 
 /** A configuration snapshot from a JSON file; the message never names the file (it may sit anywhere). */
 function readSnapshot(file: string): Record<string, unknown> {
@@ -18,55 +19,6 @@ function readSnapshot(file: string): Record<string, unknown> {
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError('--config must hold a JSON object');
   return raw as Record<string, unknown>;
-}
-
-/** A time in the status text as every CLI line prints one (`--format json` keeps epoch ms). */
-export const when = (ms: number | null) => (ms === null ? '-' : localTime(ms));
-
-/** Text status: the same sanitized fields as JSON (fingerprints and hashes, never paths). */
-export function formatStatus(status: Result<'Maintenance.List'>): string {
-  const state = status.registry.state === 'missing' ? 'not created yet' : status.registry.state;
-  const lines = [`registry: ${state}${status.registry.reason ? ` (${status.registry.reason})` : ''}, version ${status.registry.version}`];
-  if (status.registrations.length === 0) lines.push('no registrations');
-  for (const r of status.registrations) lines.push(...formatRegistration(r));
-  for (const c of status.conflicts) lines.push(`conflict ${c.conflictId}  ${c.kind}  ${c.state}  ${c.candidates} candidates`);
-  if (status.retired > 0) lines.push(`retired registrations: ${status.retired}`);
-  return `${lines.join('\n')}\n`;
-}
-
-function formatCollection(c: CollectionStatus): string {
-  const head = c.head.state === 'fresh' ? `fresh as of ${when(c.head.freshAt)}` : c.head.state === 'catching-up' ? 'catching up' : c.head.state === 'never' ? 'not refreshed yet' : 'head off';
-  const tail =
-    c.tail.state === 'complete'
-      ? 'backfill complete'
-      : c.tail.state === 'backfilling'
-        ? `backfilling, ${c.tail.pagesDone}${c.tail.pagesKnown !== null ? ` of ${c.tail.pagesKnown}` : ''} pages`
-        : 'no backfill';
-  const extra = [c.tombstones > 0 ? `${c.tombstones} tombstoned` : '', c.skipped > 0 ? `${c.skipped} skipped` : '', c.reason ? `(${c.reason})` : ''].filter(Boolean).join(', ');
-  return `  ${c.collection}: ${countOf(c.items, 'item')} · ${head} · ${tail}${extra ? ` · ${extra}` : ''}`;
-}
-
-function formatRegistration(r: RegistrationStatus): string[] {
-  const lines = [
-    `${r.registrationId}  ${r.canonicalRepoId}  ${r.state}${r.disabledReason ? ` (${r.disabledReason})` : ''}`,
-    `  cache ${r.cacheUuid}  path ${r.pathFingerprint}  config ${r.configHash.slice(0, 16)}${r.forge ? `  forge ${r.forge.kind} ${r.forge.host}` : ''}`,
-    `  policy sync=${r.policy.sync} rag=${r.policy.rag} profile=${r.policy.profile} collections=${r.policy.collections.join(',') || '-'}`,
-  ];
-  if (r.aliases.length > 0) lines.push(`  aliases ${r.aliases.join(', ')}`);
-  if (r.legacyIds.length > 0) lines.push(`  legacy ${r.legacyIds.join(', ')}`);
-  if (r.degraded.length > 0) lines.push(`  degraded ${r.degraded.join(', ')}`);
-  if (r.waiting) lines.push(`  waiting: ${r.waiting.reason}${r.waiting.host ? ` for ${r.waiting.host}` : ''}${r.waiting.until !== null ? ` until ${when(r.waiting.until)}` : ''}`);
-  lines.push(...r.collections.map(formatCollection));
-  lines.push(`  generations content=${r.generations.content ?? '-'} covered=${r.generations.covered ?? '-'}  next run ${when(r.nextRunAt)}`);
-  for (const f of r.frontiers) lines.push(`  frontier ${f.collection}/${f.lane} ${f.complete ? 'complete' : `next page ${f.nextPage ?? '-'}`}`);
-  for (const stage of ['sync', 'rag'] as const) {
-    const st = r.stages[stage];
-    // The words the status line says, the class kept in brackets for scripts; a paused registration's failure is its last, not a current one.
-    if (st.errorClass && !r.enabled) lines.push(`  ${stage} last failed (before the pause): ${failureWords(st.errorClass, r.forge)} [${st.errorClass}]`);
-    else if (st.errorClass) lines.push(`  ${stage} failing ${countOf(st.failures, 'time')} in a row: ${failureWords(st.errorClass, r.forge)} [${st.errorClass}], next attempt ${when(st.nextAttemptAt)}`);
-  }
-  for (const j of r.jobs.slice(0, 3)) lines.push(`  job ${j.jobId} ${j.stage}/${j.lane} ${j.state}${j.errorClass ? ` ${j.errorClass}` : ''} ${when(j.startedAt)}`);
-  return lines;
 }
 
 export function formatConflicts(conflicts: readonly ConflictView[]): string {
@@ -269,7 +221,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
           const method = verb === 'disable' ? 'Maintenance.Disable' : 'Maintenance.Enable';
           const { registration } = await withClient(io, (c) => c.call(method, { registrationId: options.registration }));
           if (format === 'json') printJson(io, { registration });
-          else io.stdout(`${formatRegistration(registration).join('\n')}\n`);
+          else io.stdout(`${registrationLines(registration).join('\n')}\n`);
           return EXIT.ok;
         }, isJson(options)),
       );

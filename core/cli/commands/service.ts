@@ -91,7 +91,8 @@ function stageLines(r: RegistrationStatus): string[] {
   return lines;
 }
 
-function registrationLines(r: RegistrationStatus): string[] {
+/** A registration in the status text's words (also what `maintenance disable` and `resume` print). */
+export function registrationLines(r: RegistrationStatus): string[] {
   const blocked = r.disabledReason !== null && r.disabledReason !== 'operator' ? ` (${reasonWords(r.disabledReason)})` : '';
   const collections = r.policy.collections.length > 0 ? r.policy.collections.map(collectionLabel).join(', ') : 'no collections';
   const nextRun = r.nextRunAt !== null ? `next run ${localTime(r.nextRunAt)}` : r.enabled ? 'next run on the next pass' : 'nothing scheduled while paused';

@@ -85,8 +85,14 @@ describe('steward maintenance and service verbs', () => {
     const resolvedConfig = await cli(env, 'maintenance', 'resolve-config', '--config', snapshot, '--format', 'json');
     expect(JSON.parse(resolvedConfig.out)).toEqual({ configHash: parsed.registrations[0]!.configHash, rag: { profile: 'default', namespace: expect.stringMatching(/^ns_/), embeddingProvider: 'hash', model: 'hash-ngram' } });
     const { registrationId } = registration;
-    expect((await cli(env, 'maintenance', 'disable', '--registration', registrationId)).out).toContain('disabled');
-    expect((await cli(env, 'maintenance', 'resume', '--registration', registrationId)).code).toBe(0);
+    // disable and resume print the registration as `service maintenance` does, in the panel's words.
+    const disabled = (await cli(env, 'maintenance', 'disable', '--registration', registrationId)).out;
+    expect(disabled).toContain(`${registrationId}  github.com/acme/widgets  Paused`);
+    expect(disabled).toContain('nothing scheduled while paused');
+    expect(disabled).not.toMatch(/ -$|=-/m);
+    const resumed = await cli(env, 'maintenance', 'resume', '--registration', registrationId);
+    expect(resumed.code).toBe(0);
+    expect(resumed.out).not.toContain('Paused');
   });
 
   it('reaches the running owner and reports a degraded registry with exit 1', async () => {

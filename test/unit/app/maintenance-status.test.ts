@@ -130,10 +130,10 @@ describe('the first pass in `steward maintenance enable`', () => {
 
 describe('`steward maintenance status` text', () => {
   it('says a failing stage in words, and a paused one as its last failure', async () => {
-    const { formatStatus } = await import('../../../core/cli/commands/maintenance.js');
+    const { formatMaintenance } = await import('../../../core/cli/commands/service.js');
     const refused = registration('reg_r', 'github.com/acme/widgets', { stages: { sync: failing('forge_unauthorized'), rag: ok } });
     const paused = registration('reg_p', 'github.com/acme/gadgets', { enabled: false, disabledReason: 'operator', state: 'disabled', stages: { sync: failing('forge_unavailable'), rag: ok } });
-    const text = formatStatus(list([refused, paused]));
+    const text = formatMaintenance(list([refused, paused]));
     expect(text).toContain('sync failing 3 times in a row: the forge refused the token: set a new one with `steward secrets set GITHUB_TOKEN` [forge_unauthorized]');
     expect(text).toContain('sync last failed (before the pause): the forge did not answer [forge_unavailable]');
   });
