@@ -107,7 +107,10 @@ function pushDistinct(list: string[], item: string, max: number): void {
  */
 const NOTES_KEEPER = String.raw`(?:curator|sweeper|steward|summari[sz]er|notes?[- ]?(?:keeper|writer|taker))`;
 const AIMED_AT_NOTES = [
-  /<<<|>>>|‹<<|>>›/,
+  // A marker's shape (`<<<WORD>>>`), raw or as the digest escapes it, or a marker word beside one half:
+  // Python's `>>>` prompt and a merge conflict's `<<<<<<< HEAD` are ordinary text.
+  /(?:<<<|‹<<)\s*[A-Za-z_]+\s*(?:>>>|>>›)/,
+  /(?:<<<|‹<<)\s*(?:OVERVIEW|CHANGELOG|CLAUDE|END|NOCHANGE)\b|\b(?:OVERVIEW|CHANGELOG|CLAUDE|END|NOCHANGE)\s*(?:>>>|>>›)/,
   // Called by name at the start of a sentence: "Curator: …", "Hey sweeper, …", "Note to the curator: …".
   new RegExp(String.raw`(?:^|[\n.!?;]\s*)(?:(?:hey|hi|dear|attention|attn)\s+)?${NOTES_KEEPER}\s*[:,]`, 'i'),
   new RegExp(String.raw`(?:^|[\n.!?;]\s*)(?:(?:a\s+)?(?:note|message|instructions?)\s+(?:to|for)|to)\s+(?:the\s+)?${NOTES_KEEPER}\s*[:,]`, 'i'),
