@@ -43,12 +43,30 @@ function notFoundWords(forge: { kind: string; host?: string } | null | undefined
   return `the forge has no such repository: check the name, then check --base-url: ${root.name} needs https://${forge.host}${root.root}`;
 }
 
+/** Where the API root of a forge's own public host is (no self-hosted /api path to add there). */
+const PUBLIC_ROOTS: Readonly<Record<string, { host: string; name: string; url: string }>> = {
+  github: { host: 'github.com', name: 'GitHub', url: 'https://api.github.com' },
+  gitcode: { host: 'gitcode.com', name: 'GitCode', url: 'https://api.gitcode.com/api/v5' },
+};
+
+/** The base URL answers but is no API root (Steward asked the root itself): the exact address it needs. */
+function apiRootWords(forge: { kind: string; host?: string } | null | undefined): string {
+  const host = forge?.host;
+  const publicRoot = PUBLIC_ROOTS[forge?.kind ?? ''];
+  const own = publicRoot && publicRoot.host === host ? publicRoot : undefined;
+  const root = API_ROOTS[forge?.kind ?? ''];
+  if (!host || (!own && !root)) return "the base URL is not the forge's API root (check --base-url)";
+  const needs = own ? `${own.name} needs ${own.url}` : `${root!.name} needs https://${host}${root!.root}`;
+  return `${host} is not the forge's API root: ${needs}`;
+}
+
 /**
  * A stage's error class said as a person reads it, with what to do where the person can do something:
  * `forge_unauthorized` names the secret that holds this forge's token. Unknown classes read as words.
  */
 export function failureWords(errorClass: string, forge?: { kind: string; host?: string } | null): string {
   if (errorClass === 'forge_not_found') return notFoundWords(forge);
+  if (errorClass === 'forge_api_root') return apiRootWords(forge);
   if (errorClass === 'forge_unauthorized') return `the forge refused the token: set a new one with \`steward secrets set ${tokenNameOf(forge)}\``;
   if (errorClass === 'token_missing') return `no token is stored: store one with \`steward secrets set ${tokenNameOf(forge)}\``;
   if (errorClass === 'io_enospc') return 'the disk is full';

@@ -244,6 +244,8 @@ export class FakeForge {
         if (reply?.hang) return;
         if (reply) return this.#send(res, reply.status, reply.body ?? '', reply.headers ?? {});
       }
+      // Outside /api/ this is the forge's web host: pages, never JSON (what a base URL without its API root reaches).
+      if (!url.pathname.startsWith('/api/')) return this.#send(res, url.pathname === '/' ? 200 : 404, '<!DOCTYPE html><title>Forge</title>', { 'content-type': 'text/html; charset=utf-8' });
       if (this.token && !(req.headers.authorization ?? '').includes(this.token)) {
         return this.#send(res, 401, JSON.stringify({ message: 'Bad credentials' }));
       }
@@ -292,6 +294,10 @@ export class FakeForge {
     const repo = `${api}/repos/${this.owner}/${this.name}`;
     const path = url.pathname;
     const q = url.searchParams;
+    // What each API root answers to the check Steward makes of a base URL.
+    if (path === `${api}${{ github: '/meta', gitea: '/version', gitcode: '/user' }[this.shape]}`) {
+      return { data: { github: { verifiable_password_authentication: true }, gitea: { version: '1.21.0' }, gitcode: this.#user('octocat') }[this.shape] };
+    }
     if (!path.startsWith(repo)) {
       // The new home of a transferred issue answers with its new repository's URLs.
       const moved = new RegExp(`^${api}/repos/elsewhere/moved/issues/(\\d+)$`).exec(path);

@@ -35,6 +35,8 @@ export const gitcodeDialect: Dialect = {
   },
   pageQuery: (page, perPage) => ({ page, per_page: perPage }),
   itemCommentsPath: (number) => `/issues/${number}/comments`,
+  // v5 has no root document; like Gitee v5 it answers /user (the token's own user) with a JSON object.
+  root: { path: '/user', answers: (data) => typeof data === 'object' && data !== null && !Array.isArray(data) },
   pullComments: (get, number, perPage, signal) =>
     allPages(get, `/pulls/${number}/comments`, (page) => ({ page, per_page: perPage }), perPage, (e) => commentOf(RawComment.parse(e), 'pr-comments', number), signal),
 };

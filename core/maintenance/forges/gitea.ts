@@ -45,6 +45,8 @@ export const giteaDialect: Dialect = {
   },
   pageQuery: (page, limit) => ({ page, limit }),
   itemCommentsPath: (number) => `/issues/${number}/comments`,
+  // Gitea's and Forgejo's /api/v1/version answers {"version": "1.21.0"}; the web host answers 404.
+  root: { path: '/version', answers: (data) => typeof (data as { version?: unknown } | null)?.version === 'string' },
   async pullComments(get, number, limit, signal) {
     const reviews = await allPages(get, `/pulls/${number}/reviews`, (page) => ({ page, limit }), limit, (e) => Review.parse(e).id, signal);
     const records: CommentRecord[] = [];

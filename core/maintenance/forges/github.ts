@@ -122,6 +122,8 @@ export const githubDialect: Dialect = {
   },
   pageQuery: (page, perPage) => ({ per_page: perPage, page }),
   itemCommentsPath: (number) => `/issues/${number}/comments`,
+  // api.github.com and GHE's /api/v3 answer /meta with a JSON object; a GHE web host answers 404 or a page.
+  root: { path: '/meta', answers: (data) => typeof data === 'object' && data !== null && !Array.isArray(data) },
 };
 
 /** Where GitHub keeps a wiki: `<web origin>/<owner>/<name>.wiki.git`, beside the API root. */

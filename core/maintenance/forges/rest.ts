@@ -27,6 +27,11 @@ export interface Dialect {
   parse(stream: Stream, entry: unknown): StreamRecord | null | 'filtered';
   pageQuery(page: number, perPage: number): Query;
   itemCommentsPath(number: number): string;
+  /**
+   * One cheap request every API root of this forge answers with JSON, and a web host does not: what
+   * tells a wrong base URL from a repository the forge does not know, once both answer 404.
+   */
+  root: { path: string; answers(data: unknown): boolean };
   /** Per-PR review comments for forges without a repo-wide list; undefined when one exists. */
   pullComments?: (get: PagedGet, number: number, perPage: number, signal: AbortSignal) => Promise<{ records: CommentRecord[]; skipped: number }>;
 }
@@ -55,6 +60,8 @@ export class RestForge implements Forge {
   readonly #repoPath: string;
   readonly #binding: ForgeBinding;
   readonly #wiki: () => TreeSource | null;
+  /** Whether the base URL is an API root, asked at most once per client (one client serves one pass). */
+  #root: Promise<boolean | null> | null = null;
 
   constructor(binding: ForgeBinding, transport: Transport, dialect: Dialect, wiki: () => TreeSource | null, perPage?: number) {
     this.kind = binding.kind;
@@ -76,7 +83,7 @@ export class RestForge implements Forge {
     const query = this.#d.listQuery(request.stream, request.order, request.page, since, this.perPage);
     const reply = await this.#t.get(`${this.#repoPath}${this.#d.listPath(request.stream)}`, query, { etag: request.etag, signal });
     if (reply.status === 304) return { notModified: true, serverDate: serverDateOf(reply.headers) };
-    if (reply.status !== 200) throw new ForgeError('forge_not_found', 'The forge does not know this repository.');
+    if (reply.status !== 200) throw await this.#notFound(signal);
     const parsed = parseEach(reply.data, (entry) => this.#d.parse(request.stream, entry));
     if (!parsed) throw new ForgeError('forge_malformed', 'The forge sent a page that is not a list.');
     const hasNext = hasNextOf(reply.headers, request.page, this.perPage, parsed.raw);
@@ -94,12 +101,45 @@ export class RestForge implements Forge {
 
   async verify(target: VerifyTarget, signal: AbortSignal): Promise<StreamRecord | Gone> {
     const reply = await this.#t.get(`${this.#repoPath}${verifyPath(target)}`, {}, { signal });
-    if (reply.status === 404 || reply.status === 410) return { gone: 'deleted' };
+    if (reply.status === 404 || reply.status === 410) {
+      // A wrong base URL answers 404 for every record: that is no proof of a deletion.
+      if ((await this.#isApiRoot(signal)) === false) throw this.#wrongRoot();
+      return { gone: 'deleted' };
+    }
     const record = this.#parseVerified(target, reply.data);
     if (!record) throw new ForgeError('forge_malformed', 'The forge sent a record that cannot be read.');
     // A transferred issue answers from its new repository (the redirect is followed): not ours any more.
     if (record.url && !this.#ownsUrl(record.url)) return { gone: 'transferred' };
     return record;
+  }
+
+  /** A repository request answered 404: a repository the forge does not know, or no API root at all. */
+  async #notFound(signal: AbortSignal): Promise<ForgeError> {
+    if ((await this.#isApiRoot(signal)) === false) return this.#wrongRoot();
+    return new ForgeError('forge_not_found', 'The forge does not know this repository.');
+  }
+
+  #wrongRoot(): ForgeError {
+    return new ForgeError('forge_api_root', 'The base URL is not the forge API root.');
+  }
+
+  /**
+   * True when the root answers as an API root does, false when it answers 404 or not with JSON (a
+   * web page), null when it cannot tell (no answer, a refusal): then the 404 stands as it is. A rate
+   * limit or a cancel is the pass's own and is thrown on.
+   */
+  #isApiRoot(signal: AbortSignal): Promise<boolean | null> {
+    this.#root ??= this.#t.get(this.#d.root.path, {}, { signal }).then(
+      (reply) => (reply.status === 200 ? this.#d.root.answers(reply.data) : reply.status === 404 || reply.status === 410 ? false : null),
+      (error: unknown) => {
+        if (!(error instanceof ForgeError)) {
+          this.#root = null;
+          throw error;
+        }
+        return error.errorClass === 'forge_malformed' ? false : null;
+      },
+    );
+    return this.#root;
   }
 
   /**

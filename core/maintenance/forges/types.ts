@@ -132,9 +132,13 @@ export interface Forge {
   wiki(): TreeSource | null;
 }
 
-/** A typed failure of a forge call; `errorClass` is what status and logs carry, never a message. */
+/**
+ * A typed failure of a forge call; `errorClass` is what status and logs carry, never a message.
+ * `forge_api_root`: the base URL answers, but is not the forge's API root (a web host without its
+ * `/api/v3` or `/api/v1`), so every repository reads as missing: a setting only the person can fix.
+ */
 export class ForgeError extends Error {
-  readonly errorClass: 'forge_unavailable' | 'forge_malformed' | 'forge_unauthorized' | 'forge_not_found' | 'forge_refused' | 'wiki_unavailable';
+  readonly errorClass: 'forge_unavailable' | 'forge_malformed' | 'forge_unauthorized' | 'forge_not_found' | 'forge_api_root' | 'forge_refused' | 'wiki_unavailable';
 
   constructor(errorClass: ForgeError['errorClass'], message: string) {
     super(message);
