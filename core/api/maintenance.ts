@@ -305,6 +305,28 @@ export const maintenanceMethods = {
     }),
   },
   'Maintenance.Disable': { params: RegistrationRef, result: z.strictObject({ registration: RegistrationStatus }) },
+  /**
+   * Stops maintaining a registration for good: it is retired (as a rejected conflict candidate is),
+   * so its receipts, jobs and legacy ids keep resolving, but it is no longer listed or scheduled.
+   * `deleteCache` deletes the cache file only when Steward created it in STEWARD_HOME/caches/ and no
+   * other registration uses it. `dryRun` answers what would be done and changes nothing.
+   */
+  'Maintenance.Remove': {
+    params: z.strictObject({ registrationId: Id, deleteCache: z.boolean().optional(), dryRun: z.boolean().optional(), idempotencyKey: IdempotencyKey.optional() }),
+    result: z.strictObject({
+      registrationId: z.string(),
+      canonicalRepoId: z.string(),
+      /** False for a dry run: nothing was changed. */
+      removed: z.boolean(),
+      /** What happens (or happened) to the cache file: `kept`, or `deleted` (only ever a cache Steward created). */
+      cache: z.enum(['kept', 'deleted']),
+      /** True when Steward created the cache in STEWARD_HOME/caches/ (so `deleteCache` may delete it). */
+      cacheCreatedBySteward: z.boolean(),
+      /** Other registrations that use the same cache file (it is never deleted while they do). */
+      cacheSharedWith: z.number().int(),
+      replayed: z.boolean(),
+    }),
+  },
   /** Read-only and deterministic: what setting up (or changing) maintenance of a repository would do. */
   'Maintenance.Plan': { params: SetupRequest, result: SetupPlan },
   /**

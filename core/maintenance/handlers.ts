@@ -10,6 +10,7 @@ type MaintenanceMethod =
   | 'Maintenance.ReconcileRegistration'
   | 'Maintenance.ResolveConfig'
   | 'Maintenance.Disable'
+  | 'Maintenance.Remove'
   | 'Maintenance.Enable'
   | 'Maintenance.Plan'
   | 'Maintenance.Apply'
@@ -32,6 +33,7 @@ export function maintenanceHandlers(maintenance: Maintenance): Pick<Handlers, Ma
     'Maintenance.ReconcileRegistration': ({ registrationId }) => maintenance.reconcileNow(registrationId),
     'Maintenance.ResolveConfig': ({ config }) => maintenance.resolveConfig(config),
     'Maintenance.Disable': ({ registrationId }) => ({ registration: maintenance.disable(registrationId) }),
+    'Maintenance.Remove': (params) => maintenance.remove(params),
     'Maintenance.Enable': ({ registrationId }) => ({ registration: maintenance.enable(registrationId) }),
     'Maintenance.Plan': (params) => maintenance.planSetup(params),
     'Maintenance.Apply': (params) => maintenance.applySetup(params),

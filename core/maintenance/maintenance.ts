@@ -12,6 +12,7 @@ import { migrateV1 } from './migrate.js';
 import { Reconciler } from './reconciler.js';
 import { RegistryStore } from './registry.js';
 import { Resolution, type AppliedResolution } from './resolution.js';
+import { removeRegistration, type RemoveParams, type RemoveResult } from './removal.js';
 import { builtinFacts, Setup, type ApplyParams, type PlanFacts } from './plan/index.js';
 import type { Room } from './room.js';
 import type { StageName } from '../api/index.js';
@@ -137,6 +138,11 @@ export class Maintenance {
   /** Stops scheduling a registration; the cache itself is never touched. */
   disable(registrationId: string): RegistrationStatus {
     return this.#enrollment.setEnabled(registrationId, false);
+  }
+
+  /** Stops maintaining a registration for good (it is retired, never deleted); see removal.ts. */
+  remove(params: RemoveParams): Promise<RemoveResult> {
+    return removeRegistration(this.#room, params);
   }
 
   enable(registrationId: string): RegistrationStatus {

@@ -162,7 +162,7 @@ export const ReceiptOutcome = z.union([
 
 export const Receipt = z.strictObject({
   key: z.string(),
-  operation: z.enum(['enroll', 'conflict_apply', 'add', 'setup']),
+  operation: z.enum(['enroll', 'conflict_apply', 'add', 'setup', 'remove']),
   requestHash: z.string(),
   /** The opaque physical authority the request named, so clone resolution can project it. */
   pathFingerprint: z.string().nullable().default(null),
@@ -255,9 +255,10 @@ export type Conflict = z.output<typeof Conflict>;
 
 export const RetiredRegistration = z.strictObject({
   registration: Registration,
-  reason: z.enum(['clone_rejected', 'identity_rejected']),
+  /** `removed`: a person stopped maintaining it (`Maintenance.Remove`); no conflict was involved. */
+  reason: z.enum(['clone_rejected', 'identity_rejected', 'removed']),
   retiredAt: z.number().int(),
-  conflictId: z.string(),
+  conflictId: z.string().nullable(),
 });
 export type RetiredRegistration = z.output<typeof RetiredRegistration>;
 

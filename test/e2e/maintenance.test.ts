@@ -101,4 +101,22 @@ describe('the Maintenance place', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('stops maintaining a repository from its card after an in-place question, keeping the others', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Maintenance');
+    const card = page.getByRole('region', { name: gadgets, exact: true });
+    await card.getByRole('button', { name: 'Stop maintaining…' }).click();
+    const question = card.getByTestId('registration-remove');
+    expect(await question.innerText()).toContain('its cache file is kept');
+    await question.getByRole('button', { name: 'Yes, stop maintaining it' }).click();
+    await eventually('the card is gone', async () => ((await card.count()) === 0 ? true : undefined));
+    const status = await steward.rpc('Maintenance.List', {});
+    expect(status.registrations.map((r) => r.canonicalRepoId)).not.toContain(gadgets);
+    expect(status.registrations.map((r) => r.canonicalRepoId)).toContain(widgets);
+    expect(status.retired).toBe(1);
+    expect(await page.getByRole('region', { name: widgets, exact: true }).count()).toBe(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { countOf, FORGE_KINDS, type ConflictView, type ForgeKind } from '../../api/index.js';
+import { countOf, FORGE_KINDS, StewardError, type ConflictView, type ForgeKind, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { collect, documentSourcesOf, formatOption, isJson, policyOf } from './maintenance-options.js';
@@ -228,8 +228,53 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
   }
 }
 
+/** What `maintenance remove` will do (or did), in words; never a cache path. */
+function removalLines(r: Result<'Maintenance.Remove'>): string {
+  const cache = r.cache === 'deleted' ? 'the cache file Steward created is deleted' : 'its cache file is kept';
+  if (!r.removed) return `Stop maintaining ${r.canonicalRepoId} (${r.registrationId}): it leaves status and is no longer synced; ${cache}.\n`;
+  return `${r.replayed ? 'replayed: ' : ''}stopped maintaining ${r.canonicalRepoId} (${r.registrationId}); cache ${r.cache}.\n`;
+}
+
+function registerRemove(maintenance: Command, io: CliIo, run: Run): void {
+  maintenance
+    .command('remove')
+    .description('stop maintaining a repository for good: it leaves status and Needs-you (the cache is kept unless --delete-cache)')
+    .requiredOption('--registration <id>', 'registration id, legacy id, a unique alias or OWNER/NAME')
+    .option('--delete-cache', 'also delete the cache file, only when Steward created it in STEWARD_HOME/caches/')
+    .option('--yes', 'confirm without asking')
+    .option('--idempotency-key <key>', 'operation key; reuse it on retry')
+    .option('--format <format>', 'text or json', 'text')
+    .option('--json', 'alias of --format json')
+    .action((options: { registration: string; deleteCache?: boolean; yes?: boolean; idempotencyKey?: string; format?: string; json?: boolean }) =>
+      run(async () => {
+        const format = formatOption(options.format, options.json);
+        const request = { registrationId: options.registration, ...(options.deleteCache ? { deleteCache: true } : {}) };
+        return withClient(io, async (client) => {
+          // The same checks as the removal itself (unknown id, a cache Steward did not create), before asking.
+          const plan = await client.call('Maintenance.Remove', { ...request, dryRun: true });
+          if (!options.yes) {
+            if (!io.confirm || !(io.interactive?.() ?? false)) {
+              throw new StewardError('confirmation_required', `Nobody can confirm here: pass --yes to stop maintaining ${plan.canonicalRepoId}.`, { registrationId: plan.registrationId });
+            }
+            io.stderr(removalLines(plan));
+            if (!(await io.confirm('Stop maintaining it?'))) {
+              if (format === 'json') printJson(io, { plan, removed: null });
+              else io.stdout('Nothing was changed.\n');
+              return EXIT.ok;
+            }
+          }
+          const removed = await client.call('Maintenance.Remove', { ...request, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) });
+          if (format === 'json') printJson(io, { plan, removed });
+          else io.stdout(removalLines(removed));
+          return EXIT.ok;
+        });
+      }, isJson(options)),
+    );
+}
+
 export function registerMaintenance(program: Command, io: CliIo, run: Run): void {
   registerMaintenanceVerbs(program, io, run);
+  registerRemove(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
   registerSetup(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
   registerRepositorySearch(program.commands.find((c) => c.name() === 'maintenance')!, io, run);
 }

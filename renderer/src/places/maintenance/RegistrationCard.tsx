@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { CollectionStatus, ConflictView, EventPayload, RegistrationStatus } from '../../../../core/api/index.js';
 import { failureWords, frontierWords, generationWords, laneWords, policyWords } from '../../../../core/api/maintenance-words.js';
-import { Badge, Button, countOf, DataTable, DetailList, formatCount, formatRelativeTime, Panel, plainText, type BadgeTone } from '../../components/index.js';
+import { Badge, Button, ConfirmInPlace, countOf, DataTable, DetailList, formatCount, formatRelativeTime, Panel, plainText, type BadgeTone } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { placeHref } from '../../navigation.js';
 import { RepositorySearch } from './RepositorySearch.js';
@@ -46,6 +46,33 @@ function Toggle({ registration, onChanged }: { registration: RegistrationStatus;
         </span>
       )}
     </>
+  );
+}
+
+/**
+ * Stops maintaining a repository for good (`Maintenance.Remove`): asked in place; the cache file is
+ * always kept from here (deleting one is the CLI's `--delete-cache`, which checks Steward made it).
+ */
+function StopMaintaining({ registration: r, onChanged }: { registration: RegistrationStatus; onChanged: (error?: Error) => void }): ReactElement {
+  const remove = useAction('Maintenance.Remove');
+  if (remove.data)
+    return (
+      <span className="maintenance-removed" role="status" data-testid="registration-removed">
+        No longer maintained; its cache file was kept.
+      </span>
+    );
+  return (
+    <ConfirmInPlace
+      ask="Stop maintaining…"
+      label={`Stop maintaining ${r.canonicalRepoId}`}
+      question={`Stop maintaining ${r.canonicalRepoId}? It is no longer synced or listed here; its cache file is kept.`}
+      confirm="Yes, stop maintaining it"
+      busy={remove.busy}
+      error={remove.error}
+      failed="It is still maintained."
+      onConfirm={() => void remove.run({ registrationId: r.registrationId }).then((done) => done && onChanged())}
+      testId="registration-remove"
+    />
   );
 }
 
@@ -121,6 +148,7 @@ export function RegistrationCard({
           <Badge tone={TONES[r.state]}>{STATE_LABELS[r.state]}</Badge>
           <Button onClick={onChangePolicy}>Change policy</Button>
           <Toggle registration={r} onChanged={onChanged} />
+          <StopMaintaining registration={r} onChanged={onChanged} />
         </span>
       }
     >
