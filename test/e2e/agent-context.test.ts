@@ -17,16 +17,34 @@ describe('notes reach the agent', () => {
   let browser: Browser;
   let ollama: Server;
   const cwd = '/work/e2e-harbour';
+  let claude: string;
+
+  /** A new project with activity not curated yet, imported from disk. */
+  async function newProject(name: string, text: string): Promise<string> {
+    const at = Date.now() - 60_000;
+    writeJsonl(join(claude, 'projects', `-work-${name}`, `${name}-1.jsonl`), [
+      claudeLine({ sessionId: `${name}-1`, cwd: `/work/${name}`, ts: new Date(at), text }),
+      claudeLine({ sessionId: `${name}-1`, cwd: `/work/${name}`, ts: new Date(at + 1_000), type: 'assistant', text: 'Done. Next step: check it.' }),
+    ]);
+    await steward.rpc('Backfill.Run', {});
+    const { projects } = await steward.rpc('Projects.List', {});
+    return projects.find((p) => p.name === name)!.projectKey;
+  }
 
   beforeAll(async () => {
-    // A loopback stand-in for Ollama's `GET /api/tags`.
+    // A loopback stand-in for Ollama's `GET /api/tags`; anything else (the curator's chat call) is a 404, as from a wrong base URL.
     ollama = createServer((req, res) => {
+      if (req.url !== '/api/tags') {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'model not found' } }));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ models: [{ name: 'llama3.2:latest', model: 'llama3.2:latest', size: 2_019_393_189 }] }));
     });
     await new Promise<void>((resolve) => ollama.listen(0, '127.0.0.1', resolve));
     const roots = makeTempDir('steward-e2e-context-');
-    const claude = join(roots.dir, 'claude');
+    claude = join(roots.dir, 'claude');
     writeJsonl(join(claude, 'projects', '-work-e2e-harbour', 'harbour-1.jsonl'), [
       claudeLine({ sessionId: 'harbour-1', cwd, ts: new Date('2026-11-28T08:00:00Z'), text: 'Add a low-water warning for the harbour entrance' }),
       claudeLine({ sessionId: 'harbour-1', cwd, ts: new Date('2026-11-28T08:01:00Z'), type: 'assistant', text: 'Added the warning. Next step: tune the threshold.' }),
@@ -50,7 +68,7 @@ describe('notes reach the agent', () => {
     await confirm.waitFor();
     expect(await confirm.innerText()).toContain('Sweep 1 project with the offline curator? Nothing leaves this computer.');
     await confirm.getByRole('button', { name: 'Sweep 1 project' }).click();
-    await page.getByText('Swept 1 project: 1 updated, 0 unchanged, 0 skipped.').waitFor();
+    await page.getByText('Swept 1 project: 1 updated.').waitFor();
     expect(problems).toEqual([]);
   });
 
@@ -93,6 +111,37 @@ describe('notes reach the agent', () => {
     await budget.getByRole('button', { name: 'Save', exact: true }).click();
     await budget.getByText('Saved to config.json. It applies now.').waitFor();
     expect((await steward.rpc('Settings.Get', {})).sweeper.budget.limit).toBe(50);
+    expect(problems).toEqual([]);
+  });
+
+  it('Projects: after "Sweep all", a project that failed is named, with why, and links to its page', async () => {
+    // The curator is now the loopback "Ollama" (chosen above), whose chat endpoint answers 404.
+    const projectKey = await newProject('e2e-lighthouse', 'Replace the lighthouse lamp timer');
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Projects');
+    await page.getByRole('button', { name: 'Sweep all projects now…' }).click();
+    const confirm = page.getByRole('group', { name: 'Sweep all projects' });
+    await confirm.getByRole('button', { name: 'Sweep 1 project' }).click();
+    const result = page.locator('.sweep-all__result');
+    await result.getByText('Swept 1 project: 1 failed.').waitFor();
+    const items = await result.getByRole('listitem').allInnerTexts();
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatch(/^e2e-lighthouse failed: The model endpoint.* answered HTTP 404: check the base URL and the model name\.$/);
+    const link = result.getByRole('link', { name: 'e2e-lighthouse' });
+    expect(await link.getAttribute('href')).toBe(`#/projects/${projectKey}`);
+    await link.click();
+    await page.waitForURL((url) => url.hash === `#/projects/${projectKey}`);
+    expect(problems).toEqual([]);
+  });
+
+  it("Projects: when today's model calls are spent, the panel says so instead of offering the sweep", async () => {
+    await newProject('e2e-quay', 'Paint the quay bollards');
+    await steward.rpc('Settings.SetBudget', { dailyModelCalls: 0 });
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Projects');
+    await page.getByRole('button', { name: 'Sweep all projects now…' }).click();
+    await page.getByText(/^Today's model calls are spent \(\d+ of 0\)/).waitFor();
+    expect(await page.getByRole('button', { name: /^Sweep \d+ project/ }).count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

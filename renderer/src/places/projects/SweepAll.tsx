@@ -1,13 +1,11 @@
 import type { ReactElement } from 'react';
-import type { Result } from '../../../../core/api/index.js';
 import { Button, countOf, ErrorBanner } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
+import { projectHref } from '../../navigation.js';
+import { sweepBlockedWords, sweptProblems, sweptSummaryWords, type SweepPlan, type SweepSummary } from './sweep-all-words.js';
 import './sweep-all.css';
 
-type Plan = Result<'Sweeper.PlanAll'>;
-type Summary = Result<'Sweeper.RunAll'>;
-
-const BOUNDARY: Record<Plan['dataBoundary'], string> = {
+const BOUNDARY: Record<SweepPlan['dataBoundary'], string> = {
   local_process: 'Nothing leaves this computer',
   local_network: "Transcript text (with secrets removed) goes to a model server on this computer's network",
   remote: 'Transcript text (with secrets removed) goes to a remote model service',
@@ -16,9 +14,24 @@ const BOUNDARY: Record<Plan['dataBoundary'], string> = {
 
 const CURATOR: Record<string, string> = { offline: 'the offline curator', anthropic: 'Anthropic', 'openai-compatible': 'the OpenAI-compatible curator' };
 
-function summaryWords(s: Summary): string {
-  const parts = [`${s.ok} updated`, `${s.nochange} unchanged`, `${s.skipped} skipped`, ...(s.failed > 0 ? [`${s.failed} failed`] : []), ...(s.paused > 0 ? [`${s.paused} paused`] : [])];
-  return `Swept ${countOf(s.projects, 'project')}: ${parts.join(', ')}${s.calls > 0 ? ` (${countOf(s.calls, 'model call')})` : ''}.`;
+/** What a sweep of all did, where the person asked for it: the count, then each project that did not update, by name, with why. */
+function SweptResult({ summary }: { summary: SweepSummary }): ReactElement {
+  const problems = sweptProblems(summary);
+  return (
+    <div className="sweep-all__result" role="status">
+      <p>{sweptSummaryWords(summary)}</p>
+      {problems.length > 0 && (
+        <ul className="sweep-all__problems">
+          {problems.map((p) => (
+            <li key={p.projectKey}>
+              <a href={projectHref(p.projectKey)}>{p.name}</a> {p.outcome}
+              {p.why && `: ${p.why}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -31,6 +44,7 @@ export function SweepAll({ onDone }: { onDone: () => void }): ReactElement {
   const plan = review.data;
   const busy = review.busy || run.busy;
   const go = () => plan && void run.run({ projects: plan.projects, curator: plan.curator }).then((s) => (review.reset(), s && onDone()));
+  const blocked = plan ? sweepBlockedWords(plan) : null;
   const curator = plan ? `${CURATOR[plan.curator] ?? plan.curator}${plan.model && plan.curator !== 'offline' ? ` (${plan.model})` : ''}` : '';
   return (
     <div className="sweep-all" aria-busy={busy}>
@@ -45,7 +59,15 @@ export function SweepAll({ onDone }: { onDone: () => void }): ReactElement {
           </Button>
         </div>
       )}
-      {plan && plan.projects === 0 && (
+      {plan && blocked !== null && (
+        <p role="status">
+          {blocked}{' '}
+          <Button variant="quiet" onClick={review.reset}>
+            Close
+          </Button>
+        </p>
+      )}
+      {plan && blocked === null && plan.projects === 0 && (
         <p role="status">
           No project has activity that is not curated yet; nothing to sweep.{' '}
           <Button variant="quiet" onClick={review.reset}>
@@ -53,7 +75,7 @@ export function SweepAll({ onDone }: { onDone: () => void }): ReactElement {
           </Button>
         </p>
       )}
-      {plan && plan.projects > 0 && (
+      {plan && blocked === null && plan.projects > 0 && (
         <div className="sweep-all__confirm" role="group" aria-label="Sweep all projects">
           <p>
             <strong>
@@ -72,7 +94,7 @@ export function SweepAll({ onDone }: { onDone: () => void }): ReactElement {
           </div>
         </div>
       )}
-      {run.data && <p role="status">{summaryWords(run.data)}</p>}
+      {run.data && <SweptResult summary={run.data} />}
       <ErrorBanner title="The projects could not be swept." error={review.error ?? run.error} />
     </div>
   );
