@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -18,6 +19,11 @@ export const SweeperState = z.object({
   lastError: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
   lastMode: z.string().nullable().default(null),
   lastModel: z.string().nullable().default(null),
+  /**
+   * Which endpoint (base URL) the last remote sweep went to, as a short hash (endpointHash), never the
+   * URL: a backoff earned against one endpoint does not hold another. Null in older files: it holds any.
+   */
+  lastEndpoint: z.string().nullable().default(null),
   consecutiveFailures: z.number().int().min(0).default(0),
   /** Until then, an un-forced sweep of this project backs off. */
   nextAttemptAt: z.number().int().nullable().default(null),
@@ -48,6 +54,11 @@ export const SweeperState = z.object({
   notesStaleFromDay: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().default(null),
 });
 export type SweeperState = z.infer<typeof SweeperState>;
+
+/** A base URL as sweep-state.json names it: 12 hex of its SHA-256, so the file never holds the URL. */
+export function endpointHash(url: string): string {
+  return createHash('sha256').update(url).digest('hex').slice(0, 12);
+}
 
 export function emptyState(): SweeperState {
   return SweeperState.parse({});

@@ -10,7 +10,7 @@ import { extract, hasNewActivity } from './extract.js';
 import { CuratorPauses } from './pauses.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
-import { readState, stateWritten, updateState, type SweeperState } from './state.js';
+import { endpointHash, readState, stateWritten, updateState, type SweeperState } from './state.js';
 import { systemClock, type Clock, type Digest, type DigestSource, type SweeperProject } from './types.js';
 import { changelogDays, removeStaleNotes, writeNotes, type WriteResult } from './writer.js';
 
@@ -92,6 +92,11 @@ export interface SweeperOptions {
 }
 
 const BACKOFF_FLOOR_MS = 60_000;
+/** One piece of the re-arm scan: at most this many projects' state files, or this long on the loop. */
+const SCAN_PIECE_PROJECTS = 100;
+const SCAN_PIECE_MS = 10;
+/** One turn of the event loop, given between the scan's pieces (as core/gateway/pace.ts does). */
+const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** What the activity gate and the budget decided, before anything is read. */
 type RunKind = 'scheduled' | 'manual';
@@ -122,18 +127,35 @@ function withoutNotes(digest: Digest): Digest {
 }
 
 
-/**
- * Whether the state's backoff was earned by this curator (kind and, for a remote one, model): a
- * backoff or a failure count never holds a different curator. A state that names none holds any.
- */
-function earnedBy(state: SweeperState, mode: CuratorKind, model: string | null): boolean {
-  if (state.lastMode === null) return true;
-  return state.lastMode === mode && (mode === 'offline' || state.lastModel === model);
+/** The curator these settings build, as sweep-state.json names it; `endpoint` is its base URL's hash (null offline). */
+interface CuratorId {
+  mode: CuratorKind;
+  model: string | null;
+  endpoint: string | null;
 }
 
-/** The curator these settings build, as sweep-state.json names it. */
-function curatorOf(settings: SweeperSettings): { mode: CuratorKind; model: string | null } {
-  return { mode: settings.curator, model: settings.curator === 'offline' ? null : settings.model };
+/**
+ * Whether the state's backoff was earned by this curator (kind and, for a remote one, model and
+ * endpoint): a backoff or a failure count never holds a different curator, nor the same one pointed
+ * elsewhere (a wrong base URL fixed). A state that names none holds any; one that names no endpoint
+ * (written before endpoints were recorded) holds any endpoint.
+ */
+function earnedBy(state: SweeperState, curator: CuratorId): boolean {
+  if (state.lastMode === null) return true;
+  if (state.lastMode !== curator.mode) return false;
+  if (curator.mode === 'offline') return true;
+  return state.lastModel === curator.model && (state.lastEndpoint === null || state.lastEndpoint === curator.endpoint);
+}
+
+/** The base URL a remote curator is sent to, as configured (unset: its default, named by ''), hashed. */
+function endpointOf(settings: SweeperSettings): string | null {
+  if (settings.curator === 'offline') return null;
+  return endpointHash((settings.curator === 'anthropic' ? settings.anthropicBaseUrl : settings.baseUrl) || '');
+}
+
+function curatorOf(settings: SweeperSettings): CuratorId {
+  if (settings.curator === 'offline') return { mode: 'offline', model: null, endpoint: null };
+  return { mode: settings.curator, model: settings.model, endpoint: endpointOf(settings) };
 }
 
 function sameCurator(a: SweeperSettings, b: SweeperSettings): boolean {
@@ -145,6 +167,12 @@ const REACHED: ReadonlySet<string> = new Set(['format', 'truncated', 'refusal'])
 
 function envKeys(env: NodeJS.ProcessEnv): ApiKeys {
   return { anthropic: env.ANTHROPIC_API_KEY, openai: env.OPENAI_API_KEY };
+}
+
+/** The curator a sweep ran and the hash of the endpoint it was sent to (see earnedBy). */
+interface Sent {
+  curator: Curator;
+  endpoint: string | null;
 }
 
 interface Target {
@@ -170,6 +198,9 @@ export class Sweeper {
   #chain: Promise<unknown> = Promise.resolve();
   #abort = new AbortController();
   #stopped = false;
+  /** The re-arm scans still reading after their first piece (see #rearmFailed); the newest round wins. */
+  #scan: Promise<void> = Promise.resolve();
+  #scanRound = 0;
   /** Counters for the benchmark and diagnostics. */
   readonly stats = { enqueued: 0, coalesced: 0, runs: 0, calls: 0, notLive: 0 };
 
@@ -329,31 +360,59 @@ export class Sweeper {
    * the hold: once the person answered it (or a missing key appeared) the project need not wait more.
    */
   #heldUntil(state: SweeperState): number | null {
-    const { mode, model } = curatorOf(this.#settings);
-    if (state.nextAttemptAt === null || !earnedBy(state, mode, model)) return null;
-    if (state.lastOutcome === 'paused' && !this.#pauseStands(mode)) return null;
+    const curator = curatorOf(this.#settings);
+    if (state.nextAttemptAt === null || !earnedBy(state, curator)) return null;
+    if (state.lastOutcome === 'paused' && !this.#pauseStands(curator.mode)) return null;
     return state.nextAttemptAt;
   }
 
   /**
    * A scheduling owner tries failed (or paused, once lifted) projects again: each is armed once, when
    * its backoff for the configured curator ends, or soon when none holds it. An earlier armed run stays.
+   * Every project's state file is read, so in pieces: the first at once, the rest each after a turn of
+   * the event loop (a thousand projects held it ~45 ms in one go). A later call or stop ends a scan.
    */
   #rearmFailed(): void {
     if (!this.#o.schedule || this.#stopped || !this.#settings.enabled) return;
+    const round = ++this.#scanRound;
+    const projects = this.#o.source.projects();
+    const next = this.#rearmPiece(projects, 0);
+    if (next >= projects.length) return;
+    const rest = this.#rearmRest(projects, next, round).catch((error: unknown) => this.#o.logger?.warn('failed projects could not all be re-armed', { code: errorCode(error) }));
+    this.#scan = Promise.all([this.#scan, rest]).then(() => undefined);
+  }
+
+  async #rearmRest(projects: readonly SweeperProject[], from: number, round: number): Promise<void> {
+    for (let at = from; at < projects.length; ) {
+      await turn();
+      if (this.#stopped || round !== this.#scanRound || !this.#settings.enabled) return;
+      at = this.#rearmPiece(projects, at);
+    }
+  }
+
+  /** Re-arms from `from` on, for at most a piece's count or time; returns where the next piece starts. */
+  #rearmPiece(projects: readonly SweeperProject[], from: number): number {
+    const began = performance.now();
     const now = this.#clock.now();
     const settle = Math.min(30_000, this.#settings.minIntervalMs);
-    for (const project of this.#o.source.projects()) {
-      const target = { project, paths: projectPaths(this.#o.home, project.slug) };
-      if (!existsSync(target.paths.state)) continue;
-      const state = this.state(target);
-      if ((state.lastOutcome !== 'failed' && state.lastOutcome !== 'paused') || state.scratch || this.isIgnored(project)) continue;
-      const due = Math.max(now + settle, this.#heldUntil(state) ?? Number.NEGATIVE_INFINITY);
-      const armed = this.#timers.get(project.projectKey);
-      if (armed && armed.due <= due) continue;
-      this.#cancelTimer(project.projectKey);
-      this.#arm(project.projectKey, due);
+    let at = from;
+    while (at < projects.length && at - from < SCAN_PIECE_PROJECTS && (at === from || performance.now() - began < SCAN_PIECE_MS)) {
+      this.#rearmOne(projects[at]!, now + settle);
+      at += 1;
     }
+    return at;
+  }
+
+  #rearmOne(project: SweeperProject, soon: number): void {
+    const target = { project, paths: projectPaths(this.#o.home, project.slug) };
+    if (!existsSync(target.paths.state)) return;
+    const state = this.state(target);
+    if ((state.lastOutcome !== 'failed' && state.lastOutcome !== 'paused') || state.scratch || this.isIgnored(project)) return;
+    const due = Math.max(soon, this.#heldUntil(state) ?? Number.NEGATIVE_INFINITY);
+    const armed = this.#timers.get(project.projectKey);
+    if (armed && armed.due <= due) return;
+    this.#cancelTimer(project.projectKey);
+    this.#arm(project.projectKey, due);
   }
 
   /** After a failure in a scheduling owner, the project is tried again when its backoff ends (stop cancels it). */
@@ -447,8 +506,9 @@ export class Sweeper {
     return next;
   }
 
-  /** Settles when every queued or running sweep has finished and every state write has landed. */
+  /** Settles when every re-arm scan, every queued or running sweep and every state write has finished. */
   async whenIdle(): Promise<void> {
+    await this.#scan;
     await this.#chain;
     await stateWritten();
   }
@@ -457,6 +517,7 @@ export class Sweeper {
     this.#stopped = true;
     for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
     this.#abort.abort();
+    await this.#scan;
     await this.#chain;
     // The user's last scratch choice reaches the disk before the process goes.
     await stateWritten();
@@ -607,6 +668,7 @@ export class Sweeper {
     const keys = this.apiKeys();
     const curator = (this.#o.curatorFactory ?? ((s, k) => createCurator(s, k, this.#o.remote)))(settings, keys);
     const { projectKey } = target.project;
+    const endpoint = endpointOf(settings);
     const started = this.#clock.now();
     const wallStart = performance.now();
     this.stats.runs += 1;
@@ -629,13 +691,13 @@ export class Sweeper {
       const days = rebuild ? await this.#rebuiltDays(target, redactor, activityAt, started, state.notesStaleFromDay) : fresh ? (reply.days ?? [{ date: localDay(activityAt), bullet: reply.sections.changelog }]) : [];
       const written = await writeNotes({ project: target.project, paths: target.paths, sections: reply.sections, days, overviewBefore: digest.overviewSnapshot, redactor });
       const rebuilt = rebuild ? state : undefined;
-      const result = await this.#succeeded(target, fresh ? activityAt : null, curator, reply, written, Math.round(performance.now() - wallStart), rebuilt);
+      const result = await this.#succeeded(target, fresh ? activityAt : null, { curator, endpoint }, reply, written, Math.round(performance.now() - wallStart), rebuilt);
       this.#o.emit?.('sweeper.finished', result);
       return result;
     } catch (error) {
       // The whole sweep (repairs and retries included) has a deadline, not only each request.
       const failure = deadline.aborted && !this.#abort.signal.aborted ? new CuratorError('timeout', 'The sweep ran past its deadline; nothing was written') : error;
-      throw await this.#failed(target, curator, failure, Math.round(performance.now() - wallStart));
+      throw await this.#failed(target, { curator, endpoint }, failure, Math.round(performance.now() - wallStart));
     }
   }
 
@@ -643,7 +705,7 @@ export class Sweeper {
    * `covered` is the activity this sweep reported, the new watermark; null when there was nothing new to report.
    * `rebuilt`: the state this sweep rebuilt the notes from (after a forget); a forget since then keeps them withheld.
    */
-  async #succeeded(target: Target, covered: number | null, curator: Curator, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number, rebuilt?: SweeperState): Promise<SweeperRunResult> {
+  async #succeeded(target: Target, covered: number | null, { curator, endpoint }: Sent, reply: { calls: number; tokensIn: number; tokensOut: number }, written: WriteResult, durationMs: number, rebuilt?: SweeperState): Promise<SweeperRunResult> {
     this.#paused.lift(curator.kind);
     // A kept edit whose lines moved into the manual block rewrote the file too: that is a change.
     const changed = written.overviewRewritten || written.changelog === 'appended' || written.factsAdded.length > 0;
@@ -657,6 +719,7 @@ export class Sweeper {
       lastError: null,
       lastMode: curator.kind,
       lastModel: curator.model,
+      lastEndpoint: endpoint,
       consecutiveFailures: 0,
       nextAttemptAt: null,
       tokensIn: state.tokensIn + reply.tokensIn,
@@ -695,7 +758,7 @@ export class Sweeper {
   }
 
   /** A failure never advances the watermark; it backs off exponentially and may pause the curator. */
-  async #failed(target: Target, curator: Curator, error: unknown, durationMs: number): Promise<SweeperFailure> {
+  async #failed(target: Target, { curator, endpoint }: Sent, error: unknown, durationMs: number): Promise<SweeperFailure> {
     const failure = error instanceof CuratorError ? error : null;
     const code = failure?.failure ?? 'internal';
     // Not a curator's refusal: the cause (a file or database error) is named by its code only.
@@ -717,7 +780,7 @@ export class Sweeper {
     else this.#liftAuthPause(curator.kind, failure);
     const written = await updateState(target.paths.state, (state) => {
       // Another curator's failures are not this one's: its count starts afresh.
-      const before = earnedBy(state, curator.kind, curator.model) ? state.consecutiveFailures : 0;
+      const before = earnedBy(state, { mode: curator.kind, model: curator.model, endpoint }) ? state.consecutiveFailures : 0;
       return {
         ...state,
         lastSweepAt: now,
@@ -725,6 +788,7 @@ export class Sweeper {
         lastError: { code, message },
         lastMode: curator.kind,
         lastModel: curator.model,
+        lastEndpoint: endpoint,
         consecutiveFailures: before + 1,
         nextAttemptAt: now + Math.min(base * 2 ** before, this.#o.backoffCapMs ?? 6 * 3_600_000),
       };

@@ -77,6 +77,8 @@ describe('sweeper over the gateway cache', () => {
     expect(got.changelog).toMatch(/^## 2026-11-29$/m);
     expect(got.claudeMd).toBeNull();
     expect(got.state).toMatchObject({ watermark: Date.parse('2026-11-29T09:00:04Z'), lastOutcome: 'ok', lastMode: 'offline' });
+    // The endpoint's hash decides backoffs inside the sweeper; the contract never shows it.
+    expect(got.state).not.toHaveProperty('lastEndpoint');
     expect(existsSync(join(home.dir, 'projects', got.slug, 'sweep-state.json'))).toBe(true);
     // Nothing is ever written inside the project's own folder.
     expect(readdirSync(cwd)).toEqual([]);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,56 @@ describe('a backoff belongs to the curator that earned it', () => {
     await restarted.clock.advance(MINUTE, () => restarted.sweeper.whenIdle());
     expect(fake.requests).toHaveLength(4);
     expect(state(restarted)).toMatchObject({ lastOutcome: 'ok' });
+  });
+});
+
+describe('a backoff belongs to the endpoint that earned it', () => {
+  const wrong = (dir: string, extra: Parameters<typeof harness>[1] = {}) => open(dir, { curator: 'anthropic', anthropicBaseUrl: refusing, ...extra });
+  const stateText = (h: Harness & { home: string }) => readFileSync(projectPaths(h.home, h.fixture.project.slug).state, 'utf8');
+
+  it('a fixed base URL is swept soon after failures against a wrong one, and the file never holds the URL', async () => {
+    fake.script(ok());
+    const h = wrong(home(), { schedule: true });
+    const key = h.fixture.project.projectKey;
+    for (let i = 0; i < 4; i += 1) await failure(h.sweeper.run(key, { force: true }));
+    expect(state(h)).toMatchObject({ lastOutcome: 'failed', consecutiveFailures: 4, lastError: { code: 'connection' } });
+    expect(stateText(h)).not.toContain(refusing);
+    // A config edit applied live (no pause lifted): the new endpoint owes nothing to the old one's 40 minutes.
+    h.sweeper.updateSettings({ ...h.sweeper.settings, anthropicBaseUrl: fake.url }, { liftPauses: false });
+    await h.clock.advance(30_000, () => h.sweeper.whenIdle());
+    expect(fake.requests).toHaveLength(1);
+    expect(state(h)).toMatchObject({ lastOutcome: 'ok', consecutiveFailures: 0, nextAttemptAt: null });
+    expect(stateText(h)).not.toContain(fake.url);
+  });
+
+  it('an unforced run and a restarted owner are not held either, and the new endpoint counts failures afresh', async () => {
+    const h = wrong(home());
+    const key = h.fixture.project.projectKey;
+    for (let i = 0; i < 3; i += 1) await failure(h.sweeper.run(key, { force: true }));
+    await expect(h.sweeper.run(key)).resolves.toMatchObject({ outcome: 'skipped', reason: 'backoff' });
+    h.sweeper.updateSettings({ ...h.sweeper.settings, anthropicBaseUrl: 'http://127.0.0.1:9' }, { liftPauses: false });
+    await failure(h.sweeper.run(key));
+    expect(state(h)).toMatchObject({ consecutiveFailures: 1, nextAttemptAt: h.clock.now() + 5 * MINUTE });
+    await h.sweeper.stop();
+    fake.script(ok());
+    const restarted = anthropic(h.home, { schedule: true });
+    await restarted.clock.advance(30_000, () => restarted.sweeper.whenIdle());
+    expect(fake.requests).toHaveLength(1);
+    expect(state(restarted)).toMatchObject({ lastOutcome: 'ok' });
+  });
+
+  it('the same endpoint keeps its backoff, and a state written before endpoints were recorded keeps today’s hold', async () => {
+    const h = wrong(home());
+    const key = h.fixture.project.projectKey;
+    await failure(h.sweeper.run(key, { force: true }));
+    h.sweeper.updateSettings({ ...h.sweeper.settings, timeoutMs: 6_000 }, { liftPauses: false });
+    await expect(h.sweeper.run(key)).resolves.toMatchObject({ outcome: 'skipped', reason: 'backoff' });
+    await h.sweeper.stop();
+    const file = projectPaths(h.home, h.fixture.project.slug).state;
+    const { lastEndpoint: _endpoint, ...old } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify(old));
+    const later = anthropic(h.home);
+    await expect(later.sweeper.run(key)).resolves.toMatchObject({ outcome: 'skipped', reason: 'backoff' });
   });
 });
 
