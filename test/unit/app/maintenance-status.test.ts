@@ -1,40 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { ConflictView, RegistrationStatus, Result } from '../../../core/api/index.js';
+import type { ConflictView } from '../../../core/api/index.js';
+import { failingStage, listOf, okStage, registrationStatus } from '../../support/registration-status.js';
 import { failureWords } from '../../../core/api/maintenance-words.js';
 import { StatusReporter } from '../../../core/app/reports.js';
 import { AppState } from '../../../core/app/status.js';
 import { formatApplied } from '../../../core/cli/commands/setup.js';
 
-const ok = { errorClass: null, failures: 0, lastFailureAt: null, lastSuccessAt: null, nextAttemptAt: null };
-const failing = (errorClass: string) => ({ ...ok, errorClass, failures: 3, lastFailureAt: 1 });
-
-function registration(id: string, repo: string, over: Partial<RegistrationStatus> = {}): RegistrationStatus {
-  return {
-    registrationId: id,
-    cacheUuid: `uuid-${id}`,
-    pathFingerprint: `pf_${id}`,
-    canonicalRepoId: repo,
-    aliases: [],
-    legacyIds: [],
-    policy: { sync: 'head', collections: ['issues'], rag: 'off', profile: 'default' },
-    configHash: 'c'.repeat(64),
-    enabled: true,
-    disabledReason: null,
-    state: 'ready',
-    degraded: [],
-    stages: { sync: ok, rag: ok },
-    generations: { content: 1, covered: null },
-    frontiers: [],
-    jobs: [],
-    forge: { kind: 'github', host: 'github.com' },
-    collections: [],
-    waiting: null,
-    nextRunAt: null,
-    ...over,
-  };
-}
-
-const list = (registrations: RegistrationStatus[]): Result<'Maintenance.List'> => ({ registry: { state: 'ok', reason: null, version: 2 }, registrations, conflicts: [], retired: 0, activeWriters: 0 });
+const ok = okStage;
+const failing = failingStage;
+const registration = registrationStatus;
+const list = listOf;
 
 const conflict = {
   conflictId: 'ic_1',

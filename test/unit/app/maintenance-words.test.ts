@@ -1,41 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { RegistrationStatus, Result } from '../../../core/api/index.js';
+import type { RegistrationStatus } from '../../../core/api/index.js';
 import { failureWords, frontierWords, generationWords } from '../../../core/api/maintenance-words.js';
 import { StatusReporter } from '../../../core/app/reports.js';
 import { AppState } from '../../../core/app/status.js';
 import { formatMaintenance } from '../../../core/cli/commands/service.js';
 import { summary } from '../../../renderer/src/places/maintenance/words.js';
+import { failingStage, listOf, okStage, registrationStatus } from '../../support/registration-status.js';
 
-const ok = { errorClass: null, failures: 0, lastFailureAt: null, lastSuccessAt: null, nextAttemptAt: null };
-const failing = (errorClass: string) => ({ ...ok, errorClass, failures: 3, lastFailureAt: 1, nextAttemptAt: null });
+const ok = okStage;
+const failing = (errorClass: string) => ({ ...failingStage(errorClass), nextAttemptAt: null });
+const list = listOf;
 
+/** A github.com repository not synced yet, with history backfilled. */
 function registration(over: Partial<RegistrationStatus> = {}): RegistrationStatus {
-  return {
-    registrationId: 'reg_1',
-    cacheUuid: 'uuid-1',
-    pathFingerprint: 'pf_1',
-    canonicalRepoId: 'github.com/acme/widgets',
-    aliases: [],
-    legacyIds: [],
-    policy: { sync: 'head-and-backfill', collections: ['issues'], rag: 'off', profile: 'default' },
-    configHash: 'c'.repeat(64),
-    enabled: true,
-    disabledReason: null,
-    state: 'pending',
-    degraded: [],
-    stages: { sync: ok, rag: ok },
-    generations: { content: null, covered: null },
-    frontiers: [],
-    jobs: [],
-    forge: { kind: 'github', host: 'github.com' },
-    collections: [],
-    waiting: null,
-    nextRunAt: null,
-    ...over,
-  };
+  return registrationStatus('reg_1', 'github.com/acme/widgets', { policy: { sync: 'head-and-backfill', collections: ['issues'], rag: 'off', profile: 'default' }, state: 'pending', generations: { content: null, covered: null }, ...over });
 }
-
-const list = (registrations: RegistrationStatus[]): Result<'Maintenance.List'> => ({ registry: { state: 'ok', reason: null, version: 2 }, registrations, conflicts: [], retired: 0, activeWriters: 0 });
 
 describe('a forge that answers 404 for every repository', () => {
   const enterprise = { kind: 'github' as const, host: 'ghe.example.com' };
