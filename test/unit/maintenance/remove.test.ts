@@ -1,5 +1,7 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HOME_FILES } from '../../../core/config/index.js';
 import type { Maintenance } from '../../../core/maintenance/index.js';
 import { fixture, GADGETS, WIDGETS, type Fixture } from './support.js';
 
@@ -90,9 +92,23 @@ describe('Maintenance.Remove', () => {
     expect(await m.remove({ registrationId: added.registrationId, deleteCache: true })).toMatchObject({ removed: true, cache: 'deleted' });
     expect(existsSync(file)).toBe(false);
 
+    // A cache file in Steward's own folder that two registrations use is never deleted under either.
+    const sharedFile = join(f.home.dir, HOME_FILES.caches, 'two-repos.db');
+    copyFileSync(f.cache('two.db', [{ repoId: 'github.com/acme/one', aliases: ['acme/one'] }, { repoId: 'github.com/acme/two', aliases: ['acme/two'] }]), sharedFile);
+    const one = m.enroll({ cachePath: sharedFile, repo: 'acme/one', idempotencyKey: 'one' });
+    const two = m.enroll({ cachePath: sharedFile, repo: 'acme/two', idempotencyKey: 'two' });
+    const beforeShared = readFileSync(m.store.file, 'utf8');
+    await expect(m.remove({ registrationId: one.registrationId, deleteCache: true })).rejects.toMatchObject({ code: 'invalid_params', details: { reason: 'cache_shared' } });
+    expect(readFileSync(m.store.file, 'utf8')).toBe(beforeShared);
+    expect(existsSync(sharedFile)).toBe(true);
+    // Once the other registration is gone, the file is Steward's alone to delete.
+    expect(await m.remove({ registrationId: two.registrationId })).toMatchObject({ removed: true, cache: 'kept' });
+    expect(await m.remove({ registrationId: one.registrationId, deleteCache: true })).toMatchObject({ removed: true, cache: 'deleted', cacheCreatedBySteward: true });
+    expect(existsSync(sharedFile)).toBe(false);
+
     // Removing one of two registrations on one user cache keeps it for the other.
     await m.remove({ registrationId: g.registrationId });
     expect(existsSync(own)).toBe(true);
-    expect(m.list()).toMatchObject({ retired: 2, registrations: [{ registrationId: w.registrationId }] });
+    expect(m.list()).toMatchObject({ retired: 4, registrations: [{ registrationId: w.registrationId }] });
   });
 });
