@@ -61,8 +61,16 @@ export class WriterAdmission {
   }
 }
 
+/** What each writer is doing, in the words a person reads in a refusal. */
+const WORK_WORDS: Record<WriterKind, string> = {
+  sync: 'syncing this cache with its forge',
+  rag: 'indexing this cache for search',
+  repository_documents: 'reading local documents into this cache',
+  admin: 'applying another change to this cache (a conflict resolution or a removal)',
+};
+
 function busy(activeKind: WriterKind, requestedKind: WriterKind): StewardError {
-  return new StewardError('cache_writer_busy', `Another ${activeKind.replace('_', ' ')} writer is active on this cache; retry once it has finished.`, {
+  return new StewardError('cache_writer_busy', `Steward is ${WORK_WORDS[activeKind]} right now; try again once that has finished (steward service maintenance shows its progress).`, {
     activeWriter: activeKind,
     requestedWriter: requestedKind,
   });

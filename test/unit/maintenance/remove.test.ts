@@ -60,7 +60,7 @@ describe('Maintenance.Remove', () => {
     const running = m.reconcileNow(w.registrationId);
     await new Promise((r) => setTimeout(r, 20));
     expect(m.admission.isActive(w.cacheUuid)).toBe(true);
-    await expect(m.remove({ registrationId: w.registrationId })).rejects.toMatchObject({ code: 'cache_writer_busy' });
+    await expect(m.remove({ registrationId: w.registrationId })).rejects.toMatchObject({ code: 'cache_writer_busy', message: expect.stringContaining('Steward is syncing this cache with its forge right now') });
     expect(m.list()).toMatchObject({ retired: 0, registrations: [{ registrationId: w.registrationId }] });
     release();
     await running;
