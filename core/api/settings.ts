@@ -19,6 +19,8 @@ const apiKey = z
 export const ApiKeyPresence = z.strictObject({ present: z.boolean(), source: keySource, envVar: z.string() });
 
 export const SweeperSettingsView = z.strictObject({
+  /** Whether notes are curated at all (config.json's sweeper.enabled); optional for older owners. */
+  enabled: z.boolean().optional(),
   curator,
   model: z.string(),
   baseUrl: z.string().nullable(),

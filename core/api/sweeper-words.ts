@@ -33,3 +33,22 @@ export const SWEEP_OUTCOME_WORDS: Readonly<Record<string, string>> = {
   failed: 'failed',
   paused: 'paused',
 };
+
+/**
+ * Why a project's last sweep failed, by its error code, in words that name no endpoint: a failure's
+ * own message names the model's host, which a list of every project has no business repeating.
+ */
+export const SWEEP_FAILURE_WORDS: Readonly<Record<string, string>> = {
+  timeout: 'the model did not answer in time',
+  connection: 'the model could not be reached',
+  spend_limit: 'the model provider refused for billing or spend limits',
+  auth: 'the model provider refused the credentials',
+  http: 'the model answered with an error',
+  truncated: 'the model stopped at its output limit',
+  refusal: 'the model refused',
+  format: 'the model did not answer in the form the notes need',
+};
+
+export function sweepFailureWords(code: string | null | undefined): string {
+  return SWEEP_FAILURE_WORDS[code ?? ''] ?? 'the sweep failed';
+}

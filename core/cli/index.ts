@@ -11,6 +11,7 @@ import { registerCache } from './commands/cache.js';
 import { registerMaintenance } from './commands/maintenance.js';
 import { registerRag } from './commands/setup.js';
 import { registerStop } from './commands/stop.js';
+import { registerPause } from './commands/pause.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerService } from './commands/service.js';
 import { registerSweeper } from './commands/sweeper.js';
@@ -52,6 +53,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   };
   registerServe(program, io, run);
   registerStop(program, io, run);
+  registerPause(program, io, run);
   registerInfo(program, io, run);
   registerOpen(program, io, run);
   registerToken(program, io, run);

@@ -50,6 +50,7 @@ function settingsView(sweeper: Sweeper, ring: KeyRing) {
   const store = ring.store;
   return {
     sweeper: {
+      enabled: s.enabled,
       curator: s.curator,
       model: s.model,
       baseUrl: s.baseUrl ?? null,
