@@ -22,9 +22,10 @@ export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResul
 export { FORCEABLE_SKIPS, SWEEP_FAILURE_WORDS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, sweepFailureWords, sweepSkipWords } from './sweeper-words.js';
 export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport, CacheStats } from './cache.js';
-export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';
+export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, DocumentSource, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
+export { CHECKED_OUT_REF, DOCUMENT_SOURCES_LIMIT, folderWords, WORKTREE_REF } from './document-sources.js';
 export { RepositoryHit, RepositorySearchResult, SEARCH_DEGRADED, DEGRADED_TEXT, degradedText, type SearchDegraded } from './repository.js';
 export { indexingNote, type IndexingFigure } from './indexing-words.js';
 export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, type SearchApp } from './search.js';

@@ -33,11 +33,14 @@ const FIXED: Readonly<Record<string, string>> = {
 const API_ROOTS: Readonly<Record<string, { name: string; root: string }>> = { github: { name: 'GitHub Enterprise', root: '/api/v3' }, gitea: { name: 'Gitea', root: '/api/v1' } };
 
 /**
- * A 404 from the forge. On github.com or gitcode.com the base URL is Steward's own, so it is the name;
- * on a self-hosted forge a base URL without its API root (`https://HOST` for `https://HOST/api/v3`)
- * answers 404 for every repository and looks the same, so the words say which root that forge needs.
+ * A 404 from the forge for the repository. `forge_not_found`: Steward asked the base URL's root and it
+ * answered as an API root, so the base URL is right and only the owner or name can be wrong.
+ * `forge_not_found_unchecked`: the root could not be asked (no answer, a refusal). On github.com or
+ * gitcode.com the base URL is Steward's own; on a self-hosted forge a base URL without its API root
+ * (`https://HOST` for `https://HOST/api/v3`) answers 404 too, so then the words say which root it needs.
  */
-function notFoundWords(forge: { kind: string; host?: string } | null | undefined): string {
+function notFoundWords(rootChecked: boolean, forge: { kind: string; host?: string } | null | undefined): string {
+  if (rootChecked) return 'the forge has no such repository (check the owner and name; the base URL answers as the forge API)';
   const root = API_ROOTS[forge?.kind ?? ''];
   if (!root || !forge?.host || forge.host === 'github.com') return 'the forge has no such repository (check the name and the base URL)';
   return `the forge has no such repository: check the name, then check --base-url: ${root.name} needs https://${forge.host}${root.root}`;
@@ -65,7 +68,7 @@ function apiRootWords(forge: { kind: string; host?: string } | null | undefined)
  * `forge_unauthorized` names the secret that holds this forge's token. Unknown classes read as words.
  */
 export function failureWords(errorClass: string, forge?: { kind: string; host?: string } | null): string {
-  if (errorClass === 'forge_not_found') return notFoundWords(forge);
+  if (errorClass === 'forge_not_found' || errorClass === 'forge_not_found_unchecked') return notFoundWords(errorClass === 'forge_not_found', forge);
   if (errorClass === 'forge_api_root') return apiRootWords(forge);
   if (errorClass === 'forge_unauthorized') return `the forge refused the token: set a new one with \`steward secrets set ${tokenNameOf(forge)}\``;
   if (errorClass === 'token_missing') return `no token is stored: store one with \`steward secrets set ${tokenNameOf(forge)}\``;
@@ -159,3 +162,19 @@ export function policyWords(policy: { sync: string; rag: string; profile: string
 
 /** What every surface (CLI, MCP, panel) says of a repository search whose hits contain none of the query's words. */
 export const CLOSEST_IN_MEANING = 'No items contain these words; these are the closest in meaning.';
+
+/**
+ * Why a repository search used words only (Repository.Search's `degraded`), one clause per reason: the
+ * one table every surface words it from. The CLI and MCP say it after "Words only:", the panel as its own
+ * sentence; each adds the command that turns indexing on when the result carries one (`remedy`, which
+ * names the repository). The contract's `DEGRADED_TEXT` types it against the reasons, so none is missed.
+ */
+export const WORDS_ONLY_REASONS = {
+  no_embedder: "this repository's profile has no embedder",
+  not_indexed: 'nothing is indexed by meaning yet; the first index run has not finished',
+  rag_off: 'search indexing is off for this repository',
+  profile_changed: 'the embedding profile changed; search by meaning resumes once the new profile has indexed',
+  not_covered: 'content changed since the last index run; search by meaning resumes after the next one',
+  boundary_refused: "this profile would send text beyond what this repository's policy allows",
+  embedder_unavailable: 'the embedder did not answer this query',
+} as const;

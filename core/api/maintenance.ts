@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOCUMENT_SOURCES_LIMIT } from './document-sources.js';
 import { COLLECTIONS, DATA_BOUNDARIES, EFFECT_CLASSES, EMBEDDING_BOUNDARIES, FORGE_KINDS, LANES, RAG_MODES, SETUP_STATUSES, STAGES, SYNC_MODES } from './lists.js';
 import { ConflictView } from './conflicts.js';
 import { IdempotencyKey, RepoId } from './ids.js';
@@ -158,7 +159,9 @@ const SourceRef = z
   .max(300)
   .refine((ref) => !ref.startsWith('-'), 'a ref may not start with "-"');
 
-const DocumentSources = z.array(z.strictObject({ kind: z.enum(['git', 'worktree']), ref: SourceRef, root: z.string().min(1).max(4096) })).max(32);
+export const DocumentSource = z.strictObject({ kind: z.enum(['git', 'worktree']), ref: SourceRef, root: z.string().min(1).max(4096) });
+export type DocumentSource = z.infer<typeof DocumentSource>;
+const DocumentSources = z.array(DocumentSource).max(DOCUMENT_SOURCES_LIMIT);
 
 const Forge = z.enum(FORGE_KINDS);
 const BaseUrl = z.string().min(1).max(2_000);
@@ -179,6 +182,12 @@ export const SetupRequest = z.strictObject({
   serviceInstall: z.boolean().optional(),
   /** Plan a model download the profile needs (the default); false makes a missing model a blocker (`--no-model-download`). */
   modelDownload: z.boolean().optional(),
+  /**
+   * Local document folders of a repository being added, as `Maintenance.Add` takes them; each is
+   * checked (a folder, in a git work tree, a ref git reads as one) before anything is planned. A
+   * person's input only: plans count them, never name them, and an agent's request may not carry them.
+   */
+  sources: DocumentSources.optional(),
 });
 export type SetupRequest = z.infer<typeof SetupRequest>;
 
@@ -244,6 +253,8 @@ export const SetupApplied = z.strictObject({
   modelDownloaded: z.boolean(),
   /** The embedding smoke request that ran before enrollment (null when RAG is off). */
   smoke: z.strictObject({ provider: z.string(), dimensions: z.number().int() }).nullable(),
+  /** How many local document folders the registration reads: counted, never named. */
+  documentFolders: z.number().int(),
   registration: RegistrationStatus,
 });
 export type SetupApplied = z.infer<typeof SetupApplied>;
@@ -251,7 +262,8 @@ export type SetupApplied = z.infer<typeof SetupApplied>;
 /** A plan an agent asked to apply that needs a person: kept by the owner until confirmed or dismissed. */
 export const WaitingPlan = z.strictObject({
   waitingId: z.string(),
-  request: SetupRequest,
+  /** Never with document folders: a waiting plan is read by the panel and survives in a file, so it holds no path. */
+  request: SetupRequest.omit({ sources: true }),
   repo: z.string(),
   askedAt: z.number().int(),
   /** The effects only a person may confirm, in words. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RepoId } from './ids.js';
 import { COLLECTIONS } from './lists.js';
+import { WORDS_ONLY_REASONS } from './maintenance-words.js';
 
 /**
  * Retrieval over repository caches (spec 004's RAG half). Hits carry what a person or agent reads —
@@ -26,17 +27,8 @@ export const SEARCH_DEGRADED = [
 ] as const;
 export type SearchDegraded = (typeof SEARCH_DEGRADED)[number];
 
-/** Each reason in the words a person reads (the CLI and MCP; the panel keeps its own copy of these words). */
-export const DEGRADED_TEXT: Record<SearchDegraded, string> = {
-  no_embedder: 'this repository is searched by words only (its profile has no embedder)',
-  not_indexed: 'nothing is indexed by meaning yet; the first index run has not finished',
-  // The command that turns it on names the repository: it comes with the result as `remedy`.
-  rag_off: 'search indexing is off for this repository',
-  profile_changed: 'the embedding profile changed; search by meaning resumes once the new profile has indexed',
-  not_covered: 'content changed since the last index run; search by meaning resumes after the next one',
-  boundary_refused: "the profile's data boundary is wider than this registration allows",
-  embedder_unavailable: 'the embedder did not answer this query',
-};
+/** Each reason in the words a person reads: the one table in maintenance-words.ts, which the panel loads too. */
+export const DEGRADED_TEXT: Readonly<Record<SearchDegraded, string>> = WORDS_ONLY_REASONS;
 
 export const RepositoryHit = z.strictObject({
   collection: z.string(),

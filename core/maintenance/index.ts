@@ -5,6 +5,7 @@ export { WriterAdmission } from './admission.js';
 export { createRepositoryCache } from './cache.js';
 export { syncStage } from './stages.js';
 export { type Registration } from './schema.js';
+export { distinctSources, gitSource, SourceProblemError, worktreeSource, type SourceProblem } from './sources.js';
 export { operationKeyOf, planReadOnly, providerFacts, snapshotsOf, setupStatusOf, type PlanFacts, type ModelState } from './plan/index.js';
 export { maintenanceHandlers, scheduleReconcile } from './handlers.js';
 export { ragStage, RepositorySearch, repositoryHandlers, profileDeps, type RagStage } from './rag/index.js';

@@ -55,6 +55,41 @@ export const SweeperState = z.object({
 });
 export type SweeperState = z.infer<typeof SweeperState>;
 
+/** An address with no name around it to tell it by: IPv4, IPv6 (bracketed or as Node prints it) or a name with a port, each port optional where the form allows. */
+const ADDRESS = String.raw`\[[0-9a-f:.]+\](?::\d{1,5})?|\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,5}|[a-z0-9-]*[a-z][a-z0-9-]*:\d{1,5}`;
+/** A host as a curator's message names it: an address, localhost, or a name with a dot (api.example.com). */
+const HOST = String.raw`${ADDRESS}|(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d{1,5})?`;
+/** "… at api.example.com …", "… for 127.0.0.1:11434: …": where the message says it tried, dropped with its preposition. */
+const AT_HOST = new RegExp(String.raw`\s(?:at|for)\s(?:${HOST})(?=[\s:;,.)]|$)`, 'gi');
+const URL_ANY = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)"']+/gi;
+/** The host a failed name lookup names (`getaddrinfo ENOTFOUND ollama.lan`). */
+const LOOKED_UP = /(?<=\b(?:ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL)\s)[^\s)"']+/g;
+/** An address anywhere else; a bare name with a dot is left (a model name, OVERVIEW.md), only the forms above go. */
+const ADDRESS_ANY = new RegExp(String.raw`(?<![\w.:-])(?:${ADDRESS})(?![\w.:-]*[\w-])`, 'gi');
+/** An absolute, home or Windows path: starts a word, and holds something after its first separator. */
+const PATH_ANY = /(?<=^|[\s("'=])(?:~|[a-z]:)?[\\/][^\s)"']+/gi;
+
+/**
+ * A failure's message as sweep-state.json may keep it: status never says where the curator endpoint is
+ * (its host and port, a URL) nor a path; what failed and its HTTP status stay. Applied as the file is
+ * written and as it is read, so a file written before this rule shows no address either.
+ */
+export function withoutAddresses(message: string): string {
+  return message
+    .replace(AT_HOST, '')
+    .replace(URL_ANY, '(an address)')
+    .replace(LOOKED_UP, '(an address)')
+    .replace(PATH_ANY, '(a path)')
+    .replace(ADDRESS_ANY, '(an address)');
+}
+
+function cleanError(state: SweeperState): SweeperState {
+  const error = state.lastError;
+  if (!error) return state;
+  const message = withoutAddresses(error.message);
+  return message === error.message ? state : { ...state, lastError: { ...error, message } };
+}
+
 /** A base URL as sweep-state.json names it: 12 hex of its SHA-256, so the file never holds the URL. */
 export function endpointHash(url: string): string {
   return createHash('sha256').update(url).digest('hex').slice(0, 12);
@@ -117,8 +152,11 @@ function readFromDisk(file: string, logger: Logger | undefined, now: number): Sw
     return { ...emptyState(), scratch: true, degraded: { code: 'state_unreadable', since: now, keptAs: null, scratch: 'assumed' } };
   }
   const parsed = SweeperState.safeParse(parseJson(text));
-  if (parsed.success) return parsed.data;
-  return recoverCorrupt(file, text, logger, now);
+  if (!parsed.success) return recoverCorrupt(file, text, logger, now);
+  const clean = cleanError(parsed.data);
+  // A file written before addresses were kept out is written again without them.
+  if (clean !== parsed.data) enqueue(file, clean).catch((error: unknown) => logger?.warn('sweep state could not be rewritten without addresses', { code: errorCode(error) }));
+  return clean;
 }
 
 function parseJson(text: string): unknown {
@@ -149,7 +187,8 @@ export async function updateState(file: string, change: (state: SweeperState) =>
   return enqueue(key, change(readState(key, logger)));
 }
 
-function enqueue(key: string, next: SweeperState): Promise<SweeperState> {
+function enqueue(key: string, change: SweeperState): Promise<SweeperState> {
+  const next = cleanError(change);
   pending.set(key, next);
   const written = queueWrite(key, () => persist(key, next)).finally(() => {
     if (pending.get(key) === next) pending.delete(key);

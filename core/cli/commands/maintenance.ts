@@ -77,7 +77,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
         if (!(FORGE_KINDS as readonly string[]).includes(options.forge)) throw new UsageError(`--forge must be ${FORGE_KINDS.join(', ')}`);
         if (options.forge === 'gitea' && !options.baseUrl) throw new UsageError('a Gitea or Forgejo forge needs --base-url https://HOST/api/v1');
         const policy = policyOf(options);
-        const sources = documentSourcesOf(options);
+        const sources = await documentSourcesOf(options);
         const result = await withClient(io, (c) =>
           c.call('Maintenance.Add', {
             repo: options.repo,
@@ -170,7 +170,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
         const format = formatOption(options.format, options.json);
         const policy = policyOf(options);
         const config = options.config ? readSnapshot(options.config) : undefined;
-        const sources = documentSourcesOf(options);
+        const sources = await documentSourcesOf(options);
         const result = await withClient(io, (c) =>
           c.call('Maintenance.Enroll', {
             cachePath: resolve(options.cache),

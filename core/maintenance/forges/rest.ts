@@ -115,7 +115,10 @@ export class RestForge implements Forge {
 
   /** A repository request answered 404: a repository the forge does not know, or no API root at all. */
   async #notFound(signal: AbortSignal): Promise<ForgeError> {
-    if ((await this.#isApiRoot(signal)) === false) return this.#wrongRoot();
+    const root = await this.#isApiRoot(signal);
+    if (root === false) return this.#wrongRoot();
+    // Whether the root answered is what tells the person if the base URL can be the mistake.
+    if (root === null) return new ForgeError('forge_not_found_unchecked', 'The forge does not know this repository; its root could not be checked.');
     return new ForgeError('forge_not_found', 'The forge does not know this repository.');
   }
 

@@ -136,9 +136,11 @@ export interface Forge {
  * A typed failure of a forge call; `errorClass` is what status and logs carry, never a message.
  * `forge_api_root`: the base URL answers, but is not the forge's API root (a web host without its
  * `/api/v3` or `/api/v1`), so every repository reads as missing: a setting only the person can fix.
+ * `forge_not_found`: the repository is missing and the root answered as an API root;
+ * `forge_not_found_unchecked`: missing, and the root could not be checked (the base URL may be wrong).
  */
 export class ForgeError extends Error {
-  readonly errorClass: 'forge_unavailable' | 'forge_malformed' | 'forge_unauthorized' | 'forge_not_found' | 'forge_api_root' | 'forge_refused' | 'wiki_unavailable';
+  readonly errorClass: 'forge_unavailable' | 'forge_malformed' | 'forge_unauthorized' | 'forge_not_found' | 'forge_not_found_unchecked' | 'forge_api_root' | 'forge_refused' | 'wiki_unavailable';
 
   constructor(errorClass: ForgeError['errorClass'], message: string) {
     super(message);

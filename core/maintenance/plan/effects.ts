@@ -1,4 +1,4 @@
-import type { DataBoundary, SetupEffect } from '../../api/index.js';
+import { folderWords, type DataBoundary, type SetupEffect } from '../../api/index.js';
 import type { ConfigSnapshot, Policy } from '../schema.js';
 import type { ModelState } from './facts.js';
 
@@ -20,6 +20,8 @@ export interface EffectInputs {
   /** Start at login is planned: it is off, supported here, and the request did not leave it out. */
   installLogin: boolean;
   download: boolean;
+  /** Local document folders a new registration reads: counted, never named. */
+  documentFolders: number;
 }
 
 const COLLECTION_WORDS: Record<string, string> = {
@@ -51,7 +53,8 @@ const effect = (cls: SetupEffect['class'], description: string, needsPerson = fa
 function configWrites(i: EffectInputs): SetupEffect[] {
   const { previous, policy, repo } = i;
   if (i.action === 'create') {
-    return [effect('local_config_write', `Creates a new repository cache for ${repo} in Steward's data folder and registers it for maintenance (${SYNC_WORDS[policy.sync]}; ${collectionsWords(policy.collections)}; search indexing ${policy.rag === 'maintain' ? `on, profile ${policy.profile}` : 'off'}).`)];
+    const documents = i.documentFolders > 0 ? `; ${folderWords(i.documentFolders)}` : '';
+    return [effect('local_config_write', `Creates a new repository cache for ${repo} in Steward's data folder and registers it for maintenance (${SYNC_WORDS[policy.sync]}; ${collectionsWords(policy.collections)}${documents}; search indexing ${policy.rag === 'maintain' ? `on, profile ${policy.profile}` : 'off'}).`)];
   }
   if (!previous) return [];
   const out: SetupEffect[] = [];
@@ -89,7 +92,7 @@ function providerEffects(i: EffectInputs): SetupEffect[] {
     out.push(
       effect(
         'provider_data_transfer',
-        `Sends the text of ${i.repo}'s ${collectionsWords(i.policy.collections)} to the ${provider} embedding server${where} (${BOUNDARY_WORDS[i.boundary.boundary]}) to index it, starting with one short test request.`,
+        `Sends the text of ${i.repo}'s ${collectionsWords([...i.policy.collections, ...(i.documentFolders > 0 ? ['local documents'] : [])])} to the ${provider} embedding server${where} (${BOUNDARY_WORDS[i.boundary.boundary]}) to index it, starting with one short test request.`,
         remote,
       ),
     );
@@ -106,6 +109,7 @@ function jobs(i: EffectInputs): SetupEffect[] {
     out.push(effect('job_enqueue', `Refreshes recent changes of ${collectionsWords(forgeCollections)}${from} now, then on every maintenance pass.`));
     if (i.policy.sync === 'head-and-backfill') out.push(effect('job_enqueue', 'Reads older history in bounded windows in the background; the cache says when it is complete, not before.'));
   }
+  if (i.documentFolders > 0) out.push(effect('job_enqueue', `Reads the documents of ${folderWords(i.documentFolders)} on this computer now, then on every maintenance pass; the folders stay where they are.`));
   if (i.policy.rag === 'maintain') {
     const place = i.snapshot.embedding.provider === 'none' ? 'for search by words' : `with profile ${i.policy.profile} (${i.snapshot.embedding.provider}, ${i.snapshot.embedding.model})`;
     out.push(effect('job_enqueue', `Indexes the cache ${place} after each sync.`));

@@ -1,4 +1,4 @@
-import { isErrorCode, methods, PROTOCOL_VERSION, StewardError, type ParsedParams, type ReconcileResult, type SetupApplied, type SetupBlocker, type SetupEffect, type SetupPlan, type SetupRequest, type WaitingPlan } from '../../api/index.js';
+import { isErrorCode, methods, PROTOCOL_VERSION, StewardError, type DocumentSource, type ParsedParams, type ReconcileResult, type SetupApplied, type SetupBlocker, type SetupEffect, type SetupPlan, type SetupRequest, type WaitingPlan } from '../../api/index.js';
 import type { Enrollment, EnrollResult } from '../enrollment.js';
 import { TOKEN_NAMES } from '../forges/index.js';
 import { hashOf, opaqueId } from '../hashing.js';
@@ -6,6 +6,7 @@ import { configHashOf, policyHashOf } from '../identity.js';
 import { replayReceipt } from '../receipts.js';
 import type { Room } from '../room.js';
 import type { Conflict, Registration } from '../schema.js';
+import { checkSource, distinctSources, SourceProblemError, type SourceProblem } from '../sources.js';
 import { registrationStatus } from '../status.js';
 import { effectsOf, listWords, type PlanAction } from './effects.js';
 import type { ModelState, PlanFacts } from './facts.js';
@@ -18,10 +19,13 @@ export type ApplyParams = ParsedParams<'Maintenance.Apply'>;
 /** Bumped when what a plan covers changes, so a plan made by an older Steward is never applied by a newer one. */
 const SETUP_PLAN_VERSION = 1;
 
+/** A resolved request with its document folders checked (real roots: private, never in a plan). */
+type Checked = Resolved & { sources: DocumentSource[] };
+
 /** A rendered plan with the private parts apply needs (the registration, the snapshot, what to perform). */
 interface Rendered {
   plan: SetupPlan;
-  resolved: Resolved;
+  resolved: Checked;
   installLogin: boolean;
   download: boolean;
 }
@@ -72,8 +76,31 @@ function heldBlocker(conflict: Conflict, repo: string): SetupBlocker {
   };
 }
 
+/** Why a document folder was refused, in words a person reads beside the field; never the path (it is theirs). */
+const SOURCE_PROBLEM_WORDS: Record<SourceProblem, (ref: string | null) => string> = {
+  git_missing: () => 'Document folders are read with git, and git is not on PATH.',
+  no_folder: () => 'There is no folder there.',
+  not_folder: () => 'That is a file, not a folder.',
+  not_work_tree: () => "That folder is not inside a git work tree, and Steward lists a folder's documents with git: run `git init` in it (nothing needs to be committed), or add it as a git repository.",
+  not_repository: () => 'That folder is not a git repository.',
+  bad_ref: (ref) => `${JSON.stringify(ref)} is not a ref.`,
+  no_commit: (ref) => `The repository has no commit at ${JSON.stringify(ref)}.`,
+};
+
+/** A refused document folder as a typed error naming the field it came from (`sources.N.root` or `sources.N.ref`). */
+function sourceRefusal(error: SourceProblemError, index: number): StewardError {
+  const field = error.problem === 'bad_ref' || error.problem === 'no_commit' ? 'ref' : 'root';
+  const words = SOURCE_PROBLEM_WORDS[error.problem](error.ref);
+  return new StewardError('invalid_params', `Document folder ${index + 1}: ${words}`, { fields: { [`sources.${index}.${field}`]: { message: words } }, problem: error.problem });
+}
+
+/** A refusal of the request's folders as a whole, named on the `sources` field as the panel's other forms name theirs. */
+function sourcesRefusal(message: string): StewardError {
+  return new StewardError('invalid_params', message, { fields: { sources: { message } } });
+}
+
 /** Everything a plan depends on except whether an owner must be started: equal bases are the same plan. */
-function basisOf(resolved: Resolved, seen: Survey): string {
+function basisOf(resolved: Resolved, seen: Survey, sources: readonly string[]): string {
   const r = seen.existing;
   return hashOf({
     v: SETUP_PLAN_VERSION,
@@ -90,6 +117,7 @@ function basisOf(resolved: Resolved, seen: Survey): string {
     installLogin: seen.installLogin,
     download: seen.download,
     blocker: seen.blocker?.code ?? null,
+    ...(sources.length > 0 ? { sources } : {}),
   });
 }
 
@@ -115,7 +143,7 @@ export function operationKeyOf(planId: string): string {
 }
 
 /** What the receipt of a setup covers: the request, not what the registry became, so a replay is recognised after it applied. */
-function requestHashOf(resolved: Resolved, request: SetupRequest): string {
+function requestHashOf(resolved: Resolved, request: SetupRequest, sources: readonly string[]): string {
   const policy: Record<string, unknown> = Object.fromEntries(Object.entries(request.policy ?? {}).filter(([, v]) => v !== undefined));
   if (Array.isArray(policy.collections)) policy.collections = [...(policy.collections as string[])].sort();
   return hashOf({
@@ -125,6 +153,8 @@ function requestHashOf(resolved: Resolved, request: SetupRequest): string {
     configHash: configHashOf(resolved.snapshot),
     serviceInstall: request.serviceInstall !== false,
     modelDownload: request.modelDownload !== false,
+    // Only when given, so the receipts of setups without folders still replay.
+    ...(sources.length > 0 ? { sources } : {}),
   });
 }
 
@@ -157,8 +187,32 @@ export class Setup {
     return (await this.#render(request, signal)).plan;
   }
 
-  async #render(request: SetupRequest, signal?: AbortSignal): Promise<Rendered> {
+  /** The request against the registry, with its document folders checked; a refused folder is invalid_params naming its field. */
+  async #resolve(request: SetupRequest): Promise<Checked> {
     const resolved = resolveRequest(this.#room.store.current(), request, this.#facts.profiles.profiles(), (s) => this.#facts.profiles.boundary(s).boundary);
+    const asked = request.sources ?? [];
+    const sources: DocumentSource[] = [];
+    for (const [index, s] of asked.entries()) {
+      try {
+        sources.push(await checkSource(s));
+      } catch (error) {
+        throw error instanceof SourceProblemError ? sourceRefusal(error, index) : error;
+      }
+    }
+    return { ...resolved, sources: distinctSources(sources) };
+  }
+
+  /** What a plan and a receipt know of the folders: their kind, ref and path fingerprint, never the path. */
+  #sourceKeys(sources: readonly DocumentSource[]): string[] {
+    return sources.map((s) => `${s.kind}:${s.ref}:${this.#room.fingerprint(s.root)}`).sort();
+  }
+
+  async #render(request: SetupRequest, signal?: AbortSignal, checked?: Checked): Promise<Rendered> {
+    const resolved = checked ?? (await this.#resolve(request));
+    // After the replay check of an apply: the same key still replays the setup that added them.
+    if (resolved.sources.length > 0 && resolved.target.kind !== 'new') {
+      throw sourcesRefusal(`${resolved.repo} is already maintained; its document folders are chosen when it is added, so leave Local documents empty to change its policy.`);
+    }
     const seen = await this.#survey(resolved, request, signal);
     const { existing, forge, boundary, blocker, action } = seen;
     const { policy, snapshot, repo } = resolved;
@@ -175,8 +229,9 @@ export class Setup {
       ownerRunning: this.#facts.service.ownerRunning,
       installLogin: seen.installLogin,
       download: seen.download,
+      documentFolders: resolved.sources.length,
     });
-    const basis = basisOf(resolved, seen);
+    const basis = basisOf(resolved, seen, this.#sourceKeys(resolved.sources));
     const planId = planIdOf(basis, this.#facts.service.ownerRunning);
     const changes = action !== 'none' || effects.some((e) => e.class !== 'inspect' && e.class !== 'job_enqueue');
     const status = blocker ? 'blocked' : changes ? 'confirmation_required' : setupStatusOf(registrationStatus(existing!, this.#room.store.current().jobs, this.#room.clock()));
@@ -308,11 +363,15 @@ export class Setup {
     | { replayed: true; enrolled: EnrollResult }
     | { replayed: false; planId: string; enrolled: EnrollResult & { cacheCreated: boolean }; performed: { serviceInstalled: boolean; modelDownloaded: boolean; smoke: SetupApplied['smoke'] } }
   > {
-    const resolved = resolveRequest(this.#room.store.current(), params, this.#facts.profiles.profiles(), (s) => this.#facts.profiles.boundary(s).boundary);
-    const requestHash = requestHashOf(resolved, params);
+    // Folders are a person's input: an agent names repositories, never paths (and its waiting plans hold none).
+    if (params.confirmedBy === 'agent' && (params.sources?.length ?? 0) > 0) {
+      throw sourcesRefusal('An agent may not add local document folders; a person adds them in the panel or with `steward maintenance add --docs`.');
+    }
+    const resolved = await this.#resolve(params);
+    const requestHash = requestHashOf(resolved, params, this.#sourceKeys(resolved.sources));
     const replay = replayReceipt(this.#room.store.current(), params.idempotencyKey, 'setup', requestHash);
     if (replay) return { replayed: true, enrolled: methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true }) };
-    const rendered = await this.#render(params, signal);
+    const rendered = await this.#render(params, signal, resolved);
     const { plan } = rendered;
     if (!confirms(params, plan, this.#facts.service.ownerRunning)) throw new StewardError('stale_plan', 'Something changed after the plan was made (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: plan.planId });
     if (plan.blocker) throw new StewardError(isErrorCode(plan.blocker.code) ? plan.blocker.code : 'internal', plan.blocker.message, { remediation: plan.blocker.remediation });
@@ -380,11 +439,12 @@ export class Setup {
 
   /** The registry mutation and its receipt, in one atomic write. */
   #enroll(rendered: Rendered, params: ApplyParams, requestHash: string): EnrollResult & { cacheCreated: boolean } {
-    const { target, policy, snapshot } = rendered.resolved;
+    const { target, policy, snapshot, sources } = rendered.resolved;
     const receipt = { key: params.idempotencyKey, requestHash };
     if (target.kind === 'new') {
       const { file, cacheCreated } = this.#enrollment.createKeyedCache(target, params.idempotencyKey);
-      const result = this.#enrollment.enroll({ cachePath: file, repo: target.alias, policy, config: snapshot, idempotencyKey: params.idempotencyKey }, { operation: 'setup', requestHash });
+      const enroll = { cachePath: file, repo: target.alias, policy, config: snapshot, ...(sources.length > 0 ? { sources } : {}), idempotencyKey: params.idempotencyKey };
+      const result = this.#enrollment.enroll(enroll, { operation: 'setup', requestHash });
       return { ...result, cacheCreated };
     }
     if (target.kind !== 'existing') throw new StewardError('stale_plan', 'The repository changed after the plan was made. Plan again.');
@@ -428,13 +488,14 @@ export class Setup {
       detached: params.detach === true,
       history: historyOf(registration),
       ...performed,
+      documentFolders: r.sources.length,
       registration,
     };
   }
 
   #remember(request: SetupRequest, plan: SetupPlan, needs: string[]): void {
     const waitingId = opaqueId('wait', [plan.repo, plan.policy, plan.registrationId], 12);
-    const clean: SetupRequest = Object.fromEntries(Object.entries(request).filter(([k]) => !['planId', 'idempotencyKey', 'confirmedBy', 'detach'].includes(k)));
+    const clean: WaitingPlan['request'] = Object.fromEntries(Object.entries(request).filter(([k]) => !['planId', 'idempotencyKey', 'confirmedBy', 'detach', 'sources'].includes(k)));
     this.#waiting.record({ waitingId, request: clean, repo: plan.repo, askedAt: this.#room.clock(), needs });
     this.#onWaiting();
   }

@@ -1,4 +1,4 @@
-import type { RegistrationStatus, SetupPlan, SetupRequest, SetupStatus } from '../../api/index.js';
+import { CHECKED_OUT_REF, type RegistrationStatus, type SetupPlan, type SetupRequest, type SetupStatus } from '../../api/index.js';
 
 /** A registration's lifecycle state in the setup surface's words (spec 004: ready, refreshing, indexing, backfilling, blocked). */
 export function setupStatusOf(r: RegistrationStatus): SetupStatus {
@@ -35,6 +35,7 @@ function shellWord(value: string): string {
  * effective policy spelt out (so it cannot drift with defaults), and an idempotency key.
  */
 export function handoffOf(request: SetupRequest, policy: SetupPlan['policy'], idempotencyKey: string): string {
+  if ((request.sources?.length ?? 0) > 0) return addHandoffOf(request, policy, idempotencyKey);
   const args = ['steward', 'maintenance', 'enable'];
   if (request.registrationId !== undefined) args.push('--registration', request.registrationId);
   else {
@@ -46,5 +47,19 @@ export function handoffOf(request: SetupRequest, policy: SetupPlan['policy'], id
   if (request.serviceInstall === false) args.push('--no-service-install');
   if (request.modelDownload === false) args.push('--no-model-download');
   args.push('--yes', '--idempotency-key', idempotencyKey);
+  return args.map(shellWord).join(' ');
+}
+
+/**
+ * A plan with local document folders: `enable` takes no folders, so the terminal's form is `add`,
+ * with a placeholder where each folder goes. A plan never holds a path, not even the person's own.
+ */
+function addHandoffOf(request: SetupRequest, policy: SetupPlan['policy'], idempotencyKey: string): string {
+  const args = ['steward', 'maintenance', 'add', '--repo', request.repo ?? ''];
+  if (request.forge !== undefined && request.forge !== 'github') args.push('--forge', request.forge);
+  if (request.baseUrl !== undefined) args.push('--base-url', request.baseUrl);
+  args.push('--sync', policy.sync, '--collections', policy.collections.join(','), '--rag', policy.rag, '--profile', policy.profile);
+  for (const s of request.sources ?? []) args.push(...(s.kind === 'worktree' ? ['--docs', 'FOLDER'] : ['--docs-git', s.ref === CHECKED_OUT_REF ? 'REPOSITORY' : `REPOSITORY@${s.ref}`]));
+  args.push('--idempotency-key', idempotencyKey);
   return args.map(shellWord).join(' ');
 }

@@ -84,6 +84,7 @@ describe('a base URL that is not the forge API root', () => {
     expect(status.stages.sync).toMatchObject({ errorClass: 'forge_not_found', failures: 1 });
     expect(probes(s.forge)).toHaveLength(1);
     expect(failureWords('forge_not_found', status.forge)).toContain('the forge has no such repository');
+    expect(failureWords('forge_not_found', status.forge)).not.toContain('--base-url');
   });
 
   it('keeps forge_not_found on github and gitcode roots that answer', async () => {
@@ -121,11 +122,11 @@ describe('the forge client on a 404', () => {
     expect(await client(forge, forge.apiBase).verify({ kind: 'issues', number: 1 }, signal)).toEqual({ gone: 'deleted' });
   });
 
-  it('leaves the 404 as forge_not_found when the root cannot be checked', async () => {
+  it('says the 404 is forge_not_found_unchecked when the root cannot be checked', async () => {
     forge = new FakeForge({ shape: 'github', token: TOKEN });
     await forge.start();
     forge.scripts.push((req) => (req.path.endsWith('/meta') ? { status: 503, body: 'down' } : undefined));
-    expect(await classOf(client(forge, forge.base).list({ stream: 'issues', order: 'recent', page: 1 }, signal))).toBe('forge_not_found');
+    expect(await classOf(client(forge, forge.base).list({ stream: 'issues', order: 'recent', page: 1 }, signal))).toBe('forge_not_found_unchecked');
   });
 });
 

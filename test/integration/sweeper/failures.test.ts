@@ -183,6 +183,9 @@ describe('a backoff belongs to the endpoint that earned it', () => {
     for (let i = 0; i < 4; i += 1) await failure(h.sweeper.run(key, { force: true }));
     expect(state(h)).toMatchObject({ lastOutcome: 'failed', consecutiveFailures: 4, lastError: { code: 'connection' } });
     expect(stateText(h)).not.toContain(refusing);
+    // Nor the endpoint's address in the words: the status says what failed, not where.
+    expect(stateText(h)).not.toContain(new URL(refusing).host);
+    expect(state(h).lastError?.message).toBe('The model endpoint could not be reached');
     // A config edit applied live (no pause lifted): the new endpoint owes nothing to the old one's 40 minutes.
     h.sweeper.updateSettings({ ...h.sweeper.settings, anthropicBaseUrl: fake.url }, { liftPauses: false });
     await h.clock.advance(30_000, () => h.sweeper.whenIdle());

@@ -70,7 +70,8 @@ describe('maintenance in the status line', () => {
 describe('failure words', () => {
   it('says each forge failure plainly', () => {
     expect(failureWords('forge_unavailable')).toBe('the forge did not answer');
-    expect(failureWords('forge_not_found')).toBe('the forge has no such repository (check the name and the base URL)');
+    expect(failureWords('forge_not_found')).toBe('the forge has no such repository (check the owner and name; the base URL answers as the forge API)');
+    expect(failureWords('forge_not_found_unchecked')).toBe('the forge has no such repository (check the name and the base URL)');
     expect(failureWords('forge_unauthorized', { kind: 'gitcode' })).toContain('steward secrets set GITCODE_TOKEN');
     expect(failureWords('rate_limited')).toContain('rate limit');
     expect(failureWords('something_new')).toBe('something new');
@@ -96,6 +97,7 @@ describe('the first pass in `steward maintenance enable`', () => {
       serviceInstalled: false,
       modelDownloaded: false,
       smoke: null,
+      documentFolders: 0,
       registration: registrationStatus,
     });
     expect(text).toContain('the forge refused the token: set a new one with `steward secrets set GITHUB_TOKEN`');

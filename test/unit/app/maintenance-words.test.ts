@@ -16,23 +16,36 @@ function registration(over: Partial<RegistrationStatus> = {}): RegistrationStatu
   return registrationStatus('reg_1', 'github.com/acme/widgets', { policy: { sync: 'head-and-backfill', collections: ['issues'], rag: 'off', profile: 'default' }, state: 'pending', generations: { content: null, covered: null }, ...over });
 }
 
-describe('a forge that answers 404 for every repository', () => {
+describe('a forge that answers 404 for a repository', () => {
   const enterprise = { kind: 'github' as const, host: 'ghe.example.com' };
+  const selfHosted = [enterprise, { kind: 'gitea', host: 'git.example:3000' }];
 
-  it('names the API root a self-hosted forge needs, with its own host', () => {
-    expect(failureWords('forge_not_found', enterprise)).toContain('check --base-url: GitHub Enterprise needs https://ghe.example.com/api/v3');
-    expect(failureWords('forge_not_found', { kind: 'gitea', host: 'git.example:3000' })).toContain('check --base-url: Gitea needs https://git.example:3000/api/v1');
+  it('names the API root a self-hosted forge needs when Steward could not check the root', () => {
+    expect(failureWords('forge_not_found_unchecked', enterprise)).toContain('check --base-url: GitHub Enterprise needs https://ghe.example.com/api/v3');
+    expect(failureWords('forge_not_found_unchecked', { kind: 'gitea', host: 'git.example:3000' })).toContain('check --base-url: Gitea needs https://git.example:3000/api/v1');
+  });
+
+  it('says nothing of --base-url when the root answered as the API root: only the name can be wrong', () => {
+    for (const forge of selfHosted) {
+      expect(failureWords('forge_not_found', forge)).not.toContain('--base-url');
+      expect(failureWords('forge_not_found', forge)).toBe('the forge has no such repository (check the owner and name; the base URL answers as the forge API)');
+    }
   });
 
   it('leaves the hint out where the base URL is Steward’s own', () => {
-    for (const forge of [{ kind: 'github', host: 'github.com' }, { kind: 'gitcode', host: 'gitcode.com' }, null]) expect(failureWords('forge_not_found', forge)).not.toContain('--base-url');
+    for (const forge of [{ kind: 'github', host: 'github.com' }, { kind: 'gitcode', host: 'gitcode.com' }, null]) {
+      expect(failureWords('forge_not_found', forge)).not.toContain('--base-url');
+      expect(failureWords('forge_not_found_unchecked', forge)).not.toContain('--base-url');
+    }
   });
 
-  it('says the hint in the status line, within its bound', () => {
+  it('says the hint in the status line, within its bound, only when the root was not checked', () => {
     const state = new AppState(() => undefined);
-    const broken = registration({ canonicalRepoId: 'ghe.example.com/acme/widgets', forge: enterprise, state: 'degraded', stages: { sync: failing('forge_not_found'), rag: ok } });
-    new StatusReporter(state, () => undefined).maintenance(list([broken]), []);
+    const broken = (errorClass: string) => registration({ canonicalRepoId: 'ghe.example.com/acme/widgets', forge: enterprise, state: 'degraded', stages: { sync: failing(errorClass), rag: ok } });
+    new StatusReporter(state, () => undefined).maintenance(list([broken('forge_not_found_unchecked')]), []);
     expect(state.status.message).toContain('GitHub Enterprise needs https://ghe.example.com/api/v3');
+    new StatusReporter(state, () => undefined).maintenance(list([broken('forge_not_found')]), []);
+    expect(state.status.message).not.toContain('GitHub Enterprise needs');
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RepositoryHit } from '../../../core/api/index.js';
-import { hitKindWords, wordsOnlyWords, WORDS_ONLY } from '../../../renderer/src/places/maintenance/repository-hit-words.js';
+import { degradedText, SEARCH_DEGRADED, type RepositoryHit } from '../../../core/api/index.js';
+import { WORDS_ONLY_REASONS } from '../../../core/api/maintenance-words.js';
+import { hitKindWords, wordsOnlyWords } from '../../../renderer/src/places/maintenance/repository-hit-words.js';
 
 function hit(over: Partial<RepositoryHit>): RepositoryHit {
   return { collection: 'issues', number: null, title: 't', snippet: '', score: 1, url: null, state: null, author: null, updatedAt: null, path: null, matchedBy: ['words'], ...over };
@@ -25,11 +26,20 @@ describe('what the repository search panel calls a hit', () => {
   });
 
   it('says search indexing is off, and how to turn it on, rather than promising a first run', () => {
-    expect(WORDS_ONLY.rag_off).toMatch(/search indexing is off for this repository/i);
-    expect(WORDS_ONLY.rag_off).not.toMatch(/yet/);
+    expect(WORDS_ONLY_REASONS.rag_off).toMatch(/search indexing is off for this repository/i);
+    expect(WORDS_ONLY_REASONS.rag_off).not.toMatch(/yet/);
     // The command comes with the result, naming this repository (never an OWNER/NAME placeholder).
     const words = wordsOnlyWords({ degraded: 'rag_off', remedy: 'steward rag enable --repo acme/widgets' });
-    expect(words).toContain('Turn it on with `steward rag enable --repo acme/widgets`.');
+    expect(words).toBe('Searching by words only: search indexing is off for this repository. Turn it on with `steward rag enable --repo acme/widgets`.');
     expect(words).not.toContain('OWNER/NAME');
+  });
+
+  it('says each reason in the words the CLI and MCP say it: one table for every surface', () => {
+    for (const degraded of SEARCH_DEGRADED) {
+      const reason = WORDS_ONLY_REASONS[degraded];
+      expect(reason).toMatch(/^[a-z].*[^.]$/);
+      expect(degradedText({ degraded })).toBe(reason);
+      expect(wordsOnlyWords({ degraded })).toBe(`Searching by words only: ${reason}.`);
+    }
   });
 });

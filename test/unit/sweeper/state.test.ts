@@ -1,7 +1,8 @@
-import fs, { readFileSync } from 'node:fs';
+import fs, { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { projectPaths } from '../../../core/sweeper/index.js';
-import { readState, type SweeperState } from '../../../core/sweeper/state.js';
+import { readState, stateWritten, type SweeperState } from '../../../core/sweeper/state.js';
 import { harness, tempHome } from '../../integration/sweeper/helpers.js';
 import { longestHold, slowFsync } from '../../support/slow-disk.js';
 
@@ -94,5 +95,30 @@ describe('sweep-state.json', () => {
     // The sweep's state was read from disk while the choice was still on its way: scratch was false there.
     expect(onDisk()).toMatchObject({ scratch: true, lastOutcome: 'ok' });
     expect(readState(paths.state).scratch).toBe(true);
+  });
+
+  it('never holds where the curator endpoint is: a file written before says its last error without the address, and is cleaned', async () => {
+    const { paths } = setup();
+    const said: Record<string, string> = {
+      'connect ECONNREFUSED 127.0.0.1:11434': 'connect ECONNREFUSED (an address)',
+      'The model endpoint at localhost:11434 could not be reached': 'The model endpoint could not be reached',
+      'The model provider at api.example.com rejected the credentials (HTTP 401)': 'The model provider rejected the credentials (HTTP 401)',
+      'No Anthropic API key is available for [::1]:8080: set ANTHROPIC_API_KEY in the environment of the Steward process and restart it':
+        'No Anthropic API key is available: set ANTHROPIC_API_KEY in the environment of the Steward process and restart it',
+      'request to http://10.0.0.5:8000/v1/chat/completions failed': 'request to (an address) failed',
+      'The sweep failed reading /home/ana/.steward/projects/x/CLAUDE.md': 'The sweep failed reading (a path)',
+      'cannot open C:\\Users\\ana\\notes.md or ~/notes.md': 'cannot open (a path) or (a path)',
+      'The model stopped at its output limit; nothing was written': 'The model stopped at its output limit; nothing was written',
+      'The model provider refused for billing or spend limits (HTTP 402)': 'The model provider refused for billing or spend limits (HTTP 402)',
+    };
+    mkdirSync(dirname(paths.state), { recursive: true });
+    for (const [message, words] of Object.entries(said)) {
+      writeFileSync(paths.state, JSON.stringify({ version: 1, lastOutcome: 'failed', lastError: { code: 'connection', message } }));
+      expect(readState(paths.state).lastError).toEqual({ code: 'connection', message: words });
+      await stateWritten(paths.state);
+      // Written again without the address; a message with none is left as it was.
+      if (words !== message) expect(readFileSync(paths.state, 'utf8')).not.toContain(message);
+      expect(JSON.parse(readFileSync(paths.state, 'utf8'))).toMatchObject({ lastOutcome: 'failed', lastError: { code: 'connection', message: words } });
+    }
   });
 });

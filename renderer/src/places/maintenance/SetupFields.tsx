@@ -1,7 +1,9 @@
 import { useId, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
+import { DOCUMENT_SOURCES_LIMIT } from '../../../../core/api/document-sources.js';
+import { Button, Field } from '../../components/index.js';
 import { BOUNDARY_WORDS } from './PlanView.js';
-import { COLLECTIONS, FORGES, SYNC_LABELS, type Collection, type Forge, type SetupDraft, type Sync } from './setup-draft.js';
+import { COLLECTIONS, FORGES, SYNC_LABELS, type Collection, type DocumentRow, type Forge, type RowErrors, type SetupDraft, type Sync } from './setup-draft.js';
 import { COLLECTION_LABELS } from './words.js';
 
 function Checkbox({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }): ReactElement {
@@ -99,3 +101,63 @@ export function PolicyFields({ draft, set, profiles }: { draft: SetupDraft; set:
   );
 }
 
+
+const KIND_WORDS: Record<DocumentRow['kind'], { legend: string; path: string; hint: string }> = {
+  worktree: { legend: 'Folder', path: 'Folder path', hint: 'Its files as they are on disk (tracked and untracked, not ignored); the folder must be inside a git work tree.' },
+  git: { legend: 'Git repository', path: 'Repository folder path', hint: "The files committed at a branch or tag, not what is on disk." },
+};
+
+function DocumentRowFields({ row, index, errors, change, remove }: { row: DocumentRow; index: number; errors: RowErrors | undefined; change: (row: DocumentRow) => void; remove: () => void }): ReactElement {
+  const words = KIND_WORDS[row.kind];
+  return (
+    <fieldset className="setup-documents__row" data-testid="document-row">
+      <legend>
+        {words.legend} {index + 1}
+      </legend>
+      <Field label={words.path} hint={words.hint} {...(errors?.path !== undefined ? { error: errors.path } : {})}>
+        {(control) => <input {...control} className="input" value={row.path} placeholder="/home/me/notes" spellCheck={false} onChange={(e) => change({ ...row, path: e.currentTarget.value })} />}
+      </Field>
+      {row.kind === 'git' && (
+        <Field label="Branch or tag (optional)" hint="Empty reads the branch checked out now." {...(errors?.ref !== undefined ? { error: errors.ref } : {})}>
+          {(control) => <input {...control} className="input" value={row.ref} placeholder="main" spellCheck={false} onChange={(e) => change({ ...row, ref: e.currentTarget.value })} />}
+        </Field>
+      )}
+      <Button variant="quiet" onClick={remove} aria-label={`Remove ${words.legend.toLowerCase()} ${index + 1}`}>
+        Remove
+      </Button>
+    </fieldset>
+  );
+}
+
+/**
+ * Local documents of a repository being added: folders typed as paths (there is no folder picker
+ * in every panel), each checked by Steward when the plan is made; a refusal shows beside its field.
+ */
+export function DocumentFields({ draft, set, errors }: { draft: SetupDraft; set: (change: Partial<SetupDraft>) => void; errors: { rows: Record<number, RowErrors>; section?: string } }): ReactElement {
+  const rows = draft.documents;
+  const replace = (i: number, row: DocumentRow | null) => set({ documents: row === null ? rows.filter((_, j) => j !== i) : rows.map((r, j) => (j === i ? row : r)) });
+  const add = (kind: DocumentRow['kind']) => set({ documents: [...rows, { kind, path: '', ref: '' }] });
+  const full = rows.length >= DOCUMENT_SOURCES_LIMIT;
+  return (
+    <fieldset className="setup-documents" aria-label="Local documents" data-testid="setup-documents">
+      <legend>Local documents</legend>
+      <p className="field__hint">Optional: notes or docs on this computer kept beside the repository&rsquo;s cache and searched with it. Steward keeps the paths to itself; plans and status only count them.</p>
+      {rows.map((row, i) => (
+        <DocumentRowFields key={i} row={row} index={i} errors={errors.rows[i]} change={(r) => replace(i, r)} remove={() => replace(i, null)} />
+      ))}
+      {errors.section !== undefined && (
+        <p className="field__error" role="alert">
+          {errors.section}
+        </p>
+      )}
+      <span className="maintenance-actions">
+        <Button onClick={() => add('worktree')} disabled={full}>
+          Add a folder
+        </Button>
+        <Button onClick={() => add('git')} disabled={full}>
+          Add a git repository
+        </Button>
+      </span>
+    </fieldset>
+  );
+}

@@ -1,10 +1,11 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import type { SetupPlan, SetupRequest } from '../../../../core/api/index.js';
+import { folderWords } from '../../../../core/api/document-sources.js';
 import { Button, ErrorBanner, Panel } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 import { PlanView } from './PlanView.js';
-import { PolicyFields, TargetFields } from './SetupFields.js';
-import { newIdempotencyKey, requestOf, type SetupDraft } from './setup-draft.js';
+import { DocumentFields, PolicyFields, TargetFields } from './SetupFields.js';
+import { documentErrors, newIdempotencyKey, requestOf, type SetupDraft } from './setup-draft.js';
 
 export { draftOfRequest, NEW_DRAFT, type SetupDraft } from './setup-draft.js';
 
@@ -12,6 +13,13 @@ function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+function detailsOf(error: unknown): unknown {
+  return (error as { data?: { details?: unknown } } | null)?.data?.details;
+}
+
+/** What the person added, counted: the result names no folder, only how many the cache now reads. */
+const documentsWords = (count: number) => (count === 0 ? '' : ` with ${folderWords(count)}`);
 
 function remedyOf(error: unknown): string | undefined {
   const details = (error as { data?: { details?: { remediation?: unknown } } } | null)?.data?.details;
@@ -49,12 +57,14 @@ export function SetupForm({ initial, onDone, onCancel }: { initial: SetupDraft; 
       if (!applied) return;
       const what = applied.enrollment.created ? 'Added' : applied.enrollment.updated ? 'Changed' : 'Confirmed';
       const next = applied.enrollment.created ? 'the first sync runs now' : 'it syncs now under this policy';
-      onDone(`${what} ${applied.repo}: ${applied.serviceInstalled ? 'start at login is on, and ' : ''}${next}.`, applied.registrationId);
+      const documents = applied.enrollment.created ? documentsWords(applied.documentFolders) : '';
+      onDone(`${what} ${applied.repo}${documents}: ${applied.serviceInstalled ? 'start at login is on, and ' : ''}${next}.`, applied.registrationId);
     });
   };
   // A plan overtaken by a change is not an error to show: the form says so and plans again on request.
   const wentStale = codeOf(applying.error) === 'stale_plan';
   const error = planning.error ?? (wentStale ? undefined : applying.error);
+  const folderErrors = documentErrors(detailsOf(error), draft);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -67,6 +77,7 @@ export function SetupForm({ initial, onDone, onCancel }: { initial: SetupDraft; 
       <form className="setup-form" aria-label={title} onSubmit={submit} data-testid="setup-form">
         {!draft.registrationId && <TargetFields draft={draft} set={set} />}
         <PolicyFields draft={draft} set={set} profiles={profiles.data?.profiles ?? []} />
+        {!draft.registrationId && <DocumentFields draft={draft} set={set} errors={folderErrors} />}
         <div className="setup-form__actions">
           <Button type="submit" variant="primary" disabled={busy}>
             {planning.busy ? 'Planning…' : plan ? 'Plan again' : 'Show the plan'}

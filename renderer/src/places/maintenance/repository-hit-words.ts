@@ -1,21 +1,14 @@
 import type { RepositoryHit, RepositorySearchResult, SearchDegraded } from '../../../../core/api/index.js';
+import { WORDS_ONLY_REASONS } from '../../../../core/api/maintenance-words.js';
 
-/** Why a search used words only, in the panel's words (the contract types the list, so none is missed). */
-export const WORDS_ONLY: Record<SearchDegraded, string> = {
-  no_embedder: 'This repository is searched by words only: its profile has no embedder.',
-  not_indexed: 'Searching by words only: nothing is indexed by meaning yet.',
-  // The command that turns it on comes with the result (`remedy`): it names this repository.
-  rag_off: 'Searching by words only: search indexing is off for this repository.',
-  profile_changed: 'Searching by words only: the embedding profile changed and the new one has not finished indexing.',
-  not_covered: 'Searching by words only: new content has not been indexed by meaning yet. The next reconcile does it.',
-  boundary_refused: "Searching by words only: this profile would send text beyond what this repository's policy allows.",
-  embedder_unavailable: 'Searching by words only: the embedder did not answer.',
-};
+/** The CLI's and MCP's clause for each reason (one table), typed against the contract so none is missed. */
+const REASONS: Readonly<Record<SearchDegraded, string>> = WORDS_ONLY_REASONS;
 
-/** Why a search used words only, with the command that changes it when the result carries one. */
+/** Why a search used words only, as the panel's sentence, with the command that changes it when the result carries one. */
 export function wordsOnlyWords(result: Pick<RepositorySearchResult, 'degraded' | 'remedy'>): string {
   if (!result.degraded) return '';
-  return result.remedy ? `${WORDS_ONLY[result.degraded]} Turn it on with \`${result.remedy}\`.` : WORDS_ONLY[result.degraded];
+  const words = `Searching by words only: ${REASONS[result.degraded]}.`;
+  return result.remedy ? `${words} Turn it on with \`${result.remedy}\`.` : words;
 }
 
 const KIND: Record<string, string> = { issues: 'Issue', pulls: 'Pull request', wiki: 'Wiki', documents: 'Document' };

@@ -1,4 +1,5 @@
-import type { SetupRequest } from '../../../../core/api/index.js';
+import type { DocumentSource, SetupRequest } from '../../../../core/api/index.js';
+import { CHECKED_OUT_REF, WORKTREE_REF } from '../../../../core/api/document-sources.js';
 
 /** The forge's collections in the order people think of them; GitCode has no wiki Steward can read. */
 export const COLLECTIONS = ['issues', 'issue-comments', 'pulls', 'pr-comments', 'wiki'] as const;
@@ -14,6 +15,14 @@ export const FORGES: ReadonlyArray<{ id: Forge; label: string; hint: string }> =
 
 export const SYNC_LABELS: Record<Sync, string> = { off: 'Nothing (keep what is cached)', head: 'Recent changes only', 'head-and-backfill': 'Recent changes and all history' };
 
+/** One row of Local documents: a folder as it is on disk, or a git repository's committed files at a ref. */
+export interface DocumentRow {
+  kind: DocumentSource['kind'];
+  path: string;
+  /** A git repository's branch or tag; empty is the branch checked out. */
+  ref: string;
+}
+
 /** What the form starts from: a new repository, an existing registration's policy, or an agent's request. */
 export interface SetupDraft {
   registrationId?: string;
@@ -26,6 +35,8 @@ export interface SetupDraft {
   rag: boolean;
   profile: string;
   serviceInstall: boolean;
+  /** Only for a repository being added: a registration's folders are chosen when it is added. */
+  documents: DocumentRow[];
 }
 
 export const NEW_DRAFT: SetupDraft = {
@@ -38,6 +49,7 @@ export const NEW_DRAFT: SetupDraft = {
   profile: 'default',
   // Start at login is off until the person turns it on (README, Home's step 5); the form only offers it.
   serviceInstall: false,
+  documents: [],
 };
 
 export function draftOfRequest(request: SetupRequest): SetupDraft {
@@ -55,7 +67,18 @@ export function draftOfRequest(request: SetupRequest): SetupDraft {
   };
 }
 
+/** The rows sent, by their place in the form: a row left empty is not a folder. The server's `sources.N` is the Nth of these. */
+export function sentRows(draft: SetupDraft): number[] {
+  return draft.registrationId ? [] : draft.documents.flatMap((d, i) => (d.path.trim() ? [i] : []));
+}
+
+function sourceOf(row: DocumentRow): DocumentSource {
+  // A git repository without a ref is read at its branch: the owner resolves `HEAD` to it, as `--docs-git` does.
+  return row.kind === 'worktree' ? { kind: 'worktree', ref: WORKTREE_REF, root: row.path.trim() } : { kind: 'git', ref: row.ref.trim() || CHECKED_OUT_REF, root: row.path.trim() };
+}
+
 export function requestOf(draft: SetupDraft): SetupRequest {
+  const sources = sentRows(draft).map((i) => sourceOf(draft.documents[i]!));
   const target = draft.registrationId
     ? { registrationId: draft.registrationId }
     : { repo: draft.repo.trim(), forge: draft.forge, ...(draft.baseUrl.trim() ? { baseUrl: draft.baseUrl.trim() } : {}) };
@@ -65,6 +88,7 @@ export function requestOf(draft: SetupDraft): SetupRequest {
     // Core plans start at login when the field is absent, so "off" is always sent; "on" is core's default,
     // left out so a reviewed agent request stays the request the agent sent.
     ...(draft.serviceInstall ? {} : { serviceInstall: false }),
+    ...(sources.length > 0 ? { sources } : {}),
   };
 }
 
@@ -74,3 +98,33 @@ export function newIdempotencyKey(): string {
   return `panel-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+
+/** The owner's words for one row of Local documents, beside the field they are about. */
+export interface RowErrors {
+  path?: string;
+  ref?: string;
+}
+
+/**
+ * Which rows (and which of their fields) a refusal names: the owner's checks name `sources.N.root`
+ * or `.ref` in `details.fields`, the contract's own checks in `details.issues`; `sources` alone is
+ * about the section. N counts the rows sent, so it is mapped back to the row in the form.
+ */
+export function documentErrors(details: unknown, draft: SetupDraft): { rows: Record<number, RowErrors>; section?: string } {
+  const d = (details ?? {}) as { fields?: Record<string, { message?: unknown }>; issues?: Array<{ path?: unknown; message?: unknown }> };
+  const named: Array<[string, unknown]> = [
+    ...Object.entries(d.fields ?? {}).map(([key, v]) => [key, v?.message] as [string, unknown]),
+    ...(Array.isArray(d.issues) ? d.issues.map((i) => [String(i.path ?? ''), i.message] as [string, unknown]) : []),
+  ];
+  const sent = sentRows(draft);
+  const out: { rows: Record<number, RowErrors>; section?: string } = { rows: {} };
+  for (const [key, message] of named) {
+    if (typeof message !== 'string') continue;
+    const match = /^sources(?:\.(\d+)(?:\.(\w+))?)?$/.exec(key);
+    if (!match) continue;
+    const row = match[1] === undefined ? undefined : sent[Number(match[1])];
+    if (row === undefined) out.section = message;
+    else out.rows[row] = { ...out.rows[row], ...(match[2] === 'ref' ? { ref: message } : { path: message }) };
+  }
+  return out;
+}
