@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CuratorPause, REMOTE_CURATORS } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { queueWrite } from './file-queue.js';
-import { keepAside } from './state.js';
+import { keepAside, withoutAddresses } from './state.js';
 
 /** The contract's shape, with the stored message bounded. */
 /** `keyMissing`: an auth pause because no key was there to send (lifted once one is), not a rejected key. */
@@ -53,7 +53,8 @@ export class CuratorPauses {
   constructor(home: string, logger?: Logger, now = Date.now()) {
     this.#file = join(home, PAUSES_FILE);
     this.#logger = logger;
-    for (const pause of this.#load(logger, now)) this.#pauses.set(pause.curator, pause);
+    // A record written before messages lost their addresses shows none either.
+    for (const pause of this.#load(logger, now)) this.#pauses.set(pause.curator, { ...pause, message: withoutAddresses(pause.message) });
   }
 
   #load(logger: Logger | undefined, now: number): StoredPause[] {
@@ -102,8 +103,9 @@ export class CuratorPauses {
     return [...this.#pauses.values()].map(shown);
   }
 
+  /** The message keeps what was refused and why, never the endpoint's address (as sweep-state.json). */
   set(pause: StoredPause): void {
-    this.#pauses.set(pause.curator, pause);
+    this.#pauses.set(pause.curator, { ...pause, message: withoutAddresses(pause.message) });
     this.#save();
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../../core/log/index.js';
@@ -33,6 +33,20 @@ describe('curator pauses on disk', () => {
     again.lift('anthropic');
     await writesLanded();
     expect(new CuratorPauses(home.dir).get('anthropic')).toBeUndefined();
+  });
+
+  it('never keeps the endpoint address a refusal named, in the record or when an older record is read', async () => {
+    home = tempHome();
+    const since = Date.parse('2026-12-01T10:00:00Z');
+    const older = { curator: 'openai-compatible', reason: 'auth', message: 'The model provider at 10.1.2.3:8080 refused the key (HTTP 401)', since };
+    writeFileSync(join(home.dir, PAUSES_FILE), JSON.stringify({ version: 1, pauses: [older] }));
+    const pauses = new CuratorPauses(home.dir);
+    expect(pauses.get('openai-compatible')!.message).toBe('The model provider refused the key (HTTP 401)');
+    pauses.set({ curator: 'anthropic', reason: 'spend_limit', message: 'No Anthropic API key is available for api.example.com:8443: store one in Settings.', since });
+    expect(pauses.get('anthropic')!.message).toBe('No Anthropic API key is available: store one in Settings.');
+    await writesLanded();
+    const text = readFileSync(join(home.dir, PAUSES_FILE), 'utf8');
+    expect(text).not.toMatch(/example\.com|10\.1\.2\.3|8443|8080/);
   });
 
   it('reads no file as no pause', () => {
