@@ -2,7 +2,8 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { StewardError, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
 import { resolveHome, type StewardHome } from '../config/index.js';
-import type { DaemonInfo } from '../server/index.js';
+import { readDaemonInfo, type DaemonInfo } from '../server/daemon/index.js';
+import { lockOwnerPid } from '../store/lock/index.js';
 
 const RpcReply = z.object({
   result: z.unknown().optional(),
@@ -86,11 +87,11 @@ export function panelUrlOf(daemon: DaemonInfo): string {
 
 /**
  * Reaches the owner named in daemon.json when one runs; otherwise opens the Core in-process under
- * the same single-owner lock, so two writers never share the stores. The server, the stores and the
- * Core load here, when a verb runs, not with the program: `--help` and a usage error need none of them.
+ * the same single-owner lock, so two writers never share the stores. Finding the owner reads two
+ * small files (daemon.json and the lock, through their light sub-rooms); the stores and the Core
+ * load only when no owner answers: a verb served by the owner never loads them.
  */
 export async function connect(home: StewardHome = resolveHome(), env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
-  const [{ readDaemonInfo }, { lockOwnerPid }] = await Promise.all([import('../server/index.js'), import('../store/index.js')]);
   const daemon = readDaemonInfo(home.dir);
   if (daemon && lockOwnerPid(home.dir) === daemon.pid) {
     return { transport: httpTransport(daemon), via: 'owner', panelUrl: panelUrlOf(daemon), close: async () => undefined };

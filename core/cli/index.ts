@@ -2,37 +2,58 @@
 // Never: implements behaviour; every verb is a call on the contract, through the owner or an in-process Core.
 import { Command, CommanderError } from 'commander';
 import { stewardVersion } from '../config/index.js';
-import { registerInfo } from './commands/info.js';
-import { registerServe } from './commands/serve.js';
-import { registerBackfill } from './commands/backfill.js';
-import { registerSweep } from './commands/sweep.js';
-import { registerProjects } from './commands/projects.js';
-import { registerCache } from './commands/cache.js';
-import { registerMaintenance } from './commands/maintenance.js';
-import { registerRag } from './commands/setup.js';
-import { registerStop } from './commands/stop.js';
-import { registerPause } from './commands/pause.js';
-import { registerSecrets } from './commands/secrets.js';
-import { registerService } from './commands/service.js';
-import { registerSweeper } from './commands/sweeper.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerSearch } from './commands/search.js';
-import { registerSessions } from './commands/sessions.js';
-import { registerForget } from './commands/forget.js';
-import { registerUnforget } from './commands/unforget.js';
-import { registerContext } from './commands/context.js';
-import { registerHooks } from './commands/hooks.js';
-import { registerOpen } from './commands/open.js';
-import { registerToken } from './commands/token.js';
-import { EXIT, processIo, reportError, type CliIo } from './output.js';
+import { EXIT, processIo, reportError, type CliIo, type Run } from './output.js';
 
 export { connect, type Connection } from './connect.js';
 
 /** How every verb ends, as README's "The command" says it. */
 const EXIT_CODES = 'Exit codes: 0 success; 1 failure, among them an id or a name Steward holds nothing under (not_found); 2 usage error: an unknown verb or option, a value of the wrong form, a name two projects share.';
 
-/** Builds the `steward` program; each top-level verb has its own file in commands/ and registers itself here. */
-export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+type Register = (program: Command, io: CliIo, run: Run) => void;
+
+/**
+ * Every top-level verb, in the order `steward --help` lists them: the names a module registers, and
+ * how to load that module. A verb's module (and what it imports) loads only when that verb runs, so
+ * `steward sessions list` does not load the maintenance room for `steward maintenance`.
+ */
+export const VERBS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
+  { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServe },
+  { names: ['stop'], load: async () => (await import('./commands/stop.js')).registerStop },
+  { names: ['pause', 'resume'], load: async () => (await import('./commands/pause.js')).registerPause },
+  { names: ['info'], load: async () => (await import('./commands/info.js')).registerInfo },
+  { names: ['open'], load: async () => (await import('./commands/open.js')).registerOpen },
+  { names: ['token'], load: async () => (await import('./commands/token.js')).registerToken },
+  { names: ['backfill'], load: async () => (await import('./commands/backfill.js')).registerBackfill },
+  { names: ['sweep'], load: async () => (await import('./commands/sweep.js')).registerSweep },
+  { names: ['projects'], load: async () => (await import('./commands/projects.js')).registerProjects },
+  { names: ['cache'], load: async () => (await import('./commands/cache.js')).registerCache },
+  { names: ['maintenance'], load: async () => (await import('./commands/maintenance.js')).registerMaintenance },
+  { names: ['rag'], load: async () => (await import('./commands/setup.js')).registerRag },
+  { names: ['service'], load: async () => (await import('./commands/service.js')).registerService },
+  { names: ['secrets'], load: async () => (await import('./commands/secrets.js')).registerSecrets },
+  { names: ['sweeper'], load: async () => (await import('./commands/sweeper.js')).registerSweeper },
+  { names: ['search'], load: async () => (await import('./commands/search.js')).registerSearch },
+  { names: ['sessions'], load: async () => (await import('./commands/sessions.js')).registerSessions },
+  { names: ['forget'], load: async () => (await import('./commands/forget.js')).registerForget },
+  { names: ['unforget'], load: async () => (await import('./commands/unforget.js')).registerUnforget },
+  { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcp },
+  { names: ['context'], load: async () => (await import('./commands/context.js')).registerContext },
+  { names: ['hooks'], load: async () => (await import('./commands/hooks.js')).registerHooks },
+];
+
+/**
+ * The verbs whose modules this command line needs: the one it names, or all of them when it names
+ * none or one Steward lacks (`steward --help` lists them all; `steward serach` suggests `search`).
+ * Program options come before the verb, so the verb is the first word when there is one.
+ */
+export function verbsFor(argv: readonly string[]): typeof VERBS {
+  const named = VERBS.find((verb) => argv[0] !== undefined && verb.names.includes(argv[0]));
+  return named ? [named] : VERBS;
+}
+
+/** Builds the `steward` program with the verbs `argv` needs (all of them without one); each top-level verb has its own file in commands/. */
+export async function buildProgram(io: CliIo, setExit: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
+  const registers = await Promise.all(verbsFor(argv).map((verb) => verb.load()));
   const program = new Command('steward')
     .description('Steward keeps the local memory of your AI coding agents current.')
     .version(stewardVersion(), '-v, --version')
@@ -51,36 +72,19 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
       setExit(reportError(io, error, json));
     }
   };
-  registerServe(program, io, run);
-  registerStop(program, io, run);
-  registerPause(program, io, run);
-  registerInfo(program, io, run);
-  registerOpen(program, io, run);
-  registerToken(program, io, run);
-  registerBackfill(program, io, run);
-  registerSweep(program, io, run);
-  registerProjects(program, io, run);
-  registerCache(program, io, run);
-  registerMaintenance(program, io, run);
-  registerRag(program, io, run);
-  registerService(program, io, run);
-  registerSecrets(program, io, run);
-  registerSweeper(program, io, run);
-  registerSearch(program, io, run);
-  registerSessions(program, io, run);
-  registerForget(program, io, run);
-  registerUnforget(program, io, run);
-  registerMcp(program, io, run);
-  registerContext(program, io, run);
-  registerHooks(program, io, run);
+  for (const register of registers) register(program, io, run);
   return program;
 }
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(io, (c) => {
-    code = c;
-  });
+  const program = await buildProgram(
+    io,
+    (c) => {
+      code = c;
+    },
+    argv,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

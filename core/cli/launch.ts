@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PROTOCOL_VERSION, StewardError } from '../api/index.js';
 import { packageRoot, resolveHome } from '../config/index.js';
-import type { DaemonInfo } from '../server/index.js';
+import { readDaemonInfo, type DaemonInfo } from '../server/daemon/index.js';
+import { lockOwnerPid } from '../store/lock/index.js';
 
 const START_TIMEOUT_MS = 30_000;
 
-/** The owner this home has now, when its daemon.json and its lock agree. The server and the stores load when asked, not with the program. */
+/** The owner this home has now, when its daemon.json and its lock agree (read without loading the server or the stores). */
 export async function runningOwner(env: NodeJS.ProcessEnv): Promise<DaemonInfo | undefined> {
-  const [{ readDaemonInfo }, { lockOwnerPid }] = await Promise.all([import('../server/index.js'), import('../store/index.js')]);
   const home = resolveHome(env);
   const daemon = readDaemonInfo(home.dir);
   return daemon && lockOwnerPid(home.dir) === daemon.pid ? daemon : undefined;

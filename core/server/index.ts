@@ -3,4 +3,4 @@
 export { startOwner, type Owner, type OwnerOptions } from './owner.js';
 export { CONTENT_SECURITY_POLICY } from './http.js';
 export { toRpcError } from './rpc.js';
-export { readDaemonInfo, DaemonInfo } from './daemon.js';
+export { readDaemonInfo, DaemonInfo } from './daemon/index.js';

@@ -1,6 +1,6 @@
 import { PROTOCOL_VERSION } from '../api/index.js';
 import { Core, type CoreOptions } from '../core.js';
-import { removeDaemonInfo, writeDaemonInfo } from './daemon.js';
+import { removeDaemonInfo, writeDaemonInfo } from './daemon/index.js';
 import { startHttpServer, type RunningHttpServer } from './http.js';
 
 export interface OwnerOptions extends CoreOptions {

@@ -2,4 +2,4 @@
 // Never: knows any room's tables; it runs the steps rooms hand it.
 export { openDatabase, migrate, migrateRoom, schemaVersion, inTransaction, type Db, type Migration } from './database.js';
 export { useSqliteNativeBinding, sqliteOptions } from './binding/index.js';
-export { acquireOwnerLock, lockOwnerPid, type OwnerLock } from './lock.js';
+export { acquireOwnerLock, lockOwnerPid, type OwnerLock } from './lock/index.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { COLLECTIONS, DOCUMENT_SOURCES_LIMIT, RAG_MODES, SYNC_MODES, type DocumentSource } from '../../api/index.js';
-import { distinctSources, gitSource, SourceProblemError, worktreeSource } from '../../maintenance/index.js';
+import type { SourceProblemError } from '../../maintenance/index.js';
 import { UsageError } from '../output.js';
 
 // The options `steward maintenance …`, `steward rag …` and `steward service` share.
@@ -57,6 +57,12 @@ function usageErrorOf(problem: SourceProblemError, flag: '--docs' | '--docs-git'
   }
 }
 
+/**
+ * The maintenance room (its checks of a folder, run with git), loaded when a --docs flag is read: this
+ * file is imported by every maintenance, rag and service verb, and `steward --help` needs none of it.
+ */
+const maintenanceRoom = () => import('../../maintenance/index.js');
+
 /** `PATH@REF` of `--docs-git`: a folder that exists as typed keeps any `@` in its name. */
 function splitAtRef(value: string): { path: string; ref: string | null } {
   const at = value.lastIndexOf('@');
@@ -66,11 +72,12 @@ function splitAtRef(value: string): { path: string; ref: string | null } {
 
 /** One `--docs` or `--docs-git` value, checked by the maintenance room's own checks (the panel's folders pass the same ones). */
 async function checked(flag: '--docs' | '--docs-git', value: string, i: number, n: number): Promise<DocumentSource> {
+  const { gitSource, SourceProblemError: Problem, worktreeSource } = await maintenanceRoom();
   const { path, ref } = flag === '--docs-git' ? splitAtRef(value) : { path: value, ref: null };
   try {
     return flag === '--docs' ? await worktreeSource(path) : await gitSource(path, ref);
   } catch (error) {
-    throw error instanceof SourceProblemError ? usageErrorOf(error, flag, path, nth(flag, i, n)) : error;
+    throw error instanceof Problem ? usageErrorOf(error, flag, path, nth(flag, i, n)) : error;
   }
 }
 
@@ -81,7 +88,7 @@ export async function documentSourcesOf(options: { docs?: string[]; docsGit?: st
   const all: DocumentSource[] = [];
   for (const [i, d] of docs.entries()) all.push(await checked('--docs', d, i, docs.length));
   for (const [i, g] of gits.entries()) all.push(await checked('--docs-git', g, i, gits.length));
-  const distinct = distinctSources(all);
+  const distinct = (await maintenanceRoom()).distinctSources(all);
   if (distinct.length > DOCUMENT_SOURCES_LIMIT) throw new UsageError(`at most ${DOCUMENT_SOURCES_LIMIT} document folders per repository`);
   return distinct;
 }

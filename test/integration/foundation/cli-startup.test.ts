@@ -1,8 +1,15 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../../core/api/index.js';
+import { buildProgram, VERBS, verbsFor } from '../../../core/cli/index.js';
+import { HOME_FILES } from '../../../core/config/index.js';
+import { acquireOwnerLock, type OwnerLock } from '../../../core/store/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(REPO, 'bin', 'steward.js');
@@ -14,15 +21,41 @@ const HOOKS = `export async function load(url, context, next) {
 }`;
 const REGISTER = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
 
-/** Runs `steward …` as a person would, and lists the files of the modules it loaded (relative to the package). */
-function runWatched(...argv: string[]): { status: number | null; stdout: string; loaded: string[] } {
-  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, BIN, ...argv], { encoding: 'utf8', timeout: 20_000 });
-  const loaded = run.stderr
+const WATCH = ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, BIN];
+
+/** The files of the modules a run loaded (relative to the package), from the hooks' lines on stderr. */
+function loadedFiles(stderr: string): string[] {
+  return stderr
     .split('\n')
     .filter((line) => line.startsWith('loaded '))
     .map((line) => fileURLToPath(line.slice('loaded '.length)).slice(REPO.length));
-  return { status: run.status, stdout: run.stdout, loaded };
 }
+
+/** Runs `steward …` as a person would, and lists the files of the modules it loaded (relative to the package). */
+function runWatched(...argv: string[]): { status: number | null; stdout: string; loaded: string[] } {
+  const run = spawnSync(process.execPath, [...WATCH, ...argv], { encoding: 'utf8', timeout: 20_000 });
+  return { status: run.status, stdout: run.stdout, loaded: loadedFiles(run.stderr) };
+}
+
+/** The same in a temp home, without blocking this process: a fake owner in it must answer meanwhile. */
+function runWatchedIn(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string; loaded: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...WATCH, ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr: stderr.split('\n').filter((l) => !l.startsWith('loaded ')).join('\n'), loaded: loadedFiles(stderr) }));
+  });
+}
+
+/**
+ * What a verb that only asks questions must not load: the Core and the rooms behind it (the stores,
+ * capture, the gateway, maintenance, the server), the SQLite binding, the log files, the model SDKs.
+ * The light sub-rooms that find the owner (store/lock, server/daemon) are allowed.
+ */
+const HEAVY = /^dist\/core\/(core\.js|store\/(?!lock\/)|server\/(?!daemon\/)|gateway\/|capture\/|maintenance\/|mcp\/|log\/|history\/|transcripts\/|backfill\/|app\/)|^node_modules\/(better-sqlite3|electron-log|@anthropic-ai|openai|@octokit|@modelcontextprotocol)\//;
 
 describe('the steward command starts light', () => {
   it('answers --version from package.json, loading nothing of the CLI, the Core or a dependency', () => {
@@ -40,7 +73,68 @@ describe('the steward command starts light', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Usage: steward/);
     expect(run.loaded).toContain('dist/core/cli/index.js');
-    const heavy = run.loaded.filter((file) => /^dist\/core\/(core\.js|store\/|server\/|gateway\/|maintenance\/|mcp\/|log\/)|^node_modules\/(better-sqlite3|@anthropic-ai|openai|@modelcontextprotocol)\//.test(file));
-    expect(heavy).toEqual([]);
+    expect(run.loaded.filter((file) => HEAVY.test(file))).toEqual([]);
+  });
+});
+
+describe('a verb loads only its own module, and the Core only when no owner answers', () => {
+  let home: TempHome | undefined;
+  let lock: OwnerLock | undefined;
+  let owner: Server | undefined;
+  afterEach(async () => {
+    lock?.release();
+    await new Promise((resolve) => (owner ? owner.close(resolve) : resolve(undefined)));
+    home?.cleanup();
+    [home, lock, owner] = [undefined, undefined, undefined];
+  });
+
+  it('`steward sessions --help` loads no other verb, and nothing of the Core, the stores or the SQLite binding', async () => {
+    home = tempHome('steward-startup-');
+    const run = await runWatchedIn(home.env, 'sessions', '--help');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: steward sessions/);
+    expect(run.loaded).toContain('dist/core/cli/commands/sessions.js');
+    expect(run.loaded.filter((file) => file.startsWith('dist/core/cli/commands/') && file !== 'dist/core/cli/commands/sessions.js')).toEqual([]);
+    expect(run.loaded.filter((file) => HEAVY.test(file))).toEqual([]);
+    // Help opens nothing: the home is not even created.
+    expect(existsSync(join(home.dir, HOME_FILES.gateway))).toBe(false);
+  });
+
+  it('a verb the running owner answers (`steward sessions list`) asks it over JSON-RPC and never loads the Core', async () => {
+    home = tempHome('steward-startup-');
+    const methods: string[] = [];
+    // A stand-in owner: it holds the lock, advertises itself in daemon.json, and refuses every call.
+    owner = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        methods.push(method);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'the stand-in owner answers nothing', data: { code: 'busy' } } }));
+      });
+    });
+    await new Promise<void>((resolve) => owner!.listen(0, '127.0.0.1', resolve));
+    const { port } = owner.address() as AddressInfo;
+    lock = acquireOwnerLock(home.dir);
+    const daemon = { pid: process.pid, protocol: PROTOCOL_VERSION, url: `http://127.0.0.1:${port}/`, token: 'a-token-of-sixteen-or-more' };
+    writeFileSync(join(home.dir, HOME_FILES.daemon), JSON.stringify(daemon), { mode: 0o600 });
+
+    const run = await runWatchedIn(home.env, 'sessions', 'list');
+    expect(run.stderr).toContain('the stand-in owner answers nothing');
+    expect(run.status).toBe(1);
+    expect(methods).toEqual(['Sessions.List']);
+    expect(run.loaded.filter((file) => HEAVY.test(file))).toEqual([]);
+    expect(existsSync(join(home.dir, HOME_FILES.gateway))).toBe(false);
+  });
+
+  it('registers, for the whole program, every verb of the table in its order; for one verb, that verb alone', async () => {
+    const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
+    const all = await buildProgram(io, () => undefined);
+    expect(all.commands.map((c) => c.name())).toEqual(VERBS.flatMap((verb) => verb.names));
+    const one = await buildProgram(io, () => undefined, ['resume', '--json']);
+    expect(one.commands.map((c) => c.name())).toEqual(['pause', 'resume']);
+    expect(verbsFor(['--help'])).toBe(VERBS);
+    expect(verbsFor(['serach', 'foo'])).toBe(VERBS);
   });
 });

@@ -6,7 +6,7 @@ import { StewardError } from '../../../core/api/index.js';
 import { Core } from '../../../core/core.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { acquireOwnerLock, lockOwnerPid } from '../../../core/store/index.js';
-import { LOCK_FILE } from '../../../core/store/lock.js';
+import { LOCK_FILE } from '../../../core/store/lock/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 /** A pid that certainly belonged to a process that has exited. */

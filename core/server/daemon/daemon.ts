@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { HOME_FILES } from '../config/index.js';
+import { HOME_FILES } from '../../config/index.js';
 
 /** What the owner advertises to clients on this machine: mode 0600, since the token is a key. */
 export const DaemonInfo = z.strictObject({

@@ -1,6 +1,6 @@
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { StewardError } from '../api/index.js';
+import { StewardError } from '../../api/index.js';
 
 export const LOCK_FILE = 'steward.lock';
 
