@@ -31,7 +31,7 @@ export { indexingNote, type IndexingFigure } from './indexing-words.js';
 export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';
-export { commandLine, groupBySession, harnessKind, hitVoice, lastActiveAt, subagentPlaces, subagentsAt, voiceOf, type HarnessKind, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';
+export { commandLine, groupBySession, harnessKind, hitVoice, joinedContext, lastActiveAt, subagentPlaces, subagentsAt, voiceOf, type ContextPart, type HarnessKind, type ShownPart, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';
 export { byRemedy, failuresOf, remedyOf, remedyWords, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, whatIsWrong, type Remedy, type RunFailures } from './import-words.js';
 export {
   byUrgency,
@@ -51,5 +51,5 @@ export {
   tokenNameOf,
 } from './maintenance-words.js';
 export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
-export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, messageSpeaker } from './sessions.js';
+export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, hitSpeaker, messageSpeaker } from './sessions.js';
 export { Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

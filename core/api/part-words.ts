@@ -4,9 +4,13 @@
 // this file at run time (so it imports nothing, as reading.ts), the CLI, the exports and MCP read it
 // through the contract, and the history room gives each part its line from it.
 
-/** Who a message is from, by its role, in a transcript anyone may read (the CLI, an export). */
+/**
+ * Who a message is from, by its role, on every surface (the panel, `steward sessions show`, search
+ * lines, the exports, MCP's `speaker`): one word each. The person's turns are "You": Steward reads a
+ * person's own conversations back to them, and an export is theirs to keep.
+ */
 export const ROLE_WORDS: Readonly<Record<string, string>> = {
-  user: 'User',
+  user: 'You',
   assistant: 'Assistant',
   toolResult: 'Tool result',
   tool: 'Tool result',
@@ -21,12 +25,8 @@ export const TOOL_OUTPUT = 'Tool output';
 /** A subagent's user turns: the prompts the main agent wrote for it, as every surface calls them. */
 export const MAIN_AGENT = 'Main agent';
 
-/**
- * Who a message is from, by its role. `toThePerson`: the panel speaks to the person whose
- * conversations it shows, so their turns are "You"; a printed or exported transcript says "User".
- */
-export function roleWord(role: string | null, toThePerson: boolean): string {
-  if (role === 'user' && toThePerson) return 'You';
+/** Who a message is from, by its role (ROLE_WORDS; a role not listed by its name). */
+export function roleWord(role: string | null): string {
   return ROLE_WORDS[role ?? ''] ?? role ?? 'Message';
 }
 

@@ -30,7 +30,7 @@ export function harnessKind(part: VoicedPart, role: string | null, inSubagent: b
  * its author's words, only text the app wrote and tool output, is the app's (`app`); in a subagent's
  * conversation the user turns are the main agent's prompts (`main-agent`); else its role speaks.
  */
-export type Voice = 'tool' | 'app' | 'main-agent' | 'role';
+export type Voice = 'tool' | 'app' | 'main-agent' | 'role' | 'summary';
 
 export function voiceOf(message: { role: string | null; parts: readonly VoicedPart[] }, inSubagent: boolean): Voice {
   const { role, parts } = message;
@@ -41,12 +41,71 @@ export function voiceOf(message: { role: string | null; parts: readonly VoicedPa
   return 'role';
 }
 
+/** The fields of a part the context rule (joinedContext) reads. */
+export interface ContextPart {
+  partId: string;
+  kind: string;
+  text: string | null;
+  summary: string | null;
+  truncatedFrom: number | null;
+}
+
+/** A part as a reader shows it, and the stored parts it holds (more than one for joined context). */
+export interface ShownPart<T> {
+  part: T;
+  partIds: string[];
+}
+
+/** "Content from @src/mail.ts:": the line Gemini CLI opens each file an `@path` added to a prompt with. */
+const REFERENCED_FILE = /^Content from (@.+?):\s*$/gm;
+/** Files a joined context's line names; the rest are counted, so the line stays one line. */
+const FILES_NAMED = 3;
+
 /**
- * Who wrote a search hit, by voiceOf's rule for one part: a tool's output is nobody's words (`tool`);
- * in a subagent's conversation the user turns are the main agent's prompts (`main-agent`); other user
+ * A message's parts as every reader shows them: a run of context parts is one. Gemini CLI stores the
+ * files an `@path` added to a prompt as four texts (its opening line, "Content from @path:", the
+ * contents, its closing line), and each read as an "Added context" block of its own. Joined, their
+ * texts read in order and the line names the files. A part capture cut short stays apart: the
+ * note under it is about its own text.
+ */
+export function joinedContext<T extends ContextPart>(parts: readonly T[]): Array<ShownPart<T>> {
+  const shown: Array<ShownPart<T>> = [];
+  let run: T[] = [];
+  const flush = () => {
+    if (run.length > 0) shown.push(run.length === 1 ? { part: run[0]!, partIds: [run[0]!.partId] } : joinRun(run));
+    run = [];
+  };
+  for (const part of parts) {
+    if (part.kind === 'context' && part.truncatedFrom === null) run.push(part);
+    else {
+      flush();
+      shown.push({ part, partIds: [part.partId] });
+    }
+  }
+  flush();
+  return shown;
+}
+
+function joinRun<T extends ContextPart>(run: readonly T[]): ShownPart<T> {
+  // Each text keeps the line breaks it was sent with; one is added only where two would touch.
+  const text = run.reduce((joined, p) => {
+    const next = p.text ?? '';
+    return joined === '' || joined.endsWith('\n') || next.startsWith('\n') ? joined + next : `${joined}\n${next}`;
+  }, '');
+  const files = [...text.matchAll(REFERENCED_FILE)].map((m) => m[1]);
+  const more = files.length > FILES_NAMED ? ` and ${files.length - FILES_NAMED} more` : '';
+  const summary = files.length > 0 ? `Contents of ${files.slice(0, FILES_NAMED).join(', ')}${more}` : run[0]!.summary;
+  return { part: { ...run[0]!, text: text.replace(/^\n+|\n+$/g, ''), summary }, partIds: run.map((p) => p.partId) };
+}
+
+/**
+ * Who wrote a search hit, by voiceOf's rule for one part: a compaction summary is the neutral
+ * speaker a message of one is (`summary`: part-words' isSummaryMessage, by capture's flag or its kind,
+ * whichever role its agent stored it under); a tool's output is nobody's words (`tool`); in a subagent's conversation the user turns are the main agent's prompts (`main-agent`); other user
  * text capture did not mark as the person's is the app's (`app`); else its role speaks.
  */
-export function hitVoice(hit: { role: string | null; kind: string; genuineUserTurn: boolean }, inSubagent: boolean): Voice {
+export function hitVoice(hit: { role: string | null; kind: string; genuineUserTurn: boolean; isCompactSummary: boolean }, inSubagent: boolean): Voice {
+  if (hit.isCompactSummary || hit.kind === 'compaction') return 'summary';
   if (hit.kind === 'tool_result') return 'tool';
   if (hit.role === 'user' && inSubagent) return 'main-agent';
   if (hit.role === 'user' && hit.kind === 'text' && !hit.genuineUserTurn) return 'app';

@@ -61,6 +61,12 @@ export const PROVIDER_IDS = Object.keys(PROVIDERS) as [ProviderId, ...ProviderId
 export const SEARCH_APPS = { 'claude-desktop': { provider: 'claude', source: 'desktop' } } as const satisfies Record<string, { provider: ProviderId; source: string }>;
 export type SearchApp = keyof typeof SEARCH_APPS;
 
+/**
+ * What `provider` takes wherever conversations are narrowed to an app (a search, a listing): a
+ * provider, or an app of one (SEARCH_APPS).
+ */
+export const SEARCH_PROVIDERS = [...PROVIDER_IDS, ...(Object.keys(SEARCH_APPS) as SearchApp[])] as const;
+
 /** The app a search's `provider` names, when it names one (`claude-desktop`) rather than a provider: one lookup for every reader. */
 export function searchAppOf(id: string | undefined): (typeof SEARCH_APPS)[SearchApp] | undefined {
   return id !== undefined && Object.hasOwn(SEARCH_APPS, id) ? SEARCH_APPS[id as SearchApp] : undefined;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, RepoId, SessionId } from './ids.js';
 import { SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
-import { PROVIDER_IDS, SEARCH_APPS, type SearchApp } from './registry.js';
+import { SEARCH_PROVIDERS } from './registry.js';
 import { ParentKind } from './sessions.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
@@ -22,6 +22,8 @@ export const SearchHit = z.strictObject({
   provider: z.string(),
   /** The person's own words (capture's `genuine_user_turn`): a user-role text without it is the agent's app's. */
   genuineUserTurn: z.boolean(),
+  /** A compaction summary (capture's `is_compact_summary`): said to be from "Conversation summary" (hitVoice), whichever role its agent stored it under. */
+  isCompactSummary: z.boolean(),
   toolName: z.string().nullable(),
   /** A tool call's one line, as the viewer folds it ("Bash: npm test", "Read: src/app.ts"); null for other parts. */
   summary: z.string().nullable(),
@@ -55,9 +57,7 @@ export function hasSearchFilter(p: { provider?: unknown; projectKey?: unknown; s
 }
 
 // SEARCH_APPS lives in registry.ts, which the panel loads at run time: its filter chips derive from it.
-export { SEARCH_APPS, searchAppOf, type SearchApp } from './registry.js';
-/** What `provider` takes in a search: a provider, or an app of one (SEARCH_APPS). */
-export const SEARCH_PROVIDERS = [...PROVIDER_IDS, ...(Object.keys(SEARCH_APPS) as SearchApp[])] as const;
+export { SEARCH_APPS, SEARCH_PROVIDERS, searchAppOf, type SearchApp } from './registry.js';
 
 /** What a search with neither words nor a filter is told. */
 export const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or at least one filter';

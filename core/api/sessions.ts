@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
-import { PROVIDER_IDS } from './registry.js';
+import { SEARCH_PROVIDERS } from './registry.js';
 import { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, isSummaryMessage, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
 
@@ -107,19 +107,20 @@ export function messageSpeaker(message: { role: string | null; parts: ReadonlyAr
   if (voice === 'tool') return 'Tool result';
   if (voice === 'app') return app;
   if (voice === 'main-agent') return MAIN_AGENT;
-  return roleWord(message.role, false);
+  return roleWord(message.role);
 }
 
 /**
- * Who wrote a search hit's text (reading.ts's hitVoice), in messageSpeaker's words: the app, the main
- * agent; else the role as stored, which is how a search line says it.
+ * Who wrote a search hit's text (reading.ts's hitVoice), in messageSpeaker's words: a compaction
+ * summary's neutral speaker, the app, the main agent; else the role as stored, which is how a search line says it.
  */
-function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean }, inSubagent: boolean, app: string): string {
+export function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean; isCompactSummary: boolean }, inSubagent: boolean, app: string): string {
   const voice = hitVoice(hit, inSubagent);
+  if (voice === 'summary') return COMPACTION_SPEAKER;
   if (voice === 'tool') return TOOL_OUTPUT;
   if (voice === 'app') return app;
   if (voice === 'main-agent') return MAIN_AGENT;
-  return roleWord(hit.role, false);
+  return roleWord(hit.role);
 }
 
 /**
@@ -127,9 +128,10 @@ function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: b
  * transcript's words): who wrote it, then what kind of part it is in part-words' words, with its one
  * line (a command, a file) or its tool's name; a text part says only who.
  */
-export function hitLine(hit: { role: string | null; kind: string; genuineUserTurn: boolean; summary: string | null; toolName: string | null }, inSubagent: boolean, app: string): string {
+export function hitLine(hit: { role: string | null; kind: string; genuineUserTurn: boolean; isCompactSummary: boolean; summary: string | null; toolName: string | null }, inSubagent: boolean, app: string): string {
   const who = hitSpeaker(hit, inSubagent, app);
-  if (hit.kind === 'text') return who;
+  // A summary's speaker says what it is: "Conversation summary · Summary" would say it twice.
+  if (hit.kind === 'text' || hitVoice(hit, inSubagent) === 'summary') return who;
   const kind = hit.kind === 'tool_result' ? undefined : (kindLabel(hit.kind) ?? hit.kind);
   const detail = hit.summary ?? hit.toolName;
   return [kind ? `${who} · ${kind}` : who, detail].filter(Boolean).join(' ');
@@ -182,7 +184,8 @@ export const sessionsMethods = {
     params: z
       .strictObject({
         projectKey: ProjectKey.optional(),
-        provider: z.enum(PROVIDER_IDS).optional(),
+        /** A provider (`claude`: Claude Code and Claude Desktop), or an app of one: `claude-desktop` (SEARCH_APPS), as a search takes it. */
+        provider: z.enum(SEARCH_PROVIDERS).optional(),
         /** Sessions active in this range of epoch ms (inclusive). */
         from: epochMs.optional(),
         to: epochMs.optional(),

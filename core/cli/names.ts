@@ -1,4 +1,4 @@
-import { ProjectKey, projectsNamed, StewardError, type NamedProject, type StewardClient } from '../api/index.js';
+import { localDay, ProjectKey, projectsNamed, StewardError, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
 import { UsageError } from './output.js';
 
 /**
@@ -21,7 +21,45 @@ export function oneProject(option: string, text: string, projects: readonly Name
 export async function projectKeyFor(client: StewardClient, text: string, option = '--project'): Promise<string> {
   if (ProjectKey.safeParse(text).success) return text;
   const { projects } = await client.call('Projects.List', {});
+  if (projectsNamed(text, projects).length === 0) await refuseForgottenProject(client, text, option);
   return oneProject(option, text, projects, '`steward projects`');
+}
+
+/** What the person forgot, or none when the owner cannot say (the plain not-found words are said then). */
+async function forgetRecords(client: StewardClient): Promise<Tombstone[]> {
+  try {
+    return (await client.call('Forget.List', {})).tombstones;
+  } catch {
+    return [];
+  }
+}
+
+/** A project the person forgot is not "no project is called": say when, and the way back. */
+async function refuseForgottenProject(client: StewardClient, text: string, option: string): Promise<void> {
+  const forgotten = (await forgetRecords(client)).filter((t) => t.kind === 'project' && projectsNamed(text, [{ projectKey: t.id, name: t.label ?? '' }]).length > 0);
+  const [first] = forgotten;
+  if (!first) return;
+  // Its name brings it back when it names one forgotten project; else its key does.
+  const back = forgotten.length === 1 ? text : first.id;
+  throw new StewardError('not_found', `${option}: you forgot the project ${JSON.stringify(text)} on ${localDay(first.createdAt)}; \`steward unforget --project ${back}\` brings it back`);
+}
+
+/**
+ * A conversation the person forgot (or whose parent they forgot, for a subagent) is said to be
+ * forgotten, with when and the way back, as the panel says it; any other "not found" reads as
+ * wholeSessionId says it.
+ */
+export function forgottenOrWhole(client: StewardClient, sessionId: string): (error: unknown) => Promise<never> {
+  return async (error) => {
+    if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
+    const parent = sessionId.includes(':agent-') ? sessionId.slice(0, sessionId.indexOf(':agent-')) : null;
+    const records = (await forgetRecords(client)).filter((t) => t.kind === 'session');
+    const own = records.find((t) => t.id === sessionId);
+    const above = parent === null ? undefined : records.find((t) => t.id === parent);
+    if (own) throw new StewardError('not_found', `You forgot this conversation on ${localDay(own.createdAt)}; \`steward unforget --session ${own.id}\` brings it back`);
+    if (above) throw new StewardError('not_found', `You forgot the conversation this subagent belongs to on ${localDay(above.createdAt)}; \`steward unforget --session ${above.id}\` brings both back`);
+    return wholeSessionId(error);
+  };
 }
 
 /**
@@ -31,6 +69,8 @@ export async function projectKeyFor(client: StewardClient, text: string, option 
 export async function mustBeStoredProject(client: StewardClient, projectKey: string, option = '--project'): Promise<void> {
   const { projects } = await client.call('Projects.List', {});
   if (projects.some((p) => p.projectKey === projectKey)) return;
+  const forgotten = (await forgetRecords(client)).find((t) => t.kind === 'project' && t.id === projectKey);
+  if (forgotten) throw new StewardError('not_found', `${option}: you forgot the project ${projectKey} on ${localDay(forgotten.createdAt)}; \`steward unforget --project ${projectKey}\` brings it back`);
   throw new StewardError('not_found', `${option}: no stored project has the key ${projectKey} (it may have been forgotten); \`steward projects\` lists each project's name and key`);
 }
 

@@ -54,6 +54,8 @@ export interface PartKey {
 export interface SessionListFilter {
   projectKey?: string | undefined;
   provider?: string | undefined;
+  /** Only sessions the provider's app of this kind wrote (sessions.source: Claude Desktop's `desktop`). */
+  source?: string | undefined;
   fromMs?: number | undefined;
   toMs?: number | undefined;
   /** The last row of the previous page. */
@@ -101,7 +103,7 @@ export class HistoryReader {
     this.#list = db.prepare(
       `SELECT ${RECORD} ${FROM}
        WHERE ${CONVERSATION.replaceAll('parent_', 's.parent_')}
-         AND (@projectKey IS NULL OR s.project_key = @projectKey) AND (@provider IS NULL OR s.provider = @provider)
+         AND (@projectKey IS NULL OR s.project_key = @projectKey) AND (@provider IS NULL OR s.provider = @provider) AND (@source IS NULL OR s.source = @source)
          AND (@fromMs IS NULL OR IFNULL(s.last_ts, 0) >= @fromMs) AND (@toMs IS NULL OR IFNULL(s.first_ts, 0) <= @toMs)
          AND (@afterTs IS NULL OR IFNULL(s.last_ts, 0) < @afterTs OR (IFNULL(s.last_ts, 0) = @afterTs AND s.session_id < @afterId))
        ORDER BY IFNULL(s.last_ts, 0) DESC, s.session_id DESC LIMIT @limit`,
@@ -129,6 +131,7 @@ export class HistoryReader {
     return this.#list.all({
       projectKey: filter.projectKey ?? null,
       provider: filter.provider ?? null,
+      source: filter.source ?? null,
       fromMs: filter.fromMs ?? null,
       toMs: filter.toMs ?? null,
       afterTs: filter.after?.lastTs ?? null,

@@ -1,8 +1,8 @@
-import type { Statement } from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import type { SearchKind } from '../api/index.js';
-import type { Db } from '../store/index.js';
+import { sqliteOptions, type Db } from '../store/index.js';
 import { MatchFailure, MatchWorker } from './match-worker.js';
-import { KEY_SHIFT, keyOfSeconds, parentOf, registerSearchFunctions, scopeTokens, SearchSyntaxError } from './search-index.js';
+import { indexReading, KEY_SHIFT, keyOfSeconds, parentOf, registerSearchFunctions, scopeTokens, searchTextV2, SearchSyntaxError } from './search-index.js';
 
 /** What a search asks of the index. `expression` is full-text syntax, already made safe by the caller. */
 export interface SearchFilter {
@@ -51,11 +51,40 @@ export interface MatchedPart {
   projectKey: string | null;
   /** The person's own words, as capture marked the part (`genuine_user_turn`). */
   genuineUserTurn: boolean;
+  /** A compaction summary, as capture marked the part (`is_compact_summary`). */
+  isCompactSummary: boolean;
+}
+
+/**
+ * What a reader may see of a matched part, for SearchReader.stillMatching: `text`, pieces of its text
+ * (redacted, joined by EVIDENCE_BREAK), `json` whether the whole text is JSON (read as the index read it).
+ */
+export interface Evidence {
+  key: number;
+  kind: string;
+  text: string;
+  json: boolean;
+  toolName: string | null;
+}
+
+/** Between pieces of evidence: a token no phrase runs across. */
+export const EVIDENCE_BREAK = '\n\n\u2029stewardevidencebreak\u2029\n\n';
+
+/** stillMatching's index of evidence, in memory. */
+interface Scratch {
+  db: Db;
+  insert: Statement;
+  match: Statement;
+  clear: Statement;
 }
 
 /** Matched rows as read, their flag as SQLite keeps it. */
 const matched = (rows: unknown[]): MatchedPart[] =>
-  (rows as Array<Omit<MatchedPart, 'genuineUserTurn'> & { genuineUserTurn: number }>).map((r) => ({ ...r, genuineUserTurn: r.genuineUserTurn === 1 }));
+  (rows as Array<Omit<MatchedPart, 'genuineUserTurn' | 'isCompactSummary'> & { genuineUserTurn: number; isCompactSummary: number }>).map((r) => ({
+    ...r,
+    genuineUserTurn: r.genuineUserTurn === 1,
+    isCompactSummary: r.isCompactSummary === 1,
+  }));
 
 /** Matches newest first; `resumeBelow` is set when the scan's budget ran out before the page was full. */
 export interface NewestPage {
@@ -152,6 +181,17 @@ const PREFIX_PAGES_SQL = `
 
 const COLUMNS: Record<SearchKind, string> = { text: 'body', thinking: 'thinking', tool_use: 'tool_input', tool_result: 'tool_output' };
 const ALL_COLUMNS = 'body thinking tool_input tool_output';
+
+/** The column a part's kind is indexed under (the search_source view's CASE). */
+function columnOf(kind: string): string {
+  return kind === 'thinking' || kind === 'tool_use' || kind === 'tool_result' ? COLUMNS[kind] : 'body';
+}
+
+/** The words of the MATCH (matchOf without the scope tokens): what stillMatching holds evidence to. */
+function wordsMatchOf(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>): string {
+  const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
+  return `{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`;
+}
 
 /**
  * The whole MATCH: the expression within its columns, AND each filter's scope tokens; `subagents` join
@@ -288,6 +328,8 @@ export class SearchReader {
   readonly #offThread: MatchWorker | undefined;
   /** Matches the worker answered (read by tests: a failing worker's matches run here instead). */
   offThreadMatches = 0;
+  /** A database in memory of its own, for stillMatching: never the store's connection, whose transactions are the writers'. */
+  #scratch: Scratch | undefined;
 
   constructor(db: Db, options: { prefixPageBudget?: number; matchTimeoutMs?: number; genuineScanBudget?: number; subagentTokenCap?: number } = {}) {
     registerSearchFunctions(db);
@@ -300,7 +342,8 @@ export class SearchReader {
     this.#newest = db.prepare(NEWEST_SQL).pluck();
     this.#details = db.prepare(
       `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta,
-              (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn
+              (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn,
+              p.is_compact_summary = 1 AS isCompactSummary
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
     // Ranking reads many candidates: a bounded head of each part's text is enough to weigh it. Not a
@@ -308,7 +351,8 @@ export class SearchReader {
     // ranks after the parts that hold the word, so `read` or `edit` lists what was said before every
     // Read or Edit call (200 Read calls took the top 20 from 5 messages saying `read` when it counted).
     this.#heads = db.prepare(
-      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn
+      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn,
+              p.is_compact_summary = 1 AS isCompactSummary
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );
     this.#kept = db.prepare(KEPT_SQL).pluck();
@@ -464,8 +508,48 @@ export class SearchReader {
     }
   }
 
+  /**
+   * The keys whose evidence the words of the search still match, as the index would have matched a
+   * part holding only that text (same tokenizer, same columns, same reading, so phrases, prefixes,
+   * NEAR, column filters and operators mean what they meant). A search that hands out redacted results
+   * keeps only these: a part found by words that only a secret holds would tell the secret.
+   */
+  stillMatching(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, evidence: readonly Evidence[]): Set<number> {
+    if (evidence.length === 0) return new Set();
+    const scratch = this.#scratchDb();
+    const run = scratch.db.transaction(() => {
+      scratch.clear.run();
+      for (const e of evidence) {
+        const read = searchTextV2(indexReading(e.text, e.json)) ?? '';
+        const name = e.toolName === null ? null : searchTextV2(e.toolName);
+        const text = name === null ? read : read === '' ? name : `${read}\n${name}`;
+        const row = { body: null, thinking: null, tool_input: null, tool_output: null, [columnOf(e.kind)]: text };
+        scratch.insert.run({ key: e.key, ...row });
+      }
+      const keys = guard(() => scratch.match.all(wordsMatchOf(filter)) as number[]);
+      scratch.clear.run();
+      return keys;
+    });
+    return new Set(run());
+  }
+
+  #scratchDb(): Scratch {
+    if (this.#scratch) return this.#scratch;
+    const db = new Database(':memory:', sqliteOptions()) as Db;
+    db.exec("CREATE VIRTUAL TABLE evidence USING fts5(body, thinking, tool_input, tool_output, tokenize = 'unicode61 remove_diacritics 2')");
+    this.#scratch = {
+      db,
+      insert: db.prepare('INSERT INTO evidence (rowid, body, thinking, tool_input, tool_output) VALUES (@key, @body, @thinking, @tool_input, @tool_output)'),
+      match: db.prepare('SELECT rowid FROM evidence WHERE evidence MATCH ?').pluck(),
+      clear: db.prepare('DELETE FROM evidence'),
+    };
+    return this.#scratch;
+  }
+
   /** Stops the match worker, if one started. */
   close(): Promise<void> {
+    this.#scratch?.db.close();
+    this.#scratch = undefined;
     return this.#offThread?.close() ?? Promise.resolve();
   }
 

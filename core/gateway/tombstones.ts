@@ -18,16 +18,23 @@ export class Tombstones {
   readonly #remove;
   readonly #list;
   readonly #has;
+  readonly #relabel;
 
   constructor(db: Db) {
     this.#add = db.prepare('INSERT INTO history_tombstones (kind, id, label, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(kind, id) DO UPDATE SET label = COALESCE(excluded.label, label)');
     this.#remove = db.prepare('DELETE FROM history_tombstones WHERE kind = ? AND id = ?');
     this.#list = db.prepare('SELECT kind, id, label, created_at FROM history_tombstones ORDER BY created_at DESC, kind, id');
     this.#has = db.prepare('SELECT 1 FROM history_tombstones WHERE kind = ? AND id = ?').pluck();
+    this.#relabel = db.prepare('UPDATE history_tombstones SET label = ? WHERE kind = ? AND id = ?');
   }
 
   add(kind: ForgetKind, id: string, label: string | null, now = Date.now()): void {
     this.#add.run(kind, id, label, now);
+  }
+
+  /** Replaces a label outright (`add` keeps the one before when it is given none). */
+  relabel(kind: ForgetKind, id: string, label: string | null): void {
+    this.#relabel.run(label, kind, id);
   }
 
   remove(kind: ForgetKind, id: string): boolean {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, foldLine, harnessLine, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -20,6 +20,8 @@ export const PIECE_CHARS = 1024 * 1024;
 const IDLE_MS = 60_000;
 /** Exports open at once; a further one closes the oldest (a client that walked away). */
 const OPEN_LIMIT = 8;
+/** Tokens of exports a forget closed, remembered so their next piece says why (the oldest go first). */
+const FORGOTTEN_TOKENS = 64;
 
 
 /**
@@ -65,10 +67,9 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
     case 'text':
       return `${text}${cut}`;
     case 'thinking':
-      // Its line in part-words' words ("Thinking · …"), as the panel, the CLI and MCP say it.
-      return `<details><summary>${escapeHtml(foldLine(partFold(part)))}</summary>\n\n${fence(text)}\n\n</details>`;
+      return thinkingMarkdown(part);
     case 'tool_use':
-      return `**Tool call** ${part.summary ?? part.toolName ?? ''}\n\n${fence(text, 'json')}${cut}`;
+      return `**Tool call** ${part.summary ?? part.toolName ?? ''}\n\n${fence(text, inputLanguage(text))}${cut}`;
     case 'tool_result':
       return `**Tool result**${resultNote(part)}\n\n${fence(part.output ?? text)}${cut}`;
     case 'image':
@@ -81,17 +82,47 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
   }
 }
 
+/**
+ * What a tool call's input is written in, by its shape: the agents store a call's arguments as JSON,
+ * but a custom tool's input is the text it was given (Codex's apply_patch: a patch). A patch is
+ * fenced as a diff, JSON as JSON, anything else plain.
+ */
+function inputLanguage(text: string): string {
+  const start = text.trimStart();
+  if (/^(?:\*\*\* Begin Patch|diff --git |--- \S)/.test(start)) return 'diff';
+  return start.startsWith('{') || start.startsWith('[') ? 'json' : '';
+}
+
+/**
+ * A thought folded under its line ("Thinking · …", as the panel, the CLI and MCP say it). The line is
+ * its first line, so the body goes on after it rather than saying it twice; a line cut short (its
+ * end is only in the body) keeps the body whole. A thought that was one line is only its line.
+ */
+function thinkingMarkdown(part: SessionPart): string {
+  const fold = partFold(part);
+  const text = part.text ?? '';
+  const first = /^\s*([^\n]*)\n?/.exec(text);
+  const said = first !== null && first[1]!.trim() !== '' && partFold({ kind: 'thinking', summary: null, text: first[1]! }).summary === fold.summary && !fold.summary.endsWith('…');
+  const body = said ? text.slice(first[0].length).replace(/^\s*\n/, '') : text;
+  const line = escapeHtml(foldLine(fold));
+  return body.trim() === '' ? `_[${line}]_` : `<details><summary>${line}</summary>\n\n${fence(body)}\n\n</details>`;
+}
+
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function messageMarkdown(m: SessionMessage, h: string, speaking: Speaking): string {
-  const harness = m.parts.map((p) => harnessLine(p, m.role, speaking.inSubagent, speaking.app));
-  const parts = m.parts.map((p, i) => partMarkdown(p, harness[i]));
+  // A run of context parts (the files Gemini CLI added to a prompt) is one block, as the panel shows it.
+  const shown = joinedContext(m.parts).map((s) => s.part);
+  const harness = shown.map((p) => harnessLine(p, m.role, speaking.inSubagent, speaking.app));
+  const parts = shown.map((p, i) => partMarkdown(p, harness[i]));
   return `${h}# ${messageSpeaker(m, speaking.inSubagent, speaking.app)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${parts.join('\n\n')}`;
 }
 
 /** A conversation's heading and facts, as its Markdown opens. */
 function headingMarkdown(s: SessionSummary, h: string): string[] {
-  const title = s.title ?? s.firstRequest ?? `Session ${s.sessionId}`;
+  const named = s.title ?? s.firstRequest ?? `Session ${s.sessionId}`;
+  // A subagent's first request is the main agent's prompt: its heading says whose section it is.
+  const title = s.parentKind === 'subagent' ? `Subagent${s.agentType ? ` (${s.agentType})` : ''}: ${named}` : named;
   const facts = [
     `- Session: ${code(s.sessionId)}`,
     s.projectName ? `- Project: ${s.projectName} (\`${s.projectKey ?? ''}\`)` : null,
@@ -150,7 +181,14 @@ interface PlacedSubagent {
 interface OpenExport {
   pieces: AsyncGenerator<{ content: string; last: boolean }>;
   timer: NodeJS.Timeout | undefined;
+  /** The conversation exported, then the ones above it (a subagent's parent), and its project: what forgetting closes it. */
+  lineage: readonly string[];
+  projectKey: string | null;
+  /** Forgotten while a piece of it was being written: that piece is not given. */
+  forgotten?: boolean;
 }
+
+const forgottenError = () => new StewardError('not_found', 'This conversation was forgotten, so its export was closed and gives nothing more of it.');
 
 /**
  * Exports a conversation with its subagents, every text redacted with the secrets module unless `raw`.
@@ -168,6 +206,10 @@ export class SessionExporter {
   readonly #redactor: () => Redactor;
   /** Exports with pieces still to come, by their `next` token. */
   readonly #open = new Map<string, OpenExport>();
+  /** Exports whose next piece is being written (out of `#open` meanwhile). */
+  readonly #writing = new Set<OpenExport>();
+  /** Tokens a forget closed (see forgotten). */
+  readonly #forgottenTokens = new Set<string>();
 
   constructor(sessions: SessionsView, redactor: () => Redactor) {
     this.#sessions = sessions;
@@ -187,7 +229,7 @@ export class SessionExporter {
       : raw
         ? prefixed(`${NOT_REDACTED_NOTE}\n\n`, this.#markdown(session, 1, redactor, pace))
         : this.#markdown(session, 1, redactor, pace);
-    const first = await this.#keep({ pieces: cutIntoPieces(ended(text), PIECE_CHARS), timer: undefined });
+    const first = await this.#keep({ pieces: cutIntoPieces(ended(text), PIECE_CHARS), timer: undefined, lineage: this.#lineage(sessionId), projectKey: session.projectKey });
     const named = json ? { filename: `session-${short}.json`, mediaType: 'application/json' as const } : { filename: `session-${short}.md`, mediaType: 'text/markdown' as const };
     return { ...named, ...first, redacted: !raw };
   }
@@ -195,11 +237,36 @@ export class SessionExporter {
   /** The next piece of an export `export` left open. */
   async next(token: string): Promise<SessionExportPiece> {
     await turn();
+    if (this.#forgottenTokens.delete(token)) throw forgottenError();
     const open = this.#open.get(token);
     if (!open) throw new StewardError('not_found', 'This export is no longer open (one is closed after a minute without a request for its next piece). Export the conversation again.');
     this.#open.delete(token);
     clearTimeout(open.timer);
     return this.#keep(open);
+  }
+
+  /**
+   * Closes the exports of what is being forgotten, its subagents' and those it is a subagent of (their
+   * text is in its export), so none gives another piece of it; called before its rows go, while its
+   * parent is still known. A piece being written is not given.
+   */
+  forgotten(kind: ForgetKind, id: string): void {
+    const above = kind === 'session' ? this.#lineage(id) : [];
+    const closes = (open: OpenExport) => (kind === 'project' ? open.projectKey === id : open.lineage.includes(id) || above.includes(open.lineage[0]!));
+    for (const open of this.#writing) if (closes(open)) open.forgotten = true;
+    for (const [token, open] of this.#open) {
+      if (!closes(open)) continue;
+      this.#close(token);
+      this.#forgottenTokens.add(token);
+      if (this.#forgottenTokens.size > FORGOTTEN_TOKENS) this.#forgottenTokens.delete(this.#forgottenTokens.values().next().value as string);
+    }
+  }
+
+  /** A conversation's id, then its parent's, and so on up (a subagent's subagent has two). */
+  #lineage(sessionId: string): string[] {
+    const lineage = [sessionId];
+    for (let id = this.#sessions.findRecord(sessionId)?.parentSessionId; id && !lineage.includes(id); id = this.#sessions.findRecord(id)?.parentSessionId) lineage.push(id);
+    return lineage;
   }
 
   /** Closes every open export (the owner stops). */
@@ -210,7 +277,12 @@ export class SessionExporter {
   /** Writes the next piece; an export with more to come stays open under a new token. */
   async #keep(open: OpenExport): Promise<SessionExportPiece> {
     // A generator that throws is done: nothing is left open to close.
-    const piece = await open.pieces.next();
+    this.#writing.add(open);
+    const piece = await open.pieces.next().finally(() => this.#writing.delete(open));
+    if (open.forgotten) {
+      void open.pieces.return(undefined);
+      throw forgottenError();
+    }
     if (piece.done || piece.value.last) return { content: piece.done ? '' : piece.value.content, next: null };
     // Map order is insertion order: the first key is the oldest export.
     while (this.#open.size >= OPEN_LIMIT) this.#close(this.#open.keys().next().value as string);

@@ -1,5 +1,5 @@
-import type { EventName, EventPayload, ForgetKind, ForgetResult, ScrubResult, ScrubStatus, Tombstone } from '../api/index.js';
-import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, Tombstones } from '../gateway/index.js';
+import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, type EventName, type EventPayload, type ForgetKind, type ForgetResult, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
+import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { redactAll } from './redaction.js';
@@ -22,6 +22,8 @@ export interface ForgetOptions {
   removeNotes: (projectKey: string, slug: string) => Promise<boolean>;
   /** A forgotten conversation's project: its notes may name it, so they are withheld and rebuilt (the sweeper). */
   notesStale?: (projectKey: string, firstActiveAt: number | null) => Promise<void>;
+  /** Closes open exports of what is being forgotten (see SessionExporter.forgotten), before its rows go. */
+  closeExports?: (kind: ForgetKind, id: string) => void;
   /** Redacts what the list shows of a forgotten conversation. */
   redactor: () => Redactor;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -30,6 +32,25 @@ export interface ForgetOptions {
 
 const LABEL_CHARS = 200;
 const PROGRESS_EVERY_MS = 500;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** What an app's conversations are called in a neutral label (see neutralLabel). */
+const APPS = [...new Set([...PROVIDER_IDS.map((p) => PROVIDERS[p].label), ...rootKinds().map((r) => r.kind.label)])];
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const NEUTRAL = new RegExp(`^(?:${APPS.map(escapeRe).join('|')}) conversation(?: of \\d{1,2} [A-Z][a-z]{2} \\d{4})?(?: in .+)?$`);
+
+/**
+ * A forgotten conversation's label built from facts, not text: its app, the day it started and its
+ * project's name ("Claude Code conversation of 2 Nov 2026 in orchard"). A forget that wipes the disk
+ * keeps this one: a title or first request is the conversation's own words.
+ */
+export function neutralLabel(record: Pick<SessionRecord, 'provider' | 'source' | 'firstTs'>, projectName: string | null): string {
+  const day = record.firstTs === null ? null : new Date(record.firstTs);
+  const date = day ? ` of ${day.getDate()} ${MONTHS[day.getMonth()]} ${day.getFullYear()}` : '';
+  return `${appName(record.provider, record.source)} conversation${date}${projectName ? ` in ${projectName}` : ''}`.slice(0, LABEL_CHARS);
+}
+
+/** Whether a label is one neutralLabel built (a wipe keeps those; any other of a conversation is its text). */
+export const isNeutralLabel = (label: string): boolean => NEUTRAL.test(label);
 
 /**
  * Forgetting: the tombstone first (so nothing captured meanwhile comes back), then the rows in
@@ -54,9 +75,17 @@ export class Forgetting {
     return this.#serial(async () => {
       // A conversation not stored (pruned, or not captured yet) is tombstoned all the same. Its label is
       // kept redacted: it outlives the conversation, which may be forgotten for the secret in it.
+      // With a wipe, no word of it may stay: its label is built from facts (neutralLabel), replacing one kept before.
       const stored = this.#o.sessions.findRecord(sessionId);
-      const [name] = stored ? await this.#o.sessions.redactedNames([stored]) : [null];
-      this.#o.tombstones.add('session', sessionId, name?.slice(0, LABEL_CHARS) ?? null);
+      if (scrub) {
+        const label = stored ? neutralLabel(stored, stored.projectKey ? (this.#o.projects.describe(stored.projectKey)?.name ?? null) : null) : null;
+        this.#o.tombstones.add('session', sessionId, label);
+        this.#o.tombstones.relabel('session', sessionId, label);
+      } else {
+        const [name] = stored ? await this.#o.sessions.redactedNames([stored]) : [null];
+        this.#o.tombstones.add('session', sessionId, name?.slice(0, LABEL_CHARS) ?? null);
+      }
+      this.#o.closeExports?.('session', sessionId);
       if (scrub) this.#o.scrub.owe();
       const result = await this.#eraseSession(sessionId);
       if (stored?.projectKey) await this.#o.notesStale?.(stored.projectKey, stored.firstTs);
@@ -67,6 +96,7 @@ export class Forgetting {
   project(projectKey: string, scrub = false): Promise<ForgetResult> {
     return this.#serial(async () => {
       this.#o.tombstones.add('project', projectKey, this.#o.projects.describe(projectKey)?.name.slice(0, LABEL_CHARS) ?? null);
+      this.#o.closeExports?.('project', projectKey);
       if (scrub) this.#o.scrub.owe();
       return this.#thenWipe(await this.#eraseProject(projectKey), scrub);
     });
@@ -179,6 +209,7 @@ export class Forgetting {
     this.#scrubbing = true;
     const began = performance.now();
     try {
+      this.#dropTextLabels();
       const complete = await this.#o.scrub.run({
         signal: this.#abort.signal,
         onProgress: (progress) => {
@@ -194,6 +225,16 @@ export class Forgetting {
       return complete;
     } finally {
       this.#scrubbing = false;
+    }
+  }
+
+  /**
+   * A wipe leaves no text of what earlier forgets deleted: a conversation forgotten without one kept its
+   * (redacted) title or first request as its label, which goes now (the list then names it by its id).
+   */
+  #dropTextLabels(): void {
+    for (const t of this.#o.tombstones.list()) {
+      if (t.kind === 'session' && t.label !== null && !isNeutralLabel(t.label)) this.#o.tombstones.relabel('session', t.id, null);
     }
   }
 

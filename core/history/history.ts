@@ -60,6 +60,7 @@ export class History {
       },
       removeNotes: o.removeNotes,
       notesStale: o.notesStale,
+      closeExports: (kind, id) => this.exporter.forgotten(kind, id),
       redactor,
       emit: o.emit,
       logger: o.logger,

@@ -4,7 +4,8 @@ import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFi
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
-import { rankByRelevance, rankedBefore } from './rank.js';
+import { rankByRelevance, rankedBefore, type Ranked } from './rank.js';
+import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
 import { toolCallLine, wrappedOutput } from './messages.js';
 import type { SessionsView } from './sessions.js';
@@ -22,6 +23,14 @@ const DEFAULT_LIMIT = 20;
  * come back in tens of ms however common the words are.
  */
 const RANK_CAP = 500;
+/**
+ * Matches a redacted search looks at again per page (see recheck.ts) before it answers with what it
+ * kept. As many as relevance ranks, so a ranked page never stops short of its candidates: a short page
+ * with a cursor would say that parts only a secret's words match exist. A newest-first page past it
+ * comes back short with a cursor that goes on below what it looked at (500 such parts ≈ 300 ms of
+ * redaction, a turn of the event loop between passes).
+ */
+const RECHECK_BUDGET = RANK_CAP;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
 const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT and NEAR are operators), so it was searched as one exact phrase.';
 /** What a search with no words says unless it asked for newest first (SearchQueryResult.fallback). */
@@ -124,7 +133,12 @@ export class HistorySearch {
    */
   async #answer(params: Params, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
     const prepared = cursor?.w === 1 ? null : prepareQuery(params.query);
-    const attempt = (query: PreparedQuery) => this.#run(this.#filter(params, query), query.terms, sort, limit, cursor, tag);
+    const attempt = (query: PreparedQuery) => {
+      const filter = this.#filter(params, query);
+      // Results a reader gets redacted keep only matches the words still make once redacted; raw ones need no second look.
+      const recheck = params.redact === true ? recheckOf(this.#reader, filter, query.terms, query.prefixes, this.#redactor()) : null;
+      return this.#run(filter, query.terms, sort, limit, cursor, tag, recheck);
+    };
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
     let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
     let fallback: string | undefined;
@@ -158,7 +172,7 @@ export class HistorySearch {
     const summaries = await summariesOf(page.matches, redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
     });
     return {
       hits,
@@ -201,24 +215,42 @@ export class HistorySearch {
     };
   }
 
-  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Page> {
-    if (sort === 'newest') return this.#newest(filter, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
-    return this.#relevance(filter, terms, limit, cursor?.s === 'relevance' ? cursor : undefined, tag);
+  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string, recheck: Recheck | null): Promise<Page> {
+    if (sort === 'newest') return this.#newest(filter, limit, cursor?.s === 'newest' ? cursor : undefined, tag, recheck);
+    return this.#relevance(filter, terms, limit, cursor?.s === 'relevance' ? cursor : undefined, tag, recheck);
   }
 
   /**
    * Newest first, below the last key shown, among the parts indexed when the first page was taken: of
    * the words' matches, or of a filter without an expression (a search with no words) alone.
    */
-  async #newest(filter: SearchFilter | ListFilter, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Page> {
+  async #newest(filter: SearchFilter | ListFilter, limit: number, cursor: NewestCursor | undefined, tag: string, recheck: Recheck | null = null): Promise<Page> {
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
-    const before = cursor ? cursor.k : null;
-    const found = 'expression' in filter ? await this.#reader.newest({ ...filter, partRowid: parts }, before, limit + 1) : await this.#reader.latest({ ...filter, partRowid: parts }, before, limit + 1);
-    const matches = found.matches.slice(0, limit);
-    const last = matches[matches.length - 1];
-    // A page that stopped at its scan budget goes on below what it looked at, though it came back short.
-    const next = found.matches.length > limit && last ? last.key : found.resumeBelow;
-    return { matches, next: next === null ? undefined : { s: 'newest', f: tag, k: next, p: parts } };
+    let before = cursor ? cursor.k : null;
+    const kept: MatchedPart[] = [];
+    let looked = 0;
+    let next: number | null;
+    for (;;) {
+      const found = 'expression' in filter ? await this.#reader.newest({ ...filter, partRowid: parts }, before, limit + 1) : await this.#reader.latest({ ...filter, partRowid: parts }, before, limit + 1);
+      kept.push(...(recheck ? await recheck(found.matches) : found.matches));
+      looked += found.matches.length;
+      const lowest = found.matches[found.matches.length - 1];
+      if (kept.length > limit) {
+        next = kept[limit - 1]!.key;
+        break;
+      }
+      // A page that stopped at its scan budget (or its recheck's) goes on below what it looked at, though it came back short.
+      if (found.resumeBelow !== null || found.matches.length <= limit || !lowest) {
+        next = found.resumeBelow;
+        break;
+      }
+      before = lowest.key;
+      if (looked >= RECHECK_BUDGET) {
+        next = before;
+        break;
+      }
+    }
+    return { matches: kept.slice(0, limit), next: next === null ? undefined : { s: 'newest', f: tag, k: next, p: parts } };
   }
 
   /**
@@ -226,19 +258,39 @@ export class HistorySearch {
    * in, the parts indexed then) less any forgotten since, scored with the first page's basis, and go on
    * after the last (score, key) shown.
    */
-  async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: string): Promise<Page> {
+  async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: string, recheck: Recheck | null): Promise<Page> {
     const upper = cursor ? cursor.u : this.#reader.upperKey();
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
     const found = await this.#reader.candidates({ ...filter, partRowid: parts }, upper, RANK_CAP, cursor?.l ?? 0);
     const { ranked, basis } = await rankByRelevance(found.heads, terms, cursor?.b, filter.prefixes);
     const rest = cursor ? ranked.filter((r) => rankedBefore({ score: cursor.a, key: cursor.k }, { score: r.score, key: r.part.key })) : ranked;
-    const shown = rest.slice(0, limit);
-    const last = shown[shown.length - 1];
+    const { shown, last, more } = recheck ? await this.#rechecked(rest, limit, recheck) : { shown: this.#reader.details(rest.slice(0, limit).map((r) => r.part.key)), last: rest[Math.min(limit, rest.length) - 1], more: rest.length > limit };
     const rankedAmong = cursor ? cursor.r : found.capped ? found.heads.length : undefined;
     const floor = cursor ? cursor.l : Math.min(...found.heads.map((h) => h.key));
     const next: RelevanceCursor | undefined =
-      rest.length > limit && last ? { s: 'relevance', f: tag, u: upper, l: floor, p: parts, a: last.score, k: last.part.key, b: basis, ...(rankedAmong === undefined ? {} : { r: rankedAmong }) } : undefined;
-    return { matches: this.#reader.details(shown.map((r) => r.part.key)), next: next && withinLength(next), ...(rankedAmong === undefined ? {} : { rankedAmong }) };
+      more && last ? { s: 'relevance', f: tag, u: upper, l: floor, p: parts, a: last.score, k: last.part.key, b: basis, ...(rankedAmong === undefined ? {} : { r: rankedAmong }) } : undefined;
+    return { matches: shown, next: next && withinLength(next), ...(rankedAmong === undefined ? {} : { rankedAmong }) };
+  }
+
+  /**
+   * The first `limit` of the ranked parts a recheck keeps, read whole, looking at no more than
+   * RECHECK_BUDGET of them; `last` is the last one looked at that the next page goes on after, and
+   * `more` whether there are more to look at.
+   */
+  async #rechecked(ranked: readonly Ranked[], limit: number, recheck: Recheck): Promise<{ shown: MatchedPart[]; last: Ranked | undefined; more: boolean }> {
+    const kept: Array<{ at: number; part: MatchedPart }> = [];
+    let at = 0;
+    while (kept.length <= limit && at < ranked.length && at < RECHECK_BUDGET) {
+      const batch = ranked.slice(at, Math.min(at + limit + 1 - kept.length, RECHECK_BUDGET));
+      const survivors = new Map((await recheck(this.#reader.details(batch.map((r) => r.part.key)))).map((p) => [p.key, p]));
+      batch.forEach((r, i) => {
+        const part = survivors.get(r.part.key);
+        if (part) kept.push({ at: at + i, part });
+      });
+      at += batch.length;
+    }
+    if (kept.length > limit) return { shown: kept.slice(0, limit).map((k) => k.part), last: ranked[kept[limit - 1]!.at], more: true };
+    return { shown: kept.map((k) => k.part), last: ranked[at - 1], more: at < ranked.length };
   }
 
   /** Only what a group's heading shows: a page of hits reads no more than that per conversation. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appName, StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
+import { appName, searchAppOf, StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
 import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -220,9 +220,12 @@ export class SessionsView {
     const tag = fingerprint(listing);
     const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, ListCursor);
     if (after && after.f !== tag) throw new StewardError('invalid_params', 'The cursor belongs to another listing; start again without it');
+    // `claude-desktop` names an app of a provider (SEARCH_APPS): its sessions by the folders they were read from.
+    const app = searchAppOf(params.provider);
     const rows = this.#reader.list({
       projectKey: params.projectKey,
-      provider: params.provider,
+      provider: app?.provider ?? params.provider,
+      source: app?.source,
       fromMs: params.from,
       toMs: params.to,
       after: after ? { lastTs: after.t, sessionId: after.i } : undefined,

@@ -402,6 +402,24 @@ export class TermPattern {
     return out;
   }
 
+  /**
+   * The first `each` matches of every term, in the order they begin (see matchesIn): the scan stops
+   * once every term has that many, so a long text full of one word is not read to its end.
+   */
+  firstMatchesIn(text: string, each: number): TermMatch[] {
+    const out: TermMatch[] = [];
+    const counts = this.#terms.map(() => 0);
+    let full = 0;
+    this.#scan(text, false, (term, ranges, back) => {
+      if (counts[term]! >= each) return false;
+      out.push({ term, ranges: ranges.map(([a, b]) => [back(a), back(b)]) });
+      counts[term]! += 1;
+      if (counts[term] === each) full += 1;
+      return full === counts.length;
+    });
+    return out;
+  }
+
   /** Where the first match begins, or -1. */
   firstIn(text: string, how: Reading = STORED): number {
     let first = -1;

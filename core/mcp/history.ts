@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, groupBySession, indexingNote, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, groupBySession, hitSpeaker, indexingNote, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
@@ -72,6 +72,8 @@ const Hit = z.strictObject({
   kind: z.string(),
   /** The person's own words; false for user text the agent's app wrote in their name, and for everything else. */
   genuineUserTurn: z.boolean(),
+  /** Who it is from, as get_session's `speaker` and `steward search` say it ("You", "Claude Code", "Conversation summary"). */
+  speaker: z.string(),
   toolName: z.string().nullable(),
   snippet: z.string(),
 });
@@ -134,8 +136,14 @@ function indexingWords(indexing: NonNullable<Result<'Search.Query'>['indexing']>
  */
 export function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string): z.infer<typeof SearchTranscriptsOutput> {
   const notes = [result.fallback?.message, result.indexing && indexingWords(result.indexing)].filter(Boolean);
+  const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
+  // Who each hit is from by the rule the CLI's lines and the panel's hits follow (reading.ts's hitVoice).
+  const speaker = (h: Result<'Search.Query'>['hits'][number]) => {
+    const s = sessions.get(h.sessionId);
+    return hitSpeaker(h, s?.parentKind === 'subagent', s?.app ?? h.provider);
+  };
   return {
-    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, toolName: h.toolName, snippet: redact(h.snippet) })),
+    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, speaker: speaker(h), toolName: h.toolName, snippet: redact(h.snippet) })),
     sessions: result.sessions.map((s) => ({
       sessionId: s.sessionId,
       app: s.app,
@@ -161,7 +169,7 @@ function searchText(out: SearchOut): string {
   for (const [sessionId, hits] of groupBySession(out.hits)) {
     const s = sessions.get(sessionId);
     lines.push(`[${sessionId}] ${s?.title ?? s?.firstRequest ?? '(untitled)'} — ${s?.app ?? ''}${s?.projectName ? ` · ${s.projectName}` : ''}`);
-    for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}`);
+    for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.speaker} · ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}`);
   }
   if (out.note) lines.unshift(out.note);
   if (out.cursor) lines.push(`More results: call again with cursor "${out.cursor}".`);

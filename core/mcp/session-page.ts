@@ -61,7 +61,7 @@ export const GetSessionOutput = z.strictObject({
   messages: z.array(
     z.strictObject({
       role: z.string().nullable(),
-      /** Who it is from, as `steward sessions show` says it ("User", "Claude Code", "Conversation summary"). */
+      /** Who it is from, as `steward sessions show` says it ("You", "Claude Code", "Conversation summary"). */
       speaker: z.string(),
       at: z.string().nullable(),
       parts: z.array(Part),

@@ -107,7 +107,9 @@ describe('wiping forgotten text from the disk, seen in the panel', () => {
 
     // Settings' Forgotten list says it too, beside the conversation forgotten.
     await goToPlace(page, 'Settings');
-    await forgottenPanel.getByText('The conversation to forget').waitFor();
+    // Named by its app, day and project: a wiped conversation's first request stays nowhere, its forget record included.
+    await forgottenPanel.getByText(/^Claude Code conversation of \d{1,2} [A-Z][a-z]{2} \d{4} in wipe-e2e$/).waitFor();
+    expect(await forgottenPanel.getByText('The conversation to forget').count()).toBe(0);
     await eventually('the list says the wipe is done', async () => ((await page.getByTestId('wipe-status').getAttribute('data-tone')) === 'done' ? true : undefined));
     expect(await page.getByTestId('wipe-status').innerText()).toBe('Forgotten text was wiped from the disk just now.');
     await page.screenshot({ path: screenshotPath('forgotten-list-wiped.png'), fullPage: true });

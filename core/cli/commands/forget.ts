@@ -9,9 +9,12 @@ export interface TargetOptions {
   project?: string;
 }
 
-/** Exactly one of --session / --project (and, for forget, --list). */
-export function target(options: TargetOptions, verb: string): { kind: 'session'; id: string } | { kind: 'project'; id: string } {
-  if ((options.session === undefined) === (options.project === undefined)) throw new UsageError(`${verb} takes exactly one of --session ID or --project PROJECT`);
+/** Every form `steward forget` takes, said when it is given none of them (or two). */
+const FORGET_FORMS = 'forget takes one of: --session ID or --project PROJECT (either with --scrub to wipe the disk too), --scrub alone (wipes what earlier forgets deleted), or --list';
+
+/** Exactly one of --session / --project; `forms`: the command's every form, when it has more. */
+export function target(options: TargetOptions, verb: string, forms?: string): { kind: 'session'; id: string } | { kind: 'project'; id: string } {
+  if ((options.session === undefined) === (options.project === undefined)) throw new UsageError(forms ?? `${verb} takes exactly one of --session ID or --project PROJECT`);
   return options.session !== undefined ? { kind: 'session', id: options.session } : { kind: 'project', id: options.project! };
 }
 
@@ -104,14 +107,19 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
 const WIPE_STOPPED = 'Wiping the disk stopped before it finished; the next start of Steward finishes it.\n';
 
 /** What `--scrub` adds to a forget's answer. */
-export function formatScrubbed(scrubbed: boolean | undefined): string {
+export function formatScrubbed(scrubbed: boolean | undefined, kind: ForgetResult['kind'] = 'project'): string {
   if (scrubbed === undefined) return '';
-  return scrubbed ? 'Wiped from the disk too: gateway.db and its journal hold none of it.\n' : WIPE_STOPPED;
+  // A conversation's title or first request is its own words: the forget record keeps neither.
+  const named = kind === 'session' ? ' (`steward forget --list` names it by its app, day and project only)' : '';
+  return scrubbed ? `Wiped from the disk too: gateway.db and its journal hold none of it${named}.\n` : WIPE_STOPPED;
 }
 
 /** `steward forget --scrub` alone: what earlier forgets deleted, wiped from the disk. */
 export function formatScrub(result: ScrubResult): string {
-  return result.complete ? `Wiped from the disk what earlier forgets deleted (${(result.durationMs / 1000).toFixed(1)} s): gateway.db and its journal hold none of it.\n` : WIPE_STOPPED;
+  // The wipe drops the titles and first requests forgets without --scrub kept as names (Forgetting.#dropTextLabels).
+  return result.complete
+    ? `Wiped from the disk what earlier forgets deleted (${(result.durationMs / 1000).toFixed(1)} s): gateway.db and its journal hold none of it, and \`steward forget --list\` shows no conversation's title or first request.\n`
+    : WIPE_STOPPED;
 }
 
 function formatTombstones(tombstones: Tombstone[]): string {
@@ -147,13 +155,13 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
           else io.stdout(formatScrub(wiped));
           return EXIT.ok;
         }
-        const what = target(options, 'forget');
+        const what = target(options, 'forget', FORGET_FORMS);
         const anyway = options.notStored === true;
         const { result, project } = await withClient(io, async (client) =>
           what.kind === 'session' ? { result: await forgetSession(client, what.id, anyway, scrub), project: undefined } : forgetProject(client, what.id, anyway, scrub, io.env.HOME),
         );
         if (options.json) printJson(io, result);
-        else io.stdout(formatForget(result, project) + formatScrubbed(result.scrubbed));
+        else io.stdout(formatForget(result, project) + formatScrubbed(result.scrubbed, result.kind));
         return EXIT.ok;
       }, options.json),
     );

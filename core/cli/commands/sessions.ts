@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { countOf, foldLine, harnessLine, messageSpeaker, partFold, PROVIDER_IDS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
+import { countOf, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
-import { projectKeyFor, wholeSessionId } from '../names.js';
+import { forgottenOrWhole, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
-  const first = await client.call('Sessions.Export', params).catch(wholeSessionId);
+  const first = await client.call('Sessions.Export', params).catch(forgottenOrWhole(client, params.sessionId));
   onPiece(first.content);
   for (let next = first.next; next !== null; ) {
     const piece = await client.call('Sessions.ExportNext', { next });
@@ -75,9 +75,11 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
   const inSubagent = s.parentKind === 'subagent';
   for (const m of result.messages as SessionMessage[]) {
-    const harness = m.parts.map((p) => harnessLine(p, m.role, inSubagent, s.app));
+    // A run of context parts (the files Gemini CLI added to a prompt) is one line, as the panel shows it.
+    const shown = joinedContext(m.parts).map((p) => p.part);
+    const harness = shown.map((p) => harnessLine(p, m.role, inSubagent, s.app));
     const who = messageSpeaker(m, inSubagent, s.app);
-    out.push('', `── ${who} · ${localTime(m.ts)}`, ...m.parts.map((p, i) => partLine(p, harness[i])), ...subagentsAt(places, m.messageId).map(subagentLine));
+    out.push('', `── ${who} · ${localTime(m.ts)}`, ...shown.map((p, i) => partLine(p, harness[i])), ...subagentsAt(places, m.messageId).map(subagentLine));
   }
   if (places.unplaced.length > 0) out.push('', ...places.unplaced.map(subagentLine));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);
@@ -91,7 +93,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .command('list')
     .description('conversations, most recently active first (prints {sessions} with --json)')
     .option('--project <project>', 'only this project: its name or key, as `steward projects` lists them')
-    .option('--provider <id>', `only this provider: ${PROVIDER_IDS.join(', ')}`)
+    .option('--provider <id>', `only this provider: ${SEARCH_PROVIDERS.join(', ')} (claude is Claude Code and Claude Desktop)`)
     .option('--from <date>', 'active since this date (its start), time or span back (7d); without an offset, in your local time')
     .option('--to <date>', 'started by this date (through its end) or time; without an offset, in your local time')
     .option('--limit <n>', 'how many (1-200, default 50)')
@@ -103,7 +105,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         const result = await withClient(io, async (client) =>
           client.call('Sessions.List', {
             ...(options.project !== undefined ? { projectKey: await projectKeyFor(client, options.project) } : {}),
-            ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, PROVIDER_IDS) } : {}),
+            ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, SEARCH_PROVIDERS) } : {}),
             ...dates.range,
             ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 200) } : {}),
             ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
@@ -136,7 +138,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           ...(options.raw ? {} : { redact: true }),
         };
         // With --part, "not found" may be the part's; without, only the conversation can be missing.
-        const result = await withClient(io, (client) => (options.part === undefined ? client.call('Sessions.Get', params).catch(wholeSessionId) : client.call('Sessions.Get', params)));
+        const result = await withClient(io, (client) => (options.part === undefined ? client.call('Sessions.Get', params).catch(forgottenOrWhole(client, sessionId)) : client.call('Sessions.Get', params)));
         if (options.json) printJson(io, result);
         else io.stdout(formatSession(result));
         return EXIT.ok;

@@ -118,7 +118,9 @@ export function formatShow(got: Result<'Projects.Get'>, now: number): string {
   const stale = state.notesStaleSince ? `notes withheld since ${localTime(state.notesStaleSince)}: a conversation was forgotten; the next sweep rebuilds them` : '';
   const ignored = got.ignored ? `ignored: ${SWEEP_SKIP_WORDS.ignored}` : '';
   const lines = [failed, next, stale, ignored, `notes: ${got.notesPath}`].filter(Boolean).join('\n');
-  return `${got.name} — ${last}${state.scratch ? ', scratch' : ''}${got.paused ? `, paused: ${got.paused.message}` : ''}\n${lines}\n\n${got.overview ?? '(no OVERVIEW.md yet)'}\n`;
+  // Notes withheld after a forget are on disk but not read out: saying there are none would be wrong.
+  const overview = got.overview ?? (state.notesStaleSince ? '(OVERVIEW.md withheld until the notes are rebuilt)' : '(no OVERVIEW.md yet)');
+  return `${got.name} — ${last}${state.scratch ? ', scratch' : ''}${got.paused ? `, paused: ${got.paused.message}` : ''}\n${lines}\n\n${overview}\n`;
 }
 
 /** `steward sweeper run|show`: curate one project now, or print its notes and sweep state. */

@@ -116,7 +116,7 @@ describe('steward search', () => {
     const lines = out.split('\n').filter((line) => line.startsWith('  '));
     expect(lines.map((line) => line.replace(/^ {2}\S+ \S+ \S+ {2}/, ''))).toEqual([
       'Assistant: Apple crumble: apples, oats, butter, cinnamon and a little nutmeg. Serve it warm with cream or custard.',
-      'User: Write a recipe for apple crumble with winter spices.',
+      'You: Write a recipe for apple crumble with winter spices.',
     ]);
     const flags = moreFlags(out)!;
     const next = await cli('search', '--project', kitchen, '--kind', 'text', '--limit', '2', ...flags);

@@ -63,7 +63,7 @@ describe('a long export, piece by piece', () => {
     const whole = markdown.join('');
     expect(whole).toMatch(/^# Turn 0: the orchard ledger/);
     expect(whole.endsWith('\n')).toBe(true);
-    const turns = [...whole.matchAll(/\n\n## (User|Assistant) · [^\n]+\n\nTurn (\d+):/g)].map((m) => Number(m[2]));
+    const turns = [...whole.matchAll(/\n\n## (You|Assistant) · [^\n]+\n\nTurn (\d+):/g)].map((m) => Number(m[2]));
     expect(turns).toEqual(Array.from({ length: TURNS }, (_, n) => n));
     expect(whole).not.toContain(SECRET);
     expect(markdown.at(-1)).toContain('[REDACTED]');

@@ -13,6 +13,8 @@ const FIRST = ['quixoticzebra', 'marmaladeoctopus', 'velvetcrocodile'];
 const SECOND = ['tangerinewalrus', 'obsidianpelican', 'lavenderbadger'];
 const FIRST_ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 const SECOND_ID = 'aaaaaaaa-0000-4000-8000-000000000002';
+const THIRD_ID = 'aaaaaaaa-0000-4000-8000-000000000003';
+const FOURTH_ID = 'aaaaaaaa-0000-4000-8000-000000000004';
 /** Conversations kept: enough text that the index has segments of many pages, and the wipe takes many pieces. */
 const KEPT = 40;
 const LINES = 30;
@@ -206,6 +208,36 @@ describe('wiping what a forget deleted from the disk', () => {
     for (let i = 1; i < pieces.length; i += 1) expect(pieces[i]!.turn).toBeGreaterThan(pieces[i - 1]!.turn);
     expect(copiesOf(FIRST)).toBe(0);
     await expectSearchWorks(c, FIRST);
+  });
+
+  it('keeps no word of it in the forget record either: a scrub forget names it by app, day and project, and a wipe drops the name an earlier forget kept', async () => {
+    // Two untitled conversations: each one's name is its first request, these words first.
+    const named = (sessionId: string, words: readonly string[], at: Date) =>
+      writeJsonl(join(homeEnv().STEWARD_CLAUDE_ROOTS!, 'projects', '-work-scrub-project', `${sessionId}.jsonl`), [
+        claudeLine({ sessionId, cwd: '/work/scrub-project', ts: at, text: `${words.join(' ')} before the frost` }),
+        claudeLine({ sessionId, cwd: '/work/scrub-project', ts: new Date(at.getTime() + 1000), type: 'assistant', text: 'Noted.' }),
+      ]);
+    const KEPT_NAME = ['periwinkleaardvark', 'saffronnarwhal'];
+    const WIPED_NAME = ['cinnabarmarmoset', 'juniperquokka'];
+    const started = new Date(2026, 10, 2, 9, 30);
+    named(THIRD_ID, KEPT_NAME, started);
+    named(FOURTH_ID, WIPED_NAME, started);
+    const c = await imported();
+    const names = [...KEPT_NAME, ...WIPED_NAME].map((w) => [w]);
+    for (const word of names) expect(copiesOf(word)).toBeGreaterThan(0);
+
+    // Without scrub the name stays (redacted), as the conversation's bytes do.
+    await c.call('Forget.Session', { sessionId: THIRD_ID });
+    const label = async (id: string) => (await c.call('Forget.List', {})).tombstones.find((t) => t.id === id)?.label;
+    expect(await label(THIRD_ID)).toBe(`${KEPT_NAME.join(' ')} before the frost`);
+
+    expect((await c.call('Forget.Session', { sessionId: FOURTH_ID, scrub: true })).scrubbed).toBe(true);
+    expect(await label(FOURTH_ID)).toBe('Claude Code conversation of 2 Nov 2026 in scrub-project');
+    // The wipe takes the name the earlier forget kept: the list names that one by its id.
+    expect(await label(THIRD_ID)).toBeNull();
+    for (const word of names) expect(copiesOf(word)).toBe(0);
+    await temp.close();
+    for (const word of names) expect(copiesOf(word)).toBe(0);
   });
 
   it('steward forget --scrub wipes as it forgets, and steward forget --scrub alone wipes what earlier forgets left', async () => {

@@ -108,7 +108,7 @@ describe('text the harness wrote in the person’s name', () => {
     expect(text).toContain('  [Claude Code: Cleared the conversation]');
     expect(text).toContain('  [Summary · Earlier conversation summarized]');
     expect(text).not.toContain('<command-name>');
-    expect(text.match(/── User /g)).toHaveLength(1);
+    expect(text.match(/── You /g)).toHaveLength(1);
     expect(text).toContain('How warm should the greenhouse stay at night?');
   });
 
@@ -149,8 +149,8 @@ describe('text the harness wrote in the person’s name', () => {
     expect(md).toContain('<details><summary>Claude Code: Cleared the conversation</summary>');
     expect(md).toContain('<details><summary>Summary · Earlier conversation summarized</summary>');
     // Only the typed prompt is the user's.
-    expect(md.match(/\n## User · /g)).toHaveLength(1);
-    expect(md).toMatch(/## User · [^\n]+\n\nHow warm should the greenhouse stay at night\?/);
+    expect(md.match(/\n## You · /g)).toHaveLength(1);
+    expect(md).toMatch(/## You · [^\n]+\n\nHow warm should the greenhouse stay at night\?/);
     // The subagent's prompt is the main agent's.
     expect(md).toMatch(/### Main agent · [^\n]+\n\nList the greenhouse sensors/);
     const task = await core.call('Sessions.Export', { sessionId: 'cw-harness', format: 'markdown' });
@@ -177,7 +177,7 @@ describe('text the harness wrote in the person’s name', () => {
     expect(formatSearch(echo)).toMatch(/ Claude Code: /);
     const typed = await core.call('Search.Query', { query: 'greenhouse warm' });
     expect(typed.hits.map((h) => [h.role, h.genuineUserTurn])).toEqual([['user', true]]);
-    expect(formatSearch(typed)).toMatch(/ User: /);
+    expect(formatSearch(typed)).toMatch(/ You: /);
   });
 
   it('a first request is what the person asked, without the context their editor put before it, in lists and in what agents read', async () => {

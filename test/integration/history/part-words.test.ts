@@ -88,7 +88,8 @@ describe('a part that is not text or a tool’s, outside the panel', () => {
     const notices = formatSearch(await core.call('Search.Query', { query: 'warning', sessionId: GEMINI }));
     expect(notices).toMatch(/ System · Notice: .*warning/i);
     const summaries = formatSearch(await core.call('Search.Query', { query: 'Lyon trains', sessionId: OPENCLAW }));
-    expect(summaries).toMatch(/ System · Summary: /);
+    // A compaction summary's hit says the one neutral speaker its message has in sessions show (search-summary-label.test.ts).
+    expect(summaries).toMatch(/ Conversation summary: /);
     expect(notices + summaries).not.toMatch(/ (system|assistant|user) (notice|compaction|error|tool_use|thinking)\b/);
   });
 

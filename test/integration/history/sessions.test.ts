@@ -206,7 +206,7 @@ describe('Sessions.Export', () => {
     const redacted = await core.call('Sessions.Export', { sessionId: IDS.config });
     expect(redacted).toMatchObject({ mediaType: 'text/markdown', redacted: true, filename: `session-${IDS.config}.md` });
     expect(redacted.content).toMatch(/^# Why does parseConfig throw ERR_MODULE_NOT_FOUND/);
-    expect(redacted.content).toContain('## User');
+    expect(redacted.content).toContain('## You');
     expect(redacted.content).toContain('**Tool call** Read: /work/orchard/src/config/load_settings.ts');
     expect(redacted.content).not.toContain(SECRET);
     expect(redacted.content).toContain('[REDACTED]');

@@ -3,7 +3,7 @@ import type { SearchHit, SearchQueryResult, SearchSession } from '../../../core/
 import { formatSearch } from '../../../core/cli/commands/search.js';
 
 function hit(sessionId: string, n: number): SearchHit {
-  return { sessionId, partId: `${sessionId}:m${n}:0`, projectKey: null, ts: Date.UTC(2026, 10, 1, 8, n), role: 'assistant', snippet: `match ${n}`, kind: 'text', provider: 'claude', genuineUserTurn: false, toolName: null, summary: null, highlights: [] };
+  return { sessionId, partId: `${sessionId}:m${n}:0`, projectKey: null, ts: Date.UTC(2026, 10, 1, 8, n), role: 'assistant', snippet: `match ${n}`, kind: 'text', provider: 'claude', genuineUserTurn: false, isCompactSummary: false, toolName: null, summary: null, highlights: [] };
 }
 
 function session(sessionId: string, title: string): SearchSession {

@@ -81,7 +81,7 @@ describe('an identifier typed with humps marks its pieces where the index found 
 });
 
 function part(key: number, text: string): MatchedPart {
-  return { key, partId: `p${key}`, sessionId: 's', provider: 'claude', role: 'user', kind: 'text', ts: null, text, meta: null, projectKey: null, genuineUserTurn: true };
+  return { key, partId: `p${key}`, sessionId: 's', provider: 'claude', role: 'user', kind: 'text', ts: null, text, meta: null, projectKey: null, genuineUserTurn: true, isCompactSummary: false };
 }
 
 const scores = async (texts: string[], terms: string[], prefixes?: string[]) => {

@@ -61,8 +61,7 @@ describe('user text the person did not write, in the session viewer', () => {
     expect(harnessLine(part({ text: 'List the sensors' }), 'user', true, 'Claude Code')).toBeUndefined();
   });
 
-  it('the panel and the CLI tell whose words a message holds by one rule, each in its own words', () => {
-    const said = { 'Tool result': 'Tool result', 'Claude Code': 'Claude Code', 'Main agent': 'Main agent', You: 'User', Assistant: 'Assistant', 'Conversation summary': 'Conversation summary' } as Record<string, string>;
+  it('the panel and the CLI tell whose words a message holds by one rule, in the same words (the person is "You" in both)', () => {
     const messages: Array<[SessionMessage, boolean]> = [
       [user(echo), false],
       [user(output, result), false],
@@ -75,7 +74,7 @@ describe('user text the person did not write, in the session viewer', () => {
       // A message whose parts were all forgotten or withheld is nobody's tool output.
       [user(), false],
     ];
-    for (const [message, inSubagent] of messages) expect(cliSpeaker(message, inSubagent, 'Claude Code')).toBe(said[messageSpeaker(message, inSubagent, 'Claude Code').who]);
+    for (const [message, inSubagent] of messages) expect(cliSpeaker(message, inSubagent, 'Claude Code')).toBe(messageSpeaker(message, inSubagent, 'Claude Code').who);
     expect(messageSpeaker(user(), false, 'Claude Code')).toEqual({ who: 'You', kind: 'turn' });
   });
 });

@@ -15,24 +15,24 @@ import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
 import { landingMessage, speakerOf } from '../../../renderer/src/places/sessions/reading.js';
 
 const message = (messageId: string): SessionMessage => ({ messageId, role: 'assistant', ts: null, parts: [] });
-const hit = (sessionId: string, partId: string): SearchHit => ({ sessionId, partId, projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', genuineUserTurn: true, toolName: null, summary: null, snippet: 'x', highlights: [] });
+const hit = (sessionId: string, partId: string): SearchHit => ({ sessionId, partId, projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', genuineUserTurn: true, isCompactSummary: false, toolName: null, summary: null, snippet: 'x', highlights: [] });
 
 describe('who a conversation’s words are from', () => {
   it('a subagent’s prompt is the main agent’s, not the person’s', () => {
     expect(speakerOf('user', true)).toBe('Main agent');
     expect(speakerOf('user', false)).toBe('You');
     expect(speakerOf('assistant', true)).toBe('Assistant');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false }, true, 'Claude Code')).toBe('Main agent');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: true }, false, 'Claude Code')).toBe('You');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false, isCompactSummary: false }, true, 'Claude Code')).toBe('Main agent');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: true, isCompactSummary: false }, false, 'Claude Code')).toBe('You');
     // User text capture did not mark as the person's (a command's echo, hook output) is the app's.
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false }, false, 'Claude Code')).toBe('Claude Code');
-    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false }, false, 'Codex CLI')).toBe('Codex CLI');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false, isCompactSummary: false }, false, 'Claude Code')).toBe('Claude Code');
+    expect(hitLabel({ role: 'user', kind: 'text', toolName: null, genuineUserTurn: false, isCompactSummary: false }, false, 'Codex CLI')).toBe('Codex CLI');
   });
 
   it('a tool’s output found by a search is nobody’s words, though Claude stores it as a user turn', () => {
-    expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null, genuineUserTurn: false }, false, 'Claude Code')).toBe('Tool output');
-    expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec', genuineUserTurn: false }, false, 'OpenClaw')).toBe('Tool output exec');
-    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash', genuineUserTurn: false }, false, 'Claude Code')).toBe('Assistant · Tool call Bash');
+    expect(hitLabel({ role: 'user', kind: 'tool_result', toolName: null, genuineUserTurn: false, isCompactSummary: false }, false, 'Claude Code')).toBe('Tool output');
+    expect(hitLabel({ role: 'toolResult', kind: 'tool_result', toolName: 'exec', genuineUserTurn: false, isCompactSummary: false }, false, 'OpenClaw')).toBe('Tool output exec');
+    expect(hitLabel({ role: 'assistant', kind: 'tool_use', toolName: 'Bash', genuineUserTurn: false, isCompactSummary: false }, false, 'Claude Code')).toBe('Assistant · Tool call Bash');
   });
 });
 

@@ -76,8 +76,8 @@ describe('who a message is from', () => {
     const branch = other('branch_summary', 'Tried the night train first.');
     expect(messageSpeaker({ role: 'system', parts: [branch] }, false, 'OpenClaw')).toEqual({ who: 'System', kind: 'turn' });
     expect(messageSpeaker({ role: 'system', parts: [other('notice', 'Starting session')] }, false, 'Gemini CLI')).toEqual({ who: 'System', kind: 'turn' });
-    expect(hitLabel({ role: 'system', kind: 'compaction', toolName: null, genuineUserTurn: false }, false, 'OpenClaw')).toBe('System · Summary');
-    expect(hitLabel({ role: 'system', kind: 'notice', toolName: null, genuineUserTurn: false }, false, 'Gemini CLI')).toBe('System · Notice');
+    expect(hitLabel({ role: 'system', kind: 'compaction', toolName: null, genuineUserTurn: false, isCompactSummary: true }, false, 'OpenClaw')).toBe('Conversation summary');
+    expect(hitLabel({ role: 'system', kind: 'notice', toolName: null, genuineUserTurn: false, isCompactSummary: false }, false, 'Gemini CLI')).toBe('System · Notice');
   });
 });
 

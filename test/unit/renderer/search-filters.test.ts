@@ -56,7 +56,7 @@ describe('a search with chips and no words', () => {
 });
 
 describe('what a page of the Search place says about itself', () => {
-  const hit = { sessionId: 's', partId: 'p', projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', genuineUserTurn: true, toolName: null, summary: null, snippet: 'x', highlights: [] };
+  const hit = { sessionId: 's', partId: 'p', projectKey: null, ts: 1, role: 'user', kind: 'text', provider: 'claude', genuineUserTurn: true, isCompactSummary: false, toolName: null, summary: null, snippet: 'x', highlights: [] };
 
   it('an empty page with a cursor says the matches looked at so far were none, not that nothing matches', () => {
     expect(emptySentence({ hits: [], cursor: 'c' })).toBe('None among the newest matches looked at so far; More matches looks further back.');

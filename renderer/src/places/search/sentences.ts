@@ -1,6 +1,6 @@
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { countOf, formatCount } from '../../components/index.js';
-import { kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from '../../../../core/api/part-words.js';
+import { COMPACTION_SPEAKER, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from '../../../../core/api/part-words.js';
 import { indexingNote, type IndexingFigure } from '../../../../core/api/indexing-words.js';
 import { hitVoice } from '../../../../core/api/reading.js';
 
@@ -45,13 +45,14 @@ export function rankedSentence(result: Pick<SearchResult, 'rankedAmong'>): strin
 
 /**
  * Who wrote a hit (hitVoice, the rule the CLI's search lines follow too), and what it is: the agent's
- * app is `app`, the session's.
+ * app is `app`, the session's; a compaction summary's is the conversation's one neutral speaker.
  */
-export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName' | 'genuineUserTurn'>, inSubagent: boolean, app: string): string {
+export function hitLabel(hit: Pick<SearchHit, 'role' | 'kind' | 'toolName' | 'genuineUserTurn' | 'isCompactSummary'>, inSubagent: boolean, app: string): string {
   const tool = hit.toolName ? ` ${hit.toolName}` : '';
   const voice = hitVoice(hit, inSubagent);
+  if (voice === 'summary') return COMPACTION_SPEAKER;
   if (voice === 'tool') return `${TOOL_OUTPUT}${tool}`;
-  const who = voice === 'app' ? app : voice === 'main-agent' ? MAIN_AGENT : roleWord(hit.role, true);
+  const who = voice === 'app' ? app : voice === 'main-agent' ? MAIN_AGENT : roleWord(hit.role);
   const kind = kindLabel(hit.kind);
   return kind ? `${who} · ${kind}${tool}` : who;
 }

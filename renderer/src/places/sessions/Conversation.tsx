@@ -1,6 +1,6 @@
 import { Fragment, type ReactElement } from 'react';
 import type { SessionMessage, SessionSubagent } from '../../../../core/api/index.js';
-import { subagentPlaces } from '../../../../core/api/reading.js';
+import { joinedContext, subagentPlaces } from '../../../../core/api/reading.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { PartView } from './PartView.js';
@@ -75,9 +75,12 @@ export function Conversation({
                 <span className="message__who">{who}</span>
                 {m.ts !== null && <time dateTime={new Date(m.ts).toISOString()}>{formatDateTime(m.ts)}</time>}
               </header>
-              {m.parts.map((part) => (
-                <PartView key={part.partId} part={part} role={m.role} hit={part.partId === hitPartId} harness={harnessFold(part, m.role, inSubagent, app)} />
-              ))}
+              {/* A run of context parts (the files Gemini CLI added to a prompt) is one fold; a hit on any of them
+                  opens it, under the hit's id, so the page finds it (`part-…`) to move the focus to. */}
+              {joinedContext(m.parts).map(({ part, partIds }) => {
+                const hit = hitPartId !== undefined && partIds.includes(hitPartId);
+                return <PartView key={part.partId} part={hit ? { ...part, partId: hitPartId } : part} role={m.role} hit={hit} harness={harnessFold(part, m.role, inSubagent, app)} />;
+              })}
               {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
             </article>
             {depth < 4 && (startedAfter.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}

@@ -10,7 +10,7 @@ import type { Direction } from './pages.js';
  */
 export function speakerOf(role: string | null, inSubagent: boolean): string {
   if (role === 'user' && inSubagent) return MAIN_AGENT;
-  return roleWord(role, true);
+  return roleWord(role);
 }
 
 /** How a part that is not its author's words folds: what it is, and its one line. */

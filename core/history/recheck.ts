@@ -1,0 +1,90 @@
+import { wholeAt } from '../api/index.js';
+import { EVIDENCE_BREAK, looksLikeJson, type Evidence, type MatchedPart, type SearchFilter, type SearchReader } from '../gateway/index.js';
+import type { Redactor } from '../secrets/index.js';
+import { redactAll } from './redaction.js';
+import { compileTerms, TermPattern } from './term-match.js';
+
+/**
+ * The index holds parts as stored, secrets and all; a search that hands out redacted results keeps a
+ * match only when its words still match what the reader may see. Otherwise hit or miss is an oracle:
+ * `hunter2s*` finds the part with `password=hunter2supersecret` and `hunter3*` does not, though the
+ * snippet says [REDACTED], so a secret could be rebuilt a character at a time.
+ *
+ * What the reader may see of a part is taken where its words are: around the first PLACES_PER_TERM
+ * places each term of the query matches (term-match.ts finds them as the index did), with the context
+ * a secret is recognised by, redacted as a snippet is (excerptOf). The words' MATCH then runs again
+ * over those pieces (SearchReader.stillMatching), so AND, OR, phrases, prefixes and column filters keep
+ * their meaning. Per part the work is bounded: a few pieces of about 2,000 characters, linted many to
+ * a secretlint pass.
+ */
+
+/** Places of each term a part's evidence is taken around: a word a secret holds and the text repeats is seen at one of them. */
+const PLACES_PER_TERM = 4;
+/** Characters kept on either side of a place: as much as a snippet's excerpt redacts with (snippet.ts REDACT_CONTEXT). */
+const CONTEXT = 1_000;
+
+/** The matches of a page, less those the words only matched inside secrets, in the order given. */
+export type Recheck = (matches: readonly MatchedPart[]) => Promise<MatchedPart[]>;
+
+/**
+ * A recheck for a search of `terms` (PreparedQuery's, with its prefixes) under `filter`, whose results
+ * are redacted with `redactor`.
+ */
+export function recheckOf(reader: SearchReader, filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, terms: readonly string[], prefixes: readonly string[], redactor: Redactor): Recheck {
+  const compiled = compileTerms(terms, prefixes);
+  const pattern = compiled.length === 0 ? null : new TermPattern(compiled);
+  return async (matches) => {
+    if (matches.length === 0) return [];
+    const pieces = matches.map((m) => piecesOf(m.text ?? '', pattern));
+    const redacted = await redactAll(
+      pieces.flat(),
+      redactor,
+    );
+    let at = 0;
+    const evidence = matches.map((m, i): Evidence => {
+      const mine = redacted.slice(at, (at += pieces[i]!.length));
+      const text = m.text ?? '';
+      return { key: m.key, kind: m.kind, text: mine.map((p) => p ?? '').join(EVIDENCE_BREAK), json: text !== '' && looksLikeJson(text), toolName: m.kind === 'tool_use' ? toolNameOf(m.meta) : null };
+    });
+    const kept = reader.stillMatching(filter, evidence);
+    return matches.filter((m) => kept.has(m.key));
+  };
+}
+
+/**
+ * The stretches of `text` around the places its terms match, merged where they meet. A text with no
+ * place found (a term the patterns cannot tell, such as NEAR's) is kept as its head.
+ */
+function piecesOf(text: string, pattern: TermPattern | null): string[] {
+  if (text === '') return [];
+  const places = pattern === null ? [] : pattern.firstMatchesIn(text, PLACES_PER_TERM);
+  const spans = places.map((m): [number, number] => [m.ranges[0]![0], m.ranges[m.ranges.length - 1]![1]]);
+  if (spans.length === 0) spans.push([0, 0]);
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of spans) {
+    const from = backOverEscapes(text, wholeAt(text, Math.max(0, start - CONTEXT)));
+    const to = wholeAt(text, Math.min(text.length, end + CONTEXT));
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged.map(([from, to]) => text.slice(from, to));
+}
+
+/** Not inside a run of backslashes (JSON's escapes are read in pairs from its first one), as excerptOf. */
+function backOverEscapes(text: string, from: number): number {
+  let at = from;
+  while (at > 0 && text.charCodeAt(at - 1) === 92) at -= 1;
+  return at;
+}
+
+function toolNameOf(meta: string | null): string | null {
+  if (meta === null || !meta.includes('"name"')) return null;
+  try {
+    const name = (JSON.parse(meta) as { name?: unknown }).name;
+    return typeof name === 'string' && name.trim() !== '' ? name : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDay } from '../../../core/api/index.js';
+import { runIn } from '../../support/cli.js';
+import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
+
+// What the CLI says of what the person forgot: that they forgot it, when, and the way back, not a
+// guess ("may have been pruned or forgotten") or that nothing is called so.
+
+let home: TempHome;
+
+beforeAll(async () => {
+  ({ home } = historyHome('steward-cli-forgotten-'));
+  expect((await cli('backfill', '--all', '--json')).code).toBe(0);
+});
+
+afterAll(() => home?.cleanup());
+
+const cli = (...argv: string[]) => runIn(home.env, ...argv);
+const today = () => localDay(Date.now());
+
+describe('steward forget with none of its forms', () => {
+  it('names every form it takes', async () => {
+    for (const argv of [['forget'], ['forget', '--session', IDS.pruning, '--project', 'orchard']]) {
+      const { code, err } = await cli(...argv);
+      expect(code).toBe(2);
+      expect(err).toContain('--session ID or --project PROJECT (either with --scrub to wipe the disk too), --scrub alone (wipes what earlier forgets deleted), or --list');
+    }
+    // unforget has the two forms only.
+    expect((await cli('unforget')).err).toContain('unforget takes exactly one of --session ID or --project PROJECT');
+  });
+});
+
+describe('a forgotten conversation or project, asked for again', () => {
+  it('sessions show and export say it was forgotten, when, and how to bring it back; a subagent names its parent', async () => {
+    expect((await cli('forget', '--session', IDS.pruning)).code).toBe(0);
+    const said = `steward: You forgot this conversation on ${today()}; \`steward unforget --session ${IDS.pruning}\` brings it back\n`;
+    for (const argv of [
+      ['sessions', 'show', IDS.pruning],
+      ['sessions', 'export', IDS.pruning],
+    ]) {
+      expect(await cli(...argv)).toEqual({ code: 1, out: '', err: said });
+    }
+    expect((await cli('sessions', 'show', SUBAGENT_SESSION)).err).toBe(
+      `steward: You forgot the conversation this subagent belongs to on ${today()}; \`steward unforget --session ${IDS.pruning}\` brings both back\n`,
+    );
+    // An id nobody forgot is said as before.
+    expect((await cli('sessions', 'show', 'no-such-id')).err).toMatch(/No stored conversation has that id.*give the whole id/);
+  });
+
+  it('sessions list --project of a forgotten project says it was forgotten and how to unforget it', async () => {
+    const key = (JSON.parse((await cli('projects', '--json')).out) as { projects: Array<{ name: string; projectKey: string }> }).projects.find((p) => p.name === 'kitchen')!.projectKey;
+    expect((await cli('forget', '--project', 'kitchen')).code).toBe(0);
+    expect(await cli('sessions', 'list', '--project', 'kitchen')).toEqual({
+      code: 1,
+      out: '',
+      err: `steward: --project: you forgot the project "kitchen" on ${today()}; \`steward unforget --project kitchen\` brings it back\n`,
+    });
+    expect((await cli('search', 'anything', '--project', key)).err).toBe(`steward: --project: you forgot the project ${key} on ${today()}; \`steward unforget --project ${key}\` brings it back\n`);
+    expect((await cli('sessions', 'list', '--project', 'no-such-project')).err).toContain('no project is called "no-such-project"');
+  });
+});

@@ -1,0 +1,100 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/core.js';
+import { coreHome } from '../../support/core.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/**
+ * A search whose caller gets redacted results (`redact: true`: the panel, the CLI, the MCP tools) must
+ * not find a part by words that only a redacted secret holds: hit or miss would tell a secret a
+ * character at a time (`hunter2s*` finds it, `hunter3*` does not), though the snippet shows [REDACTED].
+ * Neither may a page's hits, its cursor or its ranking count such a part. A raw search finds it.
+ */
+const TOKEN = `ghp_0123456789abcdef${'Zq7Lm2Xw9K'.repeat(2)}`;
+const PASSWORD = 'hunter2supersecret';
+const VAULT = 'va017000-0000-4000-8000-000000000001';
+const PLAIN = 'va017000-0000-4000-8000-000000000002';
+const MANY = 'va017000-0000-4000-8000-000000000003';
+/** Parts in one conversation each holding a token: more than a page. */
+const TOKENS = 130;
+
+const temp = coreHome('steward-search-secret-', { shared: true });
+let core: Core;
+
+beforeAll(async () => {
+  const { home } = temp;
+  const root = join(home.dir, 'roots', 'claude');
+  const t = Date.now() - 3_600_000;
+  const at = (s: number) => new Date(t + s * 1_000);
+  writeJsonl(join(root, 'projects', '-work-vault', `${VAULT}.jsonl`), [
+    claudeLine({ sessionId: VAULT, cwd: '/work/vault', ts: at(0), text: `Deploy the orchard vault with password=${PASSWORD} and GITHUB_TOKEN=${TOKEN} please` }),
+    claudeLine({ sessionId: VAULT, cwd: '/work/vault', ts: at(1), type: 'assistant', text: 'Deploying the vault now.' }),
+  ]);
+  writeJsonl(join(root, 'projects', '-work-vault', `${PLAIN}.jsonl`), [
+    claudeLine({ sessionId: PLAIN, cwd: '/work/vault', ts: at(2), text: 'The orchard vault opens twice: orchard vault, orchard vault.' }),
+  ]);
+  writeJsonl(
+    join(root, 'projects', '-work-many', `${MANY}.jsonl`),
+    Array.from({ length: TOKENS }, (_, i) =>
+      claudeLine({ sessionId: MANY, cwd: '/work/many', ts: at(10 + i), text: `Token ${i}: GITHUB_TOKEN=ghp_0123456789abcdef${i.toString(36).padStart(4, 'x')}${'Zq7Lm2Xw9K'.repeat(2)}` }),
+    ),
+  );
+  home.env.STEWARD_CLAUDE_ROOTS = root;
+  home.env.STEWARD_OPENCLAW_ROOTS = '';
+  core = temp.open();
+  await core.call('Backfill.Run', { all: true });
+}, 60_000);
+
+const search = (query: string, more: Record<string, unknown> = {}) => core.call('Search.Query', { query, redact: true, ...more });
+const sessionsOf = (result: { hits: Array<{ sessionId: string }> }) => [...new Set(result.hits.map((h) => h.sessionId))].sort();
+
+describe('a redacted search finds nothing by a secret’s characters', () => {
+  it('a prefix of a password or a token finds nothing, as a wrong one finds nothing; raw, it finds the part', async () => {
+    for (const sort of ['relevance', 'newest'] as const) {
+      for (const query of ['hunter2s*', 'hunter2supersecret', '"password hunter2supersecret"', 'ghp_0123456789abc*', 'ghp_0123456789abcdef*']) {
+        const hit = await search(query, { sort });
+        expect({ query, sort, hits: hit.hits.length, cursor: hit.cursor }).toEqual({ query, sort, hits: 0, cursor: undefined });
+        expect(await search(query.replace('hunter2', 'hunter3').replace('abc', 'abd'), { sort })).toMatchObject({ hits: [] });
+      }
+    }
+    expect(sessionsOf(await core.call('Search.Query', { query: 'hunter2s*' }))).toEqual([VAULT]);
+    expect(sessionsOf(await core.call('Search.Query', { query: 'ghp_0123456789abc*', sessionId: VAULT }))).toEqual([VAULT]);
+  });
+
+  it('words beside the secret still find the part; a query needs its words outside secrets, as written (AND, OR, phrases)', async () => {
+    expect(sessionsOf(await search('orchard vault'))).toEqual([VAULT, PLAIN]);
+    expect(sessionsOf(await search('"orchard vault" password'))).toEqual([VAULT]);
+    expect(sessionsOf(await search('orchard hunter2s*'))).toEqual([]);
+    expect(sessionsOf(await search('deploy AND hunter2s*'))).toEqual([]);
+    // OR: the part is found by its other word alone, with the right prefix as with a wrong one.
+    const right = await search('deploy OR hunter2s*');
+    const wrong = await search('deploy OR hunter3*');
+    expect(right.hits.map((h) => h.partId)).toEqual(wrong.hits.map((h) => h.partId));
+    expect(sessionsOf(right)).toEqual([VAULT]);
+    expect(right.hits[0]!.snippet).toContain('password=[REDACTED]');
+  });
+
+  it('a page of parts that only secrets match counts none of them: no hits, no cursor, nothing ranked', async () => {
+    for (const sort of ['relevance', 'newest'] as const) {
+      let page = await search('ghp_0123456789abcdef*', { sort, limit: 5 });
+      const seen: string[] = [];
+      // A page may come back short within its budget; its cursor goes on, and every page is empty.
+      for (let n = 0; n < 50; n += 1) {
+        seen.push(...page.hits.map((h) => h.partId));
+        if (page.cursor === undefined) break;
+        page = await search('ghp_0123456789abcdef*', { sort, limit: 5, cursor: page.cursor });
+      }
+      expect(seen).toEqual([]);
+      expect(page.cursor).toBeUndefined();
+    }
+    // Words outside the tokens page through all of them.
+    const all: string[] = [];
+    let page = await search('token', { limit: 50, sort: 'newest' });
+    for (;;) {
+      all.push(...page.hits.map((h) => h.partId));
+      if (page.cursor === undefined) break;
+      page = await search('token', { limit: 50, sort: 'newest', cursor: page.cursor });
+    }
+    expect(all.length).toBeGreaterThanOrEqual(TOKENS);
+  });
+});
