@@ -9,9 +9,9 @@ import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger } from './log/index.js';
 import { Maintenance, providerFacts, snapshotsOf, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
-import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, secretsHandlers, type KeyStore } from './secrets/index.js';
+import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, preloadRedaction, secretsHandlers, type KeyStore } from './secrets/index.js';
 import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
-import { GatewayDigestSource, projectPaths, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
+import { GatewayDigestSource, preloadCuratorSdk, projectPaths, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 import { transcriptsHandlers } from './transcripts/index.js';
 
 export interface CoreOptions {
@@ -143,6 +143,12 @@ export class Core {
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
       const core = new Core(home, env, lock, config, logger, options);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
+      // An owner redacts and sweeps soon; the in-process CLI may never, and waits for neither to load.
+      if (options.schedule) {
+        preloadRedaction();
+        const sweeper = sweeperSettingsFrom(config);
+        if (sweeper.enabled) preloadCuratorSdk(sweeper.curator);
+      }
       return core;
     } catch (error) {
       lock.release();

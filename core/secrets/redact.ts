@@ -1,22 +1,41 @@
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { REDACTED, redactSecrets } from './patterns.js';
 
-const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+/**
+ * secretlint loads at the first asynchronous redaction, not when the Core opens: many runs never
+ * redact, and the synchronous path (redactSync) is the shape table alone.
+ */
+async function loadSecretlint() {
+  const [{ lintSource }, { secretLintProfiler }, { creator: recommended }] = await Promise.all([
+    import('@secretlint/core'),
+    import('@secretlint/profiler'),
+    import('@secretlint/secretlint-rule-preset-recommend'),
+  ]);
+  /*
+   * secretlint marks the start and end of every rule of every lint in a process-wide profiler whose
+   * observer keeps each mark and searches them all on the next: linting grew slower with every sweep
+   * of a long-running owner, and made up half of a 149k-part export's 110 s. Steward never reads the
+   * profile, so the profiler is given no marks (the observer then has nothing to keep).
+   */
+  secretLintProfiler.mark = () => undefined;
+  const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+  return { lintSource, config };
+}
+
+let secretlint: ReturnType<typeof loadSecretlint> | undefined;
 
 /**
- * secretlint marks the start and end of every rule of every lint in a process-wide profiler whose
- * observer keeps each mark and searches them all on the next: linting grew slower with every sweep
- * of a long-running owner, and made up half of a 149k-part export's 110 s. Steward never reads the
- * profile, so the profiler is given no marks (the observer then has nothing to keep).
+ * Starts loading secretlint without waiting for it: an owner redacts soon and often (sweeps, the
+ * panel's lists), so its first redaction should not pay the load. A failure surfaces at that redaction.
  */
-secretLintProfiler.mark = () => undefined;
+export function preloadRedaction(): void {
+  (secretlint ??= loadSecretlint()).catch(() => undefined);
+}
 
 async function secretlintRanges(text: string): Promise<Array<[number, number]>> {
+  const { lintSource, config } = await (secretlint ??= loadSecretlint());
   const result = await lintSource({
     source: { filePath: '/steward-digest.txt', content: text, contentType: 'text' },
-    options: { config: SECRETLINT_CONFIG, maskSecrets: false },
+    options: { config, maskSecrets: false },
   });
   return result.messages.map((m) => [m.range[0], m.range[1]]);
 }

@@ -8,5 +8,5 @@ export { sweeperSettingsFrom } from './settings.js';
 export { buildDigest, renderPrompt } from './digest.js';
 export type { Digest } from './types.js';
 export { projectPaths } from './paths.js';
-export { type Curator } from './curators/index.js';
+export { preloadCuratorSdk, type Curator } from './curators/index.js';
 

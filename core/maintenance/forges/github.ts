@@ -1,14 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Octokit } from '@octokit/rest';
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
 import type { ForgeBinding } from './binding.js';
 import { DEFAULT_TRANSPORT, rateLimitUntil, type HttpReply, type Transport, type TransportOptions } from './http.js';
 import { commentOf, itemOf, numberFromUrl, RawComment, RawItem } from './records.js';
 import type { Dialect } from './rest.js';
 import { ForgeError, RateLimited, type StreamRecord, type StreamTraits } from './types.js';
 
-const SyncOctokit = Octokit.plugin(throttling, retry);
+/** Octokit and its plugins load at a transport's first request, not when the Core opens: most runs never reach a forge. */
+async function loadSyncOctokit() {
+  const [{ Octokit }, { retry }, { throttling }] = await Promise.all([import('@octokit/rest'), import('@octokit/plugin-retry'), import('@octokit/plugin-throttling')]);
+  return Octokit.plugin(throttling, retry);
+}
+
+let syncOctokit: ReturnType<typeof loadSyncOctokit> | undefined;
 
 const SILENT = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -56,16 +59,22 @@ export function octokitTransport(binding: ForgeBinding, token: string, options: 
   const o = { ...DEFAULT_TRANSPORT, ...options };
   const clock = options.clock ?? Date.now;
   const neverInPlace = () => false;
-  const octokit = new SyncOctokit({
-    auth: token,
-    baseUrl: binding.apiBase,
-    userAgent: 'steward',
-    log: SILENT,
-    throttle: { onRateLimit: neverInPlace, onSecondaryRateLimit: neverInPlace },
-    retry: { retries: o.retries, retryAfterBaseValue: o.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-  });
+  let made: Promise<InstanceType<Awaited<ReturnType<typeof loadSyncOctokit>>>> | undefined;
+  const client = () =>
+    (made ??= (syncOctokit ??= loadSyncOctokit()).then(
+      (SyncOctokit) =>
+        new SyncOctokit({
+          auth: token,
+          baseUrl: binding.apiBase,
+          userAgent: 'steward',
+          log: SILENT,
+          throttle: { onRateLimit: neverInPlace, onSecondaryRateLimit: neverInPlace },
+          retry: { retries: o.retries, retryAfterBaseValue: o.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+        }),
+    ));
   return {
     async get(path, query, { etag, signal }) {
+      const octokit = await client();
       const headers: Record<string, string> = { 'x-github-api-version': '2022-11-28' };
       if (etag) headers['if-none-match'] = etag;
       for (let attempt = 0; ; attempt += 1) {

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { MARKERS } from '../markers.js';
 import { converse, hostOf, type RawReply, type RemoteOptions, type StopKind, type Turn } from './remote.js';
 import { CuratorError, type Curator, type CuratorReply, type CuratorRequest } from './types.js';
@@ -35,20 +35,24 @@ export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export function createAnthropicCurator(options: AnthropicCuratorOptions): Curator {
   const model = options.model ?? DEFAULT_ANTHROPIC_MODEL;
   const host = hostOf(options.baseURL ?? ANTHROPIC_BASE_URL);
-  const client =
-    options.apiKey === undefined || options.apiKey === ''
-      ? null
-      : new Anthropic({
+  const apiKey = options.apiKey === undefined || options.apiKey === '' ? null : options.apiKey;
+  // The SDK (hundreds of modules) loads at the first request, not when the Core opens: most runs never ask a model.
+  let client: Promise<Anthropic> | undefined;
+  const clientFor = (key: string): Promise<Anthropic> =>
+    (client ??= import('@anthropic-ai/sdk').then(
+      ({ default: Sdk }) =>
+        new Sdk({
           // Explicit key and URL: the SDK would otherwise pick up ANTHROPIC_* variables or profiles on disk.
-          apiKey: options.apiKey,
+          apiKey: key,
           authToken: null,
           baseURL: options.baseURL ?? ANTHROPIC_BASE_URL,
           maxRetries: 0,
           timeout: options.timeoutMs,
-        });
+        }),
+    ));
   const send = async (system: string, turns: Turn[], signal?: AbortSignal): Promise<RawReply> => {
-    if (!client) throw new CuratorError('auth', missingKeyMessage(host, options.keyStorable ?? false));
-    const message = await client.messages.create(
+    if (!apiKey) throw new CuratorError('auth', missingKeyMessage(host, options.keyStorable ?? false));
+    const message = await (await clientFor(apiKey)).messages.create(
       {
         model,
         max_tokens: options.maxTokens ?? 4_096,

@@ -31,3 +31,13 @@ export function createCurator(settings: CuratorSettings, keys: ApiKeys, remote: 
   }
   return createOfflineCurator();
 }
+
+/**
+ * An owner that sweeps with a remote curator loads its SDK soon after it opens, not in the first
+ * sweep's turn (evaluating the SDK's modules held the event loop 50-200 ms). Fire and forget: a
+ * failure here is the first request's to report.
+ */
+export function preloadCuratorSdk(kind: CuratorKind): void {
+  if (kind === 'anthropic') void import('@anthropic-ai/sdk').catch(() => undefined);
+  else if (kind === 'openai-compatible') void import('openai').catch(() => undefined);
+}

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { MARKERS } from '../markers.js';
 import { converse, hostOf, type RawReply, type RemoteOptions, type StopKind, type Turn } from './remote.js';
 import type { Curator, CuratorReply, CuratorRequest } from './types.js';
@@ -22,16 +22,22 @@ function stopKind(reason: string | null | undefined): StopKind {
 
 /** Any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, LM Studio, llama.cpp, vLLM). */
 export function createOpenAiCurator(options: OpenAiCuratorOptions): Curator {
-  const client = new OpenAI({
-    apiKey: options.apiKey && options.apiKey !== '' ? options.apiKey : 'not-needed',
-    baseURL: options.baseURL,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-  });
+  // The SDK loads at the first request, not when the Core opens: most runs never ask a model.
+  let client: Promise<OpenAI> | undefined;
+  const clientOf = (): Promise<OpenAI> =>
+    (client ??= import('openai').then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey: options.apiKey && options.apiKey !== '' ? options.apiKey : 'not-needed',
+          baseURL: options.baseURL,
+          organization: null,
+          project: null,
+          maxRetries: 0,
+          timeout: options.timeoutMs,
+        }),
+    ));
   const send = async (system: string, turns: Turn[], signal?: AbortSignal): Promise<RawReply> => {
-    const completion = await client.chat.completions.create(
+    const completion = await (await clientOf()).chat.completions.create(
       {
         model: options.model,
         messages: [{ role: 'system', content: system }, ...turns.map((t) => ({ role: t.role, content: t.content }))],

@@ -1,5 +1,3 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
 import type { Params, Result } from '../../api/index.js';
 import { ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MODEL, missingKeyMessage } from './anthropic.js';
 import { classifyError, hostOf } from './remote.js';
@@ -31,6 +29,8 @@ export async function testCurator(choice: Params<'Settings.TestCurator'>, keys: 
     const model = choice.model ?? DEFAULT_ANTHROPIC_MODEL;
     // Headless Settings cannot store a key: there the variable is the only way.
     if (!keys.anthropic) return { ok: false, host, modelListed: null, message: keys.storable ? `No Anthropic API key is available for ${host}: store one below, or set ANTHROPIC_API_KEY in Steward's environment.` : `${missingKeyMessage(host, false)}.` };
+    // The SDKs load here, at the probe, not when the Core opens.
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({ apiKey: keys.anthropic, authToken: null, baseURL: choice.anthropicBaseUrl ?? ANTHROPIC_BASE_URL, maxRetries: 0, timeout });
     try {
       const page = await client.models.list({ limit: 100 });
@@ -42,6 +42,7 @@ export async function testCurator(choice: Params<'Settings.TestCurator'>, keys: 
   const baseURL = choice.baseUrl ?? OPENAI_BASE_URL;
   const host = hostOf(baseURL);
   if (!choice.model) return { ok: false, host, modelListed: null, message: `Name the model ${host} should use.` };
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ apiKey: keys.openai || 'not-needed', baseURL, organization: null, project: null, maxRetries: 0, timeout });
   try {
     const page = await client.models.list();

@@ -128,6 +128,17 @@ describe('a verb loads only its own module, and the Core only when no owner answ
     expect(existsSync(join(home.dir, HOME_FILES.gateway))).toBe(false);
   });
 
+  it('a verb no owner answers (`steward projects --json`) opens the Core in-process without loading a model, embedder or forge SDK, or secretlint', async () => {
+    home = tempHome('steward-startup-');
+    const run = await runWatchedIn(home.env, 'projects', '--json');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ projects: [] });
+    // The Core was opened here (no owner runs), so the SDKs' absence is the lazy imports', not a light path's.
+    expect(run.loaded).toContain('dist/core/core.js');
+    expect(existsSync(join(home.dir, HOME_FILES.gateway))).toBe(true);
+    expect(run.loaded.filter((file) => /^node_modules\/(@anthropic-ai|openai|@octokit|@secretlint)\//.test(file))).toEqual([]);
+  });
+
   it('registers, for the whole program, every verb of the table in its order; for one verb, that verb alone', async () => {
     const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
     const all = await buildProgram(io, () => undefined);

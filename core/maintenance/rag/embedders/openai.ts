@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { StewardError } from '../../../api/index.js';
 import { checkVectors, InputTooLong, type Embedder } from './types.js';
 
@@ -21,10 +21,16 @@ export function openAiBase(endpoint: string): string {
   return `${url.origin}${path === '' ? '/v1' : path}`;
 }
 
-function client(options: OpenAiCompatibleOptions): OpenAI {
+/** The SDK loads at the first request, not when the Core opens: most runs never embed remotely. */
+async function sdk(): Promise<typeof OpenAI> {
+  return (await import('openai')).default;
+}
+
+async function client(options: OpenAiCompatibleOptions): Promise<OpenAI> {
+  const Sdk = await sdk();
   // Both are always passed: the SDK would otherwise read OPENAI_API_KEY / OPENAI_BASE_URL from the
   // environment, and a key found there never turns a remote embedder on by itself.
-  return new OpenAI({
+  return new Sdk({
     baseURL: openAiBase(options.endpoint),
     apiKey: options.apiKey ?? 'unused',
     maxRetries: options.retries ?? 3,
@@ -33,14 +39,15 @@ function client(options: OpenAiCompatibleOptions): OpenAI {
 }
 
 /** SDK errors become typed ones; their messages (which can echo the request) are not carried. */
-function mapError(error: unknown, model: string): never {
-  if (error instanceof OpenAI.APIUserAbortError) throw error;
-  if (error instanceof OpenAI.APIConnectionError) throw new StewardError('embedder_unavailable', 'The OpenAI-compatible embedding server did not answer.');
-  if (error instanceof OpenAI.RateLimitError) throw new StewardError('embedder_rate_limited', 'The embedding server kept answering 429 (rate limited) after retries.');
-  if (error instanceof OpenAI.NotFoundError) {
+async function mapError(error: unknown, model: string): Promise<never> {
+  const Sdk = await sdk();
+  if (error instanceof Sdk.APIUserAbortError) throw error;
+  if (error instanceof Sdk.APIConnectionError) throw new StewardError('embedder_unavailable', 'The OpenAI-compatible embedding server did not answer.');
+  if (error instanceof Sdk.RateLimitError) throw new StewardError('embedder_rate_limited', 'The embedding server kept answering 429 (rate limited) after retries.');
+  if (error instanceof Sdk.NotFoundError) {
     throw new StewardError('model_missing', `The embedding server does not serve the model ${model}; load or download it there (Steward never downloads one).`, { model });
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof Sdk.APIError) {
     const message = error.message ?? '';
     if ((error.status === 400 || error.status === 413) && /context|too long|too many tokens|maximum.*length/i.test(message)) throw new InputTooLong();
     throw new StewardError('embedder_failed', `The embedding server refused the request (HTTP ${error.status ?? 'error'}).`);
@@ -55,25 +62,26 @@ function mapError(error: unknown, model: string): never {
 export async function openAiRevision(options: OpenAiCompatibleOptions, configured: string | undefined, signal?: AbortSignal): Promise<string> {
   if (configured) return configured;
   try {
-    for await (const model of client(options).models.list({ signal })) {
+    for await (const model of (await client(options)).models.list({ signal })) {
       if (model.id === options.model) return typeof model.created === 'number' ? `c${model.created}` : 'unversioned';
     }
     return 'unlisted';
   } catch (error) {
     // Many local servers have no /models; the revision is then whatever the configuration names.
-    if (error instanceof OpenAI.NotFoundError || error instanceof OpenAI.BadRequestError) return 'unversioned';
+    const Sdk = await sdk();
+    if (error instanceof Sdk.NotFoundError || error instanceof Sdk.BadRequestError) return 'unversioned';
     return mapError(error, options.model);
   }
 }
 
 /** `/v1/embeddings` through the OpenAI SDK (LM Studio, llama.cpp server, vLLM, OpenAI), floats requested explicitly. */
 export function openAiEmbedder(options: OpenAiCompatibleOptions): Embedder {
-  const sdk = client(options);
+  let made: Promise<OpenAI> | undefined;
   return {
     batchSize: 64,
     embed: async (texts, signal) => {
       try {
-        const reply = await sdk.embeddings.create(
+        const reply = await (await (made ??= client(options))).embeddings.create(
           { model: options.model, input: [...texts], encoding_format: 'float', ...(options.dimensions ? { dimensions: options.dimensions } : {}) },
           { signal },
         );
