@@ -16,7 +16,7 @@ export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
 export { StoredSpans, type StoredSpan } from './stored-span.js';
 export { FileCheckpoints, type CheckpointIdentity, type FileCheckpoint, type SurveyedCheckpoint } from './file-checkpoints.js';
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
-export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSyntaxError, type IndexProgress } from './search-index.js';
+export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSyntaxError, toolNameOf, type IndexProgress } from './search-index.js';
 export { cjkPhrases, cjkSegments, hasCjk, isCjkAt } from './cjk.js';
 export { SearchReader, SearchTooBroadError, EVIDENCE_BREAK, type Evidence, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';
 export { SessionEraser, type EraseOptions, type EraseProgress, type EraseResult } from './erase.js';

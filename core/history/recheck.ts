@@ -1,5 +1,5 @@
 import { wholeAt } from '../api/index.js';
-import { EVIDENCE_BREAK, looksLikeJson, type Evidence, type MatchedPart, type SearchFilter, type SearchReader } from '../gateway/index.js';
+import { EVIDENCE_BREAK, looksLikeJson, toolNameOf, type Evidence, type MatchedPart, type SearchFilter, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { redactAll } from './redaction.js';
 import { compileTerms, TermPattern } from './term-match.js';
@@ -77,14 +77,4 @@ function backOverEscapes(text: string, from: number): number {
   let at = from;
   while (at > 0 && text.charCodeAt(at - 1) === 92) at -= 1;
   return at;
-}
-
-function toolNameOf(meta: string | null): string | null {
-  if (meta === null || !meta.includes('"name"')) return null;
-  try {
-    const name = (JSON.parse(meta) as { name?: unknown }).name;
-    return typeof name === 'string' && name.trim() !== '' ? name : null;
-  } catch {
-    return null;
-  }
 }
