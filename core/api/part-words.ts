@@ -5,9 +5,9 @@
 // through the contract, and the history room gives each part its line from it.
 
 /**
- * Who a message is from, by its role, on every surface (the panel, `steward sessions show`, search
- * lines, the exports, MCP's `speaker`): one word each. The person's turns are "You": Steward reads a
- * person's own conversations back to them, and an export is theirs to keep.
+ * Who a message is from, by its role, on every surface a person reads (the panel, `steward sessions
+ * show`, search lines, the exports): one word each. The person's turns are "You": Steward reads a
+ * person's own conversations back to them, and an export is theirs to keep. MCP says "User" (roleWord).
  */
 export const ROLE_WORDS: Readonly<Record<string, string>> = {
   user: 'You',
@@ -25,8 +25,15 @@ export const TOOL_OUTPUT = 'Tool output';
 /** A subagent's user turns: the prompts the main agent wrote for it, as every surface calls them. */
 export const MAIN_AGENT = 'Main agent';
 
+/**
+ * Who reads the words: a person (their own turns are "You") or an agent over MCP, which would take
+ * "You" for itself, so the person's turns are "User" there.
+ */
+export type Audience = 'person' | 'agent';
+
 /** Who a message is from, by its role (ROLE_WORDS; a role not listed by its name). */
-export function roleWord(role: string | null): string {
+export function roleWord(role: string | null, audience: Audience = 'person'): string {
+  if (role === 'user' && audience === 'agent') return 'User';
   return ROLE_WORDS[role ?? ''] ?? role ?? 'Message';
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectKey, SessionId } from './ids.js';
 import { SEARCH_PROVIDERS } from './registry.js';
-import { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, isSummaryMessage, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
+import { type Audience, COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, isSummaryMessage, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
@@ -101,26 +101,26 @@ export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuin
  * Who a message is from (reading.ts's voiceOf), as the CLI, MCP and exports say it; a compaction
  * summary's is part-words' one neutral speaker, whichever role its agent stored it under.
  */
-export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string): string {
+export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string, audience: Audience = 'person'): string {
   if (isSummaryMessage(message.parts)) return COMPACTION_SPEAKER;
   const voice = voiceOf(message, inSubagent);
   if (voice === 'tool') return 'Tool result';
   if (voice === 'app') return app;
   if (voice === 'main-agent') return MAIN_AGENT;
-  return roleWord(message.role);
+  return roleWord(message.role, audience);
 }
 
 /**
  * Who wrote a search hit's text (reading.ts's hitVoice), in messageSpeaker's words: a compaction
  * summary's neutral speaker, the app, the main agent; else the role as stored, which is how a search line says it.
  */
-export function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean; isCompactSummary: boolean }, inSubagent: boolean, app: string): string {
+export function hitSpeaker(hit: { role: string | null; kind: string; genuineUserTurn: boolean; isCompactSummary: boolean }, inSubagent: boolean, app: string, audience: Audience = 'person'): string {
   const voice = hitVoice(hit, inSubagent);
   if (voice === 'summary') return COMPACTION_SPEAKER;
   if (voice === 'tool') return TOOL_OUTPUT;
   if (voice === 'app') return app;
   if (voice === 'main-agent') return MAIN_AGENT;
-  return roleWord(hit.role);
+  return roleWord(hit.role, audience);
 }
 
 /**

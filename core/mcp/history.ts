@@ -140,7 +140,7 @@ export function searchOutput(result: Result<'Search.Query'>, redact: (text: stri
   // Who each hit is from by the rule the CLI's lines and the panel's hits follow (reading.ts's hitVoice).
   const speaker = (h: Result<'Search.Query'>['hits'][number]) => {
     const s = sessions.get(h.sessionId);
-    return hitSpeaker(h, s?.parentKind === 'subagent', s?.app ?? h.provider);
+    return hitSpeaker(h, s?.parentKind === 'subagent', s?.app ?? h.provider, 'agent');
   };
   return {
     hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, speaker: speaker(h), toolName: h.toolName, snippet: redact(h.snippet) })),

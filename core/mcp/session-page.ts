@@ -61,7 +61,7 @@ export const GetSessionOutput = z.strictObject({
   messages: z.array(
     z.strictObject({
       role: z.string().nullable(),
-      /** Who it is from, as `steward sessions show` says it ("You", "Claude Code", "Conversation summary"). */
+      /** Who it is from, as `steward sessions show` says it, but the person is "User" to an agent ("User", "Claude Code", "Conversation summary"). */
       speaker: z.string(),
       at: z.string().nullable(),
       parts: z.array(Part),
@@ -152,7 +152,7 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
   const started = startedAt(result);
   const messages = result.messages.map((m, i) => ({
     role: m.role,
-    speaker: messageSpeaker(m, inSubagent, s.app),
+    speaker: messageSpeaker(m, inSubagent, s.app, 'agent'),
     at: iso(m.ts),
     ...started(m.messageId, i === result.messages.length - 1),
     parts: m.parts.map((p): PagePart => {

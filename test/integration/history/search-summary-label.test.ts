@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../core/core.js';
 import { formatSearch } from '../../../core/cli/commands/search.js';
 import { searchOutput } from '../../../core/mcp/history.js';
+import { readSessionPage } from '../../../core/mcp/session-page.js';
 import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
 import { coreHome } from '../../support/core.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
@@ -55,5 +56,10 @@ describe('a search hit in a compaction summary', () => {
     expect(searchOutput(result, (t) => t).hits.find((h) => h.partId === command.partId)!.speaker).toBe('Claude Code');
     const asked = result.hits.find((h) => h.genuineUserTurn)!;
     expect(hitLabel(asked, false, 'Claude Code')).toBe('You');
+    // An agent reading MCP would take "You" for itself: there the person is the User.
+    expect(searchOutput(result, (t) => t).hits.find((h) => h.partId === asked.partId)!.speaker).toBe('User');
+    const page = await readSessionPage((limit) => core.call('Sessions.Get', { sessionId: CLAUDE, limit }), 50, undefined, (t) => t);
+    expect(page.text).toContain('— User ');
+    expect(page.text).not.toContain('— You ');
   });
 });
