@@ -72,7 +72,7 @@ const Hit = z.strictObject({
   kind: z.string(),
   /** The person's own words; false for user text the agent's app wrote in their name, and for everything else. */
   genuineUserTurn: z.boolean(),
-  /** Who it is from, as get_session's `speaker` and `steward search` say it ("You", "Claude Code", "Conversation summary"). */
+  /** Who it is from, as get_session's `speaker` says it ("User", "Claude Code", "Conversation summary"; the person is "You" only to a person). */
   speaker: z.string(),
   toolName: z.string().nullable(),
   snippet: z.string(),

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { projectPaths } from '../../../core/sweeper/index.js';
+import { writesLanded } from '../../../core/sweeper/file-queue.js';
 import { readState, updateState } from '../../../core/sweeper/state.js';
 import { Sweeper, SweeperFailure } from '../../../core/sweeper/sweeper.js';
 import type { DigestMessage, SweeperProject } from '../../../core/sweeper/types.js';
@@ -75,6 +76,8 @@ describe('the daily budget of model calls', () => {
     const h = anthropic({ dailyModelCalls: 100 });
     await failure(h.sweeper.run(h.fixture.project.projectKey, { force: true }));
     expect(h.sweeper.budget().usedToday).toBe(3);
+    // A restart follows the sweeper's stop, which waits for its queued writes (the budget's among them) to land.
+    await writesLanded();
     const again = anthropic({ dailyModelCalls: 100 });
     expect(new Sweeper({ home: h.home, source: again.source, settings: h.sweeper.settings, env: {}, clock: h.clock }).budget().usedToday).toBe(3);
   });
