@@ -16,6 +16,12 @@ export interface SecretShape {
   pattern: RegExp;
   /** A second look at a match the pattern alone cannot judge (a code expression, a type name). */
   accept?: (match: string) => boolean;
+  /**
+   * Words in lower case the pattern cannot match without (any one of them, in any case): a text holding
+   * none is not searched. Most texts hold no secret, and ninety patterns with look-behinds cost most of
+   * a search's redaction; a look for a word is far cheaper. The table's test checks each one is needed.
+   */
+  needs?: readonly string[];
 }
 
 /** Words that name a credential. Plurals and `api key` / `api_key` / `api-key` spellings included. */
@@ -71,7 +77,7 @@ function isTokenLike(raw: string): boolean {
  * Tokens recognised by their own shape: a vendor prefix and a fixed alphabet and length. The
  * look-around keeps a longer run of the same alphabet from matching in part.
  */
-const PREFIXED: ReadonlyArray<[id: string, body: string]> = [
+const PREFIXED: ReadonlyArray<[id: string, body: string, needs?: readonly string[]]> = [
   ['anthropic-key', String.raw`sk-ant-(?:api\d\d|admin\d\d|oat\d\d|sid\d\d)?-?[A-Za-z0-9_-]{16,}`],
   ['openai-key', String.raw`sk-(?:proj-|svcacct-|admin-|None-|lf-)?[A-Za-z0-9_-]{20,}`],
   ['stripe-key', String.raw`(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{10,}`],
@@ -100,7 +106,7 @@ const PREFIXED: ReadonlyArray<[id: string, body: string]> = [
   ['sendgrid-key', String.raw`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{20,}`],
   ['sendinblue-key', String.raw`xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}`],
   ['mailgun-key', String.raw`(?:key|pubkey)-[a-f0-9]{32}`],
-  ['mailchimp-key', String.raw`[a-f0-9]{32}-us\d{1,2}`],
+  ['mailchimp-key', String.raw`[a-f0-9]{32}-us\d{1,2}`, ['-us']],
   ['shopify-token', String.raw`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`],
   ['square-token', String.raw`(?:sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAAA[A-Za-z0-9_-]{60,})`],
   ['age-secret-key', String.raw`AGE-SECRET-KEY-1[0-9A-Za-z]{50,}`],
@@ -114,7 +120,7 @@ const PREFIXED: ReadonlyArray<[id: string, body: string]> = [
   ['sentry-token', String.raw`sntry[su]_[A-Za-z0-9+/=_]{40,}`],
   ['grafana-token', String.raw`(?:glc_[A-Za-z0-9+/]{32,}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{60,}={0,3})`],
   ['vault-token', String.raw`hv[sbr]\.[A-Za-z0-9_-]{80,}`],
-  ['terraform-token', String.raw`[a-zA-Z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`],
+  ['terraform-token', String.raw`[a-zA-Z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`, ['.atlasv1.']],
   ['heroku-key', String.raw`HRKU-AA[0-9a-zA-Z_-]{58}`],
   ['dynatrace-token', String.raw`dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}`],
   ['easypost-key', String.raw`EZ[AT]K[A-Za-z0-9]{54}`],
@@ -135,7 +141,7 @@ const PREFIXED: ReadonlyArray<[id: string, body: string]> = [
   ['harness-token', String.raw`(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}`],
   ['infracost-token', String.raw`ico-[A-Za-z0-9]{32}`],
   ['intra42-secret', String.raw`s-s4t2(?:ud|af)-[a-f0-9]{64}`],
-  ['maxmind-key', String.raw`[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`],
+  ['maxmind-key', String.raw`[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`, ['_mmk']],
   ['octopus-key', String.raw`API-[A-Z0-9]{26}`],
   ['openshift-token', String.raw`sha256~[A-Za-z0-9_-]{43}`],
   ['perplexity-key', String.raw`pplx-[A-Za-z0-9]{48}`],
@@ -145,8 +151,8 @@ const PREFIXED: ReadonlyArray<[id: string, body: string]> = [
   ['sourcegraph-token', String.raw`sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}`],
   ['typeform-token', String.raw`tfp_[A-Za-z0-9_.=-]{59}`],
   ['new-relic-key', String.raw`NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}`],
-  ['azure-ad-client-secret', String.raw`[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34}`],
-  ['telegram-bot-token', String.raw`\d{6,12}:AA[A-Za-z0-9_-]{32,34}`],
+  ['azure-ad-client-secret', String.raw`[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34}`, ['q~']],
+  ['telegram-bot-token', String.raw`\d{6,12}:AA[A-Za-z0-9_-]{32,34}`, [':aa']],
   ['groq-key', String.raw`gsk_[A-Za-z0-9]{48,}`],
   ['xai-key', String.raw`xai-[A-Za-z0-9]{60,}`],
   ['replicate-token', String.raw`r8_[A-Za-z0-9]{37}`],
@@ -171,12 +177,68 @@ const PREFIXED: ReadonlyArray<[id: string, body: string]> = [
   ['deno-token', String.raw`dd[pw]_[A-Za-z0-9]{36}`],
   ['sonar-token', String.raw`sq[pau]_[a-f0-9]{40}`],
   ['hashicorp-cloud-key', String.raw`hcp\.[A-Za-z0-9_-]{20,}`],
-  ['ngrok-token', String.raw`[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}`],
+  ['ngrok-token', String.raw`[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}`, ['_']],
   ['jwt', String.raw`eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`],
 ];
 
-function prefixed(id: string, body: string): SecretShape {
-  return { id, pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${body}(?![A-Za-z0-9])`, 'g') };
+function prefixed(id: string, body: string, given?: readonly string[]): SecretShape {
+  const needs = given ?? literalStarts(body);
+  return { id, pattern: new RegExp(String.raw`(?<![A-Za-z0-9])${body}(?![A-Za-z0-9])`, 'g'), ...(needs ? { needs } : {}) };
+}
+
+/**
+ * What every match of `body` starts with, in lower case: its literal head (`sk-ant-`, `ya29.`), or the
+ * heads of a leading group's alternatives (`(?:hf_|api_org_)`); null where a head is shorter than two
+ * characters (`[a-f0-9]{32}-us…`), which is then searched whole.
+ */
+function literalStarts(body: string): string[] | null {
+  if (body.startsWith('(?:')) {
+    const end = groupEnd(body, 0);
+    const heads = end < 0 ? [] : splitAlternatives(body.slice(3, end)).map((alternative) => literalHead(alternative));
+    return heads.length > 0 && heads.every((h) => h.length >= 2) ? heads : null;
+  }
+  const head = literalHead(body);
+  return head.length >= 2 ? [head] : null;
+}
+
+/** The characters a pattern starts with that stand for themselves (`\.` for a dot), in lower case. */
+function literalHead(pattern: string): string {
+  let head = '';
+  for (let i = 0; i < pattern.length; i += 1) {
+    const ch = pattern[i]!;
+    if (/[A-Za-z0-9_~-]/.test(ch) && !/[?*+{|]/.test(pattern[i + 1] ?? '')) head += ch;
+    else if (ch === '\\' && /[.$/]/.test(pattern[i + 1] ?? '') && !/[?*+{|]/.test(pattern[i + 2] ?? '')) head += pattern[++i]!;
+    else break;
+  }
+  return head.toLowerCase();
+}
+
+/** Where the group opened at `from` closes, or -1. */
+function groupEnd(pattern: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < pattern.length; i += 1) {
+    if (pattern[i] === '\\') i += 1;
+    else if (pattern[i] === '(') depth += 1;
+    else if (pattern[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** A group's alternatives, split at its own `|` only. */
+function splitAlternatives(inner: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < inner.length; i += 1) {
+    if (inner[i] === '\\') i += 1;
+    else if (inner[i] === '(' || inner[i] === '[') depth += 1;
+    else if (inner[i] === ')' || inner[i] === ']') depth -= 1;
+    else if (inner[i] === '|' && depth === 0) {
+      out.push(inner.slice(from, i));
+      from = i + 1;
+    }
+  }
+  return [...out, inner.slice(from)];
 }
 
 // ------------------------------------------------------------------ shapes that need their context
@@ -188,6 +250,7 @@ const ASSIGN = String.raw`\\?["']?\s*(?:=|:=|:|=>)\s*\\?`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
+const AWS_KEY_ID_STARTS = ['akia', 'asia', 'abia', 'acca', 'a3t'];
 /** A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value. */
 const BARE_END = String.raw`\s"'\`,;)}\\`;
 const ASSIGNED_VALUE = String.raw`(?:(?<=["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
@@ -198,46 +261,50 @@ const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]
 const NOT_A_TOKEN = /(?:max|min|input|output|total|num|prompt|completion|cache|cached|reasoning|next|page|continuation|csrf|xsrf|sync|cancel|cancellation|refresh_interval|lexer)[_.-]?tokens?$|tokeni[sz]e|tokens?[_.-]?(?:in|out|count|used|limit|budget|usage|url|uri|endpoint|type|file|path|env|var|name|id|ttl|expir\w*)$|(?:cache|sort|partition|primary|foreign|public|query|route|storage|idempotency|row|map|hot|lookup|dedupe|group|unique|composite|object|bucket|index|hash|i18n|translation|react|list|item|dict|table|column|field)[_.-]?key$|secret[_.-]?(?:name|ref|arn|id|path|file|env|var|version|manager|store|provider)$/i;
 
 export const SECRET_SHAPES: readonly SecretShape[] = [
-  { id: 'pem-private-key', pattern: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g },
-  { id: 'pem-block', pattern: /-----BEGIN (?:CERTIFICATE|OPENSSH|PGP)[A-Z ]*-----[\s\S]*?(?:-----END [A-Z ]*-----|$)/g },
-  { id: 'putty-private-key', pattern: /(?<=Private-Lines:\s*\d+\s*(?:\r?\n|\\n))(?:[A-Za-z0-9+/=]{8,}(?:\r?\n|\\n)?)+/g },
+  { id: 'pem-private-key', pattern: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g, needs: ['-----begin'] },
+  { id: 'pem-block', pattern: /-----BEGIN (?:CERTIFICATE|OPENSSH|PGP)[A-Z ]*-----[\s\S]*?(?:-----END [A-Z ]*-----|$)/g, needs: ['-----begin'] },
+  { id: 'putty-private-key', pattern: /(?<=Private-Lines:\s*\d+\s*(?:\r?\n|\\n))(?:[A-Za-z0-9+/=]{8,}(?:\r?\n|\\n)?)+/g, needs: ['private-lines:'] },
   // Before the key id's own shape: the id is the context that makes a bare 40-character string a secret.
   {
     id: 'aws-secret-near-key-id',
     // The candidate comes first so the look-arounds run only where a 40-character run stands.
     pattern: new RegExp(String.raw`(?<![A-Za-z0-9/+=])[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])(?:(?<=${AWS_KEY_ID}[\s\S]{0,200}[A-Za-z0-9/+=]{40})|(?=[\s\S]{0,200}?${AWS_KEY_ID}))`, 'g'),
     accept: (m) => /[a-z]/.test(m) && /[A-Z]/.test(m) && /[0-9/+]/.test(m),
+    needs: AWS_KEY_ID_STARTS,
   },
-  { id: 'aws-access-key-id', pattern: new RegExp(AWS_KEY_ID, 'g') },
-  { id: 'url-credentials', pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+(?=@)/gi },
-  { id: 'azure-connection-secret', pattern: /(?<=\b(?:AccountKey|SharedAccessKey|SharedSecret|ClientSecret)\s*=\s*)[^;\s"']+/gi, accept: isLiteralValue },
-  { id: 'azure-sas-signature', pattern: /(?<=[?&]sig=)[A-Za-z0-9%+/=]{16,}/g },
-  { id: 'webhook-url-secret', pattern: /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/\d+\/|webhook\.office\.com\/webhookb2\/)[A-Za-z0-9+/@_.-]{20,}/g },
-  { id: 'authorization-header', pattern: /(?<=\b(?:authorization|proxy-authorization)\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+)[A-Za-z0-9._~+/=-]{8,}/gi },
-  { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s*:\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi },
-  { id: 'bearer-token', pattern: /(?<=\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi },
-  { id: 'curl-user', pattern: /(?<=\bcurl\b[^\n]*?\s(?:-u|--user)(?:\s+|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue },
-  { id: 'sshpass', pattern: /(?<=\bsshpass\s+-p\s*["']?)[^\s"']+/g, accept: isLiteralValue },
-  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)[^\s"';|&]+/g, accept: isLiteralValue },
-  { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s+)["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue },
-  { id: 'netrc-password', pattern: /(?<=\blogin\s+\S+\s+password\s+)\S+/g },
-  { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue },
+  { id: 'aws-access-key-id', pattern: new RegExp(AWS_KEY_ID, 'g'), needs: AWS_KEY_ID_STARTS },
+  { id: 'url-credentials', pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+(?=@)/gi, needs: ['://'] },
+  { id: 'azure-connection-secret', pattern: /(?<=\b(?:AccountKey|SharedAccessKey|SharedSecret|ClientSecret)\s*=\s*)[^;\s"']+/gi, accept: isLiteralValue, needs: ['accountkey', 'sharedaccesskey', 'sharedsecret', 'clientsecret'] },
+  { id: 'azure-sas-signature', pattern: /(?<=[?&]sig=)[A-Za-z0-9%+/=]{16,}/g, needs: ['sig='] },
+  { id: 'webhook-url-secret', pattern: /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/\d+\/|webhook\.office\.com\/webhookb2\/)[A-Za-z0-9+/@_.-]{20,}/g, needs: ['hooks.slack.com/', 'discord', 'webhook.office.com/webhookb2/'] },
+  { id: 'authorization-header', pattern: /(?<=\b(?:authorization|proxy-authorization)\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['authorization'] },
+  { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s*:\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['x-'] },
+  { id: 'bearer-token', pattern: /(?<=\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, needs: ['bearer'] },
+  { id: 'curl-user', pattern: /(?<=\bcurl\b[^\n]*?\s(?:-u|--user)(?:\s+|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue, needs: ['curl'] },
+  { id: 'sshpass', pattern: /(?<=\bsshpass\s+-p\s*["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
+  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)[^\s"';|&]+/g, accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
+  { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s+)["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue, needs: ['--'] },
+  { id: 'netrc-password', pattern: /(?<=\blogin\s+\S+\s+password\s+)\S+/g, needs: ['login'] },
+  { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
     pattern: new RegExp(String.raw`(?<=${NAME_START}${PASSWORD_NAME}${ASSIGN}["'\`]?)${ASSIGNED_VALUE}`, 'gi'),
     accept: isLiteralValue,
+    needs: ['pass', 'pwd'],
   },
   {
     id: 'password-in-prose',
     pattern:
       /(?<=\b(?:password|passphrase|passcode|pwd|pw|pin)\s+(?:is|was|will be)\s*:?\s+\\?["'“‘]?)(?!(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less)\b)[^\s"'”’,;!?]+(?<![.])/gi,
     accept: isLiteralValue,
+    needs: ['pass', 'pw', 'pin'],
   },
-  ...PREFIXED.map(([id, body]) => prefixed(id, body)),
+  ...PREFIXED.map(([id, body, needs]) => prefixed(id, body, needs)),
   {
     id: 'secret-assignment',
     pattern: new RegExp(String.raw`(?<=${NAME_START}(${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
     accept: (m) => isTokenLike(m),
+    needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw'],
   },
 ];
 
@@ -253,8 +320,10 @@ export function isTokenCounterName(name: string): boolean {
   return NOT_A_TOKEN.test(name);
 }
 
-function applyShape(text: string, shape: SecretShape): string {
-  const { pattern, accept } = shape;
+/** `lower`: the text in lower case, for the shape's `needs`; undefined searches it whatever it holds. */
+function applyShape(text: string, shape: SecretShape, lower?: string): string {
+  const { pattern, accept, needs } = shape;
+  if (needs && lower !== undefined && !needs.some((word) => lower.includes(word))) return text;
   pattern.lastIndex = 0;
   return text.replace(pattern, (match: string, ...rest: unknown[]) => {
     if (accept && !accept(match)) return match;
@@ -269,14 +338,19 @@ function applyShape(text: string, shape: SecretShape): string {
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
   let out = text;
   for (const secret of knownSecrets) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
-  for (const shape of SECRET_SHAPES) out = applyShape(out, shape);
+  let lower = out.toLowerCase();
+  for (const shape of SECRET_SHAPES) {
+    const next = applyShape(out, shape, lower);
+    if (next !== out) lower = next.toLowerCase();
+    out = next;
+  }
   return out;
 }
 
 /** Redacts with one shape only (the table's own test checks each shape catches its samples alone). */
-export function redactWithShape(text: string, id: string): string {
+export function redactWithShape(text: string, id: string, { searchAll = false } = {}): string {
   const shape = SECRET_SHAPES.find((s) => s.id === id);
-  return shape ? applyShape(text, shape) : text;
+  return shape ? applyShape(text, shape, searchAll ? undefined : text.toLowerCase()) : text;
 }
 
 /** Whether `text` holds anything secret-shaped. */
