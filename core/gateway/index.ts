@@ -18,7 +18,7 @@ export { FileCheckpoints, type CheckpointIdentity, type FileCheckpoint, type Sur
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSyntaxError, toolNameOf, type IndexProgress } from './search-index.js';
 export { cjkPhrases, cjkSegments, hasCjk, isCjkAt } from './cjk.js';
-export { SearchReader, SearchTooBroadError, EVIDENCE_BREAK, type Evidence, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';
+export { SearchReader, SearchTooBroadError, type Evidence, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';
 export { SessionEraser, type EraseOptions, type EraseProgress, type EraseResult } from './erase.js';
 export { Tombstones } from './tombstones.js';
 export { DiskScrub, type ScrubGate, type ScrubOptions, type ScrubPhase, type ScrubProgress } from './scrub.js';

@@ -56,19 +56,39 @@ export interface MatchedPart {
 }
 
 /**
- * What a reader may see of a matched part, for SearchReader.stillMatching: `text`, pieces of its text
- * (redacted, joined by EVIDENCE_BREAK), `json` whether the whole text is JSON (read as the index read it).
+ * What a reader may see of a matched part, for SearchReader.stillMatching: `pieces` of its text
+ * (redacted, apart in it), `json` whether the whole text is JSON (read as the index read it).
  */
 export interface Evidence {
   key: number;
   kind: string;
-  text: string;
+  pieces: readonly string[];
   json: boolean;
   toolName: string | null;
 }
 
-/** Between pieces of evidence: a token no phrase runs across. */
-export const EVIDENCE_BREAK = '\n\n\u2029stewardevidencebreak\u2029\n\n';
+/**
+ * Candidate first letters of the token set between pieces of evidence (see breakFor): ASCII, then
+ * Greek and Cyrillic, more than the words of any query can start with.
+ */
+const BREAK_LETTERS = [...'qzxjkvwy0123456789abcdefghilmnoprstu', ...String.fromCodePoint(...Array.from({ length: 25 }, (_, i) => 0x3b1 + i)), ...String.fromCodePoint(...Array.from({ length: 32 }, (_, i) => 0x430 + i))];
+
+/**
+ * A token to set between pieces of evidence, so no phrase runs across two of them, that none of the
+ * words of `expression` can match, not even as a prefix: it starts with a letter none of them starts
+ * with (folded as unicode61 folds them). A fixed token would be an oracle of its own: `stew*` would
+ * match every part with two pieces, the secrets' included. Null when every candidate is taken.
+ */
+function breakFor(expression: string): string | null {
+  const starts = new Set((foldedWords(expression) ?? []).map((w) => w[0]));
+  const letter = BREAK_LETTERS.find((c) => !starts.has(c));
+  return letter === undefined ? null : `${letter.repeat(3)}break`;
+}
+
+/** The words of `text` as unicode61 with remove_diacritics 2 reads them: lower case, without marks. */
+function foldedWords(text: string): string[] | null {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}\p{Co}]+/gu);
+}
 
 /** stillMatching's index of evidence, in memory. */
 interface Scratch {
@@ -516,11 +536,14 @@ export class SearchReader {
    */
   stillMatching(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, evidence: readonly Evidence[]): Set<number> {
     if (evidence.length === 0) return new Set();
+    const between = breakFor(filter.expression);
     const scratch = this.#scratchDb();
     const run = scratch.db.transaction(() => {
       scratch.clear.run();
       for (const e of evidence) {
-        const read = searchTextV2(indexReading(e.text, e.json)) ?? '';
+        // Pieces no break can be set between are not held to: the part is not kept on their word.
+        if (between === null && e.pieces.length > 1) continue;
+        const read = e.pieces.map((piece) => searchTextV2(indexReading(piece, e.json)) ?? '').join(`\n${between}\n`);
         const name = e.toolName === null ? null : searchTextV2(e.toolName);
         const text = name === null ? read : read === '' ? name : `${read}\n${name}`;
         const row = { body: null, thinking: null, tool_input: null, tool_output: null, [columnOf(e.kind)]: text };

@@ -11,6 +11,12 @@ export interface PreparedQuery {
   terms: string[];
   /** The text before each prefix term's `*` (`conf*`, `"load conf"*`): the index weighs what each stands for. */
   prefixes: string[];
+  /**
+   * The expression without what NOT leaves out: every part the expression matches, and those it left
+   * out. A search whose results are redacted asks the index this, then holds each part's redacted text
+   * to the whole expression (recheck.ts): the index sees secrets, so leaving out by it would tell them.
+   */
+  positive: string;
 }
 
 import { cjkPhrases, hasCjk, identifierPieces } from '../gateway/index.js';
@@ -54,7 +60,8 @@ function cjkOperand(text: string, prefix: boolean): { operand: string; stem: str
 /** The input as one exact phrase: every token, in order (Chinese and Japanese as cjkOperand finds them). */
 export function asPhrase(raw: string): PreparedQuery {
   const cjk = cjkOperand(raw.trim(), false);
-  return { expression: cjk?.operand ?? quote(raw.trim()), terms: [raw.trim()], prefixes: [] };
+  const expression = cjk?.operand ?? quote(raw.trim());
+  return { expression, terms: [raw.trim()], prefixes: [], positive: expression };
 }
 
 /**
@@ -213,5 +220,35 @@ export function prepareQuery(raw: string): PreparedQuery | null {
   }
   if (s.depth !== 0 || s.out.length === 0) return null;
   // NEAR needs its "(" at once (no AND goes between them: NEAR is followed by its own group); everything else is separated by spaces.
-  return { expression: s.out.join(' ').replace(/NEAR \(/g, 'NEAR('), terms: s.terms, prefixes: s.prefixes };
+  const written = (tokens: readonly string[]) => tokens.join(' ').replace(/NEAR \(/g, 'NEAR(');
+  return { expression: written(s.out), terms: s.terms, prefixes: s.prefixes, positive: written(withoutNegations(s.out)) };
+}
+
+/**
+ * The tokens less each NOT and its right operand: all up to the next AND, OR or NOT, or the `)` that
+ * closes its group (FTS5 binds NOT tighter than an explicit AND or OR, a run of phrases tighter than
+ * NOT). A NOT with nothing on a side is left for the index to refuse as written.
+ */
+function withoutNegations(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i += 1) {
+    const end = tokens[i] === 'NOT' ? operandEnd(tokens, i + 1) : i;
+    const left = out[out.length - 1];
+    if (end === i || end === i + 1 || left === undefined || left === '(' || OPERATORS.has(left)) out.push(tokens[i]!);
+    else i = end - 1;
+  }
+  return out;
+}
+
+/** Where the operand starting at `from` ends: its first AND, OR, NOT or unmatched `)` outside groups. */
+function operandEnd(tokens: readonly string[], from: number): number {
+  let depth = 0;
+  let at = from;
+  for (; at < tokens.length; at += 1) {
+    const token = tokens[at]!;
+    if (depth === 0 && (OPERATORS.has(token) || token === ')')) break;
+    if (token === '(') depth += 1;
+    else if (token === ')') depth -= 1;
+  }
+  return at;
 }

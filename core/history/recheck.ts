@@ -1,5 +1,5 @@
 import { wholeAt } from '../api/index.js';
-import { EVIDENCE_BREAK, looksLikeJson, toolNameOf, type Evidence, type MatchedPart, type SearchFilter, type SearchReader } from '../gateway/index.js';
+import { looksLikeJson, toolNameOf, type Evidence, type MatchedPart, type SearchFilter, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { redactAll } from './redaction.js';
 import { compileTerms, TermPattern } from './term-match.js';
@@ -28,36 +28,49 @@ export type Recheck = (matches: readonly MatchedPart[]) => Promise<MatchedPart[]
 
 /**
  * A recheck for a search of `terms` (PreparedQuery's, with its prefixes) under `filter`, whose results
- * are redacted with `redactor`.
+ * are redacted with `redactor`. Each part is first seen around the first place of each term, which
+ * nearly always settles it; only a part that fails there is seen again around more places (a word that
+ * first stood in a secret may stand outside one later). A search with NOT sees every part around all
+ * its places at once: a word it leaves parts out by must be seen wherever the reader sees it.
  */
-export function recheckOf(reader: SearchReader, filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, terms: readonly string[], prefixes: readonly string[], redactor: Redactor): Recheck {
+export function recheckOf(reader: SearchReader, filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, terms: readonly string[], prefixes: readonly string[], redactor: Redactor, negated: boolean): Recheck {
   const compiled = compileTerms(terms, prefixes);
   const pattern = compiled.length === 0 ? null : new TermPattern(compiled);
-  return async (matches) => {
-    if (matches.length === 0) return [];
-    const pieces = matches.map((m) => piecesOf(m.text ?? '', pattern));
-    const redacted = await redactAll(
-      pieces.flat(),
-      redactor,
-    );
+  const stillMatching = async (matches: readonly MatchedPart[], places: number): Promise<Set<number>> => {
+    const pieces = matches.map((m) => piecesOf(m.text ?? '', pattern, places));
+    const redacted = await redactAll(pieces.flat(), redactor);
     let at = 0;
     const evidence = matches.map((m, i): Evidence => {
       const mine = redacted.slice(at, (at += pieces[i]!.length));
       const text = m.text ?? '';
-      return { key: m.key, kind: m.kind, text: mine.map((p) => p ?? '').join(EVIDENCE_BREAK), json: text !== '' && looksLikeJson(text), toolName: m.kind === 'tool_use' ? toolNameOf(m.meta) : null };
+      return { key: m.key, kind: m.kind, pieces: mine.map((p) => p ?? ''), json: text !== '' && looksLikeJson(text), toolName: m.kind === 'tool_use' ? toolNameOf(m.meta) : null };
     });
-    const kept = reader.stillMatching(filter, evidence);
+    return reader.stillMatching(filter, evidence);
+  };
+  return async (matches) => {
+    if (matches.length === 0) return [];
+    const kept = await stillMatching(matches, negated ? PLACES_PER_TERM : 1);
+    // Seen again only where more places show more of the part.
+    const doubtful = negated ? [] : matches.filter((m) => !kept.has(m.key) && morePlaces(m.text ?? '', pattern));
+    for (const key of doubtful.length === 0 ? [] : await stillMatching(doubtful, PLACES_PER_TERM)) kept.add(key);
     return matches.filter((m) => kept.has(m.key));
   };
+}
+
+/** Whether a term has a second place in `text`: then more places than one show more of it. */
+function morePlaces(text: string, pattern: TermPattern | null): boolean {
+  if (pattern === null) return false;
+  const places = pattern.firstMatchesIn(text, 2);
+  return new Set(places.map((p) => p.term)).size < places.length;
 }
 
 /**
  * The stretches of `text` around the places its terms match, merged where they meet. A text with no
  * place found (a term the patterns cannot tell, such as NEAR's) is kept as its head.
  */
-function piecesOf(text: string, pattern: TermPattern | null): string[] {
+function piecesOf(text: string, pattern: TermPattern | null, perTerm: number): string[] {
   if (text === '') return [];
-  const places = pattern === null ? [] : pattern.firstMatchesIn(text, PLACES_PER_TERM);
+  const places = pattern === null ? [] : pattern.firstMatchesIn(text, perTerm);
   const spans = places.map((m): [number, number] => [m.ranges[0]![0], m.ranges[m.ranges.length - 1]![1]]);
   if (spans.length === 0) spans.push([0, 0]);
   spans.sort((a, b) => a[0] - b[0]);

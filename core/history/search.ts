@@ -135,9 +135,11 @@ export class HistorySearch {
     const prepared = cursor?.w === 1 ? null : prepareQuery(params.query);
     const attempt = (query: PreparedQuery) => {
       const filter = this.#filter(params, query);
-      // Results a reader gets redacted keep only matches the words still make once redacted; raw ones need no second look.
-      const recheck = params.redact === true ? recheckOf(this.#reader, filter, query.terms, query.prefixes, this.#redactor()) : null;
-      return this.#run(filter, query.terms, sort, limit, cursor, tag, recheck);
+      if (params.redact !== true) return this.#run(filter, query.terms, sort, limit, cursor, tag, null);
+      // Results a reader gets redacted keep only matches the words still make once redacted: the index is
+      // asked for what the words find before NOT leaves any out, the recheck holds each to them all.
+      const recheck = recheckOf(this.#reader, filter, query.terms, query.prefixes, this.#redactor(), query.positive !== query.expression);
+      return this.#run({ ...filter, expression: query.positive }, query.terms, sort, limit, cursor, tag, recheck);
     };
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
     let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
@@ -339,19 +341,35 @@ function withinLength(cursor: RelevanceCursor): RelevanceCursor {
   return rest;
 }
 
+/** Places of a match a redacted snippet is cut around at most: past one a secret hid, the next. */
+const SNIPPET_PLACES = 4;
+
 /**
  * Each match's snippet; with a redactor, cut from its excerpt redacted whole, never redacted after the
- * cut (a token cut from its `Bearer`, or a key cut short, no longer looks like a secret).
+ * cut (a token cut from its `Bearer`, or a key cut short, no longer looks like a secret). Where the
+ * first match stood in a secret, the snippet is cut around the next one the reader can see, if any.
  */
 async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern | null, redactor: Redactor | null): Promise<Snippet[]> {
   const texts = matches.map(shownText);
   if (redactor === null) return texts.map((text) => snippetOf(text, pattern));
-  const excerpts = texts.map((text) => (text === null ? null : excerptOf(text, pattern)));
-  const redacted = await redactAll(
-    excerpts.map((e) => e?.text ?? null),
-    redactor,
-  );
-  return excerpts.map((e, i) => snippetOf(redacted[i] ?? null, pattern, e ?? undefined));
+  const shown: Array<Snippet | undefined> = [];
+  const firsts: Snippet[] = [];
+  let looking = texts.flatMap((text, i) => (text === null ? [] : [{ i, from: 0 }]));
+  for (let place = 0; place < SNIPPET_PLACES && looking.length > 0; place += 1) {
+    const excerpts = looking.map(({ i, from }) => excerptOf(texts[i]!, pattern, from));
+    const redacted = await redactAll(
+      excerpts.map((e) => e.text),
+      redactor,
+    );
+    looking = looking.flatMap(({ i }, k) => {
+      const snippet = snippetOf(redacted[k] ?? null, pattern, excerpts[k]);
+      if (place === 0) firsts[i] = snippet;
+      const past = excerpts[k]!.past;
+      if (snippet.highlights.length > 0 || pattern === null || past < 0) shown[i] = past < 0 ? firsts[i] : snippet;
+      return shown[i] === undefined ? [{ i, from: past }] : [];
+    });
+  }
+  return texts.map((text, i) => shown[i] ?? firsts[i] ?? snippetOf(text, pattern));
 }
 
 /** A match's text as the viewer shows it: a tool result's output without the wrapper it is stored in (Codex's JSON). */

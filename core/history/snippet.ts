@@ -42,6 +42,8 @@ export interface Excerpt {
   cutAfter: boolean;
   /** The text it was cut from is JSON (looksLikeJson): the excerpt is read as the index read that text. */
   json: boolean;
+  /** Where in that text the word of its first match ends (a later excerpt may start looking there); -1 when none matched. */
+  past: number;
 }
 
 /**
@@ -49,14 +51,29 @@ export interface Excerpt {
  * recognised by (the key id beside an AWS secret, the `Bearer` before a token, a PEM header): it is
  * redacted whole before the snippet is cut from it, so the cut cannot hide that context.
  */
-export function excerptOf(text: string, pattern: TermPattern | null): Excerpt {
-  const first = Math.max(0, pattern?.firstIn(text) ?? -1);
+export function excerptOf(text: string, pattern: TermPattern | null, from = 0): Excerpt {
+  const found = pattern === null ? -1 : firstFrom(pattern, text, from);
+  const first = Math.max(0, found);
   const json = looksLikeJson(text);
-  let from = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
+  let start = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
   // Not inside a run of backslashes: its escapes are read in pairs from its first one.
-  while (json && from > 0 && text.charCodeAt(from - 1) === 92) from -= 1;
+  while (json && start > 0 && text.charCodeAt(start - 1) === 92) start -= 1;
   const to = wholeAt(text, Math.min(text.length, first + WINDOW + REDACT_CONTEXT));
-  return { text: text.slice(from, to), at: first - from, cutBefore: from > 0, cutAfter: to < text.length, json };
+  return { text: text.slice(start, to), at: first - start, cutBefore: start > 0, cutAfter: to < text.length, json, past: found < 0 ? -1 : wordEnd(text, found) };
+}
+
+/** Where the first match at or after `from` begins, or -1. */
+function firstFrom(pattern: TermPattern, text: string, from: number): number {
+  if (from === 0) return pattern.firstIn(text);
+  const at = pattern.firstIn(text.slice(from));
+  return at < 0 ? -1 : at + from;
+}
+
+/** Where the word at `at` ends: the next place a match may start. */
+function wordEnd(text: string, at: number): number {
+  let end = at + 1;
+  while (end < text.length && /[\p{L}\p{N}_]/u.test(text[end]!)) end += 1;
+  return end;
 }
 
 /**

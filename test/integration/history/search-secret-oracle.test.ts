@@ -15,6 +15,9 @@ const PASSWORD = 'hunter2supersecret';
 const VAULT = 'va017000-0000-4000-8000-000000000001';
 const PLAIN = 'va017000-0000-4000-8000-000000000002';
 const MANY = 'va017000-0000-4000-8000-000000000003';
+const APART = 'va017000-0000-4000-8000-000000000004';
+/** Words apart in one long message: its evidence is two pieces of it. */
+const FILLER = 'the lantern keeps burning over quiet fields '.repeat(80);
 /** Parts in one conversation each holding a token: more than a page. */
 const TOKENS = 130;
 
@@ -32,6 +35,11 @@ beforeAll(async () => {
   ]);
   writeJsonl(join(root, 'projects', '-work-vault', `${PLAIN}.jsonl`), [
     claudeLine({ sessionId: PLAIN, cwd: '/work/vault', ts: at(2), text: 'The orchard vault opens twice: orchard vault, orchard vault.' }),
+  ]);
+  writeJsonl(join(root, 'projects', '-work-apart', `${APART}.jsonl`), [
+    claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(3), text: `Meadow first. ${FILLER} password=stewardq9x7w2 then meadow again.` }),
+    claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(4), text: `Meadow first. ${FILLER} password=qqqbreakx9w7 then meadow again.` }),
+    claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(5), text: `password=kestrel ${FILLER} and the kestrel hovers.` }),
   ]);
   writeJsonl(
     join(root, 'projects', '-work-many', `${MANY}.jsonl`),
@@ -72,6 +80,37 @@ describe('a redacted search finds nothing by a secret’s characters', () => {
     expect(right.hits.map((h) => h.partId)).toEqual(wrong.hits.map((h) => h.partId));
     expect(sessionsOf(right)).toEqual([VAULT]);
     expect(right.hits[0]!.snippet).toContain('password=[REDACTED]');
+  });
+
+  it('NOT leaves a part out by what the reader sees, never by a secret: the right prefix and a wrong one find the same', async () => {
+    for (const sort of ['relevance', 'newest'] as const) {
+      const right = await search('deploy NOT hunter2s*', { sort });
+      const wrong = await search('deploy NOT hunter3*', { sort });
+      expect(right.hits.map((h) => h.partId)).toEqual(wrong.hits.map((h) => h.partId));
+      expect(sessionsOf(right)).toEqual([VAULT]);
+      // What the reader sees still leaves out: the password's key is outside the secret.
+      expect(await search('deploy NOT password', { sort })).toMatchObject({ hits: [] });
+      expect(sessionsOf(await search('(deploy OR opens) NOT (orchard twice)', { sort }))).toEqual([VAULT]);
+    }
+    // Raw, NOT leaves it out by the secret as the index holds it.
+    expect(await core.call('Search.Query', { query: 'deploy NOT hunter2s*' })).toMatchObject({ hits: [] });
+  });
+
+  it('no word matches what stands between pieces of a part: a secret is not found through it', async () => {
+    // The break is no fixed word either: one a secret starts with is not what this query sets between pieces.
+    for (const query of ['meadow steward*', 'meadow stewardq*', 'meadow qqq*', 'meadow qqqbreak*']) {
+      const found = await search(query);
+      expect({ query, hits: found.hits.length }).toEqual({ query, hits: 0 });
+      expect(sessionsOf(await core.call('Search.Query', { query }))).toEqual([APART]);
+    }
+    expect(sessionsOf(await search('meadow lantern'))).toEqual([APART]);
+  });
+
+  it('a word a secret holds first and the text holds again is found where the reader sees it', async () => {
+    for (const sort of ['relevance', 'newest'] as const) {
+      const found = await search('kestrel hovers', { sort });
+      expect(found.hits.map((h) => h.snippet)).toEqual([expect.stringContaining('kestrel hovers')]);
+    }
   });
 
   it('a page of parts that only secrets match counts none of them: no hits, no cursor, nothing ranked', async () => {

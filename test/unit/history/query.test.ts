@@ -28,7 +28,41 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
     ['configV*', '(configV* OR "config V"*)', ['configV'], ['configV', 'config V']],
     ['^parseConfig NEAR(parseConfig apple)', '^parseConfig NEAR( parseConfig apple )', ['parseConfig', 'parseConfig', 'apple'], []],
   ])('%s → %s', (raw, expression, terms, prefixes) => {
-    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes });
+    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes, positive: expression.replace(' NOT crumble', '') });
+  });
+
+  // What a redacted search asks the index (see recheck.ts): the expression less what NOT leaves out, by FTS5's precedence.
+  it.each([
+    ['a NOT b', 'a'],
+    ['a NOT b c', 'a'],
+    ['a NOT b AND c', 'a AND c'],
+    ['a NOT (b OR c) d', 'a AND d'],
+    ['(a NOT b) OR c', '( a ) OR c'],
+    ['a NOT b NOT c', 'a'],
+    ['a NOT NEAR(b c) OR d', 'a OR d'],
+    ['tool_input:npm NOT tool_output:err', 'tool_input : npm'],
+    ['NOT a', 'NOT a'],
+    ['a NOT', 'a NOT'],
+    ['a OR NOT b', 'a OR NOT b'],
+  ])('%s asks the index for %s', (raw, positive) => {
+    expect(prepareQuery(raw)?.positive).toBe(positive);
+  });
+
+  it('the expression without its NOTs matches every part the expression matches', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE VIRTUAL TABLE t USING fts5(body)');
+    const words = ['a', 'b', 'c', 'd'];
+    // Every set of the four words, in order, as a part.
+    for (let set = 1; set < 16; set += 1) db.prepare('INSERT INTO t (rowid, body) VALUES (?, ?)').run(set, words.filter((_, i) => set & (1 << i)).join(' '));
+    const match = (expression: string) => db.prepare('SELECT rowid FROM t WHERE t MATCH ?').pluck().all(expression) as number[];
+    for (const raw of ['a NOT b', 'a NOT b c', 'a NOT b AND c', 'a NOT (b OR c) d', '(a NOT b) OR c', 'a NOT b NOT c', 'a b NOT c d', 'a NOT b OR c NOT d']) {
+      const prepared = prepareQuery(raw)!;
+      const all = match(prepared.positive);
+      expect(prepared.positive, raw).not.toContain('NOT');
+      for (const row of match(prepared.expression)) expect(all, raw).toContain(row);
+      expect(all.length, raw).toBeGreaterThan(match(prepared.expression).length);
+    }
+    db.close();
   });
 
   it.each(['"unterminated', '(open', 'close)', 'a) OR (b', '   '])('%s cannot be repaired locally', (raw) => {
@@ -107,7 +141,7 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
   });
 
   it('the phrase fallback quotes the whole input', () => {
-    expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'], prefixes: [] });
+    expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'], prefixes: [], positive: '"cream ""OR"' });
   });
 });
 
@@ -128,11 +162,11 @@ describe('Chinese and Japanese are searched as the index holds them: a run’s c
     ['NEAR(東京 大阪) 京都', 'NEAR( 東京 大阪 ) AND ("京 都" OR "京都")', ['東京', '大阪', '京都'], []],
     ['^東京 大阪', '^東京 AND ("大 阪" OR "大阪")', ['東京', '大阪'], []],
   ])('%s → %s', (raw, expression, terms, prefixes) => {
-    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes });
+    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes, positive: expression });
   });
 
   it('the phrase fallback searches a run by its characters too', () => {
-    expect(asPhrase('"東京都 の')).toEqual({ expression: '(("東 京 都" OR "東京都") AND "の")', terms: ['"東京都 の'], prefixes: [] });
+    expect(asPhrase('"東京都 の')).toEqual({ expression: '(("東 京 都" OR "東京都") AND "の")', terms: ['"東京都 の'], prefixes: [], positive: '(("東 京 都" OR "東京都") AND "の")' });
   });
 });
 
