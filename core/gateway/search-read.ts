@@ -73,16 +73,26 @@ export interface Evidence {
  */
 const BREAK_LETTERS = [...'qzxjkvwy0123456789abcdefghilmnoprstu', ...String.fromCodePoint(...Array.from({ length: 25 }, (_, i) => 0x3b1 + i)), ...String.fromCodePoint(...Array.from({ length: 32 }, (_, i) => 0x430 + i))];
 
+/** NEAR's distance when none is written (FTS5's). */
+const NEAR_DEFAULT = 10;
+/** Tokens between pieces at most: a NEAR wider than this may still reach across two. */
+const BREAK_TOKENS_MAX = 1_000;
+
 /**
- * A token to set between pieces of evidence, so no phrase runs across two of them, that none of the
- * words of `expression` can match, not even as a prefix: it starts with a letter none of them starts
- * with (folded as unicode61 folds them). A fixed token would be an oracle of its own: `stew*` would
- * match every part with two pieces, the secrets' included. Null when every candidate is taken.
+ * What to set between pieces of evidence, so no phrase or NEAR runs across two of them: a token none
+ * of the words of `expression` can match, not even as a prefix (it starts with a letter none of them
+ * starts with, folded as unicode61 folds them), as many times as its widest NEAR reaches. A fixed
+ * word would be an oracle of its own: `stew*` would match every part with two pieces, the secrets'
+ * included. Null when every candidate letter is taken.
  */
 function breakFor(expression: string): string | null {
   const starts = new Set((foldedWords(expression) ?? []).map((w) => w[0]));
   const letter = BREAK_LETTERS.find((c) => !starts.has(c));
-  return letter === undefined ? null : `${letter.repeat(3)}break`;
+  if (letter === undefined) return null;
+  // A number before a `)` may be a phrase's, not a distance: a wider break only keeps fewer parts.
+  const distances = [...expression.matchAll(/,\s*(\d+)\s*\)/g)].map((m) => Number(m[1]));
+  const reach = Math.max(expression.includes('NEAR(') ? NEAR_DEFAULT : 0, ...distances);
+  return Array.from({ length: Math.min(reach + 1, BREAK_TOKENS_MAX) }, () => `${letter.repeat(3)}break`).join(' ');
 }
 
 /** The words of `text` as unicode61 with remove_diacritics 2 reads them: lower case, without marks. */

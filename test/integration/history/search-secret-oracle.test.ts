@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../core/core.js';
+import { SearchReader } from '../../../core/gateway/search-read.js';
 import { coreHome } from '../../support/core.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -104,6 +105,16 @@ describe('a redacted search finds nothing by a secret’s characters', () => {
       expect(sessionsOf(await core.call('Search.Query', { query }))).toEqual([APART]);
     }
     expect(sessionsOf(await search('meadow lantern'))).toEqual([APART]);
+  });
+
+  it('no phrase and no NEAR reaches from one piece of evidence into the next; within one they do', async () => {
+    const reader = new SearchReader(core.gateway, { subagentTokenCap: 0 });
+    const kept = (expression: string, pieces: string[]) => [...reader.stillMatching({ expression }, [{ key: 1, kind: 'text', pieces, json: false, toolName: null }])];
+    const apart = ['the grey heron', 'pond at dusk'];
+    for (const expression of ['"heron pond"', 'NEAR(heron pond)', 'NEAR(heron pond, 5)', 'NEAR(heron pond, 40)']) expect({ expression, kept: kept(expression, apart) }).toEqual({ expression, kept: [] });
+    expect(kept('heron pond', apart)).toEqual([1]);
+    expect(kept('NEAR(heron pond, 5)', ['the grey heron by the pond'])).toEqual([1]);
+    await reader.close();
   });
 
   it('a word a secret holds first and the text holds again is found where the reader sees it', async () => {
