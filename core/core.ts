@@ -114,7 +114,8 @@ export class Core {
         ...cacheStatsHandlers(this.gateway, home.dir, () => this.projects.countHoldingConversations()),
         ...transcriptsHandlers(config, env, () => parseConfig(readConfigFile(home.dir))),
         // A latest conversation's name, redacted when asked: history reads its first request whole before the cut.
-        ...projectsHandlers(this.projects, (labels) => this.history.sessions.redactedNames(labels)),
+        // Where each project's notes stand: the sweeper's gate judges it, so the list needs no call per project.
+        ...projectsHandlers(this.projects, (labels) => this.history.sessions.redactedNames(labels), (records) => this.sweeper.notesOf(records)),
         ...captureHandlers(this.capture),
         ...sweeperHandlers(this.sweeper, this.home.dir, this.env, this.keys),
         ...maintenanceHandlers(this.maintenance),

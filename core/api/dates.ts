@@ -88,3 +88,16 @@ export function localDay(ts: number): string {
   const d = new Date(ts);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
+
+/**
+ * A time as the CLI prints it: the person's local time with its offset (`2026-03-10 13:00 +01:00`, or
+ * `UTC`), the zone `--from` and `--to` read a time without an offset in.
+ */
+export function localTime(ts: number | null): string {
+  if (ts === null) return '—';
+  const d = new Date(ts);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const offset = -d.getTimezoneOffset();
+  const zone = offset === 0 ? 'UTC' : `${offset > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  return `${localDay(ts)} ${pad(d.getHours())}:${pad(d.getMinutes())} ${zone}`;
+}

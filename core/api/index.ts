@@ -8,7 +8,7 @@ export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
 export { countOf, nounFor, wholeAt } from './words.js';
-export { localDay, parseIsoDate } from './dates.js';
+export { localDay, localTime, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
 export { ProviderRootsView, ProviderSurvey } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId, RepoId, REPO_ID_SHAPE } from './ids.js';
@@ -17,7 +17,7 @@ export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_S
 export { StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';
 export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult, UnreadableFile } from './sweep.js';
-export { ProjectSummary } from './projects.js';
+export { NOTES_STATES, NotesState, ProjectListed, ProjectNotes, ProjectSummary } from './projects.js';
 export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResult, CuratorPause, SweeperBudget } from './sweeper.js';
 export { FORCEABLE_SKIPS, SWEEP_FAILURE_WORDS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, sweepFailureWords, sweepSkipWords } from './sweeper-words.js';
 export { HookPlan, HookStatus } from './hooks.js';

@@ -19,6 +19,18 @@ export const ProjectSummary = z.strictObject({
 });
 export type ProjectSummary = z.infer<typeof ProjectSummary>;
 
+/** Where a project's notes stand, as `steward projects` says it: one word to filter on. */
+export const NOTES_STATES = ['current', 'waiting', 'failed', 'paused', 'scratch', 'ignored', 'off', 'none'] as const;
+export const NotesState = z.enum(NOTES_STATES);
+export type NotesState = z.infer<typeof NotesState>;
+/** The word and a sentence saying why, judged by the sweeper as its own gate judges a sweep. */
+export const ProjectNotes = z.strictObject({ state: NotesState, words: z.string() });
+export type ProjectNotes = z.infer<typeof ProjectNotes>;
+
+/** A project as the list gives it: where its notes stand travels with it, so no one asks per project. */
+export const ProjectListed = ProjectSummary.extend({ notes: ProjectNotes });
+export type ProjectListed = z.infer<typeof ProjectListed>;
+
 export const projectsMethods = {
   'Projects.List': {
     params: z.strictObject({
@@ -28,7 +40,7 @@ export const projectsMethods = {
        */
       redact: z.boolean().optional(),
     }),
-    result: z.strictObject({ projects: z.array(ProjectSummary) }),
+    result: z.strictObject({ projects: z.array(ProjectListed) }),
   },
   'Projects.Get': {
     params: z.strictObject({ projectKey: ProjectKey }),

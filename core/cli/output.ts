@@ -1,4 +1,4 @@
-import { localDay, parseIsoDate, StewardError, toStewardError } from '../api/index.js';
+import { parseIsoDate, StewardError, toStewardError } from '../api/index.js';
 import { launchOwner } from './launch.js';
 
 export interface CliIo {
@@ -203,18 +203,8 @@ function moreArgs(cursor: string, pinned: readonly string[]): string[] {
   return [...pinned, '--cursor', cursor];
 }
 
-/**
- * A time as the CLI prints it: the person's local time with its offset (`2026-03-10 13:00 +01:00`, or
- * `UTC`), the zone `--from` and `--to` read a time without an offset in.
- */
-export function localTime(ts: number | null): string {
-  if (ts === null) return '—';
-  const d = new Date(ts);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const offset = -d.getTimezoneOffset();
-  const zone = offset === 0 ? 'UTC' : `${offset > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-  return `${localDay(ts)} ${pad(d.getHours())}:${pad(d.getMinutes())} ${zone}`;
-}
+/** A time as the CLI prints it (core/api: the sweeper words a backoff's end the same way). */
+export { localTime } from '../api/index.js';
 
 /** The hint under a page that has a next one: the flags to add, the pinned dates before the cursor. */
 export function moreHint(cursor: string, pinned: readonly string[] = []): string {

@@ -1,4 +1,4 @@
-import type { Handlers, ProjectSummary } from '../api/index.js';
+import type { Handlers, ProjectListed, ProjectNotes, ProjectSummary } from '../api/index.js';
 import type { LatestLabels, ProjectRecord, ProjectStore } from './store.js';
 
 /**
@@ -7,13 +7,18 @@ import type { LatestLabels, ProjectRecord, ProjectStore } from './store.js';
  */
 export type RedactedNames = (labels: readonly LatestLabels[]) => Promise<Array<string | null>>;
 
+/**
+ * Where each project's notes stand, in the list's order: the sweeper judges it (its gate, its state
+ * files, the settings); the owner wires it in, so the list carries it and no one asks per project.
+ */
+export type NotesOf = (records: readonly ProjectRecord[]) => Promise<ProjectNotes[]>;
+
 function summaryOf({ slug: _slug, latestLabels: _labels, ...project }: ProjectRecord): ProjectSummary {
   return project;
 }
 
 /** Every project, each latest conversation named with its secrets redacted. */
-async function redactedList(projects: ProjectStore, redactedNames: RedactedNames): Promise<ProjectSummary[]> {
-  const records = projects.list();
+async function redactedList(records: readonly ProjectRecord[], redactedNames: RedactedNames): Promise<ProjectSummary[]> {
   const names = await redactedNames(records.flatMap((p) => p.latestLabels ?? []));
   let next = 0;
   return records.map((p) => {
@@ -24,9 +29,19 @@ async function redactedList(projects: ProjectStore, redactedNames: RedactedNames
   });
 }
 
+/** Each summary with its notes' state, in one pass over the records the list already read. */
+async function withNotes(records: readonly ProjectRecord[], summaries: readonly ProjectSummary[], notesOf: NotesOf): Promise<ProjectListed[]> {
+  const notes = await notesOf(records);
+  return summaries.map((summary, i) => ({ ...summary, notes: notes[i]! }));
+}
+
 /** The projects room's part of the contract. */
-export function projectsHandlers(projects: ProjectStore, redactedNames: RedactedNames): Pick<Handlers, 'Projects.List'> {
+export function projectsHandlers(projects: ProjectStore, redactedNames: RedactedNames, notesOf: NotesOf): Pick<Handlers, 'Projects.List'> {
   return {
-    'Projects.List': async ({ redact }) => ({ projects: redact === true ? await redactedList(projects, redactedNames) : projects.list().map(summaryOf) }),
+    'Projects.List': async ({ redact }) => {
+      const records = projects.list();
+      const summaries = redact === true ? await redactedList(records, redactedNames) : records.map(summaryOf);
+      return { projects: await withNotes(records, summaries, notesOf) };
+    },
   };
 }

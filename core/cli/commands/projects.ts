@@ -3,7 +3,6 @@ import { countOf, lastActiveAt, SWEEP_SKIP_WORDS, type StewardClient } from '../
 import { withClient } from '../connect.js';
 import { projectKeyFor } from '../names.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
-import { notesOfProjects } from './projects-notes.js';
 
 /** A session name on one terminal line: no newlines or control characters, bounded. */
 function oneLine(text: string): string {
@@ -13,10 +12,10 @@ function oneLine(text: string): string {
 
 async function listProjects(io: CliIo, client: StewardClient, json: boolean): Promise<number> {
   // The latest conversation's name is read over a shoulder too: a secret in it shows as [REDACTED].
+  // Each row says where its notes stand, judged in the owner by the sweeper's own gate: one call in all.
   const result = await client.call('Projects.List', { redact: true });
-  const notes = await notesOfProjects(client, result.projects);
   if (json) {
-    printJson(io, { projects: result.projects.map((p) => ({ ...p, notes: notes.get(p.projectKey) ?? null })) });
+    printJson(io, result);
     return EXIT.ok;
   }
   if (result.projects.length === 0) io.stdout('No projects yet.\n');
@@ -26,8 +25,7 @@ async function listProjects(io: CliIo, client: StewardClient, json: boolean): Pr
     const activity = p.sessions === 0 ? 'no conversations left' : `${countOf(p.sessions, 'conversation')}  ${at === null ? 'no activity recorded' : `last ${localTime(at)}`}`;
     io.stdout(`${p.projectKey}  ${p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
     if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
-    const note = notes.get(p.projectKey);
-    if (note) io.stdout(`    notes: ${note.state} — ${note.words}\n`);
+    io.stdout(`    notes: ${p.notes.state} — ${p.notes.words}\n`);
   }
   return EXIT.ok;
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectNotes } from '../../../core/cli/commands/projects-notes.js';
+import { projectNotes } from '../../../core/sweeper/notes-state.js';
 import { runCli } from '../../../core/cli/index.js';
 import { startOwner, type Owner } from '../../../core/index.js';
 import { FakeModelServer } from './fake-models.js';
@@ -85,9 +85,10 @@ describe('steward projects: where each project\'s notes stand', () => {
 
   it('a paused curator and a failure are said by their code, never by their message (which names the host)', () => {
     const state = { watermark: 1, scratch: false, lastSweepAt: 2, lastOutcome: 'paused', lastError: { code: 'spend_limit', message: 'The model provider at models.example.test refused' }, lastMode: 'anthropic', lastModel: 'm', consecutiveFailures: 1, nextAttemptAt: null, tokensIn: 0, tokensOut: 0, overviewPreserved: false } as const;
-    const paused = projectNotes({ lastActivityAt: 5 }, { ignored: false, paused: null, state }, true, 10);
+    const gate = { enabled: true, ignored: false, paused: false, now: 10 };
+    const paused = projectNotes(5, state, gate);
     expect(paused).toEqual({ state: 'paused', words: 'Curation is paused (Settings says why); the notes are rebuilt once it resumes. The last sweep stopped: the model provider refused for billing or spend limits.' });
-    const failed = projectNotes({ lastActivityAt: 5 }, { ignored: false, paused: null, state: { ...state, lastOutcome: 'failed', lastError: { code: 'internal', message: 'x at /home/me' } } }, true, 10);
+    const failed = projectNotes(5, { ...state, lastOutcome: 'failed', lastError: { code: 'internal', message: 'x at /home/me' } }, gate);
     expect(failed).toEqual({ state: 'failed', words: 'The last sweep failed: the sweep failed.' });
   });
 });
