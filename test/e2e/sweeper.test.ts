@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeLine, writeJsonl } from '../support/transcripts.js';
@@ -28,11 +29,18 @@ describe('the Projects place shows the sweeper notes', () => {
         ],
       }),
     ]);
+    // A second project, marked scratch below: the list says its notes are never written.
+    const compost = '/work/e2e-compost';
+    writeJsonl(join(claude, 'projects', '-work-e2e-compost', 'compost-1.jsonl'), [
+      claudeLine({ sessionId: 'compost-1', cwd: compost, ts: new Date('2026-11-29T09:00:00Z'), text: 'Turn the compost ledger into a CSV' }),
+      claudeLine({ sessionId: 'compost-1', cwd: compost, ts: new Date('2026-11-29T09:01:00Z'), type: 'assistant', text: 'Done: ledger.csv has one row a week.' }),
+    ]);
     steward = await startServe({ claudeRoots: [claude] });
     browser = await launchChromium();
     await steward.rpc('Backfill.Run', {});
     const { projects } = await steward.rpc('Projects.List', {});
     projectKey = projects.find((p) => p.name === 'e2e-orchard')!.projectKey;
+    await steward.rpc('Projects.SetScratch', { projectKey: projects.find((p) => p.name === 'e2e-compost')!.projectKey, scratch: true });
     // Forced: the owner may already have swept it on its own after the startup capture.
     const result = await steward.rpc('Sweeper.Run', { projectKey, force: true });
     expect(result).toMatchObject({ mode: 'offline' });
@@ -70,6 +78,25 @@ describe('the Projects place shows the sweeper notes', () => {
     await detail.getByTestId('sweep-result').getByText('Nothing new since the last sweep: the notes are current.').waitFor();
     await detail.getByRole('button', { name: 'Sweep anyway' }).waitFor();
     expect(problems).toEqual([]);
+  });
+
+  it('the project list says where each project\'s notes stand, in words, with the sweeper\'s sentence', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Projects');
+    const notesOf = (name: string) => page.locator('.project-table tbody tr').filter({ has: page.getByRole('link', { name, exact: true }) }).locator('.project-notes');
+    await notesOf('e2e-compost').waitFor();
+    // The label is text; the whole sentence is its tooltip and is read out after it.
+    expect(await notesOf('e2e-orchard').innerText()).toMatch(/^Notes current\b/);
+    expect(await notesOf('e2e-orchard').getAttribute('title')).toBe('Nothing new since the last sweep: the notes are current.');
+    expect(await notesOf('e2e-compost').innerText()).toMatch(/^Scratch project\b/);
+    expect(await notesOf('e2e-compost').getAttribute('title')).toBe('This is a scratch project; it is never swept.');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const axe = await new AxeBuilder({ page }).include('main').analyze();
+      expect(axe.violations.map((v) => `${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 
   it('the Settings place shows the offline curator as the default', async () => {

@@ -1,26 +1,29 @@
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
-import type { ProjectSummary } from '../../../../core/api/index.js';
+import type { ProjectListed } from '../../../../core/api/index.js';
 import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { projectHref, sessionHref } from '../../navigation.js';
 import { lastActiveAt, NO_CONVERSATIONS } from './activity.js';
 import { ImportHistory } from './ImportHistory.js';
+import { NotesLabel } from './NotesLabel.js';
 import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
 import { Unforget } from './Unforget.js';
 import { WipeStatus } from './WipeStatus.js';
 import './projects.css';
 
-const COLUMNS: readonly Column<ProjectSummary>[] = [
+const COLUMNS: readonly Column<ProjectListed>[] = [
   {
     header: 'Project',
     sortValue: (p) => p.name,
-    // In a narrow table the folder and conversations columns give way and are shown here, under the name (projects.css).
+    // Where its notes stand, always under the name (no column of its own to crowd a narrow table); in a narrow
+    // table the folder and conversations columns give way and are shown here too (projects.css).
     cell: (p) => (
       <>
         <a className="project-link" href={projectHref(p.projectKey)} data-project={p.projectKey} onClick={() => openedFromList(p.projectKey)}>
           {p.name}
         </a>
+        <NotesLabel notes={p.notes} />
         <span className="project-under-name project-under-name--folder">
           <PathText path={p.cwd} />
         </span>
@@ -58,7 +61,7 @@ const COLUMNS: readonly Column<ProjectSummary>[] = [
   },
 ];
 
-function matches(project: ProjectSummary, filter: string): boolean {
+function matches(project: ProjectListed, filter: string): boolean {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const hay = `${project.name} ${project.cwd} ${project.repoId ?? ''}`.toLowerCase();
   return words.every((word) => hay.includes(word));

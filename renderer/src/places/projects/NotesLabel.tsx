@@ -1,0 +1,33 @@
+import type { ReactElement } from 'react';
+import type { NotesState, ProjectNotes } from '../../../../core/api/index.js';
+import { Badge, plainText } from '../../components/index.js';
+
+/**
+ * Each notes state in the words the list shows (one per NOTES_STATES entry: the type says when one
+ * is missing). A failure or a pause is a badge, as the panel marks other problems; the rest is quiet.
+ */
+export const NOTES_LABELS: Readonly<Record<NotesState, { label: string; tone?: 'danger' | 'warn' }>> = {
+  current: { label: 'Notes current' },
+  waiting: { label: 'Notes waiting' },
+  failed: { label: 'Notes failed', tone: 'danger' },
+  paused: { label: 'Notes paused', tone: 'warn' },
+  scratch: { label: 'Scratch project' },
+  ignored: { label: 'Ignored, no notes' },
+  off: { label: 'Notes off' },
+  none: { label: 'No notes yet' },
+};
+
+/**
+ * Where a project's notes stand, as a short label under its name: the sweeper's whole sentence is
+ * its tooltip and is read out after it, so the label never stands alone for a screen reader.
+ */
+export function NotesLabel({ notes }: { notes: ProjectNotes }): ReactElement {
+  const { label, tone } = NOTES_LABELS[notes.state];
+  const words = plainText(notes.words);
+  return (
+    <span className="project-notes" data-notes={notes.state} title={words}>
+      {tone ? <Badge tone={tone}>{label}</Badge> : label}
+      <span className="visually-hidden">: {words}</span>
+    </span>
+  );
+}
