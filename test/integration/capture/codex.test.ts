@@ -125,6 +125,36 @@ describe('Codex CLI provider', () => {
     expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 0, unchanged: 1, partsWritten: 0 });
   });
 
+  it('a shell output in text form marks a failed call by its header, never by what the command printed', async () => {
+    h = openWindow();
+    const id = '019f7b20-1a2b-7c3d-8e4f-5a6b7c8d9e0f';
+    const line = (second: number, type: string, payload: unknown) => JSON.stringify({ timestamp: `2026-08-03T10:00:${String(second).padStart(2, '0')}.000Z`, type, payload });
+    const call = (second: number, callId: string, name: string) => line(second, 'response_item', { type: 'function_call', name, arguments: JSON.stringify({ cmd: 'npm test' }), call_id: callId });
+    const output = (second: number, callId: string, text: string) => line(second, 'response_item', { type: 'function_call_output', call_id: callId, output: text });
+    const lines = [
+      line(0, 'session_meta', { id, timestamp: '2026-08-03T10:00:00.000Z', cwd: '/home/ana/src/uploader', originator: 'codex_cli_rs', cli_version: '0.80.0', source: 'cli' }),
+      line(1, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run the tests' }] }),
+      // Unified exec: a process that exited non-zero, one that exited 0 printing an exit code, one still running.
+      call(2, 'call_u1', 'exec_command'),
+      output(3, 'call_u1', 'Chunk ID: 5f1e\nWall time: 0.0512 seconds\nProcess exited with code 2\nOriginal token count: 9\nOutput:\nrg: nope: No such file\n'),
+      call(4, 'call_u2', 'exec_command'),
+      output(5, 'call_u2', 'Chunk ID: 6a2f\nWall time: 1.2000 seconds\nProcess exited with code 0\nOriginal token count: 12\nOutput:\nExit code: 1\nProcess exited with code 3\n'),
+      call(6, 'call_u3', 'exec_command'),
+      output(7, 'call_u3', 'Chunk ID: 7b30\nWall time: 10.0000 seconds\nProcess running with session ID 4\nOriginal token count: 3\nOutput:\nwatching\n'),
+      // The freeform shell's header.
+      call(8, 'call_f1', 'shell'),
+      output(9, 'call_f1', 'Exit code: 1\nWall time: 0.3 seconds\nOutput:\n1 failing\n'),
+      call(10, 'call_f2', 'shell'),
+      output(11, 'call_f2', 'Exit code: 0\nWall time: 0.2 seconds\nOutput:\nok\n'),
+    ];
+    writeFileSync(join(mkdirp(join(h.codexRoot, 'sessions', '2026', '08', '03')), `rollout-2026-08-03T10-00-00-${id}.jsonl`), `${lines.join('\n')}\n`);
+    await h.driver.tick();
+    const results = partsOf(h, id)
+      .filter((p) => p.kind === 'tool_result')
+      .map((p) => JSON.parse(p.meta!) as { toolUseId: string; isError?: boolean });
+    expect(results).toEqual([{ toolUseId: 'call_u1', isError: true }, { toolUseId: 'call_u2' }, { toolUseId: 'call_u3' }, { toolUseId: 'call_f1', isError: true }, { toolUseId: 'call_f2' }]);
+  });
+
   it('counts every line that yields no part, by reason', async () => {
     h = openWindow();
     const { batches, stats } = await readDirect(place(h.codexRoot, MODERN));

@@ -1,3 +1,4 @@
+import { readToolResult } from '../../../api/index.js';
 import { bound, boundJson, imageFacts, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
 import { asObject, asString, type Json } from '../../projection.js';
 
@@ -134,15 +135,14 @@ function outputText(output: unknown): { text: string; failed: boolean } {
   return { text: '', failed: false };
 }
 
-/** Shell outputs are a JSON string `{output, metadata: {exit_code}}`; a non-zero exit is a failed call. */
+/**
+ * Whether a shell output says its command exited non-zero, read as the viewer reads it (readToolResult):
+ * Codex's JSON `{output, metadata: {exit_code}}`, or the header of its freeform shell (`Exit code: 1`)
+ * or of unified exec (`Process exited with code 1`); never from what the command itself printed.
+ */
 function exitCodeFailed(output: string): boolean {
-  if (!output.startsWith('{"output"')) return false;
-  try {
-    const code = asObject(asObject(JSON.parse(output))?.metadata)?.exit_code;
-    return typeof code === 'number' && code !== 0;
-  } catch {
-    return false;
-  }
+  const { exitCode } = readToolResult('codex', output);
+  return exitCode !== null && exitCode !== 0;
 }
 
 function callBlocks(item: Json, type: string): CodexBlock[] {

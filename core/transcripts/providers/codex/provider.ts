@@ -26,8 +26,9 @@ const rules = (maxDepth: number) => ({ acceptFile: (name: string) => ROLLOUT.tes
  * 4: a Windows cwd in its verbatim form (`\\?\C:\…`) keys the project of `C:\…` (read again, a session moves there).
  * 5: a plain string in a message's content array is text (the user's words, the session's first request), not an `unknown` block `{}`.
  * 6: a `session_meta` without an id still gives the session its cwd (and so its project) and where it came from.
+ * 7: a shell output in text form (`Exit code: 1`, unified exec's `Process exited with code 1`) marks a failed call as JSON's did.
  */
-export const CODEX_PARSER_VERSION = 6;
+export const CODEX_PARSER_VERSION = 7;
 
 /** A session whose lines a fork replays: the one it names, and each one a copied `session_meta` names, from its start. */
 interface Ancestor {
