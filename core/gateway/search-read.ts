@@ -67,37 +67,33 @@ export interface Evidence {
   toolName: string | null;
 }
 
-/**
- * Candidate first letters of the token set between pieces of evidence (see breakFor): ASCII, then
- * Greek and Cyrillic, more than the words of any query can start with.
- */
-const BREAK_LETTERS = [...'qzxjkvwy0123456789abcdefghilmnoprstu', ...String.fromCodePoint(...Array.from({ length: 25 }, (_, i) => 0x3b1 + i)), ...String.fromCodePoint(...Array.from({ length: 32 }, (_, i) => 0x430 + i))];
-
 /** NEAR's distance when none is written (FTS5's). */
 const NEAR_DEFAULT = 10;
 /** Tokens between pieces at most: a NEAR wider than this may still reach across two. */
-const BREAK_TOKENS_MAX = 1_000;
+const BREAK_TOKENS_MAX = 100;
+/** Where the break's first letter is looked for after ASCII: CJK ideographs, more than a query's 1,000 characters can start words with. */
+const BREAK_FIRST_IDEOGRAPH = 0x4e00;
+
+/** Letters a break may start with: ASCII first (a token of its own in any text), then ideographs. */
+function* breakLetters(): Generator<string> {
+  yield* 'qzxjkvwy0123456789abcdefghilmnoprstu';
+  for (let code = BREAK_FIRST_IDEOGRAPH; ; code += 1) yield String.fromCodePoint(code);
+}
 
 /**
- * What to set between pieces of evidence, so no phrase or NEAR runs across two of them: a token none
- * of the words of `expression` can match, not even as a prefix (it starts with a letter none of them
- * starts with, folded as unicode61 folds them), as many times as its widest NEAR reaches. A fixed
- * word would be an oracle of its own: `stew*` would match every part with two pieces, the secrets'
- * included. Null when every candidate letter is taken.
+ * What to set between pieces of evidence, so no phrase or NEAR runs across two of them: a token no
+ * word of the expression can match, not even as a prefix, as many times as its widest NEAR reaches.
+ * `taken`: the first letters of the expression's tokens as the index's tokenizer reads them (folded,
+ * split at what it splits at: see SearchReader.#startsOf). A fixed word would be an oracle of its
+ * own: `stew*` would match every part with two pieces, the secrets' included.
  */
-function breakFor(expression: string): string | null {
-  const starts = new Set((foldedWords(expression) ?? []).map((w) => w[0]));
-  const letter = BREAK_LETTERS.find((c) => !starts.has(c));
-  if (letter === undefined) return null;
+function breakFor(expression: string, taken: ReadonlySet<string>): string {
+  let letter = 'q';
+  for (letter of breakLetters()) if (!taken.has(letter)) break;
   // A number before a `)` may be a phrase's, not a distance: a wider break only keeps fewer parts.
   const distances = [...expression.matchAll(/,\s*(\d+)\s*\)/g)].map((m) => Number(m[1]));
   const reach = Math.max(expression.includes('NEAR(') ? NEAR_DEFAULT : 0, ...distances);
   return Array.from({ length: Math.min(reach + 1, BREAK_TOKENS_MAX) }, () => `${letter.repeat(3)}break`).join(' ');
-}
-
-/** The words of `text` as unicode61 with remove_diacritics 2 reads them: lower case, without marks. */
-function foldedWords(text: string): string[] | null {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}\p{Co}]+/gu);
 }
 
 /** stillMatching's index of evidence, in memory. */
@@ -106,6 +102,10 @@ interface Scratch {
   insert: Statement;
   match: Statement;
   clear: Statement;
+  /** The expression's text as a row of a table with the index's tokenizer, and its tokens' first letters. */
+  probe: Statement;
+  starts: Statement;
+  unprobe: Statement;
 }
 
 /** Matched rows as read, their flag as SQLite keeps it. */
@@ -546,13 +546,11 @@ export class SearchReader {
    */
   stillMatching(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, evidence: readonly Evidence[]): Set<number> {
     if (evidence.length === 0) return new Set();
-    const between = breakFor(filter.expression);
     const scratch = this.#scratchDb();
+    const between = breakFor(filter.expression, this.#startsOf(filter.expression));
     const run = scratch.db.transaction(() => {
       scratch.clear.run();
       for (const e of evidence) {
-        // Pieces no break can be set between are not held to: the part is not kept on their word.
-        if (between === null && e.pieces.length > 1) continue;
         const read = e.pieces.map((piece) => searchTextV2(indexReading(piece, e.json)) ?? '').join(`\n${between}\n`);
         const name = e.toolName === null ? null : searchTextV2(e.toolName);
         const text = name === null ? read : read === '' ? name : `${read}\n${name}`;
@@ -566,15 +564,40 @@ export class SearchReader {
     return new Set(run());
   }
 
+  /**
+   * Refuses (SearchSyntaxError) words the index would refuse, before any is asked: a search whose
+   * results are redacted asks the index fewer words (PreparedQuery.positive) and holds each hit to all
+   * of them, so a refusal found only then would come only where there was a hit.
+   */
+  checkWords(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>): void {
+    const scratch = this.#scratchDb();
+    guard(() => scratch.match.all(wordsMatchOf(filter)));
+  }
+
+  /** The first letters of `expression`'s tokens, as the index's tokenizer makes and folds them. */
+  #startsOf(expression: string): Set<string> {
+    const scratch = this.#scratchDb();
+    return scratch.db.transaction(() => {
+      scratch.probe.run(expression);
+      const starts = new Set(scratch.starts.all() as string[]);
+      scratch.unprobe.run();
+      return starts;
+    })();
+  }
+
   #scratchDb(): Scratch {
     if (this.#scratch) return this.#scratch;
     const db = new Database(':memory:', sqliteOptions()) as Db;
     db.exec("CREATE VIRTUAL TABLE evidence USING fts5(body, thinking, tool_input, tool_output, tokenize = 'unicode61 remove_diacritics 2')");
+    db.exec("CREATE VIRTUAL TABLE probe USING fts5(words, tokenize = 'unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE probe_terms USING fts5vocab(probe, 'row')");
     this.#scratch = {
       db,
       insert: db.prepare('INSERT INTO evidence (rowid, body, thinking, tool_input, tool_output) VALUES (@key, @body, @thinking, @tool_input, @tool_output)'),
       match: db.prepare('SELECT rowid FROM evidence WHERE evidence MATCH ?').pluck(),
       clear: db.prepare('DELETE FROM evidence'),
+      probe: db.prepare('INSERT INTO probe (words) VALUES (?)'),
+      starts: db.prepare('SELECT DISTINCT substr(term, 1, 1) FROM probe_terms').pluck(),
+      unprobe: db.prepare('DELETE FROM probe'),
     };
     return this.#scratch;
   }

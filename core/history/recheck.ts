@@ -22,6 +22,10 @@ import { compileTerms, TermPattern } from './term-match.js';
 const PLACES_PER_TERM = 4;
 /** Characters kept on either side of a place: as much as a snippet's excerpt redacts with (snippet.ts REDACT_CONTEXT). */
 const CONTEXT = 1_000;
+/** How far a piece's edge moves out to leave whole the run of characters it fell in (a token cut short no longer looks like one). */
+const EDGE_REACH = 4_096;
+/** What ends a run a secret could be: white space, quotes and the punctuation around values. */
+const RUN_END = /[\s"'`,;()[\]{}<>|]/;
 
 /** The matches of a page, less those the words only matched inside secrets, in the order given. */
 export type Recheck = (matches: readonly MatchedPart[]) => Promise<MatchedPart[]>;
@@ -34,6 +38,8 @@ export type Recheck = (matches: readonly MatchedPart[]) => Promise<MatchedPart[]
  * its places at once: a word it leaves parts out by must be seen wherever the reader sees it.
  */
 export function recheckOf(reader: SearchReader, filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, terms: readonly string[], prefixes: readonly string[], redactor: Redactor, negated: boolean): Recheck {
+  // Refused words are refused before the index is asked, never only where a part was found.
+  reader.checkWords(filter);
   const compiled = compileTerms(terms, prefixes);
   const pattern = compiled.length === 0 ? null : new TermPattern(compiled);
   const stillMatching = async (matches: readonly MatchedPart[], places: number): Promise<Set<number>> => {
@@ -76,13 +82,29 @@ function piecesOf(text: string, pattern: TermPattern | null, perTerm: number): s
   spans.sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [];
   for (const [start, end] of spans) {
-    const from = backOverEscapes(text, wholeAt(text, Math.max(0, start - CONTEXT)));
-    const to = wholeAt(text, Math.min(text.length, end + CONTEXT));
+    const from = backOverEscapes(text, runStart(text, wholeAt(text, Math.max(0, start - CONTEXT))));
+    const to = runEnd(text, wholeAt(text, Math.min(text.length, end + CONTEXT)));
     const last = merged[merged.length - 1];
     if (last && from <= last[1]) last[1] = Math.max(last[1], to);
     else merged.push([from, to]);
   }
   return merged.map(([from, to]) => text.slice(from, to));
+}
+
+/** `at` moved back to the start of the run it falls in (within EDGE_REACH). */
+function runStart(text: string, at: number): number {
+  const floor = Math.max(0, at - EDGE_REACH);
+  let from = at;
+  while (from > floor && !RUN_END.test(text[from - 1]!)) from -= 1;
+  return from === floor && floor > 0 ? at : from;
+}
+
+/** `at` moved on to the end of the run it falls in (within EDGE_REACH). */
+function runEnd(text: string, at: number): number {
+  const ceiling = Math.min(text.length, at + EDGE_REACH);
+  let to = at;
+  while (to < ceiling && !RUN_END.test(text[to]!)) to += 1;
+  return to === ceiling && ceiling < text.length ? at : to;
 }
 
 /** Not inside a run of backslashes (JSON's escapes are read in pairs from its first one), as excerptOf. */

@@ -41,6 +41,8 @@ beforeAll(async () => {
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(3), text: `Meadow first. ${FILLER} password=stewardq9x7w2 then meadow again.` }),
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(4), text: `Meadow first. ${FILLER} password=qqqbreakx9w7 then meadow again.` }),
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(5), text: `password=kestrel ${FILLER} and the kestrel hovers.` }),
+    // A token a piece's edge would cut (about 1,000 characters after "osprey"), and another copy of it first.
+    claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(6), text: `Use ${TOKEN} first. ${'a heron waits by the reeds '.repeat(120)} osprey ${'the river runs cold and clear '.repeat(40).slice(0, 982)} ${TOKEN} end` }),
   ]);
   writeJsonl(
     join(root, 'projects', '-work-many', `${MANY}.jsonl`),
@@ -105,6 +107,38 @@ describe('a redacted search finds nothing by a secret’s characters', () => {
       expect(sessionsOf(await core.call('Search.Query', { query }))).toEqual([APART]);
     }
     expect(sessionsOf(await search('meadow lantern'))).toEqual([APART]);
+  });
+
+  it('no word of a query can match the break between pieces, however the tokenizer splits or folds it', async () => {
+    // The first piece of the meadow part ends 1,000 characters after "Meadow", inside a word of the filler.
+    const tail = /[A-Za-z]+$/.exec(`Meadow first. ${FILLER}`.slice(0, 6 + 1_000))![0];
+    for (const split of ['\u0305', '\u0300\u0305']) {
+      for (const letter of ['q', 'z']) {
+        const right = await search(`meadow AND (stewardq* OR ${tail}${split}${letter}*)`);
+        const wrong = await search(`meadow AND (stewarde* OR ${tail}${split}${letter}*)`);
+        expect(right.hits.map((h) => h.partId)).toEqual(wrong.hits.map((h) => h.partId));
+      }
+    }
+    // ſ is s to the tokenizer: a query of s-words does not leave s free for the break.
+    const right = await search('meadow AND (stewardq* OR ſqq*)');
+    const wrong = await search('meadow AND (stewarde* OR ſqq*)');
+    expect(right.hits.map((h) => h.partId)).toEqual(wrong.hits.map((h) => h.partId));
+  });
+
+  it('words the index refuses are refused whether or not a secret matches them', async () => {
+    for (const words of ['NEAR(stewardq* NOT zebra)', 'meadow NOT body:']) {
+      const right = await search(words);
+      const wrong = await search(words.replace('stewardq*', 'stewarde*'));
+      expect({ words, fallback: right.fallback?.mode }).toEqual({ words, fallback: wrong.fallback?.mode });
+      expect(right.hits.length).toBe(wrong.hits.length);
+    }
+  });
+
+  it('a piece of evidence never ends inside a token: the token is seen whole, and redacted', async () => {
+    for (const query of ['osprey AND ghp_0123456789a*', 'osprey AND 0123456789a*', 'osprey AND ghp_0123456789abcdef*']) {
+      expect({ query, hits: (await search(query)).hits.length }).toEqual({ query, hits: 0 });
+    }
+    expect(sessionsOf(await search('osprey AND river'))).toEqual([APART]);
   });
 
   it('no phrase and no NEAR reaches from one piece of evidence into the next; within one they do', async () => {
