@@ -191,11 +191,15 @@ function prefixed(id: string, body: string, given?: readonly string[]): SecretSh
  * heads of a leading group's alternatives (`(?:hf_|api_org_)`); null where a head is shorter than two
  * characters (`[a-f0-9]{32}-us…`), which is then searched whole.
  */
-function literalStarts(body: string): string[] | null {
+export function literalStarts(body: string): string[] | null {
+  // Alternatives at the top: no one head starts them all.
+  if (splitAlternatives(body).length > 1) return null;
   if (body.startsWith('(?:')) {
     const end = groupEnd(body, 0);
-    const heads = end < 0 ? [] : splitAlternatives(body.slice(3, end)).map((alternative) => literalHead(alternative));
-    return heads.length > 0 && heads.every((h) => h.length >= 2) ? heads : null;
+    // A group that may be left out starts nothing.
+    if (end < 0 || /[?*{]/.test(body[end + 1] ?? '')) return null;
+    const heads = splitAlternatives(body.slice(3, end)).map((alternative) => literalHead(alternative));
+    return heads.every((h) => h.length >= 2) ? heads : null;
   }
   const head = literalHead(body);
   return head.length >= 2 ? [head] : null;
@@ -218,10 +222,20 @@ function groupEnd(pattern: string, from: number): number {
   let depth = 0;
   for (let i = from; i < pattern.length; i += 1) {
     if (pattern[i] === '\\') i += 1;
+    else if (pattern[i] === '[') i = classEnd(pattern, i);
     else if (pattern[i] === '(') depth += 1;
     else if (pattern[i] === ')' && --depth === 0) return i;
   }
   return -1;
+}
+
+/** Where the character class opened at `from` closes (its `]`, escapes and a leading `]` skipped). */
+function classEnd(pattern: string, from: number): number {
+  let i = from + 1;
+  if (pattern[i] === '^') i += 1;
+  if (pattern[i] === ']') i += 1;
+  for (; i < pattern.length && pattern[i] !== ']'; i += 1) if (pattern[i] === '\\') i += 1;
+  return i;
 }
 
 /** A group's alternatives, split at its own `|` only. */
@@ -231,8 +245,9 @@ function splitAlternatives(inner: string): string[] {
   let from = 0;
   for (let i = 0; i < inner.length; i += 1) {
     if (inner[i] === '\\') i += 1;
-    else if (inner[i] === '(' || inner[i] === '[') depth += 1;
-    else if (inner[i] === ')' || inner[i] === ']') depth -= 1;
+    else if (inner[i] === '[') i = classEnd(inner, i);
+    else if (inner[i] === '(') depth += 1;
+    else if (inner[i] === ')') depth -= 1;
     else if (inner[i] === '|' && depth === 0) {
       out.push(inner.slice(from, i));
       from = i + 1;

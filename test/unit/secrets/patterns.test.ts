@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scrubLogValue } from '../../../core/log/index.js';
 import { validateSnapshot } from '../../../core/maintenance/policy.js';
 import { assignsCredential, hasSecret, namesCredential, redactSecrets } from '../../../core/secrets/index.js';
-import { REDACTED, redactWithShape, SECRET_SHAPES } from '../../../core/secrets/patterns.js';
+import { literalStarts, REDACTED, redactWithShape, SECRET_SHAPES } from '../../../core/secrets/patterns.js';
 import { CONTEXTS, inContext, leaks, secretKinds } from './corpus.js';
 import { rejectFact } from '../../../core/sweeper/writer.js';
 
@@ -30,6 +30,17 @@ describe('the secret shape table', () => {
     }
     // Only shapes with no word of their own search every text: the rest is what keeps a search's redaction cheap.
     expect(SECRET_SHAPES.filter((s) => s.needs === undefined).map((s) => s.id)).toEqual(['asana-pat']);
+  });
+
+  it('a vendor prefix is read as what every match starts with only where it is: never past an optional group, an alternative, or a class', () => {
+    expect(literalStarts(String.raw`sk-ant-(?:api\d\d)?-?[A-Za-z0-9_-]{16,}`)).toEqual(['sk-ant-']);
+    expect(literalStarts(String.raw`ya29\.[A-Za-z0-9_-]{20,}`)).toEqual(['ya29.']);
+    expect(literalStarts(String.raw`(?:hf_|api_org_)[A-Za-z0-9]{30,}`)).toEqual(['hf_', 'api_org_']);
+    expect(literalStarts(String.raw`(?:ab[)|]c|de)x`)).toEqual(['ab', 'de']);
+    expect(literalStarts(String.raw`(?:hf_|xy_)?abc`)).toBeNull();
+    expect(literalStarts(String.raw`abc|xyz`)).toBeNull();
+    expect(literalStarts(String.raw`gh?p_[A-Za-z0-9]{30,}`)).toBeNull();
+    expect(literalStarts(String.raw`[a-f0-9]{32}-us\d{1,2}`)).toBeNull();
   });
 
   for (const kind of kinds) {
