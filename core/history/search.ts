@@ -347,7 +347,8 @@ const SNIPPET_PLACES = 4;
 /**
  * Each match's snippet; with a redactor, cut from its excerpt redacted whole, never redacted after the
  * cut (a token cut from its `Bearer`, or a key cut short, no longer looks like a secret). Where the
- * first match stood in a secret, the snippet is cut around the next one the reader can see, if any.
+ * first match stood in a secret, the snippet is cut around the next one the reader can see, if any, as
+ * if it had been the first: a snippet cut short at the excerpt's end would tell where a secret matched.
  */
 async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern | null, redactor: Redactor | null): Promise<Snippet[]> {
   const texts = matches.map(shownText);
@@ -365,7 +366,7 @@ async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern 
       const snippet = snippetOf(redacted[k] ?? null, pattern, excerpts[k]);
       if (place === 0) firsts[i] = snippet;
       const past = excerpts[k]!.past;
-      if (snippet.highlights.length > 0 || pattern === null || past < 0) shown[i] = past < 0 ? firsts[i] : snippet;
+      if ((snippet.highlights.length > 0 && !snippet.cutShort) || pattern === null || past < 0) shown[i] = past < 0 ? firsts[i] : snippet;
       return shown[i] === undefined ? [{ i, from: past }] : [];
     });
   }

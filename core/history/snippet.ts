@@ -6,6 +6,8 @@ import { compileTerms, TermPattern, withoutOneLetterTerms } from './term-match.j
 export interface Snippet {
   text: string;
   highlights: Array<[number, number]>;
+  /** Shorter than a snippet is, cut by the end of the excerpt it came from (see excerptOf): a match past where the excerpt was centred. */
+  cutShort?: boolean;
 }
 
 const WINDOW = 240;
@@ -96,13 +98,14 @@ export function snippetOf(text: string | null, pattern: TermPattern | null, arou
   const { body, at } = collapsed(text, start, end);
   const before = start > 0 || around?.cutBefore ? '…' : '';
   const snippet = `${before}${body}${end < text.length || around?.cutAfter ? '…' : ''}`;
-  if (pattern === null) return { text: snippet, highlights: [] };
+  const cutShort = around?.cutAfter === true && start + WINDOW > text.length ? { cutShort: true } : {};
+  if (pattern === null) return { text: snippet, highlights: [], ...cutShort };
   const highlights: Array<[number, number]> = [];
   for (const [from, to] of rangesAround(read, start, end, pattern)) {
     if (highlights.length >= MAX_HIGHLIGHTS) break;
     if (at[to - start]! > at[from - start]!) highlights.push([before.length + at[from - start]!, before.length + at[to - start]!]);
   }
-  return { text: snippet, highlights };
+  return { text: snippet, highlights, ...cutShort };
 }
 
 /** Characters of the text read on either side of a snippet, so a word the cut runs through is told from one it leaves whole. */

@@ -41,6 +41,8 @@ beforeAll(async () => {
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(3), text: `Meadow first. ${FILLER} password=stewardq9x7w2 then meadow again.` }),
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(4), text: `Meadow first. ${FILLER} password=qqqbreakx9w7 then meadow again.` }),
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(5), text: `password=kestrel ${FILLER} and the kestrel hovers.` }),
+    // A word a secret holds, then, past most of an excerpt's room, a word the reader sees.
+    claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(7), text: `password=osprey7x9q2w ${'a heron waits by the reeds '.repeat(42)} kingfisher dives ${'the river runs cold and clear '.repeat(40)}` }),
     // A token a piece's edge would cut (about 1,000 characters after "osprey"), and another copy of it first.
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(6), text: `Use ${TOKEN} first. ${'a heron waits by the reeds '.repeat(120)} osprey ${'the river runs cold and clear '.repeat(40).slice(0, 982)} ${TOKEN} end` }),
   ]);
@@ -139,6 +141,13 @@ describe('a redacted search finds nothing by a secret’s characters', () => {
       expect({ query, hits: (await search(query)).hits.length }).toEqual({ query, hits: 0 });
     }
     expect(sessionsOf(await search('osprey AND river'))).toEqual([APART]);
+  });
+
+  it('a snippet is cut around the match the reader sees as if it had been the first: the same whatever a secret matched', async () => {
+    const right = await search('kingfisher OR osprey7*');
+    const wrong = await search('kingfisher OR osprey8*');
+    expect(right.hits.map((h) => [h.snippet, h.highlights])).toEqual(wrong.hits.map((h) => [h.snippet, h.highlights]));
+    expect(right.hits[0]!.snippet).toMatch(/kingfisher dives the river runs/);
   });
 
   it('no phrase and no NEAR reaches from one piece of evidence into the next; within one they do', async () => {
