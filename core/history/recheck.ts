@@ -1,7 +1,7 @@
-import { wholeAt } from '../api/index.js';
 import { looksLikeJson, toolNameOf, type Evidence, type MatchedPart, type SearchFilter, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { redactAll } from './redaction.js';
+import { redactableCut } from './snippet.js';
 import { compileTerms, TermPattern } from './term-match.js';
 
 /**
@@ -22,10 +22,6 @@ import { compileTerms, TermPattern } from './term-match.js';
 const PLACES_PER_TERM = 4;
 /** Characters kept on either side of a place: as much as a snippet's excerpt redacts with (snippet.ts REDACT_CONTEXT). */
 const CONTEXT = 1_000;
-/** How far a piece's edge moves out to leave whole the run of characters it fell in (a token cut short no longer looks like one). */
-const EDGE_REACH = 4_096;
-/** What ends a run a secret could be: white space, quotes and the punctuation around values. */
-const RUN_END = /[\s"'`,;()[\]{}<>|]/;
 
 /** The matches of a page, less those the words only matched inside secrets, in the order given. */
 export type Recheck = (matches: readonly MatchedPart[]) => Promise<MatchedPart[]>;
@@ -79,11 +75,10 @@ function piecesOf(text: string, pattern: TermPattern | null, perTerm: number): s
   const places = pattern === null ? [] : pattern.firstMatchesIn(text, perTerm);
   const spans = places.map((m): [number, number] => [m.ranges[0]![0], m.ranges[m.ranges.length - 1]![1]]);
   if (spans.length === 0) spans.push([0, 0]);
-  spans.sort((a, b) => a[0] - b[0]);
+  // Widened first, then merged: a cut moved back to a key block's header may reach before the piece ahead of it.
+  const cuts = spans.map(([start, end]) => redactableCut(text, start - CONTEXT, end + CONTEXT)).sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [];
-  for (const [start, end] of spans) {
-    const from = backOverEscapes(text, runStart(text, wholeAt(text, Math.max(0, start - CONTEXT))));
-    const to = runEnd(text, wholeAt(text, Math.min(text.length, end + CONTEXT)));
+  for (const [from, to] of cuts) {
     const last = merged[merged.length - 1];
     if (last && from <= last[1]) last[1] = Math.max(last[1], to);
     else merged.push([from, to]);
@@ -91,25 +86,3 @@ function piecesOf(text: string, pattern: TermPattern | null, perTerm: number): s
   return merged.map(([from, to]) => text.slice(from, to));
 }
 
-/** `at` moved back to the start of the run it falls in (within EDGE_REACH). */
-function runStart(text: string, at: number): number {
-  const floor = Math.max(0, at - EDGE_REACH);
-  let from = at;
-  while (from > floor && !RUN_END.test(text[from - 1]!)) from -= 1;
-  return from === floor && floor > 0 ? at : from;
-}
-
-/** `at` moved on to the end of the run it falls in (within EDGE_REACH). */
-function runEnd(text: string, at: number): number {
-  const ceiling = Math.min(text.length, at + EDGE_REACH);
-  let to = at;
-  while (to < ceiling && !RUN_END.test(text[to]!)) to += 1;
-  return to === ceiling && ceiling < text.length ? at : to;
-}
-
-/** Not inside a run of backslashes (JSON's escapes are read in pairs from its first one), as excerptOf. */
-function backOverEscapes(text: string, from: number): number {
-  let at = from;
-  while (at > 0 && text.charCodeAt(at - 1) === 92) at -= 1;
-  return at;
-}

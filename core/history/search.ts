@@ -9,7 +9,7 @@ import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
 import { toolCallLine, wrappedOutput } from './messages.js';
 import type { SessionsView } from './sessions.js';
-import { excerptOf, snippetOf, termPattern, type Snippet } from './snippet.js';
+import { excerptOf, snippetOf, termPattern, type Excerpt, type Snippet } from './snippet.js';
 import type { TermPattern } from './term-match.js';
 
 /** The projects a search may be narrowed to: by key, or every project of one repository. */
@@ -353,24 +353,35 @@ const SNIPPET_PLACES = 4;
 async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern | null, redactor: Redactor | null): Promise<Snippet[]> {
   const texts = matches.map(shownText);
   if (redactor === null) return texts.map((text) => snippetOf(text, pattern));
-  const shown: Array<Snippet | undefined> = [];
-  const firsts: Snippet[] = [];
-  let looking = texts.flatMap((text, i) => (text === null ? [] : [{ i, from: 0 }]));
+  const shown: Array<Snippet | undefined> = texts.map((text) => (text === null ? snippetOf(null, pattern) : undefined));
+  const toHead: number[] = [];
+  let looking = texts.flatMap((_, i) => (shown[i] === undefined ? [{ i, from: 0 }] : []));
   for (let place = 0; place < SNIPPET_PLACES && looking.length > 0; place += 1) {
-    const excerpts = looking.map(({ i, from }) => excerptOf(texts[i]!, pattern, from));
-    const redacted = await redactAll(
-      excerpts.map((e) => e.text),
-      redactor,
-    );
+    const cut = await redactedSnippets(looking.map(({ i, from }) => excerptOf(texts[i]!, pattern, from)), pattern, redactor);
     looking = looking.flatMap(({ i }, k) => {
-      const snippet = snippetOf(redacted[k] ?? null, pattern, excerpts[k]);
-      if (place === 0) firsts[i] = snippet;
-      const past = excerpts[k]!.past;
-      if ((snippet.highlights.length > 0 && !snippet.cutShort) || pattern === null || past < 0) shown[i] = past < 0 ? firsts[i] : snippet;
-      return shown[i] === undefined ? [{ i, from: past }] : [];
+      const { snippet, past } = cut[k]!;
+      // A match the reader sees, shown whole; or, on the first look, words that match nothing here (the excerpt is the head).
+      if ((snippet.highlights.length > 0 && !snippet.cutShort) || (past < 0 && place === 0)) shown[i] = snippet;
+      else if (past < 0) toHead.push(i);
+      else return [{ i, from: past }];
+      return [];
     });
   }
-  return texts.map((text, i) => shown[i] ?? firsts[i] ?? snippetOf(text, pattern));
+  // No match the reader sees: the head, as for words that match nothing here (a cut around a hidden match would tell where it is).
+  toHead.push(...looking.map(({ i }) => i));
+  const heads = await redactedSnippets(toHead.map((i) => excerptOf(texts[i]!, null)), pattern, redactor);
+  toHead.forEach((i, k) => (shown[i] = heads[k]!.snippet));
+  return shown.map((snippet) => snippet!);
+}
+
+/** Excerpts redacted whole, then cut to their snippets (with where the next match may be looked for). */
+async function redactedSnippets(excerpts: readonly Excerpt[], pattern: TermPattern | null, redactor: Redactor): Promise<Array<{ snippet: Snippet; past: number }>> {
+  if (excerpts.length === 0) return [];
+  const redacted = await redactAll(
+    excerpts.map((e) => e.text),
+    redactor,
+  );
+  return excerpts.map((e, k) => ({ snippet: snippetOf(redacted[k] ?? null, pattern, e), past: e.past }));
 }
 
 /** A match's text as the viewer shows it: a tool result's output without the wrapper it is stored in (Codex's JSON). */

@@ -57,11 +57,57 @@ export function excerptOf(text: string, pattern: TermPattern | null, from = 0): 
   const found = pattern === null ? -1 : firstFrom(pattern, text, from);
   const first = Math.max(0, found);
   const json = looksLikeJson(text);
-  let start = wholeAt(text, Math.max(0, first - REDACT_CONTEXT));
-  // Not inside a run of backslashes: its escapes are read in pairs from its first one.
-  while (json && start > 0 && text.charCodeAt(start - 1) === 92) start -= 1;
-  const to = wholeAt(text, Math.min(text.length, first + WINDOW + REDACT_CONTEXT));
+  const [start, to] = redactableCut(text, first - REDACT_CONTEXT, first + WINDOW + REDACT_CONTEXT);
   return { text: text.slice(start, to), at: first - start, cutBefore: start > 0, cutAfter: to < text.length, json, past: found < 0 ? -1 : wordEnd(text, found) };
+}
+
+/** How far a cut's edge moves out to leave whole the run of characters it fell in (a token cut short no longer looks like one). */
+const RUN_REACH = 4_096;
+/** What ends a run a secret could be: white space, quotes and the punctuation around values. */
+const RUN_END = /[\s"'`,;()[\]{}<>|]/;
+/** How far back a cut looks for the header of a key block it fell in. */
+const BLOCK_REACH = 16_384;
+/** Key blocks whose lines are a secret only below their header (PEM, PuTTY's private lines). */
+const BLOCK_HEADER = /-----BEGIN[ A-Z0-9_-]{0,100}-----|Private-Lines:/g;
+const BLOCK_FOOTER = '-----END';
+
+/**
+ * text[from, to) widened so that what is redacted of it is redacted as in the whole text: no token cut
+ * short, no key block cut from its header (the lines of a PEM body are recognised by the BEGIN line
+ * above them), and not inside a run of backslashes (JSON's escapes are read in pairs from the first).
+ * The one rule for every stretch a redacted search looks at: snippets' excerpts and the re-check's pieces.
+ */
+export function redactableCut(text: string, from: number, to: number): [number, number] {
+  let start = runStart(text, wholeAt(text, Math.max(0, from)));
+  start = blockStart(text, start);
+  while (start > 0 && text.charCodeAt(start - 1) === 92) start -= 1;
+  return [start, runEnd(text, wholeAt(text, Math.min(text.length, to)))];
+}
+
+/** `at` moved back to the start of the run it falls in (within RUN_REACH). */
+function runStart(text: string, at: number): number {
+  const floor = Math.max(0, at - RUN_REACH);
+  let from = at;
+  while (from > floor && !RUN_END.test(text[from - 1]!)) from -= 1;
+  return from === floor && floor > 0 ? at : from;
+}
+
+/** `at` moved on to the end of the run it falls in (within RUN_REACH). */
+function runEnd(text: string, at: number): number {
+  const ceiling = Math.min(text.length, at + RUN_REACH);
+  let to = at;
+  while (to < ceiling && !RUN_END.test(text[to]!)) to += 1;
+  return to === ceiling && ceiling < text.length ? at : to;
+}
+
+/** `at` moved back to the header of a key block it falls inside (one whose footer is not before `at`). */
+function blockStart(text: string, at: number): number {
+  const floor = Math.max(0, at - BLOCK_REACH);
+  const before = text.slice(floor, at);
+  let header = -1;
+  for (const m of before.matchAll(BLOCK_HEADER)) header = m.index;
+  if (header < 0 || before.includes(BLOCK_FOOTER, header)) return at;
+  return floor + header;
 }
 
 /** Where the first match at or after `from` begins, or -1. */

@@ -17,6 +17,9 @@ const VAULT = 'va017000-0000-4000-8000-000000000001';
 const PLAIN = 'va017000-0000-4000-8000-000000000002';
 const MANY = 'va017000-0000-4000-8000-000000000003';
 const APART = 'va017000-0000-4000-8000-000000000004';
+/** A private key's body: lines of 64 letters and digits (a run of them is a token the index holds). */
+const KEY_LINES = Array.from({ length: 50 }, (_, i) => `Kq${String(i).padStart(2, '0')}${'Zx9Lm2Wv7Pt4Rn8Hs3Jd6Fb1Gc5Yk0Mw'.repeat(2).slice(0, 60)}`);
+const KEY = `-----BEGIN RSA PRIVATE KEY-----\n${KEY_LINES.join('\n')}\n-----END RSA PRIVATE KEY-----`;
 /** Words apart in one long message: its evidence is two pieces of it. */
 const FILLER = 'the lantern keeps burning over quiet fields '.repeat(80);
 /** Parts in one conversation each holding a token: more than a page. */
@@ -43,6 +46,10 @@ beforeAll(async () => {
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(5), text: `password=kestrel ${FILLER} and the kestrel hovers.` }),
     // A word a secret holds, then, past most of an excerpt's room, a word the reader sees.
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(7), text: `password=osprey7x9q2w ${'a heron waits by the reeds '.repeat(42)} kingfisher dives ${'the river runs cold and clear '.repeat(40)}` }),
+    // A private key in a message, longer than an excerpt's room before its last lines.
+    claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(8), text: `Here is the private key for the heron box:\n${KEY}\nkeep it safe.` }),
+    // A password, and a one-letter word the snippet does not look for.
+    claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(9), text: `Wren notes: ${'the river runs cold and clear '.repeat(8)}password=hunter9zest9 and then a plover ${'the river runs cold and clear '.repeat(40)}` }),
     // A token a piece's edge would cut (about 1,000 characters after "osprey"), and another copy of it first.
     claudeLine({ sessionId: APART, cwd: '/work/apart', ts: at(6), text: `Use ${TOKEN} first. ${'a heron waits by the reeds '.repeat(120)} osprey ${'the river runs cold and clear '.repeat(40).slice(0, 982)} ${TOKEN} end` }),
   ]);
@@ -148,6 +155,27 @@ describe('a redacted search finds nothing by a secret’s characters', () => {
     const wrong = await search('kingfisher OR osprey8*');
     expect(right.hits.map((h) => [h.snippet, h.highlights])).toEqual(wrong.hits.map((h) => [h.snippet, h.highlights]));
     expect(right.hits[0]!.snippet).toMatch(/kingfisher dives the river runs/);
+  });
+
+  it('a key block cut far below its header is still redacted: in the snippet and for the re-check', async () => {
+    for (const query of ['private key', 'heron END', 'END']) {
+      const found = await search(query);
+      for (const hit of found.hits) expect({ query, snippet: hit.snippet }).not.toEqual({ query, snippet: expect.stringMatching(/Kq\d\d|Zx9Lm2/) });
+    }
+    // A line deep in the body (more than 1,000 characters below BEGIN): its prefix finds what a wrong one finds.
+    const deep = KEY_LINES[40]!.slice(0, 8);
+    for (const query of [`heron AND ${deep}*`, `${deep}*`]) {
+      expect({ query, hits: (await search(query)).hits.length }).toEqual({ query, hits: 0 });
+      expect({ query, hits: (await search(query.replace(deep, `${deep.slice(0, 6)}qq`))).hits.length }).toEqual({ query, hits: 0 });
+    }
+  });
+
+  it('a hit with no match the reader sees has the snippet of its head, wherever a secret matched', async () => {
+    const snippetOf = async (query: string) => (await search(query, { sort: 'newest', limit: 100 })).hits.find((h) => h.snippet.includes('Wren'))?.snippet;
+    const right = await snippetOf('a OR hunter9z*');
+    expect(right).toBeDefined();
+    expect(right).toBe(await snippetOf('a OR hunter8z*'));
+    expect(right).toMatch(/^Wren notes: the river/);
   });
 
   it('no phrase and no NEAR reaches from one piece of evidence into the next; within one they do', async () => {
