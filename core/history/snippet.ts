@@ -120,7 +120,7 @@ function firstFrom(pattern: TermPattern, text: string, from: number): number {
 /** Where the word at `at` ends: the next place a match may start. */
 function wordEnd(text: string, at: number): number {
   let end = at + 1;
-  while (end < text.length && /[\p{L}\p{N}_]/u.test(text[end]!)) end += 1;
+  while (end < text.length && /[\p{L}\p{N}\p{M}_]/u.test(text[end]!)) end += 1;
   return end;
 }
 
