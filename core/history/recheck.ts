@@ -10,12 +10,13 @@ import { compileTerms, TermPattern } from './term-match.js';
  * `hunter2s*` finds the part with `password=hunter2supersecret` and `hunter3*` does not, though the
  * snippet says [REDACTED], so a secret could be rebuilt a character at a time.
  *
- * What the reader may see of a part is taken where its words are: around the first PLACES_PER_TERM
- * places each term of the query matches (term-match.ts finds them as the index did), with the context
- * a secret is recognised by, redacted as a snippet is (excerptOf). The words' MATCH then runs again
- * over those pieces (SearchReader.stillMatching), so AND, OR, phrases, prefixes and column filters keep
- * their meaning. Per part the work is bounded: a few pieces of about 2,000 characters, linted many to
- * a secretlint pass.
+ * What the reader may see of a part is taken where its words are: around the first place each term of
+ * the query matches, then, where that is not enough, its first PLACES_PER_TERM (term-match.ts finds
+ * them as the index did), with the context a secret is recognised by, cut as a snippet's excerpt is
+ * (redactableCut) and redacted. The words' MATCH then runs again over those pieces, NOT and all
+ * (SearchReader.stillMatching), so AND, OR, NOT, phrases, prefixes and column filters keep their
+ * meaning. Per part the work is bounded: a few pieces of about 2,000 characters, linted many to a
+ * secretlint pass.
  */
 
 /** Places of each term a part's evidence is taken around: a word a secret holds and the text repeats is seen at one of them. */
