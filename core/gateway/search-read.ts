@@ -69,7 +69,7 @@ export interface Evidence {
 
 /** NEAR's distance when none is written (FTS5's). */
 const NEAR_DEFAULT = 10;
-/** Tokens between pieces at most: a NEAR wider than this may still reach across two. */
+/** Tokens between pieces at most: a NEAR of this many words or more may still reach across two. */
 const BREAK_TOKENS_MAX = 100;
 /** Where the break's first letter is looked for after ASCII: CJK ideographs, more than a query's 1,000 characters can start words with. */
 const BREAK_FIRST_IDEOGRAPH = 0x4e00;
@@ -360,6 +360,8 @@ export class SearchReader {
   offThreadMatches = 0;
   /** A database in memory of its own, for stillMatching: never the store's connection, whose transactions are the writers'. */
   #scratch: Scratch | undefined;
+  /** The last break set between pieces, and the words it was chosen for: a page's re-check asks for the same words batch after batch. */
+  #lastBreak: { expression: string; between: string } | undefined;
 
   constructor(db: Db, options: { prefixPageBudget?: number; matchTimeoutMs?: number; genuineScanBudget?: number; subagentTokenCap?: number } = {}) {
     registerSearchFunctions(db);
@@ -547,7 +549,7 @@ export class SearchReader {
   stillMatching(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, evidence: readonly Evidence[]): Set<number> {
     if (evidence.length === 0) return new Set();
     const scratch = this.#scratchDb();
-    const between = breakFor(filter.expression, this.#startsOf(filter.expression));
+    const between = this.#breakFor(filter.expression);
     const run = scratch.db.transaction(() => {
       scratch.clear.run();
       for (const e of evidence) {
@@ -572,6 +574,11 @@ export class SearchReader {
   checkWords(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>): void {
     const scratch = this.#scratchDb();
     guard(() => scratch.match.all(wordsMatchOf(filter)));
+  }
+
+  #breakFor(expression: string): string {
+    if (this.#lastBreak?.expression !== expression) this.#lastBreak = { expression, between: breakFor(expression, this.#startsOf(expression)) };
+    return this.#lastBreak.between;
   }
 
   /** The first letters of `expression`'s tokens, as the index's tokenizer makes and folds them. */
