@@ -24,7 +24,8 @@ function failedNotes(state: NotesOfState, gate: NotesGate): ProjectNotes {
 /**
  * Where one project's notes stand, judged as the sweeper's gate (Sweeper#gate) judges a sweep:
  * settings first (off, scratch, ignored), then notes withheld after a forget, then a failure, then
- * whether activity is newer than what the notes cover. Reads no file: the caller has the state.
+ * whether any notes were written, then whether activity is newer than what they cover. Reads no file:
+ * the caller has the state.
  */
 export function projectNotes(lastActivityAt: number | null, state: NotesOfState, gate: NotesGate): ProjectNotes {
   if (!gate.enabled) return { state: 'off', words: SWEEP_SKIP_WORDS.disabled! };
@@ -32,9 +33,10 @@ export function projectNotes(lastActivityAt: number | null, state: NotesOfState,
   if (gate.ignored) return { state: 'ignored', words: SWEEP_SKIP_WORDS.ignored! };
   if (state.notesStaleSince) return { state: 'waiting', words: 'Withheld since a conversation was forgotten; the next sweep rebuilds them.' };
   if (state.lastOutcome === 'failed' || state.lastOutcome === 'paused') return failedNotes(state, gate);
-  if (lastActivityAt !== null && (state.watermark === null || lastActivityAt > state.watermark)) {
-    return { state: 'waiting', words: `${state.watermark === null ? 'No notes yet' : 'Activity since the last sweep is not in the notes yet'}; \`steward sweeper run\` curates it now.` };
+  // Never swept: "no notes yet", as the panel's label says it, whether or not there is activity to write them from.
+  if (state.watermark === null) return { state: 'none', words: lastActivityAt === null ? 'No notes yet: nothing to curate.' : 'No notes yet; `steward sweeper run` writes them now.' };
+  if (lastActivityAt !== null && lastActivityAt > state.watermark) {
+    return { state: 'waiting', words: 'Activity since the last sweep is not in the notes yet; `steward sweeper run` curates it now.' };
   }
-  if (state.watermark === null) return { state: 'none', words: 'No notes yet: nothing to curate.' };
   return { state: 'current', words: SWEEP_SKIP_WORDS['no-activity']! };
 }

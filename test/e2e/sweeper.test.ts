@@ -90,6 +90,17 @@ describe('the Projects place shows the sweeper notes', () => {
     expect(await notesOf('e2e-orchard').getAttribute('title')).toBe('Nothing new since the last sweep: the notes are current.');
     expect(await notesOf('e2e-compost').innerText()).toMatch(/^Scratch project\b/);
     expect(await notesOf('e2e-compost').getAttribute('title')).toBe('This is a scratch project; it is never swept.');
+    // Filter narrows by the words of the label too, as it narrows by name and folder.
+    const rows = page.locator('.project-table tbody tr a[data-project]');
+    const shownFor = async (filter: string, names: string[]) => {
+      await page.getByLabel('Filter').fill(filter);
+      await expect.poll(async () => (await rows.allInnerTexts()).sort()).toEqual(names);
+    };
+    await shownFor('scratch', ['e2e-compost']);
+    await shownFor('notes current', ['e2e-orchard']);
+    await shownFor('failed', []);
+    expect(await page.locator('.project-filter [role="status"]').innerText()).toBe('0 of 2 projects');
+    await shownFor('', ['e2e-compost', 'e2e-orchard']);
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       const axe = await new AxeBuilder({ page }).include('main').analyze();

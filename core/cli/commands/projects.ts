@@ -53,7 +53,7 @@ async function setScratch(io: CliIo, text: string, scratch: boolean, json: boole
 export function registerProjects(program: Command, io: CliIo, run: Run): void {
   const projects = program
     .command('projects')
-    .description('list the projects (working directories) seen in transcripts, each with where its notes stand (current, waiting, failed, paused, scratch, ignored)')
+    .description('list the projects (working directories) seen in transcripts, each with where its notes stand (current, waiting, none, failed, paused, scratch, ignored, off)')
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) => run(() => withClient(io, (client) => listProjects(io, client, options.json ?? false)), options.json));
   projects

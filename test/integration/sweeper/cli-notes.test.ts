@@ -48,7 +48,7 @@ async function listed(env: NodeJS.ProcessEnv): Promise<Record<string, Listed>> {
 const sweepState = (h: TempHome) => (existsSync(join(h.dir, 'projects')) ? readdirSync(join(h.dir, 'projects'), { recursive: true }).map(String).filter((f) => f.endsWith('sweep-state.json')) : []);
 
 describe('steward projects: where each project\'s notes stand', () => {
-  it('says current, waiting, failed, scratch and ignored in words, in text and --json, naming no endpoint and no path', async () => {
+  it('says current, none yet, failed, scratch and ignored in words, in text and --json, naming no endpoint and no path', async () => {
     const h = await captured('steward-cli-notes-', 'swept', 'fresh', 'broken', 'throwaway', 'hidden');
     expect((await runIn(h.env, 'sweeper', 'run', 'swept')).code).toBe(0);
     expect((await runIn(h.env, 'projects', 'scratch', 'throwaway')).code).toBe(0);
@@ -59,7 +59,7 @@ describe('steward projects: where each project\'s notes stand', () => {
 
     const byName = await listed(h.env);
     expect(byName.swept!.notes).toEqual({ state: 'current', words: 'Nothing new since the last sweep: the notes are current.' });
-    expect(byName.fresh!.notes).toEqual({ state: 'waiting', words: 'No notes yet; `steward sweeper run` curates it now.' });
+    expect(byName.fresh!.notes).toEqual({ state: 'none', words: 'No notes yet; `steward sweeper run` writes them now.' });
     expect(byName.broken!.notes!.state).toBe('failed');
     expect(byName.broken!.notes!.words).toMatch(/^The last sweep failed: the model answered with an error\. Waiting after recent failures before trying again at \d{4}-\d{2}-\d{2} \d{2}:\d{2} .+\.$/);
     expect(byName.throwaway!.notes).toEqual({ state: 'scratch', words: 'This is a scratch project; it is never swept.' });
@@ -69,6 +69,7 @@ describe('steward projects: where each project\'s notes stand', () => {
     expect(text.code).toBe(0);
     expect(text.out).toContain('    notes: current — Nothing new since the last sweep: the notes are current.\n');
     expect(text.out).toContain('    notes: scratch — This is a scratch project; it is never swept.\n');
+    expect(text.out).toContain('    notes: none — No notes yet; `steward sweeper run` writes them now.\n');
     expect(text.out).toMatch(/\n {4}notes: failed — The last sweep failed: the model answered with an error\./);
     for (const out of [text.out, JSON.stringify(Object.values(byName).map((p) => p.notes))]) {
       expect(out).not.toContain(new URL(fake.url).host);
@@ -126,7 +127,7 @@ describe('steward projects scratch | unscratch', () => {
     expect(JSON.parse(unknownKey.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('No project p_0123456789abcdef') } });
     expect(sweepState(h)).toEqual(before);
     expect(existsSync(join(h.dir, 'projects', 'p_0123456789abcdef'))).toBe(false);
-    expect((await listed(h.env)).recipes!.notes!.state).toBe('waiting');
+    expect((await listed(h.env)).recipes!.notes!.state).toBe('none');
     // The list itself still refuses what is not a verb of it.
     expect((await runIn(h.env, 'projects', 'nope')).code).toBe(2);
   });

@@ -56,7 +56,8 @@ describe('Projects.List: where each project\'s notes stand', () => {
     const byName = Object.fromEntries(projects.map((p) => [p.name, p.notes]));
     expect(byName.swept).toEqual({ state: 'current', words: 'Nothing new since the last sweep: the notes are current.' });
     expect(byName.behind).toEqual({ state: 'waiting', words: 'Activity since the last sweep is not in the notes yet; `steward sweeper run` curates it now.' });
-    expect(byName.fresh).toEqual({ state: 'waiting', words: 'No notes yet; `steward sweeper run` curates it now.' });
+    // Never swept: the label ("No notes yet") and the sentence say the same, as for a project with nothing to curate.
+    expect(byName.fresh).toEqual({ state: 'none', words: 'No notes yet; `steward sweeper run` writes them now.' });
     expect(byName.quiet).toEqual({ state: 'none', words: 'No notes yet: nothing to curate.' });
     expect(byName.withheld).toEqual({ state: 'waiting', words: 'Withheld since a conversation was forgotten; the next sweep rebuilds them.' });
     expect(byName.broken!.state).toBe('failed');
@@ -95,6 +96,7 @@ describe('steward projects', () => {
     expect(text.out).toContain(`${keys.throwaway}  throwaway  `);
     expect(text.out).toContain('    notes: scratch — This is a scratch project; it is never swept.\n');
     expect(text.out).toContain('    notes: none — No notes yet: nothing to curate.\n');
+    expect(text.out).toContain('    notes: none — No notes yet; `steward sweeper run` writes them now.\n');
     expect(text.out.match(/\n {4}notes: /g)).toHaveLength(FOLDERS.length);
     expect(JSON.parse(json.out)).toEqual({ projects: listed });
   });

@@ -1,8 +1,10 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { NOTES_STATES, type NotesState } from '../../../core/api/index.js';
+import { NOTES_STATES, type NotesState, type ProjectListed } from '../../../core/api/index.js';
+import { projectNotes } from '../../../core/sweeper/notes-state.js';
 import { NOTES_LABELS, NotesLabel } from '../../../renderer/src/places/projects/NotesLabel.js';
+import { projectMatches } from '../../../renderer/src/places/projects/filter.js';
 
 const render = (state: NotesState, words: string) => renderToStaticMarkup(createElement(NotesLabel, { notes: { state, words } }));
 const textOf = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#x27;/g, "'").trim();
@@ -26,5 +28,46 @@ describe('the notes label of a project in the list', () => {
     expect(render('failed', 'The last sweep failed.')).toContain('<span class="badge badge--danger">Notes failed</span>');
     expect(render('paused', 'Curation is paused.')).toContain('<span class="badge badge--warn">Notes paused</span>');
     for (const state of ['current', 'scratch', 'ignored', 'off', 'none'] as const) expect(render(state, 'Why.')).not.toContain('badge');
+  });
+
+  it('says "No notes yet" in the label as in the tooltip for a project never swept, with or without activity', () => {
+    const never = { scratch: false, lastOutcome: null, lastError: null, nextAttemptAt: null, watermark: null };
+    const gate = { enabled: true, ignored: false, paused: false, now: 2_000 };
+    for (const activity of [1_000, null]) {
+      const notes = projectNotes(activity, never, gate);
+      expect(NOTES_LABELS[notes.state].label).toBe('No notes yet');
+      expect(notes.words).toMatch(/^No notes yet\b/);
+    }
+  });
+});
+
+describe('the Filter box of the project list', () => {
+  const project = (name: string, state: NotesState): ProjectListed => ({
+    projectKey: `p_${name}`,
+    name,
+    cwd: `/work/${name}`,
+    repoId: null,
+    repoBacked: false,
+    lastActivityAt: null,
+    sessions: 1,
+    notes: { state, words: 'The sweeper says why; `steward sweeper run` is not a label.' },
+  });
+  const rows = [project('orchard', 'current'), project('compost', 'failed'), project('meadow', 'paused'), project('seedbed', 'waiting'), project('scraps', 'none')];
+  const shown = (filter: string) => rows.filter((p) => projectMatches(p, filter)).map((p) => p.name);
+
+  it('narrows by the words of the notes label, as it narrows by name and folder', () => {
+    expect(shown('failed')).toEqual(['compost']);
+    expect(shown('Paused')).toEqual(['meadow']);
+    expect(shown('waiting')).toEqual(['seedbed']);
+    expect(shown('notes current')).toEqual(['orchard']);
+    expect(shown('no notes yet')).toEqual(['scraps']);
+    expect(shown('mead')).toEqual(['meadow']);
+    expect(shown('work/orch current')).toEqual(['orchard']);
+    expect(shown('orchard failed')).toEqual([]);
+    expect(shown('')).toEqual(rows.map((p) => p.name));
+  });
+
+  it('matches the label the list shows, not the sentence of its tooltip', () => {
+    expect(shown('sweeper')).toEqual([]);
   });
 });

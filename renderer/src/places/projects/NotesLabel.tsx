@@ -17,6 +17,11 @@ export const NOTES_LABELS: Readonly<Record<NotesState, { label: string; tone?: '
   none: { label: 'No notes yet' },
 };
 
+/** The words of a project's notes label, as the list shows them and its Filter box matches them. */
+export function notesLabelOf(notes: ProjectNotes): string {
+  return NOTES_LABELS[notes.state].label;
+}
+
 /**
  * Where a project's notes stand, as a short label under its name: the sweeper's whole sentence is
  * its tooltip and is read out after it, so the label never stands alone for a screen reader.

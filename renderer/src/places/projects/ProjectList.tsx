@@ -4,6 +4,7 @@ import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativ
 import { useCall } from '../../hooks.js';
 import { projectHref, sessionHref } from '../../navigation.js';
 import { lastActiveAt, NO_CONVERSATIONS } from './activity.js';
+import { projectMatches } from './filter.js';
 import { ImportHistory } from './ImportHistory.js';
 import { NotesLabel } from './NotesLabel.js';
 import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
@@ -61,12 +62,6 @@ const COLUMNS: readonly Column<ProjectListed>[] = [
   },
 ];
 
-function matches(project: ProjectListed, filter: string): boolean {
-  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const hay = `${project.name} ${project.cwd} ${project.repoId ?? ''}`.toLowerCase();
-  return words.every((word) => hay.includes(word));
-}
-
 /**
  * Every working directory the agents worked in, from `Projects.List`, refreshed after every sweep
  * tick: filtered by a box, sorted by any column, the project opened last highlighted.
@@ -78,7 +73,7 @@ export function ProjectList(): ReactElement {
   const filterId = useId();
   const table = useRef<HTMLDivElement>(null);
   const projects = list.data?.projects ?? [];
-  const shown = projects.filter((p) => matches(p, filter));
+  const shown = projects.filter((p) => projectMatches(p, filter));
   const selected = lastOpenedProject();
   // A project forgotten from its view: its row is gone, so the list says what happened, with the focus.
   const [forgotten] = useState(lastForgottenProject);
@@ -121,7 +116,7 @@ export function ProjectList(): ReactElement {
         <>
           <div className="project-filter">
             <label htmlFor={filterId}>Filter</label>
-            <input id={filterId} className="input" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder="Name, folder or repository" />
+            <input id={filterId} className="input" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} placeholder="Name, folder, repository or notes" />
             <span className="muted" role="status">
               {filter === '' ? countOf(projects.length, 'project') : `${formatCount(shown.length)} of ${countOf(projects.length, 'project')}`}
             </span>
