@@ -35,6 +35,7 @@ export class TelemetryLog {
   readonly #trim;
   readonly #recent;
   readonly #recentOfKind;
+  readonly #lastId;
   #held: Row[] = [];
   #retry: NodeJS.Timeout | undefined;
 
@@ -46,6 +47,8 @@ export class TelemetryLog {
     this.#trim = db.prepare('DELETE FROM telemetry WHERE id <= (SELECT MAX(id) FROM telemetry) - ?');
     this.#recent = db.prepare('SELECT id, at, kind, data FROM telemetry ORDER BY id DESC LIMIT ?');
     this.#recentOfKind = db.prepare('SELECT id, at, kind, data FROM telemetry WHERE kind = ? ORDER BY id DESC LIMIT ?');
+    // AUTOINCREMENT: the next id follows the highest ever given, which sqlite_sequence keeps.
+    this.#lastId = db.prepare("SELECT MAX(IFNULL((SELECT seq FROM sqlite_sequence WHERE name = 'telemetry'), 0), IFNULL((SELECT MAX(id) FROM telemetry), 0))").pluck();
   }
 
   /** Writes the row now, or soon after a checkpoint that holds the disk (rows keep their order). A write that fails now throws. */
@@ -57,10 +60,24 @@ export class TelemetryLog {
     else this.#retryLater();
   }
 
-  /** Stored rows, newest first; rows still held back appear once written. */
+  /**
+   * Rows newest first, those still held back included: a row's event (sweep.tick) is sent as it is
+   * recorded, and a reader reloading on it must find it, not the row before. A held row carries the
+   * id it will be written with: ids are handed out in order, by this log alone.
+   */
   recent(limit = 50, kind?: string): TelemetryEntry[] {
-    const rows = (kind ? this.#recentOfKind.all(kind, limit) : this.#recent.all(limit)) as Array<{ id: number; at: number; kind: string; data: string }>;
-    return rows.map((row) => ({ id: row.id, at: row.at, kind: row.kind, data: JSON.parse(row.data) as Record<string, unknown> }));
+    const held = this.#heldEntries(kind).slice(-limit).reverse();
+    const rows = (kind ? this.#recentOfKind.all(kind, limit - held.length) : this.#recent.all(limit - held.length)) as Array<{ id: number; at: number; kind: string; data: string }>;
+    return [...held, ...rows.map((row) => ({ id: row.id, at: row.at, kind: row.kind, data: JSON.parse(row.data) as Record<string, unknown> }))];
+  }
+
+  /** The held rows as entries, oldest first, each with the id its write will give it. */
+  #heldEntries(kind: string | undefined): TelemetryEntry[] {
+    if (this.#held.length === 0) return [];
+    const last = this.#lastId.get() as number;
+    return this.#held
+      .map(([at, rowKind, data], i) => ({ id: last + i + 1, at, kind: rowKind, data: JSON.parse(data) as Record<string, unknown> }))
+      .filter((entry) => kind === undefined || entry.kind === kind);
   }
 
   /** Writes what is held back, waiting on the disk if it must; call before the connection closes. */
