@@ -9,7 +9,7 @@ export interface IndexingFigure {
 }
 
 /** A whole percent, rounded down: a walk not yet done never says 100%. */
-function percentDown(done: number, total: number): string {
+export function percentDown(done: number, total: number): string {
   return `${total > 0 ? Math.floor((Math.min(done, total) * 100) / total) : 0}%`;
 }
 

@@ -138,11 +138,26 @@ export const SearchQueryResult = z.strictObject({
 });
 export type SearchQueryResult = z.infer<typeof SearchQueryResult>;
 
+/**
+ * How far the index's background walks have come (`indexing` as a search result gives it; null when
+ * everything stored is searchable), and whether a walk is under way in the process that answers: an
+ * owner's runs in the background; a CLI that opened the stores itself runs one after it imports.
+ */
+export const SearchIndexingResult = z.strictObject({
+  indexing: z.strictObject({ phase: INDEX_PHASE, indexedParts: count, totalParts: count }).nullable(),
+  walking: z.boolean(),
+});
+export type SearchIndexingResult = z.infer<typeof SearchIndexingResult>;
+
 /** Full-text search over every captured conversation (history). */
 export const searchMethods = {
   'Search.Query': {
     params: SearchQueryParams,
     result: SearchQueryResult,
+  },
+  'Search.Indexing': {
+    params: z.strictObject({}),
+    result: SearchIndexingResult,
   },
 } as const;
 

@@ -1,12 +1,13 @@
 import type { Handlers } from '../api/index.js';
 import type { History } from './history.js';
 
-type HistoryMethods = 'Search.Query' | 'Sessions.List' | 'Sessions.Get' | 'Sessions.Export' | 'Sessions.ExportNext' | 'Forget.Session' | 'Forget.Project' | 'Forget.Scrub' | 'Forget.ScrubStatus' | 'Forget.List' | 'Forget.Lift';
+type HistoryMethods = 'Search.Query' | 'Search.Indexing' | 'Sessions.List' | 'Sessions.Get' | 'Sessions.Export' | 'Sessions.ExportNext' | 'Forget.Session' | 'Forget.Project' | 'Forget.Scrub' | 'Forget.ScrubStatus' | 'Forget.List' | 'Forget.Lift';
 
 /** History's part of the contract: search, reading and exporting conversations, forgetting. */
 export function historyHandlers(history: History): Pick<Handlers, HistoryMethods> {
   return {
     'Search.Query': (params) => history.search.query(params),
+    'Search.Indexing': () => history.indexing(),
     'Sessions.List': (params) => history.sessions.list(params),
     'Sessions.Get': (params) => history.sessions.get(params),
     'Sessions.Export': ({ sessionId, format, raw }) => history.exporter.export(sessionId, format ?? 'markdown', raw ?? false),

@@ -1,4 +1,4 @@
-import type { EventName, EventPayload } from '../api/index.js';
+import type { EventName, EventPayload, SearchIndexingResult } from '../api/index.js';
 import { Checkpointer, DiskScrub, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import type { ProjectStore } from '../projects/index.js';
@@ -34,9 +34,13 @@ export class History {
   readonly #backfill: IndexBackfill;
   readonly #checkpointer: Checkpointer;
   readonly #searchReader: SearchReader;
+  readonly #index: SearchIndex;
+  /** The walk under way, until it settles. */
+  #walking: Promise<void> | undefined;
 
   constructor(o: HistoryOptions) {
     const index = new SearchIndex(o.db);
+    this.#index = index;
     const reader = new HistoryReader(o.db);
     // Capture's WAL checkpoint thread and disk gate (one per connection): the walk and forgetting write through it.
     this.#checkpointer = Checkpointer.of(o.db, o.logger);
@@ -68,9 +72,21 @@ export class History {
     this.#backfill = new IndexBackfill({ index, checkpointer: this.#checkpointer, logger: o.logger, onProgress: (progress) => o.emit('search.indexing', progress) });
   }
 
-  /** Indexes history stored before the index existed, in the background (owners only). */
+  /** Indexes history stored before the index existed, in the background (an owner; a CLI after it imports). */
   startIndexing(): void {
     this.#backfill.start();
+    const walk = this.#backfill.whenIdle();
+    this.#walking = walk;
+    void walk.finally(() => {
+      if (this.#walking === walk) this.#walking = undefined;
+    });
+  }
+
+  /** How far the index's walks have come (null: all is searchable), and whether one is under way here. */
+  indexing(): SearchIndexingResult {
+    const progress = this.#index.walkProgress();
+    const { phase, indexedParts, totalParts } = progress;
+    return { indexing: progress.complete ? null : { phase, indexedParts, totalParts }, walking: this.#walking !== undefined };
   }
 
   /** Settles once the walk has indexed and merged all it can (tests and benchmarks). */

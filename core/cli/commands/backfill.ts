@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, PROVIDER_IDS } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { awaitIndexing } from './indexing.js';
 import { formatSweepResult, retentionWindow, sweepExit } from './sweep.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
@@ -22,7 +23,7 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
         if (!provider) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}`);
         if (options.days !== undefined && options.all) throw new UsageError('--days and --all cannot be combined');
         const days = options.days === undefined ? undefined : parseIntOption('--days', options.days, 0, 36_500);
-        return withClient(io, async (client) => {
+        return withClient(io, async (client, via) => {
           const result = await client.call('Backfill.Run', {
             provider,
             ...(days !== undefined ? { days } : {}),
@@ -31,6 +32,7 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
           if (options.json) printJson(io, result);
           // --days names the window itself (0: everything, as --all); without it, the retention window.
           else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result)));
+          await awaitIndexing(io, client, via);
           return sweepExit(result);
         });
       }, options.json),

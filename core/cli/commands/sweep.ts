@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { awaitIndexing } from './indexing.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 type ProviderResult = SweepResult['providers'][number];
@@ -229,10 +230,11 @@ export function registerSweep(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) =>
       run(async () => {
-        return withClient(io, async (client) => {
+        return withClient(io, async (client, via) => {
           const result = await client.call('Sweep.Tick', {});
           if (options.json) printJson(io, result);
           else io.stdout(formatSweepResult(result, await retentionWindow(client, result)));
+          await awaitIndexing(io, client, via);
           return sweepExit(result);
         });
       }, options.json),

@@ -1,0 +1,43 @@
+import type { StewardClient } from '../../api/index.js';
+import { percentDown } from '../../api/index.js';
+import type { Connection } from '../connect.js';
+import type { CliIo } from '../output.js';
+
+/** How often the wait asks how far the walk has come, and how often a line says it. */
+const POLL_MS = 250;
+const SAY_EVERY_MS = 2_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * After an import in this process (no owner runs), waits for the index walk the import started, so
+ * what it imported is searchable when the verb ends: with no owner nothing else would index it, and
+ * `steward search` would find none of it. Says how far it has come on stderr; Ctrl-C stops the wait,
+ * and the walk stops between pieces (the next sweep or a running Steward goes on from there). An
+ * owner indexes in the background, and a verb it answered does not wait.
+ */
+export async function awaitIndexing(io: CliIo, client: StewardClient, via: Connection['via']): Promise<void> {
+  if (via !== 'in-process') return;
+  let state = await client.call('Search.Indexing', {});
+  if (!state.walking || state.indexing === null) return;
+  let stopped = false;
+  const stop = () => (stopped = true);
+  process.once('SIGINT', stop);
+  const started = performance.now();
+  let said = started;
+  try {
+    io.stderr(`Making the imported history searchable: ${percentDown(state.indexing.indexedParts, state.indexing.totalParts)}…\n`);
+    while (!stopped && state.walking && state.indexing !== null) {
+      await sleep(POLL_MS);
+      state = await client.call('Search.Indexing', {});
+      if (state.indexing === null || performance.now() - said < SAY_EVERY_MS) continue;
+      said = performance.now();
+      io.stderr(`Making the imported history searchable: ${percentDown(state.indexing.indexedParts, state.indexing.totalParts)}…\n`);
+    }
+  } finally {
+    process.off('SIGINT', stop);
+  }
+  const seconds = Math.round((performance.now() - started) / 1000);
+  if (state.indexing === null) io.stderr(`All of it is searchable now (indexed in ${seconds} s).\n`);
+  else io.stderr('Stopped before the imported history was all searchable: the next `steward sweep`, or a running Steward (`steward serve`), goes on from there.\n');
+}

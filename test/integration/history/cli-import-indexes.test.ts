@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIn } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+// A tester's first `steward sweep` with no Steward running: the import was large, so it left its parts
+// to the index walk, which only an owner ran; every search then said "still being indexed (0 of …)"
+// and found nothing, however often it was asked. A CLI that imports in-process now finishes the walk.
+
+const SESSION = '7a1d3c5e-2b4f-4a6c-8e0d-1f3b5d7a9c2e';
+/** Over the 32 MB an import reads before it leaves indexing to the walk: 36 lines of about 1 MB. */
+const LINES = 36;
+const uuidOf = (n: number) => `7a1d3c5e-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+let home: TempHome;
+
+beforeAll(() => {
+  home = tempHome('steward-cli-indexes-');
+  const root = join(home.dir, 'roots', 'claude');
+  const start = Date.now() - 3_600_000;
+  const filler = ' the quince orchard ledger'.repeat(40_000);
+  const lines = Array.from({ length: LINES }, (_, n) =>
+    claudeLine({ sessionId: SESSION, cwd: '/work/ledger', ts: new Date(start + n * 1000), type: n % 2 === 0 ? 'user' : 'assistant', uuid: uuidOf(n), text: `graft${n} wombatling${filler}` }),
+  );
+  writeJsonl(join(root, 'projects', '-work-ledger', `${SESSION}.jsonl`), lines);
+  home.env.STEWARD_CLAUDE_ROOTS = root;
+  for (const name of ['STEWARD_CLAUDE_DESKTOP_ROOTS', 'STEWARD_OPENCLAW_ROOTS', 'STEWARD_CODEX_ROOTS', 'STEWARD_GEMINI_ROOTS']) home.env[name] = '';
+});
+
+afterAll(() => home?.cleanup());
+
+describe('an import by the CLI with no Steward running', () => {
+  it('leaves what it imported searchable, saying how far indexing has come', async () => {
+    const sweep = await runIn(home.env, 'sweep');
+    expect(sweep.code).toBe(0);
+    expect(sweep.out).toMatch(/^claude: 1 transcript file, 1 read/m);
+    expect(sweep.err).toMatch(/^Making the imported history searchable: \d+%…$/m);
+    expect(sweep.err).toMatch(/^All of it is searchable now \(indexed in \d+ s\)\.$/m);
+
+    const search = await runIn(home.env, 'search', 'wombatling', '--json');
+    expect(search.code).toBe(0);
+    const result = JSON.parse(search.out) as { hits: unknown[]; indexing?: unknown };
+    expect(result.indexing).toBeUndefined();
+    expect(result.hits.length).toBeGreaterThan(0);
+
+    // Nothing left to index: a second sweep says nothing of it.
+    const again = await runIn(home.env, 'sweep');
+    expect(again.err).not.toMatch(/searchable/);
+  });
+});
