@@ -33,6 +33,8 @@ const UNREADABLE_WORDS: Readonly<Record<string, string>> = {
   // Nothing of it was read: a document that does not parse (a legacy Gemini chat, which Gemini CLI
   // rewrites whole every turn, so often one read mid-write), or a line file none of whose lines did.
   malformed: 'nothing of it could be read: it may be in the middle of being written, or cut short',
+  // A line file none of whose lines parsed and whose first bytes are no JSON (a page of HTML, random bytes).
+  not_transcript: 'not a transcript: nothing in it is JSON',
   SQLITE_NOTADB: 'not a database',
   SQLITE_CORRUPT: 'a damaged database',
   EISDIR: 'a folder, not a file',
@@ -55,6 +57,7 @@ export type Remedy = 'wait' | 'replace' | 'move' | 'shorten';
 const REMEDIES: Readonly<Record<string, Remedy>> = {
   // No line of it parsed: a Gemini chat is rewritten whole every turn, so one is often read mid-write.
   malformed: 'wait',
+  not_transcript: 'move',
   // A database, or a folder, in the agent's folder under a transcript's name.
   SQLITE_NOTADB: 'move',
   EISDIR: 'move',

@@ -223,6 +223,34 @@ export class MalformedFile extends Error {
   }
 }
 
+/**
+ * Thrown for a line file in which no line could be read whose first bytes are not JSON at all (a page
+ * of HTML, random bytes): not a transcript caught mid-write, which always starts as one (`{`), but a
+ * file named like one. Its remedy is to move or rename it, not to wait for it to change.
+ */
+export class NotATranscript extends Error {
+  readonly code = 'not_transcript';
+  constructor() {
+    super('file named like a transcript holds no JSON');
+  }
+}
+
+/** Bytes of a file's head looked at to tell a transcript cut short from a file that is none. */
+const HEAD_BYTES = 256;
+
+/** Whether a plain line file's first character (past a BOM and blanks) opens JSON; a compressed one is taken as JSON. */
+async function headOpensJson(path: string): Promise<boolean> {
+  if (!/\.jsonl$/i.test(path)) return true;
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+    const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    return head === '' || head.startsWith('{') || head.startsWith('[');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** A file of lines, each standing alone (JSONL, plain or compressed, an OpenClaw reset or deleted copy); a store or a whole document is not. */
 const LINE_FILE = /\.jsonl(\.|$)/i;
 
@@ -240,8 +268,8 @@ export function nothingRead(path: string, stats: LineStats): boolean {
 
 /**
  * A line file's batches, every provider's alike: one in which no line could be read is a file that
- * could not be read (MalformedFile), as a document that does not parse, not a file "read" with only
- * unreadable lines. Its lines are then not counted again as lines that failed. A batch without parts
+ * could not be read (MalformedFile; NotATranscript when it does not even begin as JSON), as a document
+ * that does not parse, not a file "read" with only unreadable lines. Its lines are then not counted again as lines that failed. A batch without parts
  * (a session a sidecar describes) waits for the next one, so nothing of a file that fails is written;
  * the counts are only whole once the read ended (the read worker sends them last).
  */
@@ -255,7 +283,7 @@ export async function* failWhenNothingRead(path: string, batches: AsyncGenerator
   }
   if (nothingRead(path, stats)) {
     Object.assign(stats, { lines: 0, failedLines: 0, oversizeLines: 0, skipped: {} });
-    throw new MalformedFile();
+    throw (await headOpensJson(path)) ? new MalformedFile() : new NotATranscript();
   }
   if (held) yield held;
 }

@@ -257,7 +257,7 @@ describe('the read worker', () => {
     const codex = join(home.dir, 'codex');
     const day = join(codex, 'sessions', '2026', '12', '01');
     mkdirSync(day, { recursive: true });
-    writeFileSync(join(day, 'rollout-2026-12-01T00-00-00-019fa000-0000-7000-8000-000000000000.jsonl'), 'this is not json at all\n');
+    writeFileSync(join(day, 'rollout-2026-12-01T00-00-00-019fa000-0000-7000-8000-000000000000.jsonl'), '{"timestamp":"2026-12-01T00:00:00.000Z","type":"sess\n');
     const id = '019fa111-3333-7eee-8fff-2a3b4c5d6e03';
     const envelope = (timestamp: string, type: string, payload: unknown) => JSON.stringify({ timestamp, type, payload });
     const lines = [

@@ -182,8 +182,8 @@ describe('a damaged plain file', () => {
     const path = join(day, 'rollout-2026-12-01T10-00-00-019fa000-0000-7000-8000-000000000002.jsonl');
     writeFileSync(path, Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x0a, 0x80, 0x81, 0x0a]));
     const stats: ProviderSweepStats = byProvider(await h.driver.tick(), 'codex');
-    expect(stats).toMatchObject({ read: 0, failed: 1, failedLines: 0, unreadable: [{ code: 'malformed', count: 1 }] });
-    expect(h.driver.unreadable()).toMatchObject({ total: 1, files: [{ provider: 'codex', path, code: 'malformed' }] });
+    expect(stats).toMatchObject({ read: 0, failed: 1, failedLines: 0, unreadable: [{ code: 'not_transcript', count: 1 }] });
+    expect(h.driver.unreadable()).toMatchObject({ total: 1, files: [{ provider: 'codex', path, code: 'not_transcript' }] });
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { unreadableWhy } from '../../../core/api/index.js';
+import { remedyOf, unreadableWhy } from '../../../core/api/index.js';
 import { runCli } from '../../../core/cli/index.js';
 import { captureIo as io } from '../../support/cli.js';
 import { coreHome } from '../../support/core.js';
@@ -18,6 +18,8 @@ const openWindow = { query: { cache: { retention: { default_days: 0 } } } };
 const ORCHARD = '/home/dana/src/orchard';
 const LEDGER = '/home/dana/src/ledger';
 const GARBAGE = 'this is not json at all\n';
+/** Lines that begin as JSON and do not parse: what a transcript cut short, or caught mid-write, holds. */
+const CUT_SHORT = '{"timestamp":"2026-12-01T00:00:00.000Z","type":"sess\n{"timestamp":\n';
 
 function write(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });
@@ -50,7 +52,7 @@ afterEach(async () => {
 describe('a Codex rollout of nothing but garbage', () => {
   it('is a file that could not be read (malformed), named; its lines are not counted again as unreadable lines', async () => {
     h = captureHarness(openWindow);
-    const path = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000000', '2026-12-01T00:00:00', [], GARBAGE);
+    const path = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000000', '2026-12-01T00:00:00', [], CUT_SHORT);
     const stats = byProvider(await h.driver.tick(), 'codex');
     expect(stats).toMatchObject({ discovered: 1, read: 0, failed: 1, failedLines: 0, partsWritten: 0, errors: [{ code: 'malformed', count: 1 }], unreadable: [{ code: 'malformed', count: 1 }] });
     expect(stats.skipped?.malformed ?? 0).toBe(0);
@@ -67,11 +69,22 @@ describe('a Codex rollout of nothing but garbage', () => {
     expect(h.driver.unreadable()).toEqual({ files: [], total: 0 });
   });
 
-  it('garbled bytes and blank lines alone are no readable line either', async () => {
+  it('garbled bytes and blank lines alone are no readable line either, and no transcript at all', async () => {
     h = captureHarness(openWindow);
     const path = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000002', '2026-12-01T10:00:00', [], '');
     writeFileSync(path, Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x0a, 0x0a, 0x80, 0x81, 0x0a]));
-    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ failed: 1, failedLines: 0, unreadable: [{ code: 'malformed', count: 1 }] });
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ failed: 1, failedLines: 0, unreadable: [{ code: 'not_transcript', count: 1 }] });
+  });
+
+  it('a page of HTML, or text, under a transcript name is no transcript (move it), not one caught mid-write (wait)', async () => {
+    h = captureHarness(openWindow);
+    const html = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000003', '2026-12-01T11:00:00', [], '<!DOCTYPE html>\n<html><body>Sign in</body></html>\n');
+    const text = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000004', '2026-12-01T12:00:00', [], `\uFEFF\n  ${GARBAGE}`);
+    const cut = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000005', '2026-12-01T13:00:00', [], `\uFEFF\n  ${CUT_SHORT}`);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ failed: 3, unreadable: [{ code: 'not_transcript', count: 2 }, { code: 'malformed', count: 1 }] });
+    const codes = Object.fromEntries(h.driver.unreadable().files.map((f) => [f.path, f.code]));
+    expect(codes).toEqual({ [html]: 'not_transcript', [text]: 'not_transcript', [cut]: 'malformed' });
+    expect(remedyOf('not_transcript')).toBe('move');
   });
 
   it('a rollout whose only line is still being written (no newline yet) is no failure, and reads once it is complete', async () => {
@@ -116,8 +129,8 @@ describe('every agent that writes lines', () => {
     const claude = write(join(h.claudeRoot, 'projects', '-home-dana-src-orchard', '8c1f2a9e-6b3d-4e7a-9f10-7d2b5c4e3a21.jsonl'), GARBAGE + '{"parentUuid":null,"type":"user"\n');
     const openclaw = write(join(h.openclawRoot, 'agents', 'main', 'sessions', 'b7300bff-a214-4c11-97ae-eab26883c67a.jsonl'), GARBAGE);
     const stats = await h.driver.tick();
-    expect(byProvider(stats, 'claude')).toMatchObject({ failed: 1, failedLines: 0, unreadable: [{ code: 'malformed', count: 1 }] });
-    expect(byProvider(stats, 'openclaw')).toMatchObject({ failed: 1, failedLines: 0, unreadable: [{ code: 'malformed', count: 1 }] });
+    expect(byProvider(stats, 'claude')).toMatchObject({ failed: 1, failedLines: 0, unreadable: [{ code: 'not_transcript', count: 1 }] });
+    expect(byProvider(stats, 'openclaw')).toMatchObject({ failed: 1, failedLines: 0, unreadable: [{ code: 'not_transcript', count: 1 }] });
     const named = h.driver.unreadable().files.map((f) => f.path).sort();
     expect(named).toEqual([claude, openclaw].sort());
   });
@@ -149,8 +162,9 @@ describe('what the person is told', () => {
 
     const sweep = io(home.env);
     expect(await runCli(['sweep'], sweep)).toBe(1);
-    expect(sweep.out).toMatch(/^codex: 2 transcript files, 1 read, 1 failed \(malformed ×1\); .*1 unreadable/m);
-    expect(sweep.out).toContain(`  ${garbage} (Codex CLI: `);
+    expect(sweep.out).toMatch(/^codex: 2 transcript files, 1 read, 1 failed \(not_transcript ×1\); .*1 unreadable/m);
+    expect(sweep.out).toContain('It is named like a transcript but is not one: move it out of the agent’s folder, or rename it.\n');
+    expect(sweep.out).toContain(`  ${garbage} (Codex CLI: not a transcript: nothing in it is JSON, not_transcript)\n`);
     expect(sweep.out).not.toContain(middle);
 
     const backfill = io(home.env);
