@@ -93,12 +93,14 @@ export type TitleSource = (typeof TITLE_SOURCES)[number];
 export const SEARCH_KINDS = ['text', 'thinking', 'tool_use', 'tool_result'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
 /**
- * The roles the providers store a part under: user and assistant; system (Codex's agent messages,
- * Gemini's notices, OpenClaw's summaries); tool (Codex's and Gemini's tool output); OpenClaw's
- * toolResult. A role typed wrong would otherwise match nothing and read as "No matches."; a provider
- * that stores another role adds it here.
+ * The roles a search narrows to, the same for every agent: `user` what was said in the person's turn
+ * (never a tool's output, though Claude Code writes that inside a user message), `assistant`, `system`
+ * (Codex's agent messages, Gemini's notices, OpenClaw's summaries) and `tool`, every agent's tool output
+ * (kind tool_result), whatever role its agent stored it under (Claude Code's user, Codex's and Gemini's
+ * tool, OpenClaw's toolResult, which a search still takes as `tool`). The CLI and the MCP tool offer
+ * these; a role typed wrong would otherwise match nothing and read as "No matches.".
  */
-export const PART_ROLES = ['user', 'assistant', 'system', 'tool', 'toolResult'] as const;
+export const PART_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 export type PartRole = (typeof PART_ROLES)[number];
 /** Relevance ranks by BM25; newest walks matches from the most recent line backwards. */
 export const SEARCH_SORTS = ['relevance', 'newest'] as const;

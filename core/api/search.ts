@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { ProjectKey, RepoId, SessionId } from './ids.js';
-import { SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
+import { PART_ROLES, SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
 import { SEARCH_PROVIDERS } from './registry.js';
 import { ParentKind } from './sessions.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
 
-/** A part's role as stored: user and assistant, OpenClaw's toolResult, and whatever a provider adds. */
-export const Role = z.string().regex(/^[A-Za-z][A-Za-z_-]{0,31}$/, 'expected a role such as user or assistant');
+/** A role a search narrows to (PART_ROLES); `toolResult`, OpenClaw's name for its tool output, is taken as `tool`. */
+export const Role = z.enum([...PART_ROLES, 'toolResult']);
 
 /** One matching part. `snippet` is a bounded excerpt; `highlights` are [start, end) offsets into it, in UTF-16 code units (JavaScript string indices). */
 export const SearchHit = z.strictObject({
@@ -16,6 +16,7 @@ export const SearchHit = z.strictObject({
   partId: z.string(),
   projectKey: z.string().nullable(),
   ts: z.number().int().nullable(),
+  /** The role a search finds it by (PART_ROLES): `tool` for every tool output, whatever role its agent stored it under. */
   role: z.string().nullable(),
   snippet: z.string(),
   kind: z.string(),
@@ -115,7 +116,9 @@ export const SearchQueryResult = z.strictObject({
   sessions: z.array(SearchSession),
   /**
    * The query could not be searched as written; `message` says so in words to show. `phrase`: it was
-   * not valid search syntax, so it was searched as one exact phrase. `too_broad`: a prefix* stands for
+   * not valid search syntax, so it was searched as one exact phrase, or without an operator that had
+   * nothing on a side and a lone `*` (`kitchen AND` as `kitchen`); one with only those has no words to
+   * search for (no hits; with a filter, the filter's parts newest first, as `newest`). `too_broad`: a prefix* stands for
    * more words than a search can merge in its time, so nothing was searched (no hits, no cursor): the
    * message names the prefix and asks for a letter or two more. `newest`: it had no words, so relevance
    * had nothing to rank by and the filters' parts are newest first (said unless `sort` was `newest`).

@@ -11,6 +11,7 @@ export interface SearchFilter {
   provider?: string | undefined;
   /** Only sessions the provider's app of this kind wrote (sessions.source: Claude Desktop's `desktop`). */
   source?: string | undefined;
+  /** A role as a search means it, the same for every agent (see byRole): not always the role stored. */
   role?: string | undefined;
   /** A conversation: its own parts and its subagents'. */
   sessionId?: string | undefined;
@@ -217,10 +218,41 @@ function columnOf(kind: string): string {
   return kind === 'thinking' || kind === 'tool_use' || kind === 'tool_result' ? COLUMNS[kind] : 'body';
 }
 
-/** The words of the MATCH (matchOf without the scope tokens): what stillMatching holds evidence to. */
-function wordsMatchOf(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>): string {
+/**
+ * What a role filter selects, the same for every agent (the contract's PART_ROLES): `tool` is every
+ * tool output, the kind tool_result, whatever role its agent stored it under (Claude Code writes it
+ * inside a user message, OpenClaw calls the role toolResult); any other role is the parts stored under
+ * it less their tool output, so `user` is what was said in the person's turn. Read at query time from
+ * what the index holds (a kind is a column, a stored role a scope token): no part is indexed again.
+ * `role`: the stored role's scope token to ask for; `kind`: the kind asked for, or the one the role
+ * implies; `notOutput`: leave tool output out; `none`: the role and the kind cannot meet.
+ */
+interface RoleScope {
+  role: string | undefined;
+  kind: SearchKind | undefined;
+  notOutput: boolean;
+  none: boolean;
+}
+
+function byRole(filter: Pick<ListFilter, 'role' | 'kind' | 'genuineUserTurn'>): RoleScope {
+  // The person's own words are always user text: the index narrows to it before the flag is read.
+  const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
   const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
-  return `{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`;
+  if (role === undefined) return { role, kind, notOutput: false, none: false };
+  if (role === 'tool' || role === 'toolResult') return { role: undefined, kind: 'tool_result', notOutput: false, none: kind !== undefined && kind !== 'tool_result' };
+  return { role, kind, notOutput: kind === undefined, none: kind === 'tool_result' };
+}
+
+/** The index columns a search's words are looked for in: the kind's, or every kind's (less tool output for a role other than tool). */
+function columnsOf(filter: Pick<SearchFilter, 'role' | 'kind' | 'genuineUserTurn'>): string {
+  const { kind, notOutput } = byRole(filter);
+  if (kind) return COLUMNS[kind];
+  return notOutput ? 'body thinking tool_input' : ALL_COLUMNS;
+}
+
+/** The words of the MATCH (matchOf without the scope tokens): what stillMatching holds evidence to. */
+function wordsMatchOf(filter: Pick<SearchFilter, 'expression' | 'role' | 'kind' | 'genuineUserTurn'>): string {
+  return `{${columnsOf(filter)}} : (${filter.expression})`;
 }
 
 /**
@@ -228,15 +260,16 @@ function wordsMatchOf(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuin
  * the session's; `app`: the sessions of the app the search is narrowed to (AppScope).
  */
 export function matchOf(filter: SearchFilter, subagents: readonly string[] = [], app: readonly string[] | null = null): string {
-  // The person's own words are always user text: the index narrows to it before the flag is read.
-  const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
-  return [`{${kind ? COLUMNS[kind] : ALL_COLUMNS}} : (${filter.expression})`, ...scopeTerms(filter, subagents, app)].join(' AND ');
+  return [wordsMatchOf(filter), ...scopeTerms(filter, subagents, app)].join(' AND ');
 }
+
+/** A scope token no part holds (project tokens are hex): a filter that cannot match, kept a valid query. */
+const NO_PART = 'zknone';
 
 /** Each filter that is an index term, as a MATCH of the scope column; none for a filter of dates or a kind alone. */
 function scopeTerms(filter: ListFilter, subagents: readonly string[] = [], app: readonly string[] | null = null): string[] {
-  const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
-  const terms: string[] = [];
+  const { role, none } = byRole(filter);
+  const terms: string[] = none ? [`scope : ${NO_PART}`] : [];
   if (filter.provider !== undefined) terms.push(`scope : ${scopeTokens.provider(filter.provider)}`);
   if (role !== undefined) terms.push(`scope : ${scopeTokens.role(role)}`);
   if (filter.sessionId !== undefined) {
@@ -245,7 +278,7 @@ function scopeTerms(filter: ListFilter, subagents: readonly string[] = [], app: 
   }
   if (filter.projectKeys !== undefined) {
     // No project at all matches nothing: an always-absent token keeps the query valid.
-    const keys = filter.projectKeys.length > 0 ? filter.projectKeys.map(scopeTokens.project) : ['zknone'];
+    const keys = filter.projectKeys.length > 0 ? filter.projectKeys.map(scopeTokens.project) : [NO_PART];
     terms.push(`{scope} : (${keys.join(' OR ')})`);
   }
   if (app !== null) {
@@ -324,11 +357,13 @@ const KEPT_SQL = `${KEPT_FROM} WHERE ${KEPT_WHERE} ORDER BY j.key`;
 /**
  * The parts a search with no words keeps, as KEPT_SQL does, and only those words could find: with text
  * (octet_length reads no text), of the kind asked, as the index files a kind under its columns (the
- * search_source view's CASE). The words' MATCH names the column instead.
+ * search_source view's CASE), and without tool output for a role other than tool (byRole). The words'
+ * MATCH names the columns instead.
  */
 const LISTED_SQL = `${KEPT_FROM}
   WHERE octet_length(p.text) > 0
     AND (@kind IS NULL OR (CASE WHEN p.kind IN ('thinking', 'tool_use', 'tool_result') THEN p.kind ELSE 'text' END) = @kind)
+    AND (@notOutput = 0 OR p.kind IS NOT 'tool_result')
     AND ${KEPT_WHERE}
   ORDER BY j.key`;
 
@@ -418,7 +453,8 @@ export class SearchReader {
     const parts = filter.partRowid ?? ANY_PART;
     const match = terms.join(' AND ');
     const find = (top: number, n: number) => (match === '' ? this.#latest.all(lo, top, parts, n) : guard(() => this.#newest.all(match, lo, top, parts, n))) as number[];
-    const keep = { ...keptParams(filter, scope.family, app.source), kind: filter.kind ?? (filter.genuineUserTurn ? 'text' : null) };
+    const roles = byRole(filter);
+    const keep = { ...keptParams(filter, scope.family, app.source), kind: roles.kind ?? null, notOutput: roles.notOutput ? 1 : 0 };
     const scan = await this.#scan(find, (keys) => this.#listed.all({ keys: JSON.stringify(keys), ...keep }) as number[], hi, limit);
     return { matches: this.details(scan.keys), resumeBelow: scan.resumeBelow };
   }
@@ -546,7 +582,7 @@ export class SearchReader {
    * NEAR, column filters and operators mean what they meant). A search that hands out redacted results
    * keeps only these: a part found by words that only a secret holds would tell the secret.
    */
-  stillMatching(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>, evidence: readonly Evidence[]): Set<number> {
+  stillMatching(filter: Pick<SearchFilter, 'expression' | 'role' | 'kind' | 'genuineUserTurn'>, evidence: readonly Evidence[]): Set<number> {
     if (evidence.length === 0) return new Set();
     const scratch = this.#scratchDb();
     const between = this.#breakFor(filter.expression);
@@ -571,7 +607,7 @@ export class SearchReader {
    * results are redacted asks the index fewer words (PreparedQuery.positive) and holds each hit to all
    * of them, so a refusal found only then would come only where there was a hit.
    */
-  checkWords(filter: Pick<SearchFilter, 'expression' | 'kind' | 'genuineUserTurn'>): void {
+  checkWords(filter: Pick<SearchFilter, 'expression' | 'role' | 'kind' | 'genuineUserTurn'>): void {
     const scratch = this.#scratchDb();
     guard(() => scratch.match.all(wordsMatchOf(filter)));
   }

@@ -252,3 +252,73 @@ function operandEnd(tokens: readonly string[], from: number): number {
   }
   return at;
 }
+
+/** What withoutDangling left of the input: the words to search, and what was left out, in the order typed. */
+export interface DanglingFree {
+  text: string;
+  leftOut: string[];
+}
+
+const DANGLING = new Set([...OPERATORS, 'NEAR']);
+
+/** The input's tokens outside quotes, with where each stands; null when a quote is never closed (only the phrase fallback can search it). */
+function tokensOf(raw: string): Array<{ text: string; start: number; end: number; bare: boolean }> | null {
+  const tokens: Array<{ text: string; start: number; end: number; bare: boolean }> = [];
+  let i = 0;
+  while (i < raw.length) {
+    const ch = raw[i]!;
+    let j = i + 1;
+    if (/\s/.test(ch)) {
+      i = j;
+      continue;
+    }
+    if (ch === '"') {
+      // A doubled quote is one quote inside the phrase.
+      for (; ; j += 1) {
+        if (j >= raw.length) return null;
+        if (raw[j] === '"' && raw[j + 1] === '"') j += 1;
+        else if (raw[j] === '"') break;
+      }
+      j += 1;
+    } else if (ch !== '(' && ch !== ')') {
+      while (j < raw.length && !/[\s()"]/.test(raw[j]!)) j += 1;
+    }
+    tokens.push({ text: raw.slice(i, j), start: i, end: j, bare: ch !== '"' && ch !== '(' && ch !== ')' });
+    i = j;
+  }
+  return tokens;
+}
+
+/** How many tokens from `at` make one operand: a word or phrase, or a bracketed group to its closing bracket. */
+function operandLength(tokens: ReadonlyArray<{ text: string }>, at: number): number {
+  if (tokens[at] === undefined || tokens[at]!.text === ')') return 0;
+  if (tokens[at]!.text !== '(') return 1;
+  let depth = 0;
+  for (let i = at; i < tokens.length; i += 1) {
+    depth += tokens[i]!.text === '(' ? 1 : tokens[i]!.text === ')' ? -1 : 0;
+    if (depth === 0) return i - at + 1;
+  }
+  return tokens.length - at;
+}
+
+/**
+ * The input less what a person does not mean as words and the index would refuse or find nothing by:
+ * an operator (AND, OR, NOT; NEAR without its brackets) with nothing before or after it, and a lone
+ * `*`, which stands for no word. `kitchen AND` is searched as `kitchen`, not as the phrase "kitchen
+ * AND", which is nowhere; a leading `NOT kitchen` goes with its word (there is nothing to exclude it
+ * from). Operators inside the input are left to the syntax (and its phrase fallback).
+ */
+export function withoutDangling(raw: string): DanglingFree {
+  const tokens = tokensOf(raw);
+  if (tokens === null) return { text: raw, leftOut: [] };
+  const kept = tokens.filter((t) => !(t.bare && /^\*+$/.test(t.text)));
+  const dangling = (t: (typeof tokens)[number] | undefined) => t !== undefined && t.bare && DANGLING.has(t.text) && !(t.text === 'NEAR' && raw[t.end] === '(');
+  // A leading NOT goes with what it excludes: searching that instead would find the opposite of what was meant.
+  while (dangling(kept[0])) kept.splice(0, kept[0]!.text === 'NOT' ? 1 + operandLength(kept, 1) : 1);
+  while (dangling(kept[kept.length - 1])) kept.pop();
+  if (kept.length === tokens.length) return { text: raw, leftOut: [] };
+  const left = tokens.filter((t) => !kept.includes(t));
+  let text = raw;
+  for (const t of [...left].reverse()) text = text.slice(0, t.start) + text.slice(t.end);
+  return { text: text.trim(), leftOut: left.map((t) => t.text) };
+}

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { appName, methods, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, hasSearchFilter, methods, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
-import { asPhrase, prepareQuery, type PreparedQuery } from './query.js';
+import { asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
 import { rankByRelevance, rankedBefore, type Ranked } from './rank.js';
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
@@ -110,14 +110,20 @@ export class HistorySearch {
   async query(params: Params): Promise<Result<'Search.Query'>> {
     const tag = fingerprint(params);
     const cursor = params.cursor === undefined ? undefined : decodeCursor(params.cursor, SearchCursor);
-    const words = params.query.trim() !== '';
+    const typed = withoutDangling(params.query);
+    const words = typed.text.trim() !== '';
     // With no words (the contract allows that only with a filter) relevance has nothing to rank by.
     const sort = words ? (params.sort ?? 'relevance') : 'newest';
     if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
     const limit = params.limit ?? DEFAULT_LIMIT;
-    if (!words) return this.#listing(params, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
+    if (!words) {
+      // Only operators or a lone `*`: nothing to search for, which the result says rather than "no matches".
+      const typedNone = params.query.trim() !== '';
+      if (typedNone && !hasSearchFilter(params)) return { hits: [], sessions: [], fallback: { mode: 'phrase', message: noWordsMessage(params.query, false) }, ...this.#indexing() };
+      return this.#listing(params, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
+    }
     try {
-      return await this.#answer(params, sort, limit, cursor, tag);
+      return await this.#answer(params, typed, sort, limit, cursor, tag);
     } catch (error) {
       // What the person typed never makes an error: a prefix too broad to search in time is theirs to narrow, and the result says how.
       if (error instanceof SearchTooBroadError) return { hits: [], sessions: [], fallback: { mode: 'too_broad', message: tooBroadMessage(error.prefix) }, ...this.#indexing() };
@@ -126,13 +132,14 @@ export class HistorySearch {
   }
 
   /**
-   * A page of the query as written, or of the whole input as one phrase: when the index refused its
-   * syntax, or when it holds operator words and matched nothing while the phrase matches (a pasted
+   * A page of the query as written (less an operator with nothing on a side and a lone `*`: `typed`,
+   * see withoutDangling), or of the whole input as one phrase: when the index refused its syntax, or
+   * when it holds operator words and matched nothing while the phrase matches (a pasted
    * `IntegrityError: NOT NULL constraint failed` is not meant to leave out `NULL`). The pages after such
    * a first page go on with the phrase (their cursor says so).
    */
-  async #answer(params: Params, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
-    const prepared = cursor?.w === 1 ? null : prepareQuery(params.query);
+  async #answer(params: Params, typed: DanglingFree, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
+    const prepared = cursor?.w === 1 ? null : prepareQuery(typed.text);
     const attempt = (query: PreparedQuery) => {
       const filter = this.#filter(params, query);
       if (params.redact !== true) return this.#run(filter, query.terms, sort, limit, cursor, tag, null);
@@ -143,7 +150,7 @@ export class HistorySearch {
     };
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
     let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
-    let fallback: string | undefined;
+    let fallback = typed.leftOut.length > 0 ? leftOutMessage(typed) : undefined;
     if (page === undefined) {
       fallback = cursor?.w === 1 ? AS_WRITTEN_MESSAGE : FALLBACK_MESSAGE;
       used = asPhrase(params.query);
@@ -164,6 +171,8 @@ export class HistorySearch {
    */
   async #listing(params: Params, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
     const page = await this.#newest(this.#scope(params), limit, cursor, tag);
+    // Words that were all operators or a lone `*` are said to be none, whatever the sort.
+    if (params.query.trim() !== '') return this.#result(params, page, null, { mode: 'newest', message: noWordsMessage(params.query, true) });
     return this.#result(params, page, null, params.sort === 'newest' ? undefined : { mode: 'newest', message: NO_WORDS_MESSAGE });
   }
 
@@ -174,7 +183,7 @@ export class HistorySearch {
     const summaries = await summariesOf(page.matches, redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: m.role, snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: roleOf(m), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
     });
     return {
       hits,
@@ -326,6 +335,26 @@ async function refusedAsUndefined(run: () => Promise<Page>): Promise<Page | unde
   }
 }
 
+/** What a search says whose operators with nothing on a side, or lone `*`, were left out (see withoutDangling). */
+function leftOutMessage({ text, leftOut }: DanglingFree): string {
+  const why = [
+    ...(leftOut.some((t) => !t.startsWith('*')) ? ['AND, OR, NOT and NEAR need words on both sides'] : []),
+    ...(leftOut.some((t) => t.startsWith('*')) ? ['a lone * stands for no word'] : []),
+  ];
+  return `That was not valid search syntax (${why.join('; ')}), so ${quotedList(leftOut)} was left out and it was searched as: ${text}`;
+}
+
+/** What a search whose input was only operators or a lone `*` says; `listed`: its filters' messages are shown instead. */
+function noWordsMessage(query: string, listed: boolean): string {
+  const what = `“${query.trim()}” has no words to search for`;
+  return listed ? `${what}, so the messages the filters select are shown newest first.` : `${what}: give words, or at least one filter.`;
+}
+
+function quotedList(items: readonly string[]): string {
+  const quoted = [...new Set(items)].map((item) => `“${item}”`);
+  return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+}
+
 /** What a search refused as too broad says, naming the prefix as typed (see SearchTooBroadError). */
 function tooBroadMessage(prefix: string): string {
   return `“${prefix}*” stands for too many different words to search at once, so nothing was searched. Add a letter or two before the *.`;
@@ -394,6 +423,14 @@ function shownText(match: MatchedPart): string | null {
 async function summariesOf(matches: readonly MatchedPart[], redactor: Redactor | null): Promise<Array<string | null>> {
   const lines = matches.map((m) => (m.kind === 'tool_use' ? toolCallLine(toolNameOf(m.meta), m.text) : null));
   return redactor === null ? lines : redactAll(lines, redactor);
+}
+
+/**
+ * A hit's role as a search finds it (the contract's PART_ROLES): a tool's output is `tool` for every
+ * agent, though Claude Code stores it in a user message and OpenClaw as toolResult.
+ */
+function roleOf(match: MatchedPart): string | null {
+  return match.kind === 'tool_result' ? 'tool' : match.role;
 }
 
 function toolNameOf(meta: string | null): string | null {

@@ -114,7 +114,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
     .option('--project <project>', 'only this project: its name or key, as `steward projects` lists them')
     .option('--provider <id>', `only this provider: ${SEARCH_PROVIDERS.join(', ')} (claude is Claude Code and Claude Desktop)`)
     .option('--session <id>', 'only this conversation (with its subagents)')
-    .option('--role <role>', `only parts of this role: ${PART_ROLES.join(', ')}`)
+    .option('--role <role>', `only parts of this role, the same for every agent: ${PART_ROLES.join(', ')} (user: what was said in your turn, never tool output; tool: every tool's output)`)
     .option('--kind <kind>', `only this kind of part: ${SEARCH_KINDS.join(', ')} (tool_use: only commands; for only your own words, --mine)`)
     .option('--mine', 'only your own words: never command echoes, hook output, task notifications or the prompts an agent wrote for its subagents')
     .option('--from <date>', 'from this date (its start), time or span back (7d); without an offset, in your local time')

@@ -23,11 +23,11 @@ describe('steward search --role', () => {
       const { code, out, err } = await cli('search', 'apple', '--role', role);
       expect(code).toBe(2);
       expect(out).toBe('');
-      expect(err).toBe('steward: --role must be one of user, assistant, system, tool, toolResult\n');
+      expect(err).toBe('steward: --role must be one of user, assistant, system, tool\n');
     }
     const json = await cli('search', 'apple', '--role', 'wizard', '--json');
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.out)).toEqual({ error: { code: 'invalid_params', message: '--role must be one of user, assistant, system, tool, toolResult' } });
+    expect(JSON.parse(json.out)).toEqual({ error: { code: 'invalid_params', message: '--role must be one of user, assistant, system, tool' } });
   });
 });
 

@@ -147,13 +147,38 @@ describe('user syntax never throws', () => {
   });
 
   it('a malformed expression falls back to a quoted phrase and says so', async () => {
-    // FTS5 refuses a dangling OR; as a phrase, "cream or" is in the recipe.
-    const result = await search({ query: 'cream OR' });
-    expect(result.fallback).toEqual({ mode: 'phrase', message: expect.stringContaining('phrase') });
-    expect(sessionsOf(result)).toEqual([IDS.kitchen]);
     const unbalanced = await search({ query: '"frost usually' });
     expect(unbalanced.fallback?.mode).toBe('phrase');
     expect(sessionsOf(unbalanced)).toEqual([SUBAGENT_SESSION]);
+  });
+
+  it('an operator with nothing on a side is left out, and the words typed are searched, saying so', async () => {
+    const apple = sessionsOf(await search({ query: 'apple' }));
+    for (const query of ['apple AND', 'apple OR', 'NOT kitchen apple', 'OR apple AND', 'apple NEAR', 'apple *']) {
+      for (const redact of [false, true]) {
+        const result = await search({ query, redact });
+        expect(sessionsOf(result)).toEqual(apple);
+        expect(result.fallback).toEqual({ mode: 'phrase', message: expect.stringMatching(/left out.*apple/) });
+      }
+    }
+    // Pages after the first go on with the same words.
+    const first = await search({ query: 'apple AND', limit: 1 });
+    const second = await search({ query: 'apple AND', limit: 1, cursor: first.cursor! });
+    expect(second.hits).toHaveLength(1);
+    expect(second.fallback?.message).toMatch(/left out/);
+  });
+
+  it('a lone * has no words to search for, and says so; with a filter, the filter’s messages are listed', async () => {
+    // A leading NOT goes with its word: `NOT apple` never searches for apple.
+    for (const query of ['*', ' * ', 'AND', '* OR', 'NOT apple']) {
+      const result = await search({ query });
+      expect(result.hits).toEqual([]);
+      expect(result.fallback).toEqual({ mode: 'phrase', message: expect.stringContaining('no words to search for') });
+    }
+    const listed = await search({ query: '*', role: 'assistant' });
+    expect(listed.hits.length).toBeGreaterThan(0);
+    expect(listed.hits.every((h) => h.role === 'assistant')).toBe(true);
+    expect(listed.fallback).toEqual({ mode: 'newest', message: expect.stringContaining('no words to search for') });
   });
 
   it('a parenthesis cannot lift a filter: the query stays inside its project', async () => {

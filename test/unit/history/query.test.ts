@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { searchText } from '../../../core/gateway/search-index.js';
-import { asPhrase, prepareQuery } from '../../../core/history/query.js';
+import { asPhrase, prepareQuery, withoutDangling } from '../../../core/history/query.js';
 import { snippetOf, termPattern } from '../../../core/history/snippet.js';
 
 describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', () => {
@@ -142,6 +142,33 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
 
   it('the phrase fallback quotes the whole input', () => {
     expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'], prefixes: [], positive: '"cream ""OR"' });
+  });
+});
+
+describe('withoutDangling: the words typed, less an operator with nothing on a side and a lone *', () => {
+  it.each([
+    ['kitchen AND', 'kitchen', ['AND']],
+    ['NOT kitchen', '', ['NOT', 'kitchen']],
+    ['NOT kitchen deploy', 'deploy', ['NOT', 'kitchen']],
+    ['NOT (kitchen OR sink) deploy', 'deploy', ['NOT', '(', 'kitchen', 'OR', 'sink', ')']],
+    ['OR kitchen AND', 'kitchen', ['OR', 'AND']],
+    ['kitchen AND AND', 'kitchen', ['AND', 'AND']],
+    ['kitchen NEAR', 'kitchen', ['NEAR']],
+    ['NEAR kitchen', 'kitchen', ['NEAR']],
+    ['prun* OR', 'prun*', ['OR']],
+    ['*', '', ['*']],
+    ['  **  ', '', ['**']],
+    ['AND', '', ['AND']],
+    ['kitchen *', 'kitchen', ['*']],
+    ['kitchen AND *', 'kitchen', ['AND', '*']],
+    ['"a * b" OR', '"a * b"', ['OR']],
+    ['(kitchen OR sink) AND', '(kitchen OR sink)', ['AND']],
+  ])('%s → %s', (raw, text, leftOut) => {
+    expect(withoutDangling(raw)).toEqual({ text, leftOut });
+  });
+
+  it.each(['apple AND crumble', 'NEAR(apple crumble)', 'kitchen and', '"kitchen AND"', '"kitchen AND', 'a NOT b', 'tool_input:npm*', 'kitchen ^AND', ''])('%s is left as typed', (raw) => {
+    expect(withoutDangling(raw)).toEqual({ text: raw, leftOut: [] });
   });
 });
 
