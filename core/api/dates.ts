@@ -80,6 +80,26 @@ export function parseIsoDate(value: string, reading: DateReading): { ms: number 
   return ms === null ? { error: `${JSON.stringify(text)} is not a time: expected one such as 2026-11-29T08:00:00Z`, invalid: 'date' } : { ms };
 }
 
+const SPAN_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+const SPAN = /^(\d{1,6})([mhdw])$/;
+
+/** What a search's `from`/`to` takes, in words: the CLI's flags and the MCP tool's arguments say the same. */
+export const DATE_FORMS = 'a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (30m, 12h, 7d, 2w)';
+
+/**
+ * A search's `from` or `to` as epoch ms: a span back from `now` (`30m`, `12h`, `7d`, `2w`), else an ISO
+ * date or time read by parseIsoDate. `span` says it was one: it names a later instant on every call, so
+ * a caller that pages pins it to the instant it meant (a cursor belongs to the exact search that gave it).
+ * The CLI and MCP both read `from` and `to` through this.
+ */
+export function parseDateText(value: string, reading: DateReading, now = Date.now()): { ms: number; span: boolean } | { error: string; invalid: 'form' | 'date' } {
+  const span = SPAN.exec(value.trim());
+  if (span) return { ms: Math.max(0, now - Number(span[1]) * SPAN_MS[span[2]!]!), span: true };
+  const date = parseIsoDate(value, reading);
+  if ('ms' in date) return { ms: date.ms, span: false };
+  return date.invalid === 'form' ? { error: `expected ${DATE_FORMS}`, invalid: 'form' } : date;
+}
+
 /**
  * The calendar day of a time where the person is, `YYYY-MM-DD`: how notes are dated and how the CLI
  * prints a time's day (the zone its `--from` and `--to` read a bare date in).

@@ -8,7 +8,7 @@ export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
 export { countOf, nounFor, wholeAt } from './words.js';
-export { localDay, localTime, parseIsoDate } from './dates.js';
+export { DATE_FORMS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
 export { ProviderRootsView, ProviderSurvey } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId, RepoId, REPO_ID_SHAPE } from './ids.js';

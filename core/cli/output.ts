@@ -1,4 +1,4 @@
-import { parseIsoDate, StewardError, toStewardError } from '../api/index.js';
+import { DATE_FORMS, parseDateText, StewardError, toStewardError } from '../api/index.js';
 import { launchOwner } from './launch.js';
 
 export interface CliIo {
@@ -154,22 +154,22 @@ export function parseIntOption(name: string, value: string, min: number, max: nu
   return n;
 }
 
-const SPAN_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
-const SPAN = /^(\d{1,6})([mhdw])$/;
-
 /**
- * A date (`2026-11-29`), an ISO time, or a span back from now (`30m`, `12h`, `7d`, `2w`), as epoch ms.
- * A date or time without an offset is the person's own, in the machine's zone; a date alone is the
- * whole day, so as the `to` end it runs through that day's last ms (see parseIsoDate).
+ * A date (`2026-11-29`), an ISO time, or a span back from now (`30m`, `12h`, `7d`, `2w`), as epoch ms
+ * (parseDateText, which MCP reads dates through too). A date or time without an offset is the person's
+ * own, in the machine's zone; a date alone is the whole day, so as the `to` end it runs through that
+ * day's last ms (see parseIsoDate).
  */
 export function parseDateOption(name: string, value: string, now = Date.now(), end: 'from' | 'to' = 'from'): number {
-  const span = SPAN.exec(value.trim());
-  if (span) return Math.max(0, now - Number(span[1]) * SPAN_MS[span[2]!]!);
-  const date = parseIsoDate(value, { zone: 'local', end });
-  if ('ms' in date) return date.ms;
+  return readDateOption(name, value, now, end).ms;
+}
+
+function readDateOption(name: string, value: string, now: number, end: 'from' | 'to'): { ms: number; span: boolean } {
+  const date = parseDateText(value, { zone: 'local', end }, now);
+  if ('ms' in date) return date;
   // A date written as one that does not exist (2026-02-30) says so; anything else gets the forms.
   if (date.invalid === 'date') throw new UsageError(`${name}: ${date.error}`);
-  throw new UsageError(`${name} expects a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (7d, 12h), got ${JSON.stringify(value)}`);
+  throw new UsageError(`${name} expects ${DATE_FORMS}, got ${JSON.stringify(value)}`);
 }
 
 /** `--from`/`--to` resolved, and the flags a next-page hint repeats so that following it asks for the same search. */
@@ -188,9 +188,9 @@ export function dateOptions(options: { from?: string | undefined; to?: string | 
   for (const name of ['from', 'to'] as const) {
     const value = options[name];
     if (value === undefined) continue;
-    const ms = parseDateOption(`--${name}`, value, now, name);
+    const { ms, span } = readDateOption(`--${name}`, value, now, name);
     result.range[name] = ms;
-    if (SPAN.test(value.trim())) result.pinned.push(`--${name}`, new Date(ms).toISOString());
+    if (span) result.pinned.push(`--${name}`, new Date(ms).toISOString());
   }
   // Said here in the flags' words: the contract refuses it too, but in its own (params from and to).
   const { from, to } = result.range;

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, groupBySession, hitSpeaker, indexingNote, hasSearchFilter, parseIsoDate, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, groupBySession, hitSpeaker, indexingNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
+import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
 
@@ -15,13 +16,16 @@ const MAX_MESSAGES = 50;
  */
 const DATE_ZONE = 'utc';
 
-/** A date that does not exist (2026-02-30) is refused, never rolled over to one nobody typed (parseIsoDate). */
-const isoDate = (end: 'from' | 'to') =>
+/**
+ * A date, a time or a span back from now, as the CLI's `--from` takes them (parseDateText). A date that
+ * does not exist (2026-02-30) is refused, never rolled over to one nobody typed.
+ */
+const searchDate = (end: 'from' | 'to') =>
   z
     .string()
     .max(40)
     .superRefine((value, ctx) => {
-      const date = parseIsoDate(value, { zone: DATE_ZONE, end });
+      const date = parseDateText(value, { zone: DATE_ZONE, end });
       if ('error' in date) ctx.addIssue({ code: 'custom', message: date.error });
     });
 
@@ -45,19 +49,22 @@ export const SearchTranscriptsInput = z.strictObject({
     .string()
     .max(500)
     .optional()
-    .describe('Words, "exact phrases", prefix*, AND/OR/NOT. Identifiers are found by their pieces: parseConfig by "config", snake_case by "case". Leave it out to list what the filters select, newest first.'),
+    .describe('Words, "exact phrases", prefix*, AND/OR/NOT; identifiers match by their pieces (parseConfig by "config"). Leave it out to list what the filters select.'),
   project_key: ProjectKey.optional().describe('Only this project (projectKey from list_projects)'),
-  repo: RepoId.optional().describe("Only projects whose repository is this one: OWNER/NAME (any forge) or a canonical id such as github.com/OWNER/NAME, as list_projects' repoId names it"),
+  repo: RepoId.optional().describe('Only projects of this repository: OWNER/NAME or a canonical id (github.com/OWNER/NAME)'),
   provider: z.enum(SEARCH_PROVIDERS).optional().describe(`Only the conversations of one app: ${PROVIDER_CHOICES}`),
   session_id: SessionId.optional().describe('Only this conversation (its subagents included)'),
-  role: z.enum(['user', 'assistant']).optional().describe('user with kind text: what the person wrote, with what the harness wrote in their name (see genuine_user_turn)'),
+  role: z
+    .enum(PART_ROLES)
+    .optional()
+    .describe("The same for every app: user is what was said in the person's turn, with what the harness wrote in their name (see genuine_user_turn), never a tool's output; tool is every tool's output; assistant; system"),
   kind: z.enum(SEARCH_KINDS).optional().describe('text, thinking, tool_use (commands and tool inputs) or tool_result (tool output)'),
   genuine_user_turn: z
     .boolean()
     .optional()
-    .describe("true: only the person's own words, never slash-command echoes, hook output, task notifications, compaction summaries or a subagent's prompt (which role user with kind text include)"),
-  from: isoDate('from').optional().describe('Lines at or after this ISO date or time (2026-03-10, 2026-03-10T08:00:00Z); UTC unless it has an offset; a date alone from its first moment'),
-  to: isoDate('to').optional().describe('Lines at or before this ISO date or time; UTC unless it has an offset; a date alone through its last moment (from and to one date: that whole day)'),
+    .describe("true: only the person's own words, no command echoes, hook output, notifications, compaction summaries or subagent prompts"),
+  from: searchDate('from').optional().describe('At or after: a date (2026-03-10), a time (2026-03-10T08:00Z; UTC unless it has an offset) or a span back from now (30m, 12h, 7d, 2w)'),
+  to: searchDate('to').optional().describe('At or before, in the forms from takes; a date alone runs through its last moment'),
   sort: z.enum(SEARCH_SORTS).optional().describe('relevance (default) or newest'),
   limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`Hits per page, at most ${MAX_HITS} (default 10)`),
   cursor: z.string().max(500).optional().describe('From a previous result, for the next page'),
@@ -82,6 +89,8 @@ export const SearchTranscriptsOutput = z.strictObject({
   hits: z.array(Hit),
   sessions: z.array(z.strictObject({ sessionId: z.string(), app: z.string(), title: z.string().nullable(), firstRequest: z.string().nullable(), projectName: z.string().nullable(), lastAt: z.string().nullable() })),
   cursor: z.string().optional(),
+  /** Where from or to was a span (7d): the instant it meant, to pass with the cursor for the next page. */
+  pinned: z.strictObject({ from: z.string().optional(), to: z.string().optional() }).optional(),
   note: z.string().optional(),
 });
 
@@ -96,16 +105,30 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 
 /** The contract's dates are epoch ms from 1970 to its last date: a wider range searches everything in it. */
 const LAST_MS = 8_640_000_000_000;
-function epochMs(date: string, end: 'from' | 'to'): number {
-  const parsed = parseIsoDate(date, { zone: DATE_ZONE, end });
-  // isoDate has refused every date that does not parse.
-  return 'ms' in parsed ? Math.min(LAST_MS, Math.max(0, parsed.ms)) : 0;
+
+/**
+ * `from` and `to` as epoch ms, read against one now, and the span each was given as pinned to the
+ * instant it meant (ISO, UTC): a cursor belongs to the exact search that gave it out, and `7d` names a
+ * later instant on the next call, so the next page is asked for with these instead.
+ */
+function searchDates(input: { from?: string | undefined; to?: string | undefined }, now = Date.now()): { range: { from?: number; to?: number }; pinned: { from?: string; to?: string } } {
+  const dates: ReturnType<typeof searchDates> = { range: {}, pinned: {} };
+  for (const end of ['from', 'to'] as const) {
+    const value = input[end];
+    if (value === undefined) continue;
+    const parsed = parseDateText(value, { zone: DATE_ZONE, end }, now);
+    // searchDate has refused every date that does not parse.
+    const ms = 'ms' in parsed ? Math.min(LAST_MS, Math.max(0, parsed.ms)) : 0;
+    dates.range[end] = ms;
+    if ('span' in parsed && parsed.span) dates.pinned[end] = new Date(ms).toISOString();
+  }
+  return dates;
 }
 
 /** What a call with neither a query nor a filter is told: there is nothing to search for. */
 const NOTHING_TO_SEARCH = 'Give a query, or at least one filter (project_key, repo, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.';
 
-function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Search.Query'> {
+function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { from?: number; to?: number }): Params<'Search.Query'> {
   return {
     query: input.query ?? '',
     limit: input.limit ?? 10,
@@ -116,8 +139,7 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>): Params<'Se
     ...(input.role !== undefined ? { role: input.role } : {}),
     ...(input.kind !== undefined ? { kind: input.kind } : {}),
     ...(input.genuine_user_turn !== undefined ? { genuineUserTurn: input.genuine_user_turn } : {}),
-    ...(input.from !== undefined ? { from: epochMs(input.from, 'from') } : {}),
-    ...(input.to !== undefined ? { to: epochMs(input.to, 'to') } : {}),
+    ...range,
     ...(input.sort !== undefined ? { sort: input.sort } : {}),
     ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
     redact: true,
@@ -159,6 +181,11 @@ export function searchOutput(result: Result<'Search.Query'>, redact: (text: stri
 
 type SearchOut = z.infer<typeof SearchTranscriptsOutput>;
 
+/** A page with a next one says the instants its spans meant: the next call passes them with the cursor. */
+function withPinned(out: SearchOut, pinned: SearchOut['pinned'] & object): SearchOut {
+  return out.cursor && Object.keys(pinned).length > 0 ? { ...out, pinned } : out;
+}
+
 /** Hits by conversation, conversations in the order of their best hit: a ranking interleaves them. */
 
 /** Each conversation named once, above its hits: a title (up to 500 characters) repeated on 25 hit lines was half the answer. */
@@ -172,7 +199,8 @@ function searchText(out: SearchOut): string {
     for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.speaker} · ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}`);
   }
   if (out.note) lines.unshift(out.note);
-  if (out.cursor) lines.push(`More results: call again with cursor "${out.cursor}".`);
+  const pinned = Object.entries(out.pinned ?? {}).map(([end, at]) => `${end} "${at}" and `);
+  if (out.cursor) lines.push(`More results: call again with ${pinned.join('')}cursor "${out.cursor}".`);
   return lines.join('\n');
 }
 
@@ -210,43 +238,38 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     {
       title: 'Search past agent conversations',
       description:
-        `Full-text search over every conversation Steward has captured from coding agents (${APPS}): ranked hits with the session id, a short snippet, role, kind and time. ` +
-        `Narrow with project_key, provider (which app wrote it: ${PROVIDER_CHOICES}), session_id, role, kind (tool_use finds commands, tool_result their output) and from/to dates; with filters and no query, it lists what they select, newest first. ` +
-        'A session_id or project_key Steward holds nothing under is a tool error, not an empty result. ' +
-        'Read a hit in context with get_session (session_id, part_id). Secrets in snippets are redacted; no filesystem path of Steward or of a transcript file is returned.',
+        `Full-text search over the conversations Steward has captured from coding agents (${APPS}; provider claude-desktop narrows to Claude Desktop alone): ranked hits with sessionId, partId, snippet, role, kind and time. ` +
+        'With filters and no query it lists what they select, newest first. A session_id or project_key Steward holds nothing under is an error, not an empty result. ' +
+        'Read a hit in context with get_session (session_id, part_id). Secrets are redacted.',
       inputSchema: SearchTranscriptsInput,
-      outputSchema: SearchTranscriptsOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (input) => {
-      const params = searchParams(input);
+    checkedAnswer('search_transcripts', SearchTranscriptsOutput, async (input) => {
+      const dates = searchDates(input);
+      const params = searchParams(input, dates.range);
       if (params.query.trim() === '' && !hasSearchFilter(params)) return { isError: true, content: [{ type: 'text' as const, text: NOTHING_TO_SEARCH }] };
       return withClient(async (client) => {
         const found = await client.call('Search.Query', params);
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
         if (unknown !== undefined) return { isError: true, content: [{ type: 'text' as const, text: unknown }] };
-        const out = searchOutput(found, redact);
+        const out = withPinned(searchOutput(found, redact), dates.pinned);
         return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
       });
-    },
+    }),
   );
   server.registerTool(
     'get_session',
     {
       title: 'Read a past agent conversation',
       description:
-        'The messages of one captured conversation in order, a page at a time: user and assistant turns, thinking, tool calls (with a one-line summary) and their results, each part’s text capped. ' +
-        `Every answer is bounded: its text, and its structured content as JSON, are each at most ${PAGE_CHARS.toLocaleString('en')} characters. A page over it holds fewer messages (its cursor continues right after the last one shown); a single message over it shows a run of its parts with their one-line summaries, and says how many parts are left out and the part_id to call again with to read from the first of them. ` +
-        'Each message says who it is from in `speaker`. Text the agent’s app wrote (slash-command echoes and output, hook output in the person’s name; a compaction summary, whichever agent wrote it) has `harness` set and `genuineUserTurn` false, its text kept; the person’s own words have `genuineUserTurn` true. ' +
-        'A conversation that started subagents (Task calls) lists them on every page: each one’s session_id, agent type and what it was asked; read one with get_session, and a subagent’s page names the conversation it belongs to. ' +
-        'Each message names the subagents started there (by one of its calls, or by none right after it; one whose start is unknown, after the last message). ' +
-        'Pass part_id (from search_transcripts) to open the page around a hit; use cursor/before from a result to page. Secrets are redacted; no filesystem path is returned.',
+        `The messages of one captured conversation in order, a page at a time (each answer at most ${PAGE_CHARS.toLocaleString('en')} characters; it says what it left out and how to read on): turns, thinking, tool calls with a one-line summary, and their results. ` +
+        "Each message has `speaker`; text the agent's app wrote in the person's name (command echoes, hook output, compaction summaries) has `harness` set and genuineUserTurn false. " +
+        'Subagents are listed by sessionId: read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, cursor or before from a result to page. Secrets are redacted.',
       inputSchema: GetSessionInput,
-      outputSchema: GetSessionOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (input) =>
+    checkedAnswer('get_session', GetSessionOutput, async (input) =>
       withClient(async (client) => {
         const ask = (limit: number) =>
           client.call('Sessions.Get', {
@@ -258,6 +281,6 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
           });
         const { page, text } = await readSessionPage(ask, input.limit ?? 20, input.part_id, redact);
         return { content: [{ type: 'text' as const, text }], structuredContent: page };
-      }),
+      })),
   );
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ConflictView, countOf, methods, RegistrationStatus, RepoId } from '../api/index.js';
+import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 
 const RegistrationFilter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/, 'expected a registration id (reg_…) or a legacy registration reference');
@@ -81,18 +82,12 @@ export function registerMaintenanceTools(server: McpServer, withClient: WithClie
     {
       title: 'Repository cache maintenance status',
       description:
-        'Read-only status of the repository caches (issues, pull requests, wiki, repository documents) that Steward keeps synced and indexed. ' +
-        'For each registration: registrationId, cache UUID, path fingerprint (a keyed hash; the cache path itself is never shown), canonical repository id, aliases, ' +
-        'legacy registration references, policy (sync lanes, collections, RAG), lifecycle state (ready, refreshing, indexing, backfilling, blocked, disabled, degraded), ' +
-        'typed degraded reasons and per-stage failures with their next retry, content generations, head/tail frontiers and recent jobs. ' +
-        'Also lists open cache identity conflicts with their public-safe candidate evidence. ' +
-        'Filter with `registration_id` or `repo` (OWNER/NAME); with no arguments it returns everything. ' +
-        'It changes nothing and accepts no filesystem path; a repository being enrolled does not mean its history is complete — check the frontiers.',
+        'Read-only status of the repository caches (issues, pull requests, wiki, documents) Steward keeps synced and indexed: per registration its registrationId, repository, policy, state (ready, refreshing, indexing, backfilling, blocked, disabled, degraded), failures with their next retry, and frontiers (enrolled does not mean its history is complete: check them); also open cache identity conflicts. ' +
+        'Filter with registration_id or repo; no arguments: everything. Changes nothing; a cache path is never shown, only a keyed fingerprint.',
       inputSchema: MaintenanceStatusInput,
-      outputSchema: MaintenanceStatusOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (filter) =>
+    checkedAnswer('maintenance_status', MaintenanceStatusOutput, async (filter) =>
       withClient(async (client) => {
         const listed = await client.call('Maintenance.List', {});
         // A degraded registry refuses Conflicts.List; its typed state is the whole answer then.
@@ -107,6 +102,6 @@ export function registerMaintenanceTools(server: McpServer, withClient: WithClie
           ],
           structuredContent: status,
         };
-      }),
+      })),
   );
 }

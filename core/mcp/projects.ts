@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ProjectSummary, StewardClient } from '../api/index.js';
 import { projectContaining, projectKeyOf } from '../projects/index.js';
 import { notesFolderOf } from '../sweeper/context/index.js';
+import { checkedAnswer } from './answers.js';
 
 export type WithClient = <T>(use: (client: StewardClient) => Promise<T>) => Promise<T>;
 
@@ -31,6 +32,11 @@ function answeringProject(projects: readonly ProjectSummary[], cwd: string, opti
   return { project: withNotes, asked: own && own.projectKey !== withNotes.projectKey ? own : null };
 }
 
+const ListProjectsOutput = z.object({
+  projects: z.array(z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), repoBacked: z.boolean(), lastActivityAt: z.number().nullable(), sessions: z.number() })),
+});
+const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
+
 /** `list_projects` and `project_overview`: the sweeper's notes as context for a new agent session. */
 export function registerProjectTools(server: McpServer, withClient: WithClient, options: ProjectToolOptions): void {
   server.registerTool(
@@ -39,29 +45,24 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
       title: 'List projects',
       description: 'Projects (working directories) Steward has seen in your agent transcripts, newest activity first.',
       inputSchema: {},
-      outputSchema: {
-        projects: z.array(
-          z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), repoBacked: z.boolean(), lastActivityAt: z.number().nullable(), sessions: z.number() }),
-        ),
-      },
     },
-    async () => {
+    checkedAnswer('list_projects', ListProjectsOutput, async () => {
       const { projects } = await withClient((client) => client.call('Projects.List', {}));
       const out = { projects: projects.map(({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions }) => ({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions })) };
-      const lines = out.projects.map((p) => `${p.name} (${p.projectKey}) — ${p.cwd}`);
+      // A project with no folder (a Gemini CLI chat whose folder is unknown) is named by its description: said once.
+      const lines = out.projects.map((p) => `${p.name} (${p.projectKey})${p.cwd === p.name ? '' : ` — ${p.cwd}`}`);
       return { content: text(lines.length > 0 ? lines.join('\n') : 'No projects yet.'), structuredContent: out };
-    },
+    }),
   );
   server.registerTool(
     'project_overview',
     {
       title: 'Project overview',
       description:
-        "The current OVERVIEW.md Steward keeps for the project containing `cwd`: the nearest folder at or above it that has Steward's notes (the same notes the session-start hook hands out), else the nearest project folder, which has none yet; a session started in / or the home folder itself answers for no folder. It says so when the notes are those of a project above `cwd`'s own. What the project is, its state, key decisions and next steps. Load it at the start of a session.",
+        "The OVERVIEW.md notes Steward keeps for the project containing `cwd`, the ones the session-start hook hands out (a project folder above it answers when its own has none, and says so): what the project is, its state, key decisions and next steps. Load it at the start of a session.",
       inputSchema: { cwd: z.string().min(1).describe('An absolute folder path, usually the current working directory') },
-      outputSchema: { projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() },
     },
-    async ({ cwd }) =>
+    checkedAnswer('project_overview', ProjectOverviewOutput, async ({ cwd }) =>
       withClient(async (client) => {
         const { projects } = await client.call('Projects.List', {});
         const { project, asked } = answeringProject(projects, cwd, options);
@@ -72,6 +73,6 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
         // The agent asked about its own project: it is told plainly whose notes these are instead.
         const whose = asked ? text(`Steward has no notes for ${asked.name} yet; these are the notes for ${got.name}, the project folder above it.`) : [];
         return { content: [...whose, ...text(got.overview ?? none)], structuredContent: out };
-      }),
+      })),
   );
 }

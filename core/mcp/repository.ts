@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, StewardError, type Result } from '../api/index.js';
+import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 
 const params = methods['Repository.Search'].params.shape;
@@ -37,17 +38,13 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
     {
       title: 'Search a repository',
       description:
-        "Searches the issues, pull requests, comments, wiki pages and documents of a repository whose cache Steward maintains, by words (BM25) and by meaning (embeddings), fused by rank. " +
-        'Each hit has its collection, number, title, a snippet, a score, its state and author, and a link to the forge. ' +
-        'When the index cannot serve search by meaning (e.g. new content not yet indexed), the result says so in `degraded` and ranks by words only. ' +
-        '`wordMatches` counts the hits that contain the words; 0 with hits means none does and these are only the closest in meaning (a hit on meaning alone must score well above chance, so an unrelated query returns few or none). ' +
-        'A name that several maintained repositories share (one OWNER/NAME on two hosts) is refused with `repository_ambiguous`, listing each as HOST/OWNER/NAME. ' +
-        'Read-only; it takes a repository name, never a filesystem path.',
+        'Searches the issues, pull requests, comments, wiki pages and documents of a repository whose cache Steward maintains, by words and by meaning. ' +
+        'Each hit: collection, number, title, snippet, score, state, author, link. `degraded` says it ranked by words only; `wordMatches` 0 with hits: none has the words, they are only close in meaning. ' +
+        'A name two hosts share is refused with repository_ambiguous, listing each HOST/OWNER/NAME. Read-only.',
       inputSchema: SearchRepositoryInput,
-      outputSchema: SearchRepositoryOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (input) =>
+    checkedAnswer('search_repository', SearchRepositoryOutput, async (input) =>
       withClient(async (client) => {
         const result = await client.call('Repository.Search', {
           repo: input.repo,
@@ -66,6 +63,6 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
         // An agent branches on the code and retries with one of the names the message lists.
         if (error instanceof StewardError && error.code === 'repository_ambiguous') return { isError: true, content: [{ type: 'text' as const, text: `${error.code}: ${error.message}` }] };
         throw error;
-      }),
+      })),
   );
 }

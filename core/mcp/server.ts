@@ -1,5 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable, Writable } from 'node:stream';
 import { toStewardError } from '../api/index.js';
 import { resolveHome, stewardVersion } from '../config/index.js';
 import { registerHistoryTools } from './history.js';
@@ -41,13 +43,33 @@ function agentSafe(reach: WithClient): WithClient {
   };
 }
 
+/** JSON-RPC's answers to a line that is not a request: no id can be read from it, so the id is null. */
+const PARSE_ERROR = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
+const INVALID_REQUEST = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
+
+/**
+ * The SDK's stdio transport hands a line it cannot read to `onerror` and drops it, so a client that sent
+ * a cut-off object waits forever. JSON-RPC answers it: a parse error (not JSON) or an invalid request
+ * (JSON, but no JSON-RPC message). Set before connect, which chains the protocol's own handler after it
+ * (a line can arrive as soon as the transport starts); the next line is read as usual.
+ */
+function answerUnreadableLines(transport: StdioServerTransport): void {
+  transport.onerror = (error) => {
+    const answer = error instanceof SyntaxError ? PARSE_ERROR : error.name === 'ZodError' ? INVALID_REQUEST : null;
+    // Typed as the SDK's messages, whose ids are never null: this answer is the one JSON-RPC gives an unknown id.
+    if (answer) void transport.send(answer as unknown as JSONRPCMessage);
+  };
+}
+
 /** Serves on stdio until the client closes the pipe. stdout is the protocol: nothing else writes there. */
-export async function serveStdio(server: McpServer): Promise<void> {
-  const transport = new StdioServerTransport();
+export async function serveStdio(server: McpServer, streams: { stdin?: Readable; stdout?: Writable } = {}): Promise<void> {
+  const stdin = streams.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(stdin, streams.stdout ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
+    stdin.once('end', () => resolve());
   });
+  answerUnreadableLines(transport);
   await server.connect(transport);
   await closed;
   await server.close();

@@ -16,6 +16,7 @@ import {
   type SetupPlan,
   type SetupRequest,
 } from '../api/index.js';
+import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 
 /** Answers a plan without an owner, read-only, or undefined when an owner runs (then the owner answers). */
@@ -126,15 +127,13 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
     {
       title: 'Plan repository cache maintenance',
       description:
-        'Read-only: what keeping a local cache of a repository (issues, pull requests, comments, wiki) synced and indexed would do, or what changing an existing registration would do. ' +
-        'Returns plan_id, status (ready, refreshing, indexing, backfilling, confirmation_required, blocked), the effects by class (inspect, local_config_write, local_service_change, large_download, provider_data_transfer, job_enqueue) each in a sentence and marked when only a person may confirm it, ' +
-        "the configuration hash, the embedding provider's data boundary (local_process, local_network, remote), a blocker with its remedy, and the exact CLI command a person would run. " +
-        'Name the repository (OWNER/NAME) or an existing registration_id; never a path. It changes nothing.',
+        'Read-only: what keeping a repository\'s cache (issues, pull requests, comments, wiki) synced and indexed would do, or changing an existing registration. ' +
+        "Returns plan_id, status, each effect (marked when only a person may confirm it), the embedding provider's data boundary, any blocker with its remedy, and the CLI command a person would run. " +
+        'Name the repository (OWNER/NAME) or a registration_id, never a path.',
       inputSchema: MaintenancePlanInput,
-      outputSchema: MaintenancePlanOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async (input) => {
+    checkedAnswer('maintenance_plan', MaintenancePlanOutput, async (input) => {
       try {
         // Read-only: with no owner running, the plan comes from what exists, never from stores opened (and created) here.
         const request = requestOf(input);
@@ -144,22 +143,19 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
       } catch (error) {
         return failed(error);
       }
-    },
+    }),
   );
   server.registerTool(
     'enable_cache_maintenance',
     {
       title: 'Enable repository cache maintenance',
       description:
-        'Applies a plan from maintenance_plan: pass the same repository and policy, write_mode "live", its plan_id and an idempotency key. ' +
-        'It enrolls the repository (or updates its registration in place) and starts its first sync; replaying the same key resumes it, reusing the key for another request is idempotency_conflict, and a plan that no longer matches is stale_plan (plan again). ' +
-        'It never installs a service, starts a provider or downloads a model: a plan with such effects answers status confirmation_required with the exact command a person runs (handoff), and waits for that person in Steward\'s panel. ' +
-        'The answer says whether enrollment completed and which initial jobs joined running work; it never claims the history is complete until every backfill reached its end.',
+        'Applies a plan from maintenance_plan (same repository and policy, write_mode "live", its plan_id, an idempotency key reused only to retry the same request): enrolls the repository and starts its first sync. ' +
+        'It never installs a service or downloads a model: such a plan answers confirmation_required with the command a person runs (handoff). A plan that no longer matches is stale_plan: plan again.',
       inputSchema: EnableMaintenanceInput,
-      outputSchema: EnableMaintenanceOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async (input) => {
+    checkedAnswer('enable_cache_maintenance', EnableMaintenanceOutput, async (input) => {
       try {
         const applied = await withClient((client) =>
           client.call('Maintenance.Apply', { ...requestOf(input), planId: input.plan_id, idempotencyKey: input.idempotency_key, confirmedBy: 'agent', detach: input.wait_for_first_pass !== true }),
@@ -177,6 +173,6 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
         }
         return failed(error);
       }
-    },
+    }),
   );
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, lastActiveAt, SWEEP_SKIP_WORDS, type StewardClient } from '../../api/index.js';
+import { countOf, lastActiveAt, projectChoiceLabels, SWEEP_SKIP_WORDS, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { projectKeyFor } from '../names.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
@@ -19,11 +19,14 @@ async function listProjects(io: CliIo, client: StewardClient, json: boolean): Pr
     return EXIT.ok;
   }
   if (result.projects.length === 0) io.stdout('No projects yet.\n');
+  // Two projects of one name (two folders called "payments") are told apart as the panel's lists do,
+  // by as much of each folder as differs; the key before it is what `--project` takes then.
+  const labels = projectChoiceLabels(result.projects);
   for (const p of result.projects) {
     const at = lastActiveAt(p);
     // `sessions` counts conversations (subagents apart), as `info` and the panel call them.
     const activity = p.sessions === 0 ? 'no conversations left' : `${countOf(p.sessions, 'conversation')}  ${at === null ? 'no activity recorded' : `last ${localTime(at)}`}`;
-    io.stdout(`${p.projectKey}  ${p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
+    io.stdout(`${p.projectKey}  ${labels.get(p.projectKey) ?? p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
     if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
     io.stdout(`    notes: ${p.notes.state} — ${p.notes.words}\n`);
   }

@@ -18,8 +18,10 @@ export function registerUnforget(program: Command, io: CliIo, run: Run): void {
         const result = await withClient(io, async (client) =>
           client.call('Forget.Lift', { kind: what.kind, id: what.kind === 'project' ? await forgottenProjectKeyFor(client, what.id) : what.id }),
         );
+        // A session is a conversation in every word the CLI prints; --session keeps the contract's name.
+        const noun = what.kind === 'session' ? 'conversation' : 'project';
         if (options.json) printJson(io, result);
-        else io.stdout(result.lifted ? `Lifted: the next \`steward backfill\` imports that ${what.kind} again.\n` : `Nothing was forgotten under that ${what.kind} id.\n`);
+        else io.stdout(result.lifted ? `Lifted: the next \`steward backfill\` imports that ${noun} again.\n` : `Nothing was forgotten under that ${noun} id.\n`);
         return EXIT.ok;
       }, options.json),
     );

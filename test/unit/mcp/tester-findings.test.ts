@@ -1,0 +1,118 @@
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import type { ProjectSummary, StewardClient } from '../../../core/api/index.js';
+import { createMcpServer, serveStdio } from '../../../core/mcp/index.js';
+import { z } from 'zod';
+import { checkedAnswer } from '../../../core/mcp/answers.js';
+import type { WithClient } from '../../../core/mcp/projects.js';
+
+/** An MCP client of a server whose owner answers `answer(method, params)`. */
+async function serverAnswering(answer: (method: string, params: unknown) => unknown): Promise<Client> {
+  const owner = { call: (method: string, params: unknown) => Promise.resolve(answer(method, params)) } as unknown as StewardClient;
+  const reach: WithClient = (use) => use(owner);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(reach, { home: '/home/ada', stewardHome: '/home/ada/.steward' }).connect(serverSide);
+  const client = new Client({ name: 'findings-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+
+describe('tools/list', () => {
+  it('stays small: every tool under 3.5 KB, the whole list under 15 KB (35 KB before), each argument still typed and described', async () => {
+    const client = await serverAnswering(() => ({}));
+    try {
+      const { tools } = await client.listTools();
+      const sizes = Object.fromEntries(tools.map((t) => [t.name, JSON.stringify(t).length]));
+      for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThan(3_500);
+      expect(JSON.stringify({ tools }).length).toBeLessThan(15_000);
+      const search = tools.find((t) => t.name === 'search_transcripts')!;
+      const properties = search.inputSchema.properties as Record<string, { type?: string; description?: string }>;
+      expect(properties.from?.type).toBe('string');
+      expect(properties.from?.description).toMatch(/7d/);
+      expect(tools.find((t) => t.name === 'get_session')!.inputSchema.required).toEqual(['session_id']);
+      for (const t of tools) expect(t.description, t.name).toBeTruthy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('still refuses an answer off its declared shape, though the shape is not listed', async () => {
+    const leaky = checkedAnswer('leaky', z.strictObject({ name: z.string() }), (extra: Record<string, unknown>) => Promise.resolve({ content: [], structuredContent: { name: 'x', ...extra } }));
+    await expect(leaky({})).resolves.toMatchObject({ structuredContent: { name: 'x' } });
+    await expect(leaky({ path: '/home/ada/.steward' })).rejects.toThrow(/Output validation error: Invalid structured content for tool leaky/);
+  });
+});
+
+describe('search_transcripts dates', () => {
+  it('takes a span back from now (7d, 12h), as the CLI does', async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    const client = await serverAnswering((method, params) => {
+      if (method !== 'Search.Query') return {};
+      asked.push(params as Record<string, unknown>);
+      const hit = { sessionId: 's1', partId: 'p1', projectKey: null, provider: 'claude', ts: 0, role: 'user', kind: 'text', genuineUserTurn: true, toolName: null, snippet: 'apple' };
+      return asked.length === 1 ? { hits: [], sessions: [] } : { hits: [hit], sessions: [], cursor: 'next' };
+    });
+    try {
+      const before = Date.now();
+      const result = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: '7d', to: '12h' } });
+      expect(result.isError, text(result)).toBeFalsy();
+      const from = asked[0]!.from as number;
+      const to = asked[0]!.to as number;
+      expect(Math.abs(from - (before - 7 * 86_400_000))).toBeLessThan(60_000);
+      expect(Math.abs(to - (before - 12 * 3_600_000))).toBeLessThan(60_000);
+      // A span names a later instant on the next call: the next page is asked for with the instant it meant.
+      const paged = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: '7d', to: '2026-11-29' } });
+      expect(text(paged)).toContain(`More results: call again with from "${new Date(asked[1]!.from as number).toISOString()}" and cursor "next"`);
+      expect(paged.structuredContent).toMatchObject({ cursor: 'next', pinned: { from: new Date(asked[1]!.from as number).toISOString() } });
+      const refused = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: 'last week' } });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/7d/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('list_projects', () => {
+  it('says a Gemini project whose folder is unknown once, not as its name and again as its folder', async () => {
+    const label = 'Gemini CLI project 1a2b3c4d (folder unknown)';
+    const projects = [
+      { projectKey: 'p_1a2b3c4d00000000', name: label, cwd: label, repoBacked: false, lastActivityAt: null, sessions: 1 },
+      { projectKey: 'p_00000000aaaaaaaa', name: 'app', cwd: '/work/app', repoBacked: false, lastActivityAt: null, sessions: 1 },
+    ] as unknown as ProjectSummary[];
+    const client = await serverAnswering(() => ({ projects }));
+    try {
+      const lines = text(await client.callTool({ name: 'list_projects', arguments: {} })).split('\n');
+      expect(lines).toEqual([`${label} (p_1a2b3c4d00000000)`, 'app (p_00000000aaaaaaaa) — /work/app']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('MCP over stdio', () => {
+  it('answers a line that is not JSON with a parse error, and still answers the calls after it', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const served = serveStdio(createMcpServer(() => Promise.reject(new Error('unused')), { home: '/home/ada' }), { stdin, stdout });
+    const lines = async (n: number) => {
+      for (let i = 0; i < 100 && out.split('\n').filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    stdin.write('this is not json\n');
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"initia\n');
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } })}\n`);
+    const got = await lines(3);
+    stdin.end();
+    await served;
+    const parseError = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
+    expect(got.slice(0, 2)).toEqual([parseError, parseError]);
+    expect(got[2]).toMatchObject({ jsonrpc: '2.0', id: 2, result: { serverInfo: { name: 'steward' } } });
+  });
+});
