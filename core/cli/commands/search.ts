@@ -20,6 +20,8 @@ interface SearchOptions {
   json?: boolean;
 }
 
+const NOBODY_INDEXES = 'No Steward is running to finish indexing it: `steward sweep` does it now (saying how far it has come), or start Steward (`steward serve`) to do it in the background.\n';
+
 /** Hits grouped by conversation, each group headed by its title (or first request) and id; `pinned`: the dates the next page repeats. */
 export function formatSearch(result: Result<'Search.Query'>, pinned: readonly string[] = []): string {
   const lines: string[] = [];
@@ -146,7 +148,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           redact: true,
         };
         if (params.query.trim() === '' && !hasSearchFilter(params) && options.project === undefined) throw new UsageError(NOTHING_TO_SEARCH);
-        const result = await withClient(io, async (client) => {
+        const result = await withClient(io, async (client, via) => {
           const projectKey = options.project !== undefined ? await projectKeyFor(client, options.project) : undefined;
           const found = await client.call('Search.Query', { ...params, ...(projectKey !== undefined ? { projectKey } : {}) });
           // "No matches." would be untrue of a conversation or project that is not there: say so, as
@@ -154,6 +156,8 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           if (found.hits.length === 0 && params.sessionId !== undefined) await client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 }).catch(wholeSessionId);
           // A name was resolved among the stored projects already; a key was passed on unchecked.
           if (found.hits.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
+          // With no Steward running, nothing walks the index meanwhile: asking again would say the same.
+          if (found.indexing && via === 'in-process') io.stderr(NOBODY_INDEXES);
           return found;
         });
         if (options.json) printJson(io, pageJson(result, dates.pinned));
