@@ -12,10 +12,14 @@ export const REDACTED = '[REDACTED]';
 export interface SecretShape {
   /** A stable name for tests and counts; never shown with the match. */
   id: string;
-  /** A global pattern matching only the secret part (look-behinds keep the label visible). */
+  /**
+   * A global pattern matching only the secret part (look-behinds keep the label visible), or the label
+   * and then the secret as a group named `value` that ends the match: a look-behind is tried at every
+   * character, while a pattern that starts with its label's words is tried only where they stand.
+   */
   pattern: RegExp;
-  /** A second look at a match the pattern alone cannot judge (a code expression, a type name). */
-  accept?: (match: string) => boolean;
+  /** A second look at a match the pattern alone cannot judge (a code expression, a type name), with the pattern's named groups. */
+  accept?: (match: string, groups?: Record<string, string | undefined>) => boolean;
   /**
    * Words in lower case the pattern cannot match without (any one of them, in any case): a text holding
    * none is not searched. Most texts hold no secret, and ninety patterns with look-behinds cost most of
@@ -266,6 +270,12 @@ const ASSIGN = String.raw`\\?["']?\s*(?:=|:=|:|=>)\s*\\?`;
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
 const AWS_KEY_ID_STARTS = ['akia', 'asia', 'abia', 'acca', 'a3t'];
+/**
+ * What an assigned value follows (the end of ASSIGN or a quote), looked at first: the name's long
+ * look-behind then runs only there, which takes a quarter off the assignment shapes' time and pays for
+ * the prose shapes below.
+ */
+const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\])`;
 /** A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value. */
 const BARE_END = String.raw`\s"'\`,;)}\\`;
 const ASSIGNED_VALUE = String.raw`(?:(?<=["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
@@ -274,6 +284,47 @@ const ASSIGNED_VALUE = String.raw`(?:(?<=["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?
 const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]?key|secret(?:[_.-]?key)?|token|auth[_.-]?key|credential|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|license[_.-]?key|app[_.-]?key|client[_.-]?key|consumer[_.-]?key|webhook[_.-]?secret|access[_.-]?id|session[_.-]?key|dsn|[A-Z0-9]_KEY|[a-z0-9]_key)`;
 /** Token-ish names that are not credentials: counts of model tokens, page cursors, CSRF tokens, tokenizers. */
 const NOT_A_TOKEN = /(?:max|min|input|output|total|num|prompt|completion|cache|cached|reasoning|next|page|continuation|csrf|xsrf|sync|cancel|cancellation|refresh_interval|lexer)[_.-]?tokens?$|tokeni[sz]e|tokens?[_.-]?(?:in|out|count|used|limit|budget|usage|url|uri|endpoint|type|file|path|env|var|name|id|ttl|expir\w*)$|(?:cache|sort|partition|primary|foreign|public|query|route|storage|idempotency|row|map|hot|lookup|dedupe|group|unique|composite|object|bucket|index|hash|i18n|translation|react|list|item|dict|table|column|field)[_.-]?key$|secret[_.-]?(?:name|ref|arn|id|path|file|env|var|version|manager|store|provider)$/i;
+
+/** Words after "password is" that say something about it rather than give it ("is stored", "is wrong"). */
+const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less)`;
+/** Credential names as prose says them (`API key`, `deploy token`, `client secret`); a bare `key` is too often a map's or a keyboard's. */
+const PROSE_CREDENTIAL = String.raw`(?:secrets?|tokens?|credentials?|(?:api|access|secret|private|auth|signing|encryption|master|license|client|app|ssh|deploy)[ _-]?keys?)`;
+const PROSE_WORD = new RegExp(String.raw`^${NOT_A_PROSE_VALUE}$`, 'i');
+
+/** A password's names in prose; a quoted password may be any word, a quoted token must look like one. */
+const PROSE_PASSWORD = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pins?)`;
+
+/**
+ * The quoted value after "<name> is" / "was" / "will be" (`the passphrase is "correct horse …"`), without
+ * its quotes; each quote closes only on its own kind, so an apostrophe inside `"it's …"` ends nothing.
+ * A password's name is captured (`pw`, `pwc`), so one search serves passwords and tokens.
+ */
+function quotedAfter(): string {
+  const prefix = (group: string) => String.raw`${NAME_START}(?:(?<${group}>${PROSE_PASSWORD})|${PROSE_CREDENTIAL})\s+(?:is|was|will be)\s*:?\s+`;
+  // The quote is looked for first: the name's look-behind then runs only after a quote (half the time).
+  return String.raw`(?<=["'\`“‘])(?:(?<=${prefix('pw')}\\?(["'\`]))(?:(?!\2)[^\n\\]){1,99}(?=\\?\2)|(?<=${prefix('pwc')}[“‘])[^”’\n]{1,99}(?=[”’]))`;
+}
+
+/** A quoted value after a password's name is one unless it is a word about it; after a token's, only a phrase or a machine-made run. */
+function isQuotedCredential(value: string, groups?: Record<string, string | undefined>): boolean {
+  if (!isLiteralValue(value)) return false;
+  if (groups?.pw !== undefined || groups?.pwc !== undefined) return !PROSE_WORD.test(value.trim());
+  // "the token is `waiting`" names a state, not a token.
+  return /\S\s+\S/.test(value) || looksMachineMade(value);
+}
+
+/**
+ * A value that looks made by a machine rather than written: long hex, or a long run mixing letters and
+ * digits that is no path, address, version, date or file name ("the token is valid" is prose).
+ */
+function looksMachineMade(raw: string): boolean {
+  const value = strip(raw);
+  if (/^[0-9a-f]{32,}$/i.test(value)) return true;
+  if (/^(?:[~.]?\/|v?\d+\.\d+)|\/\/|\.[a-z]{1,4}$/i.test(value)) return false;
+  const digits = value.replace(/\D/g, '').length;
+  const letters = value.replace(/[^A-Za-z]/g, '').length;
+  return value.length >= 16 && digits >= 2 && letters >= 4 && isTokenLike(value);
+}
 
 export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'pem-private-key', pattern: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g, needs: ['-----begin'] },
@@ -303,21 +354,43 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
-    pattern: new RegExp(String.raw`(?<=${NAME_START}${PASSWORD_NAME}${ASSIGN}["'\`]?)${ASSIGNED_VALUE}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}${PASSWORD_NAME}${ASSIGN}["'\`]?)${ASSIGNED_VALUE}`, 'gi'),
     accept: isLiteralValue,
     needs: ['pass', 'pwd'],
   },
+  // Before the bare prose shape: a quoted phrase is hidden whole, and what then remains is [REDACTED].
+  {
+    id: 'quoted-credential-in-prose',
+    pattern: new RegExp(quotedAfter(), 'gi'),
+    accept: isQuotedCredential,
+    needs: ['pass', 'pwd', 'pin', 'secret', 'token', 'key', 'credential'],
+  },
   {
     id: 'password-in-prose',
-    pattern:
-      /(?<=\b(?:password|passphrase|passcode|pwd|pw|pin)\s+(?:is|was|will be)\s*:?\s+\\?["'“‘]?)(?!(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less)\b)[^\s"'”’,;!?]+(?<![.])/gi,
+    // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`.
+    pattern: new RegExp(String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pw|pin)\s+(?:is|was|will be)\s*:?\s+\\?["'“‘]?(?!${NOT_A_PROSE_VALUE}\b)(?<value>[^\s"'”’]*[^\s"'”’.,;:])`, 'gi'),
     accept: isLiteralValue,
     needs: ['pass', 'pw', 'pin'],
+  },
+  {
+    id: 'password-named-bare',
+    // `passwd hunter2Secret!`: no verb or sign between, so only a value with letters and digits counts.
+    pattern: /(?<![A-Za-z0-9_.-])(?:password|passphrase|passwd)\s+(?<value>[^\s"'`“”‘’<>]{7,}[^\s"'`“”‘’<>.,;:])/gi,
+    accept: (m) => isTokenLike(m) && /\d/.test(m) && /[A-Za-z]/.test(m),
+    needs: ['pass'],
+  },
+  {
+    id: 'credential-in-prose',
+    // `API key: 9f8e…`, `the token is abcdef01…`: only a value that looks made by a machine counts.
+    // `\b`, not NAME_START, before the name: a look-behind first costs 1.7x (`max_tokens` has no `\b`; `x-auth-token:` is one).
+    pattern: new RegExp(String.raw`\b${PROSE_CREDENTIAL}(?:\s*(?::=|=>|[:=])\s*|\s+(?:is|was|are|were|will be)\s*:?\s+)\\?["'\`“‘]?(?<value>[A-Za-z0-9_+/=~.-]{15,}[A-Za-z0-9_+/=~-])`, 'gi'),
+    accept: looksMachineMade,
+    needs: ['secret', 'token', 'key', 'credential'],
   },
   ...PREFIXED.map(([id, body, needs]) => prefixed(id, body, needs)),
   {
     id: 'secret-assignment',
-    pattern: new RegExp(String.raw`(?<=${NAME_START}(${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
     accept: (m) => isTokenLike(m),
     needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw'],
   },
@@ -341,11 +414,14 @@ function applyShape(text: string, shape: SecretShape, lower?: string): string {
   if (needs && lower !== undefined && !needs.some((word) => lower.includes(word))) return text;
   pattern.lastIndex = 0;
   return text.replace(pattern, (match: string, ...rest: unknown[]) => {
-    if (accept && !accept(match)) return match;
+    const last = rest.at(-1);
+    const groups = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
+    const value = groups?.value;
+    if (accept && !accept(value ?? match, groups)) return match;
     // The assignment shapes capture the name: a model-token counter (`max_tokens=4096`) is no secret.
     const name = typeof rest[0] === 'string' ? rest[0] : null;
     if (name !== null && shape.id === 'secret-assignment' && NOT_A_TOKEN.test(name)) return match;
-    return REDACTED;
+    return value === undefined ? REDACTED : `${match.slice(0, match.length - value.length)}${REDACTED}`;
   });
 }
 

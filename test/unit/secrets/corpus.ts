@@ -324,6 +324,15 @@ export function secretKinds(): SecretKind[] {
     contextual('curl bearer', (v) => `curl -H "Authorization: Bearer ${v}" https://api.example.net`, rand(URLSAFE, 48)),
     // Key files.
     { kind: 'putty private key', ...((body) => ({ snippet: `PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: ana\nPublic-Lines: 2\n${rand(B64, 64)}\n${rand(B64, 40)}\nPrivate-Lines: 2\n${body}`, secrets: body.split('\n') }))(`${rand(B64, 64)}\n${rand(B64, 48)}`) },
+    // Credentials named in prose, added last so the values generated above stay as they were.
+    contextual('password in prose with symbols', (v) => `my password is ${v}! ok`, `${password()}!${password()}`),
+    contextual('passwd is', (v) => `his passwd is ${v}, he said`, password()),
+    contextual('api key colon', (v) => `API key: ${v}`, hex(32)),
+    contextual('token is', (v) => `the token is ${v}`, hex(40)),
+    contextual('secret was', (v) => `the client secret was ${v} before the rotation`, an(24)),
+    contextual('passwd bare', (v) => `passwd ${v}`, password()),
+    contextual('passphrase quoted', (v) => `the passphrase is "${v}"`, `${rand('abcdefghijklmnopqrstuvwxyz', 7)} ${rand('abcdefghijklmnopqrstuvwxyz', 5)} ${rand('abcdefghijklmnopqrstuvwxyz', 8)}`),
+    contextual('shared secret quoted', (v) => `the shared secret is '${v}' for both sides`, `${rand('abcdefghijklmnopqrstuvwxyz', 6)} ${rand('abcdefghijklmnopqrstuvwxyz', 9)} ${rand('abcdefghijklmnopqrstuvwxyz', 5)}`),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;

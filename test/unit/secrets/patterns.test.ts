@@ -68,6 +68,46 @@ describe('the secret shape table', () => {
     for (const [text, secret] of cases) expect(redactSecrets(text), text).not.toContain(secret);
   });
 
+  it('hides the whole of a password or credential named in prose, and only its value (a tester\'s findings)', () => {
+    const cases: Array<[string, string]> = [
+      ['my password is P@ss!word#1 ok', `my password is ${REDACTED} ok`],
+      ['password is hunter2Secret!', `password is ${REDACTED}`],
+      ['the password was Tr0ub4dor&3.', `the password was ${REDACTED}.`],
+      ['Her passwd is x7;y8?z9, she said', `Her passwd is ${REDACTED}, she said`],
+      ['API key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0', `API key: ${REDACTED}`],
+      ['token is abcdef0123456789abcdef0123456789abcdef01', `token is ${REDACTED}`],
+      ['the deploy token was Zq7Lm2Xw9KZq7Lm2Xw9K, rotated since', `the deploy token was ${REDACTED}, rotated since`],
+      ['secret = 0a1b2c3d4e5f60718293a4b5c6d7e8f9', `secret = ${REDACTED}`],
+      ['passwd hunter2Secret!', `passwd ${REDACTED}`],
+      ['the passphrase is "correct horse battery staple"', `the passphrase is "${REDACTED}"`],
+      ['the API key is “sk live in the vault 42”.', `the API key is “${REDACTED}”.`],
+      ["my password is 'it is open sesame'", `my password is '${REDACTED}'`],
+    ];
+    for (const [text, expected] of cases) expect(redactSecrets(text), text).toBe(expected);
+  });
+
+  it('leaves prose about a credential alone when no value follows', () => {
+    const prose = [
+      'the token is valid',
+      'password is wrong',
+      'API key: see the docs',
+      'The API key is stored in the keychain until the session ends.',
+      'the token is expired; run login again',
+      'secret: true',
+      'Set the passphrase = required in the dialog.',
+      'The password hunter prowled the forum.',
+      'token: string;',
+      'The secret word in the game is "lighthouse".',
+      'Import the key 3AA5C34371567BD2 from the keyserver.',
+      'the session key is derived per connection',
+      'the passwd file lists local users',
+      'the token is "valid" only for an hour',
+      'no session token is `zsnone`; a missing token is `waiting`.',
+      'the password is "required" on this form',
+    ];
+    for (const text of prose) expect(redactSecrets(text), text).toBe(text);
+  });
+
   it('redacts before cutting: a log value cut at 500 characters never keeps the head of a secret', () => {
     const secret = `github_pat_11ABCDEFG0${'y'.repeat(70)}`;
     const value = `${'x'.repeat(480)} ${secret}`;
