@@ -112,7 +112,24 @@ function harnessSummary(text: string, command: string | null): string {
   }
   // The first line is all a fold shows: a long text (a compaction summary) is not scanned whole.
   const head = text.slice(0, 2_000);
-  return firstLine(head.replace(TAG, ' '), 120) || firstLine(head, 120);
+  return taskNotice(head) ?? (firstLine(head.replace(TAG, ' '), 120) || firstLine(head, 120));
+}
+
+/** An element's text in a harness notice (`<status>completed</status>`), or null. */
+function element(text: string, name: string): string | null {
+  return new RegExp(String.raw`<${name}>([\s\S]*?)</${name}>`).exec(text)?.[1]?.trim() || null;
+}
+
+/**
+ * A background task's notice (`<task-notification>`, queued while the agent was busy): what finished
+ * and how, not its id, which is all its first line held. "Background task completed: npm test passed".
+ */
+function taskNotice(head: string): string | null {
+  if (!/^\s*<task-notification>/.test(head)) return null;
+  const status = element(head, 'status');
+  const said = element(head, 'summary');
+  const lead = `Background task${status ? ` ${status.replace(/_/g, ' ')}` : ''}`;
+  return firstLine(said ? `${lead}: ${said}` : lead, 120);
 }
 
 /** One stored part as a reader sees it, with the one line a folded view shows. */
