@@ -118,6 +118,12 @@ export class UsageError extends Error {}
 /** Runs a verb's action and turns its outcome (or its error) into the exit code; `json` shapes errors. */
 export type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
 
+/** A title or a first request on one line of a list: control characters as spaces, at most 100 characters. */
+export function oneLine(text: string): string {
+  const flat = [...text].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('').replace(/ +/g, ' ').trim();
+  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+}
+
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }

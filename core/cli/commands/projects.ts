@@ -2,14 +2,9 @@ import type { Command } from 'commander';
 import { countOf, lastActiveAt, projectChoiceLabels, SWEEP_SKIP_WORDS, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { projectKeyFor } from '../names.js';
-import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, oneLine, printJson, type CliIo, type Run } from '../output.js';
 
 /** A session name on one terminal line: no newlines or control characters, bounded. */
-function oneLine(text: string): string {
-  const flat = [...text].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('').replace(/ +/g, ' ').trim();
-  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
-}
-
 async function listProjects(io: CliIo, client: StewardClient, json: boolean): Promise<number> {
   // The latest conversation's name is read over a shoulder too: a secret in it shows as [REDACTED].
   // Each row says where its notes stand, judged in the owner by the sweeper's own gate: one call in all.

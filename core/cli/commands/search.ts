@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { countOf, groupBySession, indexingNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { mustBeStoredProject, projectKeyFor, wholeSessionId } from '../names.js';
-import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
   project?: string;
@@ -36,7 +36,7 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
     const s = sessions.get(hit.sessionId);
     if (hit.sessionId !== current) {
       current = hit.sessionId;
-      const label = s?.title ?? s?.firstRequest ?? '(untitled)';
+      const label = oneLine(s?.title ?? s?.firstRequest ?? '(untitled)');
       lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${s?.app ?? hit.provider} · ${hit.sessionId}`);
     }
     // Who wrote it and what it is, as the panel's hits say it (a tool call with its one line: the command, the file).

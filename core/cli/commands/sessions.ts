@@ -3,7 +3,7 @@ import { countOf, foldLine, harnessLine, joinedContext, messageSpeaker, partFold
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
 import { forgottenOrWhole, projectKeyFor } from '../names.js';
-import { choiceOption, dateOptions, EXIT, localTime, moreHint, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
@@ -33,7 +33,7 @@ export function formatSessionList(result: Result<'Sessions.List'>, pinned: reado
   // "Yet" would say nothing is captured when a filter, or the last page, left nothing to show.
   if (result.sessions.length === 0) return filtered ? 'No conversations match.\n' : 'No conversations yet.\n';
   const lines = result.sessions.map((s) => {
-    const label = s.title ?? s.firstRequest ?? '(untitled)';
+    const label = oneLine(s.title ?? s.firstRequest ?? '(untitled)');
     const extra = [s.toolCalls > 0 ? countOf(s.toolCalls, 'tool call') : '', s.subagents > 0 ? `${s.subagents} subagent${s.subagents === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
     return `${s.sessionId}  ${localTime(s.lastAt)}  ${countOf(s.messages, 'message')}${extra ? `, ${extra}` : ''}  ${s.projectName ?? '—'}  ${label}`;
   });
