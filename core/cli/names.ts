@@ -10,7 +10,7 @@ export function oneProject(option: string, text: string, projects: readonly Name
   const keys = projectsNamed(text, projects);
   if (keys.length === 1) return keys[0]!;
   if (keys.length === 0) throw new StewardError('not_found', `${option}: no project is called ${JSON.stringify(text)}; ${where} lists each project's name and key`);
-  throw new UsageError(`${option}: ${keys.length} projects are called ${JSON.stringify(text)} (${keys.join(', ')}); give one of those keys (\`steward projects --json\` shows each one's folder)`);
+  throw new UsageError(`${option}: ${keys.length} projects are called ${JSON.stringify(text)} (${keys.join(', ')}); give one of those keys (\`steward projects\` lists each with its folder)`);
 }
 
 /**
