@@ -93,6 +93,8 @@ const RETRY_MS = 25;
  * wrote 2.88 GB; every second, 2.57 GB and 0.89× the time (four alternated runs each).
  */
 const INTERVAL_MS = 1_000;
+/** How long after asking to empty the WAL an owner is taken to still want it (DiskScrub tries every 50 ms). */
+const QUIET_MS = 250;
 
 /**
  * Checkpoints every frame and empties the WAL file on this thread, giving up at once (false) rather
@@ -141,6 +143,8 @@ export class Checkpointer implements DiskGate {
   readonly #logger: Logger | undefined;
   /** Owners waiting in `settle` or `truncate`, answered in order (the worker handles messages one at a time). */
   #settling: Array<(complete: boolean) => void> = [];
+  /** Until when work that holds a transaction across turns should leave none open (see `wantsQuiet`). */
+  #quietUntil = 0;
 
   constructor(db: Db, intervalMs = INTERVAL_MS, logger?: Logger) {
     this.#db = db;
@@ -241,12 +245,27 @@ export class Checkpointer implements DiskGate {
    * snapshot still needs frames (the caller tries again). Without a worker, this thread does it.
    */
   truncate(): Promise<boolean> {
+    this.#quietUntil = performance.now() + QUIET_MS;
     const worker = this.#worker;
-    if (!worker) return Promise.resolve(this.#truncateHere());
-    return new Promise((resolve) => {
-      this.#settling.push(resolve);
-      worker.postMessage('truncate');
+    const emptied = worker
+      ? new Promise<boolean>((resolve) => {
+          this.#settling.push(resolve);
+          worker.postMessage('truncate');
+        })
+      : Promise.resolve(this.#truncateHere());
+    return emptied.then((done) => {
+      if (done) this.#quietUntil = 0;
+      return done;
     });
+  }
+
+  /**
+   * Whether an owner is emptying the WAL (truncate, tried again until it is): it needs a moment with
+   * no transaction open on this connection, and the index walk's windows stay open across turns
+   * (PieceWindow). Such work commits and opens none while this holds.
+   */
+  wantsQuiet(): boolean {
+    return performance.now() < this.#quietUntil;
   }
 
   #truncateHere(): boolean {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inTransaction, type Db } from '../store/index.js';
 import { cjkAppendix, hasCjk } from './cjk.js';
-import { PieceSize } from './pace.js';
+import { PieceSize, PieceWindow } from './pace.js';
 
 /**
  * The full-text index over parts (search_fts, migration 3) and everything that keeps it exact: the
@@ -529,6 +529,11 @@ export class SearchIndex {
   /** The fold is over (done or stopped): merge pieces merge again. */
   endFold(): void {
     folding.delete(this.#db);
+  }
+
+  /** Transactions the index's background walks share between their pieces (see PieceWindow). */
+  pieceWindow(): PieceWindow {
+    return new PieceWindow(this.#db);
   }
 
   /** Leaf pages of the index's segments (FTS5's structure record), or undefined when it cannot be read. */

@@ -13,7 +13,7 @@ export interface IndexBackfillOptions {
   index: SearchIndex;
   /**
    * Checkpoints the WAL off the owner's thread while the walk writes (capture's, shared per
-   * connection), and keeps each piece's commit off a checkpoint's fsync.
+   * connection), and keeps each commit of the walk's off a checkpoint's fsync.
    */
   checkpointer?: PieceGate;
   logger: Logger;
@@ -32,9 +32,15 @@ export class IndexBackfill {
   #abort: AbortController | undefined;
   #running: Promise<void> = Promise.resolve();
   #stopped = false;
+  /**
+   * The walks' pieces share transactions that commit a few times a second: a commit per piece wrote
+   * the WAL twice as much, and waited on the disk gate before each piece.
+   */
+  readonly #window: ReturnType<SearchIndex['pieceWindow']>;
 
   constructor(options: IndexBackfillOptions) {
     this.#o = options;
+    this.#window = options.index.pieceWindow();
   }
 
   /**
@@ -73,7 +79,7 @@ export class IndexBackfill {
     // Parts of sessions that moved project, too many to re-tag in the move's transaction (or left from before moves re-tagged).
     if (!signal.aborted && index.retagPending()) await this.#retag(signal);
     // What the pieces left to merge (and what live ticks, forgetting and retention added), a piece at a time.
-    if (!signal.aborted && !index.progress().deferred) await inPieces({ limits: { maxRows: 1 }, gate, signal }, () => index.mergePiece());
+    if (!signal.aborted && !index.progress().deferred) await inPieces({ limits: { maxRows: 1 }, gate, signal, window: this.#window }, () => index.mergePiece());
   }
 
   async #retag(signal: AbortSignal): Promise<void> {
@@ -82,7 +88,7 @@ export class IndexBackfill {
     // many pieces in a row, and a piece with its merge held the loop up to 100 ms (45 ms for each).
     const started = performance.now();
     const report = this.#reporter();
-    await inPieces({ limits: { maxRows: MAX_RETAG_ROWS }, gate, signal, tidy: () => index.mergePiece() }, (rows) => {
+    await inPieces({ limits: { maxRows: MAX_RETAG_ROWS }, gate, signal, window: this.#window, tidy: () => index.mergePiece() }, (rows) => {
       const more = index.retagStep(rows);
       // Read only when it is told: the figure is the walk's kept state, a few lookups by key.
       report(!more, () => index.retagProgress());
@@ -109,7 +115,7 @@ export class IndexBackfill {
   async #index(signal: AbortSignal): Promise<void> {
     const started = performance.now();
     const report = this.#reporter();
-    await inPieces({ limits: { maxRows: MAX_ROWS }, gate: this.#o.checkpointer, signal }, (rows) => {
+    await inPieces({ limits: { maxRows: MAX_ROWS }, gate: this.#o.checkpointer, signal, window: this.#window }, (rows) => {
       const progress = this.#o.index.backfillStep(rows);
       report(progress.complete, () => progress);
       if (progress.complete) this.#o.logger.info('search index backfill complete', { durationMs: Math.round(performance.now() - started) });

@@ -10,7 +10,8 @@ import { IndexBackfill } from '../../../core/history/indexer.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { writeHistoryFixture } from '../../support/history.js';
-import { openDatabase, type Db } from '../../../core/store/index.js';
+import { inTransaction, openDatabase, type Db } from '../../../core/store/index.js';
+import { CommitWindow } from '../../../core/gateway/commit-window.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -246,33 +247,177 @@ describe('merging the index in pieces of its own', () => {
   });
 });
 
+/** A second connection to the store: it sees only what the walk's connection has committed. */
+function committedView(dir: string): { count: (sql: string) => number; close: () => void } {
+  const reader = openDatabase(join(dir, 'gateway.db'), { label: 'gateway', migrations: GATEWAY_MIGRATIONS, readonly: true });
+  return { count: (sql) => count(reader, sql), close: () => reader.close() };
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A walk over `index` whose pieces call `onPiece` first, with a stub of the checkpoint thread's gate. */
+function watchedWalk(index: SearchIndex, onPiece: (rows: number) => void = () => undefined) {
+  const sizes: number[] = [];
+  const watched = {
+    progress: () => index.progress(),
+    retagPending: () => index.retagPending(),
+    pieceWindow: () => index.pieceWindow(),
+    backfillStep: (rows: number) => (sizes.push(rows), onPiece(rows), index.backfillStep(rows)),
+    mergePiece: () => index.mergePiece(),
+  } as unknown as SearchIndex;
+  const gate = { held: false, quiet: false, start: 0, enter: 0, leave: 0 };
+  const checkpointer = {
+    start: () => void (gate.start += 1),
+    enter: () => ((gate.enter += 1), !gate.held),
+    leave: () => void (gate.leave += 1),
+    wantsQuiet: () => gate.quiet,
+  };
+  const walk = new IndexBackfill({ index: watched, checkpointer, logger: createMemoryLogger(), onProgress: () => undefined });
+  return { walk, sizes, gate };
+}
+
 describe('the index walk beside WAL checkpoints', () => {
-  it('starts the checkpoint thread, writes nothing while a checkpoint holds the disk, and grows each piece by at most 15%', async () => {
-    const { db, index } = openOldStore();
-    const sizes: number[] = [];
-    const watched = { progress: () => index.progress(), backfillStep: (rows: number) => (sizes.push(rows), index.backfillStep(rows)), mergePiece: () => index.mergePiece() } as unknown as SearchIndex;
-    let held = true;
-    const calls = { start: 0, enter: 0, leave: 0 };
-    const checkpointer = {
-      start: () => void (calls.start += 1),
-      enter: () => ((calls.enter += 1), !held),
-      leave: () => void (calls.leave += 1),
-    };
-    let done = (): void => undefined;
-    const finished = new Promise<void>((resolve) => (done = resolve));
-    const walk = new IndexBackfill({ index: watched, checkpointer, logger: createMemoryLogger(), onProgress: (p) => p.complete && done() });
+  it('lets pieces share a transaction: commits a few times rather than once a piece, never while a checkpoint holds the disk', async () => {
+    const { home: made, db, index } = openOldStore();
+    const view = committedView(made.dir);
+    const { walk, sizes, gate } = watchedWalk(index);
+    // Small pieces: the 1,200 parts take dozens of them, each a turn of its own.
+    const step = index.backfillStep.bind(index);
+    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    gate.held = true;
     try {
       walk.start();
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      expect(calls.start).toBe(1);
-      expect(calls.enter).toBeGreaterThan(1);
-      expect(sizes).toEqual([]);
-      expect(count(db, 'SELECT COUNT(*) FROM search_map')).toBe(0);
+      await sleep(600);
+      expect(gate.start).toBe(1);
+      // Pieces ran meanwhile (they write the page cache), but nothing reached the disk.
+      expect(sizes.length).toBeGreaterThan(1);
+      expect(view.count('SELECT COUNT(*) FROM search_map')).toBe(0);
+      expect(gate.leave).toBe(0);
 
-      held = false;
-      await finished;
-      expect(calls.leave).toBe(sizes.length);
+      gate.held = false;
+      await walk.whenIdle();
+      expect(index.progress().complete).toBe(true);
+      expect(sizes.length).toBeGreaterThan(20);
+      // A commit per piece went through the gate once a piece; a shared transaction a few times in all.
+      expect(gate.leave).toBeGreaterThan(0);
+      expect(gate.leave).toBeLessThan(sizes.length / 4);
       for (let i = 1; i < sizes.length; i += 1) expect(sizes[i]).toBeLessThanOrEqual(Math.round(sizes[i - 1]! * 1.15));
+      expect(db.inTransaction).toBe(false);
+      expect(view.count('SELECT COUNT(*) FROM search_map')).toBe(PARTS);
+      expectExact(db);
+    } finally {
+      await walk.stop();
+      view.close();
+      db.close();
+    }
+  });
+
+  it('never commits another writer’s transaction, even one begun after SQLite rolled the walk’s own back', async () => {
+    const { home: made, db, index } = openOldStore();
+    const view = committedView(made.dir);
+    const step = index.backfillStep.bind(index);
+    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    const capture = new CommitWindow(db);
+    const checks: Array<{ open: boolean; foreign: number }> = [];
+    const foreign = () => view.count("SELECT COUNT(*) FROM search_state WHERE key = 'foreign'");
+    const { walk, sizes } = watchedWalk(index, () => {
+      if (sizes.length === 3) {
+        setImmediate(() => {
+          // SQLite ends the walk's transaction on its own (an I/O error does), then capture opens a window.
+          if (db.inTransaction) db.exec('ROLLBACK');
+          capture.open();
+          db.prepare("INSERT INTO search_state (key, value) VALUES ('foreign', 1)").run();
+        });
+      }
+      // The walk's pieces in between join capture's window and leave it to capture, however long they
+      // take together (longer than a window of the walk's own lasts).
+      if (sizes.length > 4 && sizes.length < 9) {
+        checks.push({ open: capture.isOpen && db.inTransaction, foreign: foreign() });
+        for (const until = performance.now() + 80; performance.now() < until; );
+      }
+      if (sizes.length === 9) capture.commit();
+    });
+    try {
+      walk.start();
+      await walk.whenIdle();
+      expect(checks).toHaveLength(4);
+      expect(checks.every((c) => c.open && c.foreign === 0)).toBe(true);
+      expect(foreign()).toBe(1);
+      // What the rollback lost was indexed again: the cursor went back with the rows it covered.
+      expect(view.count('SELECT COUNT(*) FROM search_map')).toBe(PARTS);
+      expectExact(db);
+    } finally {
+      await walk.stop();
+      view.close();
+      db.close();
+    }
+  });
+
+  it('commits what another writer wrote into its transaction before its next piece', async () => {
+    const { home: made, db, index } = openOldStore();
+    const view = committedView(made.dir);
+    const step = index.backfillStep.bind(index);
+    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    const seen: number[] = [];
+    const { walk, sizes } = watchedWalk(index, () => {
+      if (sizes.length === 3) setImmediate(() => inTransaction(db, () => db.prepare("INSERT INTO search_state (key, value) VALUES ('joined', 1)").run()));
+      if (sizes.length === 5) seen.push(view.count("SELECT COUNT(*) FROM search_state WHERE key = 'joined'"));
+    });
+    try {
+      walk.start();
+      await walk.whenIdle();
+      expect(seen).toEqual([1]);
+      expectExact(db);
+    } finally {
+      await walk.stop();
+      view.close();
+      db.close();
+    }
+  });
+
+  it('stops between pieces with what it indexed committed with its cursor, and leaves no transaction open', async () => {
+    const { home: made, db, index } = openOldStore();
+    const view = committedView(made.dir);
+    const step = index.backfillStep.bind(index);
+    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    const { walk, sizes } = watchedWalk(index);
+    try {
+      walk.start();
+      while (sizes.length < 6) await turn();
+      await walk.stop();
+      expect(db.inTransaction).toBe(false);
+      const indexed = view.count('SELECT COUNT(*) FROM search_map');
+      expect(indexed).toBeGreaterThan(0);
+      expect(indexed).toBeLessThan(PARTS);
+      expect(view.count("SELECT value FROM search_state WHERE key = 'backfill_done'")).toBe(indexed);
+    } finally {
+      view.close();
+      db.close();
+    }
+  });
+
+  it('leaves no transaction open while someone empties the WAL', async () => {
+    const { db, index } = openOldStore();
+    const step = index.backfillStep.bind(index);
+    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    const { walk, sizes, gate } = watchedWalk(index);
+    try {
+      walk.start();
+      while (sizes.length < 4) await turn();
+      gate.quiet = true;
+      await turn();
+      await turn();
+      const pieces = sizes.length;
+      const open: boolean[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        open.push(db.inTransaction);
+        await sleep(2);
+      }
+      expect(open.every((o) => !o)).toBe(true);
+      expect(sizes.length).toBe(pieces);
+      gate.quiet = false;
+      await walk.whenIdle();
       expectExact(db);
     } finally {
       await walk.stop();

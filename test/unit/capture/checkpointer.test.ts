@@ -142,4 +142,20 @@ describe('Checkpointer', () => {
     expect(checkpointer.enter()).toBe(true);
     checkpointer.leave();
   });
+
+  it('asks for a moment with no transaction open while an owner empties the WAL, until it is emptied', async () => {
+    for (const worker of [false, true]) {
+      const checkpointer = worker ? (await takenOver(600_000)).checkpointer : new Checkpointer(db);
+      expect(checkpointer.wantsQuiet()).toBe(false);
+      // A transaction held across turns (the index walk's) keeps the file from being emptied.
+      db.exec('BEGIN IMMEDIATE');
+      db.prepare("INSERT INTO telemetry (at, kind, data) VALUES (1, 'x', 'y')").run();
+      expect(await checkpointer.truncate()).toBe(false);
+      expect(checkpointer.wantsQuiet()).toBe(true);
+      db.exec('COMMIT');
+      expect(await checkpointer.truncate()).toBe(true);
+      expect(checkpointer.wantsQuiet()).toBe(false);
+      await checkpointer.stop();
+    }
+  });
 });

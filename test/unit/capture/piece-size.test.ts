@@ -1,5 +1,7 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { inPieces, PieceSize } from '../../../core/gateway/index.js';
+import { PieceWindow } from '../../../core/gateway/pace.js';
 
 const LIMITS = { targetMs: 15, growth: 1.15, minRows: 50, maxRows: 5_000, startRows: 200 };
 
@@ -40,5 +42,33 @@ describe('inPieces', () => {
     });
     expect(done).toBe(true);
     expect(events.slice(0, 9)).toEqual(['piece', 'turn', 'tidy', 'piece', 'turn', 'tidy', 'piece', 'turn', 'tidy']);
+  });
+
+  it('with a window, lets pieces share transactions and commits each at the start of a turn of its own', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE rows (n INTEGER)');
+    const events: string[] = [];
+    const exec = db.exec.bind(db);
+    db.exec = ((sql: string) => (sql === 'COMMIT' && events.push('commit'), exec(sql))) as typeof db.exec;
+    const insert = db.prepare('INSERT INTO rows VALUES (?)');
+    let left = 30;
+    const done = await inPieces({ limits: { maxRows: 10 }, window: new PieceWindow(db) }, () => {
+      events.push('piece');
+      setImmediate(() => events.push('turn'));
+      insert.run(left);
+      // Each piece holds the loop 20 ms: 30 of them outlast a window's first length several times.
+      for (const until = performance.now() + 20; performance.now() < until; );
+      left -= 1;
+      return left > 0;
+    });
+    expect(done).toBe(true);
+    expect(db.inTransaction).toBe(false);
+    expect(db.prepare('SELECT COUNT(*) FROM rows').pluck().get()).toBe(30);
+    const commits = events.filter((e) => e === 'commit').length;
+    expect(commits).toBeGreaterThan(1);
+    expect(commits).toBeLessThan(10);
+    // Never in a piece's turn: a turn of the event loop always comes between a piece and a commit.
+    events.forEach((event, i) => event === 'commit' && expect(events[i - 1]).toBe('turn'));
+    db.close();
   });
 });
