@@ -17,6 +17,12 @@ export interface PreparedQuery {
    * to the whole expression (recheck.ts): the index sees secrets, so leaving out by it would tell them.
    */
   positive: string;
+  /**
+   * The terms the positive expression holds (`terms` less what NOT leaves out): what relevance counts.
+   * A word after NOT is never in a hit as the reader sees it, and counted in stored text it told a
+   * redacted search's order whether a secret starts with it.
+   */
+  positiveTerms: string[];
 }
 
 import { cjkPhrases, hasCjk, identifierPieces } from '../gateway/index.js';
@@ -61,7 +67,7 @@ function cjkOperand(text: string, prefix: boolean): { operand: string; stem: str
 export function asPhrase(raw: string): PreparedQuery {
   const cjk = cjkOperand(raw.trim(), false);
   const expression = cjk?.operand ?? quote(raw.trim());
-  return { expression, terms: [raw.trim()], prefixes: [], positive: expression };
+  return { expression, terms: [raw.trim()], prefixes: [], positive: expression, positiveTerms: [raw.trim()] };
 }
 
 /**
@@ -74,6 +80,8 @@ type Role = 'operand' | 'open' | 'close' | 'column' | 'syntax';
 class Scanner {
   readonly out: string[] = [];
   readonly terms: string[] = [];
+  /** The index in `out` of the operand each term was written as. */
+  readonly termAt: number[] = [];
   readonly prefixes: string[] = [];
   depth = 0;
   /** Depth of the NEAR( group we are in, or -1. */
@@ -138,6 +146,11 @@ class Scanner {
     const base = word.slice(initial.length, word.length - prefix.length);
     if (base === '') return;
     this.terms.push(base);
+    this.#operandOf(base, initial, prefix);
+    this.termAt.push(this.out.length - 1);
+  }
+
+  #operandOf(base: string, initial: string, prefix: string): void {
     const near = this.nearAt >= 0 && this.depth === this.nearAt;
     const cjk = initial || near ? null : cjkOperand(base, prefix !== '');
     if (cjk) return this.#emitCjk(base, cjk);
@@ -163,10 +176,14 @@ class Scanner {
   /** A "quoted phrase" (its `*` when `prefix`). */
   phrase(text: string, prefix: boolean): void {
     const cjk = this.inNear() ? null : cjkOperand(text, prefix);
-    if (text.trim() !== '') this.terms.push(text);
-    if (cjk) return this.#emitCjk(text, cjk);
-    this.emit(`${quote(text)}${prefix ? '*' : ''}`, 'operand');
-    if (prefix) this.prefixes.push(text);
+    if (cjk) this.#emitCjk(text, cjk);
+    else {
+      this.emit(`${quote(text)}${prefix ? '*' : ''}`, 'operand');
+      if (prefix) this.prefixes.push(text);
+    }
+    if (text.trim() === '') return;
+    this.terms.push(text);
+    this.termAt.push(this.out.length - 1);
   }
 }
 
@@ -221,23 +238,27 @@ export function prepareQuery(raw: string): PreparedQuery | null {
   if (s.depth !== 0 || s.out.length === 0) return null;
   // NEAR needs its "(" at once (no AND goes between them: NEAR is followed by its own group); everything else is separated by spaces.
   const written = (tokens: readonly string[]) => tokens.join(' ').replace(/NEAR \(/g, 'NEAR(');
-  return { expression: written(s.out), terms: s.terms, prefixes: s.prefixes, positive: written(withoutNegations(s.out)) };
+  const kept = keptByNegations(s.out);
+  const positiveTerms = s.terms.filter((_, i) => kept[s.termAt[i]!] === true);
+  return { expression: written(s.out), terms: s.terms, prefixes: s.prefixes, positive: written(s.out.filter((_, i) => kept[i])), positiveTerms };
 }
 
 /**
- * The tokens less each NOT and its right operand: all up to the next AND, OR or NOT, or the `)` that
+ * Which tokens remain without each NOT and its right operand: all up to the next AND, OR or NOT, or the `)` that
  * closes its group (FTS5 binds NOT tighter than an explicit AND or OR, a run of phrases tighter than
  * NOT). A NOT with nothing on a side is left for the index to refuse as written.
  */
-function withoutNegations(tokens: readonly string[]): string[] {
-  const out: string[] = [];
+function keptByNegations(tokens: readonly string[]): boolean[] {
+  const kept = tokens.map(() => false);
+  let left: string | undefined;
   for (let i = 0; i < tokens.length; i += 1) {
     const end = tokens[i] === 'NOT' ? operandEnd(tokens, i + 1) : i;
-    const left = out[out.length - 1];
-    if (end === i || end === i + 1 || left === undefined || left === '(' || OPERATORS.has(left)) out.push(tokens[i]!);
-    else i = end - 1;
+    if (end === i || end === i + 1 || left === undefined || left === '(' || OPERATORS.has(left)) {
+      kept[i] = true;
+      left = tokens[i];
+    } else i = end - 1;
   }
-  return out;
+  return kept;
 }
 
 /** Where the operand starting at `from` ends: its first AND, OR, NOT or unmatched `)` outside groups. */
@@ -257,6 +278,8 @@ function operandEnd(tokens: readonly string[], from: number): number {
 export interface DanglingFree {
   text: string;
   leftOut: string[];
+  /** A leading `NOT x` was moved after the words it excludes from. */
+  moved?: true;
 }
 
 const DANGLING = new Set([...OPERATORS, 'NEAR']);
@@ -313,12 +336,21 @@ export function withoutDangling(raw: string): DanglingFree {
   if (tokens === null) return { text: raw, leftOut: [] };
   const kept = tokens.filter((t) => !(t.bare && /^\*+$/.test(t.text)));
   const dangling = (t: (typeof tokens)[number] | undefined) => t !== undefined && t.bare && DANGLING.has(t.text) && !(t.text === 'NEAR' && raw[t.end] === '(');
-  // A leading NOT goes with what it excludes: searching that instead would find the opposite of what was meant.
-  while (dangling(kept[0])) kept.splice(0, kept[0]!.text === 'NOT' ? 1 + operandLength(kept, 1) : 1);
+  // A leading NOT excludes from what follows it (`NOT kitchen deploy` is `deploy NOT kitchen`); with
+  // nothing after it, it goes with what it would exclude: searching that would find the opposite.
+  const moved: typeof tokens = [];
+  while (dangling(kept[0])) {
+    const excluded = kept[0]!.text === 'NOT' ? operandLength(kept, 1) : 0;
+    const rest = kept.slice(1 + excluded);
+    if (excluded > 0 && rest.length > 0 && !dangling(rest[0])) moved.push(...kept.splice(0, 1 + excluded));
+    else kept.splice(0, 1 + excluded);
+  }
   while (dangling(kept[kept.length - 1])) kept.pop();
-  if (kept.length === tokens.length) return { text: raw, leftOut: [] };
-  const left = tokens.filter((t) => !kept.includes(t));
+  if (kept.length + moved.length === tokens.length && moved.length === 0) return { text: raw, leftOut: [] };
+  const left = tokens.filter((t) => !kept.includes(t) && !moved.includes(t));
+  const spelled = (list: typeof tokens) => list.map((t) => raw.slice(t.start, t.end)).join(' ').replace(/\( /g, '(').replace(/ \)/g, ')');
   let text = raw;
   for (const t of [...left].reverse()) text = text.slice(0, t.start) + text.slice(t.end);
-  return { text: text.trim(), leftOut: left.map((t) => t.text) };
+  if (moved.length > 0) text = `${spelled(kept)} ${spelled(moved)}`;
+  return { text: text.trim(), leftOut: left.map((t) => t.text), ...(moved.length > 0 ? { moved: true } : {}) };
 }

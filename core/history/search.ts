@@ -142,15 +142,16 @@ export class HistorySearch {
     const prepared = cursor?.w === 1 ? null : prepareQuery(typed.text);
     const attempt = (query: PreparedQuery) => {
       const filter = this.#filter(params, query);
-      if (params.redact !== true) return this.#run(filter, query.terms, sort, limit, cursor, tag, null);
+      // Relevance counts what the positive expression looks for: a word after NOT never raises a hit.
+      if (params.redact !== true) return this.#run(filter, query.positiveTerms, sort, limit, cursor, tag, null);
       // Results a reader gets redacted keep only matches the words still make once redacted: the index is
       // asked for what the words find before NOT leaves any out, the recheck holds each to them all.
       const recheck = recheckOf(this.#reader, filter, query.terms, query.prefixes, this.#redactor(), query.positive !== query.expression);
-      return this.#run({ ...filter, expression: query.positive }, query.terms, sort, limit, cursor, tag, recheck);
+      return this.#run({ ...filter, expression: query.positive }, query.positiveTerms, sort, limit, cursor, tag, recheck);
     };
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
     let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
-    let fallback = typed.leftOut.length > 0 ? leftOutMessage(typed) : undefined;
+    let fallback = typed.leftOut.length > 0 || typed.moved ? leftOutMessage(typed) : undefined;
     if (page === undefined) {
       fallback = cursor?.w === 1 ? AS_WRITTEN_MESSAGE : FALLBACK_MESSAGE;
       used = asPhrase(params.query);
@@ -336,7 +337,8 @@ async function refusedAsUndefined(run: () => Promise<Page>): Promise<Page | unde
 }
 
 /** What a search says whose operators with nothing on a side, or lone `*`, were left out (see withoutDangling). */
-function leftOutMessage({ text, leftOut }: DanglingFree): string {
+function leftOutMessage({ text, leftOut, moved }: DanglingFree): string {
+  if (leftOut.length === 0 && moved) return `NOT needs words before it, so it was searched as: ${text}`;
   const why = [
     ...(leftOut.some((t) => !t.startsWith('*')) ? ['AND, OR, NOT and NEAR need words on both sides'] : []),
     ...(leftOut.some((t) => t.startsWith('*')) ? ['a lone * stands for no word'] : []),
@@ -346,7 +348,8 @@ function leftOutMessage({ text, leftOut }: DanglingFree): string {
 
 /** What a search whose input was only operators or a lone `*` says; `listed`: its filters' messages are shown instead. */
 function noWordsMessage(query: string, listed: boolean): string {
-  const what = `“${query.trim()}” has no words to search for`;
+  // `NOT kitchen` alone: words, but nothing for NOT to leave them out of.
+  const what = /^\s*NOT\s+\S/.test(query) ? `“${query.trim()}” has nothing for NOT to leave out of (NOT needs words before it)` : `“${query.trim()}” has no words to search for`;
   return listed ? `${what}, so the messages the filters select are shown newest first.` : `${what}: give words, or at least one filter.`;
 }
 
@@ -421,8 +424,10 @@ function shownText(match: MatchedPart): string | null {
 
 /** Each tool call's one line (the command, the file), redacted as its snippet is; null for other parts. */
 async function summariesOf(matches: readonly MatchedPart[], redactor: Redactor | null): Promise<Array<string | null>> {
-  const lines = matches.map((m) => (m.kind === 'tool_use' ? toolCallLine(toolNameOf(m.meta), m.text) : null));
-  return redactor === null ? lines : redactAll(lines, redactor);
+  const inputs = matches.map((m) => (m.kind === 'tool_use' ? m.text : null));
+  // Redacted whole, then cut to its line: a token the 140-character cut shortened no longer looks like one.
+  const texts = redactor === null ? inputs : await redactAll(inputs, redactor);
+  return matches.map((m, i) => (m.kind === 'tool_use' ? toolCallLine(toolNameOf(m.meta), texts[i] ?? null) : null));
 }
 
 /**

@@ -17,6 +17,7 @@ const VAULT = 'va017000-0000-4000-8000-000000000001';
 const PLAIN = 'va017000-0000-4000-8000-000000000002';
 const MANY = 'va017000-0000-4000-8000-000000000003';
 const APART = 'va017000-0000-4000-8000-000000000004';
+const CALL = 'va017000-0000-4000-8000-000000000005';
 /** A private key's body: lines of 64 letters and digits (a run of them is a token the index holds). */
 const KEY_LINES = Array.from({ length: 50 }, (_, i) => `Kq${String(i).padStart(2, '0')}${'Zx9Lm2Wv7Pt4Rn8Hs3Jd6Fb1Gc5Yk0Mw'.repeat(2).slice(0, 60)}`);
 const KEY = `-----BEGIN RSA PRIVATE KEY-----\n${KEY_LINES.join('\n')}\n-----END RSA PRIVATE KEY-----`;
@@ -59,6 +60,10 @@ beforeAll(async () => {
       claudeLine({ sessionId: MANY, cwd: '/work/many', ts: at(10 + i), text: `Token ${i}: GITHUB_TOKEN=ghp_0123456789abcdef${i.toString(36).padStart(4, 'x')}${'Zq7Lm2Xw9K'.repeat(2)}` }),
     ),
   );
+  // A command whose token starts past the 140 characters a tool call's one line keeps.
+  writeJsonl(join(root, 'projects', '-work-call', `${CALL}.jsonl`), [
+    claudeLine({ sessionId: CALL, cwd: '/work/call', ts: at(200), type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_call', name: 'Bash', input: { command: `echo lighthouse ${'y'.repeat(100)} ${TOKEN} | gh auth login --with-token` } }] }),
+  ]);
   home.env.STEWARD_CLAUDE_ROOTS = root;
   home.env.STEWARD_OPENCLAW_ROOTS = '';
   core = temp.open();
@@ -67,6 +72,22 @@ beforeAll(async () => {
 
 const search = (query: string, more: Record<string, unknown> = {}) => core.call('Search.Query', { query, redact: true, ...more });
 const sessionsOf = (result: { hits: Array<{ sessionId: string }> }) => [...new Set(result.hits.map((h) => h.sessionId))].sort();
+
+describe('a redacted search orders and names its hits without a secret’s characters', () => {
+  it('a word after NOT never raises a hit: the order is the same whatever the secret starts with', async () => {
+    const order = async (query: string) => (await search(query)).hits.map((h) => h.partId);
+    const right = await order('orchard vault NOT hunter2s*');
+    expect(right.length).toBeGreaterThan(1);
+    for (const query of ['orchard vault NOT hunter3s*', 'orchard vault NOT zzzz', `orchard vault NOT ${PASSWORD}`]) expect(await order(query)).toEqual(right);
+  });
+
+  it('a tool call’s one line is redacted before it is cut, so a token the cut shortened never shows', async () => {
+    const { hits } = await search('lighthouse');
+    expect(hits.map((h) => h.sessionId)).toEqual([CALL]);
+    expect(hits[0]!.summary).toContain('[REDACTED]');
+    expect(hits[0]!.summary).not.toContain('ghp_0123');
+  });
+});
 
 describe('a redacted search finds nothing by a secret’s characters', () => {
   it('a prefix of a password or a token finds nothing, as a wrong one finds nothing; raw, it finds the part', async () => {

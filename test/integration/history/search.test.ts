@@ -154,7 +154,13 @@ describe('user syntax never throws', () => {
 
   it('an operator with nothing on a side is left out, and the words typed are searched, saying so', async () => {
     const apple = sessionsOf(await search({ query: 'apple' }));
-    for (const query of ['apple AND', 'apple OR', 'NOT kitchen apple', 'OR apple AND', 'apple NEAR', 'apple *']) {
+    // A leading NOT leaves its word out of what follows it.
+    for (const redact of [false, true]) {
+      const moved = await search({ query: 'NOT kitchen apple', redact });
+      expect(sessionsOf(moved)).toEqual(apple);
+      expect(moved.fallback).toEqual({ mode: 'phrase', message: 'NOT needs words before it, so it was searched as: apple NOT kitchen' });
+    }
+    for (const query of ['apple AND', 'apple OR', 'OR apple AND', 'apple NEAR', 'apple *']) {
       for (const redact of [false, true]) {
         const result = await search({ query, redact });
         expect(sessionsOf(result)).toEqual(apple);
@@ -169,8 +175,7 @@ describe('user syntax never throws', () => {
   });
 
   it('a lone * has no words to search for, and says so; with a filter, the filter’s messages are listed', async () => {
-    // A leading NOT goes with its word: `NOT apple` never searches for apple.
-    for (const query of ['*', ' * ', 'AND', '* OR', 'NOT apple']) {
+    for (const query of ['*', ' * ', 'AND', '* OR']) {
       const result = await search({ query });
       expect(result.hits).toEqual([]);
       expect(result.fallback).toEqual({ mode: 'phrase', message: expect.stringContaining('no words to search for') });
@@ -179,6 +184,10 @@ describe('user syntax never throws', () => {
     expect(listed.hits.length).toBeGreaterThan(0);
     expect(listed.hits.every((h) => h.role === 'assistant')).toBe(true);
     expect(listed.fallback).toEqual({ mode: 'newest', message: expect.stringContaining('no words to search for') });
+    // `NOT apple` alone never searches for apple, and says why it found nothing.
+    const not = await search({ query: 'NOT apple' });
+    expect(not.hits).toEqual([]);
+    expect(not.fallback?.message).toBe('“NOT apple” has nothing for NOT to leave out of (NOT needs words before it): give words, or at least one filter.');
   });
 
   it('a parenthesis cannot lift a filter: the query stays inside its project', async () => {

@@ -28,7 +28,9 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
     ['configV*', '(configV* OR "config V"*)', ['configV'], ['configV', 'config V']],
     ['^parseConfig NEAR(parseConfig apple)', '^parseConfig NEAR( parseConfig apple )', ['parseConfig', 'parseConfig', 'apple'], []],
   ])('%s → %s', (raw, expression, terms, prefixes) => {
-    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes, positive: expression.replace(' NOT crumble', '') });
+    // Relevance counts only what the positive expression looks for: a word after NOT never raises a hit.
+    const positiveTerms = raw.includes(' NOT crumble') ? terms.filter((t) => t !== 'crumble') : terms;
+    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes, positive: expression.replace(' NOT crumble', ''), positiveTerms });
   });
 
   // What a redacted search asks the index (see recheck.ts): the expression less what NOT leaves out, by FTS5's precedence.
@@ -141,7 +143,7 @@ describe('prepareQuery keeps search syntax and quotes what FTS5 would refuse', (
   });
 
   it('the phrase fallback quotes the whole input', () => {
-    expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'], prefixes: [], positive: '"cream ""OR"' });
+    expect(asPhrase(' cream "OR ')).toEqual({ expression: '"cream ""OR"', terms: ['cream "OR'], prefixes: [], positive: '"cream ""OR"', positiveTerms: ['cream "OR'] });
   });
 });
 
@@ -149,8 +151,7 @@ describe('withoutDangling: the words typed, less an operator with nothing on a s
   it.each([
     ['kitchen AND', 'kitchen', ['AND']],
     ['NOT kitchen', '', ['NOT', 'kitchen']],
-    ['NOT kitchen deploy', 'deploy', ['NOT', 'kitchen']],
-    ['NOT (kitchen OR sink) deploy', 'deploy', ['NOT', '(', 'kitchen', 'OR', 'sink', ')']],
+    ['OR NOT kitchen', '', ['OR', 'NOT', 'kitchen']],
     ['OR kitchen AND', 'kitchen', ['OR', 'AND']],
     ['kitchen AND AND', 'kitchen', ['AND', 'AND']],
     ['kitchen NEAR', 'kitchen', ['NEAR']],
@@ -165,6 +166,15 @@ describe('withoutDangling: the words typed, less an operator with nothing on a s
     ['(kitchen OR sink) AND', '(kitchen OR sink)', ['AND']],
   ])('%s → %s', (raw, text, leftOut) => {
     expect(withoutDangling(raw)).toEqual({ text, leftOut });
+  });
+
+  it.each([
+    ['NOT kitchen deploy', 'deploy NOT kitchen'],
+    ['NOT (kitchen OR sink) deploy now', 'deploy now NOT (kitchen OR sink)'],
+    ['NOT kitchen deploy AND', 'deploy NOT kitchen'],
+  ])('%s is searched as %s', (raw, text) => {
+    expect(withoutDangling(raw).text).toBe(text);
+    expect(withoutDangling(raw).moved).toBe(true);
   });
 
   it.each(['apple AND crumble', 'NEAR(apple crumble)', 'kitchen and', '"kitchen AND"', '"kitchen AND', 'a NOT b', 'tool_input:npm*', 'kitchen ^AND', ''])('%s is left as typed', (raw) => {
@@ -189,11 +199,11 @@ describe('Chinese and Japanese are searched as the index holds them: a run’s c
     ['NEAR(東京 大阪) 京都', 'NEAR( 東京 大阪 ) AND ("京 都" OR "京都")', ['東京', '大阪', '京都'], []],
     ['^東京 大阪', '^東京 AND ("大 阪" OR "大阪")', ['東京', '大阪'], []],
   ])('%s → %s', (raw, expression, terms, prefixes) => {
-    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes, positive: expression });
+    expect(prepareQuery(raw)).toEqual({ expression, terms, prefixes, positive: expression, positiveTerms: terms });
   });
 
   it('the phrase fallback searches a run by its characters too', () => {
-    expect(asPhrase('"東京都 の')).toEqual({ expression: '(("東 京 都" OR "東京都") AND "の")', terms: ['"東京都 の'], prefixes: [], positive: '(("東 京 都" OR "東京都") AND "の")' });
+    expect(asPhrase('"東京都 の')).toEqual({ expression: '(("東 京 都" OR "東京都") AND "の")', terms: ['"東京都 の'], prefixes: [], positive: '(("東 京 都" OR "東京都") AND "の")', positiveTerms: ['"東京都 の'] });
   });
 });
 
