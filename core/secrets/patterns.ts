@@ -64,6 +64,17 @@ export function isLiteralValue(raw: string): boolean {
   return !VALUE_KEYWORDS.has(value.toLowerCase());
 }
 
+/**
+ * A value said in prose ("my password is Q9!z)K2#m"): any run with a letter or digit that is no
+ * placeholder or keyword, and no call written out (`getPassword()`). Brackets alone make no code here:
+ * as isLiteralValue judges code, one `)` left a password in prose whole.
+ */
+function isProseValue(raw: string): boolean {
+  const value = strip(raw);
+  if (!/[\p{L}\p{N}]/u.test(value) || PLACEHOLDER.test(value) || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value)) return false;
+  return !VALUE_KEYWORDS.has(value.toLowerCase());
+}
+
 /** A token-like literal: long enough and random enough that it is not a word or a setting. */
 function isTokenLike(raw: string): boolean {
   const value = strip(raw);
@@ -285,6 +296,14 @@ const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]
 /** Token-ish names that are not credentials: counts of model tokens, page cursors, CSRF tokens, tokenizers. */
 const NOT_A_TOKEN = /(?:max|min|input|output|total|num|prompt|completion|cache|cached|reasoning|next|page|continuation|csrf|xsrf|sync|cancel|cancellation|refresh_interval|lexer)[_.-]?tokens?$|tokeni[sz]e|tokens?[_.-]?(?:in|out|count|used|limit|budget|usage|url|uri|endpoint|type|file|path|env|var|name|id|ttl|expir\w*)$|(?:cache|sort|partition|primary|foreign|public|query|route|storage|idempotency|row|map|hot|lookup|dedupe|group|unique|composite|object|bucket|index|hash|i18n|translation|react|list|item|dict|table|column|field)[_.-]?key$|secret[_.-]?(?:name|ref|arn|id|path|file|env|var|version|manager|store|provider)$/i;
 
+/**
+ * "is", "was" or "will be" between a name and its value in prose, with at most a few spaces on each
+ * side: an unbounded run backtracked over long whitespace (20,000 spaces after "token is" took 1.4 s).
+ */
+const VERB = String.raw`\s{1,8}(?:is|was|will be)\s{0,8}:?\s{1,8}`;
+/** A word ends here: at a space, the text's end, or a sentence's punctuation that ends it ("is wrong!"), not inside `a!Xq9`. */
+const WORD_ENDS = String.raw`(?=\s|$|[.,;:!?]+(?:\s|$))`;
+
 /** Words after "password is" that say something about it rather than give it ("is stored", "is wrong"). */
 const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less)`;
 /** Credential names as prose says them (`API key`, `deploy token`, `client secret`); a bare `key` is too often a map's or a keyboard's. */
@@ -300,7 +319,7 @@ const PROSE_PASSWORD = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|p
  * A password's name is captured (`pw`, `pwc`), so one search serves passwords and tokens.
  */
 function quotedAfter(): string {
-  const prefix = (group: string) => String.raw`${NAME_START}(?:(?<${group}>${PROSE_PASSWORD})|${PROSE_CREDENTIAL})\s+(?:is|was|will be)\s*:?\s+`;
+  const prefix = (group: string) => String.raw`${NAME_START}(?:(?<${group}>${PROSE_PASSWORD})|${PROSE_CREDENTIAL})${VERB}`;
   // The quote is looked for first: the name's look-behind then runs only after a quote (half the time).
   return String.raw`(?<=["'\`“‘])(?:(?<=${prefix('pw')}\\?(["'\`]))(?:(?!\2)[^\n\\]){1,99}(?=\\?\2)|(?<=${prefix('pwc')}[“‘])[^”’\n]{1,99}(?=[”’]))`;
 }
@@ -368,14 +387,14 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   {
     id: 'password-in-prose',
     // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`.
-    pattern: new RegExp(String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pw|pin)\s+(?:is|was|will be)\s*:?\s+\\?["'“‘]?(?!${NOT_A_PROSE_VALUE}\b)(?<value>[^\s"'”’]*[^\s"'”’.,;:])`, 'gi'),
-    accept: isLiteralValue,
+    pattern: new RegExp(String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pw|pin)${VERB}\\?["'“‘]?(?!${NOT_A_PROSE_VALUE}${WORD_ENDS})(?<value>[^\s"'”’]*[^\s"'”’.,;:])`, 'gi'),
+    accept: isProseValue,
     needs: ['pass', 'pw', 'pin'],
   },
   {
     id: 'password-named-bare',
     // `passwd hunter2Secret!`: no verb or sign between, so only a value with letters and digits counts.
-    pattern: /(?<![A-Za-z0-9_.-])(?:password|passphrase|passwd)\s+(?<value>[^\s"'`“”‘’<>]{7,}[^\s"'`“”‘’<>.,;:])/gi,
+    pattern: /(?<![A-Za-z0-9_.-])(?:password|passphrase|passwd)\s{1,8}(?<value>[^\s"'`“”‘’<>]{7,}[^\s"'`“”‘’<>.,;:])/gi,
     accept: (m) => isTokenLike(m) && /\d/.test(m) && /[A-Za-z]/.test(m),
     needs: ['pass'],
   },
@@ -383,7 +402,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     id: 'credential-in-prose',
     // `API key: 9f8e…`, `the token is abcdef01…`: only a value that looks made by a machine counts.
     // `\b`, not NAME_START, before the name: a look-behind first costs 1.7x (`max_tokens` has no `\b`; `x-auth-token:` is one).
-    pattern: new RegExp(String.raw`\b${PROSE_CREDENTIAL}(?:\s*(?::=|=>|[:=])\s*|\s+(?:is|was|are|were|will be)\s*:?\s+)\\?["'\`“‘]?(?<value>[A-Za-z0-9_+/=~.-]{15,}[A-Za-z0-9_+/=~-])`, 'gi'),
+    pattern: new RegExp(String.raw`\b${PROSE_CREDENTIAL}(?:\s{0,8}(?::=|=>|[:=])\s{0,8}|\s{1,8}(?:is|was|are|were|will be)\s{0,8}:?\s{1,8})\\?["'\`“‘]?(?<value>[A-Za-z0-9_+/=~.-]{15,}[A-Za-z0-9_+/=~-])`, 'gi'),
     accept: looksMachineMade,
     needs: ['secret', 'token', 'key', 'credential'],
   },
@@ -413,16 +432,33 @@ function applyShape(text: string, shape: SecretShape, lower?: string): string {
   const { pattern, accept, needs } = shape;
   if (needs && lower !== undefined && !needs.some((word) => lower.includes(word))) return text;
   pattern.lastIndex = 0;
-  return text.replace(pattern, (match: string, ...rest: unknown[]) => {
-    const last = rest.at(-1);
-    const groups = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
-    const value = groups?.value;
-    if (accept && !accept(value ?? match, groups)) return match;
+  let out = '';
+  let from = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const match = m[0];
+    if (match === '') {
+      pattern.lastIndex += 1;
+      continue;
+    }
+    const value = m.groups?.value;
+    // Where the secret starts: the whole match, or its `value` after the label the pattern matched first.
+    const at = value === undefined ? m.index : m.index + match.length - value.length;
     // The assignment shapes capture the name: a model-token counter (`max_tokens=4096`) is no secret.
-    const name = typeof rest[0] === 'string' ? rest[0] : null;
-    if (name !== null && shape.id === 'secret-assignment' && NOT_A_TOKEN.test(name)) return match;
-    return value === undefined ? REDACTED : `${match.slice(0, match.length - value.length)}${REDACTED}`;
-  });
+    const name = m[1];
+    const rejected = (accept !== undefined && !accept(value ?? match, m.groups)) || (name !== undefined && shape.id === 'secret-assignment' && NOT_A_TOKEN.test(name));
+    if (rejected) {
+      // A value refused may itself begin the next label ("password is password is hunter2"): look again from it.
+      if (value !== undefined) pattern.lastIndex = Math.max(m.index + 1, at);
+      continue;
+    }
+    // A value inside one already hidden (its label overlapped the last value) is hidden with it.
+    if (at < from) continue;
+    out += `${text.slice(from, at)}${REDACTED}`;
+    from = m.index + match.length;
+    // The value hidden may itself begin the next label ("pin is pin is 4821"): look again from it.
+    if (value !== undefined) pattern.lastIndex = Math.max(m.index + 1, at);
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** Replaces every known value, then every secret shape, with REDACTED. */
