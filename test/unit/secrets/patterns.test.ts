@@ -107,7 +107,7 @@ describe('the secret shape table', () => {
       for (const name of ['password is', 'token is', 'the passphrase is', 'API key']) {
         const began = performance.now();
         redactWithShape(`${name}${' '.repeat(20_000)}"x" ${'\t'.repeat(5_000)}: y`, id);
-        expect(performance.now() - began, `${id}: ${name}`).toBeLessThan(50);
+        expect(performance.now() - began, `${id}: ${name}`).toBeLessThan(100);
       }
     }
   });
