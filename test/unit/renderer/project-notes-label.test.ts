@@ -67,6 +67,14 @@ describe('the Filter box of the project list', () => {
     expect(shown('')).toEqual(rows.map((p) => p.name));
   });
 
+  it('a few letters match a label only at the start of its own word, never of a word every label shares', () => {
+    // Every label says "notes": "n" and "not" narrow by name and folder, as they did before labels.
+    expect(shown('n')).toEqual([]);
+    expect(shown('not')).toEqual([]);
+    expect(shown('cur')).toEqual(['orchard']);
+    expect(shown('fail')).toEqual(['compost']);
+  });
+
   it('matches the label the list shows, not the sentence of its tooltip', () => {
     expect(shown('sweeper')).toEqual([]);
   });
