@@ -19,7 +19,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function awaitIndexing(io: CliIo, client: StewardClient, via: Connection['via']): Promise<void> {
   if (via !== 'in-process') return;
   let state = await client.call('Search.Indexing', {});
-  if (!state.walking || state.indexing === null) return;
+  // Only what was imported and not yet indexed: an upgrade's re-tag walk over what is searchable already
+  // may take long, and a scheduled sweep (cron, a script) is not held for it.
+  if (!state.walking || state.indexing?.phase !== 'index') return;
   let stopped = false;
   const stop = () => (stopped = true);
   process.once('SIGINT', stop);
@@ -27,10 +29,10 @@ export async function awaitIndexing(io: CliIo, client: StewardClient, via: Conne
   let said = started;
   try {
     io.stderr(`Making the imported history searchable: ${percentDown(state.indexing.indexedParts, state.indexing.totalParts)}…\n`);
-    while (!stopped && state.walking && state.indexing !== null) {
+    while (!stopped && state.walking && state.indexing?.phase === 'index') {
       await sleep(POLL_MS);
       state = await client.call('Search.Indexing', {});
-      if (state.indexing === null || performance.now() - said < SAY_EVERY_MS) continue;
+      if (state.indexing?.phase !== 'index' || performance.now() - said < SAY_EVERY_MS) continue;
       said = performance.now();
       io.stderr(`Making the imported history searchable: ${percentDown(state.indexing.indexedParts, state.indexing.totalParts)}…\n`);
     }
@@ -38,6 +40,7 @@ export async function awaitIndexing(io: CliIo, client: StewardClient, via: Conne
     process.off('SIGINT', stop);
   }
   const seconds = Math.round((performance.now() - started) / 1000);
-  if (state.indexing === null) io.stderr(`All of it is searchable now (indexed in ${seconds} s).\n`);
-  else io.stderr('Stopped before the imported history was all searchable: the next `steward sweep`, or a running Steward (`steward serve`), goes on from there.\n');
+  if (state.indexing?.phase !== 'index') io.stderr(`All of it is searchable now (indexed in ${seconds} s).\n`);
+  else if (stopped) io.stderr('Stopped before the imported history was all searchable: the next `steward sweep`, or a running Steward (`steward serve`), goes on from there.\n');
+  else io.stderr('Indexing stopped before the imported history was all searchable (the log says why): the next `steward sweep`, or a running Steward (`steward serve`), tries again from there.\n');
 }
