@@ -16,7 +16,7 @@ export const SearchHit = z.strictObject({
   partId: z.string(),
   projectKey: z.string().nullable(),
   ts: z.number().int().nullable(),
-  /** The role a search finds it by (PART_ROLES): `tool` for every tool output, whatever role its agent stored it under. */
+  /** The role a search finds it by: `tool` for every tool output (kind tool_result), whatever role its agent stored it under; else the role as stored. */
   role: z.string().nullable(),
   snippet: z.string(),
   kind: z.string(),

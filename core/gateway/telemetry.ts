@@ -63,7 +63,8 @@ export class TelemetryLog {
   /**
    * Rows newest first, those still held back included: a row's event (sweep.tick) is sent as it is
    * recorded, and a reader reloading on it must find it, not the row before. A held row carries the
-   * id it will be written with: ids are handed out in order, by this log alone.
+   * id it will be written with: ids are handed out in order, by this log alone (a held row whose write
+   * then fails, logged by count and code, never gets it: the next row written does).
    */
   recent(limit = 50, kind?: string): TelemetryEntry[] {
     const held = this.#heldEntries(kind).slice(-limit).reverse();

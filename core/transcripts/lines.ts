@@ -238,7 +238,10 @@ export class NotATranscript extends Error {
 /** Bytes of a file's head looked at to tell a transcript cut short from a file that is none. */
 const HEAD_BYTES = 256;
 
-/** Whether a plain line file's first character (past a BOM and blanks) opens JSON; a compressed one is taken as JSON. */
+/**
+ * Whether a `.jsonl` file's first character (past a BOM and blanks) opens JSON. Any other line file (a
+ * compressed one, an OpenClaw `.reset`/`.deleted` copy) is taken as JSON: said cut short, never "not a transcript".
+ */
 async function headOpensJson(path: string): Promise<boolean> {
   if (!/\.jsonl$/i.test(path)) return true;
   const handle = await open(path, 'r');

@@ -4,7 +4,7 @@ import { withClient } from '../connect.js';
 import { projectKeyFor } from '../names.js';
 import { EXIT, localTime, oneLine, printJson, type CliIo, type Run } from '../output.js';
 
-/** A session name on one terminal line: no newlines or control characters, bounded. */
+/** The projects, each with its latest conversation and where its notes stand; two of one name told apart by their folders. */
 async function listProjects(io: CliIo, client: StewardClient, json: boolean): Promise<number> {
   // The latest conversation's name is read over a shoulder too: a secret in it shows as [REDACTED].
   // Each row says where its notes stand, judged in the owner by the sweeper's own gate: one call in all.
