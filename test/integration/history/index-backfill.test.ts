@@ -277,14 +277,19 @@ function watchedWalk(index: SearchIndex, onPiece: (rows: number) => void = () =>
   return { walk, sizes, gate };
 }
 
+/** An old store whose walk takes pieces of at most 25 parts (dozens of turns for its 1,200), its committed view beside it. */
+function smallPieceStore() {
+  const { home: made, db, index } = openOldStore();
+  const view = committedView(made.dir);
+  const step = index.backfillStep.bind(index);
+  index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+  return { db, index, view, close: () => (view.close(), db.close()) };
+}
+
 describe('the index walk beside WAL checkpoints', () => {
   it('lets pieces share a transaction: commits a few times rather than once a piece, never while a checkpoint holds the disk', async () => {
-    const { home: made, db, index } = openOldStore();
-    const view = committedView(made.dir);
+    const { db, index, view, close } = smallPieceStore();
     const { walk, sizes, gate } = watchedWalk(index);
-    // Small pieces: the 1,200 parts take dozens of them, each a turn of its own.
-    const step = index.backfillStep.bind(index);
-    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
     gate.held = true;
     try {
       walk.start();
@@ -308,16 +313,12 @@ describe('the index walk beside WAL checkpoints', () => {
       expectExact(db);
     } finally {
       await walk.stop();
-      view.close();
-      db.close();
+      close();
     }
   });
 
   it('never commits another writer’s transaction, even one begun after SQLite rolled the walk’s own back', async () => {
-    const { home: made, db, index } = openOldStore();
-    const view = committedView(made.dir);
-    const step = index.backfillStep.bind(index);
-    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    const { db, index, view, close } = smallPieceStore();
     const capture = new CommitWindow(db);
     const checks: Array<{ open: boolean; foreign: number }> = [];
     const foreign = () => view.count("SELECT COUNT(*) FROM search_state WHERE key = 'foreign'");
@@ -349,16 +350,12 @@ describe('the index walk beside WAL checkpoints', () => {
       expectExact(db);
     } finally {
       await walk.stop();
-      view.close();
-      db.close();
+      close();
     }
   });
 
   it('commits what another writer wrote into its transaction before its next piece', async () => {
-    const { home: made, db, index } = openOldStore();
-    const view = committedView(made.dir);
-    const step = index.backfillStep.bind(index);
-    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    const { db, index, view, close } = smallPieceStore();
     const seen: number[] = [];
     const { walk, sizes } = watchedWalk(index, () => {
       if (sizes.length === 3) setImmediate(() => inTransaction(db, () => db.prepare("INSERT INTO search_state (key, value) VALUES ('joined', 1)").run()));
@@ -371,16 +368,12 @@ describe('the index walk beside WAL checkpoints', () => {
       expectExact(db);
     } finally {
       await walk.stop();
-      view.close();
-      db.close();
+      close();
     }
   });
 
   it('stops between pieces with what it indexed committed with its cursor, and leaves no transaction open', async () => {
-    const { home: made, db, index } = openOldStore();
-    const view = committedView(made.dir);
-    const step = index.backfillStep.bind(index);
-    index.backfillStep = (rows: number) => step(Math.min(rows, 25));
+    const { db, index, view, close } = smallPieceStore();
     const { walk, sizes } = watchedWalk(index);
     try {
       walk.start();
@@ -392,8 +385,7 @@ describe('the index walk beside WAL checkpoints', () => {
       expect(indexed).toBeLessThan(PARTS);
       expect(view.count("SELECT value FROM search_state WHERE key = 'backfill_done'")).toBe(indexed);
     } finally {
-      view.close();
-      db.close();
+      close();
     }
   });
 
