@@ -22,19 +22,20 @@ export async function awaitIndexing(io: CliIo, client: StewardClient, via: Conne
   // Only what was imported and not yet indexed: an upgrade's re-tag walk over what is searchable already
   // may take long, and a scheduled sweep (cron, a script) is not held for it.
   if (!state.walking || state.indexing?.phase !== 'index') return;
+  const say = ({ indexedParts, totalParts }: { indexedParts: number; totalParts: number }) => io.stderr(`Making the imported history searchable: ${percentDown(indexedParts, totalParts)}…\n`);
   let stopped = false;
   const stop = () => (stopped = true);
   process.once('SIGINT', stop);
   const started = performance.now();
   let said = started;
   try {
-    io.stderr(`Making the imported history searchable: ${percentDown(state.indexing.indexedParts, state.indexing.totalParts)}…\n`);
+    say(state.indexing);
     while (!stopped && state.walking && state.indexing?.phase === 'index') {
       await sleep(POLL_MS);
       state = await client.call('Search.Indexing', {});
       if (state.indexing?.phase !== 'index' || performance.now() - said < SAY_EVERY_MS) continue;
       said = performance.now();
-      io.stderr(`Making the imported history searchable: ${percentDown(state.indexing.indexedParts, state.indexing.totalParts)}…\n`);
+      say(state.indexing);
     }
   } finally {
     process.off('SIGINT', stop);
