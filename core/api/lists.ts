@@ -102,6 +102,16 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
  */
 export const PART_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 export type PartRole = (typeof PART_ROLES)[number];
+
+/** Whether a role filter asks for tool output: `tool`, or `toolResult`, OpenClaw's name for it. */
+export function asksToolOutput(role: string): boolean {
+  return role === 'tool' || role === 'toolResult';
+}
+
+/** The role a part is found and shown under (PART_ROLES): a tool's output is `tool` whichever role its agent stored it under. */
+export function partRoleOf(kind: string, storedRole: string | null): string | null {
+  return kind === 'tool_result' ? 'tool' : storedRole;
+}
 /** Relevance ranks by BM25; newest walks matches from the most recent line backwards. */
 export const SEARCH_SORTS = ['relevance', 'newest'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];

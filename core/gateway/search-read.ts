@@ -1,5 +1,5 @@
 import Database, { type Statement } from 'better-sqlite3';
-import type { SearchKind } from '../api/index.js';
+import { asksToolOutput, type SearchKind } from '../api/index.js';
 import { sqliteOptions, type Db } from '../store/index.js';
 import { MatchFailure, MatchWorker } from './match-worker.js';
 import { indexReading, KEY_SHIFT, keyOfSeconds, parentOf, registerSearchFunctions, scopeTokens, searchTextV2, SearchSyntaxError } from './search-index.js';
@@ -239,7 +239,7 @@ function byRole(filter: Pick<ListFilter, 'role' | 'kind' | 'genuineUserTurn'>): 
   const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
   const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
   if (role === undefined) return { role, kind, notOutput: false, none: false };
-  if (role === 'tool' || role === 'toolResult') return { role: undefined, kind: 'tool_result', notOutput: false, none: kind !== undefined && kind !== 'tool_result' };
+  if (asksToolOutput(role)) return { role: undefined, kind: 'tool_result', notOutput: false, none: kind !== undefined && kind !== 'tool_result' };
   return { role, kind, notOutput: kind === undefined, none: kind === 'tool_result' };
 }
 

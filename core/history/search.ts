@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appName, hasSearchFilter, methods, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, hasSearchFilter, methods, partRoleOf, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -184,7 +184,7 @@ export class HistorySearch {
     const summaries = await summariesOf(page.matches, redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: roleOf(m), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: partRoleOf(m.kind, m.role), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
     });
     return {
       hits,
@@ -430,13 +430,6 @@ async function summariesOf(matches: readonly MatchedPart[], redactor: Redactor |
   return matches.map((m, i) => (m.kind === 'tool_use' ? toolCallLine(toolNameOf(m.meta), texts[i] ?? null) : null));
 }
 
-/**
- * A hit's role as a search finds it (the contract's PART_ROLES): a tool's output is `tool` for every
- * agent, though Claude Code stores it in a user message and OpenClaw as toolResult.
- */
-function roleOf(match: MatchedPart): string | null {
-  return match.kind === 'tool_result' ? 'tool' : match.role;
-}
 
 function toolNameOf(meta: string | null): string | null {
   if (meta === null) return null;
