@@ -1,4 +1,4 @@
-import type { Db } from '../store/index.js';
+import { afterCommit, beginShared, commitShared, rollbackShared, type Db } from '../store/index.js';
 import type { DiskGate } from './checkpointer.js';
 
 export interface CommitWindowLimits {
@@ -51,7 +51,8 @@ export interface CommitWindowHooks {
  * that join a window are idempotent. A crash loses only the open window, together with the file
  * checkpoints written in it, so the restart reads those files again from their previous checkpoint.
  * Work that must wait for durability, such as advancing a file's process-local fingerprint, is queued
- * with `afterCommit` and dropped if the window is lost.
+ * with `afterCommit` on the connection (see shared-transaction.ts): the rows may be in another
+ * writer's transaction (the index walk's), which commits or loses them.
  */
 export class CommitWindow {
   readonly #db: Db;
@@ -63,7 +64,6 @@ export class CommitWindow {
   #openedAt = 0;
   #rows = 0;
   #bytes = 0;
-  #afterCommit: (() => void)[] = [];
   readonly #hooks: CommitWindowHooks;
   /** Commits since the last `settle` waited. */
   #unsettled = 0;
@@ -106,7 +106,7 @@ export class CommitWindow {
     // Another transaction on this connection (a synchronous caller up the stack) is left alone.
     if (this.#db.inTransaction) return;
     this.#hooks.onOpen?.();
-    this.#db.exec('BEGIN IMMEDIATE');
+    beginShared(this.#db);
     this.#open = true;
     this.#openedAt = performance.now();
     this.#rows = 0;
@@ -132,10 +132,12 @@ export class CommitWindow {
     return this.#rows >= times * maxRows || this.#bytes >= times * maxBytes || performance.now() - this.#openedAt >= times * maxAgeMs;
   }
 
-  /** Runs `fn` once everything written so far is committed: at once when no window is open. */
+  /**
+   * Runs `fn` once everything written so far is committed, by whichever writer holds the open
+   * transaction (ours, or the index walk's that our writes joined); dropped if it is lost.
+   */
   afterCommit(fn: () => void): void {
-    if (this.#open) this.#afterCommit.push(fn);
-    else fn();
+    afterCommit(this.#db, fn);
   }
 
   /**
@@ -186,20 +188,12 @@ export class CommitWindow {
       return;
     }
     this.#open = false;
-    const waiting = this.#afterCommit;
-    this.#afterCommit = [];
-    try {
-      this.#db.exec('COMMIT');
-      this.#unsettled += 1;
-    } catch (error) {
-      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-      throw error;
-    }
-    for (const fn of waiting) fn();
+    commitShared(this.#db);
+    this.#unsettled += 1;
   }
 
   #lose(): void {
     this.#open = false;
-    this.#afterCommit = [];
+    rollbackShared(this.#db);
   }
 }

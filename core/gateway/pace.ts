@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store/index.js';
+import { afterCommit, beginShared, commitShared, rollbackShared, type Db } from '../store/index.js';
 import type { DiskGate } from './checkpointer.js';
 
 /**
@@ -119,7 +119,9 @@ const SETTLE_EVERY = 4;
  *
  * The transaction is the work's own: a piece that finds another writer's transaction open (capture's
  * commit window) joins it, and that writer commits it. Another writer that joins ours between two
- * pieces (a window opens only when none is) gets its writes committed before our next piece. A
+ * pieces (a window opens only when none is) gets its writes committed before our next piece. Work
+ * either writer queues to wait for durability runs at the commit of the transaction, whoever's it is,
+ * and is dropped when it is rolled back or lost (see the store's shared-transaction.ts). A
  * marker row in a TEMP table says the open transaction is still ours: SQLite may roll a transaction
  * back on its own (an I/O error, a full disk), and another writer may begin one before our next
  * piece, which must never commit it. The work's state (a walk's cursor) is written in its pieces, so
@@ -165,7 +167,7 @@ export class PieceWindow {
   /** Before a piece: opens a window unless a transaction is open (ours, or another writer's the piece joins). */
   enter(): void {
     if (this.open || this.#db.inTransaction) return;
-    this.#db.exec('BEGIN IMMEDIATE');
+    beginShared(this.#db);
     this.#token += 1;
     this.#db.exec(`CREATE TEMP TABLE IF NOT EXISTS steward_piece_window (token INTEGER); INSERT INTO temp.steward_piece_window VALUES (${this.#token})`);
     this.#owned = true;
@@ -184,7 +186,7 @@ export class PieceWindow {
   fail(): void {
     if (!this.open) return;
     this.#owned = false;
-    this.#db.exec('ROLLBACK');
+    rollbackShared(this.#db);
   }
 
   /** Commits our open window (the caller holds the disk gate); true when it wrote one. */
@@ -194,15 +196,23 @@ export class PieceWindow {
     this.#owned = false;
     try {
       this.#db.exec('DELETE FROM temp.steward_piece_window');
-      this.#db.exec('COMMIT');
     } catch (error) {
-      // Still open after a failed commit: ours, and never left open for another writer to join.
-      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      rollbackShared(this.#db);
       throw error;
     }
+    // Runs what waited on this transaction, capture's too (see shared-transaction.ts).
+    commitShared(this.#db);
     this.#length.took(performance.now() - began);
     this.#commits += 1;
     return true;
+  }
+
+  /**
+   * Runs `fn` once what the pieces wrote so far is committed, by us or by the writer whose
+   * transaction they joined; dropped if that transaction is lost.
+   */
+  afterCommit(fn: () => void): void {
+    afterCommit(this.#db, fn);
   }
 
   /** Whether the commit just made is one after which to wait for a whole checkpoint (SETTLE_EVERY). */

@@ -100,7 +100,9 @@ export class IndexBackfill {
 
   /**
    * Tells the owner a walk's progress after its first piece, then at most every PROGRESS_EVERY_MS, and
-   * always at its end: `progress` is read only when it is told.
+   * always at its end: `progress` is read only when it is told. The end is told once the piece's rows
+   * are committed (by the walk, or by capture when the piece joined its window): a listener that
+   * reads on it, on another connection, sees them all. A transaction lost drops it with them.
    */
   #reporter(): (ended: boolean, progress: () => IndexProgress) => void {
     let reported = -Infinity;
@@ -108,7 +110,9 @@ export class IndexBackfill {
       if (!ended && performance.now() - reported < PROGRESS_EVERY_MS) return;
       reported = performance.now();
       const { phase, indexedParts, totalParts, complete } = progress();
-      this.#o.onProgress({ phase, indexedParts, totalParts, complete });
+      const tell = () => this.#o.onProgress({ phase, indexedParts, totalParts, complete });
+      if (complete) this.#window.afterCommit(tell);
+      else tell();
     };
   }
 

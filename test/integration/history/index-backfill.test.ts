@@ -257,7 +257,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A walk over `index` whose pieces call `onPiece` first, with a stub of the checkpoint thread's gate. */
-function watchedWalk(index: SearchIndex, onPiece: (rows: number) => void = () => undefined) {
+function watchedWalk(index: SearchIndex, onPiece: (rows: number) => void = () => undefined, onProgress: (progress: EventPayload<'search.indexing'>) => void = () => undefined) {
   const sizes: number[] = [];
   const watched = {
     progress: () => index.progress(),
@@ -273,7 +273,7 @@ function watchedWalk(index: SearchIndex, onPiece: (rows: number) => void = () =>
     leave: () => void (gate.leave += 1),
     wantsQuiet: () => gate.quiet,
   };
-  const walk = new IndexBackfill({ index: watched, checkpointer, logger: createMemoryLogger(), onProgress: () => undefined });
+  const walk = new IndexBackfill({ index: watched, checkpointer, logger: createMemoryLogger(), onProgress });
   return { walk, sizes, gate };
 }
 
@@ -366,6 +366,23 @@ describe('the index walk beside WAL checkpoints', () => {
       await walk.whenIdle();
       expect(seen).toEqual([1]);
       expectExact(db);
+    } finally {
+      await walk.stop();
+      close();
+    }
+  });
+
+  it('tells each walk complete only once its last rows are committed: a reader on another connection sees them all', async () => {
+    const { db, index, view, close } = smallPieceStore();
+    const told: Array<{ phase: string; open: boolean; indexed: number; cursor: number }> = [];
+    const { walk } = watchedWalk(index, undefined, (progress) => {
+      if (progress.complete) told.push({ phase: progress.phase, open: db.inTransaction, indexed: view.count('SELECT COUNT(*) FROM search_map'), cursor: view.count("SELECT value FROM search_state WHERE key = 'backfill_done'") });
+    });
+    try {
+      walk.start();
+      await walk.whenIdle();
+      expect(told.map((t) => t.phase)).toContain('index');
+      for (const t of told) expect(t).toMatchObject({ open: false, indexed: PARTS, cursor: PARTS });
     } finally {
       await walk.stop();
       close();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CommitWindow, GatewayReader, Materializer, Sink, Spool } from '../../../core/gateway/index.js';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
+import { PieceWindow } from '../../../core/gateway/pace.js';
 import { ProjectStore } from '../../../core/projects/index.js';
 import { migrate, type Db } from '../../../core/store/index.js';
 import type { TranscriptBatch } from '../../../core/transcripts/index.js';
@@ -188,6 +189,58 @@ describe('CommitWindow', () => {
     write(window, {}, batch('s1', ['a']));
     window.commit();
     expect(committedParts()).toBe(1);
+  });
+
+  it('written into the index walk’s open transaction, what waits on durability waits for that commit, and is dropped when it rolls back', () => {
+    const walk = new PieceWindow(db);
+    const window = new CommitWindow(db);
+    const waited: string[] = [];
+    walk.enter();
+    write(window, {}, batch('s1', ['a']));
+    expect(window.isOpen).toBe(false);
+    window.afterCommit(() => waited.push('file 1'));
+    // The run ends with nothing of its own to commit: its rows are in the walk's transaction.
+    window.commit();
+    expect(committedParts()).toBe(0);
+    expect(waited).toEqual([]);
+    walk.leave();
+    expect(walk.commit()).toBe(true);
+    expect(committedParts()).toBe(1);
+    expect(waited).toEqual(['file 1']);
+
+    // The walk's transaction rolled back (a piece that threw): capture's rows in it went too.
+    walk.enter();
+    write(window, {}, batch('s2', ['b']));
+    window.afterCommit(() => waited.push('file 2'));
+    walk.fail();
+    // SQLite rolled the walk's transaction back on its own (an I/O error, a full disk).
+    walk.enter();
+    write(window, {}, batch('s3', ['c']));
+    window.afterCommit(() => waited.push('file 3'));
+    db.exec('ROLLBACK');
+    window.afterCommit(() => waited.push('file 3, later'));
+    // Later windows, of either writer, never run what waited on a lost one.
+    write(window, {}, batch('s4', ['d']));
+    window.commit();
+    walk.enter();
+    walk.leave();
+    walk.commit();
+    expect(committedParts()).toBe(2);
+    expect(waited).toEqual(['file 1']);
+  });
+
+  it('the walk’s pieces joined to capture’s window: what waits on them runs at capture’s commit', () => {
+    const walk = new PieceWindow(db);
+    const window = new CommitWindow(db);
+    const waited: string[] = [];
+    write(window, {}, batch('s1', ['a']));
+    walk.enter();
+    expect(walk.open).toBe(false);
+    walk.afterCommit(() => waited.push('walk done'));
+    walk.leave();
+    expect(waited).toEqual([]);
+    window.commit();
+    expect(waited).toEqual(['walk done']);
   });
 
   it('leaves a transaction it did not open to its owner', () => {
