@@ -35,6 +35,8 @@ const UNREADABLE_WORDS: Readonly<Record<string, string>> = {
   malformed: 'nothing of it could be read: it may be in the middle of being written, or cut short',
   // A line file none of whose lines parsed and whose first bytes are no JSON (a page of HTML, random bytes).
   not_transcript: 'not a transcript: nothing in it is JSON',
+  // A line file none of whose lines parsed and whose head is zeros: a crash or power loss zero-filled it.
+  damaged: 'damaged: parts of it were overwritten with zeros, as a crash can leave a file',
   SQLITE_NOTADB: 'not a database',
   SQLITE_CORRUPT: 'a damaged database',
   EISDIR: 'a folder, not a file',
@@ -58,6 +60,8 @@ const REMEDIES: Readonly<Record<string, Remedy>> = {
   // No line of it parsed: a Gemini chat is rewritten whole every turn, so one is often read mid-write.
   malformed: 'wait',
   not_transcript: 'move',
+  // Zero-filled by a crash: it will not mend by waiting, and it is the person's own transcript, so not 'move'.
+  damaged: 'replace',
   // A database, or a folder, in the agent's folder under a transcript's name.
   SQLITE_NOTADB: 'move',
   EISDIR: 'move',

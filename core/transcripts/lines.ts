@@ -51,6 +51,15 @@ export function withoutCr(text: string): string {
   return text.endsWith('\r') ? text.slice(0, -1) : text;
 }
 
+/**
+ * A line's text without the zeros before it. A crash or power loss can leave a file's last pages zeros
+ * (its size was written, its bytes were not); the agent then writes on after them, so its next line
+ * starts behind the zeros and is whole. A fragment behind them still fails to parse, and is counted.
+ */
+function withoutZeros(text: string): string {
+  return text.charCodeAt(0) === 0 ? text.replace(/^\0+/, '') : text;
+}
+
 /** Counts a complete line that yields no part, with its reason: nothing is dropped silently. */
 export function countSkip(stats: LineStats, reason: SkipReason): void {
   stats.skipped ??= {};
@@ -153,7 +162,7 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
         } else {
           const slice = buffer.subarray(start, newline);
           const text = carryBytes > 0 ? Buffer.concat([...carry, slice]).toString('utf8') : slice.toString('utf8');
-          lines.push(withoutCr(text));
+          lines.push(withoutZeros(withoutCr(text)));
         }
         carry = [];
         carryBytes = 0;
@@ -235,24 +244,40 @@ export class NotATranscript extends Error {
   }
 }
 
+/**
+ * Thrown for a line file in which no line could be read whose head is zeros: a transcript a crash or power
+ * loss left zero-filled, not a file named like one. Waiting will not mend it; a good copy does.
+ */
+export class DamagedFile extends Error {
+  readonly code = 'damaged';
+  constructor() {
+    super('transcript file was overwritten with zeros');
+  }
+}
+
 /** Bytes of a file's head looked at to tell a transcript cut short from a file that is none. */
 const HEAD_BYTES = 256;
 
 /**
- * Whether a `.jsonl` file's first character (past a BOM and blanks) opens JSON. Any other line file (a
+ * What a `.jsonl` file's first character (past a BOM and blanks) says of it: JSON opens (`json`), a zero
+ * (`zeros`: a transcript a crash zero-filled), or anything else (`other`). Any other line file (a
  * compressed one, an OpenClaw `.reset`/`.deleted` copy) is taken as JSON: said cut short, never "not a transcript".
  */
-async function headOpensJson(path: string): Promise<boolean> {
-  if (!/\.jsonl$/i.test(path)) return true;
+async function headOf(path: string): Promise<'json' | 'zeros' | 'other'> {
+  if (!/\.jsonl$/i.test(path)) return 'json';
   const handle = await open(path, 'r');
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
     const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-    return head === '' || head.startsWith('{') || head.startsWith('[');
+    if (head === '' || head.startsWith('{') || head.startsWith('[')) return 'json';
+    return head.startsWith('\0') ? 'zeros' : 'other';
   } finally {
     await handle.close();
   }
 }
+
+/** Why a line file none of whose lines could be read failed, by its head. */
+const FAILURE_BY_HEAD = { json: MalformedFile, zeros: DamagedFile, other: NotATranscript } as const;
 
 /** A file of lines, each standing alone (JSONL, plain or compressed, an OpenClaw reset or deleted copy); a store or a whole document is not. */
 const LINE_FILE = /\.jsonl(\.|$)/i;
@@ -271,7 +296,7 @@ export function nothingRead(path: string, stats: LineStats): boolean {
 
 /**
  * A line file's batches, every provider's alike: one in which no line could be read is a file that
- * could not be read (MalformedFile; NotATranscript when it does not even begin as JSON), as a document
+ * could not be read (MalformedFile; DamagedFile when it begins with zeros, NotATranscript when with anything else not JSON), as a document
  * that does not parse, not a file "read" with only unreadable lines. Its lines are then not counted again as lines that failed. A batch without parts
  * (a session a sidecar describes) waits for the next one, so nothing of a file that fails is written;
  * the counts are only whole once the read ended (the read worker sends them last).
@@ -286,7 +311,7 @@ export async function* failWhenNothingRead(path: string, batches: AsyncGenerator
   }
   if (nothingRead(path, stats)) {
     Object.assign(stats, { lines: 0, failedLines: 0, oversizeLines: 0, skipped: {} });
-    throw (await headOpensJson(path)) ? new MalformedFile() : new NotATranscript();
+    throw new FAILURE_BY_HEAD[await headOf(path)]();
   }
   if (held) yield held;
 }

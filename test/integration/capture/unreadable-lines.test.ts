@@ -20,6 +20,8 @@ const LEDGER = '/home/dana/src/ledger';
 const GARBAGE = 'this is not json at all\n';
 /** Lines that begin as JSON and do not parse: what a transcript cut short, or caught mid-write, holds. */
 const CUT_SHORT = '{"timestamp":"2026-12-01T00:00:00.000Z","type":"sess\n{"timestamp":\n';
+/** A page of zeros, as a crash or power loss can leave where a file's bytes were never written. */
+const ZEROS = '\0'.repeat(4096);
 
 function write(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });
@@ -85,6 +87,29 @@ describe('a Codex rollout of nothing but garbage', () => {
     const codes = Object.fromEntries(h.driver.unreadable().files.map((f) => [f.path, f.code]));
     expect(codes).toEqual({ [html]: 'not_transcript', [text]: 'not_transcript', [cut]: 'malformed' });
     expect(remedyOf('not_transcript')).toBe('move');
+  });
+
+  it('a rollout whose head a crash zero-filled, with no line read, is damaged (replace it), not "no transcript" (move it)', async () => {
+    h = captureHarness(openWindow);
+    // A crash or power loss can leave a file's pages zeros; the page after them starts mid-line.
+    const zeros = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000006', '2026-12-01T14:00:00', [], `${ZEROS}tail of a line"}}\n`);
+    const behind = rollout(h.codexRoot, '019fa000-0000-7000-8000-000000000007', '2026-12-01T15:00:00', [], `\uFEFF\n  ${ZEROS}\n${CUT_SHORT}`);
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ failed: 2, failedLines: 0, unreadable: [{ code: 'damaged', count: 2 }] });
+    const codes = Object.fromEntries(h.driver.unreadable().files.map((f) => [f.path, f.code]));
+    expect(codes).toEqual({ [zeros]: 'damaged', [behind]: 'damaged' });
+    expect(remedyOf('damaged')).toBe('replace');
+    expect(unreadableWhy('damaged')).toBe('damaged: parts of it were overwritten with zeros, as a crash can leave a file');
+  });
+
+  it('a rollout a crash left zeros in, that Codex then wrote on, keeps every line: the line behind the zeros too', async () => {
+    h = captureHarness(openWindow);
+    const [meta, user, assistant] = goodLines(GOOD_ID, ORCHARD);
+    rollout(h.codexRoot, GOOD_ID, '2026-12-02T08:00:00', [`\0\0\0${JSON.stringify(meta)}`, user, `${ZEROS}${JSON.stringify(assistant)}`]);
+    const stats = byProvider(await h.driver.tick(), 'codex');
+    expect(stats).toMatchObject({ read: 1, failed: 0, failedLines: 0 });
+    expect(stats.unreadable).toBeUndefined();
+    expect(h.db.prepare('SELECT cwd FROM sessions WHERE session_id = ?').pluck().get(GOOD_ID)).toBe(ORCHARD);
+    expect(h.db.prepare('SELECT text FROM parts WHERE session_id = ? ORDER BY ts').pluck().all(GOOD_ID)).toEqual(['deploy the site', 'Deployed.']);
   });
 
   it('a rollout whose only line is still being written (no newline yet) is no failure, and reads once it is complete', async () => {

@@ -17,6 +17,7 @@ describe('what is said of a file Steward could not read, by the CLI and the pane
 
   it('says what is wrong in words, never the code (that waits under Details)', () => {
     expect(whatIsWrong('malformed')).toBe('nothing of it could be read: it may be in the middle of being written, or cut short');
+    expect(whatIsWrong('damaged')).toBe('damaged: parts of it were overwritten with zeros, as a crash can leave a file');
     expect(whatIsWrong('read_failed')).toBe('its contents could not be read');
     expect(whatIsWrong('SQLITE_CORRUPT_INDEX')).toBe('a damaged database');
     expect(whatIsWrong('SQLITE_NOTADB')).toBe('not a database');
@@ -28,7 +29,7 @@ describe('what is said of a file Steward could not read, by the CLI and the pane
 
   it('tells by the code what can be done: wait for one caught mid-write, replace a damaged one, move one that is no transcript, shorten a long path', () => {
     expect(remedyOf('malformed')).toBe('wait');
-    for (const code of ['read_failed', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'EWHATEVER']) expect(remedyOf(code)).toBe('replace');
+    for (const code of ['read_failed', 'damaged', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'EWHATEVER']) expect(remedyOf(code)).toBe('replace');
     expect(remedyOf('SQLITE_NOTADB')).toBe('move');
     expect(remedyOf('EISDIR')).toBe('move');
     expect(remedyOf('ENAMETOOLONG')).toBe('shorten');
