@@ -118,10 +118,22 @@ export class UsageError extends Error {}
 /** Runs a verb's action and turns its outcome (or its error) into the exit code; `json` shapes errors. */
 export type Run = (action: () => Promise<number>, json?: boolean) => Promise<void>;
 
-/** A title or a first request on one line of a list: control characters as spaces, at most 100 characters. */
+/**
+ * What a title may not bring onto a terminal line: controls (C0 with ESC, DEL, C1, whose U+009B some
+ * terminals take as the start of a sequence), lone surrogates, line and paragraph separators, and the bidi
+ * embeddings, overrides and isolates that reorder what the terminal shows after them.
+ */
+const NOT_ON_ONE_LINE = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+const LINE_CHARS = 100;
+const graphemes = new Intl.Segmenter();
+
+/** A title or a first request on one line of a list: each such character as a space, at most 100 characters, never cut inside one. */
 export function oneLine(text: string): string {
-  const flat = [...text].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('').replace(/ +/g, ' ').trim();
-  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+  const flat = text.replace(NOT_ON_ONE_LINE, ' ').replace(/ +/g, ' ').trim();
+  // A text of at most 100 code units is at most 100 characters: only a longer one is counted by what is seen.
+  if (flat.length <= LINE_CHARS) return flat;
+  const chars = Array.from(graphemes.segment(flat), (s) => s.segment);
+  return chars.length > LINE_CHARS ? `${chars.slice(0, LINE_CHARS - 1).join('')}…` : flat;
 }
 
 export function printJson(io: CliIo, value: unknown): void {
