@@ -146,18 +146,37 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { fr
   };
 }
 
-/** A background walk over the index, said: history still being indexed, or the index being re-tagged. */
-function indexingWords(indexing: NonNullable<Result<'Search.Query'>['indexing']>): string {
-  if (indexing.phase === 'retag') return indexingNote(indexing);
-  return `Earlier history is still being indexed (${indexing.indexedParts} of ${countOf(indexing.totalParts, 'part')}).`;
+type Indexing = NonNullable<Result<'Search.Query'>['indexing']>;
+
+/**
+ * What an agent is told when no Steward runs and nothing walks the index (`steward mcp` opened the stores
+ * for this call): asking again finds the same. `steward sweep` waits for an import's walk, never for a
+ * re-tag (its walk stops with the sweep); a running Steward finishes either.
+ */
+function nobodyIndexes(indexing: Indexing): string {
+  const sweep = indexing.phase === 'retag' ? '' : '`steward sweep` finishes it now, or ';
+  return `No Steward is running to finish it, so asking again will not change this: ${sweep}starting Steward (\`steward serve\`) finishes it in the background.`;
+}
+
+/** A background walk over the index, said: history still being indexed, or the index being re-tagged; `idle`: nothing walks it. */
+function indexingWords(indexing: Indexing, idle: boolean): string {
+  const words = indexing.phase === 'retag' ? indexingNote(indexing) : `Earlier history is still being indexed (${indexing.indexedParts} of ${countOf(indexing.totalParts, 'part')}).`;
+  return idle ? `${words} ${nobodyIndexes(indexing)}` : words;
+}
+
+/** Whether the index is behind with nothing walking it: only where the stores were opened for this call (an owner walks in the background). */
+async function nobodyWalks(client: StewardClient, via: 'owner' | 'in-process' | undefined, found: Result<'Search.Query'>): Promise<boolean> {
+  if (via !== 'in-process' || found.indexing === undefined) return false;
+  return !(await client.call('Search.Indexing', {})).walking;
 }
 
 /**
  * The owner redacts before it cuts (`redact: true`); the table here runs again over what arrives, as a
- * second guard: an agent may forward what it reads to a remote model.
+ * second guard: an agent may forward what it reads to a remote model. `idle`: the index is behind and
+ * nothing walks it (see nobodyWalks).
  */
-export function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string): z.infer<typeof SearchTranscriptsOutput> {
-  const notes = [result.fallback?.message, result.indexing && indexingWords(result.indexing)].filter(Boolean);
+export function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string, idle = false): z.infer<typeof SearchTranscriptsOutput> {
+  const notes = [result.fallback?.message, result.indexing && indexingWords(result.indexing, idle)].filter(Boolean);
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   // Who each hit is from by the rule the CLI's lines and the panel's hits follow (reading.ts's hitVoice).
   const speaker = (h: Result<'Search.Query'>['hits'][number]) => {
@@ -248,12 +267,12 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       const dates = searchDates(input);
       const params = searchParams(input, dates.range);
       if (params.query.trim() === '' && !hasSearchFilter(params)) return { isError: true, content: [{ type: 'text' as const, text: NOTHING_TO_SEARCH }] };
-      return withClient(async (client) => {
+      return withClient(async (client, via) => {
         const found = await client.call('Search.Query', params);
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
         if (unknown !== undefined) return { isError: true, content: [{ type: 'text' as const, text: unknown }] };
-        const out = withPinned(searchOutput(found, redact), dates.pinned);
+        const out = withPinned(searchOutput(found, redact, await nobodyWalks(client, via, found)), dates.pinned);
         return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
       });
     }),

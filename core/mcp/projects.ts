@@ -5,7 +5,11 @@ import { projectContaining, projectKeyOf } from '../projects/index.js';
 import { notesFolderOf } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
 
-export type WithClient = <T>(use: (client: StewardClient) => Promise<T>) => Promise<T>;
+/**
+ * Reaches the owner for one call. `via` says who answers, as the CLI's withClient passes it: `in-process`
+ * when no Steward runs and the stores were opened for this call alone; a reach that does not say is an owner.
+ */
+export type WithClient = <T>(use: (client: StewardClient, via?: 'owner' | 'in-process') => Promise<T>) => Promise<T>;
 
 function text(value: string) {
   return [{ type: 'text' as const, text: value }];
