@@ -20,3 +20,13 @@ export function percentDown(done: number, total: number): string {
 export function indexingNote(indexing: IndexingFigure): string {
   return `Updating the search index: ${percentDown(indexing.indexedParts, indexing.totalParts)} checked; until it is done, some matches may be missing.`;
 }
+
+/**
+ * Said when no Steward runs and nothing walks the index (the stores were opened for one call): asking
+ * again finds the same. `steward sweep` waits for an import's walk, never for a re-tag (that walk
+ * stops with the sweep); a running Steward finishes either.
+ */
+export function nobodyIndexesNote(indexing: IndexingFigure): string {
+  const sweep = indexing.phase === 'retag' ? '' : '`steward sweep` finishes it now (saying how far it has come), or ';
+  return `No Steward is running to finish it, so asking again will not change this: ${sweep}starting Steward (\`steward serve\`) finishes it in the background.`;
+}

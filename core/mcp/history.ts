@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, groupBySession, hitSpeaker, indexingNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -148,20 +148,10 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { fr
 
 type Indexing = NonNullable<Result<'Search.Query'>['indexing']>;
 
-/**
- * What an agent is told when no Steward runs and nothing walks the index (`steward mcp` opened the stores
- * for this call): asking again finds the same. `steward sweep` waits for an import's walk, never for a
- * re-tag (its walk stops with the sweep); a running Steward finishes either.
- */
-function nobodyIndexes(indexing: Indexing): string {
-  const sweep = indexing.phase === 'retag' ? '' : '`steward sweep` finishes it now, or ';
-  return `No Steward is running to finish it, so asking again will not change this: ${sweep}starting Steward (\`steward serve\`) finishes it in the background.`;
-}
-
 /** A background walk over the index, said: history still being indexed, or the index being re-tagged; `idle`: nothing walks it. */
 function indexingWords(indexing: Indexing, idle: boolean): string {
   const words = indexing.phase === 'retag' ? indexingNote(indexing) : `Earlier history is still being indexed (${indexing.indexedParts} of ${countOf(indexing.totalParts, 'part')}).`;
-  return idle ? `${words} ${nobodyIndexes(indexing)}` : words;
+  return idle ? `${words} ${nobodyIndexesNote(indexing)}` : words;
 }
 
 /** Whether the index is behind with nothing walking it: only where the stores were opened for this call (an owner walks in the background). */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, indexingNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, indexingNote, nobodyIndexesNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { mustBeStoredProject, projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -19,8 +19,6 @@ interface SearchOptions {
   cursor?: string;
   json?: boolean;
 }
-
-const NOBODY_INDEXES = 'No Steward is running to finish indexing it: `steward sweep` does it now (saying how far it has come), or start Steward (`steward serve`) to do it in the background.\n';
 
 /** Hits grouped by conversation, each group headed by its title (or first request) and id; `pinned`: the dates the next page repeats. */
 export function formatSearch(result: Result<'Search.Query'>, pinned: readonly string[] = []): string {
@@ -157,7 +155,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           // A name was resolved among the stored projects already; a key was passed on unchecked.
           if (found.hits.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
           // With no Steward running, nothing walks the index meanwhile: asking again would say the same.
-          if (found.indexing && via === 'in-process') io.stderr(NOBODY_INDEXES);
+          if (found.indexing && via === 'in-process') io.stderr(`${nobodyIndexesNote(found.indexing)}\n`);
           return found;
         });
         if (options.json) printJson(io, pageJson(result, dates.pinned));

@@ -40,7 +40,7 @@ describe('an import by the CLI with no Steward running', () => {
     await core.shutdown();
     const behind = await runIn(home.env, 'search', 'wombatling');
     expect(behind.out).toMatch(/^note: earlier history is still being indexed/m);
-    expect(behind.err).toContain('No Steward is running to finish indexing it: `steward sweep` does it now');
+    expect(behind.err).toContain('No Steward is running to finish it, so asking again will not change this: `steward sweep` finishes it now');
 
     const sweep = await runIn(home.env, 'sweep');
     expect(sweep.code).toBe(0);
