@@ -275,8 +275,12 @@ function splitAlternatives(inner: string): string[] {
 
 /** A name that holds a password, whatever the value looks like (`DB_PASS`, `passwd`, `PGPASSWORD`). */
 const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|passphrase|pwd)|[A-Za-z0-9_.-]*?[_.-]pass)`;
-/** The assignment between a name and its value; quotes may come escaped (`\"password\": \"…\"` inside JSON text). */
-const ASSIGN = String.raw`\\?["']?\s*(?:=|:=|:|=>)\s*\\?`;
+/**
+ * The assignment between a name and its value; quotes may come escaped (`\"password\": \"…\"` inside JSON text).
+ * The spaces around the sign are bounded: an unbounded run was scanned back from every position of a long
+ * one (20,000 spaces took 0.6 s). 32, not the prose shapes' 8: `terraform fmt` and YAML align values in a column.
+ */
+const ASSIGN = String.raw`\\?["']?\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
@@ -310,24 +314,31 @@ const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wron
 const PROSE_CREDENTIAL = String.raw`(?:secrets?|tokens?|credentials?|(?:api|access|secret|private|auth|signing|encryption|master|license|client|app|ssh|deploy)[ _-]?keys?)`;
 const PROSE_WORD = new RegExp(String.raw`^${NOT_A_PROSE_VALUE}$`, 'i');
 
-/** A password's names in prose; a quoted password may be any word, a quoted token must look like one. */
-const PROSE_PASSWORD = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pins?)`;
+/** A password's names in prose (French `mot de passe` too); a quoted password may be any word, a quoted token must look like one. */
+const PROSE_PASSWORD = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|pwd|pins?|mots? de passe)`;
 
 /**
  * The quoted value after "<name> is" / "was" / "will be" (`the passphrase is "correct horse …"`), without
- * its quotes; each quote closes only on its own kind, so an apostrophe inside `"it's …"` ends nothing.
- * A password's name is captured (`pw`, `pwc`), so one search serves passwords and tokens.
+ * its quotes, or after a colon in guillemets (`mot de passe : «…»`: guillemets are no code's quotes).
+ * Each quote closes only on its own kind, so an apostrophe inside `"it's …"` ends nothing; a single
+ * quote followed by a letter or digit is an apostrophe (`‘it’s’`, `“it’sS3cret!”`). A value may go on
+ * over a line break, raw or escaped (a passphrase wrapped by a terminal), within the same 99 characters.
+ * A password's name is captured (`pw`, `pwc`, `pwg`), so one search serves passwords and tokens.
  */
 function quotedAfter(): string {
-  const prefix = (group: string) => String.raw`${NAME_START}(?:(?<${group}>${PROSE_PASSWORD})|${PROSE_CREDENTIAL})${VERB}`;
+  const prefix = (group: string, sign = VERB) => String.raw`${NAME_START}(?:(?<${group}>${PROSE_PASSWORD})|${PROSE_CREDENTIAL})${sign}`;
+  const lineBreak = String.raw`\r?\n|\\(?:r\\)?n`;
+  const straight = String.raw`(?<=${prefix('pw')}\\?(["'\`]))(?:(?!\2)[^\n\\]|'(?=[A-Za-z0-9])|${lineBreak}){1,99}(?=\\?\2)`;
+  const curly = String.raw`(?<=${prefix('pwc')}[“‘])(?:[^”’]|’(?=[A-Za-z0-9])){1,99}(?=[”’])`;
+  const guillemets = String.raw`(?<=${prefix('pwg', String.raw`(?:${VERB}|\s{0,8}:\s{0,8})`)}[«‹])[^»›]{1,99}(?=[»›])`;
   // The quote is looked for first: the name's look-behind then runs only after a quote (half the time).
-  return String.raw`(?<=["'\`“‘])(?:(?<=${prefix('pw')}\\?(["'\`]))(?:(?!\2)[^\n\\]){1,99}(?=\\?\2)|(?<=${prefix('pwc')}[“‘])[^”’\n]{1,99}(?=[”’]))`;
+  return String.raw`(?<=["'\`“‘«‹])(?:${straight}|${curly}|${guillemets})`;
 }
 
 /** A quoted value after a password's name is one unless it is a word about it; after a token's, only a phrase or a machine-made run. */
 function isQuotedCredential(value: string, groups?: Record<string, string | undefined>): boolean {
   if (!isLiteralValue(value)) return false;
-  if (groups?.pw !== undefined || groups?.pwc !== undefined) return !PROSE_WORD.test(value.trim());
+  if (groups?.pw !== undefined || groups?.pwc !== undefined || groups?.pwg !== undefined) return !PROSE_WORD.test(value.trim());
   // "the token is `waiting`" names a state, not a token.
   return /\S\s+\S/.test(value) || looksMachineMade(value);
 }
@@ -345,10 +356,15 @@ function looksMachineMade(raw: string): boolean {
   return value.length >= 16 && digits >= 2 && letters >= 4 && isTokenLike(value);
 }
 
+/*
+ * Whitespace between a label's parts is bounded everywhere (8 characters; 32 around an assignment's sign;
+ * 500 from a command to its flag): a look-behind is tried at every position, and an unbounded run in it
+ * was scanned back from each position of a long one (20,000 spaces after `--password` took 1.6 s).
+ */
 export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'pem-private-key', pattern: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g, needs: ['-----begin'] },
   { id: 'pem-block', pattern: /-----BEGIN (?:CERTIFICATE|OPENSSH|PGP)[A-Z ]*-----[\s\S]*?(?:-----END [A-Z ]*-----|$)/g, needs: ['-----begin'] },
-  { id: 'putty-private-key', pattern: /(?<=Private-Lines:\s*\d+\s*(?:\r?\n|\\n))(?:[A-Za-z0-9+/=]{8,}(?:\r?\n|\\n)?)+/g, needs: ['private-lines:'] },
+  { id: 'putty-private-key', pattern: /(?<=Private-Lines:\s{0,8}\d{1,6}\s{0,8}(?:\r?\n|\\n))(?:[A-Za-z0-9+/=]{8,}(?:\r?\n|\\n)?)+/g, needs: ['private-lines:'] },
   // Before the key id's own shape: the id is the context that makes a bare 40-character string a secret.
   {
     id: 'aws-secret-near-key-id',
@@ -359,17 +375,17 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   { id: 'aws-access-key-id', pattern: new RegExp(AWS_KEY_ID, 'g'), needs: AWS_KEY_ID_STARTS },
   { id: 'url-credentials', pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+(?=@)/gi, needs: ['://'] },
-  { id: 'azure-connection-secret', pattern: /(?<=\b(?:AccountKey|SharedAccessKey|SharedSecret|ClientSecret)\s*=\s*)[^;\s"']+/gi, accept: isLiteralValue, needs: ['accountkey', 'sharedaccesskey', 'sharedsecret', 'clientsecret'] },
+  { id: 'azure-connection-secret', pattern: /(?<=\b(?:AccountKey|SharedAccessKey|SharedSecret|ClientSecret)\s{0,8}=\s{0,8})[^;\s"']+/gi, accept: isLiteralValue, needs: ['accountkey', 'sharedaccesskey', 'sharedsecret', 'clientsecret'] },
   { id: 'azure-sas-signature', pattern: /(?<=[?&]sig=)[A-Za-z0-9%+/=]{16,}/g, needs: ['sig='] },
   { id: 'webhook-url-secret', pattern: /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/\d+\/|webhook\.office\.com\/webhookb2\/)[A-Za-z0-9+/@_.-]{20,}/g, needs: ['hooks.slack.com/', 'discord', 'webhook.office.com/webhookb2/'] },
-  { id: 'authorization-header', pattern: /(?<=\b(?:authorization|proxy-authorization)\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['authorization'] },
-  { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s*:\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['x-'] },
-  { id: 'bearer-token', pattern: /(?<=\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, needs: ['bearer'] },
-  { id: 'curl-user', pattern: /(?<=\bcurl\b[^\n]*?\s(?:-u|--user)(?:\s+|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue, needs: ['curl'] },
-  { id: 'sshpass', pattern: /(?<=\bsshpass\s+-p\s*["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
-  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)[^\s"';|&]+/g, accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
-  { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s+)["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue, needs: ['--'] },
-  { id: 'netrc-password', pattern: /(?<=\blogin\s+\S+\s+password\s+)\S+/g, needs: ['login'] },
+  { id: 'authorization-header', pattern: /(?<=\b(?:authorization|proxy-authorization)\s{0,8}[:=]\s{0,8}["']?(?:bearer|basic|token|digest)\s{1,8})[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['authorization'] },
+  { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s{0,8}:\s{0,8}["']?)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['x-'] },
+  { id: 'bearer-token', pattern: /(?<=\bbearer\s{1,8})[A-Za-z0-9._~+/=-]{16,}/gi, needs: ['bearer'] },
+  { id: 'curl-user', pattern: /(?<=\bcurl\b[^\n]{0,500}?\s(?:-u|--user)(?:\s{1,8}|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue, needs: ['curl'] },
+  { id: 'sshpass', pattern: /(?<=\bsshpass\s{1,8}-p\s{0,8}["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
+  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,500}?\s-p)[^\s"';|&]+/g, accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
+  { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue, needs: ['--'] },
+  { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
@@ -386,8 +402,10 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   {
     id: 'password-in-prose',
-    // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`.
-    pattern: new RegExp(String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pw|pin)${VERB}\\?["'“‘]?(?!${NOT_A_PROSE_VALUE}${WORD_ENDS})(?<value>[^\s"'”’]*[^\s"'”’.,;:])`, 'gi'),
+    // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`;
+    // a quote inside it is the password's (`ab"c9!Xz`) unless punctuation follows (`…","at":` in JSON), and
+    // it ends before an escaped quote's backslash.
+    pattern: new RegExp(String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pw|pin)${VERB}\\?["'“‘«‹]?(?!${NOT_A_PROSE_VALUE}${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
     accept: isProseValue,
     needs: ['pass', 'pw', 'pin'],
   },
@@ -400,9 +418,11 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   {
     id: 'credential-in-prose',
-    // `API key: 9f8e…`, `the token is abcdef01…`: only a value that looks made by a machine counts.
+    // `API key: 9f8e…`, `the token is abcdef01…`: only a value that looks made by a machine counts, with
+    // the id before it when it is a pair (`AKIA1234:9f8e…`). The value is bounded and must end its run: a
+    // refused value is looked at again from its start, so `token=token=…` rescanned the rest from each name.
     // `\b`, not NAME_START, before the name: a look-behind first costs 1.7x (`max_tokens` has no `\b`; `x-auth-token:` is one).
-    pattern: new RegExp(String.raw`\b${PROSE_CREDENTIAL}(?:\s{0,8}(?::=|=>|[:=])\s{0,8}|\s{1,8}(?:is|was|are|were|will be)\s{0,8}:?\s{1,8})\\?["'\`“‘]?(?<value>[A-Za-z0-9_+/=~.-]{15,}[A-Za-z0-9_+/=~-])`, 'gi'),
+    pattern: new RegExp(String.raw`\b${PROSE_CREDENTIAL}(?:\s{0,8}(?::=|=>|[:=])\s{0,8}|\s{1,8}(?:is|was|are|were|will be)\s{0,8}:?\s{1,8})\\?["'\`“‘]?(?<value>(?:[A-Za-z0-9_+/=~.-]{1,64}:)?[A-Za-z0-9_+/=~.-]{15,512}[A-Za-z0-9_+/=~-])(?![A-Za-z0-9_+/=~-])`, 'gi'),
     accept: looksMachineMade,
     needs: ['secret', 'token', 'key', 'credential'],
   },

@@ -25,6 +25,7 @@ const HEX = '0123456789abcdef';
 const B64 = `${ALNUM}+/`;
 const URLSAFE = `${ALNUM}_-`;
 const DIGITS = '0123456789';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
 /** A random string over `alphabet`, with at least one digit and one letter when the alphabet has both. */
 function rand(alphabet: string, n: number): string {
@@ -333,6 +334,17 @@ export function secretKinds(): SecretKind[] {
     contextual('passwd bare', (v) => `passwd ${v}`, password()),
     contextual('passphrase quoted', (v) => `the passphrase is "${v}"`, `${rand('abcdefghijklmnopqrstuvwxyz', 7)} ${rand('abcdefghijklmnopqrstuvwxyz', 5)} ${rand('abcdefghijklmnopqrstuvwxyz', 8)}`),
     contextual('shared secret quoted', (v) => `the shared secret is '${v}' for both sides`, `${rand('abcdefghijklmnopqrstuvwxyz', 6)} ${rand('abcdefghijklmnopqrstuvwxyz', 9)} ${rand('abcdefghijklmnopqrstuvwxyz', 5)}`),
+    // Passwords in prose a tester got through: curly quotes around an apostrophe, guillemets, a quoted
+    // passphrase over two lines, a quote inside, an id:secret pair, dots and dollars.
+    contextual('password in curly quotes with an apostrophe', (v) => `the password is “${v}”`, `it’s${password()}`),
+    contextual('password in guillemets after a colon', (v) => `mot de passe : «${v}»`, password()),
+    contextual('password in guillemets', (v) => `the password is «${v}»`, password()),
+    contextual('passphrase over two lines', (v) => `the passphrase is "${v}"`, `${rand(LOWER, 7)} ${rand(LOWER, 5)}\n${rand(LOWER, 8)} ${rand(LOWER, 6)}`),
+    contextual('password with a quote inside', (v) => `password is ${v}`, `${rand(LOWER, 2)}"${password()}`),
+    contextual('api key id and secret pair', (v) => `API key: ${v}`, `AKIA${rand(DIGITS, 4)}:${hex(32)}`),
+    contextual('password with dots and dollars', (v) => `password is ${v}`, `${rand(LOWER, 1)}.${rand(LOWER, 1)}$$${rand(LOWER, 2)}${rand(DIGITS, 1)}${rand(LOWER, 2)}.${rand(DIGITS, 4)}`),
+    // Letters between its digit and its dot: `$ecret42.word` reads as code (`item2.name`) and is left.
+    contextual('password starting with a dollar', (v) => `password: ${v}`, `$${rand(LOWER, 5)}${rand('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 1)}${rand(DIGITS, 1)}${rand(LOWER, 2)}.${rand(LOWER, 4)}`),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;
