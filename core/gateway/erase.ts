@@ -60,9 +60,10 @@ export class SessionEraser {
     this.#index = index;
     this.#gate = gate;
     this.#projectPage = projectPage;
-    // Subagents by their row and by the `{parent}:agent-` form of their id (a row may not know its parent yet).
+    // Subagents by their row and by the `{parent}:agent-` form of their id (a row may not know its parent
+    // yet). A branch is a conversation of its own (CONVERSATION): it is not erased with the one it left.
     this.#children = db
-      .prepare(`SELECT session_id FROM sessions WHERE parent_session_id = @id OR (session_id >= @id || ':agent-' AND session_id < @id || ':agent.')`)
+      .prepare(`SELECT session_id FROM sessions WHERE (parent_session_id = @id AND parent_kind IS NOT 'branch') OR (session_id >= @id || ':agent-' AND session_id < @id || ':agent.')`)
       .pluck();
     this.#hasRow = db.prepare('SELECT 1 FROM sessions WHERE session_id = ?').pluck();
     // The front of sessions_project. No index orders a project's sessions by id (keyset pages by

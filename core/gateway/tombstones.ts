@@ -49,10 +49,13 @@ export class Tombstones {
     return this.#has.get(kind, id) !== undefined;
   }
 
-  /** A session is forgotten with itself, its parent conversation (by row or by id), or its project. */
-  forgets(session: { sessionId: string; parentSessionId: string | null }, projectKey: string | null): boolean {
+  /**
+   * A session is forgotten with itself, the conversation it is a subagent of (by row or by id), or its
+   * project. A branch is a conversation of its own: forgetting the one it branched from keeps it.
+   */
+  forgets(session: { sessionId: string; parentSessionId: string | null; parentKind?: string | null }, projectKey: string | null): boolean {
     if (this.has('session', session.sessionId)) return true;
-    const parent = session.parentSessionId ?? parentOf(session.sessionId);
+    const parent = (session.parentKind === 'branch' ? null : session.parentSessionId) ?? parentOf(session.sessionId);
     if (parent !== null && this.has('session', parent)) return true;
     return projectKey !== null && this.has('project', projectKey);
   }
