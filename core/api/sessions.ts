@@ -208,7 +208,7 @@ export const sessionsMethods = {
       limit: z.number().int().min(1).max(1_000).optional(),
       /** From `cursor` (later messages) or `before` (earlier messages) of a previous page. */
       cursor: z.string().max(500).optional(),
-      /** Open the page around this part (a search hit) instead of at the start. */
+      /** Open the page around this part (a search hit) instead of at the start: it holds the hit and, as `limit` leaves room, up to 5 messages before it. */
       partId: z.string().min(1).max(400).optional(),
       /** true: every text redacted with the secrets module before summaries and first requests are cut from it. */
       redact: z.boolean().optional(),

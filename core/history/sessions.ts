@@ -18,7 +18,7 @@ const PAGE_MESSAGES = 200;
 const LIST_LIMIT = 50;
 /** Parts read per query while a page is assembled. */
 const CHUNK = 400;
-/** Messages shown before a hit when a page opens around it. */
+/** Messages shown before a hit when a page opens around it, as the page's limit leaves room for them. */
 const CONTEXT_MESSAGES = 5;
 /** Of a first request's text, what is redacted before it is cut to FIRST_REQUEST_CHARS (whitespace folds). */
 const FIRST_TEXT_CHARS = 4_000;
@@ -348,11 +348,16 @@ export class SessionsView {
     if (partId !== undefined) {
       const hit = this.#reader.partKey(partId);
       if (!hit || hit.sessionId !== sessionId) throw new StewardError('not_found', 'That part is not in this conversation');
-      const back = this.#backward(sessionId, hit, CONTEXT_MESSAGES);
+      // The page holds `limit` messages at most, the hit's among them: the context before it gives way.
+      const context = Math.min(CONTEXT_MESSAGES, limit - 1);
+      const back = this.#context(sessionId, hit, messageIdOf(partId), context);
       const from = back.parts[back.parts.length - 1];
       // When the hit is not its message's first part, that message began in `back` and is the page's first.
       const begun = from && messageIdOf(from.partId) === messageIdOf(partId) ? messageIdOf(partId) : undefined;
-      const ahead = this.#forward(sessionId, from ? keyOf(from) : null, limit, begun);
+      const before = new Set(back.parts.map((p) => messageIdOf(p.partId))).size - (begun === undefined ? 0 : 1);
+      // With no context taken, the page starts at the hit itself, not at the conversation's start.
+      const start = from ? keyOf(from) : back.more ? { ts: hit.ts, rowid: hit.rowid - 1 } : null;
+      const ahead = this.#forward(sessionId, start, limit - before, begun);
       return { parts: [...back.parts, ...ahead.parts], earlier: back.more, later: ahead.more };
     }
     const ahead = this.#forward(sessionId, null, limit);
@@ -381,6 +386,19 @@ export class SessionsView {
       if (chunk.length < CHUNK) return { parts, more: false };
       key = keyOf(chunk[chunk.length - 1]!);
     }
+  }
+
+  /**
+   * The parts before a hit: the start of its own message when the hit is not that message's first
+   * part, then up to `messages` whole messages before it. Read as one more message than asked, since
+   * whether the hit's message began earlier is known only once read; the extra one is given back.
+   */
+  #context(sessionId: string, hit: PartKey, message: string, messages: number): Collected {
+    const back = this.#backward(sessionId, hit, messages + 1);
+    const ids = back.parts.map((p) => messageIdOf(p.partId));
+    if (ids.at(-1) === message || new Set(ids).size <= messages) return back;
+    const first = ids[0];
+    return { parts: back.parts.slice(ids.findIndex((id) => id !== first)), more: true };
   }
 
   /** Parts before `before`, up to `messages` whole messages, returned in conversation order. */

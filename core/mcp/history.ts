@@ -96,7 +96,7 @@ export const SearchTranscriptsOutput = z.strictObject({
 
 export const GetSessionInput = z.strictObject({
   session_id: SessionId.describe('A sessionId from search_transcripts'),
-  part_id: z.string().min(1).max(400).optional().describe('Open the page around this part (a hit’s partId)'),
+  part_id: z.string().min(1).max(400).optional().describe('Open the page around this part (a hit’s partId): the page holds it and, as the limit leaves room, up to 5 messages before it'),
   cursor: z.string().max(500).optional().describe('cursor (later messages) or before (earlier ones) from a previous result'),
   limit: z.number().int().min(1).max(MAX_MESSAGES).optional().describe(`Messages per page, at most ${MAX_MESSAGES} (default 20)`),
 });

@@ -124,7 +124,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .description('read one conversation: its messages in order, tools folded to one line, secrets redacted unless --raw')
     .option('--limit <n>', 'messages per page (1-1000, default 200)')
     .option('--cursor <cursor>', 'an earlier or later page')
-    .option('--part <partId>', 'open the page around this part (a search hit)')
+    .option('--part <partId>', 'open the page around this part (a search hit): it and, as --limit leaves room, up to 5 messages before it')
     .option('--raw', 'do not redact secrets: the conversation as it was written')
     .option('--json', 'print JSON')
     .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; raw?: boolean; json?: boolean }) =>

@@ -136,17 +136,28 @@ describe('Sessions.Get', () => {
     expect(back.messages.map((m) => m.messageId)).toEqual(second.messages.map((m) => m.messageId));
 
     const { hits } = await core.call('Search.Query', { query: 'bark damage' });
-    // The hit is in the last message: the page holds it and the messages before it, as context.
-    const around = await core.call('Sessions.Get', { sessionId: hits[0]!.sessionId, partId: hits[0]!.partId, limit: 1 });
+    // The hit is in the last message: the page holds it and, as its limit leaves room, the messages before it.
+    const around = await core.call('Sessions.Get', { sessionId: hits[0]!.sessionId, partId: hits[0]!.partId, limit: 5 });
     expect(around.messages.map((m) => m.messageId)).toEqual(all);
     expect(around.messages[4]!.parts.map((p) => p.partId)).toContain(hits[0]!.partId);
     expect(around.before).toBeUndefined();
     expect(around.cursor).toBeUndefined();
-    // Opened at the first answer, the page starts at the question before it and holds one message from the hit on.
+    // A page is never longer than its limit: with room for two, the hit and the message before it.
+    const two = await core.call('Sessions.Get', { sessionId: hits[0]!.sessionId, partId: hits[0]!.partId, limit: 2 });
+    expect(two.messages.map((m) => m.messageId)).toEqual(all.slice(3));
+    expect(two.before).toBeDefined();
+    // Opened at the first answer, the page starts at the question before it.
     const answer = (await core.call('Search.Query', { query: 'dormancy' })).hits[0]!;
-    const atAnswer = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId: answer.partId, limit: 1 });
+    const atAnswer = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId: answer.partId, limit: 2 });
     expect(atAnswer.messages.map((m) => m.messageId)).toEqual(all.slice(0, 2));
     expect(atAnswer.cursor).toBeDefined();
+    // With room for one, the hit's message alone; the pages before and after it lose nothing.
+    const one = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId: answer.partId, limit: 1 });
+    expect(one.messages.map((m) => m.messageId)).toEqual(all.slice(1, 2));
+    expect(one.messages[0]!.parts.map((p) => p.partId)).toContain(answer.partId);
+    const earlier = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 5, cursor: one.before! });
+    const later = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 5, cursor: one.cursor! });
+    expect([...earlier.messages, ...one.messages, ...later.messages].map((m) => m.messageId)).toEqual(all);
   });
 
   it('says not_found for an unknown session, and refuses another conversation’s cursor', async () => {
