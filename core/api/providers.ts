@@ -2,6 +2,7 @@ import { z } from 'zod';
 // The registry itself (PROVIDERS and what derives from it) is registry.ts, which the panel imports too.
 import { PROVIDER_IDS } from './registry.js';
 
+/** A folder and whether it is one there (a missing path or a file is not). */
 const RootPath = z.strictObject({ path: z.string(), exists: z.boolean() });
 
 /** One kind of root of one provider: what is read now, what config.json says, what was found by default. */

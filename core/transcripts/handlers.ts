@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { PROVIDER_IDS, PROVIDERS, type Handlers, type ProviderId, type RootKind } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { defaultRoots, resolveRoots } from './providers/index.js';
@@ -6,7 +6,16 @@ import { envList } from './roots.js';
 
 type Roots = Record<string, string[]>;
 
-const withExistence = (paths: readonly string[]) => paths.map((path) => ({ path, exists: existsSync(path) }));
+/** Each path with whether it is a folder there: a file where a root should be is no root either (a typo, a copy). */
+const withExistence = (paths: readonly string[]) => paths.map((path) => ({ path, exists: isFolder(path) }));
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 function sourceOf(running: Config, env: NodeJS.ProcessEnv, id: ProviderId, key: string, kind: RootKind): 'environment' | 'config' | 'default' {
   if (envList(env, kind.env) !== undefined) return 'environment';

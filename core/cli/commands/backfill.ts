@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { countOf, PROVIDER_IDS } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { awaitIndexing } from './indexing.js';
-import { formatSweepResult, retentionWindow, sweepExit } from './sweep.js';
+import { folderNotes, formatSweepResult, retentionWindow, sweepExit } from './sweep.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 const PROVIDERS = [...PROVIDER_IDS, 'all'] as const;
@@ -31,7 +31,7 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
           });
           if (options.json) printJson(io, result);
           // --days names the window itself (0: everything, as --all); without it, the retention window.
-          else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result)));
+          else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result)));
           await awaitIndexing(io, client, via);
           return sweepExit(result);
         });

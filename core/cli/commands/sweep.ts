@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type StewardClient, type SweepResult } from '../../api/index.js';
+import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type Result, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { awaitIndexing } from './indexing.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
@@ -99,8 +99,8 @@ function formatCancelled(p: ProviderResult): string {
  * What became of the files: `4 transcript files, 1 read, 2 already up to date, 1 older than the
  * retention window, not read`. A file outside the window was never opened, so it is never "up to date".
  */
-function formatFiles(p: ProviderResult, window: ImportWindow): string {
-  if (!p.cancelled && p.discovered === 0 && p.failed === 0) return 'no transcript files found';
+function formatFiles(p: ProviderResult, window: ImportWindow, folders?: string): string {
+  if (foundNothing(p)) return folders ? `no transcript files found: ${folders}` : 'no transcript files found';
   const files = p.cancelled ? formatCancelled(p) : countOf(p.discovered, 'transcript file');
   if (!p.cancelled && p.unchanged === p.discovered && p.failed === 0) return `${files}, already up to date`;
   const outside = p.outsideWindow ?? 0;
@@ -194,6 +194,45 @@ function retentionNote(providers: readonly ProviderResult[], window: ImportWindo
  * Each provider's retention window in days, from the owner (`Providers.Survey`), asked only when a
  * line will name the window; undefined when the owner cannot say, so the note states no number.
  */
+/** A run of a provider that listed no file at all. */
+function foundNothing(p: ProviderResult): boolean {
+  return !p.cancelled && p.discovered === 0 && p.failed === 0;
+}
+
+/** What the person set to be read that is no folder, per agent: `/x is not a folder (set by STEWARD_CODEX_ROOTS)`. */
+export type FolderNotes = Partial<Record<string, string>>;
+
+type ProviderRoots = Result<'Providers.Roots'>['providers'][number];
+
+/**
+ * Why an agent whose folders the person set found nothing, when it is the folders: one that does not
+ * exist or is a file (a typo). Default folders that do not exist say only that the agent is not
+ * installed here, and a setting that names no folder (an empty STEWARD_*_ROOTS) turns the agent's
+ * reading off on purpose: both are left unsaid.
+ */
+function setButMissing(provider: ProviderRoots): string {
+  return provider.roots
+    .filter((r) => r.source !== 'default')
+    .flatMap((r) => {
+      const by = r.source === 'environment' ? `set by ${r.env}` : `set in config.json as providers.${provider.provider}.${r.key}`;
+      return r.watched.filter((w) => !w.exists).map((w) => `${w.path} is not a folder (${by})`);
+    })
+    .join('; ');
+}
+
+/** For the agents a run found no file of, what is wrong with the folders the person set (see setButMissing). */
+export async function folderNotes(client: StewardClient, result: SweepResult): Promise<FolderNotes> {
+  const empty = new Set(result.providers.filter(foundNothing).map((p) => p.provider));
+  if (empty.size === 0) return {};
+  try {
+    const { providers } = await client.call('Providers.Roots', {});
+    return Object.fromEntries(providers.filter((p) => empty.has(p.provider)).flatMap((p) => (setButMissing(p) ? [[p.provider, setButMissing(p)]] : [])));
+  } catch {
+    // Secondary to the result in hand: an owner that cannot say (an older one) leaves it unsaid.
+    return {};
+  }
+}
+
 export async function retentionWindow(client: StewardClient, result: SweepResult): Promise<ImportWindow> {
   if (!result.providers.some(leftOutByWindow)) return { kind: 'retention' };
   try {
@@ -210,11 +249,11 @@ export async function retentionWindow(client: StewardClient, result: SweepResult
  * is "already up to date"; a cancelled one says how far it got. `window`: what the run imported from.
  * Below them, the files that could not be read, by path, with what to do.
  */
-export function formatSweepResult(result: SweepResult, window: ImportWindow = { kind: 'retention' }): string {
+export function formatSweepResult(result: SweepResult, window: ImportWindow = { kind: 'retention' }, folders: FolderNotes = {}): string {
   const lines = result.providers.map((p) => {
     // Parts can land with no file read: rows an older version left in the spool, drained by this run.
     const read = p.read > 0 || p.failed > 0 || (p.vanished ?? 0) > 0 || p.partsWritten > 0;
-    const parts = [formatFiles(p, window), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p, window)].filter(Boolean);
+    const parts = [formatFiles(p, window, folders[p.provider]), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p, window)].filter(Boolean);
     return `${p.provider}: ${parts.join('; ')} (${p.durationMs} ms)\n`;
   });
   const note = window.kind === 'retention' && result.providers.some(leftOutByWindow) ? retentionNote(result.providers, window) : '';
@@ -233,7 +272,7 @@ export function registerSweep(program: Command, io: CliIo, run: Run): void {
         return withClient(io, async (client, via) => {
           const result = await client.call('Sweep.Tick', {});
           if (options.json) printJson(io, result);
-          else io.stdout(formatSweepResult(result, await retentionWindow(client, result)));
+          else io.stdout(formatSweepResult(result, await retentionWindow(client, result), await folderNotes(client, result)));
           await awaitIndexing(io, client, via);
           return sweepExit(result);
         });

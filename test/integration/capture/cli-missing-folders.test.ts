@@ -1,0 +1,40 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runIn } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+/**
+ * A tester pointed an agent's folder at a path with a typo: `steward sweep` said "no transcript files
+ * found", as for an agent with nothing in it. A folder the person set that is no folder is said so, with
+ * what set it; an agent's default folders that do not exist (not installed) and an empty setting stay quiet.
+ */
+let home: TempHome;
+
+beforeEach(() => {
+  home = tempHome('steward-missing-folders-');
+});
+afterEach(() => home.cleanup());
+
+describe('steward sweep and backfill with folders that are not there', () => {
+  it('name a folder set by the environment that does not exist, or is a file, and what set it', async () => {
+    const file = join(home.dir, 'codex-notes.txt');
+    writeFileSync(file, 'not a folder');
+    const gemini = join(home.dir, 'gemini');
+    mkdirSync(gemini);
+    const env = { ...home.env, STEWARD_CODEX_ROOTS: file, STEWARD_OPENCLAW_ROOTS: join(home.dir, 'no-such-folder'), STEWARD_GEMINI_ROOTS: gemini };
+    for (const verb of ['sweep', 'backfill']) {
+      const { code, out } = await runIn(env, verb);
+      expect(code).toBe(0);
+      expect(out).toMatch(new RegExp(`^codex: no transcript files found: ${escape(file)} is not a folder \\(set by STEWARD_CODEX_ROOTS\\)`, 'm'));
+      expect(out).toMatch(new RegExp(`^openclaw: no transcript files found: ${escape(join(home.dir, 'no-such-folder'))} is not a folder \\(set by STEWARD_OPENCLAW_ROOTS\\)`, 'm'));
+      // A folder that is there and empty, and an agent whose folders are set to none: nothing to add.
+      expect(out).toMatch(/^gemini: no transcript files found \(/m);
+      expect(out).toMatch(/^claude: no transcript files found \(/m);
+    }
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
