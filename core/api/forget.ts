@@ -81,7 +81,12 @@ export const forgetMethods = {
   },
   /** Deletes every conversation of a project, its row and its notes, and tombstones its key. */
   'Forget.Project': {
-    params: z.strictObject({ projectKey: ProjectKey, scrub }),
+    params: z.strictObject({
+      projectKey: ProjectKey,
+      scrub,
+      /** What to call a project no stored row names (one never imported, forgotten by its folder): the folder's own name. */
+      name: z.string().min(1).max(200).optional(),
+    }),
     result: ForgetResult,
   },
   /**

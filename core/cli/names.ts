@@ -74,9 +74,33 @@ export async function mustBeStoredProject(client: StewardClient, projectKey: str
   throw new StewardError('not_found', `${option}: no stored project has the key ${projectKey} (it may have been forgotten); \`steward projects\` lists each project's name and key`);
 }
 
-/** The same for a forgotten project (`unforget --project`): its row is gone, so its name comes from what `steward forget --list` shows. */
-export async function forgottenProjectKeyFor(client: StewardClient, text: string, option = '--project'): Promise<string> {
+/** A folder as a person types one: absolute, home-relative, or a Windows drive or share. */
+const FOLDER = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * The key of the project a folder names (`/home/ana/src/app`, `~/src/app`), as capture keys its
+ * conversations, whether or not it was ever imported; undefined when `text` is no folder.
+ */
+export async function folderProjectKey(text: string, home: string | undefined): Promise<string | undefined> {
+  if (!FOLDER.test(text)) return undefined;
+  // Loaded when a folder is named: the projects room brings the stores, which `steward --help` must not load.
+  const { normalizeCwd, projectKeyOf } = await import('../projects/index.js');
+  return projectKeyOf(normalizeCwd(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text));
+}
+
+/** What is forgotten under exactly this kind and id, or none (none too when the owner cannot say). */
+export async function forgetRecordOf(client: StewardClient, kind: Tombstone['kind'], id: string): Promise<Tombstone | undefined> {
+  return (await forgetRecords(client)).find((t) => t.kind === kind && t.id === id);
+}
+
+/**
+ * The same for a forgotten project (`unforget --project`): its row is gone, so its name comes from what
+ * `steward forget --list` shows; a folder names the key it was forgotten under, as `forget` keyed it.
+ */
+export async function forgottenProjectKeyFor(client: StewardClient, text: string, option = '--project', home?: string): Promise<string> {
   if (ProjectKey.safeParse(text).success) return text;
+  const folder = await folderProjectKey(text, home);
+  if (folder !== undefined) return folder;
   const { tombstones } = await client.call('Forget.List', {});
   const forgotten = tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
   return oneProject(option, text, forgotten, '`steward forget --list`');

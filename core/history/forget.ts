@@ -93,9 +93,10 @@ export class Forgetting {
     });
   }
 
-  project(projectKey: string, scrub = false): Promise<ForgetResult> {
+  /** `name`: what to call it when no stored row names it (a project never imported, named by its folder). */
+  project(projectKey: string, scrub = false, name?: string): Promise<ForgetResult> {
     return this.#serial(async () => {
-      this.#o.tombstones.add('project', projectKey, this.#o.projects.describe(projectKey)?.name.slice(0, LABEL_CHARS) ?? null);
+      this.#o.tombstones.add('project', projectKey, (this.#o.projects.describe(projectKey)?.name ?? name)?.slice(0, LABEL_CHARS) ?? null);
       this.#o.closeExports?.('project', projectKey);
       if (scrub) this.#o.scrub.owe();
       return this.#thenWipe(await this.#eraseProject(projectKey), scrub);

@@ -13,7 +13,7 @@ export function historyHandlers(history: History): Pick<Handlers, HistoryMethods
     'Sessions.Export': ({ sessionId, format, raw }) => history.exporter.export(sessionId, format ?? 'markdown', raw ?? false),
     'Sessions.ExportNext': ({ next }) => history.exporter.next(next),
     'Forget.Session': ({ sessionId, scrub }) => history.forgetting.session(sessionId, scrub ?? false),
-    'Forget.Project': ({ projectKey, scrub }) => history.forgetting.project(projectKey, scrub ?? false),
+    'Forget.Project': ({ projectKey, scrub, name }) => history.forgetting.project(projectKey, scrub ?? false, name),
     'Forget.Scrub': () => history.forgetting.scrub(),
     'Forget.ScrubStatus': () => history.forgetting.scrubStatus(),
     'Forget.List': async () => ({ tombstones: await history.forgetting.list() }),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { countOf, ProjectKey, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, localDay, ProjectKey, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { isStoredSession, oneProject } from '../names.js';
+import { folderProjectKey, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 export interface TargetOptions {
@@ -61,9 +61,11 @@ function removedWhat(result: ForgetResult, project: ForgottenProject | undefined
  * tombstones it all the same (to keep out a conversation whose files exist but were never imported),
  * and a mistyped id would otherwise sit in `forget --list` and Settings, keeping nothing out.
  */
-function notStored(kind: 'session' | 'project'): StewardError {
+function notStored(kind: 'session' | 'project', byFolder = false): StewardError {
   const [what, where] =
-    kind === 'session' ? ['conversation has that id', 'Give the whole id, as `steward sessions list` prints it'] : ['project has that key', '`steward projects` lists each project\'s name and key'];
+    kind === 'session'
+      ? ['conversation has that id', 'Give the whole id, as `steward sessions list` prints it']
+      : [byFolder ? 'project is in that folder' : 'project has that key', '`steward projects` lists each project\'s name and key'];
   const noun = kind === 'session' ? 'conversation' : 'project';
   return new StewardError('not_found', `No stored ${what}, so nothing was forgotten.`, {
     remediation: `${where}; to forget a ${noun} Steward has not imported (keeping it out of future imports), add --not-stored.`,
@@ -73,14 +75,18 @@ function notStored(kind: 'session' | 'project'): StewardError {
 /** `--scrub` as the call's params: named only when asked, so an owner from before it still takes the call. */
 const scrubParam = (scrub: boolean) => (scrub ? { scrub } : {});
 
-/** The session to forget, once it is known to be stored (or `--not-stored` says it need not be). */
-async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<ForgetResult> {
-  if (!anyway && !(await isStoredSession(client, sessionId))) throw notStored('session');
-  return client.call('Forget.Session', { sessionId, ...scrubParam(scrub) });
-}
+/** What a forget did: removed (and kept out) what it named, or found it forgotten already, with nothing to do. */
+type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined } | { already: Tombstone };
 
-/** A folder as a person types one: absolute, home-relative, or a Windows drive or share. */
-const FOLDER = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/]|\\\\)/;
+/** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
+async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
+  if (!(await isStoredSession(client, sessionId))) {
+    const already = await forgetRecordOf(client, 'session', sessionId);
+    if (already) return { already };
+    if (!anyway) throw notStored('session');
+  }
+  return { result: await client.call('Forget.Session', { sessionId, ...scrubParam(scrub) }), project: undefined };
+}
 
 /**
  * The key of the project `text` names: a key as it is; a folder (`/home/ana/src/app`, `~/src/app`) as
@@ -89,19 +95,37 @@ const FOLDER = /^(?:\/|~(?:\/|$)|[A-Za-z]:[\\/]|\\\\)/;
  */
 async function projectKeyNamed(text: string, projects: readonly NamedProject[], home: string | undefined): Promise<string> {
   if (ProjectKey.safeParse(text).success) return text;
-  if (!FOLDER.test(text)) return oneProject('--project', text, projects, '`steward projects`');
-  // Loaded when a folder is named: the projects room brings the stores, which `steward --help` must not load.
-  const { normalizeCwd, projectKeyOf } = await import('../../projects/index.js');
-  return projectKeyOf(normalizeCwd(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text));
+  return (await folderProjectKey(text, home)) ?? oneProject('--project', text, projects, '`steward projects`');
 }
 
-/** The project to forget, named as `steward projects` names it; its name and count are read first, since once forgotten it is no longer listed. */
-async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false, home?: string): Promise<{ result: ForgetResult; project: ForgottenProject | undefined }> {
+/**
+ * The project to forget, named as `steward projects` names it, or by its folder; its name and count are
+ * read first, since once forgotten it is no longer listed. One never imported, named by its folder, is
+ * remembered by the folder's own name, as a project is named (`steward forget --list`, `unforget`).
+ */
+async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false, home?: string): Promise<Forgotten> {
   const { projects } = await client.call('Projects.List', {});
   const projectKey = await projectKeyNamed(text, projects, home);
   const listed = projects.find((p) => p.projectKey === projectKey);
-  if (!listed && !anyway) throw notStored('project');
-  return { result: await client.call('Forget.Project', { projectKey, ...scrubParam(scrub) }), project: listed && { name: listed.name, conversations: listed.sessions } };
+  if (!listed) {
+    const already = await forgetRecordOf(client, 'project', projectKey);
+    if (already) return { already };
+    if (!anyway) throw notStored('project', text !== projectKey);
+  }
+  const name = !listed && text !== projectKey ? folderName(text) : undefined;
+  const result = await client.call('Forget.Project', { projectKey, ...scrubParam(scrub), ...(name ? { name } : {}) });
+  return { result, project: listed && { name: listed.name, conversations: listed.sessions } };
+}
+
+/** A folder's own name, as a project is named (`~/src/app/` → `app`). */
+function folderName(folder: string): string | undefined {
+  return folder.split(/[\\/]/).filter(Boolean).at(-1)?.slice(0, 200);
+}
+
+/** `You forgot conversation X on 4 Dec 2026`: nothing to do, and the way back. */
+export function formatAlreadyForgotten(record: Tombstone): string {
+  const what = record.kind === 'session' ? `conversation ${record.id}` : `project ${record.label ? `${record.label} (${record.id})` : record.id}`;
+  return `You forgot ${what} on ${localDay(record.createdAt)}: nothing more to do. It stays out of future imports; \`steward unforget --${record.kind} ${record.id}\` lifts that.\n`;
 }
 
 const WIPE_STOPPED = 'Wiping the disk stopped before it finished; the next start of Steward finishes it.\n';
@@ -157,11 +181,14 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         }
         const what = target(options, 'forget', FORGET_FORMS);
         const anyway = options.notStored === true;
-        const { result, project } = await withClient(io, async (client) =>
-          what.kind === 'session' ? { result: await forgetSession(client, what.id, anyway, scrub), project: undefined } : forgetProject(client, what.id, anyway, scrub, io.env.HOME),
-        );
-        if (options.json) printJson(io, result);
-        else io.stdout(formatForget(result, project) + formatScrubbed(result.scrubbed, result.kind));
+        const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(client, what.id, anyway, scrub) : forgetProject(client, what.id, anyway, scrub, io.env.HOME)));
+        if ('already' in done) {
+          if (options.json) printJson(io, { alreadyForgotten: done.already });
+          else io.stdout(formatAlreadyForgotten(done.already));
+          return EXIT.ok;
+        }
+        if (options.json) printJson(io, done.result);
+        else io.stdout(formatForget(done.result, done.project) + formatScrubbed(done.result.scrubbed, done.result.kind));
         return EXIT.ok;
       }, options.json),
     );

@@ -10,13 +10,13 @@ export function registerUnforget(program: Command, io: CliIo, run: Run): void {
     .command('unforget')
     .description('lift what `steward forget` keeps out; the next `steward backfill` imports it again')
     .option('--session <id>', 'a forgotten conversation')
-    .option('--project <project>', 'a forgotten project: its name or key, as `steward forget --list` lists them')
+    .option('--project <project>', 'a forgotten project: its name or key, as `steward forget --list` lists them, or its folder')
     .option('--json', 'print JSON')
     .action((options: TargetOptions & { json?: boolean }) =>
       run(async () => {
         const what = target(options, 'unforget');
         const result = await withClient(io, async (client) =>
-          client.call('Forget.Lift', { kind: what.kind, id: what.kind === 'project' ? await forgottenProjectKeyFor(client, what.id) : what.id }),
+          client.call('Forget.Lift', { kind: what.kind, id: what.kind === 'project' ? await forgottenProjectKeyFor(client, what.id, '--project', io.env.HOME) : what.id }),
         );
         // A session is a conversation in every word the CLI prints; --session keeps the contract's name.
         const noun = what.kind === 'session' ? 'conversation' : 'project';

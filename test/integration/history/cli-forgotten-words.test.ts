@@ -60,3 +60,31 @@ describe('a forgotten conversation or project, asked for again', () => {
     expect((await cli('sessions', 'list', '--project', 'no-such-project')).err).toContain('no project is called "no-such-project"');
   });
 });
+
+describe('forgetting what is forgotten already, and a project forgotten by its folder', () => {
+  it('forget says a conversation or project is forgotten already, since when, and changes nothing', async () => {
+    const session = IDS.config;
+    expect((await cli('forget', '--session', session)).code).toBe(0);
+    const again = await cli('forget', '--session', session);
+    expect(again).toEqual({ code: 0, out: `You forgot conversation ${session} on ${today()}: nothing more to do. It stays out of future imports; \`steward unforget --session ${session}\` lifts that.\n`, err: '' });
+    expect(JSON.parse((await cli('forget', '--session', session, '--json')).out)).toMatchObject({ alreadyForgotten: { kind: 'session', id: session } });
+    // --not-stored asks to keep out what is not stored: it is kept out already.
+    expect((await cli('forget', '--session', session, '--not-stored')).out).toContain('nothing more to do');
+  });
+
+  it('a folder never imported is forgotten under its own name, listed so, and lifted by its folder or its name', async () => {
+    const folder = '/home/ana/src/secretproj';
+    // Named by its folder, a project not stored says so in the words of a folder.
+    const refused = await cli('forget', '--project', folder);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('No stored project is in that folder');
+    expect((await cli('forget', '--project', folder, '--not-stored')).code).toBe(0);
+    const listed = (await cli('forget', '--list')).out;
+    expect(listed).toMatch(/^project {2}p_[0-9a-f]+ {2}.+ {2}secretproj$/m);
+    expect((await cli('forget', '--project', folder, '--not-stored')).out).toContain('You forgot project secretproj (p_');
+    expect(await cli('unforget', '--project', folder)).toMatchObject({ code: 0, out: 'Lifted: the next `steward backfill` imports that project again.\n' });
+    expect((await cli('forget', '--project', `${folder}/`, '--not-stored')).code).toBe(0);
+    expect(await cli('unforget', '--project', 'secretproj')).toMatchObject({ code: 0, out: 'Lifted: the next `steward backfill` imports that project again.\n' });
+    expect((await cli('forget', '--list')).out).not.toContain('secretproj');
+  });
+});
