@@ -12,19 +12,27 @@ function fileExists(file: string): StewardError {
   return new StewardError('confirmation_required', `${file} already exists; pass --force to replace it`);
 }
 
-async function taken(file: string): Promise<boolean> {
+/** What is at `file`: nothing (missing, or unreadable: the write itself says why when it cannot go on), a folder, or something else. */
+async function whatIsAt(file: string): Promise<'nothing' | 'folder' | 'file'> {
   try {
-    await lstat(file);
-    return true;
+    return (await lstat(file)).isDirectory() ? 'folder' : 'file';
   } catch {
-    // Missing, or unreadable: the write itself says why when it cannot go on.
-    return false;
+    return 'nothing';
   }
 }
 
-/** Refuses a name that is taken unless `force`: asked before any work, so a refusal costs nothing. */
+async function taken(file: string): Promise<boolean> {
+  return (await whatIsAt(file)) !== 'nothing';
+}
+
+/**
+ * Refuses a name that is taken unless `force`, and a folder always (--force replaces a file, never a
+ * folder): asked before any work, so a refusal costs nothing.
+ */
 export async function refuseExisting(file: string, force: boolean): Promise<void> {
-  if (!force && (await taken(file))) throw fileExists(file);
+  const at = await whatIsAt(file);
+  if (at === 'folder') throw new StewardError('invalid_params', `${file} is a folder; give the path of a file to write (one inside it, for instance)`);
+  if (!force && at === 'file') throw fileExists(file);
 }
 
 /** The whole content in a new file, on disk before it is put in place. */

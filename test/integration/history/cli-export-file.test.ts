@@ -37,6 +37,15 @@ describe('steward sessions export --output', () => {
     expect(readdirSync(dir)).toEqual(['notes.md']);
   });
 
+  it('refuses a folder as the file to write, with or without --force, as the command line\'s mistake; the folder stays as it was', async () => {
+    const { dir } = folderWithFile('a-folder');
+    for (const force of [[], ['--force']]) {
+      const refused = await cli('sessions', 'export', IDS.config, '--output', dir, ...force);
+      expect(refused).toEqual({ code: 2, out: '', err: `steward: ${dir} is a folder; give the path of a file to write (one inside it, for instance)\n` });
+      expect(readdirSync(dir)).toEqual(['notes.md']);
+    }
+  });
+
   it('replaces it whole with --force, leaving no temp file beside it', async () => {
     const { dir, file } = folderWithFile('force');
     const forced = await cli('sessions', 'export', IDS.config, '--format', 'json', '--output', file, '--force');
