@@ -227,6 +227,23 @@ async function unknownFilter(client: StewardClient, params: Params<'Search.Query
   return undefined;
 }
 
+/**
+ * get_session's answer for an id it holds nothing under, in search_transcripts' form (`not_found: …`):
+ * forgotten by the person (or the conversation a subagent belongs to, by the `{parent}:agent-` form of
+ * its id), with when and that it stays out, or not stored; a part not in the conversation as it is said.
+ */
+async function sessionNotFound(client: StewardClient, sessionId: string, error: StewardError): Promise<string> {
+  if (!/conversation/i.test(error.message) || /part/i.test(error.message)) return `not_found: ${error.message}`;
+  const { tombstones } = await client.call('Forget.List', {}).catch(() => ({ tombstones: [] as Result<'Forget.List'>['tombstones'] }));
+  const parent = sessionId.includes(':agent-') ? sessionId.slice(0, sessionId.indexOf(':agent-')) : null;
+  const own = tombstones.find((t) => t.kind === 'session' && t.id === sessionId);
+  const above = tombstones.find((t) => t.kind === 'session' && t.id === parent);
+  const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+  if (own) return `not_found: the person forgot this conversation on ${day(own.createdAt)}; Steward keeps it out until they bring it back.`;
+  if (above) return `not_found: the person forgot the conversation this subagent belongs to (${above.id}) on ${day(above.createdAt)}; Steward keeps both out until they bring it back.`;
+  return `not_found: no stored conversation has the session_id ${JSON.stringify(sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
+}
+
 /** Whether a read found its record: false for `not_found`; any other error passes as it is. */
 async function isStored(read: Promise<unknown>): Promise<boolean> {
   try {
@@ -288,8 +305,13 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
             ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
             redact: true,
           });
-        const { page, text } = await readSessionPage(ask, input.limit ?? 20, input.part_id, redact);
-        return { content: [{ type: 'text' as const, text }], structuredContent: page };
+        try {
+          const { page, text } = await readSessionPage(ask, input.limit ?? 20, input.part_id, redact);
+          return { content: [{ type: 'text' as const, text }], structuredContent: page };
+        } catch (error) {
+          if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
+          return { isError: true, content: [{ type: 'text' as const, text: await sessionNotFound(client, input.session_id, error) }] };
+        }
       })),
   );
 }

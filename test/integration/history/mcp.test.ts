@@ -179,6 +179,11 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(sub.content[0]!.text!.split('\n')[0]).toContain(`(${SUBAGENT_SESSION}, 2 messages, subagent of ${IDS.pruning})`);
     const unknown = await call('get_session', { session_id: 'no-such-session' });
     expect(unknown.isError).toBe(true);
+    // In search_transcripts' form: the code first, then what to do.
+    expect(unknown.content[0]!.text).toBe(
+      'not_found: no stored conversation has the session_id "no-such-session" (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.',
+    );
+    expect((await call('get_session', { session_id: IDS.pruning, part_id: 'cc:no-such-part:0' })).content[0]!.text).toMatch(/^not_found: That part is not in this conversation/);
     expect(stderr()).not.toMatch(/Error:/);
   });
 
