@@ -374,7 +374,7 @@ describe('the index walk beside WAL checkpoints', () => {
 
   it('tells each walk complete only once its last rows are committed: a reader on another connection sees them all', async () => {
     const { db, index, view, close } = smallPieceStore();
-    const told: Array<{ phase: string; open: boolean; indexed: number; cursor: number }> = [];
+    const told: Array<{ phase: string | undefined; open: boolean; indexed: number; cursor: number }> = [];
     const { walk } = watchedWalk(index, undefined, (progress) => {
       if (progress.complete) told.push({ phase: progress.phase, open: db.inTransaction, indexed: view.count('SELECT COUNT(*) FROM search_map'), cursor: view.count("SELECT value FROM search_state WHERE key = 'backfill_done'") });
     });
