@@ -74,7 +74,7 @@ const scrub = z.boolean().optional();
 
 /** Forgetting conversations and projects (history); a tombstone keeps them from being imported again. */
 export const forgetMethods = {
-  /** Deletes a conversation (its parts, index rows and subagents) and tombstones its id. */
+  /** Deletes a conversation (its parts, index rows and subagents; a conversation branched from it is its own and stays) and tombstones its id. */
   'Forget.Session': {
     params: z.strictObject({ sessionId: SessionId, scrub }),
     result: ForgetResult,

@@ -93,17 +93,23 @@ export async function forgetRecordOf(client: StewardClient, kind: Tombstone['kin
   return (await forgetRecords(client)).find((t) => t.kind === kind && t.id === id);
 }
 
+/** How a person named a project: by its key, its folder or its name (or slug). */
+export type ProjectForm = 'key' | 'folder' | 'name';
+
 /**
  * The same for a forgotten project (`unforget --project`): its row is gone, so its name comes from what
  * `steward forget --list` shows; a folder names the key it was forgotten under, as `forget` keyed it.
+ * `key` is undefined when the name names no forgotten project: as a key or a folder nothing is forgotten
+ * under, it is nothing to lift (a name two forgotten projects share is still the command line's to fix).
  */
-export async function forgottenProjectKeyFor(client: StewardClient, text: string, option = '--project', home?: string): Promise<string> {
-  if (ProjectKey.safeParse(text).success) return text;
+export async function forgottenProjectKeyFor(client: StewardClient, text: string, option = '--project', home?: string): Promise<{ key: string | undefined; form: ProjectForm }> {
+  if (ProjectKey.safeParse(text).success) return { key: text, form: 'key' };
   const folder = await folderProjectKey(text, home);
-  if (folder !== undefined) return folder;
+  if (folder !== undefined) return { key: folder, form: 'folder' };
   const { tombstones } = await client.call('Forget.List', {});
   const forgotten = tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
-  return oneProject(option, text, forgotten, '`steward forget --list`');
+  if (projectsNamed(text, forgotten).length === 0) return { key: undefined, form: 'name' };
+  return { key: oneProject(option, text, forgotten, '`steward forget --list`'), form: 'name' };
 }
 
 /** Whether a conversation (or a subagent's) is stored under exactly this id. */

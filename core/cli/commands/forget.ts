@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, localDay, ProjectKey, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { folderProjectKey, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -75,14 +75,24 @@ function notStored(kind: 'session' | 'project', byFolder = false): StewardError 
 /** `--scrub` as the call's params: named only when asked, so an owner from before it still takes the call. */
 const scrubParam = (scrub: boolean) => (scrub ? { scrub } : {});
 
-/** What a forget did: removed (and kept out) what it named, or found it forgotten already, with nothing to do. */
-type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined } | { already: Tombstone };
+/**
+ * What a forget did: removed (and kept out) what it named, or found it forgotten already, with nothing
+ * to do; `subagent`: what it named is a subagent, and `already` the conversation it belongs to.
+ */
+type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined } | { already: Tombstone; subagent?: true };
+
+/** The conversation a subagent's id names (`{parent}:agent-{id}`), as capture ids them; null for any other id. */
+const subagentParent = (sessionId: string): string | null => (sessionId.includes(':agent-') ? sessionId.slice(0, sessionId.indexOf(':agent-')) : null);
 
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
 async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
   if (!(await isStoredSession(client, sessionId))) {
     const already = await forgetRecordOf(client, 'session', sessionId);
     if (already) return { already };
+    // A subagent went with its conversation, and is kept out with it.
+    const parent = subagentParent(sessionId);
+    const above = parent === null ? undefined : await forgetRecordOf(client, 'session', parent);
+    if (above) return { already: above, subagent: true };
     if (!anyway) throw notStored('session');
   }
   return { result: await client.call('Forget.Session', { sessionId, ...scrubParam(scrub) }), project: undefined };
@@ -91,11 +101,18 @@ async function forgetSession(client: StewardClient, sessionId: string, anyway: b
 /**
  * The key of the project `text` names: a key as it is; a folder (`/home/ana/src/app`, `~/src/app`) as
  * capture keys its conversations, so a project never imported can be kept out with `--not-stored`;
- * else a name or slug among those `steward projects` lists.
+ * else a name or slug among those `steward projects` lists, or, when none is, among those forgotten
+ * (a forgotten project is listed no more: forgetting it again by its name is nothing to do).
  */
-async function projectKeyNamed(text: string, projects: readonly NamedProject[], home: string | undefined): Promise<string> {
+async function projectKeyNamed(client: StewardClient, text: string, projects: readonly NamedProject[], home: string | undefined): Promise<string> {
   if (ProjectKey.safeParse(text).success) return text;
-  return (await folderProjectKey(text, home)) ?? oneProject('--project', text, projects, '`steward projects`');
+  const folder = await folderProjectKey(text, home);
+  if (folder !== undefined) return folder;
+  if (projectsNamed(text, projects).length === 0) {
+    const forgotten = (await client.call('Forget.List', {})).tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
+    if (projectsNamed(text, forgotten).length > 0) return oneProject('--project', text, forgotten, '`steward forget --list`');
+  }
+  return oneProject('--project', text, projects, '`steward projects`');
 }
 
 /**
@@ -105,7 +122,7 @@ async function projectKeyNamed(text: string, projects: readonly NamedProject[], 
  */
 async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false, home?: string): Promise<Forgotten> {
   const { projects } = await client.call('Projects.List', {});
-  const projectKey = await projectKeyNamed(text, projects, home);
+  const projectKey = await projectKeyNamed(client, text, projects, home);
   const listed = projects.find((p) => p.projectKey === projectKey);
   if (!listed) {
     const already = await forgetRecordOf(client, 'project', projectKey);
@@ -122,9 +139,10 @@ function folderName(folder: string): string | undefined {
   return folder.split(/[\\/]/).filter(Boolean).at(-1)?.slice(0, 200);
 }
 
-/** `You forgot conversation X on 4 Dec 2026`: nothing to do, and the way back. */
-export function formatAlreadyForgotten(record: Tombstone): string {
-  const what = record.kind === 'session' ? `conversation ${record.id}` : `project ${record.label ? `${record.label} (${record.id})` : record.id}`;
+/** `You forgot conversation X on 4 Dec 2026`: nothing to do, and the way back (`subagent`: the record is its conversation's). */
+export function formatAlreadyForgotten(record: Tombstone, subagent = false): string {
+  const named = record.kind === 'session' ? `conversation ${record.id}` : `project ${record.label ? `${record.label} (${record.id})` : record.id}`;
+  const what = subagent ? 'the conversation this subagent belongs to' : named;
   return `You forgot ${what} on ${localDay(record.createdAt)}: nothing more to do. It stays out of future imports; \`steward unforget --${record.kind} ${record.id}\` lifts that.\n`;
 }
 
@@ -183,8 +201,8 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         const anyway = options.notStored === true;
         const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(client, what.id, anyway, scrub) : forgetProject(client, what.id, anyway, scrub, io.env.HOME)));
         if ('already' in done) {
-          if (options.json) printJson(io, { alreadyForgotten: done.already });
-          else io.stdout(formatAlreadyForgotten(done.already));
+          if (options.json) printJson(io, { alreadyForgotten: done.already, ...(done.subagent && { subagentOf: done.already.id }) });
+          else io.stdout(formatAlreadyForgotten(done.already, done.subagent));
           return EXIT.ok;
         }
         if (options.json) printJson(io, done.result);
