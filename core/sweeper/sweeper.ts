@@ -11,7 +11,7 @@ import { CuratorPauses } from './pauses.js';
 import { projectNotes } from './notes-state.js';
 import { projectPaths, type ProjectPaths } from './paths.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
-import { endpointHash, readState, stateWritten, updateState, withoutAddresses, type SweeperState } from './state.js';
+import { endpointHash, readState, stateWritten, updateState, type SweeperState } from './state.js';
 import { systemClock, type Clock, type Digest, type DigestSource, type SweeperProject } from './types.js';
 import { changelogDays, removeStaleNotes, writeNotes, type WriteResult } from './writer.js';
 
@@ -827,8 +827,7 @@ export class Sweeper {
     }, this.#o.logger);
     // A paused curator waits for the person; any other failure is tried again when its backoff ends.
     if (!paused && written.nextAttemptAt !== null) this.#retryLater(target.project.projectKey, written.nextAttemptAt);
-    // The status and every open panel follow this event: what failed, never where the endpoint is (as the state file keeps it).
-    this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message: withoutAddresses(message), paused });
+    this.#o.emit?.('sweeper.failed', { projectKey: target.project.projectKey, code, message, paused });
     this.#o.record?.('sweeper.sweep', { projectKey: target.project.projectKey, mode: curator.kind, model: curator.model, tokensIn: 0, tokensOut: 0, calls, durationMs, outcome: paused ? 'paused' : 'failed', failure: code });
     this.#o.logger?.warn('sweep failed', { failure: code, cause, mode: curator.kind, calls, paused });
     return new SweeperFailure(paused ? 'curator_paused' : 'sweep_failed', message);
