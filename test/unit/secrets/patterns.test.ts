@@ -179,8 +179,8 @@ describe('the secret shape table', () => {
     expect(slow).toEqual([]);
   });
 
-  it('a JWT\'s shape reads a long run of token characters with many `eyJ` in it once, not again from each', () => {
-    // Every `eyJ` after a `-` started a match that ran to the run's end looking for a dot: 44,000
+  it('a JWT\'s shape reads a long run of token characters with many `eyJ` in it in a moment, and still finds one glued after `_` or `-`', () => {
+    // Every `eyJ` in the run started a match that ran to the run's end looking for a dot: 44,000
     // characters took 130-190 ms.
     const run = 'eyJaaaa-'.repeat(5_500);
     const began = performance.now();
@@ -188,7 +188,7 @@ describe('the secret shape table', () => {
     expect(performance.now() - began).toBeLessThan(40);
     // A JWT after a space, a quote, `=` or `/` is still one.
     const jwt = `eyJhbGciOiJIUzI1NiJ9.${'eyJzdWIiOiIxMjM0NTY3ODkwIn0'}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`;
-    for (const before of [' ', '"', '=', '/', ':']) expect(redactSecrets(`x${before}${jwt}`)).not.toContain('SflKxwRJ');
+    for (const before of [' ', '"', '=', '/', ':', '_', '-', '--', 'access_token_']) expect(redactSecrets(`x${before}${jwt}`)).not.toContain('SflKxwRJ');
   });
 
   it('leaves prose about a credential alone when no value follows', () => {
