@@ -397,8 +397,9 @@ export class SessionsView {
     const back = this.#backward(sessionId, hit, messages + 1);
     const ids = back.parts.map((p) => messageIdOf(p.partId));
     if (ids.at(-1) === message || new Set(ids).size <= messages) return back;
-    const first = ids[0];
-    return { parts: back.parts.slice(ids.findIndex((id) => id !== first)), more: true };
+    // The earliest message read is the extra one: what follows it (nothing, when it is all there is) stays.
+    const after = ids.findIndex((id) => id !== ids[0]);
+    return { parts: after < 0 ? [] : back.parts.slice(after), more: true };
   }
 
   /** Parts before `before`, up to `messages` whole messages, returned in conversation order. */

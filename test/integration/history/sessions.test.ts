@@ -158,6 +158,17 @@ describe('Sessions.Get', () => {
     const earlier = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 5, cursor: one.before! });
     const later = await core.call('Sessions.Get', { sessionId: IDS.pruning, limit: 5, cursor: one.cursor! });
     expect([...earlier.messages, ...one.messages, ...later.messages].map((m) => m.messageId)).toEqual(all);
+    // Opened at each message's first and last part, with room for one and for two (an attacker's finding:
+    // at a first part, room for one showed the message before it instead).
+    const whole = (await core.call('Sessions.Get', { sessionId: IDS.pruning })).messages;
+    for (const [i, message] of whole.entries()) {
+      for (const part of [message.parts[0]!, message.parts.at(-1)!]) {
+        const alone = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId: part.partId, limit: 1 });
+        expect(alone.messages.map((m) => m.messageId), `${part.partId}, limit 1`).toEqual([message.messageId]);
+        const pair = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId: part.partId, limit: 2 });
+        expect(pair.messages.map((m) => m.messageId), `${part.partId}, limit 2`).toEqual(i === 0 ? all.slice(0, 2) : all.slice(i - 1, i + 1));
+      }
+    }
   });
 
   it('says not_found for an unknown session, and refuses another conversation’s cursor', async () => {
