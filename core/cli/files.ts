@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, lstat, open, rename, rm } from 'node:fs/promises';
+import { link, lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError } from '../api/index.js';
@@ -15,7 +15,9 @@ function fileExists(file: string): StewardError {
 /** What is at `file`: nothing (missing, or unreadable: the write itself says why when it cannot go on), a folder, or something else. */
 async function whatIsAt(file: string): Promise<'nothing' | 'folder' | 'file'> {
   try {
-    return (await lstat(file)).isDirectory() ? 'folder' : 'file';
+    // A link to a folder is a folder to write into (the write would fail there); a broken link is a name taken.
+    const at = await lstat(file);
+    return at.isDirectory() || (at.isSymbolicLink() && (await stat(file).catch(() => at)).isDirectory()) ? 'folder' : 'file';
   } catch {
     return 'nothing';
   }

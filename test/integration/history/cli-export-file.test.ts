@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeWhole } from '../../../core/cli/files.js';
@@ -39,10 +39,15 @@ describe('steward sessions export --output', () => {
 
   it('refuses a folder as the file to write, with or without --force, as the command line\'s mistake; the folder stays as it was', async () => {
     const { dir } = folderWithFile('a-folder');
-    for (const force of [[], ['--force']]) {
-      const refused = await cli('sessions', 'export', IDS.config, '--output', dir, ...force);
-      expect(refused).toEqual({ code: 2, out: '', err: `steward: ${dir} is a folder; give the path of a file to write (one inside it, for instance)\n` });
-      expect(readdirSync(dir)).toEqual(['notes.md']);
+    // A link to it is the folder too (an attacker's finding).
+    const link = join(home.dir, 'a-link');
+    symlinkSync(dir, link);
+    for (const target of [dir, link]) {
+      for (const force of [[], ['--force']]) {
+        const refused = await cli('sessions', 'export', IDS.config, '--output', target, ...force);
+        expect(refused).toEqual({ code: 2, out: '', err: `steward: ${target} is a folder; give the path of a file to write (one inside it, for instance)\n` });
+        expect(readdirSync(dir)).toEqual(['notes.md']);
+      }
     }
   });
 
