@@ -294,9 +294,13 @@ const AWS_KEY_ID_STARTS = ['akia', 'asia', 'abia', 'acca', 'a3t'];
  * the prose shapes below.
  */
 const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\])`;
-/** A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value. */
+/**
+ * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
+ * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
+ * (JSON inside JSON, `\\"…\\"`) the next quote ends it.
+ */
 const BARE_END = String.raw`\s"'\`,;)}\\`;
-const ASSIGNED_VALUE = String.raw`(?:(?<=["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
+const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:[^"'\`\n\\]|\\[^\n]){1,100}(?=["'\`])|(?<=\\["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
 
 /** Credential-named settings other than passwords: the value must look like a token (`API_KEY=…`). */
 const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]?key|secret(?:[_.-]?key)?|token|auth[_.-]?key|credential|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|license[_.-]?key|app[_.-]?key|client[_.-]?key|consumer[_.-]?key|webhook[_.-]?secret|access[_.-]?id|session[_.-]?key|dsn|[A-Z0-9]_KEY|[a-z0-9]_key)`;

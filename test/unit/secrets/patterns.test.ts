@@ -191,6 +191,13 @@ describe('the secret shape table', () => {
     for (const before of [' ', '"', '=', '/', ':', '_', '-', '--', 'access_token_']) expect(redactSecrets(`x${before}${jwt}`)).not.toContain('SflKxwRJ');
   });
 
+  it('hides a quoted password with an escaped quote inside it whole, in JSON text and in JSON inside JSON (an attacker\'s finding)', () => {
+    expect(redactSecrets('{"password":"it\\"s-a-s3cret"}')).toBe('{"password":"[REDACTED]"}');
+    expect(redactSecrets("password = 'it\\'s-secret9'")).toBe("password = '[REDACTED]'");
+    expect(redactSecrets('{\\"password\\": \\"hunter2abc\\", \\"user\\": \\"ana\\"}')).toBe('{\\"password\\": \\"[REDACTED]\\", \\"user\\": \\"ana\\"}');
+    expect(redactSecrets("DB_PASSWORD='hunter2' other='keep'")).toBe("DB_PASSWORD='[REDACTED]' other='keep'");
+  });
+
   it('leaves prose about a credential alone when no value follows', () => {
     const prose = [
       'the token is valid',
