@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, localDay, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -238,9 +238,8 @@ async function sessionNotFound(client: StewardClient, sessionId: string, error: 
   const parent = sessionId.includes(':agent-') ? sessionId.slice(0, sessionId.indexOf(':agent-')) : null;
   const own = tombstones.find((t) => t.kind === 'session' && t.id === sessionId);
   const above = tombstones.find((t) => t.kind === 'session' && t.id === parent);
-  const day = (at: number) => new Date(at).toISOString().slice(0, 10);
-  if (own) return `not_found: the person forgot this conversation on ${day(own.createdAt)}; Steward keeps it out until they bring it back.`;
-  if (above) return `not_found: the person forgot the conversation this subagent belongs to (${above.id}) on ${day(above.createdAt)}; Steward keeps both out until they bring it back.`;
+  if (own) return `not_found: the person forgot this conversation on ${localDay(own.createdAt)}; Steward keeps it out until they bring it back.`;
+  if (above) return `not_found: the person forgot the conversation this subagent belongs to (${above.id}) on ${localDay(above.createdAt)}; Steward keeps both out until they bring it back.`;
   return `not_found: no stored conversation has the session_id ${JSON.stringify(sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
 }
 

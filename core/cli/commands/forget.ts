@@ -88,12 +88,13 @@ const subagentParent = (sessionId: string): string | null => (sessionId.includes
 async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
   if (!(await isStoredSession(client, sessionId))) {
     const already = await forgetRecordOf(client, 'session', sessionId);
-    if (already) return { already };
+    // With --scrub there is something to do still: wipe from the disk what the forget deleted.
+    if (already && !scrub) return { already };
     // A subagent went with its conversation, and is kept out with it.
     const parent = subagentParent(sessionId);
-    const above = parent === null ? undefined : await forgetRecordOf(client, 'session', parent);
-    if (above) return { already: above, subagent: true };
-    if (!anyway) throw notStored('session');
+    const above = parent === null || already ? undefined : await forgetRecordOf(client, 'session', parent);
+    if (above && !scrub) return { already: above, subagent: true };
+    if (!anyway && !already && !above) throw notStored('session');
   }
   return { result: await client.call('Forget.Session', { sessionId, ...scrubParam(scrub) }), project: undefined };
 }
@@ -126,8 +127,8 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
   const listed = projects.find((p) => p.projectKey === projectKey);
   if (!listed) {
     const already = await forgetRecordOf(client, 'project', projectKey);
-    if (already) return { already };
-    if (!anyway) throw notStored('project', text !== projectKey);
+    if (already && !scrub) return { already };
+    if (!anyway && !already) throw notStored('project', text !== projectKey);
   }
   const name = !listed && text !== projectKey ? folderName(text) : undefined;
   const result = await client.call('Forget.Project', { projectKey, ...scrubParam(scrub), ...(name ? { name } : {}) });

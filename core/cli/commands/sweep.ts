@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type Result, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
@@ -190,32 +191,50 @@ function retentionNote(providers: readonly ProviderResult[], window: ImportWindo
   return `The retention window is ${joined(groups)}${tail}`;
 }
 
-/**
- * Each provider's retention window in days, from the owner (`Providers.Survey`), asked only when a
- * line will name the window; undefined when the owner cannot say, so the note states no number.
- */
 /** A run of a provider that listed no file at all. */
 function foundNothing(p: ProviderResult): boolean {
   return !p.cancelled && p.discovered === 0 && p.failed === 0;
 }
 
-/** What the person set to be read that is no folder, per agent: `/x is not a folder (set by STEWARD_CODEX_ROOTS)`. */
+/** What the person set to be read that is no folder, per agent: `/x does not exist (set by STEWARD_CODEX_ROOTS)`. */
 export type FolderNotes = Partial<Record<string, string>>;
 
 type ProviderRoots = Result<'Providers.Roots'>['providers'][number];
+type RootsKind = ProviderRoots['roots'][number];
+
+/** The setting that chose a kind's folders: `STEWARD_CODEX_ROOTS`, or `providers.codex.roots in config.json`; null for the defaults. */
+function settingOf(provider: ProviderId, kind: RootsKind): string | null {
+  if (kind.source === 'default') return null;
+  return kind.source === 'environment' ? kind.env : `providers.${provider}.${kind.key} in config.json`;
+}
+
+/** Where a kind's folders come from, as a note says it: `set by STEWARD_CODEX_ROOTS`, `by default`. */
+export function setBy(provider: ProviderId, kind: RootsKind): string {
+  const setting = settingOf(provider, kind);
+  return setting ? `set by ${setting}` : 'by default';
+}
+
+/**
+ * Why a watched path is no folder: the owner says only that it is not one; a path not there at all
+ * (the likelier typo) is told apart from a file here, on the same computer, for the person's own terminal.
+ */
+export function whyNoFolder(path: string): 'does not exist' | 'is not a folder' {
+  return existsSync(path) ? 'is not a folder' : 'does not exist';
+}
 
 /**
  * Why an agent whose folders the person set found nothing, when it is the folders: one that does not
- * exist or is a file (a typo). Default folders that do not exist say only that the agent is not
- * installed here, and a setting that names no folder (an empty STEWARD_*_ROOTS) turns the agent's
- * reading off on purpose: both are left unsaid.
+ * exist or is a file (a typo), or a setting that names none (an empty STEWARD_*_ROOTS, which turns
+ * the agent's reading off: said, so that one set empty by mistake is seen). Default folders that do
+ * not exist say only that the agent is not installed here: left unsaid.
  */
 function setButMissing(provider: ProviderRoots): string {
   return provider.roots
-    .filter((r) => r.source !== 'default')
-    .flatMap((r) => {
-      const by = r.source === 'environment' ? `set by ${r.env}` : `set in config.json as providers.${provider.provider}.${r.key}`;
-      return r.watched.filter((w) => !w.exists).map((w) => `${w.path} is not a folder (${by})`);
+    .flatMap((kind) => {
+      const setting = settingOf(provider.provider, kind);
+      if (setting === null) return [];
+      if (kind.watched.length === 0) return [`${setting} names no folder`];
+      return kind.watched.filter((w) => !w.exists).map((w) => `${w.path} ${whyNoFolder(w.path)} (${setBy(provider.provider, kind)})`);
     })
     .join('; ');
 }
@@ -233,6 +252,10 @@ export async function folderNotes(client: StewardClient, result: SweepResult): P
   }
 }
 
+/**
+ * Each provider's retention window in days, from the owner (`Providers.Survey`), asked only when a
+ * line will name the window; undefined when the owner cannot say, so the note states no number.
+ */
 export async function retentionWindow(client: StewardClient, result: SweepResult): Promise<ImportWindow> {
   if (!result.providers.some(leftOutByWindow)) return { kind: 'retention' };
   try {

@@ -70,6 +70,10 @@ describe('forgetting what is forgotten already, and a project forgotten by its f
     expect(JSON.parse((await cli('forget', '--session', session, '--json')).out)).toMatchObject({ alreadyForgotten: { kind: 'session', id: session } });
     // --not-stored asks to keep out what is not stored: it is kept out already.
     expect((await cli('forget', '--session', session, '--not-stored')).out).toContain('nothing more to do');
+    // --scrub still has work to do: the disk is wiped of what the forget deleted (a reviewer's finding).
+    const scrubbed = await cli('forget', '--session', session, '--scrub');
+    expect(scrubbed.code).toBe(0);
+    expect(scrubbed.out).toContain('Wiped from the disk too');
   });
 
   it('a folder never imported is forgotten under its own name, listed so, and lifted by its folder or its name', async () => {

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StewardClient } from '../../../core/api/index.js';
+import { localDay, type StewardClient } from '../../../core/api/index.js';
 import { Core } from '../../../core/index.js';
 import { createMcpServer } from '../../../core/mcp/index.js';
 import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const getSession = async (sessionId: string) => (await client.callTool({ name: 'get_session', arguments: { session_id: sessionId } })) as ToolResult;
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => localDay(Date.now());
 
 describe('get_session on what the person forgot', () => {
   it('says the conversation was forgotten, and when', async () => {
