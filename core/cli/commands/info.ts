@@ -1,14 +1,17 @@
 import type { Command } from 'commander';
 import { countOf, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { formatUnreadable, type UnreadableAsOf } from './sweep.js';
+import { formatUnreadable, setBy, whyNoFolder, type UnreadableAsOf } from './sweep.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 /** What the stores hold: the counts, and the last check of the agents' folders (Sweep.Status's `lastCheckAt`, as Home says it). */
 interface Stored {
   conversations: number;
   messages: number;
+  /** Projects holding a conversation: what the history comes from (Cache.Stats's rule, MCP's list_projects). */
   projects: number;
+  /** Projects listed with no conversation left (forgotten or pruned): `steward projects` lists them, they count in no "from". */
+  projectsEmpty: number;
   lastCheckedAt: number | null;
 }
 
@@ -16,10 +19,49 @@ async function storedFacts(client: StewardClient, sweep: SweepStatus | undefined
   const stats: CacheStats = await client.call('Cache.Stats', {});
   // An owner from before lastCheckAt knows only its schedule's ticks.
   const lastCheckedAt = sweep ? (sweep.lastCheckAt ?? sweep.lastTickAt ?? null) : null;
-  return { conversations: stats.conversations, messages: stats.messages, projects: stats.projects, lastCheckedAt };
+  // Counted as `steward projects` words them ("no conversations left"), so the two lists add up.
+  const { projects } = await client.call('Projects.List', {});
+  const projectsEmpty = projects.filter((p) => p.sessions === 0).length;
+  return { conversations: stats.conversations, messages: stats.messages, projects: stats.projects, projectsEmpty, lastCheckedAt };
 }
 
 type SweepStatus = Result<'Sweep.Status'>;
+
+type Folders = Result<'Providers.Roots'>['providers'];
+
+/** The agents' folders as the owner reads them; an owner from before Providers.Roots names none. */
+async function agentFolders(client: StewardClient): Promise<Folders> {
+  try {
+    return (await client.call('Providers.Roots', {})).providers;
+  } catch (error) {
+    if (error instanceof StewardError && error.code === 'method_not_found') return [];
+    throw error;
+  }
+}
+
+/** `/x (found)`; a folder the person set that is none says why (a typo shows), a default one only that it is not there. */
+function folderWords(folder: { path: string; exists: boolean }, byDefault: boolean): string {
+  if (folder.exists) return `${folder.path} (found)`;
+  if (byDefault) return `${folder.path} (not found)`;
+  return `${folder.path} (${whyNoFolder(folder.path) === 'does not exist' ? 'does not exist' : 'not a folder'})`;
+}
+
+/**
+ * Each agent's kinds of folder, by path (the person's own terminal; never in logs or status), with
+ * whether each is there and what chose them: `  Codex CLI (set by STEWARD_CODEX_ROOTS): /x (does not exist)`.
+ * An agent turned off reads none: said off.
+ */
+function foldersBlock(providers: Folders): string {
+  if (providers.length === 0) return '';
+  const lines = providers.flatMap((p) => {
+    if (!p.enabled) return [`  ${p.label}: off`];
+    return p.roots.map((kind) => {
+      const folders = kind.watched.map((f) => folderWords(f, kind.source === 'default')).join(', ');
+      return `  ${kind.label} (${setBy(p.provider, kind)}): ${folders || 'none'}`;
+    });
+  });
+  return `Transcript folders:\n${lines.map((line) => `${line}\n`).join('')}`;
+}
 
 /** When the folders were last checked and will be next; an owner from before Sweep.Status says neither. */
 async function sweepStatus(client: StewardClient): Promise<SweepStatus | undefined> {
@@ -32,7 +74,8 @@ async function sweepStatus(client: StewardClient): Promise<SweepStatus | undefin
 }
 
 function storedLine(stored: Stored): string {
-  const counts = `${countOf(stored.messages, 'message')} in ${countOf(stored.conversations, 'conversation')} from ${countOf(stored.projects, 'project')}`;
+  const empty = stored.projectsEmpty > 0 ? ` (${stored.projectsEmpty} more ${stored.projectsEmpty === 1 ? 'has' : 'have'} no conversations left)` : '';
+  const counts = `${countOf(stored.messages, 'message')} in ${countOf(stored.conversations, 'conversation')} from ${countOf(stored.projects, 'project')}${empty}`;
   const last = stored.lastCheckedAt === null ? "the agents' folders were never checked" : `folders last checked ${localTime(stored.lastCheckedAt)}`;
   return `Stored: ${counts}; ${last}`;
 }
@@ -84,13 +127,16 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           // The status counts them; here, where the person looks, they are named, with what to do.
           const unreadable = await unreadableFiles(client);
           const asOf = unreadable.total > 0 ? unreadableAsOf(sweep, running, stored.lastCheckedAt) : undefined;
-          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, ...(unreadable.total > 0 ? { unreadable: { ...unreadable, ...asOf } } : {}) });
+          // Where each agent is read from: a typo in a folder set by hand shows here, not as an empty history.
+          const folders = await agentFolders(client);
+          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, folders, ...(unreadable.total > 0 ? { unreadable: { ...unreadable, ...asOf } } : {}) });
           else {
             const [headline, ...rest] = statusLines(status);
             const details = [...rest, storedLine(stored)];
             io.stdout(
               `Steward ${info.version} (protocol ${info.protocol}) — ${headline}\n` +
                 details.map((line) => `  ${line}\n`).join('') +
+                foldersBlock(folders) +
                 formatUnreadable(unreadable.files, unreadable.total, asOf) +
                 (url ? `Control panel: ${url}\n` : START_HINT) +
                 sourceLine(via, info.homeKind),

@@ -268,8 +268,9 @@ export async function retentionWindow(client: StewardClient, result: SweepResult
 }
 
 /**
- * One line per provider, in words: counts only, never paths. A provider whose files were all unchanged
- * is "already up to date"; a cancelled one says how far it got. `window`: what the run imported from.
+ * One line per provider, in words: counts, and the folders the person set that are none (FolderNotes),
+ * by path. A provider whose files were all unchanged is "already up to date"; a cancelled one says how
+ * far it got. `window`: what the run imported from.
  * Below them, the files that could not be read, by path, with what to do.
  */
 export function formatSweepResult(result: SweepResult, window: ImportWindow = { kind: 'retention' }, folders: FolderNotes = {}): string {

@@ -71,6 +71,13 @@ describe('steward info', () => {
     expect(text.out.split('\n')).toEqual([
       expect.stringMatching(/^Steward \S+ \(protocol 1\) — Not running: new transcripts are not imported until Steward starts$/),
       expect.stringMatching(/^ {2}Stored: 2 messages in 1 conversation from 1 project; folders last checked \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2})$/),
+      // Where each agent is read from (cli-info-folders.test.ts): here the one folder set, the rest set to none.
+      'Transcript folders:',
+      `  Claude Code (set by STEWARD_CLAUDE_ROOTS): ${claudeRoot} (found)`,
+      '  Claude Desktop (set by STEWARD_CLAUDE_DESKTOP_ROOTS): none',
+      '  OpenClaw (set by STEWARD_OPENCLAW_ROOTS): none',
+      '  Codex CLI (set by STEWARD_CODEX_ROOTS): none',
+      '  Gemini CLI (set by STEWARD_GEMINI_ROOTS): none',
       'To start it: `npm start` (the desktop app) or `steward serve` (headless, in this terminal until you stop it).',
       "Read directly from Steward's files in the folder STEWARD_HOME names.",
       '',

@@ -27,11 +27,23 @@ describe('steward sweep and backfill with folders that are not there', () => {
       const { code, out } = await runIn(env, verb);
       expect(code).toBe(0);
       expect(out).toMatch(new RegExp(`^codex: no transcript files found: ${escape(file)} is not a folder \\(set by STEWARD_CODEX_ROOTS\\)`, 'm'));
-      expect(out).toMatch(new RegExp(`^openclaw: no transcript files found: ${escape(join(home.dir, 'no-such-folder'))} is not a folder \\(set by STEWARD_OPENCLAW_ROOTS\\)`, 'm'));
-      // A folder that is there and empty, and an agent whose folders are set to none: nothing to add.
+      // A path that is not there at all is said so: the likelier typo.
+      expect(out).toMatch(new RegExp(`^openclaw: no transcript files found: ${escape(join(home.dir, 'no-such-folder'))} does not exist \\(set by STEWARD_OPENCLAW_ROOTS\\)`, 'm'));
+      // A folder that is there and empty: nothing to add.
       expect(out).toMatch(/^gemini: no transcript files found \(/m);
-      expect(out).toMatch(/^claude: no transcript files found \(/m);
+      // A setting that names no folder reads nothing on purpose, but says which setting did it.
+      expect(out).toMatch(/^claude: no transcript files found: STEWARD_CLAUDE_ROOTS names no folder; STEWARD_CLAUDE_DESKTOP_ROOTS names no folder \(/m);
     }
+  });
+});
+
+describe('steward sweep with an agent whose default folders are not there', () => {
+  it('stays quiet: the agent is just not installed here', async () => {
+    const env: NodeJS.ProcessEnv = { ...home.env };
+    delete env.STEWARD_CODEX_ROOTS;
+    const { code, out } = await runIn(env, 'sweep');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^codex: no transcript files found \(/m);
   });
 });
 

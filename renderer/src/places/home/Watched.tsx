@@ -6,7 +6,17 @@ import { placeHref } from '../../navigation.js';
 
 type Provider = Result<'Providers.Roots'>['providers'][number];
 
-function Folders({ provider }: { provider: Provider }): ReactElement {
+/** What chose a kind's folders when the person did (`set by STEWARD_CODEX_ROOTS`, `set in Settings`); null for the defaults. */
+function setBy(kind: Provider['roots'][number]): string | null {
+  if (kind.source === 'default') return null;
+  return kind.source === 'environment' ? `set by ${kind.env}` : 'set in Settings';
+}
+
+/**
+ * Each folder found or not. A default folder not found means only that the agent is not installed
+ * here; one the person set that is not found is likely a typo: marked, with what set it.
+ */
+export function Folders({ provider }: { provider: Provider }): ReactElement {
   const folders = provider.roots.flatMap((kind) => kind.watched.map((folder) => ({ ...folder, kind })));
   if (folders.length === 0) {
     const byEnv = provider.roots.find((kind) => kind.source === 'environment');
@@ -16,7 +26,8 @@ function Folders({ provider }: { provider: Provider }): ReactElement {
     <ul className="watched__folders">
       {folders.map((folder) => (
         <li key={`${folder.kind.key}:${folder.path}`}>
-          {folder.exists ? <Badge tone="good">Found</Badge> : <Badge tone="neutral">Not found</Badge>} <PathText path={folder.path} />
+          {folder.exists ? <Badge tone="good">Found</Badge> : <Badge tone={setBy(folder.kind) ? 'warn' : 'neutral'}>Not found</Badge>} <PathText path={folder.path} />
+          {!folder.exists && setBy(folder.kind) && <span className="muted"> · {setBy(folder.kind)}</span>}
           {provider.roots.length > 1 && <span className="muted"> · {folder.kind.label}</span>}
         </li>
       ))}
