@@ -193,10 +193,10 @@ const PREFIXED: ReadonlyArray<[id: string, body: string, needs?: readonly string
   ['sonar-token', String.raw`sq[pau]_[a-f0-9]{40}`],
   ['hashicorp-cloud-key', String.raw`hcp\.[A-Za-z0-9_-]{20,}`],
   ['ngrok-token', String.raw`[0-9][A-Za-z0-9]{26}_[A-Za-z0-9]{21}`, ['_']],
-  // A header of at most 1,024 characters (a real one is a few dozen): inside a long run of token
-  // characters each `eyJ` started a match that ran to the run's end looking for a dot (44,000
-  // characters of `eyJaaaa-` took 130-190 ms).
-  ['jwt', String.raw`eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`],
+  // Inside a long run of token characters each `eyJ` started a match that ran to the run's end looking
+  // for a dot (44,000 characters of `eyJaaaa-` took 130-190 ms). A header of any length (an `x5c`
+  // certificate chain makes one long) where a run starts; glued after `_` or `-`, one of at most 1,024.
+  ['jwt', String.raw`(?:(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}|eyJ[A-Za-z0-9_-]{10,1024})\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`, ['eyj']],
 ];
 
 function prefixed(id: string, body: string, given?: readonly string[]): SecretShape {

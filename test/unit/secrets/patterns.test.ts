@@ -183,9 +183,17 @@ describe('the secret shape table', () => {
     // Every `eyJ` in the run started a match that ran to the run's end looking for a dot: 44,000
     // characters took 130-190 ms.
     const run = 'eyJaaaa-'.repeat(5_500);
-    const began = performance.now();
     expect(redactSecrets(run)).toBe(run);
-    expect(performance.now() - began).toBeLessThan(40);
+    // The quickest of three, so a busy machine's pause is not counted: before, each took 130-300 ms.
+    const took = Math.min(...[1, 2, 3].map(() => {
+      const began = performance.now();
+      redactSecrets(run);
+      return performance.now() - began;
+    }));
+    expect(took).toBeLessThan(60);
+    // A header of any length where a run starts (an x5c certificate chain in it).
+    const long = `eyJ${'x'.repeat(3_000)}.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`;
+    expect(redactSecrets(`Bearer ${long}`)).not.toContain('SflKxwRJ');
     // A JWT after a space, a quote, `=` or `/` is still one.
     const jwt = `eyJhbGciOiJIUzI1NiJ9.${'eyJzdWIiOiIxMjM0NTY3ODkwIn0'}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`;
     for (const before of [' ', '"', '=', '/', ':', '_', '-', '--', 'access_token_']) expect(redactSecrets(`x${before}${jwt}`)).not.toContain('SflKxwRJ');
