@@ -1,4 +1,4 @@
-import { localDay, ProjectKey, projectsNamed, StewardError, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
+import { localDay, ProjectKey, projectsNamed, StewardError, subagentParentOf, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
 import { UsageError } from './output.js';
 
 /**
@@ -52,7 +52,7 @@ async function refuseForgottenProject(client: StewardClient, text: string, optio
 export function forgottenOrWhole(client: StewardClient, sessionId: string): (error: unknown) => Promise<never> {
   return async (error) => {
     if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
-    const parent = sessionId.includes(':agent-') ? sessionId.slice(0, sessionId.indexOf(':agent-')) : null;
+    const parent = subagentParentOf(sessionId);
     const records = (await forgetRecords(client)).filter((t) => t.kind === 'session');
     const own = records.find((t) => t.id === sessionId);
     const above = parent === null ? undefined : records.find((t) => t.id === parent);

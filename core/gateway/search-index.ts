@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { subagentParentOf } from '../api/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { cjkAppendix, hasCjk } from './cjk.js';
 import { PieceSize, PieceWindow } from './pace.js';
@@ -217,11 +218,6 @@ export function sessionToken(sessionId: string): string {
   return `zs${hash}`;
 }
 
-/** The Claude subagent id form `{parent}:agent-{id}` names its parent in the id itself. */
-export function parentOf(sessionId: string): string | null {
-  const at = sessionId.indexOf(':agent-');
-  return at > 0 ? sessionId.slice(0, at) : null;
-}
 
 export const scopeTokens = {
   provider: (provider: string) => `zp${alnum(provider)}`,
@@ -238,7 +234,7 @@ export const scopeTokens = {
  */
 function scopeOf(provider: string, role: string | null, sessionId: string, projectKey: string | null): string {
   const tokens = [scopeTokens.provider(provider), scopeTokens.role(role), sessionToken(sessionId)];
-  const parent = parentOf(sessionId);
+  const parent = subagentParentOf(sessionId);
   if (parent !== null) tokens.push(sessionToken(parent));
   if (projectKey !== null) tokens.push(scopeTokens.project(projectKey));
   return tokens.join(' ');

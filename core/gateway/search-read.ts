@@ -1,8 +1,8 @@
 import Database, { type Statement } from 'better-sqlite3';
-import { asksToolOutput, type SearchKind } from '../api/index.js';
+import { asksToolOutput, subagentParentOf, type SearchKind } from '../api/index.js';
 import { sqliteOptions, type Db } from '../store/index.js';
 import { MatchFailure, MatchWorker } from './match-worker.js';
-import { indexReading, KEY_SHIFT, keyOfSeconds, parentOf, registerSearchFunctions, scopeTokens, searchTextV2, SearchSyntaxError } from './search-index.js';
+import { indexReading, KEY_SHIFT, keyOfSeconds, registerSearchFunctions, scopeTokens, searchTextV2, SearchSyntaxError } from './search-index.js';
 
 /** What a search asks of the index. `expression` is full-text syntax, already made safe by the caller. */
 export interface SearchFilter {
@@ -503,8 +503,8 @@ export class SearchReader {
    */
   #sessionScope(sessionId: string | undefined): SessionScope {
     if (sessionId === undefined) return { subagents: [], family: null };
-    // `{id}:agent-…` parts carry the id's own token (see parentOf): they need none of theirs.
-    const agents = parentOf(sessionId) === null ? `${sessionId}:agent-` : '';
+    // `{id}:agent-…` parts carry the id's own token (see subagentParentOf): they need none of theirs.
+    const agents = subagentParentOf(sessionId) === null ? `${sessionId}:agent-` : '';
     const agentsEnd = agents === '' ? '' : `${sessionId}:agent.`;
     const subagents = this.#subagents.all({ id: sessionId, agents, agentsEnd, limit: this.#subagentCap + 1 }) as string[];
     return subagents.length > this.#subagentCap ? { subagents: [], family: sessionId } : { subagents, family: null };

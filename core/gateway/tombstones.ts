@@ -1,6 +1,5 @@
-import type { ForgetKind, Tombstone } from '../api/index.js';
+import { subagentParentOf, type ForgetKind, type Tombstone } from '../api/index.js';
 import type { Db } from '../store/index.js';
-import { parentOf } from './search-index.js';
 
 interface TombstoneRow {
   kind: ForgetKind;
@@ -55,7 +54,7 @@ export class Tombstones {
    */
   forgets(session: { sessionId: string; parentSessionId: string | null; parentKind?: string | null }, projectKey: string | null): boolean {
     if (this.has('session', session.sessionId)) return true;
-    const parent = (session.parentKind === 'branch' ? null : session.parentSessionId) ?? parentOf(session.sessionId);
+    const parent = (session.parentKind === 'branch' ? null : session.parentSessionId) ?? subagentParentOf(session.sessionId);
     if (parent !== null && this.has('session', parent)) return true;
     return projectKey !== null && this.has('project', projectKey);
   }

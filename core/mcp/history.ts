@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, localDay, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, localDay, subagentParentOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -235,7 +235,7 @@ async function unknownFilter(client: StewardClient, params: Params<'Search.Query
 async function sessionNotFound(client: StewardClient, sessionId: string, error: StewardError): Promise<string> {
   if (!/conversation/i.test(error.message) || /part/i.test(error.message)) return `not_found: ${error.message}`;
   const { tombstones } = await client.call('Forget.List', {}).catch(() => ({ tombstones: [] as Result<'Forget.List'>['tombstones'] }));
-  const parent = sessionId.includes(':agent-') ? sessionId.slice(0, sessionId.indexOf(':agent-')) : null;
+  const parent = subagentParentOf(sessionId);
   const own = tombstones.find((t) => t.kind === 'session' && t.id === sessionId);
   const above = tombstones.find((t) => t.kind === 'session' && t.id === parent);
   if (own) return `not_found: the person forgot this conversation on ${localDay(own.createdAt)}; Steward keeps it out until they bring it back.`;

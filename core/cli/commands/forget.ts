@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, localDay, ProjectKey, projectsNamed, StewardError, subagentParentOf, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { folderProjectKey, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -81,9 +81,6 @@ const scrubParam = (scrub: boolean) => (scrub ? { scrub } : {});
  */
 type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined } | { already: Tombstone; subagent?: true };
 
-/** The conversation a subagent's id names (`{parent}:agent-{id}`), as capture ids them; null for any other id. */
-const subagentParent = (sessionId: string): string | null => (sessionId.includes(':agent-') ? sessionId.slice(0, sessionId.indexOf(':agent-')) : null);
-
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
 async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
   if (!(await isStoredSession(client, sessionId))) {
@@ -91,7 +88,7 @@ async function forgetSession(client: StewardClient, sessionId: string, anyway: b
     // With --scrub there is something to do still: wipe from the disk what the forget deleted.
     if (already && !scrub) return { already };
     // A subagent went with its conversation, and is kept out with it.
-    const parent = subagentParent(sessionId);
+    const parent = subagentParentOf(sessionId);
     const above = parent === null || already ? undefined : await forgetRecordOf(client, 'session', parent);
     if (above && !scrub) return { already: above, subagent: true };
     if (!anyway && !already && !above) throw notStored('session');
