@@ -30,7 +30,17 @@ export function commitShared(db: Db): void {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
-  for (const fn of ready) fn();
+  // Each writer's work runs whatever another's did: the rows are committed either way. A failure is
+  // told after all of them ran, as the commit's caller would have met it.
+  const failures: unknown[] = [];
+  for (const fn of ready) {
+    try {
+      fn();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
 }
 
 /** Rolls the shared transaction back, unless SQLite already did; what waited on it is dropped. */

@@ -128,6 +128,21 @@ describe('CommitWindow', () => {
     expect(waited).toEqual(['file 1', 'file 2', 'now']);
   });
 
+  it('a callback that throws after the commit does not keep the others from running, and its error is told once they ran', () => {
+    const window = new CommitWindow(db);
+    const waited: string[] = [];
+    write(window, {}, batch('s1', ['a']));
+    window.afterCommit(() => {
+      throw new Error('listener failed');
+    });
+    window.afterCommit(() => waited.push('file 2'));
+    expect(() => window.commit()).toThrow('listener failed');
+    // Committed all the same, and the callback after the one that threw ran.
+    expect(committedParts()).toBe(1);
+    expect(waited).toEqual(['file 2']);
+    expect(db.inTransaction).toBe(false);
+  });
+
   it('batches join the window instead of nesting savepoints, which copy every page they touch', () => {
     const window = new CommitWindow(db);
     sql.length = 0;
