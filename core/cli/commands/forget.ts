@@ -29,13 +29,15 @@ export interface ForgottenProject {
  * its own) and parts (pieces of messages), not messages: so a conversation is "it", with its subagents
  * only when it had some, and a project's conversations are those it listed before it went.
  */
-export function formatForget(result: ForgetResult, project?: ForgottenProject): string {
+export function formatForget(result: ForgetResult, project?: ForgottenProject, name?: string): string {
   const keptOut = `It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
   // A project listed before it went had a row, which a forget always removes: it was there, only empty.
   if (result.kind === 'project' && project && result.removedSessions === 0) {
     return `Removed the empty project ${project.name} (${result.id})${result.notesRemoved ? ' and its notes' : ''}; it held no conversations. ${keptOut}`;
   }
-  const what = result.kind === 'session' ? `conversation ${result.id}` : project ? `project ${project.name} (${result.id})` : `project ${result.id}`;
+  // A project never imported, named by its folder, is called by the folder's own name (`name`), as its forget record is.
+  const called = project?.name ?? name;
+  const what = result.kind === 'session' ? `conversation ${result.id}` : called ? `project ${called} (${result.id})` : `project ${result.id}`;
   // Nothing stored under a session id is often a part of one: the tombstone keeps exactly the id typed.
   const nothing = result.kind === 'session' ? 'nothing was stored under that id (a conversation is named by its whole id, as `steward sessions list` prints it)' : 'nothing was stored';
   const removed = result.removedSessions === 0 ? nothing : `deleted ${removedWhat(result, project)} from Steward`;
@@ -79,7 +81,7 @@ const scrubParam = (scrub: boolean) => (scrub ? { scrub } : {});
  * What a forget did: removed (and kept out) what it named, or found it forgotten already, with nothing
  * to do; `subagent`: what it named is a subagent, and `already` the conversation it belongs to.
  */
-type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined } | { already: Tombstone; subagent?: true };
+type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined; name?: string } | { already: Tombstone; subagent?: true };
 
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
 async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
@@ -129,7 +131,7 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
   }
   const name = !listed && text !== projectKey ? folderName(text) : undefined;
   const result = await client.call('Forget.Project', { projectKey, ...scrubParam(scrub), ...(name ? { name } : {}) });
-  return { result, project: listed && { name: listed.name, conversations: listed.sessions } };
+  return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}) };
 }
 
 /** A folder's own name, as a project is named (`~/src/app/` → `app`). */
@@ -204,7 +206,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
           return EXIT.ok;
         }
         if (options.json) printJson(io, done.result);
-        else io.stdout(formatForget(done.result, done.project) + formatScrubbed(done.result.scrubbed, done.result.kind));
+        else io.stdout(formatForget(done.result, done.project, done.name) + formatScrubbed(done.result.scrubbed, done.result.kind));
         return EXIT.ok;
       }, options.json),
     );
