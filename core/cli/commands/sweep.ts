@@ -245,7 +245,8 @@ export async function folderNotes(client: StewardClient, result: SweepResult): P
   if (empty.size === 0) return {};
   try {
     const { providers } = await client.call('Providers.Roots', {});
-    return Object.fromEntries(providers.filter((p) => empty.has(p.provider)).flatMap((p) => (setButMissing(p) ? [[p.provider, setButMissing(p)]] : [])));
+    const notes = providers.filter((p) => empty.has(p.provider)).map((p) => [p.provider, setButMissing(p)] as const);
+    return Object.fromEntries(notes.filter(([, note]) => note !== ''));
   } catch {
     // Secondary to the result in hand: an owner that cannot say (an older one) leaves it unsaid.
     return {};
