@@ -213,13 +213,18 @@ function searchText(out: SearchOut): string {
   return lines.join('\n');
 }
 
+/** What a tool says of a session id Steward holds nothing under (search_transcripts' filter, get_session). */
+function notStoredSession(sessionId: string): string {
+  return `not_found: no stored conversation has the session_id ${JSON.stringify(sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
+}
+
 /**
  * What an empty search says when a filter names a conversation or project Steward does not hold:
  * "No matches." would tell the agent it was searched. Undefined when each one named is stored.
  */
 async function unknownFilter(client: StewardClient, params: Params<'Search.Query'>): Promise<string | undefined> {
   if (params.sessionId !== undefined && !(await isStored(client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 })))) {
-    return `not_found: no stored conversation has the session_id ${JSON.stringify(params.sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
+    return notStoredSession(params.sessionId);
   }
   if (params.projectKey !== undefined && !(await client.call('Projects.List', {})).projects.some((p) => p.projectKey === params.projectKey)) {
     return `not_found: no stored project has the project_key ${params.projectKey} (it may have been forgotten). list_projects names each project's projectKey.`;
@@ -240,7 +245,7 @@ async function sessionNotFound(client: StewardClient, sessionId: string, error: 
   const above = tombstones.find((t) => t.kind === 'session' && t.id === parent);
   if (own) return `not_found: the person forgot this conversation on ${localDay(own.createdAt)}; Steward keeps it out until they bring it back.`;
   if (above) return `not_found: the person forgot the conversation this subagent belongs to (${above.id}) on ${localDay(above.createdAt)}; Steward keeps both out until they bring it back.`;
-  return `not_found: no stored conversation has the session_id ${JSON.stringify(sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
+  return notStoredSession(sessionId);
 }
 
 /** Whether a read found its record: false for `not_found`; any other error passes as it is. */
