@@ -25,6 +25,11 @@ export async function projectKeyFor(client: StewardClient, text: string, option 
   return oneProject(option, text, projects, '`steward projects`');
 }
 
+/** The forgotten projects among `tombstones`, named as `steward forget --list` shows them (their key, and the name they had). */
+export function asNamedProjects(tombstones: readonly Tombstone[]): NamedProject[] {
+  return tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
+}
+
 /** What the person forgot, or none when the owner cannot say (the plain not-found words are said then). */
 async function forgetRecords(client: StewardClient): Promise<Tombstone[]> {
   try {
@@ -36,7 +41,7 @@ async function forgetRecords(client: StewardClient): Promise<Tombstone[]> {
 
 /** A project the person forgot is not "no project is called": say when, and the way back. */
 async function refuseForgottenProject(client: StewardClient, text: string, option: string): Promise<void> {
-  const forgotten = (await forgetRecords(client)).filter((t) => t.kind === 'project' && projectsNamed(text, [{ projectKey: t.id, name: t.label ?? '' }]).length > 0);
+  const forgotten = (await forgetRecords(client)).filter((t) => t.kind === 'project' && projectsNamed(text, asNamedProjects([t])).length > 0);
   const [first] = forgotten;
   if (!first) return;
   // Its name brings it back when it names one forgotten project; else its key does.
@@ -107,7 +112,7 @@ export async function forgottenProjectKeyFor(client: StewardClient, text: string
   const folder = await folderProjectKey(text, home);
   if (folder !== undefined) return { key: folder, form: 'folder' };
   const { tombstones } = await client.call('Forget.List', {});
-  const forgotten = tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
+  const forgotten = asNamedProjects(tombstones);
   if (projectsNamed(text, forgotten).length === 0) return { key: undefined, form: 'name' };
   return { key: oneProject(option, text, forgotten, '`steward forget --list`'), form: 'name' };
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, localDay, ProjectKey, projectsNamed, StewardError, subagentParentOf, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { folderProjectKey, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
+import { asNamedProjects, folderProjectKey, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 export interface TargetOptions {
@@ -109,7 +109,7 @@ async function projectKeyNamed(client: StewardClient, text: string, projects: re
   const folder = await folderProjectKey(text, home);
   if (folder !== undefined) return folder;
   if (projectsNamed(text, projects).length === 0) {
-    const forgotten = (await client.call('Forget.List', {})).tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));
+    const forgotten = asNamedProjects((await client.call('Forget.List', {})).tombstones);
     if (projectsNamed(text, forgotten).length > 0) return oneProject('--project', text, forgotten, '`steward forget --list`');
   }
   return oneProject('--project', text, projects, '`steward projects`');
