@@ -41,17 +41,43 @@ export function normalizeCwd(raw: string): string {
   return out.length > 1 ? out.replace(/\/+$/, '') || out : out;
 }
 
+/** Whether a normalized cwd is in Windows form (a drive or UNC path), whatever system this process runs on. */
+export function isWindowsForm(folder: string): boolean {
+  return WINDOWS_DRIVE.test(folder) || UNC.test(folder);
+}
+
+/**
+ * Upper-cases each character alone, as NTFS's upcase table compares names: never a full case mapping
+ * (`ß` stays `ß`), so a folder's length, and which folder is deeper, is kept.
+ */
+function foldWindowsCase(path: string): string {
+  return Array.from(path, (ch) => {
+    const upper = ch.toUpperCase();
+    return upper.length === ch.length ? upper : ch;
+  }).join('');
+}
+
+/**
+ * The form two cwds are compared in: normalizeCwd's, with a Windows path's case folded, since Windows
+ * names are case-insensitive (`C:\Users\Ana\App` is `c:\users\ana\app`). For comparing only: what
+ * is stored and shown keeps the case it was first written in, and keys are still normalizeCwd's.
+ */
+export function comparableFolder(cwd: string): string {
+  const folder = normalizeCwd(cwd);
+  return isWindowsForm(folder) ? foldWindowsCase(folder) : folder;
+}
+
 /** Where this process can look at the folder a cwd names, if anywhere (a Windows folder from WSL: /mnt/<drive>). */
 function localFolder(cwd: string): string | null {
   const key = normalizeCwd(cwd);
-  if (process.platform === 'win32') return WINDOWS_DRIVE.test(key) || UNC.test(key) ? key : null;
+  if (process.platform === 'win32') return isWindowsForm(key) ? key : null;
   if (key.startsWith('/')) return key;
   const drive = /^([a-z]):\\(.*)$/.exec(key);
   return drive ? posix.join('/mnt', drive[1]!, drive[2]!.replaceAll('\\', '/')) : null;
 }
 
 function baseName(key: string): string {
-  return WINDOWS_DRIVE.test(key) || UNC.test(key) ? win32.basename(key) : posix.basename(key);
+  return isWindowsForm(key) ? win32.basename(key) : posix.basename(key);
 }
 
 function cwdHash(cwd: string): string {

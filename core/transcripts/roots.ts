@@ -1,11 +1,26 @@
 import { homedir } from 'node:os';
-import { delimiter, resolve, win32 } from 'node:path';
+import { delimiter, join, resolve, win32 } from 'node:path';
 
-/** A set `STEWARD_*_ROOTS` variable replaces the defaults entirely; set-but-empty means no roots at all. */
+/**
+ * A set `STEWARD_*_ROOTS` variable replaces the defaults entirely; set-but-empty means no roots at all.
+ * A folder is read as a shell would have expanded it (`~/codex-sessions`), since a value set in a
+ * service file or quoted in a shell reaches Steward with its `~` still in it.
+ */
 export function envList(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
   const value = env[name];
   if (value === undefined) return undefined;
-  return value.split(delimiter).map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(delimiter)
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => withHomeExpanded(s, env));
+}
+
+/** `~` alone or before a separator is the user's home; `~user` is left as written (whose home is not ours to look up). */
+function withHomeExpanded(path: string, env: NodeJS.ProcessEnv): string {
+  if (path === '~') return userHome(env);
+  const separators = process.platform === 'win32' ? /^~[\\/]/ : /^~\//;
+  return separators.test(path) ? join(userHome(env), path.slice(2)) : path;
 }
 
 /** The user's home as the environment names it (tests point HOME at a temp folder). */
