@@ -71,8 +71,32 @@ export function isLiteralValue(raw: string): boolean {
  */
 function isProseValue(raw: string): boolean {
   const value = strip(raw);
-  if (!/[\p{L}\p{N}]/u.test(value) || PLACEHOLDER.test(value) || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value)) return false;
+  if (!/[\p{L}\p{N}]/u.test(value) || PLACEHOLDER.test(value) || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value) || DESCRIBING_COMPOUND.test(value)) return false;
   return !VALUE_KEYWORDS.has(value.toLowerCase());
+}
+
+/**
+ * A hyphenated word that says what a password is like ("is case-sensitive", "is read-only"): two
+ * lower-case parts, one of which describes. A passphrase of words (`correct-horse-battery`) is no such pair.
+ */
+const DESCRIBING_COMPOUND = /^(?:(?:case|read|write|non|self)-[a-z]{2,12}|[a-z]{2,12}-(?:sensitive|insensitive|only|based|coded|generated|specific|dependent|defined|protected|encrypted|managed|wide|scoped|free|safe|aware))$/i;
+
+/**
+ * A working directory (`pwd: /home/ana/src`, `OLDPWD=~/src`): `pwd` or `oldpwd` and a path whole, with no
+ * symbol a path seldom has; `MYSQL_PWD=/s3cr3t!` stays a password.
+ */
+function isDirectory(name: string | undefined, raw: string): boolean {
+  return name !== undefined && /^(?:old)?pwd$/i.test(name) && /^(?:~|\.{1,2}|[A-Za-z]:)?(?:[/\\][\w.@~+-]*)+$|^~$/.test(strip(raw));
+}
+
+/**
+ * A Kubernetes or Helm secret's name rather than its value (`secret: my-app-secret-name-production`):
+ * lower-case words joined by hyphens, one of them naming what it refers to. A made secret has digits,
+ * capitals or symbols; one that spells out "secret" is a name.
+ */
+function isSecretsName(raw: string): boolean {
+  const value = strip(raw);
+  return /^[a-z]+(?:-[a-z]+)+$/.test(value) && value.split('-').some((part) => /^(?:secrets?|tokens?|keys?|passwords?|creds|credentials?|certs?|tls)$/.test(part));
 }
 
 /** A token-like literal: long enough and random enough that it is not a word or a setting. */
@@ -277,13 +301,15 @@ function splitAlternatives(inner: string): string[] {
 // ------------------------------------------------------------------ shapes that need their context
 
 /** A name that holds a password, whatever the value looks like (`DB_PASS`, `passwd`, `PGPASSWORD`). */
-const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|passphrase|pwd)|[A-Za-z0-9_.-]*?[_.-]pass)`;
+const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|passphrase|pwd|passwort|kennwort)|[A-Za-z0-9_.-]*?[_.-]pass)`;
 /**
  * The assignment between a name and its value; quotes may come escaped (`\"password\": \"…\"` inside JSON text).
  * The spaces around the sign are bounded: an unbounded run was scanned back from every position of a long
  * one (20,000 spaces took 0.6 s). 32, not the prose shapes' 8: `terraform fmt` and YAML align values in a column.
  */
 const ASSIGN = String.raw`\\?["']?\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
+/** ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access. */
+const PASSWORD_ASSIGN = String.raw`\\?["']?(?:\s{0,32}(?:=|:=|:|=>)|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
@@ -293,14 +319,15 @@ const AWS_KEY_ID_STARTS = ['akia', 'asia', 'abia', 'acca', 'a3t'];
  * look-behind then runs only there, which takes a quarter off the assignment shapes' time and pays for
  * the prose shapes below.
  */
-const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\])`;
+const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
 /**
  * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
  * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
  * (JSON inside JSON, `\\"…\\"`) the next quote ends it.
  */
 const BARE_END = String.raw`\s"'\`,;)}\\`;
-const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:[^"'\`\n\\]|\\[^\n]){1,100}(?=["'\`])|(?<=\\["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
+const QUOTED_CHAR = String.raw`[^"'\`\n\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
+const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
 
 /** Credential-named settings other than passwords: the value must look like a token (`API_KEY=…`). */
 const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]?key|secret(?:[_.-]?key)?|token|auth[_.-]?key|credential|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|license[_.-]?key|app[_.-]?key|client[_.-]?key|consumer[_.-]?key|webhook[_.-]?secret|access[_.-]?id|session[_.-]?key|dsn|[A-Z0-9]_KEY|[a-z0-9]_key)`;
@@ -312,6 +339,17 @@ const NOT_A_TOKEN = /(?:max|min|input|output|total|num|prompt|completion|cache|c
  * side: an unbounded run backtracked over long whitespace (20,000 spaces after "token is" took 1.4 s).
  */
 const VERB = String.raw`\s{1,8}(?:is|was|will be)\s{0,8}:?\s{1,8}`;
+/** What a password is for, between its name and the verb ("the password for the db is …"): a few words, each bounded. */
+const NAMED_FOR = String.raw`(?:\s{1,8}(?:for|to|of|on)(?:\s{1,8}(?:the|a|an|my|our|your|this|that))?\s{1,8}[\w.@:/-]{1,40})`;
+
+/** A bare `pass:` value that looks made, not counted or named: letters and digits, and a symbol or both cases; no version or path. */
+function isMadePass(raw: string): boolean {
+  const value = strip(raw);
+  if (!isLiteralValue(value) || value.length < 6 || !/[A-Za-z]/.test(value) || !/\d/.test(value)) return false;
+  if (/^v?\d+(?:\.\d+)+|[/\\]/.test(value)) return false;
+  return /[^\w]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value));
+}
+
 /** A word ends here: at a space, the text's end, or a sentence's punctuation that ends it ("is wrong!"), not inside `a!Xq9`. */
 const WORD_ENDS = String.raw`(?=\s|$|[.,;:!?]+(?:\s|$))`;
 
@@ -396,9 +434,26 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}${PASSWORD_NAME}${ASSIGN}["'\`]?)${ASSIGNED_VALUE}`, 'gi'),
-    accept: isLiteralValue,
-    needs: ['pass', 'pwd'],
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}["'\`„]?)${ASSIGNED_VALUE}`, 'gi'),
+    // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
+    accept: (m, g) => isLiteralValue(m) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))),
+    needs: ['pass', 'pwd', 'kennwort'],
+  },
+  {
+    id: 'pass-or-pin-assignment',
+    // A bare `pass:` is as often a test count (`pass: 12`) as a password, and `pin: 13` a board's pin: a
+    // pass must look made (letters, digits and a symbol or both cases), a PIN is 4 to 8 digits (ISO 9564's
+    // 4 to 12, as banks and phones use them; a board's pin numbers have one to three).
+    pattern: new RegExp(String.raw`\b(?<![.-])(?:(?<pin>pin(?:[_-]?code)?)|pass)${ASSIGN}["'\`]?(?<value>[^${BARE_END}]{1,64})(?![^${BARE_END}])`, 'gi'),
+    accept: (m, g) => (g?.pin !== undefined ? /^\d{4,8}$/.test(m) : isMadePass(m)),
+    needs: ['pass', 'pin'],
+  },
+  {
+    id: 'sql-password',
+    // `ALTER USER … PASSWORD 'it''s-s3cret'`, `IDENTIFIED BY '…'`: SQL doubles a quote inside a string.
+    pattern: /\b(?:password|identified\s{1,8}by)\s{1,8}'(?<value>(?:[^'\n\\]|''){1,100})(?=')/gi,
+    accept: (m) => isLiteralValue(m) && !PROSE_WORD.test(m),
+    needs: ['password', 'identified'],
   },
   // Before the bare prose shape: a quoted phrase is hidden whole, and what then remains is [REDACTED].
   {
@@ -412,8 +467,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`;
     // a quote inside it is the password's (`ab"c9!Xz`) unless punctuation follows (`…","at":` in JSON), and
     // it ends before an escaped quote's backslash.
-    pattern: new RegExp(String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pw|pin)${VERB}\\?["'“‘«‹]?(?!${NOT_A_PROSE_VALUE}${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
-    accept: isProseValue,
+    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin)${NAMED_FOR}?${VERB}\\?["'“‘«‹]?(?!${NOT_A_PROSE_VALUE}${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
+    accept: (m, g) => isProseValue(m) && !isDirectory(g?.name, m),
     needs: ['pass', 'pw', 'pin'],
   },
   {
@@ -429,7 +484,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // the id before it when it is a pair (`AKIA1234:9f8e…`). The value is bounded and must end its run: a
     // refused value is looked at again from its start, so `token=token=…` rescanned the rest from each name.
     // `\b`, not NAME_START, before the name: a look-behind first costs 1.7x (`max_tokens` has no `\b`; `x-auth-token:` is one).
-    pattern: new RegExp(String.raw`\b${PROSE_CREDENTIAL}(?:\s{0,8}(?::=|=>|[:=])\s{0,8}|\s{1,8}(?:is|was|are|were|will be)\s{0,8}:?\s{1,8})\\?["'\`“‘]?(?<value>(?:[A-Za-z0-9_+/=~.-]{1,64}:)?[A-Za-z0-9_+/=~.-]{15,512}[A-Za-z0-9_+/=~-])(?![A-Za-z0-9_+/=~-])`, 'gi'),
+    pattern: new RegExp(String.raw`\b${PROSE_CREDENTIAL}(?:\s{0,8}(?::=|=>|->|[:=])\s{0,8}|\s{1,8}(?:is|was|are|were|will be)\s{0,8}:?\s{1,8}|\s{1,8}(?:[-–—]\s{1,8})?)\\?["'\`“‘]?(?<value>(?:[A-Za-z0-9_+/=~.-]{1,64}:)?[A-Za-z0-9_+/=~.-]{15,512}[A-Za-z0-9_+/=~-])(?![A-Za-z0-9_+/=~-])`, 'gi'),
     accept: looksMachineMade,
     needs: ['secret', 'token', 'key', 'credential'],
   },
@@ -437,7 +492,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   {
     id: 'secret-assignment',
     pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
-    accept: (m) => isTokenLike(m),
+    accept: (m) => isTokenLike(m) && !isSecretsName(m),
     needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw'],
   },
 ];

@@ -345,6 +345,18 @@ export function secretKinds(): SecretKind[] {
     contextual('password with dots and dollars', (v) => `password is ${v}`, `${rand(LOWER, 1)}.${rand(LOWER, 1)}$$${rand(LOWER, 2)}${rand(DIGITS, 1)}${rand(LOWER, 2)}.${rand(DIGITS, 4)}`),
     // Letters between its digit and its dot: `$ecret42.word` reads as code (`item2.name`) and is left.
     contextual('password starting with a dollar', (v) => `password: ${v}`, `$${rand(LOWER, 5)}${rand('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 1)}${rand(DIGITS, 1)}${rand(LOWER, 2)}.${rand(LOWER, 4)}`),
+    // What an attacker got through the stop after: a key after a dash or a bare space, a password after an
+    // arrow, `pass:` and `pin:`, a password named for what it opens, German quotes, SQL's doubled quote,
+    // a quoted value over a real line break.
+    contextual('api key after a dash', (v) => `API key - ${v}`, hex(32)),
+    contextual('api key after a space', (v) => `API key ${v}`, hex(32)),
+    contextual('password after an arrow', (v) => `password -> ${v}`, password()),
+    contextual('pass colon', (v) => `pass: ${v}`, password()),
+    contextual('pin colon', (v) => `pin: ${v}`, rand(DIGITS, 4)),
+    contextual('password for something is', (v) => `The password for the db is ${v}`, password()),
+    contextual('password in german quotes', (v) => `Passwort: „${v}“`, `${password()} ${password()}`),
+    contextual('sql password with a doubled quote', (v) => `ALTER USER app WITH PASSWORD '${v}';`, `it''s-${password()}`),
+    contextual('password quoted over a line break', (v) => `[db]\npassword = "${v}"\nuser = "app"`, `${password()}\n  ${password()}`),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;
