@@ -14,6 +14,13 @@ export const Tombstone = z.strictObject({
 });
 export type Tombstone = z.infer<typeof Tombstone>;
 
+/** How a forget record covers a conversation id: it is the record's own, or its parent's (a subagent erased with it). */
+export const FORGET_VIA = ['self', 'parent'] as const;
+
+/** The forget record that covers an id (`Forget.Of`): the tombstone, and whether it is the id's own or its parent's. */
+export const ForgetCover = Tombstone.extend({ via: z.enum(FORGET_VIA) });
+export type ForgetCover = z.infer<typeof ForgetCover>;
+
 export const ForgetResult = z.strictObject({
   kind: z.enum(FORGET_KINDS),
   id: z.string(),
@@ -106,6 +113,16 @@ export const forgetMethods = {
   'Forget.List': {
     params: z.strictObject({}),
     result: z.strictObject({ tombstones: z.array(Tombstone) }),
+  },
+  /**
+   * Which forget record covers a conversation id, for one not found: its own (`self`), or that of the
+   * conversation it is a subagent of (`parent`), known by the `{parent}:agent-` form of a Claude
+   * subagent's id or by the subagent ids that conversation's forget kept (a Gemini subagent's id does not
+   * name its parent). Null when none does (a conversation of a forgotten project too: no ids are kept of those).
+   */
+  'Forget.Of': {
+    params: z.strictObject({ sessionId: SessionId }),
+    result: z.strictObject({ record: ForgetCover.nullable() }),
   },
   /** Lifts a tombstone; the next backfill imports the conversation or project again. */
   'Forget.Lift': {

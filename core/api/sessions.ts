@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StewardError } from './errors.js';
 import { ProjectKey, SessionId } from './ids.js';
 import { SEARCH_PROVIDERS } from './registry.js';
 import { type Audience, COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, isSummaryMessage, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
@@ -177,6 +178,24 @@ export type SessionExport = z.infer<typeof SessionExport>;
 export const SessionExportPiece = z.strictObject({ content: z.string(), next: z.string().nullable() });
 export type SessionExportPiece = z.infer<typeof SessionExportPiece>;
 
+/**
+ * What a `not_found` of Sessions.Get or Sessions.Export did not find, in its details' `missing`: no
+ * conversation is stored under the id, or the part asked for is not in the one that is. Callers
+ * branch on it, never on the message's words.
+ */
+export const SESSION_MISSING = ['conversation', 'part'] as const;
+export type SessionMissing = (typeof SESSION_MISSING)[number];
+
+/** The `not_found` of a conversation or a part not stored, saying which in its details. */
+export const missingError = (missing: SessionMissing, message: string): StewardError => new StewardError('not_found', message, { missing });
+
+/** What a `not_found` says it did not find (see SESSION_MISSING); undefined for any other error, or one that does not say. */
+export function missingOf(error: unknown): SessionMissing | undefined {
+  if (!(error instanceof StewardError && error.code === 'not_found')) return undefined;
+  const missing = error.details?.missing;
+  return SESSION_MISSING.find((m) => m === missing);
+}
+
 /** Reading captured conversations (history). */
 export const sessionsMethods = {
   /** Conversations (top-level sessions), most recently active first. */
@@ -200,7 +219,10 @@ export const sessionsMethods = {
       .refine((p) => p.from === undefined || p.to === undefined || p.from <= p.to, { message: 'from must not be after to' }),
     result: z.strictObject({ sessions: z.array(SessionSummary), cursor: z.string().optional() }),
   },
-  /** A conversation's messages in order with their parts, a page at a time. */
+  /**
+   * A conversation's messages in order with their parts, a page at a time. `not_found` says in its
+   * details what was not found (`missing`: the conversation or the part, see SESSION_MISSING).
+   */
   'Sessions.Get': {
     params: z.strictObject({
       sessionId: SessionId,

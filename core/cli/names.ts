@@ -1,4 +1,4 @@
-import { localDay, ProjectKey, projectsNamed, StewardError, subagentParentOf, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
+import { localDay, missingOf, ProjectKey, projectsNamed, StewardError, type ForgetCover, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
 import { UsageError } from './output.js';
 
 /**
@@ -49,20 +49,26 @@ async function refuseForgottenProject(client: StewardClient, text: string, optio
   throw new StewardError('not_found', `${option}: you forgot the project ${JSON.stringify(text)} on ${localDay(first.createdAt)}; \`steward unforget --project ${back}\` brings it back`);
 }
 
+/** The forget record that covers a conversation id (see Forget.Of), or none (none too when the owner cannot say). */
+export async function forgetRecordCovering(client: StewardClient, sessionId: string): Promise<ForgetCover | null> {
+  try {
+    return (await client.call('Forget.Of', { sessionId })).record;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A conversation the person forgot (or whose parent they forgot, for a subagent) is said to be
- * forgotten, with when and the way back, as the panel says it; any other "not found" reads as
- * wholeSessionId says it.
+ * forgotten, with when and the way back, as the panel says it; a part not in a stored conversation is
+ * said as it is, and any other "not found" reads as wholeSessionId says it.
  */
 export function forgottenOrWhole(client: StewardClient, sessionId: string): (error: unknown) => Promise<never> {
   return async (error) => {
-    if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
-    const parent = subagentParentOf(sessionId);
-    const records = (await forgetRecords(client)).filter((t) => t.kind === 'session');
-    const own = records.find((t) => t.id === sessionId);
-    const above = parent === null ? undefined : records.find((t) => t.id === parent);
-    if (own) throw new StewardError('not_found', `You forgot this conversation on ${localDay(own.createdAt)}; \`steward unforget --session ${own.id}\` brings it back`);
-    if (above) throw new StewardError('not_found', `You forgot the conversation this subagent belongs to on ${localDay(above.createdAt)}; \`steward unforget --session ${above.id}\` brings both back`);
+    if (!(error instanceof StewardError && error.code === 'not_found') || missingOf(error) === 'part') throw error;
+    const record = await forgetRecordCovering(client, sessionId);
+    if (record?.via === 'self') throw new StewardError('not_found', `You forgot this conversation on ${localDay(record.createdAt)}; \`steward unforget --session ${record.id}\` brings it back`);
+    if (record?.via === 'parent') throw new StewardError('not_found', `You forgot the conversation this subagent belongs to on ${localDay(record.createdAt)}; \`steward unforget --session ${record.id}\` brings both back`);
     return wholeSessionId(error);
   };
 }

@@ -390,4 +390,21 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 19,
+    name: 'a forgotten conversation keeps the ids of the subagents erased with it',
+    up(db) {
+      // A Gemini or Codex subagent's id does not name its parent, and its row goes with the forget: this
+      // is what still says which forget covers it (Forget.Of). Ids alone, never text or paths. Keyed by
+      // the subagent, as it is asked for by its id; by the conversation too, which lifting it clears.
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS history_tombstone_subagents (
+          subagent_id TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          PRIMARY KEY (subagent_id, session_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS history_tombstone_subagents_session ON history_tombstone_subagents(session_id);
+      `);
+    },
+  },
 ];

@@ -8,6 +8,8 @@ interface TombstoneRow {
   created_at: number;
 }
 
+const toTombstone = (r: TombstoneRow): Tombstone => ({ kind: r.kind, id: r.id, label: r.label, createdAt: r.created_at });
+
 /**
  * What was forgotten: a session id or a project key that capture must not import again while its
  * transcripts still exist on disk. Lifting one lets the next backfill bring it back.
@@ -18,6 +20,10 @@ export class Tombstones {
   readonly #list;
   readonly #has;
   readonly #relabel;
+  readonly #find;
+  readonly #keep;
+  readonly #keptBy;
+  readonly #dropKept;
 
   constructor(db: Db) {
     this.#add = db.prepare('INSERT INTO history_tombstones (kind, id, label, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(kind, id) DO UPDATE SET label = COALESCE(excluded.label, label)');
@@ -25,6 +31,14 @@ export class Tombstones {
     this.#list = db.prepare('SELECT kind, id, label, created_at FROM history_tombstones ORDER BY created_at DESC, kind, id');
     this.#has = db.prepare('SELECT 1 FROM history_tombstones WHERE kind = ? AND id = ?').pluck();
     this.#relabel = db.prepare('UPDATE history_tombstones SET label = ? WHERE kind = ? AND id = ?');
+    this.#find = db.prepare('SELECT kind, id, label, created_at FROM history_tombstones WHERE kind = ? AND id = ?');
+    this.#keep = db.prepare('INSERT OR IGNORE INTO history_tombstone_subagents (subagent_id, session_id) SELECT value, ? FROM json_each(?)');
+    // Through the tombstone itself: a kept id counts only while its conversation is still forgotten.
+    this.#keptBy = db.prepare(
+      `SELECT t.kind, t.id, t.label, t.created_at FROM history_tombstone_subagents s JOIN history_tombstones t ON t.kind = 'session' AND t.id = s.session_id
+        WHERE s.subagent_id = ? ORDER BY t.created_at, t.id LIMIT 1`,
+    );
+    this.#dropKept = db.prepare('DELETE FROM history_tombstone_subagents WHERE session_id = ?');
   }
 
   add(kind: ForgetKind, id: string, label: string | null, now = Date.now()): void {
@@ -37,11 +51,29 @@ export class Tombstones {
   }
 
   remove(kind: ForgetKind, id: string): boolean {
+    if (kind === 'session') this.#dropKept.run(id);
     return this.#remove.run(kind, id).changes > 0;
   }
 
+  /** The one tombstone of this kind and id, if any. */
+  find(kind: ForgetKind, id: string): Tombstone | undefined {
+    const row = this.#find.get(kind, id) as TombstoneRow | undefined;
+    return row && toTombstone(row);
+  }
+
+  /** Keeps, on a forgotten conversation's record, the ids of the subagents erased with it (ids only). */
+  keepSubagents(sessionId: string, subagentIds: readonly string[]): void {
+    if (subagentIds.length > 0) this.#keep.run(sessionId, JSON.stringify(subagentIds));
+  }
+
+  /** The forgotten conversation whose record kept this subagent's id (the first forgotten, should two). */
+  keptBy(subagentId: string): Tombstone | undefined {
+    const row = this.#keptBy.get(subagentId) as TombstoneRow | undefined;
+    return row && toTombstone(row);
+  }
+
   list(): Tombstone[] {
-    return (this.#list.all() as TombstoneRow[]).map((r) => ({ kind: r.kind, id: r.id, label: r.label, createdAt: r.created_at }));
+    return (this.#list.all() as TombstoneRow[]).map(toTombstone);
   }
 
   has(kind: ForgetKind, id: string): boolean {

@@ -1,4 +1,4 @@
-import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, type EventName, type EventPayload, type ForgetKind, type ForgetResult, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
+import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
 import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Redactor } from '../secrets/index.js';
@@ -126,6 +126,22 @@ export class Forgetting {
     return tombstones.map((t, i) => ({ ...t, label: labels[i] ?? null }));
   }
 
+  /**
+   * The forget record that covers a conversation id (redacted, as the list shows it): its own, else
+   * that of the conversation it is a subagent of, by the `{parent}:agent-` form of its id or by the
+   * subagent ids that conversation's forget kept (a Gemini or Codex subagent's id does not name it).
+   */
+  async of(sessionId: string): Promise<ForgetCover | null> {
+    const { tombstones } = this.#o;
+    const own = tombstones.find('session', sessionId);
+    const named = subagentParentOf(sessionId);
+    const parent = (named === null ? undefined : tombstones.find('session', named)) ?? tombstones.keptBy(sessionId);
+    const record = own ?? parent;
+    if (!record) return null;
+    const [label] = await redactAll([record.label], this.#o.redactor());
+    return { ...record, label: label ?? null, via: own ? 'self' : 'parent' };
+  }
+
   /** The next backfill imports it again (scheduled ticks read only files that changed). */
   lift(kind: ForgetKind, id: string): boolean {
     const lifted = this.#o.tombstones.remove(kind, id);
@@ -174,6 +190,9 @@ export class Forgetting {
   }
 
   async #eraseSession(sessionId: string): Promise<ForgetResult> {
+    // Kept before any row goes: once a subagent's row is gone, nothing else says whose it was (see `of`).
+    const found = await this.#o.eraser.withSubagents([sessionId], undefined, this.#abort.signal);
+    this.#o.tombstones.keepSubagents(sessionId, found.filter((id) => id !== sessionId));
     const erased = await this.#erase('session', sessionId, (options) => this.#o.eraser.erase([sessionId], undefined, options));
     this.#o.emit('history.changed', { kind: 'session', id: sessionId, change: 'forgotten' });
     return { kind: 'session', id: sessionId, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved: false };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appName, searchAppOf, StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
+import { appName, missingError, searchAppOf, StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
 import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -208,7 +208,7 @@ export class SessionsView {
 
   record(sessionId: string): SessionRecord {
     const record = this.#reader.session(sessionId);
-    if (!record) throw new StewardError('not_found', 'No stored conversation has that id (it may have been pruned or forgotten)');
+    if (!record) throw missingError('conversation', 'No stored conversation has that id (it may have been pruned or forgotten)');
     return record;
   }
 
@@ -347,7 +347,7 @@ export class SessionsView {
     }
     if (partId !== undefined) {
       const hit = this.#reader.partKey(partId);
-      if (!hit || hit.sessionId !== sessionId) throw new StewardError('not_found', 'That part is not in this conversation');
+      if (!hit || hit.sessionId !== sessionId) throw missingError('part', 'That part is not in this conversation');
       // The page holds `limit` messages at most, the hit's among them: the context before it gives way.
       const context = Math.min(CONTEXT_MESSAGES, limit - 1);
       const back = this.#context(sessionId, hit, messageIdOf(partId), context);

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, localDay, subagentParentOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -234,17 +234,14 @@ async function unknownFilter(client: StewardClient, params: Params<'Search.Query
 
 /**
  * get_session's answer for an id it holds nothing under, in search_transcripts' form (`not_found: …`):
- * forgotten by the person (or the conversation a subagent belongs to, by the `{parent}:agent-` form of
- * its id), with when and that it stays out, or not stored; a part not in the conversation as it is said.
+ * forgotten by the person (or the conversation a subagent belongs to: Forget.Of says which), with when
+ * and that it stays out, or not stored; a part not in the conversation as it is said.
  */
 async function sessionNotFound(client: StewardClient, sessionId: string, error: StewardError): Promise<string> {
-  if (!/conversation/i.test(error.message) || /part/i.test(error.message)) return `not_found: ${error.message}`;
-  const { tombstones } = await client.call('Forget.List', {}).catch(() => ({ tombstones: [] as Result<'Forget.List'>['tombstones'] }));
-  const parent = subagentParentOf(sessionId);
-  const own = tombstones.find((t) => t.kind === 'session' && t.id === sessionId);
-  const above = tombstones.find((t) => t.kind === 'session' && t.id === parent);
-  if (own) return `not_found: the person forgot this conversation on ${localDay(own.createdAt)}; Steward keeps it out until they bring it back.`;
-  if (above) return `not_found: the person forgot the conversation this subagent belongs to (${above.id}) on ${localDay(above.createdAt)}; Steward keeps both out until they bring it back.`;
+  if (missingOf(error) === 'part') return `not_found: ${error.message}`;
+  const { record } = await client.call('Forget.Of', { sessionId }).catch(() => ({ record: null }));
+  if (record?.via === 'self') return `not_found: the person forgot this conversation on ${localDay(record.createdAt)}; Steward keeps it out until they bring it back.`;
+  if (record?.via === 'parent') return `not_found: the person forgot the conversation this subagent belongs to (${record.id}) on ${localDay(record.createdAt)}; Steward keeps both out until they bring it back.`;
   return notStoredSession(sessionId);
 }
 

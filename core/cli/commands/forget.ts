@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { countOf, localDay, ProjectKey, projectsNamed, StewardError, subagentParentOf, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { asNamedProjects, folderProjectKey, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
+import { asNamedProjects, folderProjectKey, forgetRecordCovering, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 export interface TargetOptions {
@@ -86,14 +86,14 @@ type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined; 
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
 async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
   if (!(await isStoredSession(client, sessionId))) {
-    const already = await forgetRecordOf(client, 'session', sessionId);
+    // Its own record, or (a subagent went with its conversation, and is kept out with it) its parent's.
+    const covering = await forgetRecordCovering(client, sessionId);
     // With --scrub there is something to do still: wipe from the disk what the forget deleted.
-    if (already && !scrub) return { already };
-    // A subagent went with its conversation, and is kept out with it.
-    const parent = subagentParentOf(sessionId);
-    const above = parent === null || already ? undefined : await forgetRecordOf(client, 'session', parent);
-    if (above && !scrub) return { already: above, subagent: true };
-    if (!anyway && !already && !above) throw notStored('session');
+    if (covering && !scrub) {
+      const { via, ...already } = covering;
+      return via === 'self' ? { already } : { already, subagent: true };
+    }
+    if (!anyway && !covering) throw notStored('session');
   }
   return { result: await client.call('Forget.Session', { sessionId, ...scrubParam(scrub) }), project: undefined };
 }

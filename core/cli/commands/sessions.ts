@@ -137,8 +137,8 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           ...(options.part !== undefined ? { partId: options.part } : {}),
           ...(options.raw ? {} : { redact: true }),
         };
-        // With --part, "not found" may be the part's; without, only the conversation can be missing.
-        const result = await withClient(io, (client) => (options.part === undefined ? client.call('Sessions.Get', params).catch(forgottenOrWhole(client, sessionId)) : client.call('Sessions.Get', params)));
+        // With --part, "not found" may be the part's: forgottenOrWhole says that one as it is.
+        const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(forgottenOrWhole(client, sessionId)));
         if (options.json) printJson(io, result);
         else io.stdout(formatSession(result));
         return EXIT.ok;

@@ -1,0 +1,131 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDay, StewardError, type StewardClient } from '../../../core/api/index.js';
+import { Core } from '../../../core/index.js';
+import { createMcpServer } from '../../../core/mcp/index.js';
+import { runIn } from '../../support/cli.js';
+import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
+import type { ToolResult } from '../../support/mcp.js';
+
+/**
+ * A subagent erased with the conversation it belongs to is said to be forgotten with it, whatever its
+ * id: a Claude subagent's id names its parent, a Gemini subagent's does not, so the forget record
+ * keeps the ids of the subagents it erased (Forget.Of answers from them). A part not in a conversation
+ * and a conversation not stored are told apart by the error's details, not its words.
+ */
+const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
+const GEMINI_PARENT = '92f625c6-a764-48e3-b922-3766d41f9c4c';
+const GEMINI_SUBAGENT = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
+
+let home: TempHome;
+
+function copy(from: string, toDir: string, name: string): void {
+  mkdirSync(toDir, { recursive: true });
+  copyFileSync(join(FIXTURES, from), join(toDir, name));
+}
+
+beforeAll(async () => {
+  ({ home } = historyHome('steward-forget-gemini-subagent-'));
+  const gemini = join(home.dir, 'roots', 'gemini');
+  const chats = join(gemini, 'tmp', 'site', 'chats');
+  copy('gemini/current-session.jsonl', chats, `session-2026-05-22T14-59-${GEMINI_PARENT.slice(0, 8)}.jsonl`);
+  copy('gemini/subagent-session.jsonl', join(chats, GEMINI_PARENT), `${GEMINI_SUBAGENT}.jsonl`);
+  home.env.STEWARD_GEMINI_ROOTS = gemini;
+  expect((await cli('backfill', '--all', '--json')).code).toBe(0);
+  // Stored, and nested under its parent by its row (its id does not name it).
+  expect((await cli('sessions', 'show', GEMINI_SUBAGENT)).code).toBe(0);
+  expect((await cli('forget', '--session', GEMINI_PARENT)).code).toBe(0);
+  expect((await cli('forget', '--session', IDS.pruning)).code).toBe(0);
+});
+
+afterAll(() => home?.cleanup());
+
+const cli = (...argv: string[]) => runIn(home.env, ...argv);
+const today = () => localDay(Date.now());
+
+describe('steward sessions show, after the conversation was forgotten', () => {
+  it('a Gemini subagent is said to have gone with its conversation, as a Claude one is', async () => {
+    expect(await cli('sessions', 'show', GEMINI_SUBAGENT)).toEqual({
+      code: 1,
+      out: '',
+      err: `steward: You forgot the conversation this subagent belongs to on ${today()}; \`steward unforget --session ${GEMINI_PARENT}\` brings both back\n`,
+    });
+    expect((await cli('sessions', 'show', SUBAGENT_SESSION)).err).toContain(`\`steward unforget --session ${IDS.pruning}\` brings both back`);
+  });
+
+  it('--part of a forgotten conversation says it was forgotten; a part not in a stored one says so', async () => {
+    expect((await cli('sessions', 'show', GEMINI_PARENT, '--part', 'any-part')).err).toBe(
+      `steward: You forgot this conversation on ${today()}; \`steward unforget --session ${GEMINI_PARENT}\` brings it back\n`,
+    );
+    expect((await cli('sessions', 'show', IDS.config, '--part', 'no-such-part')).err).toBe('steward: That part is not in this conversation\n');
+  });
+
+  it('forgetting the subagent again is nothing more to do', async () => {
+    expect((await cli('forget', '--session', GEMINI_SUBAGENT)).out).toBe(
+      `You forgot the conversation this subagent belongs to on ${today()}: nothing more to do. It stays out of future imports; \`steward unforget --session ${GEMINI_PARENT}\` lifts that.\n`,
+    );
+  });
+});
+
+describe('the owner, after the conversation was forgotten', () => {
+  let core: Core;
+  let client: Client;
+
+  beforeAll(async () => {
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const reach = { call: (method: string, params: unknown) => core.call(method, params) } as unknown as StewardClient;
+    await createMcpServer((use) => use(reach), { home: home.dir, stewardHome: home.dir }).connect(serverSide);
+    client = new Client({ name: 'forget-gemini-subagent-test', version: '0.0.0' });
+    await client.connect(clientSide);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await core?.shutdown();
+  });
+
+  const getSession = async (args: Record<string, string>) => (await client.callTool({ name: 'get_session', arguments: args })) as ToolResult;
+
+  it('Forget.Of names the record that covers an id: its own, or its parent’s by the id or by the subagents it kept', async () => {
+    const of = async (sessionId: string) => (await core.call('Forget.Of', { sessionId })).record;
+    expect(await of(GEMINI_PARENT)).toMatchObject({ kind: 'session', id: GEMINI_PARENT, via: 'self' });
+    expect(await of(GEMINI_SUBAGENT)).toMatchObject({ kind: 'session', id: GEMINI_PARENT, via: 'parent' });
+    expect(await of(SUBAGENT_SESSION)).toMatchObject({ kind: 'session', id: IDS.pruning, via: 'parent' });
+    expect(await of(IDS.config)).toBeNull();
+    expect(await of('no-such-id')).toBeNull();
+  });
+
+  it('get_session on the Gemini subagent says the conversation it belongs to was forgotten', async () => {
+    const answer = await getSession({ session_id: GEMINI_SUBAGENT });
+    expect(answer.isError).toBe(true);
+    expect(answer.content[0]!.text).toBe(`not_found: the person forgot the conversation this subagent belongs to (${GEMINI_PARENT}) on ${today()}; Steward keeps both out until they bring it back.`);
+  });
+
+  it('Sessions.Get says in its details what was not found: the conversation or the part', async () => {
+    const missing = async (params: { sessionId: string; partId?: string }) => {
+      const error = await core.call('Sessions.Get', params).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StewardError);
+      expect((error as StewardError).code).toBe('not_found');
+      return (error as StewardError).details;
+    };
+    expect(await missing({ sessionId: GEMINI_SUBAGENT })).toEqual({ missing: 'conversation' });
+    expect(await missing({ sessionId: IDS.config, partId: 'no-such-part' })).toEqual({ missing: 'part' });
+    // get_session says the part's words as they are.
+    expect((await getSession({ session_id: IDS.config, part_id: 'no-such-part' })).content[0]!.text).toBe('not_found: That part is not in this conversation');
+  });
+
+  it('unforgetting the conversation lifts its subagents with it: no record covers them any more', async () => {
+    expect(await core.call('Forget.Lift', { kind: 'session', id: GEMINI_PARENT })).toEqual({ lifted: true });
+    expect((await core.call('Forget.Of', { sessionId: GEMINI_SUBAGENT })).record).toBeNull();
+    expect((await core.call('Forget.Of', { sessionId: GEMINI_PARENT })).record).toBeNull();
+  });
+});
