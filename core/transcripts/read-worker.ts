@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useSqliteNativeBinding } from '../store/binding/index.js';
 import { createProvider, parsersOnly } from './providers/index.js';
-import { packBatch } from './packed.js';
+import { packBatch, packDiscovery } from './packed.js';
 import { blockOnReads } from './lines.js';
 import { blockOnWalks } from './scan.js';
 import type { LineStats, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
@@ -103,7 +103,7 @@ async function discover(id: number, provider: ProviderId, roots: Readonly<Record
   walks.set(id, walk);
   try {
     const result = await walker(provider, roots).discover(walk.signal);
-    post({ type: 'discovered', id, result });
+    post({ type: 'discovered', id, result: packDiscovery(result) });
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     post({ type: 'discovered', id, code: typeof code === 'string' ? code.slice(0, 40) : 'discover_failed' });

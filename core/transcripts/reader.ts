@@ -6,7 +6,7 @@ import type { ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { sqliteOptions } from '../store/index.js';
 import { addLineStats } from './lines.js';
-import { unpackBatch, type PackedBatch } from './packed.js';
+import { unpackBatch, unpackDiscovery, type PackedBatch, type PackedDiscovery } from './packed.js';
 import type { DiscoveryResult, LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 
 export type ReaderRequest =
@@ -17,7 +17,7 @@ export type ReaderRequest =
   | { type: 'discover'; id: number; provider: ProviderId; roots: Readonly<Record<string, readonly string[]>> };
 
 /** A walk's answer: what the provider's discover returned, or the code it failed with. */
-type Discovered = { type: 'discovered'; id: number } & ({ result: DiscoveryResult } | { code: string });
+type Discovered = { type: 'discovered'; id: number } & ({ result: PackedDiscovery } | { code: string });
 
 /** What a read sends: its batches, then how it ended. */
 type ReadReply =
@@ -127,7 +127,7 @@ export class TranscriptReader {
         this.#holdWhileBusy();
         worker.postMessage({ type: 'discover', id, provider: provider.id, roots: provider.roots! } satisfies ReaderRequest);
       });
-      return reply && 'result' in reply ? reply.result : provider.discover(signal);
+      return reply && 'result' in reply ? unpackDiscovery(reply.result) : provider.discover(signal);
     } finally {
       signal?.removeEventListener('abort', cancel);
       this.#walks.delete(id);
