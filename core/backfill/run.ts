@@ -114,7 +114,7 @@ interface FileIo {
   readAhead: () => void;
   progress: () => void;
   /** Gives the event loop a turn when this run has held it for a while, or when `now`. */
-  yieldTurn: (now: boolean) => Promise<void>;
+  yieldTurn: (now: boolean) => Promise<void> | undefined;
 }
 
 interface FileOutcome {
@@ -408,7 +408,7 @@ class MovedFiles {
  * so an unchanged tick reads nothing from them. Checkpoints of files a complete walk no longer finds
  * are forgotten (their rows stay).
  */
-async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext, yieldTurn: (now?: boolean) => Promise<void>): Promise<FilePlan[]> {
+async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext, yieldTurn: (now?: boolean) => Promise<void> | undefined): Promise<FilePlan[]> {
   const base: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
   const { files } = discovery;
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.
@@ -421,9 +421,13 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
   // Files older than the schedule's window are not tried: one that could not be read is no longer said
   // to be waiting to be. (A manual run's window may be narrower; the schedule still tries those.)
   const aged: string[] = [];
-  const plan = async (file: TranscriptFile): Promise<FilePlan> => {
+  /** What a file's own facts answer, with no checkpoint asked: older than the window, or unchanged since this process read it. */
+  const known = (file: TranscriptFile): FilePlan | undefined => {
     if (outsideWindow(file, ctx.windowStartMs)) return aged.push(file.path), OUTSIDE_WINDOW;
     if (ctx.scheduled && deps.fingerprints.isUnchanged(file)) return UNCHANGED;
+    return undefined;
+  };
+  const plan = async (file: TranscriptFile): Promise<FilePlan> => {
     // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
     const failure = ctx.scheduled ? deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion) : undefined;
     if (failure) return { skip: 'unreadable', code: failure.code };
@@ -439,8 +443,9 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
   const plans: FilePlan[] = [];
   // A tree of 20,000 files takes tens of milliseconds to plan: the event loop gets its turns meanwhile.
   for (const file of files) {
-    plans.push(await plan(file));
-    await yieldTurn();
+    plans.push(known(file) ?? (await plan(file)));
+    const due = yieldTurn();
+    if (due) await due;
   }
   if (complete && loaded) {
     gone.push(...[...loaded.keys()].filter((path) => !present.has(path)));
@@ -504,7 +509,8 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         else stats.unchanged += 1;
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         // Skipping 20,000 unchanged files is tens of milliseconds too.
-        await yieldTurn();
+        const due = yieldTurn();
+        if (due) await due;
         continue;
       }
       const readAhead = () => deps.reader?.readAhead(provider, toRead(files, plans, i + 1));
