@@ -466,8 +466,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const stats: ProviderStats = { provider: provider.id, discovered: 0, read: 0, unchanged: 0, outsideWindow: 0, vanished: 0, failed: 0, partsWritten: 0, durationMs: 0, failedLines: 0, skipped: {}, bytesRead: 0 };
   const errors = new CodeTally();
   const unreadable = new CodeTally();
-  // The read worker walks, where one is: the owner only takes the list.
-  const discovery = await (deps.reader ? deps.reader.discover(provider, ctx.signal) : provider.discover(ctx.signal));
+  const discovery = await provider.discover(ctx.signal);
   const { files } = discovery;
   stats.discovered = files.length;
   stats.failed += discovery.failed;

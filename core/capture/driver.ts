@@ -262,7 +262,7 @@ export class Capture {
     // The stored messages' dates, one query for every agent: what the files' dates say of a copied history is the copy's day.
     const stored = await this.#spans.byProvider();
     for (const provider of this.#enabled()) {
-      const { files, failed } = await this.reader.discover(provider);
+      const { files, failed } = await provider.discover();
       const windowDays = effectiveWindowDays(this.#options.config, provider.id);
       const cutoff = windowStart(windowDays);
       const older = files.filter((f) => cutoff !== null && f.mtimeMs < cutoff);

@@ -1,4 +1,4 @@
-import type { DiscoveryResult, PartRow, TranscriptBatch, TranscriptFile } from './types.js';
+import type { PartRow, TranscriptBatch } from './types.js';
 
 /**
  * A batch as the read worker posts it: its parts in columns. Structured clone copies an object
@@ -151,54 +151,4 @@ export function unpackBatch(packed: PackedBatch): TranscriptBatch {
     };
   }
   return packed.titleClaims === undefined ? { parts, sessions: packed.sessions } : { parts, sessions: packed.sessions, titleClaims: packed.titleClaims };
-}
-
-/**
- * A walk's answer as the read worker posts it: its files in columns, for the same reason as a batch.
- * Received as objects, 20,000 files held the owner's thread 20–45 ms; as columns about 1 ms, and
- * building the objects back about 2 ms.
- */
-export interface PackedDiscovery extends Omit<DiscoveryResult, 'files'> {
-  paths: string[];
-  /** (dev, ino) of each file, two slots a file. */
-  identities: BigUint64Array;
-  sizes: Float64Array;
-  mtimes: Float64Array;
-  /** The distinct sources and sidecars; per file, the index of its source and of its sidecar (-1: none). */
-  names: string[];
-  codes: Int32Array;
-}
-
-function nameIndex(names: string[]): (name: string | undefined) => number {
-  const index = new Map<string, number>();
-  return (name) => {
-    if (name === undefined) return NONE;
-    let at = index.get(name);
-    if (at === undefined) index.set(name, (at = names.push(name) - 1));
-    return at;
-  };
-}
-
-export function packDiscovery({ files, ...rest }: DiscoveryResult): PackedDiscovery {
-  const names: string[] = [];
-  const code = nameIndex(names);
-  const identities = new BigUint64Array(files.length * 2);
-  const codes = new Int32Array(files.length * 2);
-  files.forEach((file, i) => {
-    identities[i * 2] = file.dev;
-    identities[i * 2 + 1] = file.ino;
-    codes[i * 2] = code(file.source);
-    codes[i * 2 + 1] = code(file.sidecar);
-  });
-  return { ...rest, paths: files.map((f) => f.path), identities, sizes: Float64Array.from(files, (f) => f.size), mtimes: Float64Array.from(files, (f) => f.mtimeMs), names, codes };
-}
-
-export function unpackDiscovery({ paths, identities, sizes, mtimes, names, codes, ...rest }: PackedDiscovery): DiscoveryResult {
-  const files = paths.map((path, i): TranscriptFile => {
-    const sidecar = codes[i * 2 + 1]!;
-    const file: TranscriptFile = { path, dev: identities[i * 2]!, ino: identities[i * 2 + 1]!, size: sizes[i]!, mtimeMs: mtimes[i]!, source: names[codes[i * 2]!]! };
-    if (sidecar !== NONE) file.sidecar = names[sidecar]!;
-    return file;
-  });
-  return { ...rest, files };
 }

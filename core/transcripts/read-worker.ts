@@ -1,9 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useSqliteNativeBinding } from '../store/binding/index.js';
-import { createProvider, parsersOnly } from './providers/index.js';
-import { packBatch, packDiscovery } from './packed.js';
+import { parsersOnly } from './providers/index.js';
+import { packBatch } from './packed.js';
 import { blockOnReads } from './lines.js';
-import { blockOnWalks } from './scan.js';
 import type { LineStats, ReadOptions, TranscriptFile, TranscriptProvider } from './types.js';
 import type { ProviderId } from '../api/index.js';
 import type { ReaderReply, ReaderRequest } from './reader.js';
@@ -20,20 +19,8 @@ const port = parentPort;
 const binding = (workerData as { sqliteBinding?: unknown } | null)?.sqliteBinding;
 useSqliteNativeBinding(typeof binding === 'string' ? binding : undefined);
 blockOnReads();
-blockOnWalks();
-// Roots are irrelevant to reading: the worker reads the files the owner asks for.
+// Roots are irrelevant here: the worker only reads files the owner discovered.
 const providers: Record<ProviderId, TranscriptProvider> = parsersOnly();
-/** Walks in progress by request id: a cancel aborts the walk, which then answers with what it found. */
-const walks = new Map<number, AbortController>();
-/** The owner's providers, built here over the same roots, by provider and roots. */
-const walkers = new Map<string, TranscriptProvider>();
-
-function walker(provider: ProviderId, roots: Readonly<Record<string, readonly string[]>>): TranscriptProvider {
-  const key = JSON.stringify([provider, roots]);
-  let built = walkers.get(key);
-  if (!built) walkers.set(key, (built = createProvider(provider, roots as never)));
-  return built;
-}
 
 interface Job {
   id: number;
@@ -97,27 +84,7 @@ async function drain(): Promise<void> {
   }
 }
 
-/** Walks the roots the owner's provider was built over, as that provider would (see TranscriptReader.discover). */
-async function discover(id: number, provider: ProviderId, roots: Readonly<Record<string, readonly string[]>>): Promise<void> {
-  const walk = new AbortController();
-  walks.set(id, walk);
-  try {
-    const result = await walker(provider, roots).discover(walk.signal);
-    post({ type: 'discovered', id, result: packDiscovery(result) });
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    post({ type: 'discovered', id, code: typeof code === 'string' ? code.slice(0, 40) : 'discover_failed' });
-  } finally {
-    walks.delete(id);
-  }
-}
-
 port?.on('message', (message: ReaderRequest) => {
-  if (message.type === 'discover') {
-    void discover(message.id, message.provider, message.roots);
-    return;
-  }
-  if (message.type === 'cancel') walks.get(message.id)?.abort();
   if (message.type === 'read') {
     const job: Job = { id: message.id, provider: message.provider, file: message.file, options: message.options, unacked: 0, finished: false, cancelled: false };
     jobs.set(job.id, job);

@@ -6,29 +6,21 @@ import type { ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { sqliteOptions } from '../store/index.js';
 import { addLineStats } from './lines.js';
-import { unpackBatch, unpackDiscovery, type PackedBatch, type PackedDiscovery } from './packed.js';
-import type { DiscoveryResult, LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
+import { unpackBatch, type PackedBatch } from './packed.js';
+import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from './types.js';
 
 export type ReaderRequest =
   | { type: 'read'; id: number; provider: ProviderId; file: TranscriptFile; options: ReadOptions }
   | { type: 'ack'; id: number }
-  /** Stops a read, or a walk (which then answers with what it found, marked cancelled). */
-  | { type: 'cancel'; id: number }
-  | { type: 'discover'; id: number; provider: ProviderId; roots: Readonly<Record<string, readonly string[]>> };
+  | { type: 'cancel'; id: number };
 
-/** A walk's answer: what the provider's discover returned, or the code it failed with. */
-type Discovered = { type: 'discovered'; id: number } & ({ result: PackedDiscovery } | { code: string });
-
-/** What a read sends: its batches, then how it ended. */
-type ReadReply =
+export type ReaderReply =
   | { type: 'batch'; id: number; batch: PackedBatch }
   | { type: 'done'; id: number; stats: LineStats }
   | { type: 'error'; id: number; code: string; stats: LineStats };
 
-export type ReaderReply = ReadReply | Discovered;
-
 interface Pending {
-  queue: ReadReply[];
+  queue: ReaderReply[];
   wake: (() => void) | undefined;
 }
 
@@ -76,8 +68,6 @@ export class TranscriptReader {
   #disabled: boolean;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
-  /** Walks asked of the worker, by id: each is answered once, undefined when the worker stopped. */
-  readonly #walks = new Map<number, (reply: Discovered | undefined) => void>();
   /** Files asked for ahead, in the order the owner will read them (the worker reads them in that order). */
   #ahead: Array<{ provider: ProviderId; path: string; job: Job }> = [];
   #readsStarted = 0;
@@ -110,32 +100,6 @@ export class TranscriptReader {
   }
 
   /**
-   * Walks a provider's roots in the worker, where listings and stats block (microseconds each from the
-   * inode cache) instead of taking turns on libuv's thread pool and the owner's event loop; the owner
-   * only takes the list. A provider not built from the registry's roots, or no worker, walks here; so
-   * does a walk the worker could not finish (its failure is then the in-thread walk's own).
-   */
-  async discover(provider: TranscriptProvider, signal?: AbortSignal): Promise<DiscoveryResult> {
-    const worker = provider.roots && !signal?.aborted ? this.#ensureWorker() : undefined;
-    if (!worker || !provider.roots) return provider.discover(signal);
-    const id = this.#nextId++;
-    const cancel = () => worker.postMessage({ type: 'cancel', id } satisfies ReaderRequest);
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      const reply = await new Promise<Discovered | undefined>((resolve) => {
-        this.#walks.set(id, resolve);
-        this.#holdWhileBusy();
-        worker.postMessage({ type: 'discover', id, provider: provider.id, roots: provider.roots! } satisfies ReaderRequest);
-      });
-      return reply && 'result' in reply ? unpackDiscovery(reply.result) : provider.discover(signal);
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-      this.#walks.delete(id);
-      this.#holdWhileBusy();
-    }
-  }
-
-  /**
    * Asks the worker for the files the owner will read next (`upcoming`, in order), so it parses them
    * while the owner writes this one. Files already asked for in the same order are kept; from the
    * first that differs on, the old ones are cancelled. In-thread reading has nothing to overlap.
@@ -163,8 +127,6 @@ export class TranscriptReader {
     this.cancelReadAhead();
     const worker = this.#worker;
     this.#worker = undefined;
-    // A walk in flight is walked again here, whole: its caller is owed an answer.
-    for (const answer of [...this.#walks.values()]) answer(undefined);
     if (worker) await worker.terminate();
   }
 
@@ -181,9 +143,8 @@ export class TranscriptReader {
         this.#worker = undefined;
         this.#disabled = true;
         this.#logger?.warn('read worker stopped; transcripts are read in-thread', { code: error === undefined ? 'worker_exit' : errorCode(error) });
-        // Every file in flight fails now; later files are read in-thread, and walks in flight walk there.
+        // Every file in flight fails now; later files are read in-thread.
         for (const id of [...this.#pending.keys()]) this.#deliver({ type: 'error', id, code: 'worker_exit', stats: { lines: 0, failedLines: 0, oversizeLines: 0 } });
-        for (const answer of [...this.#walks.values()]) answer(undefined);
       };
       worker.on('error', fail);
       worker.on('exit', () => fail());
@@ -197,18 +158,18 @@ export class TranscriptReader {
   }
 
   /**
-   * The worker keeps the process alive while a read or a walk waits on it, and not when idle: a one-shot
-   * command awaiting its answer would otherwise end with the event loop empty (exit 13).
+   * The worker keeps the process alive while a read waits on it, and not when idle. Unreferenced
+   * before it was online, it kept the process alive anyway; once unreferenced after, a one-shot
+   * command awaiting a read ended with the event loop empty (exit 13, nothing printed).
    */
   #holdWhileBusy(): void {
     const worker = this.#worker;
     if (!worker) return;
-    if (this.#pending.size + this.#walks.size > 0) worker.ref();
+    if (this.#pending.size > 0) worker.ref();
     else worker.unref();
   }
 
   #deliver(reply: ReaderReply): void {
-    if (reply.type === 'discovered') return this.#walks.get(reply.id)?.(reply);
     const pending = this.#pending.get(reply.id);
     if (!pending) return;
     pending.queue.push(reply);

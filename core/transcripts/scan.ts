@@ -1,8 +1,6 @@
-import { readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isMainThread } from 'node:worker_threads';
 import { CodeTally, errorCode } from '../log/codes/index.js';
 import type { DiscoveryResult, TranscriptFile } from './types.js';
 
@@ -26,39 +24,9 @@ const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
 
 type OnFailure = (error: unknown) => void;
 
-/**
- * Whether this thread's walks list and stat synchronously (see `blockOnWalks`). Only a worker's do.
- */
-let blockingWalks = false;
-/** A blocking walk gives the worker's other messages (a cancel) a turn at least this often. */
-const BLOCKING_TURN_MS = 10;
-
-/**
- * Makes this thread's walks synchronous; the owner's thread is never made to block (a stat on a hung
- * network folder would freeze it). The read worker walks for the owner: a stat answered from the
- * inode cache takes microseconds, where each asynchronous one waited its turn on libuv's thread pool
- * and then for the thread to take its completion (2,000 files: 15–17 ms blocking, 37–41 ms async).
- */
-export function blockOnWalks(): void {
-  blockingWalks = !isMainThread;
-}
-
-/** Runs a synchronous file system call as a settled promise, so both kinds of walk share one path. */
-function settled<T>(call: () => T): Promise<T> {
-  try {
-    return Promise.resolve(call());
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
-}
-
-const fsStat = (path: string) => (blockingWalks ? settled(() => statSync(path, { bigint: true })) : stat(path, { bigint: true }));
-const fsRealpath = (path: string) => (blockingWalks ? settled(() => realpathSync(path)) : realpath(path));
-const fsReaddir = (dir: string) => (blockingWalks ? settled(() => readdirSync(dir, { withFileTypes: true })) : readdir(dir, { withFileTypes: true }));
-
 async function statOrNull(path: string, onFailure: OnFailure): Promise<BigIntStats | null> {
   try {
-    return await fsStat(path);
+    return await stat(path, { bigint: true });
   } catch (error) {
     onFailure(error);
     return null;
@@ -86,7 +54,7 @@ async function entryPath(dir: string, entry: Dirent, onFailure: OnFailure): Prom
 
 async function realpathOrNull(path: string, onFailure: OnFailure): Promise<string | null> {
   try {
-    return await fsRealpath(path);
+    return await realpath(path);
   } catch (error) {
     onFailure(error);
     return null;
@@ -110,8 +78,6 @@ export class Scan {
   readonly #signal: AbortSignal | undefined;
   #inFlight = 0;
   readonly #waiting: Array<() => void> = [];
-  /** When a blocking walk last gave the worker a turn; never yet, so a cancel sent with the request is heard first. */
-  #turnAt = Number.NEGATIVE_INFINITY;
 
   /** An aborted `signal` stops the walk at the next folder or stat batch; `files` is then partial. */
   constructor(signal?: AbortSignal) {
@@ -162,7 +128,7 @@ export class Scan {
   async list(dir: string): Promise<Dirent[]> {
     if (this.cancelled) return [];
     try {
-      const entries = await this.#bounded(() => fsReaddir(dir));
+      const entries = await this.#bounded(() => readdir(dir, { withFileTypes: true }));
       return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
       // A root or known subfolder that does not exist is simply empty; anything else is a failure.
@@ -173,7 +139,6 @@ export class Scan {
 
   /** Runs `work` (a listing or a stat batch) once fewer than IN_FLIGHT are running; never nested. */
   async #bounded<T>(work: () => Promise<T>): Promise<T> {
-    if (blockingWalks) return this.#blocking(work);
     if (this.#inFlight < IN_FLIGHT) this.#inFlight += 1;
     // A slot is handed over by the work that frees it, so the count stays as it was.
     else await new Promise<void>((resolve) => this.#waiting.push(resolve));
@@ -184,15 +149,6 @@ export class Scan {
       if (next) next();
       else this.#inFlight -= 1;
     }
-  }
-
-  /** A blocking walk's work runs at once; a cancel posted meanwhile is heard within BLOCKING_TURN_MS. */
-  async #blocking<T>(work: () => Promise<T>): Promise<T> {
-    if (performance.now() - this.#turnAt >= BLOCKING_TURN_MS) {
-      await nextTurn();
-      this.#turnAt = performance.now();
-    }
-    return work();
   }
 
   /** Counts a failed listing, stat or link resolution by its code; absence is not a failure. */

@@ -187,11 +187,6 @@ export interface TranscriptProvider {
    * id rule): a checkpoint written by another version is not trusted, so each file is read again once.
    */
   readonly parserVersion: number;
-  /**
-   * The roots a registry provider was built over, by kind: the read worker builds the same provider
-   * from them and walks there (TranscriptReader.discover). A provider without them is walked in-thread.
-   */
-  readonly roots?: Readonly<Record<string, readonly string[]>>;
   /** Enumerates the roots on every call (new sandbox homes and files appear between runs); `signal` stops it. */
   discover(signal?: AbortSignal): Promise<DiscoveryResult>;
   /** Streams one file as batches; the stats object is filled as lines are consumed. */

@@ -25,18 +25,17 @@ export function resolveRoots<P extends ProviderId>(id: P, config: Config, env: N
   return Object.fromEntries(kinds.map(([key, kind]) => [key, uniqueRoots(envList(env, kind.env) ?? configured[key] ?? defaults[key])])) as Record<RootKey<P>, string[]>;
 }
 
-/** A registry provider over `roots`, which it carries so that the read worker can build its twin there. */
-export function createProvider<P extends ProviderId>(id: P, roots: Record<RootKey<P>, string[]>): TranscriptProvider {
-  return Object.assign((PROVIDER_REGISTRY[id] as ProviderDefinition<P>).create(roots), { roots });
+function create<P extends ProviderId>(id: P, roots: Record<RootKey<P>, string[]>): TranscriptProvider {
+  return (PROVIDER_REGISTRY[id] as ProviderDefinition<P>).create(roots);
 }
 
 /** The providers, in registry order, over the roots the user's configuration resolves to. */
 export function createProviders(config: Config, env: NodeJS.ProcessEnv): TranscriptProvider[] {
-  return PROVIDER_IDS.map((id) => createProvider(id, resolveRoots(id, config, env)));
+  return PROVIDER_IDS.map((id) => create(id, resolveRoots(id, config, env)));
 }
 
 /** Providers with no roots: the read worker only parses files the owner discovered. */
 export function parsersOnly(): Record<ProviderId, TranscriptProvider> {
   const none = (id: ProviderId) => Object.fromEntries(Object.keys(PROVIDERS[id].roots).map((key) => [key, []]));
-  return Object.fromEntries(PROVIDER_IDS.map((id) => [id, createProvider(id, none(id) as never)])) as Record<ProviderId, TranscriptProvider>;
+  return Object.fromEntries(PROVIDER_IDS.map((id) => [id, create(id, none(id) as never)])) as Record<ProviderId, TranscriptProvider>;
 }

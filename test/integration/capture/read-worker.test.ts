@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -277,5 +278,20 @@ describe('the read worker', () => {
     expect(await codexOf(inThread.driver)).toMatchObject(expected);
     expect(rows(viaWorker.db).parts).toEqual(rows(inThread.db).parts);
     expect(rows(viaWorker.db).parts).toHaveLength(2);
+  });
+
+  it('keeps a one-shot `steward backfill` alive while it waits on the worker, and lets it exit when done', () => {
+    home = tempHome('steward-read-worker-');
+    const root = join(home.dir, 'claude');
+    claudeSession(root, 'sess-one', 4);
+    claudeSession(root, 'sess-two', 3);
+    const run = spawnSync(process.execPath, [join(build.dir, 'core', 'cli', 'main.js'), 'backfill', '--all'], {
+      env: { ...home.env, ...noRoots(), STEWARD_CLAUDE_ROOTS: root, STEWARD_READ_WORKER: '1' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    // A worker unreferenced while the command awaited a read left the event loop empty: exit 13, nothing printed.
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^claude: 2 transcript files, 2 read; 7 new messages/m);
   });
 });
