@@ -76,25 +76,29 @@ function isProseValue(raw: string): boolean {
 }
 
 /**
- * A hyphenated word that says what a password is like ("is case-sensitive", "is read-only"): two
- * lower-case parts, one of which describes. A passphrase of words (`correct-horse-battery`) is no such pair.
+ * What a password is said to be like ("is case-sensitive", "is read-only"), not what it is: a closed
+ * list, since any open pattern (`read-<word>`, `<word>-free`) also keeps a passphrase of two words.
  */
-const DESCRIBING_COMPOUND = /^(?:(?:case|read|write|non|self)-[a-z]{2,12}|[a-z]{2,12}-(?:sensitive|insensitive|only|based|coded|generated|specific|dependent|defined|protected|encrypted|managed|wide|scoped|free|safe|aware))$/i;
+const DESCRIBING_COMPOUND = /^(?:case-(?:in)?sensitive|read-only|write-only|read-write|auto-generated|randomly-generated|machine-generated|user-defined|hard-?coded|one-time|time-based|single-use|base64-encoded|hex-encoded|well-known|never-expiring|non-expiring)$/i;
 
 /**
- * A working directory (`pwd: /home/ana/src`, `OLDPWD=~/src`): `pwd` or `oldpwd` and a path whole, with no
- * symbol a path seldom has; `MYSQL_PWD=/s3cr3t!` stays a password.
+ * A working directory (`pwd: /home/ana/src`, `OLDPWD=~/src`): `pwd` or `oldpwd` and a path of at least
+ * two folders, or one under `~`, with no symbol a path seldom has. A single segment stays a password
+ * (`Pwd=/Xk9mQ2a;` in an ODBC string), as does `MYSQL_PWD=/s3cr3t!`.
  */
 function isDirectory(name: string | undefined, raw: string): boolean {
-  return name !== undefined && /^(?:old)?pwd$/i.test(name) && /^(?:~|\.{1,2}|[A-Za-z]:)?(?:[/\\][\w.@~+-]*)+$|^~$/.test(strip(raw));
+  if (name === undefined || !/^(?:old)?pwd$/i.test(name)) return false;
+  const path = strip(raw);
+  return /^(?:~(?:[/\\][\w.@~+-]+)*[/\\]?|(?:\.{1,2}|[A-Za-z]:)?(?:[/\\][\w.@~+-]+){2,}[/\\]?)$/.test(path);
 }
 
 /**
- * A Kubernetes or Helm secret's name rather than its value (`secret: my-app-secret-name-production`):
- * lower-case words joined by hyphens, one of them naming what it refers to. A made secret has digits,
- * capitals or symbols; one that spells out "secret" is a name.
+ * A Kubernetes or Helm secret's name rather than its value (`secret: my-app-secret-name-production`,
+ * `secretName: …`): under that bare key only, lower-case words joined by hyphens, one of them naming
+ * what it refers to. `JWT_SECRET=my-super-secret-jwt-key` is a value, however it reads.
  */
-function isSecretsName(raw: string): boolean {
+function isSecretsName(name: string | undefined, raw: string): boolean {
+  if (name === undefined || !/^secret(?:[_-]?name)?$/i.test(name)) return false;
   const value = strip(raw);
   return /^[a-z]+(?:-[a-z]+)+$/.test(value) && value.split('-').some((part) => /^(?:secrets?|tokens?|keys?|passwords?|creds|credentials?|certs?|tls)$/.test(part));
 }
@@ -326,7 +330,7 @@ const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
  * (JSON inside JSON, `\\"…\\"`) the next quote ends it.
  */
 const BARE_END = String.raw`\s"'\`,;)}\\`;
-const QUOTED_CHAR = String.raw`[^"'\`\n\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
+const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
 const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
 
 /** Credential-named settings other than passwords: the value must look like a token (`API_KEY=…`). */
@@ -491,8 +495,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   ...PREFIXED.map(([id, body, needs]) => prefixed(id, body, needs)),
   {
     id: 'secret-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
-    accept: (m) => isTokenLike(m) && !isSecretsName(m),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
+    accept: (m, g) => isTokenLike(m) && !isSecretsName(g?.name, m),
     needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw'],
   },
 ];

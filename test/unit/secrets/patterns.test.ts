@@ -223,6 +223,35 @@ describe('the secret shape table', () => {
     expect(slow).toEqual([]);
   });
 
+  it('keeps out of those exceptions what a reviewer smuggled through: secrets that read like a name, a one-folder "path" after pwd, a passphrase of two words', () => {
+    const secrets = [
+      ['JWT_SECRET=my-super-secret-jwt-key', 'my-super-secret-jwt-key'],
+      ['SESSION_SECRET=keyboard-cat-secret', 'keyboard-cat-secret'],
+      ['API_KEY=super-secret-api-key', 'super-secret-api-key'],
+      ['secret_key = "django-insecure-secret-key"', 'django-insecure-secret-key'],
+      ['token: abcdefghijkl-token', 'abcdefghijkl-token'],
+      ['Server=db;Uid=sa;Pwd=/Xk9mQ2a;', '/Xk9mQ2a'],
+      ['pwd=/hunter2', 'hunter2'],
+      ['OLDPWD=/Tr0ub4dor3', 'Tr0ub4dor3'],
+      ['pwd is /hunter2Xy', 'hunter2Xy'],
+      ['my password is walrus-free', 'walrus-free'],
+      ['the passphrase is fail-safe', 'fail-safe'],
+      ['password is read-hunter', 'read-hunter'],
+      ['wifi password is case-tiger', 'case-tiger'],
+    ];
+    for (const [text, secret] of secrets) expect(redactSecrets(text!), text).not.toContain(secret);
+    // Under the bare key a Kubernetes manifest names its secret with, a name of words stays.
+    for (const text of ['secret: my-app-secret-name-production', 'secretName: my-app-tls-secret']) expect(redactSecrets(text), text).toBe(text);
+  });
+
+  it('a quoted value that never closes, over many CRLF line breaks, is read in a moment (each CRLF could be split two ways)', () => {
+    for (const text of [`password: 'x${'\r\n'.repeat(40)}y`, `pwd="${'a\r\n'.repeat(40)}`, `password = "${'ab\r\n'.repeat(50_000)}`]) {
+      const began = performance.now();
+      redactSecrets(text);
+      expect(performance.now() - began, JSON.stringify(text.slice(0, 12))).toBeLessThan(150);
+    }
+  });
+
   it('the shapes added for SQL\'s doubled quotes, a quoted value over line breaks and a password named for something read 200 KB of their worst case in a moment', () => {
     const size = 200_000;
     const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
