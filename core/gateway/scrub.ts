@@ -53,6 +53,20 @@ const TRUNCATE_WAIT_MS = 50;
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The bytes of a row of zeros whose overflow chain takes exactly `pages` pages, each written whole.
+ * SQLite's file format (B-tree pages, cell payload overflow): a table leaf keeps K = M + (P-M) % (U-4)
+ * bytes of a larger payload P on its own page (M = (U-12)*32/255 - 23 when K does not fit), and the
+ * rest goes to overflow pages of U-4 bytes after a 4-byte link: P = M + pages*(U-4) fills each whole. A payload that filled the chain's last
+ * page only in part left that page's tail unwritten: a free page taken for it (the freelist's trunk is
+ * read with its old bytes) kept the end of what it held, a forgotten conversation's words among them.
+ * U is the page size: the gateway reserves no bytes at the end of a page.
+ */
+function zerosFilling(pages: number, pageBytes: number): number {
+  const onLeaf = Math.floor(((pageBytes - 12) * 32) / 255) - 23;
+  return onLeaf + pages * (pageBytes - 4);
+}
+
+/**
  * Wiping what forgetting deleted from the disk, not only from the tables. The connection's
  * secure_delete (FAST, openGateway) zeroes a deleted row where its page is written anyway, but three
  * places keep the bytes: the full-text index keeps a removed part's words beside a delete marker until
@@ -186,19 +200,18 @@ export class DiskScrub {
   }
 
   /**
-   * Overwrites every free page with zeros: a row of scrub_fill whose overflow pages take them, then
-   * the rows deleted (the pages they free hold zeros). Pages freed meanwhile by other writes are
-   * overwritten too, up to twice as many as were free at the start.
+   * Overwrites every free page with zeros: a row of scrub_fill whose overflow pages take them, each
+   * written whole (see zerosFilling), then the rows deleted (the pages they free hold zeros). Pages
+   * freed meanwhile by other writes are overwritten too, up to twice as many as were free at the start.
    */
   async #overwriteFree({ signal, onProgress }: ScrubOptions): Promise<boolean> {
     const free = () => this.#db.pragma('freelist_count', { simple: true }) as number;
-    // A row's overflow page holds a page less its 4-byte link: `pages` of them take exactly that many.
-    const perPage = (this.#db.pragma('page_size', { simple: true }) as number) - 4;
+    const pageBytes = this.#db.pragma('page_size', { simple: true }) as number;
     const total = free();
     let done = 0;
     const filled = await inPieces({ limits: FILL_PAGES, gate: this.#gate, signal }, (rows) => {
       const pages = Math.min(free(), rows, 2 * total - done);
-      if (pages > 0) this.#fill.run(pages * perPage);
+      if (pages > 0) this.#fill.run(zerosFilling(pages, pageBytes));
       done += pages;
       onProgress?.({ phase: 'free', done: Math.min(done, total), total });
       return pages > 0 && free() > 0 && done < 2 * total;
