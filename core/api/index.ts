@@ -26,7 +26,7 @@ export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, Set
 export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from './conflicts.js';
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { CHECKED_OUT_REF, DOCUMENT_SOURCES_LIMIT, folderWords, WORKTREE_REF } from './document-sources.js';
-export { RepositoryHit, RepositorySearchResult, SEARCH_DEGRADED, DEGRADED_TEXT, degradedText, type SearchDegraded } from './repository.js';
+export { RepositoryHit, RepositorySearchResult, SEARCH_DEGRADED, DEGRADED_TEXT, degradedText, repoMatches, type SearchDegraded } from './repository.js';
 export { indexingNote, nobodyIndexesNote, percentDown, type IndexingFigure } from './indexing-words.js';
 export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, SearchIndexingResult, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';

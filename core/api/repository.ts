@@ -8,6 +8,15 @@ import { WORDS_ONLY_REASONS } from './maintenance-words.js';
  * collection, number, title, a snippet and the forge link — never a cache path.
  */
 
+/**
+ * Whether `repo`, as a person names a repository (`ana/uploader`, or a canonical id), names one of
+ * `ids`: the id itself, or OWNER/NAME at its end, in any case. The one rule for a `--repo` or `repo` filter.
+ */
+export function repoMatches(repo: string, ids: ReadonlyArray<string | null>): boolean {
+  const wanted = repo.toLowerCase();
+  return ids.some((id) => id !== null && (id.toLowerCase() === wanted || id.toLowerCase().endsWith(`/${wanted}`)));
+}
+
 /** Why a search used words only: no vectors for this query, with the reason in one word. */
 export const SEARCH_DEGRADED = [
   // The profile is `none`: words only by configuration.

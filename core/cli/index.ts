@@ -2,7 +2,7 @@
 // Never: implements behaviour; every verb is a call on the contract, through the owner or an in-process Core.
 import { Command, CommanderError } from 'commander';
 import { stewardVersion } from '../config/index.js';
-import { EXIT, processIo, reportError, type CliIo, type Run } from './output.js';
+import { EXIT, processIo, reportError, UsageError, type CliIo, type Run } from './output.js';
 
 export { connect, type Connection } from './connect.js';
 
@@ -51,20 +51,46 @@ export function verbsFor(argv: readonly string[]): typeof VERBS {
   return named ? [named] : VERBS;
 }
 
+/** What follows a complaint of commander's unless a command names a better place to look (see showHelpAfterError). */
+const VERBS_HINT = '(steward --help lists the verbs)';
+
+/**
+ * Commander's own complaints (an unknown option or verb, a missing argument) said as Steward's errors
+ * are: held as commander writes them (its message, then the command's hint, a did-you-mean on a line of
+ * its own), then thrown as one UsageError, which runCli reports as one line, or as JSON with --json.
+ * Help and the version pass through as commander's own.
+ */
+function commanderComplaints() {
+  let held: string[] | undefined;
+  return {
+    outputError: (text: string) => {
+      held = [text];
+    },
+    // Help asked for, or shown for a command that needs a verb, is written as it is.
+    writeErr: (write: (text: string) => void) => (text: string) => (held ? held.push(text) : write(text)),
+    exit: (error: CommanderError): never => {
+      if (!held) throw error;
+      const words = held.join(' ').replace(/^error: /, '').replace('(Did you mean', '(did you mean');
+      held = undefined;
+      throw new UsageError(words.split('\n').map((line) => line.trim()).filter(Boolean).join(' '));
+    },
+  };
+}
+
 /** Builds the `steward` program with the verbs `argv` needs (all of them without one); each top-level verb has its own file in commands/. */
 export async function buildProgram(io: CliIo, setExit: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
   const registers = await Promise.all(verbsFor(argv).map((verb) => verb.load()));
+  const complaint = commanderComplaints();
   const program = new Command('steward')
     .description('Steward keeps the local memory of your AI coding agents current.')
     .version(stewardVersion(), '-v, --version')
-    .showHelpAfterError('(steward --help lists the verbs)')
+    .showHelpAfterError(VERBS_HINT)
     .addHelpText('after', `\n${EXIT_CODES}`)
-    // Commander's own complaints (an unknown option, a missing argument) start as Steward's do.
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text.replace(/^error: /, 'steward: ')) })
+    .configureOutput({ writeOut: io.stdout, writeErr: complaint.writeErr(io.stderr), outputError: complaint.outputError })
     // Everything after the verb is the verb's: `steward search` reads a `--` and the flags of a command
     // it looks for itself (`rm -rf`), which the program would otherwise take or drop first.
     .enablePositionalOptions()
-    .exitOverride();
+    .exitOverride(complaint.exit);
   const run = async (action: () => Promise<number>, json = false) => {
     try {
       setExit(await action());
@@ -74,6 +100,12 @@ export async function buildProgram(io: CliIo, setExit: (code: number) => void, a
   };
   for (const register of registers) register(program, io, run);
   return program;
+}
+
+/** --json among the options (a word after `--` is a search's text, whatever it looks like). */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -92,7 +124,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
       return EXIT.usage;
     }
-    return reportError(io, error, argv.includes('--json'));
+    return reportError(io, error, wantsJson(argv));
   }
   return code;
 }

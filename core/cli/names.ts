@@ -1,4 +1,4 @@
-import { localDay, missingOf, ProjectKey, projectsNamed, StewardError, type ForgetCover, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
+import { localDay, missingOf, ProjectKey, projectsNamed, repoMatches, StewardError, type ForgetCover, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
 import { UsageError } from './output.js';
 
 /**
@@ -83,6 +83,16 @@ export async function mustBeStoredProject(client: StewardClient, projectKey: str
   const forgotten = (await forgetRecords(client)).find((t) => t.kind === 'project' && t.id === projectKey);
   if (forgotten) throw new StewardError('not_found', `${option}: you forgot the project ${projectKey} on ${localDay(forgotten.createdAt)}; \`steward unforget --project ${projectKey}\` brings it back`);
   throw new StewardError('not_found', `${option}: no stored project has the key ${projectKey} (it may have been forgotten); \`steward projects\` lists each project's name and key`);
+}
+
+/**
+ * A repository no stored project belongs to is `not_found`, as an unknown project key is: `--repo`
+ * would select nothing, and "No matches." would say it was searched. Projects.List gives each project's
+ * repository; the match is the one Search.Query narrows by (repoMatches).
+ */
+export async function mustBeStoredRepo(client: StewardClient, repo: string, option = '--repo'): Promise<void> {
+  const { projects } = await client.call('Projects.List', {});
+  if (!repoMatches(repo, projects.map((p) => p.repoId))) throw new StewardError('not_found', `${option}: no stored project belongs to the repository ${repo}; \`steward projects\` shows each project's repository`);
 }
 
 /** A folder as a person types one: absolute, home-relative, or a Windows drive or share. */

@@ -1,4 +1,4 @@
-import type { EventName, EventPayload, SearchIndexingResult } from '../api/index.js';
+import { repoMatches, type EventName, type EventPayload, type SearchIndexingResult } from '../api/index.js';
 import { Checkpointer, DiskScrub, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import type { ProjectStore } from '../projects/index.js';
@@ -7,7 +7,7 @@ import type { Db } from '../store/index.js';
 import { SessionExporter } from './export.js';
 import { Forgetting } from './forget.js';
 import { IndexBackfill } from './indexer.js';
-import { HistorySearch, repoMatches } from './search.js';
+import { HistorySearch } from './search.js';
 import { SessionsView } from './sessions.js';
 
 export interface HistoryOptions {
@@ -49,7 +49,7 @@ export class History {
     // Built per export or redacted read: secret-looking environment values are read when it runs.
     const redactor = () => createRedactor(secretValuesFromEnv(o.env));
     this.sessions = new SessionsView(reader, names, redactor);
-    const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, p.repoId)).map((p) => p.projectKey) };
+    const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, [p.repoId])).map((p) => p.projectKey) };
     this.#searchReader = new SearchReader(o.db);
     this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory, redactor);
     this.exporter = new SessionExporter(this.sessions, redactor);

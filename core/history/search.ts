@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appName, hasSearchFilter, methods, partRoleOf, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -78,13 +78,6 @@ interface Page {
 }
 
 /** A repository given as OWNER/NAME matches its canonical id (`github.com/OWNER/NAME`) too. */
-export function repoMatches(repo: string, repoId: string | null): boolean {
-  if (repoId === null) return false;
-  const a = repo.toLowerCase();
-  const b = repoId.toLowerCase();
-  return a === b || b.endsWith(`/${a}`);
-}
-
 /**
  * Search over every captured conversation: the person's syntax made safe (a refused expression is
  * searched again as a phrase, a prefix too broad to search in time is not searched, and the result
@@ -117,9 +110,9 @@ export class HistorySearch {
     if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
     const limit = params.limit ?? DEFAULT_LIMIT;
     if (!words) {
-      // Only operators or a lone `*`: nothing to search for, which the result says rather than "no matches".
-      const typedNone = params.query.trim() !== '';
-      if (typedNone && !hasSearchFilter(params)) return { hits: [], sessions: [], fallback: { mode: 'phrase', message: noWordsMessage(params.query, false) }, ...this.#indexing() };
+      // Only operators or a lone `*` (see withoutDangling), and no filter: nothing would be searched, so
+      // the request is refused as an empty one is, never answered with "no matches".
+      if (!hasSearchFilter(params)) throw new StewardError('invalid_params', nothingToFind(params.query), { method: 'Search.Query' });
       return this.#listing(params, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
     }
     try {
@@ -173,7 +166,7 @@ export class HistorySearch {
   async #listing(params: Params, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
     const page = await this.#newest(this.#scope(params), limit, cursor, tag);
     // Words that were all operators or a lone `*` are said to be none, whatever the sort.
-    if (params.query.trim() !== '') return this.#result(params, page, null, { mode: 'newest', message: noWordsMessage(params.query, true) });
+    if (params.query.trim() !== '') return this.#result(params, page, null, { mode: 'newest', message: noWordsMessage(params.query) });
     return this.#result(params, page, null, params.sort === 'newest' ? undefined : { mode: 'newest', message: NO_WORDS_MESSAGE });
   }
 
@@ -347,10 +340,20 @@ function leftOutMessage({ text, leftOut, moved }: DanglingFree): string {
 }
 
 /** What a search whose input was only operators or a lone `*` says; `listed`: its filters' messages are shown instead. */
-function noWordsMessage(query: string, listed: boolean): string {
-  // `NOT kitchen` alone: words, but nothing for NOT to leave them out of.
-  const what = /^\s*NOT\s+\S/.test(query) ? `“${query.trim()}” has nothing for NOT to leave out of (NOT needs words before it)` : `“${query.trim()}” has no words to search for`;
-  return listed ? `${what}, so the messages the filters select are shown newest first.` : `${what}: give words, or at least one filter.`;
+/** `NOT kitchen` alone: words, but nothing for NOT to leave them out of. */
+const LONE_NOT = /^\s*NOT\s+\S/;
+
+/** What a listing whose words were all operators or a lone `*` says. */
+function noWordsMessage(query: string): string {
+  const what = LONE_NOT.test(query) ? `“${query.trim()}” has nothing for NOT to leave out of (NOT needs words before it)` : `“${query.trim()}” has no words to search for`;
+  return `${what}, so the messages the filters select are shown newest first.`;
+}
+
+/** Why a query with no word to find (and no filter) is refused: `NOT x` alone would match everything but x, which is no search. */
+function nothingToFind(query: string): string {
+  if (query.trim() === '') return NOTHING_TO_SEARCH;
+  if (LONE_NOT.test(query)) return `“${query.trim()}” only leaves out what follows NOT (everything but it is no search): a query needs at least one word to find; give words, or at least one filter`;
+  return `“${query.trim()}” has no words to search for: give words, or at least one filter`;
 }
 
 function quotedList(items: readonly string[]): string {

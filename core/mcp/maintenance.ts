@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ConflictView, countOf, methods, RegistrationStatus, RepoId } from '../api/index.js';
+import { ConflictView, countOf, methods, RegistrationStatus, RepoId, repoMatches } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 
@@ -24,11 +24,6 @@ export const MaintenanceStatusOutput = z.strictObject({
   activeWriters: z.number().int(),
 });
 export type MaintenanceStatus = z.infer<typeof MaintenanceStatusOutput>;
-
-function repoMatches(query: string, ids: ReadonlyArray<string | null>): boolean {
-  const q = query.toLowerCase();
-  return ids.some((id) => id !== null && (id.toLowerCase() === q || id.toLowerCase().endsWith(`/${q}`)));
-}
 
 function registrationMatches(r: RegistrationStatus, filter: MaintenanceStatusFilter): boolean {
   if (filter.registration_id !== undefined && r.registrationId !== filter.registration_id && !r.legacyIds.includes(filter.registration_id)) return false;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, groupBySession, indexingNote, nobodyIndexesNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { mustBeStoredProject, projectKeyFor, wholeSessionId } from '../names.js';
+import { mustBeStoredProject, mustBeStoredRepo, projectKeyFor, wholeSessionId } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
@@ -154,6 +154,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           if (found.hits.length === 0 && params.sessionId !== undefined) await client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 }).catch(wholeSessionId);
           // A name was resolved among the stored projects already; a key was passed on unchecked.
           if (found.hits.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
+          if (found.hits.length === 0 && params.repo !== undefined) await mustBeStoredRepo(client, params.repo);
           // With no Steward running, nothing walks the index meanwhile: asking again would say the same.
           if (found.indexing && via === 'in-process') io.stderr(`${nobodyIndexesNote(found.indexing)}\n`);
           return found;

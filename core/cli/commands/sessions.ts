@@ -5,6 +5,9 @@ import { refuseExisting, writeWhole } from '../files.js';
 import { forgottenOrWhole, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
+/** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
+const ID_HINT = "(`steward sessions list` prints each conversation's id)";
+
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
   const first = await client.call('Sessions.Export', params).catch(forgottenOrWhole(client, params.sessionId));
@@ -121,6 +124,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     );
   sessions
     .command('show <id>')
+    .showHelpAfterError(ID_HINT)
     .description('read one conversation: its messages in order, tools folded to one line, secrets redacted unless --raw')
     .option('--limit <n>', 'messages per page (1-1000, default 200)')
     .option('--cursor <cursor>', 'an earlier or later page')
@@ -146,6 +150,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     );
   sessions
     .command('export <id>')
+    .showHelpAfterError(ID_HINT)
     .description('export one conversation as Markdown or JSON, secrets redacted unless --raw')
     .option('--format <format>', 'markdown or json', 'markdown')
     .option('--raw', 'do not redact secrets')

@@ -141,7 +141,8 @@ describe('Search.Query finds each query’s sessions on a fixture history', () =
 });
 
 describe('user syntax never throws', () => {
-  it.each(['"unbalanced quote', 'apple AND', '(frost', 'frost)', 'NOT', 'tool_input:', '*', '""', '???', 'a) OR (scope : zpclaude'])('%s gives a result, not an error', async (query) => {
+  // A query of only operators or a lone `*` (`NOT`, `*`) holds no word to find: refused, as an empty one is (below).
+  it.each(['"unbalanced quote', 'apple AND', '(frost', 'frost)', 'tool_input:', '""', '???', 'a) OR (scope : zpclaude'])('%s gives a result, not an error', async (query) => {
     const result = await search({ query });
     expect(Array.isArray(result.hits)).toBe(true);
   });
@@ -174,20 +175,19 @@ describe('user syntax never throws', () => {
     expect(second.fallback?.message).toMatch(/left out/);
   });
 
-  it('a lone * has no words to search for, and says so; with a filter, the filter’s messages are listed', async () => {
+  it('a lone * has no words to search for: refused without a filter; with one, the filter’s messages are listed', async () => {
     for (const query of ['*', ' * ', 'AND', '* OR']) {
-      const result = await search({ query });
-      expect(result.hits).toEqual([]);
-      expect(result.fallback).toEqual({ mode: 'phrase', message: expect.stringContaining('no words to search for') });
+      await expect(search({ query })).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringContaining('no words to search for') });
     }
     const listed = await search({ query: '*', role: 'assistant' });
     expect(listed.hits.length).toBeGreaterThan(0);
     expect(listed.hits.every((h) => h.role === 'assistant')).toBe(true);
     expect(listed.fallback).toEqual({ mode: 'newest', message: expect.stringContaining('no words to search for') });
-    // `NOT apple` alone never searches for apple, and says why it found nothing.
-    const not = await search({ query: 'NOT apple' });
-    expect(not.hits).toEqual([]);
-    expect(not.fallback?.message).toBe('“NOT apple” has nothing for NOT to leave out of (NOT needs words before it): give words, or at least one filter.');
+    // `NOT apple` alone would match everything but apple, which is no search: refused, saying why.
+    await expect(search({ query: 'NOT apple' })).rejects.toMatchObject({
+      code: 'invalid_params',
+      message: '“NOT apple” only leaves out what follows NOT (everything but it is no search): a query needs at least one word to find; give words, or at least one filter',
+    });
   });
 
   it('a parenthesis cannot lift a filter: the query stays inside its project', async () => {

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIn } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+// Commander's own complaints (an unknown option or verb, a missing argument) are errors as Steward's
+// are: one line on stderr, or `{"error":{code,message}}` on stdout with --json; exit 2 either way.
+
+let home: TempHome;
+beforeAll(() => {
+  home = tempHome('steward-cli-commander-');
+});
+afterAll(() => home?.cleanup());
+
+const cli = (...argv: string[]) => runIn(home.env, ...argv);
+
+describe('commander’s complaints with --json', () => {
+  it.each([
+    [['projects', '--json', '--bogus'], "unknown option '--bogus'"],
+    [['sessions', 'show', '--json'], "missing required argument 'id'"],
+    [['sessions', 'export', '--json'], "missing required argument 'id'"],
+    [['token', 'rotat', '--json'], "unknown command 'rotat' (did you mean rotate?)"],
+  ])('%j → {"error":{…}} on stdout, nothing on stderr, exit 2', async (argv, start) => {
+    const { code, out, err } = await cli(...argv);
+    expect({ code, err }).toEqual({ code: 2, err: '' });
+    const { error } = JSON.parse(out) as { error: { code: string; message: string } };
+    expect(error.code).toBe('invalid_params');
+    expect(error.message.startsWith(start)).toBe(true);
+    expect(error.message).not.toContain('\n');
+  });
+});
+
+describe('commander’s complaints without --json', () => {
+  it('are one line, the did-you-mean folded into it', async () => {
+    const typo = await cli('token', 'rotat');
+    expect(typo).toEqual({ code: 2, out: '', err: "steward: unknown command 'rotat' (did you mean rotate?) (steward --help lists the verbs)\n" });
+    const unknown = await cli('projects', '--bogus');
+    expect(unknown).toEqual({ code: 2, out: '', err: "steward: unknown option '--bogus' (steward --help lists the verbs)\n" });
+  });
+
+  it('a missing conversation id points to where ids are listed, not to the verbs', async () => {
+    for (const verb of ['show', 'export']) {
+      const { code, out, err } = await cli('sessions', verb);
+      expect({ code, out }).toEqual({ code: 2, out: '' });
+      expect(err).toBe("steward: missing required argument 'id' (`steward sessions list` prints each conversation's id)\n");
+    }
+  });
+
+  it('help and the version still exit 0', async () => {
+    expect((await cli('--help')).code).toBe(0);
+    expect((await cli('sessions', 'show', '--help')).code).toBe(0);
+    expect((await cli('--version')).code).toBe(0);
+  });
+});
