@@ -188,6 +188,21 @@ export function ownsSession(ctx: FileContext, lineSession: string, agentId?: str
   return lineSession === ctx.fileSessionId || lineSession === ctx.coworkSessionId || (agentId !== undefined && agentId === ctx.fileAgentId);
 }
 
+/**
+ * A session whose own file is not beside this one (a transcript saved under another name, or a copy
+ * that outlived its session's file): what these lines say of its worktree is all there is, and it is
+ * a fact of the lines, so the session lands where its own file would put it. Said never of a session
+ * whose own file is there: that file decides (ownsSession), and a copy moves nothing.
+ */
+function ownFileAbsent(ctx: FileContext, lineSession: string, agentId?: string): boolean {
+  return !ownsSession(ctx, lineSession, agentId) && !ctx.parentExists(lineSession);
+}
+
+/** An unowned session (ownFileAbsent) in a worktree of Claude Code's own: the repository, unless a `worktree-state` line said already. */
+function adoptWorktree(session: SessionRow): void {
+  session.projectCwd ??= claudeWorktreeRepo(session.cwd) ?? null;
+}
+
 /** The repository a cwd in a worktree of Claude Code's own lies in (`<repo>/.claude/worktrees/<name>[/…]`). */
 export function claudeWorktreeRepo(cwd: string | null): string | undefined {
   return cwd === null ? undefined : CLAUDE_WORKTREE.exec(cwd)?.[1];
@@ -223,14 +238,20 @@ function ownProject(session: SessionRow, ctx: FileContext): void {
 
 /**
  * A `worktree-state` line names the folder the session's worktree was made from (`originalCwd`); a
- * null `worktreeSession` (the session left its worktree) changes nothing. Only the session's own file says.
+ * null `worktreeSession` (the session left its worktree) changes nothing. The session's own file says,
+ * else this one when that file is not beside it (ownFileAbsent): the file's name never decides.
  */
 function worktreeState(line: Json, ctx: FileContext, projection: Projection): void {
   const origin = asString(asObject(line.worktreeSession)?.originalCwd)?.trim();
   const lineSession = asString(line.sessionId) ?? ctx.fileSessionId;
-  if (!origin || !ownsSession(ctx, lineSession)) return;
-  ctx.origins.set(lineSession, origin);
-  ownProject(projection.session(lineSession), ctx);
+  if (!origin) return;
+  if (ownsSession(ctx, lineSession)) {
+    ctx.origins.set(lineSession, origin);
+    ownProject(projection.session(lineSession), ctx);
+  } else if (ownFileAbsent(ctx, lineSession)) {
+    // Not kept across reads: the cache keeps a project that a file not the session's own named.
+    projection.session(lineSession).projectCwd = origin;
+  }
 }
 
 interface MessageBase {
@@ -393,6 +414,7 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
       // Its cwd first: a subagent that ran in a worktree belongs to the repository's project (ownProject).
       if (child.cwd === null) child.cwd = asString(line.cwd) ?? null;
       if (ownsSession(ctx, lineSession)) ownProject(child, ctx);
+      else if (ownFileAbsent(ctx, lineSession)) adoptWorktree(child);
       projection.vouch(child, ts);
     }
   }
@@ -401,6 +423,7 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
 function describeSession(session: SessionRow, line: Json, agentId: string | undefined, lineSession: string, ctx: FileContext, projection: Projection): void {
   if (session.cwd === null) session.cwd = asString(line.cwd) ?? null;
   if (ownsSession(ctx, lineSession, agentId)) ownProject(session, ctx);
+  else if (ownFileAbsent(ctx, lineSession, agentId)) adoptWorktree(session);
   if (agentId) {
     if (ctx.fileAgentId !== undefined) ctx.agentSession = session.sessionId;
     session.parentSessionId = lineSession;

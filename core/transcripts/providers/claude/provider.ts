@@ -34,8 +34,11 @@ export interface ClaudeRoots {
  * reads its files once more for it. A session that ran in a worktree belongs to its repository's
  * project (the `worktree-state` line's `originalCwd`, else `<repo>` of a cwd under
  * `<repo>/.claude/worktrees/`), not to one of the worktree's own; the same re-read moves it there.
+ * 9: the same holds whatever the file is named: a session whose own file is not beside the one read (a
+ * transcript saved under another name, a copy that outlived its file) takes the worktree's repository
+ * from these lines too, so a file version 8 read lands in the same project as under its session's name.
  */
-export const CLAUDE_PARSER_VERSION = 8;
+export const CLAUDE_PARSER_VERSION = 9;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {
