@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ProjectSummary, StewardClient } from '../api/index.js';
@@ -39,6 +40,16 @@ function answeringProject(projects: readonly ProjectSummary[], cwd: string, opti
 const ListProjectsOutput = z.object({
   projects: z.array(z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), repoBacked: z.boolean(), lastActivityAt: z.number().nullable(), sessions: z.number() })),
 });
+/**
+ * A folder named from `/` or a drive letter: a relative one names no folder Steward can place (the
+ * server's own working directory is not the agent's), so it is refused as invalid input, never
+ * answered "no project containing that folder".
+ */
+const absoluteFolder = z
+  .string()
+  .min(1)
+  .refine((path) => isAbsolute(path), { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
+
 const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
 
 /** `list_projects` and `project_overview`: the sweeper's notes as context for a new agent session. */
@@ -64,7 +75,7 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
       title: 'Project overview',
       description:
         "The OVERVIEW.md notes Steward keeps for the project containing `cwd`, the ones the session-start hook hands out (a project folder above it answers when its own has none, and says so): what the project is, its state, key decisions and next steps. Load it at the start of a session.",
-      inputSchema: { cwd: z.string().min(1).describe('An absolute folder path, usually the current working directory') },
+      inputSchema: { cwd: absoluteFolder.describe('An absolute folder path, usually the current working directory') },
     },
     checkedAnswer('project_overview', ProjectOverviewOutput, async ({ cwd }) =>
       withClient(async (client) => {

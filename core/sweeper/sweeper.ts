@@ -741,6 +741,9 @@ export class Sweeper {
     this.#paused.lift(curator.kind);
     // A kept edit whose lines moved into the manual block rewrote the file too: that is a change.
     const changed = written.overviewRewritten || written.changelog === 'appended' || written.factsAdded.length > 0;
+    // A rebuild after a forget whose days the kept CHANGELOG.md already holds added none: nothing new to
+    // record, which 'empty' alone would tell as an empty changelog.
+    const nothingNew = covered === null || (rebuilt !== undefined && written.changelog === 'empty');
     const now = this.#clock.now();
     await updateState(target.paths.state, (state) => ({
       ...state,
@@ -762,7 +765,7 @@ export class Sweeper {
     const result: SweeperRunResult = {
       projectKey: target.project.projectKey,
       outcome: changed ? 'ok' : 'nochange',
-      reason: covered === null ? 'nothing-new' : null,
+      reason: nothingNew ? 'nothing-new' : null,
       mode: curator.kind,
       model: curator.model,
       calls: reply.calls,
