@@ -20,6 +20,8 @@ export interface EraseOptions {
   signal?: AbortSignal | undefined;
   /** Called after each piece (and once when a project is done, see eraseProject). */
   onProgress?: ((progress: EraseProgress) => void) | undefined;
+  /** Hears every session an erase of sessions will take (those asked and their subagents), before any row goes. */
+  onOrder?: ((sessionIds: readonly string[]) => void) | undefined;
 }
 
 const BATCH_ROWS = 2_000;
@@ -105,7 +107,7 @@ export class SessionEraser {
    * sessions at a time with a turn of the event loop between: a project's tens of thousands of
    * sessions cost a query each.
    */
-  async withSubagents(sessionIds: readonly string[], batchRows = BATCH_ROWS, signal?: AbortSignal): Promise<string[]> {
+  async #withSubagents(sessionIds: readonly string[], batchRows: number, signal: AbortSignal | undefined): Promise<string[]> {
     const found = new Set<string>();
     const queue = [...new Set(sessionIds)].reverse();
     await inPieces({ limits: { maxRows: batchRows }, signal }, (rows) => {
@@ -128,6 +130,7 @@ export class SessionEraser {
   async erase(sessionIds: readonly string[], batchRows = BATCH_ROWS, options: EraseOptions = {}): Promise<EraseResult> {
     const { signal, onProgress } = options;
     const order = await this.#ordered(sessionIds, batchRows, signal);
+    options.onOrder?.(order);
     const result: EraseResult = { parts: 0, sessions: 0 };
     await this.#eraseOrdered(order, batchRows, signal, result, (done) => onProgress?.({ sessionsDone: done, sessionsTotal: order.length, parts: result.parts }));
     return result;
@@ -169,7 +172,7 @@ export class SessionEraser {
 
   /** The sessions and their subagents, each subagent before the session it was found under. */
   async #ordered(sessionIds: readonly string[], batchRows: number, signal: AbortSignal | undefined): Promise<string[]> {
-    const order = (await this.withSubagents(sessionIds, batchRows, signal)).reverse();
+    const order = (await this.#withSubagents(sessionIds, batchRows, signal)).reverse();
     if (signal?.aborted) throw cancelled();
     return order;
   }

@@ -190,10 +190,10 @@ export class Forgetting {
   }
 
   async #eraseSession(sessionId: string): Promise<ForgetResult> {
-    // Kept before any row goes: once a subagent's row is gone, nothing else says whose it was (see `of`).
-    const found = await this.#o.eraser.withSubagents([sessionId], undefined, this.#abort.signal);
-    this.#o.tombstones.keepSubagents(sessionId, found.filter((id) => id !== sessionId));
-    const erased = await this.#erase('session', sessionId, (options) => this.#o.eraser.erase([sessionId], undefined, options));
+    // Kept before any row goes, inside the erase (a lift meanwhile cancels both): once a subagent's row
+    // is gone, nothing else says whose it was (see `of`).
+    const keep = (order: readonly string[]) => this.#o.tombstones.keepSubagents(sessionId, order.filter((id) => id !== sessionId));
+    const erased = await this.#erase('session', sessionId, (options) => this.#o.eraser.erase([sessionId], undefined, { ...options, onOrder: keep }));
     this.#o.emit('history.changed', { kind: 'session', id: sessionId, change: 'forgotten' });
     return { kind: 'session', id: sessionId, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved: false };
   }
