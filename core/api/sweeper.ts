@@ -53,7 +53,8 @@ export const SweeperRunResult = z.strictObject({
   /**
    * Why a sweep was skipped: no-activity, backoff, scratch, ignored, disabled, daily-budget. On a
    * forced sweep that ran with nothing newer than the last one, `nothing-new`: the overview was
-   * redone if needed, the changelog left alone (`changelog: 'none'`).
+   * redone if needed, the changelog left alone (`changelog: 'none'`). Also `nothing-new` for a rebuild
+   * after a forget whose days the kept CHANGELOG.md already holds (`changelog: 'empty'`: no day added).
    */
   reason: z.string().nullable(),
   mode: curator,
