@@ -88,6 +88,8 @@ export class DiskScrub {
   #progress: ScrubStatus['progress'] | undefined;
   /** The last wipe stopped on an error and none has finished since (held by this owner only: its next start tries again). */
   #failed: ScrubStatus['failed'] = null;
+  /** The connection's own secure_delete (0 off, 1 on, 2 FAST), given back once the wipe's fold is done. */
+  readonly #secureDelete: number;
 
   constructor(db: Db, index: SearchIndex, gate?: ScrubGate) {
     this.#db = db;
@@ -97,6 +99,9 @@ export class DiskScrub {
     this.#setState = db.prepare('INSERT INTO search_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
     this.#fill = db.prepare('INSERT INTO scrub_fill (zeros) VALUES (zeroblob(?))');
     this.#clear = db.prepare('DELETE FROM scrub_fill WHERE rowid IN (SELECT rowid FROM scrub_fill ORDER BY rowid LIMIT ?)');
+    this.#secureDelete = db.pragma('secure_delete', { simple: true }) as number;
+    // A wipe owed from before a restart: what the rest of the forget frees is zeroed as it goes.
+    if (this.pending()) this.#zeroFreedPages(true);
   }
 
   /** Whether a wipe is owed: asked for, and not yet run to its end. */
@@ -104,9 +109,21 @@ export class DiskScrub {
     return this.#value(PENDING) === 1;
   }
 
-  /** A wipe is owed from now: before a forget that asks for one deletes anything. */
+  /**
+   * A wipe is owed from now: before a forget that asks for one deletes anything. Until the wipe's fold
+   * is done, every page freed is zeroed as it is freed (secure_delete ON, not FAST): a page the forget
+   * freed with its words still in it could otherwise be taken by another write before the wipe fills
+   * it, written only in part, and keep their tail inside a live row, where no wipe of free pages
+   * reaches (an attacker's finding: 58 copies after a "wiped" forget).
+   */
   owe(): void {
     this.#setState.run(PENDING, 1);
+    this.#zeroFreedPages(true);
+  }
+
+  /** secure_delete ON while a forget and its fold free pages; the connection's own setting after. */
+  #zeroFreedPages(on: boolean): void {
+    this.#db.pragma(`secure_delete = ${on ? 'ON' : (['OFF', 'ON', 'FAST'][this.#secureDelete] ?? 'FAST')}`);
   }
 
   /** About how long a wipe takes now: its work (see #workBytes) at the pace the last one went. */
@@ -146,6 +163,9 @@ export class DiskScrub {
     } finally {
       this.#index.endFold();
     }
+    // Every page holding the forgotten words is free and zeroed now, or is one this wipe fills; its
+    // own rows of zeros need not be zeroed again as they are deleted.
+    this.#zeroFreedPages(false);
     // Each phase's first piece after a turn of its own, as each later piece is.
     await turn();
     if (!(await this.#overwriteFree(options)) || !(await this.#emptyJournal(options))) return false;

@@ -69,6 +69,29 @@ describe('forget --scrub after a sweeper run', () => {
 });
 
 describe('the wipe of free pages', () => {
+  it('leaves nothing in a page another write took between the forget and the wipe (an attacker\'s finding)', async () => {
+    home = tempHome('steward-scrub-taken-');
+    const db = openGateway(home.dir);
+    try {
+      const insert = db.prepare('INSERT INTO telemetry (at, kind, data) VALUES (?, ?, ?)');
+      for (let i = 0; i < 3; i += 1) insert.run(i, 'filler', `${PHRASE} `.repeat(20_000));
+      const scrub = new DiskScrub(db, new SearchIndex(db));
+      const own = db.pragma('secure_delete', { simple: true });
+      // As a forget that asks for a wipe: owed before anything is deleted.
+      scrub.owe();
+      db.prepare('DELETE FROM telemetry').run();
+      truncateHere(db);
+      // Capture writes meanwhile: a row that takes every free page, the freelist's trunk last, written in part.
+      insert.run(9, 'other', 'x'.repeat(787_500));
+      expect(await scrub.run()).toBe(true);
+      expect(copiesOnDisk(home.dir)).toBe(0);
+      // The connection's own setting is back once the wipe's fold is done.
+      expect(db.pragma('secure_delete', { simple: true })).toBe(own);
+    } finally {
+      db.close();
+    }
+  });
+
   it('overwrites each free page whole, the last page of a row of zeros too', async () => {
     home = tempHome('steward-scrub-free-');
     const db = openGateway(home.dir);
