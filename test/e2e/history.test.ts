@@ -281,6 +281,20 @@ describe('search and read conversations in the panel', () => {
     await page.context().close();
   });
 
+  it('says a query with no word to find is nothing to search for, with no Try again that would be refused again', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.keyboard.press('/');
+    await page.locator('#search-box').fill('*');
+    await page.keyboard.press('Enter');
+    const banner = page.getByRole('alert');
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain('Nothing to search for.');
+    expect(await banner.innerText()).toContain('has no words to search for');
+    expect(await banner.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('lists a project’s conversations with their titles, dates and lengths', async () => {
     // A fixed locale: the dates read as relative times ("10 days ago").
     const { page, problems } = await openPanel(browser, steward, { context: { locale: 'en-US' } });

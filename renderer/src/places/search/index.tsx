@@ -68,7 +68,12 @@ export function SearchPlace(): ReactElement {
         </Button>
       </form>
       <Chips filters={filters} />
-      <ErrorBanner title="The search could not be run." error={search.error} onRetry={search.retry} />
+      {/* A refusal of what was typed (a query with no word to find) is the person's to change: asking again would be refused again. */}
+      {isRefusal(search.error) ? (
+        <ErrorBanner title="Nothing to search for." error={search.error} />
+      ) : (
+        <ErrorBanner title="The search could not be run." error={search.error} onRetry={search.retry} />
+      )}
       {!canSearch(filters) && (
         <EmptyState icon="search" title="Search your conversations" size="compact">
           <p>
@@ -80,4 +85,9 @@ export function SearchPlace(): ReactElement {
       {search.result && <SearchResults result={search.result} words={filters.q.trim() !== ''} loading={search.loading} onMore={search.more} box={box} ref={results} />}
     </>
   );
+}
+
+/** Whether the owner refused the request as given (`invalid_params`), not failed to run it. */
+function isRefusal(error: Error | undefined): boolean {
+  return (error as { code?: unknown } | undefined)?.code === 'invalid_params';
 }
