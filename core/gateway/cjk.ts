@@ -51,6 +51,12 @@ const TOKEN_CHAR_AT = /[\p{L}\p{N}\p{Co}]/uy;
  */
 const CJK_GAP = '\ue000';
 
+/** Whether the text holds anything the index could find: a token character (a query of `"*"`, `(` or `-` holds none). */
+export function holdsToken(text: string): boolean {
+  return TOKEN_CHAR.test(text);
+}
+const TOKEN_CHAR = /[\p{L}\p{N}\p{Co}]/u;
+
 /** Whether the text holds a Chinese or Japanese character (a quick look: see isCjkAt for one character). */
 export function hasCjk(text: string): boolean {
   return ANY_CJK.test(text);

@@ -17,7 +17,7 @@ export { StoredSpans, type StoredSpan } from './stored-span.js';
 export { FileCheckpoints, type CheckpointIdentity, type FileCheckpoint, type SurveyedCheckpoint } from './file-checkpoints.js';
 export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSyntaxError, toolNameOf, type IndexProgress } from './search-index.js';
-export { cjkPhrases, cjkSegments, hasCjk, isCjkAt } from './cjk.js';
+export { cjkPhrases, cjkSegments, hasCjk, holdsToken, isCjkAt } from './cjk.js';
 export { SearchReader, SearchTooBroadError, type Evidence, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';
 export { SessionEraser, type EraseOptions, type EraseProgress, type EraseResult } from './erase.js';
 export { Tombstones } from './tombstones.js';

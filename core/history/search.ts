@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
-import { SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
+import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
@@ -104,7 +104,8 @@ export class HistorySearch {
     const tag = fingerprint(params);
     const cursor = params.cursor === undefined ? undefined : decodeCursor(params.cursor, SearchCursor);
     const typed = withoutDangling(params.query);
-    const words = typed.text.trim() !== '';
+    // Only letters, numbers and private-use characters are indexed: `"*"`, `(` or `-` has no word to find.
+    const words = holdsToken(typed.text);
     // With no words (the contract allows that only with a filter) relevance has nothing to rank by.
     const sort = words ? (params.sort ?? 'relevance') : 'newest';
     if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');

@@ -51,6 +51,11 @@ describe('steward search with no word to find', () => {
     ['*', '“*” has no words to search for'],
     ['OR', '“OR” has no words to search for'],
     ['NOT kitchen', '“NOT kitchen” only leaves out'],
+    // Nothing the index holds: it keeps letters, numbers and private-use characters only (an attacker's findings).
+    ['"*"', '“"*"” has no words to search for'],
+    ['""', '“""” has no words to search for'],
+    ['(', '“(” has no words to search for'],
+    ['-', '“-” has no words to search for'],
   ])('%j without a filter is refused: one line, exit 2', async (query, start) => {
     const text = await cli('search', query);
     expect({ code: text.code, out: text.out }).toEqual({ code: 2, out: '' });

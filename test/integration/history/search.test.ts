@@ -141,8 +141,9 @@ describe('Search.Query finds each query’s sessions on a fixture history', () =
 });
 
 describe('user syntax never throws', () => {
-  // A query of only operators or a lone `*` (`NOT`, `*`) holds no word to find: refused, as an empty one is (below).
-  it.each(['"unbalanced quote', 'apple AND', '(frost', 'frost)', 'tool_input:', '""', '???', 'a) OR (scope : zpclaude'])('%s gives a result, not an error', async (query) => {
+  // A query of only operators, a lone `*`, or nothing the index holds (`NOT`, `*`, `""`, `???`) has no word
+  // to find: refused with words, as an empty one is (below), never an FTS5 error.
+  it.each(['"unbalanced quote', 'apple AND', '(frost', 'frost)', 'tool_input:', 'a) OR (scope : zpclaude'])('%s gives a result, not an error', async (query) => {
     const result = await search({ query });
     expect(Array.isArray(result.hits)).toBe(true);
   });
@@ -176,7 +177,7 @@ describe('user syntax never throws', () => {
   });
 
   it('a lone * has no words to search for: refused without a filter; with one, the filter’s messages are listed', async () => {
-    for (const query of ['*', ' * ', 'AND', '* OR']) {
+    for (const query of ['*', ' * ', 'AND', '* OR', '""', '???', '"*"', '(', '-']) {
       await expect(search({ query })).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringContaining('no words to search for') });
     }
     const listed = await search({ query: '*', role: 'assistant' });
