@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -228,6 +228,9 @@ async function unknownFilter(client: StewardClient, params: Params<'Search.Query
   }
   if (params.projectKey !== undefined && !(await client.call('Projects.List', {})).projects.some((p) => p.projectKey === params.projectKey)) {
     return `not_found: no stored project has the project_key ${params.projectKey} (it may have been forgotten). list_projects names each project's projectKey.`;
+  }
+  if (params.repo !== undefined && !repoMatches(params.repo, (await client.call('Projects.List', {})).projects.map((p) => p.repoId))) {
+    return `not_found: no stored project belongs to the repository ${params.repo} (repo is OWNER/NAME or a repository's canonical id).`;
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { isAbsolute } from 'node:path';
+import { isAbsolute, win32 } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ProjectSummary, StewardClient } from '../api/index.js';
@@ -48,7 +48,8 @@ const ListProjectsOutput = z.object({
 const absoluteFolder = z
   .string()
   .min(1)
-  .refine((path) => isAbsolute(path), { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
+  // A Windows folder is absolute on any system: its transcripts may have been read here.
+  .refine((path) => isAbsolute(path) || win32.isAbsolute(path), { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
 
 const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
 

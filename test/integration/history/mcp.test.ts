@@ -104,7 +104,9 @@ describe('steward mcp: search_transcripts and get_session', () => {
       const out = (await call('search_transcripts', { query: 'cloth OR frost', repo })).structuredContent as { hits: Array<{ sessionId: string }> };
       expect(new Set(out.hits.map((h) => h.sessionId))).toEqual(new Set([REPO_SESSION]));
     }
-    expect(((await call('search_transcripts', { query: 'cloth', repo: 'acme/orchard' })).structuredContent as { hits: unknown[] }).hits).toEqual([]);
+    // A stored repository that matches nothing is "No matches."; one no project belongs to is not_found (below).
+    expect(((await call('search_transcripts', { query: 'zzyzx', repo: 'acme/greenhouse' })).structuredContent as { hits: unknown[] }).hits).toEqual([]);
+    expect((await call('search_transcripts', { query: 'cloth', repo: 'acme/orchard' })).isError).toBe(true);
     // A repository alone is a filter: its messages, newest first.
     expect(((await call('search_transcripts', { repo: 'acme/greenhouse' })).structuredContent as { hits: Array<{ sessionId: string }> }).hits.map((h) => h.sessionId)).toEqual([REPO_SESSION]);
     const refused = await call('search_transcripts', { query: 'cloth', repo: '/home/ana/code/greenhouse' });
@@ -218,6 +220,9 @@ describe('steward mcp: search_transcripts and get_session', () => {
     const project = await call('search_transcripts', { query: 'apple', project_key: 'p_0123456789abcdef' });
     expect(project.isError).toBe(true);
     expect(project.content[0]!.text).toBe("not_found: no stored project has the project_key p_0123456789abcdef (it may have been forgotten). list_projects names each project's projectKey.");
+    // A repository no stored project belongs to, as the CLI's --repo (a tester's finding).
+    const repo = await call('search_transcripts', { query: 'apple', repo: 'nobody/nothing' });
+    expect({ isError: repo.isError, text: repo.content[0]!.text }).toEqual({ isError: true, text: "not_found: no stored project belongs to the repository nobody/nothing (repo is OWNER/NAME or a repository's canonical id)." });
     // Stored ones that match nothing are still "No matches.".
     const { hits } = (await call('search_transcripts', { query: 'frost', session_id: IDS.pruning })).structuredContent as { hits: Array<{ projectKey: string }> };
     for (const filter of [{ session_id: IDS.kitchen }, { project_key: hits[0]!.projectKey }]) {

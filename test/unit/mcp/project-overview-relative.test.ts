@@ -38,6 +38,10 @@ describe('project_overview with a relative cwd', () => {
         expect(text(result)).not.toContain('knows no project');
       }
       expect(asked).toEqual([]);
+      // A Windows folder is absolute wherever Steward runs (its transcripts may have been read here): asked, not refused.
+      const windows = await client.callTool({ name: 'project_overview', arguments: { cwd: 'C:\\Users\\ada\\orchard' } });
+      expect(text(windows)).not.toMatch(/Input validation error/);
+      expect(asked).toEqual(['Projects.List']);
       // The same tool, the same kind of refusal, as search_transcripts gives a date it cannot read.
       const search = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: 'last week' } });
       expect(text(search)).toMatch(/Input validation error: Invalid arguments for tool search_transcripts/);
