@@ -28,7 +28,7 @@ export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { CHECKED_OUT_REF, DOCUMENT_SOURCES_LIMIT, folderWords, WORKTREE_REF } from './document-sources.js';
 export { RepositoryHit, RepositorySearchResult, SEARCH_DEGRADED, DEGRADED_TEXT, degradedText, repoMatches, type SearchDegraded } from './repository.js';
 export { indexingNote, nobodyIndexesNote, percentDown, type IndexingFigure } from './indexing-words.js';
-export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, SearchIndexingResult, type SearchApp } from './search.js';
+export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, SearchIndexingResult, type NothingToFind, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';
 export { commandLine, groupBySession, harnessKind, hitVoice, joinedContext, lastActiveAt, subagentPlaces, subagentsAt, voiceOf, type ContextPart, type HarnessKind, type ShownPart, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';

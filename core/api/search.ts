@@ -61,6 +61,15 @@ export function hasSearchFilter(p: { provider?: unknown; projectKey?: unknown; s
 export { SEARCH_APPS, SEARCH_PROVIDERS, searchAppOf, type SearchApp } from './registry.js';
 
 /** What a search with neither words nor a filter is told. */
+/**
+ * The details of Search.Query's refusal of a query with no word to find (and no filter): the person's
+ * input to change, not a failure to retry. Other `invalid_params` (a stale cursor, a bad filter) carry none.
+ */
+export interface NothingToFind {
+  method: 'Search.Query';
+  reason: 'nothing_to_find';
+}
+
 export const NOTHING_TO_SEARCH = 'the query is empty: give words to search for, or at least one filter';
 
 export const SearchQueryParams = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type NothingToFind, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
@@ -113,7 +113,7 @@ export class HistorySearch {
     if (!words) {
       // Only operators or a lone `*` (see withoutDangling), and no filter: nothing would be searched, so
       // the request is refused as an empty one is, never answered with "no matches".
-      if (!hasSearchFilter(params)) throw new StewardError('invalid_params', nothingToFind(params.query), { method: 'Search.Query' });
+      if (!hasSearchFilter(params)) throw new StewardError('invalid_params', nothingToFind(params.query), { method: 'Search.Query', reason: 'nothing_to_find' } satisfies NothingToFind);
       return this.#listing(params, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
     }
     try {

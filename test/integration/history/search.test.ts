@@ -178,7 +178,8 @@ describe('user syntax never throws', () => {
 
   it('a lone * has no words to search for: refused without a filter; with one, the filter’s messages are listed', async () => {
     for (const query of ['*', ' * ', 'AND', '* OR', '""', '???', '"*"', '(', '-']) {
-      await expect(search({ query })).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringContaining('no words to search for') });
+      // Said as the person's input to change (the panel offers no Try again), which a stale cursor is not.
+      await expect(search({ query })).rejects.toMatchObject({ code: 'invalid_params', message: expect.stringContaining('no words to search for'), details: { reason: 'nothing_to_find' } });
     }
     const listed = await search({ query: '*', role: 'assistant' });
     expect(listed.hits.length).toBeGreaterThan(0);
@@ -203,6 +204,9 @@ describe('user syntax never throws', () => {
     expect(first.cursor).toBeDefined();
     await expect(search({ query: 'frost', limit: 1, cursor: first.cursor! })).rejects.toMatchObject({ code: 'invalid_params' });
     await expect(search({ query: 'apple', limit: 1, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'invalid_params' });
+    // Not the refusal of a query with nothing to find: starting again (the panel's Try again) helps here.
+    const stale = await search({ query: 'frost', limit: 1, cursor: first.cursor! }).catch((error: unknown) => error);
+    expect((stale as { details?: { reason?: string } }).details?.reason).toBeUndefined();
   });
 });
 

@@ -30,7 +30,8 @@ describe('project_overview with a relative cwd', () => {
     const asked: string[] = [];
     const client = await serverKnowingOrchard(asked);
     try {
-      for (const cwd of ['relative/path', 'work/orchard', '.', '../orchard']) {
+      // `\\foo` is relative outside Windows: rooted on no drive.
+      for (const cwd of ['relative/path', 'work/orchard', '.', '../orchard', '\\foo']) {
         const result = await client.callTool({ name: 'project_overview', arguments: { cwd } });
         expect(result.isError, cwd).toBe(true);
         expect(text(result)).toMatch(/Input validation error: Invalid arguments for tool project_overview/);

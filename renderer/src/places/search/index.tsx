@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
+import type { NothingToFind } from '../../../../core/api/index.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
 import { canSearch, filtersFrom } from './filters.js';
@@ -87,7 +88,9 @@ export function SearchPlace(): ReactElement {
   );
 }
 
-/** Whether the owner refused the request as given (`invalid_params`), not failed to run it. */
+const NOTHING_TO_FIND: NothingToFind['reason'] = 'nothing_to_find';
+
+/** Whether the owner refused what was typed (a query with no word to find), not failed to run it: a stale cursor's Try again still helps. */
 function isRefusal(error: Error | undefined): boolean {
-  return (error as { code?: unknown } | undefined)?.code === 'invalid_params';
+  return (error as { data?: { details?: { reason?: unknown } } } | undefined)?.data?.details?.reason === NOTHING_TO_FIND;
 }
