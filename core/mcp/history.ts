@@ -219,17 +219,20 @@ function notStoredSession(sessionId: string): string {
 }
 
 /**
- * What an empty search says when a filter names a conversation or project Steward does not hold:
+ * What an empty search says when a filter names a conversation, project or repository Steward does not hold:
  * "No matches." would tell the agent it was searched. Undefined when each one named is stored.
  */
 async function unknownFilter(client: StewardClient, params: Params<'Search.Query'>): Promise<string | undefined> {
   if (params.sessionId !== undefined && !(await isStored(client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 })))) {
     return notStoredSession(params.sessionId);
   }
-  if (params.projectKey !== undefined && !(await client.call('Projects.List', {})).projects.some((p) => p.projectKey === params.projectKey)) {
+  // Asked once, for the project and the repository alike.
+  let listed: Promise<Result<'Projects.List'>['projects']> | undefined;
+  const projects = () => (listed ??= client.call('Projects.List', {}).then((r) => r.projects));
+  if (params.projectKey !== undefined && !(await projects()).some((p) => p.projectKey === params.projectKey)) {
     return `not_found: no stored project has the project_key ${params.projectKey} (it may have been forgotten). list_projects names each project's projectKey.`;
   }
-  if (params.repo !== undefined && !repoMatches(params.repo, (await client.call('Projects.List', {})).projects.map((p) => p.repoId))) {
+  if (params.repo !== undefined && !repoMatches(params.repo, (await projects()).map((p) => p.repoId))) {
     return `not_found: no stored project belongs to the repository ${params.repo} (repo is OWNER/NAME or a repository's canonical id).`;
   }
   return undefined;
