@@ -1,16 +1,14 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localDay, StewardError, type StewardClient } from '../../../core/api/index.js';
+import { localDay, StewardError } from '../../../core/api/index.js';
 import { Core } from '../../../core/index.js';
-import { createMcpServer } from '../../../core/mcp/index.js';
 import { runIn } from '../../support/cli.js';
 import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
-import type { ToolResult } from '../../support/mcp.js';
+import { connectInProcess, type ToolResult } from '../../support/mcp.js';
 
 /**
  * A subagent erased with the conversation it belongs to is said to be forgotten with it, whatever its
@@ -78,11 +76,7 @@ describe('the owner, after the conversation was forgotten', () => {
 
   beforeAll(async () => {
     core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const reach = { call: (method: string, params: unknown) => core.call(method, params) } as unknown as StewardClient;
-    await createMcpServer((use) => use(reach), { home: home.dir, stewardHome: home.dir }).connect(serverSide);
-    client = new Client({ name: 'forget-gemini-subagent-test', version: '0.0.0' });
-    await client.connect(clientSide);
+    client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
   });
 
   afterAll(async () => {

@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import type { StewardClient } from '../../../core/api/index.js';
 import type { Core } from '../../../core/index.js';
+import { formatSweeperRun } from '../../../core/cli/commands/sweeper.js';
 import { registerProjectTools } from '../../../core/mcp/projects.js';
 import { hookAnswer } from '../../../core/sweeper/context/index.js';
 import { coreHome } from '../../support/core.js';
@@ -163,5 +164,18 @@ describe('forgetting a conversation the notes mention', () => {
     await c.call('Forget.Session', { sessionId: GONE });
     await c.call('Sweeper.Run', { projectKey: key, force: true });
     expect(read(notes.changelog)).toBe('# Changelog\n\nRelease notes live in docs/, written by hand.\n');
+  });
+});
+
+describe('the sweep after a forget', () => {
+  it('with the kept day already in the changelog, says there was nothing new for it, not that it is empty', async () => {
+    const { c, key, notes } = await swept();
+    await c.call('Forget.Session', { sessionId: GONE });
+    const run = await c.call('Sweeper.Run', { projectKey: key });
+    // The kept day's entry is still in CHANGELOG.md, so "changelog empty" would be untrue.
+    expect(readFileSync(notes.changelog, 'utf8').match(/^## \S+$/gm)).toHaveLength(1);
+    const words = formatSweeperRun(run);
+    expect(words).not.toContain('changelog empty');
+    expect(words).toContain('no changelog entry (nothing new since the last sweep)');
   });
 });

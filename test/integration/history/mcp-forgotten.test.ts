@@ -1,12 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localDay, type StewardClient } from '../../../core/api/index.js';
+import { localDay } from '../../../core/api/index.js';
 import { Core } from '../../../core/index.js';
-import { createMcpServer } from '../../../core/mcp/index.js';
 import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
-import type { ToolResult } from '../../support/mcp.js';
+import { connectInProcess, type ToolResult } from '../../support/mcp.js';
 
 // get_session on a conversation the person forgot: the agent is told so, in search_transcripts' form
 // (`not_found: …`), not the plain words a mistyped id gets.
@@ -20,11 +18,7 @@ beforeAll(async () => {
   core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
   await core.call('Backfill.Run', { all: true });
   await core.call('Forget.Session', { sessionId: IDS.pruning });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const reach = { call: (method: string, params: unknown) => core.call(method, params) } as unknown as StewardClient;
-  await createMcpServer((use) => use(reach), { home: home.dir, stewardHome: home.dir }).connect(serverSide);
-  client = new Client({ name: 'mcp-forgotten-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
 });
 
 afterAll(async () => {

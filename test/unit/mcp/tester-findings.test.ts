@@ -94,6 +94,39 @@ describe('list_projects', () => {
   });
 });
 
+/** A project the owner knows, for project_overview. */
+const ORCHARD = { projectKey: 'p_00000000aaaaaaaa', name: 'orchard', cwd: '/home/ada/work/orchard', repoBacked: false, lastActivityAt: null, sessions: 1 };
+
+describe('project_overview with a relative cwd', () => {
+  it('is refused as invalid input asking for an absolute folder, as other tools refuse theirs, before Steward is asked', async () => {
+    const asked: string[] = [];
+    const client = await serverAnswering((method) => {
+      asked.push(method);
+      return method === 'Projects.List' ? { projects: [ORCHARD] } : {};
+    });
+    try {
+      // `\\foo` is relative outside Windows: rooted on no drive.
+      for (const cwd of ['relative/path', 'work/orchard', '.', '../orchard', '\\foo']) {
+        const result = await client.callTool({ name: 'project_overview', arguments: { cwd } });
+        expect(result.isError, cwd).toBe(true);
+        expect(text(result)).toMatch(/Input validation error: Invalid arguments for tool project_overview/);
+        expect(text(result)).toMatch(/absolute folder/);
+        expect(text(result)).not.toContain('knows no project');
+      }
+      expect(asked).toEqual([]);
+      // A Windows folder is absolute wherever Steward runs (its transcripts may have been read here): asked, not refused.
+      const windows = await client.callTool({ name: 'project_overview', arguments: { cwd: 'C:\\Users\\ada\\orchard' } });
+      expect(text(windows)).not.toMatch(/Input validation error/);
+      expect(asked).toEqual(['Projects.List']);
+      // The same tool, the same kind of refusal, as search_transcripts gives a date it cannot read.
+      const search = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: 'last week' } });
+      expect(text(search)).toMatch(/Input validation error: Invalid arguments for tool search_transcripts/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('MCP over stdio', () => {
   it('answers a line that is not JSON with a parse error, and still answers the calls after it', async () => {
     const stdin = new PassThrough();
