@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
-import { pacer, type CheckpointIdentity, type CommitWindow, type FileCheckpoint, type FileCheckpoints, type Materializer, type RunToken, type Sink } from '../gateway/index.js';
+import { pacer, type CheckpointIdentity, type Pace, type CommitWindow, type FileCheckpoint, type FileCheckpoints, type Materializer, type RunToken, type Sink } from '../gateway/index.js';
 import { failWhenNothingRead, type DiscoveryResult, type FingerprintMap, type LineStats, type ReadOptions, type TranscriptFile, type TranscriptProvider, type TranscriptReader, type UpcomingRead } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
@@ -114,7 +114,7 @@ interface FileIo {
   readAhead: () => void;
   progress: () => void;
   /** Gives the event loop a turn when this run has held it for a while, or when `now`. */
-  yieldTurn: (now: boolean) => Promise<void> | undefined;
+  yieldTurn: Pace;
 }
 
 interface FileOutcome {
@@ -408,7 +408,7 @@ class MovedFiles {
  * so an unchanged tick reads nothing from them. Checkpoints of files a complete walk no longer finds
  * are forgotten (their rows stay).
  */
-async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext, yieldTurn: (now?: boolean) => Promise<void> | undefined): Promise<FilePlan[]> {
+async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResult, deps: BackfillDeps, ctx: RunContext, yieldTurn: Pace): Promise<FilePlan[]> {
   const base: ReadOptions = { maxLineBytes: ctx.maxLineBytes, windowStartMs: ctx.windowStartMs, batchParts: BATCH_PARTS };
   const { files } = discovery;
   // A cancelled walk saw only part of the tree: forgetting the rest would make the next tick reread it.

@@ -25,7 +25,7 @@ export { DiskScrub, type ScrubGate, type ScrubOptions, type ScrubPhase, type Scr
 export { RetentionPruner } from './retention.js';
 export { Checkpointer, type DiskGate } from './checkpointer.js';
 export { CommitWindow, type CommitWindowLimits } from './commit-window.js';
-export { PieceSize, inPieces, pacer, turn, type PieceGate } from './pace.js';
+export { PieceSize, inPieces, pacer, turn, type Pace, type PieceGate } from './pace.js';
 
 /**
  * 16 KiB pages keep a typical part (a few KiB of text) on one page instead of a chain of overflow

@@ -76,13 +76,16 @@ const CHECKPOINT_WAIT_MS = 5;
 export const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** What `pacer` returns: a turn when one is due (or asked `now`), else undefined. */
+export type Pace = (now?: boolean) => Promise<void> | undefined;
+
 /**
  * For long work that cannot be cut into pieces of a size: call the returned function between its
  * steps, and it gives the event loop a turn once the work has held it for `holdMs` since the last
  * one (or at once, when asked `now`). It answers undefined when no turn is due, so that a loop over
  * 20,000 files awaits (and allocates) only where it yields: `const due = pace(); if (due) await due;`.
  */
-export function pacer(holdMs: number): (now?: boolean) => Promise<void> | undefined {
+export function pacer(holdMs: number): Pace {
   let heldSince = performance.now();
   return (now = false) => {
     if (!now && performance.now() - heldSince < holdMs) return undefined;

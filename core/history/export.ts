@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countOf, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
-import { pacer, turn } from '../gateway/index.js';
+import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
 import { redactParts } from './redaction.js';
@@ -301,7 +301,7 @@ export class SessionExporter {
     void open.pieces.return(undefined);
   }
 
-  async *#markdown(session: SessionSummary, depth: number, redactor: Redactor | null, pace: () => Promise<void> | undefined): AsyncGenerator<string> {
+  async *#markdown(session: SessionSummary, depth: number, redactor: Redactor | null, pace: Pace): AsyncGenerator<string> {
     const h = '#'.repeat(depth);
     yield headingMarkdown(session, h).join('\n\n');
     const speaking = { app: session.app, inSubagent: session.parentKind === 'subagent' };
@@ -319,7 +319,7 @@ export class SessionExporter {
   }
 
   /** Subagents not `written` yet, each whole; `written` then holds them. */
-  async *#subagentsMarkdown(subs: readonly PlacedSubagent[], written: Set<string>, depth: number, redactor: Redactor | null, pace: () => Promise<void> | undefined): AsyncGenerator<string> {
+  async *#subagentsMarkdown(subs: readonly PlacedSubagent[], written: Set<string>, depth: number, redactor: Redactor | null, pace: Pace): AsyncGenerator<string> {
     for (const sub of subs) {
       if (written.has(sub.sessionId)) continue;
       written.add(sub.sessionId);
@@ -336,7 +336,7 @@ export class SessionExporter {
    * of them held the loop 0.8–2.3 s at 1,500 subagents); the looks for their starting calls took
    * 0.23–0.59 s in all at 1,500, so the loop gets a turn every HOLD_MS.
    */
-  async #placed(sessionId: string, pace: () => Promise<void> | undefined): Promise<PlacedSubagent[]> {
+  async #placed(sessionId: string, pace: Pace): Promise<PlacedSubagent[]> {
     const placed: PlacedSubagent[] = [];
     for (const id of this.#sessions.subagentIds(sessionId)) {
       const record = this.#sessions.findRecord(id);
@@ -349,7 +349,7 @@ export class SessionExporter {
   }
 
   /** The conversation as `JSON.stringify({ ...head, session, messages, subagents }, null, 2)` writes it. */
-  async *#json(session: SessionSummary, level: number, head: Record<string, unknown>, redactor: Redactor | null, pace: () => Promise<void> | undefined): AsyncGenerator<string> {
+  async *#json(session: SessionSummary, level: number, head: Record<string, unknown>, redactor: Redactor | null, pace: Pace): AsyncGenerator<string> {
     const key = (name: string) => `${pad(level + 1)}${JSON.stringify(name)}: `;
     const fields = [...Object.entries(head), ['session', session] as const].map(([name, value]) => `${key(name)}${jsonAt(value, level + 1)}`);
     yield `{\n${fields.join(',\n')},\n${key('messages')}`;
@@ -361,7 +361,7 @@ export class SessionExporter {
   }
 
   /** Each subagent with where it is listed, as Sessions.Get says it (`startedBy`, `startedAfter`), in the order they started. */
-  async *#subagentsJson(sessionId: string, level: number, redactor: Redactor | null, pace: () => Promise<void> | undefined): AsyncGenerator<AsyncIterable<string>> {
+  async *#subagentsJson(sessionId: string, level: number, redactor: Redactor | null, pace: Pace): AsyncGenerator<AsyncIterable<string>> {
     for (const { sessionId: id, startedBy, startedAfter } of await this.#placed(sessionId, pace)) {
       const session = await this.#stored(id, redactor);
       if (session !== undefined) yield prefixed(pad(level), this.#json(session, level, { startedBy, startedAfter }, redactor, pace));
@@ -385,7 +385,7 @@ export class SessionExporter {
    * it; a message split across two chunks of parts is joined first (the last message of a chunk
    * waits for the next one).
    */
-  async *#messages(sessionId: string, provider: string, redactor: Redactor | null, pace: () => Promise<void> | undefined): AsyncGenerator<SessionMessage> {
+  async *#messages(sessionId: string, provider: string, redactor: Redactor | null, pace: Pace): AsyncGenerator<SessionMessage> {
     let open: SessionMessage | undefined;
     const ready = async function* (whole: SessionMessage[]) {
       for (const m of whole) {
