@@ -24,6 +24,25 @@ export function resolveHome(env: NodeJS.ProcessEnv = process.env, platform: Node
   return { dir: platformDataDir(platform, env), kind: 'platform-default' };
 }
 
+/** The user's home as the environment names it (tests point HOME at a temp folder). */
+export function userHome(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || homedir();
+}
+
+/** `~` alone or before a separator stands for the user's home; `~user` does not (whose home is not ours to look up). */
+export function startsAtHome(path: string): boolean {
+  return path === '~' || (process.platform === 'win32' ? /^~[\\/]/ : /^~\//).test(path);
+}
+
+/**
+ * A folder as a shell would have expanded it (`~/.claude`): a value set in a service file, quoted in
+ * a shell or written in config.json reaches Steward with its `~` still in it. Anything else is left as written.
+ */
+export function withHomeExpanded(path: string, env: NodeJS.ProcessEnv): string {
+  if (!startsAtHome(path)) return path;
+  return path === '~' ? userHome(env) : join(userHome(env), path.slice(2));
+}
+
 /** Files in STEWARD_HOME, named in one place. */
 export const HOME_FILES = {
   config: 'config.json',

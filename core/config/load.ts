@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { StewardError } from '../api/index.js';
-import { HOME_FILES } from './home.js';
+import { PROVIDER_IDS, PROVIDERS, StewardError } from '../api/index.js';
+import { HOME_FILES, withHomeExpanded } from './home.js';
 import { problemOf } from './problems.js';
 import { ConfigSchema, type Config } from './schema.js';
 
@@ -59,7 +59,20 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number.parseInt(value, 10);
 }
 
-/** STEWARD_* environment variables win over config.json, and are validated by the same schema. */
+/** Each provider's roots written from `~` (`~/.claude`) as the home the environment names, as STEWARD_*_ROOTS are read. */
+function withRootsExpanded(providers: Config['providers'], env: NodeJS.ProcessEnv): Config['providers'] {
+  const expanded = (id: keyof Config['providers']) => {
+    const section = providers[id] as Record<string, unknown>;
+    const roots = Object.keys(PROVIDERS[id].roots).filter((key) => Array.isArray(section[key]));
+    return { ...section, ...Object.fromEntries(roots.map((key) => [key, (section[key] as string[]).map((path) => withHomeExpanded(path, env))])) };
+  };
+  return Object.fromEntries(PROVIDER_IDS.map((id) => [id, expanded(id)])) as Config['providers'];
+}
+
+/**
+ * STEWARD_* environment variables win over config.json, and are validated by the same schema; config.json's
+ * `~` roots are read in the home the environment names.
+ */
 export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Config {
   const sweepInterval = intFromEnv(env, 'STEWARD_SWEEP_INTERVAL_MS');
   const sweeperInterval = intFromEnv(env, 'STEWARD_SWEEPER_MIN_INTERVAL_MS');
@@ -73,6 +86,7 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
   ];
   const merged = {
     ...config,
+    providers: withRootsExpanded(config.providers, env),
     sweep: { ...config.sweep, ...(sweepInterval !== undefined ? { interval_ms: sweepInterval } : {}) },
     sweeper: {
       ...config.sweeper,

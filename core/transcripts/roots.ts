@@ -1,5 +1,8 @@
-import { homedir } from 'node:os';
-import { delimiter, join, resolve, win32 } from 'node:path';
+import { delimiter, resolve, win32 } from 'node:path';
+import { withHomeExpanded } from '../config/index.js';
+
+// The providers read the user's home from here; config owns it, beside the `~` expansion config.json's roots share.
+export { userHome } from '../config/index.js';
 
 /**
  * A set `STEWARD_*_ROOTS` variable replaces the defaults entirely; set-but-empty means no roots at all.
@@ -14,18 +17,6 @@ export function envList(env: NodeJS.ProcessEnv, name: string): string[] | undefi
     .map((s) => s.trim())
     .filter((s) => s !== '')
     .map((s) => withHomeExpanded(s, env));
-}
-
-/** `~` alone or before a separator is the user's home; `~user` is left as written (whose home is not ours to look up). */
-function withHomeExpanded(path: string, env: NodeJS.ProcessEnv): string {
-  if (path === '~') return userHome(env);
-  const separators = process.platform === 'win32' ? /^~[\\/]/ : /^~\//;
-  return separators.test(path) ? join(userHome(env), path.slice(2)) : path;
-}
-
-/** The user's home as the environment names it (tests point HOME at a temp folder). */
-export function userHome(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || homedir();
 }
 
 /**

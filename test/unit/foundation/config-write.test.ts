@@ -46,7 +46,7 @@ describe('the one writer of config.json', () => {
     expect(error.details?.fields).toEqual({
       'sweep.interval_ms': { message: 'must be at least 1000', minimum: 1000 },
       'query.cache.retention.default_days': { message: 'must be at least 0', minimum: 0 },
-      'providers.claude.roots.0': { message: 'must be a full path (from / or a drive letter)' },
+      'providers.claude.roots.0': { message: 'must be a full path (from /, ~/ or a drive letter)' },
     });
     expect(error.message).toContain('nothing was saved');
     expect(readFileSync(file(home), 'utf8')).toBe('{"sweep":{"interval_ms":60000}}');
