@@ -44,10 +44,11 @@ export const VERBS: readonly { names: readonly string[]; load: () => Promise<Reg
 /**
  * The verbs whose modules this command line needs: the one it names, or all of them when it names
  * none or one Steward lacks (`steward --help` lists them all; `steward serach` suggests `search`).
- * Program options come before the verb, so the verb is the first word when there is one.
+ * Program options come before the verb and take no value, so the verb is the first word that is not one.
  */
 export function verbsFor(argv: readonly string[]): typeof VERBS {
-  const named = VERBS.find((verb) => argv[0] !== undefined && verb.names.includes(argv[0]));
+  const word = argv.find((arg) => !arg.startsWith('-'));
+  const named = VERBS.find((verb) => word !== undefined && verb.names.includes(word));
   return named ? [named] : VERBS;
 }
 
@@ -77,6 +78,17 @@ function commanderComplaints() {
   };
 }
 
+/**
+ * `steward --json <verb…>` is `steward <verb…> --json`: commander reads options before the verb as the
+ * program's, so the program takes --json too (an unknown verb after it is then named as one) and hands
+ * it to the verb that runs, which, without a --json of its own, refuses it as it would after it.
+ */
+function jsonBeforeTheVerb(program: Command, verb: Command): void {
+  if (program.opts().json !== true) return;
+  if (!verb.options.some((option) => option.long === '--json')) verb.error("unknown option '--json'", { code: 'commander.unknownOption' });
+  verb.setOptionValueWithSource('json', true, 'cli');
+}
+
 /** Builds the `steward` program with the verbs `argv` needs (all of them without one); each top-level verb has its own file in commands/. */
 export async function buildProgram(io: CliIo, setExit: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
   const registers = await Promise.all(verbsFor(argv).map((verb) => verb.load()));
@@ -84,6 +96,8 @@ export async function buildProgram(io: CliIo, setExit: (code: number) => void, a
   const program = new Command('steward')
     .description('Steward keeps the local memory of your AI coding agents current.')
     .version(stewardVersion(), '-v, --version')
+    .option('--json', "print JSON: the verb's own --json, written before it")
+    .hook('preAction', jsonBeforeTheVerb)
     .showHelpAfterError(VERBS_HINT)
     .addHelpText('after', `\n${EXIT_CODES}`)
     .configureOutput({ writeOut: io.stdout, writeErr: complaint.writeErr(io.stderr), outputError: complaint.outputError })

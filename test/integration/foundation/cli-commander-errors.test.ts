@@ -51,3 +51,33 @@ describe('commander’s complaints without --json', () => {
     expect((await cli('--version')).code).toBe(0);
   });
 });
+
+// `--json` is each verb's option; written before the verb it means the same, and names an unknown verb as
+// `steward nosuchverb` does rather than calling itself an unknown option of the program.
+describe('--json before the verb', () => {
+  it('`steward --json nosuchverb` → the unknown-command error as JSON, exit 2', async () => {
+    const { code, out, err } = await cli('--json', 'nosuchverb');
+    expect({ code, err }).toEqual({ code: 2, err: '' });
+    const { error } = JSON.parse(out) as { error: { code: string; message: string } };
+    expect(error.code).toBe('invalid_params');
+    expect(error.message.startsWith("unknown command 'nosuchverb'")).toBe(true);
+  });
+
+  it.each([
+    [['--json', 'sessions', 'list'], ['sessions', 'list', '--json']],
+    [['--json', 'projects'], ['projects', '--json']],
+    [['--json', 'sessions', 'show'], ['sessions', 'show', '--json']],
+    // A verb without --json says so either way (and `context` runs nothing on the way).
+    [['--json', 'context'], ['context', '--json']],
+  ])('%j behaves as %j', async (before, after) => {
+    const [first, second] = [await cli(...before), await cli(...after)];
+    expect(first).toEqual(second);
+    expect(first.out).not.toBe('');
+  });
+
+  it('a --json after `--` stays search text', async () => {
+    const { code, out, err } = await cli('search', '--', '--json');
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(() => JSON.parse(out)).toThrow();
+  });
+});

@@ -147,5 +147,7 @@ describe('a verb loads only its own module, and the Core only when no owner answ
     expect(one.commands.map((c) => c.name())).toEqual(['pause', 'resume']);
     expect(verbsFor(['--help'])).toBe(VERBS);
     expect(verbsFor(['serach', 'foo'])).toBe(VERBS);
+    // A program option before the verb (`steward --json sessions list`) does not hide which verb it is.
+    expect(verbsFor(['--json', 'sessions', 'list']).map((verb) => verb.names)).toEqual([['sessions']]);
   });
 });
