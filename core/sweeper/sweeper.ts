@@ -673,7 +673,10 @@ export class Sweeper {
       await removeStaleNotes(target.paths, state.notesStaleFromDay);
       await updateState(target.paths.state, (s) => ({ ...s, ...staleCleared(s, state), overviewPreserved: false }), this.#o.logger);
       this.#o.logger?.info('stale notes removed after a forget', { reason: blocked ?? 'no-activity' });
-      return { ...this.#skip(projectKey, blocked ?? 'no-activity'), outcome: 'ok', overview: 'empty', changelog: 'empty' };
+      // Days before the forgotten conversations may stay in CHANGELOG.md: then no day was added, which a
+      // rebuild says as nothing-new (see #succeeded); told otherwise, the person reads "changelog empty".
+      const kept = blocked === null && changelogDays(target.paths).size > 0;
+      return { ...this.#skip(projectKey, kept ? 'nothing-new' : (blocked ?? 'no-activity')), outcome: 'ok', overview: 'empty', changelog: 'empty' };
     }
     // Withheld meanwhile: a rebuild waits for a paused curator like any sweep (forcing passes a provider's pause, never the budget).
     const pause = (force ? null : this.#providerPause(this.#settings.curator)) ?? this.#budgetPause(this.#settings.curator);

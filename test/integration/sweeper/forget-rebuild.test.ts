@@ -1,4 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatSweeperRun } from '../../../core/cli/commands/sweeper.js';
 import { projectPaths } from '../../../core/sweeper/index.js';
 import { readState } from '../../../core/sweeper/state.js';
 import { harness, tempHome } from './helpers.js';
@@ -35,5 +37,42 @@ describe('notes made stale by a forget', () => {
     await h.sweeper.notesStale(h.key);
     expect(h.state().notesStaleSince).toBeNull();
     expect(h.sweeper.pendingKeys()).toEqual([]);
+  });
+});
+
+/** Every conversation forgotten: the rebuild has none to write from, and says what it left of the changelog. */
+describe('a rebuild with no conversation left', () => {
+  const DAY = 86_400_000;
+
+  function forgottenAll(firstActiveAt: (latest: number) => number | null) {
+    const home = tempHome();
+    homes.push(home.cleanup);
+    const h = harness(home.dir);
+    const key = h.fixture.project.projectKey;
+    return {
+      paths: projectPaths(home.dir, h.fixture.project.slug),
+      run: async () => {
+        await h.sweeper.run(key);
+        await h.sweeper.notesStale(key, firstActiveAt(h.source.latestActivity(key)!));
+        h.source.entries.get(key)!.sessions.splice(0);
+        return h.sweeper.run(key);
+      },
+    };
+  }
+
+  it('keeping the changelog days before the forgotten conversations, says nothing new rather than an empty changelog', async () => {
+    // The forgotten conversations began after every day the changelog holds.
+    const { paths, run } = forgottenAll((latest) => latest + 2 * DAY);
+    const result = await run();
+    expect(readFileSync(paths.changelog, 'utf8')).toMatch(/^## \S+$/m);
+    expect(result).toMatchObject({ outcome: 'ok', reason: 'nothing-new', overview: 'empty' });
+    expect(formatSweeperRun(result)).toContain('no changelog entry (nothing new since the last sweep)');
+  });
+
+  it('with the whole changelog gone, says it is empty', async () => {
+    const { paths, run } = forgottenAll(() => null);
+    const result = await run();
+    expect(existsSync(paths.changelog)).toBe(false);
+    expect(result).toMatchObject({ outcome: 'ok', reason: 'no-activity', overview: 'empty', changelog: 'empty' });
   });
 });
