@@ -35,7 +35,7 @@ const WORST_LABELS: Record<string, string[]> = {
   'xml-secret-element': ['<password>·'],
   'password-assignment': ['password·=·', 'DB_PASSWORD·:·"', 'password·->·', 'Passwort·:·„'],
   'pass-or-pin-assignment': ['pass·:·', 'pin·=·"'],
-  'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'"],
+  'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'", 'PASSWORD·"'],
   'quoted-credential-in-prose': ['the passphrase·is·"', 'the token·is·“'],
   'password-in-prose': ['password·is·', 'password·for·the·db·is·'],
   'password-named-bare': ['passwd·'],
@@ -190,6 +190,35 @@ describe('the secret shape table', () => {
     for (const text of prose) expect(redactSecrets(text), text).toBe(text);
   });
 
+  it('hides what a reviewer listed: a made one-folder "path" after pwd, a German "ist", a SQL password in double quotes or with an escaped quote', () => {
+    const cases: Array<[string, string]> = [
+      ['pwd: ~/hunter2Xy', `pwd: ${REDACTED}`],
+      ['OLDPWD=~/Tr0ub4dor&3', `OLDPWD=${REDACTED}`],
+      ['pwd is ~/hunter2Xy', `pwd is ${REDACTED}`],
+      ['Das Passwort ist Geheim123!', `Das Passwort ist ${REDACTED}`],
+      ['das Kennwort ist s3cr3t-Wert.', `das Kennwort ist ${REDACTED}.`],
+      ['ALTER USER app PASSWORD "s3cret-Value";', `ALTER USER app PASSWORD "${REDACTED}";`],
+      ['CREATE USER app IDENTIFIED BY "s3cret-Value";', `CREATE USER app IDENTIFIED BY "${REDACTED}";`],
+      ["CREATE USER 'app'@'%' IDENTIFIED BY 'it\\'s-s3cret';", `CREATE USER 'app'@'%' IDENTIFIED BY '${REDACTED}';`],
+      ['ALTER USER app PASSWORD "say \\"hi\\" 9X";', `ALTER USER app PASSWORD "${REDACTED}";`],
+    ];
+    for (const [text, expected] of cases) expect(redactSecrets(text), text).toBe(expected);
+    const ordinary = [
+      'pwd: ~/projects',
+      'pwd: ~/src/app',
+      'PWD=~/work/',
+      'cd ~/work',
+      'pwd: ~',
+      'Das Passwort ist case-sensitive',
+      'Das Passwort ist abgelaufen.',
+      'Das Passwort ist falsch!',
+      'das Kennwort ist geheim',
+      'Das Passwort ist zu kurz',
+      'the field is PASSWORD "required" in the form',
+    ];
+    for (const text of ordinary) expect(redactSecrets(text), text).toBe(text);
+  });
+
   it('the prose shapes take no more than a moment over long runs of spaces after a credential\'s name', () => {
     // Unbounded `\s+ is \s*:?\s+` backtracked: 20,000 spaces after "token is" took 1.4 s.
     for (const id of ['password-in-prose', 'quoted-credential-in-prose', 'credential-in-prose', 'password-named-bare']) {
@@ -214,9 +243,12 @@ describe('the secret shape table', () => {
       const labels = WORST_LABELS[shape.id];
       expect(labels, `${shape.id} has no worst case`).toBeDefined();
       for (const text of (labels ?? []).flatMap(worst)) {
-        const began = performance.now();
-        redactSecrets(text);
-        const took = performance.now() - began;
+        // The quicker of two, so a busy machine's pause is not counted (a few ms each when alone).
+        const took = Math.min(...[1, 2].map(() => {
+          const began = performance.now();
+          redactSecrets(text);
+          return performance.now() - began;
+        }));
         if (took > 150) slow.push(`${shape.id}: ${JSON.stringify(text.slice(0, 24))}… ${Math.round(took)} ms`);
       }
     }
@@ -255,7 +287,7 @@ describe('the secret shape table', () => {
   it('the shapes added for SQL\'s doubled quotes, a quoted value over line breaks and a password named for something read 200 KB of their worst case in a moment', () => {
     const size = 200_000;
     const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - ')];
+    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - '), `PASSWORD "a${'\\"'.repeat(size / 2)}`, `IDENTIFIED BY 'a${'\\\\'.repeat(size / 2)}`, fill('PASSWORD "a\\'), fill('pwd: ~/a1B'), fill('Das Passwort ist ')];
     const slow: string[] = [];
     for (const text of texts) {
       // The quicker of two, so a busy machine's pause is not counted: each takes 5-40 ms.
