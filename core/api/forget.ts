@@ -14,10 +14,14 @@ export const Tombstone = z.strictObject({
 });
 export type Tombstone = z.infer<typeof Tombstone>;
 
-/** How a forget record covers a conversation id: it is the record's own, or its parent's (a subagent erased with it). */
-export const FORGET_VIA = ['self', 'parent'] as const;
+/**
+ * How a forget record covers a conversation id: it is the record's own, its parent's (a subagent
+ * erased with it), or its project's (a conversation, or a subagent of one, erased with the project).
+ */
+export const FORGET_VIA = ['self', 'parent', 'project'] as const;
 
-/** The forget record that covers an id (`Forget.Of`): the tombstone, and whether it is the id's own or its parent's. */
+/** The forget record that covers an id (`Forget.Of`): the tombstone, and whether it is the id's own, its parent's or its project's. */
+export type ForgetVia = (typeof FORGET_VIA)[number];
 export const ForgetCover = Tombstone.extend({ via: z.enum(FORGET_VIA) });
 export type ForgetCover = z.infer<typeof ForgetCover>;
 
@@ -115,10 +119,11 @@ export const forgetMethods = {
     result: z.strictObject({ tombstones: z.array(Tombstone) }),
   },
   /**
-   * Which forget record covers a conversation id, for one not found: its own (`self`), or that of the
+   * Which forget record covers a conversation id, for one not found: its own (`self`), that of the
    * conversation it is a subagent of (`parent`), known by the `{parent}:agent-` form of a Claude
    * subagent's id or by the subagent ids that conversation's forget kept (a Gemini subagent's id does not
-   * name its parent). Null when none does (a conversation of a forgotten project too: no ids are kept of those).
+   * name its parent), or that of the project it was erased with (`project`), by the conversation ids
+   * (subagents' too) that project's forget kept. Null when none does.
    */
   'Forget.Of': {
     params: z.strictObject({ sessionId: SessionId }),

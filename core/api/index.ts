@@ -52,4 +52,4 @@ export {
 } from './maintenance-words.js';
 export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, partFold, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
 export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, hitSpeaker, messageSpeaker, SESSION_MISSING, missingError, missingOf, type SessionMissing } from './sessions.js';
-export { FORGET_VIA, ForgetCover, Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';
+export { FORGET_VIA, type ForgetVia, ForgetCover, Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

@@ -59,9 +59,9 @@ export async function forgetRecordCovering(client: StewardClient, sessionId: str
 }
 
 /**
- * A conversation the person forgot (or whose parent they forgot, for a subagent) is said to be
- * forgotten, with when and the way back, as the panel says it; a part not in a stored conversation is
- * said as it is, and any other "not found" reads as wholeSessionId says it.
+ * A conversation the person forgot (or whose parent they forgot, for a subagent, or whose project) is
+ * said to be forgotten, with when and the way back, as the panel says it; a part not in a stored
+ * conversation is said as it is, and any other "not found" reads as wholeSessionId says it.
  */
 export function forgottenOrWhole(client: StewardClient, sessionId: string): (error: unknown) => Promise<never> {
   return async (error) => {
@@ -69,6 +69,10 @@ export function forgottenOrWhole(client: StewardClient, sessionId: string): (err
     const record = await forgetRecordCovering(client, sessionId);
     if (record?.via === 'self') throw new StewardError('not_found', `You forgot this conversation on ${localDay(record.createdAt)}; \`steward unforget --session ${record.id}\` brings it back`);
     if (record?.via === 'parent') throw new StewardError('not_found', `You forgot the conversation this subagent belongs to on ${localDay(record.createdAt)}; \`steward unforget --session ${record.id}\` brings both back`);
+    if (record?.via === 'project') {
+      const name = record.label === null ? '' : ` ${JSON.stringify(record.label)}`;
+      throw new StewardError('not_found', `You forgot the project${name} this conversation was in on ${localDay(record.createdAt)}; \`steward unforget --project ${record.id}\` brings it back`);
+    }
     return wholeSessionId(error);
   };
 }

@@ -20,7 +20,10 @@ export interface EraseOptions {
   signal?: AbortSignal | undefined;
   /** Called after each piece (and once when a project is done, see eraseProject). */
   onProgress?: ((progress: EraseProgress) => void) | undefined;
-  /** Hears every session an erase of sessions will take (those asked and their subagents), before any row goes. */
+  /**
+   * Hears every session an erase will take (those asked and their subagents), before any row goes: at
+   * once for sessions, and for a project in pieces through the disk gate, each page's before its rows go.
+   */
   onOrder?: ((sessionIds: readonly string[]) => void) | undefined;
 }
 
@@ -152,6 +155,7 @@ export class SessionEraser {
       const page = this.sessionsOfProject(projectKey, this.#projectPage);
       if (page.length === 0) break;
       const order = await this.#ordered(page, batchRows, signal);
+      if (options.onOrder && !(await this.#hear(order, options.onOrder, batchRows, signal))) throw cancelled();
       // Never below what is found: a session added to the project since the count.
       total = Math.max(total + this.#outside(projectKey, order, page), before + order.length);
       await this.#eraseOrdered(order, batchRows, signal, result, (done) => onProgress?.({ sessionsDone: before + done, sessionsTotal: total, parts: result.parts }));
@@ -161,6 +165,19 @@ export class SessionEraser {
     // Done is all there was, whatever the count said (a session pruned meanwhile was not found).
     onProgress?.({ sessionsDone: before, sessionsTotal: before, parts: result.parts });
     return result;
+  }
+
+  /**
+   * Hands `order` to `onOrder` in pieces through the disk gate, as rows are erased: what it writes (a
+   * forgotten project keeps its conversations' ids, 5,000 a page) is paced like the erase. No await
+   * lies between the signal's check and a piece, so a lift that aborts it is never outrun.
+   */
+  async #hear(order: readonly string[], onOrder: (sessionIds: readonly string[]) => void, batchRows: number, signal: AbortSignal | undefined): Promise<boolean> {
+    let next = 0;
+    return inPieces({ gate: this.#gate, signal, limits: { maxRows: batchRows } }, (rows) => {
+      onOrder(order.slice(next, (next += rows)));
+      return next < order.length;
+    });
   }
 
   /** The subagents in `order` that the project's count left out: found under `page`, their rows not of the project. */

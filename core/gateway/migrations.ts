@@ -407,4 +407,24 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 20,
+    name: 'a forgotten project keeps the ids of the conversations erased with it',
+    up(db) {
+      // Step 19's table named its record by a conversation id alone; a project's record is named by its
+      // kind too (a project key and a conversation id are not told apart by their form). Keyed by the
+      // kept id, as it is asked for by it; by the record too, which lifting it clears. Ids alone.
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS history_tombstone_kept (
+          session_id TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          id TEXT NOT NULL,
+          PRIMARY KEY (session_id, kind, id)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS history_tombstone_kept_record ON history_tombstone_kept(kind, id);
+        INSERT OR IGNORE INTO history_tombstone_kept (session_id, kind, id) SELECT subagent_id, 'session', session_id FROM history_tombstone_subagents;
+        DROP TABLE history_tombstone_subagents;
+      `);
+    },
+  },
 ];

@@ -32,13 +32,13 @@ export class Tombstones {
     this.#has = db.prepare('SELECT 1 FROM history_tombstones WHERE kind = ? AND id = ?').pluck();
     this.#relabel = db.prepare('UPDATE history_tombstones SET label = ? WHERE kind = ? AND id = ?');
     this.#find = db.prepare('SELECT kind, id, label, created_at FROM history_tombstones WHERE kind = ? AND id = ?');
-    this.#keep = db.prepare('INSERT OR IGNORE INTO history_tombstone_subagents (subagent_id, session_id) SELECT value, ? FROM json_each(?)');
-    // Through the tombstone itself: a kept id counts only while its conversation is still forgotten.
+    this.#keep = db.prepare('INSERT OR IGNORE INTO history_tombstone_kept (session_id, kind, id) SELECT value, ?, ? FROM json_each(?)');
+    // Through the tombstone itself: a kept id counts only while its record is still there.
     this.#keptBy = db.prepare(
-      `SELECT t.kind, t.id, t.label, t.created_at FROM history_tombstone_subagents s JOIN history_tombstones t ON t.kind = 'session' AND t.id = s.session_id
-        WHERE s.subagent_id = ? ORDER BY t.created_at, t.id LIMIT 1`,
+      `SELECT t.kind, t.id, t.label, t.created_at FROM history_tombstone_kept k JOIN history_tombstones t ON t.kind = k.kind AND t.id = k.id
+        WHERE k.session_id = ? ORDER BY t.created_at, t.kind DESC, t.id LIMIT 1`,
     );
-    this.#dropKept = db.prepare('DELETE FROM history_tombstone_subagents WHERE session_id = ?');
+    this.#dropKept = db.prepare('DELETE FROM history_tombstone_kept WHERE kind = ? AND id = ?');
   }
 
   add(kind: ForgetKind, id: string, label: string | null, now = Date.now()): void {
@@ -51,7 +51,7 @@ export class Tombstones {
   }
 
   remove(kind: ForgetKind, id: string): boolean {
-    if (kind === 'session') this.#dropKept.run(id);
+    this.#dropKept.run(kind, id);
     return this.#remove.run(kind, id).changes > 0;
   }
 
@@ -61,14 +61,17 @@ export class Tombstones {
     return row && toTombstone(row);
   }
 
-  /** Keeps, on a forgotten conversation's record, the ids of the subagents erased with it (ids only). */
-  keepSubagents(sessionId: string, subagentIds: readonly string[]): void {
-    if (subagentIds.length > 0) this.#keep.run(sessionId, JSON.stringify(subagentIds));
+  /**
+   * Keeps, on a record, the ids of the conversations erased with it (ids only): a forgotten
+   * conversation's subagents, a forgotten project's conversations and theirs.
+   */
+  keep(kind: ForgetKind, id: string, sessionIds: readonly string[]): void {
+    if (sessionIds.length > 0) this.#keep.run(kind, id, JSON.stringify(sessionIds));
   }
 
-  /** The forgotten conversation whose record kept this subagent's id (the first forgotten, should two). */
-  keptBy(subagentId: string): Tombstone | undefined {
-    const row = this.#keptBy.get(subagentId) as TombstoneRow | undefined;
+  /** The record that kept this conversation's id (the first forgotten, should two; a conversation's before its project's). */
+  keptBy(sessionId: string): Tombstone | undefined {
+    const row = this.#keptBy.get(sessionId) as TombstoneRow | undefined;
     return row && toTombstone(row);
   }
 

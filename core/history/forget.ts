@@ -128,18 +128,18 @@ export class Forgetting {
 
   /**
    * The forget record that covers a conversation id (redacted, as the list shows it): its own, else
-   * that of the conversation it is a subagent of, by the `{parent}:agent-` form of its id or by the
-   * subagent ids that conversation's forget kept (a Gemini or Codex subagent's id does not name it).
+   * that of the conversation it is a subagent of, by the `{parent}:agent-` form of its id, else the
+   * record that kept its id when erasing it: its parent's (a Gemini or Codex subagent's id does not
+   * name it) or its project's (no id names that).
    */
   async of(sessionId: string): Promise<ForgetCover | null> {
     const { tombstones } = this.#o;
     const own = tombstones.find('session', sessionId);
     const named = subagentParentOf(sessionId);
-    const parent = (named === null ? undefined : tombstones.find('session', named)) ?? tombstones.keptBy(sessionId);
-    const record = own ?? parent;
+    const record = own ?? (named === null ? undefined : tombstones.find('session', named)) ?? tombstones.keptBy(sessionId);
     if (!record) return null;
     const [label] = await redactAll([record.label], this.#o.redactor());
-    return { ...record, label: label ?? null, via: own ? 'self' : 'parent' };
+    return { ...record, label: label ?? null, via: own ? 'self' : record.kind === 'project' ? 'project' : 'parent' };
   }
 
   /** The next backfill imports it again (scheduled ticks read only files that changed). */
@@ -192,7 +192,7 @@ export class Forgetting {
   async #eraseSession(sessionId: string): Promise<ForgetResult> {
     // Kept before any row goes, inside the erase (a lift meanwhile cancels both): once a subagent's row
     // is gone, nothing else says whose it was (see `of`).
-    const keep = (order: readonly string[]) => this.#o.tombstones.keepSubagents(sessionId, order.filter((id) => id !== sessionId));
+    const keep = (order: readonly string[]) => this.#o.tombstones.keep('session', sessionId, order.filter((id) => id !== sessionId));
     const erased = await this.#erase('session', sessionId, (options) => this.#o.eraser.erase([sessionId], undefined, { ...options, onOrder: keep }));
     this.#o.emit('history.changed', { kind: 'session', id: sessionId, change: 'forgotten' });
     return { kind: 'session', id: sessionId, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved: false };
@@ -203,7 +203,9 @@ export class Forgetting {
    * Its row and notes go last, so a forget that stops part-way still lists the project to finish.
    */
   async #eraseProject(projectKey: string): Promise<ForgetResult> {
-    const erased = await this.#erase('project', projectKey, (options) => this.#o.eraser.eraseProject(projectKey, undefined, options));
+    // Each page's ids kept before its rows go, as a conversation's subagents are (see #eraseSession).
+    const keep = (order: readonly string[]) => this.#o.tombstones.keep('project', projectKey, order);
+    const erased = await this.#erase('project', projectKey, (options) => this.#o.eraser.eraseProject(projectKey, undefined, { ...options, onOrder: keep }));
     const project = this.#o.projects.describe(projectKey);
     const notesRemoved = project ? await this.#o.removeNotes(projectKey, project.slug) : false;
     this.#o.projects.remove(projectKey);

@@ -240,14 +240,16 @@ async function unknownFilter(client: StewardClient, params: Params<'Search.Query
 
 /**
  * get_session's answer for an id it holds nothing under, in search_transcripts' form (`not_found: …`):
- * forgotten by the person (or the conversation a subagent belongs to: Forget.Of says which), with when
- * and that it stays out, or not stored; a part not in the conversation as it is said.
+ * forgotten by the person (or the conversation a subagent belongs to, or its project: Forget.Of says
+ * which), with when and that it stays out, or not stored; a part not in the conversation as it is said.
  */
 async function sessionNotFound(client: StewardClient, sessionId: string, error: StewardError): Promise<string> {
   if (missingOf(error) === 'part') return `not_found: ${error.message}`;
   const { record } = await client.call('Forget.Of', { sessionId }).catch(() => ({ record: null }));
   if (record?.via === 'self') return `not_found: the person forgot this conversation on ${localDay(record.createdAt)}; Steward keeps it out until they bring it back.`;
   if (record?.via === 'parent') return `not_found: the person forgot the conversation this subagent belongs to (${record.id}) on ${localDay(record.createdAt)}; Steward keeps both out until they bring it back.`;
+  // The project by its key alone, as list_projects gives it: its name is not said to an agent once forgotten.
+  if (record?.via === 'project') return `not_found: the person forgot the project this conversation was in (${record.id}) on ${localDay(record.createdAt)}; Steward keeps it out until they bring it back.`;
   return notStoredSession(sessionId);
 }
 

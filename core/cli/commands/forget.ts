@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type ForgetVia, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { asNamedProjects, folderProjectKey, forgetRecordCovering, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -79,9 +79,9 @@ const scrubParam = (scrub: boolean) => (scrub ? { scrub } : {});
 
 /**
  * What a forget did: removed (and kept out) what it named, or found it forgotten already, with nothing
- * to do; `subagent`: what it named is a subagent, and `already` the conversation it belongs to.
+ * to do; `via` says which record covers it: its own, the conversation it is a subagent of, or its project's.
  */
-type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined; name?: string } | { already: Tombstone; subagent?: true };
+type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined; name?: string } | { already: Tombstone; via: ForgetVia };
 
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
 async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
@@ -91,7 +91,7 @@ async function forgetSession(client: StewardClient, sessionId: string, anyway: b
     // With --scrub there is something to do still: wipe from the disk what the forget deleted.
     if (covering && !scrub) {
       const { via, ...already } = covering;
-      return via === 'self' ? { already } : { already, subagent: true };
+      return { already, via };
     }
     if (!anyway && !covering) throw notStored('session');
   }
@@ -126,7 +126,7 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
   const listed = projects.find((p) => p.projectKey === projectKey);
   if (!listed) {
     const already = await forgetRecordOf(client, 'project', projectKey);
-    if (already && !scrub) return { already };
+    if (already && !scrub) return { already, via: 'self' };
     if (!anyway && !already) throw notStored('project', text !== projectKey);
   }
   const name = !listed && text !== projectKey ? folderName(text) : undefined;
@@ -140,9 +140,9 @@ function folderName(folder: string): string | undefined {
 }
 
 /** `You forgot conversation X on 4 Dec 2026`: nothing to do, and the way back (`subagent`: the record is its conversation's). */
-export function formatAlreadyForgotten(record: Tombstone, subagent = false): string {
+export function formatAlreadyForgotten(record: Tombstone, via: ForgetVia = 'self'): string {
   const named = record.kind === 'session' ? `conversation ${record.id}` : `project ${record.label ? `${record.label} (${record.id})` : record.id}`;
-  const what = subagent ? 'the conversation this subagent belongs to' : named;
+  const what = via === 'parent' ? 'the conversation this subagent belongs to' : via === 'project' ? `the ${named} this conversation was in` : named;
   return `You forgot ${what} on ${localDay(record.createdAt)}: nothing more to do. It stays out of future imports; \`steward unforget --${record.kind} ${record.id}\` lifts that.\n`;
 }
 
@@ -201,8 +201,8 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         const anyway = options.notStored === true;
         const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(client, what.id, anyway, scrub) : forgetProject(client, what.id, anyway, scrub, io.env.HOME)));
         if ('already' in done) {
-          if (options.json) printJson(io, { alreadyForgotten: done.already, ...(done.subagent && { subagentOf: done.already.id }) });
-          else io.stdout(formatAlreadyForgotten(done.already, done.subagent));
+          if (options.json) printJson(io, { alreadyForgotten: done.already, ...(done.via === 'parent' && { subagentOf: done.already.id }) });
+          else io.stdout(formatAlreadyForgotten(done.already, done.via));
           return EXIT.ok;
         }
         if (options.json) printJson(io, done.result);

@@ -1,0 +1,144 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDay } from '../../../core/api/index.js';
+import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
+import { Core } from '../../../core/index.js';
+import { openDatabase } from '../../../core/store/index.js';
+import { runIn } from '../../support/cli.js';
+import { coreHome } from '../../support/core.js';
+import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
+import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+
+/**
+ * A conversation erased with its project is said to be forgotten with it: the project's record keeps
+ * the ids of the conversations (and their subagents) it erased, ids only, as a conversation's record
+ * keeps its subagents' ids; unforgetting the project drops them. A Gemini subagent's id names neither
+ * its parent nor its project, so only the kept id says whose it was.
+ */
+const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
+const GEMINI_PARENT = '92f625c6-a764-48e3-b922-3766d41f9c4c';
+const GEMINI_SUBAGENT = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
+const ORCHARD_IDS = [IDS.pruning, IDS.config, SUBAGENT_SESSION];
+
+let home: TempHome;
+let orchardKey: string;
+let geminiKey: string;
+
+function copy(from: string, toDir: string, name: string): void {
+  mkdirSync(toDir, { recursive: true });
+  copyFileSync(join(FIXTURES, from), join(toDir, name));
+}
+
+const cli = (...argv: string[]) => runIn(home.env, ...argv);
+const today = () => localDay(Date.now());
+
+/** The key of the project a stored conversation is in (`sessions show --json`). */
+async function projectOf(sessionId: string): Promise<string> {
+  const shown = await cli('sessions', 'show', sessionId, '--json');
+  expect(shown.code).toBe(0);
+  return (JSON.parse(shown.out) as { session: { projectKey: string } }).session.projectKey;
+}
+
+beforeAll(async () => {
+  ({ home } = historyHome('steward-forget-project-ids-'));
+  const gemini = join(home.dir, 'roots', 'gemini');
+  const chats = join(gemini, 'tmp', 'site', 'chats');
+  copy('gemini/current-session.jsonl', chats, `session-2026-05-22T14-59-${GEMINI_PARENT.slice(0, 8)}.jsonl`);
+  copy('gemini/subagent-session.jsonl', join(chats, GEMINI_PARENT), `${GEMINI_SUBAGENT}.jsonl`);
+  home.env.STEWARD_GEMINI_ROOTS = gemini;
+  expect((await cli('backfill', '--all', '--json')).code).toBe(0);
+  orchardKey = await projectOf(IDS.config);
+  geminiKey = await projectOf(GEMINI_PARENT);
+  expect(await projectOf(IDS.pruning)).toBe(orchardKey);
+  expect(geminiKey).not.toBe(orchardKey);
+  expect((await cli('forget', '--project', orchardKey)).code).toBe(0);
+  expect((await cli('forget', '--project', geminiKey)).code).toBe(0);
+});
+
+afterAll(() => home?.cleanup());
+
+describe('steward sessions show, after the project was forgotten', () => {
+  it('a conversation of it, or a subagent of one, is said to have gone with the project, and how to bring it back', async () => {
+    for (const id of [IDS.config, SUBAGENT_SESSION]) {
+      expect(await cli('sessions', 'show', id)).toEqual({
+        code: 1,
+        out: '',
+        err: `steward: You forgot the project "orchard" this conversation was in on ${today()}; \`steward unforget --project ${orchardKey}\` brings it back\n`,
+      });
+    }
+    expect((await cli('sessions', 'show', GEMINI_SUBAGENT)).err).toContain(`this conversation was in on ${today()}; \`steward unforget --project ${geminiKey}\` brings it back`);
+  });
+});
+
+describe('steward forget --session, after the project was forgotten', () => {
+  it('says the project it was in is forgotten already, and changes nothing (not that it is a subagent)', async () => {
+    expect(await cli('forget', '--session', IDS.config)).toEqual({
+      code: 0,
+      out: `You forgot the project orchard (${orchardKey}) this conversation was in on ${today()}: nothing more to do. It stays out of future imports; \`steward unforget --project ${orchardKey}\` lifts that.\n`,
+      err: '',
+    });
+    const json = JSON.parse((await cli('forget', '--session', IDS.config, '--json')).out) as Record<string, unknown>;
+    expect(json).toMatchObject({ alreadyForgotten: { kind: 'project', id: orchardKey } });
+    expect(json).not.toHaveProperty('subagentOf');
+  });
+});
+
+describe('the owner, after the project was forgotten', () => {
+  let core: Core;
+  let client: Client;
+  const of = async (sessionId: string) => (await core.call('Forget.Of', { sessionId })).record;
+
+  beforeAll(async () => {
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await core?.shutdown();
+  });
+
+  it('Forget.Of answers each of its conversations and their subagents with the project’s record', async () => {
+    for (const id of ORCHARD_IDS) expect(await of(id)).toMatchObject({ kind: 'project', id: orchardKey, label: 'orchard', via: 'project' });
+    for (const id of [GEMINI_PARENT, GEMINI_SUBAGENT]) expect(await of(id)).toMatchObject({ kind: 'project', id: geminiKey, via: 'project' });
+    expect(await of(IDS.kitchen)).toBeNull();
+  });
+
+  it('the record keeps their ids alone', () => {
+    const kept = core.gateway.prepare('SELECT * FROM history_tombstone_kept WHERE kind = ? AND id = ? ORDER BY session_id').all('project', orchardKey);
+    expect(kept).toEqual([...ORCHARD_IDS].sort().map((sessionId) => ({ session_id: sessionId, kind: 'project', id: orchardKey })));
+  });
+
+  it('get_session says the project it was in was forgotten', async () => {
+    const answer = (await client.callTool({ name: 'get_session', arguments: { session_id: IDS.config } })) as ToolResult;
+    expect(answer.isError).toBe(true);
+    expect(answer.content[0]!.text).toBe(`not_found: the person forgot the project this conversation was in (${orchardKey}) on ${today()}; Steward keeps it out until they bring it back.`);
+  });
+
+  it('unforgetting the project drops the ids it kept: no record covers them any more', async () => {
+    expect(await core.call('Forget.Lift', { kind: 'project', id: orchardKey })).toEqual({ lifted: true });
+    for (const id of ORCHARD_IDS) expect(await of(id)).toBeNull();
+    expect(core.gateway.prepare('SELECT COUNT(*) FROM history_tombstone_kept WHERE id = ?').pluck().get(orchardKey)).toBe(0);
+    // The other project's stay.
+    expect(await of(GEMINI_SUBAGENT)).toMatchObject({ kind: 'project', id: geminiKey, via: 'project' });
+  });
+});
+
+describe('a store whose forgets kept subagent ids before projects kept any', () => {
+  const temp = coreHome('steward-forget-kept-migrate-');
+
+  it('keeps them: Forget.Of still names the conversation a subagent went with', async () => {
+    const db = openDatabase(join(temp.home.dir, 'gateway.db'), { label: 'gateway', migrations: GATEWAY_MIGRATIONS.slice(0, 19) });
+    db.prepare("INSERT INTO history_tombstones (kind, id, label, created_at) VALUES ('session', 'parent-1', 'A plan', 1)").run();
+    db.prepare("INSERT INTO history_tombstone_subagents (subagent_id, session_id) VALUES ('sub-1', 'parent-1')").run();
+    db.close();
+    const core = temp.open();
+    expect((await core.call('Forget.Of', { sessionId: 'sub-1' })).record).toEqual({ kind: 'session', id: 'parent-1', label: 'A plan', createdAt: 1, via: 'parent' });
+    expect(await core.call('Forget.Lift', { kind: 'session', id: 'parent-1' })).toEqual({ lifted: true });
+    expect(core.gateway.prepare('SELECT COUNT(*) FROM history_tombstone_kept').pluck().get()).toBe(0);
+  });
+});
