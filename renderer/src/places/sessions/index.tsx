@@ -1,7 +1,8 @@
 import { useEffect, useState, type ReactElement } from 'react';
-import type { Tombstone } from '../../../../core/api/index.js';
-import { EmptyState, ErrorBanner, formatRelativeTime, PlaceHeader } from '../../components/index.js';
+import type { ForgetCover } from '../../../../core/api/index.js';
+import { EmptyState, ErrorBanner, formatPastTime, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
+import { sessionHref } from '../../navigation.js';
 import { NotFoundTitle } from '../not-found/index.js';
 import { Unforget } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
@@ -24,22 +25,58 @@ export function Forgotten({ sessionId, wipeAsked = false }: { sessionId: string;
   );
 }
 
+/** When the forget record was made, as a `<time>` a sentence can hold. */
+function ForgottenWhen({ record }: { record: ForgetCover }): ReactElement {
+  return <time dateTime={new Date(record.createdAt).toISOString()}>{formatPastTime(record.createdAt)}</time>;
+}
+
+/** Its own forget record: the conversation was forgotten itself. */
+function ForgotItself({ record }: { record: ForgetCover }): ReactElement {
+  return (
+    <EmptyState icon="search" title="You forgot this conversation">
+      <p>
+        It was deleted from Steward <ForgottenWhen record={record} />, and is not imported again while its transcript stays on disk.
+      </p>
+      <Unforget kind="session" id={record.id} />
+    </EmptyState>
+  );
+}
+
+/** A subagent erased with the conversation it belongs to: the way back is that conversation's. */
+function ForgotItsConversation({ record }: { record: ForgetCover }): ReactElement {
+  return (
+    <EmptyState icon="search" title="You forgot the conversation this subagent belongs to">
+      <p>
+        It was deleted from Steward <ForgottenWhen record={record} /> with <a href={sessionHref(record.id)}>{record.label ?? 'that conversation'}</a>. Neither is imported again while
+        their transcripts stay on disk; unforgetting that conversation brings both back.
+      </p>
+      <Unforget kind="session" id={record.id} label="Unforget that conversation" />
+    </EmptyState>
+  );
+}
+
+/** A conversation erased with its project. The project's own view says only "not in Steward" for a forgotten one, so it is not linked. */
+function ForgotItsProject({ record }: { record: ForgetCover }): ReactElement {
+  return (
+    <EmptyState icon="search" title={`You forgot the project ${record.label ?? record.id} this conversation was in`}>
+      <p>
+        Its conversations were deleted from Steward <ForgottenWhen record={record} />, and are not imported again while their transcripts stay on disk; unforgetting the project
+        brings them back.
+      </p>
+      <Unforget kind="project" id={record.id} label="Unforget the project" />
+    </EmptyState>
+  );
+}
+
 /**
- * Why a conversation is not in Steward: the person forgot it (its tombstone says when, with the way
- * back), or no conversation has this id, said plainly as the CLI says it, with no guessed reason.
- * `tombstones` is undefined while they load.
+ * Why a conversation is not in Steward, as `Forget.Of` answers and the CLI says it (forgottenOrWhole):
+ * the person forgot it, the conversation it is a subagent of, or the project it was in (each record
+ * says when, with the way back); or no conversation has this id, said plainly, with no guessed reason.
  */
-export function ConversationNotHeld({ sessionId, tombstones }: { sessionId: string; tombstones: readonly Tombstone[] | undefined }): ReactElement {
-  const tombstone = tombstones?.find((t) => t.kind === 'session' && t.id === sessionId);
-  if (tombstone)
-    return (
-      <EmptyState icon="search" title="You forgot this conversation">
-        <p>
-          It was deleted from Steward <time dateTime={new Date(tombstone.createdAt).toISOString()}>{formatRelativeTime(tombstone.createdAt)}</time>, and is not imported again while its transcript stays on disk.
-        </p>
-        <Unforget kind="session" id={sessionId} />
-      </EmptyState>
-    );
+export function ConversationNotHeld({ sessionId, record }: { sessionId: string; record: ForgetCover | null }): ReactElement {
+  if (record?.via === 'self') return <ForgotItself record={record} />;
+  if (record?.via === 'parent') return <ForgotItsConversation record={record} />;
+  if (record?.via === 'project') return <ForgotItsProject record={record} />;
   return (
     <EmptyState icon="search" title="This conversation is not in Steward">
       <NotFoundTitle />
@@ -52,10 +89,10 @@ export function ConversationNotHeld({ sessionId, tombstones }: { sessionId: stri
 }
 
 function NotInSteward({ sessionId }: { sessionId: string }): ReactElement {
-  const tombstones = useCall('Forget.List', {});
-  // Until the tombstones answer (or if they cannot), nothing is said of why: the plain words are said once they have.
-  if (!tombstones.data && !tombstones.error) return <p className="muted">Looking for this conversation…</p>;
-  return <ConversationNotHeld sessionId={sessionId} tombstones={tombstones.data?.tombstones ?? []} />;
+  const cover = useCall('Forget.Of', { sessionId });
+  // Until the owner answers (or if it cannot), nothing is said of why: the plain words are said once it has.
+  if (!cover.data && !cover.error) return <p className="muted">Looking for this conversation…</p>;
+  return <ConversationNotHeld sessionId={sessionId} record={cover.data?.record ?? null} />;
 }
 
 function NotLoaded({ sessionId, error, onRetry }: { sessionId: string; error: Error; onRetry: () => void }): ReactElement {
