@@ -25,6 +25,17 @@ export function sweepSkipWords(reason: string | null, until?: string | null): st
   return SWEEP_SKIP_WORDS[reason ?? ''] ?? 'Nothing to do.';
 }
 
+/**
+ * A sweep that ran and found nothing newer than the last one (reason `nothing-new`): what became of
+ * the overview, with the changelog left as it was. `overview: 'empty'` is a rebuild after a forget
+ * that left no conversation: the overview was removed, the changelog keeps its earlier days.
+ */
+export function nothingNewWords(outcome: string, overview: string): string {
+  if (overview === 'empty') return 'The overview was removed: no conversation is left to describe. The changelog keeps its earlier days.';
+  if (outcome === 'ok' && overview === 'written') return 'Overview updated; nothing new since the last sweep, so no changelog entry.';
+  return 'Nothing new since the last sweep; the notes needed no change.';
+}
+
 /** A finished sweep of many projects, per project: what each outcome is called. */
 export const SWEEP_OUTCOME_WORDS: Readonly<Record<string, string>> = {
   ok: 'updated',

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { FORCEABLE_SKIPS, sweepSkipWords } from '../../../../core/api/sweeper-words.js';
+import { FORCEABLE_SKIPS, nothingNewWords, sweepSkipWords } from '../../../../core/api/sweeper-words.js';
 import { Button, formatDateTime, plainText } from '../../components/index.js';
 import { useAction, useEvent } from '../../hooks.js';
 
@@ -12,7 +12,7 @@ function said(run: Run, project: Project): string {
   const until = project.state.nextAttemptAt;
   if (run.outcome === 'skipped') return sweepSkipWords(run.reason, until !== null && until > Date.now() ? formatDateTime(until) : null);
   // Sweep anyway with nothing new: the overview may be redone, the changelog has nothing to record.
-  if (run.reason === 'nothing-new') return run.outcome === 'ok' ? 'Overview updated; nothing new since the last sweep, so no changelog entry.' : 'Nothing new since the last sweep; the notes needed no change.';
+  if (run.reason === 'nothing-new') return nothingNewWords(run.outcome, run.overview);
   return run.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing in the notes needed to change.';
 }
 
