@@ -88,8 +88,10 @@ async function forgetSession(client: StewardClient, sessionId: string, anyway: b
   if (!(await isStoredSession(client, sessionId))) {
     // Its own record, or (a subagent went with its conversation, and is kept out with it) its parent's.
     const covering = await forgetRecordCovering(client, sessionId);
-    // With --scrub there is something to do still: wipe from the disk what the forget deleted.
-    if (covering && !scrub) {
+    // With --scrub there is something to do still: wipe from the disk what the forget deleted. A
+    // conversation kept out by its project's record alone gets its own with --not-stored, so that
+    // unforgetting the project does not bring it back.
+    if (covering && !scrub && !(anyway && covering.via === 'project')) {
       const { via, ...already } = covering;
       return { already, via };
     }
@@ -139,11 +141,15 @@ function folderName(folder: string): string | undefined {
   return folder.split(/[\\/]/).filter(Boolean).at(-1)?.slice(0, 200);
 }
 
-/** `You forgot conversation X on 4 Dec 2026`: nothing to do, and the way back (`subagent`: the record is its conversation's). */
-export function formatAlreadyForgotten(record: Tombstone, via: ForgetVia = 'self'): string {
+/**
+ * `You forgot conversation X on 4 Dec 2026`: nothing to do, and the way back; `via` says whose record
+ * it is (see Forget.Of), and a conversation kept out by its project's is told how to keep it out alone.
+ */
+export function formatAlreadyForgotten(record: Tombstone, via: ForgetVia = 'self', sessionId?: string): string {
   const named = record.kind === 'session' ? `conversation ${record.id}` : `project ${record.label ? `${record.label} (${record.id})` : record.id}`;
   const what = via === 'parent' ? 'the conversation this subagent belongs to' : via === 'project' ? `the ${named} this conversation was in` : named;
-  return `You forgot ${what} on ${localDay(record.createdAt)}: nothing more to do. It stays out of future imports; \`steward unforget --${record.kind} ${record.id}\` lifts that.\n`;
+  const alone = via === 'project' && sessionId ? ` (\`steward forget --session ${sessionId} --not-stored\` keeps this conversation out even then)` : '';
+  return `You forgot ${what} on ${localDay(record.createdAt)}: nothing more to do. It stays out of future imports; \`steward unforget --${record.kind} ${record.id}\` lifts that${alone}.\n`;
 }
 
 const WIPE_STOPPED = 'Wiping the disk stopped before it finished; the next start of Steward finishes it.\n';
@@ -202,7 +208,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(client, what.id, anyway, scrub) : forgetProject(client, what.id, anyway, scrub, io.env.HOME)));
         if ('already' in done) {
           if (options.json) printJson(io, { alreadyForgotten: done.already, ...(done.via === 'parent' && { subagentOf: done.already.id }) });
-          else io.stdout(formatAlreadyForgotten(done.already, done.via));
+          else io.stdout(formatAlreadyForgotten(done.already, done.via, what.id));
           return EXIT.ok;
         }
         if (options.json) printJson(io, done.result);

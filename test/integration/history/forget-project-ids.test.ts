@@ -78,7 +78,7 @@ describe('steward forget --session, after the project was forgotten', () => {
   it('says the project it was in is forgotten already, and changes nothing (not that it is a subagent)', async () => {
     expect(await cli('forget', '--session', IDS.config)).toEqual({
       code: 0,
-      out: `You forgot the project orchard (${orchardKey}) this conversation was in on ${today()}: nothing more to do. It stays out of future imports; \`steward unforget --project ${orchardKey}\` lifts that.\n`,
+      out: `You forgot the project orchard (${orchardKey}) this conversation was in on ${today()}: nothing more to do. It stays out of future imports; \`steward unforget --project ${orchardKey}\` lifts that (\`steward forget --session ${IDS.config} --not-stored\` keeps this conversation out even then).\n`,
       err: '',
     });
     const json = JSON.parse((await cli('forget', '--session', IDS.config, '--json')).out) as Record<string, unknown>;
@@ -125,6 +125,19 @@ describe('the owner, after the project was forgotten', () => {
     expect(core.gateway.prepare('SELECT COUNT(*) FROM history_tombstone_kept WHERE id = ?').pluck().get(orchardKey)).toBe(0);
     // The other project's stay.
     expect(await of(GEMINI_SUBAGENT)).toMatchObject({ kind: 'project', id: geminiKey, via: 'project' });
+  });
+});
+
+describe('steward forget --session --not-stored, for a conversation its forgotten project keeps out', () => {
+  it('gives it a record of its own, so unforgetting the project does not bring it back', async () => {
+    const forgot = await cli('forget', '--session', GEMINI_PARENT, '--not-stored', '--json');
+    expect(forgot.code).toBe(0);
+    expect(JSON.parse(forgot.out)).toMatchObject({ kind: 'session', id: GEMINI_PARENT });
+    expect((await cli('unforget', '--project', geminiKey)).code).toBe(0);
+    expect((await cli('backfill', '--all', '--json')).code).toBe(0);
+    const shown = await cli('sessions', 'show', GEMINI_PARENT);
+    expect(shown.code).toBe(1);
+    expect(shown.err).toContain(`You forgot this conversation on ${today()}`);
   });
 });
 
