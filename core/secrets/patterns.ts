@@ -85,12 +85,13 @@ const DESCRIBING_COMPOUND = /^(?:case-(?:in)?sensitive|read-only|write-only|read
  * A working directory (`pwd: /home/ana/src`, `OLDPWD=~/src`): `pwd` or `oldpwd` and a path of at least
  * two folders, or one under `~`, with no symbol a path seldom has. A single segment stays a password
  * (`Pwd=/Xk9mQ2a;` in an ODBC string), as does `MYSQL_PWD=/s3cr3t!`, and so does one folder under `~`
- * that looks made as a bare `pass:` must (`pwd: ~/hunter2Xy`; `~/projects` is a folder).
+ * that looks made as a bare `pass:` must (`pwd: ~/hunter2Xy`, `~/hunter2Xy/`; `~/projects` is a folder).
  */
 function isDirectory(name: string | undefined, raw: string): boolean {
   if (name === undefined || !/^(?:old)?pwd$/i.test(name)) return false;
   const path = strip(raw);
-  const underHome = /^~[/\\]([^/\\]+)$/.exec(path);
+  // One separator may close it (`~/Xk9mQ2aZ/`): a shell's completion adds one.
+  const underHome = /^~[/\\]([^/\\]+)[/\\]?$/.exec(path);
   if (underHome?.[1] !== undefined && isMadePass(underHome[1])) return false;
   return /^(?:~(?:[/\\][\w.@~+-]+)*[/\\]?|(?:\.{1,2}|[A-Za-z]:)?(?:[/\\][\w.@~+-]+){2,}[/\\]?)$/.test(path);
 }
@@ -342,13 +343,24 @@ const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]
 const NOT_A_TOKEN = /(?:max|min|input|output|total|num|prompt|completion|cache|cached|reasoning|next|page|continuation|csrf|xsrf|sync|cancel|cancellation|refresh_interval|lexer)[_.-]?tokens?$|tokeni[sz]e|tokens?[_.-]?(?:in|out|count|used|limit|budget|usage|url|uri|endpoint|type|file|path|env|var|name|id|ttl|expir\w*)$|(?:cache|sort|partition|primary|foreign|public|query|route|storage|idempotency|row|map|hot|lookup|dedupe|group|unique|composite|object|bucket|index|hash|i18n|translation|react|list|item|dict|table|column|field)[_.-]?key$|secret[_.-]?(?:name|ref|arn|id|path|file|env|var|version|manager|store|provider)$/i;
 
 /**
- * "is", "was" or "will be" between a name and its value in prose (German "ist" too: `das Passwort ist …`),
- * with at most a few spaces on each side: an unbounded run backtracked over long whitespace (20,000 spaces
- * after "token is" took 1.4 s).
+ * "is", "was" or "will be" between a name and its value in prose (German "ist" and "lautet" too: `das
+ * Passwort lautet: …`), with at most a few spaces on each side: an unbounded run backtracked over long
+ * whitespace (20,000 spaces after "token is" took 1.4 s).
  */
-const VERB = String.raw`\s{1,8}(?:is|ist|was|will be)\s{0,8}:?\s{1,8}`;
-/** What a password is for, between its name and the verb ("the password for the db is …"): a few words, each bounded. */
-const NAMED_FOR = String.raw`(?:\s{1,8}(?:for|to|of|on)(?:\s{1,8}(?:the|a|an|my|our|your|this|that))?\s{1,8}[\w.@:/-]{1,40})`;
+const VERB = String.raw`\s{1,8}(?:is|ist|lautet|was|will be)\s{0,8}:?\s{1,8}`;
+/**
+ * A word of time or degree between the verb and a password ("is now …", "ist immer noch …"): a closed
+ * list, and each of its words is also one the value may not be, so a refused value after it cannot be
+ * read again as the adverb taken for the value ("ist nun X" hid "nun" and kept X).
+ */
+const PROSE_ADVERB = String.raw`(?:now|still|also|jetzt|nun|noch|schon|auch|nur|immer(?:\s{1,8}noch)?|hier|weiterhin|übrigens)`;
+/** VERB, then perhaps one adverb: what the prose shapes read between a password's name and its value. */
+const VERB_ADVERB = String.raw`${VERB}(?:${PROSE_ADVERB}\s{1,8})?`;
+/**
+ * What a password is for, between its name and the verb ("the password for the db is …", German "das
+ * Passwort für die DB ist …"): a few words, each bounded.
+ */
+const NAMED_FOR = String.raw`(?:\s{1,8}(?:for|to|of|on|für|zum|zur)(?:\s{1,8}(?:the|a|an|my|our|your|this|that|der|die|das|den|dem|des|ein|eine|einen|einem|mein|meine|meinen|unser|unsere|unseren))?\s{1,8}[\w.@:/-]{1,40})`;
 
 /** A bare `pass:` value that looks made, not counted or named: letters and digits, and a symbol or both cases; no version or path. */
 function isMadePass(raw: string): boolean {
@@ -364,7 +376,7 @@ const WORD_ENDS = String.raw`(?=\s|$|[.,;:!?]+(?:\s|$))`;
 /** Words after "password is" that say something about it rather than give it ("is stored", "is wrong"). */
 const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less)`;
 /** The same for German ("ist abgelaufen", "ist falsch", "ist zu kurz"), as closed as the English list. */
-const NOT_A_PROSE_VALUE_DE = String.raw`(?:gespeichert|gesetzt|erforderlich|nötig|falsch|richtig|korrekt|ungültig|gültig|abgelaufen|geändert|zurückgesetzt|verschlüsselt|leer|geheim|sicher|unsicher|schwach|stark|lang|kurz|zu|nicht|noch|jetzt|schon|nur|auch|immer|hier|der|die|das|ein|eine|mein|dein|sein|ihr|unser|in|im|bei|mit|für|mindestens|unbekannt|gleich|identisch|veraltet|gesperrt)`;
+const NOT_A_PROSE_VALUE_DE = String.raw`(?:gespeichert|gesetzt|erforderlich|nötig|falsch|richtig|korrekt|ungültig|gültig|abgelaufen|geändert|zurückgesetzt|verschlüsselt|leer|geheim|sicher|unsicher|schwach|stark|lang|kurz|zu|nicht|noch|jetzt|schon|nur|auch|immer|hier|der|die|das|ein|eine|mein|dein|sein|ihr|unser|in|im|bei|mit|für|mindestens|unbekannt|gleich|identisch|veraltet|gesperrt|gut|neu|alt|weg|da|okay|egal|wichtig|vorhanden|eingegeben|deaktiviert|aktiviert|dasselbe|anders|sehr|leider|ebenfalls|wahrscheinlich|bereits|teil|nun|weiterhin|übrigens)`;
 /** Credential names as prose says them (`API key`, `deploy token`, `client secret`); a bare `key` is too often a map's or a keyboard's. */
 const PROSE_CREDENTIAL = String.raw`(?:secrets?|tokens?|credentials?|(?:api|access|secret|private|auth|signing|encryption|master|license|client|app|ssh|deploy)[ _-]?keys?)`;
 const PROSE_WORD = new RegExp(String.raw`^${NOT_A_PROSE_VALUE}$`, 'i');
@@ -381,7 +393,7 @@ const PROSE_PASSWORD = String.raw`(?:passwords?|passphrases?|passcodes?|passwd|p
  * A password's name is captured (`pw`, `pwc`, `pwg`), so one search serves passwords and tokens.
  */
 function quotedAfter(): string {
-  const prefix = (group: string, sign = VERB) => String.raw`${NAME_START}(?:(?<${group}>${PROSE_PASSWORD})|${PROSE_CREDENTIAL})${sign}`;
+  const prefix = (group: string, sign = VERB_ADVERB) => String.raw`${NAME_START}(?:(?<${group}>${PROSE_PASSWORD})|${PROSE_CREDENTIAL})${sign}`;
   const lineBreak = String.raw`\r?\n|\\(?:r\\)?n`;
   const straight = String.raw`(?<=${prefix('pw')}\\?(["'\`]))(?:(?!\2)[^\n\\]|'(?=[A-Za-z0-9])|${lineBreak}){1,99}(?=\\?\2)`;
   const curly = String.raw`(?<=${prefix('pwc')}[“‘])(?:[^”’]|’(?=[A-Za-z0-9])){1,99}(?=[”’])`;
@@ -463,8 +475,10 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // `ALTER USER … PASSWORD 'it''s-s3cret'`, `IDENTIFIED BY '…'`: SQL doubles a quote inside a string, and
     // MySQL also escapes one with a backslash (`'it\'s-s3cret'`) and takes double quotes (`PASSWORD "…"`).
     // The three kinds of character exclude one another, so a value is read one way only.
-    pattern: /\b(?:password|identified\s{1,8}by)\s{1,8}(['"])(?<value>(?:(?!\1)[^\n\\]|\1\1|\\[^\n]){1,100})(?=\1)/gi,
-    accept: (m) => isLiteralValue(m) && !PROSE_WORD.test(m),
+    pattern: /\b(?:password|identified\s{1,8}by)\s{1,8}(?<quote>['"])(?<value>(?:(?!\k<quote>)[^\n\\]|\k<quote>\k<quote>|\\[^\n]){1,100})(?=\k<quote>)/gi,
+    // Double quotes are also a UI's (`Reset password "failed"`, `password "confirmation" field`): there a
+    // value must look made as a bare `pass:` must, its backslash escapes read as what they stand for.
+    accept: (m, g) => isLiteralValue(m) && !PROSE_WORD.test(m) && (g?.quote !== '"' || isMadePass(m.replace(/\\(.)/g, '$1'))),
     needs: ['password', 'identified'],
   },
   // Before the bare prose shape: a quoted phrase is hidden whole, and what then remains is [REDACTED].
@@ -479,7 +493,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`;
     // a quote inside it is the password's (`ab"c9!Xz`) unless punctuation follows (`…","at":` in JSON), and
     // it ends before an escaped quote's backslash.
-    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)${NAMED_FOR}?${VERB}\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
+    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)${NAMED_FOR}?${VERB_ADVERB}\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE}|${PROSE_ADVERB})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
     accept: (m, g) => isProseValue(m) && !isDirectory(g?.name, m),
     needs: ['pass', 'pw', 'pin', 'kennwort'],
   },

@@ -36,8 +36,8 @@ const WORST_LABELS: Record<string, string[]> = {
   'password-assignment': ['password·=·', 'DB_PASSWORD·:·"', 'password·->·', 'Passwort·:·„'],
   'pass-or-pin-assignment': ['pass·:·', 'pin·=·"'],
   'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'", 'PASSWORD·"'],
-  'quoted-credential-in-prose': ['the passphrase·is·"', 'the token·is·“'],
-  'password-in-prose': ['password·is·', 'password·for·the·db·is·'],
+  'quoted-credential-in-prose': ['the passphrase·is·"', 'the token·is·“', 'the passphrase·is·still·"'],
+  'password-in-prose': ['password·is·', 'password·for·the·db·is·', 'password·is·now·', 'Passwort·ist·immer·noch·', 'Passwort·für·die·DB·lautet·:·'],
   'password-named-bare': ['passwd·'],
   'credential-in-prose': ['API key·:·', 'the token·is·', 'token=', 'API key·-·', 'API key·'],
   'secret-assignment': ['API_TOKEN·=·', 'secret·:·'],
@@ -219,6 +219,49 @@ describe('the secret shape table', () => {
     for (const text of ordinary) expect(redactSecrets(text), text).toBe(text);
   });
 
+  it('hides what a reviewer got past the German and SQL rules: an adverb before the value, "lautet", "für die DB", a made folder with a slash after it; and leaves German words about a password and UI wording in double quotes', () => {
+    const adverbs = ['jetzt', 'noch', 'schon', 'auch', 'nur', 'immer', 'immer noch', 'hier', 'nun', 'weiterhin', 'übrigens'];
+    const cases: Array<[string, string]> = [
+      ...adverbs.map((a): [string, string] => [`Das Passwort ist ${a} Xk9mQ2aZ!`, `Das Passwort ist ${a} ${REDACTED}`]),
+      ['the password is now Xk9mQ2aZ!', `the password is now ${REDACTED}`],
+      ['the password is still Xk9mQ2aZ!', `the password is still ${REDACTED}`],
+      ['my password is also Xk9mQ2aZ!', `my password is also ${REDACTED}`],
+      ['the passphrase is now "correct horse battery staple"', `the passphrase is now "${REDACTED}"`],
+      ['Das Passwort lautet: Xk9mQ2aZ!', `Das Passwort lautet: ${REDACTED}`],
+      ['Das Passwort lautet Xk9mQ2aZ!', `Das Passwort lautet ${REDACTED}`],
+      ['Das Passwort für die DB ist Xk9mQ2aZ!', `Das Passwort für die DB ist ${REDACTED}`],
+      ['Das Kennwort für den Server lautet Xk9mQ2aZ!', `Das Kennwort für den Server lautet ${REDACTED}`],
+      ['pwd: ~/Xk9mQ2aZ/', `pwd: ${REDACTED}`],
+      ['pwd is ~/Xk9mQ2aZ/', `pwd is ${REDACTED}`],
+      ['ALTER USER app PASSWORD "s3cret-Value";', `ALTER USER app PASSWORD "${REDACTED}";`],
+    ];
+    for (const [text, expected] of cases) expect(redactSecrets(text), text).toBe(expected);
+    const ordinary = [
+      'Das Passwort ist jetzt abgelaufen.',
+      'Das Passwort ist immer noch falsch',
+      'the password is now expired',
+      'the password is still required',
+      'Das Passwort lautet anders',
+      'Das Passwort für die DB ist abgelaufen',
+      ...['gut', 'neu', 'alt', 'weg', 'da', 'okay', 'egal', 'wichtig', 'vorhanden', 'eingegeben', 'deaktiviert', 'dasselbe'].map((w) => `Das Passwort ist ${w}`),
+      'Das Passwort ist sehr lang',
+      'Das Passwort ist leider abgelaufen',
+      'Das Passwort ist ebenfalls gesetzt',
+      'Das Passwort ist wahrscheinlich falsch',
+      'Das Passwort ist bereits vergeben',
+      'Das Passwort ist Teil der Konfiguration',
+      'Reset password "failed"',
+      'Enter password "again" to confirm',
+      'the password "confirmation" field',
+      'the field password "must match"',
+      'PWD=~/work/',
+      "the field is PASSWORD 'required' in the form",
+    ];
+    for (const text of ordinary) expect(redactSecrets(text), text).toBe(text);
+    // Single quotes stay SQL's: any value but a word about a password is one.
+    expect(redactSecrets("ALTER USER app PASSWORD 'failed';")).toBe(`ALTER USER app PASSWORD '${REDACTED}';`);
+  });
+
   it('the prose shapes take no more than a moment over long runs of spaces after a credential\'s name', () => {
     // Unbounded `\s+ is \s*:?\s+` backtracked: 20,000 spaces after "token is" took 1.4 s.
     for (const id of ['password-in-prose', 'quoted-credential-in-prose', 'credential-in-prose', 'password-named-bare']) {
@@ -287,7 +330,7 @@ describe('the secret shape table', () => {
   it('the shapes added for SQL\'s doubled quotes, a quoted value over line breaks and a password named for something read 200 KB of their worst case in a moment', () => {
     const size = 200_000;
     const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - '), `PASSWORD "a${'\\"'.repeat(size / 2)}`, `IDENTIFIED BY 'a${'\\\\'.repeat(size / 2)}`, fill('PASSWORD "a\\'), fill('pwd: ~/a1B'), fill('Das Passwort ist ')];
+    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - '), `PASSWORD "a${'\\"'.repeat(size / 2)}`, `IDENTIFIED BY 'a${'\\\\'.repeat(size / 2)}`, fill('PASSWORD "a\\'), fill('pwd: ~/a1B'), fill('Das Passwort ist '), fill('Das Passwort ist jetzt '), fill('password is now '), fill('Das Passwort ist immer noch '), fill('Das Passwort für die DB lautet: '), fill('pwd: ~/a1B/'), fill('PASSWORD "a1B-')];
     const slow: string[] = [];
     for (const text of texts) {
       // The quicker of two, so a busy machine's pause is not counted: each takes 5-40 ms.
