@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ProjectSummary, StewardClient } from '../api/index.js';
 import { isWindowsForm, normalizeCwd, projectContaining, projectKeyOf } from '../projects/index.js';
-import { notesFolderOf } from '../sweeper/context/index.js';
+import { notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
 
 /**
@@ -87,7 +87,7 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
         const out = { projectKey: got.projectKey, name: got.name, cwd: got.cwd, overview: got.overview, lastSweepAt: got.state.lastSweepAt };
         const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : `No overview has been written for ${got.name} yet.`;
         // The agent asked about its own project: it is told plainly whose notes these are instead.
-        const whose = asked ? text(`Steward has no notes for ${asked.name} yet; these are the notes for ${got.name}, the project folder above it.`) : [];
+        const whose = asked ? text(notesFromAboveWords(asked.name, got.name)) : [];
         return { content: [...whose, ...text(got.overview ?? none)], structuredContent: out };
       })),
   );

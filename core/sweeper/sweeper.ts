@@ -200,7 +200,7 @@ export class Sweeper {
   #chain: Promise<unknown> = Promise.resolve();
   #abort = new AbortController();
   #stopped = false;
-  /** The re-arm scans still reading after their first piece (see #rearmFailed); the newest round wins. */
+  /** The re-arm scans still reading after their first piece (see #rearm); the newest round wins. */
   #scan: Promise<void> = Promise.resolve();
   #scanRound = 0;
   /** Counters for the benchmark and diagnostics. */
@@ -212,8 +212,9 @@ export class Sweeper {
     this.#settings = options.settings;
     this.#paused = new CuratorPauses(options.home, options.logger);
     this.#budget = new CallBudget(options.home, () => this.#clock.now(), options.logger);
-    // A failure before a restart is still tried again: its backoff ends even while the app is down.
-    this.#rearmFailed();
+    // A failure before a restart is still tried again (its backoff ends even while the app is down),
+    // and notes withheld by a forget made while no owner ran are rebuilt, as a live forget's are.
+    this.#rearm();
   }
 
   get settings(): SweeperSettings {
@@ -229,7 +230,7 @@ export class Sweeper {
     this.#settings = next;
     const lift = options.liftPauses ?? true;
     if (lift) this.#paused.clear();
-    if (lift || !sameCurator(before, next)) this.#rearmFailed();
+    if (lift || !sameCurator(before, next)) this.#rearm();
   }
 
   /** What holds the configured curator: another curator's pause is no concern of the current one. */
@@ -283,7 +284,7 @@ export class Sweeper {
 
   liftPause(curator: CuratorKind): void {
     this.#paused.lift(curator);
-    if (curator === this.#settings.curator) this.#rearmFailed();
+    if (curator === this.#settings.curator) this.#rearm();
   }
 
   /** Keys the owner's key ring holds (the app's keychain, or the environment in headless mode). */
@@ -400,24 +401,26 @@ export class Sweeper {
 
   /**
    * A scheduling owner tries failed (or paused, once lifted) projects again: each is armed once, when
-   * its backoff for the configured curator ends, or soon when none holds it. An earlier armed run stays.
-   * Every project's state file is read, so in pieces: the first at once, the rest each after a turn of
-   * the event loop (a thousand projects held it ~45 ms in one go). A later call or stop ends a scan.
+   * its backoff for the configured curator ends, or soon when none holds it. Notes withheld after a
+   * forget are rebuilt soon, as notesStale arms them (even with the sweeper off: the rebuild then
+   * removes them). An earlier armed run stays. Every project's state file is read, so in pieces: the
+   * first at once, the rest each after a turn of the event loop (a thousand projects held it ~45 ms in
+   * one go). A later call or stop ends a scan.
    */
-  #rearmFailed(): void {
-    if (!this.#o.schedule || this.#stopped || !this.#settings.enabled) return;
+  #rearm(): void {
+    if (!this.#o.schedule || this.#stopped) return;
     const round = ++this.#scanRound;
     const projects = this.#o.source.projects();
     const next = this.#rearmPiece(projects, 0);
     if (next >= projects.length) return;
-    const rest = this.#rearmRest(projects, next, round).catch((error: unknown) => this.#o.logger?.warn('failed projects could not all be re-armed', { code: errorCode(error) }));
+    const rest = this.#rearmRest(projects, next, round).catch((error: unknown) => this.#o.logger?.warn('projects could not all be re-armed', { code: errorCode(error) }));
     this.#scan = Promise.all([this.#scan, rest]).then(() => undefined);
   }
 
   async #rearmRest(projects: readonly SweeperProject[], from: number, round: number): Promise<void> {
     for (let at = from; at < projects.length; ) {
       await turn();
-      if (this.#stopped || round !== this.#scanRound || !this.#settings.enabled) return;
+      if (this.#stopped || round !== this.#scanRound) return;
       at = this.#rearmPiece(projects, at);
     }
   }
@@ -439,12 +442,18 @@ export class Sweeper {
     const target = { project, paths: projectPaths(this.#o.home, project.slug) };
     if (!existsSync(target.paths.state)) return;
     const state = this.state(target);
-    if ((state.lastOutcome !== 'failed' && state.lastOutcome !== 'paused') || state.scratch || this.isIgnored(project)) return;
-    const due = Math.max(soon, this.#heldUntil(state) ?? Number.NEGATIVE_INFINITY);
+    const due = state.notesStaleSince !== null ? soon : this.#retryDue(project, state, soon);
+    if (due === null) return;
     const armed = this.#timers.get(project.projectKey);
     if (armed && armed.due <= due) return;
     this.#cancelTimer(project.projectKey);
     this.#arm(project.projectKey, due);
+  }
+
+  /** When a failed or paused project is tried again (null: not at all, or not while the sweeper is off). */
+  #retryDue(project: SweeperProject, state: SweeperState, soon: number): number | null {
+    if (!this.#settings.enabled || (state.lastOutcome !== 'failed' && state.lastOutcome !== 'paused') || state.scratch || this.isIgnored(project)) return null;
+    return Math.max(soon, this.#heldUntil(state) ?? Number.NEGATIVE_INFINITY);
   }
 
   /** After a failure in a scheduling owner, the project is tried again when its backoff ends (stop cancels it). */

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatSweeperRun } from '../../../core/cli/commands/sweeper.js';
-import { projectPaths } from '../../../core/sweeper/index.js';
+import { projectPaths, Sweeper } from '../../../core/sweeper/index.js';
 import { readState } from '../../../core/sweeper/state.js';
-import { harness, tempHome } from './helpers.js';
+import { harness, settings, tempHome } from './helpers.js';
 
 /** A forget marks the notes stale; a scheduling owner rebuilds them soon, not at the next interval. */
 
@@ -37,6 +37,45 @@ describe('notes made stale by a forget', () => {
     await h.sweeper.notesStale(h.key);
     expect(h.state().notesStaleSince).toBeNull();
     expect(h.sweeper.pendingKeys()).toEqual([]);
+  });
+});
+
+/** A forget made while no owner ran (the CLI alone): the owner, once it starts, rebuilds as a live forget would. */
+describe('notes withheld before the owner started', () => {
+  async function forgottenOffline(overrides: { enabled?: boolean } = {}) {
+    const home = tempHome();
+    homes.push(home.cleanup);
+    const cli = harness(home.dir);
+    const key = cli.fixture.project.projectKey;
+    await cli.sweeper.run(key);
+    await cli.clock.advance(60_000);
+    await cli.sweeper.notesStale(key);
+    await cli.sweeper.whenIdle();
+    const owner = new Sweeper({ home: home.dir, source: cli.source, clock: cli.clock, settings: settings(overrides), env: {}, schedule: true });
+    await owner.whenIdle();
+    const state = () => readState(projectPaths(home.dir, cli.fixture.project.slug).state);
+    return { owner, key, clock: cli.clock, state, paths: projectPaths(home.dir, cli.fixture.project.slug) };
+  }
+
+  it('are rebuilt about 30 seconds after the owner starts', async () => {
+    const o = forgottenOffline();
+    const { owner, key, clock, state } = await o;
+    expect(state().notesStaleSince).not.toBeNull();
+    expect(owner.pendingKeys()).toEqual([key]);
+    await clock.advance(29_000, () => owner.whenIdle());
+    expect(state().notesStaleSince).not.toBeNull();
+    await clock.advance(1_000, () => owner.whenIdle());
+    expect(state()).toMatchObject({ notesStaleSince: null, lastOutcome: 'ok' });
+    await owner.stop();
+  });
+
+  it('with the sweeper off, are removed rather than withheld for good', async () => {
+    const { owner, key, clock, state, paths } = await forgottenOffline({ enabled: false });
+    expect(owner.pendingKeys()).toEqual([key]);
+    await clock.advance(30_000, () => owner.whenIdle());
+    expect(state().notesStaleSince).toBeNull();
+    expect(existsSync(paths.overview)).toBe(false);
+    await owner.stop();
   });
 });
 

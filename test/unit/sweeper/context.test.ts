@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseContextArgs, runContext } from '../../../core/cli/commands/context.js';
@@ -62,6 +62,27 @@ describe('the session-start context', () => {
     expect(hookAnswer(input(join(home.dir, 'elsewhere')), home.env)).toBe('');
   });
 
+  it('for a folder inside a project, says whose notes these are, as MCP project_overview does', () => {
+    const { project } = setup();
+    notes(project, '# garden\n\n- Task: Add frost dates\n');
+    const text = sessionContext(join(project, 'web'), home.env)!.text;
+    expect(text).toContain('Steward has no notes for web yet; these are the notes for garden, the project folder above it.');
+    expect(text).not.toContain('in this folder');
+    expect(text).toContain('- Task: Add frost dates');
+    expect(sessionContext(project, home.env)!.text).toContain('from earlier agent sessions in this folder');
+  });
+
+  it('for a folder inside a project whose notes wait for a rebuild, names that project, not this folder', () => {
+    const { project } = setup();
+    notes(project, '# garden\n');
+    writeFileSync(projectPaths(home.dir, projectSlugOf(project)).state, JSON.stringify({ notesStaleSince: 1 }));
+    const text = sessionContext(join(project, 'web'), home.env)!.text;
+    expect(text).toContain('Steward has no notes for web yet');
+    expect(text).toContain('garden, the project folder above it');
+    expect(text).toContain('being rebuilt after a forget');
+    expect(text).not.toContain('this folder');
+  });
+
   it('never answers from a project at the home folder or a filesystem root', () => {
     const { user, project } = setup();
     notes(user, '# the whole home folder\n');
@@ -111,11 +132,11 @@ describe('the session-start context', () => {
     expect(person.out).toContain('- Task: Add frost dates');
     const none = captureIo(home.env);
     expect(await runContext(none, { cwd: home.dir })).toBe(1);
-    // Nothing to print stays exit 1; the one line says how notes come, and how to write them now.
+    // Nothing to print stays exit 1; the one line says why (here: nothing is stored, and no store is
+    // made to say so). Each other reason: test/integration/history/cli-miss-reasons.test.ts.
     expect(none.out).toBe('');
-    expect(none.err).toBe(
-      'steward: no notes for this folder yet. The sweeper writes them a little while after new conversation here; conversations from before Steward started are stored but not summarized until you ask: run `steward sweeper run PROJECT` (`steward projects` lists the names)\n',
-    );
+    expect(none.err).toBe('steward: Steward has stored no conversations yet, so no folder has notes; `steward backfill` imports the history your agents keep\n');
+    expect(existsSync(join(home.dir, 'gateway.db'))).toBe(false);
   });
 
   it('the fast path never turns a hook into a usage error, and leaves other mistakes to the full CLI', () => {
