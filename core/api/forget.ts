@@ -83,18 +83,29 @@ export type ScrubResult = z.infer<typeof ScrubResult>;
  */
 const scrub = z.boolean().optional();
 
+/**
+ * `notStored`: forget an id Steward holds nothing under (one not imported yet), to keep it out of
+ * future imports: the CLI's `--not-stored`. Without it such an id is refused (not_found) and nothing
+ * changes, so a mistyped one never sits in the forget list; one forgotten already is not refused.
+ */
+const notStored = z.boolean().optional();
+
 /** Forgetting conversations and projects (history); a tombstone keeps them from being imported again. */
 export const forgetMethods = {
-  /** Deletes a conversation (its parts, index rows and subagents; a conversation branched from it is its own and stays) and tombstones its id. */
+  /**
+   * Deletes a conversation (its parts, index rows and subagents; a conversation branched from it is its
+   * own and stays) and tombstones its id. An id nothing is held under is refused unless `notStored`.
+   */
   'Forget.Session': {
-    params: z.strictObject({ sessionId: SessionId, scrub }),
+    params: z.strictObject({ sessionId: SessionId, scrub, notStored }),
     result: ForgetResult,
   },
-  /** Deletes every conversation of a project, its row and its notes, and tombstones its key. */
+  /** Deletes every conversation of a project, its row and its notes, and tombstones its key. A key nothing is held under is refused unless `notStored`. */
   'Forget.Project': {
     params: z.strictObject({
       projectKey: ProjectKey,
       scrub,
+      notStored,
       /** What to call a project no stored row names (one never imported, forgotten by its folder): the folder's own name. */
       name: z.string().min(1).max(200).optional(),
     }),

@@ -1,4 +1,4 @@
-import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
+import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, StewardError, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
 import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Redactor } from '../secrets/index.js';
@@ -38,6 +38,26 @@ const APPS = [...new Set([...PROVIDER_IDS.map((p) => PROVIDERS[p].label), ...roo
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NEUTRAL = new RegExp(`^(?:${APPS.map(escapeRe).join('|')}) conversation(?: of \\d{1,2} [A-Z][a-z]{2} \\d{4})?(?: in .+)?$`);
 
+/** What a forget asks besides its id (see Forget.Session, Forget.Project). */
+export interface ForgetAsked {
+  /** Then wipe the disk (see DiskScrub), owed from before anything is deleted. */
+  scrub?: boolean | undefined;
+  /** Forget it even when nothing is held under its id (one not imported yet), to keep it out of imports. */
+  notStored?: boolean | undefined;
+}
+
+/**
+ * An id nothing is held under, asked without `notStored`: forgetting it would tombstone it all the
+ * same, and a mistyped id would sit in the forget list keeping nothing out. The CLI's words (--not-stored).
+ */
+function notStoredError(kind: ForgetKind): StewardError {
+  const [what, where] = kind === 'session' ? ['conversation has that id', 'Give the whole id, as `steward sessions list` prints it'] : ['project has that key', "`steward projects` lists each project's name and key"];
+  const noun = kind === 'session' ? 'conversation' : 'project';
+  return new StewardError('not_found', `No stored ${what}, so nothing was forgotten.`, {
+    remediation: `${where}; to forget a ${noun} Steward has not imported (keeping it out of future imports), add --not-stored.`,
+  });
+}
+
 /**
  * A forgotten conversation's label built from facts, not text: its app, the day it started and its
  * project's name ("Claude Code conversation of 2 Nov 2026 in orchard"). A forget that wipes the disk
@@ -70,13 +90,15 @@ export class Forgetting {
     this.#o = options;
   }
 
-  /** `scrub`: then wipe the disk (see DiskScrub), owed from before anything is deleted. */
-  session(sessionId: string, scrub = false): Promise<ForgetResult> {
+  /** Refused (not_found, nothing changed) when nothing is held under the id and `notStored` is not asked. */
+  session(sessionId: string, { scrub = false, notStored = false }: ForgetAsked = {}): Promise<ForgetResult> {
     return this.#serial(async () => {
-      // A conversation not stored (pruned, or not captured yet) is tombstoned all the same. Its label is
-      // kept redacted: it outlives the conversation, which may be forgotten for the secret in it.
+      // A conversation not stored (pruned, or not captured yet) is tombstoned all the same when asked,
+      // or when a record covers it already. Its label is kept redacted: it outlives the conversation,
+      // which may be forgotten for the secret in it.
       // With a wipe, no word of it may stay: its label is built from facts (neutralLabel), replacing one kept before.
       const stored = this.#o.sessions.findRecord(sessionId);
+      if (!stored && !notStored && !this.#o.eraser.sessionHasRows(sessionId) && !this.#cover(sessionId)) throw notStoredError('session');
       if (scrub) {
         const label = stored ? neutralLabel(stored, stored.projectKey ? (this.#o.projects.describe(stored.projectKey)?.name ?? null) : null) : null;
         this.#o.tombstones.add('session', sessionId, label);
@@ -93,10 +115,16 @@ export class Forgetting {
     });
   }
 
-  /** `name`: what to call it when no stored row names it (a project never imported, named by its folder). */
-  project(projectKey: string, scrub = false, name?: string): Promise<ForgetResult> {
+  /**
+   * `name`: what to call it when no stored row names it (a project never imported, named by its folder).
+   * Refused as a conversation is (see `session`) when nothing is held under the key.
+   */
+  project(projectKey: string, { scrub = false, notStored = false, name }: ForgetAsked & { name?: string | undefined } = {}): Promise<ForgetResult> {
     return this.#serial(async () => {
-      this.#o.tombstones.add('project', projectKey, (this.#o.projects.describe(projectKey)?.name ?? name)?.slice(0, LABEL_CHARS) ?? null);
+      const { projects, eraser, tombstones } = this.#o;
+      const row = projects.describe(projectKey);
+      if (!row && !notStored && !eraser.projectHasSessions(projectKey) && !tombstones.has('project', projectKey)) throw notStoredError('project');
+      tombstones.add('project', projectKey, (row?.name ?? name)?.slice(0, LABEL_CHARS) ?? null);
       this.#o.closeExports?.('project', projectKey);
       if (scrub) this.#o.scrub.owe();
       return this.#thenWipe(await this.#eraseProject(projectKey), scrub);
@@ -133,13 +161,19 @@ export class Forgetting {
    * name it) or its project's (no id names that).
    */
   async of(sessionId: string): Promise<ForgetCover | null> {
+    const cover = this.#cover(sessionId);
+    if (!cover) return null;
+    const [label] = await redactAll([cover.label], this.#o.redactor());
+    return { ...cover, label: label ?? null };
+  }
+
+  /** The forget record that covers a conversation id, its label as stored (see `of`). */
+  #cover(sessionId: string): ForgetCover | undefined {
     const { tombstones } = this.#o;
     const own = tombstones.find('session', sessionId);
     const named = subagentParentOf(sessionId);
     const record = own ?? (named === null ? undefined : tombstones.find('session', named)) ?? tombstones.keptBy(sessionId);
-    if (!record) return null;
-    const [label] = await redactAll([record.label], this.#o.redactor());
-    return { ...record, label: label ?? null, via: own ? 'self' : record.kind === 'project' ? 'project' : 'parent' };
+    return record && { ...record, via: own ? 'self' : record.kind === 'project' ? 'project' : 'parent' };
   }
 
   /** The next backfill imports it again (scheduled ticks read only files that changed). */

@@ -59,23 +59,18 @@ function removedWhat(result: ForgetResult, project: ForgottenProject | undefined
 }
 
 /**
- * An id Steward holds nothing under is refused unless `--not-stored` says it is meant: forgetting it
- * tombstones it all the same (to keep out a conversation whose files exist but were never imported),
- * and a mistyped id would otherwise sit in `forget --list` and Settings, keeping nothing out.
+ * The core refuses an id it holds nothing under unless `notStored` (`--not-stored`) says it is meant, in
+ * the words of a key; a project named by a folder is refused in the words of a folder.
  */
-function notStored(kind: 'session' | 'project', byFolder = false): StewardError {
-  const [what, where] =
-    kind === 'session'
-      ? ['conversation has that id', 'Give the whole id, as `steward sessions list` prints it']
-      : [byFolder ? 'project is in that folder' : 'project has that key', '`steward projects` lists each project\'s name and key'];
-  const noun = kind === 'session' ? 'conversation' : 'project';
-  return new StewardError('not_found', `No stored ${what}, so nothing was forgotten.`, {
-    remediation: `${where}; to forget a ${noun} Steward has not imported (keeping it out of future imports), add --not-stored.`,
+function folderNotStored(error: unknown): never {
+  if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
+  throw new StewardError('not_found', 'No stored project is in that folder, so nothing was forgotten.', {
+    remediation: "`steward projects` lists each project's name and key; to forget a project Steward has not imported (keeping it out of future imports), add --not-stored.",
   });
 }
 
-/** `--scrub` as the call's params: named only when asked, so an owner from before it still takes the call. */
-const scrubParam = (scrub: boolean) => (scrub ? { scrub } : {});
+/** `--scrub` and `--not-stored` as the call's params: named only when asked, so an owner from before them still takes the call. */
+const asked = (scrub: boolean, notStored: boolean) => ({ ...(scrub ? { scrub } : {}), ...(notStored ? { notStored } : {}) });
 
 /**
  * What a forget did: removed (and kept out) what it named, or found it forgotten already, with nothing
@@ -95,9 +90,9 @@ async function forgetSession(client: StewardClient, sessionId: string, anyway: b
       const { via, ...already } = covering;
       return { already, via };
     }
-    if (!anyway && !covering) throw notStored('session');
   }
-  return { result: await client.call('Forget.Session', { sessionId, ...scrubParam(scrub) }), project: undefined };
+  // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
+  return { result: await client.call('Forget.Session', { sessionId, ...asked(scrub, anyway) }), project: undefined };
 }
 
 /**
@@ -129,10 +124,11 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
   if (!listed) {
     const already = await forgetRecordOf(client, 'project', projectKey);
     if (already && !scrub) return { already, via: 'self' };
-    if (!anyway && !already) throw notStored('project', text !== projectKey);
   }
   const name = !listed && text !== projectKey ? folderName(text) : undefined;
-  const result = await client.call('Forget.Project', { projectKey, ...scrubParam(scrub), ...(name ? { name } : {}) });
+  const forgetting = client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}) });
+  // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
+  const result = await (text === projectKey ? forgetting : forgetting.catch(folderNotStored));
   return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}) };
 }
 
