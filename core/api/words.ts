@@ -11,6 +11,14 @@ export function countOf(n: number, noun: string, plural?: string): string {
   return `${numbers.format(n)} ${nounFor(n, noun, plural)}`;
 }
 
+/**
+ * What a part Steward stored cut short says of it (a text over the cap keeps its start): one sentence
+ * for the export, the CLI's view and MCP, each framing it its own way.
+ */
+export function cutShortWords(length: number): string {
+  return `cut short: Steward kept only the start of its ${countOf(length, 'character')}`;
+}
+
 /** Where a cut at `at` may fall: never between the two halves of a surrogate pair (an emoji), which JSON would carry as a lone half. */
 export function wholeAt(text: string, at: number): number {
   const code = text.charCodeAt(at);

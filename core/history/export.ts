@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -60,7 +60,7 @@ function resultNote(part: SessionPart): string {
 function partMarkdown(part: SessionPart, harness: string | undefined): string {
   const text = part.text ?? '';
   // The text here may be redacted (its length is not the stored prefix's): the whole's length is what is known.
-  const cut = part.truncatedFrom !== null ? `\n\n_(cut short: Steward kept only the start of its ${countOf(part.truncatedFrom, 'character')})_` : '';
+  const cut = part.truncatedFrom !== null ? `\n\n_(${cutShortWords(part.truncatedFrom)})_` : '';
   // Text the app wrote in the person's name says what it is, folded; the person's own words read as written.
   if (harness !== undefined) return `<details><summary>${escapeHtml(harness)}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
   switch (part.kind) {

@@ -1,8 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
-import { toStewardError } from '../api/index.js';
+import type { z } from 'zod';
+import { paramsWords, toStewardError } from '../api/index.js';
 import { resolveHome, stewardVersion } from '../config/index.js';
 import { registerHistoryTools } from './history.js';
 import { userHomeDir } from '../projects/index.js';
@@ -18,6 +19,7 @@ import { registerRepositoryTools } from './repository.js';
  */
 export function createMcpServer(reach: WithClient, options: { home?: string; stewardHome?: string; planHere?: PlanHere } = {}): McpServer {
   const server = new McpServer({ name: 'steward', version: stewardVersion() });
+  refuseArgumentsInWords(server);
   const withClient = agentSafe(reach);
   // `home` is the user's home folder, which never stands for a project (tests pass their own).
   // `stewardHome` is where the notes live, read as the session-start hook reads them.
@@ -39,6 +41,31 @@ function agentSafe(reach: WithClient): WithClient {
       return await reach(use);
     } catch (error) {
       throw toStewardError(error);
+    }
+  };
+}
+
+/** The SDK's check of a tool call's arguments, before the tool runs (a private method of McpServer's). */
+type ValidateToolInput = (tool: { inputSchema?: z.ZodType }, args: unknown, toolName: string) => Promise<unknown>;
+
+/**
+ * The SDK refuses a tool's arguments in zod's own words ("Too small: expected number to be >=1 at
+ * limit"); every tool's are said here instead as JSON-RPC says a refused request ("limit must be at
+ * least 1"), with the SDK's framing kept. Its own check still runs first (its bound on the arguments'
+ * size, how it reads a schema); only the words of a refusal change. The SDK has no hook for this, so
+ * its method is wrapped: an SDK without it fails the tests of these words, never the calls.
+ */
+function refuseArgumentsInWords(server: McpServer): void {
+  const sdk = server as unknown as { validateToolInput?: ValidateToolInput };
+  const validate = sdk.validateToolInput?.bind(server);
+  if (!validate) return;
+  sdk.validateToolInput = async (tool, args, toolName) => {
+    try {
+      return await validate(tool, args, toolName);
+    } catch (error) {
+      const parsed = error instanceof McpError && error.code === ErrorCode.InvalidParams ? await tool.inputSchema?.safeParseAsync(args ?? {}) : undefined;
+      if (parsed === undefined || parsed.success) throw error;
+      throw new McpError(ErrorCode.InvalidParams, `Input validation error: Invalid arguments for tool ${toolName}: ${paramsWords(parsed.error.issues, args ?? {})}`);
     }
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPACTION_FOLD, countOf, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { COMPACTION_FOLD, countOf, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -32,6 +32,8 @@ const Part = z.strictObject({
    * summarized", whichever agent and role stored it); null otherwise.
    */
   harness: z.string().nullable(),
+  /** The length of the text Steward captured, where it stored only its start (as the export says it); null otherwise. */
+  truncatedFrom: z.number().int().nullable(),
 });
 
 /** A subagent where it started: read it with get_session and its sessionId. */
@@ -111,11 +113,21 @@ type Cut = (index: number, part: PagePart) => number;
 
 const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
 
-function bounded(text: string | null, max: number): string | null {
+/**
+ * `text` cut at `max`, saying how much is left out. No call shows more of a field or a part than its
+ * cut, so the words promise no read of the rest: `rule` says a part's bound.
+ */
+function bounded(text: string | null, max: number, rule = ''): string | null {
   if (text === null || text.length <= max) return text;
   const end = wholeAt(text, max);
-  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
+  return `${text.slice(0, end)}… [${countOf(text.length - end, 'more character')} not shown${rule}]`;
 }
+
+/** A part's text cut for the page: at most PART_CHARS of it, whichever call reads it. */
+const partCut = (text: string | null, max: number) => bounded(text, max, `: get_session shows at most ${PART_CHARS.toLocaleString('en')} of a part`);
+
+/** A text Steward stored cut short, said as the export says it: from what it captured, not from what the page shows. */
+const capturedNote = (p: PagePart) => (p.truncatedFrom === null ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);
 
 function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
   const s = result.session;
@@ -169,6 +181,7 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
         exitCode: p.exitCode ?? null,
         genuineUserTurn: p.genuineUserTurn,
         harness: harness === undefined ? null : line(harness),
+        truncatedFrom: p.truncatedFrom,
       };
     }),
   }));
@@ -202,7 +215,7 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
       role: m.role,
       speaker: m.speaker,
       at: m.at,
-      parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: bounded(p.text, cut(offset + i, p)) })),
+      parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: partCut(p.text, cut(offset + i, p)) })),
       ...(from > 0 ? { partsBefore: { parts: from, partId: m.parts[0]!.partId } } : {}),
       ...(to < m.parts.length ? { partsAfter: { parts: m.parts.length - to, partId: m.parts[to]!.partId } } : {}),
       ...(m.subagents ? { subagents: m.subagents } : {}),
@@ -219,9 +232,9 @@ function harnessText(p: PagePart): string {
 }
 
 function partText(p: PagePart): string {
-  if (p.harness !== null) return harnessText(p);
-  if (p.kind === 'text') return p.text ?? '';
-  if (p.kind === 'tool_result' || p.kind === 'tool_use') return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}\n${p.text ?? ''}`;
+  if (p.harness !== null) return `${harnessText(p)}${capturedNote(p)}`;
+  if (p.kind === 'text') return `${p.text ?? ''}${capturedNote(p)}`;
+  if (p.kind === 'tool_result' || p.kind === 'tool_use') return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}\n${p.text ?? ''}${capturedNote(p)}`;
   // What the part is in part-words' words, as `steward sessions show` says it ("[Thinking · …]",
   // "[Image · PNG, 12 KB]"); the JSON keeps its kind.
   return `[${foldLine(partFold(p))}]`;
@@ -304,7 +317,7 @@ function fitWindow(page: Prepared, partId: string | undefined): SessionPage {
   const used = { json: JSON.stringify(base).length, text: sessionText(base).length };
   // Each part's weight alone; the markers' counts and ids then change a little, measured below.
   const fits = (i: number) => {
-    const shown = { ...parts[i]!, text: bounded(parts[i]!.text, cut(i, parts[i]!)) };
+    const shown = { ...parts[i]!, text: partCut(parts[i]!.text, cut(i, parts[i]!)) };
     const json = JSON.stringify(shown).length + 1;
     const text = partText(shown).length + 1;
     if (used.json + json > PAGE_CHARS || used.text + text > PAGE_CHARS) return false;

@@ -1,4 +1,9 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
+import type { ProjectSummary } from '../../api/index.js';
+import { HOME_FILES, resolveHome } from '../../config/paths/index.js';
+import { isTooWideForProject, normalizeCwd, userHomeDir } from '../../projects/folder/index.js';
 import { hookAnswer, sessionContext } from '../../sweeper/context/index.js';
 import type { CliIo, Run } from '../output.js';
 
@@ -32,12 +37,25 @@ export function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<st
 }
 
 /**
- * Why there is nothing to print, and what gives this folder notes: new activity that the sweeper
- * curates, or a run now. History imported from before Steward ran is stored but never curated by
- * itself (only live turns arm a sweep), so "once conversations are imported" would be untrue for it.
+ * Why there are no notes for a project Steward knows, and what gives it notes: new activity that the
+ * sweeper curates, or a run now. History imported from before Steward ran is stored but never curated
+ * by itself (only live turns arm a sweep), so "once conversations are imported" would be untrue for it.
+ * `project`: how `steward sweeper run` names it.
  */
-export const NO_NOTES =
-  'no notes for this folder yet. The sweeper writes them a little while after new conversation here; conversations from before Steward started are stored but not summarized until you ask: run `steward sweeper run PROJECT` (`steward projects` lists the names)';
+export function noNotes(project: string, name = 'this folder'): string {
+  return `no notes for ${name} yet. The sweeper writes them a little while after new conversation here; conversations from before Steward started are stored but not summarized until you ask: run \`steward sweeper run ${project}\``;
+}
+
+/** Said when Steward could not be asked which project holds the folder. */
+export const NO_NOTES = `${noNotes('PROJECT')} (\`steward projects\` lists the names)`;
+
+/** The other reasons there is nothing to print, each plainly (MCP's project_overview says the same rules). */
+export const CONTEXT_MISSES = {
+  tooWide: 'that folder is a filesystem root or your home folder, which never stands for a project (an agent started there works on no one project); give a project folder inside it',
+  noHomeGiven: '--home: that folder holds no Steward data (nothing was ever stored there); give the folder STEWARD_HOME names where Steward runs',
+  nothingStored: 'Steward has stored no conversations yet, so no folder has notes; `steward backfill` imports the history your agents keep',
+  noProject: 'Steward knows no project containing that folder yet',
+} as const;
 
 export interface ContextOptions {
   hook?: boolean;
@@ -48,7 +66,8 @@ export interface ContextOptions {
 
 /**
  * `steward context --hook`: a Claude Code SessionStart hook's answer, or nothing; always exit 0.
- * `steward context [--cwd DIR]`: the same notes as text, for a person. Neither opens a database.
+ * `steward context [--cwd DIR]`: the same notes as text, for a person. Notes are read from files; only
+ * a person's miss asks Steward (the owner, or the stores) which project holds the folder, to say why.
  */
 export async function runContext(io: CliIo, options: ContextOptions, stdin: () => Promise<string> = () => readStdin()): Promise<number> {
   const env = options.home === undefined ? io.env : { ...io.env, STEWARD_HOME: options.home };
@@ -60,14 +79,53 @@ export async function runContext(io: CliIo, options: ContextOptions, stdin: () =
     }
     return 0;
   }
-  const context = sessionContext(options.cwd ?? process.cwd(), env);
+  if (options.cwd !== undefined) await mustBeAbsolute(options.cwd);
+  const cwd = options.cwd ?? process.cwd();
+  const context = sessionContext(cwd, env);
   if (context === null) {
-    // Nothing to print is a failure to a script (exit 1); a person is told how notes come.
-    io.stderr(`steward: ${NO_NOTES}\n`);
+    // Nothing to print is a failure to a script (exit 1); a person is told why, and how notes come.
+    io.stderr(`steward: ${await whyNoNotes(cwd, env, options.home !== undefined)}\n`);
     return 1;
   }
   io.stdout(`${context.text}\n`);
   return 0;
+}
+
+/**
+ * A relative folder names none Steward can place (this process's folder is not the agent's): a usage
+ * error, by the rule MCP's project_overview refuses one by. Loaded only for --cwd: the hook never needs it.
+ */
+async function mustBeAbsolute(cwd: string): Promise<void> {
+  const [{ isWindowsForm, normalizeCwd }, { UsageError }] = await Promise.all([import('../../projects/index.js'), import('../output.js')]);
+  if (!isAbsolute(cwd) && !isWindowsForm(normalizeCwd(cwd))) throw new UsageError('--cwd must be an absolute folder path (from / or a drive letter), such as `pwd` prints');
+}
+
+/**
+ * Why a folder has no notes, in the order a person can fix it: a folder too wide to be a project, a
+ * home with nothing stored (a mistyped --home; nothing is opened, let alone created, there), a folder
+ * no project contains, else the project's notes are not written yet.
+ */
+async function whyNoNotes(cwd: string, env: NodeJS.ProcessEnv, homeGiven: boolean): Promise<string> {
+  if (isTooWideForProject(normalizeCwd(cwd), userHomeDir(env))) return CONTEXT_MISSES.tooWide;
+  if (!existsSync(join(resolveHome(env).dir, HOME_FILES.gateway))) return homeGiven ? CONTEXT_MISSES.noHomeGiven : CONTEXT_MISSES.nothingStored;
+  const known = await projectsOf(env);
+  if (known === undefined) return NO_NOTES;
+  const { projectContaining } = await import('../../projects/index.js');
+  const project = projectContaining(known, normalizeCwd(cwd), { home: userHomeDir(env) });
+  if (project === null) return CONTEXT_MISSES.noProject;
+  // By its name when that names it alone and a shell takes it as it is; else by its key.
+  const byName = /^[\w.-]+$/.test(project.name) && known.filter((p) => p.name === project.name).length === 1;
+  return noNotes(byName ? project.name : project.projectKey, project.name);
+}
+
+/** The projects Steward knows (Projects.List), or undefined when it cannot be asked. */
+async function projectsOf(env: NodeJS.ProcessEnv): Promise<ProjectSummary[] | undefined> {
+  try {
+    const { withClient } = await import('../connect.js');
+    return (await withClient({ env }, (client) => client.call('Projects.List', {}))).projects;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

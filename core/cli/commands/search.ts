@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, groupBySession, indexingNote, nobodyIndexesNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { mustBeStoredProject, mustBeStoredRepo, projectKeyFor, wholeSessionId } from '../names.js';
+import { forgottenOrWhole, mustBeStoredProject, mustBeStoredRepo, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
@@ -150,8 +150,8 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           const projectKey = options.project !== undefined ? await projectKeyFor(client, options.project) : undefined;
           const found = await client.call('Search.Query', { ...params, ...(projectKey !== undefined ? { projectKey } : {}) });
           // "No matches." would be untrue of a conversation or project that is not there: say so, as
-          // `sessions show` does. Asked only of an empty answer: hits show the filter holds something.
-          if (found.hits.length === 0 && params.sessionId !== undefined) await client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 }).catch(wholeSessionId);
+          // `sessions show` does (a forgotten one in its words: when, and the way back). Asked only of an empty answer: hits show the filter holds something.
+          if (found.hits.length === 0 && params.sessionId !== undefined) await client.call('Sessions.Get', { sessionId: params.sessionId, limit: 1 }).catch(forgottenOrWhole(client, params.sessionId));
           // A name was resolved among the stored projects already; a key was passed on unchecked.
           if (found.hits.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
           if (found.hits.length === 0 && params.repo !== undefined) await mustBeStoredRepo(client, params.repo);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
 import { forgottenOrWhole, projectKeyFor } from '../names.js';
@@ -7,6 +7,30 @@ import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson
 
 /** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
 const ID_HINT = "(`steward sessions list` prints each conversation's id)";
+
+/**
+ * A part not in the conversation asked for may be in one of its subagents' (a search hit's own
+ * conversation is the subagent's): that one is named with the command that opens it, rather than
+ * opened in its stead, so what `show ID` prints (and its --json) is always ID's. Each subagent the
+ * conversation lists is asked for the part; any other error passes as it is.
+ */
+function partInSubagent(client: StewardClient, sessionId: string, partId: string | undefined): (error: unknown) => Promise<never> {
+  return async (error) => {
+    if (partId === undefined || missingOf(error) !== 'part') throw error;
+    const { subagents } = await client.call('Sessions.Get', { sessionId, limit: 1 });
+    for (const { session } of subagents) {
+      const found = await client.call('Sessions.Get', { sessionId: session.sessionId, partId, limit: 1 }).then(
+        () => true,
+        () => false,
+      );
+      if (found) {
+        const open = `steward sessions show ${session.sessionId} --part ${partId}`;
+        throw new StewardError('not_found', `That part is in the subagent conversation ${session.sessionId} of this one; \`${open}\` opens it there`, (error as StewardError).details);
+      }
+    }
+    throw error;
+  };
+}
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
 async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
@@ -61,6 +85,14 @@ function partLine(part: SessionPart, harness: string | undefined): string {
   }
 }
 
+/**
+ * Under a part Steward stored cut short (it keeps the start of each long message), in the export's
+ * words (cutShortWords). The whole's length is what is known: the text shown may be redacted.
+ */
+function cutLine(part: SessionPart): string[] {
+  return part.truncatedFrom === null ? [] : [`  (${cutShortWords(part.truncatedFrom)})`];
+}
+
 /** A subagent as one line, where it started: its type (when known), its id and its size. */
 function subagentLine(sub: SessionSubagent): string {
   return `  ⤷ subagent ${sub.session.agentType ? `${sub.session.agentType} ` : ''}${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`;
@@ -82,7 +114,7 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
     const shown = joinedContext(m.parts).map((p) => p.part);
     const harness = shown.map((p) => harnessLine(p, m.role, inSubagent, s.app));
     const who = messageSpeaker(m, inSubagent, s.app);
-    out.push('', `── ${who} · ${localTime(m.ts)}`, ...shown.map((p, i) => partLine(p, harness[i])), ...subagentsAt(places, m.messageId).map(subagentLine));
+    out.push('', `── ${who} · ${localTime(m.ts)}`, ...shown.flatMap((p, i) => [partLine(p, harness[i]), ...cutLine(p)]), ...subagentsAt(places, m.messageId).map(subagentLine));
   }
   if (places.unplaced.length > 0) out.push('', ...places.unplaced.map(subagentLine));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);
@@ -141,8 +173,8 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           ...(options.part !== undefined ? { partId: options.part } : {}),
           ...(options.raw ? {} : { redact: true }),
         };
-        // With --part, "not found" may be the part's: forgottenOrWhole says that one as it is.
-        const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(forgottenOrWhole(client, sessionId)));
+        // With --part, "not found" may be the part's: one of its subagents' is named, and forgottenOrWhole says any other as it is.
+        const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(partInSubagent(client, sessionId, options.part)).catch(forgottenOrWhole(client, sessionId)));
         if (options.json) printJson(io, result);
         else io.stdout(formatSession(result));
         return EXIT.ok;

@@ -194,7 +194,7 @@ describe('steward mcp: search_transcripts and get_session', () => {
     const long = few.messages.flatMap((m) => m.parts).map((p) => p.text ?? '');
     expect(long).toHaveLength(3);
     // 9,000 characters each: cut at 2,000, and the cut says how much is left out.
-    for (const text of long) expect(text).toMatch(new RegExp(`^zephyr \\d z{1,1991}… \\[\\d+ more characters\\]$`));
+    for (const text of long) expect(text).toMatch(new RegExp(`^zephyr \\d z{1,1991}… \\[[\\d,]+ more characters not shown: get_session shows at most 2,000 of a part\\]$`));
     expect(long.every((text) => text.length < 2_100)).toBe(true);
 
     // 50 messages of 1,500 characters would be 75,000: the 60,000 of each half of the answer (its text,

@@ -190,7 +190,19 @@ describe('get_session: every answer within its stated bound', () => {
     const single = (await page({ session_id: ONE_PART })).out;
     const long = single.messages.flatMap((m) => m.parts).find((p) => p.text?.startsWith('one '))!;
     expect(long.text!.length).toBeLessThan(2_100);
-    expect(long.text).toMatch(/… \[\d+ more characters\]$/);
+    expect(long.text).toMatch(/… \[[\d,]+ more characters not shown: get_session shows at most 2,000 of a part\]$/);
+  });
+
+  it('says a part Steward stored cut short was cut when captured, with its whole length, and promises no call reads what it left out', async () => {
+    const { out, text } = await page({ session_id: ONE_PART });
+    const long = out.messages.flatMap((m) => m.parts).find((p) => p.text?.startsWith('one '))! as Part & { truncatedFrom?: number | null };
+    // Stored as its first 32 KiB; the page shows 2,000 of those.
+    expect(long.truncatedFrom).toBe(300_004);
+    expect(long.text).toMatch(/… \[30,768 more characters not shown: get_session shows at most 2,000 of a part\]$/);
+    expect(text).toContain('(cut short: Steward kept only the start of its 300,004 characters)');
+    expect(text).not.toMatch(/\[\d+ more characters\]/);
+    const short = out.messages.flatMap((m) => m.parts).find((p) => p.text === 'Write it in one go.')! as Part & { truncatedFrom?: number | null };
+    expect(short.truncatedFrom).toBeNull();
   });
 });
 

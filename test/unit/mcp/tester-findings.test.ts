@@ -127,6 +127,46 @@ describe('project_overview with a relative cwd', () => {
   });
 });
 
+describe('a tool refusing its arguments', () => {
+  /** zod's own words, as the SDK passes them on: "Invalid option: expected one of … at role", "Too small: expected number to be >=1". */
+  const ZOD_OWN = /Invalid (input|option)|Too (small|big)|Unrecognized key|expected/;
+
+  it('says which argument and what it takes, in the words JSON-RPC says a refused request in', async () => {
+    const client = await serverAnswering(() => ({}));
+    try {
+      const role = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', role: 'toolResult' } });
+      expect(role.isError).toBe(true);
+      expect(text(role)).toMatch(/Input validation error: Invalid arguments for tool search_transcripts: role must be one of user, assistant, system, tool$/);
+      const limit = await client.callTool({ name: 'get_session', arguments: { session_id: 's1', limit: 0 } });
+      expect(text(limit)).toMatch(/Invalid arguments for tool get_session: limit must be at least 1$/);
+      const missing = await client.callTool({ name: 'get_session', arguments: {} });
+      expect(text(missing)).toMatch(/Invalid arguments for tool get_session: session_id is missing$/);
+      const extra = await client.callTool({ name: 'get_session', arguments: { session_id: 's1', page: 2 } });
+      expect(text(extra)).toMatch(/Invalid arguments for tool get_session: page is not part of this request$/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('words every tool\'s refusal so, in one place: a list given for each one\'s first argument', async () => {
+    const client = await serverAnswering(() => ({}));
+    try {
+      const { tools } = await client.listTools();
+      const refused = tools.flatMap((t) => Object.keys(t.inputSchema.properties ?? {}).slice(0, 1).map((arg) => ({ tool: t.name, arg })));
+      expect(refused.length).toBeGreaterThan(5);
+      for (const { tool, arg } of refused) {
+        const result = await client.callTool({ name: tool, arguments: { [arg]: [[1]] } });
+        expect(result.isError, tool).toBe(true);
+        expect(text(result), tool).toContain(`Invalid arguments for tool ${tool}: `);
+        expect(text(result), tool).toContain(arg);
+        expect(text(result), tool).not.toMatch(ZOD_OWN);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('MCP over stdio', () => {
   it('answers a line that is not JSON with a parse error, and still answers the calls after it', async () => {
     const stdin = new PassThrough();
