@@ -85,14 +85,15 @@ const DESCRIBING_COMPOUND = /^(?:case-(?:in)?sensitive|read-only|write-only|read
  * A working directory (`pwd: /home/ana/src`, `OLDPWD=~/src`): `pwd` or `oldpwd` and a path of at least
  * two folders, or one under `~`, with no symbol a path seldom has. A single segment stays a password
  * (`Pwd=/Xk9mQ2a;` in an ODBC string), as does `MYSQL_PWD=/s3cr3t!`, and so does one folder under `~`
- * that looks made as a bare `pass:` must (`pwd: ~/hunter2Xy`, `~/hunter2Xy/`; `~/projects` is a folder).
+ * that looks made as a bare `pass:` must (`pwd: ~/hunter2Xy`, `~/hunter2Xy/`; `~/projects` is a folder),
+ * unless a `-`, `_` or `.` joins its parts (`~/app-v2/`, `~/my-app2`): a folder's name, seldom a password.
  */
 function isDirectory(name: string | undefined, raw: string): boolean {
   if (name === undefined || !/^(?:old)?pwd$/i.test(name)) return false;
   const path = strip(raw);
   // One separator may close it (`~/Xk9mQ2aZ/`): a shell's completion adds one.
   const underHome = /^~[/\\]([^/\\]+)[/\\]?$/.exec(path);
-  if (underHome?.[1] !== undefined && isMadePass(underHome[1])) return false;
+  if (underHome?.[1] !== undefined && isMadePass(underHome[1]) && !/^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+$/.test(underHome[1])) return false;
   return /^(?:~(?:[/\\][\w.@~+-]+)*[/\\]?|(?:\.{1,2}|[A-Za-z]:)?(?:[/\\][\w.@~+-]+){2,}[/\\]?)$/.test(path);
 }
 
@@ -353,9 +354,13 @@ const VERB = String.raw`\s{1,8}(?:is|ist|lautet|was|will be)\s{0,8}:?\s{1,8}`;
  * list, and each of its words is also one the value may not be, so a refused value after it cannot be
  * read again as the adverb taken for the value ("ist nun X" hid "nun" and kept X).
  */
-const PROSE_ADVERB = String.raw`(?:now|still|also|jetzt|nun|noch|schon|auch|nur|immer(?:\s{1,8}noch)?|hier|weiterhin|übrigens)`;
-/** VERB, then perhaps one adverb: what the prose shapes read between a password's name and its value. */
-const VERB_ADVERB = String.raw`${VERB}(?:${PROSE_ADVERB}\s{1,8})?`;
+const PROSE_ADVERB = String.raw`(?:now|still|also|jetzt|nun|noch|schon|auch|nur|immer(?:\s{1,8}noch)?|hier|weiterhin|übrigens|wie\s{1,8}folgt)`;
+/**
+ * VERB, then up to two adverbs ("is now also …", "lautet wie folgt: …") and perhaps a colon after them
+ * ("ist nun: …"): what the prose shapes read between a password's name and its value. Bounded, so a long
+ * run of adverbs is not tried every way.
+ */
+const VERB_ADVERB = String.raw`${VERB}(?:${PROSE_ADVERB}(?:\s{1,8}${PROSE_ADVERB})?\s{0,8}:?\s{1,8})?`;
 /**
  * What a password is for, between its name and the verb ("the password for the db is …", German "das
  * Passwort für die DB ist …"): a few words, each bounded.
@@ -370,13 +375,22 @@ function isMadePass(raw: string): boolean {
   return /[^\w]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value));
 }
 
+/**
+ * Words as a UI writes them in double quotes after a bare `password` (`Reset password "failed"`, `"must
+ * match"`): lower-case words, the first perhaps capitalised, one space or hyphen between. `hunter2`,
+ * `CorrectHorseBattery` and `s3cretpass` are not. Each repeat starts with its separator: read one way only.
+ */
+function isPlainWords(value: string): boolean {
+  return /^[A-Z]?[a-z]+(?:[ -][a-z]+)*$/.test(value);
+}
+
 /** A word ends here: at a space, the text's end, or a sentence's punctuation that ends it ("is wrong!"), not inside `a!Xq9`. */
 const WORD_ENDS = String.raw`(?=\s|$|[.,;:!?]+(?:\s|$))`;
 
 /** Words after "password is" that say something about it rather than give it ("is stored", "is wrong"). */
-const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less)`;
+const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less|enabled|disabled|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** The same for German ("ist abgelaufen", "ist falsch", "ist zu kurz"), as closed as the English list. */
-const NOT_A_PROSE_VALUE_DE = String.raw`(?:gespeichert|gesetzt|erforderlich|nötig|falsch|richtig|korrekt|ungültig|gültig|abgelaufen|geändert|zurückgesetzt|verschlüsselt|leer|geheim|sicher|unsicher|schwach|stark|lang|kurz|zu|nicht|noch|jetzt|schon|nur|auch|immer|hier|der|die|das|ein|eine|mein|dein|sein|ihr|unser|in|im|bei|mit|für|mindestens|unbekannt|gleich|identisch|veraltet|gesperrt|gut|neu|alt|weg|da|okay|egal|wichtig|vorhanden|eingegeben|deaktiviert|aktiviert|dasselbe|anders|sehr|leider|ebenfalls|wahrscheinlich|bereits|teil|nun|weiterhin|übrigens)`;
+const NOT_A_PROSE_VALUE_DE = String.raw`(?:gespeichert|gesetzt|erforderlich|nötig|falsch|richtig|korrekt|ungültig|gültig|abgelaufen|geändert|zurückgesetzt|verschlüsselt|leer|geheim|sicher|unsicher|schwach|stark|lang|kurz|zu|nicht|noch|jetzt|schon|nur|auch|immer|hier|der|die|das|ein|eine|mein|dein|sein|ihr|unser|in|im|bei|mit|für|mindestens|unbekannt|gleich|identisch|veraltet|gesperrt|gut|neu|alt|weg|da|okay|egal|wichtig|vorhanden|eingegeben|deaktiviert|aktiviert|dasselbe|anders|sehr|leider|ebenfalls|wahrscheinlich|bereits|teil|nun|weiterhin|übrigens|lange|sicherer|länger|kürzer|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf)`;
 /** Credential names as prose says them (`API key`, `deploy token`, `client secret`); a bare `key` is too often a map's or a keyboard's. */
 const PROSE_CREDENTIAL = String.raw`(?:secrets?|tokens?|credentials?|(?:api|access|secret|private|auth|signing|encryption|master|license|client|app|ssh|deploy)[ _-]?keys?)`;
 const PROSE_WORD = new RegExp(String.raw`^${NOT_A_PROSE_VALUE}$`, 'i');
@@ -474,11 +488,12 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     id: 'sql-password',
     // `ALTER USER … PASSWORD 'it''s-s3cret'`, `IDENTIFIED BY '…'`: SQL doubles a quote inside a string, and
     // MySQL also escapes one with a backslash (`'it\'s-s3cret'`) and takes double quotes (`PASSWORD "…"`).
-    // The three kinds of character exclude one another, so a value is read one way only.
-    pattern: /\b(?:password|identified\s{1,8}by)\s{1,8}(?<quote>['"])(?<value>(?:(?!\k<quote>)[^\n\\]|\k<quote>\k<quote>|\\[^\n]){1,100})(?=\k<quote>)/gi,
-    // Double quotes are also a UI's (`Reset password "failed"`, `password "confirmation" field`): there a
-    // value must look made as a bare `pass:` must, its backslash escapes read as what they stand for.
-    accept: (m, g) => isLiteralValue(m) && !PROSE_WORD.test(m) && (g?.quote !== '"' || isMadePass(m.replace(/\\(.)/g, '$1'))),
+    // The three kinds of character exclude one another, so a value is read one way only. SQL's own words
+    // before `PASSWORD` on its line (`ALTER USER … PASSWORD`, `WITH PASSWORD`) are captured: one lazy run, bounded.
+    pattern: /\b(?:(?<sql>(?:alter|create)\s{1,8}(?:user|role|login)\b[^\n]{0,200}?\s|with\s{1,8})?password|(?<sql2>identified\s{1,8}by))\s{1,8}(?<quote>['"])(?<value>(?:(?!\k<quote>)[^\n\\]|\k<quote>\k<quote>|\\[^\n]){1,100})(?=\k<quote>)/gi,
+    // Double quotes are also a UI's (`Reset password "failed"`): after a bare `password` only, plain words
+    // stay; `IDENTIFIED BY` and SQL's words before `PASSWORD` are never a UI's.
+    accept: (m, g) => isLiteralValue(m) && !PROSE_WORD.test(m) && (g?.quote !== '"' || g.sql !== undefined || g.sql2 !== undefined || !isPlainWords(m)),
     needs: ['password', 'identified'],
   },
   // Before the bare prose shape: a quoted phrase is hidden whole, and what then remains is [REDACTED].

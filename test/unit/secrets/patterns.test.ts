@@ -35,9 +35,9 @@ const WORST_LABELS: Record<string, string[]> = {
   'xml-secret-element': ['<password>·'],
   'password-assignment': ['password·=·', 'DB_PASSWORD·:·"', 'password·->·', 'Passwort·:·„'],
   'pass-or-pin-assignment': ['pass·:·', 'pin·=·"'],
-  'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'", 'PASSWORD·"'],
-  'quoted-credential-in-prose': ['the passphrase·is·"', 'the token·is·“', 'the passphrase·is·still·"'],
-  'password-in-prose': ['password·is·', 'password·for·the·db·is·', 'password·is·now·', 'Passwort·ist·immer·noch·', 'Passwort·für·die·DB·lautet·:·'],
+  'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'", 'PASSWORD·"', 'ALTER·USER·app·WITH·PASSWORD·"'],
+  'quoted-credential-in-prose': ['the passphrase·is·"', 'the token·is·“', 'the passphrase·is·still·"', 'the passphrase·is·now·also·"'],
+  'password-in-prose': ['password·is·', 'password·for·the·db·is·', 'password·is·now·', 'Passwort·ist·immer·noch·', 'Passwort·für·die·DB·lautet·:·', 'password·is·now·also·', 'Passwort·lautet·wie·folgt·:·'],
   'password-named-bare': ['passwd·'],
   'credential-in-prose': ['API key·:·', 'the token·is·', 'token=', 'API key·-·', 'API key·'],
   'secret-assignment': ['API_TOKEN·=·', 'secret·:·'],
@@ -262,6 +262,53 @@ describe('the secret shape table', () => {
     expect(redactSecrets("ALTER USER app PASSWORD 'failed';")).toBe(`ALTER USER app PASSWORD '${REDACTED}';`);
   });
 
+  it('hides what a reviewer found after the last change: SQL passwords in double quotes, two adverbs or "wie folgt" or a colon after the adverb; leaves plain UI words, describing words, numbers and folder names with a separator', () => {
+    const values = ['hunter2', 'password123', 'CorrectHorseBattery', 'tr0ub4dor', 's3cretpass'];
+    const cases: Array<[string, string]> = [
+      ['ALTER USER bob IDENTIFIED BY "hunter2";', `ALTER USER bob IDENTIFIED BY "${REDACTED}";`],
+      ["CREATE USER 'app'@'%' IDENTIFIED BY \"password123\";", `CREATE USER 'app'@'%' IDENTIFIED BY "${REDACTED}";`],
+      ['CREATE USER app IDENTIFIED BY "CorrectHorseBattery"', `CREATE USER app IDENTIFIED BY "${REDACTED}"`],
+      ['ALTER ROLE app WITH PASSWORD "tr0ub4dor";', `ALTER ROLE app WITH PASSWORD "${REDACTED}";`],
+      ['CREATE ROLE app LOGIN PASSWORD "s3cretpass";', `CREATE ROLE app LOGIN PASSWORD "${REDACTED}";`],
+      // In SQL's own words even a plain word is a password; IDENTIFIED BY is never a UI's.
+      ['ALTER USER bob PASSWORD "failed";', `ALTER USER bob PASSWORD "${REDACTED}";`],
+      ['x IDENTIFIED BY "letmein"', `x IDENTIFIED BY "${REDACTED}"`],
+      // Without SQL before it, a value that is not plain words is one.
+      ...values.map((v): [string, string] => [`set password "${v}" here`, `set password "${REDACTED}" here`]),
+      ['Das Passwort lautet wie folgt: hunter2', `Das Passwort lautet wie folgt: ${REDACTED}`],
+      ['the password is now: hunter2', `the password is now: ${REDACTED}`],
+      ['das Passwort ist nun: hunter2', `das Passwort ist nun: ${REDACTED}`],
+      ['the password is now also hunter2', `the password is now also ${REDACTED}`],
+      ['das Passwort ist jetzt auch hunter2', `das Passwort ist jetzt auch ${REDACTED}`],
+      ['the passphrase is now also "correct horse battery staple"', `the passphrase is now also "${REDACTED}"`],
+      ['pwd: ~/hunter2Xy', `pwd: ${REDACTED}`],
+      ['pwd: ~/Xk9mQ2aZ/', `pwd: ${REDACTED}`],
+    ];
+    for (const [text, expected] of cases) expect(redactSecrets(text), text).toBe(expected);
+    const ordinary = [
+      'Reset password "failed"',
+      'Reset password "Failed"',
+      'Enter password "again" to confirm',
+      'the password "confirmation" field',
+      'the field password "must match"',
+      'the field password "must-match now"',
+      'The pin is now enabled',
+      'The pin is disabled',
+      'Der PIN ist nur vier Ziffern lang',
+      'the pin is twelve digits',
+      'Das Passwort ist schon lange abgelaufen',
+      'Das Passwort ist jetzt sicherer',
+      'Das Passwort ist jetzt länger',
+      'Das Passwort ist kürzer',
+      'Das Passwort ist wie folgt',
+      'pwd: ~/app-v2/',
+      'OLDPWD=~/my-app2/',
+      'pwd is ~/my_App2',
+      'PWD=~/site.v2',
+    ];
+    for (const text of ordinary) expect(redactSecrets(text), text).toBe(text);
+  });
+
   it('the prose shapes take no more than a moment over long runs of spaces after a credential\'s name', () => {
     // Unbounded `\s+ is \s*:?\s+` backtracked: 20,000 spaces after "token is" took 1.4 s.
     for (const id of ['password-in-prose', 'quoted-credential-in-prose', 'credential-in-prose', 'password-named-bare']) {
@@ -330,7 +377,7 @@ describe('the secret shape table', () => {
   it('the shapes added for SQL\'s doubled quotes, a quoted value over line breaks and a password named for something read 200 KB of their worst case in a moment', () => {
     const size = 200_000;
     const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - '), `PASSWORD "a${'\\"'.repeat(size / 2)}`, `IDENTIFIED BY 'a${'\\\\'.repeat(size / 2)}`, fill('PASSWORD "a\\'), fill('pwd: ~/a1B'), fill('Das Passwort ist '), fill('Das Passwort ist jetzt '), fill('password is now '), fill('Das Passwort ist immer noch '), fill('Das Passwort für die DB lautet: '), fill('pwd: ~/a1B/'), fill('PASSWORD "a1B-')];
+    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - '), `PASSWORD "a${'\\"'.repeat(size / 2)}`, `IDENTIFIED BY 'a${'\\\\'.repeat(size / 2)}`, fill('PASSWORD "a\\'), fill('pwd: ~/a1B'), fill('Das Passwort ist '), fill('Das Passwort ist jetzt '), fill('password is now '), fill('Das Passwort ist immer noch '), fill('Das Passwort für die DB lautet: '), fill('pwd: ~/a1B/'), fill('PASSWORD "a1B-'), fill('is now also '), fill('password is now also '), fill('wie folgt '), fill('Das Passwort lautet wie folgt '), `IDENTIFIED BY "a${'a'.repeat(size)}`, fill('ALTER USER app PASSWORD "a'), fill('ALTER USER '), fill('pwd: ~/a-1B')];
     const slow: string[] = [];
     for (const text of texts) {
       // The quicker of two, so a busy machine's pause is not counted: each takes 5-40 ms.
