@@ -26,12 +26,18 @@ export function sweepSkipWords(reason: string | null, until?: string | null): st
 }
 
 /**
- * A sweep that ran and found nothing newer than the last one (reason `nothing-new`): what became of
- * the overview, with the changelog left as it was. `overview: 'empty'` is a rebuild after a forget
- * that left no conversation: the overview was removed, the changelog keeps its earlier days.
+ * A sweep that ran and found nothing newer than the last one (reason `nothing-new`), or a rebuild after
+ * a forget that removed the notes (`overview: 'empty'`): what became of the notes. A rebuild with no
+ * conversation left keeps the changelog's earlier days (`nothing-new`) or had none (`no-activity`); one
+ * the settings keep from writing notes (`disabled`, `scratch`, `ignored`) removes what the forgotten
+ * conversations wrote and writes nothing new.
  */
-export function nothingNewWords(outcome: string, overview: string): string {
-  if (overview === 'empty') return 'The overview was removed: no conversation is left to describe. The changelog keeps its earlier days.';
+export function nothingNewWords(outcome: string, overview: string, reason: string | null = 'nothing-new'): string {
+  if (overview === 'empty') {
+    if (reason === 'nothing-new') return 'The overview was removed: no conversation is left to describe. The changelog keeps its earlier days.';
+    if (reason === 'no-activity') return 'The notes were removed: no conversation is left to describe.';
+    return 'The notes written from the forgotten conversations were removed; Steward does not write notes here, so none were rewritten.';
+  }
   if (outcome === 'ok' && overview === 'written') return 'Overview updated; nothing new since the last sweep, so no changelog entry.';
   return 'Nothing new since the last sweep; the notes needed no change.';
 }

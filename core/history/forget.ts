@@ -100,7 +100,7 @@ export class Forgetting {
       const stored = this.#o.sessions.findRecord(sessionId);
       if (!stored && !notStored && !this.#o.eraser.sessionHasRows(sessionId) && !this.#cover(sessionId)) throw notStoredError('session');
       if (scrub) {
-        const label = stored ? neutralLabel(stored, stored.projectKey ? (this.#o.projects.describe(stored.projectKey)?.name ?? null) : null) : null;
+        const label = stored ? neutralLabel(stored, stored.projectKey ? (this.#o.projects.describe(stored.projectKey)?.name ?? null) : null) : this.#keptNeutral(sessionId);
         this.#o.tombstones.add('session', sessionId, label);
         this.#o.tombstones.relabel('session', sessionId, label);
       } else {
@@ -142,6 +142,15 @@ export class Forgetting {
 
   scrubStatus(): ScrubStatus {
     return { pending: this.#o.scrub.pending(), running: this.#scrubbing, ...this.#o.scrub.report(), estimatedMs: this.#o.scrub.estimateMs() };
+  }
+
+  /**
+   * The label an earlier forget built of facts (neutralLabel), when nothing is stored to build one from
+   * again: it holds no word of the conversation, so a second wipe keeps it; any other label goes.
+   */
+  #keptNeutral(sessionId: string): string | null {
+    const kept = this.#o.tombstones.find('session', sessionId)?.label ?? null;
+    return kept !== null && isNeutralLabel(kept) ? kept : null;
   }
 
   /** What was forgotten, each label redacted (one kept before labels were shows a secret as [REDACTED]). */

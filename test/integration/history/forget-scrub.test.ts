@@ -235,6 +235,9 @@ describe('wiping what a forget deleted from the disk', () => {
     expect(await label(FOURTH_ID)).toBe('Claude Code conversation of 2 Nov 2026 in scrub-project');
     // The wipe takes the name the earlier forget kept: the list names that one by its id.
     expect(await label(THIRD_ID)).toBeNull();
+    // Forgotten again with a wipe, nothing stored to build a label from: the label built of facts stays.
+    expect((await c.call('Forget.Session', { sessionId: FOURTH_ID, scrub: true })).scrubbed).toBe(true);
+    expect(await label(FOURTH_ID)).toBe('Claude Code conversation of 2 Nov 2026 in scrub-project');
     for (const word of names) expect(copiesOf(word)).toBe(0);
     await temp.close();
     for (const word of names) expect(copiesOf(word)).toBe(0);

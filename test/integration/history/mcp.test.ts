@@ -207,6 +207,8 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(JSON.stringify(out).length).toBeLessThanOrEqual(60_000);
     expect(all.content[0]!.text!.length).toBeLessThanOrEqual(60_000);
     expect(texts.every((t) => t.startsWith('zephyr ') && t.length >= 900 && t.length < 1_000)).toBe(true);
+    // Cut by the page's shared room, not the part's bound: the words say a smaller limit shows more.
+    expect(texts.every((t) => t.endsWith(' not shown: a smaller limit shows up to 2,000]'))).toBe(true);
   });
 
   it('search_transcripts with a session_id or project_key Steward holds nothing under is a tool error, not "No matches."', async () => {

@@ -3,12 +3,20 @@ import { nothingNewWords } from '../../../core/api/index.js';
 
 describe('a sweep with nothing new since the last one, in words (Sweep now)', () => {
   it('after a forget that left no conversation, says the overview was removed and the changelog kept, not "Overview updated"', () => {
-    expect(nothingNewWords('ok', 'empty')).toBe('The overview was removed: no conversation is left to describe. The changelog keeps its earlier days.');
+    expect(nothingNewWords('ok', 'empty', 'nothing-new')).toBe('The overview was removed: no conversation is left to describe. The changelog keeps its earlier days.');
   });
 
   it('says "Overview updated" only when the overview was written, else that the notes needed no change', () => {
     expect(nothingNewWords('ok', 'written')).toBe('Overview updated; nothing new since the last sweep, so no changelog entry.');
     for (const [outcome, overview] of [['ok', 'unchanged'], ['ok', 'preserved'], ['nochange', 'unchanged'], ['nochange', 'none']] as const)
       expect(nothingNewWords(outcome, overview)).toBe('Nothing new since the last sweep; the notes needed no change.');
+  });
+});
+
+describe('a rebuild after a forget that removed the notes', () => {
+  it('says the notes were removed, not "Notes updated": none left to describe, or the settings keep notes from being rewritten', () => {
+    expect(nothingNewWords('ok', 'empty', 'no-activity')).toBe('The notes were removed: no conversation is left to describe.');
+    for (const reason of ['disabled', 'scratch', 'ignored'])
+      expect(nothingNewWords('ok', 'empty', reason)).toBe('The notes written from the forgotten conversations were removed; Steward does not write notes here, so none were rewritten.');
   });
 });

@@ -108,7 +108,8 @@ export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: s
       failed="The project was not forgotten."
       onConfirm={() => {
         wiping.reset();
-        void forget.run({ projectKey, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten(done.scrubbed !== undefined));
+        // Shown here, so meant: a project the clean-up emptied meanwhile is still kept out (notStored).
+        void forget.run({ projectKey, notStored: true, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten(done.scrubbed !== undefined));
       }}
     />
   );

@@ -12,7 +12,8 @@ function said(run: Run, project: Project): string {
   const until = project.state.nextAttemptAt;
   if (run.outcome === 'skipped') return sweepSkipWords(run.reason, until !== null && until > Date.now() ? formatDateTime(until) : null);
   // Sweep anyway with nothing new: the overview may be redone, the changelog has nothing to record.
-  if (run.reason === 'nothing-new') return nothingNewWords(run.outcome, run.overview);
+  // A rebuild after a forget may remove the notes it could no longer stand behind (no conversation left, or the sweeper off).
+  if (run.reason === 'nothing-new' || (run.outcome === 'ok' && run.overview === 'empty')) return nothingNewWords(run.outcome, run.overview, run.reason);
   return run.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing in the notes needed to change.';
 }
 

@@ -79,7 +79,8 @@ export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; on
       failed="The conversation was not forgotten."
       onConfirm={() => {
         wiping.reset();
-        void forget.run({ sessionId, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten(done.scrubbed !== undefined));
+        // Shown here, so meant: a conversation the clean-up removed meanwhile is still kept out (notStored).
+        void forget.run({ sessionId, notStored: true, ...(wipe ? { scrub: true } : {}) }).then((done) => done && onForgotten(done.scrubbed !== undefined));
       }}
       testId="forget-confirm"
     />
