@@ -34,9 +34,9 @@ function readNote(file: string): string | null {
   }
 }
 
-/** The state as the contract shows it: the day a rebuild reaches back to and the endpoint's hash are the sweeper's own business. */
-function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesStaleFromDay' | 'overviewWritten' | 'lastEndpoint'> {
-  const { version: _version, notesStaleFromDay: _fromDay, overviewWritten: _written, lastEndpoint: _endpoint, ...view } = state;
+/** The state as the contract shows it: the day a rebuild reaches back to, the forgets counted and the endpoint's hash are the sweeper's own business. */
+function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesStaleFromDay' | 'notesStaleMarks' | 'overviewWritten' | 'lastEndpoint'> {
+  const { version: _version, notesStaleFromDay: _fromDay, notesStaleMarks: _marks, overviewWritten: _written, lastEndpoint: _endpoint, ...view } = state;
   return view;
 }
 

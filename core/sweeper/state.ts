@@ -52,6 +52,13 @@ export const SweeperState = z.object({
    * are rebuilt. Null while notes are stale: every day is rebuilt (a forget that named no day).
    */
   notesStaleFromDay: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().default(null),
+  /**
+   * How many forgets ever marked the notes stale (never reset: a rebuild in another process may
+   * still compare against it). A rebuild clears the mark only if none came since it began: a later
+   * forget may move neither `notesStaleSince` nor `notesStaleFromDay`, yet the rebuild may have read
+   * its conversation. Kept on disk, so a forget made by another process (the CLI) counts too.
+   */
+  notesStaleMarks: z.number().int().min(0).default(0),
 });
 export type SweeperState = z.infer<typeof SweeperState>;
 

@@ -114,11 +114,12 @@ function staleFromDay(state: SweeperState, day: string | null): string | null {
 }
 
 /**
- * The stale mark cleared by a rebuild that started from `before`, unless a forget since then moved it
- * (a later forget keeps the notes withheld, for the next rebuild).
+ * The stale mark cleared by a rebuild that started from `before`, unless a forget came since then: the
+ * rebuild may have read its conversation, so the notes stay withheld for the next rebuild. Counted,
+ * since a later forget may leave the mark's time and day as they were.
  */
 function staleCleared(now: SweeperState, before: SweeperState): Partial<SweeperState> {
-  const unmoved = now.notesStaleSince === before.notesStaleSince && now.notesStaleFromDay === before.notesStaleFromDay;
+  const unmoved = now.notesStaleMarks === before.notesStaleMarks && now.notesStaleSince === before.notesStaleSince && now.notesStaleFromDay === before.notesStaleFromDay;
   return unmoved ? { notesStaleSince: null, notesStaleFromDay: null } : {};
 }
 
@@ -523,10 +524,19 @@ export class Sweeper {
     if (!target || !existsSync(target.paths.dir)) return;
     const now = this.#clock.now();
     const day = firstActiveAt === null ? null : localDay(firstActiveAt);
-    await updateState(target.paths.state, (state) => ({ ...state, notesStaleSince: state.notesStaleSince ?? now, notesStaleFromDay: staleFromDay(state, day) }), this.#o.logger);
+    await updateState(target.paths.state, (state) => ({ ...state, notesStaleSince: state.notesStaleSince ?? now, notesStaleFromDay: staleFromDay(state, day), notesStaleMarks: state.notesStaleMarks + 1 }), this.#o.logger);
     if (!this.#o.schedule || this.#stopped) return;
     this.#cancelTimer(projectKey);
     this.#arm(projectKey, now + Math.min(30_000, this.#settings.minIntervalMs));
+  }
+
+  /**
+   * A rebuild that left the notes withheld (a forget came while it ran) is run again soon, from what is
+   * stored now; a forget in this process armed it already, one made by another process (the CLI) did not.
+   */
+  #rebuildAgain(projectKey: string, state: SweeperState): void {
+    if (state.notesStaleSince === null || !this.#o.schedule || this.#stopped || this.#timers.has(projectKey)) return;
+    this.#arm(projectKey, this.#clock.now() + Math.min(30_000, this.#settings.minIntervalMs));
   }
 
   pendingKeys(): string[] {
@@ -680,7 +690,8 @@ export class Sweeper {
     const blocked = this.#gate(target, state, activityAt ?? 0, true);
     if (blocked !== null || activityAt === null) {
       await removeStaleNotes(target.paths, state.notesStaleFromDay);
-      await updateState(target.paths.state, (s) => ({ ...s, ...staleCleared(s, state), overviewPreserved: false }), this.#o.logger);
+      const after = await updateState(target.paths.state, (s) => ({ ...s, ...staleCleared(s, state), overviewPreserved: false }), this.#o.logger);
+      this.#rebuildAgain(projectKey, after);
       this.#o.logger?.info('stale notes removed after a forget', { reason: blocked ?? 'no-activity' });
       // Days before the forgotten conversations may stay in CHANGELOG.md: then no day was added, which a
       // rebuild says as nothing-new (see #succeeded); told otherwise, the person reads "changelog empty".
@@ -757,7 +768,7 @@ export class Sweeper {
     // record, which 'empty' alone would tell as an empty changelog.
     const nothingNew = covered === null || (rebuilt !== undefined && written.changelog === 'empty');
     const now = this.#clock.now();
-    await updateState(target.paths.state, (state) => ({
+    const after = await updateState(target.paths.state, (state) => ({
       ...state,
       degraded: null,
       watermark: covered ?? state.watermark,
@@ -774,6 +785,7 @@ export class Sweeper {
       overviewPreserved: written.overview === 'preserved',
       ...(rebuilt !== undefined ? staleCleared(state, rebuilt) : {}),
     }), this.#o.logger);
+    if (rebuilt !== undefined) this.#rebuildAgain(target.project.projectKey, after);
     const result: SweeperRunResult = {
       projectKey: target.project.projectKey,
       outcome: changed ? 'ok' : 'nochange',
