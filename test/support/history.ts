@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tempHome, type TempHome } from './home.js';
 import { claudeLine, openclawLines, writeJsonl } from './transcripts.js';
 
@@ -160,4 +161,22 @@ export function historyHome(prefix: string): { home: TempHome; fixture: HistoryF
 export function sessionsOf(found: { hits: ReadonlyArray<{ sessionId: string }> } | ReadonlyArray<{ sessionId: string }>): string[] {
   const hits = 'hits' in found ? found.hits : found;
   return [...new Set(hits.map((h) => h.sessionId))].sort();
+}
+
+/** A real Gemini chat and its subagent, whose id names neither its parent nor its project (see withGeminiSubagent). */
+export const GEMINI_PARENT = '92f625c6-a764-48e3-b922-3766d41f9c4c';
+export const GEMINI_SUBAGENT = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
+
+/** Copies the Gemini fixtures, a chat and its subagent in the chat's folder, under `home` and points STEWARD_GEMINI_ROOTS at them. */
+export function withGeminiSubagent(home: TempHome): void {
+  const fixtures = fileURLToPath(new URL('../fixtures/transcripts/gemini/', import.meta.url));
+  const gemini = join(home.dir, 'roots', 'gemini');
+  const chats = join(gemini, 'tmp', 'site', 'chats');
+  const copy = (from: string, toDir: string, name: string) => {
+    mkdirSync(toDir, { recursive: true });
+    copyFileSync(join(fixtures, from), join(toDir, name));
+  };
+  copy('current-session.jsonl', chats, `session-2026-05-22T14-59-${GEMINI_PARENT.slice(0, 8)}.jsonl`);
+  copy('subagent-session.jsonl', join(chats, GEMINI_PARENT), `${GEMINI_SUBAGENT}.jsonl`);
+  home.env.STEWARD_GEMINI_ROOTS = gemini;
 }

@@ -1,12 +1,9 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay, StewardError } from '../../../core/api/index.js';
 import { Core } from '../../../core/index.js';
 import { runIn } from '../../support/cli.js';
-import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
+import { GEMINI_PARENT, GEMINI_SUBAGENT, historyHome, IDS, SUBAGENT_SESSION, withGeminiSubagent } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 import { connectInProcess, type ToolResult } from '../../support/mcp.js';
 
@@ -16,24 +13,12 @@ import { connectInProcess, type ToolResult } from '../../support/mcp.js';
  * keeps the ids of the subagents it erased (Forget.Of answers from them). A part not in a conversation
  * and a conversation not stored are told apart by the error's details, not its words.
  */
-const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
-const GEMINI_PARENT = '92f625c6-a764-48e3-b922-3766d41f9c4c';
-const GEMINI_SUBAGENT = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
 
 let home: TempHome;
 
-function copy(from: string, toDir: string, name: string): void {
-  mkdirSync(toDir, { recursive: true });
-  copyFileSync(join(FIXTURES, from), join(toDir, name));
-}
-
 beforeAll(async () => {
   ({ home } = historyHome('steward-forget-gemini-subagent-'));
-  const gemini = join(home.dir, 'roots', 'gemini');
-  const chats = join(gemini, 'tmp', 'site', 'chats');
-  copy('gemini/current-session.jsonl', chats, `session-2026-05-22T14-59-${GEMINI_PARENT.slice(0, 8)}.jsonl`);
-  copy('gemini/subagent-session.jsonl', join(chats, GEMINI_PARENT), `${GEMINI_SUBAGENT}.jsonl`);
-  home.env.STEWARD_GEMINI_ROOTS = gemini;
+  withGeminiSubagent(home);
   expect((await cli('backfill', '--all', '--json')).code).toBe(0);
   // Stored, and nested under its parent by its row (its id does not name it).
   expect((await cli('sessions', 'show', GEMINI_SUBAGENT)).code).toBe(0);

@@ -1,6 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../../../core/api/index.js';
@@ -9,7 +7,7 @@ import { Core } from '../../../core/index.js';
 import { openDatabase } from '../../../core/store/index.js';
 import { runIn } from '../../support/cli.js';
 import { coreHome } from '../../support/core.js';
-import { historyHome, IDS, SUBAGENT_SESSION } from '../../support/history.js';
+import { GEMINI_PARENT, GEMINI_SUBAGENT, historyHome, IDS, SUBAGENT_SESSION, withGeminiSubagent } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 import { connectInProcess, type ToolResult } from '../../support/mcp.js';
 
@@ -19,19 +17,11 @@ import { connectInProcess, type ToolResult } from '../../support/mcp.js';
  * keeps its subagents' ids; unforgetting the project drops them. A Gemini subagent's id names neither
  * its parent nor its project, so only the kept id says whose it was.
  */
-const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
-const GEMINI_PARENT = '92f625c6-a764-48e3-b922-3766d41f9c4c';
-const GEMINI_SUBAGENT = 'e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b';
 const ORCHARD_IDS = [IDS.pruning, IDS.config, SUBAGENT_SESSION];
 
 let home: TempHome;
 let orchardKey: string;
 let geminiKey: string;
-
-function copy(from: string, toDir: string, name: string): void {
-  mkdirSync(toDir, { recursive: true });
-  copyFileSync(join(FIXTURES, from), join(toDir, name));
-}
 
 const cli = (...argv: string[]) => runIn(home.env, ...argv);
 const today = () => localDay(Date.now());
@@ -45,11 +35,7 @@ async function projectOf(sessionId: string): Promise<string> {
 
 beforeAll(async () => {
   ({ home } = historyHome('steward-forget-project-ids-'));
-  const gemini = join(home.dir, 'roots', 'gemini');
-  const chats = join(gemini, 'tmp', 'site', 'chats');
-  copy('gemini/current-session.jsonl', chats, `session-2026-05-22T14-59-${GEMINI_PARENT.slice(0, 8)}.jsonl`);
-  copy('gemini/subagent-session.jsonl', join(chats, GEMINI_PARENT), `${GEMINI_SUBAGENT}.jsonl`);
-  home.env.STEWARD_GEMINI_ROOTS = gemini;
+  withGeminiSubagent(home);
   expect((await cli('backfill', '--all', '--json')).code).toBe(0);
   orchardKey = await projectOf(IDS.config);
   geminiKey = await projectOf(GEMINI_PARENT);
