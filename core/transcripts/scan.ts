@@ -17,11 +17,8 @@ const STAT_BATCH = 64;
  * Listings and stat batches in flight at once over the whole walk. Unbounded, every sibling folder's
  * batch was queued at once (12,800 stats on 200 project folders), and the owner then took their
  * completions in runs of thousands: a walk of 20,000 files held the event loop 130–170 ms at a time.
- * With 4, libuv's four threads waited between batches: an unchanged tick of 2,000 files took 1.28–1.45×
- * a bare unbounded walk, and 1.13–1.30× with 8 (runs alternated on a busy 2-core machine), while the
- * longest holds of ticks at 20,000 files were no longer (21–78 ms with 4, 24–61 ms with 8, same machine).
  */
-const IN_FLIGHT = 8;
+const IN_FLIGHT = 4;
 /** What a missing root, a dangling link, a link loop or an entry gone mid-walk fails with: nothing to enumerate, no failure. */
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
 
