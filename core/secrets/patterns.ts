@@ -354,7 +354,7 @@ const VERB = String.raw`\s{1,8}(?:is|ist|lautet|was|will be)\s{0,8}:?\s{1,8}`;
  * list, and each of its words is also one the value may not be, so a refused value after it cannot be
  * read again as the adverb taken for the value ("ist nun X" hid "nun" and kept X).
  */
-const PROSE_ADVERB = String.raw`(?:now|still|also|jetzt|nun|noch|schon|auch|nur|immer(?:\s{1,8}noch)?|hier|weiterhin|übrigens|wie\s{1,8}folgt)`;
+const PROSE_ADVERB = String.raw`(?:now|still|also|only|just|jetzt|nun|noch|schon|auch|nur|immer(?:\s{1,8}noch)?|hier|weiterhin|übrigens|wie\s{1,8}folgt)`;
 /**
  * VERB, then up to two adverbs ("is now also …", "lautet wie folgt: …") and perhaps a colon after them
  * ("ist nun: …"): what the prose shapes read between a password's name and its value. Bounded, so a long
@@ -388,9 +388,14 @@ function isPlainWords(value: string): boolean {
 const WORD_ENDS = String.raw`(?=\s|$|[.,;:!?]+(?:\s|$))`;
 
 /** Words after "password is" that say something about it rather than give it ("is stored", "is wrong"). */
-const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less|enabled|disabled|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less|enabled|disabled|masked|unmasked|displayed|configurable|lowercase|uppercase|compared|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 /** The same for German ("ist abgelaufen", "ist falsch", "ist zu kurz"), as closed as the English list. */
-const NOT_A_PROSE_VALUE_DE = String.raw`(?:gespeichert|gesetzt|erforderlich|nötig|falsch|richtig|korrekt|ungültig|gültig|abgelaufen|geändert|zurückgesetzt|verschlüsselt|leer|geheim|sicher|unsicher|schwach|stark|lang|kurz|zu|nicht|noch|jetzt|schon|nur|auch|immer|hier|der|die|das|ein|eine|mein|dein|sein|ihr|unser|in|im|bei|mit|für|mindestens|unbekannt|gleich|identisch|veraltet|gesperrt|gut|neu|alt|weg|da|okay|egal|wichtig|vorhanden|eingegeben|deaktiviert|aktiviert|dasselbe|anders|sehr|leider|ebenfalls|wahrscheinlich|bereits|teil|nun|weiterhin|übrigens|lange|sicherer|länger|kürzer|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf)`;
+const NOT_A_PROSE_VALUE_DE = String.raw`(?:gespeichert|gesetzt|erforderlich|nötig|falsch|richtig|korrekt|ungültig|gültig|abgelaufen|geändert|zurückgesetzt|verschlüsselt|leer|geheim|sicher|unsicher|schwach|stark|lang|kurz|zu|nicht|noch|jetzt|schon|nur|auch|immer|hier|der|die|das|ein|eine|mein|dein|sein|ihr|unser|in|im|bei|mit|für|mindestens|unbekannt|gleich|identisch|veraltet|gesperrt|gut|neu|alt|weg|da|okay|egal|wichtig|vorhanden|eingegeben|deaktiviert|aktiviert|dasselbe|anders|sehr|leider|ebenfalls|wahrscheinlich|bereits|teil|nun|weiterhin|übrigens|lange|sicherer|länger|kürzer|maskiert|pflicht|siehe|unten|oben|folgt|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf)`;
+/**
+ * A length rather than a value ("is now 12 characters long", "ist jetzt 12 Zeichen lang", "sixteen
+ * characters"): a number, in digits or words, then the unit it counts.
+ */
+const PROSE_LENGTH = String.raw`(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|sixty-four|sechzehn|zwanzig)(?:\s{1,8}|-)(?:characters?|chars?|digits?|letters?|Zeichen|Ziffern|Stellen|Buchstaben)`;
 /** Credential names as prose says them (`API key`, `deploy token`, `client secret`); a bare `key` is too often a map's or a keyboard's. */
 const PROSE_CREDENTIAL = String.raw`(?:secrets?|tokens?|credentials?|(?:api|access|secret|private|auth|signing|encryption|master|license|client|app|ssh|deploy)[ _-]?keys?)`;
 const PROSE_WORD = new RegExp(String.raw`^${NOT_A_PROSE_VALUE}$`, 'i');
@@ -487,13 +492,16 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   {
     id: 'sql-password',
     // `ALTER USER … PASSWORD 'it''s-s3cret'`, `IDENTIFIED BY '…'`: SQL doubles a quote inside a string, and
-    // MySQL also escapes one with a backslash (`'it\'s-s3cret'`) and takes double quotes (`PASSWORD "…"`).
-    // The three kinds of character exclude one another, so a value is read one way only. SQL's own words
-    // before `PASSWORD` on its line (`ALTER USER … PASSWORD`, `WITH PASSWORD`) are captured: one lazy run, bounded.
-    pattern: /\b(?:(?<sql>(?:alter|create)\s{1,8}(?:user|role|login)\b[^\n]{0,200}?\s|with\s{1,8})?password|(?<sql2>identified\s{1,8}by))\s{1,8}(?<quote>['"])(?<value>(?:(?!\k<quote>)[^\n\\]|\k<quote>\k<quote>|\\[^\n]){1,100})(?=\k<quote>)/gi,
-    // Double quotes are also a UI's (`Reset password "failed"`): after a bare `password` only, plain words
-    // stay; `IDENTIFIED BY` and SQL's words before `PASSWORD` are never a UI's.
-    accept: (m, g) => isLiteralValue(m) && !PROSE_WORD.test(m) && (g?.quote !== '"' || g.sql !== undefined || g.sql2 !== undefined || !isPlainWords(m)),
+    // MySQL also escapes one with a backslash (`'it\'s-s3cret'`) and takes double quotes (`IDENTIFIED BY "…"`).
+    // The three kinds of character exclude one another, so a value is read one way only. Also MySQL's
+    // plugin form (`IDENTIFIED WITH caching_sha2_password BY '…'`, the plugin a bounded identifier), its
+    // function (`SET PASSWORD = PASSWORD('…')`) and Postgres' escape string (`WITH PASSWORD E'…'`).
+    pattern: /\b(?:password(?:\s{1,8}(?:e(?='))?|\s{0,8}(?:(?<fn>(?<!\.password\s{0,8})\()|\()\s{0,8})|(?<identified>identified\s{1,8}(?:with\s{1,8}[`'"]?\w{1,64}[`'"]?\s{1,8})?by\s{1,8}))(?<quote>['"])(?<value>(?:(?!\k<quote>)[^\n\\]|\k<quote>\k<quote>|\\[^\n]){1,100})(?=\k<quote>)/gi,
+    // Double quotes after `PASSWORD` are no SQL string (Postgres reads an identifier there, MySQL takes
+    // `IDENTIFIED BY` or `PASSWORD()`) but often a UI's (`Sign in with password "Remember me"`): there plain
+    // words stay, whatever SQL-like words come before. `IDENTIFIED BY "…"` and `PASSWORD("…")` are never a
+    // UI's; a method (`form.password("Remember me")`) is code, read as after a bare `password`.
+    accept: (m, g) => isLiteralValue(m) && !PROSE_WORD.test(m) && (g?.quote !== '"' || g.fn !== undefined || g.identified !== undefined || !isPlainWords(m)),
     needs: ['password', 'identified'],
   },
   // Before the bare prose shape: a quoted phrase is hidden whole, and what then remains is [REDACTED].
@@ -508,7 +516,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`;
     // a quote inside it is the password's (`ab"c9!Xz`) unless punctuation follows (`…","at":` in JSON), and
     // it ends before an escaped quote's backslash.
-    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)${NAMED_FOR}?${VERB_ADVERB}\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE}|${PROSE_ADVERB})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
+    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)${NAMED_FOR}?${VERB_ADVERB}\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE}|${PROSE_ADVERB}|${PROSE_LENGTH})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
     accept: (m, g) => isProseValue(m) && !isDirectory(g?.name, m),
     needs: ['pass', 'pw', 'pin', 'kennwort'],
   },

@@ -46,7 +46,7 @@ const WORST_LABELS: Record<string, string[]> = {
   'xml-secret-element': ['<password>·'],
   'password-assignment': ['password·=·', 'DB_PASSWORD·:·"', 'password·->·', 'Passwort·:·„'],
   'pass-or-pin-assignment': ['pass·:·', 'pin·=·"'],
-  'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'", 'PASSWORD·"', 'ALTER·USER·app·WITH·PASSWORD·"'],
+  'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'", 'PASSWORD·"', 'ALTER·USER·app·WITH·PASSWORD·"', "IDENTIFIED·WITH·caching_sha2_password·BY·'", 'PASSWORD·(·"', "WITH·PASSWORD·E'"],
   'quoted-credential-in-prose': ['the passphrase·is·"', 'the token·is·“', 'the passphrase·is·still·"', 'the passphrase·is·now·also·"'],
   'password-in-prose': ['password·is·', 'password·for·the·db·is·', 'password·is·now·', 'Passwort·ist·immer·noch·', 'Passwort·für·die·DB·lautet·:·', 'password·is·now·also·', 'Passwort·lautet·wie·folgt·:·'],
   'password-named-bare': ['passwd·'],
@@ -281,8 +281,7 @@ describe('the secret shape table', () => {
       ['CREATE USER app IDENTIFIED BY "CorrectHorseBattery"', `CREATE USER app IDENTIFIED BY "${REDACTED}"`],
       ['ALTER ROLE app WITH PASSWORD "tr0ub4dor";', `ALTER ROLE app WITH PASSWORD "${REDACTED}";`],
       ['CREATE ROLE app LOGIN PASSWORD "s3cretpass";', `CREATE ROLE app LOGIN PASSWORD "${REDACTED}";`],
-      // In SQL's own words even a plain word is a password; IDENTIFIED BY is never a UI's.
-      ['ALTER USER bob PASSWORD "failed";', `ALTER USER bob PASSWORD "${REDACTED}";`],
+      // IDENTIFIED BY is never a UI's: even a plain word is a password.
       ['x IDENTIFIED BY "letmein"', `x IDENTIFIED BY "${REDACTED}"`],
       // Without SQL before it, a value that is not plain words is one.
       ...values.map((v): [string, string] => [`set password "${v}" here`, `set password "${REDACTED}" here`]),
@@ -316,6 +315,45 @@ describe('the secret shape table', () => {
       'OLDPWD=~/my-app2/',
       'pwd is ~/my_App2',
       'PWD=~/site.v2',
+    ];
+    for (const text of ordinary) expect(redactSecrets(text), text).toBe(text);
+  });
+
+  it('hides what an attacker got past the SQL and adverb rules: MySQL\'s plugin form, PASSWORD(), Postgres E\'…\', "only" and "just"; leaves UI words in double quotes after SQL\'s words, and lengths and describing words', () => {
+    const cases: Array<[string, string]> = [
+      ...['mysql_native_password', 'caching_sha2_password'].flatMap((plugin): Array<[string, string]> => [
+        [`ALTER USER bob IDENTIFIED WITH ${plugin} BY 'hunter2';`, `ALTER USER bob IDENTIFIED WITH ${plugin} BY '${REDACTED}';`],
+        [`ALTER USER bob IDENTIFIED WITH ${plugin} BY "hunter2";`, `ALTER USER bob IDENTIFIED WITH ${plugin} BY "${REDACTED}";`],
+      ]),
+      ["SET PASSWORD = PASSWORD('hunter2');", `SET PASSWORD = PASSWORD('${REDACTED}');`],
+      ['SET PASSWORD FOR \'bob\'@\'%\' = PASSWORD("hunter2");', `SET PASSWORD FOR 'bob'@'%' = PASSWORD("${REDACTED}");`],
+      ["ALTER ROLE app WITH PASSWORD E'hunter2';", `ALTER ROLE app WITH PASSWORD E'${REDACTED}';`],
+      ['ALTER ROLE app WITH PASSWORD "tr0ub4dor"', `ALTER ROLE app WITH PASSWORD "${REDACTED}"`],
+      ['ALTER USER app PASSWORD "s3cretpass"', `ALTER USER app PASSWORD "${REDACTED}"`],
+      ["CREATE ROLE app\n  LOGIN\n  PASSWORD 'letmein';", `CREATE ROLE app\n  LOGIN\n  PASSWORD '${REDACTED}';`],
+      ['the password is still only hunter2', `the password is still only ${REDACTED}`],
+      ['the password is also just hunter2', `the password is also just ${REDACTED}`],
+      ['the password is only hunter2', `the password is only ${REDACTED}`],
+      // A method named password is code, read as a bare `password`: a made value is one, plain words are not.
+      ['DataSource.builder().password("hunter2")', `DataSource.builder().password("${REDACTED}")`],
+    ];
+    for (const [text, expected] of cases) expect(redactSecrets(text), text).toBe(expected);
+    const ordinary = [
+      'it(\'create user rejects password "too short"\')',
+      'Sign in with password "Remember me" checkbox',
+      'The create login form has a password "eye" icon',
+      'Passwort lautet wie folgt: siehe unten',
+      'Das Passwort ist oben',
+      ...['masked', 'displayed', 'configurable', 'lowercase', 'compared'].map((w) => `the password is now ${w}`),
+      'the password is now sixteen characters',
+      'the password is now 12 characters long',
+      'the password is only 8 characters',
+      'Das Passwort ist jetzt 12 Zeichen lang',
+      'Das Passwort ist jetzt maskiert',
+      'Das Passwort ist jetzt Pflicht',
+      'the password is only required for admins',
+      'the password is just a string',
+      'form.password("Remember me")',
     ];
     for (const text of ordinary) expect(redactSecrets(text), text).toBe(text);
   });
@@ -383,7 +421,7 @@ describe('the secret shape table', () => {
   it('the shapes added for SQL\'s doubled quotes, a quoted value over line breaks and a password named for something read 200 KB of their worst case in a moment', () => {
     const size = 200_000;
     const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - '), `PASSWORD "a${'\\"'.repeat(size / 2)}`, `IDENTIFIED BY 'a${'\\\\'.repeat(size / 2)}`, fill('PASSWORD "a\\'), fill('pwd: ~/a1B'), fill('Das Passwort ist '), fill('Das Passwort ist jetzt '), fill('password is now '), fill('Das Passwort ist immer noch '), fill('Das Passwort für die DB lautet: '), fill('pwd: ~/a1B/'), fill('PASSWORD "a1B-'), fill('is now also '), fill('password is now also '), fill('wie folgt '), fill('Das Passwort lautet wie folgt '), `IDENTIFIED BY "a${'a'.repeat(size)}`, fill('ALTER USER app PASSWORD "a'), fill('ALTER USER '), fill('pwd: ~/a-1B')];
+    const texts = [`PASSWORD 'a${"''".repeat(size / 2)}`, fill("PASSWORD '"), `password = "${'a\n'.repeat(size / 2)}`, fill('password = "a\n'), fill('password for the db '), `Passwort: „${'x'.repeat(size)}`, fill('pass: '), fill('API key - '), `PASSWORD "a${'\\"'.repeat(size / 2)}`, `IDENTIFIED BY 'a${'\\\\'.repeat(size / 2)}`, fill('PASSWORD "a\\'), fill('pwd: ~/a1B'), fill('Das Passwort ist '), fill('Das Passwort ist jetzt '), fill('password is now '), fill('Das Passwort ist immer noch '), fill('Das Passwort für die DB lautet: '), fill('pwd: ~/a1B/'), fill('PASSWORD "a1B-'), fill('is now also '), fill('password is now also '), fill('wie folgt '), fill('Das Passwort lautet wie folgt '), `IDENTIFIED BY "a${'a'.repeat(size)}`, fill('ALTER USER app PASSWORD "a'), fill('ALTER USER '), fill('pwd: ~/a-1B'), fill('IDENTIFIED WITH '), fill('IDENTIFIED WITH p BY "a'), fill('PASSWORD('), fill('PASSWORD("a'), `WITH PASSWORD E'a${'\\\\'.repeat(size / 2)}`, fill("WITH PASSWORD E'"), fill('is still only ')];
     const slow: string[] = [];
     for (const text of texts) {
       const took = quickestRedaction(text);
