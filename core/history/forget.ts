@@ -109,9 +109,7 @@ export class Forgetting {
       }
       this.#o.closeExports?.('session', sessionId);
       if (scrub) this.#o.scrub.owe();
-      const result = await this.#eraseSession(sessionId);
-      if (stored?.projectKey) await this.#o.notesStale?.(stored.projectKey, stored.firstTs);
-      return this.#thenWipe(result, scrub);
+      return this.#thenWipe(await this.#eraseWithNotes(sessionId, stored), scrub);
     });
   }
 
@@ -207,7 +205,7 @@ export class Forgetting {
       this.#serial(async () => {
         // Unforgotten while it waited: what the person asked back (and any import since) stays.
         if (!tombstones.has(t.kind, t.id)) return;
-        await (t.kind === 'project' ? this.#eraseProject(t.id) : this.#eraseSession(t.id));
+        await (t.kind === 'project' ? this.#eraseProject(t.id) : this.#eraseWithNotes(t.id, this.#o.sessions.findRecord(t.id)));
       }).then(
         () => logger?.info('interrupted forget finished', { kind: t.kind }),
         (error: unknown) => {
@@ -242,15 +240,30 @@ export class Forgetting {
   }
 
   /**
+   * A conversation's rows, its project's notes withheld before any goes: a forget cut short (a stop;
+   * the next start finishes the rows) still keeps them from agents. Marked again once the rows are
+   * gone, so a rebuild that read some of them meanwhile runs again (the sweeper counts the marks).
+   */
+  async #eraseWithNotes(sessionId: string, stored: SessionRecord | undefined): Promise<ForgetResult> {
+    const stale = async () => stored?.projectKey && (await this.#o.notesStale?.(stored.projectKey, stored.firstTs));
+    await stale();
+    const result = await this.#eraseSession(sessionId);
+    await stale();
+    return result;
+  }
+
+  /**
    * Its sessions a page at a time (reading all their ids at once held the event loop 130 ms at 150k).
-   * Its row and notes go last, so a forget that stops part-way still lists the project to finish.
+   * Its notes go first: they name what is forgotten, and a forget that stops part-way (the next start
+   * finishes the rows) must not leave them handed to agents meanwhile. Its row goes last, so such a
+   * forget still lists the project to finish.
    */
   async #eraseProject(projectKey: string): Promise<ForgetResult> {
+    const project = this.#o.projects.describe(projectKey);
+    const notesRemoved = project ? await this.#o.removeNotes(projectKey, project.slug) : false;
     // Each page's ids kept before its rows go, as a conversation's subagents are (see #eraseSession).
     const keep = (order: readonly string[]) => this.#o.tombstones.keep('project', projectKey, order);
     const erased = await this.#erase('project', projectKey, (options) => this.#o.eraser.eraseProject(projectKey, undefined, { ...options, onOrder: keep }));
-    const project = this.#o.projects.describe(projectKey);
-    const notesRemoved = project ? await this.#o.removeNotes(projectKey, project.slug) : false;
     this.#o.projects.remove(projectKey);
     this.#o.emit('history.changed', { kind: 'project', id: projectKey, change: 'forgotten' });
     return { kind: 'project', id: projectKey, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved };

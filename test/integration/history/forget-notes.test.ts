@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { describe, expect, it } from 'vitest';
-import type { StewardClient } from '../../../core/api/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { StewardError, type StewardClient } from '../../../core/api/index.js';
 import type { Core } from '../../../core/index.js';
 import { formatSweeperRun } from '../../../core/cli/commands/sweeper.js';
+import { SessionEraser } from '../../../core/gateway/index.js';
 import { registerProjectTools } from '../../../core/mcp/projects.js';
 import { hookAnswer } from '../../../core/sweeper/context/index.js';
 import { coreHome } from '../../support/core.js';
@@ -177,5 +178,28 @@ describe('the sweep after a forget', () => {
     const words = formatSweeperRun(run);
     expect(words).not.toContain('changelog empty');
     expect(words).toContain('no changelog entry (nothing new since the last sweep)');
+  });
+});
+
+describe('a forget cut short (a stop between its pieces; the next start finishes the rows alone)', () => {
+  const stopped = () => new StewardError('cancelled', 'Steward is stopping.');
+  afterEach(() => vi.restoreAllMocks());
+
+  it('of a conversation, has withheld the notes before any row went', async () => {
+    const { c, cwd } = await swept();
+    vi.spyOn(SessionEraser.prototype, 'erase').mockRejectedValueOnce(stopped());
+    await expect(c.call('Forget.Session', { sessionId: GONE })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(hookContext(cwd)).not.toContain(GONE_WORD);
+    expect(hookContext(cwd)).toContain('being rebuilt after a forget');
+  });
+
+  it('of a project, has removed its notes before any row went', async () => {
+    const { c, key, cwd, notes } = await swept();
+    vi.spyOn(SessionEraser.prototype, 'eraseProject').mockRejectedValueOnce(stopped());
+    await expect(c.call('Forget.Project', { projectKey: key })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(hookContext(cwd)).toBe('');
+    for (const file of [notes.overview, notes.changelog]) expect(existsSync(file)).toBe(false);
+    // Still listed, to be finished at the next start.
+    expect((await c.call('Projects.List', {})).projects.map((p) => p.projectKey)).toContain(key);
   });
 });
