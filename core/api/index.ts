@@ -20,7 +20,7 @@ export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult, UnreadableFile } from './sweep.js';
 export { NOTES_STATES, NotesState, ProjectListed, ProjectNotes, ProjectSummary } from './projects.js';
 export { SweeperOutcome, SweeperStateView, SweeperStateDegraded, SweeperRunResult, CuratorPause, SweeperBudget } from './sweeper.js';
-export { FORCEABLE_SKIPS, SWEEP_FAILURE_WORDS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, nothingNewWords, sweepFailureWords, sweepSkipWords } from './sweeper-words.js';
+export { FORCEABLE_SKIPS, SWEEP_FAILURE_WORDS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, nothingNewWords, sweepFailureWords, sweepRunWords, sweepSkipWords } from './sweeper-words.js';
 export { HookPlan, HookStatus } from './hooks.js';
 export { PruneReport, CacheStats } from './cache.js';
 export { RegistrationStatus, CollectionStatus, JobStatus, MaintenancePolicy, SetupRequest, DocumentSource, SetupEffect, SetupBlocker, SetupPlan, SetupApplied, WaitingPlan, type ReconcileResult } from './maintenance.js';

@@ -34,12 +34,24 @@ export function sweepSkipWords(reason: string | null, until?: string | null): st
  */
 export function nothingNewWords(outcome: string, overview: string, reason: string | null = 'nothing-new'): string {
   if (overview === 'empty') {
-    if (reason === 'nothing-new') return 'The overview was removed: no conversation is left to describe. The changelog keeps its earlier days.';
+    // A rebuild with no conversation left removed it; a forced sweep whose curator wrote none kept the file: both wrote none.
+    if (reason === 'nothing-new') return 'Nothing new since the last sweep, and no overview was written. The changelog keeps its earlier days.';
     if (reason === 'no-activity') return 'The notes were removed: no conversation is left to describe.';
     return 'The notes written from the forgotten conversations were removed; Steward does not write notes here, so none were rewritten.';
   }
   if (outcome === 'ok' && overview === 'written') return 'Overview updated; nothing new since the last sweep, so no changelog entry.';
   return 'Nothing new since the last sweep; the notes needed no change.';
+}
+
+/**
+ * What one sweep did (Sweep now), in words: a skip's reason (`until`: when a backoff ends, written as
+ * the reader's time), a sweep with nothing new or a rebuild that removed the notes, else what changed.
+ */
+export function sweepRunWords(run: { outcome: string; reason: string | null; overview: string }, until: string | null = null): string {
+  if (run.outcome === 'skipped') return sweepSkipWords(run.reason, until);
+  // An ordinary sweep whose curator wrote no overview has no reason: it is not one of these.
+  if (run.reason === 'nothing-new' || (run.outcome === 'ok' && run.overview === 'empty' && run.reason !== null)) return nothingNewWords(run.outcome, run.overview, run.reason);
+  return run.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing in the notes needed to change.';
 }
 
 /** A finished sweep of many projects, per project: what each outcome is called. */

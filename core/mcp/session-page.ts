@@ -125,10 +125,11 @@ function bounded(text: string | null, max: number, rule = ''): string | null {
 
 /**
  * A part's text cut for the page: at most PART_CHARS of it, whichever call reads it; less when the
- * page shares its room among many parts, and then a smaller `limit` (or `part_id` at it) shows more.
+ * page shares its room among many parts, and then the page opened at it (`part_id`) shows PART_CHARS
+ * of it (see fitWindow); a smaller `limit` may not, since one message can hold more than a page.
  */
 const partCut = (text: string | null, max: number) =>
-  bounded(text, max, max >= PART_CHARS ? `: get_session shows at most ${PART_CHARS.toLocaleString('en')} of a part` : `: a smaller limit shows up to ${PART_CHARS.toLocaleString('en')}`);
+  bounded(text, max, max >= PART_CHARS ? `: get_session shows at most ${PART_CHARS.toLocaleString('en')} of a part` : `: part_id at this part shows up to ${PART_CHARS.toLocaleString('en')}`);
 
 /** A text Steward stored cut short, said as the export says it: from what it captured, not from what the page shows. */
 const capturedNote = (p: PagePart) => (p.truncatedFrom === null ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { FORCEABLE_SKIPS, nothingNewWords, sweepSkipWords } from '../../../../core/api/sweeper-words.js';
+import { FORCEABLE_SKIPS, sweepRunWords } from '../../../../core/api/sweeper-words.js';
 import { Button, formatDateTime, plainText } from '../../components/index.js';
 import { useAction, useEvent } from '../../hooks.js';
 
@@ -10,11 +10,7 @@ type Run = Result<'Sweeper.Run'>;
 /** The words are the CLI's too (core/api/sweeper-words.ts); a backoff says when it ends, from the project's state. */
 function said(run: Run, project: Project): string {
   const until = project.state.nextAttemptAt;
-  if (run.outcome === 'skipped') return sweepSkipWords(run.reason, until !== null && until > Date.now() ? formatDateTime(until) : null);
-  // Sweep anyway with nothing new: the overview may be redone, the changelog has nothing to record.
-  // A rebuild after a forget may remove the notes it could no longer stand behind (no conversation left, or the sweeper off).
-  if (run.reason === 'nothing-new' || (run.outcome === 'ok' && run.overview === 'empty')) return nothingNewWords(run.outcome, run.overview, run.reason);
-  return run.outcome === 'ok' ? 'Notes updated.' : 'Swept; nothing in the notes needed to change.';
+  return sweepRunWords(run, until !== null && until > Date.now() ? formatDateTime(until) : null);
 }
 
 /** Sweep now, with what it did said right beside the button; a skip that can be overridden offers Sweep anyway. */
