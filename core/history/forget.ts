@@ -36,7 +36,8 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** What an app's conversations are called in a neutral label (see neutralLabel). */
 const APPS = [...new Set([...PROVIDER_IDS.map((p) => PROVIDERS[p].label), ...rootKinds().map((r) => r.kind.label)])];
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const NEUTRAL = new RegExp(`^(?:${APPS.map(escapeRe).join('|')}) conversation(?: of \\d{1,2} [A-Z][a-z]{2} \\d{4})?(?: in .+)?$`);
+// The day is never left out (see neutralLabel): a title such as "Claude Code conversation in <text>" is not one of these.
+const NEUTRAL = new RegExp(`^(?:${APPS.map(escapeRe).join('|')}) conversation of (?:\\d{1,2} [A-Z][a-z]{2} \\d{4}|an unknown day)(?: in .+)?$`);
 
 /** What a forget asks besides its id (see Forget.Session, Forget.Project). */
 export interface ForgetAsked {
@@ -65,7 +66,7 @@ function notStoredError(kind: ForgetKind): StewardError {
  */
 export function neutralLabel(record: Pick<SessionRecord, 'provider' | 'source' | 'firstTs'>, projectName: string | null): string {
   const day = record.firstTs === null ? null : new Date(record.firstTs);
-  const date = day ? ` of ${day.getDate()} ${MONTHS[day.getMonth()]} ${day.getFullYear()}` : '';
+  const date = day ? ` of ${day.getDate()} ${MONTHS[day.getMonth()]} ${day.getFullYear()}` : ' of an unknown day';
   return `${appName(record.provider, record.source)} conversation${date}${projectName ? ` in ${projectName}` : ''}`.slice(0, LABEL_CHARS);
 }
 
