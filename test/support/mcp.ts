@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll } from 'vitest';
 import { typedClient } from '../../core/api/index.js';
-import type { Core } from '../../core/core.js';
+import { Core } from '../../core/core.js';
 import { createMcpServer } from '../../core/mcp/index.js';
+import type { TempHome } from './home.js';
 
 /** What a tool call answers, as the tests read it. */
 export interface ToolResult {
@@ -46,4 +48,23 @@ export async function connectInProcess(core: Core, options: { home?: string; ste
   const client = new Client({ name: 'steward-test', version: '0.0.0' });
   await client.connect(clientSide);
   return client;
+}
+
+/**
+ * For the enclosing describe block: the owner's Core opened on `home()` (as an app would), with the MCP
+ * tools connected in process, before its tests; both closed after them.
+ */
+export function ownerWithMcp(home: () => TempHome): { core: () => Core; client: () => Client } {
+  let core: Core | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    const { dir, env } = home();
+    core = Core.open({ home: { dir, kind: 'env' }, env });
+    client = await connectInProcess(core, { home: dir, stewardHome: dir });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await core?.shutdown();
+  });
+  return { core: () => core!, client: () => client! };
 }

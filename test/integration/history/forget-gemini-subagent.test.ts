@@ -1,11 +1,9 @@
-import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay, StewardError } from '../../../core/api/index.js';
-import { Core } from '../../../core/index.js';
 import { runIn } from '../../support/cli.js';
 import { GEMINI_PARENT, GEMINI_SUBAGENT, historyHome, IDS, SUBAGENT_SESSION, withGeminiSubagent } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
-import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+import { ownerWithMcp, type ToolResult } from '../../support/mcp.js';
 
 /**
  * A subagent erased with the conversation it belongs to is said to be forgotten with it, whatever its
@@ -56,23 +54,12 @@ describe('steward sessions show, after the conversation was forgotten', () => {
 });
 
 describe('the owner, after the conversation was forgotten', () => {
-  let core: Core;
-  let client: Client;
+  const owner = ownerWithMcp(() => home);
 
-  beforeAll(async () => {
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-    client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await core?.shutdown();
-  });
-
-  const getSession = async (args: Record<string, string>) => (await client.callTool({ name: 'get_session', arguments: args })) as ToolResult;
+  const getSession = async (args: Record<string, string>) => (await owner.client().callTool({ name: 'get_session', arguments: args })) as ToolResult;
 
   it('Forget.Of names the record that covers an id: its own, or its parent’s by the id or by the subagents it kept', async () => {
-    const of = async (sessionId: string) => (await core.call('Forget.Of', { sessionId })).record;
+    const of = async (sessionId: string) => (await owner.core().call('Forget.Of', { sessionId })).record;
     expect(await of(GEMINI_PARENT)).toMatchObject({ kind: 'session', id: GEMINI_PARENT, via: 'self' });
     expect(await of(GEMINI_SUBAGENT)).toMatchObject({ kind: 'session', id: GEMINI_PARENT, via: 'parent' });
     expect(await of(SUBAGENT_SESSION)).toMatchObject({ kind: 'session', id: IDS.pruning, via: 'parent' });
@@ -88,7 +75,7 @@ describe('the owner, after the conversation was forgotten', () => {
 
   it('Sessions.Get says in its details what was not found: the conversation or the part', async () => {
     const missing = async (params: { sessionId: string; partId?: string }) => {
-      const error = await core.call('Sessions.Get', params).then(
+      const error = await owner.core().call('Sessions.Get', params).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -103,8 +90,8 @@ describe('the owner, after the conversation was forgotten', () => {
   });
 
   it('unforgetting the conversation lifts its subagents with it: no record covers them any more', async () => {
-    expect(await core.call('Forget.Lift', { kind: 'session', id: GEMINI_PARENT })).toEqual({ lifted: true });
-    expect((await core.call('Forget.Of', { sessionId: GEMINI_SUBAGENT })).record).toBeNull();
-    expect((await core.call('Forget.Of', { sessionId: GEMINI_PARENT })).record).toBeNull();
+    expect(await owner.core().call('Forget.Lift', { kind: 'session', id: GEMINI_PARENT })).toEqual({ lifted: true });
+    expect((await owner.core().call('Forget.Of', { sessionId: GEMINI_SUBAGENT })).record).toBeNull();
+    expect((await owner.core().call('Forget.Of', { sessionId: GEMINI_PARENT })).record).toBeNull();
   });
 });

@@ -1,15 +1,13 @@
 import { join } from 'node:path';
-import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../../../core/api/index.js';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
-import { Core } from '../../../core/index.js';
 import { openDatabase } from '../../../core/store/index.js';
 import { runIn } from '../../support/cli.js';
 import { coreHome } from '../../support/core.js';
 import { GEMINI_PARENT, GEMINI_SUBAGENT, historyHome, IDS, SUBAGENT_SESSION, withGeminiSubagent } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
-import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+import { ownerWithMcp, type ToolResult } from '../../support/mcp.js';
 
 /**
  * A conversation erased with its project is said to be forgotten with it: the project's record keeps
@@ -74,19 +72,8 @@ describe('steward forget --session, after the project was forgotten', () => {
 });
 
 describe('the owner, after the project was forgotten', () => {
-  let core: Core;
-  let client: Client;
-  const of = async (sessionId: string) => (await core.call('Forget.Of', { sessionId })).record;
-
-  beforeAll(async () => {
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-    client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await core?.shutdown();
-  });
+  const owner = ownerWithMcp(() => home);
+  const of = async (sessionId: string) => (await owner.core().call('Forget.Of', { sessionId })).record;
 
   it('Forget.Of answers each of its conversations and their subagents with the project’s record', async () => {
     for (const id of ORCHARD_IDS) expect(await of(id)).toMatchObject({ kind: 'project', id: orchardKey, label: 'orchard', via: 'project' });
@@ -95,20 +82,20 @@ describe('the owner, after the project was forgotten', () => {
   });
 
   it('the record keeps their ids alone', () => {
-    const kept = core.gateway.prepare('SELECT * FROM history_tombstone_kept WHERE kind = ? AND id = ? ORDER BY session_id').all('project', orchardKey);
+    const kept = owner.core().gateway.prepare('SELECT * FROM history_tombstone_kept WHERE kind = ? AND id = ? ORDER BY session_id').all('project', orchardKey);
     expect(kept).toEqual([...ORCHARD_IDS].sort().map((sessionId) => ({ session_id: sessionId, kind: 'project', id: orchardKey })));
   });
 
   it('get_session says the project it was in was forgotten', async () => {
-    const answer = (await client.callTool({ name: 'get_session', arguments: { session_id: IDS.config } })) as ToolResult;
+    const answer = (await owner.client().callTool({ name: 'get_session', arguments: { session_id: IDS.config } })) as ToolResult;
     expect(answer.isError).toBe(true);
     expect(answer.content[0]!.text).toBe(`not_found: the person forgot the project this conversation was in (${orchardKey}) on ${today()}; Steward keeps it out until they bring it back.`);
   });
 
   it('unforgetting the project drops the ids it kept: no record covers them any more', async () => {
-    expect(await core.call('Forget.Lift', { kind: 'project', id: orchardKey })).toEqual({ lifted: true });
+    expect(await owner.core().call('Forget.Lift', { kind: 'project', id: orchardKey })).toEqual({ lifted: true });
     for (const id of ORCHARD_IDS) expect(await of(id)).toBeNull();
-    expect(core.gateway.prepare('SELECT COUNT(*) FROM history_tombstone_kept WHERE id = ?').pluck().get(orchardKey)).toBe(0);
+    expect(owner.core().gateway.prepare('SELECT COUNT(*) FROM history_tombstone_kept WHERE id = ?').pluck().get(orchardKey)).toBe(0);
     // The other project's stay.
     expect(await of(GEMINI_SUBAGENT)).toMatchObject({ kind: 'project', id: geminiKey, via: 'project' });
   });
