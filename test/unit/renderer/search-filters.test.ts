@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { methods, SEARCH_PROVIDERS, type SearchHit } from '../../../core/api/index.js';
-import { agentChoices, canSearch, filtersFrom, queryOf, withChip } from '../../../renderer/src/places/search/filters.js';
+import { searchHref } from '../../../renderer/src/navigation.js';
+import { agentChoices, canSearch, filtersFrom, filtersToParams, queryOf, typedInBox, withChip } from '../../../renderer/src/places/search/filters.js';
 import { countSentence, emptySentence, rankedSentence } from '../../../renderer/src/places/search/sentences.js';
 
 describe('the Search place’s chips as a Search.Query', () => {
@@ -96,5 +97,23 @@ describe('chips that cannot meet', () => {
     expect(withChip({ q: 'frost', who: 'assistant' }, 'kind', 'tool_use')).toEqual({ q: 'frost', who: 'assistant', kind: 'tool_use' });
     // Choices that meet are kept as they are.
     expect(withChip({ q: 'frost', who: 'me', when: '7d' }, 'kind', 'text')).toEqual({ q: 'frost', who: 'me', kind: 'text', when: '7d' });
+  });
+});
+
+describe('the search box emptied', () => {
+  it('commits no query at once: a chip then lists every message it selects, newest first, and the address drops q', () => {
+    const emptied = typedInBox({ q: 'rsync', sort: 'newest' }, '');
+    expect(emptied).toEqual({ q: '', sort: 'newest' });
+    const chosen = withChip(emptied!, 'who', 'assistant');
+    expect(queryOf(chosen)).toMatchObject({ query: '', role: 'assistant' });
+    expect(searchHref(filtersToParams(chosen))).toBe('#/search?who=assistant&sort=newest');
+    // Spaces alone are no words either, as Enter would have trimmed them.
+    expect(typedInBox({ q: 'rsync' }, '   ')).toEqual({ q: '' });
+  });
+
+  it('other typing waits for Enter (no search per keystroke), and an empty box with no query commits nothing', () => {
+    expect(typedInBox({ q: 'rsync' }, 'rsyn')).toBeUndefined();
+    expect(typedInBox({ q: '' }, 'r')).toBeUndefined();
+    expect(typedInBox({ q: '', who: 'me' }, '')).toBeUndefined();
   });
 });

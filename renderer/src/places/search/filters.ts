@@ -58,6 +58,15 @@ export function hasFilter(filters: SearchFilters): boolean {
   return [filters.who, filters.kind, filters.provider, filters.project, filters.when].some((value) => value !== undefined);
 }
 
+/**
+ * The filters once the box holds `text` without Enter: an emptied box is no query at once, or the chips
+ * would go on narrowing the words it no longer shows; other typing waits for Enter, so no search runs per
+ * keystroke. Undefined when there is nothing to commit.
+ */
+export function typedInBox(filters: SearchFilters, text: string): SearchFilters | undefined {
+  return text.trim() === '' && filters.q !== '' ? { ...filters, q: '' } : undefined;
+}
+
 /** Whether there is anything to search: words, or a chip that narrows. */
 export function canSearch(filters: SearchFilters): boolean {
   return filters.q.trim() !== '' || hasFilter(filters);

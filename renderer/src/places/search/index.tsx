@@ -3,7 +3,7 @@ import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/i
 import type { NothingToFind } from '../../../../core/api/index.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
-import { canSearch, filtersFrom } from './filters.js';
+import { canSearch, filtersFrom, typedInBox } from './filters.js';
 import { takeLastOpened } from './Results.js';
 import { SearchResults } from './SearchResults.js';
 import { useSearch } from './useSearch.js';
@@ -40,7 +40,18 @@ export function SearchPlace(): ReactElement {
     event.preventDefault();
     go({ ...filters, q: text.trim() });
   };
+  const change = (value: string) => {
+    setText(value);
+    const emptied = typedInBox(filters, value);
+    if (emptied) go(emptied);
+  };
   const onBoxKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Escape empties the box here, not by the browser's own search-field clearing, which not every engine does; an empty box lets Escape go on.
+    if (event.key === 'Escape' && text !== '') {
+      event.preventDefault();
+      change('');
+      return;
+    }
     if (event.key !== 'ArrowDown') return;
     const first = results.current?.querySelector<HTMLAnchorElement>('a[data-hit]');
     if (!first) return;
@@ -60,7 +71,7 @@ export function SearchPlace(): ReactElement {
           aria-label="Search conversations"
           placeholder="Search conversations (press / from anywhere)"
           value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
+          onChange={(e) => change(e.currentTarget.value)}
           onKeyDown={onBoxKey}
           autoComplete="off"
         />

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Params, Result } from '../../../../core/api/index.js';
-import { useAction, useClient } from '../../hooks.js';
+import { useAction, useClient, useEvent } from '../../hooks.js';
 import { canSearch, queryOf, type SearchFilters } from './filters.js';
 
 type SearchResult = Result<'Search.Query'>;
@@ -34,6 +34,11 @@ export function useSearch(filters: SearchFilters): { result: SearchResult | unde
       (error: unknown) => request === latest.current && setFirst({ result: undefined, error: error instanceof Error ? error : new Error('The search failed.'), loading: false }),
     );
   }, [client, key, generation]);
+  // A conversation or project forgotten elsewhere (another tab, the CLI), or brought back, changes what
+  // the search finds: it asks again rather than guessing which hits went (a forgotten conversation takes
+  // its subagents with it). Pages fetched with More matches start over with it.
+  const again = () => setGeneration((n) => n + 1);
+  useEvent('history.changed', again);
 
   // Further pages belong to the first page they continue; a new search (or Try again) starts over.
   const next = useAction('Search.Query');
@@ -49,5 +54,5 @@ export function useSearch(filters: SearchFilters): { result: SearchResult | unde
       (page) => page && setPaged((previous) => ({ base, result: merge(previous?.base === base && previous.result ? previous.result : base, page) })),
     );
   };
-  return { result, error: first.error ?? (current ? next.error : undefined), loading: first.loading || next.busy, more, retry: () => setGeneration((n) => n + 1) };
+  return { result, error: first.error ?? (current ? next.error : undefined), loading: first.loading || next.busy, more, retry: again };
 }
