@@ -368,6 +368,10 @@ describe('search and read conversations in the panel', () => {
     const { page, problems } = await openPanel(browser, steward);
     // This time the search is opened by its address (a bookmark), not with the keyboard.
     await page.goto(`${steward.baseUrl}#/search?q=crumble`);
+    // The same search open in another tab: it is asked again when the conversation is forgotten.
+    const other = await page.context().newPage();
+    await other.goto(`${steward.baseUrl}#/search?q=crumble`);
+    await other.locator('.search-hit').first().waitFor();
     await page.locator('.search-hit').first().click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
     // The /clear echo Claude Code wrote in the person's name is said for what it is, folded, not as their turn.
@@ -395,6 +399,7 @@ describe('search and read conversations in the panel', () => {
     await page.keyboard.press('Enter');
     await confirm.getByRole('button', { name: 'Yes, forget it' }).click();
     await page.getByRole('status').filter({ hasText: 'It was deleted from Steward' }).waitFor();
+    await eventually('the other tab no longer shows its hit', async () => ((await other.locator('.search-results').innerText()).includes('No conversation matches that.') ? true : undefined));
     // The button is gone with the conversation: the heading that says what happened has the focus.
     await eventually('the heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.textContent)) === 'Conversation forgotten' ? true : undefined));
 
