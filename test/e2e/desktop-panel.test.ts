@@ -525,7 +525,7 @@ describe('a Steward with two projects', () => {
     await exclude.fill('');
     const savedBefore = readFileSync(config, 'utf8');
     await folders.getByRole('button', { name: 'Save agents and folders' }).click();
-    await folders.getByText('This must be a full path (from /, ~/ or a drive letter).').waitFor();
+    await folders.getByText('Line 1 (relative/transcripts) must be a full path (from /, ~/ or a drive letter).').waitFor();
     expect(readFileSync(config, 'utf8')).toBe(savedBefore);
     expect(JSON.parse(savedBefore)).toMatchObject({ query: { cache: { retention: { default_days: 90 } } } });
     expect(JSON.parse(savedBefore)).not.toHaveProperty('providers');

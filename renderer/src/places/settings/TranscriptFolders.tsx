@@ -3,7 +3,7 @@ import type { Result } from '../../../../core/api/index.js';
 import { Badge, ErrorBanner, Field, Panel, PathText, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { SaveRow } from './SaveRow.js';
-import { lines, problemWords, useSave, type ConfigView } from './saving.js';
+import { lines, linesProblemWords, useSave, type ConfigView } from './saving.js';
 
 type Provider = Result<'Providers.Roots'>['providers'][number];
 type Kind = Provider['roots'][number];
@@ -50,6 +50,8 @@ export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onS
   const saving = useSave(() => (onSaved(), roots.reload()));
   const [enabled, setEnabled] = useState<Record<string, boolean>>({});
   const [drafts, setDrafts] = useState<Record<string, string>>({});
+  // The lines as last sent: a refusal names entries of these, which the person may have edited since.
+  const [sent, setSent] = useState<Record<string, string>>({});
   // The form starts over from what is saved only when that changes: another form's save reloads the
   // config too, and must not erase what a person is typing here.
   const saved = JSON.stringify([roots.data?.providers.map((p) => [p.provider, p.enabled, p.roots.map((k) => k.configured)]) ?? null, config.saved.providers]);
@@ -70,7 +72,9 @@ export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onS
         if (next.join('\n') !== (k.configured ?? []).join('\n')) changes[key] = next.length === 0 ? null : next;
       }
     }
-    if (Object.keys(changes).length > 0) saving.save(changes);
+    if (Object.keys(changes).length === 0 || saving.busy) return;
+    setSent(drafts);
+    saving.save(changes);
   };
 
   return (
@@ -85,7 +89,7 @@ export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onS
             </label>
             {p.roots.map((k) => {
               const key = `providers.${p.provider}.${k.key}`;
-              return <RootKindField key={key} id={key} kind={k} draft={drafts[key] ?? ''} onDraft={(text) => setDrafts({ ...drafts, [key]: text })} problem={problemWords(saving.problem(key))} />;
+              return <RootKindField key={key} id={key} kind={k} draft={drafts[key] ?? ''} onDraft={(text) => setDrafts({ ...drafts, [key]: text })} problem={linesProblemWords(key, sent[key] ?? '', saving.problems)} />;
             })}
           </fieldset>
         ))}

@@ -1,4 +1,5 @@
 import type { Result } from '../../../../core/api/index.js';
+import { rootKinds } from '../../../../core/api/registry.js';
 import { countOf, formatCount, listOf } from '../../components/index.js';
 import { fieldErrors, useAction } from '../../hooks.js';
 
@@ -17,17 +18,39 @@ export function settingWords(key: string): string {
     'log.level': 'the log level',
   };
   if (fixed[key]) return fixed[key];
+  const folders = rootKinds().find((r) => `providers.${r.provider}.${r.key}` === key);
+  if (folders) return `the ${folders.kind.label} folders`;
   const provider = /^providers\.([a-z]+)\.(.+)$/.exec(key);
   return provider ? (provider[2] === 'enabled' ? `watching ${provider[1]}` : `${provider[1]}'s folders`) : key;
 }
 
-/** "Saved. It applies now." / "…takes effect when Steward next starts." — said beside the Save button. */
+const sentence = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
+const verb = (keys: string[], one: string, more: string) => `${listOf(keys.map(settingWords))} ${keys.length === 1 ? one : more}`;
+const AT_NEXT_START = 'when Steward next starts (quit it and start it again).';
+
+/**
+ * When saved settings apply: "It applies now.", "It takes effect when…", or each named when they
+ * differ (or when an environment variable's sentence follows, which would blur an "It").
+ */
+function whenWords(saved: string[], appliedNow: string[], atNextStart: string[], named: boolean): string | undefined {
+  if (saved.length === 0) return undefined;
+  if (!named && atNextStart.length === 0) return 'It applies now.';
+  if (!named && atNextStart.length === saved.length) return `It takes effect ${AT_NEXT_START}`;
+  if (atNextStart.length === 0) return `${sentence(verb(appliedNow, 'applies', 'apply'))} now.`;
+  const now = appliedNow.length > 0 ? `${verb(appliedNow, 'applies', 'apply')} now; ` : '';
+  return sentence(`${now}${verb(atNextStart, 'takes', 'take')} effect ${AT_NEXT_START}`);
+}
+
+/**
+ * What a save did, said beside the Save button. A setting an environment variable decides waits for
+ * that variable, not for the next start (a restart with it still set changes nothing): it is named.
+ */
 export function savedWords(update: Update): string {
-  const { appliedNow, atNextStart } = update;
-  if (atNextStart.length === 0) return 'Saved to config.json. It applies now.';
-  const later = atNextStart.length === update.saved.length ? 'It takes effect' : `${listOf(atNextStart.map(settingWords))} take effect`;
-  const now = appliedNow.length > 0 ? ` ${listOf(appliedNow.map(settingWords))} applies now;` : '';
-  return `Saved to config.json.${now} ${later} when Steward next starts (quit it and start it again).`;
+  const byEnv = update.config.environment.filter((e) => update.saved.includes(e.key));
+  const free = (keys: string[]) => keys.filter((key) => !byEnv.some((e) => e.key === key));
+  const envWords = byEnv.map((e) => `${e.env} is set in Steward’s environment and decides ${settingWords(e.key)} while it is set; what you saved applies once it is unset and Steward starts again.`);
+  const when = whenWords(free(update.saved), free(update.appliedNow), free(update.atNextStart), byEnv.length > 0);
+  return ['Saved to config.json.', ...(when === undefined ? [] : [when]), ...envWords].join(' ');
 }
 
 /** The unit a form shows a number in. `minutes`: the config holds milliseconds, the field minutes. */
@@ -56,6 +79,23 @@ export function problemWords(problem: Problem | undefined, unit?: FieldUnit): st
   return `This must be ${least ? 'at least' : 'at most'} ${limitWords(bound, unit, least)}.`;
 }
 
+/**
+ * A list field's refusal said by the lines the person typed: the config names an entry by its dotted,
+ * zero-based key among the lines sent (`providers.claude.roots.1`, blank lines dropped), so each is
+ * told as "Line 3 (relative/path)", counted in `sent` as typed. A problem of the list itself stays whole.
+ */
+export function linesProblemWords(key: string, sent: string, problems: Record<string, Problem>): string | undefined {
+  const typed = sent.split('\n').flatMap((line, at) => (line.trim() === '' ? [] : [{ number: at + 1, value: line.trim() }]));
+  const byMessage = new Map<string, string[]>();
+  typed.forEach((line, index) => {
+    const problem = problems[`${key}.${index}`];
+    if (problem) byMessage.set(problem.message, [...(byMessage.get(problem.message) ?? []), `line ${line.number} (${line.value})`]);
+  });
+  const said = [...byMessage].map(([message, named]) => `${sentence(listOf(named))} ${named.length > 1 ? message.replace(/^must /, 'must each ') : message}.`);
+  const whole = problemWords(problems[key]);
+  return [whole, ...said].filter((words) => words !== undefined).join(' ') || undefined;
+}
+
 /** Settings.Update with its refusal split by field, and what was saved said in words. */
 export function useSave(onSaved: () => void) {
   const update = useAction('Settings.Update');
@@ -71,6 +111,8 @@ export function useSave(onSaved: () => void) {
     clear: update.reset,
     /** The field's problem, by its dotted key or any key under it (`providers.claude.roots.0`). */
     problem: (key: string): Problem | undefined => errors[key] ?? Object.entries(errors).find(([k]) => k.startsWith(`${key}.`))?.[1],
+    /** Every refused key's problem, for a list field that says each of its lines (linesProblemWords). */
+    problems: errors,
     error: update.error,
     said: update.data ? savedWords(update.data) : undefined,
   };
