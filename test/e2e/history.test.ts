@@ -450,6 +450,10 @@ describe('search and read conversations in the panel', () => {
     expect(await notice.evaluate((element) => element === document.activeElement)).toBe(true);
     expect((await steward.rpc('Projects.List', {})).projects.map((p) => p.name)).not.toContain('orchard');
     expect((await steward.rpc('Forget.List', {})).tombstones.some((t) => t.kind === 'project')).toBe(true);
+    // Its address by name, bookmarked before, says the person forgot it, with the way back.
+    await page.goto(`${steward.baseUrl}#/projects/orchard`);
+    await page.getByText('You forgot the project orchard').waitFor();
+    expect(await page.getByRole('button', { name: 'Unforget the project' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });

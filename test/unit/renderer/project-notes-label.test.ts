@@ -17,9 +17,9 @@ describe('the notes label of a project in the list', () => {
   });
 
   it('says the state as text and reads out the whole sentence, its tooltip too, without CLI markup', () => {
-    const html = render('waiting', 'Activity since the last sweep is not in the notes yet; `steward sweeper run` curates it now.');
-    expect(textOf(html)).toBe('Notes waiting: Activity since the last sweep is not in the notes yet; steward sweeper run curates it now.');
-    expect(html).toContain('title="Activity since the last sweep is not in the notes yet; steward sweeper run curates it now."');
+    const html = render('waiting', 'The last sweep stopped: `claude` was not found.');
+    expect(textOf(html)).toBe('Notes waiting: The last sweep stopped: claude was not found.');
+    expect(html).toContain('title="The last sweep stopped: claude was not found."');
     expect(html).toContain('class="visually-hidden"');
     expect(html).not.toContain('badge');
   });
@@ -38,6 +38,15 @@ describe('the notes label of a project in the list', () => {
       expect(NOTES_LABELS[notes.state].label).toBe('No notes yet');
       expect(notes.words).toMatch(/^No notes yet\b/);
     }
+  });
+});
+
+describe('the notes words the panel shows', () => {
+  it('names the panel’s own actions where the sweeper names the CLI’s command', () => {
+    const text = (words: string) => textOf(render('waiting', words));
+    expect(text('Activity since the last sweep is not in the notes yet; `steward sweeper run` curates it now.')).toBe(
+      "Notes waiting: Activity since the last sweep is not in the notes yet; Sweep now on the project's page, or Sweep all projects now below the list, curates it.",
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { EmptyState, ErrorBanner, PathText, PlaceHeader } from '../../components
 import { useCall } from '../../hooks.js';
 import { projectsNamed } from '../../../../core/api/names.js';
 import { placeHref, projectHref } from '../../navigation.js';
+import { forgottenProjectRecord } from '../projects/opened.js';
 import { usePanel } from '../../store.js';
 import './not-found.css';
 
@@ -54,12 +55,16 @@ export function NotFound({ address }: { address: string }): ReactElement {
  */
 export function ProjectByName({ name }: { name: string }): ReactElement {
   const list = useCall('Projects.List', {});
+  const records = useCall('Forget.List', {});
   const projects = list.data?.projects;
   const keys = projects ? projectsNamed(name, projects) : undefined;
-  const only = keys?.length === 1 ? keys[0] : undefined;
+  // A project forgotten under this name: its own address says so, with Unforget (ProjectView).
+  const forgotten = keys?.length === 0 && records.data ? forgottenProjectRecord(records.data.tombstones, name)?.id : undefined;
+  const only = keys?.length === 1 ? keys[0] : forgotten;
   useEffect(() => {
     if (only !== undefined) window.location.replace(projectHref(only));
   }, [only]);
+  const recordsRead = records.data !== undefined || records.error !== undefined;
 
   const quoted = `\u201c${name}\u201d`;
   if (list.error) {
@@ -70,7 +75,7 @@ export function ProjectByName({ name }: { name: string }): ReactElement {
       </>
     );
   }
-  if (keys === undefined || only !== undefined) return <PlaceHeader title="Project" description={`Looking for the project called ${quoted}…`} />;
+  if (keys === undefined || only !== undefined || (keys.length === 0 && !recordsRead)) return <PlaceHeader title="Project" description={`Looking for the project called ${quoted}…`} />;
   if (keys.length === 0) {
     return (
       <div className="not-found" data-testid="not-found">

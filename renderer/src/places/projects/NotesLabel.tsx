@@ -23,12 +23,20 @@ export function notesLabelOf(notes: ProjectNotes): string {
 }
 
 /**
+ * The sweeper's sentence in the panel's words: where it names the CLI's `steward sweeper run`, the
+ * panel has its own action for the same (Sweep now on the project's page, or Sweep all projects now…).
+ */
+export function panelNotesWords(words: string): string {
+  return words.replace(/`steward sweeper run` (writes them|curates it) now\./, "Sweep now on the project's page, or Sweep all projects now below the list, $1.");
+}
+
+/**
  * Where a project's notes stand, as a short label under its name: the sweeper's whole sentence is
  * its tooltip and is read out after it, so the label never stands alone for a screen reader.
  */
 export function NotesLabel({ notes }: { notes: ProjectNotes }): ReactElement {
   const { label, tone } = NOTES_LABELS[notes.state];
-  const words = plainText(notes.words);
+  const words = plainText(panelNotesWords(notes.words));
   return (
     <span className="project-notes" data-notes={notes.state} title={words}>
       {tone ? <Badge tone={tone}>{label}</Badge> : label}

@@ -9,7 +9,7 @@ import { ImportHistory } from './ImportHistory.js';
 import { NotesLabel } from './NotesLabel.js';
 import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
-import { Unforget } from './Unforget.js';
+import { Unforget, useLift } from './Unforget.js';
 import { WipeStatus } from './WipeStatus.js';
 import './projects.css';
 
@@ -78,6 +78,7 @@ export function ProjectList(): ReactElement {
   // A project forgotten from its view: its row is gone, so the list says what happened, with the focus.
   const [forgotten] = useState(lastForgottenProject);
   const notice = useRef<HTMLParagraphElement>(null);
+  const lift = useLift();
 
   useEffect(listShown, []);
   useEffect(() => {
@@ -95,11 +96,14 @@ export function ProjectList(): ReactElement {
       <PlaceHeader title="Projects" description="Every folder your coding agents have worked in, with its conversations and the notes Steward keeps for it." />
       {forgotten && (
         <div className="project-forgotten">
-          <p role="status" tabIndex={-1} ref={notice}>
-            {forgottenSentence(forgotten)}
-          </p>
+          {/* Once Unforget lifts it, its sentence gives way to Unforget's, which takes the focus. */}
+          {lift.data === undefined && (
+            <p role="status" tabIndex={-1} ref={notice}>
+              {forgottenSentence(forgotten)}
+            </p>
+          )}
           {forgotten.wipeAsked && <WipeStatus />}
-          <Unforget kind="project" id={forgotten.projectKey} />
+          <Unforget kind="project" id={forgotten.projectKey} lift={lift} />
         </div>
       )}
       <ErrorBanner title="Projects could not be loaded." error={list.error} onRetry={list.reload} />

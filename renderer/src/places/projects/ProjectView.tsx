@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { Button, EmptyState, ErrorBanner, PathText, PlaceHeader } from '../../components/index.js';
+import type { Tombstone } from '../../../../core/api/index.js';
+import { Button, EmptyState, ErrorBanner, formatPastTime, PathText, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { NotFoundTitle } from '../not-found/index.js';
 import { NotesFolder, ProjectNotes } from './ProjectNotes.js';
 import { ProjectFacts } from './ProjectFacts.js';
 import { ForgetProject, ProjectSessions } from './ProjectSessions.js';
-import { backToList, conversationToReturnTo, projectForgotten } from './opened.js';
+import { backToList, conversationToReturnTo, forgottenProjectRecord, projectForgotten } from './opened.js';
 import { SweepNow } from './SweepNow.js';
+import { Unforget, useLift, type Lift } from './Unforget.js';
 import './project-detail.css';
 
 function typingIn(target: EventTarget | null): boolean {
@@ -26,6 +28,49 @@ function useEscapeBack(projectKey: string): void {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [projectKey]);
+}
+
+/** When the forget record was made, as a `<time>` a sentence can hold. */
+function ForgottenWhen({ record }: { record: Tombstone }): ReactElement {
+  return <time dateTime={new Date(record.createdAt).toISOString()}>{formatPastTime(record.createdAt)}</time>;
+}
+
+/**
+ * Why a project is not in Steward: the person forgot it (its own record, `Forget.List`, says when, with
+ * Unforget; once lifted, only what Unforget says stays), or nothing says why. `record`: undefined while
+ * the records are read, null when none is the project's. `lift`: see useLift.
+ */
+export function ProjectNotHeld({ projectKey, record, lift: given }: { projectKey: string; record: Tombstone | null | undefined; lift?: Lift }): ReactElement {
+  const lift = useLift(given);
+  if (record === undefined) return <p className="muted">Looking for this project…</p>;
+  if (record && lift.data !== undefined) return <Unforget kind="project" id={record.id} lift={lift} />;
+  if (record) {
+    return (
+      <EmptyState icon="projects" title={`You forgot the project ${record.label ?? projectKey}`}>
+        <p>
+          Its conversations and notes were deleted from Steward <ForgottenWhen record={record} />, and it is not imported again while its transcripts stay on disk.
+        </p>
+        <Unforget kind="project" id={record.id} label="Unforget the project" lift={lift} />
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState icon="projects" title="This project is not in Steward">
+      <NotFoundTitle />
+      <p>
+        No project in Steward is at <code>{projectKey}</code>. Its conversations may have been removed by the cache retention window, or the address is mistyped. All projects lists
+        what Steward still holds.
+      </p>
+    </EmptyState>
+  );
+}
+
+/** A project Steward does not hold, by its key (or the name an address gave): its forget record, if the person forgot it, says so. */
+export function ProjectNotFound({ keyOrName }: { keyOrName: string }): ReactElement {
+  const records = useCall('Forget.List', {});
+  // Unreadable records say only what is known: it is not in Steward.
+  const record = records.data ? (forgottenProjectRecord(records.data.tombstones, keyOrName) ?? null) : records.error ? null : undefined;
+  return <ProjectNotHeld projectKey={keyOrName} record={record} />;
 }
 
 /**
@@ -54,13 +99,10 @@ export function ProjectView({ projectKey }: { projectKey: string }): ReactElemen
   return (
     <section className="project-detail" aria-label={p ? `Project ${p.name}` : 'Project'} data-project-view={projectKey}>
       <div ref={heading} className="project-detail__heading">
-        <PlaceHeader title={p?.name ?? 'Project'} description={p ? <PathText path={p.cwd} /> : project.error ? 'Not loaded.' : 'Loading…'} actions={back} />
+        <PlaceHeader title={p?.name ?? 'Project'} description={p ? <PathText path={p.cwd} /> : unknown ? 'Steward does not hold the project at this address.' : project.error ? 'Not loaded.' : 'Loading…'} actions={back} />
       </div>
       {unknown ? (
-        <EmptyState icon="projects" title="This project is not in Steward">
-          <NotFoundTitle />
-          <p>It may have been forgotten, or its conversations removed by the cache retention window. All projects lists what Steward still holds.</p>
-        </EmptyState>
+        <ProjectNotFound keyOrName={projectKey} />
       ) : (
         <ErrorBanner title="The project could not be loaded." error={project.error} onRetry={project.reload} />
       )}

@@ -1,4 +1,4 @@
-import type { EventPayload } from '../../../../core/api/index.js';
+import type { EventPayload, Tombstone } from '../../../../core/api/index.js';
 import { countOf, formatCount } from '../../components/index.js';
 import { placeHref } from '../../navigation.js';
 
@@ -84,8 +84,13 @@ export function forgottenSentence(project: ForgottenProject): string {
   return `Forgot ${project.name}: its conversations and notes were deleted from Steward, and it is not imported again while its transcripts stay on disk.`;
 }
 
-/** What Unforget says once the tombstone is lifted (or was already gone, lifted elsewhere). */
-export function liftedSentence(kind: 'session' | 'project', lifted: boolean): string {
-  const what = kind === 'session' ? 'This conversation' : 'This project';
-  return lifted ? `${what} is no longer forgotten.` : `Nothing to unforget: ${what.toLowerCase()} is not forgotten.`;
+/** What Unforget says once the tombstone is lifted (or was already gone, lifted elsewhere); `what` names it where "this" would not (a subagent's page lifting its conversation). */
+export function liftedSentence(kind: 'session' | 'project', lifted: boolean, what = kind === 'session' ? 'This conversation' : 'This project'): string {
+  return lifted ? `${what} is no longer forgotten.` : `Nothing to unforget: ${what.charAt(0).toLowerCase()}${what.slice(1)} is not forgotten.`;
+}
+
+/** A project's own forget record (`Forget.List`), by its key or by the name it had (in any case), as an address may name it. */
+export function forgottenProjectRecord(tombstones: readonly Tombstone[], keyOrName: string): Tombstone | undefined {
+  const name = keyOrName.toLowerCase();
+  return tombstones.find((t) => t.kind === 'project' && (t.id === keyOrName || t.label?.toLowerCase() === name));
 }

@@ -59,18 +59,30 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
 }
 
 /**
+ * What Forget asks, as the core does it: the conversation goes with its subagents; a subagent goes
+ * alone, its conversation kept. Either way the notes of its project are withheld and rebuilt from the
+ * day it began (Forget's notesStale).
+ */
+export function forgetQuestion(subagent: boolean): string {
+  const notes = "Steward's notes for its folder are written again from the conversations that remain, from the day it began; edits you made to those days are not kept.";
+  return subagent
+    ? `Forget this subagent? Its messages are deleted from Steward, and it is not imported again while its transcript stays on disk; the conversation it belongs to stays. ${notes}`
+    : `Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk. ${notes}`;
+}
+
+/**
  * Forgetting asks first, in place; the answer shows where the person looks. `onForgotten(wipeAsked)`:
  * the page that says it was forgotten also says how the wipe went, when one was asked.
  */
-export function ForgetButton({ sessionId, onForgotten }: { sessionId: string; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
+export function ForgetButton({ sessionId, subagent, onForgotten }: { sessionId: string; subagent: boolean; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
   const forget = useAction('Forget.Session');
   const [wipe, setWipe] = useState(false);
   const wiping = useWiping();
   return (
     <ConfirmInPlace
       ask="Forget…"
-      label="Forget this conversation"
-      question="Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk. Steward's notes for its folder are written again from the conversations that remain, from the day it began; edits you made to those days are not kept."
+      label={subagent ? 'Forget this subagent' : 'Forget this conversation'}
+      question={forgetQuestion(subagent)}
       choice={<WipeChoice checked={wipe} onChange={setWipe} />}
       working={wipe ? (wiping.sentence ?? 'Forgetting…') : undefined}
       confirm="Yes, forget it"

@@ -123,7 +123,7 @@ export function SessionPage({
         <label className="session-actions__raw">
           <input type="checkbox" checked={showSecrets} onChange={(e) => onShowSecrets(e.currentTarget.checked)} /> Show secrets
         </label>
-        <ForgetButton sessionId={sessionId} onForgotten={onForgotten} />
+        <ForgetButton sessionId={sessionId} subagent={s.parentKind === 'subagent'} onForgotten={onForgotten} />
       </div>
       {s.parentSessionId && (
         <p>

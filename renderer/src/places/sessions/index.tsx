@@ -2,25 +2,35 @@ import { useEffect, useState, type ReactElement } from 'react';
 import type { ForgetCover } from '../../../../core/api/index.js';
 import { EmptyState, ErrorBanner, formatPastTime, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { sessionHref } from '../../navigation.js';
+import { placeHref, sessionHref } from '../../navigation.js';
 import { NotFoundTitle } from '../not-found/index.js';
-import { Unforget } from '../projects/Unforget.js';
+import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
 import { useSessionPages } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
 import './sessions.css';
 
-/** `wipeAsked`: the forget also asked to wipe it from the disk; how that went (WipeStatus) is said under the status. */
-export function Forgotten({ sessionId, wipeAsked = false }: { sessionId: string; wipeAsked?: boolean }): ReactElement {
+/**
+ * `wipeAsked`: the forget also asked to wipe it from the disk; how that went (WipeStatus) is said under the status.
+ * Once Unforget lifts it, the words that it was forgotten give way to Unforget's (`lift`: see useLift).
+ */
+export function Forgotten({ sessionId, wipeAsked = false, lift: given }: { sessionId: string; wipeAsked?: boolean; lift?: Lift }): ReactElement {
+  const lift = useLift(given);
   // The Forget button is gone with the conversation: the heading that says what happened takes the focus.
   useEffect(() => document.querySelector<HTMLElement>('#main h1')?.focus(), []);
   // The heading says it was forgotten; the status line (announced) says what that means, not the same word again.
+  const header =
+    lift.data === undefined ? (
+      <PlaceHeader title="Conversation forgotten" description={<span role="status">It was deleted from Steward and will not be imported again while its transcript stays on disk.</span>} actions={<BackButton />} />
+    ) : (
+      <PlaceHeader title="Conversation" description="Steward holds it again once it is imported." actions={<BackButton />} />
+    );
   return (
     <>
-      <PlaceHeader title="Conversation forgotten" description={<span role="status">It was deleted from Steward and will not be imported again while its transcript stays on disk.</span>} actions={<BackButton />} />
+      {header}
       {wipeAsked && <WipeStatus />}
-      <Unforget kind="session" id={sessionId} />
+      <Unforget kind="session" id={sessionId} lift={lift} />
     </>
   );
 }
@@ -30,53 +40,77 @@ function ForgottenWhen({ record }: { record: ForgetCover }): ReactElement {
   return <time dateTime={new Date(record.createdAt).toISOString()}>{formatPastTime(record.createdAt)}</time>;
 }
 
+/** The way back, said while still forgotten: lifting lets the next import of earlier history bring them back (Forget.Lift). */
+function ImportBrings({ what }: { what: string }): ReactElement {
+  return (
+    <>
+      the next <a href={placeHref('projects')}>Import earlier history</a> on Projects brings {what} back
+    </>
+  );
+}
+
 /** Its own forget record: the conversation was forgotten itself. */
-function ForgotItself({ record }: { record: ForgetCover }): ReactElement {
+function ForgotItself({ record, lift }: { record: ForgetCover; lift: Lift }): ReactElement {
   return (
     <EmptyState icon="search" title="You forgot this conversation">
       <p>
         It was deleted from Steward <ForgottenWhen record={record} />, and is not imported again while its transcript stays on disk.
       </p>
-      <Unforget kind="session" id={record.id} />
+      <Unforget kind="session" id={record.id} lift={lift} />
     </EmptyState>
   );
 }
 
+const PARENT_NAMES = { what: 'The conversation this subagent belongs to', back: 'both' };
+
 /** A subagent erased with the conversation it belongs to: the way back is that conversation's. */
-function ForgotItsConversation({ record }: { record: ForgetCover }): ReactElement {
+function ForgotItsConversation({ record, lift }: { record: ForgetCover; lift: Lift }): ReactElement {
   return (
     <EmptyState icon="search" title="You forgot the conversation this subagent belongs to">
       <p>
         It was deleted from Steward <ForgottenWhen record={record} /> with <a href={sessionHref(record.id)}>{record.label ?? 'that conversation'}</a>. Neither is imported again while
-        their transcripts stay on disk; unforgetting that conversation brings both back.
+        their transcripts stay on disk; once that conversation is unforgotten, <ImportBrings what="both" />.
       </p>
-      <Unforget kind="session" id={record.id} label="Unforget that conversation" />
+      <Unforget kind="session" id={record.id} label="Unforget that conversation" lift={lift} names={PARENT_NAMES} />
     </EmptyState>
   );
 }
 
-/** A conversation erased with its project. The project's own view says only "not in Steward" for a forgotten one, so it is not linked. */
-function ForgotItsProject({ record }: { record: ForgetCover }): ReactElement {
+const projectNames = (record: ForgetCover) => ({ what: `The project ${record.label ?? record.id}`, back: 'its conversations' });
+
+/** A conversation erased with its project. */
+function ForgotItsProject({ record, lift }: { record: ForgetCover; lift: Lift }): ReactElement {
   return (
     <EmptyState icon="search" title={`You forgot the project ${record.label ?? record.id} this conversation was in`}>
       <p>
-        Its conversations were deleted from Steward <ForgottenWhen record={record} />, and are not imported again while their transcripts stay on disk; unforgetting the project
-        brings them back.
+        Its conversations were deleted from Steward <ForgottenWhen record={record} />, and are not imported again while their transcripts stay on disk; once the project is unforgotten,{' '}
+        <ImportBrings what="them" />.
       </p>
-      <Unforget kind="project" id={record.id} label="Unforget the project" />
+      <Unforget kind="project" id={record.id} label="Unforget the project" lift={lift} names={projectNames(record)} />
     </EmptyState>
   );
+}
+
+/** A forget record, said with its Unforget; once lifted, only what Unforget says stays, in its place. */
+function ForgotOrLifted({ record, lift }: { record: ForgetCover; lift: Lift }): ReactElement {
+  if (lift.data !== undefined) {
+    if (record.via === 'self') return <Unforget kind="session" id={record.id} lift={lift} />;
+    return <Unforget kind={record.kind} id={record.id} lift={lift} names={record.via === 'parent' ? PARENT_NAMES : projectNames(record)} />;
+  }
+  if (record.via === 'self') return <ForgotItself record={record} lift={lift} />;
+  if (record.via === 'parent') return <ForgotItsConversation record={record} lift={lift} />;
+  return <ForgotItsProject record={record} lift={lift} />;
 }
 
 /**
  * Why a conversation is not in Steward, as `Forget.Of` answers and the CLI says it (forgottenOrWhole):
  * the person forgot it, the conversation it is a subagent of, or the project it was in (each record
  * says when, with the way back); or no conversation has this id, said plainly, with no guessed reason.
+ * `lift`: see useLift.
  */
-export function ConversationNotHeld({ sessionId, record }: { sessionId: string; record: ForgetCover | null }): ReactElement {
-  if (record?.via === 'self') return <ForgotItself record={record} />;
-  if (record?.via === 'parent') return <ForgotItsConversation record={record} />;
-  if (record?.via === 'project') return <ForgotItsProject record={record} />;
+export function ConversationNotHeld({ sessionId, record, lift: given }: { sessionId: string; record: ForgetCover | null; lift?: Lift }): ReactElement {
+  const lift = useLift(given);
+  if (record) return <ForgotOrLifted record={record} lift={lift} />;
   return (
     <EmptyState icon="search" title="This conversation is not in Steward">
       <NotFoundTitle />
