@@ -4,7 +4,7 @@ import { createDispatcher, EventBus, type AppStatus, type CallContext, type Disp
 import { appHandlers, AppState, firstRunHandlers, headlessStartAtLogin, settingsHandlers, StatusReporter, type StartAtLogin } from './app/index.js';
 import { Capture, captureHandlers } from './capture/index.js';
 import { loadConfig, packageRoot, parseConfig, readConfigFile, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
-import { cacheStatsHandlers, GatewayReader, openGateway, TelemetryLog, telemetryHandlers } from './gateway/index.js';
+import { cacheStatsHandlers, GatewayReader, openGateway, TelemetryLog, telemetryHandlers, Tombstones } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger } from './log/index.js';
 import { Maintenance, providerFacts, snapshotsOf, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
@@ -285,9 +285,10 @@ export class Core {
 
   /** The per-project curator (spec 001); it arms timers only when this Core schedules. */
   #createSweeper(schedule: boolean, sessions: GatewayReader): Sweeper {
+    const forgotten = new Tombstones(this.gateway);
     const sweeper = new Sweeper({
       home: this.home.dir,
-      source: new GatewayDigestSource(this.projects, sessions),
+      source: new GatewayDigestSource(this.projects, sessions, (projectKey) => forgotten.has('project', projectKey)),
       settings: sweeperSettingsFrom(this.config),
       env: this.env,
       emit: (name, payload) => this.events.emit(name, payload),

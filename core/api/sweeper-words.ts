@@ -35,7 +35,7 @@ export function sweepSkipWords(reason: string | null, until?: string | null): st
 export function nothingNewWords(outcome: string, overview: string, reason: string | null = 'nothing-new'): string {
   if (overview === 'empty') {
     // A rebuild with no conversation left removed it; a forced sweep whose curator wrote none kept the file: both wrote none.
-    if (reason === 'nothing-new') return 'Nothing new since the last sweep, and no overview was written. The changelog keeps its earlier days.';
+    if (reason === 'nothing-new') return 'Nothing new since the last sweep, and no overview was written (a rebuild after a forget that left no conversation removes the old one). The changelog keeps its earlier days.';
     if (reason === 'no-activity') return 'The notes were removed: no conversation is left to describe.';
     return 'The notes written from the forgotten conversations were removed; Steward does not write notes here, so none were rewritten.';
   }

@@ -183,18 +183,28 @@ const FIRST_REQUEST_PARTS = 200;
 export class GatewayDigestSource implements DigestSource {
   readonly #projects: ProjectStore;
   readonly #sessions: GatewayReader;
+  readonly #forgotten: (projectKey: string) => boolean;
 
-  constructor(projects: ProjectStore, sessions: GatewayReader) {
+  /**
+   * `forgotten`: whether the person forgot the project. Its row stays until its forget has erased every
+   * conversation (a forget cut short is finished at the next start), and no notes may be written from
+   * what is left of it meanwhile: to the sweeper it is no project.
+   */
+  constructor(projects: ProjectStore, sessions: GatewayReader, forgotten: (projectKey: string) => boolean = () => false) {
     this.#projects = projects;
     this.#sessions = sessions;
+    this.#forgotten = forgotten;
   }
 
   projects(): SweeperProject[] {
-    return this.#projects.list().map(toSweeperProject);
+    return this.#projects
+      .list()
+      .filter((p) => !this.#forgotten(p.projectKey))
+      .map(toSweeperProject);
   }
 
   project(projectKey: string): SweeperProject | null {
-    const p = this.#projects.get(projectKey);
+    const p = this.#forgotten(projectKey) ? undefined : this.#projects.get(projectKey);
     return p ? toSweeperProject(p) : null;
   }
 

@@ -3,7 +3,7 @@ import { nothingNewWords, sweepRunWords } from '../../../core/api/index.js';
 
 describe('a sweep with nothing new since the last one, in words (Sweep now)', () => {
   it('after a forget that left no conversation, says the overview was removed and the changelog kept, not "Overview updated"', () => {
-    expect(nothingNewWords('ok', 'empty', 'nothing-new')).toBe('Nothing new since the last sweep, and no overview was written. The changelog keeps its earlier days.');
+    expect(nothingNewWords('ok', 'empty', 'nothing-new')).toBe('Nothing new since the last sweep, and no overview was written (a rebuild after a forget that left no conversation removes the old one). The changelog keeps its earlier days.');
   });
 
   it('says "Overview updated" only when the overview was written, else that the notes needed no change', () => {

@@ -21,7 +21,7 @@ describe('a forgotten conversation’s page, once Unforget lifted the record', (
   it('no longer says it was forgotten: the lifted sentence replaces those words, with the import that brings it back', () => {
     const text = notHeld({ kind: 'session', id: ID, label: null, createdAt: AGO, via: 'self' }, liftedAs(true));
     expect(text).toContain('This conversation is no longer forgotten.');
-    expect(text).toContain('Import earlier history on Projects brings it back.');
+    expect(text).toContain('Import earlier history on Projects, reaching back to when it was written, brings it back.');
     expect(text).not.toMatch(/You forgot|was deleted from Steward|not imported again/);
   });
 

@@ -7,7 +7,7 @@ import { useAction, useEvent } from '../../hooks.js';
 type Project = Result<'Projects.Get'>;
 type Run = Result<'Sweeper.Run'>;
 
-/** The words are the CLI's too (core/api/sweeper-words.ts); a backoff says when it ends, from the project's state. */
+/** The words are the contract's (core/api/sweeper-words.ts, the CLI's skip words too); a backoff says when it ends, from the project's state. */
 function said(run: Run, project: Project): string {
   const until = project.state.nextAttemptAt;
   return sweepRunWords(run, until !== null && until > Date.now() ? formatDateTime(until) : null);

@@ -46,7 +46,7 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
         </Button>
       ) : (
         <p role="status" tabIndex={-1} ref={said} className="unforget__said">
-          {liftedSentence(kind, lifted, names.what)} <a href={placeHref('projects')}>Import earlier history</a> on Projects brings {back} back.
+          {liftedSentence(kind, lifted, names.what)} <a href={placeHref('projects')}>Import earlier history</a> on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings {back} back.
         </p>
       )}
       <ErrorBanner title="Nothing was unforgotten." error={lift.error} />

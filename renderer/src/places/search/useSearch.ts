@@ -34,11 +34,11 @@ export function useSearch(filters: SearchFilters): { result: SearchResult | unde
       (error: unknown) => request === latest.current && setFirst({ result: undefined, error: error instanceof Error ? error : new Error('The search failed.'), loading: false }),
     );
   }, [client, key, generation]);
-  // A conversation or project forgotten elsewhere (another tab, the CLI), or brought back, changes what
-  // the search finds: it asks again rather than guessing which hits went (a forgotten conversation takes
-  // its subagents with it). Pages fetched with More matches start over with it.
+  // A conversation or project forgotten elsewhere (another tab, the CLI) takes its hits away: the search
+  // asks again rather than guessing which went (a forgotten conversation takes its subagents with it).
+  // Pages fetched with More matches start over with it. A lift adds nothing until an import does.
   const again = () => setGeneration((n) => n + 1);
-  useEvent('history.changed', again);
+  useEvent('history.changed', (change) => change.change === 'forgotten' && again());
 
   // Further pages belong to the first page they continue; a new search (or Try again) starts over.
   const next = useAction('Search.Query');

@@ -44,7 +44,7 @@ function ForgottenWhen({ record }: { record: ForgetCover }): ReactElement {
 function ImportBrings({ what }: { what: string }): ReactElement {
   return (
     <>
-      the next <a href={placeHref('projects')}>Import earlier history</a> on Projects brings {what} back
+      the next <a href={placeHref('projects')}>Import earlier history</a> on Projects, reaching back far enough, brings {what} back
     </>
   );
 }
