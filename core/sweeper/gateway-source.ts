@@ -196,6 +196,10 @@ export class GatewayDigestSource implements DigestSource {
     this.#forgotten = forgotten;
   }
 
+  isForgotten(projectKey: string): boolean {
+    return this.#forgotten(projectKey);
+  }
+
   projects(): SweeperProject[] {
     return this.#projects
       .list()

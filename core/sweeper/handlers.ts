@@ -40,7 +40,9 @@ function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesSt
   return view;
 }
 
-function notFound(projectKey: string): StewardError {
+function notFound(projectKey: string, sweeper: Sweeper): StewardError {
+  // A forgotten project's row stays until its forget has erased every conversation: it is not unknown.
+  if (sweeper.isForgotten(projectKey)) return new StewardError('not_found', `Project ${projectKey} is forgotten: Steward keeps no notes for it, and writes none`);
   return new StewardError('not_found', `No project ${projectKey} is known; run a sweep or backfill first`);
 }
 
@@ -77,7 +79,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
   return {
     'Projects.Get': ({ projectKey }) => {
       const target = sweeper.target(projectKey);
-      if (!target) throw notFound(projectKey);
+      if (!target) throw notFound(projectKey, sweeper);
       const { project, paths } = target;
       const state = sweeper.state(target);
       // After a forget the notes may still name the forgotten conversation: none are shown until rebuilt.
@@ -98,7 +100,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
       };
     },
     'Sweeper.Run': async ({ projectKey, force }) => {
-      if (!sweeper.target(projectKey)) throw notFound(projectKey);
+      if (!sweeper.target(projectKey)) throw notFound(projectKey, sweeper);
       try {
         return await sweeper.run(projectKey, { force: force ?? false });
       } catch (error) {
@@ -110,7 +112,7 @@ export function sweeperHandlers(sweeper: Sweeper, home: string, env: NodeJS.Proc
     'Projects.Scratch': () => ({ projects: sweeper.scratchProjects() }),
     'Projects.SetScratch': async ({ projectKey, scratch }) => {
       const result = await sweeper.setScratch(projectKey, scratch);
-      if (result === null) throw notFound(projectKey);
+      if (result === null) throw notFound(projectKey, sweeper);
       return { projectKey, scratch: result };
     },
     'Settings.Get': () => settingsView(sweeper, ring),

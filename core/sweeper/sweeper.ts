@@ -293,6 +293,11 @@ export class Sweeper {
     return this.#o.apiKeys ? this.#o.apiKeys() : envKeys(this.#o.env);
   }
 
+  /** Whether the person forgot the project: its notes are gone and none are written (see GatewayDigestSource). */
+  isForgotten(projectKey: string): boolean {
+    return this.#o.source.isForgotten?.(projectKey) ?? false;
+  }
+
   target(projectKey: string): Target | null {
     const project = this.#o.source.project(projectKey);
     return project ? { project, paths: projectPaths(this.#o.home, project.slug) } : null;

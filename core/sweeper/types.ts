@@ -54,6 +54,8 @@ export interface DigestSource {
   latestActivity(projectKey: string): number | null;
   /** The newest `sessions` sessions, newest first, each with at most its last `messages` messages. */
   recentSessions(projectKey: string, limits: { sessions: number; messages: number }): DigestSession[];
+  /** Whether the person forgot the project (then it is no project here, though its row may stay a while). */
+  isForgotten?(projectKey: string): boolean;
 }
 
 export interface FileSnapshot {

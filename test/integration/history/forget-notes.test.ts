@@ -201,7 +201,7 @@ describe('a forget cut short (a stop between its pieces; the next start finishes
     for (const file of [notes.overview, notes.changelog]) expect(existsSync(file)).toBe(false);
     // Still listed, to be finished at the next start; but no sweep writes notes from what is left of it.
     expect((await c.call('Projects.List', {})).projects.map((p) => p.projectKey)).toContain(key);
-    await expect(c.call('Sweeper.Run', { projectKey: key, force: true })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(c.call('Sweeper.Run', { projectKey: key, force: true })).rejects.toMatchObject({ code: 'not_found', message: `Project ${key} is forgotten: Steward keeps no notes for it, and writes none` });
     for (const file of [notes.overview, notes.changelog]) expect(existsSync(file)).toBe(false);
     expect(hookContext(cwd)).toBe('');
   });
