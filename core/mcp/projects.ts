@@ -1,8 +1,7 @@
-import { isAbsolute } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ProjectSummary, StewardClient } from '../api/index.js';
-import { isWindowsForm, normalizeCwd, projectContaining, projectKeyOf } from '../projects/index.js';
+import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/index.js';
 import { notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
 
@@ -49,7 +48,7 @@ const absoluteFolder = z
   .string()
   .min(1)
   // A Windows folder is absolute on any system: its transcripts may have been read here.
-  .refine((path) => isAbsolute(path) || isWindowsForm(normalizeCwd(path)), { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
+  .refine(isAbsoluteFolder, { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
 
 const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix, resolve, win32 } from 'node:path';
+import { dirname, isAbsolute, join, posix, resolve, win32 } from 'node:path';
 
 const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
 const UNC = /^\\\\[^\\]+\\[^\\]+/;
@@ -44,6 +44,14 @@ export function normalizeCwd(raw: string): string {
 /** Whether a normalized cwd is in Windows form (a drive or UNC path), whatever system this process runs on. */
 export function isWindowsForm(folder: string): boolean {
   return WINDOWS_DRIVE.test(folder) || UNC.test(folder);
+}
+
+/**
+ * Whether a folder names one place on its own, on this system or written on Windows (a drive or a
+ * share, whatever system reads it): a relative one would be read from wherever this process started.
+ */
+export function isAbsoluteFolder(folder: string): boolean {
+  return isAbsolute(folder) || isWindowsForm(normalizeCwd(folder));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ProjectSummary } from '../../api/index.js';
 import { HOME_FILES, resolveHome } from '../../config/paths/index.js';
@@ -96,8 +96,8 @@ export async function runContext(io: CliIo, options: ContextOptions, stdin: () =
  * error, by the rule MCP's project_overview refuses one by. Loaded only for --cwd: the hook never needs it.
  */
 async function mustBeAbsolute(cwd: string): Promise<void> {
-  const [{ isWindowsForm, normalizeCwd }, { UsageError }] = await Promise.all([import('../../projects/index.js'), import('../output.js')]);
-  if (!isAbsolute(cwd) && !isWindowsForm(normalizeCwd(cwd))) throw new UsageError('--cwd must be an absolute folder path (from / or a drive letter), such as `pwd` prints');
+  const [{ isAbsoluteFolder }, { UsageError }] = await Promise.all([import('../../projects/index.js'), import('../output.js')]);
+  if (!isAbsoluteFolder(cwd)) throw new UsageError('--cwd must be an absolute folder path (from / or a drive letter), such as `pwd` prints');
 }
 
 /**
