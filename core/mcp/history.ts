@@ -4,7 +4,7 @@ import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, inde
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
-import { GetSessionOutput, PAGE_CHARS, readSessionPage } from './session-page.js';
+import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage } from './session-page.js';
 
 /** Outputs are bounded: a page of hits, a page of messages within PAGE_CHARS (see session-page.ts). */
 const MAX_HITS = 25;
@@ -99,6 +99,12 @@ export const GetSessionInput = z.strictObject({
   part_id: z.string().min(1).max(400).optional().describe('Open the page around this part (a hit’s partId): the page holds it and, as the limit leaves room, up to 5 messages before it'),
   cursor: z.string().max(500).optional().describe('cursor (later messages) or before (earlier ones) from a previous result'),
   limit: z.number().int().min(1).max(MAX_MESSAGES).optional().describe(`Messages per page, at most ${MAX_MESSAGES} (default 20)`),
+  from_char: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(`With part_id: that part alone, its text from this character on (${READ_CHARS.toLocaleString('en')} at most), where a cut part's words say to read on`),
 });
 
 const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
@@ -124,6 +130,9 @@ function searchDates(input: { from?: string | undefined; to?: string | undefined
   }
   return dates;
 }
+
+/** What a call with from_char and no part_id is told: it reads on in one part. */
+const FROM_CHAR_ALONE = 'from_char reads on in one part: give the part_id its words named too.';
 
 /** What a call with neither a query nor a filter is told: there is nothing to search for. */
 const NOTHING_TO_SEARCH = 'Give a query, or at least one filter (project_key, repo, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.';
@@ -300,7 +309,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       description:
         `The messages of one captured conversation in order, a page at a time (each answer at most ${PAGE_CHARS.toLocaleString('en')} characters; it says what it left out and how to read on): turns, thinking, tool calls with a one-line summary, and their results. ` +
         "Each message has `speaker`; text the agent's app wrote in the person's name (command echoes, hook output, compaction summaries) has `harness` set and genuineUserTurn false. " +
-        'Subagents are listed by sessionId: read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, cursor or before from a result to page. Secrets are redacted.',
+        'Subagents are listed by sessionId: read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
       inputSchema: GetSessionInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -314,8 +323,12 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
             ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
             redact: true,
           });
+        if (input.from_char !== undefined && input.part_id === undefined) return { isError: true, content: [{ type: 'text' as const, text: FROM_CHAR_ALONE }] };
         try {
-          const { page, text } = await readSessionPage(ask, input.limit ?? 20, input.part_id, redact);
+          const { page, text } =
+            input.from_char !== undefined && input.part_id !== undefined
+              ? await readPartFrom(ask, input.part_id, input.from_char, redact)
+              : await readSessionPage(ask, input.limit ?? 20, input.part_id, redact);
           return { content: [{ type: 'text' as const, text }], structuredContent: page };
         } catch (error) {
           if (!(error instanceof StewardError && error.code === 'not_found')) throw error;

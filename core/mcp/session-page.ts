@@ -8,6 +8,11 @@ import { COMPACTION_FOLD, countOf, cutShortWords, foldLine, harnessLine, isCompa
 export const PAGE_CHARS = 60_000;
 /** A part's text is cut at this length at most, at least MIN_PART_CHARS while whole messages can wait for the next page. */
 const PART_CHARS = 2_000;
+/**
+ * How much of one part a call with `from_char` shows: Steward stores at most TEXT_CAP (32 KiB) of a
+ * part, so two such calls read any stored part whole, and one answer stays well within PAGE_CHARS.
+ */
+export const READ_CHARS = 20_000;
 const MIN_PART_CHARS = 200;
 /** One-line fields (a title, a summary, a harness line) are cut here, so the page's fixed part is bounded too. */
 const LINE_CHARS = 500;
@@ -123,13 +128,18 @@ function bounded(text: string | null, max: number, rule = ''): string | null {
   return `${text.slice(0, end)}… [${countOf(text.length - end, 'more character')} not shown${rule}]`;
 }
 
+/** Where a cut part's text goes on: the call that reads it from there (see readPartFrom). */
+const readOn = (partId: string, from: number) => `: read on with part_id "${partId}" and from_char ${from}`;
+
 /**
- * A part's text cut for the page: at most PART_CHARS of it, whichever call reads it; less when the
- * page shares its room among many parts, and then the page opened at it (`part_id`) shows PART_CHARS
- * of it (see fitWindow); a smaller `limit` may not, since one message can hold more than a page.
+ * A part's text cut for the page: at most PART_CHARS of it; less when the page shares its room among
+ * many parts. Whatever the cut, the words name the call that reads on from where it stopped.
  */
-const partCut = (text: string | null, max: number) =>
-  bounded(text, max, max >= PART_CHARS ? `: get_session shows at most ${PART_CHARS.toLocaleString('en')} of a part` : `: part_id at this part shows up to ${PART_CHARS.toLocaleString('en')}`);
+function partCut(p: PagePart, max: number): string | null {
+  const { text } = p;
+  if (text === null || text.length <= max) return text;
+  return bounded(text, max, readOn(p.partId, wholeAt(text, max)));
+}
 
 /** A text Steward stored cut short, said as the export says it: from what it captured, not from what the page shows. */
 const capturedNote = (p: PagePart) => (p.truncatedFrom === null ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);
@@ -220,7 +230,7 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
       role: m.role,
       speaker: m.speaker,
       at: m.at,
-      parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: partCut(p.text, cut(offset + i, p)) })),
+      parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: partCut(p, cut(offset + i, p)) })),
       ...(from > 0 ? { partsBefore: { parts: from, partId: m.parts[0]!.partId } } : {}),
       ...(to < m.parts.length ? { partsAfter: { parts: m.parts.length - to, partId: m.parts[to]!.partId } } : {}),
       ...(m.subagents ? { subagents: m.subagents } : {}),
@@ -322,7 +332,7 @@ function fitWindow(page: Prepared, partId: string | undefined): SessionPage {
   const used = { json: JSON.stringify(base).length, text: sessionText(base).length };
   // Each part's weight alone; the markers' counts and ids then change a little, measured below.
   const fits = (i: number) => {
-    const shown = { ...parts[i]!, text: partCut(parts[i]!.text, cut(i, parts[i]!)) };
+    const shown = { ...parts[i]!, text: partCut(parts[i]!, cut(i, parts[i]!)) };
     const json = JSON.stringify(shown).length + 1;
     const text = partText(shown).length + 1;
     if (used.json + json > PAGE_CHARS || used.text + text > PAGE_CHARS) return false;
@@ -384,4 +394,31 @@ export async function readSessionPage(ask: (limit: number) => Promise<Result<'Se
     const window = fitWindow(prepared, partId);
     return { page: window, text: sessionText(window) };
   }
+}
+
+/**
+ * One part's text from character `from` on (of its text as the page shows it, redacted), READ_CHARS
+ * of it at most: the call a cut part's words name. The answer holds that part alone, in its message
+ * (the message's other parts counted), and no cursor: it reads on in the part, not in the conversation.
+ */
+export async function readPartFrom(ask: (limit: number) => Promise<Result<'Sessions.Get'>>, partId: string, from: number, redact: Redact): Promise<{ page: SessionPage; text: string }> {
+  const prepared = prepare(await ask(1), once(redact));
+  const parts = prepared.messages.flatMap((m) => m.parts);
+  const at = parts.findIndex((p) => p.partId === partId);
+  const part = parts[at]!;
+  const text = part.text ?? '';
+  const start = Math.min(wholeAt(text, from), text.length);
+  const rest = text.slice(start);
+  const end = wholeAt(rest, READ_CHARS);
+  const shown = rest.length <= READ_CHARS ? rest : `${rest.slice(0, end)}… [${countOf(rest.length - end, 'more character')} not shown${readOn(partId, start + end)}]`;
+  const head = start > 0 ? `[from character ${start.toLocaleString('en')} of ${text.length.toLocaleString('en')}] ` : '';
+  const read: Prepared = { head: withoutCursors(prepared.head), messages: prepared.messages.map((m) => ({ ...m, parts: m.parts.map((p) => (p === part ? { ...p, text: `${head}${shown}` } : p)) })) };
+  const page = render(read, () => Number.MAX_SAFE_INTEGER, at, at + 1);
+  return { page, text: sessionText(page) };
+}
+
+/** The head without the page's cursors: an answer about one part has no later or earlier page. */
+function withoutCursors(head: Prepared['head']): Prepared['head'] {
+  const { cursor: _later, before: _earlier, ...rest } = head;
+  return rest;
 }

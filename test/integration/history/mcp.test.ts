@@ -194,8 +194,8 @@ describe('steward mcp: search_transcripts and get_session', () => {
     const long = few.messages.flatMap((m) => m.parts).map((p) => p.text ?? '');
     expect(long).toHaveLength(3);
     // 9,000 characters each: cut at 2,000, and the cut says how much is left out.
-    for (const text of long) expect(text).toMatch(new RegExp(`^zephyr \\d z{1,1991}… \\[[\\d,]+ more characters not shown: get_session shows at most 2,000 of a part\\]$`));
-    expect(long.every((text) => text.length < 2_100)).toBe(true);
+    for (const text of long) expect(text).toMatch(new RegExp(`^zephyr \\d z{1,1991}… \\[[\\d,]+ more characters not shown: read on with part_id "[^"]+" and from_char 2000\\]$`));
+    expect(long.every((text) => text.length < 2_150)).toBe(true);
 
     // 50 messages of 1,500 characters would be 75,000: the 60,000 of each half of the answer (its text,
     // its structured content as JSON) are shared out evenly, every part keeping the same share.
@@ -207,8 +207,8 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(JSON.stringify(out).length).toBeLessThanOrEqual(60_000);
     expect(all.content[0]!.text!.length).toBeLessThanOrEqual(60_000);
     expect(texts.every((t) => t.startsWith('zephyr ') && t.length >= 850 && t.length < 1_000)).toBe(true);
-    // Cut by the page's shared room, not the part's bound: the words say how to see more of it.
-    expect(texts.every((t) => t.endsWith(' not shown: part_id at this part shows up to 2,000]'))).toBe(true);
+    // Cut by the page's shared room, not the part's bound: the words name the call that reads on from there.
+    expect(texts.every((t) => /not shown: read on with part_id "[^"]+" and from_char \d+\]$/.test(t))).toBe(true);
   });
 
   it('search_transcripts with a session_id or project_key Steward holds nothing under is a tool error, not "No matches."', async () => {

@@ -189,8 +189,8 @@ describe('get_session: every answer within its stated bound', () => {
 
     const single = (await page({ session_id: ONE_PART })).out;
     const long = single.messages.flatMap((m) => m.parts).find((p) => p.text?.startsWith('one '))!;
-    expect(long.text!.length).toBeLessThan(2_100);
-    expect(long.text).toMatch(/… \[[\d,]+ more characters not shown: get_session shows at most 2,000 of a part\]$/);
+    expect(long.text!.length).toBeLessThan(2_150);
+    expect(long.text).toMatch(new RegExp(`… \\[[\\d,]+ more characters not shown: read on with part_id "${long.partId}" and from_char 2000\\]$`));
   });
 
   it('says a part Steward stored cut short was cut when captured, with its whole length, and promises no call reads what it left out', async () => {
@@ -198,11 +198,47 @@ describe('get_session: every answer within its stated bound', () => {
     const long = out.messages.flatMap((m) => m.parts).find((p) => p.text?.startsWith('one '))! as Part & { truncatedFrom?: number | null };
     // Stored as its first 32 KiB; the page shows 2,000 of those.
     expect(long.truncatedFrom).toBe(300_004);
-    expect(long.text).toMatch(/… \[30,768 more characters not shown: get_session shows at most 2,000 of a part\]$/);
+    expect(long.text).toMatch(new RegExp(`… \\[30,768 more characters not shown: read on with part_id "${long.partId}" and from_char 2000\\]$`));
     expect(text).toContain('(cut short: Steward kept only the start of its 300,004 characters)');
     expect(text).not.toMatch(/\[\d+ more characters\]/);
     const short = out.messages.flatMap((m) => m.parts).find((p) => p.text === 'Write it in one go.')! as Part & { truncatedFrom?: number | null };
     expect(short.truncatedFrom).toBeNull();
+  });
+});
+
+describe('get_session from_char: reading on in a part cut on the page', () => {
+  it('reads a stored part whole in the calls its words name, each within the bound, nothing repeated or skipped', async () => {
+    const opening = (await page({ session_id: ONE_PART })).out;
+    const long = opening.messages.flatMap((m) => m.parts).find((p) => p.text?.startsWith('one '))!;
+    const pieces = [long.text!.slice(0, long.text!.indexOf('…'))];
+    let next = /from_char (\d+)\]$/.exec(long.text!)?.[1];
+    let calls = 0;
+    while (next !== undefined) {
+      calls += 1;
+      const { out, text } = await page({ session_id: ONE_PART, part_id: long.partId, from_char: Number(next) });
+      // That part alone, and no cursor: it reads on in the part, not in the conversation.
+      expect(out.messages.flatMap((m) => m.parts).map((p) => p.partId)).toEqual([long.partId]);
+      expect(out.cursor).toBeUndefined();
+      const shown = out.messages[0]!.parts[0]!.text!;
+      expect(shown.startsWith(`[from character ${Number(next).toLocaleString('en')} of 32,768] `)).toBe(true);
+      expect(text).toContain(shown);
+      const body = shown.slice(shown.indexOf('] ') + 2);
+      next = /from_char (\d+)\]$/.exec(body)?.[1];
+      pieces.push(next === undefined ? body : body.slice(0, body.lastIndexOf('… [')));
+    }
+    expect(calls).toBe(2);
+    // The 32 KiB Steward stored, read in three answers.
+    expect(pieces.join('')).toBe(`one ${'o'.repeat(32_768 - 4)}`);
+  });
+
+  it('past the part’s end: its length, and no text; without part_id: says what it needs, changing nothing', async () => {
+    const opening = (await page({ session_id: ONE_PART })).out;
+    const long = opening.messages.flatMap((m) => m.parts).find((p) => p.text?.startsWith('one '))!;
+    const past = (await page({ session_id: ONE_PART, part_id: long.partId, from_char: 99_999 })).out;
+    expect(past.messages[0]!.parts[0]!.text).toBe('[from character 32,768 of 32,768] ');
+    const alone = await call('get_session', { session_id: ONE_PART, from_char: 10 });
+    expect(alone.isError).toBe(true);
+    expect(alone.content[0]!.text).toBe('from_char reads on in one part: give the part_id its words named too.');
   });
 });
 
