@@ -7,6 +7,8 @@ import type { SkipReason } from '../api/index.js';
 import type { LineStats, ReadCheckpoint, TranscriptBatch } from './types.js';
 
 const NEWLINE = 0x0a;
+const CR = 0x0d;
+const ZERO = 0x00;
 /** The head hash covers this many bytes (or the whole file when shorter), as does the hash before the offset. */
 const HASHED_BYTES = 4096;
 
@@ -51,13 +53,34 @@ export function withoutCr(text: string): string {
   return text.endsWith('\r') ? text.slice(0, -1) : text;
 }
 
+/** Any byte but a zero, in a latin1 string (one character per byte). */
+const NOT_ZERO = /[^\0]/;
+/** Bytes looked at first for the end of a run of zeros; each further look doubles, up to the largest. */
+const FIRST_ZERO_LOOK = 64;
+const LARGEST_ZERO_LOOK = 64 * 1024;
+
 /**
- * A line's text without the zeros before it. A crash or power loss can leave a file's last pages zeros
- * (its size was written, its bytes were not); the agent then writes on after them, so its next line
- * starts behind the zeros and is whole. A fragment behind them still fails to parse, and is counted.
+ * Where the zeros that start at `from` end (`to` when they fill the range). A crash or power loss can
+ * leave a file's last pages zeros (its size was written, its bytes were not), often more than the line
+ * cap; the agent then writes on after them, so its next line starts behind the zeros and is whole. The
+ * zeros before a line are skipped as no part of it, so they never count against the cap (a line of
+ * zeros alone is blank); a fragment behind them still fails to parse, and is counted. Zeros are rare:
+ * the looks double, so a few zeros cost a few bytes and a long run about twice its length, in native scans.
  */
-function withoutZeros(text: string): string {
-  return text.charCodeAt(0) === 0 ? text.replace(/^\0+/, '') : text;
+function zerosEnd(buffer: Buffer, from: number, to: number): number {
+  let look = FIRST_ZERO_LOOK;
+  for (let at = from; at < to; at += look, look = Math.min(look * 2, LARGEST_ZERO_LOOK)) {
+    const found = buffer.toString('latin1', at, Math.min(to, at + look)).search(NOT_ZERO);
+    if (found !== -1) return at + found;
+  }
+  return to;
+}
+
+/** Whether a line ending at `newline` (held in `carry`, then `buffer` from `start`) ends in a CR. */
+function endsInCr(buffer: Buffer, start: number, newline: number, carry: Buffer[]): boolean {
+  if (newline > start) return buffer[newline - 1] === CR;
+  const last = carry.at(-1);
+  return last !== undefined && last[last.length - 1] === CR;
 }
 
 /** Counts a complete line that yields no part, with its reason: nothing is dropped silently. */
@@ -151,10 +174,15 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
       const offsets: number[] = [];
       let start = 0;
       for (;;) {
+        // Nothing of this line seen yet: zeros before it are skipped, not held (see zerosEnd).
+        if (carryBytes === 0 && !skipping && start < bytesRead && buffer[start] === ZERO) start = zerosEnd(buffer, start, bytesRead);
         const newline = buffer.indexOf(NEWLINE, start);
         if (newline === -1 || newline >= bytesRead) break;
-        offsets.push(chunkStart + start - carryBytes);
-        if (skipping || carryBytes + (newline - start) > options.maxLineBytes) {
+        // A line's offset is its first byte, zeros before it included: where the last complete line ended.
+        offsets.push(consumed);
+        // A CRLF line's CR is no part of its text (withoutCr): a line written on Windows has the cap of one written elsewhere.
+        const bytes = carryBytes + (newline - start);
+        if (skipping || bytes > options.maxLineBytes + 1 || (bytes === options.maxLineBytes + 1 && !endsInCr(buffer, start, newline, carry))) {
           skipping = false;
           stats.oversizeLines += 1;
           countSkip(stats, 'too_large');
@@ -162,7 +190,7 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
         } else {
           const slice = buffer.subarray(start, newline);
           const text = carryBytes > 0 ? Buffer.concat([...carry, slice]).toString('utf8') : slice.toString('utf8');
-          lines.push(withoutZeros(withoutCr(text)));
+          lines.push(withoutCr(text));
         }
         carry = [];
         carryBytes = 0;
@@ -171,8 +199,8 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
       }
       if (start < bytesRead) {
         const rest = bytesRead - start;
-        // An oversize line is only counted by its length from here on, never held.
-        if (skipping || carryBytes + rest > options.maxLineBytes) {
+        // An oversize line is only counted by its length from here on, never held; one byte past the cap may be a CRLF's CR.
+        if (skipping || carryBytes + rest > options.maxLineBytes + 1) {
           if (!skipping) carry = [];
           skipping = true;
           carryBytes += rest;

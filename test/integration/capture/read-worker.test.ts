@@ -110,6 +110,36 @@ describe('the read worker', () => {
     expect(reply.turned).toBe(0);
   });
 
+  it('reads the line behind a run of zeros longer than the line cap, as the owner thread does', async () => {
+    home = tempHome('steward-read-worker-');
+    const file = join(home.dir, 'zeros.jsonl');
+    // A crash left zeros (longer than the cap) where bytes were never written; the agent wrote on behind them.
+    writeFileSync(file, `{"a":1}\n${'\0'.repeat(100)}{"b":2}\r\n${'\0'.repeat(100)}`);
+    const linesUrl = pathToFileURL(join(build.dir, 'core', 'transcripts', 'lines.js')).href;
+    const source = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      import(workerData.linesUrl).then(async ({ blockOnReads, readCompleteLines }) => {
+        blockOnReads();
+        const stats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+        const lines = [];
+        const offsets = [];
+        for await (const group of readCompleteLines(workerData.file, { maxLineBytes: 32, chunkBytes: 16 }, stats)) {
+          lines.push(...group.lines);
+          offsets.push(...group.offsets);
+        }
+        parentPort.postMessage({ lines, offsets, stats });
+      });`;
+    const worker = new Worker(source, { eval: true, workerData: { linesUrl, file } });
+    const [reply] = (await once(worker, 'message')) as [{ lines: string[]; offsets: number[]; stats: { oversizeLines: number; skipped?: object; checkpoint: { offset: number } } }];
+    await worker.terminate();
+    expect(reply.lines).toEqual(['{"a":1}', '{"b":2}']);
+    expect(reply.offsets).toEqual([0, 8]);
+    expect(reply.stats.oversizeLines).toBe(0);
+    expect(reply.stats.skipped).toBeUndefined();
+    // Through the last complete line: the zeros of the tail wait, as a partial line does.
+    expect(reply.stats.checkpoint.offset).toBe(8 + 100 + 9);
+  });
+
   it('reads each file once, read-ahead included, and writes exactly what an in-thread read writes', async () => {
     home = tempHome('steward-read-worker-');
     const claudeRoot = join(home.dir, 'claude');

@@ -126,3 +126,102 @@ describe('a line file in which no line could be read', () => {
     expect(nothingRead('/r/openclaw-agent.sqlite', stats(0, { malformed: 1 }))).toBe(false);
   });
 });
+
+/**
+ * A crash or power loss can leave a run of zeros where a file's bytes were never written, often longer
+ * than the line cap (a page, or a preallocated tail); the agent then writes on behind it. The zeros before
+ * a line are no part of it: they never count against the cap, so the line behind them is read.
+ */
+describe('a run of zeros longer than the line cap', () => {
+  const CAP = 32;
+  const ZEROS = '\0'.repeat(100);
+  const CHUNKS = [5, 7, 16, 31, 32, 33, 64, 4096];
+
+  async function read(text: string, chunkBytes: number, start = 0): Promise<{ lines: Array<string | null>; offsets: number[]; stats: LineStats }> {
+    const file = join(home.dir, 'z.jsonl');
+    writeFileSync(file, text);
+    const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    const out: LineChunk[] = [];
+    for await (const chunk of readCompleteLines(file, { maxLineBytes: CAP, chunkBytes, start }, stats)) out.push(chunk);
+    return { lines: out.flatMap((c) => c.lines), offsets: out.flatMap((c) => c.offsets), stats };
+  }
+
+  it('does not drop the line behind it, with or without a newline between, whatever the chunk size', async () => {
+    for (const chunkBytes of CHUNKS) {
+      const text = `{"a":1}\n${ZEROS}{"b":2}\n${ZEROS}\n{"c":3}\r\n${ZEROS}{"d":4}`;
+      const { lines, offsets, stats } = await read(text, chunkBytes);
+      // A run that ends in a newline is a blank line (counted `empty` by the provider), as a short one is.
+      expect(lines, `chunk ${chunkBytes}`).toEqual(['{"a":1}', '{"b":2}', '', '{"c":3}']);
+      // A line's offset is its first byte, zeros included, however long the run: the same as a short run's.
+      expect(offsets).toEqual([0, 8, 8 + 100 + 8, 8 + 100 + 8 + 101]);
+      expect(stats).toMatchObject({ lines: 4, oversizeLines: 0 });
+      expect(stats.skipped).toBeUndefined();
+      // The last line is behind zeros and still being written: the checkpoint stops before its zeros.
+      expect(stats.checkpoint?.offset).toBe(Buffer.byteLength(text) - 100 - 7);
+    }
+  });
+
+  it('reads like a run shorter than the cap: zeros before a line are stripped, a line of zeros is blank', async () => {
+    const short = await read(`\0\0\0{"a":1}\n\0\0\n{"b":2}\n`, 7);
+    const long = await read(`${ZEROS}{"a":1}\n${ZEROS}\n{"b":2}\n`, 7);
+    expect(long.lines).toEqual(short.lines);
+    expect(long.stats.skipped).toEqual(short.stats.skipped);
+  });
+
+  it('still counts an oversize line behind it once, and zeros inside a line count against the cap', async () => {
+    for (const chunkBytes of CHUNKS) {
+      const { lines, stats } = await read(`${ZEROS}${'x'.repeat(CAP + 1)}\n{"a":${ZEROS}}\n{"b":2}\n`, chunkBytes);
+      expect(lines, `chunk ${chunkBytes}`).toEqual([null, null, '{"b":2}']);
+      expect(stats).toMatchObject({ oversizeLines: 2, skipped: { too_large: 2 } });
+    }
+  });
+
+  it('leaves the checkpoint before a zero-filled tail, and reads what is appended behind it from there', async () => {
+    const zeroTail = `{"a":1}\n${ZEROS}`;
+    const first = await read(zeroTail, 16);
+    expect(first.lines).toEqual(['{"a":1}']);
+    const checkpoint = first.stats.checkpoint!;
+    expect(checkpoint.offset).toBe(8);
+    const appended = `${zeroTail}{"b":2}\n{"c":3}\n`;
+    writeFileSync(join(home.dir, 'z.jsonl'), appended);
+    const probe: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    expect(await resumeOffset(join(home.dir, 'z.jsonl'), checkpoint, Buffer.byteLength(appended), probe)).toBe(8);
+    const resumed = await read(appended, 16, 8);
+    const whole = await read(appended, 16);
+    expect(resumed.lines).toEqual(['{"b":2}', '{"c":3}']);
+    // Resumed or read whole, each line keeps its offset.
+    expect(resumed.offsets).toEqual(whole.offsets.slice(1));
+    expect(resumed.stats.checkpoint?.offset).toBe(Buffer.byteLength(appended));
+    expect(resumed.stats.skipped).toBeUndefined();
+  });
+});
+
+describe('lines at the cap', () => {
+  async function read(text: string, maxLineBytes: number, chunkBytes: number): Promise<{ lines: Array<string | null>; stats: LineStats }> {
+    const file = join(home.dir, 'cap.jsonl');
+    writeFileSync(file, text);
+    const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    const lines: Array<string | null> = [];
+    for await (const chunk of readCompleteLines(file, { maxLineBytes, chunkBytes }, stats)) lines.push(...chunk.lines);
+    return { lines, stats };
+  }
+  const at = (n: number, c: string) => `{"t":"${c.repeat(n - 8)}"}`;
+
+  it('reads a line of exactly the cap and skips one a byte longer, wherever the chunks cut them', async () => {
+    const cap = 24;
+    for (let chunkBytes = 3; chunkBytes <= 2 * cap + 2; chunkBytes += 1) {
+      const { lines, stats } = await read(`${at(cap, 'a')}\n${at(cap + 1, 'b')}\n${at(cap, 'c')}\n`, cap, chunkBytes);
+      expect(lines, `chunk ${chunkBytes}`).toEqual([at(cap, 'a'), null, at(cap, 'c')]);
+      expect(stats).toMatchObject({ oversizeLines: 1, skipped: { too_large: 1 }, checkpoint: { offset: 3 * cap + 4 } });
+    }
+  });
+
+  it('reads a CRLF line as the LF one: its CR does not count against the cap, wherever the chunks cut it', async () => {
+    const cap = 24;
+    for (let chunkBytes = 3; chunkBytes <= 2 * cap + 4; chunkBytes += 1) {
+      const { lines, stats } = await read(`${at(cap, 'a')}\r\n${at(cap + 1, 'b')}\r\n${at(cap, 'c')}\r\n\r\n`, cap, chunkBytes);
+      expect(lines, `chunk ${chunkBytes}`).toEqual([at(cap, 'a'), null, at(cap, 'c'), '']);
+      expect(stats).toMatchObject({ oversizeLines: 1, skipped: { too_large: 1 }, checkpoint: { offset: 3 * cap + 9 } });
+    }
+  });
+});
