@@ -140,10 +140,24 @@ export const forgetMethods = {
     params: z.strictObject({ sessionId: SessionId }),
     result: z.strictObject({ record: ForgetCover.nullable() }),
   },
-  /** Lifts a tombstone; the next backfill imports the conversation or project again. */
+  /** Lifts a tombstone; the next backfill imports the conversation or project again, unless `stillOut`. */
   'Forget.Lift': {
     params: z.strictObject({ kind: z.enum(FORGET_KINDS), id: z.string().min(1).max(300) }),
-    result: z.strictObject({ lifted: z.boolean() }),
+    result: z.strictObject({
+      lifted: z.boolean(),
+      /**
+       * A conversation another record still keeps out of imports once its own is lifted (as `Forget.Of`
+       * names it): its project's, forgotten after it (capture withholds a conversation by its folder's
+       * project), or the conversation it is a subagent of. Absent when none does.
+       */
+      stillOut: ForgetCover.optional(),
+      /**
+       * True when the lift cut short a project's forget still erasing: its notes (OVERVIEW.md, CHANGELOG.md)
+       * went as that forget began and do not come back with the rows; the project's next sweep writes
+       * them again. Absent otherwise.
+       */
+      notesRemoved: z.literal(true).optional(),
+    }),
   },
 } as const;
 

@@ -63,7 +63,9 @@ export class Tombstones {
 
   /**
    * Keeps, on a record, the ids of the conversations erased with it (ids only): a forgotten
-   * conversation's subagents, a forgotten project's conversations and theirs.
+   * conversation's subagents, a forgotten project's conversations and theirs. A conversation forgotten
+   * on its own is kept on its project's record ahead of one (it counts only once that record is there),
+   * as that project's forget later finds nothing of it to erase.
    */
   keep(kind: ForgetKind, id: string, sessionIds: readonly string[]): void {
     if (sessionIds.length > 0) this.#keep.run(kind, id, JSON.stringify(sessionIds));

@@ -1,4 +1,4 @@
-import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, StewardError, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
+import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, StewardError, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type Result, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
 import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Redactor } from '../secrets/index.js';
@@ -74,6 +74,17 @@ export function neutralLabel(record: Pick<SessionRecord, 'provider' | 'source' |
 export const isNeutralLabel = (label: string): boolean => NEUTRAL.test(label);
 
 /**
+ * The forget erasing now, and what stops it alone: lifting its tombstone (Unforget) meanwhile. `notes`:
+ * a project's notes, removed as its erasing begins (true when there were some).
+ */
+interface Running {
+  kind: ForgetKind;
+  id: string;
+  lifted: AbortController;
+  notes?: Promise<boolean>;
+}
+
+/**
  * Forgetting: the tombstone first (so nothing captured meanwhile comes back), then the rows in
  * pieces, with progress. One forget at a time, in the order asked. Stopping ends the running one
  * between pieces; the tombstone holds what is left out of every import, and the owner's next start
@@ -83,8 +94,7 @@ export class Forgetting {
   readonly #o: ForgetOptions;
   readonly #abort = new AbortController();
   #chain: Promise<unknown> = Promise.resolve();
-  /** The forget erasing now, and what stops it alone: lifting its tombstone (Unforget) meanwhile. */
-  #running: { kind: ForgetKind; id: string; lifted: AbortController } | undefined;
+  #running: Running | undefined;
   #scrubbing = false;
 
   constructor(options: ForgetOptions) {
@@ -184,6 +194,20 @@ export class Forgetting {
     return record && { ...record, via: own ? 'self' : record.kind === 'project' ? 'project' : 'parent' };
   }
 
+  /**
+   * Lifts it (see `lift`), and says what the lift does not undo: a record that still keeps the
+   * conversation out (its project's, forgotten after it; its parent's), and a project's notes the forget
+   * it cut short removed (they come back with no row: only a sweep writes them again).
+   */
+  async unforget(kind: ForgetKind, id: string): Promise<Result<'Forget.Lift'>> {
+    const running = this.#running?.kind === kind && this.#running.id === id ? this.#running : undefined;
+    if (!this.lift(kind, id)) return { lifted: false };
+    // Awaited: a lift while they are being removed stops the rows, not their removal.
+    const notesRemoved = (await running?.notes?.catch(() => false)) === true;
+    const stillOut = kind === 'session' ? await this.of(id) : null;
+    return { lifted: true, ...(stillOut && { stillOut }), ...(notesRemoved && { notesRemoved: true as const }) };
+  }
+
   /** The next backfill imports it again (scheduled ticks read only files that changed). */
   lift(kind: ForgetKind, id: string): boolean {
     const lifted = this.#o.tombstones.remove(kind, id);
@@ -231,11 +255,16 @@ export class Forgetting {
     await this.#chain;
   }
 
-  async #eraseSession(sessionId: string): Promise<ForgetResult> {
+  async #eraseSession(sessionId: string, projectKey: string | null, signal: AbortSignal): Promise<ForgetResult> {
     // Kept before any row goes, inside the erase (a lift meanwhile cancels both): once a subagent's row
-    // is gone, nothing else says whose it was (see `of`).
-    const keep = (order: readonly string[]) => this.#o.tombstones.keep('session', sessionId, order.filter((id) => id !== sessionId));
-    const erased = await this.#erase('session', sessionId, (options) => this.#o.eraser.erase([sessionId], undefined, { ...options, onOrder: keep }));
+    // is gone, nothing else says whose it was (see `of`). On its project's record too, ahead of one: a
+    // forget of the project later finds none of them to erase, yet its record keeps them out (capture
+    // withholds by the folder's project), which is what Unforget of the conversation must say then.
+    const keep = (order: readonly string[]) => {
+      this.#o.tombstones.keep('session', sessionId, order.filter((id) => id !== sessionId));
+      if (projectKey) this.#o.tombstones.keep('project', projectKey, order);
+    };
+    const erased = await this.#erase('session', sessionId, signal, (options) => this.#o.eraser.erase([sessionId], undefined, { ...options, onOrder: keep }));
     this.#o.emit('history.changed', { kind: 'session', id: sessionId, change: 'forgotten' });
     return { kind: 'session', id: sessionId, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved: false };
   }
@@ -245,12 +274,14 @@ export class Forgetting {
    * the next start finishes the rows) still keeps them from agents. Marked again once the rows are
    * gone, so a rebuild that read some of them meanwhile runs again (the sweeper counts the marks).
    */
-  async #eraseWithNotes(sessionId: string, stored: SessionRecord | undefined): Promise<ForgetResult> {
+  #eraseWithNotes(sessionId: string, stored: SessionRecord | undefined): Promise<ForgetResult> {
     const stale = async () => stored?.projectKey && (await this.#o.notesStale?.(stored.projectKey, stored.firstTs));
-    await stale();
-    const result = await this.#eraseSession(sessionId);
-    await stale();
-    return result;
+    return this.#asRunning('session', sessionId, async ({ lifted }) => {
+      await stale();
+      const result = await this.#eraseSession(sessionId, stored?.projectKey ?? null, lifted.signal);
+      await stale();
+      return result;
+    });
   }
 
   /**
@@ -259,15 +290,32 @@ export class Forgetting {
    * finishes the rows) must not leave them handed to agents meanwhile. Its row goes last, so such a
    * forget still lists the project to finish.
    */
-  async #eraseProject(projectKey: string): Promise<ForgetResult> {
-    const project = this.#o.projects.describe(projectKey);
-    const notesRemoved = project ? await this.#o.removeNotes(projectKey, project.slug) : false;
-    // Each page's ids kept before its rows go, as a conversation's subagents are (see #eraseSession).
-    const keep = (order: readonly string[]) => this.#o.tombstones.keep('project', projectKey, order);
-    const erased = await this.#erase('project', projectKey, (options) => this.#o.eraser.eraseProject(projectKey, undefined, { ...options, onOrder: keep }));
-    this.#o.projects.remove(projectKey);
-    this.#o.emit('history.changed', { kind: 'project', id: projectKey, change: 'forgotten' });
-    return { kind: 'project', id: projectKey, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved };
+  #eraseProject(projectKey: string): Promise<ForgetResult> {
+    return this.#asRunning('project', projectKey, async (running) => {
+      const project = this.#o.projects.describe(projectKey);
+      running.notes = project ? this.#o.removeNotes(projectKey, project.slug) : Promise.resolve(false);
+      const notesRemoved = await running.notes;
+      // Each page's ids kept before its rows go, as a conversation's subagents are (see #eraseSession).
+      const keep = (order: readonly string[]) => this.#o.tombstones.keep('project', projectKey, order);
+      const erased = await this.#erase('project', projectKey, running.lifted.signal, (options) => this.#o.eraser.eraseProject(projectKey, undefined, { ...options, onOrder: keep }));
+      this.#o.projects.remove(projectKey);
+      this.#o.emit('history.changed', { kind: 'project', id: projectKey, change: 'forgotten' });
+      return { kind: 'project', id: projectKey, removedParts: erased.parts, removedSessions: erased.sessions, notesRemoved };
+    });
+  }
+
+  /**
+   * Runs a forget's erasing as the running one from its first step (notes included): a lift that
+   * comes before its rows start to go stops it all the same.
+   */
+  async #asRunning(kind: ForgetKind, id: string, erase: (running: Running) => Promise<ForgetResult>): Promise<ForgetResult> {
+    const running: Running = { kind, id, lifted: new AbortController() };
+    this.#running = running;
+    try {
+      return await erase(running);
+    } finally {
+      this.#running = undefined;
+    }
   }
 
   /** A wipe that fails leaves the forget done (its rows are gone): `scrubbed: false`, and ScrubStatus says why. */
@@ -318,22 +366,20 @@ export class Forgetting {
   }
 
   /** Erases in pieces, saying how far it has come every half second and once when it is done. */
-  async #erase(kind: ForgetKind, id: string, erase: (options: EraseOptions) => Promise<EraseResult>): Promise<EraseResult> {
+  async #erase(kind: ForgetKind, id: string, lifted: AbortSignal, erase: (options: EraseOptions) => Promise<EraseResult>): Promise<EraseResult> {
     const report = (p: EraseProgress, complete: boolean) =>
       this.#o.emit('forget.progress', { kind, id, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, removedParts: p.parts, complete });
     let last: EraseProgress = { sessionsDone: 0, sessionsTotal: 0, parts: 0 };
     let reported = performance.now();
-    const lifted = new AbortController();
-    this.#running = { kind, id, lifted };
     const erased = await erase({
-      signal: AbortSignal.any([this.#abort.signal, lifted.signal]),
+      signal: AbortSignal.any([this.#abort.signal, lifted]),
       onProgress: (progress) => {
         last = progress;
         if (performance.now() - reported < PROGRESS_EVERY_MS) return;
         reported = performance.now();
         report(progress, false);
       },
-    }).finally(() => (this.#running = undefined));
+    });
     report(last, true);
     return erased;
   }

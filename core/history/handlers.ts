@@ -18,6 +18,6 @@ export function historyHandlers(history: History): Pick<Handlers, HistoryMethods
     'Forget.ScrubStatus': () => history.forgetting.scrubStatus(),
     'Forget.List': async () => ({ tombstones: await history.forgetting.list() }),
     'Forget.Of': async ({ sessionId }) => ({ record: await history.forgetting.of(sessionId) }),
-    'Forget.Lift': ({ kind, id }) => ({ lifted: history.forgetting.lift(kind, id) }),
+    'Forget.Lift': ({ kind, id }) => history.forgetting.unforget(kind, id),
   };
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { StewardClient } from '../../api/index.js';
+import { localDay, type ForgetCover, type Result, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { forgottenProjectKeyFor, type ProjectForm } from '../names.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
@@ -13,11 +13,37 @@ const NAMED: Record<'session' | ProjectForm, string> = { session: 'conversation 
  * or a name no forgotten project has), is one answer: nothing to lift, which is no failure, as
  * forgetting what is forgotten already is none.
  */
-async function lift(client: StewardClient, what: ReturnType<typeof target>, home: string | undefined): Promise<{ lifted: boolean; named: string }> {
-  if (what.kind === 'session') return { ...(await client.call('Forget.Lift', what)), named: NAMED.session };
+async function lift(client: StewardClient, what: ReturnType<typeof target>, home: string | undefined): Promise<{ result: Lifted; named: string; id: string }> {
+  if (what.kind === 'session') return { result: await client.call('Forget.Lift', what), named: NAMED.session, id: what.id };
   const { key, form } = await forgottenProjectKeyFor(client, what.id, '--project', home);
-  const { lifted } = key === undefined ? { lifted: false } : await client.call('Forget.Lift', { kind: 'project', id: key });
-  return { lifted, named: NAMED[form] };
+  const result = key === undefined ? { lifted: false } : await client.call('Forget.Lift', { kind: 'project', id: key });
+  return { result, named: NAMED[form], id: key ?? what.id };
+}
+
+type Lifted = Result<'Forget.Lift'>;
+
+/** `the project orchard (p_…) this conversation was in`, `the conversation this subagent belongs to (…)`: whose record still keeps it out. */
+function whoseRecord(record: ForgetCover): string {
+  if (record.kind === 'project') return `the project ${record.label ? `${record.label} (${record.id})` : record.id} this conversation was in`;
+  return record.via === 'parent' ? `the conversation this subagent belongs to (${record.id})` : `conversation ${record.id}`;
+}
+
+/**
+ * What an unforget did. A conversation another record still keeps out (`stillOut`) is not imported
+ * again, and is told the way back through that record; a project whose forget it cut short is told
+ * its notes went with that forget, and only a sweep writes them again (nothing re-arms one).
+ */
+export function formatUnforget(result: Lifted, what: { kind: 'session' | 'project'; id: string }, named: string): string {
+  if (!result.lifted) return `Nothing was forgotten under that ${named}.\n`;
+  const { stillOut } = result;
+  if (stillOut) {
+    return `Lifted this conversation's own forget, but it stays out of future imports: you forgot ${whoseRecord(stillOut)} on ${localDay(stillOut.createdAt)}; \`steward unforget --${stillOut.kind} ${stillOut.id}\` brings it back.\n`;
+  }
+  const noun = what.kind === 'session' ? 'conversation' : 'project';
+  const notes = result.notesRemoved
+    ? ` Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${what.id}\` runs one now).`
+    : '';
+  return `Lifted: the next \`steward backfill\` imports that ${noun} again.${notes}\n`;
 }
 
 /** `steward unforget --session ID | --project KEY`: lift a tombstone; the next backfill imports it again. */
@@ -31,10 +57,9 @@ export function registerUnforget(program: Command, io: CliIo, run: Run): void {
     .action((options: TargetOptions & { json?: boolean }) =>
       run(async () => {
         const what = target(options, 'unforget');
-        const { lifted, named } = await withClient(io, (client) => lift(client, what, io.env.HOME));
-        const noun = what.kind === 'session' ? 'conversation' : 'project';
-        if (options.json) printJson(io, { lifted });
-        else io.stdout(lifted ? `Lifted: the next \`steward backfill\` imports that ${noun} again.\n` : `Nothing was forgotten under that ${named}.\n`);
+        const { result, named, id } = await withClient(io, (client) => lift(client, what, io.env.HOME));
+        if (options.json) printJson(io, result);
+        else io.stdout(formatUnforget(result, { kind: what.kind, id }, named));
         return EXIT.ok;
       }, options.json),
     );

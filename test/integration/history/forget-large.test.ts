@@ -209,14 +209,14 @@ describe('forgetting a project of tens of thousands of conversations', () => {
 const PAGE = 300;
 
 /** Forgetting as the owner wires it, over `eraser`, keeping every `forget.progress` event it sends. */
-function forgettingWith(c: Core, eraser: SessionEraser, progress: Array<EventPayload<'forget.progress'>> = []): Forgetting {
+function forgettingWith(c: Core, eraser: SessionEraser, progress: Array<EventPayload<'forget.progress'>> = [], removeNotes: () => Promise<boolean> = async () => false): Forgetting {
   return new Forgetting({
     tombstones: new Tombstones(c.gateway),
     eraser,
     scrub: new DiskScrub(c.gateway, new SearchIndex(c.gateway)),
     sessions: c.history.sessions,
     projects: { describe: (key) => c.projects.describe(key), remove: (key) => c.projects.remove(key) },
-    removeNotes: async () => false,
+    removeNotes,
     redactor: () => createRedactor(),
     emit: (name, payload) => {
       if (name === 'forget.progress') progress.push(payload as EventPayload<'forget.progress'>);
@@ -329,5 +329,48 @@ describe('forgetting a project a page of its sessions at a time', () => {
     expect(count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big)).toBe(1_000 - PAGE);
     expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
     expectIndexExact(c.gateway);
+  });
+
+  it('unforgetting it while it erases says its notes went with the forget it cut short; after a forget that finished, it says nothing of them', async () => {
+    const c = open();
+    const store = bigStore(c, 1_000);
+    const eraser = new SessionEraser(c.gateway, new SearchIndex(c.gateway), undefined, PAGE);
+    const forgetting = forgettingWith(c, eraser, [], async () => true);
+    let answer: ReturnType<Forgetting['unforget']> | undefined;
+    const { stop } = recordPages(eraser, (n) => {
+      if (n === 1) answer = forgetting.unforget('project', store.big);
+    });
+    const outcome = await forgetting.project(store.big).then(
+      () => 'finished',
+      (error: unknown) => (error as { code?: string }).code,
+    );
+    stop();
+
+    expect(outcome).toBe('cancelled');
+    expect(await answer).toEqual({ lifted: true, notesRemoved: true });
+    await forgetting.project(store.big);
+    expect(await forgetting.unforget('project', store.big)).toEqual({ lifted: true });
+  });
+
+  it('unforgetting it while its notes are being removed stops it before any row goes, and says the notes went', async () => {
+    const c = open();
+    const store = bigStore(c, 1_000);
+    const eraser = new SessionEraser(c.gateway, new SearchIndex(c.gateway), undefined, PAGE);
+    let answer: ReturnType<Forgetting['unforget']> | undefined;
+    // Asked while the removal waits (the sweeper's, on a sweep of the project still running).
+    const forgetting: Forgetting = forgettingWith(c, eraser, [], async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      answer = forgetting.unforget('project', store.big);
+      return true;
+    });
+    const outcome = await forgetting.project(store.big).then(
+      () => 'finished',
+      (error: unknown) => (error as { code?: string }).code,
+    );
+
+    expect(outcome).toBe('cancelled');
+    expect(await answer).toEqual({ lifted: true, notesRemoved: true });
+    expect(count(c.gateway, 'SELECT COUNT(*) FROM sessions WHERE project_key = ?', store.big)).toBe(1_000);
+    expect((await c.call('Projects.List', {})).projects.map((p) => p.projectKey).sort()).toEqual([store.big, store.small].sort());
   });
 });

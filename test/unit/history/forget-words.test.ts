@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { localDay } from '../../../core/api/index.js';
 import { formatForget } from '../../../core/cli/commands/forget.js';
+import { formatUnforget } from '../../../core/cli/commands/unforget.js';
 
 const KEY = 'p_ea4ed61882dcc46a';
 
@@ -28,5 +30,29 @@ describe('steward forget: what went, in a person’s words', () => {
       `Removed the empty project notes (${KEY}); it held no conversations. It stays out of future imports; \`steward unforget --project ${KEY}\` lifts that.\n`,
     );
     expect(formatForget({ ...empty, notesRemoved: true }, { name: 'notes', conversations: 0 })).toMatch(/^Removed the empty project notes \(p_ea4ed61882dcc46a\) and its notes; it held no conversations\. /);
+  });
+});
+
+describe('steward unforget: what lifting did, in a person’s words', () => {
+  const at = Date.UTC(2026, 10, 4, 12);
+
+  it('a project unforgotten while its forget was erasing: its notes went with the forget it cut short, and how they come back', () => {
+    expect(formatUnforget({ lifted: true, notesRemoved: true }, { kind: 'project', id: KEY }, 'project key')).toBe(
+      `Lifted: the next \`steward backfill\` imports that project again. Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${KEY}\` runs one now).\n`,
+    );
+    expect(formatUnforget({ lifted: true }, { kind: 'project', id: KEY }, 'project key')).toBe('Lifted: the next `steward backfill` imports that project again.\n');
+    expect(formatUnforget({ lifted: false }, { kind: 'project', id: 'orchard' }, 'project name')).toBe('Nothing was forgotten under that project name.\n');
+  });
+
+  it('a conversation another record still keeps out: whose record, and the way back through it', () => {
+    const project = { kind: 'project', id: KEY, label: 'orchard', createdAt: at, via: 'project' } as const;
+    expect(formatUnforget({ lifted: true, stillOut: project }, { kind: 'session', id: 's1' }, 'conversation id')).toMatch(
+      new RegExp(`^Lifted this conversation's own forget, but it stays out of future imports: you forgot the project orchard \\(${KEY}\\) this conversation was in on ${localDay(at)}; \`steward unforget --project ${KEY}\` brings it back\\.\n$`),
+    );
+    const parent = { kind: 'session', id: 'p1', label: null, createdAt: at, via: 'parent' } as const;
+    expect(formatUnforget({ lifted: true, stillOut: parent }, { kind: 'session', id: 'p1:agent-a' }, 'conversation id')).toContain(
+      'it stays out of future imports: you forgot the conversation this subagent belongs to (p1) on',
+    );
+    expect(formatUnforget({ lifted: true }, { kind: 'session', id: 's1' }, 'conversation id')).toBe('Lifted: the next `steward backfill` imports that conversation again.\n');
   });
 });
