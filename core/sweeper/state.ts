@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { SweeperOutcome, SweeperStateDegraded } from '../api/index.js';
@@ -133,9 +134,20 @@ export function keepAside(file: string, logger: Logger | undefined, now = Date.n
 /**
  * The newest state of each file whose write has not landed yet (file-queue.ts orders the writes).
  * One queue for every writer in this process (sweeps, the user's scratch choice, a damaged file's
- * fresh copy): a change is applied to the newest state, never to an older copy read from disk.
+ * fresh copy): a change shows at once in every read here, and is applied again, under the file's
+ * lock, to the file as it then is on disk (another process may have changed it meanwhile).
  */
 const pending = new Map<string, SweeperState>();
+
+/** A change as the locked write applies it: to the file as it is (null: there is none); null writes nothing. */
+type Change = (current: SweeperState | null) => SweeperState | null;
+
+/** A read of the file: its state, whether there was one, and the repair it needs written (if any). */
+interface Loaded {
+  state: SweeperState;
+  found: boolean;
+  repair: Change | null;
+}
 
 /**
  * The state as it stands: a change still being written reads as written. A missing file reads as a
@@ -145,25 +157,29 @@ const pending = new Map<string, SweeperState>();
  */
 export function readState(file: string, logger?: Logger, now = Date.now()): SweeperState {
   const key = resolve(file);
-  return pending.get(key) ?? readFromDisk(key, logger, now);
+  const shown = pending.get(key);
+  if (shown) return shown;
+  const { state, repair } = load(key, logger, now);
+  if (repair) enqueue(key, state, repair, logger).catch((error: unknown) => logger?.warn('sweep state could not be repaired', { code: errorCode(error) }));
+  return state;
 }
 
-function readFromDisk(file: string, logger: Logger | undefined, now: number): SweeperState {
+function load(file: string, logger: Logger | undefined, now: number): Loaded {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'ENOENT') return emptyState();
+    if (code === 'ENOENT') return { state: emptyState(), found: false, repair: null };
     logger?.warn('sweep state unreadable; the project is held as scratch', { code });
-    return { ...emptyState(), scratch: true, degraded: { code: 'state_unreadable', since: now, keptAs: null, scratch: 'assumed' } };
+    const state: SweeperState = { ...emptyState(), scratch: true, degraded: { code: 'state_unreadable', since: now, keptAs: null, scratch: 'assumed' } };
+    return { state, found: true, repair: null };
   }
   const parsed = SweeperState.safeParse(parseJson(text));
   if (!parsed.success) return recoverCorrupt(file, text, logger, now);
   const clean = cleanError(parsed.data);
-  // A file written before addresses were kept out is written again without them.
-  if (clean !== parsed.data) enqueue(file, clean).catch((error: unknown) => logger?.warn('sweep state could not be rewritten without addresses', { code: errorCode(error) }));
-  return clean;
+  // A file written before addresses were kept out is written again without them (the write cleans it).
+  return { state: clean, found: true, repair: clean === parsed.data ? null : (current) => current };
 }
 
 function parseJson(text: string): unknown {
@@ -174,38 +190,104 @@ function parseJson(text: string): unknown {
   }
 }
 
-function recoverCorrupt(file: string, text: string, logger: Logger | undefined, now: number): SweeperState {
+function recoverCorrupt(file: string, text: string, logger: Logger | undefined, now: number): Loaded {
   const scratch = scratchIn(text);
   const keptAs = keepAside(file, logger, now);
   const state: SweeperState = { ...emptyState(), scratch: scratch ?? true, degraded: { code: 'state_corrupt', since: now, keptAs, scratch: scratch === undefined ? 'assumed' : 'recovered' } };
   logger?.warn('sweep state damaged; kept aside and started afresh', { code: 'state_corrupt', scratch: state.degraded!.scratch, keptAside: keptAs !== null });
-  // Only once the damaged file is safe: otherwise the next read tries again.
-  if (keptAs !== null) enqueue(file, state).catch((error: unknown) => logger?.warn('fresh sweep state could not be written', { code: errorCode(error) }));
-  return state;
+  // Only once the damaged file is safe (otherwise the next read tries again), and only where no
+  // other process has written a file since.
+  return { state, found: true, repair: keptAs === null ? null : (current) => current ?? state };
 }
 
 /**
- * Applies `change` to the newest state at once (so every later read and change sees it) and queues
- * its write. Settles once that state is on disk; rejects when its write failed, and then the file is
- * what the state is again (unless a later change, which carries this one, is still to be written).
+ * Applies `change` to the newest state at once (so every later read and change here sees it) and
+ * queues its write, which applies it again to the file as it is then, under a lock no other Steward
+ * process's write holds: what they changed meanwhile stays. `change` may run twice, so it is pure.
+ * Settles with the state written once it is on disk; rejects when its write failed or the lock was
+ * not had in time (StateLockTimeout), and then the file is what the state is again (unless a later
+ * change, which carries this one, is still to be written).
  */
 export async function updateState(file: string, change: (state: SweeperState) => SweeperState, logger?: Logger): Promise<SweeperState> {
   const key = resolve(file);
-  return enqueue(key, change(readState(key, logger)));
+  return enqueue(key, change(readState(key, logger)), (current) => change(current ?? emptyState()), logger);
 }
 
-function enqueue(key: string, change: SweeperState): Promise<SweeperState> {
-  const next = cleanError(change);
+function enqueue(key: string, shown: SweeperState, change: Change, logger: Logger | undefined): Promise<SweeperState> {
+  const next = cleanError(shown);
   pending.set(key, next);
-  const written = queueWrite(key, () => persist(key, next)).finally(() => {
+  let landed = next;
+  const written = queueWrite(key, async () => {
+    landed = await withStateLock(key, () => rewrite(key, change, logger), LOCK_TIMING, logger);
+  }).finally(() => {
     if (pending.get(key) === next) pending.delete(key);
   });
-  return written.then(() => next);
+  return written.then(() => landed);
 }
 
-async function persist(file: string, state: SweeperState): Promise<void> {
+/** Read, change, write: the caller holds the file's lock. */
+async function rewrite(file: string, change: Change, logger: Logger | undefined): Promise<SweeperState> {
+  // A damage found here is kept aside here; its repair is this very write.
+  const { state, found } = load(file, logger, Date.now());
+  const next = change(found ? state : null);
+  if (next === null) return state;
+  const clean = cleanError(next);
+  await writeFileAtomic(file, `${JSON.stringify(clean, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+  return clean;
+}
+
+/** How the lock around a read-modify-write of the file waits. */
+export interface StateLockTiming {
+  /** Waited at most this long, then StateLockTimeout. */
+  timeoutMs: number;
+  /** A lock untouched this long was left by a process that died holding it: taken over. */
+  staleMs: number;
+  /** Tried again this often: an async wait, the event loop runs meanwhile. */
+  pollMs: number;
+}
+
+/**
+ * A holder reads a small file and writes it durably: 0.2-0.6 s on a busy disk. A lock older than
+ * `staleMs` is far past that; the wait outlasts it, so a dead holder's lock is taken over in time.
+ */
+const LOCK_TIMING: StateLockTiming = { timeoutMs: 15_000, staleMs: 10_000, pollMs: 25 };
+
+/** Another process held the state file's lock past the wait: the change was not written. */
+export class StateLockTimeout extends Error {
+  readonly code = 'state_lock_timeout';
+
+  constructor() {
+    super('Another Steward process kept the sweep state busy too long; the change was not written');
+    this.name = 'StateLockTimeout';
+  }
+}
+
+/**
+ * Runs `work` holding the file's lock (proper-lockfile: a `<file>.lock` folder whose time the holder
+ * keeps fresh, so only a dead holder's goes stale), so no other process's read-modify-write of `file`
+ * interleaves with it. Waits in async retries, then StateLockTimeout; released however `work` ends.
+ */
+export async function withStateLock<T>(file: string, work: () => Promise<T>, timing: StateLockTiming = LOCK_TIMING, logger?: Logger): Promise<T> {
   ensurePrivateDir(dirname(file));
-  await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(file, {
+      lockfilePath: `${file}.lock`,
+      realpath: false,
+      stale: timing.staleMs,
+      retries: { retries: Math.ceil(timing.timeoutMs / timing.pollMs), factor: 1, minTimeout: timing.pollMs, maxTimeout: timing.pollMs },
+      // A lock taken over while held (its holder stalled past `stale`): said, never thrown from a timer.
+      onCompromised: (error) => logger?.warn('sweep state lock was taken over while held', { code: errorCode(error) }),
+    });
+  } catch (error) {
+    if (errorCode(error) === 'ELOCKED') throw new StateLockTimeout();
+    throw error;
+  }
+  try {
+    return await work();
+  } finally {
+    await release().catch(() => undefined);
+  }
 }
 
 /** Settles once the writes queued so far, of `file` or of every sweeper file (state, pauses, budget), have landed or failed. */

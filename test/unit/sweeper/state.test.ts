@@ -1,8 +1,8 @@
-import fs, { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import fs, { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { projectPaths } from '../../../core/sweeper/index.js';
-import { readState, stateWritten, type SweeperState } from '../../../core/sweeper/state.js';
+import { readState, StateLockTimeout, stateWritten, updateState, withStateLock, type SweeperState } from '../../../core/sweeper/state.js';
 import { harness, tempHome } from '../../integration/sweeper/helpers.js';
 import { longestHold, slowFsync } from '../../support/slow-disk.js';
 
@@ -120,5 +120,47 @@ describe('sweep-state.json', () => {
       if (words !== message) expect(readFileSync(paths.state, 'utf8')).not.toContain(message);
       expect(JSON.parse(readFileSync(paths.state, 'utf8'))).toMatchObject({ lastOutcome: 'failed', lastError: { code: 'connection', message: words } });
     }
+  });
+});
+
+describe("sweep-state.json's lock", () => {
+  const timing = { timeoutMs: 300, staleMs: 5_000, pollMs: 10 };
+
+  function lockedFile() {
+    const home = tempHome();
+    homes.push(home.cleanup);
+    const file = projectPaths(home.dir, 'proj').state;
+    mkdirSync(join(home.dir, 'projects', 'proj'), { recursive: true });
+    // Another process holds it now (proper-lockfile's lock is an empty folder, kept fresh by its holder).
+    mkdirSync(`${file}.lock`);
+    return file;
+  }
+
+  it('waits for a lock another process holds off the event loop, then gives up with a typed error and runs nothing', async () => {
+    const file = lockedFile();
+    const work = vi.fn(() => Promise.resolve());
+    const { result, longestMs } = await longestHold(() => withStateLock(file, work, timing).catch((error: unknown) => error));
+    expect(result).toBeInstanceOf(StateLockTimeout);
+    expect(result).toMatchObject({ code: 'state_lock_timeout' });
+    expect(work).not.toHaveBeenCalled();
+    expect(longestMs).toBeLessThan(50);
+    // The other holder's lock is left to it.
+    expect(statSync(`${file}.lock`).isDirectory()).toBe(true);
+  });
+
+  it('takes over a lock left by a process that died holding it', async () => {
+    const file = lockedFile();
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${file}.lock`, old, old);
+    await expect(withStateLock(file, () => Promise.resolve('ran'), timing)).resolves.toBe('ran');
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('is released when the work fails, and the failure is what the caller sees', async () => {
+    const file = lockedFile();
+    fs.rmdirSync(`${file}.lock`);
+    await expect(withStateLock(file, () => Promise.reject(new Error('disk full')), timing)).rejects.toThrow('disk full');
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    await expect(updateState(file, (s) => ({ ...s, scratch: true }))).resolves.toMatchObject({ scratch: true });
   });
 });
