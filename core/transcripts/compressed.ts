@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { Decompress } from 'fzstd';
-import { countSkip, withoutCr } from './lines.js';
+import { countSkip, withoutCr, zerosEnd } from './lines.js';
 import type { LineStats } from './types.js';
 
 const CHUNK = 64 * 1024;
@@ -38,10 +38,11 @@ export function* archiveLines(bytes: Uint8Array, maxBytes: number): Generator<st
     const joined = Buffer.concat([carry, ...ready]);
     ready = [];
     const lines: string[] = [];
-    let start = 0;
-    for (let end = joined.indexOf(NEWLINE); end !== -1; end = joined.indexOf(NEWLINE, start)) {
+    // Zeros before a line are no part of it, as in a plain file (zerosEnd): never held, never against the cap.
+    let start = zerosEnd(joined, 0, joined.length);
+    for (let end = joined.indexOf(NEWLINE, start); end !== -1; end = joined.indexOf(NEWLINE, start)) {
       lines.push(withoutCr(joined.subarray(start, end).toString('utf8')));
-      start = end + 1;
+      start = zerosEnd(joined, end + 1, joined.length);
     }
     carry = joined.subarray(start);
     if (final && carry.length > 0) lines.push(withoutCr(carry.toString('utf8')));

@@ -66,8 +66,11 @@ const LARGEST_ZERO_LOOK = 64 * 1024;
  * zeros before a line are skipped as no part of it, so they never count against the cap (a line of
  * zeros alone is blank); a fragment behind them still fails to parse, and is counted. Zeros are rare:
  * the looks double, so a few zeros cost a few bytes and a long run about twice its length, in native scans.
+ * The one rule for every line reader: a plain file's (readCompleteLines) and an archive's (archiveLines).
  */
-function zerosEnd(buffer: Buffer, from: number, to: number): number {
+export function zerosEnd(buffer: Buffer, from: number, to: number): number {
+  // A line that starts with no zero costs one compare (a caller need not look first).
+  if (buffer[from] !== ZERO) return from;
   let look = FIRST_ZERO_LOOK;
   for (let at = from; at < to; at += look, look = Math.min(look * 2, LARGEST_ZERO_LOOK)) {
     const found = buffer.toString('latin1', at, Math.min(to, at + look)).search(NOT_ZERO);
