@@ -1,6 +1,6 @@
 // Owns: the `steward` command, one file per top-level verb in commands/, and reaching the running owner through daemon.json.
 // Never: implements behaviour; every verb is a call on the contract, through the owner or an in-process Core.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help, Option, type AddHelpTextContext } from 'commander';
 import { stewardVersion } from '../config/index.js';
 import { EXIT, processIo, reportError, UsageError, type CliIo, type Run } from './output.js';
 
@@ -67,7 +67,7 @@ function commanderComplaints() {
     outputError: (text: string) => {
       held = [text];
     },
-    // Help asked for, or shown for a command that needs a verb, is written as it is.
+    // Help asked for, or shown for `steward` alone, is written as it is (a verb group's is refused: groupsNeedACommand).
     writeErr: (write: (text: string) => void) => (text: string) => (held ? held.push(text) : write(text)),
     exit: (error: CommanderError): never => {
       if (!held) throw error;
@@ -87,6 +87,38 @@ function jsonBeforeTheVerb(program: Command, verb: Command): void {
   if (program.opts().json !== true) return;
   if (!verb.options.some((option) => option.long === '--json')) verb.error("unknown option '--json'", { code: 'commander.unknownOption' });
   verb.setOptionValueWithSource('json', true, 'cli');
+}
+
+/** The verb groups under `command` (`steward sessions`, `steward token`): commands that have commands of their own. */
+function groupsUnder(command: Command): Command[] {
+  return command.commands.filter((sub) => sub.commands.length > 0).flatMap((group) => [group, ...groupsUnder(group)]);
+}
+
+/** A command as typed after `steward`: `sessions`, or both words of a group within a group. */
+function wordsOf(command: Command): string {
+  return command.parent?.parent ? `${wordsOf(command.parent)} ${command.name()}` : command.name();
+}
+
+const orList = new Intl.ListFormat('en-GB', { type: 'disjunction' });
+
+/**
+ * A verb group named without one of its commands (`steward sessions`) is a usage error, said the same
+ * whether --json comes before it or after it: one line naming its commands, or `{"error":…}` with --json,
+ * exit 2. Commander shows the group's help as an error there; runCli exited 0 on it, and a script's
+ * `--json` was shown that help when written before the verb and refused as an unknown option after it.
+ * So each group takes --json (unlisted: it only shapes this error), and the help is refused as it starts.
+ */
+function groupsNeedACommand(program: Command): void {
+  for (const group of groupsUnder(program)) {
+    if (!group.options.some((option) => option.long === '--json')) group.addOption(new Option('--json').hideHelp());
+  }
+  program.on('beforeAllHelp', ({ error, command }: AddHelpTextContext) => {
+    // Help as an error is commander's answer to a command without its verb; `steward` alone keeps its help.
+    if (!error || command === program) return;
+    const path = wordsOf(command);
+    const commands = new Help().visibleCommands(command).filter((sub) => command.commands.includes(sub));
+    throw new UsageError(`${path} needs a command: ${orList.format(commands.map((sub) => sub.name()))} (\`steward ${path} --help\` says what each does)`);
+  });
 }
 
 /** Builds the `steward` program with the verbs `argv` needs (all of them without one); each top-level verb has its own file in commands/. */
@@ -113,6 +145,7 @@ export async function buildProgram(io: CliIo, setExit: (code: number) => void, a
     }
   };
   for (const register of registers) register(program, io, run);
+  groupsNeedACommand(program);
   return program;
 }
 

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export type HomeKind = 'env' | 'platform-default';
 
@@ -27,6 +27,16 @@ export function resolveHome(env: NodeJS.ProcessEnv = process.env, platform: Node
 /** The user's home as the environment names it (tests point HOME at a temp folder). */
 export function userHome(env: NodeJS.ProcessEnv): string {
   return env.HOME || env.USERPROFILE || homedir();
+}
+
+/**
+ * The user's home when the environment names a full path. A relative HOME (`HOME=rel/dir`) names no one
+ * folder: it would be read under whichever folder Steward was started in. Without HOME the account's
+ * own home stands (userHome), as a shell's `~` does.
+ */
+export function fullUserHome(env: NodeJS.ProcessEnv): string | undefined {
+  const home = userHome(env);
+  return isAbsolute(home) ? home : undefined;
 }
 
 /** `~` alone or before a separator stands for the user's home; `~user` does not (whose home is not ours to look up). */

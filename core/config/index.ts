@@ -1,7 +1,7 @@
 // Owns: config.json (its schema, defaults, env overrides, its one writer), STEWARD_HOME's location and file names, the user's home as `~` names it, the package's own root and version.
 // Never: holds a secret or a path outside STEWARD_HOME's own files; an unknown key is an error, never ignored.
 export { type Config } from './schema.js';
-export { loadConfig, readConfigFile, parseConfig, applyEnvOverrides, explicitKeys } from './load.js';
+export { loadConfig, readConfigFile, parseConfig, applyEnvOverrides, explicitKeys, skippedRoots } from './load.js';
 export { writeConfig, type ConfigChange } from './write.js';
 export { diskUsage, filesSize } from './usage.js';
 export { type FieldProblem } from './problems.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { PROVIDER_IDS, PROVIDERS, StewardError } from '../api/index.js';
-import { HOME_FILES, withHomeExpanded } from './home.js';
+import { fullUserHome, HOME_FILES, startsAtHome, withHomeExpanded } from './home.js';
 import { problemOf } from './problems.js';
 import { ConfigSchema, type Config } from './schema.js';
 
@@ -59,12 +59,39 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number.parseInt(value, 10);
 }
 
-/** Each provider's roots written from `~` (`~/.claude`) as the home the environment names, as STEWARD_*_ROOTS are read. */
-function withRootsExpanded(providers: Config['providers'], env: NodeJS.ProcessEnv): Config['providers'] {
+/** The roots config.json names that could not be read, each as its error, kept beside the Config they were left out of. */
+const skipped = new WeakMap<Config, readonly StewardError[]>();
+
+/**
+ * The roots of config.json left out of this Config, each a typed error naming its key and why: one
+ * written from `~` while HOME is not a full path. Empty for any other Config.
+ */
+export function skippedRoots(config: Config): readonly StewardError[] {
+  return skipped.get(config) ?? [];
+}
+
+/** A root written from `~` when HOME names no folder, by its key (the folders are the person's own: an error may be logged). */
+function homelessRoot(key: string): StewardError {
+  const message = 'starts with ~, but HOME is not a full path, so ~ names no folder: Steward left this root out; set HOME to a full path, or write the root in full';
+  return new StewardError('config_invalid', `${HOME_FILES.config}: "${key}" ${message}`, { keys: [key], fields: { [key]: { message } } });
+}
+
+/**
+ * Each provider's roots written from `~` (`~/.claude`) as the home the environment names, as STEWARD_*_ROOTS
+ * are read. With a relative HOME such a root is left out and its error added to `left`: the file is right
+ * and the environment is not, so the rest of config.json still applies (refusing it would stop Steward).
+ */
+function withRootsExpanded(providers: Config['providers'], env: NodeJS.ProcessEnv, left: StewardError[]): Config['providers'] {
+  const home = fullUserHome(env);
+  const expand = (key: string) => (path: string, index: number) => {
+    if (!startsAtHome(path) || home !== undefined) return [withHomeExpanded(path, env)];
+    left.push(homelessRoot(`${key}.${index}`));
+    return [];
+  };
   const expanded = (id: keyof Config['providers']) => {
     const section = providers[id] as Record<string, unknown>;
     const roots = Object.keys(PROVIDERS[id].roots).filter((key) => Array.isArray(section[key]));
-    return { ...section, ...Object.fromEntries(roots.map((key) => [key, (section[key] as string[]).map((path) => withHomeExpanded(path, env))])) };
+    return { ...section, ...Object.fromEntries(roots.map((key) => [key, (section[key] as string[]).flatMap(expand(`providers.${id}.${key}`))])) };
   };
   return Object.fromEntries(PROVIDER_IDS.map((id) => [id, expanded(id)])) as Config['providers'];
 }
@@ -84,9 +111,10 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
     ...(sweeperInterval !== undefined ? ['sweeper.min_interval_ms'] : []),
     ...(model ? ['sweeper.model'] : []),
   ];
+  const left: StewardError[] = [];
   const merged = {
     ...config,
-    providers: withRootsExpanded(config.providers, env),
+    providers: withRootsExpanded(config.providers, env, left),
     sweep: { ...config.sweep, ...(sweepInterval !== undefined ? { interval_ms: sweepInterval } : {}) },
     sweeper: {
       ...config.sweeper,
@@ -104,6 +132,7 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
     });
   }
   explicit.set(result, new Set([...explicitKeys(config), ...overridden]));
+  skipped.set(result, left);
   return result;
 }
 

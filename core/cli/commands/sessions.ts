@@ -8,27 +8,45 @@ import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson
 /** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
 const ID_HINT = "(`steward sessions list` prints each conversation's id)";
 
+/** Subagents asked for a part at once: enough to overlap the owner's round trips, few enough not to crowd it. */
+const SUBAGENTS_AT_ONCE = 4;
+
 /**
- * A part not in the conversation asked for may be in one of its subagents' (a search hit's own
- * conversation is the subagent's): that one is named with the command that opens it, rather than
- * opened in its stead, so what `show ID` prints (and its --json) is always ID's. Each subagent the
- * conversation lists is asked for the part; any other error passes as it is.
+ * The first of `sessionIds`, in their order, that holds the part; undefined when none does (or cannot
+ * say). Asked a few at once, taken in order; once one holds it no later one is started, and those
+ * started before it are waited for, so the answer is the one asking them in turn gave.
  */
-function partInSubagent(client: StewardClient, sessionId: string, partId: string | undefined): (error: unknown) => Promise<never> {
-  return async (error) => {
-    if (partId === undefined || missingOf(error) !== 'part') throw error;
-    const { subagents } = await client.call('Sessions.Get', { sessionId, limit: 1 });
-    for (const { session } of subagents) {
-      const found = await client.call('Sessions.Get', { sessionId: session.sessionId, partId, limit: 1 }).then(
+async function subagentHolding(client: StewardClient, sessionIds: readonly string[], partId: string): Promise<string | undefined> {
+  const holds: boolean[] = [];
+  let next = 0;
+  const ask = async () => {
+    while (next < sessionIds.length && !holds.includes(true)) {
+      const index = next++;
+      holds[index] = await client.call('Sessions.Get', { sessionId: sessionIds[index]!, partId, limit: 1 }).then(
         () => true,
         () => false,
       );
-      if (found) {
-        const open = `steward sessions show ${session.sessionId} --part ${partId}`;
-        throw new StewardError('not_found', `That part is in the subagent conversation ${session.sessionId} of this one; \`${open}\` opens it there`, (error as StewardError).details);
-      }
     }
-    throw error;
+  };
+  await Promise.all(Array.from({ length: Math.min(SUBAGENTS_AT_ONCE, sessionIds.length) }, ask));
+  const first = holds.indexOf(true);
+  return first < 0 ? undefined : sessionIds[first];
+}
+
+/**
+ * A part not in the conversation asked for may be in one of its subagents' (a search hit's own
+ * conversation is the subagent's): that one is named with the command that opens it, rather than
+ * opened in its stead, so what `show ID` prints (and its --json) is always ID's. The subagents the
+ * conversation lists are asked for the part (subagentHolding); any other error passes as it is.
+ */
+export function partInSubagent(client: StewardClient, sessionId: string, partId: string | undefined): (error: unknown) => Promise<never> {
+  return async (error) => {
+    if (partId === undefined || missingOf(error) !== 'part') throw error;
+    const { subagents } = await client.call('Sessions.Get', { sessionId, limit: 1 });
+    const holder = await subagentHolding(client, subagents.map(({ session }) => session.sessionId), partId);
+    if (holder === undefined) throw error;
+    const open = `steward sessions show ${holder} --part ${partId}`;
+    throw new StewardError('not_found', `That part is in the subagent conversation ${holder} of this one; \`${open}\` opens it there`, (error as StewardError).details);
   };
 }
 

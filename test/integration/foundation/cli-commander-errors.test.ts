@@ -49,6 +49,9 @@ describe('commander’s complaints without --json', () => {
     expect((await cli('--help')).code).toBe(0);
     expect((await cli('sessions', 'show', '--help')).code).toBe(0);
     expect((await cli('--version')).code).toBe(0);
+    // Help asked for by name, of the program or of a verb group.
+    expect((await cli('help')).code).toBe(0);
+    expect(await cli('sessions', 'help')).toMatchObject({ code: 0, err: '' });
   });
 });
 
@@ -73,6 +76,20 @@ describe('--json before the verb', () => {
     const [first, second] = [await cli(...before), await cli(...after)];
     expect(first).toEqual(second);
     expect(first.out).not.toBe('');
+  });
+
+  // A verb group needs one of its commands: without one it is a usage error, said the same in both
+  // spellings, as JSON with --json (a script reading stdout is never handed the help as if it succeeded).
+  it.each(['sessions', 'token', 'maintenance'])('`steward %s` with --json before or after it → one JSON usage error, exit 2', async (verb) => {
+    const [before, after] = [await cli('--json', verb), await cli(verb, '--json')];
+    expect(before).toEqual(after);
+    expect({ code: before.code, err: before.err }).toEqual({ code: 2, err: '' });
+    const { error } = JSON.parse(before.out) as { error: { code: string; message: string } };
+    expect(error).toEqual({ code: 'invalid_params', message: expect.stringMatching(new RegExp(`^${verb} needs a command: .*\\(\`steward ${verb} --help\` says what each does\\)$`)) as unknown });
+  });
+
+  it('`steward sessions` alone is the same usage error in one line, its commands named', async () => {
+    expect(await cli('sessions')).toEqual({ code: 2, out: '', err: 'steward: sessions needs a command: list, show or export (`steward sessions --help` says what each does)\n' });
   });
 
   it('a --json after `--` stays search text', async () => {
