@@ -17,9 +17,10 @@ export interface CallState<T> {
 
 /**
  * Calls a contract method when the view mounts (and when `params` change), and again on `reload()`
- * or whenever one of `refreshOn` events arrives. Older replies never overwrite newer ones.
+ * or whenever one of `refreshOn` events arrives. Older replies never overwrite newer ones. `skip`: not
+ * called (yet): a view whose hooks cannot be conditional asks only when it has something to ask.
  */
-export function useCall<M extends MethodName>(method: M, params: Params<M>, options: { refreshOn?: readonly EventName[] } = {}): CallState<Result<M>> {
+export function useCall<M extends MethodName>(method: M, params: Params<M>, options: { refreshOn?: readonly EventName[]; skip?: boolean } = {}): CallState<Result<M>> {
   const client = useClient();
   const [state, setState] = useState<{ data: Result<M> | undefined; error: Error | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true });
   const [generation, setGeneration] = useState(0);
@@ -27,8 +28,9 @@ export function useCall<M extends MethodName>(method: M, params: Params<M>, opti
   const paramsKey = JSON.stringify(params);
   const latest = useRef(0);
 
+  const skip = options.skip === true;
   useEffect(() => {
-    if (!client) return;
+    if (!client || skip) return;
     const request = ++latest.current;
     setState((previous) => ({ ...previous, loading: true }));
     client.call(method, JSON.parse(paramsKey) as Params<M>).then(
@@ -37,7 +39,7 @@ export function useCall<M extends MethodName>(method: M, params: Params<M>, opti
         if (request === latest.current) setState((previous) => ({ data: previous.data, error: error instanceof Error ? error : new Error('The request failed.'), loading: false }));
       },
     );
-  }, [client, method, paramsKey, generation]);
+  }, [client, method, paramsKey, generation, skip]);
 
   const refreshKey = (options.refreshOn ?? []).join(',');
   useEffect(() => {
@@ -114,4 +116,20 @@ export function useReloadWhile(active: boolean, reload: () => void, everyMs = 10
     const timer = setInterval(reload, everyMs);
     return () => clearInterval(timer);
   }, [active, reload, everyMs]);
+}
+
+/**
+ * Lands on the section the address names (`?section=…`, see placeHref) once `ready` (the place has
+ * drawn it): scrolled to its top and its heading focused, so a link to where a thing is done arrives
+ * there rather than at the top of the place. Returns the section named, if any.
+ */
+export function useSectionLanding(ready: boolean): string | undefined {
+  const section = usePanel((state) => ('params' in state.route ? state.route.params.section : undefined));
+  useEffect(() => {
+    if (!ready || section === undefined) return;
+    const target = document.getElementById(section);
+    target?.scrollIntoView({ block: 'start' });
+    target?.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+  }, [ready, section]);
+  return section;
 }

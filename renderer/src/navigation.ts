@@ -17,8 +17,12 @@ export function isPlaceId(value: string): value is PlaceId {
   return (PLACE_IDS as readonly string[]).includes(value);
 }
 
-export function placeHref(place: PlaceId): string {
-  return `#/${place}`;
+/**
+ * A place, or one section of it (`#/projects?section=import-history`): a link to where a thing is done
+ * lands there, not at the top of the place. The section is the id of its panel (see useSectionLanding).
+ */
+export function placeHref(place: PlaceId, section?: string): string {
+  return section === undefined ? `#/${place}` : `#/${place}?${new URLSearchParams({ section }).toString()}`;
 }
 
 /**

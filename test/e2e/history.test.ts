@@ -94,6 +94,10 @@ describe('search and read conversations in the panel', () => {
     expect(await groups.count()).toBe(2);
     expect(await groups.first().locator('.search-group__title').innerText()).toMatch(/Winter pruning plan|Find the first frost dates/);
     expect(await page.locator('.search-hit mark').first().innerText()).toMatch(/^frost$/i);
+    // How many matched is there for everyone to read, in messages and conversations.
+    const count = page.locator('.search-results__count');
+    expect(await count.isVisible()).toBe(true);
+    expect(await count.innerText()).toMatch(/^\d+ messages? in 2 conversations$/);
     // A subagent's prompt was written by the main agent, not by the person.
     const subagentHits = groups.filter({ has: page.locator('.search-group__meta', { hasText: 'subagent' }) }).locator('.search-hit__who');
     expect(await subagentHits.allInnerTexts()).toContainEqual(expect.stringMatching(/^Main agent · /));
@@ -114,6 +118,8 @@ describe('search and read conversations in the panel', () => {
     expect(await hit.getAttribute('data-part')).toBe(chosen);
     expect(await hit.isVisible()).toBe(true);
     expect((await hit.innerText()).toLowerCase()).toContain('frost');
+    // A keyboard reader reads on from the hit: it has the focus, not the top of the window.
+    await eventually('the opened hit has the focus', async () => ((await page.evaluate(() => document.activeElement?.getAttribute('data-part'))) === chosen ? true : undefined));
 
     // Back to the search, then open the parent conversation: thinking and tools are folded to one line.
     await page.goBack();
@@ -122,6 +128,8 @@ describe('search and read conversations in the panel', () => {
     await page.locator(`.search-group__link[href="#/sessions/${IDS.pruning}"]`).click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
     expect(await page.locator('main h1').innerText()).toBe('Winter pruning plan');
+    // Opened at its start, its heading takes the focus.
+    await eventually('the heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.tagName)) === 'H1' ? true : undefined));
     const tool = page.locator('details.fold--tool').filter({ hasText: 'Bash: npm run build:calendar' });
     expect(await tool.getAttribute('open')).toBeNull();
     const failed = page.locator('details.fold--result.fold--error');
@@ -155,6 +163,35 @@ describe('search and read conversations in the panel', () => {
     expect(await page.locator('main h1').innerText()).toBe('Winter pruning plan');
     await page.goBack();
     await page.locator('main[data-place="search"] .search-results').waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('leaves no emptied search box behind for Back: type, clear, type, clear, then Back leaves Search', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Projects');
+    await searchFor(page, 'frost');
+    await page.keyboard.press('Escape');
+    await eventually('the emptied box empties the address', async () => ((await page.evaluate(() => window.location.hash)) === '#/search' ? true : undefined));
+    await page.keyboard.type('pruning');
+    await page.keyboard.press('Enter');
+    await eventually('the new search is in the address', async () => ((await page.evaluate(() => window.location.hash)) === '#/search?q=pruning' ? true : undefined));
+    await page.keyboard.press('Escape');
+    await eventually('the emptied box empties the address', async () => ((await page.evaluate(() => window.location.hash)) === '#/search' ? true : undefined));
+    await page.goBack();
+    await page.locator('main[data-place="projects"]').waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('Import earlier history’s address lands on that section of Projects, its heading focused', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/projects?section=import-history'));
+    const section = page.locator('section#import-history');
+    await section.waitFor();
+    await eventually('the section’s heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.closest('section')?.id)) === 'import-history' ? true : undefined));
+    expect(await section.locator('h2').innerText()).toMatch(/Import (earlier )?history/);
+    expect(await section.evaluate((el) => el.getBoundingClientRect().top < window.innerHeight)).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import type { ProjectListed } from '../../../../core/api/index.js';
 import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
-import { useCall } from '../../hooks.js';
+import { useCall, useSectionLanding } from '../../hooks.js';
 import { projectHref, sessionHref } from '../../navigation.js';
 import { lastActiveAt, NO_CONVERSATIONS } from './activity.js';
 import { projectMatches } from './filter.js';
 import { ImportHistory } from './ImportHistory.js';
+import { IMPORT_SECTION } from './importing.js';
 import { NotesLabel } from './NotesLabel.js';
 import { forgottenProjectShown, forgottenSentence, lastForgottenProject, lastOpenedProject, listShown, openedFromList } from './opened.js';
 import { SweepAll } from './SweepAll.js';
@@ -80,6 +81,9 @@ export function ProjectList(): ReactElement {
   const notice = useRef<HTMLParagraphElement>(null);
   const lift = useLift();
 
+  // An address that names a section (Import earlier history) lands there, not on the row opened last.
+  const section = useSectionLanding(list.data !== undefined);
+
   useEffect(listShown, []);
   useEffect(() => {
     forgottenProjectShown();
@@ -87,9 +91,9 @@ export function ProjectList(): ReactElement {
   }, []);
   useEffect(() => {
     // Back from a project: its row's link takes the focus again.
-    if (list.data === undefined || selected === undefined || forgotten !== undefined) return;
+    if (list.data === undefined || selected === undefined || forgotten !== undefined || section !== undefined) return;
     table.current?.querySelector<HTMLAnchorElement>(`a[data-project="${CSS.escape(selected)}"]`)?.focus();
-  }, [list.data === undefined, selected, forgotten]);
+  }, [list.data === undefined, selected, forgotten, section]);
 
   return (
     <>
@@ -135,7 +139,7 @@ export function ProjectList(): ReactElement {
       )}
       {/* One stable position, so the import's progress and result survive the list filling in. */}
       {list.data !== undefined && (
-        <Panel title={projects.length === 0 ? 'Import history' : 'Import earlier history'}>
+        <Panel id={IMPORT_SECTION} title={projects.length === 0 ? 'Import history' : 'Import earlier history'}>
           <ImportHistory onDone={list.reload} />
         </Panel>
       )}

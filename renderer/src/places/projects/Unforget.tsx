@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactElement } from 'react';
 import type { Tombstone } from '../../../../core/api/index.js';
 import { Button, ErrorBanner } from '../../components/index.js';
 import { useAction, type ActionState } from '../../hooks.js';
-import { placeHref } from '../../navigation.js';
+import { IMPORT_HREF } from './importing.js';
 import { liftedSentence } from './opened.js';
 import './projects.css';
 
@@ -46,7 +46,7 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
         </Button>
       ) : (
         <p role="status" tabIndex={-1} ref={said} className="unforget__said">
-          {liftedSentence(kind, lifted, names.what)} <a href={placeHref('projects')}>Import earlier history</a> on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings {back} back.
+          {liftedSentence(kind, lifted, names.what)} <a href={IMPORT_HREF}>Import earlier history</a> on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings {back} back.
         </p>
       )}
       <ErrorBanner title="Nothing was unforgotten." error={lift.error} />

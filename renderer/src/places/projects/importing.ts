@@ -2,6 +2,11 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { EventPayload, Params, Result } from '../../../../core/api/index.js';
 import { countOf, formatCount, formatDuration, skippedLines } from '../../components/index.js';
 import { useAction, useEvent } from '../../hooks.js';
+import { placeHref } from '../../navigation.js';
+
+/** The section of Projects where earlier history is imported: its panel's id, and the address that lands on it. */
+export const IMPORT_SECTION = 'import-history';
+export const IMPORT_HREF = placeHref('projects', IMPORT_SECTION);
 
 type Progress = EventPayload<'backfill.progress'>;
 type Outcome = Result<'Backfill.Run'>;

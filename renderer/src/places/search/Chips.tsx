@@ -3,7 +3,7 @@ import { projectChoiceLabels } from '../../../../core/api/names.js';
 import { ChoiceChips } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { searchHref } from '../../navigation.js';
-import { agentChoices, filtersToParams, withChip, type SearchFilters } from './filters.js';
+import { agentChoices, filtersToParams, replacesEntry, withChip, type SearchFilters } from './filters.js';
 
 interface Chip<K extends keyof SearchFilters> {
   key: K;
@@ -29,8 +29,11 @@ const CHIPS = [
   { key: 'sort', label: 'Order', options: [{ value: undefined, label: 'Best match' }, { value: 'newest', label: 'Newest first' }] } satisfies Chip<'sort'>,
 ] as const;
 
-export function go(filters: SearchFilters): void {
-  window.location.hash = searchHref(filtersToParams(filters));
+/** Shows the search `to`, reached from `from` (the search shown): a new history entry, or in its place (replacesEntry). */
+export function go(to: SearchFilters, from: SearchFilters): void {
+  const href = searchHref(filtersToParams(to));
+  if (replacesEntry(from, to)) window.location.replace(href);
+  else window.location.hash = href;
 }
 
 /** The filters as chips (one group per filter, one chosen chip each), and the project as a list. */
@@ -46,13 +49,13 @@ export function Chips({ filters }: { filters: SearchFilters }): ReactElement {
           label={chip.label}
           options={chip.options.map((option) => option.label)}
           chosen={chip.options.findIndex((option) => filters[chip.key] === option.value)}
-          onChoose={(index) => go(withChip(filters, chip.key, chip.options[index]!.value))}
+          onChoose={(index) => go(withChip(filters, chip.key, chip.options[index]!.value), filters)}
         />
       ))}
       {projects.length > 0 && (
         <label className="search-chips__project">
           <span>Project</span>
-          <select className="select" value={filters.project ?? ''} onChange={(e) => go({ ...filters, project: e.currentTarget.value || undefined })}>
+          <select className="select" value={filters.project ?? ''} onChange={(e) => go({ ...filters, project: e.currentTarget.value || undefined }, filters)}>
             <option value="">All projects</option>
             {projects.map((p) => (
               <option key={p.projectKey} value={p.projectKey}>

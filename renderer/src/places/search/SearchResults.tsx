@@ -70,7 +70,7 @@ export function SearchResults({
         {result.hits.length === 0 ? (
           emptySentence(result, words) && <p>{emptySentence(result, words)}</p>
         ) : (
-          <p className="visually-hidden">{countSentence(result)}</p>
+          <p className="search-results__count">{countSentence(result)}</p>
         )}
       </div>
       <ol className="search-groups" aria-label="Matches by conversation">

@@ -67,6 +67,16 @@ export function typedInBox(filters: SearchFilters, text: string): SearchFilters 
   return text.trim() === '' && filters.q !== '' ? { ...filters, q: '' } : undefined;
 }
 
+/**
+ * Whether going from the search `from` to `to` takes the place of the history entry instead of adding
+ * one: emptying the box, or searching from a place that searched nothing. Back then walks only the
+ * searches the person made, never each empty box on the way between them.
+ */
+export function replacesEntry(from: SearchFilters, to: SearchFilters): boolean {
+  const emptied = from.q.trim() !== '' && to.q.trim() === '';
+  return emptied || !canSearch(from);
+}
+
 /** Whether there is anything to search: words, or a chip that narrows. */
 export function canSearch(filters: SearchFilters): boolean {
   return filters.q.trim() !== '' || hasFilter(filters);

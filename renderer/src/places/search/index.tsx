@@ -38,12 +38,12 @@ export function SearchPlace(): ReactElement {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    go({ ...filters, q: text.trim() });
+    go({ ...filters, q: text.trim() }, filters);
   };
   const change = (value: string) => {
     setText(value);
     const emptied = typedInBox(filters, value);
-    if (emptied) go(emptied);
+    if (emptied) go(emptied, filters);
   };
   const onBoxKey = (event: KeyboardEvent<HTMLInputElement>) => {
     // Escape empties the box here, not by the browser's own search-field clearing, which not every engine does; an empty box lets Escape go on.

@@ -19,11 +19,11 @@ export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fa
 }
 
 /**
- * What a screen reader hears a page found: a page with a cursor is not all there is, so its count is
- * "so far", never a total.
+ * How much a page found, shown above its results: each hit is a message to the reader (what the results
+ * list), never a "part". A page with a cursor is not all there is, so its count is "so far", never a total.
  */
 export function countSentence(result: Pick<SearchResult, 'hits' | 'sessions' | 'cursor'>): string {
-  const found = `${countOf(result.hits.length, { one: 'match', other: 'matches' })} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
+  const found = `${countOf(result.hits.length, 'message')} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
   return result.cursor ? `${found} so far; More matches looks for others.` : found;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { useClient } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
@@ -69,6 +69,15 @@ function useMorePages(page: Page, pages: SessionPages): (direction: Direction) =
 }
 
 /**
+ * Where the focus lands when a conversation opens: on the hit it was opened at, else (opened at its start,
+ * or the hit not on the page) on its heading, so a keyboard reader reads on from inside it rather than
+ * from the top of the window, where the focus falls when the link that opened it goes away.
+ */
+export function landingOf(page: Pick<Document, 'getElementById' | 'querySelector'>, partId: string | undefined): HTMLElement | null {
+  return (partId === undefined ? null : page.getElementById(`part-${partId}`)) ?? page.querySelector<HTMLElement>('#main h1');
+}
+
+/**
  * A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a
  * time. `showSecrets`: the page is read as written, not redacted (the person ticked "Show secrets").
  */
@@ -94,13 +103,16 @@ export function SessionPage({
   const [raw, setRaw] = useState(false);
   const more = useMorePages(page, pages);
   const opened = pages.opened;
+  const landedAt = useRef<string | null>(null);
   useEffect(() => {
-    // The hit is shown where the eye lands, highlighted, and takes the focus for keyboard readers, once
-    // per opening: earlier or later messages loaded since leave the reader (and the focus) where they are.
-    if (!partId || !opened) return;
-    const hit = document.getElementById(`part-${partId}`);
-    hit?.scrollIntoView({ block: 'center' });
-    hit?.focus({ preventScroll: true });
+    // The hit is shown where the eye lands, highlighted, and takes the focus for keyboard readers (the
+    // heading does, opened at the start), once per opening: earlier or later messages loaded since, or
+    // the page loaded again for Show secrets, leave the reader (and the focus) where they are.
+    if (!opened || landedAt.current === (partId ?? '')) return;
+    landedAt.current = partId ?? '';
+    const landing = landingOf(document, partId);
+    if (partId !== undefined) landing?.scrollIntoView({ block: 'center' });
+    landing?.focus({ preventScroll: true });
   }, [opened, partId]);
   const s = page.session;
   const busy = pages.busy || exporter.busy;

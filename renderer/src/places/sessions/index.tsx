@@ -2,8 +2,9 @@ import { useEffect, useState, type ReactElement } from 'react';
 import type { ForgetCover } from '../../../../core/api/index.js';
 import { EmptyState, ErrorBanner, formatPastTime, PlaceHeader } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { placeHref, sessionHref } from '../../navigation.js';
+import { sessionHref } from '../../navigation.js';
 import { NotFoundTitle } from '../not-found/index.js';
+import { IMPORT_HREF } from '../projects/importing.js';
 import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
 import { useSessionPages } from './pages.js';
@@ -44,7 +45,7 @@ function ForgottenWhen({ record }: { record: ForgetCover }): ReactElement {
 function ImportBrings({ what }: { what: string }): ReactElement {
   return (
     <>
-      the next <a href={placeHref('projects')}>Import earlier history</a> on Projects, reaching back far enough, brings {what} back
+      the next <a href={IMPORT_HREF}>Import earlier history</a> on Projects, reaching back far enough, brings {what} back
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { Tombstone } from '../../../../core/api/index.js';
-import { ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
+import { conversationName, ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { Unforget } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
@@ -9,13 +9,53 @@ import { WipeStatus } from '../projects/WipeStatus.js';
 const ID_CHARS = 12;
 
 /**
- * What a forgotten row is called: its label, else its id (`steward forget --not-stored` keeps no label),
- * so two unlabelled rows are told apart and each matches what `steward forget --list` prints.
+ * The conversation a Claude subagent belongs to, by the form capture gives its id (`{parent}:agent-{id}`,
+ * core/api/ids.ts's subagentParentOf, which the panel may not import); null for any other id (a Codex or
+ * Gemini subagent's does not name its parent, nor does Forget.List).
  */
-export function TombstoneName({ tombstone }: { tombstone: Pick<Tombstone, 'id' | 'label'> }): ReactElement {
+export function subagentParentOf(id: string): string | null {
+  const at = id.indexOf(':agent-');
+  return at > 0 ? id.slice(0, at) : null;
+}
+
+/**
+ * What a forgotten row is called: its label, else its id (`steward forget --not-stored` keeps no label),
+ * so two unlabelled rows are told apart and each matches what `steward forget --list` prints. An
+ * unlabelled subagent is named by the conversation it belongs to (`parentName`, when known): its cut id
+ * would read as that conversation's.
+ */
+export function TombstoneName({ tombstone, parentName }: { tombstone: Pick<Tombstone, 'id' | 'label'>; parentName?: string | undefined }): ReactElement {
   const { id, label } = tombstone;
   if (label !== null) return <strong>{label}</strong>;
+  if (subagentParentOf(id) !== null) return <strong title={id}>Subagent of {parentName ?? 'a conversation'}</strong>;
   return <code title={id}>{id.length > ID_CHARS + 1 ? `${id.slice(0, ID_CHARS)}…` : id}</code>;
+}
+
+/** A subagent's conversation by its name: its forget record's label when it was forgotten too, else as Steward holds it (redacted). */
+function useParentName(parentId: string | null, tombstones: readonly Tombstone[]): string | undefined {
+  const forgotten = tombstones.find((t) => t.kind === 'session' && t.id === parentId);
+  const held = useCall('Sessions.Get', { sessionId: parentId ?? '', limit: 1, redact: true }, { skip: parentId === null || forgotten !== undefined });
+  if (forgotten) return forgotten.label ?? undefined;
+  return held.data ? conversationName(held.data.session) : undefined;
+}
+
+/** One forgotten row, with Unforget beside it; a subagent says so, and whose it is. */
+function ForgottenRow({ tombstone: t, tombstones }: { tombstone: Tombstone; tombstones: readonly Tombstone[] }): ReactElement {
+  const parentId = t.kind === 'session' ? subagentParentOf(t.id) : null;
+  const parentName = useParentName(parentId, tombstones);
+  // An unlabelled subagent's name says already what it is and whose (TombstoneName).
+  const what = t.kind === 'project' ? 'project, ' : parentId === null ? 'conversation, ' : t.label !== null ? `subagent of ${parentName ?? 'a conversation'}, ` : '';
+  return (
+    <li className="forgotten-list__item">
+      <span>
+        <TombstoneName tombstone={t} parentName={parentName} />{' '}
+        <span className="muted">
+          {what}forgotten <time dateTime={new Date(t.createdAt).toISOString()}>{formatPastTime(t.createdAt)}</time>
+        </span>
+      </span>
+      <Unforget kind={t.kind} id={t.id} />
+    </li>
+  );
 }
 
 /**
@@ -36,15 +76,7 @@ export function ForgottenList(): ReactElement {
           <p className="muted">Steward does not import these again while their transcripts stay on disk.</p>
           <ul className="forgotten-list">
             {tombstones.map((t) => (
-              <li key={`${t.kind}:${t.id}`} className="forgotten-list__item">
-                <span>
-                  <TombstoneName tombstone={t} />{' '}
-                  <span className="muted">
-                    {t.kind === 'session' ? 'conversation' : 'project'}, forgotten <time dateTime={new Date(t.createdAt).toISOString()}>{formatPastTime(t.createdAt)}</time>
-                  </span>
-                </span>
-                <Unforget kind={t.kind} id={t.id} />
-              </li>
+              <ForgottenRow key={`${t.kind}:${t.id}`} tombstone={t} tombstones={tombstones} />
             ))}
           </ul>
         </>
