@@ -69,6 +69,11 @@ const SYNTHETIC_MODEL = '<synthetic>';
 const SUBAGENT_NESTING = 3;
 /** Worktree projects kept across reads: only of the sessions a file is named for (its own, a Cowork one), so a bound to spare. */
 const MAX_ORIGINS = 8;
+/**
+ * Content keys of lines without a uuid kept across reads, with how often each came. Two lines share a
+ * key only when written at the same moment, so a twin is never far before its copy: this bound is ample.
+ */
+const MAX_SEEN = 256;
 /** A cwd in a worktree Claude Code made (`--worktree`, a background job): `<repo>/.claude/worktrees/<name>[/…]`. */
 const CLAUDE_WORKTREE = /^(.*?[^\\/])[\\/]\.claude[\\/]worktrees[\\/][^\\/]+(?:[\\/].*)?$/;
 
@@ -83,15 +88,25 @@ export interface ClaudeState {
    * whose lines neither repeat the `worktree-state` line nor need to keep the worktree's cwd, still knows it.
    */
   origins?: Array<[string, string]>;
+  /** How often each content key of a line without a uuid came so far (see lineKey). */
+  seen?: Array<[string, number]>;
 }
 
 const isPairs = (value: unknown): value is Array<[string, string]> =>
   Array.isArray(value) && value.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'string');
 
+const isCounts = (value: unknown): value is Array<[string, number]> =>
+  Array.isArray(value) && value.every((t) => Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'number');
+
 export function isClaudeState(value: unknown): value is ClaudeState {
   const state = asObject(value);
   const agentSession = state?.agentSession;
-  return isPairs(state?.tasks) && (agentSession === undefined || typeof agentSession === 'string') && (state.origins === undefined || isPairs(state.origins));
+  return (
+    isPairs(state?.tasks) &&
+    (agentSession === undefined || typeof agentSession === 'string') &&
+    (state.origins === undefined || isPairs(state.origins)) &&
+    (state.seen === undefined || isCounts(state.seen))
+  );
 }
 
 export interface FileContext {
@@ -114,6 +129,8 @@ export interface FileContext {
   origins: Map<string, string>;
   windowStartMs: number | null;
   tasks: Map<string, string>;
+  /** Content key of a line without a uuid → how often it came in this file so far (see lineKey). */
+  seen: Map<string, number>;
   /** Whether the parent's transcript is on disk (asked once per parent). */
   parentExists: (sessionId: string) => boolean;
 }
@@ -163,6 +180,7 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
     origins: new Map(state?.origins ?? []),
     windowStartMs,
     tasks: new Map(state?.tasks ?? []),
+    seen: new Map(state?.seen ?? []),
     parentExists,
   };
 }
@@ -171,6 +189,7 @@ export function stateOf(ctx: FileContext): ClaudeState {
   const state: ClaudeState = { tasks: [...ctx.tasks].slice(-MAX_OPEN_TASKS) };
   if (ctx.agentSession !== undefined) state.agentSession = ctx.agentSession;
   if (ctx.origins.size > 0) state.origins = [...ctx.origins].slice(-MAX_ORIGINS);
+  if (ctx.seen.size > 0) state.seen = [...ctx.seen];
   return state;
 }
 
@@ -260,6 +279,8 @@ interface MessageBase {
   ts: number | null;
   /** `cc:{uuid}` for a line with a uuid; else an id from the line's content and byte offset. */
   idPrefix: string;
+  /** A line without a uuid: what it says wherever it sits (see lineKey); its parts' keys add the block. */
+  contentKey: string | null;
   flags: number;
   /** A user line that may hold the user's words (not meta, not a compaction summary, not a subagent's). */
   mayBeGenuine: boolean;
@@ -274,7 +295,7 @@ interface Parts {
 
 function partRow(base: MessageBase, index: number, kind: string, text: string | null, meta: Record<string, unknown>, flags: number): PartRow {
   // An explicit literal (not a spread of `base`): this runs once per part of a cold import.
-  return { partId: `${base.idPrefix}:${index}`, sessionId: base.sessionId, provider: 'claude', role: base.role, kind, ts: base.ts, text, meta: metaJson(meta), flags, contentKey: null };
+  return { partId: `${base.idPrefix}:${index}`, sessionId: base.sessionId, provider: 'claude', role: base.role, kind, ts: base.ts, text, meta: metaJson(meta), flags, contentKey: base.contentKey === null ? null : `${base.contentKey}:${index}` };
 }
 
 function textPart(base: MessageBase, index: number, text: string, out: Parts): PartRow {
@@ -366,6 +387,23 @@ function flagsOf(line: Json, sidechain: boolean): number {
   if (line.isCompactSummary === true) flags |= PART_FLAGS.compactSummary;
   if (sidechain) flags |= PART_FLAGS.sidechain;
   return flags;
+}
+
+/**
+ * What a message line without a uuid says, wherever it sits: its id comes from its byte offset, so a
+ * rewrite that moves it (a summary line put at the top) gives it a new id, and this key finds the one
+ * stored before (the materializer's content-key rule). The session, time, type and content, and how
+ * often the same came before in the file: a prompt typed twice, even as the same bytes, is two messages.
+ */
+function lineKey(sessionId: string, said: LineMessage, ctx: FileContext): string {
+  const content = JSON.stringify(said.message.content ?? null) ?? '';
+  const hash = createHash('sha256').update(sessionId).update('\0').update(String(said.ts)).update('\0').update(said.type).update('\0').update(content).digest('hex').slice(0, 16);
+  const before = ctx.seen.get(hash) ?? 0;
+  // The most recent last, so the bound forgets the keys met longest ago.
+  ctx.seen.delete(hash);
+  ctx.seen.set(hash, before + 1);
+  if (ctx.seen.size > MAX_SEEN) ctx.seen.delete(ctx.seen.keys().next().value!);
+  return `${hash}.${before}`;
 }
 
 /** A message line without a uuid: an id from its session, its bytes and where it starts in the file. */
@@ -517,6 +555,7 @@ function projectMessage(line: Json, said: LineMessage, text: string, offset: num
     role: asString(message.role) ?? type,
     ts,
     idPrefix: uuid ? `cc:${uuid}` : derivedPrefix(sessionId, text, offset),
+    contentKey: uuid ? null : lineKey(sessionId, said, ctx),
     flags,
     mayBeGenuine: type === 'user' && flags === 0 && line.isVisibleInTranscriptOnly !== true && said.fromPerson,
     apiError: type === 'assistant' && line.isApiErrorMessage === true,

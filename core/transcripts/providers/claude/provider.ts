@@ -37,8 +37,11 @@ export interface ClaudeRoots {
  * 9: the same holds whatever the file is named: a session whose own file is not beside the one read (a
  * transcript saved under another name, a copy that outlived its file) takes the worktree's repository
  * from these lines too, so a file version 8 read lands in the same project as under its session's name.
+ * 10: a message line without a uuid carries a content key (see lineKey), so a rewrite that moves it
+ * (a summary line put at the top) does not store it again; the re-read gives the parts a store holds
+ * their key in place (same ids, a refreshing read).
  */
-export const CLAUDE_PARSER_VERSION = 9;
+export const CLAUDE_PARSER_VERSION = 10;
 
 /** Sidecars are read only for a transcript that is being read: an unchanged tick reads none. */
 async function fileFacts(file: TranscriptFile): Promise<FileFacts> {
