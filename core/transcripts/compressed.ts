@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { Decompress } from 'fzstd';
-import { countSkip, withoutCr, zerosEnd } from './lines.js';
+import { bomEnd, countSkip, lineText, zerosEnd } from './lines.js';
 import type { LineStats } from './types.js';
 
 const CHUNK = 64 * 1024;
@@ -29,6 +29,8 @@ export function* archiveLines(bytes: Uint8Array, maxBytes: number): Generator<st
   let decoded = 0;
   let carry = Buffer.alloc(0);
   let ready: Buffer[] = [];
+  // Whether `carry` still begins at the archive's first decoded byte: where a BOM is skipped (bomEnd), once.
+  let atFileStart = true;
   const take = (chunk: Uint8Array): void => {
     decoded += chunk.length;
     if (decoded > maxBytes) throw new ArchiveTooLarge();
@@ -38,14 +40,17 @@ export function* archiveLines(bytes: Uint8Array, maxBytes: number): Generator<st
     const joined = Buffer.concat([carry, ...ready]);
     ready = [];
     const lines: string[] = [];
-    // Zeros before a line are no part of it, as in a plain file (zerosEnd): never held, never against the cap.
-    let start = zerosEnd(joined, 0, joined.length);
+    // A BOM at the archive's start and zeros before a line are no part of it, as in a plain file (bomEnd,
+    // zerosEnd): never held, never against the cap.
+    let start = zerosEnd(joined, atFileStart ? bomEnd(joined, joined.length) : 0, joined.length);
     for (let end = joined.indexOf(NEWLINE, start); end !== -1; end = joined.indexOf(NEWLINE, start)) {
-      lines.push(withoutCr(joined.subarray(start, end).toString('utf8')));
+      lines.push(lineText(joined.subarray(start, end).toString('utf8')));
       start = zerosEnd(joined, end + 1, joined.length);
     }
+    // A step may decode fewer bytes than a BOM's: they wait in `carry`, still at the start, for the next.
+    atFileStart &&= start === 0 && joined.length < 3;
     carry = joined.subarray(start);
-    if (final && carry.length > 0) lines.push(withoutCr(carry.toString('utf8')));
+    if (final && carry.length > 0) lines.push(lineText(carry.toString('utf8')));
     return lines;
   };
   const stream = isZstd(bytes) ? new Decompress(take) : undefined;

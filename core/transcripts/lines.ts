@@ -48,9 +48,31 @@ export interface LineChunk {
   offsets: number[];
 }
 
-/** A line's text without the `\r` of a CRLF ending: a file written on Windows reads as one written elsewhere. */
-export function withoutCr(text: string): string {
-  return text.endsWith('\r') ? text.slice(0, -1) : text;
+/** JSON's whitespace but the newline: a line of only these holds nothing a parser could read. */
+const BLANK = /^[ \t\r]*$/;
+
+/**
+ * A complete line's text, the one rule of every line reader (readCompleteLines, archiveLines): without the
+ * `\r` of a CRLF ending, so a file written on Windows reads as one written elsewhere, and empty when it holds
+ * only whitespace (spaces, tabs, a stray CR), so every provider counts it `empty`, as a bare newline, not
+ * `malformed`. A JSON line opens with `{`: only one that opens with whitespace is looked at further.
+ */
+export function lineText(text: string): string {
+  const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+  const first = line.charCodeAt(0);
+  return (first === 0x20 || first === 0x09 || first === CR) && BLANK.test(line) ? '' : line;
+}
+
+/**
+ * Where a file's first line starts in `buffer`, which holds the file from its byte 0 (`to` bytes of it):
+ * past a UTF-8 byte order mark (EF BB BF), which Windows editors and some tools write before the first
+ * line and which is no part of it (JSON.parse refuses it). Only a file's byte 0 is looked at: a BOM
+ * anywhere else is a line's own bytes. The line's offset stays 0, as the zeros before a line stay in its
+ * offset (zerosEnd), so checkpoints and hashes cover the file's bytes as they are.
+ * The one rule for every line reader: a plain file's (readCompleteLines) and an archive's (archiveLines).
+ */
+export function bomEnd(buffer: Buffer, to: number): number {
+  return to >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
 }
 
 /** Any byte but a zero, in a latin1 string (one character per byte). */
@@ -175,7 +197,9 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
       next = readInto(current);
       const lines: Array<string | null> = [];
       const offsets: number[] = [];
-      let start = 0;
+      // The file's first chunk (never a resumed read's): its BOM is skipped once, not looked for per line.
+      // A chunk holds the BOM's 3 bytes whole (a chunk is kilobytes; a file of under 3 bytes has no line behind one).
+      let start = chunkStart === 0 ? bomEnd(buffer, bytesRead) : 0;
       for (;;) {
         // Nothing of this line seen yet: zeros before it are skipped, not held (see zerosEnd).
         if (carryBytes === 0 && !skipping && start < bytesRead && buffer[start] === ZERO) start = zerosEnd(buffer, start, bytesRead);
@@ -183,7 +207,7 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
         if (newline === -1 || newline >= bytesRead) break;
         // A line's offset is its first byte, zeros before it included: where the last complete line ended.
         offsets.push(consumed);
-        // A CRLF line's CR is no part of its text (withoutCr): a line written on Windows has the cap of one written elsewhere.
+        // A CRLF line's CR is no part of its text (lineText): a line written on Windows has the cap of one written elsewhere.
         const bytes = carryBytes + (newline - start);
         if (skipping || bytes > options.maxLineBytes + 1 || (bytes === options.maxLineBytes + 1 && !endsInCr(buffer, start, newline, carry))) {
           skipping = false;
@@ -193,7 +217,7 @@ export async function* readCompleteLines(path: string, options: LineReadOptions,
         } else {
           const slice = buffer.subarray(start, newline);
           const text = carryBytes > 0 ? Buffer.concat([...carry, slice]).toString('utf8') : slice.toString('utf8');
-          lines.push(withoutCr(text));
+          lines.push(lineText(text));
         }
         carry = [];
         carryBytes = 0;
