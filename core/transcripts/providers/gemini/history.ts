@@ -105,12 +105,18 @@ export class RecordedHistory {
     return copies;
   }
 
-  /** `$rewindTo`: Gemini drops that message and every later one. */
-  rewind(id: string): void {
+  /**
+   * `$rewindTo`: Gemini drops that message and every later one; their ids, in order. Gemini CLI only
+   * writes a rewind to a message its list holds (`ChatRecordingService.rewindTo`): to any other id
+   * it drops nothing here.
+   */
+  rewind(id: string): string[] {
     this.#run = undefined;
     const at = this.#at.get(id);
-    if (at === undefined) return;
-    for (const turn of this.#turns.splice(at)) this.#at.delete(turn.id);
+    if (at === undefined) return [];
+    const dropped = this.#turns.splice(at);
+    for (const turn of dropped) this.#at.delete(turn.id);
+    return dropped.map((turn) => turn.id);
   }
 
   /** A record that is neither a message nor a patch (a header) ends a run of copies. */

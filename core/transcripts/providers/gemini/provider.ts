@@ -1,4 +1,5 @@
 import { constants } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { PROVIDERS, type SkipReason } from '../../../api/constants/index.js';
 import { basename, join, sep } from 'node:path';
@@ -6,7 +7,7 @@ import { metaJson, parseTs } from '../../bounds.js';
 import { countMalformed, countSkip, MalformedFile, readCompleteLines } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
-import { PART_FLAGS, type DiscoveryResult, type LineStats, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
+import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
 import { RecordedHistory } from './history.js';
 import { isCompressionAck, messageBlocks, type GeminiBlock } from './messages.js';
 import { ProjectPaths } from './projects.js';
@@ -29,8 +30,11 @@ import { unknownFolderProject } from './folders.js';
  * chat's own file says its project (ownFile), so one registered later moves on its next read; the
  * reply Gemini writes after a compression summary ("Got it. Thanks for the additional context!") is
  * no message (`meta_only`). Read again, chats in "Gemini CLI" move to their folder's project.
+ * 7: a JSONL message re-emitted under its id keeps its last version (a block whose words changed is
+ * rewritten, not kept as first read); the turns a `$rewindTo` dropped carry `rewound: true` in their
+ * meta (kept, never deleted). Read again, stored parts take their last version and the mark.
  */
-export const GEMINI_PARSER_VERSION = 6;
+export const GEMINI_PARSER_VERSION = 7;
 
 /**
  * The bound on a legacy chat, one JSON document read whole: it is no line but the whole chat, so the
@@ -79,6 +83,8 @@ export function chatPlace(path: string): ChatPlace | undefined {
 
 interface ChatContext {
   place: ChatPlace | undefined;
+  /** Only these messages' parts are kept (a replay for rewinds an earlier batch missed, see `lateRewound`). */
+  only?: ReadonlySet<string>;
   /** The project path Gemini registered for this folder, when it did. */
   registeredCwd: string | undefined;
   options: ReadOptions;
@@ -88,14 +94,26 @@ interface ChatContext {
 /**
  * One chat file, legacy (one JSON document rewritten per turn) or current (JSONL: a header, message
  * records re-emitted as they grow, `$set` patches, `$rewindTo` markers). A part is keyed by the
- * session, the message id and the block's fixed key, so a rewrite or a re-emission adds only the
- * blocks that are new; blocks already emitted in this read are not emitted twice.
+ * session, the message id and the block's fixed key, and a message's last version wins (upsert by
+ * id, as Gemini CLI loads it): a re-emission adds the blocks that are new and rewrites those that
+ * changed, in the batch still pending or again in a later one; one that changes nothing is not
+ * emitted again. Turns a rewind dropped stay, marked `rewound` in their meta.
  */
 class ChatReader {
   readonly projection = new Projection('gemini', PROVIDERS.gemini.roots.roots.source);
   #sessionId: string;
   #directories: string | undefined;
-  readonly #emitted = new Set<string>();
+  /** Each part emitted in this read, with a digest of what it said (its rewind mark aside). */
+  readonly #emitted = new Map<string, string>();
+  /** The parts of the batch not yet taken: a later version is written into them, not emitted twice. */
+  #pending = new Map<string, PartRow>();
+  /** The part ids each message emitted, for a rewind to mark. */
+  readonly #partsOf = new Map<string, string[]>();
+  /** Messages a rewind dropped, and the parts emitted marked so. */
+  readonly #rewound = new Set<string>();
+  readonly #marked = new Set<string>();
+  /** Rewound messages some of whose parts an earlier batch yielded unmarked. */
+  readonly #late = new Set<string>();
   /** Calls whose result a `toolCalls` entry holds: the same response recorded again as a user turn is that result. */
   readonly #results = new Set<string>();
   /** The message list as Gemini holds it, to know a turn it recorded again under a new id. */
@@ -138,7 +156,7 @@ class ChatReader {
 
   #line(line: Json): SkipReason | undefined {
     if (typeof line.$rewindTo === 'string') {
-      this.#history.rewind(line.$rewindTo);
+      for (const id of this.#history.rewind(line.$rewindTo)) this.#markRewound(id);
       return 'meta_only';
     }
     const patch = asObject(line.$set);
@@ -183,7 +201,7 @@ class ChatReader {
     const blocks = all.filter((block) => !this.#isRecordedResult(block));
     // Its blocks count as emitted, so the copy's later re-emissions add only what it gained.
     if (copy) {
-      for (const block of blocks) this.#emitted.add(`gm:${this.#sessionId}:${messageId}:${block.key}`);
+      for (const block of blocks) this.#emitted.set(`gm:${this.#sessionId}:${messageId}:${block.key}`, blockDigest(block, block.role === 'assistant' ? asString(message.model) : undefined));
       return 'duplicate';
     }
     const ts = parseTs(message.timestamp);
@@ -191,24 +209,80 @@ class ChatReader {
     const session = this.#session();
     // A tool response whose call's own record holds it is one recorded again.
     if (blocks.length === 0) return all.length > 0 ? 'duplicate' : 'meta_only';
+    // Recorded again after a rewind dropped it, the message is in the conversation again.
+    if (this.#rewound.delete(messageId)) this.#late.delete(messageId);
     let stored = false;
-    for (const block of blocks) {
-      const partId = `gm:${this.#sessionId}:${messageId}:${block.key}`;
-      // A message re-emitted as it grew repeats blocks already emitted: those are stored, not dropped.
-      if (this.#emitted.has(partId)) continue;
-      this.#emitted.add(partId);
-      stored = true;
-      const model = block.role === 'assistant' ? asString(message.model) : undefined;
-      if (model) session.model = model.slice(0, 200);
-      // A subagent's chat holds the prompts the main agent wrote, never the person's words.
-      const sidechain = session.parentKind === 'subagent';
-      const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '' && !sidechain;
-      if (genuine) this.projection.request(session, block.text!);
-      const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
-      this.projection.add({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta: metaJson({ ...block.meta, model }), flags, contentKey: null }, session);
-    }
-    // A re-emission that gained no block (only its token counts, say) repeats what is stored.
+    for (const block of blocks) if (this.#block(message, messageId, block, ts, session)) stored = true;
+    // A re-emission that changed no block (only its token counts, say) repeats what is stored.
     return stored ? undefined : 'duplicate';
+  }
+
+  /** One block of a message: emitted when new, or when it says something else than the version emitted. */
+  #block(message: Json, messageId: string, block: GeminiBlock, ts: number | null, session: SessionRow): boolean {
+    const partId = `gm:${this.#sessionId}:${messageId}:${block.key}`;
+    const model = block.role === 'assistant' ? asString(message.model) : undefined;
+    const digest = blockDigest(block, model);
+    const before = this.#emitted.get(partId);
+    const rewound = this.#rewound.has(messageId);
+    if (before === digest && this.#marked.has(partId) === rewound) return false;
+    if (before === undefined) this.#partsOf.set(messageId, [...(this.#partsOf.get(messageId) ?? []), partId]);
+    this.#emitted.set(partId, digest);
+    if (rewound) this.#marked.add(partId);
+    else this.#marked.delete(partId);
+    if (model) session.model = model.slice(0, 200);
+    // A subagent's chat holds the prompts the main agent wrote, never the person's words.
+    const sidechain = session.parentKind === 'subagent';
+    const genuine = block.role === 'user' && block.kind === 'text' && (block.text ?? '').trim() !== '' && !sidechain;
+    if (genuine) this.projection.request(session, block.text!);
+    const flags = (genuine ? PART_FLAGS.genuineUserTurn : 0) | (block.kind === 'compaction' ? PART_FLAGS.compactSummary : 0) | (sidechain ? PART_FLAGS.sidechain : 0);
+    const meta = metaJson({ ...block.meta, model, rewound: rewound || undefined });
+    this.#put({ partId, sessionId: this.#sessionId, provider: 'gemini', role: block.role, kind: block.kind, ts, text: block.text, meta, flags, contentKey: null }, session, messageId);
+    return true;
+  }
+
+  /** A part's latest version: written into the pending one, else emitted (again, when a batch took the first). */
+  #put(part: PartRow, session: SessionRow, messageId: string): void {
+    const pending = this.#pending.get(part.partId);
+    if (pending) {
+      Object.assign(pending, part);
+      return;
+    }
+    if (this.#ctx.only && !this.#ctx.only.has(messageId)) return;
+    this.#pending.set(part.partId, part);
+    this.projection.add(part, session);
+  }
+
+  /** A message a rewind dropped: its pending parts are marked now; ones a batch took are marked by a replay (`lateRewound`). */
+  #markRewound(messageId: string): void {
+    this.#rewound.add(messageId);
+    for (const partId of this.#partsOf.get(messageId) ?? []) {
+      this.#marked.add(partId);
+      const pending = this.#pending.get(partId);
+      if (!pending) this.#late.add(messageId);
+      else pending.meta = metaJson({ ...(JSON.parse(pending.meta ?? '{}') as Record<string, unknown>), rewound: true });
+    }
+  }
+
+  /** A batch of what was read so far; its parts are no longer pending. */
+  take(): TranscriptBatch {
+    this.#pending = new Map();
+    return this.projection.take(false);
+  }
+
+  /** Rewound messages a batch already yielded unmarked (still rewound at the end of the read). */
+  lateRewound(): ReadonlySet<string> {
+    return this.#late;
+  }
+
+  /** Parts a replay emitted, to go with the final batch. */
+  adopt(parts: readonly PartRow[]): void {
+    const session = this.#session();
+    for (const part of parts) this.projection.add(part, session);
+  }
+
+  /** Everything emitted and not taken (a replay's parts: it takes no batch). */
+  pendingParts(): PartRow[] {
+    return [...this.#pending.values()];
   }
 
   /**
@@ -261,6 +335,11 @@ class ChatReader {
   }
 }
 
+/** What a block says, its rewind mark aside: a re-emission that changed it is a new version. */
+function blockDigest(block: GeminiBlock, model: string | undefined): string {
+  return createHash('sha1').update(JSON.stringify([block.role, block.kind, block.text, block.meta, model])).digest('base64');
+}
+
 /** The document's text; above `maxBytes` it is counted (one line, `too_large`) and not read. */
 async function readWholeFile(path: string, maxBytes: number, stats: LineStats): Promise<string | undefined> {
   const handle = await open(path, 'r');
@@ -301,16 +380,35 @@ export class GeminiProvider implements TranscriptProvider {
     const place = chatPlace(file.path);
     const registeredCwd = place ? await this.#projects.cwdOf(place.geminiRoot, place.projectId) : undefined;
     const reader = new ChatReader(file, { place, registeredCwd, options, stats });
-    const records = file.path.endsWith('.json') ? this.#document(file, options, stats) : this.#lines(file, options, stats);
-    for await (const record of records) {
+    for await (const record of this.#records(file, options, stats)) {
       record(reader);
-      if (reader.projection.pending >= options.batchParts) yield reader.projection.take(false);
+      if (reader.projection.pending >= options.batchParts) yield reader.take();
     }
+    // Turns rewound after a batch took them are read again, only they, to be yielded marked.
+    const late = reader.lateRewound();
+    if (late.size > 0) reader.adopt(await this.#replay(file, { place, registeredCwd, options, only: late }, stats));
     // A chat is re-read whole when it changes (a legacy one is rewritten per turn; a current one's
     // records are re-emitted and reset): its checkpoint only lets an unchanged file be skipped after
     // a restart, and the message ids keep a re-read from adding what is stored.
     stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: null };
     yield reader.finish();
+  }
+
+  #records(file: TranscriptFile, options: ReadOptions, stats: LineStats): AsyncGenerator<(reader: ChatReader) => void> {
+    return file.path.endsWith('.json') ? this.#document(file, options, stats) : this.#lines(file, options, stats);
+  }
+
+  /**
+   * The parts of `only`'s messages as a whole read leaves them: the file read again by a reader that
+   * keeps only those and takes no batch, so each part's last version is the one kept. Rare (a rewind
+   * past a batch), and bounded by those messages; its lines are not counted again, its bytes are.
+   */
+  async #replay(file: TranscriptFile, ctx: Omit<ChatContext, 'stats'>, stats: LineStats): Promise<PartRow[]> {
+    const scratch: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    const reader = new ChatReader(file, { ...ctx, stats: scratch });
+    for await (const record of this.#records(file, ctx.options, scratch)) record(reader);
+    stats.bytesRead = (stats.bytesRead ?? 0) + (scratch.bytesRead ?? 0);
+    return reader.pendingParts();
   }
 
   /** The current format: one record a line. */
