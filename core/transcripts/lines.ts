@@ -75,6 +75,15 @@ export function bomEnd(buffer: Buffer, to: number): number {
   return to >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
 }
 
+/**
+ * A document read whole (a legacy Gemini chat, a registry, a sidecar, Codex's thread index) as its text,
+ * by bomEnd's rule: one UTF-8 byte order mark at its start is no part of it (JSON.parse refuses it);
+ * one anywhere else is the document's own. Files read as lines go through bomEnd instead.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Any byte but a zero, in a latin1 string (one character per byte). */
 const NOT_ZERO = /[^\0]/;
 /** Bytes looked at first for the end of a run of zeros; each further look doubles, up to the largest. */

@@ -3,6 +3,7 @@ import { PROVIDERS } from '../../../api/constants/index.js';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { withoutBom } from '../../lines.js';
 import { type Scan } from '../../scan.js';
 import { agentIdOf } from './parse.js';
 
@@ -43,7 +44,7 @@ export async function readSmallJson<T>(path: string, schema: z.ZodType<T>): Prom
   try {
     const info = await stat(path);
     if (info.size > 1024 * 1024) return undefined;
-    const parsed = schema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    const parsed = schema.safeParse(JSON.parse(withoutBom(await readFile(path, 'utf8'))));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

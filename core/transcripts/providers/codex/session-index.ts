@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { PROVIDERS } from '../../../api/constants/index.js';
-import { countMalformed, countSkip, readCompleteLines, resumeOffset } from '../../lines.js';
+import { countMalformed, countSkip, readCompleteLines, resumeOffset, withoutBom } from '../../lines.js';
 import { asString, parseLine, Projection } from '../../projection.js';
 import type { LineStats, ReadOptions, TranscriptBatch, TranscriptFile } from '../../types.js';
 
@@ -26,7 +26,7 @@ export class SessionIndex {
       const info = await stat(path);
       const cached = this.#cached;
       if (cached && cached.path === path && cached.size === info.size && cached.mtimeMs === info.mtimeMs) return cached.names;
-      const names = info.size > MAX_INDEX_BYTES ? new Map<string, string>() : parse(await readFile(path, 'utf8'));
+      const names = info.size > MAX_INDEX_BYTES ? new Map<string, string>() : parse(withoutBom(await readFile(path, 'utf8')));
       this.#cached = { path, size: info.size, mtimeMs: info.mtimeMs, names };
       return names;
     } catch {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withoutBom } from '../../lines.js';
 import { asObject } from '../../projection.js';
 
 const MAX_SMALL_FILE = 4 * 1024 * 1024;
@@ -9,7 +10,7 @@ async function readSmall(path: string): Promise<{ text: string; size: number; mt
   try {
     const info = await stat(path);
     if (!info.isFile() || info.size > MAX_SMALL_FILE) return undefined;
-    return { text: await readFile(path, 'utf8'), size: info.size, mtimeMs: info.mtimeMs };
+    return { text: withoutBom(await readFile(path, 'utf8')), size: info.size, mtimeMs: info.mtimeMs };
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { PROVIDERS, type SkipReason } from '../../../api/constants/index.js';
 import { basename, join, sep } from 'node:path';
 import { metaJson, parseTs } from '../../bounds.js';
-import { countMalformed, countSkip, MalformedFile, readCompleteLines } from '../../lines.js';
+import { countMalformed, countSkip, MalformedFile, readCompleteLines, withoutBom } from '../../lines.js';
 import { asObject, asString, parseLine, Projection, type Json } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import { PART_FLAGS, type DiscoveryResult, type LineStats, type PartRow, type ReadOptions, type SessionRow, type TranscriptBatch, type TranscriptFile, type TranscriptProvider } from '../../types.js';
@@ -340,7 +340,7 @@ function blockDigest(block: GeminiBlock, model: string | undefined): string {
   return createHash('sha1').update(JSON.stringify([block.role, block.kind, block.text, block.meta, model])).digest('base64');
 }
 
-/** The document's text; above `maxBytes` it is counted (one line, `too_large`) and not read. */
+/** The document's text (without a BOM: withoutBom); above `maxBytes` it is counted (one line, `too_large`) and not read. */
 async function readWholeFile(path: string, maxBytes: number, stats: LineStats): Promise<string | undefined> {
   const handle = await open(path, 'r');
   try {
@@ -354,7 +354,7 @@ async function readWholeFile(path: string, maxBytes: number, stats: LineStats): 
     const bytes = await handle.readFile();
     // Counted as a line file's reads are: a tick's bytes read say what each whole rewrite cost.
     stats.bytesRead = (stats.bytesRead ?? 0) + bytes.length;
-    return bytes.toString('utf8');
+    return withoutBom(bytes.toString('utf8'));
   } finally {
     await handle.close();
   }
