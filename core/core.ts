@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createDispatcher, EventBus, type AppStatus, type CallContext, type Dispatcher, type EventPayload, type MethodName, type Params, type Result } from './api/index.js';
 import { appHandlers, AppState, firstRunHandlers, headlessStartAtLogin, settingsHandlers, StatusReporter, type StartAtLogin } from './app/index.js';
 import { Capture, captureHandlers } from './capture/index.js';
-import { loadConfig, packageRoot, parseConfig, readConfigFile, resolveHome, stewardVersion, type Config, type StewardHome } from './config/index.js';
+import { loadConfig, packageRoot, parseConfig, readConfigFile, resolveHome, skippedRoots, stewardVersion, type Config, type StewardHome } from './config/index.js';
 import { cacheStatsHandlers, GatewayReader, openGateway, TelemetryLog, telemetryHandlers, Tombstones } from './gateway/index.js';
 import { History, historyHandlers } from './history/index.js';
 import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger } from './log/index.js';
@@ -144,6 +144,8 @@ export class Core {
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });
       const core = new Core(home, env, lock, config, logger, options);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
+      // By its key alone: the folder and HOME's value are the person's own (Settings shows the folder).
+      for (const error of skippedRoots(config)) logger.warn('config root left out: HOME is not a full path', { key: String((error.details?.keys as unknown[] | undefined)?.[0]), code: error.code });
       // An owner redacts and sweeps soon; the in-process CLI may never, and waits for neither to load.
       if (options.schedule) {
         preloadRedaction();

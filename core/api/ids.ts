@@ -14,15 +14,6 @@ export const RepoId = z.string().regex(REPO_ID_SHAPE, 'expected OWNER/NAME or a 
 /** A caller's idempotency key: replaying it returns the first result; reusing it for other content is refused. */
 export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'expected 1-128 letters, digits or . _ : -');
 
-/**
- * The conversation a subagent belongs to, by the form capture gives a Claude subagent's id
- * (`{parent}:agent-{id}`); null for any other id (a Codex or Gemini subagent's does not name its parent).
- */
-export function subagentParentOf(sessionId: string): string | null {
-  const at = sessionId.indexOf(':agent-');
-  return at > 0 ? sessionId.slice(0, at) : null;
-}
-
 /** A conversation as stored: a Claude session uuid (`…:agent-…` for a subagent), an OpenClaw `oc:…` id. */
 export const SessionId = z
   .string()

@@ -1,6 +1,7 @@
 /**
- * How a person names a project, one rule for the CLI (`--project`) and the panel (`#/projects/<name>`).
- * Free of zod, so the panel may run it.
+ * How a person names a project, one rule for the CLI (`--project`) and the panel (`#/projects/<name>`),
+ * and whose a subagent is by its id, one rule for the owner and the panel. Free of zod, so the panel
+ * may run it.
  */
 
 /** A projectKey: `p_` and 16 hex digits. */
@@ -67,4 +68,13 @@ export function projectChoiceLabels(projects: readonly PlacedProject[]): Map<str
     same.forEach((p, i) => labels.set(p.projectKey, `${name} (${tails[i]!}${unique ? '' : `, ${p.projectKey.slice(2, 10)}`})`));
   }
   return labels;
+}
+
+/**
+ * The conversation a subagent belongs to, by the form capture gives a Claude subagent's id
+ * (`{parent}:agent-{id}`); null for any other id (a Codex or Gemini subagent's does not name its parent).
+ */
+export function subagentParentOf(sessionId: string): string | null {
+  const at = sessionId.indexOf(':agent-');
+  return at > 0 ? sessionId.slice(0, at) : null;
 }

@@ -5,6 +5,9 @@ import { PROVIDER_IDS } from './registry.js';
 /** A folder and whether it is one there (a missing path or a file is not). */
 const RootPath = z.strictObject({ path: z.string(), exists: z.boolean() });
 
+/** Why a root config.json names is not read (see `leftOut`). */
+export const ROOT_LEFT_OUT_REASONS = ['home_not_full_path'] as const;
+
 /** One kind of root of one provider: what is read now, what config.json says, what was found by default. */
 export const ProviderRootsView = z.strictObject({
   /** The config key under `providers.<id>`. */
@@ -20,6 +23,12 @@ export const ProviderRootsView = z.strictObject({
   configured: z.array(z.string()).nullable(),
   /** The default locations on this computer, each with whether it exists. */
   detected: z.array(RootPath),
+  /**
+   * Folders config.json names that the running owner left out, as config.json names them, and why:
+   * `home_not_full_path`, one written from `~` while HOME is not a full path (so `~` names no folder).
+   * Absent when none was.
+   */
+  leftOut: z.array(z.strictObject({ path: z.string(), reason: z.enum(ROOT_LEFT_OUT_REASONS) })).optional(),
 });
 
 export const ProviderSurvey = z.strictObject({

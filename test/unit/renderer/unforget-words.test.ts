@@ -5,7 +5,7 @@ import type { ForgetCover, Tombstone } from '../../../core/api/index.js';
 import { NotesLabel } from '../../../renderer/src/places/projects/NotesLabel.js';
 import { forgottenProjectRecord } from '../../../renderer/src/places/projects/opened.js';
 import { ProjectNotHeld } from '../../../renderer/src/places/projects/ProjectView.js';
-import type { Lift } from '../../../renderer/src/places/projects/Unforget.js';
+import { Unforget, type Lift } from '../../../renderer/src/places/projects/Unforget.js';
 import { ConversationNotHeld, Forgotten } from '../../../renderer/src/places/sessions/index.js';
 import { forgetQuestion } from '../../../renderer/src/places/sessions/SessionHeader.js';
 
@@ -106,5 +106,42 @@ describe('the notes label of a project in the panel', () => {
     const html = renderToStaticMarkup(createElement(NotesLabel, { notes: { state: 'none', words: 'No notes yet; `steward sweeper run` writes them now.' } }));
     expect(textOf(html)).not.toMatch(/steward sweeper run/);
     expect(textOf(html)).toMatch(/Sweep now/);
+  });
+});
+
+describe('what Unforget says the lift does not undo (Forget.Lift’s stillOut and notesRemoved)', () => {
+  const liftedWith = (data: Partial<NonNullable<Lift['data']>>): Lift => ({ ...liftedAs(true), data: { lifted: true, ...data } });
+  const said = (kind: 'session' | 'project', id: string, lift: Lift) => renderToStaticMarkup(createElement(Unforget, { kind, id, lift }));
+
+  it('a conversation its project still keeps out says so, with that project’s Unforget, and not that the import brings it back', () => {
+    const html = said('session', ID, liftedWith({ stillOut: { kind: 'project', id: PROJECT, label: 'ledger', createdAt: AGO, via: 'project' } }));
+    const text = textOf(html);
+    expect(text).toMatch(/stays out of imports/);
+    expect(text).toMatch(/its project ledger is forgotten/);
+    expect(text).toMatch(/Unforget the project ledger/);
+    expect(html).toContain(`href="#/projects/${PROJECT}"`);
+    expect(text).not.toMatch(/brings it back/);
+  });
+
+  it('a subagent the conversation it belongs to still keeps out names that conversation, with its Unforget', () => {
+    const html = said('session', `${PARENT}:agent-a1`, liftedWith({ stillOut: { kind: 'session', id: PARENT, label: 'Fix the login', createdAt: AGO, via: 'parent' } }));
+    const text = textOf(html);
+    expect(text).toMatch(/stays out of imports/);
+    expect(text).toMatch(/the conversation it belongs to \(Fix the login\) is forgotten/);
+    expect(text).toMatch(/Unforget that conversation/);
+    expect(html).toContain(`href="#/sessions/${PARENT}"`);
+  });
+
+  it('a project whose notes its cut-short forget removed says the next sweep writes them again, with Sweep now', () => {
+    const text = textOf(said('project', PROJECT, liftedWith({ notesRemoved: true })));
+    expect(text).toContain('This project is no longer forgotten.');
+    expect(text).toMatch(/notes \(OVERVIEW\.md, CHANGELOG\.md\) were removed/);
+    expect(text).toMatch(/the project's next sweep writes them again/);
+    expect(text).toMatch(/Sweep now/);
+  });
+
+  it('a plain lift says neither', () => {
+    const text = textOf(said('project', PROJECT, liftedAs(true)));
+    expect(text).not.toMatch(/stays out|notes|Sweep now/);
   });
 });

@@ -1,7 +1,9 @@
 import { useEffect, useRef, type ReactElement } from 'react';
-import type { Tombstone } from '../../../../core/api/index.js';
-import { Button, ErrorBanner } from '../../components/index.js';
+import type { ForgetCover, Tombstone } from '../../../../core/api/index.js';
+import { sweepRunWords } from '../../../../core/api/sweeper-words.js';
+import { Button, ErrorBanner, formatPastTime } from '../../components/index.js';
 import { useAction, type ActionState } from '../../hooks.js';
+import { projectHref, sessionHref } from '../../navigation.js';
 import { IMPORT_HREF } from './importing.js';
 import { liftedSentence } from './opened.js';
 import './projects.css';
@@ -24,20 +26,80 @@ export interface LiftedNames {
   back?: string;
 }
 
+/** When a forget record was made, as a `<time>` a sentence can hold. */
+function ForgottenWhen({ record }: { record: ForgetCover }): ReactElement {
+  return <time dateTime={new Date(record.createdAt).toISOString()}>{formatPastTime(record.createdAt)}</time>;
+}
+
+/**
+ * A conversation another record still keeps out once its own is lifted (`stillOut`): its project's,
+ * forgotten after it (capture withholds a forgotten project's conversations), or the conversation it is a
+ * subagent of. Said instead of the import that would bring it back, with that record's own Unforget.
+ */
+function StillOut({ record }: { record: ForgetCover }): ReactElement {
+  const name = record.label ?? record.id;
+  if (record.kind === 'project') {
+    return (
+      <>
+        Lifted, but this conversation stays out of imports: its project <a href={projectHref(record.id)}>{name}</a> is forgotten (<ForgottenWhen record={record} />), and Steward imports
+        none of a forgotten project&rsquo;s conversations.
+        <Unforget kind="project" id={record.id} label={`Unforget the project ${name}`} names={{ what: `The project ${name}`, back: 'its conversations' }} />
+      </>
+    );
+  }
+  return (
+    <>
+      Lifted, but this conversation stays out of imports: the conversation it belongs to (<a href={sessionHref(record.id)}>{name}</a>) is forgotten (<ForgottenWhen record={record} />), and its
+      subagents stay out with it.
+      <Unforget kind="session" id={record.id} label="Unforget that conversation" names={{ what: 'The conversation this subagent belongs to', back: 'both' }} />
+    </>
+  );
+}
+
+/** Sweep now for a project from where it was unforgotten, with what the sweep did said beside it. */
+function SweepAgain({ projectKey }: { projectKey: string }): ReactElement {
+  const sweep = useAction('Sweeper.Run');
+  return (
+    <span className="unforget__sweep">
+      <Button variant="quiet" onClick={() => void sweep.run({ projectKey })} disabled={sweep.busy}>
+        {sweep.busy ? 'Sweeping…' : 'Sweep now'}
+      </Button>
+      <span role="status">{sweep.data && sweepRunWords(sweep.data)}</span>
+      <ErrorBanner title="The sweep did not complete; nothing was written." error={sweep.error} />
+    </span>
+  );
+}
+
+/**
+ * A project's notes the forget this lift cut short removed (`notesRemoved`): they do not come back with
+ * its rows; only a sweep writes them again, best once the import brought its conversations back.
+ */
+function NotesRemoved({ kind, id }: { kind: Tombstone['kind']; id: string }): ReactElement {
+  return (
+    <>
+      {' '}
+      Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with the import: the project&apos;s next sweep writes them again,
+      best once its conversations are back.{kind === 'project' && <SweepAgain projectKey={id} />}
+    </>
+  );
+}
+
 /**
  * Lifts what was forgotten, from where the person saw it forgotten: the answer replaces the button
  * and takes the focus, with the way to bring the conversations back (an import of earlier history:
- * lifting only lets the next one import them, `Forget.Lift`). `lift`: the view's, when its own words
- * give way too (useLift); else Unforget holds its own.
+ * lifting only lets the next one import them, `Forget.Lift`), or what still keeps it out, and whether
+ * its notes wait for a sweep. `lift`: the view's, when its own words give way too (useLift); else
+ * Unforget holds its own.
  */
 export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {} }: { kind: Tombstone['kind']; id: string; label?: string; lift?: Lift; names?: LiftedNames }): ReactElement {
   const lift = useLift(given);
-  const said = useRef<HTMLParagraphElement>(null);
+  const said = useRef<HTMLDivElement>(null);
   const lifted = lift.data?.lifted;
   useEffect(() => {
     if (lifted !== undefined) said.current?.focus();
   }, [lifted]);
   const back = names.back ?? (kind === 'session' ? 'it' : 'its conversations');
+  const stillOut = lift.data?.stillOut;
   return (
     <div className="unforget">
       {lifted === undefined ? (
@@ -45,9 +107,17 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
           {lift.busy ? 'Unforgetting…' : label}
         </Button>
       ) : (
-        <p role="status" tabIndex={-1} ref={said} className="unforget__said">
-          {liftedSentence(kind, lifted, names.what)} <a href={IMPORT_HREF}>Import earlier history</a> on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings {back} back.
-        </p>
+        <div role="status" tabIndex={-1} ref={said} className="unforget__said">
+          {stillOut ? (
+            <StillOut record={stillOut} />
+          ) : (
+            <>
+              {liftedSentence(kind, lifted, names.what)} <a href={IMPORT_HREF}>Import earlier history</a> on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'}{' '}
+              written, brings {back} back.
+            </>
+          )}
+          {lift.data?.notesRemoved && <NotesRemoved kind={kind} id={id} />}
+        </div>
       )}
       <ErrorBanner title="Nothing was unforgotten." error={lift.error} />
     </div>

@@ -1,5 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Tombstone } from '../../../../core/api/index.js';
+// A subagent's parent by the owner's own rule: names.js imports nothing, so the panel may load it.
+import { subagentParentOf } from '../../../../core/api/names.js';
 import { conversationName, ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { Unforget } from '../projects/Unforget.js';
@@ -7,16 +9,6 @@ import { WipeStatus } from '../projects/WipeStatus.js';
 
 /** How many characters of an id a row shows; the whole id is its tooltip, as Lift needs it whole. */
 const ID_CHARS = 12;
-
-/**
- * The conversation a Claude subagent belongs to, by the form capture gives its id (`{parent}:agent-{id}`,
- * core/api/ids.ts's subagentParentOf, which the panel may not import); null for any other id (a Codex or
- * Gemini subagent's does not name its parent, nor does Forget.List).
- */
-export function subagentParentOf(id: string): string | null {
-  const at = id.indexOf(':agent-');
-  return at > 0 ? id.slice(0, at) : null;
-}
 
 /**
  * What a forgotten row is called: its label, else its id (`steward forget --not-stored` keeps no label),

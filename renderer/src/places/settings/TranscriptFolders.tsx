@@ -27,13 +27,32 @@ function Folders({ title, folders }: { title: string; folders: Kind['watched'] }
   );
 }
 
-function RootKindField({ id, kind, draft, onDraft, problem }: { id: string; kind: Kind; draft: string; onDraft: (text: string) => void; problem: string | undefined }): ReactElement {
+/** Why a folder config.json names is not read, by `leftOut`'s reason, with the way out. */
+const LEFT_OUT_WORDS: Record<NonNullable<Kind['leftOut']>[number]['reason'], string> = {
+  home_not_full_path: 'your home folder (HOME) is not a full path, so ~ names no folder. Set HOME to a full path in Steward’s environment, or write the folder in full.',
+};
+
+/** The folders Steward left out of what it watches now, each as written, and why. */
+function LeftOut({ folders }: { folders: NonNullable<Kind['leftOut']> }): ReactElement {
+  return (
+    <ul className="settings-root__left-out">
+      {folders.map((f) => (
+        <li key={f.path}>
+          <Badge tone="warn">Left out</Badge> <PathText path={f.path} /> is left out: {LEFT_OUT_WORDS[f.reason]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RootKindField({ id, kind, draft, onDraft, problem }: { id: string; kind: Kind; draft: string; onDraft: (text: string) => void; problem: string | undefined }): ReactElement {
   return (
     <div className="settings-root">
       <Field label={`${kind.label} folders`} hint={`Folders that hold ${kind.holds}, one per line. Empty uses the folders found by default.`} error={problem}>
         {(control) => <textarea {...control} className="input settings-lines" rows={2} value={draft} onChange={(e) => onDraft(e.currentTarget.value)} data-setting={id} />}
       </Field>
       <Folders title="Watched now:" folders={kind.watched} />
+      {kind.leftOut && <LeftOut folders={kind.leftOut} />}
       <Folders title="Found by default:" folders={kind.detected} />
       {kind.source === 'environment' && (
         <p className="field__hint">
