@@ -114,7 +114,8 @@ function projectCwdOf(update: SessionUpdate, c: CommittedSession | undefined, cw
  *   speaks even when it names no folder (ownFile): the project is then the cwd, so a session an older
  *   parser moved by a copy (Claude before parser 7) goes back when its own file is read again;
  * - a parent is linked, except a subagent whose parent's transcript is gone and whom the cache does
- *   not know either: it stays a conversation of its own, so its project counts and sweeps it;
+ *   not know either: it stays a conversation of its own, so its project counts and sweeps it, until
+ *   a row for its parent is written (the sink then links it: its own file is not read again);
  * - a sidecar's agent type beats one learned from the parent's Task call;
  * - a title replaces one of lower or equal precedence (TITLE_SOURCES), never a higher one;
  * - the latest model, the widest time span;

@@ -93,6 +93,7 @@ export class Sink {
   readonly #committed;
   readonly #exists;
   readonly #upsertSession;
+  readonly #adoptSubagents;
   readonly #deleteUpTo;
   readonly #insertPart;
   readonly #storedPart;
@@ -141,6 +142,12 @@ export class Sink {
         parent_session_id = excluded.parent_session_id, parent_kind = excluded.parent_kind, agent_type = excluded.agent_type,
         title = excluded.title, title_source = excluded.title_source, model = excluded.model, first_request = excluded.first_request,
         first_ts = excluded.first_ts, last_ts = excluded.last_ts, updated_at = excluded.updated_at`);
+    // The `{id}:agent-…` range of the primary key (see subagentParentOf): a seek, never a scan. The
+    // unary `+` keeps the planner off sessions_parent, where IS NULL is every conversation.
+    this.#adoptSubagents = db.prepare(
+      `UPDATE sessions SET parent_session_id = @id, parent_kind = 'subagent', updated_at = @now
+       WHERE session_id >= @id || ':agent-' AND session_id < @id || ':agent.' AND +parent_session_id IS NULL`,
+    );
     this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
     this.#insertPart = db.prepare(
       `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
@@ -279,6 +286,10 @@ export class Sink {
     if (!merged) return false;
     const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, merged.lastTs, now) : null;
     this.#upsertSession.run({ ...merged, projectKey, now });
+    // A subagent stored before its parent was known stood alone (mergeSession); a fresh import of
+    // its file would now link it, so the parent's first row adopts it. Its file, unchanged, is not
+    // read again on a tick.
+    if (!committed) this.#adoptSubagents.run({ id: update.sessionId, now });
     // A re-read by a newer parser can move a session to another project (Cowork's selected folder, a
     // path's new key), and a session first read without a folder gains one: told in the move's
     // transaction, no reader sees the project it left empty, and its indexed parts' project tags move

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SKIP_REASONS } from '../../../core/api/index.js';
 import { formatSweepResult } from '../../../core/cli/commands/sweep.js';
-import { GatewayReader } from '../../../core/gateway/index.js';
+import { GatewayReader, HistoryReader } from '../../../core/gateway/index.js';
 import { GatewayDigestSource } from '../../../core/sweeper/gateway-source.js';
 import { appendJsonl, claudeLine, desktopSession, uuid, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
@@ -279,6 +279,33 @@ describe('Claude: subagents', () => {
     expect(project).toMatchObject({ cwd: '/work/orphan', sessions: 1 });
     const digest = new GatewayDigestSource(c.projects, new GatewayReader(c.db)).recentSessions(project!.projectKey, { sessions: 5, messages: 10 });
     expect(digest).toMatchObject([{ sessionId: 'gone-parent:agent-o1', messages: [{ role: 'assistant', text: 'The repo has three packages.' }] }]);
+  });
+
+  it('a subagent read before its parent transcript existed is linked to it once a tick reads the parent', async () => {
+    const c = harness();
+    const dir = join(c.claudeRoot, 'projects', '-work-x');
+    const s = '5d1c0e2a-7b3f-4c11-9e0a-2f6b8d4c9a10';
+    const agent = `${s}:agent-cc99887`;
+    writeJsonl(join(dir, s, 'subagents', 'agent-cc99887.jsonl'), [
+      claudeLine({ sessionId: s, agentId: 'cc99887', cwd: '/work/x', text: 'survey the repo' }),
+      claudeLine({ sessionId: s, agentId: 'cc99887', cwd: '/work/x', type: 'assistant', text: 'The repo has three packages.' }),
+    ]);
+    await claude(c);
+    // Its parent's transcript is not there yet: a conversation of its own meanwhile.
+    expect(one(c, 'SELECT parent_session_id AS parent FROM sessions WHERE session_id = ?', agent)).toEqual({ parent: null });
+
+    writeJsonl(join(dir, `${s}.jsonl`), [
+      claudeLine({ sessionId: s, cwd: '/work/x', text: 'Plan the release' }),
+      claudeLine({ sessionId: s, cwd: '/work/x', type: 'assistant', text: 'Here is the plan.' }),
+    ]);
+    expect(await claude(c)).toMatchObject({ read: 1 });
+    expect(one(c, 'SELECT parent_session_id AS parent, parent_kind AS kind FROM sessions WHERE session_id = ?', agent)).toEqual({ parent: s, kind: 'subagent' });
+    const [project] = c.projects.list();
+    expect(project).toMatchObject({ cwd: '/work/x', sessions: 1 });
+    expect(new HistoryReader(c.db).subagents(s).map((r) => r.sessionId)).toEqual([agent]);
+    // The sweeper sees one conversation, the parent's; the subagent's turns are part of it.
+    const digest = new GatewayDigestSource(c.projects, new GatewayReader(c.db)).recentSessions(project!.projectKey, { sessions: 5, messages: 10 });
+    expect(digest.map((d) => d.sessionId)).toEqual([s]);
   });
 });
 
