@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPACTION_FOLD, countOf, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { COMPACTION_FOLD, countOf, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -83,6 +83,8 @@ export const GetSessionOutput = z.strictObject({
       subagents: z.array(StartedHere).optional(),
       /** Subagents started here beyond the first SUBAGENTS_SHOWN, not listed. */
       moreSubagents: z.number().int().optional(),
+      /** The person rewound the conversation to before this turn (Gemini CLI): the agent went on without it. Absent otherwise. */
+      rewound: z.literal(true).optional(),
     }),
   ),
   /** The subagents this conversation started (Task calls), in the order they started: read one with get_session and its sessionId. */
@@ -110,7 +112,7 @@ type Redact = (text: string) => string;
 /** A page redacted once, each part's text whole: what every try at fitting it cuts from. */
 interface Prepared {
   head: Omit<SessionPage, 'messages'>;
-  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[]; subagents?: Started[]; moreSubagents?: number }>;
+  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[]; subagents?: Started[]; moreSubagents?: number; rewound?: true }>;
 }
 
 /** How much of part `index` (in page order) keeps its text. */
@@ -182,6 +184,7 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
     speaker: messageSpeaker(m, inSubagent, s.app, 'agent'),
     at: iso(m.ts),
     ...started(m.messageId, i === result.messages.length - 1),
+    ...(m.parts.some((p) => p.rewound === true) ? { rewound: true as const } : {}),
     parts: m.parts.map((p): PagePart => {
       // A compaction summary is said so, its text kept, whichever agent and role stored it.
       const harness = harnessLine(p, m.role, inSubagent, s.app) ?? (isCompactionSummary(p) ? foldLine(COMPACTION_FOLD) : undefined);
@@ -235,6 +238,7 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
       ...(to < m.parts.length ? { partsAfter: { parts: m.parts.length - to, partId: m.parts[to]!.partId } } : {}),
       ...(m.subagents ? { subagents: m.subagents } : {}),
       ...(m.moreSubagents ? { moreSubagents: m.moreSubagents } : {}),
+      ...(m.rewound ? { rewound: m.rewound } : {}),
     };
   });
   const { session, ...rest } = page.head;
@@ -274,6 +278,8 @@ export function sessionText(out: SessionPage): string {
   const lines = [`${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`, ...subagentLines(out)];
   for (const m of out.messages) {
     lines.push(`— ${m.speaker} ${m.at ?? ''}`);
+    // Said of each such turn: an agent may read any one of them alone.
+    if (m.rewound) lines.push(`[${REWOUND_LINE}]`);
     if (m.partsBefore) lines.push(`… ${countOf(m.partsBefore.parts, 'earlier part')} of this message not shown: call again with part_id "${m.partsBefore.partId}" to read from there.`);
     for (const p of m.parts) lines.push(partText(p));
     if (m.partsAfter) lines.push(`… ${countOf(m.partsAfter.parts, 'more part')} of this message not shown: call again with part_id "${m.partsAfter.partId}" to read from there.`);
@@ -403,18 +409,28 @@ export async function readSessionPage(ask: (limit: number) => Promise<Result<'Se
  */
 export async function readPartFrom(ask: (limit: number) => Promise<Result<'Sessions.Get'>>, partId: string, from: number, redact: Redact): Promise<{ page: SessionPage; text: string }> {
   const prepared = prepare(await ask(1), once(redact));
-  const parts = prepared.messages.flatMap((m) => m.parts);
-  const at = parts.findIndex((p) => p.partId === partId);
-  const part = parts[at]!;
+  const at = prepared.messages.flatMap((m) => m.parts).findIndex((p) => p.partId === partId);
+  if (at === -1) throw new StewardError('not_found', 'That part is not in this conversation');
+  // Text of control characters weighs six times its length as JSON: the window shrinks until both halves fit.
+  for (let size = READ_CHARS; ; ) {
+    const page = partWindow(prepared, at, from, size);
+    const over = weight(page);
+    if (over <= PAGE_CHARS || size <= MIN_PART_CHARS) return { page, text: sessionText(page) };
+    size = Math.max(MIN_PART_CHARS, Math.floor((size * PAGE_CHARS) / over) - LINE_CHARS);
+  }
+}
+
+/** The page of part `at` alone, its text from `from` on, `size` characters of it at most, saying where the rest reads on. */
+function partWindow(prepared: Prepared, at: number, from: number, size: number): SessionPage {
+  const part = prepared.messages.flatMap((m) => m.parts)[at]!;
   const text = part.text ?? '';
   const start = Math.min(wholeAt(text, from), text.length);
   const rest = text.slice(start);
-  const end = wholeAt(rest, READ_CHARS);
-  const shown = rest.length <= READ_CHARS ? rest : `${rest.slice(0, end)}… [${countOf(rest.length - end, 'more character')} not shown${readOn(partId, start + end)}]`;
+  const end = wholeAt(rest, size);
+  const shown = rest.length <= size ? rest : `${rest.slice(0, end)}… [${countOf(rest.length - end, 'more character')} not shown${readOn(part.partId, start + end)}]`;
   const head = start > 0 ? `[from character ${start.toLocaleString('en')} of ${text.length.toLocaleString('en')}] ` : '';
   const read: Prepared = { head: withoutCursors(prepared.head), messages: prepared.messages.map((m) => ({ ...m, parts: m.parts.map((p) => (p === part ? { ...p, text: `${head}${shown}` } : p)) })) };
-  const page = render(read, () => Number.MAX_SAFE_INTEGER, at, at + 1);
-  return { page, text: sessionText(page) };
+  return render(read, () => Number.MAX_SAFE_INTEGER, at, at + 1);
 }
 
 /** The head without the page's cursors: an answer about one part has no later or earlier page. */

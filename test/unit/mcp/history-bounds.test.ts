@@ -13,6 +13,7 @@ const PAGE_CHARS = 60_000;
 const WIDE = 'c0ffee00-0000-4000-8000-000000000600';
 const BIG = 'c0ffee00-0000-4000-8000-000000300000';
 const ONE_PART = 'c0ffee00-0000-4000-8000-000000000001';
+const CONTROL = 'c0ffee00-0000-4000-8000-0000000000c7';
 const STEPS = 'c0ffee00-0000-4000-8000-000000000006';
 const TITLED = 'c0ffee00-0000-4000-8000-0000000000ee';
 const TITLE = `Quince orchard ${'long title '.repeat(36)}`.trim();
@@ -69,6 +70,11 @@ function writeBig(root: string): void {
   writeJsonl(file(root, ONE_PART), [
     claudeLine({ sessionId: ONE_PART, cwd: '/work/quince', ts: at(0), text: 'Write it in one go.' }),
     claudeLine({ sessionId: ONE_PART, type: 'assistant', cwd: '/work/quince', ts: at(1), text: `one ${'o'.repeat(300_000)}` }),
+  ]);
+  // Terminal output of control characters: each one six characters as JSON (\u0007).
+  writeJsonl(file(root, CONTROL), [
+    claudeLine({ sessionId: CONTROL, cwd: '/work/quince', ts: at(0), text: 'Ring the bell.' }),
+    claudeLine({ sessionId: CONTROL, type: 'assistant', cwd: '/work/quince', ts: at(1), text: `bell ${'\u0007'.repeat(30_000)}` }),
   ]);
 }
 
@@ -229,6 +235,20 @@ describe('get_session from_char: reading on in a part cut on the page', () => {
     expect(calls).toBe(2);
     // The 32 KiB Steward stored, read in three answers.
     expect(pieces.join('')).toBe(`one ${'o'.repeat(32_768 - 4)}`);
+  });
+
+  it('keeps a part of control characters within the bound as JSON too, and the rest reads on from where it stopped', async () => {
+    const opening = (await page({ session_id: CONTROL })).out;
+    const bell = opening.messages.flatMap((m) => m.parts).find((p) => p.text?.startsWith('bell '))!;
+    // page() checks both halves of the answer against the bound.
+    const { out } = await page({ session_id: CONTROL, part_id: bell.partId, from_char: 0 });
+    const shown = out.messages[0]!.parts[0]!.text!;
+    const next = Number(/from_char (\d+)\]$/.exec(shown)?.[1]);
+    expect(next).toBeGreaterThan(1_000);
+    expect(shown.slice(0, shown.lastIndexOf('… ['))).toHaveLength(next);
+    const unknown = await call('get_session', { session_id: CONTROL, part_id: 'cc:no-such-part:0', from_char: 5 });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0]!.text).toMatch(/^not_found: That part is not in this conversation/);
   });
 
   it('past the part’s end: its length, and no text; without part_id: says what it needs, changing nothing', async () => {
