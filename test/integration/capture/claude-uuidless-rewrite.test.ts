@@ -72,6 +72,15 @@ describe('Claude: a rewrite that moves message lines without a uuid stores nothi
     expect(texts(c, 'yes-twice')).toEqual(['yes', 'ok', 'yes', 'ok']);
   });
 
+  it('lines with no time keep their own ids: a "yes" far after another (more lines between than the count keeps) is still stored', async () => {
+    const c = harness();
+    const path = join(c.claudeRoot, 'projects', 'p', 'no-time.jsonl');
+    const said = (text: string) => ({ type: 'user', message: { role: 'user', content: text } });
+    writeJsonl(path, [said('yes'), ...Array.from({ length: 300 }, (_, i) => said(`step ${i}`)), said('yes')]);
+    expect(await claude(c)).toMatchObject({ partsWritten: 302 });
+    expect(texts(c, 'no-time').filter((t) => t === 'yes')).toHaveLength(2);
+  });
+
   it('byte-identical lines are told apart by how often they came before: a rewrite adds none, an append of the same bytes adds one', async () => {
     const c = harness();
     const path = join(c.claudeRoot, 'projects', 'p', 'twice.jsonl');

@@ -394,6 +394,7 @@ function flagsOf(line: Json, sidechain: boolean): number {
  * rewrite that moves it (a summary line put at the top) gives it a new id, and this key finds the one
  * stored before (the materializer's content-key rule). The session, time, type and content, and how
  * often the same came before in the file: a prompt typed twice, even as the same bytes, is two messages.
+ * Only for a line with a time: two lines share a key only when written in the same millisecond.
  */
 function lineKey(sessionId: string, said: LineMessage, ctx: FileContext): string {
   const content = JSON.stringify(said.message.content ?? null) ?? '';
@@ -555,7 +556,9 @@ function projectMessage(line: Json, said: LineMessage, text: string, offset: num
     role: asString(message.role) ?? type,
     ts,
     idPrefix: uuid ? `cc:${uuid}` : derivedPrefix(sessionId, text, offset),
-    contentKey: uuid ? null : lineKey(sessionId, said, ctx),
+    // A line with no time keeps its offset's id alone: the bounded count could forget a twin far before it,
+    // and a key matching that twin would keep the second from being stored at all (a rewrite may double it instead).
+    contentKey: uuid || said.ts === null ? null : lineKey(sessionId, said, ctx),
     flags,
     mayBeGenuine: type === 'user' && flags === 0 && line.isVisibleInTranscriptOnly !== true && said.fromPerson,
     apiError: type === 'assistant' && line.isApiErrorMessage === true,
