@@ -213,16 +213,48 @@ export async function updateState(file: string, change: (state: SweeperState) =>
   return enqueue(key, change(readState(key, logger)), (current) => change(current ?? emptyState()), logger);
 }
 
+/**
+ * Changes made here whose write has not landed, in order. Each write applies all of them to the file as
+ * it is then, so a later write already queued carries one whose own write failed (a full disk, the lock
+ * not had in time), as `readState` shows it; a change leaves once a write that applied it has landed.
+ */
+const owed = new Map<string, Change[]>();
+
 function enqueue(key: string, shown: SweeperState, change: Change, logger: Logger | undefined): Promise<SweeperState> {
   const next = cleanError(shown);
   pending.set(key, next);
+  owed.set(key, [...(owed.get(key) ?? []), change]);
   let landed = next;
   const written = queueWrite(key, async () => {
-    landed = await withStateLock(key, () => rewrite(key, change, logger), LOCK_TIMING, logger);
+    const applying = owed.get(key) ?? [];
+    // An earlier write, queued before this one ran, carried this change already.
+    if (!applying.includes(change)) return;
+    landed = await withStateLock(key, () => rewrite(key, inOrder(applying), logger), LOCK_TIMING, logger);
+    const left = (owed.get(key) ?? []).filter((c) => !applying.includes(c));
+    if (left.length > 0) owed.set(key, left);
+    else owed.delete(key);
   }).finally(() => {
-    if (pending.get(key) === next) pending.delete(key);
+    if (pending.get(key) !== next) return;
+    // The newest change's write ended: reads go back to the file, and a change it failed to write is
+    // dropped with it, never written later by some unrelated write (its caller was told it failed).
+    pending.delete(key);
+    owed.delete(key);
   });
   return written.then(() => landed);
+}
+
+/** The changes one after another; null (nothing to write) when none of them changes anything. */
+function inOrder(changes: readonly Change[]): Change {
+  return (current) => {
+    let state = current;
+    let changed = false;
+    for (const change of changes) {
+      const next = change(state);
+      if (next === null) continue;
+      [state, changed] = [next, true];
+    }
+    return changed ? state : null;
+  };
 }
 
 /** Read, change, write: the caller holds the file's lock. */

@@ -97,6 +97,38 @@ describe('sweep-state.json', () => {
     expect(readState(paths.state).scratch).toBe(true);
   });
 
+  it('a change whose write failed is carried by the next write, as reads showed it, not lost when that one lands', async () => {
+    const { paths } = setup();
+    const { rename } = fs;
+    let failed = 0;
+    // The first write of the state fails (a full disk); the next one works.
+    vi.spyOn(fs, 'rename').mockImplementation((from, to, callback) => {
+      if (String(to).endsWith('sweep-state.json') && failed++ === 0) return void callback(Object.assign(new Error('no space left'), { code: 'ENOSPC' }));
+      rename(from, to, callback);
+    });
+    const first = updateState(paths.state, (s) => ({ ...s, scratch: true }));
+    const second = updateState(paths.state, (s) => ({ ...s, lastSweepAt: 1_234 }));
+    await expect(first).rejects.toThrow('no space left');
+    await expect(second).resolves.toMatchObject({ scratch: true, lastSweepAt: 1_234 });
+    await stateWritten(paths.state);
+    // Before, the second write applied only its own change to the file: the scratch choice was gone.
+    expect(JSON.parse(readFileSync(paths.state, 'utf8'))).toMatchObject({ scratch: true, lastSweepAt: 1_234 });
+  });
+
+  it('a change whose write failed with nothing after it is dropped: reads show the file again, and no later write brings it back', async () => {
+    const { paths } = setup();
+    const { rename } = fs;
+    let failed = 0;
+    vi.spyOn(fs, 'rename').mockImplementation((from, to, callback) => {
+      if (String(to).endsWith('sweep-state.json') && failed++ === 0) return void callback(Object.assign(new Error('no space left'), { code: 'ENOSPC' }));
+      rename(from, to, callback);
+    });
+    await expect(updateState(paths.state, (s) => ({ ...s, scratch: true }))).rejects.toThrow('no space left');
+    expect(readState(paths.state).scratch).toBe(false);
+    await updateState(paths.state, (s) => ({ ...s, lastSweepAt: 5 }));
+    expect(JSON.parse(readFileSync(paths.state, 'utf8'))).toMatchObject({ scratch: false, lastSweepAt: 5 });
+  });
+
   it('never holds where the curator endpoint is: a file written before says its last error without the address, and is cleaned', async () => {
     const { paths } = setup();
     const said: Record<string, string> = {
