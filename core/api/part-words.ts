@@ -77,6 +77,21 @@ export function isSummaryMessage(parts: ReadonlyArray<{ kind: string; isCompactS
   return parts.length > 0 && parts.every(isCompactionSummary);
 }
 
+/**
+ * What a turn the person rewound past is (Gemini CLI's rewind drops turns from the conversation its
+ * model goes on with; Steward keeps them): said once, where a run of such turns starts, on every surface.
+ */
+export const REWOUND_LINE = 'Rewound: the person went back to before this';
+
+/**
+ * Per message: null, or whether the person rewound past it as the first of a run of such messages
+ * (where REWOUND_LINE is said) or a later one of it. A message is rewound when capture marked its parts so.
+ */
+export function rewoundMarks(messages: ReadonlyArray<{ parts: ReadonlyArray<{ rewound?: boolean }> }>): Array<'first' | 'more' | null> {
+  const rewound = messages.map((m) => m.parts.some((p) => p.rewound === true));
+  return rewound.map((r, i) => (!r ? null : i > 0 && rewound[i - 1] ? 'more' : 'first'));
+}
+
 const BYTE_UNITS = ['KB', 'MB', 'GB'];
 
 /** "27 bytes", "12 KB", "3.0 MB": a size as the panel says it (its formatBytes), for every surface. */

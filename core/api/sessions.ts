@@ -82,6 +82,11 @@ export const SessionPart = z.strictObject({
    * breaks, only its start when the stored text was cut. Absent when `text` reads as it is.
    */
   output: z.string().optional(),
+  /**
+   * The person rewound the conversation to before this part's turn (Gemini CLI's rewind): the agent
+   * went on without it, and Steward keeps it, marked. Absent otherwise (see REWOUND_LINE, rewoundMarks).
+   */
+  rewound: z.literal(true).optional(),
 });
 export type SessionPart = z.infer<typeof SessionPart>;
 

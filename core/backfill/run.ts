@@ -97,6 +97,15 @@ function checkpointPlan(file: TranscriptFile, cp: CheckpointIdentity | undefined
   return 'resume';
 }
 
+/**
+ * Whether a read planned from this checkpoint starts at the file's start: none, or one with no offset
+ * and no provider state to go on from. (A line file whose head changed since is read from 0 too, but
+ * only its provider finds that out, once the read is under way: it does not refresh.)
+ */
+function readsFromStart(resumedFrom: FileCheckpoint | undefined): boolean {
+  return resumedFrom === undefined || (resumedFrom.offset === 0 && resumedFrom.state === null);
+}
+
 /** The window a new checkpoint vouches for: the narrower of the one before its old offset and this run's. */
 function coveredWindow(resumedFrom: FileCheckpoint | undefined, windowStartMs: number | null): number | null {
   if (!resumedFrom || resumedFrom.windowStartMs === null) return windowStartMs;
@@ -513,11 +522,14 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         continue;
       }
       const readAhead = () => deps.reader?.readAhead(provider, toRead(files, plans, i + 1));
-      // Without a checkpoint to resume from, this parser version may be reading the file for the first
-      // time over rows an older one wrote: the read refreshes them (the parser-version upgrade). A
-      // manual run always reads from 0, so it always refreshes: the checkpoint it leaves vouches for
-      // rows as this parser reads them, and the upgrade a scheduled run would have made is not skipped.
-      const refresh = plan.resumedFrom === undefined;
+      // A read from the file's start refreshes the rows it meets. Without a checkpoint, this parser
+      // version may be reading the file for the first time over rows an older one wrote (the
+      // parser-version upgrade). A manual run always reads from 0, so it always refreshes: the
+      // checkpoint it leaves vouches for rows as this parser reads them, and the upgrade a scheduled
+      // run would have made is not skipped. A checkpoint with nothing to go on from (Gemini's: a chat
+      // re-emits and rewinds what it holds, so it is read whole) is a read from the start too: what
+      // changed in a message already stored lands on the tick that reads it.
+      const refresh = readsFromStart(plan.resumedFrom);
       const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       messagesWritten += outcome.messagesWritten;

@@ -44,7 +44,7 @@ export interface MaterializeResult {
   partsWritten: number;
   /** The messages among them (see startsMessage). */
   messagesWritten: number;
-  /** Parts the cache held, rewritten by a refreshing read (they count toward a commit's size too). */
+  /** Parts the cache held that a refreshing read rewrote, something in them having changed (they count toward a commit's size too). */
   partsRefreshed: number;
   /** Parts held back on purpose: their session or project was forgotten, or its folder is excluded. */
   withheld: { forgotten: number; excluded: number };
@@ -124,9 +124,10 @@ export class Materializer {
 
   /**
    * `refresh`: the batch comes from a file read from its start, which may be a newer parser reading
-   * it again: parts its session already holds are rewritten with what the parser now says (kind,
-   * text, flags), not skipped, and its session rows carry what the run's refreshing reads said of
-   * them (see mergeSession). New parts are the same either way.
+   * it again: parts its session already holds (before this run or since an earlier batch of it) are
+   * rewritten with what the parser now says (kind, text, meta, flags) where it differs, not skipped,
+   * and its session rows carry what the run's refreshing reads said of them (see mergeSession). New
+   * parts are the same either way.
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
     const state = this.#state(token);
@@ -146,11 +147,10 @@ export class Materializer {
       result.partsWritten = written.partsWritten;
       result.messagesWritten = written.messagesWritten;
       state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
-      for (const part of known) {
-        state.emitted.add(part.sessionId, part.partId);
-        result.textAppended += part.text?.length ?? 0;
-      }
-      result.partsRefreshed = known.length;
+      for (const part of known) state.emitted.add(part.sessionId, part.partId);
+      // Only the rows a refresh rewrote: a re-read that changes nothing adds nothing to a commit.
+      result.partsRefreshed = written.partsRefreshed;
+      result.textAppended += written.textRefreshed;
       // Every row's, written or not: a later file's row merges into what this one said.
       for (const update of updates) if (update.reread) state.reread.set(update.sessionId, update.reread);
       for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
@@ -272,11 +272,19 @@ export class Materializer {
     return state;
   }
 
-  /** The parts new to the cache; with `known`, the ones their session already holds are collected there. */
+  /**
+   * The parts new to the cache; with `known`, the ones their session already holds are collected
+   * there, whether it held them before the run or an earlier batch of it wrote them (a message the
+   * file re-emits further on, a mark its end puts on turns yielded before: the last read wins).
+   */
   #novelParts(state: RunState, parts: PartRow[], known?: PartRow[]): PartRow[] {
     const bySession = new Map<string, Map<string, PartRow>>();
     for (const part of parts) {
-      if (state.emitted.has(part.sessionId, part.partId) || state.spooled?.has(part.partId)) continue;
+      if (state.spooled?.has(part.partId)) continue;
+      if (state.emitted.has(part.sessionId, part.partId)) {
+        known?.push(part);
+        continue;
+      }
       let group = bySession.get(part.sessionId);
       if (!group) bySession.set(part.sessionId, (group = new Map()));
       if (!group.has(part.partId)) group.set(part.partId, part);

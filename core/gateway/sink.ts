@@ -67,6 +67,13 @@ export interface FlushResult {
   sessionsWritten: number;
 }
 
+/** A run's write: with the refreshed parts it rewrote (a refreshed part that differs in nothing writes nothing). */
+export interface WriteResult extends FlushResult {
+  partsRefreshed: number;
+  /** Characters of text those rewrites wrote: what their commit will have to write. */
+  textRefreshed: number;
+}
+
 const STEP_ROWS = 250;
 
 function parseJsonOrNull(text: string): unknown {
@@ -172,9 +179,9 @@ export class Sink {
    * under another session) is not written again and not counted. `refreshed` parts are rows of their
    * own session the cache holds, read again from a file's start: their derived fields are rewritten.
    */
-  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = []): FlushResult {
+  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = []): WriteResult {
     const turned = new Map<string, number>();
-    const result = inTransaction(this.#db, (): FlushResult => {
+    const result = inTransaction(this.#db, (): WriteResult => {
       const now = Date.now();
       let sessionsWritten = 0;
       for (const session of sessions) if (this.#writeSession(session, now)) sessionsWritten += 1;
@@ -196,21 +203,28 @@ export class Sink {
       }
       // The full-text index moves with its parts, in the same transaction (or commit window).
       if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
-      for (const p of refreshed) this.#refresh(p);
-      return { rows: sessions.length + parts.length + refreshed.length, partsWritten, messagesWritten, sessionsWritten };
+      let partsRefreshed = 0;
+      let textRefreshed = 0;
+      for (const p of refreshed) {
+        if (!this.#refresh(p)) continue;
+        partsRefreshed += 1;
+        textRefreshed += p.text?.length ?? 0;
+      }
+      return { rows: sessions.length + parts.length + partsRefreshed, partsWritten, messagesWritten, sessionsWritten, partsRefreshed, textRefreshed };
     });
     this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
     return result;
   }
 
   /**
-   * Rewrites a stored part as a newer parser reads it, only where something differs. What the
-   * full-text index holds of it (its text, kind and role) leaves the index before the row changes
-   * and enters it again after: an external-content index re-tokenizes the row to delete it.
+   * Rewrites a stored part as a newer parser (or a newer version of its line) reads it, only where
+   * something differs; true when it did. What the full-text index holds of it (its text, kind and
+   * role) leaves the index before the row changes and enters it again after: an external-content
+   * index re-tokenizes the row to delete it.
    */
-  #refresh(p: PartRow): void {
+  #refresh(p: PartRow): boolean {
     const stored = this.#storedPart.get(p.partId, p.sessionId) as StoredRow | undefined;
-    if (!stored) return;
+    if (!stored) return false;
     const flags = [p.flags & 1, (p.flags >> 1) & 1, (p.flags >> 2) & 1, (p.flags >> 3) & 1];
     const indexed = stored.role !== p.role || stored.kind !== p.kind || stored.text !== p.text;
     const same =
@@ -218,8 +232,9 @@ export class Sink {
       stored.meta === p.meta &&
       stored.content_key === p.contentKey &&
       [stored.is_meta, stored.is_compact_summary, stored.is_sidechain, stored.genuine_user_turn].every((v, i) => v === flags[i]);
-    if (same) return;
+    if (same) return false;
     this.#index.rewriteParts(indexed ? [stored.rowid] : [], () => this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId));
+    return true;
   }
 
   /**

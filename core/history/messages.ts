@@ -177,6 +177,8 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     // Only where a result says them: every other part reads as before.
     ...(exitCode !== null ? { exitCode } : {}),
     ...(result !== null && result.output !== null ? { output: result.output } : {}),
+    // Capture's mark on a turn the person rewound past (Gemini CLI): every other part reads as before.
+    ...(meta.rewound === true ? { rewound: true as const } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
 import { forgottenOrWhole, projectKeyFor } from '../names.js';
@@ -127,12 +127,17 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   const places = subagentPlaces(result.subagents);
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
   const inSubagent = s.parentKind === 'subagent';
-  for (const m of result.messages as SessionMessage[]) {
+  const messages = result.messages as SessionMessage[];
+  // Turns the person rewound past (Gemini CLI) are said so once where they start, and each is marked.
+  const rewound = rewoundMarks(messages);
+  for (const [i, m] of messages.entries()) {
     // A run of context parts (the files Gemini CLI added to a prompt) is one line, as the panel shows it.
     const shown = joinedContext(m.parts).map((p) => p.part);
     const harness = shown.map((p) => harnessLine(p, m.role, inSubagent, s.app));
     const who = messageSpeaker(m, inSubagent, s.app);
-    out.push('', `── ${who} · ${localTime(m.ts)}`, ...shown.flatMap((p, i) => [partLine(p, harness[i]), ...cutLine(p)]), ...subagentsAt(places, m.messageId).map(subagentLine));
+    if (rewound[i] === 'first') out.push('', `[${REWOUND_LINE}]`);
+    const header = `── ${who} · ${localTime(m.ts)}${rewound[i] ? ' · rewound' : ''}`;
+    out.push('', header, ...shown.flatMap((p, j) => [partLine(p, harness[j]), ...cutLine(p)]), ...subagentsAt(places, m.messageId).map(subagentLine));
   }
   if (places.unplaced.length > 0) out.push('', ...places.unplaced.map(subagentLine));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);

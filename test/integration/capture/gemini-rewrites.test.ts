@@ -80,13 +80,13 @@ describe('Gemini JSONL: a message re-emitted under its id (last write wins)', ()
     expect(stats).toMatchObject({ lines: 5, skipped: { meta_only: 1, duplicate: 1 } });
   });
 
-  it('a version appended after a read replaces the stored one when the chat is read again from its start', async () => {
+  it('a version appended after a tick replaces the stored one on the next tick (the chat is read again from its start)', async () => {
     h = openWindow();
     const path = write(chatPath(h.geminiRoot), jsonl([header, user('m1', 0, 'does it build?'), gemini('m2', 0, 'It compiles GEMA1')]));
     expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, partsWritten: 2 });
     appendFileSync(path, jsonl([gemini('m2', 0, 'It compiles GEMA1 and links GEMA1B')]));
-    // A manual run reads from the start and refreshes stored parts, as it does a legacy chat's.
-    await h.driver.backfill({ provider: 'gemini', all: true });
+    // A scheduled tick reads a changed chat from its start (its checkpoint keeps no offset) and refreshes stored parts.
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1 });
     expect(textOf(h, 'm2')).toBe('It compiles GEMA1 and links GEMA1B');
     expect(found(h, 'GEMA1B')).toBe(1);
     expect(h.count('SELECT COUNT(*) FROM parts WHERE session_id = ?', SID)).toBe(2);
@@ -150,12 +150,12 @@ describe('Gemini JSONL: $rewindTo', () => {
     ]);
   });
 
-  it('a rewind appended after a read marks the stored turns when the chat is read again from its start', async () => {
+  it('a rewind appended after a tick marks the stored turns on the next tick', async () => {
     h = openWindow();
     const path = write(chatPath(h.geminiRoot), jsonl(rewind.slice(0, 5)));
     await h.driver.tick();
     appendFileSync(path, jsonl(rewind.slice(5)));
-    await h.driver.backfill({ provider: 'gemini', all: true });
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1 });
     const meta = h.db.prepare('SELECT meta FROM parts WHERE part_id = ?').pluck().get(`gm:${SID}:m4:c0`) as string;
     expect(JSON.parse(meta)).toMatchObject({ rewound: true });
   });
@@ -165,5 +165,42 @@ describe('Gemini JSONL: $rewindTo', () => {
     const records = [header, user('m1', 0, 'hi'), gemini('m2', 0, 'Hello'), { $rewindTo: 'elsewhere' }];
     const { parts } = await readChat(write(chatPath(h.geminiRoot), jsonl(records)));
     expect(parts.some(rewound)).toBe(false);
+  });
+});
+
+describe('Gemini JSONL: refreshing reads', () => {
+  /** More messages than one batch holds (BATCH_PARTS, 250), so what follows them lands in a later batch of the same read. */
+  const filler = Array.from({ length: 260 }, (_, i) => user(`f${i}`, 1, `filler ${i}`));
+  const metaOf = (harness: CaptureHarness, messageId: string) =>
+    JSON.parse((harness.db.prepare('SELECT meta FROM parts WHERE part_id = ?').pluck().get(`gm:${SID}:${messageId}:c0`) as string | null) ?? '{}') as { rewound?: boolean };
+
+  it('a later batch of the same run replaces a version, and marks a turn, that an earlier batch stored', async () => {
+    h = openWindow();
+    const records = [header, user('m1', 0, 'go'), gemini('m2', 0, 'It compiles GEMC1'), ...filler, gemini('m2', 0, 'It compiles GEMC1 and links GEMC2'), { $rewindTo: 'f100' }];
+    write(chatPath(h.geminiRoot), jsonl(records));
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1 });
+    expect(textOf(h, 'm2')).toBe('It compiles GEMC1 and links GEMC2');
+    expect(found(h, 'GEMC2')).toBe(1);
+    expect(metaOf(h, 'f99').rewound).toBeUndefined();
+    expect(metaOf(h, 'f100').rewound).toBe(true);
+    expect(metaOf(h, 'f259').rewound).toBe(true);
+  });
+
+  it('a tick that reads a chat again with nothing changed in what it stored rewrites no row', async () => {
+    h = openWindow();
+    const path = write(chatPath(h.geminiRoot), jsonl([header, user('m1', 0, 'does it build?'), gemini('m2', 0, 'It compiles')]));
+    await h.driver.tick();
+    // Counts every later UPDATE of a stored part or session row on this connection (the one capture writes through).
+    h.db.exec(`CREATE TEMP TABLE rewrites (tbl TEXT);
+      CREATE TEMP TRIGGER parts_rewritten AFTER UPDATE ON main.parts BEGIN INSERT INTO rewrites VALUES ('parts'); END;
+      CREATE TEMP TRIGGER sessions_rewritten AFTER UPDATE ON main.sessions BEGIN INSERT INTO rewrites VALUES ('sessions'); END;`);
+    // The same message again, unchanged (Gemini CLI re-emits a message as it records it).
+    appendFileSync(path, jsonl([gemini('m2', 0, 'It compiles')]));
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(h.count('SELECT COUNT(*) FROM temp.rewrites')).toBe(0);
+    // A version that does change something rewrites that part, and only it.
+    appendFileSync(path, jsonl([gemini('m2', 0, 'It compiles and links')]));
+    await h.driver.tick();
+    expect(h.count("SELECT COUNT(*) FROM temp.rewrites WHERE tbl = 'parts'")).toBe(1);
   });
 });

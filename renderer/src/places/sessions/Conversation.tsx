@@ -1,5 +1,6 @@
 import { Fragment, type ReactElement } from 'react';
 import type { SessionMessage, SessionSubagent } from '../../../../core/api/index.js';
+import { REWOUND_LINE, rewoundMarks } from '../../../../core/api/part-words.js';
 import { joinedContext, subagentPlaces } from '../../../../core/api/reading.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
@@ -58,18 +59,21 @@ export function Conversation({
   // Under the message whose call started it; one no call started after the message it started after,
   // outside it (under no call); one started on another page with that page; one whose start is unknown, at the end.
   const { within: startedBy, after: startedAfter, unplaced } = subagentPlaces(subagents);
+  // Turns the person rewound past (Gemini CLI) stay, dimmed; where a run of them starts, it says so once.
+  const rewound = rewoundMarks(messages);
   return (
     <div className="conversation">
-      {messages.map((m) => {
+      {messages.map((m, i) => {
         const { who, kind } = messageSpeaker(m, inSubagent, app);
         return (
           <Fragment key={m.messageId}>
+            {rewound[i] === 'first' && <p className="conversation__rewound">{REWOUND_LINE}</p>}
             {/* Focusable from script only: loading earlier or later messages moves the focus to the first new one. */}
             <article
               id={messageElementId(m.messageId)}
               tabIndex={-1}
-              className={`message ${kind === 'turn' ? `message--${m.role ?? 'other'}` : `message--${kind}`}`}
-              aria-label={`${who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}`}
+              className={`message ${kind === 'turn' ? `message--${m.role ?? 'other'}` : `message--${kind}`}${rewound[i] ? ' message--rewound' : ''}`}
+              aria-label={`${who}${m.ts !== null ? `, ${formatDateTime(m.ts)}` : ''}${rewound[i] ? ', rewound' : ''}`}
             >
               <header className="message__header">
                 <span className="message__who">{who}</span>
