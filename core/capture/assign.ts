@@ -1,5 +1,5 @@
 import type { ProjectKeys } from '../gateway/index.js';
-import { GEMINI_PROJECT, geminiChatPlace, geminiHashPrefix, KnownFolders, unknownFolderPrefix, type FolderList } from '../transcripts/index.js';
+import { GEMINI_PROJECT, KnownFolders, unknownFolderPrefix, type FolderList } from '../transcripts/index.js';
 
 /**
  * Where capture assigns a session's project: the projects room, with a Gemini chat known only by its
@@ -63,13 +63,4 @@ export class ProjectAssignment {
     }
     return found;
   }
-}
-
-/** The Gemini chat files, among those with checkpoints, in a hash folder one of `prefixes` begins. */
-export function chatsOfHashFolders(paths: Iterable<string>, prefixes: ReadonlySet<string>): string[] {
-  return [...paths].filter((path) => {
-    const id = geminiChatPlace(path)?.projectId;
-    const prefix = id === undefined ? undefined : geminiHashPrefix(id);
-    return prefix !== undefined && prefixes.has(prefix);
-  });
 }

@@ -2,11 +2,11 @@ import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, run
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, StoredSpans, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
-import { createProviders, FingerprintMap, TranscriptReader, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
-import { ProjectAssignment, chatsOfHashFolders } from './assign.js';
+import { createProviders, FingerprintMap, TranscriptReader, unknownFolderPrefix, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
+import { ProjectAssignment } from './assign.js';
 import { SweepScheduler, type ProviderFailure } from './queue.js';
 import { isCheck, lastCheckIn, recordPrune, recordRun, type Record } from './telemetry.js';
 
@@ -96,6 +96,8 @@ const LIVE_SLACK_MS = 120_000;
 const UNREADABLE_LISTED = 100;
 /** The first automatic cache-maintenance pass waits this long after start (or one interval if shorter). */
 const FIRST_PRUNE_DELAY_MS = 60_000;
+/** Sessions a move to a newly known folder re-keys in one transaction, between turns of the event loop. */
+const MOVE_STEP_ROWS = 250;
 
 /**
  * Capture (spec 000): the provider registry, the process-local fingerprint map, the gateway
@@ -335,24 +337,31 @@ export class Capture {
   }
 
   /**
-   * Gemini chats stored in the project of a hash folder whose folder has since become known: their
-   * files' fingerprints and checkpoints are dropped, so this run reads them again from the start and
-   * the re-read moves them (as a newer parser's re-read does). A manual run reads every file anyway.
+   * Sessions stored in the project of a Gemini hash folder whose folder has since become known move
+   * to that folder's project, whatever their age: a run's window limits what it imports, not where
+   * stored conversations belong. Their rows are re-keyed through the sink, which vacates the project
+   * they leave and moves their search tags; their files are not read again (a chat older than the
+   * window would not move on a read, and its file would be read again on every sweep).
    */
-  async #rereadNewlyKnown(): Promise<void> {
+  async #moveNewlyKnown(): Promise<void> {
     const prefixes = this.#assignment.newlyKnown();
     if (prefixes.size === 0) return;
-    const paths = chatsOfHashFolders((await this.#checkpoints.identities('gemini')).keys(), prefixes);
-    this.fingerprints.forget(paths);
-    await this.#checkpoints.remove('gemini', paths);
+    const { projects } = this.#options;
+    const left = (projects.folders?.() ?? []).filter((folder) => prefixes.has(unknownFolderPrefix(folder) ?? ''));
+    for (const folder of left) {
+      const rows = this.#sink.storedOf(projects.keyOf(folder));
+      for (let from = 0; from < rows.length; from += MOVE_STEP_ROWS) {
+        this.#sink.write(rows.slice(from, from + MOVE_STEP_ROWS), []);
+        await turn();
+      }
+    }
   }
 
   /** One provider's run; its stats count the messages its new parts make up as they land. */
   async #run(id: ProviderId, scheduled: boolean, windowStartMs: number | null, signal: AbortSignal): Promise<ProviderStats> {
     const provider = this.providers.find((p) => p.id === id);
     if (!provider) throw new Error('unknown provider');
-    if (id === 'gemini') await this.#rereadNewlyKnown();
-    return runBackfillProvider(
+    const stats = await runBackfillProvider(
       provider,
       {
         materializer: this.#materializer,
@@ -374,6 +383,10 @@ export class Capture {
         ...(this.#options.inStepIndexBytes !== undefined ? { inStepIndexBytes: this.#options.inStepIndexBytes } : {}),
       },
     );
+    // A session this run stored may have made the folder of a Gemini hash folder known. A failed move
+    // fails no import: the next process, whose first run asks again, moves them.
+    await this.#moveNewlyKnown().catch((error: unknown) => this.#options.logger.warn('moving chats to a known folder failed', { code: errorCode(error) }));
+    return stats;
   }
 
   /** Once shortly after start, then every `prune_interval_ms`; only an explicit policy deletes anything. */

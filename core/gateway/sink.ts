@@ -108,6 +108,7 @@ export class Sink {
   readonly #conversationProject;
   readonly #earlierOfMessage;
   readonly #index: SearchIndex;
+  readonly #sessionsOf;
   #deferred = false;
   /**
    * Nothing in this version writes the spool (see Spool): once a step of its own transaction found it
@@ -140,6 +141,7 @@ export class Sink {
       'SELECT source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts FROM sessions WHERE session_id = ?',
     );
     this.#exists = db.prepare('SELECT 1 FROM sessions WHERE session_id = ?').pluck();
+    this.#sessionsOf = db.prepare('SELECT session_id, provider, source FROM sessions WHERE project_key = ?').raw();
     // Every column is decided by mergeSession; the statement only writes the outcome.
     this.#upsertSession = db.prepare(`
       INSERT INTO sessions (session_id, provider, source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts, updated_at)
@@ -171,6 +173,34 @@ export class Sink {
     this.#conversationProject = db.prepare(`SELECT project_key FROM sessions WHERE session_id = ? AND project_key IS NOT NULL AND ${CONVERSATION}`).pluck();
     // A part of the same message stored before this one (a range of the part_id key): see startsMessage.
     this.#earlierOfMessage = db.prepare('SELECT 1 FROM parts WHERE part_id > ? AND part_id < ? AND rowid < ? LIMIT 1').pluck();
+  }
+
+  /**
+   * A project's stored sessions (subagents too) as rows that change nothing they hold (update-only,
+   * every field unsaid): written again (`write`), each takes the project key its folder has now
+   * (mergeSession), the project left is vacated and the search tags move.
+   */
+  storedOf(projectKey: string): SessionUpdate[] {
+    return (this.#sessionsOf.all(projectKey) as Array<[string, string, string | null]>).map(([sessionId, provider, source]) => ({
+      sessionId,
+      provider,
+      source,
+      cwd: null,
+      parentSessionId: null,
+      agentType: null,
+      agentTypeSource: null,
+      title: null,
+      titleSource: null,
+      projectCwd: null,
+      ownFile: false,
+      parentKind: null,
+      parentMissing: false,
+      model: null,
+      firstRequest: null,
+      firstTs: null,
+      lastTs: null,
+      updateOnly: true,
+    }));
   }
 
   /**

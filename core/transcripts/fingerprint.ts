@@ -66,16 +66,6 @@ export class FingerprintMap {
     return gone;
   }
 
-  /** Forgets these paths, so the next scheduled run asks their checkpoints (capture: a file to read again). */
-  forget(paths: Iterable<string>): void {
-    for (const path of paths) {
-      const known = this.#byPath.get(path);
-      if (!known) continue;
-      this.#byPath.delete(path);
-      this.#count(known.provider, -1);
-    }
-  }
-
   get size(): number {
     return this.#byPath.size;
   }

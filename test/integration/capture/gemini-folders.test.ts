@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,8 +101,8 @@ describe('Gemini chats in a hash folder Gemini registered nowhere', () => {
     expect(projectsOf(h)).toEqual([{ name: `Gemini CLI project ${SITE_HASH.slice(0, 8)} (folder unknown)`, cwd: `Gemini CLI project ${SITE_HASH.slice(0, 8)} (folder unknown)`, sessions: 1 }]);
     codexRollout(h.codexRoot, SITE);
     const stats = await h.driver.tick();
-    // The chat is read again (nothing new is stored), and moves.
-    expect(byProvider(stats, 'gemini')).toMatchObject({ read: 1, partsWritten: 0 });
+    // The chat moves, its file not read again.
+    expect(byProvider(stats, 'gemini')).toMatchObject({ read: 0, partsWritten: 0 });
     expect(projectsOf(h)).toEqual([{ name: 'site', cwd: SITE, sessions: 2 }]);
     // Once moved, it is not read again.
     expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 0 });
@@ -134,6 +134,41 @@ describe('Gemini chats in a hash folder Gemini registered nowhere', () => {
       { name: 'Gemini CLI project bbbbbbbb (folder unknown)', sessions: 1 },
       { name: 'site', sessions: 2 },
     ]);
+  });
+});
+
+describe('Gemini chats of a hash folder stored before another agent makes the folder known', () => {
+  /** Chats of SITE's hash folder imported whole; the 2024 ones are older than the default window (365 days), the 2026 one inside it. */
+  async function importedWhole(): Promise<CaptureHarness> {
+    const harness = captureHarness();
+    legacyChat(harness.geminiRoot, SITE_HASH);
+    otherChat(harness.geminiRoot, SITE_HASH);
+    const aged = write(join(harness.geminiRoot, 'tmp', SITE_HASH, 'chats', 'session-2024-01-02T10-00-older.json'), fixture('agentsview/standard_session.json').replaceAll('sess-uuid', 'older-in-site'));
+    utimesSync(aged, new Date('2024-01-02T10:05:00Z'), new Date('2024-01-02T10:05:00Z'));
+    await harness.driver.backfill({ all: true });
+    expect(projectsOf(harness).map(({ name, sessions }) => ({ name, sessions }))).toEqual([{ name: `Gemini CLI project ${SITE_HASH.slice(0, 8)} (folder unknown)`, sessions: 3 }]);
+    return harness;
+  }
+
+  it('all move to its project on the next sweep, those older than the window included', async () => {
+    h = await importedWhole();
+    codexRollout(h.codexRoot, SITE);
+    // Each `steward sweep` is a process of its own.
+    await h.restart();
+    await h.driver.tick();
+    expect(projectsOf(h)).toEqual([{ name: 'site', cwd: SITE, sessions: 4 }]);
+    expect(h.db.prepare("SELECT DISTINCT project_key FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([h.projects.keyOf(SITE)]);
+  });
+
+  it('are not read again on the sweeps after', async () => {
+    h = await importedWhole();
+    codexRollout(h.codexRoot, SITE);
+    await h.restart();
+    await h.driver.tick();
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 0 });
+    await h.restart();
+    expect(byProvider(await h.driver.tick(), 'gemini')).toMatchObject({ read: 0 });
   });
 });
 
