@@ -105,6 +105,7 @@ describe('first run on a fixture tree', () => {
     // Everything imports the rest, with a result that says so.
     const importer = page.getByTestId('first-run-import');
     expect(await importer.innerText()).toMatch(/also import the 2 older files/);
+    await importer.getByRole('radio', { name: /^Everything/ }).check();
     await importer.getByRole('button', { name: 'Import everything' }).click();
     await page.getByTestId('first-run-imported').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('first-run-imported').innerText()).toBe('Imported 4 new messages from 5 files.');
@@ -165,6 +166,7 @@ describe('first run on history copied without its file times', () => {
     expect(await importer.innerText()).toContain('Everything: also import up to 9 older messages in files changed within the window');
     expect(await importer.innerText()).not.toContain('all there is has been imported');
 
+    await importer.getByRole('radio', { name: /^Everything/ }).check();
     await importer.getByRole('button', { name: 'Import everything' }).click();
     await page.getByTestId('first-run-imported').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('first-run-imported').innerText()).toMatch(/^Imported \d+ new messages from 2 files\./);
@@ -277,6 +279,7 @@ describe('first run with a 90-day window', () => {
       await released;
       await route.fulfill({ response });
     });
+    await importer.getByRole('radio', { name: /^Everything/ }).check();
     await importer.getByRole('button', { name: 'Import everything' }).click();
     const progress = page.getByTestId('import-progress');
     await progress.waitFor();

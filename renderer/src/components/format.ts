@@ -1,3 +1,4 @@
+import type { ParentKind } from '../../../core/api/index.js';
 import { PROVIDER_IDS, PROVIDERS } from '../../../core/api/registry.js';
 
 const numberFormat = new Intl.NumberFormat(undefined);
@@ -30,7 +31,12 @@ export function formatRelativeTime(epochMs: number, now = Date.now()): string {
   if (abs < 45 * 60) return relative.format(Math.round(seconds / 60), 'minute');
   if (abs < 22 * 3600) return relative.format(Math.round(seconds / 3600), 'hour');
   if (abs < 26 * 86400) return relative.format(Math.round(seconds / 86400), 'day');
-  return new Date(epochMs).toLocaleDateString();
+  return formatDate(epochMs);
+}
+
+/** A day, as every view writes it ("Sep 10, 2026", as formatDateTime's date): one format across the panel. */
+export function formatDate(epochMs: number): string {
+  return new Date(epochMs).toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
 /**
@@ -43,6 +49,12 @@ export function formatPastTime(epochMs: number, now = Date.now()): string {
 
 export function formatDateTime(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** How a conversation's parent is said beside it: a branch in words (the bare "branch" read as a git branch), else its kind; null when it has none. */
+export function parentKindWords(kind: ParentKind): string | null {
+  if (kind === 'branch') return 'branched from an earlier conversation';
+  return kind;
 }
 
 /** What a person calls each provider: the contract's name for it (PROVIDERS), else the id as stored. */

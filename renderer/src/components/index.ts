@@ -15,5 +15,6 @@ export { MarkdownText } from './MarkdownText.js';
 export { Panel } from './Panel.js';
 export { PathText } from './PathText.js';
 export { PlaceHeader, type PlaceHeaderProps } from './PlaceHeader.js';
-export { conversationName, formatCount, formatDateTime, formatDuration, formatPastTime, formatRelativeTime, providerIds, providerLabel } from './format.js';
+export { conversationName, formatCount, formatDate, formatDateTime, formatDuration, formatPastTime, formatRelativeTime, parentKindWords, providerIds, providerLabel } from './format.js';
+export { Together } from './Together.js';
 export { countOf, formatBytes, listOf, nounFor, plainText, skippedLines, type NounForms } from './words.js';

@@ -6,7 +6,7 @@ import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport, useImportFocus } from '../projects/importing.js';
 import { ConfirmRemoval } from '../settings/ConfirmRemoval.js';
 import { wouldRemove } from '../settings/retention-words.js';
-import { savedCleanUpWords, savedForNextStart, savedWindowSentence, startingChoice } from './saved-window.js';
+import { keepWords, savedCleanUpWords, savedForNextStart, savedWindowSentence, startingChoice } from './saved-window.js';
 import { cleanUpWords, everythingWords, narrowerChoices, narrowerNote, narrowerWords, spanWords, windowMeaning, windowWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
@@ -43,10 +43,12 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const config = useCall('Settings.Config', {});
   const saved = savedForNextStart(narrow.data?.config ?? config.data);
   const offered = narrowerChoices(survey, NARROWER);
-  const [chosen, setChoice] = useState<'all' | `${(typeof NARROWER)[number]}`>();
+  const [chosen, setChoice] = useState<'all' | 'keep' | `${(typeof NARROWER)[number]}`>();
+  // Opened on the setting in force (the window as it is, or the narrower one saved): nothing to do.
+  // (After a save here the button stays, keeping the focus.)
   const choice = chosen ?? startingChoice(saved, offered);
-  // Opened on the saved window: nothing to save. (After a save here the button stays, keeping the focus.)
-  const savedChosen = chosen === undefined && choice !== 'all';
+  // The window as it is has a choice of its own unless it is one of the narrower ones offered (saved for the next start).
+  const keepOffered = !offered.some((days) => days === saved);
   // Files an import of everything already read whole are not offered again; they are called imported
   // only where no clean-up removes their messages (a window written in config.json does).
   const imported = survey.providers.reduce((n, s) => n + (s.cleanUpDays === 0 ? s.older.imported.files : 0), 0);
@@ -77,12 +79,17 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
     setReturning(false);
     choices.current?.querySelector<HTMLInputElement>('input:checked')?.focus();
   }, [returning, held]);
-  const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : void narrowOrAsk(Number(choice)));
+  const go = () => (choice === 'all' ? importing.start({ provider: 'all', all: true }, total) : choice !== 'keep' && void narrowOrAsk(Number(choice)));
   return (
     <div className="first-run__import" data-testid="first-run-import">
       <Glossary term="Window">{windowMeaning(windowWords(survey) ?? spanWords(365), imported)}</Glossary>
       <fieldset ref={choices} className="first-run__choices" disabled={importing.running || held !== undefined}>
         <legend>Keep more, or less?</legend>
+        {keepOffered && (
+          <label>
+            <input type="radio" name={name} checked={choice === 'keep'} onChange={() => setChoice('keep')} /> {keepWords(survey, saved)}
+          </label>
+        )}
         <label>
           <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported, olderMessages, uncounted, {
             unreadable,
@@ -108,7 +115,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
       )}
       <div className="first-run__actions" hidden={held !== undefined}>
         {/* Nothing older: keeping everything asks for nothing to be done. */}
-        {!savedChosen && (choice !== 'all' || older > 0 || olderMessages > 0 || uncounted > 0 || importing.running) && (
+        {chosen !== undefined && choice !== 'keep' && (choice !== 'all' || older > 0 || olderMessages > 0 || uncounted > 0 || importing.running) && (
           <Button ref={focus.submit} variant="primary" onClick={go} disabled={importing.running || narrow.busy || check.busy}>
             {importing.running ? 'Importing…' : choice === 'all' ? 'Import everything' : 'Save the narrower window'}
           </Button>

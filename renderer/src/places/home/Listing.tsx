@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { countOf, DataTable, formatBytes, formatCount, providerLabel, type Column } from '../../components/index.js';
-import { datesWords } from './listing-words.js';
+import { countOf, DataTable, formatBytes, formatCount, providerLabel, Together, type Column } from '../../components/index.js';
+import { datesWords, olderCellWords } from './listing-words.js';
 import { olderWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>['providers'][number];
@@ -9,9 +9,9 @@ type Survey = Result<'Providers.Survey'>['providers'][number];
 const COLUMNS: readonly Column<Survey>[] = [
   { header: 'Agent', cell: (s) => providerLabel(s.provider) },
   { header: 'Files', align: 'end', cell: (s) => formatCount(s.files) },
-  { header: 'Size', align: 'end', cell: (s) => formatBytes(s.bytes) },
+  { header: 'Size', align: 'end', cell: (s) => <Together>{formatBytes(s.bytes)}</Together> },
   { header: 'Dates', cell: datesWords },
-  { header: 'Older than the window', align: 'end', cell: (s) => (s.windowDays === 0 ? 'none (keeps everything)' : `${formatCount(s.older.files)} (${formatBytes(s.older.bytes)})${s.olderMessages > 0 ? `, and up to ${countOf(s.olderMessages, 'message')} in newer files` : ''}${s.olderUncounted > 0 ? `, and ${countOf(s.olderUncounted, 'newer file')} not counted yet` : ''}`) },
+  { header: 'Older than the window', align: 'end', cell: olderCellWords },
 ];
 
 /** What the agents' folders hold, from their listing alone: per agent, then in one sentence. */

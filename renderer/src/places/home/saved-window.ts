@@ -1,6 +1,6 @@
 import type { Result } from '../../../../core/api/index.js';
 import { listOf, providerLabel } from '../../components/index.js';
-import { narrowerSaved, narrowerScope } from './window.js';
+import { narrowerSaved, narrowerScope, spanWords, windowWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 type ConfigView = Pick<Result<'Settings.Config'>, 'saved' | 'running'>;
@@ -15,10 +15,19 @@ export function savedForNextStart(config: ConfigView | undefined): number | unde
   return config.saved.retentionDays;
 }
 
-/** The choice Home starts on: the window saved for the next start when it is one offered, else Everything. */
-export function startingChoice<D extends number>(saved: number | undefined, offered: readonly D[]): 'all' | `${D}` {
+/**
+ * The choice Home starts on: the setting in force, never an action not taken yet. The window saved for
+ * the next start when it is one offered, else "keep" (keepWords: the window as it is, or as saved).
+ */
+export function startingChoice<D extends number>(saved: number | undefined, offered: readonly D[]): 'keep' | `${D}` {
   const match = offered.find((days) => days === saved);
-  return match === undefined ? 'all' : (`${match}` as `${D}`);
+  return match === undefined ? 'keep' : (`${match}` as `${D}`);
+}
+
+/** The choice that changes nothing: the window in use, or the one saved for the next start (not offered among the narrower ones). */
+export function keepWords(survey: Survey, saved: number | undefined): string {
+  if (saved !== undefined) return `As saved: ${spanWords(saved)}, from the next start`;
+  return `As it is: ${windowWords(survey) ?? spanWords(365)}`;
 }
 
 /** What Home says of a window saved for the next start. */

@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
-import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration } from '../../components/index.js';
+import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration, Together } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { placeHref, projectHref } from '../../navigation.js';
 import { useWiping, WipeChoice } from '../projects/WipeChoice.js';
@@ -50,10 +50,18 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
     session.toolCalls > 0 ? countOf(session.toolCalls, 'tool call') : null,
     session.subagents > 0 ? countOf(session.subagents, 'subagent') : null,
   ];
+  // Each fact on one line, so the line breaks between facts, never inside one ("2 / messages").
   return (
     <>
       {project}
-      {facts.filter(Boolean).map((fact) => ` · ${fact}`).join('')}
+      {facts
+        .filter((fact): fact is string => Boolean(fact))
+        .map((fact, i) => (
+          <span key={i}>
+            {' · '}
+            <Together>{fact}</Together>
+          </span>
+        ))}
     </>
   );
 }
@@ -61,10 +69,12 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
 /**
  * What Forget asks, as the core does it: the conversation goes with its subagents; a subagent goes
  * alone, its conversation kept. Either way the notes of its project are withheld and rebuilt from the
- * day it began (Forget's notesStale).
+ * day it began (Forget's notesStale): the rebuild removes OVERVIEW.md whole and CHANGELOG.md's days
+ * from that day on (removeStaleNotes), hand edits in them included, before writing them again.
  */
 export function forgetQuestion(subagent: boolean): string {
-  const notes = "Steward's notes for its folder are written again from the conversations that remain, from the day it began; edits you made to those days are not kept.";
+  const notes =
+    "Its project's notes are then written again from the conversations that remain: the overview (OVERVIEW.md) is replaced, and the changelog (CHANGELOG.md) loses its entries from the day it began on; your own edits to the overview and to those entries are lost. Earlier changelog days stay as they are.";
   return subagent
     ? `Forget this subagent? Its messages are deleted from Steward, and it is not imported again while its transcript stays on disk; the conversation it belongs to stays. ${notes}`
     : `Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk. ${notes}`;

@@ -1,10 +1,10 @@
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import type { Tombstone } from '../../../../core/api/index.js';
 // A subagent's parent by the owner's own rule: names.js imports nothing, so the panel may load it.
 import { subagentParentOf } from '../../../../core/api/names.js';
 import { conversationName, ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
-import { Unforget } from '../projects/Unforget.js';
+import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
 
 /** How many characters of an id a row shows; the whole id is its tooltip, as Lift needs it whole. */
@@ -31,21 +31,37 @@ function useParentName(parentId: string | null, tombstones: readonly Tombstone[]
   return held.data ? conversationName(held.data.session) : undefined;
 }
 
-/** One forgotten row, with Unforget beside it; a subagent says so, and whose it is. */
-function ForgottenRow({ tombstone: t, tombstones }: { tombstone: Tombstone; tombstones: readonly Tombstone[] }): ReactElement {
+/** When this view first saw the record lifted: the row's time then says when it was unforgotten. */
+function useLiftedAt(lifted: boolean): number | undefined {
+  const [at, setAt] = useState<number>();
+  // Set while rendering, React's way to keep what an earlier render saw: the first render that sees the lift says "just now".
+  if (lifted && at === undefined) setAt(Date.now());
+  return lifted ? at : undefined;
+}
+
+/**
+ * One forgotten row, with Unforget beside it; a subagent says so, and whose it is. Once lifted it says
+ * "unforgotten", and Unforget's answer goes under the name: beside it, that sentence squeezed the name
+ * to a letter a line. `lift`: given only to render it lifted (tests).
+ */
+export function ForgottenRow({ tombstone: t, tombstones, lift: given }: { tombstone: Tombstone; tombstones: readonly Tombstone[]; lift?: Lift }): ReactElement {
   const parentId = t.kind === 'session' ? subagentParentOf(t.id) : null;
   const parentName = useParentName(parentId, tombstones);
+  const lift = useLift(given);
+  const liftedAt = useLiftedAt(lift.data?.lifted !== undefined);
   // An unlabelled subagent's name says already what it is and whose (TombstoneName).
   const what = t.kind === 'project' ? 'project, ' : parentId === null ? 'conversation, ' : t.label !== null ? `subagent of ${parentName ?? 'a conversation'}, ` : '';
+  const [verb, at] = liftedAt === undefined ? ['forgotten', t.createdAt] : ['unforgotten', liftedAt];
   return (
-    <li className="forgotten-list__item">
+    <li className={liftedAt === undefined ? 'forgotten-list__item' : 'forgotten-list__item forgotten-list__item--lifted'}>
       <span>
         <TombstoneName tombstone={t} parentName={parentName} />{' '}
         <span className="muted">
-          {what}forgotten <time dateTime={new Date(t.createdAt).toISOString()}>{formatPastTime(t.createdAt)}</time>
+          {what}
+          {verb} <time dateTime={new Date(at).toISOString()}>{formatPastTime(at)}</time>
         </span>
       </span>
-      <Unforget kind={t.kind} id={t.id} />
+      <Unforget kind={t.kind} id={t.id} lift={lift} />
     </li>
   );
 }
