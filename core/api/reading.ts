@@ -127,6 +127,14 @@ export function groupBySession<T extends { sessionId: string }>(hits: readonly T
 }
 
 /**
+ * What a hit that stands for repeats (SearchHit.alike) says beside its snippet, in the panel, the CLI
+ * and to agents: the matches of its conversation with the same text, or the same tool call, not listed.
+ */
+export function moreLikeIt(alike: number, format: (n: number) => string = (n) => n.toLocaleString('en')): string {
+  return `and ${format(alike)} more like it`;
+}
+
+/**
  * When a project was last active, as lists show and sort it: null for a project that holds no
  * conversation (all forgotten or past the retention window, or only subagents seen in its folder).
  * The projects room already gives such a project no last activity; an owner from before that gave it

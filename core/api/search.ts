@@ -29,6 +29,12 @@ export const SearchHit = z.strictObject({
   /** A tool call's one line, as the viewer folds it ("Bash: npm test", "Read: src/app.ts"); null for other parts. */
   summary: z.string().nullable(),
   highlights: z.array(z.tuple([count, count])),
+  /**
+   * How many more matches of this conversation it stands for, not listed (relevance only): the same
+   * role, kind and text (a tool call: the same tool and input), ranked after it. Text a secret was
+   * redacted from never folds. Absent when none: a page's hits are what it lists, these are beside them.
+   */
+  alike: count.min(1).optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

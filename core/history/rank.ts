@@ -1,4 +1,4 @@
-import { pacer, type MatchedPart } from '../gateway/index.js';
+import { pacer, toolNameOf, type MatchedPart } from '../gateway/index.js';
 import { compileTerms, TermPattern } from './term-match.js';
 
 /** What counts less when it matches: thinking, and tool output beside what was said and run. */
@@ -28,6 +28,30 @@ export interface RankBasis {
 export interface Ranked {
   part: MatchedPart;
   score: number;
+  /** Who said it, for ties (see voiceTier). */
+  tier: number;
+}
+
+/** Where a ranking stands: what the order compares (a cursor keeps the last one shown). */
+export interface RankPlace {
+  score: number;
+  tier: number;
+  key: number;
+}
+
+/**
+ * Of equal scores, who said it: the person's own words (0), then what was said in the conversation
+ * (the agent's text, a summary, the app's notes: 1), then what tools did and thinking (2). Only a tie:
+ * relevance comes first; a weight would bury a call the words are really about under chat that
+ * mentions them once. A tool call's input is short, so it ties a short message as often as it beats it.
+ */
+function voiceTier(part: MatchedPart): number {
+  if (part.genuineUserTurn) return 0;
+  return part.kind === 'text' ? 1 : 2;
+}
+
+export function placeOf(r: Ranked): RankPlace {
+  return { score: r.score, tier: r.tier, key: r.part.key };
 }
 
 function lengthOf(part: MatchedPart): number {
@@ -52,9 +76,10 @@ function scoreOf(part: MatchedPart, tfs: readonly number[], basis: RankBasis): n
   return score * (FIELD_WEIGHT[part.kind] ?? 1);
 }
 
-/** The order a ranking lists parts in: higher scores first, ties to the newer part. */
-export function rankedBefore(a: { score: number; key: number }, b: { score: number; key: number }): boolean {
-  return a.score > b.score || (a.score === b.score && a.key > b.key);
+/** The order a ranking lists parts in: higher scores first; of equal ones, by voiceTier, then the newer part. */
+export function rankedBefore(a: RankPlace, b: RankPlace): boolean {
+  if (a.score !== b.score) return a.score > b.score;
+  return a.tier !== b.tier ? a.tier < b.tier : a.key > b.key;
 }
 
 /**
@@ -62,7 +87,7 @@ export function rankedBefore(a: { score: number; key: number }, b: { score: numb
  * its IDF from how many candidates hold it, a field's weight. A term counts where the index matched it
  * (whole words, accents folded, an identifier's pieces; see term-match.ts); `prefixes` are the terms
  * typed with a `*` (PreparedQuery.prefixes). Deterministic, so a later page given its first page's
- * basis scores every part as that page did; ties go to the newer part. A basis of another query's
+ * basis scores every part as that page did; ties go by rankedBefore. A basis of another query's
  * terms (a cursor not made for this one) is ignored.
  */
 export async function rankByRelevance(
@@ -80,7 +105,72 @@ export async function rankByRelevance(
     await hold();
   }
   const basis = given && given.h.length === compiled.length ? given : basisOf(parts, counts, compiled.length);
-  const ranked = parts.map((part, i) => ({ part, score: scoreOf(part, counts[i]!, basis) }));
-  ranked.sort((a, b) => b.score - a.score || b.part.key - a.part.key);
+  const ranked = parts.map((part, i) => ({ part, score: scoreOf(part, counts[i]!, basis), tier: voiceTier(part) }));
+  ranked.sort((a, b) => (rankedBefore(placeOf(a), placeOf(b)) ? -1 : 1));
   return { ranked, basis };
+}
+
+/** A ranked part standing for the parts like it (foldRepeats): `alike` of them, ranked after it, are not listed. */
+export interface Folded extends Ranked {
+  alike: number;
+}
+
+/**
+ * Parts longer than this are never folded: candidates hold only a head of their text (that long or
+ * shorter), so telling two apart reads them whole, and 500 long ones would cost a page its time.
+ */
+const FOLD_MAX_CHARS = 2_000;
+
+/**
+ * The ranking with repeats folded: within one conversation, parts of the same role, kind and text (a
+ * tool call: the same tool and input; its one-line summary leaves out arguments, so calls that looked
+ * elsewhere stay apart) are one, listed where the best-ranked of them is, with how many more. An agent
+ * running the same Grep 25 times is one hit, and a page of 20 shows 20 different things. Heads that
+ * look alike are compared whole (`whole` reads them), so a head cut short never joins two parts.
+ * Deterministic over the same candidates, so every page folds as the first did. With `redacted` (a
+ * search whose results are redacted), text a secret was redacted from never folds: a count of parts
+ * alike would tell the reader that the secrets it cannot see are the same.
+ */
+export async function foldRepeats(
+  ranked: readonly Ranked[],
+  whole: (keys: readonly number[]) => MatchedPart[],
+  redacted?: (texts: ReadonlyArray<string | null>) => Promise<Array<string | null>>,
+): Promise<Folded[]> {
+  const byHead = groupBy(ranked, (r) => (r.part.text !== null && r.part.text.length < FOLD_MAX_CHARS ? sameness(r.part, r.part.text) : null));
+  const repeated = [...byHead.values()].filter((g) => g.length > 1).flat();
+  const read = new Map(whole(repeated.map((r) => r.part.key)).map((p) => [p.key, p]));
+  const byWhole = groupBy(repeated, (r) => {
+    const part = read.get(r.part.key);
+    return part === undefined ? null : sameness(part, part.text, part.kind === 'tool_use' ? toolNameOf(part.meta) : null);
+  });
+  // Each group's first is its best-ranked, listed for all; a part not read whole (forgotten meanwhile) stands alone.
+  const groups = [...byWhole.values()].filter((g) => g.length > 1);
+  const texts = groups.map((g) => read.get(g[0]!.part.key)!.text);
+  const seen = redacted ? await redacted(texts) : texts;
+  const alike = new Map<number, number>();
+  const folded = new Set<number>();
+  for (const [i, group] of groups.entries()) {
+    if (seen[i] !== texts[i]) continue;
+    alike.set(group[0]!.part.key, group.length - 1);
+    for (const r of group.slice(1)) folded.add(r.part.key);
+  }
+  return ranked.filter((r) => !folded.has(r.part.key)).map((r) => ({ ...r, alike: alike.get(r.part.key) ?? 0 }));
+}
+
+/** What parts alike share: conversation, who and what they are, their text (and a call's tool). */
+function sameness(part: MatchedPart, text: string | null, tool: string | null = null): string {
+  return JSON.stringify([part.sessionId, part.role, part.kind, part.genuineUserTurn, part.isCompactSummary, tool, text]);
+}
+
+/** The items by key, each key's in the order given; an item of no key (null) is a group of its own. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  items.forEach((item, i) => {
+    // A sameness is a JSON array; an index never collides with one.
+    const key = keyOf(item) ?? String(i);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  });
+  return groups;
 }

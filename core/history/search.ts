@@ -4,7 +4,7 @@ import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader,
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
-import { rankByRelevance, rankedBefore, type Ranked } from './rank.js';
+import { foldRepeats, placeOf, rankByRelevance, rankedBefore, type Ranked } from './rank.js';
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
 import { toolCallLine, wrappedOutput } from './messages.js';
@@ -45,8 +45,8 @@ const whole = z.number().int().nonnegative();
 /**
  * A cursor holds what its first page saw, so that nothing captured or forgotten between pages repeats
  * or skips a hit: `p` the newest part indexed then (see SearchFilter.partRowid), and where the last
- * page ended: `k` its last key; for relevance also `a` its last score (pages go on in score order, not
- * at an offset a forgotten part would shift), `u` and `l` the keys the ranked matches lay in, `b` the
+ * page ended: `k` its last key; for relevance also `a` its last score and `t` its voice tier (pages go
+ * on in the ranking's order, see rankedBefore, not at an offset a forgotten part would shift), `u` and `l` the keys the ranked matches lay in, `b` the
  * ranking's basis (see RankBasis) and `r` how many were ranked when there were more; `w` when the
  * pages are of the input as one phrase because its operators matched nothing (see #answer).
  */
@@ -59,6 +59,7 @@ const SearchCursor = z.discriminatedUnion('s', [
     l: whole,
     p: whole,
     a: z.number(),
+    t: whole.optional(),
     k: whole,
     b: z.strictObject({ n: whole, m: z.number().positive(), h: z.array(whole) }).optional(),
     r: whole.optional(),
@@ -75,6 +76,8 @@ interface Page {
   matches: MatchedPart[];
   next: SearchCursor | undefined;
   rankedAmong?: number;
+  /** How many parts like it each shown part (by key) stands for, where any (see foldRepeats). */
+  alike?: ReadonlyMap<number, number>;
 }
 
 /** A repository given as OWNER/NAME matches its canonical id (`github.com/OWNER/NAME`) too. */
@@ -178,7 +181,7 @@ export class HistorySearch {
     const summaries = await summariesOf(page.matches, redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: partRoleOf(m.kind, m.role), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights };
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: partRoleOf(m.kind, m.role), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights, ...alikeOf(page, m.key) };
     });
     return {
       hits,
@@ -261,21 +264,25 @@ export class HistorySearch {
 
   /**
    * The first page ranks the newest RANK_CAP matches; later pages rank the same ones (the keys they lay
-   * in, the parts indexed then) less any forgotten since, scored with the first page's basis, and go on
-   * after the last (score, key) shown.
+   * in, the parts indexed then) less any forgotten since, scored with the first page's basis, fold their
+   * repeats as it did (see foldRepeats), and go on after the last place shown (see rankedBefore). A
+   * repeat is never on a later page: it ranks after the part it folded into.
    */
   async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: string, recheck: Recheck | null): Promise<Page> {
     const upper = cursor ? cursor.u : this.#reader.upperKey();
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
     const found = await this.#reader.candidates({ ...filter, partRowid: parts }, upper, RANK_CAP, cursor?.l ?? 0);
     const { ranked, basis } = await rankByRelevance(found.heads, terms, cursor?.b, filter.prefixes);
-    const rest = cursor ? ranked.filter((r) => rankedBefore({ score: cursor.a, key: cursor.k }, { score: r.score, key: r.part.key })) : ranked;
+    const redactor = recheck ? this.#redactor() : null;
+    const folded = await foldRepeats(ranked, (keys) => this.#reader.details(keys), redactor ? (texts) => redactAll(texts, redactor) : undefined);
+    const rest = cursor ? folded.filter((r) => rankedBefore({ score: cursor.a, tier: cursor.t ?? 0, key: cursor.k }, placeOf(r))) : folded;
     const { shown, last, more } = recheck ? await this.#rechecked(rest, limit, recheck) : { shown: this.#reader.details(rest.slice(0, limit).map((r) => r.part.key)), last: rest[Math.min(limit, rest.length) - 1], more: rest.length > limit };
     const rankedAmong = cursor ? cursor.r : found.capped ? found.heads.length : undefined;
     const floor = cursor ? cursor.l : Math.min(...found.heads.map((h) => h.key));
     const next: RelevanceCursor | undefined =
-      more && last ? { s: 'relevance', f: tag, u: upper, l: floor, p: parts, a: last.score, k: last.part.key, b: basis, ...(rankedAmong === undefined ? {} : { r: rankedAmong }) } : undefined;
-    return { matches: shown, next: next && withinLength(next), ...(rankedAmong === undefined ? {} : { rankedAmong }) };
+      more && last ? { s: 'relevance', f: tag, u: upper, l: floor, p: parts, a: last.score, t: last.tier, k: last.part.key, b: basis, ...(rankedAmong === undefined ? {} : { r: rankedAmong }) } : undefined;
+    const alike = new Map(rest.flatMap((r) => (r.alike > 0 ? [[r.part.key, r.alike] as const] : [])));
+    return { matches: shown, next: next && withinLength(next), alike, ...(rankedAmong === undefined ? {} : { rankedAmong }) };
   }
 
   /**
@@ -434,6 +441,11 @@ async function summariesOf(matches: readonly MatchedPart[], redactor: Redactor |
   return matches.map((m, i) => (m.kind === 'tool_use' ? toolCallLine(toolNameOf(m.meta), texts[i] ?? null) : null));
 }
 
+/** A hit's `alike`: how many matches like it it stands for (see foldRepeats); nothing when none. */
+function alikeOf(page: Page, key: number): Pick<SearchHit, 'alike'> {
+  const alike = page.alike?.get(key) ?? 0;
+  return alike > 0 ? { alike } : {};
+}
 
 function toolNameOf(meta: string | null): string | null {
   if (meta === null) return null;

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, moreLikeIt, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -83,6 +83,8 @@ const Hit = z.strictObject({
   speaker: z.string(),
   toolName: z.string().nullable(),
   snippet: z.string(),
+  /** How many more matches of its conversation it stands for, not listed: the same text (a tool call: the same tool and input). */
+  alike: z.number().int().positive().optional(),
 });
 
 export const SearchTranscriptsOutput = z.strictObject({
@@ -183,7 +185,7 @@ export function searchOutput(result: Result<'Search.Query'>, redact: (text: stri
     return hitSpeaker(h, s?.parentKind === 'subagent', s?.app ?? h.provider, 'agent');
   };
   return {
-    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, speaker: speaker(h), toolName: h.toolName, snippet: redact(h.snippet) })),
+    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, speaker: speaker(h), toolName: h.toolName, snippet: redact(h.snippet), ...(h.alike ? { alike: h.alike } : {}) })),
     sessions: result.sessions.map((s) => ({
       sessionId: s.sessionId,
       app: s.app,
@@ -214,7 +216,7 @@ function searchText(out: SearchOut): string {
   for (const [sessionId, hits] of groupBySession(out.hits)) {
     const s = sessions.get(sessionId);
     lines.push(`[${sessionId}] ${s?.title ?? s?.firstRequest ?? '(untitled)'} — ${s?.app ?? ''}${s?.projectName ? ` · ${s.projectName}` : ''}`);
-    for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.speaker} · ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}`);
+    for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.speaker} · ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}${h.alike ? ` (${moreLikeIt(h.alike)})` : ''}`);
   }
   if (out.note) lines.unshift(out.note);
   const pinned = Object.entries(out.pinned ?? {}).map(([end, at]) => `${end} "${at}" and `);

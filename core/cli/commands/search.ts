@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, indexingNote, nobodyIndexesNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, indexingNote, moreLikeIt, nobodyIndexesNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { forgottenOrWhole, mustBeStoredProject, mustBeStoredRepo, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -39,7 +39,7 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
     }
     // Who wrote it and what it is, as the panel's hits say it (a tool call with its one line: the command, the file).
     const what = hitLine(hit, s?.parentKind === 'subagent', s?.app ?? hit.provider);
-    lines.push(`  ${localTime(hit.ts)}  ${what}: ${hit.snippet}`);
+    lines.push(`  ${localTime(hit.ts)}  ${what}: ${hit.snippet}${hit.alike ? ` (${moreLikeIt(hit.alike)})` : ''}`);
   }
   if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);
   if (result.cursor) lines.push('', moreHint(result.cursor, pinned));

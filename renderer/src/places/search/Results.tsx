@@ -1,7 +1,8 @@
 import type { ReactElement } from 'react';
 import type { SearchHit, SearchSession } from '../../../../core/api/index.js';
-import { conversationName, formatDateTime, formatRelativeTime, providerLabel } from '../../components/index.js';
+import { conversationName, formatCount, formatDateTime, formatRelativeTime, providerLabel } from '../../components/index.js';
 import { sessionHref } from '../../navigation.js';
+import { moreLikeIt } from '../../../../core/api/reading.js';
 import { Highlighted } from './Highlighted.js';
 import { hitLabel } from './sentences.js';
 
@@ -45,6 +46,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
               <span className="search-hit__snippet">
                 <Highlighted text={hit.snippet} ranges={hit.highlights} />
               </span>
+              {hit.alike !== undefined && <span className="search-hit__alike">{moreLikeIt(hit.alike, formatCount)}</span>}
             </a>
           </li>
         ))}

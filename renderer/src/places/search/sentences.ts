@@ -21,9 +21,12 @@ export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fa
 /**
  * How much a page found, shown above its results: each hit is a message to the reader (what the results
  * list), never a "part". A page with a cursor is not all there is, so its count is "so far", never a total.
+ * The count is of messages listed: repeats a hit stands for (SearchHit.alike) are said apart from it.
  */
 export function countSentence(result: Pick<SearchResult, 'hits' | 'sessions' | 'cursor'>): string {
-  const found = `${countOf(result.hits.length, 'message')} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
+  const listed = `${countOf(result.hits.length, 'message')} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
+  const alike = result.hits.reduce((sum, h) => sum + (h.alike ?? 0), 0);
+  const found = alike > 0 ? `${listed}, not counting ${formatCount(alike)} more like them` : listed;
   return result.cursor ? `${found} so far; More matches looks for others.` : found;
 }
 
