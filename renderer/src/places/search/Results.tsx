@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { SearchHit, SearchSession } from '../../../../core/api/index.js';
-import { conversationName, formatCount, formatDateTime, formatRelativeTime, providerLabel } from '../../components/index.js';
+import { conversationName, formatCount, formatDateTime, formatRelativeTime, parentKindWords, providerLabel } from '../../components/index.js';
 import { sessionHref } from '../../navigation.js';
 import { moreLikeIt } from '../../../../core/api/reading.js';
 import { Highlighted } from './Highlighted.js';
@@ -26,7 +26,7 @@ export function SessionGroup({ session, sessionId, hits }: { session: SearchSess
         </a>
       </h3>
       <p className="search-group__meta">
-        {[session?.projectName ?? 'No project', session?.app ?? providerLabel(hits[0]!.provider), session?.parentKind === 'branch' ? 'branch' : session?.parentKind === 'subagent' ? 'subagent' : null].filter(Boolean).join(' · ')}
+        {[session?.projectName ?? 'No project', session?.app ?? providerLabel(hits[0]!.provider), parentKindWords(session?.parentKind ?? null)].filter(Boolean).join(' · ')}
         {session?.lastAt != null && (
           <>
             {' · '}
