@@ -315,6 +315,8 @@ export class Core {
       removeNotes: (projectKey, slug) => this.sweeper.forgetProject(projectKey, slug),
       notesStale: (projectKey, firstActiveAt) => this.sweeper.notesStale(projectKey, firstActiveAt),
     });
+    // Unforget: capture reads again, at its next tick, the files that held what was forgotten.
+    history.forgetting.onLift((kind, id, sessionIds) => this.capture.reread(kind, id, sessionIds));
     if (schedule) {
       history.startIndexing();
       // A forget a stop or a crash cut short: its tombstone held meanwhile, and its rows go now.

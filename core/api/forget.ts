@@ -140,7 +140,7 @@ export const forgetMethods = {
     params: z.strictObject({ sessionId: SessionId }),
     result: z.strictObject({ record: ForgetCover.nullable() }),
   },
-  /** Lifts a tombstone; the next backfill imports the conversation or project again, unless `stillOut`. */
+  /** Lifts a tombstone; the next check (`nextCheck`) or backfill imports the conversation or project again, unless `stillOut`. */
   'Forget.Lift': {
     params: z.strictObject({ kind: z.enum(FORGET_KINDS), id: z.string().min(1).max(300) }),
     result: z.strictObject({
@@ -157,6 +157,13 @@ export const forgetMethods = {
        * them again. Absent otherwise.
        */
       notesRemoved: z.literal(true).optional(),
+      /**
+       * The next scheduled check brings it back: the files that held it are read again from their start.
+       * 'all': every one Steward knows of is inside the schedule's window; 'part': some are older, and
+       * Import earlier history (reaching back far enough) brings back what they hold. Absent when no
+       * such file is known or all are older (Import earlier history), and with `stillOut`.
+       */
+      nextCheck: z.enum(['all', 'part']).optional(),
     }),
   },
 } as const;

@@ -1,8 +1,8 @@
 import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, runBackfillProvider, windowSource, windowStart, type BackfillProgress, type PrunePass, type ProviderStats } from '../backfill/index.js';
 import picomatch from 'picomatch';
-import { PROVIDER_IDS, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
+import { PROVIDER_IDS, type ForgetKind, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, Materializer, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, unknownFolderPrefix, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
@@ -143,6 +143,8 @@ export class Capture {
       projectKeyOf: (cwd) => this.#assignment.keys.keyOf(cwd),
       excluded: (cwd) => excluded(this.#assignment.folderOf(cwd)),
       formerKeysOf: (cwd) => this.#assignment.formerKeysOf(cwd),
+      // Written with the file's checkpoint (made below, before any run).
+      held: (kind, id) => this.#checkpoints.held(kind, id),
     });
     this.#sink.onUserTurns = (turns) => {
       const live = turns.filter((t) => t.at > this.#liveSince);
@@ -241,6 +243,34 @@ export class Capture {
       if (!dryRun) recordPrune(this.#options, report, request.manual);
       return report;
     });
+  }
+
+  /**
+   * A forget record was lifted (Unforget): the files known to hold what it covered (`sessionIds`: the
+   * conversations it erased) are read again from their start by the next scheduled tick, their
+   * checkpoints and fingerprints dropped once the run in progress is done (it may be reading one of
+   * them). Says whether that tick brings it back: 'all' when every such file is inside the schedule's
+   * window of an enabled agent, 'part' when some are older (Import earlier history reads those), none
+   * when no file is known to (imported by an earlier version) or all are older.
+   */
+  reread(kind: ForgetKind, id: string, sessionIds: readonly string[]): 'all' | 'part' | undefined {
+    const files = this.#checkpoints.holding(kind, id, sessionIds);
+    if (files.length === 0) return undefined;
+    const ticked = (f: HoldingFile) => {
+      const provider = this.#enabled().find((p) => p.id === f.provider);
+      const start = provider ? windowStart(effectiveWindowDays(this.#options.config, provider.id)) : undefined;
+      return start !== undefined && f.mtimeMs !== null && (start === null || f.mtimeMs >= start);
+    };
+    const inWindow = files.filter(ticked).length;
+    this.#scheduler
+      .exclusive(async () => {
+        this.#checkpoints.reread(kind, id, files);
+        // The map knows no path apart: the next tick asks the durable checkpoints, as after a restart.
+        this.fingerprints.clear();
+      })
+      .catch((error: unknown) => this.#options.logger.warn('could not have unforgotten files read again', { code: errorCode(error) }));
+    if (inWindow === 0) return undefined;
+    return inWindow === files.length ? 'all' : 'part';
   }
 
   /** When the folders were last checked (lastCheckAt: see isCheck) and will be next: the schedule's whole intervals, none while paused. */

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { ForgetKind } from '../api/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { inPieces, turn, type PieceGate } from './pace.js';
 
@@ -58,6 +59,16 @@ export interface FileFailure {
   parserVersion: number;
   code: string;
   failedAt: number;
+}
+
+/**
+ * A file that holds what a forget record covers (see FileCheckpoints.held), with the mtime its checkpoint
+ * saw (null: it has none now). The person's own path: it stays in capture, never in logs or answers.
+ */
+export interface HoldingFile {
+  provider: string;
+  path: string;
+  mtimeMs: number | null;
 }
 
 /** The file as a listing saw it: what a failure is recognised by. */
@@ -132,6 +143,17 @@ export class FileCheckpoints {
   readonly #move;
   readonly #surveyed;
   readonly #recount;
+  readonly #hold;
+  readonly #holding;
+  readonly #unhold;
+  readonly #moveHolds;
+  /**
+   * What the file being read holds, told by the materializer as its batches go by (`held`): written with
+   * the file's checkpoint, in the same commit window, by `put` (or `recountOlder`). Runs take turns and
+   * read one file at a time; a file that leaves no checkpoint (failed, cut short) hands its holds to the
+   * next one, which a lift then only reads again for nothing.
+   */
+  readonly #pending = new Map<string, { kind: ForgetKind; id: string }>();
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
    * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
@@ -177,11 +199,51 @@ export class FileCheckpoints {
       UPDATE file_checkpoints SET older_left_out = ?, state = IFNULL(?, state)
       WHERE provider = ? AND path = ? AND older_left_out IS NULL
         AND (? IS NULL OR (window_start_ms IS NOT NULL AND ROUND((updated_at - window_start_ms) / ${DAY_MS}.0) <= ROUND((? - ?) / ${DAY_MS}.0)))`);
+    this.#unhold = db.prepare('DELETE FROM file_holds WHERE provider = ? AND path = ?');
+    this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ? WHERE provider = ? AND path = ?');
+    this.#hold = db.prepare('INSERT OR IGNORE INTO file_holds (kind, id, provider, path) VALUES (?, ?, ?, ?)');
+    // Both sides ride the primary key (kind, id, ...); the checkpoint's mtime says whether a tick's window reaches the file.
+    this.#holding = db.prepare(`
+      SELECT DISTINCT h.provider, h.path, c.mtime_ms FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
+      WHERE (h.kind = ? AND h.id = ?) OR (h.kind = 'session' AND h.id IN (SELECT value FROM json_each(?)))`);
   }
 
-  /** A file moved (Codex archiving a rollout, OpenClaw renaming a reset session): its checkpoint goes with it. */
+  /** A file moved (Codex archiving a rollout, OpenClaw renaming a reset session): its checkpoint goes with it, and what it holds. */
   move(provider: string, from: string, to: string): void {
     this.#move.run(to, provider, from);
+    this.#moveHolds.run(to, provider, from);
+  }
+
+  /** The file being read holds this conversation, or some of what this forget record withheld (see #pending). */
+  held(kind: ForgetKind, id: string): void {
+    this.#pending.set(`${kind}\n${id}`, { kind, id });
+  }
+
+  /**
+   * The files known to hold what a forget record covers: those read while it withheld some of them, and
+   * those that held the conversations it erased (`sessionIds`, the ids it kept), as their reads found them.
+   */
+  holding(kind: ForgetKind, id: string, sessionIds: readonly string[]): HoldingFile[] {
+    const rows = this.#holding.all(kind, id, JSON.stringify(sessionIds)) as Array<{ provider: string; path: string; mtime_ms: number | null }>;
+    return rows.map((r) => ({ provider: r.provider, path: r.path, mtimeMs: r.mtime_ms }));
+  }
+
+  /**
+   * Has the next scheduled tick read these files again from their start (their checkpoints dropped), and
+   * forgets what the lifted record withheld in them. Part ids are idempotent: a read again stores only
+   * what is missing. Returns how many checkpoints were dropped.
+   */
+  reread(kind: ForgetKind, id: string, files: readonly HoldingFile[]): number {
+    return inTransaction(this.#db, () => {
+      this.#db.prepare('DELETE FROM file_holds WHERE kind = ? AND id = ?').run(kind, id);
+      return files.reduce((n, f) => n + this.#remove.run(f.provider, f.path).changes, 0);
+    });
+  }
+
+  /** Writes what the file just read holds (see #pending), in the caller's commit window. */
+  #settleHolds(provider: string, path: string): void {
+    for (const { kind, id } of this.#pending.values()) this.#hold.run(kind, id, provider, path);
+    this.#pending.clear();
   }
 
   /**
@@ -221,6 +283,7 @@ export class FileCheckpoints {
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
     const c = checkpoint;
     this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
+    this.#settleHolds(provider, c.path);
   }
 
   /**
@@ -245,6 +308,8 @@ export class FileCheckpoints {
    * later, would count lines the checkpoint's own read imported). Returns whether it was written.
    */
   recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now()): boolean {
+    // A file read again whose checkpoint stays: what this read found it holds is written all the same.
+    this.#settleHolds(provider, path);
     return this.#recount.run(lines, state, provider, path, windowStartMs, now, windowStartMs).changes > 0;
   }
 
@@ -275,7 +340,7 @@ export class FileCheckpoints {
   }
 
   /**
-   * Forgets checkpoints of files that are gone (the walk was complete and did not find them), in
+   * Forgets checkpoints of files that are gone, and what they held (the walk was complete and did not find them), in
    * pieces of at most CHECKPOINT_PAGE_ROWS with a turn of the event loop between them. Each piece
    * commits on its own (or with the caller's open transaction): a crash between pieces leaves some
    * gone files' checkpoints behind, as if those files had gone while Steward was not running, and the
@@ -290,10 +355,16 @@ export class FileCheckpoints {
     await inPieces({ limits: { maxRows: CHECKPOINT_PAGE_ROWS, startRows: CHECKPOINT_PAGE_ROWS / 2 }, gate: this.#gate }, (rows) => {
       const piece = paths.slice(from, from + rows);
       from += piece.length;
-      removed += inTransaction(this.#db, () => piece.reduce((n, path) => n + this.#remove.run(provider, path).changes, 0));
+      removed += inTransaction(this.#db, () => piece.reduce((n, path) => n + this.#forgetFile(provider, path), 0));
       return from < paths.length;
     });
     return removed;
+  }
+
+  /** A gone file's checkpoint, and what it was known to hold; 1 when it had a checkpoint. */
+  #forgetFile(provider: string, path: string): number {
+    this.#unhold.run(provider, path);
+    return this.#remove.run(provider, path).changes;
   }
 
   #failuresOf(provider: string): Map<string, FileFailure> {
@@ -318,6 +389,8 @@ export class FileCheckpoints {
 
   /** Remembers that `file`, as listed, could not be read; the last failure of a path replaces the one before. */
   recordFailure(provider: string, file: Listed, parserVersion: number, code: string, now = Date.now()): void {
+    // What this failed read was told it holds is no other file's.
+    this.#pending.clear();
     const mtimeMs = Math.trunc(file.mtimeMs);
     this.#db
       .prepare(

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { ForgetKind } from '../api/index.js';
 import { blankSession, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { EMITTED_CAP, EmittedIds } from './emitted.js';
@@ -63,6 +64,11 @@ export interface CapturePolicy {
    * of those still withholds them (a forget is never lifted by an upgrade, only by Unforget).
    */
   formerKeysOf?(cwd: string): readonly string[];
+  /**
+   * Told of each conversation a batch admits and each forget record that withholds some of it: the
+   * file being read holds them (FileCheckpoints.held), so lifting that record has the file read again.
+   */
+  held?(kind: ForgetKind, id: string): void;
 }
 
 type Withheld = keyof MaterializeResult['withheld'];
@@ -228,13 +234,16 @@ export class Materializer {
     for (const session of batch.sessions) {
       const reason = this.#withheld(session);
       if (reason) held.set(session.sessionId, reason);
+      else this.#policy?.held?.('session', session.sessionId);
     }
     // A part whose session row is not in the batch is still checked by its own id.
     const checked = new Set(batch.sessions.map((s) => s.sessionId));
     for (const { sessionId } of batch.parts) {
       if (checked.has(sessionId)) continue;
       checked.add(sessionId);
-      if (this.#tombstones.forgets({ sessionId, parentSessionId: null }, null)) held.set(sessionId, 'forgotten');
+      const cover = this.#tombstones.coverOf({ sessionId, parentSessionId: null }, null);
+      if (cover) held.set(sessionId, 'forgotten');
+      this.#policy?.held?.(cover?.kind ?? 'session', cover?.id ?? sessionId);
     }
     if (held.size === 0) return batch;
     const parts = batch.parts.filter((part) => {
@@ -247,14 +256,20 @@ export class Materializer {
     return { ...batch, parts, sessions: batch.sessions.filter((s) => !held.has(s.sessionId)), ...(titleClaims && { titleClaims }) };
   }
 
-  /** A session's folder is its project's (Cowork: the one the user selected), else its cwd. */
+  /**
+   * A session's folder is its project's (Cowork: the one the user selected), else its cwd. The record
+   * that withholds it is told to the policy (see CapturePolicy.held).
+   */
   #withheld(session: SessionRow): Withheld | undefined {
     const folder = session.projectCwd ?? session.cwd;
     if (folder !== null && this.#policy?.excluded(folder)) return 'excluded';
     const projectKey = folder !== null && this.#policy ? this.#policy.projectKeyOf(folder) : null;
-    if (this.#tombstones.forgets(session, projectKey)) return 'forgotten';
     const former = folder !== null ? (this.#policy?.formerKeysOf?.(folder) ?? []) : [];
-    return former.some((key) => this.#tombstones.forgets(session, key)) ? 'forgotten' : undefined;
+    let cover = this.#tombstones.coverOf(session, projectKey);
+    for (const key of former) cover ??= this.#tombstones.coverOf(session, key);
+    if (!cover) return undefined;
+    this.#policy?.held?.(cover.kind, cover.id);
+    return 'forgotten';
   }
 
   /** True while the token's run has state; completed runs are collected with their token. */

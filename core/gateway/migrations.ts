@@ -427,4 +427,25 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 21,
+    name: 'which transcript files hold a conversation, or what a forget withheld',
+    up(db) {
+      // Written with a file's checkpoint, in the same commit window: the conversations a read of the file
+      // met (kind 'session') and the forget records that withheld some of it (the record's kind and id).
+      // Lifting a forget drops those files' checkpoints, so the next scheduled tick reads them again from
+      // their start. Ids and the person's own paths only, never text; by file too, which a move or a
+      // vanished file updates.
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS file_holds (
+          kind TEXT NOT NULL,
+          id TEXT NOT NULL,
+          provider TEXT NOT NULL,
+          path TEXT NOT NULL,
+          PRIMARY KEY (kind, id, provider, path)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS file_holds_file ON file_holds(provider, path);
+      `);
+    },
+  },
 ];

@@ -12,7 +12,7 @@ const toTombstone = (r: TombstoneRow): Tombstone => ({ kind: r.kind, id: r.id, l
 
 /**
  * What was forgotten: a session id or a project key that capture must not import again while its
- * transcripts still exist on disk. Lifting one lets the next backfill bring it back.
+ * transcripts still exist on disk. Lifting one lets the next check (files inside its window) or backfill bring it back.
  */
 export class Tombstones {
   readonly #add;
@@ -24,6 +24,7 @@ export class Tombstones {
   readonly #keep;
   readonly #keptBy;
   readonly #dropKept;
+  readonly #keptOf;
 
   constructor(db: Db) {
     this.#add = db.prepare('INSERT INTO history_tombstones (kind, id, label, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(kind, id) DO UPDATE SET label = COALESCE(excluded.label, label)');
@@ -39,6 +40,7 @@ export class Tombstones {
         WHERE k.session_id = ? ORDER BY t.created_at, t.kind DESC, t.id LIMIT 1`,
     );
     this.#dropKept = db.prepare('DELETE FROM history_tombstone_kept WHERE kind = ? AND id = ?');
+    this.#keptOf = db.prepare('SELECT session_id FROM history_tombstone_kept WHERE kind = ? AND id = ?').pluck();
   }
 
   add(kind: ForgetKind, id: string, label: string | null, now = Date.now()): void {
@@ -77,6 +79,11 @@ export class Tombstones {
     return row && toTombstone(row);
   }
 
+  /** The conversation ids a record keeps (see `keep`): what it erased, whose files a lift has read again. */
+  keptOf(kind: ForgetKind, id: string): string[] {
+    return this.#keptOf.all(kind, id) as string[];
+  }
+
   list(): Tombstone[] {
     return (this.#list.all() as TombstoneRow[]).map(toTombstone);
   }
@@ -90,9 +97,14 @@ export class Tombstones {
    * project. A branch is a conversation of its own: forgetting the one it branched from keeps it.
    */
   forgets(session: { sessionId: string; parentSessionId: string | null; parentKind?: string | null }, projectKey: string | null): boolean {
-    if (this.has('session', session.sessionId)) return true;
+    return this.coverOf(session, projectKey) !== undefined;
+  }
+
+  /** The record that forgets a session (see `forgets`): its own, its parent's, else its project's. */
+  coverOf(session: { sessionId: string; parentSessionId: string | null; parentKind?: string | null }, projectKey: string | null): { kind: ForgetKind; id: string } | undefined {
+    if (this.has('session', session.sessionId)) return { kind: 'session', id: session.sessionId };
     const parent = (session.parentKind === 'branch' ? null : session.parentSessionId) ?? subagentParentOf(session.sessionId);
-    if (parent !== null && this.has('session', parent)) return true;
-    return projectKey !== null && this.has('project', projectKey);
+    if (parent !== null && this.has('session', parent)) return { kind: 'session', id: parent };
+    return projectKey !== null && this.has('project', projectKey) ? { kind: 'project', id: projectKey } : undefined;
   }
 }

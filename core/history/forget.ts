@@ -74,6 +74,13 @@ export function neutralLabel(record: Pick<SessionRecord, 'provider' | 'source' |
 export const isNeutralLabel = (label: string): boolean => NEUTRAL.test(label);
 
 /**
+ * Told of a lift (capture's, wired by the owner): has the files that held what the record covered read
+ * again at the next check (`sessionIds`: the conversations it erased), and says whether that check
+ * brings it back (see Forget.Lift's `nextCheck`).
+ */
+export type LiftHook = (kind: ForgetKind, id: string, sessionIds: readonly string[]) => Result<'Forget.Lift'>['nextCheck'];
+
+/**
  * The forget erasing now, and what stops it alone: lifting its tombstone (Unforget) meanwhile. `notes`:
  * a project's notes, removed as its erasing begins (true when there were some).
  */
@@ -96,6 +103,7 @@ export class Forgetting {
   #chain: Promise<unknown> = Promise.resolve();
   #running: Running | undefined;
   #scrubbing = false;
+  #onLift: LiftHook | undefined;
 
   constructor(options: ForgetOptions) {
     this.#o = options;
@@ -194,27 +202,41 @@ export class Forgetting {
     return record && { ...record, via: own ? 'self' : record.kind === 'project' ? 'project' : 'parent' };
   }
 
+  /** Where a lift is told (see LiftHook): set once by the owner, which holds capture. */
+  onLift(hook: LiftHook): void {
+    this.#onLift = hook;
+  }
+
   /**
    * Lifts it (see `lift`), and says what the lift does not undo: a record that still keeps the
    * conversation out (its project's, forgotten after it; its parent's), and a project's notes the forget
-   * it cut short removed (they come back with no row: only a sweep writes them again).
+   * it cut short removed (they come back with no row: only a sweep writes them again); else whether the
+   * next check brings it back (`nextCheck`).
    */
   async unforget(kind: ForgetKind, id: string): Promise<Result<'Forget.Lift'>> {
     const running = this.#running?.kind === kind && this.#running.id === id ? this.#running : undefined;
-    if (!this.lift(kind, id)) return { lifted: false };
+    const lifted = this.#lift(kind, id);
+    if (!lifted) return { lifted: false };
     // Awaited: a lift while they are being removed stops the rows, not their removal.
     const notesRemoved = (await running?.notes?.catch(() => false)) === true;
     const stillOut = kind === 'session' ? await this.of(id) : null;
-    return { lifted: true, ...(stillOut && { stillOut }), ...(notesRemoved && { notesRemoved: true as const }) };
+    const nextCheck = stillOut ? undefined : lifted.nextCheck;
+    return { lifted: true, ...(stillOut && { stillOut }), ...(notesRemoved && { notesRemoved: true as const }), ...(nextCheck && { nextCheck }) };
   }
 
-  /** The next backfill imports it again (scheduled ticks read only files that changed). */
+  /** The next scheduled check reads again the files known to hold it (within its window); the next backfill imports the rest. */
   lift(kind: ForgetKind, id: string): boolean {
-    const lifted = this.#o.tombstones.remove(kind, id);
-    // What is left of it stays: the person asked for it back (the next backfill brings back what went).
-    if (lifted && this.#running?.kind === kind && this.#running.id === id) this.#running.lifted.abort();
-    if (lifted) this.#o.emit('history.changed', { kind, id, change: 'lifted' });
-    return lifted;
+    return this.#lift(kind, id) !== undefined;
+  }
+
+  #lift(kind: ForgetKind, id: string): { nextCheck: Result<'Forget.Lift'>['nextCheck'] } | undefined {
+    // Read before the record goes: removing it drops the ids it kept.
+    const erased = [...(kind === 'session' ? [id] : []), ...this.#o.tombstones.keptOf(kind, id)];
+    if (!this.#o.tombstones.remove(kind, id)) return undefined;
+    // What is left of it stays: the person asked for it back (the next check or backfill brings back what went).
+    if (this.#running?.kind === kind && this.#running.id === id) this.#running.lifted.abort();
+    this.#o.emit('history.changed', { kind, id, change: 'lifted' });
+    return { nextCheck: this.#onLift?.(kind, id, erased) };
   }
 
   /**

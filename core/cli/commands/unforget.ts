@@ -43,14 +43,24 @@ export function formatUnforget(result: Lifted, what: { kind: 'session' | 'projec
   const notes = result.notesRemoved
     ? ` Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${what.id}\` runs one now).`
     : '';
-  return `Lifted: the next \`steward backfill\` imports that ${noun} again.${notes}\n`;
+  return `Lifted: ${comesBack(result.nextCheck, noun)}${notes}\n`;
 }
 
-/** `steward unforget --session ID | --project KEY`: lift a tombstone; the next backfill imports it again. */
+/**
+ * When it comes back: at the next check when files that held it are inside the regular checks' window
+ * (those read them again), else with a backfill. Said only as Forget.Lift found it.
+ */
+function comesBack(nextCheck: Lifted['nextCheck'], noun: string): string {
+  if (nextCheck === 'all') return `Steward's next check imports that ${noun} again.`;
+  if (nextCheck === 'part') return `Steward's next check imports what of that ${noun} the regular checks reach; \`steward backfill --all\` imports the rest, which is older.`;
+  return `the next \`steward backfill\` imports that ${noun} again.`;
+}
+
+/** `steward unforget --session ID | --project KEY`: lift a tombstone; the next check or backfill imports it again. */
 export function registerUnforget(program: Command, io: CliIo, run: Run): void {
   program
     .command('unforget')
-    .description('lift what `steward forget` keeps out; the next `steward backfill` imports it again')
+    .description('lift what `steward forget` keeps out; the next check imports it again (`steward backfill --all`: what is older)')
     .option('--session <id>', 'a forgotten conversation')
     .option('--project <project>', 'a forgotten project: its name or key, as `steward forget --list` lists them, or its folder')
     .option('--json', 'print JSON')

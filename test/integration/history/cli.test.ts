@@ -210,7 +210,7 @@ describe('steward forget / unforget', () => {
     expect(list.tombstones).toMatchObject([{ kind: 'session', id: IDS.kitchen }]);
     expect((await cli('forget', '--list')).out).toMatch(new RegExp(`^session {2}${IDS.kitchen} {2}\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} (UTC|[+-]\\d{2}:\\d{2}) {2}Write a recipe`, 'm'));
     expect(JSON.parse((await cli('search', 'crumble', '--json')).out)).toMatchObject({ hits: [] });
-    expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain('next `steward backfill`');
+    expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain("Steward's next check imports that conversation again");
     expect((await cli('unforget', '--session', IDS.kitchen)).out).toContain('Nothing was forgotten');
     await cli('backfill', '--all');
     expect((JSON.parse((await cli('search', 'crumble', '--json')).out) as { hits: unknown[] }).hits.length).toBeGreaterThan(0);

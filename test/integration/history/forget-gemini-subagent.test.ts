@@ -90,7 +90,7 @@ describe('the owner, after the conversation was forgotten', () => {
   });
 
   it('unforgetting the conversation lifts its subagents with it: no record covers them any more', async () => {
-    expect(await owner.core().call('Forget.Lift', { kind: 'session', id: GEMINI_PARENT })).toEqual({ lifted: true });
+    expect(await owner.core().call('Forget.Lift', { kind: 'session', id: GEMINI_PARENT })).toEqual({ lifted: true, nextCheck: 'all' });
     expect((await owner.core().call('Forget.Of', { sessionId: GEMINI_SUBAGENT })).record).toBeNull();
     expect((await owner.core().call('Forget.Of', { sessionId: GEMINI_PARENT })).record).toBeNull();
   });

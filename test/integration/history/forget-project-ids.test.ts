@@ -93,7 +93,7 @@ describe('the owner, after the project was forgotten', () => {
   });
 
   it('unforgetting the project drops the ids it kept: no record covers them any more', async () => {
-    expect(await owner.core().call('Forget.Lift', { kind: 'project', id: orchardKey })).toEqual({ lifted: true });
+    expect(await owner.core().call('Forget.Lift', { kind: 'project', id: orchardKey })).toEqual({ lifted: true, nextCheck: 'all' });
     for (const id of ORCHARD_IDS) expect(await of(id)).toBeNull();
     expect(owner.core().gateway.prepare('SELECT COUNT(*) FROM history_tombstone_kept WHERE id = ?').pluck().get(orchardKey)).toBe(0);
     // The other project's stay.

@@ -57,7 +57,7 @@ describe('forgetting a session', () => {
     expect(count(c.gateway, 'SELECT COUNT(*) FROM parts WHERE session_id IN (?, ?)', IDS.pruning, SUBAGENT_SESSION)).toBe(0);
     expect(await hitsFor(c, 'frost')).toEqual([]);
 
-    expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: true });
+    expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: true, nextCheck: 'all' });
     expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: false });
     const again = await c.call('Backfill.Run', { all: true });
     expect(again.providers.find((p) => p.provider === 'claude')?.partsWritten).toBe(11);

@@ -36,7 +36,7 @@ describe('unforgetting a project', () => {
     expect(await orchardOf(c)).toBeUndefined();
     expect(await hitsFor(c, 'parseConfig')).toEqual([]);
 
-    expect(await c.call('Forget.Lift', { kind: 'project', id: orchard.projectKey })).toEqual({ lifted: true });
+    expect(await c.call('Forget.Lift', { kind: 'project', id: orchard.projectKey })).toEqual({ lifted: true, nextCheck: 'all' });
     expect(await c.call('Forget.Lift', { kind: 'project', id: orchard.projectKey })).toEqual({ lifted: false });
     expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
     // Lifting only lets it back in: nothing is imported until a backfill reads its files.

@@ -39,7 +39,7 @@ describe('Forget.Lift of a conversation whose project was forgotten after it', (
     expect(backfill.providers.find((p) => p.provider === 'claude')!.withheld?.forgotten ?? 0).toBeGreaterThan(0);
     await expect(c.call('Sessions.Get', { sessionId: IDS.pruning })).rejects.toMatchObject({ code: 'not_found' });
 
-    expect(await c.call('Forget.Lift', { kind: 'project', id: orchard.projectKey })).toEqual({ lifted: true });
+    expect(await c.call('Forget.Lift', { kind: 'project', id: orchard.projectKey })).toEqual({ lifted: true, nextCheck: 'all' });
     await c.call('Backfill.Run', { all: true });
     expect((await c.call('Sessions.Get', { sessionId: IDS.pruning })).session.sessionId).toBe(IDS.pruning);
   });
@@ -49,7 +49,7 @@ describe('Forget.Lift of a conversation whose project was forgotten after it', (
     const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env }));
     await c.call('Backfill.Run', { all: true });
     await c.call('Forget.Session', { sessionId: IDS.pruning });
-    expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: true });
+    expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: true, nextCheck: 'all' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactElement } from 'react';
-import type { ForgetCover, Tombstone } from '../../../../core/api/index.js';
+import type { ForgetCover, Result, Tombstone } from '../../../../core/api/index.js';
 import { sweepRunWords } from '../../../../core/api/sweeper-words.js';
 import { Button, ErrorBanner, formatPastTime } from '../../components/index.js';
 import { useAction, type ActionState } from '../../hooks.js';
@@ -56,6 +56,27 @@ function StillOut({ record }: { record: ForgetCover }): ReactElement {
   );
 }
 
+/**
+ * When what was lifted comes back (Forget.Lift's `nextCheck`): at the next check when the files that held
+ * it are inside the regular checks' window, else (or for the older ones) with an import of earlier history.
+ */
+function ComesBack({ nextCheck, back }: { nextCheck: Result<'Forget.Lift'>['nextCheck']; back: string }): ReactElement {
+  if (nextCheck === 'all') return <>Steward&rsquo;s next check brings {back} back.</>;
+  const earlier = <a href={IMPORT_HREF}>Import earlier history</a>;
+  if (nextCheck === 'part') {
+    return (
+      <>
+        Steward&rsquo;s next check brings back what the regular checks reach; {earlier} on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings back the rest.
+      </>
+    );
+  }
+  return (
+    <>
+      {earlier} on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings {back} back.
+    </>
+  );
+}
+
 /** Sweep now for a project from where it was unforgotten, with what the sweep did said beside it. */
 function SweepAgain({ projectKey }: { projectKey: string }): ReactElement {
   const sweep = useAction('Sweeper.Run');
@@ -86,8 +107,8 @@ function NotesRemoved({ kind, id }: { kind: Tombstone['kind']; id: string }): Re
 
 /**
  * Lifts what was forgotten, from where the person saw it forgotten: the answer replaces the button
- * and takes the focus, with the way to bring the conversations back (an import of earlier history:
- * lifting only lets the next one import them, `Forget.Lift`), or what still keeps it out, and whether
+ * and takes the focus, with when the conversations come back (the next check, for files inside its
+ * window; an import of earlier history, for older ones: `Forget.Lift`), or what still keeps it out, and whether
  * its notes wait for a sweep. `lift`: the view's, when its own words give way too (useLift); else
  * Unforget holds its own.
  */
@@ -112,8 +133,7 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
             <StillOut record={stillOut} />
           ) : (
             <>
-              {liftedSentence(kind, lifted, names.what)} <a href={IMPORT_HREF}>Import earlier history</a> on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'}{' '}
-              written, brings {back} back.
+              {liftedSentence(kind, lifted, names.what)} <ComesBack nextCheck={lift.data?.nextCheck} back={back} />
             </>
           )}
           {lift.data?.notesRemoved && <NotesRemoved kind={kind} id={id} />}
