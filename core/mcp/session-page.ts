@@ -428,10 +428,14 @@ function partWindow(prepared: Prepared, at: number, from: number, size: number):
   const rest = text.slice(start);
   const end = wholeAt(rest, size);
   const shown = rest.length <= size ? rest : `${rest.slice(0, end)}… [${countOf(rest.length - end, 'more character')} not shown${readOn(part.partId, start + end)}]`;
-  const head = start > 0 ? `[from character ${start.toLocaleString('en')} of ${text.length.toLocaleString('en')}] ` : '';
+  const head = from >= text.length && text.length > 0 ? endWords(from, text.length) : start > 0 ? `[from character ${start.toLocaleString('en')} of ${text.length.toLocaleString('en')}] ` : '';
   const read: Prepared = { head: withoutCursors(prepared.head), messages: prepared.messages.map((m) => ({ ...m, parts: m.parts.map((p) => (p === part ? { ...p, text: `${head}${shown}` } : p)) })) };
   return render(read, () => Number.MAX_SAFE_INTEGER, at, at + 1);
 }
+
+/** A read from at or past the part's end: where its text ends, so no caller takes the empty answer for a tail it read. */
+const endWords = (from: number, length: number) =>
+  `[nothing from character ${from.toLocaleString('en')}: the text Steward holds of this part ends at character ${length.toLocaleString('en')}]`;
 
 /** The head without the page's cursors: an answer about one part has no later or earlier page. */
 function withoutCursors(head: Prepared['head']): Prepared['head'] {
