@@ -14,6 +14,7 @@ export { Icon, type IconName } from './Icon.js';
 export { MarkdownText } from './MarkdownText.js';
 export { Panel } from './Panel.js';
 export { PathText } from './PathText.js';
+export { SECRET_LABEL, SecretMark, SecretText } from './SecretText.js';
 export { PlaceHeader, type PlaceHeaderProps } from './PlaceHeader.js';
 export { conversationName, formatCount, formatDate, formatDateTime, formatDuration, formatPastTime, formatRelativeTime, parentKindWords, providerIds, providerLabel } from './format.js';
 export { Together } from './Together.js';

@@ -4,29 +4,44 @@ import { REWOUND_LINE, rewoundMarks } from '../../../../core/api/part-words.js';
 import { joinedContext, subagentPlaces } from '../../../../core/api/reading.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
-import { PartView } from './PartView.js';
+import { PartView, type Twin } from './PartView.js';
 import { harnessFold, messageElementId, messageSpeaker } from './reading.js';
 
-/** A subagent's own conversation, loaded when its fold is opened; redacted as its parent is (`redact`). */
+/**
+ * A subagent's own conversation, loaded when its fold is opened; redacted as its parent is (`redact`),
+ * else loaded redacted too, to tell where its secrets are.
+ */
 function Subagent({ subagent, depth, redact }: { subagent: SessionSubagent; depth: number; redact: boolean }): ReactElement {
   const loaded = useAction('Sessions.Get');
+  const twin = useAction('Sessions.Get');
   const s = subagent.session;
   const load = (open: boolean) => {
-    if (open && !loaded.data && !loaded.busy) void loaded.run({ sessionId: s.sessionId, ...(redact ? { redact } : {}) });
+    if (!open || loaded.data || loaded.busy) return;
+    // The text shown as written waits for its twin, so it is never shown a moment unmarked (nor all marked).
+    if (!redact) void twin.run({ sessionId: s.sessionId, redact: true });
+    void loaded.run({ sessionId: s.sessionId, ...(redact ? { redact } : {}) });
   };
+  const twinDone = redact || twin.data !== undefined || twin.error !== undefined;
   return (
     <details className="subagent" onToggle={(e) => load(e.currentTarget.open)}>
       <summary>
         <span className="fold__label">Subagent{s.agentType ? ` ${s.agentType}` : ''}</span> {conversationName(s)} · {countOf(s.messages, 'message')}
       </summary>
       <ErrorBanner title="The subagent could not be loaded." error={loaded.error} />
-      {loaded.data ? (
-        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} app={s.app} depth={depth + 1} inSubagent redact={redact} />
+      {loaded.data && twinDone ? (
+        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} app={s.app} depth={depth + 1} inSubagent redact={redact} redactedTwin={twin.data?.messages ?? []} />
       ) : (
         !loaded.error && <p className="muted">Loading…</p>
       )}
     </details>
   );
+}
+
+/** Each part of `messages` (joined as they are shown) by its id, with its fold, to find a part's twin by. */
+function twinsOf(messages: readonly SessionMessage[], inSubagent: boolean, app: string): Map<string, NonNullable<Twin>> {
+  const twins = new Map<string, NonNullable<Twin>>();
+  for (const m of messages) for (const { part } of joinedContext(m.parts)) twins.set(part.partId, { part, harness: harnessFold(part, m.role, inSubagent, app) });
+  return twins;
 }
 
 /** A subagent's fold per way of reading: one loaded redacted is not shown once secrets are asked for, nor the other way. */
@@ -38,6 +53,8 @@ const subagentKey = (sub: SessionSubagent, redact: boolean) => `${sub.session.se
  * `inSubagent`: the conversation is a subagent's, so its prompts are the main agent's words.
  * `app`: the app that wrote the text it put in the person's name (see harnessFold).
  * `redact`: texts come redacted (subagents are loaded so too); a subagent loaded the other way is loaded again, closed.
+ * `redactedTwin`: when not, the same messages redacted, to mark each secret shown as written where
+ * they hide it; a part they lack is marked whole (see PartView's Twin).
  */
 export function Conversation({
   messages,
@@ -47,6 +64,7 @@ export function Conversation({
   depth = 0,
   inSubagent = false,
   redact = true,
+  redactedTwin = [],
 }: {
   messages: readonly SessionMessage[];
   subagents: readonly SessionSubagent[];
@@ -55,7 +73,9 @@ export function Conversation({
   depth?: number;
   inSubagent?: boolean;
   redact?: boolean;
+  redactedTwin?: readonly SessionMessage[];
 }): ReactElement {
+  const twins = redact ? undefined : twinsOf(redactedTwin, inSubagent, app);
   // Under the message whose call started it; one no call started after the message it started after,
   // outside it (under no call); one started on another page with that page; one whose start is unknown, at the end.
   const { within: startedBy, after: startedAfter, unplaced } = subagentPlaces(subagents);
@@ -83,7 +103,7 @@ export function Conversation({
                   opens it, under the hit's id, so the page finds it (`part-…`) to move the focus to. */}
               {joinedContext(m.parts).map(({ part, partIds }) => {
                 const hit = hitPartId !== undefined && partIds.includes(hitPartId);
-                return <PartView key={part.partId} part={hit ? { ...part, partId: hitPartId } : part} role={m.role} hit={hit} harness={harnessFold(part, m.role, inSubagent, app)} />;
+                return <PartView key={part.partId} part={hit ? { ...part, partId: hitPartId } : part} role={m.role} hit={hit} harness={harnessFold(part, m.role, inSubagent, app)} twin={twins && (twins.get(part.partId) ?? null)} />;
               })}
               {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
             </article>
