@@ -116,6 +116,18 @@ export function imageLine(image: { mediaType: string | null; bytes: number }): s
   return words.length > 0 ? words.join(', ') : null;
 }
 
+const LINE_COUNTS = new Intl.NumberFormat('en');
+
+/**
+ * How many lines a tool's output has, as its fold's line opens ("3,001 lines"). Of an output Steward
+ * stored cut short only the kept start is counted, so the count is said as a floor ("at least 90
+ * lines"): never the kept lines as if they were all of it. One rule for the panel, the CLI, the exports and MCP.
+ */
+export function outputLinesWords(lines: number, cutShort: boolean): string {
+  const count = `${LINE_COUNTS.format(lines)} ${lines === 1 ? 'line' : 'lines'}`;
+  return cutShort ? `at least ${count}` : count;
+}
+
 const KIND_WORDS: Readonly<Record<string, KindWords>> = {
   thinking: { label: 'Thinking', summary: 'No text kept', ownLine: true, markdown: true },
   tool_use: { label: 'Tool call', summary: 'A tool the agent called' },

@@ -12,18 +12,20 @@ const EXIT_CODES = 'Exit codes: 0 success; 1 failure, among them an id or a name
 type Register = (program: Command, io: CliIo, run: Run) => void;
 
 /**
- * Every top-level verb, in the order `steward --help` lists them: the names a module registers, and
- * how to load that module. A verb's module (and what it imports) loads only when that verb runs, so
- * `steward sessions list` does not load the maintenance room for `steward maintenance`.
+ * Every top-level verb, in the order `steward --help` lists them: the names a module registers, any
+ * other name it answers to (an alias, listed beside it in the help), and how to load that module. A
+ * verb's module (and what it imports) loads only when that verb runs, so `steward sessions list` does
+ * not load the maintenance room for `steward maintenance`.
  */
-export const VERBS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
+export const VERBS: readonly { names: readonly string[]; aliases?: readonly string[]; load: () => Promise<Register> }[] = [
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServe },
   { names: ['stop'], load: async () => (await import('./commands/stop.js')).registerStop },
   { names: ['pause', 'resume'], load: async () => (await import('./commands/pause.js')).registerPause },
   { names: ['info'], load: async () => (await import('./commands/info.js')).registerInfo },
   { names: ['open'], load: async () => (await import('./commands/open.js')).registerOpen },
   { names: ['token'], load: async () => (await import('./commands/token.js')).registerToken },
-  { names: ['backfill'], load: async () => (await import('./commands/backfill.js')).registerBackfill },
+  // `import` is the word a new user types for it.
+  { names: ['backfill'], aliases: ['import'], load: async () => (await import('./commands/backfill.js')).registerBackfill },
   { names: ['sweep'], load: async () => (await import('./commands/sweep.js')).registerSweep },
   { names: ['projects'], load: async () => (await import('./commands/projects.js')).registerProjects },
   { names: ['cache'], load: async () => (await import('./commands/cache.js')).registerCache },
@@ -48,7 +50,7 @@ export const VERBS: readonly { names: readonly string[]; load: () => Promise<Reg
  */
 export function verbsFor(argv: readonly string[]): typeof VERBS {
   const word = argv.find((arg) => !arg.startsWith('-'));
-  const named = VERBS.find((verb) => word !== undefined && verb.names.includes(word));
+  const named = VERBS.find((verb) => word !== undefined && [...verb.names, ...(verb.aliases ?? [])].includes(word));
   return named ? [named] : VERBS;
 }
 
@@ -128,7 +130,7 @@ export async function buildProgram(io: CliIo, setExit: (code: number) => void, a
   const program = new Command('steward')
     .description('Steward keeps the local memory of your AI coding agents current.')
     .version(stewardVersion(), '-v, --version')
-    .option('--json', "print JSON: the verb's own --json, written before it")
+    .option('--json', "print JSON (the same as the verb's --json)")
     .hook('preAction', jsonBeforeTheVerb)
     .showHelpAfterError(VERBS_HINT)
     .addHelpText('after', `\n${EXIT_CODES}`)

@@ -1,4 +1,4 @@
-import { commandLine, commandText, partFold, patchedFiles, readToolResult, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
+import { commandLine, commandText, outputLinesWords, partFold, patchedFiles, readToolResult, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 
 type Json = Record<string, unknown>;
@@ -81,10 +81,11 @@ export function wrappedOutput(provider: string, text: string): string | null {
   return readResult(provider, text, {}).output;
 }
 
-function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean): string {
+/** `cutShort`: Steward kept only the output's start, so its lines are counted as a floor (outputLinesWords). */
+function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean, cutShort: boolean): string {
   if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || 'no output'}`;
   const lines = body.split('\n').filter((l) => l.trim() !== '').length;
-  return lines === 0 ? 'no output' : `${lines} line${lines === 1 ? '' : 's'}: ${firstLine(body, 120)}`;
+  return lines === 0 ? 'no output' : `${outputLinesWords(lines, cutShort)}: ${firstLine(body, 120)}`;
 }
 
 /** A slash command's echo opens with these elements, in either order (`<command-message>` first in newer versions). */
@@ -150,7 +151,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     slashCommand = slashCommandOf(part.text ?? '');
     summary = harnessSummary(part.text ?? '', slashCommand);
   } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text), part.text);
-  else if (result) summary = toolResultSummary(result, isError);
+  else if (result) summary = toolResultSummary(result, isError, truncated !== null);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || partFold({ kind: 'thinking', summary: null, text: null }).summary;
   else if (part.kind === 'image') {
     image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };

@@ -36,8 +36,17 @@ function answeringProject(projects: readonly ProjectSummary[], cwd: string, opti
   return { project: withNotes, asked: own && own.projectKey !== withNotes.projectKey ? own : null };
 }
 
+/**
+ * A project's folder as an agent may pass it on (to project_overview, to a shell), or null for one whose
+ * cwd names no folder but the project itself (Gemini CLI's folder-unknown projects, Claude Desktop's
+ * project with no folder): by the rule that refuses a relative cwd, so nothing given out is refused back.
+ */
+function folderOf(cwd: string): string | null {
+  return isAbsoluteFolder(cwd) ? cwd : null;
+}
+
 const ListProjectsOutput = z.object({
-  projects: z.array(z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), repoBacked: z.boolean(), lastActivityAt: z.number().nullable(), sessions: z.number() })),
+  projects: z.array(z.object({ projectKey: z.string(), name: z.string(), cwd: z.string().nullable(), repoBacked: z.boolean(), lastActivityAt: z.number().nullable(), sessions: z.number() })),
 });
 /**
  * A folder named from `/` or a drive letter: a relative one names no folder Steward can place (the
@@ -50,7 +59,7 @@ const absoluteFolder = z
   // A Windows folder is absolute on any system: its transcripts may have been read here.
   .refine(isAbsoluteFolder, { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
 
-const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
+const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string().nullable(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
 
 /** `list_projects` and `project_overview`: the sweeper's notes as context for a new agent session. */
 export function registerProjectTools(server: McpServer, withClient: WithClient, options: ProjectToolOptions): void {
@@ -63,9 +72,9 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     },
     checkedAnswer('list_projects', ListProjectsOutput, async () => {
       const { projects } = await withClient((client) => client.call('Projects.List', {}));
-      const out = { projects: projects.map(({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions }) => ({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions })) };
-      // A project with no folder (a Gemini CLI chat whose folder is unknown) is named by its description: said once.
-      const lines = out.projects.map((p) => `${p.name} (${p.projectKey})${p.cwd === p.name ? '' : ` — ${p.cwd}`}`);
+      const out = { projects: projects.map(({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions }) => ({ projectKey, name, cwd: folderOf(cwd), repoBacked, lastActivityAt, sessions })) };
+      // A project with no folder (a Gemini CLI chat whose folder is unknown) is said by its name alone.
+      const lines = out.projects.map((p) => `${p.name} (${p.projectKey})${p.cwd === null ? '' : ` — ${p.cwd}`}`);
       return { content: text(lines.length > 0 ? lines.join('\n') : 'No projects yet.'), structuredContent: out };
     }),
   );
@@ -83,7 +92,7 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
         const { project, asked } = answeringProject(projects, cwd, options);
         if (!project) return { isError: true, content: text('Steward knows no project containing that folder yet.') };
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
-        const out = { projectKey: got.projectKey, name: got.name, cwd: got.cwd, overview: got.overview, lastSweepAt: got.state.lastSweepAt };
+        const out = { projectKey: got.projectKey, name: got.name, cwd: folderOf(got.cwd), overview: got.overview, lastSweepAt: got.state.lastSweepAt };
         const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : `No overview has been written for ${got.name} yet.`;
         // The agent asked about its own project: it is told plainly whose notes these are instead.
         const whose = asked ? text(notesFromAboveWords(asked.name, got.name)) : [];

@@ -173,8 +173,8 @@ describe('first run on history copied without its file times', () => {
     // Nothing older is left: the listing and the choice say so, and nothing more is offered.
     await eventually('the listing follows', async () => ((await listing.getAttribute('data-older-messages')) === '0' ? true : undefined));
     expect(await listing.innerText()).toContain('every one was last changed within the window.');
-    // Imported, each agent's dates are its messages': 2025, not the day of the copy.
-    await eventually('the dates are the messages’', async () => ((await rows()).every((row) => /messages imported: .*2025 – .*2025/.test(row)) ? true : undefined));
+    // Imported, each agent's dates are its messages': 2025, not the day of the copy (one day is said once).
+    await eventually('the dates are the messages’', async () => ((await rows()).every((row) => /messages imported: \w{3} \d{1,2}, 2025(?: – \w{3} \d{1,2}, 2025)?(?!\d)/.test(row)) ? true : undefined));
     expect((await rows()).length).toBe(2);
     expect(await importer.innerText()).toContain('Everything: nothing is older than the window, so all there is has been imported');
     expect(await importer.getByRole('button', { name: 'Import everything' }).count()).toBe(0);

@@ -10,6 +10,7 @@ const PROVIDERS = [...PROVIDER_IDS, 'all'] as const;
 export function registerBackfill(program: Command, io: CliIo, run: Run): void {
   program
     .command('backfill')
+    .alias('import')
     .description('import transcript history now: reads every file again, whatever changed')
     .option('--provider <id>', `${PROVIDER_IDS.join(', ')} or all`, 'all')
     .option('--days <n>', 'import lines from the last N days (0 = everything)')

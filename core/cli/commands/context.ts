@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ProjectSummary } from '../../api/index.js';
 import { HOME_FILES, resolveHome } from '../../config/paths/index.js';
@@ -79,8 +79,7 @@ export async function runContext(io: CliIo, options: ContextOptions, stdin: () =
     }
     return 0;
   }
-  if (options.cwd !== undefined) await mustBeAbsolute(options.cwd);
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd === undefined ? process.cwd() : await folderFromHere(options.cwd);
   const context = sessionContext(cwd, env);
   if (context === null) {
     // Nothing to print is a failure to a script (exit 1); a person is told why, and how notes come.
@@ -92,12 +91,14 @@ export async function runContext(io: CliIo, options: ContextOptions, stdin: () =
 }
 
 /**
- * A relative folder names none Steward can place (this process's folder is not the agent's): a usage
- * error, by the rule MCP's project_overview refuses one by. Loaded only for --cwd: the hook never needs it.
+ * The folder --cwd names, a relative one read from the folder the command runs in, as every command
+ * reads one: here that is the person's own (MCP's project_overview still refuses one, its server's
+ * folder not being the agent's). A Windows folder is absolute on any system, so it is kept as given.
+ * Loaded only for --cwd: the hook never needs it.
  */
-async function mustBeAbsolute(cwd: string): Promise<void> {
-  const [{ isAbsoluteFolder }, { UsageError }] = await Promise.all([import('../../projects/index.js'), import('../output.js')]);
-  if (!isAbsoluteFolder(cwd)) throw new UsageError('--cwd must be an absolute folder path (from / or a drive letter), such as `pwd` prints');
+async function folderFromHere(cwd: string): Promise<string> {
+  const { isAbsoluteFolder } = await import('../../projects/index.js');
+  return isAbsoluteFolder(cwd) ? cwd : resolve(cwd);
 }
 
 /**

@@ -128,8 +128,8 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
   const sweeper = program.command('sweeper').description("the per-project sweeper that keeps OVERVIEW.md and CHANGELOG.md current");
   sweeper
     .command('run [project]')
-    .description('sweep one project now (bypasses the debounce; --force also bypasses the activity gate and backoff), or --all projects with new activity')
-    .option('--force', 'sweep even without new activity')
+    .description('sweep one project now, without waiting for its conversations to go quiet (--force: even if nothing new happened or the last sweep failed recently), or --all projects with new activity')
+    .option('--force', 'sweep even if nothing new happened or the last sweep failed recently')
     .option('--all', 'sweep every project with activity not yet curated (names the count and the curator, then asks)')
     .option('--yes', 'with --all: go ahead without asking')
     .option('--json', 'print JSON')

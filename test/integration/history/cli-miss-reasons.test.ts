@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../../../core/api/index.js';
 import { runIn } from '../../support/cli.js';
@@ -59,10 +59,12 @@ describe('steward context, when there are no notes to print', () => {
   const context = (...argv: string[]) => cli('context', ...argv);
   const user = () => home.env.HOME!;
 
-  it('refuses a relative --cwd as a usage error', async () => {
-    const refused = await context('--cwd', 'relative/dir');
-    expect(refused.code).toBe(2);
-    expect(refused.err).toContain('--cwd must be an absolute folder path');
+  it('reads a relative --cwd from the folder the command runs in, as every command does', async () => {
+    // The project orchard, named from here: its notes are what is looked for, never a usage error.
+    const fromHere = await context('--cwd', relative(process.cwd(), join(ORCHARD, 'src')));
+    expect(fromHere.code).toBe(1);
+    expect(fromHere.err).toContain('no notes for orchard yet');
+    expect((await context('--cwd', 'relative/dir')).err).not.toContain('absolute folder');
   });
 
   it('says a filesystem root or the home folder is too wide to be a project', async () => {
