@@ -185,7 +185,7 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
     for await (const batch of batches) {
       writing = true;
       deps.commits.open();
-      const appended = deps.materializer.materialize(ctx.token, batch, { refresh: io.refresh });
+      const appended = deps.materializer.materialize(ctx.token, batch, { refresh: io.refresh, file: file.path });
       const rows = appended.partsAppended + appended.partsRefreshed + appended.sessionsAppended;
       outcome.withheld.forgotten += appended.withheld.forgotten;
       outcome.withheld.excluded += appended.withheld.excluded;

@@ -30,6 +30,9 @@ interface RunState {
   emittedKeys: Set<string>;
   /** What this run's refreshing reads said of each session they met (see Reread). */
   reread: Map<string, Reread>;
+  /** The file whose batches come now (as `materialize` was told), and the parts it yielded so far in this run. */
+  file: string | undefined;
+  fromFile: Set<string>;
 }
 
 const COMMITTED_COLUMNS =
@@ -130,13 +133,15 @@ export class Materializer {
 
   /**
    * `refresh`: the batch comes from a file read from its start, which may be a newer parser reading
-   * it again: parts its session already holds (before this run or since an earlier batch of it) are
+   * it again: parts its session already holds (before this run, or since an earlier batch of the same
+   * `file` in it) are
    * rewritten with what the parser now says (kind, text, meta, flags) where it differs, not skipped,
    * and its session rows carry what the run's refreshing reads said of them (see mergeSession). New
    * parts are the same either way.
    */
-  materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean } = {}): MaterializeResult {
+  materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean; file?: string } = {}): MaterializeResult {
     const state = this.#state(token);
+    if (options.file !== state.file) [state.file, state.fromFile] = [options.file, new Set()];
     const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
     batch = this.#admitted(batch, result.withheld);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
@@ -154,6 +159,7 @@ export class Materializer {
       result.messagesWritten = written.messagesWritten;
       state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
       for (const part of known) state.emitted.add(part.sessionId, part.partId);
+      for (const part of [...known, ...parts]) state.fromFile.add(`${part.sessionId}\n${part.partId}`);
       // Only the rows a refresh rewrote: a re-read that changes nothing adds nothing to a commit.
       result.partsRefreshed = written.partsRefreshed;
       result.textAppended += written.textRefreshed;
@@ -280,7 +286,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();
@@ -297,7 +303,10 @@ export class Materializer {
     for (const part of parts) {
       if (state.spooled?.has(part.partId)) continue;
       if (state.emitted.has(part.sessionId, part.partId)) {
-        known?.push(part);
+        // Only a re-emission of the file being read rewrites what this run wrote: a copy of the line in
+        // another file (a resumed conversation's) never replaces the first version read. A caller that
+        // names no file is taken to read one.
+        if (known && (state.file === undefined || state.fromFile.has(`${part.sessionId}\n${part.partId}`))) known.push(part);
         continue;
       }
       let group = bySession.get(part.sessionId);
