@@ -264,7 +264,8 @@ export class Capture {
     const inWindow = files.filter(ticked).length;
     this.#scheduler
       .exclusive(async () => {
-        this.#checkpoints.reread(kind, id, files);
+        // Asked again once no run is in flight: a run that withheld a file meanwhile recorded it at its checkpoint.
+        this.#checkpoints.reread(kind, id, this.#checkpoints.holding(kind, id, sessionIds));
         // The map knows no path apart: the next tick asks the durable checkpoints, as after a restart.
         this.fingerprints.clear();
       })

@@ -51,7 +51,8 @@ export function formatUnforget(result: Lifted, what: { kind: 'session' | 'projec
  * (those read them again), else with a backfill. Said only as Forget.Lift found it.
  */
 function comesBack(nextCheck: Lifted['nextCheck'], noun: string): string {
-  if (nextCheck === 'all') return `Steward's next check imports that ${noun} again.`;
+  // Its files are inside the window; a message in them older than it (a conversation begun long ago) waits for backfill --all.
+  if (nextCheck === 'all') return `Steward's next check imports that ${noun} again (any message older than the regular checks reach: \`steward backfill --all\`).`;
   if (nextCheck === 'part') return `Steward's next check imports what of that ${noun} the regular checks reach; \`steward backfill --all\` imports the rest, which is older.`;
   return `the next \`steward backfill\` imports that ${noun} again.`;
 }

@@ -58,6 +58,6 @@ describe('steward unforget', () => {
     expect(lifted.code).toBe(0);
     expect(lifted.out).toBe('Nothing was forgotten under that conversation id.\n');
     expect((await cli('forget', '--session', IDS.kitchen)).code).toBe(0);
-    expect((await cli('unforget', '--session', IDS.kitchen)).out).toBe("Lifted: Steward's next check imports that conversation again.\n");
+    expect((await cli('unforget', '--session', IDS.kitchen)).out).toBe("Lifted: Steward's next check imports that conversation again (any message older than the regular checks reach: `steward backfill --all`).\n");
   });
 });

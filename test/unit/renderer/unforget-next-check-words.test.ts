@@ -12,9 +12,9 @@ const said = (data: Result<'Forget.Lift'>, kind: 'session' | 'project' = 'sessio
 
 describe('what Unforget says of when it comes back', () => {
   it('the next check, when every file that held it is inside the regular checks’ window', () => {
-    expect(said({ lifted: true, nextCheck: 'all' })).toBe("This conversation is no longer forgotten. Steward's next check brings it back.");
-    expect(said({ lifted: true, nextCheck: 'all' }, 'project')).toContain("Steward's next check brings its conversations back.");
-    expect(formatUnforget({ lifted: true, nextCheck: 'all' }, { kind: 'session', id: ID }, 'conversation id')).toBe("Lifted: Steward's next check imports that conversation again.\n");
+    expect(said({ lifted: true, nextCheck: 'all' })).toBe("This conversation is no longer forgotten. Steward's next check brings it back (any message older than the regular checks reach comes with Import earlier history).");
+    expect(said({ lifted: true, nextCheck: 'all' }, 'project')).toContain("Steward's next check brings its conversations back (any message older than the regular checks reach comes with Import earlier history).");
+    expect(formatUnforget({ lifted: true, nextCheck: 'all' }, { kind: 'session', id: ID }, 'conversation id')).toBe("Lifted: Steward's next check imports that conversation again (any message older than the regular checks reach: `steward backfill --all`).\n");
   });
 
   it('the next check for what it reaches, and Import earlier history for the older rest', () => {

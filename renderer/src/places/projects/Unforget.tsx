@@ -61,7 +61,8 @@ function StillOut({ record }: { record: ForgetCover }): ReactElement {
  * it are inside the regular checks' window, else (or for the older ones) with an import of earlier history.
  */
 function ComesBack({ nextCheck, back }: { nextCheck: Result<'Forget.Lift'>['nextCheck']; back: string }): ReactElement {
-  if (nextCheck === 'all') return <>Steward&rsquo;s next check brings {back} back.</>;
+  // Its files are inside the window; a message in them older than it (a conversation begun long ago) waits for Import earlier history.
+  if (nextCheck === 'all') return <>Steward&rsquo;s next check brings {back} back (any message older than the regular checks reach comes with Import earlier history).</>;
   const earlier = <a href={IMPORT_HREF}>Import earlier history</a>;
   if (nextCheck === 'part') {
     return (
