@@ -176,6 +176,7 @@ async function importFile(provider: TranscriptProvider, file: TranscriptFile, de
   const outcome: FileOutcome = { status: 'read', partsWritten: 0, messagesWritten: 0, lines: { lines: 0, failedLines: 0, oversizeLines: 0, bytesRead: 0 }, withheld: { forgotten: 0, excluded: 0 } };
   // Set while a batch is being written: a failure then is Steward's (its store), not the file's.
   let writing = false;
+  deps.checkpoints?.fileBegins();
   try {
     const read = deps.reader ? deps.reader.read(provider, file, options, outcome.lines) : provider.read(file, options, outcome.lines);
     // A line file in which no line could be read fails whole, as a document that does not parse.

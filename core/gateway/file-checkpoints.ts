@@ -150,8 +150,8 @@ export class FileCheckpoints {
   /**
    * What the file being read holds, told by the materializer as its batches go by (`held`): written with
    * the file's checkpoint, in the same commit window, by `put` (or `recountOlder`). Runs take turns and
-   * read one file at a time; a file that leaves no checkpoint (failed, cut short) hands its holds to the
-   * next one, which a lift then only reads again for nothing.
+   * read one file at a time, each read beginning with `fileBegins`, so a file that leaves no checkpoint
+   * (failed, vanished, cut short) hands its holds to no other.
    */
   readonly #pending = new Map<string, { kind: ForgetKind; id: string }>();
   /**
@@ -212,6 +212,11 @@ export class FileCheckpoints {
   move(provider: string, from: string, to: string): void {
     this.#move.run(to, provider, from);
     this.#moveHolds.run(to, provider, from);
+  }
+
+  /** A file's read begins: what an earlier read that left no checkpoint (failed, vanished, cut short) was told is no one's. */
+  fileBegins(): void {
+    this.#pending.clear();
   }
 
   /** The file being read holds this conversation, or some of what this forget record withheld (see #pending). */
@@ -389,8 +394,6 @@ export class FileCheckpoints {
 
   /** Remembers that `file`, as listed, could not be read; the last failure of a path replaces the one before. */
   recordFailure(provider: string, file: Listed, parserVersion: number, code: string, now = Date.now()): void {
-    // What this failed read was told it holds is no other file's.
-    this.#pending.clear();
     const mtimeMs = Math.trunc(file.mtimeMs);
     this.#db
       .prepare(
