@@ -127,7 +127,8 @@ function headingMarkdown(s: SessionSummary, h: string): string[] {
     `- Session: ${code(s.sessionId)}`,
     s.projectName ? `- Project: ${s.projectName} (\`${s.projectKey ?? ''}\`)` : null,
     `- ${s.app}${s.agentType ? `, agent ${s.agentType}` : ''}${s.model ? `, ${s.model}` : ''}`,
-    s.startedAt !== null ? `- From ${when(s.startedAt)} to ${when(s.lastAt)}` : null,
+    // Within one minute, its time once ("From 09:15 UTC to 09:15 UTC" said nothing more).
+    s.startedAt !== null ? (when(s.startedAt) === when(s.lastAt) ? `- At ${when(s.startedAt)}` : `- From ${when(s.startedAt)} to ${when(s.lastAt)}`) : null,
     `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
   ].filter((line): line is string => line !== null);
   return [`${h} ${title.replace(/\s+/g, ' ')}`, facts.join('\n')];

@@ -7,7 +7,7 @@ import { coreHome } from '../../support/core.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
 import { runIn } from '../../support/cli.js';
 import { IDS, writeHistoryFixture } from '../../support/history.js';
-import { desktopSession } from '../../support/transcripts.js';
+import { claudeLine, desktopSession, writeJsonl } from '../../support/transcripts.js';
 
 /**
  * How a Markdown export words what it holds: a patch fenced as a patch, a thought's first line said
@@ -18,6 +18,7 @@ const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/transcri
 const CODEX_ROLLOUT = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
 const CODEX_SESSION = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
 const GEMINI_SESSION = '3b7e0c2a-5f4d-4e8b-9a1c-6d2e8f0b4c7a';
+const ONE_MINUTE = 'c0ffee00-0000-4000-8000-00000000a1a1';
 
 const temp = coreHome('steward-export-words-', { shared: true });
 let core: Core;
@@ -32,6 +33,12 @@ beforeAll(async () => {
   mkdirSync(join(gemini, 'tmp', 'mailer', 'chats'), { recursive: true });
   copyFileSync(fixture('gemini/compressed-session.jsonl'), join(gemini, 'tmp', 'mailer', 'chats', 'session-2026-06-10T08-00-3b7e0c2a.jsonl'));
   desktopSession(join(home.dir, 'roots', 'desktop'), 'cw-frost', 2, 'Sort the seed packets');
+  // A question and its answer within one minute.
+  const asked = new Date(Date.UTC(2026, 5, 1, 9, 15, 5));
+  writeJsonl(join(roots.claudeRoot, 'projects', '-work-minute', `${ONE_MINUTE}.jsonl`), [
+    claudeLine({ sessionId: ONE_MINUTE, cwd: '/work/minute', ts: asked, text: 'What time is it?' }),
+    claudeLine({ sessionId: ONE_MINUTE, type: 'assistant', cwd: '/work/minute', ts: new Date(asked.getTime() + 20_000), text: 'A quarter past nine.' }),
+  ]);
   Object.assign(home.env, { STEWARD_CLAUDE_DESKTOP_ROOTS: join(home.dir, 'roots', 'desktop'), STEWARD_CLAUDE_ROOTS: roots.claudeRoot, STEWARD_OPENCLAW_ROOTS: roots.openclawRoot, STEWARD_CODEX_ROOTS: join(home.dir, 'roots', 'codex'), STEWARD_GEMINI_ROOTS: gemini });
   core = temp.open();
   await core.call('Backfill.Run', { all: true });
@@ -40,6 +47,13 @@ beforeAll(async () => {
 const markdown = async (sessionId: string) => (await core.call('Sessions.Export', { sessionId, format: 'markdown' })).content;
 
 describe('a Markdown export’s words', () => {
+  it('says the time of a conversation within one minute once', async () => {
+    const md = await markdown(ONE_MINUTE);
+    expect(md).toContain('- At 2026-06-01 09:15 UTC');
+    expect(md).not.toContain('- From 2026-06-01 09:15 UTC to 2026-06-01 09:15 UTC');
+  });
+
+
   it('fences a patch a tool was given as a diff, and a JSON input as JSON', async () => {
     const md = await markdown(CODEX_SESSION);
     expect(md).toMatch(/```diff\n\*\*\* Begin Patch\n\*\*\* Update File: src\/upload\.ts/);
