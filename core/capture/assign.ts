@@ -30,12 +30,17 @@ export class ProjectAssignment {
   }
 
   /**
-   * Keys a forget made under an earlier rule still covers: until Gemini parser 6 every chat of an
-   * unknown hash folder was in the one "Gemini CLI" project, so forgetting that project forgot them
-   * all, including the chats of folders known since. It keeps doing so until Unforget lifts it.
+   * Keys a forget made under an earlier assignment still covers, until Unforget lifts it: until Gemini
+   * parser 6 every chat of an unknown hash folder was in the one "Gemini CLI" project, so forgetting
+   * that project forgot them all, including the chats of folders known since; and a hash folder's own
+   * "folder unknown" project, forgotten before another agent made its folder known, still forgets that
+   * folder's chats once they are assigned to the known folder's project.
    */
   formerKeysOf(cwd: string): string[] {
-    return unknownFolderPrefix(cwd) === undefined ? [] : [this.#projects.keyOf(GEMINI_PROJECT)];
+    if (unknownFolderPrefix(cwd) === undefined) return [];
+    const former = [this.#projects.keyOf(GEMINI_PROJECT)];
+    if (this.folderOf(cwd) !== cwd) former.push(this.#projects.keyOf(cwd));
+    return former;
   }
 
   /** The folder a session's project is: a known one for an unknown Gemini hash folder's, else the same. */

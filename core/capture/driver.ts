@@ -2,7 +2,7 @@ import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, run
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type ForgetKind, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, RetentionPruner, Sink, Spool, StoredSpans, Tombstones, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, unknownFolderPrefix, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
@@ -119,6 +119,12 @@ export class Capture {
   readonly #spans: StoredSpans;
   readonly #options: CaptureOptions;
   readonly #assignment: ProjectAssignment;
+  readonly #tombstones: Tombstones;
+  /**
+   * The "folder unknown" projects whose chats a move to their now-known folder holds back, that folder's
+   * project being forgotten: asked again on each run, so an Unforget has the next one move them.
+   */
+  readonly #heldBack = new Set<string>();
   #pruneTimer: NodeJS.Timeout | undefined;
   readonly #turnListeners = new Set<(turns: UserTurns[]) => void>();
   /**
@@ -135,6 +141,7 @@ export class Capture {
   constructor(options: CaptureOptions) {
     this.#options = options;
     this.#assignment = new ProjectAssignment(options.projects);
+    this.#tombstones = new Tombstones(options.db);
     this.#lastCheckAt = options.recent ? lastCheckIn(options.recent) : null;
     this.providers = options.providers ?? createProviders(options.config, options.env);
     const excluded = excludedFolders(options.config.capture.exclude);
@@ -376,16 +383,33 @@ export class Capture {
    */
   async #moveNewlyKnown(): Promise<void> {
     const prefixes = this.#assignment.newlyKnown();
-    if (prefixes.size === 0) return;
     const { projects } = this.#options;
-    const left = (projects.folders?.() ?? []).filter((folder) => prefixes.has(unknownFolderPrefix(folder) ?? ''));
-    for (const folder of left) {
+    const left = prefixes.size === 0 ? [] : (projects.folders?.() ?? []).filter((folder) => prefixes.has(unknownFolderPrefix(folder) ?? ''));
+    for (const folder of new Set([...this.#heldBack, ...left])) {
+      if (this.#intoForgotten(folder)) continue;
       const rows = this.#sink.storedOf(projects.keyOf(folder));
       for (let from = 0; from < rows.length; from += MOVE_STEP_ROWS) {
         this.#sink.write(rows.slice(from, from + MOVE_STEP_ROWS), []);
         await turn();
       }
     }
+  }
+
+  /**
+   * Whether a move would put a "folder unknown" project's chats into a forgotten project. They stay
+   * where they are, counted in the log once: a forget keeps a project's conversations out, and only
+   * the forget itself erases rows (new lines of theirs are withheld like any of that project's).
+   */
+  #intoForgotten(folder: string): boolean {
+    if (!this.#tombstones.has('project', this.#assignment.keys.keyOf(folder))) {
+      this.#heldBack.delete(folder);
+      return false;
+    }
+    if (this.#heldBack.has(folder)) return true;
+    this.#heldBack.add(folder);
+    const sessions = this.#sink.storedOf(this.#options.projects.keyOf(folder)).length;
+    this.#options.logger.info('chats of a newly known folder not moved into a forgotten project', { sessions });
+    return true;
   }
 
   /** One provider's run; its stats count the messages its new parts make up as they land. */

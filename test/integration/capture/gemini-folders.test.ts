@@ -201,6 +201,63 @@ describe('a forget of the one "Gemini CLI" project an earlier version made', () 
   });
 });
 
+describe('a forget that covers a hash folder once another agent makes its folder known', () => {
+  const unknownSite = `Gemini CLI project ${SITE_HASH.slice(0, 8)} (folder unknown)`;
+  const siteChat = (harness: CaptureHarness, name: string, id: string) =>
+    write(join(harness.geminiRoot, 'tmp', SITE_HASH, 'chats', `session-2024-01-0${name}.json`), fixture('agentsview/standard_session.json').replace('sess-uuid', id));
+
+  it('of the "folder unknown" project keeps out that folder\'s new chats after the folder is known, until it is lifted', async () => {
+    h = openWindow();
+    siteChat(h, '2T10-00-later', 'in-site');
+    await h.driver.tick();
+    // What forget --project does to capture: the folder-unknown project's key kept out, its rows gone.
+    const forgotten = h.projects.keyOf(unknownSite);
+    const tombstones = new Tombstones(h.db);
+    tombstones.add('project', forgotten, unknownSite);
+    h.db.prepare("DELETE FROM parts WHERE provider = 'gemini'").run();
+    h.db.prepare("DELETE FROM sessions WHERE provider = 'gemini'").run();
+    codexRollout(h.codexRoot, SITE);
+    await h.driver.tick();
+    siteChat(h, '3T10-00-again', 'again-in-site');
+    await h.driver.tick();
+    await h.driver.backfill({ provider: 'gemini' });
+    expect(h.db.prepare("SELECT COUNT(*) FROM sessions WHERE provider = 'gemini'").pluck().get()).toBe(0);
+    // Unforget lifts it, and a backfill brings both chats, into the folder's project.
+    tombstones.remove('project', forgotten);
+    await h.driver.backfill({ provider: 'gemini' });
+    expect(h.db.prepare("SELECT DISTINCT project_key FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([h.projects.keyOf(SITE)]);
+    expect(h.db.prepare("SELECT COUNT(*) FROM sessions WHERE provider = 'gemini'").pluck().get()).toBe(2);
+  });
+
+  it("of the folder's project leaves the stored chats where they are instead of moving them in, until it is lifted", async () => {
+    h = openWindow();
+    siteChat(h, '2T10-00-later', 'in-site');
+    await h.driver.tick();
+    const unknownKey = h.projects.keyOf(unknownSite);
+    // The person had forgotten the site project (Codex's conversations there); the folder becomes known now.
+    const site = h.projects.touch(SITE, 1);
+    const tombstones = new Tombstones(h.db);
+    tombstones.add('project', site, 'site');
+    codexRollout(h.codexRoot, SITE);
+    await h.restart();
+    await h.driver.tick();
+    expect(h.db.prepare('SELECT COUNT(*) FROM sessions WHERE project_key = ?').pluck().get(site)).toBe(0);
+    expect(h.db.prepare("SELECT project_key FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([unknownKey]);
+    // Counted once in the log, without a path.
+    const told = h.logger.lines.filter((line) => line.includes('not moved into a forgotten project'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain('sessions=1');
+    expect(told[0]).not.toContain(SITE);
+    // Held back on every sweep, not only the first of a process.
+    await h.driver.tick();
+    expect(h.db.prepare('SELECT COUNT(*) FROM sessions WHERE project_key = ?').pluck().get(site)).toBe(0);
+    // Unforget lifts it: the next sweep moves them.
+    tombstones.remove('project', site);
+    await h.driver.tick();
+    expect(h.db.prepare("SELECT project_key FROM sessions WHERE provider = 'gemini'").pluck().all()).toEqual([site]);
+  });
+});
+
 describe("Gemini CLI's reply to a compression summary", () => {
   it('is no message: counted meta_only, the summary stays the compaction', async () => {
     h = openWindow();
