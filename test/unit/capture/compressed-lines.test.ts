@@ -20,7 +20,7 @@ const BLOCK = 128 * 1024;
  * tests (Node 20 has none). Window descriptor 0x38: a 128 KiB window, the largest block.
  */
 function zstdFrame(bytes: Buffer): Buffer {
-  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38])];
+  const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38])];
   for (let at = 0; at === 0 || at < bytes.length; at += BLOCK) {
     const block = bytes.subarray(at, at + BLOCK);
     const header = (block.length << 3) | (at + BLOCK >= bytes.length ? 1 : 0);
