@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { TITLE_SOURCES } from '../api/index.js';
+import { TITLE_SOURCES, type ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
-import { messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
+import { blankSession, messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
 import { turn } from './pace.js';
 import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
@@ -182,23 +182,9 @@ export class Sink {
    */
   storedOf(projectKey: string): SessionUpdate[] {
     return (this.#sessionsOf.all(projectKey) as Array<[string, string, string | null]>).map(([sessionId, provider, source]) => ({
-      sessionId,
+      ...blankSession(sessionId, provider as ProviderId, ''),
       provider,
       source,
-      cwd: null,
-      parentSessionId: null,
-      agentType: null,
-      agentTypeSource: null,
-      title: null,
-      titleSource: null,
-      projectCwd: null,
-      ownFile: false,
-      parentKind: null,
-      parentMissing: false,
-      model: null,
-      firstRequest: null,
-      firstTs: null,
-      lastTs: null,
       updateOnly: true,
     }));
   }
