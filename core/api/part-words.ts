@@ -79,7 +79,8 @@ export function isSummaryMessage(parts: ReadonlyArray<{ kind: string; isCompactS
 
 /**
  * What a turn the person rewound past is (Gemini CLI's rewind drops turns from the conversation its
- * model goes on with; Steward keeps them): said once, where a run of such turns starts, on every surface.
+ * model goes on with; Steward keeps them): said once where a run of such turns starts in the viewer and
+ * `sessions show`, and on each such turn to an agent (get_session), which may read one alone.
  */
 export const REWOUND_LINE = 'Rewound: the person went back to before this';
 

@@ -50,9 +50,9 @@ export class ProjectAssignment {
 
   /**
    * The hash prefixes of unknown Gemini folders whose folder is known now, each once a process:
-   * their chats, already stored, are read again so they move (the sink vacates the project they
-   * leave and their search tags follow). Asked before each Gemini run; lists projects only when
-   * their number changed.
+   * their stored chats move there, re-keyed through the sink (which vacates the project they leave
+   * and moves their search tags). Asked after each provider's run; lists projects only when their
+   * number changed.
    */
   newlyKnown(): Set<string> {
     const found = new Set<string>();

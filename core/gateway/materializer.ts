@@ -159,7 +159,8 @@ export class Materializer {
       result.messagesWritten = written.messagesWritten;
       state.emitted.touch(new Set(batch.parts.map((p) => p.sessionId)));
       for (const part of known) state.emitted.add(part.sessionId, part.partId);
-      for (const part of [...known, ...parts]) state.fromFile.add(`${part.sessionId}\n${part.partId}`);
+      // Only a refreshing read asks it (see #novelParts): a resumed tick's batches pay nothing for it.
+      if (options.refresh === true) for (const list of [known, parts]) for (const part of list) state.fromFile.add(`${part.sessionId}\n${part.partId}`);
       // Only the rows a refresh rewrote: a re-read that changes nothing adds nothing to a commit.
       result.partsRefreshed = written.partsRefreshed;
       result.textAppended += written.textRefreshed;

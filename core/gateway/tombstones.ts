@@ -93,14 +93,10 @@ export class Tombstones {
   }
 
   /**
-   * A session is forgotten with itself, the conversation it is a subagent of (by row or by id), or its
-   * project. A branch is a conversation of its own: forgetting the one it branched from keeps it.
+   * The record that forgets a session: its own, that of the conversation it is a subagent of (by row or
+   * by id), else its project's. A branch is a conversation of its own: forgetting the one it branched
+   * from keeps it.
    */
-  forgets(session: { sessionId: string; parentSessionId: string | null; parentKind?: string | null }, projectKey: string | null): boolean {
-    return this.coverOf(session, projectKey) !== undefined;
-  }
-
-  /** The record that forgets a session (see `forgets`): its own, its parent's, else its project's. */
   coverOf(session: { sessionId: string; parentSessionId: string | null; parentKind?: string | null }, projectKey: string | null): { kind: ForgetKind; id: string } | undefined {
     if (this.has('session', session.sessionId)) return { kind: 'session', id: session.sessionId };
     const parent = (session.parentKind === 'branch' ? null : session.parentSessionId) ?? subagentParentOf(session.sessionId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPACTION_FOLD, countOf, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { COMPACTION_FOLD, countOf, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -179,12 +179,13 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
     ...(result.before ? { before: result.before } : {}),
   };
   const started = startedAt(result);
+  const rewound = rewoundMarks(result.messages);
   const messages = result.messages.map((m, i) => ({
     role: m.role,
     speaker: messageSpeaker(m, inSubagent, s.app, 'agent'),
     at: iso(m.ts),
     ...started(m.messageId, i === result.messages.length - 1),
-    ...(m.parts.some((p) => p.rewound === true) ? { rewound: true as const } : {}),
+    ...(rewound[i] !== null ? { rewound: true as const } : {}),
     parts: m.parts.map((p): PagePart => {
       // A compaction summary is said so, its text kept, whichever agent and role stored it.
       const harness = harnessLine(p, m.role, inSubagent, s.app) ?? (isCompactionSummary(p) ? foldLine(COMPACTION_FOLD) : undefined);

@@ -54,7 +54,7 @@ function comesBack(nextCheck: Lifted['nextCheck'], noun: string): string {
   // Its files are inside the window; a message in them older than it (a conversation begun long ago) waits for backfill --all.
   if (nextCheck === 'all') return `Steward's next check imports that ${noun} again (any message older than the regular checks reach: \`steward backfill --all\`).`;
   if (nextCheck === 'part') return `Steward's next check imports what of that ${noun} the regular checks reach; \`steward backfill --all\` imports the rest, which is older.`;
-  return `the next \`steward backfill\` imports that ${noun} again.`;
+  return `\`steward backfill --all\` imports that ${noun} again.`;
 }
 
 /** `steward unforget --session ID | --project KEY`: lift a tombstone; the next check or backfill imports it again. */

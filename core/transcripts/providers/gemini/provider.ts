@@ -225,7 +225,11 @@ class ChatReader {
     const before = this.#emitted.get(partId);
     const rewound = this.#rewound.has(messageId);
     if (before === digest && this.#marked.has(partId) === rewound) return false;
-    if (before === undefined) this.#partsOf.set(messageId, [...(this.#partsOf.get(messageId) ?? []), partId]);
+    if (before === undefined) {
+      const parts = this.#partsOf.get(messageId);
+      if (parts) parts.push(partId);
+      else this.#partsOf.set(messageId, [partId]);
+    }
     this.#emitted.set(partId, digest);
     if (rewound) this.#marked.add(partId);
     else this.#marked.delete(partId);
