@@ -152,6 +152,7 @@ export class Capture {
       formerKeysOf: (cwd) => this.#assignment.formerKeysOf(cwd),
       // Written with the file's checkpoint (made below, before any run).
       held: (kind, id) => this.#checkpoints.held(kind, id),
+      heldElsewhere: (sessionId, provider, file) => this.#checkpoints.heldElsewhere(sessionId, provider, file),
     });
     this.#sink.onUserTurns = (turns) => {
       const live = turns.filter((t) => t.at > this.#liveSince);

@@ -144,6 +144,7 @@ export class FileCheckpoints {
   readonly #surveyed;
   readonly #recount;
   readonly #hold;
+  readonly #heldElsewhere;
   readonly #holding;
   readonly #unhold;
   readonly #moveHolds;
@@ -206,6 +207,16 @@ export class FileCheckpoints {
     this.#holding = db.prepare(`
       SELECT DISTINCT h.provider, h.path, c.mtime_ms FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
       WHERE (h.kind = ? AND h.id = ?) OR (h.kind = 'session' AND h.id IN (SELECT value FROM json_each(?)))`);
+    this.#heldElsewhere = db.prepare(`SELECT COUNT(*) > 0 AND IFNULL(MAX(provider = ? AND path = ?), 0) = 0 FROM file_holds WHERE kind = 'session' AND id = ?`).pluck();
+  }
+
+  /**
+   * Whether files other than this one are known to hold the conversation, and this one is not (yet):
+   * a copy of its lines here (a resumed conversation's) does not speak for what those files stored. A
+   * conversation no read recorded (stored before this version) is no file's, so nothing is elsewhere.
+   */
+  heldElsewhere(sessionId: string, provider: string, path: string): boolean {
+    return this.#heldElsewhere.get(provider, path, sessionId) === 1;
   }
 
   /** A file moved (Codex archiving a rollout, OpenClaw renaming a reset session): its checkpoint goes with it, and what it holds. */

@@ -72,6 +72,8 @@ export interface CapturePolicy {
    * file being read holds them (FileCheckpoints.held), so lifting that record has the file read again.
    */
   held?(kind: ForgetKind, id: string): void;
+  /** Whether other files are known to hold this conversation and `file` is not one of them (FileCheckpoints.heldElsewhere). */
+  heldElsewhere?(sessionId: string, provider: string, file: string): boolean;
 }
 
 type Withheld = keyof MaterializeResult['withheld'];
@@ -295,6 +297,15 @@ export class Materializer {
   }
 
   /**
+   * Whether the file being read may rewrite what the cache held of `part`'s conversation before this
+   * run: not when other files hold it and this one never did (a copy of its lines in a resumed
+   * conversation's file, read for the first time, would replace the version first stored).
+   */
+  #speaksFor(state: RunState, part: PartRow): boolean {
+    return state.file === undefined || !this.#policy?.heldElsewhere?.(part.sessionId, part.provider, state.file);
+  }
+
+  /**
    * The parts new to the cache; with `known`, the ones their session already holds are collected
    * there, whether it held them before the run or an earlier batch of it wrote them (a message the
    * file re-emits further on, a mark its end puts on turns yielded before: the last read wins).
@@ -318,7 +329,7 @@ export class Materializer {
     for (const [sessionId, group] of bySession) {
       const fresh = this.#isFresh(state, sessionId);
       const committed = fresh ? undefined : this.#probeParts(sessionId, [...group.keys()]);
-      if (committed && known) for (const part of group.values()) if (committed.has(part.partId)) known.push(part);
+      if (committed && known && this.#speaksFor(state, group.values().next().value!)) for (const part of group.values()) if (committed.has(part.partId)) known.push(part);
       const candidates = committed ? [...group.values()].filter((part) => !committed.has(part.partId)) : group.values();
       let keyed: Set<string> | undefined;
       for (const part of candidates) {

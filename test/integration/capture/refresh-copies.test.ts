@@ -26,3 +26,34 @@ describe('a refreshing first read and copies of a line in other files', () => {
     expect(texts).toEqual(['the whole original message, long and complete']);
   });
 });
+
+describe('a refreshing first read over a part another file stored in an earlier run', () => {
+  const setup = () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+    const dir = join(h.claudeRoot, 'projects', '-work-p');
+    const ts = new Date(Date.now() - 3_600_000);
+    writeJsonl(join(dir, `${S}.jsonl`), [claudeLine({ sessionId: S, cwd: '/work/p', uuid: U, ts, text: 'the whole original message, long and complete' })]);
+    return { dir, ts, h };
+  };
+  const textsOf = (session: string) => h!.db.prepare('SELECT text FROM parts WHERE session_id = ?').pluck().all(session);
+
+  it('a new file carrying a differing copy leaves the stored version as the file holding it wrote it', async () => {
+    const { dir, ts } = setup();
+    await h!.driver.tick();
+    // Next tick: a resumed conversation's new file (never read, so read from its start) carries the line again, cut.
+    writeJsonl(join(dir, `${T}.jsonl`), [claudeLine({ sessionId: S, cwd: '/work/p', uuid: U, ts, text: 'cut' }), claudeLine({ sessionId: T, cwd: '/work/p', text: 'resumed' })]);
+    await h!.driver.tick();
+    expect(textsOf(S)).toEqual(['the whole original message, long and complete']);
+    expect(textsOf(T)).toEqual(['resumed']);
+  });
+
+  it('the file that holds the conversation still rewrites it when read from its start again', async () => {
+    const { dir, ts } = setup();
+    await h!.driver.tick();
+    // Its checkpoint gone (as a parser upgrade leaves it), the file is read from its start: what it now says wins.
+    writeJsonl(join(dir, `${S}.jsonl`), [claudeLine({ sessionId: S, cwd: '/work/p', uuid: U, ts, text: 'edited' })]);
+    h!.db.prepare('DELETE FROM file_checkpoints').run();
+    await (await h!.restart()).tick();
+    expect(textsOf(S)).toEqual(['edited']);
+  });
+});
