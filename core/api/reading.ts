@@ -206,3 +206,13 @@ export function subagentPlaces<T extends SubagentStart>(subagents: Iterable<T>):
 export function subagentsAt<T>(places: SubagentPlaces<T>, messageId: string): T[] {
   return [...(places.within.get(messageId) ?? []), ...(places.after.get(messageId) ?? [])];
 }
+
+/**
+ * When a conversation ran, as its two ends read in a surface's own `format`, or the one when both read
+ * the same (both fall in the minute a minute-long format writes: "09:15 UTC → 09:15 UTC" said nothing
+ * more). One rule for the export's heading and the CLI's `sessions show`; each says it in its own words.
+ */
+export function timeSpan(startedAt: number | null, lastAt: number | null, format: (ts: number | null) => string): { at: string } | { from: string; to: string } {
+  const [from, to] = [format(startedAt), format(lastAt)];
+  return from === to ? { at: from } : { from, to };
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, timeSpan, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -118,6 +118,11 @@ function messageMarkdown(m: SessionMessage, h: string, speaking: Speaking): stri
   return `${h}# ${messageSpeaker(m, speaking.inSubagent, speaking.app)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${parts.join('\n\n')}`;
 }
 
+/** When it ran, as the heading's facts say it: its minute once when both ends fall in it (timeSpan). */
+function spanLine(span: ReturnType<typeof timeSpan>): string {
+  return 'at' in span ? `- At ${span.at}` : `- From ${span.from} to ${span.to}`;
+}
+
 /** A conversation's heading and facts, as its Markdown opens. */
 function headingMarkdown(s: SessionSummary, h: string): string[] {
   const named = s.title ?? s.firstRequest ?? `Session ${s.sessionId}`;
@@ -127,8 +132,7 @@ function headingMarkdown(s: SessionSummary, h: string): string[] {
     `- Session: ${code(s.sessionId)}`,
     s.projectName ? `- Project: ${s.projectName} (\`${s.projectKey ?? ''}\`)` : null,
     `- ${s.app}${s.agentType ? `, agent ${s.agentType}` : ''}${s.model ? `, ${s.model}` : ''}`,
-    // Within one minute, its time once ("From 09:15 UTC to 09:15 UTC" said nothing more).
-    s.startedAt !== null ? (when(s.startedAt) === when(s.lastAt) ? `- At ${when(s.startedAt)}` : `- From ${when(s.startedAt)} to ${when(s.lastAt)}`) : null,
+    s.startedAt !== null ? spanLine(timeSpan(s.startedAt, s.lastAt, when)) : null,
     `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
   ].filter((line): line is string => line !== null);
   return [`${h} ${title.replace(/\s+/g, ' ')}`, facts.join('\n')];

@@ -4,6 +4,7 @@ import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, more
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
+import { spreadPage, type Unlisted } from './search-spread.js';
 import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage } from './session-page.js';
 
 /** Outputs are bounded: a page of hits, a page of messages within PAGE_CHARS (see session-page.ts). */
@@ -91,6 +92,8 @@ export const SearchTranscriptsOutput = z.strictObject({
   hits: z.array(Hit),
   sessions: z.array(z.strictObject({ sessionId: z.string(), app: z.string(), title: z.string().nullable(), firstRequest: z.string().nullable(), projectName: z.string().nullable(), lastAt: z.string().nullable() })),
   cursor: z.string().optional(),
+  /** Conversations with more matches in the stretch of the ranking this page covers than it lists (see spreadPage): how many, by conversation. */
+  unlisted: z.array(z.strictObject({ sessionId: z.string(), matches: z.number().int().positive() })).optional(),
   /** Where from or to was a span (7d): the instant it meant, to pass with the cursor for the next page. */
   pinned: z.strictObject({ from: z.string().optional(), to: z.string().optional() }).optional(),
   note: z.string().optional(),
@@ -212,16 +215,32 @@ function withPinned(out: SearchOut, pinned: SearchOut['pinned'] & object): Searc
 function searchText(out: SearchOut): string {
   if (out.hits.length === 0) return out.note ? `No matches. ${out.note}` : 'No matches.';
   const sessions = new Map(out.sessions.map((s) => [s.sessionId, s]));
+  const unlisted = new Map((out.unlisted ?? []).map((u) => [u.sessionId, u.matches]));
   const lines: string[] = [];
   for (const [sessionId, hits] of groupBySession(out.hits)) {
     const s = sessions.get(sessionId);
     lines.push(`[${sessionId}] ${s?.title ?? s?.firstRequest ?? '(untitled)'} — ${s?.app ?? ''}${s?.projectName ? ` · ${s.projectName}` : ''}`);
     for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.speaker} · ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}${h.alike ? ` (${moreLikeIt(h.alike)})` : ''}`);
+    const more = unlisted.get(sessionId);
+    if (more !== undefined) lines.push(`  ${unlistedWords(sessionId, more)}`);
+    unlisted.delete(sessionId);
   }
+  // Only where a part was forgotten between asks can a conversation be counted with none of its hits listed.
+  for (const [sessionId, more] of unlisted) lines.push(`[${sessionId}] ${unlistedWords(sessionId, more)}`);
   if (out.note) lines.unshift(out.note);
   const pinned = Object.entries(out.pinned ?? {}).map(([end, at]) => `${end} "${at}" and `);
   if (out.cursor) lines.push(`More results: call again with ${pinned.join('')}cursor "${out.cursor}".`);
   return lines.join('\n');
+}
+
+/** What a page says of a conversation's matches it counted instead of listing, and how to read them. */
+function unlistedWords(sessionId: string, matches: number): string {
+  return `… and ${matches.toLocaleString('en')} more in this conversation, not listed here: search_transcripts with session_id "${sessionId}" and the same query lists them.`;
+}
+
+/** A page with the conversations it counted matches of instead of listing them (see spreadPage). */
+function withUnlisted(out: SearchOut, unlisted: readonly Unlisted[]): SearchOut {
+  return unlisted.length === 0 ? out : { ...out, unlisted: [...unlisted] };
 }
 
 /** What a tool says of a session id Steward holds nothing under (search_transcripts' filter, get_session). */
@@ -295,11 +314,11 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       const params = searchParams(input, dates.range);
       if (params.query.trim() === '' && !hasSearchFilter(params)) return { isError: true, content: [{ type: 'text' as const, text: NOTHING_TO_SEARCH }] };
       return withClient(async (client, via) => {
-        const found = await client.call('Search.Query', params);
+        const { found, unlisted } = await spreadPage((limit) => client.call('Search.Query', { ...params, limit }), params.limit ?? 10);
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
         if (unknown !== undefined) return { isError: true, content: [{ type: 'text' as const, text: unknown }] };
-        const out = withPinned(searchOutput(found, redact, await nobodyWalks(client, via, found)), dates.pinned);
+        const out = withPinned(withUnlisted(searchOutput(found, redact, await nobodyWalks(client, via, found)), unlisted), dates.pinned);
         return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
       });
     }),

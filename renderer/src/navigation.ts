@@ -27,7 +27,7 @@ export function placeHref(place: PlaceId, section?: string): string {
 
 /**
  * Where the address points: a place with its parameters (and one project of Projects), one
- * conversation (opened at a part), a project by its name or slug (looked up, then replaced by its
+ * conversation (opened at a message), a project by its name or slug (looked up, then replaced by its
  * key's address), or nothing (`missing`: said on a view of its own, never shown as another place).
  */
 export type Route =
@@ -59,7 +59,10 @@ export function routeFromHash(hash: string): Route | undefined {
   const session = /^#\/sessions\/([^?/]+)(?:\?(.*))?$/.exec(hash);
   if (session) {
     const sessionId = decoded(session[1]!);
-    return sessionId === undefined || sessionId === '' ? undefined : { view: 'session', sessionId, partId: paramsOf(session[2]).part };
+    if (sessionId === undefined || sessionId === '') return undefined;
+    const params = paramsOf(session[2]);
+    // `?part=` was the address before the panel spoke of messages: old links open at the same place.
+    return { view: 'session', sessionId, partId: params.message ?? params.part };
   }
   const project = /^#\/projects\/([^?/]+)\/?$/.exec(hash);
   if (project) {
@@ -95,9 +98,9 @@ export function placeFromHash(hash: string): PlaceId | undefined {
   return route && placeOf(route);
 }
 
-/** One conversation, opened at `partId` (a search hit) when given. */
+/** One conversation, opened at the message holding `partId` (a search hit) when given: the address says `message`, as the panel does. */
 export function sessionHref(sessionId: string, partId?: string): string {
-  return `#/sessions/${encodeURIComponent(sessionId)}${partId === undefined ? '' : `?part=${encodeURIComponent(partId)}`}`;
+  return `#/sessions/${encodeURIComponent(sessionId)}${partId === undefined ? '' : `?message=${encodeURIComponent(partId)}`}`;
 }
 
 /** A search with its query and filters; empty values are left out. */

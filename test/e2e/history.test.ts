@@ -112,7 +112,7 @@ describe('search and read conversations in the panel', () => {
     expect(chosen).toBeTruthy();
     await page.keyboard.press('Enter');
     await page.locator('main[data-place="session"]').waitFor();
-    expect(await page.evaluate(() => decodeURIComponent(window.location.hash))).toContain(`?part=${chosen}`);
+    expect(await page.evaluate(() => decodeURIComponent(window.location.hash))).toContain(`?message=${chosen}`);
     const hit = page.locator('.part--hit');
     await hit.waitFor();
     expect(await hit.getAttribute('data-part')).toBe(chosen);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
 import { forgottenOrWhole, projectKeyFor } from '../names.js';
@@ -116,17 +116,17 @@ function subagentLine(sub: SessionSubagent): string {
   return `  ⤷ subagent ${sub.session.agentType ? `${sub.session.agentType} ` : ''}${sub.session.sessionId} (${countOf(sub.session.messages, 'message')})`;
 }
 
-/** When a conversation ran: its start and its end, or the minute once when both fall in it ("09:15 UTC → 09:15 UTC" said nothing more). */
-function timeSpan(startedAt: number | null, lastAt: number | null): string {
-  const [start, end] = [localTime(startedAt), localTime(lastAt)];
-  return start === end ? start : `${start} → ${end}`;
+/** When a conversation ran: its start and its end, or the minute once when both fall in it (timeSpan, the export's rule too). */
+function spanWords(startedAt: number | null, lastAt: number | null): string {
+  const span = timeSpan(startedAt, lastAt, localTime);
+  return 'at' in span ? span.at : `${span.from} → ${span.to}`;
 }
 
 /** The conversation as people read it: turns in order, tools and thinking as one line each. */
 export function formatSession(result: Result<'Sessions.Get'>): string {
   const s = result.session;
   const parent = s.parentSessionId === null ? [] : [`${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`];
-  const facts = [s.sessionId, s.projectName ?? 'no project', s.app, timeSpan(s.startedAt, s.lastAt), countOf(s.messages, 'message'), ...parent];
+  const facts = [s.sessionId, s.projectName ?? 'no project', s.app, spanWords(s.startedAt, s.lastAt), countOf(s.messages, 'message'), ...parent];
   const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
   if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
   // Under the message whose call started it, or after the one it started after, as the panel lists it.

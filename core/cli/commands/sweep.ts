@@ -11,11 +11,23 @@ type ProviderResult = SweepResult['providers'][number];
 const SKIPPED: Record<SkipReason, string> = SKIP_WORDS;
 
 /**
- * The window a run imported from, as a line names it: the retention window (each agent's own, or the
- * cache retention: `days` holds each one's in days when the owner said, so the note never guesses),
- * or the days `--days` asked for.
+ * What of an agent's history older than the retention window is stored already (an import of
+ * everything read it, and no clean-up removes it again): `files`, the files entirely older than the
+ * window read whole and unchanged since; `lines`, whether every older message of the newer files is
+ * too (none left out, none uncounted). A backfill after `steward backfill --all` leaves these out
+ * again, and says they are stored, not that they were left out.
  */
-export type ImportWindow = { kind: 'retention'; days?: Partial<Record<string, number>> } | { kind: 'days'; days: number };
+export interface OlderStored {
+  files: number;
+  lines: boolean;
+}
+
+/**
+ * The window a run imported from, as a line names it: the retention window (each agent's own, or the
+ * cache retention: `days` holds each one's in days when the owner said, so the note never guesses;
+ * `stored`, what of the older history each one has, see OlderStored), or the days `--days` asked for.
+ */
+export type ImportWindow = { kind: 'retention'; days?: Partial<Record<string, number>>; stored?: Partial<Record<string, OlderStored>> } | { kind: 'days'; days: number };
 
 function windowName(window: ImportWindow): string {
   return window.kind === 'days' ? `the last ${countOf(window.days, 'day')}` : 'the retention window';
@@ -28,7 +40,8 @@ function formatSkipped(p: ProviderResult, window: ImportWindow): string {
   if (entries.length === 0) return p.failedLines ? `${countOf(p.failedLines, 'unreadable line')}` : '';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   // The panel's "older than the period imported" cannot say which; here the window is named.
-  const words = (reason: SkipReason) => (reason === 'outside_window' ? `older than ${windowName(window)}` : SKIPPED[reason]);
+  const older = `older than ${windowName(window)}${storedOf(window, p).lines ? ', already stored' : ''}`;
+  const words = (reason: SkipReason) => (reason === 'outside_window' ? older : SKIPPED[reason]);
   return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${words(reason)}`).join(', ')})`;
 }
 
@@ -108,11 +121,29 @@ function formatFiles(p: ProviderResult, window: ImportWindow, folders?: string):
   const what = [
     p.read > 0 ? `${p.read} read` : '',
     p.unchanged > 0 ? `${p.unchanged} already up to date` : '',
-    outside > 0 ? `${outside} older than ${windowName(window)}, not read` : '',
+    outside > 0 ? formatOlderFiles(outside, Math.min(outside, storedOf(window, p).files), window) : '',
     p.vanished ? `${p.vanished} gone before ${p.vanished === 1 ? 'it was' : 'they were'} read` : '',
     p.failed > 0 ? formatFailed(p) : '',
   ];
   return [files, ...what.filter(Boolean)].join(', ');
+}
+
+/** The run's files older than the window, `stored` of them imported already: `2 older than the retention window (1 already stored, 1 not read)`. */
+function formatOlderFiles(outside: number, stored: number, window: ImportWindow): string {
+  const older = `${outside} older than ${windowName(window)}`;
+  if (stored === 0) return `${older}, not read`;
+  return stored === outside ? `${older}, already stored` : `${older} (${stored} already stored, ${outside - stored} not read)`;
+}
+
+/** What of a provider's older history is stored already; nothing when the owner did not say. */
+function storedOf(window: ImportWindow, p: ProviderResult): OlderStored {
+  return (window.kind === 'retention' ? window.stored?.[p.provider] : undefined) ?? { files: 0, lines: false };
+}
+
+/** Whether all a provider's run left out as older than the window is stored already: nothing to import with --all. */
+function allStored(window: ImportWindow, p: ProviderResult): boolean {
+  const stored = storedOf(window, p);
+  return stored.files >= (p.outsideWindow ?? 0) && (stored.lines || (p.skipped?.outside_window ?? 0) === 0);
 }
 
 /**
@@ -182,9 +213,12 @@ function joined(items: readonly string[]): string {
  * none), where it is set, and how to import the rest.
  */
 function retentionNote(providers: readonly ProviderResult[], window: ImportWindow & { kind: 'retention' }): string {
-  const named = providers.filter(leftOutByWindow).map((p) => ({ label: labelOf(p.provider), days: window.days?.[p.provider] }));
-  const tail = ` (${RETENTION_WHERE}); \`steward backfill --all\` imports everything.\n`;
-  if (named.some((n) => n.days === undefined)) return `The retention window is set in ${RETENTION_WHERE}; \`steward backfill --all\` imports everything.\n`;
+  const leftOut = providers.filter(leftOutByWindow);
+  const named = leftOut.map((p) => ({ label: labelOf(p.provider), days: window.days?.[p.provider] }));
+  // After an import of everything, what the window leaves out is stored: --all would bring nothing.
+  const rest = leftOut.every((p) => allStored(window, p)) ? 'what is older was imported already, by an import of everything, and stays stored' : '`steward backfill --all` imports everything';
+  const tail = ` (${RETENTION_WHERE}); ${rest}.\n`;
+  if (named.some((n) => n.days === undefined)) return `The retention window is set in ${RETENTION_WHERE}; ${rest}.\n`;
   const distinct = [...new Set(named.map((n) => n.days!))];
   if (distinct.length === 1) return `The retention window is ${lastDays(distinct[0]!)}${tail}`;
   const groups = distinct.map((d) => `${lastDays(d)} for ${joined(named.filter((n) => n.days === d).map((n) => n.label))}`);
@@ -261,7 +295,9 @@ export async function retentionWindow(client: StewardClient, result: SweepResult
   if (!result.providers.some(leftOutByWindow)) return { kind: 'retention' };
   try {
     const survey = await client.call('Providers.Survey', {});
-    return { kind: 'retention', days: Object.fromEntries(survey.providers.map((p) => [p.provider, p.windowDays])) };
+    // Stored only where no clean-up removes it again (as the panel's Import earlier history counts `imported`).
+    const stored = survey.providers.map((p) => [p.provider, { files: p.cleanUpDays === 0 ? p.older.imported.files : 0, lines: p.cleanUpDays === 0 && p.olderMessages === 0 && p.olderUncounted === 0 }] as const);
+    return { kind: 'retention', days: Object.fromEntries(survey.providers.map((p) => [p.provider, p.windowDays])), stored: Object.fromEntries(stored) };
   } catch {
     // The note is secondary to the result in hand: an owner that cannot say (an older one) leaves the number out.
     return { kind: 'retention' };

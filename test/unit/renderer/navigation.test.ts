@@ -71,4 +71,11 @@ describe('panel navigation by fragment', () => {
     expect(routeFromHash(sessionHref(id, 'cc:uuid:2'))).toEqual({ view: 'session', sessionId: id, partId: 'cc:uuid:2' });
     expect(placeFromHash(sessionHref(id))).toBeUndefined();
   });
+
+  it('says `message` in a conversation’s address, as the panel does, and still opens old `?part=` links at the same place', () => {
+    const id = 'long-1';
+    expect(sessionHref(id, 'cc:uuid:2')).toBe('#/sessions/long-1?message=cc%3Auuid%3A2');
+    expect(routeFromHash('#/sessions/long-1?part=cc%3Auuid%3A2')).toEqual({ view: 'session', sessionId: id, partId: 'cc:uuid:2' });
+    expect(routeFromHash('#/sessions/long-1?message=cc%3Auuid%3A2&part=other')).toEqual({ view: 'session', sessionId: id, partId: 'cc:uuid:2' });
+  });
 });
