@@ -87,6 +87,12 @@ export const SessionPart = z.strictObject({
    * went on without it, and Steward keeps it, marked. Absent otherwise (see REWOUND_LINE, rewoundMarks).
    */
   rewound: z.literal(true).optional(),
+  /**
+   * Where the secrets are in `text`: sorted [start, end) offsets of the characters the secrets module
+   * would redact, by its own rule, so a reader shown them as written can mark each. Only on a read with
+   * `markSecrets` and not `redact`, on every part then (empty where there are none).
+   */
+  secrets: z.array(z.tuple([count, count])).optional(),
 });
 export type SessionPart = z.infer<typeof SessionPart>;
 
@@ -239,6 +245,8 @@ export const sessionsMethods = {
       partId: z.string().min(1).max(400).optional(),
       /** true: every text redacted with the secrets module before summaries and first requests are cut from it. */
       redact: z.boolean().optional(),
+      /** true, read as written (no `redact`): each part says where its secrets are (`secrets`), in the same answer. */
+      markSecrets: z.boolean().optional(),
     }),
     result: z.strictObject({
       session: SessionSummary,

@@ -1,3 +1,4 @@
+import type { SessionMessage } from '../api/index.js';
 import { turn, type OrderedPart } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { oneLine } from './messages.js';
@@ -11,16 +12,17 @@ const REDACT_BATCH_CHARS = 32 * 1024;
 export const FIRST_REQUEST_CHARS = 300;
 
 /**
- * Texts redacted many to a secretlint pass (see REDACT_BATCH_CHARS), with a turn of the event loop
+ * `run` over texts many to a secretlint pass (see REDACT_BATCH_CHARS), with a turn of the event loop
  * after each pass: a long conversation never holds the loop, and is not linted a text at a time.
+ * Empty and absent texts are not run: they keep `none`.
  */
-export async function redactAll(texts: ReadonlyArray<string | null>, redactor: Redactor): Promise<Array<string | null>> {
-  const out = [...texts];
+async function inBatches<T>(texts: ReadonlyArray<string | null>, run: (batch: string[]) => Promise<T[]>, none: (text: string | null) => T): Promise<T[]> {
+  const out = texts.map(none);
   let batch: number[] = [];
   let chars = 0;
   const flush = async () => {
-    const redacted = await redactor.redactMany(batch.map((i) => texts[i]!));
-    batch.forEach((at, i) => (out[at] = redacted[i] ?? ''));
+    const done = await run(batch.map((i) => texts[i]!));
+    batch.forEach((at, i) => (out[at] = done[i] ?? none('')));
     batch = [];
     chars = 0;
     await turn();
@@ -33,6 +35,26 @@ export async function redactAll(texts: ReadonlyArray<string | null>, redactor: R
   }
   if (batch.length > 0) await flush();
   return out;
+}
+
+/** Texts redacted many to a secretlint pass (see inBatches). */
+export function redactAll(texts: ReadonlyArray<string | null>, redactor: Redactor): Promise<Array<string | null>> {
+  return inBatches(texts, (batch) => redactor.redactMany(batch), (text) => (text === null ? null : ''));
+}
+
+/**
+ * Parts as written, each with where redaction finds its secrets (`secrets`, offsets into its text),
+ * by the secrets module's own rule: the panel marks them without reading the page twice.
+ */
+export async function markSecrets(messages: readonly SessionMessage[], redactor: Redactor): Promise<SessionMessage[]> {
+  const parts = messages.flatMap((m) => m.parts);
+  const spans = await inBatches(
+    parts.map((p) => p.text),
+    (batch) => redactor.secretsMany(batch),
+    (): Array<[number, number]> => [],
+  );
+  const of = new Map(parts.map((part, i) => [part, spans[i] ?? []]));
+  return messages.map((m) => ({ ...m, parts: m.parts.map((part) => ({ ...part, secrets: of.get(part) ?? [] })) }));
 }
 
 /** Parts with their text redacted: what is derived and cut from a text (summaries) is cut from this. */

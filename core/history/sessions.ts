@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { appName, missingError, searchAppOf, StewardError, type ParsedParams, type Result, type SessionSubagent, type SessionSummary } from '../api/index.js';
+import { appName, missingError, searchAppOf, StewardError, type ParsedParams, type Result, type SessionMessage, type SessionSubagent, type SessionSummary } from '../api/index.js';
 import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { groupMessages, messageIdOf, oneLine } from './messages.js';
-import { FIRST_REQUEST_CHARS, redactLabels, redactParts, type Labels } from './redaction.js';
+import { FIRST_REQUEST_CHARS, markSecrets, redactLabels, redactParts, type Labels } from './redaction.js';
 
 /** How history names projects (the projects room's table, read through its store). */
 export interface ProjectNames {
@@ -239,7 +239,10 @@ export class SessionsView {
     return { sessions: page.map((r, i) => this.summary(r, labels?.[i], nameOf)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
   }
 
-  /** With `redact`, texts are redacted before anything (a summary, a first request) is cut from them. */
+  /**
+   * With `redact`, texts are redacted before anything (a summary, a first request) is cut from them;
+   * with `markSecrets` instead, they are as written, each part saying where its secrets are.
+   */
   async get(params: ParsedParams<'Sessions.Get'>): Promise<Result<'Sessions.Get'>> {
     const record = this.record(params.sessionId);
     const limit = params.limit ?? PAGE_MESSAGES;
@@ -252,11 +255,18 @@ export class SessionsView {
     const nameOf = this.projectNamer();
     return {
       session: redactor ? await this.redactedSummary(record, redactor, nameOf) : this.summary(record, undefined, nameOf),
-      messages: groupMessages(redactor ? await redactParts(parts, redactor) : parts, record.provider),
+      messages: await this.#messages(parts, record.provider, redactor, params.markSecrets === true),
       subagents: redactor ? await this.#redactedSubagents(params.sessionId, redactor, nameOf) : this.subagents(params.sessionId, nameOf),
       ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.ts, r: last.rowid }) } : {}),
       ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.ts, r: first.rowid }) } : {}),
     };
+  }
+
+  /** A page's parts as messages: redacted with `redactor`, else as written, with their secrets' places when `marked`. */
+  async #messages(parts: readonly OrderedPart[], provider: string, redactor: Redactor | null, marked: boolean): Promise<SessionMessage[]> {
+    if (redactor) return groupMessages(await redactParts(parts, redactor), provider);
+    const messages = groupMessages(parts, provider);
+    return marked ? markSecrets(messages, this.#redactor()) : messages;
   }
 
   /**

@@ -558,12 +558,18 @@ export function isTokenCounterName(name: string): boolean {
   return NOT_A_TOKEN.test(name);
 }
 
-/** `lower`: the text in lower case, for the shape's `needs`; undefined searches it whatever it holds. */
-function applyShape(text: string, shape: SecretShape, lower?: string): string {
+/** A [start, end) span of a text. */
+export type Span = [number, number];
+
+/**
+ * Where `shape` finds secrets in `text`: sorted spans that never overlap, each replaced by REDACTED.
+ * `lower`: the text in lower case, for the shape's `needs`; undefined searches it whatever it holds.
+ */
+function shapeSpans(text: string, shape: SecretShape, lower?: string): Span[] {
   const { pattern, accept, needs } = shape;
-  if (needs && lower !== undefined && !needs.some((word) => lower.includes(word))) return text;
+  if (needs && lower !== undefined && !needs.some((word) => lower.includes(word))) return [];
   pattern.lastIndex = 0;
-  let out = '';
+  const spans: Span[] = [];
   let from = 0;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     const match = m[0];
@@ -584,25 +590,108 @@ function applyShape(text: string, shape: SecretShape, lower?: string): string {
     }
     // A value inside one already hidden (its label overlapped the last value) is hidden with it.
     if (at < from) continue;
-    out += `${text.slice(from, at)}${REDACTED}`;
+    spans.push([at, m.index + match.length]);
     from = m.index + match.length;
     // The value hidden may itself begin the next label ("pin is pin is 4821"): look again from it.
     if (value !== undefined) pattern.lastIndex = Math.max(m.index + 1, at);
   }
-  return from === 0 ? text : out + text.slice(from);
+  return spans;
+}
+
+/** `text` with each of `spans` (sorted, never overlapping) replaced by REDACTED. */
+function replaceSpans(text: string, spans: readonly Span[]): string {
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(from, start)}${REDACTED}`;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+function applyShape(text: string, shape: SecretShape, lower?: string): string {
+  const spans = shapeSpans(text, shape, lower);
+  return spans.length === 0 ? text : replaceSpans(text, spans);
+}
+
+/**
+ * A text redacted pass after pass, knowing for each REDACTED in it the span of the original text it
+ * hides: so a reader shown the original can be told where its secrets are by the same rule and passes
+ * that redact it (`secrets`), never by a second rule or by lining the two texts up.
+ */
+export class Redaction {
+  text: string;
+  /** Each REDACTED in `text`, in order: where it stands in `text`, and the span of the original it hides. */
+  #marks: Array<{ at: number; original: Span }> = [];
+
+  constructor(original: string) {
+    this.text = original;
+  }
+
+  /**
+   * Replaces `spans` of `text` (sorted, never overlapping) by REDACTED, as redaction's passes do, in one
+   * walk beside the REDACTEDs already there (a text of thousands of matches is not walked per match).
+   * A REDACTED a span touches (a label and its hidden value, one match) becomes part of the new one.
+   */
+  replace(spans: readonly Span[]): void {
+    if (spans.length === 0) return;
+    const old = this.#marks;
+    const marks: Array<{ at: number; original: Span }> = [];
+    let out = '';
+    let from = 0;
+    let m = 0;
+    // The original's offset minus the text's, after the REDACTEDs walked past.
+    let shift = 0;
+    for (const [start, end] of spans) {
+      for (; m < old.length && old[m]!.at + REDACTED.length <= start; m++) {
+        marks.push({ at: old[m]!.at + out.length - from, original: old[m]!.original });
+        shift = old[m]!.original[1] - (old[m]!.at + REDACTED.length);
+      }
+      // Inside a REDACTED, a span starts where what it hides starts, and ends where that ends.
+      const originalStart = m < old.length && old[m]!.at < start ? old[m]!.original[0] : start + shift;
+      let originalEnd: number | undefined;
+      for (; m < old.length && old[m]!.at < end; m++) {
+        if (end < old[m]!.at + REDACTED.length) originalEnd = old[m]!.original[1];
+        shift = old[m]!.original[1] - (old[m]!.at + REDACTED.length);
+      }
+      out += this.text.slice(from, start);
+      marks.push({ at: out.length, original: [originalStart, originalEnd ?? end + shift] });
+      out += REDACTED;
+      from = end;
+    }
+    for (; m < old.length; m++) marks.push({ at: old[m]!.at + out.length - from, original: old[m]!.original });
+    this.text = out + this.text.slice(from);
+    this.#marks = marks;
+  }
+
+  /** The spans of the original the REDACTEDs hide: sorted, touching or overlapping ones made one. */
+  secrets(): Span[] {
+    const out: Span[] = [];
+    for (const [start, end] of this.#marks.map((m) => m.original).filter(([a, b]) => b > a)) {
+      const last = out[out.length - 1];
+      if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+      else out.push([start, end]);
+    }
+    return out;
+  }
+}
+
+/** Every known value, then every secret shape, replaced in `redaction`: the table's pass. */
+export function redactTable(redaction: Redaction, knownSecrets: readonly string[] = []): Redaction {
+  for (const secret of knownSecrets) redaction.replace([...redaction.text.matchAll(new RegExp(escapeRegExp(secret), 'g'))].map((m): Span => [m.index, m.index + m[0].length]));
+  let lower = redaction.text.toLowerCase();
+  for (const shape of SECRET_SHAPES) {
+    const spans = shapeSpans(redaction.text, shape, lower);
+    if (spans.length === 0) continue;
+    redaction.replace(spans);
+    lower = redaction.text.toLowerCase();
+  }
+  return redaction;
 }
 
 /** Replaces every known value, then every secret shape, with REDACTED. */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of knownSecrets) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
-  let lower = out.toLowerCase();
-  for (const shape of SECRET_SHAPES) {
-    const next = applyShape(out, shape, lower);
-    if (next !== out) lower = next.toLowerCase();
-    out = next;
-  }
-  return out;
+  return redactTable(new Redaction(text), knownSecrets).text;
 }
 
 /** Redacts with one shape only (the table's own test checks each shape catches its samples alone). */

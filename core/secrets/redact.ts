@@ -1,4 +1,4 @@
-import { REDACTED, redactSecrets } from './patterns.js';
+import { Redaction, redactSecrets, redactTable, type Span } from './patterns.js';
 
 /**
  * secretlint loads at the first asynchronous redaction, not when the Core opens: many runs never
@@ -40,17 +40,20 @@ async function secretlintRanges(text: string): Promise<Array<[number, number]>> 
   return result.messages.map((m) => [m.range[0], m.range[1]]);
 }
 
-/** Replaces the ranges (applied from the end so earlier offsets stay valid; overlaps collapse into one). */
-function applyRanges(text: string, ranges: Array<[number, number]>): string {
-  let out = text;
+/**
+ * secretlint's ranges as the spans they replace: from the end, so earlier offsets stay valid, each cut
+ * where the one after it starts (overlaps collapse into one).
+ */
+function rangeSpans(ranges: Array<[number, number]>): Span[] {
+  const spans: Span[] = [];
   let floor = Number.POSITIVE_INFINITY;
   for (const [start, end] of [...ranges].sort((a, b) => b[0] - a[0])) {
     const stop = Math.min(end, floor);
     if (stop <= start) continue;
-    out = `${out.slice(0, start)}${REDACTED}${out.slice(stop)}`;
+    spans.push([start, stop]);
     floor = start;
   }
-  return out;
+  return spans.reverse();
 }
 
 export interface Redactor {
@@ -58,6 +61,11 @@ export interface Redactor {
   /** Many texts at once: one secretlint pass over all of them, each text redacted on its own by the table. */
   redactMany(texts: readonly string[]): Promise<string[]>;
   redactSync(text: string): string;
+  /**
+   * Where redaction finds the secrets in each text, by the same rule and passes as redactMany: the
+   * sorted [start, end) spans of the text it replaces, so a text shown as written marks them.
+   */
+  secretsMany(texts: readonly string[]): Promise<Span[][]>;
 }
 
 /** Between texts in one secretlint pass: blank lines, so no rule's match runs from one text into the next. */
@@ -66,20 +74,23 @@ const SEPARATOR = '\n\n\n';
 /** Exact known values and the shape table first, then secretlint's precise rules, then the table again. */
 export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
   const known = [...new Set(knownSecrets)].sort((a, b) => b.length - a.length);
-  const redactMany = async (texts: readonly string[]): Promise<string[]> => {
-    const first = texts.map((t) => (t === '' ? t : redactSecrets(t, known)));
-    const joined = first.join(SEPARATOR);
+  const redactions = async (texts: readonly string[]): Promise<Redaction[]> => {
+    const first = texts.map((t) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t), known)));
+    const joined = first.map((r) => r.text).join(SEPARATOR);
     if (joined.trim() === '') return first;
     const ranges = await secretlintRanges(joined);
     let offset = 0;
-    return first.map((text) => {
+    return first.map((redaction) => {
       const start = offset;
-      const end = start + text.length;
+      const end = start + redaction.text.length;
       offset = end + SEPARATOR.length;
       const mine = ranges.filter(([a, b]) => a < end && b > start).map(([a, b]): [number, number] => [Math.max(a, start) - start, Math.min(b, end) - start]);
-      return mine.length === 0 ? text : redactSecrets(applyRanges(text, mine), known);
+      if (mine.length === 0) return redaction;
+      redaction.replace(rangeSpans(mine));
+      return redactTable(redaction, known);
     });
   };
+  const redactMany = async (texts: readonly string[]): Promise<string[]> => (await redactions(texts)).map((r) => r.text);
   return {
     async redact(text) {
       if (text === '') return text;
@@ -87,5 +98,6 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
     },
     redactMany,
     redactSync: (text) => redactSecrets(text, known),
+    secretsMany: async (texts) => (await redactions(texts)).map((r) => r.secrets()),
   };
 }

@@ -1,35 +1,30 @@
 import { Fragment, type ReactElement } from 'react';
-import type { SessionMessage, SessionSubagent } from '../../../../core/api/index.js';
+import type { SessionMessage, SessionPart, SessionSubagent } from '../../../../core/api/index.js';
 import { REWOUND_LINE, rewoundMarks } from '../../../../core/api/part-words.js';
 import { joinedContext, subagentPlaces } from '../../../../core/api/reading.js';
 import { conversationName, countOf, ErrorBanner, formatDateTime } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
-import { PartView, type Twin } from './PartView.js';
+import { PartView } from './PartView.js';
 import { harnessFold, messageElementId, messageSpeaker } from './reading.js';
+import { mergedRanges, secretsIn } from './secret-marks.js';
 
-/**
- * A subagent's own conversation, loaded when its fold is opened; redacted as its parent is (`redact`),
- * else loaded redacted too, to tell where its secrets are.
- */
+/** A subagent's own conversation, loaded when its fold is opened, as its parent is read (`redact`). */
 function Subagent({ subagent, depth, redact }: { subagent: SessionSubagent; depth: number; redact: boolean }): ReactElement {
   const loaded = useAction('Sessions.Get');
-  const twin = useAction('Sessions.Get');
   const s = subagent.session;
   const load = (open: boolean) => {
     if (!open || loaded.data || loaded.busy) return;
-    // The text shown as written waits for its twin, so it is never shown a moment unmarked (nor all marked).
-    if (!redact) void twin.run({ sessionId: s.sessionId, redact: true });
-    void loaded.run({ sessionId: s.sessionId, ...(redact ? { redact } : {}) });
+    // Shown as written, its parts say where their secrets are, in the same answer.
+    void loaded.run({ sessionId: s.sessionId, ...(redact ? { redact } : { markSecrets: true }) });
   };
-  const twinDone = redact || twin.data !== undefined || twin.error !== undefined;
   return (
     <details className="subagent" onToggle={(e) => load(e.currentTarget.open)}>
       <summary>
         <span className="fold__label">Subagent{s.agentType ? ` ${s.agentType}` : ''}</span> {conversationName(s)} · {countOf(s.messages, 'message')}
       </summary>
       <ErrorBanner title="The subagent could not be loaded." error={loaded.error} />
-      {loaded.data && twinDone ? (
-        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} app={s.app} depth={depth + 1} inSubagent redact={redact} redactedTwin={twin.data?.messages ?? []} />
+      {loaded.data ? (
+        <Conversation messages={loaded.data.messages} subagents={loaded.data.subagents} hitPartId={undefined} app={s.app} depth={depth + 1} inSubagent redact={redact} />
       ) : (
         !loaded.error && <p className="muted">Loading…</p>
       )}
@@ -37,11 +32,16 @@ function Subagent({ subagent, depth, redact }: { subagent: SessionSubagent; dept
   );
 }
 
-/** Each part of `messages` (joined as they are shown) by its id, with its fold, to find a part's twin by. */
-function twinsOf(messages: readonly SessionMessage[], inSubagent: boolean, app: string): Map<string, NonNullable<Twin>> {
-  const twins = new Map<string, NonNullable<Twin>>();
-  for (const m of messages) for (const { part } of joinedContext(m.parts)) twins.set(part.partId, { part, harness: harnessFold(part, m.role, inSubagent, app) });
-  return twins;
+/**
+ * A run of context parts shown as one (joinedContext) with the secrets of each placed in the joined text;
+ * without places when one of them has none, so it is marked whole.
+ */
+function withJoinedSecrets(shown: SessionPart, partIds: readonly string[], parts: readonly SessionPart[]): SessionPart {
+  if (partIds.length === 1) return shown;
+  const run = parts.filter((p) => partIds.includes(p.partId));
+  const { secrets: _secrets, ...unplaced } = shown;
+  if (run.some((p) => p.secrets === undefined)) return unplaced;
+  return { ...unplaced, secrets: mergedRanges(run.flatMap((p) => secretsIn(shown.text ?? '', p.text ?? '', p.secrets ?? []))).map(([a, b]): [number, number] => [a, b]) };
 }
 
 /** A subagent's fold per way of reading: one loaded redacted is not shown once secrets are asked for, nor the other way. */
@@ -53,8 +53,7 @@ const subagentKey = (sub: SessionSubagent, redact: boolean) => `${sub.session.se
  * `inSubagent`: the conversation is a subagent's, so its prompts are the main agent's words.
  * `app`: the app that wrote the text it put in the person's name (see harnessFold).
  * `redact`: texts come redacted (subagents are loaded so too); a subagent loaded the other way is loaded again, closed.
- * `redactedTwin`: when not, the same messages redacted, to mark each secret shown as written where
- * they hide it; a part they lack is marked whole (see PartView's Twin).
+ * When not, each secret is marked where its part's `secrets` place it (see PartView's `asWritten`).
  */
 export function Conversation({
   messages,
@@ -64,7 +63,6 @@ export function Conversation({
   depth = 0,
   inSubagent = false,
   redact = true,
-  redactedTwin = [],
 }: {
   messages: readonly SessionMessage[];
   subagents: readonly SessionSubagent[];
@@ -73,9 +71,7 @@ export function Conversation({
   depth?: number;
   inSubagent?: boolean;
   redact?: boolean;
-  redactedTwin?: readonly SessionMessage[];
 }): ReactElement {
-  const twins = redact ? undefined : twinsOf(redactedTwin, inSubagent, app);
   // Under the message whose call started it; one no call started after the message it started after,
   // outside it (under no call); one started on another page with that page; one whose start is unknown, at the end.
   const { within: startedBy, after: startedAfter, unplaced } = subagentPlaces(subagents);
@@ -101,9 +97,10 @@ export function Conversation({
               </header>
               {/* A run of context parts (the files Gemini CLI added to a prompt) is one fold; a hit on any of them
                   opens it, under the hit's id, so the page finds it (`part-…`) to move the focus to. */}
-              {joinedContext(m.parts).map(({ part, partIds }) => {
+              {joinedContext(m.parts).map(({ part: joined, partIds }) => {
+                const part = withJoinedSecrets(joined, partIds, m.parts);
                 const hit = hitPartId !== undefined && partIds.includes(hitPartId);
-                return <PartView key={part.partId} part={hit ? { ...part, partId: hitPartId } : part} role={m.role} hit={hit} harness={harnessFold(part, m.role, inSubagent, app)} twin={twins && (twins.get(part.partId) ?? null)} />;
+                return <PartView key={part.partId} part={hit ? { ...part, partId: hitPartId } : part} role={m.role} hit={hit} harness={harnessFold(part, m.role, inSubagent, app)} asWritten={!redact} />;
               })}
               {depth < 4 && (startedBy.get(m.messageId) ?? []).map((sub) => <Subagent key={subagentKey(sub, redact)} subagent={sub} depth={depth} redact={redact} />)}
             </article>

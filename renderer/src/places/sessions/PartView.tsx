@@ -3,19 +3,20 @@ import type { SessionPart } from '../../../../core/api/index.js';
 import { MarkdownText, SecretText } from '../../components/index.js';
 import { foldLine, isCompactionSummary, partFold } from '../../../../core/api/part-words.js';
 import { cutSentence, type HarnessFold } from './reading.js';
-import { secretRanges, type Range } from './secret-ranges.js';
+import { prettyJson } from './pretty-json.js';
+import { secretsIn, type Range } from './secret-marks.js';
 
 /**
- * The same part as the secrets module redacted it, with its fold, when secrets are shown: it tells
- * where they are. null: shown as written without it (it could not be loaded); undefined: read redacted.
+ * Where the secrets are in a part's text, when they are shown as written: Sessions.Get's `secrets`;
+ * null when it did not say (each text is then marked whole); undefined when read redacted.
  */
-export type Twin = { part: SessionPart; harness: HarnessFold | undefined } | null | undefined;
+type Places = readonly Range[] | null | undefined;
 
-/** Where the secrets are in `shown`, the text `of` gives for the part, by the twin's (see Twin). */
-function secretsIn(shown: string | null, twin: Twin, of: (part: SessionPart, harness: HarnessFold | undefined) => string | null): Range[] {
-  if (twin === undefined || !shown) return [];
-  if (twin === null) return [[0, shown.length]];
-  return secretRanges(shown, of(twin.part, twin.harness) ?? '');
+/** Where the secrets of the part's text (at `places`) are in `shown`, the text itself or one derived from it. */
+function marksIn(shown: string | null, part: SessionPart, places: Places): Range[] {
+  if (places === undefined || !shown) return [];
+  if (places === null) return [[0, shown.length]];
+  return secretsIn(shown, part.text ?? '', places);
 }
 
 /** What a fold shows: its label, its one line and its body. */
@@ -23,42 +24,39 @@ interface Folded {
   label: string;
   summary: string | null;
   text: string;
+  /** Where the body's secrets are, when it is printed from the text (a tool call's JSON) rather than a piece of it. */
+  textMarks?: Range[];
 }
 
-/** How a part (the shown one or its redacted twin) folds, with the fold the app's words get (`harness`). */
-type FoldOf = (part: SessionPart, harness: HarnessFold | undefined) => Folded;
+/** How a part folds, with the fold the app's words get (`harness`) and where its text's secrets are (`places`). */
+type FoldOf = (part: SessionPart, harness: HarnessFold | undefined, places: Places) => Folded;
 
 /**
  * Tool calls, their results and thinking fold to one line; the hit opens its fold. `note`: a fact the
- * body opens with. Secrets shown as written are marked where the twin's fold has them redacted.
+ * body opens with. Secrets shown as written are marked where Sessions.Get placed them (`places`).
  */
-function Fold({ kind, fold, part, harness, twin, open, error, note }: { kind: string; fold: FoldOf; part: SessionPart; harness: HarnessFold | undefined; twin: Twin; open: boolean; error?: boolean; note?: string }): ReactElement {
-  const { label, summary, text } = fold(part, harness);
+function Fold({ kind, fold, part, harness, places, open, error, note }: { kind: string; fold: FoldOf; part: SessionPart; harness: HarnessFold | undefined; places: Places; open: boolean; error?: boolean; note?: string }): ReactElement {
+  const { label, summary, text, textMarks } = fold(part, harness, places);
   return (
     <details className={`fold fold--${kind}${error ? ' fold--error' : ''}`} open={open}>
       <summary>
         <span className="fold__label">{label}</span>{' '}
-        <span className="fold__summary">{summary !== null && <SecretText text={summary} ranges={secretsIn(summary, twin, (p, h) => fold(p, h).summary)} />}</span>
+        <span className="fold__summary">{summary !== null && <SecretText text={summary} ranges={marksIn(summary, part, places)} />}</span>
       </summary>
       {note !== undefined && <p className="fold__note">{note}</p>}
       <pre className="fold__body">
-        <SecretText text={text} ranges={secretsIn(text, twin, (p, h) => fold(p, h).text)} />
+        <SecretText text={text} ranges={textMarks ?? marksIn(text, part, places)} />
       </pre>
     </details>
   );
 }
 
-function prettyJson(text: string | null): string {
-  if (text === null) return '';
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
 const asText: FoldOf = (part) => ({ ...partFold(part), text: part.text ?? '' });
-const asToolCall: FoldOf = (part) => ({ ...partFold(part), text: prettyJson(part.text) });
+/** A call's input pretty-printed, its secrets carried to where the print shows them. */
+const asToolCall: FoldOf = (part, _harness, places) => {
+  const pretty = prettyJson(part.text, places ?? []);
+  return { ...partFold(part), text: pretty.text, ...(places ? { textMarks: pretty.secrets } : {}) };
+};
 const asHarness: FoldOf = (part, harness) => ({ label: harness?.label ?? '', summary: harness?.summary ?? null, text: part.text ?? '' });
 /** A result reads as its output (a Codex wrapper's, not the JSON it came in). */
 const asResult: FoldOf = (part) => ({
@@ -71,12 +69,14 @@ const asResult: FoldOf = (part) => ({
 /**
  * One part of a message: text as written (Markdown from the assistant), the rest folded or as a
  * placeholder. `harness`: the text is not its author's words but the app's, and folds as what it is.
- * `twin`: secrets are shown as written, and each is marked where the twin has it redacted (see Twin).
+ * `asWritten`: secrets are shown as written, each marked where Sessions.Get placed it (the part's
+ * `secrets`); a part it did not place them in is marked whole, so a secret is never shown unmarked.
  */
-export function PartView({ part, role, hit, harness, twin }: { part: SessionPart; role: string | null; hit: boolean; harness: HarnessFold | undefined; twin?: Twin }): ReactElement {
+export function PartView({ part, role, hit, harness, asWritten = false }: { part: SessionPart; role: string | null; hit: boolean; harness: HarnessFold | undefined; asWritten?: boolean }): ReactElement {
   let body: ReactElement;
-  const folds = { part, harness, twin, open: hit };
-  const textSecrets = () => secretsIn(part.text, twin, (p) => p.text);
+  const places: Places = asWritten ? (part.secrets ?? null) : undefined;
+  const folds = { part, harness, places, open: hit };
+  const textSecrets = () => marksIn(part.text, part, places);
   // A compaction summary folds one way whichever agent stored it (Claude Code's user text, another's part).
   const kind = isCompactionSummary(part) ? 'summary' : part.kind;
   switch (kind) {

@@ -155,7 +155,7 @@ export function SessionPage({
           Earlier messages
         </Button>
       )}
-      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} redactedTwin={pages.twin} />
+      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} />
       {page.cursor && (
         <Button onClick={() => more('cursor')} disabled={pages.busy}>
           Later messages

@@ -25,11 +25,6 @@ function joinPages(shown: Page, next: Page, direction: Direction): Page {
 export interface SessionPages {
   /** What is shown: the first page with every earlier and later page loaded since. */
   page: Page | undefined;
-  /**
-   * Read with secrets shown, the same messages redacted, to mark each secret where it hides it; until
-   * it is here (or when it could not be loaded), every text it lacks is marked whole.
-   */
-  twin: readonly SessionMessage[] | undefined;
   /** The page the conversation opened at (around the hit when given); a new one means the view started over. */
   opened: Page | undefined;
   /** The first page could not be loaded. */
@@ -44,15 +39,13 @@ export interface SessionPages {
 
 /**
  * A conversation a page at a time, opened at the search hit `partId` when given; with `redact`, every
- * text redacted before a summary is cut from it. Changing `redact` loads the opening page again.
+ * text redacted before a summary is cut from it, else as written, each part saying where its secrets
+ * are (`markSecrets`): one request a page either way. Changing `redact` loads the opening page again.
  */
 export function useSessionPages(sessionId: string, partId: string | undefined, redact: boolean): SessionPages {
-  const first = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}), ...(redact ? { redact } : {}) });
-  const firstTwin = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}), redact: true }, { skip: redact });
+  const reading = redact ? { redact } : { markSecrets: true };
+  const first = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}), ...reading });
   const next = useAction('Sessions.Get');
-  const nextTwin = useAction('Sessions.Get');
-  // Every redacted page loaded beside the pages shown as written; which page a part is on does not matter.
-  const [twins, setTwins] = useState<{ base: Page; messages: SessionMessage[] }>();
   // Pages joined to the first page they continue; a first page loaded again starts over.
   const [joined, setJoined] = useState<{ base: Page; page?: Page }>();
   const current = joined !== undefined && joined.base === first.data;
@@ -62,11 +55,9 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
     const cursor = direction === 'before' ? page?.before : page?.cursor;
     if (!base || !page || !cursor || next.busy) return undefined;
     setJoined((previous) => (previous?.base === base ? previous : { base }));
-    const [got, gotTwin] = await Promise.all([next.run({ sessionId, cursor, ...(redact ? { redact } : {}) }), redact ? undefined : nextTwin.run({ sessionId, cursor, redact: true })]);
-    if (gotTwin) setTwins((previous) => ({ base, messages: [...(previous?.base === base ? previous.messages : []), ...gotTwin.messages] }));
+    const got = await next.run({ sessionId, cursor, ...reading });
     if (got) setJoined((previous) => ({ base, page: joinPages(previous?.base === base && previous.page ? previous.page : base, got, direction) }));
     return got;
   };
-  const twin = redact ? undefined : [...(firstTwin.data?.messages ?? []), ...(twins && twins.base === first.data ? twins.messages : [])];
-  return { page, twin, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
+  return { page, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
 }
