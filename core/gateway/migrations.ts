@@ -448,4 +448,26 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 22,
+    name: "a tool's result is not a message",
+    up(db) {
+      // Each session's count of messages held every tool result as one until now (a Claude line of
+      // results, Codex's function call output, Gemini's function response). A recount here would read
+      // every indexed part before start (a 1M-part store: about half a second warm, more cold), so
+      // only the work is marked, as step 13 marks its own: each map row says the rule its part was
+      // counted by (1, the old, for every row so far; SearchIndex writes 2), what a part counted leaves
+      // by its own rule, and the re-tag walk's pieces move the old rows to the new rule, taking from
+      // each session's count what they counted more (SearchIndex's recount piece).
+      // ADD COLUMN with a constant default rewrites no row. Run again over a store that has the column
+      // (a test's downgrade), the walk passes over the rows it moved already.
+      const columns = db.prepare("SELECT name FROM pragma_table_info('search_map')").pluck().all();
+      if (!columns.includes('message_rule')) db.exec('ALTER TABLE search_map ADD COLUMN message_rule INTEGER NOT NULL DEFAULT 1;');
+      db.exec(`
+        INSERT INTO search_state (key, value) VALUES ('recount_cursor', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
+        INSERT INTO search_state (key, value) VALUES ('recount_upto', (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map))
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+      `);
+    },
+  },
 ];

@@ -297,6 +297,27 @@ const STARTS_MESSAGE_SQL = `(p.part_id LIKE '%:0' OR (${NAMED_SQL} AND ${FIRST_S
  * or a prune in pieces can stop with a message cut in two.
  */
 const HEIR_SQL = `(SELECT q.rowid FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.rowid NOT IN (SELECT value FROM json_each(@ids)) ORDER BY q.rowid LIMIT 1)`;
+/**
+ * countsAsMessage in SQL, of the part `standing` that stands for its message (`p`'s): not a tool's
+ * result, or one whose message holds the person's own words, among its parts that meet `among`.
+ */
+function countsSql(standing: string, among = 'TRUE'): string {
+  return `(${standing}.kind <> 'tool_result' OR EXISTS (SELECT 1 FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.genuine_user_turn = 1 AND ${among}))`;
+}
+/**
+ * Whether part `p` counts a message (countsAsMessage, its twin in TypeScript): it stands for its
+ * message (STARTS_MESSAGE_SQL), and that message is not a tool's result. Every part indexed from
+ * migration 22 on is counted so (its map row's `message_rule` is MESSAGE_RULE).
+ */
+const COUNTS_AS_MESSAGE_SQL = `(${STARTS_MESSAGE_SQL} AND ${countsSql('p')})`;
+/**
+ * The rule a part's map row says it was counted by (search_map.message_rule): 1, by every version
+ * before migration 22, is STARTS_MESSAGE_SQL alone (a tool's result counted as a message); 2 is
+ * COUNTS_AS_MESSAGE_SQL. What a part counted leaves by the rule it was counted by, so counts stay
+ * exact while the re-tag walk moves parts counted by rule 1 to rule 2 (#recountPiece).
+ */
+const MESSAGE_RULE = 2;
+const COUNTED_SQL = `(CASE sm.message_rule WHEN 1 THEN ${STARTS_MESSAGE_SQL} ELSE ${COUNTS_AS_MESSAGE_SQL} END)`;
 
 /**
  * How far one of the index's background walks has come. `index`: parts not yet in the index being
@@ -425,6 +446,9 @@ export class SearchIndex {
   readonly #staleScan;
   readonly #retagMap;
   readonly #reindex;
+  readonly #recountSpan;
+  readonly #recount;
+  readonly #recounted;
   readonly #mergePages = new PieceSize(MERGE_PAGES);
   readonly #foldPages = new PieceSize(FOLD_PAGES);
   readonly #structure;
@@ -434,26 +458,30 @@ export class SearchIndex {
     this.#db = db;
     this.#lastRowid = db.prepare('SELECT IFNULL(MAX(rowid), 0) FROM parts').pluck();
     this.#newRowids = db.prepare('SELECT rowid FROM parts WHERE rowid > ? ORDER BY rowid').pluck();
-    this.#mapParts = db.prepare(`INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope, text_version) SELECT ${KEY_SQL}, p.rowid, ${SCOPE_SQL}, ${TEXT_VERSION} FROM parts p WHERE p.rowid IN (${IDS}) RETURNING fts_rowid, part_rowid`);
+    this.#mapParts = db.prepare(
+      `INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope, text_version, message_rule) SELECT ${KEY_SQL}, p.rowid, ${SCOPE_SQL}, ${TEXT_VERSION}, ${MESSAGE_RULE} FROM parts p WHERE p.rowid IN (${IDS}) RETURNING fts_rowid, part_rowid`,
+    );
     this.#unmapped = db.prepare(`SELECT p.rowid AS rowid, ${KEY_SQL} AS key, ${SCOPE_SQL} AS scope FROM parts p WHERE p.rowid IN (${IDS}) AND NOT EXISTS (SELECT 1 FROM search_map m WHERE m.part_rowid = p.rowid)`);
-    this.#mapOne = db.prepare(`INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope, text_version) VALUES (?, ?, ?, ${TEXT_VERSION})`);
+    this.#mapOne = db.prepare(`INSERT OR IGNORE INTO search_map (fts_rowid, part_rowid, scope, text_version, message_rule) VALUES (?, ?, ?, ${TEXT_VERSION}, ${MESSAGE_RULE})`);
     this.#indexKeys = db.prepare(
       `INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE fts_rowid IN (${IDS})`,
     );
     this.#addStats = db.prepare(
       `INSERT INTO session_stats (session_id, parts, messages, tool_calls)
-       SELECT p.session_id, COUNT(*), SUM(${STARTS_MESSAGE_SQL}), SUM(p.kind = 'tool_use') FROM parts p WHERE p.rowid IN (${IDS}) GROUP BY p.session_id
+       SELECT p.session_id, COUNT(*), SUM(${COUNTS_AS_MESSAGE_SQL}), SUM(p.kind = 'tool_use') FROM parts p WHERE p.rowid IN (${IDS}) GROUP BY p.session_id
        ON CONFLICT(session_id) DO UPDATE SET parts = parts + excluded.parts, messages = messages + excluded.messages, tool_calls = tool_calls + excluded.tool_calls`,
     );
-    // What the indexed parts `@ids` count leaves with them. When their rows are deleted (`@deleted`),
-    // a message they cut in two stays counted: the indexed part that comes to stand for it counts it.
+    // What the indexed parts `@ids` count leaves with them, by the rule each was counted by. When their
+    // rows are deleted (`@deleted`), a message they cut in two stays counted: the indexed part that
+    // comes to stand for it counts it, by its own rule and what is left of the message.
     this.#subtractStats = db.prepare(
       `UPDATE session_stats SET parts = session_stats.parts - x.n, messages = session_stats.messages - x.m, tool_calls = session_stats.tool_calls - x.t
        FROM (SELECT session_id, SUM(n) AS n, SUM(m) AS m, SUM(t) AS t FROM (
-               SELECT p.session_id AS session_id, 1 AS n, ${STARTS_MESSAGE_SQL} AS m, p.kind = 'tool_use' AS t
+               SELECT p.session_id AS session_id, 1 AS n, ${COUNTED_SQL} AS m, p.kind = 'tool_use' AS t
                  FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (SELECT value FROM json_each(@ids))
                UNION ALL
-               SELECT h.session_id, 0, -1, 0 FROM parts p JOIN parts h ON h.rowid = ${HEIR_SQL} JOIN search_map hm ON hm.part_rowid = h.rowid
+               SELECT h.session_id, 0, -(CASE hm.message_rule WHEN 1 THEN 1 ELSE ${countsSql('h', 'q.rowid NOT IN (SELECT value FROM json_each(@ids))')} END), 0
+                 FROM parts p JOIN parts h ON h.rowid = ${HEIR_SQL} JOIN search_map hm ON hm.part_rowid = h.rowid
                  WHERE @deleted AND p.rowid IN (SELECT value FROM json_each(@ids)) AND ${NAMED_SQL} AND ${FIRST_STORED_SQL})
              GROUP BY session_id) AS x
        WHERE session_stats.session_id = x.session_id`,
@@ -478,6 +506,16 @@ export class SearchIndex {
     this.#reindex = db.prepare(
       `INSERT INTO search_fts (rowid, body, thinking, tool_input, tool_output, scope) SELECT fts_rowid, body, thinking, tool_input, tool_output, scope FROM search_source WHERE part_rowid IN (${IDS})`,
     );
+    // Indexed parts in a span of rowids, by the unique index on part_rowid.
+    this.#recountSpan = db.prepare('SELECT part_rowid FROM search_map WHERE part_rowid > ? AND part_rowid <= ? ORDER BY part_rowid LIMIT ?').pluck();
+    // What the parts `?` counted by rule 1 count less by today's rule, taken from their sessions' counts.
+    this.#recount = db.prepare(
+      `UPDATE session_stats SET messages = session_stats.messages - x.d
+       FROM (SELECT p.session_id AS session_id, SUM(${STARTS_MESSAGE_SQL} AND NOT ${countsSql('p')}) AS d
+               FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (${IDS}) AND sm.message_rule = 1 GROUP BY p.session_id) AS x
+       WHERE session_stats.session_id = x.session_id`,
+    );
+    this.#recounted = db.prepare(`UPDATE search_map SET message_rule = ${MESSAGE_RULE} WHERE part_rowid IN (${IDS}) AND message_rule = 1`);
   }
 
   /**
@@ -664,9 +702,34 @@ export class SearchIndex {
     return Math.min(this.#stateValue('retag_start'), cursor);
   }
 
-  /** Whether the re-tag walk has parts left to check. */
+  /** Whether the re-tag walk has parts left to check, or to recount (see #recountPiece). */
   retagPending(): boolean {
-    return this.#stateValue('retag_cursor') < this.#stateValue('retag_upto');
+    return this.#stateValue('retag_cursor') < this.#stateValue('retag_upto') || this.#recountPending();
+  }
+
+  #recountPending(): boolean {
+    return this.#stateValue('recount_cursor') < this.#stateValue('recount_upto');
+  }
+
+  /**
+   * One piece of moving indexed parts counted by rule 1 (before migration 22, which sets the span:
+   * a tool's result counted as a message) to today's rule: the indexed parts with rowid in (cursor,
+   * upto], at most `maxParts` of them in rowid order; each session's count loses what its parts
+   * counted more by the old rule. Parts indexed since (rule 2) are passed over. True while parts are left.
+   */
+  #recountPiece(maxParts: number): boolean {
+    if (!this.#recountPending()) return false;
+    const cursor = this.#stateValue('recount_cursor');
+    const upto = this.#stateValue('recount_upto');
+    const rowids = this.#recountSpan.all(cursor, upto, maxParts) as number[];
+    const ids = JSON.stringify(rowids);
+    if (rowids.length > 0) {
+      this.#recount.run(ids);
+      this.#recounted.run(ids);
+    }
+    const more = rowids.length === maxParts;
+    this.#setState.run('recount_cursor', more ? rowids[rowids.length - 1]! : upto);
+    return more;
   }
 
   /**
@@ -678,31 +741,38 @@ export class SearchIndex {
    * `maxRows` of them (and CHECKS_PER_RETAG times as many checked). The range is kept in search_state,
    * so the walk resumes after a restart; it is set by a move too large to re-tag in step, by migration
    * 10, which repairs stores whose sessions moved before moves re-tagged, and by migrations 13, 14 and
-   * 18 over every part. True while parts are left to check.
+   * 18 over every part. Each piece also moves parts counted by the old rule of messages to today's
+   * while migration 22 left some (#recountPiece). True while parts are left to check or recount.
    */
   retagStep(maxRows: number): boolean {
     return inTransaction(this.#db, () => {
-      const cursor = this.#stateValue('retag_cursor');
-      const upto = this.#stateValue('retag_upto');
-      if (cursor >= upto) return false;
-      const checks = maxRows * CHECKS_PER_RETAG;
-      const stale: number[] = [];
-      let checked = 0;
-      let last = cursor;
-      // Collected first: the connection runs no other statement while this one is being read.
-      for (const [rowid, isStale] of this.#staleScan.iterate(cursor, upto, checks) as Iterable<[number, number]>) {
-        checked += 1;
-        last = rowid;
-        if (isStale === 1) stale.push(rowid);
-        if (stale.length === maxRows) break;
-      }
-      if (stale.length > 0) this.#retag(stale);
-      const more = checked === checks || stale.length === maxRows;
-      this.#setState.run('retag_cursor', more ? last : upto);
-      // A span set next (a migration's from 0, a move's) counts from its own start: see #retagStart.
-      if (!(more && last < upto)) this.#setState.run('retag_start', upto);
-      return more && last < upto;
+      // Migration 22's recount rides on the walk's pieces; it does not show in the walk's progress.
+      const recounting = this.#recountPiece(maxRows * CHECKS_PER_RETAG);
+      return this.#retagPiece(maxRows) || recounting;
     });
+  }
+
+  #retagPiece(maxRows: number): boolean {
+    const cursor = this.#stateValue('retag_cursor');
+    const upto = this.#stateValue('retag_upto');
+    if (cursor >= upto) return false;
+    const checks = maxRows * CHECKS_PER_RETAG;
+    const stale: number[] = [];
+    let checked = 0;
+    let last = cursor;
+    // Collected first: the connection runs no other statement while this one is being read.
+    for (const [rowid, isStale] of this.#staleScan.iterate(cursor, upto, checks) as Iterable<[number, number]>) {
+      checked += 1;
+      last = rowid;
+      if (isStale === 1) stale.push(rowid);
+      if (stale.length === maxRows) break;
+    }
+    if (stale.length > 0) this.#retag(stale);
+    const more = checked === checks || stale.length === maxRows;
+    this.#setState.run('retag_cursor', more ? last : upto);
+    // A span set next (a migration's from 0, a move's) counts from its own start: see #retagStart.
+    if (!(more && last < upto)) this.#setState.run('retag_start', upto);
+    return more && last < upto;
   }
 
   /**

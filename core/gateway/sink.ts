@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TITLE_SOURCES, type ProviderId } from '../api/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { inTransaction, type Db } from '../store/index.js';
-import { blankSession, messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
+import { blankSession, countsAsMessage, messageOf, namedBlock, PART_FLAGS, startsMessage, type PartRow } from '../transcripts/index.js';
 import { turn } from './pace.js';
 import { SearchIndex } from './search-index.js';
 import { CONVERSATION, mergeSession, type CommittedSession, type SessionUpdate } from './sessions.js';
@@ -62,7 +62,7 @@ export interface ProjectKeys {
 export interface FlushResult {
   rows: number;
   partsWritten: number;
-  /** The messages among those parts (see startsMessage): counted as they land, never read back. */
+  /** The messages among those parts (see countsAsMessage): counted as they land, never read back. */
   messagesWritten: number;
   sessionsWritten: number;
 }
@@ -75,6 +75,16 @@ export interface WriteResult extends FlushResult {
 }
 
 const STEP_ROWS = 250;
+
+/**
+ * The messages of a write's parts that hold the person's own words (see countsAsMessage): a message's
+ * parts are read together, so its tool result and the words after it are in the same write.
+ */
+function spokenMessages(parts: readonly PartRow[]): Set<string> {
+  const spoken = new Set<string>();
+  for (const p of parts) if ((p.flags & PART_FLAGS.genuineUserTurn) !== 0) spoken.add(messageOf(p.partId));
+  return spoken;
+}
 
 function parseJsonOrNull(text: string): unknown {
   try {
@@ -134,8 +144,8 @@ export class Sink {
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       // Rows an older version spooled carry no flags; reading their file again refreshes them.
-      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq RETURNING part_id",
-    ).pluck();
+      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq RETURNING part_id, kind",
+    ).raw();
     this.#sessionsUpTo = db.prepare("SELECT meta FROM spool WHERE seq <= ? AND kind = 'session' ORDER BY seq").pluck();
     this.#committed = db.prepare(
       'SELECT source, project_key, cwd, project_cwd, parent_session_id, parent_kind, agent_type, title, title_source, model, first_request, first_ts, last_ts FROM sessions WHERE session_id = ?',
@@ -206,12 +216,13 @@ export class Sink {
       const projects = new Map<string, string | undefined>();
       const before = this.#index.lastPartRowid();
       const messages = new Set<string>();
+      const spoken = spokenMessages(parts);
       for (const p of parts) {
         const { flags } = p;
         const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
         if (inserted.changes === 0) continue;
         partsWritten += 1;
-        if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages)) messagesWritten += 1;
+        if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages) && countsAsMessage(p, () => spoken.has(messageOf(p.partId)))) messagesWritten += 1;
         if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
         if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
         const key = projects.get(p.sessionId);
@@ -301,12 +312,14 @@ export class Sink {
         if (parsed.success && this.#writeSession(parsed.data, now)) sessionsWritten += 1;
       }
       const before = this.#index.lastPartRowid();
-      const moved = this.#moveParts.all(upper) as string[];
+      const moved = this.#moveParts.all(upper) as Array<[partId: string, kind: string]>;
       const partsWritten = moved.length;
       // The full-text index moves with its parts, in the same transaction (or commit window).
       if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
       const rows = this.#deleteUpTo.run(upper).changes;
-      return { rows, partsWritten, messagesWritten: moved.filter(startsMessage).length, sessionsWritten };
+      // Spooled rows carry no flags: none says the person's words.
+      const messagesWritten = moved.filter(([partId, kind]) => startsMessage(partId) && countsAsMessage({ kind }, () => false)).length;
+      return { rows, partsWritten, messagesWritten, sessionsWritten };
     });
   }
 

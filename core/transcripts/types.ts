@@ -20,6 +20,19 @@ export function startsMessage(partId: string): boolean {
   return partId.endsWith(':0');
 }
 
+/**
+ * Whether a message counts as one, told by the part that stands for it (startsMessage): a person
+ * reads a tool's result folded under its call, not as a message of its own, so a message that part
+ * is a tool result of (Claude's user line of results, Codex's function call output, Gemini's function
+ * response, OpenClaw's toolResult) is not counted, unless the person's own words share it
+ * (`personSpeaks`: a part of the message has the genuineUserTurn flag; asked only of a tool result).
+ * Every count of messages applies this rule: the sink's as parts land, and the search index's per
+ * session in SQL (COUNTS_AS_MESSAGE_SQL, its twin).
+ */
+export function countsAsMessage(standing: { kind: string }, personSpeaks: () => boolean): boolean {
+  return standing.kind !== 'tool_result' || personSpeaks();
+}
+
 /** Whether a part id's block is a name (Gemini's), not a number. */
 export function namedBlock(partId: string): boolean {
   const first = partId.charCodeAt(partId.lastIndexOf(':') + 1);

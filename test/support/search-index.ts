@@ -11,12 +11,17 @@ const MESSAGE = "rtrim(part_id, replace(part_id, ':', ''))";
 
 /**
  * Each session's messages counted afresh from its parts, by what a message is rather than by the
- * rule the index applies part by part (STARTS_MESSAGE_SQL): its part of block 0 where blocks are
- * numbered, and each message once where they are named (Gemini's), whichever of its parts are left.
+ * rule the index applies part by part (COUNTS_AS_MESSAGE_SQL): the part that stands for it is its part
+ * of block 0 where blocks are numbered, and the first stored of those left where they are named
+ * (Gemini's); a message stands for a tool's result, not a message, when that part is one, unless
+ * the person's own words (genuine_user_turn) are among its parts.
  */
-const RECOUNTED_MESSAGES = `SELECT session_id, SUM(part_id LIKE '%:0')
-    + COUNT(DISTINCT CASE WHEN substr(part_id, length(${MESSAGE}) + 1, 1) NOT GLOB '[0-9]' THEN ${MESSAGE} END) AS m
-  FROM parts GROUP BY session_id`;
+const RECOUNTED_MESSAGES = `SELECT session_id, SUM(stands AND (kind <> 'tool_result' OR speaks)) AS m FROM (
+    SELECT session_id, kind,
+      CASE WHEN substr(part_id, length(${MESSAGE}) + 1, 1) GLOB '[0-9]' THEN part_id LIKE '%:0' ELSE rowid = MIN(rowid) OVER message END AS stands,
+      MAX(genuine_user_turn) OVER message AS speaks
+    FROM parts WINDOW message AS (PARTITION BY ${MESSAGE}))
+  GROUP BY session_id`;
 
 /** Sessions whose stored message count differs from a recount of their parts (see RECOUNTED_MESSAGES). */
 export function miscountedMessages(db: Db): Array<{ session_id: string; stored: number | null; recounted: number }> {

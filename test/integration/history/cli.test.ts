@@ -142,7 +142,7 @@ describe('steward sessions', () => {
     expect(json.sessions.map((s) => s.sessionId)).toEqual([IDS.kitchen, `oc:main:${IDS.openclawHeader}`]);
     expect(json.cursor).toBeDefined();
     const text = (await cli('sessions', 'list')).out;
-    expect(text).toMatch(new RegExp(`^${IDS.pruning} .* 5 messages, 2 tool calls, 1 subagent {2}orchard {2}Winter pruning plan$`, 'm'));
+    expect(text).toMatch(new RegExp(`^${IDS.pruning} .* 4 messages, 2 tool calls, 1 subagent {2}orchard {2}Winter pruning plan$`, 'm'));
   });
 
   it('follows its own "More" hint to the next page when --from counts back from now (7d)', async () => {
@@ -181,7 +181,7 @@ describe('steward sessions', () => {
   });
 
   it('says one tool call in the singular, and "no match" (not "not yet") when a filter leaves nothing', async () => {
-    expect((await cli('sessions', 'list')).out).toMatch(new RegExp(`^${IDS.config} .* 4 messages, 1 tool call {2}orchard `, 'm'));
+    expect((await cli('sessions', 'list')).out).toMatch(new RegExp(`^${IDS.config} .* 3 messages, 1 tool call {2}orchard `, 'm'));
     const none = await cli('sessions', 'list', '--provider', 'gemini');
     expect(none.code).toBe(0);
     expect(none.out).toBe('No conversations match.\n');

@@ -149,7 +149,8 @@ describe('steward mcp: search_transcripts and get_session', () => {
     const result = await call('get_session', { session_id: hit.sessionId, part_id: hit.partId, limit: 5 });
     expect(result.isError).toBeFalsy();
     const out = result.structuredContent as { session: { sessionId: string; messages: number }; messages: Array<{ role: string; parts: Array<{ partId: string; kind: string; text: string | null; summary: string | null }> }> };
-    expect(out.session).toMatchObject({ sessionId: IDS.config, messages: 4 });
+    // Four lines, three messages: the Read call's result is not a message of its own.
+    expect(out.session).toMatchObject({ sessionId: IDS.config, messages: 3 });
     const parts = out.messages.flatMap((m) => m.parts);
     expect(parts.map((p) => p.partId)).toContain(hit.partId);
     expect(parts.find((p) => p.kind === 'tool_use')?.summary).toBe('Read: /work/orchard/src/config/load_settings.ts');
@@ -172,7 +173,7 @@ describe('steward mcp: search_transcripts and get_session', () => {
     expect(out.subagents).toEqual([{ sessionId: SUBAGENT_SESSION, agentType: 'Explore', title: null, firstRequest: 'Find the first frost dates for the orchard region', messages: 2 }]);
     // The text is what an agent reads: the subagent's id, type and what it was asked, and how to read it.
     const [title, started, subagent] = main.content[0]!.text!.split('\n');
-    expect(title).toBe(`Winter pruning plan (${IDS.pruning}, 5 messages)`);
+    expect(title).toBe(`Winter pruning plan (${IDS.pruning}, 4 messages)`);
     expect(started).toBe('Started 1 subagent; read one with get_session and its session_id:');
     expect(subagent).toBe(`  ⤷ subagent Explore [${SUBAGENT_SESSION}] Find the first frost dates for the orchard region (2 messages)`);
     // Its page names the conversation it belongs to.

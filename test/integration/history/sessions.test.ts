@@ -40,8 +40,9 @@ describe('Sessions.List', () => {
       startedAt: fixture.times.pruning,
       lastAt: fixture.times.pruning + 6 * 60_000,
       durationMs: 6 * 60_000,
-      // Five lines, each one message; the subagent's two lines are its own.
-      messages: 5,
+      // Five lines, four messages: a tool's result is read under its call, not as a message. The
+      // subagent's two lines are its own.
+      messages: 4,
       toolCalls: 2,
       subagents: 1,
       parentSessionId: null,
