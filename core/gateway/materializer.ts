@@ -133,6 +133,11 @@ export class Materializer {
     this.#leafSession = db.prepare('SELECT session_id FROM parts WHERE part_id >= ? AND part_id < ? LIMIT 1').pluck();
   }
 
+  /** Whether a forget record of this kind and id keeps its conversations out of capture. */
+  forgotten(kind: ForgetKind, id: string): boolean {
+    return this.#tombstones.has(kind, id);
+  }
+
   /**
    * `refresh`: the batch comes from a file read from its start, which may be a newer parser reading
    * it again: parts its session already holds (before this run, or since an earlier batch of the same
