@@ -1,27 +1,87 @@
 import type { ProjectKeys } from '../gateway/index.js';
+import { comparableFolder } from '../projects/index.js';
 import { GEMINI_PROJECT, KnownFolders, unknownFolderPrefix, type FolderList } from '../transcripts/index.js';
+
+/** Answers FolderAliases keeps between changes of the projects table: one per cwd a batch names. */
+const ALIASES_CACHED = 4096;
+
+/**
+ * The projects' folders by the form they are compared in (comparableFolder): one folder spelled two
+ * ways (a Windows folder in another case, a WSL folder through Windows' `\\wsl$\<distro>` share) is
+ * one project, the one its first spelling made. Keys stay the documented hash of the normalized cwd,
+ * so a later spelling joins by being given the stored folder, never by a key of its own. Listed again
+ * only when the number of projects changed, as KnownFolders is; asked for every session of a batch,
+ * so each cwd's answer is kept until then.
+ */
+class FolderAliases {
+  readonly #list: FolderList;
+  readonly #keyOf: (cwd: string) => string;
+  #count = -1;
+  /** Each comparable form's first folder as listed (ProjectStore.folders lists the oldest first). */
+  #first = new Map<string, string>();
+  readonly #comparable = new Map<string, string>();
+  readonly #answers = new Map<string, string>();
+
+  constructor(list: FolderList, keyOf: (cwd: string) => string) {
+    this.#list = list;
+    this.#keyOf = keyOf;
+  }
+
+  /** The stored folder of the oldest project `cwd` is another spelling of; else `cwd` as it came. */
+  folderOf(cwd: string): string {
+    const count = this.#list.count();
+    if (count !== this.#count) this.#index(count);
+    let folder = this.#answers.get(cwd);
+    if (folder === undefined) {
+      const first = this.#first.get(comparableFolder(cwd));
+      folder = first !== undefined && this.#keyOf(first) !== this.#keyOf(cwd) ? first : cwd;
+      if (this.#answers.size >= ALIASES_CACHED) this.#answers.clear();
+      this.#answers.set(cwd, folder);
+    }
+    return folder;
+  }
+
+  #index(count: number): void {
+    this.#count = count;
+    this.#answers.clear();
+    const first = new Map<string, string>();
+    for (const folder of this.#list.folders()) {
+      // A "folder unknown" project is a name, never another spelling of a folder.
+      if (unknownFolderPrefix(folder) !== undefined) continue;
+      let comparable = this.#comparable.get(folder);
+      if (comparable === undefined) this.#comparable.set(folder, (comparable = comparableFolder(folder)));
+      if (!first.has(comparable)) first.set(comparable, folder);
+    }
+    this.#first = first;
+  }
+}
 
 /**
  * Where capture assigns a session's project: the projects room, with a Gemini chat known only by its
- * hash folder given the folder another agent made known (KnownFolders). Resolved here, on the owner,
- * because the owner holds the projects table and the parsers run off its thread knowing Gemini's
- * files alone; and a forget, an exclusion and the project row all ask the same resolved folder.
+ * hash folder given the folder another agent made known (KnownFolders), and a folder spelled otherwise
+ * than a project's given that project's folder (FolderAliases). Resolved here, on the owner, because
+ * the owner holds the projects table and the parsers run off its thread knowing one agent's files
+ * alone; and a forget, an exclusion and the project row all ask the same resolved folder.
  */
 export class ProjectAssignment {
   readonly keys: ProjectKeys;
   readonly #projects: ProjectKeys;
   readonly #list: FolderList | undefined;
   readonly #known: KnownFolders | undefined;
-  /** The project count newlyKnown last looked at: a hash folder becomes known only with a new project. */
+  readonly #aliases: FolderAliases | undefined;
+  /** The project count newlyKnown last looked at: a folder becomes known, or spelled twice, only with a new project. */
   #lookedAt = -1;
   /** Unknown hash folders whose chats were given back to a read for the folder they turned out to be. */
   readonly #reread = new Set<string>();
+  /** Projects of a later spelling whose sessions were named to move to the earliest spelling's project. */
+  readonly #merged = new Set<string>();
 
   constructor(projects: ProjectKeys & Partial<FolderList>) {
     this.#projects = projects;
     const { folders, count } = projects;
     this.#list = folders && count ? { folders: () => folders.call(projects), count: () => count.call(projects) } : undefined;
     this.#known = this.#list ? new KnownFolders(this.#list) : undefined;
+    this.#aliases = this.#list ? new FolderAliases(this.#list, (cwd) => projects.keyOf(cwd)) : undefined;
     this.keys = {
       touch: (cwd, lastActivityAt, now) => projects.touch(this.folderOf(cwd), lastActivityAt, now),
       keyOf: (cwd) => projects.keyOf(this.folderOf(cwd)),
@@ -32,27 +92,32 @@ export class ProjectAssignment {
   /**
    * Keys a forget made under an earlier assignment still covers, until Unforget lifts it: until Gemini
    * parser 6 every chat of an unknown hash folder was in the one "Gemini CLI" project, so forgetting
-   * that project forgot them all, including the chats of folders known since; and a hash folder's own
+   * that project forgot them all, including the chats of folders known since; a hash folder's own
    * "folder unknown" project, forgotten before another agent made its folder known, still forgets that
-   * folder's chats once they are assigned to the known folder's project.
+   * folder's chats once they are assigned to the known folder's project; and a later spelling's own
+   * project, forgotten, still forgets that spelling's sessions now assigned to the earliest's.
    */
   formerKeysOf(cwd: string): string[] {
-    if (unknownFolderPrefix(cwd) === undefined) return [];
-    const former = [this.#projects.keyOf(GEMINI_PROJECT)];
-    if (this.folderOf(cwd) !== cwd) former.push(this.#projects.keyOf(cwd));
+    const moved = this.folderOf(cwd) !== cwd;
+    const former = unknownFolderPrefix(cwd) === undefined ? [] : [this.#projects.keyOf(GEMINI_PROJECT)];
+    if (moved) former.push(this.#projects.keyOf(cwd));
     return former;
   }
 
-  /** The folder a session's project is: a known one for an unknown Gemini hash folder's, else the same. */
+  /**
+   * The folder a session's project is: a known one for an unknown Gemini hash folder's, the oldest
+   * project's for another spelling of its folder, else the same.
+   */
   folderOf(cwd: string): string {
-    return this.#known?.folderOf(cwd) ?? cwd;
+    return this.#known?.folderOf(cwd) ?? this.#aliases?.folderOf(cwd) ?? cwd;
   }
 
   /**
-   * The hash prefixes of unknown Gemini folders whose folder is known now, each once a process:
-   * their stored chats move there, re-keyed through the sink (which vacates the project they leave
-   * and moves their search tags). Asked after each provider's run; lists projects only when their
-   * number changed.
+   * The projects whose stored sessions belong to another project now, each once a process: an unknown
+   * Gemini folder's once its folder is known, a later spelling's once an earlier one is a project.
+   * Their sessions move there, re-keyed through the sink (which vacates the project they leave and
+   * moves their search tags). Asked after each provider's run; lists projects only when their number
+   * changed.
    */
   newlyKnown(): Set<string> {
     const found = new Set<string>();
@@ -61,10 +126,12 @@ export class ProjectAssignment {
     if (count === this.#lookedAt) return found;
     this.#lookedAt = count;
     for (const cwd of this.#list.folders()) {
+      if (this.folderOf(cwd) === cwd) continue;
       const prefix = unknownFolderPrefix(cwd);
-      if (prefix === undefined || this.#reread.has(prefix) || this.folderOf(cwd) === cwd) continue;
-      this.#reread.add(prefix);
-      found.add(prefix);
+      const seen = prefix === undefined ? this.#merged : this.#reread;
+      if (seen.has(prefix ?? cwd)) continue;
+      seen.add(prefix ?? cwd);
+      found.add(cwd);
     }
     return found;
   }

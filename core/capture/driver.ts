@@ -2,10 +2,10 @@ import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, run
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type ForgetKind, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, RetentionPruner, Sink, Spool, StoredSpans, Tombstones, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import type { Db } from '../store/index.js';
-import { createProviders, FingerprintMap, TranscriptReader, unknownFolderPrefix, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
+import { createProviders, FingerprintMap, TranscriptReader, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
 import { ProjectAssignment } from './assign.js';
 import { SweepScheduler, type ProviderFailure } from './queue.js';
 import { isCheck, lastCheckIn, recordPrune, recordRun, type Record } from './telemetry.js';
@@ -119,10 +119,10 @@ export class Capture {
   readonly #spans: StoredSpans;
   readonly #options: CaptureOptions;
   readonly #assignment: ProjectAssignment;
-  readonly #tombstones: Tombstones;
   /**
-   * The "folder unknown" projects whose chats a move to their now-known folder holds back, that folder's
-   * project being forgotten: asked again on each run, so an Unforget has the next one move them.
+   * The projects whose sessions a move to the project they are assigned now holds back (a "folder
+   * unknown" project's, a later spelling's), either project being forgotten: asked again on each run,
+   * so an Unforget has the next one move them.
    */
   readonly #heldBack = new Set<string>();
   #pruneTimer: NodeJS.Timeout | undefined;
@@ -141,14 +141,14 @@ export class Capture {
   constructor(options: CaptureOptions) {
     this.#options = options;
     this.#assignment = new ProjectAssignment(options.projects);
-    this.#tombstones = new Tombstones(options.db);
     this.#lastCheckAt = options.recent ? lastCheckIn(options.recent) : null;
     this.providers = options.providers ?? createProviders(options.config, options.env);
     const excluded = excludedFolders(options.config.capture.exclude);
     this.#sink = new Sink(options.db, this.#assignment.keys, options.logger);
     this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink, {
       projectKeyOf: (cwd) => this.#assignment.keys.keyOf(cwd),
-      excluded: (cwd) => excluded(this.#assignment.folderOf(cwd)),
+      // As recorded or as assigned: an exclusion written for either spelling of a folder holds.
+      excluded: (cwd) => excluded(cwd) || excluded(this.#assignment.folderOf(cwd)),
       formerKeysOf: (cwd) => this.#assignment.formerKeysOf(cwd),
       // Written with the file's checkpoint (made below, before any run).
       held: (kind, id) => this.#checkpoints.held(kind, id),
@@ -376,17 +376,17 @@ export class Capture {
   }
 
   /**
-   * Sessions stored in the project of a Gemini hash folder whose folder has since become known move
-   * to that folder's project, whatever their age: a run's window limits what it imports, not where
-   * stored conversations belong. Their rows are re-keyed through the sink, which vacates the project
-   * they leave and moves their search tags; their files are not read again (a chat older than the
-   * window would not move on a read, and its file would be read again on every sweep).
+   * Sessions stored in a project that is another one's now move to it, whatever their age: a Gemini
+   * hash folder's once its folder is known, a later spelling's of a folder (another case on Windows,
+   * a WSL folder through its share) once the earliest is a project. A run's window limits what it
+   * imports, not where stored conversations belong. Their rows are re-keyed through the sink, which
+   * vacates the project they leave (its row goes unless its notes folder exists: ProjectStore.vacated)
+   * and moves their search tags; their files are not read again (a chat older than the window would
+   * not move on a read, and its file would be read again on every sweep).
    */
   async #moveNewlyKnown(): Promise<void> {
-    const prefixes = this.#assignment.newlyKnown();
     const { projects } = this.#options;
-    const left = prefixes.size === 0 ? [] : (projects.folders?.() ?? []).filter((folder) => prefixes.has(unknownFolderPrefix(folder) ?? ''));
-    for (const folder of new Set([...this.#heldBack, ...left])) {
+    for (const folder of new Set([...this.#heldBack, ...this.#assignment.newlyKnown()])) {
       if (this.#intoForgotten(folder)) continue;
       const rows = this.#sink.storedOf(projects.keyOf(folder));
       for (let from = 0; from < rows.length; from += MOVE_STEP_ROWS) {
@@ -397,19 +397,22 @@ export class Capture {
   }
 
   /**
-   * Whether a move would put a "folder unknown" project's chats into a forgotten project. They stay
-   * where they are, counted in the log once: a forget keeps a project's conversations out, and only
-   * the forget itself erases rows (new lines of theirs are withheld like any of that project's).
+   * Whether a move would put a project's sessions into a forgotten project, or take them out of one
+   * (a forget still erasing them). They stay where they are, a move into one counted in the log once:
+   * a forget keeps a project's conversations out, and only the forget itself erases rows (new lines
+   * of theirs are withheld like any of that project's).
    */
   #intoForgotten(folder: string): boolean {
-    if (!this.#tombstones.has('project', this.#assignment.keys.keyOf(folder))) {
+    const into = this.#materializer.forgotten('project', this.#assignment.keys.keyOf(folder));
+    if (!into && !this.#materializer.forgotten('project', this.#options.projects.keyOf(folder))) {
       this.#heldBack.delete(folder);
       return false;
     }
     if (this.#heldBack.has(folder)) return true;
     this.#heldBack.add(folder);
+    if (!into) return true;
     const sessions = this.#sink.storedOf(this.#options.projects.keyOf(folder)).length;
-    this.#options.logger.info('chats of a newly known folder not moved into a forgotten project', { sessions });
+    this.#options.logger.info('sessions of a project assigned elsewhere not moved into a forgotten project', { sessions });
     return true;
   }
 

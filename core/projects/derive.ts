@@ -66,12 +66,28 @@ function foldWindowsCase(path: string): string {
 }
 
 /**
+ * A WSL distro's folder as Windows names it (`\\wsl.localhost\<distro>\…`, `\\wsl$\<distro>\…`, either
+ * separator, or verbatim `\\?\UNC\wsl$\…`): Claude Desktop on Windows records a WSL folder so, where an
+ * agent inside WSL records the `/…` inside it and never the distro's name.
+ */
+const WSL_SHARE = /^(?:[\\/]{2}\?[\\/]UNC[\\/]|[\\/]{2})wsl(?:\.localhost|\$)[\\/][^\\/]+(?=[\\/]|$)/i;
+
+/** The POSIX folder a WSL share's path names inside its distro; undefined for any other path. */
+function insideWslShare(cwd: string): string | undefined {
+  const share = WSL_SHARE.exec(cwd);
+  if (!share) return undefined;
+  return posix.join('/', cwd.slice(share[0].length).replaceAll('\\', '/'));
+}
+
+/**
  * The form two cwds are compared in: normalizeCwd's, with a Windows path's case folded, since Windows
- * names are case-insensitive (`C:\Users\Ana\App` is `c:\users\ana\app`). For comparing only: what
- * is stored and shown keeps the case it was first written in, and keys are still normalizeCwd's.
+ * names are case-insensitive (`C:\Users\Ana\App` is `c:\users\ana\app`), and a WSL share's path
+ * the POSIX folder inside the distro (whose names keep their case). For comparing only: what is stored
+ * and shown keeps the spelling it was first written in, and keys are still normalizeCwd's.
  */
 export function comparableFolder(cwd: string): string {
-  const folder = normalizeCwd(cwd);
+  const inside = insideWslShare(cwd);
+  const folder = normalizeCwd(inside ?? cwd);
   return isWindowsForm(folder) ? foldWindowsCase(folder) : folder;
 }
 

@@ -99,7 +99,7 @@ export class ProjectStore {
     this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
     this.#count = db.prepare('SELECT COUNT(*) FROM projects').pluck();
     this.#keys = db.prepare('SELECT project_key FROM projects').pluck();
-    this.#folders = db.prepare('SELECT cwd FROM projects').pluck();
+    this.#folders = db.prepare('SELECT cwd FROM projects ORDER BY rowid').pluck();
     this.#slug = db.prepare('SELECT slug FROM projects WHERE project_key = ?').pluck();
     this.#name = db.prepare('SELECT name FROM projects WHERE project_key = ?').pluck();
     this.#describe = db.prepare('SELECT name, slug FROM projects WHERE project_key = ?');
@@ -171,7 +171,10 @@ export class ProjectStore {
     return this.#count.get() as number;
   }
 
-  /** Every project's folder (or name, for a project that is no folder): where capture matches a folder known only by its hash. */
+  /**
+   * Every project's folder (or name, for a project that is no folder), oldest first: where capture
+   * matches a folder known only by its hash, and finds the first spelling of a folder spelled twice.
+   */
   folders(): string[] {
     return this.#folders.all() as string[];
   }
