@@ -346,7 +346,7 @@ describe('search and read conversations in the panel', () => {
       new Date(config + 3 * 60_000).toISOString(),
       new Date(pruning + 6 * 60_000).toISOString(),
     ]);
-    expect(await list.locator('.project-sessions__meta').allInnerTexts()).toEqual(['10 days ago · 4 messages · 3 min', '20 days ago · 5 messages · 6 min · 1 subagent']);
+    expect(await list.locator('.project-sessions__meta').allInnerTexts()).toEqual(['10 days ago · 3 messages · 3 min', '20 days ago · 4 messages · 6 min · 1 subagent']);
     await list.getByRole('link', { name: 'Winter pruning plan' }).click();
     await page.locator('main[data-place="session"] .conversation').waitFor();
     // Back to the project: the conversation that was opened has the focus, not the project's heading.
