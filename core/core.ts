@@ -145,7 +145,7 @@ export class Core {
       const core = new Core(home, env, lock, config, logger, options);
       logger.info('core opened', { pid: process.pid, homeKind: home.kind });
       // By its key alone: the folder and HOME's value are the person's own (Settings shows the folder).
-      for (const error of skippedRoots(config)) logger.warn('config root left out: HOME is not a full path', { key: String((error.details?.keys as unknown[] | undefined)?.[0]), code: error.code });
+      for (const error of skippedRoots(config)) logger.warn('config root left out', { key: String((error.details?.keys as unknown[] | undefined)?.[0]), reason: String(error.details?.reason), code: error.code });
       // An owner redacts and sweeps soon; the in-process CLI may never, and waits for neither to load.
       if (options.schedule) {
         preloadRedaction();

@@ -5,8 +5,8 @@ import { PROVIDER_IDS } from './registry.js';
 /** A folder and whether it is one there (a missing path or a file is not). */
 const RootPath = z.strictObject({ path: z.string(), exists: z.boolean() });
 
-/** Why a root config.json names is not read (see `leftOut`). */
-export const ROOT_LEFT_OUT_REASONS = ['home_not_full_path'] as const;
+/** Why a root config.json or a STEWARD_*_ROOTS variable names is not read (see `leftOut`). */
+export const ROOT_LEFT_OUT_REASONS = ['not_full_path', 'home_not_full_path'] as const;
 
 /** One kind of root of one provider: what is read now, what config.json says, what was found by default. */
 export const ProviderRootsView = z.strictObject({
@@ -24,9 +24,10 @@ export const ProviderRootsView = z.strictObject({
   /** The default locations on this computer, each with whether it exists. */
   detected: z.array(RootPath),
   /**
-   * Folders config.json names that the running owner left out, as config.json names them, and why:
-   * `home_not_full_path`, one written from `~` while HOME is not a full path (so `~` names no folder).
-   * Absent when none was.
+   * Folders the running owner left out, as written where they are read from (the environment's
+   * variable when set, else config.json), and why: `not_full_path`, a relative folder (it would be read
+   * under whichever folder Steward started in); `home_not_full_path`, one written from `~` while HOME is
+   * not a full path (so `~` names no folder). Absent when none was.
    */
   leftOut: z.array(z.strictObject({ path: z.string(), reason: z.enum(ROOT_LEFT_OUT_REASONS) })).optional(),
 });

@@ -76,6 +76,17 @@ export function isEditableSetting(key: string): boolean {
   return (EDITABLE_SETTINGS as readonly string[]).includes(key);
 }
 
+/**
+ * Each key of a change that is not an editable setting, said as its own issue at that key. A refined
+ * record key would not do: zod wraps a key's refusal in an `invalid_key` issue of its own
+ * ("Invalid key in record"), and the words below would be lost to the generic ones.
+ */
+function unknownSettings(changes: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const key of Object.keys(changes).filter((k) => !isEditableSetting(k))) {
+    ctx.addIssue({ code: 'custom', path: [key], input: key, message: `${key} is not a setting the panel changes` });
+  }
+}
+
 /** One side of the settings a person changes: as config.json holds them (defaults filled in), or as the running owner uses them. */
 export const SettingsValues = z.strictObject({
   retentionDays: z.number().int().nonnegative(),
@@ -119,7 +130,8 @@ export const settingsMethods = {
   'Settings.Update': {
     params: z.strictObject({
       changes: z
-        .record(z.string().refine(isEditableSetting, { message: 'not a setting the panel changes' }), z.json())
+        .record(z.string(), z.json())
+        .superRefine(unknownSettings)
         .refine((changes) => Object.keys(changes).length > 0, { message: 'name at least one setting' }),
     }),
     result: z.strictObject({

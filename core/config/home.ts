@@ -44,6 +44,11 @@ export function startsAtHome(path: string): boolean {
   return path === '~' || (process.platform === 'win32' ? /^~[\\/]/ : /^~\//).test(path);
 }
 
+/** A root Steward can read: a full path, or one from `~` (the home the environment names); see rootLeftOutReason. */
+export function isFullRoot(path: string): boolean {
+  return isAbsolute(path) || startsAtHome(path);
+}
+
 /**
  * A folder as a shell would have expanded it (`~/.claude`): a value set in a service file, quoted in
  * a shell or written in config.json reaches Steward with its `~` still in it. Anything else is left as written.

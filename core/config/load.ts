@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { PROVIDER_IDS, PROVIDERS, StewardError } from '../api/index.js';
-import { fullUserHome, HOME_FILES, startsAtHome, withHomeExpanded } from './home.js';
+import { PROVIDER_IDS, PROVIDERS, rootKinds, StewardError } from '../api/index.js';
+import { HOME_FILES, withHomeExpanded } from './home.js';
 import { problemOf } from './problems.js';
+import { envRootsLeftOut, leftOutRoot, rootLeftOutReason } from './roots.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 function describe(issue: z.core.$ZodIssue): string {
@@ -59,21 +60,16 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number.parseInt(value, 10);
 }
 
-/** The roots config.json names that could not be read, each as its error, kept beside the Config they were left out of. */
+/** The roots that could not be read (config.json's and STEWARD_*_ROOTS'), each as its error, kept beside the Config they were left out of. */
 const skipped = new WeakMap<Config, readonly StewardError[]>();
 
 /**
- * The roots of config.json left out of this Config, each a typed error naming its key and why: one
- * written from `~` while HOME is not a full path. Empty for any other Config.
+ * The roots left out of this Config, each a typed error naming its key and why (`details.reason`): one of
+ * config.json written from `~` while HOME is not a full path (`providers.claude.roots.0`), or one a
+ * STEWARD_*_ROOTS variable names that is no full path (`STEWARD_CODEX_ROOTS.1`). Empty for any other Config.
  */
 export function skippedRoots(config: Config): readonly StewardError[] {
   return skipped.get(config) ?? [];
-}
-
-/** A root written from `~` when HOME names no folder, by its key (the folders are the person's own: an error may be logged). */
-function homelessRoot(key: string): StewardError {
-  const message = 'starts with ~, but HOME is not a full path, so ~ names no folder: Steward left this root out; set HOME to a full path, or write the root in full';
-  return new StewardError('config_invalid', `${HOME_FILES.config}: "${key}" ${message}`, { keys: [key], fields: { [key]: { message } } });
 }
 
 /**
@@ -82,10 +78,10 @@ function homelessRoot(key: string): StewardError {
  * and the environment is not, so the rest of config.json still applies (refusing it would stop Steward).
  */
 function withRootsExpanded(providers: Config['providers'], env: NodeJS.ProcessEnv, left: StewardError[]): Config['providers'] {
-  const home = fullUserHome(env);
   const expand = (key: string) => (path: string, index: number) => {
-    if (!startsAtHome(path) || home !== undefined) return [withHomeExpanded(path, env)];
-    left.push(homelessRoot(`${key}.${index}`));
+    const reason = rootLeftOutReason(path, env);
+    if (reason === undefined) return [withHomeExpanded(path, env)];
+    left.push(leftOutRoot(HOME_FILES.config, `${key}.${index}`, reason));
     return [];
   };
   const expanded = (id: keyof Config['providers']) => {
@@ -112,9 +108,12 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv): Confi
     ...(model ? ['sweeper.model'] : []),
   ];
   const left: StewardError[] = [];
+  const providers = withRootsExpanded(config.providers, env, left);
+  // The environment's roots replace config.json's where set (transcripts reads them with envRoots): their left-out ones are said too.
+  left.push(...rootKinds().flatMap(({ kind }) => envRootsLeftOut(env, kind.env)));
   const merged = {
     ...config,
-    providers: withRootsExpanded(config.providers, env, left),
+    providers,
     sweep: { ...config.sweep, ...(sweepInterval !== undefined ? { interval_ms: sweepInterval } : {}) },
     sweeper: {
       ...config.sweeper,

@@ -1,7 +1,6 @@
-import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { CURATOR_KINDS, EMBEDDING_PROVIDERS, LOG_LEVELS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
-import { startsAtHome } from './home.js';
+import { isFullRoot } from './home.js';
 
 /**
  * config.json mirrors the dotted setting names of the specs as nested objects. Every object is
@@ -10,9 +9,9 @@ import { startsAtHome } from './home.js';
  */
 const days = z.number().int().min(0).max(36_500);
 const ms = z.number().int().min(0).max(7 * 24 * 3_600_000);
-// A relative folder would be read relative to wherever Steward happened to start; `~/…` is the user's
-// home, as in STEWARD_*_ROOTS, expanded once the environment is known (applyEnvOverrides).
-const roots = z.array(z.string().min(1).refine((path) => isAbsolute(path) || startsAtHome(path), { message: 'must be a full path (from /, ~/ or a drive letter)' })).max(64);
+// A relative folder would be read relative to wherever Steward happened to start (the rule STEWARD_*_ROOTS
+// take too: roots.ts); `~/…` is the user's home, expanded once the environment is known (applyEnvOverrides).
+const roots = z.array(z.string().min(1).refine(isFullRoot, { message: 'must be a full path (from /, ~/ or a drive letter)' })).max(64);
 
 const backfill = z.strictObject({
   /** A positive value narrows this provider's scheduled sweep; 0 defers to the cache retention. */

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { PROVIDER_IDS, PROVIDERS, type Handlers, type ProviderId, type RootKind } from '../api/index.js';
-import { skippedRoots, type Config } from '../config/index.js';
+import { envRoots, skippedRoots, type Config, type RootLeftOutReason } from '../config/index.js';
 import { defaultRoots, resolveRoots } from './providers/index.js';
 import { envList } from './roots.js';
 
@@ -35,7 +35,7 @@ function skippedKeys(running: Config): string[] {
  * as config.json names them (`configured`). An entry since edited into one that does not start at `~`
  * is no longer the one left out, and is not listed.
  */
-function leftOutOf(skipped: readonly string[], prefix: string, configured: readonly string[] | null): Array<{ path: string; reason: 'home_not_full_path' }> {
+function leftOutOf(skipped: readonly string[], prefix: string, configured: readonly string[] | null): Array<{ path: string; reason: RootLeftOutReason }> {
   return skipped.flatMap((key) => {
     const path = key.startsWith(`${prefix}.`) ? configured?.[Number(key.slice(prefix.length + 1))] : undefined;
     return path?.startsWith('~') ? [{ path, reason: 'home_not_full_path' as const }] : [];
@@ -64,7 +64,8 @@ export function transcriptsHandlers(running: Config, env: NodeJS.ProcessEnv, sav
             label: PROVIDERS[id].label,
             enabled: running.providers[id].enabled,
             roots: kinds.map(([key, kind]) => {
-              const leftOut = leftOutOf(skipped, `providers.${id}.${key}`, listed(key));
+              // The environment's variable, when set, is what is read: its left-out folders, else config.json's.
+              const leftOut = envRoots(env, kind.env)?.leftOut ?? leftOutOf(skipped, `providers.${id}.${key}`, listed(key));
               return {
                 key,
                 label: kind.label,

@@ -1,22 +1,15 @@
-import { delimiter, resolve, win32 } from 'node:path';
-import { withHomeExpanded } from '../config/index.js';
+import { resolve, win32 } from 'node:path';
+import { envRoots } from '../config/index.js';
 
 // The providers read the user's home from here; config owns it, beside the `~` expansion config.json's roots share.
 export { userHome } from '../config/index.js';
 
 /**
  * A set `STEWARD_*_ROOTS` variable replaces the defaults entirely; set-but-empty means no roots at all.
- * A folder is read as a shell would have expanded it (`~/codex-sessions`), since a value set in a
- * service file or quoted in a shell reaches Steward with its `~` still in it.
+ * Its folders take config.json's rule (config's envRoots): `~/…` expanded, a relative one left out.
  */
 export function envList(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  return value
-    .split(delimiter)
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map((s) => withHomeExpanded(s, env));
+  return envRoots(env, name)?.roots;
 }
 
 /**

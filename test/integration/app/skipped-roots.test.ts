@@ -47,3 +47,16 @@ describe('a ~ root left out because HOME is not a full path', () => {
     expect(logger.lines.join('\n')).not.toMatch(/work\/claude|rel\/dir/);
   });
 });
+
+describe('a relative folder in a STEWARD_*_ROOTS variable', () => {
+  it('is left out, listed by Providers.Roots with its reason, never read under the folder Steward started in', async () => {
+    home = tempHome('steward-env-roots-');
+    const env: NodeJS.ProcessEnv = { ...home.env, STEWARD_CODEX_ROOTS: ['.codex', '/abs/codex'].join(process.platform === 'win32' ? ';' : ':') };
+    const running = loadConfig(home.dir, env);
+    const listing = await transcriptsHandlers(running, env, () => parseConfig(readConfigFile(home!.dir)))['Providers.Roots']({}, { transport: 'in-process' });
+    const codex = listing.providers.find((p) => p.provider === 'codex')!.roots[0]!;
+    expect(codex.source).toBe('environment');
+    expect(codex.watched.map((w) => w.path)).toEqual(['/abs/codex']);
+    expect(codex.leftOut).toEqual([{ path: '.codex', reason: 'not_full_path' }]);
+  });
+});

@@ -27,8 +27,9 @@ function Folders({ title, folders }: { title: string; folders: Kind['watched'] }
   );
 }
 
-/** Why a folder config.json names is not read, by `leftOut`'s reason, with the way out. */
+/** Why a folder is not read, by `leftOut`'s reason, with the way out. */
 const LEFT_OUT_WORDS: Record<NonNullable<Kind['leftOut']>[number]['reason'], string> = {
+  not_full_path: 'it is not a full path, so it would be read under whichever folder Steward was started in. Write it in full (from /, ~/ or a drive letter).',
   home_not_full_path: 'your home folder (HOME) is not a full path, so ~ names no folder. Set HOME to a full path in Steward’s environment, or write the folder in full.',
 };
 
