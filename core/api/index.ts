@@ -13,7 +13,7 @@ export { DATE_FORMS, localDay, localTime, parseDateText, parseIsoDate } from './
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
 export { ProviderRootsView, ProviderSurvey } from './providers.js';
 export { ProjectKey, IdempotencyKey, SessionId, RepoId, REPO_ID_SHAPE } from './ids.js';
-export { PROJECT_KEY_SHAPE, projectChoiceLabels, projectsNamed, subagentParentOf, type NamedProject, type PlacedProject } from './names.js';
+export { noStoredProjectWords, PROJECT_KEY_SHAPE, projectChoiceLabels, projectsNamed, subagentParentOf, type NamedProject, type PlacedProject } from './names.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
 export { StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';
 export { TelemetryEntry } from './telemetry.js';

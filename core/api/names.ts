@@ -13,6 +13,15 @@ export interface NamedProject {
   name: string;
 }
 
+/**
+ * What a person is told of a project key Steward holds no project under, wherever they gave it (a
+ * `--project` flag, `steward sweeper show`, Projects.Get): after an import, most likely a typo, so where
+ * the keys are listed, not a sweep or backfill to run.
+ */
+export function noStoredProjectWords(projectKey: string): string {
+  return `no stored project has the key ${projectKey} (it may have been forgotten); \`steward projects\` lists each project's name and key`;
+}
+
 /** A slug is `<name>-<the first 8 hex digits of the key>` (the notes folder's name): the digits make it unique. */
 const SLUG = /^.+-([0-9a-f]{8})$/;
 

@@ -1,4 +1,4 @@
-import { localDay, missingOf, ProjectKey, projectsNamed, repoMatches, StewardError, type ForgetCover, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
+import { localDay, missingOf, noStoredProjectWords, ProjectKey, projectsNamed, repoMatches, StewardError, type ForgetCover, type NamedProject, type StewardClient, type Tombstone } from '../api/index.js';
 import { UsageError } from './output.js';
 
 /**
@@ -86,7 +86,7 @@ export async function mustBeStoredProject(client: StewardClient, projectKey: str
   if (projects.some((p) => p.projectKey === projectKey)) return;
   const forgotten = (await forgetRecords(client)).find((t) => t.kind === 'project' && t.id === projectKey);
   if (forgotten) throw new StewardError('not_found', `${option}: you forgot the project ${projectKey} on ${localDay(forgotten.createdAt)}; \`steward unforget --project ${projectKey}\` brings it back`);
-  throw new StewardError('not_found', `${option}: no stored project has the key ${projectKey} (it may have been forgotten); \`steward projects\` lists each project's name and key`);
+  throw new StewardError('not_found', `${option}: ${noStoredProjectWords(projectKey)}`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { StewardError, type Handlers } from '../api/index.js';
+import { noStoredProjectWords, StewardError, type Handlers } from '../api/index.js';
 import { redactSecrets, type KeyRing } from '../secrets/index.js';
 import { applyHook, claudeSettingsPath, hookCommand, hookInstalled, mcpSetupCommand, planHook } from './claude-hooks.js';
 import { localModels } from './local-models.js';
@@ -43,7 +43,8 @@ function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesSt
 function notFound(projectKey: string, sweeper: Sweeper): StewardError {
   // A forgotten project's row stays until its forget has erased every conversation: it is not unknown.
   if (sweeper.isForgotten(projectKey)) return new StewardError('not_found', `Project ${projectKey} is forgotten: Steward keeps no notes for it, and writes none`);
-  return new StewardError('not_found', `No project ${projectKey} is known; run a sweep or backfill first`);
+  const words = noStoredProjectWords(projectKey);
+  return new StewardError('not_found', `${words[0]!.toUpperCase()}${words.slice(1)}`);
 }
 
 function settingsView(sweeper: Sweeper, ring: KeyRing) {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, writeWhole } from '../files.js';
-import { forgottenOrWhole, projectKeyFor } from '../names.js';
+import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 /** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
@@ -166,17 +166,22 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .action((options: { project?: string; provider?: string; from?: string; to?: string; limit?: string; cursor?: string; json?: boolean }) =>
       run(async () => {
         const dates = dateOptions(options);
-        const result = await withClient(io, async (client) =>
-          client.call('Sessions.List', {
-            ...(options.project !== undefined ? { projectKey: await projectKeyFor(client, options.project) } : {}),
+        const result = await withClient(io, async (client) => {
+          const projectKey = options.project !== undefined ? await projectKeyFor(client, options.project) : undefined;
+          const listed = await client.call('Sessions.List', {
+            ...(projectKey !== undefined ? { projectKey } : {}),
             ...(options.provider !== undefined ? { provider: choiceOption('--provider', options.provider, SEARCH_PROVIDERS) } : {}),
             ...dates.range,
             ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 200) } : {}),
             ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
             // A list is read over a shoulder, or shared on a screen: a secret in a title shows as [REDACTED].
             redact: true,
-          }),
-        );
+          });
+          // "No conversations match." would be untrue of a key no project has: the check (and words) of
+          // `steward search --project`. A name was resolved among the stored projects already.
+          if (listed.sessions.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
+          return listed;
+        });
         const filtered = [options.project, options.provider, options.from, options.to, options.cursor].some((o) => o !== undefined);
         if (options.json) printJson(io, pageJson(result, dates.pinned));
         else io.stdout(formatSessionList(result, dates.pinned, filtered));

@@ -124,7 +124,7 @@ describe('steward projects scratch | unscratch', () => {
     expect(JSON.parse(badJson.out)).toEqual({ error: { code: 'not_found', message: 'projects unscratch: no project is called "nope"; `steward projects` lists each project\'s name and key' } });
     const unknownKey = await runIn(h.env, 'projects', 'scratch', 'p_0123456789abcdef', '--json');
     expect(unknownKey.code).toBe(1);
-    expect(JSON.parse(unknownKey.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('No project p_0123456789abcdef') } });
+    expect(JSON.parse(unknownKey.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('No stored project has the key p_0123456789abcdef') } });
     expect(sweepState(h)).toEqual(before);
     expect(existsSync(join(h.dir, 'projects', 'p_0123456789abcdef'))).toBe(false);
     expect((await listed(h.env)).recipes!.notes!.state).toBe('none');
