@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StewardError, toStewardError } from '../api/index.js';
 
 /**
  * A tool's structured answer checked against its declared shape before it leaves, as the SDK checks an
@@ -18,7 +19,23 @@ export function checkedAnswer<A extends unknown[], R extends { isError?: boolean
     if (result.isError || result.structuredContent === undefined) return result;
     const checked = schema.safeParse(result.structuredContent);
     // The SDK's own words for an answer off its schema: the issues name fields and types, never values.
-    if (!checked.success) throw new Error(`Output validation error: Invalid structured content for tool ${tool}: ${checked.error.message}`);
+    if (!checked.success) throw new StewardError('internal', `Output validation error: Invalid structured content for tool ${tool}: ${checked.error.message}`);
     return result;
   };
+}
+
+/**
+ * What an agent reads of any tool's failure: the contract's code first, as JSON-RPC's `error.data.code`
+ * carries it (an agent branches on `not_found:` or `invalid_params:`), then its words, and the remedy
+ * where the error names one. A foreign error says only `internal` (see toStewardError).
+ */
+export function toolErrorText(error: unknown): string {
+  const typed = toStewardError(error);
+  const remedy = typeof typed.details?.remediation === 'string' ? ` ${typed.details.remediation}` : '';
+  return `${typed.code}: ${typed.message}${remedy}`;
+}
+
+/** A tool's failure as its answer (isError), in the words toolErrorText gives it. */
+export function toolError(error: unknown) {
+  return { isError: true as const, content: [{ type: 'text' as const, text: toolErrorText(error) }] };
 }

@@ -142,6 +142,17 @@ const FROM_CHAR_ALONE = 'from_char reads on in one part: give the part_id its wo
 /** What a call with neither a query nor a filter is told: there is nothing to search for. */
 const NOTHING_TO_SEARCH = 'Give a query, or at least one filter (project_key, repo, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.';
 
+/**
+ * A from after the to is refused in the CLI's words (--from 30d is after --to 60d), with the instants
+ * each meant: a span back from now reaches further the longer it is, which `from: 30d, to: 60d` misses.
+ * The contract refuses it too, in words that do not name what the agent gave.
+ */
+function refuseEmptyRange(input: { from?: string | undefined; to?: string | undefined }, range: { from?: number; to?: number }): void {
+  if (range.from === undefined || range.to === undefined || range.from <= range.to) return;
+  const said = (end: 'from' | 'to') => `${end} ${JSON.stringify(input[end])} (${new Date(range[end]!).toISOString()})`;
+  throw new StewardError('invalid_params', `${said('from')} is after ${said('to')}: nothing can match; give a from no later than the to`);
+}
+
 function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { from?: number; to?: number }): Params<'Search.Query'> {
   return {
     query: input.query ?? '',
@@ -245,7 +256,7 @@ function withUnlisted(out: SearchOut, unlisted: readonly Unlisted[]): SearchOut 
 
 /** What a tool says of a session id Steward holds nothing under (search_transcripts' filter, get_session). */
 function notStoredSession(sessionId: string): string {
-  return `not_found: no stored conversation has the session_id ${JSON.stringify(sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
+  return `no stored conversation has the session_id ${JSON.stringify(sessionId)} (it may have been pruned or forgotten). Give the whole id, as search_transcripts or get_session returns it.`;
 }
 
 /**
@@ -260,26 +271,26 @@ async function unknownFilter(client: StewardClient, params: Params<'Search.Query
   let listed: Promise<Result<'Projects.List'>['projects']> | undefined;
   const projects = () => (listed ??= client.call('Projects.List', {}).then((r) => r.projects));
   if (params.projectKey !== undefined && !(await projects()).some((p) => p.projectKey === params.projectKey)) {
-    return `not_found: no stored project has the project_key ${params.projectKey} (it may have been forgotten). list_projects names each project's projectKey.`;
+    return `no stored project has the project_key ${params.projectKey} (it may have been forgotten). list_projects names each project's projectKey.`;
   }
   if (params.repo !== undefined && !repoMatches(params.repo, (await projects()).map((p) => p.repoId))) {
-    return `not_found: no stored project belongs to the repository ${params.repo} (repo is OWNER/NAME or a repository's canonical id).`;
+    return `no stored project belongs to the repository ${params.repo} (repo is OWNER/NAME or a repository's canonical id).`;
   }
   return undefined;
 }
 
 /**
- * get_session's answer for an id it holds nothing under, in search_transcripts' form (`not_found: …`):
+ * get_session's words for an id it holds nothing under, as search_transcripts' (said as `not_found: …`):
  * forgotten by the person (or the conversation a subagent belongs to, or its project: Forget.Of says
  * which), with when and that it stays out, or not stored; a part not in the conversation as it is said.
  */
 async function sessionNotFound(client: StewardClient, sessionId: string, error: StewardError): Promise<string> {
-  if (missingOf(error) === 'part') return `not_found: ${error.message}`;
+  if (missingOf(error) === 'part') return error.message;
   const { record } = await client.call('Forget.Of', { sessionId }).catch(() => ({ record: null }));
-  if (record?.via === 'self') return `not_found: the person forgot this conversation on ${localDay(record.createdAt)}; Steward keeps it out until they bring it back.`;
-  if (record?.via === 'parent') return `not_found: the person forgot the conversation this subagent belongs to (${record.id}) on ${localDay(record.createdAt)}; Steward keeps both out until they bring it back.`;
+  if (record?.via === 'self') return `the person forgot this conversation on ${localDay(record.createdAt)}; Steward keeps it out until they bring it back.`;
+  if (record?.via === 'parent') return `the person forgot the conversation this subagent belongs to (${record.id}) on ${localDay(record.createdAt)}; Steward keeps both out until they bring it back.`;
   // The project by its key alone, as list_projects gives it: its name is not said to an agent once forgotten.
-  if (record?.via === 'project') return `not_found: the person forgot the project this conversation was in (${record.id}) on ${localDay(record.createdAt)}; Steward keeps it out until they bring it back.`;
+  if (record?.via === 'project') return `the person forgot the project this conversation was in (${record.id}) on ${localDay(record.createdAt)}; Steward keeps it out until they bring it back.`;
   return notStoredSession(sessionId);
 }
 
@@ -311,13 +322,14 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     },
     checkedAnswer('search_transcripts', SearchTranscriptsOutput, async (input) => {
       const dates = searchDates(input);
+      refuseEmptyRange(input, dates.range);
       const params = searchParams(input, dates.range);
-      if (params.query.trim() === '' && !hasSearchFilter(params)) return { isError: true, content: [{ type: 'text' as const, text: NOTHING_TO_SEARCH }] };
+      if (params.query.trim() === '' && !hasSearchFilter(params)) throw new StewardError('invalid_params', NOTHING_TO_SEARCH);
       return withClient(async (client, via) => {
         const { found, unlisted } = await spreadPage((limit) => client.call('Search.Query', { ...params, limit }), params.limit ?? 10);
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
-        if (unknown !== undefined) return { isError: true, content: [{ type: 'text' as const, text: unknown }] };
+        if (unknown !== undefined) throw new StewardError('not_found', unknown);
         const out = withPinned(withUnlisted(searchOutput(found, redact, await nobodyWalks(client, via, found)), unlisted), dates.pinned);
         return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
       });
@@ -344,7 +356,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
             ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
             redact: true,
           });
-        if (input.from_char !== undefined && input.part_id === undefined) return { isError: true, content: [{ type: 'text' as const, text: FROM_CHAR_ALONE }] };
+        if (input.from_char !== undefined && input.part_id === undefined) throw new StewardError('invalid_params', FROM_CHAR_ALONE);
         try {
           const { page, text } =
             input.from_char !== undefined && input.part_id !== undefined
@@ -353,7 +365,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
           return { content: [{ type: 'text' as const, text }], structuredContent: page };
         } catch (error) {
           if (!(error instanceof StewardError && error.code === 'not_found')) throw error;
-          return { isError: true, content: [{ type: 'text' as const, text: await sessionNotFound(client, input.session_id, error) }] };
+          throw new StewardError('not_found', await sessionNotFound(client, input.session_id, error));
         }
       })),
   );

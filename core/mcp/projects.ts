@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ProjectSummary, StewardClient } from '../api/index.js';
+import { StewardError, type ProjectSummary, type StewardClient } from '../api/index.js';
 import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/index.js';
 import { notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
@@ -90,7 +90,7 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
       withClient(async (client) => {
         const { projects } = await client.call('Projects.List', {});
         const { project, asked } = answeringProject(projects, cwd, options);
-        if (!project) return { isError: true, content: text('Steward knows no project containing that folder yet.') };
+        if (!project) throw new StewardError('not_found', 'Steward knows no project containing that folder yet. list_projects names the projects it knows, each with its folder.');
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
         const out = { projectKey: got.projectKey, name: got.name, cwd: folderOf(got.cwd), overview: got.overview, lastSweepAt: got.state.lastSweepAt };
         const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : `No overview has been written for ${got.name} yet.`;

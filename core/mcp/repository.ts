@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, StewardError, type Result } from '../api/index.js';
+import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, type Result } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 
@@ -59,10 +59,6 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
         });
         const out = SearchRepositoryOutput.parse(result);
         return { content: [{ type: 'text' as const, text: summary(out) }], structuredContent: out };
-      }).catch((error: unknown) => {
-        // An agent branches on the code and retries with one of the names the message lists.
-        if (error instanceof StewardError && error.code === 'repository_ambiguous') return { isError: true, content: [{ type: 'text' as const, text: `${error.code}: ${error.message}` }] };
-        throw error;
       })),
   );
 }

@@ -12,7 +12,6 @@ import {
   setupPlanJson,
   StewardError,
   SYNC_MODES,
-  toStewardError,
   type SetupPlan,
   type SetupRequest,
 } from '../api/index.js';
@@ -100,12 +99,6 @@ function requestOf(input: z.infer<typeof MaintenancePlanInput>): SetupRequest {
   };
 }
 
-function failed(error: unknown) {
-  const typed = error instanceof StewardError ? error : toStewardError(error);
-  const remedy = typeof typed.details?.remediation === 'string' ? ` ${typed.details.remediation}` : '';
-  return { isError: true, content: [{ type: 'text' as const, text: `${typed.code}: ${typed.message}${remedy}` }] };
-}
-
 function planText(plan: z.infer<typeof MaintenancePlanOutput>): string {
   const lines = [`Plan ${plan.plan_id} for ${plan.repo} (${plan.action}): ${plan.status}; data boundary ${plan.data_boundary}.`];
   for (const e of plan.effects) lines.push(`- [${e.class}]${e.needs_person ? ' (a person must confirm)' : ''} ${e.description}`);
@@ -134,15 +127,11 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     checkedAnswer('maintenance_plan', MaintenancePlanOutput, async (input) => {
-      try {
-        // Read-only: with no owner running, the plan comes from what exists, never from stores opened (and created) here.
-        const request = requestOf(input);
-        const rendered = (await planHere?.(request)) ?? (await withClient((client) => client.call('Maintenance.Plan', request)));
-        const plan = MaintenancePlanOutput.parse(setupPlanJson(rendered));
-        return { content: [{ type: 'text' as const, text: planText(plan) }], structuredContent: plan };
-      } catch (error) {
-        return failed(error);
-      }
+      // Read-only: with no owner running, the plan comes from what exists, never from stores opened (and created) here.
+      const request = requestOf(input);
+      const rendered = (await planHere?.(request)) ?? (await withClient((client) => client.call('Maintenance.Plan', request)));
+      const plan = MaintenancePlanOutput.parse(setupPlanJson(rendered));
+      return { content: [{ type: 'text' as const, text: planText(plan) }], structuredContent: plan };
     }),
   );
   server.registerTool(
@@ -171,7 +160,8 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
           const text = `A person must confirm this plan (${needs.join(' ')}). Ask them to run: ${handoff}`;
           return { content: [{ type: 'text' as const, text }], structuredContent: out };
         }
-        return failed(error);
+        // Every other failure is said as every tool's is (server.ts), with its code and remedy.
+        throw error;
       }
     }),
   );

@@ -206,7 +206,7 @@ describe('search_transcripts (MCP) with filters and no query', () => {
       for (const args of [{}, { query: '  ' }, { sort: 'newest', limit: 5 }]) {
         const nothing = await call(args);
         expect(nothing.isError).toBe(true);
-        expect(nothing.content[0]?.text).toBe('Give a query, or at least one filter (project_key, repo, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.');
+        expect(nothing.content[0]?.text).toBe('invalid_params: Give a query, or at least one filter (project_key, repo, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.');
       }
     } finally {
       await client.close();

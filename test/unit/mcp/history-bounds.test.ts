@@ -258,7 +258,7 @@ describe('get_session from_char: reading on in a part cut on the page', () => {
     expect(past.messages[0]!.parts[0]!.text).toBe('[nothing from character 99,999: the text Steward holds of this part ends at character 32,768]');
     const alone = await call('get_session', { session_id: ONE_PART, from_char: 10 });
     expect(alone.isError).toBe(true);
-    expect(alone.content[0]!.text).toBe('from_char reads on in one part: give the part_id its words named too.');
+    expect(alone.content[0]!.text).toBe('invalid_params: from_char reads on in one part: give the part_id its words named too.');
   });
 });
 
