@@ -478,14 +478,16 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
   const unreadable = new CodeTally();
   const discovery = await provider.discover(ctx.signal);
   const { files } = discovery;
-  stats.discovered = files.length;
+  // Transcripts only: a file that only describes them is read, and counted as none (describesOnly).
+  const transcripts = files.filter((file) => !file.describesOnly).length;
+  stats.discovered = transcripts;
   stats.failed += discovery.failed;
   errors.addAll(discovery.errors);
   // Batches read ahead arrive already queued, and awaiting one is then only a microtask: without
   // an explicit turn the loop would hold the event loop for as long as the queue stays full.
   const yieldTurn = pacer(HOLD_MS);
   const plans = await planFiles(provider, discovery, deps, ctx, yieldTurn);
-  const progress = progressReporter(provider, ctx, files.length, stats);
+  const progress = progressReporter(provider, ctx, transcripts, stats);
   let done = 0;
   /** The index of the file a cancel stopped the run at (not read through); undefined when it ran to the end. */
   let stoppedAt: number | undefined;
@@ -503,7 +505,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         stoppedAt = i;
         break;
       }
-      done += 1;
+      if (!file.describesOnly) done += 1;
       const plan = plans[i]!;
       if (plan.skip === 'unreadable') {
         // Still failing, so still counted so; but no byte of it is read until it changes.
@@ -515,7 +517,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       }
       if (plan.skip) {
         if (plan.skip === 'outsideWindow') stats.outsideWindow = (stats.outsideWindow ?? 0) + 1;
-        else stats.unchanged += 1;
+        else if (!file.describesOnly) stats.unchanged += 1;
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         // Skipping 20,000 unchanged files is tens of milliseconds too.
         const due = yieldTurn();
@@ -555,7 +557,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         break;
       }
       if (outcome.status !== 'read') continue;
-      stats.read += 1;
+      if (!file.describesOnly) stats.read += 1;
       forgetUnreadable(provider, [file.path], deps);
       // Only once the file was read, every session it yielded consumed and their rows committed. A
       // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own

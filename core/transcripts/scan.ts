@@ -102,7 +102,7 @@ export class Scan {
   }
 
   /** Records one known file (e.g. a sidecar-described transcript) under the same dedupe. */
-  addFile(path: string, info: BigIntStats, source: string, sidecar?: string): void {
+  addFile(path: string, info: BigIntStats, source: string, sidecar?: string, describesOnly?: true): void {
     const key = identity(path, info);
     if (this.#seenFiles.has(key)) return;
     this.#seenFiles.add(key);
@@ -114,6 +114,7 @@ export class Scan {
       mtimeMs: Number(info.mtimeMs),
       source,
       ...(sidecar ? { sidecar } : {}),
+      ...(describesOnly ? { describesOnly } : {}),
     });
   }
 

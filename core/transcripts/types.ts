@@ -134,6 +134,12 @@ export interface TranscriptFile {
   source: string;
   /** A sidecar that describes this transcript (Cowork `local_<uuid>.json`), read only when the file is read. */
   sidecar?: string;
+  /**
+   * The file only describes transcripts (Codex's session_index.jsonl, read on its own so a rename made
+   * after a rollout was read lands without reading the rollout): read and checkpointed like one, but
+   * no transcript in a run's counts.
+   */
+  describesOnly?: true;
 }
 
 /**

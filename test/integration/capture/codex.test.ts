@@ -365,12 +365,13 @@ describe('Codex CLI provider', () => {
     // Codex appends a line per rename; the last one wins.
     writeFileSync(index, `${readFileSync(index, 'utf8')}${JSON.stringify({ id: MODERN_ID, thread_name: 'Retry with jitter', updated_at: '2026-07-14T09:00:00Z' })}\n`);
     const renamed = byProvider(await h.driver.tick(), 'codex');
-    expect(renamed).toMatchObject({ discovered: 2, read: 1, unchanged: 1, partsWritten: 0 });
+    // The index is read, and counted as no transcript: one rollout, unchanged.
+    expect(renamed).toMatchObject({ discovered: 1, read: 0, unchanged: 1, partsWritten: 0 });
     // The rollout is not read again: only the index's new line (and the bytes that vouch for where it resumed).
     expect(renamed.bytesRead).toBeLessThan(statSync(index).size - before + 64 * 1024);
     expect(renamed.bytesRead).toBeLessThan(statSync(index).size + 64 * 1024);
     expect(h.db.prepare('SELECT title FROM sessions WHERE session_id = ?').pluck().get(MODERN_ID)).toBe('Retry with jitter');
     await h.restart();
-    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 0, unchanged: 2, bytesRead: 0 });
+    expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ read: 0, unchanged: 1, bytesRead: 0 });
   });
 });

@@ -292,7 +292,7 @@ export class CodexProvider implements TranscriptProvider {
       const index = join(root, 'session_index.jsonl');
       for (const file of scan.files.slice(before)) file.sidecar = index;
       const info = await stat(index, { bigint: true }).catch(() => undefined);
-      if (info?.isFile()) scan.addFile(index, info, INDEX_SOURCE);
+      if (info?.isFile()) scan.addFile(index, info, INDEX_SOURCE, undefined, true);
     }
     return scan.result();
   }
