@@ -142,6 +142,8 @@ const KIND_WORDS: Readonly<Record<string, KindWords>> = {
   agent_message: { label: 'Agent message', summary: 'A message between agents', ownLine: true },
   document: { label: 'File', summary: 'A file attached to the message; its contents are not kept' },
   unknown: { label: 'Other content', summary: 'Content of no known kind' },
+  // No agent's kind: what a message of only empty texts is shown as (reading.ts's joinedContext).
+  empty: { label: 'Empty message', summary: 'No text was written' },
 };
 
 /** A part of a kind not listed (a block type an agent added later) is kept as its JSON. */

@@ -62,20 +62,38 @@ const REFERENCED_FILE = /^Content from (@.+?):\s*$/gm;
 const FILES_NAMED = 3;
 
 /**
- * A message's parts as every reader shows them: a run of context parts is one. Gemini CLI stores the
+ * What a reader shows for a message whose every part is an empty text: one part of this kind, which
+ * no agent stores, in their place; part-words says it in a person's words.
+ */
+export const EMPTY_MESSAGE_KIND = 'empty';
+
+/**
+ * A text part with no words (empty, or only white space), as OpenClaw stores a turn that failed
+ * before the model wrote anything: it stays stored, but no reader shows it as a paragraph. A part
+ * capture cut short holds more than its start, so it is shown.
+ */
+export function isBlankText(part: Pick<ContextPart, 'kind' | 'text' | 'truncatedFrom'>): boolean {
+  return part.kind === 'text' && part.truncatedFrom === null && (part.text ?? '').trim() === '';
+}
+
+/**
+ * A message's parts as every reader shows them: a text with no words is left out (a message of
+ * nothing else is one EMPTY_MESSAGE_KIND part), and a run of context parts is one. Gemini CLI stores the
  * files an `@path` added to a prompt as four texts (its opening line, "Content from @path:", the
  * contents, its closing line), and each read as an "Added context" block of its own. Joined, their
  * texts read in order and the line names the files. A part capture cut short stays apart: the
  * note under it is about its own text.
  */
 export function joinedContext<T extends ContextPart>(parts: readonly T[]): Array<ShownPart<T>> {
+  const worded = parts.filter((part) => !isBlankText(part));
+  if (worded.length === 0 && parts.length > 0) return [{ part: { ...parts[0]!, kind: EMPTY_MESSAGE_KIND, text: '' }, partIds: parts.map((p) => p.partId) }];
   const shown: Array<ShownPart<T>> = [];
   let run: T[] = [];
   const flush = () => {
     if (run.length > 0) shown.push(run.length === 1 ? { part: run[0]!, partIds: [run[0]!.partId] } : joinRun(run));
     run = [];
   };
-  for (const part of parts) {
+  for (const part of worded) {
     if (part.kind === 'context' && part.truncatedFrom === null) run.push(part);
     else {
       flush();

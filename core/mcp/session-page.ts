@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPACTION_FOLD, countOf, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -260,6 +260,16 @@ function partText(p: PagePart): string {
   return `[${foldLine(partFold(p))}]`;
 }
 
+/**
+ * A message's parts as lines, as every reader shows them (reading.ts): a text with no words is no line,
+ * and a message (`whole`: all its parts on the page) of nothing else says it is empty. The JSON keeps them.
+ */
+function partLines(parts: readonly PagePart[], whole: boolean): string[] {
+  const worded = parts.filter((p) => !isBlankText(p));
+  if (worded.length === 0 && parts.length > 0 && whole) return [`[${foldLine(partFold({ kind: EMPTY_MESSAGE_KIND, summary: null, text: '' }))}]`];
+  return worded.map(partText);
+}
+
 /** The subagents, named where an agent reads first: each one's id, what it is and what it was asked. */
 function subagentLines(out: SessionPage): string[] {
   const total = out.subagents.length + (out.moreSubagents ?? 0);
@@ -282,7 +292,7 @@ export function sessionText(out: SessionPage): string {
     // Said of each such turn: an agent may read any one of them alone.
     if (m.rewound) lines.push(`[${REWOUND_LINE}]`);
     if (m.partsBefore) lines.push(`… ${countOf(m.partsBefore.parts, 'earlier part')} of this message not shown: call again with part_id "${m.partsBefore.partId}" to read from there.`);
-    for (const p of m.parts) lines.push(partText(p));
+    for (const line of partLines(m.parts, m.partsBefore === undefined && m.partsAfter === undefined)) lines.push(line);
     if (m.partsAfter) lines.push(`… ${countOf(m.partsAfter.parts, 'more part')} of this message not shown: call again with part_id "${m.partsAfter.partId}" to read from there.`);
     for (const sub of m.subagents ?? []) lines.push(`  ⤷ subagent ${sub.agentType ? `${sub.agentType} ` : ''}[${sub.sessionId}]`);
     if (m.moreSubagents) lines.push(`  ${countOf(m.moreSubagents, 'more subagent')} started here, not listed.`);
