@@ -154,7 +154,7 @@ export class FileCheckpoints {
    * read one file at a time, each read beginning with `fileBegins`, so a file that leaves no checkpoint
    * (failed, vanished, cut short) hands its holds to no other.
    */
-  readonly #pending = new Map<string, { kind: ForgetKind; id: string }>();
+  readonly #pending = new Map<string, { kind: ForgetKind | 'copy'; id: string }>();
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
    * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
@@ -206,13 +206,14 @@ export class FileCheckpoints {
     // Both sides ride the primary key (kind, id, ...); the checkpoint's mtime says whether a tick's window reaches the file.
     this.#holding = db.prepare(`
       SELECT DISTINCT h.provider, h.path, c.mtime_ms FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
-      WHERE (h.kind = ? AND h.id = ?) OR (h.kind = 'session' AND h.id IN (SELECT value FROM json_each(?)))`);
+      WHERE (h.kind = ? AND h.id = ?) OR (h.kind IN ('session', 'copy') AND h.id IN (SELECT value FROM json_each(?)))`);
     this.#heldElsewhere = db.prepare(`SELECT COUNT(*) > 0 AND IFNULL(MAX(provider = ? AND path = ?), 0) = 0 FROM file_holds WHERE kind = 'session' AND id = ?`).pluck();
   }
 
   /**
-   * Whether files other than this one are known to hold the conversation, and this one is not (yet):
-   * a copy of its lines here (a resumed conversation's) does not speak for what those files stored. A
+   * Whether files other than this one are known to hold the conversation, and this one does not: a
+   * copy of its lines here (a resumed conversation's) does not speak for what those files stored, on
+   * its first read or any later one (its hold is kept as kind 'copy', which Unforget still finds). A
    * conversation no read recorded (stored before this version) is no file's, so nothing is elsewhere.
    */
   heldElsewhere(sessionId: string, provider: string, path: string): boolean {
@@ -231,7 +232,7 @@ export class FileCheckpoints {
   }
 
   /** The file being read holds this conversation, or some of what this forget record withheld (see #pending). */
-  held(kind: ForgetKind, id: string): void {
+  held(kind: ForgetKind | 'copy', id: string): void {
     this.#pending.set(`${kind}\n${id}`, { kind, id });
   }
 

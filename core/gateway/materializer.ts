@@ -71,8 +71,11 @@ export interface CapturePolicy {
    * Told of each conversation a batch admits and each forget record that withholds some of it: the
    * file being read holds them (FileCheckpoints.held), so lifting that record has the file read again.
    */
-  held?(kind: ForgetKind, id: string): void;
-  /** Whether other files are known to hold this conversation and `file` is not one of them (FileCheckpoints.heldElsewhere). */
+  held?(kind: ForgetKind | 'copy', id: string): void;
+  /**
+   * Whether other files are known to hold this conversation and `file` is not one of them, a copy of
+   * its lines there not counting (FileCheckpoints.heldElsewhere).
+   */
   heldElsewhere?(sessionId: string, provider: string, file: string): boolean;
 }
 
@@ -150,7 +153,7 @@ export class Materializer {
     const state = this.#state(token);
     if (options.file !== state.file) [state.file, state.fromFile] = [options.file, new Set()];
     const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
-    batch = this.#admitted(batch, result.withheld);
+    batch = this.#admitted(batch, result.withheld, options.file);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
     // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
     // short by a failed statement is written again in full by a later pass.
@@ -243,21 +246,21 @@ export class Materializer {
   }
 
   /** The batch without the sessions (and their parts) that must not be captured, counted by reason. */
-  #admitted(batch: TranscriptBatch, counts: MaterializeResult['withheld']): TranscriptBatch {
+  #admitted(batch: TranscriptBatch, counts: MaterializeResult['withheld'], file: string | undefined): TranscriptBatch {
     const held = new Map<string, Withheld>();
     for (const session of batch.sessions) {
       const reason = this.#withheld(session);
       if (reason) held.set(session.sessionId, reason);
-      else this.#policy?.held?.('session', session.sessionId);
+      else this.#policy?.held?.(this.#holdOf(session.sessionId, session.provider, file), session.sessionId);
     }
     // A part whose session row is not in the batch is still checked by its own id.
     const checked = new Set(batch.sessions.map((s) => s.sessionId));
-    for (const { sessionId } of batch.parts) {
+    for (const { sessionId, provider } of batch.parts) {
       if (checked.has(sessionId)) continue;
       checked.add(sessionId);
       const cover = this.#tombstones.coverOf({ sessionId, parentSessionId: null }, null);
       if (cover) held.set(sessionId, 'forgotten');
-      this.#policy?.held?.(cover?.kind ?? 'session', cover?.id ?? sessionId);
+      this.#policy?.held?.(cover?.kind ?? this.#holdOf(sessionId, provider, file), cover?.id ?? sessionId);
     }
     if (held.size === 0) return batch;
     const parts = batch.parts.filter((part) => {
@@ -299,6 +302,15 @@ export class Materializer {
     }
     state.spooled ??= this.#spool.pendingPartIds();
     return state;
+  }
+
+  /**
+   * How the file being read holds a conversation it admits: as its `copy` when other files hold it and
+   * this one never did (see #speaksFor), so a later read of this file from its start (a parser upgrade,
+   * an Unforget) still does not speak for it; else as one of its files (`session`).
+   */
+  #holdOf(sessionId: string, provider: string, file: string | undefined): 'session' | 'copy' {
+    return file !== undefined && this.#policy?.heldElsewhere?.(sessionId, provider, file) === true ? 'copy' : 'session';
   }
 
   /**

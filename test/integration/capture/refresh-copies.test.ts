@@ -56,4 +56,18 @@ describe('a refreshing first read over a part another file stored in an earlier 
     await (await h!.restart()).tick();
     expect(textsOf(S)).toEqual(['edited']);
   });
+
+  it('the copy still does not speak for it when both files are read again from their start, whichever comes first', async () => {
+    const { dir, ts } = setup();
+    await h!.driver.tick();
+    // A resumed conversation's file whose name sorts before the original's: read first on every later run.
+    const first = '00000000-0000-4000-8000-000000000009';
+    writeJsonl(join(dir, `${first}.jsonl`), [claudeLine({ sessionId: S, cwd: '/work/p', uuid: U, ts, text: 'cut' }), claudeLine({ sessionId: first, cwd: '/work/p', text: 'resumed' })]);
+    await h!.driver.tick();
+    expect(textsOf(S)).toEqual(['the whole original message, long and complete']);
+    // Every checkpoint gone (a parser upgrade, an Unforget's lift): both files are read again from their start.
+    h!.db.prepare('DELETE FROM file_checkpoints').run();
+    await (await h!.restart()).tick();
+    expect(textsOf(S)).toEqual(['the whole original message, long and complete']);
+  });
 });
