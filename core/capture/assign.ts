@@ -21,6 +21,8 @@ class FolderAliases {
   #first = new Map<string, string>();
   readonly #comparable = new Map<string, string>();
   readonly #answers = new Map<string, string>();
+  /** Later spellings met in this process, each given a project's folder: Gemini CLI may have hashed one (see spellings). */
+  readonly #spelled = new Set<string>();
 
   constructor(list: FolderList, keyOf: (cwd: string) => string) {
     this.#list = list;
@@ -37,8 +39,22 @@ class FolderAliases {
       folder = first !== undefined && this.#keyOf(first) !== this.#keyOf(cwd) ? first : cwd;
       if (this.#answers.size >= ALIASES_CACHED) this.#answers.clear();
       this.#answers.set(cwd, folder);
+      if (folder !== cwd && this.#spelled.size < ALIASES_CACHED) this.#spelled.add(cwd);
     }
     return folder;
+  }
+
+  /**
+   * The later spellings met, which no project row holds: a Gemini CLI hash folder may be the hash of
+   * one, so KnownFolders hashes them beside the projects' folders (and the answer is then aliased).
+   */
+  spellings(): readonly string[] {
+    return [...this.#spelled];
+  }
+
+  /** How many spellings() lists: part of KnownFolders' sign to list again. */
+  get spelledCount(): number {
+    return this.#spelled.size;
   }
 
   #index(count: number): void {
@@ -80,8 +96,10 @@ export class ProjectAssignment {
     this.#projects = projects;
     const { folders, count } = projects;
     this.#list = folders && count ? { folders: () => folders.call(projects), count: () => count.call(projects) } : undefined;
-    this.#known = this.#list ? new KnownFolders(this.#list) : undefined;
-    this.#aliases = this.#list ? new FolderAliases(this.#list, (cwd) => projects.keyOf(cwd)) : undefined;
+    const aliases = this.#list ? new FolderAliases(this.#list, (cwd) => projects.keyOf(cwd)) : undefined;
+    this.#aliases = aliases;
+    // A Gemini hash folder may be the hash of a spelling only another agent's session met (no row holds it).
+    this.#known = this.#list && aliases ? new KnownFolders({ folders: () => [...this.#list!.folders(), ...aliases.spellings()], count: () => this.#list!.count() + aliases.spelledCount }) : undefined;
     this.keys = {
       touch: (cwd, lastActivityAt, now) => projects.touch(this.folderOf(cwd), lastActivityAt, now),
       keyOf: (cwd) => projects.keyOf(this.folderOf(cwd)),
@@ -109,7 +127,9 @@ export class ProjectAssignment {
    * project's for another spelling of its folder, else the same.
    */
   folderOf(cwd: string): string {
-    return this.#known?.folderOf(cwd) ?? this.#aliases?.folderOf(cwd) ?? cwd;
+    // A known folder is itself another spelling's, maybe: the earliest project's folder either way.
+    const folder = this.#known?.folderOf(cwd) ?? cwd;
+    return this.#aliases?.folderOf(folder) ?? folder;
   }
 
   /**

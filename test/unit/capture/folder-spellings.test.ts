@@ -124,3 +124,21 @@ describe('ProjectAssignment: one project for the spellings of one folder', () =>
     expect([...assignment.newlyKnown()]).toEqual([]);
   });
 });
+
+describe('a Gemini CLI hash folder of a later spelling', () => {
+  const unknownOf = (spelled: string) => `Gemini CLI project ${createHash('sha256').update(spelled).digest('hex').slice(0, 8)} (folder unknown)`;
+
+  it('is the earliest project, while the later spelling still has a row of its own and after it moved', () => {
+    const { assignment, rows } = room(['C:\\Work\\App', 'c:\\work\\app']);
+    expect(assignment.folderOf(unknownOf('c:\\work\\app'))).toBe('c:\\Work\\App');
+    rows.splice(1, 1);
+    expect(assignment.folderOf(unknownOf('c:\\work\\app'))).toBe('c:\\Work\\App');
+  });
+
+  it('is the earliest project when only another agent’s session met that spelling (no row holds it)', () => {
+    const { assignment } = room(['C:\\Work\\App']);
+    expect(assignment.folderOf(unknownOf('c:\\work\\app'))).toBe(unknownOf('c:\\work\\app'));
+    expect(assignment.folderOf('c:\\work\\app')).toBe('c:\\Work\\App');
+    expect(assignment.folderOf(unknownOf('c:\\work\\app'))).toBe('c:\\Work\\App');
+  });
+});
