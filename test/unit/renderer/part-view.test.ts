@@ -105,3 +105,11 @@ describe('a compaction summary, an image and a thought in the session viewer', (
     expect(foldLine(other('thinking', 'Compare the fares.', 'Compare the fares.'))).toBe('Thinking Compare the fares.');
   });
 });
+
+describe('a message of texts with no words', () => {
+  it('reads as one line saying it is empty, with nothing to unfold', () => {
+    const html = renderToStaticMarkup(createElement(PartView, { part: result({ kind: 'empty', text: '', summary: null, isError: false }), role: 'assistant', hit: false, harness: undefined }));
+    expect(html).not.toContain('<details');
+    expect(html).toContain('<p class="part__empty">Empty message · No text was written</p>');
+  });
+});

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import type { SessionPart } from '../../../../core/api/index.js';
 import { MarkdownText, SecretText } from '../../components/index.js';
 import { foldLine, isCompactionSummary, partFold } from '../../../../core/api/part-words.js';
+import { EMPTY_MESSAGE_KIND } from '../../../../core/api/reading.js';
 import { cutSentence, type HarnessFold } from './reading.js';
 import { prettyJson } from './pretty-json.js';
 import { secretsIn, type Range } from './secret-marks.js';
@@ -114,6 +115,10 @@ export function PartView({ part, role, hit, harness, asWritten = false }: { part
       );
       break;
     }
+    case EMPTY_MESSAGE_KIND:
+      // A message of texts with no words (reading.ts's joinedContext): said in one line, nothing to unfold.
+      body = <p className="part__empty">{foldLine(partFold(part))}</p>;
+      break;
     default:
       // Said in the reader's words (core/api/part-words.ts), never by the kind's name.
       body = <Fold kind="other" fold={asText} {...folds} />;
