@@ -277,8 +277,9 @@ const KEY_SQL = `(MIN(MAX(IFNULL(p.ts, 0), 0), ${MAX_SECONDS * 1000 + 999}) / 10
 const SCOPE_SQL = 'steward_search_scope_v1(p.provider, p.role, p.session_id, (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id))';
 const IDS = 'SELECT value FROM json_each(?)';
 
-/** A part id up to and with its last `:` (messageOf), in SQL. */
-const MESSAGE_SQL = "rtrim(p.part_id, replace(p.part_id, ':', ''))";
+/** Part `alias`'s id up to and with its last `:` (messageOf), in SQL. */
+const messageSql = (alias: string) => `rtrim(${alias}.part_id, replace(${alias}.part_id, ':', ''))`;
+const MESSAGE_SQL = messageSql('p');
 /** Part `q` is of part `p`'s message (a range of the part_id key). */
 const SAME_MESSAGE_SQL = `q.part_id > ${MESSAGE_SQL} AND q.part_id < substr(${MESSAGE_SQL}, 1, length(${MESSAGE_SQL}) - 1) || ';'`;
 /** Part `p`'s block is a name (Gemini's), not a number (namedBlock). */
@@ -317,6 +318,15 @@ const COUNTS_AS_MESSAGE_SQL = `(${STARTS_MESSAGE_SQL} AND ${countsSql('p')})`;
  * exact while the re-tag walk moves parts counted by rule 1 to rule 2 (#recountPiece).
  */
 const MESSAGE_RULE = 2;
+/** The parts `@ids` (a JSON array of rowids). */
+const DELETED_SQL = 'SELECT value FROM json_each(@ids)';
+/**
+ * The parts of the messages that lose a part with the person's words (genuine_user_turn) when the
+ * parts `@ids` are deleted: a forget or a prune in pieces can take those words before the tool result
+ * they share a message with, which then counts no more.
+ */
+const UNSPOKEN_SQL = `SELECT q.rowid FROM parts g JOIN parts q ON q.part_id > ${messageSql('g')} AND q.part_id < substr(${messageSql('g')}, 1, length(${messageSql('g')}) - 1) || ';'
+  WHERE g.rowid IN (${DELETED_SQL}) AND g.genuine_user_turn = 1`;
 const COUNTED_SQL = `(CASE sm.message_rule WHEN 1 THEN ${STARTS_MESSAGE_SQL} ELSE ${COUNTS_AS_MESSAGE_SQL} END)`;
 
 /**
@@ -449,6 +459,9 @@ export class SearchIndex {
   readonly #recountSpan;
   readonly #recount;
   readonly #recounted;
+  readonly #standingOf;
+  readonly #uncountMessages;
+  readonly #countMessages;
   readonly #mergePages = new PieceSize(MERGE_PAGES);
   readonly #foldPages = new PieceSize(FOLD_PAGES);
   readonly #structure;
@@ -473,7 +486,8 @@ export class SearchIndex {
     );
     // What the indexed parts `@ids` count leaves with them, by the rule each was counted by. When their
     // rows are deleted (`@deleted`), a message they cut in two stays counted: the indexed part that
-    // comes to stand for it counts it, by its own rule and what is left of the message.
+    // comes to stand for it counts it, by its own rule and what is left of the message; one that stays
+    // standing counts by what is left of it (UNSPOKEN_SQL).
     this.#subtractStats = db.prepare(
       `UPDATE session_stats SET parts = session_stats.parts - x.n, messages = session_stats.messages - x.m, tool_calls = session_stats.tool_calls - x.t
        FROM (SELECT session_id, SUM(n) AS n, SUM(m) AS m, SUM(t) AS t FROM (
@@ -482,7 +496,11 @@ export class SearchIndex {
                UNION ALL
                SELECT h.session_id, 0, -(CASE hm.message_rule WHEN 1 THEN 1 ELSE ${countsSql('h', 'q.rowid NOT IN (SELECT value FROM json_each(@ids))')} END), 0
                  FROM parts p JOIN parts h ON h.rowid = ${HEIR_SQL} JOIN search_map hm ON hm.part_rowid = h.rowid
-                 WHERE @deleted AND p.rowid IN (SELECT value FROM json_each(@ids)) AND ${NAMED_SQL} AND ${FIRST_STORED_SQL})
+                 WHERE @deleted AND p.rowid IN (SELECT value FROM json_each(@ids)) AND ${NAMED_SQL} AND ${FIRST_STORED_SQL}
+               UNION ALL
+               SELECT p.session_id, 0, ${countsSql('p')} - ${countsSql('p', `q.rowid NOT IN (${DELETED_SQL})`)}, 0
+                 FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid
+                 WHERE @deleted AND p.rowid IN (${UNSPOKEN_SQL}) AND p.rowid NOT IN (${DELETED_SQL}) AND sm.message_rule <> 1 AND ${STARTS_MESSAGE_SQL})
              GROUP BY session_id) AS x
        WHERE session_stats.session_id = x.session_id`,
     );
@@ -516,6 +534,22 @@ export class SearchIndex {
        WHERE session_stats.session_id = x.session_id`,
     );
     this.#recounted = db.prepare(`UPDATE search_map SET message_rule = ${MESSAGE_RULE} WHERE part_rowid IN (${IDS}) AND message_rule = 1`);
+    // The indexed parts that stand for the messages `?` (messageOf's prefixes): a range of the part_id key each.
+    this.#standingOf = db.prepare(
+      `SELECT p.rowid FROM json_each(?) m JOIN parts p ON p.part_id > m.value AND p.part_id < substr(m.value, 1, length(m.value) - 1) || ';'
+       WHERE ${STARTS_MESSAGE_SQL} AND EXISTS (SELECT 1 FROM search_map sm WHERE sm.part_rowid = p.rowid)`,
+    ).pluck();
+    // What the indexed parts `?` count as messages, by the rule each was counted by; then by today's (see recountMessages).
+    this.#uncountMessages = db.prepare(
+      `UPDATE session_stats SET messages = session_stats.messages - x.m
+       FROM (SELECT p.session_id AS session_id, SUM(${COUNTED_SQL}) AS m FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (${IDS}) GROUP BY p.session_id) AS x
+       WHERE session_stats.session_id = x.session_id`,
+    );
+    this.#countMessages = db.prepare(
+      `UPDATE session_stats SET messages = session_stats.messages + x.m
+       FROM (SELECT p.session_id AS session_id, SUM(${COUNTS_AS_MESSAGE_SQL}) AS m FROM parts p JOIN search_map sm ON sm.part_rowid = p.rowid WHERE p.rowid IN (${IDS}) GROUP BY p.session_id) AS x
+       WHERE session_stats.session_id = x.session_id`,
+    );
   }
 
   /**
@@ -635,11 +669,37 @@ export class SearchIndex {
    * change and in again after, as an external-content index must. Their rows stay, so every message
    * keeps the part that stands for it. Joins the caller's transaction.
    */
-  rewriteParts(rowids: readonly number[], rewrite: () => void): void {
-    inTransaction(this.#db, () => {
-      if (rowids.length > 0) this.#unindexParts(JSON.stringify(rowids), false);
-      rewrite();
-      this.indexParts(rowids);
+  rewriteParts(rowids: readonly number[], rewrite: () => void, messages: readonly string[] = []): void {
+    this.recountMessages(
+      messages,
+      () => {
+        if (rowids.length > 0) this.#unindexParts(JSON.stringify(rowids), false);
+        rewrite();
+        this.indexParts(rowids);
+      },
+      rowids,
+    );
+  }
+
+  /**
+   * A change that may alter what the `messages` (messageOf's prefixes) count while the parts that
+   * stand for them stay as they are: a sibling's genuine_user_turn flag rewritten, a part added to a
+   * stored message (see countsAsMessage). Each of those parts that is indexed, except the `rewritten`
+   * (indexed again by the change itself), takes back what it counted by the rule it was counted by
+   * before the change and counts by today's after it. Joins the caller's transaction.
+   */
+  recountMessages<T>(messages: readonly string[], change: () => T, rewritten: readonly number[] = []): T {
+    if (messages.length === 0) return inTransaction(this.#db, change);
+    return inTransaction(this.#db, () => {
+      const skip = new Set(rewritten);
+      const standing = (this.#standingOf.all(JSON.stringify([...new Set(messages)])) as number[]).filter((rowid) => !skip.has(rowid));
+      if (standing.length === 0) return change();
+      const ids = JSON.stringify(standing);
+      this.#uncountMessages.run(ids);
+      const changed = change();
+      this.#countMessages.run(ids);
+      this.#recounted.run(ids);
+      return changed;
     });
   }
 

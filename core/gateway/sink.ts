@@ -211,25 +211,12 @@ export class Sink {
       const now = Date.now();
       let sessionsWritten = 0;
       for (const session of sessions) if (this.#writeSession(session, now)) sessionsWritten += 1;
-      let partsWritten = 0;
-      let messagesWritten = 0;
-      const projects = new Map<string, string | undefined>();
-      const before = this.#index.lastPartRowid();
-      const messages = new Set<string>();
+      // The person's words added to a message stored before (a newer parser reads a block an older
+      // one did not) change what the part that stands for it counts: see countsAsMessage.
       const spoken = spokenMessages(parts);
-      for (const p of parts) {
-        const { flags } = p;
-        const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
-        if (inserted.changes === 0) continue;
-        partsWritten += 1;
-        if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages) && countsAsMessage(p, () => spoken.has(messageOf(p.partId)))) messagesWritten += 1;
-        if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
-        if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
-        const key = projects.get(p.sessionId);
-        if (key) turned.set(key, Math.max(turned.get(key) ?? 0, p.ts ?? 0));
-      }
-      // The full-text index moves with its parts, in the same transaction (or commit window).
-      if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
+      const started = new Set(parts.filter((p) => startsMessage(p.partId)).map((p) => messageOf(p.partId)));
+      const joined = [...spoken].filter((message) => !started.has(message));
+      const { partsWritten, messagesWritten } = this.#index.recountMessages(joined, () => this.#insertParts(parts, spoken, turned));
       let partsRefreshed = 0;
       let textRefreshed = 0;
       for (const p of refreshed) {
@@ -241,6 +228,33 @@ export class Sink {
     });
     this.#tell([...turned].map(([projectKey, at]) => ({ projectKey, at })));
     return result;
+  }
+
+  /**
+   * Stores the parts the cache does not hold yet and indexes them (unless a run defers it), counting
+   * the messages they start; `turned` gains the projects whose conversations received new genuine
+   * user turns. `spoken`: the messages among them that hold the person's words.
+   */
+  #insertParts(parts: readonly PartRow[], spoken: ReadonlySet<string>, turned: Map<string, number>): FlushResult {
+    let partsWritten = 0;
+    let messagesWritten = 0;
+    const projects = new Map<string, string | undefined>();
+    const before = this.#index.lastPartRowid();
+    const messages = new Set<string>();
+    for (const p of parts) {
+      const { flags } = p;
+      const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
+      if (inserted.changes === 0) continue;
+      partsWritten += 1;
+      if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages) && countsAsMessage(p, () => spoken.has(messageOf(p.partId)))) messagesWritten += 1;
+      if ((flags & PART_FLAGS.genuineUserTurn) === 0) continue;
+      if (!projects.has(p.sessionId)) projects.set(p.sessionId, this.#conversationProject.get(p.sessionId) as string | undefined);
+      const key = projects.get(p.sessionId);
+      if (key) turned.set(key, Math.max(turned.get(key) ?? 0, p.ts ?? 0));
+    }
+    // The full-text index moves with its parts, in the same transaction (or commit window).
+    if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
+    return { rows: parts.length, partsWritten, messagesWritten, sessionsWritten: 0 };
   }
 
   /**
@@ -260,7 +274,10 @@ export class Sink {
       stored.content_key === p.contentKey &&
       [stored.is_meta, stored.is_compact_summary, stored.is_sidechain, stored.genuine_user_turn].every((v, i) => v === flags[i]);
     if (same) return false;
-    this.#index.rewriteParts(indexed ? [stored.rowid] : [], () => this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId));
+    // The person's words coming or going change what the part that stands for its message counts
+    // (countsAsMessage), whichever part of it this is: its kind is the standing part's own, indexed again.
+    const spoken = stored.genuine_user_turn === flags[3] ? [] : [messageOf(p.partId)];
+    this.#index.rewriteParts(indexed ? [stored.rowid] : [], () => this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId), spoken);
     return true;
   }
 
