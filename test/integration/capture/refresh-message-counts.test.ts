@@ -36,6 +36,12 @@ function writeSession(root: string, a: { content: unknown[]; extra?: Record<stri
 }
 
 const stored = (c: CaptureHarness) => c.db.prepare('SELECT messages FROM session_stats WHERE session_id = ?').pluck().get(S) as number;
+/** The conversation counts `messages`, as a recount of its parts does, and the index is exact. */
+function countedAsStored(harness: CaptureHarness, messages: number): void {
+  expect(miscountedMessages(harness.db)).toEqual([]);
+  expect(stored(harness)).toBe(messages);
+  expectIndexExact(harness.db);
+}
 
 /** The file read again from its start, as a parser upgrade leaves it: what it says now is written over what was stored. */
 async function refresh(c: CaptureHarness): Promise<void> {
@@ -56,19 +62,15 @@ describe('a refreshing read that changes what a message counts', () => {
     writeSession(h.claudeRoot, { content: [{ type: 'text', text: WORDS }], extra: { isVisibleInTranscriptOnly: true } });
     await h.driver.tick();
     expect(h.count(`SELECT genuine_user_turn FROM parts WHERE part_id = 'cc:${A}:1'`)).toBe(0);
-    expect(stored(h)).toBe(0);
-    expectIndexExact(h.db);
+    countedAsStored(h, 0);
 
     writeSession(h.claudeRoot, { content: [{ type: 'text', text: WORDS }] });
     await refresh(h);
     expect(h.count(`SELECT genuine_user_turn FROM parts WHERE part_id = 'cc:${A}:1'`)).toBe(1);
-    expect(miscountedMessages(h.db)).toEqual([]);
-    expect(stored(h)).toBe(1);
-    expectIndexExact(h.db);
+    countedAsStored(h, 1);
 
     await pruneOlderThanADay(h);
-    expect(stored(h)).toBe(0);
-    expectIndexExact(h.db);
+    countedAsStored(h, 0);
   });
 
   it('a sibling that loses the person\'s words makes its tool result count no more', async () => {
@@ -79,13 +81,10 @@ describe('a refreshing read that changes what a message counts', () => {
 
     writeSession(h.claudeRoot, { content: [{ type: 'text', text: WORDS }], extra: { isVisibleInTranscriptOnly: true } });
     await refresh(h);
-    expect(miscountedMessages(h.db)).toEqual([]);
-    expect(stored(h)).toBe(0);
-    expectIndexExact(h.db);
+    countedAsStored(h, 0);
 
     await pruneOlderThanADay(h);
-    expect(stored(h)).toBe(0);
-    expectIndexExact(h.db);
+    countedAsStored(h, 0);
   });
 
   it('a part read for the first time into a stored message, with the person\'s words, makes its tool result count', async () => {
@@ -97,13 +96,10 @@ describe('a refreshing read that changes what a message counts', () => {
     writeSession(h.claudeRoot, { content: [{ type: 'text', text: WORDS }] });
     await refresh(h);
     expect(h.count(`SELECT genuine_user_turn FROM parts WHERE part_id = 'cc:${A}:1'`)).toBe(1);
-    expect(miscountedMessages(h.db)).toEqual([]);
-    expect(stored(h)).toBe(1);
-    expectIndexExact(h.db);
+    countedAsStored(h, 1);
 
     await pruneOlderThanADay(h);
-    expect(stored(h)).toBe(0);
-    expectIndexExact(h.db);
+    countedAsStored(h, 0);
   });
 
   it('the part that stands for a message changing its kind is counted by its new kind', async () => {
@@ -136,11 +132,8 @@ describe('a message cut in two by a removal in pieces', () => {
       index.removeParts([words]);
       h!.db.prepare('DELETE FROM parts WHERE rowid = ?').run(words);
     })();
-    expect(miscountedMessages(h.db)).toEqual([]);
-    expect(stored(h)).toBe(0);
-    expectIndexExact(h.db);
+    countedAsStored(h, 0);
     await pruneOlderThanADay(h);
-    expect(stored(h)).toBe(0);
-    expectIndexExact(h.db);
+    countedAsStored(h, 0);
   });
 });
