@@ -1,6 +1,6 @@
 import { inTransaction, type Db } from '../store/index.js';
 import { inPieces, turn, type PieceGate } from './pace.js';
-import { SearchIndex } from './search-index.js';
+import { COUNTS_AS_MESSAGE_SQL, MESSAGE_SQL, SearchIndex } from './search-index.js';
 import { CONVERSATION } from './sessions.js';
 
 export interface PruneResult {
@@ -18,17 +18,9 @@ export interface PruneOptions {
   signal?: AbortSignal | undefined;
 }
 
-/**
- * A removed part's message (messageOf), or null for a tool's result: a prune counts what a person
- * counts (countsAsMessage), and a message goes whole, so one of only results is not a message. A
- * result beside the person's own words (genuine_user_turn) still names its message.
- */
-const PRUNED_MESSAGE_SQL = "CASE WHEN kind <> 'tool_result' OR genuine_user_turn = 1 THEN rtrim(part_id, replace(part_id, ':', '')) END";
-
 const BATCH_ROWS = 5_000;
 // A batch's rows follow what the last batch took (see PieceSize): a delete lands on random pages of
 // the part_id index, and 5,000 of them held the event loop 150–300 ms at a million parts.
-
 /** Sessions one batch looks into at most, so a batch that finds little still ends within a few ms. */
 const BATCH_SESSIONS = 200;
 
@@ -64,6 +56,7 @@ export class RetentionPruner {
   readonly #countOld;
   readonly #pickOld;
   readonly #countSessions;
+  readonly #countedMessages;
   readonly #deleteParts;
   readonly #deleteStats;
   readonly #deleteSpooled;
@@ -83,11 +76,13 @@ export class RetentionPruner {
     this.#nextSession = db.prepare('SELECT session_id FROM parts WHERE session_id > ? ORDER BY session_id LIMIT 1').pluck();
     this.#sessionProvider = db.prepare('SELECT provider FROM sessions WHERE session_id = ?').pluck();
     // A message's parts share its line, so its time: it goes whole. Its parts share the id up to the last ':' (messageOf).
-    this.#countOld = db.prepare(`SELECT COUNT(*) AS parts, COUNT(DISTINCT ${PRUNED_MESSAGE_SQL}) AS messages FROM parts WHERE session_id = ? AND ts < ? AND provider = ?`);
+    // What a person counts (countsAsMessage): the messages whose standing part counts them, by the index's own rule.
+    this.#countOld = db.prepare(`SELECT COUNT(*) AS parts, COUNT(DISTINCT CASE WHEN ${COUNTS_AS_MESSAGE_SQL} THEN ${MESSAGE_SQL} END) AS messages FROM parts p WHERE p.session_id = ? AND p.ts < ? AND p.provider = ?`);
     this.#pickOld = db.prepare('SELECT rowid FROM parts WHERE session_id = ? AND ts < ? AND provider = ? LIMIT ?').pluck();
     this.#countSessions = db.prepare(`SELECT COUNT(*) AS sessions, IFNULL(SUM(${CONVERSATION.replaceAll('parent_', 's.parent_')}), 0) AS conversations FROM sessions s WHERE ${EMPTIED_SESSION}`);
-    // Each removed part's message (messageOf), so the pass counts messages as the dry run does, without reading them again.
-    this.#deleteParts = db.prepare(`DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?)) RETURNING ${PRUNED_MESSAGE_SQL}`).pluck();
+    // The messages the parts about to go count (messageOf), read before they go: the pass counts as the dry run does.
+    this.#countedMessages = db.prepare(`SELECT ${MESSAGE_SQL} FROM parts p WHERE p.rowid IN (SELECT value FROM json_each(?)) AND ${COUNTS_AS_MESSAGE_SQL}`).pluck();
+    this.#deleteParts = db.prepare('DELETE FROM parts WHERE rowid IN (SELECT value FROM json_each(?))');
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
     this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id, ${CONVERSATION} AS conversation`);
     this.#deleteStats = db.prepare('DELETE FROM session_stats WHERE session_id IN (SELECT value FROM json_each(?))');
@@ -141,11 +136,14 @@ export class RetentionPruner {
    * Parts and their index rows, in one transaction; then a piece of merging the index (see
    * mergePiece). Returns the messages those parts belonged to.
    */
-  #remove(rowids: number[]): Array<string | null> {
+  #remove(rowids: number[]): string[] {
     if (rowids.length === 0) return [];
     const messages = inTransaction(this.#db, () => {
+      const ids = JSON.stringify(rowids);
+      const counted = this.#countedMessages.all(ids) as string[];
       this.#index.removeParts(rowids);
-      return this.#deleteParts.all(JSON.stringify(rowids)) as Array<string | null>;
+      this.#deleteParts.run(ids);
+      return counted;
     });
     this.#index.mergePiece();
     return messages;
@@ -199,7 +197,7 @@ export class RetentionPruner {
     const pacing = { limits: { maxRows }, gate: this.#checkpointer, signal: options.signal };
     const walked = await inPieces(pacing, (rows) => {
       const batch = this.#pick(provider, cutoffMs, after, rows);
-      const messages = new Set(this.#remove(batch.rowids).filter((m) => m !== null));
+      const messages = new Set(this.#remove(batch.rowids));
       for (const m of messages) if (!counted.has(m)) result.messages += 1;
       counted = messages;
       result.parts += batch.rowids.length;

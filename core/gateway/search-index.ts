@@ -279,7 +279,7 @@ const IDS = 'SELECT value FROM json_each(?)';
 
 /** Part `alias`'s id up to and with its last `:` (messageOf), in SQL. */
 const messageSql = (alias: string) => `rtrim(${alias}.part_id, replace(${alias}.part_id, ':', ''))`;
-const MESSAGE_SQL = messageSql('p');
+export const MESSAGE_SQL = messageSql('p');
 /** Part `q` is of part `p`'s message (a range of the part_id key). */
 const SAME_MESSAGE_SQL = `q.part_id > ${MESSAGE_SQL} AND q.part_id < substr(${MESSAGE_SQL}, 1, length(${MESSAGE_SQL}) - 1) || ';'`;
 /** Part `p`'s block is a name (Gemini's), not a number (namedBlock). */
@@ -310,7 +310,7 @@ function countsSql(standing: string, among = 'TRUE'): string {
  * message (STARTS_MESSAGE_SQL), and that message is not a tool's result. Every part indexed from
  * migration 22 on is counted so (its map row's `message_rule` is MESSAGE_RULE).
  */
-const COUNTS_AS_MESSAGE_SQL = `(${STARTS_MESSAGE_SQL} AND ${countsSql('p')})`;
+export const COUNTS_AS_MESSAGE_SQL = `(${STARTS_MESSAGE_SQL} AND ${countsSql('p')})`;
 /**
  * The rule a part's map row says it was counted by (search_map.message_rule): 1, by every version
  * before migration 22, is STARTS_MESSAGE_SQL alone (a tool's result counted as a message); 2 is
@@ -842,9 +842,20 @@ export class SearchIndex {
   retagProgress(): IndexProgress {
     const cursor = this.#stateValue('retag_cursor');
     const upto = this.#stateValue('retag_upto');
-    if (cursor >= upto) return { phase: 'retag', indexedParts: 0, totalParts: 0, complete: true, deferred: false };
+    if (cursor >= upto) return this.#recountProgress();
     const start = this.#retagStart(cursor);
     return { phase: 'retag', indexedParts: cursor - start, totalParts: upto - start, complete: false, deferred: false };
+  }
+
+  /**
+   * The recount after the re-tag walk (migration 22's span from rowid 0, see #recountPiece): counts are
+   * still being brought to today's rule until it ends, so the walk is not complete before.
+   */
+  #recountProgress(): IndexProgress {
+    const cursor = this.#stateValue('recount_cursor');
+    const upto = this.#stateValue('recount_upto');
+    if (cursor >= upto) return { phase: 'retag', indexedParts: 0, totalParts: 0, complete: true, deferred: false };
+    return { phase: 'retag', indexedParts: cursor, totalParts: upto, complete: false, deferred: false };
   }
 
   /**

@@ -213,8 +213,11 @@ describe('migration 22', () => {
       await expect(new SessionEraser(db, index).erase([SESSION], 3, stopAfter(1))).rejects.toMatchObject({ code: 'cancelled' });
       expect(db.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ?').pluck().get(SESSION)).toBe(TURNS + RESULTS - 1);
       expect(stored(db)).toBe(TURNS + RESULTS - 3);
+      // Searches are told the walk is not done while counts are still being brought to the rule.
+      expect(index.retagProgress()).toMatchObject({ phase: 'retag', complete: false });
       await retagWalk(db);
       expect(stored(db)).toBe(TURNS - 1);
+      expect(index.retagProgress()).toMatchObject({ complete: true });
       expectIndexExact(db);
     } finally {
       db.close();
