@@ -33,6 +33,8 @@ interface RunState {
   /** The file whose batches come now (as `materialize` was told), and the parts it yielded so far in this run. */
   file: string | undefined;
   fromFile: Set<string>;
+  /** Per conversation, whether the file being read holds it as a copy (see #holdOf): one answer per file, holds being written with its checkpoint. */
+  copies: Map<string, boolean>;
 }
 
 const COMMITTED_COLUMNS =
@@ -151,9 +153,9 @@ export class Materializer {
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean; file?: string } = {}): MaterializeResult {
     const state = this.#state(token);
-    if (options.file !== state.file) [state.file, state.fromFile] = [options.file, new Set()];
+    if (options.file !== state.file) [state.file, state.fromFile, state.copies] = [options.file, new Set(), new Map()];
     const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
-    batch = this.#admitted(batch, result.withheld, options.file);
+    batch = this.#admitted(state, batch, result.withheld);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
     // IGNORE), and the in-run state below records rows only once they were written, so a batch cut
     // short by a failed statement is written again in full by a later pass.
@@ -246,12 +248,12 @@ export class Materializer {
   }
 
   /** The batch without the sessions (and their parts) that must not be captured, counted by reason. */
-  #admitted(batch: TranscriptBatch, counts: MaterializeResult['withheld'], file: string | undefined): TranscriptBatch {
+  #admitted(state: RunState, batch: TranscriptBatch, counts: MaterializeResult['withheld']): TranscriptBatch {
     const held = new Map<string, Withheld>();
     for (const session of batch.sessions) {
       const reason = this.#withheld(session);
       if (reason) held.set(session.sessionId, reason);
-      else this.#policy?.held?.(this.#holdOf(session.sessionId, session.provider, file), session.sessionId);
+      else this.#policy?.held?.(this.#holdOf(state, session.sessionId, session.provider), session.sessionId);
     }
     // A part whose session row is not in the batch is still checked by its own id.
     const checked = new Set(batch.sessions.map((s) => s.sessionId));
@@ -260,8 +262,11 @@ export class Materializer {
       checked.add(sessionId);
       const cover = this.#tombstones.coverOf({ sessionId, parentSessionId: null }, null);
       if (cover) held.set(sessionId, 'forgotten');
-      this.#policy?.held?.(cover?.kind ?? this.#holdOf(sessionId, provider, file), cover?.id ?? sessionId);
+      this.#policy?.held?.(cover?.kind ?? this.#holdOf(state, sessionId, provider), cover?.id ?? sessionId);
     }
+    // A copy's session row says what the copy says (its first request, its title): the files that hold
+    // the conversation say that; a copy only adds the parts they lack.
+    if (batch.sessions.some((s) => state.copies.get(s.sessionId) === true)) batch = { ...batch, sessions: batch.sessions.filter((s) => state.copies.get(s.sessionId) !== true) };
     if (held.size === 0) return batch;
     const parts = batch.parts.filter((part) => {
       const reason = held.get(part.sessionId);
@@ -297,7 +302,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();
@@ -309,8 +314,16 @@ export class Materializer {
    * this one never did (see #speaksFor), so a later read of this file from its start (a parser upgrade,
    * an Unforget) still does not speak for it; else as one of its files (`session`).
    */
-  #holdOf(sessionId: string, provider: string, file: string | undefined): 'session' | 'copy' {
-    return file !== undefined && this.#policy?.heldElsewhere?.(sessionId, provider, file) === true ? 'copy' : 'session';
+  #holdOf(state: RunState, sessionId: string, provider: string): 'session' | 'copy' {
+    return this.#isCopy(state, sessionId, provider) ? 'copy' : 'session';
+  }
+
+  /** Whether the file being read holds the conversation as a copy: asked once per file and conversation. */
+  #isCopy(state: RunState, sessionId: string, provider: string): boolean {
+    if (state.file === undefined || !this.#policy?.heldElsewhere) return false;
+    let copy = state.copies.get(sessionId);
+    if (copy === undefined) state.copies.set(sessionId, (copy = this.#policy.heldElsewhere(sessionId, provider, state.file)));
+    return copy;
   }
 
   /**
@@ -319,7 +332,7 @@ export class Materializer {
    * conversation's file, read for the first time, would replace the version first stored).
    */
   #speaksFor(state: RunState, part: PartRow): boolean {
-    return state.file === undefined || !this.#policy?.heldElsewhere?.(part.sessionId, part.provider, state.file);
+    return !this.#isCopy(state, part.sessionId, part.provider);
   }
 
   /**

@@ -45,6 +45,8 @@ describe('a refreshing first read over a part another file stored in an earlier 
     await h!.driver.tick();
     expect(textsOf(S)).toEqual(['the whole original message, long and complete']);
     expect(textsOf(T)).toEqual(['resumed']);
+    // Nor does the copy say what the conversation asked first (its name in every list).
+    expect(h!.db.prepare('SELECT first_request FROM sessions WHERE session_id = ?').pluck().get(S)).toBe('the whole original message, long and complete');
   });
 
   it('the file that holds the conversation still rewrites it when read from its start again', async () => {
