@@ -264,9 +264,12 @@ export class Materializer {
       if (cover) held.set(sessionId, 'forgotten');
       this.#policy?.held?.(cover?.kind ?? this.#holdOf(state, sessionId, provider), cover?.id ?? sessionId);
     }
-    // A copy's session row says what the copy says (its first request, its title): the files that hold
-    // the conversation say that; a copy only adds the parts they lack.
-    if (batch.sessions.some((s) => state.copies.get(s.sessionId) === true)) batch = { ...batch, sessions: batch.sessions.filter((s) => state.copies.get(s.sessionId) !== true) };
+    // What the conversation asked first is said by the files that hold it, not by a copy of its lines
+    // (which may differ); a copy's row still brings what this file alone knows (a subagent's type
+    // from its parent's Task call, a late parent).
+    if (batch.sessions.some((s) => state.copies.get(s.sessionId) === true)) {
+      batch = { ...batch, sessions: batch.sessions.map((s) => (state.copies.get(s.sessionId) === true ? { ...s, firstRequest: null } : s)) };
+    }
     if (held.size === 0) return batch;
     const parts = batch.parts.filter((part) => {
       const reason = held.get(part.sessionId);
@@ -418,7 +421,8 @@ export class Materializer {
    */
   #reread(state: RunState, sessions: SessionRow[], refresh: boolean): SessionUpdate[] {
     if (!refresh) return sessions;
-    return sessions.map((s) => (s.updateOnly ? s : { ...s, reread: rereadWith(s, state.reread.get(s.sessionId)) }));
+    // A copy's read is no read of the conversation (see #admitted).
+    return sessions.map((s) => (s.updateOnly || state.copies.get(s.sessionId) === true ? s : { ...s, reread: rereadWith(s, state.reread.get(s.sessionId)) }));
   }
 
   #changedSessions(state: RunState, sessions: SessionUpdate[]): SessionUpdate[] {
