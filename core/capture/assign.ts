@@ -29,18 +29,23 @@ class FolderAliases {
     this.#keyOf = keyOf;
   }
 
-  /** The stored folder of the oldest project `cwd` is another spelling of; else `cwd` as it came. */
+  /**
+   * The stored folder of the oldest project `cwd` is another spelling of; else `cwd` as it came. An
+   * answer stays true as projects are added, a new one never being older than the one it named, so
+   * only a cwd not yet answered asks whether the projects changed (capture asks this several times
+   * for every session of every batch). A cwd answered as itself before any project of its folder
+   * existed, and not given one, may meet one later: its own project then moves there (newlyKnown).
+   */
   folderOf(cwd: string): string {
+    const answered = this.#answers.get(cwd);
+    if (answered !== undefined) return answered;
     const count = this.#list.count();
     if (count !== this.#count) this.#index(count);
-    let folder = this.#answers.get(cwd);
-    if (folder === undefined) {
-      const first = this.#first.get(comparableFolder(cwd));
-      folder = first !== undefined && this.#keyOf(first) !== this.#keyOf(cwd) ? first : cwd;
-      if (this.#answers.size >= ALIASES_CACHED) this.#answers.clear();
-      this.#answers.set(cwd, folder);
-      if (folder !== cwd && this.#spelled.size < ALIASES_CACHED) this.#spelled.add(cwd);
-    }
+    const first = this.#first.get(comparableFolder(cwd));
+    const folder = first !== undefined && this.#keyOf(first) !== this.#keyOf(cwd) ? first : cwd;
+    if (this.#answers.size >= ALIASES_CACHED) this.#answers.clear();
+    this.#answers.set(cwd, folder);
+    if (folder !== cwd && this.#spelled.size < ALIASES_CACHED) this.#spelled.add(cwd);
     return folder;
   }
 
