@@ -4,6 +4,7 @@ import { PROVIDER_IDS, type ForgetKind, type Params, type ProviderId, type Prune
 import type { Config } from '../config/index.js';
 import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
+import { folderHashOf } from '../projects/index.js';
 import type { Db } from '../store/index.js';
 import { createProviders, FingerprintMap, TranscriptReader, type FolderList, type TranscriptFile, type TranscriptProvider } from '../transcripts/index.js';
 import { ProjectAssignment } from './assign.js';
@@ -98,6 +99,8 @@ const UNREADABLE_LISTED = 100;
 const FIRST_PRUNE_DELAY_MS = 60_000;
 /** Sessions a move to a newly known folder re-keys in one transaction, between turns of the event loop. */
 const MOVE_STEP_ROWS = 250;
+/** Folder hashes the policy keeps (folderHashOf): a store holds far fewer folders than this. */
+const FOLDER_HASHES = 4096;
 
 /**
  * Capture (spec 000): the provider registry, the process-local fingerprint map, the gateway
@@ -144,12 +147,22 @@ export class Capture {
     this.#lastCheckAt = options.recent ? lastCheckIn(options.recent) : null;
     this.providers = options.providers ?? createProviders(options.config, options.env);
     const excluded = excludedFolders(options.config.capture.exclude);
+    // Asked for each session a batch names: one sha256 per distinct folder (bounded, as keys are).
+    const folderHashes = new Map<string, string>();
     this.#sink = new Sink(options.db, this.#assignment.keys, options.logger);
     this.#materializer = new Materializer(options.db, new Spool(options.db), this.#sink, {
       projectKeyOf: (cwd) => this.#assignment.keys.keyOf(cwd),
       // As recorded or as assigned: an exclusion written for either spelling of a folder holds.
       excluded: (cwd) => excluded(cwd) || excluded(this.#assignment.folderOf(cwd)),
       formerKeysOf: (cwd) => this.#assignment.formerKeysOf(cwd),
+      folderHashOf: (cwd) => {
+        let hash = folderHashes.get(cwd);
+        if (hash === undefined) {
+          if (folderHashes.size >= FOLDER_HASHES) folderHashes.clear();
+          folderHashes.set(cwd, (hash = folderHashOf(cwd)));
+        }
+        return hash;
+      },
       // Written with the file's checkpoint (made below, before any run).
       held: (kind, id) => this.#checkpoints.held(kind, id),
       heldElsewhere: (sessionId, provider, file) => this.#checkpoints.heldElsewhere(sessionId, provider, file),

@@ -70,6 +70,11 @@ export interface CapturePolicy {
    */
   formerKeysOf?(cwd: string): readonly string[];
   /**
+   * The folder's hash (folderHashOf), the same for each spelling of it: a forgotten project's record
+   * keeps it, so a spelling whose own key it is not stays out too (Tombstones.projectOfFolder).
+   */
+  folderHashOf?(cwd: string): string;
+  /**
    * Told of each conversation a batch admits and each forget record that withholds some of it: the
    * file being read holds them (FileCheckpoints.held), so lifting that record has the file read again.
    */
@@ -292,6 +297,8 @@ export class Materializer {
     const former = folder !== null ? (this.#policy?.formerKeysOf?.(folder) ?? []) : [];
     let cover = this.#tombstones.coverOf(session, projectKey);
     for (const key of former) cover ??= this.#tombstones.coverOf(session, key);
+    const folderHash = cover || folder === null ? undefined : this.#policy?.folderHashOf?.(folder);
+    if (folderHash !== undefined) cover = this.#tombstones.projectOfFolder(folderHash);
     if (!cover) return undefined;
     this.#policy?.held?.(cover.kind, cover.id);
     return 'forgotten';

@@ -470,4 +470,18 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 23,
+    name: "a forgotten project's record keeps out every spelling of its folder",
+    up(db) {
+      // One folder spelled two ways is one project (a later spelling joins the oldest row's): once a
+      // forget removes that row, nothing joins the other spelling to the forgotten key. The record keeps
+      // sha256 of the folder's comparable form (folderHashOf), never the path. Records made before have
+      // none (their key alone still covers them). Nullable: ADD COLUMN rewrites no row; checked first,
+      // as step 22 is, for a store that has it (a test's downgrade).
+      const columns = db.prepare("SELECT name FROM pragma_table_info('history_tombstones')").pluck().all();
+      if (!columns.includes('folder_hash')) db.exec('ALTER TABLE history_tombstones ADD COLUMN folder_hash TEXT;');
+      db.exec('CREATE INDEX IF NOT EXISTS history_tombstones_folder ON history_tombstones(folder_hash) WHERE folder_hash IS NOT NULL;');
+    },
+  },
 ];

@@ -25,9 +25,13 @@ export class Tombstones {
   readonly #keptBy;
   readonly #dropKept;
   readonly #keptOf;
+  readonly #ofFolder;
 
   constructor(db: Db) {
-    this.#add = db.prepare('INSERT INTO history_tombstones (kind, id, label, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(kind, id) DO UPDATE SET label = COALESCE(excluded.label, label)');
+    this.#add = db.prepare(
+      `INSERT INTO history_tombstones (kind, id, label, created_at, folder_hash) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(kind, id) DO UPDATE SET label = COALESCE(excluded.label, label), folder_hash = COALESCE(excluded.folder_hash, folder_hash)`,
+    );
     this.#remove = db.prepare('DELETE FROM history_tombstones WHERE kind = ? AND id = ?');
     this.#list = db.prepare('SELECT kind, id, label, created_at FROM history_tombstones ORDER BY created_at DESC, kind, id');
     this.#has = db.prepare('SELECT 1 FROM history_tombstones WHERE kind = ? AND id = ?').pluck();
@@ -41,10 +45,15 @@ export class Tombstones {
     );
     this.#dropKept = db.prepare('DELETE FROM history_tombstone_kept WHERE kind = ? AND id = ?');
     this.#keptOf = db.prepare('SELECT session_id FROM history_tombstone_kept WHERE kind = ? AND id = ?').pluck();
+    this.#ofFolder = db.prepare("SELECT id FROM history_tombstones WHERE folder_hash = ? AND kind = 'project' ORDER BY created_at, id LIMIT 1").pluck();
   }
 
-  add(kind: ForgetKind, id: string, label: string | null, now = Date.now()): void {
-    this.#add.run(kind, id, label, now);
+  /**
+   * `folderHash`: a project's folder, hashed (folderHashOf), so its record keeps out every spelling of
+   * it (see projectOfFolder); a record that has one keeps it when added again without.
+   */
+  add(kind: ForgetKind, id: string, label: string | null, { now = Date.now(), folderHash = null }: { now?: number; folderHash?: string | null } = {}): void {
+    this.#add.run(kind, id, label, now, folderHash);
   }
 
   /** Replaces a label outright (`add` keeps the one before when it is given none). */
@@ -102,5 +111,14 @@ export class Tombstones {
     const parent = (session.parentKind === 'branch' ? null : session.parentSessionId) ?? subagentParentOf(session.sessionId);
     if (parent !== null && this.has('session', parent)) return { kind: 'session', id: parent };
     return projectKey !== null && this.has('project', projectKey) ? { kind: 'project', id: projectKey } : undefined;
+  }
+
+  /**
+   * The forgotten project whose folder hashes to this (folderHashOf of any spelling of it): a later
+   * spelling's own key is not its record's, and the row it was joined through went with the forget.
+   */
+  projectOfFolder(folderHash: string): { kind: 'project'; id: string } | undefined {
+    const id = this.#ofFolder.get(folderHash) as string | undefined;
+    return id === undefined ? undefined : { kind: 'project', id };
   }
 }

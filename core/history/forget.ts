@@ -1,13 +1,17 @@
 import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, StewardError, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type Result, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
 import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
+import { folderHashOf } from '../projects/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { redactAll } from './redaction.js';
 import type { SessionsView } from './sessions.js';
 
-/** The projects room as forgetting needs it: a project's label and notes folder, and its row removed. */
+/**
+ * The projects room as forgetting needs it: a project's label, notes folder and folder (hashed on its
+ * record, see Tombstones.projectOfFolder), and its row removed.
+ */
 export interface ForgettableProjects {
-  describe(projectKey: string): { name: string; slug: string } | null;
+  describe(projectKey: string): { name: string; slug: string; cwd?: string } | null;
   remove(projectKey: string): boolean;
 }
 
@@ -141,7 +145,9 @@ export class Forgetting {
       const { projects, eraser, tombstones } = this.#o;
       const row = projects.describe(projectKey);
       if (!row && !notStored && !eraser.projectHasSessions(projectKey) && !tombstones.has('project', projectKey)) throw notStoredError('project');
-      tombstones.add('project', projectKey, (row?.name ?? name)?.slice(0, LABEL_CHARS) ?? null);
+      // The folder's hash, not its path: the row a later spelling of it joins goes with this forget.
+      const folderHash = row?.cwd === undefined ? null : folderHashOf(row.cwd);
+      tombstones.add('project', projectKey, (row?.name ?? name)?.slice(0, LABEL_CHARS) ?? null, { folderHash });
       this.#o.closeExports?.('project', projectKey);
       if (scrub) this.#o.scrub.owe();
       return this.#thenWipe(await this.#eraseProject(projectKey), scrub);

@@ -91,6 +91,15 @@ export function comparableFolder(cwd: string): string {
   return isWindowsForm(folder) ? foldWindowsCase(folder) : folder;
 }
 
+/**
+ * sha256 (hex) of the folder's comparable form: what a forgotten project's record keeps of its folder,
+ * so every spelling of it stays out once its row (the one a later spelling joins) is gone, without
+ * the record holding the path.
+ */
+export function folderHashOf(cwd: string): string {
+  return createHash('sha256').update(comparableFolder(cwd)).digest('hex');
+}
+
 /** Where this process can look at the folder a cwd names, if anywhere (a Windows folder from WSL: /mnt/<drive>). */
 function localFolder(cwd: string): string | null {
   const key = normalizeCwd(cwd);

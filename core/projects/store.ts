@@ -102,7 +102,7 @@ export class ProjectStore {
     this.#folders = db.prepare('SELECT cwd FROM projects ORDER BY rowid').pluck();
     this.#slug = db.prepare('SELECT slug FROM projects WHERE project_key = ?').pluck();
     this.#name = db.prepare('SELECT name FROM projects WHERE project_key = ?').pluck();
-    this.#describe = db.prepare('SELECT name, slug FROM projects WHERE project_key = ?');
+    this.#describe = db.prepare('SELECT name, slug, cwd FROM projects WHERE project_key = ?');
     this.#setRepo = db.prepare('UPDATE projects SET repo_id = ?, repo_backed = ? WHERE project_key = ? AND (repo_id IS NOT ? OR repo_backed <> ?)');
   }
 
@@ -200,8 +200,8 @@ export class ProjectStore {
    * reads its latest, which a forget needs neither of (the count read a table row each, 80 ms at 150k
    * sessions, until migration 12's index).
    */
-  describe(projectKey: string): { name: string; slug: string } | null {
-    return (this.#describe.get(projectKey) as { name: string; slug: string } | undefined) ?? null;
+  describe(projectKey: string): { name: string; slug: string; cwd: string } | null {
+    return (this.#describe.get(projectKey) as { name: string; slug: string; cwd: string } | undefined) ?? null;
   }
 
   get(projectKey: string): ProjectRecord | undefined {
