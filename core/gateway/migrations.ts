@@ -432,7 +432,8 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
     name: 'which transcript files hold a conversation, or what a forget withheld',
     up(db) {
       // Written with a file's checkpoint, in the same commit window: the conversations a read of the file
-      // met (kind 'session') and the forget records that withheld some of it (the record's kind and id).
+      // met (kind 'session'; 'copy' since, for one other files hold, see FileCheckpoints.heldElsewhere)
+      // and the forget records that withheld some of it (the record's kind and id).
       // Lifting a forget drops those files' checkpoints, so the next scheduled tick reads them again from
       // their start. Ids and the person's own paths only, never text; by file too, which a move or a
       // vanished file updates.
