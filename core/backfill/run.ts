@@ -297,7 +297,9 @@ function markCancelled(stats: ProviderStats, notReached: number): void {
   stats.notReached = notReached;
 }
 
-function addSkipped(stats: ProviderStats, lines: LineStats): void {
+/** A transcript's lines that failed or held nothing to import, and the bytes read of it. */
+function addLines(stats: ProviderStats, lines: LineStats): void {
+  stats.failedLines += lines.failedLines + lines.oversizeLines;
   for (const [reason, n] of Object.entries(lines.skipped ?? {}) as Array<[SkipReason, number]>) {
     stats.skipped ??= {};
     stats.skipped[reason] = (stats.skipped[reason] ?? 0) + n;
@@ -516,8 +518,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         continue;
       }
       if (plan.skip) {
-        if (plan.skip === 'outsideWindow') stats.outsideWindow = (stats.outsideWindow ?? 0) + 1;
-        else if (!file.describesOnly) stats.unchanged += 1;
+        // A file that only describes transcripts is counted as none of them, whichever the skip.
+        if (!file.describesOnly) {
+          if (plan.skip === 'outsideWindow') stats.outsideWindow = (stats.outsideWindow ?? 0) + 1;
+          else stats.unchanged += 1;
+        }
         if (ctx.scheduled) deps.fingerprints.advance(file, provider.id);
         // Skipping 20,000 unchanged files is tens of milliseconds too.
         const due = yieldTurn();
@@ -536,8 +541,8 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       const outcome = await importFile(provider, file, deps, { options: plan.options, refresh, readAhead, written: countWritten, progress: () => progress(done), yieldTurn }, ctx);
       stats.partsWritten += outcome.partsWritten;
       messagesWritten += outcome.messagesWritten;
-      stats.failedLines += outcome.lines.failedLines + outcome.lines.oversizeLines;
-      addSkipped(stats, outcome.lines);
+      // A file that only describes transcripts holds no transcript line: its lines and bytes are none of the run's.
+      if (!file.describesOnly) addLines(stats, outcome.lines);
       addWithheld(stats, outcome.withheld);
       if (outcome.status === 'failed') {
         stats.failed += 1;
@@ -548,7 +553,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         }
       }
       if (outcome.status === 'vanished') {
-        stats.vanished = (stats.vanished ?? 0) + 1;
+        if (!file.describesOnly) stats.vanished = (stats.vanished ?? 0) + 1;
         forgetUnreadable(provider, [file.path], deps);
       }
       // A cancelled file was not read through: its fingerprint stays behind so the next run reads it.

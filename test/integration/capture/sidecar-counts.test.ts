@@ -1,10 +1,13 @@
-import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Capture } from '../../../core/capture/index.js';
+import { parseConfig } from '../../../core/config/index.js';
+import { createMemoryLogger } from '../../../core/log/index.js';
 import { PROVIDER_REGISTRY } from '../../../core/transcripts/providers/index.js';
 import { claudeLine, claudeSession, desktopSession, openclawLines, writeJsonl } from '../../support/transcripts.js';
-import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
+import { byProvider, captureHarness, vanishing, type CaptureHarness } from './harness.js';
 
 /**
  * A run's file counts ("codex: 2 transcript files, 2 read") are of transcripts. A file that only
@@ -40,6 +43,53 @@ describe('a sidecar is no transcript file in a run’s counts', () => {
     appendFileSync(index, named('Retry with jitter', '2026-07-14T09:00:00Z'));
     expect(byProvider(await h.driver.tick(), 'codex')).toMatchObject({ discovered: 2, read: 0, unchanged: 2, partsWritten: 0 });
     expect(titleOf(h, MODERN_ID)).toBe('Retry with jitter');
+  });
+
+  /**
+   * QA: with a 5-line index, `backfill --provider codex --all` said "7 lines held nothing to import (7
+   * bookkeeping)" where 2 without it. The index is read, and none of its lines, bytes or dates are the run's.
+   */
+  it('Codex: session_index.jsonl adds no line, byte, or file left out to the run’s transcript figures', async () => {
+    const figures = async (index: string | undefined) => {
+      const harness = captureHarness({ query: { cache: { retention: { default_days: 30 } } } });
+      try {
+        const day = mkdirp(join(harness.codexRoot, 'sessions', '2026', '07', '13'));
+        for (const fixture of [MODERN, FORK]) copyFileSync(join(CODEX, fixture), join(day, basename(fixture)));
+        if (index !== undefined) {
+          const path = join(harness.codexRoot, 'session_index.jsonl');
+          writeFileSync(path, index);
+          // An index last written before the window: still no file left out of the window.
+          const old = new Date(Date.now() - 60 * 86_400_000);
+          utimesSync(path, old, old);
+        }
+        const [stats] = (await harness.driver.backfill({ all: true })).filter((p) => p.provider === 'codex');
+        const { discovered, read, failedLines, skipped, bytesRead } = stats!;
+        // A scheduled tick has a window; the index's date is no transcript's.
+        const { outsideWindow, unchanged } = byProvider(await harness.driver.tick(), 'codex');
+        return { discovered, read, failedLines, skipped, bytesRead, outsideWindow, unchanged };
+      } finally {
+        await harness.close();
+      }
+    };
+    const lines = ['Uploader backoff', 'Retry with jitter', 'Fork it', 'Tidy', 'Ship'].map((name, i) => named(name, `2026-07-13T1${i}:00:00Z`)).join('') + 'not json\n';
+    const without = await figures(undefined);
+    expect(without.read).toBe(2);
+    expect(await figures(lines)).toEqual(without);
+  });
+
+  it('Codex: an index gone between listing and reading is no transcript gone', async () => {
+    h = captureHarness();
+    const day = mkdirp(join(h.codexRoot, 'sessions', '2026', '07', '13'));
+    copyFileSync(join(CODEX, MODERN), join(day, MODERN));
+    const index = join(h.codexRoot, 'session_index.jsonl');
+    writeFileSync(index, named('Uploader backoff', '2026-07-13T16:42:00Z'));
+    const codex = vanishing(PROVIDER_REGISTRY.codex.create({ roots: [h.codexRoot] } as never), index);
+    const driver = new Capture({ db: h.db, projects: h.projects, config: parseConfig({}), env: h.home.env, logger: createMemoryLogger(), record: () => {}, providers: [codex] });
+    try {
+      expect(byProvider(await driver.tick(), 'codex')).toMatchObject({ discovered: 1, read: 1, vanished: 0, failed: 0 });
+    } finally {
+      await driver.stop();
+    }
   });
 
   it('Claude, Gemini and OpenClaw discover their transcripts only, whatever sidecars lie beside them', async () => {
