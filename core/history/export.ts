@@ -32,11 +32,22 @@ const FORGOTTEN_TOKENS = 64;
 export const NOT_REDACTED_NOTE =
   '> **Not redacted.** This export keeps secrets (API keys, tokens, passwords) exactly as the transcript holds them: keep it private, and do not share or commit it.';
 
-/** A fence longer than any backtick run in the text, so no content can close it early. */
+/**
+ * A fence longer than any backtick run in the text, so no content can close it early. Blank lines
+ * before and after the text (an error's "Request was aborted\n\n") are not shown, and an empty text
+ * adds no line: the stored text stays as written.
+ */
 function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const shown = withoutBlankEnds(text);
+  const longest = Math.max(2, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = '`'.repeat(longest + 1);
-  return `${ticks}${lang}\n${text}\n${ticks}`;
+  return `${ticks}${lang}\n${shown === '' ? '' : `${shown}\n`}${ticks}`;
+}
+
+/** The text without its leading and trailing blank (or whitespace-only) lines; '' when it is only those. */
+function withoutBlankEnds(text: string): string {
+  if (text.trim() === '') return '';
+  return text.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/(?:\r?\n[ \t]*)+$/, '');
 }
 
 /** Inline code that any backticks in the text (a session id is the transcript's to choose) cannot close early. */
@@ -77,7 +88,7 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
     default: {
       // Folded as the panel folds it ("Summary · Earlier conversation summarized"), never by the kind's name.
       const line = escapeHtml(foldLine(partFold(part)));
-      return text === '' ? `_[${line}]_` : `<details><summary>${line}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
+      return text.trim() === '' ? `_[${line}]_` : `<details><summary>${line}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
     }
   }
 }

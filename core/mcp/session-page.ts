@@ -254,7 +254,11 @@ function harnessText(p: PagePart): string {
 function partText(p: PagePart): string {
   if (p.harness !== null) return `${harnessText(p)}${capturedNote(p)}`;
   if (p.kind === 'text') return `${p.text ?? ''}${capturedNote(p)}`;
-  if (p.kind === 'tool_result' || p.kind === 'tool_use') return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}\n${p.text ?? ''}${capturedNote(p)}`;
+  if (p.kind === 'tool_result' || p.kind === 'tool_use') {
+    // Blank lines before and after the body are not shown, and an empty body adds no line (the JSON keeps the text).
+    const body = (p.text ?? '').trim() === '' ? '' : (p.text ?? '').replace(/^(?:[ \t]*\r?\n)+/, '').replace(/(?:\r?\n[ \t]*)+$/, '');
+    return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}${body === '' ? '' : `\n${body}`}${capturedNote(p)}`;
+  }
   // What the part is in part-words' words, as `steward sessions show` says it ("[Thinking · …]",
   // "[Image · PNG, 12 KB]"); the JSON keeps its kind.
   return `[${foldLine(partFold(p))}]`;
