@@ -25,6 +25,17 @@ export async function projectKeyFor(client: StewardClient, text: string, option 
   return oneProject(option, text, projects, '`steward projects`');
 }
 
+/**
+ * The key of a project Steward holds, named by key or by name: a key nothing holds (a typo, a forgotten
+ * project's) is refused in the words a name is (mustBeStoredProject), not the contract's own.
+ */
+export async function storedProjectKeyFor(client: StewardClient, text: string, option: string): Promise<string> {
+  const key = await projectKeyFor(client, text, option);
+  // A name was resolved among the stored projects already; a key was passed on unchecked.
+  if (key === text) await mustBeStoredProject(client, key, option);
+  return key;
+}
+
 /** The forgotten projects among `tombstones`, named as `steward forget --list` shows them (their key, and the name they had). */
 export function asNamedProjects(tombstones: readonly Tombstone[]): NamedProject[] {
   return tombstones.filter((t) => t.kind === 'project').map((t) => ({ projectKey: t.id, name: t.label ?? '' }));

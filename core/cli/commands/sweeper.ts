@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, FORCEABLE_SKIPS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, sweepSkipWords, type Result, type SweeperRunResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { projectKeyFor } from '../names.js';
+import { storedProjectKeyFor } from '../names.js';
 import { confirmed, EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 const BOUNDARY_WORDS = {
@@ -141,7 +141,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
         }
         if (projectKey === undefined) throw new UsageError('name a project (its name or key, see `steward projects`), or --all');
         await withClient(io, async (client) => {
-          const key = await projectKeyFor(client, projectKey, 'sweeper run');
+          const key = await storedProjectKeyFor(client, projectKey, 'sweeper run');
           const result = await client.call('Sweeper.Run', { projectKey: key, force: options.force ?? false });
           if (options.json) return printJson(io, result);
           // Where the notes went and when a backoff ends are the project's, not the run's.
@@ -157,7 +157,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((projectKey: string, options: { json?: boolean }) =>
       run(async () => {
-        const got = await withClient(io, async (client) => client.call('Projects.Get', { projectKey: await projectKeyFor(client, projectKey, 'sweeper show') }));
+        const got = await withClient(io, async (client) => client.call('Projects.Get', { projectKey: await storedProjectKeyFor(client, projectKey, 'sweeper show') }));
         if (options.json) printJson(io, got);
         else io.stdout(formatShow(got, Date.now()));
         return EXIT.ok;

@@ -45,7 +45,8 @@ describe('steward sessions list --project with a key no project has', () => {
 describe('steward sweeper show and Projects.Get with a key no project has', () => {
   it('say no stored project has that key (not_found), pointing at `steward projects`, not at a backfill that already ran', async () => {
     const shown = await cli('sweeper', 'show', UNKNOWN);
-    expect(shown).toEqual({ code: 1, out: '', err: `steward: No stored project has the key ${UNKNOWN} (it may have been forgotten); \`steward projects\` lists each project's name and key\n` });
+    // In the words `sessions list --project` and `sweeper show nosuch` use: prefixed by the verb, not capitalised.
+    expect(shown).toEqual({ code: 1, out: '', err: `steward: sweeper show: ${UNKNOWN_WORDS}\n` });
     const json = await cli('sweeper', 'show', UNKNOWN, '--json');
     expect(json.code).toBe(1);
     expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'not_found' } });
@@ -75,5 +76,14 @@ describe('steward sessions list --project with a forgotten project’s key', () 
       err: `steward: --project: you forgot the project ${orchard} on ${localDay(Date.now())}; \`steward unforget --project ${orchard}\` brings it back\n`,
     });
     expect(listed).toEqual(await cli('search', 'x', '--project', orchard));
+  });
+
+  it('steward sweeper show and run by that key say the same: when, and the way back', async () => {
+    const orchard = (await cli('forget', '--list', '--json')).out.match(/p_[0-9a-f]{16}/)![0];
+    const back = `you forgot the project ${orchard} on ${localDay(Date.now())}; \`steward unforget --project ${orchard}\` brings it back`;
+    expect(await cli('sweeper', 'show', orchard)).toEqual({ code: 1, out: '', err: `steward: sweeper show: ${back}\n` });
+    expect(await cli('sweeper', 'run', orchard)).toEqual({ code: 1, out: '', err: `steward: sweeper run: ${back}\n` });
+    // By name, as before: the name it had.
+    expect((await cli('sweeper', 'show', 'orchard')).err).toMatch(/^steward: sweeper show: you forgot the project "orchard" on /);
   });
 });

@@ -155,6 +155,6 @@ describe('steward sweeper run|show', () => {
     expect(JSON.parse(badJson.out)).toEqual({ error: { code: 'not_found', message: 'sweeper run: no project is called "nope"; `steward projects` lists each project\'s name and key' } });
     const unknown = io(home.env);
     expect(await runCli(['sweeper', 'run', 'p_0123456789abcdef', '--json'], unknown)).toBe(1);
-    expect(JSON.parse(unknown.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('No stored project has the key p_0123456789abcdef') } });
+    expect(JSON.parse(unknown.out)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('sweeper run: no stored project has the key p_0123456789abcdef') } });
   });
 });
