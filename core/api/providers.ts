@@ -1,12 +1,11 @@
 import { z } from 'zod';
 // The registry itself (PROVIDERS and what derives from it) is registry.ts, which the panel imports too.
 import { PROVIDER_IDS } from './registry.js';
+// Why a root config.json or a STEWARD_*_ROOTS variable names is not read (see `leftOut`), with its words.
+import { ROOT_LEFT_OUT_REASONS } from './root-words.js';
 
 /** A folder and whether it is one there (a missing path or a file is not). */
 const RootPath = z.strictObject({ path: z.string(), exists: z.boolean() });
-
-/** Why a root config.json or a STEWARD_*_ROOTS variable names is not read (see `leftOut`). */
-export const ROOT_LEFT_OUT_REASONS = ['not_full_path', 'home_not_full_path'] as const;
 
 /** One kind of root of one provider: what is read now, what config.json says, what was found by default. */
 export const ProviderRootsView = z.strictObject({

@@ -1,14 +1,6 @@
 import { delimiter } from 'node:path';
-import { StewardError } from '../api/index.js';
+import { ROOT_LEFT_OUT_WORDS, StewardError, type RootLeftOutReason } from '../api/index.js';
 import { fullUserHome, isFullRoot, startsAtHome, withHomeExpanded } from './home.js';
-
-/** Why a root is left out: it names no one folder, so reading it would read wherever Steward was started. */
-export type RootLeftOutReason = 'not_full_path' | 'home_not_full_path';
-
-const LEFT_OUT_WORDS: Readonly<Record<RootLeftOutReason, string>> = {
-  not_full_path: 'is not a full path, so it names no one folder (it would be read under whichever folder Steward was started in): Steward left this root out; write it in full (from /, ~/ or a drive letter)',
-  home_not_full_path: 'starts with ~, but HOME is not a full path, so ~ names no folder: Steward left this root out; set HOME to a full path, or write the root in full',
-};
 
 /**
  * The one rule for a root, wherever it is written (config.json, STEWARD_*_ROOTS): undefined when it is
@@ -25,7 +17,7 @@ export function rootLeftOutReason(path: string, env: NodeJS.ProcessEnv): RootLef
  * never its folder, which is the person's own and may reach a log.
  */
 export function leftOutRoot(source: string, key: string, reason: RootLeftOutReason): StewardError {
-  const message = LEFT_OUT_WORDS[reason];
+  const message = `is left out: ${ROOT_LEFT_OUT_WORDS[reason]}`;
   return new StewardError('config_invalid', `${source}: "${key}" ${message}`, { keys: [key], reason, fields: { [key]: { message } } });
 }
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { PROVIDER_IDS, PROVIDERS, type Handlers, type ProviderId, type RootKind } from '../api/index.js';
-import { envRoots, skippedRoots, type Config, type RootLeftOutReason } from '../config/index.js';
+import { PROVIDER_IDS, PROVIDERS, type Handlers, type ProviderId, type RootKind, type RootLeftOutReason } from '../api/index.js';
+import { envRoots, skippedRoots, type Config } from '../config/index.js';
 import { defaultRoots, resolveRoots } from './providers/index.js';
 import { envList } from './roots.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
+import { countOf, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { formatUnreadable, setBy, whyNoFolder, type UnreadableAsOf } from './sweep.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
@@ -49,15 +49,17 @@ function folderWords(folder: { path: string; exists: boolean }, byDefault: boole
 /**
  * Each agent's kinds of folder, by path (the person's own terminal; never in logs or status), with
  * whether each is there and what chose them: `  Codex CLI (set by STEWARD_CODEX_ROOTS): /x (does not exist)`.
- * An agent turned off reads none: said off.
+ * An agent turned off reads none: said off. A folder left out (`leftOut`) is named on its own line, with why.
  */
 function foldersBlock(providers: Folders): string {
   if (providers.length === 0) return '';
   const lines = providers.flatMap((p) => {
     if (!p.enabled) return [`  ${p.label}: off`];
-    return p.roots.map((kind) => {
+    return p.roots.flatMap((kind) => {
       const folders = kind.watched.map((f) => folderWords(f, kind.source === 'default')).join(', ');
-      return `  ${kind.label} (${setBy(p.provider, kind)}): ${folders || 'none'}`;
+      // A folder the setting names that is not read is named under it, with why: not silently dropped.
+      const leftOut = (kind.leftOut ?? []).map((f) => `    ${f.path} is left out: ${ROOT_LEFT_OUT_WORDS[f.reason]}`);
+      return [`  ${kind.label} (${setBy(p.provider, kind)}): ${folders || 'none'}`, ...leftOut];
     });
   });
   return `Transcript folders:\n${lines.map((line) => `${line}\n`).join('')}`;

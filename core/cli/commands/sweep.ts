@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type Result, type StewardClient, type SweepResult } from '../../api/index.js';
+import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, ROOT_LEFT_OUT_WHY, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type Result, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { awaitIndexing } from './indexing.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
@@ -267,8 +267,10 @@ function setButMissing(provider: ProviderRoots): string {
     .flatMap((kind) => {
       const setting = settingOf(provider.provider, kind);
       if (setting === null) return [];
-      if (kind.watched.length === 0) return [`${setting} names no folder`];
-      return kind.watched.filter((w) => !w.exists).map((w) => `${w.path} ${whyNoFolder(w.path)} (${setBy(provider.provider, kind)})`);
+      const leftOut = (kind.leftOut ?? []).map((f) => `${f.path} was left out because ${ROOT_LEFT_OUT_WHY[f.reason]} (${setBy(provider.provider, kind)})`);
+      // A setting whose every folder was left out names some: said why, not that it names none.
+      if (kind.watched.length === 0 && leftOut.length === 0) return [`${setting} names no folder`];
+      return [...kind.watched.filter((w) => !w.exists).map((w) => `${w.path} ${whyNoFolder(w.path)} (${setBy(provider.provider, kind)})`), ...leftOut];
     })
     .join('; ');
 }

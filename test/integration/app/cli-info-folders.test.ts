@@ -39,6 +39,19 @@ describe('steward info', () => {
     expect(answer.folders.find((p) => p.provider === 'codex')?.roots[0]?.watched).toEqual([{ path: missing, exists: false }]);
   });
 
+  it('names each folder a STEWARD_*_ROOTS variable names that was left out, and why', async () => {
+    const codex = join(temp.home.dir, 'codex-full');
+    const env: NodeJS.ProcessEnv = { ...temp.home.env, STEWARD_CODEX_ROOTS: `relcodex:${codex}`, STEWARD_GEMINI_ROOTS: './gemrel' };
+    const { code, out } = await runIn(env, 'info');
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    const why = 'it is not a full path, so it would be read under whichever folder Steward was started in. Write it in full (from /, ~/ or a drive letter).';
+    const codexAt = lines.indexOf(`  Codex CLI (set by STEWARD_CODEX_ROOTS): ${codex} (does not exist)`);
+    expect(lines[codexAt + 1]).toBe(`    relcodex is left out: ${why}`);
+    const geminiAt = lines.indexOf('  Gemini CLI (set by STEWARD_GEMINI_ROOTS): none');
+    expect(lines[geminiAt + 1]).toBe(`    ./gemrel is left out: ${why}`);
+  });
+
   it('counts the projects holding a conversation, and says how many more have none left', async () => {
     const roots = join(temp.home.dir, 'claude-roots');
     const at = Date.now() - 3_600_000;

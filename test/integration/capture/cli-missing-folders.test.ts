@@ -37,6 +37,16 @@ describe('steward sweep and backfill with folders that are not there', () => {
   });
 });
 
+describe('steward sweep with a folder left out as not a full path', () => {
+  it('says the folder was left out and why, not that the setting names none', async () => {
+    const env = { ...home.env, STEWARD_GEMINI_ROOTS: './gemrel' };
+    const { code, out } = await runIn(env, 'sweep');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^gemini: no transcript files found: \.\/gemrel was left out because it is not a full path \(set by STEWARD_GEMINI_ROOTS\) \(/m);
+    expect(out).not.toMatch(/STEWARD_GEMINI_ROOTS names no folder/);
+  });
+});
+
 describe('steward sweep with an agent whose default folders are not there', () => {
   it('stays quiet: the agent is just not installed here', async () => {
     const env: NodeJS.ProcessEnv = { ...home.env };

@@ -54,7 +54,7 @@ describe('~ in the roots of config.json', () => {
       ['config_invalid', ['providers.claude.roots.0']],
       ['config_invalid', ['providers.codex.roots.0']],
     ]);
-    expect(skipped[0]!.message).toMatch(/HOME is not a full path/);
+    expect(skipped[0]!.message).toMatch(/home folder \(HOME\) is not a full path/);
     // Which folder HOME named is the person's own: not in an error that may be logged.
     expect(skipped[0]!.message).not.toContain('rel/dir');
   });

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
+import { ROOT_LEFT_OUT_WORDS } from '../../../../core/api/root-words.js';
 import { Badge, ErrorBanner, Field, Panel, PathText, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { SaveRow } from './SaveRow.js';
@@ -27,11 +28,6 @@ function Folders({ title, folders }: { title: string; folders: Kind['watched'] }
   );
 }
 
-/** Why a folder is not read, by `leftOut`'s reason, with the way out. */
-const LEFT_OUT_WORDS: Record<NonNullable<Kind['leftOut']>[number]['reason'], string> = {
-  not_full_path: 'it is not a full path, so it would be read under whichever folder Steward was started in. Write it in full (from /, ~/ or a drive letter).',
-  home_not_full_path: 'your home folder (HOME) is not a full path, so ~ names no folder. Set HOME to a full path in Steward’s environment, or write the folder in full.',
-};
 
 /** The folders Steward left out of what it watches now, each as written, and why. */
 function LeftOut({ folders }: { folders: NonNullable<Kind['leftOut']> }): ReactElement {
@@ -39,7 +35,7 @@ function LeftOut({ folders }: { folders: NonNullable<Kind['leftOut']> }): ReactE
     <ul className="settings-root__left-out">
       {folders.map((f) => (
         <li key={f.path}>
-          <Badge tone="warn">Left out</Badge> <PathText path={f.path} /> is left out: {LEFT_OUT_WORDS[f.reason]}
+          <Badge tone="warn">Left out</Badge> <PathText path={f.path} /> is left out: {ROOT_LEFT_OUT_WORDS[f.reason]}
         </li>
       ))}
     </ul>
