@@ -1,4 +1,13 @@
-import type { Migration } from '../store/index.js';
+import type { Db, Migration } from '../store/index.js';
+
+/**
+ * ADD COLUMN, unless the table has it: a step run again over a store that has it (a test's downgrade
+ * sets the version back) would fail on a duplicate column. A constant or null default rewrites no row.
+ */
+function addColumnOnce(db: Db, table: string, column: string, definition: string): void {
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table);
+  if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition};`);
+}
 
 /**
  * gateway.db's schema, in order. Steps are appended, never edited in effect: a user's file may
@@ -462,8 +471,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // each session's count what they counted more (SearchIndex's recount piece).
       // ADD COLUMN with a constant default rewrites no row. Run again over a store that has the column
       // (a test's downgrade), the walk passes over the rows it moved already.
-      const columns = db.prepare("SELECT name FROM pragma_table_info('search_map')").pluck().all();
-      if (!columns.includes('message_rule')) db.exec('ALTER TABLE search_map ADD COLUMN message_rule INTEGER NOT NULL DEFAULT 1;');
+      addColumnOnce(db, 'search_map', 'message_rule', 'INTEGER NOT NULL DEFAULT 1');
       db.exec(`
         INSERT INTO search_state (key, value) VALUES ('recount_cursor', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
         INSERT INTO search_state (key, value) VALUES ('recount_upto', (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map))
@@ -480,8 +488,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // sha256 of the folder's comparable form (folderHashOf), never the path. Records made before have
       // none (their key alone still covers them). Nullable: ADD COLUMN rewrites no row; checked first,
       // as step 22 is, for a store that has it (a test's downgrade).
-      const columns = db.prepare("SELECT name FROM pragma_table_info('history_tombstones')").pluck().all();
-      if (!columns.includes('folder_hash')) db.exec('ALTER TABLE history_tombstones ADD COLUMN folder_hash TEXT;');
+      addColumnOnce(db, 'history_tombstones', 'folder_hash', 'TEXT');
       db.exec('CREATE INDEX IF NOT EXISTS history_tombstones_folder ON history_tombstones(folder_hash) WHERE folder_hash IS NOT NULL;');
     },
   },
