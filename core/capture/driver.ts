@@ -164,7 +164,7 @@ export class Capture {
         return hash;
       },
       // Written with the file's checkpoint (made below, before any run).
-      held: (kind, id) => this.#checkpoints.held(kind, id),
+      held: (kind, id, ownFile) => this.#checkpoints.held(kind, id, ownFile),
       heldElsewhere: (sessionId, provider, file) => this.#checkpoints.heldElsewhere(sessionId, provider, file),
     });
     this.#sink.onUserTurns = (turns) => {

@@ -145,6 +145,7 @@ export class FileCheckpoints {
   readonly #recount;
   readonly #hold;
   readonly #heldElsewhere;
+  readonly #demote;
   readonly #holding;
   readonly #unhold;
   readonly #moveHolds;
@@ -154,7 +155,7 @@ export class FileCheckpoints {
    * read one file at a time, each read beginning with `fileBegins`, so a file that leaves no checkpoint
    * (failed, vanished, cut short) hands its holds to no other.
    */
-  readonly #pending = new Map<string, { kind: ForgetKind | 'copy'; id: string }>();
+  readonly #pending = new Map<string, { kind: ForgetKind | 'copy'; id: string; own: boolean }>();
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
    * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
@@ -203,6 +204,7 @@ export class FileCheckpoints {
     this.#unhold = db.prepare('DELETE FROM file_holds WHERE provider = ? AND path = ?');
     this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ? WHERE provider = ? AND path = ?');
     this.#hold = db.prepare('INSERT OR IGNORE INTO file_holds (kind, id, provider, path) VALUES (?, ?, ?, ?)');
+    this.#demote = db.prepare("UPDATE OR REPLACE file_holds SET kind = 'copy' WHERE kind = 'session' AND id = ? AND provider = ? AND path <> ?");
     // Both sides ride the primary key (kind, id, ...); the checkpoint's mtime says whether a tick's window reaches the file.
     this.#holding = db.prepare(`
       SELECT DISTINCT h.provider, h.path, c.mtime_ms FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
@@ -232,8 +234,8 @@ export class FileCheckpoints {
   }
 
   /** The file being read holds this conversation, or some of what this forget record withheld (see #pending). */
-  held(kind: ForgetKind | 'copy', id: string): void {
-    this.#pending.set(`${kind}\n${id}`, { kind, id });
+  held(kind: ForgetKind | 'copy', id: string, own = false): void {
+    this.#pending.set(`${kind}\n${id}`, { kind, id, own });
   }
 
   /**
@@ -259,7 +261,11 @@ export class FileCheckpoints {
 
   /** Writes what the file just read holds (see #pending), in the caller's commit window. */
   #settleHolds(provider: string, path: string): void {
-    for (const { kind, id } of this.#pending.values()) this.#hold.run(kind, id, provider, path);
+    for (const { kind, id, own } of this.#pending.values()) {
+      this.#hold.run(kind, id, provider, path);
+      // The conversation's own file: another that held it first (read before it) holds only a copy.
+      if (own && kind === 'session') this.#demote.run(id, provider, path);
+    }
     this.#pending.clear();
   }
 

@@ -35,6 +35,10 @@ interface RunState {
   fromFile: Set<string>;
   /** Per conversation, whether the file being read holds it as a copy (see #holdOf): one answer per file, holds being written with its checkpoint. */
   copies: Map<string, boolean>;
+  /** The conversations whose own file the batch being written is (SessionRow.ownFile). */
+  own: Set<string>;
+  /** Conversations this run wrote parts of from a file not their own: their own file, read later in the run, rewrites those. */
+  unowned: Set<string>;
 }
 
 const COMMITTED_COLUMNS =
@@ -78,7 +82,7 @@ export interface CapturePolicy {
    * Told of each conversation a batch admits and each forget record that withholds some of it: the
    * file being read holds them (FileCheckpoints.held), so lifting that record has the file read again.
    */
-  held?(kind: ForgetKind | 'copy', id: string): void;
+  held?(kind: ForgetKind | 'copy', id: string, ownFile?: boolean): void;
   /**
    * Whether other files are known to hold this conversation and `file` is not one of them, a copy of
    * its lines there not counting (FileCheckpoints.heldElsewhere).
@@ -185,6 +189,7 @@ export class Materializer {
       for (const update of updates) if (update.reread) state.reread.set(update.sessionId, update.reread);
       for (const session of sessions) state.sessions.set(session.sessionId, signature(session));
       for (const part of parts) {
+        if (!state.own.has(part.sessionId)) state.unowned.add(part.sessionId);
         state.emitted.add(part.sessionId, part.partId);
         if (part.contentKey !== null) state.emittedKeys.add(`${part.sessionId}\n${part.contentKey}`);
         result.textAppended += part.text?.length ?? 0;
@@ -255,10 +260,11 @@ export class Materializer {
   /** The batch without the sessions (and their parts) that must not be captured, counted by reason. */
   #admitted(state: RunState, batch: TranscriptBatch, counts: MaterializeResult['withheld']): TranscriptBatch {
     const held = new Map<string, Withheld>();
+    state.own = new Set(batch.sessions.filter((s) => s.ownFile).map((s) => s.sessionId));
     for (const session of batch.sessions) {
       const reason = this.#withheld(session);
       if (reason) held.set(session.sessionId, reason);
-      else this.#policy?.held?.(this.#holdOf(state, session.sessionId, session.provider), session.sessionId);
+      else this.#policy?.held?.(this.#holdOf(state, session.sessionId, session.provider), session.sessionId, session.ownFile);
     }
     // A part whose session row is not in the batch is still checked by its own id.
     const checked = new Set(batch.sessions.map((s) => s.sessionId));
@@ -312,7 +318,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map(), own: new Set(), unowned: new Set() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();
@@ -330,7 +336,8 @@ export class Materializer {
 
   /** Whether the file being read holds the conversation as a copy: asked once per file and conversation. */
   #isCopy(state: RunState, sessionId: string, provider: string): boolean {
-    if (state.file === undefined || !this.#policy?.heldElsewhere) return false;
+    // A conversation's own file is never its copy, whichever file was read first.
+    if (state.file === undefined || state.own.has(sessionId) || !this.#policy?.heldElsewhere) return false;
     let copy = state.copies.get(sessionId);
     if (copy === undefined) state.copies.set(sessionId, (copy = this.#policy.heldElsewhere(sessionId, provider, state.file)));
     return copy;
@@ -356,9 +363,11 @@ export class Materializer {
       if (state.spooled?.has(part.partId)) continue;
       if (state.emitted.has(part.sessionId, part.partId)) {
         // Only a re-emission of the file being read rewrites what this run wrote: a copy of the line in
-        // another file (a resumed conversation's) never replaces the first version read. A caller that
-        // names no file is taken to read one.
-        if (known && (state.file === undefined || state.fromFile.has(`${part.sessionId}\n${part.partId}`))) known.push(part);
+        // another file (a resumed conversation's) never replaces the first version read, unless this file
+        // is the conversation's own and a file not its own wrote it first. A caller that names no file
+        // is taken to read one.
+        const ownRewrites = state.own.has(part.sessionId) && state.unowned.has(part.sessionId);
+        if (known && (state.file === undefined || ownRewrites || state.fromFile.has(`${part.sessionId}\n${part.partId}`))) known.push(part);
         continue;
       }
       let group = bySession.get(part.sessionId);

@@ -72,4 +72,22 @@ describe('a refreshing first read over a part another file stored in an earlier 
     await (await h!.restart()).tick();
     expect(textsOf(S)).toEqual(['the whole original message, long and complete']);
   });
+
+  it('the conversation’s own file speaks for it even when a copy is read before it in the same first import, and the copy never does after', async () => {
+    h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
+    const dir = join(h.claudeRoot, 'projects', '-work-p');
+    const ts = new Date(Date.now() - 3_600_000);
+    const first = '00000000-0000-4000-8000-000000000009';
+    writeJsonl(join(dir, `${S}.jsonl`), [claudeLine({ sessionId: S, cwd: '/work/p', uuid: U, ts, text: 'the whole original message, long and complete' })]);
+    // A resumed conversation's file whose name sorts first: read before the original on the first import.
+    const copy = join(dir, `${first}.jsonl`);
+    writeJsonl(copy, [claudeLine({ sessionId: S, cwd: '/work/p', uuid: U, ts, text: 'cut' }), claudeLine({ sessionId: first, cwd: '/work/p', text: 'resumed' })]);
+    await h.driver.tick();
+    expect(textsOf(S)).toEqual(['the whole original message, long and complete']);
+    expect(h.db.prepare('SELECT first_request FROM sessions WHERE session_id = ?').pluck().get(S)).toBe('the whole original message, long and complete');
+    // Later the copy alone is read again from its start (its checkpoint gone): it still does not speak.
+    h.db.prepare('DELETE FROM file_checkpoints WHERE path = ?').run(copy);
+    await (await h.restart()).tick();
+    expect(textsOf(S)).toEqual(['the whole original message, long and complete']);
+  });
 });
