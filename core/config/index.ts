@@ -3,7 +3,7 @@
 export { type Config } from './schema.js';
 export { loadConfig, readConfigFile, parseConfig, applyEnvOverrides, explicitKeys, skippedRoots } from './load.js';
 export { writeConfig, type ConfigChange } from './write.js';
-export { envRoots, type EnvRoots } from './roots.js';
+export { envRoots, rootLeftOutReason, type EnvRoots } from './roots.js';
 export { diskUsage, filesSize } from './usage.js';
 export { type FieldProblem } from './problems.js';
 export { resolveHome, userHome, withHomeExpanded, HOME_FILES, PRIVATE_FILE_MODE, ensurePrivateDir, tightenMode, type StewardHome, type HomeKind } from './home.js';

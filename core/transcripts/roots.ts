@@ -1,5 +1,5 @@
 import { resolve, win32 } from 'node:path';
-import { envRoots } from '../config/index.js';
+import { envRoots, rootLeftOutReason, withHomeExpanded } from '../config/index.js';
 
 // The providers read the user's home from here; config owns it, beside the `~` expansion config.json's roots share.
 export { userHome } from '../config/index.js';
@@ -10,6 +10,18 @@ export { userHome } from '../config/index.js';
  */
 export function envList(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
   return envRoots(env, name)?.roots;
+}
+
+/**
+ * An agent's own folder variable (CODEX_HOME, GEMINI_CLI_HOME, CLAUDE_CONFIG_DIR, OPENCLAW_STATE_DIR)
+ * as Steward reads it: `~/…` expanded, and only under a root's one rule (config's rootLeftOutReason).
+ * A relative one names a folder under wherever the agent ran, which Steward cannot know: it is not
+ * read, and the agent's default place is, as though the variable were unset.
+ */
+export function agentFolderVar(value: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const folder = value?.trim();
+  if (!folder || rootLeftOutReason(folder, env) !== undefined) return undefined;
+  return withHomeExpanded(folder, env);
 }
 
 /**

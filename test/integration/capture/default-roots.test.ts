@@ -99,3 +99,17 @@ describe("OpenClaw's default state folders", () => {
     expect(found.files.map((f) => basename(f.path)).sort()).toEqual(['cb-1.jsonl', 'mb-1.jsonl']);
   });
 });
+
+describe("an agent's own folder variable with a relative folder", () => {
+  it('is not read under whichever folder Steward started in: the agent’s default place is, as though unset; ~/ is expanded', () => {
+    const { user, env } = fakeUser();
+    const relative = { ...env, CODEX_HOME: 'rel-codex', GEMINI_CLI_HOME: 'rel-gem', CLAUDE_CONFIG_DIR: 'rel-claude', OPENCLAW_STATE_DIR: './rel-claw' };
+    expect(defaultRoots('codex', relative).roots).toEqual([join(user, '.codex')]);
+    expect(defaultRoots('gemini', relative).roots).toEqual([join(user, '.gemini')]);
+    expect(defaultRoots('claude', relative).roots).toEqual([join(user, '.claude'), join(user, '.config', 'claude')]);
+    expect(defaultRoots('openclaw', relative).roots).toEqual(['.openclaw', '.clawdbot', '.moltbot'].map((name) => join(user, name)));
+    const tilde = { ...env, CODEX_HOME: '~/codex-elsewhere', GEMINI_CLI_HOME: '/srv/gem' };
+    expect(defaultRoots('codex', tilde).roots).toEqual([join(user, 'codex-elsewhere')]);
+    expect(defaultRoots('gemini', tilde).roots).toEqual([join('/srv/gem', '.gemini')]);
+  });
+});

@@ -1,10 +1,13 @@
 import { delimiter, join } from 'node:path';
-import { userHome } from '../../roots.js';
+import { agentFolderVar, userHome } from '../../roots.js';
 
 /** Claude Code: `~/.claude`, `~/.config/claude`, and each entry of CLAUDE_CONFIG_DIR (folders holding `projects/`). */
 export function claudeCodeDefaults(env: NodeJS.ProcessEnv): string[] {
   const home = userHome(env);
-  const fromEnv = (env.CLAUDE_CONFIG_DIR ?? '').split(/[,]/).flatMap((s) => s.split(delimiter)).map((s) => s.trim()).filter(Boolean);
+  const fromEnv = (env.CLAUDE_CONFIG_DIR ?? '')
+    .split(/[,]/)
+    .flatMap((s) => s.split(delimiter))
+    .flatMap((s) => agentFolderVar(s, env) ?? []);
   return [join(home, '.claude'), join(home, '.config', 'claude'), ...fromEnv];
 }
 

@@ -1,7 +1,7 @@
 // Owns: OpenClaw transcripts: default roots, discovery, the entry parser.
 // Never: treats a sibling archive (.reset, .deleted) as a new conversation.
 import { join } from 'node:path';
-import { userHome } from '../../roots.js';
+import { agentFolderVar, userHome } from '../../roots.js';
 import type { ProviderDefinition } from '../../types.js';
 import { OpenClawProvider } from './provider.js';
 
@@ -16,7 +16,7 @@ export const openclaw: ProviderDefinition<'openclaw'> = {
    */
   defaultRoots: (env) => {
     const home = userHome(env);
-    const override = env.OPENCLAW_STATE_DIR?.trim();
+    const override = agentFolderVar(env.OPENCLAW_STATE_DIR, env);
     return { roots: override ? [override] : ['.openclaw', '.clawdbot', '.moltbot'].map((name) => join(home, name)) };
   },
   create: (roots) => new OpenClawProvider(roots.roots),
