@@ -62,6 +62,16 @@ const REFERENCED_FILE = /^Content from (@.+?):\s*$/gm;
 const FILES_NAMED = 3;
 
 /**
+ * A text's body as a reader shows it in a block (an export's code fence, MCP's tool lines): without the
+ * empty lines before and after it (an error's "Request was aborted\n\n"), '' when it holds nothing but
+ * white space. A line of spaces inside or at an end stays: a diff's blank context line is one.
+ */
+export function withoutBlankEnds(text: string): string {
+  if (text.trim() === '') return '';
+  return text.replace(/^(?:\r?\n)+/, '').replace(/(?:\r?\n)+$/, '');
+}
+
+/**
  * What a reader shows for a message whose every part is an empty text: one part of this kind, which
  * no agent stores, in their place; part-words says it in a person's words.
  */

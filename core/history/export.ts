@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, timeSpan, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages } from './messages.js';
@@ -33,9 +33,9 @@ export const NOT_REDACTED_NOTE =
   '> **Not redacted.** This export keeps secrets (API keys, tokens, passwords) exactly as the transcript holds them: keep it private, and do not share or commit it.';
 
 /**
- * A fence longer than any backtick run in the text, so no content can close it early. Blank lines
- * before and after the text (an error's "Request was aborted\n\n") are not shown, and an empty text
- * adds no line: the stored text stays as written.
+ * A fence longer than any backtick run in the text, so no content can close it early. Empty lines
+ * before and after the text are not shown, and an empty text adds no line (withoutBlankEnds): the
+ * stored text stays as written.
  */
 function fence(text: string, lang = ''): string {
   const shown = withoutBlankEnds(text);
@@ -44,11 +44,6 @@ function fence(text: string, lang = ''): string {
   return `${ticks}${lang}\n${shown === '' ? '' : `${shown}\n`}${ticks}`;
 }
 
-/** The text without its leading and trailing blank (or whitespace-only) lines; '' when it is only those. */
-function withoutBlankEnds(text: string): string {
-  if (text.trim() === '') return '';
-  return text.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/(?:\r?\n[ \t]*)+$/, '');
-}
 
 /** Inline code that any backticks in the text (a session id is the transcript's to choose) cannot close early. */
 function code(text: string): string {

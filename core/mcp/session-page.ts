@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -256,7 +256,7 @@ function partText(p: PagePart): string {
   if (p.kind === 'text') return `${p.text ?? ''}${capturedNote(p)}`;
   if (p.kind === 'tool_result' || p.kind === 'tool_use') {
     // Blank lines before and after the body are not shown, and an empty body adds no line (the JSON keeps the text).
-    const body = (p.text ?? '').trim() === '' ? '' : (p.text ?? '').replace(/^(?:[ \t]*\r?\n)+/, '').replace(/(?:\r?\n[ \t]*)+$/, '');
+    const body = withoutBlankEnds(p.text ?? '');
     return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}${body === '' ? '' : `\n${body}`}${capturedNote(p)}`;
   }
   // What the part is in part-words' words, as `steward sessions show` says it ("[Thinking · …]",
