@@ -10,6 +10,15 @@ function addColumnOnce(db: Db, table: string, column: string, definition: string
 }
 
 /**
+ * Marks a background walk of the search index (`retag`, `recount`) to go over every part indexed so
+ * far, from its start: the migration only marks the work, SearchIndex does it in paced pieces.
+ */
+function walkEveryIndexedPart(db: Db, walk: 'retag' | 'recount'): void {
+  db.prepare("INSERT INTO search_state (key, value) VALUES (?, 0) ON CONFLICT(key) DO UPDATE SET value = 0").run(`${walk}_cursor`);
+  db.prepare('INSERT INTO search_state (key, value) VALUES (?, (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map)) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(`${walk}_upto`);
+}
+
+/**
  * gateway.db's schema, in order. Steps are appended, never edited in effect: a user's file may
  * already be at any of them. (Rooms that keep tables in this file migrate them under their own name.)
  */
@@ -253,11 +262,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // a folder first seen after its parts) kept its parts' old project tags, so a project or repository
       // filter found them where they were. Only marks the work: the re-tag walk (SearchIndex.retagStep)
       // checks every indexed part in paced pieces and re-tags those whose tag is stale.
-      db.exec(`
-        INSERT INTO search_state (key, value) VALUES ('retag_cursor', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
-        INSERT INTO search_state (key, value) VALUES ('retag_upto', (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map))
-          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
-      `);
+      walkEveryIndexedPart(db, 'retag');
     },
   },
   {
@@ -472,11 +477,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // ADD COLUMN with a constant default rewrites no row. Run again over a store that has the column
       // (a test's downgrade), the walk passes over the rows it moved already.
       addColumnOnce(db, 'search_map', 'message_rule', 'INTEGER NOT NULL DEFAULT 1');
-      db.exec(`
-        INSERT INTO search_state (key, value) VALUES ('recount_cursor', 0) ON CONFLICT(key) DO UPDATE SET value = 0;
-        INSERT INTO search_state (key, value) VALUES ('recount_upto', (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map))
-          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
-      `);
+      walkEveryIndexedPart(db, 'recount');
     },
   },
   {
