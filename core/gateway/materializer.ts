@@ -52,7 +52,7 @@ export interface MaterializeResult {
   textAppended: number;
   /** Parts that landed in the cache: a copy of a part committed under another session is not one. */
   partsWritten: number;
-  /** The messages among them (see startsMessage). */
+  /** The messages among them, as a person counts them (see countsAsMessage). */
   messagesWritten: number;
   /** Parts the cache held that a refreshing read rewrote, something in them having changed (they count toward a commit's size too). */
   partsRefreshed: number;
