@@ -6,6 +6,7 @@ import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 import { spreadPage, type Unlisted } from './search-spread.js';
 import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage } from './session-page.js';
+import { defineTool } from './tools.js';
 
 /** Outputs are bounded: a page of hits, a page of messages within PAGE_CHARS (see session-page.ts). */
 const MAX_HITS = 25;
@@ -309,7 +310,8 @@ async function isStored(read: Promise<unknown>): Promise<boolean> {
 export function registerHistoryTools(server: McpServer, withClient: WithClient): void {
   const redactor = createRedactor();
   const redact = (text: string) => redactor.redactSync(text);
-  server.registerTool(
+  defineTool(
+    server,
     'search_transcripts',
     {
       title: 'Search past agent conversations',
@@ -335,7 +337,8 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       });
     }),
   );
-  server.registerTool(
+  defineTool(
+    server,
     'get_session',
     {
       title: 'Read a past agent conversation',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConflictView, countOf, methods, RegistrationStatus, RepoId, repoMatches } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
+import { defineTool } from './tools.js';
 
 const RegistrationFilter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/, 'expected a registration id (reg_…) or a legacy registration reference');
 
@@ -72,7 +73,8 @@ function summary(status: MaintenanceStatus, filtered: boolean): string {
 
 /** `maintenance_status`: spec 004's read-only status for agents, with no path in or out. */
 export function registerMaintenanceTools(server: McpServer, withClient: WithClient): void {
-  server.registerTool(
+  defineTool(
+    server,
     'maintenance_status',
     {
       title: 'Repository cache maintenance status',

@@ -4,6 +4,7 @@ import { StewardError, type ProjectSummary, type StewardClient } from '../api/in
 import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/index.js';
 import { notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
+import { defineTool } from './tools.js';
 
 /**
  * Reaches the owner for one call. `via` says who answers, as the CLI's withClient passes it: `in-process`
@@ -63,7 +64,8 @@ const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(
 
 /** `list_projects` and `project_overview`: the sweeper's notes as context for a new agent session. */
 export function registerProjectTools(server: McpServer, withClient: WithClient, options: ProjectToolOptions): void {
-  server.registerTool(
+  defineTool(
+    server,
     'list_projects',
     {
       title: 'List projects',
@@ -78,7 +80,8 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
       return { content: text(lines.length > 0 ? lines.join('\n') : 'No projects yet.'), structuredContent: out };
     }),
   );
-  server.registerTool(
+  defineTool(
+    server,
     'project_overview',
     {
       title: 'Project overview',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, type Result } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
+import { defineTool } from './tools.js';
 
 const params = methods['Repository.Search'].params.shape;
 
@@ -33,7 +34,8 @@ function summary(result: Result<'Repository.Search'>): string {
 
 /** `search_repository`: hybrid search of a repository cache Steward maintains, for agents. */
 export function registerRepositoryTools(server: McpServer, withClient: WithClient): void {
-  server.registerTool(
+  defineTool(
+    server,
     'search_repository',
     {
       title: 'Search a repository',

@@ -17,6 +17,7 @@ import {
 } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
+import { defineTool } from './tools.js';
 
 /** Answers a plan without an owner, read-only, or undefined when an owner runs (then the owner answers). */
 export type PlanHere = (request: SetupRequest) => Promise<SetupPlan | undefined>;
@@ -115,7 +116,8 @@ function planText(plan: z.infer<typeof MaintenancePlanOutput>): string {
  * a person runs (and the plan waits for that person in the panel).
  */
 export function registerSetupTools(server: McpServer, withClient: WithClient, planHere?: PlanHere): void {
-  server.registerTool(
+  defineTool(
+    server,
     'maintenance_plan',
     {
       title: 'Plan repository cache maintenance',
@@ -134,7 +136,8 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
       return { content: [{ type: 'text' as const, text: planText(plan) }], structuredContent: plan };
     }),
   );
-  server.registerTool(
+  defineTool(
+    server,
     'enable_cache_maintenance',
     {
       title: 'Enable repository cache maintenance',

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { StewardError } from '../../../core/api/index.js';
 import { createMcpServer } from '../../../core/mcp/index.js';
@@ -50,5 +51,27 @@ describe('MCP tool errors', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('a call of a tool Steward does not have', () => {
+  it('is refused in the form of every other tool error, naming the tools there are', async () => {
+    const client = await failingServer(new Error('never reached'));
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      const result = await client.callTool({ name: 'search_transcript', arguments: { query: 'apple' } });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toBe(`method_not_found: Steward has no tool named "search_transcript"; its tools are ${new Intl.ListFormat('en-GB').format(names)}`);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("Steward's MCP server", () => {
+  it("is the SDK's McpServer as the SDK made it: no method of its patched on the instance", () => {
+    const server = createMcpServer(() => Promise.reject(new Error('never reached')), { home: '/home/ada' });
+    expect(server).toBeInstanceOf(McpServer);
+    expect(Object.getOwnPropertyNames(server).filter((key) => typeof (server as unknown as Record<string, unknown>)[key] === 'function')).toEqual([]);
   });
 });
