@@ -108,6 +108,12 @@ export const forgetMethods = {
       notStored,
       /** What to call a project no stored row names (one never imported, forgotten by its folder): the folder's own name. */
       name: z.string().min(1).max(200).optional(),
+      /**
+       * A project no stored row names, forgotten by its folder: the folder's hash (sha256 of its compared
+       * form, never the path), which its record keeps so every spelling of the folder stays out. A row's
+       * folder is taken first; forgotten by a key alone, the folder is not known and the record keeps none.
+       */
+      folderHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
     }),
     result: ForgetResult,
   },
@@ -157,6 +163,13 @@ export const forgetMethods = {
        * them again. Absent otherwise.
        */
       notesRemoved: z.literal(true).optional(),
+      /**
+       * A project's: how many forgets of other spellings of its folder (`C:\\Users\\Ana\\x`, `c:\\users\\ana\\x`)
+       * were lifted with it. A store from before one folder was one project may hold one forgotten project
+       * per spelling, any of which keeps the folder out; one folder is one project now, so lifting one lifts
+       * them all. Absent when there were none.
+       */
+      otherSpellings: count.positive().optional(),
       /**
        * The next scheduled check brings it back: the files that held it are read again from their start.
        * 'all': every one Steward knows of is inside the schedule's window; 'part': some are older, and

@@ -11,6 +11,12 @@ interface TombstoneRow {
 const toTombstone = (r: TombstoneRow): Tombstone => ({ kind: r.kind, id: r.id, label: r.label, createdAt: r.created_at });
 
 /**
+ * Bumped, per database file, by every add or removal through any Tombstones over it (the owner's
+ * history, capture and sweeper each hold one): each one's folder answers are read again then (see projectOfFolder).
+ */
+const changes = new Map<string, number>();
+
+/**
  * What was forgotten: a session id or a project key that capture must not import again while its
  * transcripts still exist on disk. Lifting one lets the next check (files inside its window) or backfill bring it back.
  */
@@ -25,9 +31,15 @@ export class Tombstones {
   readonly #keptBy;
   readonly #dropKept;
   readonly #keptOf;
+  readonly #folders;
+  readonly #folderOf;
   readonly #ofFolder;
+  readonly #file: string;
+  /** The forgotten projects' folder hashes, each the first record's, as of `changes` = `seen`. */
+  #byFolder: { seen: number; ids: Map<string, string> } | undefined;
 
   constructor(db: Db) {
+    this.#file = db.name;
     this.#add = db.prepare(
       `INSERT INTO history_tombstones (kind, id, label, created_at, folder_hash) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT(kind, id) DO UPDATE SET label = COALESCE(excluded.label, label), folder_hash = COALESCE(excluded.folder_hash, folder_hash)`,
@@ -45,7 +57,9 @@ export class Tombstones {
     );
     this.#dropKept = db.prepare('DELETE FROM history_tombstone_kept WHERE kind = ? AND id = ?');
     this.#keptOf = db.prepare('SELECT session_id FROM history_tombstone_kept WHERE kind = ? AND id = ?').pluck();
-    this.#ofFolder = db.prepare("SELECT id FROM history_tombstones WHERE folder_hash = ? AND kind = 'project' ORDER BY created_at, id LIMIT 1").pluck();
+    this.#folders = db.prepare("SELECT folder_hash AS hash, id FROM history_tombstones WHERE folder_hash IS NOT NULL AND kind = 'project' ORDER BY created_at, id");
+    this.#ofFolder = db.prepare("SELECT id FROM history_tombstones WHERE folder_hash = ? AND kind = 'project' ORDER BY created_at, id").pluck();
+    this.#folderOf = db.prepare("SELECT folder_hash FROM history_tombstones WHERE kind = 'project' AND id = ?").pluck();
   }
 
   /**
@@ -54,6 +68,7 @@ export class Tombstones {
    */
   add(kind: ForgetKind, id: string, label: string | null, { now = Date.now(), folderHash = null }: { now?: number; folderHash?: string | null } = {}): void {
     this.#add.run(kind, id, label, now, folderHash);
+    this.#changed();
   }
 
   /** Replaces a label outright (`add` keeps the one before when it is given none). */
@@ -63,7 +78,23 @@ export class Tombstones {
 
   remove(kind: ForgetKind, id: string): boolean {
     this.#dropKept.run(kind, id);
-    return this.#remove.run(kind, id).changes > 0;
+    const removed = this.#remove.run(kind, id).changes > 0;
+    this.#changed();
+    return removed;
+  }
+
+  /** The folder hash a project's record keeps (folderHashOf), or null: none, or one made before records kept it. */
+  folderHashKept(projectKey: string): string | null {
+    return (this.#folderOf.get(projectKey) as string | null | undefined) ?? null;
+  }
+
+  /** Every forgotten project whose record keeps this folder hash, the first forgotten first (one per spelling, in a store from before one folder was one project). */
+  projectsOfFolder(folderHash: string): string[] {
+    return this.#ofFolder.all(folderHash) as string[];
+  }
+
+  #changed(): void {
+    changes.set(this.#file, (changes.get(this.#file) ?? 0) + 1);
   }
 
   /** The one tombstone of this kind and id, if any. */
@@ -118,7 +149,21 @@ export class Tombstones {
    * spelling's own key is not its record's, and the row it was joined through went with the forget.
    */
   projectOfFolder(folderHash: string): { kind: 'project'; id: string } | undefined {
-    const id = this.#ofFolder.get(folderHash) as string | undefined;
+    const id = this.#foldersForgotten().get(folderHash);
     return id === undefined ? undefined : { kind: 'project', id };
+  }
+
+  /**
+   * Held in memory until a record is added or removed: capture asks for every session it admits, and
+   * records are few. The owner writes them only through a Tombstones (another process asks the owner).
+   */
+  #foldersForgotten(): Map<string, string> {
+    const seen = changes.get(this.#file) ?? 0;
+    if (this.#byFolder?.seen !== seen) {
+      const ids = new Map<string, string>();
+      for (const { hash, id } of this.#folders.all() as Array<{ hash: string; id: string }>) if (!ids.has(hash)) ids.set(hash, id);
+      this.#byFolder = { seen, ids };
+    }
+    return this.#byFolder.ids;
   }
 }

@@ -51,6 +51,13 @@ export interface ForgetAsked {
   notStored?: boolean | undefined;
 }
 
+/** What a project's forget asks besides (see Forget.Project). */
+export interface ForgetProjectAsked extends ForgetAsked {
+  name?: string | undefined;
+  /** Its folder's hash (folderHashOf), given with a folder no row holds: the row's, when there is one, is taken first. */
+  folderHash?: string | undefined;
+}
+
 /**
  * An id nothing is held under, asked without `notStored`: forgetting it would tombstone it all the
  * same, and a mistyped id would sit in the forget list keeping nothing out. The CLI's words (--not-stored).
@@ -83,6 +90,15 @@ export const isNeutralLabel = (label: string): boolean => NEUTRAL.test(label);
  * brings it back (see Forget.Lift's `nextCheck`).
  */
 export type LiftHook = (kind: ForgetKind, id: string, sessionIds: readonly string[]) => Result<'Forget.Lift'>['nextCheck'];
+
+/**
+ * What lifting several records of one folder says of the next check: 'all' when each one's files are all
+ * inside the window, nothing when none's are, else 'part'.
+ */
+function nextCheckOfAll(checks: ReadonlyArray<Result<'Forget.Lift'>['nextCheck']>): Result<'Forget.Lift'>['nextCheck'] {
+  const [first, ...rest] = checks;
+  return rest.every((c) => c === first) ? first : 'part';
+}
 
 /**
  * The forget erasing now, and what stops it alone: lifting its tombstone (Unforget) meanwhile. `notes`:
@@ -140,13 +156,14 @@ export class Forgetting {
    * `name`: what to call it when no stored row names it (a project never imported, named by its folder).
    * Refused as a conversation is (see `session`) when nothing is held under the key.
    */
-  project(projectKey: string, { scrub = false, notStored = false, name }: ForgetAsked & { name?: string | undefined } = {}): Promise<ForgetResult> {
+  project(projectKey: string, { scrub = false, notStored = false, name, folderHash: given }: ForgetProjectAsked = {}): Promise<ForgetResult> {
     return this.#serial(async () => {
       const { projects, eraser, tombstones } = this.#o;
       const row = projects.describe(projectKey);
       if (!row && !notStored && !eraser.projectHasSessions(projectKey) && !tombstones.has('project', projectKey)) throw notStoredError('project');
       // The folder's hash, not its path: the row a later spelling of it joins goes with this forget.
-      const folderHash = row?.cwd === undefined ? null : folderHashOf(row.cwd);
+      // With no row and no folder given (a key alone) the folder is unknowable: the record keeps none.
+      const folderHash = row?.cwd === undefined ? (given ?? null) : folderHashOf(row.cwd);
       tombstones.add('project', projectKey, (row?.name ?? name)?.slice(0, LABEL_CHARS) ?? null, { folderHash });
       this.#o.closeExports?.('project', projectKey);
       if (scrub) this.#o.scrub.owe();
@@ -208,6 +225,18 @@ export class Forgetting {
     return record && { ...record, via: own ? 'self' : record.kind === 'project' ? 'project' : 'parent' };
   }
 
+  /**
+   * Whether a forgotten project's row is still stored; if so, its record keeps the row's folder hash
+   * from now, before the row goes (one made before records kept it, cut short, has none): its folder is
+   * knowable only while the row is there.
+   */
+  #keepFolder(projectKey: string): boolean {
+    const row = this.#o.projects.describe(projectKey);
+    if (row === null) return false;
+    if (row.cwd !== undefined && this.#o.tombstones.folderHashKept(projectKey) === null) this.#o.tombstones.add('project', projectKey, null, { folderHash: folderHashOf(row.cwd) });
+    return true;
+  }
+
   /** Where a lift is told (see LiftHook): set once by the owner, which holds capture. */
   onLift(hook: LiftHook): void {
     this.#onLift = hook;
@@ -221,18 +250,34 @@ export class Forgetting {
    */
   async unforget(kind: ForgetKind, id: string): Promise<Result<'Forget.Lift'>> {
     const running = this.#running?.kind === kind && this.#running.id === id ? this.#running : undefined;
-    const lifted = this.#lift(kind, id);
+    const lifted = this.#liftFolder(kind, id);
     if (!lifted) return { lifted: false };
     // Awaited: a lift while they are being removed stops the rows, not their removal.
     const notesRemoved = (await running?.notes?.catch(() => false)) === true;
     const stillOut = kind === 'session' ? await this.of(id) : null;
     const nextCheck = stillOut ? undefined : lifted.nextCheck;
-    return { lifted: true, ...(stillOut && { stillOut }), ...(notesRemoved && { notesRemoved: true as const }), ...(nextCheck && { nextCheck }) };
+    const { otherSpellings } = lifted;
+    return { lifted: true, ...(stillOut && { stillOut }), ...(notesRemoved && { notesRemoved: true as const }), ...(otherSpellings > 0 && { otherSpellings }), ...(nextCheck && { nextCheck }) };
   }
 
   /** The next scheduled check reads again the files known to hold it (within its window); the next backfill imports the rest. */
   lift(kind: ForgetKind, id: string): boolean {
-    return this.#lift(kind, id) !== undefined;
+    return this.#liftFolder(kind, id) !== undefined;
+  }
+
+  /**
+   * A project's record lifted with every other of its folder (the same folder hash): a store from
+   * before one folder was one project may hold one forgotten project per spelling, and any one of them
+   * keeps the folder out (Tombstones.projectOfFolder), so lifting one alone would bring nothing back.
+   * One folder is one project now: asking it back asks them all. `otherSpellings`: how many more.
+   */
+  #liftFolder(kind: ForgetKind, id: string): { nextCheck: Result<'Forget.Lift'>['nextCheck']; otherSpellings: number } | undefined {
+    // Read before the record goes.
+    const folderHash = kind === 'project' ? this.#o.tombstones.folderHashKept(id) : null;
+    const own = this.#lift(kind, id);
+    if (!own) return undefined;
+    const others = folderHash === null ? [] : this.#o.tombstones.projectsOfFolder(folderHash).flatMap((other) => this.#lift('project', other) ?? []);
+    return { nextCheck: nextCheckOfAll([own, ...others].map((l) => l.nextCheck)), otherSpellings: others.length };
   }
 
   #lift(kind: ForgetKind, id: string): { nextCheck: Result<'Forget.Lift'>['nextCheck'] } | undefined {
@@ -250,10 +295,10 @@ export class Forgetting {
    * stored, then a wipe still owed. Queued behind any forget asked meanwhile; settles when they are done.
    */
   finishInterrupted(): Promise<void> {
-    const { tombstones, eraser, projects, logger } = this.#o;
+    const { tombstones, eraser, logger } = this.#o;
     const left = tombstones
       .list()
-      .filter((t) => (t.kind === 'project' ? eraser.projectHasSessions(t.id) || projects.describe(t.id) !== null : eraser.sessionHasRows(t.id)));
+      .filter((t) => (t.kind === 'project' ? this.#keepFolder(t.id) || eraser.projectHasSessions(t.id) : eraser.sessionHasRows(t.id)));
     const finishing = left.map((t) =>
       this.#serial(async () => {
         // Unforgotten while it waited: what the person asked back (and any import since) stays.

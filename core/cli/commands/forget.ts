@@ -126,10 +126,20 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
     if (already && !scrub) return { already, via: 'self' };
   }
   const name = !listed && text !== projectKey ? folderName(text) : undefined;
-  const forgetting = client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}) });
+  // No row to take its folder from: the record keeps the hash of the one named, so other spellings stay out too.
+  const folderHash = listed ? undefined : await folderHashNamed(text, projectKey, home);
+  const forgetting = client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}), ...(folderHash ? { folderHash } : {}) });
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
   const result = await (text === projectKey ? forgetting : forgetting.catch(folderNotStored));
   return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}) };
+}
+
+/** The hash (folderHashOf) of the folder `text` names, when it names the project keyed `projectKey` by its folder; else undefined. */
+async function folderHashNamed(text: string, projectKey: string, home: string | undefined): Promise<string | undefined> {
+  if (text === projectKey || (await folderProjectKey(text, home)) !== projectKey) return undefined;
+  // Loaded only then, as folderProjectKey loads it: the projects room brings the stores.
+  const { folderHashOf } = await import('../../projects/index.js');
+  return folderHashOf(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text);
 }
 
 /** A folder's own name, as a project is named (`~/src/app/` → `app`). */
