@@ -16,10 +16,13 @@ export interface NamedProject {
 /**
  * What a person is told of a project key Steward holds no project under, wherever they gave it (a
  * `--project` flag, `steward sweeper show`, Projects.Get): after an import, most likely a typo, so where
- * the keys are listed, not a sweep or backfill to run.
+ * the keys are listed, not a sweep or backfill to run. `anyStored` false: the store holds no project
+ * at all, so nothing was imported yet, and a backfill is what brings projects in.
  */
-export function noStoredProjectWords(projectKey: string): string {
-  return `no stored project has the key ${projectKey} (it may have been forgotten); \`steward projects\` lists each project's name and key`;
+export function noStoredProjectWords(projectKey: string, anyStored = true): string {
+  const none = `no stored project has the key ${projectKey}`;
+  if (!anyStored) return `${none}: Steward holds no projects yet; \`steward backfill\` imports the history your agents keep, and the projects in it`;
+  return `${none} (it may have been forgotten); \`steward projects\` lists each project's name and key`;
 }
 
 /** A slug is `<name>-<the first 8 hex digits of the key>` (the notes folder's name): the digits make it unique. */

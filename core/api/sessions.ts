@@ -23,7 +23,10 @@ export const SessionSummary = z.strictObject({
   agentType: z.string().nullable(),
   startedAt: z.number().int().nullable(),
   lastAt: z.number().int().nullable(),
-  /** Messages (user and assistant turns, tool results included), not parts. */
+  /**
+   * Messages (user and assistant turns), not parts; a tool's result is not one (it is read folded under
+   * its call): Sessions.Get and the JSON export mark those `countsAsMessage: false`.
+   */
   messages: count,
   parentSessionId: z.string().nullable(),
   /** What the parent is to it: a subagent it started, or a conversation it branched (forked) from. */
@@ -153,6 +156,12 @@ export const SessionMessage = z.strictObject({
   messageId: z.string(),
   role: z.string().nullable(),
   ts: z.number().int().nullable(),
+  /**
+   * False on a message the session's `messages` count leaves out: a tool's result, read folded under
+   * its call, unless the person's own words share its message (the one rule, countsAsMessage in
+   * core/transcripts). Absent on every message the count includes, so the unmarked ones add up to it.
+   */
+  countsAsMessage: z.literal(false).optional(),
   parts: z.array(SessionPart),
 });
 export type SessionMessage = z.infer<typeof SessionMessage>;

@@ -97,7 +97,7 @@ export async function mustBeStoredProject(client: StewardClient, projectKey: str
   if (projects.some((p) => p.projectKey === projectKey)) return;
   const forgotten = (await forgetRecords(client)).find((t) => t.kind === 'project' && t.id === projectKey);
   if (forgotten) throw new StewardError('not_found', `${option}: you forgot the project ${projectKey} on ${localDay(forgotten.createdAt)}; \`steward unforget --project ${projectKey}\` brings it back`);
-  throw new StewardError('not_found', `${option}: ${noStoredProjectWords(projectKey)}`);
+  throw new StewardError('not_found', `${option}: ${noStoredProjectWords(projectKey, projects.length > 0)}`);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
-import { groupMessages } from './messages.js';
+import { groupMessages, withCountMark } from './messages.js';
 import { redactParts } from './redaction.js';
 import type { SessionsView } from './sessions.js';
 
@@ -408,7 +408,8 @@ export class SessionExporter {
       const chunk = redactor ? await redactParts(raw, redactor) : raw;
       const whole: SessionMessage[] = [];
       for (const m of groupMessages(chunk, provider)) {
-        if (open?.messageId === m.messageId) open.parts.push(...m.parts);
+        // Its parts are whole only now: whether it counts is asked of them all (withCountMark).
+        if (open?.messageId === m.messageId) open = withCountMark({ ...open, parts: [...open.parts, ...m.parts] });
         else {
           if (open) whole.push(open);
           open = m;

@@ -1,5 +1,6 @@
 import { commandLine, commandText, outputLinesWords, partFold, patchedFiles, readToolResult, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
+import { countsAsMessage, startsMessage } from '../transcripts/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -195,7 +196,22 @@ export function groupMessages(parts: readonly OrderedPart[], provider: string): 
     }
     current.parts.push(partView(part, provider));
   }
-  return messages;
+  return messages.map(withCountMark);
+}
+
+/**
+ * The message marked `countsAsMessage: false` when the session's count leaves it out (a tool's result,
+ * by countsAsMessage, told by the part that stands for it: block 0, else, for Gemini's named blocks,
+ * its first part), unmarked otherwise: so the messages a reader is given add up to the count. Asked
+ * again of a message joined from two reads (an export's chunks): its parts are whole only then.
+ */
+export function withCountMark({ countsAsMessage: _mark, ...message }: SessionMessage): SessionMessage {
+  const { parts } = message;
+  const standing = parts.find((p) => startsMessage(p.partId)) ?? parts[0];
+  if (standing === undefined || countsAsMessage(standing, () => parts.some((p) => p.genuineUserTurn))) return message;
+  // Before `parts`, so a reader of the JSON sees it with the message's own facts.
+  const { parts: _parts, ...head } = message;
+  return { ...head, countsAsMessage: false, parts };
 }
 
 /** A one-line stand-in for a title: the first thing asked, whitespace folded, bounded. */

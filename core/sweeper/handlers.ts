@@ -43,7 +43,7 @@ function stateView(state: SweeperState): Omit<SweeperState, 'version' | 'notesSt
 function notFound(projectKey: string, sweeper: Sweeper): StewardError {
   // A forgotten project's row stays until its forget has erased every conversation: it is not unknown.
   if (sweeper.isForgotten(projectKey)) return new StewardError('not_found', `Project ${projectKey} is forgotten: Steward keeps no notes for it, and writes none`);
-  const words = noStoredProjectWords(projectKey);
+  const words = noStoredProjectWords(projectKey, sweeper.holdsProjects());
   return new StewardError('not_found', `${words[0]!.toUpperCase()}${words.slice(1)}`);
 }
 

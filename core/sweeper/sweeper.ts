@@ -298,6 +298,11 @@ export class Sweeper {
     return this.#o.source.isForgotten?.(projectKey) ?? false;
   }
 
+  /** Whether the store holds any project: a key asked of one that holds none was not mistyped, nothing was imported yet. */
+  holdsProjects(): boolean {
+    return this.#o.source.projects().length > 0;
+  }
+
   target(projectKey: string): Target | null {
     const project = this.#o.source.project(projectKey);
     return project ? { project, paths: projectPaths(this.#o.home, project.slug) } : null;

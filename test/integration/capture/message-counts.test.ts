@@ -110,6 +110,27 @@ describe('a tool result is not a message', () => {
     expect(got.messages.flatMap((m) => m.parts.map((p) => p.text))).toContain(PERSONS_WORDS);
   });
 
+  it('Sessions.Get and the JSON export mark each message the count leaves out, so the two add up', async () => {
+    home = tempHome('steward-message-marks-');
+    const root = join(home.dir, 'roots', 'claude');
+    writeClaude(root);
+    home.env.STEWARD_CLAUDE_ROOTS = root;
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    await core.call('Backfill.Run', { all: true });
+    const got = await core.call('Sessions.Get', { sessionId: SESSION });
+    const marks = got.messages.map((m) => (m as { countsAsMessage?: false }).countsAsMessage);
+    // Every line of results but the last, which the person's words share: that one counts.
+    expect(marks.filter((c) => c === false)).toHaveLength(RESULTS - 1);
+    expect(marks.filter((c) => c === undefined)).toHaveLength(got.session.messages);
+    const spoken = got.messages.findIndex((m) => m.parts.some((p) => p.text === PERSONS_WORDS));
+    expect(got.messages[spoken]!.parts[0]!.kind).toBe('tool_result');
+    expect(marks[spoken]).toBeUndefined();
+    // The export's entries say the same, by the same rule, and its header's count is theirs.
+    const doc = JSON.parse((await core.call('Sessions.Export', { sessionId: SESSION, format: 'json' })).content) as { session: { messages: number }; messages: Array<{ countsAsMessage?: false }> };
+    expect(doc.messages.map((m) => m.countsAsMessage)).toEqual(marks);
+    expect(doc.messages.filter((m) => m.countsAsMessage !== false)).toHaveLength(doc.session.messages);
+  });
+
   it('a Codex rollout counts its turns, not its function call outputs', async () => {
     h = captureHarness({ query: { cache: { retention: { default_days: 0 } } } });
     const dir = join(h.codexRoot, 'sessions', '2026', '07', '13');

@@ -32,6 +32,21 @@ beforeAll(async () => {
 type Part = Result<'Sessions.Get'>['messages'][number]['parts'][number];
 const results = (page: Result<'Sessions.Get'>): Part[] => page.messages.flatMap((m) => m.parts).filter((p) => p.kind === 'tool_result');
 
+describe('a tool result is not a message: the JSON export says which it leaves out', () => {
+  // Codex stores each function call output as a message of its own; Gemini CLI a result in its call's message.
+  it.each([['codex', 3], ['gemini', 0]] as const)('%s: the entries not marked countsAsMessage: false are as many as the header counts', async (provider, results) => {
+    const { sessions } = await core.call('Sessions.List', { provider });
+    const doc = JSON.parse((await core.call('Sessions.Export', { sessionId: sessions[0]!.sessionId, format: 'json' })).content) as {
+      session: { messages: number };
+      messages: Array<{ countsAsMessage?: false; parts: Array<{ kind: string }> }>;
+    };
+    const left = doc.messages.filter((m) => m.countsAsMessage === false);
+    expect(left).toHaveLength(results);
+    expect(left.every((m) => m.parts[0]!.kind === 'tool_result')).toBe(true);
+    expect(doc.messages.length - left.length).toBe(doc.session.messages);
+  });
+});
+
 describe('a captured tool result, read', () => {
   it('Codex: Sessions.Get gives the output and exit code of the JSON capture stored, and show and export print them', async () => {
     const page = await core.call('Sessions.Get', { sessionId: CODEX_SESSION });
