@@ -90,3 +90,13 @@ export function subagentParentOf(sessionId: string): string | null {
   const at = sessionId.indexOf(':agent-');
   return at > 0 ? sessionId.slice(0, at) : null;
 }
+
+/**
+ * What an Unforget of a project says of the forgets of its folder's other spellings it lifted too
+ * (Forget.Lift's `otherSpellings`): one sentence for the CLI and the panel.
+ */
+export function otherSpellingsWords(count: number): string {
+  const spellings = count === 1 ? 'another spelling of its folder' : `${count} other spellings of its folder`;
+  const lifted = count === 1 ? 'that forget was' : 'those forgets were';
+  return `It had also been forgotten under ${spellings} (from before Steward took them for one folder); ${lifted} lifted too, since any of them kept the folder out.`;
+}

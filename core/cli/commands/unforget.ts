@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, localDay, type ForgetCover, type Result, type StewardClient } from '../../api/index.js';
+import { localDay, otherSpellingsWords, type ForgetCover, type Result, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { forgottenProjectKeyFor, type ProjectForm } from '../names.js';
 import { EXIT, printJson, type CliIo, type Run } from '../output.js';
@@ -43,14 +43,9 @@ export function formatUnforget(result: Lifted, what: { kind: 'session' | 'projec
   const notes = result.notesRemoved
     ? ` Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${what.id}\` runs one now).`
     : '';
-  return `Lifted: ${comesBack(result.nextCheck, noun)}${otherSpellings(result.otherSpellings)}${notes}\n`;
+  return `Lifted: ${comesBack(result.nextCheck, noun)}${result.otherSpellings ? ` ${otherSpellingsWords(result.otherSpellings)}` : ''}${notes}\n`;
 }
 
-/** The forgets of the same folder under other spellings, lifted with it (see Forget.Lift's `otherSpellings`). */
-function otherSpellings(count: number | undefined): string {
-  if (count === undefined) return '';
-  return ` It was also forgotten under ${countOf(count, 'other spelling')} of its folder (from before one folder was one project); ${count === 1 ? 'that forget was' : 'those forgets were'} lifted too, as any of them kept the folder out.`;
-}
 
 /**
  * When it comes back: at the next check when files that held it are inside the regular checks' window

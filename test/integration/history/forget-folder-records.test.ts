@@ -68,7 +68,7 @@ describe('two forgotten projects of one folder (one per spelling, from an older 
   it('steward unforget says the forgets of other spellings were lifted too', () => {
     const said = formatUnforget({ lifted: true, otherSpellings: 2 }, { kind: 'project', id: 'p_0123456789abcdef' }, 'project key');
     expect(said).toContain('2 other spellings of its folder');
-    expect(formatUnforget({ lifted: true, otherSpellings: 1 }, { kind: 'project', id: 'p_0123456789abcdef' }, 'project key')).toContain('1 other spelling of its folder');
+    expect(formatUnforget({ lifted: true, otherSpellings: 1 }, { kind: 'project', id: 'p_0123456789abcdef' }, 'project key')).toContain('another spelling of its folder');
   });
 });
 

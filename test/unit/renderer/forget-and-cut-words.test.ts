@@ -1,4 +1,9 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { otherSpellingsWords } from '../../../core/api/names.js';
+import { formatUnforget } from '../../../core/cli/commands/unforget.js';
+import { Unforget, type Lift } from '../../../renderer/src/places/projects/Unforget.js';
 import { forgettingSentence, liftedSentence } from '../../../renderer/src/places/projects/opened.js';
 import { cutSentence } from '../../../renderer/src/places/sessions/reading.js';
 
@@ -27,5 +32,22 @@ describe('forgetting a large project, while it runs', () => {
     expect(forgettingSentence(undefined)).toBe('Forgetting…');
     expect(forgettingSentence({ kind: 'project', id: 'p_1', sessionsDone: 0, sessionsTotal: 0, removedParts: 0, complete: false })).toBe('Forgetting…');
     expect(forgettingSentence({ kind: 'project', id: 'p_1', sessionsDone: 1200, sessionsTotal: 30001, removedParts: 4800, complete: false })).toMatch(/^Forgetting… 1,200 of 30,001 conversations and subagents deleted so far\.$/);
+  });
+});
+
+describe('an Unforget that lifted other spellings of the folder too', () => {
+  const lift = (otherSpellings?: number): Lift => ({ data: { lifted: true, ...(otherSpellings ? { otherSpellings } : {}) }, busy: false, error: undefined, run: () => Promise.resolve(undefined), reset: () => undefined });
+  const said = (otherSpellings?: number) => renderToStaticMarkup(createElement(Unforget, { kind: 'project', id: 'p_0123456789abcdef', lift: lift(otherSpellings) })).replace(/<[^>]+>/g, '');
+
+  it('says so in the panel, in the words the CLI uses', () => {
+    expect(said(1)).toContain(otherSpellingsWords(1));
+    expect(said(3)).toContain(otherSpellingsWords(3));
+    expect(otherSpellingsWords(1)).toMatch(/another spelling of its folder.*that forget was lifted too/);
+    expect(otherSpellingsWords(3)).toMatch(/3 other spellings of its folder.*those forgets were lifted too/);
+    expect(formatUnforget({ lifted: true, otherSpellings: 3 }, { kind: 'project', id: 'p_0123456789abcdef' }, 'project key')).toContain(otherSpellingsWords(3));
+  });
+
+  it('says nothing of spellings when there were none', () => {
+    expect(said()).not.toMatch(/spelling/);
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactElement } from 'react';
 import type { ForgetCover, Result, Tombstone } from '../../../../core/api/index.js';
+import { otherSpellingsWords } from '../../../../core/api/names.js';
 import { sweepRunWords } from '../../../../core/api/sweeper-words.js';
 import { Button, ErrorBanner, formatPastTime } from '../../components/index.js';
 import { useAction, type ActionState } from '../../hooks.js';
@@ -135,6 +136,7 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
           ) : (
             <>
               {liftedSentence(kind, lifted, names.what)} <ComesBack nextCheck={lift.data?.nextCheck} back={back} />
+              {lift.data?.otherSpellings !== undefined && <> {otherSpellingsWords(lift.data.otherSpellings)}</>}
             </>
           )}
           {lift.data?.notesRemoved && <NotesRemoved kind={kind} id={id} />}
