@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { groupMessages, withCountMark } from './messages.js';
@@ -116,12 +116,17 @@ function thinkingMarkdown(part: SessionPart): string {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function messageMarkdown(m: SessionMessage, h: string, speaking: Speaking): string {
+/**
+ * A message as Markdown. `rewound` (rewoundMarks): a turn the person rewound past (Gemini CLI) is said
+ * so once where a run of them starts, and each one's heading is marked, as `steward sessions show` says it.
+ */
+function messageMarkdown(m: SessionMessage, h: string, speaking: Speaking, rewound: 'first' | 'more' | null): string {
   // A run of context parts (the files Gemini CLI added to a prompt) is one block, as the panel shows it.
   const shown = joinedContext(m.parts).map((s) => s.part);
   const harness = shown.map((p) => harnessLine(p, m.role, speaking.inSubagent, speaking.app));
   const parts = shown.map((p, i) => partMarkdown(p, harness[i]));
-  return `${h}# ${messageSpeaker(m, speaking.inSubagent, speaking.app)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}\n\n${parts.join('\n\n')}`;
+  const said = rewound === 'first' ? `_[${REWOUND_LINE}]_\n\n` : '';
+  return `${said}${h}# ${messageSpeaker(m, speaking.inSubagent, speaking.app)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}${rewound ? ' · rewound' : ''}\n\n${parts.join('\n\n')}`;
 }
 
 /** When it ran, as the heading's facts say it: its minute once when both ends fall in it (timeSpan). */
@@ -321,8 +326,12 @@ export class SessionExporter {
     const places = subagentPlaces(placed);
     const written = new Set<string>();
     const below = Math.min(depth + 1, 4);
+    let previous: SessionMessage | undefined;
     for await (const m of this.#messages(session.sessionId, session.provider, redactor, pace)) {
-      yield `\n\n${messageMarkdown(m, h, speaking)}`;
+      // The rule reads a message beside the one before it: a run of rewound turns is said once.
+      const rewound = rewoundMarks(previous ? [previous, m] : [m]).at(-1) ?? null;
+      previous = m;
+      yield `\n\n${messageMarkdown(m, h, speaking, rewound)}`;
       yield* this.#subagentsMarkdown(subagentsAt(places, m.messageId), written, below, redactor, pace);
     }
     // Those with neither, and any whose message was forgotten since: in the order they started.
