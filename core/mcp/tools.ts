@@ -57,13 +57,14 @@ function typedErrors(handler: ToolHandler): ToolHandler {
  * Every Steward tool is registered here, so every one obeys one rule: strict arguments (strictInput)
  * and typed errors (typedErrors). It registers through the SDK's registerTool as documented (tools/list
  * stays the SDK's), and on a server from stewardMcpServer its calls are answered by answerToolCalls.
+ * It returns nothing: a Steward tool is fixed once registered. The SDK's RegisteredTool could rename,
+ * remove or re-handle it, and answerToolCalls, which holds the tool as registered, would not follow.
  */
-export function defineTool<Input extends ZodRawShapeCompat | AnySchema>(server: McpServer, name: string, config: ToolConfig<Input>, handler: ToolCallback<Input>): RegisteredTool {
+export function defineTool<Input extends ZodRawShapeCompat | AnySchema>(server: McpServer, name: string, config: ToolConfig<Input>, handler: ToolCallback<Input>): void {
   const input = strictInput(config.inputSchema);
   const run = typedErrors(handler as ToolHandler);
   const registered = server.registerTool(name, { ...config, inputSchema: input }, run as ToolCallback<typeof input>);
   TOOLS.get(server)?.set(name, { registered, input, run });
-  return registered;
 }
 
 const andList = new Intl.ListFormat('en-GB', { type: 'conjunction' });

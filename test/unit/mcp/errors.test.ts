@@ -2,8 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { StewardError } from '../../../core/api/index.js';
 import { createMcpServer } from '../../../core/mcp/index.js';
+import { defineTool, stewardMcpServer } from '../../../core/mcp/tools.js';
 import type { WithClient } from '../../../core/mcp/projects.js';
 
 const STEWARD_FILE = '/home/ada/.steward/gateway.db';
@@ -73,5 +75,12 @@ describe("Steward's MCP server", () => {
     const server = createMcpServer(() => Promise.reject(new Error('never reached')), { home: '/home/ada' });
     expect(server).toBeInstanceOf(McpServer);
     expect(Object.getOwnPropertyNames(server).filter((key) => typeof (server as unknown as Record<string, unknown>)[key] === 'function')).toEqual([]);
+  });
+});
+
+describe('a tool as defineTool registers it', () => {
+  it('is fixed once registered: no RegisteredTool is handed out whose rename, removal or new handler Steward’s calls would not follow', () => {
+    const server = stewardMcpServer({ name: 'steward', version: '0' });
+    expect(defineTool(server, 'echo', { inputSchema: { word: z.string() } }, ({ word }) => ({ content: [{ type: 'text' as const, text: word }] }))).toBeUndefined();
   });
 });
