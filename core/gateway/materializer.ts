@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { ForgetKind } from '../api/index.js';
-import { blankSession, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
+import { blankSession, geminiChatPlace, geminiHashPrefix, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { EMITTED_CAP, EmittedIds } from './emitted.js';
 import { changesCommitted, rereadWith, type CommittedSession, type Reread, type SessionUpdate } from './sessions.js';
@@ -35,6 +35,8 @@ interface RunState {
   fromFile: Set<string>;
   /** Per conversation, whether the file being read holds it as a copy (see #holdOf): one answer per file, holds being written with its checkpoint. */
   copies: Map<string, boolean>;
+  /** The Gemini hash folder the file being read sits in (null: none), once asked (see #hashFolderCover). */
+  hashFolder: string | null | undefined;
   /** The conversations whose own file the batch being written is (SessionRow.ownFile). */
   own: Set<string>;
   /** Conversations this run wrote parts of from a file not their own: their own file, read later in the run, rewrites those. */
@@ -162,7 +164,7 @@ export class Materializer {
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean; file?: string } = {}): MaterializeResult {
     const state = this.#state(token);
-    if (options.file !== state.file) [state.file, state.fromFile, state.copies] = [options.file, new Set(), new Map()];
+    if (options.file !== state.file) [state.file, state.fromFile, state.copies, state.hashFolder] = [options.file, new Set(), new Map(), undefined];
     const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
     batch = this.#admitted(state, batch, result.withheld);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
@@ -262,7 +264,7 @@ export class Materializer {
     const held = new Map<string, Withheld>();
     state.own = new Set(batch.sessions.filter((s) => s.ownFile).map((s) => s.sessionId));
     for (const session of batch.sessions) {
-      const reason = this.#withheld(session);
+      const reason = this.#withheld(state, session);
       if (reason) held.set(session.sessionId, reason);
       else this.#policy?.held?.(this.#holdOf(state, session.sessionId, session.provider), session.sessionId, session.ownFile);
     }
@@ -271,7 +273,7 @@ export class Materializer {
     for (const { sessionId, provider } of batch.parts) {
       if (checked.has(sessionId)) continue;
       checked.add(sessionId);
-      const cover = this.#tombstones.coverOf({ sessionId, parentSessionId: null }, null);
+      const cover = this.#tombstones.coverOf({ sessionId, parentSessionId: null }, null) ?? this.#hashFolderCover(state, provider);
       if (cover) held.set(sessionId, 'forgotten');
       this.#policy?.held?.(cover?.kind ?? this.#holdOf(state, sessionId, provider), cover?.id ?? sessionId);
     }
@@ -296,7 +298,7 @@ export class Materializer {
    * A session's folder is its project's (Cowork: the one the user selected), else its cwd. The record
    * that withholds it is told to the policy (see CapturePolicy.held).
    */
-  #withheld(session: SessionRow): Withheld | undefined {
+  #withheld(state: RunState, session: SessionRow): Withheld | undefined {
     const folder = session.projectCwd ?? session.cwd;
     if (folder !== null && this.#policy?.excluded(folder)) return 'excluded';
     const projectKey = folder !== null && this.#policy ? this.#policy.projectKeyOf(folder) : null;
@@ -305,9 +307,25 @@ export class Materializer {
     for (const key of former) cover ??= this.#tombstones.coverOf(session, key);
     const folderHash = cover || folder === null ? undefined : this.#policy?.folderHashOf?.(folder);
     if (folderHash !== undefined) cover = this.#tombstones.projectOfFolder(folderHash);
+    cover ??= this.#hashFolderCover(state, session.provider);
     if (!cover) return undefined;
     this.#policy?.held?.(cover.kind, cover.id);
     return 'forgotten';
+  }
+
+  /**
+   * The forgotten project that keeps out a Gemini chat by the hash folder its file sits in
+   * (Tombstones.projectOfHashFolder): once its row is erased, nothing else knows that folder's path,
+   * and the chat would come back as a "folder unknown" project. Whatever project the chat says, and in
+   * a batch before its last (which says none yet).
+   */
+  #hashFolderCover(state: RunState, provider: string): { kind: 'project'; id: string } | undefined {
+    if (provider !== 'gemini' || state.file === undefined) return undefined;
+    if (state.hashFolder === undefined) {
+      const folder = geminiChatPlace(state.file)?.projectId;
+      state.hashFolder = folder !== undefined && geminiHashPrefix(folder) !== undefined ? folder : null;
+    }
+    return state.hashFolder === null ? undefined : this.#tombstones.projectOfHashFolder(state.hashFolder);
   }
 
   /** True while the token's run has state; completed runs are collected with their token. */
@@ -318,7 +336,7 @@ export class Materializer {
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map(), own: new Set(), unowned: new Set() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map(), hashFolder: undefined, own: new Set(), unowned: new Set() };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();

@@ -493,4 +493,22 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       db.exec('CREATE INDEX IF NOT EXISTS history_tombstones_folder ON history_tombstones(folder_hash) WHERE folder_hash IS NOT NULL;');
     },
   },
+  {
+    version: 24,
+    name: "a forgotten project's record keeps out the Gemini hash folders of its folder",
+    up(db) {
+      // Gemini CLI names an old project folder by sha256 of its path; once a forget erased the project
+      // row that made the path known, such a chat would come back as a "folder unknown" project. The
+      // record keeps those hash folders' names (never the path). A new, empty table: nothing is walked.
+      // Records made before keep none: their folder's path is gone, so its hash folders are unknowable.
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS history_tombstone_gemini (
+          kind TEXT NOT NULL,
+          id TEXT NOT NULL,
+          hash_folder TEXT NOT NULL,
+          PRIMARY KEY (kind, id, hash_folder)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];

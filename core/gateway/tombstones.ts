@@ -1,5 +1,6 @@
 import { subagentParentOf, type ForgetKind, type Tombstone } from '../api/index.js';
 import type { Db } from '../store/index.js';
+import { KnownFolders } from '../transcripts/index.js';
 
 interface TombstoneRow {
   kind: ForgetKind;
@@ -34,9 +35,15 @@ export class Tombstones {
   readonly #folders;
   readonly #folderOf;
   readonly #ofFolder;
+  readonly #keepHashFolders;
+  readonly #dropHashFolders;
+  readonly #hashFolders;
+  readonly #cwdsOf;
   readonly #file: string;
   /** The forgotten projects' folder hashes, each the first record's, as of `changes` = `seen`. */
   #byFolder: { seen: number; ids: Map<string, string> } | undefined;
+  /** The Gemini hash folders forgotten projects' records keep, each the first record's, as of `changes` = `seen`. */
+  #byHashFolder: { seen: number; ids: Map<string, string> } | undefined;
 
   constructor(db: Db) {
     this.#file = db.name;
@@ -60,6 +67,13 @@ export class Tombstones {
     this.#folders = db.prepare("SELECT folder_hash AS hash, id FROM history_tombstones WHERE folder_hash IS NOT NULL AND kind = 'project' ORDER BY created_at, id");
     this.#ofFolder = db.prepare("SELECT id FROM history_tombstones WHERE folder_hash = ? AND kind = 'project' ORDER BY created_at, id").pluck();
     this.#folderOf = db.prepare("SELECT folder_hash FROM history_tombstones WHERE kind = 'project' AND id = ?").pluck();
+    this.#keepHashFolders = db.prepare('INSERT OR IGNORE INTO history_tombstone_gemini (kind, id, hash_folder) SELECT ?, ?, value FROM json_each(?)');
+    this.#dropHashFolders = db.prepare('DELETE FROM history_tombstone_gemini WHERE kind = ? AND id = ?');
+    // Through the record itself, as kept ids are: a hash folder counts only while its record is there.
+    this.#hashFolders = db.prepare(
+      "SELECT g.hash_folder AS hash, t.id FROM history_tombstone_gemini g JOIN history_tombstones t ON t.kind = g.kind AND t.id = g.id WHERE t.kind = 'project' ORDER BY t.created_at, t.id",
+    );
+    this.#cwdsOf = db.prepare('SELECT DISTINCT cwd FROM sessions WHERE session_id IN (SELECT value FROM json_each(?)) AND cwd IS NOT NULL').pluck();
   }
 
   /**
@@ -78,6 +92,7 @@ export class Tombstones {
 
   remove(kind: ForgetKind, id: string): boolean {
     this.#dropKept.run(kind, id);
+    this.#dropHashFolders.run(kind, id);
     const removed = this.#remove.run(kind, id).changes > 0;
     this.#changed();
     return removed;
@@ -91,6 +106,34 @@ export class Tombstones {
   /** Every forgotten project whose record keeps this folder hash, the first forgotten first (one per spelling, in a store from before one folder was one project). */
   projectsOfFolder(folderHash: string): string[] {
     return this.#ofFolder.all(folderHash) as string[];
+  }
+
+  /**
+   * Keeps on a project's record the names of the Gemini hash folders of `folders` (KnownFolders.hashFoldersOf:
+   * sha256 of each spelling, never a path): once the forget erased the row that made the folder known,
+   * a chat in one of them is known by nothing else (see projectOfHashFolder).
+   */
+  keepHashFolders(projectKey: string, folders: readonly string[]): void {
+    const hashes = [...new Set(folders.flatMap((folder) => KnownFolders.hashFoldersOf(folder)))];
+    if (hashes.length === 0) return;
+    this.#keepHashFolders.run('project', projectKey, JSON.stringify(hashes));
+    this.#changed();
+  }
+
+  /**
+   * Keeps the hash folders (keepHashFolders) of the folders these conversations were recorded in, before
+   * their rows go: each spelling of the project's folder that capture met, which Gemini may have hashed.
+   */
+  keepHashFoldersOf(projectKey: string, sessionIds: readonly string[]): void {
+    if (sessionIds.length > 0) this.keepHashFolders(projectKey, this.#cwdsOf.all(JSON.stringify(sessionIds)) as string[]);
+  }
+
+  /** The forgotten project whose record keeps this Gemini hash folder's name (the full 64 digits), if any. */
+  projectOfHashFolder(hashFolder: string): { kind: 'project'; id: string } | undefined {
+    const seen = changes.get(this.#file) ?? 0;
+    if (this.#byHashFolder?.seen !== seen) this.#byHashFolder = { seen, ids: firstOfEach(this.#hashFolders.all() as Array<{ hash: string; id: string }>) };
+    const id = this.#byHashFolder.ids.get(hashFolder);
+    return id === undefined ? undefined : { kind: 'project', id };
   }
 
   #changed(): void {
@@ -159,11 +202,14 @@ export class Tombstones {
    */
   #foldersForgotten(): Map<string, string> {
     const seen = changes.get(this.#file) ?? 0;
-    if (this.#byFolder?.seen !== seen) {
-      const ids = new Map<string, string>();
-      for (const { hash, id } of this.#folders.all() as Array<{ hash: string; id: string }>) if (!ids.has(hash)) ids.set(hash, id);
-      this.#byFolder = { seen, ids };
-    }
+    if (this.#byFolder?.seen !== seen) this.#byFolder = { seen, ids: firstOfEach(this.#folders.all() as Array<{ hash: string; id: string }>) };
     return this.#byFolder.ids;
   }
+}
+
+/** Each hash's first record, the rows coming the first forgotten first. */
+function firstOfEach(rows: ReadonlyArray<{ hash: string; id: string }>): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const { hash, id } of rows) if (!ids.has(hash)) ids.set(hash, id);
+  return ids;
 }

@@ -165,6 +165,8 @@ export class Forgetting {
       // With no row and no folder given (a key alone) the folder is unknowable: the record keeps none.
       const folderHash = row?.cwd === undefined ? (given ?? null) : folderHashOf(row.cwd);
       tombstones.add('project', projectKey, (row?.name ?? name)?.slice(0, LABEL_CHARS) ?? null, { folderHash });
+      // And its Gemini hash folders' names: with the row gone, nothing else names their folder.
+      if (row?.cwd !== undefined) tombstones.keepHashFolders(projectKey, [row.cwd]);
       this.#o.closeExports?.('project', projectKey);
       if (scrub) this.#o.scrub.owe();
       return this.#thenWipe(await this.#eraseProject(projectKey), scrub);
@@ -227,13 +229,16 @@ export class Forgetting {
 
   /**
    * Whether a forgotten project's row is still stored; if so, its record keeps the row's folder hash
-   * from now, before the row goes (one made before records kept it, cut short, has none): its folder is
-   * knowable only while the row is there.
+   * and Gemini hash folders from now, before the row goes (one made before records kept them, cut
+   * short, has none): its folder is knowable only while the row is there. A record whose row is gone
+   * already keeps what it kept: its folder's path, and so its Gemini hash folders, are unknowable now.
    */
   #keepFolder(projectKey: string): boolean {
     const row = this.#o.projects.describe(projectKey);
     if (row === null) return false;
-    if (row.cwd !== undefined && this.#o.tombstones.folderHashKept(projectKey) === null) this.#o.tombstones.add('project', projectKey, null, { folderHash: folderHashOf(row.cwd) });
+    if (row.cwd === undefined) return true;
+    if (this.#o.tombstones.folderHashKept(projectKey) === null) this.#o.tombstones.add('project', projectKey, null, { folderHash: folderHashOf(row.cwd) });
+    this.#o.tombstones.keepHashFolders(projectKey, [row.cwd]);
     return true;
   }
 
@@ -368,8 +373,12 @@ export class Forgetting {
       const project = this.#o.projects.describe(projectKey);
       running.notes = project ? this.#o.removeNotes(projectKey, project.slug) : Promise.resolve(false);
       const notesRemoved = await running.notes;
-      // Each page's ids kept before its rows go, as a conversation's subagents are (see #eraseSession).
-      const keep = (order: readonly string[]) => this.#o.tombstones.keep('project', projectKey, order);
+      // Each page's ids kept before its rows go, as a conversation's subagents are (see #eraseSession);
+      // and the Gemini hash folders of the folders they were recorded in (other spellings of the row's).
+      const keep = (order: readonly string[]) => {
+        this.#o.tombstones.keep('project', projectKey, order);
+        this.#o.tombstones.keepHashFoldersOf(projectKey, order);
+      };
       const erased = await this.#erase('project', projectKey, running.lifted.signal, (options) => this.#o.eraser.eraseProject(projectKey, undefined, { ...options, onOrder: keep }));
       this.#o.projects.remove(projectKey);
       this.#o.emit('history.changed', { kind: 'project', id: projectKey, change: 'forgotten' });

@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Tombstones } from '../../../core/gateway/index.js';
 import { GATEWAY_MIGRATIONS } from '../../../core/gateway/migrations.js';
 import { migrate, type Db } from '../../../core/store/index.js';
+import { KnownFolders } from '../../../core/transcripts/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 /**
@@ -16,6 +18,7 @@ let home: TempHome;
 let db: Db;
 let sql: string[];
 const HASH = 'a'.repeat(64);
+const HASH_OF = (text: string) => createHash('sha256').update(text).digest('hex');
 
 beforeEach(() => {
   home = tempHome();
@@ -55,5 +58,30 @@ describe('Tombstones.projectOfFolder', () => {
     t.add('project', 'p_0000000000000001', null);
     expect(t.folderHashKept('p_0000000000000001')).toBe(HASH);
     expect(t.folderHashKept('p_0000000000000009')).toBeNull();
+  });
+});
+
+describe('Tombstones.projectOfHashFolder', () => {
+  const hashFolderReads = () => sql.filter((s) => /FROM history_tombstone_gemini g JOIN/.test(s)).length;
+
+  it('asks the store once between changes, sees a record kept through another Tombstones at once, and lets go with the record', () => {
+    const capture = new Tombstones(db);
+    const history = new Tombstones(db);
+    const [hash] = KnownFolders.hashFoldersOf('/home/ana/x');
+    expect(capture.projectOfHashFolder(hash!)).toBeUndefined();
+    expect(capture.projectOfHashFolder(hash!)).toBeUndefined();
+    expect(hashFolderReads()).toBe(1);
+
+    history.add('project', 'p_0000000000000001', null);
+    history.keepHashFolders('p_0000000000000001', ['/home/ana/x']);
+    expect(capture.projectOfHashFolder(hash!)).toEqual({ kind: 'project', id: 'p_0000000000000001' });
+    history.remove('project', 'p_0000000000000001');
+    expect(capture.projectOfHashFolder(hash!)).toBeUndefined();
+    expect(db.prepare('SELECT COUNT(*) FROM history_tombstone_gemini').pluck().get()).toBe(0);
+  });
+
+  it('hashes each spelling Gemini CLI may have hashed, whole: a Windows drive in either case', () => {
+    expect(KnownFolders.hashFoldersOf('c:\\x')).toHaveLength(2);
+    expect(KnownFolders.hashFoldersOf('/home/ana/x')).toEqual([HASH_OF('/home/ana/x')]);
   });
 });

@@ -54,6 +54,15 @@ export class KnownFolders {
     this.#list = list;
   }
 
+  /**
+   * The names Gemini CLI may have given a folder's hash folder: sha256 of each spelling it may have
+   * hashed, whole. A forget keeps them (never the folder) to withhold the folder's chats once nothing
+   * makes the folder known. A static, so the rooms above reach it through the one name exported already.
+   */
+  static hashFoldersOf(folder: string): string[] {
+    return [...new Set(spellings(folder).map((s) => createHash('sha256').update(s).digest('hex')))];
+  }
+
   /** The known folder an unknown hash folder's project is, when its hash is one's; else undefined. */
   folderOf(projectCwd: string): string | undefined {
     const prefix = unknownFolderPrefix(projectCwd);
@@ -69,7 +78,7 @@ export class KnownFolders {
     for (const folder of this.#list.folders()) {
       if (unknownFolderPrefix(folder) !== undefined) continue;
       let prefixes = this.#hashed.get(folder);
-      if (!prefixes) this.#hashed.set(folder, (prefixes = spellings(folder).map((s) => createHash('sha256').update(s).digest('hex').slice(0, 8))));
+      if (!prefixes) this.#hashed.set(folder, (prefixes = KnownFolders.hashFoldersOf(folder).map((hash) => hash.slice(0, 8))));
       for (const prefix of new Set(prefixes)) byPrefix.set(prefix, byPrefix.has(prefix) && byPrefix.get(prefix) !== folder ? null : folder);
     }
     this.#byPrefix = byPrefix;

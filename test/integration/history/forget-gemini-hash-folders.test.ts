@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import { normalizeCwd, projectKeyOf } from '../../../core/projects/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/**
+ * Gemini CLI's old chats sit in `tmp/<sha256 of the project folder>/chats/`: a folder Gemini registered
+ * nowhere is known only by the folders Steward knows. A forget erases the project row that made the
+ * folder known, so after a restart nothing names it: the record itself must keep those hash folders out.
+ */
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url));
+const SITE = '/home/dana/src/site';
+const SITE_HASH = createHash('sha256').update(SITE).digest('hex');
+const LEGACY_ID = '5d1e2f3a-7b6c-4d5e-8f90-a1b2c3d4e5f6';
+const LATER_ID = 'later-in-site-1';
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+afterEach(async () => {
+  await core?.shutdown();
+  core = undefined;
+  home?.cleanup();
+  home = undefined;
+});
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+const chats = () => join(home!.dir, 'gemini', 'tmp', SITE_HASH, 'chats');
+
+function open(): Core {
+  return (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
+}
+
+/** A new process over the same store: no folder met, no cache held. */
+async function restart(): Promise<Core> {
+  await core?.shutdown();
+  return open();
+}
+
+const geminiSessions = (c: Core) => c.gateway.prepare("SELECT session_id FROM sessions WHERE provider = 'gemini' ORDER BY session_id").pluck().all();
+const projectNames = async (c: Core) => (await c.call('Projects.List', {})).projects.map((p: { name: string }) => p.name);
+
+describe('a forgotten project whose Gemini chats sit in a hash folder Gemini registered nowhere', () => {
+  it('keeps them out after a restart, under no project (not as "folder unknown"), until Unforget lifts it', async () => {
+    home = tempHome('steward-forget-gemini-hash-');
+    home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
+    home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
+    // A Claude session makes the folder known; the Gemini chat in its hash folder joins its project.
+    writeJsonl(join(home.dir, 'claude', 'projects', 'p-site', 'claude-site.jsonl'), [claudeLine({ sessionId: 'claude-site', text: 'work on the site', cwd: SITE, ts: new Date(Date.now() - 30 * 60_000) })]);
+    write(join(chats(), 'session-2026-01-14T09-30-5d1e2f3a.json'), fixture('legacy-session.json'));
+    let c = open();
+    await c.call('Backfill.Run', { all: true });
+    const site = projectKeyOf(normalizeCwd(SITE));
+    expect(geminiSessions(c)).toEqual([LEGACY_ID]);
+    expect(c.gateway.prepare('SELECT project_key FROM sessions WHERE session_id = ?').pluck().get(LEGACY_ID)).toBe(site);
+
+    await c.call('Forget.Project', { projectKey: site });
+    expect(geminiSessions(c)).toEqual([]);
+
+    // Restarted, with nothing left that names the folder: a new chat in the hash folder, and a backfill of all.
+    c = await restart();
+    write(join(chats(), 'session-2026-01-15T10-00-later.json'), fixture('agentsview/standard_session.json').replaceAll('sess-uuid-1', LATER_ID));
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
+    expect((await projectNames(c)).filter((name: string) => name.includes('folder unknown'))).toEqual([]);
+
+    c = await restart();
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
+
+    expect(await c.call('Forget.Lift', { kind: 'project', id: site })).toMatchObject({ lifted: true });
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([LATER_ID, LEGACY_ID].sort());
+  });
+});
+
+describe('a forgotten project whose folder capture met under another spelling', () => {
+  const FIRST = 'C:\\Users\\Ana\\x';
+  const LATER = 'c:\\users\\ana\\x';
+  const laterHash = createHash('sha256').update(LATER).digest('hex');
+
+  it("keeps out the Gemini chats of that spelling's hash folder after a restart", async () => {
+    home = tempHome('steward-forget-gemini-spelling-');
+    home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
+    home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
+    const claude = (id: string, cwd: string, minutes: number) =>
+      writeJsonl(join(home!.dir, 'claude', 'projects', `p-${id}`, `${id}.jsonl`), [claudeLine({ sessionId: id, text: `work on x (${id})`, cwd, ts: new Date(Date.now() - minutes * 60_000) })]);
+    claude('A', FIRST, 30);
+    claude('B', LATER, 20);
+    const folder = join(home.dir, 'gemini', 'tmp', laterHash, 'chats');
+    write(join(folder, 'session-2026-01-14T09-30-5d1e2f3a.json'), fixture('legacy-session.json'));
+    let c = open();
+    await c.call('Backfill.Run', { all: true });
+    const x = projectKeyOf(normalizeCwd(FIRST));
+    // Hashed from the later spelling alone, the chat joined the folder's one project.
+    expect(c.gateway.prepare('SELECT project_key FROM sessions WHERE session_id = ?').pluck().get(LEGACY_ID)).toBe(x);
+
+    await c.call('Forget.Project', { projectKey: x });
+    c = await restart();
+    write(join(folder, 'session-2026-01-15T10-00-later.json'), fixture('agentsview/standard_session.json').replaceAll('sess-uuid-1', LATER_ID));
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
+    // Kept as the hash folders' names: no path of the folder in the store's forget records.
+    const kept = JSON.stringify(c.gateway.prepare('SELECT * FROM history_tombstone_gemini').all());
+    expect(kept).toContain(laterHash);
+    expect(kept.toLowerCase()).not.toContain('ana');
+  });
+});
