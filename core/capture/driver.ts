@@ -270,13 +270,13 @@ export class Capture {
    * A forget record was lifted (Unforget): the files known to hold what it covered (`sessionIds`: the
    * conversations it erased) are read again from their start by the next scheduled tick, their
    * checkpoints and fingerprints dropped once the run in progress is done (it may be reading one of
-   * them). Says whether that tick brings it back: 'all' when every such file is inside the schedule's
-   * window of an enabled agent, 'part' when some are older (Import earlier history reads those), none
-   * when no file is known to (imported by an earlier version) or all are older.
+   * them). Says how many files are known to hold it (none: imported by an earlier version) and how
+   * many of them that tick reads: those inside the schedule's window of an enabled agent (Import
+   * earlier history reads the older ones).
    */
-  reread(kind: ForgetKind, id: string, sessionIds: readonly string[]): 'all' | 'part' | undefined {
+  reread(kind: ForgetKind, id: string, sessionIds: readonly string[]): { held: number; inWindow: number } {
     const files = this.#checkpoints.holding(kind, id, sessionIds);
-    if (files.length === 0) return undefined;
+    if (files.length === 0) return { held: 0, inWindow: 0 };
     const ticked = (f: HoldingFile) => {
       const provider = this.#enabled().find((p) => p.id === f.provider);
       const start = provider ? windowStart(effectiveWindowDays(this.#options.config, provider.id)) : undefined;
@@ -291,8 +291,7 @@ export class Capture {
         this.fingerprints.clear();
       })
       .catch((error: unknown) => this.#options.logger.warn('could not have unforgotten files read again', { code: errorCode(error) }));
-    if (inWindow === 0) return undefined;
-    return inWindow === files.length ? 'all' : 'part';
+    return { held: files.length, inWindow };
   }
 
   /** When the folders were last checked (lastCheckAt: see isCheck) and will be next: the schedule's whole intervals, none while paused. */

@@ -84,20 +84,30 @@ export function neutralLabel(record: Pick<SessionRecord, 'provider' | 'source' |
 /** Whether a label is one neutralLabel built (a wipe keeps those; any other of a conversation is its text). */
 export const isNeutralLabel = (label: string): boolean => NEUTRAL.test(label);
 
-/**
- * Told of a lift (capture's, wired by the owner): has the files that held what the record covered read
- * again at the next check (`sessionIds`: the conversations it erased), and says whether that check
- * brings it back (see Forget.Lift's `nextCheck`).
- */
-export type LiftHook = (kind: ForgetKind, id: string, sessionIds: readonly string[]) => Result<'Forget.Lift'>['nextCheck'];
+/** What a lifted record's files are to the next scheduled check: how many are known to hold it, and how many lie inside its window. */
+export interface LiftedFiles {
+  held: number;
+  inWindow: number;
+}
 
 /**
- * What lifting several records of one folder says of the next check: 'all' when each one's files are all
- * inside the window, nothing when none's are, else 'part'.
+ * Told of a lift (capture's, wired by the owner): has the files that held what the record covered read
+ * again at the next check (`sessionIds`: the conversations it erased), and says how many there are and
+ * how many that check reads (see nextCheckOf).
  */
-function nextCheckOfAll(checks: ReadonlyArray<Result<'Forget.Lift'>['nextCheck']>): Result<'Forget.Lift'>['nextCheck'] {
-  const [first, ...rest] = checks;
-  return rest.every((c) => c === first) ? first : 'part';
+export type LiftHook = (kind: ForgetKind, id: string, sessionIds: readonly string[]) => LiftedFiles;
+
+/**
+ * Whether the next check brings back what was lifted (Forget.Lift's `nextCheck`), over every record one
+ * lift lifted (a folder's spellings): 'all' when every file known to hold it is inside the window,
+ * 'part' when some are older, nothing when none is known or all are older. A record that held no file
+ * says nothing of the others'.
+ */
+function nextCheckOf(files: readonly LiftedFiles[]): Result<'Forget.Lift'>['nextCheck'] {
+  const held = files.reduce((n, f) => n + f.held, 0);
+  const inWindow = files.reduce((n, f) => n + f.inWindow, 0);
+  if (inWindow === 0) return undefined;
+  return inWindow === held ? 'all' : 'part';
 }
 
 /**
@@ -282,17 +292,18 @@ export class Forgetting {
     const own = this.#lift(kind, id);
     if (!own) return undefined;
     const others = folderHash === null ? [] : this.#o.tombstones.projectsOfFolder(folderHash).flatMap((other) => this.#lift('project', other) ?? []);
-    return { nextCheck: nextCheckOfAll([own, ...others].map((l) => l.nextCheck)), otherSpellings: others.length };
+    return { nextCheck: nextCheckOf([own, ...others]), otherSpellings: others.length };
   }
 
-  #lift(kind: ForgetKind, id: string): { nextCheck: Result<'Forget.Lift'>['nextCheck'] } | undefined {
+  /** Removes one record; its files, as the lift hook counts them (none known without capture). */
+  #lift(kind: ForgetKind, id: string): LiftedFiles | undefined {
     // Read before the record goes: removing it drops the ids it kept.
     const erased = [...(kind === 'session' ? [id] : []), ...this.#o.tombstones.keptOf(kind, id)];
     if (!this.#o.tombstones.remove(kind, id)) return undefined;
     // What is left of it stays: the person asked for it back (the next check or backfill brings back what went).
     if (this.#running?.kind === kind && this.#running.id === id) this.#running.lifted.abort();
     this.#o.emit('history.changed', { kind, id, change: 'lifted' });
-    return { nextCheck: this.#onLift?.(kind, id, erased) };
+    return this.#onLift?.(kind, id, erased) ?? { held: 0, inWindow: 0 };
   }
 
   /**
