@@ -73,10 +73,14 @@ function latest(a: number | null, b: number | null): number | null {
 
 /**
  * The first request once a read is merged into what is held: the read's when it met the earliest line
- * held and found a request (an append never does), else the one held, else the read's.
+ * held and found a request (an append never does), else the one held, else the read's. A read that
+ * leaves stored parts as they are (`refreshes` false: a tick reading a rewritten file from 0) must
+ * meet a line earlier than any held: the one held came from a part it does not rewrite, which the
+ * session's text would otherwise contradict.
  */
-function firstRequestOf(update: SessionUpdate, held: string | null, heldFirstTs: number | null): string | null {
-  const sawStart = update.firstRequest !== null && update.firstTs !== null && (heldFirstTs === null || update.firstTs <= heldFirstTs);
+function firstRequestOf(update: SessionUpdate, held: string | null, heldFirstTs: number | null, refreshes = true): string | null {
+  const earlier = (ts: number) => heldFirstTs === null || ts < heldFirstTs || (refreshes && ts === heldFirstTs);
+  const sawStart = update.firstRequest !== null && update.firstTs !== null && earlier(update.firstTs);
   return sawStart ? update.firstRequest : (held ?? update.firstRequest);
 }
 
@@ -120,7 +124,9 @@ function projectCwdOf(update: SessionUpdate, c: CommittedSession | undefined, cw
  * - a title replaces one of lower or equal precedence (TITLE_SOURCES), never a higher one;
  * - the latest model, the widest time span;
  * - the first request of the read that saw the session's earliest line (a read of its file from the
- *   start, by this parser: a newer one may know better what the person said), else the one held;
+ *   start, by this parser: a newer one may know better what the person said), else the one held; a
+ *   read that does not refresh stored parts (no `reread`: a tick reading a rewritten file from 0)
+ *   keeps the one held unless it met a line earlier than any held, so the row agrees with the parts;
  *   but once a run's refreshing reads span the whole session (see spans), the one a fresh import of
  *   those files keeps, none included: a newer parser that finds no words of the person's there (a
  *   subagent's prompt is the main agent's) clears what an older one took for them. Only the first
@@ -154,7 +160,7 @@ export function mergeSession(update: SessionUpdate, committed: CommittedSession 
     title: ownTitle ? update.title : (c?.title ?? null),
     titleSource: ownTitle ? update.titleSource : (c?.title_source ?? null),
     model: update.model ?? c?.model ?? null,
-    firstRequest: spans(update.reread, c) ? update.reread.firstRequest : firstRequestOf(update, c?.first_request ?? null, c?.first_ts ?? null),
+    firstRequest: spans(update.reread, c) ? update.reread.firstRequest : firstRequestOf(update, c?.first_request ?? null, c?.first_ts ?? null, update.reread !== undefined),
     firstTs: earliest(c?.first_ts ?? null, update.firstTs),
     lastTs: latest(c?.last_ts ?? null, update.lastTs),
   };
