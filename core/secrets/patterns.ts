@@ -4,8 +4,11 @@
  * secretlint's precise rules run beside them where text leaves the machine (redact.ts); this table is
  * the generic layer that also guards synchronous paths such as log lines. Its shapes follow the
  * published rule sets of gitleaks and secretlint (prefixes, lengths, alphabets), written afresh here.
- * This file imports nothing, so a path that must start fast (the session-start hook) can use it.
+ * This file imports only json-reading.ts, which imports nothing, so a path that must start fast (the
+ * session-start hook) can use it.
  */
+
+import { jsonReading, storedSpans, type JsonReading } from './json-reading.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -332,11 +335,12 @@ const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
 /**
  * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
  * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
- * (JSON inside JSON, `\\"…\\"`) the next quote ends it.
+ * (JSON inside JSON, `\\"…\\"`) the next quote ends it. Either may go on over a line break: in JSON text
+ * redaction reads an escaped one as the break it stands for (json-reading.ts).
  */
 const BARE_END = String.raw`\s"'\`,;)}\\`;
 const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
-const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`\n]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
+const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
 
 /** Credential-named settings other than passwords: the value must look like a token (`API_KEY=…`). */
 const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]?key|secret(?:[_.-]?key)?|token|auth[_.-]?key|credential|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|license[_.-]?key|app[_.-]?key|client[_.-]?key|consumer[_.-]?key|webhook[_.-]?secret|access[_.-]?id|session[_.-]?key|dsn|[A-Z0-9]_KEY|[a-z0-9]_key)`;
@@ -450,7 +454,8 @@ function looksMachineMade(raw: string): boolean {
 export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'pem-private-key', pattern: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g, needs: ['-----begin'] },
   { id: 'pem-block', pattern: /-----BEGIN (?:CERTIFICATE|OPENSSH|PGP)[A-Z ]*-----[\s\S]*?(?:-----END [A-Z ]*-----|$)/g, needs: ['-----begin'] },
-  { id: 'putty-private-key', pattern: /(?<=Private-Lines:\s{0,8}\d{1,6}\s{0,8}(?:\r?\n|\\n))(?:[A-Za-z0-9+/=]{8,}(?:\r?\n|\\n)?)+/g, needs: ['private-lines:'] },
+  // The key's lines and the breaks between them, not the break after its last: the next line keeps its start.
+  { id: 'putty-private-key', pattern: /(?<=Private-Lines:\s{0,8}\d{1,6}\s{0,8}(?:\r?\n|\\n))[A-Za-z0-9+/=]{8,}(?:(?:\r?\n|\\n)[A-Za-z0-9+/=]{8,})*/g, needs: ['private-lines:'] },
   // Before the key id's own shape: the id is the context that makes a bare 40-character string a secret.
   {
     id: 'aws-secret-near-key-id',
@@ -689,9 +694,21 @@ export function redactTable(redaction: Redaction, knownSecrets: readonly string[
   return redaction;
 }
 
-/** Replaces every known value, then every secret shape, with REDACTED. */
+/**
+ * A redaction of `reading`'s text (a JSON text's line breaks decoded, see jsonReading) as one of
+ * `stored`, the text as written: each span hidden in the reading hidden in the stored text, whole escapes.
+ */
+export function inStored(stored: string, reading: JsonReading, redaction: Redaction): Redaction {
+  if (reading.at === null) return redaction;
+  const out = new Redaction(stored);
+  out.replace(storedSpans(stored, reading, redaction.secrets()));
+  return out;
+}
+
+/** Replaces every known value, then every secret shape, with REDACTED; in a JSON text, its line breaks read as such (jsonReading). */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
-  return redactTable(new Redaction(text), knownSecrets).text;
+  const reading = jsonReading(text);
+  return inStored(text, reading, redactTable(new Redaction(reading.text), knownSecrets)).text;
 }
 
 /** Redacts with one shape only (the table's own test checks each shape catches its samples alone). */

@@ -1,4 +1,5 @@
-import { Redaction, redactSecrets, redactTable, type Span } from './patterns.js';
+import { jsonReading } from './json-reading.js';
+import { inStored, Redaction, redactSecrets, redactTable, type Span } from './patterns.js';
 
 /**
  * secretlint loads at the first asynchronous redaction, not when the Core opens: many runs never
@@ -74,13 +75,16 @@ const SEPARATOR = '\n\n\n';
 /** Exact known values and the shape table first, then secretlint's precise rules, then the table again. */
 export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
   const known = [...new Set(knownSecrets)].sort((a, b) => b.length - a.length);
+  // A JSON text is redacted as its strings read (jsonReading), and its spans then said in the text as stored.
   const redactions = async (texts: readonly string[]): Promise<Redaction[]> => {
-    const first = texts.map((t) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t), known)));
+    const readings = texts.map(jsonReading);
+    const stored = (done: Redaction[]) => done.map((r, i) => inStored(texts[i]!, readings[i]!, r));
+    const first = readings.map(({ text: t }) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t), known)));
     const joined = first.map((r) => r.text).join(SEPARATOR);
-    if (joined.trim() === '') return first;
+    if (joined.trim() === '') return stored(first);
     const ranges = await secretlintRanges(joined);
     let offset = 0;
-    return first.map((redaction) => {
+    const linted = first.map((redaction) => {
       const start = offset;
       const end = start + redaction.text.length;
       offset = end + SEPARATOR.length;
@@ -89,6 +93,7 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
       redaction.replace(rangeSpans(mine));
       return redactTable(redaction, known);
     });
+    return stored(linted);
   };
   const redactMany = async (texts: readonly string[]): Promise<string[]> => (await redactions(texts)).map((r) => r.text);
   return {
