@@ -1,7 +1,6 @@
 import { looksLikeJson, toolNameOf, type Evidence, type MatchedPart, type SearchFilter, type SearchReader } from '../gateway/index.js';
-import type { Redactor } from '../secrets/index.js';
-import { redactAll } from './redaction.js';
-import { redactableCut } from './snippet.js';
+import { isJsonText, type Redactor } from '../secrets/index.js';
+import { redactableCut, redactPieces } from './snippet.js';
 import { compileTerms, TermPattern } from './term-match.js';
 
 /**
@@ -41,12 +40,19 @@ export function recheckOf(reader: SearchReader, filter: Pick<SearchFilter, 'expr
   const pattern = compiled.length === 0 ? null : new TermPattern(compiled);
   const stillMatching = async (matches: readonly MatchedPart[], places: number): Promise<Set<number>> => {
     const pieces = matches.map((m) => piecesOf(m.text ?? '', pattern, places));
-    const redacted = await redactAll(pieces.flat(), redactor);
+    // Each piece redacted as the part's text reads: a piece from deep inside a JSON text still reads its `\n` as a line break.
+    const redacted = await redactPieces(
+      matches.flatMap((m, i) => {
+        const redactAsJson = isJsonText(m.text ?? '');
+        return pieces[i]!.map((text) => ({ text, redactAsJson }));
+      }),
+      redactor,
+    );
     let at = 0;
     const evidence = matches.map((m, i): Evidence => {
       const mine = redacted.slice(at, (at += pieces[i]!.length));
       const text = m.text ?? '';
-      return { key: m.key, kind: m.kind, pieces: mine.map((p) => p ?? ''), json: text !== '' && looksLikeJson(text), toolName: m.kind === 'tool_use' ? toolNameOf(m.meta) : null };
+      return { key: m.key, kind: m.kind, pieces: mine, json: text !== '' && looksLikeJson(text), toolName: m.kind === 'tool_use' ? toolNameOf(m.meta) : null };
     });
     return reader.stillMatching(filter, evidence);
   };

@@ -9,7 +9,7 @@ import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
 import { toolCallLine, wrappedOutput } from './messages.js';
 import type { SessionsView } from './sessions.js';
-import { excerptOf, snippetOf, termPattern, type Excerpt, type Snippet } from './snippet.js';
+import { excerptOf, redactPieces, snippetOf, termPattern, type Excerpt, type Snippet } from './snippet.js';
 import type { TermPattern } from './term-match.js';
 
 /** The projects a search may be narrowed to: by key, or every project of one repository. */
@@ -420,10 +420,7 @@ async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern 
 /** Excerpts redacted whole, then cut to their snippets (with where the next match may be looked for). */
 async function redactedSnippets(excerpts: readonly Excerpt[], pattern: TermPattern | null, redactor: Redactor): Promise<Array<{ snippet: Snippet; past: number }>> {
   if (excerpts.length === 0) return [];
-  const redacted = await redactAll(
-    excerpts.map((e) => e.text),
-    redactor,
-  );
+  const redacted = await redactPieces(excerpts, redactor);
   return excerpts.map((e, k) => ({ snippet: snippetOf(redacted[k] ?? null, pattern, e), past: e.past }));
 }
 

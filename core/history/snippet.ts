@@ -1,5 +1,7 @@
 import { wholeAt } from '../api/index.js';
 import { indexReading, looksLikeJson } from '../gateway/index.js';
+import { isJsonText, type Redactor } from '../secrets/index.js';
+import { redactAll } from './redaction.js';
 import { compileTerms, TermPattern, withoutOneLetterTerms } from './term-match.js';
 
 /** A bounded excerpt of a part around what matched, with [start, end) offsets of each match in it. */
@@ -44,6 +46,8 @@ export interface Excerpt {
   cutAfter: boolean;
   /** The text it was cut from is JSON (looksLikeJson): the excerpt is read as the index read that text. */
   json: boolean;
+  /** That text is JSON by redaction's rule (isJsonText): the excerpt is redacted as a piece of it (see redactPieces). */
+  redactAsJson: boolean;
   /** Where in that text the word of its first match ends (a later excerpt may start looking there); -1 when none matched. */
   past: number;
 }
@@ -58,7 +62,33 @@ export function excerptOf(text: string, pattern: TermPattern | null, from = 0): 
   const first = Math.max(0, found);
   const json = looksLikeJson(text);
   const [start, to] = redactableCut(text, first - REDACT_CONTEXT, first + WINDOW + REDACT_CONTEXT);
-  return { text: text.slice(start, to), at: first - start, cutBefore: start > 0, cutAfter: to < text.length, json, past: found < 0 ? -1 : wordEnd(text, found) };
+  return { text: text.slice(start, to), at: first - start, cutBefore: start > 0, cutAfter: to < text.length, json, redactAsJson: isJsonText(text), past: found < 0 ? -1 : wordEnd(text, found) };
+}
+
+/** A stretch of a part's text to redact, and whether that whole text is JSON by redaction's rule (isJsonText). */
+export interface Piece {
+  text: string;
+  redactAsJson: boolean;
+}
+
+/**
+ * Pieces redacted many to a pass (redactAll), each read as the text it was cut from is: a piece from
+ * deep inside a JSON text does not begin as one, yet its `\n` is a line break there (else a secret's
+ * rule runs on into the next line's first word, and a token at a line's start is missed).
+ */
+export async function redactPieces(pieces: readonly Piece[], redactor: Redactor): Promise<string[]> {
+  const out = pieces.map(() => '');
+  for (const json of [true, false]) {
+    const mine = pieces.flatMap((piece, i) => (piece.redactAsJson === json ? [i] : []));
+    if (mine.length === 0) continue;
+    const asCut: Redactor = { ...redactor, redactMany: (texts) => redactor.redactMany(texts, { json }) };
+    const done = await redactAll(
+      mine.map((i) => pieces[i]!.text),
+      asCut,
+    );
+    mine.forEach((i, k) => (out[i] = done[k] ?? ''));
+  }
+  return out;
 }
 
 /** How far a cut's edge moves out to leave whole the run of characters it fell in (a token cut short no longer looks like one). */

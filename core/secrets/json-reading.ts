@@ -24,9 +24,17 @@ export interface JsonReading {
  * A text that begins as JSON does (looksLikeJson's rule in the search index): an object whose first
  * key or end follows its `{`, or an array (of arrays) whose first value is a string, an object or its
  * end. A person's `C:\new folder` is not, and keeps its backslashes: a password holding `\n` stays whole.
- * A piece cut from inside a JSON text is read as written.
+ * A piece cut from inside a JSON text does not begin so: it is read as the text it came from (isJsonText of that).
  */
 const JSON_START = /^\s*(?:\[[\s[]*["\]]|(?:\[[\s[]*)?\{\s*["}])/;
+
+/**
+ * Whether `raw` is a JSON text, read as its strings' line breaks read: the one rule, asked of a whole
+ * part's text; a piece cut from inside it is read as that text is (jsonReading's `json`).
+ */
+export function isJsonText(raw: string): boolean {
+  return JSON_START.test(raw);
+}
 
 /** The escapes a letter spells: control characters, read as the line break or tab they stand for. */
 const LETTER: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
@@ -39,9 +47,10 @@ function escapeLength(raw: string, from: number): number {
 /**
  * `raw` read with its letter escapes decoded when it is JSON and holds any; else as it is. Escapes are
  * read in pairs from the first backslash of a run: `\\n` is an escaped backslash, then a letter n.
+ * `json`: whether the text `raw` was cut from is JSON (isJsonText of it), for a piece that need not begin as one.
  */
-export function jsonReading(raw: string): JsonReading {
-  if (!raw.includes('\\') || !JSON_START.test(raw)) return { text: raw, at: null };
+export function jsonReading(raw: string, json = isJsonText(raw)): JsonReading {
+  if (!json || !raw.includes('\\')) return { text: raw, at: null };
   const at = new Int32Array(raw.length + 1);
   let text = '';
   let n = 0;

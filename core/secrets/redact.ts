@@ -57,10 +57,20 @@ function rangeSpans(ranges: Array<[number, number]>): Span[] {
   return spans.reverse();
 }
 
+/** How a call's texts are read. */
+export interface RedactOptions {
+  /**
+   * The texts are pieces cut from texts that are JSON (true) or are not (false), asked of each whole
+   * text (isJsonText): a piece is read as the text it came from, whatever it begins with. Absent: each
+   * text is whole, and says so itself.
+   */
+  json?: boolean;
+}
+
 export interface Redactor {
   redact(text: string): Promise<string>;
   /** Many texts at once: one secretlint pass over all of them, each text redacted on its own by the table. */
-  redactMany(texts: readonly string[]): Promise<string[]>;
+  redactMany(texts: readonly string[], options?: RedactOptions): Promise<string[]>;
   redactSync(text: string): string;
   /**
    * Where redaction finds the secrets in each text, by the same rule and passes as redactMany: the
@@ -76,8 +86,8 @@ const SEPARATOR = '\n\n\n';
 export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
   const known = [...new Set(knownSecrets)].sort((a, b) => b.length - a.length);
   // A JSON text is redacted as its strings read (jsonReading), and its spans then said in the text as stored.
-  const redactions = async (texts: readonly string[]): Promise<Redaction[]> => {
-    const readings = texts.map(jsonReading);
+  const redactions = async (texts: readonly string[], { json }: RedactOptions = {}): Promise<Redaction[]> => {
+    const readings = texts.map((text) => jsonReading(text, json));
     const stored = (done: Redaction[]) => done.map((r, i) => inStored(texts[i]!, readings[i]!, r));
     const first = readings.map(({ text: t }) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t), known)));
     const joined = first.map((r) => r.text).join(SEPARATOR);
@@ -95,7 +105,7 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
     });
     return stored(linted);
   };
-  const redactMany = async (texts: readonly string[]): Promise<string[]> => (await redactions(texts)).map((r) => r.text);
+  const redactMany = async (texts: readonly string[], options?: RedactOptions): Promise<string[]> => (await redactions(texts, options)).map((r) => r.text);
   return {
     async redact(text) {
       if (text === '') return text;

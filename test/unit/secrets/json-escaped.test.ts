@@ -76,6 +76,16 @@ describe('redacting a secret inside a JSON-escaped shell output', () => {
     expect(redactSecrets(`Save it under C:\\new folder, token ${token}`)).toBe('Save it under C:\\new folder, token [REDACTED]');
   });
 
+  it('a piece cut from inside a JSON text is read as that text (json: true), one that begins as JSON but came from another as written (json: false)', async () => {
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    const piece = `alpha done\\nconn ${QA[0].slice(5)}\\nbuild finished\\n${token}\\nall good","metadata":{}}`;
+    const redactor = createRedactor();
+    expect(await redactor.redactMany([piece], { json: true })).toEqual(['alpha done\\nconn [REDACTED]\\nbuild finished\\n[REDACTED]\\nall good","metadata":{}}']);
+    const written = '{"note": "C:\\new folder"}';
+    expect(await redactor.redactMany([written], { json: false })).toEqual([written]);
+    expect(jsonReading(written, false)).toEqual({ text: written, at: null });
+  });
+
   it('a JSON text is read with its letter escapes as the characters they spell, other escapes as written', () => {
     // x, a line break, y, an escaped quote, z, an escaped backslash and a letter n, é, a tab, w, and a backslash the text was cut after.
     const raw = '{"a":"x\\ny\\"z\\\\n\\u00e9\\tw\\';
