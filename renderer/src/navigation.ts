@@ -108,3 +108,12 @@ export function searchHref(params: Record<string, string | undefined>): string {
   const kept = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '');
   return kept.length === 0 ? '#/search' : `#/search?${new URLSearchParams(kept).toString()}`;
 }
+
+/**
+ * Puts `href` in the address bar in place of the current address: no new history entry (Back still goes
+ * to the page before), and no hashchange, so the view shown is not opened again. For where the reader is
+ * within a place (a conversation's reading position), which a reload and Back return to.
+ */
+export function replaceAddress(href: string): void {
+  if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href);
+}

@@ -4,6 +4,7 @@ import { useClient } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
 import type { Direction, Page, SessionPages } from './pages.js';
+import { useReadingPosition } from './position.js';
 import { landingMessage, messageElementId } from './reading.js';
 import { BackButton, download, Facts, ForgetButton } from './SessionHeader.js';
 
@@ -80,6 +81,8 @@ export function landingOf(page: Pick<Document, 'getElementById' | 'querySelector
 /**
  * A loaded conversation: its facts and actions, then its messages with earlier and later ones a page at a
  * time. `showSecrets`: the page is read as written, not redacted (the person ticked "Show secrets").
+ * `notice`: what the viewer has to say of how it came to show it (a check that brought it back).
+ * The address follows where the reader is (useReadingPosition), so a reload and Back return there.
  */
 export function SessionPage({
   sessionId,
@@ -89,6 +92,7 @@ export function SessionPage({
   showSecrets,
   onShowSecrets,
   onForgotten,
+  notice,
 }: {
   sessionId: string;
   partId: string | undefined;
@@ -97,11 +101,13 @@ export function SessionPage({
   showSecrets: boolean;
   onShowSecrets: (show: boolean) => void;
   onForgotten: (wipeAsked: boolean) => void;
+  notice?: string | undefined;
 }): ReactElement {
   const exporter = useExport(sessionId);
   // Redacted unless the person asks, each time: the choice is not kept for the next conversation.
   const [raw, setRaw] = useState(false);
   const more = useMorePages(page, pages);
+  useReadingPosition(sessionId, page.messages, page.before !== undefined, partId);
   const opened = pages.opened;
   const landedAt = useRef<string | null>(null);
   useEffect(() => {
@@ -143,9 +149,9 @@ export function SessionPage({
           <a href={`#/sessions/${encodeURIComponent(s.parentSessionId)}`}>{s.parentKind === 'branch' ? 'an earlier conversation' : 'its parent conversation'}</a>.
         </p>
       )}
-      {exporter.notice && (
+      {(exporter.notice ?? notice) && (
         <p role="status" className="session-notice">
-          {exporter.notice}
+          {exporter.notice ?? notice}
         </p>
       )}
       <ErrorBanner title="Something could not be loaded." error={pages.moreError ?? pages.error} />

@@ -1,23 +1,27 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import type { ForgetCover } from '../../../../core/api/index.js';
 import { EmptyState, ErrorBanner, formatPastTime, PlaceHeader } from '../../components/index.js';
-import { useCall } from '../../hooks.js';
+import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
 import { NotFoundTitle } from '../not-found/index.js';
 import { IMPORT_HREF } from '../projects/importing.js';
 import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
-import { useSessionPages } from './pages.js';
+import { CheckNow, useCheck } from './CheckNow.js';
+import { checkedSentence, offersCheck, viewerShows, watchesChecks, type Check } from './held.js';
+import { useSessionPages, type Page } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
 import './sessions.css';
 
 /**
  * `wipeAsked`: the forget also asked to wipe it from the disk; how that went (WipeStatus) is said under the status.
- * Once Unforget lifts it, the words that it was forgotten give way to Unforget's (`lift`: see useLift).
+ * Once Unforget lifts it, the words that it was forgotten give way to Unforget's (`lift`: see useLift), with
+ * Check now when the next check brings it back (`check`: see useCheck).
  */
-export function Forgotten({ sessionId, wipeAsked = false, lift: given }: { sessionId: string; wipeAsked?: boolean; lift?: Lift }): ReactElement {
+export function Forgotten({ sessionId, wipeAsked = false, lift: given, check: givenCheck }: { sessionId: string; wipeAsked?: boolean; lift?: Lift; check?: Check }): ReactElement {
   const lift = useLift(given);
+  const check = useCheck(givenCheck);
   // The Forget button is gone with the conversation: the heading that says what happened takes the focus.
   useEffect(() => document.querySelector<HTMLElement>('#main h1')?.focus(), []);
   // The heading says it was forgotten; the status line (announced) says what that means, not the same word again.
@@ -32,6 +36,7 @@ export function Forgotten({ sessionId, wipeAsked = false, lift: given }: { sessi
       {header}
       {wipeAsked && <WipeStatus />}
       <Unforget kind="session" id={sessionId} lift={lift} />
+      {offersCheck(lift.data) && <CheckNow check={check} />}
     </>
   );
 }
@@ -92,12 +97,20 @@ function ForgotItsProject({ record, lift }: { record: ForgetCover; lift: Lift })
   );
 }
 
+/** What Unforget says once lifted, in the forget record's place, with Check now when the next check brings it back. */
+function Lifted({ record, lift, check }: { record: ForgetCover; lift: Lift; check: Check }): ReactElement {
+  const names = record.via === 'self' ? {} : record.via === 'parent' ? PARENT_NAMES : projectNames(record);
+  return (
+    <>
+      <Unforget kind={record.kind} id={record.id} lift={lift} names={names} />
+      {offersCheck(lift.data) && <CheckNow check={check} />}
+    </>
+  );
+}
+
 /** A forget record, said with its Unforget; once lifted, only what Unforget says stays, in its place. */
-function ForgotOrLifted({ record, lift }: { record: ForgetCover; lift: Lift }): ReactElement {
-  if (lift.data !== undefined) {
-    if (record.via === 'self') return <Unforget kind="session" id={record.id} lift={lift} />;
-    return <Unforget kind={record.kind} id={record.id} lift={lift} names={record.via === 'parent' ? PARENT_NAMES : projectNames(record)} />;
-  }
+function ForgotOrLifted({ record, lift, check }: { record: ForgetCover; lift: Lift; check: Check }): ReactElement {
+  if (lift.data !== undefined) return <Lifted record={record} lift={lift} check={check} />;
   if (record.via === 'self') return <ForgotItself record={record} lift={lift} />;
   if (record.via === 'parent') return <ForgotItsConversation record={record} lift={lift} />;
   return <ForgotItsProject record={record} lift={lift} />;
@@ -107,11 +120,12 @@ function ForgotOrLifted({ record, lift }: { record: ForgetCover; lift: Lift }): 
  * Why a conversation is not in Steward, as `Forget.Of` answers and the CLI says it (forgottenOrWhole):
  * the person forgot it, the conversation it is a subagent of, or the project it was in (each record
  * says when, with the way back); or no conversation has this id, said plainly, with no guessed reason.
- * `lift`: see useLift.
+ * `lift`: see useLift; `check`: see useCheck.
  */
-export function ConversationNotHeld({ sessionId, record, lift: given }: { sessionId: string; record: ForgetCover | null; lift?: Lift }): ReactElement {
+export function ConversationNotHeld({ sessionId, record, lift: given, check: givenCheck }: { sessionId: string; record: ForgetCover | null; lift?: Lift; check?: Check }): ReactElement {
   const lift = useLift(given);
-  if (record) return <ForgotOrLifted record={record} lift={lift} />;
+  const check = useCheck(givenCheck);
+  if (record) return <ForgotOrLifted record={record} lift={lift} check={check} />;
   return (
     <EmptyState icon="search" title="This conversation is not in Steward">
       <NotFoundTitle />
@@ -123,21 +137,21 @@ export function ConversationNotHeld({ sessionId, record, lift: given }: { sessio
   );
 }
 
-function NotInSteward({ sessionId }: { sessionId: string }): ReactElement {
+function NotInSteward({ sessionId, check }: { sessionId: string; check: Check }): ReactElement {
   const cover = useCall('Forget.Of', { sessionId });
   // Until the owner answers (or if it cannot), nothing is said of why: the plain words are said once it has.
   if (!cover.data && !cover.error) return <p className="muted">Looking for this conversation…</p>;
-  return <ConversationNotHeld sessionId={sessionId} record={cover.data?.record ?? null} />;
+  return <ConversationNotHeld sessionId={sessionId} record={cover.data?.record ?? null} check={check} />;
 }
 
-function NotLoaded({ sessionId, error, onRetry }: { sessionId: string; error: Error; onRetry: () => void }): ReactElement {
+function NotLoaded({ sessionId, error, onRetry, check }: { sessionId: string; error: Error; onRetry: () => void; check: Check }): ReactElement {
   const gone = (error as { code?: unknown }).code === 'not_found';
   return (
     <>
       {/* A conversation Steward does not hold is not called "one captured conversation" above the words saying so. */}
       <PlaceHeader title="Conversation" description={gone ? 'Steward does not hold the conversation at this address.' : 'One captured conversation.'} actions={<BackButton />} />
       {gone ? (
-        <NotInSteward sessionId={sessionId} />
+        <NotInSteward sessionId={sessionId} check={check} />
       ) : (
         <ErrorBanner title="The conversation could not be loaded." error={error} onRetry={onRetry} />
       )}
@@ -145,14 +159,48 @@ function NotLoaded({ sessionId, error, onRetry }: { sessionId: string; error: Er
   );
 }
 
-/** One conversation at `#/sessions/<id>`, opened at the search hit `partId` when given. */
+/**
+ * Check now as the viewer holds it: once the check ran, the conversation is asked for again (its
+ * `sweep.tick` does so too, but not over a stream that is down), and what it did stays said.
+ */
+function useViewerCheck(reload: () => void): Check {
+  const tick = useAction('Sweep.Tick');
+  return {
+    ...tick,
+    run: async (params) => {
+      const done = await tick.run(params);
+      reload();
+      return done;
+    },
+  };
+}
+
+/**
+ * One conversation at `#/sessions/<id>`, opened at the search hit (or the reading position) `partId` when
+ * given. While it is not held (forgotten here, or not found), every settled check or import asks for it
+ * again, so once one brings it back it shows, without a reload.
+ */
 export function SessionViewer({ sessionId, partId }: { sessionId: string; partId: string | undefined }): ReactElement {
   // Secrets redacted unless the person asks, each time: the viewer is keyed by conversation, so the choice is not kept for the next.
   const [showSecrets, setShowSecrets] = useState(false);
   const pages = useSessionPages(sessionId, partId, !showSecrets);
-  const [forgotten, setForgotten] = useState<{ wipeAsked: boolean }>();
-  if (forgotten) return <Forgotten sessionId={sessionId} wipeAsked={forgotten.wipeAsked} />;
-  if (pages.error && !pages.page) return <NotLoaded sessionId={sessionId} error={pages.error} onRetry={pages.reload} />;
+  const [forgotten, setForgotten] = useState<{ wipeAsked: boolean; openedThen: Page | undefined }>();
+  const check = useViewerCheck(pages.reload);
+  const shows = viewerShows(forgotten, pages);
+  useEvent('sweep.tick', () => watchesChecks(shows) && pages.reload());
+  if (shows === 'forgotten') return <Forgotten sessionId={sessionId} wipeAsked={forgotten?.wipeAsked} check={check} />;
+  if (shows === 'not-loaded' && pages.error) return <NotLoaded sessionId={sessionId} error={pages.error} onRetry={pages.reload} check={check} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
-  return <SessionPage sessionId={sessionId} partId={partId} page={pages.page} pages={pages} showSecrets={showSecrets} onShowSecrets={setShowSecrets} onForgotten={(wipeAsked) => setForgotten({ wipeAsked })} />;
+  return (
+    <SessionPage
+      sessionId={sessionId}
+      partId={partId}
+      page={pages.page}
+      pages={pages}
+      showSecrets={showSecrets}
+      onShowSecrets={setShowSecrets}
+      onForgotten={(wipeAsked) => setForgotten({ wipeAsked, openedThen: pages.opened })}
+      notice={check.data && `${checkedSentence(check.data)} Steward holds this conversation again.`}
+    />
+  );
 }
