@@ -462,6 +462,20 @@ describe('search and read conversations in the panel', () => {
     await page.context().close();
   });
 
+  it('unforgets that conversation from its page: "Check now" brings it back there, without a reload', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.goto(`${steward.baseUrl}#/sessions/${IDS.kitchen}`);
+    await page.getByText('You forgot this conversation').waitFor();
+    await page.getByRole('button', { name: 'Unforget' }).click();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await eventually('the check says what it did, where the person is looking', async () => ((await page.getByText(/^Checked now\./).count()) > 0 ? true : undefined));
+    await page.locator('main[data-place="session"] .conversation').waitFor();
+    expect(await page.locator('.conversation').innerText()).toContain('crumble');
+    expect((await steward.rpc('Forget.List', {})).tombstones.map((t) => t.id)).not.toContain(IDS.kitchen);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('forgets a project after asking in place: Cancel takes the focus, and the list no longer has it', async () => {
     const { page, problems } = await openPanel(browser, steward);
     await goToPlace(page, 'Projects');

@@ -92,6 +92,36 @@ describe('paging through conversations, messages and matches', () => {
     await page.context().close();
   });
 
+  it('a long conversation keeps the reader\'s place in its address: reload and Back open it there', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/sessions/long-1'));
+    const messages = page.locator('main[data-place="session"] article.message');
+    await eventually('the first page of messages is shown', async () => ((await messages.count()) === 200 ? true : undefined));
+    await page.getByRole('button', { name: 'Later messages' }).click();
+    await eventually('every message is shown', async () => ((await messages.count()) === LONG_MESSAGES ? true : undefined));
+    const entries = await page.evaluate(() => window.history.length);
+    // The reader scrolls to a message far down: the address follows (replaced, not a new entry).
+    const target = messages.nth(LONG_MESSAGES - 3);
+    await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const reading = `Long talk line ${LONG_MESSAGES - 3}`;
+    expect(await target.innerText()).toContain(reading);
+    await eventually('the address names the message in view', async () => (page.url().includes('?message=') ? true : undefined));
+    expect(await page.evaluate(() => window.history.length)).toBe(entries);
+    const inView = (text: string) =>
+      page.locator('main[data-place="session"] article.message', { hasText: text }).first().evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.bottom > 0 && box.top < window.innerHeight;
+      });
+    await page.reload();
+    await eventually('after a reload the conversation opens at that message', async () => ((await inView(reading).catch(() => false)) ? true : undefined));
+    await page.evaluate(() => (window.location.hash = '#/projects'));
+    await page.locator('main[data-place="projects"]').waitFor();
+    await page.goBack();
+    await eventually('after Back the conversation opens at that message again', async () => ((await inView(reading).catch(() => false)) ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('a conversation opened at a hit stays where the reader is when "Later messages" loads more', async () => {
     // The third message: the page opens at it and holds 200 messages from it, so later ones remain.
     const partId = (await steward.rpc('Sessions.Get', { sessionId: 'long-1', limit: 3 })).messages[2]!.parts[0]!.partId;
