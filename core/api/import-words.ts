@@ -39,6 +39,10 @@ const UNREADABLE_WORDS: Readonly<Record<string, string>> = {
   damaged: 'damaged: parts of it were overwritten with zeros, as a crash can leave a file',
   SQLITE_NOTADB: 'not a database',
   SQLITE_CORRUPT: 'a damaged database',
+  // An OpenClaw store its gateway (or another program) held locked, or wrote to during a read that takes no locks.
+  SQLITE_BUSY: 'busy: another program held it locked while Steward read it',
+  SQLITE_LOCKED: 'busy: another program held it locked while Steward read it',
+  store_changed: 'it was written to while Steward read it',
   EISDIR: 'a folder, not a file',
   ENAMETOOLONG: 'its path is too long to open',
 };
@@ -59,6 +63,10 @@ export type Remedy = 'wait' | 'replace' | 'move' | 'shorten';
 const REMEDIES: Readonly<Record<string, Remedy>> = {
   // No line of it parsed: a Gemini chat is rewritten whole every turn, so one is often read mid-write.
   malformed: 'wait',
+  // A store held or written by the agent while Steward read it: read again once it is let go, or done.
+  SQLITE_BUSY: 'wait',
+  SQLITE_LOCKED: 'wait',
+  store_changed: 'wait',
   not_transcript: 'move',
   // Zero-filled by a crash: it will not mend by waiting, and it is the person's own transcript, so not 'move'.
   damaged: 'replace',

@@ -150,11 +150,28 @@ const PASSING = [
   // A network or FUSE mount that dropped, a file the cloud evicted: the file is as it was, the mount is not.
   ...['ESTALE', 'ENOTCONN', 'EDEADLK'],
   // SQLite says CANTOPEN where the system said EACCES (a store a chmod lifts), READONLY where a WAL's -shm cannot be made.
-  ...['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_NOMEM', 'SQLITE_IOERR', 'SQLITE_INTERRUPT', 'SQLITE_PROTOCOL', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'],
+  ...['SQLITE_NOMEM', 'SQLITE_IOERR', 'SQLITE_INTERRUPT', 'SQLITE_PROTOCOL', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'],
 ];
 
+/**
+ * Read failures of a file caught in another program's hands: an OpenClaw store it held locked (BUSY,
+ * LOCKED), or wrote while Steward read it without locks (store_changed). The file's, as one caught
+ * mid-write is: named to the person and said to wait (remedyOf), not an error of Steward's. But it is
+ * tried again every tick, changed or not: a lock is let go without the file changing.
+ */
+const RETRIED = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'store_changed'];
+
+function oneOf(codes: readonly string[], code: string): boolean {
+  return codes.some((p) => code === p || code.startsWith(`${p}_`));
+}
+
 function passing(code: string): boolean {
-  return PASSING.some((p) => code === p || code.startsWith(`${p}_`));
+  return oneOf(PASSING, code);
+}
+
+/** Whether a file that failed by `code` is read again on the next tick even while it is as it was (see RETRIED). */
+function retriedEachTick(code: string): boolean {
+  return oneOf(RETRIED, code);
 }
 
 /**
@@ -442,7 +459,7 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
   const plan = async (file: TranscriptFile): Promise<FilePlan> => {
     // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
     const failure = ctx.scheduled ? deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion) : undefined;
-    if (failure) return { skip: 'unreadable', code: failure.code };
+    if (failure && !retriedEachTick(failure.code)) return { skip: 'unreadable', code: failure.code };
     const checkpoints = await load();
     const from = moves?.from(file, checkpoints);
     if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { remedyOf } from '../../../core/api/index.js';
+import type { LineStats } from '../../../core/transcripts/index.js';
+import { OpenClawProvider } from '../../../core/transcripts/providers/openclaw/index.js';
 import { writeJsonl } from '../../support/transcripts.js';
 import { AgentStoreFixture, agentStorePath, fixtureEvents, STORE_FIXTURES } from '../../support/openclaw-store.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
@@ -220,20 +223,104 @@ describe('OpenClaw agent stores', () => {
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 1 });
   });
 
-  it('a store OpenClaw closed is read once: the empty WAL a read-only open leaves beside it changes nothing', async () => {
+  it('a store OpenClaw closed is read without a file made beside it: no -wal, no -shm, its folder untouched; read once', async () => {
     h = openWindow();
     const s = store(h.openclawRoot);
     s.append(SID, fixtureEvents());
     stores.splice(stores.indexOf(s), 1);
     s.close();
     const path = agentStorePath(h.openclawRoot);
-    expect(existsSync(`${path}-wal`)).toBe(false);
+    const folder = join(path, '..');
+    const before = { names: readdirSync(folder).sort(), mtime: statSync(folder).mtimeMs, db: sha(path) };
+    expect(before.names).toEqual(['openclaw-agent.sqlite']);
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 6 });
-    // SQLite opened the store in WAL mode, read-only, and left an empty -wal behind: no commit is in it.
-    expect(statSync(`${path}-wal`).size).toBe(0);
+    expect({ names: readdirSync(folder).sort(), mtime: statSync(folder).mtimeMs, db: sha(path) }).toEqual(before);
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1 });
     await h.restart();
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 0, unchanged: 1 });
+    // OpenClaw starts again and appends: its WAL is read as before.
+    const again = new Database(path);
+    try {
+      again.prepare('INSERT INTO transcript_events (session_id, seq, event_json, created_at) SELECT ?, MAX(seq) + 1, ?, 1 FROM transcript_events WHERE session_id = ?').run(SID, userEvent('d00d0003', 'c0ffee11', 'one more thing'), SID);
+      expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
+      expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 1 });
+    } finally {
+      again.close();
+    }
+  });
+
+  it('a store OpenClaw starts writing while it is read without locks: nothing read from that open is kept, the next read takes it whole', async () => {
+    h = openWindow();
+    const s = store(h.openclawRoot);
+    // Long enough to be read in several keyset batches (500 rows each).
+    s.append(SID, Array.from({ length: 1_200 }, (_, i) => userEvent(`e${i}`, i === 0 ? '' : `e${i - 1}`, `step ${i}`)));
+    stores.splice(stores.indexOf(s), 1);
+    s.close();
+    const path = agentStorePath(h.openclawRoot);
+    const provider = new OpenClawProvider([h.openclawRoot]);
+    const file = (await provider.discover()).files.find((f) => f.path === path)!;
+    const options = { maxLineBytes: 1 << 20, windowStartMs: null, batchParts: 1 };
+    const stats: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+    const read = provider.read(file, options, stats);
+    expect((await read.next()).value?.parts).toHaveLength(500);
+    // OpenClaw starts and commits, into a new WAL: the read stops before its next batch, and leaves no checkpoint.
+    const writer = new Database(path);
+    try {
+      writer.prepare('INSERT INTO transcript_events (session_id, seq, event_json, created_at) SELECT ?, MAX(seq) + 1, ?, 1 FROM transcript_events WHERE session_id = ?').run(SID, userEvent('d00d0004', 'c0ffee11', 'and back on Sunday'), SID);
+      await expect(read.next()).rejects.toMatchObject({ code: 'store_changed' });
+      expect(stats.checkpoint).toBeUndefined();
+      // The next read goes through SQLite's locks (a WAL is there), to the end.
+      const again: LineStats = { lines: 0, failedLines: 0, oversizeLines: 0 };
+      let parts = 0;
+      for await (const batch of provider.read(file, options, again)) parts += batch.parts.length;
+      expect(parts).toBe(1_201);
+      expect(again.checkpoint?.state).toEqual(expect.any(String));
+    } finally {
+      writer.close();
+    }
+  });
+
+  it('a store another process holds locked is a file caught mid-write: named, said to wait, no error of Steward\'s, and read on the next tick', async () => {
+    h = openWindow();
+    const s = store(h.openclawRoot);
+    s.append(SID, fixtureEvents());
+    const path = agentStorePath(h.openclawRoot);
+    // What a process holding the store does: no other connection may read it until it lets go.
+    const holder = s.db;
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      const busy = byProvider(await h.driver.tick(), 'openclaw');
+      expect(busy).toMatchObject({ read: 0, failed: 1, errors: [{ code: 'SQLITE_BUSY', count: 1 }], unreadable: [{ code: 'SQLITE_BUSY', count: 1 }] });
+      expect(h.driver.named([busy]).unreadable).toMatchObject([{ provider: 'openclaw', path, code: 'SQLITE_BUSY' }]);
+      expect(remedyOf('SQLITE_BUSY')).toBe('wait');
+    } finally {
+      holder.exec('COMMIT');
+      holder.pragma('locking_mode = NORMAL');
+      // The exclusive lock goes once the database is read again.
+      holder.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+    }
+    // Let go, and unchanged: it is read all the same, and no longer listed.
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, failed: 0, partsWritten: 6 });
+    expect(h.driver.unreadable()).toMatchObject({ total: 0 });
+  });
+
+  it('a session the store holds is its own: a rewrite that changes an entry\'s text wins over the JSONL copy Doctor left', async () => {
+    h = openWindow();
+    const events = fixtureEvents();
+    const agent = join(h.openclawRoot, 'agents', 'main');
+    writeJsonl(join(agent, 'session-sqlite-import-archive', `agent_main_7f3c9e2a.${SID}.jsonl.imported-1758290000000`), events.slice(0, 4));
+    const s = store(h.openclawRoot);
+    s.append(SID, events);
+    await h.driver.tick();
+    const edited = events.map((e) => e.replace('a train to Lyon on Friday', 'a train to Marseille on Friday'));
+    expect(edited).not.toEqual(events);
+    s.rewrite(SID, edited, 0);
+    await h.driver.tick();
+    await h.driver.backfill({ provider: 'openclaw', all: true });
+    const texts = partsOf(h, SESSION).map((p) => p.text);
+    expect(texts.join('\n')).toContain('Find me a train to Marseille on Friday');
+    expect(texts.join('\n')).not.toContain('Find me a train to Lyon on Friday');
   });
 
   it('reads a zstd-compressed archived sibling (….jsonl.deleted.<ts>.zst) as the JSONL it holds', async () => {
@@ -252,10 +339,13 @@ describe('OpenClaw agent stores', () => {
     store(h.openclawRoot, 'current', 'work', custom).append(SID, fixtureEvents());
     mkdirSync(join(h.openclawRoot, 'state'), { recursive: true });
     const registry = new Database(join(h.openclawRoot, 'state', 'openclaw.sqlite'));
+    registry.pragma('journal_mode = WAL');
     registry.exec('CREATE TABLE agent_databases (agent_id TEXT NOT NULL PRIMARY KEY, path TEXT NOT NULL, schema_version INTEGER, last_seen_at INTEGER, size_bytes INTEGER)');
     registry.prepare('INSERT INTO agent_databases VALUES (?, ?, 21, 1, 0)').run('work', custom);
     registry.close();
     expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ discovered: 1, read: 1, partsWritten: 6 });
     expect(partsOf(h, `oc:work:${SID}`)).toHaveLength(6);
+    // The registry OpenClaw closed is read without a file made beside it, as a store is.
+    expect(readdirSync(join(h.openclawRoot, 'state'))).toEqual(['openclaw.sqlite']);
   });
 });

@@ -2,11 +2,12 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProviderSweepStats } from '../../../core/api/index.js';
+import { whatIsWrong, type ProviderSweepStats } from '../../../core/api/index.js';
 import { runCli } from '../../../core/cli/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import type { TranscriptProvider } from '../../../core/transcripts/index.js';
 import { captureIo as io } from '../../support/cli.js';
+import { AgentStoreFixture, agentStorePath, fixtureEvents } from '../../support/openclaw-store.js';
 import { coreHome } from '../../support/core.js';
 import type { TempHome } from '../../support/home.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
@@ -225,6 +226,29 @@ describe('what the person is told', () => {
     const json = io(home.env);
     expect(await runCli(['info', '--json'], json)).toBe(0);
     expect((JSON.parse(json.out) as { unreadable: { total: number; files: Array<{ path: string }> } }).unreadable).toMatchObject({ total: 1, files: [{ path: broken }], checkedAt: expect.any(Number) as number });
+  });
+
+  it('a store another process holds locked is named and said to be caught mid-write, a warning and not an error of Steward\'s', async () => {
+    const { home } = temp;
+    const root = join(home.dir, 'roots', 'openclaw');
+    home.env.STEWARD_OPENCLAW_ROOTS = root;
+    const fixture = new AgentStoreFixture(agentStorePath(root), 'current', 'main');
+    fixture.append('7f3c9e2a-5b41-4d8e-9a0c-3e1f2d4b6a01', fixtureEvents());
+    fixture.db.pragma('locking_mode = EXCLUSIVE');
+    fixture.db.exec('BEGIN EXCLUSIVE');
+    try {
+      const out = io(home.env);
+      await runCli(['sweep'], out);
+      expect(out.out).toContain('1 transcript file could not be read:\nIt may have been caught in the middle of being written');
+      expect(out.out).toContain(`  ${agentStorePath(root)} (OpenClaw: ${whatIsWrong('SQLITE_BUSY')}, SQLITE_BUSY)\n`);
+      expect(whatIsWrong('SQLITE_BUSY')).not.toBe('its contents could not be read');
+      const core = temp.open();
+      await core.call('Sweep.Tick', {});
+      expect(core.status).toMatchObject({ state: 'attention', errors: [], attention: [{ kind: 'files-unreadable', subject: 'openclaw' }] });
+    } finally {
+      fixture.db.exec('COMMIT');
+      fixture.close();
+    }
   });
 
   it('steward info says the list is the last check\'s: a file replaced since stays listed, so labelled, until the next check', async () => {

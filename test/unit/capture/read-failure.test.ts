@@ -16,8 +16,12 @@ describe('readFailure', () => {
     expect(readFailure('SQLITE_CORRUPT')).toEqual({ code: 'SQLITE_CORRUPT', unreadable: true });
   });
 
+  it('names a store another process held or wrote while it was read, as one caught mid-write (the next tick reads it again, changed or not)', () => {
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED', 'store_changed']) expect(readFailure(code), code).toEqual({ code, unreadable: true });
+  });
+
   it('passes what a chmod, a remount or a quieter system lifts', () => {
-    for (const code of ['EACCES', 'EPERM', 'EMFILE', 'ESTALE', 'ENOTCONN', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_BUSY', 'worker_exit', 'cancelled', 'AbortError']) {
+    for (const code of ['EACCES', 'EPERM', 'EMFILE', 'ESTALE', 'ENOTCONN', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'worker_exit', 'cancelled', 'AbortError']) {
       expect(readFailure(code), code).toEqual({ code, unreadable: false });
     }
   });

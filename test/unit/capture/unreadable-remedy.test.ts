@@ -23,12 +23,17 @@ describe('what is said of a file Steward could not read, by the CLI and the pane
     expect(whatIsWrong('SQLITE_NOTADB')).toBe('not a database');
     expect(whatIsWrong('EISDIR')).toBe('a folder, not a file');
     expect(whatIsWrong('ENAMETOOLONG')).toBe('its path is too long to open');
+    expect(whatIsWrong('SQLITE_BUSY')).toBe('busy: another program held it locked while Steward read it');
+    expect(whatIsWrong('SQLITE_LOCKED')).toBe('busy: another program held it locked while Steward read it');
+    expect(whatIsWrong('store_changed')).toBe('it was written to while Steward read it');
     // A code without words of its own is not said as "error E…" here.
     expect(whatIsWrong('EWHATEVER')).toBe('its contents could not be read');
   });
 
   it('tells by the code what can be done: wait for one caught mid-write, replace a damaged one, move one that is no transcript, shorten a long path', () => {
     expect(remedyOf('malformed')).toBe('wait');
+    // An OpenClaw store another process held locked, or wrote while it was read: it is let go, or done.
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED', 'store_changed']) expect(remedyOf(code), code).toBe('wait');
     for (const code of ['read_failed', 'damaged', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'EWHATEVER']) expect(remedyOf(code)).toBe('replace');
     expect(remedyOf('SQLITE_NOTADB')).toBe('move');
     expect(remedyOf('EISDIR')).toBe('move');

@@ -66,6 +66,14 @@ class StoreRead {
     this.#stats = stats;
   }
 
+  /** Every batch but the last: the hot rows, then the archives, of a store that holds sessions. */
+  async *batches(): AsyncGenerator<TranscriptBatch> {
+    if (!this.#store.shape.events) return;
+    yield* this.hotRows();
+    yield* this.coldArchives();
+    yield* this.resetArchives();
+  }
+
   async *hotRows(): AsyncGenerator<TranscriptBatch> {
     const generations = this.#store.generations();
     for (const [i, { sessionId, title }] of this.#store.sessions().entries()) {
@@ -253,14 +261,27 @@ export async function* readAgentStore(file: TranscriptFile, options: ReadOptions
   const store = AgentStore.open(file.path);
   try {
     const read = new StoreRead(store, file, projector, options, stats);
-    if (store.shape.events) {
-      yield* read.hotRows();
-      yield* read.coldArchives();
-      yield* read.resetArchives();
+    // What a store opened without locks gave is used only once the store is known unchanged since it was opened.
+    for await (const batch of read.batches()) {
+      store.assertUnchanged();
+      yield own(batch);
     }
+    store.assertUnchanged();
     stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize(), olderLeftOut: read.next.olderLeftOut() };
-    yield read.projection.take(true);
+    yield own(read.projection.take(true));
+  } catch (error) {
+    throw store.failure(error);
   } finally {
     store.close();
   }
+}
+
+/**
+ * The store is the live source of every session it holds (SessionRow.ownFile): a JSONL file of the
+ * same session (Doctor's migration archive, a copy left in sessions/) only holds a copy of its
+ * entries, and never speaks for what the store says, whichever was read first.
+ */
+function own(batch: TranscriptBatch): TranscriptBatch {
+  for (const session of batch.sessions) session.ownFile = true;
+  return batch;
 }

@@ -1,5 +1,9 @@
+import { statSync, type BigIntStats } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../../../store/binding/index.js';
+
+// A store with no WAL beside it opens `immutable=1` by URI (see openReadOnly): core/store/binding turns URIs on.
 
 /**
  * What an OpenClaw agent store holds, read from its tables and columns rather than its version: the
@@ -50,18 +54,95 @@ function columns(db: Database.Database, table: string): Set<string> {
   return new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]));
 }
 
+/** Whether this process's SQLite reads `file:` names as URIs: a read-only open of one in memory creates nothing either way. */
+let uriNames: boolean | undefined;
+function urisRead(): boolean {
+  if (uriNames === undefined) {
+    try {
+      new Database('file::memory:', sqliteOptions({ readonly: true })).close();
+      uriNames = true;
+    } catch {
+      uriNames = false;
+    }
+  }
+  return uriNames;
+}
+
+function statOrNull(path: string): BigIntStats | null {
+  try {
+    return statSync(path, { bigint: true });
+  } catch {
+    return null;
+  }
+}
+
+/** What says the store file is as it was: its identity, size and times, and no journal of a writer beside it. */
+function stillness(path: string): string | null {
+  const info = statOrNull(path);
+  if (!info || statOrNull(`${path}-wal`) || statOrNull(`${path}-journal`)) return null;
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/** Thrown when a store read without locks changed under the read: nothing it read is kept, the next tick reads again. */
+export class StoreChanged extends Error {
+  readonly code = 'store_changed';
+}
+
+/** A StoreChanged when `unlocked` (the file as a lock-free open found it) no longer holds. */
+function changedSince(path: string, unlocked: string | undefined): StoreChanged | undefined {
+  return unlocked !== undefined && stillness(path) !== unlocked ? new StoreChanged('the store changed while it was read') : undefined;
+}
+
+interface ReadOnly {
+  db: Database.Database;
+  /** The file as it was when opened without locks (see stillness); undefined for an open under SQLite's locks. */
+  unlocked: string | undefined;
+}
+
 /**
- * One agent store, opened read-only: `query_only`, a busy timeout, untrusted schema, and nothing
- * that writes (no journal-mode change, no checkpoint, no `immutable`). Every read is one short
- * statement in its own snapshot, so the reader never pins OpenClaw's WAL between batches.
+ * One of OpenClaw's databases, opened read-only: `query_only`, a busy timeout, untrusted schema, and
+ * nothing that writes (no journal-mode change, no checkpoint).
+ *
+ * A database with no `-wal` (or `-journal`) beside it is one no process has open (OpenClaw removes
+ * its WAL on a clean close). A read-only open would make an empty `-wal` and a `-shm` beside it and
+ * leave them (only a writer removes them), so it is opened `immutable=1`: no locks, no file made.
+ * Nothing then guards the read from a writer that starts meanwhile, so what was read is used only
+ * once the file is known still as it was (changedSince: no WAL or journal since, the same size and
+ * times). Removing the files after a read-only open instead is no safe option: between the check
+ * that they are empty and unlocked and their removal, OpenClaw may open the store and commit into
+ * that very WAL, and its commits would go with it.
+ */
+function openReadOnly(path: string): ReadOnly {
+  const still = urisRead() ? stillness(path) : null;
+  const name = still === null ? path : `${pathToFileURL(path).href}?mode=ro&immutable=1`;
+  const db = new Database(name, sqliteOptions({ readonly: true, fileMustExist: true }));
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('query_only = ON');
+    db.pragma('trusted_schema = OFF');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return { db, unlocked: still ?? undefined };
+}
+
+/**
+ * One agent store, opened read-only (openReadOnly). Every read is one short statement in its own
+ * snapshot, so the reader never pins OpenClaw's WAL between batches.
  */
 export class AgentStore {
   readonly shape: StoreShape;
   readonly #db: Database.Database;
   readonly #eventColumns: string;
+  readonly #path: string;
+  /** See ReadOnly.unlocked. */
+  readonly #unlocked: string | undefined;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, path: string, unlocked: string | undefined) {
     this.#db = db;
+    this.#path = path;
+    this.#unlocked = unlocked;
     const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
     const events = tables.has('transcript_events') ? columns(db, 'transcript_events') : new Set<string>();
     this.shape = {
@@ -76,16 +157,29 @@ export class AgentStore {
   }
 
   static open(path: string): AgentStore {
-    const db = new Database(path, sqliteOptions({ readonly: true, fileMustExist: true }));
+    const { db, unlocked } = openReadOnly(path);
     try {
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.pragma('query_only = ON');
-      db.pragma('trusted_schema = OFF');
-      return new AgentStore(db);
+      const store = new AgentStore(db, path, unlocked);
+      store.assertUnchanged();
+      return store;
     } catch (error) {
       db.close();
-      throw error;
+      throw changedSince(path, unlocked) ?? error;
     }
+  }
+
+  /** Throws StoreChanged when the store was opened without locks and a writer has been at it since. */
+  assertUnchanged(): void {
+    const changed = changedSince(this.#path, this.#unlocked);
+    if (changed) throw changed;
+  }
+
+  /**
+   * What a failed read is: the store changed under a read without locks (a page read half-written may
+   * look damaged, and is not), else the error itself.
+   */
+  failure(error: unknown): unknown {
+    return changedSince(this.#path, this.#unlocked) ?? error;
   }
 
   close(): void {
@@ -155,19 +249,31 @@ export class AgentStore {
   }
 }
 
-/** The agent stores OpenClaw's shared registry (`state/openclaw.sqlite`, table `agent_databases`) lists. */
+/**
+ * The agent stores OpenClaw's shared registry (`state/openclaw.sqlite`, table `agent_databases`) lists.
+ * One written while it was read without locks is read again: under SQLite's locks, once its WAL is there.
+ */
 export function registeredStores(registry: string): string[] {
-  let db: Database.Database | undefined;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const listed = registryListing(registry);
+    if (listed !== 'changed') return listed;
+  }
+  return [];
+}
+
+function registryListing(registry: string): string[] | 'changed' {
+  let opened: ReadOnly | undefined;
+  let paths: string[] = [];
   try {
-    db = new Database(registry, sqliteOptions({ readonly: true, fileMustExist: true }));
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('query_only = ON');
-    if (!columns(db, 'agent_databases').has('path')) return [];
-    return (db.prepare('SELECT path FROM agent_databases').pluck().all() as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '');
+    opened = openReadOnly(registry);
+    const { db } = opened;
+    if (columns(db, 'agent_databases').has('path')) {
+      paths = (db.prepare('SELECT path FROM agent_databases').pluck().all() as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '');
+    }
   } catch {
     // No registry (or one OpenClaw is migrating): the conventional paths still hold the stores.
-    return [];
   } finally {
-    db?.close();
+    opened?.db.close();
   }
+  return opened && changedSince(registry, opened.unlocked) ? 'changed' : paths;
 }
