@@ -1,23 +1,26 @@
 /**
- * A JSON text as its strings' line breaks read: a tool's input, or Codex's shell output in the wrapper it
- * sent the model (`{"output":"…\nbuild …"}`), holds its line breaks as the two characters `\` `n`. A rule
- * that ends a secret at white space ran on over such a break into the next line's first word, and a
- * vendor prefix glued to the `n` before it was no token's start (the key was left). Redaction reads
- * each escape a letter spells (`\n`, `\r`, `\t`, `\b`, `\f`) as the character it stands for, so it
- * hides what it would hide in the output the agent saw, and says each span in the stored text.
- * `\"`, `\\`, `\/` and `\uXXXX` stay as written: the shapes read an escaped quote as a value's own
- * (`"it\"s-a-s3cret"`), which a decoded one is not, so a quoted password would be cut at it. A span
+ * A JSON text as its strings read: a tool's input, or Codex's shell output in the wrapper it sent the
+ * model (`{"output":"…\nbuild …"}`), holds its line breaks as the two characters `\` `n`. A rule that
+ * ends a secret at white space ran on over such a break into the next line's first word, and a vendor
+ * prefix glued to the `n` before it was no token's start (the key was left). Redaction reads each escape
+ * a letter spells (`\n`, `\r`, `\t`, `\b`, `\f`) and each `\uXXXX` as the character it stands for, and
+ * a line break or tab escaped twice (`\\n`: a JSON file inside a tool's input) as one, so it hides what
+ * it would hide in the text the agent saw, and says each span in the stored text.
+ * `\"`, `\\`, `\/`, `\u0022` and `\u005c` stay as written: the shapes read an escaped quote as a value's
+ * own (`"it\"s-a-s3cret"`), which a decoded one is not, so a quoted password would be cut at it. A span
  * that ends or starts inside such an escape takes it whole, so the stored text stays JSON.
  * This file imports nothing, as patterns.ts, which uses it, must not.
  */
 
 /**
  * A text as redaction reads it; `at`: where each of its characters stands in the stored text (one more:
- * the end), for a JSON text with a backslash; null for any other, read as it is.
+ * the end), for a JSON text with a backslash; null for any other, read as it is. `json`: whether the
+ * text is JSON (or a piece of one), whose secrets each lie inside one of its strings.
  */
 export interface JsonReading {
   text: string;
   at: Int32Array | null;
+  json: boolean;
 }
 
 /**
@@ -38,6 +41,10 @@ export function isJsonText(raw: string): boolean {
 
 /** The escapes a letter spells: control characters, read as the line break or tab they stand for. */
 const LETTER: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
+/** The line breaks and tab a text escaped twice spells (`\\n`); `\\b` is as often a Windows path's `\bin`. */
+const TWICE: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
+/** The characters whose `\uXXXX` stays as written, as their short escapes do: a quote and a backslash. */
+const KEPT_CODES = new Set([0x22, 0x5c]);
 
 /** The length of the escape at `from` (a backslash): 6 for `\uXXXX`, else 2, cut short where the text ends. */
 function escapeLength(raw: string, from: number): number {
@@ -45,30 +52,50 @@ function escapeLength(raw: string, from: number): number {
 }
 
 /**
- * `raw` read with its letter escapes decoded when it is JSON and holds any; else as it is. Escapes are
- * read in pairs from the first backslash of a run: `\\n` is an escaped backslash, then a letter n.
+ * The escape at `from` (a backslash): what it is read as (undefined: kept as written) and how many stored
+ * characters it takes. An escaped backslash before a line break's letter (`\\n`) is that line break one
+ * level down, and one before an escaped quote (`\\\"`) that quote's backslash (read `\"`): a JSON text
+ * held in a JSON string (a file an agent writes) reads as that text. A surrogate pair's two escapes are
+ * read one by one, each half standing for its own six characters.
+ */
+function readEscape(raw: string, from: number): [read: string | undefined, size: number] {
+  const next = raw[from + 1];
+  if (next === 'u') {
+    const hex = raw.slice(from + 2, from + 6);
+    const code = /^[0-9a-fA-F]{4}$/.test(hex) ? Number.parseInt(hex, 16) : Number.NaN;
+    return [Number.isNaN(code) || KEPT_CODES.has(code) ? undefined : String.fromCharCode(code), escapeLength(raw, from)];
+  }
+  if (next === '\\' && TWICE[raw[from + 2] ?? ''] !== undefined) return [TWICE[raw[from + 2]!], 3];
+  // A quote's own backslash and quote, so the shapes read it as a value's own quote, as one level down.
+  if (next === '\\' && raw.startsWith('\\"', from + 2)) return ['\\"', 4];
+  return [next === undefined ? undefined : LETTER[next], escapeLength(raw, from)];
+}
+
+/**
+ * `raw` read with its escapes decoded (readEscape) when it is JSON and holds any; else as it is. Escapes
+ * are read in pairs from the first backslash of a run: `\\\\n` is an escaped backslash, then `\\n`.
  * `json`: whether the text `raw` was cut from is JSON (isJsonText of it), for a piece that need not begin as one.
  */
 export function jsonReading(raw: string, json = isJsonText(raw)): JsonReading {
-  if (!json || !raw.includes('\\')) return { text: raw, at: null };
+  if (!json || !raw.includes('\\')) return { text: raw, at: null, json };
   const at = new Int32Array(raw.length + 1);
   let text = '';
   let n = 0;
   let from = 0;
   for (let i = raw.indexOf('\\'); i >= 0; i = raw.indexOf('\\', i)) {
-    const size = escapeLength(raw, i);
-    const letter = size === 2 ? LETTER[raw[i + 1]!] : undefined;
-    if (letter !== undefined) {
+    const [read, size] = readEscape(raw, i);
+    if (read !== undefined) {
       for (let k = from; k < i; k += 1) at[n++] = k;
-      text += raw.slice(from, i) + letter;
-      at[n++] = i;
-      from = i + 2;
+      text += raw.slice(from, i) + read;
+      // Each character read stands where its escape starts (`\\\"` reads `\"`: `\\`, then `\"`).
+      for (let c = 0; c < read.length; c += 1) at[n++] = i + 2 * c;
+      from = i + size;
     }
     i += size;
   }
   for (let k = from; k < raw.length; k += 1) at[n++] = k;
   at[n] = raw.length;
-  return { text: text + raw.slice(from), at: at.subarray(0, n + 1) };
+  return { text: text + raw.slice(from), at: at.subarray(0, n + 1), json };
 }
 
 /** Where the escape holding offset `at` of `raw` starts, and where it ends (`at` itself when no escape holds it inside). */
@@ -102,4 +129,23 @@ export function storedSpans(raw: string, { at }: JsonReading, spans: ReadonlyArr
     else out.push(span);
   }
   return out;
+}
+
+/** Characters of a JSON text's structure: a span that starts at one was given a whole value or object (secretlint's service-account key file). */
+const STRUCTURE = new Set(['{', '}', '[', ']', ',', ':', '"']);
+
+/**
+ * A span of a JSON text (or of its reading) cut before the first quote after its start that no backslash
+ * escapes: a secret lies inside one string, and a rule that ran on past its end (a PEM body's `|$`, a
+ * netrc `\S+`, a database URL) took the string's end and the values after it, and left no JSON. A span
+ * that starts at the text's structure is kept whole: it was given a value or the whole text.
+ */
+export function withinString(text: string, [start, end]: readonly [number, number]): [number, number] {
+  if (STRUCTURE.has(text[start] ?? '')) return [start, end];
+  for (let q = text.indexOf('"', start + 1); q >= 0 && q < end; q = text.indexOf('"', q + 1)) {
+    let backslashes = 0;
+    while (text[q - 1 - backslashes] === '\\') backslashes += 1;
+    if (backslashes % 2 === 0) return [start, q];
+  }
+  return [start, end];
 }

@@ -8,7 +8,7 @@
  * session-start hook) can use it.
  */
 
-import { jsonReading, storedSpans, type JsonReading } from './json-reading.js';
+import { jsonReading, storedSpans, withinString, type JsonReading } from './json-reading.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -336,9 +336,10 @@ const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
  * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
  * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
  * (JSON inside JSON, `\\"…\\"`) the next quote ends it. Either may go on over a line break: in JSON text
- * redaction reads an escaped one as the break it stands for (json-reading.ts).
+ * redaction reads an escaped one as the break it stands for (json-reading.ts). A control character ends
+ * a bare value as white space does: NUL separates a process's arguments (`/proc/<pid>/cmdline`).
  */
-const BARE_END = String.raw`\s"'\`,;)}\\`;
+const BARE_END = String.raw`\s"'\`,;)}\\\x00-\x08\x0e-\x1f`;
 const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
 const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
 
@@ -472,9 +473,10 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'authorization-header', pattern: /(?<=\b(?:authorization|proxy-authorization)\s{0,8}[:=]\s{0,8}["']?(?:bearer|basic|token|digest)\s{1,8})[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['authorization'] },
   { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s{0,8}:\s{0,8}["']?)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['x-'] },
   { id: 'bearer-token', pattern: /(?<=\bbearer\s{1,8})[A-Za-z0-9._~+/=-]{16,}/gi, needs: ['bearer'] },
-  { id: 'curl-user', pattern: /(?<=\bcurl\b[^\n]{0,500}?\s(?:-u|--user)(?:\s{1,8}|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue, needs: ['curl'] },
+  // A command's flags may follow it on continued lines (a backslash, then a line break): one command line, as the shell reads it.
+  { id: 'curl-user', pattern: /(?<=\bcurl\b(?:[^\n]|\\\r?\n){0,500}?\s(?:-u|--user)(?:\s{1,8}|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue, needs: ['curl'] },
   { id: 'sshpass', pattern: /(?<=\bsshpass\s{1,8}-p\s{0,8}["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
-  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,500}?\s-p)[^\s"';|&]+/g, accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
+  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b(?:[^\n|;&]|\\\r?\n){0,500}?\s-p)[^\s"';|&]+/g, accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
   { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue, needs: ['--'] },
   { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
@@ -628,9 +630,12 @@ export class Redaction {
   text: string;
   /** Each REDACTED in `text`, in order: where it stands in `text`, and the span of the original it hides. */
   #marks: Array<{ at: number; original: Span }> = [];
+  /** Whether the text is JSON (or its reading): each span is kept inside the string it starts in (withinString). */
+  readonly #json: boolean;
 
-  constructor(original: string) {
+  constructor(original: string, json = false) {
     this.text = original;
+    this.#json = json;
   }
 
   /**
@@ -638,8 +643,11 @@ export class Redaction {
    * walk beside the REDACTEDs already there (a text of thousands of matches is not walked per match).
    * A REDACTED a span touches (a label and its hidden value, one match) becomes part of the new one.
    */
-  replace(spans: readonly Span[]): void {
-    if (spans.length === 0) return;
+  replace(given: readonly Span[]): void {
+    if (given.length === 0) return;
+    // Each rule's span on its own, before it joins a REDACTED it touches: a span run past its string's end
+    // would take another rule's secret in the next string with it, and cutting the two joined would leave that one.
+    const spans = this.#json ? given.map((span) => withinString(this.text, span)) : given;
     const old = this.#marks;
     const marks: Array<{ at: number; original: Span }> = [];
     let out = '';
@@ -681,9 +689,18 @@ export class Redaction {
   }
 }
 
+/**
+ * A known value as written, and as a JSON string spells it when it holds a quote or a backslash
+ * (`Xk9\"mQ2\\z`): a JSON text's reading keeps those escapes as written (json-reading.ts).
+ */
+function spellings(secret: string): string[] {
+  const escaped = secret.replace(/["\\]/g, '\\$&');
+  return escaped === secret ? [secret] : [secret, escaped];
+}
+
 /** Every known value, then every secret shape, replaced in `redaction`: the table's pass. */
 export function redactTable(redaction: Redaction, knownSecrets: readonly string[] = []): Redaction {
-  for (const secret of knownSecrets) redaction.replace([...redaction.text.matchAll(new RegExp(escapeRegExp(secret), 'g'))].map((m): Span => [m.index, m.index + m[0].length]));
+  for (const secret of knownSecrets.flatMap(spellings)) redaction.replace([...redaction.text.matchAll(new RegExp(escapeRegExp(secret), 'g'))].map((m): Span => [m.index, m.index + m[0].length]));
   let lower = redaction.text.toLowerCase();
   for (const shape of SECRET_SHAPES) {
     const spans = shapeSpans(redaction.text, shape, lower);
@@ -708,7 +725,7 @@ export function inStored(stored: string, reading: JsonReading, redaction: Redact
 /** Replaces every known value, then every secret shape, with REDACTED; in a JSON text, its line breaks read as such (jsonReading). */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
   const reading = jsonReading(text);
-  return inStored(text, reading, redactTable(new Redaction(reading.text), knownSecrets)).text;
+  return inStored(text, reading, redactTable(new Redaction(reading.text, reading.json), knownSecrets)).text;
 }
 
 /** Redacts with one shape only (the table's own test checks each shape catches its samples alone). */

@@ -89,7 +89,7 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
   const redactions = async (texts: readonly string[], { json }: RedactOptions = {}): Promise<Redaction[]> => {
     const readings = texts.map((text) => jsonReading(text, json));
     const stored = (done: Redaction[]) => done.map((r, i) => inStored(texts[i]!, readings[i]!, r));
-    const first = readings.map(({ text: t }) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t), known)));
+    const first = readings.map(({ text: t, json: isJson }) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t, isJson), known)));
     const joined = first.map((r) => r.text).join(SEPARATOR);
     if (joined.trim() === '') return stored(first);
     const ranges = await secretlintRanges(joined);

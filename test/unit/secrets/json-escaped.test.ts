@@ -71,7 +71,7 @@ describe('redacting a secret inside a JSON-escaped shell output', () => {
   it('a text that is not JSON, or a piece cut from inside one, is read as written: `C:\\new` keeps its backslash', () => {
     const token = `ghp_${'a1B2'.repeat(9)}`;
     for (const text of [`Save it under C:\\new folder, token ${token}`, '[note] C:\\new\\table', 'ready\\nbuild finished","metadata":{}}']) {
-      expect(jsonReading(text)).toEqual({ text, at: null });
+      expect(jsonReading(text)).toEqual({ text, at: null, json: false });
     }
     expect(redactSecrets(`Save it under C:\\new folder, token ${token}`)).toBe('Save it under C:\\new folder, token [REDACTED]');
   });
@@ -83,25 +83,25 @@ describe('redacting a secret inside a JSON-escaped shell output', () => {
     expect(await redactor.redactMany([piece], { json: true })).toEqual(['alpha done\\nconn [REDACTED]\\nbuild finished\\n[REDACTED]\\nall good","metadata":{}}']);
     const written = '{"note": "C:\\new folder"}';
     expect(await redactor.redactMany([written], { json: false })).toEqual([written]);
-    expect(jsonReading(written, false)).toEqual({ text: written, at: null });
+    expect(jsonReading(written, false)).toEqual({ text: written, at: null, json: false });
   });
 
-  it('a JSON text is read with its letter escapes as the characters they spell, other escapes as written', () => {
-    // x, a line break, y, an escaped quote, z, an escaped backslash and a letter n, é, a tab, w, and a backslash the text was cut after.
+  it('a JSON text is read with its letter and \\u escapes as the characters they spell, other escapes as written', () => {
+    // x, a line break, y, an escaped quote, z, a line break escaped twice (a JSON file's, one level down), é, a tab, w, and a backslash the text was cut after.
     const raw = '{"a":"x\\ny\\"z\\\\n\\u00e9\\tw\\';
     const reading = jsonReading(raw);
-    expect(reading.text).toBe('{"a":"x\ny\\"z\\\\n\\u00e9\tw\\');
+    expect(reading.text).toBe('{"a":"x\ny\\"z\n\u00e9\tw\\');
     // x; y and the quote after it, whose backslash alone the span held.
     expect(storedSpans(raw, reading, [[6, 7], [8, 10]]).map(([a, b]) => raw.slice(a, b))).toEqual(['x', 'y\\"']);
   });
 
   it('a span that starts or ends inside an escape kept as written takes it whole: the stored text stays JSON', () => {
-    const raw = '{"a":"x\\ny\\"z\\\\n\\u00e9\\tw"}';
+    const raw = '{"a":"x\\ny\\"z\\\\x\\u005c\\tw"}';
     const reading = jsonReading(raw);
     const at = (s: string) => reading.text.indexOf(s);
-    // From the quote (after its backslash) to the middle of the \u escape, and from the escaped backslash's second half to the tab.
-    const spans = storedSpans(raw, reading, [[at('"z'), at('00e9')], [at('\\n') + 1, at('\tw') + 1]]);
-    expect(spans.map(([a, b]) => raw.slice(a, b))).toEqual(['\\"z\\\\n\\u00e9\\t']);
+    // From the quote (after its backslash) to the middle of the \u escape of a backslash, and from the escaped backslash's second half to the tab.
+    const spans = storedSpans(raw, reading, [[at('"z'), at('005c')], [at('\\x') + 1, at('\tw') + 1]]);
+    expect(spans.map(([a, b]) => raw.slice(a, b))).toEqual(['\\"z\\\\x\\u005c\\t']);
     expect(() => JSON.parse(`${raw.slice(0, spans[0]![0])}[REDACTED]${raw.slice(spans[0]![1])}`)).not.toThrow();
   });
 });
