@@ -21,6 +21,11 @@ export interface JsonReading {
   text: string;
   at: Int32Array | null;
   json: boolean;
+  /**
+   * Terminal escape sequences dropped (readingOf): where each character of `text` stands in the text
+   * they were dropped from (jsonReading's), one more the end; absent when there were none.
+   */
+  kept?: Int32Array;
 }
 
 /**
@@ -41,7 +46,12 @@ export function isJsonText(raw: string): boolean {
 
 /** The escapes a letter spells: control characters, read as the line break or tab they stand for. */
 const LETTER: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
-/** The line breaks and tab a text escaped twice spells (`\\n`); `\\b` is as often a Windows path's `\bin`. */
+/**
+ * The line breaks and tab a text escaped twice spells (`\\n`); `\\b` is as often a Windows path's `\bin`.
+ * Risk: a literal `\n` inside a password in a JSON string (`PGPASSWORD=Xk9q\\nZ7mQ2pLw`) is read as a line break
+ * too, so the value is cut there and its rest shown, which is kept because reading `\\n` as written left tokens
+ * after a shell's `printf 'a\\nghp_…'` glued to the `n` and unfound (hundreds of corpus samples).
+ */
 const TWICE: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
 /** The characters whose `\uXXXX` stays as written, as their short escapes do: a quote and a backslash. */
 const KEPT_CODES = new Set([0x22, 0x5c]);
@@ -98,6 +108,35 @@ export function jsonReading(raw: string, json = isJsonText(raw)): JsonReading {
   return { text: text + raw.slice(from), at: at.subarray(0, n + 1), json };
 }
 
+/**
+ * A terminal's escape sequences: CSI (colours `\x1b[1;31m`, `\x1b[K`) and OSC (a title, a hyperlink),
+ * as a test runner, `grep --color` or a CLI writes them around the very values it highlights.
+ */
+const TERMINAL_CODE = new RegExp(String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`, 'g');
+
+/**
+ * `raw` as redaction reads it: its JSON escapes decoded (jsonReading), then its terminal escape
+ * sequences read as nothing. `Token: \x1b[1mghp_…` is a token after a colour code, which no rule's
+ * start or end can be told from (the code's last letter was glued to the token, ESC ended a password).
+ */
+export function readingOf(raw: string, json = isJsonText(raw)): JsonReading {
+  const decoded = jsonReading(raw, json);
+  const { text } = decoded;
+  if (!text.includes('\x1b')) return decoded;
+  const kept = new Int32Array(text.length + 1);
+  let out = '';
+  let n = 0;
+  let from = 0;
+  for (const code of text.matchAll(TERMINAL_CODE)) {
+    for (let k = from; k < code.index; k += 1) kept[n++] = k;
+    out += text.slice(from, code.index);
+    from = code.index + code[0].length;
+  }
+  for (let k = from; k < text.length; k += 1) kept[n++] = k;
+  kept[n] = text.length;
+  return { ...decoded, text: out + text.slice(from), kept: kept.subarray(0, n + 1) };
+}
+
 /** Where the escape holding offset `at` of `raw` starts, and where it ends (`at` itself when no escape holds it inside). */
 function escapeAround(raw: string, at: number): [number, number] {
   let i = raw.lastIndexOf('\\', at - 1);
@@ -118,7 +157,9 @@ function escapeAround(raw: string, at: number): [number, number] {
  * and a span that starts or ends inside an escape kept as written takes it whole (an over-cut of one
  * character, never a lone backslash that would end the JSON string early or eat its quote).
  */
-export function storedSpans(raw: string, { at }: JsonReading, spans: ReadonlyArray<[number, number]>): Array<[number, number]> {
+export function storedSpans(raw: string, { at, kept }: JsonReading, given: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  // Through the dropped terminal codes first: a span ends after its last character, so a colour's reset after it stays.
+  const spans = kept === undefined ? given : given.map(([start, end]): [number, number] => [kept[start]!, end > start ? kept[end - 1]! + 1 : kept[start]!]);
   if (at === null) return [...spans];
   const out: Array<[number, number]> = [];
   for (const [start, end] of spans) {
@@ -135,17 +176,51 @@ export function storedSpans(raw: string, { at }: JsonReading, spans: ReadonlyArr
 const STRUCTURE = new Set(['{', '}', '[', ']', ',', ':', '"']);
 
 /**
+ * What a JSON text holds between its strings: structure, white space, numbers, literals, and a REDACTED
+ * that replaced a whole value (a span given at the structure is kept whole).
+ */
+const BETWEEN_STRINGS = /(?:\[REDACTED\]|\s+|[{}[\],:]|-?\d[\d.eE+-]*|true|false|null)*/y;
+
+/** How far `text` reads as JSON from its start, read from outside a string (or, `inside`, from within one). */
+function jsonRun(text: string, inside: boolean): number {
+  let i = 0;
+  for (let inString = inside; i < text.length; inString = !inString) {
+    if (inString) {
+      for (; i < text.length && text[i] !== '"'; i += 1) if (text[i] === '\\') i += 1;
+    } else {
+      BETWEEN_STRINGS.lastIndex = i;
+      BETWEEN_STRINGS.exec(text);
+      i = BETWEEN_STRINGS.lastIndex;
+      if (i < text.length && text[i] !== '"') return i;
+    }
+    i += 1;
+  }
+  return text.length;
+}
+
+/**
+ * How far a JSON text (or its reading) is JSON: a tool's output often starts with a JSON line (a
+ * status, `cat package.json`) and goes on as plain text, where a quote closes no string. A piece cut
+ * from a JSON text may start inside a string: the longer of the two readings.
+ */
+export function jsonExtent(text: string): number {
+  return Math.max(jsonRun(text, false), jsonRun(text, true));
+}
+
+/**
  * A span of a JSON text (or of its reading) cut before the first quote after its start that no backslash
  * escapes: a secret lies inside one string, and a rule that ran on past its end (a PEM body's `|$`, a
  * netrc `\S+`, a database URL) took the string's end and the values after it, and left no JSON. A span
- * that starts at the text's structure is kept whole: it was given a value or the whole text.
+ * that starts at the text's structure is kept whole: it was given a value or the whole text. So is one
+ * that starts where the text is JSON no more (`extent`, jsonExtent's, asked only when a cut is due):
+ * there a quote is a password's own (`{"status":"ok"}\npassword is og"avwm95%ZYl5`).
  */
-export function withinString(text: string, [start, end]: readonly [number, number]): [number, number] {
+export function withinString(text: string, [start, end]: readonly [number, number], extent: () => number = () => text.length): [number, number] {
   if (STRUCTURE.has(text[start] ?? '')) return [start, end];
   for (let q = text.indexOf('"', start + 1); q >= 0 && q < end; q = text.indexOf('"', q + 1)) {
     let backslashes = 0;
     while (text[q - 1 - backslashes] === '\\') backslashes += 1;
-    if (backslashes % 2 === 0) return [start, q];
+    if (backslashes % 2 === 0) return start < extent() ? [start, q] : [start, end];
   }
   return [start, end];
 }

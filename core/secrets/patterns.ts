@@ -8,7 +8,7 @@
  * session-start hook) can use it.
  */
 
-import { jsonReading, storedSpans, withinString, type JsonReading } from './json-reading.js';
+import { jsonExtent, readingOf, storedSpans, withinString, type JsonReading } from './json-reading.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -336,12 +336,28 @@ const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
  * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
  * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
  * (JSON inside JSON, `\\"…\\"`) the next quote ends it. Either may go on over a line break: in JSON text
- * redaction reads an escaped one as the break it stands for (json-reading.ts). A control character ends
- * a bare value as white space does: NUL separates a process's arguments (`/proc/<pid>/cmdline`).
+ * redaction reads an escaped one as the break it stands for (json-reading.ts). NUL ends a bare value as
+ * white space does (it separates a process's arguments, `/proc/<pid>/cmdline`), and so does an ESC left
+ * after the terminal codes are dropped; other control characters are a value's own (`Xk9q\x07mZ2`).
  */
-const BARE_END = String.raw`\s"'\`,;)}\\\x00-\x08\x0e-\x1f`;
+const BARE_END = String.raw`\s"'\`,;)}\\\x00\x1b`;
+/**
+ * A bare value's character: one not in BARE_END, or a backslash with the character after it
+ * (`Tz4#q\w9Lk2`, a JSON reading's `\\`) unless that is a quote or white space. A backslash before a
+ * quote ends it: an escaped quote closes the string around it (`\"DB_PASSWORD=…\"`), and a span never
+ * takes half an escape, so what follows stays JSON.
+ */
+const BARE_CHAR = bareChar(BARE_END);
+
+/** BARE_CHAR with `ends` ending a value. */
+function bareChar(ends: string): string {
+  return String.raw`(?:[^${ends}]|\\[^\s"'\`\x00\x1b])`;
+}
 const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
-const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?![^${BARE_END}])(?![,;)}])|(?![A-Za-z_$][\w$]*(?![^${BARE_END}]))[^${BARE_END}]+))`;
+const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
+
+/** A bare `pass:` or `pin:` value's character: any control character ends it, as a PIN's shape is judged without it. */
+const PASS_CHAR = bareChar(String.raw`${BARE_END}\x01-\x08\x0e-\x1f`);
 
 /** Credential-named settings other than passwords: the value must look like a token (`API_KEY=…`). */
 const TOKEN_NAME = String.raw`[A-Za-z0-9_.-]*?(?:api[_.-]?key|apikey|access[_.-]?key|secret(?:[_.-]?key)?|token|auth[_.-]?key|credential|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|license[_.-]?key|app[_.-]?key|client[_.-]?key|consumer[_.-]?key|webhook[_.-]?secret|access[_.-]?id|session[_.-]?key|dsn|[A-Z0-9]_KEY|[a-z0-9]_key)`;
@@ -489,10 +505,11 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   {
     id: 'pass-or-pin-assignment',
+    // Its values are judged by their shape (`8590`, `Xk9q!2`), so a control character after one still ends it (PASS_CHAR).
     // A bare `pass:` is as often a test count (`pass: 12`) as a password, and `pin: 13` a board's pin: a
     // pass must look made (letters, digits and a symbol or both cases), a PIN is 4 to 8 digits (ISO 9564's
     // 4 to 12, as banks and phones use them; a board's pin numbers have one to three).
-    pattern: new RegExp(String.raw`\b(?<![.-])(?:(?<pin>pin(?:[_-]?code)?)|pass)${ASSIGN}["'\`]?(?<value>[^${BARE_END}]{1,64})(?![^${BARE_END}])`, 'gi'),
+    pattern: new RegExp(String.raw`\b(?<![.-])(?:(?<pin>pin(?:[_-]?code)?)|pass)${ASSIGN}["'\`]?(?<value>${PASS_CHAR}{1,64})(?!${PASS_CHAR})`, 'gi'),
     accept: (m, g) => (g?.pin !== undefined ? /^\d{4,8}$/.test(m) : isMadePass(m)),
     needs: ['pass', 'pin'],
   },
@@ -647,7 +664,9 @@ export class Redaction {
     if (given.length === 0) return;
     // Each rule's span on its own, before it joins a REDACTED it touches: a span run past its string's end
     // would take another rule's secret in the next string with it, and cutting the two joined would leave that one.
-    const spans = this.#json ? given.map((span) => withinString(this.text, span)) : given;
+    let extent: number | undefined;
+    const jsonEnd = () => (extent ??= jsonExtent(this.text));
+    const spans = this.#json ? given.map((span) => withinString(this.text, span, jsonEnd)) : given;
     const old = this.#marks;
     const marks: Array<{ at: number; original: Span }> = [];
     let out = '';
@@ -716,7 +735,7 @@ export function redactTable(redaction: Redaction, knownSecrets: readonly string[
  * `stored`, the text as written: each span hidden in the reading hidden in the stored text, whole escapes.
  */
 export function inStored(stored: string, reading: JsonReading, redaction: Redaction): Redaction {
-  if (reading.at === null) return redaction;
+  if (reading.at === null && reading.kept === undefined) return redaction;
   const out = new Redaction(stored);
   out.replace(storedSpans(stored, reading, redaction.secrets()));
   return out;
@@ -724,7 +743,7 @@ export function inStored(stored: string, reading: JsonReading, redaction: Redact
 
 /** Replaces every known value, then every secret shape, with REDACTED; in a JSON text, its line breaks read as such (jsonReading). */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
-  const reading = jsonReading(text);
+  const reading = readingOf(text);
   return inStored(text, reading, redactTable(new Redaction(reading.text, reading.json), knownSecrets)).text;
 }
 

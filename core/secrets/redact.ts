@@ -1,4 +1,4 @@
-import { jsonReading } from './json-reading.js';
+import { readingOf } from './json-reading.js';
 import { inStored, Redaction, redactSecrets, redactTable, type Span } from './patterns.js';
 
 /**
@@ -87,7 +87,7 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
   const known = [...new Set(knownSecrets)].sort((a, b) => b.length - a.length);
   // A JSON text is redacted as its strings read (jsonReading), and its spans then said in the text as stored.
   const redactions = async (texts: readonly string[], { json }: RedactOptions = {}): Promise<Redaction[]> => {
-    const readings = texts.map((text) => jsonReading(text, json));
+    const readings = texts.map((text) => readingOf(text, json));
     const stored = (done: Redaction[]) => done.map((r, i) => inStored(texts[i]!, readings[i]!, r));
     const first = readings.map(({ text: t, json: isJson }) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t, isJson), known)));
     const joined = first.map((r) => r.text).join(SEPARATOR);
