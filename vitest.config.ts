@@ -31,16 +31,17 @@ const TIMED = [
 
 /*
  * The unit tier shares one module registry per worker (isolate: false): most of its time went on each
- * file importing core/ afresh (5.2 min → 1.6 min here). A file that swaps a module with vi.mock cannot
- * share it: its mock would reach the files after it and miss modules loaded before it. Those files are
- * found here by their vi.mock and run with the timed files, each in a fresh process.
+ * file importing core/ afresh (5.2 min → 1.6 min here). A file that swaps a module with vi.mock (or
+ * empties the registry with vi.resetModules) cannot share it: its mock would reach the files after it and
+ * miss modules loaded before it. Those files are found here by their vi.mock and run with the timed
+ * files, each in a fresh process.
  */
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const REPLACE_MODULES = ['test/unit', 'test/integration'].flatMap((dir) =>
   readdirSync(ROOT + dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => `${dir}/${name.replaceAll('\\', '/')}`)
-    .filter((file) => /\bvi\.(mock|doMock)\(/.test(textOf(ROOT + file))),
+    .filter((file) => /\bvi\.(mock|doMock|resetModules)\(/.test(textOf(ROOT + file))),
 );
 
 /** A file's text, or nothing when it went between listing and reading (another run may remove its own). */

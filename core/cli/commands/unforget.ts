@@ -46,7 +46,6 @@ export function formatUnforget(result: Lifted, what: { kind: 'session' | 'projec
   return `Lifted: ${comesBack(result.nextCheck, noun)}${result.otherSpellings ? ` ${otherSpellingsWords(result.otherSpellings)}` : ''}${notes}\n`;
 }
 
-
 /**
  * When it comes back: at the next check when files that held it are inside the regular checks' window
  * (those read them again), else with a backfill. Said only as Forget.Lift found it.
