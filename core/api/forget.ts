@@ -114,6 +114,11 @@ export const forgetMethods = {
        * folder is taken first; forgotten by a key alone, the folder is not known and the record keeps none.
        */
       folderHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+      /**
+       * With `folderHash`: the names of the Gemini CLI hash folders (`~/.gemini/tmp/<sha256>`) of the folder's
+       * spellings, never a path, which its record keeps so Gemini chats there stay out (the row's are taken first).
+       */
+      geminiFolders: z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(8).optional(),
     }),
     result: ForgetResult,
   },

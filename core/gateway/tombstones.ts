@@ -114,7 +114,15 @@ export class Tombstones {
    * a chat in one of them is known by nothing else (see projectOfHashFolder).
    */
   keepHashFolders(projectKey: string, folders: readonly string[]): void {
-    const hashes = [...new Set(folders.flatMap((folder) => KnownFolders.hashFoldersOf(folder)))];
+    this.keepHashFolderNames(projectKey, folders.flatMap((folder) => KnownFolders.hashFoldersOf(folder)));
+  }
+
+  /**
+   * The same, given the hash folders' names themselves (64 hex digits): a project no row names,
+   * forgotten by a folder the caller hashed (the CLI's `--not-stored`), whose path the owner never sees.
+   */
+  keepHashFolderNames(projectKey: string, hashFolders: readonly string[]): void {
+    const hashes = [...new Set(hashFolders)];
     if (hashes.length === 0) return;
     this.#keepHashFolders.run('project', projectKey, JSON.stringify(hashes));
     this.#changed();

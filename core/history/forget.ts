@@ -56,6 +56,8 @@ export interface ForgetProjectAsked extends ForgetAsked {
   name?: string | undefined;
   /** Its folder's hash (folderHashOf), given with a folder no row holds: the row's, when there is one, is taken first. */
   folderHash?: string | undefined;
+  /** Its folder's Gemini hash folders' names, given with a folder no row holds: the row's folder, when there is one, is taken first. */
+  geminiFolders?: readonly string[] | undefined;
 }
 
 /**
@@ -166,7 +168,7 @@ export class Forgetting {
    * `name`: what to call it when no stored row names it (a project never imported, named by its folder).
    * Refused as a conversation is (see `session`) when nothing is held under the key.
    */
-  project(projectKey: string, { scrub = false, notStored = false, name, folderHash: given }: ForgetProjectAsked = {}): Promise<ForgetResult> {
+  project(projectKey: string, { scrub = false, notStored = false, name, folderHash: given, geminiFolders = [] }: ForgetProjectAsked = {}): Promise<ForgetResult> {
     return this.#serial(async () => {
       const { projects, eraser, tombstones } = this.#o;
       const row = projects.describe(projectKey);
@@ -175,8 +177,10 @@ export class Forgetting {
       // With no row and no folder given (a key alone) the folder is unknowable: the record keeps none.
       const folderHash = row?.cwd === undefined ? (given ?? null) : folderHashOf(row.cwd);
       tombstones.add('project', projectKey, (row?.name ?? name)?.slice(0, LABEL_CHARS) ?? null, { folderHash });
-      // And its Gemini hash folders' names: with the row gone, nothing else names their folder.
+      // And its Gemini hash folders' names: with the row gone, nothing else names their folder; with no
+      // row, those of the folder it was forgotten by (hashed by the caller), as its folder hash is.
       if (row?.cwd !== undefined) tombstones.keepHashFolders(projectKey, [row.cwd]);
+      else tombstones.keepHashFolderNames(projectKey, geminiFolders);
       this.#o.closeExports?.('project', projectKey);
       if (scrub) this.#o.scrub.owe();
       return this.#thenWipe(await this.#eraseProject(projectKey), scrub);

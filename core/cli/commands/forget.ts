@@ -126,20 +126,28 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
     if (already && !scrub) return { already, via: 'self' };
   }
   const name = !listed && text !== projectKey ? folderName(text) : undefined;
-  // No row to take its folder from: the record keeps the hash of the one named, so other spellings stay out too.
-  const folderHash = listed ? undefined : await folderHashNamed(text, projectKey, home);
-  const forgetting = client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}), ...(folderHash ? { folderHash } : {}) });
+  // No row to take its folder from: the record keeps the hashes of the one named, so other spellings
+  // (and Gemini CLI's chats of it) stay out too.
+  const folder = listed ? undefined : await folderHashesNamed(text, projectKey, home);
+  const forgetting = client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}), ...folder });
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
   const result = await (text === projectKey ? forgetting : forgetting.catch(folderNotStored));
   return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}) };
 }
 
-/** The hash (folderHashOf) of the folder `text` names, when it names the project keyed `projectKey` by its folder; else undefined. */
-async function folderHashNamed(text: string, projectKey: string, home: string | undefined): Promise<string | undefined> {
+/**
+ * The hashes of the folder `text` names, when it names the project keyed `projectKey` by its folder (else
+ * undefined): its folder hash (folderHashOf), and the names of the Gemini CLI hash folders
+ * (`tmp/<sha256>`) Gemini would have made of it, as typed and in its stable form (`~/x/` → `/home/ana/x`).
+ * Hashes only: the path never leaves the command line.
+ */
+async function folderHashesNamed(text: string, projectKey: string, home: string | undefined): Promise<{ folderHash: string; geminiFolders: string[] } | undefined> {
   if (text === projectKey || (await folderProjectKey(text, home)) !== projectKey) return undefined;
-  // Loaded only then, as folderProjectKey loads it: the projects room brings the stores.
-  const { folderHashOf } = await import('../../projects/index.js');
-  return folderHashOf(text.startsWith('~') && home ? `${home}${text.slice(1)}` : text);
+  // Loaded only then, as folderProjectKey loads it: the projects and transcripts rooms bring the stores.
+  const [{ folderHashOf, normalizeCwd }, { KnownFolders }] = await Promise.all([import('../../projects/index.js'), import('../../transcripts/index.js')]);
+  const folder = text.startsWith('~') && home ? `${home}${text.slice(1)}` : text;
+  const geminiFolders = [...new Set([folder, normalizeCwd(folder)].flatMap((spelling) => KnownFolders.hashFoldersOf(spelling)))];
+  return { folderHash: folderHashOf(folder), geminiFolders };
 }
 
 /** A folder's own name, as a project is named (`~/src/app/` → `app`). */

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import { normalizeCwd, projectKeyOf } from '../../../core/projects/index.js';
+import { runIn } from '../../support/cli.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+
+/**
+ * A folder never imported, forgotten by its folder with `--not-stored`: no row names it, so its record
+ * must keep the Gemini hash folders of the folder the CLI named, or Gemini CLI's chats in
+ * `tmp/<sha256 of the folder>/chats` come in as a "folder unknown" project.
+ */
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url));
+const SITE = '/home/dana/src/site';
+const SITE_HASH = createHash('sha256').update(SITE).digest('hex');
+const LEGACY_ID = '5d1e2f3a-7b6c-4d5e-8f90-a1b2c3d4e5f6';
+const LATER_ID = 'later-in-site-1';
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+afterEach(async () => {
+  await core?.shutdown();
+  core = undefined;
+  home?.cleanup();
+  home = undefined;
+});
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+const chats = () => join(home!.dir, 'gemini', 'tmp', SITE_HASH, 'chats');
+const geminiSessions = (c: Core) => c.gateway.prepare("SELECT session_id FROM sessions WHERE provider = 'gemini' ORDER BY session_id").pluck().all();
+const projectNames = async (c: Core) => (await c.call('Projects.List', {})).projects.map((p: { name: string }) => p.name);
+
+/** A new process over the same store: no folder met, no cache held. */
+async function restart(): Promise<Core> {
+  await core?.shutdown();
+  return (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
+}
+
+describe('a folder forgotten with --not-stored, whose Gemini chats sit in a hash folder Gemini registered nowhere', () => {
+  it.each([SITE, `${SITE}/`])('keeps them out (%s), after a restart too, under no project, until Unforget lifts it', async (typed) => {
+    home = tempHome('steward-forget-not-stored-gemini-');
+    home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
+    home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
+    expect((await runIn(home.env, 'forget', '--project', typed, '--not-stored')).code).toBe(0);
+
+    write(join(chats(), 'session-2026-01-14T09-30-5d1e2f3a.json'), fixture('legacy-session.json'));
+    let c = await restart();
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
+    expect((await projectNames(c)).filter((name: string) => name.includes('folder unknown'))).toEqual([]);
+    // Kept as the hash folders' names, never the path.
+    const kept = JSON.stringify(c.gateway.prepare('SELECT * FROM history_tombstone_gemini').all());
+    expect(kept).toContain(SITE_HASH);
+    expect(kept).not.toContain('dana');
+
+    c = await restart();
+    write(join(chats(), 'session-2026-01-15T10-00-later.json'), fixture('agentsview/standard_session.json').replaceAll('sess-uuid-1', LATER_ID));
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
+
+    expect(await c.call('Forget.Lift', { kind: 'project', id: projectKeyOf(normalizeCwd(SITE)) })).toMatchObject({ lifted: true });
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([LATER_ID, LEGACY_ID].sort());
+  });
+});
+
+describe('Forget.Project geminiFolders', () => {
+  it('takes only hash-folder names (64 hex digits), never a path, and at most 8', async () => {
+    home = tempHome('steward-forget-not-stored-gemini-params-');
+    const c = await restart();
+    const projectKey = projectKeyOf(normalizeCwd(SITE));
+    await expect(c.call('Forget.Project', { projectKey, notStored: true, geminiFolders: [SITE] })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(c.call('Forget.Project', { projectKey, notStored: true, geminiFolders: Array.from({ length: 9 }, () => SITE_HASH) })).rejects.toMatchObject({ code: 'invalid_params' });
+    expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
+  });
+});
