@@ -316,9 +316,11 @@ export class Forgetting {
    */
   finishInterrupted(): Promise<void> {
     const { tombstones, eraser, logger } = this.#o;
-    const left = tombstones
-      .list()
-      .filter((t) => (t.kind === 'project' ? this.#keepFolder(t.id) || eraser.projectHasSessions(t.id) : eraser.sessionHasRows(t.id)));
+    const records = tombstones.list();
+    // Projects whose row is still stored, their folder kept on the record first (see #keepFolder).
+    const rowed = new Set<string>();
+    for (const t of records) if (t.kind === 'project' && this.#keepFolder(t.id)) rowed.add(t.id);
+    const left = records.filter((t) => (t.kind === 'project' ? rowed.has(t.id) || eraser.projectHasSessions(t.id) : eraser.sessionHasRows(t.id)));
     const finishing = left.map((t) =>
       this.#serial(async () => {
         // Unforgotten while it waited: what the person asked back (and any import since) stays.
