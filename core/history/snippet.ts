@@ -74,21 +74,20 @@ export interface Piece {
 /**
  * Pieces redacted many to a pass (redactAll), each read as the text it was cut from is: a piece from
  * deep inside a JSON text does not begin as one, yet its `\n` is a line break there (else a secret's
- * rule runs on into the next line's first word, and a token at a line's start is missed).
+ * rule runs on into the next line's first word, and a token at a line's start is missed). A page's
+ * JSON and plain pieces share its passes, each with its own flag (RedactOptions.json).
  */
 export async function redactPieces(pieces: readonly Piece[], redactor: Redactor): Promise<string[]> {
-  const out = pieces.map(() => '');
-  for (const json of [true, false]) {
-    const mine = pieces.flatMap((piece, i) => (piece.redactAsJson === json ? [i] : []));
-    if (mine.length === 0) continue;
-    const asCut: Redactor = { ...redactor, redactMany: (texts) => redactor.redactMany(texts, { json }) };
-    const done = await redactAll(
-      mine.map((i) => pieces[i]!.text),
-      asCut,
-    );
-    mine.forEach((i, k) => (out[i] = done[k] ?? ''));
-  }
-  return out;
+  // Only texts redactAll runs (it skips empty ones), so its passes, made in order, take the flags in order.
+  const run = pieces.filter((piece) => piece.text !== '');
+  let next = 0;
+  const asCut: Redactor = { ...redactor, redactMany: (texts) => redactor.redactMany(texts, { json: run.slice(next, (next += texts.length)).map((piece) => piece.redactAsJson) }) };
+  const done = await redactAll(
+    run.map((piece) => piece.text),
+    asCut,
+  );
+  let k = 0;
+  return pieces.map((piece) => (piece.text === '' ? '' : (done[k++] ?? '')));
 }
 
 /** How far a cut's edge moves out to leave whole the run of characters it fell in (a token cut short no longer looks like one). */

@@ -29,12 +29,14 @@ export interface JsonReading {
 }
 
 /**
- * A text that begins as JSON does (looksLikeJson's rule in the search index): an object whose first
- * key or end follows its `{`, or an array (of arrays) whose first value is a string, an object or its
- * end. A person's `C:\new folder` is not, and keeps its backslashes: a password holding `\n` stays whole.
- * A piece cut from inside a JSON text does not begin so: it is read as the text it came from (isJsonText of that).
+ * A text that begins as JSON does (looksLikeJson's rule in the search index, exactly): an object whose
+ * first key or end follows its `{`, or an array (of arrays) whose first value is a string, an object or
+ * its end, with JSON's white space only (space, tab, CR, LF; not a form feed, a no-break space or a BOM)
+ * between. A person's `C:\new folder` is not, and keeps its backslashes: a password holding `\n` stays
+ * whole. A piece cut from inside a JSON text does not begin so: it is read as the text it came from
+ * (isJsonText of that).
  */
-const JSON_START = /^\s*(?:\[[\s[]*["\]]|(?:\[[\s[]*)?\{\s*["}])/;
+const JSON_START = /^[ \t\r\n]*(?:\[[ \t\r\n[]*["\]]|(?:\[[ \t\r\n[]*)?\{[ \t\r\n]*["}])/;
 
 /**
  * Whether `raw` is a JSON text, read as its strings' line breaks read: the one rule, asked of a whole
@@ -65,8 +67,10 @@ function escapeLength(raw: string, from: number): number {
  * The escape at `from` (a backslash): what it is read as (undefined: kept as written) and how many stored
  * characters it takes. An escaped backslash before a line break's letter (`\\n`) is that line break one
  * level down, and one before an escaped quote (`\\\"`) that quote's backslash (read `\"`): a JSON text
- * held in a JSON string (a file an agent writes) reads as that text. A surrogate pair's two escapes are
- * read one by one, each half standing for its own six characters.
+ * held in a JSON string (a file an agent writes) reads as that text, with its quotes as stored (`\"`).
+ * So a nested value's own escaped quote reads as the quotes around it do, and the shapes tell it by what
+ * follows it (patterns.ts NESTED_OWN_QUOTE): a password's `ab\\\"cd` is hidden whole. A surrogate pair's
+ * two escapes are read one by one, each half standing for its own six characters.
  */
 function readEscape(raw: string, from: number): [read: string | undefined, size: number] {
   const next = raw[from + 1];
@@ -76,7 +80,7 @@ function readEscape(raw: string, from: number): [read: string | undefined, size:
     return [Number.isNaN(code) || KEPT_CODES.has(code) ? undefined : String.fromCharCode(code), escapeLength(raw, from)];
   }
   if (next === '\\' && TWICE[raw[from + 2] ?? ''] !== undefined) return [TWICE[raw[from + 2]!], 3];
-  // A quote's own backslash and quote, so the shapes read it as a value's own quote, as one level down.
+  // A quote's own backslash and quote, read as the nested text's quotes are stored (`\"`); what follows tells a value's own.
   if (next === '\\' && raw.startsWith('\\"', from + 2)) return ['\\"', 4];
   return [next === undefined ? undefined : LETTER[next], escapeLength(raw, from)];
 }

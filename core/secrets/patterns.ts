@@ -335,7 +335,8 @@ const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
 /**
  * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
  * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
- * (JSON inside JSON, `\\"…\\"`) the next quote ends it. Either may go on over a line break: in JSON text
+ * (JSON inside JSON, `\\"…\\"`) the next quote ends it unless more of the value follows it (NESTED_OWN_QUOTE).
+ * Either may go on over a line break: in JSON text
  * redaction reads an escaped one as the break it stands for (json-reading.ts). NUL ends a bare value as
  * white space does (it separates a process's arguments, `/proc/<pid>/cmdline`), and so does an ESC left
  * after the terminal codes are dropped; other control characters are a value's own (`Xk9q\x07mZ2`).
@@ -354,7 +355,15 @@ function bareChar(ends: string): string {
   return String.raw`(?:[^${ends}]|\\[^\s"'\`\x00\x1b])`;
 }
 const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
-const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])[^"'\`]{0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
+/**
+ * A quote inside a value in escaped quotes that is the value's own: a JSON file in a JSON string spells
+ * a password's quote `\\\"`, which its reading makes `\"` (json-reading.ts), as it spells the quotes
+ * around the value. The value's own one is told by what follows: more of the value, where a closing
+ * quote is followed by JSON's or a shell's punctuation, white space, a quote, a backslash or the end.
+ * Risk: a password whose quote is followed by such a character (`ab",cd`) is cut there, its rest shown.
+ */
+const NESTED_OWN_QUOTE = String.raw`(?<=(?<!\\)(?:\\\\)*\\)"(?![\s,:;)}\]"'\`\\&|<>]|$)`;
+const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
 
 /** A bare `pass:` or `pin:` value's character: any control character ends it, as a PIN's shape is judged without it. */
 const PASS_CHAR = bareChar(String.raw`${BARE_END}\x01-\x08\x0e-\x1f`);
@@ -717,9 +726,24 @@ function spellings(secret: string): string[] {
   return escaped === secret ? [secret] : [secret, escaped];
 }
 
+/** Known values as the table finds them: each spelling's pattern, in the order they are replaced (knownPatterns). */
+export type KnownPatterns = readonly RegExp[];
+
+/**
+ * The patterns of known values, longest first (a value inside a longer one is not replaced before it),
+ * built once for a redactor and used for every text it redacts.
+ */
+export function knownPatterns(knownSecrets: readonly string[]): KnownPatterns {
+  return [...new Set(knownSecrets)]
+    .filter((secret) => secret !== '')
+    .sort((a, b) => b.length - a.length)
+    .flatMap(spellings)
+    .map((spelling) => new RegExp(escapeRegExp(spelling), 'g'));
+}
+
 /** Every known value, then every secret shape, replaced in `redaction`: the table's pass. */
-export function redactTable(redaction: Redaction, knownSecrets: readonly string[] = []): Redaction {
-  for (const secret of knownSecrets.flatMap(spellings)) redaction.replace([...redaction.text.matchAll(new RegExp(escapeRegExp(secret), 'g'))].map((m): Span => [m.index, m.index + m[0].length]));
+export function redactTable(redaction: Redaction, known: KnownPatterns = []): Redaction {
+  for (const pattern of known) redaction.replace([...redaction.text.matchAll(pattern)].map((m): Span => [m.index, m.index + m[0].length]));
   let lower = redaction.text.toLowerCase();
   for (const shape of SECRET_SHAPES) {
     const spans = shapeSpans(redaction.text, shape, lower);
@@ -743,8 +767,13 @@ export function inStored(stored: string, reading: JsonReading, redaction: Redact
 
 /** Replaces every known value, then every secret shape, with REDACTED; in a JSON text, its line breaks read as such (jsonReading). */
 export function redactSecrets(text: string, knownSecrets: readonly string[] = []): string {
+  return redactKnown(text, knownSecrets.length === 0 ? [] : knownPatterns(knownSecrets));
+}
+
+/** redactSecrets with the known values' patterns built already (a redactor's, see knownPatterns). */
+export function redactKnown(text: string, known: KnownPatterns): string {
   const reading = readingOf(text);
-  return inStored(text, reading, redactTable(new Redaction(reading.text, reading.json), knownSecrets)).text;
+  return inStored(text, reading, redactTable(new Redaction(reading.text, reading.json), known)).text;
 }
 
 /** Redacts with one shape only (the table's own test checks each shape catches its samples alone). */

@@ -1,5 +1,5 @@
 import { readingOf } from './json-reading.js';
-import { inStored, Redaction, redactSecrets, redactTable, type Span } from './patterns.js';
+import { inStored, knownPatterns, Redaction, redactKnown, redactTable, type Span } from './patterns.js';
 
 /**
  * secretlint loads at the first asynchronous redaction, not when the Core opens: many runs never
@@ -61,10 +61,11 @@ function rangeSpans(ranges: Array<[number, number]>): Span[] {
 export interface RedactOptions {
   /**
    * The texts are pieces cut from texts that are JSON (true) or are not (false), asked of each whole
-   * text (isJsonText): a piece is read as the text it came from, whatever it begins with. Absent: each
-   * text is whole, and says so itself.
+   * text (isJsonText): a piece is read as the text it came from, whatever it begins with. One flag for
+   * all the texts, or one per text (a page of search hits cut from both kinds, in one secretlint pass).
+   * Absent (or a text's flag absent): each text is whole, and says so itself.
    */
-  json?: boolean;
+  json?: boolean | readonly boolean[];
 }
 
 export interface Redactor {
@@ -84,10 +85,11 @@ const SEPARATOR = '\n\n\n';
 
 /** Exact known values and the shape table first, then secretlint's precise rules, then the table again. */
 export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
-  const known = [...new Set(knownSecrets)].sort((a, b) => b.length - a.length);
+  // Built once: every text this redactor is given is searched for the same values.
+  const known = knownPatterns(knownSecrets);
   // A JSON text is redacted as its strings read (jsonReading), and its spans then said in the text as stored.
   const redactions = async (texts: readonly string[], { json }: RedactOptions = {}): Promise<Redaction[]> => {
-    const readings = texts.map((text) => readingOf(text, json));
+    const readings = texts.map((text, i) => readingOf(text, typeof json === 'object' ? json[i] : json));
     const stored = (done: Redaction[]) => done.map((r, i) => inStored(texts[i]!, readings[i]!, r));
     const first = readings.map(({ text: t, json: isJson }) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t, isJson), known)));
     const joined = first.map((r) => r.text).join(SEPARATOR);
@@ -112,7 +114,7 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
       return (await redactMany([text]))[0] ?? '';
     },
     redactMany,
-    redactSync: (text) => redactSecrets(text, known),
+    redactSync: (text) => redactKnown(text, known),
     secretsMany: async (texts) => (await redactions(texts)).map((r) => r.secrets()),
   };
 }

@@ -152,3 +152,24 @@ describe('the reading of \\u escapes', () => {
     expect(storedSpans(raw, reading, [[at('😀'), at('z')]]).map(([a, b]) => raw.slice(a, b))).toEqual(['\\ud83d\\ude00']);
   });
 });
+
+describe('a JSON file inside a JSON string: an escaped quote in a nested value', () => {
+  // The nested value's own quote is `\\\"` stored and `\"` read, as its closing quote is: the rule ended the value there.
+  it('a password holding an escaped quote is hidden whole, and both levels still parse', async () => {
+    const file = JSON.stringify({ password: 'ab"cd9Zq!x', user: 'ana' });
+    const input = JSON.stringify({ content: file });
+    for (const out of await bothWays(input)) {
+      expect(out).not.toContain('cd9Zq');
+      expect(JSON.parse(JSON.parse(out).content)).toMatchObject({ password: '[REDACTED]', user: 'ana' });
+    }
+  });
+
+  it('a nested value ends at its closing quote, whatever follows it', async () => {
+    for (const file of [JSON.stringify({ password: 'hunter2abc', user: 'ana' }), JSON.stringify({ password: 'hunter2abc' }, null, 2), JSON.stringify([{ password: 'hunter2abc' }, 'keep'])]) {
+      for (const out of await bothWays(JSON.stringify({ content: file }))) {
+        expect(out).not.toContain('hunter2abc');
+        expect(JSON.parse(JSON.parse(out).content)).toEqual(JSON.parse(file.replace('hunter2abc', '[REDACTED]')));
+      }
+    }
+  });
+});
