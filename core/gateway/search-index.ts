@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { subagentParentOf } from '../api/index.js';
+import { isJsonText } from '../secrets/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { cjkAppendix, hasCjk } from './cjk.js';
 import { PieceSize, PieceWindow } from './pace.js';
@@ -112,36 +113,14 @@ function toolText(version: unknown, text: string | null, meta: string | null): s
   return version === TEXT_VERSION ? searchTextV4(text, toolNameOf(meta)) : (TEXT_OF.get(version) ?? searchText)(text);
 }
 
-const QUOTE = 34;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-
-/** JSON's white space: space, tab, line feed, carriage return. */
-function afterJsonSpace(text: string, from: number): number {
-  let at = from;
-  for (let code = text.charCodeAt(at); code === 32 || code === 9 || code === 10 || code === 13; code = text.charCodeAt(at)) at += 1;
-  return at;
-}
-
 /**
- * Whether a text is JSON by how it begins: an object whose first key or end follows its `{`, or an
- * array (of arrays) whose first value is a string, an object or its end. Tool inputs, Codex's output
- * wrapper and unknown blocks kept as their JSON begin so, also when cut short; a person's message
- * seldom does (`{C:\new folder}` and `[note] C:\new` do not), so its backslashes stay as written.
- * Looks at the first few characters only: every part indexed, and every part the walk checks, asks.
+ * Whether a text is JSON by how it begins (isJsonText, the one rule redaction reads by too): an
+ * object whose first key or end follows its `{`, or an array (of arrays) whose first value is a
+ * string, an object or its end. Tool inputs, Codex's output wrapper and unknown blocks kept as their
+ * JSON begin so, also when cut short; a person's message seldom does (`{C:\new folder}` and
+ * `[note] C:\new` do not), so its backslashes stay as written.
  */
-export function looksLikeJson(text: string): boolean {
-  let at = afterJsonSpace(text, 0);
-  const array = text.charCodeAt(at) === OPEN_BRACKET;
-  while (text.charCodeAt(at) === OPEN_BRACKET) at = afterJsonSpace(text, at + 1);
-  const first = text.charCodeAt(at);
-  if (array && (first === QUOTE || first === CLOSE_BRACKET)) return true;
-  if (first !== OPEN_BRACE) return false;
-  const key = text.charCodeAt(afterJsonSpace(text, at + 1));
-  return key === QUOTE || key === CLOSE_BRACE;
-}
+export const looksLikeJson: (text: string) => boolean = isJsonText;
 
 /** `n`, `r`, `t`, `b`, `f`: the escapes of JSON that a letter spells (a control character: a line break, a tab). */
 function isLetterEscape(code: number): boolean {
