@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { useClient } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
@@ -48,13 +48,15 @@ function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json',
 }
 
 /**
- * Earlier or later messages, a page at a time. The button is disabled while the page loads, which
- * drops the focus, and gone after the last page: the first new message takes the focus instead, so a
- * keyboard reader goes on from where they were.
+ * Earlier or later messages, a page at a time, the page holding a few pages at most (windowPages). The
+ * button is disabled while the page loads, which drops the focus, and gone after the last page: the
+ * first new message takes the focus instead, so a keyboard reader goes on from where they were.
  */
 function useMorePages(page: Page, pages: SessionPages): (direction: Direction) => void {
   const [landing, setLanding] = useState<{ messageId: string }>();
-  useEffect(() => {
+  // Before the page is painted: the page that made room for the new one (windowPages) went from the
+  // other end, so a reader paging on sees the message they land on, never a jump to where it went.
+  useLayoutEffect(() => {
     if (!landing) return;
     const message = document.getElementById(messageElementId(landing.messageId));
     message?.focus({ preventScroll: true });

@@ -22,8 +22,35 @@ function joinPages(shown: Page, next: Page, direction: Direction): Page {
   return { ...kept, messages, ...(later ? { cursor: later } : {}), ...(earlier ? { before: earlier } : {}) };
 }
 
+/**
+ * The most messages the page holds (three pages of 200): a reader paging on through a 45,000-message
+ * conversation had every page kept, and each click froze the page for seconds by the 20th.
+ */
+export const WINDOW_MESSAGES = 600;
+
+const messageCount = (pages: readonly Page[]) => pages.reduce((sum, p) => sum + p.messages.length, 0);
+
+/**
+ * The loaded pages the page keeps, in conversation order, once `got` joins them on its side
+ * (`direction`): pages on the far side go, while more than `max` messages would be held, never the one
+ * just loaded. What goes stays a click away: the new edge page's own way onward brings it back.
+ */
+export function windowPages(kept: readonly Page[], got: Page, direction: Direction, max = WINDOW_MESSAGES): Page[] {
+  const pages = direction === 'before' ? [got, ...kept] : [...kept, got];
+  while (pages.length > 1 && messageCount(pages) > max) {
+    if (direction === 'before') pages.pop();
+    else pages.shift();
+  }
+  return pages;
+}
+
+/** The kept pages as one: their messages in order, earlier messages from the first, later from the last. */
+export function shownPage(kept: readonly [Page, ...Page[]]): Page {
+  return kept.slice(1).reduce((shown, next) => joinPages(shown, next, 'cursor'), kept[0]);
+}
+
 export interface SessionPages {
-  /** What is shown: the first page with every earlier and later page loaded since. */
+  /** What is shown: the pages kept (windowPages) of the first page and every earlier and later page loaded since. */
   page: Page | undefined;
   /** The page the conversation opened at (around the hit when given); a new one means the view started over. */
   opened: Page | undefined;
@@ -46,8 +73,8 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
   const reading = redact ? { redact } : { markSecrets: true };
   const first = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}), ...reading });
   const next = useAction('Sessions.Get');
-  // Pages joined to the first page they continue; a first page loaded again starts over.
-  const [joined, setJoined] = useState<{ base: Page; page?: Page }>();
+  // Pages kept with the first page they continue, and shown as one; a first page loaded again starts over.
+  const [joined, setJoined] = useState<{ base: Page; kept?: [Page, ...Page[]]; page?: Page }>();
   const current = joined !== undefined && joined.base === first.data;
   const page = current && joined.page ? joined.page : first.data;
   const more = async (direction: Direction): Promise<Page | undefined> => {
@@ -56,7 +83,11 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
     if (!base || !page || !cursor || next.busy) return undefined;
     setJoined((previous) => (previous?.base === base ? previous : { base }));
     const got = await next.run({ sessionId, cursor, ...reading });
-    if (got) setJoined((previous) => ({ base, page: joinPages(previous?.base === base && previous.page ? previous.page : base, got, direction) }));
+    if (got)
+      setJoined((previous) => {
+        const kept = windowPages(previous?.base === base && previous.kept ? previous.kept : [base], got, direction) as [Page, ...Page[]];
+        return { base, kept, page: shownPage(kept) };
+      });
     return got;
   };
   return { page, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
