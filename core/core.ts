@@ -187,6 +187,10 @@ export class Core {
         const failed = payload as EventPayload<'sweeper.failed'>;
         this.#reporter.curatorFailed(failed.projectKey, failed.message, failed.paused);
       }
+      // Long work the status says while it runs: the index's walk, and a forget's erasing (a lift ends it too).
+      else if (name === 'search.indexing') this.#reporter.indexing(payload as EventPayload<'search.indexing'>);
+      else if (name === 'forget.progress') this.#reporter.forgetting(payload as EventPayload<'forget.progress'>);
+      else if (name === 'history.changed' && (payload as EventPayload<'history.changed'>).change === 'lifted') this.#reporter.forgetEnded(payload as EventPayload<'history.changed'>);
       if (name === 'sweeper.finished' || name === 'sweeper.failed' || name === 'maintenance.changed') this.#refreshStatus();
     });
     this.#refreshStatus();

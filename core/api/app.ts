@@ -23,13 +23,14 @@ export type StatusPlace = (typeof STATUS_PLACES)[number];
 
 /**
  * What a status item is about. Working: `import` (a transcript sweep or backfill), `curate` (a
- * project's notes), `sync` (a repository cache). Needs the person: `conflict`, `curator-paused`,
+ * project's notes), `sync` (a repository cache), `index` (the search index's walk: until it ends, some
+ * matches may be missing), `forget` (a conversation or project being deleted). Needs the person: `conflict`, `curator-paused`,
  * `provider-failing`, `plan-waiting` (an agent's maintenance plan that only a person may confirm),
  * `files-unreadable` (transcript files whose own bytes could not be read: the file's trouble, not
  * Steward's, so it warns and names the count; which files is `Sweep.Unreadable`'s, never the status's).
  * Failed: `import-failed`, `curator-failed`, `sync-failed`.
  */
-export const STATUS_KINDS = ['import', 'curate', 'sync', 'conflict', 'curator-paused', 'provider-failing', 'plan-waiting', 'files-unreadable', 'import-failed', 'curator-failed', 'sync-failed'] as const;
+export const STATUS_KINDS = ['import', 'curate', 'sync', 'index', 'forget', 'conflict', 'curator-paused', 'provider-failing', 'plan-waiting', 'files-unreadable', 'import-failed', 'curator-failed', 'sync-failed'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
 export const StatusItem = z.strictObject({

@@ -1,4 +1,4 @@
-import { countOf, failureWords, nounFor, PROVIDERS, type ConflictView, type CuratorKind, type ProviderSweepStats, type Result, type StatusItem, type WaitingPlan } from '../api/index.js';
+import { countOf, failureWords, nounFor, percentDown, PROVIDERS, type ConflictView, type CuratorKind, type EventPayload, type ProviderSweepStats, type Result, type StatusItem, type WaitingPlan } from '../api/index.js';
 import type { CuratorPause } from '../sweeper/index.js';
 import type { AppState } from './status.js';
 
@@ -98,6 +98,33 @@ export class StatusReporter {
     const them = n === 1 ? 'it is tried again once it changes; Telemetry names it' : 'they are tried again once they change; Telemetry names them';
     const text = `${countOf(n, `${providerLabel(provider)} transcript file`)} could not be read: ${them}`;
     this.#state.put({ kind: 'files-unreadable', subject: provider, text, place: 'telemetry' });
+  }
+
+  /**
+   * The index's walk (`search.indexing`): until it completes, a search may miss what is not indexed (or
+   * re-tagged) yet, so the status must not say "Up to date". Its figures count parts, not messages: a percent.
+   */
+  indexing(progress: EventPayload<'search.indexing'>): void {
+    if (progress.complete) return void this.#state.drop('index');
+    const done = percentDown(progress.indexedParts, progress.totalParts);
+    const what = progress.phase === 'retag' ? `Updating the search index: ${done} checked` : `Indexing history for search: ${done} done`;
+    this.#state.put({ kind: 'index', subject: null, text: `${what}; some matches may be missing until it finishes`, place: null });
+  }
+
+  /** A forget's progress (`forget.progress`, every half second): sessions count a conversation's subagents too, as the panel says. */
+  forgetting(progress: EventPayload<'forget.progress'>): void {
+    if (progress.complete) return void this.#state.drop('forget', progress.id);
+    const done = count.format(progress.sessionsDone);
+    const text =
+      progress.kind === 'session'
+        ? `Forgetting a conversation and its subagents: ${done} of ${count.format(progress.sessionsTotal)} deleted`
+        : `Forgetting ${this.#project(progress.id)}: ${done} of ${countOf(progress.sessionsTotal, 'conversation')} and subagents deleted`;
+    this.#state.put({ kind: 'forget', subject: progress.id, text, place: 'projects' });
+  }
+
+  /** A forget done or lifted part-way (`history.changed`): one stopped by a lift sends no last progress, and its item goes here. */
+  forgetEnded(change: EventPayload<'history.changed'>): void {
+    this.#state.drop('forget', change.id);
   }
 
   #project(projectKey: string): string {

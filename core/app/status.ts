@@ -6,6 +6,8 @@ const LIST_OF: Record<StatusKind, ListName> = {
   import: 'working',
   curate: 'working',
   sync: 'working',
+  index: 'working',
+  forget: 'working',
   conflict: 'attention',
   'curator-paused': 'attention',
   'provider-failing': 'attention',

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, PROVIDER_IDS } from '../../api/index.js';
 import { withClient } from '../connect.js';
+import { withProgress } from '../progress.js';
 import { awaitIndexing } from './indexing.js';
 import { folderNotes, formatSweepResult, retentionWindow, sweepExit } from './sweep.js';
 import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -25,11 +26,13 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
         if (options.days !== undefined && options.all) throw new UsageError('--days and --all cannot be combined');
         const days = options.days === undefined ? undefined : parseIntOption('--days', options.days, 0, 36_500);
         return withClient(io, async (client, via) => {
-          const result = await client.call('Backfill.Run', {
+          // On a terminal, the import's progress meanwhile (`942 of 4,402 files`), as the panel shows it.
+          const backfill = client.call('Backfill.Run', {
             provider,
             ...(days !== undefined ? { days } : {}),
             ...(options.all ? { all: true } : {}),
           });
+          const result = await withProgress(io, client, 'import', null, backfill);
           if (options.json) printJson(io, result);
           // --days names the window itself (0: everything, as --all); without it, the retention window.
           else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result)));

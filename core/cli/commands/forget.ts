@@ -3,6 +3,7 @@ import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type Forget
 import { withClient } from '../connect.js';
 import { asNamedProjects, folderProjectKey, forgetRecordCovering, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { withProgress } from '../progress.js';
 
 export interface TargetOptions {
   session?: string;
@@ -79,7 +80,7 @@ const asked = (scrub: boolean, notStored: boolean) => ({ ...(scrub ? { scrub } :
 type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined; name?: string } | { already: Tombstone; via: ForgetVia };
 
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
-async function forgetSession(client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
+async function forgetSession(io: CliIo, client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
   if (!(await isStoredSession(client, sessionId))) {
     // Its own record, or (a subagent went with its conversation, and is kept out with it) its parent's.
     const covering = await forgetRecordCovering(client, sessionId);
@@ -92,7 +93,7 @@ async function forgetSession(client: StewardClient, sessionId: string, anyway: b
     }
   }
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
-  return { result: await client.call('Forget.Session', { sessionId, ...asked(scrub, anyway) }), project: undefined };
+  return { result: await withProgress(io, client, 'forget', sessionId, client.call('Forget.Session', { sessionId, ...asked(scrub, anyway) })), project: undefined };
 }
 
 /**
@@ -117,7 +118,8 @@ async function projectKeyNamed(client: StewardClient, text: string, projects: re
  * read first, since once forgotten it is no longer listed. One never imported, named by its folder, is
  * remembered by the folder's own name, as a project is named (`steward forget --list`, `unforget`).
  */
-async function forgetProject(client: StewardClient, text: string, anyway: boolean, scrub = false, home?: string): Promise<Forgotten> {
+async function forgetProject(io: CliIo, client: StewardClient, text: string, anyway: boolean, scrub = false): Promise<Forgotten> {
+  const home = io.env.HOME;
   const { projects } = await client.call('Projects.List', {});
   const projectKey = await projectKeyNamed(client, text, projects, home);
   const listed = projects.find((p) => p.projectKey === projectKey);
@@ -129,7 +131,8 @@ async function forgetProject(client: StewardClient, text: string, anyway: boolea
   // No row to take its folder from: the record keeps the hashes of the one named, so other spellings
   // (and Gemini CLI's chats of it) stay out too.
   const folder = listed ? undefined : await folderHashesNamed(text, projectKey, home);
-  const forgetting = client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}), ...folder });
+  // On a terminal, how far it has come meanwhile (`1,200 of 2,025 conversations and subagents deleted`), as the status says it.
+  const forgetting = withProgress(io, client, 'forget', projectKey, client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}), ...folder }));
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
   const result = await (text === projectKey ? forgetting : forgetting.catch(folderNotStored));
   return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}) };
@@ -219,7 +222,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         }
         const what = target(options, 'forget', FORGET_FORMS);
         const anyway = options.notStored === true;
-        const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(client, what.id, anyway, scrub) : forgetProject(client, what.id, anyway, scrub, io.env.HOME)));
+        const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(io, client, what.id, anyway, scrub) : forgetProject(io, client, what.id, anyway, scrub)));
         if ('already' in done) {
           if (options.json) printJson(io, { alreadyForgotten: done.already, ...(done.via === 'parent' && { subagentOf: done.already.id }) });
           else io.stdout(formatAlreadyForgotten(done.already, done.via, what.id));
