@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { link, lstat, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { StewardError } from '../api/index.js';
 
 /** A filesystem without hard links (FAT, some network shares) answers link() with one of these. */
@@ -37,12 +36,17 @@ export async function refuseExisting(file: string, force: boolean): Promise<void
   if (!force && at === 'file') throw fileExists(file);
 }
 
-/** The whole content in a new file, on disk before it is put in place. */
-async function writeFlushed(temp: string, content: string): Promise<void> {
+/** What a writer hands each piece to, in order: the next one is asked for once this one is written. */
+export type WritePiece = (piece: string) => Promise<void>;
+
+/** A new file filled by `fill`, piece by piece, on disk before it is put in place. */
+async function writeFlushed<T>(temp: string, fill: (write: WritePiece) => Promise<T>): Promise<T> {
   const handle = await open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(content);
+    // writeFile, unlike write, goes on until all of a piece is written (from where the last one ended).
+    const filled = await fill((piece) => handle.writeFile(piece));
     await handle.sync();
+    return filled;
   } finally {
     await handle.close();
   }
@@ -62,18 +66,27 @@ async function placeNew(temp: string, file: string): Promise<void> {
 }
 
 /**
- * Writes a file the person named, whole or not at all: an interrupted write never leaves half a file
- * where a good one was. `force` replaces what is there (a temp file beside it, renamed over it);
- * otherwise a file that appeared since refuseExisting looked is refused, not replaced.
+ * Writes a file the person named as `fill` hands it the pieces, whole or not at all: the pieces go to a
+ * temp file beside it as they come (so memory holds one piece, not the document), put in place at the
+ * end. A failure (or an interrupted write) never leaves half a file under its name, nor where a good
+ * one was. `force` replaces what is there (renamed over it); otherwise a file that appeared since
+ * refuseExisting looked is refused, not replaced.
  */
-export async function writeWhole(file: string, content: string, force: boolean): Promise<void> {
-  if (force) return writeFileAtomic(file, content, { mode: 0o600 });
+export async function writeInPieces<T>(named: string, force: boolean, fill: (write: WritePiece) => Promise<T>): Promise<T> {
+  // Replacing a link replaces the file it names, as write-file-atomic did for --force; a new name is taken as it is.
+  const file = force ? await realpath(named).catch(() => named) : named;
   // Beside the target, so putting it in place never crosses filesystems; hidden, and named after it.
   const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFlushed(temp, content);
-    await placeNew(temp, file);
+    const filled = await writeFlushed(temp, fill);
+    await (force ? rename(temp, file) : placeNew(temp, file));
+    return filled;
   } finally {
     await rm(temp, { force: true });
   }
+}
+
+/** writeInPieces for content already whole. */
+export function writeWhole(file: string, content: string, force: boolean): Promise<void> {
+  return writeInPieces(file, force, (write) => write(content));
 }

@@ -58,7 +58,7 @@ export class ProgressLine {
 }
 
 /** The progress line of this process's stderr: only the real one, and only on a terminal. */
-function stderrLine(io: CliIo): ProgressLine {
+export function stderrLine(io: CliIo): ProgressLine {
   const tty = io.stderr === processIo.stderr && process.stderr.isTTY === true;
   return new ProgressLine(io.stderr, { tty, columns: process.stderr.columns });
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { refuseExisting, writeWhole } from '../files.js';
+import { refuseExisting, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
+import { stderrLine } from '../progress.js';
 
 /** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
 const ID_HINT = "(`steward sessions list` prints each conversation's id)";
@@ -51,26 +52,59 @@ export function partInSubagent(client: StewardClient, sessionId: string, partId:
 }
 
 /** Runs an export to its last piece, handing each piece on as it arrives. */
-async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void): Promise<Result<'Sessions.Export'>> {
+async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void | Promise<void>): Promise<Result<'Sessions.Export'>> {
   const first = await client.call('Sessions.Export', params).catch(forgottenOrWhole(client, params.sessionId));
-  onPiece(first.content);
+  await onPiece(first.content);
   for (let next = first.next; next !== null; ) {
     const piece = await client.call('Sessions.ExportNext', { next });
-    onPiece(piece.content);
+    await onPiece(piece.content);
     next = piece.next;
   }
   return first;
 }
 
-/** The export into the file a person named; a failure says so in words, not as an internal error. */
-async function writeExport(file: string, content: string, force: boolean): Promise<void> {
+/** A failure of the export itself (the owner's), carried past the words for a file that cannot be written. */
+class ExportFailed {
+  constructor(readonly error: unknown) {}
+}
+
+/** A file that cannot be written, said in words rather than as an internal error. */
+async function couldNotWrite(error: unknown): Promise<never> {
+  if (error instanceof StewardError) throw error;
+  const { errorCode } = await import('../../log/index.js');
+  throw new StewardError('internal', `Could not write the export to that file (${errorCode(error)}); check that its folder exists and can be written`);
+}
+
+/**
+ * The export into the file a person named, each piece written as it arrives (writeInPieces), so the
+ * CLI holds one piece, not the document. `onWritten`: the bytes written so far, after each piece.
+ */
+async function exportToFile(
+  file: string,
+  force: boolean,
+  run: (onPiece: (content: string) => Promise<void>) => Promise<Result<'Sessions.Export'>>,
+  onWritten: (bytes: number) => void,
+): Promise<Result<'Sessions.Export'>> {
+  let bytes = 0;
+  const onPiece = (write: WritePiece) => async (content: string) => {
+    await write(content).catch(couldNotWrite);
+    onWritten((bytes += Buffer.byteLength(content)));
+  };
   try {
-    await writeWhole(file, content, force);
+    return await writeInPieces(file, force, (write) =>
+      run(onPiece(write)).catch((error: unknown) => {
+        throw new ExportFailed(error);
+      }),
+    );
   } catch (error) {
-    if (error instanceof StewardError) throw error;
-    const { errorCode } = await import('../../log/index.js');
-    throw new StewardError('internal', `Could not write the export to that file (${errorCode(error)}); check that its folder exists and can be written`);
+    if (error instanceof ExportFailed) throw error.error;
+    return couldNotWrite(error);
   }
+}
+
+/** The progress line of an export into a file, in whole megabytes written so far. */
+export function exportProgress(bytes: number): string {
+  return `Exporting… ${Math.floor(bytes / 1_000_000)} MB so far`;
 }
 
 /** One line per conversation; `pinned`: the dates the next page repeats; `filtered`: a project, provider or date narrowed the listing. */
@@ -233,22 +267,21 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         // Before the export is made: a file that is there already stops it at once.
         if (options.output !== undefined) await refuseExisting(options.output, options.force === true);
         const params = { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) };
-        // Piece by piece: to stdout as each comes; a file or --json once the document is whole.
-        const streamed = options.json !== true && options.output === undefined;
-        const pieces: string[] = [];
-        const result = await withClient(io, (client) =>
-          exportPieces(client, params, (piece) => {
-            if (streamed) io.stdout(piece);
-            else pieces.push(piece);
-          }),
-        );
-        const content = pieces.join('');
-        if (options.json) printJson(io, { filename: result.filename, mediaType: result.mediaType, content, redacted: result.redacted });
-        else if (options.output !== undefined) {
-          await writeExport(options.output, content, options.force === true);
+        if (options.output !== undefined) {
+          const output = options.output;
+          // A person at a terminal sees it go; a pipe or a test gets the same bytes as ever.
+          const progress = stderrLine(io);
+          const result = await withClient(io, (client) =>
+            exportToFile(output, options.force === true, (onPiece) => exportPieces(client, params, onPiece), (bytes) => progress.show(exportProgress(bytes))),
+          ).finally(() => progress.clear());
           // The file as the person typed it (this terminal's own words, never logged).
-          io.stdout(`Wrote ${options.output} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
-        }
+          io.stdout(`Wrote ${output} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
+        } else if (options.json) {
+          // An envelope holds the whole document: a failure midway must print an error, not half an object.
+          const pieces: string[] = [];
+          const result = await withClient(io, (client) => exportPieces(client, params, (piece) => void pieces.push(piece)));
+          printJson(io, { filename: result.filename, mediaType: result.mediaType, content: pieces.join(''), redacted: result.redacted });
+        } else await withClient(io, (client) => exportPieces(client, params, (piece) => io.stdout(piece)));
         return EXIT.ok;
       }, options.json),
     );
