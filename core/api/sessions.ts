@@ -252,11 +252,18 @@ export const sessionsMethods = {
       cursor: z.string().max(500).optional(),
       /** Open the page around this part (a search hit) instead of at the start: it holds the hit and, as `limit` leaves room, up to 5 messages before it. */
       partId: z.string().min(1).max(400).optional(),
+      /**
+       * 'end': open at the conversation's end, its last `limit` messages (with `before`, never `cursor`):
+       * its latest work, without paging through what came before. Not with `cursor` or `partId`.
+       */
+      at: z.literal('end').optional(),
       /** true: every text redacted with the secrets module before summaries and first requests are cut from it. */
       redact: z.boolean().optional(),
       /** true, read as written (no `redact`): each part says where its secrets are (`secrets`), in the same answer. */
       markSecrets: z.boolean().optional(),
-    }),
+    })
+      .refine((p) => p.at === undefined || p.cursor === undefined, { message: 'at and cursor cannot be combined' })
+      .refine((p) => p.at === undefined || p.partId === undefined, { message: 'at and partId cannot be combined' }),
     result: z.strictObject({
       session: SessionSummary,
       messages: z.array(SessionMessage),

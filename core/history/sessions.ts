@@ -76,6 +76,8 @@ function askedType(name: string | null, input: string | null): string | null {
 }
 
 const keyOf = (part: OrderedPart): PartKey => ({ ts: part.ts, rowid: part.rowid });
+/** A key after every part: times are epoch ms, far below it (untimed parts sort first, so they are before it too). */
+const PAST_THE_END: PartKey = { ts: Number.MAX_SAFE_INTEGER, rowid: Number.MAX_SAFE_INTEGER };
 const sessionTag = (sessionId: string) => fingerprint({ sessionId });
 
 interface Collected {
@@ -246,7 +248,7 @@ export class SessionsView {
   async get(params: ParsedParams<'Sessions.Get'>): Promise<Result<'Sessions.Get'>> {
     const record = this.record(params.sessionId);
     const limit = params.limit ?? PAGE_MESSAGES;
-    const { parts, earlier, later } = this.#page(params.sessionId, limit, params.cursor, params.partId);
+    const { parts, earlier, later } = params.at === 'end' ? this.#end(params.sessionId, limit) : this.#page(params.sessionId, limit, params.cursor, params.partId);
     const tag = sessionTag(params.sessionId);
     const first = parts[0];
     const last = parts[parts.length - 1];
@@ -372,6 +374,15 @@ export class SessionsView {
     }
     const ahead = this.#forward(sessionId, null, limit);
     return { parts: ahead.parts, earlier: false, later: ahead.more };
+  }
+
+  /**
+   * The last `limit` whole messages: walked back from past the last part, as a `before` cursor walks,
+   * so only the end is read however long the conversation is.
+   */
+  #end(sessionId: string, limit: number): { parts: OrderedPart[]; earlier: boolean; later: boolean } {
+    const back = this.#backward(sessionId, PAST_THE_END, limit);
+    return { parts: back.parts, earlier: back.more, later: false };
   }
 
   /**

@@ -11,6 +11,8 @@ const SHORT_SESSIONS = 30;
 /** More messages than the 200 a conversation's first page holds. */
 const LONG_MESSAGES = 205;
 const HOUR_MS = 3_600_000;
+/** A conversation longer than the 600 messages a page holds at once (three pages of 200, then one more). */
+const WINDOW_MESSAGES = 805;
 /** A conversation whose export comes in several pieces: 90 messages of about 30,000 characters. */
 const ARCHIVE_MESSAGES = 90;
 const archiveText = (i: number) => `Archive entry ${i}: ${'the ledger of every graft. '.repeat(1100)}`;
@@ -45,6 +47,12 @@ describe('paging through conversations, messages and matches', () => {
       ),
     );
     writeJsonl(
+      join(claude, 'projects', '-work-orchard', 'long-2.jsonl'),
+      Array.from({ length: WINDOW_MESSAGES }, (_, i) =>
+        claudeLine({ sessionId: 'long-2', cwd: '/work/orchard', ts: new Date(base - 3 * HOUR_MS + i * 1000), type: i % 2 === 0 ? 'user' : 'assistant', text: `Window line ${i}` }),
+      ),
+    );
+    writeJsonl(
       join(claude, 'projects', '-work-archive', 'archive-1.jsonl'),
       Array.from({ length: ARCHIVE_MESSAGES }, (_, i) =>
         claudeLine({ sessionId: 'archive-1', cwd: '/work/archive', ts: new Date(base - 2 * HOUR_MS + i * 1000), type: i % 2 === 0 ? 'user' : 'assistant', text: archiveText(i) }),
@@ -52,7 +60,7 @@ describe('paging through conversations, messages and matches', () => {
     );
     steward = await startServe({ claudeRoots: [claude] });
     browser = await launchChromium();
-    await eventually('the start-up sweep imported the fixture', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === SHORT_SESSIONS + 2 ? true : undefined), 30_000);
+    await eventually('the start-up sweep imported the fixture (its short conversations, long-1, long-2 and archive-1)', async () => ((await steward.rpc('Sessions.List', { limit: 200 })).sessions.length === SHORT_SESSIONS + 3 ? true : undefined), 30_000);
     greenhouse = (await steward.rpc('Projects.List', {})).projects.find((p) => p.name === 'greenhouse')!.projectKey;
   });
 
@@ -118,6 +126,46 @@ describe('paging through conversations, messages and matches', () => {
     await page.locator('main[data-place="projects"]').waitFor();
     await page.goBack();
     await eventually('after Back the conversation opens at that message again', async () => ((await inView(reading).catch(() => false)) ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a very long conversation holds at most 600 messages at once: "Later messages" lets the earliest go, "Earlier messages" brings them back', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/sessions/long-2'));
+    const messages = page.locator('main[data-place="session"] article.message');
+    await eventually('the first page of messages is shown', async () => ((await messages.count()) === 200 ? true : undefined));
+    // Each click adds a page of 200; the third goes past 600, and the earliest page goes.
+    for (const [shown, first] of [[400, 'Window line 0'], [600, 'Window line 0'], [600, 'Window line 200']] as const) {
+      await page.getByRole('button', { name: 'Later messages' }).click();
+      await eventually(`${shown} messages are held, from ${first}`, async () => ((await messages.count()) === shown && (await messages.first().innerText()).includes(first) ? true : undefined));
+    }
+    expect(await messages.first().innerText()).toContain('Window line 200');
+    expect(await messages.last().innerText()).toContain('Window line 799');
+    // The reader lands on the first message that came, in view.
+    expect(await page.evaluate(() => document.activeElement?.closest('article.message')?.textContent ?? '')).toContain('Window line 600');
+    await page.getByRole('button', { name: 'Earlier messages' }).click();
+    await eventually('the earliest messages are back, 600 held', async () => ((await messages.count()) === 600 && (await messages.first().innerText()).includes('Window line 0') ? true : undefined));
+    expect(await page.getByRole('button', { name: 'Later messages' }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('"Latest messages" opens a long conversation at its end in one click, and "Earlier messages" goes back from there', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/sessions/long-2'));
+    const messages = page.locator('main[data-place="session"] article.message');
+    await eventually('the first page of messages is shown', async () => ((await messages.count()) === 200 ? true : undefined));
+    await page.getByRole('button', { name: 'Latest messages' }).click();
+    await eventually('the last 200 messages are shown', async () => ((await messages.count()) === 200 && (await messages.last().innerText()).includes('Window line 804') ? true : undefined));
+    expect(await messages.first().innerText()).toContain('Window line 605');
+    expect(await page.getByRole('button', { name: 'Later messages' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Latest messages' }).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.closest('article.message')?.textContent ?? '')).toContain('Window line 804');
+    await eventually('the address names where the reader is', async () => (page.url().includes('?message=') ? true : undefined));
+    await page.getByRole('button', { name: 'Earlier messages' }).click();
+    await eventually('the page before is added', async () => ((await messages.count()) === 400 ? true : undefined));
+    expect(await messages.first().innerText()).toContain('Window line 405');
     expect(problems).toEqual([]);
     await page.context().close();
   });

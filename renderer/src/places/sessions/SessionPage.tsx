@@ -3,7 +3,7 @@ import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../compon
 import { useClient } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
-import type { Direction, Page, SessionPages } from './pages.js';
+import type { Move, Page, SessionPages } from './pages.js';
 import { useReadingPosition } from './position.js';
 import { landingMessage, messageElementId } from './reading.js';
 import { BackButton, download, Facts, ForgetButton } from './SessionHeader.js';
@@ -48,11 +48,12 @@ function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json',
 }
 
 /**
- * Earlier or later messages, a page at a time, the page holding a few pages at most (windowPages). The
+ * Earlier or later messages, a page at a time, the page holding a few pages at most (windowPages), or
+ * the conversation's last page in place of them (Latest messages), landing on its last message. The
  * button is disabled while the page loads, which drops the focus, and gone after the last page: the
  * first new message takes the focus instead, so a keyboard reader goes on from where they were.
  */
-function useMorePages(page: Page, pages: SessionPages): (direction: Direction) => void {
+function useMorePages(page: Page, pages: SessionPages): (move: Move) => void {
   const [landing, setLanding] = useState<{ messageId: string }>();
   // Before the page is painted: the page that made room for the new one (windowPages) went from the
   // other end, so a reader paging on sees the message they land on, never a jump to where it went.
@@ -62,10 +63,10 @@ function useMorePages(page: Page, pages: SessionPages): (direction: Direction) =
     message?.focus({ preventScroll: true });
     message?.scrollIntoView({ block: 'center' });
   }, [landing]);
-  return (direction) => {
+  return (move) => {
     const shown = page.messages;
-    void pages.more(direction).then((got) => {
-      const messageId = got ? landingMessage(shown, got.messages, direction) : undefined;
+    void pages.more(move).then((got) => {
+      const messageId = got ? landingMessage(shown, got.messages, move) : undefined;
       if (messageId !== undefined) setLanding({ messageId });
     });
   };
@@ -164,10 +165,16 @@ export function SessionPage({
         </Button>
       )}
       <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} />
+      {/* Latest messages: a long conversation's end (its most recent work) in one click, not a page at a time. */}
       {page.cursor && (
-        <Button onClick={() => more('cursor')} disabled={pages.busy}>
-          Later messages
-        </Button>
+        <div className="session-more">
+          <Button onClick={() => more('cursor')} disabled={pages.busy}>
+            Later messages
+          </Button>
+          <Button onClick={() => more('end')} disabled={pages.busy}>
+            Latest messages
+          </Button>
+        </div>
       )}
     </>
   );

@@ -5,6 +5,8 @@ import { useAction, useCall } from '../../hooks.js';
 export type Page = Result<'Sessions.Get'>;
 /** `before` asks for earlier messages, `cursor` for later ones. */
 export type Direction = 'before' | 'cursor';
+/** What a reader asks the page for: earlier or later messages (Direction), or the conversation's end ("Latest messages"). */
+export type Move = Direction | 'end';
 
 /** Joins two pages; a message cut at a page edge becomes one again. */
 function joinMessages(first: readonly SessionMessage[], second: readonly SessionMessage[]): SessionMessage[] {
@@ -44,6 +46,14 @@ export function windowPages(kept: readonly Page[], got: Page, direction: Directi
   return pages;
 }
 
+/**
+ * The pages kept once `got` is loaded by `move`: joined on its side (windowPages), or, for the
+ * conversation's end, alone in place of them all: what lay between is Earlier messages away.
+ */
+export function keptAfter(kept: readonly [Page, ...Page[]], got: Page, move: Move): [Page, ...Page[]] {
+  return (move === 'end' ? windowPages([], got, 'cursor') : windowPages(kept, got, move)) as [Page, ...Page[]];
+}
+
 /** The kept pages as one: their messages in order, earlier messages from the first, later from the last. */
 export function shownPage(kept: readonly [Page, ...Page[]]): Page {
   return kept.slice(1).reduce((shown, next) => joinPages(shown, next, 'cursor'), kept[0]);
@@ -57,8 +67,11 @@ export interface SessionPages {
   /** The first page could not be loaded. */
   error: Error | undefined;
   reload: () => void;
-  /** Loads the page before or after what is shown; resolves with that page once it is shown. */
-  more: (direction: Direction) => Promise<Page | undefined>;
+  /**
+   * Loads the page before or after what is shown, or (`end`, while later messages follow) the
+   * conversation's last page in place of it; resolves with that page once it is shown.
+   */
+  more: (move: Move) => Promise<Page | undefined>;
   busy: boolean;
   /** Earlier or later messages could not be loaded. */
   moreError: Error | undefined;
@@ -77,15 +90,16 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
   const [joined, setJoined] = useState<{ base: Page; kept?: [Page, ...Page[]]; page?: Page }>();
   const current = joined !== undefined && joined.base === first.data;
   const page = current && joined.page ? joined.page : first.data;
-  const more = async (direction: Direction): Promise<Page | undefined> => {
+  const more = async (move: Move): Promise<Page | undefined> => {
     const base = first.data;
-    const cursor = direction === 'before' ? page?.before : page?.cursor;
+    const cursor = move === 'before' ? page?.before : page?.cursor;
     if (!base || !page || !cursor || next.busy) return undefined;
     setJoined((previous) => (previous?.base === base ? previous : { base }));
-    const got = await next.run({ sessionId, cursor, ...reading });
+    // The end is read from the end (Sessions.Get `at`), not paged on to: no cursor goes with it.
+    const got = await next.run({ sessionId, ...(move === 'end' ? { at: 'end' as const } : { cursor }), ...reading });
     if (got)
       setJoined((previous) => {
-        const kept = windowPages(previous?.base === base && previous.kept ? previous.kept : [base], got, direction) as [Page, ...Page[]];
+        const kept = keptAfter(previous?.base === base && previous.kept ? previous.kept : [base], got, move);
         return { base, kept, page: shownPage(kept) };
       });
     return got;

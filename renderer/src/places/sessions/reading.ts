@@ -2,7 +2,7 @@ import type { SessionMessage, SessionPart } from '../../../../core/api/index.js'
 import { COMPACTION_FOLD, COMPACTION_SPEAKER, isSummaryMessage, MAIN_AGENT, roleWord } from '../../../../core/api/part-words.js';
 import { harnessKind, voiceOf } from '../../../../core/api/reading.js';
 import { formatCount } from '../../components/index.js';
-import type { Direction } from './pages.js';
+import type { Move } from './pages.js';
 
 /**
  * Who a message is from, as the reader would say it. A subagent's user turns are the prompts the
@@ -52,9 +52,11 @@ export function messageElementId(messageId: string): string {
 /**
  * Where the reader lands after earlier or later messages were loaded: the first new message after
  * what was shown, or the last new one before it, so they go on reading from where they were. A
- * message cut at the page edge continues one already shown, and is not new.
+ * message cut at the page edge continues one already shown, and is not new. At the conversation's
+ * end (`end`), its last message: the latest work is what they asked for.
  */
-export function landingMessage(shown: readonly SessionMessage[], got: readonly SessionMessage[], direction: Direction): string | undefined {
+export function landingMessage(shown: readonly SessionMessage[], got: readonly SessionMessage[], direction: Move): string | undefined {
+  if (direction === 'end') return got[got.length - 1]?.messageId;
   if (direction === 'cursor') {
     const last = shown[shown.length - 1]?.messageId;
     return (got.find((m) => m.messageId !== last) ?? got[0])?.messageId;
