@@ -78,7 +78,7 @@ describe('redacting a secret inside a JSON-escaped shell output', () => {
 
   it('a piece cut from inside a JSON text is read as that text (json: true), one that begins as JSON but came from another as written (json: false)', async () => {
     const token = `ghp_${'a1B2'.repeat(9)}`;
-    const piece = `alpha done\\nconn ${QA[0].slice(5)}\\nbuild finished\\n${token}\\nall good","metadata":{}}`;
+    const piece = `alpha done\\nconn ${QA[0]!.slice(5)}\\nbuild finished\\n${token}\\nall good","metadata":{}}`;
     const redactor = createRedactor();
     expect(await redactor.redactMany([piece], { json: true })).toEqual(['alpha done\\nconn [REDACTED]\\nbuild finished\\n[REDACTED]\\nall good","metadata":{}}']);
     const written = '{"note": "C:\\new folder"}';
