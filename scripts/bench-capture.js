@@ -195,71 +195,6 @@ async function parseByLineBytes(files) {
   return lines;
 }
 
-/** Each line's own text as the cache stores it: a string content, or its first block's text or result. */
-function storedText(entry) {
-  const content = entry?.message?.content;
-  if (typeof content === 'string') return content;
-  const first = Array.isArray(content) ? content[0] : undefined;
-  const text = first?.text ?? first?.content;
-  return typeof text === 'string' ? text : null;
-}
-
-/**
- * A floor for any importer that keeps its rows in SQLite: the per-line split+parse above, each line's
- * text inserted into a 4-column table (a text key, the session, the text, the time; one index besides
- * the key) in WAL mode with the gateway's page size, 2,000 rows per transaction, and the WAL copied
- * into the database at the end. One thread, nothing else: no projection, ids, sessions, flags,
- * checkpoints or read worker. Its CPU beside the baseline's says how far storing in SQLite alone
- * caps the import's ratio on this machine's cores, measured in the same run.
- */
-export async function sqliteFloor(root, dir) {
-  const Database = require('better-sqlite3');
-  const file = join(dir, 'sqlite-floor.db');
-  rmSync(file, { force: true });
-  const db = new Database(file);
-  db.pragma('page_size = 16384');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec('CREATE TABLE parts (part_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, text TEXT, ts TEXT); CREATE INDEX parts_session_ts ON parts(session_id, ts)');
-  const insert = db.prepare('INSERT OR IGNORE INTO parts VALUES (?, ?, ?, ?)');
-  const files = filesUnder(root);
-  const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  let rows = [];
-  const flush = db.transaction((batch) => {
-    for (const r of batch) insert.run(r);
-  });
-  for (const f of files) {
-    let carry = null;
-    for await (const read of createReadStream(f, { highWaterMark: 1 << 18 })) {
-      const chunk = carry ? Buffer.concat([carry, read]) : read;
-      carry = null;
-      let start = 0;
-      for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
-        if (end > start) {
-          const e = JSON.parse(chunk.toString('utf8', start, end));
-          rows.push([`${e.uuid}:0`, e.sessionId, storedText(e), e.timestamp]);
-          if (rows.length === 2000) {
-            flush(rows);
-            rows = [];
-          }
-        }
-        start = end + 1;
-      }
-      if (start < chunk.length) carry = chunk.subarray(start);
-    }
-  }
-  flush(rows);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  const seconds = (performance.now() - started) / 1000;
-  const cpuSeconds = cpuSecondsSince(cpu);
-  db.close();
-  rmSync(file, { force: true });
-  return { mbps: bytes / MB / seconds, cpuSeconds };
-}
-
 /**
  * Bare line split + JSON.parse of every byte: the floor any importer pays, so the faster of two plain
  * ways, each timed here. Which is faster depends on the machine: on a 2-core VM in December 2026, strings
@@ -464,10 +399,6 @@ export async function run(flags) {
   const bare = await bareParse(claudeRoot);
   const bareMBps = bare.mbps;
   process.stdout.write(`baseline split+JSON.parse: ${bare.lines} lines; the faster way: ${bare.way} (${bare.detail})\n`);
-  settleDisk();
-  const floor = await sqliteFloor(claudeRoot, dir);
-  const floorDetail = `split+parse stored into a 4-column SQLite table on one thread: ${fmt(floor.mbps, 1)} MB/s, ${fmt(floor.mbps / bare.mbps)} of the baseline; ${fmt(floor.cpuSeconds, 1)} CPU s, ${fmt(floor.cpuSeconds / bare.cpuSeconds)}× the baseline's: on ${os.availableParallelism()} cores storing in SQLite alone caps the ratio at ${fmt(os.availableParallelism() * bare.cpuSeconds / floor.cpuSeconds)}`;
-  process.stdout.write(`SQLite floor: ${floorDetail}\n`);
 
   // Cold import (a scheduled tick on a fresh process-local map), with the event loop watched.
   const core = open(join(dir, 'home-cold'), claudeRoot);
@@ -621,7 +552,7 @@ export async function run(flags) {
     ['restart tick ÷ unchanged tick', `${fmt(restartMs, 1)} ms ÷ ${fmt(tickMs, 1)} ms`, fmt(restartMs / tickMs), '≤ 1.5', restartMs / tickMs <= 1.5],
     ['transcript bytes read on restart ticks', `${restartBytes} B (files read: ${restartStats.read}, unchanged: ${restartStats.unchanged})`, String(restartBytes), '0', restartBytes === 0],
     ['bytes read after appending to a big transcript', `${appendBytes} B read for ${appended} B appended to ${fmt(sizeBefore / MB, 1)} MB (budget: appended + 64 KiB)`, String(appendBytes), `≤ ${appendBudget}`, appendBytes <= appendBudget],
-    ['cold import ÷ bare split+JSON.parse', `${fmt(coldMBps, 1)} MB/s (${readMode}) ÷ ${fmt(bareMBps, 1)} MB/s (${bare.detail}); a second cold import on the main thread: ${fmt(threadMBps / bareMBps)}; ${workDetail(coldCpuSeconds, bare.cpuSeconds)}; SQLite floor: ${floorDetail}`, fmt(coldMBps / bareMBps), '≥ 0.5', coldMBps / bareMBps >= 0.5],
+    ['cold import ÷ bare split+JSON.parse', `${fmt(coldMBps, 1)} MB/s (${readMode}) ÷ ${fmt(bareMBps, 1)} MB/s (${bare.detail}); a second cold import on the main thread: ${fmt(threadMBps / bareMBps)}; ${workDetail(coldCpuSeconds, bare.cpuSeconds)}`, fmt(coldMBps / bareMBps), '≥ 0.5', coldMBps / bareMBps >= 0.5],
     ['heap growth 1M committed ÷ 10k committed', `${fmt(heap[1_000_000] / MB, 1)} MB ÷ ${fmt(heap[10_000] / MB, 1)} MB (${heap.parts_10000} new parts)`, fmt(heap[1_000_000] / heap[10_000]), '≤ 1.2', heap[1_000_000] / heap[10_000] <= 1.2],
     ['event-loop delay p99 during cold import', delayDetail(delay, machineDuring), fmt(p99, 1), '≤ 50 ms', p99 <= 50],
     [`longest event-loop hold of a tick, a restart and a survey at ${manyFiles} files`, holdDetail, fmt(longestHold, 1), '≤ 50 ms', longestHold <= 50],
