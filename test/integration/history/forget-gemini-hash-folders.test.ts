@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
 import { normalizeCwd, projectKeyOf } from '../../../core/projects/index.js';
+import { runIn } from '../../support/cli.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
@@ -12,6 +13,8 @@ import { claudeLine, writeJsonl } from '../../support/transcripts.js';
  * Gemini CLI's old chats sit in `tmp/<sha256 of the project folder>/chats/`: a folder Gemini registered
  * nowhere is known only by the folders Steward knows. A forget erases the project row that made the
  * folder known, so after a restart nothing names it: the record itself must keep those hash folders out.
+ * A folder never imported, forgotten by its folder with `--not-stored`, has no row at all: its record keeps
+ * the Gemini hash folders of the folder the CLI named.
  */
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url));
@@ -118,5 +121,44 @@ describe('a forgotten project whose folder capture met under another spelling', 
     const kept = JSON.stringify(c.gateway.prepare('SELECT * FROM history_tombstone_gemini').all());
     expect(kept).toContain(laterHash);
     expect(kept.toLowerCase()).not.toContain('ana');
+  });
+});
+
+describe('a folder forgotten with --not-stored, whose Gemini chats sit in a hash folder Gemini registered nowhere', () => {
+  it.each([SITE, `${SITE}/`])('keeps them out (%s), after a restart too, under no project, until Unforget lifts it', async (typed) => {
+    home = tempHome('steward-forget-not-stored-gemini-');
+    home.env.STEWARD_CLAUDE_ROOTS = join(home.dir, 'claude');
+    home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
+    expect((await runIn(home.env, 'forget', '--project', typed, '--not-stored')).code).toBe(0);
+
+    write(join(chats(), 'session-2026-01-14T09-30-5d1e2f3a.json'), fixture('legacy-session.json'));
+    let c = await restart();
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
+    expect((await projectNames(c)).filter((name: string) => name.includes('folder unknown'))).toEqual([]);
+    // Kept as the hash folders' names, never the path.
+    const kept = JSON.stringify(c.gateway.prepare('SELECT * FROM history_tombstone_gemini').all());
+    expect(kept).toContain(SITE_HASH);
+    expect(kept).not.toContain('dana');
+
+    c = await restart();
+    write(join(chats(), 'session-2026-01-15T10-00-later.json'), fixture('agentsview/standard_session.json').replaceAll('sess-uuid-1', LATER_ID));
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
+
+    expect(await c.call('Forget.Lift', { kind: 'project', id: projectKeyOf(normalizeCwd(SITE)) })).toMatchObject({ lifted: true });
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([LATER_ID, LEGACY_ID].sort());
+  });
+});
+
+describe('Forget.Project geminiFolders', () => {
+  it('takes only hash-folder names (64 hex digits), never a path, and at most 8', async () => {
+    home = tempHome('steward-forget-not-stored-gemini-params-');
+    const c = await restart();
+    const projectKey = projectKeyOf(normalizeCwd(SITE));
+    await expect(c.call('Forget.Project', { projectKey, notStored: true, geminiFolders: [SITE] })).rejects.toMatchObject({ code: 'invalid_params' });
+    await expect(c.call('Forget.Project', { projectKey, notStored: true, geminiFolders: Array.from({ length: 9 }, () => SITE_HASH) })).rejects.toMatchObject({ code: 'invalid_params' });
+    expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
   });
 });
