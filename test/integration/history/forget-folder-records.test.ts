@@ -105,3 +105,23 @@ describe('a forget record with no folder hash', () => {
     expect(hashOf(c, keyOf(FIRST))).toBeNull();
   });
 });
+
+/**
+ * A lift of a folder forgotten under two spellings says of the next check what holds of all the files
+ * both records kept out: a record that held none (forgotten by its folder, never imported) says nothing.
+ */
+describe('Unforget of a folder forgotten under two spellings: what it says of the next check', () => {
+  it('every file held is inside the window, and the other spelling held none: the next check brings it all (not "part")', async () => {
+    const c = open();
+    // One file, 30 minutes old (inside any window), kept out by the first spelling's record.
+    session('A', FIRST, 30);
+    record(c, keyOf(FIRST), folderHashOf(FIRST), 1);
+    // The other spelling was forgotten by its folder, never imported: its record holds no file.
+    record(c, keyOf(LATER), folderHashOf(LATER), 2);
+    await c.call('Backfill.Run', { all: true });
+    const lifted = await c.call('Forget.Lift', { kind: 'project', id: keyOf(FIRST) });
+    expect(lifted).toMatchObject({ lifted: true, otherSpellings: 1 });
+    // It said 'part' ("backfill --all imports the rest, which is older") when the other record held no file.
+    expect(lifted.nextCheck).toBe('all');
+  });
+});
