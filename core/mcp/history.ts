@@ -104,6 +104,10 @@ export const GetSessionInput = z.strictObject({
   session_id: SessionId.describe('A sessionId from search_transcripts'),
   part_id: z.string().min(1).max(400).optional().describe('Open the page around this part (a hit’s partId): the page holds it and, as the limit leaves room, up to 5 messages before it'),
   cursor: z.string().max(500).optional().describe('cursor (later messages) or before (earlier ones) from a previous result'),
+  at: z
+    .literal('end')
+    .optional()
+    .describe('"end": open at the conversation\'s end, its last messages (its latest work) in one call; page back with the before it returns. Not with cursor or part_id'),
   limit: z.number().int().min(1).max(MAX_MESSAGES).optional().describe(`Messages per page, at most ${MAX_MESSAGES} (default 20)`),
   from_char: z
     .number()
@@ -139,6 +143,16 @@ function searchDates(input: { from?: string | undefined; to?: string | undefined
 
 /** What a call with from_char and no part_id is told: it reads on in one part. */
 const FROM_CHAR_ALONE = 'from_char reads on in one part: give the part_id its words named too.';
+
+/**
+ * What a call with `at` and a cursor or a part_id is told: each names where the page opens (the
+ * contract refuses them too, in words that do not name the tool's inputs).
+ */
+function refuseWithAt(input: { at?: 'end' | undefined; cursor?: string | undefined; part_id?: string | undefined }): void {
+  if (input.at === undefined) return;
+  if (input.cursor !== undefined) throw new StewardError('invalid_params', 'at "end" and cursor cannot be combined: at "end" opens the last page; its before is the cursor for the page before it.');
+  if (input.part_id !== undefined) throw new StewardError('invalid_params', 'at "end" and part_id cannot be combined: part_id opens the page around that part, at "end" the last page.');
+}
 
 /** What a call with neither a query nor a filter is told: there is nothing to search for. */
 const NOTHING_TO_SEARCH = 'Give a query, or at least one filter (project_key, repo, provider, session_id, role, kind, genuine_user_turn, from, to) to list its messages newest first.';
@@ -345,7 +359,7 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       description:
         `The messages of one captured conversation in order, a page at a time (each answer at most ${PAGE_CHARS.toLocaleString('en')} characters; it says what it left out and how to read on): turns, thinking, tool calls with a one-line summary, and their results. ` +
         "Each message has `speaker`; text the agent's app wrote in the person's name (command echoes, hook output, compaction summaries) has `harness` set and genuineUserTurn false. " +
-        'Subagents are listed by sessionId: read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
+        'Subagents are listed by sessionId: read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, at "end" to open at the latest messages, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
       inputSchema: GetSessionInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -357,14 +371,16 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
             limit,
             ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
             ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
+            ...(input.at !== undefined ? { at: input.at } : {}),
             redact: true,
           });
         if (input.from_char !== undefined && input.part_id === undefined) throw new StewardError('invalid_params', FROM_CHAR_ALONE);
+        refuseWithAt(input);
         try {
           const { page, text } =
             input.from_char !== undefined && input.part_id !== undefined
               ? await readPartFrom(ask, input.part_id, input.from_char, redact)
-              : await readSessionPage(ask, input.limit ?? 20, input.part_id, redact);
+              : await readSessionPage(ask, input.limit ?? 20, input.part_id, redact, input.at === 'end');
           return { content: [{ type: 'text' as const, text }], structuredContent: page };
         } catch (error) {
           if (!(error instanceof StewardError && error.code === 'not_found')) throw error;

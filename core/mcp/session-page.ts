@@ -102,6 +102,8 @@ export const GetSessionOutput = z.strictObject({
   moreSubagents: z.number().int().optional(),
   cursor: z.string().optional(),
   before: z.string().optional(),
+  /** The page opened at the conversation's end (at "end"): its last messages. Absent otherwise. */
+  atEnd: z.literal(true).optional(),
 });
 
 export type SessionPage = z.infer<typeof GetSessionOutput>;
@@ -146,7 +148,7 @@ function partCut(p: PagePart, max: number): string | null {
 /** A text Steward stored cut short, said as the export says it: from what it captured, not from what the page shows. */
 const capturedNote = (p: PagePart) => (p.truncatedFrom === null ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);
 
-function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
+function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false): Prepared {
   const s = result.session;
   const line = (text: string | null) => (text === null ? null : bounded(redact(text), LINE_CHARS));
   // A subagent's user turns are the main agent's prompts, not text the app wrote (see harnessLine).
@@ -177,6 +179,7 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact): Prepared {
     ...(result.subagents.length > SUBAGENTS_SHOWN ? { moreSubagents: result.subagents.length - SUBAGENTS_SHOWN } : {}),
     ...(result.cursor ? { cursor: result.cursor } : {}),
     ...(result.before ? { before: result.before } : {}),
+    ...(atEnd ? { atEnd: true as const } : {}),
   };
   const started = startedAt(result);
   const rewound = rewoundMarks(result.messages);
@@ -287,10 +290,15 @@ function subagentLines(out: SessionPage): string[] {
   return lines;
 }
 
+/** A page opened at the end says it is the last of the messages, where earlier ones precede it (its last line says how to read them). */
+function lastLine(out: SessionPage): string[] {
+  return out.atEnd && out.before ? [`The last ${out.messages.length} of ${countOf(out.session.messages, 'message')}.`] : [];
+}
+
 export function sessionText(out: SessionPage): string {
   const s = out.session;
   const parent = s.parentSessionId === null ? '' : `, ${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`;
-  const lines = [`${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`, ...subagentLines(out)];
+  const lines = [`${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`, ...lastLine(out), ...subagentLines(out)];
   for (const m of out.messages) {
     lines.push(`— ${m.speaker} ${m.at ?? ''}`);
     // Said of each such turn: an agent may read any one of them alone.
@@ -399,13 +407,20 @@ function once(redact: Redact): Redact {
 /**
  * A page of a conversation within PAGE_CHARS. Over it, the page is asked for again with fewer messages
  * (its cursor then continues right after the last message shown, as Sessions.Get pages);
- * a single message still over it is shown as a window of its parts (fitWindow).
+ * a single message still over it is shown as a window of its parts (fitWindow). `atEnd`: `ask` opens
+ * at the conversation's end (fewer messages asked for are then the last ones).
  */
-export async function readSessionPage(ask: (limit: number) => Promise<Result<'Sessions.Get'>>, limit: number, partId: string | undefined, redact: Redact): Promise<{ page: SessionPage; text: string }> {
+export async function readSessionPage(
+  ask: (limit: number) => Promise<Result<'Sessions.Get'>>,
+  limit: number,
+  partId: string | undefined,
+  redact: Redact,
+  atEnd = false,
+): Promise<{ page: SessionPage; text: string }> {
   const cached = once(redact);
   for (let asked = limit; ; ) {
     const result = await ask(asked);
-    const prepared = prepare(result, cached);
+    const prepared = prepare(result, cached, atEnd);
     const whole = fitWhole(prepared);
     if (whole) return { page: whole, text: sessionText(whole) };
     if (asked > 1 && result.messages.length > 1) {
