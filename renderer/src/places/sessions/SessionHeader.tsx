@@ -21,17 +21,6 @@ export function BackButton(): ReactElement {
   );
 }
 
-export function download(name: string, mediaType: string, pieces: string[]): void {
-  const url = URL.createObjectURL(new Blob(pieces, { type: mediaType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /** The conversation's facts in a line; its project is a link to the project's page, where its other conversations are. */
 export function Facts({ session }: { session: Page['session'] }): ReactElement {
   const project =

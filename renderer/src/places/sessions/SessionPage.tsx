@@ -1,51 +1,56 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import { useClient } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
+import { exportConversation, saveFile } from './export.js';
 import type { Move, Page, SessionPages } from './pages.js';
 import { useReadingPosition } from './position.js';
 import { landingMessage, messageElementId } from './reading.js';
-import { BackButton, download, Facts, ForgetButton } from './SessionHeader.js';
+import { BackButton, Facts, ForgetButton } from './SessionHeader.js';
 
 const MB = 1024 * 1024;
 
 /**
  * Exports the conversation as a file the browser downloads, and says what was exported. A long
- * conversation arrives in pieces; the notice counts what has come so far.
+ * conversation arrives in pieces (exportConversation); the notice counts what has come so far, and
+ * `cancel` stops asking for more.
  */
-function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json', raw: boolean) => void; busy: boolean; error: Error | undefined; notice: string | undefined } {
+function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json', raw: boolean) => void; cancel: () => void; busy: boolean; error: Error | undefined; notice: string | undefined } {
   const client = useClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<StewardRpcError | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
+  const running = useRef<AbortController | undefined>(undefined);
   const exportAs = async (format: 'markdown' | 'json', raw: boolean) => {
     if (!client) return;
+    const control = new AbortController();
+    running.current = control;
     setBusy(true);
     setError(undefined);
     setNotice(undefined);
     try {
-      const first = await client.call('Sessions.Export', { sessionId, format, ...(raw ? { raw } : {}) });
-      const pieces = [first.content];
-      let chars = first.content.length;
-      for (let next = first.next; next !== null; ) {
-        setNotice(`Exporting ${first.filename}: ${Math.round(chars / MB)} MB so far…`);
-        const piece = await client.call('Sessions.ExportNext', { next });
-        pieces.push(piece.content);
-        chars += piece.content.length;
-        next = piece.next;
-      }
-      download(first.filename, first.mediaType, pieces);
-      setNotice(`Exported ${first.filename}${first.redacted ? ', with secrets redacted' : ', with secrets as they were written'}.`);
+      const onProgress = (filename: string, chars: number) => setNotice(`Exporting ${filename}: ${Math.round(chars / MB)} MB so far…`);
+      const outcome = await exportConversation(client, { sessionId, format, ...(raw ? { raw } : {}) }, { signal: control.signal, onProgress });
+      if (outcome.kind === 'done') saveFile(outcome.filename, outcome.file);
+      setNotice(outcome.kind === 'cancelled' ? 'Export cancelled.' : `Exported ${outcome.filename}${outcome.redacted ? ', with secrets redacted' : ', with secrets as they were written'}.`);
     } catch (failure) {
       setNotice(undefined);
       setError(toRpcError(failure));
     } finally {
+      running.current = undefined;
       setBusy(false);
     }
   };
-  return { exportAs: (format, raw) => void exportAs(format, raw), busy, error, notice };
+  return { exportAs: (format, raw) => void exportAs(format, raw), cancel: () => running.current?.abort(), busy, error, notice };
 }
+
+/**
+ * The messages, drawn again only when they change: the export's notice changes once a piece (112 times
+ * for 112 MB), and each time a window of 600 messages was drawn again, their Markdown parsed again
+ * (about a second each in Node's renderer).
+ */
+const ShownConversation = memo(Conversation);
 
 /**
  * Earlier or later messages, a page at a time, the page holding a few pages at most (windowPages), or
@@ -107,6 +112,7 @@ export function SessionPage({
   notice?: string | undefined;
 }): ReactElement {
   const exporter = useExport(sessionId);
+  const exportButton = useRef<HTMLButtonElement>(null);
   // Redacted unless the person asks, each time: the choice is not kept for the next conversation.
   const [raw, setRaw] = useState(false);
   const more = useMorePages(page, pages);
@@ -131,12 +137,24 @@ export function SessionPage({
       {/* A row of its own, so Forget's question takes the whole width below the buttons instead of stretching them. */}
       <div className="session-actions">
         {/* aria-disabled, not disabled: a disabled button drops the focus to the page's top, and a keyboard user would lose their place. */}
-        <Button onClick={() => !busy && exporter.exportAs('markdown', raw)} aria-disabled={busy}>
+        <Button ref={exportButton} onClick={() => !busy && exporter.exportAs('markdown', raw)} aria-disabled={busy}>
           Export Markdown
         </Button>
         <Button onClick={() => !busy && exporter.exportAs('json', raw)} aria-disabled={busy}>
           Export JSON
         </Button>
+        {exporter.busy && (
+          <Button
+            variant="quiet"
+            onClick={() => {
+              exporter.cancel();
+              // The button goes once the export stops; the focus waits where the export started, not at the page's top.
+              exportButton.current?.focus();
+            }}
+          >
+            Cancel export
+          </Button>
+        )}
         <label className="session-actions__raw">
           <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.currentTarget.checked)} /> Keep secrets in the export (not redacted)
         </label>
@@ -164,7 +182,7 @@ export function SessionPage({
           Earlier messages
         </Button>
       )}
-      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} />
+      <ShownConversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} />
       {/* Latest messages: a long conversation's end (its most recent work) in one click, not a page at a time. */}
       {page.cursor && (
         <div className="session-more">
