@@ -191,7 +191,8 @@ export const forgetEvents = {
   'history.changed': z.strictObject({ kind: z.enum(FORGET_KINDS), id: z.string(), change: z.enum(['forgotten', 'lifted']) }),
   /**
    * How far a forget has come: sessions of the conversations (subagents included) whose rows are gone,
-   * and parts deleted; sent every half second while it runs, and once with `complete` when it is done.
+   * and parts deleted; sent every half second while it runs, and once with `complete` when it is over:
+   * done, or `failed` (its counts say how far it came; its record holds and the next start finishes it).
    */
   'forget.progress': z.strictObject({
     kind: z.enum(FORGET_KINDS),
@@ -200,6 +201,7 @@ export const forgetEvents = {
     sessionsTotal: count,
     removedParts: count,
     complete: z.boolean(),
+    failed: z.boolean().optional(),
   }),
   /** How far a wipe of the disk has come (pages of its phase), sent every half second and once when it ends. */
   'forget.scrub': z.strictObject({

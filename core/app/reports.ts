@@ -111,7 +111,10 @@ export class StatusReporter {
     this.#state.put({ kind: 'index', subject: null, text: `${what}; some matches may be missing until it finishes`, place: null });
   }
 
-  /** A forget's progress (`forget.progress`, every half second): sessions count a conversation's subagents too, as the panel says. */
+  /**
+   * A forget's progress (`forget.progress`, every half second): sessions count a conversation's subagents
+   * too, as the panel says. Its last (`complete`) ends the item, whether the forget is done or failed.
+   */
   forgetting(progress: EventPayload<'forget.progress'>): void {
     if (progress.complete) return void this.#state.drop('forget', progress.id);
     const done = count.format(progress.sessionsDone);

@@ -464,23 +464,37 @@ export class Forgetting {
     }
   }
 
-  /** Erases in pieces, saying how far it has come every half second and once when it is done. */
+  /**
+   * Erases in pieces, saying how far it has come every half second and once when it is over: done, or
+   * failed (its counts then say how far it came), so nothing goes on saying it is forgetting.
+   */
   async #erase(kind: ForgetKind, id: string, lifted: AbortSignal, erase: (options: EraseOptions) => Promise<EraseResult>): Promise<EraseResult> {
-    const report = (p: EraseProgress, complete: boolean) =>
-      this.#o.emit('forget.progress', { kind, id, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, removedParts: p.parts, complete });
+    const report = (p: EraseProgress, complete: boolean, failed = false) =>
+      this.#o.emit('forget.progress', { kind, id, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, removedParts: p.parts, complete, ...(failed ? { failed } : {}) });
     let last: EraseProgress = { sessionsDone: 0, sessionsTotal: 0, parts: 0 };
     let reported = performance.now();
-    const erased = await erase({
-      signal: AbortSignal.any([this.#abort.signal, lifted]),
-      onProgress: (progress) => {
-        last = progress;
-        if (performance.now() - reported < PROGRESS_EVERY_MS) return;
-        reported = performance.now();
-        report(progress, false);
-      },
-    });
-    report(last, true);
-    return erased;
+    try {
+      const erased = await erase({
+        signal: AbortSignal.any([this.#abort.signal, lifted]),
+        onProgress: (progress) => {
+          last = progress;
+          if (performance.now() - reported < PROGRESS_EVERY_MS) return;
+          reported = performance.now();
+          report(progress, false);
+        },
+      });
+      report(last, true);
+      return erased;
+    } catch (error) {
+      // A lift ends its own (history.changed) and a stop ends the owner. What a failure leaves stays out
+      // of every import (its record holds) until the next start finishes it (finishInterrupted), as
+      // forgetting it again does.
+      if (errorCode(error) !== 'cancelled') {
+        this.#o.logger?.warn('forget failed part-way; the next start finishes it, or forgetting it again does', { kind, code: errorCode(error) });
+        report(last, true, true);
+      }
+      throw error;
+    }
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {

@@ -36,7 +36,8 @@ export function useWiping(): { sentence: string | undefined; reset: () => void }
   const [erased, setErased] = useState(false);
   useEvent('forget.scrub', setProgress);
   useEvent('forget.progress', (p) => {
-    if (p.complete) setErased(true);
+    // A failed forget's last word is no erase: the wipe waits for none.
+    if (p.complete && p.failed !== true) setErased(true);
   });
   const reset = () => {
     setProgress(undefined);
