@@ -39,12 +39,70 @@ export async function refuseExisting(file: string, force: boolean): Promise<void
 /** What a writer hands each piece to, in order: the next one is asked for once this one is written. */
 export type WritePiece = (piece: string) => Promise<void>;
 
-/** A new file filled by `fill`, piece by piece, on disk before it is put in place. */
-async function writeFlushed<T>(temp: string, fill: (write: WritePiece) => Promise<T>): Promise<T> {
+/** The signals that interrupt a verb (Ctrl-C, a kill), and the exit code a shell gives a process each one ends (128 + its number). */
+const INTERRUPTS = { SIGINT: 130, SIGTERM: 143 } as const;
+type Interrupt = keyof typeof INTERRUPTS;
+
+/** The exit code of the interrupt that stopped this process's work, once one has (see whileInterruptible). */
+let interruptedCode: number | undefined;
+
+/** The exit code this process ends with when an interrupt stopped its work (130 for Ctrl-C); undefined otherwise. */
+export function interruptedExit(): number | undefined {
+  return interruptedCode;
+}
+
+/**
+ * Runs `work` with a signal that SIGINT or SIGTERM aborts, for work that must clean up before the
+ * process ends (a temp file beside the one it writes); the process then ends with the interrupt's
+ * exit code (interruptedExit). Outside it, and at a second interrupt, they end the process as ever.
+ * `signals`: where they are heard (the process; a test's emitter).
+ */
+export async function whileInterruptible<T>(work: (signal: AbortSignal) => Promise<T>, signals: NodeJS.EventEmitter = process): Promise<T> {
+  const stop = new AbortController();
+  const interrupted = (name: Interrupt) => {
+    quiet();
+    interruptedCode = INTERRUPTS[name];
+    stop.abort();
+  };
+  const quiet = () => Object.keys(INTERRUPTS).forEach((name) => signals.off(name, interrupted));
+  Object.keys(INTERRUPTS).forEach((name) => signals.once(name, interrupted));
+  try {
+    return await work(stop.signal);
+  } finally {
+    quiet();
+  }
+}
+
+/** Settles as `work` does, or rejects at once when `signal` aborts: an interrupt does not wait for a piece in flight. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(interruptedError());
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+const interruptedError = () => new StewardError('cancelled', 'Interrupted: the file was not written');
+
+/**
+ * A new file filled by `fill`, piece by piece, on disk before it is put in place. Once `signal` aborts,
+ * no piece more is written, nor the file opened.
+ */
+async function writeFlushed<T>(temp: string, fill: (write: WritePiece) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  const goOn = () => {
+    if (signal?.aborted) throw interruptedError();
+  };
+  goOn();
   const handle = await open(temp, 'wx', 0o600);
   try {
     // writeFile, unlike write, goes on until all of a piece is written (from where the last one ended).
-    const filled = await fill((piece) => handle.writeFile(piece));
+    const filled = await fill(async (piece) => {
+      goOn();
+      await handle.writeFile(piece);
+    });
+    goOn();
     await handle.sync();
     return filled;
   } finally {
@@ -70,19 +128,24 @@ async function placeNew(temp: string, file: string): Promise<void> {
  * temp file beside it as they come (so memory holds one piece, not the document), put in place at the
  * end. A failure (or an interrupted write) never leaves half a file under its name, nor where a good
  * one was. `force` replaces what is there (renamed over it); otherwise a file that appeared since
- * refuseExisting looked is refused, not replaced.
+ * refuseExisting looked is refused, not replaced. `signal` (an interrupt, see whileInterruptible) stops
+ * it at once (`cancelled`): the temp file goes, and nothing is put in place.
  */
-export async function writeInPieces<T>(named: string, force: boolean, fill: (write: WritePiece) => Promise<T>): Promise<T> {
+export async function writeInPieces<T>(named: string, force: boolean, fill: (write: WritePiece) => Promise<T>, signal?: AbortSignal): Promise<T> {
   // Replacing a link replaces the file it names, as write-file-atomic did for --force; a new name is taken as it is.
   const file = force ? await realpath(named).catch(() => named) : named;
   // Beside the target, so putting it in place never crosses filesystems; hidden, and named after it.
   const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const writing = writeFlushed(temp, fill, signal);
   try {
-    const filled = await writeFlushed(temp, fill);
+    const filled = await untilAborted(writing, signal);
+    if (signal?.aborted) throw interruptedError();
     await (force ? rename(temp, file) : placeNew(temp, file));
     return filled;
   } finally {
     await rm(temp, { force: true });
+    // Interrupted with a piece in flight, the write ends later (writing nothing more): its temp file goes then too.
+    if (signal?.aborted) void writing.catch(() => undefined).then(() => rm(temp, { force: true }).catch(() => undefined));
   }
 }
 

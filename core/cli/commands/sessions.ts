@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { refuseExisting, writeInPieces, type WritePiece } from '../files.js';
+import { refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 import { stderrLine } from '../progress.js';
@@ -78,12 +78,14 @@ async function couldNotWrite(error: unknown): Promise<never> {
 /**
  * The export into the file a person named, each piece written as it arrives (writeInPieces), so the
  * CLI holds one piece, not the document. `onWritten`: the bytes written so far, after each piece.
+ * `signal`: an interrupt, which stops it with no file left behind (see writeInPieces).
  */
 async function exportToFile(
   file: string,
   force: boolean,
   run: (onPiece: (content: string) => Promise<void>) => Promise<Result<'Sessions.Export'>>,
   onWritten: (bytes: number) => void,
+  signal: AbortSignal,
 ): Promise<Result<'Sessions.Export'>> {
   let bytes = 0;
   const onPiece = (write: WritePiece) => async (content: string) => {
@@ -91,10 +93,14 @@ async function exportToFile(
     onWritten((bytes += Buffer.byteLength(content)));
   };
   try {
-    return await writeInPieces(file, force, (write) =>
-      run(onPiece(write)).catch((error: unknown) => {
-        throw new ExportFailed(error);
-      }),
+    return await writeInPieces(
+      file,
+      force,
+      (write) =>
+        run(onPiece(write)).catch((error: unknown) => {
+          throw new ExportFailed(error);
+        }),
+      signal,
     );
   } catch (error) {
     if (error instanceof ExportFailed) throw error.error;
@@ -156,13 +162,18 @@ function spanWords(startedAt: number | null, lastAt: number | null): string {
   return 'at' in span ? span.at : `${span.from} → ${span.to}`;
 }
 
-/** The conversation as people read it: turns in order, tools and thinking as one line each. */
-export function formatSession(result: Result<'Sessions.Get'>): string {
+/**
+ * The conversation as people read it: turns in order, tools and thinking as one line each. `latest`:
+ * the page opened at the end (--latest), said to be the last of the conversation's messages.
+ */
+export function formatSession(result: Result<'Sessions.Get'>, latest = false): string {
   const s = result.session;
   const parent = s.parentSessionId === null ? [] : [`${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`];
   const facts = [s.sessionId, s.projectName ?? 'no project', s.app, spanWords(s.startedAt, s.lastAt), countOf(s.messages, 'message'), ...parent];
   const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
-  if (result.before) out.push('', `Earlier messages: add --cursor ${result.before}`);
+  // "The last" only when earlier messages exist: a page holding the whole conversation is not the last of it.
+  const last = latest ? [`The last ${result.messages.length} of ${countOf(s.messages, 'message')}.`] : [];
+  if (result.before) out.push('', ...last, `Earlier messages: add --cursor ${result.before}`);
   // Under the message whose call started it, or after the one it started after, as the panel lists it.
   const places = subagentPlaces(result.subagents);
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
@@ -182,6 +193,16 @@ export function formatSession(result: Result<'Sessions.Get'>): string {
   if (places.unplaced.length > 0) out.push('', ...places.unplaced.map(subagentLine));
   if (result.cursor) out.push('', `Later messages: add --cursor ${result.cursor}`);
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * --latest opens the page at the end (Sessions.Get at: 'end'), which neither a cursor's page nor a
+ * part's is: refused in the CLI's words before the contract refuses it in its own.
+ */
+function refuseWithLatest(options: { latest?: boolean; cursor?: string; part?: string }): void {
+  if (!options.latest) return;
+  if (options.cursor !== undefined) throw new UsageError('--latest and --cursor cannot be combined: --latest opens the last page; the --cursor its "Earlier messages" line names opens the one before it');
+  if (options.part !== undefined) throw new UsageError('--latest and --part cannot be combined: --part opens the page around that part, --latest the last page');
 }
 
 /** `steward sessions list|show|export`: captured conversations, read in a terminal or exported. */
@@ -229,22 +250,25 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .option('--limit <n>', 'messages per page (1-1000, default 200)')
     .option('--cursor <cursor>', 'an earlier or later page')
     .option('--part <partId>', 'open the page around this part (a search hit): it and, as --limit leaves room, up to 5 messages before it')
+    .option('--latest', 'open the last page: the conversation\'s last --limit messages, its latest work')
     .option('--raw', 'do not redact secrets: the conversation as it was written')
     .option('--json', 'print JSON')
-    .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; raw?: boolean; json?: boolean }) =>
+    .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; latest?: boolean; raw?: boolean; json?: boolean }) =>
       run(async () => {
         requiredText('the session id', sessionId);
+        refuseWithLatest(options);
         const params = {
           sessionId,
           ...(options.limit !== undefined ? { limit: parseIntOption('--limit', options.limit, 1, 1000) } : {}),
           ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
           ...(options.part !== undefined ? { partId: options.part } : {}),
+          ...(options.latest ? { at: 'end' as const } : {}),
           ...(options.raw ? {} : { redact: true }),
         };
         // With --part, "not found" may be the part's: one of its subagents' is named, and forgottenOrWhole says any other as it is.
         const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(partInSubagent(client, sessionId, options.part)).catch(forgottenOrWhole(client, sessionId)));
         if (options.json) printJson(io, result);
-        else io.stdout(formatSession(result));
+        else io.stdout(formatSession(result, options.latest === true));
         return EXIT.ok;
       }, options.json),
     );
@@ -271,8 +295,11 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           const output = options.output;
           // A person at a terminal sees it go; a pipe or a test gets the same bytes as ever.
           const progress = stderrLine(io);
-          const result = await withClient(io, (client) =>
-            exportToFile(output, options.force === true, (onPiece) => exportPieces(client, params, onPiece), (bytes) => progress.show(exportProgress(bytes))),
+          // Ctrl-C or a kill midway leaves no temp file beside it, nor half a file under its name.
+          const result = await whileInterruptible((signal) =>
+            withClient(io, (client) =>
+              exportToFile(output, options.force === true, (onPiece) => exportPieces(client, params, onPiece), (bytes) => progress.show(exportProgress(bytes)), signal),
+            ),
           ).finally(() => progress.clear());
           // The file as the person typed it (this terminal's own words, never logged).
           io.stdout(`Wrote ${output} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
