@@ -356,14 +356,35 @@ function bareChar(ends: string): string {
 }
 const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
 /**
+ * A value's character inside the plain quote it opened with (`open`): any but that quote, the other kinds
+ * of quote too (`PGPASSWORD='s3cr"et';`, `"password": "ab'cd"`), where QUOTED_CHAR ends at any quote and
+ * left the rest of the password shown. Its own quote doubled is SQL's (`'it''s'`), as in QUOTED_CHAR.
+ */
+const OWN_QUOTED_CHAR = String.raw`(?!\k<open>)[^\n\r\\]|\\[^\n]|\k<open>\k<open>(?=[^\s"'\`,;)}\]])`;
+/**
+ * A value in the quote it opened with, closed by that quote alone; tried before QUOTED_CHAR's reading,
+ * which still serves a value whose quote is never closed within its 100 characters.
+ */
+const OWN_QUOTED = String.raw`(?<=(?<!\\)(?<open>["'\`]))(?:${OWN_QUOTED_CHAR})(?:${OWN_QUOTED_CHAR}|\r?\n){0,99}(?=\k<open>)`;
+/**
+ * A quote after an odd run of five or more backslashes, read: a JSON file three levels down spells its
+ * value's own quote with seven backslashes and the quotes around the value with three, which the reading
+ * makes five and one (json-reading.ts reads `\\\"` one level down, an escaped backslash as written).
+ * Told apart so, it is the value's own whatever follows it: `ab",cd` three levels down hid nothing.
+ */
+const DEEPER_OWN_QUOTE = String.raw`(?<=(?<!\\)\\\\\\\\\\(?:\\\\)*)"`;
+/**
  * A quote inside a value in escaped quotes that is the value's own: a JSON file in a JSON string spells
  * a password's quote `\\\"`, which its reading makes `\"` (json-reading.ts), as it spells the quotes
  * around the value. The value's own one is told by what follows: more of the value, where a closing
  * quote is followed by JSON's or a shell's punctuation, white space, a quote, a backslash or the end.
- * Risk: a password whose quote is followed by such a character (`ab",cd`) is cut there, its rest shown.
+ * Risk: a password whose quote is followed by such a character (`ab",cd`) two levels down is cut there,
+ * its rest shown: there its quote and the closing one read alike. Deeper, they differ (DEEPER_OWN_QUOTE).
  */
-const NESTED_OWN_QUOTE = String.raw`(?<=(?<!\\)(?:\\\\)*\\)"(?![\s,:;)}\]"'\`\\&|<>]|$)`;
-const ASSIGNED_VALUE = String.raw`(?:(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|(?<=\\["'\`])(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
+const NESTED_OWN_QUOTE = String.raw`(?:(?<=(?<!\\)(?:\\\\)*\\)"(?![\s,:;)}\]"'\`\\&|<>]|$)|${DEEPER_OWN_QUOTE})`;
+/** A value in escaped quotes (`\"…\"`), closed by its own kind alone: the other kinds inside are its own (`\"s3cr';et\"`). */
+const NESTED_QUOTED = String.raw`(?<=\\(?<nq>["'\`]))(?:[^"'\`]|(?!\k<nq>)["'\`]|${NESTED_OWN_QUOTE}){0,99}(?:[^"'\`\n\\]|(?!\k<nq>)["'\`])(?=\\?\k<nq>)`;
+const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${NESTED_QUOTED}|(?<=\\["'\`])(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
 
 /** A bare `pass:` or `pin:` value's character: any control character ends it, as a PIN's shape is judged without it. */
 const PASS_CHAR = bareChar(String.raw`${BARE_END}\x01-\x08\x0e-\x1f`);
@@ -472,6 +493,15 @@ function looksMachineMade(raw: string): boolean {
   return value.length >= 16 && digits >= 2 && letters >= 4 && isTokenLike(value);
 }
 
+/** The quote a command's flag value opens with, if any (`-p'…'`, `--password "…"`; `\"` in a JSON string), as `q`. */
+const FLAG_QUOTE = String.raw`(?<q>\\?["'])?`;
+/**
+ * A flag's value: inside the quote it opened with (FLAG_QUOTE), all of it to that quote, where the shell
+ * reads `&`, `|`, `;` and the other kind of quote as the password's own (`-p'pa&ss'` showed `&ss`, or all);
+ * else `bare`. With no quote opened, `\k<q>` matches nothing, so `(?!\k<q>)` refuses the quoted reading.
+ */
+const FLAG_VALUE = (bare: string) => String.raw`(?:(?:(?!\k<q>)(?:\\[^\n]|[^\n])){1,100}(?=\k<q>)|${bare})`;
+
 /*
  * Whitespace between a label's parts is bounded everywhere (8 characters; 32 around an assignment's sign;
  * 500 from a command to its flag): a look-behind is tried at every position, and an unbounded run in it
@@ -499,10 +529,10 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s{0,8}:\s{0,8}["']?)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['x-'] },
   { id: 'bearer-token', pattern: /(?<=\bbearer\s{1,8})[A-Za-z0-9._~+/=-]{16,}/gi, needs: ['bearer'] },
   // A command's flags may follow it on continued lines (a backslash, then a line break): one command line, as the shell reads it.
-  { id: 'curl-user', pattern: /(?<=\bcurl\b(?:[^\n]|\\\r?\n){0,500}?\s(?:-u|--user)(?:\s{1,8}|=)["']?[^\s:"']+:)[^\s"']+/g, accept: isLiteralValue, needs: ['curl'] },
+  { id: 'curl-user', pattern: new RegExp(String.raw`(?<=\bcurl\b(?:[^\n]|\\\r?\n){0,500}?\s(?:-u|--user)(?:\s{1,8}|=)${FLAG_QUOTE}[^\s:"']+:)${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'), accept: isLiteralValue, needs: ['curl'] },
   { id: 'sshpass', pattern: /(?<=\bsshpass\s{1,8}-p\s{0,8}["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
-  { id: 'mysql-password-flag', pattern: /(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b(?:[^\n|;&]|\\\r?\n){0,500}?\s-p)[^\s"';|&]+/g, accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
-  { id: 'password-flag', pattern: /(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})["']?)[^\s"'-][^\s"']*/gi, accept: isLiteralValue, needs: ['--'] },
+  { id: 'mysql-password-flag', pattern: new RegExp(String.raw`(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b(?:[^\n|;&]|\\\r?\n){0,500}?\s-p${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"';|&]+`)}`, 'g'), accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
+  { id: 'password-flag', pattern: new RegExp(String.raw`(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"'-][^\s"']*`)}`, 'gi'), accept: isLiteralValue, needs: ['--'] },
   { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
