@@ -13,6 +13,8 @@ export interface CliIo {
   interactive?: () => boolean;
   /** Starts an owner in the background and waits until it answers (`steward serve`, detached). */
   launchOwner?: (env: NodeJS.ProcessEnv) => Promise<void>;
+  /** Waits until stdout has taken what was written (see drained); absent where writes are taken at once (a test). */
+  stdoutDrained?: () => Promise<void>;
 }
 
 /** A question in the terminal, answered with y/yes; no terminal means no. */
@@ -94,6 +96,22 @@ export function pipeWriter(stream: NodeJS.WritableStream, endOnClose: boolean): 
   };
 }
 
+/**
+ * Resolves once the stream's buffer is under its mark again: at once when it is already, or when the
+ * stream is gone (a closed pipe: the next write says so, see pipeWriter). Awaited between the pieces of
+ * a long output, so a slow reader (a pipe on macOS is written asynchronously) holds one piece, not all.
+ */
+export function drained(stream: NodeJS.WritableStream & { writableNeedDrain: boolean; destroyed: boolean }): Promise<void> {
+  if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) stream.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) stream.once(event, done);
+  });
+}
+
 export const processIo: CliIo = {
   stdout: pipeWriter(process.stdout, true),
   stderr: pipeWriter(process.stderr, false),
@@ -102,6 +120,7 @@ export const processIo: CliIo = {
   stdin: readStdin,
   interactive: () => process.stdin.isTTY === true && process.stderr.isTTY === true,
   launchOwner,
+  stdoutDrained: () => drained(process.stdout),
 };
 
 /** Confirmed by `--yes`, or by a person answering in a terminal. */
@@ -138,6 +157,48 @@ export function oneLine(text: string): string {
 
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** printJson's output around one string of an object, and that string's escaped text given in pieces. */
+export interface JsonInPieces {
+  /** Everything before the string's text, its opening quote included. */
+  head: string;
+  /** The next piece of the string, escaped as JSON.stringify escapes it. */
+  piece(text: string): string;
+  /** The rest of the string's text held back, its closing quote, and everything after (the final newline too). */
+  tail(): string;
+}
+
+/** The first half of a surrogate pair, last in a piece (read off its last unit: a regex would scan a million characters). */
+function endsInPairCut(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff;
+}
+
+/** A string's text as JSON.stringify writes it, without its quotes. */
+const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+/**
+ * printJson of `value` with its string `key` written as its pieces come (an export's content), so a
+ * document is never held whole: the same bytes as printJson of the joined string. The object around it
+ * is printJson's own output with that string empty, cut at it. A pair cut between pieces waits for its
+ * second half: alone, JSON.stringify would write each half as \udXXX.
+ */
+export function jsonInPieces(value: Record<string, unknown>, key: string): JsonInPieces {
+  const whole = `${JSON.stringify({ ...value, [key]: '' }, null, 2)}\n`;
+  // A raw newline is never inside a JSON string: this is the key's own line, at the top level.
+  const line = `\n  ${JSON.stringify(key)}: "`;
+  const cut = whole.indexOf(line) + line.length;
+  let held = '';
+  return {
+    head: whole.slice(0, cut),
+    piece(text) {
+      const joined = held + text;
+      held = endsInPairCut(joined) ? joined.slice(-1) : '';
+      return escaped(held === '' ? joined : joined.slice(0, -1));
+    },
+    tail: () => escaped(held) + whole.slice(cut),
+  };
 }
 
 /** One clear line on stderr, or `{"error":{code,message}}` on stdout with --json. */

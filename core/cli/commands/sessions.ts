@@ -3,7 +3,7 @@ import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSp
 import { withClient } from '../connect.js';
 import { refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
-import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
+import { choiceOption, ClosedOutput, dateOptions, EXIT, jsonInPieces, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, reportError, requiredText, UsageError, type CliIo, type JsonInPieces, type Run } from '../output.js';
 import { stderrLine } from '../progress.js';
 
 /** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
@@ -51,13 +51,17 @@ export function partInSubagent(client: StewardClient, sessionId: string, partId:
   };
 }
 
-/** Runs an export to its last piece, handing each piece on as it arrives. */
-async function exportPieces(client: StewardClient, params: Params<'Sessions.Export'>, onPiece: (content: string) => void | Promise<void>): Promise<Result<'Sessions.Export'>> {
+/** Runs an export to its last piece, handing each piece on as it arrives, with the first answer (its filename and the rest). */
+async function exportPieces(
+  client: StewardClient,
+  params: Params<'Sessions.Export'>,
+  onPiece: (content: string, first: Result<'Sessions.Export'>) => void | Promise<void>,
+): Promise<Result<'Sessions.Export'>> {
   const first = await client.call('Sessions.Export', params).catch(forgottenOrWhole(client, params.sessionId));
-  await onPiece(first.content);
+  await onPiece(first.content, first);
   for (let next = first.next; next !== null; ) {
     const piece = await client.call('Sessions.ExportNext', { next });
-    await onPiece(piece.content);
+    await onPiece(piece.content, first);
     next = piece.next;
   }
   return first;
@@ -106,6 +110,39 @@ async function exportToFile(
     if (error instanceof ExportFailed) throw error.error;
     return couldNotWrite(error);
   }
+}
+
+/** Writes one piece to stdout and waits until stdout has taken it, so a slow reader leaves the CLI one piece to hold. */
+async function printPiece(io: CliIo, text: string): Promise<void> {
+  io.stdout(text);
+  await io.stdoutDrained?.();
+}
+
+/**
+ * `--json` of an export: printJson's object {filename, mediaType, content, redacted}, byte for byte,
+ * written as the pieces arrive (jsonInPieces) rather than once the document is whole, which held it
+ * twice over (joined and escaped). A failure before the first piece prints its error object as any
+ * --json failure does; after it, the object on stdout is already begun: it stays cut short (no parser
+ * takes it for whole), stderr says so and why, and the exit is the failure's.
+ */
+async function printExportJson(io: CliIo, client: StewardClient, params: Params<'Sessions.Export'>): Promise<number> {
+  let json: JsonInPieces | undefined;
+  try {
+    await exportPieces(client, params, async (content, { filename, mediaType, redacted }) => {
+      if (json === undefined) {
+        json = jsonInPieces({ filename, mediaType, content: '', redacted }, 'content');
+        io.stdout(json.head);
+      }
+      await printPiece(io, json.piece(content));
+    });
+  } catch (error) {
+    // Nothing printed yet, or nobody reading any more: the usual way out.
+    if (json === undefined || error instanceof ClosedOutput) throw error;
+    io.stderr('steward: the export stopped partway, so the JSON object printed is cut short\n');
+    return reportError(io, error, false);
+  }
+  io.stdout(json?.tail() ?? '');
+  return EXIT.ok;
 }
 
 /** The progress line of an export into a file, in whole megabytes written so far. */
@@ -303,12 +340,8 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           ).finally(() => progress.clear());
           // The file as the person typed it (this terminal's own words, never logged).
           io.stdout(`Wrote ${output} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
-        } else if (options.json) {
-          // An envelope holds the whole document: a failure midway must print an error, not half an object.
-          const pieces: string[] = [];
-          const result = await withClient(io, (client) => exportPieces(client, params, (piece) => void pieces.push(piece)));
-          printJson(io, { filename: result.filename, mediaType: result.mediaType, content: pieces.join(''), redacted: result.redacted });
-        } else await withClient(io, (client) => exportPieces(client, params, (piece) => io.stdout(piece)));
+        } else if (options.json) return await withClient(io, (client) => printExportJson(io, client, params));
+        else await withClient(io, (client) => exportPieces(client, params, (piece) => printPiece(io, piece)));
         return EXIT.ok;
       }, options.json),
     );
