@@ -133,7 +133,10 @@ function bounded(text: string | null, max: number, rule = ''): string | null {
 }
 
 /** Where a cut part's text goes on: the call that reads it from there (see readPartFrom). */
-const readOn = (partId: string, from: number) => `: read on with part_id "${partId}" and from_char ${from}`;
+const readOn = (partId: string, from: number | '' = '') => `: read on with part_id "${partId}" and from_char ${from}`;
+
+/** Whether the page shows only some of a part's text: its words then name the call that reads on (partCut, partWindow). */
+const isCut = (p: PagePart) => p.text !== null && p.text.endsWith(']') && p.text.includes(readOn(p.partId));
 
 /**
  * A part's text cut for the page: at most PART_CHARS of it; less when the page shares its room among
@@ -254,13 +257,25 @@ function harnessText(p: PagePart): string {
   return `[${p.harness ?? ''} — written by the agent's app, not the person]\n${p.text ?? ''}`;
 }
 
+/**
+ * What a tool call's or result's label line adds. Its summary, where the body is empty or the page cut
+ * it: a whole body says all the summary would, in its first line. Else only what the body does not
+ * say: the tool a call runs, the exit code of a result that failed (in toolResultSummary's words).
+ */
+function toolHeading(p: PagePart, body: string): string {
+  if (body === '' || isCut(p)) return p.summary ? ` ${p.summary}` : '';
+  if (p.kind === 'tool_use') return p.toolName ? ` ${p.toolName}` : '';
+  if (!p.isError) return '';
+  return p.exitCode !== null ? ` exit code ${p.exitCode}` : ' failed';
+}
+
 function partText(p: PagePart): string {
   if (p.harness !== null) return `${harnessText(p)}${capturedNote(p)}`;
   if (p.kind === 'text') return `${p.text ?? ''}${capturedNote(p)}`;
   if (p.kind === 'tool_result' || p.kind === 'tool_use') {
     // Blank lines before and after the body are not shown, and an empty body adds no line (the JSON keeps the text).
     const body = withoutBlankEnds(p.text ?? '');
-    return `[${kindLabel(p.kind) ?? p.kind}] ${p.summary ?? ''}${body === '' ? '' : `\n${body}`}${capturedNote(p)}`;
+    return `[${kindLabel(p.kind) ?? p.kind}]${toolHeading(p, body)}${body === '' ? '' : `\n${body}`}${capturedNote(p)}`;
   }
   // What the part is in part-words' words, as `steward sessions show` says it ("[Thinking · …]",
   // "[Image · PNG, 12 KB]"); the JSON keeps its kind.
