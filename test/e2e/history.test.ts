@@ -97,7 +97,7 @@ describe('search and read conversations in the panel', () => {
     // How many matched is there for everyone to read, in messages and conversations.
     const count = page.locator('.search-results__count');
     expect(await count.isVisible()).toBe(true);
-    expect(await count.innerText()).toMatch(/^\d+ messages? in 2 conversations$/);
+    expect(await count.innerText()).toMatch(/^\d+ match(es)? in 2 conversations$/);
     // A subagent's prompt was written by the main agent, not by the person.
     const subagentHits = groups.filter({ has: page.locator('.search-group__meta', { hasText: 'subagent' }) }).locator('.search-hit__who');
     expect(await subagentHits.allInnerTexts()).toContainEqual(expect.stringMatching(/^Main agent · /));

@@ -28,9 +28,9 @@ function hit(n: number, alike?: number): SearchHit {
 const result: SearchQueryResult = { hits: [hit(1, 24), hit(2)], sessions: [] };
 
 describe('a hit that stands for repeats', () => {
-  it('the panel counts the messages it lists and says the repeats apart', () => {
-    expect(countSentence({ ...result, cursor: undefined })).toBe('2 messages in 1 conversation, not counting 24 more like them');
-    expect(countSentence({ ...result, cursor: 'next' })).toBe('2 messages in 1 conversation, not counting 24 more like them so far; More matches looks for others.');
+  it('the panel counts the matches it lists and says the repeats apart', () => {
+    expect(countSentence({ ...result, cursor: undefined })).toBe('2 matches in 1 conversation, not counting 24 more like them');
+    expect(countSentence({ ...result, cursor: 'next' })).toBe('2 matches in 1 conversation, not counting 24 more like them so far; More matches looks for others.');
   });
 
   it('the CLI says how many more like it on its line', () => {

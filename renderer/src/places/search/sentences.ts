@@ -15,16 +15,22 @@ type SearchResult = Result<'Search.Query'>;
 export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fallback'>, words = true): string | undefined {
   if (result.hits.length > 0 || result.fallback?.mode === 'too_broad') return undefined;
   if (result.cursor) return 'None among the newest matches looked at so far; More matches looks further back.';
-  return words ? 'No conversation matches that.' : 'No messages match these filters.';
+  return words ? 'No conversation matches that.' : 'Nothing matches these filters.';
 }
 
 /**
- * How much a page found, shown above its results: each hit is a message to the reader (what the results
- * list), never a "part". A page with a cursor is not all there is, so its count is "so far", never a total.
- * The count is of messages listed: repeats a hit stands for (SearchHit.alike) are said apart from it.
+ * What the reader calls a hit, whatever the Kind chip: a match, never a "part", nor a "message" (a
+ * tool's output or a thought is no message anywhere else in the panel).
+ */
+const MATCH = { one: 'match', other: 'matches' };
+
+/**
+ * How much a page found, shown above its results. A page with a cursor is not all there is, so its
+ * count is "so far", never a total. The count is of matches listed: repeats a hit stands for
+ * (SearchHit.alike) are said apart from it.
  */
 export function countSentence(result: Pick<SearchResult, 'hits' | 'sessions' | 'cursor'>): string {
-  const listed = `${countOf(result.hits.length, 'message')} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
+  const listed = `${countOf(result.hits.length, MATCH)} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
   const alike = result.hits.reduce((sum, h) => sum + (h.alike ?? 0), 0);
   const found = alike > 0 ? `${listed}, not counting ${formatCount(alike)} more like them` : listed;
   return result.cursor ? `${found} so far; More matches looks for others.` : found;
