@@ -78,6 +78,11 @@ export const appMethods = {
     result: z.strictObject({
       name: z.literal('Steward'),
       version: z.string(),
+      /**
+       * The contract's fingerprint (contractFingerprint): two builds of one version may differ in what
+       * their methods take, and a client refused by an owner of another build says to restart it.
+       */
+      contract: z.string(),
       protocol: z.number().int(),
       maintenanceProtocol: z.number().int(),
       /** Where STEWARD_HOME came from; never the path itself. */

@@ -8,6 +8,7 @@ export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
 export { paramsWords } from './params-words.js';
+export { contractFingerprint } from './fingerprint.js';
 export { countOf, cutShortWords, nounFor, wholeAt } from './words.js';
 export { DATE_FORMS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';

@@ -1,4 +1,4 @@
-import { MAINTENANCE_PROTOCOL, PROTOCOL_VERSION, StewardError, type AppStatus, type Handlers } from '../api/index.js';
+import { contractFingerprint, MAINTENANCE_PROTOCOL, PROTOCOL_VERSION, StewardError, type AppStatus, type Handlers } from '../api/index.js';
 import type { HomeKind } from '../config/index.js';
 import type { StartAtLogin } from './login.js';
 import type { AppState } from './status.js';
@@ -23,6 +23,7 @@ export function appHandlers(state: AppState, facts: AppFacts): Pick<Handlers, Ap
     'App.Info': () => ({
       name: 'Steward',
       version: facts.version,
+      contract: contractFingerprint(),
       protocol: PROTOCOL_VERSION,
       maintenanceProtocol: MAINTENANCE_PROTOCOL,
       homeKind: facts.homeKind,

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { z } from 'zod';
-import { StewardError, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
-import { resolveHome, type StewardHome } from '../config/index.js';
+import { StewardError, contractFingerprint, isErrorCode, typedClient, type StewardClient, type StewardTransport } from '../api/index.js';
+import { resolveHome, stewardVersion, type StewardHome } from '../config/index.js';
 import { readDaemonInfo, type DaemonInfo } from '../server/daemon/index.js';
 import { lockOwnerPid } from '../store/lock/index.js';
 
@@ -38,32 +38,88 @@ function post(daemon: DaemonInfo, body: string): Promise<{ status: number; text:
   });
 }
 
+/** Which build a Steward is: its package version, and its contract (two builds of one version may differ in it). */
+interface Build {
+  version: string;
+  /** Absent from an owner older than App.Info's `contract`: another build by definition. */
+  contract?: string | undefined;
+}
+
+const OwnerBuild = z.object({ version: z.string(), contract: z.string().optional() });
+
+/** The refusals an owner of an older or newer contract gives a call it does not know: a key, a word, a method. */
+const CONTRACT_REFUSALS: ReadonlySet<string> = new Set(['invalid_params', 'method_not_found']);
+
+/** -1, 0 or 1 as version `a` is older than, the same as or newer than `b` (major.minor.patch; a pre-release tag counts as the same). */
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[.+-]/, 3).map((p) => Number.parseInt(p, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0) ? -1 : 1;
+  return 0;
+}
+
+/**
+ * What the person reads when an owner of another build refused a call: that the refusal is the owner's
+ * age, not their command, and what to do (README: `steward stop`, then the app or `steward serve`).
+ */
+function otherBuildWords(owner: Build, cli: Build): string {
+  const restart = 'restart it (`steward stop`, then open the app or run `steward serve`) and try again.';
+  const order = compareVersions(owner.version, cli.version);
+  if (order < 0) return `The running Steward (version ${owner.version}) is older than this command (version ${cli.version}): ${restart}`;
+  if (order > 0) return `The running Steward (version ${owner.version}) is newer than this command (version ${cli.version}): update this steward command, or ${restart}`;
+  return `The running Steward (version ${owner.version}) is another build than this command: ${restart}`;
+}
+
+/**
+ * A refusal explained when the owner is another build: its contract may simply not know what this
+ * command sends (a key added since, such as `geminiFolders`), which a restart fixes. Asked only after a
+ * refusal, so a verb that works costs no extra round trip; an owner of this same build, or one that
+ * cannot say what it is, leaves the refusal as it was.
+ */
+async function explainRefusal(refusal: StewardError, askOwner: () => Promise<unknown>): Promise<StewardError> {
+  if (!CONTRACT_REFUSALS.has(refusal.code)) return refusal;
+  const answer = OwnerBuild.safeParse(await askOwner().catch(() => undefined));
+  if (!answer.success) return refusal;
+  const owner: Build = answer.data;
+  const cli: Build = { version: stewardVersion(), contract: contractFingerprint() };
+  if (owner.version === cli.version && owner.contract === cli.contract) return refusal;
+  const ownerMismatch = { refused: refusal.code, refusal: refusal.message, owner: { version: owner.version, contract: owner.contract ?? null }, cli };
+  return new StewardError('unsupported', otherBuildWords(owner, cli), { ...refusal.details, ownerMismatch });
+}
+
 /** A client of a running owner over its loopback endpoint. */
 export function httpTransport(daemon: DaemonInfo): StewardTransport {
   let nextId = 1;
+  async function rpc(method: string, params: unknown): Promise<unknown> {
+    let response: { status: number; text: string };
+    try {
+      response = await post(daemon, JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
+    } catch (error) {
+      const { errorCode } = await import('../log/index.js');
+      throw new StewardError('internal', `The running Steward did not answer (${errorCode(error)}); is it still running?`);
+    }
+    if (response.status !== 200) throw new StewardError('internal', `The running Steward refused the request (HTTP ${response.status})`);
+    let parsed: ReturnType<typeof RpcReply.safeParse>;
+    try {
+      parsed = RpcReply.safeParse(JSON.parse(response.text));
+    } catch {
+      throw new StewardError('internal', 'The running Steward sent a reply that is not JSON-RPC');
+    }
+    if (!parsed.success) throw new StewardError('internal', 'The running Steward sent a reply that is not JSON-RPC');
+    const { error, result } = parsed.data;
+    if (error) {
+      const code = error.data?.code;
+      throw new StewardError(isErrorCode(code) ? code : 'internal', error.message, error.data?.details);
+    }
+    return result;
+  }
   return {
     async call(method, params) {
-      let response: { status: number; text: string };
       try {
-        response = await post(daemon, JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
+        return await rpc(method, params);
       } catch (error) {
-        const { errorCode } = await import('../log/index.js');
-        throw new StewardError('internal', `The running Steward did not answer (${errorCode(error)}); is it still running?`);
+        throw error instanceof StewardError ? await explainRefusal(error, () => rpc('App.Info', {})) : error;
       }
-      if (response.status !== 200) throw new StewardError('internal', `The running Steward refused the request (HTTP ${response.status})`);
-      let parsed: ReturnType<typeof RpcReply.safeParse>;
-      try {
-        parsed = RpcReply.safeParse(JSON.parse(response.text));
-      } catch {
-        throw new StewardError('internal', 'The running Steward sent a reply that is not JSON-RPC');
-      }
-      if (!parsed.success) throw new StewardError('internal', 'The running Steward sent a reply that is not JSON-RPC');
-      const { error, result } = parsed.data;
-      if (error) {
-        const code = error.data?.code;
-        throw new StewardError(isErrorCode(code) ? code : 'internal', error.message, error.data?.details);
-      }
-      return result;
     },
     on() {
       return () => undefined;

@@ -213,9 +213,12 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
   const typed = error instanceof StewardError ? error : toStewardError(error);
   // What to do about it travels with the error: a blocked plan's remedy, the command a person runs.
   const extra = Object.fromEntries(['remediation', 'handoff'].flatMap((k) => (typeof typed.details?.[k] === 'string' ? [[k, typed.details[k] as string]] : [])));
-  // A refused request's message names the field in words; scripts also get the method that refused it.
-  const method = typed.code === 'invalid_params' && typeof typed.details?.method === 'string' ? { method: typed.details.method } : {};
-  if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...method, ...extra } });
+  // A refused request's message names the field in words; scripts also get the method that refused it,
+  // and, when the refusal came from a running owner of another build, both builds (core/cli/connect.ts).
+  const mismatch = typed.details?.ownerMismatch !== undefined ? { ownerMismatch: typed.details.ownerMismatch } : {};
+  const refused = typed.code === 'invalid_params' || 'ownerMismatch' in mismatch;
+  const method = refused && typeof typed.details?.method === 'string' ? { method: typed.details.method } : {};
+  if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...method, ...mismatch, ...extra } });
   else io.stderr(`steward: ${[typed.message.split('\n')[0], extra.remediation, extra.handoff ? `Run: ${extra.handoff}` : undefined].filter(Boolean).join(' ')}\n`);
   return typed.code === 'invalid_params' ? EXIT.usage : EXIT.failure;
 }
