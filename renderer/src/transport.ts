@@ -73,22 +73,47 @@ function storedSet(key: string, value: string | undefined): void {
   }
 }
 
+/** The token a `#token=…` fragment carries, when it has one of a token's shape. */
+export function tokenFromHash(hash: string): string | undefined {
+  const token = new URLSearchParams(hash.slice(1)).get('token');
+  return token !== null && TOKEN_SHAPE.test(token) ? token : undefined;
+}
+
 /**
- * Takes the token from `#token=…` and removes it from the address bar and history at once, so it is
- * not bookmarked, shared or shown; localStorage keeps it for this origin's reloads, bookmarks and tabs.
- * An address without it (`#/sessions/<id>`) is left as it is, so the page opens on that place.
+ * Takes the token from the address's `#token=…` and removes it from the address bar and history at
+ * once, so it is not bookmarked, shared or shown; localStorage keeps it for this origin's reloads,
+ * bookmarks and tabs. An address without it (`#/sessions/<id>`) is left as it is. The first load and a
+ * link pasted into an open tab (onTokenLink) both take it here, so both keep and clear it alike.
  */
+function takeLinkToken(): string | undefined {
+  const hash = window.location.hash;
+  if (!new URLSearchParams(hash.slice(1)).has('token')) return undefined;
+  window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  const token = tokenFromHash(hash);
+  if (token !== undefined) storedSet(TOKEN_KEY, token);
+  return token;
+}
+
+/** The link's token (taken from the address, see takeLinkToken), else the one this origin kept. */
 export function takeToken(): string | undefined {
-  const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  if (fromHash !== null) {
-    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
-    if (TOKEN_SHAPE.test(fromHash)) {
-      storedSet(TOKEN_KEY, fromHash);
-      return fromHash;
-    }
-  }
+  const fromLink = takeLinkToken();
+  if (fromLink !== undefined) return fromLink;
   const stored = storedGet(TOKEN_KEY);
   return stored !== undefined && TOKEN_SHAPE.test(stored) ? stored : undefined;
+}
+
+/**
+ * Calls back with the token of a link opened in this tab after it loaded: pasting the address
+ * `steward token rotate` printed changes only the fragment, so there is no page load to take it.
+ * Taken, kept and cleared from the address bar as on the first load; returns unsubscribe.
+ */
+export function onTokenLink(listener: (token: string) => void): () => void {
+  const handle = () => {
+    const token = takeLinkToken();
+    if (token !== undefined) listener(token);
+  };
+  window.addEventListener('hashchange', handle);
+  return () => window.removeEventListener('hashchange', handle);
 }
 
 /**

@@ -1,10 +1,10 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../components/index.js';
-import { useClient } from '../../hooks.js';
+import { useClient, useEvent } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
 import { exportConversation, saveFile } from './export.js';
-import type { Move, Page, SessionPages } from './pages.js';
+import { newMessagesWords, type Move, type Page, type SessionPages } from './pages.js';
 import { useReadingPosition } from './position.js';
 import { landingMessage, messageElementId } from './reading.js';
 import { BackButton, Facts, ForgetButton } from './SessionHeader.js';
@@ -46,11 +46,53 @@ function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json',
 }
 
 /**
- * The messages, drawn again only when they change: the export's notice changes once a piece (112 times
- * for 112 MB), and each time a window of 600 messages was drawn again, their Markdown parsed again
- * (about a second each in Node's renderer).
+ * The export's buttons, its notice and its error, in a component of their own: the notice changes
+ * once a piece (112 times for 112 MB), and drawn in the page it drew the conversation again each time
+ * (600 messages' Markdown, about a second each). `children`: the row's other actions.
  */
-const ShownConversation = memo(Conversation);
+function ExportActions({ sessionId, paging, children }: { sessionId: string; paging: boolean; children: ReactNode }): ReactElement {
+  const exporter = useExport(sessionId);
+  const exportButton = useRef<HTMLButtonElement>(null);
+  // Redacted unless the person asks, each time: the choice is not kept for the next conversation.
+  const [raw, setRaw] = useState(false);
+  const busy = paging || exporter.busy;
+  return (
+    <>
+      {/* A row of its own, so Forget's question takes the whole width below the buttons instead of stretching them. */}
+      <div className="session-actions">
+        {/* aria-disabled, not disabled: a disabled button drops the focus to the page's top, and a keyboard user would lose their place. */}
+        <Button ref={exportButton} onClick={() => !busy && exporter.exportAs('markdown', raw)} aria-disabled={busy}>
+          Export Markdown
+        </Button>
+        <Button onClick={() => !busy && exporter.exportAs('json', raw)} aria-disabled={busy}>
+          Export JSON
+        </Button>
+        {exporter.busy && (
+          <Button
+            variant="quiet"
+            onClick={() => {
+              exporter.cancel();
+              // The button goes once the export stops; the focus waits where the export started, not at the page's top.
+              exportButton.current?.focus();
+            }}
+          >
+            Cancel export
+          </Button>
+        )}
+        <label className="session-actions__raw">
+          <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.currentTarget.checked)} /> Keep secrets in the export (not redacted)
+        </label>
+        {children}
+      </div>
+      {exporter.notice && (
+        <p role="status" className="session-notice">
+          {exporter.notice}
+        </p>
+      )}
+      <ErrorBanner title="The export failed." error={exporter.error} />
+    </>
+  );
+}
 
 /**
  * Earlier or later messages, a page at a time, the page holding a few pages at most (windowPages), or
@@ -58,7 +100,7 @@ const ShownConversation = memo(Conversation);
  * button is disabled while the page loads, which drops the focus, and gone after the last page: the
  * first new message takes the focus instead, so a keyboard reader goes on from where they were.
  */
-function useMorePages(page: Page, pages: SessionPages): (move: Move) => void {
+function useMorePages(page: Page, pages: SessionPages): (move: Move | 'new') => void {
   const [landing, setLanding] = useState<{ messageId: string }>();
   // Before the page is painted: the page that made room for the new one (windowPages) went from the
   // other end, so a reader paging on sees the message they land on, never a jump to where it went.
@@ -70,6 +112,13 @@ function useMorePages(page: Page, pages: SessionPages): (move: Move) => void {
   }, [landing]);
   return (move) => {
     const shown = page.messages;
+    // The new messages an import brought (pages.news): shown in place, landing on the first of them.
+    if (move === 'new') {
+      const shownNew = pages.showNew();
+      const messageId = shownNew ? landingMessage(shown, shownNew.got.messages, shownNew.move) : undefined;
+      if (messageId !== undefined) setLanding({ messageId });
+      return;
+    }
     void pages.more(move).then((got) => {
       const messageId = got ? landingMessage(shown, got.messages, move) : undefined;
       if (messageId !== undefined) setLanding({ messageId });
@@ -111,12 +160,11 @@ export function SessionPage({
   onForgotten: (wipeAsked: boolean) => void;
   notice?: string | undefined;
 }): ReactElement {
-  const exporter = useExport(sessionId);
-  const exportButton = useRef<HTMLButtonElement>(null);
-  // Redacted unless the person asks, each time: the choice is not kept for the next conversation.
-  const [raw, setRaw] = useState(false);
   const more = useMorePages(page, pages);
   useReadingPosition(sessionId, page.messages, page.before !== undefined, partId);
+  // An import that wrote anything may have written to this conversation: the page asks for its end and
+  // says what is new where the reader reads (below the last message), never moving what they read.
+  useEvent('sweep.tick', (tick) => tick.providers.some((p) => p.partsWritten > 0) && pages.checkLatest());
   const opened = pages.opened;
   const landedAt = useRef<string | null>(null);
   useEffect(() => {
@@ -130,59 +178,34 @@ export function SessionPage({
     landing?.focus({ preventScroll: true });
   }, [opened, partId]);
   const s = page.session;
-  const busy = pages.busy || exporter.busy;
   return (
     <>
       <PlaceHeader title={conversationName(s)} description={<Facts session={s} />} actions={<BackButton />} />
-      {/* A row of its own, so Forget's question takes the whole width below the buttons instead of stretching them. */}
-      <div className="session-actions">
-        {/* aria-disabled, not disabled: a disabled button drops the focus to the page's top, and a keyboard user would lose their place. */}
-        <Button ref={exportButton} onClick={() => !busy && exporter.exportAs('markdown', raw)} aria-disabled={busy}>
-          Export Markdown
-        </Button>
-        <Button onClick={() => !busy && exporter.exportAs('json', raw)} aria-disabled={busy}>
-          Export JSON
-        </Button>
-        {exporter.busy && (
-          <Button
-            variant="quiet"
-            onClick={() => {
-              exporter.cancel();
-              // The button goes once the export stops; the focus waits where the export started, not at the page's top.
-              exportButton.current?.focus();
-            }}
-          >
-            Cancel export
-          </Button>
-        )}
-        <label className="session-actions__raw">
-          <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.currentTarget.checked)} /> Keep secrets in the export (not redacted)
-        </label>
+      <ExportActions sessionId={sessionId} paging={pages.busy}>
         {/* What is on the screen, apart from the export: secrets show as [REDACTED] until the person ticks it. */}
         <label className="session-actions__raw">
           <input type="checkbox" checked={showSecrets} onChange={(e) => onShowSecrets(e.currentTarget.checked)} /> Show secrets
         </label>
         <ForgetButton sessionId={sessionId} subagent={s.parentKind === 'subagent'} onForgotten={onForgotten} />
-      </div>
+      </ExportActions>
       {s.parentSessionId && (
         <p>
           {s.parentKind === 'branch' ? 'Branched from ' : 'A subagent of '}
           <a href={`#/sessions/${encodeURIComponent(s.parentSessionId)}`}>{s.parentKind === 'branch' ? 'an earlier conversation' : 'its parent conversation'}</a>.
         </p>
       )}
-      {(exporter.notice ?? notice) && (
+      {notice && (
         <p role="status" className="session-notice">
-          {exporter.notice ?? notice}
+          {notice}
         </p>
       )}
       <ErrorBanner title="Something could not be loaded." error={pages.moreError ?? pages.error} />
-      <ErrorBanner title="The export failed." error={exporter.error} />
       {page.before && (
         <Button onClick={() => more('before')} disabled={pages.busy}>
           Earlier messages
         </Button>
       )}
-      <ShownConversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} />
+      <Conversation messages={page.messages} subagents={page.subagents} hitPartId={partId} app={s.app} inSubagent={s.parentKind === 'subagent'} redact={!showSecrets} />
       {/* Latest messages: a long conversation's end (its most recent work) in one click, not a page at a time. */}
       {page.cursor && (
         <div className="session-more">
@@ -191,6 +214,16 @@ export function SessionPage({
           </Button>
           <Button onClick={() => more('end')} disabled={pages.busy}>
             Latest messages
+          </Button>
+        </div>
+      )}
+      {pages.news && (
+        <div className="session-more">
+          <p role="status" className="session-more__news">
+            {newMessagesWords(pages.news)}
+          </p>
+          <Button onClick={() => more('new')} disabled={pages.busy}>
+            Show
           </Button>
         </div>
       )}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Result, SessionMessage } from '../../../../core/api/index.js';
+import { countOf } from '../../components/index.js';
 import { useAction, useCall } from '../../hooks.js';
 
 export type Page = Result<'Sessions.Get'>;
@@ -59,6 +60,46 @@ export function shownPage(kept: readonly [Page, ...Page[]]): Page {
   return kept.slice(1).reduce((shown, next) => joinPages(shown, next, 'cursor'), kept[0]);
 }
 
+/**
+ * What an import brought to an open conversation after what the page shows: `count` new messages as the
+ * session counts them (a tool's result is not one), `later` the page that joins them on (see
+ * newMessagesAfter), undefined when they do not follow on from what is shown (`atLeast`: more than
+ * the conversation's last page holds), so only its end ("Latest messages") shows them.
+ */
+export interface NewMessages {
+  count: number;
+  atLeast: boolean;
+  later: Page | undefined;
+}
+
+const counted = (messages: readonly SessionMessage[]) => messages.filter((m) => m.countsAsMessage !== false).length;
+
+/**
+ * The messages in `end` (the conversation's last page, asked for after an import) that the page does
+ * not show yet. None while the page does not reach the end: "Later messages" leads on to them already.
+ * New parts of the last message shown (a tool's result written since) come as that message with only
+ * them, which joining the pages adds to it (joinMessages), so nothing is shown twice. The later page has
+ * no way onward of its own: windowPages keeps the page before it, whose `before` leads to earlier ones.
+ */
+export function newMessagesAfter(shown: Page, end: Page): NewMessages | undefined {
+  if (shown.cursor !== undefined) return undefined;
+  const last = shown.messages[shown.messages.length - 1];
+  const at = last === undefined ? -1 : end.messages.findIndex((m) => m.messageId === last.messageId);
+  if (last !== undefined && at === -1) return end.messages.length === 0 ? undefined : { count: counted(end.messages), atLeast: true, later: undefined };
+  const after = end.messages.slice(at + 1);
+  const seen = new Set(last?.parts.map((p) => p.partId));
+  const grown = at === -1 ? [] : end.messages[at]!.parts.filter((p) => !seen.has(p.partId));
+  if (after.length === 0 && grown.length === 0) return undefined;
+  const messages = grown.length > 0 ? [{ ...end.messages[at]!, parts: grown }, ...after] : after;
+  return { count: counted(after), atLeast: false, later: { session: end.session, messages, subagents: end.subagents } };
+}
+
+/** What the page says of them, beside the button that shows them. */
+export function newMessagesWords(news: NewMessages): string {
+  if (news.count === 0) return 'The conversation went on';
+  return news.atLeast ? `At least ${countOf(news.count, 'new message')}` : countOf(news.count, 'new message');
+}
+
 export interface SessionPages {
   /** What is shown: the pages kept (windowPages) of the first page and every earlier and later page loaded since. */
   page: Page | undefined;
@@ -75,6 +116,12 @@ export interface SessionPages {
   busy: boolean;
   /** Earlier or later messages could not be loaded. */
   moreError: Error | undefined;
+  /** Messages an import brought after what is shown, once checkLatest found them; gone once shown. */
+  news: NewMessages | undefined;
+  /** Asks for the conversation's end, to see whether an import brought messages after what is shown. */
+  checkLatest: () => void;
+  /** Shows `news`: joined on as the later page, or the conversation's end when they do not follow on; says which, and how. */
+  showNew: () => { got: Page; move: Move } | undefined;
 }
 
 /**
@@ -86,10 +133,18 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
   const reading = redact ? { redact } : { markSecrets: true };
   const first = useCall('Sessions.Get', { sessionId, ...(partId ? { partId } : {}), ...reading });
   const next = useAction('Sessions.Get');
+  const latest = useAction('Sessions.Get');
   // Pages kept with the first page they continue, and shown as one; a first page loaded again starts over.
   const [joined, setJoined] = useState<{ base: Page; kept?: [Page, ...Page[]]; page?: Page }>();
+  // The conversation's end as last asked for, with the first page it was asked over (read the same way).
+  const [end, setEnd] = useState<{ base: Page; end: Page }>();
   const current = joined !== undefined && joined.base === first.data;
   const page = current && joined.page ? joined.page : first.data;
+  const join = (base: Page, got: Page, move: Move) =>
+    setJoined((previous) => {
+      const kept = keptAfter(previous?.base === base && previous.kept ? previous.kept : [base], got, move);
+      return { base, kept, page: shownPage(kept) };
+    });
   const more = async (move: Move): Promise<Page | undefined> => {
     const base = first.data;
     const cursor = move === 'before' ? page?.before : page?.cursor;
@@ -97,12 +152,25 @@ export function useSessionPages(sessionId: string, partId: string | undefined, r
     setJoined((previous) => (previous?.base === base ? previous : { base }));
     // The end is read from the end (Sessions.Get `at`), not paged on to: no cursor goes with it.
     const got = await next.run({ sessionId, ...(move === 'end' ? { at: 'end' as const } : { cursor }), ...reading });
-    if (got)
-      setJoined((previous) => {
-        const kept = keptAfter(previous?.base === base && previous.kept ? previous.kept : [base], got, move);
-        return { base, kept, page: shownPage(kept) };
-      });
+    if (got) join(base, got, move);
     return got;
   };
-  return { page, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined };
+  // Derived from what is shown, so loading later messages or the end by hand puts the notice away too.
+  const news = end !== undefined && end.base === first.data && page ? newMessagesAfter(page, end.end) : undefined;
+  const checkLatest = () => {
+    const base = first.data;
+    // Not shown to the end: "Later messages" leads on to whatever came since. A failed check says
+    // nothing: the next import asks again.
+    if (!base || !page || page.cursor !== undefined || latest.busy) return;
+    void latest.run({ sessionId, at: 'end', ...reading }).then((got) => got && setEnd({ base, end: got }));
+  };
+  const showNew = (): { got: Page; move: Move } | undefined => {
+    const base = first.data;
+    if (!base || !end || !news || next.busy) return undefined;
+    // Not following on from what is shown: the end already asked for takes the place of the pages kept.
+    const shown = news.later ? { got: news.later, move: 'cursor' as const } : { got: end.end, move: 'end' as const };
+    join(base, shown.got, shown.move);
+    return shown;
+  };
+  return { page, opened: first.data, error: first.error, reload: first.reload, more, busy: next.busy, moreError: current ? next.error : undefined, news, checkLatest, showNew };
 }
