@@ -511,4 +511,24 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 25,
+    name: "an OpenClaw tool result that holds only an image is not a message",
+    up(db) {
+      // Rule 2 (step 22) told a tool's result by its standing part's kind: an OpenClaw toolResult whose
+      // first block is an image (a screenshot) stands as an image and was counted. Rule 2 now tells it by
+      // its role too (countsAsMessage), so what those rows counted is taken from their sessions here, and
+      // every rule-2 row counts by today's rule. A frozen copy of the rule's new half, read over
+      // OpenClaw's sessions alone (parts_session); its blocks are numbered, so block 0 stands for its
+      // message, and a toolResult never holds the person's words. Rule-1 rows are the walk's (step 22).
+      db.exec(`
+        UPDATE session_stats SET messages = session_stats.messages - x.d
+        FROM (SELECT p.session_id AS session_id, COUNT(*) AS d
+                FROM sessions s JOIN parts p ON p.session_id = s.session_id JOIN search_map sm ON sm.part_rowid = p.rowid
+                WHERE s.provider = 'openclaw' AND p.role = 'toolResult' AND p.kind <> 'tool_result' AND p.part_id LIKE '%:0' AND sm.message_rule = 2
+                GROUP BY p.session_id) AS x
+        WHERE session_stats.session_id = x.session_id;
+      `);
+    },
+  },
 ];

@@ -4,6 +4,7 @@ import { isJsonText } from '../secrets/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { cjkAppendix, hasCjk } from './cjk.js';
 import { PieceSize, PieceWindow } from './pace.js';
+import { TOOL_RESULT_ROLE } from '../transcripts/index.js';
 
 /**
  * The full-text index over parts (search_fts, migration 3) and everything that keeps it exact: the
@@ -282,7 +283,7 @@ const HEIR_SQL = `(SELECT q.rowid FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.r
  * result, or one whose message holds the person's own words, among its parts that meet `among`.
  */
 function countsSql(standing: string, among = 'TRUE'): string {
-  return `(${standing}.kind <> 'tool_result' OR EXISTS (SELECT 1 FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.genuine_user_turn = 1 AND ${among}))`;
+  return `((${standing}.kind <> 'tool_result' AND ${standing}.role IS NOT '${TOOL_RESULT_ROLE}') OR EXISTS (SELECT 1 FROM parts q WHERE ${SAME_MESSAGE_SQL} AND q.genuine_user_turn = 1 AND ${among}))`;
 }
 /**
  * Whether part `p` counts a message (countsAsMessage, its twin in TypeScript): it stands for its
@@ -293,7 +294,8 @@ export const COUNTS_AS_MESSAGE_SQL = `(${STARTS_MESSAGE_SQL} AND ${countsSql('p'
 /**
  * The rule a part's map row says it was counted by (search_map.message_rule): 1, by every version
  * before migration 22, is STARTS_MESSAGE_SQL alone (a tool's result counted as a message); 2 is
- * COUNTS_AS_MESSAGE_SQL. What a part counted leaves by the rule it was counted by, so counts stay
+ * COUNTS_AS_MESSAGE_SQL (since migration 25 also for an OpenClaw toolResult that stands as an image:
+ * that migration took what those counted from their sessions, so every rule-2 row counts by it). What a part counted leaves by the rule it was counted by, so counts stay
  * exact while the re-tag walk moves parts counted by rule 1 to rule 2 (#recountPiece).
  */
 const MESSAGE_RULE = 2;

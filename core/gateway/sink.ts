@@ -144,7 +144,7 @@ export class Sink {
     this.#upper = db.prepare('SELECT MAX(seq) FROM (SELECT seq FROM spool ORDER BY seq LIMIT ?)').pluck();
     this.#moveParts = db.prepare(
       // Rows an older version spooled carry no flags; reading their file again refreshes them.
-      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq RETURNING part_id, kind",
+      "INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta) SELECT id, session_id, provider, role, part_kind, ts, text, meta FROM spool WHERE seq <= ? AND kind = 'part' ORDER BY seq RETURNING part_id, kind, role",
     ).raw();
     this.#sessionsUpTo = db.prepare("SELECT meta FROM spool WHERE seq <= ? AND kind = 'session' ORDER BY seq").pluck();
     this.#committed = db.prepare(
@@ -329,13 +329,13 @@ export class Sink {
         if (parsed.success && this.#writeSession(parsed.data, now)) sessionsWritten += 1;
       }
       const before = this.#index.lastPartRowid();
-      const moved = this.#moveParts.all(upper) as Array<[partId: string, kind: string]>;
+      const moved = this.#moveParts.all(upper) as Array<[partId: string, kind: string, role: string | null]>;
       const partsWritten = moved.length;
       // The full-text index moves with its parts, in the same transaction (or commit window).
       if (partsWritten > 0 && !this.#deferred) this.#index.indexAfter(before);
       const rows = this.#deleteUpTo.run(upper).changes;
       // Spooled rows carry no flags: none says the person's words.
-      const messagesWritten = moved.filter(([partId, kind]) => startsMessage(partId) && countsAsMessage({ kind }, () => false)).length;
+      const messagesWritten = moved.filter(([partId, kind, role]) => startsMessage(partId) && countsAsMessage({ kind, role }, () => false)).length;
       return { rows, partsWritten, messagesWritten, sessionsWritten };
     });
   }

@@ -208,7 +208,8 @@ export function groupMessages(parts: readonly OrderedPart[], provider: string): 
 export function withCountMark({ countsAsMessage: _mark, ...message }: SessionMessage): SessionMessage {
   const { parts } = message;
   const standing = parts.find((p) => startsMessage(p.partId)) ?? parts[0];
-  if (standing === undefined || countsAsMessage(standing, () => parts.some((p) => p.genuineUserTurn))) return message;
+  // A message's parts share its role (the role of its first part; OpenClaw stores one per entry).
+  if (standing === undefined || countsAsMessage({ kind: standing.kind, role: message.role }, () => parts.some((p) => p.genuineUserTurn))) return message;
   // Before `parts`, so a reader of the JSON sees it with the message's own facts.
   const { parts: _parts, ...head } = message;
   return { ...head, countsAsMessage: false, parts };

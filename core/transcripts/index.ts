@@ -1,6 +1,6 @@
 // Owns: the transcript providers (discovery, parsing into bounded parts and flags, parser versions and resume state), where their roots are, the fingerprint map and the read worker.
 // Never: writes to a store; it yields batches and counts, and never deletes or modifies a transcript.
-export { PART_FLAGS, countsAsMessage, messageOf, namedBlock, startsMessage, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
+export { PART_FLAGS, TOOL_RESULT_ROLE, countsAsMessage, messageOf, namedBlock, startsMessage, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch, type TranscriptFile, type TranscriptProvider, type LineStats, type ReadOptions, type DiscoveryResult } from './types.js';
 export { FingerprintMap } from './fingerprint.js';
 export { TranscriptReader, type UpcomingRead } from './reader.js';
 export { failWhenNothingRead } from './lines.js';

@@ -21,16 +21,23 @@ export function startsMessage(partId: string): boolean {
 }
 
 /**
+ * The role OpenClaw (pi) stores a tool's result under, whatever its blocks: an image a tool returned
+ * (a screenshot) is an `image` part of it, so its kind alone does not say it is a tool's.
+ */
+export const TOOL_RESULT_ROLE = 'toolResult';
+
+/**
  * Whether a message counts as one, told by the part that stands for it (startsMessage): a person
  * reads a tool's result folded under its call, not as a message of its own, so a message that part
  * is a tool result of (Claude's user line of results, Codex's function call output, Gemini's function
- * response, OpenClaw's toolResult) is not counted, unless the person's own words share it
- * (`personSpeaks`: a part of the message has the genuineUserTurn flag; asked only of a tool result).
- * Every count of messages applies this rule: the sink's as parts land, and the search index's per
- * session in SQL (COUNTS_AS_MESSAGE_SQL, its twin).
+ * response), or that OpenClaw stored as a toolResult (TOOL_RESULT_ROLE: one that holds only an image
+ * stands as an image), is not counted, unless the person's own words share it (`personSpeaks`: a part
+ * of the message has the genuineUserTurn flag; asked only of a tool result). Every count of messages
+ * applies this rule: the sink's as parts land, and the search index's per session in SQL
+ * (COUNTS_AS_MESSAGE_SQL, its twin).
  */
-export function countsAsMessage(standing: { kind: string }, personSpeaks: () => boolean): boolean {
-  return standing.kind !== 'tool_result' || personSpeaks();
+export function countsAsMessage(standing: { kind: string; role: string | null }, personSpeaks: () => boolean): boolean {
+  return (standing.kind !== 'tool_result' && standing.role !== TOOL_RESULT_ROLE) || personSpeaks();
 }
 
 /** Whether a part id's block is a name (Gemini's), not a number. */
