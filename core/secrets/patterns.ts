@@ -503,6 +503,102 @@ const FLAG_QUOTE = String.raw`(?<q>\\?["'])?`;
 const FLAG_VALUE = (bare: string) => String.raw`(?:(?:(?!\k<q>)(?:\\[^\n]|[^\n])){1,100}(?=\k<q>)|${bare})`;
 
 /*
+ * Passwords given on a command's line to the command that takes them (QA 45, B2): `docker login -p`,
+ * `redis-cli -a`, `sqlcmd -P`, `ldapsearch -w`, `smbclient -U user%password`, `htpasswd -b`, and what
+ * echo, printf or a here-string feeds `sudo -S`, `chpasswd` or `passwd --stdin`. `-p`, `-a`, `-w` and
+ * `-P` are common flags of other commands (`ls -a`, `grep -w`): each rule reads its flag only after its
+ * own command on the same shell line, that is before a bare line break (a continued line goes on), `|`,
+ * `;` or `&`. Their `needs` are the commands' names, so a text without them pays nothing.
+ */
+
+/** From a command to one of its flags, on the same shell line (a continuation goes on; `|`, `;`, `&` start another command). */
+const SAME_LINE = String.raw`(?:[^\n|;&]|\\\r?\n){0,500}?`;
+/** Before a flag: a space, or a continuation's line break. */
+const FLAG_SEP = String.raw`(?:[ \t]|\\\r?\n)`;
+/** Between words of one command line: spaces or tabs, or a continuation (`\\` in a JSON text's reading); never a bare line break. */
+const WORD_GAP = String.raw`(?:[ \t]|\\{1,2}\r?\n){1,8}`;
+/** A command's bare password: up to white space, a quote or a shell's operator; never another flag. */
+const COMMAND_BARE = String.raw`[^\s"'|;&<>\\-][^\s"'|;&<>]*`;
+
+/** Where a command's value may start: after a quote, or at a character a bare value starts with. */
+const VALUE_START = String.raw`(?:(?<=["'])|(?![\s|;&<>\\-]))`;
+
+/** Words that follow a flag in prose ("redis-cli -a is deprecated", "sqlcmd -P or -U"), never its password. */
+const FLAG_PROSE = /^(?:is|are|was|were|be|been|flag|flags|option|options|switch|argument|arguments|param|parameter|value|values|means|sets|takes|expects|asks|prompts|reads|gives|passes|works|does|did|do|doesn't|isn't|instead|then|which|who|with|without|will|would|should|can|could|may|might|must|needs?|has|have|had|it|its|you|we|they|i|by|via|plus|alone)$/i;
+
+/** A command's password as written on its line: a literal, not a placeholder or a word of prose about the flag. */
+function isCommandValue(raw: string): boolean {
+  const value = strip(raw);
+  return isLiteralValue(value) && !PROSE_WORD.test(value) && !FLAG_PROSE.test(value);
+}
+
+/**
+ * The value of `flag` after `command` on its line (`-p VALUE`, `-p=VALUE`, and `-pVALUE` where `glued`),
+ * in the style of mysql -p: the look-behind keeps the command and flag shown.
+ */
+function commandFlag(id: string, command: string, flag: string, needs: readonly string[], glued = false): SecretShape {
+  const gap = String.raw`(?:=|${WORD_GAP})${glued ? '?' : ''}`;
+  return {
+    id,
+    // A value's first character is looked at first (after a quote, any; else not a space or a flag's dash): the
+    // look-behind, which scans back along the line, then runs at few positions (`ldapsearch -w -w …` took 112 ms, now a few).
+    pattern: new RegExp(String.raw`${VALUE_START}(?<=${command}${SAME_LINE}${FLAG_SEP}${flag}${gap}${FLAG_QUOTE})${FLAG_VALUE(COMMAND_BARE)}`, 'g'),
+    accept: isCommandValue,
+    needs,
+  };
+}
+
+/** `sudo`'s own options, then `-S`: a command's own `-S` after them (`sudo pacman -S vim`) reads no password. */
+const SUDO_STDIN = String.raw`sudo(?:${WORD_GAP}(?:-[ugpCDhrtU]${WORD_GAP}[^\s-]\S{0,64}|-[^\s-]\S{0,31}|--[a-z][\w=-]{0,31})){0,6}?${WORD_GAP}(?:-[A-Za-z]{0,6}S[A-Za-z]{0,6}|--stdin)(?![\w.-])`;
+/** What reads a password from its input: `sudo -S`, `chpasswd` (`user:password` lines, perhaps under sudo), `passwd --stdin`. */
+const STDIN_READER = String.raw`(?:${SUDO_STDIN}|(?:sudo${WORD_GAP}(?:-\S{1,32}${WORD_GAP}){0,4})?(?:chpasswd|passwd${SAME_LINE}${FLAG_SEP}--stdin)(?![\w.-]))`;
+/** The user before a chpasswd line's password (`ana:`), read as such only when chpasswd reads it: sudo's password may hold a colon. */
+const CHPASSWD_USER = String.raw`(?:[\w.-]{1,32}:(?=[^\n|]{0,200}\|[ \t]{0,8}(?:sudo[^\n|;&]{0,100}?)?chpasswd\b))?`;
+
+/** One `htpasswd` argument that is no flag: a file, a user, quoted or bare. */
+const HTPASSWD_WORD = String.raw`(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'|[^\s"'|;&<>-][^\s|;&<>]{0,200})`;
+/** htpasswd's flags, one of them `-b` (the password on the line), a cost's number after `-C`. */
+const HTPASSWD_FLAGS = String.raw`(?=(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\d{1,3})?){0,3}${WORD_GAP}-[A-Za-z]{0,5}b)(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\d{1,3})?){1,4}`;
+
+const COMMAND_SHAPES: readonly SecretShape[] = [
+  commandFlag('registry-login-password', String.raw`\b(?:docker|podman|buildah|skopeo|nerdctl|helm${WORD_GAP}registry)${WORD_GAP}login\b`, '-p', ['login']),
+  commandFlag('redis-cli-password', String.raw`\b(?:redis|valkey|keydb)-cli\b`, '-a', ['-cli']),
+  commandFlag('sqlcmd-password', String.raw`\b(?:sqlcmd|osql|bcp)\b`, '-P', ['sqlcmd', 'osql', 'bcp'], true),
+  // ldappasswd also takes the old (`-a`) and new (`-s`) password; `-W` and `-A`/`-S` prompt.
+  commandFlag('ldap-bind-password', String.raw`\bldap(?:search|add|modify|delete|modrdn|compare|whoami|exop|url|passwd)\b`, '-w', ['ldap'], true),
+  commandFlag('ldappasswd-password', String.raw`\bldappasswd\b`, '-[as]', ['ldappasswd'], true),
+  {
+    id: 'smb-user-password',
+    // `-U user%password` (`DOMAIN\user%password`): the user stays shown. The `%` is looked for first, so the line is scanned back only after one.
+    pattern: new RegExp(String.raw`(?<=%)(?<=\b(?:smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap)\b${SAME_LINE}${FLAG_SEP}(?:-U|--user(?:name)?)(?:=|${WORD_GAP})${FLAG_QUOTE}[^\s%"']{1,100}%)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
+    accept: isCommandValue,
+    needs: ['smb', 'rpcclient'],
+  },
+  {
+    id: 'htpasswd-batch-password',
+    // With -b the password is the last positional: the third (file, user, password), or the second with -n (no file).
+    pattern: new RegExp(String.raw`\bhtpasswd${HTPASSWD_FLAGS}(?:(?<=-[A-Za-z]{0,5}n[A-Za-z]{0,5}(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\d{1,3})?){0,3})|${WORD_GAP}(?<file>${HTPASSWD_WORD}))${WORD_GAP}(?<user>${HTPASSWD_WORD})${WORD_GAP}${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'g'),
+    // Prose about the flag ("htpasswd -b takes the password on the command line") has a word of prose among them.
+    accept: (m, g) => isCommandValue(m) && [g?.file, g?.user].every((word) => word === undefined || !(PROSE_WORD.test(word) || FLAG_PROSE.test(word))),
+    needs: ['htpasswd'],
+  },
+  {
+    id: 'stdin-password',
+    // `echo 'pw' | sudo -S …`, `printf '%s\n' pw | …`, `echo 'ana:pw' | chpasswd`: the value ends the match, what reads it is looked ahead at.
+    pattern: new RegExp(String.raw`\b(?:echo|printf)(?:${WORD_GAP}-[neE]{1,3})?(?:${WORD_GAP}\\?(?<f>["'])%s(?:\\{1,2}n|\r?\n)?\\?\k<f>)?${WORD_GAP}${FLAG_QUOTE}${CHPASSWD_USER}(?<value>${FLAG_VALUE(COMMAND_BARE)})(?=(?:\\{1,2}n|\r?\n)?\k<q>?[ \t]{0,8}\|${WORD_GAP.replace('{1,8}', '{0,8}')}${STDIN_READER})`, 'g'),
+    accept: isCommandValue,
+    needs: ['sudo', 'passwd'],
+  },
+  {
+    id: 'here-string-password',
+    // `sudo -S apt update <<< 'pw'`, `chpasswd <<< 'ana:pw'`.
+    pattern: new RegExp(String.raw`${VALUE_START}(?<=\b${STDIN_READER}${SAME_LINE}<<<[ \t]{0,8}${FLAG_QUOTE}(?:(?<=chpasswd\b${SAME_LINE}<<<[ \t]{0,8}\\?["']?)[\w.-]{1,32}:)?)${FLAG_VALUE(COMMAND_BARE)}`, 'g'),
+    accept: isCommandValue,
+    needs: ['<<<'],
+  },
+];
+
+/*
  * Whitespace between a label's parts is bounded everywhere (8 characters; 32 around an assignment's sign;
  * 500 from a command to its flag): a look-behind is tried at every position, and an unbounded run in it
  * was scanned back from each position of a long one (20,000 spaces after `--password` took 1.6 s).
@@ -532,6 +628,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'curl-user', pattern: new RegExp(String.raw`(?<=\bcurl\b(?:[^\n]|\\\r?\n){0,500}?\s(?:-u|--user)(?:\s{1,8}|=)${FLAG_QUOTE}[^\s:"']+:)${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'), accept: isLiteralValue, needs: ['curl'] },
   { id: 'sshpass', pattern: /(?<=\bsshpass\s{1,8}-p\s{0,8}["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
   { id: 'mysql-password-flag', pattern: new RegExp(String.raw`(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b(?:[^\n|;&]|\\\r?\n){0,500}?\s-p${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"';|&]+`)}`, 'g'), accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
+  ...COMMAND_SHAPES,
   { id: 'password-flag', pattern: new RegExp(String.raw`(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"'-][^\s"']*`)}`, 'gi'), accept: isLiteralValue, needs: ['--'] },
   { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },

@@ -357,6 +357,16 @@ export function secretKinds(): SecretKind[] {
     contextual('password in german quotes', (v) => `Passwort: „${v}“`, `${password()} ${password()}`),
     contextual('sql password with a doubled quote', (v) => `ALTER USER app WITH PASSWORD '${v}';`, `it''s-${password()}`),
     contextual('password quoted over a line break', (v) => `[db]\npassword = "${v}"\nuser = "app"`, `${password()}\n  ${password()}`),
+    // Passwords given to common commands on their line (QA 45, B2), quoted as a shell needs for their symbols.
+    contextual('docker login -p', (v) => `docker login -u ana -p '${v}' registry.example.net`, password()),
+    contextual('redis-cli -a', (v) => `redis-cli -h cache -a '${v}' ping`, password()),
+    contextual('sqlcmd -P', (v) => `sqlcmd -S db -U sa -P '${v}' -Q 'select 1'`, password()),
+    contextual('ldapsearch -w', (v) => `ldapsearch -x -D cn=admin,dc=example,dc=org -w '${v}' -b dc=example,dc=org`, password()),
+    contextual('ldappasswd -s', (v) => `ldappasswd -x -D cn=admin -W -s '${v}' uid=ana,ou=people`, password()),
+    contextual('smbclient user%password', (v) => `smbclient //files/share -U 'ana%${v}' -c ls`, password()),
+    contextual('htpasswd -b', (v) => `htpasswd -b /etc/nginx/.htpasswd ana '${v}'`, password()),
+    contextual('echo into sudo -S', (v) => `echo '${v}' | sudo -S apt update`, password()),
+    contextual('here-string into sudo -S', (v) => `sudo -S systemctl restart nginx <<< '${v}'`, password()),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;
