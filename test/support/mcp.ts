@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { typedClient } from '../../core/api/index.js';
 import { Core } from '../../core/core.js';
 import { createMcpServer } from '../../core/mcp/index.js';
-import type { TempHome } from './home.js';
+import { tempHome, type TempHome } from './home.js';
 
 /** What a tool call answers, as the tests read it. */
 export interface ToolResult {
@@ -67,4 +67,29 @@ export function ownerWithMcp(home: () => TempHome): { core: () => Core; client: 
     await core?.shutdown();
   });
   return { core: () => core!, client: () => client! };
+}
+
+/**
+ * For the enclosing file or describe block: a Claude history that `write` lays out under its root, backfilled
+ * by an owner on a temp home, with the MCP tools connected in process; all closed and removed after.
+ * `call`: one tool call, as the tests read its answer.
+ */
+export function claudeHistoryWithMcp(prefix: string, write: (root: string) => void): { home: () => TempHome; client: () => Client; call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> } {
+  let home: TempHome | undefined;
+  let core: Core | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    home = tempHome(prefix);
+    const root = join(home.dir, 'roots', 'claude');
+    write(root);
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
+    await core.call('Backfill.Run', {});
+    client = await connectInProcess(core, { home: home.env.HOME! });
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await core?.shutdown();
+    home?.cleanup();
+  });
+  return { home: () => home!, client: () => client!, call: async (name, args) => (await client!.callTool({ name, arguments: args })) as ToolResult };
 }

@@ -1,9 +1,6 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/core.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { claudeHistoryWithMcp } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 // get_session with at: "end": the latest messages of a long conversation in one call (Sessions.Get
@@ -18,31 +15,15 @@ interface Page {
   before?: string;
 }
 
-let home: TempHome;
-let core: Core;
-let client: Client;
-
-const call = async (args: Record<string, unknown>) => (await client.callTool({ name: 'get_session', arguments: args })) as ToolResult;
-const texts = (page: Page) => page.messages.map((m) => m.parts[0]!.text);
-
-beforeAll(async () => {
-  home = tempHome('steward-mcp-end-');
-  const root = join(home.dir, 'roots', 'claude');
+const history = claudeHistoryWithMcp('steward-mcp-end-', (root) => {
   const start = Date.now() - 3_600_000;
   writeJsonl(
     join(root, 'projects', '-work-quince', `${LONG}.jsonl`),
     Array.from({ length: TURNS }, (_, i) => claudeLine({ sessionId: LONG, cwd: '/work/quince', ts: new Date(start + i * 60_000), text: `quince step ${i + 1}` })),
   );
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
-  await core.call('Backfill.Run', {});
-  client = await connectInProcess(core, { home: home.env.HOME! });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await core?.shutdown();
-  home?.cleanup();
 });
+const call = (args: Record<string, unknown>) => history.call('get_session', args);
+const texts = (page: Page) => page.messages.map((m) => m.parts[0]!.text);
 
 describe('get_session at: "end"', () => {
   it('opens at the last messages, says so, and its before cursor pages back', async () => {
@@ -54,13 +35,13 @@ describe('get_session at: "end"', () => {
     const text = answer.content[0]!.text!;
     expect(text).toContain(`The last 5 of ${TURNS} messages.`);
     expect(text).toContain(`Earlier messages: call again with cursor "${page.before}".`);
-    expect(text).not.toContain(home.dir);
+    expect(text).not.toContain(history.home().dir);
     const earlier = (await call({ session_id: LONG, cursor: page.before, limit: 5 })).structuredContent as unknown as Page;
     expect(texts(earlier)).toEqual(['quince step 21', 'quince step 22', 'quince step 23', 'quince step 24', 'quince step 25']);
   });
 
   it('is offered in the tool list, with words an agent reads', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await history.client().listTools();
     const at = (tools.find((t) => t.name === 'get_session')!.inputSchema.properties as Record<string, { description?: string }>).at;
     expect(at?.description).toMatch(/end/);
   });

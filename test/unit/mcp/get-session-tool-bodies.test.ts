@@ -1,27 +1,14 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/core.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { claudeHistoryWithMcp } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
-// QA 45: get_session said each tool call and result twice (a summary line, then the body it summed
-// up: B5); search_transcripts gave no firstRequest for a conversation with a title (B9).
+// get_session said each tool call and result twice: a summary line, then the body it summed up.
 
 const TOOLS = 'c0ffee00-0000-4000-8000-0000000000b5';
-const TITLED = 'c0ffee00-0000-4000-8000-0000000000b9';
 const LONG_OUTPUT = Array.from({ length: 80 }, (_, i) => `line ${i + 1} of the pear inventory ${'p'.repeat(40)}`).join('\n');
 
-let home: TempHome;
-let core: Core;
-let client: Client;
-
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
-
-beforeAll(async () => {
-  home = tempHome('steward-mcp-qa45-');
-  const root = join(home.dir, 'roots', 'claude');
+const history = claudeHistoryWithMcp('steward-mcp-bodies-', (root) => {
   const at = (i: number) => new Date(Date.now() - 3_600_000 + i * 60_000);
   const line = (i: number, o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts'>) => claudeLine({ sessionId: TOOLS, cwd: '/work/pear', ts: at(i), ...o });
   writeJsonl(join(root, 'projects', '-work-pear', `${TOOLS}.jsonl`), [
@@ -33,23 +20,10 @@ beforeAll(async () => {
     line(5, { type: 'assistant', content: [{ type: 'tool_use', id: 'toolu_3', name: 'Bash', input: { command: 'cat /work/pear/inventory-long.txt' } }] }),
     line(6, { content: [{ type: 'tool_result', tool_use_id: 'toolu_3', content: LONG_OUTPUT }] }),
   ]);
-  writeJsonl(join(root, 'projects', '-work-pear', `${TITLED}.jsonl`), [
-    claudeLine({ sessionId: TITLED, cwd: '/work/pear', ts: at(10), text: 'plan the quince harvest schedule' }),
-    claudeLine({ sessionId: TITLED, cwd: '/work/pear', ts: at(11), type: 'assistant', text: 'Here is a quince plan.' }),
-    { type: 'custom-title', customTitle: 'Quince harvest', sessionId: TITLED },
-  ]);
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
-  await core.call('Backfill.Run', {});
-  client = await connectInProcess(core, { home: home.env.HOME! });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await core?.shutdown();
-  home?.cleanup();
 });
+const call = history.call;
 
-describe('get_session says a tool call or result once (B5)', () => {
+describe('get_session says a tool call or result once', () => {
   it('a whole body under its label alone, with no summary line repeating it', async () => {
     const text = (await call('get_session', { session_id: TOOLS })).content[0]!.text!;
     expect(text).toContain('[Tool call] Bash\n{"command":"ls /work/pear/crates"}');

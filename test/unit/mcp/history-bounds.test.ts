@@ -1,10 +1,7 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rootKinds } from '../../../core/api/index.js';
-import { Core } from '../../../core/core.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { connectInProcess } from '../../support/mcp.js';
+import { claudeHistoryWithMcp } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /** The bound get_session states: its text, and its structured content as JSON, each at most this. */
@@ -40,9 +37,6 @@ interface Answer {
   structuredContent?: Page;
 }
 
-let home: TempHome;
-let core: Core;
-let client: Client;
 
 const start = Date.now() - 3_600_000;
 const at = (i: number) => new Date(start + i * 1_000);
@@ -100,8 +94,15 @@ function writeTitled(root: string): void {
   ]);
 }
 
+const history = claudeHistoryWithMcp('steward-mcp-bounds-', (root) => {
+  writeWide(root);
+  writeBig(root);
+  writeSteps(root);
+  writeTitled(root);
+});
+
 async function call(name: string, args: Record<string, unknown>): Promise<Answer> {
-  return (await client.callTool({ name, arguments: args })) as Answer;
+  return (await history.call(name, args)) as Answer;
 }
 
 async function page(args: Record<string, unknown>): Promise<{ out: Page; text: string }> {
@@ -113,24 +114,6 @@ async function page(args: Record<string, unknown>): Promise<{ out: Page; text: s
   expect(JSON.stringify(answer.structuredContent).length).toBeLessThanOrEqual(PAGE_CHARS);
   return { out: answer.structuredContent!, text };
 }
-
-beforeAll(async () => {
-  home = tempHome('steward-mcp-bounds-');
-  const root = join(home.dir, 'roots', 'claude');
-  writeWide(root);
-  writeBig(root);
-  writeSteps(root);
-  writeTitled(root);
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
-  await core.call('Backfill.Run', {});
-  client = await connectInProcess(core, { home: home.env.HOME! });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await core?.shutdown();
-  home?.cleanup();
-});
 
 describe('get_session: every answer within its stated bound', () => {
   it('two messages of 600 tool calls and results: a run of parts with their summaries, the rest counted with the part_id to read on from', async () => {
@@ -274,7 +257,7 @@ describe('search_transcripts', () => {
   });
 
   it('names every app of the provider registry in its description', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await history.client().listTools();
     const description = tools.find((t) => t.name === 'search_transcripts')!.description!;
     for (const { kind } of rootKinds()) expect(description).toContain(kind.label);
   });
