@@ -14,6 +14,8 @@ export const SKIP_WORDS = {
   empty: 'empty',
   // Said after a count, one or many: "1 repeating what was already imported", never "1 … messages".
   duplicate: 'repeating what was already imported',
+  // Said of lines, after a count: "2 in a file that is not a transcript" (its file is not named: a count only).
+  not_a_transcript: 'in a file that is not a transcript',
 } as const;
 
 /** Why parts were held back on purpose: "4 of what you forgot, 2 in excluded folders". */

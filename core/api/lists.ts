@@ -71,9 +71,11 @@ export type EmbeddingBoundary = (typeof EMBEDDING_BOUNDARIES)[number];
  * - `outside_window`: older than the retention window; `empty`: a blank line or a message with no content;
  * - `duplicate`: a message the agent recorded again, under a new id (Gemini CLI after a compression or a
  *   tool-output masking) or its own with nothing new (a Gemini re-emission that only adds token counts),
- *   already stored.
+ *   already stored;
+ * - `not_a_transcript`: a JSON line of a file none of whose lines has any shape of its agent's (notes a person
+ *   or a tool left under a transcript's name): the file is read and counted so, never a failure.
  */
-export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty', 'duplicate'] as const;
+export const SKIP_REASONS = ['no_id', 'unknown_type', 'meta_only', 'too_large', 'malformed', 'outside_window', 'empty', 'duplicate', 'not_a_transcript'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**

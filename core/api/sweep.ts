@@ -45,7 +45,7 @@ export const ProviderSweepStats = z.strictObject({
    * backfill asks; which files they are is `Sweep.Unreadable`'s to say, never a count's.
    */
   unreadable: z.array(CodeCount).optional(),
-  /** Of those, files this run did not open: unchanged since they failed (no byte of them was read). */
+  /** Of those, files unchanged since they failed: a sweep did not open them; a backfill read them again and they failed as before. */
   unreadableUnchanged: z.number().int().nonnegative().optional(),
   /** Parts held back on purpose (present when any were): their conversation or project was forgotten, or its folder is excluded. */
   withheld: z.strictObject({ forgotten: z.number().int().nonnegative(), excluded: z.number().int().nonnegative() }).optional(),

@@ -396,7 +396,11 @@ type FilePlan =
   | { skip: 'unchanged' | 'outsideWindow' }
   /** Could not be read when last tried and unchanged since: not opened, and counted failed again. */
   | { skip: 'unreadable'; code: string }
-  | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean };
+  /**
+   * `known`: a manual run reads again a file remembered unreadable and unchanged since (a retry on request);
+   * the code it failed by then. Failing again by it, the file is still unreadable, no failure of this run.
+   */
+  | { skip: false; options: ReadOptions; resumedFrom: FileCheckpoint | undefined; vouched?: boolean; known?: string };
 const UNCHANGED: FilePlan = { skip: 'unchanged' };
 /** Never opened, whatever the fingerprints say: counted apart, so "up to date" never means "not read". */
 const OUTSIDE_WINDOW: FilePlan = { skip: 'outsideWindow' };
@@ -457,14 +461,16 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     return undefined;
   };
   const plan = async (file: TranscriptFile): Promise<FilePlan> => {
+    // A file caught in another program's hands is tried again, and its failure is new each time (RETRIED).
+    const failure = deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion);
+    const known = failure && !retriedEachTick(failure.code) ? failure.code : undefined;
     // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
-    const failure = ctx.scheduled ? deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion) : undefined;
-    if (failure && !retriedEachTick(failure.code)) return { skip: 'unreadable', code: failure.code };
+    if (known !== undefined && ctx.scheduled) return { skip: 'unreadable', code: known };
     const checkpoints = await load();
     const from = moves?.from(file, checkpoints);
     if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
     const verdict = checkpointPlan(file, checkpoints.get(file.path), provider.parserVersion, ctx.windowStartMs);
-    if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged' };
+    if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged', ...(known !== undefined ? { known } : {}) };
     if (verdict === 'unchanged') return UNCHANGED;
     const resumed = verdict === 'resume' ? deps.checkpoints?.get(provider.id, file.path) : undefined;
     return { skip: false, options: resumed ? { ...base, resume: { offset: resumed.offset, headHash: resumed.headHash, tailHash: resumed.tailHash, state: parseState(resumed.state) } } : base, resumedFrom: resumed };
@@ -565,8 +571,11 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
         stats.failed += 1;
         errors.add(outcome.code ?? 'internal');
         if (outcome.unreadable) {
-          unreadable.add(outcome.code ?? 'read_failed');
-          rememberUnreadable(provider, file, outcome.code ?? 'read_failed', deps);
+          const code = outcome.code ?? 'read_failed';
+          unreadable.add(code);
+          // Read again on request and failing as it did, unchanged: still unreadable (a warning), and already remembered.
+          if (code === plan.known) stats.unreadableUnchanged = (stats.unreadableUnchanged ?? 0) + 1;
+          else rememberUnreadable(provider, file, code, deps);
         }
       }
       if (outcome.status === 'vanished') {

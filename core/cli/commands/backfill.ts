@@ -35,7 +35,7 @@ export function registerBackfill(program: Command, io: CliIo, run: Run): void {
           const result = await withProgress(io, client, 'import', null, backfill);
           if (options.json) printJson(io, result);
           // --days names the window itself (0: everything, as --all); without it, the retention window.
-          else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result)));
+          else io.stdout(formatSweepResult(result, days ? { kind: 'days', days } : await retentionWindow(client, result), await folderNotes(client, result), 'backfill'));
           await awaitIndexing(io, client, via);
           return sweepExit(result);
         });

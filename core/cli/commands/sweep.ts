@@ -45,13 +45,18 @@ function formatSkipped(p: ProviderResult, window: ImportWindow): string {
   return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${words(reason)}`).join(', ')})`;
 }
 
+/** What ran: a sweep leaves files known unreadable and unchanged unopened; a backfill reads every file again. */
+export type RunKind = 'sweep' | 'backfill';
+
 /**
  * `3 failed (SQLITE_READONLY ×3)`: why, by code. Files known unreadable and unchanged since are
- * `still unreadable`, not failed (failuresOf: no failure of this run), and said not read again.
+ * `still unreadable`, not failed (failuresOf: no failure of this run): a sweep did not read them again,
+ * a backfill did and they failed as before.
  */
-function formatFailed(p: ProviderResult): string {
+function formatFailed(p: ProviderResult, run: RunKind): string {
   const { failed, stillUnreadable: still } = failuresOf([p]);
-  const again = still > 0 ? `; ${failed === 0 ? '' : `${still} `}not read again: unchanged since ${still === 1 ? 'it' : 'they'} failed` : '';
+  const how = run === 'backfill' ? 'read again, unchanged since' : 'not read again: unchanged since';
+  const again = still > 0 ? `; ${failed === 0 ? '' : `${still} `}${how} ${still === 1 ? 'it' : 'they'} failed` : '';
   const codes = p.errors?.length ? ` (${p.errors.map((e) => `${e.code} ×${e.count}`).join(', ')}${again})` : '';
   const counts = [failed > 0 ? `${failed} failed` : '', still > 0 ? `${still} still unreadable` : ''].filter(Boolean);
   return `${counts.join(', ')}${codes}`;
@@ -79,7 +84,7 @@ export interface UnreadableAsOf {
  * many of them the run met known and unchanged since they failed (not read again): said still
  * unreadable, not as failing now.
  */
-export function formatUnreadable(files: Unreadable, total = files.length, asOf?: UnreadableAsOf, still = 0): string {
+export function formatUnreadable(files: Unreadable, total = files.length, asOf?: UnreadableAsOf, still = 0, run: RunKind = 'sweep'): string {
   if (files.length === 0) return '';
   const one = total === 1;
   const when = asOf?.checkedAt ? `At the last check (${localTime(asOf.checkedAt)}), ` : '';
@@ -87,8 +92,8 @@ export function formatUnreadable(files: Unreadable, total = files.length, asOf?:
     (group) => `${remedyWords(group.remedy, group.files.length)}\n${group.files.map((f) => `  ${f.path} (${labelOf(f.provider)}: ${whatIsWrong(f.code)}, ${f.code})\n`).join('')}`,
   );
   const more = total > files.length ? `  … and ${countOf(total - files.length, 'more file')}\n` : '';
-  // The panel's "import history on request": a backfill reads every file, changed or not.
-  const backfill = `\`steward backfill\` tries ${one ? 'it' : 'them'} again now, without waiting for ${one ? 'it' : 'one'} to change.\n`;
+  // The panel's "import history on request": a backfill reads every file, changed or not (after one, said of none).
+  const backfill = run === 'backfill' ? '' : `\`steward backfill\` tries ${one ? 'it' : 'them'} again now, without waiting for ${one ? 'it' : 'one'} to change.\n`;
   const next = asOf?.nextCheckAt ? ` (${localTime(asOf.nextCheckAt)})` : '';
   const since = asOf ? `A file replaced or moved since then is still listed until the next check${next} looks at it again; \`steward sweep\` checks now.\n` : '';
   return `${when}${unreadableHead(total, still)}:\n${groups.join('')}${more}${backfill}${since}`;
@@ -113,7 +118,7 @@ function formatCancelled(p: ProviderResult): string {
  * What became of the files: `4 transcript files, 1 read, 2 already up to date, 1 older than the
  * retention window, not read`. A file outside the window was never opened, so it is never "up to date".
  */
-function formatFiles(p: ProviderResult, window: ImportWindow, folders?: string): string {
+function formatFiles(p: ProviderResult, window: ImportWindow, folders: string | undefined, run: RunKind): string {
   if (foundNothing(p)) return folders ? `no transcript files found: ${folders}` : 'no transcript files found';
   const files = p.cancelled ? formatCancelled(p) : countOf(p.discovered, 'transcript file');
   if (!p.cancelled && p.unchanged === p.discovered && p.failed === 0) return `${files}, already up to date`;
@@ -123,7 +128,7 @@ function formatFiles(p: ProviderResult, window: ImportWindow, folders?: string):
     p.unchanged > 0 ? `${p.unchanged} already up to date` : '',
     outside > 0 ? formatOlderFiles(outside, Math.min(outside, storedOf(window, p).files), window) : '',
     p.vanished ? `${p.vanished} gone before ${p.vanished === 1 ? 'it was' : 'they were'} read` : '',
-    p.failed > 0 ? formatFailed(p) : '',
+    p.failed > 0 ? formatFailed(p, run) : '',
   ];
   return [files, ...what.filter(Boolean)].join(', ');
 }
@@ -312,17 +317,17 @@ export async function retentionWindow(client: StewardClient, result: SweepResult
  * far it got. `window`: what the run imported from.
  * Below them, the files that could not be read, by path, with what to do.
  */
-export function formatSweepResult(result: SweepResult, window: ImportWindow = { kind: 'retention' }, folders: FolderNotes = {}): string {
+export function formatSweepResult(result: SweepResult, window: ImportWindow = { kind: 'retention' }, folders: FolderNotes = {}, run: RunKind = 'sweep'): string {
   const lines = result.providers.map((p) => {
     // Parts can land with no file read: rows an older version left in the spool, drained by this run.
     const read = p.read > 0 || p.failed > 0 || (p.vanished ?? 0) > 0 || p.partsWritten > 0;
-    const parts = [formatFiles(p, window, folders[p.provider]), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p, window)].filter(Boolean);
+    const parts = [formatFiles(p, window, folders[p.provider], run), read ? formatWritten(p) : '', formatWithheld(p), formatSkipped(p, window)].filter(Boolean);
     return `${p.provider}: ${parts.join('; ')} (${p.durationMs} ms)\n`;
   });
   const note = window.kind === 'retention' && result.providers.some(leftOutByWindow) ? retentionNote(result.providers, window) : '';
   const unreadable = result.providers.reduce((n, p) => n + (p.unreadable ?? []).reduce((sum, e) => sum + e.count, 0), 0);
   const still = failuresOf(result.providers).stillUnreadable;
-  return `${lines.join('')}${note}${formatUnreadable(result.unreadable ?? [], Math.max(unreadable, result.unreadable?.length ?? 0), undefined, still)}`;
+  return `${lines.join('')}${note}${formatUnreadable(result.unreadable ?? [], Math.max(unreadable, result.unreadable?.length ?? 0), undefined, still, run)}`;
 }
 
 export function registerSweep(program: Command, io: CliIo, run: Run): void {

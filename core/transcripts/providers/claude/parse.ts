@@ -90,6 +90,8 @@ export interface ClaudeState {
   origins?: Array<[string, string]>;
   /** How often each content key of a line without a uuid came so far (see lineKey). */
   seen?: Array<[string, number]>;
+  /** Set while no line read so far has any of Claude Code's shapes (see claudeShaped): the file is no transcript. */
+  notATranscript?: true;
 }
 
 const isPairs = (value: unknown): value is Array<[string, string]> =>
@@ -105,7 +107,8 @@ export function isClaudeState(value: unknown): value is ClaudeState {
     isPairs(state?.tasks) &&
     (agentSession === undefined || typeof agentSession === 'string') &&
     (state.origins === undefined || isPairs(state.origins)) &&
-    (state.seen === undefined || isCounts(state.seen))
+    (state.seen === undefined || isCounts(state.seen)) &&
+    (state.notATranscript === undefined || state.notATranscript === true)
   );
 }
 
@@ -133,6 +136,11 @@ export interface FileContext {
   seen: Map<string, number>;
   /** Whether the parent's transcript is on disk (asked once per parent). */
   parentExists: (sessionId: string) => boolean;
+  /**
+   * Whether a line of this file had one of Claude Code's shapes (claudeShaped). A read going on from a
+   * checkpoint follows lines already read: of a transcript, unless its state says they were none.
+   */
+  shaped: boolean;
 }
 
 export interface FileFacts {
@@ -182,6 +190,7 @@ export function fileContext(file: TranscriptFile, facts: FileFacts, windowStartM
     tasks: new Map(state?.tasks ?? []),
     seen: new Map(state?.seen ?? []),
     parentExists,
+    shaped: state !== undefined && state.notATranscript !== true,
   };
 }
 
@@ -190,6 +199,7 @@ export function stateOf(ctx: FileContext): ClaudeState {
   if (ctx.agentSession !== undefined) state.agentSession = ctx.agentSession;
   if (ctx.origins.size > 0) state.origins = [...ctx.origins].slice(-MAX_ORIGINS);
   if (ctx.seen.size > 0) state.seen = [...ctx.seen];
+  if (!ctx.shaped) state.notATranscript = true;
   return state;
 }
 
@@ -423,7 +433,7 @@ function resultAgentId(line: Json, block: Json): string | undefined {
 }
 
 /** Task/Agent calls open a subagent; their result names it, and the subagent's session learns its type. */
-function trackTasks(line: Json, content: unknown, lineSession: string, ts: number | null, ctx: FileContext, projection: Projection): void {
+function trackTasks(line: Json, content: unknown, lineSession: string, ctx: FileContext, projection: Projection): void {
   // Only an assistant line opens a call, and only a user line with a call open can close one.
   if (!Array.isArray(content) || (line.type === 'user' && ctx.tasks.size === 0)) return;
   for (const raw of content) {
@@ -454,7 +464,9 @@ function trackTasks(line: Json, content: unknown, lineSession: string, ts: numbe
       if (child.cwd === null) child.cwd = asString(line.cwd) ?? null;
       if (ownsSession(ctx, lineSession)) ownProject(child, ctx);
       else if (ownFileAbsent(ctx, lineSession)) adoptWorktree(child);
-      projection.vouch(child, ts);
+      // Vouched without a time: the result's is the main agent's, not the subagent's. Its span comes
+      // only from its own lines (its transcript, or sidechain lines here), whichever file is read first.
+      projection.vouch(child, null);
     }
   }
 }
@@ -567,7 +579,7 @@ function projectMessage(line: Json, said: LineMessage, text: string, offset: num
   if (parts.rows.length === 0) return countSkip(stats, 'empty');
   for (const part of parts.rows) projection.add(part, session);
   if (parts.genuine !== undefined) projection.request(session, parts.genuine);
-  trackTasks(line, message.content, lineSession, ts, ctx, projection);
+  trackTasks(line, message.content, lineSession, ctx, projection);
 }
 
 /** The session a metadata line names (`sessionId`), else the file's own. */
@@ -596,6 +608,29 @@ export function projectLine(line: Json, text: string, offset: number, ctx: FileC
     if (leaf) projection.claim({ leafPartPrefix: `cc:${leaf}:`, fallbackSessionId, title: line.summary as string, source: 'summary' });
     else projection.title(projection.session(fallbackSessionId), line.summary as string, 'summary');
   }
+}
+
+/**
+ * Whether a parsed line has any shape of Claude Code's: a type it writes, a message, a uuid or a
+ * session. A line type newer than this parser still comes with a uuid or a session, so it is a
+ * transcript's line of a kind not imported (`unknown_type`); a file none of whose JSON lines has any of
+ * these (notes a person or a tool left in a project folder) is no transcript (`not_a_transcript`).
+ */
+export function claudeShaped(line: Json): boolean {
+  const type = line.type;
+  if (type === 'user' || type === 'assistant' || (typeof type === 'string' && META_TYPES.has(type))) return true;
+  return typeof line.uuid === 'string' || typeof line.sessionId === 'string' || asObject(line.message) !== undefined;
+}
+
+/**
+ * At the end of a file's read: when none of its lines had Claude Code's shapes, the lines of unknown
+ * kind it counted are lines of a file that is no transcript, said so rather than as a kind not imported.
+ */
+export function countNotATranscript(ctx: FileContext, stats: LineStats): void {
+  const unknown = stats.skipped?.unknown_type ?? 0;
+  if (ctx.shaped || unknown === 0) return;
+  delete stats.skipped!.unknown_type;
+  stats.skipped!.not_a_transcript = (stats.skipped!.not_a_transcript ?? 0) + unknown;
 }
 
 /** Lines whose type is known from their first bytes to hold no part are counted without being parsed. */

@@ -5,7 +5,7 @@ import { parseLine, Projection } from '../../projection.js';
 import { Scan } from '../../scan.js';
 import type { DiscoveryResult, LineStats, ReadOptions, TranscriptBatch, TranscriptFile, TranscriptProvider } from '../../types.js';
 import { AgentMeta, agentMetaPath, CoworkMeta, discoverDesktop, foldAgentMeta, readSmallJson, transcriptRules } from './discover.js';
-import { describeAgent, describeCowork, fileContext, headSaysNoPart, isClaudeState, projectLine, stateOf, type FileFacts } from './parse.js';
+import { claudeShaped, countNotATranscript, describeAgent, describeCowork, fileContext, headSaysNoPart, isClaudeState, projectLine, stateOf, type FileFacts } from './parse.js';
 
 export interface ClaudeRoots {
   /** Folders holding `projects/` (Claude Code, Desktop's Code tab). */
@@ -72,6 +72,8 @@ export class ClaudeProvider implements TranscriptProvider {
     const start = await resumeOffset(file.path, options.resume, file.size, stats);
     const state = start > 0 && isClaudeState(options.resume?.state) ? options.resume.state : undefined;
     const ctx = fileContext(file, await fileFacts(file), options.windowStartMs, state);
+    // Going on from a checkpoint whose state was lost: the lines before were a transcript's, as far as is known.
+    if (start > 0 && !state) ctx.shaped = true;
     const projection = new Projection('claude', file.source);
     // A Cowork rename, or a subagent's type written late, changes only a sidecar: a read with no new line still carries it.
     describeCowork(ctx, projection);
@@ -86,6 +88,7 @@ export class ClaudeProvider implements TranscriptProvider {
           continue;
         }
         if (headSaysNoPart(text)) {
+          ctx.shaped = true;
           countSkip(stats, 'meta_only');
           continue;
         }
@@ -95,10 +98,12 @@ export class ClaudeProvider implements TranscriptProvider {
           countSkip(stats, 'malformed');
           continue;
         }
+        ctx.shaped ||= claudeShaped(line);
         projectLine(line, text, offsets[i]!, ctx, projection, stats);
         if (projection.pending >= options.batchParts) yield projection.take(false);
       }
     }
+    countNotATranscript(ctx, stats);
     if (stats.checkpoint) stats.checkpoint.state = stateOf(ctx);
     yield projection.take(true);
   }
