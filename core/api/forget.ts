@@ -151,7 +151,21 @@ export const forgetMethods = {
     params: z.strictObject({ sessionId: SessionId }),
     result: z.strictObject({ record: ForgetCover.nullable() }),
   },
-  /** Lifts a tombstone; the next check (`nextCheck`) or backfill imports the conversation or project again, unless `stillOut`. */
+  /**
+   * What forgetting a conversation or project (`id`: its session id or project key) would lose for good,
+   * asked before it: `conversations` stored under it (1 or 0 for a conversation; a project's, subagents
+   * apart), and how many of them `lost`: every transcript file known to hold it is gone from disk (the
+   * agent deleted it, as Claude Code does after 30 days), so Steward holds the only copy and no Unforget
+   * or backfill brings it back. A file is known to hold a conversation from the reads that met it, and
+   * stays known once a check finds it gone. `unknown`: how many no read recorded a file of (imported
+   * before Steward kept track, from files unchanged since), whose transcripts may or may not be on disk:
+   * never counted lost.
+   */
+  'Forget.Lost': {
+    params: z.strictObject({ kind: z.enum(FORGET_KINDS), id: z.string().min(1).max(300) }),
+    result: z.strictObject({ conversations: count, lost: count, unknown: count }),
+  },
+  /** Lifts a tombstone; the next check (`nextCheck`) or backfill imports the conversation or project again, unless `stillOut` or `nothingLeft`. */
   'Forget.Lift': {
     params: z.strictObject({ kind: z.enum(FORGET_KINDS), id: z.string().min(1).max(300) }),
     result: z.strictObject({
@@ -182,6 +196,11 @@ export const forgetMethods = {
        * such file is known or all are older (Import earlier history), and with `stillOut`.
        */
       nextCheck: z.enum(['all', 'part']).optional(),
+      /**
+       * Nothing is left to import: the forget deleted its rows, and no transcript file that held it is on
+       * disk any more (see `Forget.Lost`), so no check or backfill brings it back. Absent otherwise.
+       */
+      nothingLeft: z.literal(true).optional(),
     }),
   },
 } as const;

@@ -201,15 +201,18 @@ export class FileCheckpoints {
       UPDATE file_checkpoints SET older_left_out = ?, state = IFNULL(?, state)
       WHERE provider = ? AND path = ? AND older_left_out IS NULL
         AND (? IS NULL OR (window_start_ms IS NOT NULL AND ROUND((updated_at - window_start_ms) / ${DAY_MS}.0) <= ROUND((? - ?) / ${DAY_MS}.0)))`);
-    this.#unhold = db.prepare('DELETE FROM file_holds WHERE provider = ? AND path = ?');
-    this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ? WHERE provider = ? AND path = ?');
-    this.#hold = db.prepare('INSERT OR IGNORE INTO file_holds (kind, id, provider, path) VALUES (?, ?, ?, ?)');
+    // A gone file's holds stay, marked (step 26): that it held them is how Forget.Lost tells "gone" from "never recorded".
+    this.#unhold = db.prepare('UPDATE file_holds SET gone_at = ? WHERE provider = ? AND path = ? AND gone_at IS NULL');
+    // A file moved, or read again at a path that had gone, is on disk: its holds are no longer gone.
+    this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ?, gone_at = NULL WHERE provider = ? AND path = ?');
+    this.#hold = db.prepare('INSERT INTO file_holds (kind, id, provider, path) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET gone_at = NULL WHERE gone_at IS NOT NULL');
     this.#demote = db.prepare("UPDATE OR REPLACE file_holds SET kind = 'copy' WHERE kind = 'session' AND id = ? AND provider = ? AND path <> ?");
     // Both sides ride the primary key (kind, id, ...); the checkpoint's mtime says whether a tick's window reaches the file.
+    // Files a walk found gone hold nothing a read could bring back: neither query counts them.
     this.#holding = db.prepare(`
       SELECT DISTINCT h.provider, h.path, c.mtime_ms FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
-      WHERE (h.kind = ? AND h.id = ?) OR (h.kind IN ('session', 'copy') AND h.id IN (SELECT value FROM json_each(?)))`);
-    this.#heldElsewhere = db.prepare(`SELECT COUNT(*) > 0 AND IFNULL(MAX(provider = ? AND path = ?), 0) = 0 FROM file_holds WHERE kind = 'session' AND id = ?`).pluck();
+      WHERE ((h.kind = ? AND h.id = ?) OR (h.kind IN ('session', 'copy') AND h.id IN (SELECT value FROM json_each(?)))) AND h.gone_at IS NULL`);
+    this.#heldElsewhere = db.prepare(`SELECT COUNT(*) > 0 AND IFNULL(MAX(provider = ? AND path = ?), 0) = 0 FROM file_holds WHERE kind = 'session' AND id = ? AND gone_at IS NULL`).pluck();
   }
 
   /**
@@ -363,7 +366,7 @@ export class FileCheckpoints {
   }
 
   /**
-   * Forgets checkpoints of files that are gone, and what they held (the walk was complete and did not find them), in
+   * Forgets checkpoints of files that are gone, and marks what they held gone (the walk was complete and did not find them), in
    * pieces of at most CHECKPOINT_PAGE_ROWS with a turn of the event loop between them. Each piece
    * commits on its own (or with the caller's open transaction): a crash between pieces leaves some
    * gone files' checkpoints behind, as if those files had gone while Steward was not running, and the
@@ -384,9 +387,9 @@ export class FileCheckpoints {
     return removed;
   }
 
-  /** A gone file's checkpoint, and what it was known to hold; 1 when it had a checkpoint. */
+  /** A gone file's checkpoint, and marks what it was known to hold gone; 1 when it had a checkpoint. */
   #forgetFile(provider: string, path: string): number {
-    this.#unhold.run(provider, path);
+    this.#unhold.run(Date.now(), provider, path);
     return this.#remove.run(provider, path).changes;
   }
 

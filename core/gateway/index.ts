@@ -20,6 +20,7 @@ export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSynta
 export { cjkPhrases, cjkSegments, hasCjk, holdsToken, isCjkAt } from './cjk.js';
 export { SearchReader, SearchTooBroadError, type Evidence, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';
 export { SessionEraser, type EraseOptions, type EraseProgress, type EraseResult } from './erase.js';
+export { TranscriptFiles, type TranscriptCounts, type TranscriptState } from './transcript-files.js';
 export { Tombstones } from './tombstones.js';
 export { DiskScrub, type ScrubGate, type ScrubOptions, type ScrubPhase, type ScrubProgress } from './scrub.js';
 export { RetentionPruner } from './retention.js';

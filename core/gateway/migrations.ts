@@ -531,4 +531,16 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 26,
+    name: 'a vanished file keeps what it held, marked gone',
+    up(db) {
+      // A complete walk that no longer finds a file deleted its holds (step 21), so a conversation whose
+      // transcript the agent deleted looked like one imported before step 21, which no read recorded.
+      // Its holds now stay, with when the walk found the file gone: "gone" (Forget.Lost) is told from
+      // "not known". What asks about files on disk (FileCheckpoints.holding, heldElsewhere) skips them;
+      // a read of a file at that path again clears the mark. Holds already deleted stay unknown.
+      db.exec('ALTER TABLE file_holds ADD COLUMN gone_at INTEGER');
+    },
+  },
 ];

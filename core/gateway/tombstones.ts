@@ -32,6 +32,7 @@ export class Tombstones {
   readonly #keptBy;
   readonly #dropKept;
   readonly #keptOf;
+  readonly #everKept;
   readonly #folders;
   readonly #folderOf;
   readonly #ofFolder;
@@ -64,6 +65,7 @@ export class Tombstones {
     );
     this.#dropKept = db.prepare('DELETE FROM history_tombstone_kept WHERE kind = ? AND id = ?');
     this.#keptOf = db.prepare('SELECT session_id FROM history_tombstone_kept WHERE kind = ? AND id = ?').pluck();
+    this.#everKept = db.prepare('SELECT 1 FROM history_tombstone_kept WHERE session_id = ? LIMIT 1').pluck();
     this.#folders = db.prepare("SELECT folder_hash AS hash, id FROM history_tombstones WHERE folder_hash IS NOT NULL AND kind = 'project' ORDER BY created_at, id");
     this.#ofFolder = db.prepare("SELECT id FROM history_tombstones WHERE folder_hash = ? AND kind = 'project' ORDER BY created_at, id").pluck();
     this.#folderOf = db.prepare("SELECT folder_hash FROM history_tombstones WHERE kind = 'project' AND id = ?").pluck();
@@ -173,6 +175,14 @@ export class Tombstones {
   /** The conversation ids a record keeps (see `keep`): what it erased, whose files a lift has read again. */
   keptOf(kind: ForgetKind, id: string): string[] {
     return this.#keptOf.all(kind, id) as string[];
+  }
+
+  /**
+   * Whether some record kept this conversation's id, its record there or not: a forget that erased it
+   * keeps it on its project's (see `keep`), one of an id never stored keeps it nowhere.
+   */
+  everKept(sessionId: string): boolean {
+    return this.#everKept.get(sessionId) !== undefined;
   }
 
   list(): Tombstone[] {

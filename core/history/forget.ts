@@ -1,5 +1,5 @@
 import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, StewardError, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type Result, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
-import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones } from '../gateway/index.js';
+import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones, TranscriptFiles } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { folderHashOf } from '../projects/index.js';
 import type { Redactor } from '../secrets/index.js';
@@ -30,6 +30,12 @@ export interface ForgetOptions {
   closeExports?: (kind: ForgetKind, id: string) => void;
   /** Redacts what the list shows of a forgotten conversation. */
   redactor: () => Redactor;
+  /**
+   * Whether the transcript files that held a conversation are still on disk (the gateway's file holds):
+   * what a forget would lose for good (`lost`), and whether a lift leaves anything to import. Without it
+   * nothing is known, lost or not.
+   */
+  transcripts?: Pick<TranscriptFiles, 'count' | 'ofProject' | 'coveredBy'> | undefined;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   logger?: Logger | undefined;
 }
@@ -256,6 +262,35 @@ export class Forgetting {
     return true;
   }
 
+  /**
+   * What forgetting it would lose for good (Forget.Lost): its conversations, how many of them are known
+   * gone from disk, so that Steward's rows are their only copy, and how many no read recorded a file of.
+   */
+  async lost(kind: ForgetKind, id: string): Promise<Result<'Forget.Lost'>> {
+    const { transcripts, eraser } = this.#o;
+    const stored = kind === 'project' || Boolean(this.#o.sessions.findRecord(id)) || eraser.sessionHasRows(id);
+    if (!stored) return { conversations: 0, lost: 0, unknown: 0 };
+    // Without the file holds, nothing is known either way.
+    if (!transcripts) return kind === 'project' ? { conversations: 0, lost: 0, unknown: 0 } : { conversations: 1, lost: 0, unknown: 1 };
+    const { conversations, gone, unknown } = kind === 'project' ? await transcripts.ofProject(id) : await transcripts.count([id]);
+    return { conversations, lost: gone, unknown };
+  }
+
+  /**
+   * Whether a forget record's lift would leave nothing to import: every file that held what it erased
+   * or withheld is known gone (one no read recorded may be on disk: not said). Asked before the lift,
+   * which drops the ids it kept and what it withheld.
+   */
+  async #nothingOnDisk(kind: ForgetKind, id: string): Promise<boolean> {
+    const { transcripts, tombstones } = this.#o;
+    if (!transcripts || !tombstones.has(kind, id)) return false;
+    const kept = tombstones.keptOf(kind, id);
+    // Only a forget that erased something deleted a copy: one of what was never stored (--not-stored) did not.
+    const erasedAny = kept.length > 0 || (kind === 'session' && tombstones.everKept(id));
+    if (!erasedAny) return false;
+    return (await transcripts.coveredBy(kind, id, kind === 'session' ? [id, ...kept] : kept)) === 'gone';
+  }
+
   /** Where a lift is told (see LiftHook): set once by the owner, which holds capture. */
   onLift(hook: LiftHook): void {
     this.#onLift = hook;
@@ -265,18 +300,31 @@ export class Forgetting {
    * Lifts it (see `lift`), and says what the lift does not undo: a record that still keeps the
    * conversation out (its project's, forgotten after it; its parent's), and a project's notes the forget
    * it cut short removed (they come back with no row: only a sweep writes them again); else whether the
-   * next check brings it back (`nextCheck`).
+   * next check brings it back (`nextCheck`), or that nothing is left to import (`nothingLeft`: its rows
+   * deleted and its transcripts gone from disk).
    */
   async unforget(kind: ForgetKind, id: string): Promise<Result<'Forget.Lift'>> {
     const running = this.#running?.kind === kind && this.#running.id === id ? this.#running : undefined;
+    const offDisk = await this.#nothingOnDisk(kind, id);
     const lifted = this.#liftFolder(kind, id);
     if (!lifted) return { lifted: false };
     // Awaited: a lift while they are being removed stops the rows, not their removal.
     const notesRemoved = (await running?.notes?.catch(() => false)) === true;
     const stillOut = kind === 'session' ? await this.of(id) : null;
-    const nextCheck = stillOut ? undefined : lifted.nextCheck;
     const { otherSpellings } = lifted;
-    return { lifted: true, ...(stillOut && { stillOut }), ...(notesRemoved && { notesRemoved: true as const }), ...(otherSpellings > 0 && { otherSpellings }), ...(nextCheck && { nextCheck }) };
+    // A forget the lift cut short leaves rows; another spelling's record may have files of its own.
+    const rowsLeft = kind === 'session' ? this.#o.eraser.sessionHasRows(id) : this.#o.eraser.projectHasSessions(id);
+    const nothingLeft = !stillOut && offDisk && !rowsLeft && otherSpellings === 0;
+    // Files known to have held it say nothing once they are gone: the next check finds none of them.
+    const nextCheck = stillOut || nothingLeft ? undefined : lifted.nextCheck;
+    return {
+      lifted: true,
+      ...(stillOut && { stillOut }),
+      ...(notesRemoved && { notesRemoved: true as const }),
+      ...(otherSpellings > 0 && { otherSpellings }),
+      ...(nextCheck && { nextCheck }),
+      ...(nothingLeft && { nothingLeft: true as const }),
+    };
   }
 
   /** The next scheduled check reads again the files known to hold it (within its window); the next backfill imports the rest. */

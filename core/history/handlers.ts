@@ -1,7 +1,7 @@
 import type { Handlers } from '../api/index.js';
 import type { History } from './history.js';
 
-type HistoryMethods = 'Search.Query' | 'Search.Indexing' | 'Sessions.List' | 'Sessions.Get' | 'Sessions.Export' | 'Sessions.ExportNext' | 'Forget.Session' | 'Forget.Project' | 'Forget.Scrub' | 'Forget.ScrubStatus' | 'Forget.List' | 'Forget.Of' | 'Forget.Lift';
+type HistoryMethods = 'Search.Query' | 'Search.Indexing' | 'Sessions.List' | 'Sessions.Get' | 'Sessions.Export' | 'Sessions.ExportNext' | 'Forget.Session' | 'Forget.Project' | 'Forget.Scrub' | 'Forget.ScrubStatus' | 'Forget.List' | 'Forget.Of' | 'Forget.Lost' | 'Forget.Lift';
 
 /** History's part of the contract: search, reading and exporting conversations, forgetting. */
 export function historyHandlers(history: History): Pick<Handlers, HistoryMethods> {
@@ -18,6 +18,7 @@ export function historyHandlers(history: History): Pick<Handlers, HistoryMethods
     'Forget.ScrubStatus': () => history.forgetting.scrubStatus(),
     'Forget.List': async () => ({ tombstones: await history.forgetting.list() }),
     'Forget.Of': async ({ sessionId }) => ({ record: await history.forgetting.of(sessionId) }),
+    'Forget.Lost': ({ kind, id }) => history.forgetting.lost(kind, id),
     'Forget.Lift': ({ kind, id }) => history.forgetting.unforget(kind, id),
   };
 }

@@ -1,5 +1,5 @@
 import { repoMatches, type EventName, type EventPayload, type SearchIndexingResult } from '../api/index.js';
-import { Checkpointer, DiskScrub, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones } from '../gateway/index.js';
+import { Checkpointer, DiskScrub, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones, TranscriptFiles } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
@@ -66,6 +66,7 @@ export class History {
       notesStale: o.notesStale,
       closeExports: (kind, id) => this.exporter.forgotten(kind, id),
       redactor,
+      transcripts: new TranscriptFiles(o.db),
       emit: o.emit,
       logger: o.logger,
     });

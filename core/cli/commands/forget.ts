@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type ForgetVia, type NamedProject, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type ForgetVia, type NamedProject, type Result, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { asNamedProjects, folderProjectKey, forgetRecordCovering, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -30,8 +30,12 @@ export interface ForgottenProject {
  * its own) and parts (pieces of messages), not messages: so a conversation is "it", with its subagents
  * only when it had some, and a project's conversations are those it listed before it went.
  */
-export function formatForget(result: ForgetResult, project?: ForgottenProject, name?: string): string {
+export function formatForget(result: ForgetResult, project?: ForgottenProject, name?: string, lost = 0): string {
   const keptOut = `It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
+  // Its transcript was gone from disk (see Forget.Lost): nothing brings it back, and saying Unforget might would mislead.
+  if (result.kind === 'session' && lost > 0 && result.removedSessions > 0) {
+    return `Forgot conversation ${result.id}: deleted it from Steward for good. Its transcript was no longer on disk, so it cannot be brought back.\n`;
+  }
   // A project listed before it went had a row, which a forget always removes: it was there, only empty.
   if (result.kind === 'project' && project && result.removedSessions === 0) {
     return `Removed the empty project ${project.name} (${result.id})${result.notesRemoved ? ' and its notes' : ''}; it held no conversations. ${keptOut}`;
@@ -42,7 +46,43 @@ export function formatForget(result: ForgetResult, project?: ForgottenProject, n
   // Nothing stored under a session id is often a part of one: the tombstone keeps exactly the id typed.
   const nothing = result.kind === 'session' ? 'nothing was stored under that id (a conversation is named by its whole id, as `steward sessions list` prints it)' : 'nothing was stored';
   const removed = result.removedSessions === 0 ? nothing : `deleted ${removedWhat(result, project)} from Steward`;
-  return `Forgot ${what}: ${removed}. ${keptOut}`;
+  const gone = result.kind === 'project' && lost > 0 && result.removedSessions > 0 ? `${lostWords(lost)} ` : '';
+  return `Forgot ${what}: ${removed}. ${gone}${keptOut}`;
+}
+
+/** A project's conversations whose transcripts were gone from disk: deleted for good. */
+const lostWords = (lost: number) => `${lost === 1 ? '1 of them cannot be brought back: its transcript was' : `${lost} of them cannot be brought back: their transcripts were`} no longer on disk.`;
+
+/**
+ * Said before a forget that deletes the only copy of something (Forget.Lost): a conversation whose
+ * transcript is no longer on disk, or a project's that are not.
+ */
+export function lostWarning(kind: 'session' | 'project', lost: number, conversations: number, name: string): string {
+  if (kind === 'session') return `Conversation ${name}'s transcript is no longer on disk: Steward holds the only copy. Forgetting it deletes it for good.\n`;
+  const which = lost === conversations ? (lost === 1 ? 'Its 1 conversation has' : `All ${countOf(lost, 'conversation')} have`) : `${lost} of its ${countOf(conversations, 'conversation')} ${lost === 1 ? 'has' : 'have'}`;
+  return `Project ${name}: ${which} no transcript left on disk: Steward holds the only copy. Forgetting the project deletes ${lost === 1 ? 'it' : 'them'} for good.\n`;
+}
+
+/** What a forget deletes for good (Forget.Lost): how many conversations were gone from disk, and how many not known to be. */
+type Loss = Pick<Result<'Forget.Lost'>, 'lost' | 'unknown'>;
+
+/**
+ * Before a forget, whether it deletes the only copy of a conversation (Forget.Lost): said first, and then
+ * asked in a terminal unless --yes; where nobody can answer, refused without --yes, as other verbs that
+ * cannot be undone are. Returns the loss, or null when the person said no. One whose files Steward never
+ * recorded (`unknown`: imported before it kept track) is not said: most of an upgraded store is, for
+ * long, and a warning on nearly every forget, about what is most likely still on disk, would teach
+ * people to pass over the one that is sure.
+ */
+async function confirmLoss(io: CliIo, client: StewardClient, what: { kind: 'session' | 'project'; id: string; name: string }, yes: boolean): Promise<Loss | null> {
+  const { conversations, lost, unknown } = await client.call('Forget.Lost', { kind: what.kind, id: what.id });
+  if (lost === 0 || yes) return { lost, unknown };
+  const warning = lostWarning(what.kind, lost, conversations, what.name);
+  if (!io.confirm || !(io.interactive?.() ?? false)) {
+    throw new StewardError('confirmation_required', `${warning.trimEnd()} Nothing was forgotten.`, { remediation: 'Pass --yes to forget it all the same.' });
+  }
+  io.stderr(warning);
+  return (await io.confirm('Forget it for good?')) ? { lost, unknown } : null;
 }
 
 /** `it and its 2 subagents` / `its 3 conversations (with 1 subagent) and its notes`. */
@@ -77,10 +117,10 @@ const asked = (scrub: boolean, notStored: boolean) => ({ ...(scrub ? { scrub } :
  * What a forget did: removed (and kept out) what it named, or found it forgotten already, with nothing
  * to do; `via` says which record covers it: its own, the conversation it is a subagent of, or its project's.
  */
-type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined; name?: string } | { already: Tombstone; via: ForgetVia };
+type Forgotten = { result: ForgetResult; project: ForgottenProject | undefined; name?: string; loss: Loss } | { already: Tombstone; via: ForgetVia } | { declined: true };
 
 /** The session to forget, once it is known to be stored (or `--not-stored` says it need not be), unless it is forgotten already. */
-async function forgetSession(io: CliIo, client: StewardClient, sessionId: string, anyway: boolean, scrub = false): Promise<Forgotten> {
+async function forgetSession(io: CliIo, client: StewardClient, sessionId: string, anyway: boolean, scrub = false, yes = false): Promise<Forgotten> {
   if (!(await isStoredSession(client, sessionId))) {
     // Its own record, or (a subagent went with its conversation, and is kept out with it) its parent's.
     const covering = await forgetRecordCovering(client, sessionId);
@@ -92,8 +132,10 @@ async function forgetSession(io: CliIo, client: StewardClient, sessionId: string
       return { already, via };
     }
   }
+  const loss = await confirmLoss(io, client, { kind: 'session', id: sessionId, name: sessionId }, yes);
+  if (loss === null) return { declined: true };
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
-  return { result: await withProgress(io, client, 'forget', sessionId, client.call('Forget.Session', { sessionId, ...asked(scrub, anyway) })), project: undefined };
+  return { result: await withProgress(io, client, 'forget', sessionId, client.call('Forget.Session', { sessionId, ...asked(scrub, anyway) })), project: undefined, loss };
 }
 
 /**
@@ -118,7 +160,7 @@ async function projectKeyNamed(client: StewardClient, text: string, projects: re
  * read first, since once forgotten it is no longer listed. One never imported, named by its folder, is
  * remembered by the folder's own name, as a project is named (`steward forget --list`, `unforget`).
  */
-async function forgetProject(io: CliIo, client: StewardClient, text: string, anyway: boolean, scrub = false): Promise<Forgotten> {
+async function forgetProject(io: CliIo, client: StewardClient, text: string, anyway: boolean, scrub = false, yes = false): Promise<Forgotten> {
   const home = io.env.HOME;
   const { projects } = await client.call('Projects.List', {});
   const projectKey = await projectKeyNamed(client, text, projects, home);
@@ -131,11 +173,13 @@ async function forgetProject(io: CliIo, client: StewardClient, text: string, any
   // No row to take its folder from: the record keeps the hashes of the one named, so other spellings
   // (and Gemini CLI's chats of it) stay out too.
   const folder = listed ? undefined : await folderHashesNamed(text, projectKey, home);
+  const loss = await confirmLoss(io, client, { kind: 'project', id: projectKey, name: listed ? `${listed.name} (${projectKey})` : projectKey }, yes);
+  if (loss === null) return { declined: true };
   // On a terminal, how far it has come meanwhile (`1,200 of 2,025 conversations and subagents deleted`), as the status says it.
   const forgetting = withProgress(io, client, 'forget', projectKey, client.call('Forget.Project', { projectKey, ...asked(scrub, anyway), ...(name ? { name } : {}), ...folder }));
   // Neither stored nor forgotten, and not --not-stored: the core refuses it (not_found) and changes nothing.
   const result = await (text === projectKey ? forgetting : forgetting.catch(folderNotStored));
-  return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}) };
+  return { result, project: listed && { name: listed.name, conversations: listed.sessions }, ...(name ? { name } : {}), loss };
 }
 
 /**
@@ -202,8 +246,9 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
     .option('--not-stored', 'forget an id Steward holds nothing under (a conversation or project not imported yet), to keep it out of future imports')
     .option('--scrub', 'also wipe what is deleted from the disk now (it rewrites the search index: seconds per 100,000 messages); alone, wipes what earlier forgets deleted')
     .option('--list', 'list what is forgotten')
+    .option('--yes', 'forget without asking even what has no transcript left on disk (Steward holds the only copy: it is deleted for good)')
     .option('--json', 'print JSON')
-    .action((options: TargetOptions & { notStored?: boolean; scrub?: boolean; list?: boolean; json?: boolean }) =>
+    .action((options: TargetOptions & { notStored?: boolean; scrub?: boolean; list?: boolean; yes?: boolean; json?: boolean }) =>
       run(async () => {
         if (options.list) {
           if (options.session !== undefined || options.project !== undefined || options.notStored || options.scrub) throw new UsageError('--list takes no --session, --project, --not-stored or --scrub');
@@ -222,14 +267,21 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         }
         const what = target(options, 'forget', FORGET_FORMS);
         const anyway = options.notStored === true;
-        const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(io, client, what.id, anyway, scrub) : forgetProject(io, client, what.id, anyway, scrub)));
+        const yes = options.yes === true;
+        const done = await withClient(io, (client) => (what.kind === 'session' ? forgetSession(io, client, what.id, anyway, scrub, yes) : forgetProject(io, client, what.id, anyway, scrub, yes)));
+        if ('declined' in done) {
+          if (options.json) printJson(io, { forgotten: null });
+          else io.stdout('Nothing was forgotten.\n');
+          return EXIT.ok;
+        }
         if ('already' in done) {
           if (options.json) printJson(io, { alreadyForgotten: done.already, ...(done.via === 'parent' && { subagentOf: done.already.id }) });
           else io.stdout(formatAlreadyForgotten(done.already, done.via, what.id));
           return EXIT.ok;
         }
-        if (options.json) printJson(io, done.result);
-        else io.stdout(formatForget(done.result, done.project, done.name) + formatScrubbed(done.result.scrubbed, done.result.kind));
+        // With Forget.Lost's counts: how many it deleted for good, and how many it could not tell.
+        if (options.json) printJson(io, { ...done.result, ...done.loss });
+        else io.stdout(formatForget(done.result, done.project, done.name, done.loss.lost) + formatScrubbed(done.result.scrubbed, done.result.kind));
         return EXIT.ok;
       }, options.json),
     );

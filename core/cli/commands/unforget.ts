@@ -40,6 +40,11 @@ export function formatUnforget(result: Lifted, what: { kind: 'session' | 'projec
     return `Lifted this conversation's own forget, but it stays out of future imports: you forgot ${whoseRecord(stillOut)} on ${localDay(stillOut.createdAt)}; \`steward unforget --${stillOut.kind} ${stillOut.id}\` brings it back.\n`;
   }
   const noun = what.kind === 'session' ? 'conversation' : 'project';
+  // Its rows were deleted and its transcripts are gone from disk: no check or backfill brings anything back.
+  if (result.nothingLeft) {
+    const files = what.kind === 'session' ? 'its transcript is no longer on disk' : "none of its conversations' transcripts is on disk any more";
+    return `Lifted, but nothing of it is left to import: the forget deleted Steward's copy of that ${noun}, and ${files}.\n`;
+  }
   const notes = result.notesRemoved
     ? ` Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${what.id}\` runs one now).`
     : '';

@@ -3,6 +3,7 @@ import type { EventPayload, SessionSummary } from '../../../../core/api/index.js
 import { conversationName, Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
 import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
+import { useLostWhenAsked } from '../sessions/SessionHeader.js';
 import { conversationOpened, forgettingSentence, takeConversationToReturnTo } from './opened.js';
 import { useWiping, WipeChoice } from './WipeChoice.js';
 
@@ -86,9 +87,28 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
   );
 }
 
+/**
+ * What forgetting a project asks; `lost`: how many of its conversations have no transcript left on disk
+ * (Forget.Lost), whose only copy the forget deletes.
+ */
+export function forgetProjectQuestion(name: string, lost = 0): string {
+  const warning =
+    lost === 0
+      ? ''
+      : `${lost === 1 ? '1 of its conversations has' : `${lost} of its conversations have`} no transcript left on disk: Steward holds the only copy. Forgetting the project deletes ${lost === 1 ? 'it' : 'them'} for good. `;
+  return `${warning}Forget ${name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on disk.`;
+}
+
+/** The project's forget question, its warning added once Forget.Lost answers (asked when the dialog opens: see useLostWhenAsked). */
+function ForgetProjectQuestion({ projectKey, name, onKnown }: { projectKey: string; name: string; onKnown: (known: boolean) => void }): ReactElement {
+  const lost = useLostWhenAsked('project', projectKey, onKnown);
+  return <>{forgetProjectQuestion(name, lost?.lost)}</>;
+}
+
 /** Forgetting a project asks first, in place, and says what went. */
 export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: string; name: string; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
   const forget = useAction('Forget.Project');
+  const [known, setKnown] = useState(false);
   const [progress, setProgress] = useState<EventPayload<'forget.progress'>>();
   useEvent('forget.progress', (p) => {
     if (p.kind === 'project' && p.id === projectKey) setProgress(p);
@@ -97,13 +117,13 @@ export function ForgetProject({ projectKey, name, onForgotten }: { projectKey: s
   const wiping = useWiping();
   return (
     <ConfirmInPlace
-      working={(wipe ? wiping.sentence : undefined) ?? forgettingSentence(progress)}
+      working={forget.busy ? ((wipe ? wiping.sentence : undefined) ?? forgettingSentence(progress)) : undefined}
       choice={<WipeChoice checked={wipe} onChange={setWipe} />}
       ask="Forget project…"
       label={`Forget ${name}`}
-      question={`Forget ${name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on disk.`}
+      question={<ForgetProjectQuestion projectKey={projectKey} name={name} onKnown={setKnown} />}
       confirm="Yes, forget the project"
-      busy={forget.busy}
+      busy={forget.busy || !known}
       error={forget.error}
       failed="The project was not forgotten."
       onConfirm={() => {

@@ -61,6 +61,13 @@ function StillOut({ record }: { record: ForgetCover }): ReactElement {
  * When what was lifted comes back (Forget.Lift's `nextCheck`): at the next check when the files that held
  * it are inside the regular checks' window, else (or for the older ones) with an import of earlier history.
  */
+/** Lifted, with nothing to import (Forget.Lift's `nothingLeft`): its rows were deleted and its transcripts are gone from disk. */
+export function nothingLeftWords(kind: 'session' | 'project'): string {
+  return kind === 'session'
+    ? "But nothing of it is left to import: the forget deleted Steward's copy, and its transcript is no longer on disk."
+    : "But nothing of it is left to import: the forget deleted Steward's copy, and none of its conversations' transcripts is on disk any more.";
+}
+
 function ComesBack({ nextCheck, back }: { nextCheck: Result<'Forget.Lift'>['nextCheck']; back: string }): ReactElement {
   // Its files are inside the window; a message in them older than it (a conversation begun long ago) waits for Import earlier history.
   if (nextCheck === 'all') return <>Steward&rsquo;s next check brings {back} back (any message older than the regular checks reach comes with Import earlier history).</>;
@@ -135,7 +142,8 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
             <StillOut record={stillOut} />
           ) : (
             <>
-              {liftedSentence(kind, lifted, names.what)} <ComesBack nextCheck={lift.data?.nextCheck} back={back} />
+              {liftedSentence(kind, lifted, names.what)}{' '}
+              {lift.data?.nothingLeft ? nothingLeftWords(kind) : <ComesBack nextCheck={lift.data?.nextCheck} back={back} />}
               {lift.data?.otherSpellings !== undefined && <> {otherSpellingsWords(lift.data.otherSpellings)}</>}
             </>
           )}

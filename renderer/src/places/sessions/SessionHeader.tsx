@@ -1,7 +1,7 @@
-import { useState, type ReactElement } from 'react';
-import type { Result } from '../../../../core/api/index.js';
+import { useEffect, useState, type ReactElement } from 'react';
+import type { ForgetKind, Result } from '../../../../core/api/index.js';
 import { Button, ConfirmInPlace, countOf, formatDateTime, formatDuration, Together } from '../../components/index.js';
-import { useAction } from '../../hooks.js';
+import { useAction, useCall } from '../../hooks.js';
 import { placeHref, projectHref } from '../../navigation.js';
 import { useWiping, WipeChoice } from '../projects/WipeChoice.js';
 
@@ -61,12 +61,46 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
  * day it began (Forget's notesStale): the rebuild removes OVERVIEW.md whole and CHANGELOG.md's days
  * from that day on (removeStaleNotes), hand edits in them included, before writing them again.
  */
-export function forgetQuestion(subagent: boolean): string {
+export function forgetQuestion(subagent: boolean, lost = false): string {
   const notes =
     "Its project's notes are then written again from the conversations that remain: the overview (OVERVIEW.md) is replaced, and the changelog (CHANGELOG.md) loses its entries from the day it began on; your own edits to the overview and to those entries are lost. Earlier changelog days stay as they are.";
+  // Its transcript gone from disk (Forget.Lost): Steward's rows are the only copy, and nothing could import it again.
+  const what = subagent ? 'subagent' : 'conversation';
+  const warning = lost ? `This ${what}'s transcript is no longer on disk: Steward holds the only copy. Forgetting it deletes it for good. ` : '';
+  const keptOut = lost ? '' : ', and it is not imported again while its transcript stays on disk';
   return subagent
-    ? `Forget this subagent? Its messages are deleted from Steward, and it is not imported again while its transcript stays on disk; the conversation it belongs to stays. ${notes}`
-    : `Forget this conversation? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk. ${notes}`;
+    ? `${warning}Forget this subagent? Its messages are deleted from Steward${keptOut}; the conversation it belongs to stays. ${notes}`
+    : `${warning}Forget this conversation? Its messages and its subagents are deleted from Steward${keptOut}. ${notes}`;
+}
+
+/** How long an opened forget dialog's button waits for Forget.Lost: then it works without it (the warning still shows when it comes). */
+export const LOST_WAIT_MS = 2000;
+
+/**
+ * What forgetting would lose for good (Forget.Lost), asked when the forget dialog opens (whoever calls
+ * this is shown only then): it stats each transcript file of a project's conversations, too much for
+ * every page that shows the button. `onKnown(false)` while it is asked, `onKnown(true)` once it answered
+ * (or failed) or LOST_WAIT_MS passed: the Forget button waits for that.
+ */
+export function useLostWhenAsked(kind: ForgetKind, id: string, onKnown: (known: boolean) => void): Result<'Forget.Lost'> | undefined {
+  const lost = useCall('Forget.Lost', { kind, id });
+  const settled = lost.data !== undefined || lost.error !== undefined;
+  useEffect(() => {
+    onKnown(settled);
+    if (settled) return;
+    const wait = setTimeout(() => onKnown(true), LOST_WAIT_MS);
+    return () => clearTimeout(wait);
+  }, [settled, onKnown]);
+  return lost.data;
+}
+
+/**
+ * The forget dialog's question, its warning added once Forget.Lost says the transcript is gone. One whose
+ * files Steward never recorded (`unknown`) is asked as one on disk: see forgetQuestion's callers.
+ */
+export function ForgetQuestion({ sessionId, subagent, onKnown }: { sessionId: string; subagent: boolean; onKnown: (known: boolean) => void }): ReactElement {
+  const lost = useLostWhenAsked('session', sessionId, onKnown);
+  return <>{forgetQuestion(subagent, (lost?.lost ?? 0) > 0)}</>;
 }
 
 /**
@@ -75,17 +109,19 @@ export function forgetQuestion(subagent: boolean): string {
  */
 export function ForgetButton({ sessionId, subagent, onForgotten }: { sessionId: string; subagent: boolean; onForgotten: (wipeAsked: boolean) => void }): ReactElement {
   const forget = useAction('Forget.Session');
+  // Whether the question knows yet if its transcript is gone from disk (ForgetQuestion, asked when the dialog opens).
+  const [known, setKnown] = useState(false);
   const [wipe, setWipe] = useState(false);
   const wiping = useWiping();
   return (
     <ConfirmInPlace
       ask="Forget…"
       label={subagent ? 'Forget this subagent' : 'Forget this conversation'}
-      question={forgetQuestion(subagent)}
+      question={<ForgetQuestion sessionId={sessionId} subagent={subagent} onKnown={setKnown} />}
       choice={<WipeChoice checked={wipe} onChange={setWipe} />}
-      working={wipe ? (wiping.sentence ?? 'Forgetting…') : undefined}
+      working={forget.busy && wipe ? (wiping.sentence ?? 'Forgetting…') : undefined}
       confirm="Yes, forget it"
-      busy={forget.busy}
+      busy={forget.busy || !known}
       error={forget.error}
       failed="The conversation was not forgotten."
       onConfirm={() => {

@@ -1,0 +1,108 @@
+import { stat } from 'node:fs/promises';
+import type { ForgetKind } from '../api/index.js';
+import type { Db } from '../store/index.js';
+
+/** Files stat'ed at once: a project of thousands of conversations is checked a few at a time, never all together. */
+const STATS_AT_ONCE = 16;
+/** Ids per query (json_each): a project's conversations are asked in pieces. */
+const IDS_PER_QUERY = 500;
+
+/** Whether a file is there: only "no such file" says it is gone; any other failure (EACCES) leaves it there. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
+}
+
+/**
+ * Where a conversation's transcript is, as the files its reads met say: `onDisk` (one of them is there),
+ * `gone` (every one is gone: the agent deleted it, and Steward's rows are its only copy), or `unknown`
+ * (no read recorded a file of it: imported before Steward kept file_holds, from a file unchanged since).
+ */
+export type TranscriptState = 'onDisk' | 'gone' | 'unknown';
+
+/** How many of some conversations are in each state. */
+export type TranscriptCounts = { conversations: number; gone: number; unknown: number };
+
+/**
+ * Whether the transcript files that held a conversation are still on disk, as file_holds records them
+ * (written with each file's checkpoint; see FileCheckpoints.holding). A file a complete walk found gone
+ * keeps its holds, marked gone (migration 26), and is stat'ed all the same (it may be back, and one
+ * deleted since the last walk is not marked yet). The person's own paths: stat'ed here, never handed on.
+ */
+export class TranscriptFiles {
+  readonly #held;
+  readonly #withheld;
+  readonly #conversations;
+
+  constructor(db: Db) {
+    // Rides the primary key (kind, id, …): both the conversation's own files and those holding copies of its lines.
+    this.#held = db.prepare("SELECT id, path FROM file_holds WHERE kind IN ('session', 'copy') AND id IN (SELECT value FROM json_each(?))").raw();
+    this.#withheld = db.prepare('SELECT path FROM file_holds WHERE kind = ? AND id = ?').pluck();
+    // A project's conversations (subagents apart, as its list counts them), a page at a time by id.
+    this.#conversations = db
+      .prepare("SELECT session_id FROM sessions WHERE project_key = ? AND (parent_session_id IS NULL OR parent_kind = 'branch') AND session_id > ? ORDER BY session_id LIMIT ?")
+      .pluck();
+  }
+
+  /** A project's conversations, and how many of them are gone from disk or not known to be (see `states`), a page at a time. */
+  async ofProject(projectKey: string): Promise<TranscriptCounts> {
+    const counts = { conversations: 0, gone: 0, unknown: 0 };
+    let after = '';
+    for (;;) {
+      const ids = this.#conversations.all(projectKey, after, IDS_PER_QUERY) as string[];
+      add(counts, await this.count(ids));
+      if (ids.length < IDS_PER_QUERY) return counts;
+      after = ids[ids.length - 1]!;
+    }
+  }
+
+  /** How many of these conversations are gone from disk, and how many not known to be on it or not. */
+  async count(sessionIds: readonly string[]): Promise<TranscriptCounts> {
+    const states = [...(await this.states(sessionIds)).values()];
+    return { conversations: sessionIds.length, gone: states.filter((s) => s === 'gone').length, unknown: states.filter((s) => s === 'unknown').length };
+  }
+
+  /** Where each of these conversations' transcript is (see TranscriptState). */
+  async states(sessionIds: readonly string[]): Promise<Map<string, TranscriptState>> {
+    const pathsOf = new Map<string, string[]>(sessionIds.map((id) => [id, []]));
+    for (let i = 0; i < sessionIds.length; i += IDS_PER_QUERY) {
+      const rows = this.#held.all(JSON.stringify(sessionIds.slice(i, i + IDS_PER_QUERY))) as Array<[string, string]>;
+      for (const [id, path] of rows) pathsOf.get(id)?.push(path);
+    }
+    const present = await this.#present([...new Set([...pathsOf.values()].flat())]);
+    const stateOf = (paths: string[]): TranscriptState => (paths.length === 0 ? 'unknown' : paths.some((path) => present.has(path)) ? 'onDisk' : 'gone');
+    return new Map([...pathsOf].map(([id, paths]) => [id, stateOf(paths)]));
+  }
+
+  /**
+   * Where what a forget record covers is: on disk when a file that held the conversations it erased, or
+   * what it withheld from a read, is there; gone only when every one of them is known gone; else unknown.
+   */
+  async coveredBy(kind: ForgetKind, id: string, sessionIds: readonly string[]): Promise<TranscriptState> {
+    if ((await this.#present(this.#withheld.all(kind, id) as string[])).size > 0) return 'onDisk';
+    const states = new Set((await this.states(sessionIds)).values());
+    if (states.has('onDisk')) return 'onDisk';
+    return states.has('gone') && !states.has('unknown') ? 'gone' : 'unknown';
+  }
+
+  async #present(paths: readonly string[]): Promise<Set<string>> {
+    const present = new Set<string>();
+    for (let i = 0; i < paths.length; i += STATS_AT_ONCE) {
+      const piece = paths.slice(i, i + STATS_AT_ONCE);
+      const found = await Promise.all(piece.map(exists));
+      piece.forEach((path, j) => found[j] && present.add(path));
+    }
+    return present;
+  }
+}
+
+function add(into: TranscriptCounts, more: TranscriptCounts): void {
+  into.conversations += more.conversations;
+  into.gone += more.gone;
+  into.unknown += more.unknown;
+}

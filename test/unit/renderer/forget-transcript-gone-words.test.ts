@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { forgetProjectQuestion } from '../../../renderer/src/places/projects/ProjectSessions.js';
+import { forgetQuestion } from '../../../renderer/src/places/sessions/SessionHeader.js';
+
+// QA B1 in the panel: the forget dialog of a conversation whose transcript is gone from disk (Forget.Lost)
+// says the forget deletes the only copy, and does not say it is kept out "while its transcript stays on disk".
+
+describe('the forget dialog of what has no transcript left on disk', () => {
+  it('a conversation: says Steward holds the only copy, first, and promises no way back', () => {
+    const q = forgetQuestion(false, true);
+    expect(q).toMatch(/^This conversation's transcript is no longer on disk: Steward holds the only copy\. Forgetting it deletes it for good\. Forget this conversation\?/);
+    expect(q).not.toContain('while its transcript stays on disk');
+    expect(forgetQuestion(true, true)).toMatch(/^This subagent's transcript is no longer on disk: Steward holds the only copy\./);
+  });
+
+  it('a conversation whose transcript is on disk is asked as before', () => {
+    expect(forgetQuestion(false)).toMatch(/^Forget this conversation\? Its messages and its subagents are deleted from Steward, and it is not imported again while its transcript stays on disk\. /);
+  });
+
+  it('a project counts the conversations it would lose for good', () => {
+    expect(forgetProjectQuestion('orchard', 3)).toMatch(/^3 of its conversations have no transcript left on disk: Steward holds the only copy\. Forgetting the project deletes them for good\. Forget orchard\?/);
+    expect(forgetProjectQuestion('orchard', 1)).toMatch(/^1 of its conversations has no transcript left on disk: .* deletes it for good\. /);
+    expect(forgetProjectQuestion('orchard')).toMatch(/^Forget orchard\? Every conversation/);
+  });
+});
+
+describe('Unforget of what has nothing left to import', () => {
+  it('promises no import', async () => {
+    const { nothingLeftWords } = await import('../../../renderer/src/places/projects/Unforget.js');
+    expect(nothingLeftWords('session')).toContain('nothing of it is left to import');
+    expect(nothingLeftWords('session')).not.toMatch(/Import earlier history|next check/);
+  });
+});
