@@ -336,8 +336,9 @@ const AFTER_SIGN = String.raw`(?<=[\s=:>"'\`\\„])`;
  * A quoted value (spaces allowed), or a bare one; a bare identifier followed by `,;)}` is code, not a value.
  * In plain quotes an escaped quote is the value's own (`"it\\"s-a-s3cret"` in JSON text); in escaped quotes
  * (JSON inside JSON, `\\"…\\"`) the next quote ends it unless more of the value follows it (NESTED_OWN_QUOTE).
- * Either may go on over a line break: in JSON text
- * redaction reads an escaped one as the break it stands for (json-reading.ts). NUL ends a bare value as
+ * Either may go on over a line break when no quote of any kind is inside and its first line holds more than
+ * white space (in JSON text redaction reads an escaped one as the break it stands for, json-reading.ts); a
+ * value read to its own kind of quote (OWN_QUOTED, NESTED_QUOTED) stays on its line. NUL ends a bare value as
  * white space does (it separates a process's arguments, `/proc/<pid>/cmdline`), and so does an ESC left
  * after the terminal codes are dropped; other control characters are a value's own (`Xk9q\x07mZ2`).
  */
@@ -356,16 +357,24 @@ function bareChar(ends: string): string {
 }
 const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
 /**
+ * A single quote inside a single-quoted shell word, as the shell must spell it: the quote closed, an escaped
+ * or double-quoted `'`, the quote opened again (`'s3cr'\\''et'`, `'s3cr'"'"'et'`, Python's shlex.quote). In a
+ * JSON reading the backslash is doubled at each level, and the double quotes escaped (`\\"`, 5 backslashes deeper).
+ */
+const SHELL_QUOTE_JOIN = String.raw`'(?:\\{1,8}'|\\{0,5}"'\\{0,5}")'`;
+/**
  * A value's character inside the plain quote it opened with (`open`): any but that quote, the other kinds
  * of quote too (`PGPASSWORD='s3cr"et';`, `"password": "ab'cd"`), where QUOTED_CHAR ends at any quote and
  * left the rest of the password shown. Its own quote doubled is SQL's (`'it''s'`), as in QUOTED_CHAR.
  */
-const OWN_QUOTED_CHAR = String.raw`(?!\k<open>)[^\n\r\\]|\\[^\n]|\k<open>\k<open>(?=[^\s"'\`,;)}\]])`;
+const OWN_QUOTED_CHAR = String.raw`(?!\k<open>)[^\n\r\\]|\\[^\n]|\k<open>\k<open>(?=[,;]?[^\s"'\`,;)}\]])|(?=\k<open>)${SHELL_QUOTE_JOIN}`;
 /**
- * A value in the quote it opened with, closed by that quote alone; tried before QUOTED_CHAR's reading,
- * which still serves a value whose quote is never closed within its 100 characters.
+ * A value in the quote it opened with, closed by that quote alone, on its line: a quote closed on a later
+ * line is a prompt's (`read -p "Password: " PW` and the next line's `echo "done"`), not a password's. Tried
+ * before QUOTED_CHAR's reading, which still serves a value whose quote is never closed on its line, and
+ * one wrapped over a line break (`password = "correct horse\n  battery"`), with no quote of any kind inside.
  */
-const OWN_QUOTED = String.raw`(?<=(?<!\\)(?<open>["'\`]))(?:${OWN_QUOTED_CHAR})(?:${OWN_QUOTED_CHAR}|\r?\n){0,99}(?=\k<open>)`;
+const OWN_QUOTED = String.raw`(?<=(?<!\\)(?<open>["'\`]))(?:${OWN_QUOTED_CHAR})(?:${OWN_QUOTED_CHAR}){0,99}(?=\k<open>)`;
 /**
  * A quote after an odd run of five or more backslashes, read: a JSON file three levels down spells its
  * value's own quote with seven backslashes and the quotes around the value with three, which the reading
@@ -382,9 +391,25 @@ const DEEPER_OWN_QUOTE = String.raw`(?<=(?<!\\)\\\\\\\\\\(?:\\\\)*)"`;
  * its rest shown: there its quote and the closing one read alike. Deeper, they differ (DEEPER_OWN_QUOTE).
  */
 const NESTED_OWN_QUOTE = String.raw`(?:(?<=(?<!\\)(?:\\\\)*\\)"(?![\s,:;)}\]"'\`\\&|<>]|$)|${DEEPER_OWN_QUOTE})`;
-/** A value in escaped quotes (`\"…\"`), closed by its own kind alone: the other kinds inside are its own (`\"s3cr';et\"`). */
-const NESTED_QUOTED = String.raw`(?<=\\(?<nq>["'\`]))(?:[^"'\`]|(?!\k<nq>)["'\`]|${NESTED_OWN_QUOTE}){0,99}(?:[^"'\`\n\\]|(?!\k<nq>)["'\`])(?=\\?\k<nq>)`;
-const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${NESTED_QUOTED}|(?<=\\["'\`])(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
+/** A value in escaped quotes (`\"…\"`), closed by its own kind alone, on its line: the other kinds inside are its own (`\"s3cr';et\"`). */
+const NESTED_QUOTED = String.raw`(?<=\\(?<nq>["'\`]))(?:[^"'\`\n]|(?!\k<nq>)["'\`]|${NESTED_OWN_QUOTE}){0,99}(?:[^"'\`\n\\]|(?!\k<nq>)["'\`])(?=\\?\k<nq>)`;
+/**
+ * A value in quotes after exactly five backslashes, read: a shell's `"` three JSON levels deep (seven stored,
+ * DEEPER_OWN_QUOTE), closed by the same five and quote alone; the other kind inside is its own (`s3cr';et`).
+ * NESTED_QUOTED's reading of it took the closing quote as the value's own and ran to the string's end.
+ */
+const DEEP_QUOTED = String.raw`(?<=(?<!\\)\\{5}(?<dq>["']))(?:(?!\\{5}\k<dq>)[^"'\`\n]|(?!\k<dq>)["'\`]){0,99}(?:[^"'\`\n\\]|(?!\k<dq>)["'\`])(?=\\{5}\k<dq>)`;
+const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?![ \t]*\r?\n)(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${DEEP_QUOTED}|${NESTED_QUOTED}|(?<=\\["'\`])(?!\s*\n)(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
+
+/**
+ * A quoted "value" that starts as what follows a closing quote does (white space, `;`, `,`, a bracket, a
+ * shell's operator) and holds white space: the prompt's own closing quote taken for an opening one
+ * (`read -p "Password: " PW; echo 'ok'`, `printf "password: "; read x`), not a password. A password may
+ * start with such a symbol (`;Xk9q!`), but seldom holds a space after it.
+ */
+function isAfterClosingQuote(value: string): boolean {
+  return /^[\s;,)}\]|&<>]/.test(value) && /\s/.test(value);
+}
 
 /** A bare `pass:` or `pin:` value's character: any control character ends it, as a PIN's shape is judged without it. */
 const PASS_CHAR = bareChar(String.raw`${BARE_END}\x01-\x08\x0e-\x1f`);
@@ -493,14 +518,18 @@ function looksMachineMade(raw: string): boolean {
   return value.length >= 16 && digits >= 2 && letters >= 4 && isTokenLike(value);
 }
 
-/** The quote a command's flag value opens with, if any (`-p'…'`, `--password "…"`; `\"` in a JSON string), as `q`. */
-const FLAG_QUOTE = String.raw`(?<q>\\?["'])?`;
+/**
+ * The quote a command's flag value opens with, if any (`-p'…'`, `--password "…"`; `\"` in a JSON string,
+ * `\\\\\"` three levels deep, DEEP_QUOTED), as `q`.
+ */
+const FLAG_QUOTE = String.raw`(?<q>(?:\\{4})?\\?["'])?`;
 /**
  * A flag's value: inside the quote it opened with (FLAG_QUOTE), all of it to that quote, where the shell
- * reads `&`, `|`, `;` and the other kind of quote as the password's own (`-p'pa&ss'` showed `&ss`, or all);
- * else `bare`. With no quote opened, `\k<q>` matches nothing, so `(?!\k<q>)` refuses the quoted reading.
+ * reads `&`, `|`, `;` and the other kind of quote as the password's own (`-p'pa&ss'` showed `&ss`, or all),
+ * and a single quote spelled as the shell must (SHELL_QUOTE_JOIN); else `bare`. With no quote opened,
+ * `\k<q>` matches nothing, so `(?!\k<q>)` refuses the quoted reading at its first character.
  */
-const FLAG_VALUE = (bare: string) => String.raw`(?:(?:(?!\k<q>)(?:\\[^\n]|[^\n])){1,100}(?=\k<q>)|${bare})`;
+const FLAG_VALUE = (bare: string) => String.raw`(?:(?!\k<q>)(?:\\[^\n]|[^\n])(?:(?!\k<q>)(?:\\[^\n]|[^\n])|(?=\k<q>)${SHELL_QUOTE_JOIN}){0,99}(?=\k<q>)|${bare})`;
 
 /*
  * Passwords given on a command's line to the command that takes them (QA 45, B2): `docker login -p`,
@@ -520,8 +549,11 @@ const WORD_GAP = String.raw`(?:[ \t]|\\{1,2}\r?\n){1,8}`;
 /** A command's bare password: up to white space, a quote or a shell's operator; never another flag. */
 const COMMAND_BARE = String.raw`[^\s"'|;&<>\\-][^\s"'|;&<>]*`;
 
-/** Where a command's value may start: after a quote, or at a character a bare value starts with. */
-const VALUE_START = String.raw`(?:(?<=["'])|(?![\s|;&<>\\-]))`;
+/**
+ * Where a command's value may start: after a quote, or at a character a bare value starts with; never at
+ * the opening quote itself, so the command's look-behind runs once per quoted flag, not twice.
+ */
+const VALUE_START = String.raw`(?:(?<=["'])|(?![\s"'|;&<>\\-]))`;
 
 /** Words that follow a flag in prose ("redis-cli -a is deprecated", "sqlcmd -P or -U"), never its password. */
 const FLAG_PROSE = /^(?:is|are|was|were|be|been|flag|flags|option|options|switch|argument|arguments|param|parameter|value|values|means|sets|takes|expects|asks|prompts|reads|gives|passes|works|does|did|do|doesn't|isn't|instead|then|which|who|with|without|will|would|should|can|could|may|might|must|needs?|has|have|had|it|its|you|we|they|i|by|via|plus|alone)$/i;
@@ -625,18 +657,32 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'api-key-header', pattern: /(?<=\bx-(?:[a-z]+-)*(?:api-?key|auth-?token|access-?token|token|key|secret)["']?\s{0,8}:\s{0,8}["']?)[A-Za-z0-9._~+/=-]{8,}/gi, needs: ['x-'] },
   { id: 'bearer-token', pattern: /(?<=\bbearer\s{1,8})[A-Za-z0-9._~+/=-]{16,}/gi, needs: ['bearer'] },
   // A command's flags may follow it on continued lines (a backslash, then a line break): one command line, as the shell reads it.
-  { id: 'curl-user', pattern: new RegExp(String.raw`(?<=\bcurl\b(?:[^\n]|\\\r?\n){0,500}?\s(?:-u|--user)(?:\s{1,8}|=)${FLAG_QUOTE}[^\s:"']+:)${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'), accept: isLiteralValue, needs: ['curl'] },
+  // The quote may open before the user or after its colon (`-u admin:'p"w'`), and the user hold the other kind (`"o'brien:…"`).
+  // The colon is looked for first: the line is scanned back only after one.
+  {
+    id: 'curl-user',
+    pattern: new RegExp(String.raw`(?<=:(?:(?:\\{4})?\\?["'])?)(?<=\bcurl\b(?:[^\n]|\\\r?\n){0,500}?\s(?:-u|--user)(?:\s{1,8}|=)(?:[^\s:"']+:)?${FLAG_QUOTE}(?:[^\s:"'][^\s:"]*:)?)${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'),
+    accept: isLiteralValue,
+    needs: ['curl'],
+  },
   { id: 'sshpass', pattern: /(?<=\bsshpass\s{1,8}-p\s{0,8}["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
-  { id: 'mysql-password-flag', pattern: new RegExp(String.raw`(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b(?:[^\n|;&]|\\\r?\n){0,500}?\s-p${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"';|&]+`)}`, 'g'), accept: isLiteralValue, needs: ['mysql', 'mariadb'] },
+  {
+    id: 'mysql-password-flag',
+    // The command first, its value a group: the line is read from each `mysql` once, not scanned back 500
+    // characters from each `-p` (a 100 KB line of ` -p'` after one `mysql` took 0.1-0.3 s).
+    pattern: new RegExp(String.raw`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b(?:[^\n|;&]|\\\r?\n){0,500}?\s-p${FLAG_QUOTE}(?<value>${FLAG_VALUE(String.raw`[^\s"';|&]+`)})`, 'g'),
+    accept: isLiteralValue,
+    needs: ['mysql', 'mariadb'],
+  },
   ...COMMAND_SHAPES,
   { id: 'password-flag', pattern: new RegExp(String.raw`(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"'-][^\s"']*`)}`, 'gi'), accept: isLiteralValue, needs: ['--'] },
   { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}["'\`„]?)${ASSIGNED_VALUE}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?:\\{4})?["'\`„]?)${ASSIGNED_VALUE}`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
-    accept: (m, g) => isLiteralValue(m) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))),
+    accept: (m, g) => isLiteralValue(m) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m),
     needs: ['pass', 'pwd', 'kennwort'],
   },
   {

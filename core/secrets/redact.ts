@@ -41,6 +41,26 @@ async function secretlintRanges(text: string): Promise<Array<[number, number]>> 
   return result.messages.map((m) => [m.range[0], m.range[1]]);
 }
 
+/** The quote just before `start` in `text`, with the backslashes that escape it (`\\"` in a JSON string), if any. */
+function quoteBefore(text: string, start: number): string | undefined {
+  return /\\*["'`]$/.exec(text.slice(Math.max(0, start - 8), start))?.[0];
+}
+
+/**
+ * A secretlint range cut at the closing quote of the quoted value it starts in (`psql 'postgresql://ana:pw@db/prod'`
+ * showed `psql '[REDACTED]`, and in a JSON string the range ran on over `\\"` and the string's end): where the
+ * range starts after a quote, it ends before the first same quote, escaped by as many backslashes, inside it.
+ * So the text's quotes stay paired, and no span ends on half an escape.
+ */
+function withoutClosingQuote(text: string, [start, end]: [number, number]): [number, number] {
+  const quote = quoteBefore(text, start);
+  if (quote === undefined) return [start, end];
+  for (let at = text.indexOf(quote, start + 1); at >= 0 && at + quote.length <= end; at = text.indexOf(quote, at + 1)) {
+    if (text[at - 1] !== '\\') return [start, at];
+  }
+  return [start, end];
+}
+
 /**
  * secretlint's ranges as the spans they replace: from the end, so earlier offsets stay valid, each cut
  * where the one after it starts (overlaps collapse into one).
@@ -94,7 +114,7 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
     const first = readings.map(({ text: t, json: isJson }) => (t === '' ? new Redaction(t) : redactTable(new Redaction(t, isJson), known)));
     const joined = first.map((r) => r.text).join(SEPARATOR);
     if (joined.trim() === '') return stored(first);
-    const ranges = await secretlintRanges(joined);
+    const ranges = (await secretlintRanges(joined)).map((range) => withoutClosingQuote(joined, range));
     let offset = 0;
     const linted = first.map((redaction) => {
       const start = offset;
