@@ -155,12 +155,13 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           // A name was resolved among the stored projects already; a key was passed on unchecked.
           if (found.hits.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
           if (found.hits.length === 0 && params.repo !== undefined) await mustBeStoredRepo(client, params.repo);
-          // With no Steward running, nothing walks the index meanwhile: asking again would say the same.
-          if (found.indexing && via === 'in-process') io.stderr(`${nobodyIndexesNote(found.indexing)}\n`);
-          return found;
+          return { found, alone: via === 'in-process' };
         });
-        if (options.json) printJson(io, pageJson(result, dates.pinned));
-        else io.stdout(formatSearch(result, dates.pinned));
+        if (options.json) printJson(io, pageJson(result.found, dates.pinned));
+        else io.stdout(formatSearch(result.found, dates.pinned));
+        // With no Steward running, nothing walks the index meanwhile: asking again would say the same.
+        // After the results, whose note ("Updating the search index…") is what "it" names.
+        if (result.found.indexing && result.alone) io.stderr(`${nobodyIndexesNote(result.found.indexing)}\n`);
         return EXIT.ok;
       }, options.json),
     );
