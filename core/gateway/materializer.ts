@@ -315,9 +315,10 @@ export class Materializer {
 
   /**
    * The forgotten project that keeps out a Gemini chat by the hash folder its file sits in
-   * (Tombstones.projectOfHashFolder): once its row is erased, nothing else knows that folder's path,
-   * and the chat would come back as a "folder unknown" project. Whatever project the chat says, and in
-   * a batch before its last (which says none yet).
+   * (Tombstones.projectOfHashFolder: a name its record keeps, or its key's digits, for a record made
+   * before records kept names): once its row is erased, nothing else knows that folder's path, and the
+   * chat would come back as a "folder unknown" project. Whatever project the chat says, and in a batch
+   * before its last (which says none yet).
    */
   #hashFolderCover(state: RunState, provider: string): { kind: 'project'; id: string } | undefined {
     if (provider !== 'gemini' || state.file === undefined) return undefined;

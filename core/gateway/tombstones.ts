@@ -1,4 +1,4 @@
-import { subagentParentOf, type ForgetKind, type Tombstone } from '../api/index.js';
+import { PROJECT_KEY_SHAPE, subagentParentOf, type ForgetKind, type Tombstone } from '../api/index.js';
 import type { Db } from '../store/index.js';
 import { KnownFolders } from '../transcripts/index.js';
 
@@ -8,6 +8,11 @@ interface TombstoneRow {
   label: string | null;
   created_at: number;
 }
+
+/** A Gemini CLI hash folder's name: the sha256 of the folder it ran in, whole. */
+const HASH_FOLDER = /^[0-9a-f]{64}$/;
+/** A project key's hash digits: `p_` and the first 16 of the sha256 of its folder (projectKeyOf). */
+const KEY_DIGITS = 16;
 
 const toTombstone = (r: TombstoneRow): Tombstone => ({ kind: r.kind, id: r.id, label: r.label, createdAt: r.created_at });
 
@@ -39,12 +44,16 @@ export class Tombstones {
   readonly #keepHashFolders;
   readonly #dropHashFolders;
   readonly #hashFolders;
+  readonly #projectKeys;
   readonly #cwdsOf;
   readonly #file: string;
   /** The forgotten projects' folder hashes, each the first record's, as of `changes` = `seen`. */
   #byFolder: { seen: number; ids: Map<string, string> } | undefined;
-  /** The Gemini hash folders forgotten projects' records keep, each the first record's, as of `changes` = `seen`. */
-  #byHashFolder: { seen: number; ids: Map<string, string> } | undefined;
+  /**
+   * The Gemini hash folders forgotten projects' records keep, each the first record's, and the hash
+   * digits of their keys (see projectOfHashFolder), as of `changes` = `seen`.
+   */
+  #byHashFolder: { seen: number; ids: Map<string, string>; keyDigits: Set<string> } | undefined;
 
   constructor(db: Db) {
     this.#file = db.name;
@@ -75,6 +84,7 @@ export class Tombstones {
     this.#hashFolders = db.prepare(
       "SELECT g.hash_folder AS hash, t.id FROM history_tombstone_gemini g JOIN history_tombstones t ON t.kind = g.kind AND t.id = g.id WHERE t.kind = 'project' ORDER BY t.created_at, t.id",
     );
+    this.#projectKeys = db.prepare("SELECT id FROM history_tombstones WHERE kind = 'project'").pluck();
     this.#cwdsOf = db.prepare('SELECT DISTINCT cwd FROM sessions WHERE session_id IN (SELECT value FROM json_each(?)) AND cwd IS NOT NULL').pluck();
   }
 
@@ -138,12 +148,29 @@ export class Tombstones {
     if (sessionIds.length > 0) this.keepHashFolders(projectKey, this.#cwdsOf.all(JSON.stringify(sessionIds)) as string[]);
   }
 
-  /** The forgotten project whose record keeps this Gemini hash folder's name (the full 64 digits), if any. */
+  /**
+   * The forgotten project whose record keeps this Gemini hash folder's name (the full 64 digits), else
+   * the one whose key is `p_` and its first 16 digits: a key is those digits of the sha256 of its
+   * folder (projectKeyOf), the sha256 Gemini names the folder's hash folder by, so a record made before
+   * records kept hash folders (migration 24 could give it none) still keeps that folder's chats out.
+   * Every key is made so; one of a project that is no folder (Claude Desktop's, "Gemini CLI", a
+   * "folder unknown" one) hashes a name, never a full path, so no hash folder's digits are its own.
+   */
   projectOfHashFolder(hashFolder: string): { kind: 'project'; id: string } | undefined {
-    const seen = changes.get(this.#file) ?? 0;
-    if (this.#byHashFolder?.seen !== seen) this.#byHashFolder = { seen, ids: firstOfEach(this.#hashFolders.all() as Array<{ hash: string; id: string }>) };
-    const id = this.#byHashFolder.ids.get(hashFolder);
+    const { ids, keyDigits } = this.#hashFoldersForgotten();
+    const digits = HASH_FOLDER.test(hashFolder) ? hashFolder.slice(0, KEY_DIGITS) : undefined;
+    const id = ids.get(hashFolder) ?? (digits !== undefined && keyDigits.has(digits) ? `p_${digits}` : undefined);
     return id === undefined ? undefined : { kind: 'project', id };
+  }
+
+  /** Held in memory until a record is added or removed, as #foldersForgotten is: asked for each Gemini chat capture reads. */
+  #hashFoldersForgotten(): { ids: Map<string, string>; keyDigits: Set<string> } {
+    const seen = changes.get(this.#file) ?? 0;
+    if (this.#byHashFolder?.seen !== seen) {
+      const keys = (this.#projectKeys.all() as string[]).filter((key) => PROJECT_KEY_SHAPE.test(key));
+      this.#byHashFolder = { seen, ids: firstOfEach(this.#hashFolders.all() as Array<{ hash: string; id: string }>), keyDigits: new Set(keys.map((key) => key.slice(2))) };
+    }
+    return this.#byHashFolder;
   }
 
   #changed(): void {
