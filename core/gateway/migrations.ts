@@ -540,7 +540,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // Its holds now stay, with when the walk found the file gone: "gone" (Forget.Lost) is told from
       // "not known". What asks about files on disk (FileCheckpoints.holding, heldElsewhere) skips them;
       // a read of a file at that path again clears the mark. Holds already deleted stay unknown.
-      db.exec('ALTER TABLE file_holds ADD COLUMN gone_at INTEGER');
+      addColumnOnce(db, 'file_holds', 'gone_at', 'INTEGER');
     },
   },
 ];
