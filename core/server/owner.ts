@@ -1,5 +1,7 @@
 import { PROTOCOL_VERSION } from '../api/index.js';
 import { Core, type CoreOptions } from '../core.js';
+import { claimOwnerRole } from '../store/lock/index.js';
+import { openAfterCommands, type WhileCommandRuns } from './command-wait.js';
 import { removeDaemonInfo, writeDaemonInfo } from './daemon/index.js';
 import { startHttpServer, type RunningHttpServer } from './http.js';
 
@@ -7,6 +9,8 @@ export interface OwnerOptions extends CoreOptions {
   port?: number;
   strictPort?: boolean;
   rendererDir?: string;
+  /** A one-shot steward command holding the store is waited for (the app at login, `serve` after `backfill &`); a running owner is refused at once. */
+  whileCommandRuns?: WhileCommandRuns;
 }
 
 export interface Owner {
@@ -29,9 +33,11 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
   let stopOwner: () => Promise<void> = async () => undefined;
   const onStopRequest = options.onStopRequest ?? (() => void stopOwner());
   // An owner sweeps transcripts on its interval; tests may pass schedule: false to drive ticks themselves.
-  const core = Core.open({ ...options, onStopRequest, schedule: options.schedule ?? true });
+  const core = await openAfterCommands(() => Core.open({ ...options, onStopRequest, schedule: options.schedule ?? true }), withWaitLogged(options));
   let http: RunningHttpServer;
   try {
+    // From here another owner starting is refused rather than told to wait for this one.
+    claimOwnerRole(core.home.dir);
     http = await startHttpServer({
       target: core,
       events: core.events,
@@ -75,5 +81,19 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
     },
     stop,
     stopped,
+  };
+}
+
+/** The wait as the caller asked, also logged when the caller passed a logger (the app, which has no terminal to print it to). */
+function withWaitLogged(options: OwnerOptions): WhileCommandRuns {
+  const wait = options.whileCommandRuns ?? {};
+  const { logger } = options;
+  if (!logger) return wait;
+  return {
+    ...wait,
+    onWait: (progress) => {
+      logger.info('owner waiting for a steward command', { pid: progress.pid, waitedMs: progress.waitedMs });
+      wait.onWait?.(progress);
+    },
   };
 }

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { countOf, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
+import { countOf, PROTOCOL_VERSION, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
+import { stewardVersion } from '../../config/index.js';
+import { commandHolding } from '../../store/lock/index.js';
 import { withClient } from '../connect.js';
 import { formatUnreadable, setBy, whyNoFolder, type UnreadableAsOf } from './sweep.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
@@ -116,7 +118,7 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) =>
       run(async () => {
-        return withClient(io, async (client, via, connection) => {
+        const answered = withClient(io, async (client, via, connection) => {
           const info = await client.call('App.Info', {});
           const url = connection.panelUrl;
           // With no owner, App.Info answers for this short-lived process, which schedules nothing: its
@@ -146,6 +148,22 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           }
           return EXIT.ok;
         });
+        return answered.catch((error: unknown) => whileCommandRuns(io, error, options.json === true));
       }, options.json),
     );
+}
+
+/**
+ * With no owner, a one-shot command (`steward backfill --all &`) holds the store until it finishes:
+ * Steward is not running, and the counts wait for the command. Any other refusal is thrown as it was.
+ */
+async function whileCommandRuns(io: CliIo, error: unknown, json: boolean): Promise<number> {
+  const pid = commandHolding(error);
+  if (pid === undefined) throw error;
+  const headline = `Not running; a steward command (pid ${pid}) is using the store`;
+  const status = { ...(await import('../../app/index.js')).notRunningStatus(), message: headline };
+  const version = stewardVersion();
+  if (json) printJson(io, { version, protocol: PROTOCOL_VERSION, status, via: 'none', running: false, command: { pid } });
+  else io.stdout(`Steward ${version} (protocol ${PROTOCOL_VERSION}) — ${headline}\n  What it stores shows when it finishes: run \`steward info\` again then.\n${START_HINT}`);
+  return EXIT.ok;
 }

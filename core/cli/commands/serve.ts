@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { StewardError } from '../../api/index.js';
 import { resolveHome } from '../../config/index.js';
+import type { CommandWait } from '../../server/index.js';
 import { EXIT, parseIntOption, UsageError, type CliIo, type Run } from '../output.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
@@ -17,7 +18,8 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
         const port = options.port === undefined ? undefined : parseIntOption('--port', options.port, 0, 65_535);
         // The server (and with it the whole Core) loads only when serving, not for `steward --help`.
         const { startOwner } = await import('../../server/index.js');
-        const owner = await startOwner({ home: resolveHome(io.env), env: io.env, logToStderr: true, ...(port !== undefined ? { port, strictPort: true } : {}) }).catch(
+        const whileCommandRuns = { onWait: waitNotices(io) };
+        const owner = await startOwner({ home: resolveHome(io.env), env: io.env, logToStderr: true, whileCommandRuns, ...(port !== undefined ? { port, strictPort: true } : {}) }).catch(
           (error: unknown) => {
             // An explicit --port is served exactly or not at all; say which port, not "internal error".
             if (port !== undefined && (error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
@@ -45,4 +47,17 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
         return EXIT.ok;
       }),
     );
+}
+
+/**
+ * What serve prints while a one-shot command (`steward backfill --all &`) holds the store: it starts
+ * when the command finishes. Ctrl+C meanwhile ends serve as ever (nothing of the store is its own yet).
+ */
+function waitNotices(io: CliIo): (wait: CommandWait) => void {
+  let told: number | undefined;
+  return ({ pid, waitedMs }) => {
+    if (pid !== told) io.stderr(`A steward command (pid ${pid}) is using the store; starting when it finishes…\n`);
+    else io.stderr(`Still waiting for the steward command (pid ${pid}) to finish (${Math.round(waitedMs / 1000)} s so far)…\n`);
+    told = pid;
+  };
 }

@@ -1,8 +1,15 @@
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StewardError } from '../../api/index.js';
 
 export const LOCK_FILE = 'steward.lock';
+
+/**
+ * What the holder is doing with the store: an owner (the app, `steward serve`) keeps it until stopped;
+ * a one-shot command (a CLI verb with no owner to talk to) lets it go when it finishes, so an owner
+ * starting meanwhile waits for it rather than refusing.
+ */
+export type LockRole = 'owner' | 'command';
 
 /** Why a lock left behind was taken over (the owner logs it). */
 export type TakeoverReason = 'dead' | 'pid_reused' | 'previous_boot' | 'unreadable';
@@ -57,20 +64,25 @@ interface LockRecord {
   pid: number | undefined;
   /** Absent in a lock written by a version before identities were recorded, or where /proc is absent. */
   identity: ProcessIdentity | undefined;
+  /** A lock from a version before roles were recorded counts as an owner's: it is refused, as it was then. */
+  role: LockRole;
 }
 
-/** `<pid>\n{"startTime":…,"bootId":…}\n`: the pid line stays first, so older versions still read it. */
+/**
+ * `<pid>\n{"startTime":…,"bootId":…}\n<role>\n`: the pid line stays first and the identity second,
+ * so older versions still read both; the role comes after what they read.
+ */
 function readLock(file: string): LockRecord {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     // Gone or unreadable: nobody's lock to honour (the exclusive create decides what happens next).
-    return { pid: undefined, identity: undefined };
+    return { pid: undefined, identity: undefined, role: 'owner' };
   }
-  const [first = '', second = ''] = text.split('\n');
+  const [first = '', second = '', third = ''] = text.split('\n');
   const pid = Number.parseInt(first.trim(), 10);
-  return { pid: Number.isFinite(pid) ? pid : undefined, identity: parseIdentity(second) };
+  return { pid: Number.isFinite(pid) ? pid : undefined, identity: parseIdentity(second), role: third.trim() === 'command' ? 'command' : 'owner' };
 }
 
 function parseIdentity(line: string): ProcessIdentity | undefined {
@@ -80,6 +92,12 @@ function parseIdentity(line: string): ProcessIdentity | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The lock's text for this process in `role` (an empty identity line where there is no /proc). */
+function lockText(role: LockRole): string {
+  const identity = identityOf('self');
+  return `${process.pid}\n${identity ? JSON.stringify(identity) : ''}\n${role}\n`;
 }
 
 function readOwner(file: string): number | undefined {
@@ -97,7 +115,7 @@ function isFresh(file: string): boolean {
   }
 }
 
-type Holder = { pid: number } | 'writing' | { stale: TakeoverReason; pid: number | null };
+type Holder = { pid: number; role: LockRole } | 'writing' | { stale: TakeoverReason; pid: number | null };
 
 /**
  * Who holds `file`: a live owner (its pid), a creator still writing it, or nobody (stale, and why). A
@@ -105,7 +123,7 @@ type Holder = { pid: number } | 'writing' | { stale: TakeoverReason; pid: number
  * took the lock: the pid was reused after a crash.
  */
 function holderOf(file: string): Holder {
-  const { pid, identity } = readLock(file);
+  const { pid, identity, role } = readLock(file);
   if (pid === undefined) return isFresh(file) ? 'writing' : { stale: 'unreadable', pid: null };
   // Our own pid in a lock we are only now taking was another process's before us.
   if (pid === process.pid) return { stale: 'pid_reused', pid };
@@ -115,7 +133,7 @@ function holderOf(file: string): Holder {
     if (now.bootId !== identity.bootId) return { stale: 'previous_boot', pid };
     if (now.startTime !== identity.startTime) return { stale: 'pid_reused', pid };
   }
-  return { pid };
+  return { pid, role };
 }
 
 const isStale = (holder: Holder): holder is { stale: TakeoverReason; pid: number | null } => typeof holder === 'object' && 'stale' in holder;
@@ -141,9 +159,17 @@ function clearStale(file: string): void {
   rmSync(aside, { force: true });
 }
 
+/** The refusal when a live process holds the lock: a one-shot command is named as one (it finishes soon). */
+function heldBy(holder: { pid: number; role: LockRole }): StewardError {
+  const details = { pid: holder.pid, role: holder.role };
+  if (holder.role === 'command') return new StewardError('already_running', `A steward command (pid ${holder.pid}) is using the store; try again when it finishes.`, details);
+  return new StewardError('already_running', `Steward is already running (pid ${holder.pid}).`, details);
+}
+
 /**
  * The single-owner lock: created with O_EXCL so two processes racing for it cannot both win. A lock
- * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever.
+ * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever. It is
+ * taken as a one-shot command's; an owner says it is one with `claimOwnerRole` once it has the lock.
  */
 export function acquireOwnerLock(home: string): OwnerLock {
   mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -152,8 +178,7 @@ export function acquireOwnerLock(home: string): OwnerLock {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       const fd = openSync(file, 'wx', 0o600);
-      const identity = identityOf('self');
-      writeSync(fd, `${process.pid}\n${identity ? `${JSON.stringify(identity)}\n` : ''}`);
+      writeSync(fd, lockText('command'));
       closeSync(fd);
       let released = false;
       return {
@@ -169,7 +194,7 @@ export function acquireOwnerLock(home: string): OwnerLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = holderOf(file);
       if (holder === 'writing') throw new StewardError('already_running', 'Steward is already running (another process is taking the owner lock).');
-      if (!isStale(holder)) throw new StewardError('already_running', `Steward is already running (pid ${holder.pid}).`, { pid: holder.pid });
+      if (!isStale(holder)) throw heldBy(holder);
       // Stale (a dead pid, a reused one, a previous boot's, or unreadable and old): remove and retry the exclusive create.
       takenOver = { pid: holder.pid, reason: holder.stale };
       clearStale(file);
@@ -178,13 +203,38 @@ export function acquireOwnerLock(home: string): OwnerLock {
   throw new StewardError('already_running', 'Steward is already running (the owner lock could not be taken).');
 }
 
-/** The pid of the live owner, if any: a lock naming a reused pid has no owner. */
-export function lockOwnerPid(home: string): number | undefined {
+/** The pid of the one-shot command holding the lock, when that is why `error` refused it; undefined for any other refusal (a running owner). */
+export function commandHolding(error: unknown): number | undefined {
+  if (!(error instanceof StewardError) || error.code !== 'already_running') return undefined;
+  const details = error.details as { pid?: unknown; role?: unknown } | undefined;
+  return details?.role === 'command' && typeof details.pid === 'number' ? details.pid : undefined;
+}
+
+/** The live process holding the lock and its role, if any: a lock naming a reused pid has no holder. */
+export function lockHolder(home: string): { pid: number; role: LockRole } | undefined {
   const file = join(home, LOCK_FILE);
-  const { pid } = readLock(file);
+  const { pid, role } = readLock(file);
   if (pid === undefined) return undefined;
   // Our own pid is alive by definition; holderOf treats it as stale only for taking the lock.
-  if (pid === process.pid) return pid;
+  if (pid === process.pid) return { pid, role };
   const holder = holderOf(file);
-  return typeof holder === 'object' && !isStale(holder) ? holder.pid : undefined;
+  return typeof holder === 'object' && !isStale(holder) ? holder : undefined;
+}
+
+/** The pid of the live owner, if any: a lock naming a reused pid has no owner. */
+export function lockOwnerPid(home: string): number | undefined {
+  return lockHolder(home)?.pid;
+}
+
+/**
+ * Marks this process's lock as an owner's (the app, `steward serve`), so another owner starting is
+ * refused rather than told to wait. Replaced by a rename, so the lock is never missing meanwhile;
+ * a lock that is not this process's is left alone.
+ */
+export function claimOwnerRole(home: string): void {
+  const file = join(home, LOCK_FILE);
+  if (readLock(file).pid !== process.pid) return;
+  const next = `${file}.${process.pid}.owner`;
+  writeFileSync(next, lockText('owner'), { mode: 0o600 });
+  renameSync(next, file);
 }
