@@ -201,6 +201,11 @@ export const forgetMethods = {
        * disk any more (see `Forget.Lost`), so no check or backfill brings it back. Absent otherwise.
        */
       nothingLeft: z.literal(true).optional(),
+      /**
+       * What the forget deleted was stored before Steward recorded which files held it, and none is known
+       * on disk: a check or backfill brings it back only if its transcript is still there. Absent otherwise.
+       */
+      ifOnDisk: z.literal(true).optional(),
     }),
   },
 } as const;

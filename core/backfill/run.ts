@@ -347,8 +347,18 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     state: stateText(end.state),
     olderLeftOut: olderLeftOut(lines, resumedFrom, coveredWindow(resumedFrom, ctx.windowStartMs)),
     heldBack: excluded > 0 || resumedFrom?.heldBack === true,
+    readWhole: readWhole(lines, excluded),
   });
   deps.commits.add(1, 0);
+}
+
+/**
+ * Whether the read met every conversation the file holds (FileCheckpoint.readWhole): from its start,
+ * no line left out, and not a store's read, which goes on per session (it keeps its own count of older lines).
+ */
+function readWhole(lines: LineStats, excluded: number): boolean {
+  const leftOut = (lines.skipped?.outside_window ?? 0) + lines.failedLines + lines.oversizeLines + excluded;
+  return !lines.resumed && lines.checkpoint?.olderLeftOut === undefined && leftOut === 0;
 }
 
 /** A provider's state as the checkpoint stores it (JSON text). */
@@ -378,12 +388,12 @@ function olderLeftOut(lines: LineStats, resumedFrom: FileCheckpoint | undefined,
  * read's window reached as far back (FileCheckpoints.recountOlder). With it goes the provider's state
  * when the provider keeps its count there, so that the next read on from it adds to a known count.
  */
-function recountOlder(provider: TranscriptProvider, file: TranscriptFile, lines: LineStats, deps: BackfillDeps, ctx: RunContext): void {
+function recountOlder(provider: TranscriptProvider, file: TranscriptFile, lines: LineStats, excluded: number, deps: BackfillDeps, ctx: RunContext): void {
   const end = lines.checkpoint;
   const older = end ? olderLeftOut(lines, undefined, ctx.windowStartMs) : null;
   if (!deps.checkpoints || !end || older === null) return;
   deps.commits.open();
-  if (deps.checkpoints.recountOlder(provider.id, file.path, older, end.olderLeftOut === undefined ? null : stateText(end.state), ctx.windowStartMs)) deps.commits.add(1, 0);
+  if (deps.checkpoints.recountOlder(provider.id, file.path, older, end.olderLeftOut === undefined ? null : stateText(end.state), ctx.windowStartMs, Date.now(), readWhole(lines, excluded))) deps.commits.add(1, 0);
 }
 
 /**
@@ -594,7 +604,7 @@ export async function runBackfillProvider(provider: TranscriptProvider, deps: Ba
       // manual run reads whatever the checkpoints say, then leaves one for what it read (with its own
       // window, which may be narrower), so the next scheduled tick does not read the file again. The
       // process-local map knows no window: only a scheduled run advances it.
-      if (plan.vouched) recountOlder(provider, file, outcome.lines, deps, ctx);
+      if (plan.vouched) recountOlder(provider, file, outcome.lines, outcome.withheld.excluded, deps, ctx);
       else saveCheckpoint(provider, file, outcome.lines, outcome.withheld.excluded, plan.resumedFrom, deps, ctx);
       if (ctx.scheduled) deps.commits.afterCommit(() => deps.fingerprints.advance(file, provider.id));
     }

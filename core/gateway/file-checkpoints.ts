@@ -42,6 +42,12 @@ export interface FileCheckpoint {
    * checkpoint vouches for those lines only while that exclusion stands (see releaseLifted).
    */
   heldBack?: boolean;
+  /**
+   * Not stored: the read that wrote it went through the whole file from its start and left no line out
+   * (none older than its window, failed, held back, or of a store read on per session), so the
+   * conversations it did not meet are no longer in the file (FileCheckpoints.put marks their holds gone).
+   */
+  readWhole?: boolean;
 }
 
 /**
@@ -148,6 +154,7 @@ export class FileCheckpoints {
   readonly #demote;
   readonly #holding;
   readonly #unhold;
+  readonly #unmet;
   readonly #moveHolds;
   /**
    * What the file being read holds, told by the materializer as its batches go by (`held`): written with
@@ -203,6 +210,12 @@ export class FileCheckpoints {
         AND (? IS NULL OR (window_start_ms IS NOT NULL AND ROUND((updated_at - window_start_ms) / ${DAY_MS}.0) <= ROUND((? - ?) / ${DAY_MS}.0)))`);
     // A gone file's holds stay, marked (step 26): that it held them is how Forget.Lost tells "gone" from "never recorded".
     this.#unhold = db.prepare('UPDATE file_holds SET gone_at = ? WHERE provider = ? AND path = ? AND gone_at IS NULL');
+    // A whole read that did not meet what the file held: the file is there, the conversation no longer in
+    // it (emptied, rewritten, replaced). Marked gone as a vanished file's are; its checkpoint, which stays,
+    // tells the two apart (TranscriptFiles). Keys are `kind\nid`, as #pending's.
+    this.#unmet = db.prepare(
+      "UPDATE file_holds SET gone_at = ? WHERE provider = ? AND path = ? AND gone_at IS NULL AND kind || char(10) || id NOT IN (SELECT value FROM json_each(?))",
+    );
     // A file moved, or read again at a path that had gone, is on disk: its holds are no longer gone.
     this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ?, gone_at = NULL WHERE provider = ? AND path = ?');
     this.#hold = db.prepare('INSERT INTO file_holds (kind, id, provider, path) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET gone_at = NULL WHERE gone_at IS NOT NULL');
@@ -262,8 +275,13 @@ export class FileCheckpoints {
     });
   }
 
-  /** Writes what the file just read holds (see #pending), in the caller's commit window. */
-  #settleHolds(provider: string, path: string): void {
+  /**
+   * Writes what the file just read holds (see #pending), in the caller's commit window. `whole`: the read
+   * went through the whole file and left nothing out (see FileCheckpoint.readWhole), so what it did not
+   * meet the file no longer holds.
+   */
+  #settleHolds(provider: string, path: string, whole = false): void {
+    if (whole) this.#unmet.run(Date.now(), provider, path, JSON.stringify([...this.#pending.keys()]));
     for (const { kind, id, own } of this.#pending.values()) {
       this.#hold.run(kind, id, provider, path);
       // The conversation's own file: another that held it first (read before it) holds only a copy.
@@ -309,7 +327,7 @@ export class FileCheckpoints {
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
     const c = checkpoint;
     this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
-    this.#settleHolds(provider, c.path);
+    this.#settleHolds(provider, c.path, c.readWhole === true);
   }
 
   /**
@@ -333,9 +351,9 @@ export class FileCheckpoints {
    * in it); a count already known is left as it is (the fresh one, taken with a window that starts
    * later, would count lines the checkpoint's own read imported). Returns whether it was written.
    */
-  recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now()): boolean {
+  recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now(), readWhole = false): boolean {
     // A file read again whose checkpoint stays: what this read found it holds is written all the same.
-    this.#settleHolds(provider, path);
+    this.#settleHolds(provider, path, readWhole);
     return this.#recount.run(lines, state, provider, path, windowStartMs, now, windowStartMs).changes > 0;
   }
 

@@ -1,5 +1,5 @@
 import { appName, rootKinds, PROVIDERS, PROVIDER_IDS, StewardError, subagentParentOf, type EventName, type EventPayload, type ForgetCover, type ForgetKind, type ForgetResult, type Result, type ScrubResult, type ScrubStatus, type Tombstone } from '../api/index.js';
-import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones, TranscriptFiles } from '../gateway/index.js';
+import type { DiskScrub, EraseOptions, EraseProgress, EraseResult, ScrubProgress, SessionEraser, SessionRecord, Tombstones, TranscriptFiles, TranscriptState } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { folderHashOf } from '../projects/index.js';
 import type { Redactor } from '../secrets/index.js';
@@ -277,18 +277,19 @@ export class Forgetting {
   }
 
   /**
-   * Whether a forget record's lift would leave nothing to import: every file that held what it erased
-   * or withheld is known gone (one no read recorded may be on disk: not said). Asked before the lift,
-   * which drops the ids it kept and what it withheld.
+   * Where what a forget record's lift would bring back is (TranscriptState): `gone` when every file that
+   * held what it erased or withheld is known gone, `unknown` when no read recorded one of it. Undefined
+   * when nothing is known or there is nothing to say: no record, or one of what was never stored
+   * (--not-stored), which deleted no copy. Asked before the lift, which drops the ids it kept and what it withheld.
    */
-  async #nothingOnDisk(kind: ForgetKind, id: string): Promise<boolean> {
+  async #onDisk(kind: ForgetKind, id: string): Promise<TranscriptState | undefined> {
     const { transcripts, tombstones } = this.#o;
-    if (!transcripts || !tombstones.has(kind, id)) return false;
+    if (!transcripts || !tombstones.has(kind, id)) return undefined;
     const kept = tombstones.keptOf(kind, id);
     // Only a forget that erased something deleted a copy: one of what was never stored (--not-stored) did not.
     const erasedAny = kept.length > 0 || (kind === 'session' && tombstones.everKept(id));
-    if (!erasedAny) return false;
-    return (await transcripts.coveredBy(kind, id, kind === 'session' ? [id, ...kept] : kept)) === 'gone';
+    if (!erasedAny) return undefined;
+    return transcripts.coveredBy(kind, id, kind === 'session' ? [id, ...kept] : kept);
   }
 
   /** Where a lift is told (see LiftHook): set once by the owner, which holds capture. */
@@ -305,7 +306,7 @@ export class Forgetting {
    */
   async unforget(kind: ForgetKind, id: string): Promise<Result<'Forget.Lift'>> {
     const running = this.#running?.kind === kind && this.#running.id === id ? this.#running : undefined;
-    const offDisk = await this.#nothingOnDisk(kind, id);
+    const onDisk = await this.#onDisk(kind, id);
     const lifted = this.#liftFolder(kind, id);
     if (!lifted) return { lifted: false };
     // Awaited: a lift while they are being removed stops the rows, not their removal.
@@ -314,7 +315,9 @@ export class Forgetting {
     const { otherSpellings } = lifted;
     // A forget the lift cut short leaves rows; another spelling's record may have files of its own.
     const rowsLeft = kind === 'session' ? this.#o.eraser.sessionHasRows(id) : this.#o.eraser.projectHasSessions(id);
-    const nothingLeft = !stillOut && offDisk && !rowsLeft && otherSpellings === 0;
+    const nothingLeft = !stillOut && onDisk === 'gone' && !rowsLeft && otherSpellings === 0;
+    // Stored before Steward recorded its files: a backfill brings back only what is still on disk.
+    const ifOnDisk = !stillOut && onDisk === 'unknown' && !rowsLeft && otherSpellings === 0;
     // Files known to have held it say nothing once they are gone: the next check finds none of them.
     const nextCheck = stillOut || nothingLeft ? undefined : lifted.nextCheck;
     return {
@@ -324,6 +327,7 @@ export class Forgetting {
       ...(otherSpellings > 0 && { otherSpellings }),
       ...(nextCheck && { nextCheck }),
       ...(nothingLeft && { nothingLeft: true as const }),
+      ...(ifOnDisk && { ifOnDisk: true as const }),
     };
   }
 

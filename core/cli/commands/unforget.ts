@@ -48,17 +48,19 @@ export function formatUnforget(result: Lifted, what: { kind: 'session' | 'projec
   const notes = result.notesRemoved
     ? ` Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${what.id}\` runs one now).`
     : '';
-  return `Lifted: ${comesBack(result.nextCheck, noun)}${result.otherSpellings ? ` ${otherSpellingsWords(result.otherSpellings)}` : ''}${notes}\n`;
+  return `Lifted: ${comesBack(result.nextCheck, noun, result.ifOnDisk === true, what.kind)}${result.otherSpellings ? ` ${otherSpellingsWords(result.otherSpellings)}` : ''}${notes}\n`;
 }
 
 /**
  * When it comes back: at the next check when files that held it are inside the regular checks' window
  * (those read them again), else with a backfill. Said only as Forget.Lift found it.
  */
-function comesBack(nextCheck: Lifted['nextCheck'], noun: string): string {
+function comesBack(nextCheck: Lifted['nextCheck'], noun: string, ifOnDisk = false, kind: 'session' | 'project' = 'session'): string {
   // Its files are inside the window; a message in them older than it (a conversation begun long ago) waits for backfill --all.
   if (nextCheck === 'all') return `Steward's next check imports that ${noun} again (any message older than the regular checks reach: \`steward backfill --all\`).`;
   if (nextCheck === 'part') return `Steward's next check imports what of that ${noun} the regular checks reach; \`steward backfill --all\` imports the rest, which is older.`;
+  // Stored before Steward recorded its files (Forget.Lift's `ifOnDisk`): whether they are still there is not known.
+  if (ifOnDisk) return `\`steward backfill --all\` imports that ${noun} again if ${kind === 'session' ? 'its transcript is' : "its conversations' transcripts are"} still on disk.`;
   return `\`steward backfill --all\` imports that ${noun} again.`;
 }
 

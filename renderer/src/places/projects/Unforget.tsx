@@ -68,7 +68,7 @@ export function nothingLeftWords(kind: 'session' | 'project'): string {
     : "But nothing of it is left to import: the forget deleted Steward's copy, and none of its conversations' transcripts is on disk any more.";
 }
 
-function ComesBack({ nextCheck, back }: { nextCheck: Result<'Forget.Lift'>['nextCheck']; back: string }): ReactElement {
+function ComesBack({ nextCheck, back, ifOnDisk = false }: { nextCheck: Result<'Forget.Lift'>['nextCheck']; back: string; ifOnDisk?: boolean | undefined }): ReactElement {
   // Its files are inside the window; a message in them older than it (a conversation begun long ago) waits for Import earlier history.
   if (nextCheck === 'all') return <>Steward&rsquo;s next check brings {back} back (any message older than the regular checks reach comes with Import earlier history).</>;
   const earlier = <a href={IMPORT_HREF}>Import earlier history</a>;
@@ -81,7 +81,9 @@ function ComesBack({ nextCheck, back }: { nextCheck: Result<'Forget.Lift'>['next
   }
   return (
     <>
-      {earlier} on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings {back} back.
+      {earlier} on Projects, reaching back to when {back === 'it' ? 'it was' : 'they were'} written, brings {back} back
+      {/* Stored before Steward recorded its files (Forget.Lift's ifOnDisk): whether they are still there is not known. */}
+      {ifOnDisk ? ` if ${back === 'it' ? 'its transcript is' : 'their transcripts are'} still on disk` : ''}.
     </>
   );
 }
@@ -143,7 +145,7 @@ export function Unforget({ kind, id, label = 'Unforget', lift: given, names = {}
           ) : (
             <>
               {liftedSentence(kind, lifted, names.what)}{' '}
-              {lift.data?.nothingLeft ? nothingLeftWords(kind) : <ComesBack nextCheck={lift.data?.nextCheck} back={back} />}
+              {lift.data?.nothingLeft ? nothingLeftWords(kind) : <ComesBack nextCheck={lift.data?.nextCheck} back={back} ifOnDisk={lift.data?.ifOnDisk} />}
               {lift.data?.otherSpellings !== undefined && <> {otherSpellingsWords(lift.data.otherSpellings)}</>}
             </>
           )}

@@ -1,0 +1,111 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import { formatUnforget } from '../../../core/cli/commands/unforget.js';
+import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
+import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+
+/**
+ * Forget.Lost after an attack on it: what a forget deletes with a conversation (its subagents), files
+ * that still exist but no longer hold it (emptied, replaced, a fork's copy), and an upgraded store's
+ * conversations whose files were never recorded.
+ */
+
+let home: TempHome | undefined;
+let core: Core | undefined;
+
+afterEach(async () => {
+  await core?.shutdown();
+  home?.cleanup();
+  core = undefined;
+  home = undefined;
+});
+
+function opened(prefix: string): { c: Core; fixture: HistoryFixture } {
+  const made = historyHome(prefix);
+  home = made.home;
+  core = Core.open({ home: { dir: made.home.dir, kind: 'env' }, env: made.home.env });
+  return { c: core, fixture: made.fixture };
+}
+
+const orchardDir = (f: HistoryFixture) => join(f.claudeRoot, 'projects', '-work-orchard');
+const ONE_LOST = { conversations: 1, lost: 1, unknown: 0 };
+
+describe('what forgetting a conversation loses for good', () => {
+  it('counts a conversation lost when only its subagent transcript is gone: the forget deletes that subagent too', async () => {
+    const { c, fixture } = opened('steward-lost-subagent-');
+    await c.call('Sweep.Tick', {});
+    rmSync(join(orchardDir(fixture), IDS.pruning), { recursive: true });
+    await c.call('Sweep.Tick', {});
+    expect(await c.call('Forget.Lost', { kind: 'session', id: SUBAGENT_SESSION })).toEqual(ONE_LOST);
+    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual(ONE_LOST);
+    const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
+    expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 1, unknown: 0 });
+  });
+
+  it('counts it lost when its file is emptied, or replaced by another conversation, at the same path', async () => {
+    const { c, fixture } = opened('steward-lost-rewritten-');
+    await c.call('Sweep.Tick', {});
+    writeFileSync(join(orchardDir(fixture), `${IDS.pruning}.jsonl`), '');
+    const other = claudeLine({ sessionId: 'ffffffff-0000-4000-8000-000000000001', cwd: ORCHARD, ts: new Date(), uuid: 'ffffffff-0000-4000-8000-000000000099', text: 'something else' });
+    writeJsonl(join(orchardDir(fixture), `${IDS.config}.jsonl`), [other]);
+    await c.call('Sweep.Tick', {});
+    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual(ONE_LOST);
+    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.config })).toEqual(ONE_LOST);
+  });
+
+  it('does not count a file holding a copy of some of its lines (a fork) as holding it', async () => {
+    const { c, fixture } = opened('steward-lost-copy-');
+    const [a, b] = ['aaaaaaaa-1111-4111-8111-111111111111', 'bbbbbbbb-2222-4222-8222-222222222222'];
+    const t = Date.now() - 3_600_000;
+    const lineA = (n: number) => claudeLine({ sessionId: a, cwd: ORCHARD, ts: new Date(t + n * 60_000), uuid: `aaaaaaaa-0000-4000-8000-00000000000${n}`, text: `words ${n} of A` });
+    writeJsonl(join(orchardDir(fixture), `${a}.jsonl`), [lineA(1), lineA(2), lineA(3)]);
+    writeJsonl(join(orchardDir(fixture), `${b}.jsonl`), [lineA(1), lineA(2), claudeLine({ sessionId: b, cwd: ORCHARD, ts: new Date(t + 600_000), uuid: 'bbbbbbbb-0000-4000-8000-000000000001', text: 'B goes on' })]);
+    await c.call('Sweep.Tick', {});
+    rmSync(join(orchardDir(fixture), `${a}.jsonl`));
+    await c.call('Sweep.Tick', {});
+    expect(await c.call('Forget.Lost', { kind: 'session', id: a })).toEqual(ONE_LOST);
+  });
+});
+
+describe('a store upgraded from before Steward recorded which files hold a conversation', () => {
+  /** Its holds as before step 21, and the store one step back, so opening it runs step 27. */
+  function beforeStep27(dir: string, sessionId: string): void {
+    const db = new Database(join(dir, 'gateway.db'));
+    try {
+      db.prepare("DELETE FROM file_holds WHERE id = ? OR id LIKE ? || ':%'").run(sessionId, sessionId);
+      db.pragma('user_version = 26');
+    } finally {
+      db.close();
+    }
+  }
+
+  it('step 27 records the holds its files name, so a file deleted after the upgrade is lost', async () => {
+    const { c, fixture } = opened('steward-lost-step27-');
+    await c.call('Sweep.Tick', {});
+    await c.shutdown();
+    beforeStep27(home!.dir, IDS.pruning);
+    core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env });
+    expect(await core.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, unknown: 0 });
+    rmSync(join(orchardDir(fixture), IDS.pruning), { recursive: true });
+    await core.call('Sweep.Tick', {});
+    // Its subagent's hold came from its path (`<id>/subagents/agent-<agentId>.jsonl`).
+    expect(await core.call('Forget.Lost', { kind: 'session', id: SUBAGENT_SESSION })).toEqual(ONE_LOST);
+    expect(await core.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual(ONE_LOST);
+  });
+
+  it('an Unforget of one no file is known to hold says it comes back only if its transcript is still on disk', async () => {
+    const { c } = opened('steward-lost-unknown-unforget-');
+    await c.call('Sweep.Tick', {});
+    const db = new Database(join(home!.dir, 'gateway.db'));
+    db.prepare("DELETE FROM file_holds WHERE id = ? OR id LIKE ? || ':%'").run(IDS.pruning, IDS.pruning);
+    db.close();
+    await c.call('Forget.Session', { sessionId: IDS.pruning });
+    const lifted = await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning });
+    expect(lifted).toEqual({ lifted: true, ifOnDisk: true });
+    expect(formatUnforget(lifted, { kind: 'session', id: IDS.pruning }, 'conversation id')).toContain('imports that conversation again if its transcript is still on disk.');
+  });
+});
