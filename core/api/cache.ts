@@ -27,6 +27,13 @@ export const PruneReport = z.strictObject({
    */
   removedMessages: count.optional(),
   removedConversations: count.optional(),
+  /**
+   * A dry run's: how many of `removedConversations` have no transcript left on disk (every file that
+   * held them is gone: the agent deleted it), so Steward holds the only copy and removing them loses
+   * them for good. Those whose files Steward never recorded (imported before it kept track) are not
+   * counted. Absent from a removal, and from an owner that did not count it.
+   */
+  lost: count.optional(),
   durationMs: count,
   /** False when shutdown stopped the pass between batches; the next pass finishes it. */
   complete: z.boolean(),

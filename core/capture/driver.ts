@@ -246,6 +246,7 @@ export class Capture {
     const dryRun = request.dryRun === true || retentionDays !== undefined;
     return this.#scheduler.exclusive(async (signal) => {
       const started = performance.now();
+      let lost = 0;
       const report: PruneReport & { removedMessages: number; removedConversations: number } = { dryRun, cutoffs: [], removedParts: 0, removedSessions: 0, removedMessages: 0, removedConversations: 0, durationMs: 0, complete: true };
       for (const { provider, cutoffMs } of pruneCutoffs(this.#options.config, PROVIDER_IDS, pass)) {
         const removed =
@@ -256,10 +257,13 @@ export class Capture {
         report.removedMessages += removed.messages;
         report.removedConversations += removed.conversations;
         report.complete &&= removed.complete;
+        // What would go for good (the agent deleted the transcript): said before a removal is confirmed.
+        if (dryRun && cutoffMs !== null && removed.conversations > 0) lost += await this.#pruner.lost(provider, cutoffMs);
         // Under a saved clean-up window the survey keeps such files as "imported once" (the pass would
         // remove an import of them again); without one, a removal by hand leaves their history to offer.
         if (!dryRun && cutoffMs !== null && removed.parts > 0 && explicitWindowDays(this.#options.config, provider) === null) this.#checkpoints.narrowTo(provider, cutoffMs);
       }
+      if (dryRun) report.lost = lost;
       report.durationMs = Math.round(performance.now() - started);
       if (!dryRun) recordPrune(this.#options, report, request.manual);
       return report;

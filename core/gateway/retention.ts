@@ -2,6 +2,7 @@ import { inTransaction, type Db } from '../store/index.js';
 import { inPieces, turn, type PieceGate } from './pace.js';
 import { COUNTS_AS_MESSAGE_SQL, MESSAGE_SQL, SearchIndex } from './search-index.js';
 import { CONVERSATION } from './sessions.js';
+import { TranscriptFiles } from './transcript-files.js';
 
 export interface PruneResult {
   parts: number;
@@ -62,6 +63,8 @@ export class RetentionPruner {
   readonly #deleteSpooled;
   readonly #deleteSessions;
   readonly #checkpointer: PieceGate | undefined;
+  readonly #emptiedConversations;
+  readonly #files: TranscriptFiles;
 
   /**
    * `checkpointer`: the connection's (capture's) WAL checkpoint thread and disk gate. Without it, each
@@ -86,6 +89,9 @@ export class RetentionPruner {
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
     this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id, ${CONVERSATION} AS conversation`);
     this.#deleteStats = db.prepare('DELETE FROM session_stats WHERE session_id IN (SELECT value FROM json_each(?))');
+    // The conversations (top-level sessions, a branch included) a pass empties: `conversations` of count, by id.
+    this.#emptiedConversations = db.prepare(`SELECT s.session_id FROM sessions s WHERE ${EMPTIED_SESSION} AND ${CONVERSATION.replaceAll('parent_', 's.parent_')}`).pluck();
+    this.#files = new TranscriptFiles(db);
     this.#db = db;
     // Index rows leave with their parts, in the same transaction: the index stays exact.
     this.#index = new SearchIndex(db);
@@ -165,6 +171,15 @@ export class RetentionPruner {
     });
     const emptied = this.#countSessions.get(provider, cutoffMs, cutoffMs, cutoffMs) as { sessions: number; conversations: number };
     return { ...old, ...emptied };
+  }
+
+  /**
+   * Of the conversations a pass at this cutoff removes whole, those whose transcript is gone from disk
+   * (TranscriptFiles: gone only, never unknown): what it would lose for good. Only those are stat'ed.
+   */
+  async lost(provider: string, cutoffMs: number): Promise<number> {
+    const ids = this.#emptiedConversations.all(provider, cutoffMs, cutoffMs, cutoffMs) as string[];
+    return ids.length === 0 ? 0 : (await this.#files.count(ids)).gone;
   }
 
   /** The provider's old parts, and the messages they make up, in up to `sessions` sessions after `after`. */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type ForgetResult, type ForgetVia, type NamedProject, type Result, type ScrubResult, type StewardClient, type Tombstone } from '../../api/index.js';
+import { askOrRefuse } from '../confirm.js';
 import { withClient } from '../connect.js';
 import { asNamedProjects, folderProjectKey, forgetRecordCovering, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
 import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
@@ -78,11 +79,8 @@ async function confirmLoss(io: CliIo, client: StewardClient, what: { kind: 'sess
   const { conversations, lost, unknown } = await client.call('Forget.Lost', { kind: what.kind, id: what.id });
   if (lost === 0 || yes) return { lost, unknown };
   const warning = lostWarning(what.kind, lost, conversations, what.name);
-  if (!io.confirm || !(io.interactive?.() ?? false)) {
-    throw new StewardError('confirmation_required', `${warning.trimEnd()} Nothing was forgotten.`, { remediation: 'Pass --yes to forget it all the same.' });
-  }
-  io.stderr(warning);
-  return (await io.confirm('Forget it for good?')) ? { lost, unknown } : null;
+  const asking = { question: 'Forget it for good?', refused: 'Nothing was forgotten.', remediation: 'Pass --yes to forget it all the same.' };
+  return (await askOrRefuse(io, warning, asking)) ? { lost, unknown } : null;
 }
 
 /** `it and its 2 subagents` / `its 3 conversations (with 1 subagent) and its notes`. */

@@ -124,7 +124,7 @@ describe('steward cache prune', () => {
     expect(dryText.out).toMatch(/^Would remove 2 messages older than the retention window, and with them 1 conversation that would go whole \(their subagents with them\)\. Nothing was removed: this was a dry run \(\d+ ms\)\.$/m);
 
     const text = io(home.env);
-    expect(await runCli(['cache', 'prune'], text)).toBe(0);
+    expect(await runCli(['cache', 'prune', '--yes'], text)).toBe(0);
     expect(text.out).toMatch(/^claude: removed 2 messages older than \d{4}-\d{2}-\d{2} \d{2}:\d{2} (UTC|[+-]\d{2}:\d{2}), and with them 1 whole conversation$/m);
     expect(text.out).toMatch(/^Removed 2 messages older than the retention window, and with them 1 conversation that went whole \(their subagents with them\), in \d+ ms\.$/m);
     expect(text.out).not.toContain(claude);

@@ -11,7 +11,7 @@ const COLUMNS: readonly Column<Survey>[] = [
   { header: 'Files', align: 'end', cell: (s) => formatCount(s.files) },
   { header: 'Size', align: 'end', cell: (s) => <Together>{formatBytes(s.bytes)}</Together> },
   { header: 'Dates', cell: datesWords },
-  { header: 'Older than the window', align: 'end', cell: olderCellWords },
+  { header: 'Transcript files older than the window', align: 'end', cell: olderCellWords },
 ];
 
 /** What the agents' folders hold, from their listing alone: per agent, then in one sentence. */

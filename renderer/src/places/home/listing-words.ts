@@ -22,7 +22,8 @@ export function datesWords(s: Pick<Survey, 'files' | 'oldestAt' | 'newestAt' | '
 }
 
 /**
- * The listing's "Older than the window" for one agent, in words: its files older than the window, the
+ * The listing's "Transcript files older than the window" for one agent, in words (files on disk, not what
+ * Steward holds, which `steward cache prune` would remove): its files older than the window, the
  * older messages in its newer files, and the files not counted yet; "none" when there is nothing of
  * those (never "0 (0 bytes)").
  */

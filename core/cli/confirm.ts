@@ -1,0 +1,26 @@
+import { StewardError } from '../api/index.js';
+import type { CliIo } from './output.js';
+
+/** What to ask before something that cannot be undone, and what to say where nobody can answer. */
+export interface Asking {
+  /** Asked in a terminal, after the warning (`Forget it for good?`). */
+  question: string;
+  /** Said after the warning when refused (`Nothing was forgotten.`). */
+  refused: string;
+  /** How to go ahead all the same (`Pass --yes …`). */
+  remediation: string;
+}
+
+/**
+ * Before what cannot be undone, once it is known to matter (the caller has already let --yes through):
+ * the warning is said, then asked in a terminal. Where nobody can answer (a script, a pipe), it is
+ * refused with `confirmation_required`, so that going ahead takes an explicit --yes. True when the
+ * person said yes.
+ */
+export async function askOrRefuse(io: CliIo, warning: string, asking: Asking): Promise<boolean> {
+  if (!io.confirm || !(io.interactive?.() ?? false)) {
+    throw new StewardError('confirmation_required', `${warning.trimEnd()} ${asking.refused}`, { remediation: asking.remediation });
+  }
+  io.stderr(warning);
+  return io.confirm(asking.question);
+}
