@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, PROTOCOL_VERSION, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
+import { countOf, nobodyIndexesNote, percentDown, PROTOCOL_VERSION, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
 import { stewardVersion } from '../../config/index.js';
 import { commandHolding } from '../../store/lock/index.js';
 import { withClient } from '../connect.js';
@@ -84,6 +84,33 @@ function storedLine(stored: Stored): string {
   return `Stored: ${counts}; ${last}`;
 }
 
+type Indexing = Result<'Search.Indexing'>['indexing'];
+
+/** How far the index's walks have come; an owner from before Search.Indexing says nothing of them. */
+async function indexingOf(client: StewardClient): Promise<Indexing> {
+  try {
+    return (await client.call('Search.Indexing', {})).indexing;
+  } catch (error) {
+    if (error instanceof StewardError && error.code === 'method_not_found') return null;
+    throw error;
+  }
+}
+
+/**
+ * The counts are written as parts are indexed, and an upgrade's recount (migration 22) rides on the
+ * re-tag walk: until a walk ends they may still change (the answer does not say which walk holds a
+ * recount, so "may"). With no owner nothing walks, and the search's own words say what finishes it.
+ */
+function countsPendingLines(indexing: Indexing, running: boolean): string[] {
+  if (indexing === null) return [];
+  const walk =
+    indexing.phase === 'retag'
+      ? `the search index is being updated (${percentDown(indexing.indexedParts, indexing.totalParts)} checked)`
+      : `earlier history is still being indexed (${percentDown(indexing.indexedParts, indexing.totalParts)} done)`;
+  const note = `Message counts may still change: ${walk}, and the counts are brought up to date with it.`;
+  return running ? [note] : [note, nobodyIndexesNote(indexing)];
+}
+
 /** The transcript files that could not be read when last tried, named; an owner from before they were remembered names none. */
 async function unreadableFiles(client: StewardClient): Promise<Result<'Sweep.Unreadable'>> {
   try {
@@ -128,15 +155,17 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           // What the stores hold, running or not: the one line that says Steward has the person's history.
           const sweep = await sweepStatus(client);
           const stored = await storedFacts(client, sweep);
+          // Counts an upgrade recounts, or history not yet indexed, are said to be pending beside them.
+          const indexing = await indexingOf(client);
           // The status counts them; here, where the person looks, they are named, with what to do.
           const unreadable = await unreadableFiles(client);
           const asOf = unreadable.total > 0 ? unreadableAsOf(sweep, running, stored.lastCheckedAt) : undefined;
           // Where each agent is read from: a typo in a folder set by hand shows here, not as an empty history.
           const folders = await agentFolders(client);
-          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, folders, ...(unreadable.total > 0 ? { unreadable: { ...unreadable, ...asOf } } : {}) });
+          if (options.json) printJson(io, { ...info, status, via, running, ...(url ? { url } : {}), stored, indexing, folders, ...(unreadable.total > 0 ? { unreadable: { ...unreadable, ...asOf } } : {}) });
           else {
             const [headline, ...rest] = statusLines(status);
-            const details = [...rest, storedLine(stored)];
+            const details = [...rest, storedLine(stored), ...countsPendingLines(indexing, running)];
             io.stdout(
               `Steward ${info.version} (protocol ${info.protocol}) — ${headline}\n` +
                 details.map((line) => `  ${line}\n`).join('') +

@@ -6,12 +6,13 @@ import { AgentContext } from '../settings/AgentContext.js';
 import { StartAtLoginChoice } from '../settings/StartAtLogin.js';
 import { ImportRest } from './ImportRest.js';
 import { Listing } from './Listing.js';
+import { useStoredTotals } from './Stored.js';
 import { Watched } from './Watched.js';
 import { windowWords } from './window.js';
 
 /** What the scheduled import brought in so far (it started with Steward, with the default window). */
 function Imported(): ReactElement {
-  const stats = useCall('Cache.Stats', {}, { refreshOn: ['sweep.tick', 'history.changed'] });
+  const stats = useStoredTotals();
   const s = stats.data;
   return (
     <p data-testid="first-run-stored" data-conversations={s?.conversations}>

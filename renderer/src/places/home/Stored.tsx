@@ -1,8 +1,27 @@
-import type { ReactElement } from 'react';
+import { useEffect, useRef, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
 import { countOf, DetailList, ErrorBanner, formatBytes, formatDateTime, formatPastTime, formatRelativeTime, Panel, type Detail } from '../../components/index.js';
-import { useCall } from '../../hooks.js';
+import { useCall, useEvent, type CallState } from '../../hooks.js';
 import { useNow } from '../../clock.js';
+import { usePanel } from '../../store.js';
+import { countingWorkEnded, walkEnded } from './totals.js';
+
+/**
+ * What Steward keeps (Cache.Stats), asked again after a tick or a forget, and when work that counts
+ * ends (see totals.ts): an upgrade's recount ended with "Up to date" and the old total stayed. No timer.
+ */
+export function useStoredTotals(): CallState<Result<'Cache.Stats'>> {
+  const stats = useCall('Cache.Stats', {}, { refreshOn: ['sweep.tick', 'history.changed'] });
+  const { reload } = stats;
+  useEvent('search.indexing', (progress) => walkEnded(progress) && reload());
+  const status = usePanel((state) => state.status);
+  const before = useRef(status);
+  useEffect(() => {
+    if (status !== undefined && countingWorkEnded(before.current, status)) reload();
+    before.current = status;
+  }, [status, reload]);
+  return stats;
+}
 
 /** `format` is formatPastTime for what happened: the data can be newer than `now`, which ticks every 15 s. */
 function when(at: number | null, now: number, none: string, format = formatRelativeTime): ReactElement | string {
@@ -27,7 +46,7 @@ export function checkDetails(sweep: Result<'Sweep.Status'> | undefined, now: num
 
 /** What Steward keeps (messages, conversations, projects, disk) and when it last looked and looks again. */
 export function Stored(): ReactElement {
-  const stats = useCall('Cache.Stats', {}, { refreshOn: ['sweep.tick', 'history.changed'] });
+  const stats = useStoredTotals();
   const sweep = useCall('Sweep.Status', {}, { refreshOn: ['sweep.tick', 'app.status'] });
   const now = useNow(15_000);
   const s = stats.data;
