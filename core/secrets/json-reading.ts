@@ -226,5 +226,17 @@ export function withinString(text: string, [start, end]: readonly [number, numbe
     while (text[q - 1 - backslashes] === '\\') backslashes += 1;
     if (backslashes % 2 === 0) return start < extent() ? [start, q] : [start, end];
   }
-  return [start, end];
+  return [start, beforeEscapedQuote(text, start, end)];
+}
+
+/**
+ * Where a span that ends just before an escaped quote ends without that quote's backslashes: a bare value
+ * two or three levels deep ends at the `\"` that closes its string (`\\\"` three levels deep, read `\"`), and a span that took
+ * the backslash and not the quote was widened over both in the stored text, which ended the string early.
+ */
+function beforeEscapedQuote(text: string, start: number, end: number): number {
+  if (text[end] !== '"') return end;
+  let from = end;
+  while (from > start && text[from - 1] === '\\') from -= 1;
+  return (end - from) % 2 === 1 ? from : end;
 }

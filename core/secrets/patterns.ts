@@ -50,8 +50,11 @@ function entropy(text: string): number {
 const VALUE_KEYWORDS = new Set(
   'true false null none nil undefined string str bool boolean int integer number float bytes any object optional required secretstr secretbytes password yes no on off empty unset default'.split(' '),
 );
-/** Placeholders and references: `<your-key>`, `${TOKEN}`, `$TOKEN`, `%TOKEN%`, `{{ secrets.X }}`, `***`, `xxxx`, `…`. */
-const PLACEHOLDER = /^(?:<[^>]*>?|\$\{.*|\$\(.*|\$[A-Za-z_][\w]*|%[A-Za-z_]+%|\{\{.*|\{.*\}|\*+|x{3,}|X{3,}|\.{3,}|…|\[REDACTED\]|REDACTED|-+)$/;
+/**
+ * Placeholders and references: `<your-key>`, `${TOKEN}`, `$TOKEN`, `$user:$pass`, `$1`, `%TOKEN%`, `{{ secrets.X }}`,
+ * `***`, `xxxx`, `…`, and a document's words for one (`your_password`, `YOUR_TOKEN_HERE`, `yourpassword`).
+ */
+const PLACEHOLDER = /^(?:<[^>]*>?|\$\{.*|\$\(.*|(?:\$(?:[A-Za-z_]\w*|\d)[:@/.,-]?)+|%[A-Za-z_]+%|\{\{.*|\{.*\}|\*+|x{3,}|X{3,}|\.{3,}|…|\[REDACTED\]|REDACTED|-+|(?:your|YOUR|Your)[\w.-]*|[\w.-]*(?:_here|_HERE|-here))$/;
 /** A code expression rather than a literal: a call, a member access, an index, an environment read. */
 const EXPRESSION = /[()[\]]|^(?:process\.env|os\.environ|env\.|self\.|this\.|await\b|new\b|require\b|import\b|secrets\.|vars\.|inputs\.)|^[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:[?!]?\.[A-Za-z_$][A-Za-z_$]*\d{0,2})+$/;
 
@@ -312,8 +315,16 @@ function splitAlternatives(inner: string): string[] {
 
 // ------------------------------------------------------------------ shapes that need their context
 
+/** Variables a command reads its password from, named for no password (`REDISCLI_AUTH`, `SSHPASS`); judged in upper case (isPasswordVariable). */
+const PASSWORD_VARIABLE = String.raw`(?:rediscli_auth|sshpass)`;
+
+/** Whether a PASSWORD_VARIABLE is the variable, in upper case: `sshpass: command not found` names the command. */
+function isPasswordVariable(name: string | undefined): boolean {
+  return name === undefined || !new RegExp(String.raw`^${PASSWORD_VARIABLE}$`, 'i').test(name) || name === name.toUpperCase();
+}
+
 /** A name that holds a password, whatever the value looks like (`DB_PASS`, `passwd`, `PGPASSWORD`). */
-const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|passphrase|pwd|passwort|kennwort)|[A-Za-z0-9_.-]*?[_.-]pass)`;
+const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|passphrase|pwd|passwort|kennwort)|[A-Za-z0-9_.-]*?[_.-]pass|${PASSWORD_VARIABLE})`;
 /**
  * The assignment between a name and its value; quotes may come escaped (`\"password\": \"…\"` inside JSON text).
  * The spaces around the sign are bounded: an unbounded run was scanned back from every position of a long
@@ -546,8 +557,25 @@ const SAME_LINE = String.raw`(?:[^\n|;&]|\\\r?\n){0,500}?`;
 const FLAG_SEP = String.raw`(?:[ \t]|\\\r?\n)`;
 /** Between words of one command line: spaces or tabs, or a continuation (`\\` in a JSON text's reading); never a bare line break. */
 const WORD_GAP = String.raw`(?:[ \t]|\\{1,2}\r?\n){1,8}`;
-/** A command's bare password: up to white space, a quote or a shell's operator; never another flag. */
-const COMMAND_BARE = String.raw`[^\s"'|;&<>\\-][^\s"'|;&<>]*`;
+/** A command's bare password: up to white space, a quote or a shell's operator; never another flag, nor a command substituted in backticks. */
+const COMMAND_BARE = String.raw`[^\s"'\`|;&<>\\-][^\s"'\`|;&<>]*`;
+
+/** Shell words that run the command after them (`sudo mysql …`, `if mysql …; then`): a name after one is still the command. */
+const RUNS_NEXT = String.raw`(?:sudo|doas|env|time|nohup|exec|command|builtin|xargs|watch|nice|if|then|do|else|elif|while|until|!)`;
+
+/**
+ * A command's name (`names`, a pattern) where it is the command run, or where prose or another tool names
+ * it with its flags (`I ran mysql -p…`, `docker exec db mysql -p…`): not inside a path other than a bin
+ * folder's (`find /var/lib/mysql -print`), nor a file's name (`mysql.cnf`), nor a flag's argument (`grep -r
+ * mysql src/ -prune`), nor the argument of a command in lower case that starts the line (`ls mysql -pla`),
+ * where the `-p…` after it is that command's option.
+ */
+function commandWord(names: string): string {
+  // After a space, a quote, a shell's operator, NUL (a process's arguments) or a colon (`grep -n`'s `file:3:`).
+  const before = String.raw`(?:^|[\s"'\`(|;&:\x00])`;
+  const notArgument = String.raw`(?<!(?:^|[\n|;&(\`"'])[ \t]*(?:[$#>][ \t]{1,8})?(?!${RUNS_NEXT}[ \t])[a-z][\w.-]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)(?<![ \t]-[^\s;|&-][^\s;|&]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)`;
+  return String.raw`(?:(?<=${before}(?:[\w.~-]{0,64}/){1,8}?s?bin/)|(?<=${before}))${notArgument}(?:${names})(?![\w.-])`;
+}
 
 /**
  * Where a command's value may start: after a quote, or at a character a bare value starts with; never at
@@ -564,17 +592,38 @@ function isCommandValue(raw: string): boolean {
   return isLiteralValue(value) && !PROSE_WORD.test(value) && !FLAG_PROSE.test(value);
 }
 
+/** How a flag's value follows it: after `=` or a space (`-p VALUE`), also glued (`-pVALUE`), or only glued (7-Zip's `-pVALUE`, xfreerdp's `/p:VALUE`). */
+type FlagGap = 'spaced' | 'either' | 'glued';
+
+function flagGap(gap: FlagGap): string {
+  if (gap === 'glued') return '';
+  return String.raw`(?:=|${WORD_GAP})${gap === 'either' ? '?' : ''}`;
+}
+
 /**
- * The value of `flag` after `command` on its line (`-p VALUE`, `-p=VALUE`, and `-pVALUE` where `glued`),
- * in the style of mysql -p: the look-behind keeps the command and flag shown.
+ * The value of `flag` after `command` on its line (`-p VALUE`, `-p=VALUE`, and `-pVALUE` where glued), as
+ * mysql -p is read: the command first (commandWord), its first such flag's value a group. The line is read
+ * once from each command's name, not scanned back 500 characters from each flag (a 100 KB line of ` -w'x`
+ * after one `ldapsearch` took 0.3 s). One value per command: a command takes its password once.
  */
-function commandFlag(id: string, command: string, flag: string, needs: readonly string[], glued = false): SecretShape {
-  const gap = String.raw`(?:=|${WORD_GAP})${glued ? '?' : ''}`;
+function commandFlag(id: string, command: string, flag: string, needs: readonly string[], gap: FlagGap = 'spaced'): SecretShape {
   return {
     id,
-    // A value's first character is looked at first (after a quote, any; else not a space or a flag's dash): the
-    // look-behind, which scans back along the line, then runs at few positions (`ldapsearch -w -w …` took 112 ms, now a few).
-    pattern: new RegExp(String.raw`${VALUE_START}(?<=${command}${SAME_LINE}${FLAG_SEP}${flag}${gap}${FLAG_QUOTE})${FLAG_VALUE(COMMAND_BARE)}`, 'g'),
+    pattern: new RegExp(String.raw`${commandWord(command)}${SAME_LINE}${FLAG_SEP}${flag}${flagGap(gap)}${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'g'),
+    accept: isCommandValue,
+    needs,
+  };
+}
+
+/**
+ * commandFlag for a command that takes several passwords (`keytool -storepass … -keypass …`, `ldappasswd -a
+ * old -s new`): each flag's value, its command looked back for. A value's first character is looked at first
+ * (after a quote, any; else not a space or a flag's dash), so the look-behind runs at few positions.
+ */
+function commandFlags(id: string, command: string, flag: string, needs: readonly string[], gap: FlagGap = 'spaced'): SecretShape {
+  return {
+    id,
+    pattern: new RegExp(String.raw`${VALUE_START}(?<=${commandWord(command)}${SAME_LINE}${FLAG_SEP}${flag}${flagGap(gap)}${FLAG_QUOTE})${FLAG_VALUE(COMMAND_BARE)}`, 'g'),
     accept: isCommandValue,
     needs,
   };
@@ -582,34 +631,114 @@ function commandFlag(id: string, command: string, flag: string, needs: readonly 
 
 /** `sudo`'s own options, then `-S`: a command's own `-S` after them (`sudo pacman -S vim`) reads no password. */
 const SUDO_STDIN = String.raw`sudo(?:${WORD_GAP}(?:-[ugpCDhrtU]${WORD_GAP}[^\s-]\S{0,64}|-[^\s-]\S{0,31}|--[a-z][\w=-]{0,31})){0,6}?${WORD_GAP}(?:-[A-Za-z]{0,6}S[A-Za-z]{0,6}|--stdin)(?![\w.-])`;
-/** What reads a password from its input: `sudo -S`, `chpasswd` (`user:password` lines, perhaps under sudo), `passwd --stdin`. */
-const STDIN_READER = String.raw`(?:${SUDO_STDIN}|(?:sudo${WORD_GAP}(?:-\S{1,32}${WORD_GAP}){0,4})?(?:chpasswd|passwd${SAME_LINE}${FLAG_SEP}--stdin)(?![\w.-]))`;
+/** A registry's login command (`docker login`, `helm registry login`). */
+const REGISTRY_LOGIN = String.raw`(?:docker|podman|buildah|skopeo|nerdctl|helm${WORD_GAP}registry)${WORD_GAP}login`;
+/** A command's path before its name (`/usr/sbin/chpasswd`), if any. */
+const COMMAND_PATH = String.raw`(?:[\w.~-]{0,64}/){0,8}`;
+/**
+ * What reads a password from its input: `sudo -S`, `chpasswd` (`user:password` lines, perhaps under sudo,
+ * by its path), `passwd` (`--stdin`, or fed the password twice), `docker login --password-stdin`.
+ */
+const STDIN_READER = String.raw`(?:${SUDO_STDIN}|(?:sudo${WORD_GAP}(?:-\S{1,32}${WORD_GAP}){0,4})?${COMMAND_PATH}(?:chpasswd|passwd)(?![\w.-])|${REGISTRY_LOGIN}${SAME_LINE}${FLAG_SEP}--password-stdin(?![\w-]))`;
+/** STDIN_READER on the far side of ssh (`echo pw | ssh host sudo -S reboot`): ssh feeds it its input. */
+const REMOTE_STDIN_READER = String.raw`(?:ssh(?:${WORD_GAP}[^\s|;&<>]{1,200}){1,6}?${WORD_GAP})?${STDIN_READER}`;
+/** A password typed twice in quotes, a line break between (`echo -e "pw\\npw" | passwd`): in a JSON reading the break is one. */
+const TWICE_QUOTED = String.raw`(?<=["'])[^\n"']{1,100}\r?\n[^\n"']{1,100}(?=\k<q>)`;
 /** The user before a chpasswd line's password (`ana:`), read as such only when chpasswd reads it: sudo's password may hold a colon. */
-const CHPASSWD_USER = String.raw`(?:[\w.-]{1,32}:(?=[^\n|]{0,200}\|[ \t]{0,8}(?:sudo[^\n|;&]{0,100}?)?chpasswd\b))?`;
+const CHPASSWD_USER = String.raw`(?:[\w.-]{1,32}:(?=[^\n|]{0,200}\|[ \t]{0,8}(?:sudo[^\n|;&]{0,100}?)?${COMMAND_PATH}chpasswd\b))?`;
 
 /** One `htpasswd` argument that is no flag: a file, a user, quoted or bare. */
 const HTPASSWD_WORD = String.raw`(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'|[^\s"'|;&<>-][^\s|;&<>]{0,200})`;
 /** htpasswd's flags, one of them `-b` (the password on the line), a cost's number after `-C`. */
 const HTPASSWD_FLAGS = String.raw`(?=(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\d{1,3})?){0,3}${WORD_GAP}-[A-Za-z]{0,5}b)(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\d{1,3})?){1,4}`;
 
+/** A bare value that is no option of Windows' `net` (`/user:`, `/add`, `/persistent:no`) nor its prompt (`*`). */
+const NET_BARE = String.raw`[^\s"'\`|;&<>\\/*-][^\s"'\`|;&<>]*`;
+
+/** Commands that take a password on their line, less common than COMMAND_SHAPES' (QA 45b): each as its flag is read. */
+const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
+  commandFlag('zip-password', 'zip|zipcloak', '-P', ['zip'], 'either'),
+  // 7-Zip's `-p` takes its password glued only: `7z x -p a.7z` prompts.
+  commandFlag('7z-password', '7z|7za|7zr|7zz', '-p', ['7z'], 'glued'),
+  commandFlags('keytool-password', 'keytool', '-(?:store|key|srcstore|srckey|deststore|destkey|new)pass', ['keytool']),
+  commandFlag('openssl-k-password', 'openssl', '-k', ['openssl']),
+  commandFlag('openssl-pass-password', 'openssl', String.raw`-pass(?:in|out)?${WORD_GAP}pass:`, ['openssl'], 'glued'),
+  commandFlag('mongo-password', 'mongo(?:sh|dump|restore|import|export|stat|top)?', '-p', ['mongo']),
+  commandFlag('psexec-password', String.raw`psexec(?:64)?(?:\.exe)?|paexec`, '-p', ['psexec', 'paexec']),
+  commandFlag('platform-login-password', String.raw`(?:oc|cf)${WORD_GAP}login`, '-p', ['login']),
+  commandFlag('smb-tool-password', 'smbmap|crackmapexec|netexec|nxc|evil-winrm', '-p', ['smbmap', 'crackmapexec', 'netexec', 'nxc', 'evil-winrm']),
+  commandFlag('rdp-password', 'xfreerdp3?|wlfreerdp|sdl-freerdp', '/p:', ['freerdp'], 'glued'),
+  {
+    id: 'lftp-user-password',
+    // `lftp -u user,password`: as smbclient's `%`, the `,` is looked for first; the quote may open before the user or after the comma.
+    pattern: new RegExp(String.raw`(?<=,(?:(?:\\{4})?\\?["'])?)(?<=${commandWord('lftp')}${SAME_LINE}${FLAG_SEP}(?:-u|--user)${WORD_GAP}(?:[^\s,"']{1,100},)?${FLAG_QUOTE}(?:(?<=["'])[^\s,"']{1,100},)?)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
+    accept: isCommandValue,
+    needs: ['lftp'],
+  },
+  {
+    id: 'net-use-password',
+    // Windows' `net use \\srv\share PW /user:ana` or `net use … /user:ana PW`, and `net user ana PW [/add]`.
+    pattern: new RegExp(String.raw`\bnet${WORD_GAP}(?:use${WORD_GAP}(?:(?:[A-Za-z]:|\*)${WORD_GAP})?\\{2,4}[^\s"'|;&<>]{1,200}(?:${WORD_GAP}/(?!user:)[^\s"']{1,100}){0,4}|use\b[^\n|;&]{0,300}?[ \t]/user:[^\s"'|;&<>]{1,100}|user${WORD_GAP}[^\s"'|;&<>/]{1,64})${WORD_GAP}${FLAG_QUOTE}(?<value>${FLAG_VALUE(NET_BARE)})`, 'gi'),
+    accept: isCommandValue,
+    needs: ['net use'],
+  },
+  {
+    id: 'powershell-secure-string',
+    pattern: new RegExp(String.raw`\bConvertTo-SecureString(?:${WORD_GAP}-String)?${WORD_GAP}${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'gi'),
+    accept: isCommandValue,
+    needs: ['convertto-securestring'],
+  },
+  {
+    id: 'rabbitmqctl-password',
+    pattern: new RegExp(String.raw`\brabbitmqctl${WORD_GAP}(?:add_user|change_password)${WORD_GAP}${HTPASSWD_WORD}${WORD_GAP}${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'g'),
+    accept: isCommandValue,
+    needs: ['rabbitmqctl'],
+  },
+  {
+    id: 'redis-auth-command',
+    // `redis-cli … AUTH [user] PW`, or `AUTH …` at redis-cli's prompt (`127.0.0.1:6379>`, `cache:6379[2]>`).
+    pattern: new RegExp(String.raw`(?:${commandWord('(?:redis|valkey|keydb)-cli')}${SAME_LINE}[ \t]|(?<![\w.-])[\w.-]{1,253}:\d{1,5}(?:\[\d{1,2}\])?>[ \t]{1,8})[Aa][Uu][Tt][Hh]${WORD_GAP}(?:[^\s"'|;&<>]{1,64}${WORD_GAP})?${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'g'),
+    accept: isCommandValue,
+    needs: ['auth'],
+  },
+  {
+    id: 'expect-send-password',
+    // An expect script's `send "PW\r"` on the line after it waits for a password prompt; `\r` ends it. The line
+    // break may be written out (`\n` in a string in code).
+    pattern: /(?<=\bexpect\b[^\n]{0,200}(?:assword|assphrase|PIN)[^\n]{0,100}(?:\r?\n|\\n)[ \t]{0,32}send[ \t]{1,8}(?:--[ \t]{1,8})?\\?")(?:[^"\\\n\r]|\\[^rn\n\r"])+/g,
+    accept: isCommandValue,
+    needs: ['send'],
+  },
+  {
+    id: 'pgpass-line',
+    // A `.pgpass` line, `host:port:database:user:password`: a port's digits, and a password with a letter (a
+    // timestamp or an address is all digits), its last field. The line may start after a line break written out (`\n`).
+    pattern: /(?:^|(?<=\\n))[ \t]*(?:[\w.-]{1,253}|\*):(?:\d{2,5}|\*):(?:[\w.-]{1,64}|\*):(?:[\w.@-]{1,64}|\*):(?<value>[^\s:"'\\]{1,200})(?=[\s"'\\]|$)/gm,
+    accept: (m) => isCommandValue(m) && /[A-Za-z]/.test(m),
+    needs: [':'],
+  },
+];
+
 const COMMAND_SHAPES: readonly SecretShape[] = [
-  commandFlag('registry-login-password', String.raw`\b(?:docker|podman|buildah|skopeo|nerdctl|helm${WORD_GAP}registry)${WORD_GAP}login\b`, '-p', ['login']),
-  commandFlag('redis-cli-password', String.raw`\b(?:redis|valkey|keydb)-cli\b`, '-a', ['-cli']),
-  commandFlag('sqlcmd-password', String.raw`\b(?:sqlcmd|osql|bcp)\b`, '-P', ['sqlcmd', 'osql', 'bcp'], true),
+  // pflag reads `-pVALUE` as `-p VALUE`; `-p` is also the Docker CLI's `--password`.
+  commandFlag('registry-login-password', REGISTRY_LOGIN, '-p', ['login'], 'either'),
+  commandFlag('redis-cli-password', String.raw`(?:redis|valkey|keydb)-cli`, '-a', ['-cli']),
+  commandFlag('sqlcmd-password', String.raw`(?:sqlcmd|osql|bcp)`, '-P', ['sqlcmd', 'osql', 'bcp'], 'either'),
   // ldappasswd also takes the old (`-a`) and new (`-s`) password; `-W` and `-A`/`-S` prompt.
-  commandFlag('ldap-bind-password', String.raw`\bldap(?:search|add|modify|delete|modrdn|compare|whoami|exop|url|passwd)\b`, '-w', ['ldap'], true),
-  commandFlag('ldappasswd-password', String.raw`\bldappasswd\b`, '-[as]', ['ldappasswd'], true),
+  commandFlag('ldap-bind-password', String.raw`ldap(?:search|add|modify|delete|modrdn|compare|whoami|exop|url|passwd)`, '-w', ['ldap'], 'either'),
+  commandFlags('ldappasswd-password', 'ldappasswd', '-[as]', ['ldappasswd'], 'either'),
   {
     id: 'smb-user-password',
     // `-U user%password` (`DOMAIN\user%password`): the user stays shown. The `%` is looked for first, so the line is scanned back only after one.
-    pattern: new RegExp(String.raw`(?<=%)(?<=\b(?:smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap)\b${SAME_LINE}${FLAG_SEP}(?:-U|--user(?:name)?)(?:=|${WORD_GAP})${FLAG_QUOTE}[^\s%"']{1,100}%)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
+    // The quote may open before the user or after the `%` (`-U ana%'P W'`), as curl's after its colon.
+    pattern: new RegExp(String.raw`(?<=%(?:(?:\\{4})?\\?["'])?)(?<=${commandWord('smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap')}${SAME_LINE}${FLAG_SEP}(?:-U|--user(?:name)?)(?:=|${WORD_GAP})(?:[^\s%"']{1,100}%)?${FLAG_QUOTE}(?:(?<=["'])[^\s%"']{1,100}%)?)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
     accept: isCommandValue,
     needs: ['smb', 'rpcclient'],
   },
   {
     id: 'htpasswd-batch-password',
     // With -b the password is the last positional: the third (file, user, password), or the second with -n (no file).
-    pattern: new RegExp(String.raw`\bhtpasswd${HTPASSWD_FLAGS}(?:(?<=-[A-Za-z]{0,5}n[A-Za-z]{0,5}(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\d{1,3})?){0,3})|${WORD_GAP}(?<file>${HTPASSWD_WORD}))${WORD_GAP}(?<user>${HTPASSWD_WORD})${WORD_GAP}${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'g'),
+    pattern: new RegExp(String.raw`${commandWord('htpasswd')}${HTPASSWD_FLAGS}(?:(?<=-[A-Za-z]{0,5}n[A-Za-z]{0,5}(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\d{1,3})?){0,3})|${WORD_GAP}(?<file>${HTPASSWD_WORD}))${WORD_GAP}(?<user>${HTPASSWD_WORD})${WORD_GAP}${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'g'),
     // Prose about the flag ("htpasswd -b takes the password on the command line") has a word of prose among them.
     accept: (m, g) => isCommandValue(m) && [g?.file, g?.user].every((word) => word === undefined || !(PROSE_WORD.test(word) || FLAG_PROSE.test(word))),
     needs: ['htpasswd'],
@@ -617,14 +746,15 @@ const COMMAND_SHAPES: readonly SecretShape[] = [
   {
     id: 'stdin-password',
     // `echo 'pw' | sudo -S …`, `printf '%s\n' pw | …`, `echo 'ana:pw' | chpasswd`: the value ends the match, what reads it is looked ahead at.
-    pattern: new RegExp(String.raw`\b(?:echo|printf)(?:${WORD_GAP}-[neE]{1,3})?(?:${WORD_GAP}\\?(?<f>["'])%s(?:\\{1,2}n|\r?\n)?\\?\k<f>)?${WORD_GAP}${FLAG_QUOTE}${CHPASSWD_USER}(?<value>${FLAG_VALUE(COMMAND_BARE)})(?=(?:\\{1,2}n|\r?\n)?\k<q>?[ \t]{0,8}\|${WORD_GAP.replace('{1,8}', '{0,8}')}${STDIN_READER})`, 'g'),
+    pattern: new RegExp(String.raw`\b(?:echo|printf)(?:${WORD_GAP}-[neE]{1,3})?(?:${WORD_GAP}\\?(?<f>["'])%s(?:\\{1,2}n|\r?\n)?\\?\k<f>)?${WORD_GAP}${FLAG_QUOTE}${CHPASSWD_USER}(?<value>${FLAG_VALUE(COMMAND_BARE)}|${TWICE_QUOTED})(?=(?:\\{1,2}n|\r?\n)?\k<q>?[ \t]{0,8}\|${WORD_GAP.replace('{1,8}', '{0,8}')}${REMOTE_STDIN_READER})`, 'g'),
     accept: isCommandValue,
-    needs: ['sudo', 'passwd'],
+    needs: ['sudo', 'passwd', 'password-stdin'],
   },
   {
     id: 'here-string-password',
-    // `sudo -S apt update <<< 'pw'`, `chpasswd <<< 'ana:pw'`.
-    pattern: new RegExp(String.raw`${VALUE_START}(?<=\b${STDIN_READER}${SAME_LINE}<<<[ \t]{0,8}${FLAG_QUOTE}(?:(?<=chpasswd\b${SAME_LINE}<<<[ \t]{0,8}\\?["']?)[\w.-]{1,32}:)?)${FLAG_VALUE(COMMAND_BARE)}`, 'g'),
+    // `sudo -S apt update <<< 'pw'`, `chpasswd <<< 'ana:pw'`. The reader first, the value a group: the line is
+    // read once from each reader, not scanned back from each `<<<` (a 100 KB line of ` <<< a` took 0.2 s).
+    pattern: new RegExp(String.raw`\b${STDIN_READER}${SAME_LINE}<<<[ \t]{0,8}${FLAG_QUOTE}(?:(?<=chpasswd\b${SAME_LINE}<<<[ \t]{0,8}\\?["']?)[\w.-]{1,32}:)?(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'g'),
     accept: isCommandValue,
     needs: ['<<<'],
   },
@@ -661,29 +791,34 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   // The colon is looked for first: the line is scanned back only after one.
   {
     id: 'curl-user',
-    pattern: new RegExp(String.raw`(?<=:(?:(?:\\{4})?\\?["'])?)(?<=\bcurl\b(?:[^\n]|\\\r?\n){0,500}?\s(?:-u|--user)(?:\s{1,8}|=)(?:[^\s:"']+:)?${FLAG_QUOTE}(?:[^\s:"'][^\s:"]*:)?)${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'),
+    // The command first, its value a group (a 100 KB line of ` -u a:` after one `curl` took 0.2 s scanned back from
+    // each colon). `-u` may be glued to its user (`-uana:pw`) or end combined short flags (`-su`); `-U` and
+    // `--proxy-user` give the proxy's.
+    pattern: new RegExp(String.raw`${commandWord('curl')}(?:[^\n]|\\\r?\n){0,500}?\s(?:-[A-Za-z]{0,6}[uU]|--user|--proxy-user)(?:\s{1,8}|=|(?=[^\s=-]))(?:[^\s:"'-][^\s:"']*:)?${FLAG_QUOTE}(?:[^\s:"'][^\s:"]*:)?(?<=:(?:(?:\\{4})?\\?["'])?)(?<value>${FLAG_VALUE(String.raw`[^\s"']+`)})`, 'g'),
     accept: isLiteralValue,
     needs: ['curl'],
   },
-  { id: 'sshpass', pattern: /(?<=\bsshpass\s{1,8}-p\s{0,8}["']?)[^\s"']+/g, accept: isLiteralValue, needs: ['sshpass'] },
+  { id: 'sshpass', pattern: new RegExp(String.raw`(?<=${commandWord('sshpass')}\s{1,8}-p\s{0,8}${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'), accept: isLiteralValue, needs: ['sshpass'] },
   {
     id: 'mysql-password-flag',
     // The command first, its value a group: the line is read from each `mysql` once, not scanned back 500
     // characters from each `-p` (a 100 KB line of ` -p'` after one `mysql` took 0.1-0.3 s).
-    pattern: new RegExp(String.raw`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b(?:[^\n|;&]|\\\r?\n){0,500}?\s-p${FLAG_QUOTE}(?<value>${FLAG_VALUE(String.raw`[^\s"';|&]+`)})`, 'g'),
+    // The name must be the command's (commandWord): `find /var/lib/mysql -print` has none.
+    pattern: new RegExp(String.raw`${commandWord('mysql|mysqldump|mysqladmin|mariadb|mariadb-dump')}(?:[^\n|;&]|\\\r?\n){0,500}?\s-p${FLAG_QUOTE}(?<value>${FLAG_VALUE(String.raw`[^\s"';|&]+`)})`, 'g'),
     accept: isLiteralValue,
     needs: ['mysql', 'mariadb'],
   },
   ...COMMAND_SHAPES,
-  { id: 'password-flag', pattern: new RegExp(String.raw`(?<=\s--(?:password|passwd|pass|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"'-][^\s"']*`)}`, 'gi'), accept: isLiteralValue, needs: ['--'] },
+  ...MORE_COMMAND_SHAPES,
+  { id: 'password-flag', pattern: new RegExp(String.raw`(?<=\s--(?:password|passwd|pass|passphrase|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"'-][^\s"']*`)}`, 'gi'), accept: isLiteralValue, needs: ['--'] },
   { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
     pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?:\\{4})?["'\`„]?)${ASSIGNED_VALUE}`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
-    accept: (m, g) => isLiteralValue(m) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m),
-    needs: ['pass', 'pwd', 'kennwort'],
+    accept: (m, g) => isLiteralValue(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m),
+    needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth'],
   },
   {
     id: 'pass-or-pin-assignment',
