@@ -137,8 +137,11 @@ export const SearchQueryResult = z.strictObject({
    * more words than a search can merge in its time, so nothing was searched (no hits, no cursor): the
    * message names the prefix and asks for a letter or two more. `newest`: it had no words, so relevance
    * had nothing to rank by and the filters' parts are newest first (said unless `sort` was `newest`).
+   * `any_words`: plain words (no phrase or operator) that no part holds all of, searched again with any of
+   * them, less the common words of a question (`why did we pick WAL` as `pick OR WAL`); its cursor goes on
+   * with that search. Not when the any-word search finds nothing either.
    */
-  fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad', 'newest']), message: z.string() }).optional(),
+  fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad', 'newest', 'any_words']), message: z.string() }).optional(),
   /**
    * Relevance ranked only the newest this-many matches (there were more; for `genuineUserTurn`, or a
    * conversation with more than 100 subagents of their own ids, there may be more past the matches a

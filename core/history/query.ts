@@ -25,7 +25,7 @@ export interface PreparedQuery {
   positiveTerms: string[];
 }
 
-import { cjkPhrases, hasCjk, identifierPieces } from '../gateway/index.js';
+import { cjkPhrases, hasCjk, holdsToken, identifierPieces } from '../gateway/index.js';
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 /** The part columns a person may name (`tool_input:npm`); the filter column is not one of them. */
@@ -353,4 +353,42 @@ export function withoutDangling(raw: string): DanglingFree {
   for (const t of [...left].reverse()) text = text.slice(0, t.start) + text.slice(t.end);
   if (moved.length > 0) text = `${spelled(kept)} ${spelled(moved)}`;
   return { text: text.trim(), leftOut: left.map((t) => t.text), ...(moved.length > 0 ? { moved: true } : {}) };
+}
+
+/**
+ * Words a question is made of that say nothing of what it is about: an any-word search (anyWordsQuery)
+ * that kept them would match nearly every part, and relevance ranks only the newest matches (RANK_CAP
+ * in search.ts), so the parts the other words are about would never be among them.
+ */
+const COMMON_WORDS = new Set(
+  (
+    'a an the and or but if of to in on at by for with from as into about than then so too very just ' +
+    'is are was were be been being am do does did done doing have has had having ' +
+    "i me my we us our you your he him his she her it its they them their this that these those there here " +
+    'what which who whom whose why how when where can could should would will shall may might must ' +
+    "not no any all some also let lets let's i'm i've we're we've you're it's don't didn't doesn't"
+  ).split(' '),
+);
+
+/** A token as COMMON_WORDS holds it: lowercase, without the punctuation around it (`why?`, `“we`), with a straight apostrophe. */
+const commonForm = (word: string) => word.toLowerCase().replace(/\u2019/g, "'").replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
+/** A token written as a plain word: no phrase, group, operator, column filter, ^initial or prefix*, which are the person's syntax. */
+function plainWord(token: { text: string; bare: boolean }): boolean {
+  const { text, bare } = token;
+  const column = COLUMN_FILTER.exec(text);
+  return bare && !DANGLING.has(text) && !text.startsWith('^') && !text.endsWith('*') && !(column && namesOurColumns(column[1]!));
+}
+
+/**
+ * Plain words as a search for any of them (`why did we pick WAL` as `pick OR WAL`), less the common
+ * words of a question (COMMON_WORDS) and tokens that hold no word the index finds: what a search whose
+ * every word found nothing looks again with. Null unless the input is at least two plain words (see
+ * plainWord) with one left to look for: syntax the person wrote means what they wrote.
+ */
+export function anyWordsQuery(raw: string): PreparedQuery | null {
+  const tokens = tokensOf(raw);
+  if (tokens === null || tokens.length < 2 || !tokens.every(plainWord)) return null;
+  const kept = tokens.map((t) => t.text).filter((word) => holdsToken(word) && !COMMON_WORDS.has(commonForm(word)));
+  return kept.length === 0 ? null : prepareQuery(kept.join(' OR '));
 }

@@ -3,7 +3,7 @@ import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type 
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
-import { asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
+import { anyWordsQuery, asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
 import { foldRepeats, placeOf, rankByRelevance, rankedBefore, type Ranked } from './rank.js';
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
@@ -33,6 +33,8 @@ const RANK_CAP = 500;
 const RECHECK_BUDGET = RANK_CAP;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
 const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT and NEAR are operators), so it was searched as one exact phrase.';
+/** What a search of plain words says that no part holds all of, searched again with any of them (see anyWordsQuery). */
+const ANY_WORDS_MESSAGE = 'No conversation has all of these words; showing those with any of them.';
 /** What a search with no words says unless it asked for newest first (SearchQueryResult.fallback). */
 const NO_WORDS_MESSAGE = 'There are no words to rank by, so the matching messages are shown newest first.';
 /** Words a pasted error may hold that the syntax reads as operators: `IntegrityError: NOT NULL constraint failed`. */
@@ -48,10 +50,11 @@ const whole = z.number().int().nonnegative();
  * page ended: `k` its last key; for relevance also `a` its last score and `t` its voice tier (pages go
  * on in the ranking's order, see rankedBefore, not at an offset a forgotten part would shift), `u` and `l` the keys the ranked matches lay in, `b` the
  * ranking's basis (see RankBasis) and `r` how many were ranked when there were more; `w` when the
- * pages are of the input as one phrase because its operators matched nothing (see #answer).
+ * pages are of the input as one phrase because its operators matched nothing, `o` when they are
+ * of any of its words because no part holds all of them (see #answer).
  */
 const SearchCursor = z.discriminatedUnion('s', [
-  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole, w: z.literal(1).optional() }),
+  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole, w: z.literal(1).optional(), o: z.literal(1).optional() }),
   z.strictObject({
     s: z.literal('relevance'),
     f: z.string(),
@@ -64,6 +67,7 @@ const SearchCursor = z.discriminatedUnion('s', [
     b: z.strictObject({ n: whole, m: z.number().positive(), h: z.array(whole) }).optional(),
     r: whole.optional(),
     w: z.literal(1).optional(),
+    o: z.literal(1).optional(),
   }),
 ]);
 type SearchCursor = z.infer<typeof SearchCursor>;
@@ -133,10 +137,12 @@ export class HistorySearch {
    * see withoutDangling), or of the whole input as one phrase: when the index refused its syntax, or
    * when it holds operator words and matched nothing while the phrase matches (a pasted
    * `IntegrityError: NOT NULL constraint failed` is not meant to leave out `NULL`). The pages after such
-   * a first page go on with the phrase (their cursor says so).
+   * a first page go on with the phrase (their cursor says so). Plain words no part holds all of are
+   * searched again with any of them (see anyWordsQuery), and so are their later pages.
    */
   async #answer(params: Params, typed: DanglingFree, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
-    const prepared = cursor?.w === 1 ? null : prepareQuery(typed.text);
+    // Words with an operator left out are the person's syntax, as the words left are: never any of them.
+    const anyWords = typed.leftOut.length > 0 || typed.moved ? null : anyWordsQuery(typed.text);
     const attempt = (query: PreparedQuery) => {
       const filter = this.#filter(params, query);
       // Relevance counts what the positive expression looks for: a word after NOT never raises a hit.
@@ -146,6 +152,12 @@ export class HistorySearch {
       const recheck = recheckOf(this.#reader, filter, query.terms, query.prefixes, this.#redactor(), query.positive !== query.expression);
       return this.#run({ ...filter, expression: query.positive }, query.positiveTerms, sort, limit, cursor, tag, recheck);
     };
+    if (cursor?.o === 1) {
+      // The same input always gives the same words: only a cursor not made for this search lacks them.
+      if (anyWords === null) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
+      return this.#anyWordsResult(params, await attempt(anyWords), anyWords);
+    }
+    const prepared = cursor?.w === 1 ? null : prepareQuery(typed.text);
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
     let page = prepared === null ? undefined : await refusedAsUndefined(() => attempt(used));
     let fallback = typed.leftOut.length > 0 || typed.moved ? leftOutMessage(typed) : undefined;
@@ -158,9 +170,18 @@ export class HistorySearch {
       const phrase = asPhrase(params.query);
       const literal = await refusedAsUndefined(() => attempt(phrase));
       if (literal && literal.matches.length > 0) [used, page, fallback] = [phrase, literal, AS_WRITTEN_MESSAGE];
+    } else if (page.matches.length === 0 && page.next === undefined && cursor === undefined && anyWords !== null) {
+      const wider = await refusedAsUndefined(() => attempt(anyWords));
+      if (wider && wider.matches.length > 0) return this.#anyWordsResult(params, wider, anyWords);
     }
     if (fallback === AS_WRITTEN_MESSAGE && page.next) page.next = { ...page.next, w: 1 };
     return this.#result(params, page, termPattern(used.terms, used.prefixes), fallback === undefined ? undefined : { mode: 'phrase', message: fallback });
+  }
+
+  /** A page of the any-word search (see anyWordsQuery), saying so; its cursor goes on with it. */
+  #anyWordsResult(params: Params, page: Page, query: PreparedQuery): Promise<Result<'Search.Query'>> {
+    const next = page.next && { ...page.next, o: 1 as const };
+    return this.#result(params, { ...page, next }, termPattern(query.terms, query.prefixes), { mode: 'any_words', message: ANY_WORDS_MESSAGE });
   }
 
   /**
