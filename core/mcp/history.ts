@@ -5,7 +5,7 @@ import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 import { spreadPage, type Unlisted } from './search-spread.js';
-import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage } from './session-page.js';
+import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage, readSubagents, SUBAGENTS_CURSOR } from './session-page.js';
 import { defineTool } from './tools.js';
 
 /** Outputs are bounded: a page of hits, a page of messages within PAGE_CHARS (see session-page.ts). */
@@ -28,7 +28,8 @@ const searchDate = (end: 'from' | 'to') =>
     .max(40)
     .superRefine((value, ctx) => {
       const date = parseDateText(value, { zone: DATE_ZONE, end });
-      if ('error' in date) ctx.addIssue({ code: 'custom', message: date.error });
+      // Named in the words: "expected … a span back from now" holds "from", which would pass for naming it (issueWords).
+      if ('error' in date) ctx.addIssue({ code: 'custom', message: `${end}: ${date.error}` });
     });
 
 /** The apps whose conversations are searched, as people call them, from the provider registry. */
@@ -60,16 +61,21 @@ export const SearchTranscriptsInput = z.strictObject({
     .enum(PART_ROLES)
     .optional()
     .describe("The same for every app: user is what was said in the person's turn, with what the harness wrote in their name (see genuine_user_turn), never a tool's output; tool is every tool's output; assistant; system"),
-  kind: z.enum(SEARCH_KINDS).optional().describe('text, thinking, tool_use (commands and tool inputs) or tool_result (tool output)'),
-  genuine_user_turn: z
-    .boolean()
+  kind: z
+    .enum(SEARCH_KINDS)
     .optional()
-    .describe("true: only the person's own words, no command echoes, hook output, notifications, compaction summaries or subagent prompts"),
+    .describe('text (also selects the hits of kind agent_message, notice, error, context, compaction…), thinking, tool_use (commands and tool inputs) or tool_result (tool output)'),
+  // Only true: the index has no filter for the text an app wrote in the person's name alone (role user, kind text holds both).
+  genuine_user_turn: z
+    .literal(true, { error: 'genuine_user_turn takes only true (only the person\'s own words); leave it out to search everything' })
+    .optional()
+    .describe("Only true: only the person's own words, no command echoes, hook output, notifications, compaction summaries or subagent prompts"),
   from: searchDate('from').optional().describe('At or after: a date (2026-03-10), a time (2026-03-10T08:00Z; UTC unless it has an offset) or a span back from now (30m, 12h, 7d, 2w)'),
   to: searchDate('to').optional().describe('At or before, in the forms from takes; a date alone runs through its last moment'),
   sort: z.enum(SEARCH_SORTS).optional().describe('relevance (default) or newest'),
   limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`Hits per page, at most ${MAX_HITS} (default 10)`),
-  cursor: z.string().max(500).optional().describe('From a previous result, for the next page'),
+  // Room for the pins a cursor carries (see pinnedCursor) beside the owner's own, at most 500.
+  cursor: z.string().max(600).optional().describe('From a previous result, for the next page'),
 });
 
 const Hit = z.strictObject({
@@ -103,7 +109,7 @@ export const SearchTranscriptsOutput = z.strictObject({
 export const GetSessionInput = z.strictObject({
   session_id: SessionId.describe('A sessionId from search_transcripts'),
   part_id: z.string().min(1).max(400).optional().describe('Open the page around this part (a hit’s partId): the page holds it and, as the limit leaves room, up to 5 messages before it'),
-  cursor: z.string().max(500).optional().describe('cursor (later messages) or before (earlier ones) from a previous result'),
+  cursor: z.string().max(500).optional().describe('cursor (later messages), before (earlier ones) or subagentsCursor (its subagents) from a previous result'),
   at: z
     .literal('end')
     .optional()
@@ -122,23 +128,58 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 /** The contract's dates are epoch ms from 1970 to its last date: a wider range searches everything in it. */
 const LAST_MS = 8_640_000_000_000;
 
+/** A span (`7d`) pinned to the instant it meant on a search's first page. */
+interface Pin {
+  span: string;
+  ms: number;
+}
+type Pins = { from?: Pin; to?: Pin };
+
 /**
  * `from` and `to` as epoch ms, read against one now, and the span each was given as pinned to the
  * instant it meant (ISO, UTC): a cursor belongs to the exact search that gave it out, and `7d` names a
- * later instant on the next call, so the next page is asked for with these instead.
+ * later instant on the next call. A span the cursor's search was pinned with (`pins`, the same words)
+ * means that instant again, so an agent repeating its arguments with the cursor gets the next page; a
+ * date or another span is read as given, and the owner refuses the cursor if it is not the same.
  */
-function searchDates(input: { from?: string | undefined; to?: string | undefined }, now = Date.now()): { range: { from?: number; to?: number }; pinned: { from?: string; to?: string } } {
-  const dates: ReturnType<typeof searchDates> = { range: {}, pinned: {} };
+function searchDates(input: { from?: string | undefined; to?: string | undefined }, pins: Pins = {}, now = Date.now()): { range: { from?: number; to?: number }; pinned: { from?: string; to?: string }; pins: Pins } {
+  const dates: ReturnType<typeof searchDates> = { range: {}, pinned: {}, pins: {} };
   for (const end of ['from', 'to'] as const) {
-    const value = input[end];
+    const value = input[end]?.trim();
     if (value === undefined) continue;
     const parsed = parseDateText(value, { zone: DATE_ZONE, end }, now);
     // searchDate has refused every date that does not parse.
-    const ms = 'ms' in parsed ? Math.min(LAST_MS, Math.max(0, parsed.ms)) : 0;
+    const read = 'ms' in parsed ? Math.min(LAST_MS, Math.max(0, parsed.ms)) : 0;
+    const span = 'span' in parsed && parsed.span;
+    const ms = span && pins[end]?.span === value ? pins[end].ms : read;
     dates.range[end] = ms;
-    if ('span' in parsed && parsed.span) dates.pinned[end] = new Date(ms).toISOString();
+    if (span) [dates.pinned[end], dates.pins[end]] = [new Date(ms).toISOString(), { span: value, ms }];
   }
   return dates;
+}
+
+/**
+ * The cursor given out for a page whose search had spans: the owner's cursor, then each span and its
+ * instant (`~f100d@1756267788594`), so the next call may repeat `100d`. The owner's cursors are
+ * base64url, which holds no `~` or `@`.
+ */
+function pinnedCursor(cursor: string, pins: Pins): string {
+  return cursor + (['from', 'to'] as const).map((end) => (pins[end] ? `~${end[0]}${pins[end].span}@${pins[end].ms}` : '')).join('');
+}
+
+const PIN = /^([ft])(\d{1,6}[mhdw])@(\d{1,16})$/;
+
+/** A cursor from pinnedCursor as the owner's cursor and the pins it carries; one with pins it could not have given out is refused. */
+function unpinnedCursor(cursor: string | undefined): { cursor?: string; pins: Pins } {
+  if (cursor === undefined) return { pins: {} };
+  const [own, ...marks] = cursor.split('~');
+  const pins: Pins = {};
+  for (const mark of marks) {
+    const pin = PIN.exec(mark);
+    if (!pin) throw new StewardError('invalid_params', 'The cursor is not one this request gave out; start again without it');
+    pins[pin[1] === 'f' ? 'from' : 'to'] = { span: pin[2]!, ms: Number(pin[3]) };
+  }
+  return { cursor: own!, pins };
 }
 
 /** What a call with from_char and no part_id is told: it reads on in one part. */
@@ -168,7 +209,7 @@ function refuseEmptyRange(input: { from?: string | undefined; to?: string | unde
   throw new StewardError('invalid_params', `${said('from')} is after ${said('to')}: nothing can match; give a from no later than the to`);
 }
 
-function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { from?: number; to?: number }): Params<'Search.Query'> {
+function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { from?: number; to?: number }, cursor: string | undefined): Params<'Search.Query'> {
   return {
     query: input.query ?? '',
     limit: input.limit ?? 10,
@@ -181,7 +222,7 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { fr
     ...(input.genuine_user_turn !== undefined ? { genuineUserTurn: input.genuine_user_turn } : {}),
     ...range,
     ...(input.sort !== undefined ? { sort: input.sort } : {}),
-    ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+    ...(cursor !== undefined ? { cursor } : {}),
     redact: true,
   };
 }
@@ -230,9 +271,13 @@ export function searchOutput(result: Result<'Search.Query'>, redact: (text: stri
 
 type SearchOut = z.infer<typeof SearchTranscriptsOutput>;
 
-/** A page with a next one says the instants its spans meant: the next call passes them with the cursor. */
-function withPinned(out: SearchOut, pinned: SearchOut['pinned'] & object): SearchOut {
-  return out.cursor && Object.keys(pinned).length > 0 ? { ...out, pinned } : out;
+/**
+ * A page with a next one says the instants its spans meant, and its cursor carries them (pinnedCursor):
+ * the next call repeats its arguments, or passes those instants, with the cursor.
+ */
+function withPinned(out: SearchOut, dates: Pick<ReturnType<typeof searchDates>, 'pinned' | 'pins'>): SearchOut {
+  if (!out.cursor || Object.keys(dates.pinned).length === 0) return out;
+  return { ...out, cursor: pinnedCursor(out.cursor, dates.pins), pinned: dates.pinned };
 }
 
 /** Hits by conversation, conversations in the order of their best hit: a ranking interleaves them. */
@@ -254,8 +299,8 @@ function searchText(out: SearchOut): string {
   // Only where a part was forgotten between asks can a conversation be counted with none of its hits listed.
   for (const [sessionId, more] of unlisted) lines.push(`[${sessionId}] ${unlistedWords(sessionId, more)}`);
   if (out.note) lines.unshift(out.note);
-  const pinned = Object.entries(out.pinned ?? {}).map(([end, at]) => `${end} "${at}" and `);
-  if (out.cursor) lines.push(`More results: call again with ${pinned.join('')}cursor "${out.cursor}".`);
+  const pinned = Object.entries(out.pinned ?? {}).map(([end, at]) => `${end} stays at "${at}"`);
+  if (out.cursor) lines.push(`More results: call again with the same arguments and cursor "${out.cursor}"${pinned.length > 0 ? ` (${pinned.join(', ')})` : ''}.`);
   return lines.join('\n');
 }
 
@@ -320,6 +365,17 @@ async function isStored(read: Promise<unknown>): Promise<boolean> {
   }
 }
 
+/**
+ * Where a subagents cursor ("subagents:20") lists the conversation's subagents from; undefined for any
+ * other cursor. It lists them alone: with part_id or from_char it is refused.
+ */
+function subagentsFrom(input: { cursor?: string | undefined; part_id?: string | undefined; from_char?: number | undefined }): number | undefined {
+  const listed = input.cursor === undefined ? null : SUBAGENTS_CURSOR.exec(input.cursor);
+  if (!listed) return undefined;
+  if (input.part_id !== undefined || input.from_char !== undefined) throw new StewardError('invalid_params', `cursor "${input.cursor}" lists the conversation's subagents: give it without part_id or from_char.`);
+  return Number(listed[1]);
+}
+
 /** `search_transcripts` and `get_session`: the person's captured conversations, for agents. */
 export function registerHistoryTools(server: McpServer, withClient: WithClient): void {
   const redactor = createRedactor();
@@ -331,22 +387,24 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       title: 'Search past agent conversations',
       description:
         `Full-text search over the conversations Steward has captured from coding agents (${APPS}; provider claude-desktop narrows to Claude Desktop alone): ranked hits with sessionId, partId, snippet, role, kind and time. ` +
+        'A message must hold every word of the query, as written (no stemming: chose is not choose); when none holds all of its plain words, it is searched again for any of them, less common words such as why or we, and the note says so. ' +
         'With filters and no query it lists what they select, newest first. A session_id or project_key Steward holds nothing under is an error, not an empty result. ' +
         'Read a hit in context with get_session (session_id, part_id). Secrets are redacted.',
       inputSchema: SearchTranscriptsInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     checkedAnswer('search_transcripts', SearchTranscriptsOutput, async (input) => {
-      const dates = searchDates(input);
+      const given = unpinnedCursor(input.cursor);
+      const dates = searchDates(input, given.pins);
       refuseEmptyRange(input, dates.range);
-      const params = searchParams(input, dates.range);
+      const params = searchParams(input, dates.range, given.cursor);
       if (params.query.trim() === '' && !hasSearchFilter(params)) throw new StewardError('invalid_params', NOTHING_TO_SEARCH);
       return withClient(async (client, via) => {
         const { found, unlisted } = await spreadPage((limit) => client.call('Search.Query', { ...params, limit }), params.limit ?? 10);
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
         if (unknown !== undefined) throw new StewardError('not_found', unknown);
-        const out = withPinned(withUnlisted(searchOutput(found, redact, await nobodyWalks(client, via, found)), unlisted), dates.pinned);
+        const out = withPinned(withUnlisted(searchOutput(found, redact, await nobodyWalks(client, via, found)), unlisted), dates);
         return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
       });
     }),
@@ -359,28 +417,33 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       description:
         `The messages of one captured conversation in order, a page at a time (each answer at most ${PAGE_CHARS.toLocaleString('en')} characters; it says what it left out and how to read on): turns, thinking, tool calls with a one-line summary, and their results. ` +
         "Each message has `speaker`; text the agent's app wrote in the person's name (command echoes, hook output, compaction summaries) has `harness` set and genuineUserTurn false. " +
-        'Subagents are listed by sessionId: read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, at "end" to open at the latest messages, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
+        'Subagents are listed by sessionId on the page that opens the conversation (later pages give a subagentsCursor that lists them): read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, at "end" to open at the latest messages, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
       inputSchema: GetSessionInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     checkedAnswer('get_session', GetSessionOutput, async (input) =>
       withClient(async (client) => {
-        const ask = (limit: number) =>
+        // `paged` false: the conversation's head alone, for its subagents (a subagents cursor is no owner's).
+        const ask = (limit: number, paged = true) =>
           client.call('Sessions.Get', {
             sessionId: input.session_id,
             limit,
-            ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+            ...(input.cursor !== undefined && paged ? { cursor: input.cursor } : {}),
             ...(input.part_id !== undefined ? { partId: input.part_id } : {}),
             ...(input.at !== undefined ? { at: input.at } : {}),
             redact: true,
           });
         if (input.from_char !== undefined && input.part_id === undefined) throw new StewardError('invalid_params', FROM_CHAR_ALONE);
         refuseWithAt(input);
+        const listFrom = subagentsFrom(input);
         try {
           const { page, text } =
-            input.from_char !== undefined && input.part_id !== undefined
-              ? await readPartFrom(ask, input.part_id, input.from_char, redact)
-              : await readSessionPage(ask, input.limit ?? 20, input.part_id, redact, input.at === 'end');
+            listFrom !== undefined
+              ? await readSubagents(() => ask(1, false), listFrom, redact)
+              : input.from_char !== undefined && input.part_id !== undefined
+                ? await readPartFrom(ask, input.part_id, input.from_char, redact)
+                : // The subagents are listed where the conversation opens: a page its cursor reaches follows that one.
+                  await readSessionPage(ask, input.limit ?? 20, input.part_id, redact, input.at === 'end', input.cursor === undefined);
           return { content: [{ type: 'text' as const, text }], structuredContent: page };
         } catch (error) {
           if (!(error instanceof StewardError && error.code === 'not_found')) throw error;

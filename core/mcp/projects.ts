@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { StewardError, type ProjectSummary, type StewardClient } from '../api/index.js';
+import { countOf, StewardError, type ProjectSummary, type StewardClient } from '../api/index.js';
 import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/index.js';
 import { notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
@@ -47,7 +47,7 @@ function folderOf(cwd: string): string | null {
 }
 
 const ListProjectsOutput = z.object({
-  projects: z.array(z.object({ projectKey: z.string(), name: z.string(), cwd: z.string().nullable(), repoBacked: z.boolean(), lastActivityAt: z.number().nullable(), sessions: z.number() })),
+  projects: z.array(z.object({ projectKey: z.string(), name: z.string(), cwd: z.string().nullable(), repoBacked: z.boolean(), lastActivityAt: z.string().nullable(), sessions: z.number() })),
 });
 /**
  * A folder named from `/` or a drive letter: a relative one names no folder Steward can place (the
@@ -74,9 +74,10 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     },
     checkedAnswer('list_projects', ListProjectsOutput, async () => {
       const { projects } = await withClient((client) => client.call('Projects.List', {}));
-      const out = { projects: projects.map(({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions }) => ({ projectKey, name, cwd: folderOf(cwd), repoBacked, lastActivityAt, sessions })) };
+      // Times in ISO, as every other tool gives them.
+      const out = { projects: projects.map(({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions }) => ({ projectKey, name, cwd: folderOf(cwd), repoBacked, lastActivityAt: lastActivityAt === null ? null : new Date(lastActivityAt).toISOString(), sessions })) };
       // A project with no folder (a Gemini CLI chat whose folder is unknown) is said by its name alone.
-      const lines = out.projects.map((p) => `${p.name} (${p.projectKey})${p.cwd === null ? '' : ` — ${p.cwd}`}`);
+      const lines = out.projects.map((p) => `${p.name} (${p.projectKey})${p.cwd === null ? '' : ` — ${p.cwd}`} · ${countOf(p.sessions, 'session')}${p.lastActivityAt === null ? '' : `, last active ${p.lastActivityAt}`}`);
       return { content: text(lines.length > 0 ? lines.join('\n') : 'No projects yet.'), structuredContent: out };
     }),
   );

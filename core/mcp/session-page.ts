@@ -17,6 +17,13 @@ const MIN_PART_CHARS = 200;
 /** One-line fields (a title, a summary, a harness line) are cut here, so the page's fixed part is bounded too. */
 const LINE_CHARS = 500;
 const SUBAGENTS_SHOWN = 20;
+/**
+ * get_session's cursor that lists a conversation's subagents from the one at this index (0 the first),
+ * SUBAGENTS_SHOWN of them with no messages: a page lists them only where it opens the conversation, and
+ * at most SUBAGENTS_SHOWN there. The owner's cursors are base64url, so this one is never taken for one.
+ */
+export const SUBAGENTS_CURSOR = /^subagents:(\d{1,6})$/;
+const subagentsCursor = (from: number) => `subagents:${from}`;
 /** A subagent's title and first request are cut shorter: twenty of them share the page with its messages. */
 const SUBAGENT_LINE_CHARS = 200;
 
@@ -83,11 +90,17 @@ export const GetSessionOutput = z.strictObject({
       subagents: z.array(StartedHere).optional(),
       /** Subagents started here beyond the first SUBAGENTS_SHOWN, not listed. */
       moreSubagents: z.number().int().optional(),
+      /** Where moreSubagents: the cursor that lists the conversation's subagents from the first of them on. */
+      subagentsCursor: z.string().optional(),
       /** The person rewound the conversation to before this turn (Gemini CLI): the agent went on without it. Absent otherwise. */
       rewound: z.literal(true).optional(),
     }),
   ),
-  /** The subagents this conversation started (Task calls), in the order they started: read one with get_session and its sessionId. */
+  /**
+   * The subagents this conversation started (Task calls), in the order they started: read one with
+   * get_session and its sessionId. Listed on the page that opens the conversation (no cursor), at most
+   * SUBAGENTS_SHOWN; a page its cursor reaches lists none (moreSubagents counts them).
+   */
   subagents: z.array(
     z.strictObject({
       sessionId: z.string(),
@@ -98,8 +111,10 @@ export const GetSessionOutput = z.strictObject({
       messages: z.number().int(),
     }),
   ),
-  /** Subagents beyond the first SUBAGENTS_SHOWN, not listed. */
+  /** Subagents after those listed (all of them on a page a cursor reached), not listed: subagentsCursor lists them. */
   moreSubagents: z.number().int().optional(),
+  /** Where moreSubagents: get_session's cursor that lists them ("subagents:20"). */
+  subagentsCursor: z.string().optional(),
   cursor: z.string().optional(),
   before: z.string().optional(),
   /** The page opened at the conversation's end (at "end"): its last messages. Absent otherwise. */
@@ -114,7 +129,7 @@ type Redact = (text: string) => string;
 /** A page redacted once, each part's text whole: what every try at fitting it cuts from. */
 interface Prepared {
   head: Omit<SessionPage, 'messages'>;
-  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[]; subagents?: Started[]; moreSubagents?: number; rewound?: true }>;
+  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[]; subagents?: Started[]; moreSubagents?: number; subagentsCursor?: string; rewound?: true }>;
 }
 
 /** How much of part `index` (in page order) keeps its text. */
@@ -151,7 +166,27 @@ function partCut(p: PagePart, max: number): string | null {
 /** A text Steward stored cut short, said as the export says it: from what it captured, not from what the page shows. */
 const capturedNote = (p: PagePart) => (p.truncatedFrom === null ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);
 
-function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false): Prepared {
+/**
+ * The conversation's subagents a page lists: SUBAGENTS_SHOWN from `from`, the rest counted with the
+ * cursor that lists them; none where `from` is null (a page a cursor reached: the opening page listed them).
+ */
+function subagentList(result: Result<'Sessions.Get'>, from: number | null, redact: Redact): Pick<SessionPage, 'subagents' | 'moreSubagents' | 'subagentsCursor'> {
+  const all = result.subagents;
+  const start = from ?? all.length;
+  const listed = all.slice(start, start + SUBAGENTS_SHOWN).map(({ session: sub }) => ({
+    sessionId: sub.sessionId,
+    agentType: bounded(sub.agentType, SUBAGENT_LINE_CHARS),
+    title: sub.title === null ? null : bounded(redact(sub.title), SUBAGENT_LINE_CHARS),
+    firstRequest: sub.firstRequest === null ? null : bounded(redact(sub.firstRequest), SUBAGENT_LINE_CHARS),
+    messages: sub.messages,
+  }));
+  const more = from === null ? all.length : Math.max(0, all.length - start - listed.length);
+  if (more === 0) return { subagents: listed };
+  return { subagents: listed, moreSubagents: more, subagentsCursor: subagentsCursor(from === null ? 0 : start + listed.length) };
+}
+
+/** `listFrom`: the index the page lists the conversation's subagents from; null for none (see subagentList). */
+function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false, listFrom: number | null = 0): Prepared {
   const s = result.session;
   const line = (text: string | null) => (text === null ? null : bounded(redact(text), LINE_CHARS));
   // A subagent's user turns are the main agent's prompts, not text the app wrote (see harnessLine).
@@ -172,14 +207,7 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false):
       lastAt: iso(s.lastAt),
       messages: s.messages,
     },
-    subagents: result.subagents.slice(0, SUBAGENTS_SHOWN).map(({ session: sub }) => ({
-      sessionId: sub.sessionId,
-      agentType: bounded(sub.agentType, SUBAGENT_LINE_CHARS),
-      title: sub.title === null ? null : bounded(redact(sub.title), SUBAGENT_LINE_CHARS),
-      firstRequest: sub.firstRequest === null ? null : bounded(redact(sub.firstRequest), SUBAGENT_LINE_CHARS),
-      messages: sub.messages,
-    })),
-    ...(result.subagents.length > SUBAGENTS_SHOWN ? { moreSubagents: result.subagents.length - SUBAGENTS_SHOWN } : {}),
+    ...subagentList(result, listFrom, redact),
     ...(result.cursor ? { cursor: result.cursor } : {}),
     ...(result.before ? { before: result.before } : {}),
     ...(atEnd ? { atEnd: true as const } : {}),
@@ -218,13 +246,16 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false):
  * of them: a message after which a thousand started stays within the bound. Those whose start is
  * unknown go with the conversation's last message, on the page that has it.
  */
-function startedAt(result: Result<'Sessions.Get'>): (messageId: string, last: boolean) => { subagents?: Started[]; moreSubagents?: number } {
+function startedAt(result: Result<'Sessions.Get'>): (messageId: string, last: boolean) => { subagents?: Started[]; moreSubagents?: number; subagentsCursor?: string } {
   const places = subagentPlaces(result.subagents);
   const entry = (sub: SessionSubagent): Started => ({ sessionId: sub.session.sessionId, agentType: bounded(sub.session.agentType, SUBAGENT_LINE_CHARS) });
   return (messageId, last) => {
     const here = [...subagentsAt(places, messageId), ...(last && result.cursor === undefined ? places.unplaced : [])];
     if (here.length === 0) return {};
-    return { subagents: here.slice(0, SUBAGENTS_SHOWN).map(entry), ...(here.length > SUBAGENTS_SHOWN ? { moreSubagents: here.length - SUBAGENTS_SHOWN } : {}) };
+    if (here.length <= SUBAGENTS_SHOWN) return { subagents: here.map(entry) };
+    // The conversation's list is in the order they started: from the first not listed here, it lists them.
+    const next = result.subagents.findIndex((sub) => sub.session.sessionId === here[SUBAGENTS_SHOWN]!.session.sessionId);
+    return { subagents: here.slice(0, SUBAGENTS_SHOWN).map(entry), moreSubagents: here.length - SUBAGENTS_SHOWN, subagentsCursor: subagentsCursor(Math.max(0, next)) };
   };
 }
 
@@ -245,6 +276,7 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
       ...(to < m.parts.length ? { partsAfter: { parts: m.parts.length - to, partId: m.parts[to]!.partId } } : {}),
       ...(m.subagents ? { subagents: m.subagents } : {}),
       ...(m.moreSubagents ? { moreSubagents: m.moreSubagents } : {}),
+      ...(m.subagentsCursor ? { subagentsCursor: m.subagentsCursor } : {}),
       ...(m.rewound ? { rewound: m.rewound } : {}),
     };
   });
@@ -292,16 +324,25 @@ function partLines(parts: readonly PagePart[], whole: boolean): string[] {
   return worded.map(partText);
 }
 
-/** The subagents, named where an agent reads first: each one's id, what it is and what it was asked. */
-function subagentLines(out: SessionPage): string[] {
-  const total = out.subagents.length + (out.moreSubagents ?? 0);
+/** How a page's words name the call that lists subagents it does not. */
+const listWith = (cursor: string | undefined) => (cursor ? `: call again with cursor "${cursor}" to list them` : '');
+
+/**
+ * The subagents, named where an agent reads first: each one's id, what it is and what it was asked.
+ * `from`: the index of the first listed (a subagents cursor's page says which of them it lists). A
+ * page a cursor reached lists none, only how many and how to list them.
+ */
+function subagentLines(out: SessionPage, from = 0): string[] {
+  const total = from + out.subagents.length + (out.moreSubagents ?? 0);
   if (total === 0) return [];
-  const lines = [`Started ${countOf(total, 'subagent')}; read one with get_session and its session_id:`];
+  if (out.subagents.length === 0 && from === 0) return [`This conversation started ${countOf(total, 'subagent')}, listed on the page that opened it${listWith(out.subagentsCursor)}.`];
+  const which = from === 0 ? `Started ${countOf(total, 'subagent')}` : `Subagents ${from + 1} to ${from + out.subagents.length} of ${total} this conversation started`;
+  const lines = [`${which}; read one with get_session and its session_id:`];
   for (const sub of out.subagents) {
     const words = ['⤷ subagent', sub.agentType, `[${sub.sessionId}]`, sub.title ?? sub.firstRequest ?? '(untitled)', `(${countOf(sub.messages, 'message')})`];
     lines.push(`  ${words.filter((w) => w !== null && w !== '').join(' ')}`);
   }
-  if (out.moreSubagents) lines.push(`  ${countOf(out.moreSubagents, 'more subagent')} not listed.`);
+  if (out.moreSubagents) lines.push(`  ${countOf(out.moreSubagents, 'more subagent')} not listed${listWith(out.subagentsCursor)}.`);
   return lines;
 }
 
@@ -310,10 +351,15 @@ function lastLine(out: SessionPage): string[] {
   return out.atEnd && out.before ? [`The last ${out.messages.length} of ${countOf(out.session.messages, 'message')}.`] : [];
 }
 
-export function sessionText(out: SessionPage): string {
+/** The conversation's first line: its title, id, size and whose subagent or branch it is. */
+function titleLine(out: SessionPage): string {
   const s = out.session;
   const parent = s.parentSessionId === null ? '' : `, ${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`;
-  const lines = [`${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`, ...lastLine(out), ...subagentLines(out)];
+  return `${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`;
+}
+
+export function sessionText(out: SessionPage): string {
+  const lines = [titleLine(out), ...lastLine(out), ...subagentLines(out)];
   for (const m of out.messages) {
     lines.push(`— ${m.speaker} ${m.at ?? ''}`);
     // Said of each such turn: an agent may read any one of them alone.
@@ -322,7 +368,7 @@ export function sessionText(out: SessionPage): string {
     for (const line of partLines(m.parts, m.partsBefore === undefined && m.partsAfter === undefined)) lines.push(line);
     if (m.partsAfter) lines.push(`… ${countOf(m.partsAfter.parts, 'more part')} of this message not shown: call again with part_id "${m.partsAfter.partId}" to read from there.`);
     for (const sub of m.subagents ?? []) lines.push(`  ⤷ subagent ${sub.agentType ? `${sub.agentType} ` : ''}[${sub.sessionId}]`);
-    if (m.moreSubagents) lines.push(`  ${countOf(m.moreSubagents, 'more subagent')} started here, not listed.`);
+    if (m.moreSubagents) lines.push(`  ${countOf(m.moreSubagents, 'more subagent')} started here, not listed: call again with cursor "${m.subagentsCursor}" to list the conversation's subagents from the first of them.`);
   }
   if (out.cursor) lines.push(`Later messages: call again with cursor "${out.cursor}".`);
   if (out.before) lines.push(`Earlier messages: call again with cursor "${out.before}".`);
@@ -431,11 +477,12 @@ export async function readSessionPage(
   partId: string | undefined,
   redact: Redact,
   atEnd = false,
+  listSubagents = true,
 ): Promise<{ page: SessionPage; text: string }> {
   const cached = once(redact);
   for (let asked = limit; ; ) {
     const result = await ask(asked);
-    const prepared = prepare(result, cached, atEnd);
+    const prepared = prepare(result, cached, atEnd, listSubagents ? 0 : null);
     const whole = fitWhole(prepared);
     if (whole) return { page: whole, text: sessionText(whole) };
     if (asked > 1 && result.messages.length > 1) {
@@ -453,7 +500,8 @@ export async function readSessionPage(
  * (the message's other parts counted), and no cursor: it reads on in the part, not in the conversation.
  */
 export async function readPartFrom(ask: (limit: number) => Promise<Result<'Sessions.Get'>>, partId: string, from: number, redact: Redact): Promise<{ page: SessionPage; text: string }> {
-  const prepared = prepare(await ask(1), once(redact));
+  // It reads on in a part the agent has seen on a page: the subagents are counted, not listed again.
+  const prepared = prepare(await ask(1), once(redact), false, null);
   const at = prepared.messages.flatMap((m) => m.parts).findIndex((p) => p.partId === partId);
   if (at === -1) throw new StewardError('not_found', 'That part is not in this conversation');
   // Text of control characters weighs six times its length as JSON: the window shrinks until both halves fit.
@@ -486,4 +534,16 @@ const endWords = (from: number, length: number) =>
 function withoutCursors(head: Prepared['head']): Prepared['head'] {
   const { cursor: _later, before: _earlier, ...rest } = head;
   return rest;
+}
+
+/**
+ * The conversation's subagents from the one at index `from`, SUBAGENTS_SHOWN of them, and no messages:
+ * what a subagents cursor ("subagents:20") asks for. Bounded as a page's list is.
+ */
+export async function readSubagents(ask: (limit: number) => Promise<Result<'Sessions.Get'>>, from: number, redact: Redact): Promise<{ page: SessionPage; text: string }> {
+  const result = await ask(1);
+  const prepared = prepare(result, once(redact), false, from);
+  const page = render({ head: withoutCursors(prepared.head), messages: [] }, () => 0, 0, 0);
+  const none = [`No subagents from number ${(from + 1).toLocaleString('en')}: this conversation started ${countOf(result.subagents.length, 'subagent')}.`];
+  return { page, text: [titleLine(page), ...(page.subagents.length > 0 ? subagentLines(page, from) : none)].join('\n') };
 }

@@ -45,11 +45,11 @@ describe('list_projects, of projects whose cwd is no folder', () => {
       ]);
       const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
       expect(text.split('\n')).toEqual([
-        `${UNKNOWN} (p_1a2b3c4d00000000)`,
-        'Claude Desktop (p_00000000bbbbbbbb)',
-        'Gemini CLI (p_00000000cccccccc)',
-        'orchard (p_00000000aaaaaaaa) — /home/ada/work/orchard',
-        'site (p_00000000dddddddd) — C:\\Users\\ada\\site',
+        `${UNKNOWN} (p_1a2b3c4d00000000) · 1 session`,
+        'Claude Desktop (p_00000000bbbbbbbb) · 1 session',
+        'Gemini CLI (p_00000000cccccccc) · 1 session',
+        'orchard (p_00000000aaaaaaaa) — /home/ada/work/orchard · 1 session',
+        'site (p_00000000dddddddd) — C:\\Users\\ada\\site · 1 session',
       ]);
     } finally {
       await client.close();

@@ -66,8 +66,10 @@ describe('search_transcripts dates', () => {
       expect(Math.abs(to - (before - 12 * 3_600_000))).toBeLessThan(60_000);
       // A span names a later instant on the next call: the next page is asked for with the instant it meant.
       const paged = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: '7d', to: '2026-11-29' } });
-      expect(text(paged)).toContain(`More results: call again with from "${new Date(asked[1]!.from as number).toISOString()}" and cursor "next"`);
-      expect(paged.structuredContent).toMatchObject({ cursor: 'next', pinned: { from: new Date(asked[1]!.from as number).toISOString() } });
+      // The cursor carries the instant too, so repeating `7d` with it asks for the same one (qa45m-findings).
+      const pinnedCursor = `next~f7d@${asked[1]!.from as number}`;
+      expect(text(paged)).toContain(`More results: call again with the same arguments and cursor "${pinnedCursor}" (from stays at "${new Date(asked[1]!.from as number).toISOString()}")`);
+      expect(paged.structuredContent).toMatchObject({ cursor: pinnedCursor, pinned: { from: new Date(asked[1]!.from as number).toISOString() } });
       const refused = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: 'last week' } });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/7d/);
@@ -87,7 +89,7 @@ describe('list_projects', () => {
     const client = await serverAnswering(() => ({ projects }));
     try {
       const lines = text(await client.callTool({ name: 'list_projects', arguments: {} })).split('\n');
-      expect(lines).toEqual([`${label} (p_1a2b3c4d00000000)`, 'app (p_00000000aaaaaaaa) — /work/app']);
+      expect(lines).toEqual([`${label} (p_1a2b3c4d00000000) · 1 session`, 'app (p_00000000aaaaaaaa) — /work/app · 1 session']);
     } finally {
       await client.close();
     }
