@@ -176,8 +176,10 @@ function unpinnedCursor(cursor: string | undefined): { cursor?: string; pins: Pi
   const pins: Pins = {};
   for (const mark of marks) {
     const pin = PIN.exec(mark);
-    if (!pin) throw new StewardError('invalid_params', 'The cursor is not one this request gave out; start again without it');
-    pins[pin[1] === 'f' ? 'from' : 'to'] = { span: pin[2]!, ms: Number(pin[3]) };
+    const ms = Number(pin?.[3]);
+    // An instant no Date holds (past 8.64e15 ms) was never given out: refused, not thrown by toISOString.
+    if (!pin || !Number.isFinite(new Date(ms).getTime())) throw new StewardError('invalid_params', 'The cursor is not one this request gave out; start again without it');
+    pins[pin[1] === 'f' ? 'from' : 'to'] = { span: pin[2]!, ms };
   }
   return { cursor: own!, pins };
 }
