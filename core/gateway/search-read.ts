@@ -385,6 +385,7 @@ export class SearchReader {
   readonly #top: Statement;
   readonly #lastPart: Statement;
   readonly #prefixPages: Statement;
+  readonly #count: Statement;
   readonly #prefixBudget: number;
   readonly #timeoutMs: number;
   readonly #genuineBudget: number;
@@ -407,6 +408,7 @@ export class SearchReader {
     this.#offThread = db.memory ? undefined : new MatchWorker(db.name, NEWEST_SQL);
     this.#prefixPages = db.prepare(PREFIX_PAGES_SQL).pluck();
     this.#newest = db.prepare(NEWEST_SQL).pluck();
+    this.#count = db.prepare('SELECT COUNT(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)').pluck();
     this.#details = db.prepare(
       `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta,
               (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn,
@@ -485,6 +487,14 @@ export class SearchReader {
     const lo = Buffer.from(`0${stem}`, 'utf8');
     // No UTF-8 byte is 0xff: every word that starts with the stem sorts below this.
     return this.#prefixPages.get({ lo, hi: Buffer.concat([lo, Buffer.from([0xff])]) }) as number;
+  }
+
+  /**
+   * How many parts the words' expression matches in any column, counted to `cap` at most: how common
+   * they are in this store, read from the start of their posting lists only. Scope tokens are not asked.
+   */
+  matchCount(expression: string, cap: number): number {
+    return guard(() => this.#count.get(wordsMatchOf({ expression }), cap) as number);
   }
 
   /** The matching keys in [lo, hi), newest first, at most `limit`; see NewestPage for `resumeBelow`. */

@@ -381,14 +381,20 @@ function plainWord(token: { text: string; bare: boolean }): boolean {
 }
 
 /**
- * Plain words as a search for any of them (`why did we pick WAL` as `pick OR WAL`), less the common
- * words of a question (COMMON_WORDS) and tokens that hold no word the index finds: what a search whose
- * every word found nothing looks again with. Null unless the input is at least two plain words (see
- * plainWord) with one left to look for: syntax the person wrote means what they wrote.
+ * The words a search for any of them looks for (`why did we pick WAL` → `pick`, `WAL`): the input's
+ * plain words (see plainWord) less the common words of a question (COMMON_WORDS) and tokens that hold
+ * no word the index finds. The caller may leave out more, by how common they are in its store. Null
+ * unless the input is at least two plain words with one left to look for: syntax the person wrote
+ * means what they wrote.
  */
-export function anyWordsQuery(raw: string): PreparedQuery | null {
+export function anyWordsOf(raw: string): string[] | null {
   const tokens = tokensOf(raw);
   if (tokens === null || tokens.length < 2 || !tokens.every(plainWord)) return null;
   const kept = tokens.map((t) => t.text).filter((word) => holdsToken(word) && !COMMON_WORDS.has(commonForm(word)));
-  return kept.length === 0 ? null : prepareQuery(kept.join(' OR '));
+  return kept.length === 0 ? null : kept;
+}
+
+/** Words (from anyWordsOf) as a search for any of them: `pick OR WAL`. Null for none. */
+export function anyWordsQuery(words: readonly string[]): PreparedQuery | null {
+  return words.length === 0 ? null : prepareQuery(words.join(' OR '));
 }

@@ -3,7 +3,7 @@ import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type 
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
-import { anyWordsQuery, asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
+import { anyWordsOf, anyWordsQuery, asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
 import { foldRepeats, placeOf, rankByRelevance, rankedBefore, type Ranked } from './rank.js';
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
@@ -31,10 +31,21 @@ const RANK_CAP = 500;
  * redaction, a turn of the event loop between passes).
  */
 const RECHECK_BUDGET = RANK_CAP;
+/**
+ * An any-word search (anyWordsQuery) leaves out a word that this many parts hold, or more, when another
+ * of its words is rarer: its matches alone could fill all that relevance ranks (RANK_CAP), newer ones
+ * first, and crowd out the rarer word's (`why do we use WAL`: a chat saying `use` hid every WAL decision).
+ */
+const COMMON_IN_STORE = RANK_CAP;
+/**
+ * At most this many of an any-word search's words are counted (each to COMMON_IN_STORE parts, a few
+ * hundred index rows at most); the rest are kept uncounted.
+ */
+const COUNTED_WORDS = 16;
 const FALLBACK_MESSAGE = 'That was not valid search syntax, so it was searched as one exact phrase.';
 const AS_WRITTEN_MESSAGE = 'Nothing matched that as search syntax (AND, OR, NOT and NEAR are operators), so it was searched as one exact phrase.';
 /** What a search of plain words says that no part holds all of, searched again with any of them (see anyWordsQuery). */
-const ANY_WORDS_MESSAGE = 'No conversation has all of these words; showing those with any of them.';
+const ANY_WORDS_MESSAGE = 'No message has all of these words; showing those with any of them.';
 /** What a search with no words says unless it asked for newest first (SearchQueryResult.fallback). */
 const NO_WORDS_MESSAGE = 'There are no words to rank by, so the matching messages are shown newest first.';
 /** Words a pasted error may hold that the syntax reads as operators: `IntegrityError: NOT NULL constraint failed`. */
@@ -51,10 +62,12 @@ const whole = z.number().int().nonnegative();
  * on in the ranking's order, see rankedBefore, not at an offset a forgotten part would shift), `u` and `l` the keys the ranked matches lay in, `b` the
  * ranking's basis (see RankBasis) and `r` how many were ranked when there were more; `w` when the
  * pages are of the input as one phrase because its operators matched nothing, `o` when they are
- * of any of its words because no part holds all of them (see #answer).
+ * of any of its words because no part holds all of them (see #answer), with `d` the words (by their
+ * place in anyWordsOf) its first page left out as too common: counts change as parts arrive, the pages do not.
  */
+const dropped = z.array(whole).max(COUNTED_WORDS).optional();
 const SearchCursor = z.discriminatedUnion('s', [
-  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole, w: z.literal(1).optional(), o: z.literal(1).optional() }),
+  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole, w: z.literal(1).optional(), o: z.literal(1).optional(), d: dropped }),
   z.strictObject({
     s: z.literal('relevance'),
     f: z.string(),
@@ -68,6 +81,7 @@ const SearchCursor = z.discriminatedUnion('s', [
     r: whole.optional(),
     w: z.literal(1).optional(),
     o: z.literal(1).optional(),
+    d: dropped,
   }),
 ]);
 type SearchCursor = z.infer<typeof SearchCursor>;
@@ -142,7 +156,7 @@ export class HistorySearch {
    */
   async #answer(params: Params, typed: DanglingFree, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
     // Words with an operator left out are the person's syntax, as the words left are: never any of them.
-    const anyWords = typed.leftOut.length > 0 || typed.moved ? null : anyWordsQuery(typed.text);
+    const anyWords = typed.leftOut.length > 0 || typed.moved ? null : anyWordsOf(typed.text);
     const attempt = (query: PreparedQuery) => {
       const filter = this.#filter(params, query);
       // Relevance counts what the positive expression looks for: a word after NOT never raises a hit.
@@ -153,9 +167,11 @@ export class HistorySearch {
       return this.#run({ ...filter, expression: query.positive }, query.positiveTerms, sort, limit, cursor, tag, recheck);
     };
     if (cursor?.o === 1) {
-      // The same input always gives the same words: only a cursor not made for this search lacks them.
-      if (anyWords === null) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
-      return this.#anyWordsResult(params, await attempt(anyWords), anyWords);
+      // The same input always gives the same words, less those the first page left out: only a cursor not made for this search lacks them.
+      const left = cursor.d ?? [];
+      const query = anyWords === null ? null : anyWordsQuery(anyWords.filter((_, i) => !left.includes(i)));
+      if (query === null) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
+      return this.#anyWordsResult(params, await attempt(query), query, left);
     }
     const prepared = cursor?.w === 1 ? null : prepareQuery(typed.text);
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
@@ -171,16 +187,42 @@ export class HistorySearch {
       const literal = await refusedAsUndefined(() => attempt(phrase));
       if (literal && literal.matches.length > 0) [used, page, fallback] = [phrase, literal, AS_WRITTEN_MESSAGE];
     } else if (page.matches.length === 0 && page.next === undefined && cursor === undefined && anyWords !== null) {
-      const wider = await refusedAsUndefined(() => attempt(anyWords));
-      if (wider && wider.matches.length > 0) return this.#anyWordsResult(params, wider, anyWords);
+      const left = this.#tooCommon(anyWords);
+      const query = anyWordsQuery(anyWords.filter((_, i) => !left.includes(i)))!;
+      const wider = await refusedAsUndefined(() => attempt(query));
+      if (wider && wider.matches.length > 0) return this.#anyWordsResult(params, wider, query, left);
     }
     if (fallback === AS_WRITTEN_MESSAGE && page.next) page.next = { ...page.next, w: 1 };
     return this.#result(params, page, termPattern(used.terms, used.prefixes), fallback === undefined ? undefined : { mode: 'phrase', message: fallback });
   }
 
-  /** A page of the any-word search (see anyWordsQuery), saying so; its cursor goes on with it. */
-  #anyWordsResult(params: Params, page: Page, query: PreparedQuery): Promise<Result<'Search.Query'>> {
-    const next = page.next && { ...page.next, o: 1 as const };
+  /**
+   * Which of an any-word search's words (by place) it leaves out as too common in this store (see
+   * COMMON_IN_STORE): each that reaches it, when another counted word is rarer; none when none is. A word
+   * found nowhere counts as rarer too, so leaving a word out never tells whether a part holds another
+   * (a redacted search's words may be a secret's).
+   */
+  #tooCommon(words: readonly string[]): number[] {
+    const counts = words.slice(0, COUNTED_WORDS).map((word) => this.#partsHolding(word));
+    if (!counts.some((n) => n !== null && n < COMMON_IN_STORE)) return [];
+    return counts.flatMap((n, i) => (n !== null && n >= COMMON_IN_STORE ? [i] : []));
+  }
+
+  /** How many parts hold `word`, counted to COMMON_IN_STORE; null for a word the index refuses, which is never left out. */
+  #partsHolding(word: string): number | null {
+    const expression = prepareQuery(word)?.expression;
+    if (expression === undefined) return null;
+    try {
+      return this.#reader.matchCount(expression, COMMON_IN_STORE);
+    } catch (error) {
+      if (error instanceof SearchSyntaxError) return null;
+      throw error;
+    }
+  }
+
+  /** A page of the any-word search (see anyWordsQuery), saying so; its cursor goes on with it and the words it left out. */
+  #anyWordsResult(params: Params, page: Page, query: PreparedQuery, left: number[]): Promise<Result<'Search.Query'>> {
+    const next = page.next && { ...page.next, o: 1 as const, ...(left.length > 0 ? { d: left } : {}) };
     return this.#result(params, { ...page, next }, termPattern(query.terms, query.prefixes), { mode: 'any_words', message: ANY_WORDS_MESSAGE });
   }
 

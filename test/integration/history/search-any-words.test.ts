@@ -16,7 +16,7 @@ const PICKS = '2b000000-0000-4000-8000-000000000001';
 const CHAT = '3c000000-0000-4000-8000-000000000001';
 const CHAT_LINES = 600;
 const QUESTION = 'why did we pick WAL';
-const ANY_WORDS = 'No conversation has all of these words; showing those with any of them.';
+const ANY_WORDS = 'No message has all of these words; showing those with any of them.';
 
 let home: TempHome;
 let core: Core;
@@ -42,7 +42,7 @@ beforeAll(async () => {
   writeJsonl(
     join(dir, `${CHAT}.jsonl`),
     Array.from({ length: CHAT_LINES }, (_, i) =>
-      claudeLine({ sessionId: CHAT, cwd: CWD, type: i % 2 === 0 ? 'user' : 'assistant', ts: new Date(chatStart + i * 1000), text: i % 2 === 0 ? `Why did we change line ${i}? We did it twice.` : `We did that because the test ${i} was red; why we did it again I cannot say.` }),
+      claudeLine({ sessionId: CHAT, cwd: CWD, type: i % 2 === 0 ? 'user' : 'assistant', ts: new Date(chatStart + i * 1000), text: i % 2 === 0 ? `Why did we change line ${i}? We did it twice, use it.` : `We did that because the test ${i} was red; why we did it again I cannot say. Use it.` }),
     ),
   );
   home.env.STEWARD_CLAUDE_ROOTS = root;
@@ -70,6 +70,19 @@ describe('words that no part holds all of are searched again with any of them', 
     expect(found.fallback).toEqual({ mode: 'any_words', message: ANY_WORDS });
     expect(found.hits.map((h) => h.sessionId).sort()).toEqual([...DECISIONS].sort());
     expect(found.hits.every((h) => h.snippet.includes('WAL'))).toBe(true);
+  });
+
+  it('leaves out a word this store holds in more parts than relevance ranks, while another is rarer: "why do we use WAL"', async () => {
+    // `use` is on no list of common words, but the chat says it in all its 600 parts, newer than the decisions.
+    const found = await search({ query: 'why do we use WAL', limit: 5 });
+    expect(found.fallback?.mode).toBe('any_words');
+    expect(found.hits.map((h) => h.sessionId).sort()).toEqual([...DECISIONS].sort());
+  });
+
+  it('pages a search that left a word out with the same words, though the word may be rarer by then', async () => {
+    const pages = await allPages({ query: 'why do we use WAL', limit: 2 });
+    expect(pages.every((p) => p.fallback?.mode === 'any_words')).toBe(true);
+    expect(pages.flatMap((p) => p.hits.map((h) => h.sessionId)).sort()).toEqual([...DECISIONS].sort());
   });
 
   it('pages the any-word search: later pages are the same search, said the same way, without repeats or gaps', async () => {
