@@ -48,6 +48,9 @@ function ownSessionOf(provider: string, path: string, state: string | null): str
   return basename(dir) === 'subagents' ? `${basename(dirname(dir))}:agent-${agent}` : undefined;
 }
 
+/** search_state's mark that step 25 took what rule 2 counted before: it must not take it twice. */
+const STEP_25_DONE = 'migration_25_done';
+
 /**
  * gateway.db's schema, in order. Steps are appended, never edited in effect: a user's file may
  * already be at any of them. (Rooms that keep tables in this file migrate them under their own name.)
@@ -551,6 +554,9 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // every rule-2 row counts by today's rule. A frozen copy of the rule's new half, read over
       // OpenClaw's sessions alone (parts_session); its blocks are numbered, so block 0 stands for its
       // message, and a toolResult never holds the person's words. Rule-1 rows are the walk's (step 22).
+      // Rule-2 rows keep their rule after it, so a second run (a store set back to schema 24) would take
+      // them again: search_state says it ran. A store's first run (a fresh one included) writes the mark.
+      if (db.prepare(`SELECT 1 FROM search_state WHERE key = '${STEP_25_DONE}'`).get() !== undefined) return;
       db.exec(`
         UPDATE session_stats SET messages = session_stats.messages - x.d
         FROM (SELECT p.session_id AS session_id, COUNT(*) AS d
@@ -558,6 +564,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
                 WHERE s.provider = 'openclaw' AND p.role = 'toolResult' AND p.kind <> 'tool_result' AND p.part_id LIKE '%:0' AND sm.message_rule = 2
                 GROUP BY p.session_id) AS x
         WHERE session_stats.session_id = x.session_id;
+        INSERT INTO search_state (key, value) VALUES ('${STEP_25_DONE}', 1);
       `);
     },
   },

@@ -24,6 +24,13 @@ const BATCH_ROWS = 5_000;
 // the part_id index, and 5,000 of them held the event loop 150–300 ms at a million parts.
 /** Sessions one batch looks into at most, so a batch that finds little still ends within a few ms. */
 const BATCH_SESSIONS = 200;
+/**
+ * Session rows one page of `lost` reads at most (its pieces are timed as `count`'s are): the filter's
+ * subqueries over every old session of a large store held the event loop far past a frame at once.
+ */
+const LOST_PAGE = { minRows: 50, maxRows: 2_000, startRows: 200 };
+/** Conversations handed to TranscriptFiles.count at once: its reads of their holds are synchronous. */
+const LOST_COUNT_IDS = 500;
 
 /**
  * A session row goes once nothing of it is left: no part of its own and no subagent session that
@@ -64,6 +71,7 @@ export class RetentionPruner {
   readonly #deleteSessions;
   readonly #checkpointer: PieceGate | undefined;
   readonly #emptiedConversations;
+  readonly #pageEnd;
   readonly #files: TranscriptFiles;
 
   /**
@@ -89,8 +97,12 @@ export class RetentionPruner {
     this.#deleteSpooled = db.prepare("DELETE FROM spool WHERE kind = 'part' AND provider = ? AND ts < ?");
     this.#deleteSessions = db.prepare(`DELETE FROM sessions WHERE rowid IN (SELECT s.rowid FROM sessions s WHERE ${EMPTIED_SESSION} LIMIT ?) RETURNING session_id, ${CONVERSATION} AS conversation`);
     this.#deleteStats = db.prepare('DELETE FROM session_stats WHERE session_id IN (SELECT value FROM json_each(?))');
-    // The conversations (top-level sessions, a branch included) a pass empties: `conversations` of count, by id.
-    this.#emptiedConversations = db.prepare(`SELECT s.session_id FROM sessions s WHERE ${EMPTIED_SESSION} AND ${CONVERSATION.replaceAll('parent_', 's.parent_')}`).pluck();
+    // The conversations (top-level sessions, a branch included) a pass empties: `conversations` of count,
+    // by id, among the session rows of one page (after the first id, up to the last, inclusive).
+    this.#pageEnd = db.prepare('SELECT MAX(session_id) FROM (SELECT session_id FROM sessions WHERE session_id > ? ORDER BY session_id LIMIT ?)').pluck();
+    this.#emptiedConversations = db
+      .prepare(`SELECT s.session_id FROM sessions s WHERE s.session_id > ? AND s.session_id <= ? AND ${EMPTIED_SESSION} AND ${CONVERSATION.replaceAll('parent_', 's.parent_')}`)
+      .pluck();
     this.#files = new TranscriptFiles(db);
     this.#db = db;
     // Index rows leave with their parts, in the same transaction: the index stays exact.
@@ -178,8 +190,20 @@ export class RetentionPruner {
    * (TranscriptFiles: gone only, never unknown): what it would lose for good. Only those are stat'ed.
    */
   async lost(provider: string, cutoffMs: number): Promise<number> {
-    const ids = this.#emptiedConversations.all(provider, cutoffMs, cutoffMs, cutoffMs) as string[];
-    return ids.length === 0 ? 0 : (await this.#files.count(ids)).gone;
+    const ids: string[] = [];
+    let after = '';
+    // Session rows a page at a time by id, a turn of the event loop between (see LOST_PAGE).
+    await inPieces({ limits: LOST_PAGE }, (sessions) => {
+      const end = this.#pageEnd.get(after, sessions) as string | null;
+      if (end === null) return false;
+      ids.push(...(this.#emptiedConversations.all(after, end, provider, cutoffMs, cutoffMs, cutoffMs) as string[]));
+      after = end;
+      return true;
+    });
+    let gone = 0;
+    // Each conversation is in one slice alone: the slices' counts add up.
+    for (let i = 0; i < ids.length; i += LOST_COUNT_IDS) gone += (await this.#files.count(ids.slice(i, i + LOST_COUNT_IDS))).gone;
+    return gone;
   }
 
   /** The provider's old parts, and the messages they make up, in up to `sessions` sessions after `after`. */

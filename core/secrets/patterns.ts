@@ -50,11 +50,24 @@ function entropy(text: string): number {
 const VALUE_KEYWORDS = new Set(
   'true false null none nil undefined string str bool boolean int integer number float bytes any object optional required secretstr secretbytes password yes no on off empty unset default'.split(' '),
 );
+/** Placeholders and references: `<your-key>`, `<password>`, `${TOKEN}`, `$TOKEN`, `$user:$pass`, `$1`, `%TOKEN%`, `{{ secrets.X }}`, `***`, `xxxx`, `…`. */
+const PLACEHOLDER = /^(?:<[^>]*>?|\$\{.*|\$\(.*|(?:\$(?:[A-Za-z_]\w*|\d)[:@/.,-]?)+|%[A-Za-z_]+%|\{\{.*|\{.*\}|\*+|x{3,}|X{3,}|\.{3,}|…|\[REDACTED\]|REDACTED|-+)$/;
 /**
- * Placeholders and references: `<your-key>`, `${TOKEN}`, `$TOKEN`, `$user:$pass`, `$1`, `%TOKEN%`, `{{ secrets.X }}`,
- * `***`, `xxxx`, `…`, and a document's words for one (`your_password`, `YOUR_TOKEN_HERE`, `yourpassword`).
+ * A document's words for a credential: "your", words joined by `_` or `-`, a credential's name, and
+ * perhaps "here" (`your_password`, `yourpassword`, `YourApiKey`, `your_github_token_here`,
+ * `your-secret-goes-here`); or `YOUR_…_HERE` in capitals (`YOUR_CLIENT_ID_HERE`). Nothing may follow:
+ * `Yourpass2024`, `yourself123!` and `Your-Secret-Here2` are passwords. Each repeated group ends at a
+ * separator, so a long value is read once through.
  */
-const PLACEHOLDER = /^(?:<[^>]*>?|\$\{.*|\$\(.*|(?:\$(?:[A-Za-z_]\w*|\d)[:@/.,-]?)+|%[A-Za-z_]+%|\{\{.*|\{.*\}|\*+|x{3,}|X{3,}|\.{3,}|…|\[REDACTED\]|REDACTED|-+|(?:your|YOUR|Your)[\w.-]*|[\w.-]*(?:_here|_HERE|-here))$/;
+const DOCUMENT_WORDS = [
+  /^your[_-]?(?:[a-z]+[_-])*(?:password|passwd|pass|pwd|passphrase|token|key|secret|api[_-]?key|credential)s?(?:[_-](?:goes[_-])?here)?$/i,
+  /^(?:[A-Z]+_)*YOUR_(?:[A-Z0-9]+_)+HERE$/,
+];
+
+/** Whether a value stands in for a secret rather than being one: a reference, a mask or a document's words. */
+function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value) || DOCUMENT_WORDS.some((words) => words.test(value));
+}
 /** A code expression rather than a literal: a call, a member access, an index, an environment read. */
 const EXPRESSION = /[()[\]]|^(?:process\.env|os\.environ|env\.|self\.|this\.|await\b|new\b|require\b|import\b|secrets\.|vars\.|inputs\.)|^[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:[?!]?\.[A-Za-z_$][A-Za-z_$]*\d{0,2})+$/;
 
@@ -66,7 +79,7 @@ function strip(value: string): string {
 export function isLiteralValue(raw: string): boolean {
   const value = strip(raw);
   // A value with no letter or digit at all is punctuation in prose or markup, not a password.
-  if (!/[\p{L}\p{N}]/u.test(value) || PLACEHOLDER.test(value) || EXPRESSION.test(value)) return false;
+  if (!/[\p{L}\p{N}]/u.test(value) || isPlaceholder(value) || EXPRESSION.test(value)) return false;
   return !VALUE_KEYWORDS.has(value.toLowerCase());
 }
 
@@ -77,7 +90,7 @@ export function isLiteralValue(raw: string): boolean {
  */
 function isProseValue(raw: string): boolean {
   const value = strip(raw);
-  if (!/[\p{L}\p{N}]/u.test(value) || PLACEHOLDER.test(value) || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value) || DESCRIBING_COMPOUND.test(value)) return false;
+  if (!/[\p{L}\p{N}]/u.test(value) || isPlaceholder(value) || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value) || DESCRIBING_COMPOUND.test(value)) return false;
   return !VALUE_KEYWORDS.has(value.toLowerCase());
 }
 

@@ -7,6 +7,8 @@ import { Core } from '../../../core/index.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 
 const SESSION = '3b8e2f10-6c4d-4a7e-9f21-5d0c8b7a6e43';
+/** The search_state key step 25 leaves (see GATEWAY_MIGRATIONS). */
+const STEP_25_DONE = 'migration_25_done';
 const STATS = "SELECT messages FROM session_stats WHERE session_id IN (SELECT session_id FROM sessions WHERE provider = 'openclaw')";
 let home: TempHome | undefined;
 
@@ -25,16 +27,25 @@ describe('migration 25', () => {
     const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
     await core.call('Backfill.Run', { all: true });
     await core.shutdown();
-    // The store as schema 24 left it: the screenshot's message counted.
+    // The store as schema 24 left it: the screenshot's message counted, and step 25 never run.
     const old = openGateway(home.dir);
     old.exec(`UPDATE session_stats SET messages = messages + 1 WHERE session_id IN (SELECT session_id FROM sessions WHERE provider = 'openclaw')`);
+    old.exec(`DELETE FROM search_state WHERE key = '${STEP_25_DONE}'`);
     old.pragma('user_version = 24');
     old.close();
     const db = openGateway(home.dir);
     try {
       expect(db.prepare(STATS).pluck().all()).toEqual([3]);
+      // Run again (a store set back to schema 24 once more): it takes nothing a second time.
+      db.pragma('user_version = 24');
     } finally {
       db.close();
+    }
+    const again = openGateway(home.dir);
+    try {
+      expect(again.prepare(STATS).pluck().all()).toEqual([3]);
+    } finally {
+      again.close();
     }
   });
 });
