@@ -154,16 +154,19 @@ export const forgetMethods = {
   /**
    * What forgetting a conversation or project (`id`: its session id or project key) would lose for good,
    * asked before it: `conversations` stored under it (1 or 0 for a conversation; a project's, subagents
-   * apart), and how many of them `lost`: every transcript file known to hold it is gone from disk (the
-   * agent deleted it, as Claude Code does after 30 days), so Steward holds the only copy and no Unforget
-   * or backfill brings it back. A file is known to hold a conversation from the reads that met it, and
-   * stays known once a check finds it gone. `unknown`: how many no read recorded a file of (imported
-   * before Steward kept track, from files unchanged since), whose transcripts may or may not be on disk:
-   * never counted lost.
+   * apart), and how many of them `lost`: something of it the forget deletes is gone from disk, so Steward
+   * holds the only copy and no Unforget or backfill brings it back: its own transcript (every file known
+   * to hold it is gone: the agent deleted it, as Claude Code does after 30 days), or a subagent's (a
+   * forget deletes a conversation's subagents with it). `onlySubagentsLost`: how many of `lost` keep their
+   * own transcript on disk (or not known gone) and lose only subagents', and `subagentsLost` how many
+   * subagents' transcripts that is; `lost - onlySubagentsLost` lose their own. A file is known to hold a
+   * conversation from the reads that met it, and stays known once a check finds it gone. `unknown`: how
+   * many no read recorded a file of (imported before Steward kept track, from files unchanged since),
+   * whose transcripts may or may not be on disk, and nothing of them known gone: never counted lost.
    */
   'Forget.Lost': {
     params: z.strictObject({ kind: z.enum(FORGET_KINDS), id: z.string().min(1).max(300) }),
-    result: z.strictObject({ conversations: count, lost: count, unknown: count }),
+    result: z.strictObject({ conversations: count, lost: count, onlySubagentsLost: count, subagentsLost: count, unknown: count }),
   },
   /** Lifts a tombstone; the next check (`nextCheck`) or backfill imports the conversation or project again, unless `stillOut` or `nothingLeft`. */
   'Forget.Lift': {

@@ -216,8 +216,9 @@ export class FileCheckpoints {
     this.#unmet = db.prepare(
       "UPDATE file_holds SET gone_at = ? WHERE provider = ? AND path = ? AND gone_at IS NULL AND kind || char(10) || id NOT IN (SELECT value FROM json_each(?))",
     );
-    // A file moved, or read again at a path that had gone, is on disk: its holds are no longer gone.
-    this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ?, gone_at = NULL WHERE provider = ? AND path = ?');
+    // A move changes where the file is, not what it holds: a conversation a whole read found missing
+    // from it stays missing (gone_at kept). Only a read that meets a conversation clears its mark (#hold).
+    this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ? WHERE provider = ? AND path = ?');
     this.#hold = db.prepare('INSERT INTO file_holds (kind, id, provider, path) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET gone_at = NULL WHERE gone_at IS NOT NULL');
     this.#demote = db.prepare("UPDATE OR REPLACE file_holds SET kind = 'copy' WHERE kind = 'session' AND id = ? AND provider = ? AND path <> ?");
     // Both sides ride the primary key (kind, id, ...); the checkpoint's mtime says whether a tick's window reaches the file.
@@ -225,14 +226,17 @@ export class FileCheckpoints {
     this.#holding = db.prepare(`
       SELECT DISTINCT h.provider, h.path, c.mtime_ms FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
       WHERE ((h.kind = ? AND h.id = ?) OR (h.kind IN ('session', 'copy') AND h.id IN (SELECT value FROM json_each(?)))) AND h.gone_at IS NULL`);
-    this.#heldElsewhere = db.prepare(`SELECT COUNT(*) > 0 AND IFNULL(MAX(provider = ? AND path = ?), 0) = 0 FROM file_holds WHERE kind = 'session' AND id = ? AND gone_at IS NULL`).pluck();
+    // A file that held it as its own and is gone since (gone_at) still counts: a copy of its lines read
+    // after its own file went is a copy all the same, and must not say the conversation is on disk.
+    this.#heldElsewhere = db.prepare(`SELECT COUNT(*) > 0 AND IFNULL(MAX(provider = ? AND path = ?), 0) = 0 FROM file_holds WHERE kind = 'session' AND id = ?`).pluck();
   }
 
   /**
    * Whether files other than this one are known to hold the conversation, and this one does not: a
    * copy of its lines here (a resumed conversation's) does not speak for what those files stored, on
-   * its first read or any later one (its hold is kept as kind 'copy', which Unforget still finds). A
-   * conversation no read recorded (stored before this version) is no file's, so nothing is elsewhere.
+   * its first read or any later one (its hold is kept as kind 'copy', which Unforget still finds), nor
+   * after those files are gone (their holds, marked gone, still count). A conversation no read recorded
+   * (stored before this version) is no file's, so nothing is elsewhere.
    */
   heldElsewhere(sessionId: string, provider: string, path: string): boolean {
     return this.#heldElsewhere.get(provider, path, sessionId) === 1;

@@ -575,7 +575,7 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // A complete walk that no longer finds a file deleted its holds (step 21), so a conversation whose
       // transcript the agent deleted looked like one imported before step 21, which no read recorded.
       // Its holds now stay, with when the walk found the file gone: "gone" (Forget.Lost) is told from
-      // "not known". What asks about files on disk (FileCheckpoints.holding, heldElsewhere) skips them;
+      // "not known". FileCheckpoints.holding skips them (heldElsewhere counts them: a conversation's own file, even gone, is never replaced by a copy);
       // a read of a file at that path again clears the mark. Holds already deleted stay unknown.
       addColumnOnce(db, 'file_holds', 'gone_at', 'INTEGER');
     },

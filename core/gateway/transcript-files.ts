@@ -25,8 +25,13 @@ async function exists(path: string): Promise<boolean> {
  */
 export type TranscriptState = 'onDisk' | 'gone' | 'unknown';
 
-/** How many of some conversations are in each state. */
-export type TranscriptCounts = { conversations: number; gone: number; unknown: number };
+/**
+ * How many of some conversations are in each state: `gone`, those whose own transcript is gone;
+ * `onlySubagentsGone`, those whose own is not known gone but some subagent's is (a forget deletes that
+ * subagent's only copy), with `subagentsGone`, how many subagents' transcripts that is; `unknown`, those
+ * not known to be on disk or not, nothing of them known gone.
+ */
+export type TranscriptCounts = { conversations: number; gone: number; onlySubagentsGone: number; subagentsGone: number; unknown: number };
 
 /**
  * Whether the transcript files that held a conversation are still on disk, as file_holds records them
@@ -69,7 +74,7 @@ export class TranscriptFiles {
 
   /** A project's conversations, and how many of them are gone from disk or not known to be (see `states`), a page at a time. */
   async ofProject(projectKey: string): Promise<TranscriptCounts> {
-    const counts = { conversations: 0, gone: 0, unknown: 0 };
+    const counts = { conversations: 0, gone: 0, onlySubagentsGone: 0, subagentsGone: 0, unknown: 0 };
     let after = '';
     for (;;) {
       const ids = this.#conversations.all(projectKey, after, IDS_PER_QUERY) as string[];
@@ -80,15 +85,20 @@ export class TranscriptFiles {
   }
 
   /**
-   * How many of these conversations are gone from disk, and how many not known to be on it or not. One
-   * whose subagent's transcript is gone counts gone: the forget deletes that subagent's only copy too.
+   * How many of these conversations are gone from disk, how many only lose subagents' transcripts (the
+   * forget deletes a subagent's only copy with its conversation, though the conversation's own is on
+   * disk), and how many are not known to be on it or not (see TranscriptCounts).
    */
   async count(sessionIds: readonly string[]): Promise<TranscriptCounts> {
     const rootOf = this.#withSubagents(sessionIds);
     const states = await this.states([...rootOf.keys()]);
-    const goneRoots = new Set([...rootOf].filter(([id]) => states.get(id) === 'gone').map(([, root]) => root));
-    const unknown = sessionIds.filter((id) => !goneRoots.has(id) && states.get(id) === 'unknown').length;
-    return { conversations: sessionIds.length, gone: goneRoots.size, unknown };
+    const gone = new Set(sessionIds.filter((id) => states.get(id) === 'gone'));
+    // Subagents' gone transcripts, by the conversation they are under, for those whose own is not gone.
+    const subagentsGone = new Map<string, number>();
+    for (const [id, root] of rootOf) if (id !== root && !gone.has(root) && states.get(id) === 'gone') subagentsGone.set(root, (subagentsGone.get(root) ?? 0) + 1);
+    const unknown = sessionIds.filter((id) => !subagentsGone.has(id) && states.get(id) === 'unknown').length;
+    const lostSubagents = [...subagentsGone.values()].reduce((n, m) => n + m, 0);
+    return { conversations: sessionIds.length, gone: gone.size, onlySubagentsGone: subagentsGone.size, subagentsGone: lostSubagents, unknown };
   }
 
   /** Each of these conversations and every subagent under them, mapped to the conversation it is under. */
@@ -151,5 +161,7 @@ export class TranscriptFiles {
 function add(into: TranscriptCounts, more: TranscriptCounts): void {
   into.conversations += more.conversations;
   into.gone += more.gone;
+  into.onlySubagentsGone += more.onlySubagentsGone;
+  into.subagentsGone += more.subagentsGone;
   into.unknown += more.unknown;
 }

@@ -264,16 +264,18 @@ export class Forgetting {
 
   /**
    * What forgetting it would lose for good (Forget.Lost): its conversations, how many of them are known
-   * gone from disk, so that Steward's rows are their only copy, and how many no read recorded a file of.
+   * gone from disk, or keep theirs but lose a subagent's, so that Steward's rows are the only copy, and
+   * how many no read recorded a file of.
    */
   async lost(kind: ForgetKind, id: string): Promise<Result<'Forget.Lost'>> {
     const { transcripts, eraser } = this.#o;
+    const nothing = { conversations: 0, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
     const stored = kind === 'project' || Boolean(this.#o.sessions.findRecord(id)) || eraser.sessionHasRows(id);
-    if (!stored) return { conversations: 0, lost: 0, unknown: 0 };
+    if (!stored) return nothing;
     // Without the file holds, nothing is known either way.
-    if (!transcripts) return kind === 'project' ? { conversations: 0, lost: 0, unknown: 0 } : { conversations: 1, lost: 0, unknown: 1 };
-    const { conversations, gone, unknown } = kind === 'project' ? await transcripts.ofProject(id) : await transcripts.count([id]);
-    return { conversations, lost: gone, unknown };
+    if (!transcripts) return kind === 'project' ? nothing : { ...nothing, conversations: 1, unknown: 1 };
+    const counts = kind === 'project' ? await transcripts.ofProject(id) : await transcripts.count([id]);
+    return { conversations: counts.conversations, lost: counts.gone + counts.onlySubagentsGone, onlySubagentsLost: counts.onlySubagentsGone, subagentsLost: counts.subagentsGone, unknown: counts.unknown };
   }
 
   /**

@@ -31,10 +31,11 @@ export interface ForgottenProject {
  * its own) and parts (pieces of messages), not messages: so a conversation is "it", with its subagents
  * only when it had some, and a project's conversations are those it listed before it went.
  */
-export function formatForget(result: ForgetResult, project?: ForgottenProject, name?: string, lost = 0): string {
+export function formatForget(result: ForgetResult, project?: ForgottenProject, name?: string, loss: Loss = NO_LOSS): string {
   const keptOut = `It stays out of future imports; \`steward unforget --${result.kind} ${result.id}\` lifts that.\n`;
+  const ownLost = loss.lost - loss.onlySubagentsLost;
   // Its transcript was gone from disk (see Forget.Lost): nothing brings it back, and saying Unforget might would mislead.
-  if (result.kind === 'session' && lost > 0 && result.removedSessions > 0) {
+  if (result.kind === 'session' && ownLost > 0 && result.removedSessions > 0) {
     return `Forgot conversation ${result.id}: deleted it from Steward for good. Its transcript was no longer on disk, so it cannot be brought back.\n`;
   }
   // A project listed before it went had a row, which a forget always removes: it was there, only empty.
@@ -47,25 +48,55 @@ export function formatForget(result: ForgetResult, project?: ForgottenProject, n
   // Nothing stored under a session id is often a part of one: the tombstone keeps exactly the id typed.
   const nothing = result.kind === 'session' ? 'nothing was stored under that id (a conversation is named by its whole id, as `steward sessions list` prints it)' : 'nothing was stored';
   const removed = result.removedSessions === 0 ? nothing : `deleted ${removedWhat(result, project)} from Steward`;
-  const gone = result.kind === 'project' && lost > 0 && result.removedSessions > 0 ? `${lostWords(lost)} ` : '';
+  const gone = loss.lost > 0 && result.removedSessions > 0 ? `${lostWords(result.kind, loss)} ` : '';
   return `Forgot ${what}: ${removed}. ${gone}${keptOut}`;
 }
 
-/** A project's conversations whose transcripts were gone from disk: deleted for good. */
-const lostWords = (lost: number) => `${lost === 1 ? '1 of them cannot be brought back: its transcript was' : `${lost} of them cannot be brought back: their transcripts were`} no longer on disk.`;
+const NO_LOSS: Loss = { lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
+
+/** `1 of its subagents' transcripts is` / `2 of its subagents' transcripts are` (`was`/`were` once forgotten). */
+function subagentsGoneWords(subagents: number, past: boolean): string {
+  const verb = subagents === 1 ? (past ? 'was' : 'is') : past ? 'were' : 'are';
+  return `${subagents} of its subagents' transcripts ${verb} no longer on disk`;
+}
+
+/**
+ * What a forget deleted for good (a conversation whose own transcript was gone is said apart, whole):
+ * a conversation's subagents whose transcripts were gone; a project's conversations whose own were,
+ * and those that kept theirs but lost subagents'.
+ */
+function lostWords(kind: 'session' | 'project', loss: Loss): string {
+  if (kind === 'session') return `${subagentsGoneWords(loss.subagentsLost, true)}: ${loss.subagentsLost === 1 ? 'that subagent' : 'those subagents'} cannot be brought back.`;
+  const own = loss.lost - loss.onlySubagentsLost;
+  const only = loss.onlySubagentsLost;
+  const ownWords = own === 0 ? '' : own === 1 ? '1 of them cannot be brought back: its transcript was no longer on disk.' : `${own} of them cannot be brought back: their transcripts were no longer on disk.`;
+  const transcripts = loss.subagentsLost === 1 ? "1 subagent's transcript was" : `${loss.subagentsLost} subagents' transcripts were`;
+  const subWords = only === 0 ? '' : `${own > 0 ? `${only} more` : `${only} of them`} lost subagents for good: ${transcripts} no longer on disk.`;
+  return [ownWords, subWords].filter(Boolean).join(' ');
+}
 
 /**
  * Said before a forget that deletes the only copy of something (Forget.Lost): a conversation whose
- * transcript is no longer on disk, or a project's that are not.
+ * transcript is no longer on disk, or whose subagents' are not; a project's that are not.
  */
-export function lostWarning(kind: 'session' | 'project', lost: number, conversations: number, name: string): string {
-  if (kind === 'session') return `Conversation ${name}'s transcript is no longer on disk: Steward holds the only copy. Forgetting it deletes it for good.\n`;
-  const which = lost === conversations ? (lost === 1 ? 'Its 1 conversation has' : `All ${countOf(lost, 'conversation')} have`) : `${lost} of its ${countOf(conversations, 'conversation')} ${lost === 1 ? 'has' : 'have'}`;
-  return `Project ${name}: ${which} no transcript left on disk: Steward holds the only copy. Forgetting the project deletes ${lost === 1 ? 'it' : 'them'} for good.\n`;
+export function lostWarning(kind: 'session' | 'project', loss: Loss & { conversations: number }, name: string): string {
+  const own = loss.lost - loss.onlySubagentsLost;
+  if (kind === 'session') {
+    if (own > 0) return `Conversation ${name}'s transcript is no longer on disk: Steward holds the only copy. Forgetting it deletes it for good.\n`;
+    return `Conversation ${name}: ${subagentsGoneWords(loss.subagentsLost, false)}: Steward holds their only copy; forgetting deletes them for good.\n`;
+  }
+  const { conversations } = loss;
+  const only = loss.onlySubagentsLost;
+  const has = (n: number) => (n === 1 ? 'has' : 'have');
+  const which = own === conversations ? (own === 1 ? 'Its 1 conversation has' : `All ${countOf(own, 'conversation')} have`) : `${own} of its ${countOf(conversations, 'conversation')} ${has(own)}`;
+  const ownWords = own === 0 ? '' : `${which} no transcript left on disk`;
+  const subWords = only === 0 ? '' : `${own > 0 ? `${only} more` : `${only} of its ${countOf(conversations, 'conversation')}`} ${has(only)} subagents whose transcripts are no longer on disk`;
+  const one = own + loss.subagentsLost === 1;
+  return `Project ${name}: ${[ownWords, subWords].filter(Boolean).join(', and ')}: Steward holds the only copy. Forgetting the project deletes ${one ? 'it' : 'them'} for good.\n`;
 }
 
-/** What a forget deletes for good (Forget.Lost): how many conversations were gone from disk, and how many not known to be. */
-type Loss = Pick<Result<'Forget.Lost'>, 'lost' | 'unknown'>;
+/** What a forget deletes for good (Forget.Lost): how many conversations lose something for good (and of those, subagents' only), and how many are not known. */
+type Loss = Pick<Result<'Forget.Lost'>, 'lost' | 'onlySubagentsLost' | 'subagentsLost' | 'unknown'>;
 
 /**
  * Before a forget, whether it deletes the only copy of a conversation (Forget.Lost): said first, and then
@@ -76,11 +107,11 @@ type Loss = Pick<Result<'Forget.Lost'>, 'lost' | 'unknown'>;
  * people to pass over the one that is sure.
  */
 async function confirmLoss(io: CliIo, client: StewardClient, what: { kind: 'session' | 'project'; id: string; name: string }, yes: boolean): Promise<Loss | null> {
-  const { conversations, lost, unknown } = await client.call('Forget.Lost', { kind: what.kind, id: what.id });
-  if (lost === 0 || yes) return { lost, unknown };
-  const warning = lostWarning(what.kind, lost, conversations, what.name);
+  const { conversations, ...loss } = await client.call('Forget.Lost', { kind: what.kind, id: what.id });
+  if (loss.lost === 0 || yes) return loss;
+  const warning = lostWarning(what.kind, { conversations, ...loss }, what.name);
   const asking = { question: 'Forget it for good?', refused: 'Nothing was forgotten.', remediation: 'Pass --yes to forget it all the same.' };
-  return (await askOrRefuse(io, warning, asking)) ? { lost, unknown } : null;
+  return (await askOrRefuse(io, warning, asking)) ? loss : null;
 }
 
 /** `it and its 2 subagents` / `its 3 conversations (with 1 subagent) and its notes`. */
@@ -279,7 +310,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         }
         // With Forget.Lost's counts: how many it deleted for good, and how many it could not tell.
         if (options.json) printJson(io, { ...done.result, ...done.loss });
-        else io.stdout(formatForget(done.result, done.project, done.name, done.loss.lost) + formatScrubbed(done.result.scrubbed, done.result.kind));
+        else io.stdout(formatForget(done.result, done.project, done.name, done.loss) + formatScrubbed(done.result.scrubbed, done.result.kind));
         return EXIT.ok;
       }, options.json),
     );

@@ -54,10 +54,10 @@ describe('forgetting a conversation whose transcript is gone from disk', () => {
   it('says nothing is lost while the transcript is on disk', async () => {
     const { c } = opened('steward-lost-present-');
     await c.call('Sweep.Tick', {});
-    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, unknown: 0 });
+    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
     const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
-    expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 0, unknown: 0 });
-    expect(await c.call('Forget.Lost', { kind: 'session', id: 'not-a-stored-id' })).toEqual({ conversations: 0, lost: 0, unknown: 0 });
+    expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
+    expect(await c.call('Forget.Lost', { kind: 'session', id: 'not-a-stored-id' })).toEqual({ conversations: 0, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
   });
 
   it('counts it lost once its file is deleted, before a check and after one forgot the file', async () => {
@@ -65,12 +65,12 @@ describe('forgetting a conversation whose transcript is gone from disk', () => {
     await c.call('Sweep.Tick', {});
     deletePruning(fixture);
     const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
-    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 1, unknown: 0 });
-    expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 1, unknown: 0 });
+    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
+    expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
     // A check's complete walk forgets the vanished file's checkpoint, but not that it held it: still lost.
     await c.call('Sweep.Tick', {});
-    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 1, unknown: 0 });
-    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.config })).toEqual({ conversations: 1, lost: 0, unknown: 0 });
+    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
+    expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.config })).toEqual({ conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
   });
 
   it('an Unforget of it says nothing is left to import, and promises no backfill', async () => {
@@ -97,12 +97,12 @@ describe('forgetting a conversation whose transcript is gone from disk', () => {
       const { c } = opened('steward-lost-upgraded-');
       await c.call('Sweep.Tick', {});
       holdsNeverRecorded(home!.dir, IDS.pruning);
-      expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, unknown: 1 });
+      expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 });
       const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
-      expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 0, unknown: 1 });
+      expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 });
       // A check meanwhile finds its file unchanged, so reads nothing: still not known, never called lost.
       await c.call('Sweep.Tick', {});
-      expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, unknown: 1 });
+      expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 });
     });
 
     it('an Unforget of one no file is known to hold does not say nothing is left', async () => {
@@ -120,9 +120,9 @@ describe('forgetting a conversation whose transcript is gone from disk', () => {
       holdsNeverRecorded(home!.dir, IDS.config);
       deletePruning(fixture);
       await c.call('Sweep.Tick', {});
-      expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 1, unknown: 0 });
+      expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
       const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
-      expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 1, unknown: 1 });
+      expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 });
     });
   });
 });

@@ -9,7 +9,7 @@ import { ForgetButton } from '../../../renderer/src/places/sessions/SessionHeade
 
 /** Every Forget.Lost asked (useCall not skipped), and what it answers. */
 const asked: unknown[] = [];
-let answer: { conversations: number; lost: number; unknown: number } | undefined;
+let answer: { conversations: number; lost: number; onlySubagentsLost: number; subagentsLost: number; unknown: number } | undefined;
 
 vi.mock('../../../renderer/src/hooks.js', () => ({
   useCall: (method: string, params: unknown, options: { skip?: boolean } = {}) => {
@@ -38,14 +38,14 @@ describe('the open forget dialog', () => {
     const { ForgetQuestion } = await import('../../../renderer/src/places/sessions/SessionHeader.js');
     const before = renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, onKnown: () => undefined }));
     expect(asked).toEqual([{ kind: 'session', id: 's1' }]);
-    expect(before).toMatch(/^Forget this conversation\?/);
-    answer = { conversations: 1, lost: 1, unknown: 0 };
+    expect(before).toMatch(/^<span role="status">Checking which transcripts are still on disk… <\/span>Forget this conversation\?/);
+    answer = { conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
     expect(renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, onKnown: () => undefined }))).toMatch(/^This conversation&#x27;s transcript is no longer on disk/);
   });
 
   it('says nothing of a conversation whose files Steward never recorded', async () => {
     const { ForgetQuestion } = await import('../../../renderer/src/places/sessions/SessionHeader.js');
-    answer = { conversations: 1, lost: 0, unknown: 1 };
+    answer = { conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 };
     expect(renderToStaticMarkup(createElement(ForgetQuestion, { sessionId: 's1', subagent: false, onKnown: () => undefined }))).toMatch(/^Forget this conversation\?/);
   });
 });

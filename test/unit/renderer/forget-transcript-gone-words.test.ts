@@ -5,12 +5,15 @@ import { forgetQuestion } from '../../../renderer/src/places/sessions/SessionHea
 // QA B1 in the panel: the forget dialog of a conversation whose transcript is gone from disk (Forget.Lost)
 // says the forget deletes the only copy, and does not say it is kept out "while its transcript stays on disk".
 
+/** Forget.Lost: one conversation whose own transcript is gone. */
+const LOST_ONE = { conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
+
 describe('the forget dialog of what has no transcript left on disk', () => {
   it('a conversation: says Steward holds the only copy, first, and promises no way back', () => {
-    const q = forgetQuestion(false, true);
+    const q = forgetQuestion(false, LOST_ONE);
     expect(q).toMatch(/^This conversation's transcript is no longer on disk: Steward holds the only copy\. Forgetting it deletes it for good\. Forget this conversation\?/);
     expect(q).not.toContain('while its transcript stays on disk');
-    expect(forgetQuestion(true, true)).toMatch(/^This subagent's transcript is no longer on disk: Steward holds the only copy\./);
+    expect(forgetQuestion(true, LOST_ONE)).toMatch(/^This subagent's transcript is no longer on disk: Steward holds the only copy\./);
   });
 
   it('a conversation whose transcript is on disk is asked as before', () => {
@@ -18,8 +21,8 @@ describe('the forget dialog of what has no transcript left on disk', () => {
   });
 
   it('a project counts the conversations it would lose for good', () => {
-    expect(forgetProjectQuestion('orchard', 3)).toMatch(/^3 of its conversations have no transcript left on disk: Steward holds the only copy\. Forgetting the project deletes them for good\. Forget orchard\?/);
-    expect(forgetProjectQuestion('orchard', 1)).toMatch(/^1 of its conversations has no transcript left on disk: .* deletes it for good\. /);
+    expect(forgetProjectQuestion('orchard', { ...LOST_ONE, conversations: 5, lost: 3 })).toMatch(/^3 of its conversations have no transcript left on disk: Steward holds the only copy\. Forgetting the project deletes them for good\. Forget orchard\?/);
+    expect(forgetProjectQuestion('orchard', { ...LOST_ONE, conversations: 5 })).toMatch(/^1 of its conversations has no transcript left on disk: .* deletes it for good\. /);
     expect(forgetProjectQuestion('orchard')).toMatch(/^Forget orchard\? Every conversation/);
   });
 });

@@ -3,7 +3,7 @@ import type { EventPayload, SessionSummary } from '../../../../core/api/index.js
 import { conversationName, Button, ConfirmInPlace, countOf, ErrorBanner, formatDuration, formatRelativeTime, Panel } from '../../components/index.js';
 import { useAction, useCall, useEvent } from '../../hooks.js';
 import { sessionHref } from '../../navigation.js';
-import { useLostWhenAsked } from '../sessions/SessionHeader.js';
+import { LostCheckStatus, useLostWhenAsked, type Loss } from '../sessions/SessionHeader.js';
 import { conversationOpened, forgettingSentence, takeConversationToReturnTo } from './opened.js';
 import { useWiping, WipeChoice } from './WipeChoice.js';
 
@@ -88,21 +88,31 @@ export function ProjectSessions({ projectKey }: { projectKey: string }): ReactEl
 }
 
 /**
- * What forgetting a project asks; `lost`: how many of its conversations have no transcript left on disk
- * (Forget.Lost), whose only copy the forget deletes.
+ * What forgetting a project asks; `loss`: Forget.Lost's answer, once it came: how many of its
+ * conversations have no transcript left on disk, and how many keep theirs but have subagents whose
+ * transcripts are gone (a forget deletes subagents with their conversation), whose only copy it deletes.
  */
-export function forgetProjectQuestion(name: string, lost = 0): string {
+export function forgetProjectQuestion(name: string, loss?: Loss): string {
+  const own = loss === undefined ? 0 : loss.lost - loss.onlySubagentsLost;
+  const only = loss?.onlySubagentsLost ?? 0;
+  const has = (n: number) => (n === 1 ? 'has' : 'have');
+  const ownWords = own === 0 ? '' : `${own} of its conversations ${has(own)} no transcript left on disk`;
+  const subagentWords = only === 0 ? '' : `${own > 0 ? `${only} more` : `${only} of its conversations`} ${has(only)} subagents whose transcripts are no longer on disk`;
+  const one = own + (loss?.subagentsLost ?? 0) === 1;
   const warning =
-    lost === 0
-      ? ''
-      : `${lost === 1 ? '1 of its conversations has' : `${lost} of its conversations have`} no transcript left on disk: Steward holds the only copy. Forgetting the project deletes ${lost === 1 ? 'it' : 'them'} for good. `;
+    own + only === 0 ? '' : `${[ownWords, subagentWords].filter(Boolean).join(', and ')}: Steward holds the only copy. Forgetting the project deletes ${one ? 'it' : 'them'} for good. `;
   return `${warning}Forget ${name}? Every conversation of this folder and the notes Steward keeps for it are deleted, and nothing of it is imported again while its transcripts stay on disk.`;
 }
 
 /** The project's forget question, its warning added once Forget.Lost answers (asked when the dialog opens: see useLostWhenAsked). */
-function ForgetProjectQuestion({ projectKey, name, onKnown }: { projectKey: string; name: string; onKnown: (known: boolean) => void }): ReactElement {
-  const lost = useLostWhenAsked('project', projectKey, onKnown);
-  return <>{forgetProjectQuestion(name, lost?.lost)}</>;
+export function ForgetProjectQuestion({ projectKey, name, onKnown }: { projectKey: string; name: string; onKnown: (known: boolean) => void }): ReactElement {
+  const check = useLostWhenAsked('project', projectKey, onKnown);
+  return (
+    <>
+      <LostCheckStatus check={check} />
+      {forgetProjectQuestion(name, check.data)}
+    </>
+  );
 }
 
 /** Forgetting a project asks first, in place, and says what went. */

@@ -55,43 +55,67 @@ export function Facts({ session }: { session: Page['session'] }): ReactElement {
   );
 }
 
+/** What forgetting would lose for good, as Forget.Lost counts it. */
+export type Loss = Result<'Forget.Lost'>;
+
+/** `2 of its subagents' transcripts are no longer on disk` (Forget.Lost's `subagentsLost`). */
+export const subagentsGoneWords = (subagents: number): string => `${subagents} of its subagents' transcripts ${subagents === 1 ? 'is' : 'are'} no longer on disk`;
+
 /**
  * What Forget asks, as the core does it: the conversation goes with its subagents; a subagent goes
  * alone, its conversation kept. Either way the notes of its project are withheld and rebuilt from the
  * day it began (Forget's notesStale): the rebuild removes OVERVIEW.md whole and CHANGELOG.md's days
  * from that day on (removeStaleNotes), hand edits in them included, before writing them again.
+ * `loss`: Forget.Lost's answer, once it came.
  */
-export function forgetQuestion(subagent: boolean, lost = false): string {
+export function forgetQuestion(subagent: boolean, loss?: Loss): string {
   const notes =
     "Its project's notes are then written again from the conversations that remain: the overview (OVERVIEW.md) is replaced, and the changelog (CHANGELOG.md) loses its entries from the day it began on; your own edits to the overview and to those entries are lost. Earlier changelog days stay as they are.";
   // Its transcript gone from disk (Forget.Lost): Steward's rows are the only copy, and nothing could import it again.
   const what = subagent ? 'subagent' : 'conversation';
-  const warning = lost ? `This ${what}'s transcript is no longer on disk: Steward holds the only copy. Forgetting it deletes it for good. ` : '';
-  const keptOut = lost ? '' : ', and it is not imported again while its transcript stays on disk';
+  const ownLost = loss !== undefined && loss.lost - loss.onlySubagentsLost > 0;
+  // Its own transcript on disk, a subagent's gone: those subagents are lost, it comes back (Unforget says so).
+  const subagentsLost = !ownLost && loss !== undefined && loss.onlySubagentsLost > 0;
+  const warning = ownLost
+    ? `This ${what}'s transcript is no longer on disk: Steward holds the only copy. Forgetting it deletes it for good. `
+    : subagentsLost
+      ? `${subagentsGoneWords(loss.subagentsLost)}: Steward holds their only copy; forgetting deletes them for good. `
+      : '';
+  const keptOut = ownLost ? '' : ', and it is not imported again while its transcript stays on disk';
   return subagent
     ? `${warning}Forget this subagent? Its messages are deleted from Steward${keptOut}; the conversation it belongs to stays. ${notes}`
     : `${warning}Forget this conversation? Its messages and its subagents are deleted from Steward${keptOut}. ${notes}`;
 }
 
-/** How long an opened forget dialog's button waits for Forget.Lost: then it works without it (the warning still shows when it comes). */
-export const LOST_WAIT_MS = 2000;
+/** Forget.Lost asked when a forget dialog opens: its answer, or why it could not be had. */
+export interface LostCheck {
+  data: Loss | undefined;
+  error: Error | undefined;
+}
 
 /**
  * What forgetting would lose for good (Forget.Lost), asked when the forget dialog opens (whoever calls
  * this is shown only then): it stats each transcript file of a project's conversations, too much for
  * every page that shows the button. `onKnown(false)` while it is asked, `onKnown(true)` once it answered
- * (or failed) or LOST_WAIT_MS passed: the Forget button waits for that.
+ * or failed, however long that takes: the Forget button waits for it, so nobody confirms before the
+ * warning shows (a slow disk, a large project).
  */
-export function useLostWhenAsked(kind: ForgetKind, id: string, onKnown: (known: boolean) => void): Result<'Forget.Lost'> | undefined {
+export function useLostWhenAsked(kind: ForgetKind, id: string, onKnown: (known: boolean) => void): LostCheck {
   const lost = useCall('Forget.Lost', { kind, id });
   const settled = lost.data !== undefined || lost.error !== undefined;
-  useEffect(() => {
-    onKnown(settled);
-    if (settled) return;
-    const wait = setTimeout(() => onKnown(true), LOST_WAIT_MS);
-    return () => clearTimeout(wait);
-  }, [settled, onKnown]);
-  return lost.data;
+  useEffect(() => onKnown(settled), [settled, onKnown]);
+  return { data: lost.data, error: lost.error };
+}
+
+/**
+ * While Forget.Lost is asked, that it is (the Yes button waits); if it failed, that it did and why, so
+ * the person who forgets anyway knows nobody checked for an only copy. Nothing once it answered.
+ */
+export function LostCheckStatus({ check }: { check: LostCheck }): ReactElement | null {
+  if (check.error !== undefined)
+    return <span role="status">{`Steward could not check which transcripts are still on disk (${check.error.message}): if some are gone, forgetting deletes Steward's only copy. `}</span>;
+  if (check.data === undefined) return <span role="status">Checking which transcripts are still on disk… </span>;
+  return null;
 }
 
 /**
@@ -99,8 +123,13 @@ export function useLostWhenAsked(kind: ForgetKind, id: string, onKnown: (known: 
  * files Steward never recorded (`unknown`) is asked as one on disk: see forgetQuestion's callers.
  */
 export function ForgetQuestion({ sessionId, subagent, onKnown }: { sessionId: string; subagent: boolean; onKnown: (known: boolean) => void }): ReactElement {
-  const lost = useLostWhenAsked('session', sessionId, onKnown);
-  return <>{forgetQuestion(subagent, (lost?.lost ?? 0) > 0)}</>;
+  const check = useLostWhenAsked('session', sessionId, onKnown);
+  return (
+    <>
+      <LostCheckStatus check={check} />
+      {forgetQuestion(subagent, check.data)}
+    </>
+  );
 }
 
 /**
