@@ -1,6 +1,8 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { Core } from '../../core/index.js';
 import { tempHome, type TempHome } from './home.js';
 import { claudeLine, openclawLines, writeJsonl } from './transcripts.js';
 
@@ -179,4 +181,30 @@ export function withGeminiSubagent(home: TempHome): void {
   copy('current-session.jsonl', chats, `session-2026-05-22T14-59-${GEMINI_PARENT.slice(0, 8)}.jsonl`);
   copy('subagent-session.jsonl', join(chats, GEMINI_PARENT), `${GEMINI_SUBAGENT}.jsonl`);
   home.env.STEWARD_GEMINI_ROOTS = gemini;
+}
+
+/**
+ * For the enclosing file: `open(prefix)` opens an owner's Core on a fresh history home (historyHome),
+ * `reopen()` opens it again on the same home (after a test shut it); each test's Core is shut and its
+ * home removed after the test.
+ */
+export function historyOwnerPerTest(): { open: (prefix: string) => { c: Core; fixture: HistoryFixture }; reopen: () => Core; home: () => TempHome } {
+  let home: TempHome | undefined;
+  let core: Core | undefined;
+  afterEach(async () => {
+    await core?.shutdown();
+    home?.cleanup();
+    core = undefined;
+    home = undefined;
+  });
+  const reopen = (): Core => (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
+  return {
+    open: (prefix) => {
+      const made = historyHome(prefix);
+      home = made.home;
+      return { c: reopen(), fixture: made.fixture };
+    },
+    reopen,
+    home: () => home!,
+  };
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +9,7 @@ import { typedClient } from '../../core/api/index.js';
 import { Core } from '../../core/core.js';
 import { createMcpServer } from '../../core/mcp/index.js';
 import { tempHome, type TempHome } from './home.js';
+import { claudeLine, writeJsonl } from './transcripts.js';
 
 /** What a tool call answers, as the tests read it. */
 export interface ToolResult {
@@ -92,4 +93,31 @@ export function claudeHistoryWithMcp(prefix: string, write: (root: string) => vo
     home?.cleanup();
   });
   return { home: () => home!, client: () => client!, call: async (name, args) => (await client!.callTool({ name, arguments: args })) as ToolResult };
+}
+
+/** The subagents' ids in subagentOrchard: `a` and eleven digits. */
+export const orchardAgentId = (i: number): string => `a${String(i).padStart(11, '0')}`;
+
+/**
+ * Under a Claude root: conversation `sessionId` in /work/orchard starts `subagents` Explore subagents in
+ * one message (each in its own file, with its sidecar), then goes on for eight turns about the orchard rows.
+ */
+export function writeSubagentOrchard(root: string, sessionId: string, subagents: number): void {
+  const dir = join(root, 'projects', '-work-orchard');
+  const at = (i: number) => new Date(Date.now() - 3_600_000 + i * 60_000);
+  const line = (i: number, o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts'>) => claudeLine({ sessionId, cwd: '/work/orchard', ts: at(i), ...o });
+  const tasks = Array.from({ length: subagents }, (_, i) => ({ type: 'tool_use', id: `toolu_task${i}`, name: 'Task', input: { description: `Survey ${i}`, prompt: `Survey the orchard row ${i} for frost damage and report back`, subagent_type: 'Explore' } }));
+  writeJsonl(join(dir, `${sessionId}.jsonl`), [
+    line(0, { text: 'survey every orchard row' }),
+    line(1, { type: 'assistant', content: [{ type: 'text', text: 'Starting a helper per row.' }, ...tasks] }),
+    ...Array.from({ length: 8 }, (_, i) => line(40 + i, { type: i % 2 === 0 ? 'user' : 'assistant', text: `turn ${i} about the orchard rows` })),
+  ]);
+  for (let i = 0; i < subagents; i += 1) {
+    const agentDir = join(dir, sessionId, 'subagents');
+    writeJsonl(join(agentDir, `agent-${orchardAgentId(i)}.jsonl`), [
+      claudeLine({ sessionId, agentId: orchardAgentId(i), cwd: '/work/orchard', ts: at(2 + i), text: `Survey the orchard row ${i} for frost damage and report back` }),
+      claudeLine({ sessionId, agentId: orchardAgentId(i), cwd: '/work/orchard', ts: at(2 + i), type: 'assistant', text: `Row ${i} is fine.` }),
+    ]);
+    writeFileSync(join(agentDir, `agent-${orchardAgentId(i)}.meta.json`), JSON.stringify({ agentType: 'Explore' }));
+  }
 }

@@ -1,12 +1,10 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
 import { formatUnforget } from '../../../core/cli/commands/unforget.js';
 import { formatForget, lostWarning } from '../../../core/cli/commands/forget.js';
-import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
+import { IDS, ORCHARD, SUBAGENT_SESSION, historyOwnerPerTest, type HistoryFixture } from '../../support/history.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 /**
@@ -15,22 +13,8 @@ import { claudeLine, writeJsonl } from '../../support/transcripts.js';
  * conversations whose files were never recorded.
  */
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
-
-function opened(prefix: string): { c: Core; fixture: HistoryFixture } {
-  const made = historyHome(prefix);
-  home = made.home;
-  core = Core.open({ home: { dir: made.home.dir, kind: 'env' }, env: made.home.env });
-  return { c: core, fixture: made.fixture };
-}
+const owner = historyOwnerPerTest();
+const opened = owner.open;
 
 const orchardDir = (f: HistoryFixture) => join(f.claudeRoot, 'projects', '-work-orchard');
 const ONE_LOST = { conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
@@ -134,8 +118,8 @@ describe('a store upgraded from before Steward recorded which files hold a conve
     const { c, fixture } = opened('steward-lost-step27-');
     await c.call('Sweep.Tick', {});
     await c.shutdown();
-    beforeStep27(home!.dir, IDS.pruning);
-    core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env });
+    beforeStep27(owner.home().dir, IDS.pruning);
+    const core = owner.reopen();
     expect(await core.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });
     rmSync(join(orchardDir(fixture), IDS.pruning), { recursive: true });
     await core.call('Sweep.Tick', {});
@@ -147,7 +131,7 @@ describe('a store upgraded from before Steward recorded which files hold a conve
   it('an Unforget of one no file is known to hold says it comes back only if its transcript is still on disk', async () => {
     const { c } = opened('steward-lost-unknown-unforget-');
     await c.call('Sweep.Tick', {});
-    const db = new Database(join(home!.dir, 'gateway.db'));
+    const db = new Database(join(owner.home().dir, 'gateway.db'));
     db.prepare("DELETE FROM file_holds WHERE id = ? OR id LIKE ? || ':%'").run(IDS.pruning, IDS.pruning);
     db.close();
     await c.call('Forget.Session', { sessionId: IDS.pruning });

@@ -1,33 +1,17 @@
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
 import { formatUnforget } from '../../../core/cli/commands/unforget.js';
-import { IDS, ORCHARD, historyHome, type HistoryFixture } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
+import { IDS, ORCHARD, historyOwnerPerTest, type HistoryFixture } from '../../support/history.js';
 
 /**
  * QA B1: a conversation whose transcript the agent deleted (Claude Code after 30 days) is held by
  * Steward alone. Forget.Lost says so before a forget, and an Unforget of it promises no import.
  */
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
-
-function opened(prefix: string): { c: Core; fixture: HistoryFixture } {
-  const made = historyHome(prefix);
-  home = made.home;
-  core = Core.open({ home: { dir: made.home.dir, kind: 'env' }, env: made.home.env });
-  return { c: core, fixture: made.fixture };
-}
+const owner = historyOwnerPerTest();
+const opened = owner.open;
 
 /**
  * A store upgraded from before Steward recorded which files hold a conversation (migration 21): its
@@ -96,7 +80,7 @@ describe('forgetting a conversation whose transcript is gone from disk', () => {
     it('does not call one whose file is on disk lost: whether its transcript is there is not known', async () => {
       const { c } = opened('steward-lost-upgraded-');
       await c.call('Sweep.Tick', {});
-      holdsNeverRecorded(home!.dir, IDS.pruning);
+      holdsNeverRecorded(owner.home().dir, IDS.pruning);
       expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 });
       const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
       expect(await c.call('Forget.Lost', { kind: 'project', id: orchard.projectKey })).toEqual({ conversations: 2, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 1 });
@@ -108,7 +92,7 @@ describe('forgetting a conversation whose transcript is gone from disk', () => {
     it('an Unforget of one no file is known to hold does not say nothing is left', async () => {
       const { c } = opened('steward-lost-upgraded-unforget-');
       await c.call('Sweep.Tick', {});
-      holdsNeverRecorded(home!.dir, IDS.pruning);
+      holdsNeverRecorded(owner.home().dir, IDS.pruning);
       await c.call('Forget.Session', { sessionId: IDS.pruning });
       const lifted = await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning });
       expect(lifted.nothingLeft).toBeUndefined();
@@ -117,7 +101,7 @@ describe('forgetting a conversation whose transcript is gone from disk', () => {
     it('one whose file was recorded, then deleted and found gone by a walk, is lost', async () => {
       const { c, fixture } = opened('steward-lost-upgraded-gone-');
       await c.call('Sweep.Tick', {});
-      holdsNeverRecorded(home!.dir, IDS.config);
+      holdsNeverRecorded(owner.home().dir, IDS.config);
       deletePruning(fixture);
       await c.call('Sweep.Tick', {});
       expect(await c.call('Forget.Lost', { kind: 'session', id: IDS.pruning })).toEqual({ conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 });

@@ -1,13 +1,10 @@
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ProjectSummary, StewardClient } from '../../../core/api/index.js';
 import { createMcpServer } from '../../../core/mcp/index.js';
 import type { WithClient } from '../../../core/mcp/projects.js';
-import { claudeHistoryWithMcp } from '../../support/mcp.js';
-import { claudeLine, writeJsonl } from '../../support/transcripts.js';
+import { claudeHistoryWithMcp, writeSubagentOrchard } from '../../support/mcp.js';
 
 // Findings of an agent's QA of the MCP tools (qa45m): paging with a span, the subagent list on every
 // page, genuine_user_turn false, the kinds a hit carries, a date's field, list_projects' times.
@@ -146,27 +143,8 @@ describe('list_projects', () => {
 // A conversation that starts 25 subagents in one message, then goes on for a few turns.
 const MAIN = 'c0ffee00-0000-4000-8000-0000000000c5';
 const SUBAGENTS = 25;
-const agentId = (i: number) => `a${String(i).padStart(11, '0')}`;
 
-const history = claudeHistoryWithMcp('steward-mcp-qa45m-', (root) => {
-  const dir = join(root, 'projects', '-work-orchard');
-  const at = (i: number) => new Date(Date.now() - 3_600_000 + i * 60_000);
-  const line = (i: number, o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts'>) => claudeLine({ sessionId: MAIN, cwd: '/work/orchard', ts: at(i), ...o });
-  const tasks = Array.from({ length: SUBAGENTS }, (_, i) => ({ type: 'tool_use', id: `toolu_task${i}`, name: 'Task', input: { description: `Survey ${i}`, prompt: `Survey the orchard row ${i} for frost damage and report back`, subagent_type: 'Explore' } }));
-  writeJsonl(join(dir, `${MAIN}.jsonl`), [
-    line(0, { text: 'survey every orchard row' }),
-    line(1, { type: 'assistant', content: [{ type: 'text', text: 'Starting a helper per row.' }, ...tasks] }),
-    ...Array.from({ length: 8 }, (_, i) => line(40 + i, { type: i % 2 === 0 ? 'user' : 'assistant', text: `turn ${i} about the rows` })),
-  ]);
-  for (let i = 0; i < SUBAGENTS; i += 1) {
-    const agentDir = join(dir, MAIN, 'subagents');
-    writeJsonl(join(agentDir, `agent-${agentId(i)}.jsonl`), [
-      claudeLine({ sessionId: MAIN, agentId: agentId(i), cwd: '/work/orchard', ts: at(2 + i), text: `Survey the orchard row ${i} for frost damage and report back` }),
-      claudeLine({ sessionId: MAIN, agentId: agentId(i), cwd: '/work/orchard', ts: at(2 + i), type: 'assistant', text: `Row ${i} is fine.` }),
-    ]);
-    writeFileSync(join(agentDir, `agent-${agentId(i)}.meta.json`), JSON.stringify({ agentType: 'Explore' }));
-  }
-});
+const history = claudeHistoryWithMcp('steward-mcp-qa45m-', (root) => writeSubagentOrchard(root, MAIN, SUBAGENTS));
 
 interface Page {
   messages: unknown[];

@@ -1,32 +1,17 @@
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { claudeHistoryWithMcp, type ToolResult } from '../../support/mcp.js';
+import { claudeHistoryWithMcp, orchardAgentId, writeSubagentOrchard, type ToolResult } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 const MAIN = 'c0ffee00-0000-4000-8000-0000000000c5';
 const PLAIN = 'c0ffee00-0000-4000-8000-0000000000d6';
 const SUBAGENTS = 25;
-const agentId = (i: number) => `a${String(i).padStart(11, '0')}`;
+const agentId = orchardAgentId;
 
 const history = claudeHistoryWithMcp('steward-mcp-pins-', (root) => {
+  writeSubagentOrchard(root, MAIN, SUBAGENTS);
   const dir = join(root, 'projects', '-work-orchard');
   const at = (i: number) => new Date(Date.now() - 3_600_000 + i * 60_000);
-  const line = (i: number, o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts'>) => claudeLine({ sessionId: MAIN, cwd: '/work/orchard', ts: at(i), ...o });
-  const tasks = Array.from({ length: SUBAGENTS }, (_, i) => ({ type: 'tool_use', id: `toolu_task${i}`, name: 'Task', input: { description: `Survey ${i}`, prompt: `Survey the orchard row ${i} for frost damage and report back`, subagent_type: 'Explore' } }));
-  writeJsonl(join(dir, `${MAIN}.jsonl`), [
-    line(0, { text: 'survey every orchard row' }),
-    line(1, { type: 'assistant', content: [{ type: 'text', text: 'Starting a helper per row.' }, ...tasks] }),
-    ...Array.from({ length: 8 }, (_, i) => line(40 + i, { type: i % 2 === 0 ? 'user' : 'assistant', text: `turn ${i} about the orchard rows` })),
-  ]);
-  for (let i = 0; i < SUBAGENTS; i += 1) {
-    const agentDir = join(dir, MAIN, 'subagents');
-    writeJsonl(join(agentDir, `agent-${agentId(i)}.jsonl`), [
-      claudeLine({ sessionId: MAIN, agentId: agentId(i), cwd: '/work/orchard', ts: at(2 + i), text: `Survey the orchard row ${i} for frost damage and report back` }),
-      claudeLine({ sessionId: MAIN, agentId: agentId(i), cwd: '/work/orchard', ts: at(2 + i), type: 'assistant', text: `Row ${i} is fine.` }),
-    ]);
-    writeFileSync(join(agentDir, `agent-${agentId(i)}.meta.json`), JSON.stringify({ agentType: 'Explore' }));
-  }
   writeJsonl(join(dir, `${PLAIN}.jsonl`), Array.from({ length: 6 }, (_, i) => claudeLine({ sessionId: PLAIN, cwd: '/work/orchard', ts: at(50 + i), type: i % 2 ? 'assistant' : 'user', text: `plain orchard turn ${i}` })));
 });
 
