@@ -102,11 +102,13 @@ describe('Checkpointer', () => {
     // An interval longer than the test: only the requested checkpoint runs.
     const { checkpointer, batch, wal } = await takenOver(600_000);
     const database = () => statSync(join(home.dir, 'gateway.db')).size;
+    // What the migrations left in the WAL: the batches' growth is measured past it.
+    const start = wal();
     batch();
-    const one = wal();
+    const one = wal() - start;
     // Nothing copied: the second batch lands after the first.
     batch();
-    expect(wal()).toBeGreaterThan(one * 1.5);
+    expect(wal() - start).toBeGreaterThan(one * 1.5);
     const grown = wal();
     const before = database();
     expect(await checkpointer.settle()).toBe(true);
