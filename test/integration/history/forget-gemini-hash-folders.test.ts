@@ -19,7 +19,8 @@ import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/transcripts/gemini/', import.meta.url));
 const SITE = '/home/dana/src/site';
-const SITE_HASH = createHash('sha256').update(SITE).digest('hex');
+const hashOf = (folder: string) => createHash('sha256').update(folder).digest('hex');
+const SITE_HASH = hashOf(SITE);
 const LEGACY_ID = '5d1e2f3a-7b6c-4d5e-8f90-a1b2c3d4e5f6';
 const LATER_ID = 'later-in-site-1';
 
@@ -38,7 +39,8 @@ function write(path: string, text: string): void {
 }
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
-const chats = () => join(home!.dir, 'gemini', 'tmp', SITE_HASH, 'chats');
+const chatsOf = (folder: string) => join(home!.dir, 'gemini', 'tmp', hashOf(folder), 'chats');
+const chats = () => chatsOf(SITE);
 
 function open(): Core {
   return (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
@@ -160,5 +162,57 @@ describe('Forget.Project geminiFolders', () => {
     await expect(c.call('Forget.Project', { projectKey, notStored: true, geminiFolders: [SITE] })).rejects.toMatchObject({ code: 'invalid_params' });
     await expect(c.call('Forget.Project', { projectKey, notStored: true, geminiFolders: Array.from({ length: 9 }, () => SITE_HASH) })).rejects.toMatchObject({ code: 'invalid_params' });
     expect((await c.call('Forget.List', {})).tombstones).toEqual([]);
+  });
+});
+
+/**
+ * A project forgotten by a Steward from before records kept their folder (no folder_hash, no Gemini
+ * hash folders): its key is `p_` and the first 16 hex digits of the sha256 of its folder, the same
+ * sha256 Gemini CLI names that folder's hash folder by, so that folder's chats stay out by the key alone.
+ */
+const FORGOTTEN = '/home/ana/src/forgetme';
+const OTHER = '/home/ana/src/other';
+const OTHER_ID = 'other-folder-chat-1';
+/** Yesterday: inside a tick's window, whatever the fixture's dates. */
+const YESTERDAY = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const recentFixture = (name: string) => fixture(name).replace(/\d{4}-\d{2}-\d{2}T/g, `${YESTERDAY}T`);
+/** A project's forget record as a version from before folder_hash wrote it (the column and the Gemini table left empty). */
+const oldRecord = (c: Core, key: string, label: string) =>
+  c.gateway.prepare("INSERT INTO history_tombstones (kind, id, label, created_at, folder_hash) VALUES ('project', ?, ?, ?, NULL)").run(key, label, Date.now() - 60_000);
+
+function openWithGemini(): Core {
+  home = tempHome('steward-forget-gemini-old-record-');
+  home.env.STEWARD_GEMINI_ROOTS = join(home.dir, 'gemini');
+  return open();
+}
+
+describe('a project an older Steward forgot, whose Gemini chats sit in its hash folder', () => {
+  it('keeps them out at a tick by the record key, lists the record, and Unforget brings them back at the next tick', async () => {
+    const c = openWithGemini();
+    const key = projectKeyOf(normalizeCwd(FORGOTTEN));
+    expect(key).toBe(`p_${hashOf(FORGOTTEN).slice(0, 16)}`);
+    oldRecord(c, key, 'forgetme');
+    write(join(chatsOf(FORGOTTEN), 'session-2026-01-14T09-30-5d1e2f3a.json'), recentFixture('legacy-session.json'));
+    write(join(chatsOf(OTHER), 'session-2026-01-15T10-00-other.json'), recentFixture('agentsview/standard_session.json').replaceAll('sess-uuid-1', OTHER_ID));
+
+    await c.call('Sweep.Tick', {});
+    // The unrelated folder's chat still comes in; the forgotten folder's does not, under any project.
+    expect(geminiSessions(c)).toEqual([OTHER_ID]);
+    expect((await projectNames(c)).filter((name: string) => name.includes(hashOf(FORGOTTEN).slice(0, 8)))).toEqual([]);
+    expect((await c.call('Forget.List', {})).tombstones).toMatchObject([{ kind: 'project', id: key, label: 'forgetme' }]);
+    await c.call('Sweep.Tick', {});
+    expect(geminiSessions(c)).toEqual([OTHER_ID]);
+
+    expect(await c.call('Forget.Lift', { kind: 'project', id: key })).toMatchObject({ lifted: true });
+    await c.call('Sweep.Tick', {});
+    expect(geminiSessions(c)).toEqual([LEGACY_ID, OTHER_ID].sort());
+  });
+
+  it('keeps them out at a backfill of all too', async () => {
+    const c = openWithGemini();
+    oldRecord(c, projectKeyOf(normalizeCwd(FORGOTTEN)), 'forgetme');
+    write(join(chatsOf(FORGOTTEN), 'session-2026-01-14T09-30-5d1e2f3a.json'), recentFixture('legacy-session.json'));
+    await c.call('Backfill.Run', { all: true });
+    expect(geminiSessions(c)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import { formatUnforget } from '../../../core/cli/commands/unforget.js';
 import { formatForget, lostWarning } from '../../../core/cli/commands/forget.js';
 import { IDS, ORCHARD, SUBAGENT_SESSION, historyOwnerPerTest, type HistoryFixture } from '../../support/history.js';
@@ -17,6 +18,22 @@ const owner = historyOwnerPerTest();
 const opened = owner.open;
 
 const orchardDir = (f: HistoryFixture) => join(f.claudeRoot, 'projects', '-work-orchard');
+
+/**
+ * Conversation A (three lines) and B, a fork holding copies of A's first two lines, both read; then A's
+ * own file deleted and found gone by a walk. Returns A's id.
+ */
+async function forkWithOriginGone(c: Core, fixture: HistoryFixture): Promise<string> {
+  const [a, b] = ['aaaaaaaa-1111-4111-8111-111111111111', 'bbbbbbbb-2222-4222-8222-222222222222'];
+  const t = Date.now() - 3_600_000;
+  const lineA = (n: number) => claudeLine({ sessionId: a, cwd: ORCHARD, ts: new Date(t + n * 60_000), uuid: `aaaaaaaa-0000-4000-8000-00000000000${n}`, text: `words ${n} of A` });
+  writeJsonl(join(orchardDir(fixture), `${a}.jsonl`), [lineA(1), lineA(2), lineA(3)]);
+  writeJsonl(join(orchardDir(fixture), `${b}.jsonl`), [lineA(1), lineA(2), claudeLine({ sessionId: b, cwd: ORCHARD, ts: new Date(t + 600_000), uuid: 'bbbbbbbb-0000-4000-8000-000000000001', text: 'B goes on' })]);
+  await c.call('Sweep.Tick', {});
+  rmSync(join(orchardDir(fixture), `${a}.jsonl`));
+  await c.call('Sweep.Tick', {});
+  return a;
+}
 const ONE_LOST = { conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
 /** Its own transcript on disk, one subagent's gone: lost for good all the same, but only the subagent. */
 const SUBAGENT_LOST = { conversations: 1, lost: 1, onlySubagentsLost: 1, subagentsLost: 1, unknown: 0 };
@@ -59,27 +76,13 @@ describe('what forgetting a conversation loses for good', () => {
 
   it('does not count a file holding a copy of some of its lines (a fork) as holding it', async () => {
     const { c, fixture } = opened('steward-lost-copy-');
-    const [a, b] = ['aaaaaaaa-1111-4111-8111-111111111111', 'bbbbbbbb-2222-4222-8222-222222222222'];
-    const t = Date.now() - 3_600_000;
-    const lineA = (n: number) => claudeLine({ sessionId: a, cwd: ORCHARD, ts: new Date(t + n * 60_000), uuid: `aaaaaaaa-0000-4000-8000-00000000000${n}`, text: `words ${n} of A` });
-    writeJsonl(join(orchardDir(fixture), `${a}.jsonl`), [lineA(1), lineA(2), lineA(3)]);
-    writeJsonl(join(orchardDir(fixture), `${b}.jsonl`), [lineA(1), lineA(2), claudeLine({ sessionId: b, cwd: ORCHARD, ts: new Date(t + 600_000), uuid: 'bbbbbbbb-0000-4000-8000-000000000001', text: 'B goes on' })]);
-    await c.call('Sweep.Tick', {});
-    rmSync(join(orchardDir(fixture), `${a}.jsonl`));
-    await c.call('Sweep.Tick', {});
+    const a = await forkWithOriginGone(c, fixture);
     expect(await c.call('Forget.Lost', { kind: 'session', id: a })).toEqual(ONE_LOST);
   });
 
   it('a fork read again after its origin is gone still holds only a copy of it', async () => {
     const { c, fixture } = opened('steward-lost-copy-again-');
-    const [a, b] = ['aaaaaaaa-1111-4111-8111-111111111111', 'bbbbbbbb-2222-4222-8222-222222222222'];
-    const t = Date.now() - 3_600_000;
-    const lineA = (n: number) => claudeLine({ sessionId: a, cwd: ORCHARD, ts: new Date(t + n * 60_000), uuid: `aaaaaaaa-0000-4000-8000-00000000000${n}`, text: `words ${n} of A` });
-    writeJsonl(join(orchardDir(fixture), `${a}.jsonl`), [lineA(1), lineA(2), lineA(3)]);
-    writeJsonl(join(orchardDir(fixture), `${b}.jsonl`), [lineA(1), lineA(2), claudeLine({ sessionId: b, cwd: ORCHARD, ts: new Date(t + 600_000), uuid: 'bbbbbbbb-0000-4000-8000-000000000001', text: 'B goes on' })]);
-    await c.call('Sweep.Tick', {});
-    rmSync(join(orchardDir(fixture), `${a}.jsonl`));
-    await c.call('Sweep.Tick', {});
+    const a = await forkWithOriginGone(c, fixture);
     // Read from its start again (an import on request reads every file): it meets A's copied lines.
     await c.call('Backfill.Run', { all: true });
     await c.call('Sweep.Tick', {});

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ProviderId, Result, SessionSummary, Tombstone } from '../../../core/api/index.js';
+import type { SessionSummary, Tombstone } from '../../../core/api/index.js';
 import { formatDate, formatRelativeTime, parentKindWords } from '../../../renderer/src/components/index.js';
 import { Listing } from '../../../renderer/src/places/home/Listing.js';
 import { datesWords, olderCellWords } from '../../../renderer/src/places/home/listing-words.js';
@@ -9,26 +9,11 @@ import { keepWords, startingChoice } from '../../../renderer/src/places/home/sav
 import type { Lift } from '../../../renderer/src/places/projects/Unforget.js';
 import { Facts, forgetQuestion } from '../../../renderer/src/places/sessions/SessionHeader.js';
 import { ForgottenRow } from '../../../renderer/src/places/settings/ForgottenList.js';
+import { surveyedAgent } from '../../support/survey.js';
 
-type Survey = Result<'Providers.Survey'>;
-type Agent = Survey['providers'][number];
 
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
-const agent = (over: Partial<Agent> = {}): Agent => ({
-  provider: 'claude' as ProviderId,
-  files: 6,
-  bytes: 69 * 1024,
-  oldestAt: null,
-  newestAt: null,
-  windowDays: 365,
-  windowFrom: 'default',
-  cleanUpDays: 0,
-  older: { files: 0, bytes: 0, imported: { files: 0, bytes: 0 } },
-  olderMessages: 0,
-  olderUncounted: 0,
-  failed: 0,
-  ...over,
-});
+const agent = surveyedAgent;
 
 describe('a forgotten row once Unforget lifted it (Settings)', () => {
   const record: Tombstone = { kind: 'project', id: 'p_0123456789abcdef', label: 'dotfiles', createdAt: Date.now() - 5_000 };
