@@ -64,30 +64,46 @@ function escapeLength(raw: string, from: number): number {
 }
 
 /**
- * The escape at `from` (a backslash): what it is read as (undefined: kept as written) and how many stored
- * characters it takes. An escaped backslash before a line break's letter (`\\n`) is that line break one
- * level down, and one before an escaped quote (`\\\"`) that quote's backslash (read `\"`): a JSON text
- * held in a JSON string (a file an agent writes) reads as that text, with its quotes as stored (`\"`).
+ * The escape at `from` (a backslash), the first of `run` backslashes left of its run (keptOfRun): what it
+ * is read as (undefined: kept as written) and how many stored characters it takes. Backslashes before a
+ * line break's letter (`\\n`, `\\\\n`, keptOfRun's power of two) are that line break one or more levels
+ * down, and an escaped backslash before an escaped quote (`\\\"`) that quote's backslash (read `\"`): a JSON
+ * text held in a JSON string (a file an agent writes) reads as that text, with its quotes as stored (`\"`).
  * So a nested value's own escaped quote reads as the quotes around it do, and the shapes tell it by what
  * follows it (patterns.ts NESTED_OWN_QUOTE): a password's `ab\\\"cd` is hidden whole. A surrogate pair's
  * two escapes are read one by one, each half standing for its own six characters.
  */
-function readEscape(raw: string, from: number): [read: string | undefined, size: number] {
+function readEscape(raw: string, from: number, run: number): [read: string | undefined, size: number] {
   const next = raw[from + 1];
   if (next === 'u') {
     const hex = raw.slice(from + 2, from + 6);
     const code = /^[0-9a-fA-F]{4}$/.test(hex) ? Number.parseInt(hex, 16) : Number.NaN;
     return [Number.isNaN(code) || KEPT_CODES.has(code) ? undefined : String.fromCharCode(code), escapeLength(raw, from)];
   }
-  if (next === '\\' && TWICE[raw[from + 2] ?? ''] !== undefined) return [TWICE[raw[from + 2]!], 3];
+  if (run >= 2 && TWICE[raw[from + run] ?? ''] !== undefined) return [TWICE[raw[from + run]!], run + 1];
   // A quote's own backslash and quote, read as the nested text's quotes are stored (`\"`); what follows tells a value's own.
   if (next === '\\' && raw.startsWith('\\"', from + 2)) return ['\\"', 4];
   return [next === undefined ? undefined : LETTER[next], escapeLength(raw, from)];
 }
 
 /**
+ * How many of the `run` backslashes at `from` stay as written before the escape that ends the run: a line
+ * break escaped at any depth (`\\n` one level down, `\\\\n` two, `\\\\\\\\n` three: the run's lowest power
+ * of two, after escaped backslashes of its own level) takes that tail whole, so no escaped backslash of the
+ * levels above is left to read as a value's own (a bare password three levels deep took them, and its span
+ * left no JSON). Else the pairs from the first stay, and the last one or three (`\\\"`) are read by readEscape.
+ */
+function keptOfRun(raw: string, from: number, run: number): number {
+  const after = raw[from + run] ?? '';
+  const lowest = run & -run;
+  if (TWICE[after] !== undefined && lowest >= 2) return run - lowest;
+  if (run % 2 === 0) return run;
+  return after === '"' && run >= 3 ? run - 3 : run - 1;
+}
+
+/**
  * `raw` read with its escapes decoded (readEscape) when it is JSON and holds any; else as it is. Escapes
- * are read in pairs from the first backslash of a run: `\\\\n` is an escaped backslash, then `\\n`.
+ * are read in pairs from the first backslash of a run (keptOfRun): `\\\\\\n` is two escaped backslashes, then `\\n`.
  * `json`: whether the text `raw` was cut from is JSON (isJsonText of it), for a piece that need not begin as one.
  */
 export function jsonReading(raw: string, json = isJsonText(raw)): JsonReading {
@@ -97,7 +113,13 @@ export function jsonReading(raw: string, json = isJsonText(raw)): JsonReading {
   let n = 0;
   let from = 0;
   for (let i = raw.indexOf('\\'); i >= 0; i = raw.indexOf('\\', i)) {
-    const [read, size] = readEscape(raw, i);
+    // A run is read once from its first backslash: its pairs kept as written are passed over whole.
+    let run = 1;
+    while (raw[i + run] === '\\') run += 1;
+    const kept = run > 1 ? keptOfRun(raw, i, run) : 0;
+    i += kept;
+    if (kept === run) continue;
+    const [read, size] = readEscape(raw, i, run - kept);
     if (read !== undefined) {
       for (let k = from; k < i; k += 1) at[n++] = k;
       text += raw.slice(from, i) + read;
@@ -230,13 +252,16 @@ export function withinString(text: string, [start, end]: readonly [number, numbe
 }
 
 /**
- * Where a span that ends just before an escaped quote ends without that quote's backslashes: a bare value
- * two or three levels deep ends at the `\"` that closes its string (`\\\"` three levels deep, read `\"`), and a span that took
- * the backslash and not the quote was widened over both in the stored text, which ended the string early.
+ * Where a span that ends just before an escaped quote, or inside the run of backslashes that escapes it,
+ * ends without that run: a bare value two or more levels deep ends at the `\"` that closes its string
+ * (`\\\\\"` four levels deep, as the reading spells it), and a span that took some of its backslashes and
+ * not the quote was widened over them in the stored text, which ended the string early or left an escape half.
  */
 function beforeEscapedQuote(text: string, start: number, end: number): number {
-  if (text[end] !== '"') return end;
+  let to = end;
+  while (text[to] === '\\') to += 1;
+  if (text[to] !== '"') return end;
   let from = end;
   while (from > start && text[from - 1] === '\\') from -= 1;
-  return (end - from) % 2 === 1 ? from : end;
+  return (to - from) % 2 === 1 ? from : end;
 }

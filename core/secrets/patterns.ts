@@ -339,13 +339,34 @@ function isPasswordVariable(name: string | undefined): boolean {
 /** A name that holds a password, whatever the value looks like (`DB_PASS`, `passwd`, `PGPASSWORD`). */
 const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|passphrase|pwd|passwort|kennwort)|[A-Za-z0-9_.-]*?[_.-]pass|${PASSWORD_VARIABLE})`;
 /**
+ * How many pairs of backslashes past five a JSON reading may spell a quote with: a quote `d` levels deep is
+ * stored after 2^d - 1 backslashes and read after two fewer from two levels (json-reading.ts readEscape):
+ * 1, 5, 13, 29, …; 512 pairs reach ten levels, and keep each look-behind's run bounded.
+ */
+const DEEPEST = 512;
+/** The backslashes before a quote in a JSON reading, at any depth: none, one (`\"`, one or two levels deep), or an odd run of five or more. */
+const QUOTE_ESCAPES = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}})?\\?`;
+/** The backslashes before a quote three or more levels deep, as a reading spells them (an odd run of five or more). */
+const DEEP_RUN = String.raw`\\{5}(?:\\\\){0,${DEEPEST}}`;
+/**
+ * The quote a value opens with after ASSIGN (whose last backslash it may take), escaped at any depth (QUOTE_ESCAPES),
+ * or none. A deeper run is read only before its quote: a look-behind that took a run without one was tried at
+ * each backslash of a long run and scanned it back each time.
+ */
+function valueQuote(quotes: string): string {
+  return String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}}${quotes}|${quotes})?`;
+}
+/** A name's closing quote, escaped at any depth (`password\\\\\": …` three levels deep), or none. */
+const NAME_QUOTE = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}}\\["']|\\?["']?)`;
+
+/**
  * The assignment between a name and its value; quotes may come escaped (`\"password\": \"…\"` inside JSON text).
  * The spaces around the sign are bounded: an unbounded run was scanned back from every position of a long
  * one (20,000 spaces took 0.6 s). 32, not the prose shapes' 8: `terraform fmt` and YAML align values in a column.
  */
-const ASSIGN = String.raw`\\?["']?\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
+const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
 /** ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access. */
-const PASSWORD_ASSIGN = String.raw`\\?["']?(?:\s{0,32}(?:=|:=|:|=>)|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
+const PASSWORD_ASSIGN = String.raw`${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
@@ -385,7 +406,7 @@ const QUOTED_CHAR = String.raw`[^"'\`\n\r\\]|\\[^\n]|''(?=[^\s"'\`,;)}\]])`;
  * or double-quoted `'`, the quote opened again (`'s3cr'\\''et'`, `'s3cr'"'"'et'`, Python's shlex.quote). In a
  * JSON reading the backslash is doubled at each level, and the double quotes escaped (`\\"`, 5 backslashes deeper).
  */
-const SHELL_QUOTE_JOIN = String.raw`'(?:\\{1,8}'|\\{0,5}"'\\{0,5}")'`;
+const SHELL_QUOTE_JOIN = String.raw`'(?:\\{1,${DEEPEST}}'|\\{0,${DEEPEST}}"'\\{0,${DEEPEST}}")'`;
 /**
  * A value's character inside the plain quote it opened with (`open`): any but that quote, the other kinds
  * of quote too (`PGPASSWORD='s3cr"et';`, `"password": "ab'cd"`), where QUOTED_CHAR ends at any quote and
@@ -422,7 +443,7 @@ const NESTED_QUOTED = String.raw`(?<=\\(?<nq>["'\`]))(?:[^"'\`\n]|(?!\k<nq>)["'\
  * DEEPER_OWN_QUOTE), closed by the same five and quote alone; the other kind inside is its own (`s3cr';et`).
  * NESTED_QUOTED's reading of it took the closing quote as the value's own and ran to the string's end.
  */
-const DEEP_QUOTED = String.raw`(?<=(?<!\\)\\{5}(?<dq>["']))(?:(?!\\{5}\k<dq>)[^"'\`\n]|(?!\k<dq>)["'\`]){0,99}(?:[^"'\`\n\\]|(?!\k<dq>)["'\`])(?=\\{5}\k<dq>)`;
+const DEEP_QUOTED = String.raw`(?<=(?<!\\)(?<dr>${DEEP_RUN})(?<dq>["']))(?:(?!\k<dr>\k<dq>)[^"'\`\n]|(?!\k<dq>)["'\`]){0,99}(?:[^"'\`\n\\]|(?!\k<dq>)["'\`])(?=\k<dr>\k<dq>)`;
 const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?![ \t]*\r?\n)(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${DEEP_QUOTED}|${NESTED_QUOTED}|(?<=\\["'\`])(?!\s*\n)(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
 
 /**
@@ -546,7 +567,7 @@ function looksMachineMade(raw: string): boolean {
  * The quote a command's flag value opens with, if any (`-p'…'`, `--password "…"`; `\"` in a JSON string,
  * `\\\\\"` three levels deep, DEEP_QUOTED), as `q`.
  */
-const FLAG_QUOTE = String.raw`(?<q>(?:\\{4})?\\?["'])?`;
+const FLAG_QUOTE = String.raw`(?<q>${QUOTE_ESCAPES}["'])?`;
 /**
  * A flag's value: inside the quote it opened with (FLAG_QUOTE), all of it to that quote, where the shell
  * reads `&`, `|`, `;` and the other kind of quote as the password's own (`-p'pa&ss'` showed `&ss`, or all),
@@ -684,7 +705,7 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
   {
     id: 'lftp-user-password',
     // `lftp -u user,password`: as smbclient's `%`, the `,` is looked for first; the quote may open before the user or after the comma.
-    pattern: new RegExp(String.raw`(?<=,(?:(?:\\{4})?\\?["'])?)(?<=${commandWord('lftp')}${SAME_LINE}${FLAG_SEP}(?:-u|--user)${WORD_GAP}(?:[^\s,"']{1,100},)?${FLAG_QUOTE}(?:(?<=["'])[^\s,"']{1,100},)?)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
+    pattern: new RegExp(String.raw`(?<=,(?:${QUOTE_ESCAPES}["'])?)(?<=${commandWord('lftp')}${SAME_LINE}${FLAG_SEP}(?:-u|--user)${WORD_GAP}(?:[^\s,"']{1,100},)?${FLAG_QUOTE}(?:(?<=["'])[^\s,"']{1,100},)?)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
     accept: isCommandValue,
     needs: ['lftp'],
   },
@@ -744,7 +765,7 @@ const COMMAND_SHAPES: readonly SecretShape[] = [
     id: 'smb-user-password',
     // `-U user%password` (`DOMAIN\user%password`): the user stays shown. The `%` is looked for first, so the line is scanned back only after one.
     // The quote may open before the user or after the `%` (`-U ana%'P W'`), as curl's after its colon.
-    pattern: new RegExp(String.raw`(?<=%(?:(?:\\{4})?\\?["'])?)(?<=${commandWord('smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap')}${SAME_LINE}${FLAG_SEP}(?:-U|--user(?:name)?)(?:=|${WORD_GAP})(?:[^\s%"']{1,100}%)?${FLAG_QUOTE}(?:(?<=["'])[^\s%"']{1,100}%)?)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
+    pattern: new RegExp(String.raw`(?<=%(?:${QUOTE_ESCAPES}["'])?)(?<=${commandWord('smbclient|rpcclient|smbcacls|smbget|smbtree|smbmap')}${SAME_LINE}${FLAG_SEP}(?:-U|--user(?:name)?)(?:=|${WORD_GAP})(?:[^\s%"']{1,100}%)?${FLAG_QUOTE}(?:(?<=["'])[^\s%"']{1,100}%)?)${FLAG_VALUE(String.raw`[^\s"'|;&<>]+`)}`, 'g'),
     accept: isCommandValue,
     needs: ['smb', 'rpcclient'],
   },
@@ -807,7 +828,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // The command first, its value a group (a 100 KB line of ` -u a:` after one `curl` took 0.2 s scanned back from
     // each colon). `-u` may be glued to its user (`-uana:pw`) or end combined short flags (`-su`); `-U` and
     // `--proxy-user` give the proxy's.
-    pattern: new RegExp(String.raw`${commandWord('curl')}(?:[^\n]|\\\r?\n){0,500}?\s(?:-[A-Za-z]{0,6}[uU]|--user|--proxy-user)(?:\s{1,8}|=|(?=[^\s=-]))(?:[^\s:"'-][^\s:"']*:)?${FLAG_QUOTE}(?:[^\s:"'][^\s:"]*:)?(?<=:(?:(?:\\{4})?\\?["'])?)(?<value>${FLAG_VALUE(String.raw`[^\s"']+`)})`, 'g'),
+    pattern: new RegExp(String.raw`${commandWord('curl')}(?:[^\n]|\\\r?\n){0,500}?\s(?:-[A-Za-z]{0,6}[uU]|--user|--proxy-user)(?:\s{1,8}|=|(?=[^\s=-]))(?:[^\s:"'-][^\s:"']*:)?${FLAG_QUOTE}(?:[^\s:"'][^\s:"]*:)?(?<=:(?:${QUOTE_ESCAPES}["'])?)(?<value>${FLAG_VALUE(String.raw`[^\s"']+`)})`, 'g'),
     accept: isLiteralValue,
     needs: ['curl'],
   },
@@ -828,7 +849,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?:\\{4})?["'\`„]?)${ASSIGNED_VALUE}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}${valueQuote(String.raw`["'\`„]`)})${ASSIGNED_VALUE}`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
     accept: (m, g) => isLiteralValue(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m),
     needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth'],
@@ -894,7 +915,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   ...PREFIXED.map(([id, body, needs]) => prefixed(id, body, needs)),
   {
     id: 'secret-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}["'\`]?)[^\s"'\`,;\\]{8,}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
     accept: (m, g) => isTokenLike(m) && !isSecretsName(g?.name, m),
     needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw'],
   },

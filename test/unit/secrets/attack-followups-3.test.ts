@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
+
+/**
+ * What a third look at passwords in JSON strings found: a line break escaped three or more levels deep
+ * (`\\\\n`) right after a bare password was read as part of it, and the span took the backslashes of the
+ * levels above, which left no JSON; a quoted password four or more levels deep (its quote escaped
+ * `\\\\\\\\\\\\\\\"`) was not found at all. And a second password after a command that takes one, read
+ * forward from the command, must be hidden as the first is.
+ */
+
+/** A text placed inside JSON strings `levels` deep (1: `{"output":"…"}`). */
+function nested(text: string, levels: number): string {
+  let out = text;
+  for (let i = 0; i < levels; i += 1) out = JSON.stringify({ output: out });
+  return out;
+}
+
+/** The text's JSON strings as read, level by level down to the command: throws if a level no longer parses. */
+function innermost(text: string, levels: number): string {
+  let t = text;
+  for (let i = 0; i < levels; i += 1) t = (JSON.parse(t) as { output: string }).output;
+  return t;
+}
+
+/** Every public way a whole text is redacted: redactSecrets, redactSync, redact, redactMany (alone and among others). */
+async function allWays(text: string): Promise<string[]> {
+  const r = createRedactor();
+  return [redactSecrets(text), r.redactSync(text), await r.redact(text), ...(await r.redactMany([text])), (await r.redactMany(['nothing here', text]))[1]!];
+}
+
+const DEPTHS = [0, 1, 2, 3, 4, 5, 6];
+
+/**
+ * For `text` (its password written `{pw}`) at each depth, every way whose redaction is not, read back to the
+ * command, the text with each password replaced by REDACTED and all else as written: with what came back.
+ */
+async function wrong(text: string, passwords: readonly string[], depths: readonly number[] = DEPTHS): Promise<string[]> {
+  let i = 0;
+  const written = text.replace(/\{pw\}/g, () => passwords[i++]!);
+  const expected = text.replaceAll('{pw}', '[REDACTED]');
+  const out: string[] = [];
+  for (const level of depths)
+    for (const res of await allWays(nested(written, level))) {
+      let read: string;
+      try {
+        read = innermost(res, level);
+      } catch {
+        read = `(no JSON) ${res}`;
+      }
+      if (read !== expected) out.push(`[L${level}] ${read}`);
+    }
+  return [...new Set(out)];
+}
+
+describe('a line break written as an escape right after a bare password ends it, at any depth', () => {
+  it('{"command":"mysql -u root -pS3cr3t!\\nexit"} hides S3cr3t! and keeps \\nexit', async () => {
+    const stored = '{"command":"mysql -u root -pS3cr3t!\\nexit"}';
+    for (const out of await allWays(stored)) expect(out).toBe('{"command":"mysql -u root -p[REDACTED]\\nexit"}');
+  });
+
+  it.each([
+    'mysql -u root -p{pw}\nexit',
+    'mysql -u root -p{pw}\r\nexit',
+    'mysql -u root -p{pw}\texit',
+    'deploy --password {pw}\nexit',
+    'PGPASSWORD={pw}\npsql -h db',
+    'docker login -u ana -p {pw}\nexit',
+    'sshpass -p {pw}\nssh ana@host',
+    'redis-cli -a {pw}\nping',
+    'curl -u admin:{pw}\nexit',
+  ])('%s', async (text) => {
+    expect(await wrong(text, ['S3cr3t!9Zq'])).toEqual([]);
+  });
+});
+
+describe('quoted passwords and command flags in JSON strings 4 or more levels deep', () => {
+  it.each([
+    'mysql -u root -p"{pw}" shop',
+    "mysql -u root -p'{pw}' shop",
+    'export PGPASSWORD="{pw}"; psql -h db',
+    "DB_PASSWORD='{pw}' ./start",
+    'run --password "{pw}" --yes',
+    'sshpass -p "{pw}" ssh ana@host',
+    'docker login -u ana -p "{pw}" registry.io',
+    'curl -u "admin:{pw}" https://x',
+    'redis-cli -a "{pw}" ping',
+    '{"password": "{pw}", "user": "ana"}',
+  ])('%s', async (text) => {
+    expect(await wrong(text, ['S3cr3t!9Zq'])).toEqual([]);
+  });
+
+  it('a password holding the other kind of quote, or a space, is hidden whole', async () => {
+    expect(await wrong('export PGPASSWORD="{pw}"; psql', ["s3cr';et9Zq"])).toEqual([]);
+    expect(await wrong(`sshpass -p "{pw}" ssh ana@host`, ['Ss9 Zq1xyz'])).toEqual([]);
+    expect(await wrong(`export PGPASSWORD='{pw}'; psql`, [`s3cr'\\''et9Zq`], [4, 5, 6])).toEqual([]);
+  });
+
+  it('a bare password ending the innermost string leaves the quotes that close every level', async () => {
+    for (const text of ['mysql -u root -p{pw}', 'redis-cli -a {pw}', 'PGPASSWORD={pw}']) expect(await wrong(text, ['Xray9Zq1'])).toEqual([]);
+  });
+});
+
+describe('a second password after the same command is hidden too', () => {
+  it.each([
+    ['sshpass', 'sshpass -p {pw} ssh host && sshpass -p {pw} ssh host2'],
+    ['docker login', 'docker login -u a -p {pw} r1; docker login -u b -p {pw} r2'],
+    ['mysql after -e "…"', 'mysql -p{pw} -e "select 1" ; mysql -p{pw}'],
+    ['mysql on the next line', "mysql -p{pw} -e 'select 1'\nmysql -p{pw} shop"],
+    ['redis-cli', 'redis-cli -a {pw} ping; redis-cli -a {pw} ping'],
+    ['curl', 'curl -u a:{pw} https://x && curl -u b:{pw} https://y'],
+    ['sqlcmd', 'sqlcmd -P {pw} -Q "select 1"; sqlcmd -P {pw}'],
+    ['ldapsearch', 'ldapsearch -x -w {pw} -b dc=x | ldapsearch -x -w {pw}'],
+    ['quoted, then bare', `sshpass -p '{pw}' ssh host && sshpass -p {pw} ssh host2`],
+    ['double quotes both', 'docker login -u a -p "{pw}" r1; docker login -u b -p "{pw}" r2'],
+    ['mysql quoted both', `mysql -p'{pw}' -e "select 1" ; mysql -p"{pw}"`],
+    ['three mysql', 'mysql -p{pw} a; mysql -p{pw} b; mysql -p{pw} c'],
+  ])('%s', async (_name, text) => {
+    expect(await wrong(text, ['one1Xq9Z', 'two2Xq9Z', 'tri3Xq9Z'])).toEqual([]);
+  });
+
+  it('after a first value that is a reference, the second command still hides its password', async () => {
+    expect(await wrong('docker login -u a -p $PW r1; docker login -u b -p {pw} r2', ['two2Xq9Z'])).toEqual([]);
+    expect(await wrong('sshpass -p "$PASS" ssh h && sshpass -p {pw} ssh h2', ['two2Xq9Z'])).toEqual([]);
+  });
+});
+
+/** The quickest of three timed runs, after one warm-up, in ms. */
+function quickest(f: () => void): number {
+  f();
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i += 1) {
+    const began = performance.now();
+    f();
+    best = Math.min(best, performance.now() - began);
+  }
+  return best;
+}
+
+describe('1 MB adversarial lines of the new shapes read in a moment', () => {
+  const N = 1024 * 1024;
+  const fill = (head: string, unit: string) => (head + unit.repeat(Math.ceil(N / unit.length))).slice(0, N);
+  /** A JSON text whose one string holds `body` as stored. */
+  const json = (body: string) => `{"output":"${body}"}`;
+  it.each([
+    ['backslashes then n after -p', json(fill('mysql -pX', '\\'.repeat(16) + 'n'))],
+    ['a run of backslashes after -p', json(fill('mysql -pX', '\\\\'))],
+    ['deep quotes after -p', json(fill('mysql -p', '\\'.repeat(15) + '"'))],
+    ['deep quotes after --password', json(fill('x --password ', '\\'.repeat(31) + '"a'))],
+    ['deep quotes after PASSWORD=', json(fill('PASSWORD=', '\\'.repeat(15) + '"a '))],
+    ['sshpass -p "$P" repeated, four levels deep', json(fill('', `sshpass -p ${'\\'.repeat(15)}"$P${'\\'.repeat(15)}" `))],
+    ['docker login -p $P repeated', fill('', 'docker login -p $P; ')],
+    ['mysql -p repeated after one mysql', fill('mysql', ' -p\\\\\\\\\\\\\\"')],
+    ['escaped line breaks after a password', json(fill('mysql -pX', '\\\\\\\\nX'))],
+  ])('%s', (_name, text) => {
+    expect(quickest(() => redactSecrets(text))).toBeLessThan(200);
+  });
+});
