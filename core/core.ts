@@ -10,7 +10,7 @@ import { createFileLogger, errorCode, withLevel, type LeveledLogger, type Logger
 import { Maintenance, providerFacts, snapshotsOf, maintenanceHandlers, profileDeps, ragStage, RepositorySearch, repositoryHandlers, scheduleReconcile, syncStage, type PlanFacts } from './maintenance/index.js';
 import { ProjectStore, projectsHandlers } from './projects/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets, PanelToken, preloadRedaction, secretsHandlers, type KeyStore } from './secrets/index.js';
-import { acquireOwnerLock, type Db, type OwnerLock } from './store/index.js';
+import { acquireOwnerLock, type Db, type LockRole, type OwnerLock } from './store/index.js';
 import { GatewayDigestSource, preloadCuratorSdk, projectPaths, Sweeper, sweeperHandlers, sweeperSettingsFrom } from './sweeper/index.js';
 import { transcriptsHandlers } from './transcripts/index.js';
 
@@ -28,6 +28,8 @@ export interface CoreOptions {
   startAtLogin?: StartAtLogin;
   /** How this owner stops when asked (`steward stop`): the app quits, `steward serve` exits. Absent in the in-process CLI. */
   onStopRequest?: () => void;
+  /** What the lock says holds the store (see acquireOwnerLock): an owner (the app, `steward serve`) or, by default, a one-shot command. */
+  lockRole?: LockRole;
 }
 
 /** Calls in these areas can change what needs the person (a lifted pause, a resolved conflict): the status is re-read after them. */
@@ -138,7 +140,7 @@ export class Core {
     const home = options.home ?? resolveHome(env);
     mkdirSync(home.dir, { recursive: true, mode: 0o700 });
     const config = loadConfig(home.dir, env);
-    const lock = acquireOwnerLock(home.dir);
+    const lock = acquireOwnerLock(home.dir, options.lockRole);
     try {
       const logger = withLevel(options.logger ?? createFileLogger(home.dir, { stderr: options.logToStderr ?? false }), config.log.level);
       if (lock.takenOver) logger.warn('owner lock taken over', { pid: lock.takenOver.pid, reason: lock.takenOver.reason });

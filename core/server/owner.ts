@@ -1,6 +1,5 @@
 import { PROTOCOL_VERSION } from '../api/index.js';
 import { Core, type CoreOptions } from '../core.js';
-import { claimOwnerRole } from '../store/lock/index.js';
 import { openAfterCommands, type WhileCommandRuns } from './command-wait.js';
 import { removeDaemonInfo, writeDaemonInfo } from './daemon/index.js';
 import { startHttpServer, type RunningHttpServer } from './http.js';
@@ -33,11 +32,11 @@ export async function startOwner(options: OwnerOptions = {}): Promise<Owner> {
   let stopOwner: () => Promise<void> = async () => undefined;
   const onStopRequest = options.onStopRequest ?? (() => void stopOwner());
   // An owner sweeps transcripts on its interval; tests may pass schedule: false to drive ticks themselves.
-  const core = await openAfterCommands(() => Core.open({ ...options, onStopRequest, schedule: options.schedule ?? true }), withWaitLogged(options));
+  // The lock says "owner" from the moment it is taken: another owner starting is refused rather than
+  // told to wait, and `steward info` never names this owner a one-shot command.
+  const core = await openAfterCommands(() => Core.open({ ...options, onStopRequest, schedule: options.schedule ?? true, lockRole: 'owner' }), withWaitLogged(options));
   let http: RunningHttpServer;
   try {
-    // From here another owner starting is refused rather than told to wait for this one.
-    claimOwnerRole(core.home.dir);
     http = await startHttpServer({
       target: core,
       events: core.events,

@@ -3,4 +3,4 @@
 export { openDatabase, migrate, migrateRoom, schemaVersion, inTransaction, type Db, type Migration } from './database.js';
 export { afterCommit, beginShared, commitShared, rollbackShared } from './shared-transaction.js';
 export { useSqliteNativeBinding, sqliteOptions } from './binding/index.js';
-export { acquireOwnerLock, lockOwnerPid, type OwnerLock } from './lock/index.js';
+export { acquireOwnerLock, lockOwnerPid, type LockRole, type OwnerLock } from './lock/index.js';

@@ -1,4 +1,4 @@
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StewardError } from '../../api/index.js';
 
@@ -168,17 +168,18 @@ function heldBy(holder: { pid: number; role: LockRole }): StewardError {
 
 /**
  * The single-owner lock: created with O_EXCL so two processes racing for it cannot both win. A lock
- * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever. It is
- * taken as a one-shot command's; an owner says it is one with `claimOwnerRole` once it has the lock.
+ * left by a dead pid (a crash, kill -9) is taken over rather than blocking the user forever. `role`
+ * is written with the pid, so no reader (`steward info`, an owner starting) ever sees an owner's lock
+ * as a one-shot command's: a command by default, an owner (the app, `steward serve`) says so here.
  */
-export function acquireOwnerLock(home: string): OwnerLock {
+export function acquireOwnerLock(home: string, role: LockRole = 'command'): OwnerLock {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = join(home, LOCK_FILE);
   let takenOver: OwnerLock['takenOver'];
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, lockText('command'));
+      writeSync(fd, lockText(role));
       closeSync(fd);
       let released = false;
       return {
@@ -224,17 +225,4 @@ export function lockHolder(home: string): { pid: number; role: LockRole } | unde
 /** The pid of the live owner, if any: a lock naming a reused pid has no owner. */
 export function lockOwnerPid(home: string): number | undefined {
   return lockHolder(home)?.pid;
-}
-
-/**
- * Marks this process's lock as an owner's (the app, `steward serve`), so another owner starting is
- * refused rather than told to wait. Replaced by a rename, so the lock is never missing meanwhile;
- * a lock that is not this process's is left alone.
- */
-export function claimOwnerRole(home: string): void {
-  const file = join(home, LOCK_FILE);
-  if (readLock(file).pid !== process.pid) return;
-  const next = `${file}.${process.pid}.owner`;
-  writeFileSync(next, lockText('owner'), { mode: 0o600 });
-  renameSync(next, file);
 }
