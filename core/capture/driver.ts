@@ -164,7 +164,7 @@ export class Capture {
         return hash;
       },
       // Written with the file's checkpoint (made below, before any run).
-      held: (kind, id, ownFile) => this.#checkpoints.held(kind, id, ownFile),
+      held: (kind, id, ownFile, span) => this.#checkpoints.held(kind, id, ownFile, span),
       heldElsewhere: (sessionId, provider, file) => this.#checkpoints.heldElsewhere(sessionId, provider, file),
     });
     this.#sink.onUserTurns = (turns) => {

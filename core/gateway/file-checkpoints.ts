@@ -1,7 +1,9 @@
 import type { Statement } from 'better-sqlite3';
 import type { ForgetKind } from '../api/index.js';
 import { inTransaction, type Db } from '../store/index.js';
+import { ownSessionOf } from './own-file.js';
 import { inPieces, turn, type PieceGate } from './pace.js';
+import type { LineSpan } from './sessions.js';
 
 const DAY_MS = 86_400_000;
 /**
@@ -156,13 +158,14 @@ export class FileCheckpoints {
   readonly #unhold;
   readonly #unmet;
   readonly #moveHolds;
+  readonly #narrowSpan;
   /**
    * What the file being read holds, told by the materializer as its batches go by (`held`): written with
    * the file's checkpoint, in the same commit window, by `put` (or `recountOlder`). Runs take turns and
    * read one file at a time, each read beginning with `fileBegins`, so a file that leaves no checkpoint
    * (failed, vanished, cut short) hands its holds to no other.
    */
-  readonly #pending = new Map<string, { kind: ForgetKind | 'copy'; id: string; own: boolean }>();
+  readonly #pending = new Map<string, { kind: ForgetKind | 'copy'; id: string; own: boolean; span: LineSpan | undefined }>();
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
    * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
@@ -228,6 +231,13 @@ export class FileCheckpoints {
       WHERE ((h.kind = ? AND h.id = ?) OR (h.kind IN ('session', 'copy') AND h.id IN (SELECT value FROM json_each(?)))) AND h.gone_at IS NULL`);
     // A file that held it as its own and is gone since (gone_at) still counts: a copy of its lines read
     // after its own file went is a copy all the same, and must not say the conversation is on disk.
+    // A session's span is what its lines say (mergeSession widens it as reads come): a whole read of the
+    // one file known to hold it (no other file, gone or not, holds it or a copy of its lines) says all
+    // of them, so its span is that read's, narrower when the file was rewritten shorter.
+    this.#narrowSpan = db.prepare(`
+      UPDATE sessions SET first_ts = @firstTs, last_ts = @lastTs, updated_at = @now
+      WHERE session_id = @id AND provider = @provider AND (first_ts IS NOT @firstTs OR last_ts IS NOT @lastTs)
+        AND NOT EXISTS (SELECT 1 FROM file_holds WHERE kind IN ('session', 'copy') AND id = @id AND (provider <> @provider OR path <> @path))`);
     this.#heldElsewhere = db.prepare(`SELECT COUNT(*) > 0 AND IFNULL(MAX(provider = ? AND path = ?), 0) = 0 FROM file_holds WHERE kind = 'session' AND id = ?`).pluck();
   }
 
@@ -254,8 +264,10 @@ export class FileCheckpoints {
   }
 
   /** The file being read holds this conversation, or some of what this forget record withheld (see #pending). */
-  held(kind: ForgetKind | 'copy', id: string, own = false): void {
-    this.#pending.set(`${kind}\n${id}`, { kind, id, own });
+  held(kind: ForgetKind | 'copy', id: string, own = false, span?: LineSpan): void {
+    const key = `${kind}\n${id}`;
+    // A later batch's row only describing the session (no line of it) keeps what the read met before.
+    this.#pending.set(key, { kind, id, own, span: span ?? this.#pending.get(key)?.span });
   }
 
   /**
@@ -284,13 +296,21 @@ export class FileCheckpoints {
    * went through the whole file and left nothing out (see FileCheckpoint.readWhole), so what it did not
    * meet the file no longer holds.
    */
-  #settleHolds(provider: string, path: string, whole = false): void {
-    if (whole) this.#unmet.run(Date.now(), provider, path, JSON.stringify([...this.#pending.keys()]));
+  #settleHolds(provider: string, path: string, whole = false, state: string | null = null): void {
+    const now = Date.now();
+    if (whole) this.#unmet.run(now, provider, path, JSON.stringify([...this.#pending.keys()]));
+    // The file the provider's identity names as a conversation's own holds it as its own at any path:
+    // one moved while no walk saw the move whole (its checkpoint went with its old path, its holds marked
+    // gone) is read anew as a copy of the files known to hold it, and would leave it reading as gone.
+    // Other holds stay as they are: another file of it (OpenClaw's live file beside a .reset) may stay too.
+    const ownId = ownSessionOf(provider, path, state);
     for (const { kind, id, own } of this.#pending.values()) {
-      this.#hold.run(kind, id, provider, path);
+      this.#hold.run(kind === 'copy' && id === ownId ? 'session' : kind, id, provider, path);
       // The conversation's own file: another that held it first (read before it) holds only a copy.
       if (own && kind === 'session') this.#demote.run(id, provider, path);
     }
+    // Once every hold of this file is written: a conversation this file alone holds gets this read's span.
+    if (whole) for (const { kind, id, span } of this.#pending.values()) if (kind === 'session' && span?.firstTs != null && span.lastTs != null) this.#narrowSpan.run({ id, provider, path, firstTs: span.firstTs, lastTs: span.lastTs, now });
     this.#pending.clear();
   }
 
@@ -331,7 +351,7 @@ export class FileCheckpoints {
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
     const c = checkpoint;
     this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
-    this.#settleHolds(provider, c.path, c.readWhole === true);
+    this.#settleHolds(provider, c.path, c.readWhole === true, c.state);
   }
 
   /**
@@ -357,7 +377,7 @@ export class FileCheckpoints {
    */
   recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now(), readWhole = false): boolean {
     // A file read again whose checkpoint stays: what this read found it holds is written all the same.
-    this.#settleHolds(provider, path, readWhole);
+    this.#settleHolds(provider, path, readWhole, state);
     return this.#recount.run(lines, state, provider, path, windowStartMs, now, windowStartMs).changes > 0;
   }
 

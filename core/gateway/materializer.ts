@@ -3,7 +3,7 @@ import type { ForgetKind } from '../api/index.js';
 import { blankSession, geminiChatPlace, geminiHashPrefix, type PartRow, type SessionRow, type TitleClaim, type TranscriptBatch } from '../transcripts/index.js';
 import { inTransaction, type Db } from '../store/index.js';
 import { EMITTED_CAP, EmittedIds } from './emitted.js';
-import { changesCommitted, rereadWith, type CommittedSession, type Reread, type SessionUpdate } from './sessions.js';
+import { changesCommitted, rereadWith, type CommittedSession, type LineSpan, type Reread, type SessionUpdate } from './sessions.js';
 import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
 import { TitleClaims } from './title-claims.js';
@@ -83,8 +83,10 @@ export interface CapturePolicy {
   /**
    * Told of each conversation a batch admits and each forget record that withholds some of it: the
    * file being read holds them (FileCheckpoints.held), so lifting that record has the file read again.
+   * `span`: the times of the conversation's first and last lines this read of the file met so far (a
+   * whole read of the one file that holds it makes them its span: see FileCheckpoints.put).
    */
-  held?(kind: ForgetKind | 'copy', id: string, ownFile?: boolean): void;
+  held?(kind: ForgetKind | 'copy', id: string, ownFile?: boolean, span?: LineSpan): void;
   /**
    * Whether other files are known to hold this conversation and `file` is not one of them, a copy of
    * its lines there not counting (FileCheckpoints.heldElsewhere).
@@ -266,7 +268,7 @@ export class Materializer {
     for (const session of batch.sessions) {
       const reason = this.#withheld(state, session);
       if (reason) held.set(session.sessionId, reason);
-      else this.#policy?.held?.(this.#holdOf(state, session.sessionId, session.provider), session.sessionId, session.ownFile);
+      else this.#policy?.held?.(this.#holdOf(state, session.sessionId, session.provider), session.sessionId, session.ownFile, session.updateOnly ? undefined : session);
     }
     // A part whose session row is not in the batch is still checked by its own id.
     const checked = new Set(batch.sessions.map((s) => s.sessionId));

@@ -1,5 +1,5 @@
-import { basename, dirname } from 'node:path';
 import type { Db, Migration } from '../store/index.js';
+import { ownSessionOf } from './own-file.js';
 
 /**
  * ADD COLUMN, unless the table has it: a step run again over a store that has it (a test's downgrade
@@ -17,35 +17,6 @@ function addColumnOnce(db: Db, table: string, column: string, definition: string
 function walkEveryIndexedPart(db: Db, walk: 'retag' | 'recount'): void {
   db.prepare("INSERT INTO search_state (key, value) VALUES (?, 0) ON CONFLICT(key) DO UPDATE SET value = 0").run(`${walk}_cursor`);
   db.prepare('INSERT INTO search_state (key, value) VALUES (?, (SELECT IFNULL(MAX(part_rowid), 0) FROM search_map)) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(`${walk}_upto`);
-}
-
-/** A JSON checkpoint state's text field, or undefined. */
-function stateField(state: string | null, field: string): string | undefined {
-  try {
-    const value: unknown = state === null ? undefined : (JSON.parse(state) as Record<string, unknown>)[field];
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The conversation a checkpointed file is known to be the own file of, where that is certain from its
- * name or the state its reader left (step 27): Claude's `<sessionId>.jsonl`, a subagent's
- * `<sessionId>/subagents/[workflows/<id>/]agent-<agentId>.jsonl` (`<sessionId>:agent-<agentId>`, as
- * its reader names it), Codex's rollout by the session its reader kept. Other providers' files (stores
- * of several sessions, chats named otherwise) name none.
- */
-function ownSessionOf(provider: string, path: string, state: string | null): string | undefined {
-  if (provider === 'codex') return stateField(state, 'sessionId');
-  if (provider !== 'claude' || !path.endsWith('.jsonl')) return undefined;
-  const agent = /^agent-(.+)\.jsonl$/.exec(basename(path))?.[1];
-  if (agent === undefined) return basename(path, '.jsonl');
-  const agentSession = stateField(state, 'agentSession');
-  if (agentSession !== undefined) return agentSession;
-  let dir = dirname(path);
-  for (let i = 0; i < 3 && basename(dir) !== 'subagents'; i += 1) dir = dirname(dir);
-  return basename(dir) === 'subagents' ? `${basename(dirname(dir))}:agent-${agent}` : undefined;
 }
 
 /** search_state's mark that step 25 took what rule 2 counted before: it must not take it twice. */
@@ -588,7 +559,8 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       // files unchanged since are "not known", so deleting such a file later went unwarned (Forget.Lost).
       // A checkpointed file whose name (or its reader's state) certainly names a stored conversation of
       // its provider holds it now, when no file is known to; the next complete walk that does not find
-      // it marks it gone. Ids and the person's own paths only; one pass over the checkpoints.
+      // it marks it gone. Ids and the person's own paths only; one pass over the checkpoints. (ownSessionOf
+      // names OpenClaw's files too since; this step reads Claude's and Codex's alone, as it did.)
       const checkpoints = db.prepare("SELECT provider, path, state FROM file_checkpoints WHERE provider IN ('claude', 'codex')").raw().all() as Array<[string, string, string | null]>;
       const unheld = db
         .prepare("SELECT 1 FROM sessions s WHERE s.session_id = ? AND s.provider = ? AND NOT EXISTS (SELECT 1 FROM file_holds h WHERE h.kind = 'session' AND h.id = s.session_id)")

@@ -18,6 +18,9 @@ export interface Reread {
   lastTs: number | null;
 }
 
+/** The times of a session's first and last lines one read of a file met (a projected row's: cumulative over the read). */
+export type LineSpan = Pick<SessionRow, 'firstTs' | 'lastTs'>;
+
 /**
  * What the sink merges into a session row: a projected row, or one spooled by an older version. A row
  * of a refreshing read carries `reread`, this read included (the materializer keeps it per run).
@@ -122,7 +125,10 @@ function projectCwdOf(update: SessionUpdate, c: CommittedSession | undefined, cw
  *   a row for its parent is written (the sink then links it: its own file is not read again);
  * - a sidecar's agent type beats one learned from the parent's Task call;
  * - a title replaces one of lower or equal precedence (TITLE_SOURCES), never a higher one;
- * - the latest model, the widest time span;
+ * - the latest model, the widest time span: a file's lines may have been read in pieces, or be one of
+ *   several files holding the session. Only a whole read from the start of the one file that holds the
+ *   session narrows it, to what that file says now (a transcript rewritten shorter, a chat with messages
+ *   removed): FileCheckpoints.put, once the read is known to be whole;
  * - the first request of the read that saw the session's earliest line (a read of its file from the
  *   start, by this parser: a newer one may know better what the person said), else the one held; a
  *   read that does not refresh stored parts (no `reread`: a tick reading a rewritten file from 0)
