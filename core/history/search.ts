@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type NothingToFind, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
-import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { anyWordsOf, anyWordsQuery, asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
 import { foldRepeats, placeOf, rankByRelevance, rankedBefore, type Ranked } from './rank.js';
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
+import { cursorMismatch, searchMark, SearchMark } from './search-mark.js';
 import { toolCallLine, wrappedOutput } from './messages.js';
 import type { SessionsView } from './sessions.js';
 import { excerptOf, redactPieces, snippetOf, termPattern, type Excerpt, type Snippet } from './snippet.js';
@@ -56,9 +57,9 @@ const CURSOR_MAX = methods['Search.Query'].params.shape.cursor.unwrap().maxLengt
 
 const whole = z.number().int().nonnegative();
 /**
- * A cursor holds what its first page saw, so that nothing captured or forgotten between pages repeats
- * or skips a hit: `p` the newest part indexed then (see SearchFilter.partRowid), and where the last
- * page ended: `k` its last key; for relevance also `a` its last score and `t` its voice tier (pages go
+ * A cursor holds the search it pages (SearchMark: `f`, and what says which part differs) and what its
+ * first page saw, so that nothing captured or forgotten between pages repeats or skips a hit: `p` the
+ * newest part indexed then (see SearchFilter.partRowid), and where the last page ended: `k` its last key; for relevance also `a` its last score and `t` its voice tier (pages go
  * on in the ranking's order, see rankedBefore, not at an offset a forgotten part would shift), `u` and `l` the keys the ranked matches lay in, `b` the
  * ranking's basis (see RankBasis) and `r` how many were ranked when there were more; `w` when the
  * pages are of the input as one phrase because its operators matched nothing, `o` when they are
@@ -67,10 +68,10 @@ const whole = z.number().int().nonnegative();
  */
 const dropped = z.array(whole).max(COUNTED_WORDS).optional();
 const SearchCursor = z.discriminatedUnion('s', [
-  z.strictObject({ s: z.literal('newest'), f: z.string(), k: whole, p: whole, w: z.literal(1).optional(), o: z.literal(1).optional(), d: dropped }),
+  z.strictObject({ s: z.literal('newest'), ...SearchMark, k: whole, p: whole, w: z.literal(1).optional(), o: z.literal(1).optional(), d: dropped }),
   z.strictObject({
     s: z.literal('relevance'),
-    f: z.string(),
+    ...SearchMark,
     u: whole,
     l: whole,
     p: whole,
@@ -122,14 +123,15 @@ export class HistorySearch {
   }
 
   async query(params: Params): Promise<Result<'Search.Query'>> {
-    const tag = fingerprint(params);
     const cursor = params.cursor === undefined ? undefined : decodeCursor(params.cursor, SearchCursor);
     const typed = withoutDangling(params.query);
     // Only letters, numbers and private-use characters are indexed: `"*"`, `(` or `-` has no word to find.
     const words = holdsToken(typed.text);
     // With no words (the contract allows that only with a filter) relevance has nothing to rank by.
     const sort = words ? (params.sort ?? 'relevance') : 'newest';
-    if (cursor && (cursor.f !== tag || cursor.s !== sort)) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
+    const tag = searchMark(params, sort);
+    const mismatch = cursor && cursorMismatch(cursor, tag, params, sort);
+    if (mismatch) throw new StewardError('invalid_params', mismatch);
     const limit = params.limit ?? DEFAULT_LIMIT;
     if (!words) {
       // Only operators or a lone `*` (see withoutDangling), and no filter: nothing would be searched, so
@@ -154,7 +156,7 @@ export class HistorySearch {
    * a first page go on with the phrase (their cursor says so). Plain words no part holds all of are
    * searched again with any of them (see anyWordsQuery), and so are their later pages.
    */
-  async #answer(params: Params, typed: DanglingFree, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
+  async #answer(params: Params, typed: DanglingFree, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: SearchMark): Promise<Result<'Search.Query'>> {
     // Words with an operator left out are the person's syntax, as the words left are: never any of them.
     const anyWords = typed.leftOut.length > 0 || typed.moved ? null : anyWordsOf(typed.text);
     const attempt = (query: PreparedQuery) => {
@@ -230,7 +232,7 @@ export class HistorySearch {
    * A search with no words: the parts its filters select, newest first, paged as `newest` pages are
    * (the same cursor); each snippet is the start of its part, with nothing to highlight.
    */
-  async #listing(params: Params, limit: number, cursor: NewestCursor | undefined, tag: string): Promise<Result<'Search.Query'>> {
+  async #listing(params: Params, limit: number, cursor: NewestCursor | undefined, tag: SearchMark): Promise<Result<'Search.Query'>> {
     const page = await this.#newest(this.#scope(params), limit, cursor, tag);
     // Words that were all operators or a lone `*` are said to be none, whatever the sort.
     if (params.query.trim() !== '') return this.#result(params, page, null, { mode: 'newest', message: noWordsMessage(params.query) });
@@ -287,7 +289,7 @@ export class HistorySearch {
     };
   }
 
-  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: string, recheck: Recheck | null): Promise<Page> {
+  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: SearchMark, recheck: Recheck | null): Promise<Page> {
     if (sort === 'newest') return this.#newest(filter, limit, cursor?.s === 'newest' ? cursor : undefined, tag, recheck);
     return this.#relevance(filter, terms, limit, cursor?.s === 'relevance' ? cursor : undefined, tag, recheck);
   }
@@ -296,7 +298,7 @@ export class HistorySearch {
    * Newest first, below the last key shown, among the parts indexed when the first page was taken: of
    * the words' matches, or of a filter without an expression (a search with no words) alone.
    */
-  async #newest(filter: SearchFilter | ListFilter, limit: number, cursor: NewestCursor | undefined, tag: string, recheck: Recheck | null = null): Promise<Page> {
+  async #newest(filter: SearchFilter | ListFilter, limit: number, cursor: NewestCursor | undefined, tag: SearchMark, recheck: Recheck | null = null): Promise<Page> {
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
     let before = cursor ? cursor.k : null;
     const kept: MatchedPart[] = [];
@@ -322,7 +324,7 @@ export class HistorySearch {
         break;
       }
     }
-    return { matches: kept.slice(0, limit), next: next === null ? undefined : { s: 'newest', f: tag, k: next, p: parts } };
+    return { matches: kept.slice(0, limit), next: next === null ? undefined : { s: 'newest', ...tag, k: next, p: parts } };
   }
 
   /**
@@ -331,7 +333,7 @@ export class HistorySearch {
    * repeats as it did (see foldRepeats), and go on after the last place shown (see rankedBefore). A
    * repeat is never on a later page: it ranks after the part it folded into.
    */
-  async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: string, recheck: Recheck | null): Promise<Page> {
+  async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: SearchMark, recheck: Recheck | null): Promise<Page> {
     const upper = cursor ? cursor.u : this.#reader.upperKey();
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
     const found = await this.#reader.candidates({ ...filter, partRowid: parts }, upper, RANK_CAP, cursor?.l ?? 0);
@@ -343,7 +345,7 @@ export class HistorySearch {
     const rankedAmong = cursor ? cursor.r : found.capped ? found.heads.length : undefined;
     const floor = cursor ? cursor.l : Math.min(...found.heads.map((h) => h.key));
     const next: RelevanceCursor | undefined =
-      more && last ? { s: 'relevance', f: tag, u: upper, l: floor, p: parts, a: last.score, t: last.tier, k: last.part.key, b: basis, ...(rankedAmong === undefined ? {} : { r: rankedAmong }) } : undefined;
+      more && last ? { s: 'relevance', ...tag, u: upper, l: floor, p: parts, a: last.score, t: last.tier, k: last.part.key, b: basis, ...(rankedAmong === undefined ? {} : { r: rankedAmong }) } : undefined;
     const alike = new Map(rest.flatMap((r) => (r.alike > 0 ? [[r.part.key, r.alike] as const] : [])));
     return { matches: shown, next: next && withinLength(next), alike, ...(rankedAmong === undefined ? {} : { rankedAmong }) };
   }

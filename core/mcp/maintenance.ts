@@ -51,6 +51,14 @@ export function filterStatus(status: MaintenanceStatus, filter: MaintenanceStatu
   };
 }
 
+/**
+ * How a person adds the first repository, said where an agent finds none maintained (maintenance_status,
+ * search_repository): the repository tools are listed all the same, since MCP clients keep the list
+ * they were first given.
+ */
+export const ADD_A_REPOSITORY =
+  'A person adds one with `steward maintenance enable --repo OWNER/NAME`; maintenance_plan shows what that would do, and enable_cache_maintenance applies a plan that needs no person.';
+
 function summary(status: MaintenanceStatus, filtered: boolean): string {
   const { registry } = status;
   if (registry.state === 'degraded') {
@@ -58,7 +66,7 @@ function summary(status: MaintenanceStatus, filtered: boolean): string {
   }
   const lines = [`Maintenance registry: ${registry.state === 'missing' ? 'not created yet' : registry.state}; ${countOf(status.activeWriters, 'active writer')}, ${countOf(status.retired, 'retired registration')}.`];
   if (status.registrations.length === 0) {
-    const none = status.conflicts.length > 0 ? 'No registration is active outside the conflicts below.' : 'No repository cache is enrolled.';
+    const none = status.conflicts.length > 0 ? 'No registration is active outside the conflicts below.' : `No repository cache is enrolled. ${ADD_A_REPOSITORY}`;
     lines.push(filtered ? 'No registration matches that filter.' : none);
   }
   for (const r of status.registrations) {

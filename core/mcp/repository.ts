@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, type Result } from '../api/index.js';
+import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, methods, RepositorySearchResult, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
+import { ADD_A_REPOSITORY } from './maintenance.js';
 import type { WithClient } from './projects.js';
 import { defineTool } from './tools.js';
 
@@ -32,6 +33,31 @@ function summary(result: Result<'Repository.Search'>): string {
   return lines.join('\n');
 }
 
+function searchParams(input: z.infer<typeof SearchRepositoryInput>): Params<'Repository.Search'> {
+  return {
+    repo: input.repo,
+    query: input.query,
+    ...(input.collection ? { collection: input.collection } : {}),
+    ...(input.state ? { state: input.state } : {}),
+    ...(input.author ? { author: input.author } : {}),
+    ...(input.label ? { label: input.label } : {}),
+    ...(input.updated_after !== undefined ? { from: input.updated_after } : {}),
+    ...(input.updated_before !== undefined ? { to: input.updated_before } : {}),
+    ...(input.limit !== undefined ? { limit: input.limit } : {}),
+  };
+}
+
+/**
+ * A repository the search found no cache of, said with what to do when Steward maintains none at all:
+ * "no registered cache holds that repository" reads as a wrong name. Any other error passes as it is.
+ */
+async function noneMaintained(client: StewardClient, error: unknown): Promise<unknown> {
+  if (!(error instanceof StewardError && error.code === 'not_found')) return error;
+  const { registry, registrations } = await client.call('Maintenance.List', {});
+  if (registry.state === 'degraded' || registrations.length > 0) return error;
+  return new StewardError('not_found', `Steward maintains no repository yet, so there is none to search. ${ADD_A_REPOSITORY}`);
+}
+
 /** `search_repository`: hybrid search of a repository cache Steward maintains, for agents. */
 export function registerRepositoryTools(server: McpServer, withClient: WithClient): void {
   defineTool(
@@ -48,16 +74,8 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
     },
     checkedAnswer('search_repository', SearchRepositoryOutput, async (input) =>
       withClient(async (client) => {
-        const result = await client.call('Repository.Search', {
-          repo: input.repo,
-          query: input.query,
-          ...(input.collection ? { collection: input.collection } : {}),
-          ...(input.state ? { state: input.state } : {}),
-          ...(input.author ? { author: input.author } : {}),
-          ...(input.label ? { label: input.label } : {}),
-          ...(input.updated_after !== undefined ? { from: input.updated_after } : {}),
-          ...(input.updated_before !== undefined ? { to: input.updated_before } : {}),
-          ...(input.limit !== undefined ? { limit: input.limit } : {}),
+        const result = await client.call('Repository.Search', searchParams(input)).catch(async (error: unknown) => {
+          throw await noneMaintained(client, error);
         });
         const out = SearchRepositoryOutput.parse(result);
         return { content: [{ type: 'text' as const, text: summary(out) }], structuredContent: out };

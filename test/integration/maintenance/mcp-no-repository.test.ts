@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../../core/index.js';
+import { tempHome, type TempHome } from '../../support/home.js';
+import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+
+// The repository tools are listed whether or not Steward maintains a repository (MCP clients keep the
+// list they were given). With none maintained, a call says so and how a person adds one, at once.
+
+const ADD = /steward maintenance enable --repo OWNER\/NAME/;
+let home: TempHome;
+let core: Core;
+let client: Client;
+
+beforeAll(async () => {
+  home = tempHome('steward-mcp-no-repository-');
+  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await core?.shutdown();
+  home?.cleanup();
+});
+
+const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const text = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
+
+describe('the repository tools when Steward maintains no repository', () => {
+  it('lists them all the same', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['search_repository', 'maintenance_status', 'maintenance_plan', 'enable_cache_maintenance']));
+  });
+
+  it('search_repository says none is maintained and how a person adds one (not_found), creating nothing', async () => {
+    const result = await call('search_repository', { repo: 'acme/widgets', query: 'crash on upload' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^not_found: Steward maintains no repository yet, so there is none to search\. /);
+    expect(text(result)).toMatch(ADD);
+    expect(text(result)).toContain('maintenance_plan');
+    expect(existsSync(join(home.dir, 'managed-caches.json'))).toBe(false);
+  });
+
+  it('maintenance_status says how a person adds one', async () => {
+    const result = await call('maintenance_status', {});
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0]?.text).toMatch(/No repository cache is enrolled\. /);
+    expect(result.content[0]?.text).toMatch(ADD);
+    // A filter that matches nothing is not told to add a repository.
+    expect((await call('maintenance_status', { repo: 'acme/widgets' })).content[0]?.text).not.toMatch(ADD);
+  });
+});
