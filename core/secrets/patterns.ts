@@ -346,6 +346,8 @@ const PASSWORD_NAME = String.raw`(?:[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|pass
 const DEEPEST = 512;
 /** The backslashes before a quote in a JSON reading, at any depth: none, one (`\"`, one or two levels deep), or an odd run of five or more. */
 const QUOTE_ESCAPES = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}})?\\?`;
+/** The most backslashes QUOTE_ESCAPES reads before a quote: a reader of the run before a quote walks back no further (redact.ts quoteBefore). */
+export const LONGEST_QUOTE_ESCAPE = 4 + 2 * DEEPEST + 1;
 /** The backslashes before a quote three or more levels deep, as a reading spells them (an odd run of five or more). */
 const DEEP_RUN = String.raw`\\{5}(?:\\\\){0,${DEEPEST}}`;
 /**

@@ -1,5 +1,5 @@
 import { readingOf } from './json-reading.js';
-import { inStored, knownPatterns, Redaction, redactKnown, redactTable, type Span } from './patterns.js';
+import { inStored, knownPatterns, LONGEST_QUOTE_ESCAPE, Redaction, redactKnown, redactTable, type Span } from './patterns.js';
 
 /**
  * secretlint loads at the first asynchronous redaction, not when the Core opens: many runs never
@@ -41,9 +41,16 @@ async function secretlintRanges(text: string): Promise<Array<[number, number]>> 
   return result.messages.map((m) => [m.range[0], m.range[1]]);
 }
 
-/** The quote just before `start` in `text`, with the backslashes that escape it (`\\"` in a JSON string), if any. */
+/**
+ * The quote just before `start` in `text`, with the whole run of backslashes that escapes it (`\\"` in a JSON
+ * string; 13 before a quote four levels deep, as the reading spells it), if any. The run is read back no
+ * further than the shapes read one (LONGEST_QUOTE_ESCAPE): a quote after a longer run is cut at by none.
+ */
 function quoteBefore(text: string, start: number): string | undefined {
-  return /\\*["'`]$/.exec(text.slice(Math.max(0, start - 8), start))?.[0];
+  if (start < 1 || !'"\'`'.includes(text[start - 1]!)) return undefined;
+  let from = start - 1;
+  while (from > 0 && text[from - 1] === '\\' && start - from <= LONGEST_QUOTE_ESCAPE) from -= 1;
+  return from > 0 && text[from - 1] === '\\' ? undefined : text.slice(from, start);
 }
 
 /**
