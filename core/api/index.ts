@@ -7,7 +7,7 @@ export * from './dispatcher.js';
 export * from './events.js';
 export * from './client.js';
 export * from './lists.js';
-export { paramsWords } from './params-words.js';
+export { namedFor, paramsWords, refusedField } from './params-words.js';
 export { contractFingerprint } from './fingerprint.js';
 export { countOf, cutShortWords, nounFor, wholeAt } from './words.js';
 export { DATE_FORMS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';

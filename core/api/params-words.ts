@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { StewardError } from './errors.js';
 import { countOf } from './words.js';
 
 /*
@@ -70,4 +71,28 @@ export function paramsWords(issues: readonly Issue[], input: unknown): string {
   const said = [...new Set(issues.map((issue) => issueWords(issue, input)))];
   const shown = said.slice(0, 3).join('; ');
   return said.length > 3 ? `${shown} (and ${said.length - 3} more)` : shown;
+}
+
+/**
+ * A refusal of one request field that the contract's schema cannot say (it depends on another field):
+ * named as the contract names it (`baseUrl is needed…`), the field in `details.fields` as the panel
+ * reads it, so each surface can say it in its own names with namedFor.
+ */
+export function refusedField(field: string, words: string): StewardError {
+  return new StewardError('invalid_params', `${field} ${words}`, { fields: { [field]: { message: words } } });
+}
+
+/**
+ * One rule for every surface: a refusal of one field is said with the caller's name for it (`base_url`
+ * over MCP, `--base-url` on the command line). A field the surface does not name stays as it was.
+ */
+export function namedFor(error: StewardError, nameOf: (field: string) => string | undefined): StewardError {
+  const fields = error.details?.fields;
+  if (error.code !== 'invalid_params' || fields === null || typeof fields !== 'object') return error;
+  const entries = Object.entries(fields as Record<string, { message?: unknown } | undefined>);
+  if (entries.length !== 1) return error;
+  const [field, refusal] = entries[0]!;
+  const name = nameOf(field);
+  if (name === undefined || typeof refusal?.message !== 'string') return error;
+  return new StewardError(error.code, `${name} ${refusal.message}`, error.details);
 }

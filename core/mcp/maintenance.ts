@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ConflictView, countOf, methods, RegistrationStatus, RepoId, repoMatches } from '../api/index.js';
+import { ConflictView, countOf, failureWords, methods, reasonWords, RegistrationStatus, RepoId, repoMatches, STATE_LABELS } from '../api/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 import { defineTool } from './tools.js';
@@ -8,8 +8,8 @@ import { defineTool } from './tools.js';
 const RegistrationFilter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/, 'expected a registration id (reg_…) or a legacy registration reference');
 
 export const MaintenanceStatusInput = z.strictObject({
-  registration_id: RegistrationFilter.optional().describe('Only this registration: its registrationId, or one of its legacy registration references'),
-  repo: RepoId.optional().describe('Only caches of this repository: OWNER/NAME, an alias, or the canonical id (github.com/OWNER/NAME)'),
+  registration_id: RegistrationFilter.optional().describe('A registrationId or legacy reference'),
+  repo: RepoId.optional().describe('OWNER/NAME, an alias or HOST/OWNER/NAME'),
 });
 export type MaintenanceStatusFilter = z.infer<typeof MaintenanceStatusInput>;
 
@@ -59,22 +59,34 @@ export function filterStatus(status: MaintenanceStatus, filter: MaintenanceStatu
 export const ADD_A_REPOSITORY =
   'A person adds one with `steward maintenance enable --repo OWNER/NAME`; maintenance_plan shows what that would do, and enable_cache_maintenance applies a plan that needs no person.';
 
-function summary(status: MaintenanceStatus, filtered: boolean): string {
+/** What an agent does next with a repository in this state: search it, wait, or ask a person. */
+function nextStep(r: RegistrationStatus): string {
+  const failing = [r.stages.sync, r.stages.rag].find((stage) => stage.errorClass !== null)?.errorClass;
+  if (r.state === 'disabled') return `Steward does not sync it${r.disabledReason ? ` (${reasonWords(r.disabledReason)})` : ''} until a person turns it back on.`;
+  if (failing && (r.state === 'blocked' || r.state === 'degraded' || r.state === 'waiting')) return `${failureWords(failing, r.forge)}; Steward retries on its own.`;
+  if (r.state === 'waiting' && r.waiting) return r.waiting.reason === 'token_missing' ? `${failureWords('token_missing', r.forge)}.` : `${reasonWords(r.waiting.reason)}; Steward retries on its own.`;
+  if (r.state === 'degraded' || r.state === 'blocked') return `${r.degraded.map(reasonWords).join(', ') || 'something stops its sync'}; a person looks at it in the panel.`;
+  if (r.state === 'pending') return 'its first sync has not run yet (it runs while Steward runs); search_repository finds nothing in it until then.';
+  if (r.state === 'backfilling') return 'search it with search_repository: recent items are in, older history is still arriving.';
+  return 'search it with search_repository.';
+}
+
+/** The status in plain words: how many repositories, each one's state and what to do next. The fields are in structuredContent. */
+function summary(status: MaintenanceStatus, maintained: number, filtered: boolean): string {
   const { registry } = status;
   if (registry.state === 'degraded') {
-    return `The maintenance registry is degraded (${registry.reason ?? 'unknown'}); Steward left it untouched and maintains nothing until it is repaired.`;
+    return `Steward cannot read its list of maintained repositories (${registry.reason ?? 'unknown'}); it leaves the list untouched and keeps no repository up to date until a person repairs it.`;
   }
-  const lines = [`Maintenance registry: ${registry.state === 'missing' ? 'not created yet' : registry.state}; ${countOf(status.activeWriters, 'active writer')}, ${countOf(status.retired, 'retired registration')}.`];
-  if (status.registrations.length === 0) {
-    const none = status.conflicts.length > 0 ? 'No registration is active outside the conflicts below.' : `No repository cache is enrolled. ${ADD_A_REPOSITORY}`;
-    lines.push(filtered ? 'No registration matches that filter.' : none);
-  }
+  if (maintained === 0 && status.conflicts.length === 0) return filtered ? 'Steward maintains no repository yet.' : `Steward maintains no repository yet. ${ADD_A_REPOSITORY}`;
+  const lines = [`Steward maintains ${countOf(maintained, 'repository', 'repositories')}.`];
+  if (filtered && status.registrations.length === 0 && status.conflicts.length === 0) lines.push('None of them matches that filter.');
   for (const r of status.registrations) {
-    const why = r.disabledReason ? ` (${r.disabledReason})` : r.degraded.length > 0 ? ` (${r.degraded.join(', ')})` : '';
-    lines.push(`${r.registrationId} ${r.canonicalRepoId}: ${r.state}${why}; cache ${r.cacheUuid}, path fingerprint ${r.pathFingerprint}, content generation ${r.generations.content ?? '-'}`);
+    lines.push(`- ${r.canonicalRepoId} (${r.registrationId}): ${(STATE_LABELS[r.state] ?? r.state).toLowerCase()}; ${nextStep(r)}`);
   }
   for (const c of status.conflicts) {
-    lines.push(`Conflict ${c.conflictId} (${c.kind}, ${c.state}) with ${countOf(c.candidates.length, 'candidate')}; an operator resolves it with \`steward maintenance resolve --conflict ${c.conflictId} --candidate ID\`.`);
+    lines.push(
+      `- Conflict ${c.conflictId}: ${countOf(c.candidates.length, 'cache')} claim ${c.canonicalRepoId ?? 'one repository'}; a person picks one with \`steward maintenance resolve --conflict ${c.conflictId} --candidate ID\`.`,
+    );
   }
   return lines.join('\n');
 }
@@ -87,8 +99,8 @@ export function registerMaintenanceTools(server: McpServer, withClient: WithClie
     {
       title: 'Repository cache maintenance status',
       description:
-        'Read-only status of the repository caches (issues, pull requests, wiki, documents) Steward keeps synced and indexed: per registration its registrationId, repository, policy, state (ready, refreshing, indexing, backfilling, blocked, disabled, degraded), failures with their next retry, and frontiers (enrolled does not mean its history is complete: check them); also open cache identity conflicts. ' +
-        'Filter with registration_id or repo; no arguments: everything. Changes nothing; a cache path is never shown, only a keyed fingerprint.',
+        'The repository caches (issues, pull requests, wiki, documents) Steward keeps synced and indexed: per repository its registrationId, policy, state, failures with their next retry, and frontiers (enrolled is not history-complete: check them); open cache conflicts. ' +
+        'No arguments: everything. A cache path is never shown, only a keyed fingerprint.',
       inputSchema: MaintenanceStatusInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -100,13 +112,8 @@ export function registerMaintenanceTools(server: McpServer, withClient: WithClie
         const { registry, registrations, retired, activeWriters } = listed;
         const status = filterStatus(MaintenanceStatusOutput.parse({ registry, registrations, conflicts, retired, activeWriters }), filter);
         const filtered = filter.registration_id !== undefined || filter.repo !== undefined;
-        return {
-          content: [
-            { type: 'text' as const, text: summary(status, filtered) },
-            { type: 'text' as const, text: JSON.stringify(status) },
-          ],
-          structuredContent: status,
-        };
+        // The sentence alone: the whole status is the structured content, not repeated as text.
+        return { content: [{ type: 'text' as const, text: summary(status, registrations.length, filtered) }], structuredContent: status };
       })),
   );
 }

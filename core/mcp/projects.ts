@@ -4,6 +4,7 @@ import { countOf, StewardError, type ProjectSummary, type StewardClient } from '
 import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/index.js';
 import { notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
+import { nobodyImports } from './stale.js';
 import { defineTool } from './tools.js';
 
 /**
@@ -48,6 +49,10 @@ function folderOf(cwd: string): string | null {
 
 const ListProjectsOutput = z.object({
   projects: z.array(z.object({ projectKey: z.string(), name: z.string(), cwd: z.string().nullable(), repoBacked: z.boolean(), lastActivityAt: z.string().nullable(), sessions: z.number() })),
+  /** Where the next page starts, or null on the last one. */
+  next_cursor: z.string().nullable(),
+  /** With no Steward running: that nothing imports new transcripts, and since when (nobodyImports). */
+  note: z.string().optional(),
 });
 /**
  * A folder named from `/` or a drive letter: a relative one names no folder Steward can place (the
@@ -60,7 +65,52 @@ const absoluteFolder = z
   // A Windows folder is absolute on any system: its transcripts may have been read here.
   .refine(isAbsoluteFolder, { message: 'cwd must be an absolute folder path (from / or a drive letter), such as the current working directory' });
 
+/** Both tools only read, as every read tool says. */
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
 const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(), cwd: z.string().nullable(), overview: z.string().nullable(), lastSweepAt: z.number().nullable() });
+
+/** A page of list_projects: enough for an agent to find its project, small enough that the answer stays short as projects pile up. */
+const PROJECTS_PAGE = 20;
+const PROJECTS_PAGE_MAX = 100;
+
+/** The order list_projects pages in: latest activity first, never-active last; ties keep Steward's own order (the sort is stable). */
+function newestFirst(a: Pick<ProjectSummary, 'lastActivityAt'>, b: Pick<ProjectSummary, 'lastActivityAt'>): number {
+  return (b.lastActivityAt ?? -Infinity) - (a.lastActivityAt ?? -Infinity);
+}
+
+/** A cursor names the last project of a page: the next page starts after it (or, were it forgotten since, after its time). */
+function cursorOf(p: ProjectSummary): string {
+  return Buffer.from(JSON.stringify([p.lastActivityAt, p.projectKey])).toString('base64url');
+}
+
+function afterCursor(cursor: string): Pick<ProjectSummary, 'lastActivityAt' | 'projectKey'> {
+  try {
+    const [lastActivityAt, projectKey] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if ((typeof lastActivityAt === 'number' || lastActivityAt === null) && typeof projectKey === 'string') return { lastActivityAt, projectKey };
+  } catch {
+    // Said below, as any cursor this tool did not give out.
+  }
+  throw new StewardError('invalid_params', 'The cursor is not one list_projects gave out; start again without it');
+}
+
+/** One page of projects, newest activity first, after `cursor` when given. */
+function pageOf(projects: readonly ProjectSummary[], limit: number, cursor: string | undefined): { page: ProjectSummary[]; next: string | null } {
+  const sorted = [...projects].sort(newestFirst);
+  const last = cursor === undefined ? undefined : afterCursor(cursor);
+  const at = last === undefined ? -1 : sorted.findIndex((p) => p.projectKey === last.projectKey);
+  const rest = last === undefined ? sorted : at >= 0 ? sorted.slice(at + 1) : sorted.filter((p) => newestFirst(last, p) > 0);
+  const page = rest.slice(0, limit);
+  return { page, next: rest.length > limit ? cursorOf(page[page.length - 1]!) : null };
+}
+
+/** Why a project has no overview yet, and where its history is meanwhile. */
+function noOverviewWords(name: string, projectKey: string): string {
+  return (
+    `No overview has been written for ${name} yet: Steward's curator writes one after new activity in the project (an offline summary unless a model is chosen for it). ` +
+    `Meanwhile, search_transcripts with project_key "${projectKey}" finds what was done there.`
+  );
+}
 
 /** `list_projects` and `project_overview`: the sweeper's notes as context for a new agent session. */
 export function registerProjectTools(server: McpServer, withClient: WithClient, options: ProjectToolOptions): void {
@@ -69,15 +119,26 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     'list_projects',
     {
       title: 'List projects',
-      description: 'Projects (working directories) Steward has seen in your agent transcripts, newest activity first.',
-      inputSchema: {},
+      description: 'Projects (working directories) Steward has seen in your agent transcripts, latest activity first, a page at a time.',
+      inputSchema: {
+        limit: z.number().int().min(1).max(PROJECTS_PAGE_MAX).optional().describe(`Projects per page (default ${PROJECTS_PAGE})`),
+        cursor: z.string().min(1).max(500).optional().describe('next_cursor of the page before'),
+      },
+      annotations: READ_ONLY,
     },
-    checkedAnswer('list_projects', ListProjectsOutput, async () => {
-      const { projects } = await withClient((client) => client.call('Projects.List', {}));
+    checkedAnswer('list_projects', ListProjectsOutput, async ({ limit, cursor }) => {
+      const { projects, stale } = await withClient(async (client, via) => ({ ...(await client.call('Projects.List', {})), stale: await nobodyImports(client, via) }));
+      const { page, next } = pageOf(projects, limit ?? PROJECTS_PAGE, cursor);
       // Times in ISO, as every other tool gives them.
-      const out = { projects: projects.map(({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions }) => ({ projectKey, name, cwd: folderOf(cwd), repoBacked, lastActivityAt: lastActivityAt === null ? null : new Date(lastActivityAt).toISOString(), sessions })) };
+      const out = {
+        ...(stale !== undefined ? { note: stale } : {}),
+        projects: page.map(({ projectKey, name, cwd, repoBacked, lastActivityAt, sessions }) => ({ projectKey, name, cwd: folderOf(cwd), repoBacked, lastActivityAt: lastActivityAt === null ? null : new Date(lastActivityAt).toISOString(), sessions })),
+        next_cursor: next,
+      };
       // A project with no folder (a Gemini CLI chat whose folder is unknown) is said by its name alone.
       const lines = out.projects.map((p) => `${p.name} (${p.projectKey})${p.cwd === null ? '' : ` — ${p.cwd}`} · ${countOf(p.sessions, 'session')}${p.lastActivityAt === null ? '' : `, last active ${p.lastActivityAt}`}`);
+      if (next !== null) lines.push(`More projects: call list_projects with cursor "${next}" (next_cursor).`);
+      if (stale !== undefined) lines.push(stale);
       return { content: text(lines.length > 0 ? lines.join('\n') : 'No projects yet.'), structuredContent: out };
     }),
   );
@@ -89,6 +150,7 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
       description:
         "The OVERVIEW.md notes Steward keeps for the project containing `cwd`, the ones the session-start hook hands out (a project folder above it answers when its own has none, and says so): what the project is, its state, key decisions and next steps. Load it at the start of a session.",
       inputSchema: { cwd: absoluteFolder.describe('An absolute folder path, usually the current working directory') },
+      annotations: READ_ONLY,
     },
     checkedAnswer('project_overview', ProjectOverviewOutput, async ({ cwd }) =>
       withClient(async (client) => {
@@ -97,7 +159,7 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
         if (!project) throw new StewardError('not_found', 'Steward knows no project containing that folder yet. list_projects names the projects it knows, each with its folder.');
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
         const out = { projectKey: got.projectKey, name: got.name, cwd: folderOf(got.cwd), overview: got.overview, lastSweepAt: got.state.lastSweepAt };
-        const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : `No overview has been written for ${got.name} yet.`;
+        const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : noOverviewWords(got.name, got.projectKey);
         // The agent asked about its own project: it is told plainly whose notes these are instead.
         const whose = asked ? text(notesFromAboveWords(asked.name, got.name)) : [];
         return { content: [...whose, ...text(got.overview ?? none)], structuredContent: out };

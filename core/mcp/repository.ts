@@ -10,8 +10,8 @@ const params = methods['Repository.Search'].params.shape;
 
 /** Agent-facing input: the contract's filters, snake-cased; a repository is named, never a path. */
 export const SearchRepositoryInput = z.strictObject({
-  repo: params.repo.describe('The repository: OWNER/NAME, an alias, or its canonical id HOST/OWNER/NAME (github.com/OWNER/NAME), which is needed when one OWNER/NAME is maintained on two hosts'),
-  query: params.query.describe('What to look for, in words: an error message, a symptom, a feature'),
+  repo: params.repo.describe('OWNER/NAME, an alias, or HOST/OWNER/NAME when two hosts share the name'),
+  query: params.query.describe('Words: an error message, a symptom, a feature'),
   collection: z.enum([...COLLECTIONS, 'documents']).optional().describe('Only one collection'),
   state: params.state.describe('Only items in this state, e.g. open or closed'),
   author: params.author.describe('Only items or comments by this login'),
@@ -68,7 +68,7 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
       description:
         'Searches the issues, pull requests, comments, wiki pages and documents of a repository whose cache Steward maintains, by words and by meaning. ' +
         'Each hit: collection, number, title, snippet, score, state, author, link. `degraded` says it ranked by words only; `wordMatches` 0 with hits: none has the words, they are only close in meaning. ' +
-        'A name two hosts share is refused with repository_ambiguous, listing each HOST/OWNER/NAME. Read-only.',
+        'A name two hosts share is refused with repository_ambiguous, listing each HOST/OWNER/NAME.',
       inputSchema: SearchRepositoryInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

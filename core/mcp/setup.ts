@@ -6,6 +6,7 @@ import {
   EFFECT_CLASSES,
   FORGE_KINDS,
   IdempotencyKey,
+  namedFor,
   RAG_MODES,
   SETUP_STATUSES,
   setupAppliedJson,
@@ -24,25 +25,25 @@ export type PlanHere = (request: SetupRequest) => Promise<SetupPlan | undefined>
 
 /** A repository is named, never a path; the cache the MCP process serves is implicit. */
 const Target = {
-  repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME').optional().describe('The repository on its forge, OWNER/NAME (or give registration_id)'),
-  forge: z.enum(FORGE_KINDS).optional().describe('The forge (default github)'),
-  base_url: z.string().min(1).max(2_000).optional().describe('The forge API root when not the default (GitHub Enterprise, Gitea/Forgejo); https only'),
-  registration_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/).optional().describe('An existing registration to change instead of a repository'),
+  repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME').optional().describe('OWNER/NAME on its forge (or registration_id)'),
+  forge: z.enum(FORGE_KINDS).optional().describe('Default github'),
+  base_url: z.string().min(1).max(2_000).optional().describe('The API root when not the default (GitHub Enterprise, Gitea/Forgejo); https'),
+  registration_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/).optional().describe('An existing registration to change'),
   sync: z.enum(SYNC_MODES).optional().describe('off, head (recent changes) or head-and-backfill (also all history)'),
-  collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional().describe('Which collections to keep'),
+  collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional().describe('Collections to keep'),
   rag: z.enum(RAG_MODES).optional().describe('maintain a search index, or off'),
-  profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('The embedding profile by name'),
-  service_install: z.boolean().optional().describe('false leaves start at login out of the plan (an agent cannot confirm it anyway)'),
-  model_download: z.boolean().optional().describe('false leaves a model download out of the plan (a missing model then blocks it)'),
+  profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('Embedding profile name'),
+  service_install: z.boolean().optional().describe('false: leave start at login out (only a person may confirm it)'),
+  model_download: z.boolean().optional().describe('false: leave the model download out (a missing model then blocks)'),
 };
 
 export const MaintenancePlanInput = z.strictObject(Target);
 export const EnableMaintenanceInput = z.strictObject({
   ...Target,
-  plan_id: z.string().min(1).max(200).describe('The plan_id maintenance_plan returned for exactly this request'),
-  idempotency_key: IdempotencyKey.describe('An operation key; reuse it when retrying the same request'),
-  write_mode: z.literal('live').describe('Must be "live": this tool changes Steward\'s maintenance registry'),
-  wait_for_first_pass: z.boolean().optional().describe('Wait for the first sync pass before answering (default: return once enrolled)'),
+  plan_id: z.string().min(1).max(200).describe('From maintenance_plan, for exactly these arguments'),
+  idempotency_key: IdempotencyKey.describe('Reuse it only to retry the same request'),
+  write_mode: z.literal('live').describe('Must be "live"'),
+  wait_for_first_pass: z.boolean().optional().describe('Wait for the first sync pass (default: answer once enrolled)'),
 });
 
 const Effect = z.strictObject({ class: z.enum(EFFECT_CLASSES), description: z.string(), needs_person: z.boolean() });
@@ -81,6 +82,17 @@ export const EnableMaintenanceOutput = z.strictObject({
   handoff: z.string().optional(),
   needs: z.array(z.string()).optional(),
 });
+
+/** A request field as this surface names it: the tool's own snake_case argument, when it takes one. */
+function argumentOf(field: string): string | undefined {
+  const name = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return name in EnableMaintenanceInput.shape ? name : undefined;
+}
+
+/** Any failure of the setup tools, a refused field said with the argument's name (namedFor). */
+function inArgumentNames(error: unknown): unknown {
+  return error instanceof StewardError ? namedFor(error, argumentOf) : error;
+}
 
 function requestOf(input: z.infer<typeof MaintenancePlanInput>): SetupRequest {
   const policy = {
@@ -122,16 +134,20 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
     {
       title: 'Plan repository cache maintenance',
       description:
-        'Read-only: what keeping a repository\'s cache (issues, pull requests, comments, wiki) synced and indexed would do, or changing an existing registration. ' +
-        "Returns plan_id, status, each effect (marked when only a person may confirm it), the embedding provider's data boundary, any blocker with its remedy, and the CLI command a person would run. " +
-        'Name the repository (OWNER/NAME) or a registration_id, never a path.',
+        "What keeping a repository's cache (issues, pull requests, comments, wiki) synced and indexed would do, or changing a registration: " +
+        'plan_id, status, effects (marked when only a person may confirm), data boundary, any blocker with its remedy, the command a person runs.',
       inputSchema: MaintenancePlanInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     checkedAnswer('maintenance_plan', MaintenancePlanOutput, async (input) => {
       // Read-only: with no owner running, the plan comes from what exists, never from stores opened (and created) here.
       const request = requestOf(input);
-      const rendered = (await planHere?.(request)) ?? (await withClient((client) => client.call('Maintenance.Plan', request)));
+      let rendered: SetupPlan;
+      try {
+        rendered = (await planHere?.(request)) ?? (await withClient((client) => client.call('Maintenance.Plan', request)));
+      } catch (error) {
+        throw inArgumentNames(error);
+      }
       const plan = MaintenancePlanOutput.parse(setupPlanJson(rendered));
       return { content: [{ type: 'text' as const, text: planText(plan) }], structuredContent: plan };
     }),
@@ -142,8 +158,8 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
     {
       title: 'Enable repository cache maintenance',
       description:
-        'Applies a plan from maintenance_plan (same repository and policy, write_mode "live", its plan_id, an idempotency key reused only to retry the same request): enrolls the repository and starts its first sync. ' +
-        'It never installs a service or downloads a model: such a plan answers confirmation_required with the command a person runs (handoff). A plan that no longer matches is stale_plan: plan again.',
+        'Applies a maintenance_plan plan (same arguments, its plan_id): enrolls the repository and starts its first sync. ' +
+        'Never installs a service or downloads a model: such a plan answers confirmation_required with the command a person runs (handoff). stale_plan: plan again.',
       inputSchema: EnableMaintenanceInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -164,7 +180,7 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
           return { content: [{ type: 'text' as const, text }], structuredContent: out };
         }
         // Every other failure is said as every tool's is (server.ts), with its code and remedy.
-        throw error;
+        throw inArgumentNames(error);
       }
     }),
   );

@@ -1,4 +1,4 @@
-import { FORGE_TOKEN_NAMES, StewardError } from '../../api/index.js';
+import { FORGE_TOKEN_NAMES, refusedField, StewardError } from '../../api/index.js';
 import { FORGE_KINDS, type ForgeKind } from './types.js';
 
 /** Where a repository syncs from. The API base is a destination: it stays private, status shows the host. */
@@ -30,7 +30,8 @@ export function isForgeKind(value: string): value is ForgeKind {
  */
 export function apiBaseOf(kind: ForgeKind, baseUrl: string | undefined): string {
   const raw = baseUrl ?? DEFAULT_BASES[kind];
-  if (raw === undefined) throw new StewardError('invalid_params', `A ${kind} forge has no default address: pass --base-url https://HOST/api/v1.`);
+  // Named by its field, so each surface says its own name for it (namedFor).
+  if (raw === undefined) throw refusedField('baseUrl', `is needed: a ${kind} forge has no default address; give its API root, https://HOST/api/v1`);
   let url: URL;
   try {
     url = new URL(raw);

@@ -137,6 +137,18 @@ function confirms(params: ApplyParams, plan: SetupPlan, ownerRunning: boolean): 
   return params.confirmedBy === 'person' && ownerRunning && params.planId === planIdOf(plan.basis, false);
 }
 
+/** What planIdOf makes: any other id was never a plan, so nothing can have changed since it was made. */
+const PLAN_ID = /^plan_[0-9a-f]{20}$/;
+
+/**
+ * Why a confirmed id is not the plan rendered now: an id Steward never makes is unknown (planning
+ * again with it would loop forever on "stale"); a real plan's id that no longer matches is stale.
+ */
+function notThisPlan(confirmed: string, current: string): StewardError {
+  if (!PLAN_ID.test(confirmed)) return new StewardError('not_found', 'No plan has that id; make one with maintenance_plan (or `steward maintenance plan`) and apply the plan_id it returns.');
+  return new StewardError('stale_plan', 'Something changed after the plan was made (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: current });
+}
+
 /** The operation key a terminal derives from a plan when a person confirms it interactively. */
 export function operationKeyOf(planId: string): string {
   return `op_${hashOf(['setup-operation', planId]).slice(0, 24)}`;
@@ -373,7 +385,7 @@ export class Setup {
     if (replay) return { replayed: true, enrolled: methods['Maintenance.Enroll'].result.parse({ ...replay, replayed: true }) };
     const rendered = await this.#render(params, signal, resolved);
     const { plan } = rendered;
-    if (!confirms(params, plan, this.#facts.service.ownerRunning)) throw new StewardError('stale_plan', 'Something changed after the plan was made (identity, binding, configuration, provider, service state or policy); nothing was applied. Plan again.', { planId: plan.planId });
+    if (!confirms(params, plan, this.#facts.service.ownerRunning)) throw notThisPlan(params.planId, plan.planId);
     if (plan.blocker) throw new StewardError(isErrorCode(plan.blocker.code) ? plan.blocker.code : 'internal', plan.blocker.message, { remediation: plan.blocker.remediation });
     this.#refuseWhatNeedsAPerson(params, plan);
     const performed = await this.#performPersonEffects(rendered, signal);

@@ -47,7 +47,7 @@ describe('the repository tools when Steward maintains no repository', () => {
   it('maintenance_status says how a person adds one', async () => {
     const result = await call('maintenance_status', {});
     expect(result.isError).toBeFalsy();
-    expect(result.content[0]?.text).toMatch(/No repository cache is enrolled\. /);
+    expect(result.content[0]?.text).toMatch(/^Steward maintains no repository yet\. /);
     expect(result.content[0]?.text).toMatch(ADD);
     // A filter that matches nothing is not told to add a repository.
     expect((await call('maintenance_status', { repo: 'acme/widgets' })).content[0]?.text).not.toMatch(ADD);

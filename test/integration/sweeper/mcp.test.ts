@@ -145,9 +145,9 @@ describe('steward mcp: maintenance_status', () => {
       conflicts: [],
       retired: 0,
     });
-    const [summary, json] = result.content;
-    expect(summary!.text).toContain(`${enrolled.registrationId} github.com/acme/widgets: waiting`);
-    expect(JSON.parse(json!.text!)).toEqual(result.structuredContent);
+    // The sentence alone: the status is in structuredContent, not repeated as JSON text.
+    expect(result.content).toHaveLength(1);
+    expect(result.content[0]!.text).toContain(`- github.com/acme/widgets (${enrolled.registrationId}): waiting; no token is stored: store one with \`steward secrets set GITHUB_TOKEN\``);
   });
 
   it('filters by repository or registration; a filter that matches nothing is an empty answer', async () => {
@@ -157,7 +157,7 @@ describe('steward mcp: maintenance_status', () => {
     const none = await status({ repo: 'acme/gadgets' });
     expect(none.isError).toBeFalsy();
     expect(none.structuredContent!.registrations).toEqual([]);
-    expect(none.content[0]!.text).toContain('No registration matches that filter.');
+    expect(none.content[0]!.text).toContain('None of them matches that filter.');
   });
 
   it('shows a clone conflict with public-safe candidate evidence', async () => {
