@@ -598,6 +598,11 @@ const COMMAND_BARE = String.raw`[^\s"'\`|;&<>\\-][^\s"'\`|;&<>]*`;
 
 /** Shell words that run the command after them (`sudo mysql …`, `if mysql …; then`): a name after one is still the command. */
 const RUNS_NEXT = String.raw`(?:sudo|doas|env|time|nohup|exec|command|builtin|xargs|watch|nice|if|then|do|else|elif|while|until|!)`;
+/**
+ * Plain English words that tell to run the command after them, as a message may start (`run mysql -p…`,
+ * `use curl -u …`): no command takes a command's name as its argument after these, so the name is the command.
+ */
+const SAYS_RUN = String.raw`(?:run|runs|ran|running|use|uses|used|using|try|tried|trying|call|calling|execute|executed|executing|type|typed|enter|entered|with|via)`;
 
 /**
  * A command's name (`names`, a pattern) where it is the command run, or where prose or another tool names
@@ -609,7 +614,7 @@ const RUNS_NEXT = String.raw`(?:sudo|doas|env|time|nohup|exec|command|builtin|xa
 function commandWord(names: string): string {
   // After a space, a quote, a shell's operator, NUL (a process's arguments) or a colon (`grep -n`'s `file:3:`).
   const before = String.raw`(?:^|[\s"'\`(|;&:\x00])`;
-  const notArgument = String.raw`(?<!(?:^|[\n|;&(\`"'])[ \t]*(?:[$#>][ \t]{1,8})?(?!${RUNS_NEXT}[ \t])[a-z][\w.-]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)(?<![ \t]-[^\s;|&-][^\s;|&]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)`;
+  const notArgument = String.raw`(?<!(?:^|[\n|;&(\`"'])[ \t]*(?:[$#>][ \t]{1,8})?(?!(?:${RUNS_NEXT}|${SAYS_RUN})[ \t])[a-z][\w.-]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)(?<![ \t]-[^\s;|&-][^\s;|&]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)`;
   return String.raw`(?:(?<=${before}(?:[\w.~-]{0,64}/){1,8}?s?bin/)|(?<=${before}))${notArgument}(?:${names})(?![\w.-])`;
 }
 
