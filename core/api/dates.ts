@@ -82,6 +82,8 @@ export function parseIsoDate(value: string, reading: DateReading): { ms: number 
 
 const SPAN_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const SPAN = /^(\d{1,6})([mhdw])$/;
+/** The longest span back from now a search takes: 100 years of days. */
+const MAX_SPAN_MS = 36_525 * SPAN_MS.d!;
 
 /** What a search's `from`/`to` takes, in words: the CLI's flags and the MCP tool's arguments say the same. */
 export const DATE_FORMS = 'a date (2026-11-29), a time (2026-11-29T08:00Z) or a span back from now (30m, 12h, 7d, 2w)';
@@ -94,7 +96,12 @@ export const DATE_FORMS = 'a date (2026-11-29), a time (2026-11-29T08:00Z) or a 
  */
 export function parseDateText(value: string, reading: DateReading, now = Date.now()): { ms: number; span: boolean } | { error: string; invalid: 'form' | 'date' } {
   const span = SPAN.exec(value.trim());
-  if (span) return { ms: Math.max(0, now - Number(span[1]) * SPAN_MS[span[2]!]!), span: true };
+  if (span) {
+    const back = Number(span[1]) * SPAN_MS[span[2]!]!;
+    // `99999d` would mean 1970: no history reaches that far, and no one meant it.
+    if (back > MAX_SPAN_MS) return { error: `${JSON.stringify(value.trim())} reaches back more than 100 years: give a shorter span (at most 36525d or 5217w) or a date`, invalid: 'date' };
+    return { ms: Math.max(0, now - back), span: true };
+  }
   const date = parseIsoDate(value, reading);
   if ('ms' in date) return { ms: date.ms, span: false };
   return date.invalid === 'form' ? { error: `expected ${DATE_FORMS}`, invalid: 'form' } : date;

@@ -30,3 +30,13 @@ export function nobodyIndexesNote(indexing: IndexingFigure): string {
   const sweep = indexing.phase === 'retag' ? '' : '`steward sweep` finishes it now (saying how far it has come), or ';
   return `No Steward is running to finish it, so asking again will not change this: ${sweep}starting Steward (\`steward serve\`) finishes it in the background.`;
 }
+
+/**
+ * Said beside what a search or a list answers when no Steward runs (the stores were opened for one
+ * call): nothing imports the agents' new transcripts meanwhile, so what they wrote since the last
+ * check is not there. `lastCheckAt`: when Steward last looked at every agent's folders (Sweep.Status).
+ */
+export function nobodyImportsNote(lastCheckAt: number | null): string {
+  const since = lastCheckAt === null ? 'no check of the agents’ folders is on record' : `the agents’ folders were last checked at ${new Date(lastCheckAt).toISOString()}`;
+  return `No Steward is running to import new transcripts (${since}), so newer messages are not here: \`steward sweep\` imports them now, starting Steward (\`steward serve\`) keeps them coming.`;
+}

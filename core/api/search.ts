@@ -25,8 +25,12 @@ export const SearchHit = z.strictObject({
   genuineUserTurn: z.boolean(),
   /** A compaction summary (capture's `is_compact_summary`): said to be from "Conversation summary" (hitVoice), whichever role its agent stored it under. */
   isCompactSummary: z.boolean(),
+  /** A tool call's tool; a tool output's, the tool of the call it answers where it is found. */
   toolName: z.string().nullable(),
-  /** A tool call's one line, as the viewer folds it ("Bash: npm test", "Read: src/app.ts"); null for other parts. */
+  /**
+   * A tool call's one line, as the viewer folds it ("Bash: npm test", "Read: src/app.ts"); a tool
+   * output's, the line of the call it answers where it is found; null for other parts.
+   */
   summary: z.string().nullable(),
   highlights: z.array(z.tuple([count, count])),
   /**

@@ -119,7 +119,8 @@ export function harnessLine(part: Pick<SessionPart, 'kind' | 'summary' | 'genuin
 export function messageSpeaker(message: { role: string | null; parts: ReadonlyArray<Pick<SessionPart, 'kind' | 'genuineUserTurn' | 'isCompactSummary' | 'slashCommand'>> }, inSubagent: boolean, app: string, audience: Audience = 'person'): string {
   if (isSummaryMessage(message.parts)) return COMPACTION_SPEAKER;
   const voice = voiceOf(message, inSubagent);
-  if (voice === 'tool') return 'Tool result';
+  // An agent reads search_transcripts' hits too: the same output is said the same there (hitSpeaker).
+  if (voice === 'tool') return audience === 'agent' ? TOOL_OUTPUT : 'Tool result';
   if (voice === 'app') return app;
   if (voice === 'main-agent') return MAIN_AGENT;
   return roleWord(message.role, audience);
@@ -144,9 +145,16 @@ export function hitSpeaker(hit: { role: string | null; kind: string; genuineUser
  * line (a command, a file) or its tool's name; a text part says only who.
  */
 export function hitLine(hit: { role: string | null; kind: string; genuineUserTurn: boolean; isCompactSummary: boolean; summary: string | null; toolName: string | null }, inSubagent: boolean, app: string): string {
-  const who = hitSpeaker(hit, inSubagent, app);
+  return hitLineFrom(hitSpeaker(hit, inSubagent, app), hit);
+}
+
+/**
+ * hitLine from who a hit is from as hitSpeaker said it (an agent's words are not a person's): a tool
+ * output's speaker says what it is, so its line is who, then the call it answers.
+ */
+export function hitLineFrom(who: string, hit: { kind: string; summary: string | null; toolName: string | null }): string {
   // A summary's speaker says what it is: "Conversation summary · Summary" would say it twice.
-  if (hit.kind === 'text' || hitVoice(hit, inSubagent) === 'summary') return who;
+  if (hit.kind === 'text' || who === COMPACTION_SPEAKER) return who;
   const kind = hit.kind === 'tool_result' ? undefined : (kindLabel(hit.kind) ?? hit.kind);
   const detail = hit.summary ?? hit.toolName;
   return [kind ? `${who} · ${kind}` : who, detail].filter(Boolean).join(' ');

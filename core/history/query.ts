@@ -398,3 +398,22 @@ export function anyWordsOf(raw: string): string[] | null {
 export function anyWordsQuery(words: readonly string[]): PreparedQuery | null {
   return words.length === 0 ? null : prepareQuery(words.join(' OR '));
 }
+
+/** Characters a person may mean as part of a word (`C++`, `C#`, `build^2`) that the index holds no token for; not a sentence's `?` or `!`. */
+const SYMBOL = /[+#^~=<>|&%]/;
+/** What the index holds of a word: its runs of letters and numbers, case folded (unicode61). */
+const indexTokens = (word: string) => word.split(/[^\p{L}\p{N}\p{Co}]+/u).filter(Boolean).map((t) => t.toLowerCase());
+
+/**
+ * The plain words of the input that hold a symbol the index leaves out, each with what was searched
+ * for it (`C++` → `c`, `build^2` → `build 2`): a hit on `src/c.ts` for `C++` must not read as a
+ * match of what was typed. A leading `^` and a trailing `*` are syntax, not symbols; so is a column filter.
+ */
+export function symbolsLeftOut(raw: string): Array<{ typed: string; searched: string }> {
+  return (tokensOf(raw) ?? []).flatMap((t) => {
+    if (!t.bare || DANGLING.has(t.text) || COLUMN_FILTER.exec(t.text)) return [];
+    const base = t.text.replace(/^\^/, '').replace(/\*$/, '');
+    if (!SYMBOL.test(base)) return [];
+    return [{ typed: t.text, searched: indexTokens(base).join(' ') }];
+  });
+}

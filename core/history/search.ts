@@ -3,7 +3,7 @@ import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type 
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { anyWordsOf, anyWordsQuery, asPhrase, prepareQuery, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
+import { anyWordsOf, anyWordsQuery, asPhrase, prepareQuery, symbolsLeftOut, withoutDangling, type DanglingFree, type PreparedQuery } from './query.js';
 import { foldRepeats, placeOf, rankByRelevance, rankedBefore, type Ranked } from './rank.js';
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
@@ -19,6 +19,8 @@ export interface ProjectDirectory {
 }
 
 const DEFAULT_LIMIT = 20;
+/** The calls before a tool output looked through for the one it answers: a turn's parallel calls, with room. */
+const CALLS_LOOKED_AT = 50;
 /**
  * Relevance ranks at most this many of the newest matches (see SearchReader.candidates): a page must
  * come back in tens of ms however common the words are.
@@ -140,7 +142,7 @@ export class HistorySearch {
       return this.#listing(params, limit, cursor?.s === 'newest' ? cursor : undefined, tag);
     }
     try {
-      return await this.#answer(params, typed, sort, limit, cursor, tag);
+      return withSymbolsSaid(await this.#answer(params, typed, sort, limit, cursor, tag), typed.text);
     } catch (error) {
       // What the person typed never makes an error: a prefix too broad to search in time is theirs to narrow, and the result says how.
       if (error instanceof SearchTooBroadError) return { hits: [], sessions: [], fallback: { mode: 'too_broad', message: tooBroadMessage(error.prefix) }, ...this.#indexing() };
@@ -243,10 +245,12 @@ export class HistorySearch {
   async #result(params: Params, page: Page, pattern: TermPattern | null, fallback: Result<'Search.Query'>['fallback']): Promise<Result<'Search.Query'>> {
     const redactor = params.redact === true ? this.#redactor() : null;
     const snippets = await snippetsOf(page.matches, pattern, redactor);
-    const summaries = await summariesOf(page.matches, redactor);
+    const calls = page.matches.map((m) => (m.kind === 'tool_result' ? this.#callAnswered(m) : null));
+    const summaries = await summariesOf(page.matches, calls, redactor);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
-      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: partRoleOf(m.kind, m.role), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName: toolNameOf(m.meta), summary: summaries[i] ?? null, highlights: snippet.highlights, ...alikeOf(page, m.key) };
+      const toolName = toolNameOf(m.meta) ?? calls[i]?.name ?? null;
+      return { sessionId: m.sessionId, partId: m.partId, projectKey: m.projectKey, ts: m.ts, role: partRoleOf(m.kind, m.role), snippet: snippet.text, kind: m.kind, provider: m.provider, genuineUserTurn: m.genuineUserTurn, isCompactSummary: m.isCompactSummary, toolName, summary: summaries[i] ?? null, highlights: snippet.highlights, ...alikeOf(page, m.key) };
     });
     return {
       hits,
@@ -256,6 +260,22 @@ export class HistorySearch {
       ...(page.rankedAmong !== undefined ? { rankedAmong: page.rankedAmong } : {}),
       ...this.#indexing(),
     };
+  }
+
+  /**
+   * The tool call a tool output answers (by the call id both keep, toolUseId), among the calls of its
+   * conversation just before it: its tool's name and input, so a hit says which command printed it
+   * (most agents keep the name on the call alone). Null when none is found.
+   */
+  #callAnswered(result: MatchedPart): { name: string | null; text: string | null } | null {
+    const id = metaField(result.meta, 'toolUseId');
+    if (id === null || result.ts === null) return null;
+    const call = this.#history.toolUsesUpTo(result.sessionId, result.ts, CALLS_LOOKED_AT).find((c) => metaField(c.meta, 'toolUseId') === id);
+    if (!call) return null;
+    const key = this.#history.partKey(call.partId);
+    // The call itself: the first part at or after its own place.
+    const part = key && this.#history.partsAfter(result.sessionId, { ts: key.ts, rowid: key.rowid - 1 }, 1)[0];
+    return { name: toolNameOf(call.meta), text: part?.partId === call.partId ? part.text : null };
   }
 
   /** While a background walk over the index (indexing, re-tagging) is unfinished, a result says which and how far it got. */
@@ -392,6 +412,19 @@ export class HistorySearch {
   }
 }
 
+/**
+ * A result that says what a word with symbols was searched as (symbolsLeftOut), after what it says
+ * already: `C++` finds every `c`, and `build^2` the words `build 2`, which nothing said.
+ */
+function withSymbolsSaid(result: Result<'Search.Query'>, text: string): Result<'Search.Query'> {
+  const left = symbolsLeftOut(text);
+  if (left.length === 0) return result;
+  const said = left.map(({ typed, searched }) => (searched === '' ? `“${typed}” has no letters or numbers to search` : `“${typed}” was searched as “${searched}”`));
+  const message = `Symbols such as + # ^ are not in the search index: ${said.join('; ')}.`;
+  const fallback = result.fallback ? { ...result.fallback, message: `${result.fallback.message} ${message}` } : { mode: 'phrase' as const, message };
+  return { ...result, fallback };
+}
+
 /** Runs a search; an expression the index refused gives undefined instead of an error. */
 async function refusedAsUndefined(run: () => Promise<Page>): Promise<Page | undefined> {
   try {
@@ -495,12 +528,16 @@ function shownText(match: MatchedPart): string | null {
   return wrappedOutput(match.provider, match.text) ?? match.text;
 }
 
-/** Each tool call's one line (the command, the file), redacted as its snippet is; null for other parts. */
-async function summariesOf(matches: readonly MatchedPart[], redactor: Redactor | null): Promise<Array<string | null>> {
-  const inputs = matches.map((m) => (m.kind === 'tool_use' ? m.text : null));
+/**
+ * Each tool call's one line (the command, the file), and each tool output's: the line of the call it
+ * answers (`calls`, where found). Redacted as its snippet is; null for other parts.
+ */
+async function summariesOf(matches: readonly MatchedPart[], calls: ReadonlyArray<{ name: string | null; text: string | null } | null>, redactor: Redactor | null): Promise<Array<string | null>> {
+  const called = matches.map((m, i) => (m.kind === 'tool_use' ? { name: toolNameOf(m.meta), text: m.text } : (calls[i] ?? null)));
+  const inputs = called.map((c) => c?.text ?? null);
   // Redacted whole, then cut to its line: a token the 140-character cut shortened no longer looks like one.
   const texts = redactor === null ? inputs : await redactAll(inputs, redactor);
-  return matches.map((m, i) => (m.kind === 'tool_use' ? toolCallLine(toolNameOf(m.meta), texts[i] ?? null) : null));
+  return called.map((c, i) => (c === null ? null : toolCallLine(c.name, texts[i] ?? null)));
 }
 
 /** A hit's `alike`: how many matches like it it stands for (see foldRepeats); nothing when none. */
@@ -510,10 +547,15 @@ function alikeOf(page: Page, key: number): Pick<SearchHit, 'alike'> {
 }
 
 function toolNameOf(meta: string | null): string | null {
+  return metaField(meta, 'name');
+}
+
+/** A text field of a part's meta (a tool's `name`, a call's `toolUseId`); null when it has none. */
+function metaField(meta: string | null, field: 'name' | 'toolUseId'): string | null {
   if (meta === null) return null;
   try {
-    const name = (JSON.parse(meta) as { name?: unknown }).name;
-    return typeof name === 'string' && name !== '' ? name : null;
+    const value = (JSON.parse(meta) as Record<string, unknown>)[field];
+    return typeof value === 'string' && value !== '' ? value : null;
   } catch {
     return null;
   }

@@ -1,10 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, localDay, missingOf, groupBySession, hitSpeaker, moreLikeIt, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, localDay, missingOf, groupBySession, hitLineFrom, hitSpeaker, moreLikeIt, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
-import { spreadPage, type Unlisted } from './search-spread.js';
+import { perConversation, spreadPage, type Unlisted } from './search-spread.js';
+import { nobodyImports } from './stale.js';
 import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage, readSubagents, SUBAGENTS_CURSOR } from './session-page.js';
 import { defineTool } from './tools.js';
 
@@ -89,7 +90,10 @@ const Hit = z.strictObject({
   genuineUserTurn: z.boolean(),
   /** Who it is from, as get_session's `speaker` says it ("User", "Claude Code", "Conversation summary"; the person is "You" only to a person). */
   speaker: z.string(),
+  /** The tool of a call, or of the call a tool output answers. */
   toolName: z.string().nullable(),
+  /** A tool call's one line ("Bash: npm run build"), or a tool output's: the call it answers. */
+  summary: z.string().optional(),
   snippet: z.string(),
   /** How many more matches of its conversation it stands for, not listed: the same text (a tool call: the same tool and input). */
   alike: z.number().int().positive().optional(),
@@ -99,7 +103,10 @@ export const SearchTranscriptsOutput = z.strictObject({
   hits: z.array(Hit),
   sessions: z.array(z.strictObject({ sessionId: z.string(), app: z.string(), title: z.string().nullable(), firstRequest: z.string().nullable(), projectName: z.string().nullable(), lastAt: z.string().nullable() })),
   cursor: z.string().optional(),
-  /** Conversations with more matches in the stretch of the ranking this page covers than it lists (see spreadPage): how many, by conversation. */
+  /**
+   * Conversations with more matches in the stretch of the ranking this page covers than it lists (see
+   * spreadPage): how many, by conversation. The same arguments with its session_id and no cursor list them.
+   */
   unlisted: z.array(z.strictObject({ sessionId: z.string(), matches: z.number().int().positive() })).optional(),
   /** Where from or to was a span (7d): the instant it meant, to pass with the cursor for the next page. */
   pinned: z.strictObject({ from: z.string().optional(), to: z.string().optional() }).optional(),
@@ -114,7 +121,13 @@ export const GetSessionInput = z.strictObject({
     .literal('end')
     .optional()
     .describe('"end": open at the conversation\'s end, its last messages (its latest work) in one call; page back with the before it returns. Not with cursor or part_id'),
-  limit: z.number().int().min(1).max(MAX_MESSAGES).optional().describe(`Messages per page, at most ${MAX_MESSAGES} (default 20)`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_MESSAGES)
+    .optional()
+    .describe(`Entries per page, at most ${MAX_MESSAGES} (default 20): each message and each tool result is one; the conversation's message count leaves tool results out`),
   from_char: z
     .number()
     .int()
@@ -257,7 +270,7 @@ export function searchOutput(result: Result<'Search.Query'>, redact: (text: stri
     return hitSpeaker(h, s?.parentKind === 'subagent', s?.app ?? h.provider, 'agent');
   };
   return {
-    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, speaker: speaker(h), toolName: h.toolName, snippet: redact(h.snippet), ...(h.alike ? { alike: h.alike } : {}) })),
+    hits: result.hits.map((h) => ({ sessionId: h.sessionId, partId: h.partId, projectKey: h.projectKey, at: iso(h.ts), role: h.role, kind: h.kind, genuineUserTurn: h.genuineUserTurn, speaker: speaker(h), toolName: h.toolName, ...(h.summary ? { summary: redact(h.summary) } : {}), snippet: redact(h.snippet), ...(h.alike ? { alike: h.alike } : {}) })),
     sessions: result.sessions.map((s) => ({
       sessionId: s.sessionId,
       app: s.app,
@@ -285,7 +298,7 @@ function withPinned(out: SearchOut, dates: Pick<ReturnType<typeof searchDates>, 
 /** Hits by conversation, conversations in the order of their best hit: a ranking interleaves them. */
 
 /** Each conversation named once, above its hits: a title (up to 500 characters) repeated on 25 hit lines was half the answer. */
-function searchText(out: SearchOut): string {
+function searchText(out: SearchOut, listRest: (sessionId: string) => string): string {
   if (out.hits.length === 0) return out.note ? `No matches. ${out.note}` : 'No matches.';
   const sessions = new Map(out.sessions.map((s) => [s.sessionId, s]));
   const unlisted = new Map((out.unlisted ?? []).map((u) => [u.sessionId, u.matches]));
@@ -293,22 +306,38 @@ function searchText(out: SearchOut): string {
   for (const [sessionId, hits] of groupBySession(out.hits)) {
     const s = sessions.get(sessionId);
     lines.push(`[${sessionId}] ${s?.title ?? s?.firstRequest ?? '(untitled)'} — ${s?.app ?? ''}${s?.projectName ? ` · ${s.projectName}` : ''}`);
-    for (const h of hits) lines.push(`  ${h.at ?? ''} ${h.speaker} · ${h.role ?? ''} ${h.kind}${h.toolName ? ` ${h.toolName}` : ''} (part_id ${h.partId}): ${h.snippet}${h.alike ? ` (${moreLikeIt(h.alike)})` : ''}`);
+    // Who and what once, by the CLI's rule: "Tool output Bash: npm run build", never "Tool output · tool tool_result".
+    for (const h of hits) lines.push(`  ${h.at ?? ''} ${hitLineFrom(h.speaker, { kind: h.kind, summary: h.summary ?? null, toolName: h.toolName })} (part_id ${h.partId}): ${h.snippet}${h.alike ? ` (${moreLikeIt(h.alike)})` : ''}`);
     const more = unlisted.get(sessionId);
-    if (more !== undefined) lines.push(`  ${unlistedWords(sessionId, more)}`);
+    if (more !== undefined) lines.push(`  ${unlistedWords(more, listRest(sessionId))}`);
     unlisted.delete(sessionId);
   }
   // Only where a part was forgotten between asks can a conversation be counted with none of its hits listed.
-  for (const [sessionId, more] of unlisted) lines.push(`[${sessionId}] ${unlistedWords(sessionId, more)}`);
+  for (const [sessionId, more] of unlisted) lines.push(`[${sessionId}] ${unlistedWords(more, listRest(sessionId))}`);
   if (out.note) lines.unshift(out.note);
   const pinned = Object.entries(out.pinned ?? {}).map(([end, at]) => `${end} stays at "${at}"`);
   if (out.cursor) lines.push(`More results: call again with the same arguments and cursor "${out.cursor}"${pinned.length > 0 ? ` (${pinned.join(', ')})` : ''}.`);
   return lines.join('\n');
 }
 
-/** What a page says of a conversation's matches it counted instead of listing, and how to read them. */
-function unlistedWords(sessionId: string, matches: number): string {
-  return `… and ${matches.toLocaleString('en')} more in this conversation, not listed here: search_transcripts with session_id "${sessionId}" and the same query lists them.`;
+/** What a page says of a conversation's matches it counted instead of listing, and the exact call (listRestCall) that lists them. */
+function unlistedWords(matches: number, call: string): string {
+  return `… and ${matches.toLocaleString('en')} more in this conversation, not listed here: call search_transcripts with ${call} to list them.`;
+}
+
+/**
+ * The arguments that list a conversation's matches a page counted instead of listing: the search's
+ * own, narrowed to it by session_id, from its first page (no cursor: the cursor goes on past them), a
+ * span pinned to the instant it meant. No cursor of the crowded search ever reaches them.
+ */
+function listRestCall(input: z.infer<typeof SearchTranscriptsInput>, pinned: { from?: string; to?: string }): (sessionId: string) => string {
+  const { cursor: _cursor, ...args } = input;
+  return (sessionId) => JSON.stringify({ ...args, ...pinned, session_id: sessionId });
+}
+
+/** A page with one more thing to say after what it says already (nobodyImports). */
+function withNote(out: SearchOut, note: string | undefined): SearchOut {
+  return note === undefined ? out : { ...out, note: out.note ? `${out.note} ${note}` : note };
 }
 
 /** A page with the conversations it counted matches of instead of listing them (see spreadPage). */
@@ -388,9 +417,11 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     {
       title: 'Search past agent conversations',
       description:
-        `Full-text search over the conversations Steward has captured from coding agents (${APPS}; provider claude-desktop narrows to Claude Desktop alone): ranked hits with sessionId, partId, snippet, role, kind and time. ` +
+        `Full-text search over the conversations Steward has captured from coding agents (${APPS}; provider claude-desktop: Claude Desktop alone): ranked hits with sessionId, partId, snippet, role, kind, time. ` +
         'A message must hold every word of the query, as written (no stemming: chose is not choose); when none holds all of its plain words, it is searched again for any of them, less common words such as why or we, and the note says so. ' +
-        'With filters and no query it lists what they select, newest first. A session_id or project_key Steward holds nothing under is an error, not an empty result. ' +
+        'With filters and no query it lists what they select, newest first. ' +
+        `While others match, a page shows at most ${perConversation(MAX_HITS)} hits of a conversation, naming the call for the rest. ` +
+        'A session_id or project_key Steward holds nothing under is an error, not an empty result. ' +
         'Read a hit in context with get_session (session_id, part_id). Secrets are redacted.',
       inputSchema: SearchTranscriptsInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -406,8 +437,8 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
         if (unknown !== undefined) throw new StewardError('not_found', unknown);
-        const out = withPinned(withUnlisted(searchOutput(found, redact, await nobodyWalks(client, via, found)), unlisted), dates);
-        return { content: [{ type: 'text' as const, text: searchText(out) }], structuredContent: out };
+        const out = withNote(withPinned(withUnlisted(searchOutput(found, redact, await nobodyWalks(client, via, found)), unlisted), dates), await nobodyImports(client, via));
+        return { content: [{ type: 'text' as const, text: searchText(out, listRestCall(input, dates.pinned)) }], structuredContent: out };
       });
     }),
   );
@@ -418,8 +449,9 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       title: 'Read a past agent conversation',
       description:
         `The messages of one captured conversation in order, a page at a time (each answer at most ${PAGE_CHARS.toLocaleString('en')} characters; it says what it left out and how to read on): turns, thinking, tool calls with a one-line summary, and their results. ` +
-        "Each message has `speaker`; text the agent's app wrote in the person's name (command echoes, hook output, compaction summaries) has `harness` set and genuineUserTurn false. " +
-        'Subagents are listed by sessionId on the page that opens the conversation (later pages give a subagentsCursor that lists them): read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit, at "end" to open at the latest messages, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
+        "Each entry has `speaker` and `role`, the role search_transcripts gives (tool for every tool output). A conversation's `messages` count leaves tool results out (they are marked countsAsMessage false); `limit` counts them too, so a 10-message conversation may list 16 entries. " +
+        "Text the agent's app wrote in the person's name (command echoes, hook output, compaction summaries) has `harness` set and genuineUserTurn false. " +
+        'Subagents are listed by sessionId on the page that opens the conversation (later pages give a subagentsCursor that lists them): read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit (marked hit: true, and "▼ hit" above it), at "end" to open at the latest messages, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
       inputSchema: GetSessionInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

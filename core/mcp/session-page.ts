@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { asksToolOutput, COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, partRoleOf, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -27,25 +27,32 @@ const subagentsCursor = (from: number) => `subagents:${from}`;
 /** A subagent's title and first request are cut shorter: twenty of them share the page with its messages. */
 const SUBAGENT_LINE_CHARS = 200;
 
+/** A part's fields that would be null are left out, and a summary that is its text: an agent pays for every token. */
 const Part = z.strictObject({
   kind: z.string(),
-  text: z.string().nullable(),
-  summary: z.string().nullable(),
-  toolName: z.string().nullable(),
+  /** Absent where the part holds no text (an image). */
+  text: z.string().optional(),
+  /** Its one line, where it is not the text itself. */
+  summary: z.string().optional(),
+  toolName: z.string().optional(),
+  /** `tool`: a tool's output in a message whose role is another's (Claude Code's user message with the person's words beside it); absent otherwise, the part's role being its message's. */
+  role: z.literal('tool').optional(),
   isError: z.boolean(),
-  /** A command's exit code, where its result says one; null otherwise. */
-  exitCode: z.number().int().nullable(),
+  /** A command's exit code, where its result says one. */
+  exitCode: z.number().int().optional(),
   partId: z.string(),
+  /** The part asked for by part_id. */
+  hit: z.literal(true).optional(),
   /** The person's own words (search_transcripts' genuine_user_turn); false for everything else. */
   genuineUserTurn: z.boolean(),
   /**
    * Text the agent's app wrote, not the message's author, said for what it is: user text in the
    * person's name ("Command /clear"), or a compaction summary ("Summary · Earlier conversation
-   * summarized", whichever agent and role stored it); null otherwise.
+   * summarized", whichever agent and role stored it); absent otherwise.
    */
-  harness: z.string().nullable(),
-  /** The length of the text Steward captured, where it stored only its start (as the export says it); null otherwise. */
-  truncatedFrom: z.number().int().nullable(),
+  harness: z.string().optional(),
+  /** The length of the text Steward captured, where it stored only its start (as the export says it). */
+  truncatedFrom: z.number().int().optional(),
 });
 
 /** A subagent where it started: read it with get_session and its sessionId. */
@@ -74,10 +81,21 @@ export const GetSessionOutput = z.strictObject({
   }),
   messages: z.array(
     z.strictObject({
+      /**
+       * The role search_transcripts gives the same parts (partRoleOf), the same for every app: `tool` for
+       * a tool's output whatever role its agent stored it under; user, assistant or system otherwise.
+       */
       role: z.string().nullable(),
-      /** Who it is from, as `steward sessions show` says it, but the person is "User" to an agent ("User", "Claude Code", "Conversation summary"). */
+      /** Who it is from, as `steward sessions show` says it, but the person is "User" to an agent ("User", "Claude Code", "Tool output", "Conversation summary"). */
       speaker: z.string(),
       at: z.string().nullable(),
+      /**
+       * False on an entry the conversation's `messages` count leaves out (a tool's result, read under its
+       * call); absent on every entry it counts. `limit` counts both.
+       */
+      countsAsMessage: z.literal(false).optional(),
+      /** The message holding the part asked for by part_id. */
+      hit: z.literal(true).optional(),
       parts: z.array(Part),
       /** Parts before those shown that are not in this answer. */
       partsBefore: PartsNotShown.optional(),
@@ -129,7 +147,7 @@ type Redact = (text: string) => string;
 /** A page redacted once, each part's text whole: what every try at fitting it cuts from. */
 interface Prepared {
   head: Omit<SessionPage, 'messages'>;
-  messages: Array<{ role: string | null; speaker: string; at: string | null; parts: PagePart[]; subagents?: Started[]; moreSubagents?: number; subagentsCursor?: string; rewound?: true }>;
+  messages: Array<{ role: string | null; speaker: string; at: string | null; countsAsMessage?: false; hit?: true; parts: PagePart[]; subagents?: Started[]; moreSubagents?: number; subagentsCursor?: string; rewound?: true }>;
 }
 
 /** How much of part `index` (in page order) keeps its text. */
@@ -151,20 +169,23 @@ function bounded(text: string | null, max: number, rule = ''): string | null {
 const readOn = (partId: string, from: number | '' = '') => `: read on with part_id "${partId}" and from_char ${from}`;
 
 /** Whether the page shows only some of a part's text: its words then name the call that reads on (partCut, partWindow). */
-const isCut = (p: PagePart) => p.text !== null && p.text.endsWith(']') && p.text.includes(readOn(p.partId));
+const isCut = (p: PagePart) => p.text !== undefined && p.text.endsWith(']') && p.text.includes(readOn(p.partId));
 
 /**
  * A part's text cut for the page: at most PART_CHARS of it; less when the page shares its room among
  * many parts. Whatever the cut, the words name the call that reads on from where it stopped.
  */
-function partCut(p: PagePart, max: number): string | null {
+function partCut(p: PagePart & { text: string }, max: number): string {
   const { text } = p;
-  if (text === null || text.length <= max) return text;
-  return bounded(text, max, readOn(p.partId, wholeAt(text, max)));
+  if (text.length <= max) return text;
+  return bounded(text, max, readOn(p.partId, wholeAt(text, max)))!;
 }
 
+/** The part with its text cut by partCut (a part with no text has none to cut). */
+const withCut = (p: PagePart, max: number): PagePart => (p.text === undefined ? p : { ...p, text: partCut({ ...p, text: p.text }, max) });
+
 /** A text Steward stored cut short, said as the export says it: from what it captured, not from what the page shows. */
-const capturedNote = (p: PagePart) => (p.truncatedFrom === null ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);
+const capturedNote = (p: PagePart) => (p.truncatedFrom === undefined ? '' : `\n(${cutShortWords(p.truncatedFrom)})`);
 
 /**
  * The conversation's subagents a page lists: SUBAGENTS_SHOWN from `from`, the rest counted with the
@@ -185,8 +206,42 @@ function subagentList(result: Result<'Sessions.Get'>, from: number | null, redac
   return { subagents: listed, moreSubagents: more, subagentsCursor: subagentsCursor(from === null ? 0 : start + listed.length) };
 }
 
-/** `listFrom`: the index the page lists the conversation's subagents from; null for none (see subagentList). */
-function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false, listFrom: number | null = 0): Prepared {
+/**
+ * A message's role as search_transcripts gives its parts' (partRoleOf, the one rule): `tool` for one of
+ * a tool's output alone, or one its agent stored as tool output (OpenClaw's toolResult); else as stored.
+ */
+function messageRole(m: Result<'Sessions.Get'>['messages'][number]): string | null {
+  const toolOutput = (m.role !== null && asksToolOutput(m.role)) || (m.parts.length > 0 && m.parts.every((p) => partRoleOf(p.kind, m.role) === 'tool'));
+  return toolOutput ? 'tool' : m.role;
+}
+
+/**
+ * A part for the page, its fields that would be null left out, and its summary where it is its text:
+ * the same words twice, or `null` six times a part, were most of a page's tokens.
+ */
+function pagePart(fields: { partId: string; kind: string; text: string | null; summary: string | null; toolName: string | null; role: 'tool' | undefined; isError: boolean; exitCode: number | null; genuineUserTurn: boolean; harness: string | null; truncatedFrom: number | null; hit: boolean }): PagePart {
+  const { text, summary, toolName, role, exitCode, harness, truncatedFrom, hit } = fields;
+  return {
+    partId: fields.partId,
+    kind: fields.kind,
+    ...(text !== null ? { text } : {}),
+    ...(summary !== null && summary !== text ? { summary } : {}),
+    ...(toolName !== null ? { toolName } : {}),
+    ...(role !== undefined ? { role } : {}),
+    isError: fields.isError,
+    ...(exitCode !== null ? { exitCode } : {}),
+    genuineUserTurn: fields.genuineUserTurn,
+    ...(harness !== null ? { harness } : {}),
+    ...(truncatedFrom !== null ? { truncatedFrom } : {}),
+    ...(hit ? { hit: true as const } : {}),
+  };
+}
+
+/**
+ * `listFrom`: the index the page lists the conversation's subagents from; null for none (see subagentList).
+ * `hit`: the part the page was opened around (part_id), marked with its message.
+ */
+function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false, listFrom: number | null = 0, hit?: string): Prepared {
   const s = result.session;
   const line = (text: string | null) => (text === null ? null : bounded(redact(text), LINE_CHARS));
   // A subagent's user turns are the main agent's prompts, not text the app wrote (see harnessLine).
@@ -214,30 +269,39 @@ function prepare(result: Result<'Sessions.Get'>, redact: Redact, atEnd = false, 
   };
   const started = startedAt(result);
   const rewound = rewoundMarks(result.messages);
-  const messages = result.messages.map((m, i) => ({
-    role: m.role,
-    speaker: messageSpeaker(m, inSubagent, s.app, 'agent'),
-    at: iso(m.ts),
-    ...started(m.messageId, i === result.messages.length - 1),
-    ...(rewound[i] !== null ? { rewound: true as const } : {}),
-    parts: m.parts.map((p): PagePart => {
-      // A compaction summary is said so, its text kept, whichever agent and role stored it.
-      const harness = harnessLine(p, m.role, inSubagent, s.app) ?? (isCompactionSummary(p) ? foldLine(COMPACTION_FOLD) : undefined);
-      return {
-        partId: p.partId,
-        kind: p.kind,
+  const messages = result.messages.map((m, i) => {
+    const role = messageRole(m);
+    const holdsHit = hit !== undefined && m.parts.some((p) => p.partId === hit);
+    return {
+      role,
+      speaker: messageSpeaker(m, inSubagent, s.app, 'agent'),
+      at: iso(m.ts),
+      ...(m.countsAsMessage === false ? { countsAsMessage: false as const } : {}),
+      ...(holdsHit ? { hit: true as const } : {}),
+      ...started(m.messageId, i === result.messages.length - 1),
+      ...(rewound[i] !== null ? { rewound: true as const } : {}),
+      parts: m.parts.map((p): PagePart => {
+        // A compaction summary is said so, its text kept, whichever agent and role stored it.
+        const harness = harnessLine(p, m.role, inSubagent, s.app) ?? (isCompactionSummary(p) ? foldLine(COMPACTION_FOLD) : undefined);
         // A result the agent stored wrapped (Codex's JSON) reads as the output it wraps.
-        text: (p.output ?? p.text) === null ? null : redact(p.output ?? p.text ?? ''),
-        summary: line(p.summary),
-        toolName: bounded(p.toolName, LINE_CHARS),
-        isError: p.isError,
-        exitCode: p.exitCode ?? null,
-        genuineUserTurn: p.genuineUserTurn,
-        harness: harness === undefined ? null : line(harness),
-        truncatedFrom: p.truncatedFrom,
-      };
-    }),
-  }));
+        const text = (p.output ?? p.text) === null ? null : redact(p.output ?? p.text ?? '');
+        return pagePart({
+          partId: p.partId,
+          kind: p.kind,
+          text,
+          summary: line(p.summary),
+          toolName: bounded(p.toolName, LINE_CHARS),
+          role: role !== 'tool' && partRoleOf(p.kind, m.role) === 'tool' ? 'tool' : undefined,
+          isError: p.isError,
+          exitCode: p.exitCode ?? null,
+          genuineUserTurn: p.genuineUserTurn,
+          harness: harness === undefined ? null : line(harness),
+          truncatedFrom: p.truncatedFrom,
+          hit: p.partId === hit,
+        });
+      }),
+    };
+  });
   return { head, messages };
 }
 
@@ -271,7 +335,9 @@ function render(page: Prepared, cut: Cut, start: number, end: number): SessionPa
       role: m.role,
       speaker: m.speaker,
       at: m.at,
-      parts: m.parts.slice(from, to).map((p, i) => ({ ...p, text: partCut(p, cut(offset + i, p)) })),
+      ...(m.countsAsMessage === false ? { countsAsMessage: m.countsAsMessage } : {}),
+      ...(m.hit ? { hit: m.hit } : {}),
+      parts: m.parts.slice(from, to).map((p, i) => withCut(p, cut(offset + i, p))),
       ...(from > 0 ? { partsBefore: { parts: from, partId: m.parts[0]!.partId } } : {}),
       ...(to < m.parts.length ? { partsAfter: { parts: m.parts.length - to, partId: m.parts[to]!.partId } } : {}),
       ...(m.subagents ? { subagents: m.subagents } : {}),
@@ -295,14 +361,32 @@ function harnessText(p: PagePart): string {
  * say: the tool a call runs, the exit code of a result that failed (in toolResultSummary's words).
  */
 function toolHeading(p: PagePart, body: string): string {
-  if (body === '' || isCut(p)) return p.summary ? ` ${p.summary}` : '';
+  if (body === '' || isCut(p)) return p.summary ? ` ${withoutFirstLine(p.summary, body)}` : '';
   if (p.kind === 'tool_use') return p.toolName ? ` ${p.toolName}` : '';
   if (!p.isError) return '';
-  return p.exitCode !== null ? ` exit code ${p.exitCode}` : ' failed';
+  return p.exitCode !== undefined ? ` exit code ${p.exitCode}` : ' failed';
 }
 
+/**
+ * A result's summary without the first line it quotes ("85 lines: [00000] PASS …" → "85 lines"), where
+ * the body under it opens with that line: said once, not twice.
+ */
+function withoutFirstLine(summary: string, body: string): string {
+  const at = summary.indexOf(': ');
+  const quoted = at < 0 ? '' : summary.slice(at + 2).replace(/…$/, '');
+  const first = body.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  return quoted !== '' && first.startsWith(quoted) ? summary.slice(0, at) : summary;
+}
+
+/** The line above the part a page was opened around (part_id): which of its messages was the hit. */
+const HIT_LINE = '▼ hit';
+
 function partText(p: PagePart): string {
-  if (p.harness !== null) return `${harnessText(p)}${capturedNote(p)}`;
+  return p.hit ? `${HIT_LINE}\n${shownText(p)}` : shownText(p);
+}
+
+function shownText(p: PagePart): string {
+  if (p.harness !== undefined) return `${harnessText(p)}${capturedNote(p)}`;
   if (p.kind === 'text') return `${p.text ?? ''}${capturedNote(p)}`;
   if (p.kind === 'tool_result' || p.kind === 'tool_use') {
     // Blank lines before and after the body are not shown, and an empty body adds no line (the JSON keeps the text).
@@ -311,7 +395,7 @@ function partText(p: PagePart): string {
   }
   // What the part is in part-words' words, as `steward sessions show` says it ("[Thinking · …]",
   // "[Image · PNG, 12 KB]"); the JSON keeps its kind.
-  return `[${foldLine(partFold(p))}]`;
+  return `[${foldLine(partFold({ ...p, summary: p.summary ?? null, text: p.text ?? null }))}]`;
 }
 
 /**
@@ -319,9 +403,10 @@ function partText(p: PagePart): string {
  * and a message (`whole`: all its parts on the page) of nothing else says it is empty. The JSON keeps them.
  */
 function partLines(parts: readonly PagePart[], whole: boolean): string[] {
-  const worded = parts.filter((p) => !isBlankText(p));
+  const worded = parts.filter((p) => !isBlankText({ kind: p.kind, text: p.text ?? null, truncatedFrom: p.truncatedFrom ?? null }));
   if (worded.length === 0 && parts.length > 0 && whole) return [`[${foldLine(partFold({ kind: EMPTY_MESSAGE_KIND, summary: null, text: '' }))}]`];
-  return worded.map(partText);
+  // A text after a folded line or a tool's body starts apart from it: under "[Thinking · Planning]" it read as the thought.
+  return worded.flatMap((p, i) => (i > 0 && p.kind === 'text' && p.harness === undefined && worded[i - 1]!.kind !== 'text' ? ['', partText(p)] : [partText(p)]));
 }
 
 /** How a page's words name the call that lists subagents it does not. */
@@ -346,20 +431,33 @@ function subagentLines(out: SessionPage, from = 0): string[] {
   return lines;
 }
 
-/** A page opened at the end says it is the last of the messages, where earlier ones precede it (its last line says how to read them). */
-function lastLine(out: SessionPage): string[] {
-  return out.atEnd && out.before ? [`The last ${out.messages.length} of ${countOf(out.session.messages, 'message')}.`] : [];
+/** The page's entries the conversation's count leaves out: its tool results (countsAsMessage false). */
+const toolResultsOf = (out: SessionPage) => out.messages.filter((m) => m.countsAsMessage === false).length;
+
+/**
+ * What the page holds, in the units `limit` counts (entries: messages and tool results) beside the
+ * conversation's count (messages alone), where they differ; a page opened at the end says it is the last.
+ */
+function countLine(out: SessionPage): string[] {
+  const entries = out.messages.length;
+  const tools = toolResultsOf(out);
+  const last = out.atEnd === true && out.before !== undefined;
+  if (tools === 0) return last ? [`The last ${entries} of ${countOf(out.session.messages, 'message')}.`] : [];
+  const held = `${countOf(entries, 'entry', 'entries')}: ${countOf(entries - tools, 'message')} and ${countOf(tools, 'tool result')}`;
+  return [`${last ? `The last ${held}` : `This page holds ${held}`} (limit counts both).`];
 }
 
 /** The conversation's first line: its title, id, size and whose subagent or branch it is. */
 function titleLine(out: SessionPage): string {
   const s = out.session;
   const parent = s.parentSessionId === null ? '' : `, ${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`;
-  return `${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${parent})`;
+  // Said where the page lists tool results, which the count leaves out: "10 messages" then lists more entries.
+  const unit = toolResultsOf(out) > 0 ? ', not counting tool results' : '';
+  return `${s.title ?? s.firstRequest ?? '(untitled)'} (${s.sessionId}, ${countOf(s.messages, 'message')}${unit}${parent})`;
 }
 
 export function sessionText(out: SessionPage): string {
-  const lines = [titleLine(out), ...lastLine(out), ...subagentLines(out)];
+  const lines = [titleLine(out), ...countLine(out), ...subagentLines(out)];
   for (const m of out.messages) {
     lines.push(`— ${m.speaker} ${m.at ?? ''}`);
     // Said of each such turn: an agent may read any one of them alone.
@@ -417,12 +515,12 @@ function fitWindow(page: Prepared, partId: string | undefined): SessionPage {
   const parts = page.messages.flatMap((m) => m.parts);
   const asked = parts.findIndex((p) => p.partId === partId);
   const anchor = Math.max(0, asked);
-  const cut: Cut = (i, p) => (i === asked ? PART_CHARS : p.summary !== null ? 0 : MIN_PART_CHARS);
+  const cut: Cut = (i, p) => (i === asked ? PART_CHARS : p.summary !== undefined ? 0 : MIN_PART_CHARS);
   const base = render(page, cut, anchor, anchor);
   const used = { json: JSON.stringify(base).length, text: sessionText(base).length };
   // Each part's weight alone; the markers' counts and ids then change a little, measured below.
   const fits = (i: number) => {
-    const shown = { ...parts[i]!, text: partCut(parts[i]!, cut(i, parts[i]!)) };
+    const shown = withCut(parts[i]!, cut(i, parts[i]!));
     const json = JSON.stringify(shown).length + 1;
     const text = partText(shown).length + 1;
     if (used.json + json > PAGE_CHARS || used.text + text > PAGE_CHARS) return false;
@@ -482,7 +580,7 @@ export async function readSessionPage(
   const cached = once(redact);
   for (let asked = limit; ; ) {
     const result = await ask(asked);
-    const prepared = prepare(result, cached, atEnd, listSubagents ? 0 : null);
+    const prepared = prepare(result, cached, atEnd, listSubagents ? 0 : null, partId);
     const whole = fitWhole(prepared);
     if (whole) return { page: whole, text: sessionText(whole) };
     if (asked > 1 && result.messages.length > 1) {

@@ -78,7 +78,7 @@ describe('search_transcripts: one conversation does not fill a page when others 
     expect(out.hits.map((h) => h.partId)).toEqual(['agent-sub:1', 'agent-sub:2', 'main:1']);
     expect(out.unlisted).toEqual([{ sessionId: 'agent-sub', matches: 4 }]);
     expect(text).toContain('4 more in this conversation');
-    expect(text).toContain('session_id "agent-sub"');
+    expect(text).toContain('"session_id":"agent-sub"');
   });
 
   it('pages on with neither a repeat nor a skip: each hit is listed once or counted once', async () => {
