@@ -110,9 +110,13 @@ export function asksToolOutput(role: string): boolean {
   return role === 'tool' || role === 'toolResult';
 }
 
-/** The role a part is found and shown under (PART_ROLES): a tool's output is `tool` whichever role its agent stored it under. */
+/**
+ * The role a part is found and shown under (PART_ROLES): a tool's output is `tool` whichever role its
+ * agent stored it under, and so is every part OpenClaw stored as a toolResult (an image a tool returned
+ * is no tool_result part, but is no less the tool's output).
+ */
 export function partRoleOf(kind: string, storedRole: string | null): string | null {
-  return kind === 'tool_result' ? 'tool' : storedRole;
+  return kind === 'tool_result' || (storedRole !== null && asksToolOutput(storedRole)) ? 'tool' : storedRole;
 }
 /** Relevance ranks by BM25; newest walks matches from the most recent line backwards. */
 export const SEARCH_SORTS = ['relevance', 'newest'] as const;
