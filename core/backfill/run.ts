@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { EventPayload, ProviderSweepStats, SkipReason } from '../api/index.js';
 import { CodeTally, errorCode, type Logger } from '../log/index.js';
-import { pacer, type CheckpointIdentity, type Pace, type CommitWindow, type FileCheckpoint, type FileCheckpoints, type Materializer, type RunToken, type Sink } from '../gateway/index.js';
+import { mtimeVouches, pacer, type CheckpointIdentity, type Pace, type CommitWindow, type FileCheckpoint, type FileCheckpoints, type Materializer, type RunToken, type Sink } from '../gateway/index.js';
 import { failWhenNothingRead, type DiscoveryResult, type FingerprintMap, type LineStats, type ReadOptions, type TranscriptFile, type TranscriptProvider, type TranscriptReader, type UpcomingRead } from '../transcripts/index.js';
 
 /** One provider's counts for a run: the contract's shape, declared once in core/api. */
@@ -91,7 +91,7 @@ function windowCovers(read: number | null, now: number | null): boolean {
  */
 function checkpointPlan(file: TranscriptFile, cp: CheckpointIdentity | undefined, parserVersion: number, windowStartMs: number | null): 'unchanged' | 'resume' | undefined {
   if (!cp || cp.parserVersion !== parserVersion || cp.dev !== file.dev || cp.ino !== file.ino || !windowCovers(cp.windowStartMs, windowStartMs)) return undefined;
-  if (file.size === cp.size && file.mtimeMs === cp.mtimeMs) return 'unchanged';
+  if (file.size === cp.size && mtimeVouches(cp.mtimeMs, file.mtimeMs)) return 'unchanged';
   // What else changed is the provider's to judge: a line file checks the bytes before the offset (a
   // shrunk or rewritten file is read from 0), a database its own watermarks.
   return 'resume';
@@ -348,6 +348,7 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     olderLeftOut: olderLeftOut(lines, resumedFrom, coveredWindow(resumedFrom, ctx.windowStartMs)),
     heldBack: excluded > 0 || resumedFrom?.heldBack === true,
     readWhole: readWhole(lines, excluded),
+    holds: end.holds,
   });
   deps.commits.add(1, 0);
 }
@@ -393,7 +394,7 @@ function recountOlder(provider: TranscriptProvider, file: TranscriptFile, lines:
   const older = end ? olderLeftOut(lines, undefined, ctx.windowStartMs) : null;
   if (!deps.checkpoints || !end || older === null) return;
   deps.commits.open();
-  if (deps.checkpoints.recountOlder(provider.id, file.path, older, end.olderLeftOut === undefined ? null : stateText(end.state), ctx.windowStartMs, Date.now(), readWhole(lines, excluded))) deps.commits.add(1, 0);
+  if (deps.checkpoints.recountOlder(provider.id, file.path, older, end.olderLeftOut === undefined ? null : stateText(end.state), ctx.windowStartMs, Date.now(), { readWhole: readWhole(lines, excluded), holds: end.holds })) deps.commits.add(1, 0);
 }
 
 /**
@@ -470,6 +471,20 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     if (ctx.scheduled && deps.fingerprints.isUnchanged(file)) return UNCHANGED;
     return undefined;
   };
+  /** A moved file takes its checkpoint and holds with it (see MovedFiles); what they allow is judged after. */
+  const takeOver = (file: TranscriptFile, checkpoints: Map<string, CheckpointIdentity>): void => {
+    const from = moves?.from(file, checkpoints);
+    if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
+  };
+  /**
+   * A file older than the window is never read, so at a path this run does not know it may be one the
+   * agent moved (Codex archiving an old rollout, OpenClaw resetting an old session): unmoved, its old
+   * path's holds would be marked gone when the walk misses it, and stay so, the file never read to
+   * bring them back. It takes them over unread, as a file inside the window would before its read.
+   */
+  const agedMove = async (file: TranscriptFile): Promise<void> => {
+    if (moves && !deps.fingerprints.isUnchanged(file)) takeOver(file, await load());
+  };
   const plan = async (file: TranscriptFile): Promise<FilePlan> => {
     // A file caught in another program's hands is tried again, and its failure is new each time (RETRIED).
     const failure = deps.checkpoints?.failedAsIs(provider.id, file, provider.parserVersion);
@@ -477,8 +492,7 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
     // A manual run reads it anyway: a backfill is how a person asks for a file to be tried again.
     if (known !== undefined && ctx.scheduled) return { skip: 'unreadable', code: known };
     const checkpoints = await load();
-    const from = moves?.from(file, checkpoints);
-    if (from !== undefined) deps.checkpoints?.move(provider.id, from, file.path);
+    takeOver(file, checkpoints);
     const verdict = checkpointPlan(file, checkpoints.get(file.path), provider.parserVersion, ctx.windowStartMs);
     if (!ctx.scheduled) return { skip: false, options: base, resumedFrom: undefined, vouched: verdict === 'unchanged', ...(known !== undefined ? { known } : {}) };
     if (verdict === 'unchanged') return UNCHANGED;
@@ -488,7 +502,9 @@ async function planFiles(provider: TranscriptProvider, discovery: DiscoveryResul
   const plans: FilePlan[] = [];
   // A tree of 20,000 files takes tens of milliseconds to plan: the event loop gets its turns meanwhile.
   for (const file of files) {
-    plans.push(known(file) ?? (await plan(file)));
+    const answered = known(file);
+    if (answered === OUTSIDE_WINDOW) await agedMove(file);
+    plans.push(answered ?? (await plan(file)));
     const due = yieldTurn();
     if (due) await due;
   }

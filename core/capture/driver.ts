@@ -2,7 +2,7 @@ import { effectiveWindowDays, explicitWindowDays, newRunToken, pruneCutoffs, run
 import picomatch from 'picomatch';
 import { PROVIDER_IDS, type ForgetKind, type Params, type ProviderId, type PruneReport, type Result, type TelemetryEntry } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
+import { Checkpointer, CommitWindow, FileCheckpoints, type CommitWindowLimits, type HoldingFile, Materializer, mtimeVouches, RetentionPruner, Sink, Spool, StoredSpans, turn, type ProjectKeys, type SurveyedCheckpoint, type UserTurns } from '../gateway/index.js';
 import { errorCode, type Logger } from '../log/index.js';
 import { folderHashOf } from '../projects/index.js';
 import type { Db } from '../store/index.js';
@@ -65,7 +65,7 @@ function exclusionSignature(globs: readonly string[]): string[] {
 function readWhole(files: readonly TranscriptFile[], held: ReadonlyMap<string, SurveyedCheckpoint>): TranscriptFile[] {
   return files.filter((f) => {
     const cp = held.get(f.path);
-    return cp !== undefined && cp.windowStartMs === null && cp.size === f.size && cp.mtimeMs === f.mtimeMs;
+    return cp !== undefined && cp.windowStartMs === null && cp.size === f.size && mtimeVouches(cp.mtimeMs, f.mtimeMs);
   });
 }
 
@@ -356,7 +356,7 @@ export class Capture {
    */
   unreadable(limit = UNREADABLE_LISTED, providers: readonly ProviderId[] = this.#enabled().map((p) => p.id)): Result<'Sweep.Unreadable'> {
     const all = this.#checkpoints.failures(providers);
-    const files = all.slice(0, limit).map((f) => ({ provider: f.provider, path: f.path, code: f.code, failedAt: f.failedAt, size: f.size, mtimeMs: f.mtimeMs }));
+    const files = all.slice(0, limit).map((f) => ({ provider: f.provider, path: f.path, code: f.code, failedAt: f.failedAt, size: f.size, mtimeMs: Math.trunc(f.mtimeMs) }));
     return { files, total: all.length };
   }
 

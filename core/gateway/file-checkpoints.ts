@@ -50,6 +50,12 @@ export interface FileCheckpoint {
    * conversations it did not meet are no longer in the file (FileCheckpoints.put marks their holds gone).
    */
   readWhole?: boolean;
+  /**
+   * Not stored: every conversation the file holds, as its reader listed them (ReadCheckpoint.holds: a
+   * store read on per session meets only those that changed). The file's holds of others are marked
+   * gone, and those listed are cleared of the mark (FileCheckpoints.put).
+   */
+  holds?: readonly string[];
 }
 
 /**
@@ -77,6 +83,16 @@ export interface HoldingFile {
   provider: string;
   path: string;
   mtimeMs: number | null;
+}
+
+/**
+ * Whether a listed file's mtime is the one a checkpoint or failure stored. Listings keep microseconds
+ * (a rewrite inside one millisecond is a change); a row written before kept whole milliseconds
+ * (truncated, as a stat's own mtimeMs), and vouches for any time in that millisecond: an upgrade does
+ * not read every file again. The next read of the file stores the finer time.
+ */
+export function mtimeVouches(stored: number, listed: number): boolean {
+  return stored === listed || (Number.isInteger(stored) && Math.trunc(listed) === stored);
 }
 
 /** The file as a listing saw it: what a failure is recognised by. */
@@ -157,6 +173,7 @@ export class FileCheckpoints {
   readonly #holding;
   readonly #unhold;
   readonly #unmet;
+  readonly #relist;
   readonly #moveHolds;
   readonly #narrowSpan;
   /**
@@ -219,6 +236,14 @@ export class FileCheckpoints {
     this.#unmet = db.prepare(
       "UPDATE file_holds SET gone_at = ? WHERE provider = ? AND path = ? AND gone_at IS NULL AND kind || char(10) || id NOT IN (SELECT value FROM json_each(?))",
     );
+    // What a store lists (FileCheckpoint.holds) against its holds' marks: one it no longer lists (its rows
+    // and session went, the file stays) is marked gone; one it lists again (restored) is cleared, met by
+    // this read or not (unchanged since, its rows older than the window). Only the holds whose mark
+    // changes are written, in one pass over the file's holds (two passes took twice as long). Only
+    // conversations' holds: a forget record's (a project's) is none of the store's sessions.
+    this.#relist = db.prepare(`
+      UPDATE file_holds SET gone_at = IIF(gone_at IS NULL, @now, NULL)
+      WHERE provider = @provider AND path = @path AND kind IN ('session', 'copy') AND (gone_at IS NULL) = (id NOT IN (SELECT value FROM json_each(@listed)))`);
     // A move changes where the file is, not what it holds: a conversation a whole read found missing
     // from it stays missing (gone_at kept). Only a read that meets a conversation clears its mark (#hold).
     this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ? WHERE provider = ? AND path = ?');
@@ -294,11 +319,12 @@ export class FileCheckpoints {
   /**
    * Writes what the file just read holds (see #pending), in the caller's commit window. `whole`: the read
    * went through the whole file and left nothing out (see FileCheckpoint.readWhole), so what it did not
-   * meet the file no longer holds.
+   * meet the file no longer holds. `holds`: what the file holds, met or not (see FileCheckpoint.holds).
    */
-  #settleHolds(provider: string, path: string, whole = false, state: string | null = null): void {
+  #settleHolds(provider: string, path: string, { readWhole: whole = false, holds }: Pick<FileCheckpoint, 'readWhole' | 'holds'>, state: string | null = null): void {
     const now = Date.now();
     if (whole) this.#unmet.run(now, provider, path, JSON.stringify([...this.#pending.keys()]));
+    if (holds) this.#relist.run({ now, provider, path, listed: JSON.stringify(holds) });
     // The file the provider's identity names as a conversation's own holds it as its own at any path:
     // one moved while no walk saw the move whole (its checkpoint went with its old path, its holds marked
     // gone) is read anew as a copy of the files known to hold it, and would leave it reading as gone.
@@ -350,8 +376,8 @@ export class FileCheckpoints {
 
   put(provider: string, checkpoint: FileCheckpoint, now = Date.now()): void {
     const c = checkpoint;
-    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, Math.trunc(c.mtimeMs), c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
-    this.#settleHolds(provider, c.path, c.readWhole === true, c.state);
+    this.#put.run(provider, c.path, String(c.dev), String(c.ino), c.size, c.mtimeMs, c.offset, c.headHash, c.tailHash, c.parserVersion, c.windowStartMs, c.state, c.heldBack ? this.#exclusion : null, c.olderLeftOut, now);
+    this.#settleHolds(provider, c.path, c, c.state);
   }
 
   /**
@@ -375,9 +401,9 @@ export class FileCheckpoints {
    * in it); a count already known is left as it is (the fresh one, taken with a window that starts
    * later, would count lines the checkpoint's own read imported). Returns whether it was written.
    */
-  recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now(), readWhole = false): boolean {
+  recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now(), read: Pick<FileCheckpoint, 'readWhole' | 'holds'> = {}): boolean {
     // A file read again whose checkpoint stays: what this read found it holds is written all the same.
-    this.#settleHolds(provider, path, readWhole, state);
+    this.#settleHolds(provider, path, read, state);
     return this.#recount.run(lines, state, provider, path, windowStartMs, now, windowStartMs).changes > 0;
   }
 
@@ -451,13 +477,13 @@ export class FileCheckpoints {
   /** The failure remembered for `file` while it is as it was then (read by the same parser version); otherwise none. */
   failedAsIs(provider: string, file: Listed, parserVersion: number): FileFailure | undefined {
     const f = this.#failuresOf(provider).get(file.path);
-    const same = f && f.parserVersion === parserVersion && f.dev === file.dev && f.ino === file.ino && f.size === file.size && f.mtimeMs === file.mtimeMs;
+    const same = f && f.parserVersion === parserVersion && f.dev === file.dev && f.ino === file.ino && f.size === file.size && mtimeVouches(f.mtimeMs, file.mtimeMs);
     return same ? f : undefined;
   }
 
   /** Remembers that `file`, as listed, could not be read; the last failure of a path replaces the one before. */
   recordFailure(provider: string, file: Listed, parserVersion: number, code: string, now = Date.now()): void {
-    const mtimeMs = Math.trunc(file.mtimeMs);
+    const { mtimeMs } = file;
     this.#db
       .prepare(
         `INSERT INTO file_failures (provider, path, dev, ino, size, mtime_ms, parser_version, code, failed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

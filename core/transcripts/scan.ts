@@ -46,6 +46,16 @@ function identity(path: string, info: BigIntStats): string {
 }
 
 /**
+ * A file's mtime in milliseconds to the microsecond: whole milliseconds missed a same-size rewrite
+ * inside the millisecond of the last read (its checkpoint and fingerprint then matched). Microseconds
+ * keep the value under 2^53, so one time always reads as the same double. Checkpoints kept before hold
+ * whole milliseconds, and are weighed at that precision (the gateway's mtimeVouches).
+ */
+export function mtimeOf(info: BigIntStats): number {
+  return Number(info.mtimeNs / 1000n) / 1000;
+}
+
+/**
  * The entries' paths, a symlink's its real path. Siblings are walked concurrently, so "the first path
  * that reached a file" would differ from run to run; the fingerprint map is keyed by path, and an
  * unchanged file found under a new path would be read again on an unchanged tick. A batch without a
@@ -112,7 +122,7 @@ export class Scan {
     if (this.#seenFiles.has(key)) return;
     this.#seenFiles.add(key);
     // Assigned, not spread: two throwaway objects per file were a tenth of the walk's own time.
-    const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: Number(info.mtimeMs), source };
+    const file: TranscriptFile = { path, dev: info.dev, ino: info.ino, size: Number(info.size), mtimeMs: mtimeOf(info), source };
     if (sidecar) file.sidecar = sidecar;
     if (describesOnly) file.describesOnly = describesOnly;
     this.files.push(file);

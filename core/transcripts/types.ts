@@ -166,6 +166,12 @@ export interface ReadCheckpoint {
    * Null: not known (read on from a state written before the count was kept).
    */
   olderLeftOut?: number | null;
+  /**
+   * Every conversation the file holds, given by a provider whose read goes on per conversation and so
+   * meets only those that changed (an OpenClaw store): what is not listed is no longer in the file,
+   * though the file is there (FileCheckpoints.put marks it gone there).
+   */
+  holds?: string[];
 }
 
 /** Per-file line accounting; never paths or content. */

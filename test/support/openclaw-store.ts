@@ -92,6 +92,17 @@ export class AgentStoreFixture {
     })();
   }
 
+  /** What OpenClaw's session delete leaves: no rows, window or node of the session; the database file stays. */
+  deleteSession(sessionId: string): void {
+    this.db.transaction(() => {
+      const table = this.shape === 'early' ? 'sessions' : 'session_windows';
+      const key = this.db.prepare(`SELECT session_key FROM ${table} WHERE session_id = ?`).pluck().get(sessionId);
+      const owned = this.shape === 'early' ? ['transcript_event_identities', 'transcript_events', 'sessions'] : ['transcript_event_identities', 'transcript_events', 'transcript_rewrite_watermarks', 'session_windows'];
+      for (const name of owned) this.db.prepare(`DELETE FROM ${name} WHERE session_id = ?`).run(sessionId);
+      this.db.prepare(`DELETE FROM ${this.shape === 'early' ? 'session_entries' : 'session_nodes'} WHERE session_key = ?`).run(key);
+    })();
+  }
+
   close(): void {
     this.db.close();
   }

@@ -333,6 +333,38 @@ describe('OpenClaw agent stores', () => {
     expect(partsOf(h, `oc:main:${reset.session_id}`).map((p) => p.text)).toEqual(['remind me to water the plants', 'Reminder set for 18:00.']);
   });
 
+  it('a session OpenClaw deleted from its store is no longer held there; one listed again, or only archived, still is, met by the read or not', async () => {
+    // Scheduled reads keep a month: the fixture rows (September 2026) are older than that.
+    h = captureHarness({ query: { cache: { retention: { default_days: 30 } } } });
+    const cold = JSON.parse(readFileSync(join(STORE_FIXTURES, 'cold.meta.json'), 'utf8')) as Record<string, string | number>;
+    const reset = JSON.parse(readFileSync(join(STORE_FIXTURES, 'reset.meta.json'), 'utf8')) as Record<string, string>;
+    const other = '0a1b2c3d-0000-4000-8000-000000000002';
+    const s = store(h.openclawRoot);
+    s.append(SID, fixtureEvents());
+    s.append(other, [JSON.stringify({ type: 'session', version: 3, id: other, timestamp: new Date().toISOString(), cwd: '/w' }), userEvent('0f000001', '', 'still here', new Date().toISOString())]);
+    s.db
+      .prepare("INSERT INTO session_transcript_cold_archives (session_id, generation, archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, last_seq, archived_at, storage, archive_blob) VALUES (?, ?, ?, ?, 3, 0, 0, 2, 1, 'sqlite', ?)")
+      .run(cold.session_id, cold.generation, cold.archive_name, cold.archive_sha256, readFileSync(join(STORE_FIXTURES, 'cold.jsonl.zst')));
+    s.db
+      .prepare("INSERT INTO session_transcript_archives (session_id, generation, session_key, reason, encoding, archive_blob, archive_sha256, archive_name, created_at) VALUES (?, ?, 'agent:main:main', 'reset', 'zstd', ?, ?, ?, 1)")
+      .run(reset.session_id, reset.generation, readFileSync(join(STORE_FIXTURES, 'reset.jsonl.zst')), reset.archive_sha256, reset.archive_name);
+    await h.driver.backfill({ provider: 'openclaw', all: true });
+    const conversations = [SESSION, `oc:main:${other}`, `oc:main:${String(cold.session_id)}`, `oc:main:${reset.session_id}`];
+    const gone = () => h!.db.prepare("SELECT id FROM file_holds WHERE kind = 'session' AND path = ? AND gone_at IS NOT NULL ORDER BY id").pluck().all(s.path);
+    expect(h.db.prepare("SELECT id FROM file_holds WHERE kind = 'session' AND path = ? ORDER BY id").pluck().all(s.path)).toEqual([...conversations].sort());
+
+    // Deleted: the database file is there, the session is not. The archives, not read again, are still in it.
+    s.deleteSession(SID);
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(gone()).toEqual([SESSION]);
+    expect(h.db.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ?').pluck().get(SESSION)).toBe(6);
+
+    // Restored, every row older than the window: the read stores nothing of it, yet the store holds it again.
+    s.append(SID, fixtureEvents());
+    expect(byProvider(await h.driver.tick(), 'openclaw')).toMatchObject({ read: 1, partsWritten: 0 });
+    expect(gone()).toEqual([]);
+  });
+
   it('finds a store at a custom path through the shared registry; its agent id comes from the store', async () => {
     h = openWindow();
     const custom = join(h.home.dir, 'elsewhere', 'work-agent.sqlite');

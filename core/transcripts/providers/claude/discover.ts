@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { withoutBom } from '../../lines.js';
-import { type Scan } from '../../scan.js';
+import { mtimeOf, type Scan } from '../../scan.js';
 import { agentIdOf } from './parse.js';
 
 const SKIP_DIRS = new Set(['tool-results', 'memory', 'node_modules', '.git', 'outputs']);
@@ -68,8 +68,8 @@ async function subdirs(scan: Scan, dir: string): Promise<Array<{ name: string; p
 
 async function mtimeMs(path: string): Promise<number> {
   try {
-    // Whole milliseconds, as the scan's own stat and the checkpoints keep them: a fraction would never compare equal.
-    return Number((await stat(path, { bigint: true })).mtimeMs);
+    // As the scan's own stat keeps a transcript's time: a rewrite inside one millisecond moves it too.
+    return mtimeOf(await stat(path, { bigint: true }));
   } catch {
     // No sidecar (yet): the transcript's own time stands.
     return 0;

@@ -48,6 +48,12 @@ function coldArchivePath(storePath: string, name: string): string {
 class StoreRead {
   readonly projection = new Projection('openclaw', PROVIDERS.openclaw.roots.roots.source);
   readonly next = new StoreWatermark();
+  /**
+   * The conversations the store holds, as this read listed them: each session with rows, cold or
+   * reclaimed into an archive, read this time or not (ReadCheckpoint.holds). Only a listing says so:
+   * one whose rows were rewritten during the read, or whose archive could not be read, is still held.
+   */
+  readonly holds = new Set<string>();
   readonly #store: AgentStore;
   readonly #file: TranscriptFile;
   readonly #agentId: string;
@@ -80,6 +86,7 @@ class StoreRead {
       if (i % SESSIONS_PER_TURN === SESSIONS_PER_TURN - 1) await turn();
       const maxSeq = this.#store.maxSeq(sessionId);
       if (maxSeq === null) continue;
+      this.#holds(sessionId);
       const generation = generations.get(sessionId) ?? null;
       const after = this.#previous.resumeAfter(sessionId, generation, maxSeq);
       const key = `s:${sessionId}`;
@@ -113,6 +120,7 @@ class StoreRead {
   /** Transcripts moved out of the hot rows (schema 20+): in the store or in `sessions/cold/`. */
   async *coldArchives(): AsyncGenerator<TranscriptBatch> {
     for (const archive of this.#store.coldArchives()) {
+      this.#holds(archive.session_id);
       const key = `${archive.generation}:${archive.archive_sha256}`;
       const counted = `c:${archive.session_id}`;
       if (this.#previous.cold.get(archive.session_id) === key) {
@@ -130,6 +138,7 @@ class StoreRead {
   /** Reset and deleted generations OpenClaw reclaimed into blobs; their `.reset`/`.deleted` files are derived from them. */
   async *resetArchives(): AsyncGenerator<TranscriptBatch> {
     for (const archive of this.#store.archives()) {
+      this.#holds(archive.session_id);
       const key = archiveKey(archive);
       const counted = `a:${key}`;
       if (this.#previous.archives.has(key)) {
@@ -234,6 +243,11 @@ class StoreRead {
     return context;
   }
 
+  /** A session of the store, by the conversation id its entries are stored under (see EntryProjection). */
+  #holds(sessionId: string): void {
+    this.holds.add(`oc:${this.#agentId}:${sessionId}`);
+  }
+
   #bareContext(sessionId: string): EntryContext {
     return { agentId: this.#agentId, header: { id: sessionId, cwd: null } };
   }
@@ -267,7 +281,9 @@ export async function* readAgentStore(file: TranscriptFile, options: ReadOptions
       yield own(batch);
     }
     store.assertUnchanged();
-    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize(), olderLeftOut: read.next.olderLeftOut() };
+    // A store without session tables lists nothing, and says nothing of what it held.
+    const holds = store.shape.events ? { holds: [...read.holds] } : {};
+    stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize(), olderLeftOut: read.next.olderLeftOut(), ...holds };
     yield own(read.projection.take(true));
   } catch (error) {
     throw store.failure(error);

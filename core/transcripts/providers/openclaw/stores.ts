@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Scan } from '../../scan.js';
+import { mtimeOf, type Scan } from '../../scan.js';
 import { registeredStores } from './store.js';
 
 /** The `source` of a discovered agent store: its read is a store read, not a JSONL one. */
@@ -40,7 +40,7 @@ async function addStore(scan: Scan, path: string): Promise<void> {
   const wal = await walOf(path);
   if (!wal) return;
   file.size += Number(wal.size);
-  file.mtimeMs = Math.max(file.mtimeMs, Number(wal.mtimeMs));
+  file.mtimeMs = Math.max(file.mtimeMs, mtimeOf(wal));
 }
 
 /** The registry's listing, kept while its file and WAL are unchanged: a tick stats it instead of opening it. */
