@@ -1,5 +1,5 @@
 import { StewardError } from '../api/index.js';
-import type { CliIo } from './output.js';
+import { terminalText, type CliIo } from './output.js';
 
 /** What to ask before something that cannot be undone, and what to say where nobody can answer. */
 export interface Asking {
@@ -21,6 +21,7 @@ export async function askOrRefuse(io: CliIo, warning: string, asking: Asking): P
   if (!io.confirm || !(io.interactive?.() ?? false)) {
     throw new StewardError('confirmation_required', `${warning.trimEnd()} ${asking.refused}`, { remediation: asking.remediation });
   }
-  io.stderr(warning);
+  // It may name a conversation or project by its own words: shown, never acted on (terminalText).
+  io.stderr(terminalText(warning));
   return io.confirm(asking.question);
 }

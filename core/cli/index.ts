@@ -101,6 +101,24 @@ function wordsOf(command: Command): string {
   return command.parent?.parent ? `${wordsOf(command.parent)} ${command.name()}` : command.name();
 }
 
+/**
+ * A complaint about a command's own words (`steward sessions list --bogus`) points to that command's
+ * help, not to the list of verbs: every command below the program that kept the program's hint gets
+ * its own. One that names a better place (a missing id: where ids are listed) keeps it.
+ */
+function ownHelpHints(program: Command): void {
+  const walk = (command: Command): void => {
+    for (const sub of command.commands) {
+      // Commander keeps the hint in a private field (copied from the parent as each command is made); read, never written there.
+      if ((sub as unknown as { _showHelpAfterError: unknown })._showHelpAfterError === VERBS_HINT) {
+        sub.showHelpAfterError(`(see \`steward ${wordsOf(sub)} --help\`)`);
+      }
+      walk(sub);
+    }
+  };
+  walk(program);
+}
+
 const orList = new Intl.ListFormat('en-GB', { type: 'disjunction' });
 
 /**
@@ -148,6 +166,7 @@ export async function buildProgram(io: CliIo, setExit: (code: number) => void, a
   };
   for (const register of registers) register(program, io, run);
   groupsNeedACommand(program);
+  ownHelpHints(program);
   return program;
 }
 

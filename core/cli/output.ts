@@ -15,6 +15,8 @@ export interface CliIo {
   launchOwner?: (env: NodeJS.ProcessEnv) => Promise<void>;
   /** Waits until stdout has taken what was written (see drained); absent where writes are taken at once (a test). */
   stdoutDrained?: () => Promise<void>;
+  /** True when stdout is a terminal (an export printed there has its controls escaped: terminalText); absent means not. */
+  stdoutIsTerminal?: () => boolean;
 }
 
 /** A question in the terminal, answered with y/yes; no terminal means no. */
@@ -121,6 +123,7 @@ export const processIo: CliIo = {
   interactive: () => process.stdin.isTTY === true && process.stderr.isTTY === true,
   launchOwner,
   stdoutDrained: () => drained(process.stdout),
+  stdoutIsTerminal: () => process.stdout.isTTY === true,
 };
 
 /** Confirmed by `--yes`, or by a person answering in a terminal. */
@@ -153,6 +156,28 @@ export function oneLine(text: string): string {
   if (flat.length <= LINE_CHARS) return flat;
   const chars = Array.from(graphemes.segment(flat), (s) => s.segment);
   return chars.length > LINE_CHARS ? `${chars.slice(0, LINE_CHARS - 1).join('')}…` : flat;
+}
+
+/**
+ * The controls a terminal acts on (C0 but newline and tab, ESC among them; DEL; C1, whose U+009B some
+ * terminals take as ESC [): transcript text may hold what an agent read off an attacker's page, and a
+ * sequence in it printed raw retitles, clears or rewrites the terminal of whoever reads it.
+ */
+const TERMINAL_CONTROLS = /(?![\n\t])\p{Cc}/gu;
+
+/**
+ * Text for a person's terminal: each control shown as a visible escape (`\x1b`, `\r`), nothing else
+ * changed. Every human-readable print of transcript-derived text (messages, titles, project names,
+ * snippets, an export printed to a terminal) goes through it; --json, a pipe's export and --output keep the
+ * text as stored, and nothing stored is changed.
+ */
+export function terminalText(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, (c) => (c === '\r' ? '\\r' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
+/** Human-readable output that may hold transcript-derived text, written as terminalText. */
+export function printText(io: CliIo, text: string): void {
+  io.stdout(terminalText(text));
 }
 
 export function printJson(io: CliIo, value: unknown): void {
@@ -219,7 +244,8 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
   const refused = typed.code === 'invalid_params' || 'ownerMismatch' in mismatch;
   const method = refused && typeof typed.details?.method === 'string' ? { method: typed.details.method } : {};
   if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...method, ...mismatch, ...extra } });
-  else io.stderr(`steward: ${[typed.message.split('\n')[0], extra.remediation, extra.handoff ? `Run: ${extra.handoff}` : undefined].filter(Boolean).join(' ')}\n`);
+  // A message may name a title or a project (a forgotten conversation's words): escaped as any print of them is.
+  else io.stderr(`steward: ${terminalText([typed.message.split('\n')[0], extra.remediation, extra.handoff ? `Run: ${extra.handoff}` : undefined].filter(Boolean).join(' '))}\n`);
   return typed.code === 'invalid_params' ? EXIT.usage : EXIT.failure;
 }
 
@@ -301,10 +327,11 @@ export function pageJson<T extends { cursor?: string | undefined }>(result: T, p
   return result.cursor ? { ...result, more: moreArgs(result.cursor, pinned) } : result;
 }
 
-/** One of a fixed list of words, or a usage error naming them. */
+/** One of a fixed list of words, in any case (`--format JSON` is json), or a usage error naming them. */
 export function choiceOption<T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  const found = choices.find((c) => c === value);
+  const word = value.toLowerCase();
+  const found = choices.find((c) => c.toLowerCase() === word);
   if (found === undefined) throw new UsageError(`${name} must be one of ${choices.join(', ')}`);
   return found;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { PROVIDER_IDS, PROVIDERS, rootKinds, StewardError } from '../api/index.js';
 import { HOME_FILES, withHomeExpanded } from './home.js';
+import { whereNotJson } from './json-where.js';
 import { problemOf } from './problems.js';
 import { envRootsLeftOut, leftOutRoot, rootLeftOutReason } from './roots.js';
 import { ConfigSchema, type Config } from './schema.js';
@@ -154,7 +155,9 @@ export function readConfigFile(home: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON`);
+    // Where, so it can be found in an editor: JSON.parse's words say it only sometimes, and by offset.
+    const { line, column } = whereNotJson(text);
+    throw new StewardError('config_invalid', `${HOME_FILES.config}: not valid JSON at line ${line}, column ${column}`);
   }
 }
 

@@ -41,6 +41,25 @@ export function createRpcServer(target: RpcTarget, transport: CallContext['trans
   return server;
 }
 
+/**
+ * The answer to one POST body. A batch (a non-empty array) is answered with an array, however many of
+ * its requests get an answer (JSON-RPC 2.0 §6): json-rpc-2.0 answers a batch holding one with that
+ * answer alone, which a client matching a batch to an array cannot read. An empty batch keeps its one
+ * Invalid Request object, and a batch of notifications no answer, as the spec says.
+ */
 export async function handleRpcBody(server: JSONRPCServer, body: string): Promise<JSONRPCResponse | JSONRPCResponse[] | null> {
-  return server.receiveJSON(body);
+  const response = await server.receiveJSON(body);
+  if (response === null || Array.isArray(response) || !isBatch(body)) return response;
+  return [response];
+}
+
+/** A body that is a JSON array with something in it (parsed again only for an answer that came back alone). */
+function isBatch(body: string): boolean {
+  if (!body.trimStart().startsWith('[')) return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) && parsed.length > 0;
+  } catch {
+    return false;
+  }
 }

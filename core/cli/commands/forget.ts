@@ -3,7 +3,7 @@ import { countOf, localDay, ProjectKey, projectsNamed, StewardError, type Forget
 import { askOrRefuse } from '../confirm.js';
 import { withClient } from '../connect.js';
 import { asNamedProjects, folderProjectKey, forgetRecordCovering, forgetRecordOf, isStoredSession, oneProject } from '../names.js';
-import { EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, printJson, printText, UsageError, type CliIo, type Run } from '../output.js';
 import { withProgress } from '../progress.js';
 
 export interface TargetOptions {
@@ -283,7 +283,7 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
           if (options.session !== undefined || options.project !== undefined || options.notStored || options.scrub) throw new UsageError('--list takes no --session, --project, --not-stored or --scrub');
           const result = await withClient(io, (client) => client.call('Forget.List', {}));
           if (options.json) printJson(io, result);
-          else io.stdout(formatTombstones(result.tombstones));
+          else printText(io, formatTombstones(result.tombstones));
           return EXIT.ok;
         }
         const scrub = options.scrub === true;
@@ -305,12 +305,12 @@ export function registerForget(program: Command, io: CliIo, run: Run): void {
         }
         if ('already' in done) {
           if (options.json) printJson(io, { alreadyForgotten: done.already, ...(done.via === 'parent' && { subagentOf: done.already.id }) });
-          else io.stdout(formatAlreadyForgotten(done.already, done.via, what.id));
+          else printText(io, formatAlreadyForgotten(done.already, done.via, what.id));
           return EXIT.ok;
         }
         // With Forget.Lost's counts: how many it deleted for good, and how many it could not tell.
         if (options.json) printJson(io, { ...done.result, ...done.loss });
-        else io.stdout(formatForget(done.result, done.project, done.name, done.loss) + formatScrubbed(done.result.scrubbed, done.result.kind));
+        else printText(io, formatForget(done.result, done.project, done.name, done.loss) + formatScrubbed(done.result.scrubbed, done.result.kind));
         return EXIT.ok;
       }, options.json),
     );

@@ -3,7 +3,7 @@ import { countOf, nobodyIndexesNote, percentDown, PROTOCOL_VERSION, ROOT_LEFT_OU
 import { stewardVersion } from '../../config/index.js';
 import { commandHolding } from '../../store/lock/index.js';
 import { withClient } from '../connect.js';
-import { formatUnreadable, setBy, whyNoFolder, type UnreadableAsOf } from './sweep.js';
+import { formatUnreadable, leftOutWhy, setBy, whyNoFolder, type UnreadableAsOf } from './sweep.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 /** What the stores hold: the counts, and the last check of the agents' folders (Sweep.Status's `lastCheckAt`, as Home says it). */
@@ -61,7 +61,9 @@ function foldersBlock(providers: Folders): string {
       const folders = kind.watched.map((f) => folderWords(f, kind.source === 'default')).join(', ');
       // A folder the setting names that is not read is named under it, with why: not silently dropped.
       const leftOut = (kind.leftOut ?? []).map((f) => `    ${f.path} is left out: ${ROOT_LEFT_OUT_WORDS[f.reason]}`);
-      return [`  ${kind.label} (${setBy(p.provider, kind)}): ${folders || 'none'}`, ...leftOut];
+      // None read because the setting's folders were all left out: said why there, not a bare "none" (the way out follows).
+      const none = kind.leftOut?.length ? `none read: ${kind.leftOut.map(leftOutWhy).join('; ')}` : 'none';
+      return [`  ${kind.label} (${setBy(p.provider, kind)}): ${folders || none}`, ...leftOut];
     });
   });
   return `Transcript folders:\n${lines.map((line) => `${line}\n`).join('')}`;

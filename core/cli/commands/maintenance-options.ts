@@ -8,15 +8,19 @@ import { UsageError } from '../output.js';
 /** `--format json` is the spec's form; `--json` is its alias. */
 export function formatOption(value: string | undefined, json?: boolean): 'text' | 'json' {
   if (json) return 'json';
-  if (value === undefined || value === 'text') return 'text';
-  if (value === 'json') return 'json';
+  // Any case, as every choice of fixed words (choiceOption): `--format JSON` is json.
+  const word = value?.toLowerCase();
+  if (word === undefined || word === 'text') return 'text';
+  if (word === 'json') return 'json';
   throw new UsageError('--format must be text or json');
 }
 
-export const isJson = (o: { format?: string; json?: boolean }) => o.json === true || o.format === 'json';
+export const isJson = (o: { format?: string; json?: boolean }) => o.json === true || o.format?.toLowerCase() === 'json';
 
 /** The policy flags `add` and `enroll` share, checked here so a typo is a usage error (exit 2). */
-export function policyOf(options: { sync?: string; rag?: string; profile?: string; collections?: string }) {
+export function policyOf(given: { sync?: string; rag?: string; profile?: string; collections?: string }) {
+  // Fixed words in any case (choiceOption's rule).
+  const options = { ...given, sync: given.sync?.toLowerCase(), rag: given.rag?.toLowerCase() };
   if (options.sync !== undefined && !(SYNC_MODES as readonly string[]).includes(options.sync)) throw new UsageError(`--sync must be ${SYNC_MODES.join(', ')}`);
   if (options.rag !== undefined && !(RAG_MODES as readonly string[]).includes(options.rag)) throw new UsageError(`--rag must be ${RAG_MODES.join(', ')}`);
   const collections = options.collections?.split(',').map((c) => c.trim()).filter((c) => c.length > 0);

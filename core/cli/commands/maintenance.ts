@@ -71,8 +71,10 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .option(...DOCS_GIT_OPTION)
     .option('--format <format>', 'text or json', 'text')
     .option('--json', 'alias of --format json')
-    .action((options: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; docs: string[]; docsGit: string[]; format?: string; json?: boolean }) =>
+    .action((given: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; docs: string[]; docsGit: string[]; format?: string; json?: boolean }) =>
       run(async () => {
+        // A forge is one of fixed words, in any case (choiceOption's rule).
+        const options = { ...given, forge: given.forge.toLowerCase() };
         const format = formatOption(options.format, options.json);
         if (!(FORGE_KINDS as readonly string[]).includes(options.forge)) throw new UsageError(`--forge must be ${FORGE_KINDS.join(', ')}`);
         if (options.forge === 'gitea' && !options.baseUrl) throw new UsageError('a Gitea or Forgejo forge needs --base-url https://HOST/api/v1');
@@ -96,7 +98,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
               'The first sync runs on the next reconciliation (`steward service reconcile` runs one now).\n',
           );
         return EXIT.ok;
-      }, isJson(options)),
+      }, isJson(given)),
     );
 
   maintenance

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { countOf, lastActiveAt, projectChoiceLabels, SWEEP_SKIP_WORDS, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { projectKeyFor } from '../names.js';
-import { EXIT, localTime, oneLine, printJson, type CliIo, type Run } from '../output.js';
+import { EXIT, localTime, oneLine, printJson, printText, type CliIo, type Run } from '../output.js';
 
 /** The projects, each with its latest conversation and where its notes stand; two of one name told apart by their folders. */
 async function listProjects(io: CliIo, client: StewardClient, json: boolean): Promise<number> {
@@ -21,7 +21,7 @@ async function listProjects(io: CliIo, client: StewardClient, json: boolean): Pr
     const at = lastActiveAt(p);
     // `sessions` counts conversations (subagents apart), as `info` and the panel call them.
     const activity = p.sessions === 0 ? 'no conversations left' : `${countOf(p.sessions, 'conversation')}  ${at === null ? 'no activity recorded' : `last ${localTime(at)}`}`;
-    io.stdout(`${p.projectKey}  ${labels.get(p.projectKey) ?? p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
+    printText(io, `${p.projectKey}  ${labels.get(p.projectKey) ?? p.name}  ${activity}${p.repoBacked ? `  repo ${p.repoId ?? '(no origin)'}` : ''}\n`);
     if (p.latestSession) io.stdout(`    latest: ${oneLine(p.latestSession.name ?? '(untitled)')}\n`);
     io.stdout(`    notes: ${p.notes.state} — ${p.notes.words}\n`);
   }
@@ -40,8 +40,8 @@ async function setScratch(io: CliIo, text: string, scratch: boolean, json: boole
       return EXIT.ok;
     }
     const already = before.state.scratch === scratch ? 'already ' : '';
-    if (scratch) io.stdout(`${before.name}: ${already}a scratch project; Steward never writes notes for it (its conversations stay searchable).\n`);
-    else io.stdout(`${before.name}: ${already}not a scratch project; its notes are curated again from its next activity (\`steward sweeper run\` curates it now).\n`);
+    if (scratch) printText(io, `${before.name}: ${already}a scratch project; Steward never writes notes for it (its conversations stay searchable).\n`);
+    else printText(io, `${before.name}: ${already}not a scratch project; its notes are curated again from its next activity (\`steward sweeper run\` curates it now).\n`);
     // The mark is not the only thing that keeps notes away: a folder pattern in Settings does too.
     if (!scratch && before.ignored) io.stdout(`Still no notes: ${SWEEP_SKIP_WORDS.ignored}\n`);
     return EXIT.ok;

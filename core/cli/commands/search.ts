@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { countOf, groupBySession, indexingNote, moreLikeIt, nobodyIndexesNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { forgottenOrWhole, mustBeStoredProject, mustBeStoredRepo, projectKeyFor } from '../names.js';
-import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, requiredText, UsageError, type CliIo, type Run } from '../output.js';
+import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, printText, requiredText, UsageError, type CliIo, type Run } from '../output.js';
 
 interface SearchOptions {
   project?: string;
@@ -158,7 +158,7 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           return { found, alone: via === 'in-process' };
         });
         if (options.json) printJson(io, pageJson(result.found, dates.pinned));
-        else io.stdout(formatSearch(result.found, dates.pinned));
+        else printText(io, formatSearch(result.found, dates.pinned));
         // With no Steward running, nothing walks the index meanwhile: asking again would say the same.
         // After the results, whose note ("Updating the search index…") is what "it" names.
         if (result.found.indexing && result.alone) io.stderr(`${nobodyIndexesNote(result.found.indexing)}\n`);

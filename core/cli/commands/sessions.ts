@@ -3,7 +3,7 @@ import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSp
 import { withClient } from '../connect.js';
 import { refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
-import { choiceOption, ClosedOutput, dateOptions, EXIT, jsonInPieces, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, reportError, requiredText, UsageError, type CliIo, type JsonInPieces, type Run } from '../output.js';
+import { choiceOption, ClosedOutput, dateOptions, EXIT, jsonInPieces, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, printText, reportError, requiredText, terminalText, UsageError, type CliIo, type JsonInPieces, type Run } from '../output.js';
 import { stderrLine } from '../progress.js';
 
 /** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
@@ -276,7 +276,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         });
         const filtered = [options.project, options.provider, options.from, options.to, options.cursor].some((o) => o !== undefined);
         if (options.json) printJson(io, pageJson(result, dates.pinned));
-        else io.stdout(formatSessionList(result, dates.pinned, filtered));
+        else printText(io, formatSessionList(result, dates.pinned, filtered));
         return EXIT.ok;
       }, options.json),
     );
@@ -305,7 +305,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         // With --part, "not found" may be the part's: one of its subagents' is named, and forgottenOrWhole says any other as it is.
         const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(partInSubagent(client, sessionId, options.part)).catch(forgottenOrWhole(client, sessionId)));
         if (options.json) printJson(io, result);
-        else io.stdout(formatSession(result, options.latest === true));
+        else printText(io, formatSession(result, options.latest === true));
         return EXIT.ok;
       }, options.json),
     );
@@ -341,7 +341,11 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           // The file as the person typed it (this terminal's own words, never logged).
           io.stdout(`Wrote ${output} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
         } else if (options.json) return await withClient(io, (client) => printExportJson(io, client, params));
-        else await withClient(io, (client) => exportPieces(client, params, (piece) => printPiece(io, piece)));
+        else {
+          // Read in a terminal, the export's controls are shown, not acted on; a pipe (`> file`) gets the text as stored.
+          const shown = io.stdoutIsTerminal?.() === true ? terminalText : (piece: string) => piece;
+          await withClient(io, (client) => exportPieces(client, params, (piece) => printPiece(io, shown(piece))));
+        }
         return EXIT.ok;
       }, options.json),
     );

@@ -28,7 +28,9 @@ export interface EnableOptions extends SetupOptions {
   detach?: boolean;
 }
 
-export function setupRequestOf(options: SetupOptions, defaults: { rag?: 'maintain' } = {}): SetupRequest {
+export function setupRequestOf(given: SetupOptions, defaults: { rag?: 'maintain' } = {}): SetupRequest {
+  // A forge is one of fixed words, in any case (choiceOption's rule).
+  const options = given.forge === undefined ? given : { ...given, forge: given.forge.toLowerCase() };
   if ((options.repo === undefined) === (options.registration === undefined)) throw new UsageError('name the repository with --repo OWNER/NAME, or an existing registration with --registration ID');
   if (options.forge !== undefined && !(FORGE_KINDS as readonly string[]).includes(options.forge)) throw new UsageError(`--forge must be ${FORGE_KINDS.join(', ')}`);
   if (options.registration !== undefined && (options.forge !== undefined || options.baseUrl !== undefined)) throw new UsageError('--forge and --base-url name a repository; a registration already knows its forge');

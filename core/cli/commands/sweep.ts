@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, ROOT_LEFT_OUT_WHY, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type SkipReason, type Result, type StewardClient, type SweepResult } from '../../api/index.js';
+import { byRemedy, countOf, failuresOf, PROVIDERS, remedyWords, ROOT_LEFT_OUT_WHY, SKIP_REASONS, SKIP_WORDS, whatIsWrong, type ProviderId, type RootLeftOutReason, type SkipReason, type Result, type StewardClient, type SweepResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { awaitIndexing } from './indexing.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
@@ -253,6 +253,11 @@ export function setBy(provider: ProviderId, kind: RootsKind): string {
   return setting ? `set by ${setting}` : 'by default';
 }
 
+/** `relative/path was left out because it is not a full path`: a run's result and `steward info` say it alike. */
+export function leftOutWhy(folder: { path: string; reason: RootLeftOutReason }): string {
+  return `${folder.path} was left out because ${ROOT_LEFT_OUT_WHY[folder.reason]}`;
+}
+
 /**
  * Why a watched path is no folder: the owner says only that it is not one; a path not there at all
  * (the likelier typo) is told apart from a file here, on the same computer, for the person's own terminal.
@@ -272,7 +277,7 @@ function setButMissing(provider: ProviderRoots): string {
     .flatMap((kind) => {
       const setting = settingOf(provider.provider, kind);
       if (setting === null) return [];
-      const leftOut = (kind.leftOut ?? []).map((f) => `${f.path} was left out because ${ROOT_LEFT_OUT_WHY[f.reason]} (${setBy(provider.provider, kind)})`);
+      const leftOut = (kind.leftOut ?? []).map((f) => `${leftOutWhy(f)} (${setBy(provider.provider, kind)})`);
       // A setting whose every folder was left out names some: said why, not that it names none.
       if (kind.watched.length === 0 && leftOut.length === 0) return [`${setting} names no folder`];
       return [...kind.watched.filter((w) => !w.exists).map((w) => `${w.path} ${whyNoFolder(w.path)} (${setBy(provider.provider, kind)})`), ...leftOut];

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { localDay, otherSpellingsWords, type ForgetCover, type Result, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { forgottenProjectKeyFor, type ProjectForm } from '../names.js';
-import { EXIT, printJson, type CliIo, type Run } from '../output.js';
+import { EXIT, printJson, printText, type CliIo, type Run } from '../output.js';
 import { target, type TargetOptions } from './forget.js';
 
 /** What an unforget named, in the words of what the person gave (a session is a conversation in every word the CLI prints). */
@@ -61,7 +61,8 @@ function comesBack(nextCheck: Lifted['nextCheck'], noun: string, ifOnDisk = fals
   if (nextCheck === 'part') return `Steward's next check imports what of that ${noun} the regular checks reach; \`steward backfill --all\` imports the rest, which is older.`;
   // Stored before Steward recorded its files (Forget.Lift's `ifOnDisk`): whether they are still there is not known.
   if (ifOnDisk) return `\`steward backfill --all\` imports that ${noun} again if ${kind === 'session' ? 'its transcript is' : "its conversations' transcripts are"} still on disk.`;
-  return `\`steward backfill --all\` imports that ${noun} again.`;
+  // No file of it known: it may never have been imported (forgotten with --not-stored), so not "again".
+  return `\`steward backfill --all\` imports that ${noun}.`;
 }
 
 /** `steward unforget --session ID | --project KEY`: lift a tombstone; the next check or backfill imports it again. */
@@ -77,7 +78,7 @@ export function registerUnforget(program: Command, io: CliIo, run: Run): void {
         const what = target(options, 'unforget');
         const { result, named, id } = await withClient(io, (client) => lift(client, what, io.env.HOME));
         if (options.json) printJson(io, result);
-        else io.stdout(formatUnforget(result, { kind: what.kind, id }, named));
+        else printText(io, formatUnforget(result, { kind: what.kind, id }, named));
         return EXIT.ok;
       }, options.json),
     );

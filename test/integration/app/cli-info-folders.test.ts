@@ -48,8 +48,12 @@ describe('steward info', () => {
     const why = 'it is not a full path, so it would be read under whichever folder Steward was started in. Write it in full (from /, ~/ or a drive letter).';
     const codexAt = lines.indexOf(`  Codex CLI (set by STEWARD_CODEX_ROOTS): ${codex} (does not exist)`);
     expect(lines[codexAt + 1]).toBe(`    relcodex is left out: ${why}`);
-    const geminiAt = lines.indexOf('  Gemini CLI (set by STEWARD_GEMINI_ROOTS): none');
+    // Every folder the setting names left out: the line says why in `steward sweep`'s words, not a bare "none" (a QA finding).
+    const geminiAt = lines.indexOf('  Gemini CLI (set by STEWARD_GEMINI_ROOTS): none read: ./gemrel was left out because it is not a full path');
+    expect(geminiAt).toBeGreaterThan(0);
     expect(lines[geminiAt + 1]).toBe(`    ./gemrel is left out: ${why}`);
+    const sweep = await runIn(env, 'sweep');
+    expect(sweep.out).toContain('gemini: no transcript files found: ./gemrel was left out because it is not a full path (set by STEWARD_GEMINI_ROOTS)');
   });
 
   it('counts the projects holding a conversation, and says how many more have none left', async () => {

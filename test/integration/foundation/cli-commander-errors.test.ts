@@ -32,9 +32,18 @@ describe('commander’s complaints with --json', () => {
 describe('commander’s complaints without --json', () => {
   it('are one line, the did-you-mean folded into it', async () => {
     const typo = await cli('token', 'rotat');
-    expect(typo).toEqual({ code: 2, out: '', err: "steward: unknown command 'rotat' (did you mean rotate?) (steward --help lists the verbs)\n" });
+    expect(typo).toEqual({ code: 2, out: '', err: "steward: unknown command 'rotat' (did you mean rotate?) (see `steward token --help`)\n" });
     const unknown = await cli('projects', '--bogus');
-    expect(unknown).toEqual({ code: 2, out: '', err: "steward: unknown option '--bogus' (steward --help lists the verbs)\n" });
+    expect(unknown).toEqual({ code: 2, out: '', err: "steward: unknown option '--bogus' (see `steward projects --help`)\n" });
+    const verb = await cli('serach');
+    expect(verb).toEqual({ code: 2, out: '', err: "steward: unknown command 'serach' (did you mean search?) (steward --help lists the verbs)\n" });
+  });
+
+  it("an unknown option of a command points to that command's own help, not to the list of verbs (a QA finding)", async () => {
+    const unknown = await cli('sessions', 'list', '--bogus');
+    expect(unknown).toEqual({ code: 2, out: '', err: "steward: unknown option '--bogus' (see `steward sessions list --help`)\n" });
+    const grouped = await cli('maintenance', 'conflicts', '--bogus');
+    expect(grouped.err).toMatch(/^steward: unknown option '--bogus' \(see `steward maintenance conflicts --help`\)\n$/);
   });
 
   it('a missing conversation id points to where ids are listed, not to the verbs', async () => {

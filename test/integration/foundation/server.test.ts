@@ -68,6 +68,22 @@ describe('headless owner: loopback HTTP transport', () => {
     expect(replies.find((r) => r.id === 2)?.error).toMatchObject({ code: -32602, data: { code: 'invalid_params' } });
   });
 
+  it('answers a batch with an array even when one answer is in it (JSON-RPC 2.0; a QA finding)', async () => {
+    const alone = await rpc([{ jsonrpc: '2.0', id: 7, method: 'App.Info', params: {} }]);
+    expect(alone.status).toBe(200);
+    const replies = JSON.parse(alone.body) as unknown;
+    expect(Array.isArray(replies)).toBe(true);
+    expect(replies).toMatchObject([{ jsonrpc: '2.0', id: 7, result: { name: 'Steward' } }]);
+    // A notification beside it gets no answer; the one answer is still in an array.
+    const withNote = JSON.parse((await rpc([{ jsonrpc: '2.0', id: 8, method: 'App.Info', params: {} }, { jsonrpc: '2.0', method: 'App.Info', params: {} }])).body) as unknown;
+    expect(withNote).toMatchObject([{ id: 8 }]);
+    // Only notifications: no answer at all. An empty batch: one Invalid Request object, as the spec says.
+    expect((await rpc([{ jsonrpc: '2.0', method: 'App.Info', params: {} }])).status).toBe(204);
+    expect(JSON.parse((await rpc([])).body)).toMatchObject({ id: null, error: { code: -32600 } });
+    // A single request is still answered with an object.
+    expect(JSON.parse((await rpc({ jsonrpc: '2.0', id: 9, method: 'App.Info', params: {} })).body)).toMatchObject({ id: 9 });
+  });
+
   it('types every error: unknown method, parse error', async () => {
     const unknown = JSON.parse((await rpc({ jsonrpc: '2.0', id: 3, method: 'Nope.Nothing', params: {} })).body);
     expect(unknown.error).toMatchObject({ code: -32601, data: { code: 'method_not_found' } });

@@ -89,9 +89,10 @@ describe('forgetting what is forgotten already, and a project forgotten by its f
     const listed = (await cli('forget', '--list')).out;
     expect(listed).toMatch(/^project {2}p_[0-9a-f]+ {2}.+ {2}secretproj$/m);
     expect((await cli('forget', '--project', folder, '--not-stored')).out).toContain('You forgot project secretproj (p_');
-    expect(await cli('unforget', '--project', folder)).toMatchObject({ code: 0, out: 'Lifted: `steward backfill --all` imports that project again.\n' });
+    // Never imported: nothing comes back "again" (a QA finding).
+    expect(await cli('unforget', '--project', folder)).toMatchObject({ code: 0, out: 'Lifted: `steward backfill --all` imports that project.\n' });
     expect((await cli('forget', '--project', `${folder}/`, '--not-stored')).code).toBe(0);
-    expect(await cli('unforget', '--project', 'secretproj')).toMatchObject({ code: 0, out: 'Lifted: `steward backfill --all` imports that project again.\n' });
+    expect(await cli('unforget', '--project', 'secretproj')).toMatchObject({ code: 0, out: 'Lifted: `steward backfill --all` imports that project.\n' });
     expect((await cli('forget', '--list')).out).not.toContain('secretproj');
   });
 });

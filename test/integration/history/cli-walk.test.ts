@@ -138,7 +138,7 @@ describe('errors in the words of the command, one prefix, one exit-code conventi
   it('commander’s own complaints start with steward:, as every other error', async () => {
     const unknown = await cli('sessions', 'list', '--nope');
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toBe("steward: unknown option '--nope' (steward --help lists the verbs)\n");
+    expect(unknown.err).toBe("steward: unknown option '--nope' (see `steward sessions list --help`)\n");
     const missing = await cli('sessions', 'show');
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/^steward: missing required argument 'id' \(/);

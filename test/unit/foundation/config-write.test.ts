@@ -55,7 +55,7 @@ describe('the one writer of config.json', () => {
   it('never overwrites a file it cannot read as JSON', () => {
     home = tempHome();
     writeFileSync(file(home), '{ broken');
-    expect(refusal(() => writeConfig(home.dir, home.env, { 'log.level': 'warn' })).message).toMatch(/not valid JSON; fix it before changing settings here/);
+    expect(refusal(() => writeConfig(home.dir, home.env, { 'log.level': 'warn' })).message).toMatch(/not valid JSON at line 1, column 3; fix it before changing settings here/);
     expect(readFileSync(file(home), 'utf8')).toBe('{ broken');
   });
 

@@ -83,7 +83,26 @@ describe('config', () => {
     writeFileSync(join(home.dir, 'config.json'), '{not json');
     const error = errorOf(() => loadConfig(home.dir, home.env));
     expect(error.code).toBe('config_invalid');
-    expect(error.message).toBe('config.json: not valid JSON');
+    expect(error.message).toBe('config.json: not valid JSON at line 1, column 2');
+  });
+
+  it('says where a broken config.json stops being JSON: its line and column (a QA finding)', () => {
+    home = tempHome();
+    const at = (text: string) => {
+      writeFileSync(join(home.dir, 'config.json'), text);
+      return errorOf(() => loadConfig(home.dir, home.env)).message;
+    };
+    // A trailing comma: the brace after it is where it breaks.
+    expect(at('{\n  "server": {"port": 5000},\n}\n')).toBe('config.json: not valid JSON at line 3, column 1');
+    expect(at('{\r\n  "log": {"level": "warn" "x": 1}\r\n}')).toBe('config.json: not valid JSON at line 2, column 27');
+    // Cut short: where it ends.
+    expect(at('{\n  "sweep": {"interval_ms": 60000')).toBe('config.json: not valid JSON at line 2, column 33');
+    // Columns count characters, as an editor does.
+    expect(at('{"név": "日本🚀", x}')).toBe('config.json: not valid JSON at line 1, column 16');
+    expect(at('{"a": 1} extra')).toBe('config.json: not valid JSON at line 1, column 10');
+    expect(at('{"a": "tab\there"}')).toBe('config.json: not valid JSON at line 1, column 11');
+    expect(at('{"a": 01}')).toBe('config.json: not valid JSON at line 1, column 8');
+    expect(at('\uFEFF{"a": tru}')).toBe('config.json: not valid JSON at line 1, column 7');
   });
 
   it('reads a config.json that starts with a UTF-8 byte order mark, as Windows editors write it', () => {

@@ -38,9 +38,9 @@ describe('steward unforget: what lifting did, in a person’s words', () => {
 
   it('a project unforgotten while its forget was erasing: its notes went with the forget it cut short, and how they come back', () => {
     expect(formatUnforget({ lifted: true, notesRemoved: true }, { kind: 'project', id: KEY }, 'project key')).toBe(
-      `Lifted: \`steward backfill --all\` imports that project again. Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${KEY}\` runs one now).\n`,
+      `Lifted: \`steward backfill --all\` imports that project. Its notes (OVERVIEW.md, CHANGELOG.md) were removed when the forget this cut short began, and do not come back with it: the sweeper writes them again at the project's next sweep, best after that backfill (\`steward sweeper run ${KEY}\` runs one now).\n`,
     );
-    expect(formatUnforget({ lifted: true }, { kind: 'project', id: KEY }, 'project key')).toBe('Lifted: `steward backfill --all` imports that project again.\n');
+    expect(formatUnforget({ lifted: true }, { kind: 'project', id: KEY }, 'project key')).toBe('Lifted: `steward backfill --all` imports that project.\n');
     expect(formatUnforget({ lifted: false }, { kind: 'project', id: 'orchard' }, 'project name')).toBe('Nothing was forgotten under that project name.\n');
   });
 
@@ -53,6 +53,6 @@ describe('steward unforget: what lifting did, in a person’s words', () => {
     expect(formatUnforget({ lifted: true, stillOut: parent }, { kind: 'session', id: 'p1:agent-a' }, 'conversation id')).toContain(
       'it stays out of future imports: you forgot the conversation this subagent belongs to (p1) on',
     );
-    expect(formatUnforget({ lifted: true }, { kind: 'session', id: 's1' }, 'conversation id')).toBe('Lifted: `steward backfill --all` imports that conversation again.\n');
+    expect(formatUnforget({ lifted: true }, { kind: 'session', id: 's1' }, 'conversation id')).toBe('Lifted: `steward backfill --all` imports that conversation.\n');
   });
 });
