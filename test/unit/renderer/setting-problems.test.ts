@@ -6,13 +6,13 @@ import { problemWords } from '../../../renderer/src/places/settings/saving.js';
 const intervalProblem = (minutes: number) => fieldProblems({ sweep: { interval_ms: Math.round(minutes * 60_000) } })['sweep.interval_ms'];
 
 describe('a refused setting, said under its field', () => {
-  it('says the interval’s limits in minutes, the unit the field is typed in', () => {
-    expect(problemWords(intervalProblem(0), 'minutes')).toBe('This must be at least 0.017 minutes (1 second).');
+  it('says the interval’s limits in minutes, the unit the field is typed in, and a part of a minute in seconds', () => {
+    expect(problemWords(intervalProblem(0), 'minutes')).toBe('This must be at least 1 second.');
     expect(problemWords(intervalProblem(100_000), 'minutes')).toBe('This must be at most 10,080 minutes.');
   });
 
   it('a negative interval is told the same least as 0, not a least that 0 fails too', () => {
-    expect(problemWords(intervalProblem(-1), 'minutes')).toBe('This must be at least 0.017 minutes (1 second).');
+    expect(problemWords(intervalProblem(-1), 'minutes')).toBe('This must be at least 1 second.');
     expect(problemWords(intervalProblem(0), 'minutes')).toBe(problemWords(intervalProblem(-1), 'minutes'));
   });
 

@@ -1,9 +1,9 @@
 import { useId, useState, type ReactElement } from 'react';
-import type { Params } from '../../../../core/api/index.js';
+import type { Params, Result } from '../../../../core/api/index.js';
 import { Button, countOf, ErrorBanner, formatCount, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
 import { windowWords } from '../home/window.js';
-import { IMPORT_SPANS, importSentence, offeredSpans, remainingWords, useImport, useImportFocus } from './importing.js';
+import { allImported, IMPORT_SPANS, importSentence, offeredSpans, remainingWords, useImport, useImportFocus } from './importing.js';
 import './import-history.css';
 
 type SpanId = (typeof IMPORT_SPANS)[number]['id'];
@@ -15,11 +15,14 @@ function paramsOf(days: number): Params<'Backfill.Run'> {
 /**
  * Importing history on request: the person picks how far back, and `Backfill.Run` imports it
  * (ignoring the sweep's fingerprints), with a progress bar and the time left. Only reaches wider than
- * what the scheduled checks import are offered (offeredSpans): a narrower one would import nothing.
+ * what the scheduled checks import are offered (offeredSpans): a narrower one would import nothing;
+ * and none once all there is has been imported (allImported, as Home says it). `survey`: given only
+ * to render it (tests).
  */
-export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement {
+export function ImportHistory({ onDone, survey: given }: { onDone: () => void; survey?: Result<'Providers.Survey'> }): ReactElement {
   const name = useId();
-  const survey = useCall('Providers.Survey', {});
+  const asked = useCall('Providers.Survey', {}, { skip: given !== undefined });
+  const survey = { data: given ?? asked.data };
   const offered = offeredSpans(IMPORT_SPANS, survey.data?.providers.map((p) => p.windowDays));
   const [picked, setPicked] = useState<SpanId>();
   // A pick the windows, once listed, show to import nothing is no longer offered: the first one is chosen.
@@ -30,6 +33,14 @@ export function ImportHistory({ onDone }: { onDone: () => void }): ReactElement 
   const start = () => {
     if (choice) importing.start(paramsOf(choice.days));
   };
+  // An import's own result stays until the place is opened again, with the form it came from.
+  if (survey.data && allImported(survey.data) && !importing.running && importing.result === undefined) {
+    return (
+      <p className="import-history__window muted" data-testid="import-history-done">
+        Nothing earlier to import: all there is has been imported{checks !== undefined ? `, and the regular checks import ${checks}` : ''}.
+      </p>
+    );
+  }
   return (
     <form
       className="import-history"

@@ -52,6 +52,15 @@ export function importSentence(outcome: Outcome): string {
   return `${cancelled}${body}${outsideSentence(outcome)}${skippedSentence(outcome)}${failures}`;
 }
 
+/**
+ * Whether all there is has been imported, by Home's rule for offering Import everything: no file older
+ * than the window left unread, no older message left out of the newer files, none whose older messages
+ * were not counted. (Unforget drops its files' checkpoints, so what it lifted counts as left again.)
+ */
+export function allImported(survey: Result<'Providers.Survey'>): boolean {
+  return survey.providers.length > 0 && survey.providers.every((s) => s.older.files <= s.older.imported.files && s.olderMessages === 0 && s.olderUncounted === 0);
+}
+
 /** How far back an import on request reaches, in days (0: everything). */
 export const IMPORT_SPANS = [
   { id: '30d', label: 'Last 30 days', days: 30 },

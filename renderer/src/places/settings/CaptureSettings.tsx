@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useRef, useState, type FormEvent, type ReactElement } from 'react';
 import type { PruneReport } from '../../../../core/api/index.js';
 import { ErrorBanner, Field, Glossary, Panel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { ConfirmRemoval } from './ConfirmRemoval.js';
+import { useDraft, type Same } from './drafts.js';
 import { removingWindow, wouldRemove } from './retention-words.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, problemWords, useSave, type ConfigView } from './saving.js';
@@ -10,6 +11,9 @@ import './cache-retention.css';
 
 const MINUTE = 60_000;
 const RETENTION = 'query.cache.retention.default_days';
+
+/** A number however written ("5", "5.0"), lines without blanks: an edit back to what is saved is no edit. */
+const sameSetting: Same = (key, draft, saved) => (key === 'exclude' ? lines(draft).join('\n') === saved : draft.trim() === saved || (draft.trim() !== '' && Number(draft) === Number(saved)));
 
 /** A save held back until the person confirms what the new retention window would remove. */
 interface Held {
@@ -28,17 +32,8 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
   const daysInput = useRef<HTMLInputElement>(null);
   const putAway = () => (setHeld(undefined), daysInput.current?.focus());
   const { saved } = config;
-  const [days, setDays] = useState(String(saved.retentionDays));
-  const [minutes, setMinutes] = useState(String(saved.sweepIntervalMs / MINUTE));
-  const [exclude, setExclude] = useState(saved.captureExclude.join('\n'));
-  // Keyed on the saved text, not the list: every reload (another form's save) brings a new list, and
-  // must not erase what a person is typing here.
-  const savedExclude = saved.captureExclude.join('\n');
-  useEffect(() => {
-    setDays(String(saved.retentionDays));
-    setMinutes(String(saved.sweepIntervalMs / MINUTE));
-    setExclude(savedExclude);
-  }, [saved.retentionDays, saved.sweepIntervalMs, savedExclude]);
+  const draft = useDraft('capture', { days: String(saved.retentionDays), minutes: String(saved.sweepIntervalMs / MINUTE), exclude: saved.captureExclude.join('\n') }, sameSetting);
+  const { days, minutes, exclude } = draft.values;
   const intervalByEnv = config.environment.find((e) => e.key === 'sweep.interval_ms');
 
   const submit = (event: FormEvent) => {
@@ -79,7 +74,7 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
           hint="Conversations are imported from this many days back; 0 keeps everything. A window you save here also removes stored conversations older than it, from the next start on: you are told how many first."
           error={problemWords(saving.problem('query.cache.retention.default_days'), 'days')}
         >
-          {(control) => <input {...control} ref={daysInput} className="input settings-number" inputMode="numeric" value={days} onChange={(e) => setDays(e.currentTarget.value)} data-setting="query.cache.retention.default_days" />}
+          {(control) => <input {...control} ref={daysInput} className="input settings-number" inputMode="numeric" value={days} onChange={(e) => draft.set('days', e.currentTarget.value)} data-setting="query.cache.retention.default_days" />}
         </Field>
         <Glossary term="Retention window">how far back Steward keeps conversations. Agents delete their own transcripts (Claude Code after 30 days), so a longer window keeps what they forget.</Glossary>
         <Field
@@ -87,15 +82,15 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
           hint={intervalByEnv ? `${intervalByEnv.env} is set in Steward's environment and decides this; what you save here applies once it is unset.` : 'New and changed transcripts are imported on this schedule.'}
           error={problemWords(saving.problem('sweep.interval_ms'), 'minutes')}
         >
-          {(control) => <input {...control} className="input settings-number" inputMode="decimal" value={minutes} onChange={(e) => setMinutes(e.currentTarget.value)} data-setting="sweep.interval_ms" />}
+          {(control) => <input {...control} className="input settings-number" inputMode="decimal" value={minutes} onChange={(e) => draft.set('minutes', e.currentTarget.value)} data-setting="sweep.interval_ms" />}
         </Field>
         <Field label="Never import conversations from these folders" hint="One folder pattern per line, such as /home/me/private/** ; matching sessions are skipped before anything is stored." error={problemWords(saving.problem('capture.exclude'))}>
-          {(control) => <textarea {...control} className="input settings-lines" rows={3} value={exclude} onChange={(e) => setExclude(e.currentTarget.value)} data-setting="capture.exclude" />}
+          {(control) => <textarea {...control} className="input settings-lines" rows={3} value={exclude} onChange={(e) => draft.set('exclude', e.currentTarget.value)} data-setting="capture.exclude" />}
         </Field>
         {held ? (
           <ConfirmRemoval days={held.days} report={held.report} busy={saving.busy} onConfirm={confirm} onCancel={putAway} />
         ) : (
-          <SaveRow saving={saving} label="Save import settings" disabled={check.busy} />
+          <SaveRow saving={saving} label="Save import settings" disabled={check.busy} draft={draft} />
         )}
         <ErrorBanner title="What the new retention window would remove could not be counted; nothing was saved." error={check.error} />
       </form>

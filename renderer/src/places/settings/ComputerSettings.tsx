@@ -1,5 +1,6 @@
-import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import { type FormEvent, type ReactElement } from 'react';
 import { Field, Panel } from '../../components/index.js';
+import { useDraft } from './drafts.js';
 import { SaveRow } from './SaveRow.js';
 import { problemWords, useSave, type ConfigView } from './saving.js';
 import { StartAtLoginChoice } from './StartAtLogin.js';
@@ -15,8 +16,8 @@ const LEVELS: ReadonlyArray<{ id: Level; label: string }> = [
 /** Start at login, and how much Steward writes to its log. */
 export function ComputerSettings({ config, onSaved }: { config: ConfigView; onSaved: () => void }): ReactElement {
   const saving = useSave(onSaved);
-  const [level, setLevel] = useState<Level>(config.saved.logLevel);
-  useEffect(() => setLevel(config.saved.logLevel), [config.saved.logLevel]);
+  const draft = useDraft('log', { level: config.saved.logLevel });
+  const level = draft.values.level as Level;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -28,7 +29,7 @@ export function ComputerSettings({ config, onSaved }: { config: ConfigView; onSa
       <form className="settings-form" onSubmit={submit} aria-label="Log level">
         <Field label="What Steward writes to its log" hint="The log never holds conversation text, keys or the folders of caches." error={problemWords(saving.problem('log.level'))}>
           {(control) => (
-            <select {...control} className="select" value={level} onChange={(e) => setLevel(e.currentTarget.value as Level)} data-setting="log.level">
+            <select {...control} className="select" value={level} onChange={(e) => draft.set('level', e.currentTarget.value)} data-setting="log.level">
               {LEVELS.map((l) => (
                 <option key={l.id} value={l.id}>
                   {l.label}
@@ -37,7 +38,7 @@ export function ComputerSettings({ config, onSaved }: { config: ConfigView; onSa
             </select>
           )}
         </Field>
-        <SaveRow saving={saving} label="Save log level" />
+        <SaveRow saving={saving} label="Save log level" draft={draft} />
       </form>
     </Panel>
   );

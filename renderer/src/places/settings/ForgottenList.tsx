@@ -2,8 +2,10 @@ import { useState, type ReactElement } from 'react';
 import type { Tombstone } from '../../../../core/api/index.js';
 // A subagent's parent by the owner's own rule: names.js imports nothing, so the panel may load it.
 import { subagentParentOf } from '../../../../core/api/names.js';
-import { conversationName, ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
+import { Button, conversationName, ErrorBanner, formatPastTime, Panel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
+import { useCheck } from '../sessions/CheckNow.js';
+import { checkedSentence, offersCheck, type Check } from '../sessions/held.js';
 import { Unforget, useLift, type Lift } from '../projects/Unforget.js';
 import { WipeStatus } from '../projects/WipeStatus.js';
 
@@ -40,11 +42,31 @@ function useLiftedAt(lifted: boolean): number | undefined {
 }
 
 /**
+ * After Unforget, the import the next check would run, now (Sweep.Tick, as `steward sweep`: the API
+ * scopes it to nothing narrower), with what it brought back said beside the button; until pressed, that
+ * the next check brings it back anyway. `check`: given only to render its result (tests).
+ */
+export function ImportNow({ check: given, kind }: { check?: Check; kind: Tombstone['kind'] }): ReactElement {
+  const check = useCheck(given);
+  const what = kind === 'session' ? 'it' : 'its conversations';
+  return (
+    <div className="forgotten-list__now">
+      <Button onClick={() => void check.run({})} disabled={check.busy}>
+        {check.busy ? 'Importing…' : 'Import now'}
+      </Button>
+      <span role="status">{check.data ? checkedSentence(check.data) : `Or leave it: Steward's next check brings ${what} back.`}</span>
+      <ErrorBanner title="The import did not complete." error={check.error} />
+    </div>
+  );
+}
+
+/**
  * One forgotten row, with Unforget beside it; a subagent says so, and whose it is. Once lifted it says
  * "unforgotten", and Unforget's answer goes under the name: beside it, that sentence squeezed the name
- * to a letter a line. `lift`: given only to render it lifted (tests).
+ * to a letter a line, and Import now under it when the next check would bring it back.
+ * `lift`, `check`: given only to render it lifted, or imported (tests).
  */
-export function ForgottenRow({ tombstone: t, tombstones, lift: given }: { tombstone: Tombstone; tombstones: readonly Tombstone[]; lift?: Lift }): ReactElement {
+export function ForgottenRow({ tombstone: t, tombstones, lift: given, check }: { tombstone: Tombstone; tombstones: readonly Tombstone[]; lift?: Lift; check?: Check }): ReactElement {
   const parentId = t.kind === 'session' ? subagentParentOf(t.id) : null;
   const parentName = useParentName(parentId, tombstones);
   const lift = useLift(given);
@@ -62,6 +84,7 @@ export function ForgottenRow({ tombstone: t, tombstones, lift: given }: { tombst
         </span>
       </span>
       <Unforget kind={t.kind} id={t.id} lift={lift} />
+      {offersCheck(lift.data) && <ImportNow kind={t.kind} {...(check ? { check } : {})} />}
     </li>
   );
 }

@@ -1,19 +1,19 @@
-import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import { type FormEvent, type ReactElement } from 'react';
 import { countOf, Field, Glossary } from '../../components/index.js';
+import { useDraft, type Same } from './drafts.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, problemWords, useSave, type ConfigView } from './saving.js';
 import { ScratchProjects } from './ScratchProjects.js';
+
+/** Lines without blanks, a number however written: an edit back to what is saved is no edit. */
+const sameNotes: Same = (key, draft, saved) => (key === 'ignore' ? lines(draft).join('\n') === saved : draft.trim() === saved || (draft.trim() !== '' && Number(draft) === Number(saved)));
 
 /** Folders whose notes Steward never writes, scratch projects, and the daily budget of model calls. */
 export function NotesSettings({ config, budgetUsed, onSaved }: { config: ConfigView; budgetUsed: number; onSaved: () => void }): ReactElement {
   const saving = useSave(onSaved);
   const { saved } = config;
-  const [ignore, setIgnore] = useState(saved.sweeperIgnore.join('\n'));
-  const [budget, setBudget] = useState(String(saved.dailyModelCalls));
-  useEffect(() => {
-    setIgnore(saved.sweeperIgnore.join('\n'));
-    setBudget(String(saved.dailyModelCalls));
-  }, [saved.sweeperIgnore, saved.dailyModelCalls]);
+  const draft = useDraft('notes', { ignore: saved.sweeperIgnore.join('\n'), budget: String(saved.dailyModelCalls) }, sameNotes);
+  const { ignore, budget } = draft.values;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -28,16 +28,16 @@ export function NotesSettings({ config, budgetUsed, onSaved }: { config: ConfigV
     <div className="notes-settings">
       <form className="settings-form" onSubmit={submit} aria-label="Which projects get notes">
         <Field label="Never write notes for these folders" hint="One folder pattern per line, such as /home/me/experiments/** ; their conversations are still kept and searchable." error={problemWords(saving.problem('sweeper.ignore'))}>
-          {(control) => <textarea {...control} className="input settings-lines" rows={3} value={ignore} onChange={(e) => setIgnore(e.currentTarget.value)} data-setting="sweeper.ignore" />}
+          {(control) => <textarea {...control} className="input settings-lines" rows={3} value={ignore} onChange={(e) => draft.set('ignore', e.currentTarget.value)} data-setting="sweeper.ignore" />}
         </Field>
         <Field
           label="Model calls a day, across all projects"
           hint={`${countOf(budgetUsed, 'call')} used today. Past the budget a remote curator pauses until tomorrow; the offline curator costs nothing and is never limited.`}
           error={problemWords(saving.problem('sweeper.daily_model_calls'), 'calls')}
         >
-          {(control) => <input {...control} className="input settings-number" inputMode="numeric" value={budget} onChange={(e) => setBudget(e.currentTarget.value)} data-setting="sweeper.daily_model_calls" />}
+          {(control) => <input {...control} className="input settings-number" inputMode="numeric" value={budget} onChange={(e) => draft.set('budget', e.currentTarget.value)} data-setting="sweeper.daily_model_calls" />}
         </Field>
-        <SaveRow saving={saving} label="Save" />
+        <SaveRow saving={saving} label="Save" draft={draft} />
       </form>
       <Glossary term="Scratch project">a folder for throwaway work. Its conversations are kept and searchable, but Steward never writes notes for it.</Glossary>
       <ScratchProjects />

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { useEffect, useRef, type ReactElement } from 'react';
 import { Button, Icon, plainText } from '../../components/index.js';
 import { fieldErrors } from '../../hooks.js';
 import type { StewardRpcError } from '../../transport.js';
@@ -27,16 +27,49 @@ function SaveError({ error }: { error: StewardRpcError }): ReactElement {
   );
 }
 
-/** Save, what the save did said beside it, and a refusal's summary (each field's problem sits next to the field). */
-export function SaveRow({ saving, label = 'Save', disabled = false }: { saving: ReturnType<typeof useSave>; label?: string; disabled?: boolean }): ReactElement {
+/** A form's edits not saved yet (useDraft): said beside Save, with a way back to what is saved. */
+export interface DraftMark {
+  unsaved: boolean;
+  discard: () => void;
+}
+
+/**
+ * After a refusal, the focus goes to the first field marked (Field's aria-invalid) in the form holding
+ * `row`: the summary says "fix what is marked above", and there is where to start.
+ */
+function useFocusRefused(saving: ReturnType<typeof useSave>) {
+  const row = useRef<HTMLDivElement>(null);
+  const refused = saving.error?.code === 'config_invalid' && Object.keys(saving.problems).length > 0 ? saving.error : undefined;
+  useEffect(() => {
+    if (refused) row.current?.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refused]);
+  return row;
+}
+
+/**
+ * Save, what the save did said beside it, and a refusal's summary (each field's problem sits next to the
+ * field). With `draft`, edits not saved yet are said so ("Not saved yet", kept while the person is
+ * elsewhere in the panel), with Discard changes.
+ */
+export function SaveRow({ saving, label = 'Save', disabled = false, draft }: { saving: ReturnType<typeof useSave>; label?: string; disabled?: boolean; draft?: DraftMark }): ReactElement {
+  const row = useFocusRefused(saving);
+  const unsaved = draft?.unsaved === true && !saving.busy;
   return (
     <>
-      <div className="settings-save">
+      <div className="settings-save" ref={row}>
         {/* Pressed from the keyboard, it keeps the focus while it saves (see Button), beside what the save says. */}
         <Button type="submit" variant="primary" disabled={saving.busy || disabled}>
           {saving.busy ? 'Saving…' : label}
         </Button>
-        {saving.said !== undefined && !saving.busy && (
+        {unsaved && (
+          <>
+            <Button onClick={() => draft?.discard()}>Discard changes</Button>
+            <span role="status" className="settings-save__said" data-testid="settings-unsaved">
+              Not saved yet: your changes stay here until you save or discard them.
+            </span>
+          </>
+        )}
+        {saving.said !== undefined && !saving.busy && !unsaved && (
           <span role="status" className="settings-save__said">
             {saving.said}
           </span>

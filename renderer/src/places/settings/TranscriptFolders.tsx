@@ -1,8 +1,9 @@
-import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import { useState, type FormEvent, type ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
 import { ROOT_LEFT_OUT_WORDS } from '../../../../core/api/root-words.js';
 import { Badge, ErrorBanner, Field, Panel, PathText, providerLabel } from '../../components/index.js';
 import { useCall } from '../../hooks.js';
+import { useDraft, type Same } from './drafts.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, linesProblemWords, useSave, type ConfigView } from './saving.js';
 
@@ -60,28 +61,31 @@ export function RootKindField({ id, kind, draft, onDraft, problem }: { id: strin
   );
 }
 
+/** Folder lists compare as their lines without blanks: an edit back to what is saved is no edit. */
+const sameLines: Same = (key, draft, saved) => (key.startsWith('enabled:') ? draft === saved : lines(draft).join('\n') === saved);
+
 /** Which agents Steward reads and from which folders: found or not, detected defaults, the environment's say. */
 export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onSaved: () => void }): ReactElement {
   const roots = useCall('Providers.Roots', {});
   const saving = useSave(() => (onSaved(), roots.reload()));
-  const [enabled, setEnabled] = useState<Record<string, boolean>>({});
-  const [drafts, setDrafts] = useState<Record<string, string>>({});
   // The lines as last sent: a refusal names entries of these, which the person may have edited since.
   const [sent, setSent] = useState<Record<string, string>>({});
-  // The form starts over from what is saved only when that changes: another form's save reloads the
-  // config too, and must not erase what a person is typing here.
-  const saved = JSON.stringify([roots.data?.providers.map((p) => [p.provider, p.enabled, p.roots.map((k) => k.configured)]) ?? null, config.saved.providers]);
-  useEffect(() => {
-    if (!roots.data) return;
-    setEnabled(Object.fromEntries(roots.data.providers.map((p) => [p.provider, config.saved.providers[p.provider]?.enabled ?? p.enabled])));
-    setDrafts(Object.fromEntries(roots.data.providers.flatMap((p) => p.roots.map((k) => [`providers.${p.provider}.${k.key}`, (k.configured ?? []).join('\n')]))));
-  }, [saved]);
+  // What is saved, as text: each agent's on/off (`enabled:<agent>`) and its folders, one per line.
+  const savedText: Record<string, string> = Object.fromEntries(
+    (roots.data?.providers ?? []).flatMap((p) => [
+      [`enabled:${p.provider}`, String(config.saved.providers[p.provider]?.enabled ?? p.enabled)],
+      ...p.roots.map((k) => [`providers.${p.provider}.${k.key}`, (k.configured ?? []).join('\n')]),
+    ]),
+  );
+  const draft = useDraft('folders', savedText, sameLines);
+  const drafts = draft.values;
+  const enabled = (provider: string) => drafts[`enabled:${provider}`] !== 'false';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const changes: Record<string, unknown> = {};
     for (const p of roots.data?.providers ?? []) {
-      if (enabled[p.provider] !== config.saved.providers[p.provider]?.enabled) changes[`providers.${p.provider}.enabled`] = enabled[p.provider];
+      if (enabled(p.provider) !== config.saved.providers[p.provider]?.enabled) changes[`providers.${p.provider}.enabled`] = enabled(p.provider);
       for (const k of p.roots) {
         const key = `providers.${p.provider}.${k.key}`;
         const next = lines(drafts[key] ?? '');
@@ -101,15 +105,15 @@ export function TranscriptFolders({ config, onSaved }: { config: ConfigView; onS
           <fieldset key={p.provider} className="settings-provider" data-provider={p.provider}>
             <legend>{providerLabel(p.provider)}</legend>
             <label className="settings-check">
-              <input type="checkbox" checked={enabled[p.provider] ?? true} onChange={(e) => setEnabled({ ...enabled, [p.provider]: e.currentTarget.checked })} /> Import this agent&rsquo;s conversations
+              <input type="checkbox" checked={enabled(p.provider)} onChange={(e) => draft.set(`enabled:${p.provider}`, String(e.currentTarget.checked))} /> Import this agent&rsquo;s conversations
             </label>
             {p.roots.map((k) => {
               const key = `providers.${p.provider}.${k.key}`;
-              return <RootKindField key={key} id={key} kind={k} draft={drafts[key] ?? ''} onDraft={(text) => setDrafts({ ...drafts, [key]: text })} problem={linesProblemWords(key, sent[key] ?? '', saving.problems)} />;
+              return <RootKindField key={key} id={key} kind={k} draft={drafts[key] ?? ''} onDraft={(text) => draft.set(key, text)} problem={linesProblemWords(key, sent[key] ?? '', saving.problems)} />;
             })}
           </fieldset>
         ))}
-        <SaveRow saving={saving} label="Save agents and folders" />
+        <SaveRow saving={saving} label="Save agents and folders" draft={draft} />
       </form>
     </Panel>
   );

@@ -59,15 +59,14 @@ export type FieldUnit = 'minutes' | 'days' | 'calls';
 const MINUTE = 60_000;
 
 /**
- * A limit in the field's unit. A limit of part of a minute (the 1 s least interval) is rounded to what
- * the field can take and said in seconds too: "0.017 minutes" alone is not a number anyone knows.
+ * A limit in the field's unit. A limit of part of a minute (the 1 s least interval) is said in seconds:
+ * "0.017 minutes" is not a number anyone knows. The schema's own bound is in milliseconds (`interval_ms`,
+ * as the CLI and config.json say it); only this field is typed in minutes.
  */
-function limitWords(limit: number, unit: FieldUnit, least: boolean): string {
+function limitWords(limit: number, unit: FieldUnit): string {
   if (unit !== 'minutes') return `${formatCount(limit)} ${unit}`;
   const minutes = limit / MINUTE;
-  if (Number.isInteger(minutes)) return countOf(minutes, 'minute');
-  const typed = (least ? Math.ceil : Math.floor)(minutes * 1000) / 1000;
-  return `${formatCount(typed)} minutes (${countOf(limit / 1000, 'second')})`;
+  return Number.isInteger(minutes) ? countOf(minutes, 'minute') : countOf(limit / 1000, 'second');
 }
 
 /** A field's problem in the unit the form shows it in: "at least 1 minute", "at most 36,500 days". */
@@ -75,8 +74,7 @@ export function problemWords(problem: Problem | undefined, unit?: FieldUnit): st
   if (!problem) return undefined;
   const bound = problem.minimum ?? problem.maximum;
   if (bound === undefined || unit === undefined) return `This ${problem.message}.`;
-  const least = problem.minimum !== undefined;
-  return `This must be ${least ? 'at least' : 'at most'} ${limitWords(bound, unit, least)}.`;
+  return `This must be ${problem.minimum !== undefined ? 'at least' : 'at most'} ${limitWords(bound, unit)}.`;
 }
 
 /**
