@@ -316,6 +316,7 @@ export class Core {
       db: this.gateway,
       projects: this.projects,
       env: this.env,
+      home: this.home.dir,
       logger: this.logger,
       emit: (name, payload) => this.events.emit(name, payload),
       removeNotes: (projectKey, slug) => this.sweeper.forgetProject(projectKey, slug),

@@ -73,6 +73,8 @@ export const HOME_FILES = {
   panelToken: 'panel-token',
   /** The page `steward open` hands the browser (mode 0600): it forwards to the panel's address, token and all. */
   panelOpener: 'open-panel.html',
+  /** The key search cursors mark their search under (mode 0600), so a cursor holds nothing of the query (searchCursorKey). */
+  searchCursorKey: 'search-cursor-key',
 } as const;
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { z } from 'zod';
 import { StewardError } from '../api/index.js';
 
@@ -22,11 +22,16 @@ export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
-/** A short fingerprint of what a page continues (the query and its filters, without the cursor). */
-export function fingerprint(request: Record<string, unknown>): string {
+/**
+ * A short fingerprint of what a page continues (the query and its filters, without the cursor). Under
+ * `key` (searchCursorKey) when what it continues holds words someone typed: a guess of them cannot be
+ * checked against a fingerprint seen in a log.
+ */
+export function fingerprint(request: Record<string, unknown>, key?: Buffer): string {
   const { cursor: _cursor, limit: _limit, ...rest } = request;
   const stable = Object.keys(rest)
     .sort()
-    .map((key) => [key, rest[key]]);
-  return createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 12);
+    .map((name) => [name, rest[name]]);
+  const hash = key === undefined ? createHash('sha256') : createHmac('sha256', key);
+  return hash.update(JSON.stringify(stable)).digest('base64url').slice(0, 12);
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../log/index.js';
 import type { ProjectStore } from '../projects/index.js';
 import { createRedactor, secretValuesFromEnv } from '../secrets/index.js';
 import type { Db } from '../store/index.js';
+import { searchCursorKey } from './cursor-key.js';
 import { SessionExporter } from './export.js';
 import { Forgetting } from './forget.js';
 import { IndexBackfill } from './indexer.js';
@@ -14,6 +15,8 @@ export interface HistoryOptions {
   db: Db;
   projects: ProjectStore;
   env: NodeJS.ProcessEnv;
+  /** STEWARD_HOME, where the key search cursors are marked under is kept; left out, a key for this process alone. */
+  home?: string;
   logger: Logger;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   /** Removes a forgotten project's notes folder (the sweeper's files); true when there was one. */
@@ -51,7 +54,8 @@ export class History {
     this.sessions = new SessionsView(reader, names, redactor);
     const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, [p.repoId])).map((p) => p.projectKey) };
     this.#searchReader = new SearchReader(o.db);
-    this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory, redactor);
+    const home = o.home;
+    this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory, redactor, home === undefined ? undefined : () => searchCursorKey(home));
     this.exporter = new SessionExporter(this.sessions, redactor);
     this.forgetting = new Forgetting({
       tombstones: new Tombstones(o.db),

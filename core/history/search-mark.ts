@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { ParsedParams } from '../api/index.js';
 import { fingerprint } from './cursor.js';
@@ -29,31 +29,35 @@ const DIGEST = 2;
  * What a search cursor holds of the search it pages: `f` the fingerprint of all of it (what decides), `g`
  * a short digest of each part (PARTS, in order) and `fr`/`to` its dates (epoch ms), so that a cursor given
  * back with another search is refused in words that say what differs, never holding what was searched
- * for. A cursor given out before `g` has only `f`, and its refusal the short words.
+ * for: `f` and `g` are keyed with the home's searchCursorKey (`v`: 2), so a guess of the query cannot be
+ * checked against them. A cursor given out before `g` has only `f`, and its refusal the short words; so
+ * has one given out before the key (no `v`), whose unkeyed digests would name parts that do not differ.
  */
 export const SearchMark = {
   f: z.string(),
   g: z.string().regex(/^[A-Za-z0-9_-]*$/).max(PARTS.length * DIGEST).optional(),
   fr: z.number().int().nonnegative().optional(),
   to: z.number().int().nonnegative().optional(),
+  v: z.literal(2).optional(),
 };
-export type SearchMark = { f: string; g?: string | undefined; fr?: number | undefined; to?: number | undefined };
+export type SearchMark = { f: string; g?: string | undefined; fr?: number | undefined; to?: number | undefined; v?: 2 | undefined };
 
-/** The mark of a search as it runs: a sort left out is the one it runs in, so saying the default is the same search. */
-export function searchMark(params: Params, sort: Sort): SearchMark {
+/** The mark of a search as it runs, under `key`: a sort left out is the one it runs in, so saying the default is the same search. */
+export function searchMark(params: Params, sort: Sort, key: Buffer): SearchMark {
   // Redaction left out is redaction off, as the search reads it.
   const search = { ...params, sort, redact: params.redact === true };
   return {
-    f: fingerprint(search),
-    g: PARTS.map((part) => digest(search[part])).join(''),
+    f: fingerprint(search, key),
+    g: PARTS.map((part) => digest(part, search[part], key)).join(''),
     ...(params.from !== undefined ? { fr: params.from } : {}),
     ...(params.to !== undefined ? { to: params.to } : {}),
+    v: 2,
   };
 }
 
-function digest(value: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify(value ?? null))
+function digest(part: Part, value: unknown, key: Buffer): string {
+  return createHmac('sha256', key)
+    .update(`${part}\0${JSON.stringify(value ?? null)}`)
     .digest('base64url')
     .slice(0, DIGEST);
 }
@@ -67,6 +71,7 @@ const SHORT = 'The cursor belongs to another search; start again without it';
  */
 export function cursorMismatch(held: SearchMark & { s: Sort }, mark: SearchMark, params: Params, sort: Sort): string | undefined {
   if (held.f === mark.f && held.s === sort) return undefined;
+  if (held.v !== mark.v) return SHORT;
   const digestOf = (g: string, part: Part) => g.slice(PARTS.indexOf(part) * DIGEST, (PARTS.indexOf(part) + 1) * DIGEST);
   const differs = (part: Part) => held.g !== undefined && digestOf(held.g, part) !== digestOf(mark.g!, part);
   const filters = FILTERS.filter(([key]) => differs(key)).map(([, name]) => name);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type NothingToFind, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
@@ -114,14 +115,18 @@ export class HistorySearch {
   readonly #history: HistoryReader;
   readonly #projects: ProjectDirectory;
   readonly #redactor: () => Redactor;
+  readonly #cursorKey: () => Buffer;
+  #key: Buffer | undefined;
 
-  constructor(reader: SearchReader, index: SearchIndex, sessions: SessionsView, history: HistoryReader, projects: ProjectDirectory, redactor: () => Redactor) {
+  /** `cursorKey`: the key cursors mark their search under (searchCursorKey), read at the first search; left out, one for this instance alone. */
+  constructor(reader: SearchReader, index: SearchIndex, sessions: SessionsView, history: HistoryReader, projects: ProjectDirectory, redactor: () => Redactor, cursorKey: () => Buffer = () => randomBytes(32)) {
     this.#reader = reader;
     this.#index = index;
     this.#sessions = sessions;
     this.#history = history;
     this.#projects = projects;
     this.#redactor = redactor;
+    this.#cursorKey = cursorKey;
   }
 
   async query(params: Params): Promise<Result<'Search.Query'>> {
@@ -131,7 +136,8 @@ export class HistorySearch {
     const words = holdsToken(typed.text);
     // With no words (the contract allows that only with a filter) relevance has nothing to rank by.
     const sort = words ? (params.sort ?? 'relevance') : 'newest';
-    const tag = searchMark(params, sort);
+    this.#key ??= this.#cursorKey();
+    const tag = searchMark(params, sort, this.#key);
     const mismatch = cursor && cursorMismatch(cursor, tag, params, sort);
     if (mismatch) throw new StewardError('invalid_params', mismatch);
     const limit = params.limit ?? DEFAULT_LIMIT;

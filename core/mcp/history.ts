@@ -433,7 +433,10 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
       const params = searchParams(input, dates.range, given.cursor);
       if (params.query.trim() === '' && !hasSearchFilter(params)) throw new StewardError('invalid_params', NOTHING_TO_SEARCH);
       return withClient(async (client, via) => {
-        const { found, unlisted } = await spreadPage((limit) => client.call('Search.Query', { ...params, limit }), params.limit ?? 10);
+        const ask = (limit: number) => client.call('Search.Query', { ...params, limit });
+        // Narrowed to one conversation (its subagents included), nothing is thinned: the call that would list
+        // the rest is this one, so its own pages list every match.
+        const { found, unlisted } = params.sessionId === undefined ? await spreadPage(ask, params.limit ?? 10) : { found: await ask(params.limit ?? 10), unlisted: [] };
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
         if (unknown !== undefined) throw new StewardError('not_found', unknown);

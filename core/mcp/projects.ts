@@ -74,12 +74,19 @@ const ProjectOverviewOutput = z.object({ projectKey: z.string(), name: z.string(
 const PROJECTS_PAGE = 20;
 const PROJECTS_PAGE_MAX = 100;
 
-/** The order list_projects pages in: latest activity first, never-active last; ties keep Steward's own order (the sort is stable). */
-function newestFirst(a: Pick<ProjectSummary, 'lastActivityAt'>, b: Pick<ProjectSummary, 'lastActivityAt'>): number {
-  return (b.lastActivityAt ?? -Infinity) - (a.lastActivityAt ?? -Infinity);
+/**
+ * The order list_projects pages in: latest activity first, never-active last, ties by key (Steward's own
+ * order: Projects.List gives them by key), so that every project has one place a cursor can name without
+ * looking the project up again.
+ */
+function newestFirst(a: Pick<ProjectSummary, 'lastActivityAt' | 'projectKey'>, b: Pick<ProjectSummary, 'lastActivityAt' | 'projectKey'>): number {
+  // Never-active as the oldest of all (two of them compare equal: -Infinity less itself is NaN).
+  const byTime = (b.lastActivityAt ?? Number.MIN_SAFE_INTEGER) - (a.lastActivityAt ?? Number.MIN_SAFE_INTEGER);
+  if (byTime !== 0) return byTime;
+  return a.projectKey < b.projectKey ? -1 : a.projectKey > b.projectKey ? 1 : 0;
 }
 
-/** A cursor names the last project of a page: the next page starts after it (or, were it forgotten since, after its time). */
+/** A cursor holds the place of the last project of a page, (last activity, key): the next page starts after that place. */
 function cursorOf(p: ProjectSummary): string {
   return Buffer.from(JSON.stringify([p.lastActivityAt, p.projectKey])).toString('base64url');
 }
@@ -87,19 +94,22 @@ function cursorOf(p: ProjectSummary): string {
 function afterCursor(cursor: string): Pick<ProjectSummary, 'lastActivityAt' | 'projectKey'> {
   try {
     const [lastActivityAt, projectKey] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if ((typeof lastActivityAt === 'number' || lastActivityAt === null) && typeof projectKey === 'string') return { lastActivityAt, projectKey };
+    if ((lastActivityAt === null || (typeof lastActivityAt === 'number' && Number.isFinite(lastActivityAt))) && typeof projectKey === 'string') return { lastActivityAt, projectKey };
   } catch {
     // Said below, as any cursor this tool did not give out.
   }
   throw new StewardError('invalid_params', 'The cursor is not one list_projects gave out; start again without it');
 }
 
-/** One page of projects, newest activity first, after `cursor` when given. */
+/**
+ * One page of projects, newest activity first, after the place `cursor` holds when given. The place is
+ * kept, never the project looked up again: one forgotten since or active again since moves nothing
+ * already listed into this page, and hides nothing after it.
+ */
 function pageOf(projects: readonly ProjectSummary[], limit: number, cursor: string | undefined): { page: ProjectSummary[]; next: string | null } {
-  const sorted = [...projects].sort(newestFirst);
   const last = cursor === undefined ? undefined : afterCursor(cursor);
-  const at = last === undefined ? -1 : sorted.findIndex((p) => p.projectKey === last.projectKey);
-  const rest = last === undefined ? sorted : at >= 0 ? sorted.slice(at + 1) : sorted.filter((p) => newestFirst(last, p) > 0);
+  const sorted = [...projects].sort(newestFirst);
+  const rest = last === undefined ? sorted : sorted.filter((p) => newestFirst(last, p) < 0);
   const page = rest.slice(0, limit);
   return { page, next: rest.length > limit ? cursorOf(page[page.length - 1]!) : null };
 }

@@ -36,20 +36,21 @@ describe('list_projects, of projects whose cwd is no folder', () => {
       const result = await client.callTool({ name: 'list_projects', arguments: {} });
       expect(result.isError).toBeFalsy();
       const listed = (result.structuredContent as { projects: Array<{ name: string; cwd: string | null }> }).projects;
+      // Never active, all of them: in key order, as Projects.List gives them (a cursor names a place in it).
       expect(listed.map(({ name, cwd }) => ({ name, cwd }))).toEqual([
-        { name: UNKNOWN, cwd: null },
+        { name: 'orchard', cwd: '/home/ada/work/orchard' },
         { name: 'Claude Desktop', cwd: null },
         { name: 'Gemini CLI', cwd: null },
-        { name: 'orchard', cwd: '/home/ada/work/orchard' },
         { name: 'site', cwd: 'C:\\Users\\ada\\site' },
+        { name: UNKNOWN, cwd: null },
       ]);
       const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
       expect(text.split('\n')).toEqual([
-        `${UNKNOWN} (p_1a2b3c4d00000000) · 1 session`,
+        'orchard (p_00000000aaaaaaaa) — /home/ada/work/orchard · 1 session',
         'Claude Desktop (p_00000000bbbbbbbb) · 1 session',
         'Gemini CLI (p_00000000cccccccc) · 1 session',
-        'orchard (p_00000000aaaaaaaa) — /home/ada/work/orchard · 1 session',
         'site (p_00000000dddddddd) — C:\\Users\\ada\\site · 1 session',
+        `${UNKNOWN} (p_1a2b3c4d00000000) · 1 session`,
       ]);
     } finally {
       await client.close();

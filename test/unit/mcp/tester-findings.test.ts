@@ -89,7 +89,8 @@ describe('list_projects', () => {
     const client = await serverAnswering(() => ({ projects }));
     try {
       const lines = text(await client.callTool({ name: 'list_projects', arguments: {} })).split('\n');
-      expect(lines).toEqual([`${label} (p_1a2b3c4d00000000) · 1 session`, 'app (p_00000000aaaaaaaa) — /work/app · 1 session']);
+      // Never active, both: in key order, as Projects.List gives them.
+      expect(lines).toEqual(['app (p_00000000aaaaaaaa) — /work/app · 1 session', `${label} (p_1a2b3c4d00000000) · 1 session`]);
     } finally {
       await client.close();
     }
