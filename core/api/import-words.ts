@@ -2,15 +2,18 @@
 // for the CLI and the panel alike. It imports nothing, as reading.ts, so the panel can load it at run
 // time. lists.ts's SKIP_REASONS are its keys; a test holds the two to each other.
 
-/** Why a transcript line held nothing to import, one entry per SKIP_REASONS entry: "1,190 bookkeeping, 14 unreadable". */
+/** Why a transcript line held nothing to import, one entry per SKIP_REASONS entry: "1,190 bookkeeping, 14 that did not parse". */
 export const SKIP_WORDS = {
   meta_only: 'bookkeeping',
   unknown_type: 'of a kind Steward does not import',
   no_id: 'without a session to belong to',
   too_large: 'too large',
-  malformed: 'unreadable',
-  // The window may be the default nobody chose, or the days a backfill asked for: neither is named here.
-  outside_window: 'older than the period imported',
+  // A line of a file that was read: never "unreadable", the word for a file Sweep.Unreadable names (QA: "1
+  // unreadable" sent a person looking for a file no list held). Nothing of it is kept, so nothing names it.
+  malformed: 'that did not parse',
+  // The window may be the default nobody chose, or the days a backfill asked for: neither is named here,
+  // and it is said as every other place says it.
+  outside_window: 'older than the window',
   empty: 'empty',
   // Said after a count, one or many: "1 repeating what was already imported", never "1 … messages".
   duplicate: 'repeating what was already imported',

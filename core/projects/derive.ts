@@ -41,6 +41,23 @@ export function normalizeCwd(raw: string): string {
   return out.length > 1 ? out.replace(/\/+$/, '') || out : out;
 }
 
+/** The drive letter as the agent wrote it (`C` of `C:\…`, `c` of WSL's `/mnt/c/…`); undefined when the cwd names none. */
+function writtenDrive(raw: string): string | undefined {
+  const cwd = withoutVerbatim(raw);
+  return WSL_MOUNT.exec(cwd)?.[1] ?? (WINDOWS_DRIVE.test(cwd) ? cwd[0] : undefined);
+}
+
+/**
+ * The folder as people are shown it: normalizeCwd's form (the key's, so every spelling of a folder is
+ * shown alike), but with the drive letter the agent wrote, `C:\Users\…` as Windows writes it; the key
+ * alone lower-cases it. Never compared: comparableFolder is.
+ */
+export function displayFolder(raw: string): string {
+  const folder = normalizeCwd(raw);
+  const drive = writtenDrive(raw);
+  return drive === undefined ? folder : `${drive}${folder.slice(1)}`;
+}
+
 /** Whether a normalized cwd is in Windows form (a drive or UNC path), whatever system this process runs on. */
 export function isWindowsForm(folder: string): boolean {
   return WINDOWS_DRIVE.test(folder) || UNC.test(folder);

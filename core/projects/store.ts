@@ -1,7 +1,7 @@
 import type { ProjectSummary } from '../api/index.js';
 import type { GatewayReader, SessionHead } from '../gateway/index.js';
 import { migrateRoom, type Db } from '../store/index.js';
-import { detectRepo, normalizeCwd, projectKeyOf, projectNameOf, projectSlugOf } from './derive.js';
+import { detectRepo, displayFolder, normalizeCwd, projectKeyOf, projectNameOf, projectSlugOf } from './derive.js';
 import { PROJECTS_MIGRATIONS } from './schema.js';
 
 /** The latest conversation's labels as stored, for a caller that redacts them before it names it. */
@@ -70,6 +70,7 @@ export class ProjectStore {
   readonly #exists;
   readonly #insert;
   readonly #touch;
+  readonly #showAsWritten;
   readonly #list;
   readonly #get;
   readonly #setRepo;
@@ -94,6 +95,7 @@ export class ProjectStore {
     this.#touch = db.prepare(
       'UPDATE projects SET last_activity_at = MAX(COALESCE(last_activity_at, 0), ?), updated_at = ? WHERE project_key = ? AND COALESCE(last_activity_at, 0) < ?',
     );
+    this.#showAsWritten = db.prepare('UPDATE projects SET cwd = ? WHERE project_key = ? AND cwd = ?');
     this.#list = db.prepare(`${SELECT} ORDER BY project_key`);
     this.#get = db.prepare(`${SELECT} WHERE project_key = ?`);
     this.#remove = db.prepare('DELETE FROM projects WHERE project_key = ?');
@@ -115,10 +117,11 @@ export class ProjectStore {
     const key = projectKeyOf(cwd);
     if (this.#exists.get(key) === undefined) {
       const repo = detectRepo(cwd);
-      this.#insert.run(key, normalizeCwd(cwd), projectSlugOf(cwd), projectNameOf(cwd), repo.repoId, repo.repoBacked ? 1 : 0, lastActivityAt, now);
+      this.#insert.run(key, displayFolder(cwd), projectSlugOf(cwd), projectNameOf(cwd), repo.repoId, repo.repoBacked ? 1 : 0, lastActivityAt, now);
       this.#detectedAt.set(key, now);
       return key;
     }
+    this.#keepDriveAsWritten(key, cwd);
     if (lastActivityAt !== null) this.#touch.run(lastActivityAt, now, key, lastActivityAt);
     if (now - (this.#detectedAt.get(key) ?? Number.NEGATIVE_INFINITY) >= REDETECT_REPO_MS) {
       const repo = detectRepo(cwd);
@@ -126,6 +129,17 @@ export class ProjectStore {
       this.#detectedAt.set(key, now);
     }
     return key;
+  }
+
+  /**
+   * A row an earlier version stored with the key's lower-case drive (`c:\Users\…`) shows the drive as
+   * the agent writes it once a session spells the same folder so (`C:\Users\…`); any other shown
+   * folder stays the first spelling's. Asked only of a cwd whose drive was written in upper case.
+   */
+  #keepDriveAsWritten(key: string, cwd: string): void {
+    const shown = displayFolder(cwd);
+    const keyForm = normalizeCwd(cwd);
+    if (shown !== keyForm) this.#showAsWritten.run(shown, key, keyForm);
   }
 
   /** The key a working directory has (or would have) as a project. */

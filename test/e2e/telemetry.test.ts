@@ -176,7 +176,7 @@ describe('the Projects place, first run', () => {
       const said = await page.getByTestId('import-result').innerText();
       expect(said).toContain('Imported 2 new messages from 1 file.');
       // Nothing is dropped silently: the lines that held no conversation are counted, in words.
-      expect(said).toContain('2 lines held no conversation: 1 bookkeeping, 1 unreadable.');
+      expect(said).toContain('2 lines held no conversation: 1 bookkeeping, 1 that did not parse.');
       // The session is named by its title where the project is listed.
       const row = page.locator('main table tbody tr', { hasText: 'ancient-project' });
       await eventually('the project row appears', async () => ((await row.count()) === 1 ? true : undefined));

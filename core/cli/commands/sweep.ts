@@ -33,13 +33,13 @@ function windowName(window: ImportWindow): string {
   return window.kind === 'days' ? `the last ${countOf(window.days, 'day')}` : 'the retention window';
 }
 
-/** `13 lines held nothing to import (10 bookkeeping, 2 unreadable, 1 too large)`: every such line, by reason, in the panel's words. */
+/** `13 lines held nothing to import (10 bookkeeping, 2 that did not parse, 1 too large)`: every such line, by reason, in the panel's words. */
 function formatSkipped(p: ProviderResult, window: ImportWindow): string {
   const entries = SKIP_REASONS.map((reason) => [reason, p.skipped?.[reason] ?? 0] as const).filter(([, n]) => n > 0);
   // Unreadable and oversized lines are among the reasons; a result without reasons still says how many.
-  if (entries.length === 0) return p.failedLines ? `${countOf(p.failedLines, 'unreadable line')}` : '';
+  if (entries.length === 0) return p.failedLines ? `${countOf(p.failedLines, 'line that did not parse', 'lines that did not parse')}` : '';
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  // The panel's "older than the period imported" cannot say which; here the window is named.
+  // The panel's "older than the window" cannot say which; here the window is named.
   const older = `older than ${windowName(window)}${storedOf(window, p).lines ? ', already stored' : ''}`;
   const words = (reason: SkipReason) => (reason === 'outside_window' ? older : SKIPPED[reason]);
   return `${countOf(total, 'line')} held nothing to import (${entries.map(([reason, n]) => `${n} ${words(reason)}`).join(', ')})`;

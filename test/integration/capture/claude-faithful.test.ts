@@ -64,7 +64,7 @@ describe('Claude: nothing is dropped silently', () => {
 
     const [entry] = c.telemetry.recent(1, 'sweep.tick');
     expect((entry?.data as { providers: Array<{ skipped: unknown }> }).providers[0]!.skipped).toEqual(stats.skipped);
-    expect(formatSweepResult({ providers: [stats] })).toContain('13 lines held nothing to import (1 of a kind Steward does not import, 7 bookkeeping, 1 too large, 1 unreadable, 1 older than the retention window, 2 empty)');
+    expect(formatSweepResult({ providers: [stats] })).toContain('13 lines held nothing to import (1 of a kind Steward does not import, 7 bookkeeping, 1 too large, 1 that did not parse, 1 older than the retention window, 2 empty)');
   });
 });
 

@@ -187,7 +187,7 @@ describe('what the person is told', () => {
 
     const sweep = io(home.env);
     expect(await runCli(['sweep'], sweep)).toBe(1);
-    expect(sweep.out).toMatch(/^codex: 2 transcript files, 1 read, 1 failed \(not_transcript ×1\); .*1 unreadable/m);
+    expect(sweep.out).toMatch(/^codex: 2 transcript files, 1 read, 1 failed \(not_transcript ×1\); .*1 that did not parse/m);
     expect(sweep.out).toContain('It is named like a transcript but is not one: move it out of the agent’s folder, or rename it.\n');
     expect(sweep.out).toContain(`  ${garbage} (Codex CLI: not a transcript: nothing in it is JSON, not_transcript)\n`);
     expect(sweep.out).not.toContain(middle);

@@ -31,7 +31,7 @@ describe('steward sweep / backfill: one line per provider, in words', () => {
       providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, failedLines: 1, withheld: { forgotten: 4, excluded: 0 }, skipped: { malformed: 1, meta_only: 2, outside_window: 11 } }],
     });
     expect(text).toBe(
-      'claude: 1 transcript file, 1 read; nothing new; kept out what you forgot; 14 lines held nothing to import (2 bookkeeping, 1 unreadable, 11 older than the retention window) (3 ms)\n' +
+      'claude: 1 transcript file, 1 read; nothing new; kept out what you forgot; 14 lines held nothing to import (2 bookkeeping, 1 that did not parse, 11 older than the retention window) (3 ms)\n' +
         "The retention window is set in Settings → Importing conversations, or query.cache.retention.default_days in config.json; one agent's own is providers.<id>.backfill.window_days; `steward backfill --all` imports everything.\n",
     );
     const both = formatSweepResult({ providers: [{ provider: 'claude', ...base, discovered: 1, read: 1, withheld: { forgotten: 3, excluded: 2 } }] });

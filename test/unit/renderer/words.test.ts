@@ -49,7 +49,7 @@ describe('words for people', () => {
     expect(sentenceOf(cancelled, names)).toBe('Import on request cancelled after 6 of 106 files, 6 new messages from 4 files; 2 older than the window, not read, 41 ms');
     // A scheduled check that read says what it skipped, as an import on request does.
     const skipping = entry('sweep.tick', { kind: 'scheduled', providers: [{ ...stats({ read: 2, partsWritten: 3, messagesWritten: 2 }), skipped: { meta_only: 12, malformed: 1 } }, { ...stats({ read: 1 }), provider: 'codex', skipped: { meta_only: 2 } }] });
-    expect(sentenceOf(skipping, names)).toBe('Checked 212 files, 2 new messages from 3 files; 15 lines held no conversation: 14 bookkeeping, 1 unreadable, 82 ms');
+    expect(sentenceOf(skipping, names)).toBe('Checked 212 files, 2 new messages from 3 files; 15 lines held no conversation: 14 bookkeeping, 1 that did not parse, 82 ms');
     const notes = entry('sweeper.sweep', { projectKey: 'p_0123456789abcdef', mode: 'offline', model: 'x', tokensIn: 0, tokensOut: 0, calls: 0, durationMs: 194, outcome: 'ok' });
     expect(sentenceOf(notes, names)).toBe('Notes of orchard updated by the offline curator, 194 ms');
     const broken = entry('sweeper.sweep', { projectKey: 'p_0123456789abcdef', mode: 'anthropic', calls: 3, tokensIn: 0, durationMs: 1200, outcome: 'failed', failure: 'auth' });

@@ -27,10 +27,11 @@ export function unknownFolderPrefix(projectCwd: string): string | undefined {
   return UNKNOWN.exec(projectCwd)?.[1];
 }
 
-/** The spellings of a folder Gemini CLI may have hashed: as stored, and a Windows drive with its letter in upper case. */
+/** The spellings of a folder Gemini CLI may have hashed: as stored, and a Windows drive with its letter in either case (a project shows it as written). */
 function spellings(folder: string): string[] {
-  const drive = /^[a-z]:\\/.exec(folder);
-  return drive ? [folder, folder[0]!.toUpperCase() + folder.slice(1)] : [folder];
+  if (!/^[A-Za-z]:\\/.test(folder)) return [folder];
+  const rest = folder.slice(1);
+  return [...new Set([folder, folder[0]!.toUpperCase() + rest, folder[0]!.toLowerCase() + rest])];
 }
 
 /** Where the owner lists the folders it knows (the projects table's): their number says when to list again. */
