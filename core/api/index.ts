@@ -30,7 +30,7 @@ export { ConflictView, ConflictCandidate, ConflictPlan, CandidateEvidence } from
 export { setupPlanJson, setupAppliedJson } from './setup-json.js';
 export { CHECKED_OUT_REF, DOCUMENT_SOURCES_LIMIT, folderWords, WORKTREE_REF } from './document-sources.js';
 export { RepositoryHit, RepositorySearchResult, SEARCH_DEGRADED, DEGRADED_TEXT, degradedText, repoMatches, type SearchDegraded } from './repository.js';
-export { indexingNote, nobodyImportsNote, nobodyIndexesNote, percentDown, type IndexingFigure } from './indexing-words.js';
+export { indexingNote, lastCheckOf, nobodyImportsNote, nobodyIndexesNote, nobodyRunsNote, percentDown, type IndexingFigure } from './indexing-words.js';
 export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, SearchIndexingResult, type NothingToFind, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';
@@ -54,5 +54,5 @@ export {
   tokenNameOf,
 } from './maintenance-words.js';
 export { COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, imageLine, isCompactionSummary, isSummaryMessage, kindLabel, MAIN_AGENT, outputLinesWords, partFold, REWOUND_LINE, rewoundMarks, roleWord, ROLE_WORDS, TOOL_OUTPUT, type PartFold } from './part-words.js';
-export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, hitLineFrom, hitSpeaker, messageSpeaker, SESSION_MISSING, missingError, missingOf, type SessionMissing } from './sessions.js';
+export { SessionSummary, ParentKind, SessionPart, SessionMessage, SessionSubagent, SessionExport, SessionExportPiece, harnessLine, hitLine, hitLineFrom, hitSpeaker, messageSpeaker, SESSION_MISSING, missingError, missingOf, pageCountWords, partHolderOf, type SessionMissing } from './sessions.js';
 export { FORGET_VIA, type ForgetVia, ForgetCover, Tombstone, ForgetResult, ScrubResult, ScrubStatus } from './forget.js';

@@ -37,6 +37,30 @@ export function nobodyIndexesNote(indexing: IndexingFigure): string {
  * check is not there. `lastCheckAt`: when Steward last looked at every agent's folders (Sweep.Status).
  */
 export function nobodyImportsNote(lastCheckAt: number | null): string {
-  const since = lastCheckAt === null ? 'no check of the agents’ folders is on record' : `the agents’ folders were last checked at ${new Date(lastCheckAt).toISOString()}`;
-  return `No Steward is running to import new transcripts (${since}), so newer messages are not here: \`steward sweep\` imports them now, starting Steward (\`steward serve\`) keeps them coming.`;
+  return `No Steward is running to import new transcripts (${lastCheckWords(lastCheckAt)}), so newer messages are not here: \`steward sweep\` imports them now, starting Steward (\`steward serve\`) keeps them coming.`;
+}
+
+/**
+ * When Steward last looked at every agent's folders, from Sweep.Status: the schedule's own tick counts
+ * where no full check is on record (the one rule for `steward info`, nobodyImportsNote's callers).
+ */
+export function lastCheckOf(sweep: { lastCheckAt: number | null; lastTickAt: number | null }): number | null {
+  return sweep.lastCheckAt ?? sweep.lastTickAt ?? null;
+}
+
+/** When Steward last looked at every agent's folders, said inside nobodyImportsNote's parentheses. */
+function lastCheckWords(lastCheckAt: number | null): string {
+  return lastCheckAt === null ? 'no check of the agents’ folders is on record' : `the agents’ folders were last checked at ${new Date(lastCheckAt).toISOString()}`;
+}
+
+/**
+ * Everything nobody does with no Steward running, in one sentence: nobodyImportsNote's, and where the
+ * index is behind (`indexing`), nobodyIndexesNote's merged into it, so "No Steward is running" is said
+ * once. `steward sweep` finishes an import's walk as it imports, never a re-tag (see nobodyIndexesNote).
+ */
+export function nobodyRunsNote(indexing: IndexingFigure | undefined, lastCheckAt: number | null): string {
+  if (indexing === undefined) return nobodyImportsNote(lastCheckAt);
+  const what = `No Steward is running to finish it or to import new transcripts (${lastCheckWords(lastCheckAt)}), so asking again will not change this`;
+  if (indexing.phase === 'retag') return `${what}: starting Steward (\`steward serve\`) finishes it in the background and keeps new transcripts coming; \`steward sweep\` imports them now.`;
+  return `${what}: \`steward sweep\` finishes it and imports newer messages now (saying how far it has come), or starting Steward (\`steward serve\`) does both in the background.`;
 }

@@ -38,12 +38,13 @@ const API_ROOTS: Readonly<Record<string, { name: string; root: string }>> = { gi
  * `forge_not_found_unchecked`: the root could not be asked (no answer, a refusal). On github.com or
  * gitcode.com the base URL is Steward's own; on a self-hosted forge a base URL without its API root
  * (`https://HOST` for `https://HOST/api/v3`) answers 404 too, so then the words say which root it needs.
+ * The setting is named as itself, never as one surface's flag: the words reach MCP and the panel too.
  */
 function notFoundWords(rootChecked: boolean, forge: { kind: string; host?: string } | null | undefined): string {
   if (rootChecked) return 'the forge has no such repository (check the owner and name; the base URL answers as the forge API)';
   const root = API_ROOTS[forge?.kind ?? ''];
   if (!root || !forge?.host || forge.host === 'github.com') return 'the forge has no such repository (check the name and the base URL)';
-  return `the forge has no such repository: check the name, then check --base-url: ${root.name} needs https://${forge.host}${root.root}`;
+  return `the forge has no such repository: check the name, then the forge's API address (base URL): ${root.name} needs https://${forge.host}${root.root}`;
 }
 
 /** Where the API root of a forge's own public host is (no self-hosted /api path to add there). */
@@ -58,7 +59,7 @@ function apiRootWords(forge: { kind: string; host?: string } | null | undefined)
   const publicRoot = PUBLIC_ROOTS[forge?.kind ?? ''];
   const own = publicRoot && publicRoot.host === host ? publicRoot : undefined;
   const root = API_ROOTS[forge?.kind ?? ''];
-  if (!host || (!own && !root)) return "the base URL is not the forge's API root (check --base-url)";
+  if (!host || (!own && !root)) return "the base URL is not the forge's API root: check the forge's API address (base URL)";
   const needs = own ? `${own.name} needs ${own.url}` : `${root!.name} needs https://${host}${root!.root}`;
   return `${host} is not the forge's API root: ${needs}`;
 }

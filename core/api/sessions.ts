@@ -4,6 +4,7 @@ import { ProjectKey, SessionId } from './ids.js';
 import { SEARCH_PROVIDERS } from './registry.js';
 import { type Audience, COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, isSummaryMessage, kindLabel, MAIN_AGENT, roleWord, TOOL_OUTPUT } from './part-words.js';
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
+import { countOf } from './words.js';
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
@@ -214,14 +215,40 @@ export type SessionExportPiece = z.infer<typeof SessionExportPiece>;
 export const SESSION_MISSING = ['conversation', 'part'] as const;
 export type SessionMissing = (typeof SESSION_MISSING)[number];
 
-/** The `not_found` of a conversation or a part not stored, saying which in its details. */
-export const missingError = (missing: SessionMissing, message: string): StewardError => new StewardError('not_found', message, { missing });
+/**
+ * The `not_found` of a conversation or a part not stored, saying which in its details. `heldBy`: the
+ * subagent conversation that holds the part asked for under its parent (a search of a parent gives its
+ * subagents' hits too), for a caller to name or open it there (partHolderOf).
+ */
+export const missingError = (missing: SessionMissing, message: string, heldBy?: string): StewardError =>
+  new StewardError('not_found', message, { missing, ...(heldBy !== undefined ? { heldBy } : {}) });
+
+/** The subagent conversation a part-`not_found` says holds the part (missingError's `heldBy`); undefined for any other error. */
+export function partHolderOf(error: unknown): string | undefined {
+  if (missingOf(error) !== 'part') return undefined;
+  const heldBy = (error as StewardError).details?.heldBy;
+  return typeof heldBy === 'string' ? heldBy : undefined;
+}
 
 /** What a `not_found` says it did not find (see SESSION_MISSING); undefined for any other error, or one that does not say. */
 export function missingOf(error: unknown): SessionMissing | undefined {
   if (!(error instanceof StewardError && error.code === 'not_found')) return undefined;
   const missing = error.details?.missing;
   return SESSION_MISSING.find((m) => m === missing);
+}
+
+/**
+ * What a page of a conversation holds, in the units its `limit` counts (entries: messages and the tool
+ * results the conversation's count leaves out, countsAsMessage false), said beside that count where
+ * the two differ: one rule for get_session and `steward sessions show`. `last`: the page opened at the
+ * end with earlier messages before it; `limit`: the caller's name for the bound (`limit`, `--limit`).
+ * Undefined where there is nothing to say (a page of messages alone, not the last).
+ */
+export function pageCountWords(page: { entries: number; toolResults: number; messages: number; last: boolean; limit: string }): string | undefined {
+  const { entries, toolResults, last } = page;
+  if (toolResults === 0) return last ? `The last ${entries} of ${countOf(page.messages, 'message')}.` : undefined;
+  const held = `${countOf(entries, 'entry', 'entries')}: ${countOf(entries - toolResults, 'message')} and ${countOf(toolResults, 'tool result')}`;
+  return `${last ? `The last ${held}` : `This page holds ${held}`} (${page.limit} counts both).`;
 }
 
 /** Reading captured conversations (history). */
@@ -249,7 +276,8 @@ export const sessionsMethods = {
   },
   /**
    * A conversation's messages in order with their parts, a page at a time. `not_found` says in its
-   * details what was not found (`missing`: the conversation or the part, see SESSION_MISSING).
+   * details what was not found (`missing`: the conversation or the part, see SESSION_MISSING), and for
+   * a part one of its subagents holds, which one (`heldBy`, see partHolderOf).
    */
   'Sessions.Get': {
     params: z.strictObject({

@@ -1,4 +1,5 @@
-import { DATE_FORMS, parseDateText, StewardError, toStewardError } from '../api/index.js';
+import type { Command } from 'commander';
+import { DATE_FORMS, namedFor, parseDateText, StewardError, toStewardError } from '../api/index.js';
 import { launchOwner } from './launch.js';
 
 export interface CliIo {
@@ -223,6 +224,21 @@ export function jsonInPieces(value: Record<string, unknown>, key: string): JsonI
       return escaped(held === '' ? joined : joined.slice(0, -1));
     },
     tail: () => escaped(held) + whole.slice(cut),
+  };
+}
+
+/**
+ * A refusal of one request field (core's refusedField) said with the flag `command` takes for it
+ * (namedFor, the one rule: `baseUrl` as `--base-url`); a field it has no flag for, or any other error,
+ * passes as it is. Core checks the field, so the CLI says no rule of its own.
+ */
+export function inFlagNames(command: Command): (error: unknown) => never {
+  const flagOf = (field: string) => {
+    const flag = `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    return command.options.some((o) => o.long === flag) ? flag : undefined;
+  };
+  return (error) => {
+    throw error instanceof StewardError ? namedFor(error, flagOf) : error;
   };
 }
 

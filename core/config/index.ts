@@ -2,6 +2,7 @@
 // Never: holds a secret or a path outside STEWARD_HOME's own files; an unknown key is an error, never ignored.
 export { type Config } from './schema.js';
 export { loadConfig, readConfigFile, parseConfig, applyEnvOverrides, explicitKeys, skippedRoots } from './load.js';
+export { whereNotJson } from './json-where.js';
 export { writeConfig, type ConfigChange } from './write.js';
 export { envRoots, rootLeftOutReason, type EnvRoots } from './roots.js';
 export { diskUsage, filesSize } from './usage.js';

@@ -359,7 +359,7 @@ export class SessionsView {
     }
     if (partId !== undefined) {
       const hit = this.#reader.partKey(partId);
-      if (!hit || hit.sessionId !== sessionId) throw missingError('part', this.#partElsewhere(sessionId, hit?.sessionId));
+      if (!hit || hit.sessionId !== sessionId) throw this.#partElsewhere(sessionId, hit?.sessionId);
       // The page holds `limit` messages at most, the hit's among them: the context before it gives way.
       const context = Math.min(CONTEXT_MESSAGES, limit - 1);
       const back = this.#context(sessionId, hit, messageIdOf(partId), context);
@@ -378,11 +378,12 @@ export class SessionsView {
 
   /**
    * Why a part is not on a page of this conversation. A search of a parent gives its subagents' hits
-   * too, so a hit's part_id may be one of theirs: that subagent is named, to read it in.
+   * too, so a hit's part_id may be one of theirs: that subagent is named, to read it in, in the words
+   * and in the error's `heldBy` (a caller names its own way there without asking each subagent).
    */
-  #partElsewhere(sessionId: string, holder: string | undefined): string {
-    if (holder === undefined || !this.#reader.subagentIds(sessionId).includes(holder)) return 'That part is not in this conversation';
-    return `That part is in the subagent conversation ${holder} of this one: ask for it with that conversation's id ("${holder}") and the same part id`;
+  #partElsewhere(sessionId: string, holder: string | undefined): StewardError {
+    if (holder === undefined || !this.#reader.subagentIds(sessionId).includes(holder)) return missingError('part', 'That part is not in this conversation');
+    return missingError('part', `That part is in the subagent conversation ${holder} of this one: ask for it with that conversation's id ("${holder}") and the same part id`, holder);
   }
 
   /**

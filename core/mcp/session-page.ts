@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { asksToolOutput, COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, partFold, partRoleOf, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
+import { asksToolOutput, COMPACTION_FOLD, countOf, EMPTY_MESSAGE_KIND, isBlankText, withoutBlankEnds, StewardError, cutShortWords, foldLine, harnessLine, isCompactionSummary, kindLabel, messageSpeaker, pageCountWords, partFold, partRoleOf, REWOUND_LINE, rewoundMarks, subagentPlaces, subagentsAt, wholeAt, type Result, type SessionSubagent } from '../api/index.js';
 
 /**
  * The bound of a get_session answer: its text, and its structuredContent as JSON, are each at most
@@ -439,12 +439,8 @@ const toolResultsOf = (out: SessionPage) => out.messages.filter((m) => m.countsA
  * conversation's count (messages alone), where they differ; a page opened at the end says it is the last.
  */
 function countLine(out: SessionPage): string[] {
-  const entries = out.messages.length;
-  const tools = toolResultsOf(out);
-  const last = out.atEnd === true && out.before !== undefined;
-  if (tools === 0) return last ? [`The last ${entries} of ${countOf(out.session.messages, 'message')}.`] : [];
-  const held = `${countOf(entries, 'entry', 'entries')}: ${countOf(entries - tools, 'message')} and ${countOf(tools, 'tool result')}`;
-  return [`${last ? `The last ${held}` : `This page holds ${held}`} (limit counts both).`];
+  const words = pageCountWords({ entries: out.messages.length, toolResults: toolResultsOf(out), messages: out.session.messages, last: out.atEnd === true && out.before !== undefined, limit: 'limit' });
+  return words === undefined ? [] : [words];
 }
 
 /** The conversation's first line: its title, id, size and whose subagent or branch it is. */

@@ -1,4 +1,4 @@
-import { nobodyImportsNote, type StewardClient } from '../api/index.js';
+import { lastCheckOf, nobodyImportsNote, type StewardClient } from '../api/index.js';
 
 /**
  * What an answer served with no Steward running says beside itself (nobodyImportsNote): nothing imports
@@ -7,7 +7,5 @@ import { nobodyImportsNote, type StewardClient } from '../api/index.js';
  */
 export async function nobodyImports(client: StewardClient, via: 'owner' | 'in-process' | undefined): Promise<string | undefined> {
   if (via !== 'in-process') return undefined;
-  const sweep = await client.call('Sweep.Status', {});
-  // The schedule's own tick counts where no full check is on record, as `steward info` reads it.
-  return nobodyImportsNote(sweep.lastCheckAt ?? sweep.lastTickAt ?? null);
+  return nobodyImportsNote(lastCheckOf(await client.call('Sweep.Status', {})));
 }

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError, type ContextAgent } from '../api/index.js';
-import { packageRoot, resolveHome } from '../config/index.js';
+import { packageRoot, resolveHome, whereNotJson } from '../config/index.js';
 
 /** When Claude Code asks: a new session, a resumed one, after /clear and after a compaction. */
 export const HOOK_MATCHER = 'startup|resume|clear|compact';
@@ -103,7 +103,9 @@ function readSettings(path: string): SettingsFile {
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    throw new StewardError('config_invalid', `${path} is not valid JSON; fix it first, Steward changed nothing`);
+    // Where, so it can be found in an editor, as config.json's own error says it (whereNotJson).
+    const { line, column } = whereNotJson(text.replace(/^\uFEFF/, ''));
+    throw new StewardError('config_invalid', `${path} is not valid JSON at line ${line}, column ${column}; fix it first, Steward changed nothing`);
   }
   if (!isObject(value)) throw new StewardError('config_invalid', `${path} does not hold a JSON object; Steward changed nothing`);
   return { text, value };

@@ -21,3 +21,11 @@ export async function runIn(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<
   const code = await runCli(argv, io);
   return { code, out: io.out, err: io.err };
 }
+
+/**
+ * What a command said on stderr besides the line an in-process `steward search` adds with no Steward
+ * running (nobodyImportsNote): for tests of something else, which run no Steward.
+ */
+export function besidesNobodyImports(err: string): string {
+  return err.replace(/^No Steward is running to import new transcripts \([^)]*\), so newer messages are not here: [^\n]*\n/m, '');
+}

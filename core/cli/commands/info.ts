@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, nobodyIndexesNote, percentDown, PROTOCOL_VERSION, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
+import { countOf, lastCheckOf, nobodyIndexesNote, percentDown, PROTOCOL_VERSION, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
 import { stewardVersion } from '../../config/index.js';
 import { commandHolding } from '../../store/lock/index.js';
 import { withClient } from '../connect.js';
@@ -20,7 +20,7 @@ interface Stored {
 async function storedFacts(client: StewardClient, sweep: SweepStatus | undefined): Promise<Stored> {
   const stats: CacheStats = await client.call('Cache.Stats', {});
   // An owner from before lastCheckAt knows only its schedule's ticks.
-  const lastCheckedAt = sweep ? (sweep.lastCheckAt ?? sweep.lastTickAt ?? null) : null;
+  const lastCheckedAt = sweep ? lastCheckOf(sweep) : null;
   // Counted as `steward projects` words them ("no conversations left"), so the two lists add up.
   const { projects } = await client.call('Projects.List', {});
   const projectsEmpty = projects.filter((p) => p.sessions === 0).length;

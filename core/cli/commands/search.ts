@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, indexingNote, moreLikeIt, nobodyIndexesNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, indexingNote, lastCheckOf, moreLikeIt, nobodyRunsNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { forgottenOrWhole, mustBeStoredProject, mustBeStoredRepo, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, printText, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -155,13 +155,15 @@ export function registerSearch(program: Command, io: CliIo, run: Run): void {
           // A name was resolved among the stored projects already; a key was passed on unchecked.
           if (found.hits.length === 0 && projectKey !== undefined && projectKey === options.project) await mustBeStoredProject(client, projectKey);
           if (found.hits.length === 0 && params.repo !== undefined) await mustBeStoredRepo(client, params.repo);
-          return { found, alone: via === 'in-process' };
+          // With no Steward running, nothing imports the agents' new transcripts meanwhile: said as MCP's search says it.
+          const lastCheck = via === 'in-process' ? lastCheckOf(await client.call('Sweep.Status', {})) : undefined;
+          return { found, lastCheck };
         });
         if (options.json) printJson(io, pageJson(result.found, dates.pinned));
         else printText(io, formatSearch(result.found, dates.pinned));
-        // With no Steward running, nothing walks the index meanwhile: asking again would say the same.
-        // After the results, whose note ("Updating the search index…") is what "it" names.
-        if (result.found.indexing && result.alone) io.stderr(`${nobodyIndexesNote(result.found.indexing)}\n`);
+        // Nor does anything walk the index: asking again would say the same. One sentence for both, after
+        // the results, whose note ("Updating the search index…") is what "it" names.
+        if (result.lastCheck !== undefined) io.stderr(`${nobodyRunsNote(result.found.indexing, result.lastCheck)}\n`);
         return EXIT.ok;
       }, options.json),
     );

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, missingOf, partFold, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
+import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, pageCountWords, partFold, partHolderOf, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
@@ -9,43 +9,16 @@ import { stderrLine } from '../progress.js';
 /** What a complaint about a conversation id (one left out) points to: where ids are listed, not the verbs. */
 const ID_HINT = "(`steward sessions list` prints each conversation's id)";
 
-/** Subagents asked for a part at once: enough to overlap the owner's round trips, few enough not to crowd it. */
-const SUBAGENTS_AT_ONCE = 4;
-
-/**
- * The first of `sessionIds`, in their order, that holds the part; undefined when none does (or cannot
- * say). Asked a few at once, taken in order; once one holds it no later one is started, and those
- * started before it are waited for, so the answer is the one asking them in turn gave.
- */
-async function subagentHolding(client: StewardClient, sessionIds: readonly string[], partId: string): Promise<string | undefined> {
-  const holds: boolean[] = [];
-  let next = 0;
-  const ask = async () => {
-    while (next < sessionIds.length && !holds.includes(true)) {
-      const index = next++;
-      holds[index] = await client.call('Sessions.Get', { sessionId: sessionIds[index]!, partId, limit: 1 }).then(
-        () => true,
-        () => false,
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SUBAGENTS_AT_ONCE, sessionIds.length) }, ask));
-  const first = holds.indexOf(true);
-  return first < 0 ? undefined : sessionIds[first];
-}
-
 /**
  * A part not in the conversation asked for may be in one of its subagents' (a search hit's own
- * conversation is the subagent's): that one is named with the command that opens it, rather than
- * opened in its stead, so what `show ID` prints (and its --json) is always ID's. The subagents the
- * conversation lists are asked for the part (subagentHolding); any other error passes as it is.
+ * conversation is the subagent's): Sessions.Get's not_found names that one (partHolderOf), said here
+ * with the command that opens it, rather than opened in its stead, so what `show ID` prints (and its
+ * --json) is always ID's. Any other error passes as it is.
  */
-export function partInSubagent(client: StewardClient, sessionId: string, partId: string | undefined): (error: unknown) => Promise<never> {
-  return async (error) => {
-    if (partId === undefined || missingOf(error) !== 'part') throw error;
-    const { subagents } = await client.call('Sessions.Get', { sessionId, limit: 1 });
-    const holder = await subagentHolding(client, subagents.map(({ session }) => session.sessionId), partId);
-    if (holder === undefined) throw error;
+export function partInSubagent(partId: string | undefined): (error: unknown) => never {
+  return (error) => {
+    const holder = partHolderOf(error);
+    if (partId === undefined || holder === undefined) throw error;
     const open = `steward sessions show ${holder} --part ${partId}`;
     throw new StewardError('not_found', `That part is in the subagent conversation ${holder} of this one; \`${open}\` opens it there`, (error as StewardError).details);
   };
@@ -208,9 +181,12 @@ export function formatSession(result: Result<'Sessions.Get'>, latest = false): s
   const parent = s.parentSessionId === null ? [] : [`${s.parentKind === 'branch' ? 'branched from' : 'subagent of'} ${s.parentSessionId}`];
   const facts = [s.sessionId, s.projectName ?? 'no project', s.app, spanWords(s.startedAt, s.lastAt), countOf(s.messages, 'message'), ...parent];
   const out = [`${s.title ?? s.firstRequest ?? '(untitled)'}`, facts.join(' · ')];
-  // "The last" only when earlier messages exist: a page holding the whole conversation is not the last of it.
-  const last = latest ? [`The last ${result.messages.length} of ${countOf(s.messages, 'message')}.`] : [];
-  if (result.before) out.push('', ...last, `Earlier messages: add --cursor ${result.before}`);
+  // In what --limit counts (tool results too, which the conversation's count leaves out), as get_session
+  // says it; "The last" only when earlier messages exist: a page holding the whole conversation is not the last of it.
+  const toolResults = result.messages.filter((m) => m.countsAsMessage === false).length;
+  const held = pageCountWords({ entries: result.messages.length, toolResults, messages: s.messages, last: latest && result.before !== undefined, limit: '--limit' });
+  const earlier = result.before ? [`Earlier messages: add --cursor ${result.before}`] : [];
+  if (held !== undefined || earlier.length > 0) out.push('', ...(held !== undefined ? [held] : []), ...earlier);
   // Under the message whose call started it, or after the one it started after, as the panel lists it.
   const places = subagentPlaces(result.subagents);
   // A subagent's user turns are the main agent's prompts (as the panel reads them).
@@ -284,10 +260,10 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .command('show <id>')
     .showHelpAfterError(ID_HINT)
     .description('read one conversation: its messages in order, tools folded to one line, secrets redacted unless --raw')
-    .option('--limit <n>', 'messages per page (1-1000, default 200)')
+    .option('--limit <n>', 'entries per page, messages and tool results both (1-1000, default 200)')
     .option('--cursor <cursor>', 'an earlier or later page')
     .option('--part <partId>', 'open the page around this part (a search hit): it and, as --limit leaves room, up to 5 messages before it')
-    .option('--latest', 'open the last page: the conversation\'s last --limit messages, its latest work')
+    .option('--latest', 'open the last page: the conversation\'s last --limit entries, its latest work')
     .option('--raw', 'do not redact secrets: the conversation as it was written')
     .option('--json', 'print JSON')
     .action((sessionId: string, options: { limit?: string; cursor?: string; part?: string; latest?: boolean; raw?: boolean; json?: boolean }) =>
@@ -303,7 +279,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
           ...(options.raw ? {} : { redact: true }),
         };
         // With --part, "not found" may be the part's: one of its subagents' is named, and forgottenOrWhole says any other as it is.
-        const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(partInSubagent(client, sessionId, options.part)).catch(forgottenOrWhole(client, sessionId)));
+        const result = await withClient(io, (client) => client.call('Sessions.Get', params).catch(partInSubagent(options.part)).catch(forgottenOrWhole(client, sessionId)));
         if (options.json) printJson(io, result);
         else printText(io, formatSession(result, options.latest === true));
         return EXIT.ok;

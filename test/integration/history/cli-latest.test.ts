@@ -9,6 +9,8 @@ import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 const LONG = 'c0ffee00-0000-4000-8000-00000000a7e5';
 const TURNS = 30;
+/** A conversation of tool rounds: each tool's result is an entry a page holds, which its message count leaves out. */
+const TOOLS = 'c0ffee00-0000-4000-8000-00000000a7e6';
 
 let home: TempHome;
 const cli = (...argv: string[]) => runIn(home.env, ...argv);
@@ -21,6 +23,15 @@ beforeAll(async () => {
     join(root, 'projects', '-work-quince', `${LONG}.jsonl`),
     Array.from({ length: TURNS }, (_, i) => claudeLine({ sessionId: LONG, cwd: '/work/quince', ts: new Date(start + i * 60_000), text: `quince step ${i + 1}` })),
   );
+  const line = (i: number, o: Omit<Parameters<typeof claudeLine>[0], 'sessionId' | 'cwd' | 'ts'>) => claudeLine({ sessionId: TOOLS, cwd: '/work/quince', ts: new Date(start + i * 60_000), ...o });
+  writeJsonl(join(root, 'projects', '-work-quince', `${TOOLS}.jsonl`), [
+    line(0, { text: 'list every quince box' }),
+    ...Array.from({ length: 6 }, (_, i) => [
+      line(1 + 2 * i, { type: 'assistant', content: [{ type: 'tool_use', id: `toolu_q${i}`, name: 'Bash', input: { command: `ls /work/quince/box${i}` } }] }),
+      line(2 + 2 * i, { content: [{ type: 'tool_result', tool_use_id: `toolu_q${i}`, content: `box${i}-a.txt` }] }),
+    ]).flat(),
+    line(20, { type: 'assistant', text: 'Every quince box is listed.' }),
+  ]);
   home.env.STEWARD_CLAUDE_ROOTS = root;
   expect((await cli('backfill', '--all', '--json')).code).toBe(0);
 });
@@ -53,6 +64,16 @@ describe('steward sessions show --latest', () => {
     expect(page.messages.map((m) => m.parts[0]!.text)).toEqual(['quince step 28', 'quince step 29', 'quince step 30']);
     expect(page.before).toBeDefined();
     expect(page.cursor).toBeUndefined();
+  });
+
+  it('says what a last page holds in what --limit counts, tool results apart from messages', async () => {
+    const json = JSON.parse((await cli('sessions', 'show', TOOLS, '--latest', '--limit', '3', '--json')).out) as { session: { messages: number }; messages: Array<{ countsAsMessage?: false }> };
+    const results = json.messages.filter((m) => m.countsAsMessage === false).length;
+    expect(results).toBeGreaterThan(0);
+    const { code, out } = await cli('sessions', 'show', TOOLS, '--latest', '--limit', '3');
+    expect(code).toBe(0);
+    expect(out).toContain(`The last 3 entries: ${3 - results} message${3 - results === 1 ? '' : 's'} and ${results} tool result${results === 1 ? '' : 's'} (--limit counts both).`);
+    expect(out).not.toMatch(/The last 3 of \d+ messages/);
   });
 
   it('says nothing of a last page when the whole conversation fits', async () => {

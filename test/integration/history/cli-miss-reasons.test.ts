@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localDay } from '../../../core/api/index.js';
+import { localDay, partHolderOf } from '../../../core/api/index.js';
+import { Core } from '../../../core/index.js';
 import { runIn } from '../../support/cli.js';
 import { historyHome, IDS, ORCHARD, SUBAGENT_SESSION } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
@@ -52,6 +53,20 @@ describe('steward sessions show --part, of a part in one of its subagents', () =
     expect(shown.err).toBe(`steward: That part is in the subagent conversation ${SUBAGENT_SESSION} of this one; \`steward sessions show ${SUBAGENT_SESSION} --part ${partId}\` opens it there\n`);
     // A part in no conversation of it is said as before.
     expect((await cli('sessions', 'show', IDS.pruning, '--part', 'no-such-part')).err).toContain('That part is not in this conversation');
+  });
+
+  it("is named by Sessions.Get's not_found itself, in a typed field (details.heldBy), so the CLI asks no subagent in turn", async () => {
+    const sub = JSON.parse((await cli('sessions', 'show', SUBAGENT_SESSION, '--json')).out) as { messages: Array<{ parts: Array<{ partId: string }> }> };
+    const partId = sub.messages[1]!.parts[0]!.partId;
+    const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    try {
+      const held = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId }).catch((e: unknown) => e);
+      expect(partHolderOf(held)).toBe(SUBAGENT_SESSION);
+      const nowhere = await core.call('Sessions.Get', { sessionId: IDS.pruning, partId: 'no-such-part' }).catch((e: unknown) => e);
+      expect(partHolderOf(nowhere)).toBeUndefined();
+    } finally {
+      await core.shutdown();
+    }
   });
 });
 

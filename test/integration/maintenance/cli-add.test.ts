@@ -89,7 +89,15 @@ describe('steward maintenance add and steward secrets', () => {
     home = tempHome('steward-add-');
     const env = home.env;
     expect((await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--forge', 'gitlab', '--idempotency-key', 'k')).code).toBe(2);
-    expect((await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--forge', 'gitea', '--idempotency-key', 'k')).code).toBe(2);
+    // A forge with no default address: core's refusal (it names the field), said with the flag's name.
+    const gitea = await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--forge', 'gitea', '--idempotency-key', 'k');
+    expect(gitea.code).toBe(2);
+    expect(gitea.err).toBe('steward: --base-url is needed: a gitea forge has no default address; give its API root, https://HOST/api/v1\n');
+    const giteaJson = await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--forge', 'gitea', '--idempotency-key', 'k', '--json');
+    expect(JSON.parse(giteaJson.out).error).toMatchObject({ code: 'invalid_params', message: '--base-url is needed: a gitea forge has no default address; give its API root, https://HOST/api/v1' });
+    const plan = await cli(env, null, 'maintenance', 'plan', '--repo', 'acme/widgets', '--forge', 'gitea');
+    expect(plan.code).toBe(2);
+    expect(plan.err).toBe('steward: --base-url is needed: a gitea forge has no default address; give its API root, https://HOST/api/v1\n');
     const insecure = await cli(env, null, 'maintenance', 'add', '--repo', 'acme/widgets', '--base-url', 'http://forge.example.com/api/v3', '--idempotency-key', 'k', '--json');
     expect(insecure.code).toBe(2);
     expect(JSON.parse(insecure.out).error.code).toBe('invalid_params');

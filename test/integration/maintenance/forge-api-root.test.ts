@@ -136,6 +136,6 @@ describe('the words for forge_api_root', () => {
     expect(failureWords('forge_api_root', { kind: 'gitea', host: 'git.example:3000' })).toBe("git.example:3000 is not the forge's API root: Gitea needs https://git.example:3000/api/v1");
     expect(failureWords('forge_api_root', { kind: 'github', host: 'github.com' })).toBe("github.com is not the forge's API root: GitHub needs https://api.github.com");
     expect(failureWords('forge_api_root', { kind: 'gitcode', host: 'gitcode.com' })).toBe("gitcode.com is not the forge's API root: GitCode needs https://api.gitcode.com/api/v5");
-    expect(failureWords('forge_api_root', null)).toBe("the base URL is not the forge's API root (check --base-url)");
+    expect(failureWords('forge_api_root', null)).toBe("the base URL is not the forge's API root: check the forge's API address (base URL)");
   });
 });

@@ -21,8 +21,15 @@ describe('a forge that answers 404 for a repository', () => {
   const selfHosted = [enterprise, { kind: 'gitea', host: 'git.example:3000' }];
 
   it('names the API root a self-hosted forge needs when Steward could not check the root', () => {
-    expect(failureWords('forge_not_found_unchecked', enterprise)).toContain('check --base-url: GitHub Enterprise needs https://ghe.example.com/api/v3');
-    expect(failureWords('forge_not_found_unchecked', { kind: 'gitea', host: 'git.example:3000' })).toContain('check --base-url: Gitea needs https://git.example:3000/api/v1');
+    expect(failureWords('forge_not_found_unchecked', enterprise)).toContain("then the forge's API address (base URL): GitHub Enterprise needs https://ghe.example.com/api/v3");
+    expect(failureWords('forge_not_found_unchecked', { kind: 'gitea', host: 'git.example:3000' })).toContain("then the forge's API address (base URL): Gitea needs https://git.example:3000/api/v1");
+  });
+
+  it('names the setting, not a command-line flag: the words reach MCP and the panel too', () => {
+    for (const errorClass of ['forge_not_found', 'forge_not_found_unchecked', 'forge_api_root']) {
+      for (const forge of [...selfHosted, { kind: 'github', host: 'github.com' }, { kind: 'gitea' }, null]) expect(failureWords(errorClass, forge)).not.toMatch(/--|base_url/);
+    }
+    expect(failureWords('forge_api_root', null)).toBe("the base URL is not the forge's API root: check the forge's API address (base URL)");
   });
 
   it('says nothing of --base-url when the root answered as the API root: only the name can be wrong', () => {

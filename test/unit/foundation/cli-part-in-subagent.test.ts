@@ -1,60 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { StewardError, type StewardClient } from '../../../core/api/index.js';
+import { StewardError } from '../../../core/api/index.js';
 import { partInSubagent } from '../../../core/cli/commands/sessions.js';
 
-// `steward sessions show ID --part P`, for a part ID itself does not hold: each of its subagents is
-// asked for the part, a few at once, and the answer is the one asking them in turn gives.
+// `steward sessions show ID --part P`, for a part ID itself does not hold: Sessions.Get's not_found
+// names the subagent that holds it (details.heldBy), which the CLI names with the command that opens
+// it there, asking the owner nothing more.
 
 const PART = 'p-1';
-const missingPart = () => new StewardError('not_found', 'That part is not in this conversation', { missing: 'part' });
+const missingPart = (heldBy?: string) => new StewardError('not_found', heldBy ? `That part is in the subagent conversation ${heldBy} of this one` : 'That part is not in this conversation', { missing: 'part', ...(heldBy ? { heldBy } : {}) });
 
-/** An owner whose conversation `main` has these subagents; `holders` hold the part; each answer takes `delays[id]` ms (1 by default). */
-function owner(subagents: string[], holders: string[], delays: Record<string, number> = {}) {
-  const asked: string[] = [];
-  let inFlight = 0;
-  let most = 0;
-  const call = async (_method: string, params: { sessionId: string; partId?: string }) => {
-    if (params.partId === undefined) return { subagents: subagents.map((sessionId) => ({ session: { sessionId } })) };
-    asked.push(params.sessionId);
-    most = Math.max(most, ++inFlight);
-    await new Promise((resolve) => setTimeout(resolve, delays[params.sessionId] ?? 1));
-    inFlight--;
-    if (!holders.includes(params.sessionId)) throw missingPart();
-    return {};
-  };
-  const client = { call, on: () => () => {} } as unknown as StewardClient;
-  return { client, asked, most: () => most };
-}
-
-async function outcome(client: StewardClient): Promise<string> {
-  const error = await partInSubagent(client, 'main', PART)(missingPart()).catch((e: unknown) => e);
-  return (error as StewardError).message;
+/** What partInSubagent throws in the error's stead: it takes no client, so it can ask the owner nothing. */
+function outcome(error: StewardError, partId: string | undefined): StewardError {
+  try {
+    partInSubagent(partId)(error);
+  } catch (thrown) {
+    return thrown as StewardError;
+  }
+  throw new Error('partInSubagent did not throw');
 }
 
 describe('a part asked of a conversation that one of its subagents holds', () => {
-  it('asks the subagents at once, a few at a time', async () => {
-    const subs = Array.from({ length: 10 }, (_, i) => `sub-${i}`);
-    const { client, asked, most } = owner(subs, ['sub-9']);
-    expect(await outcome(client)).toContain('That part is in the subagent conversation sub-9 of this one');
-    expect(asked.sort()).toEqual([...subs].sort());
-    expect(most()).toBeGreaterThan(1);
-    expect(most()).toBeLessThanOrEqual(4);
+  it('names the subagent the not_found names, with the command that opens it there, asking nothing more', () => {
+    const error = outcome(missingPart('sub-9'), PART);
+    expect(error.message).toBe('That part is in the subagent conversation sub-9 of this one; `steward sessions show sub-9 --part p-1` opens it there');
+    expect(error.code).toBe('not_found');
+    expect(error.details).toMatchObject({ missing: 'part', heldBy: 'sub-9' });
   });
 
-  it('names the first subagent in order that holds it, even when a later one answers first', async () => {
-    const { client } = owner(['a', 'b', 'c'], ['b', 'c'], { b: 30, c: 1 });
-    expect(await outcome(client)).toContain('subagent conversation b of this one; `steward sessions show b --part p-1` opens it there');
+  it('says the miss as it was when no subagent holds it', () => {
+    const miss = missingPart();
+    expect(outcome(miss, PART)).toBe(miss);
   });
 
-  it('asks no further subagent once one holds it', async () => {
-    const subs = Array.from({ length: 12 }, (_, i) => `sub-${i}`);
-    const { client, asked } = owner(subs, ['sub-0']);
-    expect(await outcome(client)).toContain('subagent conversation sub-0');
-    expect(asked.length).toBeLessThanOrEqual(4);
-  });
-
-  it('says the miss as it was when none holds it', async () => {
-    const { client } = owner(['a', 'b'], []);
-    expect(await outcome(client)).toBe('That part is not in this conversation');
+  it('passes any other error as it is', () => {
+    const gone = new StewardError('not_found', 'No conversation', { missing: 'conversation' });
+    expect(outcome(gone, PART)).toBe(gone);
+    const held = missingPart('sub-9');
+    expect(outcome(held, undefined)).toBe(held);
   });
 });

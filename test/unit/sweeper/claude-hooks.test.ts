@@ -130,6 +130,13 @@ describe("Claude Code's SessionStart hook", () => {
     expect(readFileSync(path, 'utf8')).toBe('{ "model": "opus", ');
     expect(existsSync(`${path}${BACKUP_SUFFIX}`)).toBe(false);
   });
+
+  it('says where a file that is not JSON stops being JSON: its line and column, as config.json does', () => {
+    const path = setup();
+    writeFileSync(path, '{\n  "model": "opus",\n  tru\n}\n');
+    expect(() => planHook('install', home.env)).toThrow(`${path} is not valid JSON at line 3, column 3; fix it first, Steward changed nothing`);
+    expect(existsSync(`${path}${BACKUP_SUFFIX}`)).toBe(false);
+  });
 });
 
 /** A command line's words as a POSIX shell reads them: enough for the double-quoted words Steward writes. */
