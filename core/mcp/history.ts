@@ -1,11 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, localDay, missingOf, groupBySession, hitLineFrom, hitSpeaker, moreLikeIt, indexingNote, nobodyIndexesNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, localDay, missingOf, groupBySession, hitLineFrom, hitSpeaker, moreLikeIt, indexingNote, nobodyImportsNote, nobodyRunsNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
 import { perConversation, spreadPage, type Unlisted } from './search-spread.js';
-import { nobodyImports } from './stale.js';
+import { checkedAlone, type Alone } from './stale.js';
 import { GetSessionOutput, PAGE_CHARS, READ_CHARS, readPartFrom, readSessionPage, readSubagents, SUBAGENTS_CURSOR } from './session-page.js';
 import { defineTool } from './tools.js';
 
@@ -244,10 +244,14 @@ function searchParams(input: z.infer<typeof SearchTranscriptsInput>, range: { fr
 
 type Indexing = NonNullable<Result<'Search.Query'>['indexing']>;
 
-/** A background walk over the index, said: history still being indexed, or the index being re-tagged; `idle`: nothing walks it. */
-function indexingWords(indexing: Indexing, idle: boolean): string {
+/**
+ * A background walk over the index, said: history still being indexed, or the index being re-tagged;
+ * `idle`: nothing walks it, no Steward running since the folders were last checked then, said in the
+ * one sentence that also says nothing imports (nobodyRunsNote), so "No Steward is running" comes once.
+ */
+function indexingWords(indexing: Indexing, idle: Alone | undefined): string {
   const words = indexing.phase === 'retag' ? indexingNote(indexing) : `Earlier history is still being indexed (${indexing.indexedParts} of ${countOf(indexing.totalParts, 'part')}).`;
-  return idle ? `${words} ${nobodyIndexesNote(indexing)}` : words;
+  return idle ? `${words} ${nobodyRunsNote(indexing, idle.lastCheckAt)}` : words;
 }
 
 /** Whether the index is behind with nothing walking it: only where the stores were opened for this call (an owner walks in the background). */
@@ -261,7 +265,7 @@ async function nobodyWalks(client: StewardClient, via: 'owner' | 'in-process' | 
  * second guard: an agent may forward what it reads to a remote model. `idle`: the index is behind and
  * nothing walks it (see nobodyWalks).
  */
-export function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string, idle = false): z.infer<typeof SearchTranscriptsOutput> {
+export function searchOutput(result: Result<'Search.Query'>, redact: (text: string) => string, idle?: Alone): z.infer<typeof SearchTranscriptsOutput> {
   const notes = [result.fallback?.message, result.indexing && indexingWords(result.indexing, idle)].filter(Boolean);
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   // Who each hit is from by the rule the CLI's lines and the panel's hits follow (reading.ts's hitVoice).
@@ -440,7 +444,11 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
         // Asked only of an empty answer, as the CLI does: hits show the filters hold something.
         const unknown = found.hits.length === 0 ? await unknownFilter(client, params) : undefined;
         if (unknown !== undefined) throw new StewardError('not_found', unknown);
-        const out = withNote(withPinned(withUnlisted(searchOutput(found, redact, await nobodyWalks(client, via, found)), unlisted), dates), await nobodyImports(client, via));
+        const alone = await checkedAlone(client, via);
+        const idle = alone && (await nobodyWalks(client, via, found)) ? alone : undefined;
+        // With the index idle its note says nothing imports either; otherwise, alone, that is said apart.
+        const note = alone && !idle ? nobodyImportsNote(alone.lastCheckAt) : undefined;
+        const out = withNote(withPinned(withUnlisted(searchOutput(found, redact, idle), unlisted), dates), note);
         return { content: [{ type: 'text' as const, text: searchText(out, listRestCall(input, dates.pinned)) }], structuredContent: out };
       });
     }),

@@ -69,6 +69,9 @@ describe('search_transcripts while the index is behind', () => {
     const note = result.structuredContent?.note as string;
     expect(note).toMatch(/^Earlier history is still being indexed \(0 of [\d,]+ parts\)\. /);
     expect(note).toMatch(NOBODY);
+    // One sentence says nothing indexes and nothing imports: "No Steward is running" comes once.
+    expect(note.match(/No Steward is running/g)).toHaveLength(1);
+    expect(note).toMatch(/import new transcripts/);
     expect(result.content[0]!.text).toMatch(NOBODY);
   });
 
