@@ -105,9 +105,12 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 export const PART_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 export type PartRole = (typeof PART_ROLES)[number];
 
+/** The stored roles every part of which is a tool's output: Codex's and Gemini's `tool`, OpenClaw's `toolResult`. */
+export const TOOL_OUTPUT_ROLES = ['tool', 'toolResult'] as const;
+
 /** Whether a role filter asks for tool output: `tool`, or `toolResult`, OpenClaw's name for it. */
 export function asksToolOutput(role: string): boolean {
-  return role === 'tool' || role === 'toolResult';
+  return (TOOL_OUTPUT_ROLES as readonly string[]).includes(role);
 }
 
 /**

@@ -134,7 +134,7 @@ export const SearchQueryResult = z.strictObject({
   cursor: z.string().optional(),
   sessions: z.array(SearchSession),
   /**
-   * The query could not be searched as written; `message` says so in words to show. `phrase`: it was
+   * The query could not be searched as written, or a word of it not as typed; `message` says so in words to show. `phrase`: it was
    * not valid search syntax, so it was searched as one exact phrase, or without an operator that had
    * nothing on a side and a lone `*` (`kitchen AND` as `kitchen`); one with only those has no words to
    * search for (no hits; with a filter, the filter's parts newest first, as `newest`). `too_broad`: a prefix* stands for
@@ -143,9 +143,11 @@ export const SearchQueryResult = z.strictObject({
    * had nothing to rank by and the filters' parts are newest first (said unless `sort` was `newest`).
    * `any_words`: plain words (no phrase or operator) that no part holds all of, searched again with any of
    * them, less the common words of a question (`why did we pick WAL` as `pick OR WAL`); its cursor goes on
-   * with that search. Not when the any-word search finds nothing either.
+   * with that search. Not when the any-word search finds nothing either. `symbols`: the words were
+   * searched as typed, but a word held symbols the index does not (`C++` as `c`), and the message says
+   * what each was searched as; after any other note, its words are added to that note's message instead.
    */
-  fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad', 'newest', 'any_words']), message: z.string() }).optional(),
+  fallback: z.strictObject({ mode: z.enum(['phrase', 'too_broad', 'newest', 'any_words', 'symbols']), message: z.string() }).optional(),
   /**
    * Relevance ranked only the newest this-many matches (there were more; for `genuineUserTurn`, or a
    * conversation with more than 100 subagents of their own ids, there may be more past the matches a

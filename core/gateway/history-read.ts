@@ -68,6 +68,8 @@ const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key A
   IFNULL(st.parts, 0) AS parts, IFNULL(st.messages, 0) AS messages, IFNULL(st.tool_calls, 0) AS toolCalls,
   (SELECT COUNT(*) FROM sessions c WHERE c.parent_session_id = s.session_id AND c.parent_kind IS NOT 'branch') AS subagents`;
 const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';
+/** Whether a part's meta names the call id `@id` (a meta that is no JSON names none, as the JSON reading of it does). */
+const ANSWERS = "(CASE WHEN json_valid(meta) THEN json_type(meta, '$.toolUseId') = 'text' AND json_extract(meta, '$.toolUseId') = @id ELSE 0 END)";
 const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta, genuine_user_turn AS genuineUserTurn, is_compact_summary AS isCompactSummary';
 /** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
 const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts OR (ts = @ts AND rowid > @rowid)`;
@@ -98,6 +100,7 @@ export class HistoryReader {
   readonly #firstUserTexts;
   readonly #firstAssistantMeta;
   readonly #toolUsesUpTo;
+  readonly #callsAnswering;
 
   constructor(db: Db) {
     this.#list = db.prepare(
@@ -124,6 +127,11 @@ export class HistoryReader {
     );
     this.#firstAssistantMeta = db.prepare("SELECT meta FROM parts WHERE session_id = ? AND role = 'assistant' AND meta IS NOT NULL ORDER BY ts, rowid LIMIT ?").pluck();
     this.#toolUsesUpTo = db.prepare("SELECT part_id AS partId, meta FROM parts WHERE session_id = ? AND kind = 'tool_use' AND ts <= ? ORDER BY ts DESC, rowid DESC LIMIT ?");
+    // The call id is read in SQL (no meta parsed in JS), and a call's text only for the one that answers.
+    this.#callsAnswering = db.prepare(
+      `SELECT part_id AS partId, meta, ${ANSWERS} AS answers, CASE WHEN ${ANSWERS} THEN text END AS text
+       FROM parts WHERE session_id = @sessionId AND kind = 'tool_use' AND ts <= @ts ORDER BY ts DESC, rowid DESC LIMIT @limit`,
+    );
   }
 
   /** Conversations (no subagents), most recently active first, after the previous page's last row. */
@@ -183,6 +191,18 @@ export class HistoryReader {
   /** Facts of the session's first assistant parts (a provider may record the model there). */
   firstAssistantMeta(sessionId: string, limit: number): string[] {
     return this.#firstAssistantMeta.all(sessionId, limit) as string[];
+  }
+
+  /**
+   * The tool call whose id (its meta's toolUseId) is `toolUseId`, among the session's `limit` calls at or
+   * before `ts`, walked nearest first and no further than the first that has it: what a tool output answers.
+   */
+  callAnswering(sessionId: string, ts: number, toolUseId: string, limit: number): { partId: string; meta: string | null; text: string | null } | undefined {
+    for (const row of this.#callsAnswering.iterate({ sessionId, ts, id: toolUseId, limit }) as Iterable<{ partId: string; meta: string | null; answers: number; text: string | null }>) {
+      // Leaving the loop ends the walk (the iterator is returned, the statement reset).
+      if (row.answers === 1) return { partId: row.partId, meta: row.meta, text: row.text };
+    }
+    return undefined;
   }
 
   /** The session's tool calls at or before `ts`, nearest first: where a subagent was started. */

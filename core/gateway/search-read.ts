@@ -1,5 +1,5 @@
 import Database, { type Statement } from 'better-sqlite3';
-import { asksToolOutput, subagentParentOf, type SearchKind } from '../api/index.js';
+import { asksToolOutput, subagentParentOf, TOOL_OUTPUT_ROLES, type SearchKind } from '../api/index.js';
 import { sqliteOptions, type Db } from '../store/index.js';
 import { MatchFailure, MatchWorker } from './match-worker.js';
 import { indexReading, KEY_SHIFT, keyOfSeconds, registerSearchFunctions, scopeTokens, searchTextV2, SearchSyntaxError } from './search-index.js';
@@ -219,18 +219,22 @@ function columnOf(kind: string): string {
 }
 
 /**
- * What a role filter selects, the same for every agent (the contract's PART_ROLES): `tool` is every
- * tool output, the kind tool_result, whatever role its agent stored it under (Claude Code writes it
- * inside a user message, OpenClaw calls the role toolResult); any other role is the parts stored under
- * it less their tool output, so `user` is what was said in the person's turn. Read at query time from
- * what the index holds (a kind is a column, a stored role a scope token): no part is indexed again.
- * `role`: the stored role's scope token to ask for; `kind`: the kind asked for, or the one the role
- * implies; `notOutput`: leave tool output out; `none`: the role and the kind cannot meet.
+ * What a role filter selects, the same for every agent (the contract's PART_ROLES), by the rule that
+ * labels a part (partRoleOf): `tool` is every tool output, the kind tool_result whatever role its agent
+ * stored it under (Claude Code writes it inside a user message), and every part stored under a
+ * tool-output role (TOOL_OUTPUT_ROLES: an image or resource OpenClaw stored as a toolResult); any other
+ * role is the parts stored under it less their tool output, so `user` is what was said in the person's
+ * turn. Read at query time from what the index holds (a kind is a column, a stored role a scope token):
+ * no part is indexed again. `roles`: the stored roles' scope tokens to ask for (any of them); `kind`: the
+ * kind asked for, or the one the role implies; `notOutput`: leave tool output out; `orOutput`: tool
+ * output of any role, or any part under `roles` (role tool with no kind); `none`: the role and the kind
+ * cannot meet.
  */
 interface RoleScope {
-  role: string | undefined;
+  roles: readonly string[] | undefined;
   kind: SearchKind | undefined;
   notOutput: boolean;
+  orOutput: boolean;
   none: boolean;
 }
 
@@ -238,9 +242,19 @@ function byRole(filter: Pick<ListFilter, 'role' | 'kind' | 'genuineUserTurn'>): 
   // The person's own words are always user text: the index narrows to it before the flag is read.
   const role = filter.role ?? (filter.genuineUserTurn ? 'user' : undefined);
   const kind = filter.kind ?? (filter.genuineUserTurn ? 'text' : undefined);
-  if (role === undefined) return { role, kind, notOutput: false, none: false };
-  if (asksToolOutput(role)) return { role: undefined, kind: 'tool_result', notOutput: false, none: kind !== undefined && kind !== 'tool_result' };
-  return { role, kind, notOutput: kind === undefined, none: kind === 'tool_result' };
+  const scope = { roles: undefined, kind, notOutput: false, orOutput: false, none: false };
+  if (role === undefined) return scope;
+  if (asksToolOutput(role)) {
+    if (kind === 'tool_result') return scope;
+    return kind === undefined ? { ...scope, orOutput: true } : { ...scope, roles: TOOL_OUTPUT_ROLES };
+  }
+  return { ...scope, roles: [role], notOutput: kind === undefined, none: kind === 'tool_result' };
+}
+
+/** A MATCH of the scope column for parts stored under any of `roles`. */
+function rolesTerm(roles: readonly string[]): string {
+  const tokens = roles.map(scopeTokens.role);
+  return tokens.length === 1 ? `scope : ${tokens[0]}` : `{scope} : (${tokens.join(' OR ')})`;
 }
 
 /** The index columns a search's words are looked for in: the kind's, or every kind's (less tool output for a role other than tool). */
@@ -260,7 +274,17 @@ function wordsMatchOf(filter: Pick<SearchFilter, 'expression' | 'role' | 'kind' 
  * the session's; `app`: the sessions of the app the search is narrowed to (AppScope).
  */
 export function matchOf(filter: SearchFilter, subagents: readonly string[] = [], app: readonly string[] | null = null): string {
-  return [wordsMatchOf(filter), ...scopeTerms(filter, subagents, app)].join(' AND ');
+  return [indexWordsOf(filter), ...scopeTerms(filter, subagents, app)].join(' AND ');
+}
+
+/**
+ * The words as the index is asked them: wordsMatchOf, but for role tool with no kind (byRole's
+ * `orOutput`) the tool output column, or the other columns of a part stored under a tool-output role.
+ * stillMatching's scratch table has no scope column: it holds found parts to the words in every column.
+ */
+function indexWordsOf(filter: SearchFilter): string {
+  if (!byRole(filter).orOutput) return wordsMatchOf(filter);
+  return `({${COLUMNS.tool_result}} : (${filter.expression}) OR ({body thinking tool_input} : (${filter.expression}) AND ${rolesTerm(TOOL_OUTPUT_ROLES)}))`;
 }
 
 /** A scope token no part holds (project tokens are hex): a filter that cannot match, kept a valid query. */
@@ -268,10 +292,10 @@ const NO_PART = 'zknone';
 
 /** Each filter that is an index term, as a MATCH of the scope column; none for a filter of dates or a kind alone. */
 function scopeTerms(filter: ListFilter, subagents: readonly string[] = [], app: readonly string[] | null = null): string[] {
-  const { role, none } = byRole(filter);
+  const { roles, none } = byRole(filter);
   const terms: string[] = none ? [`scope : ${NO_PART}`] : [];
   if (filter.provider !== undefined) terms.push(`scope : ${scopeTokens.provider(filter.provider)}`);
-  if (role !== undefined) terms.push(`scope : ${scopeTokens.role(role)}`);
+  if (roles !== undefined) terms.push(rolesTerm(roles));
   if (filter.sessionId !== undefined) {
     const sessions = [filter.sessionId, ...subagents].map(scopeTokens.session);
     terms.push(sessions.length === 1 ? `scope : ${sessions[0]}` : `{scope} : (${sessions.join(' OR ')})`);
@@ -357,13 +381,14 @@ const KEPT_SQL = `${KEPT_FROM} WHERE ${KEPT_WHERE} ORDER BY j.key`;
 /**
  * The parts a search with no words keeps, as KEPT_SQL does, and only those words could find: with text
  * (octet_length reads no text), of the kind asked, as the index files a kind under its columns (the
- * search_source view's CASE), and without tool output for a role other than tool (byRole). The words'
- * MATCH names the columns instead.
+ * search_source view's CASE), without tool output for a role other than tool, and for role tool only
+ * tool output or a part stored under a tool-output role (byRole). The words' MATCH names the columns instead.
  */
 const LISTED_SQL = `${KEPT_FROM}
   WHERE octet_length(p.text) > 0
     AND (@kind IS NULL OR (CASE WHEN p.kind IN ('thinking', 'tool_use', 'tool_result') THEN p.kind ELSE 'text' END) = @kind)
     AND (@notOutput = 0 OR p.kind IS NOT 'tool_result')
+    AND (@orOutput IS NULL OR p.kind = 'tool_result' OR p.role IN (SELECT value FROM json_each(@orOutput)))
     AND ${KEPT_WHERE}
   ORDER BY j.key`;
 
@@ -456,7 +481,7 @@ export class SearchReader {
     const match = terms.join(' AND ');
     const find = (top: number, n: number) => (match === '' ? this.#latest.all(lo, top, parts, n) : guard(() => this.#newest.all(match, lo, top, parts, n))) as number[];
     const roles = byRole(filter);
-    const keep = { ...keptParams(filter, scope.family, app.source), kind: roles.kind ?? null, notOutput: roles.notOutput ? 1 : 0 };
+    const keep = { ...keptParams(filter, scope.family, app.source), kind: roles.kind ?? null, notOutput: roles.notOutput ? 1 : 0, orOutput: roles.orOutput ? JSON.stringify(TOOL_OUTPUT_ROLES) : null };
     const scan = await this.#scan(find, (keys) => this.#listed.all({ keys: JSON.stringify(keys), ...keep }) as number[], hi, limit);
     return { matches: this.details(scan.keys), resumeBelow: scan.resumeBelow };
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type NothingToFind, searchAppOf, StewardError, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
+import { appName, hasSearchFilter, methods, NOTHING_TO_SEARCH, partRoleOf, type NothingToFind, searchAppOf, StewardError, wholeAt, type ParsedParams, type Result, type SearchHit, type SearchSession } from '../api/index.js';
 import { holdsToken, SearchSyntaxError, SearchTooBroadError, type HistoryReader, type ListFilter, type MatchedPart, type SearchFilter, type SearchIndex, type SearchReader } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -22,6 +22,8 @@ export interface ProjectDirectory {
 const DEFAULT_LIMIT = 20;
 /** The calls before a tool output looked through for the one it answers: a turn's parallel calls, with room. */
 const CALLS_LOOKED_AT = 50;
+/** How much of each string of a tool call's input its summary line is read from (see callHead). */
+const CALL_HEAD_CHARS = 2_048;
 /**
  * Relevance ranks at most this many of the newest matches (see SearchReader.candidates): a page must
  * come back in tens of ms however common the words are.
@@ -276,12 +278,8 @@ export class HistorySearch {
   #callAnswered(result: MatchedPart): { name: string | null; text: string | null } | null {
     const id = metaField(result.meta, 'toolUseId');
     if (id === null || result.ts === null) return null;
-    const call = this.#history.toolUsesUpTo(result.sessionId, result.ts, CALLS_LOOKED_AT).find((c) => metaField(c.meta, 'toolUseId') === id);
-    if (!call) return null;
-    const key = this.#history.partKey(call.partId);
-    // The call itself: the first part at or after its own place.
-    const part = key && this.#history.partsAfter(result.sessionId, { ts: key.ts, rowid: key.rowid - 1 }, 1)[0];
-    return { name: toolNameOf(call.meta), text: part?.partId === call.partId ? part.text : null };
+    const call = this.#history.callAnswering(result.sessionId, result.ts, id, CALLS_LOOKED_AT);
+    return call ? { name: toolNameOf(call.meta), text: call.text === null ? null : callHead(call.text) } : null;
   }
 
   /** While a background walk over the index (indexing, re-tagging) is unfinished, a result says which and how far it got. */
@@ -427,7 +425,8 @@ function withSymbolsSaid(result: Result<'Search.Query'>, text: string): Result<'
   if (left.length === 0) return result;
   const said = left.map(({ typed, searched }) => (searched === '' ? `“${typed}” has no letters or numbers to search` : `“${typed}” was searched as “${searched}”`));
   const message = `Symbols such as + # ^ are not in the search index: ${said.join('; ')}.`;
-  const fallback = result.fallback ? { ...result.fallback, message: `${result.fallback.message} ${message}` } : { mode: 'phrase' as const, message };
+  // Its own mode when there was no note: the words were searched as typed, never as a phrase.
+  const fallback = result.fallback ? { ...result.fallback, message: `${result.fallback.message} ${message}` } : { mode: 'symbols' as const, message };
   return { ...result, fallback };
 }
 
@@ -544,6 +543,22 @@ async function summariesOf(matches: readonly MatchedPart[], calls: ReadonlyArray
   // Redacted whole, then cut to its line: a token the 140-character cut shortened no longer looks like one.
   const texts = redactor === null ? inputs : await redactAll(inputs, redactor);
   return called.map((c, i) => (c === null ? null : toolCallLine(c.name, texts[i] ?? null)));
+}
+
+/**
+ * As much of a tool call's input as its one-line summary (toolCallLine, 140 characters) can read: the
+ * call is redacted before its line is cut, and redacting a whole call (a Write's file) cost more than
+ * the rest of the hit. An input of JSON keeps its shape, each string cut, so its line names the same
+ * argument; any other text is cut to its start.
+ */
+function callHead(text: string): string {
+  if (text.length <= CALL_HEAD_CHARS) return text;
+  const prefix = (value: string, cap: number) => (value.length <= cap ? value : value.slice(0, wholeAt(value, cap)));
+  try {
+    return JSON.stringify(JSON.parse(text), (_key, value: unknown) => (typeof value === 'string' ? prefix(value, CALL_HEAD_CHARS) : value));
+  } catch {
+    return prefix(text, CALL_HEAD_CHARS);
+  }
 }
 
 /** A hit's `alike`: how many matches like it it stands for (see foldRepeats); nothing when none. */

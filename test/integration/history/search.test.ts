@@ -148,6 +148,16 @@ describe('user syntax never throws', () => {
     expect(Array.isArray(result.hits)).toBe(true);
   });
 
+  it('a word with symbols the index does not hold says what it was searched as, as its own note, never a phrase', async () => {
+    const symbols = 'Symbols such as + # ^ are not in the search index: “C++” was searched as “c”.';
+    expect((await search({ query: 'C++' })).fallback).toEqual({ mode: 'symbols', message: symbols });
+    expect((await search({ query: 'C++', redact: true })).fallback).toEqual({ mode: 'symbols', message: symbols });
+    // Said after a note there already was, whose mode stays what the search did.
+    const both = await search({ query: 'apple C++ AND' });
+    expect(both.fallback?.mode).toBe('phrase');
+    expect(both.fallback?.message).toMatch(/left out.*“C\+\+” was searched as “c”\.$/);
+  });
+
   it('a malformed expression falls back to a quoted phrase and says so', async () => {
     const unbalanced = await search({ query: '"frost usually' });
     expect(unbalanced.fallback?.mode).toBe('phrase');
