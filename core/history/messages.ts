@@ -54,7 +54,41 @@ function todoSummary(todos: unknown[]): string {
 
 /** A tool call's one line from its stored input (the viewer's fold, a search hit's heading). */
 export function toolCallLine(name: string | null, text: string | null): string {
-  return toolUseSummary(name, parseObject(text), text);
+  return toolUseSummary(name, callInput(text), text);
+}
+
+/** A complete `"key": "string"` pair; a key or string inside another string has escaped quotes and never matches. */
+const STRING_PAIR = /"([A-Za-z_]+)"\s*:\s*("(?:[^"\\]|\\.)*")/g;
+/** The string the cut fell in, when it is a key's value: its start, without a lone backslash the cut left. */
+const CUT_PAIR = /"([A-Za-z_]+)"\s*:\s*("(?:[^"\\]|\\.)*)\\?$/;
+
+/**
+ * A call's input as stored: its JSON, or, when capture kept only the start of a long input (a Write of
+ * a big file, cut at 8 KiB mid-string, so no longer JSON), the whole string arguments before the cut.
+ * Agents write the file, command or pattern first, so the line still names what the call touched.
+ */
+function callInput(text: string | null): Json {
+  const input = parseObject(text);
+  if (text === null || Object.keys(input).length > 0 || !text.startsWith('{')) return input;
+  const head: Json = {};
+  for (const [, key, literal] of text.matchAll(STRING_PAIR)) {
+    if (key === undefined || literal === undefined || key in head || !ARGUMENT_KEYS.includes(key)) continue;
+    try {
+      head[key] = JSON.parse(literal) as unknown;
+    } catch {
+      // An escape the regex let through that JSON refuses: that argument is left out.
+    }
+  }
+  // No whole argument before the cut (a long command): the one the cut fell in, as far as it goes.
+  const [, key, start] = CUT_PAIR.exec(text) ?? [];
+  if (Object.keys(head).length === 0 && key !== undefined && start !== undefined && ARGUMENT_KEYS.includes(key)) {
+    try {
+      head[key] = JSON.parse(`${start}"`) as unknown;
+    } catch {
+      // Cut inside an escape (\u00): left out.
+    }
+  }
+  return head;
 }
 
 function toolUseSummary(name: string | null, input: Json, raw: string | null): string {
@@ -151,7 +185,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
   if (part.kind === 'text' && part.role === 'user' && !part.genuineUserTurn) {
     slashCommand = slashCommandOf(part.text ?? '');
     summary = harnessSummary(part.text ?? '', slashCommand);
-  } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, parseObject(part.text), part.text);
+  } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, callInput(part.text), part.text);
   else if (result) summary = toolResultSummary(result, isError, truncated !== null);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || partFold({ kind: 'thinking', summary: null, text: null }).summary;
   else if (part.kind === 'image') {
