@@ -97,7 +97,7 @@ describe('search and read conversations in the panel', () => {
     // How many matched is there for everyone to read, in messages and conversations.
     const count = page.locator('.search-results__count');
     expect(await count.isVisible()).toBe(true);
-    expect(await count.innerText()).toMatch(/^\d+ match(es)? in 2 conversations$/);
+    expect(await count.innerText()).toMatch(/^Showing \d+ match(es)? in 2 conversations\.$/);
     // A subagent's prompt was written by the main agent, not by the person.
     const subagentHits = groups.filter({ has: page.locator('.search-group__meta', { hasText: 'subagent' }) }).locator('.search-hit__who');
     expect(await subagentHits.allInnerTexts()).toContainEqual(expect.stringMatching(/^Main agent · /));
@@ -153,9 +153,10 @@ describe('search and read conversations in the panel', () => {
 
     // Export: a Markdown file of the conversation, and the result said where the person looks.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
-    expect(download.suggestedFilename()).toBe(`session-${IDS.pruning}.md`);
+    // Named from its title, with the start of its id (QA: `session-<id>.md` said nothing of what is in it).
+    expect(download.suggestedFilename()).toBe('winter-pruning-plan-3f2b9c1e.md');
     expect(readFileSync((await download.path())!, 'utf8')).toMatch(/^# Winter pruning plan\n/);
-    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).innerText()).toBe(`Exported session-${IDS.pruning}.md, with secrets redacted.`);
+    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).innerText()).toBe('Exported winter-pruning-plan-3f2b9c1e.md, with secrets redacted.');
 
     // The address is the conversation's: a reload (or a bookmark) opens it again.
     await page.reload();
@@ -226,7 +227,7 @@ describe('search and read conversations in the panel', () => {
     const redacted = await exported();
     expect(redacted.text).toContain('GITHUB_TOKEN');
     expect(redacted.text).not.toContain(SECRET);
-    expect(redacted.notice).toBe(`Exported session-${IDS.config}.md, with secrets redacted.`);
+    expect(redacted.notice).toBe('Exported why-does-parseconfig-throw-err_module_not_found-when-8c1f2a9e.md, with secrets redacted.');
     const keep = page.getByRole('checkbox', { name: 'Keep secrets in the export (not redacted)' });
     expect(await keep.isChecked()).toBe(false);
     await keep.check();
@@ -234,7 +235,7 @@ describe('search and read conversations in the panel', () => {
     expect(raw.text).toContain(SECRET);
     expect(raw.text.split('\n')[0]).toMatch(/^> \*\*Not redacted\.\*\* /);
     expect(redacted.text).not.toContain('Not redacted');
-    expect(raw.notice).toBe(`Exported session-${IDS.config}.md, with secrets as they were written.`);
+    expect(raw.notice).toBe('Exported why-does-parseconfig-throw-err_module_not_found-when-8c1f2a9e.md, with secrets as they were written.');
     expect(problems).toEqual([]);
     await page.context().close();
   });

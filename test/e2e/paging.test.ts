@@ -232,7 +232,7 @@ describe('paging through conversations, messages and matches', () => {
     expect(file.length).toBeGreaterThan(2 * 1024 * 1024);
     expect([...file.matchAll(/\n\nArchive entry (\d+): /g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: ARCHIVE_MESSAGES }, (_, i) => i));
     expect(file.endsWith(`${archiveText(ARCHIVE_MESSAGES - 1)}\n`)).toBe(true);
-    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).innerText()).toBe('Exported session-archive-1.md, with secrets redacted.');
+    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).innerText()).toBe('Exported archive-entry-0-the-ledger-of-every-graft-archive.md, with secrets redacted.');
     expect(problems).toEqual([]);
     await page.context().close();
   });

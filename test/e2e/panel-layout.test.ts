@@ -241,12 +241,12 @@ describe('panel layout and keyboard focus', () => {
     const button = page.getByRole('button', { name: 'Export Markdown' });
     await button.focus();
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-    expect(download.suggestedFilename()).toBe(`session-${IDS.weatherFrost}.md`);
+    expect(download.suggestedFilename()).toBe('when-does-the-weather-station-raise-its-frost-alert-and-e91b5d3c.md');
     await page.getByRole('status').filter({ hasText: 'Exported' }).waitFor();
     expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
     // Enter again exports again: the focus was never lost to the page.
     const [again] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-    expect(again.suggestedFilename()).toBe(`session-${IDS.weatherFrost}.md`);
+    expect(again.suggestedFilename()).toBe('when-does-the-weather-station-raise-its-frost-alert-and-e91b5d3c.md');
     expect(problems).toEqual([]);
     await page.context().close();
   });

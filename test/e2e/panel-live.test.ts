@@ -118,7 +118,7 @@ describe('an open conversation while things change under it', () => {
     await page.getByRole('button', { name: 'Export Markdown' }).click();
     await eventually('the second piece is asked for', async () => (held ? true : undefined));
     const progress = page.locator('main[data-place="session"] .session-notice');
-    expect(await progress.innerText()).toMatch(/^Exporting session-archive-1\.md: \d+ MB so far…$/);
+    expect(await progress.innerText()).toMatch(/^Exporting archive-entry-0-the-ledger-of-every-cut-stone-archive\.md: \d+ MB so far…$/);
     await page.getByRole('button', { name: 'Cancel export' }).click();
     release();
 

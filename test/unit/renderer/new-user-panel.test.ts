@@ -55,14 +55,14 @@ describe('how many a search found', () => {
   const hits = [hit('a', 'a:1'), hit('a', 'a:2'), hit('b', 'b:1')];
 
   it('is said in matches and conversations', () => {
-    expect(countSentence({ hits, sessions: [], cursor: undefined })).toBe('3 matches in 2 conversations');
-    expect(countSentence({ hits: [hits[0]!], sessions: [], cursor: undefined })).toBe('1 match in 1 conversation');
+    expect(countSentence({ hits, sessions: [], cursor: undefined })).toBe('Showing 3 matches in 2 conversations.');
+    expect(countSentence({ hits: [hits[0]!], sessions: [], cursor: undefined })).toBe('Showing 1 match in 1 conversation.');
   });
 
   it('is shown to everyone, next to the results, not only to a screen reader', () => {
     const result: SearchQueryResult = { hits, sessions: [] };
     const html = renderToStaticMarkup(createElement(SearchResults, { result, words: true, loading: false, onMore: () => undefined, box: createRef<HTMLInputElement>(), ref: createRef<HTMLDivElement>() }));
-    const count = /<p[^>]*>3 matches in 2 conversations<\/p>/.exec(html)?.[0];
+    const count = /<p[^>]*>Showing 3 matches in 2 conversations\.<\/p>/.exec(html)?.[0];
     expect(count).toBeDefined();
     expect(count).not.toContain('visually-hidden');
   });

@@ -81,9 +81,9 @@ describe('what a search says it found', () => {
   const hit = (sessionId: string, partId: string) => ({ sessionId, partId }) as SearchHit;
   it('a page with more behind it is counted so far, never as a total', () => {
     const hits = [hit('a', 'a:1'), hit('a', 'a:2'), hit('b', 'b:1')];
-    expect(countSentence({ hits, sessions: [], cursor: undefined })).toBe('3 matches in 2 conversations');
-    expect(countSentence({ hits, sessions: [], cursor: 'next' })).toBe('3 matches in 2 conversations so far; More matches looks for others.');
-    expect(countSentence({ hits: [hit('a', 'a:1')], sessions: [], cursor: undefined })).toBe('1 match in 1 conversation');
+    expect(countSentence({ hits, sessions: [], cursor: undefined })).toBe('Showing 3 matches in 2 conversations.');
+    expect(countSentence({ hits, sessions: [], cursor: 'next' })).toBe('Showing 3 matches in 2 conversations. More matches looks for others.');
+    expect(countSentence({ hits: [hit('a', 'a:1')], sessions: [], cursor: undefined })).toBe('Showing 1 match in 1 conversation.');
   });
 });
 

@@ -1,7 +1,6 @@
 import type { ReactElement } from 'react';
 import { projectChoiceLabels } from '../../../../core/api/names.js';
 import { ChoiceChips } from '../../components/index.js';
-import { useCall } from '../../hooks.js';
 import { searchHref } from '../../navigation.js';
 import { agentChoices, filtersToParams, replacesEntry, withChip, type SearchFilters } from './filters.js';
 
@@ -36,9 +35,8 @@ export function go(to: SearchFilters, from: SearchFilters): void {
   else window.location.hash = href;
 }
 
-/** The filters as chips (one group per filter, one chosen chip each), and the project as a list. */
-export function Chips({ filters }: { filters: SearchFilters }): ReactElement {
-  const projects = useCall('Projects.List', {}).data?.projects ?? [];
+/** The filters as chips (one group per filter, one chosen chip each), and the project as a list (`projects`: Projects.List's, which the place asks for once). */
+export function Chips({ filters, projects }: { filters: SearchFilters; projects: Parameters<typeof projectChoiceLabels>[0] }): ReactElement {
   const labels = projectChoiceLabels(projects);
   return (
     <div className="search-chips">

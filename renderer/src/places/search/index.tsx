@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
 import { Button, EmptyState, ErrorBanner, PlaceHeader } from '../../components/index.js';
 import type { NothingToFind } from '../../../../core/api/index.js';
+import { useCall } from '../../hooks.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
 import { canSearch, filtersFrom, typedInBox } from './filters.js';
 import { takeLastOpened } from './Results.js';
 import { SearchResults } from './SearchResults.js';
+import { typedFilters } from './typed.js';
 import { useSearch } from './useSearch.js';
 import './search.css';
 
@@ -24,6 +26,9 @@ export function SearchPlace(): ReactElement {
   const box = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLDivElement>(null);
   const search = useSearch(filters);
+  // What is wrong with a filter typed in the box (since:banana), said under it until the box changes.
+  const [problem, setProblem] = useState<string>();
+  const projects = useCall('Projects.List', {}).data?.projects ?? [];
   useEffect(() => setText(filters.q), [filters.q]);
   useEffect(() => {
     if (focusCount > 0) box.current?.focus();
@@ -38,10 +43,19 @@ export function SearchPlace(): ReactElement {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    go({ ...filters, q: text.trim() }, filters);
+    // Filters typed in the box (project:billing-api role:user since:7d) become their chips and leave it;
+    // a bad one is named and nothing is searched.
+    const typed = typedFilters(text.trim(), filters, projects);
+    if ('problem' in typed) {
+      setProblem(typed.problem);
+      return;
+    }
+    setText(typed.filters.q);
+    go(typed.filters, filters);
   };
   const change = (value: string) => {
     setText(value);
+    setProblem(undefined);
     const emptied = typedInBox(filters, value);
     if (emptied) go(emptied, filters);
   };
@@ -74,12 +88,19 @@ export function SearchPlace(): ReactElement {
           onChange={(e) => change(e.currentTarget.value)}
           onKeyDown={onBoxKey}
           autoComplete="off"
+          aria-invalid={problem !== undefined}
+          aria-describedby={problem !== undefined ? 'search-box-problem' : undefined}
         />
         <Button type="submit" variant="primary" icon="search">
           Search
         </Button>
       </form>
-      <Chips filters={filters} />
+      {problem !== undefined && (
+        <p id="search-box-problem" className="search-form__problem" role="alert">
+          {problem}
+        </p>
+      )}
+      <Chips filters={filters} projects={projects} />
       {/* A refusal of what was typed (a query with no word to find) is the person's to change: asking again would be refused again. */}
       {isRefusal(search.error) ? (
         <ErrorBanner title="Nothing to search for." error={search.error} />
@@ -90,7 +111,8 @@ export function SearchPlace(): ReactElement {
         <EmptyState icon="search" title="Search your conversations" size="compact">
           <p>
             Type a word, an “exact phrase”, an identifier such as <code>parseConfig</code> (found by its pieces too), a path or an error code, then press Enter. Every
-            conversation captured from your agents’ transcripts is searched; narrow it with the chips. Pick a chip without typing anything to see its messages, newest first.
+            conversation captured from your agents’ transcripts is searched; narrow it with the chips, or type them in the box: <code>project:</code>, <code>role:user</code>, <code>kind:tool_use</code>,{' '}
+            <code>since:7d</code>, <code>provider:codex</code>. Pick a chip without typing anything to see its messages, newest first.
           </p>
         </EmptyState>
       )}

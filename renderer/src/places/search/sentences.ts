@@ -25,15 +25,16 @@ export function emptySentence(result: Pick<SearchResult, 'hits' | 'cursor' | 'fa
 const MATCH = { one: 'match', other: 'matches' };
 
 /**
- * How much a page found, shown above its results. A page with a cursor is not all there is, so its
- * count is "so far", never a total. The count is of matches listed: repeats a hit stands for
- * (SearchHit.alike) are said apart from it.
+ * How much a page found, shown above its results, in one sentence whatever the order: what is shown
+ * (matches listed, in how many conversations), then what else is known of: the repeats the listed hits
+ * stand for (SearchHit.alike, each said beside its hit), and, with a cursor, that More matches may
+ * find others. A page with a cursor is not all there is, so its count is never said as a total.
  */
 export function countSentence(result: Pick<SearchResult, 'hits' | 'sessions' | 'cursor'>): string {
-  const listed = `${countOf(result.hits.length, MATCH)} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
+  const shown = `Showing ${countOf(result.hits.length, MATCH)} in ${countOf(new Set(result.hits.map((h) => h.sessionId)).size, 'conversation')}`;
   const alike = result.hits.reduce((sum, h) => sum + (h.alike ?? 0), 0);
-  const found = alike > 0 ? `${listed}, not counting ${formatCount(alike)} more like them` : listed;
-  return result.cursor ? `${found} so far; More matches looks for others.` : found;
+  const known = alike > 0 ? `${shown}, and ${formatCount(alike)} more like them.` : `${shown}.`;
+  return result.cursor ? `${known} More matches looks for others.` : known;
 }
 
 /**

@@ -83,6 +83,15 @@ export function axisTime(at: number): string {
   return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
+/**
+ * The time axis's labels of these checks: the time of day alone ("14:05") while they are all of one day,
+ * else with the date (axisTime). Half as wide, the labels need half the room at the chart's ends.
+ */
+export function axisLabeller(points: ReadonlyArray<{ at: number }>): (at: number) => string {
+  const days = new Set(points.map((p) => new Date(p.at).toDateString()));
+  return days.size > 1 ? axisTime : (at) => new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
 /** Oldest first, one point per check, the providers summed for files and messages, durations per provider. */
 export function chartPoints(ticks: readonly Tick[]): ChartPoint[] {
   return [...ticks]

@@ -1,0 +1,109 @@
+import type { SearchKind } from '../../../../core/api/index.js';
+import { agentChoices, withChip, type SearchFilters } from './filters.js';
+
+/** A project as the Project list offers it. */
+export interface TypedProject {
+  projectKey: string;
+  name: string;
+}
+
+/**
+ * What the box held once its typed filters are taken out: the chips they name and the words left, or
+ * the one thing wrong with a filter (a search then runs on nothing it was not asked for).
+ */
+export type Typed = { filters: SearchFilters } | { problem: string };
+
+type Found = { key: 'who'; value: SearchFilters['who'] } | { key: 'kind'; value: SearchKind } | { key: 'when'; value: SearchFilters['when'] } | { key: 'provider' | 'project'; value: string };
+
+const pick = <T>(choices: Record<string, T>, value: string): T | undefined => (Object.hasOwn(choices, value) ? choices[value] : undefined);
+
+const WHO: Record<string, 'me' | 'assistant'> = { user: 'me', me: 'me', assistant: 'assistant', agent: 'assistant' };
+const KIND: Record<string, SearchKind> = {
+  message: 'text',
+  messages: 'text',
+  text: 'text',
+  tool_use: 'tool_use',
+  tool: 'tool_use',
+  call: 'tool_use',
+  tool_result: 'tool_result',
+  output: 'tool_result',
+  result: 'tool_result',
+  thinking: 'thinking',
+};
+const WHEN: Record<string, '7d' | '30d' | '365d'> = { '7d': '7d', '1w': '7d', week: '7d', '30d': '30d', '1m': '30d', month: '30d', '365d': '365d', '1y': '365d', year: '365d' };
+const WHEN_WORDS = 'takes 7d, 30d or 365d (the When chips)';
+
+/** A typed agent by the chip's value or its label, however spaced ("Claude Desktop", claude-desktop). */
+function agentOf(value: string): string | undefined {
+  const plain = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '-');
+  return agentChoices().find((choice) => choice.value !== undefined && (choice.value === plain(value) || plain(choice.label) === plain(value)))?.value;
+}
+
+function projectOf(value: string, projects: readonly TypedProject[]): Found | string {
+  const named = projects.filter((p) => p.projectKey === value || p.name.toLowerCase() === value.toLowerCase());
+  if (named.length === 1) return { key: 'project', value: named[0]!.projectKey };
+  return named.length === 0 ? `No project is called “${value}”: pick one in the Project list.` : `More than one project is called “${value}”: pick one in the Project list.`;
+}
+
+/** The chip a typed `name:value` stands for, or what is wrong with it; undefined for a name that is no filter (`tool:Bash`, `http:`). */
+function filterOf(name: string, value: string, projects: readonly TypedProject[]): Found | string | undefined {
+  const lower = value.toLowerCase();
+  switch (name) {
+    case 'project':
+      return projectOf(value, projects);
+    case 'role': {
+      const who = pick(WHO, lower);
+      return who ? { key: 'who', value: who } : `role: takes user or assistant, not “${value}”.`;
+    }
+    case 'kind': {
+      const kind = pick(KIND, lower);
+      return kind ? { key: 'kind', value: kind } : `kind: takes message, tool_use, tool_result or thinking, not “${value}”.`;
+    }
+    case 'since':
+    case 'from': {
+      const when = pick(WHEN, lower);
+      return when ? { key: 'when', value: when } : `${name}: ${WHEN_WORDS}, not “${value}”.`;
+    }
+    case 'to':
+      return 'to: has no chip: the When chips count back from now (since:7d, since:30d, since:365d).';
+    case 'provider':
+    case 'agent': {
+      const agent = agentOf(value);
+      const all = agentChoices().flatMap((c) => (c.value === undefined ? [] : [c.value]));
+      return agent ? { key: 'provider', value: agent } : `${name}: takes ${all.slice(0, -1).join(', ')} or ${all[all.length - 1]}, not “${value}”.`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+const EXAMPLE: Record<string, string> = { project: 'project:billing-api', role: 'role:user', kind: 'kind:tool_use', since: 'since:7d', from: 'from:7d', provider: 'provider:codex', agent: 'agent:codex' };
+
+/** A word, or a phrase in double quotes, or `name:value` / `name:"a value"`; the spaces between are kept apart. */
+const PIECE = /([A-Za-z]+):("[^"]*"?|\S*)|"[^"]*"?|\S+/g;
+
+/**
+ * The filters typed in the box (`project:billing-api role:user since:7d`) as the chips they name, out
+ * of the words, which stay the query. Only the names below are filters: any other `word:word` (a URL,
+ * a time, `tool:Bash`) is searched as written. Applied as pressing the chips would (withChip), so two
+ * that cannot meet leave the last one typed.
+ */
+export function typedFilters(text: string, filters: SearchFilters, projects: readonly TypedProject[]): Typed {
+  let next = filters;
+  const words: string[] = [];
+  for (const match of text.matchAll(PIECE)) {
+    const [piece, rawName, rawValue] = match;
+    if (rawName === undefined) {
+      words.push(piece);
+      continue;
+    }
+    const name = rawName.toLowerCase();
+    const value = (rawValue ?? '').replace(/^"|"$/g, '').trim();
+    if (value === '' && EXAMPLE[name]) return { problem: `${name}: needs a value, such as ${EXAMPLE[name]}.` };
+    const found = filterOf(name, value, projects);
+    if (typeof found === 'string') return { problem: found };
+    if (found === undefined) words.push(piece);
+    else next = withChip(next, found.key, found.value);
+  }
+  return { filters: { ...next, q: words.join(' ') } };
+}
