@@ -571,12 +571,18 @@ function looksMachineMade(raw: string): boolean {
  */
 const FLAG_QUOTE = String.raw`(?<q>${QUOTE_ESCAPES}["'])?`;
 /**
+ * One character of a quoted value, a backslash always with the character it escapes: read either way (a
+ * lone backslash, or a pair), a run of backslashes splits in exponentially many ways, and a value that
+ * then finds no closing quote tried them all (a 460-character JSON line took minutes).
+ */
+const FLAG_CHAR = String.raw`(?:\\[^\n]|[^\\\n])`;
+/**
  * A flag's value: inside the quote it opened with (FLAG_QUOTE), all of it to that quote, where the shell
  * reads `&`, `|`, `;` and the other kind of quote as the password's own (`-p'pa&ss'` showed `&ss`, or all),
  * and a single quote spelled as the shell must (SHELL_QUOTE_JOIN); else `bare`. With no quote opened,
  * `\k<q>` matches nothing, so `(?!\k<q>)` refuses the quoted reading at its first character.
  */
-const FLAG_VALUE = (bare: string) => String.raw`(?:(?!\k<q>)(?:\\[^\n]|[^\n])(?:(?!\k<q>)(?:\\[^\n]|[^\n])|(?=\k<q>)${SHELL_QUOTE_JOIN}){0,99}(?=\k<q>)|${bare})`;
+const FLAG_VALUE = (bare: string) => String.raw`(?:(?!\k<q>)${FLAG_CHAR}(?:(?!\k<q>)${FLAG_CHAR}|(?=\k<q>)${SHELL_QUOTE_JOIN}){0,99}(?=\k<q>)|${bare})`;
 
 /*
  * Passwords given on a command's line to the command that takes them (QA 45, B2): `docker login -p`,
