@@ -121,8 +121,16 @@ function writeFixture(base: string, now = Date.now()): Fixture {
     join(compost.transcripts(claudeRoot), `${IDS.compost}.jsonl`),
     conversation(IDS.compost, compost.cwd, now - 80 * HOUR, firstAsk.compost, 'A CSV per bay keeps it simple.', 'mkdir -p ledger && touch ledger/bay-1.csv', '', 'The ledger has one CSV per bay.'),
   );
+  // Older than the 365-day window: the start-up sweep leaves it, so Projects offers to import history.
+  writeJsonl(
+    join(greenhouse.transcripts(claudeRoot), `${OLDER_ID}.jsonl`),
+    conversation(OLDER_ID, greenhouse.cwd, now - 400 * 24 * HOUR, 'Sketch the first watering schedule for the greenhouse.', 'Two zones, mornings only.', 'ls zones/', 'north.yml\nsouth.yml', 'The schedule waters both zones at 6:00.'),
+  );
   return { claudeRoot, firstAsk };
 }
+
+/** A conversation older than the window: imported only by an import of history on request. */
+const OLDER_ID = '9e2d4b1a-3c5f-4e7a-9b8c-1d0f2a3b4c5d';
 
 const activeElement = (page: Page) =>
   page.evaluate(() => {
@@ -263,27 +271,6 @@ describe('panel layout and keyboard focus', () => {
     await form.getByRole('status').filter({ hasText: 'Saved to config.json' }).waitFor();
     await eventually('Save has the focus again', async () => ((await save.evaluate((element) => element === document.activeElement)) ? true : undefined), 3_000);
     expect((await steward.rpc('Settings.Config', {})).saved.logLevel).toBe('warn');
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-
-  it('hands the focus to Cancel while an import runs and to its result when it ends', async () => {
-    const { page, problems } = await openPanel(browser, steward);
-    await goToPlace(page, 'Projects');
-    const submit = page.getByTestId('import-history').getByRole('button', { name: 'Import history' });
-    await submit.focus();
-    // Every element the focus moves to, however quick the import.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { focusTrail: string[] }).focusTrail = seen;
-      document.addEventListener('focusin', (event) => seen.push((event.target as Element).getAttribute('data-testid') ?? (event.target as Element).textContent ?? ''));
-    });
-    await page.keyboard.press('Enter');
-    const result = page.getByTestId('import-result');
-    await result.waitFor({ timeout: 30_000 });
-    await eventually('the result has the focus', async () => ((await result.evaluate((element) => element === document.activeElement)) ? true : undefined), 3_000);
-    const trail = await page.evaluate(() => (window as unknown as { focusTrail: string[] }).focusTrail);
-    expect(trail).toEqual(['import-cancel', 'import-result']);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -477,5 +464,27 @@ describe('panel layout and keyboard focus', () => {
     }
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  // Last: the import brings in all there is, after which Projects no longer offers it (allImported).
+  it('hands the focus to Cancel while an import runs and to its result when it ends', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await goToPlace(page, 'Projects');
+    const submit = page.getByTestId('import-history').getByRole('button', { name: 'Import history' });
+    await submit.focus();
+    // Every element the focus moves to, however quick the import.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { focusTrail: string[] }).focusTrail = seen;
+      document.addEventListener('focusin', (event) => seen.push((event.target as Element).getAttribute('data-testid') ?? (event.target as Element).textContent ?? ''));
+    });
+    await page.keyboard.press('Enter');
+    const result = page.getByTestId('import-result');
+    await result.waitFor({ timeout: 30_000 });
+    await eventually('the result has the focus', async () => ((await result.evaluate((element) => element === document.activeElement)) ? true : undefined), 3_000);
+    const trail = await page.evaluate(() => (window as unknown as { focusTrail: string[] }).focusTrail);
+    expect(trail).toEqual(['import-cancel', 'import-result']);
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 });

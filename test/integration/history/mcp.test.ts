@@ -234,7 +234,7 @@ describe('steward mcp: search_transcripts and get_session', () => {
     for (const filter of [{ session_id: IDS.kitchen }, { project_key: hits[0]!.projectKey }]) {
       const none = await call('search_transcripts', { query: 'zzyzx', ...filter });
       // No owner runs beside this `steward mcp`: the answer says so after "No matches." (see nobodyImportsNote).
-      expect({ filter, isError: none.isError ?? false, text: none.content[0]!.text.split(' No Steward is running')[0] }).toEqual({ filter, isError: false, text: 'No matches.' });
+      expect({ filter, isError: none.isError ?? false, text: none.content[0]!.text!.split(' No Steward is running')[0] }).toEqual({ filter, isError: false, text: 'No matches.' });
     }
     expect(stderr()).not.toMatch(/Error:/);
   });
