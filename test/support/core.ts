@@ -1,6 +1,7 @@
 import { afterAll, afterEach } from 'vitest';
 import { Core } from '../../core/core.js';
 import type { Logger } from '../../core/log/index.js';
+import type { LockRole } from '../../core/store/index.js';
 import { tempHome, type TempHome } from './home.js';
 
 export interface CoreHome {
@@ -8,9 +9,10 @@ export interface CoreHome {
   readonly home: TempHome;
   /**
    * Opens a Core on the home, with `env` over the home's environment; one at a time. `schedule`: an
-   * owner's Core (capture's ticks, the index walk, finishing interrupted forgets), as Core.open takes it.
+   * owner's Core (capture's ticks, the index walk, finishing interrupted forgets), and `lockRole`, as
+   * Core.open takes them.
    */
-  open(options?: { env?: NodeJS.ProcessEnv; logger?: Logger; schedule?: boolean }): Core;
+  open(options?: { env?: NodeJS.ProcessEnv; logger?: Logger; schedule?: boolean; lockRole?: LockRole }): Core;
   /** Shuts the open Core down and keeps the home: a restart, or the CLI on the same home. */
   close(): Promise<void>;
 }
@@ -34,10 +36,10 @@ export function coreHome(prefix: string, { shared = false } = {}): CoreHome {
     get home() {
       return made();
     },
-    open({ env, logger, schedule } = {}) {
+    open({ env, logger, schedule, lockRole } = {}) {
       if (core) throw new Error('coreHome: close the open Core before opening another');
       const { dir, env: homeEnv } = made();
-      core = Core.open({ home: { dir, kind: 'env' }, env: env ? { ...homeEnv, ...env } : homeEnv, logger, schedule });
+      core = Core.open({ home: { dir, kind: 'env' }, env: env ? { ...homeEnv, ...env } : homeEnv, logger, schedule, lockRole });
       return core;
     },
     close,

@@ -183,12 +183,35 @@ export function withGeminiSubagent(home: TempHome): void {
   home.env.STEWARD_GEMINI_ROOTS = gemini;
 }
 
+/** A real Codex rollout (fixtures/transcripts/codex) and the conversation it holds. */
+export const CODEX_ROLLOUT = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
+export const CODEX_ROLLOUT_ID = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
+
 /**
- * For the enclosing file: `open(prefix)` opens an owner's Core on a fresh history home (historyHome),
- * `reopen()` opens it again on the same home (after a test shut it); each test's Core is shut and its
- * home removed after the test.
+ * Copies the Codex rollout under `home` (roots/codex/sessions/2026/07/13, with an empty
+ * archived_sessions/ beside sessions/ for a test that archives it) and points STEWARD_CODEX_ROOTS there.
  */
-export function historyOwnerPerTest(): { open: (prefix: string) => { c: Core; fixture: HistoryFixture }; reopen: () => Core; home: () => TempHome } {
+export function withCodexRollout(home: TempHome): { codexRoot: string; rollout: string } {
+  const codexRoot = join(home.dir, 'roots', 'codex');
+  const live = join(codexRoot, 'sessions', '2026', '07', '13');
+  mkdirSync(live, { recursive: true });
+  const rollout = join(live, CODEX_ROLLOUT);
+  copyFileSync(fileURLToPath(new URL(`../fixtures/transcripts/codex/${CODEX_ROLLOUT}`, import.meta.url)), rollout);
+  mkdirSync(join(codexRoot, 'archived_sessions'));
+  home.env.STEWARD_CODEX_ROOTS = codexRoot;
+  return { codexRoot, rollout };
+}
+
+/**
+ * For the enclosing file: `open(prefix, prepare?)` opens an owner's Core on a fresh history home
+ * (historyHome), after `prepare` adds to the home (what it returns is `prepared`); `reopen()` opens it again on the same home (after a
+ * test shut it); each test's Core is shut and its home removed after the test.
+ */
+export function historyOwnerPerTest(): {
+  open: <T = undefined>(prefix: string, prepare?: (home: TempHome) => T) => { c: Core; fixture: HistoryFixture; prepared: T };
+  reopen: () => Core;
+  home: () => TempHome;
+} {
   let home: TempHome | undefined;
   let core: Core | undefined;
   afterEach(async () => {
@@ -199,10 +222,11 @@ export function historyOwnerPerTest(): { open: (prefix: string) => { c: Core; fi
   });
   const reopen = (): Core => (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
   return {
-    open: (prefix) => {
+    open: <T>(prefix: string, prepare?: (home: TempHome) => T) => {
       const made = historyHome(prefix);
       home = made.home;
-      return { c: reopen(), fixture: made.fixture };
+      const prepared = prepare?.(home) as T;
+      return { c: reopen(), fixture: made.fixture, prepared };
     },
     reopen,
     home: () => home!,

@@ -70,12 +70,45 @@ export function ownerWithMcp(home: () => TempHome): { core: () => Core; client: 
   return { core: () => core!, client: () => client! };
 }
 
+/** Every text block of a tool's answer, one a line. */
+export const toolText = (result: ToolResult): string => result.content.map((c) => c.text ?? '').join('\n');
+
 /**
- * For the enclosing file or describe block: a Claude history that `write` lays out under its root, backfilled
- * by an owner on a temp home, with the MCP tools connected in process; all closed and removed after.
+ * For the enclosing file: the owner's Core on the temp home `makeHome` makes, readied by `prepare` (a
+ * backfill, say), with the MCP tools connected in process (as ownerWithMcp), before its tests; all closed
+ * and the home removed after them. `call`: one tool call, as the tests read its answer.
+ */
+export function tempOwnerWithMcp(
+  makeHome: () => TempHome,
+  prepare: (core: Core) => Promise<unknown> = async () => undefined,
+): { home: () => TempHome; client: () => Client; call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> } {
+  let home: TempHome | undefined;
+  let core: Core | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    home = makeHome();
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    await prepare(core);
+    client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await core?.shutdown();
+    home?.cleanup();
+  });
+  return { home: () => home!, client: () => client!, call: async (name, args) => (await client!.callTool({ name, arguments: args })) as ToolResult };
+}
+
+/**
+ * For the enclosing file or describe block: a Claude history that `write` lays out under its root (the
+ * home's STEWARD_CLAUDE_ROOTS, so a CLI run on `home().env` reads it too), backfilled by an owner on a temp
+ * home, with the MCP tools connected in process; all closed and removed after.
  * `call`: one tool call, as the tests read its answer.
  */
-export function claudeHistoryWithMcp(prefix: string, write: (root: string) => void): { home: () => TempHome; client: () => Client; call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> } {
+export function claudeHistoryWithMcp(
+  prefix: string,
+  write: (root: string) => void,
+): { home: () => TempHome; core: () => Core; client: () => Client; call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> } {
   let home: TempHome | undefined;
   let core: Core | undefined;
   let client: Client | undefined;
@@ -83,7 +116,8 @@ export function claudeHistoryWithMcp(prefix: string, write: (root: string) => vo
     home = tempHome(prefix);
     const root = join(home.dir, 'roots', 'claude');
     write(root);
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: { ...home.env, STEWARD_CLAUDE_ROOTS: root } });
+    home.env.STEWARD_CLAUDE_ROOTS = root;
+    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
     await core.call('Backfill.Run', {});
     client = await connectInProcess(core, { home: home.env.HOME! });
   }, 60_000);
@@ -92,7 +126,7 @@ export function claudeHistoryWithMcp(prefix: string, write: (root: string) => vo
     await core?.shutdown();
     home?.cleanup();
   });
-  return { home: () => home!, client: () => client!, call: async (name, args) => (await client!.callTool({ name, arguments: args })) as ToolResult };
+  return { home: () => home!, core: () => core!, client: () => client!, call: async (name, args) => (await client!.callTool({ name, arguments: args })) as ToolResult };
 }
 
 /** The subagents' ids in subagentOrchard: `a` and eleven digits. */

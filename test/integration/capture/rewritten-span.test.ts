@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 import { byProvider, captureHarness, type CaptureHarness } from './harness.js';
 
@@ -21,16 +20,12 @@ const BASE = Math.floor((Date.now() - 60 * 60_000) / 1000) * 1000;
 const inLastHour = (minutes: number) => new Date(BASE + minutes * 60_000);
 
 let h: CaptureHarness | undefined;
-let home: TempHome | undefined;
-let core: Core | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  await core?.shutdown();
-  core = undefined;
-  home?.cleanup();
-  home = undefined;
 });
+/** For the test that reads through an owner's Core: its home and Core, removed after the test. */
+const owned = coreHome('steward-rewritten-span-');
 
 const span = (c: CaptureHarness, id: string) => c.db.prepare('SELECT first_ts AS firstTs, last_ts AS lastTs FROM sessions WHERE session_id = ?').get(id);
 const at = (first: Date, last: Date) => ({ firstTs: first.getTime(), lastTs: last.getTime() });
@@ -108,11 +103,11 @@ describe('a span read again from the file start follows what the file says now',
   });
 
   it('Sessions.Get and Sessions.List give a rewritten subagent the duration its lines say now', async () => {
-    home = tempHome('steward-rewritten-span-');
+    const { home } = owned;
     const root = join(home.dir, 'roots', 'claude');
     const sub = writeParentAndSubagent(root, [2, 3, 4, 5, 6]);
     home.env.STEWARD_CLAUDE_ROOTS = root;
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    const core = owned.open();
     await core.call('Backfill.Run', { all: true });
     expect((await core.call('Sessions.Get', { sessionId: SUB })).session.durationMs).toBe(4 * 60_000);
 

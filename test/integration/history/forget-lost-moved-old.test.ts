@@ -1,11 +1,9 @@
-import { copyFileSync, mkdirSync, renameSync, utimesSync } from 'node:fs';
+import { renameSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
-import { OPENCLAW_SESSION, IDS, historyHome, type HistoryFixture } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
+import { CODEX_ROLLOUT as ROLLOUT, CODEX_ROLLOUT_ID as ROLLOUT_ID, IDS, OPENCLAW_SESSION, historyOwnerPerTest, withCodexRollout, type HistoryFixture } from '../../support/history.js';
 
 /**
  * A transcript older than the scheduled window that its agent moves (Codex archiving a rollout,
@@ -14,41 +12,23 @@ import type { TempHome } from '../../support/home.js';
  * gone and stay so, and Forget.Lost says Steward holds the only copy of a conversation still on disk.
  */
 
-const CODEX = fileURLToPath(new URL('../../fixtures/transcripts/codex/', import.meta.url));
-const ROLLOUT = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
-const ROLLOUT_ID = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
 const ON_DISK = { conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
 const RESET = `${IDS.openclawHeader}.jsonl.reset.2026-04-09T04-00-00.000Z`;
 /** Older than the kernel's default window (365 days). */
 const OLD = (Date.now() - 400 * 86_400_000) / 1000;
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
-
-const reopen = (): Core => (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
+const owner = historyOwnerPerTest();
+const reopen = owner.reopen;
 
 function open(prefix: string): { c: Core; fixture: HistoryFixture; codexRoot: string; rollout: string } {
-  const made = historyHome(prefix);
-  home = made.home;
-  const codexRoot = join(home.dir, 'roots', 'codex');
-  const live = join(codexRoot, 'sessions', '2026', '07', '13');
-  mkdirSync(live, { recursive: true });
-  copyFileSync(join(CODEX, ROLLOUT), join(live, ROLLOUT));
-  mkdirSync(join(codexRoot, 'archived_sessions'));
-  home.env.STEWARD_CODEX_ROOTS = codexRoot;
-  return { c: reopen(), fixture: made.fixture, codexRoot, rollout: join(live, ROLLOUT) };
+  const { c, fixture, prepared } = owner.open(prefix, withCodexRollout);
+  return { c, fixture, ...prepared };
 }
 
 const sessionsDir = (f: HistoryFixture) => join(f.openclawRoot, 'agents', 'main', 'sessions');
 
 function stored(sessionId: string): { parts: number; sessions: number; checkpoints: number } {
-  const db = new Database(join(home!.dir, 'gateway.db'), { readonly: true });
+  const db = new Database(join(owner.home().dir, 'gateway.db'), { readonly: true });
   try {
     const parts = db.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ?').pluck().get(sessionId) as number;
     const sessions = db.prepare('SELECT COUNT(*) FROM sessions WHERE session_id = ?').pluck().get(sessionId) as number;

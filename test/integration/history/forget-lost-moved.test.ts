@@ -2,10 +2,9 @@ import { copyFileSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync } f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
-import { OPENCLAW_SESSION, IDS, historyHome, type HistoryFixture } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
+import { CODEX_ROLLOUT as ROLLOUT, CODEX_ROLLOUT_ID as ROLLOUT_ID, IDS, OPENCLAW_SESSION, historyOwnerPerTest, withCodexRollout, type HistoryFixture } from '../../support/history.js';
 
 /**
  * Forget.Lost when an agent moves a transcript (reference/transcript-formats.md): Codex CLI moves a
@@ -16,21 +15,14 @@ import type { TempHome } from '../../support/home.js';
  */
 
 const CODEX = fileURLToPath(new URL('../../fixtures/transcripts/codex/', import.meta.url));
-const ROLLOUT = 'rollout-2026-07-13T18-41-30-019f5c5a-eb02-7ff0-90af-653b66eba9f4.jsonl';
-const ROLLOUT_ID = '019f5c5a-eb02-7ff0-90af-653b66eba9f4';
 const FORK = 'rollout-2026-07-13T19-20-00-019f5c7e-2b10-7a44-8c01-9d8e7f6a5b4c.jsonl';
 const ON_DISK = { conversations: 1, lost: 0, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
 const ONE_LOST = { conversations: 1, lost: 1, onlySubagentsLost: 0, subagentsLost: 0, unknown: 0 };
 const RESET = `${IDS.openclawHeader}.jsonl.reset.2026-04-09T04-00-00.000Z`;
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const owner = historyOwnerPerTest();
+/** The owner's Core again on the same home (after a test shut it). */
+const reopen = owner.reopen;
 
 interface Opened {
   c: Core;
@@ -42,29 +34,21 @@ interface Opened {
   away: string;
 }
 
-/** The owner's Core again on the same home (after a test shut it). */
-const reopen = (): Core => (core = Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env }));
-
 /** An owner's Core over the history fixture, with a Codex root holding one rollout. */
 function open(prefix: string): Opened {
-  const made = historyHome(prefix);
-  home = made.home;
-  const codexRoot = join(home.dir, 'roots', 'codex');
-  const live = join(codexRoot, 'sessions', '2026', '07', '13');
-  mkdirSync(live, { recursive: true });
-  copyFileSync(join(CODEX, ROLLOUT), join(live, ROLLOUT));
-  mkdirSync(join(codexRoot, 'archived_sessions'));
-  const away = join(home.dir, 'away');
-  mkdirSync(away);
-  home.env.STEWARD_CODEX_ROOTS = codexRoot;
-  return { c: reopen(), fixture: made.fixture, codexRoot, rollout: join(live, ROLLOUT), away };
+  const { c, fixture, prepared } = owner.open(prefix, (home) => {
+    const away = join(home.dir, 'away');
+    mkdirSync(away);
+    return { ...withCodexRollout(home), away };
+  });
+  return { c, fixture, ...prepared };
 }
 
 const sessionsDir = (f: HistoryFixture) => join(f.openclawRoot, 'agents', 'main', 'sessions');
 
 /** What the store holds of a conversation (its parts and its rows), read on a connection of the test's own. */
 function stored(sessionId: string): { parts: number; sessions: number } {
-  const db = new Database(join(home!.dir, 'gateway.db'), { readonly: true });
+  const db = new Database(join(owner.home().dir, 'gateway.db'), { readonly: true });
   try {
     const parts = db.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ?').pluck().get(sessionId) as number;
     const sessions = db.prepare('SELECT COUNT(*) FROM sessions WHERE session_id = ?').pluck().get(sessionId) as number;

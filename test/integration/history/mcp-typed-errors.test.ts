@@ -1,32 +1,15 @@
-import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
 import { historyHome, IDS } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
-import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+import { tempOwnerWithMcp, toolText as text } from '../../support/mcp.js';
 
 // Every tool, one rule: an argument a tool does not take is refused, and every error an agent gets
 // begins with its typed code (`invalid_params: …`, `not_found: …`), then words saying what to change.
 
-let home: TempHome;
-let core: Core;
-let client: Client;
-
-beforeAll(async () => {
-  ({ home } = historyHome('steward-mcp-typed-errors-'));
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  await core.call('Backfill.Run', { all: true });
-  client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
-});
-
-afterAll(async () => {
-  await client?.close();
-  await core?.shutdown();
-  home?.cleanup();
-});
-
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
-const text = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
+const owner = tempOwnerWithMcp(
+  () => historyHome('steward-mcp-typed-errors-').home,
+  (core) => core.call('Backfill.Run', { all: true }),
+);
+const call = owner.call;
 
 describe('an argument a tool does not take', () => {
   /** Each tool's required arguments, so that the unknown one is all a call gets refused for. */
@@ -42,7 +25,7 @@ describe('an argument a tool does not take', () => {
   };
 
   it('is refused by every listed tool, in the same words, before the tool runs', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await owner.client().listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(TAKEN).sort());
     for (const tool of tools) {
       const result = await call(tool.name, { ...TAKEN[tool.name], bogus: 1 });
@@ -59,7 +42,7 @@ describe('an argument a tool does not take', () => {
   });
 
   it('is advertised: no tool lists an object that takes more than its named arguments', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await owner.client().listTools();
     for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
   });
 });

@@ -1,41 +1,20 @@
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core, StewardError } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { StewardError } from '../../../core/index.js';
 import { runIn } from '../../support/cli.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { connectInProcess, writeSubagentOrchard, type ToolResult } from '../../support/mcp.js';
+import { claudeHistoryWithMcp, writeSubagentOrchard } from '../../support/mcp.js';
 
 // A cursor given back with a search that is not the one it pages is refused (invalid_params) in words
 // that say what differs: the query, a filter by name, the sort, or the dates the cursor holds. The rule
 // is the owner's (Search.Query), so the CLI, JSON-RPC and MCP say the same; no query text is echoed.
 
 const SESSION = 'c0ffee00-0000-4000-8000-0000000c5a11';
-let home: TempHome;
-let core: Core;
-let client: Client;
-
-beforeAll(async () => {
-  home = tempHome('steward-search-cursor-mismatch-');
-  const root = join(home.dir, 'roots', 'claude');
-  writeSubagentOrchard(root, SESSION, 12);
-  home.env.STEWARD_CLAUDE_ROOTS = root;
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  await core.call('Backfill.Run', {});
-  client = await connectInProcess(core, { home: home.env.HOME! });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await core?.shutdown();
-  home?.cleanup();
-});
+const history = claudeHistoryWithMcp('steward-search-cursor-mismatch-', (root) => writeSubagentOrchard(root, SESSION, 12));
 
 /** The refusal Search.Query gives `params` with the cursor of `first`'s first page. */
 async function refusal(first: Record<string, unknown>, params: Record<string, unknown>): Promise<StewardError> {
-  const page = await core.call('Search.Query', { query: 'orchard', limit: 2, ...first });
+  const page = await history.core().call('Search.Query', { query: 'orchard', limit: 2, ...first });
   expect(page.cursor).toBeDefined();
-  const error = await core.call('Search.Query', { query: 'orchard', limit: 2, ...params, cursor: page.cursor }).then(
+  const error = await history.core().call('Search.Query', { query: 'orchard', limit: 2, ...params, cursor: page.cursor }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -66,16 +45,16 @@ describe('Search.Query with a cursor of another search', () => {
   it('says when one redacts secrets and the other does not (a CLI cursor given to an agent search)', async () => {
     expect((await refusal({ redact: true }, {})).message).toMatch(/this cursor pages a search with secrets redacted, and this search shows them/);
     // Left out is off, as the search reads it.
-    const page = await core.call('Search.Query', { query: 'orchard', limit: 2 });
-    await expect(core.call('Search.Query', { query: 'orchard', limit: 2, redact: false, cursor: page.cursor })).resolves.toBeDefined();
+    const page = await history.core().call('Search.Query', { query: 'orchard', limit: 2 });
+    await expect(history.core().call('Search.Query', { query: 'orchard', limit: 2, redact: false, cursor: page.cursor })).resolves.toBeDefined();
   });
 
   it('says which order the cursor pages in', async () => {
     const { message } = await refusal({ sort: 'newest' }, { sort: 'relevance' });
     expect(message).toMatch(/this cursor pages newest first, and this search asks by relevance/);
     // The default said, or left out, is the same search.
-    const page = await core.call('Search.Query', { query: 'orchard', limit: 2 });
-    await expect(core.call('Search.Query', { query: 'orchard', limit: 2, sort: 'relevance', cursor: page.cursor })).resolves.toBeDefined();
+    const page = await history.core().call('Search.Query', { query: 'orchard', limit: 2 });
+    await expect(history.core().call('Search.Query', { query: 'orchard', limit: 2, sort: 'relevance', cursor: page.cursor })).resolves.toBeDefined();
   });
 
   it('says the dates the cursor holds and the ones asked', async () => {
@@ -88,31 +67,31 @@ describe('Search.Query with a cursor of another search', () => {
   });
 
   it('the same search pages on with its cursor', async () => {
-    const page = await core.call('Search.Query', { query: 'orchard', limit: 2 });
-    await expect(core.call('Search.Query', { query: 'orchard', limit: 2, cursor: page.cursor })).resolves.toBeDefined();
+    const page = await history.core().call('Search.Query', { query: 'orchard', limit: 2 });
+    await expect(history.core().call('Search.Query', { query: 'orchard', limit: 2, cursor: page.cursor })).resolves.toBeDefined();
   });
 
   it('a cursor given out before cursors said what they page keeps the short words', async () => {
-    const page = await core.call('Search.Query', { query: 'orchard', limit: 2, kind: 'text' });
+    const page = await history.core().call('Search.Query', { query: 'orchard', limit: 2, kind: 'text' });
     const { g: _parts, fr: _from, to: _to, ...older } = JSON.parse(Buffer.from(page.cursor!, 'base64url').toString('utf8')) as Record<string, unknown>;
     const cursor = Buffer.from(JSON.stringify(older)).toString('base64url');
-    await expect(core.call('Search.Query', { query: 'orchard', limit: 2, kind: 'text', cursor })).resolves.toBeDefined();
-    await expect(core.call('Search.Query', { query: 'orchard', limit: 2, cursor })).rejects.toThrow(/^The cursor belongs to another search; start again without it$/);
+    await expect(history.core().call('Search.Query', { query: 'orchard', limit: 2, kind: 'text', cursor })).resolves.toBeDefined();
+    await expect(history.core().call('Search.Query', { query: 'orchard', limit: 2, cursor })).rejects.toThrow(/^The cursor belongs to another search; start again without it$/);
   });
 });
 
 describe('the CLI and MCP say the same', () => {
   it('steward search --cursor with another --kind names the kind filter', async () => {
-    const first = await runIn(home.env, 'search', 'orchard', '--limit', '2', '--json');
+    const first = await runIn(history.home().env, 'search', 'orchard', '--limit', '2', '--json');
     expect(first.code).toBe(0);
     const { cursor } = JSON.parse(first.out) as { cursor: string };
-    const again = await runIn(home.env, 'search', 'orchard', '--limit', '2', '--kind', 'text', '--cursor', cursor);
+    const again = await runIn(history.home().env, 'search', 'orchard', '--limit', '2', '--kind', 'text', '--cursor', cursor);
     expect(again.code).not.toBe(0);
     expect(again.err).toMatch(/The cursor belongs to another search: the kind filter differs/);
   });
 
   it('search_transcripts with another span than the cursor pinned says the instant the cursor holds', async () => {
-    const call = async (args: Record<string, unknown>) => (await client.callTool({ name: 'search_transcripts', arguments: args })) as ToolResult;
+    const call = (args: Record<string, unknown>) => history.call('search_transcripts', args);
     const args = { query: 'orchard', from: '100d', limit: 2 };
     const first = await call(args);
     const { cursor, pinned } = first.structuredContent as { cursor: string; pinned: { from: string } };

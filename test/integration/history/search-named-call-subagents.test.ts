@@ -1,9 +1,6 @@
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { claudeHistoryWithMcp, type ToolResult } from '../../support/mcp.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
 // The call search_transcripts names for a conversation's unlisted matches (attack-mcp-5): never the call
@@ -17,11 +14,7 @@ const AGENT = 'a00000000101';
 const base = Date.now() - 3 * 3_600_000;
 const at = (m: number) => new Date(base + m * 60_000);
 
-let home: TempHome;
-let core: Core;
-let client: Client;
-
-const call = async (args: Record<string, unknown>) => (await client.callTool({ name: 'search_transcripts', arguments: args })) as ToolResult;
+const call = (args: Record<string, unknown>) => history.call('search_transcripts', args);
 const textOf = (r: ToolResult) => r.content[0]?.text ?? '';
 const namedCalls = (r: ToolResult) => [...textOf(r).matchAll(/not listed here: call search_transcripts with (\{.*?\}) to list/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
 
@@ -45,9 +38,7 @@ const mainTurns = Array.from({ length: 12 }, (_, i) => `user turn ${i}`);
 const subTurns = Array.from({ length: 8 }, (_, i) => `sub turn ${i}`);
 const missingOf = (snippets: readonly string[], words: readonly string[]) => words.filter((w) => !snippets.some((s) => s.includes(w)));
 
-beforeAll(async () => {
-  home = tempHome('steward-named-call-subagents-');
-  const root = join(home.dir, 'roots', 'claude');
+const history = claudeHistoryWithMcp('steward-named-call-subagents-', (root) => {
   const dir = join(root, 'projects', '-work-kiln');
   const line = (sid: string, m: number, o: Record<string, unknown>) => claudeLine({ sessionId: sid, cwd: '/work/kiln', ts: at(m), ...o });
   // MAIN: 12 turns about glazeword, one subagent with 8 of its own (between them in time), another conversation with 6.
@@ -58,16 +49,6 @@ beforeAll(async () => {
   ]);
   writeJsonl(join(dir, MAIN, 'subagents', `agent-${AGENT}.jsonl`), subTurns.map((t, i) => claudeLine({ sessionId: MAIN, agentId: AGENT, cwd: '/work/kiln', ts: at(2 + i), text: `glazeword ${t}` })));
   writeJsonl(join(dir, `${OTHER}.jsonl`), Array.from({ length: 6 }, (_, i) => line(OTHER, 30 + i, { text: `glazeword other turn ${i}` })));
-  home.env.STEWARD_CLAUDE_ROOTS = root;
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  await core.call('Backfill.Run', {});
-  client = await connectInProcess(core, { home: home.env.HOME! });
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await core?.shutdown();
-  home?.cleanup();
 });
 
 describe('search_transcripts narrowed to a conversation with subagents', () => {

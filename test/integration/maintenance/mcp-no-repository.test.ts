@@ -1,37 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
-import { connectInProcess, type ToolResult } from '../../support/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { tempHome } from '../../support/home.js';
+import { tempOwnerWithMcp, toolText as text } from '../../support/mcp.js';
 
 // The repository tools are listed whether or not Steward maintains a repository (MCP clients keep the
 // list they were given). With none maintained, a call says so and how a person adds one, at once.
 
 const ADD = /steward maintenance enable --repo OWNER\/NAME/;
-let home: TempHome;
-let core: Core;
-let client: Client;
-
-beforeAll(async () => {
-  home = tempHome('steward-mcp-no-repository-');
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  client = await connectInProcess(core, { home: home.dir, stewardHome: home.dir });
-});
-
-afterAll(async () => {
-  await client?.close();
-  await core?.shutdown();
-  home?.cleanup();
-});
-
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
-const text = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
+const owner = tempOwnerWithMcp(() => tempHome('steward-mcp-no-repository-'));
+const call = owner.call;
 
 describe('the repository tools when Steward maintains no repository', () => {
   it('lists them all the same', async () => {
-    const names = (await client.listTools()).tools.map((t) => t.name);
+    const names = (await owner.client().listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['search_repository', 'maintenance_status', 'maintenance_plan', 'enable_cache_maintenance']));
   });
 
@@ -41,7 +23,7 @@ describe('the repository tools when Steward maintains no repository', () => {
     expect(text(result)).toMatch(/^not_found: Steward maintains no repository yet, so there is none to search\. /);
     expect(text(result)).toMatch(ADD);
     expect(text(result)).toContain('maintenance_plan');
-    expect(existsSync(join(home.dir, 'managed-caches.json'))).toBe(false);
+    expect(existsSync(join(owner.home().dir, 'managed-caches.json'))).toBe(false);
   });
 
   it('maintenance_status says how a person adds one', async () => {

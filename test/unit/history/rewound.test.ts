@@ -6,6 +6,7 @@ import { formatSession } from '../../../core/cli/commands/sessions.js';
 import { partView } from '../../../core/history/messages.js';
 import { readSessionPage } from '../../../core/mcp/session-page.js';
 import { Conversation } from '../../../renderer/src/places/sessions/Conversation.js';
+import { sessionPart } from '../../support/rows.js';
 
 /**
  * Turns the person rewound past in Gemini CLI (`$rewindTo`) are stored with `rewound: true` in their
@@ -13,21 +14,8 @@ import { Conversation } from '../../../renderer/src/places/sessions/Conversation
  * where a run of them starts (the panel dims them), MCP get_session marks each such message.
  */
 const SID = 'gm-session';
-const part = (message: string, text: string, rewound: boolean): SessionPart => ({
-  partId: `gm:${SID}:${message}:c0`,
-  kind: 'text',
-  text,
-  summary: null,
-  toolName: null,
-  toolUseId: null,
-  isError: false,
-  truncatedFrom: null,
-  image: null,
-  genuineUserTurn: true,
-  isCompactSummary: false,
-  slashCommand: null,
-  ...(rewound ? { rewound: true as const } : {}),
-});
+const part = (message: string, text: string, rewound: boolean): SessionPart =>
+  sessionPart({ partId: `gm:${SID}:${message}:c0`, text, genuineUserTurn: true, ...(rewound ? { rewound: true as const } : {}) });
 const message = (id: string, role: string, text: string, rewound = false): SessionMessage => ({ messageId: `gm:${SID}:${id}`, role, ts: 1_780_000_000_000, parts: [part(id, text, rewound)] });
 
 const messages = [

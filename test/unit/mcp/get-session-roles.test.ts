@@ -2,26 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { hitSpeaker, type Result, type SessionMessage, type SessionPart } from '../../../core/api/index.js';
 import { formatSession } from '../../../core/cli/commands/sessions.js';
 import { readSessionPage } from '../../../core/mcp/session-page.js';
+import { sessionPart } from '../../support/rows.js';
 
 // get_session said each agent's own role for tool output (Claude's user, OpenClaw's toolResult), where
 // search_transcripts says tool for every app; and a Gemini thought folded to its line let the next
 // text read as the thought's body.
 
-const part = (id: string, kind: string, text: string, over: Partial<SessionPart> = {}): SessionPart => ({
-  partId: id,
-  kind,
-  text,
-  summary: null,
-  toolName: null,
-  toolUseId: null,
-  isError: false,
-  truncatedFrom: null,
-  image: null,
-  genuineUserTurn: false,
-  isCompactSummary: false,
-  slashCommand: null,
-  ...over,
-});
+const part = (id: string, kind: string, text: string, over: Partial<SessionPart> = {}): SessionPart => sessionPart({ partId: id, kind, text, ...over });
 
 function resultOf(provider: string, app: string, messages: SessionMessage[]): Result<'Sessions.Get'> {
   return {

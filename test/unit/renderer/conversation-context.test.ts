@@ -4,26 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { SessionMessage, SessionPart } from '../../../core/api/index.js';
 import { joinedContext } from '../../../core/api/reading.js';
 import { Conversation } from '../../../renderer/src/places/sessions/Conversation.js';
+import { sessionPart } from '../../support/rows.js';
 
 /**
  * The files Gemini CLI added to a prompt (`@src/mail.ts`) are stored as four context parts: the
  * panel, like the exports and `sessions show`, shows them as one "Added context" fold.
  */
-const part = (n: number, kind: string, text: string, over: Partial<SessionPart> = {}): SessionPart => ({
-  partId: `gm:s:m1:c${n}`,
-  kind,
-  text,
-  summary: kind === 'text' ? null : kind,
-  toolName: null,
-  toolUseId: null,
-  isError: false,
-  truncatedFrom: null,
-  image: null,
-  genuineUserTurn: kind === 'text',
-  isCompactSummary: false,
-  slashCommand: null,
-  ...over,
-});
+const part = (n: number, kind: string, text: string, over: Partial<SessionPart> = {}): SessionPart =>
+  sessionPart({ partId: `gm:s:m1:c${n}`, kind, text, summary: kind === 'text' ? null : kind, genuineUserTurn: kind === 'text', ...over });
 
 const asked: SessionMessage = {
   messageId: 'gm:s:m1',

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { harnessLine, messageSpeaker as cliSpeaker, type SessionMessage, type SessionPart } from '../../../core/api/index.js';
 import { harnessFold, messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
+import { sessionPart } from '../../support/rows.js';
 
-const part = (o: Partial<SessionPart>): SessionPart => ({
-  partId: 'cc:x:0',
-  kind: 'text',
-  text: 'words',
-  summary: null,
-  toolName: null,
-  toolUseId: null,
-  isError: false,
-  truncatedFrom: null,
-  image: null,
-  genuineUserTurn: false,
-  isCompactSummary: false,
-  slashCommand: null,
-  ...o,
-});
+const part = (o: Partial<SessionPart>): SessionPart => sessionPart({ partId: 'cc:x:0', text: 'words', ...o });
 const user = (...parts: SessionPart[]): SessionMessage => ({ messageId: 'cc:x', role: 'user', ts: null, parts });
 
 const typed = part({ text: 'How warm should it stay?', genuineUserTurn: true });

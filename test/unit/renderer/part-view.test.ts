@@ -6,22 +6,18 @@ import { hitLabel } from '../../../renderer/src/places/search/sentences.js';
 import { kindLabel } from '../../../core/api/part-words.js';
 import { PartView } from '../../../renderer/src/places/sessions/PartView.js';
 import { harnessFold, messageSpeaker } from '../../../renderer/src/places/sessions/reading.js';
+import { sessionPart } from '../../support/rows.js';
 
-const result = (over: Partial<SessionPart>): SessionPart => ({
-  partId: 'cc:u1:0',
-  kind: 'tool_result',
-  text: "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'",
-  summary: "failed: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'",
-  toolName: null,
-  toolUseId: 't1',
-  isError: true,
-  truncatedFrom: null,
-  image: null,
-  genuineUserTurn: false,
-  isCompactSummary: false,
-  slashCommand: null,
-  ...over,
-});
+const result = (over: Partial<SessionPart>): SessionPart =>
+  sessionPart({
+    partId: 'cc:u1:0',
+    kind: 'tool_result',
+    text: "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'",
+    summary: "failed: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'",
+    toolUseId: 't1',
+    isError: true,
+    ...over,
+  });
 
 /** The fold's one line as a reader sees it: its label, then its summary. */
 function foldLine(part: SessionPart): string {

@@ -6,6 +6,7 @@ import { SECRET_LABEL, SecretText } from '../../../renderer/src/components/index
 import { MarkdownText } from '../../../renderer/src/components/MarkdownText.js';
 import { Conversation } from '../../../renderer/src/places/sessions/Conversation.js';
 import { PartView } from '../../../renderer/src/places/sessions/PartView.js';
+import { sessionPart } from '../../support/rows.js';
 import { prettyJson } from '../../../renderer/src/places/sessions/pretty-json.js';
 
 const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
@@ -37,21 +38,7 @@ describe('a revealed secret', () => {
   });
 });
 
-const part = (over: Partial<SessionPart>): SessionPart => ({
-  partId: 'cc:u1:0',
-  kind: 'text',
-  text: '',
-  summary: null,
-  toolName: null,
-  toolUseId: null,
-  isError: false,
-  truncatedFrom: null,
-  image: null,
-  genuineUserTurn: true,
-  isCompactSummary: false,
-  slashCommand: null,
-  ...over,
-});
+const part = (over: Partial<SessionPart>): SessionPart => sessionPart({ partId: 'cc:u1:0', genuineUserTurn: true, ...over });
 const message = (role: string, parts: SessionPart[]): SessionMessage => ({ messageId: `m-${parts[0]?.partId}`, role, ts: null, parts });
 
 /** What a rendering marks, each secret's text without the words said before it. */
