@@ -33,8 +33,18 @@ export interface SecretShape {
 
 /** Words that name a credential. Plurals and `api key` / `api_key` / `api-key` spellings included. */
 const CREDENTIAL_WORD = String.raw`(?:api[_ -]?keys?|access[_ -]?keys?|auth[_ -]?keys?|tokens?|secrets?|passwords?|passwd|credentials?)`;
-/** Names whose assigned value is a secret whatever its shape (`DB_PASSWORD=…`, `"apiKey": "…"`). */
-const SECRET_NAME = String.raw`[A-Za-z0-9_]*(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|credential|auth[_-]?key)[A-Za-z0-9_]*`;
+/**
+ * Names whose assigned value is a secret whatever its shape (`DB_PASSWORD=…`, `"apiKey": "…"`); and those
+ * that end in `pwd` or `_pass` (ODBC's `Pwd=…;`, `DB_PASS=…;`), where a token-like value shaped as an
+ * identifier before `;` was taken for code by the password shapes.
+ */
+const SECRET_NAME = String.raw`(?:[A-Za-z0-9_]*(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|credential|auth[_-]?key)[A-Za-z0-9_]*|[A-Za-z0-9_]*(?:pwd|_pass))`;
+const WHOLE_SECRET_NAME = new RegExp(String.raw`^${SECRET_NAME}$`, 'i');
+
+/** Whether a whole setting's name (`SmtpPassword`, `DB_PASS`) is a secret's, and not a counter's or a reference's (`max_tokens`, `secret_name`). */
+function isSecretName(name: string | undefined): boolean {
+  return name !== undefined && WHOLE_SECRET_NAME.test(name) && !NOT_A_TOKEN.test(name);
+}
 
 // ------------------------------------------------------------------ value checks
 
@@ -367,8 +377,11 @@ const NAME_QUOTE = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}}\\["']|\\?["']?)`;
  * one (20,000 spaces took 0.6 s). 32, not the prose shapes' 8: `terraform fmt` and YAML align values in a column.
  */
 const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
-/** ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access. */
-const PASSWORD_ASSIGN = String.raw`${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
+/**
+ * ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access.
+ * Markdown's bold may close before the colon or after it (`**Password**: …`, `* **Password:** …`, an agent's answer).
+ */
+const PASSWORD_ASSIGN = String.raw`(?:\*\*)?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?:(?<=:)\*\*)?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
@@ -507,8 +520,12 @@ function isPlainWords(value: string): boolean {
   return /^[A-Z]?[a-z]+(?:[ -][a-z]+)*$/.test(value);
 }
 
-/** A word ends here: at a space, the text's end, or a sentence's punctuation that ends it ("is wrong!"), not inside `a!Xq9`. */
-const WORD_ENDS = String.raw`(?=\s|$|[.,;:!?]+(?:\s|$))`;
+/**
+ * A word ends here: at a space, the text's end, or a sentence's punctuation that ends it ("is wrong!"), not inside
+ * `a!Xq9`; or at the quote closing a JSON string, escaped at any depth (`{"output":"password is incorrect."}`),
+ * where the same words at depth 0 were kept and in JSON hidden.
+ */
+const WORD_ENDS = String.raw`(?=[.,;:!?]*(?:\s|$|\\{0,${LONGEST_QUOTE_ESCAPE}}["']))`;
 
 /** Words after "password is" that say something about it rather than give it ("is stored", "is wrong"). */
 const NOT_A_PROSE_VALUE = String.raw`(?:stored|set|saved|required|incorrect|wrong|correct|the|a|an|not|now|too|still|in|on|at|being|empty|missing|invalid|valid|expired|changed|reset|hashed|encrypted|kept|managed|needed|shown|hidden|sent|same|different|case|longer|shorter|weak|strong|secure|insecure|protected|long|short|ok|fine|good|bad|visible|only|also|just|never|always|optional|mandatory|mine|yours|his|her|their|our|my|your|this|that|what|unknown|unchanged|blank|rotated|generated|random|below|above|here|there|as|like|from|for|to|of|and|or|but|so|if|when|whatever|something|nothing|used|ignored|checked|verified|validated|accepted|rejected|updated|removed|deleted|read|written|loaded|cached|configured|provided|given|entered|typed|known|see|given|exactly|at least|more|less|enabled|disabled|masked|unmasked|displayed|configurable|lowercase|uppercase|compared|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
@@ -631,7 +648,7 @@ function commandWord(names: string): string {
 const VALUE_START = String.raw`(?:(?<=["'])|(?![\s"'|;&<>\\-]))`;
 
 /** Words that follow a flag in prose ("redis-cli -a is deprecated", "sqlcmd -P or -U"), never its password. */
-const FLAG_PROSE = /^(?:is|are|was|were|be|been|flag|flags|option|options|switch|argument|arguments|param|parameter|value|values|means|sets|takes|expects|asks|prompts|reads|gives|passes|works|does|did|do|doesn't|isn't|instead|then|which|who|with|without|will|would|should|can|could|may|might|must|needs?|has|have|had|it|its|you|we|they|i|by|via|plus|alone)$/i;
+const FLAG_PROSE = /^(?:is|are|was|were|be|been|flag|flags|option|options|switch|argument|arguments|param|parameter|value|values|means|sets|takes|expects|asks|prompts|reads|gives|passes|works|does|did|do|doesn't|isn't|instead|then|which|who|with|without|will|would|should|can|could|may|might|must|needs?|has|have|had|it|its|you|we|they|i|by|via|plus|alone|once|twice|again)$/i;
 
 /** A command's password as written on its line: a literal, not a placeholder or a word of prose about the flag. */
 function isCommandValue(raw: string): boolean {
@@ -712,9 +729,26 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
   commandFlag('openssl-pass-password', 'openssl', String.raw`-pass(?:in|out)?${WORD_GAP}pass:`, ['openssl'], 'glued'),
   commandFlag('mongo-password', 'mongo(?:sh|dump|restore|import|export|stat|top)?', '-p', ['mongo']),
   commandFlag('psexec-password', String.raw`psexec(?:64)?(?:\.exe)?|paexec`, '-p', ['psexec', 'paexec']),
-  commandFlag('platform-login-password', String.raw`(?:oc|cf)${WORD_GAP}login`, '-p', ['login']),
+  commandFlag('platform-login-password', String.raw`(?:oc|cf|az)${WORD_GAP}login`, '-p', ['login']),
   commandFlag('smb-tool-password', 'smbmap|crackmapexec|netexec|nxc|evil-winrm', '-p', ['smbmap', 'crackmapexec', 'netexec', 'nxc', 'evil-winrm']),
   commandFlag('rdp-password', 'xfreerdp3?|wlfreerdp|sdl-freerdp', '/p:', ['freerdp'], 'glued'),
+  // `ssh-keygen -N new` and `-p -P old -N new`: a key's passphrases (`-N ''`, none, has no value).
+  commandFlags('ssh-keygen-passphrase', 'ssh-keygen', '-[NP]', ['ssh-keygen']),
+  {
+    id: 'setx-password',
+    // Windows' `setx DB_PASSWORD X [/M]` keeps a variable for good: its value is a secret where its name is one's.
+    pattern: new RegExp(String.raw`\bsetx(?:${WORD_GAP}/[A-Za-z]{1,2})?${WORD_GAP}(?<name>[A-Za-z0-9_]{1,128})${WORD_GAP}${FLAG_QUOTE}(?<value>${FLAG_VALUE(COMMAND_BARE)})`, 'gi'),
+    accept: (m, g) => isCommandValue(m) && isSecretName(g?.name),
+    needs: ['setx'],
+  },
+  {
+    id: 'dotnet-app-setting',
+    // .NET's `<add key="SmtpPassword" value="X" />` (web.config, app.config): the value of a key named for a secret.
+    // The quote may come escaped at any depth (a JSON string's `\"`); a backslash is read with the character after it.
+    pattern: new RegExp(String.raw`<add[ \t]{1,8}key[ \t]{0,8}=[ \t]{0,8}(?<kq>${QUOTE_ESCAPES}["'])(?<name>[^"'\\\n<>]{1,128})\k<kq>[ \t]{1,8}value[ \t]{0,8}=[ \t]{0,8}\k<kq>(?<value>(?:(?!\k<kq>)${FLAG_CHAR}){1,200})(?=\k<kq>)`, 'gi'),
+    accept: (m, g) => isLiteralValue(m) && isSecretName(g?.name),
+    needs: ['<add'],
+  },
   {
     id: 'lftp-user-password',
     // `lftp -u user,password`: as smbclient's `%`, the `,` is looked for first; the quote may open before the user or after the comma.
@@ -845,7 +879,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     accept: isLiteralValue,
     needs: ['curl'],
   },
-  { id: 'sshpass', pattern: new RegExp(String.raw`(?<=${commandWord('sshpass')}\s{1,8}-p\s{0,8}${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'), accept: isLiteralValue, needs: ['sshpass'] },
+  { id: 'sshpass', pattern: new RegExp(String.raw`(?<=${commandWord('sshpass')}\s{1,8}-p\s{0,8}${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"']+`)}`, 'g'), accept: isCommandValue, needs: ['sshpass'] },
   {
     id: 'mysql-password-flag',
     // The command first, its value a group: the line is read from each `mysql` once, not scanned back 500
@@ -857,7 +891,14 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   ...COMMAND_SHAPES,
   ...MORE_COMMAND_SHAPES,
-  { id: 'password-flag', pattern: new RegExp(String.raw`(?<=\s--(?:password|passwd|pass|passphrase|db-password|api-key|apikey|token|auth-token|secret|client-secret)(?:=|\s{1,8})${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"'-][^\s"']*`)}`, 'gi'), accept: isLiteralValue, needs: ['--'] },
+  // `--password X`, and PowerShell's single dash (`Invoke-Sqlcmd … -Password X`, `Connect-VIServer … -Password X`).
+  // Prose about the flag ("the --password flag is deprecated") is no value (isCommandValue).
+  {
+    id: 'password-flag',
+    pattern: new RegExp(String.raw`(?<=\s(?:--(?:password|passwd|pass|passphrase|db-password|api-key|apikey|token|auth-token|secret|client-secret)|-(?:password|passphrase))(?:=|\s{1,8})${FLAG_QUOTE})${FLAG_VALUE(String.raw`[^\s"'-][^\s"']*`)}`, 'gi'),
+    accept: isCommandValue,
+    needs: ['--', '-pass'],
+  },
   { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
@@ -904,16 +945,18 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // The value is the whole run of non-space characters (`P@ss!word#1`), less a sentence's closing `.,;:`;
     // a quote inside it is the password's (`ab"c9!Xz`) unless punctuation follows (`…","at":` in JSON), and
     // it ends before an escaped quote's backslash.
-    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)${NAMED_FOR}?${VERB_ADVERB}\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE}|${PROSE_ADVERB}|${PROSE_LENGTH})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
+    // A prompt answered (`Password for root: …`, `[sudo] password for ana: …`) names a user and a colon, no verb.
+    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)(?:${NAMED_FOR}?${VERB_ADVERB}|\s{1,8}for\s{1,8}[\w.@-]{1,40}:\s{1,8})\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE}|${PROSE_ADVERB}|${PROSE_LENGTH})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
     accept: (m, g) => isProseValue(m) && !isDirectory(g?.name, m),
     needs: ['pass', 'pw', 'pin', 'kennwort'],
   },
   {
     id: 'password-named-bare',
-    // `passwd hunter2Secret!`: no verb or sign between, so only a value with letters and digits counts.
-    pattern: /(?<![A-Za-z0-9_.-])(?:password|passphrase|passwd)\s{1,8}(?<value>[^\s"'`“”‘’<>]{7,}[^\s"'`“”‘’<>.,;:])/gi,
+    // `passwd hunter2Secret!`: no verb or sign between, so only a value with letters and digits counts. redis.conf's
+    // `requirepass …` and `masterauth …` are read so too.
+    pattern: /(?<![A-Za-z0-9_.-])(?:password|passphrase|passwd|requirepass|masterauth)\s{1,8}(?<value>[^\s"'`“”‘’<>]{7,}[^\s"'`“”‘’<>.,;:])/gi,
     accept: (m) => isTokenLike(m) && /\d/.test(m) && /[A-Za-z]/.test(m),
-    needs: ['pass'],
+    needs: ['pass', 'masterauth'],
   },
   {
     id: 'credential-in-prose',
@@ -929,8 +972,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   {
     id: 'secret-assignment',
     pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
-    accept: (m, g) => isTokenLike(m) && !isSecretsName(g?.name, m),
-    needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw'],
+    accept: (m, g) => isTokenLike(m) && !isSecretsName(g?.name, m) && !isDirectory(g?.name, m),
+    needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw', 'pwd', '_pass'],
   },
 ];
 

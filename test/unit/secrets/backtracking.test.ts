@@ -40,3 +40,30 @@ describe('a quoted flag value never backtracks exponentially over backslashes', 
     expect(timed(nested('mysql -u root -p\\"Xk9mQ2z db', 6)).ms).toBeLessThan(250);
   });
 });
+
+// The shapes attack-followups-5 widened, each on a 1 MB line built to make it read a character two ways. The
+// quicker of two runs is counted: a 1 MB line takes 80-120 ms on an idle machine, linearly, and a busy one pauses.
+describe('the widened shapes read a 1 MB adversarial line in a moment', () => {
+  const MB = 1_000_000;
+  const fill = (unit: string, prefix = '', suffix = '') => `${prefix}${unit.repeat(Math.ceil(MB / unit.length))}${suffix}`;
+  it.each([
+    ['a pwd / _pass name repeated (secret-assignment)', fill('a_pass_pwd', '', '=Hx7mQ2zLw9;')],
+    ['pwd names with signs (secret-assignment)', fill('Pwd=;')],
+    ['single-dash -Password repeated (password-flag)', fill(' -Password')],
+    ['-Password and an unclosed quote of backslashes (password-flag)', fill('\\', ' -Password "', ' x')],
+    ['Markdown bold labels repeated (password-assignment)', fill('**Password:**')],
+    ['Markdown bold before the colon repeated (password-assignment)', fill('**Password**')],
+    ['a prose word then backslashes (password-in-prose)', fill('\\', 'password is wrong', '')],
+    ['a prose word then dots (password-in-prose)', fill('.', 'password is wrong', 'x')],
+    ['a prompt whose user never ends in a colon, repeated (password-in-prose)', fill(`password for ${'a'.repeat(40)} `)],
+    ['requirepass repeated (password-named-bare)', fill('requirepass ')],
+    ['az login then -p repeated (platform-login-password)', fill(' -p', 'az login', '')],
+    ['ssh-keygen then -N repeated (ssh-keygen-passphrase)', fill(' -N', 'ssh-keygen', '')],
+    ['ssh-keygen -N and an unclosed quote of backslashes (ssh-keygen-passphrase)', fill('\\', "ssh-keygen -N '", ' x')],
+    ['setx then names repeated (setx-password)', fill(' DB_PASSWORD', 'setx', '')],
+    ['<add key=… value=" then backslashes (dotnet-app-setting)', fill('\\', '<add key="SmtpPassword" value="', '')],
+    ['<add key=" repeated (dotnet-app-setting)', fill('<add key="pwd" value="')],
+  ])('%s', (_name, text) => {
+    expect(Math.min(timed(text).ms, timed(text).ms)).toBeLessThan(250);
+  });
+});

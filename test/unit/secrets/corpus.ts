@@ -390,6 +390,9 @@ export function secretKinds(): SecretKind[] {
     contextual('docker login --password-stdin', (v) => `echo '${v}' | docker login -u ana --password-stdin registry.example.net`, password()),
     contextual('curl -u glued', (v) => `curl -sSu 'ana:${v}' https://api.example.net/v1/me`, password()),
     contextual('REDISCLI_AUTH', (v) => `REDISCLI_AUTH='${v}' redis-cli -h cache ping`, password()),
+    contextual('ssh-keygen -N', (v) => `ssh-keygen -t ed25519 -N '${v}' -f ~/.ssh/deploy`, password()),
+    contextual('setx', (v) => `setx SMTP_PASSWORD "${v}" /M`, password()),
+    contextual('.NET appSettings', (v) => `<add key="SmtpPassword" value="${v}" />`, password()),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;
