@@ -29,8 +29,8 @@ const result: SearchQueryResult = { hits: [hit(1, 24), hit(2)], sessions: [] };
 
 describe('a hit that stands for repeats', () => {
   it('the panel counts the matches it lists and says the repeats apart', () => {
-    expect(countSentence({ ...result, cursor: undefined })).toBe('2 matches in 1 conversation, not counting 24 more like them');
-    expect(countSentence({ ...result, cursor: 'next' })).toBe('2 matches in 1 conversation, not counting 24 more like them so far; More matches looks for others.');
+    expect(countSentence({ ...result, cursor: undefined })).toBe('Showing 2 matches in 1 conversation, and 24 more like them.');
+    expect(countSentence({ ...result, cursor: 'next' })).toBe('Showing 2 matches in 1 conversation, and 24 more like them. More matches looks for others.');
   });
 
   it('the CLI says how many more like it on its line', () => {
