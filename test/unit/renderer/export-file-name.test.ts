@@ -21,6 +21,9 @@ describe('an exported conversation’s file name', () => {
   it('keeps letters of other scripts, and says the id alone when the title has no word', () => {
     expect(exportFileName({ title: 'Réparer le déploiement', sessionId: ID }, 'a.md')).toBe('réparer-le-déploiement-31738a5a.md');
     expect(exportFileName({ title: '!!!', sessionId: ID }, 'a.md')).toBe('conversation-31738a5a.md');
+    // Review: vowel signs and viramas (combining marks) split Hindi and Thai words (`हिन्दी` → `ह-न-द`).
+    expect(exportFileName({ title: 'हिन्दी में सारांश', sessionId: ID }, 'a.md')).toBe('हिन्दी-में-सारांश-31738a5a.md');
+    expect(exportFileName({ title: 'แก้ไขบั๊ก ด่วน', sessionId: ID }, 'a.md')).toBe('แก้ไขบั๊ก-ด่วน-31738a5a.md');
     expect(exportFileName({ title: 'Untitled', sessionId: 'oc:main:hdr-9f1e' }, 'a.md')).toBe('untitled-oc-main.md');
   });
 });

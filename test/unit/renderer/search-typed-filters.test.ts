@@ -38,11 +38,23 @@ describe('filters typed in the search box', () => {
     expect(typedFilters('provider:copilot', { q: '' }, PROJECTS)).toEqual({ problem: 'provider: takes claude, claude-desktop, openclaw, codex or gemini, not “copilot”.' });
     expect(typedFilters('project:ledger', { q: '' }, PROJECTS)).toEqual({ problem: 'No project is called “ledger”: pick one in the Project list.' });
     expect(typedFilters('project:app', { q: '' }, PROJECTS)).toEqual({ problem: 'More than one project is called “app”: pick one in the Project list.' });
-    expect(typedFilters('since:', { q: '' }, PROJECTS)).toEqual({ problem: 'since: needs a value, such as since:7d.' });
+    expect(typedFilters('since:"" invoice', { q: '' }, PROJECTS)).toEqual({ problem: 'since: needs a value, such as since:7d.' });
     expect(typedFilters('to:2026-01-01 invoice', { q: '' }, PROJECTS)).toEqual({ problem: 'to: has no chip: the When chips count back from now (since:7d, since:30d, since:365d).' });
   });
 
   it('leave other words alone: unknown names, URLs, times', () => {
     for (const text of ['tool:Bash', 'http://localhost:3000', 'at 10:30', 'ERR_MODULE_NOT_FOUND', '"project:billing"']) expect(typedFilters(text, { q: '' }, PROJECTS)).toEqual({ filters: { q: text } });
+  });
+
+  // Review: `kind: Deployment` (YAML), `role: user` (JSON), `reply to: bob` were refused and nothing ran.
+  it('a name with a space or nothing after its colon is search text, not a filter', () => {
+    for (const text of ['kind: Deployment', 'role: user', 'reply to: bob', 'since:', 'project: billing-api', 'to:']) expect(typedFilters(text, { q: '' }, PROJECTS)).toEqual({ filters: { q: text } });
+    expect(typedFilters('role:user kind: Deployment', { q: '' }, PROJECTS)).toEqual({ filters: { q: 'kind: Deployment', who: 'me' } });
+  });
+
+  // Review: while Projects.List was still loading, `project:billing-api` said no project had that name.
+  it('a typed project is searched as written, with no refusal, while the projects are not known yet', () => {
+    expect(typedFilters('project:billing-api role:user', { q: '' }, undefined)).toEqual({ filters: { q: 'project:billing-api', who: 'me' } });
+    expect(typedFilters('project:ledger', { q: '' }, [])).toEqual({ problem: 'No project is called “ledger”: pick one in the Project list.' });
   });
 });

@@ -28,7 +28,9 @@ export function SearchPlace(): ReactElement {
   const search = useSearch(filters);
   // What is wrong with a filter typed in the box (since:banana), said under it until the box changes.
   const [problem, setProblem] = useState<string>();
-  const projects = useCall('Projects.List', {}).data?.projects ?? [];
+  // Undefined until the list is known: a typed project:x is not refused before then.
+  const knownProjects = useCall('Projects.List', {}).data?.projects;
+  const projects = knownProjects ?? [];
   useEffect(() => setText(filters.q), [filters.q]);
   useEffect(() => {
     if (focusCount > 0) box.current?.focus();
@@ -45,7 +47,7 @@ export function SearchPlace(): ReactElement {
     event.preventDefault();
     // Filters typed in the box (project:billing-api role:user since:7d) become their chips and leave it;
     // a bad one is named and nothing is searched.
-    const typed = typedFilters(text.trim(), filters, projects);
+    const typed = typedFilters(text.trim(), filters, knownProjects);
     if ('problem' in typed) {
       setProblem(typed.problem);
       return;

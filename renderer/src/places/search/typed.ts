@@ -45,12 +45,16 @@ function projectOf(value: string, projects: readonly TypedProject[]): Found | st
   return named.length === 0 ? `No project is called “${value}”: pick one in the Project list.` : `More than one project is called “${value}”: pick one in the Project list.`;
 }
 
-/** The chip a typed `name:value` stands for, or what is wrong with it; undefined for a name that is no filter (`tool:Bash`, `http:`). */
-function filterOf(name: string, value: string, projects: readonly TypedProject[]): Found | string | undefined {
+/**
+ * The chip a typed `name:value` stands for, or what is wrong with it; undefined for a name that is no
+ * filter (`tool:Bash`, `http:`), and for a project while the list is not known yet (undefined): refusing
+ * a name not yet loaded would be wrong, so it is searched as written.
+ */
+function filterOf(name: string, value: string, projects: readonly TypedProject[] | undefined): Found | string | undefined {
   const lower = value.toLowerCase();
   switch (name) {
     case 'project':
-      return projectOf(value, projects);
+      return projects && projectOf(value, projects);
     case 'role': {
       const who = pick(WHO, lower);
       return who ? { key: 'who', value: who } : `role: takes user or assistant, not “${value}”.`;
@@ -79,8 +83,11 @@ function filterOf(name: string, value: string, projects: readonly TypedProject[]
 
 const EXAMPLE: Record<string, string> = { project: 'project:billing-api', role: 'role:user', kind: 'kind:tool_use', since: 'since:7d', from: 'from:7d', provider: 'provider:codex', agent: 'agent:codex' };
 
-/** A word, or a phrase in double quotes, or `name:value` / `name:"a value"`; the spaces between are kept apart. */
-const PIECE = /([A-Za-z]+):("[^"]*"?|\S*)|"[^"]*"?|\S+/g;
+/**
+ * A word, or a phrase in double quotes, or `name:value` / `name:"a value"`; the spaces between are kept
+ * apart. A value starts right after the colon: `kind: Deployment` (YAML), `reply to: bob` are words.
+ */
+const PIECE = /([A-Za-z]+):("[^"]*"?|\S+)|"[^"]*"?|\S+/g;
 
 /**
  * The filters typed in the box (`project:billing-api role:user since:7d`) as the chips they name, out
@@ -88,7 +95,7 @@ const PIECE = /([A-Za-z]+):("[^"]*"?|\S*)|"[^"]*"?|\S+/g;
  * a time, `tool:Bash`) is searched as written. Applied as pressing the chips would (withChip), so two
  * that cannot meet leave the last one typed.
  */
-export function typedFilters(text: string, filters: SearchFilters, projects: readonly TypedProject[]): Typed {
+export function typedFilters(text: string, filters: SearchFilters, projects: readonly TypedProject[] | undefined): Typed {
   let next = filters;
   const words: string[] = [];
   for (const match of text.matchAll(PIECE)) {

@@ -44,15 +44,15 @@ const TITLE_CHARS = 56;
 
 /**
  * The name an export is saved under: the conversation's title as lower-case words joined by hyphens
- * (letters and digits of any script; whatever a file system or a shell stumbles on dropped), cut at a
- * word, then the first characters of its id so two of the same title stay apart, in the extension of
+ * (letters with their marks, and digits, of any script; whatever a file system or a shell stumbles on
+ * dropped), cut at a word, then the first characters of its id so two of the same title stay apart, in the extension of
  * `apiName` (the name Sessions.Export gave, which says the format). `title` undefined (it may hold a
  * secret the export redacts): "conversation" instead.
  */
 export function exportFileName(session: { title: string | undefined; sessionId: string }, apiName: string): string {
   const dot = apiName.lastIndexOf('.');
   const extension = dot === -1 ? '' : apiName.slice(dot);
-  const words = session.title?.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const words = session.title?.normalize('NFC').toLowerCase().match(/[\p{L}\p{M}\p{N}_]+/gu) ?? [];
   let name = '';
   for (const word of words) {
     const longer = name === '' ? word : `${name}-${word}`;

@@ -3,7 +3,7 @@ import type { PruneReport } from '../../../../core/api/index.js';
 import { ErrorBanner, Field, Glossary, Panel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { ConfirmRemoval } from './ConfirmRemoval.js';
-import { useDraft, type Same } from './drafts.js';
+import { sameSetting, useDraft } from './drafts.js';
 import { removingWindow, wouldRemove } from './retention-words.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, problemWords, useSave, type ConfigView } from './saving.js';
@@ -12,8 +12,8 @@ import './cache-retention.css';
 const MINUTE = 60_000;
 const RETENTION = 'query.cache.retention.default_days';
 
-/** A number however written ("5", "5.0"), lines without blanks: an edit back to what is saved is no edit. */
-const sameSetting: Same = (key, draft, saved) => (key === 'exclude' ? lines(draft).join('\n') === saved : draft.trim() === saved || (draft.trim() !== '' && Number(draft) === Number(saved)));
+/** Minutes as the save rounds them to milliseconds (1.33333 saves 80000, read back as 1.3333333333333333). */
+const sameCapture = sameSetting(['exclude'], { minutes: MINUTE });
 
 /** A save held back until the person confirms what the new retention window would remove. */
 interface Held {
@@ -32,7 +32,7 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
   const daysInput = useRef<HTMLInputElement>(null);
   const putAway = () => (setHeld(undefined), daysInput.current?.focus());
   const { saved } = config;
-  const draft = useDraft('capture', { days: String(saved.retentionDays), minutes: String(saved.sweepIntervalMs / MINUTE), exclude: saved.captureExclude.join('\n') }, sameSetting);
+  const draft = useDraft('capture', { days: String(saved.retentionDays), minutes: String(saved.sweepIntervalMs / MINUTE), exclude: saved.captureExclude.join('\n') }, sameCapture);
   const { days, minutes, exclude } = draft.values;
   const intervalByEnv = config.environment.find((e) => e.key === 'sweep.interval_ms');
 

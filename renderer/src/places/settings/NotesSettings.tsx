@@ -1,12 +1,11 @@
 import { type FormEvent, type ReactElement } from 'react';
 import { countOf, Field, Glossary } from '../../components/index.js';
-import { useDraft, type Same } from './drafts.js';
+import { sameSetting, useDraft } from './drafts.js';
 import { SaveRow } from './SaveRow.js';
 import { lines, problemWords, useSave, type ConfigView } from './saving.js';
 import { ScratchProjects } from './ScratchProjects.js';
 
-/** Lines without blanks, a number however written: an edit back to what is saved is no edit. */
-const sameNotes: Same = (key, draft, saved) => (key === 'ignore' ? lines(draft).join('\n') === saved : draft.trim() === saved || (draft.trim() !== '' && Number(draft) === Number(saved)));
+const sameNotes = sameSetting(['ignore']);
 
 /** Folders whose notes Steward never writes, scratch projects, and the daily budget of model calls. */
 export function NotesSettings({ config, budgetUsed, onSaved }: { config: ConfigView; budgetUsed: number; onSaved: () => void }): ReactElement {

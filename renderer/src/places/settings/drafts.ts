@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { lines } from './saving.js';
 
 /**
  * Settings edits not saved yet, by form, kept for the page's life: leaving Settings (another place,
@@ -11,10 +12,33 @@ const kept = new Map<string, Record<string, string>>();
 export type Same = (key: string, draft: string, saved: string) => boolean;
 const sameText: Same = (_key, draft, saved) => draft === saved;
 
+/**
+ * Fields compared as their settings read them, as the form's Save sends them, so an edit back to what is
+ * saved is no edit: `lineKeys` as lines without blanks, the rest as numbers however written ("5", "5.0");
+ * one typed in a larger unit than it is saved in (`units`: minutes of milliseconds) as the save rounds it.
+ */
+export function sameSetting(lineKeys: readonly string[], units: Readonly<Record<string, number>> = {}): Same {
+  return (key, draft, saved) => {
+    if (lineKeys.includes(key)) return lines(draft).join('\n') === saved;
+    const unit = units[key];
+    const read = (text: string) => (unit === undefined ? Number(text) : Math.round(Number(text) * unit));
+    return draft.trim() === saved || (draft.trim() !== '' && read(draft) === read(saved));
+  };
+}
+
 /** The edits that still differ from what is saved. */
 function unsavedOf(edits: Record<string, string>, saved: Record<string, string>, same: Same): Record<string, string> {
   // A field not known yet (its form still loading what is saved) keeps its edit.
   return Object.fromEntries(Object.entries(edits).filter(([key, text]) => !(key in saved) || !same(key, text, saved[key]!)));
+}
+
+/**
+ * The edits left once what is saved is read again (`before` → `now`): those it made true go, and so do
+ * those that said what was saved before it (typed back, not yet taken away), which would otherwise come
+ * back as unsaved over a value saved elsewhere, and be saved over it.
+ */
+export function editsAfterReload(edits: Record<string, string>, before: Record<string, string>, now: Record<string, string>, same: Same): Record<string, string> {
+  return unsavedOf(unsavedOf(edits, before, same), now, same);
 }
 
 /** What a form left unsaved, if anything (what its next mount starts from). */
@@ -48,8 +72,15 @@ export function useDraft<K extends string>(form: string, saved: Record<K, string
   const [edits, setEdits] = useState<Record<string, string>>(() => kept.get(form) ?? {});
   const unsaved = unsavedOf(edits, saved, same);
   const savedKey = JSON.stringify(saved);
+  // What was saved when last read, to let go of edits that only said it once it changes.
+  const before = useRef<Record<string, string>>(saved);
   // Once what is saved changes (a save read back), an edit it made true shows as saved.
-  useEffect(() => setEdits((now) => unsavedOf(now, JSON.parse(savedKey) as Record<string, string>, same)), [savedKey, same]);
+  useEffect(() => {
+    const was = before.current;
+    const now = JSON.parse(savedKey) as Record<string, string>;
+    before.current = now;
+    setEdits((edits) => editsAfterReload(edits, was, now, same));
+  }, [savedKey, same]);
   const unsavedKey = JSON.stringify(unsaved);
   useEffect(() => keepDraft(form, JSON.parse(unsavedKey) as Record<string, string>), [form, unsavedKey]);
   return {
