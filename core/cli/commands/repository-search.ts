@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CLOSEST_IN_MEANING, COLLECTIONS, degradedText, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, parseIntOption, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { EXIT, parseIntOption, printJson, printText, UsageError, type CliIo, type Run } from '../output.js';
 
 export function formatHits(result: Result<'Repository.Search'>): string {
   const lines: string[] = [];
@@ -49,7 +49,8 @@ export function registerRepositorySearch(maintenance: Command, io: CliIo, run: R
           }),
         );
         if (json) printJson(io, result);
-        else io.stdout(formatHits(result));
+        // Titles and snippets are anyone's words on the forge: escaped as any print of transcript text is.
+        else printText(io, formatHits(result));
         return EXIT.ok;
       }, json);
     });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { countOf, FORCEABLE_SKIPS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, sweepSkipWords, type Result, type SweeperRunResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { storedProjectKeyFor } from '../names.js';
-import { confirmed, EXIT, localTime, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { confirmed, EXIT, localTime, printJson, printText, UsageError, type CliIo, type Run } from '../output.js';
 
 const BOUNDARY_WORDS = {
   local_process: 'nothing leaves this computer',
@@ -101,7 +101,7 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
     }
     const result = await client.call('Sweeper.RunAll', { projects: plan.projects, curator: plan.curator });
     if (options.json) printJson(io, { plan, result });
-    else io.stdout(formatSweptAll(result));
+    else printText(io, formatSweptAll(result));
     return result.failed > 0 ? EXIT.failure : EXIT.ok;
   });
 }
@@ -109,6 +109,7 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
 /**
  * `recipes — last sweep … (failed)`, then what --json also holds, in words: why the last sweep failed,
  * when the next attempt is, whether the folder is ignored, where the notes are; then the overview.
+ * Printed through printText: the name and OVERVIEW.md are written from transcripts.
  */
 export function formatShow(got: Result<'Projects.Get'>, now: number): string {
   const { state } = got;
@@ -146,7 +147,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
           if (options.json) return printJson(io, result);
           // Where the notes went and when a backoff ends are the project's, not the run's.
           const got = await client.call('Projects.Get', { projectKey: key });
-          io.stdout(formatSweeperRun(result, { notesPath: got.notesPath, nextAttemptAt: got.state.nextAttemptAt }));
+          printText(io, formatSweeperRun(result, { notesPath: got.notesPath, nextAttemptAt: got.state.nextAttemptAt }));
         });
         return EXIT.ok;
       }, options.json),
@@ -159,7 +160,7 @@ export function registerSweeper(program: Command, io: CliIo, run: Run): void {
       run(async () => {
         const got = await withClient(io, async (client) => client.call('Projects.Get', { projectKey: await storedProjectKeyFor(client, projectKey, 'sweeper show') }));
         if (options.json) printJson(io, got);
-        else io.stdout(formatShow(got, Date.now()));
+        else printText(io, formatShow(got, Date.now()));
         return EXIT.ok;
       }, options.json),
     );

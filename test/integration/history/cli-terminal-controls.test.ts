@@ -72,6 +72,21 @@ describe('human-readable output of transcript text', () => {
     }
   });
 
+  it('steward sweeper run --all and sweeper show print the project name and its overview with their controls escaped', async () => {
+    const listed = await runIn(home.env, 'projects', '--json');
+    const key = (JSON.parse(listed.out) as { projects: Array<{ projectKey: string }> }).projects[0]!.projectKey;
+    const swept = await runIn(home.env, 'sweeper', 'run', '--all', '--yes');
+    expect(swept.code).toBe(0);
+    expect(swept.out).not.toMatch(CONTROL);
+    expect(swept.out).toContain('green\\x1b[2Jhouse');
+    const shown = await runIn(home.env, 'sweeper', 'show', key);
+    expect(shown.code).toBe(0);
+    expect(shown.out).not.toMatch(CONTROL);
+    expect(shown.out).toContain('green\\x1b[2Jhouse');
+    // The curator's overview is written from the transcript's requests: a C1 control in one comes along.
+    expect(shown.out.slice(shown.out.indexOf('\n\n'))).toContain('done over \\x9b6n');
+  });
+
   it('--json keeps the text as stored', async () => {
     const shown = await runIn(home.env, 'sessions', 'show', SESSION, '--json');
     expect(JSON.stringify(JSON.parse(shown.out))).toContain(JSON.stringify(USER_TEXT).slice(1, -1));
