@@ -74,8 +74,11 @@ export function clean(text: string): string {
     .replace(/\r\n?/g, '\n')
     // eslint-disable-next-line no-control-regex -- removing escape sequences is the point
     .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-    // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+    // An operating-system command (a terminal title: ESC ] … BEL or ESC \) goes whole, not only its ends.
+    // eslint-disable-next-line no-control-regex -- removing escape sequences is the point
+    .replace(/\u001b\][^\u0007\u001b]{0,4096}(?:\u0007|\u001b\\)/g, '')
+    // eslint-disable-next-line no-control-regex -- removing control characters (C0, DEL and C1) is the point
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
 function norm(text: string): string {
