@@ -41,9 +41,20 @@ const CREDENTIAL_WORD = String.raw`(?:api[_ -]?keys?|access[_ -]?keys?|auth[_ -]
 const SECRET_NAME = String.raw`(?:[A-Za-z0-9_]*(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|credential|auth[_-]?key)[A-Za-z0-9_]*|[A-Za-z0-9_]*(?:pwd|_pass))`;
 const WHOLE_SECRET_NAME = new RegExp(String.raw`^${SECRET_NAME}$`, 'i');
 
-/** Whether a whole setting's name (`SmtpPassword`, `DB_PASS`) is a secret's, and not a counter's or a reference's (`max_tokens`, `secret_name`). */
+/**
+ * A setting about a password, not one (`PasswordMinLength`, `PASSWORD_LENGTH`, `PasswordFormat`): its name's
+ * last word, after `_`, `-`, `.` or a capital, is one of a rule's, a place's or a form's.
+ */
+const ABOUT_A_SECRET_WORDS = ['length', 'min', 'max', 'format', 'policy', 'reset', 'expiry', 'expires', 'folder', 'path', 'file', 'hash', 'hint', 'prompt', 'required'];
+/** The word after a separator in any case (`PASSWORD_LENGTH`), or capitalised after a lower-case letter or digit (`PasswordMinLength`, not `PASSWORDADMIN`). */
+const ABOUT_A_SECRET = [
+  new RegExp(String.raw`[_.-](?:${ABOUT_A_SECRET_WORDS.join('|')})$`, 'i'),
+  new RegExp(String.raw`[a-z0-9](?:${ABOUT_A_SECRET_WORDS.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('|')})$`),
+];
+
+/** Whether a whole setting's name (`SmtpPassword`, `DB_PASS`) is a secret's, and not a counter's, a reference's or a rule's (`max_tokens`, `secret_name`, `PASSWORD_LENGTH`). */
 function isSecretName(name: string | undefined): boolean {
-  return name !== undefined && WHOLE_SECRET_NAME.test(name) && !NOT_A_TOKEN.test(name);
+  return name !== undefined && WHOLE_SECRET_NAME.test(name) && !NOT_A_TOKEN.test(name) && !ABOUT_A_SECRET.some((about) => about.test(name));
 }
 
 // ------------------------------------------------------------------ value checks
@@ -379,9 +390,10 @@ const NAME_QUOTE = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}}\\["']|\\?["']?)`;
 const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
 /**
  * ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access.
- * Markdown's bold may close before the colon or after it (`**Password**: …`, `* **Password:** …`, an agent's answer).
+ * Markdown's bold may close before the colon or after it (`**Password**: …`, `* **Password:** …`, an agent's answer);
+ * `bold` and `boldAfter` say it was there (isBoldProse).
  */
-const PASSWORD_ASSIGN = String.raw`(?:\*\*)?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?:(?<=:)\*\*)?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
+const PASSWORD_ASSIGN = String.raw`(?<bold>\*\*)?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?<boldAfter>(?<=:)\*\*)?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
@@ -509,6 +521,20 @@ function isMadePass(raw: string): boolean {
   if (!isLiteralValue(value) || value.length < 6 || !/[A-Za-z]/.test(value) || !/\d/.test(value)) return false;
   if (/^v?\d+(?:\.\d+)+|[/\\]/.test(value)) return false;
   return /[^\w]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value));
+}
+
+/** Letters and digits both (`Hx7mQ2zLw9`, `hunter2`): no word of a tool's message or a sentence. */
+function hasLettersAndDigits(value: string): boolean {
+  return /[A-Za-z]/.test(value) && /\d/.test(value);
+}
+
+/**
+ * A bold label's bare value that is a word (`**Password:** See below`, `**Password:** is stored in vault`): the
+ * sentence that follows the label, where a password has a digit or a symbol. A quoted one (`**Password**: \`…\``)
+ * is a value whatever it is. Risk: a bare letters-only password after a bold label stays shown.
+ */
+function isBoldProse(value: string, groups: Record<string, string | undefined> | undefined): boolean {
+  return (groups?.bold !== undefined || groups?.boldAfter !== undefined) && !groups.vq && /^[A-Za-z]+$/.test(value);
 }
 
 /**
@@ -742,6 +768,16 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
     needs: ['setx'],
   },
   {
+    id: 'connection-string-password',
+    // ADO.NET's and ODBC's `Server=x;Uid=sa;Password=hunter2;`: in a `;`-separated list that names a server or
+    // a user first, the `Password`/`Pwd` value up to `;` is one, however short or code-like (`hunter2;` read
+    // as an identifier before `;` is code to password-assignment). Each part ends at its `;`, a key at its `=`:
+    // read one way only.
+    pattern: /\b(?:server|data[ \t]source|uid|user[ \t]id)[ \t]{0,8}=[^;\n]{0,200};(?:[^;\n=]{1,64}=[^;\n]{0,200};){0,16}[ \t]{0,8}(?:password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>[^;\n"'\\]{1,128})(?![^;\n"'\\])/gi,
+    accept: (m) => isLiteralValue(m.trim()),
+    needs: ['server', 'data source', 'uid', 'user id'],
+  },
+  {
     id: 'dotnet-app-setting',
     // .NET's `<add key="SmtpPassword" value="X" />` (web.config, app.config): the value of a key named for a secret.
     // The quote may come escaped at any depth (a JSON string's `\"`); a backslash is read with the character after it.
@@ -903,9 +939,9 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
     id: 'password-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}${valueQuote(String.raw`["'\`„]`)})${ASSIGNED_VALUE}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))${ASSIGNED_VALUE}`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
-    accept: (m, g) => isLiteralValue(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m),
+    accept: (m, g) => isLiteralValue(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m) && !isBoldProse(m, g),
     needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth'],
   },
   {
@@ -946,8 +982,10 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // a quote inside it is the password's (`ab"c9!Xz`) unless punctuation follows (`…","at":` in JSON), and
     // it ends before an escaped quote's backslash.
     // A prompt answered (`Password for root: …`, `[sudo] password for ana: …`) names a user and a colon, no verb.
-    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)(?:${NAMED_FOR}?${VERB_ADVERB}|\s{1,8}for\s{1,8}[\w.@-]{1,40}:\s{1,8})\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE}|${PROSE_ADVERB}|${PROSE_LENGTH})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
-    accept: (m, g) => isProseValue(m) && !isDirectory(g?.name, m),
+    // Its answer is on the prompt's line, and has letters and digits: what follows a prompt unanswered is the
+    // next line (`Sorry, try again.`) or the tool's words (`Authentication failure`, `Permission denied`).
+    pattern: new RegExp(String.raw`\b(?<name>password|passphrase|passcode|passwd|pwd|pw|pin|passwort|kennwort)(?:${NAMED_FOR}?${VERB_ADVERB}|\s{1,8}for\s{1,8}[\w.@-]{1,40}(?<prompt>:)[ \t]{1,8})\\?["'“‘«‹]?(?!(?:${NOT_A_PROSE_VALUE}|${NOT_A_PROSE_VALUE_DE}|${PROSE_ADVERB}|${PROSE_LENGTH})${WORD_ENDS})(?<value>[^\s"'”’«»‹›](?:(?:[^\s"'”’«»‹›]|["'”’](?=[^\s"'”’«»‹›,;:)}\]]))*[^\s"'”’«»‹›.,;:\\])?)`, 'gi'),
+    accept: (m, g) => isProseValue(m) && !isDirectory(g?.name, m) && (g?.prompt === undefined || hasLettersAndDigits(m)),
     needs: ['pass', 'pw', 'pin', 'kennwort'],
   },
   {

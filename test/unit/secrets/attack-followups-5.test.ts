@@ -142,3 +142,48 @@ describe('prompts and words that stay', () => {
     expect(await wrong(text)).toEqual([]);
   });
 });
+
+// A reviewer's look at the shapes above: a prompt's colon with a line break after it, and a bold label with a
+// prose word after it, took the next line's or the sentence's word; setx and .NET keys about passwords were hidden.
+describe('prompts, bold labels and settings about passwords that stay', () => {
+  it.each([
+    '[sudo] password for ana: \nSorry, try again.',
+    '[sudo] password for ana: \n\nReading package lists...',
+    'password for root: Authentication failure',
+    'Enter password for alice: Permission denied',
+    'Forgot password for john: click here',
+    '**Password:** See below',
+    '**Password:** is stored in vault',
+    '**Password:** Use the one from 1Password',
+    '<add key="PasswordMinLength" value="8" />',
+    '<membership PasswordFormat="Hashed" />',
+    'setx PASSWORD_LENGTH 12',
+    'setx PASSWORD_POLICY strict',
+  ])('%s', async (text) => {
+    expect(await wrong(text)).toEqual([]);
+  });
+});
+
+describe('prompts and bold labels answered, and short passwords in connection strings, are hidden', () => {
+  it.each([
+    '[sudo] password for ana: {s}',
+    '[sudo] password for ana:\t{s}',
+    '* **Password:** {s}',
+    '**Password**: `{s}`',
+    'Server=x;Uid=sa;Password=hunter2;'.replace('hunter2', '{s}'),
+  ])('%s', async (text) => {
+    expect(await wrong(text)).toEqual([]);
+  });
+
+  it.each(['Server=x;Uid=sa;Password=hunter2;', 'Server=x;Uid=sa;Pwd=abcdefgh;', 'Data Source=db;User ID=sa;Password=hunter2;Encrypt=yes'])('%s hides its short password', (text) => {
+    const out = redactSecrets(text);
+    expect(out).not.toMatch(/hunter2|abcdefgh/);
+    expect(out).toMatch(/(?:Password|Pwd)=\[REDACTED\];/);
+  });
+});
+
+describe('a setting named for a password whose last word only looks like a rule is still hidden', () => {
+  it.each(['setx PASSWORD_ADMIN {s}', '<add key="AdminPassword" value="{s}" />', '<add key="PASSWORDADMIN" value="{s}" />'])('%s', async (text) => {
+    expect(await wrong(text)).toEqual([]);
+  });
+});

@@ -63,6 +63,12 @@ describe('the widened shapes read a 1 MB adversarial line in a moment', () => {
     ['setx then names repeated (setx-password)', fill(' DB_PASSWORD', 'setx', '')],
     ['<add key=… value=" then backslashes (dotnet-app-setting)', fill('\\', '<add key="SmtpPassword" value="', '')],
     ['<add key=" repeated (dotnet-app-setting)', fill('<add key="pwd" value="')],
+    ['a prompt answered by spaces then a line break, repeated (password-in-prose)', fill('password for ana: \t \n')],
+    ['bold labels each with no value (password-assignment)', fill('**Password:**;')],
+    ['setx then names about a password repeated (setx-password)', fill(' PASSWORD_LENGTH', 'setx', '')],
+    ['a connection string whose parts never reach a password (connection-string-password)', fill('Server=x;Uid=sa;')],
+    ['a connection string of keys without values (connection-string-password)', fill('a=;', 'Server=;', '')],
+    ['a connection string whose password never ends (connection-string-password)', fill('x', 'Server=x;Pwd=', '')],
   ])('%s', (_name, text) => {
     expect(Math.min(timed(text).ms, timed(text).ms)).toBeLessThan(250);
   });
