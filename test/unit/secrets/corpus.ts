@@ -17,7 +17,12 @@ function generator(seed: number): () => number {
   };
 }
 
-const next = generator(20261201);
+const SEED = 20261201;
+/**
+ * Started again at each secretKinds(): the unit tier shares one module registry per worker, so a
+ * generator that went on from call to call gave each test file other values, by the order files ran in.
+ */
+let next = generator(SEED);
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const LOWER_ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -69,6 +74,7 @@ function pem(label: string): SecretKind {
 }
 
 export function secretKinds(): SecretKind[] {
+  next = generator(SEED);
   const kinds: SecretKind[] = [
     // Model providers.
     token('anthropic api key', `sk-ant-api03-${rand(URLSAFE, 93)}AA`),
