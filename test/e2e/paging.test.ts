@@ -113,7 +113,16 @@ describe('paging through conversations, messages and matches', () => {
     await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     const reading = `Long talk line ${LONG_MESSAGES - 3}`;
     expect(await target.innerText()).toContain(reading);
-    await eventually('the address names the message in view', async () => (page.url().includes('?message=') ? true : undefined));
+    // The address follows the scroll at most every so often: wait for it to name a message in view now,
+    // not one an earlier scroll (Later messages landing on its first new message) left there.
+    const namedInView = () =>
+      page.evaluate(() => {
+        const partId = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('message');
+        const named = partId === null ? null : document.getElementById(`message-${partId.slice(0, partId.lastIndexOf(':'))}`);
+        const box = named?.getBoundingClientRect();
+        return box !== undefined && box.bottom > 0 && box.top < window.innerHeight;
+      });
+    await eventually('the address names the message in view', async () => ((await namedInView()) ? true : undefined));
     expect(await page.evaluate(() => window.history.length)).toBe(entries);
     const inView = (text: string) =>
       page.locator('main[data-place="session"] article.message', { hasText: text }).first().evaluate((el) => {
