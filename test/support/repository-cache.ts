@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openCacheForWrite } from '../../core/maintenance/cache.js';
+import type { Params } from '../../core/api/index.js';
+import { Core } from '../../core/core.js';
+import { createRepositoryCache, openCacheForWrite, type RepositorySeed } from '../../core/maintenance/cache.js';
 import { commentOf, itemOf, numberFromUrl, RawComment, RawItem } from '../../core/maintenance/forges/records.js';
 import { CacheWriter } from '../../core/maintenance/lanes/store.js';
+import type { TempHome } from './home.js';
 
 /**
  * Filling a repository cache the way the sync lanes do, for retrieval tests: the fixture's GitHub
@@ -113,4 +117,46 @@ export function labelsByUrl(corpus: FixtureCorpus): Map<string, string> {
   }
   for (const page of corpus.wiki) labels.set(page.html_url, `wiki:${page.path}`);
   return labels;
+}
+
+/** A repository a test maintains: its cache's binding, what the cache holds, and how it is enrolled. */
+export interface SeededRepository extends RepositorySeed {
+  /** The name it is enrolled under (OWNER/NAME or HOST/OWNER/NAME), resolved through the binding. */
+  repo: string;
+  policy: Params<'Maintenance.Enroll'>['policy'];
+  /** What its cache holds, written as the sync lanes write it; none: an empty cache. */
+  corpus?: FixtureCorpus;
+}
+
+/**
+ * Creates each repository's cache in `caches` (one file per repository), seeds it, and enrolls it on a
+ * Core opened on `home`; `then` runs on that Core before it shuts (a first maintenance pass, say).
+ * Returns each registration id by repoId.
+ */
+export async function seedAndEnroll(
+  home: TempHome,
+  caches: string,
+  repositories: readonly SeededRepository[],
+  then?: (core: Core) => Promise<unknown>,
+): Promise<Record<string, string>> {
+  const registrations: Record<string, string> = {};
+  const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+  try {
+    for (const { repo, policy, corpus, ...seed } of repositories) {
+      const name = seed.repoId.replaceAll('/', '_');
+      const cache = join(caches, `${name}.db`);
+      createRepositoryCache(cache, [seed]);
+      if (corpus) {
+        const writer = new CorpusWriter(cache, seed.repoId);
+        writer.seed(corpus);
+        writer.close();
+      }
+      const enrolled = await core.call('Maintenance.Enroll', { cachePath: cache, repo, policy, idempotencyKey: `seed-${name}` });
+      registrations[seed.repoId] = enrolled.registrationId;
+    }
+    await then?.(core);
+  } finally {
+    await core.shutdown();
+  }
+  return registrations;
 }

@@ -1,30 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core, type EventName } from '../../../core/index.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { describe, expect, it } from 'vitest';
+import type { Core, EventName } from '../../../core/index.js';
+import { coreHome } from '../../support/core.js';
+import type { TempHome } from '../../support/home.js';
 import { claudeSession, desktopSession } from '../../support/transcripts.js';
 import { PROVIDER_IDS } from '../../../core/api/index.js';
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const temp = coreHome('steward-smoke-');
 
 function open(): { core: Core; home: TempHome; desktop: string; claude: string } {
-  home = tempHome('steward-smoke-');
+  const home = temp.home;
   const desktop = join(home.dir, 'roots', 'desktop');
   const claude = join(home.dir, 'roots', 'claude');
   mkdirSync(desktop, { recursive: true });
   mkdirSync(claude, { recursive: true });
   home.env.STEWARD_CLAUDE_DESKTOP_ROOTS = desktop;
   home.env.STEWARD_CLAUDE_ROOTS = claude;
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  return { core, home, desktop, claude };
+  return { core: temp.open(), home, desktop, claude };
 }
 
 describe('Claude smoke through the Core', () => {

@@ -1,32 +1,21 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import { SearchIndex, SessionEraser } from '../../../core/gateway/index.js';
 import type { Db } from '../../../core/store/index.js';
 import { recordingGate } from '../../support/gate.js';
-import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, historyHome, writeHistoryFixture } from '../../support/history.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { IDS, KITCHEN, ORCHARD, SUBAGENT_SESSION, historyOwnerPerTest } from '../../support/history.js';
+import type { TempHome } from '../../support/home.js';
 import { appendJsonl, claudeLine, writeJsonl } from '../../support/transcripts.js';
 import { expectIndexExact } from '../../support/search-index.js';
 
 const DAY = 86_400_000;
-let home: TempHome | undefined;
-let core: Core | undefined;
+const owner = historyOwnerPerTest();
 
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
-
-function open(config?: unknown): Core {
-  home ??= historyHome('steward-forget-').home;
-  if (config !== undefined) writeFileSync(join(home.dir, 'config.json'), JSON.stringify(config));
-  core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  return core;
-}
+/** The history home's Core, after `prepare` adds to the home (a config.json, a transcript). */
+const open = (prepare?: (home: TempHome) => void): Core => owner.open('steward-forget-', prepare).c;
+const withConfig = (config: unknown) => (home: TempHome) => writeFileSync(join(home.dir, 'config.json'), JSON.stringify(config));
 
 const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
 
@@ -83,7 +72,7 @@ describe('forgetting a session', () => {
     await c.call('Backfill.Run', { all: true });
     await c.call('Forget.Session', { sessionId: IDS.kitchen });
     await c.shutdown();
-    c = open();
+    c = owner.reopen();
     await c.call('Sweep.Tick', {});
     await c.call('Backfill.Run', { all: true });
     expect(await hitsFor(c, 'crumble')).toEqual([]);
@@ -95,7 +84,7 @@ describe('forgetting a session', () => {
     await c.call('Forget.Session', { sessionId: IDS.pruning });
     // The manual backfill left checkpoints: this tick reads nothing.
     await c.call('Sweep.Tick', {});
-    const file = join(home!.env.STEWARD_CLAUDE_ROOTS!, 'projects', '-work-orchard', `${IDS.pruning}.jsonl`);
+    const file = join(owner.home().env.STEWARD_CLAUDE_ROOTS!, 'projects', '-work-orchard', `${IDS.pruning}.jsonl`);
     appendJsonl(file, [claudeLine({ sessionId: IDS.pruning, cwd: ORCHARD, text: 'Should the quince get the same treatment?' })]);
     const tick = await c.call('Sweep.Tick', {});
     expect(tick.providers.find((p) => p.provider === 'claude')).toMatchObject({ read: 1, partsWritten: 0, withheld: { forgotten: 1, excluded: 0 } });
@@ -121,7 +110,7 @@ describe('forgetting a project', () => {
     await c.call('Backfill.Run', { all: true });
     const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
     await c.call('Sweeper.Run', { projectKey: orchard.projectKey, force: true });
-    const notes = join(home!.dir, 'projects');
+    const notes = join(owner.home().dir, 'projects');
     const slugDir = (await c.call('Projects.Get', { projectKey: orchard.projectKey })).slug;
     expect(existsSync(join(notes, slugDir, 'OVERVIEW.md'))).toBe(true);
 
@@ -143,7 +132,7 @@ describe('forgetting a project', () => {
 
 describe('excluding a folder', () => {
   it('never captures sessions whose folder matches capture.exclude, and counts what it held back', async () => {
-    const c = open({ capture: { exclude: [`${KITCHEN}/**`] } });
+    const c = open(withConfig({ capture: { exclude: [`${KITCHEN}/**`] } }));
     const result = await c.call('Backfill.Run', { all: true });
     expect(result.providers.find((p) => p.provider === 'claude')?.withheld).toEqual({ forgotten: 0, excluded: 3 });
     expect((await c.call('Projects.List', {})).projects.map((p) => p.cwd)).not.toContain(KITCHEN);
@@ -152,23 +141,21 @@ describe('excluding a folder', () => {
   });
 
   it('rejects a malformed exclude list with a message naming the key', () => {
-    home = tempHome('steward-forget-');
-    writeFileSync(join(home.dir, 'config.json'), JSON.stringify({ capture: { exclude: 'not-a-list' } }));
-    expect(() => Core.open({ home: { dir: home!.dir, kind: 'env' }, env: home!.env })).toThrow(/capture\.exclude/);
+    expect(() => open(withConfig({ capture: { exclude: 'not-a-list' } }))).toThrow(/capture\.exclude/);
   });
 });
 
 describe('retention keeps the index exact', () => {
   it('prunes old parts with their index rows and counts', async () => {
-    home = tempHome('steward-forget-');
-    const fixture = writeHistoryFixture(join(home.dir, 'roots'));
-    home.env.STEWARD_CLAUDE_ROOTS = fixture.claudeRoot;
     const old = Date.now() - 400 * DAY;
-    writeJsonl(join(fixture.claudeRoot, 'projects', '-work-orchard', 'ancient.jsonl'), [
-      claudeLine({ sessionId: 'ancient', cwd: ORCHARD, ts: new Date(old), text: 'an ancient note about grafting' }),
-      claudeLine({ sessionId: 'ancient', cwd: ORCHARD, ts: new Date(old + 1000), type: 'assistant', text: 'grafting works best in spring' }),
-    ]);
-    const c = open();
+    const c = open((home) => {
+      // Claude's root alone: the OpenClaw session stays out of what retention prunes.
+      home.env.STEWARD_OPENCLAW_ROOTS = '';
+      writeJsonl(join(home.env.STEWARD_CLAUDE_ROOTS!, 'projects', '-work-orchard', 'ancient.jsonl'), [
+        claudeLine({ sessionId: 'ancient', cwd: ORCHARD, ts: new Date(old), text: 'an ancient note about grafting' }),
+        claudeLine({ sessionId: 'ancient', cwd: ORCHARD, ts: new Date(old + 1000), type: 'assistant', text: 'grafting works best in spring' }),
+      ]);
+    });
     await c.call('Backfill.Run', { all: true });
     expect(await hitsFor(c, 'grafting')).toEqual(['ancient']);
     const report = await c.call('Cache.Prune', {});

@@ -1,10 +1,9 @@
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import { formatUnforget } from '../../../core/cli/commands/unforget.js';
-import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome, type HistoryFixture } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
+import { IDS, ORCHARD, SUBAGENT_SESSION, historyOwnerPerTest, type HistoryFixture } from '../../support/history.js';
 import { appendJsonl, claudeLine } from '../../support/transcripts.js';
 
 /**
@@ -14,26 +13,11 @@ import { appendJsonl, claudeLine } from '../../support/transcripts.js';
  */
 
 const DAY = 86_400_000;
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const owner = historyOwnerPerTest();
 
 const pruningFile = (fixture: HistoryFixture) => join(fixture.claudeRoot, 'projects', '-work-orchard', `${IDS.pruning}.jsonl`);
 const claudeOf = (tick: Awaited<ReturnType<Core['call']>>) => (tick as { providers: Array<{ provider: string; partsWritten: number; withheld?: { forgotten: number } }> }).providers.find((p) => p.provider === 'claude')!;
 const partsOf = (c: Core, sessionId: string) => c.gateway.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ?').pluck().get(sessionId) as number;
-
-function opened(prefix: string): { c: Core; fixture: HistoryFixture } {
-  const made = historyHome(prefix);
-  home = made.home;
-  core = Core.open({ home: { dir: made.home.dir, kind: 'env' }, env: made.home.env });
-  return { c: core, fixture: made.fixture };
-}
 
 /** A user line the pruning conversation gains after it was forgotten: a tick then reads its file and withholds it. */
 function appendTurn(fixture: HistoryFixture): void {
@@ -42,7 +26,7 @@ function appendTurn(fixture: HistoryFixture): void {
 
 describe('unforgetting brings it back at the next scheduled check', () => {
   it('a conversation whose file stays unchanged', async () => {
-    const { c } = opened('steward-unforget-tick-');
+    const { c } = owner.open('steward-unforget-tick-');
     await c.call('Sweep.Tick', {});
     const before = partsOf(c, IDS.pruning);
     expect(before).toBeGreaterThan(0);
@@ -62,7 +46,7 @@ describe('unforgetting brings it back at the next scheduled check', () => {
   });
 
   it('a conversation whose file a tick read and withheld after the forget', async () => {
-    const { c, fixture } = opened('steward-unforget-withheld-');
+    const { c, fixture } = owner.open('steward-unforget-withheld-');
     await c.call('Sweep.Tick', {});
     const before = partsOf(c, IDS.pruning);
     await c.call('Forget.Session', { sessionId: IDS.pruning });
@@ -78,7 +62,7 @@ describe('unforgetting brings it back at the next scheduled check', () => {
   });
 
   it('a project, with its conversations and their subagents', async () => {
-    const { c } = opened('steward-unforget-project-tick-');
+    const { c } = owner.open('steward-unforget-project-tick-');
     await c.call('Sweep.Tick', {});
     const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
     const sessionsBefore = (await c.call('Sessions.List', { projectKey: orchard.projectKey })).sessions.map((s) => s.sessionId);
@@ -97,7 +81,7 @@ describe('unforgetting brings it back at the next scheduled check', () => {
   });
 
   it('a conversation older than the window is not read by the tick (its subagent, inside it, is): Import earlier history brings it back', async () => {
-    const { c, fixture } = opened('steward-unforget-older-');
+    const { c, fixture } = owner.open('steward-unforget-older-');
     // Its file last written 400 days ago: the regular checks (a year) leave it out, an import of everything reads it.
     const old = new Date(Date.now() - 400 * DAY);
     utimesSync(pruningFile(fixture), old, old);

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import type { Db } from '../../../core/store/index.js';
-import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
+import { IDS, ORCHARD, SUBAGENT_SESSION, historyOwnerPerTest } from '../../support/history.js';
 import { expectIndexExact } from '../../support/search-index.js';
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const owner = historyOwnerPerTest();
 
 const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
 
@@ -23,8 +14,7 @@ const orchardOf = async (c: Core) => (await c.call('Projects.List', {})).project
 
 describe('unforgetting a project', () => {
   it('lifts its tombstone; the next backfill brings back the project, its conversations and their index rows, exactly', async () => {
-    ({ home } = historyHome('steward-unforget-'));
-    const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env }));
+    const { c } = owner.open('steward-unforget-');
     await c.call('Backfill.Run', { all: true });
     const orchard = (await orchardOf(c))!;
     const sessionsBefore = (await c.call('Sessions.List', { projectKey: orchard.projectKey })).sessions.map((s) => s.sessionId);

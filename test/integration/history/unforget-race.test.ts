@@ -1,32 +1,22 @@
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { Core } from '../../../core/index.js';
+import { expect, it } from 'vitest';
+import type { Core } from '../../../core/index.js';
 import { FileCheckpoints } from '../../../core/gateway/index.js';
-import { ORCHARD, historyHome } from '../../support/history.js';
-import type { TempHome } from '../../support/home.js';
+import { ORCHARD, historyOwnerPerTest } from '../../support/history.js';
 import { claudeLine, writeJsonl } from '../../support/transcripts.js';
 
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const owner = historyOwnerPerTest();
 
 const NEW = '11111111-2222-4333-8444-555555555555';
 const partsOf = (c: Core, sid: string) => c.gateway.prepare('SELECT COUNT(*) FROM parts WHERE session_id = ?').pluck().get(sid) as number;
 
 it('a lift while a tick reads (and withholds) a new file of the forgotten project: the file comes back at the next check', async () => {
-  const made = historyHome('steward-attack-race-');
-  home = made.home;
-  const c = (core = Core.open({ home: { dir: made.home.dir, kind: 'env' }, env: made.home.env }));
+  const { c, fixture } = owner.open('steward-attack-race-');
   await c.call('Sweep.Tick', {});
   const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
   await c.call('Forget.Project', { projectKey: orchard.projectKey });
   // A new conversation in the forgotten project, started after the forget.
-  const file = join(made.fixture.claudeRoot, 'projects', '-work-orchard', `${NEW}.jsonl`);
+  const file = join(fixture.claudeRoot, 'projects', '-work-orchard', `${NEW}.jsonl`);
   writeJsonl(file, [claudeLine({ sessionId: NEW, cwd: ORCHARD, text: 'new after forget' }), claudeLine({ sessionId: NEW, type: 'assistant', cwd: ORCHARD, text: 'reply' })]);
   // The person presses Unforget while the tick is reading that file (before its checkpoint is written).
   const put = FileCheckpoints.prototype.put;

@@ -8,10 +8,10 @@ import { StewardError } from '../../../core/api/index.js';
 import { runCli } from '../../../core/cli/index.js';
 import { withClient } from '../../../core/cli/connect.js';
 import { Core } from '../../../core/core.js';
-import { createRepositoryCache } from '../../../core/maintenance/index.js';
 import { createMcpServer } from '../../../core/mcp/index.js';
 import { captureIo } from '../../support/cli.js';
 import { tempHome, type TempHome } from '../../support/home.js';
+import { seedAndEnroll, type SeededRepository } from '../../support/repository-cache.js';
 
 /**
  * One OWNER/NAME maintained on two hosts (github.com and a Gitea) is two repositories: naming it
@@ -28,22 +28,12 @@ let registrations: Record<string, string>;
 beforeAll(async () => {
   home = tempHome('steward-rag-names-');
   caches = mkdtempSync(join(tmpdir(), 'steward-rag-names-caches-'));
-  const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  try {
-    registrations = {};
-    for (const [repoId, forge] of [
-      [GITHUB, { forge: 'github', apiBase: 'https://api.github.com' }],
-      [GITEA, { forge: 'gitea', apiBase: 'https://git.example.org/api/v1' }],
-    ] as const) {
-      const cache = join(caches, `${repoId.split('/')[0]}.db`);
-      // Each cache binds one repository: OWNER/NAME resolves to it through the cache's own binding.
-      createRepositoryCache(cache, [{ repoId, aliases: ['acme/tool'], forge }]);
-      const enrolled = await core.call('Maintenance.Enroll', { cachePath: cache, repo: 'acme/tool', policy: { sync: 'off', rag: 'off' }, idempotencyKey: `names-${repoId.split('/')[0]}` });
-      registrations[repoId] = enrolled.registrationId;
-    }
-  } finally {
-    await core.shutdown();
-  }
+  // Each cache binds one repository: OWNER/NAME resolves to it through the cache's own binding.
+  const named = (repoId: string, forge: SeededRepository['forge']): SeededRepository => ({ repoId, forge, aliases: ['acme/tool'], repo: 'acme/tool', policy: { sync: 'off', rag: 'off' } });
+  registrations = await seedAndEnroll(home, caches, [
+    named(GITHUB, { forge: 'github', apiBase: 'https://api.github.com' }),
+    named(GITEA, { forge: 'gitea', apiBase: 'https://git.example.org/api/v1' }),
+  ]);
 });
 
 afterAll(() => {

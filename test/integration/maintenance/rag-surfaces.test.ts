@@ -6,12 +6,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
 import { withClient } from '../../../core/cli/connect.js';
-import { Core } from '../../../core/core.js';
-import { createRepositoryCache } from '../../../core/maintenance/index.js';
 import { createMcpServer } from '../../../core/mcp/index.js';
 import { captureIo } from '../../support/cli.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { CorpusWriter, loadFixtureCorpus } from '../../support/repository-cache.js';
+import { loadFixtureCorpus, seedAndEnroll, type SeededRepository } from '../../support/repository-cache.js';
 
 /**
  * Repository search through the owner's own wiring (the Core builds the RAG stage and the
@@ -24,21 +22,13 @@ let caches: string;
 beforeAll(async () => {
   home = tempHome('steward-rag-');
   caches = mkdtempSync(join(tmpdir(), 'steward-rag-caches-'));
-  const cache = join(caches, 'inkwell.db');
-  createRepositoryCache(cache, [{ repoId: REPO, aliases: ['inkwell-app/inkwell'] }]);
-  const writer = new CorpusWriter(cache, REPO);
-  writer.seed(loadFixtureCorpus());
-  writer.close();
-  const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  try {
-    await core.call('Maintenance.Enroll', { cachePath: cache, repo: 'inkwell-app/inkwell', policy: { sync: 'off', rag: 'maintain' }, idempotencyKey: 'surfaces' });
+  const inkwell: SeededRepository = { repoId: REPO, aliases: ['inkwell-app/inkwell'], repo: 'inkwell-app/inkwell', policy: { sync: 'off', rag: 'maintain' }, corpus: loadFixtureCorpus() };
+  await seedAndEnroll(home, caches, [inkwell], async (core) => {
     const pass = await core.call('Maintenance.Reconcile', {});
     expect(pass.jobs.map((j) => `${j.stage}/${j.state}`)).toEqual(['rag/succeeded']);
     const [status] = (await core.call('Maintenance.List', {})).registrations;
     expect(status!.generations.covered).toBe(status!.generations.content);
-  } finally {
-    await core.shutdown();
-  }
+  });
 });
 
 afterAll(() => {

@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../core/cli/index.js';
-import { Core } from '../../../core/core.js';
-import { createRepositoryCache } from '../../../core/maintenance/index.js';
 import { captureIo } from '../../support/cli.js';
 import { tempHome, type TempHome } from '../../support/home.js';
-import { CorpusWriter, loadFixtureCorpus } from '../../support/repository-cache.js';
+import { loadFixtureCorpus, seedAndEnroll, type SeededRepository } from '../../support/repository-cache.js';
 
 // A review finding: anyone can write a forge issue's title and body, and `steward maintenance search`
 // printed them raw, so an ESC sequence in one retitled or cleared the terminal of whoever searched.
@@ -25,20 +23,10 @@ let caches: string;
 beforeAll(async () => {
   home = tempHome('steward-rag-controls-');
   caches = mkdtempSync(join(tmpdir(), 'steward-rag-controls-caches-'));
-  const cache = join(caches, 'inkwell.db');
-  createRepositoryCache(cache, [{ repoId: REPO, aliases: ['inkwell-app/inkwell'] }]);
   const corpus = loadFixtureCorpus();
   corpus.issues[0] = { ...corpus.issues[0]!, title: TITLE, body: BODY };
-  const writer = new CorpusWriter(cache, REPO);
-  writer.seed(corpus);
-  writer.close();
-  const core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
-  try {
-    await core.call('Maintenance.Enroll', { cachePath: cache, repo: 'inkwell-app/inkwell', policy: { sync: 'off', rag: 'maintain' }, idempotencyKey: 'controls' });
-    await core.call('Maintenance.Reconcile', {});
-  } finally {
-    await core.shutdown();
-  }
+  const inkwell: SeededRepository = { repoId: REPO, aliases: ['inkwell-app/inkwell'], repo: 'inkwell-app/inkwell', policy: { sync: 'off', rag: 'maintain' }, corpus };
+  await seedAndEnroll(home, caches, [inkwell], (core) => core.call('Maintenance.Reconcile', {}));
 });
 
 afterAll(() => {
