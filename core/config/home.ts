@@ -73,7 +73,7 @@ export const HOME_FILES = {
   panelToken: 'panel-token',
   /** The page `steward open` hands the browser (mode 0600): it forwards to the panel's address, token and all. */
   panelOpener: 'open-panel.html',
-  /** The key search cursors mark their search under (mode 0600), so a cursor holds nothing of the query (searchCursorKey). */
+  /** The key search and listing cursors mark their request under (mode 0600), so a cursor holds nothing of the query and cannot be forged (searchCursorKey). */
   searchCursorKey: 'search-cursor-key',
 } as const;
 

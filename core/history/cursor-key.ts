@@ -7,8 +7,8 @@ import { HOME_FILES, PRIVATE_FILE_MODE } from '../config/index.js';
 const KEY_SHAPE = /^[0-9a-f]{64}$/;
 
 /**
- * The key search cursors mark their search under (searchMark), one per home: a cursor seen in a log or
- * a transcript then tells nothing of what was searched for, a guessed query cannot be checked against
+ * The key search cursors mark their search under (searchMark), and listing cursors their listing
+ * (listingMark), one per home: a cursor seen in a log or a transcript then tells nothing of what was searched for, a guessed query cannot be checked against
  * it, while the owner and a CLI or MCP server reading the same home in-process page each other's cursors.
  * Made once, exclusively and whole (two processes starting at once agree on one key), mode 0600. A damaged
  * file is replaced: the cursors under the old key are refused as another search's, and the caller starts again.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { repoMatches, type EventName, type EventPayload, type SearchIndexingResult } from '../api/index.js';
 import { Checkpointer, DiskScrub, HistoryReader, SearchIndex, SearchReader, SessionEraser, Tombstones, TranscriptFiles } from '../gateway/index.js';
 import type { Logger } from '../log/index.js';
@@ -15,7 +16,7 @@ export interface HistoryOptions {
   db: Db;
   projects: ProjectStore;
   env: NodeJS.ProcessEnv;
-  /** STEWARD_HOME, where the key search cursors are marked under is kept; left out, a key for this process alone. */
+  /** STEWARD_HOME, where the key search and listing cursors are marked under is kept; left out, a key for this process alone. */
   home?: string;
   logger: Logger;
   emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -51,11 +52,14 @@ export class History {
     const names = { nameOf: (key: string) => o.projects.nameOf(key) };
     // Built per export or redacted read: secret-looking environment values are read when it runs.
     const redactor = () => createRedactor(secretValuesFromEnv(o.env));
-    this.sessions = new SessionsView(reader, names, redactor);
+    // One key for every cursor of this home, a search's and a listing's alike, read when a first cursor needs it.
+    let key: Buffer | undefined;
+    const home = o.home;
+    const cursorKey = () => (key ??= home === undefined ? randomBytes(32) : searchCursorKey(home));
+    this.sessions = new SessionsView(reader, names, redactor, cursorKey);
     const directory = { repoProjects: (repo: string) => o.projects.list().filter((p) => repoMatches(repo, [p.repoId])).map((p) => p.projectKey) };
     this.#searchReader = new SearchReader(o.db);
-    const home = o.home;
-    this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory, redactor, home === undefined ? undefined : () => searchCursorKey(home));
+    this.search = new HistorySearch(this.#searchReader, index, this.sessions, reader, directory, redactor, cursorKey);
     this.exporter = new SessionExporter(this.sessions, redactor);
     this.forgetting = new Forgetting({
       tombstones: new Tombstones(o.db),

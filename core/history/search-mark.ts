@@ -4,13 +4,21 @@ import type { ParsedParams } from '../api/index.js';
 import { fingerprint } from './cursor.js';
 
 type Params = ParsedParams<'Search.Query'>;
+type ListParams = ParsedParams<'Sessions.List'>;
 type Sort = 'relevance' | 'newest';
 
 /**
- * The parts of a search a cursor belongs to, besides its dates and order, each with the word a refusal
- * names it by: a filter's plain name, which reads as the CLI's flag (--kind) and the MCP tool's argument
- * (kind, session_id) alike.
+ * A request a cursor pages, as its mark holds it: what a refusal calls it, its parts (each digested into
+ * `g`, in this order) and its filters among them, each with the word a refusal names it by: a filter's
+ * plain name, which reads as the CLI's flag (--kind) and the MCP tool's argument (kind, session_id) alike.
  */
+interface Paged {
+  noun: 'search' | 'listing';
+  parts: readonly string[];
+  filters: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A search's parts besides its dates and order. */
 const FILTERS = [
   ['projectKey', 'project'],
   ['repo', 'repository'],
@@ -21,17 +29,29 @@ const FILTERS = [
   ['genuineUserTurn', 'genuine user turn'],
 ] as const satisfies ReadonlyArray<readonly [keyof Params, string]>;
 const PARTS = ['query', ...FILTERS.map(([key]) => key), 'redact'] as const satisfies ReadonlyArray<keyof Params>;
-type Part = (typeof PARTS)[number];
+const SEARCH: Paged = { noun: 'search', parts: PARTS, filters: FILTERS };
+
+/**
+ * A listing of conversations (Sessions.List), besides its dates: its one order is the latest active first,
+ * and its rows are the same redacted or not, so a cursor serves either way.
+ */
+const LIST_FILTERS = [
+  ['projectKey', 'project'],
+  ['provider', 'provider'],
+] as const satisfies ReadonlyArray<readonly [keyof ListParams, string]>;
+const LISTING: Paged = { noun: 'listing', parts: LIST_FILTERS.map(([key]) => key), filters: LIST_FILTERS };
+
 /** Characters of a part's digest: 12 bits, enough to say which part differs (`f` alone decides whether one does). */
 const DIGEST = 2;
 
 /**
- * What a search cursor holds of the search it pages: `f` the fingerprint of all of it (what decides), `g`
- * a short digest of each part (PARTS, in order) and `fr`/`to` its dates (epoch ms), so that a cursor given
- * back with another search is refused in words that say what differs, never holding what was searched
- * for: `f` and `g` are keyed with the home's searchCursorKey (`v`: 2), so a guess of the query cannot be
- * checked against them. A cursor given out before `g` has only `f`, and its refusal the short words; so
- * has one given out before the key (no `v`), whose unkeyed digests would name parts that do not differ.
+ * What a cursor holds of the search or listing it pages: `f` the fingerprint of all of it (what decides),
+ * `g` a short digest of each part (Paged's, in order) and `fr`/`to` its dates (epoch ms), so that a cursor
+ * given back with another request is refused in words that say what differs, never holding what was
+ * asked for: `f` and `g` are keyed with the home's searchCursorKey (`v`: 2), so a guess of a query or a
+ * filter cannot be checked against them. A search cursor given out before `g` has only `f`, and its
+ * refusal the short words; so has one given out before the key (no `v`), whose unkeyed digests would
+ * name parts that do not differ.
  */
 export const SearchMark = {
   f: z.string(),
@@ -45,24 +65,34 @@ export type SearchMark = { f: string; g?: string | undefined; fr?: number | unde
 /** The mark of a search as it runs, under `key`: a sort left out is the one it runs in, so saying the default is the same search. */
 export function searchMark(params: Params, sort: Sort, key: Buffer): SearchMark {
   // Redaction left out is redaction off, as the search reads it.
-  const search = { ...params, sort, redact: params.redact === true };
+  return markOf(SEARCH, { ...params, sort, redact: params.redact === true }, key);
+}
+
+/** The mark of a listing of conversations, under the same key: its filters and dates, never its redaction (see LISTING). */
+export function listingMark(params: ListParams, key: Buffer): SearchMark {
+  const { redact: _sameRows, ...listing } = params;
+  return markOf(LISTING, listing, key);
+}
+
+/** `request` marked as `paged` says (fingerprint leaves out its cursor and limit). */
+function markOf(paged: Paged, request: Record<string, unknown> & { from?: number | undefined; to?: number | undefined }, key: Buffer): SearchMark {
   return {
-    f: fingerprint(search, key),
-    g: PARTS.map((part) => digest(part, search[part], key)).join(''),
-    ...(params.from !== undefined ? { fr: params.from } : {}),
-    ...(params.to !== undefined ? { to: params.to } : {}),
+    f: fingerprint(request, key),
+    g: paged.parts.map((part) => digest(part, request[part], key)).join(''),
+    ...(request.from !== undefined ? { fr: request.from } : {}),
+    ...(request.to !== undefined ? { to: request.to } : {}),
     v: 2,
   };
 }
 
-function digest(part: Part, value: unknown, key: Buffer): string {
+function digest(part: string, value: unknown, key: Buffer): string {
   return createHmac('sha256', key)
     .update(`${part}\0${JSON.stringify(value ?? null)}`)
     .digest('base64url')
     .slice(0, DIGEST);
 }
 
-const SHORT = 'The cursor belongs to another search; start again without it';
+const shortWords = (paged: Paged) => `The cursor belongs to another ${paged.noun}; start again without it`;
 
 /**
  * Why a cursor (its mark and order) does not page this search (`mark`, searchMark's), or undefined
@@ -71,26 +101,52 @@ const SHORT = 'The cursor belongs to another search; start again without it';
  */
 export function cursorMismatch(held: SearchMark & { s: Sort }, mark: SearchMark, params: Params, sort: Sort): string | undefined {
   if (held.f === mark.f && held.s === sort) return undefined;
-  if (held.v !== mark.v) return SHORT;
-  const digestOf = (g: string, part: Part) => g.slice(PARTS.indexOf(part) * DIGEST, (PARTS.indexOf(part) + 1) * DIGEST);
-  const differs = (part: Part) => held.g !== undefined && digestOf(held.g, part) !== digestOf(mark.g!, part);
-  const filters = FILTERS.filter(([key]) => differs(key)).map(([, name]) => name);
-  const clauses = [
-    differs('query') ? 'the query differs' : '',
-    filters.length > 0 ? `the ${listed(filters)} ${filters.length === 1 ? 'filter differs' : 'filters differ'}` : '',
-    held.g === undefined ? '' : dateClause('from', held.fr, params.from),
-    held.g === undefined ? '' : dateClause('to', held.to, params.to),
-    held.s === sort ? '' : `this cursor pages ${orderWords(held.s)}, and this search asks ${orderWords(sort)}`,
-    differs('redact') ? `this cursor pages a search ${params.redact === true ? 'that shows secrets' : 'with secrets redacted'}, and this search ${params.redact === true ? 'redacts them' : 'shows them'}` : '',
-  ].filter((c) => c !== '');
-  if (clauses.length === 0) return SHORT;
-  return `The cursor belongs to another search: ${clauses.join('; ')}. Give that search with the cursor, or start again without it`;
+  return mismatchWords(SEARCH, held, mark, params, (differs) => ({
+    first: differs('query') ? ['the query differs'] : [],
+    last: [
+      held.s === sort ? '' : `this cursor pages ${orderWords(held.s)}, and this search asks ${orderWords(sort)}`,
+      differs('redact') ? `this cursor pages a search ${params.redact === true ? 'that shows secrets' : 'with secrets redacted'}, and this search ${params.redact === true ? 'redacts them' : 'shows them'}` : '',
+    ],
+  }));
 }
 
-function dateClause(end: 'from' | 'to', held: number | undefined, asked: number | undefined): string {
+/** Why a cursor does not page this listing (`mark`, listingMark's), or undefined when it does: in a search's words (cursorMismatch). */
+export function listingMismatch(held: SearchMark, mark: SearchMark, params: ListParams): string | undefined {
+  return held.f === mark.f ? undefined : mismatchWords(LISTING, held, mark, params);
+}
+
+/**
+ * What differs between the request a cursor pages (`held`) and this one (`mark`, `asked`): the filters by
+ * name and the dates, with what only `paged`'s kind of request has (a search's query, order and
+ * redaction) around them. The short words where the cursor cannot tell (another key, or no `g`).
+ */
+function mismatchWords(
+  paged: Paged,
+  held: SearchMark,
+  mark: SearchMark,
+  asked: { from?: number | undefined; to?: number | undefined },
+  own: (differs: (part: string) => boolean) => { first: string[]; last: string[] } = () => ({ first: [], last: [] }),
+): string {
+  if (held.v !== mark.v) return shortWords(paged);
+  const digestOf = (g: string, part: string) => g.slice(paged.parts.indexOf(part) * DIGEST, (paged.parts.indexOf(part) + 1) * DIGEST);
+  const differs = (part: string) => held.g !== undefined && digestOf(held.g, part) !== digestOf(mark.g!, part);
+  const filters = paged.filters.filter(([key]) => differs(key)).map(([, name]) => name);
+  const { first, last } = own(differs);
+  const clauses = [
+    ...first,
+    filters.length > 0 ? `the ${listed(filters)} ${filters.length === 1 ? 'filter differs' : 'filters differ'}` : '',
+    held.g === undefined ? '' : dateClause(paged, 'from', held.fr, asked.from),
+    held.g === undefined ? '' : dateClause(paged, 'to', held.to, asked.to),
+    ...last,
+  ].filter((c) => c !== '');
+  if (clauses.length === 0) return shortWords(paged);
+  return `The cursor belongs to another ${paged.noun}: ${clauses.join('; ')}. Give that ${paged.noun} with the cursor, or start again without it`;
+}
+
+function dateClause(paged: Paged, end: 'from' | 'to', held: number | undefined, asked: number | undefined): string {
   if (held === asked) return '';
   const at = (ms: number) => `${end} ${new Date(ms).toISOString()}`;
-  return `this cursor pages a search ${held === undefined ? `with no ${end}` : at(held)}, and this search ${asked === undefined ? `has no ${end}` : `asks ${at(asked)}`}`;
+  return `this cursor pages a ${paged.noun} ${held === undefined ? `with no ${end}` : at(held)}, and this ${paged.noun} ${asked === undefined ? `has no ${end}` : `asks ${at(asked)}`}`;
 }
 
 const orderWords = (sort: Sort) => (sort === 'newest' ? 'newest first' : 'by relevance');

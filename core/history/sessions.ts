@@ -5,6 +5,7 @@ import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { groupMessages, messageIdOf, oneLine } from './messages.js';
 import { FIRST_REQUEST_CHARS, markSecrets, redactLabels, redactParts, type Labels } from './redaction.js';
+import { listingMark, listingMismatch, SearchMark } from './search-mark.js';
 
 /** How history names projects (the projects room's table, read through its store). */
 export interface ProjectNames {
@@ -32,7 +33,8 @@ const LABEL_CHUNK = 8;
 /** What a conversation's labels are read from: its id, its title and the first request capture kept. */
 export type LabelSource = Pick<SessionRecord, 'sessionId' | 'title' | 'firstRequest'>;
 
-const ListCursor = z.strictObject({ f: z.string(), t: z.number().int(), i: z.string() });
+/** A listing's cursor: its mark (listingMark, as a search's) and the last row it gave, `t` its last activity and `i` its id. */
+const ListCursor = z.strictObject({ ...SearchMark, t: z.number().int(), i: z.string() });
 const PageCursor = z.strictObject({ s: z.string(), d: z.enum(['after', 'before']), t: z.number().int().nullable(), r: z.number().int() });
 
 /**
@@ -91,11 +93,14 @@ export class SessionsView {
   readonly #reader: HistoryReader;
   readonly #projects: ProjectNames;
   readonly #redactor: () => Redactor;
+  readonly #cursorKey: () => Buffer;
 
-  constructor(reader: HistoryReader, projects: ProjectNames, redactor: () => Redactor) {
+  /** `cursorKey`: the key a listing's cursors are marked under, the one search cursors are (searchCursorKey). */
+  constructor(reader: HistoryReader, projects: ProjectNames, redactor: () => Redactor, cursorKey: () => Buffer) {
     this.#reader = reader;
     this.#projects = projects;
     this.#redactor = redactor;
+    this.#cursorKey = cursorKey;
   }
 
   /**
@@ -216,12 +221,12 @@ export class SessionsView {
 
   /** With `redact`, titles and first requests are redacted, each request before it is cut. */
   async list(params: ParsedParams<'Sessions.List'>): Promise<Result<'Sessions.List'>> {
-    const { redact, ...listing } = params;
-    const limit = listing.limit ?? LIST_LIMIT;
-    // The same rows either way: a cursor of a redacted page goes on with a raw one, and the other way.
-    const tag = fingerprint(listing);
+    const limit = params.limit ?? LIST_LIMIT;
+    // The same rows either way: a cursor of a redacted page goes on with a raw one, and the other way (listingMark).
+    const mark = listingMark(params, this.#cursorKey());
     const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, ListCursor);
-    if (after && after.f !== tag) throw new StewardError('invalid_params', 'The cursor belongs to another listing; start again without it');
+    const mismatch = after && listingMismatch(after, mark, params);
+    if (mismatch) throw new StewardError('invalid_params', mismatch);
     // `claude-desktop` names an app of a provider (SEARCH_APPS): its sessions by the folders they were read from.
     const app = searchAppOf(params.provider);
     const rows = this.#reader.list({
@@ -237,8 +242,8 @@ export class SessionsView {
     const last = page[page.length - 1];
     const more = rows.length > limit && last !== undefined;
     const nameOf = this.projectNamer();
-    const labels = redact === true ? await this.redactedLabels(page, this.#redactor()) : undefined;
-    return { sessions: page.map((r, i) => this.summary(r, labels?.[i], nameOf)), ...(more ? { cursor: encodeCursor({ f: tag, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
+    const labels = params.redact === true ? await this.redactedLabels(page, this.#redactor()) : undefined;
+    return { sessions: page.map((r, i) => this.summary(r, labels?.[i], nameOf)), ...(more ? { cursor: encodeCursor({ ...mark, t: last.lastTs ?? 0, i: last.sessionId }) } : {}) };
   }
 
   /**

@@ -53,30 +53,30 @@ export const SearchTranscriptsInput = z.strictObject({
     .string()
     .max(500)
     .optional()
-    .describe('Words, "exact phrases", prefix*, AND/OR/NOT; identifiers match by their pieces (parseConfig by "config"). Leave it out to list what the filters select.'),
-  project_key: ProjectKey.optional().describe('Only this project (projectKey from list_projects)'),
-  repo: RepoId.optional().describe('Only projects of this repository: OWNER/NAME or a canonical id (github.com/OWNER/NAME)'),
-  provider: z.enum(SEARCH_PROVIDERS).optional().describe(`Only the conversations of one app: ${PROVIDER_CHOICES}`),
-  session_id: SessionId.optional().describe('Only this conversation (its subagents included)'),
+    .describe('Words, "phrases", prefix*, AND/OR/NOT; identifiers match by piece (parseConfig by config)'),
+  project_key: ProjectKey.optional().describe('A projectKey from list_projects'),
+  repo: RepoId.optional().describe('Projects of OWNER/NAME or github.com/OWNER/NAME'),
+  provider: z.enum(SEARCH_PROVIDERS).optional().describe(PROVIDER_CHOICES),
+  session_id: SessionId.optional().describe('One conversation, its subagents included'),
   role: z
     .enum(PART_ROLES)
     .optional()
-    .describe("The same for every app: user is what was said in the person's turn, with what the harness wrote in their name (see genuine_user_turn), never a tool's output; tool is every tool's output; assistant; system"),
+    .describe("Alike in every app. user: the person's turns, with text their app wrote for them (see genuine_user_turn); tool: every tool output"),
   kind: z
     .enum(SEARCH_KINDS)
     .optional()
-    .describe('text (also selects the hits of kind agent_message, notice, error, context, compaction…), thinking, tool_use (commands and tool inputs) or tool_result (tool output)'),
+    .describe('text (with agent_message, notice, error, context, compaction…), thinking, tool_use (commands, tool inputs), tool_result'),
   // Only true: the index has no filter for the text an app wrote in the person's name alone (role user, kind text holds both).
   genuine_user_turn: z
     .literal(true, { error: 'genuine_user_turn takes only true (only the person\'s own words); leave it out to search everything' })
     .optional()
-    .describe("Only true: only the person's own words, no command echoes, hook output, notifications, compaction summaries or subagent prompts"),
-  from: searchDate('from').optional().describe('At or after: a date (2026-03-10), a time (2026-03-10T08:00Z; UTC unless it has an offset) or a span back from now (30m, 12h, 7d, 2w)'),
-  to: searchDate('to').optional().describe('At or before, in the forms from takes; a date alone runs through its last moment'),
-  sort: z.enum(SEARCH_SORTS).optional().describe('relevance (default) or newest'),
-  limit: z.number().int().min(1).max(MAX_HITS).optional().describe(`Hits per page, at most ${MAX_HITS} (default 10)`),
+    .describe("The person's own words only: no command echoes, hook output, notifications, summaries, subagent prompts"),
+  from: searchDate('from').optional().describe('At or after: 2026-03-10, 2026-03-10T08:00Z (UTC unless offset) or a span back (30m, 12h, 7d, 2w)'),
+  to: searchDate('to').optional().describe('At or before, as from; a date alone includes its day'),
+  sort: z.enum(SEARCH_SORTS).optional().describe('Default relevance'),
+  limit: z.number().int().min(1).max(MAX_HITS).optional().describe('Default 10'),
   // Room for the pins a cursor carries (see pinnedCursor) beside the owner's own, at most 500.
-  cursor: z.string().max(600).optional().describe('From a previous result, for the next page'),
+  cursor: z.string().max(600).optional().describe("The previous page's cursor; same arguments"),
 });
 
 const Hit = z.strictObject({
@@ -115,25 +115,25 @@ export const SearchTranscriptsOutput = z.strictObject({
 
 export const GetSessionInput = z.strictObject({
   session_id: SessionId.describe('A sessionId from search_transcripts'),
-  part_id: z.string().min(1).max(400).optional().describe('Open the page around this part (a hit’s partId): the page holds it and, as the limit leaves room, up to 5 messages before it'),
-  cursor: z.string().max(500).optional().describe('cursor (later messages), before (earlier ones) or subagentsCursor (its subagents) from a previous result'),
+  part_id: z.string().min(1).max(400).optional().describe('A hit’s partId: opens the page holding it (hit: true, ▼ hit), up to 5 messages before it as limit allows'),
+  cursor: z.string().max(500).optional().describe("A page's cursor (later), before (earlier) or subagentsCursor"),
   at: z
     .literal('end')
     .optional()
-    .describe('"end": open at the conversation\'s end, its last messages (its latest work) in one call; page back with the before it returns. Not with cursor or part_id'),
+    .describe('"end": the last messages; page back with its before. Not with cursor or part_id'),
   limit: z
     .number()
     .int()
     .min(1)
     .max(MAX_MESSAGES)
     .optional()
-    .describe(`Entries per page, at most ${MAX_MESSAGES} (default 20): each message and each tool result is one; the conversation's message count leaves tool results out`),
+    .describe('Entries per page (default 20), a message or tool result each'),
   from_char: z
     .number()
     .int()
     .min(0)
     .optional()
-    .describe(`With part_id: that part alone, its text from this character on (${READ_CHARS.toLocaleString('en')} at most), where a cut part's words say to read on`),
+    .describe(`With part_id: that part alone, from this character (${READ_CHARS.toLocaleString('en')} at most)`),
 });
 
 const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
@@ -419,14 +419,14 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     server,
     'search_transcripts',
     {
-      title: 'Search past agent conversations',
+      title: 'Search past conversations',
       description:
-        `Full-text search over the conversations Steward has captured from coding agents (${APPS}; provider claude-desktop: Claude Desktop alone): ranked hits with sessionId, partId, snippet, role, kind, time. ` +
-        'A message must hold every word of the query, as written (no stemming: chose is not choose); when none holds all of its plain words, it is searched again for any of them, less common words such as why or we, and the note says so. ' +
-        'With filters and no query it lists what they select, newest first. ' +
+        `Full-text search of the conversations Steward captured (${APPS}; provider claude-desktop: Claude Desktop alone): ranked hits with sessionId, partId, snippet, role, kind, time. ` +
+        'A hit holds every query word as written (no stemming); if none holds all its plain words, any is searched (too-common ones left out) and the note says so. ' +
+        'Filters alone list their messages newest first. ' +
         `While others match, a page shows at most ${perConversation(MAX_HITS)} hits of a conversation, naming the call for the rest. ` +
-        'A session_id or project_key Steward holds nothing under is an error, not an empty result. ' +
-        'Read a hit in context with get_session (session_id, part_id). Secrets are redacted.',
+        'An unknown session_id, project_key or repo is a not_found error. ' +
+        'Read a hit with get_session (session_id, part_id). Secrets are redacted.',
       inputSchema: SearchTranscriptsInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -457,12 +457,12 @@ export function registerHistoryTools(server: McpServer, withClient: WithClient):
     server,
     'get_session',
     {
-      title: 'Read a past agent conversation',
+      title: 'Read a past conversation',
       description:
-        `The messages of one captured conversation in order, a page at a time (each answer at most ${PAGE_CHARS.toLocaleString('en')} characters; it says what it left out and how to read on): turns, thinking, tool calls with a one-line summary, and their results. ` +
-        "Each entry has `speaker` and `role`, the role search_transcripts gives (tool for every tool output). A conversation's `messages` count leaves tool results out (they are marked countsAsMessage false); `limit` counts them too, so a 10-message conversation may list 16 entries. " +
-        "Text the agent's app wrote in the person's name (command echoes, hook output, compaction summaries) has `harness` set and genuineUserTurn false. " +
-        'Subagents are listed by sessionId on the page that opens the conversation (later pages give a subagentsCursor that lists them): read one with get_session. Pass part_id (from search_transcripts) to open the page around a hit (marked hit: true, and "▼ hit" above it), at "end" to open at the latest messages, cursor or before from a result to page; a part cut on the page says the part_id and from_char that read on in it. Secrets are redacted.',
+        `One captured conversation's messages in order, paged (at most ${PAGE_CHARS.toLocaleString('en')} characters a page; it says what it left out and how to read on): turns, thinking, tool calls (one-line summary), results. ` +
+        "Entries have speaker and role (search_transcripts' roles). Tool results have countsAsMessage false: the messages count leaves them out, limit counts them. " +
+        "Text the person's app wrote in their name (command echoes, hook output, summaries) has harness set, genuineUserTurn false. " +
+        'The opening page lists subagents by sessionId (later pages: subagentsCursor); read one with get_session. A cut part names the part_id and from_char to read on. Secrets are redacted.',
       inputSchema: GetSessionInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

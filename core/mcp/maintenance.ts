@@ -97,10 +97,10 @@ export function registerMaintenanceTools(server: McpServer, withClient: WithClie
     server,
     'maintenance_status',
     {
-      title: 'Repository cache maintenance status',
+      title: 'Repository cache status',
       description:
-        'The repository caches (issues, pull requests, wiki, documents) Steward keeps synced and indexed: per repository its registrationId, policy, state, failures with their next retry, and frontiers (enrolled is not history-complete: check them); open cache conflicts. ' +
-        'No arguments: everything. A cache path is never shown, only a keyed fingerprint.',
+        'Repository caches (issues, pull requests, wiki, documents) Steward syncs and indexes: per repository registrationId, policy, state, failures with next retry, frontiers (enrolled is not history-complete: check them); open cache conflicts. ' +
+        'No arguments: all. Cache paths are never shown, only a keyed fingerprint.',
       inputSchema: MaintenanceStatusInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

@@ -129,9 +129,9 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     'list_projects',
     {
       title: 'List projects',
-      description: 'Projects (working directories) Steward has seen in your agent transcripts, latest activity first, a page at a time.',
+      description: 'Projects (working folders) seen in your agent transcripts, latest activity first, a page at a time: projectKey, name, cwd, sessions, lastActivityAt.',
       inputSchema: {
-        limit: z.number().int().min(1).max(PROJECTS_PAGE_MAX).optional().describe(`Projects per page (default ${PROJECTS_PAGE})`),
+        limit: z.number().int().min(1).max(PROJECTS_PAGE_MAX).optional().describe(`Default ${PROJECTS_PAGE}`),
         cursor: z.string().min(1).max(500).optional().describe('next_cursor of the page before'),
       },
       annotations: READ_ONLY,
@@ -158,8 +158,8 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
     {
       title: 'Project overview',
       description:
-        "The OVERVIEW.md notes Steward keeps for the project containing `cwd`, the ones the session-start hook hands out (a project folder above it answers when its own has none, and says so): what the project is, its state, key decisions and next steps. Load it at the start of a session.",
-      inputSchema: { cwd: absoluteFolder.describe('An absolute folder path, usually the current working directory') },
+        "Steward's OVERVIEW.md notes for the project holding cwd, as the session-start hook gives them (a project above answers when it has none, and says so): what it is, its state, key decisions, next steps. Read at session start. Unknown folder: not_found.",
+      inputSchema: { cwd: absoluteFolder.describe('An absolute folder, usually the working directory') },
       annotations: READ_ONLY,
     },
     checkedAnswer('project_overview', ProjectOverviewOutput, async ({ cwd }) =>

@@ -10,15 +10,15 @@ const params = methods['Repository.Search'].params.shape;
 
 /** Agent-facing input: the contract's filters, snake-cased; a repository is named, never a path. */
 export const SearchRepositoryInput = z.strictObject({
-  repo: params.repo.describe('OWNER/NAME, an alias, or HOST/OWNER/NAME when two hosts share the name'),
+  repo: params.repo.describe('OWNER/NAME, an alias or HOST/OWNER/NAME'),
   query: params.query.describe('Words: an error message, a symptom, a feature'),
   collection: z.enum([...COLLECTIONS, 'documents']).optional().describe('Only one collection'),
-  state: params.state.describe('Only items in this state, e.g. open or closed'),
-  author: params.author.describe('Only items or comments by this login'),
-  label: params.label.describe('Only items with this label'),
-  updated_after: z.number().int().min(0).optional().describe('Only items updated at or after this time (epoch milliseconds)'),
-  updated_before: z.number().int().min(0).optional().describe('Only items updated before this time (epoch milliseconds)'),
-  limit: z.number().int().min(1).max(50).optional().describe('Hits to return (default 10)'),
+  state: params.state.describe('e.g. open, closed'),
+  author: params.author.describe("The item's or comment's author login"),
+  label: params.label.describe('An item label'),
+  updated_after: z.number().int().min(0).optional().describe('Updated at or after (epoch ms)'),
+  updated_before: z.number().int().min(0).optional().describe('Updated before (epoch ms)'),
+  limit: z.number().int().min(1).max(50).optional().describe('Default 10'),
 });
 
 export const SearchRepositoryOutput = RepositorySearchResult;
@@ -66,9 +66,9 @@ export function registerRepositoryTools(server: McpServer, withClient: WithClien
     {
       title: 'Search a repository',
       description:
-        'Searches the issues, pull requests, comments, wiki pages and documents of a repository whose cache Steward maintains, by words and by meaning. ' +
-        'Each hit: collection, number, title, snippet, score, state, author, link. `degraded` says it ranked by words only; `wordMatches` 0 with hits: none has the words, they are only close in meaning. ' +
-        'A name two hosts share is refused with repository_ambiguous, listing each HOST/OWNER/NAME.',
+        'Searches a repository cache Steward maintains (issues, pull requests, comments, wiki, documents) by words and meaning. ' +
+        'Hits: collection, number, title, snippet, score, state, author, link. degraded: ranked by words only; wordMatches 0: hits are only close in meaning. ' +
+        'A name two hosts share: error repository_ambiguous, listing each HOST/OWNER/NAME.',
       inputSchema: SearchRepositoryInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

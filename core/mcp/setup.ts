@@ -25,19 +25,38 @@ export type PlanHere = (request: SetupRequest) => Promise<SetupPlan | undefined>
 
 /** A repository is named, never a path; the cache the MCP process serves is implicit. */
 const Target = {
-  repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME').optional().describe('OWNER/NAME on its forge (or registration_id)'),
-  forge: z.enum(FORGE_KINDS).optional().describe('Default github'),
-  base_url: z.string().min(1).max(2_000).optional().describe('The API root when not the default (GitHub Enterprise, Gitea/Forgejo); https'),
-  registration_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/).optional().describe('An existing registration to change'),
-  sync: z.enum(SYNC_MODES).optional().describe('off, head (recent changes) or head-and-backfill (also all history)'),
-  collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional().describe('Collections to keep'),
-  rag: z.enum(RAG_MODES).optional().describe('maintain a search index, or off'),
-  profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional().describe('Embedding profile name'),
-  service_install: z.boolean().optional().describe('false: leave start at login out (only a person may confirm it)'),
-  model_download: z.boolean().optional().describe('false: leave the model download out (a missing model then blocks)'),
+  repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME').optional(),
+  forge: z.enum(FORGE_KINDS).optional(),
+  base_url: z.string().min(1).max(2_000).optional(),
+  registration_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/).optional(),
+  sync: z.enum(SYNC_MODES).optional(),
+  collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional(),
+  rag: z.enum(RAG_MODES).optional(),
+  profile: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
+  service_install: z.boolean().optional(),
+  model_download: z.boolean().optional(),
 };
 
-export const MaintenancePlanInput = z.strictObject(Target);
+/**
+ * What each of Target's arguments means, said once, in maintenance_plan: enable_cache_maintenance takes
+ * the plan's own arguments back, and tools/list is paid for in every agent session (tools-list-budget).
+ */
+const TARGET_WORDS: Record<keyof typeof Target, string> = {
+  repo: 'OWNER/NAME on its forge (or registration_id)',
+  forge: 'Default github',
+  base_url: 'API root if not the default (GitHub Enterprise, Gitea/Forgejo); https',
+  registration_id: 'An existing registration to change',
+  sync: 'head: recent changes; head-and-backfill: all history too',
+  collections: 'Collections to keep',
+  rag: 'maintain: keep a search index',
+  profile: 'Embedding profile name',
+  service_install: 'false: no start at login (only a person confirms one)',
+  model_download: 'false: no model download (a missing model then blocks)',
+};
+
+const described = Object.fromEntries(Object.entries(Target).map(([name, schema]) => [name, schema.describe(TARGET_WORDS[name as keyof typeof Target])])) as typeof Target;
+
+export const MaintenancePlanInput = z.strictObject(described);
 export const EnableMaintenanceInput = z.strictObject({
   ...Target,
   plan_id: z.string().min(1).max(200).describe('From maintenance_plan, for exactly these arguments'),
@@ -132,10 +151,10 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
     server,
     'maintenance_plan',
     {
-      title: 'Plan repository cache maintenance',
+      title: 'Plan cache maintenance',
       description:
-        "What keeping a repository's cache (issues, pull requests, comments, wiki) synced and indexed would do, or changing a registration: " +
-        'plan_id, status, effects (marked when only a person may confirm), data boundary, any blocker with its remedy, the command a person runs.',
+        "What syncing and indexing a repository's cache (issues, pull requests, comments, wiki), or changing a registration, would do: " +
+        'plan_id, status, effects (needs_person: a person must confirm), data boundary, blockers with remedy, the command a person runs.',
       inputSchema: MaintenancePlanInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -156,10 +175,10 @@ export function registerSetupTools(server: McpServer, withClient: WithClient, pl
     server,
     'enable_cache_maintenance',
     {
-      title: 'Enable repository cache maintenance',
+      title: 'Enable cache maintenance',
       description:
-        'Applies a maintenance_plan plan (same arguments, its plan_id): enrolls the repository and starts its first sync. ' +
-        'Never installs a service or downloads a model: such a plan answers confirmation_required with the command a person runs (handoff). stale_plan: plan again.',
+        "Applies a maintenance_plan plan (that plan's arguments, described there, and its plan_id): enrolls the repository, starts its first sync. " +
+        'Never installs a service or downloads a model: such a plan answers confirmation_required and handoff, the command a person runs. Error stale_plan: plan again.',
       inputSchema: EnableMaintenanceInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

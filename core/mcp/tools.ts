@@ -1,6 +1,7 @@
 import { McpServer, type RegisteredTool, type ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AnySchema, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { CallToolRequestSchema, type CallToolResult, type Implementation, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Implementation, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { paramsWords, StewardError } from '../api/index.js';
 import { toolError } from './answers.js';
@@ -55,8 +56,8 @@ function typedErrors(handler: ToolHandler): ToolHandler {
 
 /**
  * Every Steward tool is registered here, so every one obeys one rule: strict arguments (strictInput)
- * and typed errors (typedErrors). It registers through the SDK's registerTool as documented (tools/list
- * stays the SDK's), and on a server from stewardMcpServer its calls are answered by answerToolCalls.
+ * and typed errors (typedErrors). It registers through the SDK's registerTool as documented; on a server
+ * from stewardMcpServer it is listed by answerToolLists and its calls are answered by answerToolCalls.
  * It returns nothing: a Steward tool is fixed once registered. The SDK's RegisteredTool could rename,
  * remove or re-handle it, and answerToolCalls, which holds the tool as registered, would not follow.
  */
@@ -94,9 +95,33 @@ function answerToolCalls(server: McpServer, tools: ReadonlyMap<string, StewardTo
 }
 
 /**
- * An McpServer whose tool calls Steward answers. Declaring the tools capability makes the SDK set its
+ * A tool as tools/list gives it: the SDK's listing of it (its JSON Schema made as the SDK makes it)
+ * without what tells an agent nothing, since every agent session pays for tools/list in its context:
+ * `$schema` (draft-07, which reads these schemas' keywords as 2020-12 does, MCP's reading of a schema
+ * that names none) and `execution` (taskSupport forbidden, what MCP reads where it is absent).
+ */
+function listed(name: string, { registered, input }: StewardTool): Tool {
+  const { $schema: _draft, properties, ...schema } = toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: 'input' });
+  const args = Object.fromEntries(Object.entries((properties ?? {}) as Record<string, Record<string, unknown>>).map(([arg, s]) => [arg, withoutSafeBounds(s)]));
+  const { title, description, annotations, _meta } = registered;
+  return { name, title, description, inputSchema: { ...schema, type: 'object', properties: args }, annotations, ...(_meta ? { _meta } : {}) };
+}
+
+/** zod writes the safe-integer bounds of every integer (maximum 9007199254740991): no limit anyone set, so not one to list. */
+function withoutSafeBounds(schema: Record<string, unknown>): Record<string, unknown> {
+  const { minimum, maximum, ...rest } = schema;
+  return { ...rest, ...(minimum !== Number.MIN_SAFE_INTEGER && minimum !== undefined ? { minimum } : {}), ...(maximum !== Number.MAX_SAFE_INTEGER && maximum !== undefined ? { maximum } : {}) };
+}
+
+/** Steward answers tools/list itself, as it answers tools/call, from the tools defineTool registered (see listed). */
+function answerToolLists(server: McpServer, tools: ReadonlyMap<string, StewardTool>): void {
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools].filter(([, tool]) => tool.registered.enabled).map(([name, tool]) => listed(name, tool)) }));
+}
+
+/**
+ * An McpServer whose tools Steward lists and whose tool calls it answers. Declaring the tools capability makes the SDK set its
  * own tools/list and tools/call handlers now (its documented way to register tools after connect), so
- * Steward's tools/call handler replaces the SDK's once, before any tool is registered; were a future
+ * Steward's handlers replace the SDK's once, before any tool is registered; were a future
  * SDK to set its handler later, its own check would throw when the first tool is registered (at startup,
  * never at a call).
  */
@@ -104,6 +129,7 @@ export function stewardMcpServer(info: Implementation): McpServer {
   const server = new McpServer(info, { capabilities: { tools: { listChanged: true } } });
   const tools = new Map<string, StewardTool>();
   TOOLS.set(server, tools);
+  answerToolLists(server, tools);
   answerToolCalls(server, tools);
   return server;
 }

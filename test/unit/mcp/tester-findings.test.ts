@@ -22,13 +22,11 @@ async function serverAnswering(answer: (method: string, params: unknown) => unkn
 const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
 
 describe('tools/list', () => {
-  it('stays small: every tool under 3.5 KB, the whole list under 15 KB (35 KB before), each argument still typed and described', async () => {
+  // Its size is held by tools-list-budget.test.ts, measured as served.
+  it('stays small, each argument still typed and described', async () => {
     const client = await serverAnswering(() => ({}));
     try {
       const { tools } = await client.listTools();
-      const sizes = Object.fromEntries(tools.map((t) => [t.name, JSON.stringify(t).length]));
-      for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThan(3_500);
-      expect(JSON.stringify({ tools }).length).toBeLessThan(15_000);
       const search = tools.find((t) => t.name === 'search_transcripts')!;
       const properties = search.inputSchema.properties as Record<string, { type?: string; description?: string }>;
       expect(properties.from?.type).toBe('string');
