@@ -37,7 +37,8 @@ async function fastContext() {
     const options = parseContextArgs(process.argv.slice(3));
     if (options === null) return false;
     quietWhenReaderLeaves();
-    const io = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), env: process.env };
+    // At a terminal the notes are printed with their controls escaped (runContext); a pipe gets them as an agent reads them.
+    const io = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), env: process.env, stdoutIsTerminal: () => process.stdout.isTTY === true };
     process.exitCode = await runContext(io, options);
     return true;
   } catch {

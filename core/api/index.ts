@@ -34,7 +34,7 @@ export { indexingNote, lastCheckOf, nobodyImportsNote, nobodyIndexesNote, nobody
 export { hasSearchFilter, NOTHING_TO_SEARCH, SEARCH_APPS, searchAppOf, SEARCH_PROVIDERS, SearchHit, SearchSession, SearchQueryResult, SearchIndexingResult, type NothingToFind, type SearchApp } from './search.js';
 export { commandText, EDITING_TOOLS, patchedFiles, SHELL_TOOLS, TOOL_ARGUMENTS, toolArgumentKeys, type ToolArgumentKind } from './tool-arguments.js';
 export { readToolResult, type ToolResultReading } from './tool-results.js';
-export { commandLine, EMPTY_MESSAGE_KIND, groupBySession, harnessKind, hitVoice, isBlankText, joinedContext, withoutBlankEnds, lastActiveAt, moreLikeIt, subagentPlaces, subagentsAt, timeSpan, voiceOf, type ContextPart, type HarnessKind, type ShownPart, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';
+export { commandLine, conversationName, EMPTY_MESSAGE_KIND, groupBySession, harnessKind, hitVoice, isBlankText, joinedContext, withoutBlankEnds, lastActiveAt, moreLikeIt, subagentPlaces, subagentsAt, timeSpan, voiceOf, type ContextPart, type HarnessKind, type ShownPart, type SubagentPlaces, type SubagentStart, type Voice, type VoicedPart } from './reading.js';
 export { byRemedy, failuresOf, remedyOf, remedyWords, SKIP_WORDS, WITHHELD_WORDS, unreadableWhy, whatIsWrong, type Remedy, type RunFailures } from './import-words.js';
 export {
   byUrgency,

@@ -244,3 +244,22 @@ export function timeSpan(startedAt: number | null, lastAt: number | null, format
   const [from, to] = [format(startedAt), format(lastAt)];
   return from === to ? { at: from } : { from, to };
 }
+
+/** How long a conversation's name may be when it is its first request: a heading's line, not a paragraph. */
+const NAME_CHARS = 100;
+
+/**
+ * What a conversation is called: its title, else its first request's first sentence (or line), cut at
+ * a word near NAME_CHARS. The request itself is the conversation's first message, shown whole there.
+ * One rule for the panel's headings and lists and an export's file name (Sessions.Export's `filename`).
+ */
+export function conversationName(session: { title: string | null; firstRequest: string | null }): string {
+  if (session.title !== null) return session.title;
+  const request = session.firstRequest?.trim();
+  if (!request) return 'Untitled conversation';
+  const sentence = /^[^\n]*?[.?!](?=\s|$)/.exec(request)?.[0] ?? request.split('\n')[0]!;
+  if (sentence.length <= NAME_CHARS) return sentence;
+  const cut = sentence.slice(0, NAME_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > NAME_CHARS * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`;
+}

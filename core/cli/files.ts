@@ -22,6 +22,11 @@ async function whatIsAt(file: string): Promise<'nothing' | 'folder' | 'file'> {
   }
 }
 
+/** Whether `path` is a folder (or a link to one): where `--output` saves under the name the export gives. */
+export async function isFolder(path: string): Promise<boolean> {
+  return (await whatIsAt(path)) === 'folder';
+}
+
 async function taken(file: string): Promise<boolean> {
   return (await whatIsAt(file)) !== 'nothing';
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, partFold, REWOUND_LINE, rewoundMarks, StewardError, subagentPlaces, subagentsAt, timeSpan, withoutBlankEnds, type ForgetKind, type SessionExport, type SessionExportPiece, type SessionMessage, type SessionPart, type SessionSummary } from '../api/index.js';
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
+import { exportFileName } from './export-name.js';
 import { groupMessages, withCountMark } from './messages.js';
 import { redactParts } from './redaction.js';
 import type { SessionsView } from './sessions.js';
@@ -235,7 +236,6 @@ export class SessionExporter {
   async export(sessionId: string, format: 'markdown' | 'json', raw: boolean): Promise<SessionExport> {
     await turn();
     const redactor = raw ? null : this.#redactor();
-    const short = sessionId.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 60);
     const pace = pacer(HOLD_MS);
     const json = format === 'json';
     // Read before anything is kept open, so an unknown conversation is refused at once.
@@ -246,8 +246,9 @@ export class SessionExporter {
         ? prefixed(`${NOT_REDACTED_NOTE}\n\n`, this.#markdown(session, 1, redactor, pace))
         : this.#markdown(session, 1, redactor, pace);
     const first = await this.#keep({ pieces: cutIntoPieces(ended(text), PIECE_CHARS), timer: undefined, lineage: this.#lineage(sessionId), projectKey: session.projectKey });
-    const named = json ? { filename: `session-${short}.json`, mediaType: 'application/json' as const } : { filename: `session-${short}.md`, mediaType: 'text/markdown' as const };
-    return { ...named, ...first, redacted: !raw };
+    // Named from the summary the document is written from: redacted with it, or as written when raw.
+    const filename = exportFileName(session, format);
+    return { filename, mediaType: json ? ('application/json' as const) : ('text/markdown' as const), ...first, redacted: !raw };
   }
 
   /** The next piece of an export `export` left open. */

@@ -8,6 +8,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/index.js';
 import { snapshot } from './digest.js';
 import type { FileSnapshot } from './types.js';
 import { escapeMarkers, type MarkerSections } from './markers.js';
+import { clean } from './clean.js';
 import type { ProjectPaths } from './paths.js';
 import { namesCredential, type Redactor } from '../secrets/index.js';
 import type { DatedBullet } from './curators/index.js';
@@ -66,19 +67,6 @@ function read(file: string): string | null {
  */
 async function write(file: string, text: string): Promise<void> {
   await writeFileAtomic(file, text, { mode: PRIVATE_FILE_MODE });
-}
-
-/** Control characters, ANSI escapes and CRLF never reach a note. */
-export function clean(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex -- removing escape sequences is the point
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-    // An operating-system command (a terminal title: ESC ] … BEL or ESC \) goes whole, not only its ends.
-    // eslint-disable-next-line no-control-regex -- removing escape sequences is the point
-    .replace(/\u001b\][^\u0007\u001b]{0,4096}(?:\u0007|\u001b\\)/g, '')
-    // eslint-disable-next-line no-control-regex -- removing control characters (C0, DEL and C1) is the point
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
 function norm(text: string): string {

@@ -66,7 +66,8 @@ export interface ContextOptions {
 
 /**
  * `steward context --hook`: a Claude Code SessionStart hook's answer, or nothing; always exit 0.
- * `steward context [--cwd DIR]`: the same notes as text, for a person. Notes are read from files; only
+ * `steward context [--cwd DIR]`: the same notes as text, for a person (escaped at a terminal) or for an
+ * agent that runs it (through a pipe: the text as the hook hands it). Notes are read from files; only
  * a person's miss asks Steward (the owner, or the stores) which project holds the folder, to say why.
  */
 export async function runContext(io: CliIo, options: ContextOptions, stdin: () => Promise<string> = () => readStdin()): Promise<number> {
@@ -83,11 +84,24 @@ export async function runContext(io: CliIo, options: ContextOptions, stdin: () =
   const context = sessionContext(cwd, env);
   if (context === null) {
     // Nothing to print is a failure to a script (exit 1); a person is told why, and how notes come.
-    io.stderr(`steward: ${await whyNoNotes(cwd, env, options.home !== undefined)}\n`);
+    // The reason may name the project (its folder's name): escaped as every message to a person is.
+    const { terminalText } = await import('../output.js');
+    io.stderr(`steward: ${terminalText(await whyNoNotes(cwd, env, options.home !== undefined))}\n`);
     return 1;
   }
-  io.stdout(`${context.text}\n`);
+  io.stdout(`${await forStdout(io, context.text)}\n`);
   return 0;
+}
+
+/**
+ * The notes as an agent reads them (through a pipe, as the hook's are), or at a person's terminal with
+ * their controls shown escaped (terminalText: the project's name comes from its folder's), as an export
+ * is printed. Loaded only at a terminal: the fast path stays light.
+ */
+async function forStdout(io: CliIo, text: string): Promise<string> {
+  if (io.stdoutIsTerminal?.() !== true) return text;
+  const { terminalText } = await import('../output.js');
+  return terminalText(text);
 }
 
 /**

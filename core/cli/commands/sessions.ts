@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, pageCountWords, partFold, partHolderOf, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
+import { isFolder, refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
 import { choiceOption, ClosedOutput, dateOptions, EXIT, jsonInPieces, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, printText, reportError, requiredText, terminalText, UsageError, type CliIo, type JsonInPieces, type Run } from '../output.js';
 import { stderrLine } from '../progress.js';
@@ -29,8 +30,9 @@ async function exportPieces(
   client: StewardClient,
   params: Params<'Sessions.Export'>,
   onPiece: (content: string, first: Result<'Sessions.Export'>) => void | Promise<void>,
+  started?: Result<'Sessions.Export'>,
 ): Promise<Result<'Sessions.Export'>> {
-  const first = await client.call('Sessions.Export', params).catch(forgottenOrWhole(client, params.sessionId));
+  const first = started ?? (await exportStart(client, params));
   await onPiece(first.content, first);
   for (let next = first.next; next !== null; ) {
     const piece = await client.call('Sessions.ExportNext', { next });
@@ -38,6 +40,29 @@ async function exportPieces(
     next = piece.next;
   }
   return first;
+}
+
+/** The export's first answer: its first piece, and the name it is saved under (`filename`). */
+function exportStart(client: StewardClient, params: Params<'Sessions.Export'>): Promise<Result<'Sessions.Export'>> {
+  return client.call('Sessions.Export', params).catch(forgottenOrWhole(client, params.sessionId));
+}
+
+/**
+ * The export into a folder, under the name Sessions.Export gives it (its title, redacted unless raw):
+ * that name is known only from the first answer, so the file's look comes after it (refuseExisting).
+ */
+async function exportIntoFolder(
+  client: StewardClient,
+  params: Params<'Sessions.Export'>,
+  folder: string,
+  force: boolean,
+  onWritten: (bytes: number) => void,
+  signal: AbortSignal,
+): Promise<{ file: string; result: Result<'Sessions.Export'> }> {
+  const first = await exportStart(client, params);
+  const file = join(folder, first.filename);
+  await refuseExisting(file, force);
+  return { file, result: await exportToFile(file, force, (onPiece) => exportPieces(client, params, onPiece, first), onWritten, signal) };
 }
 
 /** A failure of the export itself (the owner's), carried past the words for a file that cannot be written. */
@@ -291,7 +316,7 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
     .description('export one conversation as Markdown or JSON, secrets redacted unless --raw')
     .option('--format <format>', 'markdown or json', 'markdown')
     .option('--raw', 'do not redact secrets')
-    .option('--output <file>', 'write to this file instead of stdout (never replaces a file unless --force)')
+    .option('--output <path>', "write to this file, or into this folder under the export's name (from its title), instead of stdout (never replaces a file unless --force)")
     .option('--force', 'with --output: replace the file if it exists')
     .option('--json', 'print the export as a JSON object {filename, mediaType, content, redacted}')
     .action((sessionId: string, options: { format: string; raw?: boolean; output?: string; force?: boolean; json?: boolean }) =>
@@ -301,21 +326,24 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         // Either would silently drop the other: --json prints the export, --output writes it.
         if (options.json && options.output !== undefined) throw new UsageError('--json and --output cannot be combined: --json prints the export, --output writes it to a file');
         if (options.force && options.output === undefined) throw new UsageError('--force replaces the file --output names; without --output there is no file to replace');
-        // Before the export is made: a file that is there already stops it at once.
-        if (options.output !== undefined) await refuseExisting(options.output, options.force === true);
+        // A folder is saved into under the export's own name; a file that is there already stops it at once, before the export is made.
+        const intoFolder = options.output !== undefined && (await isFolder(options.output));
+        if (options.output !== undefined && !intoFolder) await refuseExisting(options.output, options.force === true);
         const params = { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) };
         if (options.output !== undefined) {
           const output = options.output;
           // A person at a terminal sees it go; a pipe or a test gets the same bytes as ever.
           const progress = stderrLine(io);
           // Ctrl-C or a kill midway leaves no temp file beside it, nor half a file under its name.
-          const result = await whileInterruptible((signal) =>
-            withClient(io, (client) =>
-              exportToFile(output, options.force === true, (onPiece) => exportPieces(client, params, onPiece), (bytes) => progress.show(exportProgress(bytes)), signal),
+          const force = options.force === true;
+          const onWritten = (bytes: number) => progress.show(exportProgress(bytes));
+          const { file, result } = await whileInterruptible((signal) =>
+            withClient(io, async (client) =>
+              intoFolder ? exportIntoFolder(client, params, output, force, onWritten, signal) : { file: output, result: await exportToFile(output, force, (onPiece) => exportPieces(client, params, onPiece), onWritten, signal) },
             ),
           ).finally(() => progress.clear());
-          // The file as the person typed it (this terminal's own words, never logged).
-          io.stdout(`Wrote ${output} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
+          // The file as the person typed it, or in the folder they typed under the export's name (letters, digits, hyphens); this terminal's own words, never logged.
+          io.stdout(`Wrote ${file} (${result.redacted ? 'secrets redacted' : 'raw, not redacted'}).\n`);
         } else if (options.json) return await withClient(io, (client) => printExportJson(io, client, params));
         else {
           // Read in a terminal, the export's controls are shown, not acted on; a pipe (`> file`) gets the text as stored.

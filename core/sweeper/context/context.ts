@@ -3,6 +3,7 @@ import { resolveHome } from '../../config/paths/index.js';
 import { detectRepo, normalizeCwd, projectNameOf, projectSlugOf, userHomeDir } from '../../projects/folder/index.js';
 import { notesFolderOf } from './notes-folder.js';
 import { redactSecrets } from '../../secrets/shapes/index.js';
+import { clean } from '../clean.js';
 import { projectPaths, type ProjectPaths } from '../paths.js';
 
 /**
@@ -38,9 +39,13 @@ export interface SessionContext {
   text: string;
 }
 
+/**
+ * A note as the writer would write it today: one written before its rule took C1 controls and whole
+ * terminal-title sequences (clean) is cleaned here, so no reader hands the agent what no writer writes.
+ */
 function readNote(file: string): string | null {
   try {
-    const text = readFileSync(file, 'utf8').slice(0, NOTE_READ_BYTES).trim();
+    const text = clean(readFileSync(file, 'utf8').slice(0, NOTE_READ_BYTES)).trim();
     return text === '' ? null : text;
   } catch {
     return null;

@@ -67,20 +67,5 @@ export function providerIds(): string[] {
   return [...PROVIDER_IDS];
 }
 
-/** How long a conversation's name may be when it is its first request: a heading's line, not a paragraph. */
-const NAME_CHARS = 100;
-
-/**
- * What a conversation is called: its title, else its first request's first sentence (or line), cut at
- * a word near NAME_CHARS. The request itself is the conversation's first message, shown whole there.
- */
-export function conversationName(session: { title: string | null; firstRequest: string | null }): string {
-  if (session.title !== null) return session.title;
-  const request = session.firstRequest?.trim();
-  if (!request) return 'Untitled conversation';
-  const sentence = /^[^\n]*?[.?!](?=\s|$)/.exec(request)?.[0] ?? request.split('\n')[0]!;
-  if (sentence.length <= NAME_CHARS) return sentence;
-  const cut = sentence.slice(0, NAME_CHARS);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > NAME_CHARS * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`;
-}
+/** What a conversation is called: core's rule, which an export's file name follows too. */
+export { conversationName } from '../../../core/api/reading.js';

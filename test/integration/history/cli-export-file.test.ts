@@ -37,18 +37,22 @@ describe('steward sessions export --output', () => {
     expect(readdirSync(dir)).toEqual(['notes.md']);
   });
 
-  it('refuses a folder as the file to write, with or without --force, as the command line\'s mistake; the folder stays as it was', async () => {
+  it('saves into a folder under the export\'s own name (Sessions.Export filename), never replacing one there without --force', async () => {
     const { dir } = folderWithFile('a-folder');
-    // A link to it is the folder too (an attacker's finding).
+    // A link to it is the folder too (an attacker's finding): what is saved goes inside, the link stays.
     const link = join(home.dir, 'a-link');
     symlinkSync(dir, link);
-    for (const target of [dir, link]) {
-      for (const force of [[], ['--force']]) {
-        const refused = await cli('sessions', 'export', IDS.config, '--output', target, ...force);
-        expect(refused).toEqual({ code: 2, out: '', err: `steward: ${target} is a folder; give the path of a file to write (one inside it, for instance)\n` });
-        expect(readdirSync(dir)).toEqual(['notes.md']);
-      }
-    }
+    const name = `why-does-parseconfig-throw-err_module_not_found-when-${IDS.config.slice(0, 8)}.md`;
+    const saved = await cli('sessions', 'export', IDS.config, '--output', dir);
+    expect(saved).toEqual({ code: 0, out: `Wrote ${join(dir, name)} (secrets redacted).\n`, err: '' });
+    expect(readdirSync(dir).sort()).toEqual(['notes.md', name]);
+    expect(readFileSync(join(dir, name), 'utf8')).toContain('[REDACTED]');
+    const refused = await cli('sessions', 'export', IDS.config, '--output', link);
+    expect(refused).toEqual({ code: 1, out: '', err: `steward: ${join(link, name)} already exists; pass --force to replace it\n` });
+    const forced = await cli('sessions', 'export', IDS.config, '--format', 'json', '--output', link, '--force');
+    expect(forced.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['notes.md', name.replace(/\.md$/, '.json'), name]);
+    expect(statSync(join(dir, name.replace(/\.md$/, '.json'))).mode & 0o777).toBe(0o600);
   });
 
   it('replaces it whole with --force, leaving no temp file beside it', async () => {

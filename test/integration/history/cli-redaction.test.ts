@@ -1,3 +1,4 @@
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIn } from '../../support/cli.js';
@@ -86,6 +87,21 @@ describe('lists and search redact secrets', () => {
     expect(json.projects.find((p) => p.cwd === CELLAR.cwd)!.latestSession).toMatchObject({ sessionId: CELLAR.session, name: expect.stringMatching(/^word word .*\[REDACTED\]/) as string });
     // A conversation without a secret keeps its name as it was.
     expect(json.projects.find((p) => p.cwd === '/work/kitchen')!.latestSession!.name).toBe('Write a recipe for apple crumble with winter spices.');
+  });
+});
+
+describe('steward sessions export: the file name', () => {
+  it('is the title redacted unless --raw (the title may hold a secret), in --json and in a folder --output saves into', async () => {
+    const json = JSON.parse((await cli('sessions', 'export', VAULT.titled, '--json')).out) as { filename: string };
+    expect(json.filename).toBe('rotate-redacted-va017000.md');
+    const raw = JSON.parse((await cli('sessions', 'export', VAULT.titled, '--json', '--raw')).out) as { filename: string };
+    expect(raw.filename).toBe(`rotate-${SECRET.toLowerCase()}-va017000.md`);
+    const folder = join(home.dir, 'exports');
+    mkdirSync(folder);
+    const saved = await cli('sessions', 'export', VAULT.titled, '--output', folder);
+    expect(saved.code).toBe(0);
+    expect(readdirSync(folder)).toEqual(['rotate-redacted-va017000.md']);
+    expect(saved.out).not.toContain(TOKEN_PIECE);
   });
 });
 

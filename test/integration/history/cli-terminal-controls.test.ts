@@ -72,6 +72,13 @@ describe('human-readable output of transcript text', () => {
     }
   });
 
+  it('steward context says why there are no notes with the project name escaped (before any sweep writes them)', async () => {
+    const missing = await runIn(home.env, 'context', '--cwd', CWD);
+    expect(missing.code).toBe(1);
+    expect(missing.err).not.toMatch(CONTROL);
+    expect(missing.err).toContain('no notes for green\\x1b[2Jhouse yet');
+  });
+
   it('steward sweeper run --all and sweeper show print the project name and its overview with their controls escaped', async () => {
     const listed = await runIn(home.env, 'projects', '--json');
     const key = (JSON.parse(listed.out) as { projects: Array<{ projectKey: string }> }).projects[0]!.projectKey;

@@ -227,7 +227,7 @@ describe('Sessions model', () => {
 describe('Sessions.Export', () => {
   it('exports Markdown with the secret redacted by default, and raw only when asked', async () => {
     const redacted = await core.call('Sessions.Export', { sessionId: IDS.config });
-    expect(redacted).toMatchObject({ mediaType: 'text/markdown', redacted: true, filename: `session-${IDS.config}.md` });
+    expect(redacted).toMatchObject({ mediaType: 'text/markdown', redacted: true, filename: `why-does-parseconfig-throw-err_module_not_found-when-${IDS.config.slice(0, 8)}.md` });
     expect(redacted.content).toMatch(/^# Why does parseConfig throw ERR_MODULE_NOT_FOUND/);
     expect(redacted.content).toContain('## You');
     expect(redacted.content).toContain('**Tool call** Read: /work/orchard/src/config/load_settings.ts');

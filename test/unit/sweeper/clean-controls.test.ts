@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clean } from '../../../core/sweeper/writer.js';
+import { clean } from '../../../core/sweeper/clean.js';
 
 describe('clean: what a transcript holds never reaches a note as a control', () => {
   it('removes a terminal-title sequence whole, not only its ends', () => {

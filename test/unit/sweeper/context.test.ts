@@ -158,3 +158,47 @@ describe('the session-start context', () => {
     expect(person.out).toContain('Add frost dates');
   });
 });
+
+// Notes written before the writer's clean() took C1 controls and whole terminal-title sequences
+// (4c1d932) may still hold them: what reads notes for an agent cleans them by the writer's own rule,
+// and a person's terminal gets the rest (the project's name, from its folder) escaped, as every print.
+describe('control characters in the notes and the project name', () => {
+  const OLD_NOTES = '# garden\n\n- done over \u009b6n here\u0085\n- title \u001b]0;PWNED-TITLE\u0007set\n- \u001b[31mred\u001b[0m alert\r\n';
+  /** Any character a terminal acts on: C0 but newline and tab, DEL, C1. */
+  const CONTROL = /(?![\n\t])\p{Cc}/u;
+
+  function oldNotes() {
+    home = tempHome('steward-context-');
+    const project = join(home.env.HOME!, 'src', 'gar\u001b[2Jden');
+    mkdirSync(project, { recursive: true });
+    notes(project, OLD_NOTES, '- fact \u009b1m\u001b]2;x\u001b\\kept\n');
+    return project;
+  }
+
+  it('the hook hands the agent notes cleaned as the writer cleans them: no C1, no terminal-title sequence', () => {
+    const project = oldNotes();
+    const text = (JSON.parse(hookAnswer(input(project), home.env)) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(text).toContain('- done over 6n here\n');
+    expect(text).toContain('- title set\n');
+    expect(text).toContain('- red alert');
+    expect(text).toContain('- fact 1mkept');
+    expect(text).not.toContain('PWNED');
+    // Only the folder's own name is left as it is: it names the folder, and JSON carries it whole.
+    expect(text.replaceAll('gar\u001b[2Jden', '')).not.toMatch(CONTROL);
+  });
+
+  it('steward context at a terminal escapes what is left (the name); a pipe gets the text an agent reads', async () => {
+    const project = oldNotes();
+    const terminal = { ...captureIo(home.env), stdoutIsTerminal: () => true };
+    Object.assign(terminal, { stdout: (text: string) => void (terminal.out += text) });
+    expect(await runContext(terminal, { cwd: project })).toBe(0);
+    expect(terminal.out).not.toMatch(CONTROL);
+    expect(terminal.out).toContain("# Steward's notes for gar\\x1b[2Jden\n");
+    expect(terminal.out).toContain('- done over 6n here\n');
+    const piped = captureIo(home.env);
+    expect(await runContext(piped, { cwd: project })).toBe(0);
+    expect(piped.out).toContain("# Steward's notes for gar\u001b[2Jden\n");
+    expect(piped.out).toContain('- done over 6n here\n');
+    expect(piped.out).not.toContain('PWNED');
+  });
+});

@@ -3,7 +3,7 @@ import { conversationName, Button, ErrorBanner, PlaceHeader } from '../../compon
 import { useClient, useEvent } from '../../hooks.js';
 import { toRpcError, type StewardRpcError } from '../../transport.js';
 import { Conversation } from './Conversation.js';
-import { exportConversation, exportFileName, saveFile } from './export.js';
+import { exportConversation, saveFile } from './export.js';
 import { newMessagesWords, type Move, type Page, type SessionPages } from './pages.js';
 import { useReadingPosition } from './position.js';
 import { landingMessage, messageElementId } from './reading.js';
@@ -12,12 +12,12 @@ import { BackButton, Facts, ForgetButton } from './SessionHeader.js';
 const MB = 1024 * 1024;
 
 /**
- * Exports the conversation as a file the browser downloads, named from its title (exportFileName), and
- * says what was exported. A long conversation arrives in pieces (exportConversation); the notice counts
- * what has come so far, and `cancel` stops asking for more. `title`: the title the page shows, and
- * whether it was read redacted: one read as written names only an export that keeps its secrets too.
+ * Exports the conversation as a file the browser downloads, under the name Sessions.Export gives (from
+ * its title, redacted unless the export is raw: core/history/export-name.ts), and says what was
+ * exported. A long conversation arrives in pieces (exportConversation); the notice counts what has come
+ * so far, and `cancel` stops asking for more.
  */
-function useExport(sessionId: string, title: { text: string; redacted: boolean }): { exportAs: (format: 'markdown' | 'json', raw: boolean) => void; cancel: () => void; busy: boolean; error: Error | undefined; notice: string | undefined } {
+function useExport(sessionId: string): { exportAs: (format: 'markdown' | 'json', raw: boolean) => void; cancel: () => void; busy: boolean; error: Error | undefined; notice: string | undefined } {
   const client = useClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<StewardRpcError | undefined>();
@@ -31,11 +31,10 @@ function useExport(sessionId: string, title: { text: string; redacted: boolean }
     setError(undefined);
     setNotice(undefined);
     try {
-      const named = (apiName: string) => exportFileName({ sessionId, title: title.redacted || raw ? title.text : undefined }, apiName);
-      const onProgress = (filename: string, chars: number) => setNotice(`Exporting ${named(filename)}: ${Math.round(chars / MB)} MB so far…`);
+      const onProgress = (filename: string, chars: number) => setNotice(`Exporting ${filename}: ${Math.round(chars / MB)} MB so far…`);
       const outcome = await exportConversation(client, { sessionId, format, ...(raw ? { raw } : {}) }, { signal: control.signal, onProgress });
-      if (outcome.kind === 'done') saveFile(named(outcome.filename), outcome.file);
-      setNotice(outcome.kind === 'cancelled' ? 'Export cancelled.' : `Exported ${named(outcome.filename)}${outcome.redacted ? ', with secrets redacted' : ', with secrets as they were written'}.`);
+      if (outcome.kind === 'done') saveFile(outcome.filename, outcome.file);
+      setNotice(outcome.kind === 'cancelled' ? 'Export cancelled.' : `Exported ${outcome.filename}${outcome.redacted ? ', with secrets redacted' : ', with secrets as they were written'}.`);
     } catch (failure) {
       setNotice(undefined);
       setError(toRpcError(failure));
@@ -52,8 +51,8 @@ function useExport(sessionId: string, title: { text: string; redacted: boolean }
  * once a piece (112 times for 112 MB), and drawn in the page it drew the conversation again each time
  * (600 messages' Markdown, about a second each). `children`: the row's other actions.
  */
-function ExportActions({ sessionId, title, paging, children }: { sessionId: string; title: { text: string; redacted: boolean }; paging: boolean; children: ReactNode }): ReactElement {
-  const exporter = useExport(sessionId, title);
+function ExportActions({ sessionId, paging, children }: { sessionId: string; paging: boolean; children: ReactNode }): ReactElement {
+  const exporter = useExport(sessionId);
   const exportButton = useRef<HTMLButtonElement>(null);
   // Redacted unless the person asks, each time: the choice is not kept for the next conversation.
   const [raw, setRaw] = useState(false);
@@ -183,7 +182,7 @@ export function SessionPage({
   return (
     <>
       <PlaceHeader title={conversationName(s)} description={<Facts session={s} />} actions={<BackButton />} />
-      <ExportActions sessionId={sessionId} title={{ text: conversationName(s), redacted: !showSecrets }} paging={pages.busy}>
+      <ExportActions sessionId={sessionId} paging={pages.busy}>
         {/* What is on the screen, apart from the export: secrets show as [REDACTED] until the person ticks it. */}
         <label className="session-actions__raw">
           <input type="checkbox" checked={showSecrets} onChange={(e) => onShowSecrets(e.currentTarget.checked)} /> Show secrets

@@ -39,31 +39,6 @@ export async function exportConversation(client: StewardClient, params: Params<'
   return { kind: 'done', filename: first.filename, file: new Blob(parts, { type: first.mediaType }), redacted: first.redacted };
 }
 
-/** The most characters of the title a file name keeps: enough to tell conversations apart in a Downloads folder. */
-const TITLE_CHARS = 56;
-
-/**
- * The name an export is saved under: the conversation's title as lower-case words joined by hyphens
- * (letters with their marks, and digits, of any script; whatever a file system or a shell stumbles on
- * dropped), cut at a word, then the first characters of its id so two of the same title stay apart, in the extension of
- * `apiName` (the name Sessions.Export gave, which says the format). `title` undefined (it may hold a
- * secret the export redacts): "conversation" instead.
- */
-export function exportFileName(session: { title: string | undefined; sessionId: string }, apiName: string): string {
-  const dot = apiName.lastIndexOf('.');
-  const extension = dot === -1 ? '' : apiName.slice(dot);
-  const words = session.title?.normalize('NFC').toLowerCase().match(/[\p{L}\p{M}\p{N}_]+/gu) ?? [];
-  let name = '';
-  for (const word of words) {
-    const longer = name === '' ? word : `${name}-${word}`;
-    if (longer.length > TITLE_CHARS) break;
-    name = longer;
-  }
-  if (name === '' && words[0] !== undefined) name = words[0].slice(0, TITLE_CHARS);
-  const short = session.sessionId.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 8).replace(/^-+|-+$/g, '');
-  return `${name || 'conversation'}${short ? `-${short}` : ''}${extension}`;
-}
-
 /** Hands the file to the browser to download (SessionHeader's `download`, for a file already a Blob). */
 export function saveFile(name: string, file: Blob): void {
   const url = URL.createObjectURL(file);

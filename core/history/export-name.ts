@@ -1,0 +1,28 @@
+import { conversationName, type SessionSummary } from '../api/index.js';
+
+/** The most characters of the title a file name keeps: enough to tell conversations apart in a Downloads folder. */
+const TITLE_CHARS = 56;
+
+const EXTENSIONS = { markdown: '.md', json: '.json' } as const;
+
+/**
+ * The name an export is saved under (Sessions.Export's `filename`, which the panel and the CLI save
+ * under alike): the conversation's name as the panel says it (conversationName: its title, else its
+ * first request's first sentence) as lower-case words joined by hyphens (letters with their marks, and digits, of any script;
+ * whatever a file system or a shell stumbles on dropped), cut at a word, then the first characters of
+ * its id so two of the same title stay apart, in the format's extension. `session`: the summary the
+ * export is written from, so a redacted export is named from the redacted title (it may hold a secret)
+ * and a raw one from the title as written. No word: "conversation".
+ */
+export function exportFileName(session: Pick<SessionSummary, 'title' | 'firstRequest' | 'sessionId'>, format: keyof typeof EXTENSIONS): string {
+  const words = conversationName(session).normalize('NFC').toLowerCase().match(/[\p{L}\p{M}\p{N}_]+/gu) ?? [];
+  let name = '';
+  for (const word of words) {
+    const longer = name === '' ? word : `${name}-${word}`;
+    if (longer.length > TITLE_CHARS) break;
+    name = longer;
+  }
+  if (name === '' && words[0] !== undefined) name = words[0].slice(0, TITLE_CHARS);
+  const short = session.sessionId.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 8).replace(/^-+|-+$/g, '');
+  return `${name || 'conversation'}${short ? `-${short}` : ''}${EXTENSIONS[format]}`;
+}
