@@ -59,12 +59,34 @@ function isSecretName(name: string | undefined): boolean {
 
 // ------------------------------------------------------------------ value checks
 
-/** Shannon entropy in bits per character. */
+/** Counts of each UTF-16 unit, zero between calls of entropy (it clears those it used). */
+const UNIT_COUNTS = new Uint32Array(65_536);
+
+/**
+ * Shannon entropy in bits per character. A text without surrogates is counted by its units in a table kept
+ * for it, in the order a map of its characters took them (the same sum, to the bit): a map per candidate took
+ * half of redacting 1 MB of random client secrets said in prose (backtracking.test.ts).
+ */
 function entropy(text: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;
-  for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length);
+  if (/[\ud800-\udfff]/.test(text)) {
+    const counts = new Map<string, number>();
+    for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length);
+    return bits;
+  }
+  const seen: number[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    const before = UNIT_COUNTS[unit]!;
+    UNIT_COUNTS[unit] = before + 1;
+    if (before === 0) seen.push(unit);
+  }
+  for (const unit of seen) {
+    const n = UNIT_COUNTS[unit]!;
+    bits -= (n / text.length) * Math.log2(n / text.length);
+    UNIT_COUNTS[unit] = 0;
+  }
   return bits;
 }
 
@@ -352,9 +374,12 @@ function splitAlternatives(inner: string): string[] {
 /** Variables a command reads its password from, named for no password (`REDISCLI_AUTH`, `SSHPASS`); judged in upper case (isPasswordVariable). */
 const PASSWORD_VARIABLE = String.raw`(?:rediscli_auth|sshpass)`;
 
+/** Built once: built at each call, it took a fifth of redacting 1 MB of `Password: See ` (71,000 matches; backtracking.test.ts). */
+const WHOLE_PASSWORD_VARIABLE = new RegExp(String.raw`^${PASSWORD_VARIABLE}$`, 'i');
+
 /** Whether a PASSWORD_VARIABLE is the variable, in upper case: `sshpass: command not found` names the command. */
 function isPasswordVariable(name: string | undefined): boolean {
-  return name === undefined || !new RegExp(String.raw`^${PASSWORD_VARIABLE}$`, 'i').test(name) || name === name.toUpperCase();
+  return name === undefined || !WHOLE_PASSWORD_VARIABLE.test(name) || name === name.toUpperCase();
 }
 
 /** A name that holds a password, whatever the value looks like (`DB_PASS`, `passwd`, `PGPASSWORD`). */
@@ -605,7 +630,40 @@ function looksMachineMade(raw: string): boolean {
   if (/^(?:[~.]?\/|v?\d+\.\d+)|\/\/|\.[a-z]{1,4}$/i.test(value)) return false;
   const digits = value.replace(/\D/g, '').length;
   const letters = value.replace(/[^A-Za-z]/g, '').length;
-  return value.length >= 16 && digits >= 2 && letters >= 4 && isTokenLike(value);
+  return value.length >= 16 && (digits >= 2 ? letters >= 4 : looksRandomCase(value)) && isTokenLike(value);
+}
+
+/**
+ * Letters in both cases at random, not words joined in camel case: a random run of 24 letters and digits has fewer
+ * than two digits one time in twelve (`YaZqYUxUelhkOUSTpNKrTHTC`), and was shown. A name's lower-case runs are its
+ * words, three letters or more (`getClientSecretFromVault`, `XMLHttpRequestFactory`); a random run's are mostly of
+ * one or two (`Ya`, `q`, `p`): three such runs, or two and words covering less than three quarters of it.
+ * Risk: one in fifty such random runs reads as words and is shown (measured in attack-followups-6).
+ */
+function looksRandomCase(value: string): boolean {
+  // One walk (it runs on each candidate of a long text): each lower-case run is counted where it ends.
+  let upper = 0;
+  let lower = 0;
+  let run = 0;
+  let capital = false;
+  let shortRuns = 0;
+  let inWords = 0;
+  for (let i = 0; i <= value.length; i += 1) {
+    const c = i < value.length ? value.charCodeAt(i) : 0;
+    if (c >= 97 && c <= 122) {
+      lower += 1;
+      run += 1;
+      continue;
+    }
+    if (run > 0 && run <= 2) shortRuns += 1;
+    // A word: three lower-case letters or more, with the capital before them.
+    else if (run > 2) inWords += run + (capital ? 1 : 0);
+    run = 0;
+    capital = c >= 65 && c <= 90;
+    if (capital) upper += 1;
+    else if (i < value.length && (c < 48 || c > 57)) return false;
+  }
+  return upper >= 3 && lower >= 3 && (shortRuns >= 3 || (shortRuns >= 2 && inWords < 0.75 * value.length));
 }
 
 /**
@@ -654,6 +712,14 @@ const RUNS_NEXT = String.raw`(?:sudo|doas|env|time|nohup|exec|command|builtin|xa
 const SAYS_RUN = String.raw`(?:run|runs|ran|running|use|uses|used|using|try|tried|trying|call|calling|execute|executed|executing|type|typed|enter|entered|with|via)`;
 
 /**
+ * A package manager's command that installs, removes or describes the packages after it (`brew install sshpass`,
+ * `sudo apt-get install -y sshpass`, `pip install jq sshpass`): a name among those is a package, not the command
+ * run, and the words after it are no flag of that command (`brew install sshpass -p x`). Looked back for only
+ * where a command's name stands; its words are no shell's operator, so `brew install sshpass && sshpass -p …` runs it.
+ */
+const INSTALLS = String.raw`\b(?:brew|apt|apt-get|aptitude|yum|dnf|zypper|pacman|apk|port|snap|flatpak|nix-env|pip|pip3|pipx|uv|conda|mamba|npm|pnpm|yarn|gem|cargo|go|choco|scoop|winget)(?:[ \t]{1,8}(?:pip|tool))?[ \t]{1,8}(?:install|reinstall|add|remove|uninstall|upgrade|info|show|search|-S|-Sy|-Syu)(?:[ \t]{1,8}[^\s|;&<>()\x60]{1,64}){0,8}?[ \t]{1,8}`;
+
+/**
  * A command's name (`names`, a pattern) where it is the command run, or where prose or another tool names
  * it with its flags (`I ran mysql -p…`, `docker exec db mysql -p…`): not inside a path other than a bin
  * folder's (`find /var/lib/mysql -print`), nor a file's name (`mysql.cnf`), nor a flag's argument (`grep -r
@@ -664,7 +730,7 @@ function commandWord(names: string): string {
   // After a space, a quote, a shell's operator, NUL (a process's arguments) or a colon (`grep -n`'s `file:3:`).
   const before = String.raw`(?:^|[\s"'\`(|;&:\x00])`;
   const notArgument = String.raw`(?<!(?:^|[\n|;&(\`"'])[ \t]*(?:[$#>][ \t]{1,8})?(?!(?:${RUNS_NEXT}|${SAYS_RUN})[ \t])[a-z][\w.-]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)(?<![ \t]-[^\s;|&-][^\s;|&]{0,64}[ \t]{1,8}(?:\S{0,200}/)?)`;
-  return String.raw`(?:(?<=${before}(?:[\w.~-]{0,64}/){1,8}?s?bin/)|(?<=${before}))${notArgument}(?:${names})(?![\w.-])`;
+  return String.raw`(?:(?<=${before}(?:[\w.~-]{0,64}/){1,8}?s?bin/)|(?<=${before}))${notArgument}(?:${names})(?![\w.-])(?<!${INSTALLS}(?:${names}))`;
 }
 
 /**
@@ -745,6 +811,39 @@ const HTPASSWD_FLAGS = String.raw`(?=(?:${WORD_GAP}-[A-Za-z]{1,6}(?:${WORD_GAP}\
 /** A bare value that is no option of Windows' `net` (`/user:`, `/add`, `/persistent:no`) nor its prompt (`*`). */
 const NET_BARE = String.raw`[^\s"'\`|;&<>\\/*-][^\s"'\`|;&<>]*`;
 
+/** A connection string's key naming its server or user (ADO.NET's and ODBC's `Server=`, `Data Source=`, `Uid=`, `User Id=`). */
+const CONNECTION_HOST = String.raw`(?:server|data[ \t]source|uid|user[ \t]id)`;
+/** Up to 16 of a connection string's other `key=value;` parts: each ends at its `;`, its key at its `=`, so read one way only. */
+const CONNECTION_PARTS = String.raw`(?:[^;\n=]{1,64}=[^;\n]{0,200};){0,16}`;
+
+/** A line break in a YAML block, or one written out (`\n` in a string in code; JSON's is read as one). */
+const YAML_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
+/** A character of a YAML block's line: none that breaks it, written out or not, nor an escaped quote (a JSON string's end) or backslash. */
+const YAML_CHAR = String.raw`(?:[^\\\r\n]|\\[^rn\r\n"'\\])`;
+/**
+ * A YAML block scalar (`password: |`, `>-`, `|+2`, a comment after it) and its value: the lines after it that
+ * start with the first one's indentation (`bi`), blank lines between. The key, perhaps quoted (`kq`, escaped in
+ * a JSON reading), starts its line (`ki`, its indentation; perhaps a list's `- `) or follows what no name holds
+ * (`I pasted password: |`, a JSON string's quote, grep's `.env:3:`). Each line is read to its end and the next
+ * must open with a break: read one way only.
+ */
+const YAML_BLOCK = String.raw`(?:(?<=^|\n|\\n)(?<ki>[ \t]{0,64})(?:-[ \t]{1,8})?|(?<![A-Za-z0-9_.-]))(?<kq>\\{0,7}["']|)(?<name>[A-Za-z0-9_.-]{1,128})\k<kq>[ \t]{0,32}:[ \t]{1,32}[|>](?:[1-9][+-]?|[+-][1-9]?)?[ \t]{0,32}(?:#${YAML_CHAR}{0,200})?(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}(?<bi>[ \t]{1,64})(?<value>[^\s\\]${YAML_CHAR}{0,500}(?:(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}\k<bi>${YAML_CHAR}{1,500}){0,200})`;
+const WHOLE_PASSWORD_NAME = new RegExp(String.raw`^${PASSWORD_NAME}$`, 'i');
+const WHOLE_TOKEN_NAME = new RegExp(String.raw`^${TOKEN_NAME}$`, 'i');
+
+/**
+ * Whether a YAML block's value under `name` is a secret: under a password's name any value said (as in prose,
+ * brackets and all), under another secret's name (`api_key`, `private_key`, not `max_tokens` or `secret_name`) a token-like
+ * one, its lines joined, with no space (a key's base64 lines, not `token: >` and a sentence about it); never
+ * under a setting about a password (`password_policy: |`) nor a key of words (`description: |`).
+ */
+function isBlockSecret(name: string | undefined, value: string): boolean {
+  if (name === undefined || ABOUT_A_SECRET.some((about) => about.test(name))) return false;
+  if (WHOLE_PASSWORD_NAME.test(name)) return isProseValue(value) && !isDirectory(name, value);
+  const joined = value.replace(/(?:\r?\n|\\r?\\n)[ \t]*/g, '');
+  return (isSecretName(name) || (WHOLE_TOKEN_NAME.test(name) && !NOT_A_TOKEN.test(name))) && !/\s/.test(joined) && isTokenLike(joined);
+}
+
 /** Commands that take a password on their line, less common than COMMAND_SHAPES' (QA 45b): each as its flag is read. */
 const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
   commandFlag('zip-password', 'zip|zipcloak', '-P', ['zip'], 'either'),
@@ -773,7 +872,8 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
     // a user first, the `Password`/`Pwd` value up to `;` is one, however short or code-like (`hunter2;` read
     // as an identifier before `;` is code to password-assignment). Each part ends at its `;`, a key at its `=`:
     // read one way only.
-    pattern: /\b(?:server|data[ \t]source|uid|user[ \t]id)[ \t]{0,8}=[^;\n]{0,200};(?:[^;\n=]{1,64}=[^;\n]{0,200};){0,16}[ \t]{0,8}(?:password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>[^;\n"'\\]{1,128})(?![^;\n"'\\])/gi,
+    // A password first (`Password=hunter2;Server=db;Uid=sa;`) is read so when such a key follows it in the list.
+    pattern: new RegExp(String.raw`(?:\b${CONNECTION_HOST}[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?:password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>[^;\n"'\\]{1,128})(?![^;\n"'\\])`, 'gi'),
     accept: (m) => isLiteralValue(m.trim()),
     needs: ['server', 'data source', 'uid', 'user id'],
   },
@@ -938,6 +1038,14 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { id: 'netrc-password', pattern: /(?<=\blogin\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S+/g, needs: ['login'] },
   { id: 'xml-secret-element', pattern: /(?<=<(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)>)[^<\s][^<]*(?=<\/)/gi, accept: isLiteralValue, needs: ['<password>', '<passwd>', '<secret>', '<token>', '<api', '<access', '<client'] },
   {
+    id: 'yaml-block-secret',
+    // `password: |` (or `>`, `|-`, `>+2`) and its value on the lines after, indented under it (YAML_BLOCK).
+    pattern: new RegExp(YAML_BLOCK, 'g'),
+    // A block is indented deeper than its key: a line as deep is the next key (`password: |` then `  user: ana`, an empty block).
+    accept: (m, g) => isBlockSecret(g?.name, m) && (g?.ki === undefined || (g.bi ?? '').length > g.ki.length),
+    needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth', 'key', 'secret', 'token', 'credential'],
+  },
+  {
     id: 'password-assignment',
     pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))${ASSIGNED_VALUE}`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
@@ -1009,7 +1117,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   ...PREFIXED.map(([id, body, needs]) => prefixed(id, body, needs)),
   {
     id: 'secret-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?!\[REDACTED\])(?=[^\s"'\`,;\\]{8})(?<=${NAME_START}(?<name>${TOKEN_NAME}|${SECRET_NAME})${ASSIGN}${valueQuote(String.raw`["'\`]`)})[^\s"'\`,;\\]{8,}`, 'gi'),
     accept: (m, g) => isTokenLike(m) && !isSecretsName(g?.name, m) && !isDirectory(g?.name, m),
     needs: ['key', 'secret', 'token', 'credential', 'access', 'dsn', 'passw', 'pwd', '_pass'],
   },
@@ -1030,13 +1138,47 @@ export function isTokenCounterName(name: string): boolean {
 /** A [start, end) span of a text. */
 export type Span = [number, number];
 
+/** Whether a text holds a word (in lower case): the shapes' `needs` asked of one text. */
+type Holds = (word: string) => boolean;
+
+/** Past this length a text's pairs of characters are marked before its words are looked for (holdsWords). */
+const LONG_TEXT = 4096;
+
+/**
+ * Which words `lower` (a text in lower case) holds, each looked for once. In a long text a word is looked for
+ * only if each pair of its characters (by their low bytes: a pair shared by chance only costs the look) stands
+ * somewhere in it, marked in one walk: most of the table's 190 words are absent, and `includes` over 1 MB whose
+ * letters are common took up to 10 ms a word (about 70 ms of each 1 MB line in backtracking.test.ts).
+ */
+function holdsWords(lower: string): Holds {
+  let pairs: Uint8Array | undefined;
+  if (lower.length > LONG_TEXT) {
+    pairs = new Uint8Array(65_536);
+    for (let i = 1; i < lower.length; i += 1) pairs[((lower.charCodeAt(i - 1) & 0xff) << 8) | (lower.charCodeAt(i) & 0xff)] = 1;
+  }
+  const mayHold = (word: string): boolean => {
+    if (pairs === undefined) return true;
+    for (let i = 1; i < word.length; i += 1) if (pairs[((word.charCodeAt(i - 1) & 0xff) << 8) | (word.charCodeAt(i) & 0xff)] === 0) return false;
+    return true;
+  };
+  const seen = new Map<string, boolean>();
+  return (word) => {
+    let held = seen.get(word);
+    if (held === undefined) {
+      held = mayHold(word) && lower.includes(word);
+      seen.set(word, held);
+    }
+    return held;
+  };
+}
+
 /**
  * Where `shape` finds secrets in `text`: sorted spans that never overlap, each replaced by REDACTED.
- * `lower`: the text in lower case, for the shape's `needs`; undefined searches it whatever it holds.
+ * `holds`: whether the text holds a word, for the shape's `needs`; undefined searches it whatever it holds.
  */
-function shapeSpans(text: string, shape: SecretShape, lower?: string): Span[] {
+function shapeSpans(text: string, shape: SecretShape, holds?: Holds): Span[] {
   const { pattern, accept, needs } = shape;
-  if (needs && lower !== undefined && !needs.some((word) => lower.includes(word))) return [];
+  if (needs && holds !== undefined && !needs.some(holds)) return [];
   pattern.lastIndex = 0;
   const spans: Span[] = [];
   let from = 0;
@@ -1078,8 +1220,8 @@ function replaceSpans(text: string, spans: readonly Span[]): string {
   return out + text.slice(from);
 }
 
-function applyShape(text: string, shape: SecretShape, lower?: string): string {
-  const spans = shapeSpans(text, shape, lower);
+function applyShape(text: string, shape: SecretShape, holds?: Holds): string {
+  const spans = shapeSpans(text, shape, holds);
   return spans.length === 0 ? text : replaceSpans(text, spans);
 }
 
@@ -1180,12 +1322,12 @@ export function knownPatterns(knownSecrets: readonly string[]): KnownPatterns {
 /** Every known value, then every secret shape, replaced in `redaction`: the table's pass. */
 export function redactTable(redaction: Redaction, known: KnownPatterns = []): Redaction {
   for (const pattern of known) redaction.replace([...redaction.text.matchAll(pattern)].map((m): Span => [m.index, m.index + m[0].length]));
-  let lower = redaction.text.toLowerCase();
+  let holds = holdsWords(redaction.text.toLowerCase());
   for (const shape of SECRET_SHAPES) {
-    const spans = shapeSpans(redaction.text, shape, lower);
+    const spans = shapeSpans(redaction.text, shape, holds);
     if (spans.length === 0) continue;
     redaction.replace(spans);
-    lower = redaction.text.toLowerCase();
+    holds = holdsWords(redaction.text.toLowerCase());
   }
   return redaction;
 }
@@ -1215,7 +1357,7 @@ export function redactKnown(text: string, known: KnownPatterns): string {
 /** Redacts with one shape only (the table's own test checks each shape catches its samples alone). */
 export function redactWithShape(text: string, id: string, { searchAll = false } = {}): string {
   const shape = SECRET_SHAPES.find((s) => s.id === id);
-  return shape ? applyShape(text, shape, searchAll ? undefined : text.toLowerCase()) : text;
+  return shape ? applyShape(text, shape, searchAll ? undefined : holdsWords(text.toLowerCase())) : text;
 }
 
 /** Whether `text` holds anything secret-shaped. */

@@ -399,6 +399,9 @@ export function secretKinds(): SecretKind[] {
     contextual('ssh-keygen -N', (v) => `ssh-keygen -t ed25519 -N '${v}' -f ~/.ssh/deploy`, password()),
     contextual('setx', (v) => `setx SMTP_PASSWORD "${v}" /M`, password()),
     contextual('.NET appSettings', (v) => `<add key="SmtpPassword" value="${v}" />`, password()),
+    // A YAML block scalar's password, and a connection string's password before its server (attack-followups-6).
+    contextual('yaml block password', (v) => `password: |\n  ${v}\nuser: app`, password()),
+    contextual('connection string password first', (v) => `Password=${v};Server=db;Uid=sa;`, rand(LOWER, 7)),
   ];
   // The AWS pair: a key id, and the bare secret key beside it.
   const pair = kinds.find((k) => k.kind === 'aws key pair')!;

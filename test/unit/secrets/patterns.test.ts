@@ -73,6 +73,7 @@ const WORST_LABELS: Record<string, string[]> = {
   'password-flag': ['·--password·', '·--token='],
   'netrc-password': ['login·ana·password·'],
   'xml-secret-element': ['<password>·'],
+  'yaml-block-secret': ['password·:·|·\n·', '- password:·>-·#·c\n\n·', `password: |${'\n  x'.repeat(5_000)}`],
   'password-assignment': ['password·=·', 'DB_PASSWORD·:·"', 'password·->·', 'Passwort·:·„'],
   'pass-or-pin-assignment': ['pass·:·', 'pin·=·"'],
   'sql-password': ["PASSWORD·'", "IDENTIFIED·BY·'", 'PASSWORD·"', 'ALTER·USER·app·WITH·PASSWORD·"', "IDENTIFIED·WITH·caching_sha2_password·BY·'", 'PASSWORD·(·"', "WITH·PASSWORD·E'"],
