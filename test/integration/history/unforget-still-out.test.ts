@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../../../core/api/index.js';
-import { Core } from '../../../core/index.js';
 import { runIn } from '../../support/cli.js';
-import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome } from '../../support/history.js';
+import { IDS, ORCHARD, SUBAGENT_SESSION, historyHome, historyOwnerPerTest } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 
 /**
@@ -14,17 +13,10 @@ import type { TempHome } from '../../support/home.js';
 const today = () => localDay(Date.now());
 
 describe('Forget.Lift of a conversation whose project was forgotten after it', () => {
-  let home: TempHome | undefined;
-  let core: Core | undefined;
-
-  afterEach(async () => {
-    await core?.shutdown();
-    home?.cleanup();
-  });
+  const owner = historyOwnerPerTest();
 
   it('names the project record that still keeps it out, which the next backfill honours; unforgetting the project brings it back', async () => {
-    ({ home } = historyHome('steward-unforget-still-out-'));
-    const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env }));
+    const { c } = owner.open('steward-unforget-still-out-');
     await c.call('Backfill.Run', { all: true });
     const orchard = (await c.call('Projects.List', {})).projects.find((p) => p.cwd === ORCHARD)!;
     await c.call('Forget.Session', { sessionId: IDS.pruning });
@@ -45,8 +37,7 @@ describe('Forget.Lift of a conversation whose project was forgotten after it', (
   });
 
   it('says nothing more of a conversation whose project is not forgotten', async () => {
-    ({ home } = historyHome('steward-unforget-alone-'));
-    const c = (core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env }));
+    const { c } = owner.open('steward-unforget-alone-');
     await c.call('Backfill.Run', { all: true });
     await c.call('Forget.Session', { sessionId: IDS.pruning });
     expect(await c.call('Forget.Lift', { kind: 'session', id: IDS.pruning })).toEqual({ lifted: true, nextCheck: 'all' });
