@@ -1,5 +1,5 @@
 // Owns: the one contract — every method and event (zod schemas), the domain's word lists and how a count is said in English, typed errors, the dispatcher and the event bus.
-// The panel imports eight files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out), maintenance-words.ts (why a cache's sync failed, what a repository search says), names.ts (how a person names a project), indexing-words.ts (what a search says while the index is re-tagged) and sweeper-words.ts (why a sweep of notes did not run).
+// The panel imports these files at run time, each importing nothing: registry.ts (the providers), reading.ts (whose words a message holds), part-words.ts (what a role and each kind of part are called), import-words.ts (what an import left out), maintenance-words.ts (why a cache's sync failed, what a repository search says), names.ts (how a person names a project), indexing-words.ts (what a search says while the index is re-tagged), sweeper-words.ts (why a sweep of notes did not run) and retention-words.ts (what a clean-up would take for good).
 // Never: imports another room or a Node built-in; every runtime (core, electron, the browser panel) can load it.
 export * from './contract.js';
 export * from './errors.js';
@@ -10,6 +10,7 @@ export * from './lists.js';
 export { namedFor, paramsWords, refusedField } from './params-words.js';
 export { contractFingerprint } from './fingerprint.js';
 export { countOf, cutShortWords, nounFor, wholeAt } from './words.js';
+export { lostWords } from './retention-words.js';
 export { DATE_FORMS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
 export { ProviderRootsView, ProviderSurvey } from './providers.js';

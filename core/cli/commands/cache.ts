@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, type PruneReport, type StewardClient } from '../../api/index.js';
+import { countOf, lostWords, type PruneReport, type StewardClient } from '../../api/index.js';
 import { askOrRefuse } from '../confirm.js';
 import { withClient } from '../connect.js';
 import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
@@ -38,10 +38,10 @@ function pruneWhat(report: PruneReport): { what: string; emptied: string } {
   return { what: `${countOf(report.removedParts, 'message part')} (text, tool calls and their results)`, emptied };
 }
 
-/** Of the conversations that would go whole, those whose transcript the agent deleted (PruneReport.lost): said, never left for a person to guess. */
-function lostWords(lost: number | undefined): string {
-  if (!lost) return '';
-  return ` ${lost === 1 ? '1 of them has' : `${lost} of them have`} no transcript left on disk: Steward holds the only copy.`;
+/** Of the conversations that would go whole, those whose transcript the agent deleted (the panel's words too), after a sentence. */
+function onlyCopy(report: PruneReport): string {
+  const words = lostWords(report.lost);
+  return words ? ` ${words}` : '';
 }
 
 /** A removal's counted report that removes nothing: nothing is older than the window. */
@@ -53,7 +53,7 @@ function pruneSentence(report: PruneReport): string {
   const tail = report.complete ? '' : ' It stopped early; the next pass finishes it.';
   if (nothingOlder(report)) return `Nothing is older than the retention window; nothing ${report.dryRun ? 'would be' : 'was'} removed ${took}.${tail}`;
   const { what, emptied } = pruneWhat(report);
-  if (report.dryRun) return `Would remove ${what} older than the retention window${emptied}.${lostWords(report.lost)} Nothing was removed: this was a dry run ${took}.${tail}`;
+  if (report.dryRun) return `Would remove ${what} older than the retention window${emptied}.${onlyCopy(report)} Nothing was removed: this was a dry run ${took}.${tail}`;
   return `Removed ${what} older than the retention window${emptied}, in ${report.durationMs} ms.${tail}`;
 }
 
@@ -75,7 +75,7 @@ export function pruneWarning(report: PruneReport): string {
   const { what, emptied } = pruneWhat(report);
   const conversations = report.removedConversations;
   const whole = conversations === undefined ? emptied : conversations === 0 ? '' : `, and with them ${countOf(conversations, 'whole conversation')}`;
-  return `Would remove ${what} older than ${cutoffWords(report)}${whole}.${lostWords(report.lost)}\n`;
+  return `Would remove ${what} older than ${cutoffWords(report)}${whole}.${onlyCopy(report)}\n`;
 }
 
 /**

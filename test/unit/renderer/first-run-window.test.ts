@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderId, Result } from '../../../core/api/index.js';
+import { formatDate } from '../../../renderer/src/components/index.js';
 import {
   cleanUpWords,
   everythingWords,
@@ -9,6 +10,7 @@ import {
   narrowerWords,
   olderWords,
   spanWords,
+  storedOlderAt,
   uncountedWords,
   windowMeaning,
   windowWords,
@@ -50,7 +52,7 @@ describe('the choice to import everything', () => {
   it('says what the rest is, or that there is none, never "the 0 older files"', () => {
     expect(everythingWords(2, 2048, '3 s')).toMatch(/^Everything: also import the 2 older files \(2(\.0)? KB\), about 3 s$/);
     expect(everythingWords(1, 10)).toMatch(/^Everything: also import the 1 older file \(10 bytes\)$/);
-    expect(everythingWords(0, 0, '0 ms')).toBe('Everything: nothing is older than the window, so all there is has been imported');
+    expect(everythingWords(0, 0, '0 ms')).toBe('Everything: no file is older than the window, so all there is has been imported');
   });
 
   it('after "Import everything", never offers the older files again, and the window says they were imported', () => {
@@ -61,12 +63,43 @@ describe('the choice to import everything', () => {
   });
 });
 
+const byDate = (them: string) => `; messages in ${them} may still be older, as the window goes by each message's own date, not its file's`;
+
+// QA: a 10-day window, files of today holding messages of Nov 20–25 (imported under the wider window
+// before): Home said "every one was last changed within the window" and "Everything: nothing is older
+// than the window". The survey reads no transcript byte (file times, checkpoints, and the stored
+// messages' dates): it says what those measured, the stored messages' dates included.
+describe('files of today whose messages Steward holds are older than the window', () => {
+  const DAY = 86_400_000;
+  const now = Date.UTC(2026, 11, 5, 9);
+  const nov20 = Date.UTC(2026, 10, 20, 10);
+  const held = (id: ProviderId, windowDays: number, oldestAt: number, from?: Pick<Agent, 'windowFrom' | 'cleanUpDays'>): Agent => ({ ...provider(id, windowDays, from), stored: { oldestAt, newestAt: now - DAY } });
+
+  it('finds the oldest stored message older than its agent\'s window, from the survey alone', () => {
+    expect(storedOlderAt(survey(held('claude', 10, nov20)), now)).toBe(nov20);
+    expect(storedOlderAt(survey(held('claude', 10, now - 3 * DAY), held('codex', 10, nov20 + DAY), held('gemini', 10, nov20)), now)).toBe(nov20);
+    // Inside its window, an open window, nothing stored: nothing older is held.
+    expect(storedOlderAt(survey(held('claude', 30, nov20)), now)).toBeUndefined();
+    expect(storedOlderAt(survey(held('claude', 0, nov20)), now)).toBeUndefined();
+    expect(storedOlderAt(survey(provider('claude', 10)), now)).toBeUndefined();
+  });
+
+  it('says the files are new, and that Steward holds older messages, never that nothing is older', () => {
+    const from = formatDate(nov20);
+    expect(olderWords(3, 0, 0, 0, nov20)).toBe(`every one was last changed within the window, but Steward holds messages older than the window (from ${from}): the window goes by each message's own date, not its file's`);
+    expect(everythingWords(0, 0, '0 ms', 0, 0, 0, { storedBefore: nov20 })).toBe(`Everything: no file is older than the window, and Steward already holds messages older than it (from ${from}), so all there is has been imported`);
+    const cleanUp = 'the clean-up removes again what is older than 10 days (set by the retention window in Settings)';
+    expect(everythingWords(0, 0, '0 ms', 0, 0, 0, { storedBefore: nov20, cleanUp })).toBe(`Everything: no file is older than the window, and Steward already holds messages older than it (from ${from}); ${cleanUp}`);
+    for (const words of [olderWords(3, 0, 0, 0, nov20), everythingWords(0, 0, '0 ms', 0, 0, 0, { storedBefore: nov20 }), everythingWords(0, 0, '0 ms')]) expect(words).not.toContain('nothing is older than the window');
+  });
+});
+
 describe('history copied without its file times (files of today, messages of last year)', () => {
   const copies = ' (a message copied into several files, as a resumed conversation carries the one it resumed, counts in each)';
 
   it('says only what the file times show, then up to how many messages the import left out as older, and why "up to"', () => {
-    expect(olderWords(3, 0, 0)).toBe('every one was last changed within the window');
-    expect(olderWords(1, 0, 0)).toBe('it was last changed within the window');
+    expect(olderWords(3, 0, 0)).toBe(`every one was last changed within the window${byDate('them')}`);
+    expect(olderWords(1, 0, 0)).toBe(`it was last changed within the window${byDate('it')}`);
     expect(olderWords(2, 0, 9)).toBe(`every one was last changed within the window, but up to 9 messages in them are older than the window and were not imported${copies}`);
     expect(olderWords(1, 0, 1)).toBe(`it was last changed within the window, but up to 1 message in it is older than the window and was not imported${copies}`);
     expect(olderWords(5, 2, 0)).toBe('2 files are entirely older than the window');
@@ -132,7 +165,7 @@ describe('agents with windows of their own (one agent at 90 days, three on the y
 
 describe('never "all there is has been imported" while it is not', () => {
   it('says a file could not be read, and that what it holds is not imported', () => {
-    expect(everythingWords(0, 0, undefined, 0, 0, 0, { unreadable: 1 })).toBe('Everything: nothing is older than the window, but 1 transcript file could not be read, so what it holds is not imported (see Needs you)');
+    expect(everythingWords(0, 0, undefined, 0, 0, 0, { unreadable: 1 })).toBe('Everything: no file is older than the window, but 1 transcript file could not be read, so what it holds is not imported (see Needs you)');
     expect(everythingWords(0, 0, undefined, 2, 0, 0, { unreadable: 3 })).toBe('Everything: the 2 older files are imported already, but 3 transcript files could not be read, so what they hold is not imported (see Needs you)');
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { PruneReport } from '../../../core/api/index.js';
 import { CacheRetention } from '../../../renderer/src/places/settings/CacheRetention.js';
 import { ConfirmRemoval } from '../../../renderer/src/places/settings/ConfirmRemoval.js';
+import { pruneWarning } from '../../../core/cli/commands/cache.js';
 import { agentRemoved, checkSentence, comeBackWords, removalQuestion, removalSentence, removeLabel, removeQuestion, removingWindow, wouldRemove } from '../../../renderer/src/places/settings/retention-words.js';
 
 const report = (parts: number, sessions: number, messages: number, conversations: number): PruneReport => ({
@@ -34,6 +35,19 @@ describe('saving a retention window that would remove stored conversations', () 
     expect(question).toContain('older than the window: 12 conversations entirely, 40 messages in all.');
     expect(removalQuestion(400, report(2, 0, 1, 0))).toContain('older than the window: 1 message, from conversations that keep their newer ones.');
   });
+
+  // QA: a transcript deleted, then a window saved that removes its conversation: the CLI's dry run said
+  // Steward held the only copy, the panel only "2 conversations entirely, 46 messages in all".
+  it('says, as the CLI does, how many of the conversations it removes have no transcript left on disk', () => {
+    const lost = { ...report(60, 2, 46, 2), lost: 1 };
+    const onlyCopy = '1 of them has no transcript left on disk: Steward holds the only copy.';
+    expect(removalQuestion(10, lost)).toContain(`older than the window: 2 conversations entirely, 46 messages in all. ${onlyCopy} `);
+    expect(pruneWarning(lost)).toContain(onlyCopy);
+    expect(removalQuestion(10, { ...lost, lost: 2 })).toContain('2 of them have no transcript left on disk: Steward holds the only copy.');
+    for (const none of [report(60, 2, 46, 2), { ...report(60, 2, 46, 2), lost: 0 }]) expect(removalQuestion(10, none)).not.toContain('only copy');
+    const html = renderToStaticMarkup(createElement(ConfirmRemoval, { days: 10, report: lost, busy: false, onConfirm: () => undefined, onCancel: () => undefined }));
+    expect(html).toContain(onlyCopy);
+  });
 });
 
 describe('the Cache retention check in Settings', () => {
@@ -48,6 +62,11 @@ describe('the Cache retention check in Settings', () => {
     expect(checkSentence(some)).toBe('1 message would go, from conversations that keep their newer ones.');
     expect(removeLabel(some)).toBe('Remove 1 message');
     for (const words of [removeLabel(checked), checkSentence(checked), removeQuestion(checked), checkSentence(some)]) expect(words).not.toMatch(/\bparts?\b/);
+  });
+
+  it('asks before removing with what goes for good: conversations whose transcript is gone', () => {
+    expect(removeQuestion({ ...checked, lost: 1 })).toBe('Remove 6 messages older than the retention window from the cache, and with them 1 conversation entirely? 1 of them has no transcript left on disk: Steward holds the only copy.');
+    expect(checkSentence({ ...checked, lost: 1 })).toBe('6 messages would go, and with them 1 conversation entirely. 1 of them has no transcript left on disk: Steward holds the only copy.');
   });
 
   it('says per agent how many messages and whole conversations went (or would go), not "some"', () => {

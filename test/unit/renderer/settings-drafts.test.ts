@@ -86,7 +86,7 @@ describe('Unforget in Settings, then Import now', () => {
   it('says what the import brought back, where the button is', () => {
     const stats = { provider: 'claude-code' as const, discovered: 3, read: 1, unchanged: 2, failed: 0, partsWritten: 30, messagesWritten: 12, durationMs: 5, failedLines: 0 };
     const check: Check = { data: { providers: [stats] }, busy: false, error: undefined, run: () => Promise.resolve(undefined), reset: () => undefined };
-    expect(row({ lifted: true, nextCheck: 'all' }, check)).toContain('Imported 12 new messages from 1 file.');
+    expect(row({ lifted: true, nextCheck: 'all' }, check)).toContain('Imported 12 new messages; 1 file read.');
   });
 
   it('not when no check would bring it back (only Import earlier history)', () => {

@@ -33,7 +33,7 @@ describe('after Unforget, a way to check now', () => {
   });
 
   it('says what the check did right there: how many messages it brought back, or that all was up to date', () => {
-    expect(forgotten({ lifted: true, nextCheck: 'all' }, checkedAs(BROUGHT_BACK))).toContain('Checked now. Imported 12 new messages from 1 file.');
+    expect(forgotten({ lifted: true, nextCheck: 'all' }, checkedAs(BROUGHT_BACK))).toContain('Checked now. Imported 12 new messages; 1 file read.');
     expect(forgotten({ lifted: true, nextCheck: 'all' }, checkedAs(UP_TO_DATE))).toContain('Checked now. Already up to date — 3 files checked.');
     expect(checkedSentence(UP_TO_DATE)).toBe('Checked now. Already up to date — 3 files checked.');
   });

@@ -31,25 +31,36 @@ describe('words for people', () => {
 
   it('says an import that found nothing new is up to date, with the files checked, and counts messages otherwise', () => {
     expect(importSentence({ providers: [stats()] })).toBe('Already up to date — 106 files checked.');
-    expect(importSentence({ providers: [stats({ read: 3, unchanged: 103, partsWritten: 40, messagesWritten: 25 })] })).toBe('Imported 25 new messages from 3 files.');
+    expect(importSentence({ providers: [stats({ read: 3, unchanged: 103, partsWritten: 40, messagesWritten: 25 })] })).toBe('Imported 25 new messages; 3 files read.');
     // A cancelled import says how far it got, from its result; files outside the window are not "up to date".
     expect(importSentence({ providers: [{ ...stats({ read: 1, unchanged: 5, partsWritten: 2, messagesWritten: 1, failed: 1, notReached: 99 }), cancelled: true }] })).toBe(
-      'Cancelled after 7 of 106 files; what was imported before stays. Imported 1 new message from 1 file. 1 file could not be read; Telemetry says why.',
+      'Cancelled after 7 of 106 files; what was imported before stays. Imported 1 new message; 1 file read. 1 file could not be read; Telemetry says why.',
     );
     expect(importSentence({ providers: [{ ...stats({ discovered: 0, unchanged: 0, notReached: 0 }), cancelled: true }] })).toBe('Cancelled before any file was listed. Nothing new.');
     expect(importSentence({ providers: [stats({ unchanged: 100, outsideWindow: 6 })] })).toBe('Already up to date — 100 files checked. 6 files older than the window were not read.');
     expect(importSentence({ providers: [stats({ unchanged: 0, outsideWindow: 106 })] })).toBe('Nothing new. 106 files older than the window were not read.');
   });
 
+  // QA: `steward backfill --all` where one old file held the only new messages said "2 new messages from
+  // 8 files": the count is of files read, not of files that held anything new, and is said so.
+  it('says the files an import read as read, never as where its new messages came from', () => {
+    const backfill = stats({ read: 8, unchanged: 98, partsWritten: 3, messagesWritten: 2 });
+    expect(importSentence({ providers: [backfill] })).toBe('Imported 2 new messages; 8 files read.');
+    const row = sentenceOf(entry('backfill.run', { kind: 'manual', providers: [backfill] }), names);
+    expect(row).toBe('Imported on request: checked 106 files, 2 new messages; 8 files read, 41 ms');
+    expect(sentenceOf(entry('sweep.tick', { kind: 'scheduled', providers: [stats({ read: 8, partsWritten: 3 })] }), names)).toBe('Checked 106 files, 3 parts; 8 files read, 41 ms');
+    for (const words of [importSentence({ providers: [backfill] }), row]) expect(words).not.toMatch(/from \d+ files?/);
+  });
+
   it('tells telemetry rows as sentences, with the project by name and unchanged checks compactly', () => {
     const unchanged = entry('sweep.tick', { kind: 'scheduled', unchanged: true, files: 733, durationMs: 41, providers: [{ provider: 'claude', discovered: 733, read: 0, unchanged: 733, failed: 0, partsWritten: 0, durationMs: 41 }] });
     expect(sentenceOf(unchanged, names)).toBe('Checked 733 files, nothing new, 41 ms');
-    expect(sentenceOf(entry('backfill.run', { kind: 'manual', providers: [stats({ read: 4, partsWritten: 9, messagesWritten: 6 })] }), names)).toBe('Imported on request: checked 106 files, 6 new messages from 4 files, 41 ms');
+    expect(sentenceOf(entry('backfill.run', { kind: 'manual', providers: [stats({ read: 4, partsWritten: 9, messagesWritten: 6 })] }), names)).toBe('Imported on request: checked 106 files, 6 new messages; 4 files read, 41 ms');
     const cancelled = entry('backfill.run', { kind: 'manual', cancelled: true, providers: [{ ...stats({ read: 4, unchanged: 0, outsideWindow: 2, partsWritten: 9, messagesWritten: 6, notReached: 100 }), cancelled: true }] });
-    expect(sentenceOf(cancelled, names)).toBe('Import on request cancelled after 6 of 106 files, 6 new messages from 4 files; 2 older than the window, not read, 41 ms');
+    expect(sentenceOf(cancelled, names)).toBe('Import on request cancelled after 6 of 106 files, 6 new messages; 4 files read; 2 older than the window, not read, 41 ms');
     // A scheduled check that read says what it skipped, as an import on request does.
     const skipping = entry('sweep.tick', { kind: 'scheduled', providers: [{ ...stats({ read: 2, partsWritten: 3, messagesWritten: 2 }), skipped: { meta_only: 12, malformed: 1 } }, { ...stats({ read: 1 }), provider: 'codex', skipped: { meta_only: 2 } }] });
-    expect(sentenceOf(skipping, names)).toBe('Checked 212 files, 2 new messages from 3 files; 15 lines held no conversation: 14 bookkeeping, 1 that did not parse, 82 ms');
+    expect(sentenceOf(skipping, names)).toBe('Checked 212 files, 2 new messages; 3 files read; 15 lines held no conversation: 14 bookkeeping, 1 that did not parse, 82 ms');
     const notes = entry('sweeper.sweep', { projectKey: 'p_0123456789abcdef', mode: 'offline', model: 'x', tokensIn: 0, tokensOut: 0, calls: 0, durationMs: 194, outcome: 'ok' });
     expect(sentenceOf(notes, names)).toBe('Notes of orchard updated by the offline curator, 194 ms');
     const broken = entry('sweeper.sweep', { projectKey: 'p_0123456789abcdef', mode: 'anthropic', calls: 3, tokensIn: 0, durationMs: 1200, outcome: 'failed', failure: 'auth' });

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import type { PruneReport, Result } from '../../../../core/api/index.js';
 import { Button, ErrorBanner, formatDuration, Glossary } from '../../components/index.js';
+import { useNow } from '../../clock.js';
 import { useAction, useCall } from '../../hooks.js';
 import { ImportProgress } from '../projects/ImportHistory.js';
 import { importSentence, useImport, useImportFocus } from '../projects/importing.js';
 import { ConfirmRemoval } from '../settings/ConfirmRemoval.js';
 import { wouldRemove } from '../settings/retention-words.js';
 import { keepWords, savedCleanUpWords, savedForNextStart, savedWindowSentence, startingChoice } from './saved-window.js';
-import { cleanUpWords, everythingWords, narrowerChoices, narrowerNote, narrowerWords, spanWords, windowMeaning, windowWords } from './window.js';
+import { cleanUpWords, everythingWords, narrowerChoices, narrowerNote, narrowerWords, spanWords, storedOlderAt, windowMeaning, windowWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -61,6 +62,8 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const olderMessages = survey.providers.reduce((n, s) => n + s.olderMessages, 0);
   // Files whose older messages were never counted: importing everything brings in any there are.
   const uncounted = survey.providers.reduce((n, s) => n + s.olderUncounted, 0);
+  // Messages Steward holds from before the window, in files whose times are all within it: never "nothing is older".
+  const storedBefore = storedOlderAt(survey, useNow(3_600_000));
   const estimate = estimateMs(older, [...(ticks.data?.entries ?? [])].reverse());
   const total = survey.providers.reduce((n, s) => n + s.files, 0);
   const saveNarrower = (days: number) => void narrow.run({ changes: { 'query.cache.retention.default_days': days } });
@@ -94,6 +97,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
           <input type="radio" name={name} checked={choice === 'all'} onChange={() => setChoice('all')} /> {everythingWords(older, olderBytes, estimate === undefined ? undefined : formatDuration(estimate), imported, olderMessages, uncounted, {
             unreadable,
             readOnce,
+            storedBefore,
             cleanUp: [cleanUpWords(survey), saved === undefined ? undefined : savedCleanUpWords(saved, survey)].filter(Boolean).join('; ') || undefined,
           })}
         </label>

@@ -1,8 +1,9 @@
 import type { ReactElement } from 'react';
 import type { Result } from '../../../../core/api/index.js';
+import { useNow } from '../../clock.js';
 import { countOf, DataTable, formatBytes, formatCount, providerLabel, Together, type Column } from '../../components/index.js';
 import { datesWords, olderCellWords } from './listing-words.js';
-import { olderWords } from './window.js';
+import { olderWords, storedOlderAt } from './window.js';
 
 type Survey = Result<'Providers.Survey'>['providers'][number];
 
@@ -21,13 +22,15 @@ export function Listing({ survey }: { survey: Result<'Providers.Survey'> }): Rea
   const bytes = survey.providers.reduce((n, s) => n + s.bytes, 0);
   const olderMessages = survey.providers.reduce((n, s) => n + s.olderMessages, 0);
   const uncounted = survey.providers.reduce((n, s) => n + s.olderUncounted, 0);
+  // The files' times alone cannot show old messages in new files; the stored messages' dates can (a window is days wide: an hourly clock will do).
+  const storedBefore = storedOlderAt(survey, useNow(3_600_000));
   return (
     <div data-testid="first-run-listing" data-files={files} data-older={older} data-older-messages={olderMessages} data-older-uncounted={uncounted}>
       <DataTable caption="What the agents' folders hold" columns={COLUMNS} rows={survey.providers.filter((s) => s.files > 0)} rowKey={(s) => s.provider} />
       <p>
         {files === 0
           ? 'No transcript was found in these folders yet. New conversations are picked up as your agents write them.'
-          : `${countOf(files, 'transcript file')} (${formatBytes(bytes)}) in all; ${olderWords(files, older, olderMessages, uncounted)}.`}
+          : `${countOf(files, 'transcript file')} (${formatBytes(bytes)}) in all; ${olderWords(files, older, olderMessages, uncounted, storedBefore)}.`}
       </p>
     </div>
   );

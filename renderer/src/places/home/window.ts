@@ -1,5 +1,5 @@
 import type { Result } from '../../../../core/api/index.js';
-import { countOf, formatBytes, listOf, providerLabel } from '../../components/index.js';
+import { countOf, formatBytes, formatDate, listOf, providerLabel } from '../../components/index.js';
 
 type Survey = Result<'Providers.Survey'>;
 
@@ -110,6 +110,22 @@ export function uncountedWords(files: number): string {
   return `Steward has not counted the older messages of ${countOf(files, 'file')} yet (imported before it kept that count, by a narrower import, or removed by a clean-up since); importing everything brings in any there are`;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The oldest message Steward holds that is older than its agent's window (`stored.oldestAt` against
+ * `windowDays` back from `now`), or undefined when none is. The survey reads no transcript byte: the
+ * files' times cannot show an old message in a file changed since, but the stored messages' own dates
+ * (one query of the cache) can, for what was imported.
+ */
+export function storedOlderAt(survey: Survey, now: number): number | undefined {
+  const older = survey.providers.filter((p) => p.windowDays > 0 && p.stored !== undefined && p.stored.oldestAt < now - p.windowDays * DAY_MS).map((p) => p.stored!.oldestAt);
+  return older.length === 0 ? undefined : Math.min(...older);
+}
+
+/** Why new files may hold old messages: said wherever only the files' times were measured. */
+const BY_DATE = "the window goes by each message's own date, not its file's";
+
 /**
  * The "Everything" choice: what importing the rest would read and how long it may take, or, when no
  * file older than the window is left to import, that there is nothing more (never "the 0 older
@@ -120,7 +136,9 @@ export function uncountedWords(files: number): string {
  * messages were not counted. While there are any of either, all there is may not have been imported.
  * `gaps`: files that could not be read (`unreadable`), older files read whole whose messages the
  * clean-up removes (`readOnce`), and what the clean-up removes again (`cleanUp`, from cleanUpWords):
- * with any, all there is is not in Steward either.
+ * with any, all there is is not in Steward either. `storedBefore`: the oldest message Steward holds
+ * older than the window (storedOlderAt), said when no file is, so "nothing is older" is never said of
+ * what only the files' times were measured for.
  */
 export function everythingWords(
   olderFiles: number,
@@ -129,7 +147,7 @@ export function everythingWords(
   imported = 0,
   olderMessages = 0,
   uncounted = 0,
-  gaps: { unreadable?: number; readOnce?: number; cleanUp?: string | undefined } = {},
+  gaps: { unreadable?: number; readOnce?: number; cleanUp?: string | undefined; storedBefore?: number | undefined } = {},
 ): string {
   const about = estimate ? `, about ${estimate}` : '';
   const cleanUp = gaps.cleanUp ? `; ${gaps.cleanUp}` : '';
@@ -149,7 +167,9 @@ export function everythingWords(
       : (gaps.readOnce ?? 0) > 0
         ? // Read whole once, their older messages removed by the clean-up since: importing them again would last until its next pass.
           `the ${countOf(gaps.readOnce ?? 0, 'older file')} ${gaps.readOnce === 1 ? 'was' : 'were'} imported once`
-        : 'nothing is older than the window';
+        : gaps.storedBefore === undefined
+          ? 'no file is older than the window'
+          : `no file is older than the window, and Steward already holds messages older than it (from ${formatDate(gaps.storedBefore)})`;
   if (unreadable === 0 && !cleanUp) return `Everything: ${done}, so all there is has been imported`;
   return `Everything: ${done}${unreadable > 0 ? `, but ${unreadableWords(unreadable)}` : ''}${cleanUp}`;
 }
@@ -167,12 +187,19 @@ export function windowMeaning(span: string, imported: number): string {
  * What the files' times say, then what the import found inside them: the window applies to each
  * line's time, so files changed within it (a copy that did not keep file times) may still hold
  * messages older than it, which the import left out (up to `olderMessages`: a message in several
- * files counts in each), and in `uncounted` files nobody counted them yet.
+ * files counts in each), and in `uncounted` files nobody counted them yet. When every file is newer
+ * and nothing was left out, the older messages Steward holds (`storedBefore`, storedOlderAt) are said,
+ * or that the files' times cannot rule them out: a wider import took them in, a clean-up may have
+ * removed them since, and the survey reads no transcript to know.
  */
-export function olderWords(files: number, olderFiles: number, olderMessages: number, uncounted = 0): string {
+export function olderWords(files: number, olderFiles: number, olderMessages: number, uncounted = 0, storedBefore?: number): string {
   const one = files === 1;
   const dated = olderFiles > 0 ? `${countOf(olderFiles, 'file')} ${olderFiles === 1 ? 'is' : 'are'} entirely older than the window` : `${one ? 'it' : 'every one'} was last changed within the window`;
   const notCounted = uncounted > 0 ? `; ${uncountedWords(uncounted)}` : '';
+  if (olderMessages === 0 && uncounted === 0 && olderFiles === 0) {
+    if (storedBefore !== undefined) return `${dated}, but Steward holds messages older than the window (from ${formatDate(storedBefore)}): ${BY_DATE}`;
+    return `${dated}; messages in ${one ? 'it' : 'them'} may still be older, as ${BY_DATE}`;
+  }
   if (olderMessages === 0) return `${dated}${notCounted}`;
   const verbs = olderMessages === 1 ? 'is older than the window and was' : 'are older than the window and were';
   return `${dated}, but up to ${countOf(olderMessages, 'message')} in ${olderFiles > 0 ? 'the others' : one ? 'it' : 'them'} ${verbs} not imported (${COPIES})${notCounted}`;

@@ -47,7 +47,8 @@ export function importSentence(outcome: Outcome): string {
   const parts = sum(outcome, (p) => p.partsWritten);
   const failed = sum(outcome, (p) => p.failed);
   const upToDate = cancelled || checked === 0 ? 'Nothing new.' : `Already up to date — ${countOf(checked, 'file')} checked.`;
-  const body = parts === 0 ? upToDate : `Imported ${countOf(messages, { one: 'new message', other: 'new messages' })} from ${countOf(read, 'file')}.`;
+  // Files read, said as read (Telemetry's rule): the result does not count which of them held the new messages.
+  const body = parts === 0 ? upToDate : `Imported ${countOf(messages, { one: 'new message', other: 'new messages' })}; ${countOf(read, 'file')} read.`;
   const failures = failed > 0 ? ` ${countOf(failed, 'file')} could not be read; Telemetry says why.` : '';
   return `${cancelled}${body}${outsideSentence(outcome)}${skippedSentence(outcome)}${failures}`;
 }

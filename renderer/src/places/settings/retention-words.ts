@@ -1,4 +1,5 @@
 import type { PruneReport } from '../../../../core/api/index.js';
+import { lostWords } from '../../../../core/api/retention-words.js';
 import { countOf, formatDuration } from '../../components/index.js';
 
 /** A positive whole number of days: a retention window that, once saved, removes stored conversations older than it. */
@@ -26,10 +27,17 @@ export function comeBackWords(saving = false): string {
   );
 }
 
+/** A dry run's conversations whose transcript is gone (`lost`), in the CLI's words, after a sentence: `` 1 of them has … `` or nothing. */
+function onlyCopy(report: PruneReport): string {
+  const words = lostWords(report.lost);
+  return words ? ` ${words}` : '';
+}
+
 /**
  * The question before saving a retention window that removes stored history (`Cache.Prune` dry run
- * with `retentionDays`): what goes at the next start, in conversations and messages, and that it is
- * the saved window, not this save, that removes them.
+ * with `retentionDays`): what goes at the next start, in conversations and messages, how many of
+ * those conversations Steward holds the only copy of, and that it is the saved window, not this save,
+ * that removes them.
  */
 export function removalQuestion(days: number, report: PruneReport): string {
   const conversations = report.removedConversations ?? 0;
@@ -40,7 +48,7 @@ export function removalQuestion(days: number, report: PruneReport): string {
       : `${countOf(conversations, 'conversation')} entirely, ${countOf(messages, 'message')} in all`;
   return (
     `Save a retention window of ${countOf(days, 'day')}? When Steward next starts (and every day after), it removes from its cache what is older than the window: ` +
-    `${what}. The transcripts in your agents\u2019 folders are not touched. ${comeBackWords(true)} ` +
+    `${what}.${onlyCopy(report)} The transcripts in your agents\u2019 folders are not touched. ${comeBackWords(true)} ` +
     'To keep them, choose 0 (keep everything) or a window that reaches back to them.'
   );
 }
@@ -62,7 +70,7 @@ export function checkSentence(report: PruneReport): string {
   if (report.cutoffs.every((c) => c.cutoffMs === null)) return 'The retention window is open (0 days), so the cache keeps everything: nothing would be removed.';
   if (report.removedParts === 0) return 'Nothing is older than the retention window: nothing would be removed.';
   const { what, whole } = wouldGo(report);
-  return `${what.charAt(0).toUpperCase()}${what.slice(1)} would go${whole}.`;
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} would go${whole}.${onlyCopy(report)}`;
 }
 
 /** The button that asks before removing: `Remove 9 messages`. */
@@ -70,10 +78,11 @@ export function removeLabel(report: PruneReport): string {
   return report.removedMessages === undefined ? 'Remove what is older' : `Remove ${countOf(report.removedMessages, 'message')}`;
 }
 
-/** The question the button opens, in the check's counts. */
+/** The question the button opens, in the check's counts, with what it removes for good. */
 export function removeQuestion(report: PruneReport): string {
   const { what, whole } = wouldGo(report);
-  return report.removedMessages === undefined ? 'Remove what is older than the retention window from the cache?' : `Remove ${what} older than the retention window from the cache${whole}?`;
+  const asked = report.removedMessages === undefined ? 'Remove what is older than the retention window from the cache?' : `Remove ${what} older than the retention window from the cache${whole}?`;
+  return `${asked}${onlyCopy(report)}`;
 }
 
 type Cutoff = PruneReport['cutoffs'][number];

@@ -51,7 +51,9 @@ function tickSentence(entry: TelemetryEntry): string | undefined {
   if (!tick) return undefined;
   const t = totalsOf(tick);
   const took = formatDuration(t.durationMs);
-  const what = foundNothingNew(tick) ? 'nothing new' : t.messages !== undefined ? `${countOf(t.messages, { one: 'new message', other: 'new messages' })} from ${countOf(t.read, 'file')}` : `${countOf(t.parts, PARTS)} from ${countOf(t.read, 'file')}`;
+  // Files read, said as read: the result does not count which of them held the new messages (one may hold all).
+  const written = t.messages !== undefined ? countOf(t.messages, { one: 'new message', other: 'new messages' }) : countOf(t.parts, PARTS);
+  const what = foundNothingNew(tick) ? 'nothing new' : `${written}; ${countOf(t.read, 'file')} read`;
   const fresh = t.failed - t.stillUnreadable;
   const failures = fresh > 0 ? `; ${countOf(fresh, 'file')} could not be read` : '';
   const known = t.stillUnreadable > 0 ? `; ${countOf(t.stillUnreadable, 'file')} still unreadable, not read again until ${t.stillUnreadable === 1 ? 'it changes' : 'they change'}` : '';
