@@ -108,7 +108,7 @@ describe('first run on a fixture tree', () => {
     await importer.getByRole('radio', { name: /^Everything/ }).check();
     await importer.getByRole('button', { name: 'Import everything' }).click();
     await page.getByTestId('first-run-imported').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('first-run-imported').innerText()).toBe('Imported 4 new messages from 5 files.');
+    expect(await page.getByTestId('first-run-imported').innerText()).toBe('Imported 4 new messages; 5 files read.');
     expect((await steward.rpc('Cache.Stats', {})).conversations).toBe(5);
     await eventually('the figures follow', async () => ((await stored.getAttribute('data-conversations')) === '5' ? true : undefined));
 
@@ -169,14 +169,15 @@ describe('first run on history copied without its file times', () => {
     await importer.getByRole('radio', { name: /^Everything/ }).check();
     await importer.getByRole('button', { name: 'Import everything' }).click();
     await page.getByTestId('first-run-imported').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('first-run-imported').innerText()).toMatch(/^Imported \d+ new messages from 2 files\./);
+    expect(await page.getByTestId('first-run-imported').innerText()).toMatch(/^Imported \d+ new messages; 2 files read\./);
     // Nothing older is left: the listing and the choice say so, and nothing more is offered.
     await eventually('the listing follows', async () => ((await listing.getAttribute('data-older-messages')) === '0' ? true : undefined));
-    expect(await listing.innerText()).toContain('every one was last changed within the window.');
+    // The messages imported are older than the window by their own dates: said so, with the first one's day.
+    expect(await listing.innerText()).toMatch(/every one was last changed within the window, but Steward holds messages older than the window \(from \w{3} \d{1,2}, 2025\): the window goes by each message's own date, not its file's/);
     // Imported, each agent's dates are its messages': 2025, not the day of the copy (one day is said once).
     await eventually('the dates are the messages’', async () => ((await rows()).every((row) => /messages imported: \w{3} \d{1,2}, 2025(?: – \w{3} \d{1,2}, 2025)?(?!\d)/.test(row)) ? true : undefined));
     expect((await rows()).length).toBe(2);
-    expect(await importer.innerText()).toContain('Everything: nothing is older than the window, so all there is has been imported');
+    expect(await importer.innerText()).toMatch(/Everything: no file is older than the window, and Steward already holds messages older than it \(from \w{3} \d{1,2}, 2025\), so all there is has been imported/);
     expect(await importer.getByRole('button', { name: 'Import everything' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await page.context().close();
@@ -297,7 +298,7 @@ describe('first run with a 90-day window', () => {
     await page.getByTestId('first-run-imported').waitFor({ timeout: 30_000 });
     await page.unroute('**/rpc');
     // OpenClaw's session header and model change are bookkeeping, counted rather than dropped.
-    expect(await page.getByTestId('first-run-imported').innerText()).toBe('Imported 4 new messages from 5 files. 2 lines held no conversation: 2 bookkeeping.');
+    expect(await page.getByTestId('first-run-imported').innerText()).toBe('Imported 4 new messages; 5 files read. 2 lines held no conversation: 2 bookkeeping.');
     expect(await progress.count()).toBe(0);
     expect((await steward.rpc('Cache.Stats', {})).conversations).toBe(5);
 

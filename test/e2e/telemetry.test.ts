@@ -174,7 +174,7 @@ describe('the Projects place, first run', () => {
       await form.getByRole('button', { name: 'Import history' }).click();
       await page.getByTestId('import-result').waitFor();
       const said = await page.getByTestId('import-result').innerText();
-      expect(said).toContain('Imported 2 new messages from 1 file.');
+      expect(said).toContain('Imported 2 new messages; 1 file read.');
       // Nothing is dropped silently: the lines that held no conversation are counted, in words.
       expect(said).toContain('2 lines held no conversation: 1 bookkeeping, 1 that did not parse.');
       // The session is named by its title where the project is listed.

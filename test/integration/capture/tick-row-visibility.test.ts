@@ -6,7 +6,7 @@ import { coreHome } from '../../support/core.js';
 import { claudeSession, desktopSession } from '../../support/transcripts.js';
 
 // CI (2 cores, loaded) once showed, after a Sweep.Tick that found both sessions unchanged, the owner's
-// start-up check ("10 new messages from 2 files") as the Telemetry place's newest row. The rows are
+// start-up check ("10 new messages; 2 files read") as the Telemetry place's newest row. The rows are
 // recorded in order (test/unit/capture/tick-order.test.ts); what lags is the Sweep.Tick row's visibility:
 // TelemetryLog holds a row back while the WAL checkpoint thread holds the disk (retried every 25 ms),
 // and the tick's `sweep.tick` event, on which the panel reloads Telemetry.Recent, is sent at once: so
