@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { countOf, StewardError, type ProjectSummary, type StewardClient } from '../api/index.js';
 import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/index.js';
-import { notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
+import { clean, notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
 import { nobodyImports } from './stale.js';
 import { defineTool } from './tools.js';
@@ -168,11 +168,14 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
         const { project, asked } = answeringProject(projects, cwd, options);
         if (!project) throw new StewardError('not_found', 'Steward knows no project containing that folder yet. list_projects names the projects it knows, each with its folder.');
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
-        const out = { projectKey: got.projectKey, name: got.name, cwd: folderOf(got.cwd), overview: got.overview, lastSweepAt: got.state.lastSweepAt };
+        // Projects.Get returns the note as stored; one written before controls were cleaned on write may
+        // still hold them, and the agent is handed what the session-start hook hands it (clean).
+        const overview = got.overview === null ? null : clean(got.overview);
+        const out = { projectKey: got.projectKey, name: got.name, cwd: folderOf(got.cwd), overview, lastSweepAt: got.state.lastSweepAt };
         const none = typeof got.state.notesStaleSince === 'number' ? `Steward's notes for ${got.name} are being rebuilt after a forget; none are shared until then.` : noOverviewWords(got.name, got.projectKey);
         // The agent asked about its own project: it is told plainly whose notes these are instead.
         const whose = asked ? text(notesFromAboveWords(asked.name, got.name)) : [];
-        return { content: [...whose, ...text(got.overview ?? none)], structuredContent: out };
+        return { content: [...whose, ...text(overview ?? none)], structuredContent: out };
       })),
   );
 }

@@ -67,7 +67,8 @@ function sentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-function norm(text: string): string {
+/** Text as compared for sameness: case, punctuation and spacing aside. */
+export function norm(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
@@ -333,6 +334,8 @@ export interface ActivityDay {
   date: string;
   /** The sessions active that day, by their index in the digest. */
   sessions: number[];
+  /** Each of those sessions' first genuine request that day (its headline), in the same order; null when it made none. */
+  asks: Array<string | null>;
   commits: string[];
   files: number;
 }
@@ -348,8 +351,13 @@ export function activityDays(digest: Digest): ActivityDay[] {
   for (const { message, session } of chronological(digest)) {
     if (digest.since !== null && message.ts <= digest.since) continue;
     const date = localDay(message.ts);
-    const day = days.get(date) ?? { date, sessions: [], commits: [], files: 0 };
-    if (!day.sessions.includes(session)) day.sessions.push(session);
+    const day = days.get(date) ?? { date, sessions: [], asks: [], commits: [], files: 0 };
+    if (!day.sessions.includes(session)) {
+      day.sessions.push(session);
+      day.asks.push(null);
+    }
+    const at = day.sessions.indexOf(session);
+    if (day.asks[at] === null && isAsk(message)) day.asks[at] = headline(message.text);
     for (const tool of message.toolUses) {
       const command = shellCommand(tool);
       const subject = command && !tool.isError ? commitSubject(command) : null;

@@ -244,14 +244,16 @@ export async function removeStaleNotes(paths: ProjectPaths, fromDay: string | nu
   else if (kept !== text) await write(paths.changelog, kept);
 }
 
-/** Appends under the day's heading, or adds the heading where its date falls (days stay in order). */
+/**
+ * Appends under the day's heading, or adds the heading where its date falls (days stay in order).
+ * Null when that day's section already holds the bullet (a re-run of the same sweep); the same words
+ * under another day are that day's entry, not a duplicate (the days of one conversation share its title).
+ */
 function appendBullet(existing: string | null, date: string, bullet: string): string | null {
   const heading = `## ${date}`;
   const text = existing ?? '# Changelog\n';
   const lines = text.replace(/\n+$/, '').split('\n');
   const at = lines.findIndex((l) => l.trim() === heading);
-  const recent = bulletsOf(text).slice(-20);
-  if (recent.includes(norm(bullet))) return null;
   if (at < 0) {
     const later = lines.findIndex((l) => (DAY_HEADING.exec(l.trim())?.[1] ?? '') > date);
     if (later < 0) return dropOldestDays(`${lines.join('\n')}\n\n${heading}\n\n- ${bullet}\n`);

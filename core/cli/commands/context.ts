@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { ProjectSummary } from '../../api/index.js';
+import type { ProjectSummary, Tombstone } from '../../api/index.js';
 import { HOME_FILES, resolveHome } from '../../config/paths/index.js';
-import { isTooWideForProject, normalizeCwd, userHomeDir } from '../../projects/folder/index.js';
+import { isTooWideForProject, normalizeCwd, projectForFolder, projectKeyOf, userHomeDir } from '../../projects/folder/index.js';
 import { hookAnswer, sessionContext } from '../../sweeper/context/index.js';
 import type { CliIo, Run } from '../output.js';
 
@@ -56,6 +56,12 @@ export const CONTEXT_MISSES = {
   nothingStored: 'Steward has stored no conversations yet, so no folder has notes; `steward backfill` imports the history your agents keep',
   noProject: 'Steward knows no project containing that folder yet',
 } as const;
+
+/** Said for the folder of a project the person forgot (Steward knows it no more, and keeps no notes for it), with the way back. */
+export function forgottenProjectWords(record: Pick<Tombstone, 'id' | 'label' | 'createdAt'>, day: string): string {
+  const named = record.label ? `${record.label} (${record.id})` : record.id;
+  return `You forgot the project ${named} on ${day}, so Steward keeps no notes for it; \`steward unforget --project ${record.id}\` brings it back`;
+}
 
 export interface ContextOptions {
   hook?: boolean;
@@ -127,10 +133,28 @@ async function whyNoNotes(cwd: string, env: NodeJS.ProcessEnv, homeGiven: boolea
   if (known === undefined) return NO_NOTES;
   const { projectContaining } = await import('../../projects/index.js');
   const project = projectContaining(known, normalizeCwd(cwd), { home: userHomeDir(env) });
-  if (project === null) return CONTEXT_MISSES.noProject;
+  if (project === null) return (await forgottenContaining(cwd, env)) ?? CONTEXT_MISSES.noProject;
   // By its name when that names it alone and a shell takes it as it is; else by its key.
   const byName = /^[\w.-]+$/.test(project.name) && known.filter((p) => p.name === project.name).length === 1;
   return noNotes(byName ? project.name : project.projectKey, project.name);
+}
+
+/** Said of the nearest forgotten project whose folder holds `cwd`, or undefined when none does (or Steward cannot be asked). */
+async function forgottenContaining(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  let tombstones: Tombstone[];
+  try {
+    const { withClient } = await import('../connect.js');
+    tombstones = (await withClient({ env }, (client) => client.call('Forget.List', {}))).tombstones;
+  } catch {
+    return undefined;
+  }
+  // A forgotten project is keyed by its folder, as capture keyed it: the folder itself or one above it.
+  const forgotten = new Map(tombstones.filter((t) => t.kind === 'project').map((t) => [t.id, t]));
+  const folder = projectForFolder(cwd, (f) => forgotten.has(projectKeyOf(f)), { home: userHomeDir(env) });
+  const record = folder === null ? undefined : forgotten.get(projectKeyOf(folder));
+  if (record === undefined) return undefined;
+  const { localDay } = await import('../../api/index.js');
+  return forgottenProjectWords(record, localDay(record.createdAt));
 }
 
 /** The projects Steward knows (Projects.List), or undefined when it cannot be asked. */

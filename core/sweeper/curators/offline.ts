@@ -1,5 +1,5 @@
 import { localDay } from '../../api/index.js';
-import { activityDays, clip, extract, hasNewActivity, type ActivityDay, type Extract, type SessionBrief } from '../extract.js';
+import { activityDays, clip, extract, hasNewActivity, norm, type ActivityDay, type Extract, type SessionBrief } from '../extract.js';
 import type { Digest } from '../types.js';
 import type { Curator, CuratorReply, CuratorRequest, DatedBullet } from './types.js';
 
@@ -74,11 +74,20 @@ export function offlineOverview(digest: Digest, x: Extract): string {
   ).trimEnd();
 }
 
-/** One line for one day of activity: its commits when there are some, else what its sessions were about. */
+/**
+ * What one session was about on one day: its title (or task), and that day's first request when it
+ * says more, so each day of a conversation spanning several says what that day's work was.
+ */
+function dayTopic(s: SessionBrief | undefined, ask: string | null): string | null {
+  const name = s === undefined ? null : (s.title ?? s.task);
+  if (name === null) return ask === null ? null : bare(ask);
+  return ask === null || norm(ask) === norm(name) ? bare(name) : `${bare(name)} — “${clip(bare(ask), 120)}”`;
+}
+
+/** One line for one day of activity: its commits when there are some, else what its sessions were about that day. */
 function dayBullet(x: Extract, day: ActivityDay): string {
-  const sessions = day.sessions.map((i) => x.sessions[i]).filter((s): s is SessionBrief => s !== undefined);
-  const topics = [...new Set(sessions.map((s) => s.title ?? s.task).filter((t): t is string => t !== null))];
-  const lead = day.commits.length > 0 ? `Committed ${day.commits.slice(0, 3).map((c) => `“${c}”`).join(', ')}` : topics.length > 0 ? `Worked on: ${topics.slice(0, 2).map(bare).join('; ')}` : 'Worked on the project';
+  const topics = [...new Set(day.sessions.map((i, at) => dayTopic(x.sessions[i], day.asks[at] ?? null)).filter((t): t is string => t !== null))];
+  const lead = day.commits.length > 0 ? `Committed ${day.commits.slice(0, 3).map((c) => `“${c}”`).join(', ')}` : topics.length > 0 ? `Worked on: ${topics.slice(0, 2).join('; ')}` : 'Worked on the project';
   const files = day.files > 0 ? ` (${day.files} file edit${day.files === 1 ? '' : 's'})` : '';
   return clip(`${lead}${files}`, 300);
 }

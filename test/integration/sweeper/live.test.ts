@@ -167,7 +167,8 @@ describe('the changelog is dated by the activity it describes', () => {
     await clock.advance(86_400_000);
     await sweeper.run(project.projectKey);
     expect(changelog().match(/^## .*$/gm)).toEqual(['## 2026-11-20', '## 2026-11-21', '## 2026-11-23', '## 2026-12-06']);
-    expect(changelog()).toMatch(/## 2026-12-06\n\n- Worked on: Tide tables\n$/);
+    // The day's own request says what that day's work was, beside the conversation's title.
+    expect(changelog()).toMatch(/## 2026-12-06\n\n- Worked on: Tide tables — “Warn two hours ahead instead of one”\n$/);
   });
 
   it("a model curator's bullet goes under the day of the newest activity, not the sweep's", async () => {

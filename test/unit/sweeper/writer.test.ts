@@ -47,6 +47,15 @@ describe('writer', () => {
     expect(rejectFact('The UI uses metric units.')).toBeNull();
   });
 
+  it('writes the same bullet under each day it is given for, and never twice under one day', async () => {
+    const { write, paths } = setup();
+    expect((await write({ changelog: 'Worked on: Dotfiles' }, '2026-12-01')).changelog).toBe('appended');
+    expect((await write({ changelog: 'Worked on: Dotfiles' }, '2026-12-03')).changelog).toBe('appended');
+    // A re-run of the same sweep: the day's section holds it already.
+    expect((await write({ changelog: 'worked on:  dotfiles' }, '2026-12-03')).changelog).toBe('duplicate');
+    expect(readFileSync(paths.changelog, 'utf8')).toBe('# Changelog\n\n## 2026-12-01\n\n- Worked on: Dotfiles\n\n## 2026-12-03\n\n- Worked on: Dotfiles\n');
+  });
+
   it('caps OVERVIEW.md and strips control characters and ANSI escapes', async () => {
     const { write, paths } = setup();
     await write({ overview: `# demo\u001b[31m red\u0007\n${'line of text\n'.repeat(5_000)}` });
