@@ -349,6 +349,7 @@ function saveCheckpoint(provider: TranscriptProvider, file: TranscriptFile, line
     heldBack: excluded > 0 || resumedFrom?.heldBack === true,
     readWhole: readWhole(lines, excluded),
     holds: end.holds,
+    heldIn: end.heldIn,
   });
   deps.commits.add(1, 0);
 }
@@ -394,7 +395,7 @@ function recountOlder(provider: TranscriptProvider, file: TranscriptFile, lines:
   const older = end ? olderLeftOut(lines, undefined, ctx.windowStartMs) : null;
   if (!deps.checkpoints || !end || older === null) return;
   deps.commits.open();
-  if (deps.checkpoints.recountOlder(provider.id, file.path, older, end.olderLeftOut === undefined ? null : stateText(end.state), ctx.windowStartMs, Date.now(), { readWhole: readWhole(lines, excluded), holds: end.holds })) deps.commits.add(1, 0);
+  if (deps.checkpoints.recountOlder(provider.id, file.path, older, end.olderLeftOut === undefined ? null : stateText(end.state), ctx.windowStartMs, Date.now(), { readWhole: readWhole(lines, excluded), holds: end.holds, heldIn: end.heldIn })) deps.commits.add(1, 0);
 }
 
 /**

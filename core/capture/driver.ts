@@ -164,7 +164,7 @@ export class Capture {
         return hash;
       },
       // Written with the file's checkpoint (made below, before any run).
-      held: (kind, id, ownFile, span) => this.#checkpoints.held(kind, id, ownFile, span),
+      held: (kind, id, ownFile, span, withheld) => this.#checkpoints.held(kind, id, ownFile, span, withheld),
       heldElsewhere: (sessionId, provider, file) => this.#checkpoints.heldElsewhere(sessionId, provider, file),
     });
     this.#sink.onUserTurns = (turns) => {

@@ -56,6 +56,12 @@ export interface FileCheckpoint {
    * gone, and those listed are cleared of the mark (FileCheckpoints.put).
    */
   holds?: readonly string[];
+  /**
+   * Not stored: of `holds`, the conversations whose lines another file keeps, by its path
+   * (ReadCheckpoint.heldIn: an OpenClaw cold archive the store only names). Their holds here say where
+   * their lines are (`lines_at`), the file whose deletion loses them (FileCheckpoints.put).
+   */
+  heldIn?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -176,13 +182,19 @@ export class FileCheckpoints {
   readonly #relist;
   readonly #moveHolds;
   readonly #narrowSpan;
+  readonly #linesAt;
+  readonly #linesHere;
+  readonly #withholds;
+  readonly #tracked;
+  readonly #keptOutListed;
+  readonly #keptOutGone;
   /**
    * What the file being read holds, told by the materializer as its batches go by (`held`): written with
    * the file's checkpoint, in the same commit window, by `put` (or `recountOlder`). Runs take turns and
    * read one file at a time, each read beginning with `fileBegins`, so a file that leaves no checkpoint
    * (failed, vanished, cut short) hands its holds to no other.
    */
-  readonly #pending = new Map<string, { kind: ForgetKind | 'copy'; id: string; own: boolean; span: LineSpan | undefined }>();
+  readonly #pending = new Map<string, { kind: ForgetKind | 'copy'; id: string; own: boolean; span: LineSpan | undefined; withheld: Set<string> | undefined }>();
   /**
    * Remembered failures by provider and path: loaded with one query the first time a run asks, then
    * kept in step with file_failures (the owner is its only writer), so a tick asks SQLite nothing.
@@ -249,6 +261,24 @@ export class FileCheckpoints {
     this.#moveHolds = db.prepare('UPDATE OR REPLACE file_holds SET path = ? WHERE provider = ? AND path = ?');
     this.#hold = db.prepare('INSERT INTO file_holds (kind, id, provider, path) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET gone_at = NULL WHERE gone_at IS NOT NULL');
     this.#demote = db.prepare("UPDATE OR REPLACE file_holds SET kind = 'copy' WHERE kind = 'session' AND id = ? AND provider = ? AND path <> ?");
+    // A forget record's hold on a file that lists what it holds (a store) names the conversations it kept
+    // out there (step 28): those this read met join them; those the listing no longer has leave them, and a
+    // hold left naming none is marked gone (the store is there, nothing the record keeps out is in it).
+    this.#withholds = db.prepare(`
+      UPDATE file_holds SET withheld = (SELECT json_group_array(value) FROM (SELECT value FROM json_each(IFNULL(withheld, '[]')) UNION SELECT value FROM json_each(@met)))
+      WHERE kind = @kind AND id = @id AND provider = @provider AND path = @path`);
+    // A hold written before step 28 names none: what it kept out before is not known, so no listing marks it gone.
+    this.#tracked = db.prepare('SELECT withheld IS NOT NULL FROM file_holds WHERE kind = ? AND id = ? AND provider = ? AND path = ?').pluck();
+    this.#keptOutListed = db.prepare(`
+      UPDATE file_holds SET withheld = (SELECT json_group_array(value) FROM json_each(withheld) WHERE value IN (SELECT value FROM json_each(@listed)))
+      WHERE provider = @provider AND path = @path AND withheld IS NOT NULL`);
+    this.#keptOutGone = db.prepare("UPDATE file_holds SET gone_at = @now WHERE provider = @provider AND path = @path AND gone_at IS NULL AND withheld = '[]'");
+    // A conversation the file lists whose lines another file keeps (step 28): its hold here names that file,
+    // listed or met by this read; one whose lines are back in this file names none.
+    this.#linesAt = db.prepare(
+      "INSERT INTO file_holds (kind, id, provider, path, lines_at) VALUES ('session', @id, @provider, @path, @at) ON CONFLICT DO UPDATE SET lines_at = excluded.lines_at, gone_at = NULL WHERE lines_at IS NOT excluded.lines_at OR gone_at IS NOT NULL",
+    );
+    this.#linesHere = db.prepare('UPDATE file_holds SET lines_at = NULL WHERE provider = @provider AND path = @path AND lines_at IS NOT NULL AND id NOT IN (SELECT key FROM json_each(@heldIn))');
     // Both sides ride the primary key (kind, id, ...); the checkpoint's mtime says whether a tick's window reaches the file.
     // Files a walk found gone hold nothing a read could bring back: neither query counts them.
     this.#holding = db.prepare(`
@@ -288,11 +318,16 @@ export class FileCheckpoints {
     this.#pending.clear();
   }
 
-  /** The file being read holds this conversation, or some of what this forget record withheld (see #pending). */
-  held(kind: ForgetKind | 'copy', id: string, own = false, span?: LineSpan): void {
+  /**
+   * The file being read holds this conversation, or some of what this forget record withheld (see
+   * #pending): `withheld`, the conversation of the file the record keeps out.
+   */
+  held(kind: ForgetKind | 'copy', id: string, own = false, span?: LineSpan, withheld?: string): void {
     const key = `${kind}\n${id}`;
+    const before = this.#pending.get(key);
     // A later batch's row only describing the session (no line of it) keeps what the read met before.
-    this.#pending.set(key, { kind, id, own, span: span ?? this.#pending.get(key)?.span });
+    const kept = withheld === undefined ? before?.withheld : new Set([...(before?.withheld ?? []), withheld]);
+    this.#pending.set(key, { kind, id, own, span: span ?? before?.span, withheld: kept });
   }
 
   /**
@@ -321,23 +356,48 @@ export class FileCheckpoints {
    * went through the whole file and left nothing out (see FileCheckpoint.readWhole), so what it did not
    * meet the file no longer holds. `holds`: what the file holds, met or not (see FileCheckpoint.holds).
    */
-  #settleHolds(provider: string, path: string, { readWhole: whole = false, holds }: Pick<FileCheckpoint, 'readWhole' | 'holds'>, state: string | null = null): void {
+  #settleHolds(provider: string, path: string, { readWhole: whole = false, holds, heldIn = {} }: Pick<FileCheckpoint, 'readWhole' | 'holds' | 'heldIn'>, state: string | null = null): void {
     const now = Date.now();
     if (whole) this.#unmet.run(now, provider, path, JSON.stringify([...this.#pending.keys()]));
-    if (holds) this.#relist.run({ now, provider, path, listed: JSON.stringify(holds) });
+    if (holds) this.#relistAll(provider, path, holds, now);
     // The file the provider's identity names as a conversation's own holds it as its own at any path:
     // one moved while no walk saw the move whole (its checkpoint went with its old path, its holds marked
     // gone) is read anew as a copy of the files known to hold it, and would leave it reading as gone.
     // Other holds stay as they are: another file of it (OpenClaw's live file beside a .reset) may stay too.
     const ownId = ownSessionOf(provider, path, state);
-    for (const { kind, id, own } of this.#pending.values()) {
+    for (const { kind, id, own, withheld } of this.#pending.values()) {
+      const track = holds !== undefined && withheld !== undefined && this.#tracked.get(kind, id, provider, path) !== 0;
       this.#hold.run(kind === 'copy' && id === ownId ? 'session' : kind, id, provider, path);
+      if (track) this.#withholds.run({ kind, id, provider, path, met: JSON.stringify([...withheld]) });
       // The conversation's own file: another that held it first (read before it) holds only a copy.
       if (own && kind === 'session') this.#demote.run(id, provider, path);
     }
+    if (holds) this.#listedApart(provider, path, heldIn, now);
     // Once every hold of this file is written: a conversation this file alone holds gets this read's span.
     if (whole) for (const { kind, id, span } of this.#pending.values()) if (kind === 'session' && span?.firstTs != null && span.lastTs != null) this.#narrowSpan.run({ id, provider, path, firstTs: span.firstTs, lastTs: span.lastTs, now });
     this.#pending.clear();
+  }
+
+  /**
+   * Before this read's holds are written, what a file that lists what it holds (a store) no longer lists:
+   * its conversations' holds (#relist), and the conversations its forget records' holds kept out there.
+   */
+  #relistAll(provider: string, path: string, holds: readonly string[], now: number): void {
+    const listed = JSON.stringify(holds);
+    this.#relist.run({ now, provider, path, listed });
+    this.#keptOutListed.run({ provider, path, listed });
+  }
+
+  /**
+   * Once they are written: where the lines of the conversations the file lists are kept apart (an OpenClaw
+   * cold archive, which the store only names: that file deleted, Steward's rows are their only copy,
+   * whatever the store still lists; this file stays the one read again for them), and its forget records'
+   * holds that keep out nothing it still lists, marked gone.
+   */
+  #listedApart(provider: string, path: string, heldIn: Readonly<Record<string, string>>, now: number): void {
+    this.#linesHere.run({ provider, path, heldIn: JSON.stringify(heldIn) });
+    for (const [id, at] of Object.entries(heldIn)) this.#linesAt.run({ id, provider, path, at });
+    this.#keptOutGone.run({ now, provider, path });
   }
 
   /**
@@ -401,7 +461,7 @@ export class FileCheckpoints {
    * in it); a count already known is left as it is (the fresh one, taken with a window that starts
    * later, would count lines the checkpoint's own read imported). Returns whether it was written.
    */
-  recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now(), read: Pick<FileCheckpoint, 'readWhole' | 'holds'> = {}): boolean {
+  recountOlder(provider: string, path: string, lines: number, state: string | null, windowStartMs: number | null, now = Date.now(), read: Pick<FileCheckpoint, 'readWhole' | 'holds' | 'heldIn'> = {}): boolean {
     // A file read again whose checkpoint stays: what this read found it holds is written all the same.
     this.#settleHolds(provider, path, read, state);
     return this.#recount.run(lines, state, provider, path, windowStartMs, now, windowStartMs).changes > 0;

@@ -84,9 +84,10 @@ export interface CapturePolicy {
    * Told of each conversation a batch admits and each forget record that withholds some of it: the
    * file being read holds them (FileCheckpoints.held), so lifting that record has the file read again.
    * `span`: the times of the conversation's first and last lines this read of the file met so far (a
-   * whole read of the one file that holds it makes them its span: see FileCheckpoints.put).
+   * whole read of the one file that holds it makes them its span: see FileCheckpoints.put). `withheld`:
+   * with a forget record, the conversation of this file it keeps out.
    */
-  held?(kind: ForgetKind | 'copy', id: string, ownFile?: boolean, span?: LineSpan): void;
+  held?(kind: ForgetKind | 'copy', id: string, ownFile?: boolean, span?: LineSpan, withheld?: string): void;
   /**
    * Whether other files are known to hold this conversation and `file` is not one of them, a copy of
    * its lines there not counting (FileCheckpoints.heldElsewhere).
@@ -277,7 +278,7 @@ export class Materializer {
       checked.add(sessionId);
       const cover = this.#tombstones.coverOf({ sessionId, parentSessionId: null }, null) ?? this.#hashFolderCover(state, provider);
       if (cover) held.set(sessionId, 'forgotten');
-      this.#policy?.held?.(cover?.kind ?? this.#holdOf(state, sessionId, provider), cover?.id ?? sessionId);
+      this.#policy?.held?.(cover?.kind ?? this.#holdOf(state, sessionId, provider), cover?.id ?? sessionId, false, undefined, cover ? sessionId : undefined);
     }
     // What the conversation asked first is said by the files that hold it, not by a copy of its lines
     // (which may differ); a copy's row still brings what this file alone knows (a subagent's type
@@ -311,7 +312,7 @@ export class Materializer {
     if (folderHash !== undefined) cover = this.#tombstones.projectOfFolder(folderHash);
     cover ??= this.#hashFolderCover(state, session.provider);
     if (!cover) return undefined;
-    this.#policy?.held?.(cover.kind, cover.id);
+    this.#policy?.held?.(cover.kind, cover.id, false, undefined, session.sessionId);
     return 'forgotten';
   }
 

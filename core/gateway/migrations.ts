@@ -572,4 +572,19 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 28,
+    name: "a store's holds name what a forget record kept out there, and where a conversation's lines are kept apart",
+    up(db) {
+      // A forget record's hold on a file says the file holds some of what it keeps out. An OpenClaw store
+      // holds many conversations and stays when OpenClaw deletes them: its hold is told gone by the store's
+      // listing (FileCheckpoints.put), which needs the conversations it kept out (`withheld`, a JSON list
+      // of ids). A conversation OpenClaw moved into a cold archive file is only named by the store: its
+      // hold says that file (`lines_at`), whose deletion loses it (TranscriptFiles). Ids and the person's
+      // own paths only. Holds written before say neither, as they did not; the next read of a store that
+      // lists a conversation kept apart says where.
+      addColumnOnce(db, 'file_holds', 'withheld', 'TEXT');
+      addColumnOnce(db, 'file_holds', 'lines_at', 'TEXT');
+    },
+  },
 ];

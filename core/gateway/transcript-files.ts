@@ -50,9 +50,10 @@ export class TranscriptFiles {
     // of its lines (a fork's) does not hold what came after. A hold marked gone on a file that kept its
     // checkpoint was read whole without meeting it (emptied, rewritten): the file is there, the
     // conversation is not (`unmet`). A vanished file's checkpoint went with it: it is stat'ed, it may be back.
+    // A conversation whose lines the file keeps apart (`lines_at`: an OpenClaw store's cold archive file) is where they are.
     this.#held = db
       .prepare(
-        `SELECT h.id, h.path, h.gone_at IS NOT NULL AND c.path IS NOT NULL AS unmet FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
+        `SELECT h.id, IFNULL(h.lines_at, h.path), h.gone_at IS NOT NULL AND c.path IS NOT NULL AS unmet FROM file_holds h LEFT JOIN file_checkpoints c ON c.provider = h.provider AND c.path = h.path
          WHERE h.kind = 'session' AND h.id IN (SELECT value FROM json_each(?))`,
       )
       .raw();
@@ -65,7 +66,11 @@ export class TranscriptFiles {
          UNION ALL SELECT s.session_id, j.value FROM json_each(?) j CROSS JOIN sessions s ON s.session_id >= j.value || ':agent-' AND s.session_id < j.value || ':agent.'`,
       )
       .raw();
-    this.#withheld = db.prepare('SELECT path FROM file_holds WHERE kind = ? AND id = ?').pluck();
+    // What a forget record kept out of a file, as #held: a hold marked gone on a file that kept its
+    // checkpoint (read whole without it, or a store that no longer lists what it kept out) is not stat'ed.
+    this.#withheld = db
+      .prepare('SELECT IFNULL(h.lines_at, h.path) FROM file_holds h WHERE h.kind = ? AND h.id = ? AND NOT (h.gone_at IS NOT NULL AND EXISTS (SELECT 1 FROM file_checkpoints c WHERE c.provider = h.provider AND c.path = h.path))')
+      .pluck();
     // A project's conversations (subagents apart, as its list counts them), a page at a time by id.
     this.#conversations = db
       .prepare("SELECT session_id FROM sessions WHERE project_key = ? AND (parent_session_id IS NULL OR parent_kind = 'branch') AND session_id > ? ORDER BY session_id LIMIT ?")

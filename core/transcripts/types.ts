@@ -172,6 +172,12 @@ export interface ReadCheckpoint {
    * though the file is there (FileCheckpoints.put marks it gone there).
    */
   holds?: string[];
+  /**
+   * Of `holds`, the conversations whose lines are in another file the store only names (an OpenClaw
+   * cold archive under `sessions/cold/`), by that file's path: that file holds them, and its deletion
+   * leaves Steward's rows their only copy (FileCheckpoints.put names it on their holds).
+   */
+  heldIn?: Record<string, string>;
 }
 
 /** Per-file line accounting; never paths or content. */

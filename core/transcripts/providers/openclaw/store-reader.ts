@@ -39,6 +39,11 @@ function coldArchivePath(storePath: string, name: string): string {
   return join(artifacts, 'cold', name);
 }
 
+/** A cold archive's own file, where the store keeps it as one (storage 'file', a name OpenClaw gives); undefined otherwise. */
+function coldFile(storePath: string, archive: ColdArchiveRow): string | undefined {
+  return archive.storage === 'file' && COLD_NAME.test(archive.archive_name) ? coldArchivePath(storePath, archive.archive_name) : undefined;
+}
+
 /**
  * One read of an agent store: each session's hot rows after its watermark (all of them after a
  * rewrite), then the cold and reset/deleted archives not read before. Every entry goes through
@@ -54,6 +59,11 @@ class StoreRead {
    * one whose rows were rewritten during the read, or whose archive could not be read, is still held.
    */
   readonly holds = new Set<string>();
+  /**
+   * Of those, the ones whose lines the store keeps in a file of their own (a cold archive under
+   * `sessions/cold/`), by that file's path (ReadCheckpoint.heldIn): the store only names it.
+   */
+  readonly heldIn = new Map<string, string>();
   readonly #store: AgentStore;
   readonly #file: TranscriptFile;
   readonly #agentId: string;
@@ -121,6 +131,8 @@ class StoreRead {
   async *coldArchives(): AsyncGenerator<TranscriptBatch> {
     for (const archive of this.#store.coldArchives()) {
       this.#holds(archive.session_id);
+      const file = coldFile(this.#file.path, archive);
+      if (file !== undefined) this.heldIn.set(this.#conversation(archive.session_id), file);
       const key = `${archive.generation}:${archive.archive_sha256}`;
       const counted = `c:${archive.session_id}`;
       if (this.#previous.cold.get(archive.session_id) === key) {
@@ -209,8 +221,8 @@ class StoreRead {
 
   async #coldBytes(archive: ColdArchiveRow): Promise<Buffer | null> {
     if (archive.storage === 'sqlite') return this.#store.coldBlob(archive.session_id);
-    if (!COLD_NAME.test(archive.archive_name)) return null;
-    const path = coldArchivePath(this.#file.path, archive.archive_name);
+    const path = coldFile(this.#file.path, archive);
+    if (path === undefined) return null;
     try {
       if ((await stat(path)).size > MAX_ARCHIVE_BYTES + 1024 * 1024) return null;
       return await readFile(path);
@@ -245,7 +257,12 @@ class StoreRead {
 
   /** A session of the store, by the conversation id its entries are stored under (see EntryProjection). */
   #holds(sessionId: string): void {
-    this.holds.add(`oc:${this.#agentId}:${sessionId}`);
+    this.holds.add(this.#conversation(sessionId));
+  }
+
+  /** The conversation id a session of the store is stored under (see EntryProjection). */
+  #conversation(sessionId: string): string {
+    return `oc:${this.#agentId}:${sessionId}`;
   }
 
   #bareContext(sessionId: string): EntryContext {
@@ -282,7 +299,7 @@ export async function* readAgentStore(file: TranscriptFile, options: ReadOptions
     }
     store.assertUnchanged();
     // A store without session tables lists nothing, and says nothing of what it held.
-    const holds = store.shape.events ? { holds: [...read.holds] } : {};
+    const holds = store.shape.events ? { holds: [...read.holds], ...(read.heldIn.size > 0 ? { heldIn: Object.fromEntries(read.heldIn) } : {}) } : {};
     stats.checkpoint = { offset: 0, headHash: '', tailHash: '', state: read.next.serialize(), olderLeftOut: read.next.olderLeftOut(), ...holds };
     yield own(read.projection.take(true));
   } catch (error) {
