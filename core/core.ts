@@ -106,10 +106,12 @@ export class Core {
           home,
           env,
           started: config,
-          live: () => ({ sweeperIgnore: this.sweeper.settings.ignore, dailyModelCalls: this.sweeper.settings.dailyModelCalls, logLevel: this.logger.level }),
+          live: () => ({ sweepIntervalMs: this.capture.intervalMs, sweeperIgnore: this.sweeper.settings.ignore, dailyModelCalls: this.sweeper.settings.dailyModelCalls, logLevel: this.logger.level }),
           applyNow: (next) => {
             this.sweeper.updateSettings(sweeperSettingsFrom(next), { liftPauses: false });
             this.logger.setLevel(next.log.level);
+            // The environment's override applied (writeConfig): while STEWARD_SWEEP_INTERVAL_MS is set, nothing changes.
+            this.capture.reschedule(next.sweep.interval_ms);
           },
         }),
         ...telemetryHandlers(this.telemetry),

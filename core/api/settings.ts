@@ -70,7 +70,7 @@ export const EDITABLE_SETTINGS = [
 ] as const;
 
 /** Settings that take effect as soon as they are saved; every other one at Steward's next start. */
-export const SETTINGS_APPLIED_NOW: readonly string[] = ['sweeper.ignore', 'sweeper.daily_model_calls', 'log.level'];
+export const SETTINGS_APPLIED_NOW: readonly string[] = ['sweep.interval_ms', 'sweeper.ignore', 'sweeper.daily_model_calls', 'log.level'];
 
 export function isEditableSetting(key: string): boolean {
   return (EDITABLE_SETTINGS as readonly string[]).includes(key);

@@ -7,8 +7,8 @@ export interface SettingsDeps {
   env: NodeJS.ProcessEnv;
   /** The configuration the owner started with. */
   started: Config;
-  /** The values that follow a save at once (the sweeper's and the log's), as they are now. */
-  live: () => Pick<SettingsValues, 'sweeperIgnore' | 'dailyModelCalls' | 'logLevel'>;
+  /** The values that follow a save at once (the check interval's, the sweeper's and the log's), as they are now. */
+  live: () => Pick<SettingsValues, 'sweepIntervalMs' | 'sweeperIgnore' | 'dailyModelCalls' | 'logLevel'>;
   /** Hands a saved configuration to the rooms that take it at once. */
   applyNow: (config: Config) => void;
 }

@@ -135,8 +135,10 @@ export class Capture {
    * not live work: the owner's start, then the start of the last completed scheduled tick.
    */
   #liveSince = Date.now() - LIVE_SLACK_MS;
-  /** When the schedule started (ticks fall on whole intervals after it), and whether it skips them now. */
-  #schedule: { since: number; paused: () => boolean } | undefined;
+  /** Whether the schedule skips its ticks now; set once it starts. */
+  #schedule: { paused: () => boolean } | undefined;
+  /** How often the schedule ticks: the configuration's at start, a saved one's since (reschedule). */
+  #intervalMs: number;
   #lastTickAt: number | null = null;
   /** Sweep.Status's `lastCheckAt`: the last run that looked at every enabled agent's folders (see isCheck). */
   #lastCheckAt: number | null;
@@ -145,6 +147,7 @@ export class Capture {
     this.#options = options;
     this.#assignment = new ProjectAssignment(options.projects);
     this.#lastCheckAt = options.recent ? lastCheckIn(options.recent) : null;
+    this.#intervalMs = options.config.sweep.interval_ms;
     this.providers = options.providers ?? createProviders(options.config, options.env);
     const excluded = excludedFolders(options.config.capture.exclude);
     // Asked for each session a batch names: one sha256 per distinct folder (bounded, as keys are).
@@ -298,14 +301,27 @@ export class Capture {
     return { held: files.length, inWindow };
   }
 
-  /** When the folders were last checked (lastCheckAt: see isCheck) and will be next: the schedule's whole intervals, none while paused. */
+  /** When the folders were last checked (lastCheckAt: see isCheck) and will be next: the schedule's timer, none while paused. */
   status(): Result<'Sweep.Status'> {
-    const intervalMs = this.#options.config.sweep.interval_ms;
+    const intervalMs = this.#intervalMs;
     const schedule = this.#schedule;
     const last = { lastTickAt: this.#lastTickAt, lastCheckAt: this.#lastCheckAt };
     if (!schedule) return { scheduled: false, intervalMs, ...last, nextTickAt: null };
-    const elapsed = Math.floor((Date.now() - schedule.since) / intervalMs) + 1;
-    return { scheduled: true, intervalMs, ...last, nextTickAt: schedule.paused() ? null : schedule.since + elapsed * intervalMs };
+    return { scheduled: true, intervalMs, ...last, nextTickAt: schedule.paused() ? null : this.#scheduler.nextTickAt };
+  }
+
+  /** The interval the schedule ticks on now (Settings' running value). */
+  get intervalMs(): number {
+    return this.#intervalMs;
+  }
+
+  /**
+   * A check interval saved while Steward runs (`sweep.interval_ms`, the environment's override
+   * applied): the running schedule takes it at once, its next tick at the last one plus the new interval.
+   */
+  reschedule(intervalMs: number): void {
+    this.#intervalMs = intervalMs;
+    this.#scheduler.reschedule(intervalMs);
   }
 
   /**
@@ -374,8 +390,8 @@ export class Capture {
 
   /** Scheduled ticks are skipped while `paused()` holds; Sweep.Tick and backfills still run on request. */
   start(paused: () => boolean = () => false): void {
-    this.#schedule ??= { since: Date.now(), paused };
-    this.#scheduler.start(this.#options.config.sweep.interval_ms, paused);
+    this.#schedule ??= { paused };
+    this.#scheduler.start(this.#intervalMs, paused);
     this.#sink.start(SINK_TICK_MS, (error) => this.#options.logger.warn('sink tick failed', { code: errorCode(error) }));
     this.#schedulePrune(paused);
     // The first tick after start: its fingerprint map is empty, so the durable checkpoints answer.

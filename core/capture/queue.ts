@@ -72,6 +72,9 @@ export class SweepScheduler {
   #drained: Promise<void> = Promise.resolve();
   #failedWhileBusy: ProviderFailure[] = [];
   #timer: NodeJS.Timeout | undefined;
+  /** The schedule's interval, what skips a tick, and when the timer last fired (or was started). */
+  #interval: { ms: number; skip: () => boolean; lastAt: number } | undefined;
+  #nextAt = 0;
   #stopped = false;
   /** Set while an exclusive task holds the queue: no provider run starts until it settles. */
   #held: Promise<void> | undefined;
@@ -163,17 +166,47 @@ export class SweepScheduler {
   /** `skip` (e.g. the app is paused) is asked on every interval; a skipped interval queues nothing. */
   start(intervalMs: number, skip: () => boolean = () => false): void {
     if (this.#timer || this.#stopped) return;
-    // A tick never awaits the previous one: due providers already in flight are simply not re-queued.
-    this.#timer = setInterval(() => {
-      if (!skip()) void this.tick();
-    }, intervalMs);
+    this.#interval = { ms: intervalMs, skip, lastAt: Date.now() };
+    this.#arm(Date.now() + intervalMs);
+  }
+
+  /**
+   * A new interval for the running schedule (a saved setting): the next tick falls at the last one
+   * (or the start) plus the new interval, at once when that is past. Before start, start names its own.
+   */
+  reschedule(intervalMs: number): void {
+    const interval = this.#interval;
+    if (!this.#timer || !interval || interval.ms === intervalMs) return;
+    interval.ms = intervalMs;
+    clearTimeout(this.#timer);
+    this.#arm(Math.max(Date.now(), interval.lastAt + intervalMs));
+  }
+
+  /** When the timer ticks next (ticked or skipped), or null when it is not running. */
+  get nextTickAt(): number | null {
+    return this.#timer ? this.#nextAt : null;
+  }
+
+  /**
+   * One timer a tick, each arming the next from when it fired: a new interval (reschedule) then
+   * replaces a single pending timer. A tick never awaits the previous one: due providers already in
+   * flight are simply not re-queued.
+   */
+  #arm(at: number): void {
+    this.#nextAt = at;
+    this.#timer = setTimeout(() => {
+      const interval = this.#interval!;
+      interval.lastAt = Date.now();
+      this.#arm(interval.lastAt + interval.ms);
+      if (!interval.skip()) void this.tick();
+    }, Math.max(0, at - Date.now()));
     this.#timer.unref();
   }
 
   /** No new work; queued runs settle as cancelled; the running one is aborted and awaited (bounded). */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
+    if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     for (const job of this.#queue.splice(0)) this.#settle(job, cancelledStats(job.provider));
     this.#running?.abort.abort();

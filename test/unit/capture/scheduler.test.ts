@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderStats } from '../../../core/backfill/index.js';
 import { createMemoryLogger } from '../../../core/log/index.js';
 import { SweepScheduler, type ProviderFailure } from '../../../core/capture/queue.js';
@@ -301,5 +301,58 @@ describe('SweepScheduler', () => {
     await scheduler.stop();
     expect(seen?.aborted).toBe(true);
     expect(await stopped).toBe(true);
+  });
+});
+
+// QA: a check interval saved in Settings waited for the next start. The running timer takes a new one
+// at once: its next tick at the last one (or the start) plus the new interval, now when that is past.
+describe('SweepScheduler.reschedule', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  const scheduled = (intervalMs: number) => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const started: number[] = [];
+    const scheduler = new SweepScheduler({ providers: ['claude'], run: (provider) => (started.push(Date.now()), Promise.resolve(stats(provider))), handoffMs: 60_000, logger: createMemoryLogger() });
+    scheduler.start(intervalMs);
+    return { scheduler, started };
+  };
+
+  it('a shorter interval whose tick is past ticks now, then on the new interval', async () => {
+    const { scheduler, started } = scheduled(600_000);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(started).toEqual([]);
+    scheduler.reschedule(10_000);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual([1_030_000]);
+    expect(scheduler.nextTickAt).toBe(1_040_000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(started).toEqual([1_030_000, 1_040_000]);
+    await scheduler.stop();
+    expect(scheduler.nextTickAt).toBeNull();
+  });
+
+  it('a shorter interval whose tick is still ahead waits for it: the last tick plus the new interval', async () => {
+    const { scheduler, started } = scheduled(600_000);
+    await vi.advanceTimersByTimeAsync(5_000);
+    scheduler.reschedule(20_000);
+    expect(scheduler.nextTickAt).toBe(1_020_000);
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(started).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual([1_020_000]);
+    await scheduler.stop();
+  });
+
+  it('a longer interval moves the pending tick to the last one plus it', async () => {
+    const { scheduler, started } = scheduled(10_000);
+    await vi.advanceTimersByTimeAsync(13_000);
+    expect(started).toEqual([1_010_000]);
+    scheduler.reschedule(60_000);
+    expect(scheduler.nextTickAt).toBe(1_070_000);
+    await vi.advanceTimersByTimeAsync(56_999);
+    expect(started).toEqual([1_010_000]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual([1_010_000, 1_070_000]);
+    await scheduler.stop();
   });
 });

@@ -79,7 +79,7 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
         <Glossary term="Retention window">how far back Steward keeps conversations. Agents delete their own transcripts (Claude Code after 30 days), so a longer window keeps what they forget.</Glossary>
         <Field
           label="Check the agents' folders every … minutes"
-          hint={intervalByEnv ? `${intervalByEnv.env} is set in Steward's environment and decides this; what you save here applies once it is unset.` : 'New and changed transcripts are imported on this schedule.'}
+          hint={intervalByEnv ? `${intervalByEnv.env} is set in Steward's environment and decides this; what you save here applies once it is unset and Steward starts again.` : 'New and changed transcripts are imported on this schedule. A new interval applies as soon as it is saved.'}
           error={problemWords(saving.problem('sweep.interval_ms'), 'minutes')}
         >
           {(control) => <input {...control} className="input settings-number" inputMode="decimal" value={minutes} onChange={(e) => draft.set('minutes', e.currentTarget.value)} data-setting="sweep.interval_ms" />}

@@ -2,7 +2,9 @@ import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'r
 import type { Params, Result } from '../../../../core/api/index.js';
 import { Button, ErrorBanner, Field, plainText } from '../../components/index.js';
 import { fieldErrors, useAction } from '../../hooks.js';
-import { ApiKeyField } from './ApiKeyField.js';
+import { ApiKeyField, keyDraftOf } from './ApiKeyField.js';
+import { keepDraft, sameTrimmed, useDraft } from './drafts.js';
+import { UnsavedMark } from './SaveRow.js';
 
 type Curator = Params<'Settings.SetCurator'>['curator'];
 export type SweeperView = Result<'Settings.Get'>['sweeper'];
@@ -31,30 +33,35 @@ function choiceOf(curator: Curator, model: string, baseUrl: string): Params<'Set
 /**
  * The curator choice: the form resets model and endpoint when the kind changes, requires what the
  * kind needs, and tries the endpoint before saving; a failed try names the host and offers Save anyway.
+ * What is chosen and typed and not saved yet is kept while the person is elsewhere (useDraft), said
+ * unsaved, with Discard changes.
  */
 export function CuratorForm({ view, onSaved }: { view: SweeperView; onSaved: () => void }): ReactElement {
   const ids = useId();
   const probe = useAction('Settings.TestCurator');
   const save = useAction('Settings.SetCurator');
-  const [curator, setCurator] = useState<Curator>(view.curator);
-  const [model, setModel] = useState(view.curator === 'offline' ? '' : view.model);
-  const [baseUrl, setBaseUrl] = useState(view.baseUrl ?? '');
+  const draft = useDraft('curator', { curator: view.curator, model: view.curator === 'offline' ? '' : view.model, baseUrl: view.baseUrl ?? '' }, sameTrimmed);
+  const curator = draft.values.curator as Curator;
+  const { model, baseUrl } = draft.values;
   const [missing, setMissing] = useState(false);
+  // Only the key field shown keeps a typed key: one for a curator no longer chosen (another chosen,
+  // the choice discarded) would otherwise sit unseen, and closing the page would ask about it.
   useEffect(() => {
-    setCurator(view.curator);
-    setModel(view.curator === 'offline' ? '' : view.model);
-    setBaseUrl(view.baseUrl ?? '');
-  }, [view.curator, view.model, view.baseUrl]);
+    for (const { id } of CURATORS) if (id !== 'offline' && id !== curator) keepDraft(keyDraftOf(id), {});
+  }, [curator]);
 
+  const putAway = () => (probe.reset(), save.reset(), setMissing(false));
   const choose = (next: Curator) => {
-    setCurator(next);
-    setModel(next === view.curator && next !== 'offline' ? view.model : DEFAULTS[next].model);
-    setBaseUrl(next === view.curator ? (view.baseUrl ?? '') : DEFAULTS[next].baseUrl);
-    probe.reset();
-    save.reset();
-    setMissing(false);
+    draft.set('curator', next);
+    draft.set('model', next === view.curator && next !== 'offline' ? view.model : DEFAULTS[next].model);
+    draft.set('baseUrl', next === view.curator ? (view.baseUrl ?? '') : DEFAULTS[next].baseUrl);
+    putAway();
   };
-  const commit = () => void save.run(choiceOf(curator, model, baseUrl)).then((done) => done && (probe.reset(), onSaved()));
+  const commit = () => {
+    // The model saved for an empty Anthropic one is shown as the default, so the save read back makes the field saved.
+    if (curator === 'anthropic' && model.trim() === '') draft.set('model', DEFAULTS.anthropic.model);
+    void save.run(choiceOf(curator, model, baseUrl)).then((done) => done && (probe.reset(), onSaved()));
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (curator === 'openai-compatible' && model.trim() === '') return setMissing(true);
@@ -84,12 +91,12 @@ export function CuratorForm({ view, onSaved }: { view: SweeperView; onSaved: () 
         </fieldset>
         {curator !== 'offline' && (
           <Field label="Model" hint={curator === 'anthropic' ? 'claude-haiku-4-5 unless you name another.' : 'The model name as your endpoint knows it.'} error={modelProblem}>
-            {(control) => <input {...control} className="input" value={model} onChange={(e) => setModel(e.currentTarget.value)} placeholder={curator === 'anthropic' ? 'claude-haiku-4-5' : 'llama3.2'} />}
+            {(control) => <input {...control} className="input" value={model} onChange={(e) => draft.set('model', e.currentTarget.value)} placeholder={curator === 'anthropic' ? 'claude-haiku-4-5' : 'llama3.2'} />}
           </Field>
         )}
         {curator === 'openai-compatible' && (
           <Field label="Base URL" hint="For Ollama on this computer: http://localhost:11434/v1. Empty means OpenAI (api.openai.com)." error={urlProblem}>
-            {(control) => <input {...control} className="input" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} placeholder="http://localhost:11434/v1" />}
+            {(control) => <input {...control} className="input" type="url" value={baseUrl} onChange={(e) => draft.set('baseUrl', e.currentTarget.value)} placeholder="http://localhost:11434/v1" />}
           </Field>
         )}
       </form>
@@ -104,7 +111,8 @@ export function CuratorForm({ view, onSaved }: { view: SweeperView; onSaved: () 
             Save anyway
           </Button>
         )}
-        {save.data && !save.busy && (
+        {!probe.busy && !save.busy && <UnsavedMark draft={{ unsaved: draft.unsaved, discard: () => (draft.discard(), putAway()) }} />}
+        {save.data && !save.busy && !draft.unsaved && (
           <span role="status" className="settings-save__said">
             Saved to config.json. The next sweep uses this curator.
           </span>

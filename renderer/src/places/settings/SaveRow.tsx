@@ -34,6 +34,22 @@ export interface DraftMark {
 }
 
 /**
+ * Edits not saved yet (useDraft), said so beside the form's Save, with a way back to what is saved.
+ * `words`: what the form keeps them for, when not the usual.
+ */
+export function UnsavedMark({ draft, words = 'Not saved yet: your changes stay here until you save or discard them.' }: { draft: DraftMark; words?: string }): ReactElement | null {
+  if (!draft.unsaved) return null;
+  return (
+    <>
+      <Button onClick={() => draft.discard()}>Discard changes</Button>
+      <span role="status" className="settings-save__said" data-testid="settings-unsaved">
+        {words}
+      </span>
+    </>
+  );
+}
+
+/**
  * After a refusal, the focus goes to the first field marked (Field's aria-invalid) in the form holding
  * `row`: the summary says "fix what is marked above", and there is where to start.
  */
@@ -61,14 +77,7 @@ export function SaveRow({ saving, label = 'Save', disabled = false, draft }: { s
         <Button type="submit" variant="primary" disabled={saving.busy || disabled}>
           {saving.busy ? 'Saving…' : label}
         </Button>
-        {unsaved && (
-          <>
-            <Button onClick={() => draft?.discard()}>Discard changes</Button>
-            <span role="status" className="settings-save__said" data-testid="settings-unsaved">
-              Not saved yet: your changes stay here until you save or discard them.
-            </span>
-          </>
-        )}
+        {unsaved && draft && <UnsavedMark draft={draft} />}
         {saving.said !== undefined && !saving.busy && !unsaved && (
           <span role="status" className="settings-save__said">
             {saving.said}

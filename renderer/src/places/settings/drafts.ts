@@ -12,6 +12,9 @@ const kept = new Map<string, Record<string, string>>();
 export type Same = (key: string, draft: string, saved: string) => boolean;
 const sameText: Same = (_key, draft, saved) => draft === saved;
 
+/** Texts the form trims before it sends them (a model name, an address, a key): spaces around are no edit. */
+export const sameTrimmed: Same = (_key, draft, saved) => draft.trim() === saved;
+
 /**
  * Fields compared as their settings read them, as the form's Save sends them, so an edit back to what is
  * saved is no edit: `lineKeys` as lines without blanks, the rest as numbers however written ("5", "5.0");
