@@ -91,15 +91,81 @@ function callInput(text: string | null): Json {
   return head;
 }
 
+/** The argument a call's one line says, and its key (undefined for a patch, a to-do list, or none). */
+function lineArgument(input: Json, raw: string | null): { key: string | undefined; text: string | null } {
+  const key = ARGUMENT_KEYS.find((k) => argumentText(input[k]) !== null);
+  if (key === undefined) return { key, text: patchWords(patchOf(input, raw)) };
+  const value = input[key];
+  // Codex's older shell form runs the patch as an argv (`["apply_patch", "*** Begin Patch…"]`): its files, not its text.
+  if (Array.isArray(value) && PATCH_COMMANDS.has(String(value[0])) && typeof value[1] === 'string') {
+    const files = patchWords(value[1]);
+    if (files !== null) return { key: undefined, text: `${String(value[0])} ${files}` };
+  }
+  return { key, text: argumentText(value) };
+}
+
+/** How Codex names its patch command when it runs it through the shell. */
+const PATCH_COMMANDS = new Set(['apply_patch', 'applypatch']);
+
+/**
+ * A patch call's text (Codex's and OpenClaw's apply_patch): the free text of Codex's custom tool, or
+ * the `input` (`patch`) argument of its function call. Only its head: a file line is near the top.
+ */
+function patchOf(input: Json, raw: string | null): string {
+  const text = str(input.input) ?? str(input.patch) ?? (Object.keys(input).length === 0 ? raw : null);
+  return text?.slice(0, 2_000) ?? '';
+}
+
+/** A patch by the files it touches: the first, and how many more ("src/a.ts and 2 more"); null when it names none. */
+function patchWords(patch: string): string | null {
+  const [first, ...more] = patchedFiles(patch);
+  if (first === undefined) return null;
+  return more.length === 0 ? first : `${first} and ${more.length} more`;
+}
+
 function toolUseSummary(name: string | null, input: Json, raw: string | null): string {
   const label = name ?? 'tool';
   if (Array.isArray(input.todos)) return `${label}: ${todoSummary(input.todos)}`;
-  const key = ARGUMENT_KEYS.find((k) => argumentText(input[k]) !== null);
-  // A patch given as text (Codex's apply_patch) is recognised by the first file it touches.
-  const argument = key !== undefined ? argumentText(input[key]) : patchedFiles(raw?.slice(0, 2_000) ?? '')[0];
+  const { key, text: argument } = lineArgument(input, raw);
   if (!argument) return label;
   // A command reads whole, its lines joined; any other argument by its first line.
   return `${label}: ${COMMAND_ARGUMENTS.has(key ?? '') ? clip(commandLine(argument), 140) : firstLine(argument, 140)}`;
+}
+
+/** What a call's one line shows of an argument is all of it: not cut at 140 characters, not a first line of several. */
+function lineShowsWhole(key: string | undefined, argument: string): boolean {
+  if (COMMAND_ARGUMENTS.has(key ?? '')) return commandLine(argument).length <= 140;
+  return !argument.trim().includes('\n') && argument.trim().length <= 140;
+}
+
+/** An argument's value as words: a string as it is, an argv as the line typed, a list or object by its values. */
+function valueWords(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return commandText(value) ?? value.map(valueWords).filter((w) => w !== '').join(', ');
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value as Json)
+      .map(([k, v]) => `${k}: ${valueWords(v)}`)
+      .join(', ');
+  return '';
+}
+
+/**
+ * What a tool call says besides its one line (toolCallLine), as words: each other argument as
+ * `key: value`, never the call's JSON, so a search hit reads as the call once ("Bash: npm test", then
+ * "description: Run the tests"). The argument the line shows whole is left out; empty when that is all.
+ * A text the call's JSON could not be read from (a patch, an input cut at capture's cap) is as stored.
+ */
+export function callRest(text: string | null): string {
+  if (text === null) return '';
+  const input = parseObject(text);
+  if (Object.keys(input).length === 0) return text;
+  const { key, text: argument } = Array.isArray(input.todos) ? { key: undefined, text: null } : lineArgument(input, text);
+  const shown = key !== undefined && argument !== null && lineShowsWhole(key, argument) ? key : undefined;
+  return Object.entries(input)
+    .filter(([k]) => k !== shown)
+    .map(([k, v]) => `${k}: ${valueWords(v)}`)
+    .join(' · ');
 }
 
 /** How each agent words a tool result (its exit code, its output) is read once, in core/api/tool-results.ts. */

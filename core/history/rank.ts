@@ -64,16 +64,31 @@ function basisOf(parts: readonly MatchedPart[], counts: readonly number[][], ter
   return { n: parts.length, m, h };
 }
 
+function idfOf(t: number, basis: RankBasis): number {
+  const holding = basis.h[t]!;
+  return Math.log(1 + (basis.n - holding + 0.5) / (holding + 0.5));
+}
+
 function scoreOf(part: MatchedPart, tfs: readonly number[], basis: RankBasis): number {
   const length = lengthOf(part);
   let score = 0;
   tfs.forEach((tf, t) => {
     if (tf === 0) return;
-    const holding = basis.h[t]!;
-    const idf = Math.log(1 + (basis.n - holding + 0.5) / (holding + 0.5));
-    score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / basis.m));
+    score += (idfOf(t, basis) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / basis.m));
   });
   return score * (FIELD_WEIGHT[part.kind] ?? 1);
+}
+
+/**
+ * An any-word search's score (see anyWordsQuery): first how many of the words a part holds, then BM25
+ * (where the rarer words weigh more). A step per word held is more than any BM25 score can be (each
+ * term adds under its IDF × (K1 + 1)), so a short part holding one common word never ranks above one
+ * holding two: "Fix the typo" below a message about flaky tests, for `fix flaky tests`.
+ */
+function coveredScoreOf(part: MatchedPart, tfs: readonly number[], basis: RankBasis): number {
+  const step = 1 + tfs.reduce((sum, _, t) => sum + idfOf(t, basis) * (K1 + 1), 0);
+  const held = tfs.filter((tf) => tf > 0).length;
+  return held * step + scoreOf(part, tfs, basis);
 }
 
 /** The order a ranking lists parts in: higher scores first; of equal ones, by voiceTier, then the newer part. */
@@ -88,13 +103,15 @@ export function rankedBefore(a: RankPlace, b: RankPlace): boolean {
  * (whole words, accents folded, an identifier's pieces; see term-match.ts); `prefixes` are the terms
  * typed with a `*` (PreparedQuery.prefixes). Deterministic, so a later page given its first page's
  * basis scores every part as that page did; ties go by rankedBefore. A basis of another query's
- * terms (a cursor not made for this one) is ignored.
+ * terms (a cursor not made for this one) is ignored. `anyWords`: the terms are an any-word search's,
+ * so parts rank first by how many of them they hold (coveredScoreOf).
  */
 export async function rankByRelevance(
   parts: readonly MatchedPart[],
   terms: readonly string[],
   given?: RankBasis,
   prefixes: readonly string[] = [],
+  anyWords = false,
 ): Promise<{ ranked: Ranked[]; basis: RankBasis }> {
   const compiled = compileTerms(terms, prefixes);
   const pattern = compiled.length === 0 ? null : new TermPattern(compiled);
@@ -105,7 +122,8 @@ export async function rankByRelevance(
     await hold();
   }
   const basis = given && given.h.length === compiled.length ? given : basisOf(parts, counts, compiled.length);
-  const ranked = parts.map((part, i) => ({ part, score: scoreOf(part, counts[i]!, basis), tier: voiceTier(part) }));
+  const score = anyWords ? coveredScoreOf : scoreOf;
+  const ranked = parts.map((part, i) => ({ part, score: score(part, counts[i]!, basis), tier: voiceTier(part) }));
   ranked.sort((a, b) => (rankedBefore(placeOf(a), placeOf(b)) ? -1 : 1));
   return { ranked, basis };
 }

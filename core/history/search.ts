@@ -9,7 +9,7 @@ import { foldRepeats, placeOf, rankByRelevance, rankedBefore, type Ranked } from
 import { recheckOf, type Recheck } from './recheck.js';
 import { redactAll } from './redaction.js';
 import { cursorMismatch, searchMark, SearchMark } from './search-mark.js';
-import { toolCallLine, wrappedOutput } from './messages.js';
+import { callRest, toolCallLine, wrappedOutput } from './messages.js';
 import type { SessionsView } from './sessions.js';
 import { excerptOf, redactPieces, snippetOf, termPattern, type Excerpt, type Snippet } from './snippet.js';
 import type { TermPattern } from './term-match.js';
@@ -169,21 +169,22 @@ export class HistorySearch {
   async #answer(params: Params, typed: DanglingFree, sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: SearchMark): Promise<Result<'Search.Query'>> {
     // Words with an operator left out are the person's syntax, as the words left are: never any of them.
     const anyWords = typed.leftOut.length > 0 || typed.moved ? null : anyWordsOf(typed.text);
-    const attempt = (query: PreparedQuery) => {
+    // `anyWords`: an any-word search's query, ranked by how many of its words a part holds (rankByRelevance).
+    const attempt = (query: PreparedQuery, anyWords = false) => {
       const filter = this.#filter(params, query);
       // Relevance counts what the positive expression looks for: a word after NOT never raises a hit.
-      if (params.redact !== true) return this.#run(filter, query.positiveTerms, sort, limit, cursor, tag, null);
+      if (params.redact !== true) return this.#run(filter, query.positiveTerms, sort, limit, cursor, tag, null, anyWords);
       // Results a reader gets redacted keep only matches the words still make once redacted: the index is
       // asked for what the words find before NOT leaves any out, the recheck holds each to them all.
       const recheck = recheckOf(this.#reader, filter, query.terms, query.prefixes, this.#redactor(), query.positive !== query.expression);
-      return this.#run({ ...filter, expression: query.positive }, query.positiveTerms, sort, limit, cursor, tag, recheck);
+      return this.#run({ ...filter, expression: query.positive }, query.positiveTerms, sort, limit, cursor, tag, recheck, anyWords);
     };
     if (cursor?.o === 1) {
       // The same input always gives the same words, less those the first page left out: only a cursor not made for this search lacks them.
       const left = cursor.d ?? [];
       const query = anyWords === null ? null : anyWordsQuery(anyWords.filter((_, i) => !left.includes(i)));
       if (query === null) throw new StewardError('invalid_params', 'The cursor belongs to another search; start again without it');
-      return this.#anyWordsResult(params, await attempt(query), query, left);
+      return this.#anyWordsResult(params, await attempt(query, true), query, left);
     }
     const prepared = cursor?.w === 1 ? null : prepareQuery(typed.text);
     let used: PreparedQuery = prepared ?? asPhrase(params.query);
@@ -201,7 +202,7 @@ export class HistorySearch {
     } else if (page.matches.length === 0 && page.next === undefined && cursor === undefined && anyWords !== null) {
       const left = this.#tooCommon(anyWords);
       const query = anyWordsQuery(anyWords.filter((_, i) => !left.includes(i)))!;
-      const wider = await refusedAsUndefined(() => attempt(query));
+      const wider = await refusedAsUndefined(() => attempt(query, true));
       if (wider && wider.matches.length > 0) return this.#anyWordsResult(params, wider, query, left);
     }
     if (fallback === AS_WRITTEN_MESSAGE && page.next) page.next = { ...page.next, w: 1 };
@@ -252,9 +253,10 @@ export class HistorySearch {
   /** A page as the contract hands it: hits with snippets (highlighting `pattern`), their conversations, what the search had to say. */
   async #result(params: Params, page: Page, pattern: TermPattern | null, fallback: Result<'Search.Query'>['fallback']): Promise<Result<'Search.Query'>> {
     const redactor = params.redact === true ? this.#redactor() : null;
-    const snippets = await snippetsOf(page.matches, pattern, redactor);
     const calls = page.matches.map((m) => (m.kind === 'tool_result' ? this.#callAnswered(m) : null));
-    const summaries = await summariesOf(page.matches, calls, redactor);
+    const called = await callsOf(page.matches, calls, redactor);
+    const summaries = called.map((c) => (c === null ? null : toolCallLine(c.name, c.text)));
+    const snippets = await snippetsOf(page.matches, pattern, redactor, called);
     const hits = page.matches.map((m, i): SearchHit => {
       const snippet = snippets[i]!;
       const toolName = toolNameOf(m.meta) ?? calls[i]?.name ?? null;
@@ -275,7 +277,7 @@ export class HistorySearch {
    * conversation just before it: its tool's name and input, so a hit says which command printed it
    * (most agents keep the name on the call alone). Null when none is found.
    */
-  #callAnswered(result: MatchedPart): { name: string | null; text: string | null } | null {
+  #callAnswered(result: MatchedPart): Call | null {
     const id = metaField(result.meta, 'toolUseId');
     if (id === null || result.ts === null) return null;
     const call = this.#history.callAnswering(result.sessionId, result.ts, id, CALLS_LOOKED_AT);
@@ -313,9 +315,9 @@ export class HistorySearch {
     };
   }
 
-  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: SearchMark, recheck: Recheck | null): Promise<Page> {
+  #run(filter: SearchFilter, terms: readonly string[], sort: 'relevance' | 'newest', limit: number, cursor: SearchCursor | undefined, tag: SearchMark, recheck: Recheck | null, anyWords = false): Promise<Page> {
     if (sort === 'newest') return this.#newest(filter, limit, cursor?.s === 'newest' ? cursor : undefined, tag, recheck);
-    return this.#relevance(filter, terms, limit, cursor?.s === 'relevance' ? cursor : undefined, tag, recheck);
+    return this.#relevance(filter, terms, limit, cursor?.s === 'relevance' ? cursor : undefined, tag, recheck, anyWords);
   }
 
   /**
@@ -357,11 +359,11 @@ export class HistorySearch {
    * repeats as it did (see foldRepeats), and go on after the last place shown (see rankedBefore). A
    * repeat is never on a later page: it ranks after the part it folded into.
    */
-  async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: SearchMark, recheck: Recheck | null): Promise<Page> {
+  async #relevance(filter: SearchFilter, terms: readonly string[], limit: number, cursor: RelevanceCursor | undefined, tag: SearchMark, recheck: Recheck | null, anyWords = false): Promise<Page> {
     const upper = cursor ? cursor.u : this.#reader.upperKey();
     const parts = cursor ? cursor.p : this.#reader.lastPartRowid();
     const found = await this.#reader.candidates({ ...filter, partRowid: parts }, upper, RANK_CAP, cursor?.l ?? 0);
-    const { ranked, basis } = await rankByRelevance(found.heads, terms, cursor?.b, filter.prefixes);
+    const { ranked, basis } = await rankByRelevance(found.heads, terms, cursor?.b, filter.prefixes, anyWords);
     const redactor = recheck ? this.#redactor() : null;
     const folded = await foldRepeats(ranked, (keys) => this.#reader.details(keys), redactor ? (texts) => redactAll(texts, redactor) : undefined);
     const rest = cursor ? folded.filter((r) => rankedBefore({ score: cursor.a, tier: cursor.t ?? 0, key: cursor.k }, placeOf(r))) : folded;
@@ -496,10 +498,12 @@ const SNIPPET_PLACES = 4;
  * first match stood in a secret, the snippet is cut around the next one the reader can see, if any, as
  * if it had been the first: a snippet cut short at the excerpt's end would tell where a secret matched.
  */
-async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern | null, redactor: Redactor | null): Promise<Snippet[]> {
+async function snippetsOf(matches: readonly MatchedPart[], pattern: TermPattern | null, redactor: Redactor | null, called: ReadonlyArray<Call | null>): Promise<Snippet[]> {
   const texts = matches.map(shownText);
-  if (redactor === null) return texts.map((text) => snippetOf(text, pattern));
-  const shown: Array<Snippet | undefined> = texts.map((text) => (text === null ? snippetOf(null, pattern) : undefined));
+  // A tool call's snippet is what it says besides its line (callRest), cut from its input redacted whole.
+  const rest = (i: number) => (matches[i]!.kind === 'tool_use' ? snippetOf(callRest(called[i]?.text ?? null), pattern) : undefined);
+  if (redactor === null) return texts.map((text, i) => rest(i) ?? snippetOf(text, pattern));
+  const shown: Array<Snippet | undefined> = texts.map((text, i) => rest(i) ?? (text === null ? snippetOf(null, pattern) : undefined));
   const toHead: number[] = [];
   let looking = texts.flatMap((_, i) => (shown[i] === undefined ? [{ i, from: 0 }] : []));
   for (let place = 0; place < SNIPPET_PLACES && looking.length > 0; place += 1) {
@@ -533,16 +537,26 @@ function shownText(match: MatchedPart): string | null {
   return wrappedOutput(match.provider, match.text) ?? match.text;
 }
 
+/** A tool call's name and stored input. */
+interface Call {
+  name: string | null;
+  text: string | null;
+}
+
 /**
- * Each tool call's one line (the command, the file), and each tool output's: the line of the call it
- * answers (`calls`, where found). Redacted as its snippet is; null for other parts.
+ * Each tool call, and, for each tool output, the call it answers (`calls`, where found); null for
+ * other parts. Its input redacted whole, then read: a token the line's 140-character cut (or a
+ * snippet's) shortened no longer looks like one. A call's line (toolCallLine) and snippet (callRest)
+ * are both read from it.
  */
-async function summariesOf(matches: readonly MatchedPart[], calls: ReadonlyArray<{ name: string | null; text: string | null } | null>, redactor: Redactor | null): Promise<Array<string | null>> {
+async function callsOf(matches: readonly MatchedPart[], calls: ReadonlyArray<Call | null>, redactor: Redactor | null): Promise<Array<Call | null>> {
   const called = matches.map((m, i) => (m.kind === 'tool_use' ? { name: toolNameOf(m.meta), text: m.text } : (calls[i] ?? null)));
-  const inputs = called.map((c) => c?.text ?? null);
-  // Redacted whole, then cut to its line: a token the 140-character cut shortened no longer looks like one.
-  const texts = redactor === null ? inputs : await redactAll(inputs, redactor);
-  return called.map((c, i) => (c === null ? null : toolCallLine(c.name, texts[i] ?? null)));
+  if (redactor === null) return called;
+  const texts = await redactAll(
+    called.map((c) => c?.text ?? null),
+    redactor,
+  );
+  return called.map((c, i) => (c === null ? null : { name: c.name, text: texts[i] ?? null }));
 }
 
 /**

@@ -311,7 +311,7 @@ function searchText(out: SearchOut, listRest: (sessionId: string) => string): st
     const s = sessions.get(sessionId);
     lines.push(`[${sessionId}] ${s?.title ?? s?.firstRequest ?? '(untitled)'} — ${s?.app ?? ''}${s?.projectName ? ` · ${s.projectName}` : ''}`);
     // Who and what once, by the CLI's rule: "Tool output Bash: npm run build", never "Tool output · tool tool_result".
-    for (const h of hits) lines.push(`  ${h.at ?? ''} ${hitLineFrom(h.speaker, { kind: h.kind, summary: h.summary ?? null, toolName: h.toolName })} (part_id ${h.partId}): ${h.snippet}${h.alike ? ` (${moreLikeIt(h.alike)})` : ''}`);
+    for (const h of hits) lines.push(`  ${h.at ?? ''} ${hitLineFrom(h.speaker, { kind: h.kind, summary: h.summary ?? null, toolName: h.toolName })} (part_id ${h.partId})${h.snippet ? `: ${h.snippet}` : ''}${h.alike ? ` (${moreLikeIt(h.alike)})` : ''}`);
     const more = unlisted.get(sessionId);
     if (more !== undefined) lines.push(`  ${unlistedWords(more, listRest(sessionId))}`);
     unlisted.delete(sessionId);

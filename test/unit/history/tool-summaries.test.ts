@@ -51,4 +51,17 @@ describe('a shell command as one line', () => {
     expect(commandLine('git log |\nhead -5')).toBe('git log | head -5');
     expect(commandLine('  npm   test  ')).toBe('npm test');
   });
+
+  it('a Codex patch names the file it patches, and how many more, in every form Codex stores it', () => {
+    // test/fixtures/transcripts/codex/agentsview/fc_args_2.jsonl: a function_call whose arguments are an object.
+    const two = '*** Begin Patch\n*** Update File: internal/parser/codex.go\n*** Update File: internal/parser/parser_test.go\n*** End Patch';
+    expect(partView(call('apply_patch', { patch: two }), 'codex').summary).toBe('apply_patch: internal/parser/codex.go and 1 more');
+    // The Responses API's arguments string `{"input": "*** Begin Patch…"}`, stored parsed.
+    expect(partView(call('apply_patch', { input: two }), 'codex').summary).toBe('apply_patch: internal/parser/codex.go and 1 more');
+    // The custom tool's free text (the rollout fixtures), with three files.
+    const three = '*** Begin Patch\n*** Add File: a.ts\n+x\n*** Delete File: b.ts\n*** Update File: c.ts\n@@\n-y\n+z\n*** End Patch\n';
+    expect(partView(call('apply_patch', three), 'codex').summary).toBe('apply_patch: a.ts and 2 more');
+    // Through the shell, as older Codex ran it.
+    expect(partView(call('shell', { command: ['apply_patch', two] }), 'codex').summary).toBe('shell: apply_patch internal/parser/codex.go and 1 more');
+  });
 });
