@@ -44,7 +44,7 @@ describe('project_overview over MCP, of notes written before controls were clean
     const client = new Client({ name: 'steward-test', version: '0.0.0' });
     await client.connect(clientSide);
     try {
-      const answer = (await client.callTool({ name: 'project_overview', arguments: { cwd: orchard } })) as { isError?: boolean; content: Array<{ text: string }>; structuredContent: { overview: string | null } };
+      const answer = (await client.callTool({ name: 'project_overview', arguments: { cwd: orchard } })) as unknown as { isError?: boolean; content: Array<{ text: string }>; structuredContent: { overview: string | null } };
       expect(answer.isError).toBeFalsy();
       const handed = '# orchard\n\nPrune in 31mMarch0m. Then graft.Bold\n';
       expect(answer.structuredContent.overview).toBe(handed);
