@@ -75,7 +75,7 @@ export class Core {
     this.config = config;
     this.logger = logger;
     this.#schedule = schedule;
-    this.#startAtLogin = options.startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js'));
+    this.#startAtLogin = options.startAtLogin ?? headlessStartAtLogin(env, process.platform, join(packageRoot(), 'bin', 'steward.js'), home.dir);
     this.keys = new KeyRing(options.keyStore ?? environmentKeyStore(env), env);
     this.panelToken = new PanelToken(home.dir);
     this.secrets = new NamedSecrets(this.keys.store, home.dir, env);

@@ -1,5 +1,5 @@
 export { Core, type CoreOptions } from './core.js';
-export { xdgAutostart, type StartAtLogin, type Launcher } from './app/index.js';
+export { xdgAutostart, homeArgs, type StartAtLogin, type Launcher } from './app/index.js';
 export * from './api/index.js';
 export { resolveHome, type Config, type StewardHome } from './config/index.js';
 export { formatLogLine, prepareLogFile, LOG_WRITE_OPTIONS, type Logger, type LogFields } from './log/index.js';

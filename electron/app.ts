@@ -16,7 +16,7 @@ import {
 import { APP_SCHEME, APP_URL } from './ipc-channels.js';
 import { forwardEvents, registerIpcBridge } from './ipc.js';
 import { openSafeStorageKeyStore } from './key-store.js';
-import { appStartAtLogin, openedAtLogin } from './login.js';
+import { appEnv, appStartAtLogin, openedAtLogin } from './login.js';
 import { AttentionNotifier } from './notifications.js';
 import { APP_SCHEME_PRIVILEGES, createRendererHandler } from './protocol.js';
 import { createTrayController, type TrayController } from './tray.js';
@@ -56,7 +56,8 @@ interface ShellState {
  * (another instance has the lock, or the owner could not start).
  */
 export async function startStewardApp(options: StewardAppOptions): Promise<StewardApp | undefined> {
-  const env = options.env ?? process.env;
+  // A login entry names the home with --home (appStartAtLogin): read before anything resolves it.
+  const env = appEnv(options.env ?? process.env, options.argv ?? process.argv);
   const platform = options.platform ?? process.platform;
   const home = resolveHome(env);
   if (!claimInstance(home.dir)) return undefined;
@@ -75,7 +76,7 @@ export async function startStewardApp(options: StewardAppOptions): Promise<Stewa
   const rendererDir = join(appPath, 'dist', 'renderer');
   // safeStorage answers only after ready; the Core reads remote curators' API keys from this store.
   const keyStore = await openSafeStorageKeyStore({ homeDir: home.dir, platform, logger });
-  const startAtLogin = appStartAtLogin(app, { platform, env, execPath: process.execPath, isPackaged: app.isPackaged, appPath });
+  const startAtLogin = appStartAtLogin(app, { platform, env, execPath: process.execPath, isPackaged: app.isPackaged, appPath, home: home.dir });
   // `steward stop` quits the app the way the tray's Quit does, so will-quit stops the owner cleanly.
   const onStopRequest = () => app.quit();
   const owner = await becomeOwner({ home, env, logger, rendererDir, keyStore, startAtLogin, onStopRequest, ...(options.port !== undefined ? { port: options.port } : {}) }, logger);

@@ -6,9 +6,14 @@ export function nounFor(n: number, noun: string, plural = `${noun}s`): string {
   return rules.select(n) === 'one' ? noun : plural;
 }
 
+/** "1,204": a number as a person reads it, the same in every count (countOf) and every "x of y". */
+export function numberOf(n: number): string {
+  return numbers.format(n);
+}
+
 /** "1 file", "1,204 messages": how the CLI, MCP and status lines say a count in English. */
 export function countOf(n: number, noun: string, plural?: string): string {
-  return `${numbers.format(n)} ${nounFor(n, noun, plural)}`;
+  return `${numberOf(n)} ${nounFor(n, noun, plural)}`;
 }
 
 /**

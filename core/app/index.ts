@@ -5,4 +5,4 @@ export { StatusReporter, FAILING_AFTER } from './reports.js';
 export { appHandlers } from './handlers.js';
 export { settingsHandlers, type SettingsDeps } from './settings.js';
 export { firstRunHandlers } from './first-run.js';
-export { xdgAutostart, headlessStartAtLogin, appOnlyStartAtLogin, type StartAtLogin, type Launcher } from './login.js';
+export { xdgAutostart, headlessStartAtLogin, appOnlyStartAtLogin, homeArgs, type StartAtLogin, type Launcher } from './login.js';

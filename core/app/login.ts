@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError, type StartAtLoginView } from '../api/index.js';
+import { homeToName, resolveHome } from '../config/index.js';
 
 /**
  * Start at login, behind one interface: the app supplies login items (macOS, Windows) or an XDG
@@ -41,8 +42,27 @@ export function quoteExecArg(arg: string): string {
   return `"${percent.replace(/(["`$\\])/g, '\\$1')}"`;
 }
 
-export function desktopEntry(launcher: Launcher): string {
+/**
+ * The arguments that tell a Steward started at login which home it serves (`steward serve` and the app
+ * both take `--home`), none when it finds that home by itself (homeToName): the session that starts it
+ * has no STEWARD_HOME.
+ */
+export function homeArgs(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.Platform = process.platform): string[] {
+  const named = homeToName(env, home, platform);
+  return named === null ? [] : ['--home', named];
+}
+
+/**
+ * The Exec value as the file holds it: Exec quoting first, then the string escapes every value has
+ * (`\\` for a backslash, `\n`…), which the reader undoes first (Desktop Entry specification).
+ */
+function execValue(launcher: Launcher): string {
   const exec = [launcher.command, ...launcher.args].map(quoteExecArg).join(' ');
+  return exec.replace(/[\\\n\t\r]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r' })[c]!);
+}
+
+export function desktopEntry(launcher: Launcher): string {
+  const exec = execValue(launcher);
   return [
     '[Desktop Entry]',
     'Type=Application',
@@ -56,17 +76,27 @@ export function desktopEntry(launcher: Launcher): string {
   ].join('\n');
 }
 
-function entryState(text: string | undefined): 'absent' | 'ours' | 'ours-off' | 'foreign' {
-  if (text === undefined) return 'absent';
-  const keys = new Map(
+function entryKeys(text: string): Map<string, string> {
+  return new Map(
     text
       .split(/\r?\n/)
       .map((line) => /^([A-Za-z0-9-]+)\s*=\s*(.*)$/.exec(line.trim()))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => [m[1]!, m[2]!.trim()]),
   );
+}
+
+/** Ours by its mark, whatever it runs: an entry of an earlier version (no `--home`) is still ours to rewrite or remove. */
+function entryState(text: string | undefined): 'absent' | 'ours' | 'ours-off' | 'foreign' {
+  if (text === undefined) return 'absent';
+  const keys = entryKeys(text);
   if (keys.get(MANAGED_KEY) !== 'true') return 'foreign';
   return keys.get('Hidden') === 'true' || keys.get('X-GNOME-Autostart-enabled') === 'false' ? 'ours-off' : 'ours';
+}
+
+/** Ours and on, but running something else than this Steward would write: another home, or an older entry without one. */
+function runsAnother(text: string | undefined, launcher: Launcher): boolean {
+  return text !== undefined && entryState(text) === 'ours' && entryKeys(text).get('Exec') !== execValue(launcher);
 }
 
 /** The Linux way: a `.desktop` file in the autostart folder, written atomically, removed on request. */
@@ -81,8 +111,14 @@ export function xdgAutostart(env: NodeJS.ProcessEnv, launcher: Launcher): StartA
     }
   };
   const view = (): StartAtLoginView => {
-    const state = entryState(current());
-    const message = state === 'foreign' ? `An autostart entry Steward did not write is in the way (${AUTOSTART_FILE}); Steward leaves it alone.` : null;
+    const text = current();
+    const state = entryState(text);
+    const message =
+      state === 'foreign'
+        ? `An autostart entry Steward did not write is in the way (${AUTOSTART_FILE}); Steward leaves it alone.`
+        : runsAnother(text, launcher)
+          ? 'The autostart entry starts Steward with another home folder or program (an older entry, or another Steward); turning start at login on again makes it start this one.'
+          : null;
     return { enabled: state === 'ours' || state === 'foreign', supported: state !== 'foreign', mechanism: 'xdg-autostart', launches: state === 'foreign' ? null : launcher.launches, message };
   };
   return {
@@ -117,8 +153,11 @@ export function appOnlyStartAtLogin(): StartAtLogin {
   };
 }
 
-/** Headless owners and the in-process CLI: an autostart entry that runs `steward serve`, on Linux only. */
-export function headlessStartAtLogin(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, stewardBin: string): StartAtLogin {
+/**
+ * Headless owners and the in-process CLI: an autostart entry that runs `steward serve` for `home` (by
+ * default the one `env` names), on Linux only.
+ */
+export function headlessStartAtLogin(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, stewardBin: string, home: string = resolveHome(env, platform).dir): StartAtLogin {
   if (platform !== 'linux') return appOnlyStartAtLogin();
-  return xdgAutostart(env, { command: process.execPath, args: [stewardBin, 'serve'], launches: 'headless' });
+  return xdgAutostart(env, { command: process.execPath, args: [stewardBin, 'serve', ...homeArgs(env, home, platform)], launches: 'headless' });
 }

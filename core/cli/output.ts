@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { join } from 'node:path';
 import { DATE_FORMS, namedFor, parseDateText, StewardError, toStewardError } from '../api/index.js';
+import { HOME_FILES, resolveHome } from '../config/index.js';
 import { launchOwner } from './launch.js';
 
 export interface CliIo {
@@ -127,12 +129,6 @@ export const processIo: CliIo = {
   stdoutIsTerminal: () => process.stdout.isTTY === true,
 };
 
-/** Confirmed by `--yes`, or by a person answering in a terminal. */
-export async function confirmed(io: CliIo, yes: boolean | undefined, question: string): Promise<boolean> {
-  if (yes) return true;
-  return io.confirm ? io.confirm(question) : false;
-}
-
 /** Exit codes of the contract surface: 0 success, 1 failure, 2 usage error. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
@@ -242,6 +238,17 @@ export function inFlagNames(command: Command): (error: unknown) => never {
   };
 }
 
+/**
+ * A refusal of the settings file names it `config.json` (core says no folder: its words reach logs and
+ * status). On the person's own terminal it is named in full, so they know which file to open.
+ */
+export function configInFull(error: StewardError, env: NodeJS.ProcessEnv): StewardError {
+  const named = `${HOME_FILES.config}:`;
+  if (error.code !== 'config_invalid' || !error.message.startsWith(named)) return error;
+  const message = `${join(resolveHome(env).dir, HOME_FILES.config)}:${error.message.slice(named.length)}`;
+  return new StewardError(error.code, message, error.details);
+}
+
 /** One clear line on stderr, or `{"error":{code,message}}` on stdout with --json. */
 export function reportError(io: CliIo, error: unknown, json: boolean): number {
   // Nobody reads the output any more: nothing to say, and nothing failed.
@@ -251,7 +258,7 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
     else io.stderr(`steward: ${error.message}\n`);
     return EXIT.usage;
   }
-  const typed = error instanceof StewardError ? error : toStewardError(error);
+  const typed = configInFull(error instanceof StewardError ? error : toStewardError(error), io.env);
   // What to do about it travels with the error: a blocked plan's remedy, the command a person runs.
   const extra = Object.fromEntries(['remediation', 'handoff'].flatMap((k) => (typeof typed.details?.[k] === 'string' ? [[k, typed.details[k] as string]] : [])));
   // A refused request's message names the field in words; scripts also get the method that refused it,

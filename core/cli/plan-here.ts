@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { headlessStartAtLogin } from '../app/index.js';
 import { loadConfig, packageRoot, resolveHome } from '../config/index.js';
-import { formatLogLine, type Logger } from '../log/index.js';
+import { consoleMirror, formatLogLine, type Logger } from '../log/index.js';
 import { planReadOnly, profileDeps, providerFacts, snapshotsOf, type PlanFacts } from '../maintenance/index.js';
 import { environmentKeyStore, KeyRing, NamedSecrets } from '../secrets/index.js';
 import { readDaemonInfo } from '../server/index.js';
@@ -34,11 +34,14 @@ function factsHere(home: string, env: NodeJS.ProcessEnv): PlanFacts {
   };
 }
 
+// Listened to at the first line, not at import (see pipeWriter): a closed stderr must not end `steward mcp`.
+let mirror: ((text: string) => void) | undefined;
+const toStderr = (text: string) => (mirror ??= consoleMirror(process.stderr))(text);
 /** stderr only: `steward mcp` owns stdout, and a read-only plan writes no log file. */
 const stderrLogger: Logger = {
   info: () => undefined,
-  warn: (message, fields) => void process.stderr.write(`warn ${formatLogLine(message, fields)}\n`),
-  error: (message, fields) => void process.stderr.write(`error ${formatLogLine(message, fields)}\n`),
+  warn: (message, fields) => toStderr(`warn ${formatLogLine(message, fields)}\n`),
+  error: (message, fields) => toStderr(`error ${formatLogLine(message, fields)}\n`),
 };
 
 /**

@@ -24,6 +24,16 @@ export function resolveHome(env: NodeJS.ProcessEnv = process.env, platform: Node
   return { dir: platformDataDir(platform, env), kind: 'platform-default' };
 }
 
+/**
+ * The home a Steward started elsewhere must be told (a login entry, Claude Code's hook and MCP server:
+ * none has this STEWARD_HOME), or null when it is the one Steward finds by itself there (the platform's
+ * app-data folder). One rule, so every place that starts Steward names a home the same way.
+ */
+export function homeToName(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.Platform = process.platform): string | null {
+  const { STEWARD_HOME: _set, ...without } = env;
+  return home === resolveHome(without, platform).dir ? null : home;
+}
+
 /** The user's home as the environment names it (tests point HOME at a temp folder). */
 export function userHome(env: NodeJS.ProcessEnv): string {
   return env.HOME || env.USERPROFILE || homedir();

@@ -7,5 +7,5 @@ export { writeConfig, type ConfigChange } from './write.js';
 export { envRoots, rootLeftOutReason, type EnvRoots } from './roots.js';
 export { diskUsage, filesSize } from './usage.js';
 export { type FieldProblem } from './problems.js';
-export { resolveHome, userHome, withHomeExpanded, HOME_FILES, PRIVATE_FILE_MODE, ensurePrivateDir, tightenMode, type StewardHome, type HomeKind } from './home.js';
+export { resolveHome, homeToName, userHome, withHomeExpanded, HOME_FILES, PRIVATE_FILE_MODE, ensurePrivateDir, tightenMode, type StewardHome, type HomeKind } from './home.js';
 export { packageRoot, stewardVersion } from './package-root.js';

@@ -1,19 +1,50 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { PROVIDER_IDS, PROVIDERS, rootKinds, StewardError } from '../api/index.js';
+import { countOf, PROVIDER_IDS, PROVIDERS, rootKinds, StewardError } from '../api/index.js';
 import { HOME_FILES, withHomeExpanded } from './home.js';
 import { whereNotJson } from './json-where.js';
 import { problemOf } from './problems.js';
 import { envRootsLeftOut, leftOutRoot, rootLeftOutReason } from './roots.js';
 import { ConfigSchema, type Config } from './schema.js';
 
-function describe(issue: z.core.$ZodIssue): string {
+const SPANS: ReadonlyArray<[number, string]> = [
+  [86_400_000, 'day'],
+  [3_600_000, 'hour'],
+  [60_000, 'minute'],
+  [1_000, 'second'],
+];
+
+/** A bound in the key's own unit, as config.json holds it: `_ms` keys in milliseconds (and as a span a person knows), `_days` in days. */
+function boundWords(key: string, bound: number): string {
+  if (key.endsWith('_days')) return countOf(bound, 'day');
+  if (!key.endsWith('_ms')) return String(bound);
+  const span = SPANS.find(([size]) => bound >= size && bound % size === 0);
+  return `${bound} milliseconds${span ? ` (${countOf(bound / span[0], span[1])})` : ''}`;
+}
+
+/**
+ * One problem as one line: the dotted key, what was written when it is a number or a yes/no (a text
+ * may be a folder or an address, and stays out of the message), and what the key takes.
+ */
+function describe(issue: z.core.$ZodIssue, raw: unknown): string {
   const path = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => `unknown key "${path ? `${path}.${key}` : key}"`).join(', ');
   }
-  return `invalid value for "${path || '(root)'}": ${issue.message}`;
+  const problem = problemOf(issue);
+  const written = valueAt(raw, issue.path);
+  const shown = typeof written === 'number' || typeof written === 'boolean' ? ` is ${String(written)}; it` : '';
+  const bound = problem.minimum ?? problem.maximum;
+  const numeric = (issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'number';
+  const message = bound === undefined || !numeric ? problem.message : `must be at ${problem.minimum !== undefined ? 'least' : 'most'} ${boundWords(path, bound)}`;
+  return `"${path || '(root)'}"${shown} ${message}`;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let at = raw;
+  for (const key of path) at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
 }
 
 /**
@@ -40,7 +71,10 @@ function leafKeys(value: unknown, prefix = '', out = new Set<string>()): Set<str
 function validate(raw: unknown, source: string): Config {
   const result = ConfigSchema.safeParse(raw ?? {});
   if (!result.success) {
-    const problems = result.error.issues.slice(0, 5).map(describe).join('; ');
+    const problems = result.error.issues
+      .slice(0, 5)
+      .map((issue) => describe(issue, raw))
+      .join('; ');
     const fields = Object.fromEntries(result.error.issues.map((i) => [i.path.join('.') || '(root)', problemOf(i)]));
     throw new StewardError('config_invalid', `${source}: ${problems}`, { keys: result.error.issues.map((i) => i.path.join('.')), fields });
   }

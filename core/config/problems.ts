@@ -33,9 +33,9 @@ export function fieldProblems(raw: unknown): Record<string, FieldProblem> {
 }
 
 /**
- * Of two problems with one field, the one to say. A field can fail two bounds at once (`ms` is at least 0,
- * an interval at least 1,000): the larger least (or smaller most) is the one a value must meet, so -1
- * is told "at least 1 second", as 0 is, not "at least 0", which 0 does not pass either.
+ * Of two problems with one field, the one to say. The schema gives each field one least and one most
+ * (schema.ts, `ms`), so two bounds should not both fail; if a field ever had two leasts, the larger is
+ * the one a value must meet, not a least that the value at it fails too.
  */
 function stricter(before: FieldProblem, next: FieldProblem): FieldProblem {
   if (before.minimum !== undefined && next.minimum !== undefined) return next.minimum > before.minimum ? next : before;

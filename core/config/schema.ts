@@ -8,7 +8,11 @@ import { isFullRoot } from './home.js';
  * Defaults live here and are documented in the README's "Configuration" table.
  */
 const days = z.number().int().min(0).max(36_500);
-const ms = z.number().int().min(0).max(7 * 24 * 3_600_000);
+/**
+ * Milliseconds from `least` (0 unless given) to a week: one least per field, so a value below it is
+ * told one bound, not "at least 0" and then "at least 1,000" for the same -5.
+ */
+const ms = (least = 0) => z.number().int().min(least).max(7 * 24 * 3_600_000);
 // A relative folder would be read relative to wherever Steward happened to start (the rule STEWARD_*_ROOTS
 // take too: roots.ts); `~/…` is the user's home, expanded once the environment is known (applyEnvOverrides).
 const roots = z.array(z.string().min(1).refine(isFullRoot, { message: 'must be a full path (from /, ~/ or a drive letter)' })).max(64);
@@ -45,7 +49,7 @@ export const ConfigSchema = z.strictObject({
                */
               default_days: days.default(365),
               /** How often the owner's cache-maintenance pass applies an explicit retention policy. */
-              prune_interval_ms: ms.min(1_000).default(86_400_000),
+              prune_interval_ms: ms(1_000).default(86_400_000),
             })
             .prefault({}),
         })
@@ -65,9 +69,9 @@ export const ConfigSchema = z.strictObject({
   sweep: z
     .strictObject({
       /** The transcript sweep's tick (STEWARD_SWEEP_INTERVAL_MS). */
-      interval_ms: ms.min(1_000).default(300_000),
+      interval_ms: ms(1_000).default(300_000),
       /** The bounded wait on the run at the head of the queue before it is handed on. */
-      handoff_timeout_ms: ms.min(1).default(600_000),
+      handoff_timeout_ms: ms(1).default(600_000),
       /** A transcript line above this size is skipped and counted. */
       max_line_bytes: z.number().int().min(1_024).max(1_073_741_824).default(16 * 1024 * 1024),
     })
@@ -76,7 +80,7 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       /** At most one sweep per project per interval (STEWARD_SWEEPER_MIN_INTERVAL_MS). */
-      min_interval_ms: ms.default(300_000),
+      min_interval_ms: ms().default(300_000),
       /** offline needs no model; the others run only when chosen here. */
       curator: z.enum(CURATOR_KINDS).default('offline'),
       /**
@@ -90,7 +94,7 @@ export const ConfigSchema = z.strictObject({
       /** Anthropic endpoint override (proxies, gateways). */
       anthropic_base_url: z.url().optional(),
       input_token_budget: z.number().int().min(500).max(200_000).default(8_000),
-      timeout_ms: ms.min(1_000).default(60_000),
+      timeout_ms: ms(1_000).default(60_000),
       /** Folders matching these globs are never swept. */
       ignore: z.array(z.string().min(1)).max(256).default([]),
       /** Model calls a day across every project; past it, remote curation pauses until the next day. */
@@ -101,11 +105,11 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   maintenance: z
     .strictObject({
-      reconcile_interval_ms: ms.min(1_000).default(300_000),
+      reconcile_interval_ms: ms(1_000).default(300_000),
       /** How often a repository's head lane refreshes recent changes (an explicit reconcile runs it at once). */
-      head_interval_ms: ms.min(1_000).default(300_000),
+      head_interval_ms: ms(1_000).default(300_000),
       /** How often a complete backfill walks again to find deleted and transferred items. */
-      reverify_interval_ms: ms.min(60_000).default(7 * 24 * 3_600_000),
+      reverify_interval_ms: ms(60_000).default(7 * 24 * 3_600_000),
       /**
        * Embedding profiles by name, for search indexing (`--profile NAME`). `default` is built in (the
        * `hash` embedder, nothing leaves the machine) unless named here. No key or token belongs here.

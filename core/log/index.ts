@@ -6,7 +6,10 @@ import { ensurePrivateDir, HOME_FILES, PRIVATE_FILE_MODE, tightenMode } from '..
 import { redactSecrets } from '../secrets/index.js';
 import type { LogLevel } from '../api/index.js';
 
+import { consoleMirror } from './console.js';
+
 export { errorCode, CodeTally, type CodeCount } from './codes/index.js';
+export { consoleMirror } from './console.js';
 
 /**
  * Fields are counts, durations, ids and enum-like words. Transcript text, filesystem paths of caches,
@@ -36,7 +39,10 @@ export function formatLogLine(message: string, fields?: LogFields): string {
 }
 
 export interface FileLoggerOptions {
-  /** Mirror lines to stderr (never stdout: headless mode's stdout carries exactly one line). */
+  /**
+   * Mirror lines to stderr (never stdout: headless mode's stdout carries exactly one line), while it is
+   * there: once its reader goes away the lines go to the file only (consoleMirror).
+   */
   stderr?: boolean;
 }
 
@@ -68,10 +74,12 @@ export function createFileLogger(home: string, options: FileLoggerOptions = {}):
   log.transports.file.writeOptions = { ...LOG_WRITE_OPTIONS };
   log.transports.file.maxSize = 5 * 1024 * 1024;
   log.transports.console.level = false;
+  // The console's going is noted in the file, so its silence from then on is explained.
+  const mirror = options.stderr ? consoleMirror(process.stderr, (code) => log.warn(formatLogLine('stderr went away; logging to this file only', { code }))) : undefined;
   const write = (level: 'info' | 'warn' | 'error', message: string, fields?: LogFields): void => {
     const text = formatLogLine(message, fields);
     log[level](text);
-    if (options.stderr) process.stderr.write(`[${level}] ${text}\n`);
+    mirror?.(`[${level}] ${text}\n`);
   };
   if (modeFailure) write('warn', 'the logs could not be made private', { code: modeFailure });
   return {

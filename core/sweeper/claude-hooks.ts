@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { StewardError, type ContextAgent } from '../api/index.js';
-import { packageRoot, resolveHome, whereNotJson } from '../config/index.js';
+import { homeToName, packageRoot, resolveHome, whereNotJson } from '../config/index.js';
 
 /** When Claude Code asks: a new session, a resumed one, after /clear and after a compaction. */
 export const HOOK_MATCHER = 'startup|resume|clear|compact';
@@ -51,8 +51,7 @@ export function stewardInvocation(): string {
  * must be told it, or they would read another home and find nothing.
  */
 function ownHome(env: NodeJS.ProcessEnv, home: string): string | null {
-  const { STEWARD_HOME: _set, ...without } = env;
-  return home === resolveHome(without).dir ? null : home;
+  return homeToName(env, home);
 }
 
 /**

@@ -1,11 +1,22 @@
 import type { Command } from 'commander';
 import { CONTEXT_AGENTS, type ContextAgent } from '../../api/index.js';
 import type { HookAction } from '../../sweeper/index.js';
-import { confirmed, EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { askOrRefuse, type Asking } from '../confirm.js';
+import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 
 function checkAgent(agent: string): ContextAgent {
   if (!(CONTEXT_AGENTS as readonly string[]).includes(agent)) throw new UsageError(`hooks know these agents: ${CONTEXT_AGENTS.join(', ')} (got ${JSON.stringify(agent)})`);
   return agent as ContextAgent;
+}
+
+function changeWords(action: HookAction, settingsPath: string): string {
+  return action === 'install' ? `Steward's SessionStart hook would be added to ${settingsPath}` : `Steward's SessionStart hook would be removed from ${settingsPath}`;
+}
+
+/** Asked in a terminal; where nobody can answer, refused (`confirmation_required`) as forget and cache prune are. */
+function asking(action: HookAction, settingsPath: string): Asking {
+  const question = action === 'install' ? `Add Steward's SessionStart hook to ${settingsPath}?` : `Remove Steward's SessionStart hook from ${settingsPath}?`;
+  return { question, refused: 'Nothing was changed.', remediation: 'Pass --yes to apply this change.' };
 }
 
 /**
@@ -24,10 +35,9 @@ async function hookVerb(io: CliIo, action: HookAction, agent: string, options: {
     return EXIT.ok;
   }
   if (!options.json) io.stdout(`${plan.diff}\n`);
-  const question = action === 'install' ? `Add Steward's SessionStart hook to ${plan.settingsPath}?` : `Remove Steward's SessionStart hook from ${plan.settingsPath}?`;
-  if (!(await confirmed(io, options.yes, question))) {
+  if (!options.yes && !(await askOrRefuse(io, `${changeWords(action, plan.settingsPath)}.\n`, asking(action, plan.settingsPath)))) {
     if (options.json) printJson(io, { plan, applied: false });
-    else io.stdout('Not applied: run again with --yes (or answer yes in a terminal) to apply this change.\n');
+    else io.stdout('Nothing was changed.\n');
     return EXIT.ok;
   }
   const applied = applyHook(action, io.env, plan.planHash);

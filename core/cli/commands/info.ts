@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
-import { countOf, lastCheckOf, nobodyIndexesNote, percentDown, PROTOCOL_VERSION, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
-import { stewardVersion } from '../../config/index.js';
+import { countOf, lastCheckOf, nobodyIndexesNote, numberOf, percentDown, PROTOCOL_VERSION, ROOT_LEFT_OUT_WORDS, statusLines, StewardError, type CacheStats, type Result, type StewardClient } from '../../api/index.js';
+import { resolveHome, stewardVersion } from '../../config/index.js';
 import { commandHolding } from '../../store/lock/index.js';
-import { withClient } from '../connect.js';
+import { panelUrlOf, withClient } from '../connect.js';
+import { runningOwner } from '../launch.js';
 import { formatUnreadable, leftOutWhy, setBy, whyNoFolder, type UnreadableAsOf } from './sweep.js';
-import { EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
+import { configInFull, EXIT, localTime, printJson, type CliIo, type Run } from '../output.js';
 
 /** What the stores hold: the counts, and the last check of the agents' folders (Sweep.Status's `lastCheckAt`, as Home says it). */
-interface Stored {
+export interface Stored {
   conversations: number;
   messages: number;
   /** Projects holding a conversation: what the history comes from (Cache.Stats's rule, MCP's list_projects). */
@@ -79,8 +80,9 @@ async function sweepStatus(client: StewardClient): Promise<SweepStatus | undefin
   }
 }
 
-function storedLine(stored: Stored): string {
-  const empty = stored.projectsEmpty > 0 ? ` (${stored.projectsEmpty} more ${stored.projectsEmpty === 1 ? 'has' : 'have'} no conversations left)` : '';
+/** Every count with separators, as countOf writes one ("1,500 more", not "1500 more"); --json keeps numbers. */
+export function storedLine(stored: Stored): string {
+  const empty = stored.projectsEmpty > 0 ? ` (${numberOf(stored.projectsEmpty)} more ${stored.projectsEmpty === 1 ? 'has' : 'have'} no conversations left)` : '';
   const counts = `${countOf(stored.messages, 'message')} in ${countOf(stored.conversations, 'conversation')} from ${countOf(stored.projects, 'project')}${empty}`;
   const last = stored.lastCheckedAt === null ? "the agents' folders were never checked" : `folders last checked ${localTime(stored.lastCheckedAt)}`;
   return `Stored: ${counts}; ${last}`;
@@ -179,7 +181,7 @@ export function registerInfo(program: Command, io: CliIo, run: Run): void {
           }
           return EXIT.ok;
         });
-        return answered.catch((error: unknown) => whileCommandRuns(io, error, options.json === true));
+        return answered.catch((error: unknown) => whileCommandRuns(io, error, options.json === true)).catch((error: unknown) => withBrokenConfig(io, error, options.json === true));
       }, options.json),
     );
 }
@@ -197,4 +199,33 @@ async function whileCommandRuns(io: CliIo, error: unknown, json: boolean): Promi
   if (json) printJson(io, { version, protocol: PROTOCOL_VERSION, status, via: 'none', running: false, command: { pid } });
   else io.stdout(`Steward ${version} (protocol ${PROTOCOL_VERSION}) — ${headline}\n  What it stores shows when it finishes: run \`steward info\` again then.\n${START_HINT}`);
   return EXIT.ok;
+}
+
+/**
+ * A settings file Steward cannot use stops every verb, this one included: yet `info` is what a person
+ * runs to find out what is wrong. It says what it knows without the file (the version, where the files
+ * are, whether an owner runs) and names the problem with the file's full path (their own terminal,
+ * never a log). Exit 1 all the same: nothing else works until the file is fixed, and a script must see it.
+ */
+async function withBrokenConfig(io: CliIo, error: unknown, json: boolean): Promise<number> {
+  if (!(error instanceof StewardError) || error.code !== 'config_invalid') throw error;
+  const problem = configInFull(error, io.env).message;
+  const home = resolveHome(io.env);
+  const owner = await runningOwner(io.env);
+  const version = stewardVersion();
+  if (json) {
+    const url = owner ? { url: panelUrlOf(owner) } : {};
+    printJson(io, { version, protocol: PROTOCOL_VERSION, home: home.dir, homeKind: home.kind, running: owner !== undefined, ...url, error: { code: error.code, message: problem } });
+    return EXIT.failure;
+  }
+  const headline = owner ? `Running (pid ${owner.pid}), but its settings file has a problem` : 'Not running; its settings file has a problem';
+  const folder = home.kind === 'env' ? 'the folder STEWARD_HOME names' : "this system's usual place for app data";
+  io.stdout(
+    `Steward ${version} (protocol ${PROTOCOL_VERSION}) — ${headline}\n` +
+      `  ${problem}\n` +
+      '  Fix that file (or move it aside to start from the defaults), then run `steward info` again.\n' +
+      (owner ? `Control panel: ${panelUrlOf(owner)}\n` : '') +
+      `Steward keeps its files in ${home.dir} (${folder}).\n`,
+  );
+  return EXIT.failure;
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countOf, groupBySession, indexingNote, lastCheckOf, moreLikeIt, nobodyRunsNote, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
+import { countOf, groupBySession, indexingNote, lastCheckOf, moreLikeIt, nobodyRunsNote, numberOf, hasSearchFilter, hitLine, PART_ROLES, RepoId, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, type Params, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { forgottenOrWhole, mustBeStoredProject, mustBeStoredRepo, projectKeyFor } from '../names.js';
 import { choiceOption, dateOptions, EXIT, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, printText, requiredText, UsageError, type CliIo, type Run } from '../output.js';
@@ -25,7 +25,7 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
   const lines: string[] = [];
   if (result.fallback) lines.push(`note: ${result.fallback.message}`);
   if (result.indexing?.phase === 'retag') lines.push(`note: ${indexingNote(result.indexing)}`);
-  else if (result.indexing) lines.push(`note: earlier history is still being indexed (${result.indexing.indexedParts} of ${countOf(result.indexing.totalParts, 'part')}); results may be missing some of it`);
+  else if (result.indexing) lines.push(`note: earlier history is still being indexed (${numberOf(result.indexing.indexedParts)} of ${countOf(result.indexing.totalParts, 'part')}); results may be missing some of it`);
   if (result.hits.length === 0) lines.push('No matches.');
   const sessions = new Map(result.sessions.map((s) => [s.sessionId, s]));
   let current: string | undefined;
@@ -37,9 +37,10 @@ export function formatSearch(result: Result<'Search.Query'>, pinned: readonly st
       const label = oneLine(s?.title ?? s?.firstRequest ?? '(untitled)');
       lines.push('', `${label} — ${s?.projectName ?? 'no project'} · ${s?.app ?? hit.provider} · ${hit.sessionId}`);
     }
-    // Who wrote it and what it is, as the panel's hits say it (a tool call with its one line: the command, the file).
+    // Who wrote it and what it is, as the panel's hits say it (a tool call with its one line: the command, the file);
+    // a call whose line says all of it has no snippet beside it.
     const what = hitLine(hit, s?.parentKind === 'subagent', s?.app ?? hit.provider);
-    lines.push(`  ${localTime(hit.ts)}  ${what}: ${hit.snippet}${hit.alike ? ` (${moreLikeIt(hit.alike)})` : ''}`);
+    lines.push(`  ${localTime(hit.ts)}  ${what}${hit.snippet ? `: ${hit.snippet}` : ''}${hit.alike ? ` (${moreLikeIt(hit.alike)})` : ''}`);
   }
   if (result.rankedAmong !== undefined) lines.push('', `Ranked among the newest ${result.rankedAmong} matches; narrow the search or use --sort newest for older ones.`);
   if (result.cursor) lines.push('', moreHint(result.cursor, pinned));

@@ -12,14 +12,16 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
     .description('run headless: own the stores and serve the control panel and JSON-RPC on loopback')
     .option('--port <n>', 'port to listen on (0 = any free port; default 47470, or the next free one)')
     .option('--host <host>', 'loopback host to bind: 127.0.0.1 or localhost', '127.0.0.1')
-    .action((options: { port?: string; host: string }) =>
+    .option('--home <dir>', "Steward's home folder, when the environment has no STEWARD_HOME (a start-at-login entry's does not)")
+    .action((options: { port?: string; host: string; home?: string }) =>
       run(async () => {
         if (!LOOPBACK_HOSTS.includes(options.host)) throw new UsageError(`--host must be 127.0.0.1 or localhost; Steward never listens beyond this machine`);
         const port = options.port === undefined ? undefined : parseIntOption('--port', options.port, 0, 65_535);
         // The server (and with it the whole Core) loads only when serving, not for `steward --help`.
         const { startOwner } = await import('../../server/index.js');
         const whileCommandRuns = { onWait: waitNotices(io) };
-        const owner = await startOwner({ home: resolveHome(io.env), env: io.env, logToStderr: true, whileCommandRuns, ...(port !== undefined ? { port, strictPort: true } : {}) }).catch(
+        const env = options.home === undefined ? io.env : { ...io.env, STEWARD_HOME: options.home };
+        const owner = await startOwner({ home: resolveHome(env), env, logToStderr: true, whileCommandRuns, ...(port !== undefined ? { port, strictPort: true } : {}) }).catch(
           (error: unknown) => {
             // An explicit --port is served exactly or not at all; say which port, not "internal error".
             if (port !== undefined && (error as { code?: unknown } | null)?.code === 'EADDRINUSE') {

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { countOf, FORCEABLE_SKIPS, SWEEP_OUTCOME_WORDS, SWEEP_SKIP_WORDS, sweepSkipWords, type Result, type SweeperRunResult } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { storedProjectKeyFor } from '../names.js';
-import { confirmed, EXIT, localTime, printJson, printText, UsageError, type CliIo, type Run } from '../output.js';
+import { askOrRefuse } from '../confirm.js';
+import { EXIT, localTime, printJson, printText, UsageError, type CliIo, type Run } from '../output.js';
 
 const BOUNDARY_WORDS = {
   local_process: 'nothing leaves this computer',
@@ -75,6 +76,8 @@ function callsClause(plan: Plan): string {
   return `; at most ${plan.maxModelCalls} model calls (${budget})`;
 }
 
+const SWEEP_ALL_ASKING = { question: 'Go ahead?', refused: 'Nothing was swept.', remediation: 'Pass --yes to sweep them.' };
+
 /** "Sweep all projects now": the plan in words first, then the run once confirmed. */
 async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Promise<number> {
   return withClient(io, async (client) => {
@@ -92,11 +95,13 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
     }
     const curator = `the ${plan.curator} curator${plan.model ? ` (${plan.model})` : ''}`;
     const calls = callsClause(plan);
-    const question = `Sweep ${plan.projects} project${plan.projects === 1 ? '' : 's'} with ${curator}: ${BOUNDARY_WORDS[plan.dataBoundary]}${calls}.`;
-    if (!options.json) io.stdout(`${question}\n`);
-    if (!(await confirmed(io, options.yes, 'Go ahead?'))) {
+    const planned = `Sweep ${plan.projects} project${plan.projects === 1 ? '' : 's'} with ${curator}: ${BOUNDARY_WORDS[plan.dataBoundary]}${calls}.\n`;
+    // With --yes it is said as what runs; without, asked in a terminal, refused where nobody can answer.
+    if (options.yes) {
+      if (!options.json) io.stdout(planned);
+    } else if (!(await askOrRefuse(io, planned, SWEEP_ALL_ASKING))) {
       if (options.json) printJson(io, { plan, result: null });
-      else io.stdout('Not run: add --yes (or answer yes in a terminal) to sweep them.\n');
+      else io.stdout('Nothing was swept.\n');
       return EXIT.ok;
     }
     const result = await client.call('Sweeper.RunAll', { projects: plan.projects, curator: plan.curator });

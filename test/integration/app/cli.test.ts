@@ -206,7 +206,8 @@ describe('steward service install | uninstall (start at login)', () => {
     const installed = captureIo(env);
     expect(await runCli(['service', 'install'], installed)).toBe(0);
     expect(installed.out).toBe('Steward starts when you log in (headless `steward serve`, through an autostart entry).\n');
-    expect(readFileSync(entry(), 'utf8')).toContain(`Exec=${process.execPath} ${BIN} serve\n`);
+    // The home it was installed for, which a login session's environment does not name.
+    expect(readFileSync(entry(), 'utf8')).toContain(`Exec=${process.execPath} ${BIN} serve --home ${home.dir}\n`);
 
     const uninstalled = captureIo(env);
     expect(await runCli(['service', 'uninstall', '--json'], uninstalled)).toBe(0);

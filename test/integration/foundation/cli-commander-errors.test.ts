@@ -89,7 +89,7 @@ describe('--json before the verb', () => {
 
   // A verb group needs one of its commands: without one it is a usage error, said the same in both
   // spellings, as JSON with --json (a script reading stdout is never handed the help as if it succeeded).
-  it.each(['sessions', 'token', 'maintenance'])('`steward %s` with --json before or after it → one JSON usage error, exit 2', async (verb) => {
+  it.each(['sessions', 'maintenance'])('`steward %s` with --json before or after it → one JSON usage error, exit 2', async (verb) => {
     const [before, after] = [await cli('--json', verb), await cli(verb, '--json')];
     expect(before).toEqual(after);
     expect({ code: before.code, err: before.err }).toEqual({ code: 2, err: '' });

@@ -100,9 +100,19 @@ describe('steward sweeper run --all', () => {
     claudeSession(claude, 'all-1', 4, { cwd: '/work/all-one' });
     claudeSession(claude, 'all-2', 4, { cwd: '/work/all-two' });
     expect(await runCli(['backfill', '--all'], captureIo(home.env))).toBe(0);
+    // Where nobody can answer, refused as forget and cache prune refuse: a script must notice (exit 1).
     const asked = captureIo(home.env);
-    expect(await runCli(['sweeper', 'run', '--all'], asked)).toBe(0);
-    expect(asked.out).toBe('Sweep 2 projects with the offline curator: nothing leaves this computer.\nNot run: add --yes (or answer yes in a terminal) to sweep them.\n');
+    expect(await runCli(['sweeper', 'run', '--all'], asked)).toBe(1);
+    expect(asked.out).toBe('');
+    expect(asked.err).toBe('steward: Sweep 2 projects with the offline curator: nothing leaves this computer. Nothing was swept. Pass --yes to sweep them.\n');
+    const json = captureIo(home.env);
+    expect(await runCli(['sweeper', 'run', '--all', '--json'], json)).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required' } });
+    // In a terminal it asks; a no changes nothing and is no failure.
+    const declined = Object.assign(captureIo(home.env), { interactive: () => true, confirm: () => Promise.resolve(false) });
+    expect(await runCli(['sweeper', 'run', '--all'], declined)).toBe(0);
+    expect(declined.err).toBe('Sweep 2 projects with the offline curator: nothing leaves this computer.\n');
+    expect(declined.out).toBe('Nothing was swept.\n');
     const yes = captureIo(home.env);
     expect(await runCli(['sweeper', 'run', '--all', '--yes'], yes)).toBe(0);
     // Only what happened: no zero outcomes, no "0 model calls" from the offline curator.

@@ -179,7 +179,8 @@ describe('Electron main', () => {
     expect(await core.call('Settings.GetStartAtLogin', {})).toMatchObject({ enabled: false, mechanism: 'xdg-autostart', launches: 'app' });
     expect(existsSync(entry)).toBe(false);
     await core.call('Settings.SetStartAtLogin', { enabled: true });
-    expect(readFileSync(entry, 'utf8')).toContain(`Exec=${process.execPath} ${app.appPath} --hidden\n`);
+    // The home it runs, which a login session does not name (STEWARD_HOME is set here).
+    expect(readFileSync(entry, 'utf8')).toContain(`Exec=${process.execPath} ${app.appPath} --hidden --home ${home.dir}\n`);
     await core.call('Settings.SetStartAtLogin', { enabled: false });
     expect(existsSync(entry)).toBe(false);
   });

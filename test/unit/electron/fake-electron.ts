@@ -232,7 +232,10 @@ class FakeApp extends EventEmitter {
   setAppUserModelId = vi.fn();
   enableSandbox = vi.fn();
   exit = vi.fn();
-  /** What the OS login-item store holds (macOS, Windows), per executable and arguments on Windows. */
+  /**
+   * What the OS login-item store holds (macOS, Windows). As Electron on Windows: one Run value per app
+   * name, written with this path and arguments, deleted whatever its arguments when turned off.
+   */
   loginItems = new Map<string, { openAtLogin: boolean; path?: string; args?: string[] }>();
   loginItemStatus: 'not-registered' | 'enabled' | 'requires-approval' | 'not-found' = 'not-registered';
   wasOpenedAtLogin = false;
@@ -249,12 +252,15 @@ class FakeApp extends EventEmitter {
     return this.appPath;
   }
   setLoginItemSettings(settings: { openAtLogin?: boolean; path?: string; args?: string[] }): void {
-    const key = JSON.stringify([settings.path ?? null, settings.args ?? []]);
-    this.loginItems.set(key, { openAtLogin: settings.openAtLogin ?? false, ...(settings.path ? { path: settings.path } : {}), ...(settings.args ? { args: settings.args } : {}) });
+    if (settings.openAtLogin) this.loginItems.set('Steward', { openAtLogin: true, ...(settings.path ? { path: settings.path } : {}), ...(settings.args ? { args: settings.args } : {}) });
+    else this.loginItems.delete('Steward');
   }
-  getLoginItemSettings(options: { path?: string; args?: string[] } = {}): { openAtLogin: boolean; wasOpenedAtLogin: boolean; status: string } {
-    const item = this.loginItems.get(JSON.stringify([options.path ?? null, options.args ?? []]));
-    return { openAtLogin: item?.openAtLogin ?? false, wasOpenedAtLogin: this.wasOpenedAtLogin, status: this.loginItemStatus };
+  /** openAtLogin: the value runs exactly this path and these arguments; executableWillLaunchAtLogin: this path, whatever its arguments. */
+  getLoginItemSettings(options: { path?: string; args?: string[] } = {}): { openAtLogin: boolean; executableWillLaunchAtLogin: boolean; wasOpenedAtLogin: boolean; status: string } {
+    const item = this.loginItems.get('Steward');
+    const samePath = item !== undefined && (item.path ?? null) === (options.path ?? null);
+    const openAtLogin = samePath && JSON.stringify(item.args ?? []) === JSON.stringify(options.args ?? []);
+    return { openAtLogin, executableWillLaunchAtLogin: samePath, wasOpenedAtLogin: this.wasOpenedAtLogin, status: this.loginItemStatus };
   }
   whenReady(): Promise<void> {
     return Promise.resolve();

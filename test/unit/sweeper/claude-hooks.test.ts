@@ -185,16 +185,21 @@ describe('steward hooks install|uninstall claude', () => {
   it('shows the change and applies it only on --yes or a yes in a terminal', async () => {
     const path = setup();
     const before = readFileSync(path, 'utf8');
+    // Where nobody can answer: the change shown, then refused as forget and cache prune refuse (exit 1).
     const shown = captureIo(home.env);
-    expect(await runCli(['hooks', 'install', 'claude'], shown)).toBe(0);
+    expect(await runCli(['hooks', 'install', 'claude'], shown)).toBe(1);
     expect(shown.out).toContain('+++ ');
-    expect(shown.out).toContain('Not applied: run again with --yes');
+    expect(shown.err).toBe(`steward: Steward's SessionStart hook would be added to ${path}. Nothing was changed. Pass --yes to apply this change.\n`);
     expect(readFileSync(path, 'utf8')).toBe(before);
-    const declined = { ...captureIo(home.env), confirm: () => Promise.resolve(false) };
-    await runCli(['hooks', 'install', 'claude'], declined);
+    const json = captureIo(home.env);
+    expect(await runCli(['hooks', 'install', 'claude', '--json'], json)).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required' } });
+    const declined = Object.assign(captureIo(home.env), { interactive: () => true, confirm: () => Promise.resolve(false) });
+    expect(await runCli(['hooks', 'install', 'claude'], declined)).toBe(0);
+    expect(declined.out).toContain('Nothing was changed.');
     expect(readFileSync(path, 'utf8')).toBe(before);
     const asked: string[] = [];
-    const yes = { ...captureIo(home.env), confirm: (q: string) => (asked.push(q), Promise.resolve(true)) };
+    const yes = { ...captureIo(home.env), interactive: () => true, confirm: (q: string) => (asked.push(q), Promise.resolve(true)) };
     expect(await runCli(['hooks', 'install', 'claude'], yes)).toBe(0);
     expect(asked[0]).toContain(path);
     expect(hookInstalled(home.env)).toBe(true);

@@ -59,14 +59,17 @@ export type FieldUnit = 'minutes' | 'days' | 'calls';
 const MINUTE = 60_000;
 
 /**
- * A limit in the field's unit. A limit of part of a minute (the 1 s least interval) is said in seconds:
- * "0.017 minutes" is not a number anyone knows. The schema's own bound is in milliseconds (`interval_ms`,
- * as the CLI and config.json say it); only this field is typed in minutes.
+ * A limit in the field's unit: the minutes field is told in minutes, however the schema counts (its
+ * bound is in milliseconds, `interval_ms`, as the CLI and config.json say it). A limit of part of a
+ * minute (the 1 s least interval) is said as minutes someone can type, rounded toward what the field
+ * takes (0.017 passes a least of 1 s; 0.016 would not), with the seconds it stands for.
  */
-function limitWords(limit: number, unit: FieldUnit): string {
+function limitWords(limit: number, unit: FieldUnit, least: boolean): string {
   if (unit !== 'minutes') return `${formatCount(limit)} ${unit}`;
   const minutes = limit / MINUTE;
-  return Number.isInteger(minutes) ? countOf(minutes, 'minute') : countOf(limit / 1000, 'second');
+  if (Number.isInteger(minutes)) return countOf(minutes, 'minute');
+  const typed = (least ? Math.ceil(minutes * 1000) : Math.floor(minutes * 1000)) / 1000;
+  return `${typed} minutes (${countOf(limit / 1000, 'second')})`;
 }
 
 /** A field's problem in the unit the form shows it in: "at least 1 minute", "at most 36,500 days". */
@@ -74,7 +77,8 @@ export function problemWords(problem: Problem | undefined, unit?: FieldUnit): st
   if (!problem) return undefined;
   const bound = problem.minimum ?? problem.maximum;
   if (bound === undefined || unit === undefined) return `This ${problem.message}.`;
-  return `This must be ${problem.minimum !== undefined ? 'at least' : 'at most'} ${limitWords(bound, unit)}.`;
+  const least = problem.minimum !== undefined;
+  return `This must be ${least ? 'at least' : 'at most'} ${limitWords(bound, unit, least)}.`;
 }
 
 /**
