@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, localDay, missingOf, groupBySession, hitLineFrom, hitSpeaker, moreLikeIt, indexingNote, nobodyImportsNote, nobodyRunsNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, numberOf, localDay, missingOf, groupBySession, hitLineFrom, hitSpeaker, moreLikeIt, indexingNote, nobodyImportsNote, nobodyRunsNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -250,7 +250,7 @@ type Indexing = NonNullable<Result<'Search.Query'>['indexing']>;
  * one sentence that also says nothing imports (nobodyRunsNote), so "No Steward is running" comes once.
  */
 function indexingWords(indexing: Indexing, idle: Alone | undefined): string {
-  const words = indexing.phase === 'retag' ? indexingNote(indexing) : `Earlier history is still being indexed (${indexing.indexedParts} of ${countOf(indexing.totalParts, 'part')}).`;
+  const words = indexing.phase === 'retag' ? indexingNote(indexing) : `Earlier history is still being indexed (${numberOf(indexing.indexedParts)} of ${countOf(indexing.totalParts, 'part')}).`;
   return idle ? `${words} ${nobodyRunsNote(indexing, idle.lastCheckAt)}` : words;
 }
 

@@ -34,5 +34,7 @@ describe('what a search says while the index is re-tagged', () => {
     const redact = (text: string) => text;
     expect(searchOutput(retagging, redact).note).toBe('Updating the search index: 42% checked; until it is done, some matches may be missing.');
     expect(searchOutput(indexing, redact).note).toBe('Earlier history is still being indexed (300 of 1,200 parts).');
+    // Both counts with separators, as the CLI says them.
+    expect(searchOutput({ ...indexing, indexing: { ...indexing.indexing!, indexedParts: 114_594, totalParts: 120_000 } }, redact).note).toBe('Earlier history is still being indexed (114,594 of 120,000 parts).');
   });
 });
