@@ -27,7 +27,13 @@ describe('an exported conversation’s file name', () => {
     // Review: vowel signs and viramas (combining marks) split Hindi and Thai words (`हिन्दी` → `ह-न-द`).
     expect(exportFileName(titled('हिन्दी में सारांश'), 'markdown')).toBe('हिन्दी-में-सारांश-31738a5a.md');
     expect(exportFileName(titled('แก้ไขบั๊ก ด่วน'), 'markdown')).toBe('แก้ไขบั๊ก-ด่วน-31738a5a.md');
-    expect(exportFileName(titled('Untitled', 'oc:main:hdr-9f1e'), 'markdown')).toBe('untitled-oc-main.md');
+  });
+
+  it('tells apart conversations whose ids share their start: an OpenClaw agent’s, a parent and its subagent (review)', () => {
+    const names = ['oc:main:0b1e2f3a-aaaa', 'oc:main:ffff0000-bbbb', `${ID}:agent-a1b2c3`, `${ID}:agent-d4e5f6`, ID].map((id) => exportFileName(titled(null, id, 'hello there'), 'markdown'));
+    expect(new Set(names).size).toBe(5);
+    for (const name of names) expect(name).toMatch(/^hello-there-[0-9a-f]{8}\.md$/);
+    expect(names[4]).toBe('hello-there-31738a5a.md');
   });
 
   it('names an untitled conversation as the panel does (conversationName): its first request’s first sentence', () => {
