@@ -245,7 +245,8 @@ describe('first run with a 90-day window', () => {
     await box.click();
     await eventually('the owner starts at login', async () => ((await steward.rpc('Settings.GetStartAtLogin', {})).enabled ? true : undefined));
     await eventually('the box follows', async () => ((await box.isChecked()) ? true : undefined));
-    expect(readFileSync(autostart, 'utf8')).toMatch(/^Exec=.*steward\.js serve$/m);
+    // The test's home is not the default one, so the entry names it: at login Steward serves this home.
+    expect(readFileSync(autostart, 'utf8')).toMatch(/^Exec=.*steward\.js serve --home \S+$/m);
     // Settings shows the same answer, and turning it off there removes the file.
     await goToPlace(page, 'Settings');
     const setting = page.getByTestId('start-at-login').getByRole('checkbox', { name: 'Start Steward when I log in' });
