@@ -23,7 +23,8 @@ export function exportFileName(session: Pick<SessionSummary, 'title' | 'firstReq
     if (longer.length > TITLE_CHARS) break;
     name = longer;
   }
-  if (name === '' && words[0] !== undefined) name = words[0].slice(0, TITLE_CHARS);
+  // Cut by code points, so a letter outside the BMP (𝐀) is never split into half a surrogate pair.
+  if (name === '' && words[0] !== undefined) name = Array.from(words[0]).slice(0, TITLE_CHARS).join('');
   return `${name || 'conversation'}-${shortId(session.sessionId)}${EXTENSIONS[format]}`;
 }
 

@@ -29,6 +29,13 @@ describe('an exported conversation’s file name', () => {
     expect(exportFileName(titled('แก้ไขบั๊ก ด่วน'), 'markdown')).toBe('แก้ไขบั๊ก-ด่วน-31738a5a.md');
   });
 
+  it('cuts a first word too long for the name between letters, never inside one (attack: 𝐀 is two UTF-16 units)', () => {
+    const name = exportFileName(titled(`a${'𝐀'.repeat(40)}`), 'markdown');
+    expect(name).not.toContain('\uFFFD');
+    expect(name).toMatch(/^a(?:𝐀)+-31738a5a\.md$/u);
+    expect(() => encodeURIComponent(name)).not.toThrow();
+  });
+
   it('tells apart conversations whose ids share their start: an OpenClaw agent’s, a parent and its subagent (review)', () => {
     const names = ['oc:main:0b1e2f3a-aaaa', 'oc:main:ffff0000-bbbb', `${ID}:agent-a1b2c3`, `${ID}:agent-d4e5f6`, ID].map((id) => exportFileName(titled(null, id, 'hello there'), 'markdown'));
     expect(new Set(names).size).toBe(5);
