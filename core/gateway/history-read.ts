@@ -37,11 +37,6 @@ export interface OrderedPart {
   genuineUserTurn: boolean;
   /** The summary the harness wrote, in the user's role, to continue a compacted conversation (`is_compact_summary`). */
   isCompactSummary: boolean;
-  /**
-   * A part with no time of its own that follows a timed one: the time it is ordered by, its place
-   * (see placeKey). Absent on every other part, ordered by its own `ts`.
-   */
-  placeTs?: number;
 }
 
 /** A row as read, its flags as SQLite keeps them. */
@@ -50,35 +45,11 @@ type PartRow = Omit<OrderedPart, 'genuineUserTurn' | 'isCompactSummary'> & { gen
 const ordered = (rows: unknown[]): OrderedPart[] =>
   (rows as PartRow[]).map((r) => ({ ...r, genuineUserTurn: r.genuineUserTurn === 1, isCompactSummary: r.isCompactSummary === 1 }));
 
-/**
- * A position in a conversation: parts order by line time, then by when they were stored. A part with
- * no time sits where it was stored, after the part stored before it (in file order): it takes that
- * part's time as its place (OrderedPart.placeTs), and its own row orders it among parts of that time.
- * Untimed parts before every timed one (null) come first.
- */
+/** A position in a conversation: parts order by line time, then by when they were stored. */
 export interface PartKey {
   ts: number | null;
   rowid: number;
 }
-
-/** A part's place in its conversation's order (see PartKey). */
-export function placeKey(part: OrderedPart): PartKey {
-  return { ts: part.placeTs ?? part.ts, rowid: part.rowid };
-}
-
-/** Whether `a` comes before `b` in conversation order (null times first). */
-function placedBefore(a: PartKey, b: PartKey): boolean {
-  if (a.ts !== b.ts) return a.ts === null || (b.ts !== null && a.ts < b.ts);
-  return a.rowid < b.rowid;
-}
-
-/**
- * Rows looked back over (by rowid) for the timed part stored before an untimed one. A conversation's
- * lines are stored together, so it is the row before or near it; past this many (the untimed part opens
- * its conversation, or other conversations' rows were stored between) it sorts first. Asking the
- * conversation's own rows instead scans all of them, on every page of a long one.
- */
-const PLACE_WALK = 512;
 
 export interface SessionListFilter {
   projectKey?: string | undefined;
@@ -100,16 +71,16 @@ const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.se
 /** Whether a part's meta names the call id `@id` (a meta that is no JSON names none, as the JSON reading of it does). */
 const ANSWERS = "(CASE WHEN json_valid(meta) THEN json_type(meta, '$.toolUseId') = 'text' AND json_extract(meta, '$.toolUseId') = @id ELSE 0 END)";
 const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta, genuine_user_turn AS genuineUserTurn, is_compact_summary AS isCompactSummary';
+/** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
+const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts OR (ts = @ts AND rowid > @rowid)`;
 /**
- * Strictly after (ts, rowid) among the timed parts, as a range SQLite seeks to in parts(session_id, ts):
- * with ORs for NULL times it walked the index from the conversation's start on every page, so a page
- * near the end of a 149k-part conversation took 12–17 ms instead of 1.5, and a whole export read
- * quadratically. Untimed parts are merged in at their places (see PartKey).
+ * The same after a part that has a time, as a range SQLite seeks to in parts(session_id, ts): under
+ * AFTER's ORs it walked the index from the conversation's start on every page, so a page near the end
+ * of a 149k-part conversation took 12–17 ms instead of 1.5, and a whole export read quadratically.
  */
 const AFTER_TIMED = `ts >= @ts AND (ts > @ts OR rowid > @rowid)`;
-/** Before every time (epoch ms): a key the timed walk starts from. */
-const BEFORE_ALL_TIMES = Number.MIN_SAFE_INTEGER;
-/** The timed parts strictly before a part that has a time, as a range (see AFTER_TIMED). */
+const BEFORE = `(@ts IS NULL AND ts IS NULL AND rowid < @rowid) OR (@ts IS NOT NULL AND (ts IS NULL OR ts < @ts OR (ts = @ts AND rowid < @rowid)))`;
+/** The timed parts strictly before a part that has a time, as a range (see AFTER_TIMED); the untimed ones come after them. */
 const BEFORE_TIMED = `ts <= @ts AND (ts < @ts OR rowid < @rowid)`;
 
 /**
@@ -121,10 +92,10 @@ export class HistoryReader {
   readonly #one;
   readonly #children;
   readonly #childIds;
+  readonly #forward;
   readonly #forwardTimed;
+  readonly #backward;
   readonly #backwardTimed;
-  readonly #untimed;
-  readonly #rowsBefore;
   readonly #keyOf;
   readonly #firstUserTexts;
   readonly #firstAssistantMeta;
@@ -144,11 +115,9 @@ export class HistoryReader {
     // A subagent belongs to its parent's conversation; a session branched from it is a conversation of its own.
     this.#children = db.prepare(`SELECT ${RECORD} ${FROM} WHERE s.parent_session_id = ? AND s.parent_kind IS NOT 'branch' ORDER BY IFNULL(s.first_ts, 0), s.session_id`);
     this.#childIds = db.prepare(`SELECT session_id FROM sessions WHERE parent_session_id = ? AND parent_kind IS NOT 'branch' ORDER BY IFNULL(first_ts, 0), session_id`).pluck();
+    this.#forward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (@start OR ${AFTER}) ORDER BY ts, rowid LIMIT @limit`);
     this.#forwardTimed = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND ${AFTER_TIMED} ORDER BY ts, rowid LIMIT @limit`);
-    // A conversation's untimed parts are few (a line its agent wrote without a time): sought on parts(session_id, ts).
-    this.#untimed = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = ? AND ts IS NULL ORDER BY rowid`);
-    // The rows stored just before one: a conversation's lines are stored together, so its timed part before is near.
-    this.#rowsBefore = db.prepare('SELECT session_id = @sessionId AS mine, ts FROM parts WHERE rowid < @rowid ORDER BY rowid DESC');
+    this.#backward = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND (${BEFORE}) ORDER BY ts DESC, rowid DESC LIMIT @limit`);
     this.#backwardTimed = db.prepare(`SELECT ${PART} FROM parts WHERE session_id = @sessionId AND ${BEFORE_TIMED} ORDER BY ts DESC, rowid DESC LIMIT @limit`);
     this.#keyOf = db.prepare('SELECT session_id AS sessionId, ts, rowid FROM parts WHERE part_id = ?');
     // The person's own words, as the parser marked them once (genuine_user_turn): never a command echo or a
@@ -192,49 +161,26 @@ export class HistoryReader {
     return this.#childIds.all(sessionId) as string[];
   }
 
-  /**
-   * Up to `limit` parts after `after` (from the start when null), in conversation order: the timed
-   * parts sought as a range on parts(session_id, ts), the untimed ones merged in at their places.
-   */
+  /** Up to `limit` parts after `after` (from the start when null), in conversation order. */
   partsAfter(sessionId: string, after: PartKey | null, limit: number): OrderedPart[] {
-    const untimed = this.#placedUntimed(sessionId).filter((p) => after === null || placedBefore(after, placeKey(p)));
-    const from = after === null || after.ts === null ? { ts: BEFORE_ALL_TIMES, rowid: 0 } : after;
-    const timed = ordered(this.#forwardTimed.all({ sessionId, ts: from.ts, rowid: from.rowid, limit }));
-    return [...timed, ...untimed].sort((a, b) => (placedBefore(placeKey(a), placeKey(b)) ? -1 : 1)).slice(0, limit);
+    // Parts without a time sort first, so only a page inside them walks from the start (past them alone).
+    if (after !== null && after.ts !== null) return ordered(this.#forwardTimed.all({ sessionId, ts: after.ts, rowid: after.rowid, limit }));
+    return ordered(this.#forward.all({ sessionId, start: after === null ? 1 : 0, ts: null, rowid: after?.rowid ?? 0, limit }));
   }
 
   /** Up to `limit` parts before `before`, nearest first (reverse conversation order). */
   partsBefore(sessionId: string, before: PartKey, limit: number): OrderedPart[] {
-    const untimed = this.#placedUntimed(sessionId).filter((p) => placedBefore(placeKey(p), before));
-    // Sought as a range, not walked from the conversation's end.
-    const timed = before.ts === null ? [] : ordered(this.#backwardTimed.all({ sessionId, ts: before.ts, rowid: before.rowid, limit }));
-    return [...timed, ...untimed].sort((a, b) => (placedBefore(placeKey(b), placeKey(a)) ? -1 : 1)).slice(0, limit);
+    if (before.ts === null) return ordered(this.#backward.all({ sessionId, ts: null, rowid: before.rowid, limit }));
+    // Sought as a range, not walked from the conversation's end; a page that reaches its start goes on
+    // into the parts without a time, which sort first.
+    const timed = ordered(this.#backwardTimed.all({ sessionId, ts: before.ts, rowid: before.rowid, limit }));
+    if (timed.length === limit) return timed;
+    return [...timed, ...ordered(this.#backward.all({ sessionId, ts: null, rowid: Number.MAX_SAFE_INTEGER, limit: limit - timed.length }))];
   }
 
-  /** Where a part sits (its place, see PartKey), and in which session. */
+  /** Where a part sits, and in which session. */
   partKey(partId: string): (PartKey & { sessionId: string }) | undefined {
-    const key = this.#keyOf.get(partId) as (PartKey & { sessionId: string }) | undefined;
-    if (key === undefined || key.ts !== null) return key;
-    return { ...key, ts: this.#placeOf(key.sessionId, key.rowid) };
-  }
-
-  /** The conversation's parts with no time, each with its place (placeTs) where a timed part was stored before it. */
-  #placedUntimed(sessionId: string): OrderedPart[] {
-    return ordered(this.#untimed.all(sessionId)).map((part) => {
-      const placeTs = this.#placeOf(sessionId, part.rowid);
-      return placeTs === null ? part : { ...part, placeTs };
-    });
-  }
-
-  /** The time of the timed part of the conversation stored last before row `rowid` (within PLACE_WALK rows); null when none was. */
-  #placeOf(sessionId: string, rowid: number): number | null {
-    let looked = 0;
-    for (const row of this.#rowsBefore.iterate({ sessionId, rowid }) as Iterable<{ mine: number; ts: number | null }>) {
-      // Leaving the loop ends the walk (the iterator is returned, the statement reset).
-      if (row.mine === 1 && row.ts !== null) return row.ts;
-      if (++looked >= PLACE_WALK) break;
-    }
-    return null;
+    return this.#keyOf.get(partId) as (PartKey & { sessionId: string }) | undefined;
   }
 
   /** The session's first user texts in order (the caller picks the first genuine one). */

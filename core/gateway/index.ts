@@ -15,7 +15,7 @@ export { Sink, type ProjectKeys, type UserTurns } from './sink.js';
 export { GatewayReader, type StoredPart, type SessionHead } from './read.js';
 export { StoredSpans, type StoredSpan } from './stored-span.js';
 export { FileCheckpoints, mtimeVouches, type CheckpointIdentity, type FileCheckpoint, type HoldingFile, type SurveyedCheckpoint } from './file-checkpoints.js';
-export { HistoryReader, placeKey, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
+export { HistoryReader, type SessionRecord, type OrderedPart, type PartKey } from './history-read.js';
 export { identifierPieces, indexReading, looksLikeJson, SearchIndex, SearchSyntaxError, toolNameOf, type IndexProgress } from './search-index.js';
 export { cjkPhrases, cjkSegments, hasCjk, holdsToken, isCjkAt } from './cjk.js';
 export { SearchReader, SearchTooBroadError, type Evidence, type SearchFilter, type ListFilter, type MatchedPart, type NewestPage } from './search-read.js';

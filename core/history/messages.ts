@@ -128,14 +128,22 @@ function toolUseSummary(name: string | null, input: Json, raw: string | null): s
   if (Array.isArray(input.todos)) return `${label}: ${todoSummary(input.todos)}`;
   const { key, text: argument } = lineArgument(input, raw);
   if (!argument) return label;
-  // A command reads whole, its lines joined; any other argument by its first line.
-  return `${label}: ${COMMAND_ARGUMENTS.has(key ?? '') ? clip(commandLine(argument), 140) : firstLine(argument, 140)}`;
+  return `${label}: ${argumentLine(key, argument).line}`;
 }
 
-/** What a call's one line shows of an argument is all of it: not cut at 140 characters, not a first line of several. */
-function lineShowsWhole(key: string | undefined, argument: string): boolean {
-  if (COMMAND_ARGUMENTS.has(key ?? '')) return commandLine(argument).length <= 140;
-  return !argument.trim().includes('\n') && argument.trim().length <= 140;
+/** The most of an argument a call's one line shows (characters). */
+const LINE_MAX = 140;
+
+/**
+ * An argument as a call's one line shows it, and whether that is all of it (callRest then leaves it
+ * out): a command reads whole, its lines joined; any other argument by its first line; cut at LINE_MAX.
+ * One rule for both, so the line and the words beside it cannot disagree about what was shown.
+ */
+function argumentLine(key: string | undefined, argument: string): { line: string; whole: boolean } {
+  const command = COMMAND_ARGUMENTS.has(key ?? '');
+  const all = command ? commandLine(argument) : argument.trim();
+  const line = command ? clip(all, LINE_MAX) : firstLine(all, LINE_MAX);
+  return { line, whole: line === all };
 }
 
 /** An argument's value as words: a string as it is, an argv as the line typed, a list or object by its values. */
@@ -161,7 +169,7 @@ export function callRest(text: string | null): string {
   const input = parseObject(text);
   if (Object.keys(input).length === 0) return text;
   const { key, text: argument } = Array.isArray(input.todos) ? { key: undefined, text: null } : lineArgument(input, text);
-  const shown = key !== undefined && argument !== null && lineShowsWhole(key, argument) ? key : undefined;
+  const shown = key !== undefined && argument !== null && argumentLine(key, argument).whole ? key : undefined;
   return Object.entries(input)
     .filter(([k]) => k !== shown)
     .map(([k, v]) => `${k}: ${valueWords(v)}`)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appName, missingError, searchAppOf, StewardError, type ParsedParams, type Result, type SessionMessage, type SessionSubagent, type SessionSummary } from '../api/index.js';
-import { placeKey as keyOf, type HistoryReader, type OrderedPart, type PartKey, type SessionRecord } from '../gateway/index.js';
+import type { HistoryReader, OrderedPart, PartKey, SessionRecord } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from './cursor.js';
 import { groupMessages, messageIdOf, oneLine } from './messages.js';
@@ -77,6 +77,7 @@ function askedType(name: string | null, input: string | null): string | null {
   return name !== null && GEMINI_AGENTS.has(name) ? name : null;
 }
 
+const keyOf = (part: OrderedPart): PartKey => ({ ts: part.ts, rowid: part.rowid });
 /** A key after every part: times are epoch ms, far below it (untimed parts sort first, so they are before it too). */
 const PAST_THE_END: PartKey = { ts: Number.MAX_SAFE_INTEGER, rowid: Number.MAX_SAFE_INTEGER };
 const sessionTag = (sessionId: string) => fingerprint({ sessionId });
@@ -263,9 +264,8 @@ export class SessionsView {
       session: redactor ? await this.redactedSummary(record, redactor, nameOf) : this.summary(record, undefined, nameOf),
       messages: await this.#messages(parts, record.provider, redactor, params.markSecrets === true),
       subagents: redactor ? await this.#redactedSubagents(params.sessionId, redactor, nameOf) : this.subagents(params.sessionId, nameOf),
-      // A part's place, not its own time: an untimed part keeps its place between pages (see PartKey).
-      ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: keyOf(last).ts, r: last.rowid }) } : {}),
-      ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: keyOf(first).ts, r: first.rowid }) } : {}),
+      ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.ts, r: last.rowid }) } : {}),
+      ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.ts, r: first.rowid }) } : {}),
     };
   }
 
@@ -333,7 +333,7 @@ export class SessionsView {
   #messageBefore(sessionId: string, ts: number | null): string | null {
     if (ts === null) return null;
     const [part] = this.#reader.partsBefore(sessionId, { ts, rowid: Number.MAX_SAFE_INTEGER }, 1);
-    return part && keyOf(part).ts !== null ? messageIdOf(part.partId) : null;
+    return part && part.ts !== null ? messageIdOf(part.partId) : null;
   }
 
   /**

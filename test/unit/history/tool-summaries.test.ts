@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandLine } from '../../../core/api/index.js';
-import { partView } from '../../../core/history/messages.js';
+import { callRest, partView } from '../../../core/history/messages.js';
 import type { OrderedPart } from '../../../core/gateway/index.js';
 
 const call = (toolName: string, input: unknown): OrderedPart => ({
@@ -40,6 +40,23 @@ describe('the one line a folded tool call shows', () => {
   it('a command of several lines reads whole, its lines joined as the shell reads them; a description by its first line', () => {
     expect(partView(call('Bash', { command: 'cd app\nrm -rf node_modules && npm ci', description: 'Reinstall' }), 'claude').summary).toBe('Bash: cd app; rm -rf node_modules && npm ci');
     expect(partView(call('Task', { description: 'Survey frost dates\nfor the orchard' }), 'claude').summary).toBe('Task: Survey frost dates');
+  });
+
+  it('the other words of a call leave out its argument exactly when its line shows all of it (one cut for both)', () => {
+    const line = (input: Record<string, unknown>) => partView(call('Bash', input), 'claude').summary!;
+    const rest = (input: Record<string, unknown>) => callRest(JSON.stringify(input));
+    for (const length of [139, 140, 141, 200]) {
+      const command = { command: `echo ${'x'.repeat(length - 5)}`, description: 'Say it' };
+      const whole = line(command) === `Bash: ${command.command}`;
+      expect(whole).toBe(length <= 140);
+      expect(rest(command).includes('command: ')).toBe(!whole);
+      const task = { description: 'y'.repeat(length), prompt: 'Go' };
+      const shown = partView(call('Task', task), 'claude').summary === `Task: ${task.description}`;
+      expect(shown).toBe(length <= 140);
+      expect(callRest(JSON.stringify(task)).includes('description: ')).toBe(!shown);
+    }
+    // A first line of several is not all of it.
+    expect(callRest(JSON.stringify({ description: 'one\ntwo' }))).toBe('description: one\ntwo');
   });
 });
 
