@@ -92,6 +92,7 @@ export class Core {
       this.capture.onUserTurns((turns) => this.sweeper.onLiveTurns(turns));
       this.maintenance = this.#createMaintenance(schedule);
       this.history = this.#createHistory(schedule);
+      // A call's internal error (a bug) goes to main.log by method and code (a RangeError's class) alone: its params and message can hold what was searched for.
       this.#dispatcher = createDispatcher({
         ...appHandlers(this.app, {
           version: stewardVersion(),
@@ -126,7 +127,7 @@ export class Core {
         ...repositoryHandlers(this.#repositorySearch()),
         ...historyHandlers(this.history),
         ...secretsHandlers(this.secrets),
-      });
+      }, (method, error) => logger.error('call failed', { method, code: errorCode(error) }));
       this.#followRooms();
     } catch (error) {
       // A room that fails to open must not leave an earlier room's timers running on a closed store.

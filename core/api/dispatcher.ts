@@ -39,9 +39,11 @@ function invalidParams(method: MethodName, error: z.ZodError, params: unknown): 
 
 /**
  * Validates params at the boundary, runs the handler, and checks the result against the contract so
- * that no transport can ever hand out a shape the contract does not declare.
+ * that no transport can ever hand out a shape the contract does not declare. An internal error (a bug,
+ * never a refusal) is told to `onInternal` with what was thrown, for the owner's log: its caller sees
+ * only "Internal error".
  */
-export function createDispatcher(handlers: Handlers): Dispatcher {
+export function createDispatcher(handlers: Handlers, onInternal?: (method: MethodName, error: unknown) => void): Dispatcher {
   return {
     async call(method, params, ctx) {
       if (!isMethodName(method)) throw new StewardError('method_not_found', `Unknown method ${JSON.stringify(method).slice(0, 80)}`);
@@ -55,7 +57,9 @@ export function createDispatcher(handlers: Handlers): Dispatcher {
         if (!checked.success) throw new StewardError('internal', `Result of ${method} broke the contract: ${describeZodIssues(checked.error)}`);
         return checked.data as Result<typeof method>;
       } catch (error) {
-        throw toStewardError(error);
+        const typed = toStewardError(error);
+        if (typed.code === 'internal') onInternal?.(method, error);
+        throw typed;
       }
     },
   };

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import type { ParsedParams } from '../api/index.js';
+import { methods, type ParsedParams } from '../api/index.js';
 import { fingerprint } from './cursor.js';
 
 type Params = ParsedParams<'Search.Query'>;
@@ -45,19 +45,29 @@ const LISTING: Paged = { noun: 'listing', parts: LIST_FILTERS.map(([key]) => key
 const DIGEST = 2;
 
 /**
+ * The last digest of `g`: of no part, so the same for every request under one key. A mark made under
+ * another home's key (or a `g` edited) has another, and its parts' digests would all differ from this
+ * request's though the request is the same: such a mark is refused in the short words, naming nothing.
+ */
+const HOME_PART = '';
+
+/** A cursor's dates are what its request gave (Search.Query's and Sessions.List's `from`, the same): one edited past them is refused, never thrown at by toISOString. */
+const MarkDate = methods['Search.Query'].params.shape.from;
+
+/**
  * What a cursor holds of the search or listing it pages: `f` the fingerprint of all of it (what decides),
- * `g` a short digest of each part (Paged's, in order) and `fr`/`to` its dates (epoch ms), so that a cursor
+ * `g` a short digest of each part (Paged's, in order, then HOME_PART's) and `fr`/`to` its dates (epoch ms), so that a cursor
  * given back with another request is refused in words that say what differs, never holding what was
  * asked for: `f` and `g` are keyed with the home's searchCursorKey (`v`: 2), so a guess of a query or a
  * filter cannot be checked against them. A search cursor given out before `g` has only `f`, and its
  * refusal the short words; so has one given out before the key (no `v`), whose unkeyed digests would
- * name parts that do not differ.
+ * name parts that do not differ; so has one whose `g` is not this home's (HOME_PART), or not whole.
  */
 export const SearchMark = {
   f: z.string(),
-  g: z.string().regex(/^[A-Za-z0-9_-]*$/).max(PARTS.length * DIGEST).optional(),
-  fr: z.number().int().nonnegative().optional(),
-  to: z.number().int().nonnegative().optional(),
+  g: z.string().regex(/^[A-Za-z0-9_-]*$/).max((PARTS.length + 1) * DIGEST).optional(),
+  fr: MarkDate,
+  to: MarkDate,
   v: z.literal(2).optional(),
 };
 export type SearchMark = { f: string; g?: string | undefined; fr?: number | undefined; to?: number | undefined; v?: 2 | undefined };
@@ -78,7 +88,7 @@ export function listingMark(params: ListParams, key: Buffer): SearchMark {
 function markOf(paged: Paged, request: Record<string, unknown> & { from?: number | undefined; to?: number | undefined }, key: Buffer): SearchMark {
   return {
     f: fingerprint(request, key),
-    g: paged.parts.map((part) => digest(part, request[part], key)).join(''),
+    g: [...paged.parts.map((part) => digest(part, request[part], key)), digest(HOME_PART, null, key)].join(''),
     ...(request.from !== undefined ? { fr: request.from } : {}),
     ...(request.to !== undefined ? { to: request.to } : {}),
     v: 2,
@@ -118,7 +128,8 @@ export function listingMismatch(held: SearchMark, mark: SearchMark, params: List
 /**
  * What differs between the request a cursor pages (`held`) and this one (`mark`, `asked`): the filters by
  * name and the dates, with what only `paged`'s kind of request has (a search's query, order and
- * redaction) around them. The short words where the cursor cannot tell (another key, or no `g`).
+ * redaction) around them. The short words where the cursor cannot tell (no key, another key, no `g`
+ * or not a whole one): it names nothing that may not differ.
  */
 function mismatchWords(
   paged: Paged,
@@ -127,16 +138,17 @@ function mismatchWords(
   asked: { from?: number | undefined; to?: number | undefined },
   own: (differs: (part: string) => boolean) => { first: string[]; last: string[] } = () => ({ first: [], last: [] }),
 ): string {
-  if (held.v !== mark.v) return shortWords(paged);
+  // Only a whole `g` ending in this home's HOME_PART digest says which part differs (a false one passes 1 in 4096).
+  if (held.v !== mark.v || held.g?.length !== mark.g!.length || !held.g.endsWith(mark.g!.slice(-DIGEST))) return shortWords(paged);
   const digestOf = (g: string, part: string) => g.slice(paged.parts.indexOf(part) * DIGEST, (paged.parts.indexOf(part) + 1) * DIGEST);
-  const differs = (part: string) => held.g !== undefined && digestOf(held.g, part) !== digestOf(mark.g!, part);
+  const differs = (part: string) => digestOf(held.g!, part) !== digestOf(mark.g!, part);
   const filters = paged.filters.filter(([key]) => differs(key)).map(([, name]) => name);
   const { first, last } = own(differs);
   const clauses = [
     ...first,
     filters.length > 0 ? `the ${listed(filters)} ${filters.length === 1 ? 'filter differs' : 'filters differ'}` : '',
-    held.g === undefined ? '' : dateClause(paged, 'from', held.fr, asked.from),
-    held.g === undefined ? '' : dateClause(paged, 'to', held.to, asked.to),
+    dateClause(paged, 'from', held.fr, asked.from),
+    dateClause(paged, 'to', held.to, asked.to),
     ...last,
   ].filter((c) => c !== '');
   if (clauses.length === 0) return shortWords(paged);

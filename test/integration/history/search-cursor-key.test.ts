@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../core/index.js';
+import { searchMark } from '../../../core/history/search-mark.js';
 import { tempHome, type TempHome } from '../../support/home.js';
 import { writeSubagentOrchard } from '../../support/mcp.js';
 
@@ -59,5 +60,18 @@ describe('search cursors keyed with the home’s secret', () => {
     const older = { ...mark, f: 'AAAAAAAAAAAA', g: 'AAAAAAAAAAAAAAAAAA' };
     const cursor = Buffer.from(JSON.stringify(older)).toString('base64url');
     await expect(core.call('Search.Query', { query: 'orchard', limit: 2, kind: 'text', cursor })).rejects.toThrow(/^The cursor belongs to another search; start again without it$/);
+  });
+
+  it('a cursor of another home (another key) gets the short words, naming no part that does not differ', async () => {
+    const params = { query: 'orchard', limit: 2, kind: 'text' } as const;
+    const page = await core.call('Search.Query', params);
+    const elsewhere = Buffer.from(JSON.stringify({ ...held(page.cursor!), ...searchMark(params, 'relevance', randomBytes(32)) })).toString('base64url');
+    await expect(core.call('Search.Query', { ...params, cursor: elsewhere })).rejects.toMatchObject({ code: 'invalid_params', message: 'The cursor belongs to another search; start again without it' });
+    await expect(core.call('Search.Query', { query: 'rows', limit: 2, cursor: elsewhere })).rejects.toThrow(/^The cursor belongs to another search; start again without it$/);
+    // A `g` edited to hold no digest, or too few, cannot say which part differs either.
+    for (const g of ['', 'AAAA']) {
+      const edited = Buffer.from(JSON.stringify({ ...held(page.cursor!), f: 'AAAAAAAAAAAA', g })).toString('base64url');
+      await expect(core.call('Search.Query', { ...params, cursor: edited })).rejects.toThrow(/^The cursor belongs to another search; start again without it$/);
+    }
   });
 });

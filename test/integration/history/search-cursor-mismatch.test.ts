@@ -66,6 +66,18 @@ describe('Search.Query with a cursor of another search', () => {
     expect((await refusal({}, { to })).message).toContain(`this cursor pages a search with no to, and this search asks to ${iso(to)}`);
   });
 
+  it('a cursor whose dates were edited past any Date is refused as one it never gave out, not as an internal error', async () => {
+    const page = await history.core().call('Search.Query', { query: 'orchard', limit: 2 });
+    const mark = JSON.parse(Buffer.from(page.cursor!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    for (const edited of [{ to: 9e15 }, { fr: 9e15 }, { to: 8_640_000_000_001 }]) {
+      const cursor = Buffer.from(JSON.stringify({ ...mark, ...edited })).toString('base64url');
+      // The same search, and another (whose refusal would say the dates the cursor holds).
+      for (const query of ['orchard', 'orchard rows']) {
+        await expect(history.core().call('Search.Query', { query, limit: 2, cursor })).rejects.toMatchObject({ code: 'invalid_params', message: 'The cursor is not one this request gave out; start again without it' });
+      }
+    }
+  });
+
   it('the same search pages on with its cursor', async () => {
     const page = await history.core().call('Search.Query', { query: 'orchard', limit: 2 });
     await expect(history.core().call('Search.Query', { query: 'orchard', limit: 2, cursor: page.cursor })).resolves.toBeDefined();

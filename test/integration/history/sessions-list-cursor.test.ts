@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, StewardError, type Params } from '../../../core/index.js';
 import { fingerprint } from '../../../core/history/cursor.js';
+import { listingMark } from '../../../core/history/search-mark.js';
 import { historyHome, type HistoryFixture } from '../../support/history.js';
 import type { TempHome } from '../../support/home.js';
 
@@ -72,6 +73,25 @@ describe('Sessions.List cursors keyed with the home’s secret', () => {
     expect(await refusal({ limit: 1, cursor: edited })).toMatchObject({ code: 'invalid_params', message: expect.stringMatching(/^The cursor belongs to another listing/) as unknown });
     expect(await refusal({ limit: 1, cursor: made({ ...mark, v: 3 }) })).toMatchObject({ code: 'invalid_params', message: 'The cursor is not one this request gave out; start again without it' });
     expect(await refusal({ limit: 1, cursor: 'not-a-cursor' })).toMatchObject({ code: 'invalid_params' });
+  });
+
+  it('refuses a date no Date holds (an edited fr or to) as a cursor it never gave out, not as an internal error', async () => {
+    const mark = held(await firstCursor());
+    for (const edited of [{ fr: 9e15 }, { to: 9e15 }, { fr: 8_640_000_000_001 }]) {
+      // The same listing, and another (whose refusal would say the dates the cursor holds).
+      for (const provider of [undefined, 'claude'] as const) {
+        expect(await refusal({ limit: 1, ...(provider ? { provider } : {}), cursor: made({ ...mark, ...edited }) })).toMatchObject({ code: 'invalid_params', message: 'The cursor is not one this request gave out; start again without it' });
+      }
+    }
+  });
+
+  it('a cursor of another home (another key) gets the short words, naming no filter that does not differ', async () => {
+    const mark = held(await firstCursor({ provider: 'claude' }));
+    const elsewhere = made({ ...mark, ...listingMark({ provider: 'claude' }, randomBytes(32)) });
+    expect(await refusal({ limit: 1, provider: 'claude', cursor: elsewhere })).toMatchObject({ code: 'invalid_params', message: 'The cursor belongs to another listing; start again without it' });
+    expect(await refusal({ limit: 1, cursor: elsewhere })).toMatchObject({ message: 'The cursor belongs to another listing; start again without it' });
+    // A `g` edited to hold no digest, or too few, cannot say which filter differs either.
+    for (const g of ['', 'AA']) expect(await refusal({ limit: 1, provider: 'claude', cursor: made({ ...mark, f: 'AAAAAAAAAAAA', g }) })).toMatchObject({ message: 'The cursor belongs to another listing; start again without it' });
   });
 });
 
