@@ -75,11 +75,13 @@ export function offlineOverview(digest: Digest, x: Extract): string {
 }
 
 /**
- * What one session was about on one day: its title (or task), and that day's first request when it
- * says more, so each day of a conversation spanning several says what that day's work was.
+ * What one session was about on one day: its title, and that day's first request when it says more,
+ * so each day of a conversation spanning several says what that day's work was. Never the session's
+ * task: that is its first usable request, which may be another day's (a later one, when the early
+ * days' requests held secrets), and a day's bullet speaks only of that day.
  */
 function dayTopic(s: SessionBrief | undefined, ask: string | null): string | null {
-  const name = s === undefined ? null : (s.title ?? s.task);
+  const name = s?.title ?? null;
   if (name === null) return ask === null ? null : bare(ask);
   return ask === null || norm(ask) === norm(name) ? bare(name) : `${bare(name)} — “${clip(bare(ask), 120)}”`;
 }

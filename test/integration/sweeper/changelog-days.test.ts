@@ -87,6 +87,51 @@ describe('the offline CHANGELOG of a conversation spanning several days', () => 
     ]);
   });
 
+  it("a day whose request held a secret quotes no other day's request, not even a later one", async () => {
+    // The title and the first days' requests hold credentials, so none of them can stand in a note;
+    // only the last day's request can. The earlier days must not borrow it.
+    writeJsonl(transcript, [
+      { type: 'custom-title', customTitle: 'Deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789', sessionId: 'sess-dots' },
+      ...turn('2026-12-01', 'Use the key ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push', 'Pushed.'),
+      ...turn('2026-12-02', 'Use the key ghp_0123456789abcdefghijklmnopqrstuvwxyz to push again', 'Pushed again.'),
+      ...turn('2026-12-03', 'Make tmux use vi keys in copy mode', 'tmux now uses vi keys in copy mode.'),
+    ]);
+    const { key, changelog } = await captured();
+    expect(await core.call('Sweeper.Run', { projectKey: key })).toMatchObject({ outcome: 'ok', changelog: 'appended' });
+    const text = changelog();
+    expect(text.match(/^## .*$/gm)).toEqual(['## 2026-12-01', '## 2026-12-02', '## 2026-12-03']);
+    expect(bullets(text, '2026-12-01')).toEqual(['- Worked on the project']);
+    expect(bullets(text, '2026-12-02')).toEqual(['- Worked on the project']);
+    expect(bullets(text, '2026-12-03')).toEqual(['- Worked on: Make tmux use vi keys in copy mode']);
+  });
+
+  it('a day without a usable request names the conversation by its title alone', async () => {
+    writeJsonl(transcript, [
+      { type: 'custom-title', customTitle: 'Dotfiles for the new laptop', sessionId: 'sess-dots' },
+      ...turn('2026-12-01', 'Use the key ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push', 'Pushed.'),
+      ...turn('2026-12-03', 'Make tmux use vi keys in copy mode', 'tmux now uses vi keys in copy mode.'),
+    ]);
+    const { key, changelog } = await captured();
+    await core.call('Sweeper.Run', { projectKey: key });
+    const text = changelog();
+    expect(bullets(text, '2026-12-01')).toEqual(['- Worked on: Dotfiles for the new laptop']);
+    expect(bullets(text, '2026-12-03')).toEqual(['- Worked on: Dotfiles for the new laptop — “Make tmux use vi keys in copy mode”']);
+  });
+
+  it("with no title, each day quotes only its own request, not the conversation's first one", async () => {
+    writeJsonl(transcript, [
+      ...turn('2026-12-01', 'Set up zsh with the usual aliases', 'zsh is set up with the aliases.'),
+      ...turn('2026-12-03', 'Make tmux use vi keys in copy mode', 'tmux now uses vi keys in copy mode.'),
+      claudeLine({ sessionId: 'sess-dots', cwd, ts: noon('2026-12-04'), type: 'assistant', text: 'Still working on the tmux keys.' }),
+    ]);
+    const { key, changelog } = await captured();
+    await core.call('Sweeper.Run', { projectKey: key });
+    const text = changelog();
+    expect(bullets(text, '2026-12-01')).toEqual(['- Worked on: Set up zsh with the usual aliases']);
+    expect(bullets(text, '2026-12-03')).toEqual(['- Worked on: Make tmux use vi keys in copy mode']);
+    expect(bullets(text, '2026-12-04')).toEqual(['- Worked on the project']);
+  });
+
   it('a re-run of the same sweep (its record lost after the notes were written) doubles no bullet', async () => {
     const { key, changelog, state } = await captured();
     await core.call('Sweeper.Run', { projectKey: key });

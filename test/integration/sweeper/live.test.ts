@@ -160,8 +160,9 @@ describe('the changelog is dated by the activity it describes', () => {
     const sweeper = new Sweeper({ home: home.dir, source, settings: settings(), env: {}, clock });
     await sweeper.run(project.projectKey);
     const changelog = () => readFileSync(projectPaths(home.dir, project.slug).changelog, 'utf8');
+    // 11-21 made no request of its own (only the answer's edit), so its bullet quotes none: not 11-20's.
     expect(changelog()).toBe(
-      '# Changelog\n\n## 2026-11-20\n\n- Worked on: Add a low-water warning for the harbour\n\n## 2026-11-21\n\n- Worked on: Add a low-water warning for the harbour (1 file edit)\n\n## 2026-11-23\n\n- Committed “Import the tide tables”\n',
+      '# Changelog\n\n## 2026-11-20\n\n- Worked on: Add a low-water warning for the harbour\n\n## 2026-11-21\n\n- Worked on the project (1 file edit)\n\n## 2026-11-23\n\n- Committed “Import the tide tables”\n',
     );
     source.say(project.projectKey, 'Warn two hours ahead instead of one', Date.parse('2026-12-06T08:00:00Z'));
     await clock.advance(86_400_000);
