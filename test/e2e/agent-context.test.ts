@@ -108,7 +108,7 @@ describe('notes reach the agent', () => {
     const calls = budget.getByLabel('Model calls a day, across all projects');
     expect(await calls.inputValue()).toBe('200');
     await calls.fill('50');
-    await budget.getByRole('button', { name: 'Save', exact: true }).click();
+    await budget.getByRole('button', { name: 'Save folders and budget' }).click();
     await budget.getByText('Saved to config.json. It applies now.').waitFor();
     expect((await steward.rpc('Settings.Get', {})).sweeper.budget.limit).toBe(50);
     expect(problems).toEqual([]);

@@ -31,6 +31,15 @@ export function panelNotesWords(words: string): string {
 }
 
 /**
+ * The sentence read out after the label: where it starts with the label's own words ("No notes yet;
+ * …"), a screen reader would say them twice, so it is read from what follows them.
+ */
+function afterLabel(label: string, words: string): string {
+  if (!words.toLowerCase().startsWith(label.toLowerCase())) return words;
+  return words.slice(label.length).replace(/^[\s:;,.]+/, '');
+}
+
+/**
  * Where a project's notes stand, as a short label under its name: the sweeper's whole sentence is
  * its tooltip and is read out after it, so the label never stands alone for a screen reader.
  */
@@ -40,7 +49,7 @@ export function NotesLabel({ notes }: { notes: ProjectNotes }): ReactElement {
   return (
     <span className="project-notes" data-notes={notes.state} title={words}>
       {tone ? <Badge tone={tone}>{label}</Badge> : label}
-      <span className="visually-hidden">: {words}</span>
+      <span className="visually-hidden">: {afterLabel(label, words)}</span>
     </span>
   );
 }

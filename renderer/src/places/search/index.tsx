@@ -7,6 +7,7 @@ import { Chips, go } from './Chips.js';
 import { canSearch, filtersFrom, typedInBox } from './filters.js';
 import { takeLastOpened } from './Results.js';
 import { SearchResults } from './SearchResults.js';
+import { boxOver, followAddress } from './box.js';
 import { typedFilters } from './typed.js';
 import { useSearch } from './useSearch.js';
 import './search.css';
@@ -22,16 +23,18 @@ export function SearchPlace(): ReactElement {
   const params = usePanel((state) => (state.route.view === 'search' ? state.route.params : NO_PARAMS));
   const focusCount = usePanel((state) => state.searchFocus);
   const filters = filtersFrom(params);
-  const [text, setText] = useState(filters.q);
+  // The text typed and what is wrong with a filter in it (since:banana), said under the box until the
+  // box changes; both belong to the address's query, and another one (Back) puts them away.
+  const [kept, setTyping] = useState(() => boxOver(filters.q));
+  const typing = followAddress(kept, filters.q);
+  if (typing !== kept) setTyping(typing);
+  const { text, problem } = typing;
   const box = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLDivElement>(null);
   const search = useSearch(filters);
-  // What is wrong with a filter typed in the box (since:banana), said under it until the box changes.
-  const [problem, setProblem] = useState<string>();
   // Undefined until the list is known: a typed project:x is not refused before then.
   const knownProjects = useCall('Projects.List', {}).data?.projects;
   const projects = knownProjects ?? [];
-  useEffect(() => setText(filters.q), [filters.q]);
   useEffect(() => {
     if (focusCount > 0) box.current?.focus();
   }, [focusCount]);
@@ -49,15 +52,14 @@ export function SearchPlace(): ReactElement {
     // a bad one is named and nothing is searched.
     const typed = typedFilters(text.trim(), filters, knownProjects);
     if ('problem' in typed) {
-      setProblem(typed.problem);
+      setTyping({ ...typing, problem: typed.problem });
       return;
     }
-    setText(typed.filters.q);
+    setTyping({ ...typing, text: typed.filters.q, problem: undefined });
     go(typed.filters, filters);
   };
   const change = (value: string) => {
-    setText(value);
-    setProblem(undefined);
+    setTyping({ ...typing, text: value, problem: undefined });
     const emptied = typedInBox(filters, value);
     if (emptied) go(emptied, filters);
   };

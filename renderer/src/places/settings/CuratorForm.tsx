@@ -104,7 +104,7 @@ export function CuratorForm({ view, onSaved }: { view: SweeperView; onSaved: () 
       {curator !== 'offline' && <ApiKeyField curator={curator} view={view} onChanged={onSaved} />}
       <div className="settings-save">
         <Button type="submit" form={`${ids}-form`} variant="primary" disabled={probe.busy || save.busy}>
-          {probe.busy ? 'Trying the endpoint…' : save.busy ? 'Saving…' : curator === 'offline' ? 'Save' : 'Try and save'}
+          {probe.busy ? 'Trying the endpoint…' : save.busy ? 'Saving…' : curator === 'offline' ? 'Save curator' : 'Try and save'}
         </Button>
         {tried && !tried.ok && !save.busy && (
           <Button onClick={commit} disabled={save.busy}>

@@ -36,7 +36,7 @@ export function NotesSettings({ config, budgetUsed, onSaved }: { config: ConfigV
         >
           {(control) => <input {...control} className="input settings-number" inputMode="numeric" value={budget} onChange={(e) => draft.set('budget', e.currentTarget.value)} data-setting="sweeper.daily_model_calls" />}
         </Field>
-        <SaveRow saving={saving} label="Save" draft={draft} />
+        <SaveRow saving={saving} label="Save folders and budget" draft={draft} />
       </form>
       <Glossary term="Scratch project">a folder for throwaway work. Its conversations are kept and searchable, but Steward never writes notes for it.</Glossary>
       <ScratchProjects />
