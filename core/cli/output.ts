@@ -20,6 +20,12 @@ export interface CliIo {
   stdoutDrained?: () => Promise<void>;
   /** True when stdout is a terminal (an export printed there has its controls escaped: terminalText); absent means not. */
   stdoutIsTerminal?: () => boolean;
+  /**
+   * Writers for a long-running owner's own lines (`steward serve`): unlike stdout and stderr above, they
+   * never throw nor end the process whatever becomes of the console (EPIPE, EIO, ENOSPC: consoleMirror);
+   * `onGone` is told once per stream, with the error's code. Absent where writes cannot fail (a test).
+   */
+  lastingConsole?: (onGone: (stream: 'stdout' | 'stderr', code: string) => void) => Promise<Pick<CliIo, 'stdout' | 'stderr'>>;
 }
 
 /** A question in the terminal, answered with y/yes; no terminal means no. */
@@ -79,7 +85,9 @@ export class ClosedOutput extends Error {
  * Writes to a stream until its reader goes away. A closed pipe (EPIPE) comes as the stream's 'error'
  * event after the write that met it; unheard, it crashed the process with a stack trace. From then on
  * a write throws ClosedOutput (`endOnClose`, stdout: the command ends) or is dropped (stderr: an error
- * being reported must not fail in turn). Any other error of the stream is thrown as before.
+ * being reported must not fail in turn). Any other error of the stream (ENOSPC, EIO) is thrown and ends
+ * the process with exit code 1: a one-shot command whose output was lost did not succeed. A long-running
+ * owner writes through lastingConsole instead.
  */
 export function pipeWriter(stream: NodeJS.WritableStream, endOnClose: boolean): (text: string) => void {
   let closed = false;
@@ -127,6 +135,11 @@ export const processIo: CliIo = {
   launchOwner,
   stdoutDrained: () => drained(process.stdout),
   stdoutIsTerminal: () => process.stdout.isTTY === true,
+  lastingConsole: async (onGone) => {
+    // Loaded by serve alone: a one-shot verb does not load the log room.
+    const { consoleMirror } = await import('../log/index.js');
+    return { stdout: consoleMirror(process.stdout, (code) => onGone('stdout', code)), stderr: consoleMirror(process.stderr, (code) => onGone('stderr', code)) };
+  },
 };
 
 /** Exit codes of the contract surface: 0 success, 1 failure, 2 usage error. */

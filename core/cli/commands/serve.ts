@@ -1,10 +1,17 @@
 import type { Command } from 'commander';
 import { StewardError } from '../../api/index.js';
 import { resolveHome } from '../../config/index.js';
-import type { CommandWait } from '../../server/index.js';
+import type { CommandWait, Owner } from '../../server/index.js';
 import { EXIT, parseIntOption, UsageError, type CliIo, type Run } from '../output.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
+
+/**
+ * What stops serve as `steward stop` does (daemon.json and the lock removed): Ctrl+C, a kill, and its
+ * terminal closing (SIGHUP: a foreground server whose terminal closes is being closed by its person;
+ * Node resets SIGHUP to its default, which ended the process with no clean-up at all).
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function registerServe(program: Command, io: CliIo, run: Run): void {
   program
@@ -19,7 +26,14 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
         const port = options.port === undefined ? undefined : parseIntOption('--port', options.port, 0, 65_535);
         // The server (and with it the whole Core) loads only when serving, not for `steward --help`.
         const { startOwner } = await import('../../server/index.js');
-        const whileCommandRuns = { onWait: waitNotices(io) };
+        // A server outlives its console: its lines never fail it. Stdout's going is noted in the log once
+        // the owner is there (stdout is written only then); stderr's, by the Core's logger, which mirrors to it.
+        const started: { owner?: Owner } = {};
+        const said =
+          (await io.lastingConsole?.((stream, code) => {
+            if (stream === 'stdout') started.owner?.core.logger.warn('stdout went away; serving on without it', { code });
+          })) ?? io;
+        const whileCommandRuns = { onWait: waitNotices(said) };
         const env = options.home === undefined ? io.env : { ...io.env, STEWARD_HOME: options.home };
         const owner = await startOwner({ home: resolveHome(env), env, logToStderr: true, whileCommandRuns, ...(port !== undefined ? { port, strictPort: true } : {}) }).catch(
           (error: unknown) => {
@@ -30,32 +44,36 @@ export function registerServe(program: Command, io: CliIo, run: Run): void {
             throw error;
           },
         );
-        io.stdout(`Steward control panel: ${owner.panelUrl}\n`);
-        await new Promise<void>((resolve) => {
-          const onSignal = () => {
-            process.off('SIGINT', onSignal);
-            process.off('SIGTERM', onSignal);
-            void owner.stop().finally(resolve);
-          };
-          process.on('SIGINT', onSignal);
-          process.on('SIGTERM', onSignal);
-          // `steward stop` stops the owner from inside; this process then ends like after a signal.
-          void owner.stopped.then(() => {
-            process.off('SIGINT', onSignal);
-            process.off('SIGTERM', onSignal);
-            resolve();
-          });
-        });
+        started.owner = owner;
+        said.stdout(`Steward control panel: ${owner.panelUrl}\n`);
+        await untilStopped(owner);
         return EXIT.ok;
       }),
     );
+}
+
+/** Resolves once the owner has stopped: at a stop signal (it stops it) or after `steward stop`. */
+function untilStopped(owner: Owner): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const quiet = () => STOP_SIGNALS.forEach((name) => process.off(name, onSignal));
+    const onSignal = () => {
+      quiet();
+      void owner.stop().finally(resolve);
+    };
+    STOP_SIGNALS.forEach((name) => process.on(name, onSignal));
+    // `steward stop` stops the owner from inside; this process then ends like after a signal.
+    void owner.stopped.then(() => {
+      quiet();
+      resolve();
+    });
+  });
 }
 
 /**
  * What serve prints while a one-shot command (`steward backfill --all &`) holds the store: it starts
  * when the command finishes. Ctrl+C meanwhile ends serve as ever (nothing of the store is its own yet).
  */
-function waitNotices(io: CliIo): (wait: CommandWait) => void {
+function waitNotices(io: Pick<CliIo, 'stderr'>): (wait: CommandWait) => void {
   let told: number | undefined;
   return ({ pid, waitedMs }) => {
     if (pid !== told) io.stderr(`A steward command (pid ${pid}) is using the store; starting when it finishes…\n`);
