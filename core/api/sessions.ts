@@ -87,6 +87,11 @@ export const SessionPart = z.strictObject({
    */
   output: z.string().optional(),
   /**
+   * How many images a tool result returned (a browser tool's screenshot): capture counts them and
+   * keeps none of their bytes. Absent when it returned none.
+   */
+  images: count.optional(),
+  /**
    * The person rewound the conversation to before this part's turn (Gemini CLI's rewind): the agent
    * went on without it, and Steward keeps it, marked. Absent otherwise (see REWOUND_LINE, rewoundMarks).
    */

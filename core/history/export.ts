@@ -3,7 +3,7 @@ import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSp
 import { pacer, turn, type Pace } from '../gateway/index.js';
 import type { Redactor } from '../secrets/index.js';
 import { exportFileName } from './export-name.js';
-import { groupMessages, withCountMark } from './messages.js';
+import { groupMessages, resultImagesLine, withCountMark } from './messages.js';
 import { redactParts } from './redaction.js';
 import type { SessionsView } from './sessions.js';
 
@@ -77,8 +77,12 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
       return thinkingMarkdown(part);
     case 'tool_use':
       return `**Tool call** ${part.summary ?? part.toolName ?? ''}\n\n${fence(text, inputLanguage(text))}${cut}`;
-    case 'tool_result':
-      return `**Tool result**${resultNote(part)}\n\n${fence(part.output ?? text)}${cut}`;
+    case 'tool_result': {
+      const output = part.output ?? text;
+      // A result of only images (a screenshot) names them rather than fencing nothing.
+      const body = part.images !== undefined && output.trim() === '' ? `_[${resultImagesLine(part.images)}]_` : fence(output);
+      return `**Tool result**${resultNote(part)}\n\n${body}${cut}`;
+    }
     case 'image':
       return `_[${escapeHtml(foldLine(partFold(part)))}]_`;
     default: {

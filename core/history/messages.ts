@@ -1,4 +1,4 @@
-import { commandLine, commandText, outputLinesWords, partFold, patchedFiles, readToolResult, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
+import { commandLine, commandText, countOf, outputLinesWords, partFold, patchedFiles, readToolResult, toolArgumentKeys, wholeAt, type SessionMessage, type SessionPart, type ToolResultReading } from '../api/index.js';
 import type { OrderedPart } from '../gateway/index.js';
 import { countsAsMessage, startsMessage } from '../transcripts/index.js';
 
@@ -190,11 +190,24 @@ export function wrappedOutput(provider: string, text: string): string | null {
   return readResult(provider, text, {}).output;
 }
 
-/** `cutShort`: Steward kept only the output's start, so its lines are counted as a floor (outputLinesWords). */
-function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean, cutShort: boolean): string {
-  if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || 'no output'}`;
+/**
+ * What a tool result of images and no text returned ("1 image", "2 images"): capture counts its images
+ * (meta `images`) and keeps no type or size of them, so the count is all there is to say. The fold's
+ * line and the Markdown export's both say it so.
+ */
+export function resultImagesLine(images: number): string {
+  return countOf(images, 'image');
+}
+
+/**
+ * `cutShort`: Steward kept only the output's start, so its lines are counted as a floor (outputLinesWords).
+ * `images`: how many images it returned; said in place of "no output" when it returned no text.
+ */
+function toolResultSummary({ body, exitCode }: ToolResultReading, failed: boolean, cutShort: boolean, images: number): string {
+  const nothing = images > 0 ? resultImagesLine(images) : 'no output';
+  if (failed) return `${exitCode !== null ? `exit code ${exitCode}` : 'failed'}: ${firstLine(body, 120) || nothing}`;
   const lines = body.split('\n').filter((l) => l.trim() !== '').length;
-  return lines === 0 ? 'no output' : `${outputLinesWords(lines, cutShort)}: ${firstLine(body, 120)}`;
+  return lines === 0 ? nothing : `${outputLinesWords(lines, cutShort)}: ${firstLine(body, 120)}`;
 }
 
 /** A slash command's echo opens with these elements, in either order (`<command-message>` first in newer versions). */
@@ -252,6 +265,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
   // A command that exited non-zero failed, whatever its agent's status said (Gemini's says success).
   const exitCode = result?.exitCode ?? null;
   const isError = meta.isError === true || (exitCode !== null && exitCode !== 0);
+  const images = result !== null ? (num(meta.images) ?? 0) : 0;
   let summary: string | null = null;
   let image: SessionPart['image'] = null;
   let slashCommand: string | null = null;
@@ -260,7 +274,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     slashCommand = slashCommandOf(part.text ?? '');
     summary = harnessSummary(part.text ?? '', slashCommand);
   } else if (part.kind === 'tool_use') summary = toolUseSummary(toolName, callInput(part.text), part.text);
-  else if (result) summary = toolResultSummary(result, isError, truncated !== null);
+  else if (result) summary = toolResultSummary(result, isError, truncated !== null, images);
   else if (part.kind === 'thinking') summary = firstLine(part.text, 120) || partFold({ kind: 'thinking', summary: null, text: null }).summary;
   else if (part.kind === 'image') {
     image = { mediaType: str(meta.media_type), bytes: num(meta.bytes) ?? 0 };
@@ -287,6 +301,7 @@ export function partView(part: OrderedPart, provider: string): SessionPart {
     // Only where a result says them: every other part reads as before.
     ...(exitCode !== null ? { exitCode } : {}),
     ...(result !== null && result.output !== null ? { output: result.output } : {}),
+    ...(images > 0 ? { images } : {}),
     // Capture's mark on a turn the person rewound past (Gemini CLI): every other part reads as before.
     ...(meta.rewound === true ? { rewound: true as const } : {}),
   };
