@@ -9,6 +9,11 @@ export interface Asking {
   refused: string;
   /** How to go ahead all the same (`Pass --yes …`). */
   remediation: string;
+  /**
+   * What would be done, as --yes would print it with --json: carried by the refusal (its details), so a
+   * script asking --json still reads the plan it did not confirm (reportError prints it).
+   */
+  plan?: unknown;
 }
 
 /**
@@ -19,7 +24,8 @@ export interface Asking {
  */
 export async function askOrRefuse(io: CliIo, warning: string, asking: Asking): Promise<boolean> {
   if (!io.confirm || !(io.interactive?.() ?? false)) {
-    throw new StewardError('confirmation_required', `${warning.trimEnd()} ${asking.refused}`, { remediation: asking.remediation });
+    const plan = asking.plan === undefined ? {} : { plan: asking.plan };
+    throw new StewardError('confirmation_required', `${warning.trimEnd()} ${asking.refused}`, { remediation: asking.remediation, ...plan });
   }
   // It may name a conversation or project by its own words: shown, never acted on (terminalText).
   io.stderr(terminalText(warning));

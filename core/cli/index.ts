@@ -83,10 +83,13 @@ function commanderComplaints() {
 /**
  * `steward --json <verb…>` is `steward <verb…> --json`: commander reads options before the verb as the
  * program's, so the program takes --json too (an unknown verb after it is then named as one) and hands
- * it to the verb that runs, which, without a --json of its own, refuses it as it would after it.
+ * it to the verb that runs, which, without a --json of its own, refuses it as it would after it. So does
+ * a group's before its command (`steward token --json rotate`): the group takes it, the command runs.
  */
 function jsonBeforeTheVerb(program: Command, verb: Command): void {
-  if (program.opts().json !== true) return;
+  let given = false;
+  for (let command = verb.parent; command && !given; command = command.parent) given = command.opts().json === true;
+  if (!given) return;
   if (!verb.options.some((option) => option.long === '--json')) verb.error("unknown option '--json'", { code: 'commander.unknownOption' });
   verb.setOptionValueWithSource('json', true, 'cli');
 }

@@ -279,7 +279,9 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
   const mismatch = typed.details?.ownerMismatch !== undefined ? { ownerMismatch: typed.details.ownerMismatch } : {};
   const refused = typed.code === 'invalid_params' || 'ownerMismatch' in mismatch;
   const method = refused && typeof typed.details?.method === 'string' ? { method: typed.details.method } : {};
-  if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...method, ...mismatch, ...extra } });
+  // A refusal to go ahead unconfirmed carries what would have been done (confirm.ts): scripts read it there.
+  const plan = typed.code === 'confirmation_required' && typed.details?.plan !== undefined ? { details: { plan: typed.details.plan } } : {};
+  if (json) printJson(io, { error: { code: typed.code, message: typed.message, ...method, ...mismatch, ...extra, ...plan } });
   // A message may name a title or a project (a forgotten conversation's words): escaped as any print of them is.
   else io.stderr(`steward: ${terminalText([typed.message.split('\n')[0], extra.remediation, extra.handoff ? `Run: ${extra.handoff}` : undefined].filter(Boolean).join(' '))}\n`);
   return typed.code === 'invalid_params' ? EXIT.usage : EXIT.failure;

@@ -274,10 +274,10 @@ export class FileCheckpoints {
       WHERE provider = @provider AND path = @path AND withheld IS NOT NULL`);
     this.#keptOutGone = db.prepare("UPDATE file_holds SET gone_at = @now WHERE provider = @provider AND path = @path AND gone_at IS NULL AND withheld = '[]'");
     // A conversation the file lists whose lines another file keeps (step 28): its hold here names that file,
-    // listed or met by this read; one whose lines are back in this file names none.
-    this.#linesAt = db.prepare(
-      "INSERT INTO file_holds (kind, id, provider, path, lines_at) VALUES ('session', @id, @provider, @path, @at) ON CONFLICT DO UPDATE SET lines_at = excluded.lines_at, gone_at = NULL WHERE lines_at IS NOT excluded.lines_at OR gone_at IS NOT NULL",
-    );
+    // listed or met by this read; one whose lines are back in this file names none. Only the holds reads
+    // wrote are told (#hold, #demote, #relist chose their kind and mark): a copy stays a copy (heldElsewhere),
+    // and a conversation only a forget record's hold keeps out gains no hold of its own.
+    this.#linesAt = db.prepare('UPDATE file_holds SET lines_at = @at WHERE id = @id AND provider = @provider AND path = @path AND lines_at IS NOT @at');
     this.#linesHere = db.prepare('UPDATE file_holds SET lines_at = NULL WHERE provider = @provider AND path = @path AND lines_at IS NOT NULL AND id NOT IN (SELECT key FROM json_each(@heldIn))');
     // Both sides ride the primary key (kind, id, ...); the checkpoint's mtime says whether a tick's window reaches the file.
     // Files a walk found gone hold nothing a read could bring back: neither query counts them.

@@ -170,15 +170,17 @@ function isSecretsName(name: string | undefined, raw: string): boolean {
   return /^[a-z]+(?:-[a-z]+)+$/.test(value) && value.split('-').some((part) => /^(?:secrets?|tokens?|keys?|passwords?|creds|credentials?|certs?|tls)$/.test(part));
 }
 
-/** A token-like literal: long enough and random enough that it is not a word or a setting. */
+/**
+ * A token-like literal: long enough and random enough that it is not a word or a setting. Its shape is
+ * asked before whether it is code or a placeholder (isLiteralValue, a dozen patterns): most values a
+ * shape offers fail on their shape (1 MB of `token: |` blocks of one letter offered 13,000).
+ */
 function isTokenLike(raw: string): boolean {
   const value = strip(raw);
-  if (!isLiteralValue(value) || value.length < 8) return false;
+  if (value.length < 8) return false;
   const digits = /\d/.test(value);
-  const letters = /[A-Za-z]/.test(value);
-  const mixed = /[a-z]/.test(value) && /[A-Z]/.test(value);
-  if (value.length < 16) return digits && letters;
-  return (digits || mixed || /[^A-Za-z0-9]/.test(value)) && entropy(value) >= 3;
+  const shaped = value.length < 16 ? digits && /[A-Za-z]/.test(value) : digits || (/[a-z]/.test(value) && /[A-Z]/.test(value)) || /[^A-Za-z0-9]/.test(value);
+  return shaped && isLiteralValue(value) && (value.length < 16 || entropy(value) >= 3);
 }
 
 // ------------------------------------------------------------------ shapes built from a prefix
@@ -838,10 +840,31 @@ const WHOLE_TOKEN_NAME = new RegExp(String.raw`^${TOKEN_NAME}$`, 'i');
  * under a setting about a password (`password_policy: |`) nor a key of words (`description: |`).
  */
 function isBlockSecret(name: string | undefined, value: string): boolean {
-  if (name === undefined || ABOUT_A_SECRET.some((about) => about.test(name))) return false;
-  if (WHOLE_PASSWORD_NAME.test(name)) return isProseValue(value) && !isDirectory(name, value);
+  const under = name === undefined ? 'other' : blockKeyOf(name);
+  if (under === 'password') return isProseValue(value) && !isDirectory(name, value);
+  if (under === 'other') return false;
   const joined = value.replace(/(?:\r?\n|\\r?\\n)[ \t]*/g, '');
-  return (isSecretName(name) || (WHOLE_TOKEN_NAME.test(name) && !NOT_A_TOKEN.test(name))) && !/\s/.test(joined) && isTokenLike(joined);
+  return !/\s/.test(joined) && isTokenLike(joined);
+}
+
+/** Block keys already judged (blockKeyOf), at most BLOCK_KEYS_KEPT: a text's blocks are mostly under a few keys. */
+const BLOCK_KEYS = new Map<string, 'password' | 'secret' | 'other'>();
+const BLOCK_KEYS_KEPT = 256;
+
+/**
+ * What a YAML block's key says of its value (isBlockSecret): a password's, another secret's, or neither.
+ * Judged once per key by its five patterns: 1 MB of `token: |` blocks asked them 13,000 times.
+ */
+function blockKeyOf(name: string): 'password' | 'secret' | 'other' {
+  let under = BLOCK_KEYS.get(name);
+  if (under === undefined) {
+    if (ABOUT_A_SECRET.some((about) => about.test(name))) under = 'other';
+    else if (WHOLE_PASSWORD_NAME.test(name)) under = 'password';
+    else under = isSecretName(name) || (WHOLE_TOKEN_NAME.test(name) && !NOT_A_TOKEN.test(name)) ? 'secret' : 'other';
+    if (BLOCK_KEYS.size >= BLOCK_KEYS_KEPT) BLOCK_KEYS.clear();
+    BLOCK_KEYS.set(name, under);
+  }
+  return under;
 }
 
 /** Commands that take a password on their line, less common than COMMAND_SHAPES' (QA 45b): each as its flag is read. */

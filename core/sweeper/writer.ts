@@ -9,6 +9,7 @@ import { snapshot } from './digest.js';
 import type { FileSnapshot } from './types.js';
 import { escapeMarkers, type MarkerSections } from './markers.js';
 import { clean } from './clean.js';
+import { norm } from './extract.js';
 import type { ProjectPaths } from './paths.js';
 import { namesCredential, type Redactor } from '../secrets/index.js';
 import type { DatedBullet } from './curators/index.js';
@@ -67,10 +68,6 @@ function read(file: string): string | null {
  */
 async function write(file: string, text: string): Promise<void> {
   await writeFileAtomic(file, text, { mode: PRIVATE_FILE_MODE });
-}
-
-function norm(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 function isPlaceholder(text: string): boolean {

@@ -38,12 +38,6 @@ function pruneWhat(report: PruneReport): { what: string; emptied: string } {
   return { what: `${countOf(report.removedParts, 'message part')} (text, tool calls and their results)`, emptied };
 }
 
-/** Of the conversations that would go whole, those whose transcript the agent deleted (the panel's words too), after a sentence. */
-function onlyCopy(report: PruneReport): string {
-  const words = lostWords(report.lost);
-  return words ? ` ${words}` : '';
-}
-
 /** A removal's counted report that removes nothing: nothing is older than the window. */
 const nothingOlder = (report: PruneReport) => report.removedParts === 0 && report.removedSessions === 0;
 
@@ -53,7 +47,7 @@ function pruneSentence(report: PruneReport): string {
   const tail = report.complete ? '' : ' It stopped early; the next pass finishes it.';
   if (nothingOlder(report)) return `Nothing is older than the retention window; nothing ${report.dryRun ? 'would be' : 'was'} removed ${took}.${tail}`;
   const { what, emptied } = pruneWhat(report);
-  if (report.dryRun) return `Would remove ${what} older than the retention window${emptied}.${onlyCopy(report)} Nothing was removed: this was a dry run ${took}.${tail}`;
+  if (report.dryRun) return `Would remove ${what} older than the retention window${emptied}.${lostWords(report.lost, { afterSentence: true })} Nothing was removed: this was a dry run ${took}.${tail}`;
   return `Removed ${what} older than the retention window${emptied}, in ${report.durationMs} ms.${tail}`;
 }
 
@@ -75,7 +69,7 @@ export function pruneWarning(report: PruneReport): string {
   const { what, emptied } = pruneWhat(report);
   const conversations = report.removedConversations;
   const whole = conversations === undefined ? emptied : conversations === 0 ? '' : `, and with them ${countOf(conversations, 'whole conversation')}`;
-  return `Would remove ${what} older than ${cutoffWords(report)}${whole}.${onlyCopy(report)}\n`;
+  return `Would remove ${what} older than ${cutoffWords(report)}${whole}.${lostWords(report.lost, { afterSentence: true })}\n`;
 }
 
 /**

@@ -13,10 +13,10 @@ function changeWords(action: HookAction, settingsPath: string): string {
   return action === 'install' ? `Steward's SessionStart hook would be added to ${settingsPath}` : `Steward's SessionStart hook would be removed from ${settingsPath}`;
 }
 
-/** Asked in a terminal; where nobody can answer, refused (`confirmation_required`) as forget and cache prune are. */
-function asking(action: HookAction, settingsPath: string): Asking {
-  const question = action === 'install' ? `Add Steward's SessionStart hook to ${settingsPath}?` : `Remove Steward's SessionStart hook from ${settingsPath}?`;
-  return { question, refused: 'Nothing was changed.', remediation: 'Pass --yes to apply this change.' };
+/** Asked in a terminal; where nobody can answer, refused (`confirmation_required`) as forget and cache prune are, with the plan. */
+function asking(action: HookAction, plan: { settingsPath: string }): Asking {
+  const question = action === 'install' ? `Add Steward's SessionStart hook to ${plan.settingsPath}?` : `Remove Steward's SessionStart hook from ${plan.settingsPath}?`;
+  return { question, refused: 'Nothing was changed.', remediation: 'Pass --yes to apply this change.', plan };
 }
 
 /**
@@ -35,7 +35,7 @@ async function hookVerb(io: CliIo, action: HookAction, agent: string, options: {
     return EXIT.ok;
   }
   if (!options.json) io.stdout(`${plan.diff}\n`);
-  if (!options.yes && !(await askOrRefuse(io, `${changeWords(action, plan.settingsPath)}.\n`, asking(action, plan.settingsPath)))) {
+  if (!options.yes && !(await askOrRefuse(io, `${changeWords(action, plan.settingsPath)}.\n`, asking(action, plan)))) {
     if (options.json) printJson(io, { plan, applied: false });
     else io.stdout('Nothing was changed.\n');
     return EXIT.ok;

@@ -99,7 +99,7 @@ async function runAll(io: CliIo, options: { yes?: boolean; json?: boolean }): Pr
     // With --yes it is said as what runs; without, asked in a terminal, refused where nobody can answer.
     if (options.yes) {
       if (!options.json) io.stdout(planned);
-    } else if (!(await askOrRefuse(io, planned, SWEEP_ALL_ASKING))) {
+    } else if (!(await askOrRefuse(io, planned, { ...SWEEP_ALL_ASKING, plan }))) {
       if (options.json) printJson(io, { plan, result: null });
       else io.stdout('Nothing was swept.\n');
       return EXIT.ok;

@@ -36,6 +36,15 @@ describe('steward token', () => {
     expect(err).toMatch(/^steward: Steward is not running, so the control panel has no address yet: start it with `npm start` or `steward serve`, then run `steward token`\.\n$/);
   });
 
+  it('rotate answers in JSON whether --json comes after it, before it, or before token', async () => {
+    home = tempHome('steward-token-');
+    for (const argv of [['token', 'rotate', '--json'], ['token', '--json', 'rotate'], ['--json', 'token', 'rotate']]) {
+      const { code, out, err } = await runIn(home.env, ...argv);
+      expect({ argv, code, err }).toEqual({ argv, code: 0, err: '' });
+      expect(JSON.parse(out)).toMatchObject({ rotatedAt: expect.any(Number) });
+    }
+  });
+
   it('its help lists rotate', async () => {
     home = tempHome('steward-token-');
     const help = await runIn(home.env, 'token', '--help');

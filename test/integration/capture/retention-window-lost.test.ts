@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lostWords } from '../../../core/api/index.js';
+import { lostWords, numberOf } from '../../../core/api/index.js';
 import { Core } from '../../../core/index.js';
 import { removalQuestion } from '../../../renderer/src/places/settings/retention-words.js';
 import { tempHome, type TempHome } from '../../support/home.js';
@@ -40,5 +40,11 @@ describe('a retention window about to be saved, over a conversation whose transc
     expect(dry).toMatchObject({ dryRun: true, removedConversations: 2, lost: 1 });
     expect(removalQuestion(400, dry)).toContain(`2 conversations entirely, 4 messages in all. ${lostWords(1)} `);
     expect(lostWords(1)).toBe('1 of them has no transcript left on disk: Steward holds the only copy.');
+  });
+
+  it('is said after a sentence by the CLI and the panel alike: a space before it, nothing when none is lost; counted as every count is', () => {
+    expect(lostWords(1234, { afterSentence: true })).toBe(` ${numberOf(1234)} of them have no transcript left on disk: Steward holds the only copy.`);
+    expect(lostWords(0, { afterSentence: true })).toBe('');
+    expect(lostWords(undefined, { afterSentence: true })).toBe('');
   });
 });

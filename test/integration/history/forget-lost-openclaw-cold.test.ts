@@ -2,8 +2,10 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../../core/index.js';
+import { FileCheckpoints, openGateway } from '../../../core/gateway/index.js';
 import { archiveLines } from '../../../core/transcripts/compressed.js';
 import { historyOwnerPerTest } from '../../support/history.js';
+import { tempHome } from '../../support/home.js';
 import { AgentStoreFixture, agentStorePath, STORE_FIXTURES } from '../../support/openclaw-store.js';
 
 /**
@@ -111,5 +113,40 @@ describe('Forget.Lost for a conversation in an OpenClaw cold archive', () => {
     const { c } = opened('sqlite');
     await c.call('Sweep.Tick', {});
     expect(await lost(c, COLD)).toEqual(ON_DISK);
+  });
+});
+
+describe('where a store says a conversation\'s lines are kept apart', () => {
+  const STORE = '/oc/agents/main/agent/openclaw-agent.sqlite';
+  const OWN = '/oc/agents/main/sessions/41aa0b7c.jsonl';
+  const [COPIED, KEPT_OUT] = ['oc:main:41aa0b7c', 'oc:main:5e5510bb'];
+  const checkpoint = (path: string, more: object = {}) => ({ path, dev: 1n, ino: 1n, size: 1, mtimeMs: 1, offset: 0, headHash: '', tailHash: '', parserVersion: 1, windowStartMs: null, state: null, olderLeftOut: null, ...more });
+
+  it('says it on the holds the read wrote, and writes no hold of its own: a copy stays a copy, a conversation kept out is held by its record alone', () => {
+    const home = tempHome('steward-lines-apart-');
+    const db = openGateway(home.dir);
+    try {
+      const holds = new FileCheckpoints(db);
+      // The conversation's own file holds it; the store, read after, a copy of it (and one a project record keeps out).
+      holds.fileBegins();
+      holds.held('session', COPIED, true);
+      holds.put('openclaw', checkpoint(OWN));
+      holds.fileBegins();
+      holds.held('copy', COPIED);
+      holds.held('project', 'pk', false, undefined, KEPT_OUT);
+      const heldIn = { [COPIED]: '/oc/agents/main/sessions/cold/a.jsonl.zst', [KEPT_OUT]: '/oc/agents/main/sessions/cold/b.jsonl.zst' };
+      holds.put('openclaw', checkpoint(STORE, { holds: [COPIED, KEPT_OUT], heldIn }));
+      // Read again, meeting neither (the archives unchanged): the listing alone.
+      holds.fileBegins();
+      holds.put('openclaw', checkpoint(STORE, { holds: [COPIED, KEPT_OUT], heldIn }));
+      expect(db.prepare('SELECT kind, id, lines_at AS linesAt FROM file_holds WHERE path = ? ORDER BY kind, id').all(STORE)).toEqual([
+        { kind: 'copy', id: COPIED, linesAt: heldIn[COPIED] },
+        { kind: 'project', id: 'pk', linesAt: null },
+      ]);
+      expect(holds.heldElsewhere(COPIED, 'openclaw', STORE)).toBe(true);
+    } finally {
+      db.close();
+      home.cleanup();
+    }
   });
 });

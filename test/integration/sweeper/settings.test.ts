@@ -107,7 +107,8 @@ describe('steward sweeper run --all', () => {
     expect(asked.err).toBe('steward: Sweep 2 projects with the offline curator: nothing leaves this computer. Nothing was swept. Pass --yes to sweep them.\n');
     const json = captureIo(home.env);
     expect(await runCli(['sweeper', 'run', '--all', '--json'], json)).toBe(1);
-    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required' } });
+    // A script asking --json still gets the plan, inside the refusal.
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required', remediation: 'Pass --yes to sweep them.', details: { plan: { projects: 2, curator: 'offline' } } } });
     // In a terminal it asks; a no changes nothing and is no failure.
     const declined = Object.assign(captureIo(home.env), { interactive: () => true, confirm: () => Promise.resolve(false) });
     expect(await runCli(['sweeper', 'run', '--all'], declined)).toBe(0);

@@ -76,6 +76,7 @@ describe('the widened shapes read a 1 MB adversarial line in a moment', () => {
     ['a YAML block of many lines (yaml-block-secret)', fill('\n  x', 'password: |', '')],
     ['a YAML block of blank lines (yaml-block-secret)', fill('\n\n  y', 'password: |', '')],
     ['YAML blocks repeated (yaml-block-secret)', fill('password: |\n  Hx7mQ2zLw9\n')],
+    ['token blocks of a token-like line repeated (yaml-block-secret)', fill(`token: |\n  ${'a'.repeat(70)}\n`)],
     ['a package manager then names repeated (sshpass)', fill(' sshpass', 'brew install', ' -p x')],
     ['a client secret of letters repeated (credential-in-prose)', fill('the client secret was YaZqYUxUelhkOUSTpNKrTHTC ')],
   ])('%s', (_name, text) => {

@@ -193,7 +193,9 @@ describe('steward hooks install|uninstall claude', () => {
     expect(readFileSync(path, 'utf8')).toBe(before);
     const json = captureIo(home.env);
     expect(await runCli(['hooks', 'install', 'claude', '--json'], json)).toBe(1);
-    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required' } });
+    // A script asking --json still gets the plan the change would apply, inside the refusal.
+    const plan = { changed: true, settingsPath: path, diff: expect.stringContaining('+++ ') };
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required', remediation: 'Pass --yes to apply this change.', details: { plan } } });
     const declined = Object.assign(captureIo(home.env), { interactive: () => true, confirm: () => Promise.resolve(false) });
     expect(await runCli(['hooks', 'install', 'claude'], declined)).toBe(0);
     expect(declined.out).toContain('Nothing was changed.');

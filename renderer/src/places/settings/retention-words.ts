@@ -27,12 +27,6 @@ export function comeBackWords(saving = false): string {
   );
 }
 
-/** A dry run's conversations whose transcript is gone (`lost`), in the CLI's words, after a sentence: `` 1 of them has … `` or nothing. */
-function onlyCopy(report: PruneReport): string {
-  const words = lostWords(report.lost);
-  return words ? ` ${words}` : '';
-}
-
 /**
  * The question before saving a retention window that removes stored history (`Cache.Prune` dry run
  * with `retentionDays`): what goes at the next start, in conversations and messages, how many of
@@ -48,7 +42,7 @@ export function removalQuestion(days: number, report: PruneReport): string {
       : `${countOf(conversations, 'conversation')} entirely, ${countOf(messages, 'message')} in all`;
   return (
     `Save a retention window of ${countOf(days, 'day')}? When Steward next starts (and every day after), it removes from its cache what is older than the window: ` +
-    `${what}.${onlyCopy(report)} The transcripts in your agents\u2019 folders are not touched. ${comeBackWords(true)} ` +
+    `${what}.${lostWords(report.lost, { afterSentence: true })} The transcripts in your agents\u2019 folders are not touched. ${comeBackWords(true)} ` +
     'To keep them, choose 0 (keep everything) or a window that reaches back to them.'
   );
 }
@@ -70,7 +64,7 @@ export function checkSentence(report: PruneReport): string {
   if (report.cutoffs.every((c) => c.cutoffMs === null)) return 'The retention window is open (0 days), so the cache keeps everything: nothing would be removed.';
   if (report.removedParts === 0) return 'Nothing is older than the retention window: nothing would be removed.';
   const { what, whole } = wouldGo(report);
-  return `${what.charAt(0).toUpperCase()}${what.slice(1)} would go${whole}.${onlyCopy(report)}`;
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} would go${whole}.${lostWords(report.lost, { afterSentence: true })}`;
 }
 
 /** The button that asks before removing: `Remove 9 messages`. */
@@ -82,7 +76,7 @@ export function removeLabel(report: PruneReport): string {
 export function removeQuestion(report: PruneReport): string {
   const { what, whole } = wouldGo(report);
   const asked = report.removedMessages === undefined ? 'Remove what is older than the retention window from the cache?' : `Remove ${what} older than the retention window from the cache${whole}?`;
-  return `${asked}${onlyCopy(report)}`;
+  return `${asked}${lostWords(report.lost, { afterSentence: true })}`;
 }
 
 type Cutoff = PruneReport['cutoffs'][number];
