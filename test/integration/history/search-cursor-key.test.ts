@@ -64,7 +64,7 @@ describe('search cursors keyed with the home’s secret', () => {
 
   it('a cursor of another home (another key) gets the short words, naming no part that does not differ', async () => {
     const params = { query: 'orchard', limit: 2, kind: 'text' } as const;
-    const page = await core.call('Search.Query', params);
+    const page = await core.call('Search.Query', { ...params });
     const elsewhere = Buffer.from(JSON.stringify({ ...held(page.cursor!), ...searchMark(params, 'relevance', randomBytes(32)) })).toString('base64url');
     await expect(core.call('Search.Query', { ...params, cursor: elsewhere })).rejects.toMatchObject({ code: 'invalid_params', message: 'The cursor belongs to another search; start again without it' });
     await expect(core.call('Search.Query', { query: 'rows', limit: 2, cursor: elsewhere })).rejects.toThrow(/^The cursor belongs to another search; start again without it$/);
