@@ -85,7 +85,8 @@ async function confirmedPrune(io: CliIo, client: StewardClient, yes: boolean): P
     const { lost: _lost, ...removal } = counted;
     return { ...removal, dryRun: false };
   }
-  const asking = { question: 'Remove them?', refused: 'Nothing was removed.', remediation: 'Pass --yes to remove them, or --dry-run to only count what would go.' };
+  // The plan is the dry run's report, as `--dry-run --json` prints it.
+  const asking = { question: 'Remove them?', refused: 'Nothing was removed.', remediation: 'Pass --yes to remove them, or --dry-run to only count what would go.', plan: counted };
   return (await askOrRefuse(io, pruneWarning(counted), asking)) ? client.call('Cache.Prune', {}) : null;
 }
 

@@ -110,7 +110,9 @@ async function confirmLoss(io: CliIo, client: StewardClient, what: { kind: 'sess
   const { conversations, ...loss } = await client.call('Forget.Lost', { kind: what.kind, id: what.id });
   if (loss.lost === 0 || yes) return loss;
   const warning = lostWarning(what.kind, { conversations, ...loss }, what.name);
-  const asking = { question: 'Forget it for good?', refused: 'Nothing was forgotten.', remediation: 'Pass --yes to forget it all the same.' };
+  // What it would forget, in Forget.Lost's counts, for a script that asked --json (askOrRefuse carries it).
+  const plan = { kind: what.kind, id: what.id, conversations, ...loss };
+  const asking = { question: 'Forget it for good?', refused: 'Nothing was forgotten.', remediation: 'Pass --yes to forget it all the same.', plan };
   return (await askOrRefuse(io, warning, asking)) ? loss : null;
 }
 

@@ -55,7 +55,12 @@ describe('steward cache prune asks before it removes', () => {
 
     const json = await cli('cache', 'prune', '--json');
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required' } });
+    // What would go, as `--dry-run --json` prints it: a script reads the plan it did not confirm.
+    // Its time and cutoffs move with the clock: the cutoffs are compared by all but their time.
+    const dry = JSON.parse((await cli('cache', 'prune', '--dry-run', '--json')).out) as { cutoffs: { cutoffMs: number | null }[] } & Record<string, unknown>;
+    const { durationMs: _took, cutoffs, ...rest } = dry;
+    const counted = { ...rest, cutoffs: cutoffs.map((c) => ({ ...c, cutoffMs: expect.any(Number) as unknown })) };
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'confirmation_required', details: { plan: { ...counted, dryRun: true, removedMessages: 4, removedConversations: 2, lost: 0 } } } });
     expect(await storedParts()).toBe(4);
   });
 

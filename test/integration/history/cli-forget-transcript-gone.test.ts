@@ -43,6 +43,18 @@ describe('steward forget of a conversation whose transcript is gone', () => {
     expect((await cli('sessions', 'show', IDS.pruning)).code).toBe(0);
   });
 
+  it('--json refused carries what it would forget: kind, id and how much is lost for good', async () => {
+    const session = await cli('forget', '--session', IDS.pruning, '--json');
+    expect(session.code).toBe(1);
+    expect(JSON.parse(session.out)).toMatchObject({
+      error: { code: 'confirmation_required', remediation: 'Pass --yes to forget it all the same.', details: { plan: { kind: 'session', id: IDS.pruning, conversations: 1, lost: 1, unknown: 0 } } },
+    });
+    const project = await cli('forget', '--project', 'orchard', '--json');
+    expect(project.code).toBe(1);
+    expect(JSON.parse(project.out)).toMatchObject({ error: { code: 'confirmation_required', details: { plan: { kind: 'project', conversations: 2, lost: 1, unknown: 0 } } } });
+    expect((await cli('sessions', 'show', IDS.pruning)).code).toBe(0);
+  });
+
   it('asks in a terminal: no keeps it, yes forgets it for good, and neither word promises it back', async () => {
     const no = await inTerminal(false, 'forget', '--session', IDS.pruning);
     expect(no).toMatchObject({ code: 0, out: 'Nothing was forgotten.\n' });
