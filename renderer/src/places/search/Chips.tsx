@@ -28,6 +28,18 @@ const CHIPS = [
   { key: 'sort', label: 'Order', options: [{ value: undefined, label: 'Best match' }, { value: 'newest', label: 'Newest first' }] } satisfies Chip<'sort'>,
 ] as const;
 
+/**
+ * The filters in use, named as their chips are (the project by its name in the list, else its key),
+ * for the words an empty search says; the order is no filter.
+ */
+export function filterNames(filters: SearchFilters, projects: Parameters<typeof projectChoiceLabels>[0]): string[] {
+  const named = CHIPS.filter((chip) => chip.key !== 'sort' && filters[chip.key] !== undefined).map(
+    (chip) => (chip.options as ReadonlyArray<{ value: unknown; label: string }>).find((option) => option.value === filters[chip.key])?.label ?? String(filters[chip.key]),
+  );
+  if (filters.project === undefined) return named;
+  return [...named, `project ${projectChoiceLabels(projects).get(filters.project) ?? filters.project}`];
+}
+
 /** Shows the search `to`, reached from `from` (the search shown): a new history entry, or in its place (replacesEntry). */
 export function go(to: SearchFilters, from: SearchFilters): void {
   const href = searchHref(filtersToParams(to));

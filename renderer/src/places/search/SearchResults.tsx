@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement, type Ref, type RefObject } from 'react';
 import type { Result, SearchHit } from '../../../../core/api/index.js';
 import { Button } from '../../components/index.js';
+import { filterNames, go } from './Chips.js';
+import { hasFilter, withoutFilters, type SearchFilters } from './filters.js';
 import { firstNewHit, sessionGroups } from './groups.js';
 import { SessionGroup } from './Results.js';
 import { countSentence, emptySentence, indexingSentence, rankedSentence } from './sentences.js';
@@ -43,18 +45,45 @@ function useMoreMatches(result: Result<'Search.Query'>, loading: boolean, onMore
   };
 }
 
+/**
+ * What an empty search says: with words and filters on (typed filters stay on for the next search too),
+ * which filters narrowed it, and a way to search the same words without them.
+ */
+function Empty({ result, filters, projects }: { result: Result<'Search.Query'>; filters: SearchFilters; projects: Parameters<typeof filterNames>[1] }): ReactElement | null {
+  const words = filters.q.trim() !== '';
+  const said = emptySentence(result, words);
+  if (said === undefined) return null;
+  const narrowed = words && !result.cursor && hasFilter(filters);
+  return (
+    <p>
+      {said}
+      {narrowed && (
+        <>
+          {` Filters in use: ${filterNames(filters, projects).join(', ')}.`}{' '}
+          <Button variant="quiet" onClick={() => go(withoutFilters(filters), filters)}>
+            Search without filters
+          </Button>
+        </>
+      )}
+    </p>
+  );
+}
+
 /** The matches of a search grouped by conversation, with what the search had to say about them and the way to further matches. */
 export function SearchResults({
   result,
-  words,
+  filters,
+  projects,
   loading,
   onMore,
   box,
   ref,
 }: {
   result: Result<'Search.Query'>;
-  /** The search had words; without, the chips alone chose the messages. */
-  words: boolean;
+  /** The search shown: its words (without, the chips alone chose the messages) and its filters. */
+  filters: SearchFilters;
+  /** Projects.List's, to name a project filter. */
+  projects: Parameters<typeof filterNames>[1];
   loading: boolean;
   onMore: () => void;
   box: RefObject<HTMLInputElement | null>;
@@ -68,7 +97,7 @@ export function SearchResults({
         {result.fallback && <p className="search-note">{result.fallback.message}</p>}
         {result.indexing && <p className="search-note">{indexingSentence(result.indexing)}</p>}
         {result.hits.length === 0 ? (
-          emptySentence(result, words) && <p>{emptySentence(result, words)}</p>
+          <Empty result={result} filters={filters} projects={projects} />
         ) : (
           <p className="search-results__count">{countSentence(result)}</p>
         )}

@@ -77,6 +77,11 @@ export function replacesEntry(from: SearchFilters, to: SearchFilters): boolean {
   return emptied || !canSearch(from);
 }
 
+/** The same words in the same order, with every filter dropped: what an empty search offers when filters were on. */
+export function withoutFilters(filters: SearchFilters): SearchFilters {
+  return { q: filters.q, ...(filters.sort ? { sort: filters.sort } : {}) };
+}
+
 /** Whether there is anything to search: words, or a chip that narrows. */
 export function canSearch(filters: SearchFilters): boolean {
   return filters.q.trim() !== '' || hasFilter(filters);

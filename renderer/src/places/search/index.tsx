@@ -120,7 +120,7 @@ export function SearchPlace(): ReactElement {
           </p>
         </EmptyState>
       )}
-      {search.result && <SearchResults result={search.result} words={filters.q.trim() !== ''} loading={search.loading} onMore={search.more} box={box} ref={results} />}
+      {search.result && <SearchResults result={search.result} filters={filters} projects={projects} loading={search.loading} onMore={search.more} box={box} ref={results} />}
     </>
   );
 }

@@ -12,7 +12,15 @@ import { checkedSentence, offersCheck, viewerShows, watchesChecks, type Check } 
 import { useSessionPages, type Page } from './pages.js';
 import { BackButton } from './SessionHeader.js';
 import { SessionPage } from './SessionPage.js';
+import { heldAgain, rememberUnforgotten, unforgottenOf, type Unforgotten } from './unforgotten.js';
 import './sessions.css';
+
+/** Once lifted here, the tab keeps it: a reload before the next check brings it back says so (ReloadedUnforgotten). */
+function useKeepLift(sessionId: string, lift: Lift): void {
+  useEffect(() => {
+    if (lift.data) rememberUnforgotten(sessionId, lift.data);
+  }, [sessionId, lift.data]);
+}
 
 /**
  * `wipeAsked`: the forget also asked to wipe it from the disk; how that went (WipeStatus) is said under the status.
@@ -22,6 +30,7 @@ import './sessions.css';
 export function Forgotten({ sessionId, wipeAsked = false, lift: given, check: givenCheck }: { sessionId: string; wipeAsked?: boolean; lift?: Lift; check?: Check }): ReactElement {
   const lift = useLift(given);
   const check = useCheck(givenCheck);
+  useKeepLift(sessionId, lift);
   // The Forget button is gone with the conversation: the heading that says what happened takes the focus.
   useEffect(() => document.querySelector<HTMLElement>('#main h1')?.focus(), []);
   // The heading says it was forgotten; the status line (announced) says what that means, not the same word again.
@@ -116,16 +125,47 @@ function ForgotOrLifted({ record, lift, check }: { record: ForgetCover; lift: Li
   return <ForgotItsProject record={record} lift={lift} />;
 }
 
+/** Unforgotten in this tab, not back yet (a reload lost Unforget's own words): when it comes back, with Check now when the next check brings it. */
+function ReloadedUnforgotten({ unforgotten, check }: { unforgotten: Unforgotten; check: Check }): ReactElement {
+  const earlier = <a href={IMPORT_HREF}>Import earlier history</a>;
+  return (
+    <EmptyState icon="search" title="You unforgot this conversation">
+      <p>
+        Steward does not hold it again yet.{' '}
+        {unforgotten.nextCheck === 'all' && <>Steward&rsquo;s next check brings it back (any message older than the regular checks reach comes with {earlier}).</>}
+        {unforgotten.nextCheck === 'part' && <>Steward&rsquo;s next check brings back what the regular checks reach; {earlier} on Projects brings back the rest.</>}
+        {unforgotten.nextCheck === undefined && <>{earlier} on Projects, reaching back to when it was written, brings it back.</>}
+      </p>
+      {unforgotten.nextCheck !== undefined && <CheckNow check={check} />}
+    </EmptyState>
+  );
+}
+
 /**
  * Why a conversation is not in Steward, as `Forget.Of` answers and the CLI says it (forgottenOrWhole):
  * the person forgot it, the conversation it is a subagent of, or the project it was in (each record
- * says when, with the way back); or no conversation has this id, said plainly, with no guessed reason.
+ * says when, with the way back); unforgotten in this tab and not back yet (`unforgotten`, kept by the
+ * tab: see unforgotten.ts); or no conversation has this id, said plainly, with no guessed reason.
  * `lift`: see useLift; `check`: see useCheck.
  */
-export function ConversationNotHeld({ sessionId, record, lift: given, check: givenCheck }: { sessionId: string; record: ForgetCover | null; lift?: Lift; check?: Check }): ReactElement {
+export function ConversationNotHeld({
+  sessionId,
+  record,
+  lift: given,
+  check: givenCheck,
+  unforgotten = unforgottenOf(sessionId),
+}: {
+  sessionId: string;
+  record: ForgetCover | null;
+  lift?: Lift;
+  check?: Check;
+  unforgotten?: Unforgotten | undefined;
+}): ReactElement {
   const lift = useLift(given);
   const check = useCheck(givenCheck);
+  useKeepLift(sessionId, lift);
   if (record) return <ForgotOrLifted record={record} lift={lift} check={check} />;
+  if (unforgotten) return <ReloadedUnforgotten unforgotten={unforgotten} check={check} />;
   return (
     <EmptyState icon="search" title="This conversation is not in Steward">
       <NotFoundTitle />
@@ -188,6 +228,11 @@ export function SessionViewer({ sessionId, partId }: { sessionId: string; partId
   const check = useViewerCheck(pages.reload);
   const shows = viewerShows(forgotten, pages);
   useEvent('sweep.tick', () => watchesChecks(shows) && pages.reload());
+  // Held again: an Unforget this tab kept has nothing more to say.
+  const held = shows === 'page';
+  useEffect(() => {
+    if (held) heldAgain(sessionId);
+  }, [held, sessionId]);
   if (shows === 'forgotten') return <Forgotten sessionId={sessionId} wipeAsked={forgotten?.wipeAsked} check={check} />;
   if (shows === 'not-loaded' && pages.error) return <NotLoaded sessionId={sessionId} error={pages.error} onRetry={pages.reload} check={check} />;
   if (!pages.page) return <p className="muted">Loading the conversation…</p>;
