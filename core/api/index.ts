@@ -18,7 +18,7 @@ export { ROOT_LEFT_OUT_REASONS, ROOT_LEFT_OUT_WHY, ROOT_LEFT_OUT_WORDS, type Roo
 export { ProjectKey, IdempotencyKey, SessionId, RepoId, REPO_ID_SHAPE } from './ids.js';
 export { noStoredProjectWords, otherSpellingsWords, PROJECT_KEY_SHAPE, projectChoiceLabels, projectsNamed, subagentParentOf, type NamedProject, type PlacedProject } from './names.js';
 export { PROTOCOL_VERSION, MAINTENANCE_PROTOCOL, AppStatus, StatusItem, STATUS_STATES, STATUS_PLACES, STATUS_KINDS, PAUSED_TEXT, statusLines, type StatusState, type StatusPlace, type StatusKind } from './app.js';
-export { StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';
+export { HttpUrl, StartAtLoginView, SettingsValues, SettingsConfigView, EDITABLE_SETTINGS, SETTINGS_APPLIED_NOW, isEditableSetting } from './settings.js';
 export { TelemetryEntry } from './telemetry.js';
 export { ProviderSweepStats, SweepResult, UnreadableFile } from './sweep.js';
 export { NOTES_STATES, NotesState, ProjectListed, ProjectNotes, ProjectSummary } from './projects.js';

@@ -15,6 +15,12 @@ const apiKey = z
   .max(512, 'an API key has at most 512 characters')
   .regex(/^[\x21-\x7e]+$/, 'an API key is printable ASCII without spaces');
 
+/**
+ * An endpoint Steward asks over HTTP (a model, an embedding server). `z.url()` alone takes any scheme,
+ * so `ftp://x` was saved and then tried as a model endpoint: one rule for every endpoint setting.
+ */
+export const HttpUrl = z.url({ protocol: /^https?$/ });
+
 /** Whether a remote curator has a key, and where it comes from; never the key itself. */
 export const ApiKeyPresence = z.strictObject({ present: z.boolean(), source: keySource, envVar: z.string() });
 
@@ -149,8 +155,8 @@ export const settingsMethods = {
     params: z.strictObject({
       curator,
       model: z.string().min(1).max(200).optional(),
-      baseUrl: z.url().nullable().optional(),
-      anthropicBaseUrl: z.url().nullable().optional(),
+      baseUrl: HttpUrl.nullable().optional(),
+      anthropicBaseUrl: HttpUrl.nullable().optional(),
     }),
     result: z.strictObject({
       ok: z.boolean(),
@@ -169,8 +175,8 @@ export const settingsMethods = {
     params: z.strictObject({
       curator,
       model: z.string().min(1).max(200).optional(),
-      baseUrl: z.url().nullable().optional(),
-      anthropicBaseUrl: z.url().nullable().optional(),
+      baseUrl: HttpUrl.nullable().optional(),
+      anthropicBaseUrl: HttpUrl.nullable().optional(),
     }),
     result: z.strictObject({ sweeper: SweeperSettingsView }),
   },

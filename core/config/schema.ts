@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURATOR_KINDS, EMBEDDING_PROVIDERS, LOG_LEVELS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
+import { CURATOR_KINDS, EMBEDDING_PROVIDERS, HttpUrl, LOG_LEVELS, PROVIDER_IDS, PROVIDERS, type ProviderId, type RootKey } from '../api/index.js';
 import { isFullRoot } from './home.js';
 
 /**
@@ -90,9 +90,9 @@ export const ConfigSchema = z.strictObject({
        */
       model: z.string().min(1).max(200).optional(),
       /** OpenAI-compatible endpoints (Ollama, LM Studio, llama.cpp, vLLM, …). */
-      base_url: z.url().optional(),
+      base_url: HttpUrl.optional(),
       /** Anthropic endpoint override (proxies, gateways). */
-      anthropic_base_url: z.url().optional(),
+      anthropic_base_url: HttpUrl.optional(),
       input_token_budget: z.number().int().min(500).max(200_000).default(8_000),
       timeout_ms: ms(1_000).default(60_000),
       /** Folders matching these globs are never swept. */
@@ -100,7 +100,7 @@ export const ConfigSchema = z.strictObject({
       /** Model calls a day across every project; past it, remote curation pauses until the next day. */
       daily_model_calls: z.number().int().min(0).max(100_000).default(200),
       /** Where Settings looks for a local Ollama server whose models it offers (STEWARD_OLLAMA_URL). */
-      ollama_url: z.url().default('http://127.0.0.1:11434'),
+      ollama_url: HttpUrl.default('http://127.0.0.1:11434'),
     })
     .prefault({}),
   maintenance: z
@@ -121,7 +121,7 @@ export const ConfigSchema = z.strictObject({
             provider: z.enum(EMBEDDING_PROVIDERS),
             model: z.string().min(1).max(120),
             /** The server's address (Ollama, an OpenAI-compatible server); its host decides the data boundary. */
-            endpoint: z.url().optional(),
+            endpoint: HttpUrl.optional(),
             dimensions: z.number().int().min(1).max(16_384).optional(),
             revision: z.string().min(1).max(64).optional(),
             normalize: z.boolean().optional(),

@@ -76,7 +76,7 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
     case 'thinking':
       return thinkingMarkdown(part);
     case 'tool_use':
-      return `**Tool call** ${part.summary ?? part.toolName ?? ''}\n\n${fence(text, inputLanguage(text))}${cut}`;
+      return `**Tool call** ${markdownText(part.summary ?? part.toolName ?? '')}\n\n${fence(text, inputLanguage(text))}${cut}`;
     case 'tool_result': {
       const output = part.output ?? text;
       // A result of only images (a screenshot) names them rather than fencing nothing.
@@ -84,11 +84,11 @@ function partMarkdown(part: SessionPart, harness: string | undefined): string {
       return `**Tool result**${resultNote(part)}\n\n${body}${cut}`;
     }
     case 'image':
-      return `_[${escapeHtml(foldLine(partFold(part)))}]_`;
+      return `_[${markdownText(foldLine(partFold(part)))}]_`;
     default: {
       // Folded as the panel folds it ("Summary · Earlier conversation summarized"), never by the kind's name.
       const line = escapeHtml(foldLine(partFold(part)));
-      return text.trim() === '' ? `_[${line}]_` : `<details><summary>${line}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
+      return text.trim() === '' ? `_[${markdownText(foldLine(partFold(part)))}]_` : `<details><summary>${line}</summary>\n\n${fence(text)}${cut}\n\n</details>`;
     }
   }
 }
@@ -116,10 +116,25 @@ function thinkingMarkdown(part: SessionPart): string {
   const said = first !== null && first[1]!.trim() !== '' && partFold({ kind: 'thinking', summary: null, text: first[1]! }).summary === fold.summary && !fold.summary.endsWith('…');
   const body = said ? text.slice(first[0].length).replace(/^\s*\n/, '') : text;
   const line = escapeHtml(foldLine(fold));
-  return body.trim() === '' ? `_[${line}]_` : `<details><summary>${line}</summary>\n\n${fence(body)}\n\n</details>`;
+  return body.trim() === '' ? `_[${markdownText(foldLine(fold))}]_` : `<details><summary>${line}</summary>\n\n${fence(body)}\n\n</details>`;
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * A label the transcript chose (a title, a project's or a model's name, a tool call's line) as text
+ * where the export writes Markdown: a title with `<script>` or `**` read as a tag and bold words when
+ * the file was opened. HTML's specials become entities, Markdown's inline ones are escaped, and a `#`
+ * that would start a heading or close one (a trailing ` #`, which a heading drops) is escaped too.
+ * Not for the text inside `<summary>` (HTML, where a backslash shows): that is escapeHtml's.
+ */
+function markdownText(text: string): string {
+  return escapeHtml(text)
+    // An underscore between letters or digits never starts or ends emphasis: snake_case reads as written.
+    .replace(/[\\`*[\]~]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&')
+    .replace(/^#/, '\\#')
+    .replace(/(\s)(#+)$/, '$1\\$2');
+}
 
 /**
  * A message as Markdown. `rewound` (rewoundMarks): a turn the person rewound past (Gemini CLI) is said
@@ -131,7 +146,7 @@ function messageMarkdown(m: SessionMessage, h: string, speaking: Speaking, rewou
   const harness = shown.map((p) => harnessLine(p, m.role, speaking.inSubagent, speaking.app));
   const parts = shown.map((p, i) => partMarkdown(p, harness[i]));
   const said = rewound === 'first' ? `_[${REWOUND_LINE}]_\n\n` : '';
-  return `${said}${h}# ${messageSpeaker(m, speaking.inSubagent, speaking.app)}${m.ts !== null ? ` · ${when(m.ts)}` : ''}${rewound ? ' · rewound' : ''}\n\n${parts.join('\n\n')}`;
+  return `${said}${h}# ${markdownText(messageSpeaker(m, speaking.inSubagent, speaking.app))}${m.ts !== null ? ` · ${when(m.ts)}` : ''}${rewound ? ' · rewound' : ''}\n\n${parts.join('\n\n')}`;
 }
 
 /** When it ran, as the heading's facts say it: its minute once when both ends fall in it (timeSpan). */
@@ -141,17 +156,19 @@ function spanLine(span: ReturnType<typeof timeSpan>): string {
 
 /** A conversation's heading and facts, as its Markdown opens. */
 function headingMarkdown(s: SessionSummary, h: string): string[] {
-  const named = s.title ?? s.firstRequest ?? `Session ${s.sessionId}`;
+  // Written as text (markdownText), each on one line: the heading is one line.
+  const label = (text: string) => markdownText(text.replace(/\s+/g, ' ').trim());
+  const named = label(s.title ?? s.firstRequest ?? `Session ${s.sessionId}`);
   // A subagent's first request is the main agent's prompt: its heading says whose section it is.
-  const title = s.parentKind === 'subagent' ? `Subagent${s.agentType ? ` (${s.agentType})` : ''}: ${named}` : named;
+  const title = s.parentKind === 'subagent' ? `Subagent${s.agentType ? ` (${label(s.agentType)})` : ''}: ${named}` : named;
   const facts = [
     `- Session: ${code(s.sessionId)}`,
-    s.projectName ? `- Project: ${s.projectName} (\`${s.projectKey ?? ''}\`)` : null,
-    `- ${s.app}${s.agentType ? `, agent ${s.agentType}` : ''}${s.model ? `, ${s.model}` : ''}`,
+    s.projectName ? `- Project: ${label(s.projectName)} (${code(s.projectKey ?? '')})` : null,
+    `- ${label(s.app)}${s.agentType ? `, agent ${label(s.agentType)}` : ''}${s.model ? `, ${label(s.model)}` : ''}`,
     s.startedAt !== null ? spanLine(timeSpan(s.startedAt, s.lastAt, when)) : null,
     `- ${countOf(s.messages, 'message')}, ${countOf(s.toolCalls, 'tool call')}`,
   ].filter((line): line is string => line !== null);
-  return [`${h} ${title.replace(/\s+/g, ' ')}`, facts.join('\n')];
+  return [`${h} ${title}`, facts.join('\n')];
 }
 
 const pad = (level: number) => '  '.repeat(level);
