@@ -61,7 +61,7 @@ describe('how many a search found', () => {
 
   it('is shown to everyone, next to the results, not only to a screen reader', () => {
     const result: SearchQueryResult = { hits, sessions: [] };
-    const html = renderToStaticMarkup(createElement(SearchResults, { result, words: true, loading: false, onMore: () => undefined, box: createRef<HTMLInputElement>(), ref: createRef<HTMLDivElement>() }));
+    const html = renderToStaticMarkup(createElement(SearchResults, { result, filters: { q: 'orchard' }, projects: [], loading: false, onMore: () => undefined, box: createRef<HTMLInputElement>(), ref: createRef<HTMLDivElement>() }));
     const count = /<p[^>]*>Showing 3 matches in 2 conversations\.<\/p>/.exec(html)?.[0];
     expect(count).toBeDefined();
     expect(count).not.toContain('visually-hidden');
