@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
+import { redactSecrets } from '../../../core/secrets/index.js';
+import { allWays, wrongAtDepths } from './depth-harness.js';
 
 /**
  * What a third look at passwords in JSON strings found: a line break escaped three or more levels deep
@@ -8,26 +9,6 @@ import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
  * `\\\\\\\\\\\\\\\"`) was not found at all. And a second password after a command that takes one, read
  * forward from the command, must be hidden as the first is.
  */
-
-/** A text placed inside JSON strings `levels` deep (1: `{"output":"…"}`). */
-function nested(text: string, levels: number): string {
-  let out = text;
-  for (let i = 0; i < levels; i += 1) out = JSON.stringify({ output: out });
-  return out;
-}
-
-/** The text's JSON strings as read, level by level down to the command: throws if a level no longer parses. */
-function innermost(text: string, levels: number): string {
-  let t = text;
-  for (let i = 0; i < levels; i += 1) t = (JSON.parse(t) as { output: string }).output;
-  return t;
-}
-
-/** Every public way a whole text is redacted: redactSecrets, redactSync, redact, redactMany (alone and among others). */
-async function allWays(text: string): Promise<string[]> {
-  const r = createRedactor();
-  return [redactSecrets(text), r.redactSync(text), await r.redact(text), ...(await r.redactMany([text])), (await r.redactMany(['nothing here', text]))[1]!];
-}
 
 const DEPTHS = [0, 1, 2, 3, 4, 5, 6];
 
@@ -38,19 +19,7 @@ const DEPTHS = [0, 1, 2, 3, 4, 5, 6];
 async function wrong(text: string, passwords: readonly string[], depths: readonly number[] = DEPTHS): Promise<string[]> {
   let i = 0;
   const written = text.replace(/\{pw\}/g, () => passwords[i++]!);
-  const expected = text.replaceAll('{pw}', '[REDACTED]');
-  const out: string[] = [];
-  for (const level of depths)
-    for (const res of await allWays(nested(written, level))) {
-      let read: string;
-      try {
-        read = innermost(res, level);
-      } catch {
-        read = `(no JSON) ${res}`;
-      }
-      if (read !== expected) out.push(`[L${level}] ${read}`);
-    }
-  return [...new Set(out)];
+  return wrongAtDepths(written, text.replaceAll('{pw}', '[REDACTED]'), depths);
 }
 
 describe('a line break written as an escape right after a bare password ends it, at any depth', () => {

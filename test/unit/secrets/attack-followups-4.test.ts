@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
+import { allWays, innermost, linted, nested, wrongAtDepths } from './depth-harness.js';
 
 /**
  * What a fourth look at secrets in JSON strings found: secretlint's range in quotes is cut at the closing
@@ -8,32 +8,6 @@ import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
  * range ran over the strings' ends. And token-shaped values (vendor keys, AWS keys, a bearer token) nested
  * 1–6 levels deep must be hidden with each level still JSON, holding what it held but the secret.
  */
-
-/** A text placed inside JSON strings `levels` deep (1: `{"output":"…"}`). */
-function nested(text: string, levels: number): string {
-  let out = text;
-  for (let i = 0; i < levels; i += 1) out = JSON.stringify({ output: out });
-  return out;
-}
-
-/** The text's JSON strings as read, level by level down to the innermost: throws if a level no longer parses. */
-function innermost(text: string, levels: number): string {
-  let t = text;
-  for (let i = 0; i < levels; i += 1) t = (JSON.parse(t) as { output: string }).output;
-  return t;
-}
-
-/** Every public way a whole text is redacted: redactSecrets, redactSync, redact, redactMany (alone and among others). */
-async function allWays(text: string): Promise<string[]> {
-  const r = createRedactor();
-  return [redactSecrets(text), r.redactSync(text), await r.redact(text), ...(await r.redactMany([text])), (await r.redactMany(['nothing here', text]))[1]!];
-}
-
-/** Only the asynchronous ways, which run secretlint after the table. */
-async function linted(text: string): Promise<string[]> {
-  const r = createRedactor();
-  return [await r.redact(text), ...(await r.redactMany([text])), (await r.redactMany(['nothing here', text]))[1]!];
-}
 
 const DEPTHS = [0, 1, 2, 3, 4, 5, 6];
 
@@ -44,19 +18,7 @@ const DEPTHS = [0, 1, 2, 3, 4, 5, 6];
 async function wrong(text: string, secrets: readonly string[], ways = allWays, depths: readonly number[] = DEPTHS): Promise<string[]> {
   let i = 0;
   const written = text.replace(/\{s\}/g, () => secrets[i++]!);
-  const expected = text.replaceAll('{s}', '[REDACTED]');
-  const out: string[] = [];
-  for (const level of depths)
-    for (const res of await ways(nested(written, level))) {
-      let read: string;
-      try {
-        read = innermost(res, level);
-      } catch {
-        read = `(no JSON) ${res}`;
-      }
-      if (read !== expected) out.push(`[L${level}] ${read}`);
-    }
-  return [...new Set(out)];
+  return wrongAtDepths(written, text.replaceAll('{s}', '[REDACTED]'), depths, ways);
 }
 
 // Made-up values of each vendor's shape.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
+import { redactSecrets } from '../../../core/secrets/index.js';
+import { allWays, wrongAtDepths } from './depth-harness.js';
 
 /**
  * What a fifth look at core/secrets found: passwords missed in an ODBC string (`Pwd=…;`) and an env line
@@ -7,26 +8,6 @@ import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
  * (`**Password:** …`); and prose destroyed: a word ending a JSON string ("password is incorrect") or a
  * flag's name in prose ("the --password flag is deprecated") hidden as a password.
  */
-
-/** A text placed inside JSON strings `levels` deep (1: `{"output":"…"}`). */
-function nested(text: string, levels: number): string {
-  let out = text;
-  for (let i = 0; i < levels; i += 1) out = JSON.stringify({ output: out });
-  return out;
-}
-
-/** The text's JSON strings as read, level by level down to the innermost: throws if a level no longer parses. */
-function innermost(text: string, levels: number): string {
-  let t = text;
-  for (let i = 0; i < levels; i += 1) t = (JSON.parse(t) as { output: string }).output;
-  return t;
-}
-
-/** Every public way a whole text is redacted: redactSecrets, redactSync, redact, redactMany (alone and among others). */
-async function allWays(text: string): Promise<string[]> {
-  const r = createRedactor();
-  return [redactSecrets(text), r.redactSync(text), await r.redact(text), ...(await r.redactMany([text])), (await r.redactMany(['nothing here', text]))[1]!];
-}
 
 const DEPTHS = [0, 1, 2, 3];
 const S = 'Hx7mQ2zLw9';
@@ -36,20 +17,7 @@ const S = 'Hx7mQ2zLw9';
  * to the innermost text, the text with each secret replaced by REDACTED and all else as written.
  */
 async function wrong(text: string): Promise<string[]> {
-  const written = text.replaceAll('{s}', S);
-  const expected = text.replaceAll('{s}', '[REDACTED]');
-  const out: string[] = [];
-  for (const level of DEPTHS)
-    for (const res of await allWays(nested(written, level))) {
-      let read: string;
-      try {
-        read = innermost(res, level);
-      } catch {
-        read = `(no JSON) ${res}`;
-      }
-      if (read !== expected) out.push(`[L${level}] ${read}`);
-    }
-  return [...new Set(out)];
+  return wrongAtDepths(text.replaceAll('{s}', S), text.replaceAll('{s}', '[REDACTED]'), DEPTHS);
 }
 
 describe('a password shaped like an identifier before `;` in a connection string or env line is hidden', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
+import { redactSecrets } from '../../../core/secrets/index.js';
+import { wrongAtDepths } from './depth-harness.js';
 
 /**
  * What a sixth look at core/secrets found: a YAML block scalar's password (`password: |` and the value on the
@@ -8,26 +9,6 @@ import { createRedactor, redactSecrets } from '../../../core/secrets/index.js';
  * it installs (`brew install sshpass -p x`).
  */
 
-/** A text placed inside JSON strings `levels` deep (1: `{"output":"…"}`). */
-function nested(text: string, levels: number): string {
-  let out = text;
-  for (let i = 0; i < levels; i += 1) out = JSON.stringify({ output: out });
-  return out;
-}
-
-/** The text's JSON strings as read, level by level down to the innermost: throws if a level no longer parses. */
-function innermost(text: string, levels: number): string {
-  let t = text;
-  for (let i = 0; i < levels; i += 1) t = (JSON.parse(t) as { output: string }).output;
-  return t;
-}
-
-/** Every public way a whole text is redacted: redactSecrets, redactSync, redact, redactMany (alone and among others). */
-async function allWays(text: string): Promise<string[]> {
-  const r = createRedactor();
-  return [redactSecrets(text), r.redactSync(text), await r.redact(text), ...(await r.redactMany([text])), (await r.redactMany(['nothing here', text]))[1]!];
-}
-
 const S = 'Hx7mQ2zLw9';
 
 /**
@@ -35,20 +16,7 @@ const S = 'Hx7mQ2zLw9';
  * back to the innermost text, the text with each secret replaced by REDACTED and all else as written.
  */
 async function wrong(text: string, secret = S): Promise<string[]> {
-  const written = text.replaceAll('{s}', secret);
-  const expected = text.replaceAll('{s}', '[REDACTED]');
-  const out: string[] = [];
-  for (const level of [0, 1, 2, 3])
-    for (const res of await allWays(nested(written, level))) {
-      let read: string;
-      try {
-        read = innermost(res, level);
-      } catch {
-        read = `(no JSON) ${res}`;
-      }
-      if (read !== expected) out.push(`[L${level}] ${read}`);
-    }
-  return [...new Set(out)];
+  return wrongAtDepths(text.replaceAll('{s}', secret), text.replaceAll('{s}', '[REDACTED]'), [0, 1, 2, 3]);
 }
 
 describe("a YAML block scalar's password is hidden", () => {
