@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { countOf, StewardError, type ProjectSummary, type StewardClient } from '../api/index.js';
+import { countOf, localDay, StewardError, type ProjectSummary, type StewardClient } from '../api/index.js';
+import { forgottenProjectContaining } from '../projects/folder/index.js';
 import { isAbsoluteFolder, projectContaining, projectKeyOf } from '../projects/index.js';
 import { clean, notesFolderOf, notesFromAboveWords } from '../sweeper/context/index.js';
 import { checkedAnswer } from './answers.js';
@@ -114,6 +115,21 @@ function pageOf(projects: readonly ProjectSummary[], limit: number, cursor: stri
   return { page, next: rest.length > limit ? cursorOf(page[page.length - 1]!) : null };
 }
 
+/**
+ * Why no project holds `cwd`: the person forgot the one that did (by the rule `steward context` says it
+ * by), told with the way back for the agent to pass on, else Steward never saw one there. The forgotten
+ * project by its key alone, as Steward's other answers name it once forgotten.
+ */
+async function noProjectError(client: StewardClient, cwd: string, options: ProjectToolOptions): Promise<StewardError> {
+  // Forget.List unanswered leaves the plain reason: the folder still has no project to answer for.
+  const { tombstones } = await client.call('Forget.List', {}).catch(() => ({ tombstones: [] }));
+  const record = forgottenProjectContaining(tombstones, cwd, options);
+  if (record !== null) {
+    return new StewardError('not_found', `The person forgot the project holding that folder (${record.id}) on ${localDay(record.createdAt)}, so Steward keeps no notes for it; tell them, and that \`steward unforget --project ${record.id}\` brings it back.`);
+  }
+  return new StewardError('not_found', 'Steward knows no project containing that folder yet. list_projects names the projects it knows, each with its folder.');
+}
+
 /** Why a project has no overview yet, and where its history is meanwhile. */
 function noOverviewWords(name: string, projectKey: string): string {
   return (
@@ -166,7 +182,7 @@ export function registerProjectTools(server: McpServer, withClient: WithClient, 
       withClient(async (client) => {
         const { projects } = await client.call('Projects.List', {});
         const { project, asked } = answeringProject(projects, cwd, options);
-        if (!project) throw new StewardError('not_found', 'Steward knows no project containing that folder yet. list_projects names the projects it knows, each with its folder.');
+        if (!project) throw await noProjectError(client, cwd, options);
         const got = await client.call('Projects.Get', { projectKey: project.projectKey });
         // Projects.Get returns the note as stored; one written before controls were cleaned on write may
         // still hold them, and the agent is handed what the session-start hook hands it (clean).

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ProjectSummary, Tombstone } from '../../api/index.js';
 import { HOME_FILES, resolveHome } from '../../config/paths/index.js';
-import { isTooWideForProject, normalizeCwd, projectForFolder, projectKeyOf, userHomeDir } from '../../projects/folder/index.js';
+import { forgottenProjectContaining, isTooWideForProject, normalizeCwd, userHomeDir } from '../../projects/folder/index.js';
 import { hookAnswer, sessionContext } from '../../sweeper/context/index.js';
 import type { CliIo, Run } from '../output.js';
 
@@ -148,11 +148,8 @@ async function forgottenContaining(cwd: string, env: NodeJS.ProcessEnv): Promise
   } catch {
     return undefined;
   }
-  // A forgotten project is keyed by its folder, as capture keyed it: the folder itself or one above it.
-  const forgotten = new Map(tombstones.filter((t) => t.kind === 'project').map((t) => [t.id, t]));
-  const folder = projectForFolder(cwd, (f) => forgotten.has(projectKeyOf(f)), { home: userHomeDir(env) });
-  const record = folder === null ? undefined : forgotten.get(projectKeyOf(folder));
-  if (record === undefined) return undefined;
+  const record = forgottenProjectContaining(tombstones, cwd, { home: userHomeDir(env) });
+  if (record === null) return undefined;
   const { localDay } = await import('../../api/index.js');
   return forgottenProjectWords(record, localDay(record.createdAt));
 }

@@ -118,7 +118,8 @@ describe('project_overview with a relative cwd', () => {
       // A Windows folder is absolute wherever Steward runs (its transcripts may have been read here): asked, not refused.
       const windows = await client.callTool({ name: 'project_overview', arguments: { cwd: 'C:\\Users\\ada\\orchard' } });
       expect(text(windows)).not.toMatch(/Input validation error/);
-      expect(asked).toEqual(['Projects.List']);
+      // A folder no project holds also asks whether the person forgot the one that did.
+      expect(asked).toEqual(['Projects.List', 'Forget.List']);
       // The same tool, the same kind of refusal, as search_transcripts gives a date it cannot read.
       const search = await client.callTool({ name: 'search_transcripts', arguments: { query: 'apple', from: 'last week' } });
       expect(text(search)).toMatch(/Input validation error: Invalid arguments for tool search_transcripts/);
