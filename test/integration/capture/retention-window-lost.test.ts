@@ -1,10 +1,9 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lostWords, numberOf } from '../../../core/api/index.js';
-import { Core } from '../../../core/index.js';
 import { removalQuestion } from '../../../renderer/src/places/settings/retention-words.js';
-import { tempHome, type TempHome } from '../../support/home.js';
+import { coreHome } from '../../support/core.js';
 import { claudeSession } from '../../support/transcripts.js';
 
 // QA: a transcript deleted, then a retention window saved in Settings that removes its conversation:
@@ -13,25 +12,18 @@ import { claudeSession } from '../../support/transcripts.js';
 // (`retentionDays`) counts it as the CLI's does, and the question says it in the CLI's words.
 
 const DAY = 86_400_000;
-let home: TempHome | undefined;
-let core: Core | undefined;
-afterEach(async () => {
-  await core?.shutdown();
-  home?.cleanup();
-  core = undefined;
-  home = undefined;
-});
+const owner = coreHome('steward-retention-window-lost-');
 
 describe('a retention window about to be saved, over a conversation whose transcript is gone', () => {
   it('counts it as lost, and the panel asks with the CLI\u2019s words', async () => {
-    home = tempHome('steward-retention-window-lost-');
+    const home = owner.home;
     const claude = join(home.dir, 'roots', 'claude');
     mkdirSync(claude, { recursive: true });
     home.env.STEWARD_CLAUDE_ROOTS = claude;
     const gone = claudeSession(claude, 'old-a', 2, { ts: new Date(Date.now() - 700 * DAY) });
     claudeSession(claude, 'old-b', 2, { ts: new Date(Date.now() - 600 * DAY) });
     claudeSession(claude, 'recent', 2);
-    core = Core.open({ home: { dir: home.dir, kind: 'env' }, env: home.env });
+    const core = owner.open();
     await core.call('Backfill.Run', { all: true });
 
     expect(await core.call('Cache.Prune', { dryRun: true, retentionDays: 400 })).toMatchObject({ removedConversations: 2, lost: 0 });
