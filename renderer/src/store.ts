@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createClient, type AppInfo, type AppStatus, type StewardClient } from './client.js';
-import { DEFAULT_PLACE, placeHref, placeOf, routeFromAddress, type PlaceId, type Route } from './navigation.js';
+import { DEFAULT_PLACE, placeHref, placeOf, replaceAddress, routeFromAddress, type PlaceId, type Route } from './navigation.js';
 import type { ConnectionState, TransportChoice } from './transport.js';
 
 export type Connection = ConnectionState | 'no-token';
@@ -79,6 +79,20 @@ export function syncPlaceWithLocation(): () => void {
     window.removeEventListener('hashchange', apply);
     window.removeEventListener('popstate', apply);
   };
+}
+
+/**
+ * Puts `href` in the address in place of the current one (no new history entry: Back still goes to the
+ * page before) and makes it the route at once, as the address bar's own change would: for state a view
+ * keeps in its address as the person changes it (the Projects filter, the search pages shown), so a
+ * reload, Back from elsewhere and the view itself all read the same address.
+ */
+export function replaceRoute(href: string): void {
+  replaceAddress(href);
+  const route = routeFromAddress(href);
+  if (route === undefined) return;
+  const place = placeOf(route);
+  usePanel.setState(place === undefined ? { route } : { route, place });
 }
 
 /** Wires the chosen transport into the store: the status event, the connection state, App.Info. */

@@ -217,6 +217,56 @@ describe('paging through conversations, messages and matches', () => {
     await page.context().close();
   });
 
+  // QA: matches loaded with More matches were in no address: a reload, or Back from a conversation, showed the first page.
+  it('the matches shown with "More matches" are in the address: a reload and Back from a conversation show them all again', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/search?q=seedling'));
+    const hits = page.locator('.search-hit');
+    await eventually('the first page of matches is shown', async () => ((await hits.count()) === 20 ? true : undefined));
+    await page.getByRole('button', { name: 'More matches' }).click();
+    await eventually('the next page of matches is added', async () => ((await hits.count()) === 40 ? true : undefined));
+    await eventually('the address says two pages', async () => ((await page.evaluate(() => window.location.hash)) === '#/search?q=seedling&pages=2' ? true : undefined));
+    await page.reload({ waitUntil: 'load' });
+    await eventually('the reload shows both pages', async () => ((await hits.count()) === 40 ? true : undefined));
+    await hits.nth(30).getByRole('link').first().click();
+    await page.locator('main[data-place="session"]').waitFor();
+    await page.goBack();
+    await eventually('Back shows both pages', async () => ((await hits.count()) === 40 ? true : undefined));
+    expect(await page.evaluate(() => window.location.hash)).toBe('#/search?q=seedling&pages=2');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  // QA: the Projects filter was lost after Ctrl-K and Back.
+  it('the Projects filter is in the address: Ctrl-K then Back shows the list filtered as it was', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    await page.evaluate(() => (window.location.hash = '#/projects'));
+    const filter = page.getByLabel('Filter');
+    await filter.fill('orch');
+    expect(await page.evaluate(() => window.location.hash)).toBe('#/projects?filter=orch');
+    await page.keyboard.press('Control+k');
+    await page.locator('main[data-place="search"]').waitFor();
+    await page.goBack();
+    await page.locator('main[data-place="projects"]').waitFor();
+    await eventually('the filter is back', async () => ((await page.getByLabel('Filter').inputValue()) === 'orch' ? true : undefined));
+    expect(await page.locator('.project-link').allInnerTexts()).toEqual(['orchard']);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  // QA: after a place was chosen in the side menu the focus stayed on the menu.
+  it('a place chosen in the side menu has its heading focused; the first load moves no focus', async () => {
+    const { page, problems } = await openPanel(browser, steward);
+    const focusedTag = () => page.evaluate(() => document.activeElement?.tagName);
+    expect(await focusedTag()).toBe('BODY');
+    await page.locator('nav[aria-label="Places"]').getByText('Telemetry', { exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('main[data-place="telemetry"]').waitFor();
+    await eventually('the heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.matches('main h1') && document.activeElement.textContent)) === 'Telemetry' ? true : undefined));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('a search narrowed to the past week shows further matches on "More matches"', async () => {
     const { page, problems } = await openPanel(browser, steward);
     await page.evaluate(() => (window.location.hash = '#/search?q=seedling&when=7d'));

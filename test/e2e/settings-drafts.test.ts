@@ -54,14 +54,15 @@ describe('Settings edits not saved yet', () => {
     expect(await asked).toBe('beforeunload');
   });
 
-  it('a refused interval says its least in minutes (with the second it stands for) and the focus goes to the marked field', async () => {
+  it('shows the interval in words, says a refused one’s least in plain words ("1 second", no fraction of a minute) and the focus goes to the marked field', async () => {
     const { page } = await openPanel(browser, steward);
     await goToPlace(page, 'Settings');
     const form = page.getByRole('form', { name: 'Importing conversations' });
-    const minutes = form.getByLabel("Check the agents' folders every … minutes");
-    await minutes.fill('-3');
+    const minutes = form.getByLabel("Check the agents' folders every …");
+    expect(await minutes.inputValue()).toBe('5 minutes');
+    await minutes.fill('-3 seconds');
     await form.getByRole('button', { name: 'Save import settings' }).click();
-    await form.getByText('This must be at least 0.017 minutes (1 second).').waitFor();
+    await form.getByText('This must be at least 1 second.').waitFor();
     expect(await minutes.evaluate((el) => el === document.activeElement)).toBe(true);
     await form.getByRole('button', { name: 'Discard changes' }).click();
     await page.context().close();

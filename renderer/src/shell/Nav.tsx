@@ -1,8 +1,21 @@
-import type { ReactElement } from 'react';
+import type { MouseEvent, ReactElement } from 'react';
 import { Icon } from '../components/index.js';
 import { placeHref, placeOf } from '../navigation.js';
 import { PLACES } from '../places/registry.js';
 import { usePanel } from '../store.js';
+import { headingOf, placeChosen } from './focus.js';
+
+/**
+ * A place chosen here takes the focus to its page's heading once it is shown (App); a choice of the
+ * address already shown changes no route, so its heading takes the focus at once. A click that opens
+ * a new tab or window moves nothing here.
+ */
+function choose(event: MouseEvent<HTMLAnchorElement>): void {
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  const main = document.getElementById('main');
+  if (event.currentTarget.getAttribute('href') === window.location.hash && main) headingOf(main).focus();
+  else placeChosen();
+}
 
 /** Plain links to `#/<place>`: Tab/Enter work everywhere, and the address always names the place. */
 export function Nav(): ReactElement {
@@ -13,7 +26,7 @@ export function Nav(): ReactElement {
       <ul className="nav__list">
         {PLACES.map((place) => (
           <li key={place.id}>
-            <a className="nav__link" href={placeHref(place.id)} aria-current={place.id === current ? 'page' : undefined} data-place={place.id}>
+            <a className="nav__link" href={placeHref(place.id)} aria-current={place.id === current ? 'page' : undefined} data-place={place.id} onClick={choose}>
               <Icon name={place.icon} className="nav__icon" />
               <span>{place.label}</span>
             </a>

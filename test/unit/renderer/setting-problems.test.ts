@@ -6,20 +6,20 @@ import { problemWords } from '../../../renderer/src/places/settings/saving.js';
 const intervalProblem = (minutes: number) => fieldProblems({ sweep: { interval_ms: Math.round(minutes * 60_000) } })['sweep.interval_ms'];
 
 describe('a refused setting, said under its field', () => {
-  it('says the interval’s limits in minutes, the unit the field is typed in, and a part of a minute also in seconds', () => {
-    // QA: -3 in the minutes field said "at least 1 second", a unit the field is not typed in.
-    expect(problemWords(intervalProblem(-3), 'minutes')).toBe('This must be at least 0.017 minutes (1 second).');
-    expect(problemWords(intervalProblem(0), 'minutes')).toBe('This must be at least 0.017 minutes (1 second).');
-    expect(problemWords(intervalProblem(100_000), 'minutes')).toBe('This must be at most 10,080 minutes.');
+  it('says the interval’s limits in the words the field takes: seconds below a minute, never a fraction of a minute', () => {
+    // QA: the least was said as "0.017 minutes (1 second)"; the field now takes "1 second" as typed.
+    expect(problemWords(intervalProblem(-3), 'interval')).toBe('This must be at least 1 second.');
+    expect(problemWords(intervalProblem(0), 'interval')).toBe('This must be at least 1 second.');
+    expect(problemWords(intervalProblem(100_000), 'interval')).toBe('This must be at most 10,080 minutes.');
   });
 
   it('a negative interval is told the same least as 0, not a least that 0 fails too', () => {
-    expect(problemWords(intervalProblem(-1), 'minutes')).toBe(problemWords(intervalProblem(0), 'minutes'));
+    expect(problemWords(intervalProblem(-1), 'interval')).toBe(problemWords(intervalProblem(0), 'interval'));
   });
 
   it('the least interval it names is one the field takes, and a whole least is said in whole minutes', () => {
-    expect(intervalProblem(0.017)).toBeUndefined();
-    expect(problemWords({ message: 'must be at least 60000', minimum: 60_000 }, 'minutes')).toBe('This must be at least 1 minute.');
+    expect(intervalProblem(1 / 60)).toBeUndefined();
+    expect(problemWords({ message: 'must be at least 60000', minimum: 60_000 }, 'interval')).toBe('This must be at least 1 minute.');
   });
 
   it('days and calls stay in their own unit', () => {

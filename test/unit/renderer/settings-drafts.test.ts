@@ -51,9 +51,15 @@ describe('Settings edits not saved, when the person comes back', () => {
 
   // Review: minutes typed as 1.33333 save 80000 ms, read back as 1.3333333333333333: "Not saved yet" stayed for ever.
   it('an edit compares with what is saved as the save rounds it (minutes to whole milliseconds)', () => {
-    keepDraft('capture', { minutes: '1.33333' });
+    keepDraft('capture', { interval: '1.33333' });
     const config = { ...CONFIG, saved: { ...CONFIG.saved, sweepIntervalMs: 80_000 } } as ConfigView;
     expect(text(capture(config))).not.toContain('Not saved yet');
+    // The interval is shown in words ("80 seconds"); typed another way, it is the same setting.
+    keepDraft('capture', { interval: '80 s' });
+    expect(text(capture(config))).not.toContain('Not saved yet');
+    keepDraft('capture', { interval: '81 s' });
+    expect(text(capture(config))).toContain('Not saved yet');
+    keepDraft('capture', {});
     const same = sameSetting(['exclude'], { minutes: 60_000 });
     expect(same('minutes', '1.33333', String(80_000 / 60_000))).toBe(true);
     expect(same('minutes', '1.4', String(80_000 / 60_000))).toBe(false);

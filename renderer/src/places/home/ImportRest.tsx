@@ -8,25 +8,11 @@ import { importSentence, useImport, useImportFocus } from '../projects/importing
 import { ConfirmRemoval } from '../settings/ConfirmRemoval.js';
 import { wouldRemove } from '../settings/retention-words.js';
 import { keepWords, savedCleanUpWords, savedForNextStart, savedWindowSentence, startingChoice } from './saved-window.js';
-import { cleanUpWords, everythingWords, narrowerChoices, narrowerNote, narrowerWords, spanWords, storedOlderAt, windowMeaning, windowWords } from './window.js';
+import { cleanUpWords, estimateMs, everythingWords, narrowerChoices, narrowerNote, narrowerWords, spanWords, storedOlderAt, windowMeaning, windowWords } from './window.js';
 
 type Survey = Result<'Providers.Survey'>;
 
 const NARROWER = [30, 90] as const;
-
-/**
- * How long importing the older files should take, at the pace the first import read the newer ones
- * (its duration over the files it read), or undefined until a tick has read something.
- */
-function estimateMs(olderFiles: number, ticks: Result<'Telemetry.Recent'>['entries']): number | undefined {
-  for (const entry of ticks) {
-    const providers = (entry.data.providers ?? []) as Array<{ read?: number; durationMs?: number }>;
-    const read = providers.reduce((n, p) => n + (p.read ?? 0), 0);
-    const ms = providers.reduce((n, p) => n + (p.durationMs ?? 0), 0);
-    if (read > 0) return (ms / read) * olderFiles;
-  }
-  return undefined;
-}
 
 /** Everything (the files older than the window, with a bar and the time left) or a narrower window from the next start. */
 export function ImportRest({ survey, onImported }: { survey: Survey; onImported: () => void }): ReactElement {
@@ -64,8 +50,9 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
   const uncounted = survey.providers.reduce((n, s) => n + s.olderUncounted, 0);
   // Messages Steward holds from before the window, in files whose times are all within it: never "nothing is older".
   const storedBefore = storedOlderAt(survey, useNow(3_600_000));
-  const estimate = estimateMs(older, [...(ticks.data?.entries ?? [])].reverse());
+  // Importing everything reads every file of every agent watched, not only the older ones: the estimate counts them all.
   const total = survey.providers.reduce((n, s) => n + s.files, 0);
+  const estimate = estimateMs(total, [...(ticks.data?.entries ?? [])].reverse());
   const saveNarrower = (days: number) => void narrow.run({ changes: { 'query.cache.retention.default_days': days } });
   const narrowOrAsk = async (days: number) => {
     const report = await check.run({ dryRun: true, retentionDays: days });
@@ -98,6 +85,7 @@ export function ImportRest({ survey, onImported }: { survey: Survey; onImported:
             unreadable,
             readOnce,
             storedBefore,
+            reads: total,
             cleanUp: [cleanUpWords(survey), saved === undefined ? undefined : savedCleanUpWords(saved, survey)].filter(Boolean).join('; ') || undefined,
           })}
         </label>

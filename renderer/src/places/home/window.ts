@@ -138,7 +138,9 @@ const BY_DATE = "the window goes by each message's own date, not its file's";
  * clean-up removes (`readOnce`), and what the clean-up removes again (`cleanUp`, from cleanUpWords):
  * with any, all there is is not in Steward either. `storedBefore`: the oldest message Steward holds
  * older than the window (storedOlderAt), said when no file is, so "nothing is older" is never said of
- * what only the files' times were measured for.
+ * what only the files' times were measured for. `reads`: every file the import reads (Backfill.Run with `all`
+ * reads every file of every agent watched, not only the older ones), said when it is more than the older
+ * files, so the estimate, which counts them all (estimateMs), describes the same work.
  */
 export function everythingWords(
   olderFiles: number,
@@ -147,16 +149,18 @@ export function everythingWords(
   imported = 0,
   olderMessages = 0,
   uncounted = 0,
-  gaps: { unreadable?: number; readOnce?: number; cleanUp?: string | undefined; storedBefore?: number | undefined } = {},
+  gaps: { unreadable?: number; readOnce?: number; cleanUp?: string | undefined; storedBefore?: number | undefined; reads?: number } = {},
 ): string {
-  const about = estimate ? `, about ${estimate}` : '';
+  const reads = gaps.reads ?? 0;
+  const reading = reads > olderFiles ? `, reading all ${countOf(reads, 'file')}` : '';
+  const about = `${reading}${estimate ? `, about ${estimate}` : ''}`;
   const cleanUp = gaps.cleanUp ? `; ${gaps.cleanUp}` : '';
   if (olderMessages > 0 || uncounted > 0) {
     const newer = olderFiles === 0 ? 'in files changed within the window' : 'in newer files';
     const counted = olderMessages > 0 ? `up to ${countOf(olderMessages, 'older message')} ${newer}` : '';
     const notCounted = uncounted === 0 ? '' : olderMessages > 0 ? `, and any in the ${countOf(uncounted, 'file')} not counted yet` : `any older messages in the ${countOf(uncounted, olderFiles === 0 ? 'file' : 'newer file')} Steward has not counted yet`;
-    // The estimate is the older files' reading time: with none, it would say "about 0 ms".
-    if (olderFiles === 0) return `Everything: also import ${counted}${notCounted}${cleanUp}`;
+    // With no file read (none counted yet), the estimate would say "about 0 ms".
+    if (olderFiles === 0) return `Everything: also import ${counted}${notCounted}${reads > 0 ? about : ''}${cleanUp}`;
     return `Everything: also import the ${countOf(olderFiles, 'older file')} (${formatBytes(olderBytes)}) and ${counted}${notCounted}${about}${cleanUp}`;
   }
   if (olderFiles > 0) return `Everything: also import the ${countOf(olderFiles, 'older file')} (${formatBytes(olderBytes)})${about}${cleanUp}`;
@@ -203,4 +207,19 @@ export function olderWords(files: number, olderFiles: number, olderMessages: num
   if (olderMessages === 0) return `${dated}${notCounted}`;
   const verbs = olderMessages === 1 ? 'is older than the window and was' : 'are older than the window and were';
   return `${dated}, but up to ${countOf(olderMessages, 'message')} in ${olderFiles > 0 ? 'the others' : one ? 'it' : 'them'} ${verbs} not imported (${COPIES})${notCounted}`;
+}
+
+/**
+ * How long importing everything should take: `files` (every file the import reads) at the pace the
+ * newest tick that read something read its own (its duration over the files it read), or undefined
+ * until a tick has read something. `ticks`: Telemetry.Recent's sweep ticks, newest first.
+ */
+export function estimateMs(files: number, ticks: Result<'Telemetry.Recent'>['entries']): number | undefined {
+  for (const entry of ticks) {
+    const providers = (entry.data.providers ?? []) as Array<{ read?: number; durationMs?: number }>;
+    const read = providers.reduce((n, p) => n + (p.read ?? 0), 0);
+    const ms = providers.reduce((n, p) => n + (p.durationMs ?? 0), 0);
+    if (read > 0) return (ms / read) * files;
+  }
+  return undefined;
 }

@@ -2,9 +2,10 @@ import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import type { ProjectListed } from '../../../../core/api/index.js';
 import { countOf, DataTable, EmptyState, ErrorBanner, formatCount, formatRelativeTime, Panel, PathText, PlaceHeader, type Column } from '../../components/index.js';
 import { useCall, useSectionLanding } from '../../hooks.js';
+import { replaceRoute, usePanel } from '../../store.js';
 import { projectHref, sessionHref } from '../../navigation.js';
 import { lastActiveAt, NO_CONVERSATIONS } from './activity.js';
-import { projectMatches } from './filter.js';
+import { filterFrom, listHref, projectMatches } from './filter.js';
 import { ImportHistory } from './ImportHistory.js';
 import { IMPORT_SECTION } from './importing.js';
 import { NotesLabel } from './NotesLabel.js';
@@ -13,6 +14,8 @@ import { SweepAll } from './SweepAll.js';
 import { Unforget, useLift } from './Unforget.js';
 import { WipeStatus } from './WipeStatus.js';
 import './projects.css';
+
+const NO_PARAMS: Record<string, string> = {};
 
 const COLUMNS: readonly Column<ProjectListed>[] = [
   {
@@ -70,7 +73,10 @@ const COLUMNS: readonly Column<ProjectListed>[] = [
 export function ProjectList(): ReactElement {
   // Each latest conversation named with its secrets redacted: the list is read on a shared screen too.
   const list = useCall('Projects.List', { redact: true }, { refreshOn: ['sweep.tick', 'history.changed'] });
-  const [filter, setFilter] = useState('');
+  // The filter lives in the address (`#/projects?filter=…`), as every view's state does: Back from Search or a project, and a reload, keep it.
+  const params = usePanel((state) => (state.route.view === 'projects' ? state.route.params : NO_PARAMS));
+  const filter = filterFrom(params);
+  const setFilter = (text: string) => replaceRoute(listHref(params, text));
   const filterId = useId();
   const table = useRef<HTMLDivElement>(null);
   const projects = list.data?.projects ?? [];
@@ -92,6 +98,8 @@ export function ProjectList(): ReactElement {
   useEffect(() => {
     // Back from a project: its row's link takes the focus again.
     if (list.data === undefined || selected === undefined || forgotten !== undefined || section !== undefined) return;
+    // Only a focus the view left behind: the list chosen in the side menu has its heading focused (shell/focus.ts).
+    if (document.activeElement !== null && document.activeElement !== document.body) return;
     table.current?.querySelector<HTMLAnchorElement>(`a[data-project="${CSS.escape(selected)}"]`)?.focus();
   }, [list.data === undefined, selected, forgotten, section]);
 

@@ -1,6 +1,7 @@
 import type { Params, SearchKind } from '../../../../core/api/index.js';
 import { appName, SEARCH_APPS } from '../../../../core/api/registry.js';
 import { providerIds, providerLabel } from '../../components/format.js';
+import { searchHref } from '../../navigation.js';
 
 /** The filters a search's address carries (`#/search?q=…&who=me&kind=tool_use…`), as chips show them. */
 export interface SearchFilters {
@@ -43,6 +44,23 @@ export function agentChoices(): Array<{ value: string | undefined; label: string
       ...apps.filter(([, app]) => app.provider === id).map(([value, app]) => ({ value, label: appName(app.provider, app.source) })),
     ]),
   ];
+}
+
+/**
+ * The most pages a search loads at once from its address (`pages=…`, on a reload or Back): 10 pages of
+ * 20 matches. More matches goes on past it one page at a time; a reload then shows the first ten.
+ */
+export const MAX_PAGES = 10;
+
+/** How many pages of matches the address says are shown (`#/search?q=…&pages=3`): 1 unless it names a whole number above it. */
+export function pagesFrom(params: Record<string, string>): number {
+  const pages = /^\d+$/.test(params.pages ?? '') ? Number(params.pages) : 1;
+  return Math.max(1, pages);
+}
+
+/** The search's address with the pages shown: the first page alone is the search's plain address. */
+export function pagesHref(filters: SearchFilters, pages: number): string {
+  return searchHref({ ...filtersToParams(filters), pages: pages > 1 ? String(pages) : undefined });
 }
 
 /** The address form: every key a string, absent filters left out. */

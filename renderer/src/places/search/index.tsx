@@ -4,7 +4,7 @@ import type { NothingToFind } from '../../../../core/api/index.js';
 import { useCall } from '../../hooks.js';
 import { usePanel } from '../../store.js';
 import { Chips, go } from './Chips.js';
-import { canSearch, filtersFrom, typedInBox } from './filters.js';
+import { canSearch, filtersFrom, pagesFrom, typedInBox } from './filters.js';
 import { takeLastOpened } from './Results.js';
 import { SearchResults } from './SearchResults.js';
 import { boxOver, followAddress } from './box.js';
@@ -31,7 +31,7 @@ export function SearchPlace(): ReactElement {
   const { text, problem } = typing;
   const box = useRef<HTMLInputElement>(null);
   const results = useRef<HTMLDivElement>(null);
-  const search = useSearch(filters);
+  const search = useSearch(filters, pagesFrom(params));
   // Undefined until the list is known: a typed project:x is not refused before then.
   const knownProjects = useCall('Projects.List', {}).data?.projects;
   const projects = knownProjects ?? [];

@@ -3,17 +3,17 @@ import type { PruneReport } from '../../../../core/api/index.js';
 import { ErrorBanner, Field, Glossary, Panel } from '../../components/index.js';
 import { useAction } from '../../hooks.js';
 import { ConfirmRemoval } from './ConfirmRemoval.js';
-import { sameSetting, useDraft } from './drafts.js';
+import { sameSetting, useDraft, type Same } from './drafts.js';
 import { removingWindow, wouldRemove } from './retention-words.js';
 import { SaveRow } from './SaveRow.js';
-import { lines, problemWords, useSave, type ConfigView } from './saving.js';
+import { intervalMs, intervalWords, lines, problemWords, useSave, type ConfigView } from './saving.js';
 import './cache-retention.css';
 
-const MINUTE = 60_000;
 const RETENTION = 'query.cache.retention.default_days';
 
-/** Minutes as the save rounds them to milliseconds (1.33333 saves 80000, read back as 1.3333333333333333). */
-const sameCapture = sameSetting(['exclude'], { minutes: MINUTE });
+/** The interval as the save reads it ("5", "5 min" and "5 minutes" are one setting); the rest by sameSetting's rule. */
+const sameLines = sameSetting(['exclude']);
+const sameCapture: Same = (key, draft, saved) => (key === 'interval' ? draft.trim() === saved || (intervalMs(draft) !== undefined && intervalMs(draft) === intervalMs(saved)) : sameLines(key, draft, saved));
 
 /** A save held back until the person confirms what the new retention window would remove. */
 interface Held {
@@ -32,8 +32,8 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
   const daysInput = useRef<HTMLInputElement>(null);
   const putAway = () => (setHeld(undefined), daysInput.current?.focus());
   const { saved } = config;
-  const draft = useDraft('capture', { days: String(saved.retentionDays), minutes: String(saved.sweepIntervalMs / MINUTE), exclude: saved.captureExclude.join('\n') }, sameCapture);
-  const { days, minutes, exclude } = draft.values;
+  const draft = useDraft('capture', { days: String(saved.retentionDays), interval: intervalWords(saved.sweepIntervalMs), exclude: saved.captureExclude.join('\n') }, sameCapture);
+  const { days, interval, exclude } = draft.values;
   const intervalByEnv = config.environment.find((e) => e.key === 'sweep.interval_ms');
 
   const submit = (event: FormEvent) => {
@@ -45,9 +45,9 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
     // Sent as typed: the config schema is the one judge of what is allowed, and says so per field.
     const changes: Record<string, unknown> = {};
     const d = days.trim() === '' ? Number.NaN : Number(days);
-    const ms = minutes.trim() === '' ? Number.NaN : Math.round(Number(minutes) * MINUTE);
+    const ms = intervalMs(interval);
     if (d !== saved.retentionDays) changes['query.cache.retention.default_days'] = Number.isFinite(d) ? d : days;
-    if (ms !== saved.sweepIntervalMs) changes['sweep.interval_ms'] = Number.isFinite(ms) ? ms : minutes;
+    if (ms !== saved.sweepIntervalMs) changes['sweep.interval_ms'] = ms ?? interval;
     if (lines(exclude).join('\n') !== saved.captureExclude.join('\n')) changes['capture.exclude'] = lines(exclude);
     if (Object.keys(changes).length > 0) void saveOrAsk(changes);
   };
@@ -78,11 +78,11 @@ export function CaptureSettings({ config, onSaved }: { config: ConfigView; onSav
         </Field>
         <Glossary term="Retention window">how far back Steward keeps conversations. Agents delete their own transcripts (Claude Code after 30 days), so a longer window keeps what they forget.</Glossary>
         <Field
-          label="Check the agents' folders every … minutes"
-          hint={intervalByEnv ? `${intervalByEnv.env} is set in Steward's environment and decides this; what you save here applies once it is unset and Steward starts again.` : 'New and changed transcripts are imported on this schedule. A new interval applies as soon as it is saved.'}
-          error={problemWords(saving.problem('sweep.interval_ms'), 'minutes')}
+          label="Check the agents' folders every …"
+          hint={intervalByEnv ? `${intervalByEnv.env} is set in Steward's environment and decides this; what you save here applies once it is unset and Steward starts again.` : 'New and changed transcripts are imported on this schedule, such as every 5 minutes or 90 seconds. A new interval applies as soon as it is saved.'}
+          error={problemWords(saving.problem('sweep.interval_ms'), 'interval')}
         >
-          {(control) => <input {...control} className="input settings-number" inputMode="decimal" value={minutes} onChange={(e) => draft.set('minutes', e.currentTarget.value)} data-setting="sweep.interval_ms" />}
+          {(control) => <input {...control} className="input settings-number" value={interval} onChange={(e) => draft.set('interval', e.currentTarget.value)} data-setting="sweep.interval_ms" />}
         </Field>
         <Field label="Never import conversations from these folders" hint="One folder pattern per line, such as /home/me/private/** ; matching sessions are skipped before anything is stored." error={problemWords(saving.problem('capture.exclude'))}>
           {(control) => <textarea {...control} className="input settings-lines" rows={3} value={exclude} onChange={(e) => draft.set('exclude', e.currentTarget.value)} data-setting="capture.exclude" />}

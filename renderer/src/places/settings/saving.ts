@@ -53,23 +53,43 @@ export function savedWords(update: Update): string {
   return ['Saved to config.json.', ...(when === undefined ? [] : [when]), ...envWords].join(' ');
 }
 
-/** The unit a form shows a number in. `minutes`: the config holds milliseconds, the field minutes. */
-export type FieldUnit = 'minutes' | 'days' | 'calls';
+/** The unit a form shows a number in. `interval`: the config holds milliseconds, the field a duration in words ("5 minutes"). */
+export type FieldUnit = 'interval' | 'days' | 'calls';
 
+const SECOND = 1_000;
 const MINUTE = 60_000;
+/** The units a typed interval may name ("90 s", "5 min", "1 hour"); a bare number is minutes, as the field always took. */
+const INTERVAL_UNITS: ReadonlyArray<[RegExp, number]> = [
+  [/^(s|secs?|seconds?)$/, SECOND],
+  [/^(|m|mins?|minutes?)$/, MINUTE],
+  [/^(h|hrs?|hours?)$/, 60 * MINUTE],
+];
 
 /**
- * A limit in the field's unit: the minutes field is told in minutes, however the schema counts (its
- * bound is in milliseconds, `interval_ms`, as the CLI and config.json say it). A limit of part of a
- * minute (the 1 s least interval) is said as minutes someone can type, rounded toward what the field
- * takes (0.017 passes a least of 1 s; 0.016 would not), with the seconds it stands for.
+ * An interval in plain words: whole minutes as minutes ("5 minutes"), anything else as seconds ("1 second",
+ * "90 seconds"), never a fraction of a minute. Read back by intervalMs to the same milliseconds.
  */
-function limitWords(limit: number, unit: FieldUnit, least: boolean): string {
-  if (unit !== 'minutes') return `${formatCount(limit)} ${unit}`;
-  const minutes = limit / MINUTE;
-  if (Number.isInteger(minutes)) return countOf(minutes, 'minute');
-  const typed = (least ? Math.ceil(minutes * 1000) : Math.floor(minutes * 1000)) / 1000;
-  return `${typed} minutes (${countOf(limit / 1000, 'second')})`;
+export function intervalWords(ms: number): string {
+  return ms % MINUTE === 0 ? countOf(ms / MINUTE, 'minute') : countOf(ms / SECOND, 'second');
+}
+
+/** The grouping and decimal marks formatCount writes (this locale's), so a number it wrote ("10,080") reads back. */
+const MARKS = Object.fromEntries(new Intl.NumberFormat(undefined).formatToParts(12_345.6).map((part) => [part.type, part.value]));
+const escaped = (mark: string) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const GROUPING = new RegExp(`(?<=\\d)${escaped(MARKS.group ?? ',')}(?=\\d{3}(?!\\d))`, 'g');
+
+/** The milliseconds a typed interval says ("90 seconds", "5 min", "5"), or undefined when it says none. */
+export function intervalMs(text: string): number | undefined {
+  const plain = text.trim().replace(GROUPING, '').replace(MARKS.decimal ?? '.', '.');
+  const typed = /^(-?\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(plain);
+  if (!typed) return undefined;
+  const unit = INTERVAL_UNITS.find(([words]) => words.test(typed[2]!.toLowerCase()))?.[1];
+  return unit === undefined ? undefined : Math.round(Number(typed[1]) * unit);
+}
+
+/** A limit in the field's unit: the interval in the words the field shows it in, however the schema counts (milliseconds, `interval_ms`). */
+function limitWords(limit: number, unit: FieldUnit): string {
+  return unit === 'interval' ? intervalWords(limit) : `${formatCount(limit)} ${unit}`;
 }
 
 /** A field's problem in the unit the form shows it in: "at least 1 minute", "at most 36,500 days". */
@@ -77,8 +97,7 @@ export function problemWords(problem: Problem | undefined, unit?: FieldUnit): st
   if (!problem) return undefined;
   const bound = problem.minimum ?? problem.maximum;
   if (bound === undefined || unit === undefined) return `This ${problem.message}.`;
-  const least = problem.minimum !== undefined;
-  return `This must be ${least ? 'at least' : 'at most'} ${limitWords(bound, unit, least)}.`;
+  return `This must be ${problem.minimum !== undefined ? 'at least' : 'at most'} ${limitWords(bound, unit)}.`;
 }
 
 /**

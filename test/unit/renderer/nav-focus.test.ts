@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { headingOf, placeChosen, takePlaceChosen } from '../../../renderer/src/shell/focus.js';
+
+/** A stand-in for `main`, holding an h1 or not: the node environment has no DOM. */
+const main = (h1: object | null) => ({ querySelector: (selector: string) => (selector === 'h1' ? h1 : null) }) as unknown as HTMLElement;
+
+/** QA: after choosing a place in the side menu, the focus stayed on the side menu. */
+describe('the focus after a place is chosen in the side menu', () => {
+  it('is asked for once by a choice in the menu, and never on the first load', () => {
+    expect(takePlaceChosen()).toBe(false);
+    placeChosen();
+    expect(takePlaceChosen()).toBe(true);
+    expect(takePlaceChosen()).toBe(false);
+  });
+
+  it('goes to the new page’s heading, or to main when it has none', () => {
+    const h1 = { tagName: 'H1' };
+    expect(headingOf(main(h1))).toBe(h1);
+    const bare = main(null);
+    expect(headingOf(bare)).toBe(bare);
+  });
+});
