@@ -11,7 +11,7 @@ export { namedFor, paramsWords, refusedField } from './params-words.js';
 export { contractFingerprint } from './fingerprint.js';
 export { countOf, cutShortWords, nounFor, numberOf, wholeAt } from './words.js';
 export { lostWords } from './retention-words.js';
-export { DATE_FORMS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
+export { DATE_FORMS, EpochMs, LAST_MS, localDay, localTime, parseDateText, parseIsoDate } from './dates.js';
 export { appName, PROVIDERS, PROVIDER_IDS, rootKinds, type ProviderId, type RootKey, type RootKind, type ProviderDescriptor } from './registry.js';
 export { ProviderRootsView, ProviderSurvey } from './providers.js';
 export { ROOT_LEFT_OUT_REASONS, ROOT_LEFT_OUT_WHY, ROOT_LEFT_OUT_WORDS, type RootLeftOutReason } from './root-words.js';

@@ -3,6 +3,7 @@ import { DOCUMENT_SOURCES_LIMIT } from './document-sources.js';
 import { COLLECTIONS, DATA_BOUNDARIES, EFFECT_CLASSES, EMBEDDING_BOUNDARIES, FORGE_KINDS, LANES, RAG_MODES, SETUP_STATUSES, STAGES, SYNC_MODES } from './lists.js';
 import { ConflictView } from './conflicts.js';
 import { IdempotencyKey, RepoId } from './ids.js';
+import { HttpUrl } from './settings.js';
 
 /**
  * Spec 004's low-level maintenance surface. Every shape here is public:
@@ -164,7 +165,8 @@ export type DocumentSource = z.infer<typeof DocumentSource>;
 const DocumentSources = z.array(DocumentSource).max(DOCUMENT_SOURCES_LIMIT);
 
 const Forge = z.enum(FORGE_KINDS);
-const BaseUrl = z.string().min(1).max(2_000);
+/** A forge's API root is an endpoint like any other (HttpUrl); the forge's own rules (https off this machine) follow in the maintenance room. */
+const BaseUrl = HttpUrl.max(2_000);
 
 /**
  * What a setup plan is asked for (spec 004's setup surface): a repository on a forge — new, or the
@@ -290,7 +292,7 @@ export const maintenanceMethods = {
       repo: Repo,
       forge: Forge.optional(),
       /** The API root; defaults per forge (Gitea has none). Private once stored: status shows only the host. */
-      baseUrl: z.string().min(1).max(2_000).optional(),
+      baseUrl: BaseUrl.optional(),
       policy: MaintenancePolicy.optional(),
       sources: DocumentSources.optional(),
       idempotencyKey: IdempotencyKey,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { EpochMs } from './dates.js';
 import { ProjectKey, RepoId, SessionId } from './ids.js';
 import { PART_ROLES, SEARCH_KINDS, SEARCH_SORTS } from './lists.js';
 import { SEARCH_PROVIDERS } from './registry.js';
 import { ParentKind } from './sessions.js';
 
-const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
 
 /** A role a search narrows to (PART_ROLES); `toolResult`, OpenClaw's name for its tool output, is taken as `tool`. */
@@ -104,8 +104,8 @@ export const SearchQueryParams = z
      */
     genuineUserTurn: z.boolean().optional(),
     /** Line timestamps, epoch ms, inclusive. */
-    from: epochMs.optional(),
-    to: epochMs.optional(),
+    from: EpochMs.optional(),
+    to: EpochMs.optional(),
     /** Only projects whose repository is this one: OWNER/NAME or a canonical id such as github.com/OWNER/NAME. */
     repo: RepoId.optional(),
     /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EpochMs } from './dates.js';
 import { StewardError } from './errors.js';
 import { ProjectKey, SessionId } from './ids.js';
 import { SEARCH_PROVIDERS } from './registry.js';
@@ -6,7 +7,6 @@ import { type Audience, COMPACTION_FOLD, COMPACTION_SPEAKER, foldLine, isSummary
 import { harnessKind, hitVoice, voiceOf } from './reading.js';
 import { countOf } from './words.js';
 
-const epochMs = z.number().int().min(0).max(8_640_000_000_000);
 const count = z.number().int().nonnegative();
 
 /** A subagent's prompts are the main agent's words; a branch's are the person's, as in its parent. */
@@ -266,8 +266,8 @@ export const sessionsMethods = {
         /** A provider (`claude`: Claude Code and Claude Desktop), or an app of one: `claude-desktop` (SEARCH_APPS), as a search takes it. */
         provider: z.enum(SEARCH_PROVIDERS).optional(),
         /** Sessions active in this range of epoch ms (inclusive). */
-        from: epochMs.optional(),
-        to: epochMs.optional(),
+        from: EpochMs.optional(),
+        to: EpochMs.optional(),
         limit: z.number().int().min(1).max(200).optional(),
         cursor: z.string().max(500).optional(),
         /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, lstat, open, realpath, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, link, lstat, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { StewardError } from '../api/index.js';
 
@@ -22,9 +23,38 @@ async function whatIsAt(file: string): Promise<'nothing' | 'folder' | 'file'> {
   }
 }
 
-/** Whether `path` is a folder (or a link to one): where `--output` saves under the name the export gives. */
-export async function isFolder(path: string): Promise<boolean> {
-  return (await whatIsAt(path)) === 'folder';
+/** A path ending in a separator names a folder (as a shell's completion writes one): `exports/`. */
+const TRAILING_SEPARATORS = process.platform === 'win32' ? /[\\/]+$/ : /\/+$/;
+
+const noFolder = (folder: string) => new StewardError('invalid_params', `The folder ${folder} does not exist; create it first, or give the path of a file to write`);
+
+/**
+ * Where `--output` writes: into it when it is a folder (or a link to one), under the name the export
+ * gives, else a file at it. Asked before any work, so a place that cannot be written costs nothing and is said in
+ * words naming what the person typed: a folder that does not exist, a file named as a folder, a folder
+ * this process may not write in. (A file that is there already is refuseExisting's.)
+ */
+export async function outputPlace(output: string): Promise<'folder' | 'file'> {
+  const bare = output.replace(TRAILING_SEPARATORS, '');
+  const namedFolder = bare !== output && bare !== '';
+  const at = await whatIsAt(namedFolder ? bare : output);
+  if (namedFolder && at === 'nothing') throw noFolder(output);
+  if (namedFolder && at === 'file') throw new StewardError('invalid_params', `${output} is a file, not a folder; give a folder to write into, or the file's path without the trailing ${output.at(-1)}`);
+  const folder = at === 'folder' ? output : dirname(output);
+  await refuseUnwritable(folder);
+  return at === 'folder' ? 'folder' : 'file';
+}
+
+/** Refuses a folder that is not there, or that this process may not create a file in. */
+async function refuseUnwritable(folder: string): Promise<void> {
+  try {
+    await access(folder, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code ?? 'EACCES');
+    if (code === 'ENOENT') throw noFolder(folder);
+    if (code === 'ENOTDIR') throw new StewardError('invalid_params', `${folder} is not a folder; give the path of a file in a folder that exists`);
+    throw new StewardError('invalid_params', `The folder ${folder} cannot be written here (${code}); choose another folder`);
+  }
 }
 
 async function taken(file: string): Promise<boolean> {

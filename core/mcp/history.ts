@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { appName, countOf, numberOf, localDay, missingOf, groupBySession, hitLineFrom, hitSpeaker, moreLikeIt, indexingNote, nobodyImportsNote, nobodyRunsNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
+import { appName, countOf, LAST_MS, numberOf, localDay, missingOf, groupBySession, hitLineFrom, hitSpeaker, moreLikeIt, indexingNote, nobodyImportsNote, nobodyRunsNote, hasSearchFilter, PART_ROLES, parseDateText, ProjectKey, RepoId, repoMatches, rootKinds, searchAppOf, SEARCH_KINDS, SEARCH_PROVIDERS, SEARCH_SORTS, SessionId, StewardError, type Params, type Result, type StewardClient } from '../api/index.js';
 import { createRedactor } from '../secrets/index.js';
 import { checkedAnswer } from './answers.js';
 import type { WithClient } from './projects.js';
@@ -137,9 +137,6 @@ export const GetSessionInput = z.strictObject({
 });
 
 const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
-
-/** The contract's dates are epoch ms from 1970 to its last date: a wider range searches everything in it. */
-const LAST_MS = 8_640_000_000_000;
 
 /** A span (`7d`) pinned to the instant it meant on a search's first page. */
 interface Pin {

@@ -5,6 +5,7 @@ import {
   DATA_BOUNDARIES,
   EFFECT_CLASSES,
   FORGE_KINDS,
+  HttpUrl,
   IdempotencyKey,
   namedFor,
   RAG_MODES,
@@ -27,7 +28,7 @@ export type PlanHere = (request: SetupRequest) => Promise<SetupPlan | undefined>
 const Target = {
   repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9._-]{1,100}$/, 'expected OWNER/NAME').optional(),
   forge: z.enum(FORGE_KINDS).optional(),
-  base_url: z.string().min(1).max(2_000).optional(),
+  base_url: HttpUrl.max(2_000).optional(),
   registration_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,199}$/).optional(),
   sync: z.enum(SYNC_MODES).optional(),
   collections: z.array(z.enum(COLLECTIONS)).max(COLLECTIONS.length).optional(),

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { countOf, cutShortWords, foldLine, harnessLine, joinedContext, messageSpeaker, pageCountWords, partFold, partHolderOf, REWOUND_LINE, rewoundMarks, SEARCH_PROVIDERS, StewardError, subagentPlaces, subagentsAt, timeSpan, type Params, type Result, type StewardClient, type SessionMessage, type SessionPart, type SessionSubagent } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { isFolder, refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
+import { outputPlace, refuseExisting, whileInterruptible, writeInPieces, type WritePiece } from '../files.js';
 import { forgottenOrWhole, mustBeStoredProject, projectKeyFor } from '../names.js';
 import { choiceOption, ClosedOutput, dateOptions, EXIT, jsonInPieces, localTime, moreHint, oneLine, pageJson, parseIntOption, printJson, printText, reportError, requiredText, terminalText, UsageError, type CliIo, type JsonInPieces, type Run } from '../output.js';
 import { stderrLine } from '../progress.js';
@@ -326,8 +326,8 @@ export function registerSessions(program: Command, io: CliIo, run: Run): void {
         // Either would silently drop the other: --json prints the export, --output writes it.
         if (options.json && options.output !== undefined) throw new UsageError('--json and --output cannot be combined: --json prints the export, --output writes it to a file');
         if (options.force && options.output === undefined) throw new UsageError('--force replaces the file --output names; without --output there is no file to replace');
-        // A folder is saved into under the export's own name; a file that is there already stops it at once, before the export is made.
-        const intoFolder = options.output !== undefined && (await isFolder(options.output));
+        // A folder is saved into under the export's own name; a place that cannot be written, or a file that is there already, stops it at once, before the export is made.
+        const intoFolder = options.output !== undefined && (await outputPlace(options.output)) === 'folder';
         if (options.output !== undefined && !intoFolder) await refuseExisting(options.output, options.force === true);
         const params = { sessionId, ...(format ? { format } : {}), ...(options.raw ? { raw: true } : {}) };
         if (options.output !== undefined) {
