@@ -204,9 +204,13 @@ export class Capture {
     });
   }
 
-  /** One scheduled tick now; a provider already in flight is awaited, not run twice. Recorded (like every tick) by the queue's `onTicked`. */
+  /**
+   * The check asked for by hand (Sweep.Tick): one scheduled tick now, a provider already in flight
+   * awaited, not run twice; the running schedule's next tick then falls an interval after it ends
+   * (checkNow). Recorded (like every tick) by the queue's `onTicked`.
+   */
   tick(): Promise<ProviderStats[]> {
-    return this.#scheduler.tick();
+    return this.#scheduler.checkNow();
   }
 
   /**
@@ -395,7 +399,8 @@ export class Capture {
     this.#sink.start(SINK_TICK_MS, (error) => this.#options.logger.warn('sink tick failed', { code: errorCode(error) }));
     this.#schedulePrune(paused);
     // The first tick after start: its fingerprint map is empty, so the durable checkpoints answer.
-    if (!paused()) void this.tick();
+    // The schedule's own, counted from its start (no check by hand that would move it).
+    if (!paused()) void this.#scheduler.tick();
   }
 
   async stop(): Promise<void> {

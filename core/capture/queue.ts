@@ -72,7 +72,7 @@ export class SweepScheduler {
   #drained: Promise<void> = Promise.resolve();
   #failedWhileBusy: ProviderFailure[] = [];
   #timer: NodeJS.Timeout | undefined;
-  /** The schedule's interval, what skips a tick, and when the timer last fired (or was started). */
+  /** The schedule's interval, what skips a tick, and its last check: when the timer last fired, a check by hand ended, or it started. */
   #interval: { ms: number; skip: () => boolean; lastAt: number } | undefined;
   #nextAt = 0;
   #stopped = false;
@@ -171,15 +171,29 @@ export class SweepScheduler {
   }
 
   /**
-   * A new interval for the running schedule (a saved setting): the next tick falls at the last one
-   * (or the start) plus the new interval, at once when that is past. Before start, start names its own.
+   * A new interval for the running schedule (a saved setting): the next tick falls at the last check
+   * (or the start) plus the new interval, at once when that is past (#rearm). Before start, start names its own.
    */
   reschedule(intervalMs: number): void {
     const interval = this.#interval;
     if (!this.#timer || !interval || interval.ms === intervalMs) return;
     interval.ms = intervalMs;
-    clearTimeout(this.#timer);
-    this.#arm(Math.max(Date.now(), interval.lastAt + intervalMs));
+    this.#rearm();
+  }
+
+  /**
+   * A check asked for by hand (Sweep.Tick: Check now, Import now, `steward sweep`): a tick now, after
+   * which the running schedule counts from its end (#rearm), so no scheduled tick follows it within an
+   * interval. Its end, not its start: a long check is not followed by another moments later, and the
+   * next check falls an interval after the "last check" every surface shows (recorded as it ends).
+   */
+  async checkNow(): Promise<ProviderStats[]> {
+    const providers = await this.tick();
+    if (this.#timer && this.#interval) {
+      this.#interval.lastAt = Date.now();
+      this.#rearm();
+    }
+    return providers;
   }
 
   /** When the timer ticks next (ticked or skipped), or null when it is not running. */
@@ -197,10 +211,20 @@ export class SweepScheduler {
     this.#timer = setTimeout(() => {
       const interval = this.#interval!;
       interval.lastAt = Date.now();
-      this.#arm(interval.lastAt + interval.ms);
+      this.#rearm();
       if (!interval.skip()) void this.tick();
     }, Math.max(0, at - Date.now()));
     this.#timer.unref();
+  }
+
+  /**
+   * The schedule's one rule: its next tick at its last check (a timer's fire, a check by hand's end,
+   * or the start) plus the interval, at once when that is past. Replaces the pending timer.
+   */
+  #rearm(): void {
+    const interval = this.#interval!;
+    clearTimeout(this.#timer);
+    this.#arm(Math.max(Date.now(), interval.lastAt + interval.ms));
   }
 
   /** No new work; queued runs settle as cancelled; the running one is aborted and awaited (bounded). */

@@ -97,9 +97,10 @@ describe('Gemini CLI provider', () => {
     expect(parts.map((p) => [p.part_id.split(':').at(-1), p.role, p.kind])).toEqual([
       ['c0', 'user', 'text'],
       ['th0', 'assistant', 'thinking'],
-      ['c0', 'assistant', 'text'],
+      // The answer is stamped after the call it read (gemini-call-order.test.ts): drawn after it.
       ['tu-read_file-1768383022901-0', 'assistant', 'tool_use'],
       ['tr-read_file-1768383022901-0', 'tool', 'tool_result'],
+      ['c0', 'assistant', 'text'],
       ['c0', 'system', 'notice'],
       ['c0', 'user', 'text'],
       ['c1', 'user', 'image'],
@@ -107,9 +108,9 @@ describe('Gemini CLI provider', () => {
     ]);
     expect(parts[0]!.part_id).toBe(`gm:${LEGACY_ID}:3c0a9b1e-2f4d-4c6b-9a8e-7d6c5b4a3f21:c0`);
     expect(parts[1]!.text).toBe('Reading the script\nI should open build.sh before answering.');
-    expect(JSON.parse(parts[3]!.text!)).toEqual({ absolute_path: '/home/ana/src/site/build.sh' });
-    expect(JSON.parse(parts[3]!.meta!)).toMatchObject({ name: 'read_file', toolUseId: 'read_file-1768383022901-0', model: 'gemini-2.5-pro' });
-    expect(parts[4]!.text).toContain('tsc -p .');
+    expect(JSON.parse(parts[2]!.text!)).toEqual({ absolute_path: '/home/ana/src/site/build.sh' });
+    expect(JSON.parse(parts[2]!.meta!)).toMatchObject({ name: 'read_file', toolUseId: 'read_file-1768383022901-0', model: 'gemini-2.5-pro' });
+    expect(parts[3]!.text).toContain('tsc -p .');
     expect(JSON.parse(parts[7]!.meta!)).toMatchObject({ media_type: 'image/png', bytes: 70 });
     // The project folder is a hash of the path; the registry names the path that hashes to it.
     expect(h.db.prepare('SELECT cwd, provider, source FROM sessions WHERE session_id = ?').get(LEGACY_ID)).toEqual({ cwd: SITE, provider: 'gemini', source: 'gemini' });

@@ -356,3 +356,65 @@ describe('SweepScheduler.reschedule', () => {
     await scheduler.stop();
   });
 });
+
+// QA: a check asked for by hand (Sweep.Tick: Check now, Import now, `steward sweep`) left the timer where
+// it was, so a scheduled check could run seconds after it. Once it ends, the schedule counts from it:
+// the next tick at its end plus the interval (reschedule's rule: the last check plus the interval).
+describe('SweepScheduler.checkNow', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  /** A schedule over one provider whose runs each take `runMs` of fake time; it records every start. */
+  const scheduled = (intervalMs: number, runMs: number) => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const started: number[] = [];
+    const run = (provider: ProviderId) => {
+      started.push(Date.now());
+      return new Promise<ProviderStats>((resolve) => setTimeout(() => resolve(stats(provider)), runMs));
+    };
+    const scheduler = new SweepScheduler({ providers: ['claude'], run, handoffMs: 60_000, logger: createMemoryLogger() });
+    scheduler.start(intervalMs);
+    return { scheduler, started };
+  };
+
+  it('moves the next scheduled tick to the manual check’s end plus the interval', async () => {
+    const { scheduler, started } = scheduled(60_000, 2_000);
+    await vi.advanceTimersByTimeAsync(50_000);
+    const manual = scheduler.checkNow();
+    await vi.advanceTimersByTimeAsync(2_000);
+    await manual;
+    expect(started).toEqual([1_050_000]);
+    expect(scheduler.nextTickAt).toBe(1_112_000);
+    // The old next tick (start plus the interval, 8 s after the manual check) does not come.
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(started).toEqual([1_050_000]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual([1_050_000, 1_112_000]);
+    // Then on the interval again, from that tick.
+    expect(scheduler.nextTickAt).toBe(1_172_000);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await scheduler.stop();
+  });
+
+  it('a scheduled tick that fell during the manual check is counted from the manual check’s end too', async () => {
+    const { scheduler, started } = scheduled(10_000, 15_000);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const manual = scheduler.checkNow();
+    // The timer fires at 1_010_000 while the manual run is in flight: it awaits that run, queues nothing.
+    await vi.advanceTimersByTimeAsync(15_000);
+    await manual;
+    expect(started).toEqual([1_005_000]);
+    expect(scheduler.nextTickAt).toBe(1_030_000);
+    await scheduler.stop();
+  });
+
+  it('runs the check but arms nothing when the schedule is not running', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const scheduler = new SweepScheduler({ providers: ['claude'], run: (provider) => Promise.resolve(stats(provider)), handoffMs: 60_000, logger: createMemoryLogger() });
+    expect(await scheduler.checkNow()).toEqual([stats('claude')]);
+    expect(scheduler.nextTickAt).toBeNull();
+    scheduler.start(60_000);
+    await scheduler.stop();
+    await scheduler.checkNow();
+    expect(scheduler.nextTickAt).toBeNull();
+  });
+});

@@ -1,4 +1,4 @@
-import { bound, boundJson, imageFacts, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
+import { bound, boundJson, imageFacts, parseTs, TEXT_CAP, TOOL_RESULT_CAP } from '../../bounds.js';
 import { asObject, asString, type Json } from '../../projection.js';
 
 /** One block of a Gemini message record, keyed within the message by a name that never changes. */
@@ -119,38 +119,61 @@ function callKey(call: Json, index: number): string {
   return (asString(call.id) ?? `i${index}`).replace(/:/g, '_').slice(0, 200);
 }
 
-function toolBlocks(toolCalls: unknown): GeminiBlock[] {
-  if (!Array.isArray(toolCalls)) return [];
-  const blocks: GeminiBlock[] = [];
-  toolCalls.forEach((raw, index) => {
-    const call = asObject(raw) ?? {};
-    const key = callKey(call, index);
-    const name = asString(call.name);
-    const args = boundJson(call.args ?? null, TOOL_RESULT_CAP);
-    blocks.push({ key: `tu-${key}`, role: 'assistant', kind: 'tool_use', text: args.text, meta: { name, toolUseId: asString(call.id), truncated: args.truncated } });
-    const status = asString(call.status);
-    if (!status || !SETTLED.has(status)) return;
-    const result = Array.isArray(call.result) ? call.result.map((p) => responseText(asObject(asObject(p)?.functionResponse)?.response)).join('\n') : '';
-    const text = result !== '' ? result : (asString(call.resultDisplay) ?? '');
-    // A call that succeeded with nothing recorded has no result to store; a failed or cancelled one says so.
-    if (text === '' && status === 'success') return;
-    const b = bound(text, TOOL_RESULT_CAP);
-    const meta = { name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, truncated: b.truncated };
-    blocks.push({ key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta });
+/** One call's blocks: its use, then its result once settled (none for a success that recorded nothing). */
+function callBlocks(raw: unknown, index: number): GeminiBlock[] {
+  const call = asObject(raw) ?? {};
+  const key = callKey(call, index);
+  const name = asString(call.name);
+  const args = boundJson(call.args ?? null, TOOL_RESULT_CAP);
+  const use: GeminiBlock = { key: `tu-${key}`, role: 'assistant', kind: 'tool_use', text: args.text, meta: { name, toolUseId: asString(call.id), truncated: args.truncated } };
+  const status = asString(call.status);
+  if (!status || !SETTLED.has(status)) return [use];
+  const result = Array.isArray(call.result) ? call.result.map((p) => responseText(asObject(asObject(p)?.functionResponse)?.response)).join('\n') : '';
+  const text = result !== '' ? result : (asString(call.resultDisplay) ?? '');
+  // A call that succeeded with nothing recorded has no result to store; a failed or cancelled one says so.
+  if (text === '' && status === 'success') return [use];
+  const b = bound(text, TOOL_RESULT_CAP);
+  const meta = { name, toolUseId: asString(call.id), isError: status === 'error' ? true : undefined, status: status === 'success' ? undefined : status, truncated: b.truncated };
+  return [use, { key: `tr-${key}`, role: 'tool', kind: 'tool_result', text: b.text, meta }];
+}
+
+function toolBlocks(toolCalls: unknown[]): GeminiBlock[] {
+  return toolCalls.flatMap((raw, index) => callBlocks(raw, index));
+}
+
+/**
+ * How many of a record's calls came before its text: the leading calls stamped before the record's
+ * own time. A record keeps its text and its calls apart, each call with its own time; text stamped
+ * after a call is what the model wrote once the call's result came back (the reference's example
+ * record), while Gemini CLI itself records a reply's text as the reply ends, before its calls
+ * complete and are stamped (so none lead). Calls keep their recorded order; without both times, the
+ * text comes first, as recorded.
+ */
+function callsBeforeText(message: Json, toolCalls: unknown[]): number {
+  const at = parseTs(message.timestamp);
+  if (at === null) return 0;
+  const later = toolCalls.findIndex((raw) => {
+    const stamped = parseTs(asObject(raw)?.timestamp);
+    return stamped === null || stamped >= at;
   });
-  return blocks;
+  return later === -1 ? toolCalls.length : later;
 }
 
 /**
  * The blocks of one message record, `undefined` for a record type this parser does not know. A
  * Gemini message is rewritten as it grows (thoughts, tokens, tool calls and their results arrive
- * later); each block's key is fixed at its first appearance, so a rewrite adds only new blocks.
+ * later); each block's key is fixed at its first appearance, so a rewrite adds only new blocks. The
+ * blocks come in the order they happened (callsBeforeText), the order they are stored and drawn in.
  */
 export function messageBlocks(message: Json): GeminiBlock[] | undefined {
   const type = asString(message.type) ?? '';
   const role = ROLES[type];
   if (role === undefined) return undefined;
-  if (type === 'user') return [...userBlocks(message), ...toolBlocks(message.toolCalls)];
+  const calls = Array.isArray(message.toolCalls) ? (message.toolCalls as unknown[]) : [];
+  if (type === 'user') return [...userBlocks(message), ...toolBlocks(calls)];
   const kind = type === 'error' ? 'error' : type === 'info' || type === 'warning' ? 'notice' : 'text';
-  return [...thoughtBlocks(message.thoughts), ...contentBlocks(message.content, role, kind), ...toolBlocks(message.toolCalls)];
+  // Thoughts first, then the calls made before the text was written, the text, the calls after it.
+  const before = callsBeforeText(message, calls);
+  const tools = calls.map((raw, index) => callBlocks(raw, index));
+  return [...thoughtBlocks(message.thoughts), ...tools.slice(0, before).flat(), ...contentBlocks(message.content, role, kind), ...tools.slice(before).flat()];
 }
