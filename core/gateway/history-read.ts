@@ -1,4 +1,5 @@
 import type { Db } from '../store/index.js';
+import { SHOWN_TS_SQL } from './placed.js';
 import { CONVERSATION } from './sessions.js';
 
 /** A session row with the counts the index keeps for it (zero until its parts are indexed). */
@@ -24,13 +25,16 @@ export interface SessionRecord {
   subagents: number;
 }
 
-/** One part in conversation order; `rowid` and `ts` are its place in that order. */
+/** One part in conversation order; `place` and `rowid` are its place in that order (its PartKey). */
 export interface OrderedPart {
   rowid: number;
   partId: string;
   role: string | null;
   kind: string;
+  /** Its line's time, null when the line has none (then its place is not a time anyone wrote). */
   ts: number | null;
+  /** Its line's time, or for a line without one, the time capture placed it at (see placed.ts); null for such a line stored before. */
+  place: number | null;
   text: string | null;
   meta: string | null;
   /** The person's own words, as the parser marked them once (`genuine_user_turn`, see PART_FLAGS in transcripts/). */
@@ -39,13 +43,16 @@ export interface OrderedPart {
   isCompactSummary: boolean;
 }
 
-/** A row as read, its flags as SQLite keeps them. */
-type PartRow = Omit<OrderedPart, 'genuineUserTurn' | 'isCompactSummary'> & { genuineUserTurn: number; isCompactSummary: number };
+/**
+ * A row as read, its flags as SQLite keeps them. Its time as shown is read as `shownTs`, not `ts`: an
+ * ORDER BY ts would take a result column of that name before the table's, and leave the index.
+ */
+type PartRow = Omit<OrderedPart, 'ts' | 'genuineUserTurn' | 'isCompactSummary'> & { shownTs: number | null; genuineUserTurn: number; isCompactSummary: number };
 
 const ordered = (rows: unknown[]): OrderedPart[] =>
-  (rows as PartRow[]).map((r) => ({ ...r, genuineUserTurn: r.genuineUserTurn === 1, isCompactSummary: r.isCompactSummary === 1 }));
+  (rows as PartRow[]).map(({ shownTs, ...r }) => ({ ...r, ts: shownTs, genuineUserTurn: r.genuineUserTurn === 1, isCompactSummary: r.isCompactSummary === 1 }));
 
-/** A position in a conversation: parts order by line time, then by when they were stored. */
+/** A position in a conversation: parts order by line time (a placed line's place), then by when they were stored. */
 export interface PartKey {
   ts: number | null;
   rowid: number;
@@ -70,7 +77,7 @@ const RECORD = `s.session_id AS sessionId, s.provider, s.source, s.project_key A
 const FROM = 'FROM sessions s LEFT JOIN session_stats st ON st.session_id = s.session_id';
 /** Whether a part's meta names the call id `@id` (a meta that is no JSON names none, as the JSON reading of it does). */
 const ANSWERS = "(CASE WHEN json_valid(meta) THEN json_type(meta, '$.toolUseId') = 'text' AND json_extract(meta, '$.toolUseId') = @id ELSE 0 END)";
-const PART = 'rowid, part_id AS partId, role, kind, ts, text, meta, genuine_user_turn AS genuineUserTurn, is_compact_summary AS isCompactSummary';
+const PART = `rowid, part_id AS partId, role, kind, ${SHOWN_TS_SQL} AS shownTs, ts AS place, text, meta, genuine_user_turn AS genuineUserTurn, is_compact_summary AS isCompactSummary`;
 /** Strictly after (ts, rowid) in conversation order; a NULL ts sorts first, as the index keeps it. */
 const AFTER = `(@ts IS NULL AND (ts IS NOT NULL OR rowid > @rowid)) OR ts > @ts OR (ts = @ts AND rowid > @rowid)`;
 /**
@@ -178,7 +185,7 @@ export class HistoryReader {
     return [...timed, ...ordered(this.#backward.all({ sessionId, ts: null, rowid: Number.MAX_SAFE_INTEGER, limit: limit - timed.length }))];
   }
 
-  /** Where a part sits, and in which session. */
+  /** Where a part sits (its place, see OrderedPart), and in which session. */
   partKey(partId: string): (PartKey & { sessionId: string }) | undefined {
     return this.#keyOf.get(partId) as (PartKey & { sessionId: string }) | undefined;
   }

@@ -4,6 +4,7 @@ import { blankSession, geminiChatPlace, geminiHashPrefix, type PartRow, type Ses
 import { inTransaction, type Db } from '../store/index.js';
 import { EMITTED_CAP, EmittedIds } from './emitted.js';
 import { changesCommitted, rereadWith, type CommittedSession, type LineSpan, type Reread, type SessionUpdate } from './sessions.js';
+import { placeUntimed } from './placed.js';
 import type { Sink } from './sink.js';
 import type { Spool } from './spool.js';
 import { TitleClaims } from './title-claims.js';
@@ -39,6 +40,8 @@ interface RunState {
   hashFolder: string | null | undefined;
   /** The conversations whose own file the batch being written is (SessionRow.ownFile). */
   own: Set<string>;
+  /** The time of the last timed line this run read of the file being read: it places the lines without one after it (placeUntimed). */
+  lastTs: number | null;
   /** Conversations this run wrote parts of from a file not their own: their own file, read later in the run, rewrites those. */
   unowned: Set<string>;
 }
@@ -133,6 +136,7 @@ export class Materializer {
   readonly #keyProbes = new Map<number, Statement>();
   readonly #anyPart: Statement;
   readonly #leafSession: Statement;
+  readonly #newestTs: Statement;
   readonly #tombstones: Tombstones;
   readonly #titleClaims: TitleClaims;
   readonly #policy: CapturePolicy | undefined;
@@ -150,6 +154,8 @@ export class Materializer {
     this.#anyPart = db.prepare('SELECT 1 FROM parts WHERE session_id = ? LIMIT 1').pluck();
     // A range of the part_id key: the parts of one message, whichever session holds them.
     this.#leafSession = db.prepare('SELECT session_id FROM parts WHERE part_id >= ? AND part_id < ? LIMIT 1').pluck();
+    // The last entry of the session's range of parts_session_ts (a null ts sorts first).
+    this.#newestTs = db.prepare('SELECT MAX(ts) FROM parts WHERE session_id = ?').pluck();
   }
 
   /** Whether a forget record of this kind and id keeps its conversations out of capture. */
@@ -167,7 +173,10 @@ export class Materializer {
    */
   materialize(token: RunToken, batch: TranscriptBatch, options: { refresh?: boolean; file?: string } = {}): MaterializeResult {
     const state = this.#state(token);
-    if (options.file !== state.file) [state.file, state.fromFile, state.copies, state.hashFolder] = [options.file, new Set(), new Map(), undefined];
+    if (options.file !== state.file) [state.file, state.fromFile, state.copies, state.hashFolder, state.lastTs] = [options.file, new Set(), new Map(), undefined, null];
+    // Placed over every line the batch read, in file order, before any is left out: an earlier line's
+    // time is a place, whether or not its part is stored.
+    const places = this.#places(state, batch.parts, options.refresh === true);
     const result: MaterializeResult = { partsAppended: 0, sessionsAppended: 0, textAppended: 0, partsWritten: 0, messagesWritten: 0, partsRefreshed: 0, withheld: { forgotten: 0, excluded: 0 } };
     batch = this.#admitted(state, batch, result.withheld);
     // Joins a commit window when one is open. Every write is idempotent (an upsert, an INSERT OR
@@ -179,7 +188,7 @@ export class Materializer {
       const sessions = this.#changedSessions(state, updates);
       const known: PartRow[] = [];
       const parts = this.#novelParts(state, batch.parts, options.refresh === true ? known : undefined);
-      const written = this.#sink.write(sessions, parts, known);
+      const written = this.#sink.write(sessions, parts, known, places);
       const titled = this.#titles(batch, parts);
       result.partsWritten = written.partsWritten;
       result.messagesWritten = written.messagesWritten;
@@ -337,10 +346,27 @@ export class Materializer {
     return this.#runs.has(token);
   }
 
+  /**
+   * Where the batch's parts without a time sit (see placeUntimed). A read resumed past lines read before
+   * has nothing before them in this run: such a part with no timed line after it in its batch (a line
+   * appended alone) sits after the newest time its conversation holds, as the file's earlier lines do.
+   */
+  #places(state: RunState, parts: readonly PartRow[], fromStart: boolean): Map<string, number> {
+    const { places, last } = placeUntimed(parts, state.lastTs);
+    state.lastTs = last;
+    if (fromStart) return places;
+    for (const part of parts) {
+      if (part.ts !== null || places.has(part.partId)) continue;
+      const newest = this.#newestTs.get(part.sessionId) as number | null;
+      if (newest !== null) places.set(part.partId, newest);
+    }
+    return places;
+  }
+
   #state(token: RunToken): RunState {
     let state = this.#runs.get(token);
     if (!state) {
-      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map(), hashFolder: undefined, own: new Set(), unowned: new Set() };
+      state = { emitted: new EmittedIds(this.#emittedCap), spooled: undefined, sessions: new Map(), fresh: new Set(), known: new Set(), emittedKeys: new Set(), reread: new Map(), file: undefined, fromFile: new Set(), copies: new Map(), hashFolder: undefined, own: new Set(), unowned: new Set(), lastTs: null };
       this.#runs.set(token, state);
     }
     state.spooled ??= this.#spool.pendingPartIds();

@@ -587,4 +587,15 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       addColumnOnce(db, 'file_holds', 'lines_at', 'TEXT');
     },
   },
+  {
+    version: 29,
+    name: 'a line without a time keeps its place in its conversation',
+    up(db) {
+      // A part whose line has no time is stored from now on with the time of the line before it in its
+      // file in `ts` (its place, see placed.ts) and `ts_inferred = 1`: nothing shows that time. A constant
+      // default rewrites no row. Parts stored before keep a null ts and read as they did (first in their
+      // conversation, with no time): nothing is walked here, and no read walks for them.
+      addColumnOnce(db, 'parts', 'ts_inferred', 'INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];

@@ -1,4 +1,5 @@
 import type { Db } from '../store/index.js';
+import { SHOWN_TS_SQL } from './placed.js';
 import { CONVERSATION } from './sessions.js';
 
 /** One stored part as other rooms read it: the row, unchanged (text and meta as stored), with its flags. */
@@ -40,7 +41,7 @@ interface PartRow {
   session_id: string;
   role: string | null;
   kind: string;
-  ts: number | null;
+  shown_ts: number | null;
   text: string | null;
   meta: string | null;
   is_meta: number;
@@ -69,7 +70,7 @@ const toPart = (r: PartRow): StoredPart => ({
   sessionId: r.session_id,
   role: r.role,
   kind: r.kind,
-  ts: r.ts,
+  ts: r.shown_ts,
   text: r.text,
   meta: r.meta,
   isMeta: r.is_meta === 1,
@@ -94,7 +95,8 @@ const toSession = (r: SessionRow): SessionHead => ({
 });
 
 const SESSION_COLUMNS = 'session_id, provider, project_key, parent_session_id, parent_kind, title, title_source, first_request, agent_type, model, first_ts, last_ts';
-const PART_COLUMNS = 'part_id, session_id, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn';
+/** A part's time as shown (a line without one has none, whatever place capture gave it), named apart from `ts`, which orders. */
+const PART_COLUMNS = `part_id, session_id, role, kind, ${SHOWN_TS_SQL} AS shown_ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn`;
 
 /**
  * What other rooms may read of the gateway's sessions and parts. Every query rides an index

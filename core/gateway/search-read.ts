@@ -2,6 +2,7 @@ import Database, { type Statement } from 'better-sqlite3';
 import { asksToolOutput, subagentParentOf, TOOL_OUTPUT_ROLES, type SearchKind } from '../api/index.js';
 import { sqliteOptions, type Db } from '../store/index.js';
 import { MatchFailure, MatchWorker } from './match-worker.js';
+import { SHOWN_P_TS_SQL } from './placed.js';
 import { indexReading, KEY_SHIFT, keyOfSeconds, registerSearchFunctions, scopeTokens, searchTextV2, SearchSyntaxError } from './search-index.js';
 
 /** What a search asks of the index. `expression` is full-text syntax, already made safe by the caller. */
@@ -435,7 +436,7 @@ export class SearchReader {
     this.#newest = db.prepare(NEWEST_SQL).pluck();
     this.#count = db.prepare('SELECT COUNT(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)').pluck();
     this.#details = db.prepare(
-      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta,
+      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, ${SHOWN_P_TS_SQL} AS ts, p.text, p.meta,
               (SELECT s.project_key FROM sessions s WHERE s.session_id = p.session_id) AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn,
               p.is_compact_summary = 1 AS isCompactSummary
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
@@ -445,7 +446,7 @@ export class SearchReader {
     // ranks after the parts that hold the word, so `read` or `edit` lists what was said before every
     // Read or Edit call (200 Read calls took the top 20 from 5 messages saying `read` when it counted).
     this.#heads = db.prepare(
-      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, p.ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn,
+      `SELECT m.fts_rowid AS key, p.part_id AS partId, p.session_id AS sessionId, p.provider, p.role, p.kind, ${SHOWN_P_TS_SQL} AS ts, substr(p.text, 1, ${HEAD_CHARS}) AS text, NULL AS meta, NULL AS projectKey, p.genuine_user_turn = 1 AS genuineUserTurn,
               p.is_compact_summary = 1 AS isCompactSummary
        FROM json_each(?) j JOIN search_map m ON m.fts_rowid = j.value JOIN parts p ON p.rowid = m.part_rowid ORDER BY j.key`,
     );

@@ -169,8 +169,8 @@ export class Sink {
     );
     this.#deleteUpTo = db.prepare('DELETE FROM spool WHERE seq <= ?');
     this.#insertPart = db.prepare(
-      `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO parts (part_id, session_id, provider, role, kind, ts, ts_inferred, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#storedPart = db.prepare(
       'SELECT rowid, role, kind, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key FROM parts WHERE part_id = ? AND session_id = ?',
@@ -204,8 +204,9 @@ export class Sink {
    * session row is committed with or before it. A part id the cache holds already (a copy of a line
    * under another session) is not written again and not counted. `refreshed` parts are rows of their
    * own session the cache holds, read again from a file's start: their derived fields are rewritten.
+   * `places`: where each new part without a time sits in its conversation (see placeUntimed), by part id.
    */
-  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = []): WriteResult {
+  write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = [], places: ReadonlyMap<string, number> = new Map()): WriteResult {
     const turned = new Map<string, number>();
     const result = inTransaction(this.#db, (): WriteResult => {
       const now = Date.now();
@@ -216,7 +217,7 @@ export class Sink {
       const spoken = spokenMessages(parts);
       const started = new Set(parts.filter((p) => startsMessage(p.partId)).map((p) => messageOf(p.partId)));
       const joined = [...spoken].filter((message) => !started.has(message));
-      const { partsWritten, messagesWritten } = this.#index.recountMessages(joined, () => this.#insertParts(parts, spoken, turned));
+      const { partsWritten, messagesWritten } = this.#index.recountMessages(joined, () => this.#insertParts(parts, spoken, turned, places));
       let partsRefreshed = 0;
       let textRefreshed = 0;
       for (const p of refreshed) {
@@ -233,9 +234,10 @@ export class Sink {
   /**
    * Stores the parts the cache does not hold yet and indexes them (unless a run defers it), counting
    * the messages they start; `turned` gains the projects whose conversations received new genuine
-   * user turns. `spoken`: the messages among them that hold the person's words.
+   * user turns. `spoken`: the messages among them that hold the person's words. A part without a time
+   * is stored at its place, marked inferred (placed.ts).
    */
-  #insertParts(parts: readonly PartRow[], spoken: ReadonlySet<string>, turned: Map<string, number>): FlushResult {
+  #insertParts(parts: readonly PartRow[], spoken: ReadonlySet<string>, turned: Map<string, number>, places: ReadonlyMap<string, number>): FlushResult {
     let partsWritten = 0;
     let messagesWritten = 0;
     const projects = new Map<string, string | undefined>();
@@ -243,7 +245,8 @@ export class Sink {
     const messages = new Set<string>();
     for (const p of parts) {
       const { flags } = p;
-      const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, p.ts, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
+      const place = p.ts ?? places.get(p.partId) ?? null;
+      const inserted = this.#insertPart.run(p.partId, p.sessionId, p.provider, p.role, p.kind, place, p.ts === null && place !== null ? 1 : 0, p.text, p.meta, flags & 1, (flags >> 1) & 1, (flags >> 2) & 1, (flags >> 3) & 1, p.contentKey);
       if (inserted.changes === 0) continue;
       partsWritten += 1;
       if (this.#startsMessage(p.partId, Number(inserted.lastInsertRowid), messages) && countsAsMessage(p, () => spoken.has(messageOf(p.partId)))) messagesWritten += 1;

@@ -77,7 +77,8 @@ function askedType(name: string | null, input: string | null): string | null {
   return name !== null && GEMINI_AGENTS.has(name) ? name : null;
 }
 
-const keyOf = (part: OrderedPart): PartKey => ({ ts: part.ts, rowid: part.rowid });
+/** Where a part sits: its place, which for a line without a time is not its (unknown) time. */
+const keyOf = (part: OrderedPart): PartKey => ({ ts: part.place, rowid: part.rowid });
 /** A key after every part: times are epoch ms, far below it (untimed parts sort first, so they are before it too). */
 const PAST_THE_END: PartKey = { ts: Number.MAX_SAFE_INTEGER, rowid: Number.MAX_SAFE_INTEGER };
 const sessionTag = (sessionId: string) => fingerprint({ sessionId });
@@ -264,8 +265,8 @@ export class SessionsView {
       session: redactor ? await this.redactedSummary(record, redactor, nameOf) : this.summary(record, undefined, nameOf),
       messages: await this.#messages(parts, record.provider, redactor, params.markSecrets === true),
       subagents: redactor ? await this.#redactedSubagents(params.sessionId, redactor, nameOf) : this.subagents(params.sessionId, nameOf),
-      ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.ts, r: last.rowid }) } : {}),
-      ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.ts, r: first.rowid }) } : {}),
+      ...(later && last ? { cursor: encodeCursor({ s: tag, d: 'after', t: last.place, r: last.rowid }) } : {}),
+      ...(earlier && first ? { before: encodeCursor({ s: tag, d: 'before', t: first.place, r: first.rowid }) } : {}),
     };
   }
 
@@ -333,7 +334,7 @@ export class SessionsView {
   #messageBefore(sessionId: string, ts: number | null): string | null {
     if (ts === null) return null;
     const [part] = this.#reader.partsBefore(sessionId, { ts, rowid: Number.MAX_SAFE_INTEGER }, 1);
-    return part && part.ts !== null ? messageIdOf(part.partId) : null;
+    return part && part.place !== null ? messageIdOf(part.partId) : null;
   }
 
   /**
