@@ -66,10 +66,13 @@ export function issueWords(issue: Issue, input: unknown): string {
   return last === undefined || issue.message.includes(String(last)) ? issue.message : `${field}: ${issue.message}`;
 }
 
+/** Between the words of two refused fields: each field's words open with its name (issueWords). */
+const CLAUSE = '; ';
+
 /** Every refused field of a request, once each, in words: "query cannot be empty; limit must be at most 50". */
 export function paramsWords(issues: readonly Issue[], input: unknown): string {
   const said = [...new Set(issues.map((issue) => issueWords(issue, input)))];
-  const shown = said.slice(0, 3).join('; ');
+  const shown = said.slice(0, 3).join(CLAUSE);
   return said.length > 3 ? `${shown} (and ${said.length - 3} more)` : shown;
 }
 
@@ -83,16 +86,44 @@ export function refusedField(field: string, words: string): StewardError {
 }
 
 /**
- * One rule for every surface: a refusal of one field is said with the caller's name for it (`base_url`
- * over MCP, `--base-url` on the command line). A field the surface does not name stays as it was.
+ * One rule for every surface: a refused field is said with the caller's name for it (`base_url` over
+ * MCP, `--base-url` on the command line), whether core refused it (refusedField) or the contract's
+ * schema did (paramsWords). A field the surface does not name stays as it was; the details keep the
+ * contract's names, for scripts.
  */
 export function namedFor(error: StewardError, nameOf: (field: string) => string | undefined): StewardError {
+  if (error.code !== 'invalid_params') return error;
   const fields = error.details?.fields;
-  if (error.code !== 'invalid_params' || fields === null || typeof fields !== 'object') return error;
-  const entries = Object.entries(fields as Record<string, { message?: unknown } | undefined>);
+  if (fields !== null && typeof fields === 'object') return namedField(error, fields as Record<string, { message?: unknown } | undefined>, nameOf);
+  return namedIssues(error, nameOf);
+}
+
+function namedField(error: StewardError, fields: Record<string, { message?: unknown } | undefined>, nameOf: (field: string) => string | undefined): StewardError {
+  const entries = Object.entries(fields);
   if (entries.length !== 1) return error;
   const [field, refusal] = entries[0]!;
   const name = nameOf(field);
   if (name === undefined || typeof refusal?.message !== 'string') return error;
   return new StewardError(error.code, `${name} ${refusal.message}`, error.details);
+}
+
+/** A field's name where a clause of paramsWords opens with it: the whole field, not one inside it (`policy.sync`). */
+const LEAD = /^([A-Za-z_$][\w$]*)(?![\w$.[])/;
+
+/**
+ * A schema's refusal (invalidParams: the words of paramsWords, the refused paths in `details.issues`):
+ * each clause that opens with a refused top-level field opens with the surface's name for it instead.
+ * The message is all a client across a connection has of the words, so they are renamed there.
+ */
+function namedIssues(error: StewardError, nameOf: (field: string) => string | undefined): StewardError {
+  const issues = error.details?.issues;
+  if (!Array.isArray(issues)) return error;
+  const refused = new Set(issues.map((issue) => (issue !== null && typeof issue === 'object' ? (issue as { path?: unknown }).path : undefined)).filter((path): path is string => typeof path === 'string'));
+  const clauses = error.message.split(CLAUSE).map((clause) => {
+    const field = LEAD.exec(clause)?.[1];
+    const name = field !== undefined && refused.has(field) ? nameOf(field) : undefined;
+    return name === undefined ? clause : `${name}${clause.slice(field!.length)}`;
+  });
+  const message = clauses.join(CLAUSE);
+  return message === error.message ? error : new StewardError(error.code, message, error.details);
 }

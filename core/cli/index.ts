@@ -2,7 +2,7 @@
 // Never: implements behaviour; every verb is a call on the contract, through the owner or an in-process Core.
 import { Command, CommanderError, Help, Option, type AddHelpTextContext } from 'commander';
 import { stewardVersion } from '../config/index.js';
-import { EXIT, processIo, reportError, UsageError, type CliIo, type Run } from './output.js';
+import { EXIT, inFlagNames, processIo, reportError, UsageError, type CliIo, type Run } from './output.js';
 
 export { connect, type Connection } from './connect.js';
 
@@ -160,11 +160,16 @@ export async function buildProgram(io: CliIo, setExit: (code: number) => void, a
     // it looks for itself (`rm -rf`), which the program would otherwise take or drop first.
     .enablePositionalOptions()
     .exitOverride(complaint.exit);
+  // The verb running, so a refused field is said with its flag (inFlagNames), whichever verb it is.
+  let verb: Command = program;
+  program.hook('preAction', (_program, action) => {
+    verb = action;
+  });
   const run = async (action: () => Promise<number>, json = false) => {
     try {
       setExit(await action());
     } catch (error) {
-      setExit(reportError(io, error, json));
+      setExit(reportError(io, inFlagNames(verb, error), json));
     }
   };
   for (const register of registers) register(program, io, run);

@@ -237,18 +237,17 @@ export function jsonInPieces(value: Record<string, unknown>, key: string): JsonI
 }
 
 /**
- * A refusal of one request field (core's refusedField) said with the flag `command` takes for it
- * (namedFor, the one rule: `baseUrl` as `--base-url`); a field it has no flag for, or any other error,
- * passes as it is. Core checks the field, so the CLI says no rule of its own.
+ * A refusal of request fields, by core (refusedField) or by the contract's schema, said with the flags
+ * `command` takes for them (namedFor, the one rule: `baseUrl` as `--base-url`), as the person typed
+ * them; a field it has no flag for, or any other error, passes as it is. Every verb's failure goes
+ * through it (runCli's run), so no verb says a rule of its own.
  */
-export function inFlagNames(command: Command): (error: unknown) => never {
+export function inFlagNames(command: Command, error: unknown): unknown {
   const flagOf = (field: string) => {
     const flag = `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     return command.options.some((o) => o.long === flag) ? flag : undefined;
   };
-  return (error) => {
-    throw error instanceof StewardError ? namedFor(error, flagOf) : error;
-  };
+  return error instanceof StewardError ? namedFor(error, flagOf) : error;
 }
 
 /**

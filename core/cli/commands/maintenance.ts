@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { countOf, FORGE_KINDS, StewardError, type ConflictView, type ForgeKind, type Result } from '../../api/index.js';
 import { withClient } from '../connect.js';
-import { EXIT, inFlagNames, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { collect, documentSourcesOf, formatOption, isJson, policyOf } from './maintenance-options.js';
 import { registerSetup } from './setup.js';
 import { registerRepositorySearch } from './repository-search.js';
@@ -71,7 +71,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
     .option(...DOCS_GIT_OPTION)
     .option('--format <format>', 'text or json', 'text')
     .option('--json', 'alias of --format json')
-    .action((given: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; docs: string[]; docsGit: string[]; format?: string; json?: boolean }, command: Command) =>
+    .action((given: { repo: string; idempotencyKey: string; forge: string; baseUrl?: string; sync?: string; collections?: string; rag?: string; profile?: string; docs: string[]; docsGit: string[]; format?: string; json?: boolean }) =>
       run(async () => {
         // A forge is one of fixed words, in any case (choiceOption's rule).
         const options = { ...given, forge: given.forge.toLowerCase() };
@@ -88,7 +88,7 @@ function registerMaintenanceVerbs(program: Command, io: CliIo, run: Run): void {
             ...(sources.length > 0 ? { sources } : {}),
             idempotencyKey: options.idempotencyKey,
           }),
-        ).catch(inFlagNames(command));
+        );
         if (format === 'json') printJson(io, result);
         else
           io.stdout(

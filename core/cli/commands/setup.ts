@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { failureWords, FORGE_KINDS, MAINTENANCE_PROTOCOL, setupAppliedJson, setupPlanJson, StewardError, isErrorCode, type ForgeKind, type SetupApplied, type SetupPlan, type SetupRequest, type StewardClient } from '../../api/index.js';
 import { withClient } from '../connect.js';
 import { launchOwner, runningOwner } from '../launch.js';
-import { EXIT, inFlagNames, printJson, UsageError, type CliIo, type Run } from '../output.js';
+import { EXIT, printJson, UsageError, type CliIo, type Run } from '../output.js';
 import { formatOption, isJson, policyOf } from './maintenance-options.js';
 
 /** The flags `plan`, `enable` and `rag enable` share: `add`'s repository flags, the policy, and what the plan may include. */
@@ -214,19 +214,18 @@ function enableFlags(command: Command): Command {
 
 /** `steward maintenance plan` and `steward maintenance enable`: spec 004's setup surface. */
 export function registerSetup(maintenance: Command, io: CliIo, run: Run): void {
-  // A field core refuses (a gitea forge with no base URL) is said with this command's flag for it.
   setupFlags(maintenance.command('plan').description('show what maintaining a repository (or changing its policy) would do, by class of effect; changes nothing'), false).action(
-    (options: SetupOptions, command: Command) => run(() => planVerb(io, options, {}).catch(inFlagNames(command)), isJson(options)),
+    (options: SetupOptions) => run(() => planVerb(io, options, {}), isJson(options)),
   );
   enableFlags(setupFlags(maintenance.command('enable').description('plan, confirm and apply: create or change maintenance of a repository (starts Steward in the background when it is not running)'), false)).action(
-    (options: EnableOptions, command: Command) => run(() => enableVerb(io, options, {}).catch(inFlagNames(command)), isJson(options)),
+    (options: EnableOptions) => run(() => enableVerb(io, options, {}), isJson(options)),
   );
 }
 
 /** `steward rag enable`: the compatibility shortcut for `maintenance enable` with search indexing on. */
 export function registerRag(program: Command, io: CliIo, run: Run): void {
   const rag = program.command('rag').description('retrieval (search) indexing of repository caches');
-  enableFlags(setupFlags(rag.command('enable').description('maintain a repository with search indexing on (`maintenance enable --rag maintain`)'), false)).action((options: EnableOptions, command: Command) =>
-    run(() => enableVerb(io, options, { rag: 'maintain' }).catch(inFlagNames(command)), isJson(options)),
+  enableFlags(setupFlags(rag.command('enable').description('maintain a repository with search indexing on (`maintenance enable --rag maintain`)'), false)).action((options: EnableOptions) =>
+    run(() => enableVerb(io, options, { rag: 'maintain' }), isJson(options)),
   );
 }

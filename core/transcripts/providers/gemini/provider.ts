@@ -114,8 +114,13 @@ class ChatReader {
   readonly #marked = new Set<string>();
   /** Rewound messages some of whose parts an earlier batch yielded unmarked. */
   readonly #late = new Set<string>();
-  /** Calls whose result a `toolCalls` entry holds: the same response recorded again as a user turn is that result. */
-  readonly #results = new Set<string>();
+  /**
+   * Calls whose use (`tool_use`) or result (`tool_result`) a `toolCalls` entry holds, as `kind id`: the
+   * same response recorded again as a user turn, or the same call a history given back puts in a model
+   * turn's content (`updateMessagesFromHistory` replaces a record's content by the turn's parts, its
+   * `functionCall`s included), is that one.
+   */
+  readonly #recorded = new Set<string>();
   /** The message list as Gemini holds it, to know a turn it recorded again under a new id. */
   readonly #history = new RecordedHistory();
   readonly #ctx: ChatContext;
@@ -197,8 +202,8 @@ class ChatReader {
     const all = messageBlocks(message);
     if (all === undefined) return 'unknown_type';
     if (this.#isAck(message, messageId, all)) return copy ? 'duplicate' : 'meta_only';
-    for (const block of all) if (block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string') this.#results.add(block.meta.toolUseId);
-    const blocks = all.filter((block) => !this.#isRecordedResult(block));
+    for (const block of all) if (/^t[ur]-/.test(block.key) && typeof block.meta.toolUseId === 'string') this.#recorded.add(`${block.kind} ${block.meta.toolUseId}`);
+    const blocks = all.filter((block) => !this.#isRecorded(block));
     // Its blocks count as emitted, so the copy's later re-emissions add only what it gained.
     if (copy) {
       for (const block of blocks) this.#emitted.set(`gm:${this.#sessionId}:${messageId}:${block.key}`, blockDigest(block, block.role === 'assistant' ? asString(message.model) : undefined));
@@ -207,7 +212,7 @@ class ChatReader {
     const ts = parseTs(message.timestamp);
     if (options.windowStartMs !== null && ts !== null && ts < options.windowStartMs) return 'outside_window';
     const session = this.#session();
-    // A tool response whose call's own record holds it is one recorded again.
+    // A tool call or response whose call's own record holds it is one recorded again.
     if (blocks.length === 0) return all.length > 0 ? 'duplicate' : 'meta_only';
     // Recorded again after a rewind dropped it, the message is in the conversation again.
     if (this.#rewound.delete(messageId)) this.#late.delete(messageId);
@@ -305,9 +310,10 @@ class ChatReader {
     return ack;
   }
 
-  /** A tool response in a message's content whose call's own record already holds it. */
-  #isRecordedResult(block: GeminiBlock): boolean {
-    return block.kind === 'tool_result' && !block.key.startsWith('tr-') && typeof block.meta.toolUseId === 'string' && this.#results.has(block.meta.toolUseId);
+  /** A tool call or response in a message's content whose call's own `toolCalls` entry already holds it. */
+  #isRecorded(block: GeminiBlock): boolean {
+    const id = block.meta.toolUseId;
+    return (block.kind === 'tool_use' || block.kind === 'tool_result') && !/^t[ur]-/.test(block.key) && typeof id === 'string' && this.#recorded.has(`${block.kind} ${id}`);
   }
 
   /**
