@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../../core/secrets/index.js';
+import { LINEAR_GROWTH, redactionGrowth } from './growth.js';
 
 /** `text` as a tool's output nested `levels` deep in JSON (each level doubles the backslashes before a quote). */
 function nested(text: string, levels: number): string {
@@ -23,29 +24,30 @@ function timed(text: string): { ms: number; out: string } {
 
 // A run of backslashes in a quoted flag value that finds no closing quote was read in exponentially many
 // ways (a backslash alone, or with the next character): 34 backslashes took seconds; a 460-character line,
-// a quoted password six JSON levels deep, ran for minutes and held the process the whole time.
+// a quoted password six JSON levels deep, ran for minutes and held the process the whole time. Their bound is a
+// second: these take milliseconds on any machine, and exponential reading takes seconds to minutes.
 describe('a quoted flag value never backtracks exponentially over backslashes', () => {
   it.each(['mysql -p"', 'docker login -p "', 'x --password "', 'keytool -storepass "', 'curl -u "ana:'])('%s then 40 backslashes', (prefix) => {
-    expect(timed(`${prefix}${'\\'.repeat(40)} x`).ms).toBeLessThan(250);
+    expect(timed(`${prefix}${'\\'.repeat(40)} x`).ms).toBeLessThan(1000);
   });
 
   it.each([4, 5, 6, 7])('a quoted password %i JSON levels deep: fast, hidden, and the JSON intact', (levels) => {
     const { ms, out } = timed(nested('mysql -u root -p"Xk9mQ2zPw" db', levels));
-    expect(ms).toBeLessThan(250);
+    expect(ms).toBeLessThan(1000);
     expect(out).not.toContain('Xk9mQ2zPw');
     expect(innermost(out, levels)).toMatch(/^mysql -u root -p"?\[REDACTED\]"? db$/);
   });
 
   it('a password after an escaped quote that never closes, six JSON levels deep (460 characters), takes milliseconds', () => {
-    expect(timed(nested('mysql -u root -p\\"Xk9mQ2z db', 6)).ms).toBeLessThan(250);
+    expect(timed(nested('mysql -u root -p\\"Xk9mQ2z db', 6)).ms).toBeLessThan(1000);
   });
 });
 
-// The shapes attack-followups-5 widened, each on a 1 MB line built to make it read a character two ways. The
-// quicker of two runs is counted: a 1 MB line takes 80-120 ms on an idle machine, linearly, and a busy one pauses.
+// The shapes attack-followups-5 widened, each on a 1 MB line built to make it read a character two ways: four
+// times the line must take about four times as long (a 1 MB line takes 80-120 ms on an idle machine, more on a slow one).
 describe('the widened shapes read a 1 MB adversarial line in a moment', () => {
   const MB = 1_000_000;
-  const fill = (unit: string, prefix = '', suffix = '') => `${prefix}${unit.repeat(Math.ceil(MB / unit.length))}${suffix}`;
+  const fill = (unit: string, prefix = '', suffix = '') => (chars: number) => `${prefix}${unit.repeat(Math.ceil(chars / unit.length))}${suffix}`;
   it.each([
     ['a pwd / _pass name repeated (secret-assignment)', fill('a_pass_pwd', '', '=Hx7mQ2zLw9;')],
     ['pwd names with signs (secret-assignment)', fill('Pwd=;')],
@@ -79,7 +81,7 @@ describe('the widened shapes read a 1 MB adversarial line in a moment', () => {
     ['token blocks of a token-like line repeated (yaml-block-secret)', fill(`token: |\n  ${'a'.repeat(70)}\n`)],
     ['a package manager then names repeated (sshpass)', fill(' sshpass', 'brew install', ' -p x')],
     ['a client secret of letters repeated (credential-in-prose)', fill('the client secret was YaZqYUxUelhkOUSTpNKrTHTC ')],
-  ])('%s', (_name, text) => {
-    expect(Math.min(timed(text).ms, timed(text).ms)).toBeLessThan(250);
+  ])('%s', (name, make) => {
+    expect(redactionGrowth(make, MB), name).toBeLessThan(LINEAR_GROWTH);
   });
 });
