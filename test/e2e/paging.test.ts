@@ -228,7 +228,8 @@ describe('paging through conversations, messages and matches', () => {
     await eventually('the address says two pages', async () => ((await page.evaluate(() => window.location.hash)) === '#/search?q=seedling&pages=2' ? true : undefined));
     await page.reload({ waitUntil: 'load' });
     await eventually('the reload shows both pages', async () => ((await hits.count()) === 40 ? true : undefined));
-    await hits.nth(30).getByRole('link').first().click();
+    // Each hit is itself the link to its conversation (an `a.search-hit`).
+    await hits.nth(30).click();
     await page.locator('main[data-place="session"]').waitFor();
     await page.goBack();
     await eventually('Back shows both pages', async () => ((await hits.count()) === 40 ? true : undefined));
@@ -259,7 +260,8 @@ describe('paging through conversations, messages and matches', () => {
     const { page, problems } = await openPanel(browser, steward);
     const focusedTag = () => page.evaluate(() => document.activeElement?.tagName);
     expect(await focusedTag()).toBe('BODY');
-    await page.locator('nav[aria-label="Places"]').getByText('Telemetry', { exact: true }).focus();
+    // The link itself: its label's span takes no focus, and Enter on it would follow nothing.
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'Telemetry' }).focus();
     await page.keyboard.press('Enter');
     await page.locator('main[data-place="telemetry"]').waitFor();
     await eventually('the heading has the focus', async () => ((await page.evaluate(() => document.activeElement?.matches('main h1') && document.activeElement.textContent)) === 'Telemetry' ? true : undefined));

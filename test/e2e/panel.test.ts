@@ -72,6 +72,12 @@ async function expectPlace(page: Page, place: (typeof PLACES)[number], steward: 
   expect(await current.innerText()).toBe(place.label);
 }
 
+/** A place chosen in the side menu (Enter or a click) is shown with its heading focused. */
+async function expectHeadingFocused(page: Page, place: (typeof PLACES)[number]): Promise<void> {
+  await page.locator(`main[data-place="${place.id}"]`).waitFor();
+  await eventually(`${place.label}'s heading has the focus`, async () => ((await page.evaluate(() => document.activeElement?.matches('main h1') && document.activeElement.textContent)) === place.label ? true : undefined));
+}
+
 describe('steward serve and the control panel', () => {
   let steward: ServedSteward;
   let browser: Browser;
@@ -125,15 +131,20 @@ describe('steward serve and the control panel', () => {
 
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
-    for (const place of PLACES) {
+    const menu = page.getByRole('navigation', { name: 'Places' });
+    for (const [i, place] of PLACES.entries()) {
+      // Enter took the focus to the last place's heading: the person goes back to its link in the menu, and Tab goes on from there.
+      if (i > 0) await menu.getByRole('link', { name: PLACES[i - 1]!.label }).focus();
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('data-place'))).toBe(place.id);
       await page.keyboard.press('Enter');
+      await expectHeadingFocused(page, place);
       await expectPlace(page, place, steward);
     }
 
     for (const place of [...PLACES].reverse()) {
-      await page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: place.label }).click();
+      await menu.getByRole('link', { name: place.label }).click();
+      await expectHeadingFocused(page, place);
       await expectPlace(page, place, steward);
     }
 
