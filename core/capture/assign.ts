@@ -106,7 +106,7 @@ export class ProjectAssignment {
     // A Gemini hash folder may be the hash of a spelling only another agent's session met (no row holds it).
     this.#known = this.#list && aliases ? new KnownFolders({ folders: () => [...this.#list!.folders(), ...aliases.spellings()], count: () => this.#list!.count() + aliases.spelledCount }) : undefined;
     this.keys = {
-      touch: (cwd, lastActivityAt, now) => projects.touch(this.folderOf(cwd), lastActivityAt, now),
+      touch: (cwd, now) => projects.touch(this.folderOf(cwd), now),
       keyOf: (cwd) => projects.keyOf(this.folderOf(cwd)),
       vacated: (projectKey) => projects.vacated(projectKey),
     };

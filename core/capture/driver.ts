@@ -221,8 +221,10 @@ export class Capture {
     const wanted = request.provider && request.provider !== 'all' ? [request.provider] : this.#enabled().map((p) => p.id);
     const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
     const providers = await this.#scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
-    // "Import everything" looks at every agent's folders as a tick does; an import of one agent is no check of the others.
-    this.#report(providers, 'manual', this.#enabled().every((p) => wanted.includes(p.id)));
+    // "Import everything" looks at every agent's folders as a tick does, so the schedule counts from its
+    // end as from a check by hand; an import of one agent is no check of the others.
+    const checkedAt = this.#report(providers, 'manual', this.#enabled().every((p) => wanted.includes(p.id)));
+    if (checkedAt !== null) this.#scheduler.checked(checkedAt);
     return providers;
   }
 
@@ -498,13 +500,17 @@ export class Capture {
     this.#pruneTimer.unref();
   }
 
-  /** `coveredAll`: the run looked at every enabled agent's folders (whether it is a check: isCheck). */
-  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual', coveredAll: boolean): void {
+  /**
+   * `coveredAll`: the run looked at every enabled agent's folders (whether it is a check: isCheck).
+   * Returns when it was recorded if it was a check (the last check every surface shows), else null.
+   */
+  #report(providers: ProviderStats[], kind: 'scheduled' | 'manual', coveredAll: boolean): number | null {
     const at = Date.now();
     const check = isCheck(providers, coveredAll);
     if (kind === 'scheduled') this.#lastTickAt = at;
     if (check) this.#lastCheckAt = at;
     recordRun(this.#options, providers, kind, check, at);
     this.#options.onTick?.(providers, kind);
+    return check ? at : null;
   }
 }

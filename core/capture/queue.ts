@@ -189,11 +189,18 @@ export class SweepScheduler {
    */
   async checkNow(): Promise<ProviderStats[]> {
     const providers = await this.tick();
-    if (this.#timer && this.#interval) {
-      this.#interval.lastAt = Date.now();
-      this.#rearm();
-    }
+    this.checked(Date.now());
     return providers;
+  }
+
+  /**
+   * A check ended at `at` (a check by hand, or an import that looked at every agent's folders): the
+   * running schedule counts from it (#rearm), its next tick an interval after. Nothing while it is not running.
+   */
+  checked(at: number): void {
+    if (!this.#timer || !this.#interval) return;
+    this.#interval.lastAt = at;
+    this.#rearm();
   }
 
   /** When the timer ticks next (ticked or skipped), or null when it is not running. */

@@ -32,6 +32,7 @@ const SpooledSession = z.object({
 /** A stored part's row as a refresh compares it. */
 interface StoredRow {
   rowid: number;
+  ts: number | null;
   role: string | null;
   kind: string;
   text: string | null;
@@ -52,7 +53,8 @@ export interface UserTurns {
 
 /** Where a session's working directory becomes a project key (the projects room, wired by capture). */
 export interface ProjectKeys {
-  touch(cwd: string, lastActivityAt: number | null, now?: number): string;
+  /** The project's key, its row made if new (a session's time is not recorded: see ProjectStore.touch). */
+  touch(cwd: string, now?: number): string;
   /** The key without recording anything (is this project forgotten?). */
   keyOf(cwd: string): string;
   /** Sessions moved out of this project; the projects room decides whether its row stays. */
@@ -115,6 +117,7 @@ export class Sink {
   readonly #insertPart;
   readonly #storedPart;
   readonly #refreshPart;
+  readonly #placePart;
   readonly #conversationProject;
   readonly #earlierOfMessage;
   readonly #index: SearchIndex;
@@ -173,13 +176,15 @@ export class Sink {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#storedPart = db.prepare(
-      'SELECT rowid, role, kind, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key FROM parts WHERE part_id = ? AND session_id = ?',
+      'SELECT rowid, ts, role, kind, text, meta, is_meta, is_compact_summary, is_sidechain, genuine_user_turn, content_key FROM parts WHERE part_id = ? AND session_id = ?',
     );
     // A part read again by a newer parser: what it is may have changed, which session holds it may not.
     this.#refreshPart = db.prepare(
       `UPDATE parts SET role = ?, kind = ?, text = ?, meta = ?, is_meta = ?, is_compact_summary = ?, is_sidechain = ?, genuine_user_turn = ?, content_key = ?
        WHERE part_id = ? AND session_id = ?`,
     );
+    // A part stored with no time before gateway step 29 takes its place (placed.ts); a stored time is never replaced.
+    this.#placePart = db.prepare('UPDATE parts SET ts = ?, ts_inferred = 1 WHERE part_id = ? AND session_id = ? AND ts IS NULL');
     this.#conversationProject = db.prepare(`SELECT project_key FROM sessions WHERE session_id = ? AND project_key IS NOT NULL AND ${CONVERSATION}`).pluck();
     // A part of the same message stored before this one (a range of the part_id key): see startsMessage.
     this.#earlierOfMessage = db.prepare('SELECT 1 FROM parts WHERE part_id > ? AND part_id < ? AND rowid < ? LIMIT 1').pluck();
@@ -204,7 +209,8 @@ export class Sink {
    * session row is committed with or before it. A part id the cache holds already (a copy of a line
    * under another session) is not written again and not counted. `refreshed` parts are rows of their
    * own session the cache holds, read again from a file's start: their derived fields are rewritten.
-   * `places`: where each new part without a time sits in its conversation (see placeUntimed), by part id.
+   * `places`: where each part without a time sits in its conversation (see placeUntimed), by part id:
+   * a new part is stored there, a refreshed one stored with no time before step 29 moves there.
    */
   write(sessions: readonly SessionUpdate[], parts: readonly PartRow[], refreshed: readonly PartRow[] = [], places: ReadonlyMap<string, number> = new Map()): WriteResult {
     const turned = new Map<string, number>();
@@ -221,7 +227,7 @@ export class Sink {
       let partsRefreshed = 0;
       let textRefreshed = 0;
       for (const p of refreshed) {
-        if (!this.#refresh(p)) continue;
+        if (!this.#refresh(p, places.get(p.partId))) continue;
         partsRefreshed += 1;
         textRefreshed += p.text?.length ?? 0;
       }
@@ -264,13 +270,15 @@ export class Sink {
    * Rewrites a stored part as a newer parser (or a newer version of its line) reads it, only where
    * something differs; true when it did. What the full-text index holds of it (its text, kind and
    * role) leaves the index before the row changes and enters it again after: an external-content
-   * index re-tokenizes the row to delete it.
+   * index re-tokenizes the row to delete it. `place`: where it sits if its line has no time; a row
+   * stored with no time (before gateway step 29) takes it, and is indexed again under its time key.
    */
-  #refresh(p: PartRow): boolean {
+  #refresh(p: PartRow, place: number | undefined): boolean {
     const stored = this.#storedPart.get(p.partId, p.sessionId) as StoredRow | undefined;
     if (!stored) return false;
     const flags = [p.flags & 1, (p.flags >> 1) & 1, (p.flags >> 2) & 1, (p.flags >> 3) & 1];
-    const indexed = stored.role !== p.role || stored.kind !== p.kind || stored.text !== p.text;
+    const placing = place !== undefined && stored.ts === null;
+    const indexed = placing || stored.role !== p.role || stored.kind !== p.kind || stored.text !== p.text;
     const same =
       !indexed &&
       stored.meta === p.meta &&
@@ -280,7 +288,14 @@ export class Sink {
     // The person's words coming or going change what the part that stands for its message counts
     // (countsAsMessage), whichever part of it this is: its kind is the standing part's own, indexed again.
     const spoken = stored.genuine_user_turn === flags[3] ? [] : [messageOf(p.partId)];
-    this.#index.rewriteParts(indexed ? [stored.rowid] : [], () => this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId), spoken);
+    this.#index.rewriteParts(
+      indexed ? [stored.rowid] : [],
+      () => {
+        this.#refreshPart.run(p.role, p.kind, p.text, p.meta, ...flags, p.contentKey, p.partId, p.sessionId);
+        if (placing) this.#placePart.run(place, p.partId, p.sessionId);
+      },
+      spoken,
+    );
     return true;
   }
 
@@ -348,7 +363,7 @@ export class Sink {
     const parentKnown = update.parentSessionId !== null && this.#exists.get(update.parentSessionId) !== undefined;
     const merged = mergeSession(update, committed, parentKnown);
     if (!merged) return false;
-    const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, merged.lastTs, now) : null;
+    const projectKey = merged.projectCwd ? this.#projects.touch(merged.projectCwd, now) : null;
     this.#upsertSession.run({ ...merged, projectKey, now });
     // A subagent stored before its parent was known stood alone (mergeSession); a fresh import of
     // its file would now link it, so the parent's first row adopts it. Its file, unchanged, is not

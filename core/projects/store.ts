@@ -33,10 +33,11 @@ function latest(head: SessionHead | undefined): ProjectRecord['latestSession'] {
 }
 
 /**
- * A project's last activity is its newest stored conversation's. The row's `last_activity_at` only
- * ever rises as sessions are committed, so once that conversation is forgotten or pruned it still
- * holds its time: lists sorted by it, and the sweeper dated notes by it (its activity gate, the
- * overview's "up to", a changelog day on which nothing that is left happened).
+ * A project's last activity is its newest stored conversation's. The row's `last_activity_at` is no
+ * longer written (NULL; rows of earlier versions keep theirs, never read): it only ever rose as
+ * sessions were committed, so once that conversation was forgotten or pruned it still held its time:
+ * lists sorted by it, and the sweeper dated notes by it (its activity gate, the overview's "up to", a
+ * changelog day on which nothing that is left happened).
  */
 function toRecord(row: ProjectRow, sessions: number, head: SessionHead | undefined): ProjectRecord {
   return {
@@ -69,7 +70,6 @@ export class ProjectStore {
   readonly #hasFolder: (slug: string) => boolean;
   readonly #exists;
   readonly #insert;
-  readonly #touch;
   readonly #showAsWritten;
   readonly #list;
   readonly #get;
@@ -89,11 +89,9 @@ export class ProjectStore {
     this.#sessions = sessions;
     this.#hasFolder = options.hasFolder ?? (() => false);
     this.#exists = db.prepare('SELECT 1 FROM projects WHERE project_key = ?').pluck();
+    // last_activity_at stays NULL: a project's last activity is read from its conversations (see toRecord).
     this.#insert = db.prepare(
-      'INSERT INTO projects (project_key, cwd, slug, name, repo_id, repo_backed, last_activity_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.#touch = db.prepare(
-      'UPDATE projects SET last_activity_at = MAX(COALESCE(last_activity_at, 0), ?), updated_at = ? WHERE project_key = ? AND COALESCE(last_activity_at, 0) < ?',
+      'INSERT INTO projects (project_key, cwd, slug, name, repo_id, repo_backed, last_activity_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
     );
     this.#showAsWritten = db.prepare('UPDATE projects SET cwd = ? WHERE project_key = ? AND cwd = ?');
     this.#list = db.prepare(`${SELECT} ORDER BY project_key`);
@@ -109,20 +107,20 @@ export class ProjectStore {
   }
 
   /**
-   * Records activity in a working directory. Its repository is looked up when the project is new and
-   * again at most hourly while it is active: a folder can become a git work tree, or gain an origin,
-   * and whether it is repo-backed decides what the sweeper may write.
+   * Records activity in a working directory: its row, made when the project is new. Its repository is
+   * looked up then and again at most hourly while it is active: a folder can become a git work tree,
+   * or gain an origin, and whether it is repo-backed decides what the sweeper may write. No time is
+   * recorded: the project's last activity is its newest stored conversation's (see toRecord).
    */
-  touch(cwd: string, lastActivityAt: number | null, now = Date.now()): string {
+  touch(cwd: string, now = Date.now()): string {
     const key = projectKeyOf(cwd);
     if (this.#exists.get(key) === undefined) {
       const repo = detectRepo(cwd);
-      this.#insert.run(key, displayFolder(cwd), projectSlugOf(cwd), projectNameOf(cwd), repo.repoId, repo.repoBacked ? 1 : 0, lastActivityAt, now);
+      this.#insert.run(key, displayFolder(cwd), projectSlugOf(cwd), projectNameOf(cwd), repo.repoId, repo.repoBacked ? 1 : 0, now);
       this.#detectedAt.set(key, now);
       return key;
     }
     this.#keepDriveAsWritten(key, cwd);
-    if (lastActivityAt !== null) this.#touch.run(lastActivityAt, now, key, lastActivityAt);
     if (now - (this.#detectedAt.get(key) ?? Number.NEGATIVE_INFINITY) >= REDETECT_REPO_MS) {
       const repo = detectRepo(cwd);
       this.#setRepo.run(repo.repoId, repo.repoBacked ? 1 : 0, key, repo.repoId, repo.repoBacked ? 1 : 0);

@@ -34,7 +34,7 @@ const BEFORE_7 = 6;
 function homedByTheOlderParser(db: Db, sessionId: string, coworkFolder: string, checkpointedBy = BEFORE_7): void {
   const projects = new ProjectStore(db, new GatewayReader(db));
   const left = db.prepare('SELECT project_key FROM sessions WHERE session_id = ?').pluck().get(sessionId) as string;
-  const key = projects.touch(coworkFolder, null);
+  const key = projects.touch(coworkFolder);
   db.prepare('UPDATE sessions SET project_key = ?, project_cwd = ? WHERE session_id = ?').run(key, coworkFolder, sessionId);
   projects.vacated(left);
   new SearchIndex(db).sessionMoved(sessionId);

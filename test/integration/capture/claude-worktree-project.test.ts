@@ -121,7 +121,7 @@ describe("Claude: a session that ran in a worktree belongs to its repository's p
     jobAndRepoSession(c);
     await claude(c);
     // As parser 7 left it: the job in a project of the worktree's own, every Claude file checkpointed by 7.
-    const key = c.projects.touch(WORKTREE, null);
+    const key = c.projects.touch(WORKTREE);
     c.db.prepare('UPDATE sessions SET project_key = ?, project_cwd = ? WHERE session_id = ?').run(key, WORKTREE, JOB);
     new SearchIndex(c.db).sessionMoved(JOB);
     c.db.prepare("UPDATE file_checkpoints SET parser_version = 7 WHERE provider = 'claude'").run();
@@ -167,7 +167,7 @@ describe("Claude: a worktree session's project does not depend on its file's nam
     copyFileSync(FIXTURE, join(dir, 'background-job.jsonl'));
     await claude(c);
     // As parser 8 left it: the job in a project of the worktree's own.
-    const key = c.projects.touch(WORKTREE, null);
+    const key = c.projects.touch(WORKTREE);
     c.db.prepare('UPDATE sessions SET project_key = ?, project_cwd = ? WHERE session_id = ?').run(key, WORKTREE, JOB);
     new SearchIndex(c.db).sessionMoved(JOB);
     c.db.prepare("UPDATE file_checkpoints SET parser_version = 8 WHERE provider = 'claude'").run();

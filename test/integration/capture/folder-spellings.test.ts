@@ -48,7 +48,7 @@ async function tickWithoutAliases(c: CaptureHarness): Promise<void> {
     config: parseConfig({}),
     env,
     logger: createMemoryLogger(),
-    projects: { touch: (cwd, at, now) => projects.touch(cwd, at, now), keyOf: (cwd) => projects.keyOf(cwd), vacated: (key) => projects.vacated(key) },
+    projects: { touch: (cwd, now) => projects.touch(cwd, now), keyOf: (cwd) => projects.keyOf(cwd), vacated: (key) => projects.vacated(key) },
     record: () => undefined,
   });
   await earlier.tick();

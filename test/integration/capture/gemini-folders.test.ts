@@ -125,7 +125,7 @@ describe('Gemini chats in a hash folder Gemini registered nowhere', () => {
     otherChat(h.geminiRoot, UNKNOWN_B);
     await h.driver.tick();
     // What parser 5 stored: both chats in "Gemini CLI".
-    const bucket = h.projects.touch('Gemini CLI', 1);
+    const bucket = h.projects.touch('Gemini CLI');
     h.db.prepare("UPDATE sessions SET project_cwd = 'Gemini CLI', project_key = ? WHERE provider = 'gemini'").run(bucket);
     h.db.prepare("UPDATE file_checkpoints SET parser_version = 5 WHERE provider = 'gemini'").run();
     await h.restart();
@@ -235,7 +235,7 @@ describe('a forget that covers a hash folder once another agent makes its folder
     await h.driver.tick();
     const unknownKey = h.projects.keyOf(unknownSite);
     // The person had forgotten the site project (Codex's conversations there); the folder becomes known now.
-    const site = h.projects.touch(SITE, 1);
+    const site = h.projects.touch(SITE);
     const tombstones = new Tombstones(h.db);
     tombstones.add('project', site, 'site');
     codexRollout(h.codexRoot, SITE);

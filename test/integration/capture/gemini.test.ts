@@ -306,7 +306,7 @@ describe('Gemini CLI provider', () => {
     write(legacyPath(h.geminiRoot, 'a'.repeat(64)), fixture('legacy-session.json'));
     await h.driver.tick();
     // What parser version 2 stored: the Gemini folder as the session's cwd and project.
-    const old = h.projects.touch(h.geminiRoot, 1);
+    const old = h.projects.touch(h.geminiRoot);
     h.db.prepare('UPDATE sessions SET cwd = ?, project_cwd = ?, project_key = ? WHERE session_id = ?').run(h.geminiRoot, h.geminiRoot, old, LEGACY_ID);
     h.db.prepare("UPDATE file_checkpoints SET parser_version = 2 WHERE provider = 'gemini'").run();
     expect(h.projects.list().find((p) => p.projectKey === old)).toMatchObject({ name: 'gemini', sessions: 1 });

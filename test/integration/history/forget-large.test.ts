@@ -31,8 +31,8 @@ interface Store {
  */
 function bigStore(c: Core, sessions: number): Store {
   const db = c.gateway;
-  const big = c.projects.touch(BIG, 2);
-  const small = c.projects.touch(SMALL, 2);
+  const big = c.projects.touch(BIG);
+  const small = c.projects.touch(SMALL);
   const session = db.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, parent_session_id, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, ?, ?, 1, 2, 1)");
   const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, ?, 'claude', ?, 'text', ?, ?)");
   const claim = db.prepare("INSERT INTO title_claims (leaf_prefix, fallback_session_id, title, title_source) VALUES (?, ?, 'a summary', 'summary')");

@@ -38,8 +38,8 @@ const count = (db: Db, sql: string, ...args: unknown[]) => db.prepare(sql).pluck
  */
 function seed(c: Core): { key: string; kept: string; sessions: number } {
   const db = c.gateway;
-  const key = c.projects.touch(FOLDER, 2);
-  const kept = c.projects.touch(KEPT_FOLDER, 2);
+  const key = c.projects.touch(FOLDER);
+  const kept = c.projects.touch(KEPT_FOLDER);
   const session = db.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, parent_session_id, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, ?, ?, ?, ?, 1)");
   const part = db.prepare("INSERT INTO parts (part_id, session_id, provider, role, kind, ts, text) VALUES (?, ?, 'claude', ?, 'text', ?, ?)");
   const add = (id: string, projectKey: string, cwd: string, parent: string | null, at: number, words: string) => {

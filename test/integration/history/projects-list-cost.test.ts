@@ -26,7 +26,7 @@ beforeAll(() => {
   home = tempHome('steward-projects-list-');
   db = openGateway(home.dir);
   projects = new ProjectStore(db, new GatewayReader(db));
-  keys = { big: projects.touch(BIG, 1), small: projects.touch(SMALL, 1) };
+  keys = { big: projects.touch(BIG), small: projects.touch(SMALL) };
   const insert = db.prepare(
     "INSERT INTO sessions (session_id, provider, source, project_key, cwd, parent_session_id, parent_kind, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, ?, ?, ?, 1, ?, 1)",
   );

@@ -54,7 +54,7 @@ describe('Projects.List with 300 projects', () => {
     const session = c.gateway.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, ?, ?, ?, 1)");
     for (let i = 0; i < PROJECTS; i += 1) {
       const cwd = `/work/p-${i}`;
-      session.run(`s-${i}`, c.projects.touch(cwd, ACTIVE + i), cwd, ACTIVE, ACTIVE + i);
+      session.run(`s-${i}`, c.projects.touch(cwd), cwd, ACTIVE, ACTIVE + i);
     }
     const records = c.projects.list();
     for (const p of records) {

@@ -27,7 +27,7 @@ function projects(c: Core): Record<string, string> {
   const session = c.gateway.prepare("INSERT INTO sessions (session_id, provider, source, project_key, cwd, first_ts, last_ts, updated_at) VALUES (?, 'claude', 'code', ?, ?, ?, ?, 1)");
   return Object.fromEntries(
     FOLDERS.map((f) => {
-      const key = c.projects.touch(`/work/${f}`, f === 'quiet' ? null : ACTIVE);
+      const key = c.projects.touch(`/work/${f}`);
       if (f !== 'quiet') session.run(`s-${f}`, key, `/work/${f}`, ACTIVE - 60_000, ACTIVE);
       return [f, key];
     }),

@@ -104,7 +104,7 @@ describe('ProjectAssignment: one project for the spellings of one folder', () =>
   it('sees a project made since, and lists the folders again only when their number changed', () => {
     const { assignment, listed } = room(['/home/ana/y']);
     expect(assignment.folderOf('\\\\wsl$\\Ubuntu\\home\\ana\\x')).toBe('\\\\wsl$\\Ubuntu\\home\\ana\\x');
-    assignment.keys.touch('\\\\wsl$\\Ubuntu\\home\\ana\\x', 1);
+    assignment.keys.touch('\\\\wsl$\\Ubuntu\\home\\ana\\x');
     expect(assignment.folderOf('/home/ana/x')).toBe('\\\\wsl$\\Ubuntu\\home\\ana\\x');
     const before = listed();
     for (let i = 0; i < 5; i++) assignment.folderOf('/home/ana/x');

@@ -62,13 +62,13 @@ describe('project derivation', () => {
     try {
       const store = new ProjectStore(db, new GatewayReader(db));
       const t0 = 1_000_000;
-      const key = store.touch(folder, t0, t0);
+      const key = store.touch(folder, t0);
       expect(store.get(key)).toMatchObject({ repoBacked: false, repoId: null });
       git(folder, 'init', '-q');
       git(folder, 'remote', 'add', 'origin', 'https://github.com/acme/notes.git');
-      store.touch(folder, t0 + 1, t0 + 60_000);
+      store.touch(folder, t0 + 60_000);
       expect(store.get(key)).toMatchObject({ repoBacked: false });
-      store.touch(folder, t0 + 2, t0 + 3_600_000);
+      store.touch(folder, t0 + 3_600_000);
       expect(store.get(key)).toMatchObject({ repoBacked: true, repoId: 'github.com/acme/notes' });
     } finally {
       db.close();

@@ -407,6 +407,21 @@ describe('SweepScheduler.checkNow', () => {
     await scheduler.stop();
   });
 
+  it('a check that ended elsewhere (an import of everything) moves the schedule by the same rule', async () => {
+    const { scheduler, started } = scheduled(60_000, 2_000);
+    await vi.advanceTimersByTimeAsync(50_000);
+    scheduler.checked(Date.now());
+    expect(scheduler.nextTickAt).toBe(1_110_000);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(started).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual([1_110_000]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await scheduler.stop();
+    scheduler.checked(Date.now());
+    expect(scheduler.nextTickAt).toBeNull();
+  });
+
   it('runs the check but arms nothing when the schedule is not running', async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const scheduler = new SweepScheduler({ providers: ['claude'], run: (provider) => Promise.resolve(stats(provider)), handoffMs: 60_000, logger: createMemoryLogger() });
