@@ -111,6 +111,27 @@ const DOCUMENT_WORDS = [
 function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value) || DOCUMENT_WORDS.some((words) => words.test(value));
 }
+/** A format's numbered placeholder (`{0}`, `{0,-8}`, `{1:x}`, .NET's and Python's): filled in later, no secret. */
+const FORMAT_INDEX = /^\{\d{1,3}(?:,-?\d{1,4})?(?::[^{}]{0,32})?\}$/;
+/** A name in braces (`{name}`, `{db.Password}`): an interpolated string's placeholder, unless the name looks made (`{Hx7mQ2z}`). */
+const BRACED_NAME = /^\{[A-Za-z_][\w.]{0,63}\}$/;
+
+/** Whether a bare value is one in braces (BRACED): judged by isBracedSecret, where isLiteralValue takes any such for a placeholder. */
+function isBraced(value: string): boolean {
+  return /^\{[^{}]*\}$/.test(value);
+}
+
+/**
+ * Whether a bare value in braces is a password: ODBC braces one that holds a `;` (`Pwd={Hx7;mQ2z};`), and a
+ * connection string built by a format names its placeholders (`Password={0};`, `{password}`), which are none.
+ * Risk: a braced password that reads as a name (`{hunter}`) is left shown.
+ */
+function isBracedSecret(value: string): boolean {
+  const inner = value.slice(1, -1);
+  if (!/[\p{L}\p{N}]/u.test(inner) || FORMAT_INDEX.test(value)) return false;
+  return !BRACED_NAME.test(value) || isMadePass(inner);
+}
+
 /** A code expression rather than a literal: a call, a member access, an index, an environment read. */
 const EXPRESSION = /[()[\]]|^(?:process\.env|os\.environ|env\.|self\.|this\.|await\b|new\b|require\b|import\b|secrets\.|vars\.|inputs\.)|^[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:[?!]?\.[A-Za-z_$][A-Za-z_$]*\d{0,2})+$/;
 
@@ -417,10 +438,10 @@ const NAME_QUOTE = String.raw`(?:\\{4}(?:\\\\){0,${DEEPEST}}\\["']|\\?["']?)`;
 const ASSIGN = String.raw`${NAME_QUOTE}\s{0,32}(?:=|:=|:|=>)\s{0,32}\\?`;
 /**
  * ASSIGN, or an arrow between spaces (`password -> hunter2Xy!`); not `$user->password->hash`, code's member access.
- * Markdown's bold may close before the colon or after it (`**Password**: …`, `* **Password:** …`, an agent's answer);
- * `bold` and `boldAfter` say it was there (isBoldProse).
+ * Markdown's bold or italics (`**`, `__`, `*`, `_`) may close before the colon or after it (`**Password**: …`,
+ * `* **Password:** …`, `__Password:__ …`, an agent's answer); `bold` and `boldAfter` say it was there (isBoldProse).
  */
-const PASSWORD_ASSIGN = String.raw`(?<bold>\*\*)?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?<boldAfter>(?<=:)\*\*)?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
+const PASSWORD_ASSIGN = String.raw`(?<bold>\*\*?|__?)?${NAME_QUOTE}(?:\s{0,32}(?:=|:=|:|=>)(?<boldAfter>(?<=:)(?:\*\*?|__?))?|\s{1,32}(?<arrow>->)(?=\s))\s{0,32}\\?`;
 /** Where a name starts: not inside a longer identifier or dotted path. */
 const NAME_START = String.raw`(?<![A-Za-z0-9_.-])`;
 const AWS_KEY_ID = String.raw`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b`;
@@ -498,7 +519,12 @@ const NESTED_QUOTED = String.raw`(?<=\\(?<nq>["'\`]))(?:[^"'\`\n]|(?!\k<nq>)["'\
  * NESTED_QUOTED's reading of it took the closing quote as the value's own and ran to the string's end.
  */
 const DEEP_QUOTED = String.raw`(?<=(?<!\\)(?<dr>${DEEP_RUN})(?<dq>["']))(?:(?!\k<dr>\k<dq>)[^"'\`\n]|(?!\k<dq>)["'\`]){0,99}(?:[^"'\`\n\\]|(?!\k<dq>)["'\`])(?=\k<dr>\k<dq>)`;
-const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?![ \t]*\r?\n)(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${DEEP_QUOTED}|${NESTED_QUOTED}|(?<=\\["'\`])(?!\s*\n)(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
+/**
+ * A bare value in braces, read whole: a format's placeholder (`Password={0};`, `{name}`) is left whole, an ODBC
+ * password braced round a `;` hidden whole (isBracedSecret); read as a bare value, `{0` was hidden and `}` left.
+ */
+const BRACED = String.raw`\{[^{}\s"'\`\\]{1,128}\}`;
+const ASSIGNED_VALUE = String.raw`(?:${OWN_QUOTED}|(?<=(?<!\\)["'\`])(?![ \t]*\r?\n)(?:${QUOTED_CHAR})(?:${QUOTED_CHAR}|\r?\n){0,99}(?=["'\`])|(?<=„)[^“”\n]{1,100}(?=[“”])|${DEEP_QUOTED}|${NESTED_QUOTED}|(?<=\\["'\`])(?!\s*\n)(?:[^"'\`]|${NESTED_OWN_QUOTE}){0,99}[^"'\`\n\\](?=\\?["'\`])|(?<!["'\`])(?!„)(?:${BRACED}(?!${BARE_CHAR})|[A-Za-z_$][\w$]*(?!${BARE_CHAR})(?![,;)}])|(?![A-Za-z_$][\w$]*(?!${BARE_CHAR}))${BARE_CHAR}+))`;
 
 /**
  * A quoted "value" that starts as what follows a closing quote does (white space, `;`, `,`, a bracket, a
@@ -825,11 +851,25 @@ const YAML_CHAR = String.raw`(?:[^\\\r\n]|\\[^rn\r\n"'\\])`;
 /**
  * A YAML block scalar (`password: |`, `>-`, `|+2`, a comment after it) and its value: the lines after it that
  * start with the first one's indentation (`bi`), blank lines between. The key, perhaps quoted (`kq`, escaped in
- * a JSON reading), starts its line (`ki`, its indentation; perhaps a list's `- `) or follows what no name holds
- * (`I pasted password: |`, a JSON string's quote, grep's `.env:3:`). Each line is read to its end and the next
- * must open with a break: read one way only.
+ * a JSON reading), starts its line (`ki`, its indentation; perhaps a list's `- `) or a string (`ks`: a JSON
+ * string's quote), or follows what no name holds (`I pasted password: |`, grep's `.env:3:`; isProseBlock). Each
+ * line is read to its end and the next must open with a break: read one way only.
  */
-const YAML_BLOCK = String.raw`(?:(?<=^|\n|\\n)(?<ki>[ \t]{0,64})(?:-[ \t]{1,8})?|(?<![A-Za-z0-9_.-]))(?<kq>\\{0,7}["']|)(?<name>[A-Za-z0-9_.-]{1,128})\k<kq>[ \t]{0,32}:[ \t]{1,32}[|>](?:[1-9][+-]?|[+-][1-9]?)?[ \t]{0,32}(?:#${YAML_CHAR}{0,200})?(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}(?<bi>[ \t]{1,64})(?<value>[^\s\\]${YAML_CHAR}{0,500}(?:(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}\k<bi>${YAML_CHAR}{1,500}){0,200})`;
+const YAML_BLOCK = String.raw`(?:(?<=^|\n|\\n)(?<ki>[ \t]{0,64})(?:-[ \t]{1,8})?|(?<=["'\`])(?<ks>)|(?<![A-Za-z0-9_.-]))(?<kq>\\{0,7}["']|)(?<name>[A-Za-z0-9_.-]{1,128})\k<kq>[ \t]{0,32}:[ \t]{1,32}[|>](?:[1-9][+-]?|[+-][1-9]?)?[ \t]{0,32}(?:#${YAML_CHAR}{0,200})?(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}(?<bi>[ \t]{1,64})(?<value>[^\s\\]${YAML_CHAR}{0,500}(?:(?:${YAML_BREAK}[ \t]{0,64}){0,8}?${YAML_BREAK}\k<bi>${YAML_CHAR}{1,500}){0,200})`;
+/**
+ * Whether a block after a key inside a line (`I pasted password: |`, neither a YAML line's key nor a string's
+ * first word) is a value: one line that looks made (letters and digits, no space). Such a key is as often prose
+ * about a pipe (`the password: |` then an indented sentence, a Markdown table's cell) as YAML pasted into a sentence.
+ * Risk: a value of several lines, or of letters alone, after such a key is left shown.
+ */
+function isProseBlock(value: string): boolean {
+  return !/\s/.test(value) && hasLettersAndDigits(value);
+}
+/**
+ * A YAML block's marker and the line break after it written out (`password: |\n  …` in a string in code), read
+ * as a bare value: no password. Hidden, it took the marker, and the block's value was hidden apart by another shape.
+ */
+const WRITTEN_BLOCK_MARKER = /^[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:\\r)?\\n$/;
 const WHOLE_PASSWORD_NAME = new RegExp(String.raw`^${PASSWORD_NAME}$`, 'i');
 const WHOLE_TOKEN_NAME = new RegExp(String.raw`^${TOKEN_NAME}$`, 'i');
 
@@ -896,8 +936,9 @@ const MORE_COMMAND_SHAPES: readonly SecretShape[] = [
     // as an identifier before `;` is code to password-assignment). Each part ends at its `;`, a key at its `=`:
     // read one way only.
     // A password first (`Password=hunter2;Server=db;Uid=sa;`) is read so when such a key follows it in the list.
-    pattern: new RegExp(String.raw`(?:\b${CONNECTION_HOST}[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?:password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>[^;\n"'\\]{1,128})(?![^;\n"'\\])`, 'gi'),
-    accept: (m) => isLiteralValue(m.trim()),
+    pattern: new RegExp(String.raw`(?:\b${CONNECTION_HOST}[ \t]{0,8}=[^;\n]{0,200};${CONNECTION_PARTS}[ \t]{0,8}|(?<![\w.-])(?=(?:password|pwd)[ \t]{0,8}=[^;\n]{1,128};${CONNECTION_PARTS}[ \t]{0,8}${CONNECTION_HOST}[ \t]{0,8}=))(?<name>password|pwd)[ \t]{0,8}=[ \t]{0,8}(?<value>\{[^{}\n]{1,128}\}(?![^;\n"'\\])|[^;\n"'\\]{1,128}(?![^;\n"'\\]))`, 'gi'),
+    // A braced value is read whole (isBracedSecret); `PWD=/home/ana;SERVER=x;` is a shell's working directory (isDirectory).
+    accept: (m, g) => (isBraced(m) ? isBracedSecret(m) : isLiteralValue(m.trim())) && !isDirectory(g?.name, m),
     needs: ['server', 'data source', 'uid', 'user id'],
   },
   {
@@ -1065,14 +1106,16 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     // `password: |` (or `>`, `|-`, `>+2`) and its value on the lines after, indented under it (YAML_BLOCK).
     pattern: new RegExp(YAML_BLOCK, 'g'),
     // A block is indented deeper than its key: a line as deep is the next key (`password: |` then `  user: ana`, an empty block).
-    accept: (m, g) => isBlockSecret(g?.name, m) && (g?.ki === undefined || (g.bi ?? '').length > g.ki.length),
+    accept: (m, g) => isBlockSecret(g?.name, m) && (g?.ki !== undefined ? (g.bi ?? '').length > g.ki.length : g?.ks !== undefined || isProseBlock(m)),
     needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth', 'key', 'secret', 'token', 'credential'],
   },
   {
     id: 'password-assignment',
-    pattern: new RegExp(String.raw`${AFTER_SIGN}(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))${ASSIGNED_VALUE}`, 'gi'),
+    // Only a quoted value starts at white space: in a run of it the name's look-behind, which reads back over up to
+    // 32 of it, is not tried (1 MB of spaces after `password: |` took 230 ms, most of a redaction's).
+    pattern: new RegExp(String.raw`${AFTER_SIGN}(?:(?<=["'\`„])|(?!\s))(?<=${NAME_START}(?<name>${PASSWORD_NAME})${PASSWORD_ASSIGN}(?<vq>${valueQuote(String.raw`["'\`„]`)}))${ASSIGNED_VALUE}`, 'gi'),
     // After an arrow a plain word is code (`hash :: Password -> IO Digest`), not a password.
-    accept: (m, g) => isLiteralValue(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m) && !isBoldProse(m, g),
+    accept: (m, g) => (!g?.vq && isBraced(m) ? isBracedSecret(m) : isLiteralValue(m)) && !WRITTEN_BLOCK_MARKER.test(m) && isPasswordVariable(g?.name) && !isDirectory(g?.name, m) && !(g?.arrow !== undefined && /^[A-Za-z_$][A-Za-z_$]*$/.test(strip(m))) && !isAfterClosingQuote(m) && !isBoldProse(m, g),
     needs: ['pass', 'pwd', 'kennwort', 'rediscli_auth'],
   },
   {
