@@ -12,6 +12,7 @@ const result = (text: string, truncatedFrom: number | null): OrderedPart => ({
   role: 'user',
   kind: 'tool_result',
   ts: 1,
+  place: 1,
   text,
   meta: JSON.stringify({ toolUseId: 'toolu_01Run', ...(truncatedFrom !== null ? { truncated: { length: truncatedFrom } } : {}) }),
   genuineUserTurn: false,

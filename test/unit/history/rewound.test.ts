@@ -52,7 +52,7 @@ const result: Result<'Sessions.Get'> = {
 
 describe('a turn the person rewound past', () => {
   it('is rewound in the part view when capture marked it, and says nothing otherwise', () => {
-    const stored = (meta: string | null) => ({ rowid: 1, partId: `gm:${SID}:m3:c0`, role: 'user', kind: 'text', ts: 1, text: 'x', meta, genuineUserTurn: true, isCompactSummary: false });
+    const stored = (meta: string | null) => ({ rowid: 1, partId: `gm:${SID}:m3:c0`, role: 'user', kind: 'text', ts: 1, place: 1, text: 'x', meta, genuineUserTurn: true, isCompactSummary: false });
     expect(partView(stored('{"rewound":true}'), 'gemini').rewound).toBe(true);
     expect(partView(stored('{"model":"gemini-2.5-pro"}'), 'gemini')).not.toHaveProperty('rewound');
     expect(partView(stored(null), 'gemini')).not.toHaveProperty('rewound');

@@ -14,6 +14,7 @@ const thought = (text: string): OrderedPart => ({
   role: 'assistant',
   kind: 'thinking',
   ts: 1,
+  place: 1,
   text,
   meta: null,
   genuineUserTurn: false,

@@ -17,6 +17,7 @@ const stored = (toolName: string, input: unknown): StoredPart & OrderedPart => (
   role: 'assistant',
   kind: 'tool_use',
   ts: 1,
+  place: 1,
   text: JSON.stringify(input),
   meta: JSON.stringify({ name: toolName, toolUseId: 'tu-1' }),
   isMeta: false,

@@ -19,6 +19,7 @@ const stored = (partId: string, text: string, meta: Record<string, unknown>): Or
   role: 'tool',
   kind: 'tool_result',
   ts: 1,
+  place: 1,
   text,
   meta: metaJson(meta),
   genuineUserTurn: false,

@@ -9,6 +9,7 @@ const call = (toolName: string, input: unknown): OrderedPart => ({
   role: 'assistant',
   kind: 'tool_use',
   ts: 1,
+  place: 1,
   text: typeof input === 'string' ? input : JSON.stringify(input),
   meta: JSON.stringify({ name: toolName }),
   genuineUserTurn: false,
