@@ -220,10 +220,13 @@ export class Capture {
   async backfill(request: BackfillRequest): Promise<ProviderStats[]> {
     const wanted = request.provider && request.provider !== 'all' ? [request.provider] : this.#enabled().map((p) => p.id);
     const window = (id: ProviderId) => (request.all ? null : request.days !== undefined ? windowStart(request.days === 0 ? null : request.days) : windowStart(effectiveWindowDays(this.#options.config, id)));
+    // "Import everything" looks at every agent's folders as a tick does, so the schedule counts from it as
+    // from a check by hand (its start, so no tick falls due meanwhile, then its end); an import of one
+    // agent is no check of the others.
+    const everything = this.#enabled().every((p) => wanted.includes(p.id));
+    if (everything) this.#scheduler.checked(Date.now());
     const providers = await this.#scheduler.runManual(wanted, (id, signal) => this.#run(id, false, window(id), signal));
-    // "Import everything" looks at every agent's folders as a tick does, so the schedule counts from its
-    // end as from a check by hand; an import of one agent is no check of the others.
-    const checkedAt = this.#report(providers, 'manual', this.#enabled().every((p) => wanted.includes(p.id)));
+    const checkedAt = this.#report(providers, 'manual', everything);
     if (checkedAt !== null) this.#scheduler.checked(checkedAt);
     return providers;
   }

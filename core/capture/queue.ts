@@ -188,6 +188,8 @@ export class SweepScheduler {
    * next check falls an interval after the "last check" every surface shows (recorded as it ends).
    */
   async checkNow(): Promise<ProviderStats[]> {
+    // Moved from its start too: a timer falling due while it runs would queue again an agent it already read.
+    this.checked(Date.now());
     const providers = await this.tick();
     this.checked(Date.now());
     return providers;

@@ -376,6 +376,28 @@ describe('SweepScheduler.checkNow', () => {
     return { scheduler, started };
   };
 
+  // Review: with two agents, a tick falling due while the check by hand ran queued again the agent it had read.
+  it('lets no scheduled tick fall due while a check by hand runs: each agent is read once', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const started: Array<[ProviderId, number]> = [];
+    const run = (provider: ProviderId) => {
+      started.push([provider, Date.now() - 1_000_000]);
+      return new Promise<ProviderStats>((resolve) => setTimeout(() => resolve(stats(provider)), 15_000));
+    };
+    const scheduler = new SweepScheduler({ providers: ['claude', 'codex'], run, handoffMs: 60_000, logger: createMemoryLogger() });
+    scheduler.start(60_000);
+    await vi.advanceTimersByTimeAsync(44_000);
+    const manual = scheduler.checkNow();
+    await vi.advanceTimersByTimeAsync(40_000);
+    await manual;
+    expect(started).toEqual([
+      ['claude', 44_000],
+      ['codex', 59_000],
+    ]);
+    expect(scheduler.nextTickAt).toBe(1_074_000 + 60_000);
+    await scheduler.stop();
+  });
+
   it('moves the next scheduled tick to the manual check’s end plus the interval', async () => {
     const { scheduler, started } = scheduled(60_000, 2_000);
     await vi.advanceTimersByTimeAsync(50_000);
